@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { protocolNames } from '../protocols/index.ts';
+
+/**
+ * The shape of `adapters/<name>.json`: everything the bridge needs to know to drive one CLI.
+ * Each argument list is a template; `{placeholder}`s are filled per turn (see argv.ts), and
+ * a list whose value is absent for a turn is left out entirely.
+ */
+
+const argTemplate = z.array(z.string()).describe('an array of argument strings');
+
+export const PLACEHOLDERS = [
+  'prompt',
+  'sessionId',
+  'model',
+  'cwd',
+  'systemPrompt',
+  'mcpConfigFile',
+  'mcpUrl',
+  'mcpServerName',
+  'mcpToken',
+  'allowedTools',
+  'disallowedTools',
+  'maxTurns',
+] as const;
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+export const adapterManifestSchema = z
+  .object({
+    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a lower-case name: letters, digits and dashes'),
+    description: z.string().default(''),
+    /** Executable name (looked up on PATH) or path; `BRIDGE_<NAME>_COMMAND` overrides it. */
+    command: z.string().min(1),
+    protocol: z.enum(protocolNames as [string, ...string[]]),
+    /** Arguments every turn starts with. */
+    args: argTemplate,
+    /** How the prompt is passed: e.g. ["-p", "{prompt}"] or ["{prompt}"]. Always last. */
+    prompt: argTemplate,
+    /** Added when the turn continues the CLI's own session: e.g. ["--resume", "{sessionId}"]. */
+    resume: argTemplate,
+    /** Optional features; a CLI without one simply does not offer it. */
+    options: z
+      .object({
+        model: argTemplate,
+        cwd: argTemplate,
+        systemPrompt: argTemplate,
+        mcp: argTemplate,
+        allowedTools: argTemplate,
+        disallowedTools: argTemplate,
+        maxTurns: argTemplate,
+      })
+      .partial()
+      .strict()
+      .default({}),
+    /** How a list of tools is joined into one argument. */
+    toolSeparator: z.string().default(','),
+    /** What the MCP endpoint is handed as: a JSON file in Claude's `--mcp-config` format, or flags only. */
+    mcpConfigFormat: z.enum(['claude-json', 'flags']).optional(),
+    /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
+    env: z.record(z.string(), z.string()).default({}),
+  })
+  .strict()
+  .superRefine((manifest, ctx) => {
+    const templates: [string, string[]][] = [
+      ['args', manifest.args],
+      ['prompt', manifest.prompt],
+      ['resume', manifest.resume],
+      ...Object.entries(manifest.options).map(([key, value]) => [`options.${key}`, value] as [string, string[]]),
+    ];
+    for (const [path, template] of templates) {
+      template.forEach((arg, index) => {
+        for (const [, name] of arg.matchAll(/\{(\w+)\}/g)) {
+          if (!(PLACEHOLDERS as readonly string[]).includes(name!)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [...path.split('.'), index],
+              message: `unknown placeholder {${name}}; expected one of ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+            });
+          }
+        }
+      });
+    }
+    if (!manifest.prompt.some((arg) => arg.includes('{prompt}'))) {
+      ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'must contain {prompt}' });
+    }
+    if (!manifest.resume.some((arg) => arg.includes('{sessionId}'))) {
+      ctx.addIssue({ code: 'custom', path: ['resume'], message: 'must contain {sessionId}' });
+    }
+  });
+
+export type AdapterManifest = z.infer<typeof adapterManifestSchema>;
+export type AdapterOption = keyof AdapterManifest['options'];

@@ -1,0 +1,110 @@
+import { execa, type ResultPromise } from 'execa';
+import { jsonLines, type CliLine } from './lines.ts';
+import { TailBuffer } from './tail-buffer.ts';
+
+export interface CliLaunch {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The full environment of the process (the caller merges the bridge's own). */
+  env: Record<string, string | undefined>;
+}
+
+export interface CliExit {
+  code: number | null;
+  signal: string | null;
+  /** Set when the process never ran: missing binary, bad cwd, no permission. */
+  spawnError?: string;
+}
+
+/** How long a CLI gets between SIGTERM and SIGKILL. */
+export const DEFAULT_GRACE_MS = 3000;
+
+/**
+ * One CLI process in its own process group, so stopping it also stops everything it started
+ * (shells, test runners, servers): SIGTERM to the group, a grace period, then SIGKILL.
+ */
+export class CliProcess {
+  readonly exited: Promise<CliExit>;
+  private readonly child: ResultPromise;
+  private readonly stderr = new TailBuffer();
+  private stopping: Promise<void> | undefined;
+  private hasExited = false;
+
+  constructor(launch: CliLaunch) {
+    this.child = execa(launch.command, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      extendEnv: false,
+      detached: true, // a new process group, led by the CLI
+      stdin: 'ignore',
+      buffer: false,
+      reject: false,
+      encoding: 'utf8',
+    });
+    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.stderr.push(chunk));
+    // When the CLI exits, whatever it left running in its group goes too: orphans would pile
+    // up across turns, and one holding stdout open would keep the turn from ever ending.
+    // Output already in the pipe stays readable.
+    this.child.once('exit', () => {
+      this.hasExited = true;
+      this.killGroup('SIGKILL');
+    });
+    this.exited = this.child.then((result) => {
+      if (result.failed && result.exitCode === undefined && !result.signal) {
+        return { code: null, signal: null, spawnError: spawnErrorMessage(launch, result.cause) };
+      }
+      return { code: result.exitCode ?? null, signal: result.signal ?? null };
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** stdout, a line at a time; ends when the CLI closes its stdout. */
+  lines(): AsyncIterable<CliLine> {
+    const stdout = this.child.stdout;
+    if (!stdout) return (async function* () {})();
+    return stdout.pipe(jsonLines());
+  }
+
+  stderrTail(): string {
+    return this.stderr.toString();
+  }
+
+  /** Stops the whole process group. Safe to call more than once; resolves when the CLI has exited. */
+  stop(graceMs = DEFAULT_GRACE_MS): Promise<void> {
+    this.stopping ??= this.terminate(graceMs);
+    return this.stopping;
+  }
+
+  private async terminate(graceMs: number): Promise<void> {
+    if (this.hasExited) return;
+    this.killGroup('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
+    await Promise.race([this.exited, graceOver]);
+    clearTimeout(timer);
+    // Even when the CLI obeyed SIGTERM, children that ignored it may still be in the group.
+    this.killGroup('SIGKILL');
+    await this.exited;
+  }
+
+  private killGroup(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+}
+
+function spawnErrorMessage(launch: CliLaunch, cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return `command not found: ${launch.command} (is it installed, or is the working directory ${launch.cwd} missing?)`;
+  if (code === 'EACCES') return `permission denied running ${launch.command}`;
+  return `could not start ${launch.command}: ${(cause as Error | undefined)?.message ?? 'unknown error'}`;
+}

@@ -1,0 +1,112 @@
+import type { AgentEvent, Usage } from './events.ts';
+import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+
+/**
+ * Claude Code `--output-format stream-json --verbose`: `system`/`init`, one `assistant` line
+ * per content block, `user` lines carrying tool results, a final `result`. Key order is not
+ * fixed between releases, so everything is looked up by name.
+ */
+export const claudeStreamJson: Decoder<null> = {
+  protocol: 'claude-stream-json',
+  initial: () => null,
+  step(state, line) {
+    if (!isObject(line)) return null;
+    const events = decodeLine(line);
+    return events ? { state, events } : null;
+  },
+};
+
+function decodeLine(line: Json): AgentEvent[] | null {
+  switch (line.type) {
+    case 'system':
+      if (line.subtype === 'init') {
+        const sessionId = str(line.session_id);
+        return sessionId
+          ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })]
+          : [];
+      }
+      // status, permission_denied, hooks...: the tool_result that follows carries what matters.
+      return [];
+    case 'assistant':
+      return contentBlocks(line).flatMap((block) => assistantBlock(block, parentOf(line)));
+    case 'user':
+      return contentBlocks(line).flatMap((block) => toolResult(block, parentOf(line)));
+    case 'result':
+      return [result(line)];
+    case 'stream_event':
+      // Partial-message deltas (--include-partial-messages); the whole blocks follow anyway.
+      return [];
+    default:
+      return null;
+  }
+}
+
+function contentBlocks(line: Json): Json[] {
+  const message = line.message;
+  if (!isObject(message) || !Array.isArray(message.content)) return [];
+  return message.content.filter(isObject);
+}
+
+function parentOf(line: Json): string | undefined {
+  return str(line.parent_tool_use_id);
+}
+
+function assistantBlock(block: Json, parentId: string | undefined): AgentEvent[] {
+  if (block.type === 'text') {
+    const text = str(block.text);
+    return text ? [compact({ type: 'text', text, parentId })] : [];
+  }
+  if (block.type === 'tool_use') {
+    const id = str(block.id);
+    const name = str(block.name);
+    if (!id || !name) return [];
+    return [compact({ type: 'tool_start', id, name, input: block.input ?? {}, parentId })];
+  }
+  return []; // thinking, redacted_thinking, ...
+}
+
+function toolResult(block: Json, parentId: string | undefined): AgentEvent[] {
+  if (block.type !== 'tool_result') return [];
+  const id = str(block.tool_use_id);
+  if (!id) return [];
+  return [compact({ type: 'tool_end', id, isError: block.is_error === true, preview: preview(resultText(block.content)), parentId })];
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter(isObject)
+    .map((part) => (part.type === 'text' ? (str(part.text) ?? '') : `[${str(part.type) ?? 'content'}]`))
+    .join('\n');
+}
+
+function result(line: Json): AgentEvent {
+  const isError = line.is_error === true || (str(line.subtype) ?? 'success') !== 'success';
+  const errors = Array.isArray(line.errors) ? line.errors.filter((e) => typeof e === 'string').join('\n') : '';
+  const text = str(line.result) ?? (errors || (isError ? `Claude Code ended with ${str(line.subtype) ?? 'an error'}` : ''));
+  return compact({
+    type: 'result',
+    text,
+    isError,
+    sessionId: str(line.session_id),
+    usage: usage(line.usage),
+    costUsd: num(line.total_cost_usd),
+    turns: num(line.num_turns),
+    durationMs: num(line.duration_ms),
+  });
+}
+
+/** Anthropic-style usage, shared with droid. */
+export function usage(raw: unknown): Usage | undefined {
+  if (!isObject(raw)) return undefined;
+  const inputTokens = num(raw.input_tokens);
+  const outputTokens = num(raw.output_tokens);
+  if (inputTokens === undefined && outputTokens === undefined) return undefined;
+  return compact({
+    inputTokens: inputTokens ?? 0,
+    outputTokens: outputTokens ?? 0,
+    cacheReadTokens: num(raw.cache_read_input_tokens),
+    cacheWriteTokens: num(raw.cache_creation_input_tokens),
+  });
+}

@@ -1,0 +1,123 @@
+import type { AgentEvent, ToolStartEvent } from './events.ts';
+import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+
+/** What codex says before `turn.completed` that the result needs. */
+export interface CodexState {
+  lastText: string;
+  /** Items already announced by `item.started`, so `item.completed` does not start them twice. */
+  started: readonly string[];
+}
+
+/**
+ * Codex `exec --json`: `thread.started`, `turn.started`, `item.started`/`item.completed`,
+ * `turn.completed` (usage only: the answer is the last `agent_message`), `turn.failed`, `error`.
+ */
+export const codexExecJson: Decoder<CodexState> = {
+  protocol: 'codex-exec-json',
+  initial: () => ({ lastText: '', started: [] }),
+  step(state, line) {
+    if (!isObject(line)) return null;
+    switch (line.type) {
+      case 'thread.started': {
+        const sessionId = str(line.thread_id);
+        return { state, events: sessionId ? [{ type: 'started', sessionId }] : [] };
+      }
+      case 'turn.started':
+        return { state: { lastText: '', started: [] }, events: [] };
+      case 'item.started':
+        return itemStarted(state, line.item);
+      case 'item.updated':
+        return { state, events: [] };
+      case 'item.completed':
+        return itemCompleted(state, line.item);
+      case 'turn.completed':
+        return {
+          state: { lastText: '', started: [] },
+          events: [compact({ type: 'result', text: state.lastText, isError: false, usage: usage(line.usage) })],
+        };
+      case 'turn.failed': {
+        const error = isObject(line.error) ? str(line.error.message) : undefined;
+        return {
+          state: { lastText: '', started: [] },
+          events: [{ type: 'result', text: error ?? 'codex turn failed', isError: true }],
+        };
+      }
+      case 'error':
+        return { state, events: [{ type: 'error', message: str(line.message) ?? 'codex reported an error' }] };
+      default:
+        return null;
+    }
+  },
+};
+
+function itemStarted(state: CodexState, item: unknown) {
+  if (!isObject(item)) return null;
+  const start = toolStart(item);
+  if (!start) return { state, events: [] };
+  return { state: { ...state, started: [...state.started, start.id] }, events: [start] };
+}
+
+function itemCompleted(state: CodexState, item: unknown) {
+  if (!isObject(item)) return null;
+  const id = str(item.id) ?? '';
+  switch (item.type) {
+    case 'agent_message': {
+      const text = str(item.text) ?? '';
+      return { state: { ...state, lastText: text }, events: text ? [{ type: 'text' as const, text }] : [] };
+    }
+    case 'reasoning':
+      return { state, events: [] };
+    case 'error':
+      // Codex reports recoverable warnings (e.g. unknown model metadata) as error items; the turn goes on.
+      return { state, events: [{ type: 'log' as const, line: `codex: ${str(item.message) ?? 'error item'}` }] };
+    default: {
+      const start = toolStart(item);
+      if (!start) return { state, events: [] };
+      const events: AgentEvent[] = state.started.includes(id) ? [] : [start];
+      events.push({ type: 'tool_end', id, isError: toolFailed(item), preview: preview(toolOutput(item)) });
+      return { state: { ...state, started: state.started.filter((s) => s !== id) }, events };
+    }
+  }
+}
+
+/** The item kinds that are the agent acting (shell, MCP, edits, search) become tool calls. */
+function toolStart(item: Json): ToolStartEvent | null {
+  const id = str(item.id);
+  if (!id) return null;
+  switch (item.type) {
+    case 'command_execution':
+      return { type: 'tool_start', id, name: 'shell', input: { command: str(item.command) ?? '' } };
+    case 'mcp_tool_call':
+      return { type: 'tool_start', id, name: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? 'tool'}`, input: item.arguments ?? {} };
+    case 'file_change':
+      return { type: 'tool_start', id, name: 'edit', input: { changes: item.changes ?? [] } };
+    case 'web_search':
+      return { type: 'tool_start', id, name: 'web_search', input: { query: str(item.query) ?? '' } };
+    case 'todo_list':
+      return { type: 'tool_start', id, name: 'todo', input: { items: item.items ?? [] } };
+    default:
+      return null;
+  }
+}
+
+function toolFailed(item: Json): boolean {
+  if (item.status === 'failed' || item.status === 'declined') return true;
+  const exitCode = num(item.exit_code);
+  return exitCode !== undefined && exitCode !== 0;
+}
+
+function toolOutput(item: Json): unknown {
+  if (item.type === 'command_execution') return item.aggregated_output;
+  if (item.type === 'mcp_tool_call') return isObject(item.error) ? item.error.message : item.result;
+  return '';
+}
+
+function usage(raw: unknown) {
+  if (!isObject(raw)) return undefined;
+  return compact({
+    inputTokens: num(raw.input_tokens) ?? 0,
+    outputTokens: num(raw.output_tokens) ?? 0,
+    cacheReadTokens: num(raw.cached_input_tokens),
+    cacheWriteTokens: num(raw.cache_write_input_tokens),
+  });
+}

@@ -1,0 +1,51 @@
+import type { AgentEvent } from './events.ts';
+
+/**
+ * A protocol decoder: a pure function from (state, one parsed JSONL line) to the next state
+ * and the events that line means. State is only what a dialect needs to remember across
+ * lines (codex reports its final text before the line that ends the turn).
+ *
+ * Returning `null` says "this line is not part of the dialect I know": the engine keeps it
+ * as a raw log line. Returning no events says "understood, nothing to show".
+ */
+export interface Decoder<S = unknown> {
+  readonly protocol: string;
+  initial(): S;
+  step(state: S, line: unknown): DecodeStep<S> | null;
+}
+
+export interface DecodeStep<S> {
+  state: S;
+  events: AgentEvent[];
+}
+
+/** Tool output previews are for progress lines: keep them short so a 5 MB tool result costs nothing downstream. */
+export const PREVIEW_CHARS = 300;
+
+export function preview(value: unknown): string {
+  const text = typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value);
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+}
+
+/** Narrowing helpers for untrusted JSON: the CLIs add and reorder fields between releases. */
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Drops undefined fields so events compare exactly and serialise small. */
+export function compact<T extends object>(event: T): T {
+  for (const key of Object.keys(event) as (keyof T)[]) {
+    if (event[key] === undefined) delete event[key];
+  }
+  return event;
+}

@@ -1,0 +1,58 @@
+import type { AgentEvent } from './events.ts';
+import { usage } from './claude-stream-json.ts';
+import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+
+/**
+ * Factory droid `exec --output-format stream-json`: `system`/`init`, `message` (both roles),
+ * `tool_call`, `tool_result`, `completion`, `error`.
+ */
+export const droidStreamJson: Decoder<null> = {
+  protocol: 'droid-stream-json',
+  initial: () => null,
+  step(state, line) {
+    if (!isObject(line)) return null;
+    const events = decodeLine(line);
+    return events ? { state, events } : null;
+  },
+};
+
+function decodeLine(line: Json): AgentEvent[] | null {
+  switch (line.type) {
+    case 'system': {
+      const sessionId = str(line.session_id);
+      return line.subtype === 'init' && sessionId
+        ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })]
+        : [];
+    }
+    case 'message': {
+      const text = str(line.text);
+      // The user's own prompt is echoed back; only the assistant's words are news.
+      return line.role === 'assistant' && text ? [{ type: 'text', text }] : [];
+    }
+    case 'tool_call': {
+      const id = str(line.id);
+      const name = str(line.toolName) ?? str(line.toolId);
+      return id && name ? [{ type: 'tool_start', id, name, input: line.parameters ?? {} }] : [];
+    }
+    case 'tool_result': {
+      const id = str(line.id);
+      return id ? [{ type: 'tool_end', id, isError: line.isError === true, preview: preview(line.value) }] : [];
+    }
+    case 'completion':
+      return [
+        compact({
+          type: 'result',
+          text: str(line.finalText) ?? '',
+          isError: false,
+          sessionId: str(line.session_id),
+          usage: usage(line.usage),
+          turns: num(line.numTurns),
+          durationMs: num(line.durationMs),
+        }),
+      ];
+    case 'error':
+      return [{ type: 'error', message: str(line.message) ?? 'droid reported an error' }];
+    default:
+      return null;
+  }
+}

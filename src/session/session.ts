@@ -1,0 +1,158 @@
+import type { Adapter } from '../adapters/load.ts';
+import type { TurnSpec } from '../adapters/argv.ts';
+import { Turn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+
+/** Everything about a session that stays the same from turn to turn. */
+export interface SessionConfig {
+  adapter: Adapter;
+  cwd: string;
+  /** The environment CLIs run with (normally the bridge's own: API keys pass through). */
+  env: Record<string, string | undefined>;
+  /** The CLI's own session id from an earlier run (a restart), to resume on the first turn. */
+  resumeId?: string;
+  model?: string;
+  systemPrompt?: string;
+  mcp?: TurnSpec['mcp'];
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  maxTurns?: number;
+  graceMs?: number;
+  /** Called whenever the CLI's session id changes, so the owner can persist it. */
+  onResumeId?(id: string): void;
+}
+
+export interface TurnOptions extends TurnHandlers {
+  timeoutMs?: number;
+  /** Called when this turn leaves the queue and its CLI starts. */
+  onStart?(): void;
+}
+
+interface Pending {
+  prompt: string;
+  options: TurnOptions;
+  resolve(outcome: TurnOutcome): void;
+}
+
+/**
+ * One conversation with one CLI. Turns run one at a time, in the order they were sent;
+ * each continues the CLI's own session. Nothing here knows who is talking: chats,
+ * subagent runs and tests drive it alike.
+ */
+export class AgentSession {
+  private resumeId: string | undefined;
+  private readonly queue: Pending[] = [];
+  private current: Turn | undefined;
+  private draining = false;
+
+  constructor(private readonly config: SessionConfig) {
+    this.resumeId = config.resumeId;
+  }
+
+  get cliSessionId(): string | undefined {
+    return this.resumeId;
+  }
+
+  get adapter(): Adapter {
+    return this.config.adapter;
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Turns waiting behind the one running. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Queues a turn; resolves with its outcome once it has run (or was dropped by `stop`). */
+  send(prompt: string, options: TurnOptions = {}): Promise<TurnOutcome> {
+    return new Promise((resolve) => {
+      this.queue.push({ prompt, options, resolve });
+      void this.drain();
+    });
+  }
+
+  /**
+   * Stops the running turn and drops the queued ones (they resolve as stopped without
+   * running). Resolves when the CLI has exited. Returns how many turns were stopped.
+   */
+  async stop(reason: string): Promise<number> {
+    const dropped = this.queue.splice(0);
+    for (const pending of dropped) pending.resolve(notRun(reason));
+    const running = this.current;
+    if (running) await running.stop(reason);
+    return dropped.length + (running ? 1 : 0);
+  }
+
+  /** Forget the CLI session: the next turn starts a fresh one. */
+  reset(): void {
+    this.resumeId = undefined;
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        next.resolve(await this.runTurn(next));
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async runTurn({ prompt, options }: Pending): Promise<TurnOutcome> {
+    const { config } = this;
+    let turn: Turn;
+    try {
+      turn = new Turn(
+        {
+          adapter: config.adapter,
+          cwd: config.cwd,
+          env: config.env,
+          timeoutMs: options.timeoutMs,
+          graceMs: config.graceMs,
+          spec: {
+            prompt,
+            resumeId: this.resumeId,
+            cwd: config.cwd,
+            model: config.model,
+            systemPrompt: config.systemPrompt,
+            mcp: config.mcp,
+            allowedTools: config.allowedTools,
+            disallowedTools: config.disallowedTools,
+            maxTurns: config.maxTurns,
+          },
+        },
+        {
+          onLine: options.onLine,
+          onEvent: (event) => {
+            // Persist the id as soon as the CLI names it: a bridge killed mid-turn still resumes.
+            if (event.type === 'started') this.adoptSessionId(event.sessionId);
+            options.onEvent?.(event);
+          },
+        },
+      );
+    } catch (error) {
+      // An option this CLI cannot take: a clear failure, not a crash.
+      return { ...notRun((error as Error).message), status: 'failed' };
+    }
+    this.current = turn;
+    options.onStart?.();
+    const outcome = await turn.done;
+    this.current = undefined;
+    if (outcome.sessionId) this.adoptSessionId(outcome.sessionId);
+    return outcome;
+  }
+
+  private adoptSessionId(id: string): void {
+    if (id === this.resumeId) return;
+    this.resumeId = id;
+    this.config.onResumeId?.(id);
+  }
+}
+
+function notRun(reason: string): TurnOutcome {
+  return { status: 'stopped', text: '', error: reason, exit: { type: 'exit', code: null, signal: null }, durationMs: 0 };
+}

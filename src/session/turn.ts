@@ -1,0 +1,150 @@
+import type { Adapter } from '../adapters/load.ts';
+import { buildArgv, type TurnSpec } from '../adapters/argv.ts';
+import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
+import { decoders } from '../protocols/index.ts';
+import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts';
+import { LineDecoder } from '../protocols/line-decoder.ts';
+
+export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
+
+export interface TurnOutcome {
+  status: TurnStatus;
+  /** The answer (on failure: whatever the agent said before failing). */
+  text: string;
+  /** Why the turn did not complete, in words a user can act on. */
+  error?: string;
+  result?: ResultEvent;
+  /** The CLI's session id, to resume next turn. */
+  sessionId?: string;
+  exit: ExitEvent;
+  durationMs: number;
+}
+
+export interface TurnHandlers {
+  /** Every decoded event, in order; `exit` is always the last. */
+  onEvent?(event: AgentEvent): void;
+  /** Every raw stdout line, for run logs. */
+  onLine?(raw: string): void;
+}
+
+export interface TurnRun {
+  adapter: Adapter;
+  spec: TurnSpec;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Stop the turn after this long and report it as timed out. */
+  timeoutMs?: number;
+  graceMs?: number;
+}
+
+/**
+ * One turn: start the CLI, decode its lines into events, and decide the outcome. Never
+ * throws for anything the CLI does; the outcome says what happened.
+ */
+export class Turn {
+  readonly done: Promise<TurnOutcome>;
+  private readonly process: CliProcess;
+  private stopReason: { status: 'stopped' | 'timed_out'; message: string } | undefined;
+
+  constructor(
+    private readonly run: TurnRun,
+    private readonly handlers: TurnHandlers = {},
+  ) {
+    const argv = buildArgv(run.adapter, run.spec);
+    this.process = new CliProcess({
+      command: run.adapter.resolvedCommand,
+      args: argv,
+      cwd: run.cwd,
+      env: { ...run.env, ...run.adapter.env },
+    });
+    this.done = this.drive();
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** Stops the CLI's whole process group; the outcome becomes `stopped` with this reason. */
+  async stop(reason: string): Promise<void> {
+    this.stopReason ??= { status: 'stopped', message: reason };
+    await this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
+  }
+
+  private async drive(): Promise<TurnOutcome> {
+    const started = Date.now();
+    const { adapter } = this.run;
+    const decoder = new LineDecoder(decoders[adapter.protocol]!);
+    const emit = (event: AgentEvent) => safely(() => this.handlers.onEvent?.(event));
+    const timer = this.run.timeoutMs ? setTimeout(() => this.timeOut(), this.run.timeoutMs) : undefined;
+
+    let result: ResultEvent | undefined;
+    let sessionId: string | undefined;
+    let lastText = '';
+    let lastError: string | undefined;
+    try {
+      for await (const line of this.process.lines()) {
+        safely(() => this.handlers.onLine?.(line.raw));
+        for (const event of decoder.decode(line.raw, line.json)) {
+          if (event.type === 'started') sessionId = event.sessionId;
+          else if (event.type === 'text' && !event.parentId) lastText = event.text;
+          else if (event.type === 'error') lastError = event.message;
+          else if (event.type === 'result') {
+            result = event;
+            sessionId = event.sessionId ?? sessionId;
+          }
+          emit(event);
+        }
+      }
+    } catch (error) {
+      lastError = `reading ${adapter.name}'s output failed: ${(error as Error).message}`;
+    }
+    const exitInfo = await this.process.exited;
+    clearTimeout(timer);
+
+    const exit: ExitEvent = { type: 'exit', code: exitInfo.code, signal: exitInfo.signal };
+    const base = { result, sessionId, exit, durationMs: Date.now() - started, text: result?.text ?? lastText };
+    let outcome: TurnOutcome;
+    if (this.stopReason) {
+      outcome = { ...base, status: this.stopReason.status, error: this.stopReason.message };
+    } else if (exitInfo.spawnError) {
+      outcome = { ...base, status: 'failed', error: `${adapter.name}: ${exitInfo.spawnError}` };
+    } else if (result && !result.isError) {
+      outcome = { ...base, status: 'completed' };
+    } else {
+      outcome = { ...base, status: 'failed', error: this.failure(exitInfo, result, lastError) };
+    }
+    if (outcome.status === 'failed' && outcome.error && outcome.error !== result?.text && outcome.error !== lastError) {
+      emit({ type: 'error', message: outcome.error });
+    }
+    emit(exit);
+    return outcome;
+  }
+
+  private timeOut(): void {
+    const seconds = Math.round((this.run.timeoutMs ?? 0) / 1000);
+    this.stopReason ??= { status: 'timed_out', message: `timed out after ${seconds} s` };
+    void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
+  }
+
+  private failure(exit: { code: number | null; signal: string | null }, result: ResultEvent | undefined, lastError: string | undefined): string {
+    const name = this.run.adapter.name;
+    if (result?.isError) return result.text || `${name} reported an error`;
+    const stderr = lastLines(this.process.stderrTail(), 5);
+    const detail = lastError ?? stderr;
+    const how = exit.signal ? `was killed by ${exit.signal}` : exit.code ? `exited with code ${exit.code}` : 'exited without a result';
+    return detail ? `${name} ${how}: ${detail}` : `${name} ${how}`;
+  }
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trim().split('\n').slice(-count).join('\n');
+}
+
+/** A listener's bug must not kill the turn that feeds it. */
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch (error) {
+    console.error('event handler failed:', error);
+  }
+}
