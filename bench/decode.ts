@@ -1,0 +1,97 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Adapter } from '../src/adapters/load.ts';
+import { decoders } from '../src/protocols/index.ts';
+import { LineDecoder } from '../src/protocols/line-decoder.ts';
+import { parseLine } from '../src/process/lines.ts';
+import { Turn } from '../src/session/turn.ts';
+import type { BenchResult } from './report.ts';
+
+const TRANSCRIPT = fileURLToPath(new URL('../test/fixtures/transcripts/claude-2.1.330-tool-bash.raw.ndjson', import.meta.url));
+
+/** A long recorded-style stream: the tool turn's middle (text, tool call, tool result) repeated. */
+function buildStream(dir: string, repeats: number): { file: string; lines: string[] } {
+  const recorded = readFileSync(TRANSCRIPT, 'utf8').trim().split('\n');
+  const [init, ...rest] = recorded;
+  const result = rest.pop()!;
+  const body = rest.map((line) => line.replaceAll('toolu_mock_1', 'toolu_ID'));
+  const lines = [init!];
+  for (let i = 0; i < repeats; i++) lines.push(...body.map((line) => line.replaceAll('toolu_ID', `toolu_${i}`)));
+  lines.push(result);
+  const file = join(dir, 'stream.ndjson');
+  writeFileSync(file, lines.join('\n') + '\n');
+  return { file, lines };
+}
+
+/** Replays the file through the real engine: a process, its stdout split, decoded, turned into an outcome. */
+const replayAdapter = (): Adapter => ({
+  name: 'replay',
+  description: '',
+  command: 'cat',
+  resolvedCommand: 'cat',
+  protocol: 'claude-stream-json',
+  args: [],
+  prompt: ['{prompt}'],
+  resume: ['{sessionId}'],
+  options: {},
+  toolSeparator: ',',
+  env: {},
+  file: 'bench',
+});
+
+function best<T>(runs: number, fn: () => T): { ms: number; value: T } {
+  let ms = Infinity;
+  let value!: T;
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    value = fn();
+    ms = Math.min(ms, performance.now() - start);
+  }
+  return { ms, value };
+}
+
+export async function benchDecode(dir: string): Promise<BenchResult[]> {
+  const { file, lines } = buildStream(dir, 20_000);
+  const bytes = lines.reduce((sum, line) => sum + line.length + 1, 0);
+
+  const baseline = best(3, () => {
+    let parsed = 0;
+    for (const line of lines) if (JSON.parse(line)) parsed++;
+    return parsed;
+  });
+  const decodeOnly = best(3, () => {
+    const decoder = new LineDecoder(decoders['claude-stream-json']!);
+    let events = 0;
+    for (const raw of lines) {
+      const line = parseLine(raw)!;
+      events += decoder.decode(line.raw, line.json).length;
+    }
+    return events;
+  });
+
+  let engineMs = Infinity;
+  let engineEvents = 0;
+  for (let i = 0; i < 3; i++) {
+    let events = 0;
+    const start = performance.now();
+    const turn = new Turn({ adapter: replayAdapter(), spec: { prompt: file }, cwd: dir, env: process.env }, { onEvent: () => events++ });
+    const outcome = await turn.done;
+    const ms = performance.now() - start;
+    if (outcome.status !== 'completed') throw new Error(`replay failed: ${outcome.error}`);
+    if (ms < engineMs) [engineMs, engineEvents] = [ms, events];
+  }
+
+  const perSecond = (count: number, ms: number) => Math.round((count / ms) * 1000);
+  const baselineLines = perSecond(lines.length, baseline.ms);
+  return [
+    { suite: 'decode', name: 'stream size', value: lines.length, unit: 'lines', note: `${(bytes / 1e6).toFixed(1)} MB` },
+    { suite: 'decode', name: 'bare JSON.parse (baseline)', value: baselineLines, unit: 'lines/s' },
+    { suite: 'decode', name: 'decoders only', value: perSecond(decodeOnly.value, decodeOnly.ms), unit: 'events/s', note: `${perSecond(lines.length, decodeOnly.ms)} lines/s` },
+    { suite: 'decode', name: 'whole engine (process → events)', value: perSecond(engineEvents, engineMs), unit: 'events/s', note: `${perSecond(lines.length, engineMs)} lines/s` },
+    { suite: 'decode', name: 'decoders only ÷ baseline', value: round(baseline.ms / decodeOnly.ms), unit: 'ratio', note: 'lines/s over lines/s; 1.0 = as fast as JSON.parse alone' },
+    { suite: 'decode', name: 'whole engine ÷ baseline', value: round(baseline.ms / engineMs), unit: 'ratio', note: 'lines/s over lines/s, same run' },
+  ];
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -1,0 +1,69 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildArgv } from '../../src/adapters/argv.ts';
+import { ConfigError, loadAdapters } from '../../src/adapters/load.ts';
+
+const REPO_ADAPTERS = fileURLToPath(new URL('../../adapters/', import.meta.url));
+const valid = {
+  name: 'mycli',
+  command: 'mycli',
+  protocol: 'claude-stream-json',
+  args: ['--json'],
+  prompt: ['{prompt}'],
+  resume: ['--resume', '{sessionId}'],
+};
+
+let dir: string;
+beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'adapters-'))));
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function load(manifest: unknown, file = 'mycli.json') {
+  await writeFile(join(dir, file), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+  return loadAdapters(dir, {});
+}
+
+describe('adapter manifests', () => {
+  it('loads the shipped claude, codex and droid manifests', async () => {
+    const adapters = await loadAdapters(REPO_ADAPTERS, {});
+    expect([...adapters.keys()]).toEqual(['claude', 'codex', 'droid']);
+    expect(adapters.get('codex')!.protocol).toBe('codex-exec-json');
+  });
+
+  it('a new CLI speaking a known protocol needs only a file', async () => {
+    const adapters = await load(valid);
+    const argv = buildArgv(adapters.get('mycli')!, { prompt: 'hi', resumeId: 'abc' });
+    expect(argv).toEqual(['--json', '--resume', 'abc', 'hi']);
+  });
+
+  it('BRIDGE_<NAME>_COMMAND overrides the command', async () => {
+    await writeFile(join(dir, 'mycli.json'), JSON.stringify(valid));
+    const adapters = await loadAdapters(dir, { BRIDGE_MYCLI_COMMAND: '/opt/mycli' });
+    expect(adapters.get('mycli')!.resolvedCommand).toBe('/opt/mycli');
+  });
+
+  it.each([
+    [{ ...valid, protocol: 'xml-rpc' }, 'field "protocol": Invalid option: expected one of "claude-stream-json"|"codex-exec-json"|"droid-stream-json"'],
+    [{ ...valid, args: ['--json', 3] }, 'field "args.1": expected string, received number'],
+    [{ ...valid, command: undefined }, 'field "command": expected string, received undefined'],
+    [{ ...valid, prompt: ['--go'] }, 'field "prompt": must contain {prompt}'],
+    [{ ...valid, options: { model: ['--model', '{modle}'] } }, 'field "options.model.1": unknown placeholder {modle}'],
+    [{ ...valid, options: { colour: ['x'] } }, 'field "options": Unrecognized key: "colour"'],
+    [{ ...valid, tiemout: 3 }, 'field "(top level)": Unrecognized key: "tiemout"'],
+  ])('refuses a malformed manifest naming the file and the field (%#)', async (manifest, message) => {
+    const error = await load(manifest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(join(dir, 'mycli.json'));
+    expect((error as Error).message).toContain(message);
+  });
+
+  it('refuses a manifest that is not JSON', async () => {
+    await expect(load('{ "name": ')).rejects.toThrow(new RegExp(`${join(dir, 'mycli.json')}: not valid JSON`));
+  });
+
+  it('refuses a manifest whose name is not its file name', async () => {
+    await expect(load(valid, 'other.json')).rejects.toThrow('field "name": expected "other" (the file\'s name), got "mycli"');
+  });
+});

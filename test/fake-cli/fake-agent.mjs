@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// A stand-in coding-agent CLI speaking Claude's stream-json, driven by directives in its
+// prompt so a test (or a chat message in a test) can make it misbehave on purpose:
+//
+//   sleep:S        wait S seconds (fractions allowed) before answering
+//   tools:N        make N tool calls before answering (chatty progress)
+//   huge:MB        one tool result of MB megabytes on a single line
+//   garbage        interleave non-JSON lines and unknown events
+//   crash:CODE     print to stderr and exit CODE without a result
+//   signal:NAME    kill itself with signal NAME
+//   silent         exit 0 without a result
+//   hang           print nothing more and never exit
+//   ignore-term    ignore SIGTERM (so only SIGKILL stops it)
+//   grandchild     start a `sleep 600` child in the same process group; its pid goes to stderr
+//   fail           answer with an error result
+//   say:WORD       answer WORD instead of the echo
+//
+// Argv is Claude's: -p PROMPT [--resume ID] [--model M] [--append-system-prompt S] ...
+// Every run appends {argv, cwd, prompt, resume} to $FAKE_CLI_LOG when set; sessions
+// persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const prompt = flag('-p') ?? '';
+const resume = flag('--resume');
+const directive = (name) => {
+  const match = prompt.match(new RegExp(`(?:^|\\s)${name}(?::(\\S+))?(?=\\s|$)`));
+  return match ? (match[1] ?? true) : undefined;
+};
+
+if (process.env.FAKE_CLI_LOG) {
+  appendFileSync(process.env.FAKE_CLI_LOG, JSON.stringify({ argv: args, cwd: process.cwd(), prompt, resume, pid: process.pid }) + '\n');
+}
+if (directive('ignore-term')) process.on('SIGTERM', () => {});
+
+const stateDir = join(process.env.FAKE_CLI_STATE ?? tmpdir(), 'fake-agent-sessions');
+mkdirSync(stateDir, { recursive: true });
+const sessionId = resume ?? randomUUID();
+const sessionFile = join(stateDir, `${sessionId}.json`);
+let history = [];
+if (resume) {
+  try {
+    history = JSON.parse(readFileSync(sessionFile, 'utf8'));
+  } catch {
+    process.stderr.write(`No conversation found with session ID: ${resume}\n`);
+    process.exit(1);
+  }
+}
+
+const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+const sleep = (s) => new Promise((r) => setTimeout(r, s * 1000));
+const assistant = (content) => out({ type: 'assistant', message: { role: 'assistant', content }, parent_tool_use_id: null, session_id: sessionId });
+
+// Like Claude Code, the session is on disk (with this prompt) before any work starts.
+history.push(prompt);
+writeFileSync(sessionFile, JSON.stringify(history));
+out({ type: 'system', subtype: 'init', session_id: sessionId, model: flag('--model') ?? 'fake-model', cwd: process.cwd(), tools: ['Bash'] });
+
+if (directive('grandchild')) {
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  process.stderr.write(`grandchild ${child.pid}\n`);
+  out({ type: 'fake_grandchild', pid: child.pid }); // unknown to the decoder: arrives as a log line
+}
+if (directive('garbage')) {
+  process.stdout.write('this is not json\n{"half": \n\u0000\u0001 binary junk\n');
+  out({ type: 'totally_new_event', data: { x: 1 } });
+}
+const sleepFor = directive('sleep');
+if (sleepFor) await sleep(Number(sleepFor));
+if (directive('hang')) {
+  setInterval(() => {}, 1 << 30);
+  await new Promise(() => {});
+}
+const crash = directive('crash');
+if (crash) {
+  process.stderr.write('fatal: the fake agent crashed on purpose\n');
+  process.exit(Number(crash) || 1);
+}
+const signal = directive('signal');
+if (signal) process.kill(process.pid, signal);
+if (directive('silent')) process.exit(0);
+
+const tools = Number(directive('tools') ?? 0);
+for (let i = 1; i <= tools; i++) {
+  const id = `toolu_fake_${i}`;
+  assistant([{ type: 'tool_use', id, name: 'Bash', input: { command: `echo step ${i}` } }]);
+  out({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `step ${i}`, is_error: false }] }, parent_tool_use_id: null, session_id: sessionId });
+}
+const huge = directive('huge');
+if (huge) {
+  const id = 'toolu_fake_huge';
+  assistant([{ type: 'tool_use', id, name: 'Read', input: { file_path: 'big.txt' } }]);
+  const content = 'x'.repeat(Math.round(Number(huge) * 1024 * 1024));
+  out({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }, parent_tool_use_id: null, session_id: sessionId });
+}
+
+const said = directive('say');
+const answer = typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`;
+const failed = !!directive('fail');
+if (!failed) assistant([{ type: 'text', text: answer }]);
+out({
+  type: 'result',
+  subtype: 'success',
+  is_error: failed,
+  result: failed ? 'the fake agent failed on purpose' : answer,
+  session_id: sessionId,
+  num_turns: 1 + tools,
+  duration_ms: 5,
+  total_cost_usd: 0.001,
+  usage: { input_tokens: 10, output_tokens: 5 },
+});
+// Exit once stdout is flushed (a 5 MB line takes a while), even if a grandchild is still running.
+process.stdout.write('', () => process.exit(0));
