@@ -75,10 +75,11 @@ export class AgentSession {
 
   /**
    * Stops the running turn and drops the queued ones (they resolve as stopped without
-   * running). Resolves when the CLI has exited. Returns how many turns were stopped.
+   * running), unless told to keep them. Resolves when the CLI has exited. Returns how many
+   * turns were stopped.
    */
-  async stop(reason: string): Promise<number> {
-    const dropped = this.queue.splice(0);
+  async stop(reason: string, options: { keepQueued?: boolean } = {}): Promise<number> {
+    const dropped = options.keepQueued ? [] : this.queue.splice(0);
     for (const pending of dropped) pending.resolve(notRun(reason));
     const running = this.current;
     if (running) await running.stop(reason);

@@ -1,0 +1,223 @@
+import { nanoid } from 'nanoid';
+import { parseCommandLine } from '../chat/command-line.ts';
+import { plain } from '../chat/deliver.ts';
+import { escapeHtml, truncate } from '../chat/format/index.ts';
+import type { ButtonAnswer, ButtonPress, ChatAddress, IncomingMessage, Outbound, RichText } from '../chat/transport.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { ChatStore } from '../store/chat-store.ts';
+import type { ChatSession } from './chat-session.ts';
+import { ChatSessions } from './chat-sessions.ts';
+import { UsageError, type CommandContext, type CommandHandler } from './commands/command.ts';
+import { help, start } from './commands/help.ts';
+import { cli, model, newSession, status, stop } from './commands/session.ts';
+import { TurnPresenter } from './turn-presenter.ts';
+
+export interface BridgeOptions {
+  config: BridgeConfig;
+  store: ChatStore;
+  out: Outbound;
+  /** The console: its one user is the owner at the keyboard, allowlist or not. */
+  trustEveryone?: boolean;
+  log?: (message: string) => void;
+}
+
+/** Something else a part of the bridge wants /stop to stop; returns a line for the report. */
+export type StopHook = (chat: ChatSession, reason: string) => Promise<string | undefined>;
+export type ButtonHandler = (press: ButtonPress, payload: string) => Promise<ButtonAnswer>;
+
+/**
+ * The transport-neutral bot: who may talk, what a message means (a command or a turn), and
+ * how turns are shown. Telegram and the console both feed it and give it an Outbound.
+ */
+export class Bridge {
+  readonly config: BridgeConfig;
+  readonly chats: ChatSessions;
+  readonly out: Outbound;
+  private readonly commands = new Map<string, CommandHandler>();
+  private readonly buttons = new Map<string, ButtonHandler>();
+  private readonly stopHooks: StopHook[] = [];
+  private readonly statusHooks: ((chat: ChatSession) => [string, string][])[] = [];
+  private readonly running = new Set<Promise<void>>();
+  private shuttingDown = false;
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly options: BridgeOptions) {
+    this.config = options.config;
+    this.out = options.out;
+    this.chats = new ChatSessions(options.config, options.store);
+    this.log = options.log ?? ((message) => console.error(message));
+    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model })) this.command(name, handler);
+    this.button('stop', (press, turnId) => this.stopButton(press, turnId));
+  }
+
+  /** Registers a command; its usage line comes from manifest.json. */
+  command(name: string, handler: CommandHandler): void {
+    this.commands.set(name, handler);
+  }
+
+  /** Registers a button kind: callback data `<kind>:<payload>`. */
+  button(kind: string, handler: ButtonHandler): void {
+    this.buttons.set(kind, handler);
+  }
+
+  onStop(hook: StopHook): void {
+    this.stopHooks.push(hook);
+  }
+
+  onStatus(hook: (chat: ChatSession) => [string, string][]): void {
+    this.statusHooks.push(hook);
+  }
+
+  statusExtras(chat: ChatSession): [string, string][] {
+    return this.statusHooks.flatMap((hook) => hook(chat));
+  }
+
+  isAllowed(userId: number): boolean {
+    return this.options.trustEveryone === true || this.config.allowedUsers.includes(userId);
+  }
+
+  /** Handles one message. Returns once it is accepted (a turn runs on in the background). */
+  async handleMessage(message: IncomingMessage, botUsername?: string): Promise<void> {
+    const { address, user } = message;
+    if (!this.isAllowed(user.id)) {
+      this.log(`refused user ${user.id} in chat ${address.chatId}`);
+      await this.out.send(address, refusal(user.id), { replyTo: message.messageId });
+      return;
+    }
+    const command = parseCommandLine(message.text, botUsername);
+    if (command?.forOtherBot) return;
+    const chat = this.chats.get(address);
+    const reply = (text: RichText, options = {}) => this.out.send(address, text, { replyTo: message.messageId, ...options });
+    if (command) {
+      const handler = this.commands.get(command.name);
+      const usage = this.config.manifest.commands.find((c) => c.name === command.name)?.usage ?? `/${command.name}`;
+      if (!handler) {
+        await reply(plain(`Unknown command /${command.name}. Try /help.`));
+        return;
+      }
+      const ctx: CommandContext = { bridge: this, chat, message, args: command.rest, reply, usage };
+      try {
+        await handler(ctx);
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        await reply({ html: `⚠️ ${escapeHtml(error.message)}\nUsage: <code>${escapeHtml(usage)}</code>`, plain: `⚠️ ${error.message}\nUsage: ${usage}` });
+      }
+      return;
+    }
+    if (!message.text.trim()) return;
+    await this.startTurn(chat, message);
+  }
+
+  /** A turn of the chat's main session, queued behind the one running. */
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>): Promise<void> {
+    const { address } = chat;
+    const position = chat.busy ? chat.queued + 1 : 0;
+    const turnId = nanoid(10);
+    await chat.addPending({ id: turnId, text: message.text, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
+    if (position) {
+      await this.out
+        .send(address, plain(`⏳ Queued (${ordinal(position)} in line): it runs when the current turn ends.`), { replyTo: message.messageId })
+        .catch((error) => this.log(`queue notice failed: ${error.message}`));
+    }
+    const settings = this.config.settings;
+    const presenter = new TurnPresenter(this.out, address, {
+      title: chat.record.cli,
+      replyTo: message.messageId,
+      editIntervalMs: settings.progressEditIntervalMs,
+      documentOverChars: settings.answerAsDocumentOverChars,
+      stopButton: { text: '⏹ Stop', data: `stop:${turnId}` },
+      log: (line) => this.log(line),
+    });
+    let began = false;
+    const turn = chat.agent
+      .send(message.text, {
+        onStart: () => {
+          began = true;
+          chat.current = { id: turnId, presenter, startedAt: Date.now() };
+          void presenter.begin();
+        },
+        onEvent: (event) => presenter.onEvent(event),
+      })
+      .then(async (outcome) => {
+        if (chat.current?.id === turnId) chat.current = undefined;
+        if (began) await presenter.finish(outcome);
+        // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
+        if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);
+      })
+      .catch((error: Error) => this.log(`turn in chat ${address.chatId} failed to report: ${error.stack ?? error.message}`));
+    this.track(turn);
+  }
+
+  async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
+    if (!this.isAllowed(press.user.id)) {
+      return { text: `⛔ Not allowed. Your user id is ${press.user.id}.`, alert: true };
+    }
+    const split = press.data.indexOf(':');
+    const kind = split < 0 ? press.data : press.data.slice(0, split);
+    const handler = this.buttons.get(kind);
+    if (!handler) return { text: 'This button no longer does anything.' };
+    return handler(press, split < 0 ? '' : press.data.slice(split + 1));
+  }
+
+  /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */
+  async stopChat(chat: ChatSession, reason: string): Promise<string> {
+    const turns = await chat.stop(reason);
+    const lines = [turns ? `⏹ Stopped ${turns === 1 ? 'the turn' : `${turns} turns (running and queued)`}.` : 'No turn was running.'];
+    for (const hook of this.stopHooks) {
+      const line = await hook(chat, reason);
+      if (line) lines.push(line);
+    }
+    return lines.join('\n');
+  }
+
+  /** Tells chats whose messages were in flight when the bridge last stopped. */
+  async reportInterrupted(): Promise<void> {
+    for (const chat of this.chats.interrupted()) {
+      const pending = chat.record.pending ?? [];
+      const list = pending.map((p) => `• ${truncate(p.text.replace(/\s+/g, ' '), 80)}`).join('\n');
+      const text = `⚠️ The bridge restarted before it finished ${pending.length === 1 ? 'this message' : `these ${pending.length} messages`}:\n${list}\nThe session continues: send again what you still need.`;
+      try {
+        await this.out.send(chat.address, plain(text));
+        for (const p of pending) await chat.removePending(p.id);
+      } catch (error) {
+        this.log(`could not tell chat ${chat.address.chatId} about interrupted messages: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /** Stops every turn (CLIs exit cleanly) and waits until each has been reported. */
+  async shutdown(reason = 'the bridge is shutting down'): Promise<void> {
+    this.shuttingDown = true;
+    await Promise.all(this.chats.active().map((chat) => chat.stop(reason)));
+    await Promise.all(this.running);
+  }
+
+  /** Resolves when no turn is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.all(this.running);
+  }
+
+  private track(work: Promise<void>): void {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  private async stopButton(press: ButtonPress, turnId: string): Promise<ButtonAnswer> {
+    const chat = this.chats.get(press.address);
+    if (chat.current?.id !== turnId) return { text: 'That turn has already ended.' };
+    await chat.agent.stop(`stopped by ${press.user.name ?? press.user.id}`, { keepQueued: true });
+    return { text: '⏹ Stopping…' };
+  }
+}
+
+function refusal(userId: number): RichText {
+  const text = `⛔ Sorry, you are not allowed to use this bot. Your Telegram user id is ${userId}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
+  return { html: escapeHtml(text).replace(String(userId), `<code>${userId}</code>`), plain: text };
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th';
+  return `${n}${suffix}`;
+}
+
+export type { ChatAddress };

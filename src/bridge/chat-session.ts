@@ -1,0 +1,86 @@
+import type { Adapter } from '../adapters/load.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import { AgentSession, type SessionConfig } from '../session/session.ts';
+import type { ChatRecord, ChatStore, PendingMessage } from '../store/chat-store.ts';
+import type { ChatAddress } from '../chat/transport.ts';
+import type { TurnPresenter } from './turn-presenter.ts';
+
+/** Extra session settings a part of the bridge adds (the tools part: the MCP endpoint). */
+export type SessionExtras = (chat: ChatSession) => Partial<SessionConfig>;
+
+/**
+ * One chat's (or topic's) main agent session and what is persisted about it. The CLI
+ * session id is saved the moment the CLI names it, so a restart resumes the conversation.
+ */
+export class ChatSession {
+  private agentSession: AgentSession | undefined;
+  /** The presenter of the turn now running, for the Stop button and /status. */
+  current: { id: string; presenter: TurnPresenter; startedAt: number } | undefined;
+
+  constructor(
+    readonly address: ChatAddress,
+    public record: ChatRecord,
+    private readonly config: BridgeConfig,
+    private readonly store: ChatStore,
+    private readonly extras: SessionExtras = () => ({}),
+  ) {}
+
+  get adapter(): Adapter {
+    return this.config.adapters.get(this.record.cli) ?? this.config.adapters.get(this.config.defaultCli)!;
+  }
+
+  get agent(): AgentSession {
+    this.agentSession ??= new AgentSession({
+      adapter: this.adapter,
+      cwd: this.record.workdir,
+      env: this.config.cliEnv,
+      model: this.record.model,
+      resumeId: this.record.cliSessionId,
+      graceMs: this.config.settings.stopGraceMs,
+      onResumeId: (id) => void this.save({ cliSessionId: id }),
+      ...this.extras(this),
+    });
+    return this.agentSession;
+  }
+
+  get busy(): boolean {
+    return this.agentSession?.busy ?? false;
+  }
+
+  get queued(): number {
+    return this.agentSession?.queued ?? 0;
+  }
+
+  /** A fresh CLI session on the next turn. */
+  async reset(): Promise<void> {
+    this.agentSession = undefined;
+    await this.save({ cliSessionId: undefined });
+  }
+
+  /**
+   * Changes what the next turn runs with. A new CLI or directory starts a fresh session (one
+   * CLI cannot resume another's); a new model continues the conversation.
+   */
+  async change(patch: Pick<Partial<ChatRecord>, 'cli' | 'model' | 'workdir'>): Promise<void> {
+    const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
+    this.agentSession = undefined;
+    await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);
+  }
+
+  async stop(reason: string): Promise<number> {
+    return (await this.agentSession?.stop(reason)) ?? 0;
+  }
+
+  async addPending(message: PendingMessage): Promise<void> {
+    await this.save({ pending: [...(this.record.pending ?? []), message] });
+  }
+
+  async removePending(id: string): Promise<void> {
+    await this.save({ pending: (this.record.pending ?? []).filter((p) => p.id !== id) });
+  }
+
+  private async save(patch: Partial<ChatRecord>): Promise<void> {
+    this.record = { ...this.record, ...patch };
+    await this.store.put(this.record).catch((error) => console.error(`saving chat ${this.record.key} failed:`, error));
+  }
+}

@@ -1,0 +1,47 @@
+import type { BridgeConfig } from '../config/config.ts';
+import { chatKey, type ChatAddress } from '../chat/transport.ts';
+import type { ChatStore } from '../store/chat-store.ts';
+import { ChatSession, type SessionExtras } from './chat-session.ts';
+
+/** Every chat's session, created on first use from its persisted record (or the defaults). */
+export class ChatSessions {
+  private readonly sessions = new Map<string, ChatSession>();
+  extras: SessionExtras = () => ({});
+
+  constructor(
+    private readonly config: BridgeConfig,
+    private readonly store: ChatStore,
+  ) {}
+
+  get(address: ChatAddress): ChatSession {
+    const key = chatKey(address);
+    let session = this.sessions.get(key);
+    if (!session) {
+      const record = this.store.get(key) ?? {
+        key,
+        chatId: address.chatId,
+        ...(address.threadId !== undefined ? { threadId: address.threadId } : {}),
+        cli: this.config.defaultCli,
+        workdir: this.config.workdir,
+        updatedAt: Date.now(),
+      };
+      // A CLI removed from adapters/ since: fall back to the default rather than fail every turn.
+      if (!this.config.adapters.has(record.cli)) record.cli = this.config.defaultCli;
+      session = new ChatSession(address, record, this.config, this.store, (chat) => this.extras(chat));
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
+
+  active(): ChatSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Chats that had messages in flight when the bridge last stopped. */
+  interrupted(): ChatSession[] {
+    return this.store
+      .all()
+      .filter((record) => record.pending?.length)
+      .map((record) => this.get({ chatId: record.chatId, ...(record.threadId !== undefined ? { threadId: record.threadId } : {}) }));
+  }
+}

@@ -1,0 +1,64 @@
+import { escapeHtml } from '../../chat/format/index.ts';
+import { plain } from '../../chat/deliver.ts';
+import { formatDuration } from '../../chat/render/progress.ts';
+import { UsageError, type CommandHandler } from './command.ts';
+
+export const newSession: CommandHandler = async ({ chat, reply }) => {
+  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+  await chat.reset();
+  await reply(plain(`🆕 Fresh ${chat.record.cli} session: the next message starts a new conversation.`));
+};
+
+export const stop: CommandHandler = async ({ bridge, chat, message, reply }) => {
+  const report = await bridge.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`);
+  await reply(plain(report));
+};
+
+export const status: CommandHandler = async ({ bridge, chat, reply }) => {
+  const { record } = chat;
+  const running = chat.current ? `running for ${formatDuration(Date.now() - chat.current.startedAt)}` : 'idle';
+  const rows: [string, string][] = [
+    ['CLI', `${record.cli} (${chat.adapter.description || chat.adapter.resolvedCommand})`],
+    ['Model', record.model ?? 'the CLI default'],
+    ['Session', record.cliSessionId ?? 'new (starts with the next message)'],
+    ['Working directory', record.workdir],
+    ['Turn', running],
+    ['Queued messages', String(chat.queued)],
+    ...bridge.statusExtras(chat),
+  ];
+  await reply({
+    html: `<b>Status</b>\n${rows.map(([k, v]) => `${escapeHtml(k)}: <code>${escapeHtml(v)}</code>`).join('\n')}`,
+    plain: `Status\n${rows.map(([k, v]) => `${k}: ${v}`).join('\n')}`,
+  });
+};
+
+export const cli: CommandHandler = async ({ bridge, chat, args, reply }) => {
+  const names = [...bridge.config.adapters.keys()];
+  const wanted = args.trim().toLowerCase();
+  if (!wanted) {
+    await reply(plain(`This chat uses ${chat.record.cli}. Available: ${names.join(', ')}. Switch with /cli <name>.`));
+    return;
+  }
+  if (!bridge.config.adapters.has(wanted)) throw new UsageError(`Unknown CLI "${wanted}". Available: ${names.join(', ')}.`);
+  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+  if (wanted === chat.record.cli) {
+    await reply(plain(`Already using ${wanted}.`));
+    return;
+  }
+  await chat.change({ cli: wanted, model: undefined });
+  await reply(plain(`🔀 Switched to ${wanted}. The next message starts a fresh ${wanted} session.`));
+};
+
+export const model: CommandHandler = async ({ chat, args, reply }) => {
+  const wanted = args.trim();
+  if (!wanted) {
+    await reply(plain(`Model: ${chat.record.model ?? 'the CLI default'}. Change it with /model <name>, or /model default.`));
+    return;
+  }
+  if (/\s/.test(wanted)) throw new UsageError('A model name is one word.');
+  if (!chat.adapter.options.model) throw new UsageError(`${chat.record.cli} does not let the bridge choose a model.`);
+  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+  const next = wanted === 'default' ? undefined : wanted;
+  await chat.change({ model: next });
+  await reply(plain(`🧠 Model: ${next ?? 'the CLI default'}, from the next message on; the conversation continues.`));
+};

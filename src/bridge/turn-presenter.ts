@@ -1,0 +1,114 @@
+import { deliverMarkdown, plain } from '../chat/deliver.ts';
+import { ProgressState } from '../chat/render/progress.ts';
+import type { Button, ChatAddress, MessageRef, Outbound } from '../chat/transport.ts';
+import type { AgentEvent } from '../protocols/events.ts';
+import type { TurnOutcome } from '../session/turn.ts';
+
+export interface PresenterOptions {
+  title: string;
+  replyTo?: number;
+  /** At most one progress edit per interval, however chatty the CLI. */
+  editIntervalMs: number;
+  documentOverChars: number;
+  stopButton?: Button;
+  log?: (message: string, error?: unknown) => void;
+}
+
+/** Without events, the elapsed time is still refreshed this often. */
+const HEARTBEAT_MS = 5000;
+
+/**
+ * Shows one turn in a chat: a progress message edited in place (rate-limited), then the
+ * answer as new messages. Telegram failures here are logged and never stop the turn.
+ */
+export class TurnPresenter {
+  readonly progress: ProgressState;
+  private ref: MessageRef | undefined;
+  private sending: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private editing: Promise<void> | undefined;
+  private dirty = false;
+  private lastEditAt = 0;
+  private closed = false;
+
+  constructor(
+    private readonly out: Outbound,
+    private readonly to: ChatAddress,
+    private readonly options: PresenterOptions,
+  ) {
+    this.progress = new ProgressState(options.title);
+  }
+
+  /** Sends the progress message (with its Stop button). */
+  begin(): Promise<void> {
+    this.sending ??= this.out
+      .send(this.to, this.progress.render(), { replyTo: this.options.replyTo, buttons: this.buttons() })
+      .then((ref) => {
+        this.ref = ref;
+        this.lastEditAt = Date.now();
+        if (this.dirty) this.schedule();
+      })
+      .catch((error) => this.log('sending the progress message failed', error));
+    this.heartbeat = setInterval(() => this.schedule(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+    return this.sending;
+  }
+
+  onEvent(event: AgentEvent): void {
+    if (this.progress.apply(event)) this.schedule();
+  }
+
+  /** Final state of the progress message, then the answer or the error. */
+  async finish(outcome: TurnOutcome): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.heartbeat);
+    await this.sending;
+    await this.editing;
+    const detail = outcome.status === 'completed' ? undefined : outcome.error;
+    this.progress.finish(outcome.status, detail);
+    if (this.ref) await this.out.edit(this.ref, this.progress.render(), { buttons: [] }).catch((error) => this.log('final progress edit failed', error));
+    if (outcome.status === 'completed') {
+      await deliverMarkdown(this.out, this.to, outcome.text, { replyTo: this.options.replyTo, documentOverChars: this.options.documentOverChars });
+    } else if (outcome.status !== 'stopped') {
+      // A new message, not only the edit: edits do not notify, and the user should know.
+      const icon = outcome.status === 'timed_out' ? '⌛' : '❌';
+      await this.out.send(this.to, plain(`${icon} ${outcome.error ?? 'the turn failed'}`), { replyTo: this.options.replyTo });
+    }
+  }
+
+  private buttons(): Button[][] {
+    return this.options.stopButton ? [[this.options.stopButton]] : [];
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    if (!this.ref || this.timer || this.editing) {
+      this.dirty = true;
+      return;
+    }
+    const wait = Math.max(0, this.lastEditAt + this.options.editIntervalMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, wait);
+  }
+
+  private flush(): void {
+    if (this.closed || !this.ref) return;
+    this.dirty = false;
+    this.lastEditAt = Date.now();
+    this.editing = this.out
+      .edit(this.ref, this.progress.render(), { buttons: this.buttons() })
+      .catch((error) => this.log('progress edit failed', error))
+      .finally(() => {
+        this.editing = undefined;
+        if (this.dirty) this.schedule();
+      });
+  }
+
+  private log(message: string, error: unknown): void {
+    (this.options.log ?? console.error)(`${message}: ${(error as Error)?.message ?? error}`);
+  }
+}

@@ -1,0 +1,133 @@
+import type { AgentEvent, Usage } from '../../protocols/events.ts';
+import { escapeHtml, truncate } from '../format/index.ts';
+import type { RichText } from '../transport.ts';
+import { toolSummary } from './tool-summary.ts';
+
+export interface Step {
+  id: string;
+  name: string;
+  summary: string;
+  depth: number;
+  state: 'running' | 'ok' | 'error';
+}
+
+export type Phase = 'queued' | 'working' | 'completed' | 'failed' | 'stopped' | 'timed_out';
+
+/** The steps shown; older ones are only counted, so a chatty CLI costs bounded memory. */
+const VISIBLE_STEPS = 12;
+const SUMMARY_CHARS = 70;
+
+/**
+ * What a progress message shows, built from the event stream: the tool calls (nested under
+ * the CLI's own Task subagents), how long it has been, and how it ended.
+ */
+export class ProgressState {
+  phase: Phase = 'working';
+  readonly startedAt: number;
+  private readonly steps: Step[] = [];
+  private hidden = 0;
+  private readonly depths = new Map<string, number>();
+  endedAt?: number;
+  detail?: string;
+  usage?: Usage;
+  costUsd?: number;
+
+  constructor(
+    readonly title: string,
+    now = Date.now(),
+  ) {
+    this.startedAt = now;
+  }
+
+  get stepCount(): number {
+    return this.hidden + this.steps.length;
+  }
+
+  /** Applies one event; returns whether the view changed. */
+  apply(event: AgentEvent): boolean {
+    switch (event.type) {
+      case 'tool_start': {
+        const depth = event.parentId ? (this.depths.get(event.parentId) ?? 0) + 1 : 0;
+        this.depths.set(event.id, depth);
+        this.steps.push({ id: event.id, name: event.name, summary: truncate(toolSummary(event.name, event.input), SUMMARY_CHARS), depth, state: 'running' });
+        if (this.steps.length > VISIBLE_STEPS) {
+          this.steps.shift();
+          this.hidden++;
+        }
+        return true;
+      }
+      case 'tool_end': {
+        const step = this.steps.find((s) => s.id === event.id);
+        if (!step) return false;
+        step.state = event.isError ? 'error' : 'ok';
+        return true;
+      }
+      case 'result':
+        this.usage = event.usage;
+        this.costUsd = event.costUsd;
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  finish(phase: Exclude<Phase, 'queued' | 'working'>, detail?: string, now = Date.now()): void {
+    this.phase = phase;
+    this.detail = detail;
+    this.endedAt = now;
+    // Whatever was still running when the turn ended did not finish.
+    for (const step of this.steps) if (step.state === 'running') step.state = phase === 'completed' ? 'ok' : 'error';
+  }
+
+  render(now = Date.now()): RichText {
+    const elapsed = formatDuration((this.endedAt ?? now) - this.startedAt);
+    const head = `${PHASE_ICON[this.phase]} ${this.title} · ${PHASE_WORD[this.phase]} · ${elapsed}`;
+    const lines: { html: string; plain: string }[] = [{ html: `<b>${escapeHtml(head)}</b>`, plain: head }];
+    if (this.hidden) lines.push(same(`… ${this.hidden} earlier step${this.hidden === 1 ? '' : 's'}`));
+    for (const step of this.steps) {
+      const indent = '   '.repeat(step.depth);
+      const label = `${indent}${STEP_ICON[step.state]} ${step.name}`;
+      lines.push({
+        html: escapeHtml(label) + (step.summary ? ` <code>${escapeHtml(step.summary)}</code>` : ''),
+        plain: label + (step.summary ? ` ${step.summary}` : ''),
+      });
+    }
+    const footer = this.footer();
+    if (footer) lines.push({ html: `<i>${escapeHtml(footer)}</i>`, plain: footer });
+    return { html: lines.map((l) => l.html).join('\n'), plain: lines.map((l) => l.plain).join('\n') };
+  }
+
+  private footer(): string {
+    const parts: string[] = [];
+    if (this.detail) parts.push(truncate(this.detail, 500));
+    if (this.phase !== 'working' && this.phase !== 'queued') {
+      const stats = [`${this.stepCount} step${this.stepCount === 1 ? '' : 's'}`];
+      if (this.usage) stats.push(`${formatTokens(this.usage.inputTokens)} in / ${formatTokens(this.usage.outputTokens)} out`);
+      if (this.costUsd !== undefined) stats.push(formatCost(this.costUsd));
+      parts.push(stats.join(' · '));
+    }
+    return parts.join('\n');
+  }
+}
+
+const PHASE_ICON: Record<Phase, string> = { queued: '⏳', working: '⚙️', completed: '✅', failed: '❌', stopped: '⏹', timed_out: '⌛' };
+const PHASE_WORD: Record<Phase, string> = { queued: 'queued', working: 'working', completed: 'done', failed: 'failed', stopped: 'stopped', timed_out: 'timed out' };
+const STEP_ICON: Record<Step['state'], string> = { running: '▸', ok: '✓', error: '✗' };
+
+const same = (text: string) => ({ html: escapeHtml(text), plain: text });
+
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return h ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
+}
+
+export function formatTokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n);
+}
+
+export function formatCost(usd: number): string {
+  return usd >= 0.01 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}

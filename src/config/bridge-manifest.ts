@@ -1,0 +1,53 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ConfigError, describeIssues } from '../adapters/load.ts';
+
+const command = z.object({ name: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), description: z.string().min(1).max(256), usage: z.string() }).strict();
+const tool = z.object({ name: z.string().regex(/^[a-z][a-z0-9_]*$/), description: z.string().min(1), inputSchema: z.record(z.string(), z.unknown()) }).strict();
+const positive = z.number().int().positive();
+
+export const bridgeManifestSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    commands: z.array(command).min(1),
+    tools: z.array(tool),
+    settings: z
+      .object({
+        /** Progress messages are edited at most this often (Telegram rate-limits edits). */
+        progressEditIntervalMs: positive,
+        /** Answers longer than this go as a document with a preview instead of many messages. */
+        answerAsDocumentOverChars: positive,
+        stopGraceMs: z.number().int().nonnegative(),
+        subagents: z
+          .object({
+            maxConcurrent: positive,
+            maxQueued: z.number().int().nonnegative(),
+            globalMaxConcurrent: positive,
+            timeoutSeconds: positive,
+            retentionMinutes: z.number().nonnegative(),
+            historyPerChat: positive,
+            maxDepth: z.number().int().nonnegative(),
+            announceTo: z.enum(['chat', 'agent', 'both']),
+            logMaxBytes: positive,
+          })
+          .strict(),
+      })
+      .strict(),
+  })
+  .strict();
+
+export type BridgeManifest = z.infer<typeof bridgeManifestSchema>;
+export type Settings = BridgeManifest['settings'];
+
+export async function loadBridgeManifest(path: string): Promise<BridgeManifest> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${path}: ${(error as Error).message}`);
+  }
+  const parsed = bridgeManifestSchema.safeParse(json);
+  if (!parsed.success) throw new ConfigError(`${path}: ${describeIssues(parsed.error.issues)}`);
+  return parsed.data;
+}

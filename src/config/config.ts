@@ -1,0 +1,80 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadAdapters, type Adapter } from '../adapters/load.ts';
+import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
+
+/** The repo's own files, wherever the bridge is started from. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface BridgeConfig {
+  telegram: { token?: string; apiRoot: string };
+  /** Telegram user ids served; empty means nobody. */
+  allowedUsers: number[];
+  dataDir: string;
+  workdir: string;
+  defaultCli: string;
+  adapters: Map<string, Adapter>;
+  manifest: BridgeManifest;
+  settings: Settings;
+  /** What CLIs run with: the bridge's own environment, unchanged (API keys, base URLs). */
+  cliEnv: Record<string, string | undefined>;
+}
+
+export interface ConfigSources {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  adaptersDir?: string;
+  manifestPath?: string;
+}
+
+/** Reads the whole configuration once, failing with the variable or file and field at fault. */
+export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeConfig> {
+  const env = sources.env ?? process.env;
+  const cwd = sources.cwd ?? process.cwd();
+  const manifest = await loadBridgeManifest(sources.manifestPath ?? resolve(REPO_ROOT, 'manifest.json'));
+  const adapters = await loadAdapters(sources.adaptersDir ?? resolve(REPO_ROOT, 'adapters'), env);
+
+  const defaultCli = env.BRIDGE_DEFAULT_CLI?.trim() || 'claude';
+  if (!adapters.has(defaultCli)) {
+    throw new ConfigError(`BRIDGE_DEFAULT_CLI: unknown CLI "${defaultCli}"; known: ${[...adapters.keys()].join(', ')}`);
+  }
+  const sub = manifest.settings.subagents;
+  const settings: Settings = {
+    ...manifest.settings,
+    subagents: {
+      ...sub,
+      maxConcurrent: integer(env, 'SUBAGENTS_MAX_CONCURRENT', sub.maxConcurrent, 1),
+      maxQueued: integer(env, 'SUBAGENTS_MAX_QUEUED', sub.maxQueued, 0),
+      timeoutSeconds: integer(env, 'SUBAGENTS_TIMEOUT_SECONDS', sub.timeoutSeconds, 1),
+    },
+  };
+  return {
+    telegram: { token: env.TELEGRAM_BOT_TOKEN?.trim() || undefined, apiRoot: (env.TELEGRAM_API_ROOT?.trim() || 'https://api.telegram.org').replace(/\/+$/, '') },
+    allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS),
+    dataDir: resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data'),
+    workdir: resolve(cwd, env.BRIDGE_WORKDIR?.trim() || '.'),
+    defaultCli,
+    adapters,
+    manifest,
+    settings,
+    cliEnv: { ...env },
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new ConfigError(`${name}: expected a whole number of at least ${min}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function userIds(raw: string | undefined): number[] {
+  if (!raw?.trim()) return [];
+  return raw.split(',').map((part) => {
+    const id = part.trim();
+    if (!/^-?\d+$/.test(id)) throw new ConfigError(`BRIDGE_ALLOWED_USERS: expected comma-separated numeric Telegram user ids, got "${id}"`);
+    return Number(id);
+  });
+}

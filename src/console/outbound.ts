@@ -1,0 +1,44 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../chat/transport.ts';
+
+/**
+ * The terminal as a chat: messages are printed as plain text. An edited message prints only
+ * its lines that are new, so progress reads as a log; documents are saved to files.
+ */
+export class ConsoleOutbound implements Outbound {
+  private nextId = 1;
+  private readonly printed = new Map<number, Set<string>>();
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly documentsDir: string,
+  ) {}
+
+  async send(_to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    const messageId = this.nextId++;
+    this.printed.set(messageId, new Set(text.plain.split('\n')));
+    this.write(text.plain + buttonHint(options.buttons) + '\n');
+    return { ..._to, messageId };
+  }
+
+  async edit(ref: MessageRef, text: RichText): Promise<void> {
+    const seen = this.printed.get(ref.messageId) ?? new Set<string>();
+    const fresh = text.plain.split('\n').filter((line) => !seen.has(line));
+    for (const line of fresh) seen.add(line);
+    this.printed.set(ref.messageId, seen);
+    if (fresh.length) this.write(fresh.join('\n') + '\n');
+  }
+
+  async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }): Promise<MessageRef> {
+    await mkdir(this.documentsDir, { recursive: true });
+    const path = join(this.documentsDir, `${Date.now()}-${document.filename}`);
+    await writeFile(path, document.content);
+    return this.send(to, { html: '', plain: `${document.caption?.plain ?? ''}\n📎 ${document.filename} saved to ${path}`.trim() });
+  }
+}
+
+function buttonHint(buttons: Button[][] | undefined): string {
+  const labels = buttons?.flat().map((b) => b.text) ?? [];
+  return labels.some((label) => label.includes('Stop')) ? '   (/stop to stop)' : '';
+}

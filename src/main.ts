@@ -1,0 +1,92 @@
+// The bridge's entry: `npm start` (Telegram) or `npm start -- --console` (this terminal).
+import { join } from 'node:path';
+import { ConfigError } from './adapters/load.ts';
+import { Bridge } from './bridge/bridge.ts';
+import { loadConfig, type BridgeConfig } from './config/config.ts';
+import { ConsoleOutbound } from './console/outbound.ts';
+import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
+import { ChatStore } from './store/chat-store.ts';
+import { ensurePrivateDir } from './store/json-store.ts';
+import { createBot, startTelegram } from './telegram/bot.ts';
+import { TelegramOutbound } from './telegram/outbound.ts';
+
+const log = (line: string) => console.error(`[${new Date().toISOString()}] ${line}`);
+
+async function main(argv: string[]): Promise<number> {
+  const consoleMode = argv.includes('--console');
+  let config: BridgeConfig;
+  try {
+    config = await loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`jsonl-bridge: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  if (!consoleMode && !config.telegram.token) {
+    console.error('jsonl-bridge: TELEGRAM_BOT_TOKEN is not set: set it to your bot token from @BotFather, or run `npm start -- --console` to use the bridge in this terminal.');
+    return 1;
+  }
+  await ensurePrivateDir(config.dataDir);
+  const store = await ChatStore.open(config.dataDir);
+
+  if (consoleMode) {
+    const out = new ConsoleOutbound((text) => process.stdout.write(text), join(config.dataDir, 'console'));
+    const bridge = new Bridge({ config, store, out, trustEveryone: true, log });
+    onSignals(() => bridge.shutdown());
+    console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
+    await bridge.reportInterrupted();
+    await runConsole(bridge, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
+    await bridge.shutdown();
+    return 0;
+  }
+
+  if (config.allowedUsers.length === 0) {
+    log('⚠️  WARNING: BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your Telegram user id (the refusal message shows it).');
+  }
+  const bot = createBot(config);
+  const out = new TelegramOutbound(bot.api);
+  const bridge = new Bridge({ config, store, out, log });
+  const telegram = await startTelegram(bot, bridge, log);
+  log(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
+  await bridge.reportInterrupted();
+  const stopped = new Promise<void>((resolve) =>
+    onSignals(async () => {
+      await telegram.stop();
+      await bridge.shutdown();
+      resolve();
+    }),
+  );
+  await Promise.race([stopped, telegram.runner.task()]);
+  return 0;
+}
+
+/** First signal: stop polling, stop CLIs cleanly, persist. Second: leave at once. */
+function onSignals(shutdown: () => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      log(`${signal}: shutting down (again to force)`);
+      shutdown().then(
+        () => process.exit(0),
+        (error) => {
+          log(`shutdown failed: ${error}`);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    console.error('jsonl-bridge: fatal:', error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import type { Low } from 'lowdb';
+import { openJsonStore } from './json-store.ts';
+
+/** What a chat (or forum topic) remembers across restarts. */
+export interface ChatRecord {
+  key: string;
+  chatId: number;
+  threadId?: number;
+  cli: string;
+  model?: string;
+  /** The CLI's own session id: the next turn resumes it. */
+  cliSessionId?: string;
+  workdir: string;
+  /** Messages accepted but not yet answered: after a crash, the chat is told which were lost. */
+  pending?: PendingMessage[];
+  updatedAt: number;
+}
+
+export interface PendingMessage {
+  id: string;
+  text: string;
+  messageId?: number;
+}
+
+interface ChatData {
+  version: 1;
+  chats: Record<string, ChatRecord>;
+}
+
+/** Chat records in `<dataDir>/chats.json`. Small: one record per chat, written on change. */
+export class ChatStore {
+  private constructor(private readonly db: Low<ChatData>) {}
+
+  static async open(dataDir: string): Promise<ChatStore> {
+    return new ChatStore(await openJsonStore<ChatData>(join(dataDir, 'chats.json'), { version: 1, chats: {} }));
+  }
+
+  get(key: string): ChatRecord | undefined {
+    return this.db.data.chats[key];
+  }
+
+  all(): ChatRecord[] {
+    return Object.values(this.db.data.chats);
+  }
+
+  async put(record: ChatRecord): Promise<void> {
+    this.db.data.chats[record.key] = { ...record, updatedAt: Date.now() };
+    await this.db.write();
+  }
+}

@@ -1,0 +1,95 @@
+import { autoRetry } from '@grammyjs/auto-retry';
+import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
+import { Bot, type Context } from 'grammy';
+import type { Bridge } from '../bridge/bridge.ts';
+import { plain } from '../chat/deliver.ts';
+import { chatKey, type ChatAddress, type ChatUser } from '../chat/transport.ts';
+import type { BridgeConfig } from '../config/config.ts';
+
+export interface TelegramBridge {
+  bot: Bot;
+  runner: RunnerHandle;
+  stop(): Promise<void>;
+}
+
+/** A grammY bot without the bridge: the API client with auto-retry, pointed at the configured Bot API root. */
+export function createBot(config: BridgeConfig): Bot {
+  if (!config.telegram.token) throw new Error('TELEGRAM_BOT_TOKEN is not set');
+  const bot = new Bot(config.telegram.token, { client: { apiRoot: config.telegram.apiRoot } });
+  // 429s wait for retry_after; 5xx and network errors are retried with backoff.
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 8, maxDelaySeconds: 300 }));
+  return bot;
+}
+
+/**
+ * Long polling with @grammyjs/runner: updates of one chat (or topic) are handled in order,
+ * different chats concurrently. Handlers return as soon as a turn is queued, so /stop is
+ * never stuck behind a running turn.
+ */
+export async function startTelegram(bot: Bot, bridge: Bridge, log: (line: string) => void): Promise<TelegramBridge> {
+  const me = await bot.api.getMe();
+  bot.botInfo = me;
+  await bot.api.setMyCommands(bridge.config.manifest.commands.map((c) => ({ command: c.name, description: c.description })));
+
+  bot.use(sequentialize((ctx: Context) => (ctx.chat ? chatKey(addressOf(ctx)) : undefined)));
+
+  bot.on('message', async (ctx) => {
+    const address = addressOf(ctx);
+    const user = userOf(ctx);
+    const text = ctx.message.text ?? ctx.message.caption;
+    if (text === undefined) {
+      // Photos, stickers, voice: refused like anything else for strangers; explained to users.
+      if (!bridge.isAllowed(user.id)) return bridge.handleMessage({ address, user, text: '', messageId: ctx.message.message_id }, me.username);
+      await bridge.out.send(address, plain('Only text messages reach the agent for now.'), { replyTo: ctx.message.message_id });
+      return;
+    }
+    const replied = ctx.message.reply_to_message;
+    const repliedText = replied && !isTopicHeader(replied) ? (replied.text ?? replied.caption) : undefined;
+    await bridge.handleMessage(
+      {
+        address,
+        user,
+        text,
+        messageId: ctx.message.message_id,
+        ...(repliedText ? { replyTo: { text: repliedText, ...(replied?.from ? { from: replied.from.first_name } : {}) } } : {}),
+      },
+      me.username,
+    );
+  });
+
+  bot.on('callback_query:data', async (ctx) => {
+    const message = ctx.callbackQuery.message;
+    if (!message) return ctx.answerCallbackQuery();
+    const answer = await bridge.handleButton({ address: addressOf(ctx), user: userOf(ctx), data: ctx.callbackQuery.data, messageId: message.message_id });
+    await ctx.answerCallbackQuery({ text: answer.text, show_alert: answer.alert ?? false });
+  });
+
+  // The error boundary: one bad update is logged, the bot goes on.
+  bot.catch((error) => log(`update ${error.ctx.update.update_id} failed: ${(error.error as Error)?.stack ?? error.error}`));
+
+  const runner = run(bot, { runner: { fetch: { allowed_updates: ['message', 'callback_query'] } } });
+  return {
+    bot,
+    runner,
+    stop: async () => {
+      if (runner.isRunning()) await runner.stop();
+    },
+  };
+}
+
+function addressOf(ctx: Context): ChatAddress {
+  const chatId = ctx.chat!.id;
+  const message = ctx.message ?? ctx.callbackQuery?.message;
+  const threadId = message && 'is_topic_message' in message && message.is_topic_message ? message.message_thread_id : undefined;
+  return threadId !== undefined ? { chatId, threadId } : { chatId };
+}
+
+function userOf(ctx: Context): ChatUser {
+  const from = ctx.from!;
+  return { id: from.id, name: from.username ? `@${from.username}` : from.first_name };
+}
+
+/** In a forum topic every message "replies" to the topic's first service message: not a real reply. */
+function isTopicHeader(message: { forum_topic_created?: unknown }): boolean {
+  return message.forum_topic_created !== undefined;
+}

@@ -1,0 +1,80 @@
+import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
+import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../chat/transport.ts';
+import { TELEGRAM_CAPTION_LIMIT, truncate } from '../chat/format/index.ts';
+
+const TEXT_LIMIT = 4096;
+
+/**
+ * The bridge's Outbound over the Bot API. HTML first; if Telegram rejects the markup, the
+ * same words again as plain text. Rate limits and network errors are retried below this,
+ * by the auto-retry transformer.
+ */
+export class TelegramOutbound implements Outbound {
+  constructor(private readonly api: Api) {}
+
+  async send(to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    const base = {
+      ...thread(to),
+      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+      ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
+      link_preview_options: { is_disabled: true },
+    };
+    try {
+      const sent = await this.api.sendMessage(to.chatId, text.html, { ...base, parse_mode: 'HTML' });
+      return { ...to, messageId: sent.message_id };
+    } catch (error) {
+      if (!isMarkupRejection(error)) throw error;
+      const sent = await this.api.sendMessage(to.chatId, truncate(text.plain, TEXT_LIMIT), base);
+      return { ...to, messageId: sent.message_id };
+    }
+  }
+
+  async edit(ref: MessageRef, text: RichText, options: { buttons?: Button[][] } = {}): Promise<void> {
+    const markup = { reply_markup: keyboard(options.buttons ?? []) };
+    try {
+      await this.api.editMessageText(ref.chatId, ref.messageId, text.html, { ...markup, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+    } catch (error) {
+      if (isHarmlessEditError(error)) return;
+      if (!isMarkupRejection(error)) throw error;
+      await this.api.editMessageText(ref.chatId, ref.messageId, truncate(text.plain, TEXT_LIMIT), markup).catch((again) => {
+        if (!isHarmlessEditError(again)) throw again;
+      });
+    }
+  }
+
+  async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    const file = () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename);
+    const base = {
+      ...thread(to),
+      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+      ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
+    };
+    const caption = document.caption;
+    try {
+      const sent = await this.api.sendDocument(to.chatId, file(), caption ? { ...base, caption: caption.html, parse_mode: 'HTML' } : base);
+      return { ...to, messageId: sent.message_id };
+    } catch (error) {
+      if (!caption || !isMarkupRejection(error)) throw error;
+      const sent = await this.api.sendDocument(to.chatId, file(), { ...base, caption: truncate(caption.plain, TELEGRAM_CAPTION_LIMIT) });
+      return { ...to, messageId: sent.message_id };
+    }
+  }
+}
+
+function thread(to: ChatAddress) {
+  return to.threadId !== undefined ? { message_thread_id: to.threadId } : {};
+}
+
+function keyboard(rows: Button[][]): InlineKeyboard {
+  return InlineKeyboard.from(rows.map((row) => row.map((b) => InlineKeyboard.text(b.text, b.data))));
+}
+
+/** Telegram refused the formatting (or its length as formatted): plain text will do. */
+function isMarkupRejection(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 400 && /can't parse entities|message is too long|caption is too long|entities/i.test(error.description);
+}
+
+/** Not worth failing over: nothing changed, or the user deleted the message. */
+function isHarmlessEditError(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 400 && /message is not modified|message to edit not found|MESSAGE_ID_INVALID/i.test(error.description);
+}
