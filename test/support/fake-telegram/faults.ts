@@ -1,0 +1,51 @@
+import { ApiError, defaultDescription, tooManyRequests } from './api-error.ts';
+
+/**
+ * A failure a test asks for: an error response (429 carries `retry_after`), or a connection
+ * destroyed without any response. `afterProcessing` makes the drop happen after the method took
+ * effect, the case where a retrying client duplicates a message.
+ */
+export type Fault =
+  | { readonly code: number; readonly description?: string; readonly retryAfter?: number }
+  | { readonly networkDrop: true; readonly afterProcessing?: boolean };
+
+export interface FaultOptions {
+  /** How many consecutive calls of the method fail; default 1. */
+  readonly times?: number;
+}
+
+interface Planned {
+  readonly method: string;
+  readonly fault: Fault;
+  remaining: number;
+}
+
+/** Faults queued per method (case-insensitive, "*" for any method), consumed in order. */
+export class FaultPlan {
+  private readonly planned: Planned[] = [];
+
+  add(method: string, fault: Fault, options: FaultOptions = {}): void {
+    const times = options.times ?? 1;
+    if (!Number.isInteger(times) || times < 1) throw new Error(`failNext: times must be a positive integer, got ${times}`);
+    this.planned.push({ method: method.toLowerCase(), fault, remaining: times });
+  }
+
+  take(method: string): Fault | undefined {
+    const name = method.toLowerCase();
+    const entry = this.planned.find((p) => p.method === name || p.method === '*');
+    if (!entry) return undefined;
+    entry.remaining--;
+    if (entry.remaining === 0) this.planned.splice(this.planned.indexOf(entry), 1);
+    return entry.fault;
+  }
+}
+
+export function faultError(fault: { code: number; description?: string; retryAfter?: number }): ApiError {
+  if (fault.code === 429) {
+    const retryAfter = fault.retryAfter ?? 1;
+    const base = tooManyRequests(retryAfter);
+    return new ApiError(429, fault.description ?? base.description, base.parameters);
+  }
+  const parameters = fault.retryAfter === undefined ? undefined : { retry_after: fault.retryAfter };
+  return new ApiError(fault.code, fault.description ?? defaultDescription(fault.code), parameters);
+}

@@ -1,0 +1,118 @@
+import type { Document, InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, User } from 'grammy/types';
+import type { ParseMode } from './formatting/format-text.ts';
+import type { MessageRecord, MessageVersion, StoredDocument, World } from './world.ts';
+
+/** Two views of a stored message: the Bot API object the bot receives, and the one tests read. */
+
+export interface FakeDocument {
+  readonly fileId: string;
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly bytes: Buffer;
+}
+
+export interface FakeMessage {
+  readonly chatId: number;
+  readonly messageId: number;
+  /** The forum topic, if any. */
+  readonly threadId: number | undefined;
+  readonly fromBot: boolean;
+  readonly from: User;
+  /** Unix seconds, as in the Bot API. */
+  readonly date: number;
+  /** Visible text after entity parsing (tags stripped, entities unescaped); undefined for documents. */
+  readonly text: string | undefined;
+  readonly caption: string | undefined;
+  /** Entities of the text, or of the caption for documents. */
+  readonly entities: readonly MessageEntity[];
+  /** The text / caption parameter exactly as sent, e.g. the HTML source. */
+  readonly source: string | undefined;
+  readonly parseMode: ParseMode | undefined;
+  readonly replyMarkup: InlineKeyboardMarkup | undefined;
+  /** Every inline button, row by row. */
+  readonly buttons: readonly InlineKeyboardButton[];
+  /** Inside a forum topic this is the topic id unless the message replies to another message, as in Telegram. */
+  readonly replyToMessageId: number | undefined;
+  readonly document: FakeDocument | undefined;
+  /** Number of successful edits (text and reply markup). */
+  readonly editCount: number;
+  /** Earlier versions, oldest first. */
+  readonly history: readonly MessageVersion[];
+  readonly deleted: boolean;
+  /** The message as the Bot API returns it now. */
+  readonly raw: Message;
+}
+
+function documentObject(stored: StoredDocument): Document {
+  return {
+    file_id: stored.fileId,
+    file_unique_id: stored.fileUniqueId,
+    file_name: stored.fileName,
+    mime_type: stored.mimeType,
+    file_size: stored.bytes.length,
+  };
+}
+
+/** The Bot API Message; a replied-to message is embedded one level deep, as Telegram does. */
+export function toBotApiMessage(world: World, record: MessageRecord, embedReply = true): Message {
+  const chat = world.chat(record.chatId)?.chat;
+  if (!chat) throw new Error(`message ${record.messageId} belongs to unknown chat ${record.chatId}`);
+  const replied =
+    embedReply && record.replyToMessageId !== undefined
+      ? world.message(record.chatId, record.replyToMessageId)
+      : undefined;
+  const { text, caption, entities } = record.content;
+
+  const message: Message = {
+    message_id: record.messageId,
+    from: record.from,
+    chat,
+    date: record.date,
+    ...(record.threadId !== undefined && { message_thread_id: record.threadId, is_topic_message: true }),
+    ...(replied && {
+      reply_to_message: toBotApiMessage(world, replied, false) as Message & { reply_to_message: undefined },
+    }),
+    ...(record.editDate !== undefined && { edit_date: record.editDate }),
+    ...(record.protectContent && { has_protected_content: true as const }),
+    ...(text !== undefined && { text, ...(entities.length > 0 && { entities: [...entities] }) }),
+    ...(record.document && { document: documentObject(record.document) }),
+    ...(caption !== undefined && caption !== '' && {
+      caption,
+      ...(entities.length > 0 && { caption_entities: [...entities] }),
+    }),
+    ...(record.linkPreviewOptions && { link_preview_options: record.linkPreviewOptions }),
+    ...(record.replyMarkup && { reply_markup: structuredClone(record.replyMarkup) }),
+    ...(record.topicName !== undefined && { forum_topic_created: { name: record.topicName, icon_color: 0x6fb9f0 } }),
+  };
+  return message;
+}
+
+export function toFakeMessage(world: World, record: MessageRecord): FakeMessage {
+  const { text, caption, entities, source, parseMode } = record.content;
+  return {
+    chatId: record.chatId,
+    messageId: record.messageId,
+    threadId: record.threadId,
+    fromBot: record.fromBot,
+    from: record.from,
+    date: record.date,
+    text,
+    caption,
+    entities,
+    source,
+    parseMode,
+    replyMarkup: record.replyMarkup,
+    buttons: record.replyMarkup?.inline_keyboard.flat() ?? [],
+    replyToMessageId: record.replyToMessageId,
+    document: record.document && {
+      fileId: record.document.fileId,
+      fileName: record.document.fileName,
+      mimeType: record.document.mimeType,
+      bytes: record.document.bytes,
+    },
+    editCount: record.history.length,
+    history: [...record.history],
+    deleted: record.deleted,
+    raw: toBotApiMessage(world, record),
+  };
+}

@@ -1,0 +1,67 @@
+import type { Message } from 'grammy/types';
+import { badRequest } from '../api-error.ts';
+import { formatText, readParseMode } from '../formatting/format-text.ts';
+import { toBotApiMessage } from '../message-view.ts';
+import { readReplyMarkup } from '../reply-markup.ts';
+import type { StoredDocument } from '../world.ts';
+import type { MethodContext } from './context.ts';
+import { replyTarget, resolveChat, resolveReply, resolveThread } from './targets.ts';
+
+export const MAX_CAPTION_LENGTH = 1024;
+
+// Telegram derives the MIME type from the file name; grammY always sends octet-stream.
+const MIME_BY_EXTENSION: Record<string, string> = {
+  txt: 'text/plain', log: 'text/plain', md: 'text/markdown', csv: 'text/csv', html: 'text/html',
+  json: 'application/json', xml: 'application/xml', pdf: 'application/pdf', zip: 'application/zip',
+  gz: 'application/gzip', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif',
+};
+
+function mimeTypeOf(fileName: string): string {
+  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
+  return MIME_BY_EXTENSION[extension] ?? 'application/octet-stream';
+}
+
+function readDocument(ctx: MethodContext): StoredDocument {
+  const input = ctx.params.file('document');
+  if (input === undefined) throw badRequest('there is no document in the request');
+  if (typeof input === 'string') {
+    if (/^https?:\/\//i.test(input)) throw badRequest('failed to get HTTP URL content');
+    const known = ctx.world.file(input);
+    if (!known) throw badRequest('wrong file identifier/HTTP URL specified');
+    return known;
+  }
+  if (input.bytes.length === 0) throw badRequest('file must be non-empty');
+  return ctx.world.storeFile(input.filename, mimeTypeOf(input.filename), Buffer.from(input.bytes));
+}
+
+export function sendDocument(ctx: MethodContext): Message {
+  const { params } = ctx;
+  const source = params.string('caption');
+  const parseMode = readParseMode(params.string('parse_mode'));
+  const formatted = source ? formatText(source, parseMode, params.values.caption_entities) : undefined;
+  if (formatted && formatted.text.length > MAX_CAPTION_LENGTH) throw badRequest('message caption is too long');
+  const markup = readReplyMarkup(params);
+  const chat = resolveChat(ctx);
+  const document = readDocument(ctx);
+  const reply = resolveReply(ctx, chat);
+  const threadId = resolveThread(ctx, chat, reply);
+
+  const record = ctx.world.addMessage({
+    chatId: chat.chat.id,
+    threadId,
+    from: ctx.world.botUser,
+    fromBot: true,
+    content: {
+      caption: formatted?.text ?? '',
+      entities: formatted?.entities ?? [],
+      ...(source !== undefined && { source }),
+      ...(parseMode && { parseMode }),
+    },
+    replyMarkup: markup?.kind === 'inline' ? markup.markup : undefined,
+    replyToMessageId: replyTarget(reply, threadId),
+    document,
+    linkPreviewOptions: undefined,
+    protectContent: params.boolean('protect_content') ?? false,
+  });
+  return toBotApiMessage(ctx.world, record);
+}

@@ -1,0 +1,211 @@
+import type {
+  Chat,
+  InlineKeyboardMarkup,
+  LinkPreviewOptions,
+  MessageEntity,
+  User,
+  UserFromGetMe,
+} from 'grammy/types';
+import type { ParseMode } from './formatting/format-text.ts';
+
+/**
+ * The fake's in-memory Telegram: users, chats, their messages and uploaded files. Message ids
+ * grow per chat from 1, as a supergroup's do; forum topics are identified, as in Telegram, by
+ * the id of the service message that created them.
+ */
+
+export interface StoredDocument {
+  readonly fileId: string;
+  readonly fileUniqueId: string;
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly bytes: Buffer;
+}
+
+/** What a message shows: text or caption with entities, and the source the bot sent. */
+export interface MessageContent {
+  readonly text?: string;
+  readonly caption?: string;
+  readonly entities: readonly MessageEntity[];
+  /** The text or caption parameter exactly as the bot sent it (HTML / Markdown source). */
+  readonly source?: string;
+  readonly parseMode?: ParseMode;
+}
+
+/** A message's state before one of its edits. */
+export interface MessageVersion {
+  readonly kind: 'text' | 'reply_markup';
+  readonly content: MessageContent;
+  readonly replyMarkup: InlineKeyboardMarkup | undefined;
+  /** Date.now() when this version was replaced. */
+  readonly replacedAt: number;
+}
+
+export interface MessageRecord {
+  readonly chatId: number;
+  readonly messageId: number;
+  readonly threadId: number | undefined;
+  readonly date: number;
+  readonly from: User;
+  readonly fromBot: boolean;
+  content: MessageContent;
+  replyMarkup: InlineKeyboardMarkup | undefined;
+  readonly replyToMessageId: number | undefined;
+  readonly document: StoredDocument | undefined;
+  readonly linkPreviewOptions: LinkPreviewOptions | undefined;
+  readonly protectContent: boolean;
+  editDate: number | undefined;
+  readonly history: MessageVersion[];
+  deleted: boolean;
+  /** Set on the service message that created a forum topic. */
+  readonly topicName: string | undefined;
+}
+
+export interface ChatRecord {
+  chat: Chat;
+  nextMessageId: number;
+  readonly messages: Map<number, MessageRecord>;
+  readonly topics: Set<number>;
+}
+
+export type NewMessage = Omit<MessageRecord, 'messageId' | 'date' | 'editDate' | 'history' | 'deleted' | 'topicName'>;
+
+export const unixNow = () => Math.floor(Date.now() / 1000);
+
+export class World {
+  private readonly users = new Map<number, User>();
+  private readonly chats = new Map<number, ChatRecord>();
+  private readonly files = new Map<string, StoredDocument>();
+  private fileCounter = 0;
+
+  /** The bot as it appears in messages: a plain User, without getMe's capability fields. */
+  readonly botUser: User;
+
+  constructor(readonly bot: UserFromGetMe) {
+    this.botUser = { id: bot.id, is_bot: true, first_name: bot.first_name, username: bot.username };
+  }
+
+  user(id: number): User | undefined {
+    return this.users.get(id);
+  }
+
+  upsertUser(user: User): User {
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  chat(id: number): ChatRecord | undefined {
+    return this.chats.get(id);
+  }
+
+  chatByUsername(username: string): ChatRecord | undefined {
+    const wanted = username.replace(/^@/, '').toLowerCase();
+    return [...this.chats.values()].find((c) => c.chat.username?.toLowerCase() === wanted);
+  }
+
+  /** Creates the chat on first use; a later use must agree on its type. */
+  ensureChat(chat: Chat): ChatRecord {
+    const existing = this.chats.get(chat.id);
+    if (existing) {
+      if (existing.chat.type !== chat.type) {
+        throw new Error(`chat ${chat.id} is a ${existing.chat.type} chat, not a ${chat.type} chat`);
+      }
+      return existing;
+    }
+    const record: ChatRecord = { chat, nextMessageId: 1, messages: new Map(), topics: new Set() };
+    this.chats.set(chat.id, record);
+    return record;
+  }
+
+  addMessage(init: NewMessage): MessageRecord {
+    const chat = this.requireChat(init.chatId);
+    const record: MessageRecord = {
+      ...init,
+      messageId: chat.nextMessageId++,
+      date: unixNow(),
+      editDate: undefined,
+      history: [],
+      deleted: false,
+      topicName: undefined,
+    };
+    chat.messages.set(record.messageId, record);
+    return record;
+  }
+
+  /** The message if it exists and was not deleted. */
+  message(chatId: number, messageId: number): MessageRecord | undefined {
+    const record = this.chats.get(chatId)?.messages.get(messageId);
+    return record && !record.deleted ? record : undefined;
+  }
+
+  /** Includes deleted messages; for the test-facing views. */
+  anyMessage(chatId: number, messageId: number): MessageRecord | undefined {
+    return this.chats.get(chatId)?.messages.get(messageId);
+  }
+
+  messages(chatId: number): MessageRecord[] {
+    return [...(this.chats.get(chatId)?.messages.values() ?? [])];
+  }
+
+  hasTopic(chatId: number, threadId: number): boolean {
+    return this.chats.get(chatId)?.topics.has(threadId) ?? false;
+  }
+
+  /**
+   * Opens forum topic `threadId` in a supergroup, creating its service message under that id.
+   * Makes the chat a forum, as only forums have topics.
+   */
+  ensureTopic(chatId: number, threadId: number, creator: User, name = `Topic ${threadId}`): void {
+    const chat = this.requireChat(chatId);
+    if (chat.topics.has(threadId)) return;
+    if (chat.chat.type !== 'supergroup') throw new Error(`chat ${chatId} is not a supergroup; only forums have topics`);
+    if (!Number.isInteger(threadId) || threadId < 1) throw new Error(`invalid topic id ${threadId}`);
+    if (chat.messages.has(threadId)) {
+      throw new Error(`topic ${threadId} cannot be opened in chat ${chatId}: message ${threadId} already exists there`);
+    }
+    chat.chat = { ...chat.chat, is_forum: true };
+    chat.topics.add(threadId);
+    chat.messages.set(threadId, {
+      chatId,
+      messageId: threadId,
+      threadId,
+      date: unixNow(),
+      from: creator,
+      fromBot: false,
+      content: { entities: [] },
+      replyMarkup: undefined,
+      replyToMessageId: undefined,
+      document: undefined,
+      linkPreviewOptions: undefined,
+      protectContent: false,
+      editDate: undefined,
+      history: [],
+      deleted: false,
+      topicName: name,
+    });
+    chat.nextMessageId = Math.max(chat.nextMessageId, threadId + 1);
+  }
+
+  storeFile(fileName: string, mimeType: string, bytes: Buffer): StoredDocument {
+    const n = ++this.fileCounter;
+    const stored: StoredDocument = {
+      fileId: `BQACAgIAAxkDAAI${String(n).padStart(6, '0')}${this.bot.id}`,
+      fileUniqueId: `AgAD${String(n).padStart(6, '0')}`,
+      fileName,
+      mimeType,
+      bytes,
+    };
+    this.files.set(stored.fileId, stored);
+    return stored;
+  }
+
+  file(fileId: string): StoredDocument | undefined {
+    return this.files.get(fileId);
+  }
+
+  private requireChat(chatId: number): ChatRecord {
+    const chat = this.chats.get(chatId);
+    if (!chat) throw new Error(`unknown chat ${chatId}`);
+    return chat;
+  }
+}
