@@ -1,5 +1,5 @@
 import type { Adapter } from './load.ts';
-import type { AdapterOption, Placeholder } from './manifest.ts';
+import { PLACEHOLDER_PATTERN, type AdapterOption, type Placeholder } from './manifest.ts';
 
 /** What one turn asks of the CLI. Absent fields leave their option out. */
 export interface TurnSpec {
@@ -71,7 +71,12 @@ function placeholderValues(adapter: Adapter, turn: TurnSpec): Partial<Record<Pla
 }
 
 function fill(template: readonly string[], values: Partial<Record<Placeholder, string>>): string[] {
-  return template.map((arg) => arg.replace(/\{(\w+)\}/g, (_, name: Placeholder) => values[name] ?? ''));
+  return template.map((arg) =>
+    arg.replace(PLACEHOLDER_PATTERN, (_, name: Placeholder, format?: string) => {
+      const value = values[name] ?? '';
+      return format === 'json' ? JSON.stringify(value) : value;
+    }),
+  );
 }
 
 function describe(option: AdapterOption): string {

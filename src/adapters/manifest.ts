@@ -4,7 +4,8 @@ import { protocolNames } from '../protocols/index.ts';
 /**
  * The shape of `adapters/<name>.json`: everything the bridge needs to know to drive one CLI.
  * Each argument list is a template; `{placeholder}`s are filled per turn (see argv.ts), and
- * a list whose value is absent for a turn is left out entirely.
+ * a list whose value is absent for a turn is left out entirely. `{placeholder|json}` fills
+ * in a quoted JSON string, which is also a TOML string (for codex's `-c key=value`).
  */
 
 const argTemplate = z.array(z.string()).describe('an array of argument strings');
@@ -24,6 +25,8 @@ export const PLACEHOLDERS = [
   'maxTurns',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
+/** `{name}` or `{name|json}`. */
+export const PLACEHOLDER_PATTERN = /\{(\w+)(?:\|(json))?\}/g;
 
 export const adapterManifestSchema = z
   .object({
@@ -69,7 +72,7 @@ export const adapterManifestSchema = z
     ];
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {
-        for (const [, name] of arg.matchAll(/\{(\w+)\}/g)) {
+        for (const [, name] of arg.matchAll(PLACEHOLDER_PATTERN)) {
           if (!(PLACEHOLDERS as readonly string[]).includes(name!)) {
             ctx.addIssue({
               code: 'custom',
