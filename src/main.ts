@@ -7,6 +7,10 @@ import { ConsoleOutbound } from './console/outbound.ts';
 import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
+import { installSubagentCommands } from './bridge/commands/subagents.ts';
+import type { Outbound } from './chat/transport.ts';
+import { reapOrphans } from './process/orphans.ts';
+import { Subagents } from './subagents/subagents.ts';
 import { createBot, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 
@@ -29,16 +33,35 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   await ensurePrivateDir(config.dataDir);
+  await reapOrphans(config.dataDir, log);
   const store = await ChatStore.open(config.dataDir);
+
+  /** The parts every transport shares, over the transport's Outbound. */
+  const assemble = async (out: Outbound, trustEveryone: boolean) => {
+    const bridge = new Bridge({ config, store, out, trustEveryone, log });
+    const subagents = await Subagents.open(config, out, log);
+    installSubagentCommands(bridge, subagents);
+    const start = async () => {
+      await bridge.reportInterrupted();
+      const recovered = await subagents.start();
+      if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
+    };
+    // Subagents first, so /stop-like shutdown does not start queued runs in freed slots.
+    const shutdown = async () => {
+      await subagents.shutdown();
+      await bridge.shutdown();
+    };
+    return { bridge, start, shutdown };
+  };
 
   if (consoleMode) {
     const out = new ConsoleOutbound((text) => process.stdout.write(text), join(config.dataDir, 'console'));
-    const bridge = new Bridge({ config, store, out, trustEveryone: true, log });
-    onSignals(() => bridge.shutdown());
+    const { bridge, start, shutdown } = await assemble(out, true);
+    onSignals(shutdown);
     console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
-    await bridge.reportInterrupted();
+    await start();
     await runConsole(bridge, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
-    await bridge.shutdown();
+    await shutdown();
     return 0;
   }
 
@@ -46,15 +69,14 @@ async function main(argv: string[]): Promise<number> {
     log('⚠️  WARNING: BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your Telegram user id (the refusal message shows it).');
   }
   const bot = createBot(config);
-  const out = new TelegramOutbound(bot.api);
-  const bridge = new Bridge({ config, store, out, log });
+  const { bridge, start, shutdown } = await assemble(new TelegramOutbound(bot.api), false);
   const telegram = await startTelegram(bot, bridge, log);
   log(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
-  await bridge.reportInterrupted();
+  await start();
   const stopped = new Promise<void>((resolve) =>
     onSignals(async () => {
       await telegram.stop();
-      await bridge.shutdown();
+      await shutdown();
       resolve();
     }),
   );

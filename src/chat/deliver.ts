@@ -9,31 +9,44 @@ export interface DeliverOptions extends SendOptions {
   filename?: string;
 }
 
+/** One message of a delivery. */
+export type Part =
+  | { kind: 'text'; text: RichText; options: SendOptions }
+  | { kind: 'document'; filename: string; content: string; caption: RichText; options: SendOptions };
+
 /**
- * Sends an agent's Markdown answer: rendered, split into message-sized chunks at block or
- * line boundaries, or (when very long) as a document with a preview. Nothing is cut silently.
- * Buttons and the reply go on the first message.
+ * How an agent's Markdown answer goes out: rendered and split into message-sized chunks at
+ * block or line boundaries, or (when very long) one document with a preview. Nothing is cut
+ * silently. Buttons and the reply go on the first message.
  */
-export async function deliverMarkdown(out: Outbound, to: ChatAddress, markdown: string, options: DeliverOptions): Promise<MessageRef[]> {
-  const header = options.header;
+export function planMarkdown(markdown: string, options: DeliverOptions): Part[] {
+  const { header } = options;
+  const first: SendOptions = { replyTo: options.replyTo, buttons: options.buttons };
   const body = markdown.trim() || '_(no text in the answer)_';
   if (body.length > options.documentOverChars) {
-    const preview = documentPreview(body, 700);
+    const size = `Full answer (${body.length.toLocaleString('en-US')} characters) attached.`;
     const caption: RichText = {
-      html: [header?.html, preview, `<i>Full answer (${body.length.toLocaleString('en-US')} characters) attached.</i>`].filter(Boolean).join('\n\n'),
-      plain: [header?.plain, `Full answer (${body.length.toLocaleString('en-US')} characters) attached.`].filter(Boolean).join('\n\n'),
+      html: [header?.html, documentPreview(body, 700), `<i>${size}</i>`].filter(Boolean).join('\n\n'),
+      plain: [header?.plain, size].filter(Boolean).join('\n\n'),
     };
-    const ref = await out.sendDocument(to, { filename: options.filename ?? 'answer.md', content: body, caption }, { replyTo: options.replyTo, buttons: options.buttons });
-    return [ref];
+    return [{ kind: 'document', filename: options.filename ?? 'answer.md', content: body, caption, options: first }];
   }
-  const room = header ? 4096 - header.html.length - 2 : 4096;
-  const chunks = splitForTelegram(body, room);
+  const room = header ? 4096 - Math.max(header.html.length, header.plain.length) - 2 : 4096;
+  return splitForTelegram(body, room).map((chunk, index) => {
+    const withHeader = index === 0 && header ? { html: `${header.html}\n\n${chunk.html}`, plain: `${header.plain}\n\n${chunk.plain}` } : chunk;
+    return { kind: 'text', text: withHeader, options: index === 0 ? first : {} };
+  });
+}
+
+export function sendPart(out: Outbound, to: ChatAddress, part: Part): Promise<MessageRef> {
+  return part.kind === 'text'
+    ? out.send(to, part.text, part.options)
+    : out.sendDocument(to, { filename: part.filename, content: part.content, caption: part.caption }, part.options);
+}
+
+export async function deliverMarkdown(out: Outbound, to: ChatAddress, markdown: string, options: DeliverOptions): Promise<MessageRef[]> {
   const refs: MessageRef[] = [];
-  for (const [index, chunk] of chunks.entries()) {
-    const first = index === 0;
-    const text: RichText = first && header ? { html: `${header.html}\n\n${chunk.html}`, plain: `${header.plain}\n\n${chunk.plain}` } : chunk;
-    refs.push(await out.send(to, text, first ? { replyTo: options.replyTo, buttons: options.buttons } : {}));
-  }
+  for (const part of planMarkdown(markdown, options)) refs.push(await sendPart(out, to, part));
   return refs;
 }
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadAdapters, type Adapter } from '../adapters/load.ts';
+import { OWNER_VARIABLE } from '../process/orphans.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 
 /** The repo's own files, wherever the bridge is started from. */
@@ -48,16 +49,18 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
       timeoutSeconds: integer(env, 'SUBAGENTS_TIMEOUT_SECONDS', sub.timeoutSeconds, 1),
     },
   };
+  const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
   return {
     telegram: { token: env.TELEGRAM_BOT_TOKEN?.trim() || undefined, apiRoot: (env.TELEGRAM_API_ROOT?.trim() || 'https://api.telegram.org').replace(/\/+$/, '') },
     allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS),
-    dataDir: resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data'),
+    dataDir,
     workdir: resolve(cwd, env.BRIDGE_WORKDIR?.trim() || '.'),
     defaultCli,
     adapters,
     manifest,
     settings,
-    cliEnv: { ...env },
+    // Marked, so a restarted bridge can find CLIs its killed predecessor left running.
+    cliEnv: { ...env, [OWNER_VARIABLE]: dataDir },
   };
 }
 

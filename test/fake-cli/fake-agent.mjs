@@ -14,6 +14,7 @@
 //   grandchild     start a `sleep 600` child in the same process group; its pid goes to stderr
 //   fail           answer with an error result
 //   say:WORD       answer WORD instead of the echo
+//   long:CHARS     answer with about CHARS characters of Markdown paragraphs
 //
 // Argv is Claude's: -p PROMPT [--resume ID] [--model M] [--append-system-prompt S] ...
 // Every run appends {argv, cwd, prompt, resume} to $FAKE_CLI_LOG when set; sessions
@@ -103,7 +104,8 @@ if (huge) {
 }
 
 const said = directive('say');
-const answer = typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`;
+const long = Number(directive('long') ?? 0);
+const answer = long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`;
 const failed = !!directive('fail');
 if (!failed) assistant([{ type: 'text', text: answer }]);
 out({
@@ -119,3 +121,13 @@ out({
 });
 // Exit once stdout is flushed (a 5 MB line takes a while), even if a grandchild is still running.
 process.stdout.write('', () => process.exit(0));
+
+function longMarkdown(chars) {
+  const paragraphs = [];
+  for (let i = 1, total = 0; total < chars; i++) {
+    const p = `**Paragraph ${i}.** ${'The quick brown fox jumps over the lazy dog. '.repeat(6).trim()} \`code_${i}\``;
+    paragraphs.push(p);
+    total += p.length + 2;
+  }
+  return paragraphs.join('\n\n');
+}

@@ -98,7 +98,7 @@ async function handle(deps: RouterDeps, req: IncomingMessage, res: ServerRespons
   }
   const call = deps.calls.begin(method, decoded.params, decoded.files.values());
 
-  const fault = deps.faults.take(method);
+  const fault = deps.faults.take(method, decoded.params.chat_id);
   if (fault && 'networkDrop' in fault && !fault.afterProcessing) return drop(req, deps, call);
   if (fault && 'code' in fault) {
     const envelope = errorEnvelope(faultError(fault));

@@ -12,11 +12,14 @@ export type Fault =
 export interface FaultOptions {
   /** How many consecutive calls of the method fail; default 1. */
   readonly times?: number;
+  /** Only calls for this chat fail (others in parallel tests go through). */
+  readonly chatId?: number;
 }
 
 interface Planned {
   readonly method: string;
   readonly fault: Fault;
+  readonly chatId: number | undefined;
   remaining: number;
 }
 
@@ -27,12 +30,12 @@ export class FaultPlan {
   add(method: string, fault: Fault, options: FaultOptions = {}): void {
     const times = options.times ?? 1;
     if (!Number.isInteger(times) || times < 1) throw new Error(`failNext: times must be a positive integer, got ${times}`);
-    this.planned.push({ method: method.toLowerCase(), fault, remaining: times });
+    this.planned.push({ method: method.toLowerCase(), fault, chatId: options.chatId, remaining: times });
   }
 
-  take(method: string): Fault | undefined {
+  take(method: string, chatId?: unknown): Fault | undefined {
     const name = method.toLowerCase();
-    const entry = this.planned.find((p) => p.method === name || p.method === '*');
+    const entry = this.planned.find((p) => (p.method === name || p.method === '*') && (p.chatId === undefined || p.chatId === Number(chatId)));
     if (!entry) return undefined;
     entry.remaining--;
     if (entry.remaining === 0) this.planned.splice(this.planned.indexOf(entry), 1);

@@ -1,0 +1,113 @@
+import { plain } from '../../chat/deliver.ts';
+import { escapeHtml } from '../../chat/format/index.ts';
+import { runInfo, runList, runLog } from '../../chat/render/runs.ts';
+import { parseSpawnArgs, SpawnArgsError } from '../../chat/spawn-args.ts';
+import { chatKey, type Button, type ButtonAnswer, type ButtonPress } from '../../chat/transport.ts';
+import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
+import type { Subagents } from '../../subagents/subagents.ts';
+import type { Bridge } from '../bridge.ts';
+import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
+
+/** /spawn, /subagents, the runs' Stop buttons, and /stop and /status reaching subagents. */
+export function installSubagentCommands(bridge: Bridge, subagents: Subagents): void {
+  const { registry } = subagents;
+  const who = (ctx: { message: { user: { id: number; name?: string } } }) => ctx.message.user.name ?? String(ctx.message.user.id);
+
+  const spawn: CommandHandler = async (ctx) => {
+    let args;
+    try {
+      args = parseSpawnArgs(ctx.args);
+    } catch (error) {
+      if (error instanceof SpawnArgsError) throw new UsageError(error.message);
+      throw error;
+    }
+    if (args.agent) throw new UsageError(`Unknown agent "${args.agent}": no agent definitions are set up.`);
+    const result = await registry.spawn({
+      address: ctx.chat.address,
+      requester: { kind: 'user', userId: ctx.message.user.id, ...(ctx.message.user.name ? { name: ctx.message.user.name } : {}) },
+      task: args.task,
+      ...(ctx.message.replyTo ? { context: ctx.message.replyTo.text } : {}),
+      ...(args.label ? { label: args.label } : {}),
+      cli: args.cli ?? ctx.chat.record.cli,
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.timeoutSeconds ? { timeoutSeconds: args.timeoutSeconds } : {}),
+      cwd: ctx.chat.record.workdir,
+    });
+    if (!result.ok) throw new UsageError(result.error);
+    await ctx.reply(spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] });
+  };
+
+  const subagentsCommand: CommandHandler = async (ctx) => {
+    const [sub = 'list', ref, extra] = ctx.args.trim().split(/\s+/).filter(Boolean);
+    const key = chatKey(ctx.chat.address);
+    switch (sub.toLowerCase()) {
+      case 'list':
+        await ctx.reply(runList(registry.forChat(key), (run) => registry.queuePosition(run)));
+        return;
+      case 'stop': {
+        if (!ref) throw new UsageError('Which run? Give its #number or id, or "all".');
+        if (ref === 'all') {
+          const count = await registry.stopAll(key, who(ctx));
+          await ctx.reply(plain(count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : 'No subagent is running or queued.'));
+          return;
+        }
+        const run = findRun(ctx, ref);
+        if (!(await registry.stop(run.runId, who(ctx)))) throw new UsageError(`#${run.number} has already ended (${run.status}).`);
+        await ctx.reply(plain(`⏹ Stopping #${run.number} ${displayName(run)}.`));
+        return;
+      }
+      case 'log': {
+        if (!ref) throw new UsageError('Which run? Give its #number or id.');
+        const count = extra ? Number(extra) : 15;
+        if (!Number.isInteger(count) || count < 1 || count > 200) throw new UsageError('The number of steps is a whole number from 1 to 200.');
+        const run = findRun(ctx, ref);
+        await ctx.reply(runLog(run, await subagents.events(run), count));
+        return;
+      }
+      case 'info': {
+        if (!ref) throw new UsageError('Which run? Give its #number or id.');
+        const run = findRun(ctx, ref);
+        await ctx.reply(runInfo(run, run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}));
+        return;
+      }
+      default:
+        throw new UsageError(`Unknown subcommand "${sub}".`);
+    }
+  };
+
+  function findRun(ctx: CommandContext, ref: string): SubagentRunRecord {
+    const run = registry.find(chatKey(ctx.chat.address), ref);
+    if (!run) throw new UsageError(`No run "${ref}" in this chat. /subagents lists them.`);
+    return run;
+  }
+
+  bridge.command('spawn', spawn);
+  bridge.command('subagents', subagentsCommand);
+  bridge.button('sa', async (press: ButtonPress, runId: string): Promise<ButtonAnswer> => {
+    const run = registry.get(runId);
+    if (!run || run.requesterKey !== chatKey(press.address)) return { text: 'No such run in this chat.' };
+    const stopped = await registry.stop(runId, press.user.name ?? String(press.user.id));
+    return { text: stopped ? `⏹ Stopping #${run.number}…` : `#${run.number} has already ended.` };
+  });
+  bridge.onStop(async (chat, reason) => {
+    const count = await registry.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
+    return count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : undefined;
+  });
+  bridge.onStatus((chat) => {
+    const runs = registry.forChat(chatKey(chat.address));
+    const running = runs.filter((r) => r.status === 'running').length;
+    const queued = runs.filter((r) => r.status === 'queued').length;
+    return [['Subagents', `${running} running, ${queued} queued (limit ${registry.limits.maxConcurrent} running)`]];
+  });
+}
+
+function stopButton(run: SubagentRunRecord): Button {
+  return { text: `⏹ Stop #${run.number}`, data: `sa:${run.runId}` };
+}
+
+function spawnedText(run: SubagentRunRecord, queuePosition: number): { html: string; plain: string } {
+  const what = queuePosition ? `⏳ #${run.number} queued (${queuePosition} in line)` : `🚀 #${run.number} started`;
+  const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;
+  const note = queuePosition ? 'It starts when a slot frees; the result is announced here.' : 'The result is announced here when it ends.';
+  return { html: `${escapeHtml(text)}\n<i>${escapeHtml(note)}</i>`, plain: `${text}\n${note}` };
+}

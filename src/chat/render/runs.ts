@@ -1,0 +1,72 @@
+import type { AgentEvent } from '../../protocols/events.ts';
+import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../../subagents/record.ts';
+import { escapeHtml, truncate } from '../format/index.ts';
+import type { RichText } from '../transport.ts';
+import { formatDuration } from './progress.ts';
+import { toolSummary } from './tool-summary.ts';
+
+export const STATUS_ICON: Record<RunStatus, string> = {
+  queued: '⏳',
+  running: '⚙️',
+  completed: '✅',
+  failed: '❌',
+  stopped: '⏹',
+  timed_out: '⌛',
+  interrupted: '⚠️',
+};
+
+/** One line per run: `#3 Research · ⚙️ running · claude · 0:42 · id`. */
+export function runList(runs: SubagentRunRecord[], queuePosition: (run: SubagentRunRecord) => number): RichText {
+  if (!runs.length) return { html: 'No subagent runs in this chat. Start one with <code>/spawn "task"</code>.', plain: 'No subagent runs in this chat. Start one with /spawn "task".' };
+  const lines = runs.map((run) => {
+    const status = run.status === 'queued' ? `queued (${queuePosition(run)} in line)` : run.status.replace('_', ' ');
+    const cli = run.model ? `${run.cli}/${run.model}` : run.cli;
+    const time = run.startedAt ? formatDuration(runtimeMs(run)) : '–';
+    const text = `#${run.number} ${displayName(run)} · ${STATUS_ICON[run.status]} ${status} · ${cli} · ${time}`;
+    return { html: `${escapeHtml(text)} · <code>${run.runId}</code>`, plain: `${text} · ${run.runId}` };
+  });
+  return { html: `<b>Subagents</b>\n${lines.map((l) => l.html).join('\n')}`, plain: `Subagents\n${lines.map((l) => l.plain).join('\n')}` };
+}
+
+/** Every field of the record, for /subagents info. */
+export function runInfo(run: SubagentRunRecord, extra: Record<string, unknown> = {}): RichText {
+  const json = JSON.stringify({ ...run, ...extra }, (_key, value) => (typeof value === 'string' ? truncate(value, 600) : value), 2);
+  const body = truncate(json, 3800);
+  const title = `#${run.number} ${displayName(run)}`;
+  return { html: `<b>${escapeHtml(title)}</b>\n<pre><code class="language-json">${escapeHtml(body)}</code></pre>`, plain: `${title}\n${body}` };
+}
+
+/**
+ * The last `count` steps of a run and what it has said so far, from its decoded log:
+ * readable, not raw JSON.
+ */
+export function runLog(run: SubagentRunRecord, events: AgentEvent[], count: number): RichText {
+  const steps: { text: string; state: string }[] = [];
+  const index = new Map<string, number>();
+  let lastText = '';
+  const logLines: string[] = [];
+  for (const event of events) {
+    if (event.type === 'tool_start') {
+      index.set(event.id, steps.length);
+      const summary = truncate(toolSummary(event.name, event.input), 80);
+      steps.push({ text: `${event.parentId ? '   ' : ''}${event.name}${summary ? ` ${summary}` : ''}`, state: '▸' });
+    } else if (event.type === 'tool_end') {
+      const at = index.get(event.id);
+      if (at !== undefined) steps[at]!.state = event.isError ? '✗' : '✓';
+    } else if (event.type === 'text' && !event.parentId) lastText = event.text;
+    else if (event.type === 'error') logLines.push(`error: ${event.message}`);
+  }
+  const shown = steps.slice(-count);
+  const head = `📜 #${run.number} ${displayName(run)} · ${STATUS_ICON[run.status]} ${run.status.replace('_', ' ')} · ${formatDuration(runtimeMs(run))}`;
+  const lines = [
+    ...(steps.length > shown.length ? [`… ${steps.length - shown.length} earlier steps`] : []),
+    ...shown.map((s) => `${s.state} ${s.text}`),
+    ...logLines.slice(-3),
+  ];
+  if (!lines.length) lines.push(run.status === 'queued' ? 'Not started yet.' : 'No steps yet.');
+  const said = lastText ? truncate(lastText, 1500) : '';
+  return {
+    html: [`<b>${escapeHtml(head)}</b>`, `<pre>${escapeHtml(lines.join('\n'))}</pre>`, said ? `<b>Latest text</b>\n${escapeHtml(said)}` : ''].filter(Boolean).join('\n'),
+    plain: [head, lines.join('\n'), said ? `Latest text\n${said}` : ''].filter(Boolean).join('\n'),
+  };
+}

@@ -1,0 +1,44 @@
+import { escapeHtml } from '../chat/format/index.ts';
+import { formatCost, formatDuration, formatTokens } from '../chat/render/progress.ts';
+import type { RichText } from '../chat/transport.ts';
+import { displayName, runtimeMs, type SubagentRunRecord } from './record.ts';
+
+/** `✅ #3 Research · 1:23`: the line every announcement starts with. */
+export function announcementHeader(run: SubagentRunRecord): RichText {
+  const icon = run.status === 'completed' ? '✅' : '❌';
+  const text = `${icon} #${run.number} ${displayName(run)} · ${formatDuration(runtimeMs(run))}`;
+  return { html: `<b>${escapeHtml(text)}</b>`, plain: text };
+}
+
+/** The result (Markdown, as the agent wrote it) or the error, then a short stats line. */
+export function announcementBody(run: SubagentRunRecord): string {
+  const parts: string[] = [];
+  if (run.status === 'completed') {
+    parts.push(run.result?.trim() || '_(the run finished without a final message)_');
+  } else {
+    parts.push(`**${STATUS_WORD[run.status] ?? 'Failed'}:** ${markdownEscape(run.error ?? 'no reason given')}`);
+    if (run.result?.trim() && run.result.trim() !== run.error?.trim()) parts.push(`Its last message:\n\n${run.result.trim()}`);
+  }
+  parts.push(`_${statsLine(run)}_ · \`${run.runId}\``);
+  return parts.join('\n\n');
+}
+
+export function statsLine(run: SubagentRunRecord): string {
+  const stats = [run.model ? `${run.cli} ${run.model}` : run.cli];
+  if (run.turns !== undefined) stats.push(`${run.turns} turn${run.turns === 1 ? '' : 's'}`);
+  if (run.steps) stats.push(`${run.steps} tool call${run.steps === 1 ? '' : 's'}`);
+  if (run.usage) stats.push(`${formatTokens(run.usage.inputTokens)} in / ${formatTokens(run.usage.outputTokens)} out`);
+  if (run.costUsd !== undefined) stats.push(formatCost(run.costUsd));
+  return stats.join(' · ');
+}
+
+const STATUS_WORD: Partial<Record<SubagentRunRecord['status'], string>> = {
+  failed: 'Failed',
+  stopped: 'Stopped',
+  timed_out: 'Timed out',
+  interrupted: 'Interrupted',
+};
+
+function markdownEscape(text: string): string {
+  return text.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
+}

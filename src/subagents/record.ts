@@ -1,0 +1,78 @@
+import type { Usage } from '../protocols/events.ts';
+
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
+
+export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
+
+/** Who asked for the run: a person with /spawn, or a main agent through the spawn tool. */
+export type Requester = { kind: 'user'; userId: number; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string };
+
+/** Where the announcement stands: parts already sent are never sent again. */
+export interface Delivery {
+  chat: 'pending' | 'sent' | 'skipped';
+  /** For an announcement split into several messages: how many went out. */
+  sentParts: number;
+  attempts: number;
+  lastError?: string;
+  /** When the next attempt is due (after a failure). */
+  retryAt?: number;
+  /** The result handed back to the main agent that spawned the run (tool spawns). */
+  agent?: 'pending' | 'sent' | 'skipped';
+}
+
+/**
+ * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,
+ * before the transition is acted on, so a restart knows exactly what was going on.
+ */
+export interface SubagentRunRecord {
+  runId: string;
+  /** #n within its chat, for humans: `/subagents stop 3`. */
+  number: number;
+  requesterChatId: number;
+  requesterThreadId?: number;
+  requesterKey: string;
+  /** The main session's CLI session id at spawn time. */
+  requesterSessionId?: string;
+  requester: Requester;
+  cli: string;
+  model?: string;
+  agent?: string;
+  task: string;
+  /** The message a /spawn replied to, given to the run as context. */
+  context?: string;
+  label?: string;
+  cwd: string;
+  depth: number;
+  timeoutSeconds: number;
+  status: RunStatus;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  /** The CLI's own session id, once it names one. */
+  childSessionId?: string;
+  pid?: number;
+  result?: string;
+  error?: string;
+  stoppedBy?: string;
+  usage?: Usage;
+  costUsd?: number;
+  turns?: number;
+  steps?: number;
+  logFile: string;
+  delivery: Delivery;
+  /** When an ended, announced run leaves the live list for the archive. */
+  archiveAfter?: number;
+}
+
+export function isActive(run: Pick<SubagentRunRecord, 'status'>): boolean {
+  return run.status === 'queued' || run.status === 'running';
+}
+
+export function displayName(run: Pick<SubagentRunRecord, 'label' | 'agent' | 'number'>): string {
+  return run.label ?? (run.agent ? `${run.agent} agent` : `Subagent #${run.number}`);
+}
+
+/** Runtime so far, or in total once ended. */
+export function runtimeMs(run: Pick<SubagentRunRecord, 'startedAt' | 'endedAt'>, now = Date.now()): number {
+  return run.startedAt ? (run.endedAt ?? now) - run.startedAt : 0;
+}

@@ -1,0 +1,302 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { nanoid } from 'nanoid';
+import type { Adapter } from '../adapters/load.ts';
+import { chatKey, type ChatAddress } from '../chat/transport.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import { AgentSession } from '../session/session.ts';
+import type { TurnOutcome } from '../session/turn.ts';
+import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
+import { RunLog } from './run-log.ts';
+import type { RunStore } from './run-store.ts';
+import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
+
+export interface SpawnRequest {
+  address: ChatAddress;
+  requester: Requester;
+  task: string;
+  context?: string;
+  label?: string;
+  cli?: string;
+  model?: string;
+  agent?: string;
+  timeoutSeconds?: number;
+  /** 1 for a run spawned by a main session or a user; deeper for runs spawned by runs. */
+  depth?: number;
+  requesterSessionId?: string;
+  cwd?: string;
+}
+
+export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: number } | { ok: false; error: string };
+
+export interface RegistryOptions {
+  config: BridgeConfig;
+  store: RunStore;
+  /** Called once a run has ended and its record is on disk (the announcer takes it from there). */
+  onEnded: (run: SubagentRunRecord) => void;
+  log?: (line: string) => void;
+}
+
+interface Live {
+  session?: AgentSession;
+  log?: RunLog;
+}
+
+/**
+ * Every subagent run: limits and queues, the state machine, and the CLI of each running
+ * one. Every transition is saved before it is acted on: a crash at any point leaves a
+ * record that says what to recover.
+ */
+export class SubagentRegistry {
+  private readonly live = new Map<string, Live>();
+  private readonly config: BridgeConfig;
+  private readonly store: RunStore;
+  private readonly logsDir: string;
+  private readonly log: (line: string) => void;
+  private closed = false;
+
+  constructor(private readonly options: RegistryOptions) {
+    this.config = options.config;
+    this.store = options.store;
+    this.logsDir = join(options.config.dataDir, 'runs');
+    this.log = options.log ?? ((line) => console.error(line));
+  }
+
+  get limits() {
+    return this.config.settings.subagents;
+  }
+
+  async spawn(request: SpawnRequest): Promise<SpawnResult> {
+    const key = chatKey(request.address);
+    const cli = request.cli ?? this.config.defaultCli;
+    const adapter = this.config.adapters.get(cli);
+    if (!adapter) return { ok: false, error: `Unknown CLI "${cli}". Available: ${[...this.config.adapters.keys()].join(', ')}.` };
+    if (request.model && !adapter.options.model) return { ok: false, error: `${cli} does not let the bridge choose a model.` };
+    const task = request.task.trim();
+    if (!task) return { ok: false, error: 'The task is empty.' };
+    const depth = request.depth ?? 1;
+    if (depth > Math.max(1, this.limits.maxDepth)) return { ok: false, error: `Subagents may not spawn subagents this deep (depth ${depth}, limit ${this.limits.maxDepth}).` };
+
+    const runs = this.forChat(key);
+    const running = runs.filter((r) => r.status === 'running').length;
+    const queued = runs.filter((r) => r.status === 'queued').length;
+    const mustQueue = running >= this.limits.maxConcurrent || this.runningTotal() >= this.limits.globalMaxConcurrent || queued > 0;
+    if (mustQueue && queued >= this.limits.maxQueued) {
+      return { ok: false, error: `Limit reached: ${running} running and ${queued} queued in this chat (at most ${this.limits.maxConcurrent} running, ${this.limits.maxQueued} queued). Wait for one to finish, or /subagents stop one.` };
+    }
+
+    const runId = nanoid(10);
+    await mkdir(this.logsDir, { recursive: true, mode: 0o700 });
+    const run: SubagentRunRecord = {
+      runId,
+      number: this.store.nextNumber(key),
+      requesterChatId: request.address.chatId,
+      ...(request.address.threadId !== undefined ? { requesterThreadId: request.address.threadId } : {}),
+      requesterKey: key,
+      ...(request.requesterSessionId ? { requesterSessionId: request.requesterSessionId } : {}),
+      requester: request.requester,
+      cli,
+      ...(request.model ? { model: request.model } : {}),
+      ...(request.agent ? { agent: request.agent } : {}),
+      task,
+      ...(request.context ? { context: request.context } : {}),
+      ...(request.label ? { label: request.label } : {}),
+      cwd: request.cwd ?? this.config.workdir,
+      depth,
+      timeoutSeconds: request.timeoutSeconds ?? this.limits.timeoutSeconds,
+      status: 'queued',
+      createdAt: Date.now(),
+      logFile: join(this.logsDir, `${runId}.jsonl`),
+      delivery: { chat: 'pending', sentParts: 0, attempts: 0, ...(request.requester.kind === 'agent' && this.limits.announceTo !== 'chat' ? { agent: 'pending' as const } : {}) },
+    };
+    if (request.requester.kind === 'agent' && this.limits.announceTo === 'agent') run.delivery.chat = 'skipped';
+    await this.store.save(run);
+    this.schedule();
+    const latest = this.store.get(runId)!;
+    return { ok: true, run: latest, queuePosition: latest.status === 'queued' ? this.queuePosition(latest) : 0 };
+  }
+
+  get(runId: string): SubagentRunRecord | undefined {
+    return this.store.get(runId);
+  }
+
+  /** This chat's live runs (active and recently ended), newest first. */
+  forChat(key: string): SubagentRunRecord[] {
+    return this.store
+      .all()
+      .filter((r) => r.requesterKey === key)
+      .sort((a, b) => b.number - a.number);
+  }
+
+  /** `3`, `#3`, a run id, or an id prefix of at least 4 characters, within one chat. */
+  find(key: string, ref: string): SubagentRunRecord | undefined {
+    const runs = this.forChat(key);
+    const wanted = ref.trim().replace(/^#/, '');
+    if (/^\d+$/.test(wanted)) return runs.find((r) => r.number === Number(wanted));
+    const exact = runs.find((r) => r.runId === wanted);
+    if (exact) return exact;
+    const prefixed = wanted.length >= 4 ? runs.filter((r) => r.runId.startsWith(wanted)) : [];
+    return prefixed.length === 1 ? prefixed[0] : undefined;
+  }
+
+  queuePosition(run: SubagentRunRecord): number {
+    const queue = this.forChat(run.requesterKey)
+      .filter((r) => r.status === 'queued')
+      .sort((a, b) => a.createdAt - b.createdAt);
+    return queue.findIndex((r) => r.runId === run.runId) + 1;
+  }
+
+  /** Stops a queued or running run. Resolves once it has ended. False if it was not active. */
+  async stop(runId: string, by: string): Promise<boolean> {
+    const run = this.store.get(runId);
+    if (!run || !isActive(run)) return false;
+    if (run.status === 'queued') {
+      await this.end(run, { status: 'stopped', error: `stopped by ${by} before it started`, stoppedBy: by });
+      return true;
+    }
+    await this.store.save({ ...run, stoppedBy: by });
+    const live = this.live.get(runId);
+    await live?.session?.stop(`stopped by ${by}`);
+    return true;
+  }
+
+  /** Stops every active run of a chat; returns how many. */
+  async stopAll(key: string, by: string): Promise<number> {
+    const active = this.forChat(key).filter(isActive);
+    // Queued ones first, so none of them starts in a slot a stopping run frees.
+    active.sort((a, b) => (a.status === 'queued' ? -1 : 0) - (b.status === 'queued' ? -1 : 0));
+    let stopped = 0;
+    for (const run of active) if (await this.stop(run.runId, by)) stopped++;
+    return stopped;
+  }
+
+  /**
+   * After a restart: a run that was running is interrupted (its process went with the old
+   * bridge), a queued one waits its turn again. Ended ones keep their delivery state.
+   */
+  async recover(): Promise<{ interrupted: number; requeued: number }> {
+    let interrupted = 0;
+    for (const run of this.store.all()) {
+      if (run.status === 'running') {
+        await this.end(run, { status: 'interrupted', error: 'interrupted by a restart of the bridge' });
+        interrupted++;
+      }
+    }
+    const requeued = this.store.all().filter((r) => r.status === 'queued').length;
+    this.schedule();
+    return { interrupted, requeued };
+  }
+
+  /** Graceful shutdown: running runs are stopped and recorded as interrupted; queued ones stay queued. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      [...this.live.entries()].map(async ([runId, live]) => {
+        const run = this.store.get(runId);
+        if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
+        await live.session?.stop('the bridge is shutting down');
+      }),
+    );
+    while (this.live.size) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  runningTotal(): number {
+    return this.live.size;
+  }
+
+  /** Starts queued runs, oldest first, wherever a chat and the machine have room. */
+  schedule(): void {
+    if (this.closed) return;
+    const queued = this.store
+      .all()
+      .filter((r) => r.status === 'queued')
+      .sort((a, b) => a.createdAt - b.createdAt);
+    const runningByChat = new Map<string, number>();
+    for (const runId of this.live.keys()) {
+      const run = this.store.get(runId);
+      if (run) runningByChat.set(run.requesterKey, (runningByChat.get(run.requesterKey) ?? 0) + 1);
+    }
+    for (const run of queued) {
+      if (this.live.size >= this.limits.globalMaxConcurrent) return;
+      const running = runningByChat.get(run.requesterKey) ?? 0;
+      if (running >= this.limits.maxConcurrent) continue;
+      runningByChat.set(run.requesterKey, running + 1);
+      this.live.set(run.runId, {}); // claims the slot now; start() fills it in
+      void this.start(run).catch((error) => this.log(`subagent ${run.runId} failed to run: ${(error as Error).stack ?? error}`));
+    }
+  }
+
+  private async start(queued: SubagentRunRecord): Promise<void> {
+    const adapter = this.config.adapters.get(queued.cli);
+    let run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
+    await this.store.save(run);
+    if (!adapter) {
+      this.live.delete(run.runId);
+      await this.end(run, { status: 'failed', error: `the CLI "${run.cli}" is no longer configured` });
+      return;
+    }
+    const log = new RunLog(run.logFile, this.limits.logMaxBytes);
+    const session = this.sessionFor(run, adapter);
+    this.live.set(run.runId, { session, log });
+    let steps = 0;
+    const turn = session.send(subagentPrompt(run), {
+      timeoutMs: run.timeoutSeconds * 1000,
+      onLine: (line) => log.write(line),
+      onEvent: (event) => {
+        if (event.type === 'tool_start') steps++;
+        if (event.type === 'started' && !run.childSessionId) {
+          run = { ...(this.store.get(run.runId) ?? run), childSessionId: event.sessionId };
+          void this.store.save(run);
+        }
+      },
+    });
+    // Stopped while its slot was being set up: the turn exists now, so stop it.
+    const stoppedBy = this.store.get(run.runId)?.stoppedBy;
+    if (stoppedBy) void session.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
+    const outcome = await turn;
+    await log.close();
+    this.live.delete(run.runId);
+    const current = this.store.get(run.runId) ?? run;
+    await this.end({ ...current, steps }, fromOutcome(current, outcome));
+    this.schedule();
+  }
+
+  private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
+    const systemPrompt = subagentSystemPrompt(run, run.depth < this.limits.maxDepth);
+    return new AgentSession({
+      adapter,
+      cwd: run.cwd,
+      env: { ...this.config.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
+      ...(run.model ? { model: run.model } : {}),
+      ...(adapter.options.systemPrompt ? { systemPrompt } : {}),
+      graceMs: this.config.settings.stopGraceMs,
+    });
+  }
+
+  private async end(run: SubagentRunRecord, patch: Partial<SubagentRunRecord> & { status: RunStatus }): Promise<void> {
+    const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now() };
+    await this.store.save(ended);
+    this.options.onEnded(ended);
+  }
+}
+
+function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Partial<SubagentRunRecord> & { status: RunStatus } {
+  const stats = {
+    ...(outcome.result?.usage ? { usage: outcome.result.usage } : {}),
+    ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),
+    ...(outcome.result?.turns !== undefined ? { turns: outcome.result.turns } : {}),
+    ...(outcome.sessionId ? { childSessionId: outcome.sessionId } : {}),
+    ...(outcome.text ? { result: outcome.text } : {}),
+  };
+  switch (outcome.status) {
+    case 'completed':
+      return { ...stats, status: 'completed' };
+    case 'timed_out':
+      return { ...stats, status: 'timed_out', error: `timed out after ${run.timeoutSeconds} s` };
+    case 'stopped':
+      if (run.stoppedBy === 'shutdown') return { ...stats, status: 'interrupted', error: 'interrupted: the bridge was shut down' };
+      return { ...stats, status: 'stopped', error: `stopped by ${run.stoppedBy ?? 'the bridge'}` };
+    default:
+      return { ...stats, status: 'failed', error: outcome.error ?? 'failed' };
+  }
+}

@@ -1,0 +1,18 @@
+import type { SubagentRunRecord } from './record.ts';
+
+/** What every subagent is told about its situation (after the seeds: stay focused, no user, no spawning). */
+export function subagentSystemPrompt(run: Pick<SubagentRunRecord, 'requester' | 'depth'>, canSpawn: boolean): string {
+  const who = run.requester.kind === 'agent' ? 'the main agent of a chat' : 'a user in a chat';
+  return [
+    `You are a subagent: a background run started by ${who}, working in parallel with it.`,
+    'Work only on the task you are given. Nobody reads your messages while you work and you cannot ask questions: make reasonable assumptions and say which.',
+    canSpawn ? 'Start further subagents only if the task truly needs parallel work.' : 'Do not start other subagents or background agents.',
+    'When you are done, your final message is your result: it is delivered as it is, so make it complete and concise, with what you did, what you found and anything left undone.',
+  ].join('\n');
+}
+
+/** The prompt of the run: the task, and the message it replied to when there was one. */
+export function subagentPrompt(run: Pick<SubagentRunRecord, 'task'> & { context?: string }): string {
+  if (!run.context) return run.task;
+  return `${run.task}\n\nContext: the message this request replied to:\n"""\n${run.context}\n"""`;
+}

@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { FAKE_AGENT } from './fake-cli.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface BridgeProcess {
+  readonly pid: number;
+  /** Everything the bridge logged so far. */
+  stderr(): string;
+  stdout(): string;
+  kill(signal: NodeJS.Signals): void;
+  exited: Promise<{ code: number | undefined; signal: string | undefined }>;
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * The bridge as users run it (`node --import tsx src/main.ts`, what `npm start` runs), in a
+ * real process, so tests can signal it, SIGKILL it and start it again on the same data.
+ */
+export function startBridgeProcess(env: Record<string, string>, args: string[] = [], input?: string): BridgeProcess {
+  let out = '';
+  let err = '';
+  const child: ResultPromise = execa('node', ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: REPO,
+    env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, ...env },
+    reject: false,
+    buffer: false,
+    ...(input !== undefined ? { input } : { stdin: 'ignore' }),
+  });
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = child.then((result) => ({ code: result.exitCode, signal: result.signal }));
+  return {
+    pid: child.pid!,
+    stderr: () => err,
+    stdout: () => out,
+    kill: (signal) => child.kill(signal),
+    exited,
+    async waitForLog(pattern, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(err)) {
+        if (Date.now() > deadline) throw new Error(`bridge never logged ${pattern}; it logged:\n${err}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}
+
+export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}

@@ -1,0 +1,64 @@
+import { FakeTelegram } from './fake-telegram/index.ts';
+import { startBridgeProcess, tempDir, type BridgeProcess } from './bridge-process.ts';
+import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
+
+export const OWNER = 111;
+export const STRANGER = 999;
+
+/**
+ * One test world: a fake Bot API server, the fake CLI, a data and a work directory, and the
+ * bridge running as a real process against them. `restart` starts a new bridge on the same data.
+ */
+export interface TelegramWorld {
+  telegram: FakeTelegram;
+  cli: FakeCliWorld;
+  dataDir: string;
+  workdir: string;
+  bridge: BridgeProcess;
+  env: Record<string, string>;
+  restart(signal?: NodeJS.Signals): Promise<BridgeProcess>;
+  stop(): Promise<void>;
+}
+
+export async function startTelegramWorld(extraEnv: Record<string, string> = {}): Promise<TelegramWorld> {
+  const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot' });
+  const cli = await fakeCliWorld();
+  const data = await tempDir('bridge-data-');
+  const work = await tempDir('bridge-work-');
+  const env: Record<string, string> = {
+    ...(cli.env as Record<string, string>),
+    TELEGRAM_BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    BRIDGE_ALLOWED_USERS: String(OWNER),
+    BRIDGE_DATA_DIR: data.path,
+    BRIDGE_WORKDIR: work.path,
+    ...extraEnv,
+  };
+  const world: TelegramWorld = {
+    telegram,
+    cli,
+    dataDir: data.path,
+    workdir: work.path,
+    env,
+    bridge: await running(env),
+    async restart(signal = 'SIGTERM') {
+      world.bridge.kill(signal);
+      await world.bridge.exited;
+      world.bridge = await running(env);
+      return world.bridge;
+    },
+    async stop() {
+      world.bridge.kill('SIGTERM');
+      await world.bridge.exited;
+      await telegram.close();
+      await Promise.all([cli.cleanup(), data.remove(), work.remove()]);
+    },
+  };
+  return world;
+}
+
+async function running(env: Record<string, string>): Promise<BridgeProcess> {
+  const bridge = startBridgeProcess(env);
+  await bridge.waitForLog(/jsonl-bridge running as/);
+  return bridge;
+}
