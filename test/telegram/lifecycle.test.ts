@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { alive } from '../support/fake-cli.ts';
+import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// Starting, stopping and restarting the bridge process: what survives, what is cleaned up.
+let world: TelegramWorld | undefined;
+afterEach(async () => {
+  await world?.stop();
+  world = undefined;
+});
+
+const CHAT = -300;
+const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const answer = (pattern: RegExp) => world!.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 20_000);
+
+describe('bridge lifecycle', () => {
+  it('resumes the same CLI session after a restart', async () => {
+    world = await startTelegramWorld();
+    say('one');
+    await answer(/^echo: one \(turn 1\)$/);
+    await world.restart('SIGTERM');
+    say('two');
+    await answer(/^echo: two \(turn 2\)$/);
+    const calls = await world.cli.invocations();
+    expect(calls[1]!.resume).toBeTruthy();
+  });
+
+  it('SIGTERM mid-turn stops the CLI cleanly, exits 0, and the chat hears about it after the restart', async () => {
+    world = await startTelegramWorld();
+    say('hang please');
+    await expect.poll(async () => (await world!.cli.invocations()).length).toBe(1);
+    const [cli] = await world.cli.invocations();
+    world.bridge.kill('SIGTERM');
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+    expect(alive(cli!.pid)).toBe(false);
+    const progress = world.telegram.botMessages(CHAT)[0]!;
+    expect(world.telegram.message(CHAT, progress.messageId)!.text).toContain('the bridge is shutting down');
+    await world.restart();
+    const notice = await answer(/The bridge restarted before it finished this message/);
+    expect(notice.text).toContain('• hang please');
+  });
+
+  it('after a SIGKILL, the next start stops the CLI left running and tells the chat', async () => {
+    world = await startTelegramWorld();
+    say('grandchild hang');
+    await expect.poll(async () => (await world!.cli.invocations()).length).toBe(1);
+    const [cli] = await world.cli.invocations();
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    expect(alive(cli!.pid)).toBe(true); // its own process group outlived the bridge
+    await world.restart();
+    await answer(/The bridge restarted before it finished this message/);
+    expect(alive(cli!.pid)).toBe(false);
+    expect(world.bridge.stderr()).toContain('left running by a previous bridge');
+  });
+
+  it('warns loudly and serves no one without an allowlist', async () => {
+    world = await startTelegramWorld({ BRIDGE_ALLOWED_USERS: '' });
+    expect(world.bridge.stderr()).toMatch(/WARNING: BRIDGE_ALLOWED_USERS is empty/);
+    say('hello');
+    await answer(/not allowed.*111/);
+    expect(await world.cli.invocations()).toEqual([]);
+  });
+});
+
+describe('start-up errors', () => {
+  async function startWith(env: Record<string, string>) {
+    const data = await tempDir('bridge-data-');
+    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '123:abc', ...env });
+    const exit = await bridge.exited;
+    await data.remove();
+    return { exit, stderr: bridge.stderr().trim() };
+  }
+
+  it('exits non-zero with one clear line when there is no token', async () => {
+    const { exit, stderr } = await startWith({ TELEGRAM_BOT_TOKEN: '' });
+    expect(exit.code).toBe(1);
+    expect(stderr.split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/TELEGRAM_BOT_TOKEN is not set: set it to your bot token .*--console/);
+  });
+
+  it.each([
+    [{ SUBAGENTS_MAX_CONCURRENT: 'four' }, 'SUBAGENTS_MAX_CONCURRENT: expected a whole number of at least 1, got "four"'],
+    [{ SUBAGENTS_TIMEOUT_SECONDS: '-5' }, 'SUBAGENTS_TIMEOUT_SECONDS: expected a whole number of at least 1, got "-5"'],
+    [{ BRIDGE_DEFAULT_CLI: 'cobol' }, 'BRIDGE_DEFAULT_CLI: unknown CLI "cobol"; known: claude, codex, droid'],
+    [{ BRIDGE_ALLOWED_USERS: '111,bob' }, 'BRIDGE_ALLOWED_USERS: expected comma-separated numeric Telegram user ids, got "bob"'],
+  ])('exits non-zero naming the variable for %j', async (env, message) => {
+    const { exit, stderr } = await startWith(env);
+    expect(exit.code).toBe(1);
+    expect(stderr).toBe(`jsonl-bridge: ${message}`);
+  });
+});
+
+describe('console mode', () => {
+  it('runs the same bridge on stdin and stdout, then exits at the end of input', async () => {
+    const data = await tempDir('bridge-data-');
+    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '' }, ['--console'], 'hello tools:1\n/status\nsecond\n/frob\n');
+    const exit = await bridge.exited;
+    await data.remove();
+    expect(exit.code).toBe(0);
+    const out = bridge.stdout();
+    expect(out).toContain('echo: hello tools:1 (turn 1)');
+    expect(out).toContain('✓ Bash echo step 1');
+    expect(out).toContain('Queued (1st in line)');
+    expect(out).toContain('echo: second (turn 2)');
+    expect(out).toContain('Unknown command /frob. Try /help.');
+    expect(out).toMatch(/Status\nCLI: claude/);
+  });
+});
