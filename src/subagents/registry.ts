@@ -39,7 +39,8 @@ export interface RegistryOptions {
 
 interface Live {
   session?: AgentSession;
-  log?: RunLog;
+  /** Settles once the run has ended and its record is saved. */
+  done?: Promise<void>;
 }
 
 /**
@@ -157,6 +158,7 @@ export class SubagentRegistry {
     await this.store.save({ ...run, stoppedBy: by });
     const live = this.live.get(runId);
     await live?.session?.stop(`stopped by ${by}`);
+    await live?.done;
     return true;
   }
 
@@ -195,9 +197,9 @@ export class SubagentRegistry {
         const run = this.store.get(runId);
         if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
         await live.session?.stop('the bridge is shutting down');
+        await live.done;
       }),
     );
-    while (this.live.size) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   runningTotal(): number {
@@ -221,12 +223,13 @@ export class SubagentRegistry {
       const running = runningByChat.get(run.requesterKey) ?? 0;
       if (running >= this.limits.maxConcurrent) continue;
       runningByChat.set(run.requesterKey, running + 1);
-      this.live.set(run.runId, {}); // claims the slot now; start() fills it in
-      void this.start(run).catch((error) => this.log(`subagent ${run.runId} failed to run: ${(error as Error).stack ?? error}`));
+      const live: Live = {}; // claims the slot now; start() fills it in
+      this.live.set(run.runId, live);
+      live.done = this.start(run, live).catch((error) => this.log(`subagent ${run.runId} failed to run: ${(error as Error).stack ?? error}`));
     }
   }
 
-  private async start(queued: SubagentRunRecord): Promise<void> {
+  private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
     const adapter = this.config.adapters.get(queued.cli);
     let run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
     await this.store.save(run);
@@ -237,7 +240,7 @@ export class SubagentRegistry {
     }
     const log = new RunLog(run.logFile, this.limits.logMaxBytes);
     const session = this.sessionFor(run, adapter);
-    this.live.set(run.runId, { session, log });
+    live.session = session;
     let steps = 0;
     const turn = session.send(subagentPrompt(run), {
       timeoutMs: run.timeoutSeconds * 1000,
@@ -254,10 +257,10 @@ export class SubagentRegistry {
     const stoppedBy = this.store.get(run.runId)?.stoppedBy;
     if (stoppedBy) void session.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
     const outcome = await turn;
-    await log.close();
-    this.live.delete(run.runId);
+    log.close();
     const current = this.store.get(run.runId) ?? run;
     await this.end({ ...current, steps }, fromOutcome(current, outcome));
+    this.live.delete(run.runId);
     this.schedule();
   }
 

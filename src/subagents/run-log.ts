@@ -1,48 +1,43 @@
-import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 /**
  * A run's raw JSONL, bounded: past `maxBytes` the file rotates once (`.1` keeps the
  * previous part), so a run costs at most twice that on disk, however much it prints.
+ * Writes are synchronous appends: lines are small, ordering is exact, and a crash loses
+ * nothing already written.
  */
 export class RunLog {
-  private stream: WriteStream;
+  private fd: number | undefined;
   private bytes = 0;
 
   constructor(
     private readonly file: string,
     private readonly maxBytes: number,
   ) {
-    this.stream = this.open();
+    this.fd = openSync(file, 'a', 0o600);
   }
 
   write(line: string): void {
-    // A single line larger than the bound is cut, not dropped: its start says what it was.
-    const text = line.length > this.maxBytes / 2 ? `${line.slice(0, Math.floor(this.maxBytes / 2))}… [cut: ${line.length} characters]` : line;
+    if (this.fd === undefined) return;
+    // A single line larger than half the bound is cut, not dropped: its start says what it was.
+    const half = Math.floor(this.maxBytes / 2);
+    const text = line.length > half ? `${line.slice(0, half)}… [cut: ${line.length} characters]` : line;
     const size = Buffer.byteLength(text) + 1;
     if (this.bytes > 0 && this.bytes + size > this.maxBytes) this.rotate();
     this.bytes += size;
-    this.stream.write(`${text}\n`);
+    writeSync(this.fd, `${text}\n`);
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.stream.end(resolve));
-  }
-
-  private open(): WriteStream {
-    return createWriteStream(this.file, { flags: 'a', mode: 0o600 });
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 
   private rotate(): void {
-    const old = this.stream;
-    try {
-      // The old stream's descriptor follows the rename: its last writes land in `.1`.
-      renameSync(this.file, `${this.file}.1`);
-    } catch {
-      // not created yet (a burst before the first open): keep appending to the one file
-    }
-    old.end();
-    this.stream = this.open();
+    closeSync(this.fd!);
+    renameSync(this.file, `${this.file}.1`);
+    this.fd = openSync(this.file, 'a', 0o600);
     this.bytes = 0;
   }
 }

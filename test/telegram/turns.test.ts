@@ -16,6 +16,8 @@ function say(chatId: number, text: string, extra: { userId?: number; threadId?: 
   return world.telegram.sendText({ chatId, userId: extra.userId ?? OWNER, text, chatType, firstName: 'Ada', ...(extra.threadId ? { threadId: extra.threadId } : {}), ...(extra.replyTo ? { replyTo: extra.replyTo } : {}) });
 }
 
+const callbackData = (button: unknown) => (button as { callback_data: string }).callback_data;
+
 const botTexts = (chatId: number, threadId?: number) => world.telegram.botMessages(chatId, threadId).map((m) => m.text ?? m.caption ?? '');
 
 async function answer(chatId: number, pattern: RegExp, threadId?: number) {
@@ -58,7 +60,7 @@ describe('the Telegram bridge', () => {
     const chat = newChat();
     say(chat, 'sleep:1.5');
     const progress = await world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => m.buttons.length), 10_000);
-    world.telegram.pressButton({ chatId: chat, messageId: progress.messageId, data: progress.buttons[0]!.callback_data!, userId: STRANGER });
+    world.telegram.pressButton({ chatId: chat, messageId: progress.messageId, data: callbackData(progress.buttons[0]), userId: STRANGER });
     const answerCall = await world.telegram.waitFor(() => world.telegram.callbackAnswers.find((a) => a.chatId === chat));
     expect(answerCall).toMatchObject({ showAlert: true, text: expect.stringContaining(String(STRANGER)) });
     await answer(chat, /^echo: sleep:1.5/); // the turn went on
@@ -146,7 +148,7 @@ describe('the Telegram bridge', () => {
     const progress = await world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => m.buttons.length), 10_000);
     let invocation: { pid: number } | undefined;
     await expect.poll(async () => (invocation = (await world.cli.invocations()).find((c) => c.prompt === 'grandchild hang'))).toBeTruthy();
-    world.telegram.pressButton({ chatId: chat, messageId: progress.messageId, data: progress.buttons[0]!.callback_data!, userId: OWNER });
+    world.telegram.pressButton({ chatId: chat, messageId: progress.messageId, data: callbackData(progress.buttons[0]), userId: OWNER });
     await world.telegram.waitFor(() => /⏹ claude · stopped/.test(world.telegram.message(chat, progress.messageId)!.text ?? ''), 10_000);
     expect(world.telegram.message(chat, progress.messageId)!.text).toContain('stopped by Ada');
     expect(alive(invocation!.pid)).toBe(false);

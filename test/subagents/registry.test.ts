@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SpawnRequest } from '../../src/subagents/registry.ts';
+import { Subagents } from '../../src/subagents/subagents.ts';
+import { alive, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
+import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { testConfig } from '../support/test-config.ts';
+import type { Settings } from '../../src/config/bridge-manifest.ts';
+
+let world: FakeCliWorld;
+let out: RecordingOutbound;
+let subagents: Subagents;
+
+beforeEach(async () => {
+  world = await fakeCliWorld();
+  out = new RecordingOutbound();
+});
+afterEach(async () => {
+  await subagents?.shutdown();
+  await world.cleanup();
+});
+
+async function open(limits: Partial<Settings['subagents']> = {}) {
+  const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env, subagents: limits });
+  subagents = await Subagents.open(config, out, () => {});
+  await subagents.start(60_000);
+  return subagents;
+}
+
+const request = (task: string, chatId = -1, extra: Partial<SpawnRequest> = {}): SpawnRequest => ({
+  address: { chatId },
+  requester: { kind: 'user', userId: 1, name: 'Ada' },
+  task,
+  ...extra,
+});
+
+async function spawnOk(task: string, chatId = -1, extra: Partial<SpawnRequest> = {}) {
+  const result = await subagents.registry.spawn(request(task, chatId, extra));
+  if (!result.ok) throw new Error(result.error);
+  return result;
+}
+
+const ended = (runId: string) => expect.poll(() => subagents.registry.get(runId)?.endedAt, { timeout: 15_000 }).toBeTruthy();
+const announced = (chatId: number, count: number) => expect.poll(() => out.textsTo(chatId).length, { timeout: 15_000 }).toBe(count);
+
+describe('the subagent registry', () => {
+  it('runs a task and announces its result once, with stats', async () => {
+    await open();
+    const { run, queuePosition } = await spawnOk('say:forty-two', -1, { label: 'Answer' });
+    expect(queuePosition).toBe(0);
+    expect(run).toMatchObject({ number: 1, status: 'running', label: 'Answer', cli: 'fake' });
+    await ended(run.runId);
+    await announced(-1, 1);
+    const [text] = out.textsTo(-1);
+    expect(text).toMatch(/^✅ #1 Answer · 0:0\d\n\nforty-two\n\nfake · 1 turn · 10 in \/ 5 out · \$0\.0010 · /);
+    await expect.poll(() => subagents.registry.get(run.runId)).toMatchObject({ status: 'completed', result: 'forty-two', delivery: { chat: 'sent', sentParts: 1 } });
+  });
+
+  it('tells the run it is a subagent, and gives a reply as context', async () => {
+    await open();
+    const { run } = await spawnOk('summarise it', -1, { context: 'the text replied to' });
+    await ended(run.runId);
+    const [call] = await world.invocations();
+    expect(call!.argv).toContain('--append-system-prompt');
+    expect(call!.argv[call!.argv.indexOf('--append-system-prompt') + 1]).toMatch(/^You are a subagent/);
+    expect(call!.prompt).toBe('summarise it\n\nContext: the message this request replied to:\n"""\nthe text replied to\n"""');
+  });
+
+  it('limits running runs per chat, queues the rest in order, refuses past the queue', async () => {
+    await open({ maxConcurrent: 2, maxQueued: 2 });
+    const a = await spawnOk('sleep:0.6 say:a');
+    const b = await spawnOk('sleep:0.6 say:b');
+    const c = await spawnOk('say:c');
+    const d = await spawnOk('say:d');
+    expect([a, b, c, d].map((r) => [r.run.status, r.queuePosition])).toEqual([['running', 0], ['running', 0], ['queued', 1], ['queued', 2]]);
+    const refused = await subagents.registry.spawn(request('say:e'));
+    expect(refused).toEqual({ ok: false, error: 'Limit reached: 2 running and 2 queued in this chat (at most 2 running, 2 queued). Wait for one to finish, or /subagents stop one.' });
+    // another chat is not affected by this chat's limit
+    expect((await spawnOk('say:other', -2)).run.status).toBe('running');
+    await ended(d.run.runId);
+    const started = [c, d].map((r) => subagents.registry.get(r.run.runId)!.startedAt!);
+    expect(started[0]).toBeLessThanOrEqual(started[1]!);
+    const firstFreed = Math.min(...[a, b].map((r) => subagents.registry.get(r.run.runId)!.endedAt!));
+    expect(started[0]).toBeGreaterThanOrEqual(firstFreed);
+    await announced(-1, 4);
+  });
+
+  it('keeps a global cap across chats', async () => {
+    await open({ globalMaxConcurrent: 2 });
+    const runs = await Promise.all([-1, -2, -3].map((chat) => spawnOk('sleep:0.5', chat)));
+    expect(runs.map((r) => r.run.status)).toEqual(['running', 'running', 'queued']);
+    await ended(runs[2]!.run.runId);
+  });
+
+  it('stops a queued run without starting it, and a running one with its processes', async () => {
+    await open({ maxConcurrent: 1 });
+    const running = await spawnOk('grandchild hang');
+    const queued = await spawnOk('say:never');
+    expect(await subagents.registry.stop(queued.run.runId, 'Ada')).toBe(true);
+    expect(subagents.registry.get(queued.run.runId)).toMatchObject({ status: 'stopped', error: 'stopped by Ada before it started' });
+    await expect.poll(async () => (await world.invocations()).length).toBe(1);
+    const [cli] = await world.invocations();
+    expect(await subagents.registry.stop(running.run.runId, 'Ada')).toBe(true);
+    expect(subagents.registry.get(running.run.runId)).toMatchObject({ status: 'stopped', error: 'stopped by Ada' });
+    expect(alive(cli!.pid)).toBe(false);
+    expect(await subagents.registry.stop(running.run.runId, 'Ada')).toBe(false);
+    await announced(-1, 2);
+    expect(out.textsTo(-1).every((t) => t.startsWith('❌'))).toBe(true);
+    expect((await world.invocations()).map((c) => c.prompt)).toEqual(['grandchild hang']);
+  });
+
+  it('stopAll stops only this chat', async () => {
+    await open();
+    const mine = await Promise.all(['hang', 'hang'].map((t) => spawnOk(t, -1)));
+    const theirs = await spawnOk('sleep:0.3 say:theirs', -2);
+    expect(await subagents.registry.stopAll('-1', 'Ada')).toBe(2);
+    for (const r of mine) expect(subagents.registry.get(r.run.runId)!.status).toBe('stopped');
+    await ended(theirs.run.runId);
+    expect(subagents.registry.get(theirs.run.runId)!.status).toBe('completed');
+  });
+
+  it('times a run out: SIGTERM, grace, SIGKILL, and says after how long', async () => {
+    await open();
+    const { run } = await spawnOk('ignore-term hang', -1, { timeoutSeconds: 1 });
+    await ended(run.runId);
+    expect(subagents.registry.get(run.runId)).toMatchObject({ status: 'timed_out', error: 'timed out after 1 s' });
+    await announced(-1, 1);
+    expect(out.textsTo(-1)[0]).toMatch(/^❌ #1 Subagent #1 · 0:0\d\n\n\*?Timed out:?\*? timed out after 1 s/);
+  });
+
+  it('reports a crash and survives garbage output', async () => {
+    await open();
+    const crash = await spawnOk('crash:9');
+    const garbage = await spawnOk('garbage say:fine');
+    await Promise.all([ended(crash.run.runId), ended(garbage.run.runId)]);
+    expect(subagents.registry.get(crash.run.runId)).toMatchObject({ status: 'failed', error: 'fake exited with code 9: fatal: the fake agent crashed on purpose' });
+    expect(subagents.registry.get(garbage.run.runId)).toMatchObject({ status: 'completed', result: 'fine' });
+  });
+
+  it('refuses an unknown CLI, an empty task and a model the CLI cannot take', async () => {
+    await open();
+    expect(await subagents.registry.spawn(request('x', -1, { cli: 'cobol' }))).toEqual({ ok: false, error: 'Unknown CLI "cobol". Available: fake.' });
+    expect(await subagents.registry.spawn(request('   '))).toEqual({ ok: false, error: 'The task is empty.' });
+    expect(await world.invocations()).toEqual([]);
+  });
+
+  it('finds runs by #number, id and id prefix, within the chat only', async () => {
+    await open();
+    const { run } = await spawnOk('say:x');
+    expect(subagents.registry.find('-1', '#1')?.runId).toBe(run.runId);
+    expect(subagents.registry.find('-1', '1')?.runId).toBe(run.runId);
+    expect(subagents.registry.find('-1', run.runId)?.runId).toBe(run.runId);
+    expect(subagents.registry.find('-1', run.runId.slice(0, 6))?.runId).toBe(run.runId);
+    expect(subagents.registry.find('-2', '#1')).toBeUndefined();
+    await ended(run.runId);
+  });
+
+  it('writes each run\'s raw JSONL to its own bounded log', async () => {
+    await open({ logMaxBytes: 4096 });
+    const { run } = await spawnOk('tools:200');
+    await ended(run.runId);
+    const events = await subagents.events(subagents.registry.get(run.runId)!);
+    expect(events.filter((e) => e.type === 'tool_start').length).toBeGreaterThan(5);
+    const { statSync } = await import('node:fs');
+    expect(statSync(run.logFile).size).toBeLessThanOrEqual(4096);
+    expect(statSync(`${run.logFile}.1`).size).toBeLessThanOrEqual(4096);
+  });
+});

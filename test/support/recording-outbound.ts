@@ -1,0 +1,50 @@
+import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../../src/chat/transport.ts';
+
+export interface Sent {
+  to: ChatAddress;
+  messageId: number;
+  text: string;
+  html: string;
+  buttons: Button[][];
+  document?: { filename: string; content: string };
+  edits: string[];
+}
+
+/** An in-memory Outbound for unit tests; can be told to fail the next calls. */
+export class RecordingOutbound implements Outbound {
+  readonly sent: Sent[] = [];
+  private failures: Error[] = [];
+  private nextId = 1;
+
+  /** The next `count` sends throw this error. */
+  failNext(error: Error, count = 1): void {
+    for (let i = 0; i < count; i++) this.failures.push(error);
+  }
+
+  async send(to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    this.maybeFail();
+    const messageId = this.nextId++;
+    this.sent.push({ to, messageId, text: text.plain, html: text.html, buttons: options.buttons ?? [], edits: [] });
+    return { ...to, messageId };
+  }
+
+  async edit(ref: MessageRef, text: RichText): Promise<void> {
+    this.sent.find((s) => s.messageId === ref.messageId)?.edits.push(text.plain);
+  }
+
+  async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    this.maybeFail();
+    const messageId = this.nextId++;
+    this.sent.push({ to, messageId, text: document.caption?.plain ?? '', html: document.caption?.html ?? '', buttons: options.buttons ?? [], document, edits: [] });
+    return { ...to, messageId };
+  }
+
+  textsTo(chatId: number): string[] {
+    return this.sent.filter((s) => s.to.chatId === chatId).map((s) => s.text);
+  }
+
+  private maybeFail(): void {
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+  }
+}
