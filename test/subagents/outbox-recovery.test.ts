@@ -1,0 +1,154 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Settings } from '../../src/config/bridge-manifest.ts';
+import type { SubagentRunRecord } from '../../src/subagents/record.ts';
+import { RunStore } from '../../src/subagents/run-store.ts';
+import { Subagents } from '../../src/subagents/subagents.ts';
+import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
+import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { testConfig } from '../support/test-config.ts';
+
+let world: FakeCliWorld;
+let out: RecordingOutbound;
+let subagents: Subagents | undefined;
+
+beforeEach(async () => {
+  world = await fakeCliWorld();
+  out = new RecordingOutbound();
+});
+afterEach(async () => {
+  await subagents?.shutdown();
+  subagents = undefined;
+  await world.cleanup();
+});
+
+async function open(limits: Partial<Settings['subagents']> = {}, settings: Partial<Omit<Settings, 'subagents'>> = {}) {
+  const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env, subagents: limits, settings });
+  subagents = await Subagents.open(config, out, () => {});
+  return subagents;
+}
+
+function record(overrides: Partial<SubagentRunRecord>): SubagentRunRecord {
+  const runId = overrides.runId ?? `run${Math.random().toString(36).slice(2, 8)}`;
+  return {
+    runId,
+    number: 1,
+    requesterChatId: -1,
+    requesterKey: '-1',
+    requester: { kind: 'user', userId: 1 },
+    cli: 'fake',
+    task: 'task',
+    cwd: world.dir,
+    depth: 1,
+    timeoutSeconds: 60,
+    status: 'completed',
+    createdAt: Date.now() - 5000,
+    startedAt: Date.now() - 4000,
+    endedAt: Date.now() - 1000,
+    result: 'done',
+    logFile: join(world.dir, `${runId}.jsonl`),
+    delivery: { chat: 'pending', sentParts: 0, attempts: 0 },
+    ...overrides,
+  };
+}
+
+class TelegramLikeError extends Error {
+  constructor(
+    readonly error_code: number,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+describe('the announcement outbox', () => {
+  it('retries a failed announcement until it goes through, exactly once', async () => {
+    const s = await open();
+    out.failNext(new TelegramLikeError(502, 'Bad Gateway'), 2);
+    const { run } = (await s.registry.spawn({ address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, task: 'say:hello' })) as { run: SubagentRunRecord };
+    await s.start(60_000);
+    await expect.poll(() => s.registry.get(run.runId)?.delivery.chat, { timeout: 15_000 }).toBe('sent');
+    expect(out.textsTo(-1)).toHaveLength(1);
+    expect(s.registry.get(run.runId)!.delivery).toMatchObject({ attempts: 2, lastError: 'Bad Gateway', sentParts: 1 });
+  });
+
+  it('resumes a split announcement at the first part not yet sent', async () => {
+    const store = await RunStore.open(world.dir);
+    const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}. ${'word '.repeat(120)}`).join('\n\n');
+    await store.save(record({ runId: 'multipart', result: long }));
+    const s = await open();
+    // part 1 goes, part 2 fails once, then the rest
+    const send = out.send.bind(out);
+    let calls = 0;
+    out.send = async (...args) => {
+      if (++calls === 2) throw new TelegramLikeError(500, 'Internal Server Error');
+      return send(...args);
+    };
+    await s.start(60_000);
+    await expect.poll(() => s.registry.get('multipart')?.delivery.chat, { timeout: 15_000 }).toBe('sent');
+    const texts = out.textsTo(-1);
+    const numbers = texts.flatMap((t) => [...t.matchAll(/Paragraph (\d+)\./g)].map((m) => Number(m[1])));
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(texts[0]).toMatch(/^✅ #1/);
+  });
+
+  it('gives up on a chat the bot can no longer write to, and says so in the record', async () => {
+    const store = await RunStore.open(world.dir);
+    await store.save(record({ runId: 'gone' }));
+    const s = await open();
+    out.failNext(new TelegramLikeError(403, 'Forbidden: bot was kicked from the group chat'));
+    await s.start(60_000);
+    await expect.poll(() => s.registry.get('gone')?.delivery.chat).toBe('skipped');
+    expect(s.registry.get('gone')!.delivery.lastError).toBe('Forbidden: bot was kicked from the group chat');
+    expect(s.registry.get('gone')!.archiveAfter).toBeTruthy();
+  });
+});
+
+describe('recovery after a restart', () => {
+  it('marks running runs interrupted and announces them, requeues queued ones, announces the unannounced', async () => {
+    const store = await RunStore.open(world.dir);
+    await store.save(record({ runId: 'was-running', number: 1, status: 'running', endedAt: undefined, result: undefined }));
+    await store.save(record({ runId: 'was-queued', number: 2, status: 'queued', startedAt: undefined, endedAt: undefined, task: 'say:from-the-queue', result: undefined }));
+    await store.save(record({ runId: 'unannounced', number: 3, result: 'finished while nobody listened' }));
+    await store.save(record({ runId: 'announced', number: 4, delivery: { chat: 'sent', sentParts: 1, attempts: 0 } }));
+    const s = await open();
+    expect(await s.start(60_000)).toEqual({ interrupted: 1, requeued: 1 });
+    await expect.poll(() => out.textsTo(-1).length, { timeout: 15_000 }).toBe(3);
+    const texts = out.textsTo(-1).sort();
+    expect(texts.some((t) => /^❌ #1 .*\n\n\*?Interrupted:?\*? interrupted by a restart of the bridge/.test(t))).toBe(true);
+    expect(texts.some((t) => /^✅ #2 .*\n\nfrom-the-queue/.test(t))).toBe(true);
+    expect(texts.some((t) => /^✅ #3 .*\n\nfinished while nobody listened/.test(t))).toBe(true);
+    expect(s.registry.get('was-running')!.status).toBe('interrupted');
+  });
+
+  it('a graceful shutdown records running runs as interrupted and leaves queued ones queued', async () => {
+    const s = await open({ maxConcurrent: 1 });
+    await s.start(60_000);
+    const running = await s.registry.spawn({ address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, task: 'hang' });
+    const queued = await s.registry.spawn({ address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, task: 'say:later' });
+    await expect.poll(async () => (await world.invocations()).length).toBe(1);
+    await s.shutdown();
+    subagents = undefined;
+    const store = await RunStore.open(world.dir);
+    expect(store.get((running as { run: SubagentRunRecord }).run.runId)).toMatchObject({ status: 'interrupted', error: 'interrupted: the bridge was shut down' });
+    expect(store.get((queued as { run: SubagentRunRecord }).run.runId)).toMatchObject({ status: 'queued' });
+  });
+});
+
+describe('the sweeper', () => {
+  it('archives announced runs after retention and keeps the last N per chat', async () => {
+    const store = await RunStore.open(world.dir);
+    const old = Date.now() - 1000;
+    for (let i = 1; i <= 5; i++) await store.save(record({ runId: `done${i}`, number: i, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }));
+    await store.save(record({ runId: 'fresh', number: 6, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: Date.now() + 60_000 }));
+    await store.save(record({ runId: 'other-chat', requesterKey: '-2', requesterChatId: -2, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }));
+    const s = await open({ historyPerChat: 3 });
+    expect(await s.sweeper.sweep()).toEqual({ archived: 6, dropped: 2 });
+    expect(s.store.all().map((r) => r.runId)).toEqual(['fresh']);
+    expect((await s.store.archived()).map((r) => r.runId)).toEqual(['done3', 'done4', 'done5', 'other-chat']);
+    // the live file holds only the live run
+    const live = JSON.parse(await readFile(join(world.dir, 'subagents.json'), 'utf8'));
+    expect(Object.keys(live.runs)).toEqual(['fresh']);
+  });
+});
