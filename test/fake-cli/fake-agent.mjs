@@ -76,19 +76,6 @@ if (directive('garbage')) {
 }
 const sleepFor = directive('sleep');
 if (sleepFor) await sleep(Number(sleepFor));
-if (directive('hang')) {
-  setInterval(() => {}, 1 << 30);
-  await new Promise(() => {});
-}
-const crash = directive('crash');
-if (crash) {
-  process.stderr.write('fatal: the fake agent crashed on purpose\n');
-  process.exit(Number(crash) || 1);
-}
-const signal = directive('signal');
-if (signal) process.kill(process.pid, signal);
-if (directive('silent')) process.exit(0);
-
 const tools = Number(directive('tools') ?? 0);
 for (let i = 1; i <= tools; i++) {
   const id = `toolu_fake_${i}`;
@@ -102,6 +89,20 @@ if (huge) {
   const content = 'x'.repeat(Math.round(Number(huge) * 1024 * 1024));
   out({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }, parent_tool_use_id: null, session_id: sessionId });
 }
+
+// Misbehaviour comes after the work: `tools:3 hang` makes three calls, then hangs.
+if (directive('hang')) {
+  setInterval(() => {}, 1 << 30);
+  await new Promise(() => {});
+}
+const crash = directive('crash');
+if (crash) {
+  process.stderr.write('fatal: the fake agent crashed on purpose\n');
+  process.exit(Number(crash) || 1);
+}
+const signal = directive('signal');
+if (signal) process.kill(process.pid, signal);
+if (directive('silent')) process.exit(0);
 
 const said = directive('say');
 const long = Number(directive('long') ?? 0);
