@@ -158,6 +158,11 @@ export class FakeTelegram {
     this.deps.faults.add(method, fault, options);
   }
 
+  /** Forgets every planned fault not yet used. */
+  clearFaults(): void {
+    this.deps.faults.clear();
+  }
+
   /**
    * Resolves with the first truthy value of `predicate`, re-evaluated whenever a call finishes
    * or a message changes. On timeout it rejects listing the bot's recent calls.

@@ -33,6 +33,10 @@ export class FaultPlan {
     this.planned.push({ method: method.toLowerCase(), fault, chatId: options.chatId, remaining: times });
   }
 
+  clear(): void {
+    this.planned.length = 0;
+  }
+
   take(method: string, chatId?: unknown): Fault | undefined {
     const name = method.toLowerCase();
     const entry = this.planned.find((p) => (p.method === name || p.method === '*') && (p.chatId === undefined || p.chatId === Number(chatId)));
