@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
+import { shellToolCall, startMockModel, toolThenText, type MockModel } from '../support/mock-model/index.ts';
+import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// Everything real but the two servers: the bridge process, grammY over HTTP, and the real
+// claude binary, against the fake Bot API and the mock model API.
+let mock: MockModel;
+let cliEnv: CliEnv;
+let world: TelegramWorld;
+
+beforeAll(async () => {
+  mock = await startMockModel();
+  cliEnv = await prepareCliEnv('claude', mock.url);
+  world = await startTelegramWorld({ ...cliEnv.env, BRIDGE_CLAUDE_COMMAND: CLI_BINARIES.claude, BRIDGE_WORKDIR: cliEnv.workdir });
+});
+afterAll(async () => {
+  await world.stop();
+  await mock.close();
+  await cliEnv.cleanup();
+});
+
+const CHAT = -600;
+const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const waitText = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 30_000);
+
+describe('the real claude binary behind the Telegram bridge', () => {
+  it('answers a turn with a tool call: progress shows the step, the answer is formatted', async () => {
+    mock.reset(toolThenText({ call: shellToolCall('claude', 'echo hello'), finalText: (results) => `The command printed **${results[0]!.content.trim()}**.` }));
+    say('run echo hello');
+    const answer = await waitText(/^The command printed hello\.$/);
+    expect(answer.entities).toEqual([expect.objectContaining({ type: 'bold' })]);
+    const progress = world.telegram.botMessages(CHAT)[0]!;
+    await world.telegram.waitFor(() => /done/.test(world.telegram.message(CHAT, progress.messageId)!.text ?? ''));
+    expect(world.telegram.message(CHAT, progress.messageId)!.text).toContain('✓ Bash echo hello');
+  });
+
+  it('runs a /spawn through claude and announces its result', async () => {
+    mock.reset((request) => ({ text: request.system.includes('You are a subagent') ? 'subagent report: all good' : 'main agent' }));
+    say('/spawn --label Check "check everything"');
+    const done = await waitText(/^✅ #1 Check/);
+    expect(done.text).toContain('subagent report: all good');
+    const request = mock.modelRequests.find((r) => r.lastUserText.includes('check everything'))!;
+    expect(request.system).toContain('You are a subagent');
+  });
+});
