@@ -5,10 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDecode } from './decode.ts';
+import { benchSubagents } from './subagents.ts';
+import { benchTelegram } from './telegram.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   decode: benchDecode,
+  telegram: benchTelegram,
+  subagents: benchSubagents,
 };
 
 const only = process.argv.slice(2);

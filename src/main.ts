@@ -1,16 +1,13 @@
 // The bridge's entry: `npm start` (Telegram) or `npm start -- --console` (this terminal).
 import { join } from 'node:path';
 import { ConfigError } from './adapters/load.ts';
-import { Bridge } from './bridge/bridge.ts';
+import { createApp } from './app.ts';
 import { loadConfig, type BridgeConfig } from './config/config.ts';
 import { ConsoleOutbound } from './console/outbound.ts';
 import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
-import { installSubagentCommands } from './bridge/commands/subagents.ts';
-import type { Outbound } from './chat/transport.ts';
 import { reapOrphans } from './process/orphans.ts';
-import { Subagents } from './subagents/subagents.ts';
 import { createBot, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 
@@ -36,27 +33,9 @@ async function main(argv: string[]): Promise<number> {
   await reapOrphans(config.dataDir, log);
   const store = await ChatStore.open(config.dataDir);
 
-  /** The parts every transport shares, over the transport's Outbound. */
-  const assemble = async (out: Outbound, trustEveryone: boolean) => {
-    const bridge = new Bridge({ config, store, out, trustEveryone, log });
-    const subagents = await Subagents.open(config, out, log);
-    installSubagentCommands(bridge, subagents);
-    const start = async () => {
-      await bridge.reportInterrupted();
-      const recovered = await subagents.start();
-      if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
-    };
-    // Subagents first, so /stop-like shutdown does not start queued runs in freed slots.
-    const shutdown = async () => {
-      await subagents.shutdown();
-      await bridge.shutdown();
-    };
-    return { bridge, start, shutdown };
-  };
-
   if (consoleMode) {
     const out = new ConsoleOutbound((text) => process.stdout.write(text), join(config.dataDir, 'console'));
-    const { bridge, start, shutdown } = await assemble(out, true);
+    const { bridge, start, shutdown } = await createApp({ config, store, out, trustEveryone: true, log });
     onSignals(shutdown);
     console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
     await start();
@@ -69,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     log('⚠️  WARNING: BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your Telegram user id (the refusal message shows it).');
   }
   const bot = createBot(config);
-  const { bridge, start, shutdown } = await assemble(new TelegramOutbound(bot.api), false);
+  const { bridge, start, shutdown } = await createApp({ config, store, out: new TelegramOutbound(bot.api), log });
   const telegram = await startTelegram(bot, bridge, log);
   log(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
   await start();

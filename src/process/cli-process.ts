@@ -1,5 +1,6 @@
 import { execa, type ResultPromise } from 'execa';
-import { jsonLines, type CliLine } from './lines.ts';
+import { Readable } from 'node:stream';
+import { jsonLines } from './lines.ts';
 import { TailBuffer } from './tail-buffer.ts';
 
 export interface CliLaunch {
@@ -40,7 +41,6 @@ export class CliProcess {
       stdin: 'ignore',
       buffer: false,
       reject: false,
-      encoding: 'utf8',
     });
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.stderr.push(chunk));
     // When the CLI exits, whatever it left running in its group goes too: orphans would pile
@@ -62,10 +62,10 @@ export class CliProcess {
     return this.child.pid;
   }
 
-  /** stdout, a line at a time; ends when the CLI closes its stdout. */
-  lines(): AsyncIterable<CliLine> {
+  /** stdout as a stream of CliLines; ends when the CLI closes its stdout. */
+  lines(): Readable {
     const stdout = this.child.stdout;
-    if (!stdout) return (async function* () {})();
+    if (!stdout) return Readable.from([]);
     return stdout.pipe(jsonLines());
   }
 

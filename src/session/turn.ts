@@ -1,6 +1,7 @@
 import type { Adapter } from '../adapters/load.ts';
 import { buildArgv, type TurnSpec } from '../adapters/argv.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
+import type { CliLine } from '../process/lines.ts';
 import { decoders } from '../protocols/index.ts';
 import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
@@ -81,23 +82,29 @@ export class Turn {
     let sessionId: string | undefined;
     let lastText = '';
     let lastError: string | undefined;
-    try {
-      for await (const line of this.process.lines()) {
-        safely(() => this.handlers.onLine?.(line.raw));
-        for (const event of decoder.decode(line.raw, line.json)) {
-          if (event.type === 'started') sessionId = event.sessionId;
-          else if (event.type === 'text' && !event.parentId) lastText = event.text;
-          else if (event.type === 'error') lastError = event.message;
-          else if (event.type === 'result') {
-            result = event;
-            sessionId = event.sessionId ?? sessionId;
-          }
-          emit(event);
+    const onLine = (line: CliLine) => {
+      safely(() => this.handlers.onLine?.(line.raw));
+      for (const event of decoder.decode(line.raw, line.json)) {
+        if (event.type === 'started') sessionId = event.sessionId;
+        else if (event.type === 'text' && !event.parentId) lastText = event.text;
+        else if (event.type === 'error') lastError = event.message;
+        else if (event.type === 'result') {
+          result = event;
+          sessionId = event.sessionId ?? sessionId;
         }
+        emit(event);
       }
-    } catch (error) {
-      lastError = `reading ${adapter.name}'s output failed: ${(error as Error).message}`;
-    }
+    };
+    // Plain 'data' listeners, not `for await`: a line costs no promise round trip.
+    await new Promise<void>((resolve) => {
+      const lines = this.process.lines();
+      lines.on('data', onLine);
+      lines.once('end', resolve);
+      lines.once('error', (error: Error) => {
+        lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
+        resolve();
+      });
+    });
     const exitInfo = await this.process.exited;
     clearTimeout(timer);
 

@@ -16,6 +16,9 @@ interface LiveData {
  * transition, so kept small) and an append-only archive (JSONL, trimmed per chat).
  */
 export class RunStore {
+  private writing: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+
   private constructor(
     private readonly db: Low<LiveData>,
     private readonly archiveFile: string,
@@ -43,7 +46,7 @@ export class RunStore {
   /** Writes the record (and everything changed before it) to disk before returning. */
   async save(run: SubagentRunRecord): Promise<void> {
     this.db.data.runs[run.runId] = run;
-    await this.db.write();
+    await this.flush();
   }
 
   /** Moves ended runs to the archive: appended first, then dropped from the live file. */
@@ -51,7 +54,21 @@ export class RunStore {
     if (!runs.length) return;
     await appendFile(this.archiveFile, runs.map((run) => JSON.stringify(run)).join('\n') + '\n', { mode: 0o600 });
     for (const run of runs) delete this.db.data.runs[run.runId];
-    await this.db.write();
+    await this.flush();
+  }
+
+  /**
+   * Group commit: saves made while a write is on its way share the next one, so many runs
+   * changing at once cost one serialisation of the file, not one each. Every caller still
+   * resolves only after a write that includes its change.
+   */
+  private flush(): Promise<void> {
+    this.next ??= (this.writing ?? Promise.resolve()).then(() => {
+      this.next = undefined;
+      this.writing = this.db.write().finally(() => (this.writing = undefined));
+      return this.writing;
+    });
+    return this.next;
   }
 
   /** Archived runs, oldest first (a line torn by a crash is skipped). */

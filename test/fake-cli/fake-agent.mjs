@@ -4,6 +4,7 @@
 //
 //   sleep:S        wait S seconds (fractions allowed) before answering
 //   tools:N        make N tool calls before answering (chatty progress)
+//   pace:MS        wait MS milliseconds between tool calls
 //   huge:MB        one tool result of MB megabytes on a single line
 //   garbage        interleave non-JSON lines and unknown events
 //   crash:CODE     print to stderr and exit CODE without a result
@@ -77,7 +78,9 @@ if (directive('garbage')) {
 const sleepFor = directive('sleep');
 if (sleepFor) await sleep(Number(sleepFor));
 const tools = Number(directive('tools') ?? 0);
+const pace = Number(directive('pace') ?? 0);
 for (let i = 1; i <= tools; i++) {
+  if (pace) await sleep(pace / 1000);
   const id = `toolu_fake_${i}`;
   assistant([{ type: 'tool_use', id, name: 'Bash', input: { command: `echo step ${i}` } }]);
   out({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `step ${i}`, is_error: false }] }, parent_tool_use_id: null, session_id: sessionId });
@@ -109,6 +112,7 @@ const long = Number(directive('long') ?? 0);
 const answer = long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`;
 const failed = !!directive('fail');
 if (!failed) assistant([{ type: 'text', text: answer }]);
+const emittedAt = Date.now();
 out({
   type: 'result',
   subtype: 'success',
@@ -120,6 +124,8 @@ out({
   total_cost_usd: 0.001,
   usage: { input_tokens: 10, output_tokens: 5 },
 });
+// When the result line went out, for the benchmark that times its way to Telegram.
+if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.results`, JSON.stringify({ prompt, emittedAt }) + '\n');
 // Exit once stdout is flushed (a 5 MB line takes a while), even if a grandchild is still running.
 process.stdout.write('', () => process.exit(0));
 

@@ -1,0 +1,138 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SubagentRunRecord } from '../src/subagents/record.ts';
+import { RunStore } from '../src/subagents/run-store.ts';
+import { Subagents } from '../src/subagents/subagents.ts';
+import { fakeCliWorld } from '../test/support/fake-cli.ts';
+import { RecordingOutbound } from '../test/support/recording-outbound.ts';
+import { testConfig } from '../test/support/test-config.ts';
+import type { BenchResult } from './report.ts';
+
+const RUNS = 200;
+const CHATS = 50;
+const TOOLS_PER_RUN = 40;
+
+/**
+ * 200 subagents across 50 chats with the fake CLI (default limits: 4 per chat, 16 at once),
+ * measuring this process only (the CLIs are children): heap per active run, CPU per event,
+ * and how long a store write takes with 10,000 runs archived.
+ */
+export async function benchSubagents(dir: string): Promise<BenchResult[]> {
+  const cli = await fakeCliWorld();
+  const open = async (name: string) => {
+    const data = join(dir, name);
+    const work = join(data, 'work');
+    await mkdir(work, { recursive: true });
+    const config = await testConfig({ dataDir: data, workdir: work, env: cli.env });
+    const out = new RecordingOutbound();
+    const subagents = await Subagents.open(config, out, () => {});
+    await subagents.start(3_600_000);
+    return { config, out, subagents };
+  };
+  // The same runs without tool calls, on their own store: what starting, recording and
+  // announcing a run costs alone, so the per-event cost below is the events' own.
+  const bareWorld = await open('bare');
+  const bare = await cpuForRuns(bareWorld.subagents, bareWorld.out, 'say:bare');
+  await bareWorld.subagents.shutdown();
+
+  const { config, out, subagents } = await open('tools');
+  const results: BenchResult[] = [];
+  try {
+    global.gc?.();
+    const baseHeap = process.memoryUsage().heapUsed;
+    const cpuStart = process.cpuUsage();
+    const started = performance.now();
+    for (let i = 0; i < RUNS; i++) {
+      const result = await subagents.registry.spawn({ address: { chatId: -(i % CHATS) - 1 }, requester: { kind: 'user', userId: 1 }, task: `tools:${TOOLS_PER_RUN} pace:20 say:run-${i}` });
+      if (!result.ok) throw new Error(result.error);
+    }
+    // Sample the heap while the machine is full of runs.
+    const samples: { heap: number; active: number }[] = [];
+    while (out.sent.length < RUNS) {
+      samples.push({ heap: process.memoryUsage().heapUsed, active: subagents.registry.runningTotal() });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuStart);
+    const events = RUNS * (3 + 2 * TOOLS_PER_RUN); // started, tool_start/end pairs, text, result
+    const full = samples.filter((s) => s.active === config.settings.subagents.globalMaxConcurrent);
+    const heapPerRun = full.length ? median(full.map((s) => (s.heap - baseHeap) / s.active)) : NaN;
+    const failed = subagents.store.all().filter((r) => r.status !== 'completed').length;
+    results.push({ suite: 'subagents', name: `${RUNS} runs across ${CHATS} chats, wall time`, value: Math.round(wallMs), unit: 'ms', note: `${failed} not completed; ${RUNS} announcements` });
+    results.push({ suite: 'subagents', name: 'bridge heap per active run', value: Math.round(heapPerRun / 1024), unit: 'KiB', note: `median over ${full.length} samples at ${config.settings.subagents.globalMaxConcurrent} running` });
+    const totalUs = cpu.user + cpu.system;
+    const perEvent = (totalUs - bare.perRunUs * RUNS) / (RUNS * 2 * TOOLS_PER_RUN);
+    results.push({ suite: 'subagents', name: 'bridge CPU per run (spawn, records, log, announcement)', value: Math.round(bare.perRunUs / 100) / 10, unit: 'ms', note: `${RUNS} runs without tool calls` });
+    results.push({ suite: 'subagents', name: 'bridge CPU per event', value: Math.round(perEvent * 10) / 10, unit: 'µs', note: `marginal, over ${RUNS * 2 * TOOLS_PER_RUN} tool events; all-in ${Math.round(totalUs / events)} µs` });
+  } finally {
+    await subagents.shutdown();
+    await cli.cleanup();
+  }
+  results.push(...(await benchStoreWrites(join(dir, 'store'))));
+  return results;
+}
+
+async function cpuForRuns(subagents: Subagents, out: RecordingOutbound, task: string): Promise<{ perRunUs: number }> {
+  const announced = out.sent.length;
+  const cpuStart = process.cpuUsage();
+  for (let i = 0; i < RUNS; i++) {
+    const result = await subagents.registry.spawn({ address: { chatId: -(i % CHATS) - 1 }, requester: { kind: 'user', userId: 1 }, task });
+    if (!result.ok) throw new Error(result.error);
+  }
+  while (out.sent.length < announced + RUNS) await new Promise((resolve) => setTimeout(resolve, 50));
+  const cpu = process.cpuUsage(cpuStart);
+  return { perRunUs: (cpu.user + cpu.system) / RUNS };
+}
+
+/** Store writes with an empty archive and with 10,000 archived runs: the archive must not slow the live file. */
+async function benchStoreWrites(dir: string): Promise<BenchResult[]> {
+  const time = async (archived: number) => {
+    const path = join(dir, String(archived));
+    await mkdir(path, { recursive: true });
+    if (archived) await writeFile(join(path, 'subagents-archive.jsonl'), Array.from({ length: archived }, (_, i) => JSON.stringify(run(`a${i}`, i))).join('\n') + '\n');
+    const store = await RunStore.open(path);
+    for (let i = 0; i < 20; i++) await store.save(run(`live${i}`, i)); // a realistic live list
+    const writes = 200;
+    const start = performance.now();
+    for (let i = 0; i < writes; i++) await store.save(run(`live${i % 20}`, i));
+    const perWrite = (performance.now() - start) / writes;
+    const sweepStart = performance.now();
+    await store.trimArchive(50);
+    return { perWrite, trimMs: performance.now() - sweepStart };
+  };
+  const empty = await time(0);
+  const full = await time(10_000);
+  return [
+    { suite: 'subagents', name: 'store write, empty archive', value: round(empty.perWrite), unit: 'ms' },
+    { suite: 'subagents', name: 'store write, 10,000 archived runs', value: round(full.perWrite), unit: 'ms', note: `ratio ${round(full.perWrite / empty.perWrite)} to empty` },
+    { suite: 'subagents', name: 'archive trim of 10,000 runs to 50 per chat', value: Math.round(full.trimMs), unit: 'ms', note: 'once a sweep, not per write' },
+  ];
+}
+
+function run(runId: string, i: number): SubagentRunRecord {
+  return {
+    runId,
+    number: i + 1,
+    requesterChatId: -(i % 50) - 1,
+    requesterKey: String(-(i % 50) - 1),
+    requester: { kind: 'user', userId: 1, name: 'bench' },
+    cli: 'fake',
+    task: 'Summarise the repository and list the open questions. '.repeat(3),
+    cwd: '/work',
+    depth: 1,
+    timeoutSeconds: 1800,
+    status: 'completed',
+    createdAt: 1_700_000_000_000 + i,
+    startedAt: 1_700_000_000_100 + i,
+    endedAt: 1_700_000_060_000 + i,
+    result: 'A result of a few hundred characters. '.repeat(8),
+    usage: { inputTokens: 1200, outputTokens: 300 },
+    costUsd: 0.012,
+    turns: 3,
+    logFile: `/data/runs/${runId}.jsonl`,
+    delivery: { chat: 'sent', sentParts: 1, attempts: 0 },
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const round = (n: number) => Math.round(n * 1000) / 1000;

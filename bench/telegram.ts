@@ -1,0 +1,66 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createApp } from '../src/app.ts';
+import { ChatStore } from '../src/store/chat-store.ts';
+import { createBot, startTelegram } from '../src/telegram/bot.ts';
+import { TelegramOutbound } from '../src/telegram/outbound.ts';
+import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
+import { fakeCliWorld } from '../test/support/fake-cli.ts';
+import { testConfig } from '../test/support/test-config.ts';
+import type { BenchResult } from './report.ts';
+
+const OWNER = 7;
+
+/**
+ * The whole bot in this process (grammY over real HTTP to the fake Bot API, the fake CLI
+ * as a real process): Bot API calls per turn as the CLI gets chattier, and the time from
+ * the CLI printing its result line to the answer reaching the Bot API.
+ */
+export async function benchTelegram(dir: string): Promise<BenchResult[]> {
+  const telegram = await FakeTelegram.start();
+  const cli = await fakeCliWorld();
+  const work = join(dir, 'work');
+  await mkdir(work, { recursive: true });
+  const config = await testConfig({ dataDir: dir, workdir: work, env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER) } });
+  const bot = createBot(config);
+  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(bot.api), log: () => {} });
+  const running = await startTelegram(bot, app.bridge, () => {});
+  const results: BenchResult[] = [];
+  let chat = -1;
+  try {
+    for (const [tools, pace] of [[0, 0], [20, 50], [200, 15], [2000, 0]] as const) {
+      const chatId = chat--;
+      const before = telegram.calls.length;
+      telegram.sendText({ chatId, userId: OWNER, text: `tools:${tools} pace:${pace}`, chatType: 'group' });
+      await telegram.waitFor(() => telegram.botMessages(chatId).some((m) => m.text?.startsWith('echo:')), 120_000);
+      await app.bridge.idle();
+      const calls = telegram.calls.slice(before).filter((c) => c.params.chat_id === chatId);
+      const edits = calls.filter((c) => c.method === 'editMessageText').length;
+      const seconds = ((tools * pace) / 1000).toFixed(1);
+      results.push({ suite: 'telegram', name: `Bot API calls, turn with ${tools} tool calls over ${seconds} s`, value: calls.length, unit: 'calls', note: `${edits} edits` });
+    }
+    const latencies: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const chatId = chat--;
+      telegram.sendText({ chatId, userId: OWNER, text: `turn ${i}`, chatType: 'group' });
+      const answer = await telegram.waitForCall('sendMessage', (c) => c.params.chat_id === chatId && String(c.params.text).startsWith('echo:'), 30_000);
+      const emitted = await emittedAt(cli.env.FAKE_CLI_LOG!, `turn ${i}`);
+      latencies.push(answer.time - emitted);
+    }
+    latencies.sort((a, b) => a - b);
+    results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, median', value: latencies[Math.floor(latencies.length / 2)]!, unit: 'ms', note: `${latencies.length} turns` });
+    results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p90', value: latencies[Math.floor(latencies.length * 0.9)]!, unit: 'ms' });
+  } finally {
+    await running.stop();
+    await app.shutdown();
+    await telegram.close();
+    await cli.cleanup();
+  }
+  return results;
+}
+
+/** When the fake CLI printed its result line for this prompt (it notes that beside its log). */
+async function emittedAt(logFile: string, prompt: string): Promise<number> {
+  const lines = (await readFile(`${logFile}.results`, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { prompt: string; emittedAt: number });
+  return lines.findLast((line) => line.prompt === prompt)!.emittedAt;
+}

@@ -1,0 +1,37 @@
+import { Bridge } from './bridge/bridge.ts';
+import { installSubagentCommands } from './bridge/commands/subagents.ts';
+import type { Outbound } from './chat/transport.ts';
+import type { BridgeConfig } from './config/config.ts';
+import type { ChatStore } from './store/chat-store.ts';
+import { Subagents } from './subagents/subagents.ts';
+
+export interface App {
+  bridge: Bridge;
+  subagents: Subagents;
+  /** Tells chats about messages a previous bridge left unanswered, recovers subagents, starts the sweeper. */
+  start(): Promise<void>;
+  /** Stops every CLI cleanly and saves state. */
+  shutdown(): Promise<void>;
+}
+
+/** Every part of the bridge over one transport's Outbound: what `main.ts`, the console and the benchmarks run. */
+export async function createApp(options: { config: BridgeConfig; store: ChatStore; out: Outbound; trustEveryone?: boolean; log: (line: string) => void }): Promise<App> {
+  const { config, store, out, log } = options;
+  const bridge = new Bridge({ config, store, out, trustEveryone: options.trustEveryone ?? false, log });
+  const subagents = await Subagents.open(config, out, log);
+  installSubagentCommands(bridge, subagents);
+  return {
+    bridge,
+    subagents,
+    async start() {
+      await bridge.reportInterrupted();
+      const recovered = await subagents.start();
+      if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
+    },
+    // Subagents first, so no queued run starts in a slot a stopping turn frees.
+    async shutdown() {
+      await subagents.shutdown();
+      await bridge.shutdown();
+    },
+  };
+}
