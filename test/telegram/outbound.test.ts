@@ -1,0 +1,63 @@
+import { Api } from 'grammy';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TelegramOutbound } from '../../src/telegram/outbound.ts';
+import { FakeTelegram } from '../support/fake-telegram/index.ts';
+
+// The Outbound over grammY's real client and the fake Bot API: what it does with each of
+// Telegram's refusals.
+let telegram: FakeTelegram;
+let out: TelegramOutbound;
+const CHAT = -700;
+const html = (text: string) => ({ html: `<b>${text}</b>`, plain: text });
+
+beforeEach(async () => {
+  telegram = await FakeTelegram.start();
+  out = new TelegramOutbound(new Api(telegram.token, { apiRoot: telegram.apiRoot }));
+  telegram.sendText({ chatId: CHAT, userId: 1, text: 'hi', chatType: 'group' });
+});
+afterEach(() => telegram.close());
+
+describe('the Telegram outbound', () => {
+  it('sends HTML with buttons, in a topic, as a reply', async () => {
+    const ref = await out.send({ chatId: CHAT }, html('hello'), { buttons: [[{ text: 'Stop', data: 'stop:1' }]], replyTo: 1 });
+    const message = telegram.message(CHAT, ref.messageId)!;
+    expect(message).toMatchObject({ text: 'hello', parseMode: 'HTML', replyToMessageId: 1 });
+    expect(message.buttons.map((b) => b.text)).toEqual(['Stop']);
+  });
+
+  it('treats "message is not modified" and a deleted message as done, not as errors', async () => {
+    const buttons = [[{ text: 'Stop', data: 'stop:1' }]];
+    const ref = await out.send({ chatId: CHAT }, html('same'), { buttons });
+    await expect(out.edit(ref, html('same'), { buttons })).resolves.toBeUndefined();
+    const edits = telegram.callsTo('editMessageText');
+    expect(edits[0]!.error?.description).toMatch(/message is not modified/);
+    await expect(out.edit({ chatId: CHAT, messageId: 999 }, html('gone'))).resolves.toBeUndefined();
+  });
+
+  it('resends as plain text when the markup is refused, and when the formatted text is too long', async () => {
+    const ref = await out.send({ chatId: CHAT }, { html: '<b>unclosed', plain: 'unclosed' });
+    expect(telegram.message(CHAT, ref.messageId)).toMatchObject({ text: 'unclosed', parseMode: undefined });
+    const long = 'x'.repeat(5000);
+    const cut = await out.send({ chatId: CHAT }, { html: long, plain: long });
+    expect(telegram.message(CHAT, cut.messageId)!.text).toHaveLength(4096);
+  });
+
+  it('edits with the plain text when the edited markup is refused', async () => {
+    const ref = await out.send({ chatId: CHAT }, html('first'));
+    await out.edit(ref, { html: '<i>broken', plain: 'second' });
+    expect(telegram.message(CHAT, ref.messageId)!.text).toBe('second');
+  });
+
+  it('uploads a document with an HTML caption, falling back to a plain one', async () => {
+    const ref = await out.sendDocument({ chatId: CHAT }, { filename: 'answer.md', content: '# Title\n\nbody', caption: { html: '<b>preview', plain: 'preview' } });
+    const message = telegram.message(CHAT, ref.messageId)!;
+    expect(message.document).toMatchObject({ fileName: 'answer.md' });
+    expect(message.document!.bytes.toString('utf8')).toBe('# Title\n\nbody');
+    expect(message.caption).toBe('preview');
+  });
+
+  it('passes other errors up to the caller (the outbox retries them)', async () => {
+    telegram.failNext('sendMessage', { code: 403, description: 'Forbidden: bot was blocked by the user' });
+    await expect(out.send({ chatId: CHAT }, html('x'))).rejects.toMatchObject({ error_code: 403 });
+  });
+});
