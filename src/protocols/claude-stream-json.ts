@@ -1,20 +1,12 @@
 import type { AgentEvent, Usage } from './events.ts';
-import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+import { compact, isObject, num, preview, statelessDecoder, str, type Json } from './decoder.ts';
 
 /**
  * Claude Code `--output-format stream-json --verbose`: `system`/`init`, one `assistant` line
  * per content block, `user` lines carrying tool results, a final `result`. Key order is not
  * fixed between releases, so everything is looked up by name.
  */
-export const claudeStreamJson: Decoder<null> = {
-  protocol: 'claude-stream-json',
-  initial: () => null,
-  step(state, line) {
-    if (!isObject(line)) return null;
-    const events = decodeLine(line);
-    return events ? { state, events } : null;
-  },
-};
+export const claudeStreamJson = statelessDecoder('claude-stream-json', decodeLine);
 
 function decodeLine(line: Json): AgentEvent[] | null {
   switch (line.type) {

@@ -49,3 +49,16 @@ export function compact<T extends object>(event: T): T {
   }
   return event;
 }
+
+/** A dialect whose lines mean the same whatever came before: a decoder from a per-line function. */
+export function statelessDecoder(protocol: string, decodeLine: (line: Json) => AgentEvent[] | null): Decoder<null> {
+  return {
+    protocol,
+    initial: () => null,
+    step(state, line) {
+      if (!isObject(line)) return null;
+      const events = decodeLine(line);
+      return events ? { state, events } : null;
+    },
+  };
+}

@@ -1,20 +1,12 @@
 import type { AgentEvent } from './events.ts';
 import { usage } from './claude-stream-json.ts';
-import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+import { compact, isObject, num, preview, statelessDecoder, str, type Json } from './decoder.ts';
 
 /**
  * Factory droid `exec --output-format stream-json`: `system`/`init`, `message` (both roles),
  * `tool_call`, `tool_result`, `completion`, `error`.
  */
-export const droidStreamJson: Decoder<null> = {
-  protocol: 'droid-stream-json',
-  initial: () => null,
-  step(state, line) {
-    if (!isObject(line)) return null;
-    const events = decodeLine(line);
-    return events ? { state, events } : null;
-  },
-};
+export const droidStreamJson = statelessDecoder('droid-stream-json', decodeLine);
 
 function decodeLine(line: Json): AgentEvent[] | null {
   switch (line.type) {
