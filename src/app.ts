@@ -4,10 +4,12 @@ import type { Outbound } from './chat/transport.ts';
 import type { BridgeConfig } from './config/config.ts';
 import type { ChatStore } from './store/chat-store.ts';
 import { Subagents } from './subagents/subagents.ts';
+import { BridgeTools } from './tools/bridge-tools.ts';
 
 export interface App {
   bridge: Bridge;
   subagents: Subagents;
+  tools: BridgeTools;
   /** Tells chats about messages a previous bridge left unanswered, recovers subagents, starts the sweeper. */
   start(): Promise<void>;
   /** Stops every CLI cleanly and saves state. */
@@ -20,9 +22,11 @@ export async function createApp(options: { config: BridgeConfig; store: ChatStor
   const bridge = new Bridge({ config, store, out, trustEveryone: options.trustEveryone ?? false, log });
   const subagents = await Subagents.open(config, out, log);
   installSubagentCommands(bridge, subagents);
+  const tools = await BridgeTools.start(config, bridge, subagents);
   return {
     bridge,
     subagents,
+    tools,
     async start() {
       await bridge.reportInterrupted();
       const recovered = await subagents.start();
@@ -32,6 +36,7 @@ export async function createApp(options: { config: BridgeConfig; store: ChatStor
     async shutdown() {
       await subagents.shutdown();
       await bridge.shutdown();
+      await tools.close();
     },
   };
 }

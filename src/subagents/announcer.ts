@@ -19,6 +19,7 @@ export class Announcer {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly handing = new Set<string>();
 
   constructor(
     private readonly options: {
@@ -68,7 +69,7 @@ export class Announcer {
       for (const run of runs) if (run.delivery.chat === 'pending') await this.deliver(run);
     }));
     const toAgent = due.filter((run) => run.delivery.agent === 'pending');
-    if (toAgent.length && this.options.toAgent) await this.handToAgent(toAgent);
+    if (toAgent.length && this.options.toAgent) this.handToAgent(toAgent);
     this.scheduleRetry();
   }
 
@@ -100,17 +101,26 @@ export class Announcer {
     }
   }
 
-  private async handToAgent(runs: SubagentRunRecord[]): Promise<void> {
+  /**
+   * Results go back to the main agent as a new turn, which may wait behind the one running:
+   * that wait must not hold up other chats' announcements, so it is not awaited here.
+   */
+  private handToAgent(runs: SubagentRunRecord[]): void {
     const { store } = this.options;
-    try {
-      await this.options.toAgent!(runs);
-      for (const run of runs) {
-        const latest = store.get(run.runId) ?? run;
-        await store.save(this.withArchiveTime({ ...latest, delivery: { ...latest.delivery, agent: 'sent' } }));
-      }
-    } catch (error) {
-      this.options.log?.(`handing results to the main agent failed: ${(error as Error).message}`);
-    }
+    const fresh = runs.filter((run) => !this.handing.has(run.runId));
+    if (!fresh.length) return;
+    for (const run of fresh) this.handing.add(run.runId);
+    this.options.toAgent!(fresh)
+      .then(async () => {
+        for (const run of fresh) {
+          const latest = store.get(run.runId) ?? run;
+          await store.save(this.withArchiveTime({ ...latest, delivery: { ...latest.delivery, agent: 'sent' } }));
+        }
+      })
+      .catch((error) => this.options.log?.(`handing results to the main agent failed: ${(error as Error).message}`))
+      .finally(() => {
+        for (const run of fresh) this.handing.delete(run.runId);
+      });
   }
 
   /** Runs become archivable once every delivery is done. */

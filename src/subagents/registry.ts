@@ -6,6 +6,7 @@ import { chatKey, type ChatAddress } from '../chat/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { AgentSession } from '../session/session.ts';
 import type { TurnOutcome } from '../session/turn.ts';
+import type { TurnSpec } from '../adapters/argv.ts';
 import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
@@ -55,6 +56,8 @@ export class SubagentRegistry {
   private readonly logsDir: string;
   private readonly log: (line: string) => void;
   private closed = false;
+  /** Set by the tools part: the MCP endpoint for a run allowed to spawn runs of its own. */
+  toolsFor: (run: SubagentRunRecord) => TurnSpec['mcp'] | undefined = () => undefined;
 
   constructor(private readonly options: RegistryOptions) {
     this.config = options.config;
@@ -265,13 +268,15 @@ export class SubagentRegistry {
   }
 
   private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
-    const systemPrompt = subagentSystemPrompt(run, run.depth < this.limits.maxDepth);
+    const mcp = this.toolsFor(run);
+    const systemPrompt = subagentSystemPrompt(run, mcp !== undefined);
     return new AgentSession({
       adapter,
       cwd: run.cwd,
       env: { ...this.config.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
       ...(run.model ? { model: run.model } : {}),
       ...(adapter.options.systemPrompt ? { systemPrompt } : {}),
+      ...(mcp ? { mcp } : {}),
       graceMs: this.config.settings.stopGraceMs,
     });
   }

@@ -1,8 +1,7 @@
 import { plain } from '../../chat/deliver.ts';
-import { escapeHtml } from '../../chat/format/index.ts';
-import { runInfo, runList, runLog } from '../../chat/render/runs.ts';
+import { runInfo, runList, runLog, spawnedText, stopButton } from '../../chat/render/runs.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../../chat/spawn-args.ts';
-import { chatKey, type Button, type ButtonAnswer, type ButtonPress } from '../../chat/transport.ts';
+import { chatKey, type ButtonAnswer, type ButtonPress } from '../../chat/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
 import type { Bridge } from '../bridge.ts';
@@ -99,15 +98,4 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents): v
     const queued = runs.filter((r) => r.status === 'queued').length;
     return [['Subagents', `${running} running, ${queued} queued (limit ${registry.limits.maxConcurrent} running)`]];
   });
-}
-
-function stopButton(run: SubagentRunRecord): Button {
-  return { text: `⏹ Stop #${run.number}`, data: `sa:${run.runId}` };
-}
-
-function spawnedText(run: SubagentRunRecord, queuePosition: number): { html: string; plain: string } {
-  const what = queuePosition ? `⏳ #${run.number} queued (${queuePosition} in line)` : `🚀 #${run.number} started`;
-  const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;
-  const note = queuePosition ? 'It starts when a slot frees; the result is announced here.' : 'The result is announced here when it ends.';
-  return { html: `${escapeHtml(text)}\n<i>${escapeHtml(note)}</i>`, plain: `${text}\n${note}` };
 }

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../protocols/events.ts';
 import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../../subagents/record.ts';
 import { escapeHtml, truncate } from '../format/index.ts';
-import type { RichText } from '../transport.ts';
+import type { Button, RichText } from '../transport.ts';
 import { formatDuration } from './progress.ts';
 import { toolSummary } from './tool-summary.ts';
 
@@ -69,4 +69,17 @@ export function runLog(run: SubagentRunRecord, events: AgentEvent[], count: numb
     html: [`<b>${escapeHtml(head)}</b>`, `<pre>${escapeHtml(lines.join('\n'))}</pre>`, said ? `<b>Latest text</b>\n${escapeHtml(said)}` : ''].filter(Boolean).join('\n'),
     plain: [head, lines.join('\n'), said ? `Latest text\n${said}` : ''].filter(Boolean).join('\n'),
   };
+}
+
+/** The Stop button every spawn answer carries. */
+export function stopButton(run: SubagentRunRecord): Button {
+  return { text: `⏹ Stop #${run.number}`, data: `sa:${run.runId}` };
+}
+
+/** The answer to a spawn: its number, label, CLI and id, and whether it had to queue. */
+export function spawnedText(run: SubagentRunRecord, queuePosition: number, byAgent = false): RichText {
+  const what = `${queuePosition ? `⏳ #${run.number} queued (${queuePosition} in line)` : `🚀 #${run.number} started`}${byAgent ? ' by the agent' : ''}`;
+  const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;
+  const note = queuePosition ? 'It starts when a slot frees; the result is announced here.' : 'The result is announced here when it ends.';
+  return { html: `${escapeHtml(text)}\n<i>${escapeHtml(note)}</i>`, plain: `${text}\n${note}` };
 }

@@ -1,0 +1,105 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolScope } from './scope.ts';
+import type { ToolCalls } from './tool-calls.ts';
+
+/** The server name agents see: tools arrive as `mcp__bridge__spawn_subagent` in Claude Code. */
+export const MCP_SERVER_NAME = 'bridge';
+
+export interface Grant {
+  token: string;
+  /** The endpoint with the token in its path: every CLI can take a URL, not all take headers. */
+  url: string;
+  revoke(): void;
+}
+
+/**
+ * The bridge's MCP endpoint on 127.0.0.1: Streamable HTTP, stateless (a fresh MCP server
+ * per request, as the SDK wants), one secret per session. A request without a known
+ * secret is refused before any MCP is spoken.
+ */
+export class McpEndpoint {
+  private readonly scopes = new Map<string, ToolScope>();
+  private http: HttpServer | undefined;
+  private base = '';
+
+  constructor(private readonly calls: ToolCalls) {}
+
+  async listen(): Promise<void> {
+    this.http = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.http!.once('error', reject);
+      this.http!.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.base = `http://127.0.0.1:${(this.http.address() as AddressInfo).port}/mcp`;
+  }
+
+  /** A secret for one session; the URL carries it. */
+  grant(scope: ToolScope): Grant {
+    const token = randomBytes(24).toString('base64url');
+    this.scopes.set(token, scope);
+    return { token, url: `${this.base}/${token}`, revoke: () => this.scopes.delete(token) };
+  }
+
+  async close(): Promise<void> {
+    if (!this.http) return;
+    const http = this.http;
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const scope = this.authenticate(req);
+    if (!scope) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unknown or missing session secret' }));
+      return;
+    }
+    const server = this.serverFor(scope);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  }
+
+  /** `/mcp/<token>`, or `/mcp` with `Authorization: Bearer <token>`. */
+  private authenticate(req: IncomingMessage): ToolScope | undefined {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const fromPath = /^\/mcp\/([\w-]+)$/.exec(path)?.[1];
+    const fromHeader = path === '/mcp' ? /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] : undefined;
+    const token = fromPath ?? fromHeader;
+    if (!token) return undefined;
+    for (const [known, scope] of this.scopes) if (sameSecret(known, token)) return scope;
+    return undefined;
+  }
+
+  private serverFor(scope: ToolScope): Server {
+    const server = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: this.calls.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const result = await this.calls.call(scope, request.params.name, request.params.arguments);
+      return { content: [{ type: 'text', text: result.text }], isError: result.isError };
+    });
+    return server;
+  }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,16 @@
+import type { ChatAddress } from '../chat/transport.ts';
+
+/**
+ * Who is calling the bridge's tools: one secret per main session (or subagent allowed to
+ * spawn), and what it may do. A run it spawns belongs to its chat and counts against that
+ * chat's limits.
+ */
+export interface ToolScope {
+  address: ChatAddress;
+  /** 0 for a chat's main session; a subagent's own depth otherwise. */
+  depth: number;
+  /** The CLI session id of the caller right now, recorded on the runs it spawns. */
+  sessionId(): string | undefined;
+  /** Whose result hand-back this is: main sessions get results as new turns. */
+  kind: 'main' | 'subagent';
+}
