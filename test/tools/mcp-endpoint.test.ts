@@ -1,0 +1,130 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Settings } from '../../src/config/bridge-manifest.ts';
+import { Subagents } from '../../src/subagents/subagents.ts';
+import { McpEndpoint, type Grant } from '../../src/tools/mcp-endpoint.ts';
+import type { ToolScope } from '../../src/tools/scope.ts';
+import { ToolCalls } from '../../src/tools/tool-calls.ts';
+import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
+import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { testConfig } from '../support/test-config.ts';
+
+let world: FakeCliWorld;
+let subagents: Subagents;
+let endpoint: McpEndpoint;
+let clients: Client[];
+const notices: number[] = [];
+
+async function open(limits: Partial<Settings['subagents']> = {}) {
+  const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env, subagents: limits });
+  subagents = await Subagents.open(config, new RecordingOutbound(), () => {});
+  await subagents.start(60_000);
+  endpoint = new McpEndpoint(new ToolCalls(config.manifest, subagents, (run) => notices.push(run.number)));
+  await endpoint.listen();
+  return config;
+}
+
+const scope = (chatId: number, depth = 0): ToolScope => ({ address: { chatId }, depth, kind: depth ? 'subagent' : 'main', sessionId: () => 'main-session-id' });
+
+async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  clients.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  return { text: (result.content as { text: string }[])[0]!.text, isError: result.isError === true };
+}
+
+beforeEach(async () => {
+  world = await fakeCliWorld();
+  clients = [];
+  notices.length = 0;
+});
+afterEach(async () => {
+  for (const client of clients) await client.close().catch(() => {});
+  await endpoint.close();
+  await subagents.shutdown();
+  await world.cleanup();
+});
+
+describe('the MCP endpoint', () => {
+  it('refuses requests without a valid secret, before speaking MCP', async () => {
+    await open();
+    const grant = endpoint.grant(scope(-1));
+    const base = grant.url.slice(0, grant.url.lastIndexOf('/'));
+    for (const url of [base, `${base}/not-the-secret`]) {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      expect(response.status).toBe(401);
+    }
+    await expect(connect(`${base}/wrong`)).rejects.toThrow();
+    grant.revoke();
+    await expect(connect(grant.url)).rejects.toThrow();
+  });
+
+  it('accepts the secret in the path or as a bearer token, and lists the tools of manifest.json', async () => {
+    const config = await open();
+    const grant: Grant = endpoint.grant(scope(-1));
+    const byPath = await connect(grant.url);
+    const byHeader = await connect(grant.url.slice(0, grant.url.lastIndexOf('/')), { authorization: `Bearer ${grant.token}` });
+    for (const client of [byPath, byHeader]) {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['spawn_subagent', 'list_subagents', 'subagent_status', 'subagent_log', 'stop_subagent']);
+      expect(tools[0]!.inputSchema).toEqual(config.manifest.tools[0]!.inputSchema);
+    }
+  });
+
+  it('spawn_subagent returns at once with the run id, in the caller\'s chat, and the chat is told', async () => {
+    await open();
+    const client = await connect(endpoint.grant(scope(-1)).url);
+    const started = Date.now();
+    const result = await call(client, 'spawn_subagent', { task: 'sleep:2 say:slow', label: 'Slow one' });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result.isError).toBe(false);
+    expect(result.text).toMatch(/^Subagent #1 started: id [\w-]{10}, label "Slow one", CLI fake\. Its result will arrive by itself as a new message in this conversation/);
+    const run = subagents.registry.find('-1', '#1')!;
+    expect(run).toMatchObject({ requesterChatId: -1, depth: 1, requester: { kind: 'agent', chatKey: '-1', sessionId: 'main-session-id' }, requesterSessionId: 'main-session-id' });
+    expect(notices).toEqual([1]);
+    const list = await call(client, 'list_subagents', {});
+    expect(list.text).toMatch(/#1 Slow one · ⚙️ running · fake/);
+    const status = await call(client, 'subagent_status', { id: '1' });
+    expect(status.text).toContain(`"runId": "${run.runId}"`);
+    const stop = await call(client, 'stop_subagent', { id: run.runId });
+    expect(stop).toEqual({ text: 'Stopped #1 Slow one.', isError: false });
+    expect(await call(client, 'stop_subagent', { id: '#1' })).toEqual({ text: '#1 has already ended (stopped).', isError: true });
+  });
+
+  it('answers bad arguments, unknown CLIs, limits and unknown runs with tool errors', async () => {
+    await open({ maxConcurrent: 1, maxQueued: 0 });
+    const client = await connect(endpoint.grant(scope(-1)).url);
+    expect(await call(client, 'spawn_subagent', {})).toEqual({ isError: true, text: "Invalid arguments for spawn_subagent: (arguments) must have required property 'task'." });
+    expect(await call(client, 'spawn_subagent', { task: 'x', colour: 'red' })).toEqual({ isError: true, text: 'Invalid arguments for spawn_subagent: (arguments) must NOT have additional properties (colour).' });
+    expect(await call(client, 'spawn_subagent', { task: 'x', timeoutSeconds: 'soon' })).toEqual({ isError: true, text: 'Invalid arguments for spawn_subagent: /timeoutSeconds must be integer.' });
+    expect(await call(client, 'spawn_subagent', { task: 'x', cli: 'cobol' })).toEqual({ isError: true, text: 'Unknown CLI "cobol". Available: fake.' });
+    expect((await call(client, 'spawn_subagent', { task: 'hang' })).isError).toBe(false);
+    const refused = await call(client, 'spawn_subagent', { task: 'one more' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^Limit reached: 1 running and 0 queued in this chat/);
+    expect(await call(client, 'subagent_log', { id: '#7' })).toEqual({ isError: true, text: 'No run "#7" in this chat. list_subagents shows them.' });
+  });
+
+  it('refuses a spawn from too deep with a clear tool error', async () => {
+    await open({ maxDepth: 1 });
+    const client = await connect(endpoint.grant(scope(-1, 1)).url);
+    const result = await call(client, 'spawn_subagent', { task: 'nested' });
+    expect(result).toEqual({ isError: true, text: 'You are a subagent at depth 1; subagents may be nested 1 deep at most. Do the work yourself.' });
+    expect(subagents.registry.forChat('-1')).toEqual([]);
+  });
+
+  it('sees only its own chat\'s runs', async () => {
+    await open();
+    const mine = await connect(endpoint.grant(scope(-1)).url);
+    const theirs = await connect(endpoint.grant(scope(-2)).url);
+    await call(mine, 'spawn_subagent', { task: 'say:mine' });
+    expect((await call(theirs, 'list_subagents', {})).text).toMatch(/^No subagent runs in this chat/);
+    expect((await call(theirs, 'subagent_status', { id: '1' })).isError).toBe(true);
+  });
+});
