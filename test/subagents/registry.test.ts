@@ -164,4 +164,18 @@ describe('the subagent registry', () => {
     expect(statSync(run.logFile).size).toBeLessThanOrEqual(4096);
     expect(statSync(`${run.logFile}.1`).size).toBeLessThanOrEqual(4096);
   });
+
+  it.each([
+    ['both', 'pending', 'pending'],
+    ['chat', 'pending', undefined],
+    ['agent', 'skipped', 'pending'],
+  ] as const)('announceTo %s: where the result of an agent-started run goes', async (announceTo, chat, agent) => {
+    await open({ announceTo });
+    const { run } = await spawnOk('say:x', -1, { requester: { kind: 'agent', chatKey: '-1' } });
+    expect(run.delivery.chat).toBe(chat);
+    expect(run.delivery.agent).toBe(agent);
+    const byUser = await spawnOk('say:y');
+    expect(byUser.run.delivery).toEqual({ chat: 'pending', sentParts: 0, attempts: 0 });
+    await ended(byUser.run.runId);
+  });
 });

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
+import { startMockModel, type MockModel, type ModelRequest, type Reply } from '../support/mock-model/index.ts';
+import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// The main agent delegates through the bridge's MCP tool: the real CLI calls
+// mcp__bridge__spawn_subagent, the run is announced in the chat, and its result comes back
+// to the main session as a new turn, as the next request to the model shows.
+const SUBAGENT_ANSWER = 'subagent result: 42 files';
+
+function script(request: ModelRequest): Reply {
+  const raw = JSON.stringify(request.rawBody);
+  if (raw.includes('You are a subagent')) return { text: SUBAGENT_ANSWER };
+  if (request.lastUserText.includes('[jsonl-bridge]')) return { text: 'The main agent read the result.' };
+  if (request.toolResults.length) return { text: 'Delegated to a subagent; its result will follow.' };
+  if (request.lastUserText.includes('please delegate')) {
+    return { toolCalls: [{ name: 'mcp__bridge__spawn_subagent', input: { task: 'count the files', label: 'Counter' } }] };
+  }
+  return { text: 'ok' };
+}
+
+describe.each(['claude', 'codex'] as const)('spawn_subagent through the real %s', (cli) => {
+  let mock: MockModel;
+  let cliEnv: CliEnv;
+  let world: TelegramWorld;
+  const CHAT = -800;
+
+  beforeAll(async () => {
+    mock = await startMockModel({ script });
+    cliEnv = await prepareCliEnv(cli, mock.url);
+    world = await startTelegramWorld({
+      ...cliEnv.env,
+      BRIDGE_DEFAULT_CLI: cli,
+      [`BRIDGE_${cli.toUpperCase()}_COMMAND`]: CLI_BINARIES[cli],
+      BRIDGE_WORKDIR: cliEnv.workdir,
+    });
+  });
+  afterAll(async () => {
+    await world.stop();
+    await mock.close();
+    await cliEnv.cleanup();
+  });
+
+  it('starts the run, announces it in the chat, and hands its result back to the main session', async () => {
+    const texts = () => world.telegram.botMessages(CHAT).map((m) => m.text ?? '');
+    world.telegram.sendText({ chatId: CHAT, userId: OWNER, text: 'please delegate the counting', chatType: 'group', firstName: 'Ada' });
+    await world.telegram.waitFor(() => texts().some((t) => t.startsWith('Delegated to a subagent')), 40_000);
+    expect(texts().some((t) => /^🚀 #1 started by the agent: Counter · \w+ · id/.test(t))).toBe(true);
+    const announcement = await world.telegram.waitFor(() => texts().find((t) => t.startsWith('✅ #1 Counter')), 40_000);
+    expect(announcement).toContain(SUBAGENT_ANSWER);
+    await world.telegram.waitFor(() => texts().some((t) => t === 'The main agent read the result.'), 40_000);
+    const handBack = mock.modelRequests.find((r) => r.lastUserText.includes('[jsonl-bridge]'))!;
+    expect(handBack.lastUserText).toContain('Subagent #1 "Counter"');
+    expect(handBack.lastUserText).toContain(SUBAGENT_ANSWER);
+    // ...and it went to the main session: the request carries the earlier conversation.
+    expect(JSON.stringify(handBack.messages)).toContain('please delegate the counting');
+    if (cli === 'claude') {
+      const first = mock.modelRequests.find((r) => r.lastUserText.includes('please delegate'))!;
+      expect(first.toolNames).toContain('mcp__bridge__spawn_subagent');
+      expect(first.system).toContain('spawn_subagent tool');
+    }
+    // The subagent was told what it is and got no spawn tool.
+    const subRequest = mock.modelRequests.find((r) => JSON.stringify(r.rawBody).includes('You are a subagent'))!;
+    expect(subRequest.toolNames.some((name) => name.includes('spawn_subagent'))).toBe(false);
+  }, 120_000);
+});
