@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { DefinitionFields } from './definition.ts';
+import { cliName, maxTurns, optionalText, requiredText, toolList } from './fields.ts';
+import { issuesToProblems } from './problem.ts';
+import type { AgentProblem } from './types.ts';
+
+/** Strict: in a file made for the bridge, an unknown key is a typo worth reporting. */
+function agentJsonSchema(knownClis: readonly string[]) {
+  return z.strictObject({
+    name: optionalText,
+    description: requiredText,
+    prompt: optionalText,
+    model: optionalText,
+    cli: cliName(knownClis).optional(),
+    allowedTools: toolList.optional(),
+    disallowedTools: toolList.optional(),
+    maxTurns: maxTurns.optional(),
+    enabled: z.boolean().default(true),
+  });
+}
+
+export type AgentJson = DefinitionFields & { prompt?: string };
+
+export interface ParsedAgentJson {
+  value?: AgentJson;
+  problems: AgentProblem[];
+  /** Whether the file sets `prompt`, valid or not; undefined when it is not a JSON object at all. */
+  setsPrompt?: boolean;
+}
+
+export function parseAgentJson(text: string, file: string, knownClis: readonly string[]): ParsedAgentJson {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { problems: [{ file, message: `not valid JSON: ${(error as Error).message}` }] };
+  }
+  const setsPrompt = isObject(json) ? Object.hasOwn(json, 'prompt') : undefined;
+  const schema = agentJsonSchema(knownClis);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) return { problems: issuesToProblems(file, parsed.error.issues, Object.keys(schema.shape)), setsPrompt };
+  return { value: parsed.data, problems: [], setsPrompt };
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
