@@ -1,0 +1,11 @@
+export { findCycle } from './cycle.ts';
+export { dependentsMap, finalStep, stepById } from './graph.ts';
+export { jsonPlanSchema, jsonStepSchema, parseJsonPlan, parseJsonText } from './json-plan.ts';
+export { parseStepOptions, type StepOptions } from './line-options.ts';
+export { parseLinePlan } from './line-plan.ts';
+export { parsePlan } from './parse.ts';
+export { defaultStrategy, MAX_STEPS, PlanError, STEP_ID_PATTERN, STEP_ID_RULE, STRATEGIES, type Plan, type PlanStep, type Strategy } from './plan.ts';
+export { cascade, isFinished, overallStatus, readySteps } from './schedule.ts';
+export { initialStates, statusOf, type StepState, type StepStates, type StepStatus } from './state.ts';
+export { promptWithUpstream } from './upstream.ts';
+export { validatePlan } from './validate.ts';
