@@ -35,6 +35,7 @@ const replayAdapter = (): Adapter => ({
   prompt: ['{prompt}'],
   resume: ['{sessionId}'],
   options: {},
+  permissions: { bypass: [] },
   toolSeparator: ',',
   env: {},
   file: 'bench',

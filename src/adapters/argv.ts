@@ -14,6 +14,8 @@ export interface TurnSpec {
   allowedTools?: string[];
   disallowedTools?: string[];
   maxTurns?: number;
+  /** The CLI asks the bridge (through `mcp`) before tools that need permission, instead of bypassing. */
+  permissionPrompt?: boolean;
 }
 
 /** Options in the order they are added; the prompt always comes last (codex needs `resume ID PROMPT` at the end). */
@@ -32,6 +34,13 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec): string[] {
     if (template) argv.push(...fill(template, values));
     // The working directory is always the process's own; the flag is only a courtesy.
     else if (option !== 'cwd') throw new UnsupportedOptionError(`${adapter.name} does not support ${describe(option)} (no options.${option} in ${adapter.file})`);
+  }
+  if (turn.permissionPrompt) {
+    if (!adapter.permissions.prompt) throw new UnsupportedOptionError(`${adapter.name} cannot ask the bridge for permission (no permissions.prompt in ${adapter.file}), so its tool calls cannot be approved from the chat`);
+    if (!turn.mcp) throw new UnsupportedOptionError(`${adapter.name} needs the bridge's MCP endpoint to ask for permission`);
+    argv.push(...fill(adapter.permissions.prompt, values));
+  } else {
+    argv.push(...fill(adapter.permissions.bypass, values));
   }
   if (turn.resumeId) argv.push(...fill(adapter.resume, values));
   argv.push(...fill(adapter.prompt, values));

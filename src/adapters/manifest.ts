@@ -55,6 +55,12 @@ export const adapterManifestSchema = z
       .partial()
       .strict()
       .default({}),
+    /**
+     * Who answers the CLI's permission prompts. `bypass` is added to every turn that does not
+     * ask the bridge (the CLI cannot ask anyone in a non-interactive run); `prompt` makes the
+     * CLI ask the bridge's MCP tool instead, so a person can answer from the chat.
+     */
+    permissions: z.object({ bypass: argTemplate.default([]), prompt: argTemplate.optional() }).strict().default({ bypass: [] }),
     /** How a list of tools is joined into one argument. */
     toolSeparator: z.string().default(','),
     /** What the MCP endpoint is handed as: a JSON file in Claude's `--mcp-config` format, or flags only. */
@@ -69,6 +75,8 @@ export const adapterManifestSchema = z
       ['prompt', manifest.prompt],
       ['resume', manifest.resume],
       ...Object.entries(manifest.options).map(([key, value]) => [`options.${key}`, value] as [string, string[]]),
+      ['permissions.bypass', manifest.permissions.bypass],
+      ...(manifest.permissions.prompt ? [['permissions.prompt', manifest.permissions.prompt] as [string, string[]]] : []),
     ];
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {

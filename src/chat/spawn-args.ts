@@ -6,13 +6,25 @@ export interface SpawnArgs {
   model?: string;
   agent?: string;
   timeoutSeconds?: number;
+  /** --allow Read,Grep: only these tools. */
+  allow?: string[];
+  /** --deny Bash: without these tools. */
+  deny?: string[];
+  /** --ask: tool calls that need permission are asked in the chat. */
+  ask?: boolean;
+  /** --auto-approve: the --allow tools are approved without asking, within bounds. */
+  autoApprove?: boolean;
+  /** --worktree: a fresh git worktree on its own branch. */
+  worktree?: boolean;
 }
 
 export class SpawnArgsError extends Error {
   override name = 'SpawnArgsError';
 }
 
-const VALUE_FLAGS = new Set(['label', 'cli', 'model', 'agent', 'timeout']);
+const VALUE_FLAGS = new Set(['label', 'cli', 'model', 'agent', 'timeout', 'allow', 'deny']);
+const SWITCHES: Record<string, 'ask' | 'autoApprove' | 'worktree'> = { ask: 'ask', 'auto-approve': 'autoApprove', worktree: 'worktree' };
+export const SPAWN_FLAGS = '--label, --cli, --model, --agent, --timeout, --allow, --deny, --ask, --auto-approve, --worktree';
 // Phones turn "quotes" into “curly” ones; all of these open a quoted task or value.
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '”': '”', '‘': '’', '«': '»' };
 
@@ -29,7 +41,13 @@ export function parseSpawnArgs(input: string): SpawnArgs {
     rest = rest.slice(flag[0].length).trimStart();
     const name = flag[1]!;
     if (name === '') break;
-    if (!VALUE_FLAGS.has(name)) throw new SpawnArgsError(`Unknown flag --${name}. Flags: --label, --cli, --model, --agent, --timeout.`);
+    const switchName = SWITCHES[name];
+    if (switchName) {
+      if (flag[2] !== undefined) throw new SpawnArgsError(`--${name} takes no value.`);
+      args[switchName] = true;
+      continue;
+    }
+    if (!VALUE_FLAGS.has(name)) throw new SpawnArgsError(`Unknown flag --${name}. Flags: ${SPAWN_FLAGS}.`);
     let value = flag[2];
     if (value === undefined) {
       const token = takeToken(rest, `--${name}`);
@@ -40,6 +58,8 @@ export function parseSpawnArgs(input: string): SpawnArgs {
     if (name === 'timeout') {
       if (!/^\d+$/.test(value) || Number(value) < 1) throw new SpawnArgsError(`--timeout takes a whole number of seconds, got "${value}".`);
       args.timeoutSeconds = Number(value);
+    } else if (name === 'allow' || name === 'deny') {
+      args[name] = value.split(',').map((tool) => tool.trim()).filter(Boolean);
     } else {
       args[name] = value;
     }

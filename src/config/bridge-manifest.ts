@@ -19,6 +19,8 @@ export const bridgeManifestSchema = z
         /** Answers longer than this go as a document with a preview instead of many messages. */
         answerAsDocumentOverChars: positive,
         stopGraceMs: z.number().int().nonnegative(),
+        /** A permission request nobody answers in the chat within this long is denied. */
+        approvalTimeoutSeconds: positive,
         subagents: z
           .object({
             maxConcurrent: positive,

@@ -86,6 +86,11 @@ export class AgentSession {
     return dropped.length + (running ? 1 : 0);
   }
 
+  /** Pauses the running turn's timeout (see Turn.holdTimeout); a no-op when idle. */
+  holdTimeout(): () => void {
+    return this.current?.holdTimeout() ?? (() => {});
+  }
+
   /** Forget the CLI session: the next turn starts a fresh one. */
   reset(): void {
     this.resumeId = undefined;

@@ -46,6 +46,11 @@ export class Turn {
   readonly done: Promise<TurnOutcome>;
   private readonly process: CliProcess;
   private stopReason: { status: 'stopped' | 'timed_out'; message: string } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private deadline: number | undefined;
+  private holds = 0;
+  private remainingMs: number | undefined;
+  private finished = false;
 
   constructor(
     private readonly run: TurnRun,
@@ -76,7 +81,7 @@ export class Turn {
     const { adapter } = this.run;
     const decoder = new LineDecoder(decoders[adapter.protocol]!);
     const emit = (event: AgentEvent) => safely(() => this.handlers.onEvent?.(event));
-    const timer = this.run.timeoutMs ? setTimeout(() => this.timeOut(), this.run.timeoutMs) : undefined;
+    if (this.run.timeoutMs) this.armTimeout(this.run.timeoutMs);
 
     let result: ResultEvent | undefined;
     let sessionId: string | undefined;
@@ -106,7 +111,8 @@ export class Turn {
       });
     });
     const exitInfo = await this.process.exited;
-    clearTimeout(timer);
+    clearTimeout(this.timer);
+    this.finished = true;
 
     const exit: ExitEvent = { type: 'exit', code: exitInfo.code, signal: exitInfo.signal };
     const base = { result, sessionId, exit, durationMs: Date.now() - started, text: result?.text ?? lastText };
@@ -125,6 +131,31 @@ export class Turn {
     }
     emit(exit);
     return outcome;
+  }
+
+  /**
+   * Pauses the timeout while the run waits on something outside it (a person answering an
+   * approval): waiting is not hanging. Returns the release; the clock resumes where it was.
+   */
+  holdTimeout(): () => void {
+    if (this.holds++ === 0 && this.deadline !== undefined && !this.finished) {
+      clearTimeout(this.timer);
+      this.remainingMs = Math.max(0, this.deadline - Date.now());
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0 && this.remainingMs !== undefined && !this.finished) {
+        this.armTimeout(this.remainingMs);
+        this.remainingMs = undefined;
+      }
+    };
+  }
+
+  private armTimeout(ms: number): void {
+    this.deadline = Date.now() + ms;
+    this.timer = setTimeout(() => this.timeOut(), ms);
   }
 
   private timeOut(): void {

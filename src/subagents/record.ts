@@ -1,3 +1,4 @@
+import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Usage } from '../protocols/events.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
@@ -42,6 +43,11 @@ export interface SubagentRunRecord {
   context?: string;
   label?: string;
   cwd: string;
+  /** Tool lists and approvals for this run; none means the CLI's own defaults (bypass). */
+  policy?: ToolPolicy;
+  maxTurns?: number;
+  /** A user-defined agent's system prompt, given on top of the subagent one. */
+  agentPrompt?: string;
   depth: number;
   timeoutSeconds: number;
   status: RunStatus;

@@ -11,6 +11,8 @@ import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from
 import { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { ToolPolicy } from '../policy/tool-policy.ts';
 
 export interface SpawnRequest {
   address: ChatAddress;
@@ -26,6 +28,9 @@ export interface SpawnRequest {
   depth?: number;
   requesterSessionId?: string;
   cwd?: string;
+  policy?: ToolPolicy;
+  maxTurns?: number;
+  agentPrompt?: string;
 }
 
 export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: number } | { ok: false; error: string };
@@ -33,6 +38,7 @@ export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: num
 export interface RegistryOptions {
   config: BridgeConfig;
   store: RunStore;
+  audit: AuditLog;
   /** Called once a run has ended and its record is on disk (the announcer takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
   log?: (line: string) => void;
@@ -78,6 +84,8 @@ export class SubagentRegistry {
     if (request.model && !adapter.options.model) return { ok: false, error: `${cli} does not let the bridge choose a model.` };
     const task = request.task.trim();
     if (!task) return { ok: false, error: 'The task is empty.' };
+    const unsupported = unsupportedPolicy(adapter, request);
+    if (unsupported) return { ok: false, error: unsupported };
     const depth = request.depth ?? 1;
     if (depth > Math.max(1, this.limits.maxDepth)) return { ok: false, error: `Subagents may not spawn subagents this deep (depth ${depth}, limit ${this.limits.maxDepth}).` };
 
@@ -105,6 +113,9 @@ export class SubagentRegistry {
       task,
       ...(request.context ? { context: request.context } : {}),
       ...(request.label ? { label: request.label } : {}),
+      ...(request.policy ? { policy: request.policy } : {}),
+      ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
+      ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
       cwd: request.cwd ?? this.config.workdir,
       depth,
       timeoutSeconds: request.timeoutSeconds ?? this.limits.timeoutSeconds,
@@ -115,6 +126,8 @@ export class SubagentRegistry {
     };
     if (request.requester.kind === 'agent' && this.limits.announceTo === 'agent') run.delivery.chat = 'skipped';
     await this.store.save(run);
+    const by = request.requester.kind === 'user' ? (request.requester.name ?? String(request.requester.userId)) : 'the agent';
+    void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
     this.schedule();
     const latest = this.store.get(runId)!;
     return { ok: true, run: latest, queuePosition: latest.status === 'queued' ? this.queuePosition(latest) : 0 };
@@ -154,6 +167,7 @@ export class SubagentRegistry {
   async stop(runId: string, by: string): Promise<boolean> {
     const run = this.store.get(runId);
     if (!run || !isActive(run)) return false;
+    void this.options.audit.record({ event: 'stop', runId, chat: run.requesterKey, by });
     if (run.status === 'queued') {
       await this.end(run, { status: 'stopped', error: `stopped by ${by} before it started`, stoppedBy: by });
       return true;
@@ -205,6 +219,21 @@ export class SubagentRegistry {
     );
   }
 
+  /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */
+  holdTimeout(runId: string): () => void {
+    return this.live.get(runId)?.session?.holdTimeout() ?? (() => {});
+  }
+
+  /** Ends a run's auto-approval: from now on its tool calls are asked in the chat. */
+  async revokeAutoApprove(runId: string, by: string): Promise<boolean> {
+    const run = this.store.get(runId);
+    const auto = run?.policy?.autoApprove;
+    if (!run || !auto || auto.revoked || !isActive(run)) return false;
+    await this.store.save({ ...run, policy: { ...run.policy!, autoApprove: { ...auto, revoked: { by, at: Date.now() } } } });
+    await this.options.audit.record({ event: 'revoke', runId, chat: run.requesterKey, by });
+    return true;
+  }
+
   runningTotal(): number {
     return this.live.size;
   }
@@ -249,7 +278,11 @@ export class SubagentRegistry {
       timeoutMs: run.timeoutSeconds * 1000,
       onLine: (line) => log.write(line),
       onEvent: (event) => {
-        if (event.type === 'tool_start') steps++;
+        if (event.type === 'tool_start') {
+          steps++;
+          // Every tool call is in the audit trail; approvals add their own decision entries.
+          void this.options.audit.record({ event: 'tool_call', runId: run.runId, chat: run.requesterKey, tool: event.name, input: event.input, decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions' });
+        }
         if (event.type === 'started' && !run.childSessionId) {
           run = { ...(this.store.get(run.runId) ?? run), childSessionId: event.sessionId };
           void this.store.save(run);
@@ -269,14 +302,18 @@ export class SubagentRegistry {
 
   private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
     const mcp = this.toolsFor(run);
-    const systemPrompt = subagentSystemPrompt(run, mcp !== undefined);
+    const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.limits.maxDepth);
     return new AgentSession({
       adapter,
       cwd: run.cwd,
       env: { ...this.config.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
       ...(run.model ? { model: run.model } : {}),
-      ...(adapter.options.systemPrompt ? { systemPrompt } : {}),
+      ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
       ...(mcp ? { mcp } : {}),
+      ...(run.policy?.allowedTools ? { allowedTools: run.policy.allowedTools } : {}),
+      ...(run.policy?.disallowedTools ? { disallowedTools: run.policy.disallowedTools } : {}),
+      ...(run.maxTurns ? { maxTurns: run.maxTurns } : {}),
+      ...(run.policy?.approvals ? { permissionPrompt: true } : {}),
       graceMs: this.config.settings.stopGraceMs,
     });
   }
@@ -284,8 +321,19 @@ export class SubagentRegistry {
   private async end(run: SubagentRunRecord, patch: Partial<SubagentRunRecord> & { status: RunStatus }): Promise<void> {
     const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now() };
     await this.store.save(ended);
+    if (ended.status === 'timed_out') void this.options.audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: ended.error });
     this.options.onEnded(ended);
   }
+}
+
+/** A run whose policy its CLI cannot carry out is refused at spawn, not mid-run. */
+function unsupportedPolicy(adapter: Adapter, request: SpawnRequest): string | undefined {
+  const { policy } = request;
+  if (policy?.allowedTools && !adapter.options.allowedTools) return `${adapter.name} cannot be limited to a list of tools (no options.allowedTools in its adapter).`;
+  if (policy?.disallowedTools && !adapter.options.disallowedTools) return `${adapter.name} cannot have tools removed (no options.disallowedTools in its adapter).`;
+  if (policy?.approvals && (!adapter.permissions.prompt || !adapter.options.mcp)) return `${adapter.name} cannot ask the chat for approvals (its adapter has no permission-prompt tool).`;
+  if (request.maxTurns && !adapter.options.maxTurns) return `${adapter.name} cannot limit its turns (no options.maxTurns in its adapter).`;
+  return undefined;
 }
 
 function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Partial<SubagentRunRecord> & { status: RunStatus } {

@@ -3,6 +3,8 @@ import type { BridgeConfig } from '../config/config.ts';
 import { decoders, type AgentEvent } from '../protocols/index.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
 import { parseLine } from '../process/lines.ts';
+import { AuditLog } from '../audit/audit-log.ts';
+import { ApprovalBroker } from '../policy/approvals.ts';
 import { Announcer } from './announcer.ts';
 import type { SubagentRunRecord } from './record.ts';
 import { SubagentRegistry } from './registry.ts';
@@ -15,6 +17,8 @@ export class Subagents {
   readonly registry: SubagentRegistry;
   readonly announcer: Announcer;
   readonly sweeper: Sweeper;
+  readonly audit: AuditLog;
+  readonly approvals: ApprovalBroker;
 
   private constructor(
     readonly store: RunStore,
@@ -22,8 +26,25 @@ export class Subagents {
     out: Outbound,
     log: (line: string) => void,
   ) {
+    this.audit = new AuditLog(config.dataDir);
     this.announcer = new Announcer({ store, out, settings: config.settings, log, toAgent: (runs) => this.toAgent(runs) });
-    this.registry = new SubagentRegistry({ config, store, log, onEnded: () => this.announcer.kick() });
+    this.registry = new SubagentRegistry({
+      config,
+      store,
+      log,
+      audit: this.audit,
+      onEnded: (run) => {
+        this.approvals.cancel(run.runId);
+        this.announcer.kick();
+      },
+    });
+    this.approvals = new ApprovalBroker({
+      out,
+      audit: this.audit,
+      timeoutMs: config.settings.approvalTimeoutSeconds * 1000,
+      holdTimeout: (runId) => this.registry.holdTimeout(runId),
+      log,
+    });
     this.sweeper = new Sweeper(store, config.settings.subagents.historyPerChat, log);
   }
 

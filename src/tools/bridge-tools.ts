@@ -12,7 +12,7 @@ import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import { AgentInbox } from './agent-inbox.ts';
 import { MCP_SERVER_NAME, McpEndpoint, type Grant } from './mcp-endpoint.ts';
-import type { ToolScope } from './scope.ts';
+import { AGENT_TOOLS, APPROVAL_TOOL, type ToolScope } from './scope.ts';
 import { ToolCalls } from './tool-calls.ts';
 
 /** What main sessions are told about the tools (appended to the CLI's own system prompt). */
@@ -35,11 +35,16 @@ export class BridgeTools {
 
   static async start(config: BridgeConfig, bridge: Bridge, subagents: Subagents): Promise<BridgeTools> {
     const announceTo = config.settings.subagents.announceTo;
-    const calls = new ToolCalls(config.manifest, subagents, (run, position) => {
-      // People see what the agent started, and can stop it, like any /spawn.
-      const to = { chatId: run.requesterChatId, ...(run.requesterThreadId !== undefined ? { threadId: run.requesterThreadId } : {}) };
-      void bridge.out.send(to, spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {});
-    });
+    const calls = new ToolCalls(
+      config,
+      subagents,
+      (run, position) => {
+        // People see what the agent started, and can stop it, like any /spawn.
+        const to = { chatId: run.requesterChatId, ...(run.requesterThreadId !== undefined ? { threadId: run.requesterThreadId } : {}) };
+        void bridge.out.send(to, spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {});
+      },
+      (scope) => bridge.chats.get(scope.address).record.workdir,
+    );
     const endpoint = new McpEndpoint(calls);
     await endpoint.listen();
     const tools = new BridgeTools(endpoint, config);
@@ -54,7 +59,7 @@ export class BridgeTools {
   forMainSession(chat: ChatSession): Partial<SessionConfig> {
     const adapter = chat.adapter;
     const key = chatKey(chat.address);
-    const scope: ToolScope = { address: chat.address, depth: 0, kind: 'main', sessionId: () => chat.record.cliSessionId };
+    const scope: ToolScope = { address: chat.address, depth: 0, kind: 'main', sessionId: () => chat.record.cliSessionId, tools: AGENT_TOOLS };
     const mcp = this.mcpFor(adapter, `main-${key}`, scope);
     return {
       ...(mcp ? { mcp } : {}),
@@ -62,13 +67,19 @@ export class BridgeTools {
     };
   }
 
-  /** A subagent gets the tools only while the depth limit allows it to spawn. */
+  /**
+   * A subagent gets the delegation tools only while the depth limit allows it to spawn, and
+   * the permission tool only when its calls are to be approved.
+   */
   forSubagent(run: SubagentRunRecord): TurnSpec['mcp'] | undefined {
-    if (run.depth >= this.config.settings.subagents.maxDepth) return undefined;
+    const spawn = run.depth < this.config.settings.subagents.maxDepth;
+    const approvals = run.policy?.approvals === true;
+    if (!spawn && !approvals) return undefined;
     const adapter = this.config.adapters.get(run.cli);
     if (!adapter) return undefined;
+    const tools = new Set([...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
     const address = { chatId: run.requesterChatId, ...(run.requesterThreadId !== undefined ? { threadId: run.requesterThreadId } : {}) };
-    return this.mcpFor(adapter, `run-${run.runId}`, { address, depth: run.depth, kind: 'subagent', sessionId: () => run.childSessionId });
+    return this.mcpFor(adapter, `run-${run.runId}`, { address, depth: run.depth, kind: 'subagent', runId: run.runId, tools, sessionId: () => run.childSessionId });
   }
 
   async close(): Promise<void> {

@@ -88,7 +88,9 @@ export class McpEndpoint {
   private serverFor(scope: ToolScope): Server {
     const server = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: this.calls.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
+      tools: this.calls.tools
+        .filter((tool) => scope.tools.has(tool.name))
+        .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const result = await this.calls.call(scope, request.params.name, request.params.arguments);

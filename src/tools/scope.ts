@@ -13,4 +13,12 @@ export interface ToolScope {
   sessionId(): string | undefined;
   /** Whose result hand-back this is: main sessions get results as new turns. */
   kind: 'main' | 'subagent';
+  /** The subagent run this secret belongs to, if any. */
+  runId?: string;
+  /** The tools this secret may list and call. */
+  tools: ReadonlySet<string>;
 }
+
+/** The tools a main agent delegates with. */
+export const AGENT_TOOLS: ReadonlySet<string> = new Set(['spawn_subagent', 'list_subagents', 'subagent_status', 'subagent_log', 'stop_subagent']);
+export const APPROVAL_TOOL = 'approve_tool';

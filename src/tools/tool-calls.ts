@@ -1,7 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { runInfo, runList, runLog } from '../chat/render/runs.ts';
 import { chatKey } from '../chat/transport.ts';
-import type { BridgeManifest } from '../config/bridge-manifest.ts';
+import { catalogFor, chooseAgent, policyWithAgent, type AgentChoice } from '../agents/spawn-with-agent.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { ToolPolicy } from '../policy/tool-policy.ts';
 import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { ToolScope } from './scope.ts';
@@ -23,21 +25,33 @@ export class ToolCalls {
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(
-    private readonly manifest: BridgeManifest,
+    private readonly config: BridgeConfig,
     private readonly subagents: Subagents,
     private readonly notice: SpawnNotice = () => {},
+    /** The working directory of the caller's chat. */
+    private readonly workdirOf: (scope: ToolScope) => string = () => config.workdir,
   ) {
     const ajv = new Ajv({ allErrors: true, strict: false });
-    for (const tool of manifest.tools) this.validators.set(tool.name, ajv.compile(tool.inputSchema));
+    for (const tool of config.manifest.tools) this.validators.set(tool.name, ajv.compile(tool.inputSchema));
+  }
+
+  private workdir(scope: ToolScope): string {
+    return this.workdirOf(scope);
+  }
+
+  /** An agent's own tool lists; a definition that breaks the policy rules is the agent's error. */
+  private agentPolicy(agent: AgentChoice): { policy?: ToolPolicy } {
+    const policy = policyWithAgent({}, agent);
+    return policy ? { policy } : {};
   }
 
   get tools() {
-    return this.manifest.tools;
+    return this.config.manifest.tools;
   }
 
   async call(scope: ToolScope, name: string, args: unknown): Promise<ToolResult> {
     const validate = this.validators.get(name);
-    if (!validate) return error(`Unknown tool "${name}".`);
+    if (!validate || !scope.tools.has(name)) return error(`Unknown tool "${name}".`);
     if (!validate(args ?? {})) {
       const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
       return error(`Invalid arguments for ${name}: ${problems.join('; ')}.`);
@@ -52,6 +66,8 @@ export class ToolCalls {
         return this.withRun(scope, input.id, (run) => ok(runInfo(run).plain));
       case 'subagent_log':
         return this.withRun(scope, input.id, async (run) => ok(runLog(run, await this.subagents.events(run), (input.lines as number | undefined) ?? 20).plain));
+      case 'approve_tool':
+        return this.approve(scope, input);
       case 'stop_subagent':
         return this.withRun(scope, input.id, async (run) => {
           const stopped = await this.subagents.registry.stop(run.runId, 'the agent');
@@ -67,16 +83,24 @@ export class ToolCalls {
     if (scope.depth + 1 > limits.maxDepth) {
       return error(`You are a subagent at depth ${scope.depth}; subagents may be nested ${limits.maxDepth} deep at most. Do the work yourself.`);
     }
-    if (input.agent) return error(`Unknown agent "${String(input.agent)}": no agent definitions are set up.`);
+    let agent: AgentChoice | undefined;
+    if (input.agent) {
+      const chosen = chooseAgent(await catalogFor(this.workdir(scope), this.config.dataDir, [...this.config.adapters.keys()]), String(input.agent));
+      if (typeof chosen === 'string') return error(chosen);
+      agent = chosen;
+    }
     const result = await this.subagents.registry.spawn({
       address: scope.address,
       requester: { kind: 'agent', chatKey: chatKey(scope.address), ...(scope.sessionId() ? { sessionId: scope.sessionId() } : {}) },
       requesterSessionId: scope.sessionId(),
       task: String(input.task),
       depth: scope.depth + 1,
-      ...(input.label ? { label: String(input.label) } : {}),
-      ...(input.cli ? { cli: String(input.cli) } : {}),
-      ...(input.model ? { model: String(input.model) } : {}),
+      ...(input.label ?? agent?.label ? { label: String(input.label ?? agent?.label) } : {}),
+      ...(input.cli ?? agent?.cli ? { cli: String(input.cli ?? agent?.cli) } : {}),
+      ...(input.model ?? agent?.model ? { model: String(input.model ?? agent?.model) } : {}),
+      ...(agent ? { agent: agent.agent, agentPrompt: agent.agentPrompt, ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}) } : {}),
+      ...(agent ? this.agentPolicy(agent) : {}),
+      cwd: this.workdir(scope),
       ...(input.timeoutSeconds ? { timeoutSeconds: Number(input.timeoutSeconds) } : {}),
     });
     if (!result.ok) return error(result.error);
@@ -85,6 +109,14 @@ export class ToolCalls {
     const where = result.queuePosition ? `queued (${result.queuePosition} in line; it starts when a slot frees)` : 'started';
     const back = scope.kind === 'main' && run.delivery.agent === 'pending' ? ' Its result will arrive by itself as a new message in this conversation: do not wait or poll for it; go on with other work or end your turn.' : ' Its result will be announced in the chat.';
     return ok(`Subagent #${run.number} ${where}: id ${run.runId}, label "${displayName(run)}", CLI ${run.cli}.${back}`);
+  }
+
+  /** Claude Code's permission prompt for a run under a policy: the answer is JSON text. */
+  private async approve(scope: ToolScope, input: Record<string, unknown>): Promise<ToolResult> {
+    const run = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
+    if (!run) return ok(JSON.stringify({ behavior: 'deny', message: 'This run is no longer known to the bridge.' }));
+    const decision = await this.subagents.approvals.decide(run, String(input.tool_name), (input.input ?? {}) as Record<string, unknown>);
+    return ok(JSON.stringify(decision));
   }
 
   private runs(scope: ToolScope): SubagentRunRecord[] {

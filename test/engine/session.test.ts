@@ -106,6 +106,7 @@ describe('an agent session', () => {
       '--append-system-prompt', 'Be brief.',
       '--allowedTools', 'Read,Grep',
       '--disallowedTools', 'Bash',
+      '--dangerously-skip-permissions',
       '-p', 'go',
     ]);
     expect(call!.cwd).toBe(world.dir);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
 import { Subagents } from '../../src/subagents/subagents.ts';
 import { McpEndpoint, type Grant } from '../../src/tools/mcp-endpoint.ts';
-import type { ToolScope } from '../../src/tools/scope.ts';
+import { AGENT_TOOLS, type ToolScope } from '../../src/tools/scope.ts';
 import { ToolCalls } from '../../src/tools/tool-calls.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
@@ -20,12 +20,12 @@ async function open(limits: Partial<Settings['subagents']> = {}) {
   const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env, subagents: limits });
   subagents = await Subagents.open(config, new RecordingOutbound(), () => {});
   await subagents.start(60_000);
-  endpoint = new McpEndpoint(new ToolCalls(config.manifest, subagents, (run) => notices.push(run.number)));
+  endpoint = new McpEndpoint(new ToolCalls(config, subagents, (run) => notices.push(run.number)));
   await endpoint.listen();
   return config;
 }
 
-const scope = (chatId: number, depth = 0): ToolScope => ({ address: { chatId }, depth, kind: depth ? 'subagent' : 'main', sessionId: () => 'main-session-id' });
+const scope = (chatId: number, depth = 0): ToolScope => ({ address: { chatId }, depth, kind: depth ? 'subagent' : 'main', sessionId: () => 'main-session-id', tools: AGENT_TOOLS });
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
@@ -104,6 +104,7 @@ describe('the MCP endpoint', () => {
     expect(await call(client, 'spawn_subagent', { task: 'x', colour: 'red' })).toEqual({ isError: true, text: 'Invalid arguments for spawn_subagent: (arguments) must NOT have additional properties (colour).' });
     expect(await call(client, 'spawn_subagent', { task: 'x', timeoutSeconds: 'soon' })).toEqual({ isError: true, text: 'Invalid arguments for spawn_subagent: /timeoutSeconds must be integer.' });
     expect(await call(client, 'spawn_subagent', { task: 'x', cli: 'cobol' })).toEqual({ isError: true, text: 'Unknown CLI "cobol". Available: fake.' });
+    expect(await call(client, 'spawn_subagent', { task: 'x', agent: 'reviewer' })).toEqual({ isError: true, text: 'Unknown agent "reviewer". No agents are defined (see /agents).' });
     expect((await call(client, 'spawn_subagent', { task: 'hang' })).isError).toBe(false);
     const refused = await call(client, 'spawn_subagent', { task: 'one more' });
     expect(refused.isError).toBe(true);

@@ -1,6 +1,9 @@
 import { plain } from '../../chat/deliver.ts';
+import { agentList } from '../../chat/render/agents.ts';
 import { runInfo, runList, runLog, spawnedText, stopButton } from '../../chat/render/runs.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../../chat/spawn-args.ts';
+import { PolicyError } from '../../policy/tool-policy.ts';
+import { catalogFor, chooseAgent, policyWithAgent, type AgentChoice } from '../../agents/spawn-with-agent.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress } from '../../chat/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
@@ -20,16 +23,30 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents): v
       if (error instanceof SpawnArgsError) throw new UsageError(error.message);
       throw error;
     }
-    if (args.agent) throw new UsageError(`Unknown agent "${args.agent}": no agent definitions are set up.`);
+    let agent: AgentChoice | undefined;
+    if (args.agent) {
+      const chosen = chooseAgent(await catalogFor(ctx.chat.record.workdir, bridge.config.dataDir, [...bridge.config.adapters.keys()]), args.agent);
+      if (typeof chosen === 'string') throw new UsageError(chosen);
+      agent = chosen;
+    }
+    let policy;
+    try {
+      policy = policyWithAgent({ allowedTools: args.allow, disallowedTools: args.deny, ask: args.ask, autoApprove: args.autoApprove }, agent);
+    } catch (error) {
+      if (error instanceof PolicyError) throw new UsageError(error.message);
+      throw error;
+    }
     const result = await registry.spawn({
       address: ctx.chat.address,
       requester: { kind: 'user', userId: ctx.message.user.id, ...(ctx.message.user.name ? { name: ctx.message.user.name } : {}) },
       task: args.task,
       ...(ctx.message.replyTo ? { context: ctx.message.replyTo.text } : {}),
-      ...(args.label ? { label: args.label } : {}),
-      cli: args.cli ?? ctx.chat.record.cli,
-      ...(args.model ? { model: args.model } : {}),
+      ...(args.label ?? agent?.label ? { label: args.label ?? agent?.label } : {}),
+      cli: args.cli ?? agent?.cli ?? ctx.chat.record.cli,
+      ...(args.model ?? agent?.model ? { model: args.model ?? agent?.model } : {}),
+      ...(agent ? { agent: agent.agent, agentPrompt: agent.agentPrompt, ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}) } : {}),
       ...(args.timeoutSeconds ? { timeoutSeconds: args.timeoutSeconds } : {}),
+      ...(policy ? { policy } : {}),
       cwd: ctx.chat.record.workdir,
     });
     if (!result.ok) throw new UsageError(result.error);
@@ -66,7 +83,16 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents): v
       case 'info': {
         if (!ref) throw new UsageError('Which run? Give its #number or id.');
         const run = findRun(ctx, ref);
-        await ctx.reply(runInfo(run, run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}));
+        const audit = await subagents.audit.countsFor(run.runId);
+        const waiting = subagents.approvals.waitingFor(run.runId);
+        await ctx.reply(runInfo(run, { ...(run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}), ...(waiting ? { approvalsWaiting: waiting } : {}), audit }));
+        return;
+      }
+      case 'revoke': {
+        if (!ref) throw new UsageError('Which run? Give its #number or id.');
+        const run = findRun(ctx, ref);
+        if (!(await registry.revokeAutoApprove(run.runId, who(ctx)))) throw new UsageError(`#${run.number} has no auto-approval to revoke.`);
+        await ctx.reply(plain(`🔒 Auto-approval revoked for #${run.number} ${displayName(run)}: its next tool calls are asked here.`));
         return;
       }
       default:
@@ -80,7 +106,13 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents): v
     return run;
   }
 
+  const agents: CommandHandler = async (ctx) => {
+    const catalog = await catalogFor(ctx.chat.record.workdir, bridge.config.dataDir, [...bridge.config.adapters.keys()]);
+    await ctx.reply(agentList(catalog));
+  };
+
   bridge.command('spawn', spawn);
+  bridge.command('agents', agents);
   bridge.command('subagents', subagentsCommand);
   bridge.button('sa', async (press: ButtonPress, runId: string): Promise<ButtonAnswer> => {
     const run = registry.get(runId);
@@ -88,6 +120,7 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents): v
     const stopped = await registry.stop(runId, press.user.name ?? String(press.user.id));
     return { text: stopped ? `⏹ Stopping #${run.number}…` : `#${run.number} has already ended.` };
   });
+  bridge.button('ap', (press, payload) => subagents.approvals.answer(press, payload));
   bridge.onStop(async (chat, reason) => {
     const count = await registry.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
     return count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : undefined;

@@ -1,0 +1,90 @@
+/**
+ * What a run may do with its tools. Lists go to the CLI's own flags; approvals come from
+ * the chat through the bridge's permission tool.
+ */
+export interface ToolPolicy {
+  /** Only these tools (the CLI's names) exist for the run. */
+  allowedTools?: string[];
+  /** These tools are removed. */
+  disallowedTools?: string[];
+  /** Ask the chat before tools that need permission (instead of bypassing permissions). */
+  approvals: boolean;
+  /** Approve these tools without asking, within bounds; the rest are asked in the chat. */
+  autoApprove?: AutoApprove;
+}
+
+export interface AutoApprove {
+  tools: string[];
+  /** Auto-approval ends this long after the run starts. */
+  maxDurationSeconds: number;
+  perMinute: number;
+  perRun: number;
+  revoked?: { by: string; at: number };
+}
+
+/** The seed's bounds: auto-approval is time-boxed and rate-limited, never open-ended. */
+export const AUTO_APPROVE_BOUNDS = {
+  maxDurationSeconds: { min: 60, max: 14_400, default: 3_600 },
+  perMinute: { min: 10, max: 300, default: 60 },
+  perRun: { min: 1, max: 10_000, default: 1_000 },
+} as const;
+
+export class PolicyError extends Error {
+  override name = 'PolicyError';
+  constructor(
+    readonly code: 'INVALID_PERMISSION_CONFIG' | 'INVALID_ARGUMENT',
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}
+
+const TOOL_NAME = /^[A-Za-z_][\w.-]*$/;
+
+export interface PolicyRequest {
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  ask?: boolean;
+  autoApprove?: boolean | Partial<Omit<AutoApprove, 'tools' | 'revoked'>>;
+}
+
+/** Builds and checks a run's policy; throws PolicyError naming the rule it breaks. */
+export function buildPolicy(request: PolicyRequest): ToolPolicy | undefined {
+  const allowed = clean(request.allowedTools, 'allowed');
+  const disallowed = clean(request.disallowedTools, 'disallowed');
+  const both = allowed?.filter((tool) => disallowed?.includes(tool)) ?? [];
+  if (both.length) throw new PolicyError('INVALID_ARGUMENT', `${both.join(', ')} cannot be both allowed and disallowed`);
+  if (request.autoApprove) {
+    // An empty allowlist means "every tool": auto-approving that would approve `rm -rf /`.
+    if (!allowed?.length) throw new PolicyError('INVALID_PERMISSION_CONFIG', 'auto-approval requires a non-empty list of allowed tools (--allow)');
+    const bounds = typeof request.autoApprove === 'object' ? request.autoApprove : {};
+    return {
+      allowedTools: allowed,
+      ...(disallowed ? { disallowedTools: disallowed } : {}),
+      approvals: true,
+      autoApprove: {
+        tools: allowed,
+        maxDurationSeconds: bounded('maxDurationSeconds', bounds.maxDurationSeconds),
+        perMinute: bounded('perMinute', bounds.perMinute),
+        perRun: bounded('perRun', bounds.perRun),
+      },
+    };
+  }
+  if (!allowed && !disallowed && !request.ask) return undefined;
+  return { ...(allowed ? { allowedTools: allowed } : {}), ...(disallowed ? { disallowedTools: disallowed } : {}), approvals: request.ask === true };
+}
+
+function clean(tools: string[] | undefined, which: string): string[] | undefined {
+  if (!tools) return undefined;
+  const list = [...new Set(tools.map((tool) => tool.trim()).filter(Boolean))];
+  const bad = list.filter((tool) => !TOOL_NAME.test(tool));
+  if (bad.length) throw new PolicyError('INVALID_ARGUMENT', `not a tool name in the ${which} tools: ${bad.join(', ')}`);
+  return list.length ? list : undefined;
+}
+
+function bounded(name: keyof typeof AUTO_APPROVE_BOUNDS, value: number | undefined): number {
+  const { min, max, default: fallback } = AUTO_APPROVE_BOUNDS[name];
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) throw new PolicyError('INVALID_ARGUMENT', `${name} must be ${min}-${max}, got ${value}`);
+  return value;
+}
