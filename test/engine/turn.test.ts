@@ -119,4 +119,20 @@ describe('a turn of a CLI process', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(alive(pid)).toBe(false);
   });
+
+  it('holds its timeout while waiting on a person, then resumes the clock', async () => {
+    const { turn, done } = runTurn('sleep:1', { timeoutMs: 500 });
+    await new Promise((r) => setTimeout(r, 100));
+    const release = turn.holdTimeout();
+    await new Promise((r) => setTimeout(r, 1200)); // past the 500 ms, but held
+    release();
+    const outcome = await done;
+    expect(outcome.status).toBe('completed');
+  });
+
+  it('still times out after a hold is released', async () => {
+    const { turn, done } = runTurn('hang', { timeoutMs: 400, graceMs: 100 });
+    turn.holdTimeout()();
+    expect((await done).status).toBe('timed_out');
+  });
 });

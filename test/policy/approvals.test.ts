@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.ts';
+import { ApprovalBroker } from '../../src/policy/approvals.ts';
+import { buildPolicy } from '../../src/policy/tool-policy.ts';
+import type { SubagentRunRecord } from '../../src/subagents/record.ts';
+import { tempDir } from '../support/bridge-process.ts';
+import { RecordingOutbound } from '../support/recording-outbound.ts';
+
+let dir: { path: string; remove(): Promise<void> };
+let out: RecordingOutbound;
+let audit: AuditLog;
+let holds: number;
+let broker: ApprovalBroker;
+
+beforeEach(async () => {
+  dir = await tempDir('approvals-');
+  out = new RecordingOutbound();
+  audit = new AuditLog(dir.path);
+  holds = 0;
+  broker = new ApprovalBroker({
+    out,
+    audit,
+    timeoutMs: 400,
+    holdTimeout: () => {
+      holds++;
+      return () => holds--;
+    },
+  });
+});
+afterEach(() => dir.remove());
+
+const run = (policy = buildPolicy({ ask: true })): SubagentRunRecord => ({
+  runId: 'run-1',
+  number: 4,
+  requesterChatId: -9,
+  requesterKey: '-9',
+  requester: { kind: 'user', userId: 1 },
+  cli: 'claude',
+  task: 't',
+  label: 'Builder',
+  cwd: '/',
+  depth: 1,
+  timeoutSeconds: 60,
+  status: 'running',
+  createdAt: Date.now(),
+  startedAt: Date.now(),
+  logFile: '/dev/null',
+  delivery: { chat: 'pending', sentParts: 0, attempts: 0 },
+  ...(policy ? { policy } : {}),
+});
+
+const press = (data: string, userId = 1) => {
+  const [, payload] = /^ap:(.*)$/.exec(data)!;
+  return broker.answer({ address: { chatId: -9 }, user: { id: userId, name: 'Ada' }, data, messageId: 1 }, payload!);
+};
+const entries = async (): Promise<AuditEntry[]> => (await readFile(join(dir.path, 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+
+describe('approvals from the chat', () => {
+  it('asks the chat with Allow and Deny, holds the run\'s timeout, and allows on Allow', async () => {
+    const decision = broker.decide(run(), 'Bash', { command: 'touch built.txt' });
+    await expect.poll(() => out.sent.length).toBe(1);
+    const question = out.sent[0]!;
+    expect(question.text).toBe('🔐 #4 Builder asks to use Bash\ntouch built.txt\nNo answer within 1 min means deny.');
+    expect(question.buttons[0]!.map((b) => b.text)).toEqual(['✅ Allow', '⛔ Deny']);
+    expect(holds).toBe(1);
+    expect(broker.waitingFor('run-1')).toBe(1);
+    expect(await press(question.buttons[0]![0]!.data)).toEqual({ text: '✅ Allowed' });
+    expect(await decision).toEqual({ behavior: 'allow', updatedInput: { command: 'touch built.txt' } });
+    expect(holds).toBe(0);
+    await expect.poll(() => question.edits.at(-1)).toBe('#4 Builder: Bash\ntouch built.txt\n✅ Allowed by Ada');
+    expect(await press(question.buttons[0]![1]!.data)).toEqual({ text: 'This request was already answered.' });
+    const [entry] = await entries();
+    expect(entry).toMatchObject({ event: 'tool_approved', runId: 'run-1', chat: '-9', tool: 'Bash', decision: 'allow', by: 'Ada', inputPreview: '{"command":"touch built.txt"}' });
+    expect(entry!.inputHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('denies on Deny, and on silence', async () => {
+    const denied = broker.decide(run(), 'Write', { file_path: '/etc/passwd' });
+    await expect.poll(() => out.sent.length).toBe(1);
+    await press(out.sent[0]!.buttons[0]![1]!.data);
+    expect(await denied).toEqual({ behavior: 'deny', message: 'Denied by Ada from the chat.' });
+    const silent = await broker.decide(run(), 'Bash', { command: 'make' });
+    expect(silent).toEqual({ behavior: 'deny', message: 'No answer within 0 s: denied.' });
+    expect((await entries()).map((e) => [e.event, e.by])).toEqual([['tool_denied', 'Ada'], ['tool_denied', 'timeout']]);
+  });
+
+  it('a run that ends takes its open questions with it', async () => {
+    const decision = broker.decide(run(), 'Bash', { command: 'sleep 100' });
+    await expect.poll(() => out.sent.length).toBe(1);
+    broker.cancel('run-1');
+    expect(await decision).toEqual({ behavior: 'deny', message: 'The run ended.' });
+  });
+
+  it('auto-approves listed tools within bounds, asks about the rest, and stops when revoked', async () => {
+    const policy = buildPolicy({ autoApprove: { perMinute: 10 }, allowedTools: ['Read', 'Bash'] })!;
+    const r = run(policy);
+    expect(await broker.decide(r, 'Read', { file_path: 'a' })).toEqual({ behavior: 'allow', updatedInput: { file_path: 'a' } });
+    for (let i = 0; i < 9; i++) await broker.decide(r, 'Bash', { command: `echo ${i}` });
+    expect(await broker.decide(r, 'Bash', { command: 'one too many' })).toEqual({ behavior: 'deny', message: 'Auto-approval paused: 10 auto-approved calls a minute is the limit. Slow down or wait.' });
+    expect(out.sent).toHaveLength(0);
+    const asked = broker.decide(r, 'Write', { file_path: 'x' }); // not in the list: asked
+    await expect.poll(() => out.sent.length).toBe(1);
+    broker.cancel('run-1');
+    await asked;
+    const revoked = { ...r, policy: { ...policy, autoApprove: { ...policy.autoApprove!, revoked: { by: 'Ada', at: Date.now() } } } };
+    void broker.decide(revoked, 'Read', { file_path: 'b' });
+    await expect.poll(() => out.sent.length).toBe(2);
+    broker.cancel('run-1');
+    const events = (await entries()).map((e) => e.event);
+    expect(events.filter((e) => e === 'tool_auto_approved')).toHaveLength(10);
+    expect(events).toContain('tool_denied');
+  });
+
+  it('auto-approval ends when its time box does', async () => {
+    const policy = buildPolicy({ autoApprove: { maxDurationSeconds: 60 }, allowedTools: ['Read'] })!;
+    const old = { ...run(policy), startedAt: Date.now() - 61_000 };
+    void broker.decide(old, 'Read', { file_path: 'a' });
+    await expect.poll(() => out.sent.length).toBe(1);
+    broker.cancel('run-1');
+  });
+});

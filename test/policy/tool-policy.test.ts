@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { buildPolicy, PolicyError } from '../../src/policy/tool-policy.ts';
+
+describe('tool policy', () => {
+  it('is absent when nothing is asked for: the CLI keeps its defaults', () => {
+    expect(buildPolicy({})).toBeUndefined();
+  });
+
+  it('carries tool lists and approvals', () => {
+    expect(buildPolicy({ allowedTools: ['Read', ' Grep ', 'Read'], disallowedTools: ['Bash'] })).toEqual({ allowedTools: ['Read', 'Grep'], disallowedTools: ['Bash'], approvals: false });
+    expect(buildPolicy({ ask: true })).toEqual({ approvals: true });
+  });
+
+  it('refuses auto-approval without an allowlist (INVALID_PERMISSION_CONFIG)', () => {
+    expect(() => buildPolicy({ autoApprove: true })).toThrow(new PolicyError('INVALID_PERMISSION_CONFIG', 'auto-approval requires a non-empty list of allowed tools (--allow)'));
+    expect(() => buildPolicy({ autoApprove: true, allowedTools: [' '] })).toThrow('INVALID_PERMISSION_CONFIG');
+  });
+
+  it('time-boxes and rate-limits auto-approval within the seed\'s bounds', () => {
+    expect(buildPolicy({ autoApprove: true, allowedTools: ['Read', 'Bash'] })).toEqual({
+      allowedTools: ['Read', 'Bash'],
+      approvals: true,
+      autoApprove: { tools: ['Read', 'Bash'], maxDurationSeconds: 3600, perMinute: 60, perRun: 1000 },
+    });
+    expect(() => buildPolicy({ autoApprove: { maxDurationSeconds: 20_000 }, allowedTools: ['Read'] })).toThrow('INVALID_ARGUMENT: maxDurationSeconds must be 60-14400, got 20000');
+    expect(() => buildPolicy({ autoApprove: { perMinute: 1000 }, allowedTools: ['Read'] })).toThrow('INVALID_ARGUMENT: perMinute must be 10-300, got 1000');
+  });
+
+  it('refuses a tool both allowed and disallowed, and names that are not tool names', () => {
+    expect(() => buildPolicy({ allowedTools: ['Bash'], disallowedTools: ['Bash'] })).toThrow('INVALID_ARGUMENT: Bash cannot be both allowed and disallowed');
+    expect(() => buildPolicy({ allowedTools: ['Bash(rm -rf *)'] })).toThrow('INVALID_ARGUMENT: not a tool name in the allowed tools: Bash(rm -rf *)');
+  });
+});
