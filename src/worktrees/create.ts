@@ -1,0 +1,64 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { branchName } from './branch-name.ts';
+import { git, GitFailure, resolveCommit } from './git.ts';
+import { locateRepo } from './repo.ts';
+import { serialized } from './serialize.ts';
+import type { Worktree } from './types.ts';
+import { WorktreeError } from './worktree-error.ts';
+
+export interface CreateWorktreeOptions {
+  /** Where the run was asked to work: the repository is found from here. */
+  dir: string;
+  /** The parent of all run worktrees; each gets `<worktreesDir>/<runId>`. */
+  worktreesDir: string;
+  runId: string;
+  label?: string;
+}
+
+/** A new worktree on a new branch `bridge/<slug>-<runId>`, made from the HEAD of `dir`'s repository. */
+export async function createWorktree(options: CreateWorktreeOptions): Promise<Worktree> {
+  const branch = branchName(options.runId, options.label);
+  const { root, prefix, commonDir } = await locateRepo(options.dir);
+  const baseCommit = await resolveCommit('HEAD', root);
+  if (!baseCommit) throw new WorktreeError(`${root} has no commits yet: --worktree needs one to branch from`);
+  const baseBranch = await currentBranch(root);
+  const path = join(resolve(options.worktreesDir), options.runId);
+  await mkdir(resolve(options.worktreesDir), { recursive: true });
+
+  // The branch first, on its own: creating a ref is atomic, so a lock failure leaves nothing behind
+  // and the retry in git() is safe. `worktree add -b` could fail after making the branch.
+  await gitOrExplain(['branch', '--no-track', branch, baseCommit], root, `could not create branch ${branch}`);
+  try {
+    await serialized(commonDir, () =>
+      gitOrExplain(['worktree', 'add', '--quiet', '--', path, branch], root, `could not create a worktree at ${path}`),
+    );
+  } catch (error) {
+    await git(['branch', '-D', '--', branch], { cwd: root }).catch(() => undefined);
+    throw error;
+  }
+
+  const workdir = resolve(path, prefix); // resolve, not join: no trailing "/" from the prefix
+  // The start directory may hold nothing tracked (new, or all ignored), so the checkout lacks it.
+  await mkdir(workdir, { recursive: true });
+  return { repoRoot: root, path, workdir, branch, baseCommit, ...(baseBranch ? { baseBranch } : {}) };
+}
+
+/** The branch HEAD is on, or undefined when detached. */
+async function currentBranch(cwd: string): Promise<string | undefined> {
+  try {
+    return await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd });
+  } catch (error) {
+    if (error instanceof GitFailure) return undefined;
+    throw error;
+  }
+}
+
+async function gitOrExplain(args: string[], cwd: string, what: string): Promise<void> {
+  try {
+    await git(args, { cwd });
+  } catch (error) {
+    if (error instanceof GitFailure) throw new WorktreeError(`${what}: ${error.message}`);
+    throw error;
+  }
+}

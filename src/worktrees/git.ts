@@ -1,0 +1,111 @@
+import { execa } from 'execa';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** git ran and failed; `message` is git's own explanation (its first fatal:/error: line). */
+export class GitFailure extends Error {
+  override name = 'GitFailure';
+  constructor(
+    readonly args: readonly string[],
+    readonly stderr: string,
+  ) {
+    super(gitMessage(stderr) || `git ${args.join(' ')} failed`);
+  }
+}
+
+/** git could not be started at all: not installed, or not on PATH. */
+export class GitUnavailable extends Error {
+  override name = 'GitUnavailable';
+}
+
+export interface GitOptions {
+  cwd: string;
+  /** Written to git's stdin (for --stdin commands); otherwise stdin is closed. */
+  input?: string;
+}
+
+// Passing states worth waiting out: another git process (the run itself, the user, a gc) holding a
+// lock, or another process's `worktree add` caught halfway (its metadata files exist but are empty).
+const TRANSIENT_ERROR = /index\.lock|could not lock|cannot lock|unable to create '[^']*\.lock'|failed to read .*\/worktrees\/[^/]+\/(commondir|gitdir)/i;
+const RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1600];
+// A hook or a hung filesystem must not hang the bridge.
+const TIMEOUT_MS = 120_000;
+
+// Inherited from a bridge started inside a git hook, these would point every command at the wrong repository.
+const REPO_OVERRIDES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+];
+
+function gitEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of REPO_OVERRIDES) delete env[name];
+  return {
+    ...env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_EDITOR: 'true',
+    GIT_SEQUENCE_EDITOR: 'true',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    // status must not take index.lock in a worktree whose run may still be committing.
+    GIT_OPTIONAL_LOCKS: '0',
+    // Messages in English: they are matched here and shown to users.
+    LC_ALL: 'C',
+  };
+}
+
+// Unicode file names as they are, not octal-escaped; never colour.
+const GLOBAL_ARGS = ['--no-pager', '-c', 'core.quotepath=false', '-c', 'color.ui=never'];
+
+/** Runs git with `args` (never through a shell) and returns its stdout without the final newline. */
+export async function git(args: readonly string[], options: GitOptions): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await execa('git', [...GLOBAL_ARGS, ...args], {
+      cwd: options.cwd,
+      env: gitEnv(),
+      extendEnv: false,
+      ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
+      reject: false,
+      timeout: TIMEOUT_MS,
+    });
+    if (!result.failed) return result.stdout;
+    if (result.exitCode === undefined && result.signal === undefined && !result.timedOut) {
+      throw new GitUnavailable(`git could not be started: ${result.shortMessage}`);
+    }
+    const stderr = result.timedOut ? `fatal: timed out after ${TIMEOUT_MS / 1000}s` : result.stderr;
+    const delay = RETRY_DELAYS_MS[attempt];
+    if (delay === undefined || !isTransient(stderr)) throw new GitFailure(args, stderr);
+    await sleep(delay * (0.5 + Math.random())); // jitter, so racing callers don't collide again
+  }
+}
+
+/** Whether git failed only because another git process was busy: worth retrying. */
+export function isTransient(stderr: string): boolean {
+  return TRANSIENT_ERROR.test(stderr);
+}
+
+/** The commit `rev` names, or undefined when it names none. */
+export async function resolveCommit(rev: string, cwd: string): Promise<string | undefined> {
+  try {
+    return await git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd });
+  } catch (error) {
+    if (error instanceof GitFailure) return undefined;
+    throw error;
+  }
+}
+
+/** git's first `fatal:`/`error:` line without the prefix, else its first line. */
+function gitMessage(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const reported = lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0] ?? '';
+  // Continuation lines are hints about git's own flags ("use 'remove -f -f'…"): no use in a chat.
+  return reported.replace(/^(fatal|error):\s*/, '').replace(/[;:,]$/, '');
+}
