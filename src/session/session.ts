@@ -16,6 +16,8 @@ export interface SessionConfig {
   allowedTools?: string[];
   disallowedTools?: string[];
   maxTurns?: number;
+  /** Tool calls that need permission are asked of the bridge (see TurnSpec). */
+  permissionPrompt?: boolean;
   graceMs?: number;
   /** Called whenever the CLI's session id changes, so the owner can persist it. */
   onResumeId?(id: string): void;
@@ -129,6 +131,7 @@ export class AgentSession {
             allowedTools: config.allowedTools,
             disallowedTools: config.disallowedTools,
             maxTurns: config.maxTurns,
+            permissionPrompt: config.permissionPrompt,
           },
         },
         {

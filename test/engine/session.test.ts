@@ -111,4 +111,13 @@ describe('an agent session', () => {
     ]);
     expect(call!.cwd).toBe(world.dir);
   });
+
+  it('asks the bridge for permission instead of bypassing when told to', async () => {
+    const mcp = { url: 'http://127.0.0.1:1/mcp/x', serverName: 'bridge', token: 'x', configFile: '/tmp/mcp.json' };
+    await session({ permissionPrompt: true, mcp }).send('go');
+    const [call] = await world.invocations();
+    expect(call!.argv).toContain('--permission-prompt-tool');
+    expect(call!.argv[call!.argv.indexOf('--permission-prompt-tool') + 1]).toBe('mcp__bridge__approve_tool');
+    expect(call!.argv).not.toContain('--dangerously-skip-permissions');
+  });
 });
