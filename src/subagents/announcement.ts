@@ -19,6 +19,7 @@ export function announcementBody(run: SubagentRunRecord): string {
     parts.push(`**${STATUS_WORD[run.status] ?? 'Failed'}:** ${markdownEscape(run.error ?? 'no reason given')}`);
     if (run.result?.trim() && run.result.trim() !== run.error?.trim()) parts.push(`Its last message:\n\n${run.result.trim()}`);
   }
+  if (run.worktree) parts.push(worktreeLine(run.worktree));
   parts.push(`_${statsLine(run)}_ · \`${run.runId}\``);
   return parts.join('\n\n');
 }
@@ -41,4 +42,18 @@ const STATUS_WORD: Partial<Record<SubagentRunRecord['status'], string>> = {
 
 function markdownEscape(text: string): string {
   return text.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
+}
+
+/** Where the run's work is: its branch and what changed there. */
+function worktreeLine(worktree: NonNullable<SubagentRunRecord['worktree']>): string {
+  const summary = worktree.summary;
+  const changes = summary
+    ? [
+        `${summary.commits} commit${summary.commits === 1 ? '' : 's'}`,
+        `${summary.filesChanged} file${summary.filesChanged === 1 ? '' : 's'} changed (+${summary.insertions} −${summary.deletions})`,
+        ...(summary.uncommittedFiles ? [`${summary.uncommittedFiles} uncommitted`] : []),
+      ].join(', ')
+    : 'changes unknown';
+  const stat = summary?.stat.trim() ? `\n\n\`\`\`\n${summary.stat.trim()}\n\`\`\`` : '';
+  return `🌿 Branch \`${worktree.branch}\` (worktree ${worktree.path}): ${changes}${stat}`;
 }

@@ -1,4 +1,5 @@
 import type { ToolPolicy } from '../policy/tool-policy.ts';
+import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
@@ -48,6 +49,9 @@ export interface SubagentRunRecord {
   maxTurns?: number;
   /** A user-defined agent's system prompt, given on top of the subagent one. */
   agentPrompt?: string;
+  /** Asked to run in its own git worktree (--worktree); made when the run starts. */
+  isolate?: boolean;
+  worktree?: Worktree & { summary?: WorktreeSummary; removed?: boolean; kept?: string };
   depth: number;
   timeoutSeconds: number;
   status: RunStatus;

@@ -11,6 +11,7 @@ import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from
 import { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
+import { createWorktree, findRepoRoot, summarizeWorktree } from '../worktrees/index.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 
@@ -31,6 +32,8 @@ export interface SpawnRequest {
   policy?: ToolPolicy;
   maxTurns?: number;
   agentPrompt?: string;
+  /** Run in a fresh git worktree on its own branch. */
+  worktree?: boolean;
 }
 
 export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: number } | { ok: false; error: string };
@@ -86,6 +89,9 @@ export class SubagentRegistry {
     if (!task) return { ok: false, error: 'The task is empty.' };
     const unsupported = unsupportedPolicy(adapter, request);
     if (unsupported) return { ok: false, error: unsupported };
+    const cwd = request.cwd ?? this.config.workdir;
+    // Refused now, not when the run starts: outside a repository there is nothing to branch from.
+    if (request.worktree && !(await findRepoRoot(cwd))) return { ok: false, error: `${cwd} is not inside a git repository: --worktree needs one.` };
     const depth = request.depth ?? 1;
     if (depth > Math.max(1, this.limits.maxDepth)) return { ok: false, error: `Subagents may not spawn subagents this deep (depth ${depth}, limit ${this.limits.maxDepth}).` };
 
@@ -116,7 +122,8 @@ export class SubagentRegistry {
       ...(request.policy ? { policy: request.policy } : {}),
       ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
       ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
-      cwd: request.cwd ?? this.config.workdir,
+      ...(request.worktree ? { isolate: true } : {}),
+      cwd,
       depth,
       timeoutSeconds: request.timeoutSeconds ?? this.limits.timeoutSeconds,
       status: 'queued',
@@ -270,6 +277,18 @@ export class SubagentRegistry {
       await this.end(run, { status: 'failed', error: `the CLI "${run.cli}" is no longer configured` });
       return;
     }
+    if (run.isolate && !run.worktree) {
+      try {
+        const worktree = await createWorktree({ dir: run.cwd, worktreesDir: join(this.config.dataDir, 'worktrees'), runId: run.runId, ...(run.label ? { label: run.label } : {}) });
+        run = { ...(this.store.get(run.runId) ?? run), worktree };
+        await this.store.save(run);
+      } catch (error) {
+        this.live.delete(run.runId);
+        await this.end(run, { status: 'failed', error: `could not make its git worktree: ${(error as Error).message}` });
+        this.schedule();
+        return;
+      }
+    }
     const log = new RunLog(run.logFile, this.limits.logMaxBytes);
     const session = this.sessionFor(run, adapter);
     live.session = session;
@@ -294,7 +313,8 @@ export class SubagentRegistry {
     if (stoppedBy) void session.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
     const outcome = await turn;
     log.close();
-    const current = this.store.get(run.runId) ?? run;
+    let current = this.store.get(run.runId) ?? run;
+    if (current.worktree) current = { ...current, worktree: { ...current.worktree, summary: await summarizeWorktree(current.worktree).catch(() => undefined) } };
     await this.end({ ...current, steps }, fromOutcome(current, outcome));
     this.live.delete(run.runId);
     this.schedule();
@@ -305,7 +325,7 @@ export class SubagentRegistry {
     const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.limits.maxDepth);
     return new AgentSession({
       adapter,
-      cwd: run.cwd,
+      cwd: run.worktree?.workdir ?? run.cwd,
       env: { ...this.config.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
       ...(run.model ? { model: run.model } : {}),
       ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { RunStore } from './run-store.ts';
 import { isActive } from './record.ts';
+import { removeWorktree } from '../worktrees/index.ts';
 
 /**
  * Keeps the live store small: ended, fully announced runs move to the archive once their
@@ -28,6 +29,13 @@ export class Sweeper {
   async sweep(now = Date.now()): Promise<{ archived: number; dropped: number }> {
     const due = this.store.all().filter((run) => !isActive(run) && run.archiveAfter !== undefined && run.archiveAfter <= now);
     if (!due.length) return { archived: 0, dropped: 0 };
+    // Worktrees of finished runs go with them, unless their branch holds unmerged commits.
+    for (const [index, run] of due.entries()) {
+      if (!run.worktree || run.worktree.removed) continue;
+      const result = await removeWorktree(run.worktree).catch((error: Error) => ({ removed: false, reason: error.message }));
+      due[index] = { ...run, worktree: { ...run.worktree, removed: result.removed, ...(result.reason ? { kept: result.reason } : {}) } };
+      if (!result.removed) this.log(`kept the worktree of run ${run.runId}: ${result.reason}`);
+    }
     await this.store.archive(due);
     const dropped = await this.store.trimArchive(this.historyPerChat);
     await Promise.all(dropped.flatMap((run) => [rm(run.logFile, { force: true }), rm(`${run.logFile}.1`, { force: true })]));

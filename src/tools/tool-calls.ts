@@ -100,6 +100,7 @@ export class ToolCalls {
       ...(input.model ?? agent?.model ? { model: String(input.model ?? agent?.model) } : {}),
       ...(agent ? { agent: agent.agent, agentPrompt: agent.agentPrompt, ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}) } : {}),
       ...(agent ? this.agentPolicy(agent) : {}),
+      ...(input.worktree === true ? { worktree: true } : {}),
       cwd: this.workdir(scope),
       ...(input.timeoutSeconds ? { timeoutSeconds: Number(input.timeoutSeconds) } : {}),
     });

@@ -16,11 +16,14 @@
 //   fail           answer with an error result
 //   say:WORD       answer WORD instead of the echo
 //   long:CHARS     answer with about CHARS characters of Markdown paragraphs
+//   write:NAME     write a file NAME in the working directory
+//   commit         commit everything in the working directory's git repository
+//   dirty:NAME     after that, write a file NAME that stays uncommitted
 //
 // Argv is Claude's: -p PROMPT [--resume ID] [--model M] [--append-system-prompt S] ...
 // Every run appends {argv, cwd, prompt, resume} to $FAKE_CLI_LOG when set; sessions
 // persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +95,16 @@ if (huge) {
   const content = 'x'.repeat(Math.round(Number(huge) * 1024 * 1024));
   out({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }, parent_tool_use_id: null, session_id: sessionId });
 }
+
+const write = directive('write');
+if (typeof write === 'string') writeFileSync(join(process.cwd(), write), `written by the fake agent\n`);
+if (directive('commit')) {
+  const git = (...args) => execFileSync('git', args, { cwd: process.cwd(), env: { ...process.env, GIT_AUTHOR_NAME: 'Fake', GIT_AUTHOR_EMAIL: 'fake@example.com', GIT_COMMITTER_NAME: 'Fake', GIT_COMMITTER_EMAIL: 'fake@example.com' } });
+  git('add', '-A');
+  git('commit', '-q', '-m', 'work of the fake agent');
+}
+const dirty = directive('dirty');
+if (typeof dirty === 'string') writeFileSync(join(process.cwd(), dirty), 'not committed\n');
 
 // Misbehaviour comes after the work: `tools:3 hang` makes three calls, then hangs.
 if (directive('hang')) {

@@ -47,6 +47,7 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents): v
       ...(agent ? { agent: agent.agent, agentPrompt: agent.agentPrompt, ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}) } : {}),
       ...(args.timeoutSeconds ? { timeoutSeconds: args.timeoutSeconds } : {}),
       ...(policy ? { policy } : {}),
+      ...(args.worktree ? { worktree: true } : {}),
       cwd: ctx.chat.record.workdir,
     });
     if (!result.ok) throw new UsageError(result.error);
