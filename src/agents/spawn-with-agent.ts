@@ -55,3 +55,16 @@ export function policyWithAgent(request: PolicyRequest, agent: AgentChoice | und
     disallowedTools: request.disallowedTools ?? agent?.disallowedTools,
   });
 }
+
+/** The spawn fields an agent supplies; the caller spreads its own explicit values over them. */
+export function agentSpawnFields(agent: AgentChoice | undefined): { label?: string; cli?: string; model?: string; agent?: string; agentPrompt?: string; maxTurns?: number } {
+  if (!agent) return {};
+  return {
+    label: agent.label,
+    agent: agent.agent,
+    agentPrompt: agent.agentPrompt,
+    ...(agent.cli ? { cli: agent.cli } : {}),
+    ...(agent.model ? { model: agent.model } : {}),
+    ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
+  };
+}

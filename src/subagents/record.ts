@@ -49,6 +49,8 @@ export interface SubagentRunRecord {
   maxTurns?: number;
   /** A user-defined agent's system prompt, given on top of the subagent one. */
   agentPrompt?: string;
+  /** The orchestration this run is a step of: its result is announced with the whole plan, not alone. */
+  orchestration?: { id: string; step: string };
   /** Asked to run in its own git worktree (--worktree); made when the run starts. */
   isolate?: boolean;
   worktree?: Worktree & { summary?: WorktreeSummary; removed?: boolean; kept?: string };

@@ -34,6 +34,7 @@ export interface SpawnRequest {
   agentPrompt?: string;
   /** Run in a fresh git worktree on its own branch. */
   worktree?: boolean;
+  orchestration?: { id: string; step: string };
 }
 
 export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: number } | { ok: false; error: string };
@@ -123,6 +124,7 @@ export class SubagentRegistry {
       ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
       ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
       ...(request.worktree ? { isolate: true } : {}),
+      ...(request.orchestration ? { orchestration: request.orchestration } : {}),
       cwd,
       depth,
       timeoutSeconds: request.timeoutSeconds ?? this.limits.timeoutSeconds,
@@ -132,6 +134,8 @@ export class SubagentRegistry {
       delivery: { chat: 'pending', sentParts: 0, attempts: 0, ...(request.requester.kind === 'agent' && this.limits.announceTo !== 'chat' ? { agent: 'pending' as const } : {}) },
     };
     if (request.requester.kind === 'agent' && this.limits.announceTo === 'agent') run.delivery.chat = 'skipped';
+    // A step of an orchestration is reported in the orchestration's own messages.
+    if (request.orchestration) run.delivery = { chat: 'skipped', sentParts: 0, attempts: 0 };
     await this.store.save(run);
     const by = request.requester.kind === 'user' ? (request.requester.name ?? String(request.requester.userId)) : 'the agent';
     void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
@@ -340,6 +344,8 @@ export class SubagentRegistry {
 
   private async end(run: SubagentRunRecord, patch: Partial<SubagentRunRecord> & { status: RunStatus }): Promise<void> {
     const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now() };
+    // Nothing to deliver (an orchestration step, say): its retention starts now.
+    if (ended.delivery.chat !== 'pending' && ended.delivery.agent !== 'pending') ended.archiveAfter = ended.endedAt! + this.limits.retentionMinutes * 60_000;
     await this.store.save(ended);
     if (ended.status === 'timed_out') void this.options.audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: ended.error });
     this.options.onEnded(ended);

@@ -36,6 +36,7 @@ export class Subagents {
       onEnded: (run) => {
         this.approvals.cancel(run.runId);
         this.announcer.kick();
+        for (const listener of this.endListeners) listener(run);
       },
     });
     this.approvals = new ApprovalBroker({
@@ -46,6 +47,13 @@ export class Subagents {
       log,
     });
     this.sweeper = new Sweeper(store, config.settings.subagents.historyPerChat, log);
+  }
+
+  private readonly endListeners: ((run: SubagentRunRecord) => void)[] = [];
+
+  /** Called once for every run that ends, after its record is saved (orchestrations follow their steps this way). */
+  onEnded(listener: (run: SubagentRunRecord) => void): void {
+    this.endListeners.push(listener);
   }
 
   /** Set by the tools part: gives finished runs' results back to the main agent that spawned them. */

@@ -2,6 +2,8 @@ import type { Bridge } from '../bridge/bridge.ts';
 import type { ChatAddress } from '../chat/transport.ts';
 import { formatDuration } from '../chat/render/progress.ts';
 import { displayName, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
+import { orchestrationAnnouncement } from '../chat/render/orchestration.ts';
+import type { OrchestrationRecord } from '../orchestration/orchestration-record.ts';
 
 interface Batch {
   address: ChatAddress;
@@ -70,4 +72,10 @@ export function resultTurn(runs: SubagentRunRecord[], alsoInChat: boolean): stri
   });
   const close = alsoInChat ? 'Act on these results as the conversation needs; the user has also been shown them in the chat.' : 'Act on these results as the conversation needs; the user has not seen them, so report what matters.';
   return [head, ...sections, close].join('\n\n');
+}
+
+/** The message a main agent receives when an orchestration it started has ended. */
+export function orchestrationResultTurn(orchestration: OrchestrationRecord): string {
+  const { header, body } = orchestrationAnnouncement(orchestration);
+  return `[jsonl-bridge] An orchestration you started with create_orchestration has ended.\n\n${header.plain}\n\n${body}`;
 }

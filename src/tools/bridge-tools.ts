@@ -10,6 +10,7 @@ import type { BridgeConfig } from '../config/config.ts';
 import type { SessionConfig } from '../session/session.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { Subagents } from '../subagents/subagents.ts';
+import type { Orchestrator } from '../orchestration/orchestrator.ts';
 import { AgentInbox } from './agent-inbox.ts';
 import { MCP_SERVER_NAME, McpEndpoint, type Grant } from './mcp-endpoint.ts';
 import { AGENT_TOOLS, APPROVAL_TOOL, type ToolScope } from './scope.ts';
@@ -33,7 +34,7 @@ export class BridgeTools {
     private readonly config: BridgeConfig,
   ) {}
 
-  static async start(config: BridgeConfig, bridge: Bridge, subagents: Subagents): Promise<BridgeTools> {
+  static async start(config: BridgeConfig, bridge: Bridge, subagents: Subagents, orchestrator: Orchestrator): Promise<BridgeTools> {
     const announceTo = config.settings.subagents.announceTo;
     const calls = new ToolCalls(
       config,
@@ -44,6 +45,7 @@ export class BridgeTools {
         void bridge.out.send(to, spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {});
       },
       (scope) => bridge.chats.get(scope.address).record.workdir,
+      orchestrator,
     );
     const endpoint = new McpEndpoint(calls);
     await endpoint.listen();

@@ -7,6 +7,8 @@ import type { ToolPolicy } from '../policy/tool-policy.ts';
 import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { ToolScope } from './scope.ts';
+import type { Orchestrator } from '../orchestration/orchestrator.ts';
+import { parsePlan, PlanError } from '../orchestration/index.ts';
 
 export interface ToolResult {
   text: string;
@@ -30,6 +32,7 @@ export class ToolCalls {
     private readonly notice: SpawnNotice = () => {},
     /** The working directory of the caller's chat. */
     private readonly workdirOf: (scope: ToolScope) => string = () => config.workdir,
+    private readonly orchestrator?: Orchestrator,
   ) {
     const ajv = new Ajv({ allErrors: true, strict: false });
     for (const tool of config.manifest.tools) this.validators.set(tool.name, ajv.compile(tool.inputSchema));
@@ -66,6 +69,8 @@ export class ToolCalls {
         return this.withRun(scope, input.id, (run) => ok(runInfo(run).plain));
       case 'subagent_log':
         return this.withRun(scope, input.id, async (run) => ok(runLog(run, await this.subagents.events(run), (input.lines as number | undefined) ?? 20).plain));
+      case 'create_orchestration':
+        return this.orchestrate(scope, input);
       case 'approve_tool':
         return this.approve(scope, input);
       case 'stop_subagent':
@@ -110,6 +115,22 @@ export class ToolCalls {
     const where = result.queuePosition ? `queued (${result.queuePosition} in line; it starts when a slot frees)` : 'started';
     const back = scope.kind === 'main' && run.delivery.agent === 'pending' ? ' Its result will arrive by itself as a new message in this conversation: do not wait or poll for it; go on with other work or end your turn.' : ' Its result will be announced in the chat.';
     return ok(`Subagent #${run.number} ${where}: id ${run.runId}, label "${displayName(run)}", CLI ${run.cli}.${back}`);
+  }
+
+  /** A plan of steps, validated before anything runs; it returns at once, the result comes later. */
+  private async orchestrate(scope: ToolScope, input: Record<string, unknown>): Promise<ToolResult> {
+    if (!this.orchestrator) return error('Orchestrations are not available here.');
+    if (scope.depth + 1 > this.subagents.registry.limits.maxDepth) return error('Subagents may not start orchestrations at this depth. Do the work yourself.');
+    let plan;
+    try {
+      plan = parsePlan(input.plan);
+    } catch (caught) {
+      if (caught instanceof PlanError) return error(`The plan was not started: ${caught.message}`);
+      throw caught;
+    }
+    const record = await this.orchestrator.create(plan, scope.address, { kind: 'agent', chatKey: chatKey(scope.address), ...(scope.sessionId() ? { sessionId: scope.sessionId() } : {}) });
+    const back = scope.kind === 'main' ? ' When it ends, its outcome will arrive by itself as a new message in this conversation.' : '';
+    return ok(`Orchestration #${record.number} started: id ${record.id}, ${plan.steps.length} steps (${plan.strategy}). Progress is shown in the chat.${back}`);
   }
 
   /** Claude Code's permission prompt for a run under a policy: the answer is JSON text. */

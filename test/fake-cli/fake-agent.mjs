@@ -3,6 +3,7 @@
 // prompt so a test (or a chat message in a test) can make it misbehave on purpose:
 //
 //   sleep:S        wait S seconds (fractions allowed) before answering
+//   sleep-once:S   the same, but only the first time this exact prompt runs (a retry is quick)
 //   tools:N        make N tool calls before answering (chatty progress)
 //   pace:MS        wait MS milliseconds between tool calls
 //   huge:MB        one tool result of MB megabytes on a single line
@@ -24,8 +25,8 @@
 // Every run appends {argv, cwd, prompt, resume} to $FAKE_CLI_LOG when set; sessions
 // persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -80,6 +81,14 @@ if (directive('garbage')) {
 }
 const sleepFor = directive('sleep');
 if (sleepFor) await sleep(Number(sleepFor));
+const sleepOnce = directive('sleep-once');
+if (sleepOnce) {
+  const marker = join(stateDir, `slept-${createHash('sha256').update(prompt).digest('hex').slice(0, 16)}`);
+  if (!existsSync(marker)) {
+    writeFileSync(marker, '');
+    await sleep(Number(sleepOnce));
+  }
+}
 const tools = Number(directive('tools') ?? 0);
 const pace = Number(directive('pace') ?? 0);
 for (let i = 1; i <= tools; i++) {

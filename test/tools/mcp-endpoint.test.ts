@@ -72,7 +72,7 @@ describe('the MCP endpoint', () => {
     const byHeader = await connect(grant.url.slice(0, grant.url.lastIndexOf('/')), { authorization: `Bearer ${grant.token}` });
     for (const client of [byPath, byHeader]) {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['spawn_subagent', 'list_subagents', 'subagent_status', 'subagent_log', 'stop_subagent']);
+      expect(tools.map((t) => t.name)).toEqual(['spawn_subagent', 'list_subagents', 'subagent_status', 'subagent_log', 'create_orchestration', 'stop_subagent']);
       expect(tools[0]!.inputSchema).toEqual(config.manifest.tools[0]!.inputSchema);
     }
   });

@@ -1,0 +1,52 @@
+import { orchestrationName, type OrchestrationRecord, type StepRecord } from '../../orchestration/orchestration-record.ts';
+import { finalStep } from '../../orchestration/graph.ts';
+import type { SubagentRunRecord } from '../../subagents/record.ts';
+import { escapeHtml, truncate } from '../format/index.ts';
+import type { RichText } from '../transport.ts';
+import { formatDuration } from './progress.ts';
+
+const STEP_ICON: Record<StepRecord['status'], string> = { pending: '·', running: '⚙️', completed: '✓', failed: '✗', skipped: '⤼', stopped: '⏹' };
+const DONE_ICON = { running: '🧭', completed: '✅', failed: '❌', stopped: '⏹' } as const;
+
+/** The message edited in place: every step, its run and state. */
+export function orchestrationProgress(orchestration: OrchestrationRecord, runOf: (runId: string) => SubagentRunRecord | undefined, now = Date.now()): RichText {
+  const elapsed = formatDuration((orchestration.endedAt ?? now) - orchestration.createdAt);
+  const head = `${DONE_ICON[orchestration.status]} #${orchestration.number} ${orchestrationName(orchestration)} · ${orchestration.plan.strategy} · ${orchestration.status} · ${elapsed}`;
+  const lines = orchestration.plan.steps.map((step) => {
+    const state = orchestration.steps[step.id]!;
+    const run = state.runId ? runOf(state.runId) : undefined;
+    const where = run ? ` #${run.number}${run.status === 'queued' ? ' queued' : ''}` : '';
+    const waits = state.status === 'pending' && step.depends_on.length ? ` (after ${step.depends_on.join(', ')})` : '';
+    const why = state.error && state.status !== 'completed' ? `: ${truncate(state.error, 120)}` : '';
+    return `${STEP_ICON[state.status]} ${step.id}${step.name !== step.id ? ` ${step.name}` : ''}${where}${waits}${why}`;
+  });
+  return { html: `<b>${escapeHtml(head)}</b>\n${escapeHtml(lines.join('\n'))}`, plain: `${head}\n${lines.join('\n')}` };
+}
+
+/** The one announcement at the end: each step's outcome, then the final step's result (Markdown). */
+export function orchestrationAnnouncement(orchestration: OrchestrationRecord): { header: RichText; body: string } {
+  const icon = orchestration.status === 'completed' ? '✅' : '❌';
+  const title = `${icon} ${orchestrationName(orchestration)} (orchestration #${orchestration.number}) · ${formatDuration((orchestration.endedAt ?? Date.now()) - orchestration.createdAt)} · ${orchestration.status}${orchestration.stoppedBy ? ` by ${orchestration.stoppedBy}` : ''}`;
+  const outcomes = orchestration.plan.steps.map((step) => {
+    const state = orchestration.steps[step.id]!;
+    return `- ${STEP_ICON[state.status]} **${escapeMarkdown(step.id)}**: ${state.status}${state.error && state.status !== 'completed' ? ` (${escapeMarkdown(truncate(state.error, 200))})` : ''}`;
+  });
+  const last = finalStep(orchestration.plan);
+  const result = orchestration.steps[last]?.summary?.trim();
+  const body = [outcomes.join('\n'), result ? `**Result of ${escapeMarkdown(last)}:**\n\n${result}` : `_The final step (${escapeMarkdown(last)}) has no result._`].join('\n\n');
+  return { header: { html: `<b>${escapeHtml(title)}</b>`, plain: title }, body };
+}
+
+export function orchestrationList(orchestrations: OrchestrationRecord[]): RichText {
+  if (!orchestrations.length) return { html: 'No orchestrations in this chat. Start one with <code>/orchestrate</code> and a plan.', plain: 'No orchestrations in this chat. Start one with /orchestrate and a plan.' };
+  const lines = orchestrations.map((o) => {
+    const states = Object.values(o.steps);
+    const count = (status: StepRecord['status']) => states.filter((s) => s.status === status).length;
+    return `#${o.number} ${orchestrationName(o)} · ${DONE_ICON[o.status]} ${o.status} · ${count('completed')}/${states.length} done, ${count('running')} running, ${count('failed')} failed · ${o.id}`;
+  });
+  return { html: `<b>Orchestrations</b>\n${escapeHtml(lines.join('\n'))}`, plain: `Orchestrations\n${lines.join('\n')}` };
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
+}

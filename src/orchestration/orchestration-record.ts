@@ -1,0 +1,37 @@
+import type { Requester } from '../subagents/record.ts';
+import type { Plan } from './plan.ts';
+import type { StepState } from './state.ts';
+
+export type OrchestrationStatus = 'running' | 'completed' | 'failed' | 'stopped';
+
+/** A step's state, plus the run that carries it out (and how many times it was started). */
+export interface StepRecord extends StepState {
+  runId?: string;
+  runNumber?: number;
+  attempts: number;
+}
+
+/** One orchestration: its plan and every step's state, persisted on every change. */
+export interface OrchestrationRecord {
+  id: string;
+  /** #n within its chat. */
+  number: number;
+  chatKey: string;
+  chatId: number;
+  threadId?: number;
+  requester: Requester;
+  plan: Plan;
+  steps: Record<string, StepRecord>;
+  status: OrchestrationStatus;
+  createdAt: number;
+  endedAt?: number;
+  stoppedBy?: string;
+  /** The message edited in place with every step's state. */
+  progressMessageId?: number;
+  /** The end has been announced (exactly once). */
+  announced: boolean;
+}
+
+export function orchestrationName(orchestration: Pick<OrchestrationRecord, 'plan' | 'number'>): string {
+  return orchestration.plan.name ?? `Orchestration #${orchestration.number}`;
+}

@@ -1,0 +1,271 @@
+import { nanoid } from 'nanoid';
+import { agentSpawnFields, catalogFor, chooseAgent, policyWithAgent } from '../agents/spawn-with-agent.ts';
+import { planMarkdown, sendPart } from '../chat/deliver.ts';
+import { orchestrationAnnouncement, orchestrationProgress } from '../chat/render/orchestration.ts';
+import { chatKey, type ChatAddress, type Outbound } from '../chat/transport.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { Requester, SubagentRunRecord } from '../subagents/record.ts';
+import type { Subagents } from '../subagents/subagents.ts';
+import { stepById } from './graph.ts';
+import type { OrchestrationRecord, StepRecord } from './orchestration-record.ts';
+import type { OrchestrationStore } from './orchestration-store.ts';
+import type { Plan } from './plan.ts';
+import { cascade, isFinished, overallStatus, readySteps } from './schedule.ts';
+import type { StepStates } from './state.ts';
+import { promptWithUpstream } from './upstream.ts';
+
+/** A step interrupted by a restart is started again this many times before it counts as failed. */
+const MAX_ATTEMPTS = 2;
+const PROGRESS_INTERVAL_MS = 1000;
+
+export interface OrchestratorOptions {
+  config: BridgeConfig;
+  store: OrchestrationStore;
+  subagents: Subagents;
+  out: Outbound;
+  log?: (line: string) => void;
+  /** The working directory of a chat: steps run where its session does. */
+  workdirOf?: (address: ChatAddress) => string;
+  /** Called once an orchestration has ended and been announced (the tools part hands agent-made ones back). */
+  onFinished?: (orchestration: OrchestrationRecord) => void;
+}
+
+/**
+ * Runs plans of subagent steps on the registry: ready steps start (within the chat's
+ * limits), each finished step's result flows into the prompts of the steps that need it, a
+ * failure fails everything below it, and the end is announced once. Every change is saved
+ * first, so a restart picks up where it was.
+ */
+export class Orchestrator {
+  private readonly locks = new Map<string, Promise<void>>();
+  private readonly progressTimers = new Map<string, NodeJS.Timeout>();
+  private readonly lastProgress = new Map<string, number>();
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: OrchestratorOptions) {
+    this.log = options.log ?? (() => {});
+    options.subagents.onEnded((run) => {
+      if (run.orchestration) void this.locked(run.orchestration.id, () => this.stepEnded(run));
+    });
+  }
+
+  async create(plan: Plan, address: ChatAddress, requester: Requester): Promise<OrchestrationRecord> {
+    const key = chatKey(address);
+    const record: OrchestrationRecord = {
+      id: nanoid(10),
+      number: this.options.store.nextNumber(key),
+      chatKey: key,
+      chatId: address.chatId,
+      ...(address.threadId !== undefined ? { threadId: address.threadId } : {}),
+      requester,
+      plan,
+      steps: Object.fromEntries(plan.steps.map((step) => [step.id, { status: 'pending', attempts: 0 } satisfies StepRecord])),
+      status: 'running',
+      createdAt: Date.now(),
+      announced: false,
+    };
+    await this.options.store.save(record);
+    await this.locked(record.id, async () => {
+      const ref = await this.options.out.send(address, orchestrationProgress(record, (id) => this.run(id))).catch(() => undefined);
+      if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
+      await this.advance(record.id);
+    });
+    return this.get(record.id)!;
+  }
+
+  get(id: string): OrchestrationRecord | undefined {
+    return this.options.store.get(id);
+  }
+
+  forChat(key: string): OrchestrationRecord[] {
+    return this.options.store
+      .all()
+      .filter((o) => o.chatKey === key)
+      .sort((a, b) => b.number - a.number);
+  }
+
+  find(key: string, ref: string): OrchestrationRecord | undefined {
+    const wanted = ref.trim().replace(/^#/, '');
+    return this.forChat(key).find((o) => (/^\d+$/.test(wanted) ? o.number === Number(wanted) : o.id === wanted));
+  }
+
+  /** Stops a whole orchestration: steps not started are skipped, running ones stopped. */
+  async stop(id: string, by: string): Promise<boolean> {
+    const running: string[] = [];
+    const stopped = await this.locked(id, async () => {
+      const record = this.get(id);
+      if (!record || record.status !== 'running') return false;
+      const steps = { ...record.steps };
+      for (const [stepId, state] of Object.entries(steps)) {
+        if (state.status === 'pending') steps[stepId] = { ...state, status: 'skipped', error: `stopped by ${by}` };
+        if (state.status === 'running' && state.runId) running.push(state.runId);
+      }
+      await this.save({ ...record, steps, stoppedBy: by });
+      if (!running.length) await this.finishIfDone(id);
+      return true;
+    });
+    // Outside the lock: each run's end comes back through stepEnded, which takes it.
+    for (const runId of running) await this.options.subagents.registry.stop(runId, by);
+    return stopped;
+  }
+
+  async stopAll(key: string, by: string): Promise<number> {
+    let count = 0;
+    for (const record of this.forChat(key)) if (record.status === 'running' && (await this.stop(record.id, by))) count++;
+    return count;
+  }
+
+  /**
+   * After a restart (the registry has recovered its runs): steps whose run ended meanwhile
+   * are brought up to date, steps never started start, and ends never announced are.
+   */
+  async start(): Promise<void> {
+    for (const record of this.options.store.all()) {
+      if (record.status === 'running') {
+        await this.locked(record.id, async () => {
+          for (const state of Object.values(this.get(record.id)!.steps)) {
+            const run = state.runId ? this.run(state.runId) : undefined;
+            if (state.status === 'running' && run?.endedAt) await this.stepEnded(run);
+            else if (state.status === 'running' && state.runId && !run) await this.stepEnded(undefined, state.runId);
+          }
+          await this.advance(record.id);
+        });
+      } else if (!record.announced) {
+        await this.locked(record.id, () => this.announce(record.id));
+      }
+    }
+  }
+
+  private async stepEnded(run: SubagentRunRecord | undefined, lostRunId?: string): Promise<void> {
+    const runId = run?.runId ?? lostRunId!;
+    const record = this.options.store.all().find((o) => Object.values(o.steps).some((s) => s.runId === runId));
+    if (!record) return;
+    const [stepId, state] = Object.entries(record.steps).find(([, s]) => s.runId === runId)!;
+    if (state.status !== 'running') return; // already handled
+    let steps: StepStates & Record<string, StepRecord> = { ...record.steps };
+    const status = run?.status ?? 'interrupted';
+    if (status === 'completed') {
+      steps[stepId] = { ...state, status: 'completed', summary: run?.result ?? '' };
+    } else if (status === 'interrupted' && state.attempts < MAX_ATTEMPTS && !record.stoppedBy) {
+      steps[stepId] = { status: 'pending', attempts: state.attempts, error: 'interrupted by a restart; starting it again' };
+    } else {
+      const stopped = status === 'stopped' || !!record.stoppedBy;
+      steps[stepId] = { ...state, status: stopped ? 'stopped' : 'failed', error: run?.error ?? 'its run was lost' };
+      steps = cascade(record.plan, steps, stepId) as typeof steps;
+    }
+    await this.save({ ...record, steps });
+    await this.advance(record.id);
+  }
+
+  /** Starts every ready step; finishes the orchestration when nothing is left. */
+  private async advance(id: string): Promise<void> {
+    let record = this.get(id)!;
+    if (record.status !== 'running') return;
+    for (const stepId of record.stoppedBy ? [] : readySteps(record.plan, record.steps)) {
+      record = this.get(id)!;
+      const state = record.steps[stepId]!;
+      const spawned = await this.spawnStep(record, stepId);
+      const steps = { ...record.steps };
+      if (typeof spawned === 'string') {
+        steps[stepId] = { ...state, status: 'failed', error: spawned, attempts: state.attempts + 1 };
+        await this.save({ ...record, steps: cascade(record.plan, steps, stepId) as typeof steps });
+      } else {
+        const { error: _retryNote, ...rest } = state;
+        steps[stepId] = { ...rest, status: 'running', runId: spawned.runId, runNumber: spawned.number, attempts: state.attempts + 1 };
+        await this.save({ ...record, steps });
+      }
+    }
+    await this.finishIfDone(id);
+    this.showProgress(id);
+  }
+
+  /** A subagent run for the step, its prompt carrying the results it depends on; or why not. */
+  private async spawnStep(record: OrchestrationRecord, stepId: string): Promise<SubagentRunRecord | string> {
+    const step = stepById(record.plan, stepId);
+    const address = { chatId: record.chatId, ...(record.threadId !== undefined ? { threadId: record.threadId } : {}) };
+    const { config, subagents } = this.options;
+    const cwd = this.options.workdirOf?.(address) ?? config.workdir;
+    let agent;
+    if (step.agent) {
+      const chosen = chooseAgent(await catalogFor(cwd, config.dataDir, [...config.adapters.keys()]), step.agent);
+      if (typeof chosen === 'string') return chosen;
+      agent = chosen;
+    }
+    const policy = agent ? policyWithAgent({}, agent) : undefined;
+    const result = await subagents.registry.spawn({
+      address,
+      requester: record.requester,
+      task: promptWithUpstream(record.plan, stepId, record.steps),
+      ...agentSpawnFields(agent),
+      label: step.name,
+      ...(step.cli ? { cli: step.cli } : {}),
+      ...(step.model ? { model: step.model } : {}),
+      ...(policy ? { policy } : {}),
+      ...(step.worktree ? { worktree: true } : {}),
+      orchestration: { id: record.id, step: stepId },
+      cwd,
+    });
+    return result.ok ? result.run : result.error;
+  }
+
+  private async finishIfDone(id: string): Promise<void> {
+    const record = this.get(id)!;
+    if (record.status !== 'running' || !isFinished(record.plan, record.steps)) return;
+    await this.save({ ...record, status: overallStatus(record.plan, record.steps), endedAt: Date.now() });
+    await this.editProgress(id);
+    await this.announce(id);
+  }
+
+  /** The one announcement of the end; marked done only once every part went out. */
+  private async announce(id: string, attempt = 1): Promise<void> {
+    const record = this.get(id)!;
+    if (record.announced) return;
+    const { header, body } = orchestrationAnnouncement(record);
+    const to = { chatId: record.chatId, ...(record.threadId !== undefined ? { threadId: record.threadId } : {}) };
+    try {
+      for (const part of planMarkdown(body, { header, documentOverChars: this.options.config.settings.answerAsDocumentOverChars, filename: `orchestration-${record.number}-result.md` })) {
+        await sendPart(this.options.out, to, part);
+      }
+      await this.save({ ...this.get(id)!, announced: true });
+      this.options.onFinished?.(this.get(id)!);
+    } catch (error) {
+      this.log(`announcing orchestration ${id} failed (attempt ${attempt}): ${(error as Error).message}`);
+      if (attempt < 6) setTimeout(() => void this.locked(id, () => this.announce(id, attempt + 1)), 1000 * 2 ** attempt).unref();
+    }
+  }
+
+  private showProgress(id: string): void {
+    if (this.progressTimers.has(id)) return;
+    const wait = Math.max(0, (this.lastProgress.get(id) ?? 0) + PROGRESS_INTERVAL_MS - Date.now());
+    const timer = setTimeout(() => {
+      this.progressTimers.delete(id);
+      void this.editProgress(id);
+    }, wait);
+    timer.unref();
+    this.progressTimers.set(id, timer);
+  }
+
+  private async editProgress(id: string): Promise<void> {
+    const record = this.get(id);
+    if (!record?.progressMessageId) return;
+    this.lastProgress.set(id, Date.now());
+    const ref = { chatId: record.chatId, messageId: record.progressMessageId, ...(record.threadId !== undefined ? { threadId: record.threadId } : {}) };
+    await this.options.out.edit(ref, orchestrationProgress(record, (runId) => this.run(runId))).catch((error) => this.log(`orchestration progress edit failed: ${(error as Error).message}`));
+  }
+
+  private run(runId: string): SubagentRunRecord | undefined {
+    return this.options.subagents.registry.get(runId);
+  }
+
+  private save(record: OrchestrationRecord): Promise<void> {
+    return this.options.store.save(record);
+  }
+
+  /** One change at a time per orchestration: steps ending together must not race. */
+  private locked<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    this.locks.set(id, next.then(() => {}, () => {}));
+    return next;
+  }
+}

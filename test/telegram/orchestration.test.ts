@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// Orchestrations end to end: a real bridge process, the fake Bot API and the fake CLI,
+// whose prompts show what each step received.
+let world: TelegramWorld | undefined;
+afterEach(async () => {
+  await world?.stop();
+  world = undefined;
+});
+
+const CHAT = -1100;
+const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const texts = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? m.caption ?? '');
+const waitText = (pattern: RegExp, timeout = 30_000) => world!.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? m.caption ?? '')), timeout);
+const prompts = async () => (await world!.cli.invocations()).map((c) => c.prompt);
+
+const FAN = [
+  'strategy: dag',
+  'name: Release',
+  'analyze: sleep:0.3 say:modules-a-b-c',
+  'backend <- analyze: say:api-ready',
+  'frontend <- analyze: say:ui-ready',
+  'docs <- analyze: say:docs-ready',
+  'integration <- backend, frontend, docs: say:all-wired',
+].join('\n');
+
+describe('/orchestrate', () => {
+  it('refuses a plan with a cycle, naming it, and runs nothing', async () => {
+    world = await startTelegramWorld();
+    say('/orchestrate a <- c: one\nb <- a: two\nc <- b: three');
+    const refusal = await waitText(/The plan was not started: cycle: a → b → c → a/);
+    expect(refusal.text).toContain('Usage: /orchestrate');
+    say('/orchestrate x <- nope: go');
+    await waitText(/step "x" depends on "nope", which is not in the plan/);
+    expect(await prompts()).toEqual([]);
+  });
+
+  it('fans out and in, hands each result downstream, and announces once with every outcome', async () => {
+    world = await startTelegramWorld({ SUBAGENTS_MAX_CONCURRENT: '2' });
+    say(`/orchestrate ${FAN}`);
+    const done = await waitText(/^✅ Release \(orchestration #1\)/);
+    expect(done.text).toMatch(/✓ analyze: completed\n.*✓ backend: completed\n.*✓ frontend: completed\n.*✓ docs: completed\n.*✓ integration: completed/s);
+    expect(done.text).toContain('Result of integration:\n\nall-wired');
+    const received = await prompts();
+    expect(received[0]).toBe('sleep:0.3 say:modules-a-b-c');
+    const backend = received.find((p) => p.endsWith('say:api-ready'))!;
+    expect(backend).toContain('=== Step "analyze" ===\nmodules-a-b-c\n=== End of step "analyze" ===');
+    const integration = received.find((p) => p.endsWith('say:all-wired'))!;
+    for (const upstream of ['api-ready', 'ui-ready', 'docs-ready']) expect(integration).toContain(upstream);
+    expect(integration).not.toContain('modules-a-b-c'); // only direct dependencies
+    // one progress message, edited in place, and no per-step announcements
+    const progress = world.telegram.botMessages(CHAT).find((m) => m.text?.startsWith('✅ #1 Release · dag'));
+    expect(progress?.text).toContain('✓ integration');
+    expect(texts().filter((t) => /^[✅❌] #\d+ /.test(t) && !t.includes('Release'))).toEqual([]);
+    expect(texts().filter((t) => t.startsWith('✅ Release'))).toHaveLength(1);
+    say('/orchestrations');
+    await waitText(/#1 Release · ✅ completed · 5\/5 done/);
+  });
+
+  it('fails the dependents of a failed step without running them', async () => {
+    world = await startTelegramWorld();
+    say('/orchestrate analyze: say:ok\nbackend <- analyze: crash:4\nfrontend <- analyze: say:ui\nintegration <- backend, frontend: say:never');
+    const done = await waitText(/^❌ .*orchestration #1/);
+    expect(done.text).toMatch(/✗ backend: failed \(claude exited with code 4/);
+    expect(done.text).toContain('✓ frontend: completed');
+    expect(done.text).toContain('✗ integration: failed (dependency "backend" failed)');
+    expect((await prompts()).some((p) => p.includes('say:never'))).toBe(false);
+  });
+
+  it('stops a whole orchestration', async () => {
+    world = await startTelegramWorld();
+    say('/orchestrate first: hang\nsecond <- first: say:never');
+    await expect.poll(async () => (await prompts()).length, { timeout: 15_000 }).toBe(1);
+    say('/orchestrations stop 1');
+    const done = await waitText(/^❌ .*orchestration #1.* stopped by Ada/);
+    expect(done.text).toContain('⏹ first: stopped');
+    expect(done.text).toContain('second: skipped');
+  });
+
+  it('survives a SIGKILL mid-plan: the interrupted step runs again, the rest follow, one announcement', async () => {
+    world = await startTelegramWorld();
+    say('/orchestrate first: say:one\nslow <- first: sleep-once:30 say:slow-done\nlast <- slow: say:end');
+    await expect.poll(async () => (await prompts()).some((p) => p.includes('sleep-once:30')), { timeout: 20_000 }).toBe(true);
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    const done = await waitText(/^✅ .*orchestration #1/);
+    expect(done.text).toMatch(/✓ first: completed\n.*✓ slow: completed\n.*✓ last: completed/s);
+    expect(done.text).toContain('Result of last:\n\nend');
+    const received = await prompts();
+    expect(received.filter((p) => p.includes('sleep-once:30'))).toHaveLength(2); // started again after the restart
+    expect(received.filter((p) => p.endsWith('say:one'))).toHaveLength(1); // the finished step was not
+    expect(received.find((p) => p.endsWith('say:end'))).toContain('slow-done');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(texts().filter((t) => /orchestration #1/.test(t) && /^[✅❌]/.test(t))).toHaveLength(1);
+  }, 90_000);
+});
