@@ -6,6 +6,8 @@ import { Subagents } from '../../src/subagents/subagents.ts';
 import { McpEndpoint, type Grant } from '../../src/tools/mcp-endpoint.ts';
 import { AGENT_TOOLS, type ToolScope } from '../../src/tools/scope.ts';
 import { ToolCalls } from '../../src/tools/tool-calls.ts';
+import { OrchestrationStore } from '../../src/orchestration/orchestration-store.ts';
+import { Orchestrator } from '../../src/orchestration/orchestrator.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
@@ -20,7 +22,8 @@ async function open(limits: Partial<Settings['subagents']> = {}) {
   const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env, subagents: limits });
   subagents = await Subagents.open(config, new RecordingOutbound(), () => {});
   await subagents.start(60_000);
-  endpoint = new McpEndpoint(new ToolCalls(config, subagents, (run) => notices.push(run.number)));
+  const orchestrator = new Orchestrator({ config, store: await OrchestrationStore.open(world.dir), subagents, out: new RecordingOutbound() });
+  endpoint = new McpEndpoint(new ToolCalls(config, subagents, (run) => notices.push(run.number), () => world.dir, orchestrator));
   await endpoint.listen();
   return config;
 }
@@ -127,5 +130,19 @@ describe('the MCP endpoint', () => {
     await call(mine, 'spawn_subagent', { task: 'say:mine' });
     expect((await call(theirs, 'list_subagents', {})).text).toMatch(/^No subagent runs in this chat/);
     expect((await call(theirs, 'subagent_status', { id: '1' })).isError).toBe(true);
+  });
+
+  it('create_orchestration validates the plan first and starts it at once', async () => {
+    await open();
+    const client = await connect(endpoint.grant(scope(-1)).url);
+    const cyclic = await call(client, 'create_orchestration', { plan: { strategy: 'dag', steps: [{ id: 'a', prompt: 'x', depends_on: ['b'] }, { id: 'b', prompt: 'y', depends_on: ['a'] }] } });
+    expect(cyclic).toEqual({ isError: true, text: 'The plan was not started: cycle: a → b → a' });
+    const started = await call(client, 'create_orchestration', { plan: 'one: say:1\ntwo <- one: say:2' });
+    expect(started.isError).toBe(false);
+    expect(started.text).toMatch(/^Orchestration #1 started: id [\w-]{10}, 2 steps \(dag\)\. Progress is shown in the chat\. When it ends, its outcome will arrive by itself/);
+    await expect.poll(() => subagents.registry.forChat('-1').length).toBe(1);
+    expect(subagents.registry.forChat('-1')[0]!.orchestration).toMatchObject({ step: 'one' });
+    // let the plan finish before the store goes away
+    await expect.poll(() => subagents.registry.forChat('-1').filter((r) => r.status === 'completed').length, { timeout: 15_000 }).toBe(2);
   });
 });
