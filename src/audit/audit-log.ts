@@ -48,6 +48,11 @@ export class AuditLog {
     return this.tail;
   }
 
+  /** Resolves once every entry recorded so far is on disk. */
+  flush(): Promise<void> {
+    return this.tail;
+  }
+
   /** How many entries of each event a run has, for /subagents info. */
   async countsFor(runId: string): Promise<Partial<Record<AuditEvent, number>>> {
     await this.tail;

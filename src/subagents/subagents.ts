@@ -76,6 +76,7 @@ export class Subagents {
     await this.registry.shutdown();
     await this.announcer.settle();
     this.announcer.close();
+    await this.audit.flush();
   }
 
   /** The run's decoded log, for /subagents log. */

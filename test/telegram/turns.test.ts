@@ -26,7 +26,7 @@ async function answer(chatId: number, pattern: RegExp, threadId?: number) {
 
 describe('the Telegram bridge', () => {
   it('pushes the commands of manifest.json with setMyCommands', () => {
-    expect(world.telegram.commands.map((c) => c.command)).toEqual(['start', 'help', 'new', 'stop', 'status', 'cli', 'model', 'spawn', 'subagents']);
+    expect(world.telegram.commands.map((c) => c.command)).toEqual(['start', 'help', 'new', 'stop', 'status', 'cli', 'model', 'agents', 'spawn', 'orchestrate', 'orchestrations', 'subagents']);
   });
 
   it('answers a message: a progress message with a Stop button, then the answer as a reply', async () => {
