@@ -1,4 +1,4 @@
-import { escapeHtml } from '../chat/format/index.ts';
+import { escapeHtml, escapeMarkdown } from '../chat/format/index.ts';
 import { formatCost, formatDuration, formatTokens } from '../chat/render/progress.ts';
 import type { RichText } from '../chat/transport.ts';
 import { displayName, runtimeMs, type SubagentRunRecord } from './record.ts';
@@ -16,7 +16,7 @@ export function announcementBody(run: SubagentRunRecord): string {
   if (run.status === 'completed') {
     parts.push(run.result?.trim() || '_(the run finished without a final message)_');
   } else {
-    parts.push(`**${STATUS_WORD[run.status] ?? 'Failed'}:** ${markdownEscape(run.error ?? 'no reason given')}`);
+    parts.push(`**${STATUS_WORD[run.status] ?? 'Failed'}:** ${escapeMarkdown(run.error ?? 'no reason given')}`);
     if (run.result?.trim() && run.result.trim() !== run.error?.trim()) parts.push(`Its last message:\n\n${run.result.trim()}`);
   }
   if (run.worktree) parts.push(worktreeLine(run.worktree));
@@ -39,10 +39,6 @@ const STATUS_WORD: Partial<Record<SubagentRunRecord['status'], string>> = {
   timed_out: 'Timed out',
   interrupted: 'Interrupted',
 };
-
-function markdownEscape(text: string): string {
-  return text.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
-}
 
 /** Where the run's work is: its branch and what changed there. */
 function worktreeLine(worktree: NonNullable<SubagentRunRecord['worktree']>): string {

@@ -5,12 +5,13 @@ import type { Adapter } from '../adapters/load.ts';
 import { chatKey, type ChatAddress } from '../chat/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { AgentSession } from '../session/session.ts';
-import type { TurnOutcome } from '../session/turn.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
 import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
+import { unsupportedPolicy } from './spawn-checks.ts';
+import { fromOutcome } from './run-outcome.ts';
 import { createWorktree, findRepoRoot, summarizeWorktree } from '../worktrees/index.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
@@ -349,36 +350,5 @@ export class SubagentRegistry {
     await this.store.save(ended);
     if (ended.status === 'timed_out') void this.options.audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: ended.error });
     this.options.onEnded(ended);
-  }
-}
-
-/** A run whose policy its CLI cannot carry out is refused at spawn, not mid-run. */
-function unsupportedPolicy(adapter: Adapter, request: SpawnRequest): string | undefined {
-  const { policy } = request;
-  if (policy?.allowedTools && !adapter.options.allowedTools) return `${adapter.name} cannot be limited to a list of tools (no options.allowedTools in its adapter).`;
-  if (policy?.disallowedTools && !adapter.options.disallowedTools) return `${adapter.name} cannot have tools removed (no options.disallowedTools in its adapter).`;
-  if (policy?.approvals && (!adapter.permissions.prompt || !adapter.options.mcp)) return `${adapter.name} cannot ask the chat for approvals (its adapter has no permission-prompt tool).`;
-  if (request.maxTurns && !adapter.options.maxTurns) return `${adapter.name} cannot limit its turns (no options.maxTurns in its adapter).`;
-  return undefined;
-}
-
-function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Partial<SubagentRunRecord> & { status: RunStatus } {
-  const stats = {
-    ...(outcome.result?.usage ? { usage: outcome.result.usage } : {}),
-    ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),
-    ...(outcome.result?.turns !== undefined ? { turns: outcome.result.turns } : {}),
-    ...(outcome.sessionId ? { childSessionId: outcome.sessionId } : {}),
-    ...(outcome.text ? { result: outcome.text } : {}),
-  };
-  switch (outcome.status) {
-    case 'completed':
-      return { ...stats, status: 'completed' };
-    case 'timed_out':
-      return { ...stats, status: 'timed_out', error: `timed out after ${run.timeoutSeconds} s` };
-    case 'stopped':
-      if (run.stoppedBy === 'shutdown') return { ...stats, status: 'interrupted', error: 'interrupted: the bridge was shut down' };
-      return { ...stats, status: 'stopped', error: `stopped by ${run.stoppedBy ?? 'the bridge'}` };
-    default:
-      return { ...stats, status: 'failed', error: outcome.error ?? 'failed' };
   }
 }

@@ -49,3 +49,8 @@ export function decodeEntities(s: string): string {
   if (!s.includes('&')) return s;
   return s.replace(/&([a-z]+);/g, (match, name: string) => NAMED_ENTITIES[name] ?? match);
 }
+
+/** Markdown that shows these characters as they are (for names and errors put into an agent's Markdown). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
+}

@@ -1,7 +1,7 @@
 import { orchestrationName, type OrchestrationRecord, type StepRecord } from '../../orchestration/orchestration-record.ts';
 import { finalStep } from '../../orchestration/graph.ts';
 import type { SubagentRunRecord } from '../../subagents/record.ts';
-import { escapeHtml, truncate } from '../format/index.ts';
+import { escapeHtml, escapeMarkdown, truncate } from '../format/index.ts';
 import type { RichText } from '../transport.ts';
 import { formatDuration } from './progress.ts';
 
@@ -45,8 +45,4 @@ export function orchestrationList(orchestrations: OrchestrationRecord[]): RichTe
     return `#${o.number} ${orchestrationName(o)} · ${DONE_ICON[o.status]} ${o.status} · ${count('completed')}/${states.length} done, ${count('running')} running, ${count('failed')} failed · ${o.id}`;
   });
   return { html: `<b>Orchestrations</b>\n${escapeHtml(lines.join('\n'))}`, plain: `Orchestrations\n${lines.join('\n')}` };
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
 }
