@@ -17,6 +17,8 @@ export interface App {
   tools: BridgeTools;
   /** Tells chats about messages a previous bridge left unanswered, recovers subagents, starts the sweeper. */
   start(): Promise<void>;
+  /** Resolves when nothing is running: no turn, no subagent, no orchestration (the console at the end of its input). */
+  idle(): Promise<void>;
   /** Stops every CLI cleanly and saves state. */
   shutdown(): Promise<void>;
 }
@@ -53,6 +55,15 @@ export async function createApp(options: { config: BridgeConfig; store: ChatStor
       const recovered = await subagents.start();
       if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
+    },
+    async idle() {
+      // A finished run can start a new main turn (its result handed back), so settle until all is still.
+      for (;;) {
+        await bridge.idle();
+        await subagents.idle();
+        await new Promise((resolve) => setTimeout(resolve, 1500)); // the agent inbox gathers results this long
+        if (bridge.isIdle() && subagents.isIdle() && !orchestrator.anyRunning()) return;
+      }
     },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {

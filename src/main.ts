@@ -35,12 +35,12 @@ async function main(argv: string[]): Promise<number> {
 
   if (consoleMode) {
     const out = new ConsoleOutbound((text) => process.stdout.write(text), join(config.dataDir, 'console'));
-    const { bridge, start, shutdown } = await createApp({ config, store, out, trustEveryone: true, log });
-    onSignals(shutdown);
+    const app = await createApp({ config, store, out, trustEveryone: true, log });
+    onSignals(app.shutdown);
     console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
-    await start();
-    await runConsole(bridge, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
-    await shutdown();
+    await app.start();
+    await runConsole(app, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
+    await app.shutdown();
     return 0;
   }
 

@@ -192,6 +192,10 @@ export class Bridge {
     await Promise.all(this.running);
   }
 
+  isIdle(): boolean {
+    return this.running.size === 0;
+  }
+
   /** Resolves when no turn is running (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running.size) await Promise.all(this.running);

@@ -1,19 +1,28 @@
 import { createInterface } from 'node:readline';
-import type { Bridge } from '../bridge/bridge.ts';
+import type { App } from '../app.ts';
 
 /** The console's one chat and its one user: the owner at the keyboard. */
 export const CONSOLE_ADDRESS = { chatId: 0 };
 
 /**
- * Reads the terminal a line at a time: each line is a message from the owner, in the same
+ * Reads the terminal a line at a time: each line is a message from the owner (a trailing
+ * backslash continues it on the next line), in the same
  * chat, with the same commands as Telegram. At the end of input (a script piped in), it
- * waits for the last turn to be answered, then resolves.
+ * waits until every turn, subagent and orchestration has ended and been reported.
  */
-export async function runConsole(bridge: Bridge, input: NodeJS.ReadableStream, ownerId: number): Promise<void> {
+export async function runConsole(app: App, input: NodeJS.ReadableStream, ownerId: number): Promise<void> {
   const lines = createInterface({ input, terminal: false });
+  let pending: string[] = [];
   for await (const line of lines) {
-    if (!line.trim()) continue;
-    await bridge.handleMessage({ address: CONSOLE_ADDRESS, user: { id: ownerId, name: 'owner' }, text: line });
+    // A line ending in a backslash continues on the next: multi-line messages (plans, tasks).
+    if (line.endsWith('\\')) {
+      pending.push(line.slice(0, -1));
+      continue;
+    }
+    const text = [...pending, line].join('\n');
+    pending = [];
+    if (!text.trim()) continue;
+    await app.bridge.handleMessage({ address: CONSOLE_ADDRESS, user: { id: ownerId, name: 'owner' }, text });
   }
-  await bridge.idle();
+  await app.idle();
 }

@@ -73,6 +73,10 @@ export class Orchestrator {
     return this.get(record.id)!;
   }
 
+  anyRunning(): boolean {
+    return this.options.store.all().some((o) => o.status === 'running');
+  }
+
   get(id: string): OrchestrationRecord | undefined {
     return this.options.store.get(id);
   }

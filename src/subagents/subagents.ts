@@ -71,6 +71,18 @@ export class Subagents {
     return recovered;
   }
 
+  /** Resolves once no run is queued or running and every announcement is out (scripts, tests). */
+  async idle(): Promise<void> {
+    while (!this.isIdle()) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await this.announcer.settle();
+  }
+
+  isIdle(): boolean {
+    return !this.store.all().some((run) => run.status === 'queued' || run.status === 'running');
+  }
+
   async shutdown(): Promise<void> {
     this.sweeper.stop();
     await this.registry.shutdown();

@@ -33,7 +33,8 @@ export async function fakeCliWorld(): Promise<FakeCliWorld> {
       const text = await readFile(log, 'utf8').catch(() => '');
       return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
     },
-    cleanup: () => rm(dir, { recursive: true, force: true }),
+    // Retries: a store's last atomic write may still be landing when a test ends.
+    cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
   };
 }
 

@@ -107,4 +107,15 @@ describe('console mode', () => {
     expect(out).toContain('Unknown command /frob. Try /help.');
     expect(out).toMatch(/Status\nCLI: claude/);
   });
+
+  it('waits for subagents and orchestrations at the end of input, and prints their announcements', async () => {
+    const data = await tempDir('bridge-data-');
+    const script = '/spawn --label Side "sleep:0.5 say:side-result"\n/orchestrate one: say:first\\\ntwo <- one: say:second\n';
+    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '' }, ['--console'], script);
+    const exit = await bridge.exited;
+    await data.remove();
+    expect(exit.code).toBe(0);
+    expect(bridge.stdout()).toMatch(/✅ #1 Side · 0:0\d\n\nside-result/);
+    expect(bridge.stdout()).toMatch(/✅ Orchestration #1 \(orchestration #1\)/);
+  });
 });

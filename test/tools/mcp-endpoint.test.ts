@@ -16,13 +16,14 @@ let world: FakeCliWorld;
 let subagents: Subagents;
 let endpoint: McpEndpoint;
 let clients: Client[];
+let orchestrator: Orchestrator;
 const notices: number[] = [];
 
 async function open(limits: Partial<Settings['subagents']> = {}) {
   const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env, subagents: limits });
   subagents = await Subagents.open(config, new RecordingOutbound(), () => {});
   await subagents.start(60_000);
-  const orchestrator = new Orchestrator({ config, store: await OrchestrationStore.open(world.dir), subagents, out: new RecordingOutbound() });
+  orchestrator = new Orchestrator({ config, store: await OrchestrationStore.open(world.dir), subagents, out: new RecordingOutbound() });
   endpoint = new McpEndpoint(new ToolCalls(config, subagents, (run) => notices.push(run.number), () => world.dir, orchestrator));
   await endpoint.listen();
   return config;
@@ -142,7 +143,8 @@ describe('the MCP endpoint', () => {
     expect(started.text).toMatch(/^Orchestration #1 started: id [\w-]{10}, 2 steps \(dag\)\. Progress is shown in the chat\. When it ends, its outcome will arrive by itself/);
     await expect.poll(() => subagents.registry.forChat('-1').length).toBe(1);
     expect(subagents.registry.forChat('-1')[0]!.orchestration).toMatchObject({ step: 'one' });
-    // let the plan finish before the store goes away
-    await expect.poll(() => subagents.registry.forChat('-1').filter((r) => r.status === 'completed').length, { timeout: 15_000 }).toBe(2);
+    // let the plan finish, announcement and all, before its store goes away
+    await expect.poll(() => orchestrator.forChat('-1')[0]?.announced, { timeout: 15_000 }).toBe(true);
+    expect(orchestrator.forChat('-1')[0]!.status).toBe('completed');
   });
 });
