@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { appendFile, readFile } from 'node:fs/promises';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export type AuditEvent =
@@ -35,16 +36,20 @@ const PREVIEW_CHARS = 1024;
  */
 export class AuditLog {
   readonly file: string;
+  private stream: WriteStream | undefined;
   private tail: Promise<void> = Promise.resolve();
 
   constructor(dataDir: string) {
     this.file = join(dataDir, 'audit.jsonl');
   }
 
+  /** Appends one entry; one open file for the bridge's life, so a busy run costs one write a line. */
   record(entry: Omit<AuditEntry, 'time' | 'inputPreview' | 'inputHash'> & { input?: unknown }): Promise<void> {
     const { input, ...rest } = entry;
     const line: AuditEntry = { time: new Date().toISOString(), ...rest, ...(input !== undefined ? inputFields(input) : {}) };
-    this.tail = this.tail.then(() => appendFile(this.file, JSON.stringify(line) + '\n', { mode: 0o600 })).catch(() => {});
+    this.stream ??= createWriteStream(this.file, { flags: 'a', mode: 0o600 }).on('error', () => {});
+    const stream = this.stream;
+    this.tail = new Promise((resolve) => stream.write(JSON.stringify(line) + '\n', () => resolve()));
     return this.tail;
   }
 

@@ -55,7 +55,7 @@ const press = (data: string, userId = 1) => {
   const [, payload] = /^ap:(.*)$/.exec(data)!;
   return broker.answer({ address: { chatId: -9 }, user: { id: userId, name: 'Ada' }, data, messageId: 1 }, payload!);
 };
-const entries = async (): Promise<AuditEntry[]> => (await readFile(join(dir.path, 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+const entries = async (): Promise<AuditEntry[]> => (await audit.flush(), await readFile(join(dir.path, 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
 
 describe('approvals from the chat', () => {
   it('asks the chat with Allow and Deny, holds the run\'s timeout, and allows on Allow', async () => {
