@@ -1,12 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { badRequest } from '../api-error.ts';
-import { formatText, readParseMode } from '../formatting/format-text.ts';
 import { toBotApiMessage } from '../message-view.ts';
 import { readInlineMarkup } from '../reply-markup.ts';
 import { unixNow, type MessageContent, type MessageRecord } from '../world.ts';
 import type { MethodContext } from './context.ts';
-import { MAX_TEXT_LENGTH } from './send-message.ts';
+import { readMessageText } from './message-text.ts';
 import { resolveChat } from './targets.ts';
 
 const NOT_MODIFIED =
@@ -39,12 +38,7 @@ function applyEdit(
 
 export function editMessageText(ctx: MethodContext): Message {
   const { params } = ctx;
-  const source = params.string('text');
-  if (source === undefined || source === '') throw badRequest('message text is empty');
-  const parseMode = readParseMode(params.string('parse_mode'));
-  const formatted = formatText(source, parseMode, params.values.entities);
-  if (formatted === undefined) throw badRequest('text must be non-empty');
-  if (formatted.text.length > MAX_TEXT_LENGTH) throw badRequest('MESSAGE_TOO_LONG');
+  const { source, parseMode, formatted } = readMessageText(ctx, 'MESSAGE_TOO_LONG');
   // Leaving reply_markup out removes the keyboard, as in Telegram.
   const markup = readInlineMarkup(params);
 
