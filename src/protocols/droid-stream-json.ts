@@ -1,6 +1,6 @@
 import type { AgentEvent } from './events.ts';
 import { usage } from './claude-stream-json.ts';
-import { compact, isObject, num, preview, statelessDecoder, str, type Json } from './decoder.ts';
+import { compact, num, preview, statelessDecoder, str, type Json } from './decoder.ts';
 
 /**
  * Factory droid `exec --output-format stream-json`: `system`/`init`, `message` (both roles),
