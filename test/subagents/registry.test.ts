@@ -86,8 +86,10 @@ describe('the subagent registry', () => {
 
   it('keeps a global cap across chats', async () => {
     await open({ globalMaxConcurrent: 2 });
-    const runs = await Promise.all([-1, -2, -3].map((chat) => spawnOk('sleep:0.5', chat)));
+    const runs = [];
+    for (const chat of [-1, -2, -3]) runs.push(await spawnOk('sleep:0.5', chat));
     expect(runs.map((r) => r.run.status)).toEqual(['running', 'running', 'queued']);
+    expect(subagents.registry.runningTotal()).toBe(2);
     await ended(runs[2]!.run.runId);
   });
 
