@@ -8,6 +8,7 @@ import { BridgeTools } from './tools/bridge-tools.ts';
 import { orchestrationResultTurn } from './tools/agent-inbox.ts';
 import { installOrchestrationCommands } from './bridge/commands/orchestrate.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
+import { orchestrationAddress } from './orchestration/orchestration-record.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
 
 export interface App {
@@ -38,7 +39,7 @@ export async function createApp(options: { config: BridgeConfig; store: ChatStor
     // An orchestration the main agent started reports back to it, as its subagents do.
     onFinished: (orchestration) => {
       if (orchestration.requester.kind !== 'agent' || config.settings.subagents.announceTo === 'chat') return;
-      const chat = bridge.chats.get({ chatId: orchestration.chatId, ...(orchestration.threadId !== undefined ? { threadId: orchestration.threadId } : {}) });
+      const chat = bridge.chats.get(orchestrationAddress(orchestration));
       void bridge.startTurn(chat, { text: orchestrationResultTurn(orchestration) });
     },
   });

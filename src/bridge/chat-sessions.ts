@@ -1,5 +1,5 @@
 import type { BridgeConfig } from '../config/config.ts';
-import { chatKey, type ChatAddress } from '../chat/transport.ts';
+import { chatAddress, chatKey, type ChatAddress } from '../chat/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import { ChatSession, type SessionExtras } from './chat-session.ts';
 
@@ -19,8 +19,7 @@ export class ChatSessions {
     if (!session) {
       const record = this.store.get(key) ?? {
         key,
-        chatId: address.chatId,
-        ...(address.threadId !== undefined ? { threadId: address.threadId } : {}),
+        ...chatAddress(address.chatId, address.threadId),
         cli: this.config.defaultCli,
         workdir: this.config.workdir,
         updatedAt: Date.now(),
@@ -42,6 +41,6 @@ export class ChatSessions {
     return this.store
       .all()
       .filter((record) => record.pending?.length)
-      .map((record) => this.get({ chatId: record.chatId, ...(record.threadId !== undefined ? { threadId: record.threadId } : {}) }));
+      .map((record) => this.get(chatAddress(record.chatId, record.threadId)));
   }
 }

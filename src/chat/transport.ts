@@ -9,6 +9,11 @@ export interface ChatAddress {
   threadId?: number;
 }
 
+/** A chat, or the topic of one when there is a thread id. */
+export function chatAddress(chatId: number, threadId?: number): ChatAddress {
+  return threadId === undefined ? { chatId } : { chatId, threadId };
+}
+
 export function chatKey(address: ChatAddress): string {
   return address.threadId === undefined ? String(address.chatId) : `${address.chatId}:${address.threadId}`;
 }

@@ -1,3 +1,4 @@
+import { chatAddress, type ChatAddress } from '../chat/transport.ts';
 import type { Requester } from '../subagents/record.ts';
 import type { Plan } from './plan.ts';
 import type { StepState } from './state.ts';
@@ -34,4 +35,8 @@ export interface OrchestrationRecord {
 
 export function orchestrationName(orchestration: Pick<OrchestrationRecord, 'plan' | 'number'>): string {
   return orchestration.plan.name ?? `Orchestration #${orchestration.number}`;
+}
+
+export function orchestrationAddress(orchestration: Pick<OrchestrationRecord, 'chatId' | 'threadId'>): ChatAddress {
+  return chatAddress(orchestration.chatId, orchestration.threadId);
 }

@@ -7,7 +7,7 @@ import type { BridgeConfig } from '../config/config.ts';
 import type { Requester, SubagentRunRecord } from '../subagents/record.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import { stepById } from './graph.ts';
-import type { OrchestrationRecord, StepRecord } from './orchestration-record.ts';
+import { orchestrationAddress, type OrchestrationRecord, type StepRecord } from './orchestration-record.ts';
 import type { OrchestrationStore } from './orchestration-store.ts';
 import type { Plan } from './plan.ts';
 import { cascade, isFinished, overallStatus, readySteps } from './schedule.ts';
@@ -45,7 +45,8 @@ export class Orchestrator {
   constructor(private readonly options: OrchestratorOptions) {
     this.log = options.log ?? (() => {});
     options.subagents.onEnded((run) => {
-      if (run.orchestration) void this.locked(run.orchestration.id, () => this.stepEnded(run));
+      const tag = run.orchestration;
+      if (tag) void this.locked(tag.id, () => this.stepEnded(tag.id, run.runId, run));
     });
   }
 
@@ -129,8 +130,7 @@ export class Orchestrator {
         await this.locked(record.id, async () => {
           for (const state of Object.values(this.get(record.id)!.steps)) {
             const run = state.runId ? this.run(state.runId) : undefined;
-            if (state.status === 'running' && run?.endedAt) await this.stepEnded(run);
-            else if (state.status === 'running' && state.runId && !run) await this.stepEnded(undefined, state.runId);
+            if (state.status === 'running' && state.runId && (run?.endedAt || !run)) await this.stepEnded(record.id, state.runId, run);
           }
           await this.advance(record.id);
         });
@@ -140,11 +140,12 @@ export class Orchestrator {
     }
   }
 
-  private async stepEnded(run: SubagentRunRecord | undefined, lostRunId?: string): Promise<void> {
-    const runId = run?.runId ?? lostRunId!;
-    const record = this.options.store.all().find((o) => Object.values(o.steps).some((s) => s.runId === runId));
-    if (!record) return;
-    const [stepId, state] = Object.entries(record.steps).find(([, s]) => s.runId === runId)!;
+  /** A step's run ended (`run` undefined: the run is lost altogether). */
+  private async stepEnded(id: string, runId: string, run: SubagentRunRecord | undefined): Promise<void> {
+    const record = this.get(id);
+    const found = record && Object.entries(record.steps).find(([, s]) => s.runId === runId);
+    if (!record || !found) return;
+    const [stepId, state] = found;
     if (state.status !== 'running') return; // already handled
     let steps: StepStates & Record<string, StepRecord> = { ...record.steps };
     const status = run?.status ?? 'interrupted';
@@ -186,7 +187,7 @@ export class Orchestrator {
   /** A subagent run for the step, its prompt carrying the results it depends on; or why not. */
   private async spawnStep(record: OrchestrationRecord, stepId: string): Promise<SubagentRunRecord | string> {
     const step = stepById(record.plan, stepId);
-    const address = { chatId: record.chatId, ...(record.threadId !== undefined ? { threadId: record.threadId } : {}) };
+    const address = orchestrationAddress(record);
     const { config, subagents } = this.options;
     const cwd = this.options.workdirOf?.(address) ?? config.workdir;
     let agent;
@@ -225,7 +226,7 @@ export class Orchestrator {
     const record = this.get(id)!;
     if (record.announced) return;
     const { header, body } = orchestrationAnnouncement(record);
-    const to = { chatId: record.chatId, ...(record.threadId !== undefined ? { threadId: record.threadId } : {}) };
+    const to = orchestrationAddress(record);
     try {
       for (const part of planMarkdown(body, { header, documentOverChars: this.options.config.settings.answerAsDocumentOverChars, filename: `orchestration-${record.number}-result.md` })) {
         await sendPart(this.options.out, to, part);
@@ -253,7 +254,7 @@ export class Orchestrator {
     const record = this.get(id);
     if (!record?.progressMessageId) return;
     this.lastProgress.set(id, Date.now());
-    const ref = { chatId: record.chatId, messageId: record.progressMessageId, ...(record.threadId !== undefined ? { threadId: record.threadId } : {}) };
+    const ref = { ...orchestrationAddress(record), messageId: record.progressMessageId };
     await this.options.out.edit(ref, orchestrationProgress(record, (runId) => this.run(runId))).catch((error) => this.log(`orchestration progress edit failed: ${(error as Error).message}`));
   }
 

@@ -2,8 +2,8 @@ import { nanoid } from 'nanoid';
 import type { AuditLog } from '../audit/audit-log.ts';
 import { escapeHtml, truncate } from '../chat/format/index.ts';
 import { toolSummary } from '../chat/render/tool-summary.ts';
-import type { ButtonAnswer, ButtonPress, MessageRef, Outbound, RichText } from '../chat/transport.ts';
-import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
+import { chatKey, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../chat/transport.ts';
+import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import type { AutoApprove } from './tool-policy.ts';
 
 /** What Claude Code's --permission-prompt-tool expects back (as JSON text). */
@@ -64,7 +64,7 @@ export class ApprovalBroker {
     const [id, choice] = payload.split(':');
     const pending = this.pending.get(id ?? '');
     if (!pending) return { text: 'This request was already answered.' };
-    if (pending.run.requesterKey !== keyOf(press)) return { text: 'This request belongs to another chat.' };
+    if (pending.run.requesterKey !== chatKey(press.address)) return { text: 'This request belongs to another chat.' };
     const by = press.user.name ?? String(press.user.id);
     pending.resolve(choice === 'allow' ? { behavior: 'allow', updatedInput: pending.input } : { behavior: 'deny', message: `Denied by ${by} from the chat.` }, by);
     return { text: choice === 'allow' ? '✅ Allowed' : '⛔ Denied' };
@@ -98,7 +98,7 @@ export class ApprovalBroker {
         if (pending.ref) void out.edit(pending.ref, decidedText(run, tool, input, allowed, by, timeoutMs), { buttons: [] }).catch(() => {});
         resolve(decision);
       };
-      const to = { chatId: run.requesterChatId, ...(run.requesterThreadId !== undefined ? { threadId: run.requesterThreadId } : {}) };
+      const to = runAddress(run);
       out
         .send(to, questionText(run, tool, input, timeoutMs), { buttons: [[{ text: '✅ Allow', data: `ap:${id}:allow` }, { text: '⛔ Deny', data: `ap:${id}:deny` }]] })
         .then((ref) => (pending.ref = ref))
@@ -124,10 +124,6 @@ export class ApprovalBroker {
     this.approvedAt.set(runId, times.length > auto.perMinute * 2 ? times.slice(-auto.perMinute) : times);
     return undefined;
   }
-}
-
-function keyOf(press: ButtonPress): string {
-  return press.address.threadId === undefined ? String(press.address.chatId) : `${press.address.chatId}:${press.address.threadId}`;
 }
 
 function describeCall(tool: string, input: Record<string, unknown>): string {

@@ -2,7 +2,7 @@ import { planMarkdown, sendPart } from '../chat/deliver.ts';
 import type { ChatAddress, Outbound } from '../chat/transport.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import { announcementBody, announcementHeader } from './announcement.ts';
-import type { SubagentRunRecord } from './record.ts';
+import { runAddress, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 
 /** Retries back off from 1 s to 5 min; a destination that is gone for good is given up after this many. */
@@ -75,7 +75,7 @@ export class Announcer {
 
   private async deliver(run: SubagentRunRecord): Promise<void> {
     const { store, out, settings } = this.options;
-    const to: ChatAddress = { chatId: run.requesterChatId, ...(run.requesterThreadId !== undefined ? { threadId: run.requesterThreadId } : {}) };
+    const to: ChatAddress = runAddress(run);
     const parts = planMarkdown(announcementBody(run), {
       header: announcementHeader(run),
       documentOverChars: settings.answerAsDocumentOverChars,

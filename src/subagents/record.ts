@@ -1,6 +1,7 @@
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
+import { chatAddress, type ChatAddress } from '../chat/transport.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
 
@@ -87,4 +88,9 @@ export function displayName(run: Pick<SubagentRunRecord, 'label' | 'agent' | 'nu
 /** Runtime so far, or in total once ended. */
 export function runtimeMs(run: Pick<SubagentRunRecord, 'startedAt' | 'endedAt'>, now = Date.now()): number {
   return run.startedAt ? (run.endedAt ?? now) - run.startedAt : 0;
+}
+
+/** The chat (and topic) that asked for the run: where it is announced. */
+export function runAddress(run: Pick<SubagentRunRecord, 'requesterChatId' | 'requesterThreadId'>): ChatAddress {
+  return chatAddress(run.requesterChatId, run.requesterThreadId);
 }

@@ -1,7 +1,7 @@
 import type { Bridge } from '../bridge/bridge.ts';
 import type { ChatAddress } from '../chat/transport.ts';
 import { formatDuration } from '../chat/render/progress.ts';
-import { displayName, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, runAddress, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
 import { orchestrationAnnouncement } from '../chat/render/orchestration.ts';
 import type { OrchestrationRecord } from '../orchestration/orchestration-record.ts';
 
@@ -35,7 +35,7 @@ export class AgentInbox {
         ([key, chatRuns]) =>
           new Promise<void>((resolve) => {
             const first = chatRuns[0]!;
-            const batch = this.batches.get(key) ?? { address: { chatId: first.requesterChatId, ...(first.requesterThreadId !== undefined ? { threadId: first.requesterThreadId } : {}) }, runs: [], waiters: [] };
+            const batch = this.batches.get(key) ?? { address: runAddress(first), runs: [], waiters: [] };
             this.batches.set(key, batch);
             batch.runs.push(...chatRuns);
             batch.waiters.push(resolve);

@@ -8,7 +8,7 @@ import type { TurnSpec } from '../adapters/argv.ts';
 import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { SessionConfig } from '../session/session.ts';
-import type { SubagentRunRecord } from '../subagents/record.ts';
+import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
 import { AgentInbox } from './agent-inbox.ts';
@@ -41,7 +41,7 @@ export class BridgeTools {
       subagents,
       (run, position) => {
         // People see what the agent started, and can stop it, like any /spawn.
-        const to = { chatId: run.requesterChatId, ...(run.requesterThreadId !== undefined ? { threadId: run.requesterThreadId } : {}) };
+        const to = runAddress(run);
         void bridge.out.send(to, spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {});
       },
       (scope) => bridge.chats.get(scope.address).record.workdir,
@@ -80,7 +80,7 @@ export class BridgeTools {
     const adapter = this.config.adapters.get(run.cli);
     if (!adapter) return undefined;
     const tools = new Set([...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
-    const address = { chatId: run.requesterChatId, ...(run.requesterThreadId !== undefined ? { threadId: run.requesterThreadId } : {}) };
+    const address = runAddress(run);
     return this.mcpFor(adapter, `run-${run.runId}`, { address, depth: run.depth, kind: 'subagent', runId: run.runId, tools, sessionId: () => run.childSessionId });
   }
 
