@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.ts';
-import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
-import { startMockModel, type MockModel, type ModelRequest, type Reply } from '../support/mock-model/index.ts';
-import { OWNER, STRANGER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import type { CliEnv } from '../support/cli-env.ts';
+import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
+import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
+import { OWNER, STRANGER, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The real claude binary asks the bridge for permission through --permission-prompt-tool;
 // the question arrives in the fake Telegram chat and is answered with a button press.
-let mock: MockModel;
+let real: RealCliWorld;
 let cliEnv: CliEnv;
 let world: TelegramWorld;
 const CHAT = -900;
@@ -23,15 +24,10 @@ function script(request: ModelRequest): Reply {
 }
 
 beforeAll(async () => {
-  mock = await startMockModel({ script });
-  cliEnv = await prepareCliEnv('claude', mock.url);
-  world = await startTelegramWorld({ ...cliEnv.env, BRIDGE_CLAUDE_COMMAND: CLI_BINARIES.claude, BRIDGE_WORKDIR: cliEnv.workdir });
+  real = await startRealCliWorld('claude', script);
+  ({ cliEnv, world } = real);
 });
-afterAll(async () => {
-  await world.stop();
-  await mock.close();
-  await cliEnv.cleanup();
-});
+afterAll(() => real.stop());
 
 const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
 const waitMessage = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 40_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
-import { startMockModel, type MockModel, type ModelRequest, type Reply } from '../support/mock-model/index.ts';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import type { MockModel, ModelRequest, Reply } from '../support/mock-model/index.ts';
+import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
+import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The main agent delegates through the bridge's MCP tool: the real CLI calls
 // mcp__bridge__spawn_subagent, the run is announced in the chat, and its result comes back
@@ -20,26 +20,16 @@ function script(request: ModelRequest): Reply {
 }
 
 describe.each(['claude', 'codex'] as const)('spawn_subagent through the real %s', (cli) => {
+  let real: RealCliWorld;
   let mock: MockModel;
-  let cliEnv: CliEnv;
   let world: TelegramWorld;
   const CHAT = -800;
 
   beforeAll(async () => {
-    mock = await startMockModel({ script });
-    cliEnv = await prepareCliEnv(cli, mock.url);
-    world = await startTelegramWorld({
-      ...cliEnv.env,
-      BRIDGE_DEFAULT_CLI: cli,
-      [`BRIDGE_${cli.toUpperCase()}_COMMAND`]: CLI_BINARIES[cli],
-      BRIDGE_WORKDIR: cliEnv.workdir,
-    });
+    real = await startRealCliWorld(cli, script);
+    ({ mock, world } = real);
   });
-  afterAll(async () => {
-    await world.stop();
-    await mock.close();
-    await cliEnv.cleanup();
-  });
+  afterAll(() => real.stop());
 
   it('starts the run, announces it in the chat, and hands its result back to the main session', async () => {
     const texts = () => world.telegram.botMessages(CHAT).map((m) => m.text ?? '');

@@ -1,24 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
-import { shellToolCall, startMockModel, toolThenText, type MockModel } from '../support/mock-model/index.ts';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { shellToolCall, toolThenText, type MockModel } from '../support/mock-model/index.ts';
+import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
+import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Everything real but the two servers: the bridge process, grammY over HTTP, and the real
 // claude binary, against the fake Bot API and the mock model API.
+let real: RealCliWorld;
 let mock: MockModel;
-let cliEnv: CliEnv;
 let world: TelegramWorld;
 
 beforeAll(async () => {
-  mock = await startMockModel();
-  cliEnv = await prepareCliEnv('claude', mock.url);
-  world = await startTelegramWorld({ ...cliEnv.env, BRIDGE_CLAUDE_COMMAND: CLI_BINARIES.claude, BRIDGE_WORKDIR: cliEnv.workdir });
+  real = await startRealCliWorld('claude');
+  ({ mock, world } = real);
 });
-afterAll(async () => {
-  await world.stop();
-  await mock.close();
-  await cliEnv.cleanup();
-});
+afterAll(() => real.stop());
 
 const CHAT = -600;
 const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });

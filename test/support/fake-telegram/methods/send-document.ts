@@ -1,11 +1,11 @@
 import type { Message } from 'grammy/types';
 import { badRequest } from '../api-error.ts';
 import { formatText, readParseMode } from '../formatting/format-text.ts';
-import { toBotApiMessage } from '../message-view.ts';
 import { readReplyMarkup } from '../reply-markup.ts';
 import type { StoredDocument } from '../world.ts';
 import type { MethodContext } from './context.ts';
-import { replyTarget, resolveChat, resolveReply, resolveThread } from './targets.ts';
+import { resolveChat } from './targets.ts';
+import { addBotMessage } from './bot-message.ts';
 
 export const MAX_CAPTION_LENGTH = 1024;
 
@@ -43,25 +43,14 @@ export function sendDocument(ctx: MethodContext): Message {
   const markup = readReplyMarkup(params);
   const chat = resolveChat(ctx);
   const document = readDocument(ctx);
-  const reply = resolveReply(ctx, chat);
-  const threadId = resolveThread(ctx, chat, reply);
-
-  const record = ctx.world.addMessage({
-    chatId: chat.chat.id,
-    threadId,
-    from: ctx.world.botUser,
-    fromBot: true,
+  return addBotMessage(ctx, chat, markup, {
     content: {
       caption: formatted?.text ?? '',
       entities: formatted?.entities ?? [],
       ...(source !== undefined && { source }),
       ...(parseMode && { parseMode }),
     },
-    replyMarkup: markup?.kind === 'inline' ? markup.markup : undefined,
-    replyToMessageId: replyTarget(reply, threadId),
     document,
     linkPreviewOptions: undefined,
-    protectContent: params.boolean('protect_content') ?? false,
   });
-  return toBotApiMessage(ctx.world, record);
 }

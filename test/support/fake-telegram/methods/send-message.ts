@@ -1,9 +1,9 @@
 import type { Message } from 'grammy/types';
-import { toBotApiMessage } from '../message-view.ts';
 import { readReplyMarkup } from '../reply-markup.ts';
 import type { MethodContext } from './context.ts';
 import { readMessageText } from './message-text.ts';
-import { readLinkPreview, replyTarget, resolveChat, resolveReply, resolveThread } from './targets.ts';
+import { readLinkPreview, resolveChat } from './targets.ts';
+import { addBotMessage } from './bot-message.ts';
 
 export function sendMessage(ctx: MethodContext): Message {
   const { params } = ctx;
@@ -13,19 +13,9 @@ export function sendMessage(ctx: MethodContext): Message {
   const linkPreviewOptions = readLinkPreview(ctx);
 
   const chat = resolveChat(ctx);
-  const reply = resolveReply(ctx, chat);
-  const threadId = resolveThread(ctx, chat, reply);
-  const record = ctx.world.addMessage({
-    chatId: chat.chat.id,
-    threadId,
-    from: ctx.world.botUser,
-    fromBot: true,
+  return addBotMessage(ctx, chat, markup, {
     content: { text: formatted.text, entities: formatted.entities, source, ...(parseMode && { parseMode }) },
-    replyMarkup: markup?.kind === 'inline' ? markup.markup : undefined,
-    replyToMessageId: replyTarget(reply, threadId),
     document: undefined,
     linkPreviewOptions,
-    protectContent: params.boolean('protect_content') ?? false,
   });
-  return toBotApiMessage(ctx.world, record);
 }
