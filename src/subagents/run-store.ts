@@ -1,6 +1,7 @@
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
+import { nextChatNumber } from '../store/chat-numbers.ts';
 import { openJsonStore } from '../store/json-store.ts';
 import type { SubagentRunRecord } from './record.ts';
 
@@ -38,9 +39,7 @@ export class RunStore {
   }
 
   nextNumber(chatKey: string): number {
-    const next = (this.db.data.numbers[chatKey] ?? 0) + 1;
-    this.db.data.numbers[chatKey] = next;
-    return next;
+    return nextChatNumber(this.db.data.numbers, chatKey);
   }
 
   /** Writes the record (and everything changed before it) to disk before returning. */

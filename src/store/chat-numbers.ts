@@ -1,0 +1,9 @@
+/**
+ * The next `#n` of a chat, for records people refer to by number (`/subagents stop 3`).
+ * Numbers are never reused: the counters outlive the records, archived or dropped.
+ */
+export function nextChatNumber(counters: Record<string, number>, chatKey: string): number {
+  const next = (counters[chatKey] ?? 0) + 1;
+  counters[chatKey] = next;
+  return next;
+}
