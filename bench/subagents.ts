@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SubagentRunRecord } from '../src/subagents/record.ts';
 import { RunStore } from '../src/subagents/run-store.ts';
-import { Subagents } from '../src/subagents/subagents.ts';
+import type { SpawnResult } from '../src/subagents/registry.ts';
+import { openApp, spawnFrom } from '../test/support/app-world.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
 import { RecordingOutbound } from '../test/support/recording-outbound.ts';
-import { testConfig } from '../test/support/test-config.ts';
 import type { BenchResult } from './report.ts';
 
 const RUNS = 200;
@@ -23,19 +23,18 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
     const data = join(dir, name);
     const work = join(data, 'work');
     await mkdir(work, { recursive: true });
-    const config = await testConfig({ dataDir: data, workdir: work, env: cli.env });
     const out = new RecordingOutbound();
-    const subagents = await Subagents.open(config, out, () => {});
-    await subagents.start(3_600_000);
-    return { config, out, subagents };
+    const app = await openApp(cli, out, { dataDir: data, workdir: work });
+    const spawn = (task: string, i: number) => spawnFrom(app, cli, task, -(i % CHATS) - 1, { requester: { kind: 'user', userId: 1 }, cwd: work });
+    return { out, app, subagents: app.subagents, spawn, globalMax: app.subagents.registry.limits.globalMaxConcurrent };
   };
   // The same runs without tool calls, on their own store: what starting, recording and
   // announcing a run costs alone, so the per-event cost below is the events' own.
   const bareWorld = await open('bare');
-  const bare = await cpuForRuns(bareWorld.subagents, bareWorld.out, 'say:bare');
-  await bareWorld.subagents.shutdown();
+  const bare = await cpuForRuns(bareWorld.spawn, bareWorld.out, 'say:bare');
+  await bareWorld.app.shutdown();
 
-  const { config, out, subagents } = await open('tools');
+  const { out, app, subagents, spawn, globalMax } = await open('tools');
   const results: BenchResult[] = [];
   try {
     global.gc?.();
@@ -43,7 +42,7 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
     const cpuStart = process.cpuUsage();
     const started = performance.now();
     for (let i = 0; i < RUNS; i++) {
-      const result = await subagents.registry.spawn({ address: { chatId: -(i % CHATS) - 1 }, requester: { kind: 'user', userId: 1 }, task: `tools:${TOOLS_PER_RUN} pace:20 say:run-${i}` });
+      const result = await spawn(`tools:${TOOLS_PER_RUN} pace:20 say:run-${i}`, i);
       if (!result.ok) throw new Error(result.error);
     }
     // Sample the heap while the machine is full of runs.
@@ -55,28 +54,28 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuStart);
     const events = RUNS * (3 + 2 * TOOLS_PER_RUN); // started, tool_start/end pairs, text, result
-    const full = samples.filter((s) => s.active === config.settings.subagents.globalMaxConcurrent);
+    const full = samples.filter((s) => s.active === globalMax);
     const heapPerRun = full.length ? median(full.map((s) => (s.heap - baseHeap) / s.active)) : NaN;
     const failed = subagents.store.all().filter((r) => r.status !== 'completed').length;
     results.push({ suite: 'subagents', name: `${RUNS} runs across ${CHATS} chats, wall time`, value: Math.round(wallMs), unit: 'ms', note: `${failed} not completed; ${RUNS} announcements` });
-    results.push({ suite: 'subagents', name: 'bridge heap per active run', value: Math.round(heapPerRun / 1024), unit: 'KiB', note: `median over ${full.length} samples at ${config.settings.subagents.globalMaxConcurrent} running` });
+    results.push({ suite: 'subagents', name: 'bridge heap per active run', value: Math.round(heapPerRun / 1024), unit: 'KiB', note: `median over ${full.length} samples at ${globalMax} running` });
     const totalUs = cpu.user + cpu.system;
     const perEvent = (totalUs - bare.perRunUs * RUNS) / (RUNS * 2 * TOOLS_PER_RUN);
     results.push({ suite: 'subagents', name: 'bridge CPU per run (spawn, records, log, announcement)', value: Math.round(bare.perRunUs / 100) / 10, unit: 'ms', note: `${RUNS} runs without tool calls` });
     results.push({ suite: 'subagents', name: 'bridge CPU per event', value: Math.round(perEvent * 10) / 10, unit: 'µs', note: `marginal, over ${RUNS * 2 * TOOLS_PER_RUN} tool events; all-in ${Math.round(totalUs / events)} µs` });
   } finally {
-    await subagents.shutdown();
+    await app.shutdown();
     await cli.cleanup();
   }
   results.push(...(await benchStoreWrites(join(dir, 'store'))));
   return results;
 }
 
-async function cpuForRuns(subagents: Subagents, out: RecordingOutbound, task: string): Promise<{ perRunUs: number }> {
+async function cpuForRuns(spawn: (task: string, i: number) => Promise<SpawnResult>, out: RecordingOutbound, task: string): Promise<{ perRunUs: number }> {
   const announced = out.sent.length;
   const cpuStart = process.cpuUsage();
   for (let i = 0; i < RUNS; i++) {
-    const result = await subagents.registry.spawn({ address: { chatId: -(i % CHATS) - 1 }, requester: { kind: 'user', userId: 1 }, task });
+    const result = await spawn(task, i);
     if (!result.ok) throw new Error(result.error);
   }
   while (out.sent.length < announced + RUNS) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,76 +1,116 @@
+import { AuditLog } from './audit/audit-log.ts';
 import { Bridge } from './bridge/bridge.ts';
+import { ChatSessions } from './bridge/chat-sessions.ts';
+import { installOrchestrationCommands } from './bridge/commands/orchestrate.ts';
 import { installSubagentCommands } from './bridge/commands/subagents.ts';
+import { spawnedText, stopButton } from './chat/render/runs.ts';
 import type { Outbound } from './chat/transport.ts';
 import type { BridgeConfig } from './config/config.ts';
-import type { ChatStore } from './store/chat-store.ts';
-import { Subagents } from './subagents/subagents.ts';
-import { BridgeTools } from './tools/bridge-tools.ts';
-import { orchestrationResultTurn } from './tools/agent-inbox.ts';
-import { installOrchestrationCommands } from './bridge/commands/orchestrate.ts';
+import { orchestrationAnnouncements } from './orchestration/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
-import { orchestrationAddress } from './orchestration/orchestration-record.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
+import { Outbox } from './outbox/outbox.ts';
+import type { ChatStore } from './store/chat-store.ts';
+import { runAddress } from './subagents/record.ts';
+import { runAnnouncements } from './subagents/run-announcements.ts';
+import { RunStore } from './subagents/run-store.ts';
+import { Subagents } from './subagents/subagents.ts';
+import { AgentInbox, orchestrationHandBack, runHandBack } from './tools/agent-inbox.ts';
+import { McpEndpoint } from './tools/mcp-endpoint.ts';
+import { SessionTools } from './tools/session-tools.ts';
+import { ToolCalls } from './tools/tool-calls.ts';
 
 export interface App {
   bridge: Bridge;
   subagents: Subagents;
   orchestrator: Orchestrator;
-  tools: BridgeTools;
-  /** Tells chats about messages a previous bridge left unanswered, recovers subagents, starts the sweeper. */
-  start(): Promise<void>;
-  /** Resolves when nothing is running: no turn, no subagent, no orchestration (the console at the end of its input). */
+  outbox: Outbox;
+  endpoint: McpEndpoint;
+  /** Tells chats about messages a previous bridge left unanswered, recovers subagents and orchestrations, announces what is owed. */
+  start(): Promise<{ interrupted: number; requeued: number }>;
+  /** Resolves when nothing is running: no turn, no subagent, no orchestration, nothing to announce (the console at the end of its input). */
   idle(): Promise<void>;
   /** Stops every CLI cleanly and saves state. */
   shutdown(): Promise<void>;
 }
 
-/** Every part of the bridge over one transport's Outbound: what `main.ts`, the console and the benchmarks run. */
+/**
+ * Every part of the bridge over one transport's Outbound, each built with what it needs:
+ * what `main.ts`, the console and the benchmarks run. The one place parts are wired.
+ */
 export async function createApp(options: { config: BridgeConfig; store: ChatStore; out: Outbound; trustEveryone?: boolean; log: (line: string) => void }): Promise<App> {
   const { config, store, out, log } = options;
-  const bridge = new Bridge({ config, store, out, trustEveryone: options.trustEveryone ?? false, log });
-  const subagents = await Subagents.open(config, out, log);
-  const orchestrator = new Orchestrator({
-    config,
-    store: await OrchestrationStore.open(config.dataDir),
-    subagents,
+  const { settings } = config;
+  const audit = new AuditLog(config.dataDir);
+  const runStore = await RunStore.open(config.dataDir);
+  const orchestrationStore = await OrchestrationStore.open(config.dataDir);
+
+  // The one forward reference: the agents' tools start runs, and runs are given the tools.
+  let toolCalls: ToolCalls | undefined;
+  const endpoint = await McpEndpoint.listen({ tools: config.manifest.tools, call: (scope, name, args) => toolCalls!.call(scope, name, args) });
+  const sessionTools = new SessionTools({ endpoint, config, maxDepth: settings.subagents.maxDepth });
+
+  const chats = new ChatSessions(config, store, (chat) => sessionTools.forMainSession({ address: chat.address, adapter: chat.adapter, sessionId: () => chat.record.cliSessionId }));
+  const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, log });
+  const inbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
+  const outbox = new Outbox({
     out,
     log,
-    workdirOf: (address) => bridge.chats.get(address).record.workdir,
-    // An orchestration the main agent started reports back to it, as its subagents do.
-    onFinished: (orchestration) => {
-      if (orchestration.requester.kind !== 'agent' || config.settings.subagents.announceTo === 'chat') return;
-      const chat = bridge.chats.get(orchestrationAddress(orchestration));
-      void bridge.startTurn(chat, { text: orchestrationResultTurn(orchestration) });
+    sources: [
+      runAnnouncements({ store: runStore, documentOverChars: settings.answerAsDocumentOverChars, retentionMinutes: settings.subagents.retentionMinutes, toAgent: (runs) => inbox.deliver(runs.map(runHandBack)) }),
+      orchestrationAnnouncements({ store: orchestrationStore, documentOverChars: settings.answerAsDocumentOverChars, toAgent: (records) => inbox.deliver(records.map(orchestrationHandBack)) }),
+    ],
+  });
+  const subagents = new Subagents({ config, store: runStore, audit, out, log, toolsFor: (run) => sessionTools.forSubagent(run) });
+  subagents.onEnded(() => outbox.kick());
+  const orchestrator = new Orchestrator({ store: orchestrationStore, subagents, out, outbox, announceTo: settings.subagents.announceTo, log });
+  toolCalls = new ToolCalls({
+    tools: config.manifest.tools,
+    subagents,
+    orchestrator,
+    // People see what the agent started, and can stop it, like any /spawn.
+    notice: (run, position) => void out.send(runAddress(run), spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {}),
+    chatDefaults: (address) => {
+      const { record } = bridge.chats.get(address);
+      return { cwd: record.workdir, cli: record.cli };
     },
   });
   installOrchestrationCommands(bridge, orchestrator);
-  installSubagentCommands(bridge, subagents);
-  const tools = await BridgeTools.start(config, bridge, subagents, orchestrator);
+  installSubagentCommands(bridge, subagents, config);
+
   return {
     bridge,
     subagents,
     orchestrator,
-    tools,
+    outbox,
+    endpoint,
     async start() {
       await bridge.reportInterrupted();
       const recovered = await subagents.start();
       if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
+      outbox.kick();
+      return recovered;
     },
     async idle() {
       // A finished run can start a new main turn (its result handed back), so settle until all is still.
       for (;;) {
         await bridge.idle();
         await subagents.idle();
+        await outbox.settle();
         await new Promise((resolve) => setTimeout(resolve, 1500)); // the agent inbox gathers results this long
         if (bridge.isIdle() && subagents.isIdle() && !orchestrator.anyRunning()) return;
       }
     },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
+      inbox.close();
       await subagents.shutdown();
       await bridge.shutdown();
-      await tools.close();
+      await outbox.settle();
+      outbox.close();
+      await endpoint.close();
+      await audit.flush();
     },
   };
 }

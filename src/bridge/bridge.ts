@@ -4,17 +4,20 @@ import { plain } from '../chat/deliver.ts';
 import { escapeHtml, truncate } from '../chat/format/index.ts';
 import type { ButtonAnswer, ButtonPress, ChatAddress, IncomingMessage, Outbound, RichText } from '../chat/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
-import type { ChatStore } from '../store/chat-store.ts';
+import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession } from './chat-session.ts';
-import { ChatSessions } from './chat-sessions.ts';
+import type { ChatSessions } from './chat-sessions.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './commands/command.ts';
 import { help, start } from './commands/help.ts';
 import { cli, model, newSession, status, stop } from './commands/session.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
+/** The slice of the configuration the bot itself uses. */
+export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest'> & { settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars'> };
+
 export interface BridgeOptions {
-  config: BridgeConfig;
-  store: ChatStore;
+  config: BotConfig;
+  chats: ChatSessions;
   out: Outbound;
   /** The console: its one user is the owner at the keyboard, allowlist or not. */
   trustEveryone?: boolean;
@@ -30,7 +33,7 @@ export type ButtonHandler = (press: ButtonPress, payload: string) => Promise<But
  * how turns are shown. Telegram and the console both feed it and give it an Outbound.
  */
 export class Bridge {
-  readonly config: BridgeConfig;
+  readonly config: BotConfig;
   readonly chats: ChatSessions;
   readonly out: Outbound;
   private readonly commands = new Map<string, CommandHandler>();
@@ -44,7 +47,7 @@ export class Bridge {
   constructor(private readonly options: BridgeOptions) {
     this.config = options.config;
     this.out = options.out;
-    this.chats = new ChatSessions(options.config, options.store);
+    this.chats = options.chats;
     this.log = options.log ?? ((message) => console.error(message));
     for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model })) this.command(name, handler);
     this.button('stop', (press, turnId) => this.stopButton(press, turnId));

@@ -1,12 +1,16 @@
 import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
+import type { Settings } from '../config/bridge-manifest.ts';
 import { AgentSession, type SessionConfig } from '../session/session.ts';
 import type { ChatRecord, ChatStore, PendingMessage } from '../store/chat-store.ts';
 import type { ChatAddress } from '../chat/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 
-/** Extra session settings a part of the bridge adds (the tools part: the MCP endpoint). */
-export type SessionExtras = (chat: ChatSession) => Partial<SessionConfig>;
+/** The slice of the configuration chats' sessions run on. */
+export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'cliEnv'> & { settings: Pick<Settings, 'stopGraceMs'> };
+
+/** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
+export type SessionTools = (chat: ChatSession) => Partial<Pick<SessionConfig, 'mcp' | 'systemPrompt'>>;
 
 /**
  * One chat's (or topic's) main agent session and what is persisted about it. The CLI
@@ -20,9 +24,9 @@ export class ChatSession {
   constructor(
     readonly address: ChatAddress,
     public record: ChatRecord,
-    private readonly config: BridgeConfig,
+    private readonly config: ChatConfig,
     private readonly store: ChatStore,
-    private readonly extras: SessionExtras = () => ({}),
+    private readonly tools: SessionTools,
   ) {}
 
   get adapter(): Adapter {
@@ -38,7 +42,7 @@ export class ChatSession {
       resumeId: this.record.cliSessionId,
       graceMs: this.config.settings.stopGraceMs,
       onResumeId: (id) => void this.save({ cliSessionId: id }),
-      ...this.extras(this),
+      ...this.tools(this),
     });
     return this.agentSession;
   }

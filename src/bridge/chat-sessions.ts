@@ -1,16 +1,16 @@
-import type { BridgeConfig } from '../config/config.ts';
 import { chatAddress, chatKey, type ChatAddress } from '../chat/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
-import { ChatSession, type SessionExtras } from './chat-session.ts';
+import { ChatSession, type ChatConfig, type SessionTools } from './chat-session.ts';
 
 /** Every chat's session, created on first use from its persisted record (or the defaults). */
 export class ChatSessions {
   private readonly sessions = new Map<string, ChatSession>();
-  extras: SessionExtras = () => ({});
 
   constructor(
-    private readonly config: BridgeConfig,
+    private readonly config: ChatConfig,
     private readonly store: ChatStore,
+    /** What the tools part adds to each main session. */
+    private readonly tools: SessionTools,
   ) {}
 
   get(address: ChatAddress): ChatSession {
@@ -26,7 +26,7 @@ export class ChatSessions {
       };
       // A CLI removed from adapters/ since: fall back to the default rather than fail every turn.
       if (!this.config.adapters.has(record.cli)) record.cli = this.config.defaultCli;
-      session = new ChatSession(address, record, this.config, this.store, (chat) => this.extras(chat));
+      session = new ChatSession(address, record, this.config, this.store, this.tools);
       this.sessions.set(key, session);
     }
     return session;

@@ -41,6 +41,7 @@ export const bridgeManifestSchema = z
 
 export type BridgeManifest = z.infer<typeof bridgeManifestSchema>;
 export type Settings = BridgeManifest['settings'];
+export type SubagentSettings = Settings['subagents'];
 
 export async function loadBridgeManifest(path: string): Promise<BridgeManifest> {
   let json: unknown;

@@ -1,4 +1,6 @@
 import { chatAddress, type ChatAddress } from '../chat/transport.ts';
+import type { Delivery } from '../outbox/delivery.ts';
+import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Requester } from '../subagents/record.ts';
 import type { Plan } from './plan.ts';
 import type { StepState } from './state.ts';
@@ -21,6 +23,8 @@ export interface OrchestrationRecord {
   chatId: number;
   threadId?: number;
   requester: Requester;
+  /** Where the steps start from, fixed when the plan is made: they carry its author's depth and limits. */
+  origin: { cwd: string; cli: string; depth: number; policy?: ToolPolicy };
   plan: Plan;
   steps: Record<string, StepRecord>;
   status: OrchestrationStatus;
@@ -29,8 +33,8 @@ export interface OrchestrationRecord {
   stoppedBy?: string;
   /** The message edited in place with every step's state. */
   progressMessageId?: number;
-  /** The end has been announced (exactly once). */
-  announced: boolean;
+  /** The announcement of its end, through the outbox; set when it ends. */
+  delivery?: Delivery;
 }
 
 export function orchestrationName(orchestration: Pick<OrchestrationRecord, 'plan' | 'number'>): string {

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
+import { nextChatNumber } from '../store/chat-numbers.ts';
 import { openJsonStore } from '../store/json-store.ts';
+import { needsDelivery, pendingDelivery } from '../outbox/delivery.ts';
 import type { OrchestrationRecord } from './orchestration-record.ts';
 
 interface Data {
@@ -14,7 +16,9 @@ export class OrchestrationStore {
   private constructor(private readonly db: Low<Data>) {}
 
   static async open(dataDir: string): Promise<OrchestrationStore> {
-    return new OrchestrationStore(await openJsonStore<Data>(join(dataDir, 'orchestrations.json'), { version: 1, numbers: {}, orchestrations: {} }));
+    const db = await openJsonStore<Data>(join(dataDir, 'orchestrations.json'), { version: 1, numbers: {}, orchestrations: {} });
+    for (const record of Object.values(db.data.orchestrations)) upgrade(record as OrchestrationRecord & LegacyFields);
+    return new OrchestrationStore(db);
   }
 
   get(id: string): OrchestrationRecord | undefined {
@@ -26,9 +30,7 @@ export class OrchestrationStore {
   }
 
   nextNumber(chatKey: string): number {
-    const next = (this.db.data.numbers[chatKey] ?? 0) + 1;
-    this.db.data.numbers[chatKey] = next;
-    return next;
+    return nextChatNumber(this.db.data.numbers, chatKey);
   }
 
   async save(record: OrchestrationRecord): Promise<void> {
@@ -42,7 +44,7 @@ export class OrchestrationStore {
     for (const record of this.all()) byChat.set(record.chatKey, [...(byChat.get(record.chatKey) ?? []), record]);
     let changed = false;
     for (const records of byChat.values()) {
-      const done = records.filter((r) => r.status !== 'running' && r.announced).sort((a, b) => b.number - a.number);
+      const done = records.filter((r) => r.status !== 'running' && r.delivery && !needsDelivery(r.delivery)).sort((a, b) => b.number - a.number);
       for (const old of done.slice(keep)) {
         delete this.db.data.orchestrations[old.id];
         changed = true;
@@ -50,4 +52,16 @@ export class OrchestrationStore {
     }
     if (changed) await this.db.write();
   }
+}
+
+/** What the first release saved and this one no longer does. */
+interface LegacyFields {
+  announced?: boolean;
+}
+
+/** Records saved by the first release: their announcement state becomes an outbox delivery. */
+function upgrade(record: OrchestrationRecord & LegacyFields): void {
+  if (record.announced === undefined) return;
+  if (record.status !== 'running') record.delivery = record.announced ? { chat: 'sent', sentParts: 0, attempts: 0 } : pendingDelivery(false);
+  delete record.announced;
 }

@@ -1,33 +1,49 @@
 import { nanoid } from 'nanoid';
-import { agentSpawnFields, catalogFor, chooseAgent, policyWithAgent } from '../agents/spawn-with-agent.ts';
-import { planMarkdown, sendPart } from '../chat/deliver.ts';
-import { orchestrationAnnouncement, orchestrationProgress } from '../chat/render/orchestration.ts';
-import { chatKey, type ChatAddress, type Outbound } from '../chat/transport.ts';
-import type { BridgeConfig } from '../config/config.ts';
-import type { Requester, SubagentRunRecord } from '../subagents/record.ts';
+import { KeyedSerializer } from '../concurrency/keyed-serializer.ts';
+import { orchestrationProgress } from '../chat/render/orchestration.ts';
+import { chatKey, type Outbound } from '../chat/transport.ts';
+import type { SubagentSettings } from '../config/bridge-manifest.ts';
+import { pendingDelivery } from '../outbox/delivery.ts';
+import type { Outbox } from '../outbox/outbox.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
+import type { SpawnIntent, SpawnOrigin } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import { stepById } from './graph.ts';
 import { orchestrationAddress, type OrchestrationRecord, type StepRecord } from './orchestration-record.ts';
 import type { OrchestrationStore } from './orchestration-store.ts';
-import type { Plan } from './plan.ts';
+import type { Plan, PlanStep } from './plan.ts';
 import { cascade, isFinished, overallStatus, readySteps } from './schedule.ts';
 import type { StepStates } from './state.ts';
 import { promptWithUpstream } from './upstream.ts';
+
+/** Where a plan's steps start from: its author's chat (or run), directory, CLI, depth and limits. */
+export type PlanOrigin = Omit<SpawnOrigin, 'orchestration' | 'requesterSessionId'>;
+
+/** A step as a spawn asks for it; the prompt carries the upstream results once they exist. */
+function stepIntent(step: PlanStep, task: string): SpawnIntent {
+  return {
+    task,
+    label: step.name,
+    ...(step.cli ? { cli: step.cli } : {}),
+    ...(step.model ? { model: step.model } : {}),
+    ...(step.agent ? { agent: step.agent } : {}),
+    ...(step.worktree ? { worktree: true } : {}),
+  };
+}
 
 /** A step interrupted by a restart is started again this many times before it counts as failed. */
 const MAX_ATTEMPTS = 2;
 const PROGRESS_INTERVAL_MS = 1000;
 
 export interface OrchestratorOptions {
-  config: BridgeConfig;
   store: OrchestrationStore;
   subagents: Subagents;
   out: Outbound;
-  log?: (line: string) => void;
-  /** The working directory of a chat: steps run where its session does. */
-  workdirOf?: (address: ChatAddress) => string;
-  /** Called once an orchestration has ended and been announced (the tools part hands agent-made ones back). */
-  onFinished?: (orchestration: OrchestrationRecord) => void;
+  /** Announces each orchestration's end, once. */
+  outbox: Pick<Outbox, 'kick'>;
+  /** manifest.json `settings.subagents.announceTo`: whether an agent's plan is reported back to it. */
+  announceTo: SubagentSettings['announceTo'];
+  log: (line: string) => void;
 }
 
 /**
@@ -37,20 +53,29 @@ export interface OrchestratorOptions {
  * first, so a restart picks up where it was.
  */
 export class Orchestrator {
-  private readonly locks = new Map<string, Promise<void>>();
+  private readonly changes = new KeyedSerializer();
   private readonly progressTimers = new Map<string, NodeJS.Timeout>();
   private readonly lastProgress = new Map<string, number>();
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: OrchestratorOptions) {
-    this.log = options.log ?? (() => {});
+    this.log = options.log;
     options.subagents.onEnded((run) => {
       const tag = run.orchestration;
       if (tag) void this.locked(tag.id, () => this.stepEnded(tag.id, run.runId, run));
     });
   }
 
-  async create(plan: Plan, address: ChatAddress, requester: Requester): Promise<OrchestrationRecord> {
+  /**
+   * Checks every step as the run it will become (CLI, agent, policy, the origin's limits)
+   * before anything starts: a plan with a step that cannot run is refused, naming the step.
+   */
+  async create(plan: Plan, origin: PlanOrigin): Promise<{ ok: true; record: OrchestrationRecord } | { ok: false; error: string }> {
+    for (const step of plan.steps) {
+      const prepared = await this.options.subagents.spawner.prepare(stepIntent(step, step.prompt), origin);
+      if (!prepared.ok) return { ok: false, error: `step "${step.id}": ${prepared.error}` };
+    }
+    const { address } = origin;
     const key = chatKey(address);
     const record: OrchestrationRecord = {
       id: nanoid(10),
@@ -58,12 +83,12 @@ export class Orchestrator {
       chatKey: key,
       chatId: address.chatId,
       ...(address.threadId !== undefined ? { threadId: address.threadId } : {}),
-      requester,
+      requester: origin.requester,
+      origin: { cwd: origin.cwd, cli: origin.cli, depth: origin.depth, ...(origin.policy ? { policy: origin.policy } : {}) },
       plan,
       steps: Object.fromEntries(plan.steps.map((step) => [step.id, { status: 'pending', attempts: 0 } satisfies StepRecord])),
       status: 'running',
       createdAt: Date.now(),
-      announced: false,
     };
     await this.options.store.save(record);
     await this.locked(record.id, async () => {
@@ -71,7 +96,7 @@ export class Orchestrator {
       if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
       await this.advance(record.id);
     });
-    return this.get(record.id)!;
+    return { ok: true, record: this.get(record.id)! };
   }
 
   anyRunning(): boolean {
@@ -122,21 +147,17 @@ export class Orchestrator {
 
   /**
    * After a restart (the registry has recovered its runs): steps whose run ended meanwhile
-   * are brought up to date, steps never started start, and ends never announced are.
+   * are brought up to date and steps never started start. Ends never announced are the outbox's.
    */
   async start(): Promise<void> {
-    for (const record of this.options.store.all()) {
-      if (record.status === 'running') {
-        await this.locked(record.id, async () => {
-          for (const state of Object.values(this.get(record.id)!.steps)) {
-            const run = state.runId ? this.run(state.runId) : undefined;
-            if (state.status === 'running' && state.runId && (run?.endedAt || !run)) await this.stepEnded(record.id, state.runId, run);
-          }
-          await this.advance(record.id);
-        });
-      } else if (!record.announced) {
-        await this.locked(record.id, () => this.announce(record.id));
-      }
+    for (const record of this.options.store.all().filter((o) => o.status === 'running')) {
+      await this.locked(record.id, async () => {
+        for (const state of Object.values(this.get(record.id)!.steps)) {
+          const run = state.runId ? this.run(state.runId) : undefined;
+          if (state.status === 'running' && state.runId && (run?.endedAt || !run)) await this.stepEnded(record.id, state.runId, run);
+        }
+        await this.advance(record.id);
+      });
     }
   }
 
@@ -188,55 +209,23 @@ export class Orchestrator {
   private async spawnStep(record: OrchestrationRecord, stepId: string): Promise<SubagentRunRecord | string> {
     const step = stepById(record.plan, stepId);
     const address = orchestrationAddress(record);
-    const { config, subagents } = this.options;
-    const cwd = this.options.workdirOf?.(address) ?? config.workdir;
-    let agent;
-    if (step.agent) {
-      const chosen = chooseAgent(await catalogFor(cwd, config.dataDir, [...config.adapters.keys()]), step.agent);
-      if (typeof chosen === 'string') return chosen;
-      agent = chosen;
-    }
-    const policy = agent ? policyWithAgent({}, agent) : undefined;
-    const result = await subagents.registry.spawn({
+    const result = await this.options.subagents.spawner.spawn(stepIntent(step, promptWithUpstream(record.plan, stepId, record.steps)), {
       address,
       requester: record.requester,
-      task: promptWithUpstream(record.plan, stepId, record.steps),
-      ...agentSpawnFields(agent),
-      label: step.name,
-      ...(step.cli ? { cli: step.cli } : {}),
-      ...(step.model ? { model: step.model } : {}),
-      ...(policy ? { policy } : {}),
-      ...(step.worktree ? { worktree: true } : {}),
+      ...record.origin,
       orchestration: { id: record.id, step: stepId },
-      cwd,
     });
     return result.ok ? result.run : result.error;
   }
 
+  /** The end is saved with its announcement pending in one write, then handed to the outbox. */
   private async finishIfDone(id: string): Promise<void> {
     const record = this.get(id)!;
     if (record.status !== 'running' || !isFinished(record.plan, record.steps)) return;
-    await this.save({ ...record, status: overallStatus(record.plan, record.steps), endedAt: Date.now() });
+    const toAgent = record.requester.kind === 'agent' && this.options.announceTo !== 'chat';
+    await this.save({ ...record, status: overallStatus(record.plan, record.steps), endedAt: Date.now(), delivery: pendingDelivery(toAgent) });
     await this.editProgress(id);
-    await this.announce(id);
-  }
-
-  /** The one announcement of the end; marked done only once every part went out. */
-  private async announce(id: string, attempt = 1): Promise<void> {
-    const record = this.get(id)!;
-    if (record.announced) return;
-    const { header, body } = orchestrationAnnouncement(record);
-    const to = orchestrationAddress(record);
-    try {
-      for (const part of planMarkdown(body, { header, documentOverChars: this.options.config.settings.answerAsDocumentOverChars, filename: `orchestration-${record.number}-result.md` })) {
-        await sendPart(this.options.out, to, part);
-      }
-      await this.save({ ...this.get(id)!, announced: true });
-      this.options.onFinished?.(this.get(id)!);
-    } catch (error) {
-      this.log(`announcing orchestration ${id} failed (attempt ${attempt}): ${(error as Error).message}`);
-      if (attempt < 6) setTimeout(() => void this.locked(id, () => this.announce(id, attempt + 1)), 1000 * 2 ** attempt).unref();
-    }
+    this.options.outbox.kick();
   }
 
   private showProgress(id: string): void {
@@ -268,9 +257,6 @@ export class Orchestrator {
 
   /** One change at a time per orchestration: steps ending together must not race. */
   private locked<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(id) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    this.locks.set(id, next.then(() => {}, () => {}));
-    return next;
+    return this.changes.run(id, work);
   }
 }

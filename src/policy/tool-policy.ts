@@ -74,6 +74,37 @@ export function buildPolicy(request: PolicyRequest): ToolPolicy | undefined {
   return { ...(allowed ? { allowedTools: allowed } : {}), ...(disallowed ? { disallowedTools: disallowed } : {}), approvals: request.ask === true };
 }
 
+/**
+ * A run started by another run gets no more than its parent: only tools the parent has,
+ * none the parent lacks, the chat's approvals if the parent needed them, and auto-approval
+ * only for what the parent itself had auto-approved. Throws PolicyError when the child asks
+ * for what the parent may not give.
+ */
+export function narrowPolicy(parent: ToolPolicy | undefined, child: ToolPolicy | undefined): ToolPolicy | undefined {
+  if (!parent) return child;
+  let allowed = child?.allowedTools ?? parent.allowedTools;
+  if (parent.allowedTools && child?.allowedTools) {
+    allowed = child.allowedTools.filter((tool) => parent.allowedTools!.includes(tool));
+    // An empty list would mean "every tool" to the CLI: the opposite of what is meant.
+    if (!allowed.length) throw new PolicyError('INVALID_PERMISSION_CONFIG', `none of ${child.allowedTools.join(', ')} is allowed for the run that starts this one (it has ${parent.allowedTools.join(', ')})`);
+  }
+  const disallowed = [...new Set([...(parent.disallowedTools ?? []), ...(child?.disallowedTools ?? [])])];
+  const approvals = parent.approvals || (child?.approvals ?? false);
+  const autoApprove = child?.autoApprove;
+  if (autoApprove && parent.approvals) {
+    const granted = parent.autoApprove && !parent.autoApprove.revoked ? parent.autoApprove.tools : [];
+    const beyond = autoApprove.tools.filter((tool) => !granted.includes(tool));
+    if (beyond.length) throw new PolicyError('INVALID_PERMISSION_CONFIG', `cannot auto-approve ${beyond.join(', ')}: the run that starts this one asks the chat for them`);
+  }
+  const narrowed: ToolPolicy = {
+    ...(allowed ? { allowedTools: allowed } : {}),
+    ...(disallowed.length ? { disallowedTools: disallowed } : {}),
+    approvals,
+    ...(autoApprove ? { autoApprove: { ...autoApprove, tools: autoApprove.tools.filter((tool) => !allowed || allowed.includes(tool)) } } : {}),
+  };
+  return narrowed.allowedTools || narrowed.disallowedTools || narrowed.approvals ? narrowed : undefined;
+}
+
 function clean(tools: string[] | undefined, which: string): string[] | undefined {
   if (!tools) return undefined;
   const list = [...new Set(tools.map((tool) => tool.trim()).filter(Boolean))];

@@ -2,6 +2,7 @@ import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
 import { chatAddress, type ChatAddress } from '../chat/transport.ts';
+import type { Delivery } from '../outbox/delivery.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
 
@@ -9,19 +10,6 @@ export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 
 /** Who asked for the run: a person with /spawn, or a main agent through the spawn tool. */
 export type Requester = { kind: 'user'; userId: number; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string };
-
-/** Where the announcement stands: parts already sent are never sent again. */
-export interface Delivery {
-  chat: 'pending' | 'sent' | 'skipped';
-  /** For an announcement split into several messages: how many went out. */
-  sentParts: number;
-  attempts: number;
-  lastError?: string;
-  /** When the next attempt is due (after a failure). */
-  retryAt?: number;
-  /** The result handed back to the main agent that spawned the run (tool spawns). */
-  agent?: 'pending' | 'sent' | 'skipped';
-}
 
 /**
  * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,

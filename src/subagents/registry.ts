@@ -3,33 +3,34 @@ import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import type { Adapter } from '../adapters/load.ts';
 import { chatKey, type ChatAddress } from '../chat/transport.ts';
-import type { BridgeConfig } from '../config/config.ts';
+import type { SubagentSettings } from '../config/bridge-manifest.ts';
+import { pendingDelivery, type Delivery } from '../outbox/delivery.ts';
 import { AgentSession } from '../session/session.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
 import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
-import { unsupportedPolicy } from './spawn-checks.ts';
 import { fromOutcome } from './run-outcome.ts';
-import { createWorktree, findRepoRoot, summarizeWorktree } from '../worktrees/index.ts';
+import { createWorktree, summarizeWorktree } from '../worktrees/index.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 
+/** A run as the Spawner resolved it: every default applied, every check passed but the limits. */
 export interface SpawnRequest {
   address: ChatAddress;
   requester: Requester;
   task: string;
+  cli: string;
+  cwd: string;
+  /** 1 for a run spawned by a main session or a user; deeper for runs spawned by runs. */
+  depth: number;
+  timeoutSeconds: number;
   context?: string;
   label?: string;
-  cli?: string;
   model?: string;
   agent?: string;
-  timeoutSeconds?: number;
-  /** 1 for a run spawned by a main session or a user; deeper for runs spawned by runs. */
-  depth?: number;
   requesterSessionId?: string;
-  cwd?: string;
   policy?: ToolPolicy;
   maxTurns?: number;
   agentPrompt?: string;
@@ -41,12 +42,20 @@ export interface SpawnRequest {
 export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: number } | { ok: false; error: string };
 
 export interface RegistryOptions {
-  config: BridgeConfig;
   store: RunStore;
   audit: AuditLog;
-  /** Called once a run has ended and its record is on disk (the announcer takes it from there). */
+  adapters: ReadonlyMap<string, Adapter>;
+  /** What CLIs run with: the bridge's environment, less its own secrets. */
+  cliEnv: Record<string, string | undefined>;
+  /** Run logs and worktrees live under it. */
+  dataDir: string;
+  limits: SubagentSettings;
+  stopGraceMs: number;
+  /** The bridge's MCP endpoint for a run: its tools, when it may spawn or must ask for approvals. */
+  toolsFor: (run: SubagentRunRecord) => TurnSpec['mcp'] | undefined;
+  /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
-  log?: (line: string) => void;
+  log: (line: string) => void;
 }
 
 interface Live {
@@ -62,41 +71,24 @@ interface Live {
  */
 export class SubagentRegistry {
   private readonly live = new Map<string, Live>();
-  private readonly config: BridgeConfig;
   private readonly store: RunStore;
   private readonly logsDir: string;
   private readonly log: (line: string) => void;
   private closed = false;
-  /** Set by the tools part: the MCP endpoint for a run allowed to spawn runs of its own. */
-  toolsFor: (run: SubagentRunRecord) => TurnSpec['mcp'] | undefined = () => undefined;
 
   constructor(private readonly options: RegistryOptions) {
-    this.config = options.config;
     this.store = options.store;
-    this.logsDir = join(options.config.dataDir, 'runs');
-    this.log = options.log ?? ((line) => console.error(line));
+    this.logsDir = join(options.dataDir, 'runs');
+    this.log = options.log;
   }
 
-  get limits() {
-    return this.config.settings.subagents;
+  get limits(): SubagentSettings {
+    return this.options.limits;
   }
 
+  /** Queues the run (or starts it, when its chat and the machine have room); refused past the queue's limit. */
   async spawn(request: SpawnRequest): Promise<SpawnResult> {
     const key = chatKey(request.address);
-    const cli = request.cli ?? this.config.defaultCli;
-    const adapter = this.config.adapters.get(cli);
-    if (!adapter) return { ok: false, error: `Unknown CLI "${cli}". Available: ${[...this.config.adapters.keys()].join(', ')}.` };
-    if (request.model && !adapter.options.model) return { ok: false, error: `${cli} does not let the bridge choose a model.` };
-    const task = request.task.trim();
-    if (!task) return { ok: false, error: 'The task is empty.' };
-    const unsupported = unsupportedPolicy(adapter, request);
-    if (unsupported) return { ok: false, error: unsupported };
-    const cwd = request.cwd ?? this.config.workdir;
-    // Refused now, not when the run starts: outside a repository there is nothing to branch from.
-    if (request.worktree && !(await findRepoRoot(cwd))) return { ok: false, error: `${cwd} is not inside a git repository: --worktree needs one.` };
-    const depth = request.depth ?? 1;
-    if (depth > Math.max(1, this.limits.maxDepth)) return { ok: false, error: `Subagents may not spawn subagents this deep (depth ${depth}, limit ${this.limits.maxDepth}).` };
-
     const runs = this.forChat(key);
     const running = runs.filter((r) => r.status === 'running').length;
     const queued = runs.filter((r) => r.status === 'queued').length;
@@ -115,10 +107,10 @@ export class SubagentRegistry {
       requesterKey: key,
       ...(request.requesterSessionId ? { requesterSessionId: request.requesterSessionId } : {}),
       requester: request.requester,
-      cli,
+      cli: request.cli,
       ...(request.model ? { model: request.model } : {}),
       ...(request.agent ? { agent: request.agent } : {}),
-      task,
+      task: request.task,
       ...(request.context ? { context: request.context } : {}),
       ...(request.label ? { label: request.label } : {}),
       ...(request.policy ? { policy: request.policy } : {}),
@@ -126,20 +118,17 @@ export class SubagentRegistry {
       ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
       ...(request.worktree ? { isolate: true } : {}),
       ...(request.orchestration ? { orchestration: request.orchestration } : {}),
-      cwd,
-      depth,
-      timeoutSeconds: request.timeoutSeconds ?? this.limits.timeoutSeconds,
+      cwd: request.cwd,
+      depth: request.depth,
+      timeoutSeconds: request.timeoutSeconds,
       status: 'queued',
       createdAt: Date.now(),
       logFile: join(this.logsDir, `${runId}.jsonl`),
-      delivery: { chat: 'pending', sentParts: 0, attempts: 0, ...(request.requester.kind === 'agent' && this.limits.announceTo !== 'chat' ? { agent: 'pending' as const } : {}) },
+      delivery: deliveryFor(request, this.limits.announceTo),
     };
-    if (request.requester.kind === 'agent' && this.limits.announceTo === 'agent') run.delivery.chat = 'skipped';
-    // A step of an orchestration is reported in the orchestration's own messages.
-    if (request.orchestration) run.delivery = { chat: 'skipped', sentParts: 0, attempts: 0 };
     await this.store.save(run);
     const by = request.requester.kind === 'user' ? (request.requester.name ?? String(request.requester.userId)) : 'the agent';
-    void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
+    void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: run.task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
     this.schedule();
     const latest = this.store.get(runId)!;
     return { ok: true, run: latest, queuePosition: latest.status === 'queued' ? this.queuePosition(latest) : 0 };
@@ -274,7 +263,7 @@ export class SubagentRegistry {
   }
 
   private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
-    const adapter = this.config.adapters.get(queued.cli);
+    const adapter = this.options.adapters.get(queued.cli);
     let run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
     await this.store.save(run);
     if (!adapter) {
@@ -284,7 +273,7 @@ export class SubagentRegistry {
     }
     if (run.isolate && !run.worktree) {
       try {
-        const worktree = await createWorktree({ dir: run.cwd, worktreesDir: join(this.config.dataDir, 'worktrees'), runId: run.runId, ...(run.label ? { label: run.label } : {}) });
+        const worktree = await createWorktree({ dir: run.cwd, worktreesDir: join(this.options.dataDir, 'worktrees'), runId: run.runId, ...(run.label ? { label: run.label } : {}) });
         run = { ...(this.store.get(run.runId) ?? run), worktree };
         await this.store.save(run);
       } catch (error) {
@@ -326,12 +315,12 @@ export class SubagentRegistry {
   }
 
   private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
-    const mcp = this.toolsFor(run);
+    const mcp = this.options.toolsFor(run);
     const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.limits.maxDepth);
     return new AgentSession({
       adapter,
       cwd: run.worktree?.workdir ?? run.cwd,
-      env: { ...this.config.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
+      env: { ...this.options.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
       ...(run.model ? { model: run.model } : {}),
       ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
       ...(mcp ? { mcp } : {}),
@@ -339,7 +328,7 @@ export class SubagentRegistry {
       ...(run.policy?.disallowedTools ? { disallowedTools: run.policy.disallowedTools } : {}),
       ...(run.maxTurns ? { maxTurns: run.maxTurns } : {}),
       ...(run.policy?.approvals ? { permissionPrompt: true } : {}),
-      graceMs: this.config.settings.stopGraceMs,
+      graceMs: this.options.stopGraceMs,
     });
   }
 
@@ -351,4 +340,14 @@ export class SubagentRegistry {
     if (ended.status === 'timed_out') void this.options.audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: ended.error });
     this.options.onEnded(ended);
   }
+}
+
+/**
+ * Who hears of the run's end: the chat, and the main agent that spawned it (manifest.json
+ * `announceTo`). A step of an orchestration is reported in the orchestration's own messages.
+ */
+function deliveryFor(request: SpawnRequest, announceTo: SubagentSettings['announceTo']): Delivery {
+  if (request.orchestration) return pendingDelivery(false, false);
+  const byAgent = request.requester.kind === 'agent';
+  return pendingDelivery(byAgent && announceTo !== 'chat', !(byAgent && announceTo === 'agent'));
 }

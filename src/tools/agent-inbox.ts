@@ -1,21 +1,28 @@
 import type { Bridge } from '../bridge/bridge.ts';
-import type { ChatAddress } from '../chat/transport.ts';
+import { chatKey, type ChatAddress } from '../chat/transport.ts';
 import { formatDuration } from '../chat/render/progress.ts';
 import { displayName, runAddress, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
 import { orchestrationAnnouncement } from '../chat/render/orchestration.ts';
-import type { OrchestrationRecord } from '../orchestration/orchestration-record.ts';
+import { orchestrationAddress, type OrchestrationRecord } from '../orchestration/orchestration-record.ts';
+
+/** One piece of finished work to tell a main agent about: its chat, and a section of the turn. */
+export interface HandBack {
+  address: ChatAddress;
+  section: string;
+}
 
 interface Batch {
   address: ChatAddress;
-  runs: SubagentRunRecord[];
+  sections: string[];
   waiters: (() => void)[];
   timer?: NodeJS.Timeout;
 }
 
 /**
- * Hands finished runs back to the main agent that spawned them, as a new turn of its chat's
- * session. Results arriving close together, or while the agent is busy, go in one turn.
- * A delivery resolves once its turn is queued (and so remembered across a crash).
+ * Hands finished work (subagent runs, orchestrations) back to the main agent that started
+ * it, as a new turn of its chat's session. Results arriving close together, or while the
+ * agent is busy, go in one turn. A delivery resolves once its turn is queued (and so
+ * remembered across a crash).
  */
 export class AgentInbox {
   private readonly batches = new Map<string, Batch>();
@@ -27,23 +34,28 @@ export class AgentInbox {
     private readonly gatherMs = 1000,
   ) {}
 
-  deliver(runs: SubagentRunRecord[]): Promise<void> {
-    const byChat = new Map<string, SubagentRunRecord[]>();
-    for (const run of runs) byChat.set(run.requesterKey, [...(byChat.get(run.requesterKey) ?? []), run]);
+  deliver(items: HandBack[]): Promise<void> {
+    const byChat = new Map<string, HandBack[]>();
+    for (const item of items) byChat.set(chatKey(item.address), [...(byChat.get(chatKey(item.address)) ?? []), item]);
     return Promise.all(
       [...byChat.entries()].map(
-        ([key, chatRuns]) =>
+        ([key, chatItems]) =>
           new Promise<void>((resolve) => {
-            const first = chatRuns[0]!;
-            const batch = this.batches.get(key) ?? { address: runAddress(first), runs: [], waiters: [] };
+            const batch = this.batches.get(key) ?? { address: chatItems[0]!.address, sections: [], waiters: [] };
             this.batches.set(key, batch);
-            batch.runs.push(...chatRuns);
+            batch.sections.push(...chatItems.map((item) => item.section));
             batch.waiters.push(resolve);
             clearTimeout(batch.timer);
             batch.timer = setTimeout(() => void this.flush(key), this.gatherMs);
           }),
       ),
     ).then(() => {});
+  }
+
+  /** Stops handing back: what was gathered stays pending in its records and is handed back after the next start. */
+  close(): void {
+    for (const batch of this.batches.values()) clearTimeout(batch.timer);
+    this.batches.clear();
   }
 
   private async flush(key: string): Promise<void> {
@@ -56,26 +68,28 @@ export class AgentInbox {
       return;
     }
     this.batches.delete(key);
-    await this.bridge.startTurn(chat, { text: resultTurn(batch.runs, this.alsoInChat) });
+    await this.bridge.startTurn(chat, { text: handBackTurn(batch.sections, this.alsoInChat) });
     for (const done of batch.waiters) done();
   }
 }
 
-/** The message the main agent receives: which of its subagents finished, and with what. */
-export function resultTurn(runs: SubagentRunRecord[], alsoInChat: boolean): string {
-  const head = runs.length === 1 ? `[jsonl-bridge] A subagent you started with spawn_subagent has finished:` : `[jsonl-bridge] ${runs.length} subagents you started with spawn_subagent have finished:`;
-  const sections = runs.map((run) => {
-    const how = run.status === 'completed' ? 'completed' : `${run.status.replace('_', ' ')}: ${run.error ?? 'no reason given'}`;
-    const title = `## Subagent #${run.number} "${displayName(run)}" (id ${run.runId}) ${how} after ${formatDuration(runtimeMs(run))}`;
-    const result = run.result?.trim() ? run.result.trim() : '(no result text)';
-    return `${title}\n\nTask: ${run.task}\n\nResult:\n${result}`;
-  });
+/** The message the main agent receives: what finished, and with what. */
+export function handBackTurn(sections: string[], alsoInChat: boolean): string {
+  const head = sections.length === 1 ? '[jsonl-bridge] Work you started in the background has finished:' : `[jsonl-bridge] ${sections.length} pieces of work you started in the background have finished:`;
   const close = alsoInChat ? 'Act on these results as the conversation needs; the user has also been shown them in the chat.' : 'Act on these results as the conversation needs; the user has not seen them, so report what matters.';
   return [head, ...sections, close].join('\n\n');
 }
 
-/** The message a main agent receives when an orchestration it started has ended. */
-export function orchestrationResultTurn(orchestration: OrchestrationRecord): string {
+/** A subagent started with spawn_subagent: how it ended, its task and its result. */
+export function runHandBack(run: SubagentRunRecord): HandBack {
+  const how = run.status === 'completed' ? 'completed' : `${run.status.replace('_', ' ')}: ${run.error ?? 'no reason given'}`;
+  const title = `## Subagent #${run.number} "${displayName(run)}" (id ${run.runId}, started with spawn_subagent) ${how} after ${formatDuration(runtimeMs(run))}`;
+  const result = run.result?.trim() ? run.result.trim() : '(no result text)';
+  return { address: runAddress(run), section: `${title}\n\nTask: ${run.task}\n\nResult:\n${result}` };
+}
+
+/** An orchestration started with create_orchestration: every step's outcome and the final result. */
+export function orchestrationHandBack(orchestration: OrchestrationRecord): HandBack {
   const { header, body } = orchestrationAnnouncement(orchestration);
-  return `[jsonl-bridge] An orchestration you started with create_orchestration has ended.\n\n${header.plain}\n\n${body}`;
+  return { address: orchestrationAddress(orchestration), section: `## Orchestration (started with create_orchestration)\n\n${header.plain}\n\n${body}` };
 }

@@ -4,8 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { BridgeManifest } from '../config/bridge-manifest.ts';
 import type { ToolScope } from './scope.ts';
-import type { ToolCalls } from './tool-calls.ts';
+import type { ToolResult } from './tool-calls.ts';
+
+/** What the endpoint serves: the tools (with their schemas) and what calling one does. */
+export interface ToolHandler {
+  tools: BridgeManifest['tools'];
+  call(scope: ToolScope, name: string, args: unknown): Promise<ToolResult>;
+}
 
 /** The server name agents see: tools arrive as `mcp__bridge__spawn_subagent` in Claude Code. */
 export const MCP_SERVER_NAME = 'bridge';
@@ -24,22 +31,27 @@ export interface Grant {
  */
 export class McpEndpoint {
   private readonly scopes = new Map<string, ToolScope>();
-  private http: HttpServer | undefined;
-  private base = '';
 
-  constructor(private readonly calls: ToolCalls) {}
+  private constructor(
+    private readonly http: HttpServer,
+    private readonly calls: ToolHandler,
+    private readonly base: string,
+  ) {}
 
-  async listen(): Promise<void> {
-    this.http = createServer((req, res) => {
-      this.handle(req, res).catch((error: unknown) => {
+  /** Listens on a free port of 127.0.0.1. */
+  static async listen(calls: ToolHandler): Promise<McpEndpoint> {
+    let endpoint: McpEndpoint | undefined;
+    const http = createServer((req, res) => {
+      endpoint!.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
       });
     });
     await new Promise<void>((resolve, reject) => {
-      this.http!.once('error', reject);
-      this.http!.listen(0, '127.0.0.1', () => resolve());
+      http.once('error', reject);
+      http.listen(0, '127.0.0.1', () => resolve());
     });
-    this.base = `http://127.0.0.1:${(this.http.address() as AddressInfo).port}/mcp`;
+    endpoint = new McpEndpoint(http, calls, `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    return endpoint;
   }
 
   /** A secret for one session; the URL carries it. */
@@ -50,11 +62,9 @@ export class McpEndpoint {
   }
 
   async close(): Promise<void> {
-    if (!this.http) return;
-    const http = this.http;
     await new Promise<void>((resolve) => {
-      http.close(() => resolve());
-      http.closeAllConnections();
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
     });
   }
 

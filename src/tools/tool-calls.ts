@@ -1,10 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { runInfo, runList, runLog } from '../chat/render/runs.ts';
-import { chatKey } from '../chat/transport.ts';
-import { catalogFor, chooseAgent, policyWithAgent, type AgentChoice } from '../agents/spawn-with-agent.ts';
-import type { BridgeConfig } from '../config/config.ts';
-import type { ToolPolicy } from '../policy/tool-policy.ts';
-import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
+import { chatKey, type ChatAddress } from '../chat/transport.ts';
+import type { BridgeManifest } from '../config/bridge-manifest.ts';
+import { displayName, type Requester, type SubagentRunRecord } from '../subagents/record.ts';
+import type { SpawnOrigin } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { ToolScope } from './scope.ts';
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
@@ -18,6 +17,16 @@ export interface ToolResult {
 /** Told in the chat when an agent starts a run, so people see it (and can stop it). */
 export type SpawnNotice = (run: SubagentRunRecord, queuePosition: number) => void;
 
+export interface ToolCallsOptions {
+  /** The tools and their JSON Schemas, from manifest.json. */
+  tools: BridgeManifest['tools'];
+  subagents: Subagents;
+  orchestrator: Orchestrator;
+  notice: SpawnNotice;
+  /** The working directory and CLI of a chat: what its main agent's runs default to. */
+  chatDefaults: (address: ChatAddress) => { cwd: string; cli: string };
+}
+
 /**
  * The tools the bridge offers agents, with the schemas declared in manifest.json. Every
  * failure (bad arguments, limits, unknown CLI, too deep) is a tool error the agent can
@@ -26,30 +35,17 @@ export type SpawnNotice = (run: SubagentRunRecord, queuePosition: number) => voi
 export class ToolCalls {
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(
-    private readonly config: BridgeConfig,
-    private readonly subagents: Subagents,
-    private readonly notice: SpawnNotice = () => {},
-    /** The working directory of the caller's chat. */
-    private readonly workdirOf: (scope: ToolScope) => string = () => config.workdir,
-    private readonly orchestrator?: Orchestrator,
-  ) {
+  constructor(private readonly options: ToolCallsOptions) {
     const ajv = new Ajv({ allErrors: true, strict: false });
-    for (const tool of config.manifest.tools) this.validators.set(tool.name, ajv.compile(tool.inputSchema));
-  }
-
-  private workdir(scope: ToolScope): string {
-    return this.workdirOf(scope);
-  }
-
-  /** An agent's own tool lists; a definition that breaks the policy rules is the agent's error. */
-  private agentPolicy(agent: AgentChoice): { policy?: ToolPolicy } {
-    const policy = policyWithAgent({}, agent);
-    return policy ? { policy } : {};
+    for (const tool of options.tools) this.validators.set(tool.name, ajv.compile(tool.inputSchema));
   }
 
   get tools() {
-    return this.config.manifest.tools;
+    return this.options.tools;
+  }
+
+  private get subagents(): Subagents {
+    return this.options.subagents;
   }
 
   async call(scope: ToolScope, name: string, args: unknown): Promise<ToolResult> {
@@ -84,33 +80,20 @@ export class ToolCalls {
   }
 
   private async spawn(scope: ToolScope, input: Record<string, unknown>): Promise<ToolResult> {
-    const limits = this.subagents.registry.limits;
-    if (scope.depth + 1 > limits.maxDepth) {
-      return error(`You are a subagent at depth ${scope.depth}; subagents may be nested ${limits.maxDepth} deep at most. Do the work yourself.`);
-    }
-    let agent: AgentChoice | undefined;
-    if (input.agent) {
-      const chosen = chooseAgent(await catalogFor(this.workdir(scope), this.config.dataDir, [...this.config.adapters.keys()]), String(input.agent));
-      if (typeof chosen === 'string') return error(chosen);
-      agent = chosen;
-    }
-    const result = await this.subagents.registry.spawn({
-      address: scope.address,
-      requester: { kind: 'agent', chatKey: chatKey(scope.address), ...(scope.sessionId() ? { sessionId: scope.sessionId() } : {}) },
-      requesterSessionId: scope.sessionId(),
-      task: String(input.task),
-      depth: scope.depth + 1,
-      ...(input.label ?? agent?.label ? { label: String(input.label ?? agent?.label) } : {}),
-      ...(input.cli ?? agent?.cli ? { cli: String(input.cli ?? agent?.cli) } : {}),
-      ...(input.model ?? agent?.model ? { model: String(input.model ?? agent?.model) } : {}),
-      ...(agent ? { agent: agent.agent, agentPrompt: agent.agentPrompt, ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}) } : {}),
-      ...(agent ? this.agentPolicy(agent) : {}),
-      ...(input.worktree === true ? { worktree: true } : {}),
-      cwd: this.workdir(scope),
-      ...(input.timeoutSeconds ? { timeoutSeconds: Number(input.timeoutSeconds) } : {}),
-    });
+    const result = await this.subagents.spawner.spawn(
+      {
+        task: String(input.task),
+        ...(input.label !== undefined ? { label: String(input.label) } : {}),
+        ...(input.cli !== undefined ? { cli: String(input.cli) } : {}),
+        ...(input.model !== undefined ? { model: String(input.model) } : {}),
+        ...(input.agent !== undefined ? { agent: String(input.agent) } : {}),
+        ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: Number(input.timeoutSeconds) } : {}),
+        ...(input.worktree === true ? { worktree: true } : {}),
+      },
+      this.origin(scope),
+    );
     if (!result.ok) return error(result.error);
-    this.notice(result.run, result.queuePosition);
+    this.options.notice(result.run, result.queuePosition);
     const { run } = result;
     const where = result.queuePosition ? `queued (${result.queuePosition} in line; it starts when a slot frees)` : 'started';
     const back = scope.kind === 'main' && run.delivery.agent === 'pending' ? ' Its result will arrive by itself as a new message in this conversation: do not wait or poll for it; go on with other work or end your turn.' : ' Its result will be announced in the chat.';
@@ -119,8 +102,6 @@ export class ToolCalls {
 
   /** A plan of steps, validated before anything runs; it returns at once, the result comes later. */
   private async orchestrate(scope: ToolScope, input: Record<string, unknown>): Promise<ToolResult> {
-    if (!this.orchestrator) return error('Orchestrations are not available here.');
-    if (scope.depth + 1 > this.subagents.registry.limits.maxDepth) return error('Subagents may not start orchestrations at this depth. Do the work yourself.');
     let plan;
     try {
       plan = parsePlan(input.plan);
@@ -128,9 +109,23 @@ export class ToolCalls {
       if (caught instanceof PlanError) return error(`The plan was not started: ${caught.message}`);
       throw caught;
     }
-    const record = await this.orchestrator.create(plan, scope.address, { kind: 'agent', chatKey: chatKey(scope.address), ...(scope.sessionId() ? { sessionId: scope.sessionId() } : {}) });
+    const created = await this.options.orchestrator.create(plan, this.origin(scope));
+    if (!created.ok) return error(`The plan was not started: ${created.error}`);
     const back = scope.kind === 'main' ? ' When it ends, its outcome will arrive by itself as a new message in this conversation.' : '';
-    return ok(`Orchestration #${record.number} started: id ${record.id}, ${plan.steps.length} steps (${plan.strategy}). Progress is shown in the chat.${back}`);
+    return ok(`Orchestration #${created.record.number} started: id ${created.record.id}, ${plan.steps.length} steps (${plan.strategy}). Progress is shown in the chat.${back}`);
+  }
+
+  /**
+   * Where the caller's runs start from: a main session's chat (its directory and CLI, depth
+   * 0, no limits), or the calling run itself (its directory, CLI, depth and tool policy).
+   */
+  private origin(scope: ToolScope): SpawnOrigin {
+    const sessionId = scope.sessionId();
+    const requester: Requester = { kind: 'agent', chatKey: chatKey(scope.address), ...(sessionId ? { sessionId } : {}) };
+    const base = { address: scope.address, requester, ...(sessionId ? { requesterSessionId: sessionId } : {}) };
+    const caller = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
+    if (caller) return { ...base, cwd: caller.cwd, cli: caller.cli, depth: caller.depth, ...(caller.policy ? { policy: caller.policy } : {}) };
+    return { ...base, ...this.options.chatDefaults(scope.address), depth: scope.depth };
   }
 
   /** Claude Code's permission prompt for a run under a policy: the answer is JSON text. */

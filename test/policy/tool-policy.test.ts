@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPolicy, PolicyError } from '../../src/policy/tool-policy.ts';
+import { buildPolicy, narrowPolicy, PolicyError } from '../../src/policy/tool-policy.ts';
 
 describe('tool policy', () => {
   it('is absent when nothing is asked for: the CLI keeps its defaults', () => {
@@ -29,5 +29,35 @@ describe('tool policy', () => {
   it('refuses a tool both allowed and disallowed, and names that are not tool names', () => {
     expect(() => buildPolicy({ allowedTools: ['Bash'], disallowedTools: ['Bash'] })).toThrow('INVALID_ARGUMENT: Bash cannot be both allowed and disallowed');
     expect(() => buildPolicy({ allowedTools: ['Bash(rm -rf *)'] })).toThrow('INVALID_ARGUMENT: not a tool name in the allowed tools: Bash(rm -rf *)');
+  });
+});
+
+describe('a run started by a run', () => {
+  const parent = buildPolicy({ allowedTools: ['Read', 'Grep', 'Bash'], disallowedTools: ['WebFetch'], ask: true })!;
+
+  it('inherits everything when it asks for nothing', () => {
+    expect(narrowPolicy(parent, undefined)).toEqual(parent);
+    expect(narrowPolicy(undefined, undefined)).toBeUndefined();
+  });
+
+  it('keeps only the tools its parent has, adds the ones its parent lacks, and keeps asking the chat', () => {
+    expect(narrowPolicy(parent, buildPolicy({ allowedTools: ['Read', 'Write'], disallowedTools: ['Bash'] }))).toEqual({
+      allowedTools: ['Read'],
+      disallowedTools: ['WebFetch', 'Bash'],
+      approvals: true,
+    });
+  });
+
+  it('is refused when none of the tools it wants is its parent\'s', () => {
+    expect(() => narrowPolicy(parent, buildPolicy({ allowedTools: ['Write'] }))).toThrow(new PolicyError('INVALID_PERMISSION_CONFIG', 'none of Write is allowed for the run that starts this one (it has Read, Grep, Bash)'));
+  });
+
+  it('auto-approves only what its parent had auto-approved', () => {
+    expect(() => narrowPolicy(parent, buildPolicy({ allowedTools: ['Read'], autoApprove: true }))).toThrow('INVALID_PERMISSION_CONFIG: cannot auto-approve Read: the run that starts this one asks the chat for them');
+    const auto = buildPolicy({ allowedTools: ['Read', 'Grep'], autoApprove: true })!;
+    expect(narrowPolicy(auto, buildPolicy({ allowedTools: ['Read'], autoApprove: true }))).toMatchObject({ allowedTools: ['Read'], approvals: true, autoApprove: { tools: ['Read'] } });
+    // a parent that bypasses permissions may start a run that auto-approves, within its own tools
+    const bypass = buildPolicy({ allowedTools: ['Read'] })!;
+    expect(narrowPolicy(bypass, buildPolicy({ allowedTools: ['Read', 'Bash'], autoApprove: true }))).toMatchObject({ allowedTools: ['Read'], autoApprove: { tools: ['Read'] } });
   });
 });

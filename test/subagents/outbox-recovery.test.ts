@@ -4,29 +4,29 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
 import { RunStore } from '../../src/subagents/run-store.ts';
-import { Subagents } from '../../src/subagents/subagents.ts';
+import type { App } from '../../src/app.ts';
+import { openApp, spawnFrom } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
-import { testConfig } from '../support/test-config.ts';
 
 let world: FakeCliWorld;
 let out: RecordingOutbound;
-let subagents: Subagents | undefined;
+let app: App | undefined;
 
 beforeEach(async () => {
   world = await fakeCliWorld();
   out = new RecordingOutbound();
 });
 afterEach(async () => {
-  await subagents?.shutdown();
-  subagents = undefined;
+  await app?.shutdown();
+  app = undefined;
   await world.cleanup();
 });
 
+/** The bridge over what a test saved beforehand; `start()` recovers and announces. */
 async function open(limits: Partial<Settings['subagents']> = {}, settings: Partial<Omit<Settings, 'subagents'>> = {}) {
-  const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env, subagents: limits, settings });
-  subagents = await Subagents.open(config, out, () => {});
-  return subagents;
+  app = await openApp(world, out, { subagents: limits, settings, start: false });
+  return app;
 }
 
 function record(overrides: Partial<SubagentRunRecord>): SubagentRunRecord {
@@ -64,20 +64,20 @@ class TelegramLikeError extends Error {
 
 describe('the announcement outbox', () => {
   it('retries a failed announcement until it goes through, exactly once', async () => {
-    const s = await open();
+    const a = await open();
     out.failNext(new TelegramLikeError(502, 'Bad Gateway'), 2);
-    const { run } = (await s.registry.spawn({ address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, task: 'say:hello' })) as { run: SubagentRunRecord };
-    await s.start(60_000);
-    await expect.poll(() => s.registry.get(run.runId)?.delivery.chat, { timeout: 15_000 }).toBe('sent');
+    const { run } = (await spawnFrom(a, world, 'say:hello')) as { run: SubagentRunRecord };
+    await a.start();
+    await expect.poll(() => a.subagents.registry.get(run.runId)?.delivery.chat, { timeout: 15_000 }).toBe('sent');
     expect(out.textsTo(-1)).toHaveLength(1);
-    expect(s.registry.get(run.runId)!.delivery).toMatchObject({ attempts: 2, lastError: 'Bad Gateway', sentParts: 1 });
+    expect(a.subagents.registry.get(run.runId)!.delivery).toMatchObject({ attempts: 2, lastError: 'Bad Gateway', sentParts: 1 });
   });
 
   it('resumes a split announcement at the first part not yet sent', async () => {
     const store = await RunStore.open(world.dir);
     const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}. ${'word '.repeat(120)}`).join('\n\n');
     await store.save(record({ runId: 'multipart', result: long }));
-    const s = await open();
+    const a = await open();
     // part 1 goes, part 2 fails once, then the rest
     const send = out.send.bind(out);
     let calls = 0;
@@ -85,8 +85,8 @@ describe('the announcement outbox', () => {
       if (++calls === 2) throw new TelegramLikeError(500, 'Internal Server Error');
       return send(...args);
     };
-    await s.start(60_000);
-    await expect.poll(() => s.registry.get('multipart')?.delivery.chat, { timeout: 15_000 }).toBe('sent');
+    await a.start();
+    await expect.poll(() => a.subagents.registry.get('multipart')?.delivery.chat, { timeout: 15_000 }).toBe('sent');
     const texts = out.textsTo(-1);
     const numbers = texts.flatMap((t) => [...t.matchAll(/Paragraph (\d+)\./g)].map((m) => Number(m[1])));
     expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
@@ -96,12 +96,12 @@ describe('the announcement outbox', () => {
   it('gives up on a chat the bot can no longer write to, and says so in the record', async () => {
     const store = await RunStore.open(world.dir);
     await store.save(record({ runId: 'gone' }));
-    const s = await open();
+    const a = await open();
     out.failNext(new TelegramLikeError(403, 'Forbidden: bot was kicked from the group chat'));
-    await s.start(60_000);
-    await expect.poll(() => s.registry.get('gone')?.delivery.chat).toBe('skipped');
-    expect(s.registry.get('gone')!.delivery.lastError).toBe('Forbidden: bot was kicked from the group chat');
-    expect(s.registry.get('gone')!.archiveAfter).toBeTruthy();
+    await a.start();
+    await expect.poll(() => a.subagents.registry.get('gone')?.delivery.chat).toBe('skipped');
+    expect(a.subagents.registry.get('gone')!.delivery.lastError).toBe('Forbidden: bot was kicked from the group chat');
+    expect(a.subagents.registry.get('gone')!.archiveAfter).toBeTruthy();
   });
 });
 
@@ -112,24 +112,24 @@ describe('recovery after a restart', () => {
     await store.save(record({ runId: 'was-queued', number: 2, status: 'queued', startedAt: undefined, endedAt: undefined, task: 'say:from-the-queue', result: undefined }));
     await store.save(record({ runId: 'unannounced', number: 3, result: 'finished while nobody listened' }));
     await store.save(record({ runId: 'announced', number: 4, delivery: { chat: 'sent', sentParts: 1, attempts: 0 } }));
-    const s = await open();
-    expect(await s.start(60_000)).toEqual({ interrupted: 1, requeued: 1 });
+    const a = await open();
+    expect(await a.start()).toEqual({ interrupted: 1, requeued: 1 });
     await expect.poll(() => out.textsTo(-1).length, { timeout: 15_000 }).toBe(3);
     const texts = out.textsTo(-1).sort();
     expect(texts.some((t) => /^❌ #1 .*\n\n\*?Interrupted:?\*? interrupted by a restart of the bridge/.test(t))).toBe(true);
     expect(texts.some((t) => /^✅ #2 .*\n\nfrom-the-queue/.test(t))).toBe(true);
     expect(texts.some((t) => /^✅ #3 .*\n\nfinished while nobody listened/.test(t))).toBe(true);
-    expect(s.registry.get('was-running')!.status).toBe('interrupted');
+    expect(a.subagents.registry.get('was-running')!.status).toBe('interrupted');
   });
 
   it('a graceful shutdown records running runs as interrupted and leaves queued ones queued', async () => {
-    const s = await open({ maxConcurrent: 1 });
-    await s.start(60_000);
-    const running = await s.registry.spawn({ address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, task: 'hang' });
-    const queued = await s.registry.spawn({ address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, task: 'say:later' });
+    const a = await open({ maxConcurrent: 1 });
+    await a.start();
+    const running = await spawnFrom(a, world, 'hang');
+    const queued = await spawnFrom(a, world, 'say:later');
     await expect.poll(async () => (await world.invocations()).length).toBe(1);
-    await s.shutdown();
-    subagents = undefined;
+    await a.shutdown();
+    app = undefined;
     const store = await RunStore.open(world.dir);
     expect(store.get((running as { run: SubagentRunRecord }).run.runId)).toMatchObject({ status: 'interrupted', error: 'interrupted: the bridge was shut down' });
     expect(store.get((queued as { run: SubagentRunRecord }).run.runId)).toMatchObject({ status: 'queued' });
@@ -143,10 +143,10 @@ describe('the sweeper', () => {
     for (let i = 1; i <= 5; i++) await store.save(record({ runId: `done${i}`, number: i, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }));
     await store.save(record({ runId: 'fresh', number: 6, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: Date.now() + 60_000 }));
     await store.save(record({ runId: 'other-chat', requesterKey: '-2', requesterChatId: -2, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }));
-    const s = await open({ historyPerChat: 3 });
-    expect(await s.sweeper.sweep()).toEqual({ archived: 6, dropped: 2 });
-    expect(s.store.all().map((r) => r.runId)).toEqual(['fresh']);
-    expect((await s.store.archived()).map((r) => r.runId)).toEqual(['done3', 'done4', 'done5', 'other-chat']);
+    const { subagents } = await open({ historyPerChat: 3 });
+    expect(await subagents.sweeper.sweep()).toEqual({ archived: 6, dropped: 2 });
+    expect(subagents.store.all().map((r) => r.runId)).toEqual(['fresh']);
+    expect((await subagents.store.archived()).map((r) => r.runId)).toEqual(['done3', 'done4', 'done5', 'other-chat']);
     // the live file holds only the live run
     const live = JSON.parse(await readFile(join(world.dir, 'subagents.json'), 'utf8'));
     expect(Object.keys(live.runs)).toEqual(['fresh']);

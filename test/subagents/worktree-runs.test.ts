@@ -3,14 +3,16 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Subagents } from '../../src/subagents/subagents.ts';
+import type { App } from '../../src/app.ts';
+import type { Subagents } from '../../src/subagents/subagents.ts';
+import { openApp, spawnFrom } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
-import { testConfig } from '../support/test-config.ts';
 
 let world: FakeCliWorld;
 let repo: string;
 let out: RecordingOutbound;
+let app: App;
 let subagents: Subagents;
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' };
 const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: gitEnv }).toString().trim();
@@ -24,17 +26,16 @@ beforeEach(async () => {
   git('add', '-A');
   git('commit', '-q', '-m', 'first');
   out = new RecordingOutbound();
-  const config = await testConfig({ dataDir: join(world.dir, 'data'), workdir: repo, env: { ...world.env, ...gitEnv }, subagents: { retentionMinutes: 0 } });
-  subagents = await Subagents.open(config, out, () => {});
-  await subagents.start(3_600_000);
+  app = await openApp(world, out, { dataDir: join(world.dir, 'data'), workdir: repo, env: gitEnv, subagents: { retentionMinutes: 0 } });
+  subagents = app.subagents;
 });
 afterEach(async () => {
-  await subagents.shutdown();
+  await app.shutdown();
   await world.cleanup();
 });
 
 async function spawnIsolated(task: string, label: string) {
-  const result = await subagents.registry.spawn({ address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, task, label, worktree: true, cwd: repo });
+  const result = await spawnFrom(app, world, task, -1, { label, worktree: true, cwd: repo });
   if (!result.ok) throw new Error(result.error);
   await expect.poll(() => subagents.registry.get(result.run.runId)?.delivery.chat, { timeout: 15_000 }).toBe('sent');
   return subagents.registry.get(result.run.runId)!;
@@ -68,7 +69,7 @@ describe('runs in their own git worktree', () => {
   });
 
   it('is refused clearly outside a git repository', async () => {
-    const result = await subagents.registry.spawn({ address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, task: 'x', worktree: true, cwd: world.dir });
+    const result = await spawnFrom(app, world, 'x', -1, { worktree: true, cwd: world.dir });
     expect(result).toEqual({ ok: false, error: `${world.dir} is not inside a git repository: --worktree needs one.` });
   });
 });

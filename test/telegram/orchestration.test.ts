@@ -95,4 +95,25 @@ describe('/orchestrate', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(texts().filter((t) => /orchestration #1/.test(t) && /^[✅❌]/.test(t))).toHaveLength(1);
   }, 90_000);
+
+  it('a bridge SIGKILLed while the second part of a long announcement is in flight sends the first part once, then the rest', async () => {
+    world = await startTelegramWorld();
+    // The announcement's second message (it starts with a paragraph, not the header) never gets an answer: the bridge dies waiting.
+    const secondPart = /^(<b>)?Paragraph/;
+    world.telegram.failNext('sendMessage', { hang: true }, { chatId: CHAT, text: secondPart });
+    say('/orchestrate name: Long\nonly: long:9000');
+    await world.telegram.waitFor(() => world!.telegram.callsTo('sendMessage').find((c) => c.status === undefined && secondPart.test(String(c.params.text))), 30_000);
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+
+    const parts = () => texts().filter((t) => /Paragraph \d+/.test(t));
+    const paragraphs = () => parts().flatMap((t) => [...t.matchAll(/Paragraph (\d+)\./g)].map((m) => Number(m[1])));
+    await world.telegram.waitFor(() => paragraphs().length > 0 && Math.max(...paragraphs()) === paragraphs().length, 30_000);
+    await new Promise((r) => setTimeout(r, 1000)); // anything doubled would show up by now
+    expect(texts().filter((t) => t.startsWith('✅ Long (orchestration #1)'))).toHaveLength(1);
+    // every paragraph once, in order: the first part was not sent again
+    expect(paragraphs()).toEqual(Array.from({ length: paragraphs().length }, (_, i) => i + 1));
+    expect(parts().length).toBeGreaterThanOrEqual(3);
+  });
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import { ChatStore } from '../../src/store/chat-store.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
-import { AgentInbox, resultTurn } from '../../src/tools/agent-inbox.ts';
+import { AgentInbox, handBackTurn, runHandBack } from '../../src/tools/agent-inbox.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
@@ -47,21 +47,21 @@ const run = (n: number, result: string, status: SubagentRunRecord['status'] = 'c
 describe('handing results back to the main agent', () => {
   it('batches results that finish together into one turn of the chat\'s session', async () => {
     const inbox = new AgentInbox(app.bridge, true, 200);
-    await Promise.all([inbox.deliver([run(1, 'first result')]), inbox.deliver([run(2, 'second result'), run(3, 'partial', 'failed')])]);
+    await Promise.all([inbox.deliver([runHandBack(run(1, 'first result'))]), inbox.deliver([run(2, 'second result'), run(3, 'partial', 'failed')].map(runHandBack))]);
     await app.bridge.idle();
     const turns = (await world.invocations()).map((c) => c.prompt);
     expect(turns).toHaveLength(1);
-    expect(turns[0]).toBe(resultTurn([run(1, 'first result'), run(2, 'second result'), run(3, 'partial', 'failed')], true));
-    expect(turns[0]).toContain('## Subagent #3 "Job 3" (id run-3) failed: fake exited with code 3 after 1:00');
+    expect(turns[0]).toBe(handBackTurn([run(1, 'first result'), run(2, 'second result'), run(3, 'partial', 'failed')].map((r) => runHandBack(r).section), true));
+    expect(turns[0]).toContain('## Subagent #3 "Job 3" (id run-3, started with spawn_subagent) failed: fake exited with code 3 after 1:00');
   });
 
   it('waits for the turn in progress, then gives everything gathered meanwhile in one turn', async () => {
     const inbox = new AgentInbox(app.bridge, false, 50);
     const chat = app.bridge.chats.get({ chatId: -1 });
     await app.bridge.startTurn(chat, { text: 'sleep:1 working' });
-    const first = inbox.deliver([run(1, 'early')]);
+    const first = inbox.deliver([runHandBack(run(1, 'early'))]);
     await new Promise((r) => setTimeout(r, 300));
-    const second = inbox.deliver([run(2, 'later')]);
+    const second = inbox.deliver([runHandBack(run(2, 'later'))]);
     await Promise.all([first, second]);
     await app.bridge.idle();
     const turns = (await world.invocations()).map((c) => c.prompt);

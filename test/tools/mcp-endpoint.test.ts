@@ -2,32 +2,33 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
-import { Subagents } from '../../src/subagents/subagents.ts';
-import { McpEndpoint, type Grant } from '../../src/tools/mcp-endpoint.ts';
+import type { App } from '../../src/app.ts';
+import type { Subagents } from '../../src/subagents/subagents.ts';
+import type { McpEndpoint, Grant } from '../../src/tools/mcp-endpoint.ts';
 import { AGENT_TOOLS, type ToolScope } from '../../src/tools/scope.ts';
-import { ToolCalls } from '../../src/tools/tool-calls.ts';
-import { OrchestrationStore } from '../../src/orchestration/orchestration-store.ts';
-import { Orchestrator } from '../../src/orchestration/orchestrator.ts';
+import type { Orchestrator } from '../../src/orchestration/orchestrator.ts';
+import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
 
 let world: FakeCliWorld;
+let app: App;
 let subagents: Subagents;
 let endpoint: McpEndpoint;
 let clients: Client[];
 let orchestrator: Orchestrator;
-const notices: number[] = [];
+let out: RecordingOutbound;
 
 async function open(limits: Partial<Settings['subagents']> = {}) {
-  const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env, subagents: limits });
-  subagents = await Subagents.open(config, new RecordingOutbound(), () => {});
-  await subagents.start(60_000);
-  orchestrator = new Orchestrator({ config, store: await OrchestrationStore.open(world.dir), subagents, out: new RecordingOutbound() });
-  endpoint = new McpEndpoint(new ToolCalls(config, subagents, (run) => notices.push(run.number), () => world.dir, orchestrator));
-  await endpoint.listen();
-  return config;
+  out = new RecordingOutbound();
+  app = await openApp(world, out, { subagents: limits });
+  ({ subagents, endpoint, orchestrator } = app);
+  return testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env });
 }
+
+/** The "started by the agent" notices the chat was shown, by run number. */
+const notices = () => out.textsTo(-1).flatMap((text) => /^🚀 #(\d+) started by the agent/.exec(text)?.[1] ?? []).map(Number);
 
 const scope = (chatId: number, depth = 0): ToolScope => ({ address: { chatId }, depth, kind: depth ? 'subagent' : 'main', sessionId: () => 'main-session-id', tools: AGENT_TOOLS });
 
@@ -46,12 +47,10 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 beforeEach(async () => {
   world = await fakeCliWorld();
   clients = [];
-  notices.length = 0;
 });
 afterEach(async () => {
   for (const client of clients) await client.close().catch(() => {});
-  await endpoint.close();
-  await subagents.shutdown();
+  await app.shutdown();
   await world.cleanup();
 });
 
@@ -91,7 +90,7 @@ describe('the MCP endpoint', () => {
     expect(result.text).toMatch(/^Subagent #1 started: id [\w-]{10}, label "Slow one", CLI fake\. Its result will arrive by itself as a new message in this conversation/);
     const run = subagents.registry.find('-1', '#1')!;
     expect(run).toMatchObject({ requesterChatId: -1, depth: 1, requester: { kind: 'agent', chatKey: '-1', sessionId: 'main-session-id' }, requesterSessionId: 'main-session-id' });
-    expect(notices).toEqual([1]);
+    await expect.poll(notices).toEqual([1]);
     const list = await call(client, 'list_subagents', {});
     expect(list.text).toMatch(/#1 Slow one · ⚙️ running · fake/);
     const status = await call(client, 'subagent_status', { id: '1' });
@@ -120,8 +119,17 @@ describe('the MCP endpoint', () => {
     await open({ maxDepth: 1 });
     const client = await connect(endpoint.grant(scope(-1, 1)).url);
     const result = await call(client, 'spawn_subagent', { task: 'nested' });
-    expect(result).toEqual({ isError: true, text: 'You are a subagent at depth 1; subagents may be nested 1 deep at most. Do the work yourself.' });
+    expect(result).toEqual({ isError: true, text: 'Subagents may be nested 1 deep at most, and this one would be at depth 2. Do the work yourself.' });
     expect(subagents.registry.forChat('-1')).toEqual([]);
+  });
+
+  it('gives a subagent\'s spawn no more than the subagent: its tools, its approvals, one level deeper', async () => {
+    await open({ maxDepth: 2 });
+    const parent = await app.subagents.spawner.spawn({ task: 'hang', allow: ['Read', 'Grep'], ask: true }, { address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, cwd: world.dir, cli: 'fake', depth: 0 });
+    if (!parent.ok) throw new Error(parent.error);
+    const client = await connect(endpoint.grant({ ...scope(-1, 1), runId: parent.run.runId }).url);
+    expect((await call(client, 'spawn_subagent', { task: 'hang', label: 'Child' })).isError).toBe(false);
+    expect(subagents.registry.find('-1', '#2')).toMatchObject({ label: 'Child', depth: 2, policy: { allowedTools: ['Read', 'Grep'], approvals: true } });
   });
 
   it('sees only its own chat\'s runs', async () => {
@@ -144,7 +152,7 @@ describe('the MCP endpoint', () => {
     await expect.poll(() => subagents.registry.forChat('-1').length).toBe(1);
     expect(subagents.registry.forChat('-1')[0]!.orchestration).toMatchObject({ step: 'one' });
     // let the plan finish, announcement and all, before its store goes away
-    await expect.poll(() => orchestrator.forChat('-1')[0]?.announced, { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => orchestrator.forChat('-1')[0]?.delivery?.chat, { timeout: 15_000 }).toBe('sent');
     expect(orchestrator.forChat('-1')[0]!.status).toBe('completed');
   });
 });

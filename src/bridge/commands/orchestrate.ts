@@ -19,7 +19,14 @@ export function installOrchestrationCommands(bridge: Bridge, orchestrator: Orche
       throw error;
     }
     const user = ctx.message.user;
-    await orchestrator.create(plan, ctx.chat.address, { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) });
+    const created = await orchestrator.create(plan, {
+      address: ctx.chat.address,
+      requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
+      cwd: ctx.chat.record.workdir,
+      cli: ctx.chat.record.cli,
+      depth: 0,
+    });
+    if (!created.ok) throw new UsageError(`The plan was not started: ${created.error}`);
   };
 
   const orchestrations: CommandHandler = async (ctx) => {

@@ -2,16 +2,16 @@ import { plain } from '../../chat/deliver.ts';
 import { agentList } from '../../chat/render/agents.ts';
 import { runInfo, runList, runLog, spawnedText, stopButton } from '../../chat/render/runs.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../../chat/spawn-args.ts';
-import { PolicyError } from '../../policy/tool-policy.ts';
-import { catalogFor, chooseAgent, policyWithAgent, type AgentChoice } from '../../agents/spawn-with-agent.ts';
+import { catalogFor } from '../../agents/choose-agent.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress } from '../../chat/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
+import type { BridgeConfig } from '../../config/config.ts';
 import type { Bridge } from '../bridge.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
 
 /** /spawn, /subagents, the runs' Stop buttons, and /stop and /status reaching subagents. */
-export function installSubagentCommands(bridge: Bridge, subagents: Subagents): void {
+export function installSubagentCommands(bridge: Bridge, subagents: Subagents, config: Pick<BridgeConfig, 'dataDir' | 'adapters'>): void {
   const { registry } = subagents;
   const who = (ctx: { message: { user: { id: number; name?: string } } }) => ctx.message.user.name ?? String(ctx.message.user.id);
 
@@ -23,33 +23,11 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents): v
       if (error instanceof SpawnArgsError) throw new UsageError(error.message);
       throw error;
     }
-    let agent: AgentChoice | undefined;
-    if (args.agent) {
-      const chosen = chooseAgent(await catalogFor(ctx.chat.record.workdir, bridge.config.dataDir, [...bridge.config.adapters.keys()]), args.agent);
-      if (typeof chosen === 'string') throw new UsageError(chosen);
-      agent = chosen;
-    }
-    let policy;
-    try {
-      policy = policyWithAgent({ allowedTools: args.allow, disallowedTools: args.deny, ask: args.ask, autoApprove: args.autoApprove }, agent);
-    } catch (error) {
-      if (error instanceof PolicyError) throw new UsageError(error.message);
-      throw error;
-    }
-    const result = await registry.spawn({
-      address: ctx.chat.address,
-      requester: { kind: 'user', userId: ctx.message.user.id, ...(ctx.message.user.name ? { name: ctx.message.user.name } : {}) },
-      task: args.task,
-      ...(ctx.message.replyTo ? { context: ctx.message.replyTo.text } : {}),
-      ...(args.label ?? agent?.label ? { label: args.label ?? agent?.label } : {}),
-      cli: args.cli ?? agent?.cli ?? ctx.chat.record.cli,
-      ...(args.model ?? agent?.model ? { model: args.model ?? agent?.model } : {}),
-      ...(agent ? { agent: agent.agent, agentPrompt: agent.agentPrompt, ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}) } : {}),
-      ...(args.timeoutSeconds ? { timeoutSeconds: args.timeoutSeconds } : {}),
-      ...(policy ? { policy } : {}),
-      ...(args.worktree ? { worktree: true } : {}),
-      cwd: ctx.chat.record.workdir,
-    });
+    const user = ctx.message.user;
+    const result = await subagents.spawner.spawn(
+      { ...args, ...(ctx.message.replyTo ? { context: ctx.message.replyTo.text } : {}) },
+      { address: ctx.chat.address, requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) }, cwd: ctx.chat.record.workdir, cli: ctx.chat.record.cli, depth: 0 },
+    );
     if (!result.ok) throw new UsageError(result.error);
     await ctx.reply(spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] });
   };
@@ -108,7 +86,7 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents): v
   }
 
   const agents: CommandHandler = async (ctx) => {
-    const catalog = await catalogFor(ctx.chat.record.workdir, bridge.config.dataDir, [...bridge.config.adapters.keys()]);
+    const catalog = await catalogFor(ctx.chat.record.workdir, config.dataDir, [...config.adapters.keys()]);
     await ctx.reply(agentList(catalog));
   };
 

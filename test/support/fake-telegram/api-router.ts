@@ -98,7 +98,11 @@ async function handle(deps: RouterDeps, req: IncomingMessage, res: ServerRespons
   }
   const call = deps.calls.begin(method, decoded.params, decoded.files.values());
 
-  const fault = deps.faults.take(method, decoded.params.chat_id);
+  const fault = deps.faults.take(method, decoded.params.chat_id, decoded.params.text);
+  if (fault && 'hang' in fault) {
+    res.on('close', () => deps.calls.finish(call, { status: 0, ok: false, injected: true }));
+    return;
+  }
   if (fault && 'networkDrop' in fault && !fault.afterProcessing) return drop(req, deps, call);
   if (fault && 'code' in fault) {
     const envelope = errorEnvelope(faultError(fault));

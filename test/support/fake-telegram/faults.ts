@@ -3,23 +3,28 @@ import { ApiError, defaultDescription, tooManyRequests } from './api-error.ts';
 /**
  * A failure a test asks for: an error response (429 carries `retry_after`), or a connection
  * destroyed without any response. `afterProcessing` makes the drop happen after the method took
- * effect, the case where a retrying client duplicates a message.
+ * effect, the case where a retrying client duplicates a message. `hang` never answers and never
+ * takes effect: the request stays in flight until the client goes away (a bridge killed mid-call).
  */
 export type Fault =
   | { readonly code: number; readonly description?: string; readonly retryAfter?: number }
-  | { readonly networkDrop: true; readonly afterProcessing?: boolean };
+  | { readonly networkDrop: true; readonly afterProcessing?: boolean }
+  | { readonly hang: true };
 
 export interface FaultOptions {
   /** How many consecutive calls of the method fail; default 1. */
   readonly times?: number;
   /** Only calls for this chat fail (others in parallel tests go through). */
   readonly chatId?: number;
+  /** Only calls whose `text` matches fail: one part of a split message, say. */
+  readonly text?: RegExp;
 }
 
 interface Planned {
   readonly method: string;
   readonly fault: Fault;
   readonly chatId: number | undefined;
+  readonly text: RegExp | undefined;
   remaining: number;
 }
 
@@ -30,16 +35,18 @@ export class FaultPlan {
   add(method: string, fault: Fault, options: FaultOptions = {}): void {
     const times = options.times ?? 1;
     if (!Number.isInteger(times) || times < 1) throw new Error(`failNext: times must be a positive integer, got ${times}`);
-    this.planned.push({ method: method.toLowerCase(), fault, chatId: options.chatId, remaining: times });
+    this.planned.push({ method: method.toLowerCase(), fault, chatId: options.chatId, text: options.text, remaining: times });
   }
 
   clear(): void {
     this.planned.length = 0;
   }
 
-  take(method: string, chatId?: unknown): Fault | undefined {
+  take(method: string, chatId?: unknown, text?: unknown): Fault | undefined {
     const name = method.toLowerCase();
-    const entry = this.planned.find((p) => (p.method === name || p.method === '*') && (p.chatId === undefined || p.chatId === Number(chatId)));
+    const entry = this.planned.find(
+      (p) => (p.method === name || p.method === '*') && (p.chatId === undefined || p.chatId === Number(chatId)) && (p.text === undefined || (typeof text === 'string' && p.text.test(text))),
+    );
     if (!entry) return undefined;
     entry.remaining--;
     if (entry.remaining === 0) this.planned.splice(this.planned.indexOf(entry), 1);

@@ -1,0 +1,40 @@
+import { planMarkdown } from '../chat/deliver.ts';
+import { orchestrationAnnouncement } from '../chat/render/orchestration.ts';
+import { needsDelivery, patchDelivery } from '../outbox/delivery.ts';
+import type { AnnouncementSource } from '../outbox/outbox.ts';
+import { orchestrationAddress, type OrchestrationRecord } from './orchestration-record.ts';
+import type { OrchestrationStore } from './orchestration-store.ts';
+
+export interface OrchestrationAnnouncementOptions {
+  store: OrchestrationStore;
+  documentOverChars: number;
+  /** Gives an ended orchestration's outcome to the main agent that created it. */
+  toAgent: (orchestrations: OrchestrationRecord[]) => Promise<void>;
+}
+
+/** Ended orchestrations, as the outbox announces them: every step's outcome, then the final step's result. */
+export function orchestrationAnnouncements(options: OrchestrationAnnouncementOptions): AnnouncementSource {
+  const { store } = options;
+  return {
+    name: 'orchestration',
+    pending: () =>
+      store
+        .all()
+        .filter((record) => record.endedAt && record.delivery && needsDelivery(record.delivery))
+        .map((record) => ({
+          id: record.id,
+          address: orchestrationAddress(record),
+          endedAt: record.endedAt!,
+          delivery: record.delivery!,
+          parts: () => {
+            const { header, body } = orchestrationAnnouncement(record);
+            return planMarkdown(body, { header, documentOverChars: options.documentOverChars, filename: `orchestration-${record.number}-result.md` });
+          },
+        })),
+    async save(id, patch) {
+      const record = store.get(id);
+      if (record?.delivery) await store.save({ ...record, delivery: patchDelivery(record.delivery, patch) });
+    },
+    toAgent: (ids) => options.toAgent(ids.map((id) => store.get(id)).filter((record) => record !== undefined)),
+  };
+}

@@ -1,0 +1,160 @@
+import { sendPart, type Part } from '../chat/deliver.ts';
+import { chatKey, type ChatAddress, type Outbound } from '../chat/transport.ts';
+import type { Delivery } from './delivery.ts';
+
+/** Retries back off from 1 s to 5 min; a destination that is gone for good is given up after this many. */
+const MAX_BACKOFF_MS = 5 * 60_000;
+const MAX_ATTEMPTS = 30;
+
+/** One thing to announce: an ended run, an ended orchestration. */
+export interface Announcement {
+  /** Unique across sources. */
+  id: string;
+  address: ChatAddress;
+  /** One chat's announcements go out in this order. */
+  endedAt: number;
+  delivery: Delivery;
+  /** Planned from the saved record, so the same every time: a resumed delivery skips what was sent. */
+  parts(): Part[];
+}
+
+/** A kind of record the outbox announces, and where their delivery state is saved. */
+export interface AnnouncementSource {
+  /** What its records are called in the log: "run", "orchestration". */
+  name: string;
+  /** Ended records with a chat or agent delivery still pending. */
+  pending(): Announcement[];
+  /**
+   * Merges a change into an announcement's saved delivery state (an undefined field is
+   * removed); resolves once it is on disk. A patch, so the chat's and the agent's deliveries,
+   * running side by side, never overwrite each other.
+   */
+  save(id: string, patch: Partial<Delivery>): Promise<void>;
+  /** Gives the outcome to the main agent that asked for the work; resolves once it is queued as a turn. */
+  toAgent?(ids: string[]): Promise<void>;
+}
+
+export interface OutboxOptions {
+  out: Outbound;
+  sources: AnnouncementSource[];
+  log: (line: string) => void;
+}
+
+/**
+ * The one durable outbox: everything the bridge announces goes out exactly once. Each part's
+ * sending is saved before the next one goes, so a 429, a 5xx, a dropped connection or a
+ * restart resumes at the first part not yet sent and never sends one twice. A chat that is
+ * gone for good (403, chat not found) is given up at once, and said so in the record.
+ */
+export class Outbox {
+  private busy: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly handing = new Set<string>();
+
+  constructor(private readonly options: OutboxOptions) {}
+
+  /** Something may be waiting: deliver it soon. */
+  kick(): void {
+    if (this.closed) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = this.drain().finally(() => {
+      this.busy = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Waits for the deliveries under way (tests, shutdown). */
+  async settle(): Promise<void> {
+    while (this.busy) await this.busy;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+  }
+
+  private async drain(): Promise<void> {
+    const now = Date.now();
+    const due = this.options.sources.flatMap((source) => source.pending().filter((a) => (a.delivery.retryAt ?? 0) <= now).map((a) => ({ source, a })));
+    // One chat's announcements go out in order; different chats do not wait for each other.
+    const byChat = new Map<string, typeof due>();
+    for (const item of due.sort((x, y) => x.a.endedAt - y.a.endedAt)) {
+      const key = chatKey(item.a.address);
+      byChat.set(key, [...(byChat.get(key) ?? []), item]);
+    }
+    await Promise.all(
+      [...byChat.values()].map(async (items) => {
+        for (const { source, a } of items) if (a.delivery.chat === 'pending') await this.deliver(source, a);
+      }),
+    );
+    for (const source of this.options.sources) {
+      const ids = due.filter((item) => item.source === source && item.a.delivery.agent === 'pending').map((item) => item.a.id);
+      if (ids.length && source.toAgent) this.handToAgent(source, ids);
+    }
+    this.scheduleRetry();
+  }
+
+  private async deliver(source: AnnouncementSource, announcement: Announcement): Promise<void> {
+    const parts = announcement.parts();
+    const { delivery } = announcement;
+    try {
+      for (let i = delivery.sentParts; i < parts.length; i++) {
+        await sendPart(this.options.out, announcement.address, parts[i]!);
+        await source.save(announcement.id, { sentParts: i + 1 });
+      }
+      await source.save(announcement.id, { chat: 'sent', retryAt: undefined });
+    } catch (error) {
+      const attempts = delivery.attempts + 1;
+      const message = (error as Error).message ?? String(error);
+      const gone = isPermanent(error) || attempts >= MAX_ATTEMPTS;
+      this.options.log(`announcing ${source.name} ${announcement.id} failed (attempt ${attempts}${gone ? ', giving up' : ''}): ${message}`);
+      await source.save(announcement.id, { attempts, lastError: message, ...(gone ? { chat: 'skipped' as const, retryAt: undefined } : { retryAt: Date.now() + backoff(attempts) }) });
+    }
+  }
+
+  /**
+   * The hand-back is a new turn of the main agent, which may wait behind the one running:
+   * that wait must not hold up other chats' announcements, so it is not awaited here.
+   */
+  private handToAgent(source: AnnouncementSource, ids: string[]): void {
+    const key = (id: string) => `${source.name}:${id}`;
+    const fresh = ids.filter((id) => !this.handing.has(key(id)));
+    if (!fresh.length) return;
+    for (const id of fresh) this.handing.add(key(id));
+    source.toAgent!(fresh)
+      .then(async () => {
+        for (const id of fresh) await source.save(id, { agent: 'sent' });
+      })
+      .catch((error) => this.options.log(`handing results to the main agent failed: ${(error as Error).message}`))
+      .finally(() => {
+        for (const id of fresh) this.handing.delete(key(id));
+      });
+  }
+
+  private scheduleRetry(): void {
+    clearTimeout(this.timer);
+    const waiting = this.options.sources.flatMap((source) => source.pending()).filter((a) => a.delivery.retryAt);
+    if (!waiting.length || this.closed) return;
+    const next = Math.min(...waiting.map((a) => a.delivery.retryAt!));
+    this.timer = setTimeout(() => this.kick(), Math.max(50, next - Date.now()));
+    this.timer.unref();
+  }
+}
+
+function backoff(attempts: number): number {
+  return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (attempts - 1));
+}
+
+/** The chat is gone or the bot was removed: retrying cannot help. */
+function isPermanent(error: unknown): boolean {
+  const e = error as { error_code?: number; description?: string };
+  return e.error_code === 403 || (e.error_code === 400 && /chat not found|bot was kicked|CHAT_WRITE_FORBIDDEN|have no rights/i.test(e.description ?? ''));
+}

@@ -1,0 +1,43 @@
+import { planMarkdown } from '../chat/deliver.ts';
+import { needsDelivery, patchDelivery } from '../outbox/delivery.ts';
+import type { Announcement, AnnouncementSource } from '../outbox/outbox.ts';
+import { announcementBody, announcementHeader } from './announcement.ts';
+import { runAddress, type SubagentRunRecord } from './record.ts';
+import type { RunStore } from './run-store.ts';
+
+export interface RunAnnouncementOptions {
+  store: RunStore;
+  documentOverChars: number;
+  /** An announced run stays in /subagents this long before it is archived. */
+  retentionMinutes: number;
+  /** Gives ended runs' results to the main agent that spawned them. */
+  toAgent: (runs: SubagentRunRecord[]) => Promise<void>;
+}
+
+/** Ended subagent runs, as the outbox announces them: one message with the result and stats (or a file when long). */
+export function runAnnouncements(options: RunAnnouncementOptions): AnnouncementSource {
+  const { store } = options;
+  return {
+    name: 'run',
+    pending: () => store.all().filter((run) => run.endedAt && needsDelivery(run.delivery)).map(toAnnouncement(options.documentOverChars)),
+    async save(runId, patch) {
+      const run = store.get(runId);
+      if (!run) return;
+      const delivery = patchDelivery(run.delivery, patch);
+      // Retention starts once every delivery is done.
+      const archiveAfter = run.archiveAfter ?? (needsDelivery(delivery) ? undefined : Date.now() + options.retentionMinutes * 60_000);
+      await store.save({ ...run, delivery, ...(archiveAfter !== undefined ? { archiveAfter } : {}) });
+    },
+    toAgent: (runIds) => options.toAgent(runIds.map((id) => store.get(id)).filter((run) => run !== undefined)),
+  };
+}
+
+function toAnnouncement(documentOverChars: number) {
+  return (run: SubagentRunRecord): Announcement => ({
+    id: run.runId,
+    address: runAddress(run),
+    endedAt: run.endedAt!,
+    delivery: run.delivery,
+    parts: () => planMarkdown(announcementBody(run), { header: announcementHeader(run), documentOverChars, filename: `subagent-${run.number}-result.md` }),
+  });
+}

@@ -1,0 +1,126 @@
+import type { Adapter } from '../adapters/load.ts';
+import { catalogFor, chooseAgent } from '../agents/choose-agent.ts';
+import type { AgentDefinition } from '../agents/types.ts';
+import type { ChatAddress } from '../chat/transport.ts';
+import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
+import { findRepoRoot } from '../worktrees/index.ts';
+import type { Requester } from './record.ts';
+import type { SpawnRequest, SpawnResult, SubagentRegistry } from './registry.ts';
+import { unsupportedPolicy } from './spawn-checks.ts';
+
+/** What a spawn asks for, whoever asks: `/spawn` flags, the tool's arguments, a plan step. */
+export interface SpawnIntent {
+  task: string;
+  /** The message a /spawn replied to. */
+  context?: string;
+  label?: string;
+  cli?: string;
+  model?: string;
+  agent?: string;
+  timeoutSeconds?: number;
+  allow?: string[];
+  deny?: string[];
+  ask?: boolean;
+  autoApprove?: boolean;
+  worktree?: boolean;
+}
+
+/** Who asks, from where, and the limits they carry: a run never gets more than its origin. */
+export interface SpawnOrigin {
+  address: ChatAddress;
+  requester: Requester;
+  /** The working directory of the chat (or of the run) that asks. */
+  cwd: string;
+  /** The CLI of the chat (or run) that asks: the default when neither the spawn nor its agent names one. */
+  cli: string;
+  /** 0 for a chat (a person, the main agent, a plan they made); a run's own depth for a run. */
+  depth: number;
+  /** The asking run's tool policy: the spawned run's is narrowed to it. */
+  policy?: ToolPolicy;
+  requesterSessionId?: string;
+  orchestration?: { id: string; step: string };
+}
+
+export interface SpawnerOptions {
+  registry: SubagentRegistry;
+  adapters: ReadonlyMap<string, Adapter>;
+  /** User-wide agent definitions live under it. */
+  dataDir: string;
+  limits: { maxDepth: number; timeoutSeconds: number };
+}
+
+export type Prepared = { ok: true; request: SpawnRequest } | { ok: false; error: string };
+
+/**
+ * The one way a run is built, for `/spawn`, the spawn tool and plan steps alike. Precedence,
+ * field by field: what the spawn says, then its agent definition, then the origin's defaults
+ * (its CLI, its directory), then the bridge's. Every refusal is a sentence in the result,
+ * never an exception: each caller words it its own way (a chat message, a tool error, a
+ * refused plan).
+ */
+export class Spawner {
+  constructor(private readonly options: SpawnerOptions) {}
+
+  async spawn(intent: SpawnIntent, origin: SpawnOrigin): Promise<SpawnResult> {
+    const prepared = await this.prepare(intent, origin);
+    return prepared.ok ? this.options.registry.spawn(prepared.request) : prepared;
+  }
+
+  /** The run's request, checked against the CLI, the agent, the policy rules and the origin's limits. */
+  async prepare(intent: SpawnIntent, origin: SpawnOrigin): Promise<Prepared> {
+    const { adapters, limits } = this.options;
+    const task = intent.task.trim();
+    if (!task) return refuse('The task is empty.');
+    const depth = origin.depth + 1;
+    if (depth > Math.max(1, limits.maxDepth)) return refuse(`Subagents may be nested ${limits.maxDepth} deep at most, and this one would be at depth ${depth}. Do the work yourself.`);
+
+    let agent: AgentDefinition | undefined;
+    if (intent.agent) {
+      const chosen = chooseAgent(await catalogFor(origin.cwd, this.options.dataDir, [...adapters.keys()]), intent.agent);
+      if (typeof chosen === 'string') return refuse(chosen);
+      agent = chosen;
+    }
+    const cli = intent.cli ?? agent?.cli ?? origin.cli;
+    const adapter = adapters.get(cli);
+    if (!adapter) return refuse(`Unknown CLI "${cli}". Available: ${[...adapters.keys()].join(', ')}.`);
+    const model = intent.model ?? agent?.model;
+    if (model && !adapter.options.model) return refuse(`${cli} does not let the bridge choose a model.`);
+
+    let policy: ToolPolicy | undefined;
+    try {
+      const own = buildPolicy({ allowedTools: intent.allow ?? agent?.allowedTools, disallowedTools: intent.deny ?? agent?.disallowedTools, ask: intent.ask, autoApprove: intent.autoApprove });
+      policy = narrowPolicy(origin.policy, own);
+    } catch (error) {
+      if (error instanceof PolicyError) return refuse(error.message);
+      throw error;
+    }
+    const label = intent.label ?? agent?.name;
+    const request: SpawnRequest = {
+      address: origin.address,
+      requester: origin.requester,
+      task,
+      cli,
+      cwd: origin.cwd,
+      depth,
+      timeoutSeconds: intent.timeoutSeconds ?? limits.timeoutSeconds,
+      ...(intent.context ? { context: intent.context } : {}),
+      ...(label ? { label } : {}),
+      ...(model ? { model } : {}),
+      ...(agent ? { agent: agent.slug, agentPrompt: agent.prompt } : {}),
+      ...(agent?.maxTurns ? { maxTurns: agent.maxTurns } : {}),
+      ...(policy ? { policy } : {}),
+      ...(intent.worktree ? { worktree: true } : {}),
+      ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
+      ...(origin.orchestration ? { orchestration: origin.orchestration } : {}),
+    };
+    const unsupported = unsupportedPolicy(adapter, request);
+    if (unsupported) return refuse(unsupported);
+    // Refused now, not when the run starts: outside a repository there is nothing to branch from.
+    if (request.worktree && !(await findRepoRoot(request.cwd))) return refuse(`${request.cwd} is not inside a git repository: --worktree needs one.`);
+    return { ok: true, request };
+  }
+}
+
+function refuse(error: string): { ok: false; error: string } {
+  return { ok: false, error };
+}

@@ -1,0 +1,84 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChatAddress } from '../chat/transport.ts';
+import { chatKey } from '../chat/transport.ts';
+import type { TurnSpec } from '../adapters/argv.ts';
+import type { Adapter } from '../adapters/load.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts';
+import { AGENT_TOOLS, APPROVAL_TOOL, type ToolScope } from './scope.ts';
+
+/** What main sessions are told about the tools (appended to the CLI's own system prompt). */
+export const MAIN_SESSION_PROMPT = [
+  'You are running inside jsonl-bridge, which relays this conversation to a chat.',
+  `You can delegate self-contained work to background subagents with the ${MCP_SERVER_NAME} MCP server's spawn_subagent tool: each runs in parallel in the same working directory, and its result comes back to you by itself as a new message later. Use list_subagents, subagent_status, subagent_log and stop_subagent to manage them.`,
+].join('\n');
+
+/** A main session asking for its tools: its chat, its CLI, and its CLI session id as it is now. */
+export interface MainSession {
+  address: ChatAddress;
+  adapter: Adapter;
+  sessionId(): string | undefined;
+}
+
+export interface SessionToolsOptions {
+  endpoint: McpEndpoint;
+  config: Pick<BridgeConfig, 'adapters' | 'dataDir'>;
+  /** manifest.json `settings.subagents.maxDepth`: how deep runs may spawn runs. */
+  maxDepth: number;
+}
+
+/**
+ * The bridge's tools, handed to each session that gets them: a secret of its own on the MCP
+ * endpoint and the config its CLI reads it from, for each main session and for subagents
+ * that may spawn or must ask for approvals.
+ */
+export class SessionTools {
+  private readonly grants = new Map<string, Grant>();
+
+  constructor(private readonly options: SessionToolsOptions) {}
+
+  /** The main session of a chat: the tools, and a word about them in its system prompt. */
+  forMainSession(session: MainSession): { mcp?: TurnSpec['mcp']; systemPrompt?: string } {
+    const { adapter } = session;
+    const scope: ToolScope = { address: session.address, depth: 0, kind: 'main', sessionId: session.sessionId, tools: AGENT_TOOLS };
+    const mcp = this.mcpFor(adapter, `main-${chatKey(session.address)}`, scope);
+    return {
+      ...(mcp ? { mcp } : {}),
+      ...(mcp && adapter.options.systemPrompt ? { systemPrompt: MAIN_SESSION_PROMPT } : {}),
+    };
+  }
+
+  /**
+   * A subagent gets the delegation tools only while the depth limit allows it to spawn, and
+   * the permission tool only when its calls are to be approved.
+   */
+  forSubagent(run: SubagentRunRecord): TurnSpec['mcp'] | undefined {
+    const spawn = run.depth < this.options.maxDepth;
+    const approvals = run.policy?.approvals === true;
+    if (!spawn && !approvals) return undefined;
+    const adapter = this.options.config.adapters.get(run.cli);
+    if (!adapter) return undefined;
+    const tools = new Set([...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
+    return this.mcpFor(adapter, `run-${run.runId}`, { address: runAddress(run), depth: run.depth, kind: 'subagent', runId: run.runId, tools, sessionId: () => run.childSessionId });
+  }
+
+  /** Sessions are created synchronously and rarely: the small config file is written in step. */
+  private mcpFor(adapter: Adapter, name: string, scope: ToolScope): TurnSpec['mcp'] | undefined {
+    if (!adapter.options.mcp) return undefined;
+    let grant = this.grants.get(name);
+    if (!grant) {
+      grant = this.options.endpoint.grant(scope);
+      this.grants.set(name, grant);
+    }
+    const mcp: NonNullable<TurnSpec['mcp']> = { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token };
+    if (adapter.mcpConfigFormat === 'claude-json') {
+      const dir = join(this.options.config.dataDir, 'mcp');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mcp.configFile = join(dir, `${name.replace(/[^\w-]/g, '_')}.json`);
+      writeFileSync(mcp.configFile, JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url: grant.url } } }, null, 2), { mode: 0o600 });
+    }
+    return mcp;
+  }
+}
