@@ -1,18 +1,20 @@
+import { ApprovalBroker } from './approvals/approval-broker.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { Bridge } from './bridge/bridge.ts';
 import { ChatSessions } from './bridge/chat-sessions.ts';
 import { installOrchestrationCommands } from './bridge/commands/orchestrate.ts';
 import { installSubagentCommands } from './bridge/commands/subagents.ts';
-import { spawnedText, stopButton } from './chat/render/runs.ts';
-import type { Outbound } from './chat/transport.ts';
+import { orchestrationProgress } from './presentation/orchestration.ts';
+import { spawnedText, stopButton } from './presentation/runs.ts';
+import type { Outbound } from './ports/transport.ts';
 import type { BridgeConfig } from './config/config.ts';
-import { orchestrationAnnouncements } from './orchestration/orchestration-announcements.ts';
+import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
 import { runAddress } from './subagents/record.ts';
-import { runAnnouncements } from './subagents/run-announcements.ts';
+import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
 import { Subagents } from './subagents/subagents.ts';
 import { AgentInbox, orchestrationHandBack, runHandBack } from './tools/agent-inbox.ts';
@@ -61,12 +63,17 @@ export async function createApp(options: { config: BridgeConfig; store: ChatStor
       orchestrationAnnouncements({ store: orchestrationStore, documentOverChars: settings.answerAsDocumentOverChars, toAgent: (records) => inbox.deliver(records.map(orchestrationHandBack)) }),
     ],
   });
-  const subagents = new Subagents({ config, store: runStore, audit, out, log, toolsFor: (run) => sessionTools.forSubagent(run) });
-  subagents.onEnded(() => outbox.kick());
-  const orchestrator = new Orchestrator({ store: orchestrationStore, subagents, out, outbox, announceTo: settings.subagents.announceTo, log });
+  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor: (run) => sessionTools.forSubagent(run) });
+  const approvals = new ApprovalBroker({ out, audit, timeoutMs: settings.approvalTimeoutSeconds * 1000, holdTimeout: (runId) => subagents.registry.holdTimeout(runId), log });
+  subagents.onEnded((run) => {
+    approvals.cancel(run.runId); // a run that ended takes its open questions with it
+    outbox.kick();
+  });
+  const orchestrator = new Orchestrator({ store: orchestrationStore, subagents, out, announce: () => outbox.kick(), progressText: orchestrationProgress, announceTo: settings.subagents.announceTo, log });
   toolCalls = new ToolCalls({
     tools: config.manifest.tools,
     subagents,
+    approvals,
     orchestrator,
     // People see what the agent started, and can stop it, like any /spawn.
     notice: (run, position) => void out.send(runAddress(run), spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {}),
@@ -76,7 +83,7 @@ export async function createApp(options: { config: BridgeConfig; store: ChatStor
     },
   });
   installOrchestrationCommands(bridge, orchestrator);
-  installSubagentCommands(bridge, subagents, config);
+  installSubagentCommands(bridge, subagents, approvals, config);
 
   return {
     bridge,

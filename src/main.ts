@@ -1,6 +1,6 @@
 // The bridge's entry: `npm start` (Telegram) or `npm start -- --console` (this terminal).
 import { join } from 'node:path';
-import { ConfigError } from './adapters/load.ts';
+import { ConfigError } from './errors/config-error.ts';
 import { createApp } from './app.ts';
 import { loadConfig, type BridgeConfig } from './config/config.ts';
 import { ConsoleOutbound } from './console/outbound.ts';

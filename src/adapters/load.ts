@@ -1,12 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { z } from 'zod';
+import { ConfigError, describeIssues } from '../errors/config-error.ts';
 import { adapterManifestSchema, type AdapterManifest } from './manifest.ts';
-
-/** A configuration mistake the operator must fix: the message names the file and the field. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 export interface Adapter extends AdapterManifest {
   /** The command actually run, after `BRIDGE_<NAME>_COMMAND`. */
@@ -44,15 +39,4 @@ export function parseAdapterManifest(text: string, path: string): AdapterManifes
   const parsed = adapterManifestSchema.safeParse(json);
   if (!parsed.success) throw new ConfigError(`${path}: ${describeIssues(parsed.error.issues)}`);
   return parsed.data;
-}
-
-/** "field \"options.model.0\": expected string, received number; ..." */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const field = issue.path.length ? issue.path.join('.') : '(top level)';
-      const message = issue.message.replace(/^Invalid input: /, '');
-      return `field "${field}": ${message}`;
-    })
-    .join('; ');
 }

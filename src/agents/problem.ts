@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describeIssues } from '../adapters/load.ts';
+import { describeIssues } from '../errors/config-error.ts';
 import type { AgentProblem } from './types.ts';
 
 export function formatProblem(problem: AgentProblem): string {

@@ -1,8 +1,8 @@
 import { nanoid } from 'nanoid';
-import { parseCommandLine } from '../chat/command-line.ts';
-import { plain } from '../chat/deliver.ts';
-import { escapeHtml, truncate } from '../chat/format/index.ts';
-import type { ButtonAnswer, ButtonPress, ChatAddress, IncomingMessage, Outbound, RichText } from '../chat/transport.ts';
+import { parseCommandLine } from './command-line.ts';
+import { plain } from '../presentation/deliver.ts';
+import { escapeHtml, truncate } from '../presentation/format/index.ts';
+import type { ButtonAnswer, ButtonPress, ChatAddress, IncomingMessage, Outbound, RichText } from '../ports/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession } from './chat-session.ts';

@@ -3,7 +3,7 @@ import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import { AgentSession, type SessionConfig } from '../session/session.ts';
 import type { ChatRecord, ChatStore, PendingMessage } from '../store/chat-store.ts';
-import type { ChatAddress } from '../chat/transport.ts';
+import type { ChatAddress } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 
 /** The slice of the configuration chats' sessions run on. */

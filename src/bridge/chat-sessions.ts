@@ -1,4 +1,4 @@
-import { chatAddress, chatKey, type ChatAddress } from '../chat/transport.ts';
+import { chatAddress, chatKey, type ChatAddress } from '../ports/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import { ChatSession, type ChatConfig, type SessionTools } from './chat-session.ts';
 

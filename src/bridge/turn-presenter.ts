@@ -1,6 +1,6 @@
-import { deliverMarkdown, plain } from '../chat/deliver.ts';
-import { ProgressState } from '../chat/render/progress.ts';
-import type { Button, ChatAddress, MessageRef, Outbound } from '../chat/transport.ts';
+import { deliverMarkdown, plain } from '../presentation/deliver.ts';
+import { ProgressState } from '../presentation/progress.ts';
+import type { Button, ChatAddress, MessageRef, Outbound } from '../ports/transport.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ConfigError, describeIssues } from '../adapters/load.ts';
+import { ConfigError, describeIssues } from '../errors/config-error.ts';
 
 const command = z.object({ name: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), description: z.string().min(1).max(256), usage: z.string() }).strict();
 const tool = z.object({ name: z.string().regex(/^[a-z][a-z0-9_]*$/), description: z.string().min(1), inputSchema: z.record(z.string(), z.unknown()) }).strict();

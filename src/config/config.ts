@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadAdapters, type Adapter } from '../adapters/load.ts';
+import { loadAdapters, type Adapter } from '../adapters/load.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import { OWNER_VARIABLE } from '../process/orphans.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 

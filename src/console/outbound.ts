@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../chat/transport.ts';
+import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../ports/transport.ts';
 
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only

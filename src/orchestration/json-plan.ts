@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../adapters/load.ts';
+import { describeIssues } from '../errors/config-error.ts';
 import { defaultStrategy, PlanError, STEP_ID_PATTERN, STEP_ID_RULE, STRATEGIES, type Plan, type PlanStep } from './plan.ts';
 
 const stepId = z.string().regex(STEP_ID_PATTERN, `expected a step id: ${STEP_ID_RULE}`);

@@ -1,5 +1,5 @@
-import { chatAddress, type ChatAddress } from '../chat/transport.ts';
-import type { Delivery } from '../outbox/delivery.ts';
+import { chatAddress, type ChatAddress } from '../ports/transport.ts';
+import type { Delivery } from '../subagents/delivery.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Requester } from '../subagents/record.ts';
 import type { Plan } from './plan.ts';

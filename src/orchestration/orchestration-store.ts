@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import { nextChatNumber } from '../store/chat-numbers.ts';
 import { openJsonStore } from '../store/json-store.ts';
-import { needsDelivery, pendingDelivery } from '../outbox/delivery.ts';
+import { needsDelivery, pendingDelivery } from '../subagents/delivery.ts';
 import type { OrchestrationRecord } from './orchestration-record.ts';
 
 interface Data {

@@ -1,10 +1,8 @@
 import { nanoid } from 'nanoid';
 import { KeyedSerializer } from '../concurrency/keyed-serializer.ts';
-import { orchestrationProgress } from '../chat/render/orchestration.ts';
-import { chatKey, type Outbound } from '../chat/transport.ts';
+import { chatKey, type Outbound, type RichText } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
-import { pendingDelivery } from '../outbox/delivery.ts';
-import type { Outbox } from '../outbox/outbox.ts';
+import { pendingDelivery } from '../subagents/delivery.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnIntent, SpawnOrigin } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
@@ -39,8 +37,10 @@ export interface OrchestratorOptions {
   store: OrchestrationStore;
   subagents: Subagents;
   out: Outbound;
-  /** Announces each orchestration's end, once. */
-  outbox: Pick<Outbox, 'kick'>;
+  /** An orchestration ended with its announcement pending: the outbox takes it from there. */
+  announce: () => void;
+  /** The progress message's text: every step, its run and state (the presentation layer's). */
+  progressText: (orchestration: OrchestrationRecord, runOf: (runId: string) => SubagentRunRecord | undefined) => RichText;
   /** manifest.json `settings.subagents.announceTo`: whether an agent's plan is reported back to it. */
   announceTo: SubagentSettings['announceTo'];
   log: (line: string) => void;
@@ -92,7 +92,7 @@ export class Orchestrator {
     };
     await this.options.store.save(record);
     await this.locked(record.id, async () => {
-      const ref = await this.options.out.send(address, orchestrationProgress(record, (id) => this.run(id))).catch(() => undefined);
+      const ref = await this.options.out.send(address, this.options.progressText(record, (id) => this.run(id))).catch(() => undefined);
       if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
       await this.advance(record.id);
     });
@@ -225,7 +225,7 @@ export class Orchestrator {
     const toAgent = record.requester.kind === 'agent' && this.options.announceTo !== 'chat';
     await this.save({ ...record, status: overallStatus(record.plan, record.steps), endedAt: Date.now(), delivery: pendingDelivery(toAgent) });
     await this.editProgress(id);
-    this.options.outbox.kick();
+    this.options.announce();
   }
 
   private showProgress(id: string): void {
@@ -244,7 +244,7 @@ export class Orchestrator {
     if (!record?.progressMessageId) return;
     this.lastProgress.set(id, Date.now());
     const ref = { ...orchestrationAddress(record), messageId: record.progressMessageId };
-    await this.options.out.edit(ref, orchestrationProgress(record, (runId) => this.run(runId))).catch((error) => this.log(`orchestration progress edit failed: ${(error as Error).message}`));
+    await this.options.out.edit(ref, this.options.progressText(record, (runId) => this.run(runId))).catch((error) => this.log(`orchestration progress edit failed: ${(error as Error).message}`));
   }
 
   private run(runId: string): SubagentRunRecord | undefined {

@@ -1,6 +1,6 @@
-import { sendPart, type Part } from '../chat/deliver.ts';
-import { chatKey, type ChatAddress, type Outbound } from '../chat/transport.ts';
-import type { Delivery } from './delivery.ts';
+import { sendPart, type Part } from '../presentation/deliver.ts';
+import { chatKey, type ChatAddress, type Outbound } from '../ports/transport.ts';
+import type { Delivery } from '../subagents/delivery.ts';
 
 /** Retries back off from 1 s to 5 min; a destination that is gone for good is given up after this many. */
 const MAX_BACKOFF_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
-import { ConfigError } from '../adapters/load.ts';
+import { ConfigError } from '../errors/config-error.ts';
 
 /**
  * A lowdb JSON file (atomic writes: temp file, then rename). A file that cannot be read is

@@ -1,8 +1,8 @@
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
-import { chatAddress, type ChatAddress } from '../chat/transport.ts';
-import type { Delivery } from '../outbox/delivery.ts';
+import { chatAddress, type ChatAddress } from '../ports/transport.ts';
+import type { Delivery } from './delivery.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
 

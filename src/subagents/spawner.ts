@@ -1,7 +1,7 @@
 import type { Adapter } from '../adapters/load.ts';
 import { catalogFor, chooseAgent } from '../agents/choose-agent.ts';
 import type { AgentDefinition } from '../agents/types.ts';
-import type { ChatAddress } from '../chat/transport.ts';
+import type { ChatAddress } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
 import type { Requester } from './record.ts';

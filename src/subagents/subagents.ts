@@ -1,11 +1,9 @@
-import type { Outbound } from '../chat/transport.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { decoders, type AgentEvent } from '../protocols/index.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
 import { parseLine } from '../process/lines.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
-import { ApprovalBroker } from '../policy/approvals.ts';
 import type { SubagentRunRecord } from './record.ts';
 import { SubagentRegistry, type RegistryOptions } from './registry.ts';
 import { readRunLog } from './run-log.ts';
@@ -20,24 +18,21 @@ export interface SubagentsOptions {
   config: SubagentConfig;
   store: RunStore;
   audit: AuditLog;
-  /** Approval questions go to the chats through it. */
-  out: Outbound;
   toolsFor: RegistryOptions['toolsFor'];
   log: (line: string) => void;
 }
 
-/** The subagent part: the registry and the one way to spawn into it, chat approvals, the sweeper. */
+/** The subagent part: the registry, the one way to spawn into it, and the sweeper. */
 export class Subagents {
   readonly store: RunStore;
   readonly registry: SubagentRegistry;
   readonly spawner: Spawner;
-  readonly approvals: ApprovalBroker;
   readonly audit: AuditLog;
   readonly sweeper: Sweeper;
   private readonly endListeners: ((run: SubagentRunRecord) => void)[] = [];
 
   constructor(private readonly options: SubagentsOptions) {
-    const { config, store, audit, out, log } = options;
+    const { config, store, audit, log } = options;
     const limits = config.settings.subagents;
     this.store = store;
     this.audit = audit;
@@ -52,22 +47,14 @@ export class Subagents {
       toolsFor: options.toolsFor,
       log,
       onEnded: (run) => {
-        this.approvals.cancel(run.runId);
         for (const listener of this.endListeners) listener(run);
       },
     });
     this.spawner = new Spawner({ registry: this.registry, adapters: config.adapters, dataDir: config.dataDir, limits });
-    this.approvals = new ApprovalBroker({
-      out,
-      audit,
-      timeoutMs: config.settings.approvalTimeoutSeconds * 1000,
-      holdTimeout: (runId) => this.registry.holdTimeout(runId),
-      log,
-    });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }
 
-  /** Called once for every run that ends, after its record is saved (the outbox and orchestrations follow runs this way). */
+  /** Called once for every run that ends, after its record is saved (the outbox, approvals and orchestrations follow runs this way). */
   onEnded(listener: (run: SubagentRunRecord) => void): void {
     this.endListeners.push(listener);
   }

@@ -2,8 +2,8 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { Bot, type Context } from 'grammy';
 import type { Bridge } from '../bridge/bridge.ts';
-import { plain } from '../chat/deliver.ts';
-import { chatKey, type ChatAddress, type ChatUser } from '../chat/transport.ts';
+import { plain } from '../presentation/deliver.ts';
+import { chatKey, type ChatAddress, type ChatUser } from '../ports/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
 
 export interface TelegramBridge {

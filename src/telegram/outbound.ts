@@ -1,6 +1,6 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
-import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../chat/transport.ts';
-import { TELEGRAM_CAPTION_LIMIT, truncate } from '../chat/format/index.ts';
+import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../ports/transport.ts';
+import { TELEGRAM_CAPTION_LIMIT, truncate } from '../presentation/format/index.ts';
 
 const TEXT_LIMIT = 4096;
 

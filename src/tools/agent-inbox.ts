@@ -1,8 +1,8 @@
 import type { Bridge } from '../bridge/bridge.ts';
-import { chatKey, type ChatAddress } from '../chat/transport.ts';
-import { formatDuration } from '../chat/render/progress.ts';
+import { chatKey, type ChatAddress } from '../ports/transport.ts';
+import { formatDuration } from '../presentation/progress.ts';
 import { displayName, runAddress, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
-import { orchestrationAnnouncement } from '../chat/render/orchestration.ts';
+import { orchestrationAnnouncement } from '../presentation/orchestration.ts';
 import { orchestrationAddress, type OrchestrationRecord } from '../orchestration/orchestration-record.ts';
 
 /** One piece of finished work to tell a main agent about: its chat, and a section of the turn. */

@@ -1,4 +1,4 @@
-import type { ChatAddress } from '../chat/transport.ts';
+import type { ChatAddress } from '../ports/transport.ts';
 
 /**
  * Who is calling the bridge's tools: one secret per main session (or subagent allowed to

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatAddress } from '../chat/transport.ts';
-import { chatKey } from '../chat/transport.ts';
+import type { ChatAddress } from '../ports/transport.ts';
+import { chatKey } from '../ports/transport.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
 import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';

@@ -1,10 +1,11 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import { runInfo, runList, runLog } from '../chat/render/runs.ts';
-import { chatKey, type ChatAddress } from '../chat/transport.ts';
+import { runInfo, runList, runLog } from '../presentation/runs.ts';
+import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import type { BridgeManifest } from '../config/bridge-manifest.ts';
 import { displayName, type Requester, type SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnOrigin } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
+import type { ApprovalBroker } from '../approvals/approval-broker.ts';
 import type { ToolScope } from './scope.ts';
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
 import { parsePlan, PlanError } from '../orchestration/index.ts';
@@ -21,6 +22,7 @@ export interface ToolCallsOptions {
   /** The tools and their JSON Schemas, from manifest.json. */
   tools: BridgeManifest['tools'];
   subagents: Subagents;
+  approvals: ApprovalBroker;
   orchestrator: Orchestrator;
   notice: SpawnNotice;
   /** The working directory and CLI of a chat: what its main agent's runs default to. */
@@ -132,7 +134,7 @@ export class ToolCalls {
   private async approve(scope: ToolScope, input: Record<string, unknown>): Promise<ToolResult> {
     const run = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
     if (!run) return ok(JSON.stringify({ behavior: 'deny', message: 'This run is no longer known to the bridge.' }));
-    const decision = await this.subagents.approvals.decide(run, String(input.tool_name), (input.input ?? {}) as Record<string, unknown>);
+    const decision = await this.options.approvals.decide(run, String(input.tool_name), (input.input ?? {}) as Record<string, unknown>);
     return ok(JSON.stringify(decision));
   }
 

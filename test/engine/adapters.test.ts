@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildArgv } from '../../src/adapters/argv.ts';
-import { ConfigError, loadAdapters } from '../../src/adapters/load.ts';
+import { loadAdapters } from '../../src/adapters/load.ts';
+import { ConfigError } from '../../src/errors/config-error.ts';
 
 const REPO_ADAPTERS = fileURLToPath(new URL('../../adapters/', import.meta.url));
 const valid = {

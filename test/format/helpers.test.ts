@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, truncate } from '../../src/chat/format/index.ts';
+import { escapeHtml, truncate } from '../../src/presentation/format/index.ts';
 import { isWellFormed } from './support/unicode.ts';
 
 describe('escapeHtml', () => {

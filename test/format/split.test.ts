@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToPlainText, markdownToTelegramHtml, splitForTelegram } from '../../src/chat/format/index.ts';
+import { markdownToPlainText, markdownToTelegramHtml, splitForTelegram } from '../../src/presentation/format/index.ts';
 import { expectPiecesOf } from './support/pieces.ts';
 import { checkedSplit as split } from './support/split.ts';
 import { telegramHtmlProblems, visibleText } from './support/telegram-html.ts';

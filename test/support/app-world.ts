@@ -1,5 +1,5 @@
 import { createApp, type App } from '../../src/app.ts';
-import type { Outbound } from '../../src/chat/transport.ts';
+import type { Outbound } from '../../src/ports/transport.ts';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
 import { ChatStore } from '../../src/store/chat-store.ts';
 import type { Requester } from '../../src/subagents/record.ts';

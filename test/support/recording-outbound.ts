@@ -1,4 +1,4 @@
-import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../../src/chat/transport.ts';
+import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../../src/ports/transport.ts';
 
 export interface Sent {
   to: ChatAddress;

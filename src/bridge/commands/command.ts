@@ -1,9 +1,18 @@
-import type { RichText, MessageRef, SendOptions, IncomingMessage } from '../../chat/transport.ts';
+import type { RichText, MessageRef, SendOptions, IncomingMessage } from '../../ports/transport.ts';
 import type { ChatSession } from '../chat-session.ts';
-import type { Bridge } from '../bridge.ts';
+import type { BridgeConfig } from '../../config/config.ts';
+
+/** What a command may ask of the bot that runs it. */
+export interface CommandHost {
+  readonly config: Pick<BridgeConfig, 'adapters' | 'manifest'>;
+  /** Stops the chat's turn, its queue, and whatever else the chat has running; returns a report. */
+  stopChat(chat: ChatSession, reason: string): Promise<string>;
+  /** Lines other parts add to /status. */
+  statusExtras(chat: ChatSession): [string, string][];
+}
 
 export interface CommandContext {
-  bridge: Bridge;
+  bridge: CommandHost;
   chat: ChatSession;
   message: IncomingMessage;
   /** What follows the command word. */

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../../chat/format/index.ts';
-import type { RichText } from '../../chat/transport.ts';
+import { escapeHtml } from '../../presentation/format/index.ts';
+import type { RichText } from '../../ports/transport.ts';
 import type { BridgeManifest } from '../../config/bridge-manifest.ts';
 import type { CommandHandler } from './command.ts';
 

@@ -1,6 +1,6 @@
-import { plain } from '../../chat/deliver.ts';
-import { orchestrationList } from '../../chat/render/orchestration.ts';
-import { chatKey } from '../../chat/transport.ts';
+import { plain } from '../../presentation/deliver.ts';
+import { orchestrationList } from '../../presentation/orchestration.ts';
+import { chatKey } from '../../ports/transport.ts';
 import { orchestrationName } from '../../orchestration/orchestration-record.ts';
 import type { Orchestrator } from '../../orchestration/orchestrator.ts';
 import { parsePlan, PlanError } from '../../orchestration/index.ts';

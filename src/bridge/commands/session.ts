@@ -1,6 +1,6 @@
-import { escapeHtml } from '../../chat/format/index.ts';
-import { plain } from '../../chat/deliver.ts';
-import { formatDuration } from '../../chat/render/progress.ts';
+import { escapeHtml } from '../../presentation/format/index.ts';
+import { plain } from '../../presentation/deliver.ts';
+import { formatDuration } from '../../presentation/progress.ts';
 import { UsageError, type CommandHandler } from './command.ts';
 
 export const newSession: CommandHandler = async ({ chat, reply }) => {

@@ -1,17 +1,18 @@
-import { plain } from '../../chat/deliver.ts';
-import { agentList } from '../../chat/render/agents.ts';
-import { runInfo, runList, runLog, spawnedText, stopButton } from '../../chat/render/runs.ts';
-import { parseSpawnArgs, SpawnArgsError } from '../../chat/spawn-args.ts';
+import { plain } from '../../presentation/deliver.ts';
+import { agentList } from '../../presentation/agents.ts';
+import { runInfo, runList, runLog, spawnedText, stopButton } from '../../presentation/runs.ts';
+import { parseSpawnArgs, SpawnArgsError } from './spawn-args.ts';
 import { catalogFor } from '../../agents/choose-agent.ts';
-import { chatKey, type ButtonAnswer, type ButtonPress } from '../../chat/transport.ts';
+import { chatKey, type ButtonAnswer, type ButtonPress } from '../../ports/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
+import type { ApprovalBroker } from '../../approvals/approval-broker.ts';
 import type { BridgeConfig } from '../../config/config.ts';
 import type { Bridge } from '../bridge.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
 
 /** /spawn, /subagents, the runs' Stop buttons, and /stop and /status reaching subagents. */
-export function installSubagentCommands(bridge: Bridge, subagents: Subagents, config: Pick<BridgeConfig, 'dataDir' | 'adapters'>): void {
+export function installSubagentCommands(bridge: Bridge, subagents: Subagents, approvals: ApprovalBroker, config: Pick<BridgeConfig, 'dataDir' | 'adapters'>): void {
   const { registry } = subagents;
   const who = (ctx: { message: { user: { id: number; name?: string } } }) => ctx.message.user.name ?? String(ctx.message.user.id);
 
@@ -63,7 +64,7 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents, co
         if (!ref) throw new UsageError('Which run? Give its #number or id.');
         const run = findRun(ctx, ref);
         const audit = await subagents.audit.countsFor(run.runId);
-        const waiting = subagents.approvals.waitingFor(run.runId);
+        const waiting = approvals.waitingFor(run.runId);
         await ctx.reply(runInfo(run, { ...(run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}), ...(waiting ? { approvalsWaiting: waiting } : {}), audit }));
         return;
       }
@@ -99,7 +100,7 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents, co
     const stopped = await registry.stop(runId, press.user.name ?? String(press.user.id));
     return { text: stopped ? `⏹ Stopping #${run.number}…` : `#${run.number} has already ended.` };
   });
-  bridge.button('ap', (press, payload) => subagents.approvals.answer(press, payload));
+  bridge.button('ap', (press, payload) => approvals.answer(press, payload));
   bridge.onStop(async (chat, reason) => {
     const count = await registry.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
     return count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : undefined;

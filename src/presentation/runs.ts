@@ -1,7 +1,7 @@
-import type { AgentEvent } from '../../protocols/events.ts';
-import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../../subagents/record.ts';
-import { escapeHtml, truncate } from '../format/index.ts';
-import type { Button, RichText } from '../transport.ts';
+import type { AgentEvent } from '../protocols/events.ts';
+import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../subagents/record.ts';
+import { escapeHtml, truncate } from './format/index.ts';
+import type { Button, RichText } from '../ports/transport.ts';
 import { formatDuration } from './progress.ts';
 import { toolSummary } from './tool-summary.ts';
 

@@ -1,10 +1,10 @@
 import { nanoid } from 'nanoid';
 import type { AuditLog } from '../audit/audit-log.ts';
-import { escapeHtml, truncate } from '../chat/format/index.ts';
-import { toolSummary } from '../chat/render/tool-summary.ts';
-import { chatKey, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../chat/transport.ts';
+import { escapeHtml, truncate } from '../presentation/format/index.ts';
+import { toolSummary } from '../presentation/tool-summary.ts';
+import { chatKey, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
-import type { AutoApprove } from './tool-policy.ts';
+import type { AutoApprove } from '../policy/tool-policy.ts';
 
 /** What Claude Code's --permission-prompt-tool expects back (as JSON text). */
 export type PermissionDecision = { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };

@@ -1,7 +1,7 @@
-import { formatProblem } from '../../agents/problem.ts';
-import type { AgentCatalog } from '../../agents/types.ts';
-import { escapeHtml, truncate } from '../format/index.ts';
-import type { RichText } from '../transport.ts';
+import { formatProblem } from '../agents/problem.ts';
+import type { AgentCatalog } from '../agents/types.ts';
+import { escapeHtml, truncate } from './format/index.ts';
+import type { RichText } from '../ports/transport.ts';
 
 /** /agents: every definition with where it comes from, then what is wrong with the rest. */
 export function agentList(catalog: AgentCatalog): RichText {

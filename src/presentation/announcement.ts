@@ -1,7 +1,7 @@
-import { escapeHtml, escapeMarkdown } from '../chat/format/index.ts';
-import { formatCost, formatDuration, formatTokens } from '../chat/render/progress.ts';
-import type { RichText } from '../chat/transport.ts';
-import { displayName, runtimeMs, type SubagentRunRecord } from './record.ts';
+import { escapeHtml, escapeMarkdown } from './format/index.ts';
+import { formatCost, formatDuration, formatTokens } from './progress.ts';
+import type { RichText } from '../ports/transport.ts';
+import { displayName, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
 
 /** `✅ #3 Research · 1:23`: the line every announcement starts with. */
 export function announcementHeader(run: SubagentRunRecord): RichText {

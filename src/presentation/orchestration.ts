@@ -1,8 +1,8 @@
-import { orchestrationName, type OrchestrationRecord, type StepRecord } from '../../orchestration/orchestration-record.ts';
-import { finalStep } from '../../orchestration/graph.ts';
-import type { SubagentRunRecord } from '../../subagents/record.ts';
-import { escapeHtml, escapeMarkdown, truncate } from '../format/index.ts';
-import type { RichText } from '../transport.ts';
+import { orchestrationName, type OrchestrationRecord, type StepRecord } from '../orchestration/orchestration-record.ts';
+import { finalStep } from '../orchestration/graph.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
+import { escapeHtml, escapeMarkdown, truncate } from './format/index.ts';
+import type { RichText } from '../ports/transport.ts';
 import { formatDuration } from './progress.ts';
 
 const STEP_ICON: Record<StepRecord['status'], string> = { pending: '·', running: '⚙️', completed: '✓', failed: '✗', skipped: '⤼', stopped: '⏹' };

@@ -1,9 +1,9 @@
-import { planMarkdown } from '../chat/deliver.ts';
-import { orchestrationAnnouncement } from '../chat/render/orchestration.ts';
-import { needsDelivery, patchDelivery } from '../outbox/delivery.ts';
-import type { AnnouncementSource } from '../outbox/outbox.ts';
-import { orchestrationAddress, type OrchestrationRecord } from './orchestration-record.ts';
-import type { OrchestrationStore } from './orchestration-store.ts';
+import { planMarkdown } from '../presentation/deliver.ts';
+import { orchestrationAnnouncement } from '../presentation/orchestration.ts';
+import { needsDelivery, patchDelivery } from '../subagents/delivery.ts';
+import type { AnnouncementSource } from './outbox.ts';
+import { orchestrationAddress, type OrchestrationRecord } from '../orchestration/orchestration-record.ts';
+import type { OrchestrationStore } from '../orchestration/orchestration-store.ts';
 
 export interface OrchestrationAnnouncementOptions {
   store: OrchestrationStore;

@@ -1,5 +1,5 @@
 import { documentPreview, escapeHtml, splitForTelegram } from './format/index.ts';
-import type { ChatAddress, MessageRef, Outbound, RichText, SendOptions } from './transport.ts';
+import type { ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../ports/transport.ts';
 
 export interface DeliverOptions extends SendOptions {
   /** Longer answers go as a Markdown document with a short preview. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.ts';
-import { ApprovalBroker } from '../../src/policy/approvals.ts';
+import { ApprovalBroker } from '../../src/approvals/approval-broker.ts';
 import { buildPolicy } from '../../src/policy/tool-policy.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
 import { tempDir } from '../support/bridge-process.ts';

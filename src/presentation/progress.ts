@@ -1,6 +1,6 @@
-import type { AgentEvent, Usage } from '../../protocols/events.ts';
-import { escapeHtml, truncate } from '../format/index.ts';
-import type { RichText } from '../transport.ts';
+import type { AgentEvent, Usage } from '../protocols/events.ts';
+import { escapeHtml, truncate } from './format/index.ts';
+import type { RichText } from '../ports/transport.ts';
 import { toolSummary } from './tool-summary.ts';
 
 export interface Step {

@@ -1,9 +1,9 @@
-import { planMarkdown } from '../chat/deliver.ts';
-import { needsDelivery, patchDelivery } from '../outbox/delivery.ts';
-import type { Announcement, AnnouncementSource } from '../outbox/outbox.ts';
-import { announcementBody, announcementHeader } from './announcement.ts';
-import { runAddress, type SubagentRunRecord } from './record.ts';
-import type { RunStore } from './run-store.ts';
+import { planMarkdown } from '../presentation/deliver.ts';
+import { needsDelivery, patchDelivery } from '../subagents/delivery.ts';
+import type { Announcement, AnnouncementSource } from './outbox.ts';
+import { announcementBody, announcementHeader } from '../presentation/announcement.ts';
+import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+import type { RunStore } from '../subagents/run-store.ts';
 
 export interface RunAnnouncementOptions {
   store: RunStore;

@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+
+/** A configuration mistake the operator must fix: the message names the file (or variable) and the field. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** "field \"options.model.0\": expected string, received number; ..." */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const field = issue.path.length ? issue.path.join('.') : '(top level)';
+      const message = issue.message.replace(/^Invalid input: /, '');
+      return `field "${field}": ${message}`;
+    })
+    .join('; ');
+}
