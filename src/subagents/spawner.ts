@@ -18,10 +18,15 @@ export interface SpawnIntent {
   model?: string;
   agent?: string;
   timeoutSeconds?: number;
+  /** Only these tools (--allow Read,Grep). */
   allow?: string[];
+  /** Without these tools (--deny Bash). */
   deny?: string[];
+  /** Tool calls that need permission are asked in the chat. */
   ask?: boolean;
+  /** The allowed tools are approved without asking, within bounds. */
   autoApprove?: boolean;
+  /** A fresh git worktree on its own branch. */
   worktree?: boolean;
 }
 

@@ -1,22 +1,7 @@
-/** `/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] "task"`, parsed. */
-export interface SpawnArgs {
-  task: string;
-  label?: string;
-  cli?: string;
-  model?: string;
-  agent?: string;
-  timeoutSeconds?: number;
-  /** --allow Read,Grep: only these tools. */
-  allow?: string[];
-  /** --deny Bash: without these tools. */
-  deny?: string[];
-  /** --ask: tool calls that need permission are asked in the chat. */
-  ask?: boolean;
-  /** --auto-approve: the --allow tools are approved without asking, within bounds. */
-  autoApprove?: boolean;
-  /** --worktree: a fresh git worktree on its own branch. */
-  worktree?: boolean;
-}
+import type { SpawnIntent } from '../../subagents/spawner.ts';
+
+/** `/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--allow T,…] [--deny T,…] [--ask] [--auto-approve] [--worktree] "task"`, parsed. */
+export type SpawnArgs = Omit<SpawnIntent, 'context'>;
 
 export class SpawnArgsError extends Error {
   override name = 'SpawnArgsError';
