@@ -29,11 +29,11 @@ export interface App {
   outbox: Outbox;
   endpoint: McpEndpoint;
   /** Tells chats about messages a previous bridge left unanswered, recovers subagents and orchestrations, announces what is owed. */
-  start(): Promise<{ interrupted: number; requeued: number }>;
+  start: () => Promise<{ interrupted: number; requeued: number }>;
   /** Resolves when nothing is running: no turn, no subagent, no orchestration, nothing to announce (the console at the end of its input). */
-  idle(): Promise<void>;
+  idle: () => Promise<void>;
   /** Stops every CLI cleanly and saves state. */
-  shutdown(): Promise<void>;
+  shutdown: () => Promise<void>;
 }
 
 /**

@@ -17,7 +17,7 @@ export class OrchestrationStore {
 
   static async open(dataDir: string): Promise<OrchestrationStore> {
     const db = await openJsonStore<Data>(join(dataDir, 'orchestrations.json'), { version: 1, numbers: {}, orchestrations: {} });
-    for (const record of Object.values(db.data.orchestrations)) upgrade(record as OrchestrationRecord & LegacyFields);
+    for (const record of Object.values(db.data.orchestrations)) upgrade(record);
     return new OrchestrationStore(db);
   }
 

@@ -7,6 +7,7 @@ export type { Decoder } from './decoder.ts';
 export type * from './events.ts';
 
 /** Every JSONL dialect the bridge speaks, by the name adapter manifests use in `protocol`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each decoder keeps a state of its own type
 export const decoders: Readonly<Record<string, Decoder<any>>> = {
   [claudeStreamJson.protocol]: claudeStreamJson,
   [codexExecJson.protocol]: codexExecJson,

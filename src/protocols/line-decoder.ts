@@ -9,6 +9,7 @@ import type { AgentEvent } from './events.ts';
 export class LineDecoder {
   private state: unknown;
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any decoder, whatever its state's type
   constructor(private readonly decoder: Decoder<any>) {
     this.state = decoder.initial();
   }

@@ -23,9 +23,9 @@ export interface TurnOutcome {
 
 export interface TurnHandlers {
   /** Every decoded event, in order; `exit` is always the last. */
-  onEvent?(event: AgentEvent): void;
+  onEvent?: (event: AgentEvent) => void;
   /** Every raw stdout line, for run logs. */
-  onLine?(raw: string): void;
+  onLine?: (raw: string) => void;
 }
 
 export interface TurnRun {

@@ -19,7 +19,7 @@ export const MAIN_SESSION_PROMPT = [
 export interface MainSession {
   address: ChatAddress;
   adapter: Adapter;
-  sessionId(): string | undefined;
+  sessionId: () => string | undefined;
 }
 
 export interface SessionToolsOptions {

@@ -85,10 +85,10 @@ export class ToolCalls {
     const result = await this.subagents.spawner.spawn(
       {
         task: String(input.task),
-        ...(input.label !== undefined ? { label: String(input.label) } : {}),
-        ...(input.cli !== undefined ? { cli: String(input.cli) } : {}),
-        ...(input.model !== undefined ? { model: String(input.model) } : {}),
-        ...(input.agent !== undefined ? { agent: String(input.agent) } : {}),
+        ...(input.label !== undefined ? { label: input.label as string } : {}),
+        ...(input.cli !== undefined ? { cli: input.cli as string } : {}),
+        ...(input.model !== undefined ? { model: input.model as string } : {}),
+        ...(input.agent !== undefined ? { agent: input.agent as string } : {}),
         ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: Number(input.timeoutSeconds) } : {}),
         ...(input.worktree === true ? { worktree: true } : {}),
       },

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/protocols/events.ts';
-import { Turn, type TurnOutcome } from '../../src/session/turn.ts';
+import { Turn } from '../../src/session/turn.ts';
 import { alive, fakeAdapter, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 
 let world: FakeCliWorld;
@@ -15,7 +15,7 @@ function runTurn(prompt: string, extra: { timeoutMs?: number; graceMs?: number; 
     { adapter, spec: { prompt }, cwd: extra.cwd ?? world.dir, env: world.env, timeoutMs: extra.timeoutMs, graceMs: extra.graceMs ?? 500 },
     { onEvent: (e) => events.push(e), onLine: (l) => lines.push(l) },
   );
-  return { turn, events, lines, done: turn.done as Promise<TurnOutcome> };
+  return { turn, events, lines, done: turn.done };
 }
 
 describe('a turn of a CLI process', () => {

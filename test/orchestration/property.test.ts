@@ -42,8 +42,8 @@ function execute(r: Random, plan: Plan, failRate: number): { states: StepStates;
     }
     const [id] = running.splice(int(r, 0, running.length - 1), 1);
     assert.ok(id !== undefined, 'nothing is running, yet the run is not finished');
-    if (r() < failRate) states = cascade(plan, { ...states, [id!]: { status: 'failed', error: 'boom' } }, id!);
-    else states = { ...states, [id!]: { status: 'completed', summary: `done ${id}` } };
+    if (r() < failRate) states = cascade(plan, { ...states, [id]: { status: 'failed', error: 'boom' } }, id);
+    else states = { ...states, [id]: { status: 'completed', summary: `done ${id}` } };
   }
   return { states, started };
 }
@@ -109,7 +109,7 @@ describe('random acyclic plans', () => {
         validatePlan(cyclic);
       } catch (error) {
         assert.ok(error instanceof PlanError);
-        message = (error as Error).message;
+        message = (error).message;
       }
       const cycle = /^cycle: (.+)$/.exec(message)?.[1]?.split(' → ') ?? [];
       assert.ok(cycle.length >= 3, message);

@@ -35,7 +35,7 @@ export interface CliEnv {
   workdir: string;
   /** Absolute path of the CLI binary. */
   command: string;
-  cleanup(): Promise<void>;
+  cleanup: () => Promise<void>;
 }
 
 function codexConfig(mockUrl: string): string {

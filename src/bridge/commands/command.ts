@@ -17,7 +17,7 @@ export interface CommandContext {
   message: IncomingMessage;
   /** What follows the command word. */
   args: string;
-  reply(text: RichText, options?: SendOptions): Promise<MessageRef>;
+  reply: (text: RichText, options?: SendOptions) => Promise<MessageRef>;
   /** The command's usage line from manifest.json. */
   usage: string;
 }

@@ -7,6 +7,7 @@ const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'tg:', 'mailto:']);
 /** The href to put in `<a href>`, or null when the link must render as text. */
 export function safeHref(raw: string): string | null {
   const href = decodeEntities(raw.trim());
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a link must not hold
   if (href === '' || /[\u0000-\u001f\u007f]/.test(href)) return null;
   let url: URL;
   try {

@@ -9,6 +9,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Column width in graphemes; wide CJK/emoji glyphs may still drift a little. */
 function width(s: string): number {
+  // eslint-disable-next-line no-control-regex -- the range starts at U+0000 on purpose
   if (!/[^\u0000-\u02ff]/.test(s)) return s.length; // nothing combines below U+0300; skip the slow segmenter
   let n = 0;
   for (const _ of graphemes.segment(s)) n++;

@@ -46,7 +46,7 @@ export class UpdateQueue {
   }
 
   push(payload: UpdatePayload): Update {
-    const update = { update_id: this.nextUpdateId++, ...payload } as Update;
+    const update = { update_id: this.nextUpdateId++, ...payload };
     this.pending.push(update);
     this.waiter?.wake();
     return update;

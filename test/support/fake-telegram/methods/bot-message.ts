@@ -1,6 +1,6 @@
 import type { Message } from 'grammy/types';
 import { toBotApiMessage } from '../message-view.ts';
-import { readReplyMarkup } from '../reply-markup.ts';
+import { type readReplyMarkup } from '../reply-markup.ts';
 import type { ChatRecord, NewMessage } from '../world.ts';
 import type { MethodContext } from './context.ts';
 import { replyTarget, resolveReply, resolveThread } from './targets.ts';

@@ -80,5 +80,5 @@ export function readLinkPreview(ctx: MethodContext): LinkPreviewOptions | undefi
   if ('url' in raw && (typeof raw.url !== 'string' || checkedLink(raw.url) === undefined)) {
     throw badRequest('WEBPAGE_URL_INVALID');
   }
-  return structuredClone(raw) as LinkPreviewOptions;
+  return structuredClone(raw);
 }
