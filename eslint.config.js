@@ -38,6 +38,7 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: {
+        module: 'writable',
         process: 'readonly',
         console: 'readonly',
         setTimeout: 'readonly',
