@@ -88,9 +88,27 @@ export async function benchDecode(dir: string): Promise<BenchResult[]> {
   return [
     { suite: 'decode', name: 'stream size', value: lines.length, unit: 'lines', note: `${(bytes / 1e6).toFixed(1)} MB` },
     { suite: 'decode', name: 'bare JSON.parse (baseline)', value: baselineLines, unit: 'lines/s' },
-    { suite: 'decode', name: 'decoders only', value: perSecond(decodeOnly.value, decodeOnly.ms), unit: 'events/s', note: `${perSecond(lines.length, decodeOnly.ms)} lines/s` },
-    { suite: 'decode', name: 'whole engine (process → events)', value: perSecond(engineEvents, engineMs), unit: 'events/s', note: `${perSecond(lines.length, engineMs)} lines/s` },
-    { suite: 'decode', name: 'decoders only ÷ baseline', value: round(baseline.ms / decodeOnly.ms), unit: 'ratio', note: 'lines/s over lines/s; 1.0 = as fast as JSON.parse alone' },
+    {
+      suite: 'decode',
+      name: 'decoders only',
+      value: perSecond(decodeOnly.value, decodeOnly.ms),
+      unit: 'events/s',
+      note: `${perSecond(lines.length, decodeOnly.ms)} lines/s`,
+    },
+    {
+      suite: 'decode',
+      name: 'whole engine (process → events)',
+      value: perSecond(engineEvents, engineMs),
+      unit: 'events/s',
+      note: `${perSecond(lines.length, engineMs)} lines/s`,
+    },
+    {
+      suite: 'decode',
+      name: 'decoders only ÷ baseline',
+      value: round(baseline.ms / decodeOnly.ms),
+      unit: 'ratio',
+      note: 'lines/s over lines/s; 1.0 = as fast as JSON.parse alone',
+    },
     { suite: 'decode', name: 'whole engine ÷ baseline', value: round(baseline.ms / engineMs), unit: 'ratio', note: 'lines/s over lines/s, same run' },
   ];
 }

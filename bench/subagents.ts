@@ -57,12 +57,36 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
     const full = samples.filter((s) => s.active === globalMax);
     const heapPerRun = full.length ? median(full.map((s) => (s.heap - baseHeap) / s.active)) : NaN;
     const failed = subagents.store.all().filter((r) => r.status !== 'completed').length;
-    results.push({ suite: 'subagents', name: `${RUNS} runs across ${CHATS} chats, wall time`, value: Math.round(wallMs), unit: 'ms', note: `${failed} not completed; ${RUNS} announcements` });
-    results.push({ suite: 'subagents', name: 'bridge heap per active run', value: Math.round(heapPerRun / 1024), unit: 'KiB', note: `median over ${full.length} samples at ${globalMax} running` });
+    results.push({
+      suite: 'subagents',
+      name: `${RUNS} runs across ${CHATS} chats, wall time`,
+      value: Math.round(wallMs),
+      unit: 'ms',
+      note: `${failed} not completed; ${RUNS} announcements`,
+    });
+    results.push({
+      suite: 'subagents',
+      name: 'bridge heap per active run',
+      value: Math.round(heapPerRun / 1024),
+      unit: 'KiB',
+      note: `median over ${full.length} samples at ${globalMax} running`,
+    });
     const totalUs = cpu.user + cpu.system;
     const perEvent = (totalUs - bare.perRunUs * RUNS) / (RUNS * 2 * TOOLS_PER_RUN);
-    results.push({ suite: 'subagents', name: 'bridge CPU per run (spawn, records, log, announcement)', value: Math.round(bare.perRunUs / 100) / 10, unit: 'ms', note: `${RUNS} runs without tool calls` });
-    results.push({ suite: 'subagents', name: 'bridge CPU per event', value: Math.round(perEvent * 10) / 10, unit: 'µs', note: `marginal, over ${RUNS * 2 * TOOLS_PER_RUN} tool events; all-in ${Math.round(totalUs / events)} µs` });
+    results.push({
+      suite: 'subagents',
+      name: 'bridge CPU per run (spawn, records, log, announcement)',
+      value: Math.round(bare.perRunUs / 100) / 10,
+      unit: 'ms',
+      note: `${RUNS} runs without tool calls`,
+    });
+    results.push({
+      suite: 'subagents',
+      name: 'bridge CPU per event',
+      value: Math.round(perEvent * 10) / 10,
+      unit: 'µs',
+      note: `marginal, over ${RUNS * 2 * TOOLS_PER_RUN} tool events; all-in ${Math.round(totalUs / events)} µs`,
+    });
   } finally {
     await app.shutdown();
     await cli.cleanup();
@@ -88,7 +112,8 @@ async function benchStoreWrites(dir: string): Promise<BenchResult[]> {
   const time = async (archived: number) => {
     const path = join(dir, String(archived));
     await mkdir(path, { recursive: true });
-    if (archived) await writeFile(join(path, 'subagents-archive.jsonl'), Array.from({ length: archived }, (_, i) => JSON.stringify(run(`a${i}`, i))).join('\n') + '\n');
+    if (archived)
+      await writeFile(join(path, 'subagents-archive.jsonl'), Array.from({ length: archived }, (_, i) => JSON.stringify(run(`a${i}`, i))).join('\n') + '\n');
     const store = await RunStore.open(path);
     for (let i = 0; i < 20; i++) await store.save(run(`live${i}`, i)); // a realistic live list
     const writes = 200;
@@ -103,7 +128,13 @@ async function benchStoreWrites(dir: string): Promise<BenchResult[]> {
   const full = await time(10_000);
   return [
     { suite: 'subagents', name: 'store write, empty archive', value: round(empty.perWrite), unit: 'ms' },
-    { suite: 'subagents', name: 'store write, 10,000 archived runs', value: round(full.perWrite), unit: 'ms', note: `ratio ${round(full.perWrite / empty.perWrite)} to empty` },
+    {
+      suite: 'subagents',
+      name: 'store write, 10,000 archived runs',
+      value: round(full.perWrite),
+      unit: 'ms',
+      note: `ratio ${round(full.perWrite / empty.perWrite)} to empty`,
+    },
     { suite: 'subagents', name: 'archive trim of 10,000 runs to 50 per chat', value: Math.round(full.trimMs), unit: 'ms', note: 'once a sweep, not per write' },
   ];
 }

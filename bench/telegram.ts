@@ -21,14 +21,23 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
   const cli = await fakeCliWorld();
   const work = join(dir, 'work');
   await mkdir(work, { recursive: true });
-  const config = await testConfig({ dataDir: dir, workdir: work, env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER) } });
+  const config = await testConfig({
+    dataDir: dir,
+    workdir: work,
+    env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER) },
+  });
   const bot = createBot(config);
   const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(bot.api), log: () => {} });
   const running = await startTelegram(bot, app.bridge, () => {});
   const results: BenchResult[] = [];
   let chat = -1;
   try {
-    for (const [tools, pace] of [[0, 0], [20, 50], [200, 15], [2000, 0]] as const) {
+    for (const [tools, pace] of [
+      [0, 0],
+      [20, 50],
+      [200, 15],
+      [2000, 0],
+    ] as const) {
       const chatId = chat--;
       const before = telegram.calls.length;
       telegram.sendText({ chatId, userId: OWNER, text: `tools:${tools} pace:${pace}`, chatType: 'group' });
@@ -37,7 +46,13 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
       const calls = telegram.calls.slice(before).filter((c) => c.params.chat_id === chatId);
       const edits = calls.filter((c) => c.method === 'editMessageText').length;
       const seconds = ((tools * pace) / 1000).toFixed(1);
-      results.push({ suite: 'telegram', name: `Bot API calls, turn with ${tools} tool calls over ${seconds} s`, value: calls.length, unit: 'calls', note: `${edits} edits` });
+      results.push({
+        suite: 'telegram',
+        name: `Bot API calls, turn with ${tools} tool calls over ${seconds} s`,
+        value: calls.length,
+        unit: 'calls',
+        note: `${edits} edits`,
+      });
     }
     const latencies: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -48,7 +63,13 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
       latencies.push(answer.time - emitted);
     }
     latencies.sort((a, b) => a - b);
-    results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, median', value: latencies[Math.floor(latencies.length / 2)]!, unit: 'ms', note: `${latencies.length} turns` });
+    results.push({
+      suite: 'telegram',
+      name: 'result line → answer at the Bot API, median',
+      value: latencies[Math.floor(latencies.length / 2)]!,
+      unit: 'ms',
+      note: `${latencies.length} turns`,
+    });
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p90', value: latencies[Math.floor(latencies.length * 0.9)]!, unit: 'ms' });
   } finally {
     await running.stop();
@@ -61,6 +82,9 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
 
 /** When the fake CLI printed its result line for this prompt (it notes that beside its log). */
 async function emittedAt(logFile: string, prompt: string): Promise<number> {
-  const lines = (await readFile(`${logFile}.results`, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { prompt: string; emittedAt: number });
+  const lines = (await readFile(`${logFile}.results`, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { prompt: string; emittedAt: number });
   return lines.findLast((line) => line.prompt === prompt)!.emittedAt;
 }

@@ -40,7 +40,13 @@ export interface App {
  * Every part of the bridge over one transport's Outbound, each built with what it needs:
  * what `main.ts`, the console and the benchmarks run. The one place parts are wired.
  */
-export async function createApp(options: { config: BridgeConfig; store: ChatStore; out: Outbound; trustEveryone?: boolean; log: (line: string) => void }): Promise<App> {
+export async function createApp(options: {
+  config: BridgeConfig;
+  store: ChatStore;
+  out: Outbound;
+  trustEveryone?: boolean;
+  log: (line: string) => void;
+}): Promise<App> {
   const { config, store, out, log } = options;
   const { settings } = config;
   const audit = new AuditLog(config.dataDir);
@@ -52,24 +58,49 @@ export async function createApp(options: { config: BridgeConfig; store: ChatStor
   const endpoint = await McpEndpoint.listen({ tools: config.manifest.tools, call: (scope, name, args) => toolCalls!.call(scope, name, args) });
   const sessionTools = new SessionTools({ endpoint, config, maxDepth: settings.subagents.maxDepth });
 
-  const chats = new ChatSessions(config, store, (chat) => sessionTools.forMainSession({ address: chat.address, adapter: chat.adapter, sessionId: () => chat.record.cliSessionId }));
+  const chats = new ChatSessions(config, store, (chat) =>
+    sessionTools.forMainSession({ address: chat.address, adapter: chat.adapter, sessionId: () => chat.record.cliSessionId }),
+  );
   const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, log });
   const inbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
   const outbox = new Outbox({
     out,
     log,
     sources: [
-      runAnnouncements({ store: runStore, documentOverChars: settings.answerAsDocumentOverChars, retentionMinutes: settings.subagents.retentionMinutes, toAgent: (runs) => inbox.deliver(runs.map(runHandBack)) }),
-      orchestrationAnnouncements({ store: orchestrationStore, documentOverChars: settings.answerAsDocumentOverChars, toAgent: (records) => inbox.deliver(records.map(orchestrationHandBack)) }),
+      runAnnouncements({
+        store: runStore,
+        documentOverChars: settings.answerAsDocumentOverChars,
+        retentionMinutes: settings.subagents.retentionMinutes,
+        toAgent: (runs) => inbox.deliver(runs.map(runHandBack)),
+      }),
+      orchestrationAnnouncements({
+        store: orchestrationStore,
+        documentOverChars: settings.answerAsDocumentOverChars,
+        toAgent: (records) => inbox.deliver(records.map(orchestrationHandBack)),
+      }),
     ],
   });
   const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor: (run) => sessionTools.forSubagent(run) });
-  const approvals = new ApprovalBroker({ out, audit, timeoutMs: settings.approvalTimeoutSeconds * 1000, holdTimeout: (runId) => subagents.registry.holdTimeout(runId), log });
+  const approvals = new ApprovalBroker({
+    out,
+    audit,
+    timeoutMs: settings.approvalTimeoutSeconds * 1000,
+    holdTimeout: (runId) => subagents.registry.holdTimeout(runId),
+    log,
+  });
   subagents.onEnded((run) => {
     approvals.cancel(run.runId); // a run that ended takes its open questions with it
     outbox.kick();
   });
-  const orchestrator = new Orchestrator({ store: orchestrationStore, subagents, out, announce: () => outbox.kick(), progressText: orchestrationProgress, announceTo: settings.subagents.announceTo, log });
+  const orchestrator = new Orchestrator({
+    store: orchestrationStore,
+    subagents,
+    out,
+    announce: () => outbox.kick(),
+    progressText: orchestrationProgress,
+    announceTo: settings.subagents.announceTo,
+    log,
+  });
   toolCalls = new ToolCalls({
     tools: config.manifest.tools,
     subagents,

@@ -26,7 +26,9 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   if (!consoleMode && !config.telegram.token) {
-    console.error('jsonl-bridge: TELEGRAM_BOT_TOKEN is not set: set it to your bot token from @BotFather, or run `npm start -- --console` to use the bridge in this terminal.');
+    console.error(
+      'jsonl-bridge: TELEGRAM_BOT_TOKEN is not set: set it to your bot token from @BotFather, or run `npm start -- --console` to use the bridge in this terminal.',
+    );
     return 1;
   }
   await ensurePrivateDir(config.dataDir);

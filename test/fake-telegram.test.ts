@@ -110,9 +110,7 @@ describe('fake Telegram with a running grammY bot', () => {
 
   it('delivers a button press to a callbackQuery handler and records the answer', async () => {
     startBot((bot) => {
-      bot.command('menu', (ctx) =>
-        ctx.reply('Pick one', { reply_markup: new InlineKeyboard().text('Yes', 'pick:yes').text('No', 'pick:no') }),
-      );
+      bot.command('menu', (ctx) => ctx.reply('Pick one', { reply_markup: new InlineKeyboard().text('Yes', 'pick:yes').text('No', 'pick:no') }));
       bot.callbackQuery(/^pick:(.+)$/, async (ctx) => {
         await ctx.answerCallbackQuery({ text: `You chose ${ctx.match[1]}` });
         await ctx.editMessageText(`Chosen: ${ctx.match[1]}`);
@@ -126,9 +124,7 @@ describe('fake Telegram with a running grammY bot', () => {
 
     const query = fake.pressButton({ chatId: USER, messageId: menu.messageId, userId: USER, data: 'pick:yes' });
     await fake.waitFor(() => fake.message(USER, menu.messageId)?.text === 'Chosen: yes');
-    expect(fake.callbackAnswers).toEqual([
-      expect.objectContaining({ callbackQueryId: query.id, data: 'pick:yes', text: 'You chose yes', showAlert: false }),
-    ]);
+    expect(fake.callbackAnswers).toEqual([expect.objectContaining({ callbackQueryId: query.id, data: 'pick:yes', text: 'You chose yes', showAlert: false })]);
     // editMessageText without reply_markup removes the keyboard, as Telegram does.
     const edited = fake.message(USER, menu.messageId);
     expect(edited).toMatchObject({ editCount: 1, replyMarkup: undefined, buttons: [] });
@@ -173,9 +169,7 @@ describe('fake Telegram with a running grammY bot', () => {
 
   it('answers a held long poll within ~100 ms of sendText, not at its timeout', async () => {
     startBot((bot) => bot.on('message', () => {}));
-    const poll = await fake.waitFor(() =>
-      fake.callsTo('getUpdates').find((c) => c.status === undefined && c.params.timeout === 30),
-    );
+    const poll = await fake.waitFor(() => fake.callsTo('getUpdates').find((c) => c.status === undefined && c.params.timeout === 30));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(poll.status).toBeUndefined(); // really held
 
@@ -253,9 +247,9 @@ describe('fake Telegram validation, as seen by grammY', () => {
     await expect(api.sendMessage(USER, 'v1.2', { parse_mode: 'MarkdownV2' })).rejects.toMatchObject({
       description: "Bad Request: can't parse entities: Character '.' is reserved and must be escaped with the preceding '\\'",
     });
-    await expect(
-      api.sendDocument(USER, new InputFile(Buffer.from('x'), 'a.txt'), { caption: 'c'.repeat(1025) }),
-    ).rejects.toMatchObject({ description: 'Bad Request: message caption is too long' });
+    await expect(api.sendDocument(USER, new InputFile(Buffer.from('x'), 'a.txt'), { caption: 'c'.repeat(1025) })).rejects.toMatchObject({
+      description: 'Bad Request: message caption is too long',
+    });
 
     const source = '<b>bold</b> &amp; <a href="https://example.com">link</a>';
     const html = await api.sendMessage(USER, source, { parse_mode: 'HTML' });
@@ -343,9 +337,7 @@ describe('fake Telegram validation, as seen by grammY', () => {
   it('explains a waitFor timeout with the recent calls', async () => {
     openPrivateChat();
     await client().sendMessage(USER, 'something else');
-    await expect(fake.waitForBotMessage(USER, (m) => m.text === 'never', 50)).rejects.toThrow(
-      /timed out after 50 ms[\s\S]*sendMessage -> 200/,
-    );
+    await expect(fake.waitForBotMessage(USER, (m) => m.text === 'never', 50)).rejects.toThrow(/timed out after 50 ms[\s\S]*sendMessage -> 200/);
   });
 });
 

@@ -2,16 +2,7 @@
 // the mock sees (and scripts) what matters: text, tool use, resume, system prompt, MCP.
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  CODEX_MODEL,
-  DROID_MODEL,
-  DROID_WIRE_MODEL,
-  prepareCliEnv,
-  runCli,
-  type CliEnv,
-  type CliName,
-  type CliRun,
-} from './support/cli-env.ts';
+import { CODEX_MODEL, DROID_MODEL, DROID_WIRE_MODEL, prepareCliEnv, runCli, type CliEnv, type CliName, type CliRun } from './support/cli-env.ts';
 import {
   DEFAULT_TEXT,
   claudeMcpConfig,
@@ -146,9 +137,7 @@ describe('codex (real binary)', () => {
     mock.reset(toolThenText({ call: shellToolCall('codex', HELLO) }));
     const run = await runCli(await sandbox('codex'), [...base, 'run echo hello']);
     expectSuccess(run);
-    const command = eventsOfType(run, 'item.completed').find(
-      (event) => (event.item as Record<string, unknown>).type === 'command_execution',
-    );
+    const command = eventsOfType(run, 'item.completed').find((event) => (event.item as Record<string, unknown>).type === 'command_execution');
     expect(command?.item).toMatchObject({ aggregated_output: 'hello\n', exit_code: 0 });
     // codex wraps the output ("Chunk ID: ...\nOutput:\nhello").
     expect(modelRequest(1).toolResults[0]?.content).toMatch(/Output:\nhello\n/);

@@ -33,10 +33,14 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec): string[] {
     const template = adapter.options[option];
     if (template) argv.push(...fill(template, values));
     // The working directory is always the process's own; the flag is only a courtesy.
-    else if (option !== 'cwd') throw new UnsupportedOptionError(`${adapter.name} does not support ${describe(option)} (no options.${option} in ${adapter.file})`);
+    else if (option !== 'cwd')
+      throw new UnsupportedOptionError(`${adapter.name} does not support ${describe(option)} (no options.${option} in ${adapter.file})`);
   }
   if (turn.permissionPrompt) {
-    if (!adapter.permissions.prompt) throw new UnsupportedOptionError(`${adapter.name} cannot ask the bridge for permission (no permissions.prompt in ${adapter.file}), so its tool calls cannot be approved from the chat`);
+    if (!adapter.permissions.prompt)
+      throw new UnsupportedOptionError(
+        `${adapter.name} cannot ask the bridge for permission (no permissions.prompt in ${adapter.file}), so its tool calls cannot be approved from the chat`,
+      );
     if (!turn.mcp) throw new UnsupportedOptionError(`${adapter.name} needs the bridge's MCP endpoint to ask for permission`);
     argv.push(...fill(adapter.permissions.prompt, values));
   } else {
@@ -89,5 +93,13 @@ function fill(template: readonly string[], values: Partial<Record<Placeholder, s
 }
 
 function describe(option: AdapterOption): string {
-  return { model: 'choosing a model', systemPrompt: 'a system prompt', mcp: 'MCP tools', allowedTools: 'an allowed-tools list', disallowedTools: 'a disallowed-tools list', maxTurns: 'a turn limit', cwd: 'a working directory' }[option];
+  return {
+    model: 'choosing a model',
+    systemPrompt: 'a system prompt',
+    mcp: 'MCP tools',
+    allowedTools: 'an allowed-tools list',
+    disallowedTools: 'a disallowed-tools list',
+    maxTurns: 'a turn limit',
+    cwd: 'a working directory',
+  }[option];
 }

@@ -60,7 +60,10 @@ export const adapterManifestSchema = z
      * ask the bridge (the CLI cannot ask anyone in a non-interactive run); `prompt` makes the
      * CLI ask the bridge's MCP tool instead, so a person can answer from the chat.
      */
-    permissions: z.object({ bypass: argTemplate.default([]), prompt: argTemplate.optional() }).strict().default({ bypass: [] }),
+    permissions: z
+      .object({ bypass: argTemplate.default([]), prompt: argTemplate.optional() })
+      .strict()
+      .default({ bypass: [] }),
     /** How a list of tools is joined into one argument. */
     toolSeparator: z.string().default(','),
     /** What the MCP endpoint is handed as: a JSON file in Claude's `--mcp-config` format, or flags only. */

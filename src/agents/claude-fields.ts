@@ -6,7 +6,13 @@ import type { AgentProblem } from './types.ts';
 
 /** Claude Code writes `tools: Read, Grep`; a YAML list is accepted too. */
 const tools = z.preprocess(
-  (value) => (typeof value === 'string' ? value.split(',').map((tool) => tool.trim()).filter(Boolean) : value),
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((tool) => tool.trim())
+          .filter(Boolean)
+      : value,
   z.array(toolList.element, { error: 'expected a list or a comma-separated string' }),
 );
 
@@ -45,9 +51,11 @@ export function parseClaudeFields(
 ): { value: ClaudeFields } | { problems: AgentProblem[] } {
   // A blank `model:` is YAML null: the user left it unset, not set to something invalid.
   const present = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null));
-  const problems: AgentProblem[] = ALIASES.filter(([camel, kebab]) => Object.hasOwn(present, camel) && Object.hasOwn(present, kebab)).map(
-    ([camel, kebab]) => ({ file, field: kebab, message: `also given as "${camel}"; keep only one` }),
-  );
+  const problems: AgentProblem[] = ALIASES.filter(([camel, kebab]) => Object.hasOwn(present, camel) && Object.hasOwn(present, kebab)).map(([camel, kebab]) => ({
+    file,
+    field: kebab,
+    message: `also given as "${camel}"; keep only one`,
+  }));
   const parsed = frontMatterSchema(knownClis).safeParse(present);
   if (!parsed.success) problems.push(...issuesToProblems(file, parsed.error.issues));
   if (problems.length || !parsed.success) return { problems };

@@ -3,9 +3,7 @@ import { describeIssues } from '../errors/config-error.ts';
 import type { AgentProblem } from './types.ts';
 
 export function formatProblem(problem: AgentProblem): string {
-  return problem.field === undefined
-    ? `${problem.file}: ${problem.message}`
-    : `${problem.file}: field "${problem.field}": ${problem.message}`;
+  return problem.field === undefined ? `${problem.file}: ${problem.message}` : `${problem.file}: field "${problem.field}": ${problem.message}`;
 }
 
 /**

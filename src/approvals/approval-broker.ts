@@ -66,7 +66,10 @@ export class ApprovalBroker {
     if (!pending) return { text: 'This request was already answered.' };
     if (pending.run.requesterKey !== chatKey(press.address)) return { text: 'This request belongs to another chat.' };
     const by = press.user.name ?? String(press.user.id);
-    pending.resolve(choice === 'allow' ? { behavior: 'allow', updatedInput: pending.input } : { behavior: 'deny', message: `Denied by ${by} from the chat.` }, by);
+    pending.resolve(
+      choice === 'allow' ? { behavior: 'allow', updatedInput: pending.input } : { behavior: 'deny', message: `Denied by ${by} from the chat.` },
+      by,
+    );
     return { text: choice === 'allow' ? '✅ Allowed' : '⛔ Denied' };
   }
 
@@ -86,7 +89,10 @@ export class ApprovalBroker {
     const id = nanoid(10);
     const release = this.options.holdTimeout(run.runId);
     return new Promise<PermissionDecision>((resolve) => {
-      const timer = setTimeout(() => settle({ behavior: 'deny', message: `No answer within ${Math.round(timeoutMs / 1000)} s: denied.` }, 'timeout'), timeoutMs);
+      const timer = setTimeout(
+        () => settle({ behavior: 'deny', message: `No answer within ${Math.round(timeoutMs / 1000)} s: denied.` }, 'timeout'),
+        timeoutMs,
+      );
       const pending: Pending = { run, tool, input, resolve: (decision, by) => settle(decision, by) };
       this.pending.set(id, pending);
       const settle = (decision: PermissionDecision, by: string) => {
@@ -94,13 +100,28 @@ export class ApprovalBroker {
         clearTimeout(timer);
         release();
         const allowed = decision.behavior === 'allow';
-        void audit.record({ runId: run.runId, chat: run.requesterKey, tool, input, event: allowed ? 'tool_approved' : 'tool_denied', decision: allowed ? 'allow' : 'deny', by });
+        void audit.record({
+          runId: run.runId,
+          chat: run.requesterKey,
+          tool,
+          input,
+          event: allowed ? 'tool_approved' : 'tool_denied',
+          decision: allowed ? 'allow' : 'deny',
+          by,
+        });
         if (pending.ref) void out.edit(pending.ref, decidedText(run, tool, input, allowed, by, timeoutMs), { buttons: [] }).catch(() => {});
         resolve(decision);
       };
       const to = runAddress(run);
       out
-        .send(to, questionText(run, tool, input, timeoutMs), { buttons: [[{ text: '✅ Allow', data: `ap:${id}:allow` }, { text: '⛔ Deny', data: `ap:${id}:deny` }]] })
+        .send(to, questionText(run, tool, input, timeoutMs), {
+          buttons: [
+            [
+              { text: '✅ Allow', data: `ap:${id}:allow` },
+              { text: '⛔ Deny', data: `ap:${id}:deny` },
+            ],
+          ],
+        })
         .then((ref) => (pending.ref = ref))
         .catch((error) => {
           this.options.log?.(`asking chat ${run.requesterKey} for approval failed: ${(error as Error).message}`);

@@ -3,15 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export type AuditEvent =
-  | 'spawn'
-  | 'stop'
-  | 'timeout'
-  | 'tool_call'
-  | 'tool_approved'
-  | 'tool_auto_approved'
-  | 'tool_denied'
-  | 'revoke';
+export type AuditEvent = 'spawn' | 'stop' | 'timeout' | 'tool_call' | 'tool_approved' | 'tool_auto_approved' | 'tool_denied' | 'revoke';
 
 export interface AuditEntry {
   time: string;
@@ -77,7 +69,7 @@ export class AuditLog {
 }
 
 function inputFields(input: unknown): { inputPreview: string; inputHash: string } {
-  const text = typeof input === 'string' ? input : JSON.stringify(input) ?? '';
+  const text = typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
   return {
     inputPreview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
     inputHash: `sha256:${createHash('sha256').update(text).digest('hex')}`,

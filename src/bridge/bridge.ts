@@ -13,7 +13,9 @@ import { cli, model, newSession, status, stop } from './commands/session.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
 /** The slice of the configuration the bot itself uses. */
-export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest'> & { settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars'> };
+export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest'> & {
+  settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars'>;
+};
 
 export interface BridgeOptions {
   config: BotConfig;

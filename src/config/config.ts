@@ -52,7 +52,10 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
   };
   const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
   return {
-    telegram: { token: env.TELEGRAM_BOT_TOKEN?.trim() || undefined, apiRoot: (env.TELEGRAM_API_ROOT?.trim() || 'https://api.telegram.org').replace(/\/+$/, '') },
+    telegram: {
+      token: env.TELEGRAM_BOT_TOKEN?.trim() || undefined,
+      apiRoot: (env.TELEGRAM_API_ROOT?.trim() || 'https://api.telegram.org').replace(/\/+$/, ''),
+    },
     allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS),
     dataDir,
     workdir: resolve(cwd, env.BRIDGE_WORKDIR?.trim() || '.'),

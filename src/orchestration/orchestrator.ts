@@ -92,7 +92,12 @@ export class Orchestrator {
     };
     await this.options.store.save(record);
     await this.locked(record.id, async () => {
-      const ref = await this.options.out.send(address, this.options.progressText(record, (id) => this.run(id))).catch(() => undefined);
+      const ref = await this.options.out
+        .send(
+          address,
+          this.options.progressText(record, (id) => this.run(id)),
+        )
+        .catch(() => undefined);
       if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
       await this.advance(record.id);
     });
@@ -244,7 +249,12 @@ export class Orchestrator {
     if (!record?.progressMessageId) return;
     this.lastProgress.set(id, Date.now());
     const ref = { ...orchestrationAddress(record), messageId: record.progressMessageId };
-    await this.options.out.edit(ref, this.options.progressText(record, (runId) => this.run(runId))).catch((error) => this.log(`orchestration progress edit failed: ${(error as Error).message}`));
+    await this.options.out
+      .edit(
+        ref,
+        this.options.progressText(record, (runId) => this.run(runId)),
+      )
+      .catch((error) => this.log(`orchestration progress edit failed: ${(error as Error).message}`));
   }
 
   private run(runId: string): SubagentRunRecord | undefined {

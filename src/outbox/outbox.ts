@@ -83,7 +83,12 @@ export class Outbox {
 
   private async drain(): Promise<void> {
     const now = Date.now();
-    const due = this.options.sources.flatMap((source) => source.pending().filter((a) => (a.delivery.retryAt ?? 0) <= now).map((a) => ({ source, a })));
+    const due = this.options.sources.flatMap((source) =>
+      source
+        .pending()
+        .filter((a) => (a.delivery.retryAt ?? 0) <= now)
+        .map((a) => ({ source, a })),
+    );
     // One chat's announcements go out in order; different chats do not wait for each other.
     const byChat = new Map<string, typeof due>();
     for (const item of due.sort((x, y) => x.a.endedAt - y.a.endedAt)) {
@@ -116,7 +121,11 @@ export class Outbox {
       const message = (error as Error).message ?? String(error);
       const gone = isPermanent(error) || attempts >= MAX_ATTEMPTS;
       this.options.log(`announcing ${source.name} ${announcement.id} failed (attempt ${attempts}${gone ? ', giving up' : ''}): ${message}`);
-      await source.save(announcement.id, { attempts, lastError: message, ...(gone ? { chat: 'skipped' as const, retryAt: undefined } : { retryAt: Date.now() + backoff(attempts) }) });
+      await source.save(announcement.id, {
+        attempts,
+        lastError: message,
+        ...(gone ? { chat: 'skipped' as const, retryAt: undefined } : { retryAt: Date.now() + backoff(attempts) }),
+      });
     }
   }
 

@@ -19,7 +19,11 @@ export function runAnnouncements(options: RunAnnouncementOptions): AnnouncementS
   const { store } = options;
   return {
     name: 'run',
-    pending: () => store.all().filter((run) => run.endedAt && needsDelivery(run.delivery)).map(toAnnouncement(options.documentOverChars)),
+    pending: () =>
+      store
+        .all()
+        .filter((run) => run.endedAt && needsDelivery(run.delivery))
+        .map(toAnnouncement(options.documentOverChars)),
     async save(runId, patch) {
       const run = store.get(runId);
       if (!run) return;

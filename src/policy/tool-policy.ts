@@ -86,7 +86,11 @@ export function narrowPolicy(parent: ToolPolicy | undefined, child: ToolPolicy |
   if (parent.allowedTools && child?.allowedTools) {
     allowed = child.allowedTools.filter((tool) => parent.allowedTools!.includes(tool));
     // An empty list would mean "every tool" to the CLI: the opposite of what is meant.
-    if (!allowed.length) throw new PolicyError('INVALID_PERMISSION_CONFIG', `none of ${child.allowedTools.join(', ')} is allowed for the run that starts this one (it has ${parent.allowedTools.join(', ')})`);
+    if (!allowed.length)
+      throw new PolicyError(
+        'INVALID_PERMISSION_CONFIG',
+        `none of ${child.allowedTools.join(', ')} is allowed for the run that starts this one (it has ${parent.allowedTools.join(', ')})`,
+      );
   }
   const disallowed = [...new Set([...(parent.disallowedTools ?? []), ...(child?.disallowedTools ?? [])])];
   const approvals = parent.approvals || (child?.approvals ?? false);
@@ -94,7 +98,8 @@ export function narrowPolicy(parent: ToolPolicy | undefined, child: ToolPolicy |
   if (autoApprove && parent.approvals) {
     const granted = parent.autoApprove && !parent.autoApprove.revoked ? parent.autoApprove.tools : [];
     const beyond = autoApprove.tools.filter((tool) => !granted.includes(tool));
-    if (beyond.length) throw new PolicyError('INVALID_PERMISSION_CONFIG', `cannot auto-approve ${beyond.join(', ')}: the run that starts this one asks the chat for them`);
+    if (beyond.length)
+      throw new PolicyError('INVALID_PERMISSION_CONFIG', `cannot auto-approve ${beyond.join(', ')}: the run that starts this one asks the chat for them`);
   }
   const narrowed: ToolPolicy = {
     ...(allowed ? { allowedTools: allowed } : {}),

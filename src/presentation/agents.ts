@@ -8,14 +8,22 @@ export function agentList(catalog: AgentCatalog): RichText {
   const html: string[] = [];
   const plain: string[] = [];
   if (!catalog.agents.length) {
-    const none = 'No agents defined. Add a folder .bridge/agents/<name>/ with agent.json and prompt.md in the working directory, or .claude/agents/<name>.md files.';
+    const none =
+      'No agents defined. Add a folder .bridge/agents/<name>/ with agent.json and prompt.md in the working directory, or .claude/agents/<name>.md files.';
     html.push(escapeHtml(none));
     plain.push(none);
   } else {
     html.push('<b>Agents</b>');
     plain.push('Agents');
     for (const agent of catalog.agents) {
-      const extras = [agent.cli, agent.model, agent.allowedTools ? `tools: ${agent.allowedTools.join(', ')}` : undefined, agent.enabled ? undefined : 'disabled'].filter(Boolean).join(' · ');
+      const extras = [
+        agent.cli,
+        agent.model,
+        agent.allowedTools ? `tools: ${agent.allowedTools.join(', ')}` : undefined,
+        agent.enabled ? undefined : 'disabled',
+      ]
+        .filter(Boolean)
+        .join(' · ');
       const line = `${agent.name}${extras ? ` (${extras})` : ''}: ${truncate(agent.description, 200)}`;
       html.push(`<code>${escapeHtml(agent.slug)}</code> ${escapeHtml(line)}`);
       plain.push(`${agent.slug} ${line}`);

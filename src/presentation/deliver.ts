@@ -11,8 +11,7 @@ export interface DeliverOptions extends SendOptions {
 
 /** One message of a delivery. */
 export type Part =
-  | { kind: 'text'; text: RichText; options: SendOptions }
-  | { kind: 'document'; filename: string; content: string; caption: RichText; options: SendOptions };
+  { kind: 'text'; text: RichText; options: SendOptions } | { kind: 'document'; filename: string; content: string; caption: RichText; options: SendOptions };
 
 /**
  * How an agent's Markdown answer goes out: rendered and split into message-sized chunks at

@@ -33,12 +33,19 @@ export function orchestrationAnnouncement(orchestration: OrchestrationRecord): {
   });
   const last = finalStep(orchestration.plan);
   const result = orchestration.steps[last]?.summary?.trim();
-  const body = [outcomes.join('\n'), result ? `**Result of ${escapeMarkdown(last)}:**\n\n${result}` : `_The final step (${escapeMarkdown(last)}) has no result._`].join('\n\n');
+  const body = [
+    outcomes.join('\n'),
+    result ? `**Result of ${escapeMarkdown(last)}:**\n\n${result}` : `_The final step (${escapeMarkdown(last)}) has no result._`,
+  ].join('\n\n');
   return { header: { html: `<b>${escapeHtml(title)}</b>`, plain: title }, body };
 }
 
 export function orchestrationList(orchestrations: OrchestrationRecord[]): RichText {
-  if (!orchestrations.length) return { html: 'No orchestrations in this chat. Start one with <code>/orchestrate</code> and a plan.', plain: 'No orchestrations in this chat. Start one with /orchestrate and a plan.' };
+  if (!orchestrations.length)
+    return {
+      html: 'No orchestrations in this chat. Start one with <code>/orchestrate</code> and a plan.',
+      plain: 'No orchestrations in this chat. Start one with /orchestrate and a plan.',
+    };
   const lines = orchestrations.map((o) => {
     const states = Object.values(o.steps);
     const count = (status: StepRecord['status']) => states.filter((s) => s.status === status).length;

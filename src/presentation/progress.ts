@@ -111,7 +111,14 @@ export class ProgressState {
 }
 
 const PHASE_ICON: Record<Phase, string> = { queued: '⏳', working: '⚙️', completed: '✅', failed: '❌', stopped: '⏹', timed_out: '⌛' };
-const PHASE_WORD: Record<Phase, string> = { queued: 'queued', working: 'working', completed: 'done', failed: 'failed', stopped: 'stopped', timed_out: 'timed out' };
+const PHASE_WORD: Record<Phase, string> = {
+  queued: 'queued',
+  working: 'working',
+  completed: 'done',
+  failed: 'failed',
+  stopped: 'stopped',
+  timed_out: 'timed out',
+};
 const STEP_ICON: Record<Step['state'], string> = { running: '▸', ok: '✓', error: '✗' };
 
 const same = (text: string) => ({ html: escapeHtml(text), plain: text });

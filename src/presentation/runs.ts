@@ -17,7 +17,11 @@ export const STATUS_ICON: Record<RunStatus, string> = {
 
 /** One line per run: `#3 Research · ⚙️ running · claude · 0:42 · id`. */
 export function runList(runs: SubagentRunRecord[], queuePosition: (run: SubagentRunRecord) => number): RichText {
-  if (!runs.length) return { html: 'No subagent runs in this chat. Start one with <code>/spawn "task"</code>.', plain: 'No subagent runs in this chat. Start one with /spawn "task".' };
+  if (!runs.length)
+    return {
+      html: 'No subagent runs in this chat. Start one with <code>/spawn "task"</code>.',
+      plain: 'No subagent runs in this chat. Start one with /spawn "task".',
+    };
   const lines = runs.map((run) => {
     const status = run.status === 'queued' ? `queued (${queuePosition(run)} in line)` : run.status.replace('_', ' ');
     const cli = run.model ? `${run.cli}/${run.model}` : run.cli;
@@ -66,7 +70,9 @@ export function runLog(run: SubagentRunRecord, events: AgentEvent[], count: numb
   if (!lines.length) lines.push(run.status === 'queued' ? 'Not started yet.' : 'No steps yet.');
   const said = lastText ? truncate(lastText, 1500) : '';
   return {
-    html: [`<b>${escapeHtml(head)}</b>`, `<pre>${escapeHtml(lines.join('\n'))}</pre>`, said ? `<b>Latest text</b>\n${escapeHtml(said)}` : ''].filter(Boolean).join('\n'),
+    html: [`<b>${escapeHtml(head)}</b>`, `<pre>${escapeHtml(lines.join('\n'))}</pre>`, said ? `<b>Latest text</b>\n${escapeHtml(said)}` : '']
+      .filter(Boolean)
+      .join('\n'),
     plain: [head, lines.join('\n'), said ? `Latest text\n${said}` : ''].filter(Boolean).join('\n'),
   };
 }

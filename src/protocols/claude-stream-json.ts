@@ -13,9 +13,7 @@ function decodeLine(line: Json): AgentEvent[] | null {
     case 'system':
       if (line.subtype === 'init') {
         const sessionId = str(line.session_id);
-        return sessionId
-          ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })]
-          : [];
+        return sessionId ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })] : [];
       }
       // status, permission_denied, hooks...: the tool_result that follows carries what matters.
       return [];

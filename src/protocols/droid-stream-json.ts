@@ -12,9 +12,7 @@ function decodeLine(line: Json): AgentEvent[] | null {
   switch (line.type) {
     case 'system': {
       const sessionId = str(line.session_id);
-      return line.subtype === 'init' && sessionId
-        ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })]
-        : [];
+      return line.subtype === 'init' && sessionId ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })] : [];
     }
     case 'message': {
       const text = str(line.text);

@@ -76,14 +76,6 @@ export interface ExitEvent {
   signal: string | null;
 }
 
-export type AgentEvent =
-  | StartedEvent
-  | TextEvent
-  | ToolStartEvent
-  | ToolEndEvent
-  | ResultEvent
-  | ErrorEvent
-  | LogEvent
-  | ExitEvent;
+export type AgentEvent = StartedEvent | TextEvent | ToolStartEvent | ToolEndEvent | ResultEvent | ErrorEvent | LogEvent | ExitEvent;
 
 export type AgentEventType = AgentEvent['type'];

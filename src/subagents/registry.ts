@@ -94,7 +94,10 @@ export class SubagentRegistry {
     const queued = runs.filter((r) => r.status === 'queued').length;
     const mustQueue = running >= this.limits.maxConcurrent || this.runningTotal() >= this.limits.globalMaxConcurrent || queued > 0;
     if (mustQueue && queued >= this.limits.maxQueued) {
-      return { ok: false, error: `Limit reached: ${running} running and ${queued} queued in this chat (at most ${this.limits.maxConcurrent} running, ${this.limits.maxQueued} queued). Wait for one to finish, or /subagents stop one.` };
+      return {
+        ok: false,
+        error: `Limit reached: ${running} running and ${queued} queued in this chat (at most ${this.limits.maxConcurrent} running, ${this.limits.maxQueued} queued). Wait for one to finish, or /subagents stop one.`,
+      };
     }
 
     const runId = nanoid(10);
@@ -273,7 +276,12 @@ export class SubagentRegistry {
     }
     if (run.isolate && !run.worktree) {
       try {
-        const worktree = await createWorktree({ dir: run.cwd, worktreesDir: join(this.options.dataDir, 'worktrees'), runId: run.runId, ...(run.label ? { label: run.label } : {}) });
+        const worktree = await createWorktree({
+          dir: run.cwd,
+          worktreesDir: join(this.options.dataDir, 'worktrees'),
+          runId: run.runId,
+          ...(run.label ? { label: run.label } : {}),
+        });
         run = { ...(this.store.get(run.runId) ?? run), worktree };
         await this.store.save(run);
       } catch (error) {
@@ -294,7 +302,14 @@ export class SubagentRegistry {
         if (event.type === 'tool_start') {
           steps++;
           // Every tool call is in the audit trail; approvals add their own decision entries.
-          void this.options.audit.record({ event: 'tool_call', runId: run.runId, chat: run.requesterKey, tool: event.name, input: event.input, decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions' });
+          void this.options.audit.record({
+            event: 'tool_call',
+            runId: run.runId,
+            chat: run.requesterKey,
+            tool: event.name,
+            input: event.input,
+            decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions',
+          });
         }
         if (event.type === 'started' && !run.childSessionId) {
           run = { ...(this.store.get(run.runId) ?? run), childSessionId: event.sessionId };
@@ -308,7 +323,8 @@ export class SubagentRegistry {
     const outcome = await turn;
     log.close();
     let current = this.store.get(run.runId) ?? run;
-    if (current.worktree) current = { ...current, worktree: { ...current.worktree, summary: await summarizeWorktree(current.worktree).catch(() => undefined) } };
+    if (current.worktree)
+      current = { ...current, worktree: { ...current.worktree, summary: await summarizeWorktree(current.worktree).catch(() => undefined) } };
     await this.end({ ...current, steps }, fromOutcome(current, outcome));
     this.live.delete(run.runId);
     this.schedule();

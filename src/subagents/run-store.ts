@@ -98,7 +98,14 @@ export class RunStore {
     }
     if (dropped.length > 0) {
       const temp = `${this.archiveFile}.tmp`;
-      await writeFile(temp, kept.reverse().map((run) => JSON.stringify(run)).join('\n') + '\n', { mode: 0o600 });
+      await writeFile(
+        temp,
+        kept
+          .reverse()
+          .map((run) => JSON.stringify(run))
+          .join('\n') + '\n',
+        { mode: 0o600 },
+      );
       await rename(temp, this.archiveFile);
     }
     return dropped;

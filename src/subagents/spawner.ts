@@ -77,7 +77,8 @@ export class Spawner {
     const task = intent.task.trim();
     if (!task) return refuse('The task is empty.');
     const depth = origin.depth + 1;
-    if (depth > Math.max(1, limits.maxDepth)) return refuse(`Subagents may be nested ${limits.maxDepth} deep at most, and this one would be at depth ${depth}. Do the work yourself.`);
+    if (depth > Math.max(1, limits.maxDepth))
+      return refuse(`Subagents may be nested ${limits.maxDepth} deep at most, and this one would be at depth ${depth}. Do the work yourself.`);
 
     let agent: AgentDefinition | undefined;
     if (intent.agent) {
@@ -93,7 +94,12 @@ export class Spawner {
 
     let policy: ToolPolicy | undefined;
     try {
-      const own = buildPolicy({ allowedTools: intent.allow ?? agent?.allowedTools, disallowedTools: intent.deny ?? agent?.disallowedTools, ask: intent.ask, autoApprove: intent.autoApprove });
+      const own = buildPolicy({
+        allowedTools: intent.allow ?? agent?.allowedTools,
+        disallowedTools: intent.deny ?? agent?.disallowedTools,
+        ask: intent.ask,
+        autoApprove: intent.autoApprove,
+      });
       policy = narrowPolicy(origin.policy, own);
     } catch (error) {
       if (error instanceof PolicyError) return refuse(error.message);

@@ -12,7 +12,9 @@ import { Spawner } from './spawner.ts';
 import { Sweeper } from './sweeper.ts';
 
 /** The slice of the configuration the subagent part runs on. */
-export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir'> & { settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> };
+export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir'> & {
+  settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'>;
+};
 
 export interface SubagentsOptions {
   config: SubagentConfig;

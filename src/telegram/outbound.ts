@@ -71,10 +71,14 @@ function keyboard(rows: Button[][]): InlineKeyboard {
 
 /** Telegram refused the formatting (or its length as formatted): plain text will do. */
 function isMarkupRejection(error: unknown): boolean {
-  return error instanceof GrammyError && error.error_code === 400 && /can't parse entities|message is too long|caption is too long|entities/i.test(error.description);
+  return (
+    error instanceof GrammyError && error.error_code === 400 && /can't parse entities|message is too long|caption is too long|entities/i.test(error.description)
+  );
 }
 
 /** Not worth failing over: nothing changed, or the user deleted the message. */
 function isHarmlessEditError(error: unknown): boolean {
-  return error instanceof GrammyError && error.error_code === 400 && /message is not modified|message to edit not found|MESSAGE_ID_INVALID/i.test(error.description);
+  return (
+    error instanceof GrammyError && error.error_code === 400 && /message is not modified|message to edit not found|MESSAGE_ID_INVALID/i.test(error.description)
+  );
 }

@@ -75,8 +75,13 @@ export class AgentInbox {
 
 /** The message the main agent receives: what finished, and with what. */
 export function handBackTurn(sections: string[], alsoInChat: boolean): string {
-  const head = sections.length === 1 ? '[jsonl-bridge] Work you started in the background has finished:' : `[jsonl-bridge] ${sections.length} pieces of work you started in the background have finished:`;
-  const close = alsoInChat ? 'Act on these results as the conversation needs; the user has also been shown them in the chat.' : 'Act on these results as the conversation needs; the user has not seen them, so report what matters.';
+  const head =
+    sections.length === 1
+      ? '[jsonl-bridge] Work you started in the background has finished:'
+      : `[jsonl-bridge] ${sections.length} pieces of work you started in the background have finished:`;
+  const close = alsoInChat
+    ? 'Act on these results as the conversation needs; the user has also been shown them in the chat.'
+    : 'Act on these results as the conversation needs; the user has not seen them, so report what matters.';
   return [head, ...sections, close].join('\n\n');
 }
 

@@ -20,5 +20,12 @@ export interface ToolScope {
 }
 
 /** The tools a main agent delegates with. */
-export const AGENT_TOOLS: ReadonlySet<string> = new Set(['spawn_subagent', 'list_subagents', 'subagent_status', 'subagent_log', 'stop_subagent', 'create_orchestration']);
+export const AGENT_TOOLS: ReadonlySet<string> = new Set([
+  'spawn_subagent',
+  'list_subagents',
+  'subagent_status',
+  'subagent_log',
+  'stop_subagent',
+  'create_orchestration',
+]);
 export const APPROVAL_TOOL = 'approve_tool';

@@ -61,7 +61,14 @@ export class SessionTools {
     const adapter = this.options.config.adapters.get(run.cli);
     if (!adapter) return undefined;
     const tools = new Set([...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
-    return this.mcpFor(adapter, `run-${run.runId}`, { address: runAddress(run), depth: run.depth, kind: 'subagent', runId: run.runId, tools, sessionId: () => run.childSessionId });
+    return this.mcpFor(adapter, `run-${run.runId}`, {
+      address: runAddress(run),
+      depth: run.depth,
+      kind: 'subagent',
+      runId: run.runId,
+      tools,
+      sessionId: () => run.childSessionId,
+    });
   }
 
   /** Sessions are created synchronously and rarely: the small config file is written in step. */

@@ -54,7 +54,9 @@ export class ToolCalls {
     const validate = this.validators.get(name);
     if (!validate || !scope.tools.has(name)) return error(`Unknown tool "${name}".`);
     if (!validate(args ?? {})) {
-      const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
+      const problems = (validate.errors ?? []).map(
+        (e) => `${e.instancePath || '(arguments)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
+      );
       return error(`Invalid arguments for ${name}: ${problems.join('; ')}.`);
     }
     const input = (args ?? {}) as Record<string, unknown>;
@@ -98,7 +100,10 @@ export class ToolCalls {
     this.options.notice(result.run, result.queuePosition);
     const { run } = result;
     const where = result.queuePosition ? `queued (${result.queuePosition} in line; it starts when a slot frees)` : 'started';
-    const back = scope.kind === 'main' && run.delivery.agent === 'pending' ? ' Its result will arrive by itself as a new message in this conversation: do not wait or poll for it; go on with other work or end your turn.' : ' Its result will be announced in the chat.';
+    const back =
+      scope.kind === 'main' && run.delivery.agent === 'pending'
+        ? ' Its result will arrive by itself as a new message in this conversation: do not wait or poll for it; go on with other work or end your turn.'
+        : ' Its result will be announced in the chat.';
     return ok(`Subagent #${run.number} ${where}: id ${run.runId}, label "${displayName(run)}", CLI ${run.cli}.${back}`);
   }
 
@@ -114,7 +119,9 @@ export class ToolCalls {
     const created = await this.options.orchestrator.create(plan, this.origin(scope));
     if (!created.ok) return error(`The plan was not started: ${created.error}`);
     const back = scope.kind === 'main' ? ' When it ends, its outcome will arrive by itself as a new message in this conversation.' : '';
-    return ok(`Orchestration #${created.record.number} started: id ${created.record.id}, ${plan.steps.length} steps (${plan.strategy}). Progress is shown in the chat.${back}`);
+    return ok(
+      `Orchestration #${created.record.number} started: id ${created.record.id}, ${plan.steps.length} steps (${plan.strategy}). Progress is shown in the chat.${back}`,
+    );
   }
 
   /**

@@ -21,10 +21,7 @@ export function slugify(label: string | undefined): string {
     .replace(/\p{M}/gu, '') // accents split off by NFKD
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-');
-  const slug = words
-    .replace(/^-+/, '')
-    .slice(0, MAX_SLUG_LENGTH)
-    .replace(/-+$/, '');
+  const slug = words.replace(/^-+/, '').slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
   return slug || 'run';
 }
 

@@ -30,9 +30,7 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
   // and the retry in git() is safe. `worktree add -b` could fail after making the branch.
   await gitOrExplain(['branch', '--no-track', branch, baseCommit], root, `could not create branch ${branch}`);
   try {
-    await serialized(commonDir, () =>
-      gitOrExplain(['worktree', 'add', '--quiet', '--', path, branch], root, `could not create a worktree at ${path}`),
-    );
+    await serialized(commonDir, () => gitOrExplain(['worktree', 'add', '--quiet', '--', path, branch], root, `could not create a worktree at ${path}`));
   } catch (error) {
     await git(['branch', '-D', '--', branch], { cwd: root }).catch(() => undefined);
     throw error;

@@ -11,9 +11,7 @@ export async function countUnmergedCommits(wt: Worktree): Promise<number> {
   const ref = `refs/heads/${wt.branch}`;
   const tip = await resolveCommit(ref, cwd);
   if (!tip) return 0;
-  const others = (await git(['for-each-ref', '--format=%(refname)', 'refs/heads/'], { cwd }))
-    .split('\n')
-    .filter((name) => name && name !== ref);
+  const others = (await git(['for-each-ref', '--format=%(refname)', 'refs/heads/'], { cwd })).split('\n').filter((name) => name && name !== ref);
   // The base may be gone if the branch was rewritten and gc ran; rev-list would reject it.
   const base = await resolveCommit(wt.baseCommit, cwd);
   const excluded = [...(base ? [base] : []), ...others].map((rev) => `^${rev}`);

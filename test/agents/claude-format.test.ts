@@ -102,8 +102,6 @@ describe('Claude Code agent files', () => {
 
   it('reports a tool both allowed and disallowed, naming the keys the file uses', async () => {
     const { catalog, file } = await loadOne('---\ndescription: d\ntools: Read, Bash\ndisallowed-tools: Bash\n---\np\n');
-    expect(catalog.problems).toEqual([
-      { file, field: 'disallowed-tools', message: 'also in "tools": Bash; a tool cannot be both allowed and disallowed' },
-    ]);
+    expect(catalog.problems).toEqual([{ file, field: 'disallowed-tools', message: 'also in "tools": Bash; a tool cannot be both allowed and disallowed' }]);
   });
 });

@@ -65,9 +65,7 @@ describe('loadAgents sources', () => {
     const file = await ws.write('data/agents/helper/agent.json', agentJson({ description: 'Helps', prompt: 'Be helpful.' }));
     const catalog = await ws.load();
     expect(catalog.problems).toEqual([]);
-    expect(catalog.agents).toEqual([
-      { slug: 'helper', name: 'helper', description: 'Helps', prompt: 'Be helpful.', enabled: true, source: 'user', file },
-    ]);
+    expect(catalog.agents).toEqual([{ slug: 'helper', name: 'helper', description: 'Helps', prompt: 'Be helpful.', enabled: true, source: 'user', file }]);
   });
 
   it('lets workdir hide claude and claude hide user, with a note for each hidden one', async () => {

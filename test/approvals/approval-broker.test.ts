@@ -55,10 +55,14 @@ const press = (data: string, userId = 1) => {
   const [, payload] = /^ap:(.*)$/.exec(data)!;
   return broker.answer({ address: { chatId: -9 }, user: { id: userId, name: 'Ada' }, data, messageId: 1 }, payload!);
 };
-const entries = async (): Promise<AuditEntry[]> => (await audit.flush(), await readFile(join(dir.path, 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+const entries = async (): Promise<AuditEntry[]> =>
+  (await audit.flush(), await readFile(join(dir.path, 'audit.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('approvals from the chat', () => {
-  it('asks the chat with Allow and Deny, holds the run\'s timeout, and allows on Allow', async () => {
+  it("asks the chat with Allow and Deny, holds the run's timeout, and allows on Allow", async () => {
     const decision = broker.decide(run(), 'Bash', { command: 'touch built.txt' });
     await expect.poll(() => out.sent.length).toBe(1);
     const question = out.sent[0]!;
@@ -72,7 +76,15 @@ describe('approvals from the chat', () => {
     await expect.poll(() => question.edits.at(-1)).toBe('#4 Builder: Bash\ntouch built.txt\n✅ Allowed by Ada');
     expect(await press(question.buttons[0]![1]!.data)).toEqual({ text: 'This request was already answered.' });
     const [entry] = await entries();
-    expect(entry).toMatchObject({ event: 'tool_approved', runId: 'run-1', chat: '-9', tool: 'Bash', decision: 'allow', by: 'Ada', inputPreview: '{"command":"touch built.txt"}' });
+    expect(entry).toMatchObject({
+      event: 'tool_approved',
+      runId: 'run-1',
+      chat: '-9',
+      tool: 'Bash',
+      decision: 'allow',
+      by: 'Ada',
+      inputPreview: '{"command":"touch built.txt"}',
+    });
     expect(entry!.inputHash).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
@@ -83,7 +95,10 @@ describe('approvals from the chat', () => {
     expect(await denied).toEqual({ behavior: 'deny', message: 'Denied by Ada from the chat.' });
     const silent = await broker.decide(run(), 'Bash', { command: 'make' });
     expect(silent).toEqual({ behavior: 'deny', message: 'No answer within 0 s: denied.' });
-    expect((await entries()).map((e) => [e.event, e.by])).toEqual([['tool_denied', 'Ada'], ['tool_denied', 'timeout']]);
+    expect((await entries()).map((e) => [e.event, e.by])).toEqual([
+      ['tool_denied', 'Ada'],
+      ['tool_denied', 'timeout'],
+    ]);
   });
 
   it('a run that ends takes its open questions with it', async () => {
@@ -98,7 +113,10 @@ describe('approvals from the chat', () => {
     const r = run(policy);
     expect(await broker.decide(r, 'Read', { file_path: 'a' })).toEqual({ behavior: 'allow', updatedInput: { file_path: 'a' } });
     for (let i = 0; i < 9; i++) await broker.decide(r, 'Bash', { command: `echo ${i}` });
-    expect(await broker.decide(r, 'Bash', { command: 'one too many' })).toEqual({ behavior: 'deny', message: 'Auto-approval paused: 10 auto-approved calls a minute is the limit. Slow down or wait.' });
+    expect(await broker.decide(r, 'Bash', { command: 'one too many' })).toEqual({
+      behavior: 'deny',
+      message: 'Auto-approval paused: 10 auto-approved calls a minute is the limit. Slow down or wait.',
+    });
     expect(out.sent).toHaveLength(0);
     const asked = broker.decide(r, 'Write', { file_path: 'x' }); // not in the list: asked
     await expect.poll(() => out.sent.length).toBe(1);

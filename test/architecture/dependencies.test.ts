@@ -17,7 +17,9 @@ describe('the layers of src/', () => {
     } finally {
       process.chdir(cwd);
     }
-    const violations = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle?.length ? ` (cycle: ${v.cycle.map((step) => step.name).join(' → ')})` : ''}`);
+    const violations = output.summary.violations.map(
+      (v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle?.length ? ` (cycle: ${v.cycle.map((step) => step.name).join(' → ')})` : ''}`,
+    );
     expect(output.summary.totalCruised).toBeGreaterThan(100);
     expect(violations).toEqual([]);
   });

@@ -6,7 +6,10 @@ describe('/spawn arguments', () => {
     ['"find the bug"', { task: 'find the bug' }],
     ['find the bug in parser.ts', { task: 'find the bug in parser.ts' }],
     ['--label Research "read the docs"', { label: 'Research', task: 'read the docs' }],
-    ['--label "Deep research" --cli codex --model gpt-5.5 --timeout 120 "go"', { label: 'Deep research', cli: 'codex', model: 'gpt-5.5', timeoutSeconds: 120, task: 'go' }],
+    [
+      '--label "Deep research" --cli codex --model gpt-5.5 --timeout 120 "go"',
+      { label: 'Deep research', cli: 'codex', model: 'gpt-5.5', timeoutSeconds: 120, task: 'go' },
+    ],
     ['--label=R --timeout=30 task words', { label: 'R', timeoutSeconds: 30, task: 'task words' }],
     ['--agent reviewer “check the diff”', { agent: 'reviewer', task: 'check the diff' }],
     ['"line one\nline two"', { task: 'line one\nline two' }],

@@ -32,7 +32,11 @@ afterAll(() => real.stop());
 const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
 const waitMessage = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 40_000);
 const callbackData = (button: unknown) => (button as { callback_data: string }).callback_data;
-const audit = async (): Promise<AuditEntry[]> => (await readFile(join(world.dataDir, 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+const audit = async (): Promise<AuditEntry[]> =>
+  (await readFile(join(world.dataDir, 'audit.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('approvals from the chat with the real claude', () => {
   it('asks before a write; only allowed users may answer; Allow lets it run', async () => {
@@ -47,7 +51,9 @@ describe('approvals from the chat with the real claude', () => {
     expect(done.text).toContain('tool said');
     expect(existsSync(join(cliEnv.workdir, 'allowed.txt'))).toBe(true);
     expect(world.telegram.message(CHAT, question.messageId)!.text).toMatch(/✅ Allowed by Ada$/);
-    expect((await audit()).filter((e) => e.runId && e.event === 'tool_approved')).toEqual([expect.objectContaining({ tool: 'Bash', by: 'Ada', decision: 'allow' })]);
+    expect((await audit()).filter((e) => e.runId && e.event === 'tool_approved')).toEqual([
+      expect.objectContaining({ tool: 'Bash', by: 'Ada', decision: 'allow' }),
+    ]);
   });
 
   it('Deny stops the write, and the agent is told', async () => {

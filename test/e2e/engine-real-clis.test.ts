@@ -21,8 +21,7 @@ describe.each(['claude', 'codex', 'droid'] as const)('%s through AgentSession', 
     await cliEnv.cleanup();
   });
 
-  const session = async () =>
-    new AgentSession({ adapter: await realAdapter(cli), cwd: cliEnv.workdir, env: cliEnv.env, model: MODELS[cli] });
+  const session = async () => new AgentSession({ adapter: await realAdapter(cli), cwd: cliEnv.workdir, env: cliEnv.env, model: MODELS[cli] });
 
   it('runs a text turn, then resumes the same CLI session on the next', async () => {
     mock.reset(echoScript);
@@ -43,7 +42,9 @@ describe.each(['claude', 'codex', 'droid'] as const)('%s through AgentSession', 
   });
 
   it('runs a tool-use turn and reports the tool call', async () => {
-    mock.reset(toolThenText({ call: shellToolCall(cli, 'echo hello'), finalText: (results) => `Tool said ${results[0]!.content.includes('hello') ? 'hello' : '?'}` }));
+    mock.reset(
+      toolThenText({ call: shellToolCall(cli, 'echo hello'), finalText: (results) => `Tool said ${results[0]!.content.includes('hello') ? 'hello' : '?'}` }),
+    );
     const events: AgentEvent[] = [];
     const outcome = await (await session()).send('run echo hello', { onEvent: (e) => events.push(e) });
     expect(outcome).toMatchObject({ status: 'completed', text: 'Tool said hello' });

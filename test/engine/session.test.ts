@@ -32,9 +32,7 @@ describe('an agent session', () => {
   it('queues turns in order and never runs two at once', async () => {
     const s = session();
     const starts: string[] = [];
-    const results = await Promise.all(
-      ['sleep:0.3 a', 'b', 'c'].map((prompt) => s.send(prompt, { onStart: () => starts.push(prompt) })),
-    );
+    const results = await Promise.all(['sleep:0.3 a', 'b', 'c'].map((prompt) => s.send(prompt, { onStart: () => starts.push(prompt) })));
     expect(results.map((r) => r.text)).toEqual(['echo: sleep:0.3 a (turn 1)', 'echo: b (turn 2)', 'echo: c (turn 3)']);
     expect(starts).toEqual(['sleep:0.3 a', 'b', 'c']);
     const calls = await world.invocations();
@@ -101,13 +99,20 @@ describe('an agent session', () => {
     await session({ model: 'opus', systemPrompt: 'Be brief.', allowedTools: ['Read', 'Grep'], disallowedTools: ['Bash'] }).send('go');
     const [call] = await world.invocations();
     expect(call!.argv).toEqual([
-      '--output-format', 'stream-json', '--verbose',
-      '--model', 'opus',
-      '--append-system-prompt', 'Be brief.',
-      '--allowedTools', 'Read,Grep',
-      '--disallowedTools', 'Bash',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--model',
+      'opus',
+      '--append-system-prompt',
+      'Be brief.',
+      '--allowedTools',
+      'Read,Grep',
+      '--disallowedTools',
+      'Bash',
       '--dangerously-skip-permissions',
-      '-p', 'go',
+      '-p',
+      'go',
     ]);
     expect(call!.cwd).toBe(world.dir);
   });

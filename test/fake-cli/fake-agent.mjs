@@ -95,20 +95,40 @@ for (let i = 1; i <= tools; i++) {
   if (pace) await sleep(pace / 1000);
   const id = `toolu_fake_${i}`;
   assistant([{ type: 'tool_use', id, name: 'Bash', input: { command: `echo step ${i}` } }]);
-  out({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `step ${i}`, is_error: false }] }, parent_tool_use_id: null, session_id: sessionId });
+  out({
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `step ${i}`, is_error: false }] },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+  });
 }
 const huge = directive('huge');
 if (huge) {
   const id = 'toolu_fake_huge';
   assistant([{ type: 'tool_use', id, name: 'Read', input: { file_path: 'big.txt' } }]);
   const content = 'x'.repeat(Math.round(Number(huge) * 1024 * 1024));
-  out({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }, parent_tool_use_id: null, session_id: sessionId });
+  out({
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+  });
 }
 
 const write = directive('write');
 if (typeof write === 'string') writeFileSync(join(process.cwd(), write), `written by the fake agent\n`);
 if (directive('commit')) {
-  const git = (...args) => execFileSync('git', args, { cwd: process.cwd(), env: { ...process.env, GIT_AUTHOR_NAME: 'Fake', GIT_AUTHOR_EMAIL: 'fake@example.com', GIT_COMMITTER_NAME: 'Fake', GIT_COMMITTER_EMAIL: 'fake@example.com' } });
+  const git = (...args) =>
+    execFileSync('git', args, {
+      cwd: process.cwd(),
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Fake',
+        GIT_AUTHOR_EMAIL: 'fake@example.com',
+        GIT_COMMITTER_NAME: 'Fake',
+        GIT_COMMITTER_EMAIL: 'fake@example.com',
+      },
+    });
   git('add', '-A');
   git('commit', '-q', '-m', 'work of the fake agent');
 }

@@ -41,15 +41,12 @@ describe('markdownToTelegramHtml: links', () => {
   });
 
   it('shows unsafe or relative links as their text', () => {
-    expect(html('[js](javascript:alert(1)) [rel](./src/x.ts) [ftp](ftp://x.y) [d](data:text/html,hi)')).toBe(
-      'js rel ftp d',
-    );
+    expect(html('[js](javascript:alert(1)) [rel](./src/x.ts) [ftp](ftp://x.y) [d](data:text/html,hi)')).toBe('js rel ftp d');
   });
 
   it('links autolinks, bare URLs and e-mail addresses', () => {
     expect(html('<https://a.b/c> www.x.com me@x.com')).toBe(
-      '<a href="https://a.b/c">https://a.b/c</a> <a href="http://www.x.com">www.x.com</a> ' +
-        '<a href="mailto:me@x.com">me@x.com</a>',
+      '<a href="https://a.b/c">https://a.b/c</a> <a href="http://www.x.com">www.x.com</a> ' + '<a href="mailto:me@x.com">me@x.com</a>',
     );
   });
 
@@ -72,9 +69,7 @@ describe('markdownToTelegramHtml: blocks', () => {
   });
 
   it('renders an unclosed fence (a truncated answer) to the end', () => {
-    expect(html('Try:\n\n```python\nprint(1)\nprint(2')).toBe(
-      'Try:\n\n<pre><code class="language-python">print(1)\nprint(2</code></pre>',
-    );
+    expect(html('Try:\n\n```python\nprint(1)\nprint(2')).toBe('Try:\n\n<pre><code class="language-python">print(1)\nprint(2</code></pre>');
   });
 
   it('turns headings into bold lines', () => {
@@ -89,27 +84,18 @@ describe('markdownToTelegramHtml: blocks', () => {
   });
 
   it('puts a code block in a list item on its own', () => {
-    expect(html('1. step\n\n   ```sh\n   npm i\n   ```\n2. next')).toBe(
-      '1. step\n\n<pre><code class="language-sh">npm i</code></pre>\n\n2. next',
-    );
+    expect(html('1. step\n\n   ```sh\n   npm i\n   ```\n2. next')).toBe('1. step\n\n<pre><code class="language-sh">npm i</code></pre>\n\n2. next');
   });
 
   it('renders a table as an aligned <pre> block', () => {
     const md = '| Name | Qty |\n|:-----|----:|\n| apple | 3 |\n| **kiwi** & <b> | 12 |';
-    expect(html(md)).toBe(
-      '<pre>Name       │ Qty\n' +
-        '───────────┼────\n' +
-        'apple      │   3\n' +
-        'kiwi &amp; &lt;b&gt; │  12</pre>',
-    );
+    expect(html(md)).toBe('<pre>Name       │ Qty\n' + '───────────┼────\n' + 'apple      │   3\n' + 'kiwi &amp; &lt;b&gt; │  12</pre>');
   });
 
   it('renders blockquotes, flattening nested ones and moving code out', () => {
     expect(html('> q1\n> q2\n\nafter')).toBe('<blockquote>q1\nq2</blockquote>\n\nafter');
     expect(html('> outer\n> > inner')).toBe('<blockquote>outer\n\ninner</blockquote>');
-    expect(html('> - item\n> ```js\n> code\n> ```')).toBe(
-      '<blockquote>• item</blockquote>\n\n<pre><code class="language-js">code</code></pre>',
-    );
+    expect(html('> - item\n> ```js\n> code\n> ```')).toBe('<blockquote>• item</blockquote>\n\n<pre><code class="language-js">code</code></pre>');
   });
 
   it('renders horizontal rules as a line of dashes', () => {
@@ -120,9 +106,7 @@ describe('markdownToTelegramHtml: blocks', () => {
 describe('markdownToTelegramHtml: escaping and tricky text', () => {
   it('escapes raw HTML instead of passing it through', () => {
     expect(html('<script>alert("x")</script>')).toBe('&lt;script&gt;alert("x")&lt;/script&gt;');
-    expect(html('para <b>bold tag</b> <a href="x">a</a>')).toBe(
-      'para &lt;b&gt;bold tag&lt;/b&gt; &lt;a href="x"&gt;a&lt;/a&gt;',
-    );
+    expect(html('para <b>bold tag</b> <a href="x">a</a>')).toBe('para &lt;b&gt;bold tag&lt;/b&gt; &lt;a href="x"&gt;a&lt;/a&gt;');
     expect(html('<div>\nraw & <i>\n</div>')).toBe('&lt;div&gt;\nraw &amp; &lt;i&gt;\n&lt;/div&gt;');
   });
 
@@ -132,9 +116,7 @@ describe('markdownToTelegramHtml: escaping and tricky text', () => {
   });
 
   it('leaves underscores in identifiers alone', () => {
-    expect(html('snake_case_name and _private_var and file_name_v2.py')).toBe(
-      'snake_case_name and _private_var and file_name_v2.py',
-    );
+    expect(html('snake_case_name and _private_var and file_name_v2.py')).toBe('snake_case_name and _private_var and file_name_v2.py');
   });
 
   it('leaves * in arithmetic alone', () => {

@@ -90,7 +90,10 @@ describe('splitForTelegram', () => {
       expect(telegramHtmlProblems(html)).toEqual([]);
     }
     // The words all survive; only the too-long target is left out.
-    expectPiecesOf(visibleText(markdownToTelegramHtml(md)), chunks.map((c) => visibleText(c.html)));
+    expectPiecesOf(
+      visibleText(markdownToTelegramHtml(md)),
+      chunks.map((c) => visibleText(c.html)),
+    );
   });
 
   it('rejects limits too small for any markup', () => {

@@ -33,8 +33,22 @@ describe('the JSON form', () => {
   });
 
   it('defaults the strategy from the dependencies', () => {
-    expect(parsePlan({ steps: [{ id: 'a', prompt: 'x' }, { id: 'b', prompt: 'y' }] }).strategy).toBe('parallel');
-    expect(parsePlan({ steps: [{ id: 'a', prompt: 'x' }, { id: 'b', prompt: 'y', depends_on: 'a' }] }).strategy).toBe('dag');
+    expect(
+      parsePlan({
+        steps: [
+          { id: 'a', prompt: 'x' },
+          { id: 'b', prompt: 'y' },
+        ],
+      }).strategy,
+    ).toBe('parallel');
+    expect(
+      parsePlan({
+        steps: [
+          { id: 'a', prompt: 'x' },
+          { id: 'b', prompt: 'y', depends_on: 'a' },
+        ],
+      }).strategy,
+    ).toBe('dag');
   });
 
   it('names the step in each field error', () => {
@@ -56,7 +70,10 @@ describe('the JSON form', () => {
 
   it.each([
     [{ strategy: 'dag' }, 'field "steps": expected array, received undefined'],
-    [{ steps: [{ id: 'a', prompt: 'p', depends_on: ['b!'] }] }, 'step "a": field "depends_on.0": expected a step id: letters, digits, "_" and "-", starting with a letter, at most 32 characters'],
+    [
+      { steps: [{ id: 'a', prompt: 'p', depends_on: ['b!'] }] },
+      'step "a": field "depends_on.0": expected a step id: letters, digits, "_" and "-", starting with a letter, at most 32 characters',
+    ],
     [{ steps: [{ prompt: 'p' }] }, 'step #1: field "id": expected string, received undefined'],
     [[], 'field "(top level)": expected object, received array'],
   ])('refuses %j', (input, message) => {

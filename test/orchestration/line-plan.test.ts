@@ -85,7 +85,10 @@ describe('the line form', () => {
     ['a: x [name=""]', 'line 1: option "name" needs a value, as in name="Display name"'],
     ['a: x [worktree=yes]', 'line 1: option "worktree" takes no value'],
     ['a: x [model=a model=b]', 'line 1: option "model" is given twice'],
-    ['a: x [name="Open quote]', 'line 1: cannot read the options [name="Open quote]: expected cli=…, model=…, agent=…, name="…" or worktree, separated by spaces'],
+    [
+      'a: x [name="Open quote]',
+      'line 1: cannot read the options [name="Open quote]: expected cli=…, model=…, agent=…, name="…" or worktree, separated by spaces',
+    ],
   ])('refuses %j', (text, message) => {
     expect(planError(() => parseLinePlan(text))).toBe(message);
   });

@@ -109,7 +109,7 @@ describe('random acyclic plans', () => {
         validatePlan(cyclic);
       } catch (error) {
         assert.ok(error instanceof PlanError);
-        message = (error).message;
+        message = error.message;
       }
       const cycle = /^cycle: (.+)$/.exec(message)?.[1]?.split(' → ') ?? [];
       assert.ok(cycle.length >= 3, message);

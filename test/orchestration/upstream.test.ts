@@ -8,7 +8,12 @@ describe('promptWithUpstream', () => {
   });
 
   it('puts each completed dependency’s summary before the prompt', () => {
-    const named = plan('dag', [step('backend', [], { name: 'API server' }), step('docs'), step('frontend'), step('integration', ['backend', 'docs', 'frontend'])]);
+    const named = plan('dag', [
+      step('backend', [], { name: 'API server' }),
+      step('docs'),
+      step('frontend'),
+      step('integration', ['backend', 'docs', 'frontend']),
+    ]);
     const states = {
       backend: { status: 'completed' as const, summary: '  Added /users and /orders.\n' },
       docs: { status: 'completed' as const },

@@ -20,9 +20,24 @@ describe('validatePlan', () => {
 
   it.each([
     ['an empty plan', plan('parallel', []), 'the plan has no steps'],
-    ['51 steps', plan('parallel', Array.from({ length: 51 }, (_, i) => step(`s${i}`))), 'the plan has 51 steps; at most 50 are allowed'],
-    ['a bad id', plan('parallel', [step('no spaces')]), 'step id "no spaces" is not valid: use letters, digits, "_" and "-", starting with a letter, at most 32 characters'],
-    ['a 33-character id', plan('parallel', [step(`a${'b'.repeat(32)}`)]), `step id "a${'b'.repeat(32)}" is not valid: use letters, digits, "_" and "-", starting with a letter, at most 32 characters`],
+    [
+      '51 steps',
+      plan(
+        'parallel',
+        Array.from({ length: 51 }, (_, i) => step(`s${i}`)),
+      ),
+      'the plan has 51 steps; at most 50 are allowed',
+    ],
+    [
+      'a bad id',
+      plan('parallel', [step('no spaces')]),
+      'step id "no spaces" is not valid: use letters, digits, "_" and "-", starting with a letter, at most 32 characters',
+    ],
+    [
+      'a 33-character id',
+      plan('parallel', [step(`a${'b'.repeat(32)}`)]),
+      `step id "a${'b'.repeat(32)}" is not valid: use letters, digits, "_" and "-", starting with a letter, at most 32 characters`,
+    ],
     ['a duplicate id', plan('dag', [step('a'), step('b'), step('a')]), 'duplicate step id "a"'],
     ['an empty prompt', plan('dag', [step('a', [], { prompt: ' ' })]), 'step "a" has an empty prompt'],
     ['an unknown dependency', plan('dag', [step('analyze'), step('backend', ['analyse'])]), 'step "backend" depends on "analyse", which is not in the plan'],
@@ -42,7 +57,14 @@ describe('validatePlan', () => {
   });
 
   it('accepts exactly 50 steps and 32-character ids', () => {
-    expect(validatePlan(plan('parallel', Array.from({ length: 50 }, (_, i) => step(`s${i}`)))).steps).toHaveLength(50);
+    expect(
+      validatePlan(
+        plan(
+          'parallel',
+          Array.from({ length: 50 }, (_, i) => step(`s${i}`)),
+        ),
+      ).steps,
+    ).toHaveLength(50);
     expect(validatePlan(plan('parallel', [step(`a${'b'.repeat(31)}`)])).steps).toHaveLength(1);
   });
 
@@ -66,7 +88,9 @@ describe('cycles', () => {
   });
 
   it('finds a cycle only a later step leads to, and leaves out the steps outside it', () => {
-    expect(cycleOf(step('root'), step('ok', ['root']), step('entry', ['x']), step('x', ['y']), step('y', ['z']), step('z', ['x']))).toBe('cycle: x → z → y → x');
+    expect(cycleOf(step('root'), step('ok', ['root']), step('entry', ['x']), step('x', ['y']), step('y', ['z']), step('z', ['x']))).toBe(
+      'cycle: x → z → y → x',
+    );
   });
 
   it('finds a cycle below an acyclic diamond', () => {

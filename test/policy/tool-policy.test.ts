@@ -7,22 +7,30 @@ describe('tool policy', () => {
   });
 
   it('carries tool lists and approvals', () => {
-    expect(buildPolicy({ allowedTools: ['Read', ' Grep ', 'Read'], disallowedTools: ['Bash'] })).toEqual({ allowedTools: ['Read', 'Grep'], disallowedTools: ['Bash'], approvals: false });
+    expect(buildPolicy({ allowedTools: ['Read', ' Grep ', 'Read'], disallowedTools: ['Bash'] })).toEqual({
+      allowedTools: ['Read', 'Grep'],
+      disallowedTools: ['Bash'],
+      approvals: false,
+    });
     expect(buildPolicy({ ask: true })).toEqual({ approvals: true });
   });
 
   it('refuses auto-approval without an allowlist (INVALID_PERMISSION_CONFIG)', () => {
-    expect(() => buildPolicy({ autoApprove: true })).toThrow(new PolicyError('INVALID_PERMISSION_CONFIG', 'auto-approval requires a non-empty list of allowed tools (--allow)'));
+    expect(() => buildPolicy({ autoApprove: true })).toThrow(
+      new PolicyError('INVALID_PERMISSION_CONFIG', 'auto-approval requires a non-empty list of allowed tools (--allow)'),
+    );
     expect(() => buildPolicy({ autoApprove: true, allowedTools: [' '] })).toThrow('INVALID_PERMISSION_CONFIG');
   });
 
-  it('time-boxes and rate-limits auto-approval within the seed\'s bounds', () => {
+  it("time-boxes and rate-limits auto-approval within the seed's bounds", () => {
     expect(buildPolicy({ autoApprove: true, allowedTools: ['Read', 'Bash'] })).toEqual({
       allowedTools: ['Read', 'Bash'],
       approvals: true,
       autoApprove: { tools: ['Read', 'Bash'], maxDurationSeconds: 3600, perMinute: 60, perRun: 1000 },
     });
-    expect(() => buildPolicy({ autoApprove: { maxDurationSeconds: 20_000 }, allowedTools: ['Read'] })).toThrow('INVALID_ARGUMENT: maxDurationSeconds must be 60-14400, got 20000');
+    expect(() => buildPolicy({ autoApprove: { maxDurationSeconds: 20_000 }, allowedTools: ['Read'] })).toThrow(
+      'INVALID_ARGUMENT: maxDurationSeconds must be 60-14400, got 20000',
+    );
     expect(() => buildPolicy({ autoApprove: { perMinute: 1000 }, allowedTools: ['Read'] })).toThrow('INVALID_ARGUMENT: perMinute must be 10-300, got 1000');
   });
 
@@ -48,16 +56,27 @@ describe('a run started by a run', () => {
     });
   });
 
-  it('is refused when none of the tools it wants is its parent\'s', () => {
-    expect(() => narrowPolicy(parent, buildPolicy({ allowedTools: ['Write'] }))).toThrow(new PolicyError('INVALID_PERMISSION_CONFIG', 'none of Write is allowed for the run that starts this one (it has Read, Grep, Bash)'));
+  it("is refused when none of the tools it wants is its parent's", () => {
+    expect(() => narrowPolicy(parent, buildPolicy({ allowedTools: ['Write'] }))).toThrow(
+      new PolicyError('INVALID_PERMISSION_CONFIG', 'none of Write is allowed for the run that starts this one (it has Read, Grep, Bash)'),
+    );
   });
 
   it('auto-approves only what its parent had auto-approved', () => {
-    expect(() => narrowPolicy(parent, buildPolicy({ allowedTools: ['Read'], autoApprove: true }))).toThrow('INVALID_PERMISSION_CONFIG: cannot auto-approve Read: the run that starts this one asks the chat for them');
+    expect(() => narrowPolicy(parent, buildPolicy({ allowedTools: ['Read'], autoApprove: true }))).toThrow(
+      'INVALID_PERMISSION_CONFIG: cannot auto-approve Read: the run that starts this one asks the chat for them',
+    );
     const auto = buildPolicy({ allowedTools: ['Read', 'Grep'], autoApprove: true })!;
-    expect(narrowPolicy(auto, buildPolicy({ allowedTools: ['Read'], autoApprove: true }))).toMatchObject({ allowedTools: ['Read'], approvals: true, autoApprove: { tools: ['Read'] } });
+    expect(narrowPolicy(auto, buildPolicy({ allowedTools: ['Read'], autoApprove: true }))).toMatchObject({
+      allowedTools: ['Read'],
+      approvals: true,
+      autoApprove: { tools: ['Read'] },
+    });
     // a parent that bypasses permissions may start a run that auto-approves, within its own tools
     const bypass = buildPolicy({ allowedTools: ['Read'] })!;
-    expect(narrowPolicy(bypass, buildPolicy({ allowedTools: ['Read', 'Bash'], autoApprove: true }))).toMatchObject({ allowedTools: ['Read'], autoApprove: { tools: ['Read'] } });
+    expect(narrowPolicy(bypass, buildPolicy({ allowedTools: ['Read', 'Bash'], autoApprove: true }))).toMatchObject({
+      allowedTools: ['Read'],
+      autoApprove: { tools: ['Read'] },
+    });
   });
 });

@@ -71,7 +71,16 @@ describe('claude stream-json decoder', () => {
       { type: 'text', text: 'One TODO in a.ts', parentId: 'toolu_task' },
       { type: 'tool_end', id: 'toolu_task', isError: false, preview: 'One TODO in a.ts' },
       { type: 'text', text: 'There is one TODO, in a.ts.' },
-      { type: 'result', text: 'There is one TODO, in a.ts.', isError: false, sessionId: 's-task', usage: { inputTokens: 100, outputTokens: 20 }, costUsd: 0.01, turns: 3, durationMs: 1200 },
+      {
+        type: 'result',
+        text: 'There is one TODO, in a.ts.',
+        isError: false,
+        sessionId: 's-task',
+        usage: { inputTokens: 100, outputTokens: 20 },
+        costUsd: 0.01,
+        turns: 3,
+        durationMs: 1200,
+      },
     ]);
   });
 

@@ -9,7 +9,15 @@ describe('droid stream-json decoder', () => {
     expect(decode('droid-0.225.2-byok-text.raw.ndjson')).toEqual([
       { type: 'started', sessionId, model: 'custom:Mock-0', cwd: '/workspace/work' },
       { type: 'text', text: 'Hi from mock!' },
-      { type: 'result', text: 'Hi from mock!', isError: false, sessionId, usage: { inputTokens: 12, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 }, turns: 1, durationMs: 237 },
+      {
+        type: 'result',
+        text: 'Hi from mock!',
+        isError: false,
+        sessionId,
+        usage: { inputTokens: 12, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        turns: 1,
+        durationMs: 237,
+      },
     ]);
   });
 
@@ -27,7 +35,15 @@ describe('droid stream-json decoder', () => {
       },
       { type: 'tool_end', id: 'toolu_mock_1', isError: false, preview: 'hello\n\n\n[Process exited with code 0]' },
       { type: 'text', text: answer },
-      { type: 'result', text: answer, isError: false, sessionId, usage: { inputTokens: 24, outputTokens: 14, cacheReadTokens: 0, cacheWriteTokens: 0 }, turns: 2, durationMs: 256 },
+      {
+        type: 'result',
+        text: answer,
+        isError: false,
+        sessionId,
+        usage: { inputTokens: 24, outputTokens: 14, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        turns: 2,
+        durationMs: 256,
+      },
     ]);
   });
 

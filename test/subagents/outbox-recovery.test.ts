@@ -109,7 +109,9 @@ describe('recovery after a restart', () => {
   it('marks running runs interrupted and announces them, requeues queued ones, announces the unannounced', async () => {
     const store = await RunStore.open(world.dir);
     await store.save(record({ runId: 'was-running', number: 1, status: 'running', endedAt: undefined, result: undefined }));
-    await store.save(record({ runId: 'was-queued', number: 2, status: 'queued', startedAt: undefined, endedAt: undefined, task: 'say:from-the-queue', result: undefined }));
+    await store.save(
+      record({ runId: 'was-queued', number: 2, status: 'queued', startedAt: undefined, endedAt: undefined, task: 'say:from-the-queue', result: undefined }),
+    );
     await store.save(record({ runId: 'unannounced', number: 3, result: 'finished while nobody listened' }));
     await store.save(record({ runId: 'announced', number: 4, delivery: { chat: 'sent', sentParts: 1, attempts: 0 } }));
     const a = await open();
@@ -131,7 +133,10 @@ describe('recovery after a restart', () => {
     await a.shutdown();
     app = undefined;
     const store = await RunStore.open(world.dir);
-    expect(store.get((running as { run: SubagentRunRecord }).run.runId)).toMatchObject({ status: 'interrupted', error: 'interrupted: the bridge was shut down' });
+    expect(store.get((running as { run: SubagentRunRecord }).run.runId)).toMatchObject({
+      status: 'interrupted',
+      error: 'interrupted: the bridge was shut down',
+    });
     expect(store.get((queued as { run: SubagentRunRecord }).run.runId)).toMatchObject({ status: 'queued' });
   });
 });
@@ -140,9 +145,12 @@ describe('the sweeper', () => {
   it('archives announced runs after retention and keeps the last N per chat', async () => {
     const store = await RunStore.open(world.dir);
     const old = Date.now() - 1000;
-    for (let i = 1; i <= 5; i++) await store.save(record({ runId: `done${i}`, number: i, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }));
+    for (let i = 1; i <= 5; i++)
+      await store.save(record({ runId: `done${i}`, number: i, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }));
     await store.save(record({ runId: 'fresh', number: 6, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: Date.now() + 60_000 }));
-    await store.save(record({ runId: 'other-chat', requesterKey: '-2', requesterChatId: -2, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }));
+    await store.save(
+      record({ runId: 'other-chat', requesterKey: '-2', requesterChatId: -2, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }),
+    );
     const { subagents } = await open({ historyPerChat: 3 });
     expect(await subagents.sweeper.sweep()).toEqual({ archived: 6, dropped: 2 });
     expect(subagents.store.all().map((r) => r.runId)).toEqual(['fresh']);

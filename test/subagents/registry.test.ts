@@ -48,7 +48,9 @@ describe('the subagent registry', () => {
     await announced(-1, 1);
     const [text] = out.textsTo(-1);
     expect(text).toMatch(/^✅ #1 Answer · 0:0\d\n\nforty-two\n\nfake · 1 turn · 10 in \/ 5 out · \$0\.0010 · /);
-    await expect.poll(() => subagents.registry.get(run.runId)).toMatchObject({ status: 'completed', result: 'forty-two', delivery: { chat: 'sent', sentParts: 1 } });
+    await expect
+      .poll(() => subagents.registry.get(run.runId))
+      .toMatchObject({ status: 'completed', result: 'forty-two', delivery: { chat: 'sent', sentParts: 1 } });
   });
 
   it('tells the run it is a subagent, and gives a reply as context', async () => {
@@ -67,9 +69,17 @@ describe('the subagent registry', () => {
     const b = await spawnOk('sleep:0.6 say:b');
     const c = await spawnOk('say:c');
     const d = await spawnOk('say:d');
-    expect([a, b, c, d].map((r) => [r.run.status, r.queuePosition])).toEqual([['running', 0], ['running', 0], ['queued', 1], ['queued', 2]]);
+    expect([a, b, c, d].map((r) => [r.run.status, r.queuePosition])).toEqual([
+      ['running', 0],
+      ['running', 0],
+      ['queued', 1],
+      ['queued', 2],
+    ]);
     const refused = await spawn('say:e');
-    expect(refused).toEqual({ ok: false, error: 'Limit reached: 2 running and 2 queued in this chat (at most 2 running, 2 queued). Wait for one to finish, or /subagents stop one.' });
+    expect(refused).toEqual({
+      ok: false,
+      error: 'Limit reached: 2 running and 2 queued in this chat (at most 2 running, 2 queued). Wait for one to finish, or /subagents stop one.',
+    });
     // another chat is not affected by this chat's limit
     expect((await spawnOk('say:other', -2)).run.status).toBe('running');
     await ended(d.run.runId);
@@ -131,7 +141,10 @@ describe('the subagent registry', () => {
     const crash = await spawnOk('crash:9');
     const garbage = await spawnOk('garbage say:fine');
     await Promise.all([ended(crash.run.runId), ended(garbage.run.runId)]);
-    expect(subagents.registry.get(crash.run.runId)).toMatchObject({ status: 'failed', error: 'fake exited with code 9: fatal: the fake agent crashed on purpose' });
+    expect(subagents.registry.get(crash.run.runId)).toMatchObject({
+      status: 'failed',
+      error: 'fake exited with code 9: fatal: the fake agent crashed on purpose',
+    });
     expect(subagents.registry.get(garbage.run.runId)).toMatchObject({ status: 'completed', result: 'fine' });
   });
 
@@ -153,7 +166,7 @@ describe('the subagent registry', () => {
     await ended(run.runId);
   });
 
-  it('writes each run\'s raw JSONL to its own bounded log', async () => {
+  it("writes each run's raw JSONL to its own bounded log", async () => {
     await open({ logMaxBytes: 4096 });
     const { run } = await spawnOk('tools:200');
     await ended(run.runId);

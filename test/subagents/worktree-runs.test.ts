@@ -14,7 +14,14 @@ let repo: string;
 let out: RecordingOutbound;
 let app: App;
 let subagents: Subagents;
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' };
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'T',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'T',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
 const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: gitEnv }).toString().trim();
 
 beforeEach(async () => {

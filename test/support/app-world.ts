@@ -35,7 +35,13 @@ export async function openApp(
 }
 
 /** A spawn from a person in a chat (or, with `requester`, from its main agent), through the one spawn path. */
-export function spawnFrom(app: App, world: FakeCliWorld, task: string, chatId = -1, extra: Partial<SpawnIntent> & { requester?: Requester; cwd?: string } = {}) {
+export function spawnFrom(
+  app: App,
+  world: FakeCliWorld,
+  task: string,
+  chatId = -1,
+  extra: Partial<SpawnIntent> & { requester?: Requester; cwd?: string } = {},
+) {
   const { requester = { kind: 'user', userId: 1, name: 'Ada' }, cwd = world.dir, ...intent } = extra;
   return app.subagents.spawner.spawn({ task, ...intent }, { address: { chatId }, requester, cwd, cli: 'fake', depth: 0 });
 }

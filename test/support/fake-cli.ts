@@ -31,7 +31,10 @@ export async function fakeCliWorld(): Promise<FakeCliWorld> {
     env: { ...process.env, FAKE_CLI_LOG: log, FAKE_CLI_STATE: dir },
     async invocations() {
       const text = await readFile(log, 'utf8').catch(() => '');
-      return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
     },
     // Retries: a store's last atomic write may still be landing when a test ends.
     cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),

@@ -35,7 +35,15 @@ export class RecordingOutbound implements Outbound {
   async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
     this.maybeFail();
     const messageId = this.nextId++;
-    this.sent.push({ to, messageId, text: document.caption?.plain ?? '', html: document.caption?.html ?? '', buttons: options.buttons ?? [], document, edits: [] });
+    this.sent.push({
+      to,
+      messageId,
+      text: document.caption?.plain ?? '',
+      html: document.caption?.html ?? '',
+      buttons: options.buttons ?? [],
+      document,
+      edits: [],
+    });
     return { ...to, messageId };
   }
 

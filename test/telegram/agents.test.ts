@@ -9,12 +9,18 @@ beforeAll(async () => {
   world = await startTelegramWorld();
   const agents = join(world.workdir, '.bridge', 'agents');
   await mkdir(join(agents, 'reviewer'), { recursive: true });
-  await writeFile(join(agents, 'reviewer', 'agent.json'), JSON.stringify({ name: 'Code Reviewer', description: 'Reviews diffs for bugs', allowedTools: ['Read', 'Grep'], maxTurns: 5 }));
+  await writeFile(
+    join(agents, 'reviewer', 'agent.json'),
+    JSON.stringify({ name: 'Code Reviewer', description: 'Reviews diffs for bugs', allowedTools: ['Read', 'Grep'], maxTurns: 5 }),
+  );
   await writeFile(join(agents, 'reviewer', 'prompt.md'), 'You review code. Be strict.\n');
   await mkdir(join(agents, 'broken'), { recursive: true });
   await writeFile(join(agents, 'broken', 'agent.json'), '{ "description": ');
   await mkdir(join(world.workdir, '.claude', 'agents'), { recursive: true });
-  await writeFile(join(world.workdir, '.claude', 'agents', 'writer.md'), '---\nname: Doc Writer\ndescription: Writes docs\ntools: Read, Write\n---\nYou write documentation.\n');
+  await writeFile(
+    join(world.workdir, '.claude', 'agents', 'writer.md'),
+    '---\nname: Doc Writer\ndescription: Writes docs\ntools: Read, Write\n---\nYou write documentation.\n',
+  );
 });
 afterAll(() => world.stop());
 
@@ -31,7 +37,7 @@ describe('agents from the chat', () => {
     expect(list.text).toMatch(/⚠️ 1 problem .*\n• .*\.bridge\/agents\/broken\/agent\.json: not valid JSON/);
   });
 
-  it('/spawn --agent runs with the agent\'s prompt, tools and turn limit, and is announced by its name', async () => {
+  it("/spawn --agent runs with the agent's prompt, tools and turn limit, and is announced by its name", async () => {
     say('/spawn --agent reviewer "look at the diff"');
     const done = await waitText(/^✅ #1 Code Reviewer/);
     expect(done.text).toContain('echo: look at the diff');

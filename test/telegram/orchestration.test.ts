@@ -12,7 +12,8 @@ afterEach(async () => {
 const CHAT = -1100;
 const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
 const texts = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? m.caption ?? '');
-const waitText = (pattern: RegExp, timeout = 30_000) => world!.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? m.caption ?? '')), timeout);
+const waitText = (pattern: RegExp, timeout = 30_000) =>
+  world!.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? m.caption ?? '')), timeout);
 const prompts = async () => (await world!.cli.invocations()).map((c) => c.prompt);
 
 const FAN = [
@@ -102,7 +103,10 @@ describe('/orchestrate', () => {
     const secondPart = /^(<b>)?Paragraph/;
     world.telegram.failNext('sendMessage', { hang: true }, { chatId: CHAT, text: secondPart });
     say('/orchestrate name: Long\nonly: long:9000');
-    await world.telegram.waitFor(() => world!.telegram.callsTo('sendMessage').find((c) => c.status === undefined && secondPart.test(String(c.params.text))), 30_000);
+    await world.telegram.waitFor(
+      () => world!.telegram.callsTo('sendMessage').find((c) => c.status === undefined && secondPart.test(String(c.params.text))),
+      30_000,
+    );
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     await world.restart();

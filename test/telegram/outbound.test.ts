@@ -49,7 +49,10 @@ describe('the Telegram outbound', () => {
   });
 
   it('uploads a document with an HTML caption, falling back to a plain one', async () => {
-    const ref = await out.sendDocument({ chatId: CHAT }, { filename: 'answer.md', content: '# Title\n\nbody', caption: { html: '<b>preview', plain: 'preview' } });
+    const ref = await out.sendDocument(
+      { chatId: CHAT },
+      { filename: 'answer.md', content: '# Title\n\nbody', caption: { html: '<b>preview', plain: 'preview' } },
+    );
     const message = telegram.message(CHAT, ref.messageId)!;
     expect(message.document).toMatchObject({ fileName: 'answer.md' });
     expect(message.document!.bytes.toString('utf8')).toBe('# Title\n\nbody');

@@ -11,7 +11,11 @@ afterEach(async () => {
 
 const CHAT = -500;
 const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const announcements = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? '').filter((t) => /^[✅❌] #\d+/.test(t));
+const announcements = () =>
+  world!.telegram
+    .botMessages(CHAT)
+    .map((m) => m.text ?? '')
+    .filter((t) => /^[✅❌] #\d+/.test(t));
 const byRun = () => {
   const counts = new Map<number, number>();
   for (const text of announcements()) {
@@ -39,7 +43,12 @@ describe('subagent announcements across faults and restarts', () => {
 
     await world.telegram.waitFor(() => byRun().size === 4, 20_000);
     await new Promise((r) => setTimeout(r, 1000)); // anything doubled would show up by now
-    expect([...byRun().entries()].sort()).toEqual([[1, 1], [2, 1], [3, 1], [4, 1]]);
+    expect([...byRun().entries()].sort()).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+    ]);
     const texts = announcements();
     expect(texts.find((t) => t.startsWith('❌ #2 A'))).toContain('interrupted by a restart of the bridge');
     expect(texts.find((t) => t.startsWith('❌ #3 B'))).toContain('interrupted by a restart of the bridge');
@@ -67,7 +76,9 @@ describe('subagent announcements across faults and restarts', () => {
     world.telegram.failNext('sendMessage', { code: 400, description: 'Bad Request: chat is temporarily read-only' }, { chatId: CHAT, times: 1000 });
     say('/spawn --label Later "say:after-restart"');
     await expect.poll(async () => (await world!.cli.invocations()).length, { timeout: 15_000 }).toBe(1);
-    await expect.poll(() => world!.telegram.callsTo('sendMessage').filter((c) => String(c.params.text).includes('after-restart')).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => world!.telegram.callsTo('sendMessage').filter((c) => String(c.params.text).includes('after-restart')).length, { timeout: 15_000 })
+      .toBeGreaterThan(0);
     world.bridge.kill('SIGTERM');
     await world.bridge.exited;
     world.telegram.clearFaults();

@@ -69,7 +69,7 @@ describe('/spawn', () => {
 });
 
 describe('/subagents', () => {
-  it('lists this chat\'s runs only, with status, CLI and runtime', async () => {
+  it("lists this chat's runs only, with status, CLI and runtime", async () => {
     const chat = newChat();
     const other = newChat();
     say(other, '/spawn --label Elsewhere "say:x"');
@@ -109,7 +109,7 @@ describe('/subagents', () => {
     expect(texts(chat).filter((t) => t.startsWith('❌ #1'))).toHaveLength(1);
   });
 
-  it('/stop stops the main turn and every subagent of this chat, and no other chat\'s', async () => {
+  it("/stop stops the main turn and every subagent of this chat, and no other chat's", async () => {
     const chat = newChat();
     const other = newChat();
     say(other, '/spawn --label Theirs "sleep:1.5 say:theirs-done"');

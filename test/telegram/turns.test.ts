@@ -13,7 +13,15 @@ const newChat = () => nextChat--;
 
 function say(chatId: number, text: string, extra: { userId?: number; threadId?: number; replyTo?: number } = {}) {
   const chatType = String(chatId).startsWith('-100') ? 'supergroup' : 'group';
-  return world.telegram.sendText({ chatId, userId: extra.userId ?? OWNER, text, chatType, firstName: 'Ada', ...(extra.threadId ? { threadId: extra.threadId } : {}), ...(extra.replyTo ? { replyTo: extra.replyTo } : {}) });
+  return world.telegram.sendText({
+    chatId,
+    userId: extra.userId ?? OWNER,
+    text,
+    chatType,
+    firstName: 'Ada',
+    ...(extra.threadId ? { threadId: extra.threadId } : {}),
+    ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
+  });
 }
 
 const callbackData = (button: unknown) => (button as { callback_data: string }).callback_data;
@@ -26,7 +34,20 @@ async function answer(chatId: number, pattern: RegExp, threadId?: number) {
 
 describe('the Telegram bridge', () => {
   it('pushes the commands of manifest.json with setMyCommands', () => {
-    expect(world.telegram.commands.map((c) => c.command)).toEqual(['start', 'help', 'new', 'stop', 'status', 'cli', 'model', 'agents', 'spawn', 'orchestrate', 'orchestrations', 'subagents']);
+    expect(world.telegram.commands.map((c) => c.command)).toEqual([
+      'start',
+      'help',
+      'new',
+      'stop',
+      'status',
+      'cli',
+      'model',
+      'agents',
+      'spawn',
+      'orchestrate',
+      'orchestrations',
+      'subagents',
+    ]);
   });
 
   it('answers a message: a progress message with a Stop button, then the answer as a reply', async () => {
@@ -125,7 +146,11 @@ describe('the Telegram bridge', () => {
 
   it('falls back to plain text when Telegram rejects the formatting', async () => {
     const chat = newChat();
-    world.telegram.failNext('sendMessage', { code: 400, description: "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0" }, { chatId: chat });
+    world.telegram.failNext(
+      'sendMessage',
+      { code: 400, description: 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0' },
+      { chatId: chat },
+    );
     say(chat, 'say:plain-fallback');
     // The rejected one was the progress message; it arrives as plain text and the turn goes on.
     await answer(chat, /^plain-fallback$/);

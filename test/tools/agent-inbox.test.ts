@@ -45,13 +45,21 @@ const run = (n: number, result: string, status: SubagentRunRecord['status'] = 'c
 });
 
 describe('handing results back to the main agent', () => {
-  it('batches results that finish together into one turn of the chat\'s session', async () => {
+  it("batches results that finish together into one turn of the chat's session", async () => {
     const inbox = new AgentInbox(app.bridge, true, 200);
-    await Promise.all([inbox.deliver([runHandBack(run(1, 'first result'))]), inbox.deliver([run(2, 'second result'), run(3, 'partial', 'failed')].map(runHandBack))]);
+    await Promise.all([
+      inbox.deliver([runHandBack(run(1, 'first result'))]),
+      inbox.deliver([run(2, 'second result'), run(3, 'partial', 'failed')].map(runHandBack)),
+    ]);
     await app.bridge.idle();
     const turns = (await world.invocations()).map((c) => c.prompt);
     expect(turns).toHaveLength(1);
-    expect(turns[0]).toBe(handBackTurn([run(1, 'first result'), run(2, 'second result'), run(3, 'partial', 'failed')].map((r) => runHandBack(r).section), true));
+    expect(turns[0]).toBe(
+      handBackTurn(
+        [run(1, 'first result'), run(2, 'second result'), run(3, 'partial', 'failed')].map((r) => runHandBack(r).section),
+        true,
+      ),
+    );
     expect(turns[0]).toContain('## Subagent #3 "Job 3" (id run-3, started with spawn_subagent) failed: fake exited with code 3 after 1:00');
   });
 

@@ -28,9 +28,19 @@ async function open(limits: Partial<Settings['subagents']> = {}) {
 }
 
 /** The "started by the agent" notices the chat was shown, by run number. */
-const notices = () => out.textsTo(-1).flatMap((text) => /^🚀 #(\d+) started by the agent/.exec(text)?.[1] ?? []).map(Number);
+const notices = () =>
+  out
+    .textsTo(-1)
+    .flatMap((text) => /^🚀 #(\d+) started by the agent/.exec(text)?.[1] ?? [])
+    .map(Number);
 
-const scope = (chatId: number, depth = 0): ToolScope => ({ address: { chatId }, depth, kind: depth ? 'subagent' : 'main', sessionId: () => 'main-session-id', tools: AGENT_TOOLS });
+const scope = (chatId: number, depth = 0): ToolScope => ({
+  address: { chatId },
+  depth,
+  kind: depth ? 'subagent' : 'main',
+  sessionId: () => 'main-session-id',
+  tools: AGENT_TOOLS,
+});
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
@@ -60,7 +70,11 @@ describe('the MCP endpoint', () => {
     const grant = endpoint.grant(scope(-1));
     const base = grant.url.slice(0, grant.url.lastIndexOf('/'));
     for (const url of [base, `${base}/not-the-secret`]) {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
       expect(response.status).toBe(401);
     }
     await expect(connect(`${base}/wrong`)).rejects.toThrow();
@@ -75,21 +89,35 @@ describe('the MCP endpoint', () => {
     const byHeader = await connect(grant.url.slice(0, grant.url.lastIndexOf('/')), { authorization: `Bearer ${grant.token}` });
     for (const client of [byPath, byHeader]) {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['spawn_subagent', 'list_subagents', 'subagent_status', 'subagent_log', 'create_orchestration', 'stop_subagent']);
+      expect(tools.map((t) => t.name)).toEqual([
+        'spawn_subagent',
+        'list_subagents',
+        'subagent_status',
+        'subagent_log',
+        'create_orchestration',
+        'stop_subagent',
+      ]);
       expect(tools[0]!.inputSchema).toEqual(config.manifest.tools[0]!.inputSchema);
     }
   });
 
-  it('spawn_subagent returns at once with the run id, in the caller\'s chat, and the chat is told', async () => {
+  it("spawn_subagent returns at once with the run id, in the caller's chat, and the chat is told", async () => {
     await open();
     const client = await connect(endpoint.grant(scope(-1)).url);
     const started = Date.now();
     const result = await call(client, 'spawn_subagent', { task: 'sleep:2 say:slow', label: 'Slow one' });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(result.isError).toBe(false);
-    expect(result.text).toMatch(/^Subagent #1 started: id [\w-]{10}, label "Slow one", CLI fake\. Its result will arrive by itself as a new message in this conversation/);
+    expect(result.text).toMatch(
+      /^Subagent #1 started: id [\w-]{10}, label "Slow one", CLI fake\. Its result will arrive by itself as a new message in this conversation/,
+    );
     const run = subagents.registry.find('-1', '#1')!;
-    expect(run).toMatchObject({ requesterChatId: -1, depth: 1, requester: { kind: 'agent', chatKey: '-1', sessionId: 'main-session-id' }, requesterSessionId: 'main-session-id' });
+    expect(run).toMatchObject({
+      requesterChatId: -1,
+      depth: 1,
+      requester: { kind: 'agent', chatKey: '-1', sessionId: 'main-session-id' },
+      requesterSessionId: 'main-session-id',
+    });
     await expect.poll(notices).toEqual([1]);
     const list = await call(client, 'list_subagents', {});
     expect(list.text).toMatch(/#1 Slow one · ⚙️ running · fake/);
@@ -103,11 +131,23 @@ describe('the MCP endpoint', () => {
   it('answers bad arguments, unknown CLIs, limits and unknown runs with tool errors', async () => {
     await open({ maxConcurrent: 1, maxQueued: 0 });
     const client = await connect(endpoint.grant(scope(-1)).url);
-    expect(await call(client, 'spawn_subagent', {})).toEqual({ isError: true, text: "Invalid arguments for spawn_subagent: (arguments) must have required property 'task'." });
-    expect(await call(client, 'spawn_subagent', { task: 'x', colour: 'red' })).toEqual({ isError: true, text: 'Invalid arguments for spawn_subagent: (arguments) must NOT have additional properties (colour).' });
-    expect(await call(client, 'spawn_subagent', { task: 'x', timeoutSeconds: 'soon' })).toEqual({ isError: true, text: 'Invalid arguments for spawn_subagent: /timeoutSeconds must be integer.' });
+    expect(await call(client, 'spawn_subagent', {})).toEqual({
+      isError: true,
+      text: "Invalid arguments for spawn_subagent: (arguments) must have required property 'task'.",
+    });
+    expect(await call(client, 'spawn_subagent', { task: 'x', colour: 'red' })).toEqual({
+      isError: true,
+      text: 'Invalid arguments for spawn_subagent: (arguments) must NOT have additional properties (colour).',
+    });
+    expect(await call(client, 'spawn_subagent', { task: 'x', timeoutSeconds: 'soon' })).toEqual({
+      isError: true,
+      text: 'Invalid arguments for spawn_subagent: /timeoutSeconds must be integer.',
+    });
     expect(await call(client, 'spawn_subagent', { task: 'x', cli: 'cobol' })).toEqual({ isError: true, text: 'Unknown CLI "cobol". Available: fake.' });
-    expect(await call(client, 'spawn_subagent', { task: 'x', agent: 'reviewer' })).toEqual({ isError: true, text: 'Unknown agent "reviewer". No agents are defined (see /agents).' });
+    expect(await call(client, 'spawn_subagent', { task: 'x', agent: 'reviewer' })).toEqual({
+      isError: true,
+      text: 'Unknown agent "reviewer". No agents are defined (see /agents).',
+    });
     expect((await call(client, 'spawn_subagent', { task: 'hang' })).isError).toBe(false);
     const refused = await call(client, 'spawn_subagent', { task: 'one more' });
     expect(refused.isError).toBe(true);
@@ -123,16 +163,19 @@ describe('the MCP endpoint', () => {
     expect(subagents.registry.forChat('-1')).toEqual([]);
   });
 
-  it('gives a subagent\'s spawn no more than the subagent: its tools, its approvals, one level deeper', async () => {
+  it("gives a subagent's spawn no more than the subagent: its tools, its approvals, one level deeper", async () => {
     await open({ maxDepth: 2 });
-    const parent = await app.subagents.spawner.spawn({ task: 'hang', allow: ['Read', 'Grep'], ask: true }, { address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, cwd: world.dir, cli: 'fake', depth: 0 });
+    const parent = await app.subagents.spawner.spawn(
+      { task: 'hang', allow: ['Read', 'Grep'], ask: true },
+      { address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, cwd: world.dir, cli: 'fake', depth: 0 },
+    );
     if (!parent.ok) throw new Error(parent.error);
     const client = await connect(endpoint.grant({ ...scope(-1, 1), runId: parent.run.runId }).url);
     expect((await call(client, 'spawn_subagent', { task: 'hang', label: 'Child' })).isError).toBe(false);
     expect(subagents.registry.find('-1', '#2')).toMatchObject({ label: 'Child', depth: 2, policy: { allowedTools: ['Read', 'Grep'], approvals: true } });
   });
 
-  it('sees only its own chat\'s runs', async () => {
+  it("sees only its own chat's runs", async () => {
     await open();
     const mine = await connect(endpoint.grant(scope(-1)).url);
     const theirs = await connect(endpoint.grant(scope(-2)).url);
@@ -144,11 +187,21 @@ describe('the MCP endpoint', () => {
   it('create_orchestration validates the plan first and starts it at once', async () => {
     await open();
     const client = await connect(endpoint.grant(scope(-1)).url);
-    const cyclic = await call(client, 'create_orchestration', { plan: { strategy: 'dag', steps: [{ id: 'a', prompt: 'x', depends_on: ['b'] }, { id: 'b', prompt: 'y', depends_on: ['a'] }] } });
+    const cyclic = await call(client, 'create_orchestration', {
+      plan: {
+        strategy: 'dag',
+        steps: [
+          { id: 'a', prompt: 'x', depends_on: ['b'] },
+          { id: 'b', prompt: 'y', depends_on: ['a'] },
+        ],
+      },
+    });
     expect(cyclic).toEqual({ isError: true, text: 'The plan was not started: cycle: a → b → a' });
     const started = await call(client, 'create_orchestration', { plan: 'one: say:1\ntwo <- one: say:2' });
     expect(started.isError).toBe(false);
-    expect(started.text).toMatch(/^Orchestration #1 started: id [\w-]{10}, 2 steps \(dag\)\. Progress is shown in the chat\. When it ends, its outcome will arrive by itself/);
+    expect(started.text).toMatch(
+      /^Orchestration #1 started: id [\w-]{10}, 2 steps \(dag\)\. Progress is shown in the chat\. When it ends, its outcome will arrive by itself/,
+    );
     await expect.poll(() => subagents.registry.forChat('-1').length).toBe(1);
     expect(subagents.registry.forChat('-1')[0]!.orchestration).toMatchObject({ step: 'one' });
     // let the plan finish, announcement and all, before its store goes away

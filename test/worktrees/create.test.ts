@@ -131,9 +131,7 @@ describe('createWorktree', () => {
     await mkdir(join(worktreesDir, 'taken'), { recursive: true });
     await writeFile(join(worktreesDir, 'taken', 'keep.txt'), 'mine\n');
 
-    await expect(createWorktree({ dir: repo, worktreesDir, runId: 'taken' })).rejects.toThrow(
-      /could not create a worktree at .*taken: .*already exists/,
-    );
+    await expect(createWorktree({ dir: repo, worktreesDir, runId: 'taken' })).rejects.toThrow(/could not create a worktree at .*taken: .*already exists/);
     expect(await branches(repo)).toEqual(['main']);
     expect(await readFile(join(worktreesDir, 'taken', 'keep.txt'), 'utf8')).toBe('mine\n');
   });

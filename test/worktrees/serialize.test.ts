@@ -6,18 +6,16 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 describe('serialized', () => {
   it('runs tasks under one key one at a time, in order, past failures', async () => {
     const events: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      events.push(`start ${name}`);
-      await tick();
-      events.push(`end ${name}`);
-      if (fail) throw new Error(name);
-      return name;
-    };
-    const results = await Promise.allSettled([
-      serialized('repo', task('a')),
-      serialized('repo', task('b', true)),
-      serialized('repo', task('c')),
-    ]);
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        events.push(`start ${name}`);
+        await tick();
+        events.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([serialized('repo', task('a')), serialized('repo', task('b', true)), serialized('repo', task('c'))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(events).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });

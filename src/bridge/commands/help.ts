@@ -14,7 +14,12 @@ export function helpText(manifest: BridgeManifest, intro?: string): RichText {
 
 export const start: CommandHandler = async ({ bridge, reply }) => {
   const cli = [...bridge.config.adapters.keys()].join(', ');
-  await reply(helpText(bridge.config.manifest, `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`));
+  await reply(
+    helpText(
+      bridge.config.manifest,
+      `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
+    ),
+  );
 };
 
 export const help: CommandHandler = async ({ bridge, reply }) => {

@@ -40,7 +40,8 @@ export function installOrchestrationCommands(bridge: Bridge, orchestrator: Orche
     if (!ref) throw new UsageError('Which orchestration? Give its #number or id.');
     const found = orchestrator.find(key, ref);
     if (!found) throw new UsageError(`No orchestration "${ref}" in this chat.`);
-    if (!(await orchestrator.stop(found.id, ctx.message.user.name ?? String(ctx.message.user.id)))) throw new UsageError(`#${found.number} has already ended (${found.status}).`);
+    if (!(await orchestrator.stop(found.id, ctx.message.user.name ?? String(ctx.message.user.id))))
+      throw new UsageError(`#${found.number} has already ended (${found.status}).`);
     await ctx.reply(plain(`⏹ Stopping orchestration #${found.number} ${orchestrationName(found)}.`));
   };
 

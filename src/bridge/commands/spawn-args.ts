@@ -44,7 +44,10 @@ export function parseSpawnArgs(input: string): SpawnArgs {
       if (!/^\d+$/.test(value) || Number(value) < 1) throw new SpawnArgsError(`--timeout takes a whole number of seconds, got "${value}".`);
       args.timeoutSeconds = Number(value);
     } else if (name === 'allow' || name === 'deny') {
-      args[name] = value.split(',').map((tool) => tool.trim()).filter(Boolean);
+      args[name] = value
+        .split(',')
+        .map((tool) => tool.trim())
+        .filter(Boolean);
     } else {
       args[name] = value;
     }

@@ -12,7 +12,12 @@ import type { Bridge } from '../bridge.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
 
 /** /spawn, /subagents, the runs' Stop buttons, and /stop and /status reaching subagents. */
-export function installSubagentCommands(bridge: Bridge, subagents: Subagents, approvals: ApprovalBroker, config: Pick<BridgeConfig, 'dataDir' | 'adapters'>): void {
+export function installSubagentCommands(
+  bridge: Bridge,
+  subagents: Subagents,
+  approvals: ApprovalBroker,
+  config: Pick<BridgeConfig, 'dataDir' | 'adapters'>,
+): void {
   const { registry } = subagents;
   const who = (ctx: { message: { user: { id: number; name?: string } } }) => ctx.message.user.name ?? String(ctx.message.user.id);
 
@@ -27,7 +32,13 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents, ap
     const user = ctx.message.user;
     const result = await subagents.spawner.spawn(
       { ...args, ...(ctx.message.replyTo ? { context: ctx.message.replyTo.text } : {}) },
-      { address: ctx.chat.address, requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) }, cwd: ctx.chat.record.workdir, cli: ctx.chat.record.cli, depth: 0 },
+      {
+        address: ctx.chat.address,
+        requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
+        cwd: ctx.chat.record.workdir,
+        cli: ctx.chat.record.cli,
+        depth: 0,
+      },
     );
     if (!result.ok) throw new UsageError(result.error);
     await ctx.reply(spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] });
@@ -65,7 +76,13 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents, ap
         const run = findRun(ctx, ref);
         const audit = await subagents.audit.countsFor(run.runId);
         const waiting = approvals.waitingFor(run.runId);
-        await ctx.reply(runInfo(run, { ...(run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}), ...(waiting ? { approvalsWaiting: waiting } : {}), audit }));
+        await ctx.reply(
+          runInfo(run, {
+            ...(run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}),
+            ...(waiting ? { approvalsWaiting: waiting } : {}),
+            audit,
+          }),
+        );
         return;
       }
       case 'revoke': {

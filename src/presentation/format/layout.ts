@@ -67,13 +67,7 @@ function toRuns(pieces: readonly Piece[]): Run[] {
 
 function sameStyle(a: RunStyle, b: RunStyle): boolean {
   return (
-    a.bold === b.bold &&
-    a.italic === b.italic &&
-    a.strike === b.strike &&
-    a.code === b.code &&
-    a.link === b.link &&
-    a.quote === b.quote &&
-    a.pre === b.pre
+    a.bold === b.bold && a.italic === b.italic && a.strike === b.strike && a.code === b.code && a.link === b.link && a.quote === b.quote && a.pre === b.pre
   );
 }
 

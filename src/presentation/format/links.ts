@@ -22,6 +22,10 @@ export function safeHref(raw: string): string | null {
 
 /** True when the label already shows the target, so plain text needn't repeat it. */
 export function labelShowsHref(label: string, href: string): boolean {
-  const bare = (s: string): string => s.trim().replace(/^(?:https?:\/\/|mailto:)/i, '').replace(/\/$/, '');
+  const bare = (s: string): string =>
+    s
+      .trim()
+      .replace(/^(?:https?:\/\/|mailto:)/i, '')
+      .replace(/\/$/, '');
   return bare(label) === bare(href);
 }

@@ -40,7 +40,7 @@ export function splitForTelegram(md: string, limit = TELEGRAM_MESSAGE_LIMIT): Te
 
 export function chunkRanges(doc: Doc, limit: number): ChunkRange[] {
   const ranges: ChunkRange[] = [];
-  for (let at = 0; at < doc.text.length; ) {
+  for (let at = 0; at < doc.text.length;) {
     const range = nextChunk(doc, at, limit);
     // Whitespace-only pieces (blank lines at a cut) would be empty messages.
     if (doc.text.slice(range.start, range.end).trim() !== '') ranges.push(range);

@@ -18,8 +18,26 @@ const int = (r: Random, lo: number, hi: number): number => lo + Math.floor(r() *
 const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 
 const WORDS = [
-  'the', 'agent', 'ran', 'tests', 'snake_case_name', 'a&b', '<div>', 'x<y', '"quoted"', '2*3', 'naïve',
-  '日本語', 'emoji👍🏽', '🇺🇸🇫🇷', 'family👨‍👩‍👧', 'e\u0301', 'path/to/file.ts', 'foo()', '&amp;', '~tilde',
+  'the',
+  'agent',
+  'ran',
+  'tests',
+  'snake_case_name',
+  'a&b',
+  '<div>',
+  'x<y',
+  '"quoted"',
+  '2*3',
+  'naïve',
+  '日本語',
+  'emoji👍🏽',
+  '🇺🇸🇫🇷',
+  'family👨‍👩‍👧',
+  'e\u0301',
+  'path/to/file.ts',
+  'foo()',
+  '&amp;',
+  '~tilde',
 ];
 
 function word(r: Random): string {

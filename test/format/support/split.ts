@@ -23,7 +23,13 @@ export function checkedSplitWithWhole(md: string, limit: number): { chunks: Chun
   }
   const visible = visibleText(markdownToTelegramHtml(md));
   const plain = markdownToPlainText(md);
-  expectPiecesOf(visible, chunks.map((c) => visibleText(c.html)));
-  expectPiecesOf(plain, chunks.map((c) => c.plain));
+  expectPiecesOf(
+    visible,
+    chunks.map((c) => visibleText(c.html)),
+  );
+  expectPiecesOf(
+    plain,
+    chunks.map((c) => c.plain),
+  );
   return { chunks, visible, plain };
 }

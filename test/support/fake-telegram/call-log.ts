@@ -64,10 +64,7 @@ export class CallLog {
     return call;
   }
 
-  finish(
-    call: RecordedCall,
-    outcome: { status: number; injected: boolean } & ({ ok: true; result: unknown } | { ok: false; error?: ErrorEnvelope }),
-  ): void {
+  finish(call: RecordedCall, outcome: { status: number; injected: boolean } & ({ ok: true; result: unknown } | { ok: false; error?: ErrorEnvelope })): void {
     const target = this.log[call.seq - 1];
     if (target !== call) throw new Error('finish() of a call that is not in this log');
     target.status = outcome.status;

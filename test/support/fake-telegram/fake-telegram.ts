@@ -172,20 +172,12 @@ export class FakeTelegram {
   }
 
   /** The first answered call of `method` matching `match`, among all calls so far and to come. */
-  waitForCall(
-    method: string,
-    match: (call: RecordedCall) => boolean = () => true,
-    timeoutMs = DEFAULT_WAIT_MS,
-  ): Promise<RecordedCall> {
+  waitForCall(method: string, match: (call: RecordedCall) => boolean = () => true, timeoutMs = DEFAULT_WAIT_MS): Promise<RecordedCall> {
     return this.waitFor(() => this.callsTo(method).find((c) => c.status !== undefined && match(c)), timeoutMs);
   }
 
   /** The first current bot message in the chat matching `match`. */
-  waitForBotMessage(
-    chatId: number,
-    match: (message: FakeMessage) => boolean = () => true,
-    timeoutMs = DEFAULT_WAIT_MS,
-  ): Promise<FakeMessage> {
+  waitForBotMessage(chatId: number, match: (message: FakeMessage) => boolean = () => true, timeoutMs = DEFAULT_WAIT_MS): Promise<FakeMessage> {
     return this.waitFor(() => this.botMessages(chatId).find(match), timeoutMs);
   }
 

@@ -45,7 +45,10 @@ export class FaultPlan {
   take(method: string, chatId?: unknown, text?: unknown): Fault | undefined {
     const name = method.toLowerCase();
     const entry = this.planned.find(
-      (p) => (p.method === name || p.method === '*') && (p.chatId === undefined || p.chatId === Number(chatId)) && (p.text === undefined || (typeof text === 'string' && p.text.test(text))),
+      (p) =>
+        (p.method === name || p.method === '*') &&
+        (p.chatId === undefined || p.chatId === Number(chatId)) &&
+        (p.text === undefined || (typeof text === 'string' && p.text.test(text))),
     );
     if (!entry) return undefined;
     entry.remaining--;

@@ -57,10 +57,7 @@ function documentObject(stored: StoredDocument): Document {
 export function toBotApiMessage(world: World, record: MessageRecord, embedReply = true): Message {
   const chat = world.chat(record.chatId)?.chat;
   if (!chat) throw new Error(`message ${record.messageId} belongs to unknown chat ${record.chatId}`);
-  const replied =
-    embedReply && record.replyToMessageId !== undefined
-      ? world.message(record.chatId, record.replyToMessageId)
-      : undefined;
+  const replied = embedReply && record.replyToMessageId !== undefined ? world.message(record.chatId, record.replyToMessageId) : undefined;
   const { text, caption, entities } = record.content;
 
   const message: Message = {
@@ -76,10 +73,11 @@ export function toBotApiMessage(world: World, record: MessageRecord, embedReply 
     ...(record.protectContent && { has_protected_content: true as const }),
     ...(text !== undefined && { text, ...(entities.length > 0 && { entities: [...entities] }) }),
     ...(record.document && { document: documentObject(record.document) }),
-    ...(caption !== undefined && caption !== '' && {
-      caption,
-      ...(entities.length > 0 && { caption_entities: [...entities] }),
-    }),
+    ...(caption !== undefined &&
+      caption !== '' && {
+        caption,
+        ...(entities.length > 0 && { caption_entities: [...entities] }),
+      }),
     ...(record.linkPreviewOptions && { link_preview_options: record.linkPreviewOptions }),
     ...(record.replyMarkup && { reply_markup: structuredClone(record.replyMarkup) }),
     ...(record.topicName !== undefined && { forum_topic_created: { name: record.topicName, icon_color: 0x6fb9f0 } }),

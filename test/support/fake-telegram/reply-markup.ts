@@ -8,9 +8,7 @@ import { isRecord, type Params } from './params.ts';
  * message (and of its edits); reply keyboards, keyboard removal and force-reply are validated
  * and accepted but, as in the real API, not echoed back on the message.
  */
-export type ReplyMarkup =
-  | { readonly kind: 'inline'; readonly markup: InlineKeyboardMarkup }
-  | { readonly kind: 'other' };
+export type ReplyMarkup = { readonly kind: 'inline'; readonly markup: InlineKeyboardMarkup } | { readonly kind: 'other' };
 
 const MAX_CALLBACK_DATA_BYTES = 64;
 

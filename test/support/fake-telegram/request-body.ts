@@ -39,11 +39,31 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
  * a message text must stay a string.
  */
 const JSON_VALUED = new Set([
-  'chat_id', 'message_id', 'message_ids', 'message_thread_id', 'reply_to_message_id', 'reply_markup',
-  'reply_parameters', 'link_preview_options', 'entities', 'caption_entities', 'disable_notification',
-  'protect_content', 'allow_sending_without_reply', 'disable_web_page_preview',
-  'disable_content_type_detection', 'show_caption_above_media', 'offset', 'limit', 'timeout',
-  'allowed_updates', 'cache_time', 'show_alert', 'commands', 'scope', 'drop_pending_updates',
+  'chat_id',
+  'message_id',
+  'message_ids',
+  'message_thread_id',
+  'reply_to_message_id',
+  'reply_markup',
+  'reply_parameters',
+  'link_preview_options',
+  'entities',
+  'caption_entities',
+  'disable_notification',
+  'protect_content',
+  'allow_sending_without_reply',
+  'disable_web_page_preview',
+  'disable_content_type_detection',
+  'show_caption_above_media',
+  'offset',
+  'limit',
+  'timeout',
+  'allowed_updates',
+  'cache_time',
+  'show_alert',
+  'commands',
+  'scope',
+  'drop_pending_updates',
 ]);
 
 function decodeValue(name: string, value: unknown): unknown {

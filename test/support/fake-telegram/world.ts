@@ -1,11 +1,4 @@
-import type {
-  Chat,
-  InlineKeyboardMarkup,
-  LinkPreviewOptions,
-  MessageEntity,
-  User,
-  UserFromGetMe,
-} from 'grammy/types';
+import type { Chat, InlineKeyboardMarkup, LinkPreviewOptions, MessageEntity, User, UserFromGetMe } from 'grammy/types';
 import type { ParseMode } from './formatting/format-text.ts';
 
 /**

@@ -12,12 +12,7 @@ export function claudeMcpConfig(server: string, url: string): string {
 
 /** `codex exec` options; without the approval override codex refuses MCP calls under approval policy "never". */
 export function codexMcpArgs(server: string, url: string): string[] {
-  return [
-    '-c',
-    `mcp_servers.${server}.url=${JSON.stringify(url)}`,
-    '-c',
-    `mcp_servers.${server}.default_tools_approval_mode="approve"`,
-  ];
+  return ['-c', `mcp_servers.${server}.url=${JSON.stringify(url)}`, '-c', `mcp_servers.${server}.default_tools_approval_mode="approve"`];
 }
 
 /** What `droid mcp add <server> <url> --type http` writes, without spending a droid start-up on it. */

@@ -28,15 +28,11 @@ export interface MockMcpServer {
 function buildServer(name: string, tools: MockMcpTool[], calls: MockMcpCall[]): McpServer {
   const server = new McpServer({ name, version: '1.0.0' });
   for (const tool of tools) {
-    server.registerTool(
-      tool.name,
-      { description: tool.description ?? `Mock tool ${tool.name}`, inputSchema: { text: z.string().optional() } },
-      (args) => {
-        calls.push({ tool: tool.name, args });
-        const text = tool.reply ? tool.reply(args) : `echo: ${args.text ?? ''}`;
-        return { content: [{ type: 'text', text }] };
-      },
-    );
+    server.registerTool(tool.name, { description: tool.description ?? `Mock tool ${tool.name}`, inputSchema: { text: z.string().optional() } }, (args) => {
+      calls.push({ tool: tool.name, args });
+      const text = tool.reply ? tool.reply(args) : `echo: ${args.text ?? ''}`;
+      return { content: [{ type: 'text', text }] };
+    });
   }
   return server;
 }

@@ -121,8 +121,7 @@ export function streamOpenAi(res: ServerResponse, request: ModelRequest, reply: 
     model: request.model,
   };
   let sequence = 0;
-  const send = (event: { type: string } & Record<string, unknown>) =>
-    sendEvent(res, { ...event, sequence_number: sequence++ });
+  const send = (event: { type: string } & Record<string, unknown>) => sendEvent(res, { ...event, sequence_number: sequence++ });
 
   startSse(res);
   send({ type: 'response.created', response: { ...response, status: 'in_progress', output: [] } });

@@ -17,9 +17,7 @@ export function countTokens(text: string): number {
 
 /** Narrows an unknown JSON value to a plain object. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 export function asArray(value: unknown): unknown[] {

@@ -42,7 +42,12 @@ export function toolThenText(options: ToolThenTextOptions): Script {
     const call = typeof options.call === 'function' ? options.call(request) : options.call;
     return options.preamble === undefined
       ? { toolCalls: [call] }
-      : { blocks: [{ type: 'text', text: options.preamble }, { type: 'tool', ...call }] };
+      : {
+          blocks: [
+            { type: 'text', text: options.preamble },
+            { type: 'tool', ...call },
+          ],
+        };
   };
 }
 

@@ -70,12 +70,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     call: () => `call_mock_${++counters.call}`,
   };
 
-  async function answerModel(
-    api: ModelApi,
-    body: Record<string, unknown>,
-    record: RecordedRequest,
-    res: ServerResponse,
-  ): Promise<void> {
+  async function answerModel(api: ModelApi, body: Record<string, unknown>, record: RecordedRequest, res: ServerResponse): Promise<void> {
     // Watch for the CLI hanging up from the start: a cancel may come while the script still runs.
     const gone = new AbortController();
     res.on('close', () => gone.abort());

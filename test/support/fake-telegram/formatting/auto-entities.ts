@@ -30,8 +30,7 @@ function find(text: string): MessageEntity[] {
   return found;
 }
 
-const overlaps = (a: MessageEntity, b: MessageEntity) =>
-  a.offset < b.offset + b.length && b.offset < a.offset + a.length;
+const overlaps = (a: MessageEntity, b: MessageEntity) => a.offset < b.offset + b.length && b.offset < a.offset + a.length;
 
 /** Adds the detected entities that do not collide with code, pre, links or each other. */
 export function withAutoEntities(input: FormattedText): FormattedText {

@@ -51,13 +51,9 @@ const PRIORITY: Partial<Record<EntityType, number>> = {
 };
 
 /** Telegram's order: by offset, then longer first, then by type priority. */
-export function sortEntities<T extends { type: EntityType; offset: number; length: number }>(
-  entities: readonly T[],
-): T[] {
+export function sortEntities<T extends { type: EntityType; offset: number; length: number }>(entities: readonly T[]): T[] {
   const priority = (e: T) => PRIORITY[e.type] ?? 50;
-  return [...entities].sort(
-    (a, b) => a.offset - b.offset || b.length - a.length || priority(a) - priority(b),
-  );
+  return [...entities].sort((a, b) => a.offset - b.offset || b.length - a.length || priority(a) - priority(b));
 }
 
 export function toMessageEntity(draft: DraftEntity): MessageEntity {

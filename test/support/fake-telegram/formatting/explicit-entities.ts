@@ -7,9 +7,25 @@ import { checkedLink } from './links.ts';
 /** Validates an `entities` / `caption_entities` parameter the way the Bot API does. */
 
 const KNOWN_TYPES = new Set<string>([
-  'mention', 'hashtag', 'cashtag', 'bot_command', 'url', 'email', 'phone_number', 'bold', 'italic',
-  'underline', 'strikethrough', 'spoiler', 'blockquote', 'expandable_blockquote', 'code', 'pre',
-  'text_link', 'text_mention', 'custom_emoji',
+  'mention',
+  'hashtag',
+  'cashtag',
+  'bot_command',
+  'url',
+  'email',
+  'phone_number',
+  'bold',
+  'italic',
+  'underline',
+  'strikethrough',
+  'spoiler',
+  'blockquote',
+  'expandable_blockquote',
+  'code',
+  'pre',
+  'text_link',
+  'text_mention',
+  'custom_emoji',
 ]);
 
 function entityFrom(raw: unknown): MessageEntity {
@@ -34,9 +50,7 @@ function entityFrom(raw: unknown): MessageEntity {
       return { type: kind, offset, length, url };
     }
     case 'pre':
-      return typeof raw.language === 'string' && raw.language !== ''
-        ? { type: kind, offset, length, language: raw.language }
-        : { type: kind, offset, length };
+      return typeof raw.language === 'string' && raw.language !== '' ? { type: kind, offset, length, language: raw.language } : { type: kind, offset, length };
     case 'custom_emoji':
       if (typeof raw.custom_emoji_id !== 'string') {
         throw badRequest('can\'t parse MessageEntity: Can\'t find field "custom_emoji_id"');
@@ -66,10 +80,7 @@ export function readExplicitEntities(raw: unknown, textLength: number): MessageE
       throw badRequest(`entity begins after the end of the text at UTF-16 offset ${e.offset}`);
     }
     if (e.offset + e.length > textLength) {
-      throw badRequest(
-        `entity beginning at UTF-16 offset ${e.offset} ends after the end of the text ` +
-          `at UTF-16 offset ${e.offset + e.length}`,
-      );
+      throw badRequest(`entity beginning at UTF-16 offset ${e.offset} ends after the end of the text ` + `at UTF-16 offset ${e.offset + e.length}`);
     }
   }
   return entities;

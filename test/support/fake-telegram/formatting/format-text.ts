@@ -35,11 +35,7 @@ const PARSERS: Record<ParseMode, (source: string) => FormattedText> = {
  * explicit entities), normalised, with auto-detected entities added. Returns undefined when no
  * visible text is left, so that each method can word that case as Telegram does.
  */
-export function formatText(
-  source: string,
-  parseMode: ParseMode | undefined,
-  explicitEntities: unknown,
-): FormattedText | undefined {
+export function formatText(source: string, parseMode: ParseMode | undefined, explicitEntities: unknown): FormattedText | undefined {
   let parsed: FormattedText;
   if (parseMode !== undefined) {
     try {

@@ -1,11 +1,4 @@
-import {
-  byteOffset,
-  EntityParseError,
-  sortEntities,
-  toMessageEntity,
-  type DraftEntity,
-  type FormattedText,
-} from './entities.ts';
+import { byteOffset, EntityParseError, sortEntities, toMessageEntity, type DraftEntity, type FormattedText } from './entities.ts';
 import { checkedLink } from './links.ts';
 
 /**
@@ -14,8 +7,22 @@ import { checkedLink } from './links.ts';
  */
 
 const SUPPORTED_TAGS = new Set([
-  'a', 'b', 'strong', 'i', 'em', 's', 'strike', 'del', 'u', 'ins',
-  'tg-spoiler', 'tg-emoji', 'span', 'pre', 'code', 'blockquote',
+  'a',
+  'b',
+  'strong',
+  'i',
+  'em',
+  's',
+  'strike',
+  'del',
+  'u',
+  'ins',
+  'tg-spoiler',
+  'tg-emoji',
+  'span',
+  'pre',
+  'code',
+  'blockquote',
 ]);
 
 interface OpenTag {

@@ -1,12 +1,4 @@
-import {
-  byteOffset,
-  EntityParseError,
-  sortEntities,
-  toMessageEntity,
-  type DraftEntity,
-  type EntityType,
-  type FormattedText,
-} from './entities.ts';
+import { byteOffset, EntityParseError, sortEntities, toMessageEntity, type DraftEntity, type EntityType, type FormattedText } from './entities.ts';
 import { checkedLink } from './links.ts';
 
 /**
@@ -14,9 +6,7 @@ import { checkedLink } from './links.ts';
  * (an unescaped '.', '-', '!' …) is refused here with the same words.
  */
 
-type Kind =
-  | 'Bold' | 'Italic' | 'Underline' | 'Strikethrough' | 'Spoiler'
-  | 'Code' | 'Pre' | 'PreCode' | 'TextUrl' | 'CustomEmoji' | 'BlockQuote';
+type Kind = 'Bold' | 'Italic' | 'Underline' | 'Strikethrough' | 'Spoiler' | 'Code' | 'Pre' | 'PreCode' | 'TextUrl' | 'CustomEmoji' | 'BlockQuote';
 
 interface Open {
   readonly kind: Kind;
@@ -100,17 +90,35 @@ export function parseMarkdownV2(source: string): FormattedText {
         isEnd = true;
       } else {
         switch (top.kind) {
-          case 'Bold': isEnd = c === '*'; break;
-          case 'Italic': isEnd = c === '_' && source[i + 1] !== '_'; break;
-          case 'Code': isEnd = c === '`'; break;
+          case 'Bold':
+            isEnd = c === '*';
+            break;
+          case 'Italic':
+            isEnd = c === '_' && source[i + 1] !== '_';
+            break;
+          case 'Code':
+            isEnd = c === '`';
+            break;
           case 'Pre':
-          case 'PreCode': isEnd = c === '`' && source[i + 1] === '`' && source[i + 2] === '`'; break;
+          case 'PreCode':
+            isEnd = c === '`' && source[i + 1] === '`' && source[i + 2] === '`';
+            break;
           case 'TextUrl':
-          case 'CustomEmoji': isEnd = c === ']'; break;
-          case 'Underline': isEnd = c === '_' && source[i + 1] === '_'; break;
-          case 'Strikethrough': isEnd = c === '~'; break;
-          case 'Spoiler': isEnd = c === '|' && source[i + 1] === '|'; break;
-          case 'BlockQuote': isEnd = false; break;
+          case 'CustomEmoji':
+            isEnd = c === ']';
+            break;
+          case 'Underline':
+            isEnd = c === '_' && source[i + 1] === '_';
+            break;
+          case 'Strikethrough':
+            isEnd = c === '~';
+            break;
+          case 'Spoiler':
+            isEnd = c === '|' && source[i + 1] === '|';
+            break;
+          case 'BlockQuote':
+            isEnd = false;
+            break;
         }
       }
     }

@@ -1,11 +1,4 @@
-import {
-  byteOffset,
-  EntityParseError,
-  sortEntities,
-  toMessageEntity,
-  type DraftEntity,
-  type FormattedText,
-} from './entities.ts';
+import { byteOffset, EntityParseError, sortEntities, toMessageEntity, type DraftEntity, type FormattedText } from './entities.ts';
 import { checkedLink } from './links.ts';
 
 /** Legacy parse_mode "Markdown", ported from tdlib's parse_markdown. Entities cannot nest. */

@@ -11,8 +11,7 @@ import { sortEntities, type FormattedText } from './entities.ts';
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\n';
 
 // Entities whose meaning lies in hidden data keep their whitespace.
-const keepsWhitespace = (e: MessageEntity) =>
-  e.type === 'text_link' || e.type === 'text_mention' || e.type === 'custom_emoji';
+const keepsWhitespace = (e: MessageEntity) => e.type === 'text_link' || e.type === 'text_mention' || e.type === 'custom_emoji';
 
 function cleanCharacters(input: FormattedText): { text: string; entities: MessageEntity[] } {
   let text = '';
@@ -54,9 +53,7 @@ export function normalizeText(input: FormattedText): FormattedText | undefined {
   if (last < 0) return undefined;
   const end = last + 1;
   text = text.slice(0, end);
-  entities = entities
-    .filter((e) => e.offset < end)
-    .map((e) => (e.offset + e.length > end ? { ...e, length: end - e.offset } : e));
+  entities = entities.filter((e) => e.offset < end).map((e) => (e.offset + e.length > end ? { ...e, length: end - e.offset } : e));
 
   const firstEntity = Math.min(text.length, ...entities.map((e) => e.offset));
   let first = 0;

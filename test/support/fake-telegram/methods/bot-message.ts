@@ -9,7 +9,12 @@ import { replyTarget, resolveReply, resolveThread } from './targets.ts';
  * The part every send method shares once its own parameters are read: resolve the reply and
  * the topic, store the bot's message, and answer with it as the Bot API would.
  */
-export function addBotMessage(ctx: MethodContext, chat: ChatRecord, markup: ReturnType<typeof readReplyMarkup>, message: Pick<NewMessage, 'content' | 'document' | 'linkPreviewOptions'>): Message {
+export function addBotMessage(
+  ctx: MethodContext,
+  chat: ChatRecord,
+  markup: ReturnType<typeof readReplyMarkup>,
+  message: Pick<NewMessage, 'content' | 'document' | 'linkPreviewOptions'>,
+): Message {
   const reply = resolveReply(ctx, chat);
   const threadId = resolveThread(ctx, chat, reply);
   const record = ctx.world.addMessage({

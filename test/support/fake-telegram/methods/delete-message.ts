@@ -12,9 +12,7 @@ export function deleteMessage(ctx: MethodContext): true {
   if (messageId === undefined) throw badRequest('message identifier is not specified');
   const record = ctx.world.message(chat.chat.id, messageId);
   if (!record) throw badRequest('message to delete not found');
-  const allowed =
-    record.topicName === undefined &&
-    (record.fromBot || chat.chat.type === 'private' || ctx.settings.botIsGroupAdmin);
+  const allowed = record.topicName === undefined && (record.fromBot || chat.chat.type === 'private' || ctx.settings.botIsGroupAdmin);
   if (!allowed) throw badRequest("message can't be deleted");
   record.deleted = true;
   return true;

@@ -25,12 +25,7 @@ function editableMessage(ctx: MethodContext): MessageRecord {
   return record;
 }
 
-function applyEdit(
-  record: MessageRecord,
-  kind: 'text' | 'reply_markup',
-  content: MessageContent,
-  replyMarkup: InlineKeyboardMarkup | undefined,
-): void {
+function applyEdit(record: MessageRecord, kind: 'text' | 'reply_markup', content: MessageContent, replyMarkup: InlineKeyboardMarkup | undefined): void {
   record.history.push({ kind, content: record.content, replyMarkup: record.replyMarkup, replacedAt: Date.now() });
   record.content = content;
   record.replyMarkup = replyMarkup;
@@ -44,16 +39,10 @@ export function editMessageText(ctx: MethodContext): Message {
 
   const record = editableMessage(ctx);
   if (record.content.text === undefined) throw badRequest('there is no text in the message to edit');
-  const sameText =
-    record.content.text === formatted.text && isDeepStrictEqual([...record.content.entities], [...formatted.entities]);
+  const sameText = record.content.text === formatted.text && isDeepStrictEqual([...record.content.entities], [...formatted.entities]);
   if (sameText && isDeepStrictEqual(record.replyMarkup, markup)) throw badRequest(NOT_MODIFIED);
 
-  applyEdit(
-    record,
-    'text',
-    { text: formatted.text, entities: formatted.entities, source, ...(parseMode && { parseMode }) },
-    markup,
-  );
+  applyEdit(record, 'text', { text: formatted.text, entities: formatted.entities, source, ...(parseMode && { parseMode }) }, markup);
   record.editDate = unixNow();
   return toBotApiMessage(ctx.world, record);
 }

@@ -11,9 +11,20 @@ export const MAX_CAPTION_LENGTH = 1024;
 
 // Telegram derives the MIME type from the file name; grammY always sends octet-stream.
 const MIME_BY_EXTENSION: Record<string, string> = {
-  txt: 'text/plain', log: 'text/plain', md: 'text/markdown', csv: 'text/csv', html: 'text/html',
-  json: 'application/json', xml: 'application/xml', pdf: 'application/pdf', zip: 'application/zip',
-  gz: 'application/gzip', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif',
+  txt: 'text/plain',
+  log: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  html: 'text/html',
+  json: 'application/json',
+  xml: 'application/xml',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
 };
 
 function mimeTypeOf(fileName: string): string {
