@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { protocolNames } from '../protocols/index.ts';
+import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
 
 /**
  * The shape of `adapters/<name>.json`: everything the bridge needs to know to drive one CLI.
@@ -10,21 +11,7 @@ import { protocolNames } from '../protocols/index.ts';
 
 const argTemplate = z.array(z.string()).describe('an array of argument strings');
 
-export const PLACEHOLDERS = [
-  'prompt',
-  'sessionId',
-  'model',
-  'cwd',
-  'systemPrompt',
-  'mcpConfigFile',
-  'mcpUrl',
-  'mcpServerName',
-  'mcpToken',
-  'allowedTools',
-  'disallowedTools',
-  'maxTurns',
-] as const;
-export type Placeholder = (typeof PLACEHOLDERS)[number];
+export const PLACEHOLDERS = ['prompt', 'sessionId', ...TURN_OPTION_NAMES.flatMap((name) => TURN_OPTIONS[name].placeholders)];
 /** `{name}` or `{name|json}`. */
 export const PLACEHOLDER_PATTERN = /\{(\w+)(?:\|(json))?\}/g;
 
@@ -43,15 +30,7 @@ export const adapterManifestSchema = z
     resume: argTemplate,
     /** Optional features; a CLI without one simply does not offer it. */
     options: z
-      .object({
-        model: argTemplate,
-        cwd: argTemplate,
-        systemPrompt: argTemplate,
-        mcp: argTemplate,
-        allowedTools: argTemplate,
-        disallowedTools: argTemplate,
-        maxTurns: argTemplate,
-      })
+      .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)
       .partial()
       .strict()
       .default({}),
@@ -84,7 +63,7 @@ export const adapterManifestSchema = z
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {
         for (const [, name] of arg.matchAll(PLACEHOLDER_PATTERN)) {
-          if (!(PLACEHOLDERS as readonly string[]).includes(name!)) {
+          if (!PLACEHOLDERS.includes(name!)) {
             ctx.addIssue({
               code: 'custom',
               path: [...path.split('.'), index],
@@ -103,4 +82,3 @@ export const adapterManifestSchema = z
   });
 
 export type AdapterManifest = z.infer<typeof adapterManifestSchema>;
-export type AdapterOption = keyof AdapterManifest['options'];

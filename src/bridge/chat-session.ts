@@ -1,7 +1,8 @@
 import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
-import { AgentSession, type SessionConfig } from '../session/session.ts';
+import type { TurnOptions } from '../adapters/turn-options.ts';
+import { AgentSession } from '../session/session.ts';
 import type { ChatRecord, ChatStore, PendingMessage } from '../store/chat-store.ts';
 import type { ChatAddress } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
@@ -10,7 +11,7 @@ import type { TurnPresenter } from './turn-presenter.ts';
 export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'cliEnv'> & { settings: Pick<Settings, 'stopGraceMs'> };
 
 /** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
-export type SessionTools = (chat: ChatSession) => Partial<Pick<SessionConfig, 'mcp' | 'systemPrompt'>>;
+export type SessionTools = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
 
 /**
  * One chat's (or topic's) main agent session and what is persisted about it. The CLI
@@ -38,11 +39,10 @@ export class ChatSession {
       adapter: this.adapter,
       cwd: this.record.workdir,
       env: this.config.cliEnv,
-      model: this.record.model,
+      options: { ...(this.record.model ? { model: this.record.model } : {}), ...this.tools(this) },
       resumeId: this.record.cliSessionId,
       graceMs: this.config.settings.stopGraceMs,
       onResumeId: (id) => void this.save({ cliSessionId: id }),
-      ...this.tools(this),
     });
     return this.agentSession;
   }

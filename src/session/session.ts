@@ -1,5 +1,5 @@
 import type { Adapter } from '../adapters/load.ts';
-import type { TurnSpec } from '../adapters/argv.ts';
+import type { TurnOptions } from '../adapters/turn-options.ts';
 import { Turn, type TurnHandlers, type TurnOutcome } from './turn.ts';
 
 /** Everything about a session that stays the same from turn to turn. */
@@ -10,12 +10,8 @@ export interface SessionConfig {
   env: Record<string, string | undefined>;
   /** The CLI's own session id from an earlier run (a restart), to resume on the first turn. */
   resumeId?: string;
-  model?: string;
-  systemPrompt?: string;
-  mcp?: TurnSpec['mcp'];
-  allowedTools?: string[];
-  disallowedTools?: string[];
-  maxTurns?: number;
+  /** Every turn's options (model, tools, system prompt…); the working directory is `cwd`. */
+  options?: Omit<TurnOptions, 'cwd'>;
   /** Tool calls that need permission are asked of the bridge (see TurnSpec). */
   permissionPrompt?: boolean;
   graceMs?: number;
@@ -23,7 +19,8 @@ export interface SessionConfig {
   onResumeId?(id: string): void;
 }
 
-export interface TurnOptions extends TurnHandlers {
+/** How one sent turn is run and followed: its timeout and its callbacks. */
+export interface TurnControls extends TurnHandlers {
   timeoutMs?: number;
   /** Called when this turn leaves the queue and its CLI starts. */
   onStart?(): void;
@@ -31,7 +28,7 @@ export interface TurnOptions extends TurnHandlers {
 
 interface Pending {
   prompt: string;
-  options: TurnOptions;
+  options: TurnControls;
   resolve(outcome: TurnOutcome): void;
 }
 
@@ -68,7 +65,7 @@ export class AgentSession {
   }
 
   /** Queues a turn; resolves with its outcome once it has run (or was dropped by `stop`). */
-  send(prompt: string, options: TurnOptions = {}): Promise<TurnOutcome> {
+  send(prompt: string, options: TurnControls = {}): Promise<TurnOutcome> {
     return new Promise((resolve) => {
       this.queue.push({ prompt, options, resolve });
       void this.drain();
@@ -121,18 +118,7 @@ export class AgentSession {
           env: config.env,
           timeoutMs: options.timeoutMs,
           graceMs: config.graceMs,
-          spec: {
-            prompt,
-            resumeId: this.resumeId,
-            cwd: config.cwd,
-            model: config.model,
-            systemPrompt: config.systemPrompt,
-            mcp: config.mcp,
-            allowedTools: config.allowedTools,
-            disallowedTools: config.disallowedTools,
-            maxTurns: config.maxTurns,
-            permissionPrompt: config.permissionPrompt,
-          },
+          spec: { ...config.options, prompt, resumeId: this.resumeId, cwd: config.cwd, permissionPrompt: config.permissionPrompt },
         },
         {
           onLine: options.onLine,

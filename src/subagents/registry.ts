@@ -6,12 +6,13 @@ import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
 import { pendingDelivery, type Delivery } from './delivery.ts';
 import { AgentSession } from '../session/session.ts';
-import type { TurnSpec } from '../adapters/argv.ts';
+import type { McpAccess } from '../adapters/turn-options.ts';
 import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
 import { fromOutcome } from './run-outcome.ts';
+import { runTurnOptions } from './run-options.ts';
 import { createWorktree, summarizeWorktree } from '../worktrees/index.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
@@ -52,7 +53,7 @@ export interface RegistryOptions {
   limits: SubagentSettings;
   stopGraceMs: number;
   /** The bridge's MCP endpoint for a run: its tools, when it may spawn or must ask for approvals. */
-  toolsFor: (run: SubagentRunRecord) => TurnSpec['mcp'] | undefined;
+  toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
   log: (line: string) => void;
@@ -337,12 +338,11 @@ export class SubagentRegistry {
       adapter,
       cwd: run.worktree?.workdir ?? run.cwd,
       env: { ...this.options.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
-      ...(run.model ? { model: run.model } : {}),
-      ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
-      ...(mcp ? { mcp } : {}),
-      ...(run.policy?.allowedTools ? { allowedTools: run.policy.allowedTools } : {}),
-      ...(run.policy?.disallowedTools ? { disallowedTools: run.policy.disallowedTools } : {}),
-      ...(run.maxTurns ? { maxTurns: run.maxTurns } : {}),
+      options: {
+        ...runTurnOptions(run),
+        ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
+        ...(mcp ? { mcp } : {}),
+      },
       ...(run.policy?.approvals ? { permissionPrompt: true } : {}),
       graceMs: this.options.stopGraceMs,
     });

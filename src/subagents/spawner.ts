@@ -6,7 +6,7 @@ import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../poli
 import { findRepoRoot } from '../worktrees/index.ts';
 import type { Requester } from './record.ts';
 import type { SpawnRequest, SpawnResult, SubagentRegistry } from './registry.ts';
-import { unsupportedPolicy } from './spawn-checks.ts';
+import { unsupportedRun } from './run-options.ts';
 
 /** What a spawn asks for, whoever asks: `/spawn` flags, the tool's arguments, a plan step. */
 export interface SpawnIntent {
@@ -90,7 +90,6 @@ export class Spawner {
     const adapter = adapters.get(cli);
     if (!adapter) return refuse(`Unknown CLI "${cli}". Available: ${[...adapters.keys()].join(', ')}.`);
     const model = intent.model ?? agent?.model;
-    if (model && !adapter.options.model) return refuse(`${cli} does not let the bridge choose a model.`);
 
     let policy: ToolPolicy | undefined;
     try {
@@ -124,7 +123,7 @@ export class Spawner {
       ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
       ...(origin.orchestration ? { orchestration: origin.orchestration } : {}),
     };
-    const unsupported = unsupportedPolicy(adapter, request);
+    const unsupported = unsupportedRun(adapter, request);
     if (unsupported) return refuse(unsupported);
     // Refused now, not when the run starts: outside a repository there is nothing to branch from.
     if (request.worktree && !(await findRepoRoot(request.cwd))) return refuse(`${request.cwd} is not inside a git repository: --worktree needs one.`);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatAddress } from '../ports/transport.ts';
 import { chatKey } from '../ports/transport.ts';
-import type { TurnSpec } from '../adapters/argv.ts';
+import type { McpAccess, TurnOptions } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
@@ -40,7 +40,7 @@ export class SessionTools {
   constructor(private readonly options: SessionToolsOptions) {}
 
   /** The main session of a chat: the tools, and a word about them in its system prompt. */
-  forMainSession(session: MainSession): { mcp?: TurnSpec['mcp']; systemPrompt?: string } {
+  forMainSession(session: MainSession): Pick<TurnOptions, 'mcp' | 'systemPrompt'> {
     const { adapter } = session;
     const scope: ToolScope = { address: session.address, depth: 0, kind: 'main', sessionId: session.sessionId, tools: AGENT_TOOLS };
     const mcp = this.mcpFor(adapter, `main-${chatKey(session.address)}`, scope);
@@ -54,7 +54,7 @@ export class SessionTools {
    * A subagent gets the delegation tools only while the depth limit allows it to spawn, and
    * the permission tool only when its calls are to be approved.
    */
-  forSubagent(run: SubagentRunRecord): TurnSpec['mcp'] | undefined {
+  forSubagent(run: SubagentRunRecord): McpAccess | undefined {
     const spawn = run.depth < this.options.maxDepth;
     const approvals = run.policy?.approvals === true;
     if (!spawn && !approvals) return undefined;
@@ -72,14 +72,14 @@ export class SessionTools {
   }
 
   /** Sessions are created synchronously and rarely: the small config file is written in step. */
-  private mcpFor(adapter: Adapter, name: string, scope: ToolScope): TurnSpec['mcp'] | undefined {
+  private mcpFor(adapter: Adapter, name: string, scope: ToolScope): McpAccess | undefined {
     if (!adapter.options.mcp) return undefined;
     let grant = this.grants.get(name);
     if (!grant) {
       grant = this.options.endpoint.grant(scope);
       this.grants.set(name, grant);
     }
-    const mcp: NonNullable<TurnSpec['mcp']> = { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token };
+    const mcp: McpAccess = { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token };
     if (adapter.mcpConfigFormat === 'claude-json') {
       const dir = join(this.options.config.dataDir, 'mcp');
       mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -21,7 +21,7 @@ describe.each(['claude', 'codex', 'droid'] as const)('%s through AgentSession', 
     await cliEnv.cleanup();
   });
 
-  const session = async () => new AgentSession({ adapter: await realAdapter(cli), cwd: cliEnv.workdir, env: cliEnv.env, model: MODELS[cli] });
+  const session = async () => new AgentSession({ adapter: await realAdapter(cli), cwd: cliEnv.workdir, env: cliEnv.env, options: { model: MODELS[cli] } });
 
   it('runs a text turn, then resumes the same CLI session on the next', async () => {
     mock.reset(echoScript);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildArgv } from '../../src/adapters/argv.ts';
 import { loadAdapters } from '../../src/adapters/load.ts';
+import { TURN_OPTION_NAMES, TURN_OPTIONS, unsupportedOption, type TurnOptions } from '../../src/adapters/turn-options.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 
 const REPO_ADAPTERS = fileURLToPath(new URL('../../adapters/', import.meta.url));
@@ -66,5 +67,45 @@ describe('adapter manifests', () => {
 
   it('refuses a manifest whose name is not its file name', async () => {
     await expect(load(valid, 'other.json')).rejects.toThrow('field "name": expected "other" (the file\'s name), got "mycli"');
+  });
+
+  describe('turn options, declared once in TURN_OPTIONS', () => {
+    const sample: Required<TurnOptions> = {
+      cwd: '/work',
+      model: 'opus',
+      systemPrompt: 'Be brief.',
+      mcp: { url: 'http://127.0.0.1:1/mcp', serverName: 'bridge', token: 't', configFile: '/tmp/mcp.json' },
+      allowedTools: ['Read', 'Grep'],
+      disallowedTools: ['Bash'],
+      maxTurns: 5,
+    };
+    // Each option's template uses every placeholder the option fills, so argv shows them all.
+    const declaring = (names: readonly string[]) => ({
+      ...valid,
+      options: Object.fromEntries(
+        names.map((name) => [name, [`--${name}`, ...TURN_OPTIONS[name as keyof typeof TURN_OPTIONS].placeholders.map((p) => `{${p}}`)]]),
+      ),
+    });
+
+    it('every option in the table is accepted by the schema and adds its flags, in table order', async () => {
+      const adapter = (await load(declaring(TURN_OPTION_NAMES))).get('mycli')!;
+      const argv = buildArgv(adapter, { ...sample, prompt: 'hi' });
+      expect(argv.filter((arg) => arg.startsWith('--') && arg !== '--json')).toEqual(TURN_OPTION_NAMES.map((name) => `--${name}`));
+      expect(argv).toEqual(expect.arrayContaining(['opus', 'Be brief.', 'Read,Grep', 'Bash', '5', '/tmp/mcp.json', 'http://127.0.0.1:1/mcp', 'bridge', 't']));
+      expect(argv.at(-1)).toBe('hi');
+    });
+
+    it.each(TURN_OPTION_NAMES.filter((name) => name !== 'cwd'))('a CLI without options.%s refuses a turn that asks for it, naming the file', async (name) => {
+      const adapter = (await load(declaring(TURN_OPTION_NAMES.filter((other) => other !== name)))).get('mycli')!;
+      const message = `mycli does not support ${TURN_OPTIONS[name].describe} (no options.${name} in ${join(dir, 'mycli.json')})`;
+      expect(unsupportedOption(adapter, { [name]: sample[name] })).toBe(message);
+      expect(() => buildArgv(adapter, { [name]: sample[name], prompt: 'hi' })).toThrow(message);
+    });
+
+    it("a CLI without a working-directory flag still runs: the process's own directory is its", async () => {
+      const adapter = (await load(valid)).get('mycli')!;
+      expect(unsupportedOption(adapter, { cwd: '/work' })).toBeUndefined();
+      expect(buildArgv(adapter, { cwd: '/work', prompt: 'hi' })).toEqual(['--json', 'hi']);
+    });
   });
 });

@@ -89,14 +89,14 @@ describe('an agent session', () => {
 
   it('fails a turn clearly when the CLI cannot take an option', async () => {
     const adapter = fakeAdapter();
-    const s = new AgentSession({ adapter: { ...adapter, options: {} }, cwd: world.dir, env: world.env, model: 'big' });
+    const s = new AgentSession({ adapter: { ...adapter, options: {} }, cwd: world.dir, env: world.env, options: { model: 'big' } });
     const outcome = await s.send('hi');
     expect(outcome).toMatchObject({ status: 'failed' });
     expect(outcome.error).toMatch(/^fake does not support choosing a model \(no options.model in .*fake.json\)$/);
   });
 
   it('passes model, system prompt and tool lists as the adapter declares', async () => {
-    await session({ model: 'opus', systemPrompt: 'Be brief.', allowedTools: ['Read', 'Grep'], disallowedTools: ['Bash'] }).send('go');
+    await session({ options: { model: 'opus', systemPrompt: 'Be brief.', allowedTools: ['Read', 'Grep'], disallowedTools: ['Bash'] } }).send('go');
     const [call] = await world.invocations();
     expect(call!.argv).toEqual([
       '--output-format',
@@ -119,7 +119,7 @@ describe('an agent session', () => {
 
   it('asks the bridge for permission instead of bypassing when told to', async () => {
     const mcp = { url: 'http://127.0.0.1:1/mcp/x', serverName: 'bridge', token: 'x', configFile: '/tmp/mcp.json' };
-    await session({ permissionPrompt: true, mcp }).send('go');
+    await session({ permissionPrompt: true, options: { mcp } }).send('go');
     const [call] = await world.invocations();
     expect(call!.argv).toContain('--permission-prompt-tool');
     expect(call!.argv[call!.argv.indexOf('--permission-prompt-tool') + 1]).toBe('mcp__bridge__approve_tool');

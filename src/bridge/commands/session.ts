@@ -1,3 +1,4 @@
+import { unsupportedOption } from '../../adapters/turn-options.ts';
 import { escapeHtml } from '../../presentation/format/index.ts';
 import { plain } from '../../presentation/deliver.ts';
 import { formatDuration } from '../../presentation/progress.ts';
@@ -56,7 +57,8 @@ export const model: CommandHandler = async ({ chat, args, reply }) => {
     return;
   }
   if (/\s/.test(wanted)) throw new UsageError('A model name is one word.');
-  if (!chat.adapter.options.model) throw new UsageError(`${chat.record.cli} does not let the bridge choose a model.`);
+  const unsupported = unsupportedOption(chat.adapter, { model: wanted });
+  if (unsupported) throw new UsageError(`${unsupported}.`);
   if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
   const next = wanted === 'default' ? undefined : wanted;
   await chat.change({ model: next });

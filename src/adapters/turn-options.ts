@@ -1,0 +1,91 @@
+/** The bridge's MCP endpoint for a session: how its CLI reaches the bridge's tools. */
+export interface McpAccess {
+  /** A config file in the CLI's own format, for CLIs that read one (Claude Code's --mcp-config). */
+  configFile?: string;
+  url: string;
+  serverName: string;
+  token: string;
+}
+
+/**
+ * One optional option of a turn: the placeholders its adapter template may use, how a value
+ * fills them, whether a turn wants it at all, and what it is called in an error.
+ */
+interface TurnOptionDef<T> {
+  placeholders: readonly string[];
+  fill: (value: T, adapter: { toolSeparator: string }) => Record<string, string | undefined>;
+  wanted: (value: T) => boolean;
+  describe: string;
+}
+
+const text = (placeholder: string, describe: string): TurnOptionDef<string> => ({
+  placeholders: [placeholder],
+  fill: (value) => ({ [placeholder]: value }),
+  wanted: (value) => value !== '',
+  describe,
+});
+const toolList = (placeholder: string, describe: string): TurnOptionDef<string[]> => ({
+  placeholders: [placeholder],
+  fill: (value, adapter) => ({ [placeholder]: value.join(adapter.toolSeparator) }),
+  wanted: (value) => value.length > 0,
+  describe,
+});
+
+/**
+ * Every option a turn can ask of a CLI, in the order their flags are added (the prompt always
+ * comes last: codex needs `resume ID PROMPT` at the end). This table is the one place an
+ * option is declared: the adapter schema's `options`, the placeholders, `TurnOptions`, argv
+ * building and the "does this CLI support it" check all come from it.
+ */
+export const TURN_OPTIONS = {
+  cwd: text('cwd', 'a working directory'),
+  model: text('model', 'choosing a model'),
+  systemPrompt: text('systemPrompt', 'a system prompt'),
+  mcp: {
+    placeholders: ['mcpConfigFile', 'mcpUrl', 'mcpServerName', 'mcpToken'],
+    fill: (value) => ({ mcpConfigFile: value.configFile, mcpUrl: value.url, mcpServerName: value.serverName, mcpToken: value.token }),
+    wanted: () => true,
+    describe: 'MCP tools',
+  } satisfies TurnOptionDef<McpAccess>,
+  allowedTools: toolList('allowedTools', 'an allowed-tools list'),
+  disallowedTools: toolList('disallowedTools', 'a disallowed-tools list'),
+  maxTurns: {
+    placeholders: ['maxTurns'],
+    fill: (value) => ({ maxTurns: String(value) }),
+    wanted: () => true,
+    describe: 'a turn limit',
+  } satisfies TurnOptionDef<number>,
+};
+
+export type TurnOptionName = keyof typeof TURN_OPTIONS;
+export const TURN_OPTION_NAMES = Object.keys(TURN_OPTIONS) as TurnOptionName[];
+
+/** What a turn asks of its CLI beyond the prompt; absent options leave their flags out. */
+export type TurnOptions = { [K in TurnOptionName]?: (typeof TURN_OPTIONS)[K] extends TurnOptionDef<infer T> ? T : never };
+
+/** Options a CLI without the flag simply runs without: the process's own working directory is the CLI's. */
+const COURTESY: ReadonlySet<TurnOptionName> = new Set(['cwd']);
+
+/** The options this turn wants, in argv order. */
+export function wantedOptions(options: TurnOptions): TurnOptionName[] {
+  return TURN_OPTION_NAMES.filter((name) => {
+    const value = options[name];
+    return value !== undefined && (TURN_OPTIONS[name] as TurnOptionDef<unknown>).wanted(value);
+  });
+}
+
+/** The sentence saying which wanted option the adapter cannot take, or undefined when it can take them all. */
+export function unsupportedOption(
+  adapter: { name: string; file: string; options: Partial<Record<TurnOptionName, unknown>> },
+  options: TurnOptions,
+): string | undefined {
+  const missing = wantedOptions(options).find((name) => !adapter.options[name] && !COURTESY.has(name));
+  return missing && `${adapter.name} does not support ${TURN_OPTIONS[missing].describe} (no options.${missing} in ${adapter.file})`;
+}
+
+/** The placeholder values the turn's options fill. */
+export function optionPlaceholders(adapter: { toolSeparator: string }, options: TurnOptions): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  for (const name of wantedOptions(options)) Object.assign(values, (TURN_OPTIONS[name] as TurnOptionDef<unknown>).fill(options[name], adapter));
+  return values;
+}
