@@ -13,7 +13,7 @@ export interface TelegramBridge {
 }
 
 /** A grammY bot without the bridge: the API client with auto-retry, pointed at the configured Bot API root. */
-export function createBot(config: BridgeConfig): Bot {
+export function createBot(config: Pick<BridgeConfig, 'telegram'>): Bot {
   if (!config.telegram.token) throw new Error('TELEGRAM_BOT_TOKEN is not set');
   const bot = new Bot(config.telegram.token, { client: { apiRoot: config.telegram.apiRoot } });
   // 429s wait for retry_after; 5xx and network errors are retried with backoff.
