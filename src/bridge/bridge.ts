@@ -10,6 +10,7 @@ import type { ChatSessions } from './chat-sessions.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './commands/command.ts';
 import { help, start } from './commands/help.ts';
 import { cli, model, newSession, status, stop } from './commands/session.ts';
+import { RefusalThrottle } from './refusals.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
 /** The slice of the configuration the bot itself uses. */
@@ -43,6 +44,7 @@ export class Bridge {
   private readonly stopHooks: StopHook[] = [];
   private readonly statusHooks: ((chat: ChatSession) => [string, string][])[] = [];
   private readonly running = new Set<Promise<void>>();
+  private readonly refusals = new RefusalThrottle();
   private shuttingDown = false;
   private readonly log: (message: string) => void;
 
@@ -85,8 +87,10 @@ export class Bridge {
   async handleMessage(message: IncomingMessage, botUsername?: string): Promise<void> {
     const { address, user } = message;
     if (!this.isAllowed(user.id)) {
+      if (!this.refusals.shouldRefuse(user.id)) return;
       this.log(`refused user ${user.id} in chat ${address.chatId}`);
-      await this.out.send(address, refusal(user.id), { replyTo: message.messageId });
+      // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.
+      void this.out.send(address, refusal(user.id), { replyTo: message.messageId }).catch((error: Error) => this.log(`refusal to ${user.id} failed: ${error.message}`));
       return;
     }
     const command = parseCommandLine(message.text, botUsername);

@@ -72,9 +72,23 @@ describe('the Telegram bridge', () => {
     say(chat, 'run rm -rf /', { userId: STRANGER });
     const refusal = await answer(chat, /not allowed/);
     expect(refusal.text).toContain(String(STRANGER));
-    world.telegram.sendText({ chatId: STRANGER, userId: STRANGER, text: '/status' });
-    await answer(STRANGER, /not allowed/);
+    const other = STRANGER + 1;
+    world.telegram.sendText({ chatId: other, userId: other, text: '/status' });
+    await answer(other, /not allowed/);
     expect((await world.cli.invocations()).length).toBe(before);
+  });
+
+  it('refuses a stranger once, however much they post, and never makes the members wait behind it', async () => {
+    const chat = newChat();
+    const stranger = STRANGER + 2;
+    // The refusal never gets an answer from Telegram (a flood limit, say): the chat goes on regardless.
+    world.telegram.failNext('sendMessage', { hang: true }, { chatId: chat, text: /not allowed/ });
+    for (let i = 0; i < 30; i++) say(chat, `spam ${i}`, { userId: stranger });
+    say(chat, 'say:members-first');
+    await answer(chat, /^members-first/);
+    const refusals = world.telegram.callsTo('sendMessage').filter((c) => c.params.chat_id === chat && /not allowed/.test(String(c.params.text)));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]!.status).toBeUndefined(); // still in flight
   });
 
   it('refuses a stranger pressing a button', async () => {
