@@ -90,6 +90,7 @@ export async function createApp(options: {
   });
   subagents.onEnded((run) => {
     approvals.cancel(run.runId); // a run that ended takes its open questions with it
+    sessionTools.release(run.runId);
     outbox.kick();
   });
   const orchestrator = new Orchestrator({

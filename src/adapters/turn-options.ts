@@ -1,11 +1,19 @@
 /** The bridge's MCP endpoint for a session: how its CLI reaches the bridge's tools. */
 export interface McpAccess {
-  /** A config file in the CLI's own format, for CLIs that read one (Claude Code's --mcp-config). */
+  /** A config file (0600) in the CLI's own format, for CLIs that read one (Claude Code's --mcp-config). */
   configFile?: string;
+  /** The endpoint, without the secret. */
   url: string;
   serverName: string;
+  /**
+   * The session's secret: never a placeholder, so never on a command line where `ps` shows it.
+   * It reaches the CLI in its config file, or in the environment variable MCP_TOKEN_VARIABLE.
+   */
   token: string;
 }
+
+/** Where a CLI that takes flags (codex: `bearer_token_env_var`) finds the session's MCP secret. */
+export const MCP_TOKEN_VARIABLE = 'JSONL_BRIDGE_MCP_TOKEN';
 
 /**
  * One optional option of a turn: the placeholders its adapter template may use, how a value
@@ -42,8 +50,8 @@ export const TURN_OPTIONS = {
   model: text('model', 'choosing a model'),
   systemPrompt: text('systemPrompt', 'a system prompt'),
   mcp: {
-    placeholders: ['mcpConfigFile', 'mcpUrl', 'mcpServerName', 'mcpToken'],
-    fill: (value) => ({ mcpConfigFile: value.configFile, mcpUrl: value.url, mcpServerName: value.serverName, mcpToken: value.token }),
+    placeholders: ['mcpConfigFile', 'mcpUrl', 'mcpServerName'],
+    fill: (value) => ({ mcpConfigFile: value.configFile, mcpUrl: value.url, mcpServerName: value.serverName }),
     wanted: () => true,
     describe: 'MCP tools',
   } satisfies TurnOptionDef<McpAccess>,

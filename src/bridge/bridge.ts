@@ -90,7 +90,9 @@ export class Bridge {
       if (!this.refusals.shouldRefuse(user.id)) return;
       this.log(`refused user ${user.id} in chat ${address.chatId}`);
       // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.
-      void this.out.send(address, refusal(user.id), { replyTo: message.messageId }).catch((error: Error) => this.log(`refusal to ${user.id} failed: ${error.message}`));
+      void this.out
+        .send(address, refusal(user.id), { replyTo: message.messageId })
+        .catch((error: Error) => this.log(`refusal to ${user.id} failed: ${error.message}`));
       return;
     }
     const command = parseCommandLine(message.text, botUsername);

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAdapters, type Adapter } from '../adapters/load.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { childEnv } from '../process/child-env.ts';
 import { OWNER_VARIABLE } from '../process/orphans.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 
@@ -18,7 +19,7 @@ export interface BridgeConfig {
   adapters: Map<string, Adapter>;
   manifest: BridgeManifest;
   settings: Settings;
-  /** What CLIs run with: the bridge's own environment, unchanged (API keys, base URLs). */
+  /** What CLIs run with: the bridge's own environment less its settings and secrets (API keys and base URLs pass through). */
   cliEnv: Record<string, string | undefined>;
 }
 
@@ -64,7 +65,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     manifest,
     settings,
     // Marked, so a restarted bridge can find CLIs its killed predecessor left running.
-    cliEnv: { ...env, [OWNER_VARIABLE]: dataDir },
+    cliEnv: { ...childEnv(env), [OWNER_VARIABLE]: dataDir },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Adapter } from '../adapters/load.ts';
 import { buildArgv, type TurnSpec } from '../adapters/argv.ts';
+import { MCP_TOKEN_VARIABLE } from '../adapters/turn-options.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
 import type { CliLine } from '../process/lines.ts';
 import { decoders } from '../protocols/index.ts';
@@ -61,7 +62,8 @@ export class Turn {
       command: run.adapter.resolvedCommand,
       args: argv,
       cwd: run.cwd,
-      env: { ...run.env, ...run.adapter.env },
+      // The MCP secret travels in the environment, never on the command line.
+      env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
     });
     this.done = this.drive();
   }

@@ -18,10 +18,11 @@ export interface ToolHandler {
 export const MCP_SERVER_NAME = 'bridge';
 
 export interface Grant {
+  /** Sent as `Authorization: Bearer <token>`. */
   token: string;
-  /** The endpoint with the token in its path: every CLI can take a URL, not all take headers. */
+  /** The endpoint; the same for every session. */
   url: string;
-  revoke(): void;
+  revoke: () => void;
 }
 
 /**
@@ -54,11 +55,11 @@ export class McpEndpoint {
     return endpoint;
   }
 
-  /** A secret for one session; the URL carries it. */
+  /** A secret for one session, until it is revoked. */
   grant(scope: ToolScope): Grant {
     const token = randomBytes(24).toString('base64url');
     this.scopes.set(token, scope);
-    return { token, url: `${this.base}/${token}`, revoke: () => this.scopes.delete(token) };
+    return { token, url: this.base, revoke: () => this.scopes.delete(token) };
   }
 
   async close(): Promise<void> {
@@ -84,12 +85,10 @@ export class McpEndpoint {
     await transport.handleRequest(req, res);
   }
 
-  /** `/mcp/<token>`, or `/mcp` with `Authorization: Bearer <token>`. */
+  /** `/mcp` with `Authorization: Bearer <token>`: never in the URL, where logs and `ps` would show it. */
   private authenticate(req: IncomingMessage): ToolScope | undefined {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const fromPath = /^\/mcp\/([\w-]+)$/.exec(path)?.[1];
-    const fromHeader = path === '/mcp' ? /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] : undefined;
-    const token = fromPath ?? fromHeader;
+    const token = path === '/mcp' ? /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] : undefined;
     if (!token) return undefined;
     for (const [known, scope] of this.scopes) if (sameSecret(known, token)) return scope;
     return undefined;

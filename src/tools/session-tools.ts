@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatAddress } from '../ports/transport.ts';
 import { chatKey } from '../ports/transport.ts';
@@ -35,7 +35,7 @@ export interface SessionToolsOptions {
  * that may spawn or must ask for approvals.
  */
 export class SessionTools {
-  private readonly grants = new Map<string, Grant>();
+  private readonly grants = new Map<string, { grant: Grant; configFile?: string }>();
 
   constructor(private readonly options: SessionToolsOptions) {}
 
@@ -71,21 +71,37 @@ export class SessionTools {
     });
   }
 
-  /** Sessions are created synchronously and rarely: the small config file is written in step. */
+  /** A run has ended: its secret stops working and its config file goes. */
+  release(runId: string): void {
+    this.revoke(`run-${runId}`);
+  }
+
+  /**
+   * A fresh secret for each session (a main session's `/new` gets a new one, the old one
+   * stops working), in a 0600 config file for CLIs that read one. Sessions are created
+   * rarely and synchronously: the small file is written in step.
+   */
   private mcpFor(adapter: Adapter, name: string, scope: ToolScope): McpAccess | undefined {
     if (!adapter.options.mcp) return undefined;
-    let grant = this.grants.get(name);
-    if (!grant) {
-      grant = this.options.endpoint.grant(scope);
-      this.grants.set(name, grant);
-    }
+    this.revoke(name);
+    const grant = this.options.endpoint.grant(scope);
     const mcp: McpAccess = { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token };
     if (adapter.mcpConfigFormat === 'claude-json') {
       const dir = join(this.options.config.dataDir, 'mcp');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       mcp.configFile = join(dir, `${name.replace(/[^\w-]/g, '_')}.json`);
-      writeFileSync(mcp.configFile, JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url: grant.url } } }, null, 2), { mode: 0o600 });
+      const server = { type: 'http', url: grant.url, headers: { Authorization: `Bearer ${grant.token}` } };
+      writeFileSync(mcp.configFile, JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: server } }, null, 2), { mode: 0o600 });
     }
+    this.grants.set(name, { grant, ...(mcp.configFile ? { configFile: mcp.configFile } : {}) });
     return mcp;
+  }
+
+  private revoke(name: string): void {
+    const held = this.grants.get(name);
+    if (!held) return;
+    held.grant.revoke();
+    if (held.configFile) rmSync(held.configFile, { force: true });
+    this.grants.delete(name);
   }
 }

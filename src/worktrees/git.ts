@@ -1,3 +1,4 @@
+import { childEnv } from '../process/child-env.ts';
 import { execa } from 'execa';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -43,7 +44,7 @@ const REPO_OVERRIDES = [
 ];
 
 function gitEnv(): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env };
+  const env = childEnv(process.env);
   for (const name of REPO_OVERRIDES) delete env[name];
   return {
     ...env,

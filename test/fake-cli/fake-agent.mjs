@@ -43,7 +43,10 @@ const directive = (name) => {
 };
 
 if (process.env.FAKE_CLI_LOG) {
-  appendFileSync(process.env.FAKE_CLI_LOG, JSON.stringify({ argv: args, cwd: process.cwd(), prompt, resume, pid: process.pid }) + '\n');
+  appendFileSync(
+    process.env.FAKE_CLI_LOG,
+    JSON.stringify({ argv: args, cwd: process.cwd(), prompt, resume, pid: process.pid, envNames: Object.keys(process.env).sort() }) + '\n',
+  );
 }
 if (directive('ignore-term')) process.on('SIGTERM', () => {});
 

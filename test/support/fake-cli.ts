@@ -18,8 +18,8 @@ export interface FakeCliWorld {
   dir: string;
   /** Environment for the fake CLI: where it logs its invocations and keeps sessions. */
   env: Record<string, string | undefined>;
-  /** Every invocation so far: argv, cwd, prompt, resume id, pid. */
-  invocations(): Promise<{ argv: string[]; cwd: string; prompt: string; resume?: string; pid: number }[]>;
+  /** Every invocation so far: argv, cwd, prompt, resume id, pid, and the names of its environment variables. */
+  invocations(): Promise<{ argv: string[]; cwd: string; prompt: string; resume?: string; pid: number; envNames: string[] }[]>;
   cleanup(): Promise<void>;
 }
 

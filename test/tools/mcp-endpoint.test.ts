@@ -42,9 +42,9 @@ const scope = (chatId: number, depth = 0): ToolScope => ({
   tools: AGENT_TOOLS,
 });
 
-async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+async function connect(grant: Grant): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(grant.url), { requestInit: { headers: { authorization: `Bearer ${grant.token}` } } }));
   clients.push(client);
   return client;
 }
@@ -68,42 +68,35 @@ describe('the MCP endpoint', () => {
   it('refuses requests without a valid secret, before speaking MCP', async () => {
     await open();
     const grant = endpoint.grant(scope(-1));
-    const base = grant.url.slice(0, grant.url.lastIndexOf('/'));
-    for (const url of [base, `${base}/not-the-secret`]) {
+    // no secret, a wrong one, or the right one where logs and `ps` would show it (the URL)
+    for (const [url, authorization] of [
+      [grant.url, undefined],
+      [grant.url, 'Bearer not-the-secret'],
+      [`${grant.url}/${grant.token}`, undefined],
+    ] as const) {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization ? { authorization } : {}) },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(response.status).toBe(401);
     }
-    await expect(connect(`${base}/wrong`)).rejects.toThrow();
     grant.revoke();
-    await expect(connect(grant.url)).rejects.toThrow();
+    await expect(connect(grant)).rejects.toThrow();
   });
 
-  it('accepts the secret in the path or as a bearer token, and lists the tools of manifest.json', async () => {
+  it('accepts the secret as a bearer token, and lists the tools of manifest.json', async () => {
     const config = await open();
     const grant: Grant = endpoint.grant(scope(-1));
-    const byPath = await connect(grant.url);
-    const byHeader = await connect(grant.url.slice(0, grant.url.lastIndexOf('/')), { authorization: `Bearer ${grant.token}` });
-    for (const client of [byPath, byHeader]) {
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual([
-        'spawn_subagent',
-        'list_subagents',
-        'subagent_status',
-        'subagent_log',
-        'create_orchestration',
-        'stop_subagent',
-      ]);
-      expect(tools[0]!.inputSchema).toEqual(config.manifest.tools[0]!.inputSchema);
-    }
+    const client = await connect(grant);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['spawn_subagent', 'list_subagents', 'subagent_status', 'subagent_log', 'create_orchestration', 'stop_subagent']);
+    expect(tools[0]!.inputSchema).toEqual(config.manifest.tools[0]!.inputSchema);
   });
 
   it("spawn_subagent returns at once with the run id, in the caller's chat, and the chat is told", async () => {
     await open();
-    const client = await connect(endpoint.grant(scope(-1)).url);
+    const client = await connect(endpoint.grant(scope(-1)));
     const started = Date.now();
     const result = await call(client, 'spawn_subagent', { task: 'sleep:2 say:slow', label: 'Slow one' });
     expect(Date.now() - started).toBeLessThan(1500);
@@ -130,7 +123,7 @@ describe('the MCP endpoint', () => {
 
   it('answers bad arguments, unknown CLIs, limits and unknown runs with tool errors', async () => {
     await open({ maxConcurrent: 1, maxQueued: 0 });
-    const client = await connect(endpoint.grant(scope(-1)).url);
+    const client = await connect(endpoint.grant(scope(-1)));
     expect(await call(client, 'spawn_subagent', {})).toEqual({
       isError: true,
       text: "Invalid arguments for spawn_subagent: (arguments) must have required property 'task'.",
@@ -157,7 +150,7 @@ describe('the MCP endpoint', () => {
 
   it('refuses a spawn from too deep with a clear tool error', async () => {
     await open({ maxDepth: 1 });
-    const client = await connect(endpoint.grant(scope(-1, 1)).url);
+    const client = await connect(endpoint.grant(scope(-1, 1)));
     const result = await call(client, 'spawn_subagent', { task: 'nested' });
     expect(result).toEqual({ isError: true, text: 'Subagents may be nested 1 deep at most, and this one would be at depth 2. Do the work yourself.' });
     expect(subagents.registry.forChat('-1')).toEqual([]);
@@ -170,15 +163,15 @@ describe('the MCP endpoint', () => {
       { address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, cwd: world.dir, cli: 'fake', depth: 0 },
     );
     if (!parent.ok) throw new Error(parent.error);
-    const client = await connect(endpoint.grant({ ...scope(-1, 1), runId: parent.run.runId }).url);
+    const client = await connect(endpoint.grant({ ...scope(-1, 1), runId: parent.run.runId }));
     expect((await call(client, 'spawn_subagent', { task: 'hang', label: 'Child' })).isError).toBe(false);
     expect(subagents.registry.find('-1', '#2')).toMatchObject({ label: 'Child', depth: 2, policy: { allowedTools: ['Read', 'Grep'], approvals: true } });
   });
 
   it("sees only its own chat's runs", async () => {
     await open();
-    const mine = await connect(endpoint.grant(scope(-1)).url);
-    const theirs = await connect(endpoint.grant(scope(-2)).url);
+    const mine = await connect(endpoint.grant(scope(-1)));
+    const theirs = await connect(endpoint.grant(scope(-2)));
     await call(mine, 'spawn_subagent', { task: 'say:mine' });
     expect((await call(theirs, 'list_subagents', {})).text).toMatch(/^No subagent runs in this chat/);
     expect((await call(theirs, 'subagent_status', { id: '1' })).isError).toBe(true);
@@ -186,7 +179,7 @@ describe('the MCP endpoint', () => {
 
   it('create_orchestration validates the plan first and starts it at once', async () => {
     await open();
-    const client = await connect(endpoint.grant(scope(-1)).url);
+    const client = await connect(endpoint.grant(scope(-1)));
     const cyclic = await call(client, 'create_orchestration', {
       plan: {
         strategy: 'dag',
