@@ -18,7 +18,8 @@ import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
 import { Subagents } from './subagents/subagents.ts';
 import { AgentInbox, orchestrationHandBack, runHandBack } from './tools/agent-inbox.ts';
-import { McpEndpoint } from './tools/mcp-endpoint.ts';
+import { MCP_SERVER_NAME, McpEndpoint } from './tools/mcp-endpoint.ts';
+import { APPROVAL_TOOL } from './tools/scope.ts';
 import { SessionTools } from './tools/session-tools.ts';
 import { ToolCalls } from './tools/tool-calls.ts';
 
@@ -86,6 +87,7 @@ export async function createApp(options: {
     audit,
     timeoutMs: settings.approvalTimeoutSeconds * 1000,
     holdTimeout: (runId) => subagents.registry.holdTimeout(runId),
+    ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
     log,
   });
   subagents.onEnded((run) => {

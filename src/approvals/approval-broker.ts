@@ -1,7 +1,6 @@
 import { nanoid } from 'nanoid';
 import type { AuditLog } from '../audit/audit-log.ts';
-import { escapeHtml, truncate } from '../presentation/format/index.ts';
-import { toolSummary } from '../presentation/tool-summary.ts';
+import { escapeHtml } from '../presentation/format/index.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import type { AutoApprove } from '../policy/tool-policy.ts';
@@ -23,9 +22,16 @@ export interface ApprovalOptions {
   /** No answer within this long means deny. */
   timeoutMs: number;
   /** Pauses the run's own timeout while it waits for a person. */
-  holdTimeout(runId: string): () => void;
+  holdTimeout: (runId: string) => () => void;
+  /** The permission tool itself, as the CLI names it (`mcp__bridge__approve_tool`): a model calling it is refused. */
+  ownTool: string;
   log?: (line: string) => void;
 }
+
+/** Questions one run may have open at once: more are denied, so a run cannot park itself on its chat. */
+export const MAX_OPEN_QUESTIONS = 3;
+/** An input longer than this (as JSON) is shown as a file before the question. */
+const INLINE_INPUT_CHARS = 3000;
 
 /**
  * Answers a run's permission prompts: auto-approves what its policy allows (time-boxed and
@@ -34,14 +40,21 @@ export interface ApprovalOptions {
  */
 export class ApprovalBroker {
   private readonly pending = new Map<string, Pending>();
-  /** Auto-approval times per run, for the rate limits. */
+  /** Auto-approval times per run within the last minute, for the rate limit. */
   private readonly approvedAt = new Map<string, number[]>();
+  /** Auto-approvals per run so far, for the per-run cap. */
+  private readonly approvedCount = new Map<string, number>();
 
   constructor(private readonly options: ApprovalOptions) {}
 
   async decide(run: SubagentRunRecord, tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
     const { audit } = this.options;
     const base = { runId: run.runId, chat: run.requesterKey, tool, input };
+    // Asking about the permission tool is the model calling it to pause its own timeout.
+    if (tool === this.options.ownTool) {
+      await audit.record({ ...base, event: 'tool_denied', decision: 'deny', by: 'policy', detail: 'the permission tool is not for the model' });
+      return { behavior: 'deny', message: `${tool} answers the CLI's permission prompts; it is not a tool to call.` };
+    }
     if (run.policy?.disallowedTools?.includes(tool)) {
       await audit.record({ ...base, event: 'tool_denied', decision: 'deny', by: 'policy', detail: 'disallowed tool' });
       return { behavior: 'deny', message: `${tool} is not allowed for this run.` };
@@ -55,6 +68,10 @@ export class ApprovalBroker {
       }
       await audit.record({ ...base, event: 'tool_auto_approved', decision: 'allow', by: 'policy' });
       return { behavior: 'allow', updatedInput: input };
+    }
+    if (this.waitingFor(run.runId) >= MAX_OPEN_QUESTIONS) {
+      await audit.record({ ...base, event: 'tool_denied', decision: 'deny', by: 'policy', detail: `${MAX_OPEN_QUESTIONS} questions already open` });
+      return { behavior: 'deny', message: `${MAX_OPEN_QUESTIONS} questions of this run are already waiting for the chat: denied. Wait for their answers.` };
     }
     return this.ask(run, tool, input);
   }
@@ -88,6 +105,8 @@ export class ApprovalBroker {
     const { out, audit, timeoutMs } = this.options;
     const id = nanoid(10);
     const release = this.options.holdTimeout(run.runId);
+    const full = JSON.stringify(input, null, 2);
+    const asFile = full.length > INLINE_INPUT_CHARS;
     return new Promise<PermissionDecision>((resolve) => {
       const timer = setTimeout(
         () => settle({ behavior: 'deny', message: `No answer within ${Math.round(timeoutMs / 1000)} s: denied.` }, 'timeout'),
@@ -109,19 +128,20 @@ export class ApprovalBroker {
           decision: allowed ? 'allow' : 'deny',
           by,
         });
-        if (pending.ref) void out.edit(pending.ref, decidedText(run, tool, input, allowed, by, timeoutMs), { buttons: [] }).catch(() => {});
+        if (pending.ref) void out.edit(pending.ref, decidedText(run, tool, full, asFile, allowed, by, timeoutMs), { buttons: [] }).catch(() => {});
         resolve(decision);
       };
       const to = runAddress(run);
-      out
-        .send(to, questionText(run, tool, input, timeoutMs), {
-          buttons: [
-            [
-              { text: '✅ Allow', data: `ap:${id}:allow` },
-              { text: '⛔ Deny', data: `ap:${id}:deny` },
-            ],
-          ],
-        })
+      const buttons = [
+        [
+          { text: '✅ Allow', data: `ap:${id}:allow` },
+          { text: '⛔ Deny', data: `ap:${id}:deny` },
+        ],
+      ];
+      // Allow approves the whole input, so the whole input is shown first: a long one as a file.
+      const shown = asFile ? out.sendDocument(to, { filename: `${tool.replace(/\W+/g, '-')}-input-${id}.json`, content: full }) : Promise.resolve();
+      shown
+        .then(() => out.send(to, questionText(run, tool, full, asFile, timeoutMs), { buttons }))
         .then((ref) => (pending.ref = ref))
         .catch((error) => {
           this.options.log?.(`asking chat ${run.requesterKey} for approval failed: ${(error as Error).message}`);
@@ -137,30 +157,31 @@ export class ApprovalBroker {
   /** The reason auto-approval must wait, or undefined; records the approval when there is none. */
   private rateLimited(runId: string, auto: AutoApprove): string | undefined {
     const now = Date.now();
-    const times = this.approvedAt.get(runId) ?? [];
-    if (times.length >= auto.perRun) return `${auto.perRun} auto-approved calls is this run's limit`;
-    const lastMinute = times.filter((time) => now - time < 60_000).length;
-    if (lastMinute >= auto.perMinute) return `${auto.perMinute} auto-approved calls a minute is the limit`;
-    times.push(now);
-    this.approvedAt.set(runId, times.length > auto.perMinute * 2 ? times.slice(-auto.perMinute) : times);
+    const count = this.approvedCount.get(runId) ?? 0;
+    if (count >= auto.perRun) return `${auto.perRun} auto-approved calls is this run's limit`;
+    const lastMinute = (this.approvedAt.get(runId) ?? []).filter((time) => now - time < 60_000);
+    if (lastMinute.length >= auto.perMinute) return `${auto.perMinute} auto-approved calls a minute is the limit`;
+    this.approvedAt.set(runId, [...lastMinute, now]);
+    this.approvedCount.set(runId, count + 1);
     return undefined;
   }
 }
 
-function describeCall(tool: string, input: Record<string, unknown>): string {
-  return truncate(toolSummary(tool, input) || JSON.stringify(input), 600);
+/** The call as the chat sees it before deciding: the whole input, or where to find it. */
+function describeCall(input: string, asFile: boolean): string {
+  return asFile ? `Its whole input (${input.length.toLocaleString('en-US')} characters) is in the file above.` : input;
 }
 
-function questionText(run: SubagentRunRecord, tool: string, input: Record<string, unknown>, timeoutMs: number): RichText {
+function questionText(run: SubagentRunRecord, tool: string, input: string, asFile: boolean, timeoutMs: number): RichText {
   const head = `🔐 #${run.number} ${displayName(run)} asks to use ${tool}`;
-  const call = describeCall(tool, input);
+  const call = describeCall(input, asFile);
   const note = `No answer within ${Math.round(timeoutMs / 60_000) || 1} min means deny.`;
   return { html: `<b>${escapeHtml(head)}</b>\n<pre>${escapeHtml(call)}</pre>\n<i>${escapeHtml(note)}</i>`, plain: `${head}\n${call}\n${note}` };
 }
 
-function decidedText(run: SubagentRunRecord, tool: string, input: Record<string, unknown>, allowed: boolean, by: string, timeoutMs: number): RichText {
+function decidedText(run: SubagentRunRecord, tool: string, input: string, asFile: boolean, allowed: boolean, by: string, timeoutMs: number): RichText {
   const verdict = allowed ? `✅ Allowed by ${by}` : by === 'timeout' ? `⛔ Denied: no answer within ${Math.round(timeoutMs / 1000)} s` : `⛔ Denied by ${by}`;
   const head = `#${run.number} ${displayName(run)}: ${tool}`;
-  const call = describeCall(tool, input);
+  const call = describeCall(input, asFile);
   return { html: `<b>${escapeHtml(head)}</b>\n<pre>${escapeHtml(call)}</pre>\n${escapeHtml(verdict)}`, plain: `${head}\n${call}\n${verdict}` };
 }

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.ts';
-import { ApprovalBroker } from '../../src/approvals/approval-broker.ts';
+import { ApprovalBroker, MAX_OPEN_QUESTIONS } from '../../src/approvals/approval-broker.ts';
 import { buildPolicy } from '../../src/policy/tool-policy.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
 import { tempDir } from '../support/bridge-process.ts';
@@ -27,6 +27,7 @@ beforeEach(async () => {
       holds++;
       return () => holds--;
     },
+    ownTool: 'mcp__bridge__approve_tool',
   });
 });
 afterEach(() => dir.remove());
@@ -66,14 +67,14 @@ describe('approvals from the chat', () => {
     const decision = broker.decide(run(), 'Bash', { command: 'touch built.txt' });
     await expect.poll(() => out.sent.length).toBe(1);
     const question = out.sent[0]!;
-    expect(question.text).toBe('🔐 #4 Builder asks to use Bash\ntouch built.txt\nNo answer within 1 min means deny.');
+    expect(question.text).toBe('🔐 #4 Builder asks to use Bash\n{\n  "command": "touch built.txt"\n}\nNo answer within 1 min means deny.');
     expect(question.buttons[0]!.map((b) => b.text)).toEqual(['✅ Allow', '⛔ Deny']);
     expect(holds).toBe(1);
     expect(broker.waitingFor('run-1')).toBe(1);
     expect(await press(question.buttons[0]![0]!.data)).toEqual({ text: '✅ Allowed' });
     expect(await decision).toEqual({ behavior: 'allow', updatedInput: { command: 'touch built.txt' } });
     expect(holds).toBe(0);
-    await expect.poll(() => question.edits.at(-1)).toBe('#4 Builder: Bash\ntouch built.txt\n✅ Allowed by Ada');
+    await expect.poll(() => question.edits.at(-1)).toBe('#4 Builder: Bash\n{\n  "command": "touch built.txt"\n}\n✅ Allowed by Ada');
     expect(await press(question.buttons[0]![1]!.data)).toEqual({ text: 'This request was already answered.' });
     const [entry] = await entries();
     expect(entry).toMatchObject({
@@ -137,5 +138,58 @@ describe('approvals from the chat', () => {
     void broker.decide(old, 'Read', { file_path: 'a' });
     await expect.poll(() => out.sent.length).toBe(1);
     broker.cancel('run-1');
+  });
+
+  it('shows the whole input before it can be allowed: a Write its content, a long input as a file first', async () => {
+    const content = 'line\n'.repeat(20);
+    void broker.decide(run(), 'Write', { file_path: 'notes.txt', content });
+    await expect.poll(() => out.sent.length).toBe(1);
+    expect(out.sent[0]!.text).toContain(JSON.stringify(content));
+    broker.cancel('run-1');
+    const long = 'x'.repeat(5000);
+    void broker.decide(run(), 'Bash', { command: long });
+    await expect.poll(() => out.sent.length).toBe(3);
+    const [file, question] = out.sent.slice(1);
+    expect(file!.document).toMatchObject({ content: JSON.stringify({ command: long }, null, 2) });
+    expect(file!.buttons).toEqual([]);
+    expect(question!.text).toMatch(/^🔐 #4 Builder asks to use Bash\nIts whole input \(5,\d{3} characters\) is in the file above\./);
+    expect(question!.buttons[0]!.map((b) => b.text)).toEqual(['✅ Allow', '⛔ Deny']);
+    broker.cancel('run-1');
+  });
+
+  it('never asks about the permission tool itself: the model calling it to pause its own timeout is refused', async () => {
+    const decision = await broker.decide(run(), 'mcp__bridge__approve_tool', { tool_name: 'Bash', input: {} });
+    expect(decision).toMatchObject({ behavior: 'deny' });
+    expect(out.sent).toHaveLength(0);
+    expect(holds).toBe(0);
+  });
+
+  it('keeps at most a few questions of one run open at once', async () => {
+    const open = [1, 2, 3].map((i) => broker.decide(run(), 'Bash', { command: `step ${i}` }));
+    await expect.poll(() => out.sent.length).toBe(MAX_OPEN_QUESTIONS);
+    expect(await broker.decide(run(), 'Bash', { command: 'step 4' })).toEqual({
+      behavior: 'deny',
+      message: '3 questions of this run are already waiting for the chat: denied. Wait for their answers.',
+    });
+    expect(out.sent).toHaveLength(MAX_OPEN_QUESTIONS);
+    broker.cancel('run-1');
+    await Promise.all(open);
+  });
+
+  it('counts every auto-approval against the per-run cap, however slowly they come', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const policy = buildPolicy({ autoApprove: { perMinute: 10, perRun: 25 }, allowedTools: ['Read'] })!;
+      const r = run(policy);
+      const decisions = [];
+      for (let i = 0; i < 30; i++) {
+        vi.setSystemTime(Date.now() + 7000); // about 8 a minute: never the rate limit
+        decisions.push((await broker.decide({ ...r, startedAt: Date.now() }, 'Read', { file_path: String(i) })).behavior);
+      }
+      expect(decisions.filter((d) => d === 'allow')).toHaveLength(25);
+      expect(decisions.slice(25)).toEqual(['deny', 'deny', 'deny', 'deny', 'deny']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
