@@ -15,11 +15,29 @@ export class UnsupportedOptionError extends Error {
   override name = 'UnsupportedOptionError';
 }
 
-/** `args`, the wanted options in table order, the permission flags, `resume`, then the prompt last. */
-export function buildArgv(adapter: Adapter, turn: TurnSpec): string[] {
+/** Prompts larger than this (UTF-8 bytes) are not one argument: Linux refuses an argument over 128 KiB (E2BIG). */
+export const ARGUMENT_PROMPT_LIMIT = 96 * 1024;
+
+/** How this turn's prompt reaches the CLI. */
+export function promptVia(adapter: Adapter, prompt: string): 'argv' | 'stdin' | 'file' {
+  if (Buffer.byteLength(prompt) <= ARGUMENT_PROMPT_LIMIT) return 'argv';
+  if (!adapter.largePrompt) {
+    throw new UnsupportedOptionError(
+      `${adapter.name} cannot take a prompt of ${Math.round(Buffer.byteLength(prompt) / 1024)} KB (no largePrompt in ${adapter.file}); the limit is ${ARGUMENT_PROMPT_LIMIT / 1024} KB`,
+    );
+  }
+  return adapter.largePrompt.via;
+}
+
+/**
+ * `args`, the wanted options in table order, the permission flags, `resume`, then the prompt
+ * last: as an argument, or (when too large) as `largePrompt` says, with the file written to
+ * `promptFile` when it goes in a file.
+ */
+export function buildArgv(adapter: Adapter, turn: TurnSpec, promptFile?: string): string[] {
   const unsupported = unsupportedOption(adapter, turn);
   if (unsupported) throw new UnsupportedOptionError(unsupported);
-  const values: Record<string, string | undefined> = { prompt: turn.prompt, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn) };
+  const values: Record<string, string | undefined> = { prompt: turn.prompt, promptFile, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn) };
   const argv = fill(adapter.args, values);
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
   if (turn.permissionPrompt) {
@@ -29,11 +47,13 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec): string[] {
       );
     if (!turn.mcp) throw new UnsupportedOptionError(`${adapter.name} needs the bridge's MCP endpoint to ask for permission`);
     argv.push(...fill(adapter.permissions.prompt, values));
+  } else if (turn.allowedTools?.length && adapter.permissions.allowlist) {
+    argv.push(...fill(adapter.permissions.allowlist, values));
   } else {
     argv.push(...fill(adapter.permissions.bypass, values));
   }
   if (turn.resumeId) argv.push(...fill(adapter.resume, values));
-  argv.push(...fill(adapter.prompt, values));
+  argv.push(...fill(promptVia(adapter, turn.prompt) === 'argv' ? adapter.prompt : adapter.largePrompt!.args, values));
   return argv;
 }
 

@@ -11,7 +11,7 @@ import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-opt
 
 const argTemplate = z.array(z.string()).describe('an array of argument strings');
 
-export const PLACEHOLDERS = ['prompt', 'sessionId', ...TURN_OPTION_NAMES.flatMap((name) => TURN_OPTIONS[name].placeholders)];
+export const PLACEHOLDERS = ['prompt', 'promptFile', 'sessionId', ...TURN_OPTION_NAMES.flatMap((name) => TURN_OPTIONS[name].placeholders)];
 /** `{name}` or `{name|json}`. */
 export const PLACEHOLDER_PATTERN = /\{(\w+)(?:\|(json))?\}/g;
 
@@ -24,8 +24,21 @@ export const adapterManifestSchema = z
     protocol: z.enum(protocolNames as [string, ...string[]]),
     /** Arguments every turn starts with. */
     args: argTemplate,
-    /** How the prompt is passed: e.g. ["-p", "{prompt}"] or ["{prompt}"]. Always last. */
+    /**
+     * How the prompt is passed, always last: e.g. ["-p", "--", "{prompt}"]. Put the CLI's end of
+     * options (`--`) before it, so a prompt that starts with a dash stays text.
+     */
     prompt: argTemplate,
+    /**
+     * How a prompt too large for one argument (Linux refuses more than 128 KiB) is passed
+     * instead: on standard input (`["-p"]` for Claude Code, `["-"]` for codex), or in a file
+     * the bridge writes for the turn (`["-f", "{promptFile}"]` for droid). Without it, such a
+     * prompt fails its turn with a sentence saying so.
+     */
+    largePrompt: z
+      .object({ args: argTemplate, via: z.enum(['stdin', 'file']) })
+      .strict()
+      .optional(),
     /** Added when the turn continues the CLI's own session: e.g. ["--resume", "{sessionId}"]. */
     resume: argTemplate,
     /** Optional features; a CLI without one simply does not offer it. */
@@ -37,10 +50,13 @@ export const adapterManifestSchema = z
     /**
      * Who answers the CLI's permission prompts. `bypass` is added to every turn that does not
      * ask the bridge (the CLI cannot ask anyone in a non-interactive run); `prompt` makes the
-     * CLI ask the bridge's MCP tool instead, so a person can answer from the chat.
+     * CLI ask the bridge's MCP tool instead, so a person can answer from the chat; `allowlist`
+     * replaces `bypass` on a turn limited to a list of tools, so rules such as
+     * `Bash(git log:*)` bind (Claude Code: `--allowedTools {allowedTools} --permission-mode
+     * dontAsk`, which refuses whatever the list does not allow).
      */
     permissions: z
-      .object({ bypass: argTemplate.default([]), prompt: argTemplate.optional() })
+      .object({ bypass: argTemplate.default([]), prompt: argTemplate.optional(), allowlist: argTemplate.optional() })
       .strict()
       .default({ bypass: [] }),
     /** How a list of tools is joined into one argument. */
@@ -55,10 +71,12 @@ export const adapterManifestSchema = z
     const templates: [string, string[]][] = [
       ['args', manifest.args],
       ['prompt', manifest.prompt],
+      ...(manifest.largePrompt ? [['largePrompt.args', manifest.largePrompt.args] as [string, string[]]] : []),
       ['resume', manifest.resume],
       ...Object.entries(manifest.options).map(([key, value]) => [`options.${key}`, value] as [string, string[]]),
       ['permissions.bypass', manifest.permissions.bypass],
       ...(manifest.permissions.prompt ? [['permissions.prompt', manifest.permissions.prompt] as [string, string[]]] : []),
+      ...(manifest.permissions.allowlist ? [['permissions.allowlist', manifest.permissions.allowlist] as [string, string[]]] : []),
     ];
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {

@@ -1,3 +1,5 @@
+import { ruleTool } from '../policy/tool-rules.ts';
+
 /** The bridge's MCP endpoint for a session: how its CLI reaches the bridge's tools. */
 export interface McpAccess {
   /** A config file (0600) in the CLI's own format, for CLIs that read one (Claude Code's --mcp-config). */
@@ -32,9 +34,16 @@ const text = (placeholder: string, describe: string): TurnOptionDef<string> => (
   wanted: (value) => value !== '',
   describe,
 });
+/**
+ * A list of tools or permission rules (`Bash(git log:*)`): `{name}` is the list as written,
+ * `{nameNames}` the tools it is about (`Bash`), for flags that take bare tool names.
+ */
 const toolList = (placeholder: string, describe: string): TurnOptionDef<string[]> => ({
-  placeholders: [placeholder],
-  fill: (value, adapter) => ({ [placeholder]: value.join(adapter.toolSeparator) }),
+  placeholders: [placeholder, `${placeholder}Names`],
+  fill: (value, adapter) => ({
+    [placeholder]: value.join(adapter.toolSeparator),
+    [`${placeholder}Names`]: [...new Set(value.map(ruleTool))].join(adapter.toolSeparator),
+  }),
   wanted: (value) => value.length > 0,
   describe,
 });

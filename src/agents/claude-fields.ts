@@ -1,18 +1,13 @@
 import { z } from 'zod';
+import { splitToolRules } from '../policy/tool-rules.ts';
 import type { DefinitionFields } from './definition.ts';
 import { cliName, maxTurns, optionalText, requiredText, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
 import type { AgentProblem } from './types.ts';
 
-/** Claude Code writes `tools: Read, Grep`; a YAML list is accepted too. */
+/** Claude Code writes `tools: Read, Bash(git log:*)`; a YAML list is accepted too. */
 const tools = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((tool) => tool.trim())
-          .filter(Boolean)
-      : value,
+  (value) => (typeof value === 'string' ? splitToolRules(value) : value),
   z.array(toolList.element, { error: 'expected a list or a comma-separated string' }),
 );
 

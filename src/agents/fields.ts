@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isToolRule } from '../policy/tool-rules.ts';
 
 /** Field rules shared by agent.json and Claude Code front matter. */
 
@@ -11,7 +12,10 @@ export const requiredText = z
 
 export const optionalText = text.optional();
 
-export const toolList = z.array(text);
+/** Tools and Claude Code permission rules (`Bash(git log:*)`), checked as the CLI would. */
+export const toolList = z.array(
+  text.refine((tool) => !tool || isToolRule(tool), { error: 'not a tool or a permission rule (Tool, Tool(specifier), mcp__server__tool)' }),
+);
 
 const positiveInteger = 'must be a positive integer';
 export const maxTurns = z.int({ error: positiveInteger }).positive({ error: positiveInteger });

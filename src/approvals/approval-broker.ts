@@ -4,6 +4,7 @@ import { escapeHtml } from '../presentation/format/index.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import type { AutoApprove } from '../policy/tool-policy.ts';
+import { ruleMatches } from '../policy/tool-rules.ts';
 
 /** What Claude Code's --permission-prompt-tool expects back (as JSON text). */
 export type PermissionDecision = { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };
@@ -55,12 +56,12 @@ export class ApprovalBroker {
       await audit.record({ ...base, event: 'tool_denied', decision: 'deny', by: 'policy', detail: 'the permission tool is not for the model' });
       return { behavior: 'deny', message: `${tool} answers the CLI's permission prompts; it is not a tool to call.` };
     }
-    if (run.policy?.disallowedTools?.includes(tool)) {
+    if (run.policy?.disallowedTools?.some((rule) => ruleMatches(rule, tool, input))) {
       await audit.record({ ...base, event: 'tool_denied', decision: 'deny', by: 'policy', detail: 'disallowed tool' });
       return { behavior: 'deny', message: `${tool} is not allowed for this run.` };
     }
     const auto = run.policy?.autoApprove;
-    if (auto && auto.tools.includes(tool) && !auto.revoked && this.withinWindow(run, auto)) {
+    if (auto && auto.tools.some((rule) => ruleMatches(rule, tool, input)) && !auto.revoked && this.withinWindow(run, auto)) {
       const limited = this.rateLimited(run.runId, auto);
       if (limited) {
         await audit.record({ ...base, event: 'tool_denied', decision: 'deny', by: 'policy', detail: limited });

@@ -1,3 +1,5 @@
+import { isToolRule, ruleCovers } from './tool-rules.ts';
+
 /**
  * What a run may do with its tools. Lists go to the CLI's own flags; approvals come from
  * the chat through the bridge's permission tool.
@@ -38,8 +40,6 @@ export class PolicyError extends Error {
     super(`${code}: ${message}`);
   }
 }
-
-const TOOL_NAME = /^[A-Za-z_][\w.-]*$/;
 
 export interface PolicyRequest {
   allowedTools?: string[];
@@ -84,7 +84,7 @@ export function narrowPolicy(parent: ToolPolicy | undefined, child: ToolPolicy |
   if (!parent) return child;
   let allowed = child?.allowedTools ?? parent.allowedTools;
   if (parent.allowedTools && child?.allowedTools) {
-    allowed = child.allowedTools.filter((tool) => parent.allowedTools!.includes(tool));
+    allowed = child.allowedTools.filter((tool) => parent.allowedTools!.some((rule) => ruleCovers(rule, tool)));
     // An empty list would mean "every tool" to the CLI: the opposite of what is meant.
     if (!allowed.length)
       throw new PolicyError(
@@ -113,8 +113,12 @@ export function narrowPolicy(parent: ToolPolicy | undefined, child: ToolPolicy |
 function clean(tools: string[] | undefined, which: string): string[] | undefined {
   if (!tools) return undefined;
   const list = [...new Set(tools.map((tool) => tool.trim()).filter(Boolean))];
-  const bad = list.filter((tool) => !TOOL_NAME.test(tool));
-  if (bad.length) throw new PolicyError('INVALID_ARGUMENT', `not a tool name in the ${which} tools: ${bad.join(', ')}`);
+  const bad = list.filter((tool) => !isToolRule(tool));
+  if (bad.length)
+    throw new PolicyError(
+      'INVALID_ARGUMENT',
+      `not a tool or a permission rule (Tool, Tool(specifier), mcp__server__tool) in the ${which} tools: ${bad.join(', ')}`,
+    );
   return list.length ? list : undefined;
 }
 

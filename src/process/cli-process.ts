@@ -9,6 +9,8 @@ export interface CliLaunch {
   cwd: string;
   /** The full environment of the process (the caller merges the bridge's own). */
   env: Record<string, string | undefined>;
+  /** Written to its standard input (a prompt too large for the command line); none: stdin is closed. */
+  input?: string;
 }
 
 export interface CliExit {
@@ -38,7 +40,7 @@ export class CliProcess {
       env: launch.env,
       extendEnv: false,
       detached: true, // a new process group, led by the CLI
-      stdin: 'ignore',
+      ...(launch.input !== undefined ? { input: launch.input } : { stdin: 'ignore' as const }),
       buffer: false,
       reject: false,
     });

@@ -1,5 +1,8 @@
 import type { Adapter } from '../adapters/load.ts';
-import { buildArgv, type TurnSpec } from '../adapters/argv.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { buildArgv, promptVia, type TurnSpec } from '../adapters/argv.ts';
 import { MCP_TOKEN_VARIABLE } from '../adapters/turn-options.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
 import type { CliLine } from '../process/lines.ts';
@@ -52,15 +55,26 @@ export class Turn {
   private holds = 0;
   private remainingMs: number | undefined;
   private finished = false;
+  /** A prompt too large for the command line, for a CLI that reads it from a file: gone with the turn. */
+  private readonly promptFile: string | undefined;
 
   constructor(
     private readonly run: TurnRun,
     private readonly handlers: TurnHandlers = {},
   ) {
-    const argv = buildArgv(run.adapter, run.spec);
+    const via = promptVia(run.adapter, run.spec.prompt);
+    if (via === 'file') this.promptFile = writePromptFile(run.spec.prompt);
+    let argv: string[];
+    try {
+      argv = buildArgv(run.adapter, run.spec, this.promptFile);
+    } catch (error) {
+      if (this.promptFile) rmSync(dirname(this.promptFile), { recursive: true, force: true });
+      throw error;
+    }
     this.process = new CliProcess({
       command: run.adapter.resolvedCommand,
       args: argv,
+      ...(via === 'stdin' ? { input: run.spec.prompt } : {}),
       cwd: run.cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
@@ -114,6 +128,7 @@ export class Turn {
     });
     const exitInfo = await this.process.exited;
     clearTimeout(this.timer);
+    if (this.promptFile) rmSync(dirname(this.promptFile), { recursive: true, force: true });
     this.finished = true;
 
     const exit: ExitEvent = { type: 'exit', code: exitInfo.code, signal: exitInfo.signal };
@@ -187,4 +202,11 @@ function safely(fn: () => void): void {
   } catch (error) {
     console.error('event handler failed:', error);
   }
+}
+
+/** The prompt in a file of a fresh owner-only folder, for a CLI that reads a large prompt from a file. */
+function writePromptFile(prompt: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'jsonl-bridge-prompt-')), 'prompt.md');
+  writeFileSync(file, prompt, { mode: 0o600 });
+  return file;
 }

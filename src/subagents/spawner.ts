@@ -54,6 +54,9 @@ export interface SpawnerOptions {
   limits: { maxDepth: number; timeoutSeconds: number };
 }
 
+/** The longest a run may be given (the spawn tool's schema says the same): a day. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+
 export type Prepared = { ok: true; request: SpawnRequest } | { ok: false; error: string };
 
 /**
@@ -76,6 +79,12 @@ export class Spawner {
     const { adapters, limits } = this.options;
     const task = intent.task.trim();
     if (!task) return refuse('The task is empty.');
+    if (
+      intent.timeoutSeconds !== undefined &&
+      !(Number.isInteger(intent.timeoutSeconds) && intent.timeoutSeconds >= 1 && intent.timeoutSeconds <= MAX_TIMEOUT_SECONDS)
+    ) {
+      return refuse(`A timeout is a whole number of seconds from 1 to ${MAX_TIMEOUT_SECONDS} (a day), got ${intent.timeoutSeconds}.`);
+    }
     const depth = origin.depth + 1;
     if (depth > Math.max(1, limits.maxDepth))
       return refuse(`Subagents may be nested ${limits.maxDepth} deep at most, and this one would be at depth ${depth}. Do the work yourself.`);

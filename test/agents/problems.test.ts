@@ -59,6 +59,12 @@ describe('bad agent definitions are reported and skipped', () => {
     ]);
   });
 
+  it('a tool list entry that is neither a tool nor a permission rule', async () => {
+    expect(await problemsFor({ description: 'd', prompt: 'p', allowedTools: ['Bash(git log:*)', 'Bash(unclosed'] })).toEqual([
+      `${json}: field "allowedTools.1": not a tool or a permission rule (Tool, Tool(specifier), mcp__server__tool)`,
+    ]);
+  });
+
   it('an unknown cli', async () => {
     expect(await problemsFor({ description: 'd', prompt: 'p', cli: 'gemini' })).toEqual([
       `${json}: field "cli": unknown CLI "gemini" (known: claude, codex, droid)`,

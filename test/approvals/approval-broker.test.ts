@@ -192,4 +192,12 @@ describe('approvals from the chat', () => {
       vi.useRealTimers();
     }
   });
+
+  it('auto-approves by Claude Code rules: a command the rule covers, and asks about the rest', async () => {
+    const r = run(buildPolicy({ autoApprove: true, allowedTools: ['Bash(echo:*)'] }));
+    expect(await broker.decide(r, 'Bash', { command: 'echo hi' })).toEqual({ behavior: 'allow', updatedInput: { command: 'echo hi' } });
+    void broker.decide(r, 'Bash', { command: 'rm -rf build' });
+    await expect.poll(() => out.sent.length).toBe(1);
+    broker.cancel('run-1');
+  });
 });

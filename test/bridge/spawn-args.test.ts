@@ -29,6 +29,7 @@ describe('/spawn arguments', () => {
     ['--colour red task', 'Unknown flag --colour'],
     ['--timeout soon "x"', '--timeout takes a whole number of seconds, got "soon"'],
     ['--timeout 0 "x"', '--timeout takes a whole number of seconds, got "0"'],
+    ['--timeout 2147484 "x"', '--timeout is at most 86400 seconds (a day), got 2147484.'],
     ['--cli --model m "x"', '--cli needs a value'],
     ['"task" --label late', 'Unexpected text after the quoted task'],
   ])('refuses %j', (input, message) => {

@@ -41,6 +41,20 @@ describe.each(['claude', 'codex', 'droid'] as const)('%s through AgentSession', 
     expect(JSON.stringify(last.messages)).toContain('remember the word banana');
   });
 
+  it('takes a prompt that starts with a dash as text, never as an option', async () => {
+    mock.reset(echoScript);
+    const s = await session();
+    expect(await s.send('- fix the list item')).toMatchObject({ status: 'completed', text: 'You said: - fix the list item' });
+    expect(await s.send('--help me with the flags')).toMatchObject({ status: 'completed', text: 'You said: --help me with the flags' });
+  });
+
+  it("takes a prompt larger than the kernel's limit for one argument", async () => {
+    mock.reset(() => ({ text: 'read it all' }));
+    const big = `Summarise this log:\n${'0123456789abcdef '.repeat(12_000)}end of log`; // about 200 KB
+    expect(await (await session()).send(big)).toMatchObject({ status: 'completed', text: 'read it all' });
+    expect(JSON.stringify(mock.modelRequests.at(-1)!.messages)).toContain('end of log');
+  });
+
   it('runs a tool-use turn and reports the tool call', async () => {
     mock.reset(
       toolThenText({ call: shellToolCall(cli, 'echo hello'), finalText: (results) => `Tool said ${results[0]!.content.includes('hello') ? 'hello' : '?'}` }),

@@ -40,6 +40,17 @@ describe('adapter manifests', () => {
     expect(argv).toEqual(['--json', '--resume', 'abc', 'hi']);
   });
 
+  it('passes a prompt too large for one argument as the adapter says, or refuses it clearly', async () => {
+    const big = 'x'.repeat(200_000);
+    const plain = (await load(valid)).get('mycli')!;
+    expect(() => buildArgv(plain, { prompt: big })).toThrow(
+      `mycli cannot take a prompt of 195 KB (no largePrompt in ${join(dir, 'mycli.json')}); the limit is 96 KB`,
+    );
+    const byFile = (await load({ ...valid, largePrompt: { args: ['-f', '{promptFile}'], via: 'file' } })).get('mycli')!;
+    expect(buildArgv(byFile, { prompt: big }, '/tmp/p/prompt.md')).toEqual(['--json', '-f', '/tmp/p/prompt.md']);
+    expect(buildArgv(byFile, { prompt: 'small' })).toEqual(['--json', 'small']);
+  });
+
   it('BRIDGE_<NAME>_COMMAND overrides the command', async () => {
     await writeFile(join(dir, 'mycli.json'), JSON.stringify(valid));
     const adapters = await loadAdapters(dir, { BRIDGE_MYCLI_COMMAND: '/opt/mycli' });
@@ -74,7 +85,7 @@ describe('adapter manifests', () => {
       cwd: '/work',
       model: 'opus',
       systemPrompt: 'Be brief.',
-      mcp: { url: 'http://127.0.0.1:1/mcp', serverName: 'bridge', token: 't', configFile: '/tmp/mcp.json' },
+      mcp: { url: 'http://127.0.0.1:1/mcp', serverName: 'bridge', token: 'the-secret', configFile: '/tmp/mcp.json' },
       allowedTools: ['Read', 'Grep'],
       disallowedTools: ['Bash'],
       maxTurns: 5,
@@ -91,7 +102,8 @@ describe('adapter manifests', () => {
       const adapter = (await load(declaring(TURN_OPTION_NAMES))).get('mycli')!;
       const argv = buildArgv(adapter, { ...sample, prompt: 'hi' });
       expect(argv.filter((arg) => arg.startsWith('--') && arg !== '--json')).toEqual(TURN_OPTION_NAMES.map((name) => `--${name}`));
-      expect(argv).toEqual(expect.arrayContaining(['opus', 'Be brief.', 'Read,Grep', 'Bash', '5', '/tmp/mcp.json', 'http://127.0.0.1:1/mcp', 'bridge', 't']));
+      expect(argv).toEqual(expect.arrayContaining(['opus', 'Be brief.', 'Read,Grep', 'Bash', '5', '/tmp/mcp.json', 'http://127.0.0.1:1/mcp', 'bridge']));
+      expect(argv.join(' ')).not.toContain('the-secret'); // the MCP secret is never a placeholder
       expect(argv.at(-1)).toBe('hi');
     });
 

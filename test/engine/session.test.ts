@@ -112,6 +112,7 @@ describe('an agent session', () => {
       'Bash',
       '--dangerously-skip-permissions',
       '-p',
+      '--',
       'go',
     ]);
     expect(call!.cwd).toBe(world.dir);

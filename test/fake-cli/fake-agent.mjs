@@ -35,7 +35,32 @@ const flag = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const prompt = flag('-p') ?? '';
+// Like claude (commander): an argument that looks like an option and is not one is an error,
+// until `--`, after which everything is text.
+const TAKES_VALUE = new Set([
+  '--output-format',
+  '--resume',
+  '--model',
+  '--append-system-prompt',
+  '--mcp-config',
+  '--allowedTools',
+  '--disallowedTools',
+  '--max-turns',
+  '--permission-prompt-tool',
+  '--tools',
+  '--permission-mode',
+]);
+const SWITCHES = new Set(['--verbose', '-p', '--dangerously-skip-permissions']);
+for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+  if (TAKES_VALUE.has(args[i])) i++;
+  else if (args[i].startsWith('-') && !SWITCHES.has(args[i])) {
+    process.stderr.write(`error: unknown option '${args[i]}'\n`);
+    process.exit(1);
+  }
+}
+// Like claude: `-p -- PROMPT`, or `-p` alone with a large prompt on standard input.
+const endOfOptions = args.indexOf('--');
+const prompt = endOfOptions >= 0 ? (args[endOfOptions + 1] ?? '') : args.at(-1) === '-p' ? readFileSync(0, 'utf8') : '';
 const resume = flag('--resume');
 const directive = (name) => {
   const match = prompt.match(new RegExp(`(?:^|\\s)${name}(?::(\\S+))?(?=\\s|$)`));

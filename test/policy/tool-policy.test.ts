@@ -36,7 +36,15 @@ describe('tool policy', () => {
 
   it('refuses a tool both allowed and disallowed, and names that are not tool names', () => {
     expect(() => buildPolicy({ allowedTools: ['Bash'], disallowedTools: ['Bash'] })).toThrow('INVALID_ARGUMENT: Bash cannot be both allowed and disallowed');
-    expect(() => buildPolicy({ allowedTools: ['Bash(rm -rf *)'] })).toThrow('INVALID_ARGUMENT: not a tool name in the allowed tools: Bash(rm -rf *)');
+    expect(() => buildPolicy({ allowedTools: ['Bash(rm -rf *'] })).toThrow(
+      'INVALID_ARGUMENT: not a tool or a permission rule (Tool, Tool(specifier), mcp__server__tool) in the allowed tools: Bash(rm -rf *',
+    );
+    // Claude Code's rules pass as written
+    expect(buildPolicy({ allowedTools: ['Bash(git log:*)', 'mcp__github__create_issue'], disallowedTools: ['Read(secrets/**)'] })).toEqual({
+      allowedTools: ['Bash(git log:*)', 'mcp__github__create_issue'],
+      disallowedTools: ['Read(secrets/**)'],
+      approvals: false,
+    });
   });
 });
 
@@ -78,5 +86,14 @@ describe('a run started by a run', () => {
       allowedTools: ['Read'],
       autoApprove: { tools: ['Read'] },
     });
+  });
+});
+
+describe('rules across runs', () => {
+  it('lets a child narrow a bare tool of its parent to a rule, never widen a rule to the tool', () => {
+    const parent = buildPolicy({ allowedTools: ['Bash', 'Read'] })!;
+    expect(narrowPolicy(parent, buildPolicy({ allowedTools: ['Bash(git log:*)'] }))).toMatchObject({ allowedTools: ['Bash(git log:*)'] });
+    const narrow = buildPolicy({ allowedTools: ['Bash(git log:*)'] })!;
+    expect(() => narrowPolicy(narrow, buildPolicy({ allowedTools: ['Bash'] }))).toThrow('none of Bash is allowed for the run that starts this one');
   });
 });

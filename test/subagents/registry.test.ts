@@ -155,6 +155,26 @@ describe('the subagent registry', () => {
     expect(await world.invocations()).toEqual([]);
   });
 
+  it("takes a task that starts with dashes, or is larger than the kernel's limit for one argument, as text", async () => {
+    await open();
+    const dashed = await spawnOk('--say:dashes-are-text');
+    const big = await spawnOk(`say:got-it-all ${'y'.repeat(200_000)}`);
+    await Promise.all([ended(dashed.run.runId), ended(big.run.runId)]);
+    expect(subagents.registry.get(dashed.run.runId)).toMatchObject({ status: 'completed' });
+    expect(subagents.registry.get(big.run.runId)).toMatchObject({ status: 'completed', result: 'got-it-all' });
+    const prompts = (await world.invocations()).map((call) => call.prompt);
+    expect(prompts).toContain('--say:dashes-are-text');
+    expect(prompts.some((prompt) => prompt.length > 200_000)).toBe(true);
+  });
+
+  it('refuses a timeout beyond a day, which a timer could not even hold', async () => {
+    await open();
+    expect(await spawn('x', -1, { timeoutSeconds: 2 ** 31 / 1000 })).toEqual({
+      ok: false,
+      error: 'A timeout is a whole number of seconds from 1 to 86400 (a day), got 2147483.648.',
+    });
+  });
+
   it('finds runs by #number, id and id prefix, within the chat only', async () => {
     await open();
     const { run } = await spawnOk('say:x');

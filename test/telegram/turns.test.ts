@@ -91,6 +91,12 @@ describe('the Telegram bridge', () => {
     expect(refusals[0]!.status).toBeUndefined(); // still in flight
   });
 
+  it('takes a message that starts with a dash as the prompt, never as an option of the CLI', async () => {
+    const chat = newChat();
+    say(chat, '- fix the list item');
+    await answer(chat, /^echo: - fix the list item/);
+  });
+
   it('refuses a stranger pressing a button', async () => {
     const chat = newChat();
     say(chat, 'sleep:1.5');

@@ -1,4 +1,5 @@
-import type { SpawnIntent } from '../../subagents/spawner.ts';
+import { splitToolRules } from '../../policy/tool-rules.ts';
+import { MAX_TIMEOUT_SECONDS, type SpawnIntent } from '../../subagents/spawner.ts';
 
 /** `/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--allow T,…] [--deny T,…] [--ask] [--auto-approve] [--worktree] "task"`, parsed. */
 export type SpawnArgs = Omit<SpawnIntent, 'context'>;
@@ -42,12 +43,10 @@ export function parseSpawnArgs(input: string): SpawnArgs {
     if (!value) throw new SpawnArgsError(`--${name} needs a value.`);
     if (name === 'timeout') {
       if (!/^\d+$/.test(value) || Number(value) < 1) throw new SpawnArgsError(`--timeout takes a whole number of seconds, got "${value}".`);
+      if (Number(value) > MAX_TIMEOUT_SECONDS) throw new SpawnArgsError(`--timeout is at most ${MAX_TIMEOUT_SECONDS} seconds (a day), got ${value}.`);
       args.timeoutSeconds = Number(value);
     } else if (name === 'allow' || name === 'deny') {
-      args[name] = value
-        .split(',')
-        .map((tool) => tool.trim())
-        .filter(Boolean);
+      args[name] = splitToolRules(value);
     } else {
       args[name] = value;
     }
