@@ -35,7 +35,7 @@ const replayAdapter = (): Adapter => ({
   prompt: ['{prompt}'],
   resume: ['{sessionId}'],
   options: {},
-  permissions: { bypass: [] },
+  permissions: { bypass: [], unattended: 'everything' },
   toolSeparator: ',',
   env: {},
   file: 'bench',

@@ -56,9 +56,19 @@ export const adapterManifestSchema = z
      * dontAsk`, which refuses whatever the list does not allow).
      */
     permissions: z
-      .object({ bypass: argTemplate.default([]), prompt: argTemplate.optional(), allowlist: argTemplate.optional() })
+      .object({
+        bypass: argTemplate.default([]),
+        prompt: argTemplate.optional(),
+        allowlist: argTemplate.optional(),
+        /**
+         * What `bypass` lets the CLI do without asking: `everything` (Claude Code's
+         * --dangerously-skip-permissions, droid's --auto high) or `workspace` (codex's
+         * workspace-write sandbox). A run an agent starts gets no more than the agent has.
+         */
+        unattended: z.enum(['everything', 'workspace']).default('everything'),
+      })
       .strict()
-      .default({ bypass: [] }),
+      .default({ bypass: [], unattended: 'everything' }),
     /** How a list of tools is joined into one argument. */
     toolSeparator: z.string().default(','),
     /** What the MCP endpoint is handed as: a JSON file in Claude's `--mcp-config` format, or flags only. */

@@ -16,13 +16,15 @@ export interface LoadAgentsOptions {
 /**
  * Reads every agent definition afresh (it runs per /agents and per spawn, so edits show at once).
  * Never throws for what it finds on disk: a bad definition becomes a problem and is skipped.
+ * The operator's definitions (the data directory) come first: a repository the agent works in
+ * must not be able to put its own agent in their place.
  */
 export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatalog> {
   const { workdir, userDir, knownClis } = options;
   const sources = await Promise.all([
+    loadFolders(userDir, 'user', knownClis),
     loadFolders(join(workdir, '.bridge', 'agents'), 'workdir', knownClis),
     loadClaudeFiles(join(workdir, '.claude', 'agents'), knownClis),
-    loadFolders(userDir, 'user', knownClis),
   ]);
   return buildCatalog(sources);
 }

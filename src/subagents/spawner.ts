@@ -100,6 +100,12 @@ export class Spawner {
     if (!adapter) return refuse(`Unknown CLI "${cli}". Available: ${[...adapters.keys()].join(', ')}.`);
     const model = intent.model ?? agent?.model;
 
+    // Auto-approval approves a list without asking: the list must come from the person asking or the operator, not from a repository.
+    if (intent.autoApprove && !intent.allow && agent && agent.source !== 'user') {
+      return refuse(
+        `INVALID_PERMISSION_CONFIG: auto-approval needs --allow: the tools of agent "${agent.slug}" come from the project (${agent.file}), not from you or the operator.`,
+      );
+    }
     let policy: ToolPolicy | undefined;
     try {
       const own = buildPolicy({
@@ -113,6 +119,8 @@ export class Spawner {
       if (error instanceof PolicyError) return refuse(error.message);
       throw error;
     }
+    // A run an agent starts gets no more than the agent's own session: beyond it, the chat is asked.
+    if (origin.requester.kind === 'agent' && exceeds(adapter, policy, adapters.get(origin.cli), origin.policy)) policy = { ...policy, approvals: true };
     const label = intent.label ?? agent?.name;
     const request: SpawnRequest = {
       address: origin.address,
@@ -138,6 +146,18 @@ export class Spawner {
     if (request.worktree && !(await findRepoRoot(request.cwd))) return refuse(`${request.cwd} is not inside a git repository: --worktree needs one.`);
     return { ok: true, request };
   }
+}
+
+/** How much a run may do without a person: asking the chat < a workspace sandbox < everything. */
+const UNATTENDED_RANK = { ask: 0, workspace: 1, everything: 2 } as const;
+
+function unattended(adapter: Adapter | undefined, policy: ToolPolicy | undefined): keyof typeof UNATTENDED_RANK {
+  return policy?.approvals ? 'ask' : (adapter?.permissions.unattended ?? 'everything');
+}
+
+/** Whether the child would do more unattended than its parent (a codex sandbox starting a claude that bypasses). */
+function exceeds(child: Adapter, childPolicy: ToolPolicy | undefined, parent: Adapter | undefined, parentPolicy: ToolPolicy | undefined): boolean {
+  return UNATTENDED_RANK[unattended(child, childPolicy)] > UNATTENDED_RANK[unattended(parent, parentPolicy)];
 }
 
 function refuse(error: string): { ok: false; error: string } {

@@ -106,8 +106,8 @@ describe('bad agent definitions are reported and skipped', () => {
     const catalog = await ws.load();
     expect(catalog.agents).toEqual([]);
     expect(catalog.problems.map((problem) => formatProblem(problem).replaceAll(ws.root, '~'))).toEqual([
-      '~/project/.claude/agents/my agent.md: invalid agent slug "my agent": use 1-64 lower-case letters, digits, "-" or "_", starting with a letter or digit',
       '~/data/agents/Big Agent: invalid agent slug "Big Agent": use 1-64 lower-case letters, digits, "-" or "_", starting with a letter or digit',
+      '~/project/.claude/agents/my agent.md: invalid agent slug "my agent": use 1-64 lower-case letters, digits, "-" or "_", starting with a letter or digit',
     ]);
   });
 

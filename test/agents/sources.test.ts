@@ -68,7 +68,7 @@ describe('loadAgents sources', () => {
     expect(catalog.agents).toEqual([{ slug: 'helper', name: 'helper', description: 'Helps', prompt: 'Be helpful.', enabled: true, source: 'user', file }]);
   });
 
-  it('lets workdir hide claude and claude hide user, with a note for each hidden one', async () => {
+  it("lets the operator's agents hide the project's, and workdir hide claude, with a note for each hidden one", async () => {
     const work = await ws.write('project/.bridge/agents/reviewer/agent.json', agentJson({ description: 'workdir', prompt: 'p' }));
     const claude = await ws.write('project/.claude/agents/reviewer.md', '---\ndescription: claude\n---\np\n');
     const user = await ws.write('data/agents/reviewer/agent.json', agentJson({ description: 'user', prompt: 'p' }));
@@ -80,24 +80,28 @@ describe('loadAgents sources', () => {
     expect(catalog.problems).toEqual([]);
     expect(catalog.agents.map((a) => [a.slug, a.description, a.source])).toEqual([
       ['alone', 'user alone', 'user'],
-      ['planner', 'claude planner', 'claude'],
-      ['reviewer', 'workdir', 'workdir'],
+      ['planner', 'user planner', 'user'],
+      ['reviewer', 'user', 'user'],
     ]);
     expect(catalog.notes).toEqual([
-      `agent "reviewer": ${claude} is hidden by ${work}`,
-      `agent "planner": ${userPlanner} is hidden by ${join(ws.workdir, '.claude/agents/planner.md')}`,
-      `agent "reviewer": ${user} is hidden by ${work}`,
+      `agent "reviewer": ${work} is hidden by ${user}`,
+      `agent "planner": ${join(ws.workdir, '.claude/agents/planner.md')} is hidden by ${userPlanner}`,
+      `agent "reviewer": ${claude} is hidden by ${user}`,
     ]);
+    // without the operator's, the project's own order holds: .bridge/agents before .claude/agents
+    await ws.write('project/.bridge/agents/tester/agent.json', agentJson({ description: 'workdir tester', prompt: 'p' }));
+    await ws.write('project/.claude/agents/tester.md', '---\ndescription: claude tester\n---\np\n');
+    expect((await ws.load()).get('tester')?.description).toBe('workdir tester');
   });
 
   it('lets a broken definition still hide a lower one, so the wrong agent never runs', async () => {
-    const work = await ws.write('project/.bridge/agents/reviewer/agent.json', agentJson({ prompt: 'p' }));
-    const user = await ws.write('data/agents/reviewer/agent.json', agentJson({ description: 'user', prompt: 'p' }));
+    const user = await ws.write('data/agents/reviewer/agent.json', agentJson({ prompt: 'p' }));
+    const work = await ws.write('project/.bridge/agents/reviewer/agent.json', agentJson({ description: 'workdir', prompt: 'p' }));
     const catalog = await ws.load();
     expect(catalog.get('reviewer')).toBeUndefined();
     expect(catalog.agents).toEqual([]);
-    expect(catalog.problems).toEqual([{ file: work, field: 'description', message: 'required' }]);
-    expect(catalog.notes).toEqual([`agent "reviewer": ${user} is hidden by ${work} (which has problems)`]);
+    expect(catalog.problems).toEqual([{ file: user, field: 'description', message: 'required' }]);
+    expect(catalog.notes).toEqual([`agent "reviewer": ${work} is hidden by ${user} (which has problems)`]);
   });
 
   it('loads disabled agents, marked, and finds them with get', async () => {

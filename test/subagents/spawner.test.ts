@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { buildPolicy } from '../../src/policy/tool-policy.ts';
-import type { SpawnOrigin } from '../../src/subagents/spawner.ts';
+import { Spawner, type SpawnOrigin } from '../../src/subagents/spawner.ts';
 import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
+import { realAdapters } from '../support/real-adapters.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 
 // The one way a run is built: /spawn, the spawn tool and plan steps all come through here.
@@ -126,5 +127,54 @@ describe('building a run', () => {
       .poll(() => app.subagents.registry.forChat('-1')[0])
       .toMatchObject({ depth: 2, policy: { disallowedTools: ['Bash'] }, orchestration: { step: 'only' } });
     await expect.poll(() => app.orchestrator.forChat('-1')[0]?.status, { timeout: 15_000 }).toBe('completed');
+  });
+
+  it("auto-approves only a list that comes from the person asking or the operator, never from the project's agent", async () => {
+    expect(await prepare({ task: 'x', agent: 'reviewer', autoApprove: true })).toEqual({
+      ok: false,
+      error: `INVALID_PERMISSION_CONFIG: auto-approval needs --allow: the tools of agent "reviewer" come from the project (${join(world.dir, '.bridge', 'agents', 'reviewer', 'agent.json')}), not from you or the operator.`,
+    });
+    expect(await prepare({ task: 'x', agent: 'reviewer', autoApprove: true, allow: ['Read'] })).toMatchObject({
+      ok: true,
+      request: { policy: { autoApprove: { tools: ['Read'] } } },
+    });
+    const operator = join(world.dir, 'agents', 'auditor');
+    await mkdir(operator, { recursive: true });
+    await writeFile(join(operator, 'agent.json'), JSON.stringify({ description: 'Audits', allowedTools: ['Read'] }));
+    await writeFile(join(operator, 'prompt.md'), 'You audit.\n');
+    expect(await prepare({ task: 'x', agent: 'auditor', autoApprove: true })).toMatchObject({
+      ok: true,
+      request: { policy: { autoApprove: { tools: ['Read'] } } },
+    });
+  });
+});
+
+describe('runs started by agents on other CLIs', () => {
+  const spawner = async () =>
+    new Spawner({ registry: undefined as never, adapters: await realAdapters(), dataDir: world.dir, limits: { maxDepth: 2, timeoutSeconds: 60 } });
+  const byAgent = (cli: string, extra: Partial<SpawnOrigin> = {}): SpawnOrigin => origin({ requester: { kind: 'agent', chatKey: '-1' }, cli, ...extra });
+
+  it('a claude run started from a codex sandbox asks the chat instead of bypassing permissions', async () => {
+    const s = await spawner();
+    expect(await s.prepare({ task: 'x', cli: 'claude' }, byAgent('codex'))).toMatchObject({
+      ok: true,
+      request: { cli: 'claude', policy: { approvals: true } },
+    });
+    // a sandbox for a sandbox, and less for more, need nothing
+    const codex = await s.prepare({ task: 'x', cli: 'codex' }, byAgent('codex'));
+    expect(codex.ok && codex.request.policy).toBeUndefined();
+    const fromClaude = await s.prepare({ task: 'x', cli: 'codex' }, byAgent('claude'));
+    expect(fromClaude.ok && fromClaude.request.policy).toBeUndefined();
+    // a person may start what they like: they could switch the chat's CLI themselves
+    const byPerson = await s.prepare({ task: 'x', cli: 'claude' }, origin({ cli: 'codex' }));
+    expect(byPerson.ok && byPerson.request.policy).toBeUndefined();
+  });
+
+  it('a run that must ask, on a CLI that cannot, is refused', async () => {
+    const s = await spawner();
+    expect(await s.prepare({ task: 'x', cli: 'codex' }, byAgent('claude', { depth: 1, policy: buildPolicy({ ask: true }) }))).toEqual({
+      ok: false,
+      error: 'codex cannot ask the chat for approvals (its adapter has no permission-prompt tool).',
+    });
   });
 });
