@@ -116,6 +116,12 @@ export async function createApp(options: {
       return { cwd: record.workdir, cli: record.cli };
     },
   });
+  // Orchestrations leave the live file like runs do: after their retention, for an archive kept per chat.
+  const sweepOrchestrations = () =>
+    orchestrationStore
+      .sweep(Date.now(), settings.subagents.retentionMinutes * 60_000, settings.subagents.historyPerChat)
+      .catch((error: Error) => log(`orchestration sweep failed: ${error.message}`));
+  let sweeping: NodeJS.Timeout | undefined;
   installOrchestrationCommands(bridge, orchestrator);
   installSubagentCommands(bridge, subagents, approvals, config);
 
@@ -131,6 +137,7 @@ export async function createApp(options: {
       if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
       outbox.kick();
+      sweeping = setInterval(() => void sweepOrchestrations(), 60_000).unref();
       return recovered;
     },
     async idle() {
@@ -145,6 +152,7 @@ export async function createApp(options: {
     },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
+      clearInterval(sweeping);
       inbox.close();
       await subagents.shutdown();
       await bridge.shutdown();

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createWriteStream, existsSync, fstatSync, openSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
 export type AuditEvent = 'spawn' | 'stop' | 'timeout' | 'tool_call' | 'tool_approved' | 'tool_auto_approved' | 'tool_denied' | 'revoke';
@@ -21,50 +20,85 @@ export interface AuditEntry {
 
 const PREVIEW_CHARS = 1024;
 
+export interface AuditLogOptions {
+  /** The live file is rotated past this size: `audit.jsonl` becomes `audit.jsonl.1`, and so on. */
+  maxBytes?: number;
+  /** Rotated files kept; the oldest goes. */
+  keep?: number;
+}
+
+type Counts = Partial<Record<AuditEvent, number>>;
+
 /**
  * An append-only JSONL trail in BRIDGE_DATA_DIR/audit.jsonl of what agents were allowed to
  * do and by whom: every spawn, stop, timeout and revoke, and every tool call with the
- * decision on it. Appends are serialised so lines never interleave.
+ * decision on it. Appends go through one stream so lines never interleave; the file is
+ * rotated by size, and each run's counts are kept as they are written (its record takes them
+ * when it ends), so nothing ever reads the trail back.
  */
 export class AuditLog {
   readonly file: string;
+  private readonly maxBytes: number;
+  private readonly keep: number;
   private stream: WriteStream | undefined;
-  private tail: Promise<void> = Promise.resolve();
+  private bytes = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly counts = new Map<string, Counts>();
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, options: AuditLogOptions = {}) {
     this.file = join(dataDir, 'audit.jsonl');
+    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+    this.keep = options.keep ?? 5;
   }
 
-  /** Appends one entry; one open file for the bridge's life, so a busy run costs one write a line. */
+  /** Appends one entry; one open file at a time, so a busy run costs one write a line. */
   record(entry: Omit<AuditEntry, 'time' | 'inputPreview' | 'inputHash'> & { input?: unknown }): Promise<void> {
     const { input, ...rest } = entry;
     const line: AuditEntry = { time: new Date().toISOString(), ...rest, ...(input !== undefined ? inputFields(input) : {}) };
-    this.stream ??= createWriteStream(this.file, { flags: 'a', mode: 0o600 }).on('error', () => {});
-    const stream = this.stream;
-    this.tail = new Promise((resolve) => stream.write(JSON.stringify(line) + '\n', () => resolve()));
-    return this.tail;
+    const text = JSON.stringify(line) + '\n';
+    if (!this.stream) this.open();
+    else if (this.bytes > 0 && this.bytes + Buffer.byteLength(text) > this.maxBytes) this.rotate();
+    this.bytes += Buffer.byteLength(text);
+    if (line.runId) {
+      const counts = this.counts.get(line.runId) ?? {};
+      counts[line.event] = (counts[line.event] ?? 0) + 1;
+      this.counts.set(line.runId, counts);
+    }
+    const stream = this.stream!;
+    const written = new Promise<void>((resolve) => stream.write(text, () => resolve()));
+    this.tail = Promise.all([this.tail, written]);
+    return written;
   }
 
   /** Resolves once every entry recorded so far is on disk. */
-  flush(): Promise<void> {
-    return this.tail;
+  async flush(): Promise<void> {
+    await this.tail;
   }
 
-  /** How many entries of each event a run has, for /subagents info. */
-  async countsFor(runId: string): Promise<Partial<Record<AuditEvent, number>>> {
-    await this.tail;
-    const text = await readFile(this.file, 'utf8').catch(() => '');
-    const counts: Partial<Record<AuditEvent, number>> = {};
-    for (const line of text.split('\n')) {
-      if (!line.includes(runId)) continue;
-      try {
-        const entry = JSON.parse(line) as AuditEntry;
-        if (entry.runId === runId) counts[entry.event] = (counts[entry.event] ?? 0) + 1;
-      } catch {
-        // a torn last line
-      }
-    }
-    return counts;
+  /** How many entries of each event a run has had since the bridge started, for /subagents info. */
+  countsFor(runId: string): Counts {
+    return { ...this.counts.get(runId) };
+  }
+
+  /** A run's counts are on its record once it ended: this log need not hold them any more. */
+  forget(runId: string): void {
+    this.counts.delete(runId);
+  }
+
+  /** Opened synchronously, so the file is there to rotate however fast lines come. */
+  private open(): void {
+    const fd = openSync(this.file, 'a', 0o600);
+    this.bytes = fstatSync(fd).size;
+    this.stream = createWriteStream('', { fd }).on('error', () => {});
+  }
+
+  /** The open stream keeps writing what it has into the renamed file; new lines start a new one. */
+  private rotate(): void {
+    this.stream!.end();
+    rmSync(`${this.file}.${this.keep}`, { force: true });
+    for (let n = this.keep - 1; n >= 1; n--) if (existsSync(`${this.file}.${n}`)) renameSync(`${this.file}.${n}`, `${this.file}.${n + 1}`);
+    renameSync(this.file, `${this.file}.1`);
+    this.open();
   }
 }
 

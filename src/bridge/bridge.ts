@@ -1,6 +1,7 @@
 import { nanoid } from 'nanoid';
 import { parseCommandLine } from './command-line.ts';
 import { plain } from '../presentation/deliver.ts';
+import { formatDuration } from '../presentation/progress.ts';
 import { escapeHtml, truncate } from '../presentation/format/index.ts';
 import type { ButtonAnswer, ButtonPress, ChatAddress, IncomingMessage, Outbound, RichText } from '../ports/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
@@ -15,7 +16,7 @@ import { TurnPresenter } from './turn-presenter.ts';
 
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest'> & {
-  settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars'>;
+  settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds' | 'maxQueuedMessages'>;
 };
 
 export interface BridgeOptions {
@@ -116,6 +117,13 @@ export class Bridge {
       return;
     }
     if (!message.text.trim()) return;
+    const limit = this.config.settings.maxQueuedMessages;
+    if (chat.busy && chat.queued >= limit) {
+      await reply(
+        plain(`⛔ ${limit} messages are already waiting for the agent, so this one was not queued. Send it again once the current turn ends, or /stop.`),
+      );
+      return;
+    }
     await this.startTurn(chat, message);
   }
 
@@ -140,16 +148,21 @@ export class Bridge {
       log: (line) => this.log(line),
     });
     let began = false;
+    let warning: NodeJS.Timeout | undefined;
+    const timeoutMs = settings.turnTimeoutSeconds * 1000;
     const turn = chat.agent
       .send(message.text, {
+        timeoutMs,
         onStart: () => {
           began = true;
           chat.current = { id: turnId, presenter, startedAt: Date.now() };
           void presenter.begin();
+          warning = this.warnBeforeTimeout(address, timeoutMs, message.messageId);
         },
         onEvent: (event) => presenter.onEvent(event),
       })
       .then(async (outcome) => {
+        clearTimeout(warning);
         if (chat.current?.id === turnId) chat.current = undefined;
         if (began) await presenter.finish(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
@@ -157,6 +170,18 @@ export class Bridge {
       })
       .catch((error: Error) => this.log(`turn in chat ${address.chatId} failed to report: ${error.stack ?? error.message}`));
     this.track(turn);
+  }
+
+  /** A turn that will be stopped for running too long says so first, while there is time to act. */
+  private warnBeforeTimeout(address: ChatAddress, timeoutMs: number, replyTo: number | undefined): NodeJS.Timeout {
+    const leadMs = Math.min(this.config.settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
+    const text = `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`;
+    const timer = setTimeout(
+      () => void this.out.send(address, plain(text), { replyTo }).catch((error: Error) => this.log(`timeout warning failed: ${error.message}`)),
+      timeoutMs - leadMs,
+    );
+    timer.unref();
+    return timer;
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {

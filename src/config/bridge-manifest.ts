@@ -21,6 +21,12 @@ export const bridgeManifestSchema = z
         stopGraceMs: z.number().int().nonnegative(),
         /** A permission request nobody answers in the chat within this long is denied. */
         approvalTimeoutSeconds: positive,
+        /** A chat's turn still running after this long is stopped and reported as timed out. */
+        turnTimeoutSeconds: positive,
+        /** The chat is warned this long before a turn times out. */
+        turnTimeoutWarningSeconds: positive,
+        /** Messages waiting behind a running turn, per chat; more are refused with a message. */
+        maxQueuedMessages: positive,
         subagents: z
           .object({
             maxConcurrent: positive,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import { nextChatNumber } from '../store/chat-numbers.ts';
 import { openJsonStore } from '../store/json-store.ts';
+import { JsonlArchive } from '../store/jsonl-archive.ts';
 import { needsDelivery, pendingDelivery } from '../subagents/delivery.ts';
 import type { OrchestrationRecord } from './orchestration-record.ts';
 
@@ -13,12 +14,15 @@ interface Data {
 
 /** Orchestrations in `<dataDir>/orchestrations.json`, saved on every step change. */
 export class OrchestrationStore {
-  private constructor(private readonly db: Low<Data>) {}
+  private constructor(
+    private readonly db: Low<Data>,
+    private readonly history: JsonlArchive<OrchestrationRecord>,
+  ) {}
 
   static async open(dataDir: string): Promise<OrchestrationStore> {
     const db = await openJsonStore<Data>(join(dataDir, 'orchestrations.json'), { version: 1, numbers: {}, orchestrations: {} });
     for (const record of Object.values(db.data.orchestrations)) upgrade(record);
-    return new OrchestrationStore(db);
+    return new OrchestrationStore(db, new JsonlArchive(join(dataDir, 'orchestrations-archive.jsonl'), (record) => record.chatKey));
   }
 
   get(id: string): OrchestrationRecord | undefined {
@@ -38,19 +42,25 @@ export class OrchestrationStore {
     await this.db.write();
   }
 
-  /** Ended and announced orchestrations beyond the newest `keep` of a chat are dropped. */
-  async trim(keep: number): Promise<void> {
-    const byChat = new Map<string, OrchestrationRecord[]>();
-    for (const record of this.all()) byChat.set(record.chatKey, [...(byChat.get(record.chatKey) ?? []), record]);
-    let changed = false;
-    for (const records of byChat.values()) {
-      const done = records.filter((r) => r.status !== 'running' && r.delivery && !needsDelivery(r.delivery)).sort((a, b) => b.number - a.number);
-      for (const old of done.slice(keep)) {
-        delete this.db.data.orchestrations[old.id];
-        changed = true;
-      }
-    }
-    if (changed) await this.db.write();
+  /**
+   * Moves ended, announced orchestrations whose retention is over to the archive, and keeps
+   * the newest `perChat` there: the live file stays small, like the runs'.
+   */
+  async sweep(now: number, retentionMs: number, perChat: number): Promise<number> {
+    const due = this.all().filter(
+      (o) => o.status !== 'running' && o.endedAt !== undefined && o.endedAt + retentionMs <= now && o.delivery && !needsDelivery(o.delivery),
+    );
+    if (!due.length) return 0;
+    await this.history.append(due);
+    for (const record of due) delete this.db.data.orchestrations[record.id];
+    await this.db.write();
+    await this.history.trim(perChat);
+    return due.length;
+  }
+
+  /** Archived orchestrations, oldest first. */
+  archived(): Promise<OrchestrationRecord[]> {
+    return this.history.read();
   }
 }
 

@@ -1,3 +1,4 @@
+import type { AuditEvent } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
@@ -60,6 +61,8 @@ export interface SubagentRunRecord {
   turns?: number;
   steps?: number;
   logFile: string;
+  /** How many audit entries of each kind the run had, kept on the record when it ends. */
+  auditCounts?: Partial<Record<AuditEvent, number>>;
   delivery: Delivery;
   /** When an ended, announced run leaves the live list for the archive. */
   archiveAfter?: number;

@@ -349,11 +349,14 @@ export class SubagentRegistry {
   }
 
   private async end(run: SubagentRunRecord, patch: Partial<SubagentRunRecord> & { status: RunStatus }): Promise<void> {
-    const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now() };
+    const { audit } = this.options;
+    if (patch.status === 'timed_out') void audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: patch.error });
+    // The record keeps the run's audit counts: /subagents info never reads the trail back.
+    const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now(), auditCounts: audit.countsFor(run.runId) };
+    audit.forget(run.runId);
     // Nothing to deliver (an orchestration step, say): its retention starts now.
     if (ended.delivery.chat !== 'pending' && ended.delivery.agent !== 'pending') ended.archiveAfter = ended.endedAt! + this.limits.retentionMinutes * 60_000;
     await this.store.save(ended);
-    if (ended.status === 'timed_out') void this.options.audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: ended.error });
     this.options.onEnded(ended);
   }
 }

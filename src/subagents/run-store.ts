@@ -1,8 +1,8 @@
-import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import { nextChatNumber } from '../store/chat-numbers.ts';
 import { openJsonStore } from '../store/json-store.ts';
+import { JsonlArchive } from '../store/jsonl-archive.ts';
 import type { SubagentRunRecord } from './record.ts';
 
 interface LiveData {
@@ -22,12 +22,12 @@ export class RunStore {
 
   private constructor(
     private readonly db: Low<LiveData>,
-    private readonly archiveFile: string,
+    private readonly history: JsonlArchive<SubagentRunRecord>,
   ) {}
 
   static async open(dataDir: string): Promise<RunStore> {
     const db = await openJsonStore<LiveData>(join(dataDir, 'subagents.json'), { version: 1, numbers: {}, runs: {} });
-    return new RunStore(db, join(dataDir, 'subagents-archive.jsonl'));
+    return new RunStore(db, new JsonlArchive(join(dataDir, 'subagents-archive.jsonl'), (run) => run.requesterKey));
   }
 
   get(runId: string): SubagentRunRecord | undefined {
@@ -51,7 +51,7 @@ export class RunStore {
   /** Moves ended runs to the archive: appended first, then dropped from the live file. */
   async archive(runs: SubagentRunRecord[]): Promise<void> {
     if (!runs.length) return;
-    await appendFile(this.archiveFile, runs.map((run) => JSON.stringify(run)).join('\n') + '\n', { mode: 0o600 });
+    await this.history.append(runs);
     for (const run of runs) delete this.db.data.runs[run.runId];
     await this.flush();
   }
@@ -70,44 +70,13 @@ export class RunStore {
     return this.next;
   }
 
-  /** Archived runs, oldest first (a line torn by a crash is skipped). */
-  async archived(): Promise<SubagentRunRecord[]> {
-    const text = await readFile(this.archiveFile, 'utf8').catch(() => '');
-    const runs: SubagentRunRecord[] = [];
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        runs.push(JSON.parse(line));
-      } catch {
-        // a partial last line from a crash mid-append
-      }
-    }
-    return runs;
+  /** Archived runs, oldest first. */
+  archived(): Promise<SubagentRunRecord[]> {
+    return this.history.read();
   }
 
-  /** Keeps the newest `perChat` archived runs of each chat (rewriting the archive atomically); returns the rest. */
-  async trimArchive(perChat: number): Promise<SubagentRunRecord[]> {
-    const runs = await this.archived();
-    const kept: SubagentRunRecord[] = [];
-    const dropped: SubagentRunRecord[] = [];
-    const counts = new Map<string, number>();
-    for (const run of [...runs].reverse()) {
-      const count = counts.get(run.requesterKey) ?? 0;
-      (count < perChat ? kept : dropped).push(run);
-      counts.set(run.requesterKey, count + 1);
-    }
-    if (dropped.length > 0) {
-      const temp = `${this.archiveFile}.tmp`;
-      await writeFile(
-        temp,
-        kept
-          .reverse()
-          .map((run) => JSON.stringify(run))
-          .join('\n') + '\n',
-        { mode: 0o600 },
-      );
-      await rename(temp, this.archiveFile);
-    }
-    return dropped;
+  /** Keeps the newest `perChat` archived runs of each chat; returns the rest. */
+  trimArchive(perChat: number): Promise<SubagentRunRecord[]> {
+    return this.history.trim(perChat);
   }
 }

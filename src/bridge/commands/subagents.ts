@@ -74,13 +74,13 @@ export function installSubagentCommands(
       case 'info': {
         if (!ref) throw new UsageError('Which run? Give its #number or id.');
         const run = findRun(ctx, ref);
-        const audit = await subagents.audit.countsFor(run.runId);
         const waiting = approvals.waitingFor(run.runId);
         await ctx.reply(
           runInfo(run, {
             ...(run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}),
             ...(waiting ? { approvalsWaiting: waiting } : {}),
-            audit,
+            // An ended run carries its counts; a live one's are kept by the audit log as they come.
+            ...(run.auditCounts ? {} : { auditCounts: subagents.audit.countsFor(run.runId) }),
           }),
         );
         return;

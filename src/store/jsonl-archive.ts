@@ -1,0 +1,61 @@
+import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+
+/**
+ * An append-only JSONL file of records that left a live store: appended in batches, read
+ * oldest first, trimmed to the newest few per chat with an atomic rewrite. The live file stays
+ * small however much history there is.
+ */
+export class JsonlArchive<T> {
+  constructor(
+    private readonly file: string,
+    /** The chat a record belongs to: the archive keeps a number of records per chat. */
+    private readonly chatOf: (record: T) => string,
+  ) {}
+
+  async append(records: readonly T[]): Promise<void> {
+    if (!records.length) return;
+    await appendFile(this.file, records.map((record) => JSON.stringify(record)).join('\n') + '\n', { mode: 0o600 });
+  }
+
+  /** Oldest first; a line torn by a crash mid-append is skipped. */
+  async read(): Promise<T[]> {
+    const text = await readFile(this.file, 'utf8').catch(() => '');
+    const records: T[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        records.push(JSON.parse(line) as T);
+      } catch {
+        // a partial last line from a crash mid-append
+      }
+    }
+    return records;
+  }
+
+  /** Keeps the newest `perChat` records of each chat; returns the ones dropped. */
+  async trim(perChat: number): Promise<T[]> {
+    const records = await this.read();
+    const kept: T[] = [];
+    const dropped: T[] = [];
+    const counts = new Map<string, number>();
+    for (const record of [...records].reverse()) {
+      const chat = this.chatOf(record);
+      const count = counts.get(chat) ?? 0;
+      (count < perChat ? kept : dropped).push(record);
+      counts.set(chat, count + 1);
+    }
+    if (dropped.length > 0) {
+      const temp = `${this.file}.tmp`;
+      await writeFile(
+        temp,
+        kept
+          .reverse()
+          .map((record) => JSON.stringify(record))
+          .join('\n') + '\n',
+        { mode: 0o600 },
+      );
+      await rename(temp, this.file);
+    }
+    return dropped;
+  }
+}
