@@ -2,6 +2,7 @@ import { nanoid } from 'nanoid';
 import { parseCommandLine } from './command-line.ts';
 import { plain } from '../presentation/deliver.ts';
 import { formatDuration } from '../presentation/progress.ts';
+import { displayPath } from '../presentation/paths.ts';
 import { escapeHtml, truncate } from '../presentation/format/index.ts';
 import type { ButtonAnswer, ButtonPress, ChatAddress, IncomingMessage, Outbound, RichText } from '../ports/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
@@ -11,11 +12,12 @@ import type { ChatSessions } from './chat-sessions.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './commands/command.ts';
 import { help, start } from './commands/help.ts';
 import { cli, model, newSession, status, stop } from './commands/session.ts';
+import { cd, project } from './commands/projects.ts';
 import { RefusalThrottle } from './refusals.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
 /** The slice of the configuration the bot itself uses. */
-export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest'> & {
+export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest' | 'projectRoots' | 'projects'> & {
   settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds' | 'maxQueuedMessages'>;
 };
 
@@ -54,7 +56,7 @@ export class Bridge {
     this.out = options.out;
     this.chats = options.chats;
     this.log = options.log ?? ((message) => console.error(message));
-    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model })) this.command(name, handler);
+    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project })) this.command(name, handler);
     this.button('stop', (press, turnId) => this.stopButton(press, turnId));
   }
 
@@ -141,6 +143,7 @@ export class Bridge {
     const settings = this.config.settings;
     const presenter = new TurnPresenter(this.out, address, {
       title: chat.record.cli,
+      where: displayPath(chat.record.workdir),
       replyTo: message.messageId,
       editIntervalMs: settings.progressEditIntervalMs,
       documentOverChars: settings.answerAsDocumentOverChars,

@@ -8,7 +8,7 @@ import type { ChatAddress } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 
 /** The slice of the configuration chats' sessions run on. */
-export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'cliEnv'> & { settings: Pick<Settings, 'stopGraceMs'> };
+export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv'> & { settings: Pick<Settings, 'stopGraceMs'> };
 
 /** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
 export type SessionTools = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;

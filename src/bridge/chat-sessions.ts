@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { chatAddress, chatKey, type ChatAddress } from '../ports/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
+import { isInside } from '../projects/directories.ts';
 import { ChatSession, type ChatConfig, type SessionTools } from './chat-session.ts';
 
 /** Every chat's session, created on first use from its persisted record (or the defaults). */
@@ -26,6 +28,11 @@ export class ChatSessions {
       };
       // A CLI removed from adapters/ since: fall back to the default rather than fail every turn.
       if (!this.config.adapters.has(record.cli)) record.cli = this.config.defaultCli;
+      // A directory gone, or no longer within the roots the operator allows: start where chats start.
+      if (!existsSync(record.workdir) || !this.config.projectRoots.some((root) => isInside(record.workdir, root))) {
+        record.workdir = this.config.workdir;
+        delete record.cliSessionId;
+      }
       session = new ChatSession(address, record, this.config, this.store, this.tools);
       this.sessions.set(key, session);
     }

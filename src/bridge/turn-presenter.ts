@@ -6,6 +6,8 @@ import type { TurnOutcome } from '../session/turn.ts';
 
 export interface PresenterOptions {
   title: string;
+  /** The directory the turn works in, as shown. */
+  where?: string;
   replyTo?: number;
   /** At most one progress edit per interval, however chatty the CLI. */
   editIntervalMs: number;
@@ -37,7 +39,7 @@ export class TurnPresenter {
     private readonly to: ChatAddress,
     private readonly options: PresenterOptions,
   ) {
-    this.progress = new ProgressState(options.title);
+    this.progress = new ProgressState(options.title, Date.now(), options.where);
   }
 
   /** Sends the progress message (with its Stop button). */

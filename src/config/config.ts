@@ -4,17 +4,17 @@ import { loadAdapters, type Adapter } from '../adapters/load.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { childEnv } from '../process/child-env.ts';
 import { OWNER_VARIABLE } from '../process/orphans.ts';
+import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 
 /** The repo's own files, wherever the bridge is started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export interface BridgeConfig {
+export interface BridgeConfig extends ProjectsConfig {
   telegram: { token?: string; apiRoot: string };
   /** Telegram user ids served; empty means nobody. */
   allowedUsers: number[];
   dataDir: string;
-  workdir: string;
   defaultCli: string;
   adapters: Map<string, Adapter>;
   manifest: BridgeManifest;
@@ -59,7 +59,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     },
     allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS),
     dataDir,
-    workdir: resolve(cwd, env.BRIDGE_WORKDIR?.trim() || '.'),
+    ...(await loadProjects(env, cwd)),
     defaultCli,
     adapters,
     manifest,

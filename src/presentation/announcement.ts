@@ -1,4 +1,5 @@
 import { escapeHtml, escapeMarkdown } from './format/index.ts';
+import { displayPath } from './paths.ts';
 import { formatCost, formatDuration, formatTokens } from './progress.ts';
 import type { RichText } from '../ports/transport.ts';
 import { displayName, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
@@ -20,7 +21,7 @@ export function announcementBody(run: SubagentRunRecord): string {
     if (run.result?.trim() && run.result.trim() !== run.error?.trim()) parts.push(`Its last message:\n\n${run.result.trim()}`);
   }
   if (run.worktree) parts.push(worktreeLine(run.worktree));
-  parts.push(`_${statsLine(run)}_ · \`${run.runId}\``);
+  parts.push(`_${statsLine(run)}_ · 📁 \`${displayPath(run.cwd)}\` · \`${run.runId}\``);
   return parts.join('\n\n');
 }
 

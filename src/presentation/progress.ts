@@ -35,6 +35,8 @@ export class ProgressState {
   constructor(
     readonly title: string,
     now = Date.now(),
+    /** Where the turn works, shown under the steps. */
+    readonly where?: string,
   ) {
     this.startedAt = now;
   }
@@ -106,6 +108,7 @@ export class ProgressState {
       if (this.costUsd !== undefined) stats.push(formatCost(this.costUsd));
       parts.push(stats.join(' · '));
     }
+    if (this.where) parts.push(`📁 ${this.where}`);
     return parts.join('\n');
   }
 }

@@ -24,7 +24,7 @@ describe('/spawn', () => {
     const started = await waitText(chat, /^🚀 #1 started: Research · claude · id \w+/);
     expect(started.buttons.map((b) => b.text)).toEqual(['⏹ Stop #1']);
     const done = await waitText(chat, /^✅ #1 Research · 0:0\d/);
-    expect(done.text).toMatch(/\n\nfound-it\n\nclaude · 1 turn · 10 in \/ 5 out · \$0\.0010 · [\w-]{10}$/);
+    expect(done.text).toMatch(new RegExp(`\\n\\nfound-it\\n\\nclaude · 1 turn · 10 in / 5 out · \\$0\\.0010 · 📁 ${world.workdir} · [\\w-]{10}$`));
     await new Promise((r) => setTimeout(r, 300));
     expect(texts(chat).filter((t) => t.startsWith('✅'))).toHaveLength(1);
   });

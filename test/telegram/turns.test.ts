@@ -42,6 +42,8 @@ describe('the Telegram bridge', () => {
       'status',
       'cli',
       'model',
+      'cd',
+      'project',
       'agents',
       'spawn',
       'orchestrate',

@@ -4,7 +4,7 @@ import type { BridgeConfig } from '../../config/config.ts';
 
 /** What a command may ask of the bot that runs it. */
 export interface CommandHost {
-  readonly config: Pick<BridgeConfig, 'adapters' | 'manifest'>;
+  readonly config: Pick<BridgeConfig, 'adapters' | 'manifest' | 'projectRoots' | 'projects'>;
   /** Stops the chat's turn, its queue, and whatever else the chat has running; returns a report. */
   stopChat(chat: ChatSession, reason: string): Promise<string>;
   /** Lines other parts add to /status. */

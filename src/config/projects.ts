@@ -1,0 +1,56 @@
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ConfigError } from '../errors/config-error.ts';
+import { isInside } from '../projects/directories.ts';
+
+export interface ProjectsConfig {
+  /** Where every chat starts (BRIDGE_WORKDIR), resolved. */
+  workdir: string;
+  /** Directories a chat may work in (they and everything below), resolved. */
+  projectRoots: string[];
+  /** Named directories for /project, inside the roots. */
+  projects: Map<string, string>;
+}
+
+const PROJECT_NAME = /^[A-Za-z0-9][\w.-]{0,31}$/;
+
+/** `BRIDGE_WORKDIR`, `BRIDGE_PROJECT_ROOTS` (default: the working directory) and `BRIDGE_PROJECTS` (`name=path,…`). */
+export async function loadProjects(env: NodeJS.ProcessEnv, cwd: string): Promise<ProjectsConfig> {
+  const home = await directory(cwd, env.BRIDGE_WORKDIR?.trim() || '.', 'BRIDGE_WORKDIR');
+  const rawRoots = env.BRIDGE_PROJECT_ROOTS?.trim();
+  const projectRoots = rawRoots ? await Promise.all(list(rawRoots).map((root) => directory(cwd, root, 'BRIDGE_PROJECT_ROOTS'))) : [home];
+  if (!projectRoots.some((root) => isInside(home, root))) {
+    throw new ConfigError(`BRIDGE_WORKDIR: ${home} is outside BRIDGE_PROJECT_ROOTS (${projectRoots.join(', ')}); chats start there, so it must be inside`);
+  }
+  const projects = new Map<string, string>();
+  for (const entry of list(env.BRIDGE_PROJECTS ?? '')) {
+    const split = entry.indexOf('=');
+    const name = entry.slice(0, split).trim();
+    if (split < 0 || !PROJECT_NAME.test(name))
+      throw new ConfigError(`BRIDGE_PROJECTS: expected name=path (a name of letters, digits, ".", "_" or "-"), got "${entry}"`);
+    if (projects.has(name)) throw new ConfigError(`BRIDGE_PROJECTS: "${name}" is named twice`);
+    const dir = await directory(cwd, entry.slice(split + 1).trim(), `BRIDGE_PROJECTS (${name})`);
+    if (!projectRoots.some((root) => isInside(dir, root)))
+      throw new ConfigError(`BRIDGE_PROJECTS: ${name}=${dir} is outside BRIDGE_PROJECT_ROOTS (${projectRoots.join(', ')})`);
+    projects.set(name, dir);
+  }
+  return { workdir: home, projectRoots, projects };
+}
+
+function list(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+async function directory(cwd: string, path: string, variable: string): Promise<string> {
+  const absolute = resolve(cwd, path);
+  try {
+    const real = await realpath(absolute);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(`${variable}: ${absolute} is not an existing directory`);
+}
