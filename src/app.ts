@@ -6,14 +6,20 @@ import { installOrchestrationCommands } from './bridge/commands/orchestrate.ts';
 import { installSubagentCommands } from './bridge/commands/subagents.ts';
 import { orchestrationProgress } from './presentation/orchestration.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
-import type { Outbound } from './ports/transport.ts';
+import { chatKey, type ChatAddress, type Outbound } from './ports/transport.ts';
+import { plain } from './presentation/deliver.ts';
+import type { Usage } from './protocols/events.ts';
+import { DailyBudget, msUntilReset } from './usage/budget.ts';
+import { budgetRefusalText, budgetWarningText } from './presentation/usage.ts';
+import { UsageLedger, type Spend } from './usage/usage-ledger.ts';
+import { installUsageCommand } from './bridge/commands/usage.ts';
 import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
-import { runAddress } from './subagents/record.ts';
+import { displayName, runAddress, type SubagentRunRecord } from './subagents/record.ts';
 import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
 import { Subagents } from './subagents/subagents.ts';
@@ -53,6 +59,12 @@ export async function createApp(options: {
   const audit = new AuditLog(config.dataDir);
   const runStore = await RunStore.open(config.dataDir);
   const orchestrationStore = await OrchestrationStore.open(config.dataDir);
+  const ledger = await UsageLedger.open(config.dataDir);
+  const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
+  const refuseWork = (key: string) => {
+    const spent = budget.spent(key);
+    return spent === undefined ? undefined : budgetRefusalText(spent, budget.limitUsd!, msUntilReset());
+  };
 
   // The one forward reference: the agents' tools start runs, and runs are given the tools.
   let toolCalls: ToolCalls | undefined;
@@ -62,7 +74,7 @@ export async function createApp(options: {
   const chats = new ChatSessions(config, store, (chat) =>
     sessionTools.forMainSession({ address: chat.address, adapter: chat.adapter, sessionId: () => chat.record.cliSessionId }),
   );
-  const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, log });
+  const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, refuseWork, log });
   const inbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
   const outbox = new Outbox({
     out,
@@ -81,7 +93,7 @@ export async function createApp(options: {
       }),
     ],
   });
-  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor: (run) => sessionTools.forSubagent(run) });
+  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor: (run) => sessionTools.forSubagent(run), refuseWork });
   const approvals = new ApprovalBroker({
     out,
     audit,
@@ -90,10 +102,32 @@ export async function createApp(options: {
     ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
     log,
   });
+  // Every turn's and run's cost goes to the ledger; the chat hears once a day when it nears its budget.
+  const spend = (key: string, address: ChatAddress, entry: Spend) => {
+    const before = ledger.costOn(key);
+    void ledger
+      .record(key, entry)
+      .then((after) => {
+        if (budget.crossedWarning(before, after)) return out.send(address, plain(budgetWarningText(after, budget.limitUsd!))).then(() => {});
+      })
+      .catch((error: Error) => log(`recording usage failed: ${error.message}`));
+  };
   subagents.onEnded((run) => {
     approvals.cancel(run.runId); // a run that ended takes its open questions with it
     sessionTools.release(run.runId);
     outbox.kick();
+    if (run.usage || run.costUsd !== undefined)
+      spend(run.requesterKey, runAddress(run), { ...runSpend(run), run: { runId: run.runId, number: run.number, label: displayName(run) } });
+  });
+  bridge.onTurnEnded((chat, outcome) => {
+    const result = outcome.result;
+    if (!result?.usage && result?.costUsd === undefined) return;
+    spend(chatKey(chat.address), chat.address, {
+      cli: chat.record.cli,
+      ...(chat.record.model ? { model: chat.record.model } : {}),
+      ...tokens(result.usage),
+      ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+    });
   });
   const orchestrator = new Orchestrator({
     store: orchestrationStore,
@@ -124,6 +158,7 @@ export async function createApp(options: {
   let sweeping: NodeJS.Timeout | undefined;
   installOrchestrationCommands(bridge, orchestrator);
   installSubagentCommands(bridge, subagents, approvals, config);
+  installUsageCommand(bridge, ledger, budget);
 
   return {
     bridge,
@@ -162,4 +197,12 @@ export async function createApp(options: {
       await audit.flush();
     },
   };
+}
+
+function tokens(usage: Usage | undefined): Pick<Spend, 'inputTokens' | 'outputTokens'> {
+  return usage ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : {};
+}
+
+function runSpend(run: SubagentRunRecord): Spend {
+  return { cli: run.cli, ...(run.model ? { model: run.model } : {}), ...tokens(run.usage), ...(run.costUsd !== undefined ? { costUsd: run.costUsd } : {}) };
 }

@@ -4,7 +4,8 @@ import { plain } from '../presentation/deliver.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { displayPath } from '../presentation/paths.ts';
 import { escapeHtml, truncate } from '../presentation/format/index.ts';
-import type { ButtonAnswer, ButtonPress, ChatAddress, IncomingMessage, Outbound, RichText } from '../ports/transport.ts';
+import { chatKey, type ButtonAnswer, type ButtonPress, type ChatAddress, type IncomingMessage, type Outbound, type RichText } from '../ports/transport.ts';
+import type { TurnOutcome } from '../session/turn.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession } from './chat-session.ts';
@@ -27,6 +28,8 @@ export interface BridgeOptions {
   out: Outbound;
   /** The console: its one user is the owner at the keyboard, allowlist or not. */
   trustEveryone?: boolean;
+  /** Why a chat may start no new turn now (its daily budget is spent), or undefined. */
+  refuseWork?: (chatKey: string) => string | undefined;
   log?: (message: string) => void;
 }
 
@@ -48,6 +51,7 @@ export class Bridge {
   private readonly statusHooks: ((chat: ChatSession) => [string, string][])[] = [];
   private readonly running = new Set<Promise<void>>();
   private readonly refusals = new RefusalThrottle();
+  private readonly turnListeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
   private shuttingDown = false;
   private readonly log: (message: string) => void;
 
@@ -72,6 +76,11 @@ export class Bridge {
 
   onStop(hook: StopHook): void {
     this.stopHooks.push(hook);
+  }
+
+  /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
+  onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
+    this.turnListeners.push(listener);
   }
 
   onStatus(hook: (chat: ChatSession) => [string, string][]): void {
@@ -119,6 +128,11 @@ export class Bridge {
       return;
     }
     if (!message.text.trim()) return;
+    const refused = this.options.refuseWork?.(chatKey(address));
+    if (refused) {
+      await reply(plain(refused));
+      return;
+    }
     const limit = this.config.settings.maxQueuedMessages;
     if (chat.busy && chat.queued >= limit) {
       await reply(
@@ -168,6 +182,7 @@ export class Bridge {
         clearTimeout(warning);
         if (chat.current?.id === turnId) chat.current = undefined;
         if (began) await presenter.finish(outcome);
+        for (const listener of this.turnListeners) listener(chat, outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);
       })

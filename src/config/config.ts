@@ -14,6 +14,8 @@ export interface BridgeConfig extends ProjectsConfig {
   telegram: { token?: string; apiRoot: string };
   /** Telegram user ids served; empty means nobody. */
   allowedUsers: number[];
+  /** Per chat and UTC day; none: no limit. */
+  dailyBudgetUsd: number | undefined;
   dataDir: string;
   defaultCli: string;
   adapters: Map<string, Adapter>;
@@ -58,6 +60,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
       apiRoot: (env.TELEGRAM_API_ROOT?.trim() || 'https://api.telegram.org').replace(/\/+$/, ''),
     },
     allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS),
+    dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -85,4 +88,11 @@ function userIds(raw: string | undefined): number[] {
     if (!/^-?\d+$/.test(id)) throw new ConfigError(`BRIDGE_ALLOWED_USERS: expected comma-separated numeric Telegram user ids, got "${id}"`);
     return Number(id);
   });
+}
+
+function dollars(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${name}: expected an amount of US dollars above 0, like 5 or 2.50, got "${raw}"`);
+  return Number(raw);
 }

@@ -1,7 +1,7 @@
 import type { Adapter } from '../adapters/load.ts';
 import { catalogFor, chooseAgent } from '../agents/choose-agent.ts';
 import type { AgentDefinition } from '../agents/types.ts';
-import type { ChatAddress } from '../ports/transport.ts';
+import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
 import type { Requester } from './record.ts';
@@ -52,6 +52,8 @@ export interface SpawnerOptions {
   /** User-wide agent definitions live under it. */
   dataDir: string;
   limits: { maxDepth: number; timeoutSeconds: number };
+  /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
+  refuseWork?: (chatKey: string) => string | undefined;
 }
 
 /** The longest a run may be given (the spawn tool's schema says the same): a day. */
@@ -79,6 +81,8 @@ export class Spawner {
     const { adapters, limits } = this.options;
     const task = intent.task.trim();
     if (!task) return refuse('The task is empty.');
+    const spent = this.options.refuseWork?.(chatKey(origin.address));
+    if (spent) return refuse(spent);
     if (
       intent.timeoutSeconds !== undefined &&
       !(Number.isInteger(intent.timeoutSeconds) && intent.timeoutSeconds >= 1 && intent.timeoutSeconds <= MAX_TIMEOUT_SECONDS)

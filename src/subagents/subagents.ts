@@ -21,6 +21,8 @@ export interface SubagentsOptions {
   store: RunStore;
   audit: AuditLog;
   toolsFor: RegistryOptions['toolsFor'];
+  /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
+  refuseWork?: (chatKey: string) => string | undefined;
   log: (line: string) => void;
 }
 
@@ -52,7 +54,13 @@ export class Subagents {
         for (const listener of this.endListeners) listener(run);
       },
     });
-    this.spawner = new Spawner({ registry: this.registry, adapters: config.adapters, dataDir: config.dataDir, limits });
+    this.spawner = new Spawner({
+      registry: this.registry,
+      adapters: config.adapters,
+      dataDir: config.dataDir,
+      limits,
+      ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
+    });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }
 

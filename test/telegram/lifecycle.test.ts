@@ -85,6 +85,8 @@ describe('start-up errors', () => {
     [{ SUBAGENTS_TIMEOUT_SECONDS: '-5' }, 'SUBAGENTS_TIMEOUT_SECONDS: expected a whole number of at least 1, got "-5"'],
     [{ BRIDGE_DEFAULT_CLI: 'cobol' }, 'BRIDGE_DEFAULT_CLI: unknown CLI "cobol"; known: claude, codex, droid'],
     [{ BRIDGE_ALLOWED_USERS: '111,bob' }, 'BRIDGE_ALLOWED_USERS: expected comma-separated numeric Telegram user ids, got "bob"'],
+    [{ BRIDGE_DAILY_BUDGET_USD: 'lots' }, 'BRIDGE_DAILY_BUDGET_USD: expected an amount of US dollars above 0, like 5 or 2.50, got "lots"'],
+    [{ BRIDGE_PROJECT_ROOTS: '/no/such/root' }, 'BRIDGE_PROJECT_ROOTS: /no/such/root is not an existing directory'],
   ])('exits non-zero naming the variable for %j', async (env, message) => {
     const { exit, stderr } = await startWith(env);
     expect(exit.code).toBe(1);

@@ -1,0 +1,55 @@
+import type { CostlyRun, Tally } from '../usage/usage-ledger.ts';
+import { sum } from '../usage/usage-ledger.ts';
+import { escapeHtml } from './format/index.ts';
+import { formatCost, formatDuration, formatTokens } from './progress.ts';
+import type { RichText } from '../ports/transport.ts';
+
+export interface UsageView {
+  day: string;
+  today: Record<string, Tally>;
+  total: Record<string, Tally>;
+  costliest: CostlyRun[];
+  budget?: { limitUsd: number };
+}
+
+/** /usage: today and all time, each by CLI and model, the costliest runs, and the budget. */
+export function usageText(view: UsageView): RichText {
+  const lines: string[] = [];
+  const section = (title: string, tallies: Record<string, Tally>) => {
+    const entries = Object.entries(tallies).sort(([, a], [, b]) => b.costUsd - a.costUsd);
+    lines.push(`${title}: ${entries.length ? describe(sum(entries.map(([, t]) => t))) : 'nothing yet'}`);
+    if (entries.length > 1 || (entries.length === 1 && title !== 'Today')) for (const [key, tally] of entries) lines.push(`  ${key}: ${describe(tally)}`);
+  };
+  section(`Today (${view.day} UTC)`, view.today);
+  if (view.budget) {
+    const spent = sum(Object.values(view.today)).costUsd;
+    lines.push(
+      `Daily budget: ${formatCost(spent)} of ${formatCost(view.budget.limitUsd)} (${Math.floor((spent / view.budget.limitUsd) * 100)} %), resets at 00:00 UTC`,
+    );
+  }
+  section('All time', view.total);
+  if (view.costliest.length) {
+    lines.push('Costliest runs:');
+    for (const run of view.costliest) lines.push(`  #${run.number} ${run.label}: ${formatCost(run.costUsd)} (${run.day})`);
+  }
+  const head = '💰 Usage of this chat';
+  return { html: `<b>${escapeHtml(head)}</b>\n${escapeHtml(lines.join('\n'))}`, plain: `${head}\n${lines.join('\n')}` };
+}
+
+function describe(tally: Tally): string {
+  const work = [tally.turns ? `${tally.turns} turn${tally.turns === 1 ? '' : 's'}` : '', tally.runs ? `${tally.runs} run${tally.runs === 1 ? '' : 's'}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return `${formatCost(tally.costUsd)} · ${work || 'no work'} · ${formatTokens(tally.inputTokens)} in / ${formatTokens(tally.outputTokens)} out`;
+}
+
+/** Why new work is refused: the day's budget is spent. */
+export function budgetRefusalText(spentUsd: number, limitUsd: number, untilResetMs: number): string {
+  return `💸 This chat has spent ${formatCost(spentUsd)} today, its daily budget of ${formatCost(limitUsd)} (BRIDGE_DAILY_BUDGET_USD). New turns and subagents wait until it resets at 00:00 UTC, in ${formatDuration(untilResetMs)}; what is running finishes.`;
+}
+
+/** Said once a day, when the chat's spending passes 80 % of its budget. */
+export function budgetWarningText(spentUsd: number, limitUsd: number): string {
+  const state = spentUsd >= limitUsd ? 'reached' : `used ${Math.floor((spentUsd / limitUsd) * 100)} % of`;
+  return `💸 This chat has ${state} its daily budget: ${formatCost(spentUsd)} of ${formatCost(limitUsd)} today. It resets at 00:00 UTC.`;
+}

@@ -1,0 +1,34 @@
+import { utcDay, type UsageLedger } from './usage-ledger.ts';
+
+/** The share of the budget at which the chat is warned, once a day. */
+const WARN_AT = 0.8;
+
+/**
+ * A chat's daily spending limit (BRIDGE_DAILY_BUDGET_USD): once its UTC day's cost reaches
+ * it, new turns and spawns are refused until midnight UTC; work already running finishes.
+ */
+export class DailyBudget {
+  constructor(
+    private readonly ledger: UsageLedger,
+    readonly limitUsd: number | undefined,
+  ) {}
+
+  /** The day's spending when it has reached the limit (new work is refused), else undefined. */
+  spent(chatKey: string, now = Date.now()): number | undefined {
+    if (this.limitUsd === undefined) return undefined;
+    const spent = this.ledger.costOn(chatKey, utcDay(now));
+    return spent >= this.limitUsd ? spent : undefined;
+  }
+
+  /** Whether a cost just took the day past 80 % of the limit: the chat is told once. */
+  crossedWarning(before: number, after: number): boolean {
+    return this.limitUsd !== undefined && before < this.limitUsd * WARN_AT && after >= this.limitUsd * WARN_AT;
+  }
+}
+
+/** How long until the budget resets at midnight UTC. */
+export function msUntilReset(now = Date.now()): number {
+  const midnight = new Date(now);
+  midnight.setUTCHours(24, 0, 0, 0);
+  return midnight.getTime() - now;
+}

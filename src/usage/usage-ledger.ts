@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import type { Low } from 'lowdb';
+import { openJsonStore } from '../store/json-store.ts';
+
+/** What a turn or a run cost, as its CLI reported it. */
+export interface Spend {
+  cli: string;
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Absent when the CLI reports no price (codex reports tokens only). */
+  costUsd?: number;
+  /** A subagent run (a main turn otherwise): the costliest are listed by /usage. */
+  run?: { runId: string; number: number; label: string };
+}
+
+export interface Tally {
+  turns: number;
+  runs: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export interface CostlyRun {
+  runId: string;
+  number: number;
+  label: string;
+  costUsd: number;
+  day: string;
+}
+
+interface ChatUsage {
+  /** UTC day → "cli model" → tally; only the last DAYS_KEPT days. */
+  days: Record<string, Record<string, Tally>>;
+  total: Record<string, Tally>;
+  costliest: CostlyRun[];
+}
+
+interface Data {
+  version: 1;
+  chats: Record<string, ChatUsage>;
+}
+
+const DAYS_KEPT = 35;
+const COSTLIEST_KEPT = 5;
+
+/** The UTC day a time falls on: budgets reset at midnight UTC. */
+export function utcDay(now = Date.now()): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/**
+ * Every turn's and run's tokens and cost, by chat, UTC day, CLI and model, in
+ * `BRIDGE_DATA_DIR/usage.json`: small (a tally per day and CLI, not an entry per turn), and
+ * the source of /usage and the daily budget.
+ */
+export class UsageLedger {
+  private constructor(private readonly db: Low<Data>) {}
+
+  static async open(dataDir: string): Promise<UsageLedger> {
+    return new UsageLedger(await openJsonStore<Data>(join(dataDir, 'usage.json'), { version: 1, chats: {} }));
+  }
+
+  /** Adds a turn's or a run's spend to its chat's day; returns the chat's cost that day. */
+  async record(chatKey: string, spend: Spend, now = Date.now()): Promise<number> {
+    const day = utcDay(now);
+    const usage = (this.db.data.chats[chatKey] ??= { days: {}, total: {}, costliest: [] });
+    const key = spend.model ? `${spend.cli} ${spend.model}` : spend.cli;
+    for (const tallies of [(usage.days[day] ??= {}), usage.total]) add((tallies[key] ??= empty()), spend);
+    if (spend.run && spend.costUsd) {
+      usage.costliest = [...usage.costliest, { ...spend.run, costUsd: spend.costUsd, day }].sort((a, b) => b.costUsd - a.costUsd).slice(0, COSTLIEST_KEPT);
+    }
+    for (const old of Object.keys(usage.days).sort().slice(0, -DAYS_KEPT)) delete usage.days[old];
+    await this.db.write();
+    return this.costOn(chatKey, day);
+  }
+
+  /** The chat's cost on a UTC day (today by default). */
+  costOn(chatKey: string, day = utcDay()): number {
+    return sum(Object.values(this.db.data.chats[chatKey]?.days[day] ?? {})).costUsd;
+  }
+
+  /** Today's and all-time tallies by "cli model", and the costliest runs. */
+  report(chatKey: string, now = Date.now()): { today: Record<string, Tally>; total: Record<string, Tally>; costliest: CostlyRun[] } {
+    const usage = this.db.data.chats[chatKey];
+    return { today: { ...usage?.days[utcDay(now)] }, total: { ...usage?.total }, costliest: [...(usage?.costliest ?? [])] };
+  }
+}
+
+function empty(): Tally {
+  return { turns: 0, runs: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+}
+
+function add(tally: Tally, spend: Spend): void {
+  if (spend.run) tally.runs++;
+  else tally.turns++;
+  tally.inputTokens += spend.inputTokens ?? 0;
+  tally.outputTokens += spend.outputTokens ?? 0;
+  tally.costUsd += spend.costUsd ?? 0;
+}
+
+export function sum(tallies: Tally[]): Tally {
+  const total = empty();
+  for (const t of tallies) {
+    total.turns += t.turns;
+    total.runs += t.runs;
+    total.inputTokens += t.inputTokens;
+    total.outputTokens += t.outputTokens;
+    total.costUsd += t.costUsd;
+  }
+  return total;
+}
