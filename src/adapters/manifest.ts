@@ -41,6 +41,25 @@ export const adapterManifestSchema = z
       .optional(),
     /** Added when the turn continues the CLI's own session: e.g. ["--resume", "{sessionId}"]. */
     resume: argTemplate,
+    /**
+     * A regular expression matching the error of a resume whose session the CLI no longer
+     * knows (Claude Code: "No conversation found with session ID"): the turn then runs again
+     * in a fresh session, with a note, instead of failing every turn.
+     */
+    unknownSession: z
+      .string()
+      .refine(
+        (pattern) => {
+          try {
+            new RegExp(pattern);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { error: 'not a valid regular expression' },
+      )
+      .optional(),
     /** Optional features; a CLI without one simply does not offer it. */
     options: z
       .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)

@@ -71,6 +71,8 @@ export class TurnPresenter {
     const detail = outcome.status === 'completed' ? undefined : outcome.error;
     this.progress.finish(outcome.status, detail);
     if (this.ref) await this.out.edit(this.ref, this.progress.render(), { buttons: [] }).catch((error) => this.log('final progress edit failed', error));
+    if (outcome.notice)
+      await this.out.send(this.to, plain(`ℹ️ ${outcome.notice}`), { replyTo: this.options.replyTo }).catch((error) => this.log('notice failed', error));
     if (outcome.status === 'completed') {
       await deliverMarkdown(this.out, this.to, outcome.text, { replyTo: this.options.replyTo, documentOverChars: this.options.documentOverChars });
     } else if (outcome.status !== 'stopped') {

@@ -100,14 +100,27 @@ export class AgentSession {
     this.draining = true;
     try {
       for (let next = this.queue.shift(); next; next = this.queue.shift()) {
-        next.resolve(await this.runTurn(next));
+        const stale = this.resumeId;
+        let outcome = await this.runTurn(next);
+        if (stale && this.isUnknownSession(outcome)) {
+          // The CLI no longer knows the session (deleted, another machine): start afresh rather than fail every turn.
+          this.resumeId = undefined;
+          const fresh = await this.runTurn(next, { started: true });
+          outcome = { ...fresh, notice: `${this.adapter.name} no longer knows the previous session (${stale}), so this message started a fresh one.` };
+        }
+        next.resolve(outcome);
       }
     } finally {
       this.draining = false;
     }
   }
 
-  private async runTurn({ prompt, options }: Pending): Promise<TurnOutcome> {
+  private isUnknownSession(outcome: TurnOutcome): boolean {
+    const pattern = this.config.adapter.unknownSession;
+    return outcome.status === 'failed' && pattern !== undefined && new RegExp(pattern).test(outcome.error ?? '');
+  }
+
+  private async runTurn({ prompt, options }: Pending, again: { started?: boolean } = {}): Promise<TurnOutcome> {
     const { config } = this;
     let turn: Turn;
     try {
@@ -134,7 +147,7 @@ export class AgentSession {
       return { ...notRun((error as Error).message), status: 'failed' };
     }
     this.current = turn;
-    options.onStart?.();
+    if (!again.started) options.onStart?.();
     const outcome = await turn.done;
     this.current = undefined;
     if (outcome.sessionId) this.adoptSessionId(outcome.sessionId);

@@ -23,6 +23,8 @@ export interface TurnOutcome {
   sessionId?: string;
   exit: ExitEvent;
   durationMs: number;
+  /** Something the chat should know about how the turn ran (its old session was gone, say). */
+  notice?: string;
 }
 
 export interface TurnHandlers {

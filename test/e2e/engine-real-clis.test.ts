@@ -55,6 +55,24 @@ describe.each(['claude', 'codex', 'droid'] as const)('%s through AgentSession', 
     expect(JSON.stringify(mock.modelRequests.at(-1)!.messages)).toContain('end of log');
   });
 
+  it('starts a fresh session when the CLI no longer knows the one to resume', async () => {
+    mock.reset(echoScript);
+    const s = new AgentSession({
+      adapter: await realAdapter(cli),
+      cwd: cliEnv.workdir,
+      env: cliEnv.env,
+      resumeId: '0b3c1e6a-1111-4222-8333-944455556666',
+      options: { model: MODELS[cli] },
+    });
+    const outcome = await s.send('are you there?');
+    expect(outcome).toMatchObject({ status: 'completed', text: 'You said: are you there?' });
+    // droid starts a session of that id by itself; claude and codex refuse the resume, and the bridge starts afresh and says so
+    if (cli !== 'droid') {
+      expect(outcome.notice).toMatch(/no longer knows the previous session/);
+      expect(outcome.sessionId).not.toBe('0b3c1e6a-1111-4222-8333-944455556666');
+    }
+  });
+
   it('runs a tool-use turn and reports the tool call', async () => {
     mock.reset(
       toolThenText({ call: shellToolCall(cli, 'echo hello'), finalText: (results) => `Tool said ${results[0]!.content.includes('hello') ? 'hello' : '?'}` }),

@@ -87,6 +87,21 @@ describe('an agent session', () => {
     expect(second.text).toBe('echo: two (turn 1)');
   });
 
+  it('starts a fresh session, with a note, when the CLI no longer knows the one to resume', async () => {
+    const adopted: string[] = [];
+    const s = session({ resumeId: 'gone-long-ago', onResumeId: (id) => adopted.push(id) });
+    const first = await s.send('say:hello-again');
+    expect(first).toMatchObject({
+      status: 'completed',
+      text: 'hello-again',
+      notice: 'fake no longer knows the previous session (gone-long-ago), so this message started a fresh one.',
+    });
+    expect(adopted).toEqual([first.sessionId]);
+    const second = await s.send('say:and-on');
+    expect(second.notice).toBeUndefined();
+    expect(second.sessionId).toBe(first.sessionId);
+  });
+
   it('fails a turn clearly when the CLI cannot take an option', async () => {
     const adapter = fakeAdapter();
     const s = new AgentSession({ adapter: { ...adapter, options: {} }, cwd: world.dir, env: world.env, options: { model: 'big' } });
