@@ -58,7 +58,7 @@ export async function createApp(options: {
   const { settings } = config;
   const audit = new AuditLog(config.dataDir);
   const runStore = await RunStore.open(config.dataDir);
-  const orchestrationStore = await OrchestrationStore.open(config.dataDir);
+  const orchestrationStore = await OrchestrationStore.open(config.dataDir, { cwd: config.workdir, cli: config.defaultCli });
   const ledger = await UsageLedger.open(config.dataDir);
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
   const refuseWork = (key: string) => {

@@ -19,9 +19,10 @@ export class OrchestrationStore {
     private readonly history: JsonlArchive<OrchestrationRecord>,
   ) {}
 
-  static async open(dataDir: string): Promise<OrchestrationStore> {
+  /** `defaults`: where plans saved by the first release (which kept no origin) go on running. */
+  static async open(dataDir: string, defaults: { cwd: string; cli: string }): Promise<OrchestrationStore> {
     const db = await openJsonStore<Data>(join(dataDir, 'orchestrations.json'), { version: 1, numbers: {}, orchestrations: {} });
-    for (const record of Object.values(db.data.orchestrations)) upgrade(record);
+    for (const record of Object.values(db.data.orchestrations)) upgrade(record, defaults);
     return new OrchestrationStore(db, new JsonlArchive(join(dataDir, 'orchestrations-archive.jsonl'), (record) => record.chatKey));
   }
 
@@ -64,13 +65,16 @@ export class OrchestrationStore {
   }
 }
 
-/** What the first release saved and this one no longer does. */
+/** What the first release saved and this one does differently. */
 interface LegacyFields {
   announced?: boolean;
+  origin: OrchestrationRecord['origin'] | undefined;
 }
 
 /** Records saved by the first release: their announcement state becomes an outbox delivery. */
-function upgrade(record: OrchestrationRecord & LegacyFields): void {
+function upgrade(record: OrchestrationRecord & LegacyFields, defaults: { cwd: string; cli: string }): void {
+  // A plan made by a person in the chat: its steps start from the chat's defaults, one level deep.
+  record.origin ??= { ...defaults, depth: 0 };
   if (record.announced === undefined) return;
   if (record.status !== 'running') record.delivery = record.announced ? { chat: 'sent', sentParts: 0, attempts: 0 } : pendingDelivery(false);
   delete record.announced;

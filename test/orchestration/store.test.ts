@@ -27,7 +27,7 @@ const record = (id: string, chatKey: string, overrides: Partial<OrchestrationRec
 
 describe('the orchestration store', () => {
   it('sweeps ended, announced orchestrations to an archive kept per chat, like runs', async () => {
-    const store = await OrchestrationStore.open(dir.path);
+    const store = await OrchestrationStore.open(dir.path, { cwd: '/work', cli: 'fake' });
     for (let i = 1; i <= 4; i++) await store.save(record(`done${i}`, '-1', { endedAt: i }));
     await store.save(record('running', '-1', { status: 'running', endedAt: undefined, delivery: undefined }));
     await store.save(record('unannounced', '-1', { delivery: { chat: 'pending', sentParts: 0, attempts: 0 } }));
@@ -44,13 +44,15 @@ describe('the orchestration store', () => {
     expect(Object.keys(live.orchestrations).sort()).toEqual(['recent', 'running', 'unannounced']);
   });
 
-  it('reads what the first release saved: announced becomes a delivery', async () => {
+  it('reads what the first release saved: announced becomes a delivery, and a plan gets the chat defaults as its origin', async () => {
     const legacy = { ...record('old', '-1'), announced: false } as Partial<OrchestrationRecord> & { announced: boolean };
     delete legacy.delivery;
+    delete legacy.origin;
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir.path, 'orchestrations.json'), JSON.stringify({ version: 1, numbers: { '-1': 1 }, orchestrations: { old: legacy } }));
-    const store = await OrchestrationStore.open(dir.path);
+    const store = await OrchestrationStore.open(dir.path, { cwd: '/work', cli: 'fake' });
     expect(store.get('old')!.delivery).toEqual({ chat: 'pending', sentParts: 0, attempts: 0 });
     expect(store.get('old')).not.toHaveProperty('announced');
+    expect(store.get('old')!.origin).toEqual({ cwd: '/work', cli: 'fake', depth: 0 });
   });
 });
