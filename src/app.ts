@@ -13,6 +13,7 @@ import { DailyBudget, msUntilReset } from './usage/budget.ts';
 import { budgetRefusalText, budgetWarningText } from './presentation/usage.ts';
 import { UsageLedger, type Spend } from './usage/usage-ledger.ts';
 import { installUsageCommand } from './bridge/commands/usage.ts';
+import { installResumeCommand } from './bridge/commands/resume.ts';
 import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
@@ -159,6 +160,7 @@ export async function createApp(options: {
   installOrchestrationCommands(bridge, orchestrator);
   installSubagentCommands(bridge, subagents, approvals, config);
   installUsageCommand(bridge, ledger, budget);
+  installResumeCommand(bridge, config);
 
   return {
     bridge,

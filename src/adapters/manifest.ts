@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { protocolNames } from '../protocols/index.ts';
+import { SAVED_SESSION_FORMATS } from './saved-sessions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
 
 /**
@@ -46,6 +47,8 @@ export const adapterManifestSchema = z
      * knows (Claude Code: "No conversation found with session ID"): the turn then runs again
      * in a fresh session, with a note, instead of failing every turn.
      */
+    /** Where the CLI keeps its sessions on disk, so /resume can list those started in a terminal. */
+    savedSessions: z.enum(SAVED_SESSION_FORMATS).optional(),
     unknownSession: z
       .string()
       .refine(

@@ -182,6 +182,7 @@ export class Bridge {
         clearTimeout(warning);
         if (chat.current?.id === turnId) chat.current = undefined;
         if (began) await presenter.finish(outcome);
+        await chat.noteTurn(message.text, outcome.sessionId);
         for (const listener of this.turnListeners) listener(chat, outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);

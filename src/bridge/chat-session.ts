@@ -3,7 +3,10 @@ import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
 import { AgentSession } from '../session/session.ts';
-import type { ChatRecord, ChatStore, PendingMessage } from '../store/chat-store.ts';
+import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
+
+/** Sessions a chat remembers for /resume. */
+const SESSIONS_KEPT = 20;
 import type { ChatAddress } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 
@@ -69,6 +72,25 @@ export class ChatSession {
     const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
     this.agentSession = undefined;
     await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);
+  }
+
+  /** Continues a session found by /resume: its CLI, in its directory, from the next message on. */
+  async resume(entry: Pick<SessionEntry, 'id' | 'cli' | 'workdir'>): Promise<void> {
+    this.agentSession = undefined;
+    await this.save({ cli: entry.cli, workdir: entry.workdir, cliSessionId: entry.id });
+  }
+
+  /** A turn ended in a session: remembered (first prompt, turns, when) for /resume, the newest few only. */
+  async noteTurn(prompt: string, sessionId: string | undefined): Promise<void> {
+    if (!sessionId) return;
+    const now = Date.now();
+    const sessions = [...(this.record.sessions ?? [])];
+    const index = sessions.findIndex((entry) => entry.id === sessionId);
+    const known = index >= 0 ? sessions.splice(index, 1)[0]! : undefined;
+    const entry: SessionEntry = known
+      ? { ...known, turns: known.turns + 1, lastAt: now }
+      : { id: sessionId, cli: this.record.cli, workdir: this.record.workdir, firstPrompt: prompt.slice(0, 200), startedAt: now, lastAt: now, turns: 1 };
+    await this.save({ sessions: [...sessions, entry].slice(-SESSIONS_KEPT) });
   }
 
   async stop(reason: string): Promise<number> {

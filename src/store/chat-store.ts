@@ -14,7 +14,20 @@ export interface ChatRecord {
   workdir: string;
   /** Messages accepted but not yet answered: after a crash, the chat is told which were lost. */
   pending?: PendingMessage[];
+  /** The chat's recent sessions, oldest first, for /resume. */
+  sessions?: SessionEntry[];
   updatedAt: number;
+}
+
+/** A conversation a chat had: enough to recognise it in /resume and to continue it. */
+export interface SessionEntry {
+  id: string;
+  cli: string;
+  workdir: string;
+  firstPrompt: string;
+  startedAt: number;
+  lastAt: number;
+  turns: number;
 }
 
 export interface PendingMessage {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shellToolCall, toolThenText, type MockModel } from '../support/mock-model/index.ts';
+import { runCli } from '../support/cli-env.ts';
+import { echoScript, shellToolCall, toolThenText, type MockModel } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
 import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -37,5 +38,31 @@ describe('the real claude binary behind the Telegram bridge', () => {
     expect(done.text).toContain('subagent report: all good');
     const request = mock.modelRequests.find((r) => r.lastUserText.includes('check everything'))!;
     expect(request.system).toContain('You are a subagent');
+  });
+
+  it('/resume lists a session started in a terminal in the same directory, and a button continues it', async () => {
+    mock.reset(echoScript);
+    const terminal = await runCli(real.cliEnv, [
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--dangerously-skip-permissions',
+      '-p',
+      '--',
+      'started in a terminal',
+    ]);
+    expect(terminal.exitCode, terminal.stderr).toBe(0);
+    const sessionId = terminal.events.find((e) => e.type === 'result')!.session_id as string;
+    say('/resume');
+    const list = await waitText(/^Sessions, newest first\n/);
+    expect(list.text).toMatch(/1\. 0:0\d ago · 1 turn · claude · "started in a terminal"/);
+    const button = list.buttons.find((b) => (b as unknown as { callback_data: string }).callback_data === `rs:${sessionId}`)!;
+    world.telegram.pressButton({ chatId: CHAT, messageId: list.messageId, data: `rs:${sessionId}`, userId: OWNER });
+    expect(button).toBeTruthy();
+    await waitText(/^▶ The next message continues the claude session "started in a terminal"/);
+    say('and now from the chat');
+    await waitText(/^You said: and now from the chat$/);
+    // the turn continued the terminal's conversation: its history went to the model
+    expect(JSON.stringify(mock.modelRequests.at(-1)!.messages)).toContain('started in a terminal');
   });
 });

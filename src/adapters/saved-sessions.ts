@@ -1,0 +1,73 @@
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+
+/** A session a CLI saved on disk (a conversation started in a terminal, say), as /resume lists it. */
+export interface SavedSession {
+  id: string;
+  firstPrompt: string;
+  startedAt: number;
+  lastAt: number;
+  turns: number;
+}
+
+/** How a CLI keeps its sessions on disk; adapters name theirs in `savedSessions`. */
+export const SAVED_SESSION_FORMATS = ['claude-projects'] as const;
+export type SavedSessionFormat = (typeof SAVED_SESSION_FORMATS)[number];
+
+/** Session files are read this far at most: the first prompt and the turn count are near the start. */
+const READ_BYTES = 512 * 1024;
+const LISTED = 20;
+
+/** The newest sessions the CLI saved for `cwd`, newest first; none when it saved none there. */
+export async function readSavedSessions(format: SavedSessionFormat, cwd: string, env: Record<string, string | undefined>): Promise<SavedSession[]> {
+  switch (format) {
+    case 'claude-projects':
+      return claudeSessions(cwd, env.HOME);
+  }
+}
+
+/** Claude Code: `~/.claude/projects/<cwd with every other character a dash>/<session id>.jsonl`. */
+async function claudeSessions(cwd: string, home: string | undefined): Promise<SavedSession[]> {
+  if (!home) return [];
+  const dir = join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const files = await Promise.all(
+    names.filter((name) => name.endsWith('.jsonl')).map(async (name) => ({ file: join(dir, name), mtime: (await stat(join(dir, name))).mtimeMs })),
+  );
+  const newest = files.sort((a, b) => b.mtime - a.mtime).slice(0, LISTED);
+  const sessions = await Promise.all(newest.map(({ file, mtime }) => claudeSession(file, mtime)));
+  return sessions.filter((session) => session !== undefined);
+}
+
+async function claudeSession(file: string, mtime: number): Promise<SavedSession | undefined> {
+  let firstPrompt: string | undefined;
+  let startedAt = mtime;
+  let turns = 0;
+  for (const line of await headLines(file)) {
+    let entry: { type?: string; timestamp?: string; message?: { role?: string; content?: unknown } };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue; // a line cut by the read limit, or torn
+    }
+    // A prompt is a user message of text; tool results come back as user messages too, as arrays.
+    if (entry.type !== 'user' || typeof entry.message?.content !== 'string') continue;
+    turns++;
+    if (firstPrompt === undefined) {
+      firstPrompt = entry.message.content;
+      if (entry.timestamp) startedAt = Date.parse(entry.timestamp) || mtime;
+    }
+  }
+  return firstPrompt === undefined ? undefined : { id: basename(file, '.jsonl'), firstPrompt, startedAt, lastAt: mtime, turns };
+}
+
+async function headLines(file: string): Promise<string[]> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(READ_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, READ_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8').split('\n').filter(Boolean);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,75 @@
+import { readSavedSessions } from '../../adapters/saved-sessions.ts';
+import type { BridgeConfig } from '../../config/config.ts';
+import type { Button, ButtonAnswer, ButtonPress } from '../../ports/transport.ts';
+import { plain } from '../../presentation/deliver.ts';
+import { displayPath } from '../../presentation/paths.ts';
+import { formatDuration } from '../../presentation/progress.ts';
+import { truncate } from '../../presentation/format/index.ts';
+import type { SessionEntry } from '../../store/chat-store.ts';
+import type { Bridge } from '../bridge.ts';
+import type { ChatSession } from '../chat-session.ts';
+import { UsageError } from './command.ts';
+
+const LISTED = 10;
+
+/**
+ * /resume: this chat's recent sessions, and those its CLI saved for the chat's directory
+ * (started in a terminal, say), newest first; a button or `/resume <n>` continues one.
+ */
+export function installResumeCommand(bridge: Bridge, config: Pick<BridgeConfig, 'cliEnv'>): void {
+  const sessionsOf = async (chat: ChatSession): Promise<SessionEntry[]> => {
+    const own = chat.record.sessions ?? [];
+    const format = chat.adapter.savedSessions;
+    const saved = format ? await readSavedSessions(format, chat.record.workdir, config.cliEnv) : [];
+    const byId = new Map<string, SessionEntry>();
+    for (const session of saved) byId.set(session.id, { ...session, cli: chat.record.cli, workdir: chat.record.workdir });
+    for (const entry of own) byId.set(entry.id, { ...entry, turns: Math.max(entry.turns, byId.get(entry.id)?.turns ?? 0) });
+    return [...byId.values()].sort((a, b) => b.lastAt - a.lastAt).slice(0, LISTED);
+  };
+
+  const resume = async (chat: ChatSession, entry: SessionEntry): Promise<string> => {
+    if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+    await chat.resume(entry);
+    return `▶ The next message continues the ${entry.cli} session "${truncate(entry.firstPrompt, 60)}" (${entry.turns} turn${entry.turns === 1 ? '' : 's'}) in ${displayPath(entry.workdir)}.`;
+  };
+
+  bridge.command('resume', async ({ chat, args, reply }) => {
+    const sessions = await sessionsOf(chat);
+    const wanted = args.trim();
+    if (wanted) {
+      const n = Number(wanted);
+      const entry = Number.isInteger(n) && n >= 1 ? sessions[n - 1] : undefined;
+      if (!entry)
+        throw new UsageError(sessions.length ? `Choose a session from 1 to ${sessions.length}: /resume lists them.` : 'There is no session to resume yet.');
+      await reply(plain(await resume(chat, entry)));
+      return;
+    }
+    if (!sessions.length) {
+      await reply(plain('No sessions yet in this chat or, for its CLI, in this directory. Send a message to start one.'));
+      return;
+    }
+    const now = Date.now();
+    const lines = sessions.map((entry, i) => {
+      const current = entry.id === chat.record.cliSessionId ? ' (current)' : '';
+      return `${i + 1}. ${formatDuration(now - entry.lastAt)} ago · ${entry.turns} turn${entry.turns === 1 ? '' : 's'} · ${entry.cli} · "${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 70)}" · ${displayPath(entry.workdir)}${current}`;
+    });
+    const buttons: Button[][] = sessions.map((entry, i) => [
+      { text: `▶ ${i + 1}. ${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 30)}`, data: `rs:${entry.id}` },
+    ]);
+    await reply(plain(`Sessions, newest first\n${lines.join('\n')}\nContinue one with its button or /resume <n>.`), { buttons });
+  });
+
+  bridge.button('rs', async (press: ButtonPress, sessionId: string): Promise<ButtonAnswer> => {
+    const chat = bridge.chats.get(press.address);
+    const entry = (await sessionsOf(chat)).find((session) => session.id === sessionId);
+    if (!entry) return { text: 'That session is no longer listed.' };
+    try {
+      const text = await resume(chat, entry);
+      await bridge.out.send(press.address, plain(text));
+      return { text: '▶ Resumed' };
+    } catch (error) {
+      if (error instanceof UsageError) return { text: error.message, alert: true };
+      throw error;
+    }
+  });
+}
