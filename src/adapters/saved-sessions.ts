@@ -11,7 +11,7 @@ export interface SavedSession {
 }
 
 /** How a CLI keeps its sessions on disk; adapters name theirs in `savedSessions`. */
-export const SAVED_SESSION_FORMATS = ['claude-projects'] as const;
+export const SAVED_SESSION_FORMATS = ['claude-projects', 'codex-rollouts'] as const;
 export type SavedSessionFormat = (typeof SAVED_SESSION_FORMATS)[number];
 
 /** Session files are read this far at most: the first prompt and the turn count are near the start. */
@@ -23,7 +23,68 @@ export async function readSavedSessions(format: SavedSessionFormat, cwd: string,
   switch (format) {
     case 'claude-projects':
       return claudeSessions(cwd, env.HOME);
+    case 'codex-rollouts':
+      return codexSessions(cwd, env.CODEX_HOME ?? (env.HOME ? join(env.HOME, '.codex') : undefined));
   }
+}
+
+/** Rollout files looked at, newest first: each names its directory in its first line, so they are opened to find this one's. */
+const ROLLOUTS_SCANNED = 200;
+
+/** Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, whose first line says the session's id and directory. */
+async function codexSessions(cwd: string, codexHome: string | undefined): Promise<SavedSession[]> {
+  if (!codexHome) return [];
+  const files: string[] = [];
+  const newestFirst = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).sort().reverse();
+  const root = join(codexHome, 'sessions');
+  for (const year of await newestFirst(root)) {
+    for (const month of await newestFirst(join(root, year))) {
+      for (const day of await newestFirst(join(root, year, month))) {
+        for (const name of await newestFirst(join(root, year, month, day)))
+          if (name.startsWith('rollout-') && name.endsWith('.jsonl')) files.push(join(root, year, month, day, name));
+        if (files.length >= ROLLOUTS_SCANNED) break;
+      }
+      if (files.length >= ROLLOUTS_SCANNED) break;
+    }
+    if (files.length >= ROLLOUTS_SCANNED) break;
+  }
+  const sessions: SavedSession[] = [];
+  for (const file of files.slice(0, ROLLOUTS_SCANNED)) {
+    const session = await codexSession(file, cwd);
+    if (session) sessions.push(session);
+    if (sessions.length >= LISTED) break;
+  }
+  return sessions;
+}
+
+async function codexSession(file: string, cwd: string): Promise<SavedSession | undefined> {
+  const lines = await headLines(file);
+  let meta: { payload?: { id?: string; cwd?: string; timestamp?: string } };
+  try {
+    meta = JSON.parse(lines[0] ?? '');
+  } catch {
+    return undefined;
+  }
+  if (meta.payload?.cwd !== cwd || !meta.payload.id) return undefined;
+  let firstPrompt: string | undefined;
+  let turns = 0;
+  for (const line of lines.slice(1)) {
+    if (!line.includes('"role":"user"')) continue;
+    let entry: { type?: string; payload?: { type?: string; role?: string; content?: { type?: string; text?: string }[] } };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const text = entry.payload?.content?.find((part) => part.type === 'input_text')?.text;
+    // Codex puts its own context in user messages too, as <tagged> blocks.
+    if (entry.type !== 'response_item' || entry.payload?.role !== 'user' || !text || /^<[a-z_]+>/.test(text)) continue;
+    turns++;
+    firstPrompt ??= text;
+  }
+  if (firstPrompt === undefined) return undefined;
+  const { mtimeMs } = await stat(file);
+  return { id: meta.payload.id, firstPrompt, startedAt: Date.parse(meta.payload.timestamp ?? '') || mtimeMs, lastAt: mtimeMs, turns };
 }
 
 /** Claude Code: `~/.claude/projects/<cwd with every other character a dash>/<session id>.jsonl`. */
