@@ -1,26 +1,26 @@
+import { afterEach, beforeEach } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import type { Outbound } from '../../src/ports/transport.ts';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
 import { ChatStore } from '../../src/store/chat-store.ts';
 import type { Requester } from '../../src/subagents/record.ts';
 import type { SpawnIntent } from '../../src/subagents/spawner.ts';
-import type { FakeCliWorld } from './fake-cli.ts';
+import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
+import { RecordingOutbound } from './recording-outbound.ts';
 import { testConfig } from './test-config.ts';
 
 /** The whole bridge in this process, wired as `npm start` wires it, over the fake CLI and a test Outbound. */
-export async function openApp(
-  world: FakeCliWorld,
-  out: Outbound,
-  options: {
-    subagents?: Partial<Settings['subagents']>;
-    settings?: Partial<Omit<Settings, 'subagents'>>;
-    /** Both default to the fake CLI world's folder. */
-    dataDir?: string;
-    workdir?: string;
-    env?: Record<string, string | undefined>;
-    start?: boolean;
-  } = {},
-): Promise<App> {
+export interface OpenAppOptions {
+  subagents?: Partial<Settings['subagents']>;
+  settings?: Partial<Omit<Settings, 'subagents'>>;
+  /** Both default to the fake CLI world's folder. */
+  dataDir?: string;
+  workdir?: string;
+  env?: Record<string, string | undefined>;
+  start?: boolean;
+}
+
+export async function openApp(world: FakeCliWorld, out: Outbound, options: OpenAppOptions = {}): Promise<App> {
   const dataDir = options.dataDir ?? world.dir;
   const config = await testConfig({
     dataDir,
@@ -44,4 +44,27 @@ export function spawnFrom(
 ) {
   const { requester = { kind: 'user', userId: 1, name: 'Ada' }, cwd = world.dir, ...intent } = extra;
   return app.subagents.spawner.spawn({ task, ...intent }, { address: { chatId }, requester, cwd, cli: 'fake', depth: 0 });
+}
+
+/**
+ * A fresh app for each test of the file, over the fake CLI and a RecordingOutbound, shut down
+ * after it; `before` lays out state (a saved chat, say) before the app opens.
+ */
+export function appPerTest(options: OpenAppOptions & { before?: (world: FakeCliWorld) => Promise<void> } = {}): {
+  world: FakeCliWorld;
+  out: RecordingOutbound;
+  app: App;
+} {
+  const current = {} as { world: FakeCliWorld; out: RecordingOutbound; app: App };
+  beforeEach(async () => {
+    current.world = await fakeCliWorld();
+    current.out = new RecordingOutbound();
+    await options.before?.(current.world);
+    current.app = await openApp(current.world, current.out, options);
+  });
+  afterEach(async () => {
+    await current.app.shutdown();
+    await current.world.cleanup();
+  });
+  return current;
 }

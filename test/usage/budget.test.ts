@@ -1,34 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.ts';
-import { spawnFrom, openApp } from '../support/app-world.ts';
-import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
-import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { describe, expect, it } from 'vitest';
+import { appPerTest, spawnFrom } from '../support/app-world.ts';
 
 // Every turn and run is priced as its CLI reports it ($0.0010 each for the fake CLI).
-let world: FakeCliWorld;
-let out: RecordingOutbound;
-let app: App;
-
-beforeEach(async () => {
-  world = await fakeCliWorld();
-  out = new RecordingOutbound();
-  app = await openApp(world, out, { env: { BRIDGE_ALLOWED_USERS: '1', BRIDGE_DAILY_BUDGET_USD: '0.0025' } });
-});
-afterEach(async () => {
-  await app.shutdown();
-  await world.cleanup();
-});
+const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1', BRIDGE_DAILY_BUDGET_USD: '0.0025' } });
 
 const say = async (text: string) => {
-  await app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, text });
-  await app.bridge.idle();
+  await t.app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, text });
+  await t.app.bridge.idle();
 };
-const texts = () => out.textsTo(-1);
+const texts = () => t.out.textsTo(-1);
 
 describe('cost and the daily budget', () => {
   it('records what turns and runs cost, warns once at 80 %, then refuses new turns and spawns until midnight UTC', async () => {
     await say('say:one');
-    const run = await spawnFrom(app, world, 'say:from-a-run');
+    const run = await spawnFrom(t.app, t.world, 'say:from-a-run');
     expect(run.ok).toBe(true);
     await expect
       .poll(() => texts().filter((t) => t.startsWith('💸')))
@@ -40,8 +25,8 @@ describe('cost and the daily budget', () => {
     expect(texts().at(-1)).toMatch(
       /^💸 This chat has spent \$0\.0030 today, its daily budget of \$0\.0025 \(BRIDGE_DAILY_BUDGET_USD\)\. New turns and subagents wait until it resets at 00:00 UTC, in \d+:\d\d(:\d\d)?; what is running finishes\.$/,
     );
-    expect(await spawnFrom(app, world, 'say:five')).toMatchObject({ ok: false, error: expect.stringMatching(/^💸 This chat has spent \$0\.0030 today/) });
-    expect((await world.invocations()).map((c) => c.prompt)).toEqual(['say:one', 'say:from-a-run', 'say:three']);
+    expect(await spawnFrom(t.app, t.world, 'say:five')).toMatchObject({ ok: false, error: expect.stringMatching(/^💸 This chat has spent \$0\.0030 today/) });
+    expect((await t.world.invocations()).map((c) => c.prompt)).toEqual(['say:one', 'say:from-a-run', 'say:three']);
 
     await say('/usage');
     const usage = texts().at(-1)!;
