@@ -1,5 +1,7 @@
 import type { Adapter } from './load.ts';
 import { PLACEHOLDER_PATTERN } from './manifest.ts';
+import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
+import { permissionTemplate } from './permissions.ts';
 import { optionPlaceholders, unsupportedOption, wantedOptions, type TurnOptions } from './turn-options.ts';
 
 /** What one turn asks of the CLI: the prompt, the session to continue, and its options (turn-options.ts). */
@@ -7,13 +9,12 @@ export type TurnSpec = TurnOptions & {
   prompt: string;
   /** The CLI's own session id to continue; absent on a session's first turn. */
   resumeId?: string;
-  /** The CLI asks the bridge (through `mcp`) before tools that need permission, instead of bypassing. */
-  permissionPrompt?: boolean;
+  /**
+   * `ask`: the CLI asks the bridge (through `mcp`) before tools that need permission; `safe`:
+   * it may only read. Absent, it bypasses its prompts (or keeps to `allowedTools`).
+   */
+  permissions?: 'ask' | 'safe';
 };
-
-export class UnsupportedOptionError extends Error {
-  override name = 'UnsupportedOptionError';
-}
 
 /** Prompts larger than this (UTF-8 bytes) are not one argument: Linux refuses an argument over 128 KiB (E2BIG). */
 export const ARGUMENT_PROMPT_LIMIT = 96 * 1024;
@@ -40,18 +41,7 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, promptFile?: string)
   const values: Record<string, string | undefined> = { prompt: turn.prompt, promptFile, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn) };
   const argv = fill(adapter.args, values);
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
-  if (turn.permissionPrompt) {
-    if (!adapter.permissions.prompt)
-      throw new UnsupportedOptionError(
-        `${adapter.name} cannot ask the bridge for permission (no permissions.prompt in ${adapter.file}), so its tool calls cannot be approved from the chat`,
-      );
-    if (!turn.mcp) throw new UnsupportedOptionError(`${adapter.name} needs the bridge's MCP endpoint to ask for permission`);
-    argv.push(...fill(adapter.permissions.prompt, values));
-  } else if (turn.allowedTools?.length && adapter.permissions.allowlist) {
-    argv.push(...fill(adapter.permissions.allowlist, values));
-  } else {
-    argv.push(...fill(adapter.permissions.bypass, values));
-  }
+  argv.push(...fill(permissionTemplate(adapter, turn), values));
   if (turn.resumeId) argv.push(...fill(adapter.resume, values));
   argv.push(...fill(promptVia(adapter, turn.prompt) === 'argv' ? adapter.prompt : adapter.largePrompt!.args, values));
   return argv;

@@ -75,13 +75,16 @@ export const adapterManifestSchema = z
      * CLI ask the bridge's MCP tool instead, so a person can answer from the chat; `allowlist`
      * replaces `bypass` on a turn limited to a list of tools, so rules such as
      * `Bash(git log:*)` bind (Claude Code: `--allowedTools {allowedTools} --permission-mode
-     * dontAsk`, which refuses whatever the list does not allow).
+     * dontAsk`, which refuses whatever the list does not allow); `safe` replaces `bypass` in a
+     * session that may only read (codex: `-s read-only`; droid: no `--auto`, its read-only
+     * default). A CLI without `prompt` runs `safe` where a chat asked for `ask`.
      */
     permissions: z
       .object({
         bypass: argTemplate.default([]),
         prompt: argTemplate.optional(),
         allowlist: argTemplate.optional(),
+        safe: argTemplate.optional(),
         /**
          * What `bypass` lets the CLI do without asking: `everything` (Claude Code's
          * --dangerously-skip-permissions, droid's --auto high) or `workspace` (codex's
@@ -109,6 +112,7 @@ export const adapterManifestSchema = z
       ['permissions.bypass', manifest.permissions.bypass],
       ...(manifest.permissions.prompt ? [['permissions.prompt', manifest.permissions.prompt] as [string, string[]]] : []),
       ...(manifest.permissions.allowlist ? [['permissions.allowlist', manifest.permissions.allowlist] as [string, string[]]] : []),
+      ...(manifest.permissions.safe ? [['permissions.safe', manifest.permissions.safe] as [string, string[]]] : []),
     ];
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {

@@ -1,5 +1,6 @@
 import type { Adapter } from '../adapters/load.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
+import type { TurnSpec } from '../adapters/argv.ts';
 import { Turn, type TurnHandlers, type TurnOutcome } from './turn.ts';
 
 /** Everything about a session that stays the same from turn to turn. */
@@ -12,8 +13,8 @@ export interface SessionConfig {
   resumeId?: string;
   /** Every turn's options (model, tools, system prompt…); the working directory is `cwd`. */
   options?: Omit<TurnOptions, 'cwd'>;
-  /** Tool calls that need permission are asked of the bridge (see TurnSpec). */
-  permissionPrompt?: boolean;
+  /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
+  permissions?: TurnSpec['permissions'];
   graceMs?: number;
   /** Called whenever the CLI's session id changes, so the owner can persist it. */
   onResumeId?(id: string): void;
@@ -131,7 +132,7 @@ export class AgentSession {
           env: config.env,
           timeoutMs: options.timeoutMs,
           graceMs: config.graceMs,
-          spec: { ...config.options, prompt, resumeId: this.resumeId, cwd: config.cwd, permissionPrompt: config.permissionPrompt },
+          spec: { ...config.options, prompt, resumeId: this.resumeId, cwd: config.cwd, permissions: config.permissions },
         },
         {
           onLine: options.onLine,

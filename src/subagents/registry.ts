@@ -343,7 +343,7 @@ export class SubagentRegistry {
         ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
         ...(mcp ? { mcp } : {}),
       },
-      ...(run.policy?.approvals ? { permissionPrompt: true } : {}),
+      ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       graceMs: this.options.stopGraceMs,
     });
   }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildArgv } from '../../src/adapters/argv.ts';
 import { loadAdapters } from '../../src/adapters/load.ts';
+import { effectiveMode, unsupportedMode } from '../../src/adapters/permissions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, unsupportedOption, type TurnOptions } from '../../src/adapters/turn-options.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 
@@ -118,6 +119,42 @@ describe('adapter manifests', () => {
       const adapter = (await load(valid)).get('mycli')!;
       expect(unsupportedOption(adapter, { cwd: '/work' })).toBeUndefined();
       expect(buildArgv(adapter, { cwd: '/work', prompt: 'hi' })).toEqual(['--json', 'hi']);
+    });
+  });
+
+  describe('permission modes', () => {
+    const modeArgs = async (cli: string, permissions?: 'ask' | 'safe') => {
+      const adapter = (await loadAdapters(REPO_ADAPTERS, {})).get(cli)!;
+      const mcp = { url: 'http://127.0.0.1:1/mcp', serverName: 'bridge', token: 't', configFile: '/tmp/mcp.json' };
+      return buildArgv(adapter, { prompt: 'hi', ...(permissions ? { permissions } : {}), ...(permissions === 'ask' ? { mcp } : {}) });
+    };
+
+    it('each shipped CLI bypasses, and has a read-only mode by its own flags', async () => {
+      expect(await modeArgs('claude')).toContain('--dangerously-skip-permissions');
+      expect(await modeArgs('claude', 'safe')).toEqual(expect.arrayContaining(['--permission-mode', 'dontAsk']));
+      expect(await modeArgs('claude', 'safe')).not.toContain('--dangerously-skip-permissions');
+      expect((await modeArgs('codex')).join(' ')).toContain('-s workspace-write');
+      expect((await modeArgs('codex', 'safe')).join(' ')).toContain('-s read-only');
+      expect((await modeArgs('codex', 'safe')).join(' ')).not.toContain('workspace-write');
+      expect((await modeArgs('droid')).join(' ')).toContain('--auto high');
+      expect(await modeArgs('droid', 'safe')).not.toContain('--auto');
+    });
+
+    it('only claude can ask: codex and droid in ask mode run read-only, and their argv cannot ask', async () => {
+      const adapters = await loadAdapters(REPO_ADAPTERS, {});
+      expect(effectiveMode(adapters.get('claude')!, 'ask')).toBe('ask');
+      expect(effectiveMode(adapters.get('codex')!, 'ask')).toBe('safe');
+      expect(effectiveMode(adapters.get('droid')!, 'ask')).toBe('safe');
+      expect(await modeArgs('claude', 'ask')).toEqual(expect.arrayContaining(['--permission-prompt-tool', 'mcp__bridge__approve_tool']));
+      await expect(modeArgs('codex', 'ask')).rejects.toThrow(/codex cannot ask the bridge for permission \(no permissions.prompt in .*codex.json\)/);
+    });
+
+    it('a CLI without a read-only mode refuses safe, naming the missing field', async () => {
+      const adapter = (await load(valid)).get('mycli')!;
+      expect(unsupportedMode(adapter, 'safe')).toBe(`mycli has no read-only mode (no permissions.safe in ${join(dir, 'mycli.json')})`);
+      expect(unsupportedMode(adapter, 'ask')).toMatch(/no read-only mode .* and cannot ask the chat/);
+      expect(unsupportedMode(adapter, 'bypass')).toBeUndefined();
+      expect(() => buildArgv(adapter, { prompt: 'hi', permissions: 'safe' })).toThrow(/no permissions.safe/);
     });
   });
 });

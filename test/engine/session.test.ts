@@ -135,7 +135,7 @@ describe('an agent session', () => {
 
   it('asks the bridge for permission instead of bypassing when told to', async () => {
     const mcp = { url: 'http://127.0.0.1:1/mcp/x', serverName: 'bridge', token: 'x', configFile: '/tmp/mcp.json' };
-    await session({ permissionPrompt: true, options: { mcp } }).send('go');
+    await session({ permissions: 'ask', options: { mcp } }).send('go');
     const [call] = await world.invocations();
     expect(call!.argv).toContain('--permission-prompt-tool');
     expect(call!.argv[call!.argv.indexOf('--permission-prompt-tool') + 1]).toBe('mcp__bridge__approve_tool');

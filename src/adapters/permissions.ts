@@ -1,0 +1,45 @@
+import type { PermissionMode } from '../policy/permission-mode.ts';
+import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
+import type { Adapter } from './load.ts';
+
+type PermissionAdapter = Pick<Adapter, 'name' | 'file' | 'permissions' | 'options'>;
+
+/** Whether the CLI can ask the bridge before a tool runs (a permission-prompt tool, reached over MCP). */
+export function canAsk(adapter: PermissionAdapter): boolean {
+  return adapter.permissions.prompt !== undefined && adapter.options.mcp !== undefined;
+}
+
+/** What a session in `mode` runs with on this CLI: one that cannot ask runs read-only instead, never unattended. */
+export function effectiveMode(adapter: PermissionAdapter, mode: PermissionMode): PermissionMode {
+  return mode === 'ask' && !canAsk(adapter) ? 'safe' : mode;
+}
+
+/** Why the CLI cannot run in `mode`, or undefined when it can. */
+export function unsupportedMode(adapter: PermissionAdapter, mode: PermissionMode): string | undefined {
+  if (effectiveMode(adapter, mode) === 'safe' && !adapter.permissions.safe)
+    return `${adapter.name} has no read-only mode (no permissions.safe in ${adapter.file})${mode === 'ask' ? ' and cannot ask the chat (no permissions.prompt)' : ''}`;
+  return undefined;
+}
+
+/**
+ * The permission flags of one turn: the bridge's prompt tool when it asks, the read-only
+ * mode when it must only read, the allowlist mode when it is limited to a list of tools
+ * (so rules such as `Bash(git log:*)` bind), and otherwise the CLI's bypass.
+ */
+export function permissionTemplate(adapter: PermissionAdapter, turn: { permissions?: 'ask' | 'safe'; allowedTools?: string[]; mcp?: unknown }): string[] {
+  if (turn.permissions === 'ask') {
+    if (!adapter.permissions.prompt)
+      throw new UnsupportedOptionError(
+        `${adapter.name} cannot ask the bridge for permission (no permissions.prompt in ${adapter.file}), so its tool calls cannot be approved from the chat`,
+      );
+    if (!turn.mcp) throw new UnsupportedOptionError(`${adapter.name} needs the bridge's MCP endpoint to ask for permission`);
+    return adapter.permissions.prompt;
+  }
+  if (turn.permissions === 'safe') {
+    const unsupported = unsupportedMode(adapter, 'safe');
+    if (unsupported) throw new UnsupportedOptionError(unsupported);
+    return adapter.permissions.safe!;
+  }
+  if (turn.allowedTools?.length && adapter.permissions.allowlist) return adapter.permissions.allowlist;
+  return adapter.permissions.bypass;
+}
