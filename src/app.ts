@@ -1,4 +1,5 @@
 import { ApprovalBroker } from './approvals/approval-broker.ts';
+import { askerId } from './approvals/asker.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { Bridge } from './bridge/bridge.ts';
 import { ChatSessions } from './bridge/chat-sessions.ts';
@@ -70,10 +71,31 @@ export async function createApp(options: {
   // The one forward reference: the agents' tools start runs, and runs are given the tools.
   let toolCalls: ToolCalls | undefined;
   const endpoint = await McpEndpoint.listen({ tools: config.manifest.tools, call: (scope, name, args) => toolCalls!.call(scope, name, args) });
-  const sessionTools = new SessionTools({ endpoint, config, maxDepth: settings.subagents.maxDepth });
+  const approvals = new ApprovalBroker({
+    out,
+    audit,
+    timeoutMs: settings.approvalTimeoutSeconds * 1000,
+    ownServerPrefix: `mcp__${MCP_SERVER_NAME}__`,
+    ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
+    log,
+  });
+  // A secret revoked is a run ended or a session replaced: its questions and allowances go too.
+  const sessionTools = new SessionTools({
+    endpoint,
+    config,
+    maxDepth: settings.subagents.maxDepth,
+    toolTimeoutMs: (settings.approvalTimeoutSeconds + 60) * 1000,
+    onRevoked: (name) => approvals.forget(name),
+  });
 
   const chats = new ChatSessions(config, store, (chat) =>
-    sessionTools.forMainSession({ address: chat.address, adapter: chat.adapter, sessionId: () => chat.record.cliSessionId }),
+    sessionTools.forMainSession({
+      address: chat.address,
+      adapter: chat.adapter,
+      sessionId: () => chat.record.cliSessionId,
+      mode: chat.effectivePermissionMode,
+      onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
+    }),
   );
   const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, refuseWork, log });
   const inbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
@@ -95,14 +117,6 @@ export async function createApp(options: {
     ],
   });
   const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor: (run) => sessionTools.forSubagent(run), refuseWork });
-  const approvals = new ApprovalBroker({
-    out,
-    audit,
-    timeoutMs: settings.approvalTimeoutSeconds * 1000,
-    holdTimeout: (runId) => subagents.registry.holdTimeout(runId),
-    ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
-    log,
-  });
   // Every turn's and run's cost goes to the ledger; the chat hears once a day when it nears its budget.
   const spend = (key: string, address: ChatAddress, entry: Spend) => {
     const before = ledger.costOn(key);
@@ -114,13 +128,13 @@ export async function createApp(options: {
       .catch((error: Error) => log(`recording usage failed: ${error.message}`));
   };
   subagents.onEnded((run) => {
-    approvals.cancel(run.runId); // a run that ended takes its open questions with it
-    sessionTools.release(run.runId);
+    sessionTools.release(run.runId); // and with its secret, its open questions
     outbox.kick();
     if (run.usage || run.costUsd !== undefined)
       spend(run.requesterKey, runAddress(run), { ...runSpend(run), run: { runId: run.runId, number: run.number, label: displayName(run) } });
   });
   bridge.onTurnEnded((chat, outcome) => {
+    approvals.cancel(askerId.main(chat.address), 'The turn ended.');
     const result = outcome.result;
     if (!result?.usage && result?.costUsd === undefined) return;
     spend(chatKey(chat.address), chat.address, {

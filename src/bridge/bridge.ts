@@ -14,6 +14,7 @@ import { UsageError, type CommandContext, type CommandHandler } from './commands
 import { help, start } from './commands/help.ts';
 import { cli, model, newSession, status, stop } from './commands/session.ts';
 import { cd, project } from './commands/projects.ts';
+import { permissions } from './commands/permissions.ts';
 import { RefusalThrottle } from './refusals.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
@@ -60,7 +61,8 @@ export class Bridge {
     this.out = options.out;
     this.chats = options.chats;
     this.log = options.log ?? ((message) => console.error(message));
-    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project })) this.command(name, handler);
+    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project, permissions }))
+      this.command(name, handler);
     this.button('stop', (press, turnId) => this.stopButton(press, turnId));
   }
 

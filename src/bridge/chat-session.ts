@@ -3,15 +3,19 @@ import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
 import { AgentSession } from '../session/session.ts';
+import { effectiveMode } from '../adapters/permissions.ts';
+import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
-
-/** Sessions a chat remembers for /resume. */
-const SESSIONS_KEPT = 20;
 import type { ChatAddress } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 
+/** Sessions a chat remembers for /resume. */
+const SESSIONS_KEPT = 20;
+
 /** The slice of the configuration chats' sessions run on. */
-export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv'> & { settings: Pick<Settings, 'stopGraceMs'> };
+export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode'> & {
+  settings: Pick<Settings, 'stopGraceMs'>;
+};
 
 /** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
 export type SessionTools = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
@@ -37,13 +41,25 @@ export class ChatSession {
     return this.config.adapters.get(this.record.cli) ?? this.config.adapters.get(this.config.defaultCli)!;
   }
 
+  /** The mode the chat chose, or the bridge's default. */
+  get permissionMode(): PermissionMode {
+    return this.record.permissionMode ?? this.config.permissionMode;
+  }
+
+  /** What its CLI runs with: `ask` on a CLI that cannot ask runs read-only. */
+  get effectivePermissionMode(): PermissionMode {
+    return effectiveMode(this.adapter, this.permissionMode);
+  }
+
   get agent(): AgentSession {
+    const mode = this.effectivePermissionMode;
     this.agentSession ??= new AgentSession({
       adapter: this.adapter,
       cwd: this.record.workdir,
       env: this.config.cliEnv,
       options: { ...(this.record.model ? { model: this.record.model } : {}), ...this.tools(this) },
       resumeId: this.record.cliSessionId,
+      ...(mode === 'bypass' ? {} : { permissions: mode }),
       graceMs: this.config.settings.stopGraceMs,
       onResumeId: (id) => void this.save({ cliSessionId: id }),
     });
@@ -66,9 +82,9 @@ export class ChatSession {
 
   /**
    * Changes what the next turn runs with. A new CLI or directory starts a fresh session (one
-   * CLI cannot resume another's); a new model continues the conversation.
+   * CLI cannot resume another's); a new model or permission mode continues the conversation.
    */
-  async change(patch: Pick<Partial<ChatRecord>, 'cli' | 'model' | 'workdir'>): Promise<void> {
+  async change(patch: Pick<Partial<ChatRecord>, 'cli' | 'model' | 'workdir' | 'permissionMode'>): Promise<void> {
     const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
     this.agentSession = undefined;
     await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);

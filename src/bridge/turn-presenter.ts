@@ -61,6 +61,12 @@ export class TurnPresenter {
     if (this.progress.apply(event)) this.schedule();
   }
 
+  /** The tools the turn now waits on the chat for (none: answered). */
+  showWaiting(tools: string[]): void {
+    this.progress.waiting = tools;
+    this.schedule();
+  }
+
   /** Final state of the progress message, then the answer or the error. */
   async finish(outcome: TurnOutcome): Promise<void> {
     this.closed = true;

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { loadAdapters, type Adapter } from '../adapters/load.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { childEnv } from '../process/child-env.ts';
+import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../policy/permission-mode.ts';
 import { OWNER_VARIABLE } from '../process/orphans.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
@@ -16,6 +17,8 @@ export interface BridgeConfig extends ProjectsConfig {
   allowedUsers: number[];
   /** Per chat and UTC day; none: no limit. */
   dailyBudgetUsd: number | undefined;
+  /** How main sessions treat tools that need permission, unless a chat chose otherwise (/permissions). */
+  permissionMode: PermissionMode;
   dataDir: string;
   defaultCli: string;
   adapters: Map<string, Adapter>;
@@ -61,6 +64,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     },
     allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS),
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
+    permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -88,6 +92,12 @@ function userIds(raw: string | undefined): number[] {
     if (!/^-?\d+$/.test(id)) throw new ConfigError(`BRIDGE_ALLOWED_USERS: expected comma-separated numeric Telegram user ids, got "${id}"`);
     return Number(id);
   });
+}
+
+function permissionMode(raw: string | undefined): PermissionMode {
+  const mode = raw?.trim().toLowerCase() || 'bypass';
+  if (!isPermissionMode(mode)) throw new ConfigError(`BRIDGE_PERMISSION_MODE: expected one of ${PERMISSION_MODES.join(', ')}, got "${raw}"`);
+  return mode;
 }
 
 function dollars(env: NodeJS.ProcessEnv, name: string): number | undefined {

@@ -29,6 +29,8 @@ export class ProgressState {
   private readonly depths = new Map<string, number>();
   endedAt?: number;
   detail?: string;
+  /** Tools the turn waits on the chat to allow or deny. */
+  waiting: string[] = [];
   usage?: Usage;
   costUsd?: number;
 
@@ -83,7 +85,10 @@ export class ProgressState {
 
   render(now = Date.now()): RichText {
     const elapsed = formatDuration((this.endedAt ?? now) - this.startedAt);
-    const head = `${PHASE_ICON[this.phase]} ${this.title} · ${PHASE_WORD[this.phase]} · ${elapsed}`;
+    const asking = this.phase === 'working' && this.waiting.length > 0;
+    const head = asking
+      ? `🔐 ${this.title} · waiting for your answer · ${elapsed}`
+      : `${PHASE_ICON[this.phase]} ${this.title} · ${PHASE_WORD[this.phase]} · ${elapsed}`;
     const lines: { html: string; plain: string }[] = [{ html: `<b>${escapeHtml(head)}</b>`, plain: head }];
     if (this.hidden) lines.push(same(`… ${this.hidden} earlier step${this.hidden === 1 ? '' : 's'}`));
     for (const step of this.steps) {
@@ -102,6 +107,7 @@ export class ProgressState {
   private footer(): string {
     const parts: string[] = [];
     if (this.detail) parts.push(truncate(this.detail, 500));
+    if (this.phase === 'working' && this.waiting.length) parts.push(`Allow or deny ${this.waiting.join(', ')} below.`);
     if (this.phase !== 'working' && this.phase !== 'queued') {
       const stats = [`${this.stepCount} step${this.stepCount === 1 ? '' : 's'}`];
       if (this.usage) stats.push(`${formatTokens(this.usage.inputTokens)} in / ${formatTokens(this.usage.outputTokens)} out`);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
+import type { PermissionMode } from '../policy/permission-mode.ts';
 import { openJsonStore } from './json-store.ts';
 
 /** What a chat (or forum topic) remembers across restarts. */
@@ -9,6 +10,8 @@ export interface ChatRecord {
   threadId?: number;
   cli: string;
   model?: string;
+  /** Chosen with /permissions; absent, the bridge's BRIDGE_PERMISSION_MODE. */
+  permissionMode?: PermissionMode;
   /** The CLI's own session id: the next turn resumes it. */
   cliSessionId?: string;
   workdir: string;

@@ -1,3 +1,4 @@
+import type { Asker } from '../approvals/asker.ts';
 import type { ChatAddress } from '../ports/transport.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface ToolScope {
   runId?: string;
   /** The tools this secret may list and call. */
   tools: ReadonlySet<string>;
+  /** A main session that asks the chat before tools run: who its questions come from. */
+  asker?: Asker;
 }
 
 /** The tools a main agent delegates with. */

@@ -8,6 +8,8 @@ import type { BridgeConfig } from '../config/config.ts';
 import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts';
 import { AGENT_TOOLS, APPROVAL_TOOL, type ToolScope } from './scope.ts';
+import { askerId } from '../approvals/asker.ts';
+import type { PermissionMode } from '../policy/permission-mode.ts';
 
 /** What main sessions are told about the tools (appended to the CLI's own system prompt). */
 export const MAIN_SESSION_PROMPT = [
@@ -15,11 +17,15 @@ export const MAIN_SESSION_PROMPT = [
   `You can delegate self-contained work to background subagents with the ${MCP_SERVER_NAME} MCP server's spawn_subagent tool: each runs in parallel in the same working directory, and its result comes back to you by itself as a new message later. Use list_subagents, subagent_status, subagent_log and stop_subagent to manage them.`,
 ].join('\n');
 
-/** A main session asking for its tools: its chat, its CLI, and its CLI session id as it is now. */
+/** A main session asking for its tools: its chat, its CLI, its CLI session id as it is now, and how it treats permissions. */
 export interface MainSession {
   address: ChatAddress;
   adapter: Adapter;
   sessionId: () => string | undefined;
+  /** What the session runs with on its CLI (`ask` only where the CLI can ask: see effectiveMode). */
+  mode: PermissionMode;
+  /** The tools waiting for the chat's answer, for the turn's progress message. */
+  onApprovalWaiting?: (tools: string[]) => void;
 }
 
 export interface SessionToolsOptions {
@@ -27,6 +33,14 @@ export interface SessionToolsOptions {
   config: Pick<BridgeConfig, 'adapters' | 'dataDir'>;
   /** manifest.json `settings.subagents.maxDepth`: how deep runs may spawn runs. */
   maxDepth: number;
+  /**
+   * How long the CLI waits for one call of the bridge's tools: longer than a question may stay
+   * open (Claude Code gives up on a tool call after 60 s unless told otherwise, and would treat
+   * an answer given later as lost).
+   */
+  toolTimeoutMs: number;
+  /** A session's secret stopped working (its run ended, or a chat started a new session): named by its asker id. */
+  onRevoked?: (name: string) => void;
 }
 
 /**
@@ -39,11 +53,39 @@ export class SessionTools {
 
   constructor(private readonly options: SessionToolsOptions) {}
 
-  /** The main session of a chat: the tools, and a word about them in its system prompt. */
+  /**
+   * The main session of a chat: the tools, and a word about them in its system prompt. A
+   * session that asks also gets the permission tool; one that may only read gets no tools,
+   * since a run it started could do more than it.
+   */
   forMainSession(session: MainSession): Pick<TurnOptions, 'mcp' | 'systemPrompt'> {
-    const { adapter } = session;
-    const scope: ToolScope = { address: session.address, depth: 0, kind: 'main', sessionId: session.sessionId, tools: AGENT_TOOLS };
-    const mcp = this.mcpFor(adapter, `main-${chatKey(session.address)}`, scope);
+    const { adapter, address, mode } = session;
+    const name = askerId.main(address);
+    if (mode === 'safe') {
+      this.revoke(name);
+      return {};
+    }
+    const asks = mode === 'ask';
+    const scope: ToolScope = {
+      address,
+      depth: 0,
+      kind: 'main',
+      sessionId: session.sessionId,
+      tools: asks ? new Set([...AGENT_TOOLS, APPROVAL_TOOL]) : AGENT_TOOLS,
+      ...(asks
+        ? {
+            asker: {
+              id: name,
+              chatKey: chatKey(address),
+              address,
+              title: adapter.name,
+              lifetime: 'session',
+              ...(session.onApprovalWaiting ? { onWaiting: session.onApprovalWaiting } : {}),
+            },
+          }
+        : {}),
+    };
+    const mcp = this.mcpFor(adapter, name, scope);
     return {
       ...(mcp ? { mcp } : {}),
       ...(mcp && adapter.options.systemPrompt ? { systemPrompt: MAIN_SESSION_PROMPT } : {}),
@@ -61,7 +103,7 @@ export class SessionTools {
     const adapter = this.options.config.adapters.get(run.cli);
     if (!adapter) return undefined;
     const tools = new Set([...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
-    return this.mcpFor(adapter, `run-${run.runId}`, {
+    return this.mcpFor(adapter, askerId.run(run.runId), {
       address: runAddress(run),
       depth: run.depth,
       kind: 'subagent',
@@ -73,7 +115,7 @@ export class SessionTools {
 
   /** A run has ended: its secret stops working and its config file goes. */
   release(runId: string): void {
-    this.revoke(`run-${runId}`);
+    this.revoke(askerId.run(runId));
   }
 
   /**
@@ -90,7 +132,7 @@ export class SessionTools {
       const dir = join(this.options.config.dataDir, 'mcp');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       mcp.configFile = join(dir, `${name.replace(/[^\w-]/g, '_')}.json`);
-      const server = { type: 'http', url: grant.url, headers: { Authorization: `Bearer ${grant.token}` } };
+      const server = { type: 'http', url: grant.url, headers: { Authorization: `Bearer ${grant.token}` }, timeout: this.options.toolTimeoutMs };
       writeFileSync(mcp.configFile, JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: server } }, null, 2), { mode: 0o600 });
     }
     this.grants.set(name, { grant, ...(mcp.configFile ? { configFile: mcp.configFile } : {}) });
@@ -103,5 +145,6 @@ export class SessionTools {
     held.grant.revoke();
     if (held.configFile) rmSync(held.configFile, { force: true });
     this.grants.delete(name);
+    this.options.onRevoked?.(name);
   }
 }

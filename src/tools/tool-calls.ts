@@ -6,6 +6,7 @@ import { displayName, type Requester, type SubagentRunRecord } from '../subagent
 import type { SpawnOrigin } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { ApprovalBroker } from '../approvals/approval-broker.ts';
+import { runAsker, type Asker } from '../approvals/asker.ts';
 import type { ToolScope } from './scope.ts';
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
 import { parsePlan, PlanError } from '../orchestration/index.ts';
@@ -126,7 +127,7 @@ export class ToolCalls {
 
   /**
    * Where the caller's runs start from: a main session's chat (its directory and CLI, depth
-   * 0, no limits), or the calling run itself (its directory, CLI, depth and tool policy).
+   * 0, asking the chat if the session does), or the calling run itself (its directory, CLI, depth and tool policy).
    */
   private origin(scope: ToolScope): SpawnOrigin {
     const sessionId = scope.sessionId();
@@ -134,15 +135,22 @@ export class ToolCalls {
     const base = { address: scope.address, requester, ...(sessionId ? { requesterSessionId: sessionId } : {}) };
     const caller = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
     if (caller) return { ...base, cwd: caller.cwd, cli: caller.cli, depth: caller.depth, ...(caller.policy ? { policy: caller.policy } : {}) };
-    return { ...base, ...this.options.chatDefaults(scope.address), depth: scope.depth };
+    // A main session that asks before its tools run starts runs that ask too.
+    return { ...base, ...this.options.chatDefaults(scope.address), depth: scope.depth, ...(scope.asker ? { policy: { approvals: true } } : {}) };
   }
 
-  /** Claude Code's permission prompt for a run under a policy: the answer is JSON text. */
+  /** Claude Code's permission prompt, for a main session that asks or a run under a policy: the answer is JSON text. */
   private async approve(scope: ToolScope, input: Record<string, unknown>): Promise<ToolResult> {
-    const run = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
-    if (!run) return ok(JSON.stringify({ behavior: 'deny', message: 'This run is no longer known to the bridge.' }));
-    const decision = await this.options.approvals.decide(run, String(input.tool_name), (input.input ?? {}) as Record<string, unknown>);
+    const asker = this.asker(scope);
+    if (!asker) return ok(JSON.stringify({ behavior: 'deny', message: 'This run is no longer known to the bridge.' }));
+    const decision = await this.options.approvals.decide(asker, String(input.tool_name), (input.input ?? {}) as Record<string, unknown>);
     return ok(JSON.stringify(decision));
+  }
+
+  private asker(scope: ToolScope): Asker | undefined {
+    if (scope.asker) return scope.asker;
+    const run = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
+    return run && runAsker(run, () => this.subagents.registry.holdTimeout(run.runId));
   }
 
   private runs(scope: ToolScope): SubagentRunRecord[] {

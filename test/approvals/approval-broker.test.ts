@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.ts';
 import { ApprovalBroker, MAX_OPEN_QUESTIONS } from '../../src/approvals/approval-broker.ts';
-import { buildPolicy } from '../../src/policy/tool-policy.ts';
+import { askerId, runAsker, type Asker } from '../../src/approvals/asker.ts';
+import { buildPolicy, type ToolPolicy } from '../../src/policy/tool-policy.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
@@ -23,16 +24,19 @@ beforeEach(async () => {
     out,
     audit,
     timeoutMs: 400,
-    holdTimeout: () => {
-      holds++;
-      return () => holds--;
-    },
+    ownServerPrefix: 'mcp__bridge__',
     ownTool: 'mcp__bridge__approve_tool',
   });
 });
 afterEach(() => dir.remove());
 
-const run = (policy = buildPolicy({ ask: true })): SubagentRunRecord => ({
+const hold = () => {
+  holds++;
+  return () => holds--;
+};
+const ASKER = askerId.run('run-1');
+const run = (policy = buildPolicy({ ask: true })): Asker => runAsker(record(policy), hold);
+const record = (policy: ToolPolicy | undefined): SubagentRunRecord => ({
   runId: 'run-1',
   number: 4,
   requesterChatId: -9,
@@ -70,7 +74,7 @@ describe('approvals from the chat', () => {
     expect(question.text).toBe('🔐 #4 Builder asks to use Bash\n{\n  "command": "touch built.txt"\n}\nNo answer within 1 min means deny.');
     expect(question.buttons[0]!.map((b) => b.text)).toEqual(['✅ Allow', '⛔ Deny']);
     expect(holds).toBe(1);
-    expect(broker.waitingFor('run-1')).toBe(1);
+    expect(broker.waitingFor(ASKER)).toBe(1);
     expect(await press(question.buttons[0]![0]!.data)).toEqual({ text: '✅ Allowed' });
     expect(await decision).toEqual({ behavior: 'allow', updatedInput: { command: 'touch built.txt' } });
     expect(holds).toBe(0);
@@ -105,7 +109,7 @@ describe('approvals from the chat', () => {
   it('a run that ends takes its open questions with it', async () => {
     const decision = broker.decide(run(), 'Bash', { command: 'sleep 100' });
     await expect.poll(() => out.sent.length).toBe(1);
-    broker.cancel('run-1');
+    broker.cancel(ASKER);
     expect(await decision).toEqual({ behavior: 'deny', message: 'The run ended.' });
   });
 
@@ -121,12 +125,12 @@ describe('approvals from the chat', () => {
     expect(out.sent).toHaveLength(0);
     const asked = broker.decide(r, 'Write', { file_path: 'x' }); // not in the list: asked
     await expect.poll(() => out.sent.length).toBe(1);
-    broker.cancel('run-1');
+    broker.cancel(ASKER);
     await asked;
     const revoked = { ...r, policy: { ...policy, autoApprove: { ...policy.autoApprove!, revoked: { by: 'Ada', at: Date.now() } } } };
     void broker.decide(revoked, 'Read', { file_path: 'b' });
     await expect.poll(() => out.sent.length).toBe(2);
-    broker.cancel('run-1');
+    broker.cancel(ASKER);
     const events = (await entries()).map((e) => e.event);
     expect(events.filter((e) => e === 'tool_auto_approved')).toHaveLength(10);
     expect(events).toContain('tool_denied');
@@ -137,7 +141,7 @@ describe('approvals from the chat', () => {
     const old = { ...run(policy), startedAt: Date.now() - 61_000 };
     void broker.decide(old, 'Read', { file_path: 'a' });
     await expect.poll(() => out.sent.length).toBe(1);
-    broker.cancel('run-1');
+    broker.cancel(ASKER);
   });
 
   it('shows the whole input before it can be allowed: a Write its content, a long input as a file first', async () => {
@@ -145,7 +149,7 @@ describe('approvals from the chat', () => {
     void broker.decide(run(), 'Write', { file_path: 'notes.txt', content });
     await expect.poll(() => out.sent.length).toBe(1);
     expect(out.sent[0]!.text).toContain(JSON.stringify(content));
-    broker.cancel('run-1');
+    broker.cancel(ASKER);
     const long = 'x'.repeat(5000);
     void broker.decide(run(), 'Bash', { command: long });
     await expect.poll(() => out.sent.length).toBe(3);
@@ -154,7 +158,7 @@ describe('approvals from the chat', () => {
     expect(file!.buttons).toEqual([]);
     expect(question!.text).toMatch(/^🔐 #4 Builder asks to use Bash\nIts whole input \(5,\d{3} characters\) is in the file above\./);
     expect(question!.buttons[0]!.map((b) => b.text)).toEqual(['✅ Allow', '⛔ Deny']);
-    broker.cancel('run-1');
+    broker.cancel(ASKER);
   });
 
   it('never asks about the permission tool itself: the model calling it to pause its own timeout is refused', async () => {
@@ -169,10 +173,10 @@ describe('approvals from the chat', () => {
     await expect.poll(() => out.sent.length).toBe(MAX_OPEN_QUESTIONS);
     expect(await broker.decide(run(), 'Bash', { command: 'step 4' })).toEqual({
       behavior: 'deny',
-      message: '3 questions of this run are already waiting for the chat: denied. Wait for their answers.',
+      message: '3 questions are already waiting for the chat: denied. Wait for their answers.',
     });
     expect(out.sent).toHaveLength(MAX_OPEN_QUESTIONS);
-    broker.cancel('run-1');
+    broker.cancel(ASKER);
     await Promise.all(open);
   });
 
@@ -198,6 +202,51 @@ describe('approvals from the chat', () => {
     expect(await broker.decide(r, 'Bash', { command: 'echo hi' })).toEqual({ behavior: 'allow', updatedInput: { command: 'echo hi' } });
     void broker.decide(r, 'Bash', { command: 'rm -rf build' });
     await expect.poll(() => out.sent.length).toBe(1);
-    broker.cancel('run-1');
+    broker.cancel(ASKER);
+  });
+
+  it('"Allow <tool> for this session" allows that tool without asking again, and the other open questions for it', async () => {
+    const waiting: string[][] = [];
+    const main: Asker = {
+      id: 'main--9',
+      chatKey: '-9',
+      address: { chatId: -9 },
+      title: 'claude',
+      lifetime: 'session',
+      onWaiting: (tools) => waiting.push(tools),
+    };
+    const first = broker.decide(main, 'Bash', { command: 'make' });
+    const second = broker.decide(main, 'Bash', { command: 'make test' });
+    const other = broker.decide(main, 'Write', { file_path: 'x' });
+    await expect.poll(() => out.sent.length).toBe(3);
+    const question = out.sent[0]!;
+    expect(question.text).toMatch(/^🔐 claude asks to use Bash\n/);
+    expect(question.buttons[1]!.map((b) => b.text)).toEqual(['✅ Allow Bash for this session']);
+    expect(await press(question.buttons[1]![0]!.data)).toEqual({ text: '✅ Bash allowed for this session' });
+    expect(await first).toMatchObject({ behavior: 'allow' });
+    expect(await second).toMatchObject({ behavior: 'allow' });
+    await expect.poll(() => question.edits.at(-1)).toMatch(/✅ Allowed by Ada for this session$/);
+    expect(await broker.decide(main, 'Bash', { command: 'make lint' })).toEqual({ behavior: 'allow', updatedInput: { command: 'make lint' } });
+    expect(out.sent).toHaveLength(3); // not asked again
+    expect(broker.waitingFor('main--9')).toBe(1); // Write is still open
+    expect(waiting.at(-1)).toEqual(['Write']);
+    broker.forget('main--9');
+    expect(await other).toMatchObject({ behavior: 'deny' });
+    expect(waiting.at(-1)).toEqual([]);
+    void broker.decide(main, 'Bash', { command: 'make again' }); // a new session asks again
+    await expect.poll(() => out.sent.length).toBe(4);
+    broker.cancel('main--9');
+    const audited = await entries();
+    expect(audited.every((e) => e.runId === undefined && e.chat === '-9')).toBe(true);
+    expect(audited.filter((e) => e.event === 'tool_auto_approved')).toEqual([
+      expect.objectContaining({ tool: 'Bash', by: 'session', detail: 'allowed for this session' }),
+    ]);
+  });
+
+  it("lets the bridge's own tools through (they keep their own checks), unless a policy disallows them", async () => {
+    expect(await broker.decide(run(), 'mcp__bridge__spawn_subagent', { task: 't' })).toMatchObject({ behavior: 'allow' });
+    const strict = run(buildPolicy({ ask: true, disallowedTools: ['mcp__bridge__spawn_subagent'] }));
+    expect(await broker.decide(strict, 'mcp__bridge__spawn_subagent', { task: 't' })).toMatchObject({ behavior: 'deny' });
+    expect(out.sent).toHaveLength(0);
   });
 });

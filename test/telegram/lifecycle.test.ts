@@ -87,6 +87,7 @@ describe('start-up errors', () => {
     [{ BRIDGE_ALLOWED_USERS: '111,bob' }, 'BRIDGE_ALLOWED_USERS: expected comma-separated numeric Telegram user ids, got "bob"'],
     [{ BRIDGE_DAILY_BUDGET_USD: 'lots' }, 'BRIDGE_DAILY_BUDGET_USD: expected an amount of US dollars above 0, like 5 or 2.50, got "lots"'],
     [{ BRIDGE_PROJECT_ROOTS: '/no/such/root' }, 'BRIDGE_PROJECT_ROOTS: /no/such/root is not an existing directory'],
+    [{ BRIDGE_PERMISSION_MODE: 'yolo' }, 'BRIDGE_PERMISSION_MODE: expected one of safe, ask, bypass, got "yolo"'],
   ])('exits non-zero naming the variable for %j', async (env, message) => {
     const { exit, stderr } = await startWith(env);
     expect(exit.code).toBe(1);

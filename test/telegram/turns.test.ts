@@ -44,6 +44,7 @@ describe('the Telegram bridge', () => {
       'model',
       'cd',
       'project',
+      'permissions',
       'resume',
       'usage',
       'agents',

@@ -121,6 +121,18 @@ describe('the MCP endpoint', () => {
     expect(await call(client, 'stop_subagent', { id: '#1' })).toEqual({ text: '#1 has already ended (stopped).', isError: true });
   });
 
+  it('a main session that asks the chat starts runs that ask too', async () => {
+    await open();
+    const asker = { id: 'main--1', chatKey: '-1', address: { chatId: -1 }, title: 'fake', lifetime: 'session' as const };
+    const client = await connect(endpoint.grant({ ...scope(-1), tools: new Set([...AGENT_TOOLS, 'approve_tool']), asker }));
+    expect((await call(client, 'spawn_subagent', { task: 'say:careful' })).isError).toBe(false);
+    expect(subagents.registry.find('-1', '#1')!.policy).toMatchObject({ approvals: true });
+    await expect.poll(async () => (await world.invocations()).find((c) => c.prompt === 'say:careful')?.argv).toBeDefined();
+    const argv = (await world.invocations()).find((c) => c.prompt === 'say:careful')!.argv;
+    expect(argv).toContain('--permission-prompt-tool');
+    expect(argv).not.toContain('--dangerously-skip-permissions');
+  });
+
   it('answers bad arguments, unknown CLIs, limits and unknown runs with tool errors', async () => {
     await open({ maxConcurrent: 1, maxQueued: 0 });
     const client = await connect(endpoint.grant(scope(-1)));

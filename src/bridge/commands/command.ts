@@ -28,3 +28,8 @@ export type CommandHandler = (ctx: CommandContext) => Promise<void>;
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** Commands that change what the next turn runs with wait for the running one. */
+export function refuseWhileBusy(chat: ChatSession): void {
+  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+}

@@ -1,8 +1,7 @@
 import { resolveDirectory } from '../../projects/directories.ts';
 import { plain } from '../../presentation/deliver.ts';
 import { displayPath } from '../../presentation/paths.ts';
-import type { ChatSession } from '../chat-session.ts';
-import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
+import { UsageError, type CommandContext, type CommandHandler, refuseWhileBusy } from './command.ts';
 
 /** `/cd [path]`: where this chat works, or a move within the project roots. */
 export const cd: CommandHandler = async (ctx) => {
@@ -53,8 +52,4 @@ async function moveTo({ chat, reply }: CommandContext, dir: string): Promise<voi
       `📁 Now in ${dir}. The next message starts a fresh ${chat.record.cli} session (a CLI's sessions belong to their directory); subagents start here too.`,
     ),
   );
-}
-
-function refuseWhileBusy(chat: ChatSession): void {
-  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
 }

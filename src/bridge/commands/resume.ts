@@ -8,7 +8,7 @@ import { truncate } from '../../presentation/format/index.ts';
 import type { SessionEntry } from '../../store/chat-store.ts';
 import type { Bridge } from '../bridge.ts';
 import type { ChatSession } from '../chat-session.ts';
-import { UsageError } from './command.ts';
+import { UsageError, refuseWhileBusy } from './command.ts';
 
 const LISTED = 10;
 
@@ -28,7 +28,7 @@ export function installResumeCommand(bridge: Bridge, config: Pick<BridgeConfig, 
   };
 
   const resume = async (chat: ChatSession, entry: SessionEntry): Promise<string> => {
-    if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+    refuseWhileBusy(chat);
     await chat.resume(entry);
     return `▶ The next message continues the ${entry.cli} session "${truncate(entry.firstPrompt, 60)}" (${entry.turns} turn${entry.turns === 1 ? '' : 's'}) in ${displayPath(entry.workdir)}.`;
   };

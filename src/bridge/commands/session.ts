@@ -1,11 +1,13 @@
 import { unsupportedOption } from '../../adapters/turn-options.ts';
+import { unsupportedMode } from '../../adapters/permissions.ts';
 import { escapeHtml } from '../../presentation/format/index.ts';
 import { plain } from '../../presentation/deliver.ts';
 import { formatDuration } from '../../presentation/progress.ts';
-import { UsageError, type CommandHandler } from './command.ts';
+import { UsageError, type CommandHandler, refuseWhileBusy } from './command.ts';
+import { describeMode } from './permissions.ts';
 
 export const newSession: CommandHandler = async ({ chat, reply }) => {
-  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+  refuseWhileBusy(chat);
   await chat.reset();
   await reply(plain(`🆕 Fresh ${chat.record.cli} session: the next message starts a new conversation.`));
 };
@@ -23,6 +25,12 @@ export const status: CommandHandler = async ({ bridge, chat, reply }) => {
     ['Model', record.model ?? 'the CLI default'],
     ['Session', record.cliSessionId ?? 'new (starts with the next message)'],
     ['Working directory', record.workdir],
+    [
+      'Permissions',
+      chat.effectivePermissionMode === chat.permissionMode
+        ? chat.permissionMode
+        : `${chat.permissionMode} (runs ${chat.effectivePermissionMode}: ${chat.adapter.name} cannot ask)`,
+    ],
     ['Turn', running],
     ['Queued messages', String(chat.queued)],
     ...bridge.statusExtras(chat),
@@ -41,13 +49,17 @@ export const cli: CommandHandler = async ({ bridge, chat, args, reply }) => {
     return;
   }
   if (!bridge.config.adapters.has(wanted)) throw new UsageError(`Unknown CLI "${wanted}". Available: ${names.join(', ')}.`);
-  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+  const unsupported = unsupportedMode(bridge.config.adapters.get(wanted)!, chat.permissionMode);
+  if (unsupported) throw new UsageError(`${unsupported}: this chat's permission mode is ${chat.permissionMode} (/permissions).`);
+  refuseWhileBusy(chat);
   if (wanted === chat.record.cli) {
     await reply(plain(`Already using ${wanted}.`));
     return;
   }
   await chat.change({ cli: wanted, model: undefined });
-  await reply(plain(`🔀 Switched to ${wanted}. The next message starts a fresh ${wanted} session.`));
+  // A CLI that cannot ask runs read-only in an asking chat: say so at the switch, not at the first refusal.
+  const note = chat.effectivePermissionMode === chat.permissionMode ? '' : `\n${describeMode(chat)}`;
+  await reply(plain(`🔀 Switched to ${wanted}. The next message starts a fresh ${wanted} session.${note}`));
 };
 
 export const model: CommandHandler = async ({ chat, args, reply }) => {
@@ -59,7 +71,7 @@ export const model: CommandHandler = async ({ chat, args, reply }) => {
   if (/\s/.test(wanted)) throw new UsageError('A model name is one word.');
   const unsupported = unsupportedOption(chat.adapter, { model: wanted });
   if (unsupported) throw new UsageError(`${unsupported}.`);
-  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+  refuseWhileBusy(chat);
   const next = wanted === 'default' ? undefined : wanted;
   await chat.change({ model: next });
   await reply(plain(`🧠 Model: ${next ?? 'the CLI default'}, from the next message on; the conversation continues.`));

@@ -7,6 +7,7 @@ import { chatKey, type ButtonAnswer, type ButtonPress } from '../../ports/transp
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
 import type { ApprovalBroker } from '../../approvals/approval-broker.ts';
+import { askerId } from '../../approvals/asker.ts';
 import type { BridgeConfig } from '../../config/config.ts';
 import type { Bridge } from '../bridge.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
@@ -74,7 +75,7 @@ export function installSubagentCommands(
       case 'info': {
         if (!ref) throw new UsageError('Which run? Give its #number or id.');
         const run = findRun(ctx, ref);
-        const waiting = approvals.waitingFor(run.runId);
+        const waiting = approvals.waitingFor(askerId.run(run.runId));
         await ctx.reply(
           runInfo(run, {
             ...(run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}),

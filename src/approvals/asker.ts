@@ -1,0 +1,46 @@
+import { chatKey, type ChatAddress } from '../ports/transport.ts';
+import type { ToolPolicy } from '../policy/tool-policy.ts';
+import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+
+/**
+ * Whoever asks the chat before a tool runs: a subagent run under a policy, or a chat's main
+ * session in `ask` mode. Open questions, "allow for this session" and the auto-approval
+ * counters are kept per asker id.
+ */
+export interface Asker {
+  id: string;
+  /** The run it is, for the audit trail. */
+  runId?: string;
+  chatKey: string;
+  address: ChatAddress;
+  /** How questions name it: `#3 Writer`, or the main session's CLI. */
+  title: string;
+  /** What "Allow <tool> for this …" lasts for. */
+  lifetime: 'run' | 'session';
+  policy?: ToolPolicy;
+  startedAt?: number;
+  /** Pauses the asker's own timeout while a person decides; returns the release. */
+  hold?: () => () => void;
+  /** The tools now waiting for an answer (none when all are answered), for its progress message. */
+  onWaiting?: (tools: string[]) => void;
+}
+
+/** One name for an asker everywhere: the broker's questions and the MCP secret it asks with. */
+export const askerId = {
+  run: (runId: string) => `run-${runId}`,
+  main: (address: ChatAddress) => `main-${chatKey(address)}`,
+};
+
+export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker {
+  return {
+    id: askerId.run(run.runId),
+    runId: run.runId,
+    chatKey: run.requesterKey,
+    address: runAddress(run),
+    title: `#${run.number} ${displayName(run)}`,
+    lifetime: 'run',
+    ...(run.policy ? { policy: run.policy } : {}),
+    ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
+    hold,
+  };
+}

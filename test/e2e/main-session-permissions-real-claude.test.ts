@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../src/audit/audit-log.ts';
+import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
+import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
+import { OWNER } from '../support/telegram-world.ts';
+
+// A chat's main session in `ask` mode, with the real claude binary: its writes are asked in
+// the chat, answered with Allow, "Allow for this session" and Deny; `safe` refuses them by
+// the CLI's own flags.
+let real: RealCliWorld;
+const CHAT = -1800;
+
+/** The agent creates the file its message names (a write Claude Code asks permission for). */
+function script(request: ModelRequest): Reply {
+  if (request.toolResults.length) return { text: `tool said: ${request.toolResults.at(-1)!.content}` };
+  const file = /create (\S+)/.exec(request.lastUserText)?.[1];
+  if (file) return { toolCalls: [{ name: 'Bash', input: { command: `touch ${file}`, description: 'Create the file' } }] };
+  return { text: 'nothing to do' };
+}
+
+beforeAll(async () => {
+  real = await startRealCliWorld('claude', script);
+  real.world.env.BRIDGE_PERMISSION_MODE = 'ask';
+  await real.world.restart();
+});
+afterAll(() => real.stop());
+
+const telegram = () => real.world.telegram;
+const say = (text: string) => telegram().sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const messages = (pattern: RegExp) =>
+  telegram()
+    .botMessages(CHAT)
+    .filter((m) => pattern.test(m.text ?? ''));
+const waitMessage = (pattern: RegExp, after = 0) => telegram().waitFor(() => messages(pattern).find((m) => m.messageId > after), 40_000);
+/** Presses a question's button: 0 Allow, 1 Deny, 2 Allow for this session. */
+const press = (message: { messageId: number; buttons: readonly unknown[] }, index: number) =>
+  telegram().pressButton({
+    chatId: CHAT,
+    messageId: message.messageId,
+    data: (message.buttons[index] as { callback_data: string }).callback_data,
+    userId: OWNER,
+  });
+/** Questions asked so far, open (🔐 … asks) or answered (edited to `claude: Bash … verdict`). */
+const questions = () => messages(/^🔐 claude asks|^claude: /).length;
+const created = (file: string) => existsSync(join(real.cliEnv.workdir, file));
+const audit = async (): Promise<AuditEntry[]> =>
+  (await readFile(join(real.world.dataDir, 'audit.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+describe('the main session asks the chat, with the real claude', () => {
+  it('Allow: the progress message shows the wait, and the write runs', async () => {
+    say('create allowed.txt');
+    const question = await waitMessage(/^🔐 claude asks to use Bash/);
+    expect(question.text).toContain('touch allowed.txt');
+    expect(question.buttons.map((b) => (b as { text: string }).text)).toEqual(['✅ Allow', '⛔ Deny', '✅ Allow Bash for this session']);
+    await waitMessage(/^🔐 claude · waiting for your answer/);
+    press(question, 0);
+    await waitMessage(/^tool said/);
+    expect(created('allowed.txt')).toBe(true);
+    expect(telegram().message(CHAT, question.messageId)!.text).toMatch(/✅ Allowed by Ada$/);
+  });
+
+  it('"Allow Bash for this session": the next Bash call is not asked', async () => {
+    const before = questions();
+    say('create session-one.txt');
+    const question = await waitMessage(/^🔐 claude asks to use Bash[^]*session-one/);
+    press(question, 2);
+    const first = await waitMessage(/^tool said/, question.messageId);
+    expect(created('session-one.txt')).toBe(true);
+    say('create session-two.txt');
+    await waitMessage(/^tool said/, first.messageId);
+    expect(created('session-two.txt')).toBe(true);
+    expect(questions()).toBe(before + 1);
+    expect(telegram().message(CHAT, question.messageId)!.text).toMatch(/✅ Allowed by Ada for this session$/);
+    expect((await audit()).filter((e) => e.event === 'tool_auto_approved' && e.tool === 'Bash')).toEqual([
+      expect.objectContaining({ chat: String(CHAT), by: 'session', detail: 'allowed for this session' }),
+    ]);
+  });
+
+  it('Deny: nothing is written and the agent is told; a fresh session asks again', async () => {
+    say('/new');
+    await waitMessage(/^🆕 Fresh claude session/);
+    say('create denied.txt');
+    const question = await waitMessage(/^🔐 claude asks to use Bash[^]*denied\.txt/);
+    press(question, 1);
+    const told = await waitMessage(/^tool said/, question.messageId);
+    expect(told.text).toContain('Denied by Ada from the chat');
+    expect(created('denied.txt')).toBe(false);
+  });
+
+  it('safe: the CLI refuses the write by its own flags, without asking', async () => {
+    say('/permissions safe');
+    await waitMessage(/^🔐 Permissions: safe/);
+    const asked = questions();
+    say('create refused.txt');
+    await waitMessage(/^tool said: Permission to use Bash has been denied/);
+    expect(created('refused.txt')).toBe(false);
+    expect(questions()).toBe(asked);
+  });
+});

@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// A chat's permission mode: the bridge's default, changed with /permissions, kept across a
+// restart, and turned into the CLI's own flags on the next turn.
+let world: TelegramWorld;
+beforeAll(async () => (world = await startTelegramWorld({ BRIDGE_PERMISSION_MODE: 'ask' })));
+afterAll(() => world.stop());
+
+let nextChat = -1700;
+const newChat = () => nextChat--;
+const say = (chat: number, text: string) => world.telegram.sendText({ chatId: chat, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const answer = (chat: number, pattern: RegExp) =>
+  world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => pattern.test(m.text ?? '')), 20_000);
+const argvOf = async (prompt: string) => (await world.cli.invocations()).find((c) => c.prompt === prompt)!.argv;
+
+describe('/permissions', () => {
+  it('starts from BRIDGE_PERMISSION_MODE: the session asks the bridge, and may start subagents that ask', async () => {
+    const chat = newChat();
+    say(chat, '/permissions');
+    const shown = await answer(chat, /^🔐 Permissions: ask \(the bridge's default\)/);
+    expect(shown.text).toContain('Subagents the agent starts ask here too.');
+    expect(shown.text).toContain('Change it with /permissions safe|ask|bypass.');
+    say(chat, 'say:asking');
+    await answer(chat, /^asking/);
+    const argv = await argvOf('say:asking');
+    expect(argv.slice(argv.indexOf('--permission-prompt-tool'), argv.indexOf('--permission-prompt-tool') + 2)).toEqual([
+      '--permission-prompt-tool',
+      'mcp__bridge__approve_tool',
+    ]);
+    expect(argv).not.toContain('--dangerously-skip-permissions');
+    // Claude Code gives up on a tool call after 60 s by default: a question stays open for 300.
+    const config = JSON.parse(await readFile(argv[argv.indexOf('--mcp-config') + 1]!, 'utf8'));
+    expect(config.mcpServers.bridge.timeout).toBeGreaterThan(300_000);
+  });
+
+  it("safe: read-only by the CLI's own flags, without the bridge's tools; the conversation continues; kept across a restart", async () => {
+    const chat = newChat();
+    say(chat, 'say:first');
+    await answer(chat, /^first/);
+    say(chat, '/permissions safe');
+    const set = await answer(chat, /^🔐 Permissions: safe: only tools that read/);
+    expect(set.text).toContain('The agent cannot start subagents in this mode');
+    expect(set.text).toContain('From the next message on; the conversation continues.');
+    say(chat, 'say:reading');
+    await answer(chat, /^reading/);
+    const reading = (await world.cli.invocations()).find((c) => c.prompt === 'say:reading')!;
+    expect(reading.argv.join(' ')).toContain('--permission-mode dontAsk');
+    expect(reading.argv).not.toContain('--mcp-config');
+    expect(reading.argv).not.toContain('--dangerously-skip-permissions');
+    expect(reading.resume).toBeDefined(); // the same conversation, not a fresh one
+
+    await world.restart();
+    say(chat, '/status');
+    expect((await answer(chat, /^Status\n/)).text).toMatch(/\nPermissions: safe\n/);
+    say(chat, '/permissions bypass');
+    await answer(chat, /^🔐 Permissions: bypass: tools run without asking\./);
+    say(chat, 'say:free');
+    await answer(chat, /^free/);
+    expect(await argvOf('say:free')).toContain('--dangerously-skip-permissions');
+  });
+
+  it('refuses an unknown mode and changes nothing', async () => {
+    const chat = newChat();
+    say(chat, '/permissions yolo');
+    const refused = await answer(chat, /^⚠️ Unknown permission mode "yolo": safe, ask, bypass\./);
+    expect(refused.text).toContain('Usage: /permissions [safe|ask|bypass]');
+    say(chat, '/permissions');
+    await answer(chat, /^🔐 Permissions: ask \(the bridge's default\)/);
+  });
+
+  it('says so where the CLI cannot ask: codex and droid run read-only in ask mode', async () => {
+    const chat = newChat();
+    say(chat, '/cli codex');
+    const switched = await answer(chat, /^🔀 Switched to codex\./);
+    expect(switched.text).toContain('codex cannot ask the chat before a tool runs, so it runs read-only instead (-s read-only).');
+    say(chat, '/status');
+    expect((await answer(chat, /^Status\n/)).text).toContain('Permissions: ask (runs safe: codex cannot ask)');
+    say(chat, '/cli droid');
+    await answer(chat, /^🔀 Switched to droid\.[^]*droid cannot ask the chat before a tool runs, so it runs read-only instead\./);
+  });
+});
