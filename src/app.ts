@@ -29,6 +29,9 @@ import { AgentInbox, orchestrationHandBack, runHandBack } from './tools/agent-in
 import { MCP_SERVER_NAME, McpEndpoint } from './tools/mcp-endpoint.ts';
 import { APPROVAL_TOOL } from './tools/scope.ts';
 import { SessionTools } from './tools/session-tools.ts';
+import { Inbox } from './files/inbox.ts';
+import { Transcriber } from './files/transcriber.ts';
+import type { Downloads } from './ports/transport.ts';
 import { ToolCalls } from './tools/tool-calls.ts';
 
 export interface App {
@@ -54,6 +57,8 @@ export async function createApp(options: {
   store: ChatStore;
   out: Outbound;
   trustEveryone?: boolean;
+  /** How the transport fetches files people send; none (the console): files cannot be received. */
+  downloads?: Downloads;
   log: (line: string) => void;
 }): Promise<App> {
   const { config, store, out, log } = options;
@@ -97,8 +102,10 @@ export async function createApp(options: {
       onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
     }),
   );
-  const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, refuseWork, log });
-  const inbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
+  const inbox = options.downloads && new Inbox(options.downloads);
+  const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
+  const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, refuseWork, files, log });
+  const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
   const outbox = new Outbox({
     out,
     log,
@@ -107,12 +114,12 @@ export async function createApp(options: {
         store: runStore,
         documentOverChars: settings.answerAsDocumentOverChars,
         retentionMinutes: settings.subagents.retentionMinutes,
-        toAgent: (runs) => inbox.deliver(runs.map(runHandBack)),
+        toAgent: (runs) => agentInbox.deliver(runs.map(runHandBack)),
       }),
       orchestrationAnnouncements({
         store: orchestrationStore,
         documentOverChars: settings.answerAsDocumentOverChars,
-        toAgent: (records) => inbox.deliver(records.map(orchestrationHandBack)),
+        toAgent: (records) => agentInbox.deliver(records.map(orchestrationHandBack)),
       }),
     ],
   });
@@ -158,6 +165,7 @@ export async function createApp(options: {
     subagents,
     approvals,
     orchestrator,
+    out,
     // People see what the agent started, and can stop it, like any /spawn.
     notice: (run, position) => void out.send(runAddress(run), spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {}),
     chatDefaults: (address) => {
@@ -170,6 +178,11 @@ export async function createApp(options: {
     orchestrationStore
       .sweep(Date.now(), settings.subagents.retentionMinutes * 60_000, settings.subagents.historyPerChat)
       .catch((error: Error) => log(`orchestration sweep failed: ${error.message}`));
+  // Files people sent leave a chat's inbox after their retention: the chats' directories, and where chats start.
+  const sweepInboxes = () =>
+    inbox
+      ?.sweep([config.workdir, ...store.all().map((record) => record.workdir)], settings.inboxRetentionHours * 3_600_000)
+      .catch((error: Error) => log(`inbox sweep failed: ${error.message}`));
   let sweeping: NodeJS.Timeout | undefined;
   installOrchestrationCommands(bridge, orchestrator);
   installSubagentCommands(bridge, subagents, approvals, config);
@@ -188,7 +201,12 @@ export async function createApp(options: {
       if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
       outbox.kick();
-      sweeping = setInterval(() => void sweepOrchestrations(), 60_000).unref();
+      void sweepInboxes();
+      let minutes = 0;
+      sweeping = setInterval(() => {
+        void sweepOrchestrations();
+        if (++minutes % 60 === 0) void sweepInboxes();
+      }, 60_000).unref();
       return recovered;
     },
     async idle() {
@@ -204,7 +222,7 @@ export async function createApp(options: {
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
       clearInterval(sweeping);
-      inbox.close();
+      agentInbox.close();
       await subagents.shutdown();
       await bridge.shutdown();
       await outbox.settle();

@@ -10,6 +10,7 @@ import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { createBot, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
+import { TelegramDownloads } from './telegram/downloads.ts';
 
 const log = (line: string) => console.error(`[${new Date().toISOString()}] ${line}`);
 
@@ -50,7 +51,8 @@ async function main(argv: string[]): Promise<number> {
     log('⚠️  WARNING: BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your Telegram user id (the refusal message shows it).');
   }
   const bot = createBot(config);
-  const { bridge, start, shutdown } = await createApp({ config, store, out: new TelegramOutbound(bot.api), log });
+  const downloads = new TelegramDownloads(bot.api, { token: bot.token, apiRoot: config.telegram.apiRoot });
+  const { bridge, start, shutdown } = await createApp({ config, store, out: new TelegramOutbound(bot.api), downloads, log });
   const telegram = await startTelegram(bot, bridge, log);
   log(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
   await start();

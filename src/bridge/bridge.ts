@@ -15,12 +15,20 @@ import { help, start } from './commands/help.ts';
 import { cli, model, newSession, status, stop } from './commands/session.ts';
 import { cd, project } from './commands/projects.ts';
 import { permissions } from './commands/permissions.ts';
+import { file } from './commands/files.ts';
 import { RefusalThrottle } from './refusals.ts';
 import { TurnPresenter } from './turn-presenter.ts';
+import { Attachments, type Prompt } from './attachments.ts';
+import type { Inbox } from '../files/inbox.ts';
+import type { Transcriber } from '../files/transcriber.ts';
+import { promptWithFiles } from '../files/prompt.ts';
 
 /** The slice of the configuration the bot itself uses. */
-export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest' | 'projectRoots' | 'projects'> & {
-  settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds' | 'maxQueuedMessages'>;
+export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest' | 'projectRoots' | 'projects' | 'dataDir'> & {
+  settings: Pick<
+    Settings,
+    'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds' | 'maxQueuedMessages' | 'fileReminderSeconds'
+  >;
 };
 
 export interface BridgeOptions {
@@ -31,6 +39,8 @@ export interface BridgeOptions {
   trustEveryone?: boolean;
   /** Why a chat may start no new turn now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
+  /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
+  files?: { inbox?: Inbox; transcriber?: Transcriber };
   log?: (message: string) => void;
 }
 
@@ -55,13 +65,22 @@ export class Bridge {
   private readonly turnListeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
   private shuttingDown = false;
   private readonly log: (message: string) => void;
+  readonly attachments: Attachments;
 
   constructor(private readonly options: BridgeOptions) {
     this.config = options.config;
     this.out = options.out;
     this.chats = options.chats;
     this.log = options.log ?? ((message) => console.error(message));
-    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project, permissions }))
+    this.attachments = new Attachments({
+      inbox: options.files?.inbox,
+      transcriber: options.files?.transcriber,
+      out: options.out,
+      submit: (chat, prompt) => this.prompt(chat, prompt),
+      log: this.log,
+      reminderMs: options.config.settings.fileReminderSeconds * 1000,
+    });
+    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project, permissions, file }))
       this.command(name, handler);
     this.button('stop', (press, turnId) => this.stopButton(press, turnId));
   }
@@ -113,6 +132,11 @@ export class Bridge {
     if (command?.forOtherBot) return;
     const chat = this.chats.get(address);
     const reply = (text: RichText, options = {}) => this.out.send(address, text, { replyTo: message.messageId, ...options });
+    if (message.attachments?.length) {
+      // Files captioned with a command wait for it: `/spawn` takes them.
+      await this.attachments.receive(chat, command ? { ...message, text: '' } : message);
+      if (!command) return;
+    }
     if (command) {
       const handler = this.commands.get(command.name);
       const usage = this.config.manifest.commands.find((c) => c.name === command.name)?.usage ?? `/${command.name}`;
@@ -130,7 +154,13 @@ export class Bridge {
       return;
     }
     if (!message.text.trim()) return;
-    const refused = this.options.refuseWork?.(chatKey(address));
+    await this.prompt(chat, message);
+  }
+
+  /** A prompt for the chat's agent, with the files that wait for it, unless the budget or the queue refuses it. */
+  private async prompt(chat: ChatSession, prompt: Prompt): Promise<void> {
+    const reply = (text: RichText) => this.out.send(chat.address, text, { replyTo: prompt.messageId });
+    const refused = this.options.refuseWork?.(chatKey(chat.address));
     if (refused) {
       await reply(plain(refused));
       return;
@@ -142,7 +172,8 @@ export class Bridge {
       );
       return;
     }
-    await this.startTurn(chat, message);
+    const files = [...(await this.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
+    await this.startTurn(chat, { ...prompt, text: promptWithFiles(prompt.text, files, chat.record.workdir) });
   }
 
   /** A turn of the chat's main session, queued behind the one running. */
@@ -245,6 +276,7 @@ export class Bridge {
   /** Stops every turn (CLIs exit cleanly) and waits until each has been reported. */
   async shutdown(reason = 'the bridge is shutting down'): Promise<void> {
     this.shuttingDown = true;
+    this.attachments.close();
     await Promise.all(this.chats.active().map((chat) => chat.stop(reason)));
     await Promise.all(this.running);
   }

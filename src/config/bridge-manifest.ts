@@ -27,6 +27,10 @@ export const bridgeManifestSchema = z
         turnTimeoutWarningSeconds: positive,
         /** Messages waiting behind a running turn, per chat; more are refused with a message. */
         maxQueuedMessages: positive,
+        /** Files people send stay in a chat's `.bridge/inbox/` this long. */
+        inboxRetentionHours: positive,
+        /** A file sent without words waits for the user's next message; after this long the chat is reminded. */
+        fileReminderSeconds: positive,
         subagents: z
           .object({
             maxConcurrent: positive,

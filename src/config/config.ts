@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { loadAdapters, type Adapter } from '../adapters/load.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { childEnv } from '../process/child-env.ts';
+import type { TranscriberConfig } from '../files/transcriber.ts';
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../policy/permission-mode.ts';
 import { OWNER_VARIABLE } from '../process/orphans.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
@@ -19,6 +20,8 @@ export interface BridgeConfig extends ProjectsConfig {
   dailyBudgetUsd: number | undefined;
   /** How main sessions treat tools that need permission, unless a chat chose otherwise (/permissions). */
   permissionMode: PermissionMode;
+  /** Where voice messages are turned into text; none: they are saved, and the chat is told how to enable it. */
+  transcribe: TranscriberConfig | undefined;
   dataDir: string;
   defaultCli: string;
   adapters: Map<string, Adapter>;
@@ -65,6 +68,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS),
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
+    transcribe: transcribe(env),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -98,6 +102,15 @@ function permissionMode(raw: string | undefined): PermissionMode {
   const mode = raw?.trim().toLowerCase() || 'bypass';
   if (!isPermissionMode(mode)) throw new ConfigError(`BRIDGE_PERMISSION_MODE: expected one of ${PERMISSION_MODES.join(', ')}, got "${raw}"`);
   return mode;
+}
+
+function transcribe(env: NodeJS.ProcessEnv): TranscriberConfig | undefined {
+  const url = env.BRIDGE_TRANSCRIBE_URL?.trim();
+  if (!url) return undefined;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new ConfigError(`BRIDGE_TRANSCRIBE_URL: expected the http(s) base URL of an OpenAI-compatible API, like http://127.0.0.1:8000/v1, got "${url}"`);
+  const key = env.BRIDGE_TRANSCRIBE_KEY?.trim();
+  return { url, ...(key ? { key } : {}), model: env.BRIDGE_TRANSCRIBE_MODEL?.trim() || 'whisper-1' };
 }
 
 function dollars(env: NodeJS.ProcessEnv, name: string): number | undefined {

@@ -1,10 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../ports/transport.ts';
+import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
 
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only
- * its lines that are new, so progress reads as a log; documents are saved to files.
+ * its lines that are new, so progress reads as a log; documents are saved to files, and
+ * files sent are shown by their paths.
  */
 export class ConsoleOutbound implements Outbound {
   private nextId = 1;
@@ -35,6 +36,11 @@ export class ConsoleOutbound implements Outbound {
     const path = join(this.documentsDir, `${Date.now()}-${document.filename}`);
     await writeFile(path, document.content);
     return this.send(to, { html: '', plain: `${document.caption?.plain ?? ''}\n📎 ${document.filename} saved to ${path}`.trim() });
+  }
+
+  /** The file is already on this machine: its path is what the person at the keyboard needs. */
+  async sendFile(to: ChatAddress, file: OutgoingFile): Promise<MessageRef> {
+    return this.send(to, { html: '', plain: `${file.caption?.plain ?? ''}\n📎 ${file.path}`.trim() });
   }
 }
 

@@ -43,7 +43,38 @@ export interface Outbound {
   send(to: ChatAddress, text: RichText, options?: SendOptions): Promise<MessageRef>;
   /** Edits a sent message. A "not modified" or vanished message is not an error. */
   edit(ref: MessageRef, text: RichText, options?: { buttons?: Button[][] }): Promise<void>;
+  /** Text the bridge made (a long answer, a log) as a document. */
   sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef>;
+  /** A file from disk: as a photo (shown inline) or a document. */
+  sendFile(to: ChatAddress, file: OutgoingFile, options?: SendOptions): Promise<MessageRef>;
+}
+
+export interface OutgoingFile {
+  path: string;
+  /** The name the chat sees; the path's own by default. */
+  filename?: string;
+  as: 'photo' | 'document';
+  caption?: RichText;
+}
+
+/** A file that came with a message, not yet fetched: the transport's handle and what it said about it. */
+export interface Attachment {
+  kind: 'document' | 'photo' | 'voice' | 'audio' | 'video' | 'video_note';
+  /** The transport's id to fetch it with (Telegram's file_id). */
+  id: string;
+  fileName?: string;
+  mimeType?: string;
+  /** Bytes, as the transport reported them before any download. */
+  size?: number;
+  durationSeconds?: number;
+}
+
+/** Fetches attachments: the transport's side of receiving files. */
+export interface Downloads {
+  /** The largest file the transport can fetch (Telegram's Bot API: 20 MB). */
+  readonly maxBytes: number;
+  /** Writes the attachment's bytes to `path`; rejects (with a sentence) when it cannot. */
+  download(attachment: Attachment, path: string): Promise<void>;
 }
 
 export interface ChatUser {
@@ -56,8 +87,12 @@ export interface IncomingMessage {
   user: ChatUser;
   text: string;
   messageId?: number;
-  /** The message this one replies to, when it does (the context of a /spawn). */
-  replyTo?: { text: string; from?: string };
+  /** Files sent with it (a caption is its text). */
+  attachments?: Attachment[];
+  /** Messages sent together as an album share this id; they make one prompt. */
+  albumId?: string;
+  /** The message this one replies to, when it does (the context of a /spawn, and its files). */
+  replyTo?: { text: string; from?: string; attachments?: Attachment[] };
 }
 
 export interface ButtonPress {

@@ -5,6 +5,7 @@ import type { Bridge } from '../bridge/bridge.ts';
 import { plain } from '../presentation/deliver.ts';
 import { chatKey, type ChatAddress, type ChatUser } from '../ports/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
+import { attachmentsOf } from './attachments.ts';
 
 export interface TelegramBridge {
   bot: Bot;
@@ -36,22 +37,35 @@ export async function startTelegram(bot: Bot, bridge: Bridge, log: (line: string
   bot.on('message', async (ctx) => {
     const address = addressOf(ctx);
     const user = userOf(ctx);
-    const text = ctx.message.text ?? ctx.message.caption;
-    if (text === undefined) {
-      // Photos, stickers, voice: refused like anything else for strangers; explained to users.
-      if (!bridge.isAllowed(user.id)) return bridge.handleMessage({ address, user, text: '', messageId: ctx.message.message_id }, me.username);
-      await bridge.out.send(address, plain('Only text messages reach the agent for now.'), { replyTo: ctx.message.message_id });
+    const message = ctx.message;
+    const attachments = attachmentsOf(message);
+    const text = message.text ?? message.caption ?? '';
+    if (message.text === undefined && !attachments.length) {
+      // Stickers, locations, polls: refused like anything else for strangers; explained to users.
+      if (!bridge.isAllowed(user.id)) return bridge.handleMessage({ address, user, text: '', messageId: message.message_id }, me.username);
+      await bridge.out.send(address, plain('Only text, files, photos and voice messages reach the agent.'), { replyTo: message.message_id });
       return;
     }
-    const replied = ctx.message.reply_to_message;
-    const repliedText = replied && !isTopicHeader(replied) ? (replied.text ?? replied.caption) : undefined;
+    const replied = message.reply_to_message && !isTopicHeader(message.reply_to_message) ? message.reply_to_message : undefined;
+    const repliedFiles = replied ? attachmentsOf(replied) : [];
+    const repliedText = replied ? (replied.text ?? replied.caption ?? '') : '';
     await bridge.handleMessage(
       {
         address,
         user,
         text,
-        messageId: ctx.message.message_id,
-        ...(repliedText ? { replyTo: { text: repliedText, ...(replied?.from ? { from: replied.from.first_name } : {}) } } : {}),
+        messageId: message.message_id,
+        ...(attachments.length ? { attachments } : {}),
+        ...(message.media_group_id ? { albumId: message.media_group_id } : {}),
+        ...(replied && (repliedText || repliedFiles.length)
+          ? {
+              replyTo: {
+                text: repliedText,
+                ...(replied.from ? { from: replied.from.first_name } : {}),
+                ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
+              },
+            }
+          : {}),
       },
       me.username,
     );

@@ -1,5 +1,6 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
-import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../ports/transport.ts';
+import { basename } from 'node:path';
+import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
 import { TELEGRAM_CAPTION_LIMIT, truncate } from '../presentation/format/index.ts';
 
 const TEXT_LIMIT = 4096;
@@ -43,19 +44,42 @@ export class TelegramOutbound implements Outbound {
   }
 
   async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
-    const file = () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename);
+    return this.upload(to, 'document', () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename), document.caption, options);
+  }
+
+  async sendFile(to: ChatAddress, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    const input = () => new InputFile(file.path, file.filename ?? basename(file.path));
+    if (file.as === 'document') return this.upload(to, 'document', input, file.caption, options);
+    try {
+      return await this.upload(to, 'photo', input, file.caption, options);
+    } catch (error) {
+      // Telegram shows only some images as photos (size, dimensions, format): the rest go as documents.
+      if (!(error instanceof GrammyError && error.error_code === 400 && /PHOTO|IMAGE|dimensions|too big/i.test(error.description))) throw error;
+      return this.upload(to, 'document', input, file.caption, options);
+    }
+  }
+
+  /** A document or photo with its caption: HTML first, the plain caption if Telegram refuses the markup. */
+  private async upload(
+    to: ChatAddress,
+    as: 'document' | 'photo',
+    file: () => InputFile,
+    caption: RichText | undefined,
+    options: SendOptions,
+  ): Promise<MessageRef> {
     const base = {
       ...thread(to),
       ...(options.replyTo !== undefined ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
       ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
     };
-    const caption = document.caption;
+    const send = (extra: { caption?: string; parse_mode?: 'HTML' }) =>
+      as === 'photo' ? this.api.sendPhoto(to.chatId, file(), { ...base, ...extra }) : this.api.sendDocument(to.chatId, file(), { ...base, ...extra });
     try {
-      const sent = await this.api.sendDocument(to.chatId, file(), caption ? { ...base, caption: caption.html, parse_mode: 'HTML' } : base);
+      const sent = await send(caption ? { caption: caption.html, parse_mode: 'HTML' } : {});
       return { ...to, messageId: sent.message_id };
     } catch (error) {
       if (!caption || !isMarkupRejection(error)) throw error;
-      const sent = await this.api.sendDocument(to.chatId, file(), { ...base, caption: truncate(caption.plain, TELEGRAM_CAPTION_LIMIT) });
+      const sent = await send({ caption: truncate(caption.plain, TELEGRAM_CAPTION_LIMIT) });
       return { ...to, messageId: sent.message_id };
     }
   }

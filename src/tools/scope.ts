@@ -32,3 +32,5 @@ export const AGENT_TOOLS: ReadonlySet<string> = new Set([
   'create_orchestration',
 ]);
 export const APPROVAL_TOOL = 'approve_tool';
+/** Every session and run may send files from its own directory to its chat. */
+export const FILE_TOOLS: ReadonlySet<string> = new Set(['send_file']);

@@ -7,7 +7,7 @@ import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts';
-import { AGENT_TOOLS, APPROVAL_TOOL, type ToolScope } from './scope.ts';
+import { AGENT_TOOLS, APPROVAL_TOOL, FILE_TOOLS, type ToolScope } from './scope.ts';
 import { askerId } from '../approvals/asker.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 
@@ -15,6 +15,7 @@ import type { PermissionMode } from '../policy/permission-mode.ts';
 export const MAIN_SESSION_PROMPT = [
   'You are running inside jsonl-bridge, which relays this conversation to a chat.',
   `You can delegate self-contained work to background subagents with the ${MCP_SERVER_NAME} MCP server's spawn_subagent tool: each runs in parallel in the same working directory, and its result comes back to you by itself as a new message later. Use list_subagents, subagent_status, subagent_log and stop_subagent to manage them.`,
+  `To show the user a file you made or found (a chart, a screenshot, a patch), send it to the chat with send_file; files the user sends you are saved under .bridge/inbox/ and named in their message.`,
 ].join('\n');
 
 /** A main session asking for its tools: its chat, its CLI, its CLI session id as it is now, and how it treats permissions. */
@@ -71,7 +72,7 @@ export class SessionTools {
       depth: 0,
       kind: 'main',
       sessionId: session.sessionId,
-      tools: asks ? new Set([...AGENT_TOOLS, APPROVAL_TOOL]) : AGENT_TOOLS,
+      tools: new Set([...AGENT_TOOLS, ...FILE_TOOLS, ...(asks ? [APPROVAL_TOOL] : [])]),
       ...(asks
         ? {
             asker: {
@@ -93,16 +94,15 @@ export class SessionTools {
   }
 
   /**
-   * A subagent gets the delegation tools only while the depth limit allows it to spawn, and
-   * the permission tool only when its calls are to be approved.
+   * A subagent gets send_file, the delegation tools only while the depth limit allows it to
+   * spawn, and the permission tool only when its calls are to be approved.
    */
   forSubagent(run: SubagentRunRecord): McpAccess | undefined {
     const spawn = run.depth < this.options.maxDepth;
     const approvals = run.policy?.approvals === true;
-    if (!spawn && !approvals) return undefined;
     const adapter = this.options.config.adapters.get(run.cli);
     if (!adapter) return undefined;
-    const tools = new Set([...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
+    const tools = new Set([...FILE_TOOLS, ...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
     return this.mcpFor(adapter, askerId.run(run.runId), {
       address: runAddress(run),
       depth: run.depth,

@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { runInfo, runList, runLog } from '../presentation/runs.ts';
-import { chatKey, type ChatAddress } from '../ports/transport.ts';
+import { chatKey, type ChatAddress, type Outbound } from '../ports/transport.ts';
 import type { BridgeManifest } from '../config/bridge-manifest.ts';
 import { displayName, type Requester, type SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnOrigin } from '../subagents/spawner.ts';
@@ -10,6 +10,10 @@ import { runAsker, type Asker } from '../approvals/asker.ts';
 import type { ToolScope } from './scope.ts';
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
 import { parsePlan, PlanError } from '../orchestration/index.ts';
+import { outgoingFile } from '../files/outgoing.ts';
+import { megabytes } from '../files/sizes.ts';
+import { plain } from '../presentation/deliver.ts';
+import { basename } from 'node:path';
 
 export interface ToolResult {
   text: string;
@@ -26,6 +30,8 @@ export interface ToolCallsOptions {
   approvals: ApprovalBroker;
   orchestrator: Orchestrator;
   notice: SpawnNotice;
+  /** Where send_file sends. */
+  out: Outbound;
   /** The working directory and CLI of a chat: what its main agent's runs default to. */
   chatDefaults: (address: ChatAddress) => { cwd: string; cli: string };
 }
@@ -74,6 +80,8 @@ export class ToolCalls {
         return this.orchestrate(scope, input);
       case 'approve_tool':
         return this.approve(scope, input);
+      case 'send_file':
+        return this.sendFile(scope, input);
       case 'stop_subagent':
         return this.withRun(scope, input.id, async (run) => {
           const stopped = await this.subagents.registry.stop(run.runId, 'the agent');
@@ -151,6 +159,24 @@ export class ToolCalls {
     if (scope.asker) return scope.asker;
     const run = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
     return run && runAsker(run, () => this.subagents.registry.holdTimeout(run.runId));
+  }
+
+  /** A file from the caller's own directory (a run's worktree, a chat's working directory) to its chat. */
+  private async sendFile(scope: ToolScope, input: Record<string, unknown>): Promise<ToolResult> {
+    const caller = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
+    const dir = caller ? (caller.worktree?.workdir ?? caller.cwd) : this.options.chatDefaults(scope.address).cwd;
+    const wanted = String(input.path);
+    const file = await outgoingFile(dir, wanted, [dir]);
+    if (!file.ok) return error(`Not sent: ${file.error}`);
+    const caption = typeof input.caption === 'string' && input.caption.trim() ? input.caption.trim() : undefined;
+    const who = caller ? `#${caller.number} ${displayName(caller)}` : undefined;
+    const shown = [who && `${who}:`, caption].filter(Boolean).join(' ');
+    try {
+      await this.options.out.sendFile(scope.address, { path: file.path, as: file.as, ...(shown ? { caption: plain(shown) } : {}) });
+    } catch (caught) {
+      return error(`Not sent: the chat refused it (${(caught as Error).message}).`);
+    }
+    return ok(`Sent ${basename(file.path)} (${megabytes(file.bytes)}) to the chat as a ${file.as}.`);
   }
 
   private runs(scope: ToolScope): SubagentRunRecord[] {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
-import type { Outbound } from '../../src/ports/transport.ts';
+import type { Downloads, Outbound } from '../../src/ports/transport.ts';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
 import { ChatStore } from '../../src/store/chat-store.ts';
 import type { Requester } from '../../src/subagents/record.ts';
@@ -18,6 +18,8 @@ export interface OpenAppOptions {
   workdir?: string;
   env?: Record<string, string | undefined>;
   start?: boolean;
+  /** How files people send are fetched; none: as on the console. */
+  downloads?: Downloads;
 }
 
 export async function openApp(world: FakeCliWorld, out: Outbound, options: OpenAppOptions = {}): Promise<App> {
@@ -29,7 +31,13 @@ export async function openApp(world: FakeCliWorld, out: Outbound, options: OpenA
     ...(options.subagents ? { subagents: options.subagents } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
   });
-  const app = await createApp({ config, store: await ChatStore.open(dataDir), out, log: () => {} });
+  const app = await createApp({
+    config,
+    store: await ChatStore.open(dataDir),
+    out,
+    log: () => {},
+    ...(options.downloads ? { downloads: options.downloads } : {}),
+  });
   if (options.start !== false) await app.start();
   return app;
 }

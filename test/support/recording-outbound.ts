@@ -1,4 +1,4 @@
-import type { Button, ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../../src/ports/transport.ts';
+import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/ports/transport.ts';
 
 export interface Sent {
   to: ChatAddress;
@@ -7,6 +7,7 @@ export interface Sent {
   html: string;
   buttons: Button[][];
   document?: { filename: string; content: string };
+  file?: OutgoingFile;
   edits: string[];
 }
 
@@ -44,6 +45,13 @@ export class RecordingOutbound implements Outbound {
       document,
       edits: [],
     });
+    return { ...to, messageId };
+  }
+
+  async sendFile(to: ChatAddress, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    this.maybeFail();
+    const messageId = this.nextId++;
+    this.sent.push({ to, messageId, text: file.caption?.plain ?? '', html: file.caption?.html ?? '', buttons: options.buttons ?? [], file, edits: [] });
     return { ...to, messageId };
   }
 

@@ -1,14 +1,18 @@
-import type { RichText, MessageRef, SendOptions, IncomingMessage } from '../../ports/transport.ts';
+import type { RichText, MessageRef, SendOptions, IncomingMessage, Outbound } from '../../ports/transport.ts';
 import type { ChatSession } from '../chat-session.ts';
+import type { Attachments } from '../attachments.ts';
 import type { BridgeConfig } from '../../config/config.ts';
 
 /** What a command may ask of the bot that runs it. */
 export interface CommandHost {
-  readonly config: Pick<BridgeConfig, 'adapters' | 'manifest' | 'projectRoots' | 'projects'>;
+  readonly config: Pick<BridgeConfig, 'adapters' | 'manifest' | 'projectRoots' | 'projects' | 'dataDir'>;
+  readonly out: Outbound;
   /** Stops the chat's turn, its queue, and whatever else the chat has running; returns a report. */
   stopChat(chat: ChatSession, reason: string): Promise<string>;
   /** Lines other parts add to /status. */
   statusExtras(chat: ChatSession): [string, string][];
+  /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
+  readonly attachments: Pick<Attachments, 'take' | 'save'>;
 }
 
 export interface CommandContext {

@@ -11,6 +11,8 @@ import { askerId } from '../../approvals/asker.ts';
 import type { BridgeConfig } from '../../config/config.ts';
 import type { Bridge } from '../bridge.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
+import { DownloadError } from '../../files/inbox.ts';
+import { promptWithFiles } from '../../files/prompt.ts';
 
 /** /spawn, /subagents, the runs' Stop buttons, and /stop and /status reaching subagents. */
 export function installSubagentCommands(
@@ -31,8 +33,9 @@ export function installSubagentCommands(
       throw error;
     }
     const user = ctx.message.user;
+    const context = [ctx.message.replyTo?.text, await filesFor(ctx)].filter(Boolean).join('\n\n');
     const result = await subagents.spawner.spawn(
-      { ...args, ...(ctx.message.replyTo ? { context: ctx.message.replyTo.text } : {}) },
+      { ...args, ...(context ? { context } : {}) },
       {
         address: ctx.chat.address,
         requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
@@ -129,4 +132,22 @@ export function installSubagentCommands(
     const queued = runs.filter((r) => r.status === 'queued').length;
     return [['Subagents', `${running} running, ${queued} queued (limit ${registry.limits.maxConcurrent} running)`]];
   });
+}
+
+/**
+ * The files a /spawn gives its run: those the user sent before it and the ones of the message
+ * it replies to, by absolute path (a run in a worktree does not see the chat's inbox).
+ */
+async function filesFor(ctx: CommandContext): Promise<string> {
+  const files = await ctx.bridge.attachments.take(ctx.chat, ctx.message.user.id);
+  const replied = ctx.message.replyTo?.attachments;
+  if (replied?.length) {
+    try {
+      files.push(...(await ctx.bridge.attachments.save(ctx.chat, replied)));
+    } catch (error) {
+      if (error instanceof DownloadError) throw new UsageError(`The file you replied to could not be received: ${error.message}.`);
+      throw error;
+    }
+  }
+  return promptWithFiles('', files, undefined);
 }

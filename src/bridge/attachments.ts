@@ -1,0 +1,203 @@
+import { basename, relative } from 'node:path';
+import { DownloadError, INBOX_DIR, type Inbox, type SavedFile } from '../files/inbox.ts';
+import type { Transcriber } from '../files/transcriber.ts';
+import { plain } from '../presentation/deliver.ts';
+import { truncate } from '../presentation/format/index.ts';
+import { chatKey, type Attachment, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import type { ChatSession } from './chat-session.ts';
+
+/** A prompt on its way to a turn: the words, and files already saved for it. */
+export type Prompt = IncomingMessage & { files?: SavedFile[] };
+
+export interface AttachmentOptions {
+  /** Where files are saved; none when the transport cannot fetch files (the console). */
+  inbox: Inbox | undefined;
+  transcriber: Transcriber | undefined;
+  out: Outbound;
+  /** Runs a prompt as if the user had typed it (budget, queue limit and all). */
+  submit: (chat: ChatSession, prompt: Prompt) => Promise<void>;
+  log: (line: string) => void;
+  /** The parts of an album arrive as separate messages: one prompt once none came for this long. */
+  albumQuietMs?: number;
+  /** A file without words waits for the user's next message; after this long, the chat is reminded. */
+  reminderMs?: number;
+}
+
+interface Waiting {
+  files: SavedFile[];
+  reminder: NodeJS.Timeout | undefined;
+}
+
+interface Album {
+  chat: ChatSession;
+  messages: IncomingMessage[];
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * What happens to files people send: saved in the chat's inbox, voice transcribed, and
+ * handed to the agent with the words that came with them. A file sent alone waits for the
+ * same user's next message; an album makes one prompt. Nothing is dropped silently: every
+ * file that cannot be fetched or heard is answered with why.
+ */
+export class Attachments {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly albums = new Map<string, Album>();
+
+  constructor(private readonly options: AttachmentOptions) {}
+
+  /** A message with files. Returns when they are saved (so the user's next message finds them). */
+  async receive(chat: ChatSession, message: IncomingMessage): Promise<void> {
+    if (!message.albumId) return this.handle(chat, [message]);
+    const key = `${chatKey(chat.address)}:${message.albumId}`;
+    const album = this.albums.get(key);
+    if (album) {
+      album.messages.push(message);
+      album.timer.refresh();
+      return;
+    }
+    const timer = setTimeout(() => void this.flushAlbum(key), this.options.albumQuietMs ?? 1000);
+    this.albums.set(key, { chat, messages: [message], timer });
+  }
+
+  /**
+   * The files a user's next message takes with it: those waiting for words, after any album
+   * of theirs still gathering.
+   */
+  async take(chat: ChatSession, userId: number): Promise<SavedFile[]> {
+    const prefix = `${chatKey(chat.address)}:`;
+    for (const [key, album] of this.albums) {
+      if (key.startsWith(prefix) && album.messages[0]!.user.id === userId) await this.flushAlbum(key);
+    }
+    const key = waitingKey(chat, userId);
+    const waiting = this.waiting.get(key);
+    if (!waiting) return [];
+    clearTimeout(waiting.reminder);
+    this.waiting.delete(key);
+    return waiting.files;
+  }
+
+  /** Saves a message's files for whoever asks (a /spawn replying to a file); refusals are sentences. */
+  async save(chat: ChatSession, attachments: readonly Attachment[]): Promise<SavedFile[]> {
+    const { inbox } = this.options;
+    if (!inbox) throw new DownloadError(attachments[0]!, 'files cannot be received here');
+    const saved: SavedFile[] = [];
+    for (const attachment of attachments) saved.push(await inbox.save(chat.record.workdir, attachment));
+    return saved;
+  }
+
+  close(): void {
+    for (const waiting of this.waiting.values()) clearTimeout(waiting.reminder);
+    for (const album of this.albums.values()) clearTimeout(album.timer);
+  }
+
+  /** Handles an album once: it leaves the gathering albums first, so its own prompt does not wait for it. */
+  private async flushAlbum(key: string): Promise<void> {
+    const album = this.albums.get(key);
+    if (!album) return;
+    this.albums.delete(key);
+    clearTimeout(album.timer);
+    await this.handle(album.chat, album.messages).catch((error: Error) =>
+      this.options.log(`album in chat ${chatKey(album.chat.address)} failed: ${error.message}`),
+    );
+  }
+
+  private async handle(chat: ChatSession, messages: IncomingMessage[]): Promise<void> {
+    const first = messages[0]!;
+    const reply = (text: string) =>
+      this.options.out
+        .send(chat.address, plain(text), { replyTo: first.messageId })
+        .catch((error: Error) => this.options.log(`file notice failed: ${error.message}`));
+    if (!this.options.inbox) {
+      await reply('Files cannot be received here.');
+      return;
+    }
+    const saved: SavedFile[] = [];
+    for (const attachment of messages.flatMap((m) => m.attachments ?? [])) {
+      try {
+        saved.push(await this.options.inbox.save(chat.record.workdir, attachment));
+      } catch (error) {
+        if (!(error instanceof DownloadError)) throw error;
+        await reply(
+          `⚠️ ${describeAttachment(attachment)} could not be received: ${error.message}. Nothing of it was kept; send it again, or as a smaller file.`,
+        );
+      }
+    }
+    const words = messages.map((m) => m.text.trim()).filter(Boolean);
+    const heard = await this.transcribeAll(chat, saved, reply);
+    const text = [...words, ...heard.transcripts].join('\n\n');
+    if (text) {
+      await this.options.submit(chat, { ...first, text, files: saved });
+      return;
+    }
+    if (saved.length) this.hold(chat, first.user.id, saved, heard.explained);
+  }
+
+  /** Voice and audio as text, each transcript shown to the user; a recording that cannot be heard is said so. */
+  private async transcribeAll(
+    chat: ChatSession,
+    saved: SavedFile[],
+    reply: (text: string) => Promise<unknown>,
+  ): Promise<{ transcripts: string[]; explained: boolean }> {
+    const recordings = saved.filter((file) => file.kind === 'voice' || file.kind === 'audio');
+    if (!recordings.length) return { transcripts: [], explained: false };
+    const where = (file: SavedFile) => relative(chat.record.workdir, file.path);
+    const { transcriber } = this.options;
+    if (!transcriber) {
+      await reply(
+        `🎙 Voice messages are not transcribed here: the operator can set BRIDGE_TRANSCRIBE_URL to an OpenAI-compatible speech-to-text API. The recording is saved as ${recordings.map(where).join(', ')}; your next message goes to the agent with it.`,
+      );
+      return { transcripts: [], explained: true };
+    }
+    const transcripts: string[] = [];
+    let explained = false;
+    for (const file of recordings) {
+      try {
+        const text = await transcriber.transcribe(file.path, file.mimeType);
+        if (!text) throw new Error('it heard no words');
+        await reply(`🎙 “${truncate(text, 3500)}”`);
+        transcripts.push(text);
+      } catch (error) {
+        explained = true;
+        await reply(
+          `🎙 The recording could not be transcribed: ${(error as Error).message}. It is saved as ${where(file)}; your next message goes to the agent with it.`,
+        );
+      }
+    }
+    return { transcripts, explained };
+  }
+
+  /** Files without words wait for the user's next message; the chat is reminded once if it does not come. */
+  private hold(chat: ChatSession, userId: number, files: SavedFile[], explained: boolean): void {
+    const key = waitingKey(chat, userId);
+    const waiting = this.waiting.get(key) ?? { files: [], reminder: undefined };
+    waiting.files.push(...files);
+    clearTimeout(waiting.reminder);
+    if (!explained) {
+      waiting.reminder = setTimeout(() => {
+        const names = waiting.files.map((file) => basename(file.path));
+        const text = `📎 ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} saved in ${INBOX_DIR}/. Your next message goes to the agent with ${names.length === 1 ? 'it' : 'them'}; say what to do.`;
+        void this.options.out.send(chat.address, plain(text)).catch((error: Error) => this.options.log(`file reminder failed: ${error.message}`));
+      }, this.options.reminderMs ?? 60_000);
+      waiting.reminder.unref();
+    }
+    this.waiting.set(key, waiting);
+  }
+}
+
+function waitingKey(chat: ChatSession, userId: number): string {
+  return `${chatKey(chat.address)}:${userId}`;
+}
+
+function describeAttachment(attachment: Attachment): string {
+  if (attachment.fileName) return `“${attachment.fileName}”`;
+  const words: Record<Attachment['kind'], string> = {
+    document: 'The document',
+    photo: 'The photo',
+    voice: 'The voice message',
+    audio: 'The audio',
+    video: 'The video',
+    video_note: 'The video message',
+  };
+  return words[attachment.kind];
+}

@@ -1,0 +1,46 @@
+import { createWriteStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { GrammyError, type Api } from 'grammy';
+import type { Attachment, Downloads } from '../ports/transport.ts';
+import { megabytes } from '../files/sizes.ts';
+
+/** The Bot API serves files up to 20 MB to bots (a self-hosted Bot API server, more). */
+export const BOT_API_DOWNLOAD_LIMIT = 20 * 1024 * 1024;
+
+/**
+ * Files users send, fetched the Bot API's way: getFile for a path, then a GET of
+ * `<apiRoot>/file/bot<token>/<path>`, streamed to disk and cut off past the limit.
+ */
+export class TelegramDownloads implements Downloads {
+  readonly maxBytes = BOT_API_DOWNLOAD_LIMIT;
+
+  constructor(
+    private readonly api: Api,
+    private readonly telegram: { token: string; apiRoot: string },
+  ) {}
+
+  async download(attachment: Attachment, path: string): Promise<void> {
+    const file = await this.api.getFile(attachment.id).catch((error: unknown) => {
+      if (error instanceof GrammyError && /file is too big/i.test(error.description))
+        throw new Error(`it is over the ${megabytes(this.maxBytes)} a bot may download`);
+      throw error;
+    });
+    if (!file.file_path) throw new Error('Telegram gave no path to download it from');
+    const response = await fetch(`${this.telegram.apiRoot}/file/bot${this.telegram.token}/${file.file_path}`);
+    if (!response.ok || !response.body) throw new Error(`the download failed (HTTP ${response.status})`);
+    let received = 0;
+    const limit = this.maxBytes;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        done(received > limit ? new Error(`it is over the ${megabytes(limit)} a bot may download`) : null, chunk);
+      },
+    });
+    await pipeline(Readable.fromWeb(response.body), counted, createWriteStream(path, { mode: 0o600 })).catch((error: Error) => {
+      throw new Error(/limit|over the/.test(error.message) ? error.message : `the download broke off (${error.message})`);
+    });
+    const expected = Number(response.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(expected) && received !== expected) throw new Error(`the download broke off (${received} of ${expected} bytes)`);
+  }
+}
