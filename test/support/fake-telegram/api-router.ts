@@ -6,6 +6,7 @@ import type { Changes } from './changes.ts';
 import { faultError, type FaultPlan } from './faults.ts';
 import type { BotSettings, MethodContext } from './methods/context.ts';
 import { findHandler } from './methods/registry.ts';
+import { serveDownload } from './downloads.ts';
 import { Params } from './params.ts';
 import { BodyTooLargeError, decodeRequest, MalformedRequestError, readBody } from './request-body.ts';
 import type { UpdateQueue } from './update-queue.ts';
@@ -14,7 +15,8 @@ import type { World } from './world.ts';
 /**
  * Serves `/bot<token>/<method>` as the Bot API does: the token is checked first, then the
  * method, then its parameters; every answer is Telegram's JSON envelope with the HTTP status
- * equal to `error_code`. Each call is recorded, and injected faults are applied here.
+ * equal to `error_code`. Each call is recorded, and injected faults are applied here. File
+ * downloads (`/file/bot<token>/<path>`) are served by downloads.ts.
  */
 
 export interface RouterDeps {
@@ -81,6 +83,8 @@ async function handle(deps: RouterDeps, req: IncomingMessage, res: ServerRespons
     if (error instanceof BodyTooLargeError) return send(res, errorEnvelope(new ApiError(413, 'Request Entity Too Large')));
     throw error;
   }
+  const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+  if (download) return serveDownload(deps, req, res, download[1]!, decodeURIComponent(download[2]!));
   const match = /^\/bot([^/]+)\/([^/]*)$/.exec(url.pathname);
   if (!match) return send(res, errorEnvelope(new ApiError(404, 'Not Found')));
   const [, token, method = ''] = match;

@@ -8,7 +8,7 @@ import { listen, type RunningServer } from './http-server.ts';
 import { toFakeMessage, type FakeMessage } from './message-view.ts';
 import type { BotSettings } from './methods/context.ts';
 import { UpdateQueue } from './update-queue.ts';
-import { pressButton, sendText, type ActionDeps, type PressButtonOptions, type SendTextOptions } from './user-actions.ts';
+import { pressButton, sendFile, sendText, type ActionDeps, type PressButtonOptions, type SendFileOptions, type SendTextOptions } from './user-actions.ts';
 import { waitUntil, type Check } from './wait-for.ts';
 import { World } from './world.ts';
 
@@ -93,6 +93,11 @@ export class FakeTelegram {
   /** A user writes `text`; the bot receives it as a `message` update. Returns the Message. */
   sendText(options: SendTextOptions): Message {
     return sendText(this.deps, options);
+  }
+
+  /** A user sends a document, photo, voice note, audio, video or round video; the bot receives a `message` update. */
+  sendFile(options: SendFileOptions): Message {
+    return sendFile(this.deps, options);
   }
 
   /** A user presses an inline button; the bot receives a `callback_query` update. */

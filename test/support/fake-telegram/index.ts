@@ -3,6 +3,6 @@ export type { FakeDocument, FakeMessage } from './message-view.ts';
 export type { RecordedCall, RecordedFile, ErrorEnvelope } from './call-log.ts';
 export type { CallbackAnswer } from './bot-state.ts';
 export type { Fault, FaultOptions } from './faults.ts';
-export type { ChatType, PressButtonOptions, SendTextOptions, UserOptions } from './user-actions.ts';
+export type { ChatType, PressButtonOptions, SendFileOptions, SendTextOptions, UserOptions } from './user-actions.ts';
 export type { MessageContent, MessageVersion } from './world.ts';
 export type { ParseMode } from './formatting/format-text.ts';

@@ -1,6 +1,6 @@
-import type { Document, InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, User } from 'grammy/types';
+import type { Document, InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, PhotoSize, User } from 'grammy/types';
 import type { ParseMode } from './formatting/format-text.ts';
-import type { MessageRecord, MessageVersion, StoredDocument, World } from './world.ts';
+import { reportedSize, type MessageRecord, type MessageVersion, type StoredDocument, type StoredMedia, type World } from './world.ts';
 
 /** Two views of a stored message: the Bot API object the bot receives, and the one tests read. */
 
@@ -34,6 +34,8 @@ export interface FakeMessage {
   /** Inside a forum topic this is the topic id unless the message replies to another message, as in Telegram. */
   readonly replyToMessageId: number | undefined;
   readonly document: FakeDocument | undefined;
+  /** A photo (its largest size), voice note, audio, video or round video. */
+  readonly media: (FakeDocument & { readonly kind: StoredMedia['kind'] }) | undefined;
   /** Number of successful edits (text and reply markup). */
   readonly editCount: number;
   /** Earlier versions, oldest first. */
@@ -49,8 +51,36 @@ function documentObject(stored: StoredDocument): Document {
     file_unique_id: stored.fileUniqueId,
     file_name: stored.fileName,
     mime_type: stored.mimeType,
-    file_size: stored.bytes.length,
+    file_size: reportedSize(stored),
   };
+}
+
+/** Photo sizes grow by this much each; the largest is the one sent. */
+const PHOTO_WIDTHS = [90, 320, 1280];
+
+/** The message field of a photo, voice note, audio, video or round video, as the Bot API shapes it. */
+function mediaFields(media: StoredMedia): Partial<Message> {
+  const ids = (file: StoredDocument) => ({ file_id: file.fileId, file_unique_id: file.fileUniqueId, file_size: reportedSize(file) });
+  const file = media.files.at(-1)!;
+  const duration = media.duration ?? 1;
+  switch (media.kind) {
+    case 'photo':
+      return {
+        photo: media.files.map((size, i): PhotoSize => ({
+          ...ids(size),
+          width: PHOTO_WIDTHS[i] ?? 1280,
+          height: Math.round((PHOTO_WIDTHS[i] ?? 1280) * 0.75),
+        })),
+      };
+    case 'voice':
+      return { voice: { ...ids(file), duration, mime_type: file.mimeType } };
+    case 'audio':
+      return { audio: { ...ids(file), duration, file_name: file.fileName, mime_type: file.mimeType } };
+    case 'video':
+      return { video: { ...ids(file), width: 640, height: 360, duration, file_name: file.fileName, mime_type: file.mimeType } };
+    case 'video_note':
+      return { video_note: { ...ids(file), length: 240, duration } };
+  }
 }
 
 /** The Bot API Message; a replied-to message is embedded one level deep, as Telegram does. */
@@ -73,6 +103,8 @@ export function toBotApiMessage(world: World, record: MessageRecord, embedReply 
     ...(record.protectContent && { has_protected_content: true as const }),
     ...(text !== undefined && { text, ...(entities.length > 0 && { entities: [...entities] }) }),
     ...(record.document && { document: documentObject(record.document) }),
+    ...(record.media && mediaFields(record.media)),
+    ...(record.mediaGroupId !== undefined && { media_group_id: record.mediaGroupId }),
     ...(caption !== undefined &&
       caption !== '' && {
         caption,
@@ -107,6 +139,13 @@ export function toFakeMessage(world: World, record: MessageRecord): FakeMessage 
       fileName: record.document.fileName,
       mimeType: record.document.mimeType,
       bytes: record.document.bytes,
+    },
+    media: record.media && {
+      kind: record.media.kind,
+      fileId: record.media.files.at(-1)!.fileId,
+      fileName: record.media.files.at(-1)!.fileName,
+      mimeType: record.media.files.at(-1)!.mimeType,
+      bytes: record.media.files.at(-1)!.bytes,
     },
     editCount: record.history.length,
     history: [...record.history],

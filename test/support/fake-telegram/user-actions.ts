@@ -5,7 +5,7 @@ import { formatText } from './formatting/format-text.ts';
 import { toBotApiMessage } from './message-view.ts';
 import type { BotSettings } from './methods/context.ts';
 import type { UpdateQueue } from './update-queue.ts';
-import type { MessageRecord, World } from './world.ts';
+import type { MediaKind, MessageRecord, NewMessage, World } from './world.ts';
 
 /**
  * What people do in the fake world: write messages and press buttons. Each action stores what
@@ -24,10 +24,9 @@ export interface UserOptions {
   readonly languageCode?: string;
 }
 
-export interface SendTextOptions extends UserOptions {
+interface MessageOptions extends UserOptions {
   /** Private chats: the user's id. Groups: negative. Supergroups: -100… (e.g. -1001234567890). */
   readonly chatId: number;
-  readonly text: string;
   /** Inferred from chatId when omitted. */
   readonly chatType?: ChatType;
   /** Title for group chats created by this message. */
@@ -37,6 +36,35 @@ export interface SendTextOptions extends UserOptions {
   /** Id of the message this one replies to. */
   readonly replyTo?: number;
 }
+
+export interface SendTextOptions extends MessageOptions {
+  readonly text: string;
+}
+
+/** A file as a Telegram client sends it: a document, a photo, a voice note… with an optional caption. */
+export interface SendFileOptions extends MessageOptions {
+  readonly kind: 'document' | MediaKind;
+  readonly bytes: Buffer;
+  readonly fileName?: string;
+  readonly mimeType?: string;
+  readonly caption?: string;
+  /** Messages sent together as an album share it. */
+  readonly mediaGroupId?: string;
+  /** Seconds, for voice, audio and video. */
+  readonly duration?: number;
+  /** The size Telegram reports instead of bytes.length: a 25 MB file without 25 MB of memory. */
+  readonly declaredSize?: number;
+}
+
+/** What a client names a file it made itself (a photo, a voice note), and its type. */
+const CLIENT_DEFAULTS: Record<SendFileOptions['kind'], { name: string; mime: string }> = {
+  document: { name: 'file.bin', mime: 'application/octet-stream' },
+  photo: { name: 'photo.jpg', mime: 'image/jpeg' },
+  voice: { name: 'voice.oga', mime: 'audio/ogg' },
+  audio: { name: 'audio.mp3', mime: 'audio/mpeg' },
+  video: { name: 'video.mp4', mime: 'video/mp4' },
+  video_note: { name: 'video_note.mp4', mime: 'video/mp4' },
+};
 
 export interface PressButtonOptions extends UserOptions {
   readonly chatId: number;
@@ -83,7 +111,7 @@ function userFrom(world: World, options: UserOptions): User {
   });
 }
 
-function chatFor(options: SendTextOptions, user: User): Chat {
+function chatFor(options: MessageOptions, user: User): Chat {
   const type = chatTypeOf(options.chatId, options.userId, options.chatType);
   if (type === 'private') {
     return {
@@ -111,15 +139,47 @@ function botSees(deps: ActionDeps, record: MessageRecord, chat: Chat): boolean {
 }
 
 export function sendText(deps: ActionDeps, options: SendTextOptions): Message {
+  const formatted = formatText(options.text, undefined, undefined);
+  if (formatted === undefined) throw new Error('sendText: Telegram clients do not send empty or blank messages');
+  return postMessage(deps, options, 'sendText', { content: { text: formatted.text, entities: formatted.entities }, document: undefined });
+}
+
+export function sendFile(deps: ActionDeps, options: SendFileOptions): Message {
+  if (options.bytes.length === 0 && options.declaredSize === undefined) throw new Error('sendFile: Telegram clients do not send empty files');
+  const defaults = CLIENT_DEFAULTS[options.kind];
+  const store = () => deps.world.storeFile(options.fileName ?? defaults.name, options.mimeType ?? defaults.mime, options.bytes, options.declaredSize);
+  const formatted = options.caption === undefined ? undefined : formatText(options.caption, undefined, undefined);
+  const content = { caption: formatted?.text ?? '', entities: formatted?.entities ?? [] };
+  // A photo comes in several sizes, each its own file; the smaller ones here hold the same bytes.
+  const media =
+    options.kind === 'document'
+      ? undefined
+      : {
+          kind: options.kind,
+          files: options.kind === 'photo' ? [store(), store(), store()] : [store()],
+          ...(options.duration !== undefined && { duration: options.duration }),
+        };
+  return postMessage(deps, options, 'sendFile', {
+    content,
+    document: options.kind === 'document' ? store() : undefined,
+    ...(media && { media }),
+    ...(options.mediaGroupId !== undefined && { mediaGroupId: options.mediaGroupId }),
+  });
+}
+
+/** Stores a user's message where Telegram would (its chat, its topic, its reply) and queues the update. */
+function postMessage(
+  deps: ActionDeps,
+  options: MessageOptions,
+  action: string,
+  fields: Pick<NewMessage, 'content' | 'document' | 'media' | 'mediaGroupId'>,
+): Message {
   const { world } = deps;
   const user = userFrom(world, options);
   const chat = world.ensureChat(chatFor(options, user));
-  const formatted = formatText(options.text, undefined, undefined);
-  if (formatted === undefined) throw new Error('sendText: Telegram clients do not send empty or blank messages');
-
   const replied = options.replyTo === undefined ? undefined : world.message(options.chatId, options.replyTo);
   if (options.replyTo !== undefined && !replied) {
-    throw new Error(`sendText: message ${options.replyTo} does not exist in chat ${options.chatId}`);
+    throw new Error(`${action}: message ${options.replyTo} does not exist in chat ${options.chatId}`);
   }
   const threadId = options.threadId ?? replied?.threadId;
   if (threadId !== undefined) world.ensureTopic(options.chatId, threadId, user);
@@ -129,10 +189,9 @@ export function sendText(deps: ActionDeps, options: SendTextOptions): Message {
     threadId,
     from: user,
     fromBot: false,
-    content: { text: formatted.text, entities: formatted.entities },
+    ...fields,
     replyMarkup: undefined,
     replyToMessageId: replied?.messageId ?? threadId,
-    document: undefined,
     linkPreviewOptions: undefined,
     protectContent: false,
   });

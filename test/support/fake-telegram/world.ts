@@ -13,7 +13,25 @@ export interface StoredDocument {
   readonly fileName: string;
   readonly mimeType: string;
   readonly bytes: Buffer;
+  /** The size Telegram reports, when a test simulates a file larger than its bytes. */
+  readonly declaredSize?: number;
+  /** Where getFile said it can be downloaded (`photos/file_4.jpg`); set on the first getFile. */
+  filePath?: string;
 }
+
+/** Kinds of media other than documents, which have their own message field. */
+export type MediaKind = 'photo' | 'voice' | 'audio' | 'video' | 'video_note';
+
+/** A photo (its sizes, smallest first), voice note, audio, video or round video of a message. */
+export interface StoredMedia {
+  readonly kind: MediaKind;
+  /** One file; a photo's sizes, smallest first, the largest last. */
+  readonly files: readonly StoredDocument[];
+  readonly duration?: number;
+}
+
+/** A file's size as Telegram reports it. */
+export const reportedSize = (file: StoredDocument) => file.declaredSize ?? file.bytes.length;
 
 /** What a message shows: text or caption with entities, and the source the bot sent. */
 export interface MessageContent {
@@ -45,6 +63,10 @@ export interface MessageRecord {
   replyMarkup: InlineKeyboardMarkup | undefined;
   readonly replyToMessageId: number | undefined;
   readonly document: StoredDocument | undefined;
+  /** A photo, voice note, audio, video or round video, when the message has one. */
+  readonly media?: StoredMedia;
+  /** Messages of one album share it. */
+  readonly mediaGroupId?: string;
   readonly linkPreviewOptions: LinkPreviewOptions | undefined;
   readonly protectContent: boolean;
   editDate: number | undefined;
@@ -69,6 +91,7 @@ export class World {
   private readonly users = new Map<number, User>();
   private readonly chats = new Map<number, ChatRecord>();
   private readonly files = new Map<string, StoredDocument>();
+  private readonly filesByPath = new Map<string, StoredDocument>();
   private fileCounter = 0;
 
   /** The bot as it appears in messages: a plain User, without getMe's capability fields. */
@@ -179,7 +202,7 @@ export class World {
     chat.nextMessageId = Math.max(chat.nextMessageId, threadId + 1);
   }
 
-  storeFile(fileName: string, mimeType: string, bytes: Buffer): StoredDocument {
+  storeFile(fileName: string, mimeType: string, bytes: Buffer, declaredSize?: number): StoredDocument {
     const n = ++this.fileCounter;
     const stored: StoredDocument = {
       fileId: `BQACAgIAAxkDAAI${String(n).padStart(6, '0')}${this.bot.id}`,
@@ -187,6 +210,7 @@ export class World {
       fileName,
       mimeType,
       bytes,
+      ...(declaredSize !== undefined && { declaredSize }),
     };
     this.files.set(stored.fileId, stored);
     return stored;
@@ -194,6 +218,20 @@ export class World {
 
   file(fileId: string): StoredDocument | undefined {
     return this.files.get(fileId);
+  }
+
+  /** The file's download path (assigned once, in a folder named after its kind, as Telegram does). */
+  filePathOf(file: StoredDocument, folder: string): string {
+    if (!file.filePath) {
+      const extension = /\.([a-z0-9]+)$/i.exec(file.fileName)?.[1] ?? 'bin';
+      file.filePath = `${folder}/file_${this.filesByPath.size}.${extension}`;
+      this.filesByPath.set(file.filePath, file);
+    }
+    return file.filePath;
+  }
+
+  fileAt(path: string): StoredDocument | undefined {
+    return this.filesByPath.get(path);
   }
 
   private requireChat(chatId: number): ChatRecord {

@@ -13,7 +13,7 @@ export function addBotMessage(
   ctx: MethodContext,
   chat: ChatRecord,
   markup: ReturnType<typeof readReplyMarkup>,
-  message: Pick<NewMessage, 'content' | 'document' | 'linkPreviewOptions'>,
+  message: Pick<NewMessage, 'content' | 'document' | 'media' | 'linkPreviewOptions'>,
 ): Message {
   const reply = resolveReply(ctx, chat);
   const threadId = resolveThread(ctx, chat, reply);

@@ -6,7 +6,8 @@ import { deleteMessage } from './delete-message.ts';
 import { deleteWebhook, getMe, getWebhookInfo } from './bot-info.ts';
 import { editMessageReplyMarkup, editMessageText } from './edit-message.ts';
 import { getUpdates } from './get-updates.ts';
-import { sendDocument } from './send-document.ts';
+import { getFile } from './get-file.ts';
+import { sendDocument, sendPhoto } from './send-document.ts';
 import { sendMessage } from './send-message.ts';
 
 const HANDLERS: Record<string, MethodHandler> = {
@@ -24,6 +25,8 @@ const HANDLERS: Record<string, MethodHandler> = {
   sendChatAction,
   answerCallbackQuery,
   sendDocument,
+  sendPhoto,
+  getFile,
 };
 
 // Telegram matches method names case-insensitively.
