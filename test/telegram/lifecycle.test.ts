@@ -88,6 +88,10 @@ describe('start-up errors', () => {
     [{ BRIDGE_DAILY_BUDGET_USD: 'lots' }, 'BRIDGE_DAILY_BUDGET_USD: expected an amount of US dollars above 0, like 5 or 2.50, got "lots"'],
     [{ BRIDGE_PROJECT_ROOTS: '/no/such/root' }, 'BRIDGE_PROJECT_ROOTS: /no/such/root is not an existing directory'],
     [{ BRIDGE_PERMISSION_MODE: 'yolo' }, 'BRIDGE_PERMISSION_MODE: expected one of safe, ask, bypass, got "yolo"'],
+    [
+      { BRIDGE_TRANSCRIBE_URL: 'whisper.local' },
+      'BRIDGE_TRANSCRIBE_URL: expected the http(s) base URL of an OpenAI-compatible API, like http://127.0.0.1:8000/v1, got "whisper.local"',
+    ],
   ])('exits non-zero naming the variable for %j', async (env, message) => {
     const { exit, stderr } = await startWith(env);
     expect(exit.code).toBe(1);
@@ -98,7 +102,11 @@ describe('start-up errors', () => {
 describe('console mode', () => {
   it('runs the same bridge on stdin and stdout, then exits at the end of input', async () => {
     const data = await tempDir('bridge-data-');
-    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '' }, ['--console'], 'hello tools:1\n/status\nsecond\n/frob\n');
+    const bridge = startBridgeProcess(
+      { BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '' },
+      ['--console'],
+      'hello tools:1\n/status\nsecond\n/frob\n/file get package.json\n',
+    );
     const exit = await bridge.exited;
     await data.remove();
     expect(exit.code).toBe(0);
@@ -108,6 +116,7 @@ describe('console mode', () => {
     expect(out).toContain('Queued (1st in line)');
     expect(out).toContain('echo: second (turn 2)');
     expect(out).toContain('Unknown command /frob. Try /help.');
+    expect(out).toMatch(/📎 \/.*\/package\.json\n/); // a file sent is shown by its path
     expect(out).toMatch(/Status\nCLI: claude/);
   });
 
