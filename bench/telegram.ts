@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
 import { ChatStore } from '../src/store/chat-store.ts';
-import { createBot, startTelegram } from '../src/telegram/bot.ts';
+import { createBot, createOutboundApi, startTelegram } from '../src/telegram/bot.ts';
 import { TelegramOutbound } from '../src/telegram/outbound.ts';
 import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
@@ -27,7 +27,7 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER) },
   });
   const bot = createBot(config);
-  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(bot.api), log: () => {} });
+  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(createOutboundApi(config)), log: () => {} });
   const running = await startTelegram(bot, app.bridge, () => {});
   const results: BenchResult[] = [];
   let chat = -1;

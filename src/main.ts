@@ -8,7 +8,7 @@ import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
-import { createBot, startTelegram } from './telegram/bot.ts';
+import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
 
@@ -52,7 +52,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const bot = createBot(config);
   const downloads = new TelegramDownloads(bot.api, { token: bot.token, apiRoot: config.telegram.apiRoot });
-  const { bridge, start, shutdown } = await createApp({ config, store, out: new TelegramOutbound(bot.api), downloads, log });
+  const out = new TelegramOutbound(createOutboundApi(config));
+  const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log });
   const telegram = await startTelegram(bot, bridge, log);
   log(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
   await start();

@@ -1,4 +1,4 @@
-import { deliverMarkdown, plain } from '../presentation/deliver.ts';
+import { deliverMarkdown, plain, planMarkdown } from '../presentation/deliver.ts';
 import { ProgressState } from '../presentation/progress.ts';
 import type { Button, ChatAddress, MessageRef, Outbound } from '../ports/transport.ts';
 import type { AgentEvent } from '../protocols/events.ts';
@@ -18,6 +18,8 @@ export interface PresenterOptions {
 
 /** Without events, the elapsed time is still refreshed this often. */
 const HEARTBEAT_MS = 5000;
+/** A turn answered within this long is likely still watched: its answer replaces the progress message. */
+const ANSWER_IN_PLACE_WITHIN_MS = 10_000;
 
 /**
  * Shows one turn in a chat: a progress message edited in place (rate-limited), then the
@@ -76,6 +78,7 @@ export class TurnPresenter {
     await this.editing;
     const detail = outcome.status === 'completed' ? undefined : outcome.error;
     this.progress.finish(outcome.status, detail);
+    if (outcome.status === 'completed' && (await this.answerInPlace(outcome.text, outcome.notice))) return;
     if (this.ref) await this.out.edit(this.ref, this.progress.render(), { buttons: [] }).catch((error) => this.log('final progress edit failed', error));
     if (outcome.notice)
       await this.out.send(this.to, plain(`ℹ️ ${outcome.notice}`), { replyTo: this.options.replyTo }).catch((error) => this.log('notice failed', error));
@@ -86,6 +89,26 @@ export class TurnPresenter {
       const icon = outcome.status === 'timed_out' ? '⌛' : '❌';
       await this.out.send(this.to, plain(`${icon} ${outcome.error ?? 'the turn failed'}`), { replyTo: this.options.replyTo });
     }
+  }
+
+  /**
+   * A quick turn's answer takes the place of its progress message when it fits in one
+   * message: one call instead of an edit and a new message. A longer turn's answer comes as a
+   * new message, which notifies someone who has stopped watching. Returns whether it did.
+   */
+  private async answerInPlace(text: string, notice: string | undefined): Promise<boolean> {
+    if (!this.ref || Date.now() - this.progress.startedAt > ANSWER_IN_PLACE_WITHIN_MS) return false;
+    const parts = planMarkdown(text, { documentOverChars: this.options.documentOverChars, footer: this.progress.summary() });
+    const [only] = parts;
+    if (parts.length !== 1 || only?.kind !== 'text') return false;
+    // Deleted meanwhile, or refused: the answer goes as a message of its own.
+    const shown = await this.out.edit(this.ref, only.text, { buttons: [] }).catch((error: unknown) => {
+      this.log('answer in place of the progress failed', error);
+      return false;
+    });
+    if (!shown) return false;
+    if (notice) await this.out.send(this.to, plain(`ℹ️ ${notice}`), { replyTo: this.options.replyTo }).catch((error) => this.log('notice failed', error));
+    return true;
   }
 
   private buttons(): Button[][] {
@@ -111,7 +134,10 @@ export class TurnPresenter {
     this.lastEditAt = Date.now();
     this.editing = this.out
       .edit(this.ref, this.progress.render(), { buttons: this.buttons() })
-      .catch((error) => this.log('progress edit failed', error))
+      .then(
+        () => {},
+        (error) => this.log('progress edit failed', error),
+      )
       .finally(() => {
         this.editing = undefined;
         if (this.dirty) this.schedule();

@@ -23,12 +23,13 @@ export class ConsoleOutbound implements Outbound {
     return { ..._to, messageId };
   }
 
-  async edit(ref: MessageRef, text: RichText): Promise<void> {
+  async edit(ref: MessageRef, text: RichText): Promise<boolean> {
     const seen = this.printed.get(ref.messageId) ?? new Set<string>();
     const fresh = text.plain.split('\n').filter((line) => !seen.has(line));
     for (const line of fresh) seen.add(line);
     this.printed.set(ref.messageId, seen);
     if (fresh.length) this.write(fresh.join('\n') + '\n');
+    return true;
   }
 
   async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }): Promise<MessageRef> {

@@ -41,8 +41,11 @@ export interface SendOptions {
 
 export interface Outbound {
   send(to: ChatAddress, text: RichText, options?: SendOptions): Promise<MessageRef>;
-  /** Edits a sent message. A "not modified" or vanished message is not an error. */
-  edit(ref: MessageRef, text: RichText, options?: { buttons?: Button[][] }): Promise<void>;
+  /**
+   * Edits a sent message. A "not modified" or vanished message is not an error: the answer
+   * says whether the message is there showing the text (false: someone deleted it).
+   */
+  edit(ref: MessageRef, text: RichText, options?: { buttons?: Button[][] }): Promise<boolean>;
   /** Text the bridge made (a long answer, a log) as a document. */
   sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef>;
   /** A file from disk: as a photo (shown inline) or a document. */

@@ -6,6 +6,8 @@ export interface DeliverOptions extends SendOptions {
   documentOverChars: number;
   /** A line (already rich) put before the answer, e.g. an announcement's header. */
   header?: RichText;
+  /** A line (already rich) put after the answer's last message, e.g. a turn's stats. */
+  footer?: RichText;
   filename?: string;
 }
 
@@ -30,10 +32,14 @@ export function planMarkdown(markdown: string, options: DeliverOptions): Part[] 
     };
     return [{ kind: 'document', filename: options.filename ?? 'answer.md', content: body, caption, options: first }];
   }
-  const room = header ? 4096 - Math.max(header.html.length, header.plain.length) - 2 : 4096;
-  return splitForTelegram(body, room).map((chunk, index) => {
+  const { footer } = options;
+  const lineRoom = (line: RichText | undefined) => (line ? Math.max(line.html.length, line.plain.length) + 2 : 0);
+  const chunks = splitForTelegram(body, 4096 - lineRoom(header) - lineRoom(footer));
+  return chunks.map((chunk, index) => {
     const withHeader = index === 0 && header ? { html: `${header.html}\n\n${chunk.html}`, plain: `${header.plain}\n\n${chunk.plain}` } : chunk;
-    return { kind: 'text', text: withHeader, options: index === 0 ? first : {} };
+    const text =
+      index === chunks.length - 1 && footer ? { html: `${withHeader.html}\n\n${footer.html}`, plain: `${withHeader.plain}\n\n${footer.plain}` } : withHeader;
+    return { kind: 'text', text, options: index === 0 ? first : {} };
   });
 }
 

@@ -104,16 +104,26 @@ export class ProgressState {
     return { html: lines.map((l) => l.html).join('\n'), plain: lines.map((l) => l.plain).join('\n') };
   }
 
+  /** The turn in one line, under an answer that took the progress message's place: how it ended, how long, what it cost, where. */
+  summary(now = Date.now()): RichText {
+    const parts = [`${PHASE_ICON[this.phase]} ${formatDuration((this.endedAt ?? now) - this.startedAt)}`, ...this.stats()];
+    if (this.where) parts.push(`📁 ${this.where}`);
+    const line = parts.join(' · ');
+    return { html: `<i>${escapeHtml(line)}</i>`, plain: line };
+  }
+
+  private stats(): string[] {
+    const stats = [`${this.stepCount} step${this.stepCount === 1 ? '' : 's'}`];
+    if (this.usage) stats.push(`${formatTokens(this.usage.inputTokens)} in / ${formatTokens(this.usage.outputTokens)} out`);
+    if (this.costUsd !== undefined) stats.push(formatCost(this.costUsd));
+    return stats;
+  }
+
   private footer(): string {
     const parts: string[] = [];
     if (this.detail) parts.push(truncate(this.detail, 500));
     if (this.phase === 'working' && this.waiting.length) parts.push(`Allow or deny ${this.waiting.join(', ')} below.`);
-    if (this.phase !== 'working' && this.phase !== 'queued') {
-      const stats = [`${this.stepCount} step${this.stepCount === 1 ? '' : 's'}`];
-      if (this.usage) stats.push(`${formatTokens(this.usage.inputTokens)} in / ${formatTokens(this.usage.outputTokens)} out`);
-      if (this.costUsd !== undefined) stats.push(formatCost(this.costUsd));
-      parts.push(stats.join(' · '));
-    }
+    if (this.phase !== 'working' && this.phase !== 'queued') parts.push(this.stats().join(' · '));
     if (this.where) parts.push(`📁 ${this.where}`);
     return parts.join('\n');
   }

@@ -1,6 +1,6 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
-import { Bot, type Context } from 'grammy';
+import { Api, Bot, type Context } from 'grammy';
 import type { Bridge } from '../bridge/bridge.ts';
 import { plain } from '../presentation/deliver.ts';
 import { chatKey, type ChatAddress, type ChatUser } from '../ports/transport.ts';
@@ -20,6 +20,18 @@ export function createBot(config: Pick<BridgeConfig, 'telegram'>): Bot {
   // 429s wait for retry_after; 5xx and network errors are retried with backoff.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 8, maxDelaySeconds: 300 }));
   return bot;
+}
+
+/**
+ * The API client the bridge's messages go out through: network errors and 5xx are retried with
+ * backoff, but a 429 comes back at once, so the chat's send budget pauses that chat alone
+ * (waiting inside the call would hold every later call of the bot's client in the same way).
+ */
+export function createOutboundApi(config: Pick<BridgeConfig, 'telegram'>): Api {
+  if (!config.telegram.token) throw new Error('TELEGRAM_BOT_TOKEN is not set');
+  const api = new Api(config.telegram.token, { apiRoot: config.telegram.apiRoot });
+  api.config.use(autoRetry({ maxRetryAttempts: 8, maxDelaySeconds: -1 }));
+  return api;
 }
 
 /**

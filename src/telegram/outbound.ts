@@ -2,18 +2,40 @@ import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
 import { basename } from 'node:path';
 import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
 import { TELEGRAM_CAPTION_LIMIT, truncate } from '../presentation/format/index.ts';
+import { SendBudget } from './send-budget.ts';
 
 const TEXT_LIMIT = 4096;
 
 /**
  * The bridge's Outbound over the Bot API. HTML first; if Telegram rejects the markup, the
- * same words again as plain text. Rate limits and network errors are retried below this,
- * by the auto-retry transformer.
+ * same words again as plain text. Each chat's calls keep to its send budget; a 429 that gets
+ * through anyway, and network errors, are retried below this by the auto-retry transformer.
  */
 export class TelegramOutbound implements Outbound {
-  constructor(private readonly api: Api) {}
+  constructor(
+    private readonly api: Api,
+    /** Every call waits its chat's turn: Telegram's per-chat limits, answers before progress edits. */
+    private readonly budget = new SendBudget({ retryAfter: floodWait }),
+  ) {}
 
-  async send(to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+  send(to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(to.chatId, 'message', () => this.sendNow(to, text, options));
+  }
+
+  edit(ref: MessageRef, text: RichText, options: { buttons?: Button[][] } = {}): Promise<boolean> {
+    return this.budget.schedule(ref.chatId, 'edit', () => this.editNow(ref, text, options), `${ref.chatId}:${ref.messageId}`);
+  }
+
+  sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    const file = () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename);
+    return this.budget.schedule(to.chatId, 'message', () => this.upload(to, 'document', file, document.caption, options));
+  }
+
+  sendFile(to: ChatAddress, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(to.chatId, 'message', () => this.sendFileNow(to, file, options));
+  }
+
+  private async sendNow(to: ChatAddress, text: RichText, options: SendOptions): Promise<MessageRef> {
     const base = {
       ...thread(to),
       ...(options.replyTo !== undefined ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
@@ -30,24 +52,25 @@ export class TelegramOutbound implements Outbound {
     }
   }
 
-  async edit(ref: MessageRef, text: RichText, options: { buttons?: Button[][] } = {}): Promise<void> {
+  private async editNow(ref: MessageRef, text: RichText, options: { buttons?: Button[][] }): Promise<boolean> {
     const markup = { reply_markup: keyboard(options.buttons ?? []) };
     try {
       await this.api.editMessageText(ref.chatId, ref.messageId, text.html, { ...markup, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+      return true;
     } catch (error) {
-      if (isHarmlessEditError(error)) return;
+      if (isHarmlessEditError(error)) return !isGone(error);
       if (!isMarkupRejection(error)) throw error;
-      await this.api.editMessageText(ref.chatId, ref.messageId, truncate(text.plain, TEXT_LIMIT), markup).catch((again) => {
-        if (!isHarmlessEditError(again)) throw again;
-      });
+      return this.api.editMessageText(ref.chatId, ref.messageId, truncate(text.plain, TEXT_LIMIT), markup).then(
+        () => true,
+        (again: unknown) => {
+          if (!isHarmlessEditError(again)) throw again;
+          return !isGone(again);
+        },
+      );
     }
   }
 
-  async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
-    return this.upload(to, 'document', () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename), document.caption, options);
-  }
-
-  async sendFile(to: ChatAddress, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+  private async sendFileNow(to: ChatAddress, file: OutgoingFile, options: SendOptions): Promise<MessageRef> {
     const input = () => new InputFile(file.path, file.filename ?? basename(file.path));
     if (file.as === 'document') return this.upload(to, 'document', input, file.caption, options);
     try {
@@ -105,4 +128,14 @@ function isHarmlessEditError(error: unknown): boolean {
   return (
     error instanceof GrammyError && error.error_code === 400 && /message is not modified|message to edit not found|MESSAGE_ID_INVALID/i.test(error.description)
   );
+}
+
+/** The message to edit is no longer there. */
+function isGone(error: unknown): boolean {
+  return error instanceof GrammyError && /message to edit not found|MESSAGE_ID_INVALID/i.test(error.description);
+}
+
+/** A 429's `retry_after`: how long Telegram wants this chat left alone. */
+function floodWait(error: unknown): number | undefined {
+  return error instanceof GrammyError && error.error_code === 429 ? (error.parameters.retry_after ?? 1) : undefined;
 }

@@ -11,7 +11,8 @@ import { OWNER } from '../support/telegram-world.ts';
 // the chat, answered with Allow, "Allow for this session" and Deny; `safe` refuses them by
 // the CLI's own flags.
 let real: RealCliWorld;
-const CHAT = -1800;
+/** A private chat: a dozen turns within a minute would be more than a group's 20 messages a minute. */
+const CHAT = OWNER;
 
 /** The agent creates the file its message names (a write Claude Code asks permission for). */
 function script(request: ModelRequest): Reply {
@@ -29,12 +30,15 @@ beforeAll(async () => {
 afterAll(() => real.stop());
 
 const telegram = () => real.world.telegram;
-const say = (text: string) => telegram().sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const say = (text: string) => telegram().sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'private', firstName: 'Ada' });
 const messages = (pattern: RegExp) =>
   telegram()
     .botMessages(CHAT)
     .filter((m) => pattern.test(m.text ?? ''));
-const waitMessage = (pattern: RegExp, after = 0) => telegram().waitFor(() => messages(pattern).find((m) => m.messageId > after), 40_000);
+const waitMessage = (pattern: RegExp) => telegram().waitFor(() => messages(pattern)[0], 40_000);
+/** The agent's answer to a message (it replies to it, in its progress message's place when quick). */
+const answerTo = (asked: { message_id: number }) =>
+  telegram().waitFor(() => messages(/^tool said/).find((m) => m.replyToMessageId === asked.message_id), 40_000);
 /** Presses a question's button: 0 Allow, 1 Deny, 2 Allow for this session. */
 const press = (message: { messageId: number; buttons: readonly unknown[] }, index: number) =>
   telegram().pressButton({
@@ -54,26 +58,25 @@ const audit = async (): Promise<AuditEntry[]> =>
 
 describe('the main session asks the chat, with the real claude', () => {
   it('Allow: the progress message shows the wait, and the write runs', async () => {
-    say('create allowed.txt');
+    const asked = say('create allowed.txt');
     const question = await waitMessage(/^🔐 claude asks to use Bash/);
     expect(question.text).toContain('touch allowed.txt');
     expect(question.buttons.map((b) => (b as { text: string }).text)).toEqual(['✅ Allow', '⛔ Deny', '✅ Allow Bash for this session']);
     await waitMessage(/^🔐 claude · waiting for your answer/);
     press(question, 0);
-    await waitMessage(/^tool said/);
+    await answerTo(asked);
     expect(created('allowed.txt')).toBe(true);
     expect(telegram().message(CHAT, question.messageId)!.text).toMatch(/✅ Allowed by Ada$/);
   });
 
   it('"Allow Bash for this session": the next Bash call is not asked', async () => {
     const before = questions();
-    say('create session-one.txt');
+    const one = say('create session-one.txt');
     const question = await waitMessage(/^🔐 claude asks to use Bash[^]*session-one/);
     press(question, 2);
-    const first = await waitMessage(/^tool said/, question.messageId);
+    await answerTo(one);
     expect(created('session-one.txt')).toBe(true);
-    say('create session-two.txt');
-    await waitMessage(/^tool said/, first.messageId);
+    await answerTo(say('create session-two.txt'));
     expect(created('session-two.txt')).toBe(true);
     expect(questions()).toBe(before + 1);
     expect(telegram().message(CHAT, question.messageId)!.text).toMatch(/✅ Allowed by Ada for this session$/);
@@ -85,10 +88,10 @@ describe('the main session asks the chat, with the real claude', () => {
   it('Deny: nothing is written and the agent is told; a fresh session asks again', async () => {
     say('/new');
     await waitMessage(/^🆕 Fresh claude session/);
-    say('create denied.txt');
+    const asked = say('create denied.txt');
     const question = await waitMessage(/^🔐 claude asks to use Bash[^]*denied\.txt/);
     press(question, 1);
-    const told = await waitMessage(/^tool said/, question.messageId);
+    const told = await answerTo(asked);
     expect(told.text).toContain('Denied by Ada from the chat');
     expect(created('denied.txt')).toBe(false);
   });

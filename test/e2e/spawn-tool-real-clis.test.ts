@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockModel, ModelRequest, Reply } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
-import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
+import { shownText, OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The main agent delegates through the bridge's MCP tool: the real CLI calls
 // mcp__bridge__spawn_subagent, the run is announced in the chat, and its result comes back
@@ -32,7 +32,7 @@ describe.each(['claude', 'codex'] as const)('spawn_subagent through the real %s'
   afterAll(() => real.stop());
 
   it('starts the run, announces it in the chat, and hands its result back to the main session', async () => {
-    const texts = () => world.telegram.botMessages(CHAT).map((m) => m.text ?? '');
+    const texts = () => world.telegram.botMessages(CHAT).map(shownText);
     world.telegram.sendText({ chatId: CHAT, userId: OWNER, text: 'please delegate the counting', chatType: 'group', firstName: 'Ada' });
     await world.telegram.waitFor(() => texts().some((t) => t.startsWith('Delegated to a subagent')), 40_000);
     expect(texts().some((t) => /^🚀 #1 started by the agent: Counter · \w+ · id/.test(t))).toBe(true);

@@ -29,8 +29,10 @@ export class RecordingOutbound implements Outbound {
     return { ...to, messageId };
   }
 
-  async edit(ref: MessageRef, text: RichText): Promise<void> {
-    this.sent.find((s) => s.messageId === ref.messageId)?.edits.push(text.plain);
+  async edit(ref: MessageRef, text: RichText): Promise<boolean> {
+    const sent = this.sent.find((s) => s.messageId === ref.messageId);
+    sent?.edits.push(text.plain);
+    return sent !== undefined;
   }
 
   async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
@@ -53,6 +55,11 @@ export class RecordingOutbound implements Outbound {
     const messageId = this.nextId++;
     this.sent.push({ to, messageId, text: file.caption?.plain ?? '', html: file.caption?.html ?? '', buttons: options.buttons ?? [], file, edits: [] });
     return { ...to, messageId };
+  }
+
+  /** What the chat shows now: each message's latest edit, or its text. */
+  shownTo(chatId: number): string[] {
+    return this.sent.filter((s) => s.to.chatId === chatId).map((s) => s.edits.at(-1) ?? s.text);
   }
 
   textsTo(chatId: number): string[] {

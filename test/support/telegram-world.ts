@@ -3,6 +3,14 @@ import { startBridgeProcess, tempDir, type BridgeProcess } from './bridge-proces
 import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
 
 export const OWNER = 111;
+
+/**
+ * A bot message as a reader takes it: a quick turn's answer takes its progress message's place
+ * with the turn's stats as a last line (`✅ 0:01 · 2 steps · …`), which this leaves out.
+ */
+export function shownText(message: { text?: string | undefined; caption?: string | undefined }): string {
+  return (message.text ?? message.caption ?? '').replace(/\n\n[✅❌⏹⌛] \d+:\d\d(:\d\d)? · [^\n]*$/, '');
+}
 export const STRANGER = 999;
 
 /**

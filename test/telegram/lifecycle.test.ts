@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { shownText, OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Starting, stopping and restarting the bridge process: what survives, what is cleaned up.
 let world: TelegramWorld | undefined;
@@ -12,7 +12,7 @@ afterEach(async () => {
 
 const CHAT = -300;
 const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const answer = (pattern: RegExp) => world!.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 20_000);
+const answer = (pattern: RegExp) => world!.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => pattern.test(shownText(m))), 20_000);
 
 describe('bridge lifecycle', () => {
   it('resumes the same CLI session after a restart', async () => {
@@ -112,7 +112,7 @@ describe('console mode', () => {
     expect(exit.code).toBe(0);
     const out = bridge.stdout();
     expect(out).toContain('echo: hello tools:1 (turn 1)');
-    expect(out).toContain('✓ Bash echo step 1');
+    expect(out).toMatch(/✅ 0:0\d · 1 step · /); // the quick turn's stats, under its answer
     expect(out).toContain('Queued (1st in line)');
     expect(out).toContain('echo: second (turn 2)');
     expect(out).toContain('Unknown command /frob. Try /help.');

@@ -28,10 +28,10 @@ describe('the Telegram outbound', () => {
   it('treats "message is not modified" and a deleted message as done, not as errors', async () => {
     const buttons = [[{ text: 'Stop', data: 'stop:1' }]];
     const ref = await out.send({ chatId: CHAT }, html('same'), { buttons });
-    await expect(out.edit(ref, html('same'), { buttons })).resolves.toBeUndefined();
+    await expect(out.edit(ref, html('same'), { buttons })).resolves.toBe(true);
     const edits = telegram.callsTo('editMessageText');
     expect(edits[0]!.error?.description).toMatch(/message is not modified/);
-    await expect(out.edit({ chatId: CHAT, messageId: 999 }, html('gone'))).resolves.toBeUndefined();
+    await expect(out.edit({ chatId: CHAT, messageId: 999 }, html('gone'))).resolves.toBe(false); // gone: the caller may send anew
   });
 
   it('resends as plain text when the markup is refused, and when the formatted text is too long', async () => {
@@ -62,5 +62,20 @@ describe('the Telegram outbound', () => {
   it('passes other errors up to the caller (the outbox retries them)', async () => {
     telegram.failNext('sendMessage', { code: 403, description: 'Forbidden: bot was blocked by the user' });
     await expect(out.send({ chatId: CHAT }, html('x'))).rejects.toMatchObject({ error_code: 403 });
+  });
+
+  it('a 429 pauses that chat for its retry_after, not the others; the message arrives once', async () => {
+    const other = -701;
+    telegram.sendText({ chatId: other, userId: 1, text: 'hi', chatType: 'group' });
+    telegram.failNext('sendMessage', { code: 429, retryAfter: 2 }, { chatId: CHAT });
+    const started = Date.now();
+    const paused = out.send({ chatId: CHAT }, html('after the pause'));
+    const next = out.send({ chatId: CHAT }, html('behind it'));
+    const elsewhere = await out.send({ chatId: other }, html('meanwhile'));
+    expect(telegram.message(other, elsewhere.messageId)!.text).toBe('meanwhile');
+    expect(telegram.botMessages(CHAT).map((m) => m.text)).toEqual([]); // still waiting out the 429
+    await Promise.all([paused, next]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(telegram.botMessages(CHAT).map((m) => m.text)).toEqual(['after the pause', 'behind it']);
   });
 });

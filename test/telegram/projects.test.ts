@@ -2,7 +2,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/bridge-process.ts';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { shownText, OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Each chat works in a directory of its own choosing, within the roots the operator allows.
 let world: TelegramWorld;
@@ -26,7 +26,7 @@ let nextChat = -1500;
 const newChat = () => nextChat--;
 const say = (chat: number, text: string) => world.telegram.sendText({ chatId: chat, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
 const answer = (chat: number, pattern: RegExp) =>
-  world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => pattern.test(m.text ?? '')), 20_000);
+  world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => pattern.test(shownText(m))), 20_000);
 
 describe('projects: /cd and /project', () => {
   it('moves a chat within the roots: a fresh session there, shown in progress and announcements, kept across a restart', async () => {
@@ -41,8 +41,8 @@ describe('projects: /cd and /project', () => {
     const after = calls.find((c) => c.prompt === 'say:after')!;
     expect(after.cwd).toBe(join(world.workdir, 'api', 'src'));
     expect(after.resume).toBeUndefined(); // a CLI's sessions belong to their directory
-    const progress = world.telegram.botMessages(chat).filter((m) => m.text?.startsWith('✅ claude · done'));
-    expect(progress.at(-1)!.text).toContain(`📁 ${join(world.workdir, 'api', 'src')}`);
+    const answered = world.telegram.botMessages(chat).filter((m) => shownText(m) === 'after');
+    expect(answered.at(-1)!.text).toContain(`📁 ${join(world.workdir, 'api', 'src')}`); // the turn's stats line names where it ran
 
     say(chat, '/spawn "say:spawned-here"');
     const announced = await answer(chat, /^✅ #1 /);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, STRANGER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { shownText, OWNER, STRANGER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { alive } from '../support/fake-cli.ts';
 
 // The bridge as a real process, driven through the fake Bot API by the real grammY client.
@@ -26,10 +26,10 @@ function say(chatId: number, text: string, extra: { userId?: number; threadId?: 
 
 const callbackData = (button: unknown) => (button as { callback_data: string }).callback_data;
 
-const botTexts = (chatId: number, threadId?: number) => world.telegram.botMessages(chatId, threadId).map((m) => m.text ?? m.caption ?? '');
+const botTexts = (chatId: number, threadId?: number) => world.telegram.botMessages(chatId, threadId).map(shownText);
 
 async function answer(chatId: number, pattern: RegExp, threadId?: number) {
-  return world.telegram.waitFor(() => world.telegram.botMessages(chatId, threadId).find((m) => pattern.test(m.text ?? m.caption ?? '')), 20_000);
+  return world.telegram.waitFor(() => world.telegram.botMessages(chatId, threadId).find((m) => pattern.test(shownText(m))), 20_000);
 }
 
 describe('the Telegram bridge', () => {
@@ -56,20 +56,20 @@ describe('the Telegram bridge', () => {
     ]);
   });
 
-  it('answers a message: a progress message with a Stop button, then the answer as a reply', async () => {
+  it('answers a quick turn in place of its progress message: a reply, with the stats last', async () => {
     const chat = newChat();
     const question = say(chat, 'hello there tools:2');
     const reply = await answer(chat, /^echo: hello there tools:2 \(turn 1\)$/);
     expect(reply.replyToMessageId).toBe(question.message_id);
-    const progress = world.telegram.botMessages(chat)[0]!;
     const firstVersion = world.telegram.callsTo('sendMessage').find((c) => c.params.chat_id === chat)!;
     expect(firstVersion.params.text).toMatch(/^<b>⚙️ claude · working · 0:0\d<\/b>/);
     expect(JSON.stringify(firstVersion.params.reply_markup)).toContain('⏹ Stop');
-    await world.telegram.waitFor(() => /^✅ claude · done/.test(world.telegram.message(chat, progress.messageId)!.text ?? ''));
-    const final = world.telegram.message(chat, progress.messageId)!;
-    expect(final.text).toContain('✓ Bash echo step 1');
-    expect(final.text).toContain('2 steps · 10 in / 5 out · $0.0010');
-    expect(final.buttons).toEqual([]);
+    expect(world.telegram.botMessages(chat)).toHaveLength(1); // the progress message became the answer
+    expect(reply.text).toMatch(/\n\n✅ 0:0\d · 2 steps · 10 in \/ 5 out · \$0\.0010 · 📁 /);
+    expect(reply.buttons).toEqual([]);
+    const calls = world.telegram.calls.filter((c) => c.params.chat_id === chat).map((c) => c.method);
+    expect(calls[0]).toBe('sendMessage');
+    expect(calls.slice(1).every((method) => method === 'editMessageText')).toBe(true);
   });
 
   it('refuses a stranger, showing their user id, and runs nothing for them', async () => {
@@ -129,19 +129,17 @@ describe('the Telegram bridge', () => {
   it('keeps progress edits bounded however chatty the CLI is', async () => {
     const chat = newChat();
     say(chat, 'tools:300 sleep:1');
-    await answer(chat, /^echo: tools:300/);
-    const progress = world.telegram.botMessages(chat)[0]!;
-    await world.telegram.waitFor(() => /done/.test(world.telegram.message(chat, progress.messageId)!.text ?? ''));
+    const progress = await answer(chat, /^echo: tools:300/);
     const edits = world.telegram.callsTo('editMessageText').filter((c) => c.params.chat_id === chat);
     // At most one edit a second while it ran, plus the final one: bounded by time, not by 300 events.
     const sent = world.telegram.callsTo('sendMessage').find((c) => c.params.chat_id === chat)!;
     const seconds = (edits.at(-1)!.time - sent.time) / 1000;
     expect(edits.length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
     expect(edits.length).toBeLessThan(10);
-    const final = world.telegram.message(chat, progress.messageId)!.text!;
-    expect(final).toContain('… 288 earlier steps');
-    expect(final).toContain('300 steps');
-    expect(final.length).toBeLessThan(4096);
+    const final = world.telegram.message(chat, progress.messageId)!;
+    expect(final.text).toContain(' · 300 steps · '); // its stats, under the answer that took its place
+    const shownSteps = final.history.map((version) => version.content.text ?? '').filter((text) => text.includes('earlier steps'));
+    expect(shownSteps.every((text) => text.length < 4096 && /^… \d+ earlier steps$/m.test(text))).toBe(true);
   });
 
   it('splits a long answer into messages at paragraph boundaries', async () => {
@@ -191,7 +189,7 @@ describe('the Telegram bridge', () => {
     const chat = newChat();
     say(chat, 'say:after-rate-limit');
     await world.telegram.waitFor(() => world.telegram.botMessages(chat).length > 0);
-    world.telegram.failNext('sendMessage', { code: 429, retryAfter: 1 }, { chatId: chat });
+    world.telegram.failNext('editMessageText', { code: 429, retryAfter: 1 }, { chatId: chat });
     await answer(chat, /^after-rate-limit$/);
     await new Promise((r) => setTimeout(r, 300));
     expect(botTexts(chat).filter((t) => t === 'after-rate-limit')).toHaveLength(1);

@@ -1,0 +1,144 @@
+/**
+ * How many calls one chat may take in a window, as Telegram enforces it: about one message a
+ * second in a private chat (short bursts pass), twenty a minute in a group. Edits, documents
+ * and chat actions count like messages.
+ */
+export interface ChatLimit {
+  max: number;
+  windowMs: number;
+}
+
+export const PRIVATE_CHAT_LIMIT: ChatLimit = { max: 3, windowMs: 3000 };
+export const GROUP_CHAT_LIMIT: ChatLimit = { max: 20, windowMs: 60_000 };
+
+/** Telegram's chat ids: users are positive, groups and channels negative. */
+export function limitFor(chatId: number): ChatLimit {
+  return chatId > 0 ? PRIVATE_CHAT_LIMIT : GROUP_CHAT_LIMIT;
+}
+
+/** Clock slack, so a call the budget lets through is not one Telegram counts as too early. */
+const MARGIN_MS = 100;
+
+type Priority = 'message' | 'edit';
+
+/** A call that has not answered in this long stops holding up its chat's next calls (it still counts). */
+const STALL_MS = 5000;
+
+interface Job {
+  priority: Priority;
+  /** Edits of one message share a key: a newer one replaces one still waiting. */
+  mergeKey: string | undefined;
+  run: () => Promise<unknown>;
+  settle: { resolve(value: unknown): void; reject(error: unknown): void }[];
+}
+
+interface Lane {
+  jobs: Job[];
+  /** When the calls of the current window started. */
+  sentAt: number[];
+  /** The call that holds the lane, until it answers or stalls. */
+  current: Job | undefined;
+  /** No call before this (a 429's retry_after). */
+  pausedUntil: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export interface SendBudgetOptions {
+  limits?: (chatId: number) => ChatLimit;
+  /** Seconds Telegram asked to wait, when `error` is a 429; the call is then tried again. */
+  retryAfter?: (error: unknown) => number | undefined;
+  now?: () => number;
+}
+
+/**
+ * One send budget per chat: calls wait their turn so the chat never passes its limit; new
+ * messages (answers, announcements, questions) go ahead of edits; an edit still waiting is
+ * replaced by a newer one of the same message, both callers getting its outcome. A chat's
+ * calls run one at a time, in order, and a 429 pauses that chat only, for its `retry_after`,
+ * before the call is tried again. A call that hangs holds its chat for a few seconds at most.
+ */
+export class SendBudget {
+  private readonly lanes = new Map<number, Lane>();
+  private readonly limits: (chatId: number) => ChatLimit;
+  private readonly retryAfter: (error: unknown) => number | undefined;
+  private readonly now: () => number;
+
+  constructor(options: SendBudgetOptions = {}) {
+    this.limits = options.limits ?? limitFor;
+    this.retryAfter = options.retryAfter ?? (() => undefined);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Runs `call` within `chatId`'s budget. */
+  schedule<T>(chatId: number, priority: Priority, call: () => Promise<T>, mergeKey?: string): Promise<T> {
+    const lane = this.lane(chatId);
+    return new Promise<T>((resolve, reject) => {
+      const settle = { resolve: resolve as (value: unknown) => void, reject };
+      const waiting = mergeKey === undefined ? undefined : lane.jobs.find((job) => job.mergeKey === mergeKey);
+      if (waiting) {
+        waiting.run = call;
+        waiting.settle.push(settle);
+      } else {
+        lane.jobs.push({ priority, mergeKey, run: call, settle: [settle] });
+      }
+      this.pump(chatId, lane);
+    });
+  }
+
+  /** Calls waiting, across chats (for tests and the benchmark). */
+  get waiting(): number {
+    let total = 0;
+    for (const lane of this.lanes.values()) total += lane.jobs.length;
+    return total;
+  }
+
+  private lane(chatId: number): Lane {
+    let lane = this.lanes.get(chatId);
+    if (!lane) {
+      lane = { jobs: [], sentAt: [], current: undefined, pausedUntil: 0, timer: undefined };
+      this.lanes.set(chatId, lane);
+    }
+    return lane;
+  }
+
+  private pump(chatId: number, lane: Lane): void {
+    if (lane.current || lane.timer || !lane.jobs.length) return;
+    const { max, windowMs } = this.limits(chatId);
+    const now = this.now();
+    while (lane.sentAt.length && now - lane.sentAt[0]! >= windowMs + MARGIN_MS) lane.sentAt.shift();
+    const readyAt = Math.max(lane.pausedUntil, lane.sentAt.length >= max ? lane.sentAt[0]! + windowMs + MARGIN_MS : 0);
+    if (readyAt > now) {
+      lane.timer = setTimeout(() => {
+        lane.timer = undefined;
+        this.pump(chatId, lane);
+      }, readyAt - now);
+      return;
+    }
+    const index = lane.jobs.findIndex((job) => job.priority === 'message');
+    const job = lane.jobs.splice(index >= 0 ? index : 0, 1)[0]!;
+    lane.current = job;
+    lane.sentAt.push(now);
+    const release = () => {
+      if (lane.current !== job) return;
+      lane.current = undefined;
+      this.pump(chatId, lane);
+    };
+    const stalled = setTimeout(release, STALL_MS);
+    job
+      .run()
+      .then(
+        (value) => job.settle.forEach((s) => s.resolve(value)),
+        (error: unknown) => {
+          const wait = this.retryAfter(error);
+          if (wait === undefined) return job.settle.forEach((s) => s.reject(error));
+          // Telegram says this chat is over its limit: it waits, and the call goes first when it may.
+          lane.pausedUntil = Math.max(lane.pausedUntil, this.now() + wait * 1000);
+          lane.jobs.unshift(job);
+        },
+      )
+      .finally(() => {
+        clearTimeout(stalled);
+        release();
+      });
+  }
+}
