@@ -7,12 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { benchDecode } from './decode.ts';
 import { benchSubagents } from './subagents.ts';
 import { benchTelegram } from './telegram.ts';
+import { benchFlood } from './flood.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   decode: benchDecode,
   telegram: benchTelegram,
   subagents: benchSubagents,
+  flood: benchFlood,
 };
 
 const only = process.argv.slice(2);

@@ -56,12 +56,13 @@ export class ApprovalBroker {
   constructor(private readonly options: ApprovalOptions) {}
 
   async decide(asker: Asker, tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
-    const deny = async (message: string, detail: string): Promise<PermissionDecision> => {
-      await this.audit(asker, tool, input, { event: 'tool_denied', decision: 'deny', by: 'policy', detail });
+    // Recorded, not waited for: the audit log writes in batches, and a decision need not wait on the disk.
+    const deny = (message: string, detail: string): PermissionDecision => {
+      void this.audit(asker, tool, input, { event: 'tool_denied', decision: 'deny', by: 'policy', detail });
       return { behavior: 'deny', message };
     };
-    const allow = async (by: string, detail?: string): Promise<PermissionDecision> => {
-      await this.audit(asker, tool, input, { event: 'tool_auto_approved', decision: 'allow', by, ...(detail ? { detail } : {}) });
+    const allow = (by: string, detail?: string): PermissionDecision => {
+      void this.audit(asker, tool, input, { event: 'tool_auto_approved', decision: 'allow', by, ...(detail ? { detail } : {}) });
       return { behavior: 'allow', updatedInput: input };
     };
     if (tool === this.options.ownTool)

@@ -19,6 +19,8 @@ export interface AuditEntry {
 }
 
 const PREVIEW_CHARS = 1024;
+/** Entries are written this often. */
+const BATCH_MS = 100;
 
 export interface AuditLogOptions {
   /** The live file is rotated past this size: `audit.jsonl` becomes `audit.jsonl.1`, and so on. */
@@ -44,6 +46,10 @@ export class AuditLog {
   private bytes = 0;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly counts = new Map<string, Counts>();
+  /** Lines not yet handed to the stream, and the callers waiting for them. */
+  private batch: string[] = [];
+  private batchWaiting: (() => void)[] = [];
+  private batchTimer: NodeJS.Timeout | undefined;
 
   constructor(dataDir: string, options: AuditLogOptions = {}) {
     this.file = join(dataDir, 'audit.jsonl');
@@ -51,7 +57,10 @@ export class AuditLog {
     this.keep = options.keep ?? 5;
   }
 
-  /** Appends one entry; one open file at a time, so a busy run costs one write a line. */
+  /**
+   * Appends one entry. Entries are written in batches, every BATCH_MS: a write costs more
+   * than an entry, and a busy run makes many. Resolves once the entry is on its way to disk.
+   */
   record(entry: Omit<AuditEntry, 'time' | 'inputPreview' | 'inputHash'> & { input?: unknown }): Promise<void> {
     const { input, ...rest } = entry;
     const line: AuditEntry = { time: new Date().toISOString(), ...rest, ...(input !== undefined ? inputFields(input) : {}) };
@@ -64,15 +73,28 @@ export class AuditLog {
       counts[line.event] = (counts[line.event] ?? 0) + 1;
       this.counts.set(line.runId, counts);
     }
-    const stream = this.stream!;
-    const written = new Promise<void>((resolve) => stream.write(text, () => resolve()));
-    this.tail = Promise.all([this.tail, written]);
+    this.batch.push(text);
+    const written = new Promise<void>((resolve) => this.batchWaiting.push(resolve));
+    this.batchTimer ??= setTimeout(() => this.writeBatch(), BATCH_MS);
     return written;
   }
 
   /** Resolves once every entry recorded so far is on disk. */
   async flush(): Promise<void> {
+    this.writeBatch();
     await this.tail;
+  }
+
+  private writeBatch(): void {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    if (!this.batch.length || !this.stream) return;
+    const [text, waiting] = [this.batch.join(''), this.batchWaiting];
+    this.batch = [];
+    this.batchWaiting = [];
+    const written = new Promise<void>((resolve) => this.stream!.write(text, () => resolve()));
+    this.tail = Promise.all([this.tail, written]);
+    void written.then(() => waiting.forEach((resolve) => resolve()));
   }
 
   /** How many entries of each event a run has had since the bridge started, for /subagents info. */
@@ -94,6 +116,7 @@ export class AuditLog {
 
   /** The open stream keeps writing what it has into the renamed file; new lines start a new one. */
   private rotate(): void {
+    this.writeBatch(); // what came before the rotation goes into the file it belongs to
     this.stream!.end();
     rmSync(`${this.file}.${this.keep}`, { force: true });
     for (let n = this.keep - 1; n >= 1; n--) if (existsSync(`${this.file}.${n}`)) renameSync(`${this.file}.${n}`, `${this.file}.${n + 1}`);

@@ -11,6 +11,12 @@ export interface CliLaunch {
   env: Record<string, string | undefined>;
   /** Written to its standard input (a prompt too large for the command line); none: stdin is closed. */
   input?: string;
+  /**
+   * Read its output at most this often: a CLI printing line by line would otherwise wake the
+   * bridge for every line, and each wake-up costs more than the line. The pipe holds what
+   * comes meanwhile. None: read as it comes (a chat's turn, whose answer should not wait).
+   */
+  readEveryMs?: number;
 }
 
 export interface CliExit {
@@ -34,7 +40,7 @@ export class CliProcess {
   private stopping: Promise<void> | undefined;
   private hasExited = false;
 
-  constructor(launch: CliLaunch) {
+  constructor(private readonly launch: CliLaunch) {
     this.child = execa(launch.command, launch.args, {
       cwd: launch.cwd,
       env: launch.env,
@@ -68,6 +74,20 @@ export class CliProcess {
   lines(): Readable {
     const stdout = this.child.stdout;
     if (!stdout) return Readable.from([]);
+    const every = this.launch.readEveryMs;
+    if (every) {
+      // After each read, leave the pipe alone for a while: the next read takes all that came.
+      let resting: NodeJS.Timeout | undefined;
+      stdout.on('data', () => {
+        if (resting) return;
+        stdout.pause();
+        resting = setTimeout(() => {
+          resting = undefined;
+          stdout.resume();
+        }, every);
+      });
+      stdout.once('end', () => clearTimeout(resting));
+    }
     return stdout.pipe(jsonLines());
   }
 

@@ -16,6 +16,8 @@ export interface SessionConfig {
   /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
   permissions?: TurnSpec['permissions'];
   graceMs?: number;
+  /** Read the CLI's output at most this often (background runs, where nobody waits for each line). */
+  readEveryMs?: number;
   /** Called whenever the CLI's session id changes, so the owner can persist it. */
   onResumeId?(id: string): void;
 }
@@ -132,6 +134,7 @@ export class AgentSession {
           env: config.env,
           timeoutMs: options.timeoutMs,
           graceMs: config.graceMs,
+          readEveryMs: config.readEveryMs,
           spec: { ...config.options, prompt, resumeId: this.resumeId, cwd: config.cwd, permissions: config.permissions },
         },
         {

@@ -42,6 +42,8 @@ export interface TurnRun {
   /** Stop the turn after this long and report it as timed out. */
   timeoutMs?: number;
   graceMs?: number;
+  /** Read the CLI's output at most this often (see CliLaunch). */
+  readEveryMs?: number;
 }
 
 /**
@@ -80,6 +82,7 @@ export class Turn {
       cwd: run.cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
+      ...(run.readEveryMs ? { readEveryMs: run.readEveryMs } : {}),
     });
     this.done = this.drive();
   }

@@ -18,6 +18,9 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 
 /** A run as the Spawner resolved it: every default applied, every check passed but the limits. */
+
+/** A background run's output is read this often: a wake-up per line would cost more than the line. */
+const RUN_READ_EVERY_MS = 50;
 export interface SpawnRequest {
   address: ChatAddress;
   requester: Requester;
@@ -345,6 +348,8 @@ export class SubagentRegistry {
       },
       ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       graceMs: this.options.stopGraceMs,
+      // Nobody watches a background run line by line: its output is read in batches.
+      readEveryMs: RUN_READ_EVERY_MS,
     });
   }
 

@@ -1,14 +1,14 @@
 /**
- * How many calls one chat may take in a window, as Telegram enforces it: about one message a
- * second in a private chat (short bursts pass), twenty a minute in a group. Edits, documents
- * and chat actions count like messages.
+ * How many calls one chat may take in a window, as Telegram asks: one message a second in a
+ * private chat, twenty a minute in a group. Edits, documents and chat actions count like
+ * messages.
  */
 export interface ChatLimit {
   max: number;
   windowMs: number;
 }
 
-export const PRIVATE_CHAT_LIMIT: ChatLimit = { max: 3, windowMs: 3000 };
+export const PRIVATE_CHAT_LIMIT: ChatLimit = { max: 1, windowMs: 1000 };
 export const GROUP_CHAT_LIMIT: ChatLimit = { max: 20, windowMs: 60_000 };
 
 /** Telegram's chat ids: users are positive, groups and channels negative. */
@@ -34,7 +34,10 @@ interface Job {
 
 interface Lane {
   jobs: Job[];
-  /** When the calls of the current window started. */
+  /**
+   * The calls of the current window: when each was answered (Telegram counted it before that),
+   * or started, while it is in flight.
+   */
   sentAt: number[];
   /** The call that holds the lane, until it answers or stalls. */
   current: Job | undefined;
@@ -105,8 +108,8 @@ export class SendBudget {
     if (lane.current || lane.timer || !lane.jobs.length) return;
     const { max, windowMs } = this.limits(chatId);
     const now = this.now();
-    while (lane.sentAt.length && now - lane.sentAt[0]! >= windowMs + MARGIN_MS) lane.sentAt.shift();
-    const readyAt = Math.max(lane.pausedUntil, lane.sentAt.length >= max ? lane.sentAt[0]! + windowMs + MARGIN_MS : 0);
+    lane.sentAt = lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS);
+    const readyAt = Math.max(lane.pausedUntil, lane.sentAt.length >= max ? Math.min(...lane.sentAt) + windowMs + MARGIN_MS : 0);
     if (readyAt > now) {
       lane.timer = setTimeout(() => {
         lane.timer = undefined;
@@ -117,7 +120,14 @@ export class SendBudget {
     const index = lane.jobs.findIndex((job) => job.priority === 'message');
     const job = lane.jobs.splice(index >= 0 ? index : 0, 1)[0]!;
     lane.current = job;
+    // Counted from its start while in flight, from its answer once answered: a request can take a
+    // while to reach Telegram (a busy machine), and Telegram counts it when it arrives.
+    const counted = { at: now };
     lane.sentAt.push(now);
+    const answered = () => {
+      const index = lane.sentAt.indexOf(counted.at);
+      if (index >= 0) lane.sentAt[index] = counted.at = this.now();
+    };
     const release = () => {
       if (lane.current !== job) return;
       lane.current = undefined;
@@ -137,6 +147,7 @@ export class SendBudget {
         },
       )
       .finally(() => {
+        answered();
         clearTimeout(stalled);
         release();
       });

@@ -78,4 +78,22 @@ describe('the Telegram outbound', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(telegram.botMessages(CHAT).map((m) => m.text)).toEqual(['after the pause', 'behind it']);
   });
+
+  it('keeps a chat within the limits Telegram enforces: no 429, nothing lost, edits merged, answers first', async () => {
+    const strict = await FakeTelegram.start({ floodLimits: true });
+    try {
+      const paced = new TelegramOutbound(new Api(strict.token, { apiRoot: strict.apiRoot }));
+      const user = 4100; // a private chat: one call a second
+      strict.sendText({ chatId: user, userId: user, text: 'hi' });
+      const progress = await paced.send({ chatId: user }, html('working'));
+      const edits = Array.from({ length: 10 }, (_, i) => paced.edit(progress, html(`step ${i + 1}`)));
+      const answers = [1, 2, 3].map((i) => paced.send({ chatId: user }, html(`answer ${i}`)));
+      await Promise.all([...edits, ...answers]);
+      expect(strict.calls.filter((call) => call.status === 429)).toEqual([]);
+      expect(strict.botMessages(user).map((m) => m.text)).toEqual(['step 10', 'answer 1', 'answer 2', 'answer 3']);
+      expect(strict.callsTo('editMessageText').length).toBeLessThanOrEqual(2); // ten edits, merged while the answers went first
+    } finally {
+      await strict.close();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { BotState } from './bot-state.ts';
 import type { CallLog, ErrorEnvelope, RecordedCall } from './call-log.ts';
 import type { Changes } from './changes.ts';
 import { faultError, type FaultPlan } from './faults.ts';
+import type { FloodLimits } from './flood-limits.ts';
 import type { BotSettings, MethodContext } from './methods/context.ts';
 import { findHandler } from './methods/registry.ts';
 import { serveDownload } from './downloads.ts';
@@ -28,6 +29,8 @@ export interface RouterDeps {
   readonly calls: CallLog;
   readonly faults: FaultPlan;
   readonly changes: Changes;
+  /** Telegram's per-chat flood limits, when the test asked for them. */
+  readonly flood?: FloodLimits;
 }
 
 type Envelope = { ok: true; result: unknown } | ErrorEnvelope;
@@ -112,6 +115,13 @@ async function handle(deps: RouterDeps, req: IncomingMessage, res: ServerRespons
     const envelope = errorEnvelope(faultError(fault));
     send(res, envelope);
     return deps.calls.finish(call, { status: envelope.error_code, ok: false, error: envelope, injected: true });
+  }
+
+  const flooded = deps.flood?.check(method, decoded.params.chat_id);
+  if (flooded) {
+    const envelope = errorEnvelope(flooded);
+    send(res, envelope);
+    return deps.calls.finish(call, { status: envelope.error_code, ok: false, error: envelope, injected: false });
   }
 
   // Lets a long poll end when the client goes away (e.g. runner.stop() aborts its fetch).

@@ -4,6 +4,7 @@ import { BotState, commandListKey, type CallbackAnswer } from './bot-state.ts';
 import { CallLog, type RecordedCall } from './call-log.ts';
 import { Changes } from './changes.ts';
 import { FaultPlan, type Fault, type FaultOptions } from './faults.ts';
+import { FloodLimits } from './flood-limits.ts';
 import { listen, type RunningServer } from './http-server.ts';
 import { toFakeMessage, type FakeMessage } from './message-view.ts';
 import type { BotSettings } from './methods/context.ts';
@@ -23,6 +24,8 @@ export interface FakeTelegramOptions {
   readonly botIsGroupAdmin?: boolean;
   /** update_id of the first update; default 100000001. */
   readonly firstUpdateId?: number;
+  /** Enforce Telegram's per-chat flood limits (see FloodLimits); default off. */
+  readonly floodLimits?: boolean;
 }
 
 const DEFAULT_WAIT_MS = 5000;
@@ -83,6 +86,7 @@ export class FakeTelegram {
       state: new BotState(),
       calls: new CallLog(changes),
       faults: new FaultPlan(),
+      ...(options.floodLimits ? { flood: new FloodLimits() } : {}),
     };
     const server = await listen(createRequestListener(deps));
     return new FakeTelegram(server, deps, token);

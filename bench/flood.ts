@@ -1,0 +1,70 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createApp } from '../src/app.ts';
+import { ChatStore } from '../src/store/chat-store.ts';
+import { createBot, createOutboundApi, startTelegram } from '../src/telegram/bot.ts';
+import { TelegramOutbound } from '../src/telegram/outbound.ts';
+import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
+import { fakeCliWorld } from '../test/support/fake-cli.ts';
+import { testConfig } from '../test/support/test-config.ts';
+import type { BenchResult } from './report.ts';
+
+const PRIVATE_CHATS = 40;
+const GROUPS = 10;
+/** How long every chat's turn runs, a tool call a second: long enough for a group to need three minutes' budget. */
+const SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 120);
+
+/**
+ * 50 chats at once (10 of them groups), each with a turn that shows progress for two minutes,
+ * against a Bot API that enforces Telegram's per-chat limits (1 call a second in a private
+ * chat, 20 a minute in a group): no 429 may come back, no answer may be lost, and the
+ * progress edits must be coalesced into what the limits allow.
+ */
+export async function benchFlood(dir: string): Promise<BenchResult[]> {
+  const telegram = await FakeTelegram.start({ floodLimits: true });
+  const cli = await fakeCliWorld();
+  const work = join(dir, 'work');
+  await mkdir(work, { recursive: true });
+  const users = Array.from({ length: PRIVATE_CHATS }, (_, i) => 2001 + i);
+  const config = await testConfig({
+    dataDir: dir,
+    workdir: work,
+    env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: users.join(',') },
+  });
+  const bot = createBot(config);
+  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(createOutboundApi(config)), log: () => {} });
+  const running = await startTelegram(bot, app.bridge, () => {});
+  const chats = [
+    ...users.map((user) => ({ chatId: user, userId: user })),
+    ...Array.from({ length: GROUPS }, (_, i) => ({ chatId: -3001 - i, userId: users[i]! })),
+  ];
+  const prompt = `tools:${SECONDS} pace:1000`;
+  try {
+    const started = Date.now();
+    for (const { chatId, userId } of chats) telegram.sendText({ chatId, userId, text: prompt, ...(chatId < 0 ? { chatType: 'group' as const } : {}) });
+    const answered = (chatId: number) => telegram.botMessages(chatId).some((m) => (m.text ?? '').startsWith('echo:'));
+    await telegram.waitFor(() => chats.every(({ chatId }) => answered(chatId)), (SECONDS + 240) * 1000);
+    await app.bridge.idle();
+    const wallS = (Date.now() - started) / 1000;
+    const floods = telegram.calls.filter((call) => call.status === 429 && !call.injected).length;
+    const lost = chats.filter(({ chatId }) => !answered(chatId)).length;
+    const edits = telegram.callsTo('editMessageText').length;
+    const groupEdits = telegram.callsTo('editMessageText').filter((call) => Number(call.params.chat_id) < 0).length / GROUPS;
+    return [
+      { suite: 'flood', name: `429s received, ${chats.length} chats (${GROUPS} groups) with ${SECONDS} s of progress each`, value: floods, unit: 'errors' },
+      { suite: 'flood', name: 'answers lost', value: lost, unit: 'answers', note: `all answered in ${Math.round(wallS)} s` },
+      {
+        suite: 'flood',
+        name: `progress edits for ${(chats.length * SECONDS).toLocaleString('en-US')} tool events`,
+        value: edits,
+        unit: 'edits',
+        note: `${Math.round(groupEdits)} per group turn (its budget: 20 a minute), ${Math.round((edits - groupEdits * GROUPS) / PRIVATE_CHATS)} per private one`,
+      },
+    ];
+  } finally {
+    await running.stop();
+    await app.shutdown();
+    await telegram.close();
+    await cli.cleanup();
+  }
+}
