@@ -37,28 +37,16 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
   const { out, app, subagents, spawn, globalMax } = await open('tools');
   const results: BenchResult[] = [];
   try {
-    global.gc?.();
-    const baseHeap = process.memoryUsage().heapUsed;
     const cpuStart = process.cpuUsage();
     const started = performance.now();
     for (let i = 0; i < RUNS; i++) {
       const result = await spawn(`tools:${TOOLS_PER_RUN} pace:20 say:run-${i}`, i);
       if (!result.ok) throw new Error(result.error);
     }
-    // Sample the heap while the machine is full of runs.
-    const samples: { heap: number; active: number }[] = [];
-    while (out.sent.length < RUNS) {
-      samples.push({ heap: process.memoryUsage().heapUsed, active: subagents.registry.runningTotal() });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    while (out.sent.length < RUNS) await new Promise((resolve) => setTimeout(resolve, 100));
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuStart);
     const events = RUNS * (3 + 2 * TOOLS_PER_RUN); // started, tool_start/end pairs, text, result
-    // The busiest samples; on a loaded machine the runs may never all be going at once, so
-    // any sample with half the slots busy counts (and, failing that, any with one run).
-    const busiest = Math.max(...samples.map((s) => s.active), 0);
-    const full = samples.filter((s) => s.active >= Math.max(1, Math.min(globalMax, busiest) / 2));
-    const heapPerRun = median(full.map((s) => (s.heap - baseHeap) / s.active));
     const failed = subagents.store.all().filter((r) => r.status !== 'completed').length;
     results.push({
       suite: 'subagents',
@@ -66,13 +54,6 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
       value: Math.round(wallMs),
       unit: 'ms',
       note: `${failed} not completed; ${RUNS} announcements`,
-    });
-    results.push({
-      suite: 'subagents',
-      name: 'bridge heap per active run',
-      value: Math.round(heapPerRun / 1024),
-      unit: 'KiB',
-      note: `median over ${full.length} samples with ${Math.round(median(full.map((s) => s.active)))} running (of ${globalMax})`,
     });
     const totalUs = cpu.user + cpu.system;
     const perEvent = (totalUs - bare.perRunUs * RUNS) / (RUNS * 2 * TOOLS_PER_RUN);
@@ -90,12 +71,50 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
       unit: 'µs',
       note: `marginal, over ${RUNS * 2 * TOOLS_PER_RUN} tool events; all-in ${Math.round(totalUs / events)} µs`,
     });
+    results.push(await heapPerActiveRun(spawn, subagents, globalMax));
   } finally {
     await app.shutdown();
     await cli.cleanup();
   }
   results.push(...(await benchStoreWrites(join(dir, 'store'))));
   return results;
+}
+
+/**
+ * The heap a running run holds, apart from the CPU phase (collecting garbage costs CPU): a
+ * machine full of slow runs, sampled after a full collection, so garbage not yet collected
+ * does not count as held.
+ */
+async function heapPerActiveRun(
+  spawn: (task: string, i: number) => Promise<SpawnResult>,
+  subagents: { registry: { runningTotal(): number }; idle(): Promise<void> },
+  globalMax: number,
+): Promise<BenchResult> {
+  await subagents.idle();
+  const collect = () => {
+    global.gc?.();
+    global.gc?.();
+    return process.memoryUsage().heapUsed;
+  };
+  const base = collect();
+  for (let i = 0; i < globalMax; i++) {
+    const result = await spawn('tools:40 pace:100 say:held', i);
+    if (!result.ok) throw new Error(result.error);
+  }
+  const samples: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const active = subagents.registry.runningTotal();
+    if (active) samples.push((collect() - base) / active);
+  }
+  await subagents.idle();
+  return {
+    suite: 'subagents',
+    name: 'bridge heap per active run',
+    value: Math.round(median(samples) / 1024),
+    unit: 'KiB',
+    note: `median of ${samples.length} samples after a full collection, ${globalMax} running`,
+  };
 }
 
 async function cpuForRuns(spawn: (task: string, i: number) => Promise<SpawnResult>, out: RecordingOutbound, task: string): Promise<{ perRunUs: number }> {

@@ -17,10 +17,10 @@ import { createWorktree, summarizeWorktree } from '../worktrees/index.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 
-/** A run as the Spawner resolved it: every default applied, every check passed but the limits. */
-
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
 const RUN_READ_EVERY_MS = 50;
+
+/** A run as the Spawner resolved it: every default applied, every check passed but the limits. */
 export interface SpawnRequest {
   address: ChatAddress;
   requester: Requester;
