@@ -77,18 +77,34 @@ async function runMethod(deps: RouterDeps, ctx: MethodContext, method: string): 
   }
 }
 
+/** A malformed %-escape names no file: leave it as it is, and let the lookup answer 404. */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 async function handle(deps: RouterDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://fake-telegram');
+  const match = /^\/bot([^/]+)\/([^/]*)$/.exec(url.pathname);
   let body: Buffer;
   try {
     body = await readBody(req);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return send(res, errorEnvelope(new ApiError(413, 'Request Entity Too Large')));
-    throw error;
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    // Telegram's front end refuses the body before the Bot API looks at token or method.
+    const envelope = errorEnvelope(new ApiError(413, 'Request Entity Too Large'));
+    send(res, envelope);
+    if (match?.[1] === deps.token && match[2]) {
+      const call = deps.calls.begin(match[2], Object.fromEntries(url.searchParams), []);
+      deps.calls.finish(call, { status: 413, ok: false, error: envelope, injected: false });
+    }
+    return;
   }
   const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
-  if (download) return serveDownload(deps, req, res, download[1]!, decodeURIComponent(download[2]!));
-  const match = /^\/bot([^/]+)\/([^/]*)$/.exec(url.pathname);
+  if (download) return serveDownload(deps, req, res, download[1]!, safeDecode(download[2]!));
   if (!match) return send(res, errorEnvelope(new ApiError(404, 'Not Found')));
   const [, token, method = ''] = match;
   if (token !== deps.token) return send(res, errorEnvelope(new ApiError(401, 'Unauthorized')));

@@ -7,7 +7,8 @@ import type { World } from './world.ts';
  * Serves `/file/bot<token>/<file_path>`, where the Bot API lets bots download files that
  * getFile described. Recorded as a `download` call; faults planned for `download` apply: an
  * error status, a hang, or (networkDrop) the connection cut after half of the body, so the
- * client sees a partial download.
+ * client sees a partial download. A fault's `text` option picks the file by its path. Like
+ * Telegram's file server, an unknown path and a wrong token are both just 404.
  */
 export function serveDownload(
   deps: { token: string; world: World; calls: CallLog; faults: FaultPlan },
@@ -25,7 +26,7 @@ export function serveDownload(
   };
   if (req.method !== 'GET') return fail(405, 'Method Not Allowed', false);
   if (!file) return fail(404, 'Not Found', false);
-  const fault = deps.faults.take('download');
+  const fault = deps.faults.take('download', undefined, path);
   if (fault && 'hang' in fault) {
     res.on('close', () => deps.calls.finish(call, { status: 0, ok: false, injected: true }));
     return;

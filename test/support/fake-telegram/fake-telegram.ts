@@ -9,7 +9,8 @@ import { listen, type RunningServer } from './http-server.ts';
 import { toFakeMessage, type FakeMessage } from './message-view.ts';
 import type { BotSettings } from './methods/context.ts';
 import { UpdateQueue } from './update-queue.ts';
-import { pressButton, sendFile, sendText, type ActionDeps, type PressButtonOptions, type SendFileOptions, type SendTextOptions } from './user-actions.ts';
+import { pressButton, sendText, type ActionDeps, type PressButtonOptions, type SendTextOptions } from './user-actions.ts';
+import { sendFile, type SendFileOptions } from './user-files.ts';
 import { waitUntil, type Check } from './wait-for.ts';
 import { World } from './world.ts';
 
@@ -99,7 +100,11 @@ export class FakeTelegram {
     return sendText(this.deps, options);
   }
 
-  /** A user sends a document, photo, voice note, audio, video or round video; the bot receives a `message` update. */
+  /**
+   * A user sends a document, photo, voice note, audio, video or round video (an album item when
+   * `mediaGroupId` is set); the bot receives a `message` update with the Bot API field of that
+   * kind. getFile and `/file/bot<token>/<path>` then serve the bytes. Returns the Message.
+   */
   sendFile(options: SendFileOptions): Message {
     return sendFile(this.deps, options);
   }
@@ -162,7 +167,11 @@ export class FakeTelegram {
 
   // --- steering ---------------------------------------------------------------------------
 
-  /** Makes the next call(s) of `method` ("*" for any) fail with `fault`. */
+  /**
+   * Makes the next call(s) of `method` ("*" for any) fail with `fault`. `"download"` stands for
+   * file downloads: an error status, a hang, or (networkDrop) half the body and then a cut
+   * connection; FaultOptions.text then matches the file_path.
+   */
   failNext(method: string, fault: Fault, options?: FaultOptions): void {
     this.deps.faults.add(method, fault, options);
   }

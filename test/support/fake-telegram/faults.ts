@@ -5,6 +5,8 @@ import { ApiError, defaultDescription, tooManyRequests } from './api-error.ts';
  * destroyed without any response. `afterProcessing` makes the drop happen after the method took
  * effect, the case where a retrying client duplicates a message. `hang` never answers and never
  * takes effect: the request stays in flight until the client goes away (a bridge killed mid-call).
+ * For file downloads (method "download") a networkDrop sends half of the body, then cuts the
+ * connection: the client sees a partial download.
  */
 export type Fault =
   | { readonly code: number; readonly description?: string; readonly retryAfter?: number }
@@ -16,7 +18,7 @@ export interface FaultOptions {
   readonly times?: number;
   /** Only calls for this chat fail (others in parallel tests go through). */
   readonly chatId?: number;
-  /** Only calls whose `text` matches fail: one part of a split message, say. */
+  /** Only calls whose `text` matches fail: one part of a split message, say; for downloads, the file_path. */
   readonly text?: RegExp;
 }
 

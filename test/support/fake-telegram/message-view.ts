@@ -4,11 +4,14 @@ import { reportedSize, type MessageRecord, type MessageVersion, type StoredDocum
 
 /** Two views of a stored message: the Bot API object the bot receives, and the one tests read. */
 
+/** A file as a test reads it: what the Bot API shows of it, and the bytes a download serves. */
 export interface FakeDocument {
   readonly fileId: string;
   readonly fileName: string;
   readonly mimeType: string;
   readonly bytes: Buffer;
+  /** The file_size Telegram reports: bytes.length, or the sender's declaredSize. */
+  readonly fileSize: number;
 }
 
 export interface FakeMessage {
@@ -34,7 +37,7 @@ export interface FakeMessage {
   /** Inside a forum topic this is the topic id unless the message replies to another message, as in Telegram. */
   readonly replyToMessageId: number | undefined;
   readonly document: FakeDocument | undefined;
-  /** A photo (its largest size), voice note, audio, video or round video. */
+  /** A photo (its largest size: `media.bytes` are the photo's bytes), voice note, audio, video or round video. */
   readonly media: (FakeDocument & { readonly kind: StoredMedia['kind'] }) | undefined;
   /** Number of successful edits (text and reply markup). */
   readonly editCount: number;
@@ -117,6 +120,14 @@ export function toBotApiMessage(world: World, record: MessageRecord, embedReply 
   return message;
 }
 
+const fakeFile = (file: StoredDocument): FakeDocument => ({
+  fileId: file.fileId,
+  fileName: file.fileName,
+  mimeType: file.mimeType,
+  bytes: file.bytes,
+  fileSize: reportedSize(file),
+});
+
 export function toFakeMessage(world: World, record: MessageRecord): FakeMessage {
   const { text, caption, entities, source, parseMode } = record.content;
   return {
@@ -134,19 +145,8 @@ export function toFakeMessage(world: World, record: MessageRecord): FakeMessage 
     replyMarkup: record.replyMarkup,
     buttons: record.replyMarkup?.inline_keyboard.flat() ?? [],
     replyToMessageId: record.replyToMessageId,
-    document: record.document && {
-      fileId: record.document.fileId,
-      fileName: record.document.fileName,
-      mimeType: record.document.mimeType,
-      bytes: record.document.bytes,
-    },
-    media: record.media && {
-      kind: record.media.kind,
-      fileId: record.media.files.at(-1)!.fileId,
-      fileName: record.media.files.at(-1)!.fileName,
-      mimeType: record.media.files.at(-1)!.mimeType,
-      bytes: record.media.files.at(-1)!.bytes,
-    },
+    document: record.document && fakeFile(record.document),
+    media: record.media && { kind: record.media.kind, ...fakeFile(record.media.files.at(-1)!) },
     editCount: record.history.length,
     history: [...record.history],
     deleted: record.deleted,

@@ -15,20 +15,29 @@ export interface DecodedRequest {
   readonly files: ReadonlyMap<string, UploadedFile>;
 }
 
-/** Telegram's upload limit for bots; larger bodies are refused before parsing. */
+/**
+ * Telegram's upload limit for bots (50 MB), applied as its front end applies it: to the whole
+ * request body, whatever the method.
+ */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
 
 export class BodyTooLargeError extends Error {}
 
+/**
+ * The request body; BodyTooLargeError past MAX_BODY_BYTES. The rest of a too-large body is still
+ * read (and dropped) so that the client, which is busy sending it, gets the 413 answer rather
+ * than a connection reset.
+ */
 export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError('request body too large');
-    chunks.push(buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(buffer);
+    else chunks.length = 0;
   }
+  if (size > MAX_BODY_BYTES) throw new BodyTooLargeError(`request body of ${size} bytes`);
   return Buffer.concat(chunks);
 }
 

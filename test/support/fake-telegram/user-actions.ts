@@ -5,11 +5,11 @@ import { formatText } from './formatting/format-text.ts';
 import { toBotApiMessage } from './message-view.ts';
 import type { BotSettings } from './methods/context.ts';
 import type { UpdateQueue } from './update-queue.ts';
-import type { MediaKind, MessageRecord, NewMessage, World } from './world.ts';
+import type { MessageRecord, NewMessage, World } from './world.ts';
 
 /**
- * What people do in the fake world: write messages and press buttons. Each action stores what
- * Telegram would store and queues the update the bot would receive. Impossible actions (a
+ * What people do in the fake world: write messages and press buttons (files: user-files.ts).
+ * Each action stores what Telegram would store and queues the update the bot would receive. Impossible actions (a
  * button that does not exist, a reply to a missing message) throw, so a test cannot pass on a
  * situation the real Telegram would never produce.
  */
@@ -24,7 +24,7 @@ export interface UserOptions {
   readonly languageCode?: string;
 }
 
-interface MessageOptions extends UserOptions {
+export interface MessageOptions extends UserOptions {
   /** Private chats: the user's id. Groups: negative. Supergroups: -100… (e.g. -1001234567890). */
   readonly chatId: number;
   /** Inferred from chatId when omitted. */
@@ -40,31 +40,6 @@ interface MessageOptions extends UserOptions {
 export interface SendTextOptions extends MessageOptions {
   readonly text: string;
 }
-
-/** A file as a Telegram client sends it: a document, a photo, a voice note… with an optional caption. */
-export interface SendFileOptions extends MessageOptions {
-  readonly kind: 'document' | MediaKind;
-  readonly bytes: Buffer;
-  readonly fileName?: string;
-  readonly mimeType?: string;
-  readonly caption?: string;
-  /** Messages sent together as an album share it. */
-  readonly mediaGroupId?: string;
-  /** Seconds, for voice, audio and video. */
-  readonly duration?: number;
-  /** The size Telegram reports instead of bytes.length: a 25 MB file without 25 MB of memory. */
-  readonly declaredSize?: number;
-}
-
-/** What a client names a file it made itself (a photo, a voice note), and its type. */
-const CLIENT_DEFAULTS: Record<SendFileOptions['kind'], { name: string; mime: string }> = {
-  document: { name: 'file.bin', mime: 'application/octet-stream' },
-  photo: { name: 'photo.jpg', mime: 'image/jpeg' },
-  voice: { name: 'voice.oga', mime: 'audio/ogg' },
-  audio: { name: 'audio.mp3', mime: 'audio/mpeg' },
-  video: { name: 'video.mp4', mime: 'video/mp4' },
-  video_note: { name: 'video_note.mp4', mime: 'video/mp4' },
-};
 
 export interface PressButtonOptions extends UserOptions {
   readonly chatId: number;
@@ -128,7 +103,7 @@ function chatFor(options: MessageOptions, user: User): Chat {
 /** With privacy mode on, a group bot only sees commands, replies to itself and mentions of it. */
 function botSees(deps: ActionDeps, record: MessageRecord, chat: Chat): boolean {
   if (!deps.settings.groupPrivacy || chat.type === 'private') return true;
-  const text = record.content.text ?? '';
+  const text = record.content.text ?? record.content.caption ?? '';
   const startsWithCommand = record.content.entities.some((e) => e.type === 'bot_command' && e.offset === 0);
   const repliesToBot =
     record.replyToMessageId !== undefined &&
@@ -144,31 +119,8 @@ export function sendText(deps: ActionDeps, options: SendTextOptions): Message {
   return postMessage(deps, options, 'sendText', { content: { text: formatted.text, entities: formatted.entities }, document: undefined });
 }
 
-export function sendFile(deps: ActionDeps, options: SendFileOptions): Message {
-  if (options.bytes.length === 0 && options.declaredSize === undefined) throw new Error('sendFile: Telegram clients do not send empty files');
-  const defaults = CLIENT_DEFAULTS[options.kind];
-  const store = () => deps.world.storeFile(options.fileName ?? defaults.name, options.mimeType ?? defaults.mime, options.bytes, options.declaredSize);
-  const formatted = options.caption === undefined ? undefined : formatText(options.caption, undefined, undefined);
-  const content = { caption: formatted?.text ?? '', entities: formatted?.entities ?? [] };
-  // A photo comes in several sizes, each its own file; the smaller ones here hold the same bytes.
-  const media =
-    options.kind === 'document'
-      ? undefined
-      : {
-          kind: options.kind,
-          files: options.kind === 'photo' ? [store(), store(), store()] : [store()],
-          ...(options.duration !== undefined && { duration: options.duration }),
-        };
-  return postMessage(deps, options, 'sendFile', {
-    content,
-    document: options.kind === 'document' ? store() : undefined,
-    ...(media && { media }),
-    ...(options.mediaGroupId !== undefined && { mediaGroupId: options.mediaGroupId }),
-  });
-}
-
 /** Stores a user's message where Telegram would (its chat, its topic, its reply) and queues the update. */
-function postMessage(
+export function postMessage(
   deps: ActionDeps,
   options: MessageOptions,
   action: string,

@@ -7,9 +7,16 @@ import type { ParseMode } from './formatting/format-text.ts';
  * the id of the service message that created them.
  */
 
+/** Kinds of media other than documents, which have their own message field. */
+export type MediaKind = 'photo' | 'voice' | 'audio' | 'video' | 'video_note';
+
+/** What a file is to Telegram: it decides its folder on download and which methods may re-send it. */
+export type FileKind = 'document' | MediaKind;
+
 export interface StoredDocument {
   readonly fileId: string;
   readonly fileUniqueId: string;
+  readonly kind: FileKind;
   readonly fileName: string;
   readonly mimeType: string;
   readonly bytes: Buffer;
@@ -19,8 +26,8 @@ export interface StoredDocument {
   filePath?: string;
 }
 
-/** Kinds of media other than documents, which have their own message field. */
-export type MediaKind = 'photo' | 'voice' | 'audio' | 'video' | 'video_note';
+/** What storeFile needs: the file's kind, name, type and bytes. */
+export type NewFile = Pick<StoredDocument, 'kind' | 'fileName' | 'mimeType' | 'bytes' | 'declaredSize'>;
 
 /** A photo (its sizes, smallest first), voice note, audio, video or round video of a message. */
 export interface StoredMedia {
@@ -87,11 +94,25 @@ export type NewMessage = Omit<MessageRecord, 'messageId' | 'date' | 'editDate' |
 
 export const unixNow = () => Math.floor(Date.now() / 1000);
 
+/** How many sizes a photo comes in (Telegram makes up to four or so, depending on the original). */
+export const PHOTO_SIZES = 3;
+
+const FILE_ID_PREFIX: Record<FileKind, string> = {
+  document: 'BQAC',
+  photo: 'AgAC',
+  voice: 'AwAC',
+  audio: 'CQAC',
+  video: 'BAAC',
+  video_note: 'DQAC',
+};
+
 export class World {
   private readonly users = new Map<number, User>();
   private readonly chats = new Map<number, ChatRecord>();
   private readonly files = new Map<string, StoredDocument>();
   private readonly filesByPath = new Map<string, StoredDocument>();
+  /** Each size's file_id to all sizes of its photo, so that re-sending any of them re-sends the photo. */
+  private readonly photos = new Map<string, readonly StoredDocument[]>();
   private fileCounter = 0;
 
   /** The bot as it appears in messages: a plain User, without getMe's capability fields. */
@@ -202,28 +223,48 @@ export class World {
     chat.nextMessageId = Math.max(chat.nextMessageId, threadId + 1);
   }
 
-  storeFile(fileName: string, mimeType: string, bytes: Buffer, declaredSize?: number): StoredDocument {
-    const n = ++this.fileCounter;
+  storeFile(init: NewFile): StoredDocument {
+    const n = String(++this.fileCounter).padStart(6, '0');
     const stored: StoredDocument = {
-      fileId: `BQACAgIAAxkDAAI${String(n).padStart(6, '0')}${this.bot.id}`,
-      fileUniqueId: `AgAD${String(n).padStart(6, '0')}`,
-      fileName,
-      mimeType,
-      bytes,
-      ...(declaredSize !== undefined && { declaredSize }),
+      // Real file_ids start with their type (BQAC a document, AgAC a photo…); tests may rely on them differing.
+      fileId: `${FILE_ID_PREFIX[init.kind]}AgIAAxkDAAI${n}${this.bot.id}`,
+      fileUniqueId: `${init.kind === 'photo' ? 'AQAD' : 'AgAD'}${n}`,
+      kind: init.kind,
+      fileName: init.fileName,
+      mimeType: init.mimeType,
+      bytes: init.bytes,
+      ...(init.declaredSize !== undefined && { declaredSize: init.declaredSize }),
     };
     this.files.set(stored.fileId, stored);
     return stored;
+  }
+
+  /**
+   * A photo as Telegram keeps it: PHOTO_SIZES files, smallest first, each with its own file_id.
+   * All serve the given bytes (the fake does not scale images); only the largest reports
+   * `declaredSize`, as a thumbnail is never that big.
+   */
+  storePhoto(init: Omit<NewFile, 'kind'>): readonly StoredDocument[] {
+    const { declaredSize, ...rest } = init;
+    const sizes = Array.from({ length: PHOTO_SIZES }, (_, i) =>
+      this.storeFile({ ...rest, kind: 'photo', ...(i === PHOTO_SIZES - 1 && declaredSize !== undefined && { declaredSize }) }),
+    );
+    for (const size of sizes) this.photos.set(size.fileId, sizes);
+    return sizes;
   }
 
   file(fileId: string): StoredDocument | undefined {
     return this.files.get(fileId);
   }
 
-  /** The file's download path (assigned once, in a folder named after its kind, as Telegram does). */
-  filePathOf(file: StoredDocument, folder: string): string {
+  /** All sizes of the photo that `fileId` is one size of. */
+  photoSizes(fileId: string): readonly StoredDocument[] | undefined {
+    return this.photos.get(fileId);
+  }
+
+  /** The file's download path, assigned on first use: `<folder>/file_<n>.<extension>`, as Telegram names them. */
+  filePathOf(file: StoredDocument, folder: string, extension: string): string {
     if (!file.filePath) {
-      const extension = /\.([a-z0-9]+)$/i.exec(file.fileName)?.[1] ?? 'bin';
       file.filePath = `${folder}/file_${this.filesByPath.size}.${extension}`;
       this.filesByPath.set(file.filePath, file);
     }

@@ -7,7 +7,8 @@ import { deleteWebhook, getMe, getWebhookInfo } from './bot-info.ts';
 import { editMessageReplyMarkup, editMessageText } from './edit-message.ts';
 import { getUpdates } from './get-updates.ts';
 import { getFile } from './get-file.ts';
-import { sendDocument, sendPhoto } from './send-document.ts';
+import { sendDocument } from './send-document.ts';
+import { sendPhoto } from './send-photo.ts';
 import { sendMessage } from './send-message.ts';
 
 const HANDLERS: Record<string, MethodHandler> = {
