@@ -1,24 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
-import type { Adapter } from '../adapters/load.ts';
 import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
 import { pendingDelivery, type Delivery } from './delivery.ts';
-import { AgentSession } from '../session/session.ts';
-import type { McpAccess } from '../adapters/turn-options.ts';
 import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
-import { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
-import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
 import { fromOutcome } from './run-outcome.ts';
-import { runTurnOptions } from './run-options.ts';
-import { createWorktree, summarizeWorktree } from '../worktrees/index.ts';
+import type { RunExecution, RunExecutor } from './execution.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
-
-/** A background run's output is read this often: a wake-up per line would cost more than the line. */
-const RUN_READ_EVERY_MS = 50;
 
 /** A run as the Spawner resolved it: every default applied, every check passed but the limits. */
 export interface SpawnRequest {
@@ -48,40 +39,37 @@ export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: num
 export interface RegistryOptions {
   store: RunStore;
   audit: AuditLog;
-  adapters: ReadonlyMap<string, Adapter>;
-  /** What CLIs run with: the bridge's environment, less its own secrets. */
-  cliEnv: Record<string, string | undefined>;
-  /** Run logs and worktrees live under it. */
+  executor: RunExecutor;
+  /** Run logs live under it. */
   dataDir: string;
   limits: SubagentSettings;
-  stopGraceMs: number;
-  /** The bridge's MCP endpoint for a run: its tools, when it may spawn or must ask for approvals. */
-  toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
   log: (line: string) => void;
 }
 
 interface Live {
-  session?: AgentSession;
+  execution?: RunExecution;
   /** Settles once the run has ended and its record is saved. */
   done?: Promise<void>;
 }
 
 /**
- * Every subagent run: limits and queues, the state machine, and the CLI of each running
- * one. Every transition is saved before it is acted on: a crash at any point leaves a
- * record that says what to recover.
+ * Every subagent run: limits and queues, and the state machine; each running one is
+ * executed by the executor and followed here. Every transition is saved before it is acted
+ * on: a crash at any point leaves a record that says what to recover.
  */
 export class SubagentRegistry {
   private readonly live = new Map<string, Live>();
   private readonly store: RunStore;
+  private readonly executor: RunExecutor;
   private readonly logsDir: string;
   private readonly log: (line: string) => void;
   private closed = false;
 
   constructor(private readonly options: RegistryOptions) {
     this.store = options.store;
+    this.executor = options.executor;
     this.logsDir = join(options.dataDir, 'runs');
     this.log = options.log;
   }
@@ -182,7 +170,7 @@ export class SubagentRegistry {
     }
     await this.store.save({ ...run, stoppedBy: by });
     const live = this.live.get(runId);
-    await live?.session?.stop(`stopped by ${by}`);
+    await live?.execution?.stop(`stopped by ${by}`);
     await live?.done;
     return true;
   }
@@ -221,7 +209,7 @@ export class SubagentRegistry {
       [...this.live.entries()].map(async ([runId, live]) => {
         const run = this.store.get(runId);
         if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
-        await live.session?.stop('the bridge is shutting down');
+        await live.execution?.stop('the bridge is shutting down');
         await live.done;
       }),
     );
@@ -229,7 +217,7 @@ export class SubagentRegistry {
 
   /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */
   holdTimeout(runId: string): () => void {
-    return this.live.get(runId)?.session?.holdTimeout() ?? (() => {});
+    return this.live.get(runId)?.execution?.holdTimeout() ?? (() => {});
   }
 
   /** Ends a run's auto-approval: from now on its tool calls are asked in the chat. */
@@ -270,87 +258,33 @@ export class SubagentRegistry {
   }
 
   private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
-    const adapter = this.options.adapters.get(queued.cli);
-    let run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
+    const run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
     await this.store.save(run);
-    if (!adapter) {
-      this.live.delete(run.runId);
-      await this.end(run, { status: 'failed', error: `the CLI "${run.cli}" is no longer configured` });
-      return;
-    }
-    if (run.isolate && !run.worktree) {
-      try {
-        const worktree = await createWorktree({
-          dir: run.cwd,
-          worktreesDir: join(this.options.dataDir, 'worktrees'),
+    const current = () => this.store.get(run.runId) ?? run;
+    const execution = this.executor.execute(run, {
+      onSession: (sessionId) => void this.store.save({ ...current(), childSessionId: sessionId }),
+      // Every tool call is in the audit trail; approvals add their own decision entries.
+      onToolCall: (tool, input) =>
+        void this.options.audit.record({
+          event: 'tool_call',
           runId: run.runId,
-          ...(run.label ? { label: run.label } : {}),
-        });
-        run = { ...(this.store.get(run.runId) ?? run), worktree };
-        await this.store.save(run);
-      } catch (error) {
-        this.live.delete(run.runId);
-        await this.end(run, { status: 'failed', error: `could not make its git worktree: ${(error as Error).message}` });
-        this.schedule();
-        return;
-      }
-    }
-    const log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    const session = this.sessionFor(run, adapter);
-    live.session = session;
-    let steps = 0;
-    const turn = session.send(subagentPrompt(run), {
-      timeoutMs: run.timeoutSeconds * 1000,
-      onLine: (line) => log.write(line),
-      onEvent: (event) => {
-        if (event.type === 'tool_start') {
-          steps++;
-          // Every tool call is in the audit trail; approvals add their own decision entries.
-          void this.options.audit.record({
-            event: 'tool_call',
-            runId: run.runId,
-            chat: run.requesterKey,
-            tool: event.name,
-            input: event.input,
-            decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions',
-          });
-        }
-        if (event.type === 'started' && !run.childSessionId) {
-          run = { ...(this.store.get(run.runId) ?? run), childSessionId: event.sessionId };
-          void this.store.save(run);
-        }
-      },
+          chat: run.requesterKey,
+          tool,
+          input,
+          decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions',
+        }),
+      onWorktree: (worktree) => this.store.save({ ...current(), worktree }),
     });
-    // Stopped while its slot was being set up: the turn exists now, so stop it.
-    const stoppedBy = this.store.get(run.runId)?.stoppedBy;
-    if (stoppedBy) void session.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
-    const outcome = await turn;
-    log.close();
-    let current = this.store.get(run.runId) ?? run;
-    if (current.worktree)
-      current = { ...current, worktree: { ...current.worktree, summary: await summarizeWorktree(current.worktree).catch(() => undefined) } };
-    await this.end({ ...current, steps }, fromOutcome(current, outcome));
+    live.execution = execution;
+    // Stopped while its slot was being set up: stop it now that it can be.
+    const stoppedBy = current().stoppedBy;
+    if (stoppedBy) void execution.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
+    const ending = await execution.ending;
+    const latest = current();
+    if ('failed' in ending) await this.end(latest, { status: 'failed', error: ending.failed });
+    else await this.end({ ...latest, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) }, fromOutcome(latest, ending.outcome));
     this.live.delete(run.runId);
     this.schedule();
-  }
-
-  private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
-    const mcp = this.options.toolsFor(run);
-    const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.limits.maxDepth);
-    return new AgentSession({
-      adapter,
-      cwd: run.worktree?.workdir ?? run.cwd,
-      env: { ...this.options.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
-      options: {
-        ...runTurnOptions(run),
-        ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
-        ...(mcp ? { mcp } : {}),
-      },
-      ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
-      graceMs: this.options.stopGraceMs,
-      // Nobody watches a background run line by line: its output is read in batches.
-      readEveryMs: RUN_READ_EVERY_MS,
-    });
   }
 
   private async end(run: SubagentRunRecord, patch: Partial<SubagentRunRecord> & { status: RunStatus }): Promise<void> {

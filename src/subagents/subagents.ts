@@ -5,7 +5,8 @@ import { LineDecoder } from '../protocols/line-decoder.ts';
 import { parseLine } from '../process/lines.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { SubagentRunRecord } from './record.ts';
-import { SubagentRegistry, type RegistryOptions } from './registry.ts';
+import { SubagentRegistry } from './registry.ts';
+import { LocalExecutor, type LocalExecutionOptions } from './local-execution.ts';
 import { readRunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner } from './spawner.ts';
@@ -20,7 +21,7 @@ export interface SubagentsOptions {
   config: SubagentConfig;
   store: RunStore;
   audit: AuditLog;
-  toolsFor: RegistryOptions['toolsFor'];
+  toolsFor: LocalExecutionOptions['toolsFor'];
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
   log: (line: string) => void;
@@ -40,15 +41,21 @@ export class Subagents {
     const limits = config.settings.subagents;
     this.store = store;
     this.audit = audit;
-    this.registry = new SubagentRegistry({
-      store,
-      audit,
+    const executor = new LocalExecutor({
       adapters: config.adapters,
       cliEnv: config.cliEnv,
       dataDir: config.dataDir,
-      limits,
       stopGraceMs: config.settings.stopGraceMs,
+      logMaxBytes: limits.logMaxBytes,
+      maxDepth: limits.maxDepth,
       toolsFor: options.toolsFor,
+    });
+    this.registry = new SubagentRegistry({
+      store,
+      audit,
+      executor,
+      dataDir: config.dataDir,
+      limits,
       log,
       onEnded: (run) => {
         for (const listener of this.endListeners) listener(run);

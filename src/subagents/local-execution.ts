@@ -1,0 +1,111 @@
+import { join } from 'node:path';
+import type { Adapter } from '../adapters/load.ts';
+import type { McpAccess } from '../adapters/turn-options.ts';
+import { AgentSession } from '../session/session.ts';
+import { createWorktree, summarizeWorktree } from '../worktrees/index.ts';
+import type { SubagentRunRecord } from './record.ts';
+import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
+import { RunLog } from './run-log.ts';
+import { runTurnOptions } from './run-options.ts';
+import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
+
+/** A background run's output is read this often: a wake-up per line would cost more than the line. */
+const RUN_READ_EVERY_MS = 50;
+
+export interface LocalExecutionOptions {
+  adapters: ReadonlyMap<string, Adapter>;
+  cliEnv: Record<string, string | undefined>;
+  dataDir: string;
+  stopGraceMs: number;
+  logMaxBytes: number;
+  maxDepth: number;
+  /** The bridge's MCP endpoint for a run: its tools. */
+  toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
+}
+
+/**
+ * Runs a subagent on this machine: its git worktree when it asked for one, its CLI as an
+ * agent session in its directory, its raw output in its run log, and its outcome as the
+ * ending of its record.
+ */
+export class LocalExecutor implements RunExecutor {
+  constructor(private readonly options: LocalExecutionOptions) {}
+
+  execute(run: SubagentRunRecord, reports: RunReports): RunExecution {
+    let session: AgentSession | undefined;
+    let stopReason: string | undefined;
+    const ending = this.run(run, reports, (created) => {
+      session = created;
+      if (stopReason) void created.stop(stopReason);
+    });
+    return {
+      ending,
+      stop: async (reason) => {
+        stopReason ??= reason;
+        await session?.stop(reason);
+      },
+      holdTimeout: () => session?.holdTimeout() ?? (() => {}),
+    };
+  }
+
+  private async run(run: SubagentRunRecord, reports: RunReports, started: (session: AgentSession) => void): Promise<RunEnding> {
+    const adapter = this.options.adapters.get(run.cli);
+    if (!adapter) return { failed: `the CLI "${run.cli}" is no longer configured` };
+    let worktree = run.worktree;
+    if (run.isolate && !worktree) {
+      try {
+        worktree = await createWorktree({
+          dir: run.cwd,
+          worktreesDir: join(this.options.dataDir, 'worktrees'),
+          runId: run.runId,
+          ...(run.label ? { label: run.label } : {}),
+        });
+      } catch (error) {
+        return { failed: `could not make its git worktree: ${(error as Error).message}` };
+      }
+      await reports.onWorktree(worktree);
+    }
+    const log = new RunLog(run.logFile, this.options.logMaxBytes);
+    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter);
+    let steps = 0;
+    let named = run.childSessionId !== undefined;
+    const turn = session.send(subagentPrompt(run), {
+      timeoutMs: run.timeoutSeconds * 1000,
+      onLine: (line) => log.write(line),
+      onEvent: (event) => {
+        if (event.type === 'tool_start') {
+          steps++;
+          reports.onToolCall(event.name, event.input);
+        }
+        if (event.type === 'started' && !named) {
+          named = true;
+          reports.onSession(event.sessionId);
+        }
+      },
+    });
+    started(session);
+    const outcome = await turn;
+    log.close();
+    const summary = worktree ? await summarizeWorktree(worktree).catch(() => undefined) : undefined;
+    return { outcome, steps, ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}) };
+  }
+
+  private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
+    const mcp = this.options.toolsFor(run);
+    const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.maxDepth);
+    return new AgentSession({
+      adapter,
+      cwd: run.worktree?.workdir ?? run.cwd,
+      env: { ...this.options.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
+      options: {
+        ...runTurnOptions(run),
+        ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
+        ...(mcp ? { mcp } : {}),
+      },
+      ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
+      graceMs: this.options.stopGraceMs,
+      // Nobody watches a background run line by line: its output is read in batches.
+      readEveryMs: RUN_READ_EVERY_MS,
+    });
+  }
+}
