@@ -1,6 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
-import { Readable } from 'node:stream';
-import { jsonLines } from './lines.ts';
+import { readLines, type CliLine } from './lines.ts';
 import { TailBuffer } from './tail-buffer.ts';
 
 export interface CliLaunch {
@@ -70,10 +69,10 @@ export class CliProcess {
     return this.child.pid;
   }
 
-  /** stdout as a stream of CliLines; ends when the CLI closes its stdout. */
-  lines(): Readable {
+  /** Every line of stdout, to `onLine`; resolves when the CLI closes its stdout, rejects when reading fails. */
+  readLines(onLine: (line: CliLine) => void): Promise<void> {
     const stdout = this.child.stdout;
-    if (!stdout) return Readable.from([]);
+    if (!stdout) return Promise.resolve();
     const every = this.launch.readEveryMs;
     if (every) {
       // After each read, leave the pipe alone for a while: the next read takes all that came.
@@ -88,7 +87,7 @@ export class CliProcess {
       });
       stdout.once('end', () => clearTimeout(resting));
     }
-    return stdout.pipe(jsonLines());
+    return readLines(stdout, onLine);
   }
 
   stderrTail(): string {

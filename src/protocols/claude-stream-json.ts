@@ -18,9 +18,9 @@ function decodeLine(line: Json): AgentEvent[] | null {
       // status, permission_denied, hooks...: the tool_result that follows carries what matters.
       return [];
     case 'assistant':
-      return contentBlocks(line).flatMap((block) => assistantBlock(block, parentOf(line)));
+      return eachBlock(line, assistantBlock);
     case 'user':
-      return contentBlocks(line).flatMap((block) => toolResult(block, parentOf(line)));
+      return eachBlock(line, toolResult);
     case 'result':
       return [result(line)];
     case 'stream_event':
@@ -31,35 +31,45 @@ function decodeLine(line: Json): AgentEvent[] | null {
   }
 }
 
-function contentBlocks(line: Json): Json[] {
+/**
+ * The events of a line's content blocks, in order. A plain loop into one array: this runs
+ * for nearly every line a CLI prints, where intermediate arrays would cost more than the work.
+ */
+function eachBlock(line: Json, decode: (block: Json, parentId: string | undefined) => AgentEvent | undefined): AgentEvent[] {
   const message = line.message;
   if (!isObject(message) || !Array.isArray(message.content)) return [];
-  return message.content.filter(isObject);
+  const parentId = str(line.parent_tool_use_id);
+  const events: AgentEvent[] = [];
+  for (const block of message.content as unknown[]) {
+    if (!isObject(block)) continue;
+    const event = decode(block, parentId);
+    if (event) events.push(event);
+  }
+  return events;
 }
 
-function parentOf(line: Json): string | undefined {
-  return str(line.parent_tool_use_id);
-}
-
-function assistantBlock(block: Json, parentId: string | undefined): AgentEvent[] {
+function assistantBlock(block: Json, parentId: string | undefined): AgentEvent | undefined {
   if (block.type === 'text') {
     const text = str(block.text);
-    return text ? [compact({ type: 'text', text, parentId })] : [];
+    if (!text) return undefined;
+    return parentId ? { type: 'text', text, parentId } : { type: 'text', text };
   }
   if (block.type === 'tool_use') {
     const id = str(block.id);
     const name = str(block.name);
-    if (!id || !name) return [];
-    return [compact({ type: 'tool_start', id, name, input: block.input ?? {}, parentId })];
+    if (!id || !name) return undefined;
+    const input = block.input ?? {};
+    return parentId ? { type: 'tool_start', id, name, input, parentId } : { type: 'tool_start', id, name, input };
   }
-  return []; // thinking, redacted_thinking, ...
+  return undefined; // thinking, redacted_thinking, ...
 }
 
-function toolResult(block: Json, parentId: string | undefined): AgentEvent[] {
-  if (block.type !== 'tool_result') return [];
+function toolResult(block: Json, parentId: string | undefined): AgentEvent | undefined {
+  if (block.type !== 'tool_result') return undefined;
   const id = str(block.tool_use_id);
-  if (!id) return [];
-  return [compact({ type: 'tool_end', id, isError: block.is_error === true, preview: preview(resultText(block.content)), parentId })];
+  if (!id) return undefined;
+  const event = { type: 'tool_end' as const, id, isError: block.is_error === true, preview: preview(resultText(block.content)) };
+  return parentId ? { ...event, parentId } : event;
 }
 
 function resultText(content: unknown): string {

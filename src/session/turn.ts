@@ -121,15 +121,8 @@ export class Turn {
         emit(event);
       }
     };
-    // Plain 'data' listeners, not `for await`: a line costs no promise round trip.
-    await new Promise<void>((resolve) => {
-      const lines = this.process.lines();
-      lines.on('data', onLine);
-      lines.once('end', resolve);
-      lines.once('error', (error: Error) => {
-        lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
-        resolve();
-      });
+    await this.process.readLines(onLine).catch((error: Error) => {
+      lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
     });
     const exitInfo = await this.process.exited;
     clearTimeout(this.timer);
