@@ -165,6 +165,8 @@ if (typeof dirty === 'string') writeFileSync(join(process.cwd(), dirty), 'not co
 
 // Misbehaviour comes after the work: `tools:3 hang` makes three calls, then hangs.
 if (directive('hang')) {
+  // Noted once every line is out: from here on it writes nothing (a reader gone cannot kill it).
+  if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.hanging`, `${process.pid}\n`);
   setInterval(() => {}, 1 << 30);
   await new Promise(() => {});
 }

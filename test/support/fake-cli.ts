@@ -20,6 +20,8 @@ export interface FakeCliWorld {
   env: Record<string, string | undefined>;
   /** Every invocation so far: argv, cwd, prompt, resume id, pid, and the names of its environment variables. */
   invocations(): Promise<{ argv: string[]; cwd: string; prompt: string; resume?: string; pid: number; envNames: string[] }[]>;
+  /** The pids of invocations that reached `hang` with all their output written. */
+  hanging(): Promise<number[]>;
   cleanup(): Promise<void>;
 }
 
@@ -35,6 +37,10 @@ export async function fakeCliWorld(): Promise<FakeCliWorld> {
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line));
+    },
+    async hanging() {
+      const text = await readFile(`${log}.hanging`, 'utf8').catch(() => '');
+      return text.split('\n').filter(Boolean).map(Number);
     },
     // Retries: a store's last atomic write may still be landing when a test ends.
     cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),

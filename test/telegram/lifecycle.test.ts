@@ -46,6 +46,8 @@ describe('bridge lifecycle', () => {
     say('grandchild hang');
     await expect.poll(async () => (await world!.cli.invocations()).length).toBe(1);
     const [cli] = await world.cli.invocations();
+    // Killed before its last line was out, the CLI would die of the broken pipe, not be left running.
+    await expect.poll(() => world!.cli.hanging()).toContain(cli!.pid);
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     expect(alive(cli!.pid)).toBe(true); // its own process group outlived the bridge
