@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     onSignals(app.shutdown);
     console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
     await app.start();
-    await runConsole(app, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
+    await runConsole(app, out, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
     await app.shutdown();
     return 0;
   }

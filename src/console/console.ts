@@ -1,16 +1,19 @@
 import { createInterface } from 'node:readline';
 import type { App } from '../app.ts';
+import type { ConsoleOutbound } from './outbound.ts';
 
 /** The console's one chat and its one user: the owner at the keyboard. */
 export const CONSOLE_ADDRESS = { chatId: 0 };
 
 /**
  * Reads the terminal a line at a time: each line is a message from the owner (a trailing
- * backslash continues it on the next line), in the same
- * chat, with the same commands as Telegram. At the end of input (a script piped in), it
- * waits until every turn, subagent and orchestration has ended and been reported.
+ * backslash continues it on the next line), in the same chat, with the same commands as
+ * Telegram, and `/press <n>` for the buttons the console prints numbered. At the end of
+ * input (a script piped in), it waits until every turn, subagent and orchestration has ended
+ * and been reported.
  */
-export async function runConsole(app: App, input: NodeJS.ReadableStream, ownerId: number): Promise<void> {
+export async function runConsole(app: App, out: ConsoleOutbound, input: NodeJS.ReadableStream, ownerId: number): Promise<void> {
+  const user = { id: ownerId, name: 'owner' };
   const lines = createInterface({ input, terminal: false });
   let pending: string[] = [];
   for await (const line of lines) {
@@ -22,7 +25,16 @@ export async function runConsole(app: App, input: NodeJS.ReadableStream, ownerId
     const text = [...pending, line].join('\n');
     pending = [];
     if (!text.trim()) continue;
-    await app.bridge.handleMessage({ address: CONSOLE_ADDRESS, user: { id: ownerId, name: 'owner' }, text });
+    const press = /^\/press\s+(\d+)\s*$/.exec(text.trim());
+    if (press) {
+      const button = out.button(Number(press[1]));
+      const answer = button
+        ? await app.bridge.handleButton({ address: CONSOLE_ADDRESS, user, data: button.data, messageId: button.messageId })
+        : { text: `No button [${press[1]}].` };
+      await out.send(CONSOLE_ADDRESS, { html: '', plain: answer.text });
+      continue;
+    }
+    await app.bridge.handleMessage({ address: CONSOLE_ADDRESS, user, text });
   }
   await app.idle();
 }

@@ -10,6 +10,9 @@ import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText,
 export class ConsoleOutbound implements Outbound {
   private nextId = 1;
   private readonly printed = new Map<number, Set<string>>();
+  /** Buttons by the number printed beside them, for `/press <n>`. */
+  private readonly buttons = new Map<number, { messageId: number; data: string }>();
+  private nextButton = 1;
 
   constructor(
     private readonly write: (text: string) => void,
@@ -19,8 +22,29 @@ export class ConsoleOutbound implements Outbound {
   async send(_to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
     const messageId = this.nextId++;
     this.printed.set(messageId, new Set(text.plain.split('\n')));
-    this.write(text.plain + buttonHint(options.buttons) + '\n');
+    this.write(text.plain + this.buttonHint(messageId, options.buttons) + '\n');
     return { ..._to, messageId };
+  }
+
+  /** The button printed with number `n`, if there was one. */
+  button(n: number): { messageId: number; data: string } | undefined {
+    return this.buttons.get(n);
+  }
+
+  /**
+   * A Stop button is /stop; any other is numbered, to be pressed with `/press <n>` (the
+   * console has no buttons to tap: an approval in `ask` mode is answered this way).
+   */
+  private buttonHint(messageId: number, rows: Button[][] | undefined): string {
+    const all = rows?.flat() ?? [];
+    const others = all.filter((button) => !button.data.startsWith('stop:'));
+    const hints = others.map((button) => {
+      const n = this.nextButton++;
+      this.buttons.set(n, { messageId, data: button.data });
+      return `[${n}] ${button.text}`;
+    });
+    if (hints.length) return `\n${hints.join('   ')}   (/press <n>)`;
+    return all.length ? '   (/stop to stop)' : '';
   }
 
   async edit(ref: MessageRef, text: RichText): Promise<boolean> {
@@ -43,9 +67,4 @@ export class ConsoleOutbound implements Outbound {
   async sendFile(to: ChatAddress, file: OutgoingFile): Promise<MessageRef> {
     return this.send(to, { html: '', plain: `${file.caption?.plain ?? ''}\n📎 ${file.path}`.trim() });
   }
-}
-
-function buttonHint(buttons: Button[][] | undefined): string {
-  const labels = buttons?.flat().map((b) => b.text) ?? [];
-  return labels.some((label) => label.includes('Stop')) ? '   (/stop to stop)' : '';
 }

@@ -107,7 +107,7 @@ describe('console mode', () => {
     const bridge = startBridgeProcess(
       { BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '' },
       ['--console'],
-      'hello tools:1\n/status\nsecond\n/frob\n/file get package.json\n',
+      'hello tools:1\n/status\nsecond\n/frob\n/file get package.json\n/spawn "sleep:30 long"\n/press 1\n/press 99\n',
     );
     const exit = await bridge.exited;
     await data.remove();
@@ -119,6 +119,9 @@ describe('console mode', () => {
     expect(out).toContain('echo: second (turn 2)');
     expect(out).toContain('Unknown command /frob. Try /help.');
     expect(out).toMatch(/📎 \/.*\/package\.json\n/); // a file sent is shown by its path
+    expect(out).toMatch(/\[1\] ⏹ Stop #1 {3}\(\/press <n>\)\n/); // buttons are numbered, pressed with /press
+    expect(out).toMatch(/❌ #1 Subagent #1 · [^\n]*\n+Stopped: stopped by owner/); // the press stopped the run
+    expect(out).toContain('No button [99].');
     expect(out).toMatch(/Status\nCLI: claude/);
   });
 
