@@ -108,7 +108,8 @@ describe('a turn of a CLI process', () => {
     await turn.stop('stopped by the test');
     const outcome = await done;
     expect(outcome).toMatchObject({ status: 'stopped', error: 'stopped by the test', exit: { signal: 'SIGTERM' } });
-    expect(alive(grandchild)).toBe(false);
+    // SIGKILL is sent to the group when the CLI has gone; the grandchild dies a moment later.
+    await expect.poll(() => alive(grandchild)).toBe(false);
   });
 
   it('reaps grandchildren left behind by a CLI that exits normally', async () => {
@@ -116,8 +117,7 @@ describe('a turn of a CLI process', () => {
     await done;
     const line = events.find((e) => e.type === 'log' && e.line.includes('grandchild')) as { line: string };
     const pid = JSON.parse(line.line).pid as number;
-    await new Promise((r) => setTimeout(r, 50));
-    expect(alive(pid)).toBe(false);
+    await expect.poll(() => alive(pid)).toBe(false);
   });
 
   it('holds its timeout while waiting on a person, then resumes the clock', async () => {

@@ -53,7 +53,7 @@ describe('bridge lifecycle', () => {
     expect(alive(cli!.pid)).toBe(true); // its own process group outlived the bridge
     await world.restart();
     await answer(/The bridge restarted before it finished this message/);
-    expect(alive(cli!.pid)).toBe(false);
+    await expect.poll(() => alive(cli!.pid)).toBe(false);
     expect(world.bridge.stderr()).toContain('left running by a previous bridge');
   });
 

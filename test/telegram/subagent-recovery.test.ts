@@ -53,7 +53,7 @@ describe('subagent announcements across faults and restarts', () => {
     expect(texts.find((t) => t.startsWith('❌ #2 A'))).toContain('interrupted by a restart of the bridge');
     expect(texts.find((t) => t.startsWith('❌ #3 B'))).toContain('interrupted by a restart of the bridge');
     expect(texts.find((t) => t.startsWith('✅ #4 Waiting'))).toContain('waited');
-    for (const cli of clis) expect(alive(cli.pid)).toBe(false);
+    for (const cli of clis) await expect.poll(() => alive(cli.pid)).toBe(false);
   });
 
   it('a 429, a 502 and a dropped connection delay an announcement but never lose or double it', async () => {
