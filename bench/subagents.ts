@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SubagentRunRecord } from '../src/subagents/record.ts';
 import { RunStore } from '../src/subagents/run-store.ts';
@@ -11,10 +11,12 @@ import type { BenchResult } from './report.ts';
 const RUNS = 200;
 const CHATS = 50;
 const TOOLS_PER_RUN = 40;
+const PACE_MS = 20;
+const STEADY_WINDOW_MS = 5000;
 
 /**
  * 200 subagents across 50 chats with the fake CLI (default limits: 4 per chat, 16 at once),
- * measuring this process only (the CLIs are children): heap per active run, CPU per event,
+ * measuring this process only (the CLIs are children): CPU per run and per event, heap per active run,
  * and how long a store write takes with 10,000 runs archived.
  */
 export async function benchSubagents(dir: string): Promise<BenchResult[]> {
@@ -40,13 +42,12 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
     const cpuStart = process.cpuUsage();
     const started = performance.now();
     for (let i = 0; i < RUNS; i++) {
-      const result = await spawn(`tools:${TOOLS_PER_RUN} pace:20 say:run-${i}`, i);
+      const result = await spawn(`tools:${TOOLS_PER_RUN} pace:${PACE_MS} say:run-${i}`, i);
       if (!result.ok) throw new Error(result.error);
     }
     while (out.sent.length < RUNS) await new Promise((resolve) => setTimeout(resolve, 100));
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuStart);
-    const events = RUNS * (3 + 2 * TOOLS_PER_RUN); // started, tool_start/end pairs, text, result
     const failed = subagents.store.all().filter((r) => r.status !== 'completed').length;
     results.push({
       suite: 'subagents',
@@ -55,22 +56,14 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
       unit: 'ms',
       note: `${failed} not completed; ${RUNS} announcements`,
     });
-    const totalUs = cpu.user + cpu.system;
-    const perEvent = (totalUs - bare.perRunUs * RUNS) / (RUNS * 2 * TOOLS_PER_RUN);
     results.push({
       suite: 'subagents',
       name: 'bridge CPU per run (spawn, records, log, announcement)',
       value: Math.round(bare.perRunUs / 100) / 10,
       unit: 'ms',
-      note: `${RUNS} runs without tool calls`,
+      note: `${RUNS} runs without tool calls; all-in with ${TOOLS_PER_RUN} tool calls ${Math.round((cpu.user + cpu.system) / RUNS / 100) / 10} ms`,
     });
-    results.push({
-      suite: 'subagents',
-      name: 'bridge CPU per event',
-      value: Math.round(perEvent * 10) / 10,
-      unit: 'µs',
-      note: `marginal, over ${RUNS * 2 * TOOLS_PER_RUN} tool events; all-in ${Math.round(totalUs / events)} µs`,
-    });
+    results.push(await cpuPerEvent(spawn, subagents, globalMax));
     results.push(await heapPerActiveRun(spawn, subagents, globalMax));
   } finally {
     await app.shutdown();
@@ -78,6 +71,61 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
   }
   results.push(...(await benchStoreWrites(join(dir, 'store'))));
   return results;
+}
+
+/**
+ * Bridge CPU per run event at steady state: the machine full of runs making tool calls,
+ * measured over a window in which no run starts or ends, less the same window with as many
+ * runs running silently. Starting a run costs a thousand events and varies by more than the
+ * events' own cost, so the two are measured apart.
+ */
+async function cpuPerEvent(
+  spawn: (task: string, i: number) => Promise<SpawnResult>,
+  subagents: { registry: { get(runId: string): SubagentRunRecord | undefined; stop(runId: string, by: string): Promise<boolean> }; idle(): Promise<void> },
+  globalMax: number,
+): Promise<BenchResult> {
+  const steady = async (task: string) => {
+    await subagents.idle();
+    const runs: SubagentRunRecord[] = [];
+    for (let i = 0; i < globalMax; i++) {
+      const result = await spawn(task, i);
+      if (!result.ok) throw new Error(result.error);
+      runs.push(result.run);
+    }
+    // Every CLI has started and named its session: from here on, only events come.
+    while (runs.some((run) => !subagents.registry.get(run.runId)?.childSessionId)) await sleep(50);
+    await sleep(500);
+    const before = await loggedLines(runs);
+    const cpuStart = process.cpuUsage();
+    const started = performance.now();
+    await sleep(STEADY_WINDOW_MS);
+    const cpu = process.cpuUsage(cpuStart);
+    const ms = performance.now() - started;
+    const events = (await loggedLines(runs)) - before;
+    await Promise.all(runs.map((run) => subagents.registry.stop(run.runId, 'the bench')));
+    return { usPerMs: (cpu.user + cpu.system) / ms, eventsPerMs: events / ms };
+  };
+  const quiet = await steady('sleep:600 say:quiet');
+  const busy = await steady(`tools:100000 pace:${PACE_MS} say:busy`);
+  await subagents.idle();
+  const perEvent = (busy.usPerMs - quiet.usPerMs) / busy.eventsPerMs;
+  return {
+    suite: 'subagents',
+    name: 'bridge CPU per event',
+    value: Math.round(perEvent * 10) / 10,
+    unit: 'µs',
+    note: `marginal: ${globalMax} runs making a tool call every ${PACE_MS} ms (${Math.round(busy.eventsPerMs * 1000)} events/s) against ${globalMax} silent ones, ${STEADY_WINDOW_MS / 1000} s each`,
+  };
+}
+
+/** Lines in the runs' logs so far: one per event their CLIs printed. */
+async function loggedLines(runs: SubagentRunRecord[]): Promise<number> {
+  let lines = 0;
+  for (const run of runs) {
+    const text = await readFile(run.logFile, 'utf8').catch(() => '');
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  }
+  return lines;
 }
 
 /**
@@ -187,4 +235,5 @@ function run(runId: string, i: number): SubagentRunRecord {
 }
 
 const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]! : 0);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number) => Math.round(n * 1000) / 1000;
