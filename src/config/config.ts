@@ -5,7 +5,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import { childEnv } from '../process/child-env.ts';
 import type { TranscriberConfig } from '../files/transcriber.ts';
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../policy/permission-mode.ts';
-import { OWNER_VARIABLE } from '../process/orphans.ts';
+import { ownerMarks } from '../process/orphans.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 
@@ -76,7 +76,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     manifest,
     settings,
     // Marked, so a restarted bridge can find CLIs its killed predecessor left running.
-    cliEnv: { ...childEnv(env), [OWNER_VARIABLE]: dataDir },
+    cliEnv: { ...childEnv(env), ...ownerMarks(dataDir) },
   };
 }
 

@@ -8,20 +8,42 @@ import type { SubagentRunRecord } from './record.ts';
  * registry keeps limits, queues and records; an executor only runs what it is given.
  */
 export interface RunExecutor {
+  /** Its runs outlive the bridge (they execute on workers): a shutdown leaves them running. */
+  readonly outlivesBridge: boolean;
   execute(run: SubagentRunRecord, reports: RunReports): RunExecution;
+  /**
+   * After a restart of the bridge: follows a run it had started, if it can still be running
+   * somewhere (on a worker); undefined when it went with the old bridge.
+   */
+  reattach(run: SubagentRunRecord, reports: RunReports): RunExecution | undefined;
+  /** Why no run can start now (its queue's Redis is unreachable), or undefined. */
+  unavailable(): string | undefined;
+  /** Called whenever runs can start again after being unavailable. */
+  onAvailable(listener: () => void): void;
+  /** Where runs execute, for /status. */
+  describe(): Promise<string>;
+  close(): Promise<void>;
 }
 
-/** How executing a run ended: its CLI's outcome, or why it could not start. */
-export type RunEnding = { outcome: TurnOutcome; steps: number; worktree?: SubagentRunRecord['worktree'] } | { failed: string };
+/** How executing a run ended: its CLI's outcome, or why it could not start, or why it was cut off. */
+export type RunEnding =
+  | { outcome: TurnOutcome; steps: number; worktree?: SubagentRunRecord['worktree'] }
+  | { failed: string }
+  /** Its CLI was started but its end is unknown (the worker running it died). */
+  | { interrupted: string };
 
 /** What executing a run tells the registry as it goes. */
 export interface RunReports {
+  /** One line of the CLI's stdout, as it printed it: the run's log. */
+  onLine(raw: string): void;
   /** The CLI named its own session. */
   onSession(sessionId: string): void;
   /** A tool call started: the audit trail and the step count. */
   onToolCall(name: string, input: unknown): void;
   /** Its worktree was made; resolves once the record says so. */
   onWorktree(worktree: Worktree): Promise<void>;
+  /** A worker took it: named for /subagents info. */
+  onWorker(worker: string): void;
 }
 
 /** One run being executed: its ending, and the handles the registry holds while it goes. */

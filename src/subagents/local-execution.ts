@@ -5,7 +5,6 @@ import { AgentSession } from '../session/session.ts';
 import { createWorktree, summarizeWorktree } from '../worktrees/index.ts';
 import type { SubagentRunRecord } from './record.ts';
 import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
-import { RunLog } from './run-log.ts';
 import { runTurnOptions } from './run-options.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
 
@@ -17,7 +16,6 @@ export interface LocalExecutionOptions {
   cliEnv: Record<string, string | undefined>;
   dataDir: string;
   stopGraceMs: number;
-  logMaxBytes: number;
   maxDepth: number;
   /** The bridge's MCP endpoint for a run: its tools. */
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
@@ -25,10 +23,13 @@ export interface LocalExecutionOptions {
 
 /**
  * Runs a subagent on this machine: its git worktree when it asked for one, its CLI as an
- * agent session in its directory, its raw output in its run log, and its outcome as the
- * ending of its record.
+ * agent session in its directory, its raw output line by line to its reports, and its
+ * outcome as its ending. The bridge runs subagents with it when there is no queue; a worker
+ * runs the jobs it takes with it.
  */
 export class LocalExecutor implements RunExecutor {
+  readonly outlivesBridge = false;
+
   constructor(private readonly options: LocalExecutionOptions) {}
 
   execute(run: SubagentRunRecord, reports: RunReports): RunExecution {
@@ -48,6 +49,23 @@ export class LocalExecutor implements RunExecutor {
     };
   }
 
+  /** A run's CLI went with the bridge that started it. */
+  reattach(): undefined {
+    return undefined;
+  }
+
+  unavailable(): undefined {
+    return undefined;
+  }
+
+  onAvailable(): void {}
+
+  async describe(): Promise<string> {
+    return 'in the bridge’s own process';
+  }
+
+  async close(): Promise<void> {}
+
   private async run(run: SubagentRunRecord, reports: RunReports, started: (session: AgentSession) => void): Promise<RunEnding> {
     const adapter = this.options.adapters.get(run.cli);
     if (!adapter) return { failed: `the CLI "${run.cli}" is no longer configured` };
@@ -65,13 +83,12 @@ export class LocalExecutor implements RunExecutor {
       }
       await reports.onWorktree(worktree);
     }
-    const log = new RunLog(run.logFile, this.options.logMaxBytes);
     const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter);
     let steps = 0;
     let named = run.childSessionId !== undefined;
     const turn = session.send(subagentPrompt(run), {
       timeoutMs: run.timeoutSeconds * 1000,
-      onLine: (line) => log.write(line),
+      onLine: (line) => reports.onLine(line),
       onEvent: (event) => {
         if (event.type === 'tool_start') {
           steps++;
@@ -85,7 +102,6 @@ export class LocalExecutor implements RunExecutor {
     });
     started(session);
     const outcome = await turn;
-    log.close();
     const summary = worktree ? await summarizeWorktree(worktree).catch(() => undefined) : undefined;
     return { outcome, steps, ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}) };
   }

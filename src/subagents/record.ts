@@ -50,6 +50,8 @@ export interface SubagentRunRecord {
   createdAt: number;
   startedAt?: number;
   endedAt?: number;
+  /** The worker executing it, when runs go through a queue (`host` or BRIDGE_WORKER_NAME). */
+  worker?: string;
   /** The CLI's own session id, once it names one. */
   childSessionId?: string;
   pid?: number;

@@ -7,7 +7,8 @@ import { pendingDelivery, type Delivery } from './delivery.ts';
 import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
-import type { RunExecution, RunExecutor } from './execution.ts';
+import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
+import { RunLog } from './run-log.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 
@@ -50,6 +51,7 @@ export interface RegistryOptions {
 
 interface Live {
   execution?: RunExecution;
+  log?: RunLog;
   /** Settles once the run has ended and its record is saved. */
   done?: Promise<void>;
 }
@@ -72,6 +74,7 @@ export class SubagentRegistry {
     this.executor = options.executor;
     this.logsDir = join(options.dataDir, 'runs');
     this.log = options.log;
+    this.executor.onAvailable(() => this.schedule());
   }
 
   get limits(): SubagentSettings {
@@ -80,6 +83,9 @@ export class SubagentRegistry {
 
   /** Queues the run (or starts it, when its chat and the machine have room); refused past the queue's limit. */
   async spawn(request: SpawnRequest): Promise<SpawnResult> {
+    const unavailable = this.executor.unavailable();
+    if (unavailable)
+      return { ok: false, error: `Subagents cannot start now: ${unavailable}. Nothing was queued; try again once it is back (/status shows it).` };
     const key = chatKey(request.address);
     const runs = this.forChat(key);
     const running = runs.filter((r) => r.status === 'running').length;
@@ -186,33 +192,46 @@ export class SubagentRegistry {
   }
 
   /**
-   * After a restart: a run that was running is interrupted (its process went with the old
-   * bridge), a queued one waits its turn again. Ended ones keep their delivery state.
+   * After a restart: a run that was running is followed again where it still runs (on a
+   * worker), and interrupted where its process went with the old bridge; a queued one waits
+   * its turn again. Ended ones keep their delivery state.
    */
   async recover(): Promise<{ interrupted: number; requeued: number }> {
     let interrupted = 0;
     for (const run of this.store.all()) {
-      if (run.status === 'running') {
-        await this.end(run, { status: 'interrupted', error: 'interrupted by a restart of the bridge' });
-        interrupted++;
+      if (run.status !== 'running') continue;
+      const live: Live = {};
+      const execution = this.executor.reattach(run, this.reportsFor(run, live));
+      if (execution) {
+        this.live.set(run.runId, live);
+        live.done = this.follow(run, live, execution);
+        continue;
       }
+      await this.end(run, { status: 'interrupted', error: 'interrupted by a restart of the bridge' });
+      interrupted++;
     }
     const requeued = this.store.all().filter((r) => r.status === 'queued').length;
     this.schedule();
     return { interrupted, requeued };
   }
 
-  /** Graceful shutdown: running runs are stopped and recorded as interrupted; queued ones stay queued. */
+  /**
+   * Graceful shutdown: runs in this process are stopped and recorded as interrupted; runs on
+   * workers keep going and are followed again after the restart; queued ones stay queued.
+   */
   async shutdown(): Promise<void> {
     this.closed = true;
+    const stopRuns = !this.executor.outlivesBridge;
     await Promise.all(
       [...this.live.entries()].map(async ([runId, live]) => {
+        if (!stopRuns) return;
         const run = this.store.get(runId);
         if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
         await live.execution?.stop('the bridge is shutting down');
         await live.done;
       }),
     );
+    await this.executor.close();
   }
 
   /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */
@@ -236,7 +255,7 @@ export class SubagentRegistry {
 
   /** Starts queued runs, oldest first, wherever a chat and the machine have room. */
   schedule(): void {
-    if (this.closed) return;
+    if (this.closed || this.executor.unavailable()) return;
     const queued = this.store
       .all()
       .filter((r) => r.status === 'queued')
@@ -260,8 +279,19 @@ export class SubagentRegistry {
   private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
     const run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
     await this.store.save(run);
+    const execution = this.executor.execute(run, this.reportsFor(run, live));
+    // Stopped while its slot was being set up: stop it now that it can be.
+    const stoppedBy = this.store.get(run.runId)?.stoppedBy;
+    if (stoppedBy) void execution.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
+    await this.follow(run, live, execution);
+  }
+
+  /** What a running run reports goes to its record, its log and the audit trail. */
+  private reportsFor(run: SubagentRunRecord, live: Live): RunReports {
     const current = () => this.store.get(run.runId) ?? run;
-    const execution = this.executor.execute(run, {
+    live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
+    return {
+      onLine: (raw) => live.log!.write(raw),
       onSession: (sessionId) => void this.store.save({ ...current(), childSessionId: sessionId }),
       // Every tool call is in the audit trail; approvals add their own decision entries.
       onToolCall: (tool, input) =>
@@ -274,14 +304,23 @@ export class SubagentRegistry {
           decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions',
         }),
       onWorktree: (worktree) => this.store.save({ ...current(), worktree }),
-    });
+      onWorker: (worker) => void this.store.save({ ...current(), worker }),
+    };
+  }
+
+  /** Waits for a running run's ending, records it, and gives its slot to the next one. */
+  private async follow(run: SubagentRunRecord, live: Live, execution: RunExecution): Promise<void> {
     live.execution = execution;
-    // Stopped while its slot was being set up: stop it now that it can be.
-    const stoppedBy = current().stoppedBy;
-    if (stoppedBy) void execution.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
-    const ending = await execution.ending;
-    const latest = current();
+    let ending: RunEnding;
+    try {
+      ending = await execution.ending;
+    } finally {
+      live.log?.close();
+    }
+    if (this.closed && 'interrupted' in ending) return; // the bridge is going: followed again after the restart
+    const latest = this.store.get(run.runId) ?? run;
     if ('failed' in ending) await this.end(latest, { status: 'failed', error: ending.failed });
+    else if ('interrupted' in ending) await this.end(latest, { status: 'interrupted', error: ending.interrupted });
     else await this.end({ ...latest, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) }, fromOutcome(latest, ending.outcome));
     this.live.delete(run.runId);
     this.schedule();

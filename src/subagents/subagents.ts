@@ -7,6 +7,7 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import type { SubagentRunRecord } from './record.ts';
 import { SubagentRegistry } from './registry.ts';
 import { LocalExecutor, type LocalExecutionOptions } from './local-execution.ts';
+import type { RunExecutor } from './execution.ts';
 import { readRunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner } from './spawner.ts';
@@ -22,6 +23,8 @@ export interface SubagentsOptions {
   store: RunStore;
   audit: AuditLog;
   toolsFor: LocalExecutionOptions['toolsFor'];
+  /** Where runs execute; by default in this process (a LocalExecutor). */
+  executor?: RunExecutor;
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
   log: (line: string) => void;
@@ -41,15 +44,16 @@ export class Subagents {
     const limits = config.settings.subagents;
     this.store = store;
     this.audit = audit;
-    const executor = new LocalExecutor({
-      adapters: config.adapters,
-      cliEnv: config.cliEnv,
-      dataDir: config.dataDir,
-      stopGraceMs: config.settings.stopGraceMs,
-      logMaxBytes: limits.logMaxBytes,
-      maxDepth: limits.maxDepth,
-      toolsFor: options.toolsFor,
-    });
+    const executor =
+      options.executor ??
+      new LocalExecutor({
+        adapters: config.adapters,
+        cliEnv: config.cliEnv,
+        dataDir: config.dataDir,
+        stopGraceMs: config.settings.stopGraceMs,
+        maxDepth: limits.maxDepth,
+        toolsFor: options.toolsFor,
+      });
     this.registry = new SubagentRegistry({
       store,
       audit,
