@@ -24,6 +24,7 @@ import type { ChatStore } from './store/chat-store.ts';
 import { displayName, runAddress, type SubagentRunRecord } from './subagents/record.ts';
 import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
+import { QueueExecutor } from './queue/queue-executor.ts';
 import { Subagents } from './subagents/subagents.ts';
 import { AgentInbox, orchestrationHandBack, runHandBack } from './tools/agent-inbox.ts';
 import { MCP_SERVER_NAME, McpEndpoint } from './tools/mcp-endpoint.ts';
@@ -84,12 +85,13 @@ export async function createApp(options: {
     ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
     log,
   });
+  const toolTimeoutMs = (settings.approvalTimeoutSeconds + 60) * 1000;
   // A secret revoked is a run ended or a session replaced: its questions and allowances go too.
   const sessionTools = new SessionTools({
     endpoint,
     config,
     maxDepth: settings.subagents.maxDepth,
-    toolTimeoutMs: (settings.approvalTimeoutSeconds + 60) * 1000,
+    toolTimeoutMs,
     onRevoked: (name) => approvals.forget(name),
   });
 
@@ -123,7 +125,18 @@ export async function createApp(options: {
       }),
     ],
   });
-  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor: (run) => sessionTools.forSubagent(run), refuseWork });
+  const toolsFor = (run: SubagentRunRecord) => sessionTools.forSubagent(run);
+  // With a queue, runs go to workers; without, they run in this process.
+  const executor =
+    config.redisUrl &&
+    new QueueExecutor({
+      redisUrl: config.redisUrl,
+      keepSeconds: settings.workers.keepHours * 3600,
+      toolsFor,
+      toolTimeoutMs,
+      log,
+    });
+  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, ...(executor ? { executor } : {}) });
   // Every turn's and run's cost goes to the ledger; the chat hears once a day when it nears its budget.
   const spend = (key: string, address: ChatAddress, entry: Spend) => {
     const before = ledger.costOn(key);

@@ -46,6 +46,8 @@ export interface BridgeOptions {
 
 /** Something else a part of the bridge wants /stop to stop; returns a line for the report. */
 export type StopHook = (chat: ChatSession, reason: string) => Promise<string | undefined>;
+/** Rows another part adds to /status. */
+export type StatusHook = (chat: ChatSession) => Promise<[string, string][]>;
 export type ButtonHandler = (press: ButtonPress, payload: string) => Promise<ButtonAnswer>;
 
 /**
@@ -59,7 +61,7 @@ export class Bridge {
   private readonly commands = new Map<string, CommandHandler>();
   private readonly buttons = new Map<string, ButtonHandler>();
   private readonly stopHooks: StopHook[] = [];
-  private readonly statusHooks: ((chat: ChatSession) => [string, string][])[] = [];
+  private readonly statusHooks: StatusHook[] = [];
   private readonly running = new Set<Promise<void>>();
   private readonly refusals = new RefusalThrottle();
   private readonly turnListeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
@@ -104,12 +106,12 @@ export class Bridge {
     this.turnListeners.push(listener);
   }
 
-  onStatus(hook: (chat: ChatSession) => [string, string][]): void {
+  onStatus(hook: StatusHook): void {
     this.statusHooks.push(hook);
   }
 
-  statusExtras(chat: ChatSession): [string, string][] {
-    return this.statusHooks.flatMap((hook) => hook(chat));
+  async statusExtras(chat: ChatSession): Promise<[string, string][]> {
+    return (await Promise.all(this.statusHooks.map((hook) => hook(chat)))).flat();
   }
 
   isAllowed(userId: number): boolean {

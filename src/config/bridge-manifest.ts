@@ -44,6 +44,17 @@ export const bridgeManifestSchema = z
             logMaxBytes: positive,
           })
           .strict(),
+        /** Workers (`npm run worker`), when runs go through a queue (BRIDGE_REDIS_URL). */
+        workers: z
+          .object({
+            /** Runs one worker executes at once (BRIDGE_WORKER_CONCURRENCY). */
+            concurrency: positive,
+            /** A worker that stops renewing a run's lock this long is taken for dead (BRIDGE_WORKER_LOCK_SECONDS). */
+            lockSeconds: positive,
+            /** Jobs, results and event streams stay in Redis this long after a run ends. */
+            keepHours: positive,
+          })
+          .strict(),
       })
       .strict(),
   })
@@ -52,6 +63,7 @@ export const bridgeManifestSchema = z
 export type BridgeManifest = z.infer<typeof bridgeManifestSchema>;
 export type Settings = BridgeManifest['settings'];
 export type SubagentSettings = Settings['subagents'];
+export type WorkerSettings = Settings['workers'];
 
 export async function loadBridgeManifest(path: string): Promise<BridgeManifest> {
   let json: unknown;

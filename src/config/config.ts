@@ -27,6 +27,8 @@ export interface BridgeConfig extends ProjectsConfig {
   adapters: Map<string, Adapter>;
   manifest: BridgeManifest;
   settings: Settings;
+  /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
+  redisUrl: string | undefined;
   /** What CLIs run with: the bridge's own environment less its settings and secrets (API keys and base URLs pass through). */
   cliEnv: Record<string, string | undefined>;
 }
@@ -58,6 +60,11 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
       maxQueued: integer(env, 'SUBAGENTS_MAX_QUEUED', sub.maxQueued, 0),
       timeoutSeconds: integer(env, 'SUBAGENTS_TIMEOUT_SECONDS', sub.timeoutSeconds, 1),
     },
+    workers: {
+      ...manifest.settings.workers,
+      concurrency: integer(env, 'BRIDGE_WORKER_CONCURRENCY', manifest.settings.workers.concurrency, 1),
+      lockSeconds: integer(env, 'BRIDGE_WORKER_LOCK_SECONDS', manifest.settings.workers.lockSeconds, 1),
+    },
   };
   const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
   return {
@@ -69,6 +76,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     transcribe: transcribe(env),
+    redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -111,6 +119,16 @@ function transcribe(env: NodeJS.ProcessEnv): TranscriberConfig | undefined {
     throw new ConfigError(`BRIDGE_TRANSCRIBE_URL: expected the http(s) base URL of an OpenAI-compatible API, like http://127.0.0.1:8000/v1, got "${url}"`);
   const key = env.BRIDGE_TRANSCRIBE_KEY?.trim();
   return { url, ...(key ? { key } : {}), model: env.BRIDGE_TRANSCRIBE_MODEL?.trim() || 'whisper-1' };
+}
+
+function redisUrl(raw: string | undefined): string | undefined {
+  const url = raw?.trim();
+  if (!url) return undefined;
+  if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol))
+    throw new ConfigError(
+      `BRIDGE_REDIS_URL: expected a redis:// or rediss:// URL, like redis://:password@127.0.0.1:6379/0, got "${url.replace(/:[^:@/]*@/, ':***@')}"`,
+    );
+  return url;
 }
 
 function dollars(env: NodeJS.ProcessEnv, name: string): number | undefined {

@@ -249,6 +249,11 @@ export class SubagentRegistry {
     return true;
   }
 
+  /** Where runs execute, for /status: this process, or the workers and their queue. */
+  describeExecution(): Promise<string> {
+    return this.executor.describe();
+  }
+
   runningTotal(): number {
     return this.live.size;
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatAddress } from '../ports/transport.ts';
 import { chatKey } from '../ports/transport.ts';
@@ -9,6 +9,7 @@ import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts';
 import { AGENT_TOOLS, APPROVAL_TOOL, FILE_TOOLS, type ToolScope } from './scope.ts';
 import { askerId } from '../approvals/asker.ts';
+import { mcpAccessFor } from './mcp-config.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 
 /** What main sessions are told about the tools (appended to the CLI's own system prompt). */
@@ -127,14 +128,8 @@ export class SessionTools {
     if (!adapter.options.mcp) return undefined;
     this.revoke(name);
     const grant = this.options.endpoint.grant(scope);
-    const mcp: McpAccess = { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token };
-    if (adapter.mcpConfigFormat === 'claude-json') {
-      const dir = join(this.options.config.dataDir, 'mcp');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      mcp.configFile = join(dir, `${name.replace(/[^\w-]/g, '_')}.json`);
-      const server = { type: 'http', url: grant.url, headers: { Authorization: `Bearer ${grant.token}` }, timeout: this.options.toolTimeoutMs };
-      writeFileSync(mcp.configFile, JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: server } }, null, 2), { mode: 0o600 });
-    }
+    const dir = join(this.options.config.dataDir, 'mcp');
+    const mcp = mcpAccessFor(adapter, { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token }, dir, name, this.options.toolTimeoutMs);
     this.grants.set(name, { grant, ...(mcp.configFile ? { configFile: mcp.configFile } : {}) });
     return mcp;
   }

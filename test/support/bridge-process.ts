@@ -22,9 +22,18 @@ export interface BridgeProcess {
  * real process, so tests can signal it, SIGKILL it and start it again on the same data.
  */
 export function startBridgeProcess(env: Record<string, string>, args: string[] = [], input?: string): BridgeProcess {
+  return startRepoProcess('src/main.ts', env, args, input);
+}
+
+/** A worker as users run it (`npm run worker`), in a real process. */
+export function startWorkerProcess(env: Record<string, string>): BridgeProcess {
+  return startRepoProcess('src/worker.ts', env, []);
+}
+
+function startRepoProcess(script: string, env: Record<string, string>, args: string[], input?: string): BridgeProcess {
   let out = '';
   let err = '';
-  const child: ResultPromise = execa('node', ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child: ResultPromise = execa('node', ['--import', 'tsx', script, ...args], {
     cwd: REPO,
     env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, ...env },
     reject: false,
@@ -43,7 +52,7 @@ export function startBridgeProcess(env: Record<string, string>, args: string[] =
     async waitForLog(pattern, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(err)) {
-        if (Date.now() > deadline) throw new Error(`bridge never logged ${pattern}; it logged:\n${err}`);
+        if (Date.now() > deadline) throw new Error(`${script} never logged ${pattern}; it logged:\n${err}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

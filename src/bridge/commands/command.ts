@@ -10,7 +10,7 @@ export interface CommandHost {
   /** Stops the chat's turn, its queue, and whatever else the chat has running; returns a report. */
   stopChat(chat: ChatSession, reason: string): Promise<string>;
   /** Lines other parts add to /status. */
-  statusExtras(chat: ChatSession): [string, string][];
+  statusExtras(chat: ChatSession): Promise<[string, string][]>;
   /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
   readonly attachments: Pick<Attachments, 'take' | 'save'>;
 }

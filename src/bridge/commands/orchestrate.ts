@@ -52,7 +52,7 @@ export function installOrchestrationCommands(bridge: Bridge, orchestrator: Orche
     const count = await orchestrator.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
     return count ? `⏹ Stopped ${count} orchestration${count === 1 ? '' : 's'}.` : undefined;
   });
-  bridge.onStatus((chat) => {
+  bridge.onStatus(async (chat) => {
     const running = orchestrator.forChat(chatKey(chat.address)).filter((o) => o.status === 'running').length;
     return running ? [['Orchestrations', `${running} running`]] : [];
   });

@@ -33,7 +33,7 @@ export const status: CommandHandler = async ({ bridge, chat, reply }) => {
     ],
     ['Turn', running],
     ['Queued messages', String(chat.queued)],
-    ...bridge.statusExtras(chat),
+    ...(await bridge.statusExtras(chat)),
   ];
   await reply({
     html: `<b>Status</b>\n${rows.map(([k, v]) => `${escapeHtml(k)}: <code>${escapeHtml(v)}</code>`).join('\n')}`,

@@ -126,11 +126,15 @@ export function installSubagentCommands(
     const count = await registry.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
     return count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : undefined;
   });
-  bridge.onStatus((chat) => {
+  bridge.onStatus(async (chat) => {
     const runs = registry.forChat(chatKey(chat.address));
     const running = runs.filter((r) => r.status === 'running').length;
     const queued = runs.filter((r) => r.status === 'queued').length;
-    return [['Subagents', `${running} running, ${queued} queued (limit ${registry.limits.maxConcurrent} running)`]];
+    const where = await registry.describeExecution().catch((error: Error) => `unknown (${error.message})`);
+    return [
+      ['Subagents', `${running} running, ${queued} queued (limit ${registry.limits.maxConcurrent} running)`],
+      ['Subagents run', where],
+    ];
   });
 }
 

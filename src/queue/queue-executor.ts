@@ -1,0 +1,209 @@
+import { Job, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { nanoid } from 'nanoid';
+import type { McpAccess } from '../adapters/turn-options.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
+import type { RunEnding, RunExecution, RunExecutor, RunReports } from '../subagents/execution.ts';
+import type { Worktree } from '../worktrees/index.ts';
+import { sendControl } from './control.ts';
+import { connect, describeRedis, keys, PREFIX, QUEUE_NAME } from './redis.ts';
+import { RunEventsReader, type RunEvent } from './run-events.ts';
+import type { RunJob } from './run-job.ts';
+import { endingOfFailure, stoppedEnding } from './endings.ts';
+
+export interface QueueExecutorOptions {
+  redisUrl: string;
+  /** Jobs, their results and their event streams stay in Redis this long after they end. */
+  keepSeconds: number;
+  /** The run's access to the bridge's tools (its worker writes the CLI's config file itself). */
+  toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
+  toolTimeoutMs: number;
+  log: (line: string) => void;
+}
+
+/** A run whose end was missed (its completion event trimmed away while the bridge was down) is looked up this often. */
+const RECHECK_MS = 30_000;
+
+/**
+ * Runs subagents through a BullMQ queue on Redis, executed by workers (`npm run worker`) on
+ * this machine or others. The registry still decides what runs when (the limits hold across
+ * all workers); this adds each run as a job whose id is the run id, follows its events
+ * stream, and takes its ending from the job's result. Runs outlive the bridge: after a
+ * restart they are followed again where they are.
+ */
+export class QueueExecutor implements RunExecutor {
+  readonly outlivesBridge = true;
+  private readonly commands: Redis;
+  private readonly queue: Queue;
+  private readonly events: QueueEvents;
+  private readonly reader: RunEventsReader;
+  private readonly where: string;
+  private downSince: number | undefined;
+  private lastError: string | undefined;
+  private readonly availableListeners: (() => void)[] = [];
+  private readonly closing: Promise<RunEnding>;
+  private close_!: (ending: RunEnding) => void;
+
+  constructor(private readonly options: QueueExecutorOptions) {
+    this.where = describeRedis(options.redisUrl);
+    const onError = (error: Error) => this.noteError(error);
+    this.commands = connect(options.redisUrl, onError);
+    // Until the first connection, runs wait: nothing is refused at start-up for a slow Redis.
+    this.commands.on('ready', () => this.up());
+    this.commands.on('close', () => this.down());
+    this.queue = new Queue(QUEUE_NAME, { connection: this.commands, prefix: PREFIX });
+    this.queue.on('error', onError);
+    this.events = new QueueEvents(QUEUE_NAME, { connection: connect(options.redisUrl, onError), prefix: PREFIX });
+    this.events.on('error', onError);
+    this.reader = new RunEventsReader(connect(options.redisUrl, onError), this.commands, onError);
+    this.closing = new Promise((resolve) => (this.close_ = resolve));
+  }
+
+  execute(run: SubagentRunRecord, reports: RunReports): RunExecution {
+    const mcp = this.options.toolsFor(run);
+    const job: RunJob = {
+      run,
+      ...(mcp ? { mcp: { url: mcp.url, serverName: mcp.serverName, token: mcp.token } } : {}),
+      toolTimeoutMs: this.options.toolTimeoutMs,
+    };
+    return this.follow(run, reports, () =>
+      this.queue.add('run', job, {
+        jobId: run.runId,
+        attempts: 1,
+        removeOnComplete: { age: this.options.keepSeconds },
+        removeOnFail: { age: this.options.keepSeconds },
+      }),
+    );
+  }
+
+  reattach(run: SubagentRunRecord, reports: RunReports): RunExecution {
+    return this.follow(run, reports);
+  }
+
+  unavailable(): string | undefined {
+    if (this.downSince === undefined) return undefined;
+    return `the queue's Redis (${this.where}) is unreachable since ${new Date(this.downSince).toISOString().slice(11, 19)} UTC${this.lastError ? ` (${this.lastError})` : ''}`;
+  }
+
+  onAvailable(listener: () => void): void {
+    this.availableListeners.push(listener);
+  }
+
+  async describe(): Promise<string> {
+    const down = this.unavailable();
+    if (down) return `on workers, but ${down}`;
+    const [workers, counts] = await Promise.all([this.queue.getWorkersCount(), this.queue.getJobCounts('waiting', 'active')]);
+    return `on workers through ${this.where}: ${workers} worker${workers === 1 ? '' : 's'} connected, ${counts.active ?? 0} running, ${counts.waiting ?? 0} waiting for a worker`;
+  }
+
+  async close(): Promise<void> {
+    this.close_({ interrupted: 'the bridge is shutting down' });
+    await this.reader.close();
+    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    this.commands.disconnect();
+  }
+
+  /** Submits the run (unless it is already queued), then follows its events until its job ends. */
+  private follow(run: SubagentRunRecord, reports: RunReports, submit?: () => Promise<unknown>): RunExecution {
+    const { runId } = run;
+    let removedWhileWaiting: ((ending: RunEnding) => void) | undefined;
+    const removed = new Promise<RunEnding>((resolve) => (removedWhileWaiting = resolve));
+    const ending = (async (): Promise<RunEnding> => {
+      await this.reader.follow(runId, (event) => deliver(event, reports));
+      if (submit) await submit();
+      const job = await Job.fromId(this.queue, runId);
+      if (!job) return { interrupted: 'its job is gone from the queue (removed from Redis, or Redis lost its data)' };
+      const finished = await Promise.race([this.finished(job), removed, this.closing]);
+      if ('interrupted' in finished && finished.interrupted === 'the bridge is shutting down') return finished;
+      await this.reader.caughtUp(runId);
+      await this.reader.forget(runId);
+      return finished;
+    })();
+    const holds = new Map<string, true>();
+    return {
+      ending,
+      stop: async (reason) => {
+        await this.commands.set(keys.stop(runId), reason, 'EX', this.options.keepSeconds);
+        const job = await Job.fromId(this.queue, runId);
+        // Not taken by a worker yet: out of the queue, and stopped here.
+        if (job && ['waiting', 'delayed', 'prioritized'].includes(await job.getState())) {
+          const gone = await job.remove().then(
+            () => true,
+            () => false,
+          );
+          if (gone) removedWhileWaiting?.(stoppedEnding(reason));
+        }
+        await sendControl(this.commands, { op: 'stop', runId, reason });
+        await ending;
+      },
+      holdTimeout: () => {
+        const holdId = nanoid(8);
+        holds.set(holdId, true);
+        void sendControl(this.commands, { op: 'hold', runId, holdId }).catch(() => {});
+        return () => {
+          if (holds.delete(holdId)) void sendControl(this.commands, { op: 'release', runId, holdId }).catch(() => {});
+        };
+      },
+    };
+  }
+
+  /** The job's ending: its result, or why it failed; looked up again now and then in case its event was missed. */
+  private async finished(job: Job): Promise<RunEnding> {
+    let recheck: NodeJS.Timeout | undefined;
+    const lookedUp = new Promise<RunEnding>((resolve) => {
+      recheck = setInterval(async () => {
+        const state = await job.getState().catch(() => 'unknown');
+        if (state !== 'completed' && state !== 'failed') return;
+        const fresh = await Job.fromId(this.queue, job.id!).catch(() => undefined);
+        if (!fresh) return resolve({ interrupted: 'its job is gone from the queue' });
+        resolve(state === 'completed' ? (fresh.returnvalue as RunEnding) : endingOfFailure(fresh.failedReason));
+      }, RECHECK_MS);
+    });
+    try {
+      return await Promise.race([
+        job.waitUntilFinished(this.events).then(
+          (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as RunEnding,
+          (error: Error) => endingOfFailure(error.message),
+        ),
+        lookedUp,
+      ]);
+    } finally {
+      clearInterval(recheck);
+    }
+  }
+
+  private up(): void {
+    if (this.downSince === undefined) return;
+    this.options.log(`the queue's Redis (${this.where}) is reachable again`);
+    this.downSince = undefined;
+    this.lastError = undefined;
+    for (const listener of this.availableListeners) listener();
+  }
+
+  private down(): void {
+    if (this.downSince !== undefined) return;
+    this.downSince = Date.now();
+    this.options.log(`the queue's Redis (${this.where}) is unreachable: runs on workers go on; new ones wait until it is back`);
+  }
+
+  private noteError(error: Error): void {
+    this.lastError = error.message;
+  }
+}
+
+/** A worker's report, to the registry. */
+function deliver(event: RunEvent, reports: RunReports): void {
+  switch (event.kind) {
+    case 'lines':
+      for (const line of event.lines) reports.onLine(line);
+      return;
+    case 'worker':
+      return reports.onWorker(event.name);
+    case 'session':
+      return reports.onSession(event.sessionId);
+    case 'tool':
+      return reports.onToolCall(event.name, event.input);
+    case 'worktree':
+      void reports.onWorktree(event.worktree as Worktree);
+  }
+}

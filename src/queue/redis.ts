@@ -1,0 +1,46 @@
+import { Redis } from 'ioredis';
+
+/**
+ * Every key the bridge and its workers use starts with this, BullMQ's own included: an ACL
+ * user limited to `~jsonl-bridge:*` and `&jsonl-bridge:*` is all they need.
+ */
+export const PREFIX = 'jsonl-bridge';
+/** The BullMQ queue subagent runs go through (dashboards such as Bull Board show it under PREFIX). */
+export const QUEUE_NAME = 'runs';
+
+/** The names of what a run has in Redis besides its BullMQ job (whose id is the run id). */
+export const keys = {
+  /** A stream of what the run reports: its lines, its session, its tool calls. */
+  events: (runId: string) => `${PREFIX}:run:${runId}:events`,
+  /** Set by the first worker that starts the run: a second attempt after a stall knows its CLI may have run. */
+  started: (runId: string) => `${PREFIX}:run:${runId}:started`,
+  /** Set when the run is stopped, for a worker that takes it after the stop was sent. */
+  stop: (runId: string) => `${PREFIX}:run:${runId}:stop`,
+  /** How far the bridge has read each run's events (a hash: run id → stream id). */
+  read: `${PREFIX}:events-read`,
+  /** Pub/sub: stop a run, hold or release its timeout. */
+  control: `${PREFIX}:control`,
+};
+
+/**
+ * A connection as BullMQ wants it: commands wait for a reconnect instead of failing, since
+ * losing a job's completion to a blip would lose the run. Errors are reported through
+ * `onError` (once per outage is up to the caller), never thrown at the process.
+ */
+export function connect(url: string, onError: (error: Error) => void = () => {}): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+  redis.on('error', onError);
+  return redis;
+}
+
+/** The URL without its password, for messages and logs. */
+export function describeRedis(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    if (parsed.username === 'default') parsed.username = '';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return 'Redis';
+  }
+}

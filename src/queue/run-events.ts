@@ -1,0 +1,186 @@
+import type { Redis } from 'ioredis';
+import { keys } from './redis.ts';
+
+/** What a worker reports of a run, in the order it happened. */
+export type RunEvent =
+  | { kind: 'lines'; lines: string[] }
+  | { kind: 'worker'; name: string }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'tool'; name: string; input: unknown }
+  | { kind: 'worktree'; worktree: unknown };
+
+/** Lines are sent this often: one stream entry for many lines. */
+const LINES_EVERY_MS = 50;
+/** A run's stream keeps about this many entries; the bridge reads them far sooner. */
+const STREAM_MAX_ENTRIES = 100_000;
+
+/**
+ * A worker's side of a run's event stream in Redis: lines gathered and sent in batches,
+ * reports sent at once, everything in order (one connection runs its commands in order).
+ * While Redis is away, commands wait in the connection's queue; nothing is dropped.
+ */
+export class RunEventsWriter {
+  private lines: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private last: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly runId: string,
+    private readonly keepSeconds: number,
+  ) {}
+
+  line(raw: string): void {
+    this.lines.push(raw);
+    this.timer ??= setTimeout(() => this.sendLines(), LINES_EVERY_MS);
+  }
+
+  report(event: Exclude<RunEvent, { kind: 'lines' }>): void {
+    this.sendLines();
+    this.add(event);
+  }
+
+  /** Sends what is gathered and resolves once everything is in Redis; the stream expires after `keepSeconds`. */
+  async close(): Promise<void> {
+    this.sendLines();
+    this.last = this.redis.expire(keys.events(this.runId), this.keepSeconds);
+    await this.last;
+  }
+
+  private sendLines(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.lines.length) return;
+    this.add({ kind: 'lines', lines: this.lines });
+    this.lines = [];
+  }
+
+  private add(event: RunEvent): void {
+    this.last = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(event));
+  }
+}
+
+interface Followed {
+  position: string;
+  onEvent: (event: RunEvent) => void;
+  caughtUp: { target: string; resolve: () => void }[];
+}
+
+/** How long one read waits for new entries; a run followed meanwhile waits at most this long. */
+const BLOCK_MS = 500;
+
+/**
+ * The bridge's side: one loop reads the streams of every run it follows with a blocking
+ * XREAD on a connection of its own, hands each event to its run, and keeps how far it read in
+ * Redis, so a restarted bridge goes on where it stopped instead of repeating lines and tool
+ * calls.
+ */
+export class RunEventsReader {
+  private readonly followed = new Map<string, Followed>();
+  private wake: (() => void) | undefined;
+  private closed = false;
+  private readonly loop: Promise<void>;
+
+  constructor(
+    /** A connection for this reader alone: XREAD blocks it. */
+    private readonly blocking: Redis,
+    private readonly commands: Redis,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.loop = this.run();
+  }
+
+  /** Follows a run's events from where the bridge last read them (from the start for a new run). */
+  async follow(runId: string, onEvent: (event: RunEvent) => void): Promise<void> {
+    const position = (await this.commands.hget(keys.read, runId)) ?? '0';
+    this.followed.set(runId, { position, onEvent, caughtUp: [] });
+    this.wake?.();
+  }
+
+  /** Resolves once every event in the run's stream now has been handed over (its worker is done writing). */
+  async caughtUp(runId: string): Promise<void> {
+    const followed = this.followed.get(runId);
+    if (!followed) return;
+    const [last] = await this.commands.xrevrange(keys.events(runId), '+', '-', 'COUNT', 1);
+    if (!last || compareIds(followed.position, last[0]) >= 0) return;
+    await new Promise<void>((resolve) => followed.caughtUp.push({ target: last[0], resolve }));
+  }
+
+  /** Stops following a run and drops what Redis holds of its events (its record has them now). */
+  async forget(runId: string): Promise<void> {
+    this.followed.delete(runId);
+    await this.commands.multi().hdel(keys.read, runId).del(keys.events(runId)).exec();
+  }
+
+  /** Stops reading; runs still followed are picked up again by the next bridge. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake?.();
+    this.blocking.disconnect();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.closed) {
+      if (!this.followed.size) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+        continue;
+      }
+      const runIds = [...this.followed.keys()];
+      let reply: [string, [string, string[]][]][] | null;
+      try {
+        reply = await this.blocking.xread(
+          'COUNT',
+          1000,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          ...runIds.map(keys.events),
+          ...runIds.map((id) => this.followed.get(id)!.position),
+        );
+      } catch (error) {
+        if (this.closed) return;
+        this.onError(error as Error);
+        await new Promise((resolve) => setTimeout(resolve, BLOCK_MS));
+        continue;
+      }
+      const moved: Record<string, string> = {};
+      for (const [key, entries] of reply ?? []) {
+        const runId = runIds[runIds.map(keys.events).indexOf(key)]!;
+        const followed = this.followed.get(runId);
+        if (!followed) continue;
+        for (const [id, fields] of entries) {
+          followed.position = id;
+          const event = parseEvent(fields);
+          if (event) followed.onEvent(event);
+        }
+        moved[runId] = followed.position;
+      }
+      if (Object.keys(moved).length) await this.commands.hset(keys.read, moved).catch((error: Error) => this.onError(error));
+      for (const followed of this.followed.values()) {
+        followed.caughtUp = followed.caughtUp.filter((waiter) => {
+          if (compareIds(followed.position, waiter.target) < 0) return true;
+          waiter.resolve();
+          return false;
+        });
+      }
+    }
+  }
+}
+
+function parseEvent(fields: string[]): RunEvent | undefined {
+  const at = fields.indexOf('e');
+  try {
+    return at >= 0 ? (JSON.parse(fields[at + 1]!) as RunEvent) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Orders stream ids (`<ms>-<seq>`). */
+export function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(Number) as [number, number?];
+  const [bm, bs] = b.split('-').map(Number) as [number, number?];
+  return am - bm || (as ?? 0) - (bs ?? 0);
+}

@@ -1,0 +1,158 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { McpAccess } from '../adapters/turn-options.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import { askerId } from '../approvals/asker.ts';
+import type { RunEnding, RunExecution } from '../subagents/execution.ts';
+import { LocalExecutor } from '../subagents/local-execution.ts';
+import { mcpAccessFor } from '../tools/mcp-config.ts';
+import { onControl } from './control.ts';
+import { INTERRUPTED, stoppedEnding } from './endings.ts';
+import { connect, describeRedis, keys, PREFIX, QUEUE_NAME } from './redis.ts';
+import { RunEventsWriter } from './run-events.ts';
+import { parseRunJob } from './run-job.ts';
+
+export interface RunWorkerOptions {
+  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings'> & { redisUrl: string };
+  /** Shown in /subagents info and to dashboards; unique among workers. */
+  name: string;
+  /** Where this worker keeps its runs' worktrees and tool configs. */
+  home: string;
+  log: (line: string) => void;
+}
+
+interface Running {
+  execution: RunExecution;
+  holds: Map<string, () => void>;
+}
+
+/**
+ * A worker: takes runs from the queue, as many at once as its concurrency, and executes each
+ * on this machine as the bridge would (LocalExecutor), reporting to the run's event stream.
+ * The bridge reaches a run here through the control channel: stop, hold the timeout.
+ */
+export class RunWorker {
+  private readonly commands: Redis;
+  private readonly subscriber: Redis;
+  private readonly worker: Worker;
+  private readonly executor: LocalExecutor;
+  private readonly running = new Map<string, Running>();
+  private readonly access = new Map<string, McpAccess>();
+  private readonly keepSeconds: number;
+  private shuttingDown = false;
+
+  constructor(private readonly options: RunWorkerOptions) {
+    const { config, log } = options;
+    const where = describeRedis(config.redisUrl);
+    let down = false;
+    const onError = (error: Error) => {
+      if (down) return;
+      down = true;
+      log(`Redis (${where}) is unreachable: ${error.message}; runs here go on, and their reports wait until it is back`);
+    };
+    this.commands = connect(config.redisUrl, onError);
+    this.commands.on('ready', () => {
+      if (down) log(`Redis (${where}) is reachable again`);
+      down = false;
+    });
+    this.subscriber = connect(config.redisUrl, onError);
+    const workers = config.settings.workers;
+    this.keepSeconds = workers.keepHours * 3600;
+    this.executor = new LocalExecutor({
+      adapters: config.adapters,
+      cliEnv: config.cliEnv,
+      dataDir: options.home,
+      stopGraceMs: config.settings.stopGraceMs,
+      maxDepth: config.settings.subagents.maxDepth,
+      toolsFor: (run) => this.access.get(run.runId),
+    });
+    this.worker = new Worker(QUEUE_NAME, (job, _token, signal) => this.process(job, signal), {
+      connection: connect(config.redisUrl, onError),
+      prefix: PREFIX,
+      name: options.name,
+      concurrency: workers.concurrency,
+      lockDuration: workers.lockSeconds * 1000,
+      stalledInterval: workers.lockSeconds * 1000,
+      // A run whose worker died goes back to the queue once: the next worker ends it as
+      // interrupted if its CLI had started, or runs it if it had not.
+      maxStalledCount: 1,
+      autorun: false,
+    });
+    this.worker.on('error', onError);
+  }
+
+  /** Listens for the bridge's control messages, then takes runs. */
+  async start(): Promise<void> {
+    await onControl(this.subscriber, (message) => {
+      if (message.op === 'stop') {
+        this.worker.cancelJob(message.runId, message.reason);
+        return;
+      }
+      const running = this.running.get(message.runId);
+      if (!running) return;
+      if (message.op === 'hold') running.holds.set(message.holdId, running.execution.holdTimeout());
+      else {
+        running.holds.get(message.holdId)?.();
+        running.holds.delete(message.holdId);
+      }
+    });
+    void this.worker.run();
+    await this.worker.waitUntilReady();
+    this.options.log(
+      `worker ${this.options.name} taking runs from ${describeRedis(this.options.config.redisUrl)}, ${this.options.config.settings.workers.concurrency} at once`,
+    );
+  }
+
+  /** Stops taking runs and stops those running here: they end as interrupted by the shutdown. */
+  async close(): Promise<void> {
+    this.shuttingDown = true;
+    this.worker.cancelAllJobs('its worker is shutting down');
+    await this.worker.close();
+    this.subscriber.disconnect();
+    this.commands.disconnect();
+  }
+
+  private async process(job: Job, signal: AbortSignal | undefined): Promise<RunEnding> {
+    const { run, mcp, toolTimeoutMs } = parseRunJob(job.data);
+    const { runId } = run;
+    const stoppedBefore = await this.commands.get(keys.stop(runId));
+    if (stoppedBefore) return stoppedEnding(stoppedBefore);
+    // Only the first attempt may start the CLI: a run whose worker died is not run twice.
+    const first = await this.commands.set(keys.started(runId), this.options.name, 'EX', this.keepSeconds, 'NX');
+    if (first !== 'OK') {
+      const previous = await this.commands.get(keys.started(runId));
+      throw new UnrecoverableError(`${INTERRUPTED}the worker running it (${previous ?? 'unknown'}) stopped before it finished`);
+    }
+    const events = new RunEventsWriter(this.commands, runId, this.keepSeconds);
+    events.report({ kind: 'worker', name: this.options.name });
+    try {
+      if (!existsSync(run.cwd)) return { failed: `its directory ${run.cwd} does not exist on worker ${this.options.name}` };
+      const adapter = this.options.config.adapters.get(run.cli);
+      if (mcp && adapter) this.access.set(runId, mcpAccessFor(adapter, mcp, join(this.options.home, 'mcp'), askerId.run(runId), toolTimeoutMs));
+      const execution = this.executor.execute(run, {
+        onLine: (raw) => events.line(raw),
+        onSession: (sessionId) => events.report({ kind: 'session', sessionId }),
+        onToolCall: (name, input) => events.report({ kind: 'tool', name, input }),
+        onWorktree: async (worktree) => events.report({ kind: 'worktree', worktree }),
+        onWorker: () => {},
+      });
+      this.running.set(runId, { execution, holds: new Map() });
+      const stop = () => void execution.stop(String(signal?.reason ?? 'stopped'));
+      if (signal?.aborted) stop();
+      else signal?.addEventListener('abort', stop, { once: true });
+      const ending = await execution.ending;
+      if (this.shuttingDown && 'outcome' in ending && ending.outcome.status === 'stopped') {
+        return { interrupted: `${INTERRUPTED}its worker (${this.options.name}) was shut down` };
+      }
+      return ending;
+    } finally {
+      this.running.delete(runId);
+      const configFile = this.access.get(runId)?.configFile;
+      if (configFile) rmSync(configFile, { force: true });
+      this.access.delete(runId);
+      await events.close();
+    }
+  }
+}

@@ -1,0 +1,59 @@
+// A worker's entry: `npm run worker`. It takes subagent runs from the queue on BRIDGE_REDIS_URL
+// and executes them on this machine; any number of them, on any machine with the repository
+// and the CLIs.
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from './errors/config-error.ts';
+import { loadConfig, type BridgeConfig } from './config/config.ts';
+import { ensurePrivateDir } from './store/json-store.ts';
+import { reapOrphans } from './process/orphans.ts';
+import { RunWorker } from './queue/run-worker.ts';
+
+const log = (line: string) => console.error(`[${new Date().toISOString()}] ${line}`);
+
+async function main(): Promise<number> {
+  let config: BridgeConfig;
+  try {
+    config = await loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`jsonl-bridge worker: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  const { redisUrl } = config;
+  if (!redisUrl) {
+    console.error('jsonl-bridge worker: BRIDGE_REDIS_URL is not set: set it to the Redis the bridge queues runs on, like redis://:password@host:6379/0.');
+    return 1;
+  }
+  const name = process.env.BRIDGE_WORKER_NAME?.trim() || `${hostname()}-${process.pid}`;
+  const home = join(config.dataDir, 'worker');
+  await ensurePrivateDir(home);
+  await reapOrphans(config.dataDir, log);
+  const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log });
+  await worker.start();
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.on(signal, () => {
+        if (stopping) process.exit(130);
+        stopping = true;
+        log(`${signal}: stopping the runs here and leaving the queue (again to force)`);
+        worker.close().then(resolve, (error) => {
+          log(`shutdown failed: ${error}`);
+          process.exit(1);
+        });
+      });
+    }
+  });
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error('jsonl-bridge worker: fatal:', error);
+    process.exit(1);
+  },
+);

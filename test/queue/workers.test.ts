@@ -1,0 +1,136 @@
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { alive } from '../support/fake-cli.ts';
+import { startQueueWorld, type QueueWorld } from '../support/queue-world.ts';
+import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { OWNER } from '../support/telegram-world.ts';
+
+// Subagents through a BullMQ queue on a real redis-server, executed by worker processes: the
+// same chat surface as without, and the faults a queue brings (dead workers, a dead bridge,
+// Redis restarting).
+let redis: RedisServer;
+let world: QueueWorld | undefined;
+beforeAll(async () => (redis = await startRedis()));
+afterAll(() => redis?.stop());
+afterEach(async () => {
+  await world?.stop();
+  world = undefined;
+  const client = new Redis(redis.url);
+  await client.flushall();
+  client.disconnect();
+});
+
+const CHAT = OWNER; // a private chat: Telegram lets the bot answer it once a second, not 20 a minute
+const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'private', firstName: 'Ada' });
+const texts = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? '');
+const announcements = () => texts().filter((t) => /^[✅❌] /.test(t));
+const reply = (pattern: RegExp, timeoutMs = 20_000) => world!.telegram.waitFor(() => texts().find((t) => pattern.test(t)), timeoutMs);
+const invocation = async (prompt: string) => {
+  await expect.poll(async () => (await world!.cli.invocations()).find((c) => c.prompt.includes(prompt)), { timeout: 20_000 }).toBeTruthy();
+  return (await world!.cli.invocations()).find((c) => c.prompt.includes(prompt))!;
+};
+
+describe('subagents on workers', () => {
+  it('runs a /spawn on a worker: announced once, its log and info in the chat, no secret of the bridge on the worker', async () => {
+    world = await startQueueWorld(redis, ['w1', 'w2']);
+    say('/spawn --label Remote "tools:2 say:from-a-worker"');
+    await reply(/^✅ #1 Remote/);
+    expect(announcements()).toHaveLength(1);
+    expect(announcements()[0]).toContain('from-a-worker');
+    say('/subagents info 1');
+    const info = await reply(/"worker"/);
+    expect(info).toMatch(/"worker": "w[12]"/);
+    expect(info).toMatch(/"steps": 2/);
+    say('/subagents log 1');
+    await reply(/Bash/);
+
+    const [cli] = await world.cli.invocations();
+    expect(cli!.envNames).not.toContain('TELEGRAM_BOT_TOKEN');
+    expect(cli!.envNames).not.toContain('BRIDGE_REDIS_URL');
+    // Everything in Redis is what the bridge decided for the run, and never the bot's token.
+    const client = new Redis(redis.url);
+    const dump = await Promise.all((await client.keys('*')).map((key) => client.dumpBuffer(key)));
+    client.disconnect();
+    expect(dump.length).toBeGreaterThan(0);
+    expect(dump.map((value) => value?.toString('latin1') ?? '').join('')).not.toContain(world.env.TELEGRAM_BOT_TOKEN!);
+  });
+
+  it('/subagents stop reaches the worker and stops the run’s process group there', async () => {
+    world = await startQueueWorld(redis, ['w1']);
+    say('/spawn --label Stuck "grandchild hang"');
+    const cli = await invocation('grandchild hang');
+    say('/subagents stop 1');
+    await reply(/^❌ #1 Stuck/);
+    expect(announcements()[0]).toContain('stopped by Ada');
+    await expect.poll(() => alive(cli.pid)).toBe(false);
+  });
+
+  it('keeps the per-chat limit across workers: past it, runs wait their turn', async () => {
+    world = await startQueueWorld(redis, ['w1', 'w2'], { SUBAGENTS_MAX_CONCURRENT: '1' });
+    say('/spawn --label First "sleep:1 say:first"');
+    await reply(/^🚀 #1/);
+    say('/spawn --label Second "say:second"');
+    await reply(/^⏳ #2 queued/);
+    await world.telegram.waitFor(() => announcements().length === 2, 30_000);
+    expect(announcements().map((t) => t.split('\n')[0])).toEqual([expect.stringMatching(/^✅ #1 First/), expect.stringMatching(/^✅ #2 Second/)]);
+  });
+
+  it('a worker SIGKILLed mid-run: the run is taken for stalled and announced as interrupted, once', async () => {
+    world = await startQueueWorld(redis, ['w1', 'w2']);
+    say('/spawn --label Doomed "hang"');
+    const cli = await invocation('hang');
+    say('/subagents info 1');
+    const info = await reply(/"worker": "w[12]"/);
+    const name = /"worker": "(w[12])"/.exec(info)![1]!;
+    world.workers.get(name)!.kill('SIGKILL');
+    await world.workers.get(name)!.exited;
+    await reply(/^❌ #1 Doomed/, 40_000);
+    expect(announcements()[0]).toMatch(/interrupted/);
+    // Its CLI outlived its worker; a worker started again on this machine stops it.
+    expect(alive(cli.pid)).toBe(true);
+    await world.startWorker(name);
+    await expect.poll(() => alive(cli.pid), { timeout: 10_000 }).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // a second announcement would be out by now
+    expect(announcements()).toHaveLength(1);
+  });
+
+  it('the bridge SIGKILLed mid-run: the worker finishes, and the result is announced after the restart, once', async () => {
+    world = await startQueueWorld(redis, ['w1']);
+    say('/spawn --label Survivor "tools:3 sleep:2 say:outlived-the-bridge"');
+    await invocation('outlived-the-bridge');
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    await reply(/^✅ #1 Survivor/, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(announcements()).toHaveLength(1);
+    expect(announcements()[0]).toContain('outlived-the-bridge');
+    say('/subagents log 1');
+    await reply(/Bash/); // the lines sent while the bridge was down reached its log
+  });
+
+  it('Redis restarted mid-run loses nothing; Redis down is said in /status and refuses /spawn clearly', async () => {
+    world = await startQueueWorld(redis, ['w1']);
+    say('/spawn --label Steady "sleep:3 say:through-a-redis-restart"');
+    await invocation('through-a-redis-restart');
+    await redis.restart();
+    await reply(/^✅ #1 Steady/, 30_000);
+    expect(announcements()[0]).toContain('through-a-redis-restart');
+
+    const reconnects = () => world!.bridge.stderr().match(/reachable again/g)?.length ?? 0;
+    const before = reconnects();
+    await redis.halt();
+    try {
+      say('/status');
+      await reply(/unreachable/);
+      say('/spawn "say:never"');
+      await reply(/Subagents cannot start now: the queue's Redis .* is unreachable/);
+    } finally {
+      await redis.start();
+    }
+    await expect.poll(reconnects, { timeout: 20_000 }).toBe(before + 1);
+    say('/spawn --label Back "say:back-again"');
+    await reply(/^✅ #\d+ Back/, 30_000);
+    expect((await world.cli.invocations()).some((c) => c.prompt.includes('never'))).toBe(false);
+  });
+});

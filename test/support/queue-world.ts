@@ -1,0 +1,47 @@
+import { startWorkerProcess, type BridgeProcess } from './bridge-process.ts';
+import type { RedisServer } from './redis-server.ts';
+import { startTelegramWorld, type TelegramWorld } from './telegram-world.ts';
+
+/**
+ * The bridge with a queue: a real redis-server, the bridge process on it (BRIDGE_REDIS_URL),
+ * and worker processes (`npm run worker`) taking its runs, all over the fake CLI and the fake
+ * Bot API.
+ */
+export interface QueueWorld extends TelegramWorld {
+  redis: RedisServer;
+  workers: Map<string, BridgeProcess>;
+  /** Starts (or starts again) the worker of this name. */
+  startWorker(name: string): Promise<BridgeProcess>;
+}
+
+/** Workers that stop renewing a lock this long are taken for dead: short, so a test sees it, and far above a loaded machine's pauses. */
+export const TEST_LOCK_SECONDS = 4;
+
+export async function startQueueWorld(redis: RedisServer, workerNames: string[], extraEnv: Record<string, string> = {}): Promise<QueueWorld> {
+  const base = await startTelegramWorld({ BRIDGE_REDIS_URL: redis.url, ...extraEnv });
+  const workers = new Map<string, BridgeProcess>();
+  // A worker has no bot token: it is not given one.
+  const { TELEGRAM_BOT_TOKEN: _token, TELEGRAM_API_ROOT: _root, ...workerEnv } = base.env;
+  const startWorker = async (name: string) => {
+    const worker = startWorkerProcess({ ...workerEnv, BRIDGE_WORKER_NAME: name, BRIDGE_WORKER_LOCK_SECONDS: String(TEST_LOCK_SECONDS) });
+    await worker.waitForLog(/taking runs from/);
+    workers.set(name, worker);
+    return worker;
+  };
+  await Promise.all(workerNames.map(startWorker));
+  const stopBase = base.stop.bind(base);
+  return Object.assign(base, {
+    redis,
+    workers,
+    startWorker,
+    async stop() {
+      await Promise.all(
+        [...workers.values()].map(async (worker) => {
+          worker.kill('SIGTERM');
+          await worker.exited;
+        }),
+      );
+      await stopBase();
+    },
+  });
+}

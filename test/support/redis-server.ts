@@ -1,0 +1,82 @@
+import { createServer } from 'node:net';
+import { execa, type ResultPromise } from 'execa';
+import { tempDir } from './bridge-process.ts';
+
+/**
+ * A real `redis-server` (Debian's package; `.ci/run` installs it) on a free port of its own,
+ * with a password and an append-only file, so a restart keeps the queue as a production Redis
+ * would.
+ */
+export interface RedisServer {
+  /** With the password: what BRIDGE_REDIS_URL is set to. */
+  readonly url: string;
+  readonly password: string;
+  readonly port: number;
+  /** Stops it (SIGTERM: it writes its data) and starts it again on the same files and port. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops it and leaves it stopped (until `start`). */
+  halt(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const dir = await tempDir('redis-');
+  const port = await freePort();
+  const password = `test-${Math.random().toString(36).slice(2)}-pass`;
+  let child: ResultPromise | undefined;
+  const start = async () => {
+    let output = '';
+    child = execa(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir.path, '--requirepass', password, '--appendonly', 'yes', '--save', '', '--daemonize', 'no'],
+      { reject: false, buffer: false, stdin: 'ignore' },
+    );
+    const ready = new Promise<void>((resolve, reject) => {
+      child!.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+        if (output.includes('Ready to accept connections')) resolve();
+      });
+      void child!.then((result) =>
+        reject(
+          new Error(
+            `redis-server exited (${result.exitCode ?? result.signal}) before it was ready${result.failed ? `: ${result.shortMessage}` : ''}\n${output}`,
+          ),
+        ),
+      );
+    });
+    await ready;
+  };
+  const halt = async () => {
+    child?.kill('SIGTERM');
+    await child;
+    child = undefined;
+  };
+  await start();
+  return {
+    url: `redis://:${password}@127.0.0.1:${port}`,
+    password,
+    port,
+    start,
+    halt,
+    async restart() {
+      await halt();
+      await start();
+    },
+    async stop() {
+      await halt();
+      await dir.remove();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
