@@ -76,7 +76,7 @@ export async function createApp(options: {
 
   // The one forward reference: the agents' tools start runs, and runs are given the tools.
   let toolCalls: ToolCalls | undefined;
-  const endpoint = await McpEndpoint.listen({ tools: config.manifest.tools, call: (scope, name, args) => toolCalls!.call(scope, name, args) });
+  const endpoint = await McpEndpoint.listen({ tools: config.manifest.tools, call: (scope, name, args) => toolCalls!.call(scope, name, args) }, config.mcp);
   const approvals = new ApprovalBroker({
     out,
     audit,

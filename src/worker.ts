@@ -32,7 +32,13 @@ async function main(): Promise<number> {
   await ensurePrivateDir(home);
   await reapOrphans(config.dataDir, log);
   const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log });
-  await worker.start();
+  try {
+    await worker.start();
+  } catch (error) {
+    console.error(`jsonl-bridge worker: ${(error as Error).message}`);
+    await worker.close();
+    return 1;
+  }
   await new Promise<void>((resolve) => {
     let stopping = false;
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {

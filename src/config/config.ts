@@ -27,10 +27,21 @@ export interface BridgeConfig extends ProjectsConfig {
   adapters: Map<string, Adapter>;
   manifest: BridgeManifest;
   settings: Settings;
+  /** Where the bridge's MCP endpoint listens, and the URL its CLIs (on workers too) reach it at. */
+  mcp: McpListen;
   /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
   redisUrl: string | undefined;
   /** What CLIs run with: the bridge's own environment less its settings and secrets (API keys and base URLs pass through). */
   cliEnv: Record<string, string | undefined>;
+}
+
+/** Where the bridge's MCP endpoint listens, and the URL CLIs reach it at (workers on other machines need one they can reach). */
+export interface McpListen {
+  host: string;
+  /** 0: a free port. */
+  port: number;
+  /** Default: `http://<host>:<port>/mcp`. */
+  publicUrl?: string;
 }
 
 export interface ConfigSources {
@@ -77,6 +88,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     transcribe: transcribe(env),
     redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
+    mcp: mcpListen(env),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -119,6 +131,24 @@ function transcribe(env: NodeJS.ProcessEnv): TranscriberConfig | undefined {
     throw new ConfigError(`BRIDGE_TRANSCRIBE_URL: expected the http(s) base URL of an OpenAI-compatible API, like http://127.0.0.1:8000/v1, got "${url}"`);
   const key = env.BRIDGE_TRANSCRIBE_KEY?.trim();
   return { url, ...(key ? { key } : {}), model: env.BRIDGE_TRANSCRIBE_MODEL?.trim() || 'whisper-1' };
+}
+
+function mcpListen(env: NodeJS.ProcessEnv): McpListen {
+  const listen = env.BRIDGE_MCP_LISTEN?.trim();
+  const url = env.BRIDGE_MCP_URL?.trim();
+  const where: McpListen = { host: '127.0.0.1', port: 0 };
+  if (listen) {
+    const match = /^(.+):(\d{1,5})$/.exec(listen);
+    if (!match || Number(match[2]) > 65535) throw new ConfigError(`BRIDGE_MCP_LISTEN: expected host:port, like 0.0.0.0:8765, got "${listen}"`);
+    where.host = match[1]!.replace(/^\[(.*)\]$/, '$1');
+    where.port = Number(match[2]);
+  }
+  if (url) {
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      throw new ConfigError(`BRIDGE_MCP_URL: expected the http(s) URL workers reach the bridge's tools at, like http://bridge.internal:8765/mcp, got "${url}"`);
+    where.publicUrl = url;
+  }
+  return where;
 }
 
 function redisUrl(raw: string | undefined): string | undefined {

@@ -83,8 +83,24 @@ export class RunWorker {
     this.worker.on('error', onError);
   }
 
-  /** Listens for the bridge's control messages, then takes runs. */
+  /**
+   * Listens for the bridge's control messages, then takes runs. Redis refusing the
+   * credentials fails the start (nothing would ever work); Redis unreachable is waited for.
+   */
   async start(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const refused = (error: Error) => {
+        if (!/WRONGPASS|NOAUTH|NOPERM/.test(error.message)) return;
+        this.commands.off('error', refused);
+        this.commands.disconnect();
+        reject(new Error(`Redis (${describeRedis(this.options.config.redisUrl)}) refused this worker: ${error.message}`));
+      };
+      this.commands.on('error', refused);
+      this.commands.ping().then(() => {
+        this.commands.off('error', refused);
+        resolve();
+      }, reject);
+    });
     await onControl(this.subscriber, (message) => {
       if (message.op === 'stop') {
         this.worker.cancelJob(message.runId, message.reason);

@@ -7,6 +7,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { BridgeManifest } from '../config/bridge-manifest.ts';
 import type { ToolScope } from './scope.ts';
 import type { ToolResult } from './tool-calls.ts';
+import type { McpListen } from '../config/config.ts';
 
 /** What the endpoint serves: the tools (with their schemas) and what calling one does. */
 export interface ToolHandler {
@@ -26,7 +27,7 @@ export interface Grant {
 }
 
 /**
- * The bridge's MCP endpoint on 127.0.0.1: Streamable HTTP, stateless (a fresh MCP server
+ * The bridge's MCP endpoint (on 127.0.0.1 unless told otherwise): Streamable HTTP, stateless (a fresh MCP server
  * per request, as the SDK wants), one secret per session. A request without a known
  * secret is refused before any MCP is spoken.
  */
@@ -39,8 +40,7 @@ export class McpEndpoint {
     private readonly base: string,
   ) {}
 
-  /** Listens on a free port of 127.0.0.1. */
-  static async listen(calls: ToolHandler): Promise<McpEndpoint> {
+  static async listen(calls: ToolHandler, where: McpListen = { host: '127.0.0.1', port: 0 }): Promise<McpEndpoint> {
     let endpoint: McpEndpoint | undefined;
     const http = createServer((req, res) => {
       endpoint!.handle(req, res).catch((error: unknown) => {
@@ -49,9 +49,10 @@ export class McpEndpoint {
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(0, '127.0.0.1', () => resolve());
+      http.listen(where.port, where.host, () => resolve());
     });
-    endpoint = new McpEndpoint(http, calls, `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    const host = where.host.includes(':') ? `[${where.host}]` : where.host;
+    endpoint = new McpEndpoint(http, calls, where.publicUrl ?? `http://${host}:${(http.address() as AddressInfo).port}/mcp`);
     return endpoint;
   }
 

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
+import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { startQueueWorld, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER } from '../support/telegram-world.ts';
@@ -132,5 +133,28 @@ describe('subagents on workers', () => {
     say('/spawn --label Back "say:back-again"');
     await reply(/^✅ #\d+ Back/, 30_000);
     expect((await world.cli.invocations()).some((c) => c.prompt.includes('never'))).toBe(false);
+  });
+});
+
+describe('worker start-up', () => {
+  async function startWith(env: Record<string, string>) {
+    const data = await tempDir('worker-data-');
+    const worker = startWorkerProcess({ BRIDGE_DATA_DIR: data.path, ...env });
+    const exit = await worker.exited;
+    await data.remove();
+    return { exit, stderr: worker.stderr().trim() };
+  }
+
+  it('exits non-zero with one clear line without BRIDGE_REDIS_URL', async () => {
+    const { exit, stderr } = await startWith({ BRIDGE_REDIS_URL: '' });
+    expect(exit.code).toBe(1);
+    expect(stderr).toMatch(/^jsonl-bridge worker: BRIDGE_REDIS_URL is not set: set it to the Redis the bridge queues runs on/);
+  });
+
+  it('exits non-zero when Redis refuses its password, without showing the password', async () => {
+    const { exit, stderr } = await startWith({ BRIDGE_REDIS_URL: `redis://:wrong-password@127.0.0.1:${redis.port}` });
+    expect(exit.code).toBe(1);
+    expect(stderr).toMatch(/jsonl-bridge worker: Redis \(redis:\/\/127\.0\.0\.1:\d+\) refused this worker: WRONGPASS/);
+    expect(stderr).not.toContain('wrong-password');
   });
 });

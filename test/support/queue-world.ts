@@ -18,7 +18,11 @@ export interface QueueWorld extends TelegramWorld {
 export const TEST_LOCK_SECONDS = 4;
 
 export async function startQueueWorld(redis: RedisServer, workerNames: string[], extraEnv: Record<string, string> = {}): Promise<QueueWorld> {
-  const base = await startTelegramWorld({ BRIDGE_REDIS_URL: redis.url, ...extraEnv });
+  return addWorkers(await startTelegramWorld({ BRIDGE_REDIS_URL: redis.url, ...extraEnv }), redis, workerNames);
+}
+
+/** Workers beside a bridge already started on `redis`, with its environment less its Telegram settings. */
+export async function addWorkers(base: TelegramWorld, redis: RedisServer, workerNames: string[]): Promise<QueueWorld> {
   const workers = new Map<string, BridgeProcess>();
   // A worker has no bot token: it is not given one.
   const { TELEGRAM_BOT_TOKEN: _token, TELEGRAM_API_ROOT: _root, ...workerEnv } = base.env;

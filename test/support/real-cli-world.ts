@@ -13,7 +13,7 @@ export interface RealCliWorld {
  * Everything real but the two servers: the bridge process with the real `cli` binary as its
  * default, against the fake Bot API and the mock model API (scripted by `script`).
  */
-export async function startRealCliWorld(cli: CliName, script?: Script): Promise<RealCliWorld> {
+export async function startRealCliWorld(cli: CliName, script?: Script, extraEnv: Record<string, string> = {}): Promise<RealCliWorld> {
   const mock = await startMockModel(script ? { script } : {});
   const cliEnv = await prepareCliEnv(cli, mock.url);
   const world = await startTelegramWorld({
@@ -21,6 +21,7 @@ export async function startRealCliWorld(cli: CliName, script?: Script): Promise<
     BRIDGE_DEFAULT_CLI: cli,
     [`BRIDGE_${cli.toUpperCase()}_COMMAND`]: CLI_BINARIES[cli],
     BRIDGE_WORKDIR: cliEnv.workdir,
+    ...extraEnv,
   });
   return {
     mock,

@@ -94,6 +94,16 @@ describe('start-up errors', () => {
       { BRIDGE_TRANSCRIBE_URL: 'whisper.local' },
       'BRIDGE_TRANSCRIBE_URL: expected the http(s) base URL of an OpenAI-compatible API, like http://127.0.0.1:8000/v1, got "whisper.local"',
     ],
+    [
+      { BRIDGE_REDIS_URL: 'http://:secret@localhost:6379' },
+      'BRIDGE_REDIS_URL: expected a redis:// or rediss:// URL, like redis://:password@127.0.0.1:6379/0, got "http://:***@localhost:6379"',
+    ],
+    [{ BRIDGE_MCP_LISTEN: '8765' }, 'BRIDGE_MCP_LISTEN: expected host:port, like 0.0.0.0:8765, got "8765"'],
+    [
+      { BRIDGE_MCP_URL: 'bridge:8765' },
+      'BRIDGE_MCP_URL: expected the http(s) URL workers reach the bridge\'s tools at, like http://bridge.internal:8765/mcp, got "bridge:8765"',
+    ],
+    [{ BRIDGE_WORKER_CONCURRENCY: '0' }, 'BRIDGE_WORKER_CONCURRENCY: expected a whole number of at least 1, got "0"'],
   ])('exits non-zero naming the variable for %j', async (env, message) => {
     const { exit, stderr } = await startWith(env);
     expect(exit.code).toBe(1);
