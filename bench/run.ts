@@ -8,6 +8,7 @@ import { benchDecode } from './decode.ts';
 import { benchSubagents } from './subagents.ts';
 import { benchTelegram } from './telegram.ts';
 import { benchFlood } from './flood.ts';
+import { benchWorkers } from './workers.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -15,6 +16,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   telegram: benchTelegram,
   subagents: benchSubagents,
   flood: benchFlood,
+  workers: benchWorkers,
 };
 
 const only = process.argv.slice(2);

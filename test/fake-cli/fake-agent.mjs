@@ -22,7 +22,7 @@
 //   dirty:NAME     after that, write a file NAME that stays uncommitted
 //
 // Argv is Claude's: -p PROMPT [--resume ID] [--model M] [--append-system-prompt S] ...
-// Every run appends {argv, cwd, prompt, resume} to $FAKE_CLI_LOG when set; sessions
+// Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt} to $FAKE_CLI_LOG when set; sessions
 // persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -70,7 +70,7 @@ const directive = (name) => {
 if (process.env.FAKE_CLI_LOG) {
   appendFileSync(
     process.env.FAKE_CLI_LOG,
-    JSON.stringify({ argv: args, cwd: process.cwd(), prompt, resume, pid: process.pid, envNames: Object.keys(process.env).sort() }) + '\n',
+    JSON.stringify({ argv: args, cwd: process.cwd(), prompt, resume, pid: process.pid, envNames: Object.keys(process.env).sort(), startedAt: Date.now() }) + '\n',
   );
 }
 if (directive('ignore-term')) process.on('SIGTERM', () => {});

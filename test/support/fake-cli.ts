@@ -18,8 +18,8 @@ export interface FakeCliWorld {
   dir: string;
   /** Environment for the fake CLI: where it logs its invocations and keeps sessions. */
   env: Record<string, string | undefined>;
-  /** Every invocation so far: argv, cwd, prompt, resume id, pid, and the names of its environment variables. */
-  invocations(): Promise<{ argv: string[]; cwd: string; prompt: string; resume?: string; pid: number; envNames: string[] }[]>;
+  /** Every invocation so far: argv, cwd, prompt, resume id, pid, the names of its environment variables, and when it started (ms since the epoch). */
+  invocations(): Promise<{ argv: string[]; cwd: string; prompt: string; resume?: string; pid: number; envNames: string[]; startedAt: number }[]>;
   /** The pids of invocations that reached `hang` with all their output written. */
   hanging(): Promise<number[]>;
   cleanup(): Promise<void>;

@@ -1,0 +1,133 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createApp, type App } from '../src/app.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { ChatStore } from '../src/store/chat-store.ts';
+import { startWorkerProcess, type BridgeProcess } from '../test/support/bridge-process.ts';
+import { FAKE_AGENT, fakeCliWorld, type FakeCliWorld } from '../test/support/fake-cli.ts';
+import { RecordingOutbound } from '../test/support/recording-outbound.ts';
+import { startRedis } from '../test/support/redis-server.ts';
+import type { BenchResult } from './report.ts';
+
+const RUNS = 200;
+const CHATS = 50;
+const WORKERS = 2;
+/** Runs in flight at once: what two workers take at their default concurrency, under every limit, so no run waits for a slot. */
+const IN_FLIGHT = 8;
+
+/**
+ * The same 200 runs of the fake CLI, executed in the bridge's process and then by two local
+ * worker processes through a real redis-server: how much later a run's CLI starts after
+ * `/spawn` (p50, p99), and what a run costs the bridge's CPU, with their ratios, from one
+ * run of the bench.
+ */
+export async function benchWorkers(dir: string): Promise<BenchResult[]> {
+  const embedded = await measure(join(dir, 'embedded'), {});
+  const redis = await startRedis();
+  let queued: Measured;
+  try {
+    queued = await measure(join(dir, 'queued'), { BRIDGE_REDIS_URL: redis.url });
+  } finally {
+    await redis.stop();
+  }
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  return [
+    { suite: 'workers', name: '/spawn → CLI start, embedded', value: embedded.p50, unit: 'ms', note: `p50; p99 ${embedded.p99} ms` },
+    {
+      suite: 'workers',
+      name: `/spawn → CLI start, ${WORKERS} workers`,
+      value: queued.p50,
+      unit: 'ms',
+      note: `p50; p99 ${queued.p99} ms; added p50 ${queued.p50 - embedded.p50} ms, p99 ${queued.p99 - embedded.p99} ms`,
+    },
+    { suite: 'workers', name: 'bridge CPU per run, embedded', value: embedded.cpuPerRunMs, unit: 'ms', note: 'spawning and reading the CLI here' },
+    {
+      suite: 'workers',
+      name: `bridge CPU per run, ${WORKERS} workers`,
+      value: queued.cpuPerRunMs,
+      unit: 'ms',
+      note: `ratio ${ratio(queued.cpuPerRunMs, embedded.cpuPerRunMs)} to embedded; the CLIs run in the workers`,
+    },
+    { suite: 'workers', name: `${RUNS} runs, wall time ratio`, value: ratio(queued.wallMs, embedded.wallMs), unit: '×', note: `${WORKERS} workers ÷ embedded` },
+  ];
+}
+
+interface Measured {
+  p50: number;
+  p99: number;
+  cpuPerRunMs: number;
+  wallMs: number;
+}
+
+/** The bridge in this process with its real configuration (the claude adapter, pointed at the fake CLI), and the workers beside it. */
+async function measure(dataDir: string, extraEnv: Record<string, string>): Promise<Measured> {
+  const workdir = join(dataDir, 'work');
+  await mkdir(workdir, { recursive: true });
+  const cli = await fakeCliWorld();
+  const env: Record<string, string> = {
+    ...(cli.env as Record<string, string>),
+    ...extraEnv,
+    BRIDGE_DATA_DIR: dataDir,
+    BRIDGE_WORKDIR: workdir,
+    BRIDGE_CLAUDE_COMMAND: FAKE_AGENT,
+  };
+  const config = await loadConfig({ env });
+  const out = new RecordingOutbound();
+  const app = await createApp({ config, store: await ChatStore.open(dataDir), out, log: () => {} });
+  await app.start();
+  const workers: BridgeProcess[] = [];
+  try {
+    if (env.BRIDGE_REDIS_URL) {
+      for (let i = 0; i < WORKERS; i++) workers.push(startWorkerProcess({ ...env, BRIDGE_WORKER_NAME: `bench-${i}` }));
+      await Promise.all(workers.map((worker) => worker.waitForLog(/taking runs from/)));
+    }
+    return await spawnAll(app, workdir, out, () => cli.invocations());
+  } finally {
+    await app.shutdown();
+    await Promise.all(
+      workers.map(async (worker) => {
+        worker.kill('SIGTERM');
+        await worker.exited;
+      }),
+    );
+    await cli.cleanup();
+  }
+}
+
+/** Spawns RUNS runs, IN_FLIGHT at a time, each waiting for its announcement before the next. */
+async function spawnAll(app: App, cwd: string, out: RecordingOutbound, invocations: FakeCliWorld['invocations']): Promise<Measured> {
+  const spawnedAt = new Map<string, number>();
+  const cpuStart = process.cpuUsage();
+  const started = performance.now();
+  let next = 0;
+  const lane = async () => {
+    while (next < RUNS) {
+      const i = next++;
+      const label = `bench-run-${i}`;
+      const announced = out.sent.length;
+      spawnedAt.set(label, Date.now());
+      const result = await app.subagents.spawner.spawn(
+        { task: `say:${label}` },
+        { address: { chatId: -(i % CHATS) - 1 }, requester: { kind: 'user', userId: 1 }, cwd, cli: 'claude', depth: 0 },
+      );
+      if (!result.ok) throw new Error(result.error);
+      const { runId } = result.run;
+      let announcement: string | undefined;
+      while (!(announcement = out.sent.slice(announced).find((m) => m.text.includes(runId))?.text)) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (!announcement.startsWith('✅')) throw new Error(`run ${i} did not complete: ${announcement}`);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuStart);
+  const latencies = (await invocations())
+    .map((call) => {
+      const label = /say:(bench-run-\d+)/.exec(call.prompt)?.[1];
+      return label ? call.startedAt - spawnedAt.get(label)! : undefined;
+    })
+    .filter((ms): ms is number => ms !== undefined)
+    .sort((a, b) => a - b);
+  if (latencies.length !== RUNS) throw new Error(`${latencies.length} of ${RUNS} runs started their CLI`);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  return { p50: at(0.5), p99: at(0.99), cpuPerRunMs: Math.round((cpu.user + cpu.system) / RUNS / 100) / 10, wallMs };
+}
