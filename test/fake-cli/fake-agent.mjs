@@ -70,7 +70,8 @@ const directive = (name) => {
 if (process.env.FAKE_CLI_LOG) {
   appendFileSync(
     process.env.FAKE_CLI_LOG,
-    JSON.stringify({ argv: args, cwd: process.cwd(), prompt, resume, pid: process.pid, envNames: Object.keys(process.env).sort(), startedAt: Date.now() }) + '\n',
+    JSON.stringify({ argv: args, cwd: process.cwd(), prompt, resume, pid: process.pid, envNames: Object.keys(process.env).sort(), startedAt: Date.now() }) +
+      '\n',
   );
 }
 if (directive('ignore-term')) process.on('SIGTERM', () => {});
