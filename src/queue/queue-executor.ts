@@ -23,6 +23,8 @@ export interface QueueExecutorOptions {
 
 /** A run whose end was missed (its completion event trimmed away while the bridge was down) is looked up this often. */
 const RECHECK_MS = 30_000;
+/** How long /status waits for Redis to say how many workers there are. */
+const DESCRIBE_WITHIN_MS = 2000;
 
 /**
  * Runs subagents through a BullMQ queue on Redis, executed by workers (`npm run worker`) on
@@ -89,10 +91,17 @@ export class QueueExecutor implements RunExecutor {
     this.availableListeners.push(listener);
   }
 
+  /** Answers within DESCRIBE_WITHIN_MS whatever Redis does: /status must not hang on it. */
   async describe(): Promise<string> {
     const down = this.unavailable();
     if (down) return `on workers, but ${down}`;
-    const [workers, counts] = await Promise.all([this.queue.getWorkersCount(), this.queue.getJobCounts('waiting', 'active')]);
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), DESCRIBE_WITHIN_MS)));
+    const answer = await Promise.race([Promise.all([this.queue.getWorkersCount(), this.queue.getJobCounts('waiting', 'active')]), silent]).finally(() =>
+      clearTimeout(timer),
+    );
+    if (!answer) return `on workers, but the queue's Redis (${this.where}) is unreachable: it has not answered for ${DESCRIBE_WITHIN_MS / 1000} s`;
+    const [workers, counts] = answer;
     return `on workers through ${this.where}: ${workers} worker${workers === 1 ? '' : 's'} connected, ${counts.active ?? 0} running, ${counts.waiting ?? 0} waiting for a worker`;
   }
 

@@ -118,10 +118,12 @@ describe('subagents on workers', () => {
     await reply(/^✅ #1 Steady/, 30_000);
     expect(announcements()[0]).toContain('through-a-redis-restart');
 
-    const reconnects = () => world!.bridge.stderr().match(/reachable again/g)?.length ?? 0;
-    const before = reconnects();
+    const count = (pattern: RegExp) => world!.bridge.stderr().match(pattern)?.length ?? 0;
+    const reconnects = () => count(/reachable again/g);
+    const [before, outages] = [reconnects(), count(/is unreachable: runs on workers go on/g)];
     await redis.halt();
     try {
+      await expect.poll(() => count(/is unreachable: runs on workers go on/g), { timeout: 20_000 }).toBe(outages + 1);
       say('/status');
       await reply(/unreachable/);
       say('/spawn "say:never"');
