@@ -145,6 +145,10 @@ export class QueueExecutor implements RunExecutor {
         await sendControl(this.commands, { op: 'stop', runId, reason });
         await ending;
       },
+      send: (text) => {
+        void sendControl(this.commands, { op: 'send', runId, text }).catch(() => {});
+        return 1;
+      },
       holdTimeout: () => {
         const holdId = nanoid(8);
         holds.set(holdId, true);

@@ -108,7 +108,8 @@ export class RunWorker {
       }
       const running = this.running.get(message.runId);
       if (!running) return;
-      if (message.op === 'hold') running.holds.set(message.holdId, running.execution.holdTimeout());
+      if (message.op === 'send') running.execution.send(message.text);
+      else if (message.op === 'hold') running.holds.set(message.holdId, running.execution.holdTimeout());
       else {
         running.holds.get(message.holdId)?.();
         running.holds.delete(message.holdId);

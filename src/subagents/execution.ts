@@ -53,4 +53,10 @@ export interface RunExecution {
   stop(reason: string): Promise<void>;
   /** Pauses its timeout while it waits on a person; returns the release. */
   holdTimeout(): () => void;
+  /**
+   * A message for the run: its next turn, in the same CLI session, right after the current
+   * one. Returns how many wait (undefined when it has ended or is stopping; for a run on a
+   * worker, 1: only the worker knows).
+   */
+  send(text: string): number | undefined;
 }

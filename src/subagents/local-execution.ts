@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Adapter } from '../adapters/load.ts';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import { AgentSession } from '../session/session.ts';
+import type { AgentEvent } from '../protocols/events.ts';
 import { createWorktree, summarizeWorktree } from '../worktrees/index.ts';
 import type { SubagentRunRecord } from './record.ts';
 import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
@@ -35,10 +36,12 @@ export class LocalExecutor implements RunExecutor {
   execute(run: SubagentRunRecord, reports: RunReports): RunExecution {
     let session: AgentSession | undefined;
     let stopReason: string | undefined;
-    const ending = this.run(run, reports, (created) => {
+    let ended = false;
+    const inbox: string[] = [];
+    const ending = this.run(run, reports, inbox, (created) => {
       session = created;
       if (stopReason) void created.stop(stopReason);
-    });
+    }).finally(() => (ended = true));
     return {
       ending,
       stop: async (reason) => {
@@ -46,6 +49,11 @@ export class LocalExecutor implements RunExecutor {
         await session?.stop(reason);
       },
       holdTimeout: () => session?.holdTimeout() ?? (() => {}),
+      send: (text) => {
+        if (ended || stopReason) return undefined;
+        inbox.push(text);
+        return inbox.length;
+      },
     };
   }
 
@@ -66,7 +74,7 @@ export class LocalExecutor implements RunExecutor {
 
   async close(): Promise<void> {}
 
-  private async run(run: SubagentRunRecord, reports: RunReports, started: (session: AgentSession) => void): Promise<RunEnding> {
+  private async run(run: SubagentRunRecord, reports: RunReports, inbox: string[], started: (session: AgentSession) => void): Promise<RunEnding> {
     const adapter = this.options.adapters.get(run.cli);
     if (!adapter) return { failed: `the CLI "${run.cli}" is no longer configured` };
     let worktree = run.worktree;
@@ -86,10 +94,10 @@ export class LocalExecutor implements RunExecutor {
     const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter);
     let steps = 0;
     let named = run.childSessionId !== undefined;
-    const turn = session.send(subagentPrompt(run), {
+    const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
-      onLine: (line) => reports.onLine(line),
-      onEvent: (event) => {
+      onLine: (line: string) => reports.onLine(line),
+      onEvent: (event: AgentEvent) => {
         if (event.type === 'tool_start') {
           steps++;
           reports.onToolCall(event.name, event.input);
@@ -99,9 +107,18 @@ export class LocalExecutor implements RunExecutor {
           reports.onSession(event.sessionId);
         }
       },
-    });
+    };
+    const turn = session.send(subagentPrompt(run), handlers);
     started(session);
-    const outcome = await turn;
+    let outcome = await turn;
+    // Messages sent to the run while it worked: its next turn, in the same CLI session. Its
+    // cost is the turns' together (each is a process of its own).
+    let costUsd = outcome.result?.costUsd;
+    while (outcome.status === 'completed' && inbox.length) {
+      outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
+      if (outcome.result?.costUsd !== undefined) costUsd = (costUsd ?? 0) + outcome.result.costUsd;
+    }
+    if (costUsd !== undefined && outcome.result) outcome = { ...outcome, result: { ...outcome.result, costUsd } };
     const summary = worktree ? await summarizeWorktree(worktree).catch(() => undefined) : undefined;
     return { outcome, steps, ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}) };
   }

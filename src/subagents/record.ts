@@ -9,8 +9,11 @@ export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped
 
 export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 
-/** Who asked for the run: a person with /spawn, or a main agent through the spawn tool. */
-export type Requester = { kind: 'user'; userId: number; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string };
+/** The chat of runs started through the API for no chat: announced nowhere, listed by the API. */
+export const NO_CHAT = 0;
+
+/** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
+export type Requester = { kind: 'user'; userId: number; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string } | { kind: 'api'; client: string };
 
 /**
  * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,

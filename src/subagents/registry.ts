@@ -4,7 +4,7 @@ import { nanoid } from 'nanoid';
 import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
 import { pendingDelivery, type Delivery } from './delivery.ts';
-import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
+import { isActive, NO_CHAT, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
 import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
@@ -35,7 +35,10 @@ export interface SpawnRequest {
   orchestration?: { id: string; step: string };
 }
 
-export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: number } | { ok: false; error: string };
+/** Why a spawn was refused, for callers that answer with codes (the API): the request was wrong, or the bridge cannot take it now. */
+export type Refusal = 'invalid' | 'limit' | 'unavailable';
+
+export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: number } | { ok: false; error: string; refusal?: Refusal };
 
 export interface RegistryOptions {
   store: RunStore;
@@ -94,6 +97,7 @@ export class SubagentRegistry {
     if (mustQueue && queued >= this.limits.maxQueued) {
       return {
         ok: false,
+        refusal: 'limit',
         error: `Limit reached: ${running} running and ${queued} queued in this chat (at most ${this.limits.maxConcurrent} running, ${this.limits.maxQueued} queued). Wait for one to finish, or /subagents stop one.`,
       };
     }
@@ -128,7 +132,7 @@ export class SubagentRegistry {
       delivery: deliveryFor(request, this.limits.announceTo),
     };
     await this.store.save(run);
-    const by = request.requester.kind === 'user' ? (request.requester.name ?? String(request.requester.userId)) : 'the agent';
+    const by = requesterName(request.requester);
     void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: run.task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
     this.schedule();
     const latest = this.store.get(runId)!;
@@ -232,6 +236,23 @@ export class SubagentRegistry {
       }),
     );
     await this.executor.close();
+  }
+
+  /**
+   * A message for a running run: its next turn, right after the current one (a queued run
+   * has no session yet; an ended one is over). Audited.
+   */
+  async send(runId: string, text: string, by: string): Promise<{ ok: true; pending: number } | { ok: false; error: string; refusal: Refusal }> {
+    const run = this.store.get(runId);
+    if (!run) return { ok: false, error: 'No such run.', refusal: 'invalid' };
+    if (run.status !== 'running') {
+      const why = run.status === 'queued' ? 'has not started yet: wait for it, or stop it and spawn again with the message' : `has ended (${run.status.replace('_', ' ')})`;
+      return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
+    }
+    const pending = this.live.get(runId)?.execution?.send(text);
+    if (pending === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
+    void this.options.audit.record({ event: 'send', runId, chat: run.requesterKey, by, input: text });
+    return { ok: true, pending };
   }
 
   /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */
@@ -344,12 +365,18 @@ export class SubagentRegistry {
   }
 }
 
+/** Who asked, in the audit log. */
+function requesterName(requester: Requester): string {
+  if (requester.kind === 'user') return requester.name ?? String(requester.userId);
+  return requester.kind === 'api' ? `API client ${requester.client}` : 'the agent';
+}
+
 /**
  * Who hears of the run's end: the chat, and the main agent that spawned it (manifest.json
  * `announceTo`). A step of an orchestration is reported in the orchestration's own messages.
  */
 function deliveryFor(request: SpawnRequest, announceTo: SubagentSettings['announceTo']): Delivery {
-  if (request.orchestration) return pendingDelivery(false, false);
+  if (request.orchestration || request.address.chatId === NO_CHAT) return pendingDelivery(false, false);
   const byAgent = request.requester.kind === 'agent';
   return pendingDelivery(byAgent && announceTo !== 'chat', !(byAgent && announceTo === 'agent'));
 }

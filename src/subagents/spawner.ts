@@ -5,7 +5,7 @@ import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
 import type { Requester } from './record.ts';
-import type { SpawnRequest, SpawnResult, SubagentRegistry } from './registry.ts';
+import type { Refusal, SpawnRequest, SpawnResult, SubagentRegistry } from './registry.ts';
 import { unsupportedRun } from './run-options.ts';
 
 /** What a spawn asks for, whoever asks: `/spawn` flags, the tool's arguments, a plan step. */
@@ -59,7 +59,7 @@ export interface SpawnerOptions {
 /** The longest a run may be given (the spawn tool's schema says the same): a day. */
 export const MAX_TIMEOUT_SECONDS = 86_400;
 
-export type Prepared = { ok: true; request: SpawnRequest } | { ok: false; error: string };
+export type Prepared = { ok: true; request: SpawnRequest } | { ok: false; error: string; refusal?: Refusal };
 
 /**
  * The one way a run is built, for `/spawn`, the spawn tool and plan steps alike. Precedence,
@@ -82,7 +82,7 @@ export class Spawner {
     const task = intent.task.trim();
     if (!task) return refuse('The task is empty.');
     const spent = this.options.refuseWork?.(chatKey(origin.address));
-    if (spent) return refuse(spent);
+    if (spent) return { ...refuse(spent), refusal: 'limit' };
     if (
       intent.timeoutSeconds !== undefined &&
       !(Number.isInteger(intent.timeoutSeconds) && intent.timeoutSeconds >= 1 && intent.timeoutSeconds <= MAX_TIMEOUT_SECONDS)

@@ -211,3 +211,35 @@ describe('the subagent registry', () => {
     await ended(byUser.run.runId);
   });
 });
+
+describe('messages to a running run', () => {
+  it('become its next turn in the same CLI session, and the reply is its result', async () => {
+    await open();
+    const { run } = await spawnOk('sleep:3 say:first-answer');
+    await expect.poll(() => subagents.registry.get(run.runId)?.childSessionId, { timeout: 15_000 }).toBeTruthy();
+    expect(await subagents.registry.send(run.runId, 'now check the tests', 'Ada')).toEqual({ ok: true, pending: 1 });
+    expect(await subagents.registry.send(run.runId, 'and the docs', 'Ada')).toEqual({ ok: true, pending: 2 });
+    await ended(run.runId);
+    const record = subagents.registry.get(run.runId)!;
+    expect(record).toMatchObject({ status: 'completed', result: 'echo: now check the tests\n\nand the docs (turn 2)' });
+    const [first, second] = await world.invocations();
+    expect(second!.resume).toBe(record.childSessionId);
+    expect(first!.prompt).toContain('first-answer');
+    await announced(-1, 1);
+    expect(out.textsTo(-1)[0]).toContain('echo: now check the tests');
+  });
+
+  it('are refused once the run has ended, or before it started', async () => {
+    await open({ maxConcurrent: 1 });
+    const { run } = await spawnOk('say:done');
+    await spawnOk('sleep:5', -1);
+    const waiting = await spawnOk('say:later', -1);
+    expect(await subagents.registry.send(waiting.run.runId, 'hi', 'Ada')).toMatchObject({
+      ok: false,
+      error: '#3 has not started yet: wait for it, or stop it and spawn again with the message.',
+    });
+    await ended(run.runId);
+    expect(await subagents.registry.send(run.runId, 'hi', 'Ada')).toMatchObject({ ok: false, error: '#1 has ended (completed).' });
+    await subagents.registry.stopAll('-1', 'Ada');
+  });
+});

@@ -89,6 +89,16 @@ export function installSubagentCommands(
         );
         return;
       }
+      case 'send': {
+        if (!ref) throw new UsageError('Which run? Give its #number or id, then the message.');
+        const text = ctx.args.trim().replace(/^\S+\s+\S+\s*/, '');
+        if (!text) throw new UsageError(`What should #${ref.replace(/^#/, '')} hear? Put the message after its number.`);
+        const run = findRun(ctx, ref);
+        const sent = await registry.send(run.runId, text, who(ctx));
+        if (!sent.ok) throw new UsageError(sent.error);
+        await ctx.reply(plain(`✉️ #${run.number} ${displayName(run)} gets it as its next turn, right after the current one; its reply is announced here.`));
+        return;
+      }
       case 'revoke': {
         if (!ref) throw new UsageError('Which run? Give its #number or id.');
         const run = findRun(ctx, ref);
