@@ -19,6 +19,7 @@ import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
+import { ApiServer } from './api/api-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
 import { displayName, runAddress, type SubagentRunRecord } from './subagents/record.ts';
@@ -202,6 +203,8 @@ export async function createApp(options: {
   installUsageCommand(bridge, ledger, budget);
   installResumeCommand(bridge, config);
 
+  let api: ApiServer | undefined;
+
   return {
     bridge,
     subagents,
@@ -209,6 +212,12 @@ export async function createApp(options: {
     outbox,
     endpoint,
     async start() {
+      if (config.api) {
+        api = await ApiServer.start(config.api, { subagents, orchestrator, config, log });
+        log(
+          `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}`,
+        );
+      }
       await bridge.reportInterrupted();
       const recovered = await subagents.start();
       if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
@@ -235,6 +244,7 @@ export async function createApp(options: {
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
       clearInterval(sweeping);
+      await api?.close();
       agentInbox.close();
       await subagents.shutdown();
       await bridge.shutdown();

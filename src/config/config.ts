@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAdapters, type Adapter } from '../adapters/load.ts';
@@ -29,6 +30,8 @@ export interface BridgeConfig extends ProjectsConfig {
   settings: Settings;
   /** Where the bridge's MCP endpoint listens, and the URL its CLIs (on workers too) reach it at. */
   mcp: McpListen;
+  /** The SubagentService, when BRIDGE_API_ADDR is set. */
+  api: ApiConfig | undefined;
   /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
   redisUrl: string | undefined;
   /** What CLIs run with: the bridge's own environment less its settings and secrets (API keys and base URLs pass through). */
@@ -42,6 +45,15 @@ export interface McpListen {
   port: number;
   /** Default: `http://<host>:<port>/mcp`. */
   publicUrl?: string;
+}
+
+/** The SubagentService (BRIDGE_API_ADDR): where it listens, the clients it accepts, and TLS when a certificate is given. */
+export interface ApiConfig {
+  host: string;
+  port: number;
+  /** One per client: its name goes into the audit log. Empty: every call is refused. */
+  tokens: { name: string; token: string }[];
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 export interface ConfigSources {
@@ -89,6 +101,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     transcribe: transcribe(env),
     redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
     mcp: mcpListen(env),
+    api: await api(env),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -133,16 +146,50 @@ function transcribe(env: NodeJS.ProcessEnv): TranscriberConfig | undefined {
   return { url, ...(key ? { key } : {}), model: env.BRIDGE_TRANSCRIBE_MODEL?.trim() || 'whisper-1' };
 }
 
+/** `host:port` (an IPv6 host in brackets), or the variable named as wrong. */
+function hostPort(name: string, raw: string, example: string): { host: string; port: number } {
+  const match = /^(.+):(\d{1,5})$/.exec(raw);
+  if (!match || Number(match[2]) > 65535) throw new ConfigError(`${name}: expected host:port, like ${example}, got "${raw}"`);
+  return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port: Number(match[2]) };
+}
+
+async function api(env: NodeJS.ProcessEnv): Promise<ApiConfig | undefined> {
+  const addr = env.BRIDGE_API_ADDR?.trim();
+  if (!addr) return undefined;
+  const tokens = (env.BRIDGE_API_TOKENS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const match = /^([\w.-]{1,64})=(\S{16,})$/.exec(entry);
+      if (!match) throw new ConfigError(`BRIDGE_API_TOKENS: expected name=token pairs, each token at least 16 characters, got "${entry.replace(/=.*/, '=…')}"`);
+      return { name: match[1]!, token: match[2]! };
+    });
+  const names = tokens.map((t) => t.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice) throw new ConfigError(`BRIDGE_API_TOKENS: the client "${twice}" is named twice`);
+  const certFile = env.BRIDGE_API_TLS_CERT?.trim();
+  const keyFile = env.BRIDGE_API_TLS_KEY?.trim();
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new ConfigError('BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY: set both (PEM files) for TLS, or neither');
+  const read = async (name: string, file: string) => {
+    try {
+      return await readFile(file);
+    } catch (error) {
+      throw new ConfigError(`${name}: cannot read ${file}: ${(error as Error).message}`);
+    }
+  };
+  return {
+    ...hostPort('BRIDGE_API_ADDR', addr, '127.0.0.1:50051'),
+    tokens,
+    ...(certFile && keyFile ? { tls: { cert: await read('BRIDGE_API_TLS_CERT', certFile), key: await read('BRIDGE_API_TLS_KEY', keyFile) } } : {}),
+  };
+}
+
 function mcpListen(env: NodeJS.ProcessEnv): McpListen {
   const listen = env.BRIDGE_MCP_LISTEN?.trim();
   const url = env.BRIDGE_MCP_URL?.trim();
   const where: McpListen = { host: '127.0.0.1', port: 0 };
-  if (listen) {
-    const match = /^(.+):(\d{1,5})$/.exec(listen);
-    if (!match || Number(match[2]) > 65535) throw new ConfigError(`BRIDGE_MCP_LISTEN: expected host:port, like 0.0.0.0:8765, got "${listen}"`);
-    where.host = match[1]!.replace(/^\[(.*)\]$/, '$1');
-    where.port = Number(match[2]);
-  }
+  if (listen) Object.assign(where, hostPort('BRIDGE_MCP_LISTEN', listen, '0.0.0.0:8765'));
   if (url) {
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
       throw new ConfigError(`BRIDGE_MCP_URL: expected the http(s) URL workers reach the bridge's tools at, like http://bridge.internal:8765/mcp, got "${url}"`);

@@ -3,7 +3,7 @@ import { KeyedSerializer } from '../concurrency/keyed-serializer.ts';
 import { chatKey, type Outbound, type RichText } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
 import { pendingDelivery } from '../subagents/delivery.ts';
-import type { SubagentRunRecord } from '../subagents/record.ts';
+import { NO_CHAT, type SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnIntent, SpawnOrigin } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import { stepById } from './graph.ts';
@@ -26,6 +26,9 @@ function stepIntent(step: PlanStep, task: string): SpawnIntent {
     ...(step.model ? { model: step.model } : {}),
     ...(step.agent ? { agent: step.agent } : {}),
     ...(step.worktree ? { worktree: true } : {}),
+    ...(step.allow ? { allow: step.allow } : {}),
+    ...(step.autoApprove ? { autoApprove: true } : {}),
+    ...(step.maxTurns ? { maxTurns: step.maxTurns } : {}),
   };
 }
 
@@ -92,12 +95,15 @@ export class Orchestrator {
     };
     await this.options.store.save(record);
     await this.locked(record.id, async () => {
-      const ref = await this.options.out
-        .send(
-          address,
-          this.options.progressText(record, (id) => this.run(id)),
-        )
-        .catch(() => undefined);
+      const ref =
+        address.chatId === NO_CHAT
+          ? undefined
+          : await this.options.out
+              .send(
+                address,
+                this.options.progressText(record, (id) => this.run(id)),
+              )
+              .catch(() => undefined);
       if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
       await this.advance(record.id);
     });
@@ -228,7 +234,12 @@ export class Orchestrator {
     const record = this.get(id)!;
     if (record.status !== 'running' || !isFinished(record.plan, record.steps)) return;
     const toAgent = record.requester.kind === 'agent' && this.options.announceTo !== 'chat';
-    await this.save({ ...record, status: overallStatus(record.plan, record.steps), endedAt: Date.now(), delivery: pendingDelivery(toAgent) });
+    await this.save({
+      ...record,
+      status: overallStatus(record.plan, record.steps),
+      endedAt: Date.now(),
+      delivery: pendingDelivery(toAgent, record.chatId !== NO_CHAT),
+    });
     await this.editProgress(id);
     this.options.announce();
   }

@@ -15,6 +15,11 @@ export interface PlanStep {
   worktree: boolean;
   /** Ids of the steps whose results this one needs; filled in for `sequential` by validation. */
   depends_on: string[];
+  /** Only these tools, as /spawn --allow. */
+  allow?: string[];
+  /** The allowed tools are approved without asking, as /spawn --auto-approve. */
+  autoApprove?: boolean;
+  maxTurns?: number;
 }
 
 export interface Plan {

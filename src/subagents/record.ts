@@ -13,7 +13,8 @@ export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 export const NO_CHAT = 0;
 
 /** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
-export type Requester = { kind: 'user'; userId: number; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string } | { kind: 'api'; client: string };
+export type Requester =
+  { kind: 'user'; userId: number; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string } | { kind: 'api'; client: string };
 
 /**
  * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,

@@ -246,7 +246,10 @@ export class SubagentRegistry {
     const run = this.store.get(runId);
     if (!run) return { ok: false, error: 'No such run.', refusal: 'invalid' };
     if (run.status !== 'running') {
-      const why = run.status === 'queued' ? 'has not started yet: wait for it, or stop it and spawn again with the message' : `has ended (${run.status.replace('_', ' ')})`;
+      const why =
+        run.status === 'queued'
+          ? 'has not started yet: wait for it, or stop it and spawn again with the message'
+          : `has ended (${run.status.replace('_', ' ')})`;
       return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
     }
     const pending = this.live.get(runId)?.execution?.send(text);

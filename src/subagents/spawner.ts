@@ -28,6 +28,8 @@ export interface SpawnIntent {
   autoApprove?: boolean;
   /** A fresh git worktree on its own branch. */
   worktree?: boolean;
+  /** At most this many agent turns (the CLI's --max-turns). */
+  maxTurns?: number;
 }
 
 /** Who asks, from where, and the limits they carry: a run never gets more than its origin. */
@@ -138,7 +140,7 @@ export class Spawner {
       ...(label ? { label } : {}),
       ...(model ? { model } : {}),
       ...(agent ? { agent: agent.slug, agentPrompt: agent.prompt } : {}),
-      ...(agent?.maxTurns ? { maxTurns: agent.maxTurns } : {}),
+      ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
       ...(policy ? { policy } : {}),
       ...(intent.worktree ? { worktree: true } : {}),
       ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),

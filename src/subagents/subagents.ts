@@ -101,10 +101,15 @@ export class Subagents {
     await this.registry.shutdown();
   }
 
+  /** A decoder for the run's log lines, in its CLI's protocol. */
+  decoderFor(run: SubagentRunRecord): LineDecoder {
+    const adapter = this.options.config.adapters.get(run.cli);
+    return new LineDecoder(decoders[adapter?.protocol ?? 'claude-stream-json']!);
+  }
+
   /** The run's decoded log, for /subagents log. */
   async events(run: SubagentRunRecord): Promise<AgentEvent[]> {
-    const adapter = this.options.config.adapters.get(run.cli);
-    const decoder = new LineDecoder(decoders[adapter?.protocol ?? 'claude-stream-json']!);
+    const decoder = this.decoderFor(run);
     return (await readRunLog(run.logFile)).flatMap((raw) => {
       const line = parseLine(raw);
       return line ? decoder.decode(line.raw, line.json) : [];

@@ -104,6 +104,15 @@ describe('start-up errors', () => {
       'BRIDGE_MCP_URL: expected the http(s) URL workers reach the bridge\'s tools at, like http://bridge.internal:8765/mcp, got "bridge:8765"',
     ],
     [{ BRIDGE_WORKER_CONCURRENCY: '0' }, 'BRIDGE_WORKER_CONCURRENCY: expected a whole number of at least 1, got "0"'],
+    [{ BRIDGE_API_ADDR: '50051' }, 'BRIDGE_API_ADDR: expected host:port, like 127.0.0.1:50051, got "50051"'],
+    [
+      { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: 'ci=short' },
+      'BRIDGE_API_TOKENS: expected name=token pairs, each token at least 16 characters, got "ci=…"',
+    ],
+    [
+      { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TLS_CERT: '/no/cert.pem' },
+      'BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY: set both (PEM files) for TLS, or neither',
+    ],
   ])('exits non-zero naming the variable for %j', async (env, message) => {
     const { exit, stderr } = await startWith(env);
     expect(exit.code).toBe(1);

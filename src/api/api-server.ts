@@ -1,0 +1,49 @@
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import type { ApiConfig } from '../config/config.ts';
+import { ApiClients } from './auth.ts';
+import { subagentHandlers, type ApiDeps } from './handlers.ts';
+import { loadSubagentService } from './proto.ts';
+
+/** Requests larger than this are refused by gRPC itself (RESOURCE_EXHAUSTED) before any handler runs. */
+const MAX_REQUEST_BYTES = 1024 * 1024;
+
+/**
+ * The SubagentService on BRIDGE_API_ADDR (gRPC over HTTP/2; TLS when a certificate is
+ * configured), for programs that drive subagents the way a chat does.
+ */
+export class ApiServer {
+  private constructor(
+    private readonly server: Server,
+    /** Where it listens, with the port it got. */
+    readonly address: string,
+  ) {}
+
+  static async start(config: ApiConfig, deps: Omit<ApiDeps, 'clients'>): Promise<ApiServer> {
+    const server = new Server({ 'grpc.max_receive_message_length': MAX_REQUEST_BYTES });
+    server.addService(loadSubagentService().SubagentService.service, subagentHandlers({ ...deps, clients: new ApiClients(config.tokens) }));
+    const credentials = config.tls
+      ? ServerCredentials.createSsl(null, [{ cert_chain: config.tls.cert, private_key: config.tls.key }], false)
+      : ServerCredentials.createInsecure();
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`${host}:${config.port}`, credentials, (error, bound) =>
+        error ? reject(new Error(`BRIDGE_API_ADDR: cannot listen on ${host}:${config.port}: ${error.message}`)) : resolve(bound),
+      ),
+    );
+    return new ApiServer(server, `${host}:${port}`);
+  }
+
+  /** Stops taking calls; open watches are ended after a short grace. */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, 1000);
+      this.server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import type { AgentEvent } from '../protocols/events.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, NO_CHAT } from '../subagents/record.ts';
+import type { AgentEvent as ApiEvent } from './generated/jsonl_bridge/v1/AgentEvent.ts';
+import type { ChatRef } from './generated/jsonl_bridge/v1/ChatRef.ts';
+import type { SubagentInfo } from './generated/jsonl_bridge/v1/SubagentInfo.ts';
+import type { SubagentStatus } from './generated/jsonl_bridge/v1/SubagentStatus.ts';
+
+/** A run as the API shows it. */
+export function subagentInfo(run: SubagentRunRecord): SubagentInfo {
+  return {
+    subagentId: run.runId,
+    number: run.number,
+    chat: { chatId: run.requesterChatId, threadId: run.requesterThreadId ?? 0 },
+    name: displayName(run),
+    cli: run.cli,
+    model: run.model ?? '',
+    status: `SUBAGENT_STATUS_${run.status.toUpperCase()}` as SubagentStatus,
+    prompt: run.task,
+    sessionId: run.childSessionId ?? '',
+    result: run.result ?? '',
+    error: run.error ?? '',
+    createdAtMs: run.createdAt,
+    startedAtMs: run.startedAt ?? 0,
+    endedAtMs: run.endedAt ?? 0,
+    costUsd: run.costUsd ?? 0,
+    steps: run.steps ?? 0,
+    worker: run.worker ?? '',
+    orchestrationId: run.orchestration?.id ?? '',
+  };
+}
+
+/** A decoded event of a run's log, at its place in the log. */
+export function apiEvent(event: AgentEvent, sequence: number): ApiEvent {
+  const base = { sequence, timestampMs: Date.now(), parentToolUseId: 'parentId' in event ? (event.parentId ?? '') : '' };
+  switch (event.type) {
+    case 'started':
+      return { ...base, started: { sessionId: event.sessionId, model: event.model ?? '' } };
+    case 'text':
+      return { ...base, text: { text: event.text } };
+    case 'tool_start':
+      return { ...base, toolStart: { id: event.id, name: event.name, inputJson: JSON.stringify(event.input ?? null) } };
+    case 'tool_end':
+      return { ...base, toolEnd: { id: event.id, isError: event.isError, preview: event.preview } };
+    case 'result':
+      return { ...base, result: { text: event.text, isError: event.isError, costUsd: event.costUsd ?? 0, turns: event.turns ?? 0 } };
+    case 'error':
+      return { ...base, error: { message: event.message } };
+    case 'log':
+      return { ...base, log: { line: event.line } };
+    case 'exit':
+      return { ...base, exit: { code: event.code ?? -1, signal: event.signal ?? '' } };
+  }
+}
+
+/** The chat a request names; none (or chat_id 0): the API's own runs. */
+export function chatOf(ref: ChatRef | null | undefined): { chatId: number; threadId?: number } {
+  const chatId = Number(ref?.chatId ?? NO_CHAT);
+  const threadId = Number(ref?.threadId ?? 0);
+  return { chatId, ...(threadId ? { threadId } : {}) };
+}

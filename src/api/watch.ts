@@ -1,0 +1,105 @@
+import type { ServerWritableStream } from '@grpc/grpc-js';
+import type { Orchestrator } from '../orchestration/orchestrator.ts';
+import { parseLine } from '../process/lines.ts';
+import { isActive, type SubagentRunRecord } from '../subagents/record.ts';
+import { readRunLog } from '../subagents/run-log.ts';
+import type { Subagents } from '../subagents/subagents.ts';
+import { apiEvent, subagentInfo } from './convert.ts';
+import type { AgentEvent } from './generated/jsonl_bridge/v1/AgentEvent.ts';
+import type { OrchestrationEvent } from './generated/jsonl_bridge/v1/OrchestrationEvent.ts';
+
+/** How often a watch looks for what is new: a run's log is written every 100 ms. */
+const POLL_MS = 250;
+
+/**
+ * A run's events from its log, decoded as /subagents log decodes them, each numbered by its
+ * place: the same numbers on every watch, so a client that lost its stream asks again from
+ * the last number it saw plus one. The last message says how the run ended.
+ */
+export async function watchRun(
+  subagents: Subagents,
+  run: SubagentRunRecord,
+  fromSequence: number,
+  call: ServerWritableStream<unknown, AgentEvent>,
+): Promise<void> {
+  const decoder = subagents.decoderFor(run);
+  const gone = closed(call);
+  let lines = 0;
+  let sequence = 0;
+  while (!gone.value) {
+    // Whether it had ended is read before its log: everything it wrote is in the log by then.
+    const current = subagents.registry.get(run.runId) ?? run;
+    const over = !isActive(current);
+    const all = await readRunLog(run.logFile);
+    for (const raw of all.slice(lines)) {
+      const line = parseLine(raw);
+      for (const event of line ? decoder.decode(line.raw, line.json) : []) {
+        if (sequence >= fromSequence) await write(call, apiEvent(event, sequence));
+        sequence++;
+      }
+    }
+    lines = all.length;
+    if (over) {
+      await write(call, { sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(current) } });
+      return;
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** An orchestration's steps as they start and end (those already past first), then how it ended. */
+export async function watchOrchestration(orchestrator: Orchestrator, id: string, call: ServerWritableStream<unknown, OrchestrationEvent>): Promise<void> {
+  const told = new Map<string, string>();
+  const gone = closed(call);
+  while (!gone.value) {
+    const record = orchestrator.get(id);
+    if (!record) return;
+    for (const step of record.plan.steps) {
+      const state = record.steps[step.id];
+      const now = state?.status ?? 'pending';
+      if (told.get(step.id) === now || now === 'pending') continue;
+      const subagentId = state?.runId ?? '';
+      // A step seen only once it had ended still gets its start, so every step reads started → ended.
+      if (now !== 'running' && !told.has(step.id) && subagentId) await write(call, { orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
+      told.set(step.id, now);
+      if (now === 'running') await write(call, { orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
+      else if (now === 'completed') await write(call, { orchestrationId: id, stepCompleted: { stepId: step.id, subagentId, result: state?.summary ?? '' } });
+      else
+        await write(call, {
+          orchestrationId: id,
+          stepFailed: { stepId: step.id, subagentId, error: state?.error ?? now, skipped: now === 'skipped' },
+        });
+    }
+    if (record.status !== 'running') {
+      const steps = record.plan.steps.length;
+      const done = record.plan.steps.filter((step) => record.steps[step.id]?.status === 'completed').length;
+      await write(
+        call,
+        record.status === 'completed'
+          ? { orchestrationId: id, completed: { summary: `${done} of ${steps} steps completed` } }
+          : {
+              orchestrationId: id,
+              failed: { error: record.status === 'stopped' ? `stopped by ${record.stoppedBy ?? 'someone'}` : `${done} of ${steps} steps completed` },
+            },
+      );
+      return;
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Writes one message, waiting while the client's buffer is full. */
+async function write<T>(call: ServerWritableStream<unknown, T>, message: T): Promise<void> {
+  if (!call.write(message)) await new Promise((resolve) => call.once('drain', resolve));
+}
+
+/** Becomes true once the client has gone (cancelled, or its connection closed). */
+function closed(call: ServerWritableStream<unknown, unknown>): { value: boolean } {
+  const state = { value: false };
+  const mark = () => (state.value = true);
+  call.once('cancelled', mark);
+  call.once('close', mark);
+  return state;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

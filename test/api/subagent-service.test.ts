@@ -1,0 +1,193 @@
+import { status, type ServiceError } from '@grpc/grpc-js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/AgentEvent.ts';
+import type { OrchestrationEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/OrchestrationEvent.ts';
+import type { SubagentInfo__Output } from '../../src/api/generated/jsonl_bridge/v1/SubagentInfo.ts';
+import { apiClient, type ApiClient } from '../support/api-client.ts';
+import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// The SubagentService served by the bridge process, driven by a real gRPC client over
+// 127.0.0.1, as a CI job would: the same runs as /spawn's, in the same chats.
+const TOKEN = 'ci-token-0123456789abcdef';
+let world: TelegramWorld;
+let api: ApiClient;
+
+beforeAll(async () => {
+  world = await startTelegramWorld({
+    BRIDGE_API_ADDR: '127.0.0.1:0',
+    BRIDGE_API_TOKENS: `ci=${TOKEN},ide=ide-token-0123456789abcdef`,
+    SUBAGENTS_MAX_QUEUED: '2',
+  });
+  await world.bridge.waitForLog(/SubagentService listening on/);
+  api = apiClient(address(), TOKEN);
+  // Telegram lets a bot write only to chats that have talked to it.
+  world.telegram.sendText({ chatId: OWNER, userId: OWNER, text: '/help', chatType: 'private', firstName: 'Ada' });
+  await world.telegram.waitFor(() => world.telegram.botMessages(OWNER).length > 0, 20_000);
+});
+afterAll(async () => {
+  api?.close();
+  await world?.stop();
+});
+
+const address = () => /SubagentService listening on (\S+),/.exec(world.bridge.stderr())![1]!;
+const chat = { chatId: OWNER, threadId: 0 };
+const texts = () => world.telegram.botMessages(OWNER).map((m) => m.text ?? '');
+const spawn = (request: object) => api.call<{ subagentId: string; number: number; queuePosition: number }>('SpawnSubagent', { chat, ...request });
+const watch = (subagentId: string, fromSequence = 0) => api.stream<AgentEvent__Output>('WatchSubagent', { subagentId, fromSequence });
+const refusal = async (promise: Promise<unknown>) => {
+  const error = (await promise.then(
+    () => undefined,
+    (e: ServiceError) => e,
+  ))!;
+  expect(error, 'the call should have been refused').toBeDefined();
+  return { code: error.code, details: error.details };
+};
+
+describe('the SubagentService', () => {
+  it('spawns a run in a chat, streams its events to the end, and the chat sees and announces it as its own', async () => {
+    const { subagentId, number } = await spawn({ prompt: 'tools:2 say:api-done', name: 'From CI' });
+    const events = await watch(subagentId);
+    expect(events.map((e) => e.event)).toEqual(['started', 'toolStart', 'toolEnd', 'toolStart', 'toolEnd', 'text', 'result', 'ended']);
+    expect(events.map((e) => e.sequence)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(events[1]!.toolStart).toMatchObject({ name: 'Bash', inputJson: JSON.stringify({ command: 'echo step 1' }) });
+    const ended = events.at(-1)!.ended!.run!;
+    expect(ended).toMatchObject({ subagentId, number, status: 'SUBAGENT_STATUS_COMPLETED', result: 'api-done', name: 'From CI', steps: 2 });
+    expect(ended.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    await world.telegram.waitFor(() => texts().find((t) => t.startsWith(`✅ #${number} From CI`)), 20_000);
+    world.telegram.sendText({ chatId: OWNER, userId: OWNER, text: '/subagents', chatType: 'private', firstName: 'Ada' });
+    await world.telegram.waitFor(() => texts().find((t) => t.startsWith('Subagents') && t.includes(subagentId)), 20_000);
+    const audit = await readFile(join(world.dataDir, 'audit.jsonl'), 'utf8');
+    expect(audit).toContain('"by":"API client ci"');
+
+    // A watch that lost its stream asks again from where it was, and gets the same events on.
+    const resumed = await watch(subagentId, 4);
+    expect(resumed.map((e) => [e.sequence, e.event])).toEqual(events.slice(4).map((e) => [e.sequence, e.event]));
+  });
+
+  it('delivers a message to a running run as its next turn, and its reply is the result', async () => {
+    const { subagentId } = await spawn({ prompt: 'sleep:3 say:first-answer' });
+    let sent: Promise<{ pending: number }> | undefined;
+    const events = await api.stream<AgentEvent__Output>('WatchSubagent', { subagentId, fromSequence: 0 }, (event) => {
+      if (event.event === 'started' && !sent) sent = api.call('SendToSubagent', { subagentId, text: 'now the docs, please' });
+    });
+    expect(await sent).toEqual({ pending: 1 });
+    expect(events.at(-1)!.ended!.run).toMatchObject({ status: 'SUBAGENT_STATUS_COMPLETED', result: 'echo: now the docs, please (turn 2)' });
+    // Two turns, one CLI session: the second resumed the first.
+    const starts = events.filter((e) => e.event === 'started');
+    expect(starts).toHaveLength(2);
+    expect(starts[1]!.started!.sessionId).toBe(starts[0]!.started!.sessionId);
+  });
+
+  it('cancels a run, lists runs by chat and activity, and refuses a message to an ended run', async () => {
+    const { subagentId } = await spawn({ prompt: 'hang', name: 'Stuck' });
+    const active = await api.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', { chat, activeOnly: true });
+    expect(active.runs.map((r) => r.subagentId)).toContain(subagentId);
+    const cancelled = await api.call<{ cancelled: boolean; run: SubagentInfo__Output }>('CancelSubagent', { subagentId });
+    expect(cancelled).toMatchObject({ cancelled: true, run: { status: 'SUBAGENT_STATUS_STOPPED', error: 'stopped by API client ci' } });
+    expect(await api.call('CancelSubagent', { subagentId })).toMatchObject({ cancelled: false });
+    const after = await api.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', { chat, activeOnly: true });
+    expect(after.runs.map((r) => r.subagentId)).not.toContain(subagentId);
+    expect(await refusal(api.call('SendToSubagent', { subagentId, text: 'hello?' }))).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: expect.stringMatching(/has ended \(stopped\)/),
+    });
+  });
+
+  it('runs an orchestration watched step by step', async () => {
+    const { orchestrationId } = await api.call<{ orchestrationId: string }>('CreateOrchestration', {
+      chat,
+      name: 'Pipeline',
+      strategy: 'ORCHESTRATION_STRATEGY_DAG',
+      steps: [
+        { id: 'build', prompt: 'say:built' },
+        { id: 'test', prompt: 'say:tested', dependsOn: ['build'] },
+      ],
+    });
+    const events = await api.stream<OrchestrationEvent__Output>('WatchOrchestration', { orchestrationId });
+    expect(events.map((e) => [e.event, e.stepStarted?.stepId ?? e.stepCompleted?.stepId ?? ''])).toEqual([
+      ['stepStarted', 'build'],
+      ['stepCompleted', 'build'],
+      ['stepStarted', 'test'],
+      ['stepCompleted', 'test'],
+      ['completed', ''],
+    ]);
+    expect(events[1]!.stepCompleted!.result).toContain('built');
+  });
+
+  it('revokes a run’s auto-approval once', async () => {
+    const { subagentId } = await spawn({ prompt: 'hang', allowedTools: ['Bash(echo:*)'], autoApprovePermissions: true });
+    expect(await api.call('RevokeAutoApprove', { subagentId })).toEqual({ revoked: true });
+    expect(await api.call('RevokeAutoApprove', { subagentId })).toEqual({ revoked: false });
+    await api.call('CancelSubagent', { subagentId });
+    const audit = await readFile(join(world.dataDir, 'audit.jsonl'), 'utf8');
+    expect(audit).toMatch(/"event":"revoke","runId":"[^"]+","chat":"111","by":"API client ci"/);
+  });
+
+  it('refuses calls without a known token, and bad requests with the right code', async () => {
+    const anonymous = apiClient(address());
+    const impostor = apiClient(address(), 'not-a-token-of-this-bridge');
+    try {
+      expect(await refusal(anonymous.call('ListSubagents', {}))).toMatchObject({ code: status.UNAUTHENTICATED });
+      expect(await refusal(impostor.call('ListSubagents', {}))).toMatchObject({ code: status.UNAUTHENTICATED });
+      expect(await refusal(impostor.stream('WatchSubagent', { subagentId: 'abcd' }))).toMatchObject({ code: status.UNAUTHENTICATED });
+    } finally {
+      anonymous.close();
+      impostor.close();
+    }
+    expect(await refusal(spawn({ prompt: '   ' }))).toEqual({ code: status.INVALID_ARGUMENT, details: 'prompt: required' });
+    expect(await refusal(spawn({ prompt: 'x', autoApprovePermissions: true }))).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: expect.stringMatching(/^INVALID_PERMISSION_CONFIG/),
+    });
+    expect(await refusal(spawn({ prompt: 'x', env: { ANTHROPIC_BASE_URL: 'http://evil' } }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await refusal(spawn({ prompt: 'x', workingDirectory: '/etc' }))).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: expect.stringMatching(/^working_directory: /),
+    });
+    expect(await refusal(spawn({ prompt: 'x', cli: 'cobol' }))).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: expect.stringMatching(/Unknown CLI "cobol"/),
+    });
+    expect(await refusal(spawn({ prompt: 'x'.repeat(100_001) }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await refusal(api.call('CancelSubagent', { subagentId: 'no-such-run' }))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await refusal(api.call('CancelSubagent', { subagentId: '../../etc' }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await refusal(api.stream('WatchSubagent', { subagentId: 'no-such-run' }))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await refusal(api.call('CreateOrchestration', { chat, strategy: 7, steps: [{ id: 'a', prompt: 'x' }] }))).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: expect.stringMatching(/^strategy: /),
+    });
+    expect(await refusal(api.call('CreateOrchestration', { chat, steps: [{ id: 'a', prompt: 'x', dependsOn: ['a'] }] }))).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+    });
+
+    // Past the chat's queue: RESOURCE_EXHAUSTED, with the limits in words.
+    const other = { chatId: 4242, threadId: 0 };
+    const held = [];
+    for (let i = 0; i < 6; i++) held.push(await spawn({ chat: other, prompt: 'hang' }));
+    expect(await refusal(spawn({ chat: other, prompt: 'hang' }))).toMatchObject({
+      code: status.RESOURCE_EXHAUSTED,
+      details: expect.stringMatching(/^Limit reached/),
+    });
+    for (const run of held) await api.call('CancelSubagent', { subagentId: run.subagentId });
+  });
+});
+
+describe('the SubagentService without tokens', () => {
+  it('refuses every call', async () => {
+    const bare = await startTelegramWorld({ BRIDGE_API_ADDR: '127.0.0.1:0' });
+    try {
+      await bare.bridge.waitForLog(/SubagentService listening on/);
+      const client = apiClient(/SubagentService listening on (\S+),/.exec(bare.bridge.stderr())![1]!, 'anything-at-all-here');
+      expect(await refusal(client.call('ListSubagents', {}))).toMatchObject({
+        code: status.PERMISSION_DENIED,
+        details: expect.stringMatching(/BRIDGE_API_TOKENS is not set/),
+      });
+      client.close();
+    } finally {
+      await bare.stop();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { credentials, Metadata, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import { loadSubagentService } from '../../src/api/proto.ts';
+import type { SubagentServiceClient } from '../../src/api/generated/jsonl_bridge/v1/SubagentService.ts';
+
+/**
+ * A real gRPC client of the bridge's SubagentService over the network (grpc-js, the same
+ * .proto), with promise-shaped calls: what a CI job driving the bridge would write.
+ */
+export interface ApiClient {
+  raw: SubagentServiceClient;
+  call<Res>(method: UnaryMethod, request: object): Promise<Res>;
+  /** Every message of a stream until it ends (or fails: rejects with the ServiceError). */
+  stream<Res>(method: 'WatchSubagent' | 'WatchOrchestration', request: object, onMessage?: (message: Res) => void): Promise<Res[]>;
+  close(): void;
+}
+
+type UnaryMethod = 'SpawnSubagent' | 'SendToSubagent' | 'CancelSubagent' | 'ListSubagents' | 'CreateOrchestration' | 'RevokeAutoApprove';
+
+export function apiClient(address: string, token?: string): ApiClient {
+  const Service = loadSubagentService().SubagentService;
+  const raw = new Service(address, credentials.createInsecure());
+  const metadata = () => {
+    const m = new Metadata();
+    if (token !== undefined) m.set('authorization', `Bearer ${token}`);
+    return m;
+  };
+  const untyped = raw as unknown as Record<
+    string,
+    (request: object, metadata: Metadata, callback?: (error: ServiceError | null, response: unknown) => void) => unknown
+  >;
+  return {
+    raw,
+    call<Res>(method: UnaryMethod, request: object) {
+      return new Promise<Res>((resolve, reject) =>
+        untyped[method]!.call(raw, request, metadata(), (error, response) => (error ? reject(error) : resolve(response as Res))),
+      );
+    },
+    stream<Res>(method: 'WatchSubagent' | 'WatchOrchestration', request: object, onMessage?: (message: Res) => void) {
+      const call = untyped[method]!.call(raw, request, metadata()) as ClientReadableStream<Res>;
+      const messages: Res[] = [];
+      return new Promise<Res[]>((resolve, reject) => {
+        call.on('data', (message: Res) => {
+          messages.push(message);
+          onMessage?.(message);
+        });
+        call.on('error', reject);
+        call.on('end', () => resolve(messages));
+      });
+    },
+    close: () => raw.close(),
+  };
+}
