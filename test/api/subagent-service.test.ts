@@ -1,6 +1,8 @@
 import { status, type ServiceError } from '@grpc/grpc-js';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/AgentEvent.ts';
 import type { OrchestrationEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/OrchestrationEvent.ts';
@@ -188,6 +190,49 @@ describe('the SubagentService without tokens', () => {
       client.close();
     } finally {
       await bare.stop();
+    }
+  });
+});
+
+describe('the SubagentService over TLS', () => {
+  it('serves clients that trust its certificate, and no plaintext client', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'api-tls-'));
+    const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+    await execa('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    ]);
+    const tls = await startTelegramWorld({
+      BRIDGE_API_ADDR: '127.0.0.1:0',
+      BRIDGE_API_TOKENS: `ci=${TOKEN}`,
+      BRIDGE_API_TLS_CERT: cert,
+      BRIDGE_API_TLS_KEY: key,
+    });
+    try {
+      await tls.bridge.waitForLog(/SubagentService listening on .* \(TLS\)/);
+      const where = /SubagentService listening on (\S+) \(TLS\)/.exec(tls.bridge.stderr())![1]!;
+      const trusted = apiClient(where, TOKEN, await readFile(cert));
+      const plaintext = apiClient(where, TOKEN);
+      expect(await trusted.call('ListSubagents', {})).toEqual({ runs: [] });
+      expect(await refusal(plaintext.call('ListSubagents', {}))).toMatchObject({ code: status.UNAVAILABLE });
+      trusted.close();
+      plaintext.close();
+    } finally {
+      await tls.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

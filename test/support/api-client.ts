@@ -16,9 +16,10 @@ export interface ApiClient {
 
 type UnaryMethod = 'SpawnSubagent' | 'SendToSubagent' | 'CancelSubagent' | 'ListSubagents' | 'CreateOrchestration' | 'RevokeAutoApprove';
 
-export function apiClient(address: string, token?: string): ApiClient {
+/** `rootCert`: the server's certificate, for TLS; none: plaintext. */
+export function apiClient(address: string, token?: string, rootCert?: Buffer): ApiClient {
   const Service = loadSubagentService().SubagentService;
-  const raw = new Service(address, credentials.createInsecure());
+  const raw = new Service(address, rootCert ? credentials.createSsl(rootCert) : credentials.createInsecure());
   const metadata = () => {
     const m = new Metadata();
     if (token !== undefined) m.set('authorization', `Bearer ${token}`);
