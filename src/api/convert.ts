@@ -11,7 +11,7 @@ export function subagentInfo(run: SubagentRunRecord): SubagentInfo {
   return {
     subagentId: run.runId,
     number: run.number,
-    chat: { chatId: run.requesterChatId, threadId: run.requesterThreadId ?? 0 },
+    chat: { chatId: run.requesterChatId === NO_CHAT ? 0 : run.requesterChatId, threadId: run.requesterThreadId ?? 0 },
     name: displayName(run),
     cli: run.cli,
     model: run.model ?? '',
@@ -55,7 +55,7 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent {
 
 /** The chat a request names; none (or chat_id 0): the API's own runs. */
 export function chatOf(ref: ChatRef | null | undefined): { chatId: number; threadId?: number } {
-  const chatId = Number(ref?.chatId ?? NO_CHAT);
+  const chatId = Number(ref?.chatId ?? 0) || NO_CHAT;
   const threadId = Number(ref?.threadId ?? 0);
   return { chatId, ...(threadId ? { threadId } : {}) };
 }

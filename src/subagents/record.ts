@@ -9,8 +9,11 @@ export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped
 
 export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 
-/** The chat of runs started through the API for no chat: announced nowhere, listed by the API. */
-export const NO_CHAT = 0;
+/**
+ * The chat of runs started through the API for no chat: announced nowhere, listed by the
+ * API (where it is chat_id 0). Not 0 here: that is the console's chat.
+ */
+export const NO_CHAT = Number.MIN_SAFE_INTEGER;
 
 /** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
 export type Requester =

@@ -98,6 +98,15 @@ describe('the SubagentService', () => {
     });
   });
 
+  it('runs a run of no chat: listed by the API under chat 0, announced nowhere', async () => {
+    const { subagentId } = await api.call<{ subagentId: string }>('SpawnSubagent', { prompt: 'say:for-the-api-alone' });
+    const events = await watch(subagentId);
+    expect(events.at(-1)!.ended!.run).toMatchObject({ status: 'SUBAGENT_STATUS_COMPLETED', result: 'for-the-api-alone', chat: { chatId: 0 } });
+    const listed = await api.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', { chat: { chatId: 0 } });
+    expect(listed.runs.map((r) => r.subagentId)).toEqual([subagentId]);
+    expect(world.telegram.calls.some((c) => JSON.stringify(c.params).includes('for-the-api-alone'))).toBe(false);
+  });
+
   it('runs an orchestration watched step by step', async () => {
     const { orchestrationId } = await api.call<{ orchestrationId: string }>('CreateOrchestration', {
       chat,

@@ -78,6 +78,7 @@ describe('the subagent registry', () => {
     const refused = await spawn('say:e');
     expect(refused).toEqual({
       ok: false,
+      refusal: 'limit',
       error: 'Limit reached: 2 running and 2 queued in this chat (at most 2 running, 2 queued). Wait for one to finish, or /subagents stop one.',
     });
     // another chat is not affected by this chat's limit
