@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
 import { ChatStore } from '../src/store/chat-store.ts';
 import { createBot, createOutboundApi, startTelegram } from '../src/telegram/bot.ts';
+import { reachTelegram } from '../src/telegram/reach.ts';
 import { TelegramOutbound } from '../src/telegram/outbound.ts';
 import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
@@ -33,7 +34,7 @@ export async function benchFlood(dir: string): Promise<BenchResult[]> {
   });
   const bot = createBot(config);
   const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(createOutboundApi(config)), log: () => {} });
-  const running = await startTelegram(bot, app.bridge, () => {});
+  const running = await startTelegram(bot, await reachTelegram(config, () => {}), app.bridge, () => {});
   const chats = [
     ...users.map((user) => ({ chatId: user, userId: user })),
     ...Array.from({ length: GROUPS }, (_, i) => ({ chatId: -3001 - i, userId: users[i]! })),

@@ -11,6 +11,7 @@ import { reapOrphans } from './process/orphans.ts';
 import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
+import { reachTelegram, TokenRefusedError } from './telegram/reach.ts';
 
 const log = (line: string) => console.error(`[${new Date().toISOString()}] ${line}`);
 
@@ -50,11 +51,19 @@ async function main(argv: string[]): Promise<number> {
   if (config.allowedUsers.length === 0) {
     log('⚠️  WARNING: BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your Telegram user id (the refusal message shows it).');
   }
+  let me;
+  try {
+    me = await reachTelegram(config, log);
+  } catch (error) {
+    if (!(error instanceof TokenRefusedError)) throw error;
+    console.error(`jsonl-bridge: ${error.message}`);
+    return 1;
+  }
   const bot = createBot(config);
   const downloads = new TelegramDownloads(bot.api, { token: bot.token, apiRoot: config.telegram.apiRoot });
   const out = new TelegramOutbound(createOutboundApi(config));
   const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log });
-  const telegram = await startTelegram(bot, bridge, log);
+  const telegram = await startTelegram(bot, me, bridge, log);
   log(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
   await start();
   const stopped = new Promise<void>((resolve) =>

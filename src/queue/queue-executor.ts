@@ -6,7 +6,7 @@ import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { RunEnding, RunExecution, RunExecutor, RunReports } from '../subagents/execution.ts';
 import type { Worktree } from '../worktrees/index.ts';
 import { sendControl } from './control.ts';
-import { connect, describeRedis, keys, PREFIX, QUEUE_NAME } from './redis.ts';
+import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsReader, type RunEvent } from './run-events.ts';
 import type { RunJob } from './run-job.ts';
 import { endingOfFailure, stoppedEnding } from './endings.ts';
@@ -50,9 +50,8 @@ export class QueueExecutor implements RunExecutor {
     this.where = describeRedis(options.redisUrl);
     const onError = (error: Error) => this.noteError(error);
     this.commands = connect(options.redisUrl, onError);
-    // Until the first connection, runs wait: nothing is refused at start-up for a slow Redis.
-    this.commands.on('ready', () => this.up());
-    this.commands.on('close', () => this.down());
+    // Until the first failed attempt, runs wait: nothing is refused at start-up for a slow Redis.
+    followOutages(this.commands, `the queue's Redis (${this.where})`, options.log, { down: () => this.down(), up: () => this.up() });
     this.queue = new Queue(QUEUE_NAME, { connection: this.commands, prefix: PREFIX });
     this.queue.on('error', onError);
     this.events = new QueueEvents(QUEUE_NAME, { connection: connect(options.redisUrl, onError), prefix: PREFIX });
@@ -186,15 +185,12 @@ export class QueueExecutor implements RunExecutor {
   }
 
   private up(): void {
-    if (this.downSince === undefined) return;
-    this.options.log(`the queue's Redis (${this.where}) is reachable again`);
     this.downSince = undefined;
     this.lastError = undefined;
     for (const listener of this.availableListeners) listener();
   }
 
   private down(): void {
-    if (this.downSince !== undefined) return;
     this.downSince = Date.now();
     this.options.log(`the queue's Redis (${this.where}) is unreachable: runs on workers go on; new ones wait until it is back`);
   }

@@ -28,9 +28,43 @@ export const keys = {
  * `onError` (once per outage is up to the caller), never thrown at the process.
  */
 export function connect(url: string, onError: (error: Error) => void = () => {}): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, retryStrategy: reconnectDelayMs });
   redis.on('error', onError);
   return redis;
+}
+
+/**
+ * Waits between reconnection attempts: doubling from half a second, capped at 10 s so a
+ * Redis back after a long outage is found within seconds (runs wait on it).
+ */
+export function reconnectDelayMs(attempt: number): number {
+  return Math.min(500 * 2 ** (attempt - 1), 10_000);
+}
+
+/**
+ * Follows a connection's outages: `down` once when it is lost, a log line per failed attempt
+ * to reach Redis again (why, and when the next is), then `up` and a line when it answers.
+ * Whoever reads the log of a server whose Redis is down sees why nothing moves, and that
+ * something still tries. A connection closed on purpose is no outage.
+ */
+export function followOutages(redis: Redis, label: string, log: (line: string) => void, on: { down?: () => void; up?: () => void } = {}): void {
+  let lastError = '';
+  let attempts = 0;
+  let answered = false;
+  redis.on('error', (error: Error) => (lastError = error.message));
+  redis.on('reconnecting', (delayMs: number) => {
+    if (attempts++ === 0) on.down?.();
+    log(`${label} did not answer${lastError ? ` (${lastError})` : ''}; trying again in ${delayMs / 1000} s (attempt ${attempts})`);
+    lastError = '';
+  });
+  redis.on('ready', () => {
+    if (attempts > 0) {
+      log(`${label} is reachable${answered ? ' again' : ''}`);
+      on.up?.();
+    }
+    attempts = 0;
+    answered = true;
+  });
 }
 
 /** The URL without its password, for messages and logs. */

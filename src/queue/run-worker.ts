@@ -10,7 +10,7 @@ import { LocalExecutor } from '../subagents/local-execution.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
 import { onControl } from './control.ts';
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
-import { connect, describeRedis, keys, PREFIX, QUEUE_NAME } from './redis.ts';
+import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
 import { parseRunJob } from './run-job.ts';
 
@@ -46,18 +46,11 @@ export class RunWorker {
   constructor(private readonly options: RunWorkerOptions) {
     const { config, log } = options;
     const where = describeRedis(config.redisUrl);
-    let down = false;
-    const onError = (error: Error) => {
-      if (down) return;
-      down = true;
-      log(`Redis (${where}) is unreachable: ${error.message}; runs here go on, and their reports wait until it is back`);
-    };
-    this.commands = connect(config.redisUrl, onError);
-    this.commands.on('ready', () => {
-      if (down) log(`Redis (${where}) is reachable again`);
-      down = false;
+    this.commands = connect(config.redisUrl);
+    followOutages(this.commands, `Redis (${where})`, log, {
+      down: () => log(`Redis (${where}) is unreachable: runs here go on, and their reports wait until it is back`),
     });
-    this.subscriber = connect(config.redisUrl, onError);
+    this.subscriber = connect(config.redisUrl);
     const workers = config.settings.workers;
     this.keepSeconds = workers.keepHours * 3600;
     this.executor = new LocalExecutor({
@@ -69,7 +62,7 @@ export class RunWorker {
       toolsFor: (run) => this.access.get(run.runId),
     });
     this.worker = new Worker(QUEUE_NAME, (job, _token, signal) => this.process(job, signal), {
-      connection: connect(config.redisUrl, onError),
+      connection: connect(config.redisUrl),
       prefix: PREFIX,
       name: options.name,
       concurrency: workers.concurrency,
@@ -80,7 +73,11 @@ export class RunWorker {
       maxStalledCount: 1,
       autorun: false,
     });
-    this.worker.on('error', onError);
+    // Its connection's outages are the commands connection's, said above; anything else is news.
+    this.worker.on('error', (error: Error & { code?: string }) => {
+      if (this.commands.status !== 'ready' || error.code) return;
+      log(`worker ${options.name}: ${error.message}`);
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { Api, Bot, type Context } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
 import type { Bridge } from '../bridge/bridge.ts';
 import { plain } from '../presentation/deliver.ts';
 import { chatKey, type ChatAddress, type ChatUser } from '../ports/transport.ts';
@@ -39,8 +40,7 @@ export function createOutboundApi(config: Pick<BridgeConfig, 'telegram'>): Api {
  * different chats concurrently. Handlers return as soon as a turn is queued, so /stop is
  * never stuck behind a running turn.
  */
-export async function startTelegram(bot: Bot, bridge: Bridge, log: (line: string) => void): Promise<TelegramBridge> {
-  const me = await bot.api.getMe();
+export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge, log: (line: string) => void): Promise<TelegramBridge> {
   bot.botInfo = me;
   await bot.api.setMyCommands(bridge.config.manifest.commands.map((c) => ({ command: c.name, description: c.description })));
 

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
 import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
-import { startQueueWorld, type QueueWorld } from '../support/queue-world.ts';
+import { startQueueWorld, TEST_LOCK_SECONDS, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER } from '../support/telegram-world.ts';
 
@@ -135,6 +135,29 @@ describe('subagents on workers', () => {
     say('/spawn --label Back "say:back-again"');
     await reply(/^✅ #\d+ Back/, 30_000);
     expect((await world.cli.invocations()).some((c) => c.prompt.includes('never'))).toBe(false);
+  });
+
+  it('Redis down at start: the bridge serves and the worker waits, both saying so a line per attempt, and runs start once it is up', async () => {
+    await redis.halt();
+    try {
+      world = await startQueueWorld(redis, []);
+      await world.bridge.waitForLog(/the queue's Redis \(redis:\/\/127\.0\.0\.1:\d+\) is unreachable: runs on workers go on/);
+      await world.bridge.waitForLog(/the queue's Redis \(.*\) did not answer \(.*ECONNREFUSED.*\); trying again in 0\.5 s \(attempt 1\)/);
+      await world.bridge.waitForLog(/trying again in 1 s \(attempt 2\)/);
+      const { TELEGRAM_BOT_TOKEN: _token, TELEGRAM_API_ROOT: _root, ...workerEnv } = world.env;
+      const worker = startWorkerProcess({ ...workerEnv, BRIDGE_WORKER_NAME: 'early', BRIDGE_WORKER_LOCK_SECONDS: String(TEST_LOCK_SECONDS) });
+      world.workers.set('early', worker);
+      await worker.waitForLog(/Redis \(.*\) did not answer \(.*ECONNREFUSED.*\); trying again in 0\.5 s \(attempt 1\)/);
+      say('/spawn "say:not-yet"');
+      await reply(/Subagents cannot start now: the queue's Redis .* is unreachable/);
+    } finally {
+      await redis.start();
+    }
+    await world!.bridge.waitForLog(/the queue's Redis \(.*\) is reachable$/m);
+    await world!.workers.get('early')!.waitForLog(/worker early taking runs from/);
+    say('/spawn --label Late "say:redis-came-up"');
+    await reply(/^✅ #\d+ Late/, 30_000);
+    expect(world!.bridge.stderr()).not.toMatch(/^\s+at /m);
   });
 });
 

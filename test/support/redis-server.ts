@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
 import { tempDir } from './bridge-process.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * A real `redis-server` (Debian's package; `.ci/run` installs it) on a free port of its own,
@@ -68,15 +68,4 @@ export async function startRedis(): Promise<RedisServer> {
       await dir.remove();
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

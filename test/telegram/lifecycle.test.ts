@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive } from '../support/fake-cli.ts';
+import { alive, fakeCliWorld } from '../support/fake-cli.ts';
+import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { freePort } from '../support/free-port.ts';
 import { shownText, OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Starting, stopping and restarting the bridge process: what survives, what is cleaned up.
@@ -80,6 +82,52 @@ describe('start-up errors', () => {
     expect(exit.code).toBe(1);
     expect(stderr.split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/TELEGRAM_BOT_TOKEN is not set: set it to your bot token .*--console/);
+  });
+
+  it('exits non-zero with one line naming the token and @BotFather when Telegram refuses it', async () => {
+    const telegram = await FakeTelegram.start();
+    try {
+      const { exit, stderr } = await startWith({
+        TELEGRAM_API_ROOT: telegram.apiRoot,
+        TELEGRAM_BOT_TOKEN: '42:not-the-bots-token',
+        BRIDGE_ALLOWED_USERS: String(OWNER),
+      });
+      expect(exit.code).toBe(1);
+      expect(stderr.split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(/^jsonl-bridge: Telegram refused TELEGRAM_BOT_TOKEN \(401 Unauthorized\): copy the bot's token from @BotFather/);
+    } finally {
+      await telegram.close();
+    }
+  });
+
+  it('says at once that Telegram is unreachable, retries with a line per attempt, and serves once it answers', async () => {
+    const port = await freePort();
+    const data = await tempDir('bridge-data-');
+    const cli = await fakeCliWorld();
+    const token = '123456789:TEST-fake-telegram-token';
+    const bridge = startBridgeProcess({
+      ...(cli.env as Record<string, string>),
+      BRIDGE_DATA_DIR: data.path,
+      BRIDGE_ALLOWED_USERS: String(OWNER),
+      TELEGRAM_BOT_TOKEN: token,
+      TELEGRAM_API_ROOT: `http://127.0.0.1:${port}`,
+    });
+    let telegram: FakeTelegram | undefined;
+    try {
+      await bridge.waitForLog(/Telegram \(127\.0\.0\.1:\d+\) is unreachable: .*; trying again in 1 s \(attempt 1\)/);
+      expect(bridge.stderr()).not.toMatch(/^\s+at /m); // no stack trace
+      telegram = await FakeTelegram.start({ port, token, botUsername: 'late_bot' });
+      await bridge.waitForLog(/jsonl-bridge running as @late_bot/);
+      expect(bridge.stderr()).toMatch(/Telegram \(127\.0\.0\.1:\d+\) answered; starting/);
+      const chat = OWNER;
+      void telegram.sendText({ chatId: chat, userId: OWNER, text: 'hello' });
+      await telegram.waitFor(() => telegram!.botMessages(chat).find((m) => /^echo: hello/.test(shownText(m))), 20_000);
+    } finally {
+      bridge.kill('SIGTERM');
+      await bridge.exited;
+      await telegram?.close();
+      await Promise.all([data.remove(), cli.cleanup()]);
+    }
   });
 
   it.each([

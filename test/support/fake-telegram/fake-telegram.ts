@@ -27,6 +27,8 @@ export interface FakeTelegramOptions {
   readonly firstUpdateId?: number;
   /** Enforce Telegram's per-chat flood limits (see FloodLimits); default off. */
   readonly floodLimits?: boolean;
+  /** Listen on this loopback port (a bridge already pointed at it, say); default: a free one. */
+  readonly port?: number;
 }
 
 const DEFAULT_WAIT_MS = 5000;
@@ -89,7 +91,7 @@ export class FakeTelegram {
       faults: new FaultPlan(),
       ...(options.floodLimits ? { flood: new FloodLimits() } : {}),
     };
-    const server = await listen(createRequestListener(deps));
+    const server = await listen(createRequestListener(deps), options.port);
     return new FakeTelegram(server, deps, token);
   }
 

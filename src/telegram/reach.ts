@@ -1,0 +1,48 @@
+import { Api, GrammyError, HttpError } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
+import type { BridgeConfig } from '../config/config.ts';
+
+/** Telegram refused the token: nothing will work until it is changed. */
+export class TokenRefusedError extends Error {
+  override name = 'TokenRefusedError';
+}
+
+/** Waits between attempts double from 1 s up to this. */
+const MAX_WAIT_S = 60;
+
+/**
+ * The bot's identity, from Telegram: asked until Telegram answers, a line per failed
+ * attempt (with capped backoff, forever: a server that boots before its network must still
+ * come up), and a TokenRefusedError at once when Telegram refuses the token. Asked without
+ * the bot's auto-retry, which would retry in silence.
+ */
+export async function reachTelegram(
+  config: Pick<BridgeConfig, 'telegram'>,
+  log: (line: string) => void,
+  wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<UserFromGetMe> {
+  const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
+  const where = new URL(config.telegram.apiRoot).host;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const me = await api.getMe();
+      if (attempt > 1) log(`Telegram (${where}) answered; starting`);
+      return me;
+    } catch (error) {
+      if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)) {
+        throw new TokenRefusedError(
+          `Telegram refused TELEGRAM_BOT_TOKEN (${error.error_code} ${error.description.replace(/^[^:]*: /, '')}): copy the bot's token from @BotFather (/mybots → your bot → API Token) and set it again.`,
+        );
+      }
+      const seconds = Math.min(MAX_WAIT_S, 2 ** (attempt - 1));
+      const why =
+        error instanceof HttpError
+          ? ((error.error as Error).message ?? String(error.error))
+          : error instanceof GrammyError
+            ? `${error.error_code} ${error.description}`
+            : String(error);
+      log(`Telegram (${where}) is unreachable: ${why}; trying again in ${seconds} s (attempt ${attempt})`);
+      await wait(seconds * 1000);
+    }
+  }
+}
