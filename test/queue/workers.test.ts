@@ -153,11 +153,11 @@ describe('subagents on workers', () => {
     } finally {
       await redis.start();
     }
-    await world!.bridge.waitForLog(/the queue's Redis \(.*\) is reachable$/m);
-    await world!.workers.get('early')!.waitForLog(/worker early taking runs from/);
+    await world.bridge.waitForLog(/the queue's Redis \(.*\) is reachable$/m);
+    await world.workers.get('early')!.waitForLog(/worker early taking runs from/);
     say('/spawn --label Late "say:redis-came-up"');
     await reply(/^✅ #\d+ Late/, 30_000);
-    expect(world!.bridge.stderr()).not.toMatch(/^\s+at /m);
+    expect(world.bridge.stderr()).not.toMatch(/^\s+at /m);
   });
 });
 
