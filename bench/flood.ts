@@ -9,6 +9,7 @@ import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
 import { testConfig } from '../test/support/test-config.ts';
 import type { BenchResult } from './report.ts';
+import { silentLog } from '../src/log/logger.ts';
 
 const PRIVATE_CHATS = 40;
 const GROUPS = 10;
@@ -33,8 +34,8 @@ export async function benchFlood(dir: string): Promise<BenchResult[]> {
     env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: users.join(',') },
   });
   const bot = createBot(config);
-  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(createOutboundApi(config)), log: () => {} });
-  const running = await startTelegram(bot, await reachTelegram(config, () => {}), app.bridge, () => {});
+  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(createOutboundApi(config)), log: silentLog() });
+  const running = await startTelegram(bot, await reachTelegram(config, silentLog()), app.bridge, silentLog());
   const chats = [
     ...users.map((user) => ({ chatId: user, userId: user })),
     ...Array.from({ length: GROUPS }, (_, i) => ({ chatId: -3001 - i, userId: users[i]! })),

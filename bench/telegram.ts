@@ -9,6 +9,7 @@ import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
 import { testConfig } from '../test/support/test-config.ts';
 import type { BenchResult } from './report.ts';
+import { silentLog } from '../src/log/logger.ts';
 
 const OWNER = 7;
 
@@ -28,8 +29,8 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER) },
   });
   const bot = createBot(config);
-  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(createOutboundApi(config)), log: () => {} });
-  const running = await startTelegram(bot, await reachTelegram(config, () => {}), app.bridge, () => {});
+  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(createOutboundApi(config)), log: silentLog() });
+  const running = await startTelegram(bot, await reachTelegram(config, silentLog()), app.bridge, silentLog());
   const results: BenchResult[] = [];
   let chat = -1;
   try {

@@ -8,6 +8,7 @@ import { FAKE_AGENT, fakeCliWorld, type FakeCliWorld } from '../test/support/fak
 import { RecordingOutbound } from '../test/support/recording-outbound.ts';
 import { startRedis } from '../test/support/redis-server.ts';
 import type { BenchResult } from './report.ts';
+import { silentLog } from '../src/log/logger.ts';
 
 const RUNS = 200;
 const CHATS = 50;
@@ -73,7 +74,7 @@ async function measure(dataDir: string, extraEnv: Record<string, string>): Promi
   };
   const config = await loadConfig({ env });
   const out = new RecordingOutbound();
-  const app = await createApp({ config, store: await ChatStore.open(dataDir), out, log: () => {} });
+  const app = await createApp({ config, store: await ChatStore.open(dataDir), out, log: silentLog() });
   await app.start();
   const workers: BridgeProcess[] = [];
   try {

@@ -35,6 +35,8 @@ import { Inbox } from './files/inbox.ts';
 import { Transcriber } from './files/transcriber.ts';
 import type { Downloads } from './ports/transport.ts';
 import { ToolCalls } from './tools/tool-calls.ts';
+import type { Log } from './log/logger.ts';
+import type { Secrets } from './log/secrets.ts';
 
 export interface App {
   bridge: Bridge;
@@ -61,7 +63,9 @@ export async function createApp(options: {
   trustEveryone?: boolean;
   /** How the transport fetches files people send; none (the console): files cannot be received. */
   downloads?: Downloads;
-  log: (line: string) => void;
+  log: Log;
+  /** The MCP endpoint's session secrets join these while they live: no log line shows them. */
+  secrets?: Secrets;
 }): Promise<App> {
   const { config, store, out, log } = options;
   const { settings } = config;
@@ -77,7 +81,11 @@ export async function createApp(options: {
 
   // The one forward reference: the agents' tools start runs, and runs are given the tools.
   let toolCalls: ToolCalls | undefined;
-  const endpoint = await McpEndpoint.listen({ tools: config.manifest.tools, call: (scope, name, args) => toolCalls!.call(scope, name, args) }, config.mcp);
+  const endpoint = await McpEndpoint.listen(
+    { tools: config.manifest.tools, call: (scope, name, args) => toolCalls!.call(scope, name, args) },
+    config.mcp,
+    options.secrets,
+  );
   const approvals = new ApprovalBroker({
     out,
     audit,
@@ -96,14 +104,18 @@ export async function createApp(options: {
     onRevoked: (name) => approvals.forget(name),
   });
 
-  const chats = new ChatSessions(config, store, (chat) =>
-    sessionTools.forMainSession({
-      address: chat.address,
-      adapter: chat.adapter,
-      sessionId: () => chat.record.cliSessionId,
-      mode: chat.effectivePermissionMode,
-      onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
-    }),
+  const chats = new ChatSessions(
+    config,
+    store,
+    (chat) =>
+      sessionTools.forMainSession({
+        address: chat.address,
+        adapter: chat.adapter,
+        sessionId: () => chat.record.cliSessionId,
+        mode: chat.effectivePermissionMode,
+        onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
+      }),
+    log,
   );
   const inbox = options.downloads && new Inbox(options.downloads);
   const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
@@ -146,7 +158,7 @@ export async function createApp(options: {
       .then((after) => {
         if (budget.crossedWarning(before, after)) return out.send(address, plain(budgetWarningText(after, budget.limitUsd!))).then(() => {});
       })
-      .catch((error: Error) => log(`recording usage failed: ${error.message}`));
+      .catch((error: Error) => log.error({ chat: key, err: error }, 'recording usage failed'));
   };
   subagents.onEnded((run) => {
     sessionTools.release(run.runId); // and with its secret, its open questions
@@ -191,12 +203,12 @@ export async function createApp(options: {
   const sweepOrchestrations = () =>
     orchestrationStore
       .sweep(Date.now(), settings.subagents.retentionMinutes * 60_000, settings.subagents.historyPerChat)
-      .catch((error: Error) => log(`orchestration sweep failed: ${error.message}`));
+      .catch((error: Error) => log.error({ err: error }, 'sweeping finished orchestrations failed'));
   // Files people sent leave a chat's inbox after their retention: the chats' directories, and where chats start.
   const sweepInboxes = () =>
     inbox
       ?.sweep([config.workdir, ...store.all().map((record) => record.workdir)], settings.inboxRetentionHours * 3_600_000)
-      .catch((error: Error) => log(`inbox sweep failed: ${error.message}`));
+      .catch((error: Error) => log.error({ err: error }, 'sweeping the inboxes failed'));
   let sweeping: NodeJS.Timeout | undefined;
   installOrchestrationCommands(bridge, orchestrator);
   installSubagentCommands(bridge, subagents, approvals, config);
@@ -214,13 +226,14 @@ export async function createApp(options: {
     async start() {
       if (config.api) {
         api = await ApiServer.start(config.api, { subagents, orchestrator, config, log });
-        log(
+        log.info(
           `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}`,
         );
       }
       await bridge.reportInterrupted();
       const recovered = await subagents.start();
-      if (recovered.interrupted || recovered.requeued) log(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
+      if (recovered.interrupted || recovered.requeued)
+        log.info(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
       outbox.kick();
       void sweepInboxes();

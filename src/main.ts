@@ -2,7 +2,9 @@
 import { join } from 'node:path';
 import { ConfigError } from './errors/config-error.ts';
 import { createApp } from './app.ts';
-import { loadConfig, type BridgeConfig } from './config/config.ts';
+import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
+import { createLog, type Log } from './log/logger.ts';
+import { Secrets } from './log/secrets.ts';
 import { ConsoleOutbound } from './console/outbound.ts';
 import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
 import { ChatStore } from './store/chat-store.ts';
@@ -12,8 +14,6 @@ import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
 import { reachTelegram, TokenRefusedError } from './telegram/reach.ts';
-
-const log = (line: string) => console.error(`[${new Date().toISOString()}] ${line}`);
 
 async function main(argv: string[]): Promise<number> {
   const consoleMode = argv.includes('--console');
@@ -33,14 +33,17 @@ async function main(argv: string[]): Promise<number> {
     );
     return 1;
   }
+  const secrets = new Secrets();
+  for (const secret of configSecrets(config)) secrets.add(secret);
+  const log = createLog({ format: config.logFormat, secrets });
   await ensurePrivateDir(config.dataDir);
   await reapOrphans(config.dataDir, log);
   const store = await ChatStore.open(config.dataDir);
 
   if (consoleMode) {
     const out = new ConsoleOutbound((text) => process.stdout.write(text), join(config.dataDir, 'console'));
-    const app = await createApp({ config, store, out, trustEveryone: true, log });
-    onSignals(app.shutdown);
+    const app = await createApp({ config, store, out, trustEveryone: true, log, secrets });
+    onSignals(app.shutdown, log);
     console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
     await app.start();
     await runConsole(app, out, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
@@ -49,46 +52,46 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (config.allowedUsers.length === 0) {
-    log('⚠️  WARNING: BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your Telegram user id (the refusal message shows it).');
+    log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your Telegram user id (the refusal message shows it).');
   }
   let me;
   try {
     me = await reachTelegram(config, log);
   } catch (error) {
     if (!(error instanceof TokenRefusedError)) throw error;
-    console.error(`jsonl-bridge: ${error.message}`);
+    log.fatal(error.message);
     return 1;
   }
   const bot = createBot(config);
   const downloads = new TelegramDownloads(bot.api, { token: bot.token, apiRoot: config.telegram.apiRoot });
   const out = new TelegramOutbound(createOutboundApi(config));
-  const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log });
+  const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log, secrets });
   const telegram = await startTelegram(bot, me, bridge, log);
-  log(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
+  log.info(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
   await start();
   const stopped = new Promise<void>((resolve) =>
     onSignals(async () => {
       await telegram.stop();
       await shutdown();
       resolve();
-    }),
+    }, log),
   );
   await Promise.race([stopped, telegram.runner.task()]);
   return 0;
 }
 
 /** First signal: stop polling, stop CLIs cleanly, persist. Second: leave at once. */
-function onSignals(shutdown: () => Promise<void>): void {
+function onSignals(shutdown: () => Promise<void>, log: Log): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) process.exit(130);
       stopping = true;
-      log(`${signal}: shutting down (again to force)`);
+      log.info(`${signal}: shutting down (again to force)`);
       shutdown().then(
         () => process.exit(0),
         (error) => {
-          log(`shutdown failed: ${error}`);
+          log.error({ err: error }, 'shutdown failed');
           process.exit(1);
         },
       );

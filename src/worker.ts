@@ -4,12 +4,12 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './errors/config-error.ts';
-import { loadConfig, type BridgeConfig } from './config/config.ts';
+import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
+import { createLog } from './log/logger.ts';
+import { Secrets } from './log/secrets.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { RunWorker } from './queue/run-worker.ts';
-
-const log = (line: string) => console.error(`[${new Date().toISOString()}] ${line}`);
 
 async function main(): Promise<number> {
   let config: BridgeConfig;
@@ -27,15 +27,18 @@ async function main(): Promise<number> {
     console.error('jsonl-bridge worker: BRIDGE_REDIS_URL is not set: set it to the Redis the bridge queues runs on, like redis://:password@host:6379/0.');
     return 1;
   }
+  const secrets = new Secrets();
+  for (const secret of configSecrets(config)) secrets.add(secret);
   const name = process.env.BRIDGE_WORKER_NAME?.trim() || `${hostname()}-${process.pid}`;
+  const log = createLog({ format: config.logFormat, secrets }).child({ worker: name });
   const home = join(config.dataDir, 'worker');
   await ensurePrivateDir(home);
   await reapOrphans(config.dataDir, log);
-  const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log });
+  const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log, secrets });
   try {
     await worker.start();
   } catch (error) {
-    console.error(`jsonl-bridge worker: ${(error as Error).message}`);
+    log.fatal((error as Error).message);
     await worker.close();
     return 1;
   }
@@ -45,9 +48,9 @@ async function main(): Promise<number> {
       process.on(signal, () => {
         if (stopping) process.exit(130);
         stopping = true;
-        log(`${signal}: stopping the runs here and leaving the queue (again to force)`);
+        log.info(`${signal}: stopping the runs here and leaving the queue (again to force)`);
         worker.close().then(resolve, (error) => {
-          log(`shutdown failed: ${error}`);
+          log.error({ err: error }, 'shutdown failed');
           process.exit(1);
         });
       });

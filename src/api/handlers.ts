@@ -13,13 +13,14 @@ import type { ApiClients } from './auth.ts';
 import { chatOf, subagentInfo } from './convert.ts';
 import type { SubagentServiceHandlers } from './generated/jsonl_bridge/v1/SubagentService.ts';
 import { watchOrchestration, watchRun } from './watch.ts';
+import type { Log } from '../log/logger.ts';
 
 export interface ApiDeps {
   subagents: Subagents;
   orchestrator: Orchestrator;
   config: Pick<BridgeConfig, 'workdir' | 'projectRoots' | 'defaultCli'>;
   clients: ApiClients;
-  log: (line: string) => void;
+  log: Log;
 }
 
 /** A refusal with its gRPC code and a sentence a client's author can act on. */
@@ -205,7 +206,7 @@ function authenticate(deps: ApiDeps, metadata: ServerUnaryCall<unknown, unknown>
 
 function asServiceError(deps: ApiDeps, error: unknown): { code: status; details: string } {
   if (error instanceof ApiError) return { code: error.code, details: error.message };
-  deps.log(`API call failed: ${(error as Error).stack ?? String(error)}`);
+  deps.log.error({ err: error }, 'an API call failed');
   return { code: status.INTERNAL, details: 'the bridge failed to answer; its log says why' };
 }
 

@@ -5,6 +5,7 @@ import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type Message
 import type { AutoApprove } from '../policy/tool-policy.ts';
 import { ruleMatches } from '../policy/tool-rules.ts';
 import type { Asker } from './asker.ts';
+import type { Log } from '../log/logger.ts';
 
 /** What Claude Code's --permission-prompt-tool expects back (as JSON text). */
 export type PermissionDecision = { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };
@@ -30,7 +31,7 @@ export interface ApprovalOptions {
    */
   ownServerPrefix: string;
   ownTool: string;
-  log?: (line: string) => void;
+  log?: Log;
 }
 
 /** Questions one asker may have open at once: more are denied, so a run cannot park itself on its chat. */
@@ -188,7 +189,7 @@ export class ApprovalBroker {
         .then(() => out.send(asker.address, questionText(asker, tool, full, asFile, timeoutMs), { buttons }))
         .then((ref) => (pending.ref = ref))
         .catch((error) => {
-          this.options.log?.(`asking chat ${asker.chatKey} for approval failed: ${(error as Error).message}`);
+          this.options.log?.warn({ chat: asker.chatKey }, `asking for approval failed: ${(error as Error).message}`);
           settle({ behavior: 'deny', message: 'The chat could not be asked: denied.' }, 'the bridge');
         });
     });

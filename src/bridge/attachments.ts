@@ -5,6 +5,7 @@ import { plain } from '../presentation/deliver.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { chatKey, type Attachment, type IncomingMessage, type Outbound } from '../ports/transport.ts';
 import type { ChatSession } from './chat-session.ts';
+import type { Log } from '../log/logger.ts';
 
 /** A prompt on its way to a turn: the words, and files already saved for it. */
 export type Prompt = IncomingMessage & { files?: SavedFile[] };
@@ -16,7 +17,7 @@ export interface AttachmentOptions {
   out: Outbound;
   /** Runs a prompt as if the user had typed it (budget, queue limit and all). */
   submit: (chat: ChatSession, prompt: Prompt) => Promise<void>;
-  log: (line: string) => void;
+  log: Log;
   /** The parts of an album arrive as separate messages: one prompt once none came for this long. */
   albumQuietMs?: number;
   /** A file without words waits for the user's next message; after this long, the chat is reminded. */
@@ -98,7 +99,7 @@ export class Attachments {
     this.albums.delete(key);
     clearTimeout(album.timer);
     await this.handle(album.chat, album.messages).catch((error: Error) =>
-      this.options.log(`album in chat ${chatKey(album.chat.address)} failed: ${error.message}`),
+      this.options.log.error({ chat: chatKey(album.chat.address), err: error }, 'handling an album failed'),
     );
   }
 
@@ -107,7 +108,7 @@ export class Attachments {
     const reply = (text: string) =>
       this.options.out
         .send(chat.address, plain(text), { replyTo: first.messageId })
-        .catch((error: Error) => this.options.log(`file notice failed: ${error.message}`));
+        .catch((error: Error) => this.options.log.warn({ chat: chatKey(chat.address) }, `a file notice failed: ${error.message}`));
     if (!this.options.inbox) {
       await reply('Files cannot be received here.');
       return;
@@ -177,7 +178,9 @@ export class Attachments {
       waiting.reminder = setTimeout(() => {
         const names = waiting.files.map((file) => basename(file.path));
         const text = `📎 ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} saved in ${INBOX_DIR}/. Your next message goes to the agent with ${names.length === 1 ? 'it' : 'them'}; say what to do.`;
-        void this.options.out.send(chat.address, plain(text)).catch((error: Error) => this.options.log(`file reminder failed: ${error.message}`));
+        void this.options.out
+          .send(chat.address, plain(text))
+          .catch((error: Error) => this.options.log.warn({ chat: chatKey(chat.address) }, `a file reminder failed: ${error.message}`));
       }, this.options.reminderMs ?? 60_000);
       waiting.reminder.unref();
     }

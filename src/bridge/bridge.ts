@@ -22,6 +22,7 @@ import { Attachments, type Prompt } from './attachments.ts';
 import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
 import { promptWithFiles } from '../files/prompt.ts';
+import type { Log } from '../log/logger.ts';
 
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest' | 'projectRoots' | 'projects' | 'dataDir'> & {
@@ -41,7 +42,7 @@ export interface BridgeOptions {
   refuseWork?: (chatKey: string) => string | undefined;
   /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
   files?: { inbox?: Inbox; transcriber?: Transcriber };
-  log?: (message: string) => void;
+  log: Log;
 }
 
 /** Something else a part of the bridge wants /stop to stop; returns a line for the report. */
@@ -66,14 +67,14 @@ export class Bridge {
   private readonly refusals = new RefusalThrottle();
   private readonly turnListeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
   private shuttingDown = false;
-  private readonly log: (message: string) => void;
+  private readonly log: Log;
   readonly attachments: Attachments;
 
   constructor(private readonly options: BridgeOptions) {
     this.config = options.config;
     this.out = options.out;
     this.chats = options.chats;
-    this.log = options.log ?? ((message) => console.error(message));
+    this.log = options.log;
     this.attachments = new Attachments({
       inbox: options.files?.inbox,
       transcriber: options.files?.transcriber,
@@ -123,11 +124,11 @@ export class Bridge {
     const { address, user } = message;
     if (!this.isAllowed(user.id)) {
       if (!this.refusals.shouldRefuse(user.id)) return;
-      this.log(`refused user ${user.id} in chat ${address.chatId}`);
+      this.log.warn({ chat: chatKey(address), user: user.id }, 'refused a user not in BRIDGE_ALLOWED_USERS');
       // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.
       void this.out
         .send(address, refusal(user.id), { replyTo: message.messageId })
-        .catch((error: Error) => this.log(`refusal to ${user.id} failed: ${error.message}`));
+        .catch((error: Error) => this.log.warn({ chat: chatKey(address), user: user.id }, `the refusal failed: ${error.message}`));
       return;
     }
     const command = parseCommandLine(message.text, botUsername);
@@ -183,11 +184,12 @@ export class Bridge {
     const { address } = chat;
     const position = chat.busy ? chat.queued + 1 : 0;
     const turnId = nanoid(10);
+    const log = this.log.child({ chat: chatKey(address), turn: turnId });
     await chat.addPending({ id: turnId, text: message.text, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
     if (position) {
       await this.out
         .send(address, plain(`⏳ Queued (${ordinal(position)} in line): it runs when the current turn ends.`), { replyTo: message.messageId })
-        .catch((error) => this.log(`queue notice failed: ${error.message}`));
+        .catch((error: Error) => log.warn(`the queue notice failed: ${error.message}`));
     }
     const settings = this.config.settings;
     const presenter = new TurnPresenter(this.out, address, {
@@ -197,7 +199,7 @@ export class Bridge {
       editIntervalMs: settings.progressEditIntervalMs,
       documentOverChars: settings.answerAsDocumentOverChars,
       stopButton: { text: '⏹ Stop', data: `stop:${turnId}` },
-      log: (line) => this.log(line),
+      log,
     });
     let began = false;
     let warning: NodeJS.Timeout | undefined;
@@ -207,6 +209,7 @@ export class Bridge {
         timeoutMs,
         onStart: () => {
           began = true;
+          log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
           chat.current = { id: turnId, presenter, startedAt: Date.now() };
           void presenter.begin();
           warning = this.warnBeforeTimeout(address, timeoutMs, message.messageId);
@@ -215,6 +218,7 @@ export class Bridge {
       })
       .then(async (outcome) => {
         clearTimeout(warning);
+        log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         if (chat.current?.id === turnId) chat.current = undefined;
         if (began) await presenter.finish(outcome);
         await chat.noteTurn(message.text, outcome.sessionId);
@@ -222,7 +226,7 @@ export class Bridge {
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);
       })
-      .catch((error: Error) => this.log(`turn in chat ${address.chatId} failed to report: ${error.stack ?? error.message}`));
+      .catch((error: Error) => log.error({ err: error }, 'reporting the turn failed'));
     this.track(turn);
   }
 
@@ -231,7 +235,10 @@ export class Bridge {
     const leadMs = Math.min(this.config.settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
     const text = `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`;
     const timer = setTimeout(
-      () => void this.out.send(address, plain(text), { replyTo }).catch((error: Error) => this.log(`timeout warning failed: ${error.message}`)),
+      () =>
+        void this.out
+          .send(address, plain(text), { replyTo })
+          .catch((error: Error) => this.log.warn({ chat: chatKey(address) }, `the timeout warning failed: ${error.message}`)),
       timeoutMs - leadMs,
     );
     timer.unref();
@@ -270,7 +277,7 @@ export class Bridge {
         await this.out.send(chat.address, plain(text));
         for (const p of pending) await chat.removePending(p.id);
       } catch (error) {
-        this.log(`could not tell chat ${chat.address.chatId} about interrupted messages: ${(error as Error).message}`);
+        this.log.warn({ chat: chatKey(chat.address) }, `telling the chat about interrupted messages failed: ${(error as Error).message}`);
       }
     }
   }
@@ -316,3 +323,12 @@ function ordinal(n: number): string {
 }
 
 export type { ChatAddress };
+
+/** What the log keeps of a turn: how it went, never what was said. */
+function turnSummary(outcome: TurnOutcome): Record<string, unknown> {
+  return {
+    ms: outcome.durationMs,
+    ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
+}

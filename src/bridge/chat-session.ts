@@ -8,6 +8,7 @@ import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
 import type { ChatAddress } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
+import type { Log } from '../log/logger.ts';
 
 /** Sessions a chat remembers for /resume. */
 const SESSIONS_KEPT = 20;
@@ -35,6 +36,7 @@ export class ChatSession {
     private readonly config: ChatConfig,
     private readonly store: ChatStore,
     private readonly tools: SessionTools,
+    private readonly log: Log,
   ) {}
 
   get adapter(): Adapter {
@@ -123,6 +125,6 @@ export class ChatSession {
 
   private async save(patch: Partial<ChatRecord>): Promise<void> {
     this.record = { ...this.record, ...patch };
-    await this.store.put(this.record).catch((error) => console.error(`saving chat ${this.record.key} failed:`, error));
+    await this.store.put(this.record).catch((error: Error) => this.log.error({ chat: this.record.key, err: error }, 'saving the chat failed'));
   }
 }

@@ -3,6 +3,7 @@ import { chatAddress, chatKey, type ChatAddress } from '../ports/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import { isInside } from '../projects/directories.ts';
 import { ChatSession, type ChatConfig, type SessionTools } from './chat-session.ts';
+import type { Log } from '../log/logger.ts';
 
 /** Every chat's session, created on first use from its persisted record (or the defaults). */
 export class ChatSessions {
@@ -13,6 +14,7 @@ export class ChatSessions {
     private readonly store: ChatStore,
     /** What the tools part adds to each main session. */
     private readonly tools: SessionTools,
+    private readonly log: Log,
   ) {}
 
   get(address: ChatAddress): ChatSession {
@@ -33,7 +35,7 @@ export class ChatSessions {
         record.workdir = this.config.workdir;
         delete record.cliSessionId;
       }
-      session = new ChatSession(address, record, this.config, this.store, this.tools);
+      session = new ChatSession(address, record, this.config, this.store, this.tools, this.log);
       this.sessions.set(key, session);
     }
     return session;

@@ -3,6 +3,7 @@ import { ProgressState } from '../presentation/progress.ts';
 import type { Button, ChatAddress, MessageRef, Outbound } from '../ports/transport.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import type { TurnOutcome } from '../session/turn.ts';
+import type { Log } from '../log/logger.ts';
 
 export interface PresenterOptions {
   title: string;
@@ -13,7 +14,8 @@ export interface PresenterOptions {
   editIntervalMs: number;
   documentOverChars: number;
   stopButton?: Button;
-  log?: (message: string, error?: unknown) => void;
+  /** Where Telegram's failures go: they never stop the turn. */
+  log: Log;
 }
 
 /** Without events, the elapsed time is still refreshed this often. */
@@ -145,6 +147,6 @@ export class TurnPresenter {
   }
 
   private log(message: string, error: unknown): void {
-    (this.options.log ?? console.error)(`${message}: ${(error as Error)?.message ?? error}`);
+    this.options.log.warn(`${message}: ${(error as Error)?.message ?? String(error)}`);
   }
 }

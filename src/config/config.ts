@@ -8,6 +8,7 @@ import type { TranscriberConfig } from '../files/transcriber.ts';
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../policy/permission-mode.ts';
 import { ownerMarks } from '../process/orphans.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
+import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 
 /** The repo's own files, wherever the bridge is started from. */
@@ -36,6 +37,8 @@ export interface BridgeConfig extends ProjectsConfig {
   redisUrl: string | undefined;
   /** What CLIs run with: the bridge's own environment less its settings and secrets (API keys and base URLs pass through). */
   cliEnv: Record<string, string | undefined>;
+  /** How log lines are written (BRIDGE_LOG_FORMAT). */
+  logFormat: LogFormat;
 }
 
 /** Where the bridge's MCP endpoint listens, and the URL CLIs reach it at (workers on other machines need one they can reach). */
@@ -61,6 +64,8 @@ export interface ConfigSources {
   cwd?: string;
   adaptersDir?: string;
   manifestPath?: string;
+  /** Whether the log goes to a terminal: it is written for a person then, unless BRIDGE_LOG_FORMAT says otherwise. */
+  logToTerminal?: boolean;
 }
 
 /** Reads the whole configuration once, failing with the variable or file and field at fault. */
@@ -110,7 +115,21 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     settings,
     // Marked, so a restarted bridge can find CLIs its killed predecessor left running.
     cliEnv: { ...childEnv(env), ...ownerMarks(dataDir) },
+    logFormat: logFormat(env.BRIDGE_LOG_FORMAT, sources.logToTerminal ?? process.stderr.isTTY === true),
   };
+}
+
+function logFormat(raw: string | undefined, terminal: boolean): LogFormat {
+  const format = raw?.trim().toLowerCase();
+  if (!format) return terminal ? 'pretty' : 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) throw new ConfigError(`BRIDGE_LOG_FORMAT: expected ${LOG_FORMATS.join(' or ')}, got "${raw}"`);
+  return format as LogFormat;
+}
+
+/** Values of the configuration no log line may show. */
+export function configSecrets(config: BridgeConfig): string[] {
+  const redisPassword = config.redisUrl ? decodeURIComponent(new URL(config.redisUrl).password) : '';
+  return [config.telegram.token ?? '', ...(config.api?.tokens.map((t) => t.token) ?? []), redisPassword, config.transcribe?.key ?? ''].filter(Boolean);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {

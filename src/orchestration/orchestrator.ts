@@ -13,6 +13,7 @@ import type { Plan, PlanStep } from './plan.ts';
 import { cascade, isFinished, overallStatus, readySteps } from './schedule.ts';
 import type { StepStates } from './state.ts';
 import { promptWithUpstream } from './upstream.ts';
+import type { Log } from '../log/logger.ts';
 
 /** Where a plan's steps start from: its author's chat (or run), directory, CLI, depth and limits. */
 export type PlanOrigin = Omit<SpawnOrigin, 'orchestration' | 'requesterSessionId'>;
@@ -46,7 +47,7 @@ export interface OrchestratorOptions {
   progressText: (orchestration: OrchestrationRecord, runOf: (runId: string) => SubagentRunRecord | undefined) => RichText;
   /** manifest.json `settings.subagents.announceTo`: whether an agent's plan is reported back to it. */
   announceTo: SubagentSettings['announceTo'];
-  log: (line: string) => void;
+  log: Log;
 }
 
 /**
@@ -59,7 +60,7 @@ export class Orchestrator {
   private readonly changes = new KeyedSerializer();
   private readonly progressTimers = new Map<string, NodeJS.Timeout>();
   private readonly lastProgress = new Map<string, number>();
-  private readonly log: (line: string) => void;
+  private readonly log: Log;
 
   constructor(private readonly options: OrchestratorOptions) {
     this.log = options.log;
@@ -265,7 +266,7 @@ export class Orchestrator {
         ref,
         this.options.progressText(record, (runId) => this.run(runId)),
       )
-      .catch((error) => this.log(`orchestration progress edit failed: ${(error as Error).message}`));
+      .catch((error: Error) => this.log.warn({ orchestration: record.id }, `editing the orchestration's progress failed: ${error.message}`));
   }
 
   private run(runId: string): SubagentRunRecord | undefined {

@@ -1,6 +1,7 @@
 import { sendPart, type Part } from '../presentation/deliver.ts';
 import { chatKey, type ChatAddress, type Outbound } from '../ports/transport.ts';
 import type { Delivery } from '../subagents/delivery.ts';
+import type { Log } from '../log/logger.ts';
 
 /** Retries back off from 1 s to 5 min; a destination that is gone for good is given up after this many. */
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -37,7 +38,7 @@ export interface AnnouncementSource {
 export interface OutboxOptions {
   out: Outbound;
   sources: AnnouncementSource[];
-  log: (line: string) => void;
+  log: Log;
 }
 
 /**
@@ -120,7 +121,10 @@ export class Outbox {
       const attempts = delivery.attempts + 1;
       const message = (error as Error).message ?? String(error);
       const gone = isPermanent(error) || attempts >= MAX_ATTEMPTS;
-      this.options.log(`announcing ${source.name} ${announcement.id} failed (attempt ${attempts}${gone ? ', giving up' : ''}): ${message}`);
+      this.options.log.warn(
+        { [source.name]: announcement.id, chat: chatKey(announcement.address) },
+        `announcing failed (attempt ${attempts}${gone ? ', giving up' : ''}): ${message}`,
+      );
       await source.save(announcement.id, {
         attempts,
         lastError: message,
@@ -142,7 +146,7 @@ export class Outbox {
       .then(async () => {
         for (const id of fresh) await source.save(id, { agent: 'sent' });
       })
-      .catch((error) => this.options.log(`handing results to the main agent failed: ${(error as Error).message}`))
+      .catch((error: Error) => this.options.log.warn({ [source.name]: fresh.join(',') }, `handing results to the main agent failed: ${error.message}`))
       .finally(() => {
         for (const id of fresh) this.handing.delete(key(id));
       });

@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import type { Log } from '../log/logger.ts';
 
 /** Every CLI the bridge (or a worker) starts carries these variables: its data directory, and the pid of the process that started it. */
 export const OWNER_VARIABLE = 'JSONL_BRIDGE_DATA_DIR';
@@ -17,7 +18,7 @@ export function ownerMarks(dataDir: string): Record<string, string> {
  * process that started it belongs to a live bridge or worker sharing the directory. Linux
  * only: elsewhere there is no /proc and nothing is done.
  */
-export async function reapOrphans(dataDir: string, log: (line: string) => void): Promise<number> {
+export async function reapOrphans(dataDir: string, log: Log): Promise<number> {
   const mark = `${OWNER_VARIABLE}=${dataDir}`;
   let pids: number[];
   try {
@@ -50,6 +51,6 @@ export async function reapOrphans(dataDir: string, log: (line: string) => void):
       // already gone
     }
   }
-  if (leaders.length) log(`stopped ${leaders.length} CLI process group(s) left running by a previous bridge or worker`);
+  if (leaders.length) log.warn(`stopped ${leaders.length} CLI process group(s) left running by a previous bridge or worker`);
   return leaders.length;
 }

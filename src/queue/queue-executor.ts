@@ -10,6 +10,7 @@ import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from 
 import { RunEventsReader, type RunEvent } from './run-events.ts';
 import type { RunJob } from './run-job.ts';
 import { endingOfFailure, stoppedEnding } from './endings.ts';
+import type { Log } from '../log/logger.ts';
 
 export interface QueueExecutorOptions {
   redisUrl: string;
@@ -18,7 +19,7 @@ export interface QueueExecutorOptions {
   /** The run's access to the bridge's tools (its worker writes the CLI's config file itself). */
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
   toolTimeoutMs: number;
-  log: (line: string) => void;
+  log: Log;
 }
 
 /** A run whose end was missed (its completion event trimmed away while the bridge was down) is looked up this often. */
@@ -192,7 +193,7 @@ export class QueueExecutor implements RunExecutor {
 
   private down(): void {
     this.downSince = Date.now();
-    this.options.log(`the queue's Redis (${this.where}) is unreachable: runs on workers go on; new ones wait until it is back`);
+    this.options.log.warn(`the queue's Redis (${this.where}) is unreachable: runs on workers go on; new ones wait until it is back`);
   }
 
   private noteError(error: Error): void {

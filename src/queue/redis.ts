@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Log } from '../log/logger.ts';
 
 /**
  * Every key the bridge and its workers use starts with this, BullMQ's own included: an ACL
@@ -47,19 +48,19 @@ export function reconnectDelayMs(attempt: number): number {
  * Whoever reads the log of a server whose Redis is down sees why nothing moves, and that
  * something still tries. A connection closed on purpose is no outage.
  */
-export function followOutages(redis: Redis, label: string, log: (line: string) => void, on: { down?: () => void; up?: () => void } = {}): void {
+export function followOutages(redis: Redis, label: string, log: Log, on: { down?: () => void; up?: () => void } = {}): void {
   let lastError = '';
   let attempts = 0;
   let answered = false;
   redis.on('error', (error: Error) => (lastError = error.message));
   redis.on('reconnecting', (delayMs: number) => {
     if (attempts++ === 0) on.down?.();
-    log(`${label} did not answer${lastError ? ` (${lastError})` : ''}; trying again in ${delayMs / 1000} s (attempt ${attempts})`);
+    log.warn(`${label} did not answer${lastError ? ` (${lastError})` : ''}; trying again in ${delayMs / 1000} s (attempt ${attempts})`);
     lastError = '';
   });
   redis.on('ready', () => {
     if (attempts > 0) {
-      log(`${label} is reachable${answered ? ' again' : ''}`);
+      log.info(`${label} is reachable${answered ? ' again' : ''}`);
       on.up?.();
     }
     attempts = 0;

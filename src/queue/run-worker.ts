@@ -13,6 +13,8 @@ import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
 import { parseRunJob } from './run-job.ts';
+import type { Log } from '../log/logger.ts';
+import type { Secrets } from '../log/secrets.ts';
 
 export interface RunWorkerOptions {
   config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings'> & { redisUrl: string };
@@ -20,7 +22,9 @@ export interface RunWorkerOptions {
   name: string;
   /** Where this worker keeps its runs' worktrees and tool configs. */
   home: string;
-  log: (line: string) => void;
+  log: Log;
+  /** Each run's MCP secret joins these while it runs: no log line shows it. */
+  secrets: Secrets;
 }
 
 interface Running {
@@ -48,7 +52,7 @@ export class RunWorker {
     const where = describeRedis(config.redisUrl);
     this.commands = connect(config.redisUrl);
     followOutages(this.commands, `Redis (${where})`, log, {
-      down: () => log(`Redis (${where}) is unreachable: runs here go on, and their reports wait until it is back`),
+      down: () => log.warn(`Redis (${where}) is unreachable: runs here go on, and their reports wait until it is back`),
     });
     this.subscriber = connect(config.redisUrl);
     const workers = config.settings.workers;
@@ -76,7 +80,7 @@ export class RunWorker {
     // Its connection's outages are the commands connection's, said above; anything else is news.
     this.worker.on('error', (error: Error & { code?: string }) => {
       if (this.commands.status !== 'ready' || error.code) return;
-      log(`worker ${options.name}: ${error.message}`);
+      log.error({ err: error }, `the worker's queue failed: ${error.message}`);
     });
   }
 
@@ -114,7 +118,7 @@ export class RunWorker {
     });
     void this.worker.run();
     await this.worker.waitUntilReady();
-    this.options.log(
+    this.options.log.info(
       `worker ${this.options.name} taking runs from ${describeRedis(this.options.config.redisUrl)}, ${this.options.config.settings.workers.concurrency} at once`,
     );
   }
@@ -144,6 +148,7 @@ export class RunWorker {
     try {
       if (!existsSync(run.cwd)) return { failed: `its directory ${run.cwd} does not exist on worker ${this.options.name}` };
       const adapter = this.options.config.adapters.get(run.cli);
+      if (mcp) this.options.secrets.add(mcp.token);
       if (mcp && adapter) this.access.set(runId, mcpAccessFor(adapter, mcp, join(this.options.home, 'mcp'), askerId.run(runId), toolTimeoutMs));
       const execution = this.executor.execute(run, {
         onLine: (raw) => events.line(raw),
@@ -166,6 +171,7 @@ export class RunWorker {
       const configFile = this.access.get(runId)?.configFile;
       if (configFile) rmSync(configFile, { force: true });
       this.access.delete(runId);
+      if (mcp) this.options.secrets.remove(mcp.token);
       await events.close();
     }
   }

@@ -11,6 +11,7 @@ import type { RunEnding, RunExecution, RunExecutor, RunReports } from './executi
 import { RunLog } from './run-log.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
+import type { Log } from '../log/logger.ts';
 
 /** A run as the Spawner resolved it: every default applied, every check passed but the limits. */
 export interface SpawnRequest {
@@ -49,7 +50,7 @@ export interface RegistryOptions {
   limits: SubagentSettings;
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
-  log: (line: string) => void;
+  log: Log;
 }
 
 interface Live {
@@ -69,7 +70,7 @@ export class SubagentRegistry {
   private readonly store: RunStore;
   private readonly executor: RunExecutor;
   private readonly logsDir: string;
-  private readonly log: (line: string) => void;
+  private readonly log: Log;
   private closed = false;
 
   constructor(private readonly options: RegistryOptions) {
@@ -301,13 +302,14 @@ export class SubagentRegistry {
       runningByChat.set(run.requesterKey, running + 1);
       const live: Live = {}; // claims the slot now; start() fills it in
       this.live.set(run.runId, live);
-      live.done = this.start(run, live).catch((error) => this.log(`subagent ${run.runId} failed to run: ${(error as Error).stack ?? error}`));
+      live.done = this.start(run, live).catch((error) => this.log.error({ run: run.runId, chat: run.requesterKey, err: error }, 'the run failed to run'));
     }
   }
 
   private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
     const run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
     await this.store.save(run);
+    this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     const execution = this.executor.execute(run, this.reportsFor(run, live));
     // Stopped while its slot was being set up: stop it now that it can be.
     const stoppedBy = this.store.get(run.runId)?.stoppedBy;
@@ -360,6 +362,16 @@ export class SubagentRegistry {
     if (patch.status === 'timed_out') void audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: patch.error });
     // The record keeps the run's audit counts: /subagents info never reads the trail back.
     const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now(), auditCounts: audit.countsFor(run.runId) };
+    this.log[ended.status === 'completed' || ended.status === 'stopped' ? 'info' : 'warn'](
+      {
+        run: run.runId,
+        chat: run.requesterKey,
+        ...(ended.startedAt ? { ms: ended.endedAt! - ended.startedAt } : {}),
+        ...(ended.costUsd !== undefined ? { costUsd: ended.costUsd } : {}),
+        ...(ended.error ? { error: ended.error } : {}),
+      },
+      `run #${run.number} ${ended.status}`,
+    );
     audit.forget(run.runId);
     // Nothing to deliver (an orchestration step, say): its retention starts now.
     if (ended.delivery.chat !== 'pending' && ended.delivery.agent !== 'pending') ended.archiveAfter = ended.endedAt! + this.limits.retentionMinutes * 60_000;

@@ -12,6 +12,7 @@ import { readRunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner } from './spawner.ts';
 import { Sweeper } from './sweeper.ts';
+import type { Log } from '../log/logger.ts';
 
 /** The slice of the configuration the subagent part runs on. */
 export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir'> & {
@@ -27,7 +28,7 @@ export interface SubagentsOptions {
   executor?: RunExecutor;
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
-  log: (line: string) => void;
+  log: Log;
 }
 
 /** The subagent part: the registry, the one way to spawn into it, and the sweeper. */

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { RunStore } from './run-store.ts';
 import { isActive } from './record.ts';
 import { removeWorktree } from '../worktrees/index.ts';
+import type { Log } from '../log/logger.ts';
 
 /**
  * Keeps the live store small: ended, fully announced runs move to the archive once their
@@ -14,11 +15,11 @@ export class Sweeper {
   constructor(
     private readonly store: RunStore,
     private readonly historyPerChat: number,
-    private readonly log: (line: string) => void = () => {},
+    private readonly log: Log,
   ) {}
 
   start(intervalMs = 60_000): void {
-    this.timer = setInterval(() => void this.sweep().catch((error) => this.log(`sweep failed: ${error}`)), intervalMs);
+    this.timer = setInterval(() => void this.sweep().catch((error) => this.log.error({ err: error }, 'sweeping finished runs failed')), intervalMs);
     this.timer.unref();
   }
 
@@ -34,7 +35,7 @@ export class Sweeper {
       if (!run.worktree || run.worktree.removed) continue;
       const result = await removeWorktree(run.worktree).catch((error: Error) => ({ removed: false, reason: error.message }));
       due[index] = { ...run, worktree: { ...run.worktree, removed: result.removed, ...(result.reason ? { kept: result.reason } : {}) } };
-      if (!result.removed) this.log(`kept the worktree of run ${run.runId}: ${result.reason}`);
+      if (!result.removed) this.log.warn({ run: run.runId }, `kept the run's worktree: ${result.reason}`);
     }
     await this.store.archive(due);
     const dropped = await this.store.trimArchive(this.historyPerChat);

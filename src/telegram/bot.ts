@@ -7,6 +7,7 @@ import { plain } from '../presentation/deliver.ts';
 import { chatKey, type ChatAddress, type ChatUser } from '../ports/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { attachmentsOf } from './attachments.ts';
+import type { Log } from '../log/logger.ts';
 
 export interface TelegramBridge {
   bot: Bot;
@@ -40,7 +41,7 @@ export function createOutboundApi(config: Pick<BridgeConfig, 'telegram'>): Api {
  * different chats concurrently. Handlers return as soon as a turn is queued, so /stop is
  * never stuck behind a running turn.
  */
-export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge, log: (line: string) => void): Promise<TelegramBridge> {
+export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge, log: Log): Promise<TelegramBridge> {
   bot.botInfo = me;
   await bot.api.setMyCommands(bridge.config.manifest.commands.map((c) => ({ command: c.name, description: c.description })));
 
@@ -91,7 +92,7 @@ export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge,
   });
 
   // The error boundary: one bad update is logged, the bot goes on.
-  bot.catch((error) => log(`update ${error.ctx.update.update_id} failed: ${(error.error as Error)?.stack ?? error.error}`));
+  bot.catch((error) => log.error({ err: error.error, chat: error.ctx.chat?.id, update: error.ctx.update.update_id }, 'handling an update failed'));
 
   const runner = run(bot, { runner: { fetch: { allowed_updates: ['message', 'callback_query'] } } });
   return {

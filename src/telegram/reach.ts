@@ -1,6 +1,7 @@
 import { Api, GrammyError, HttpError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { BridgeConfig } from '../config/config.ts';
+import type { Log } from '../log/logger.ts';
 
 /** Telegram refused the token: nothing will work until it is changed. */
 export class TokenRefusedError extends Error {
@@ -18,7 +19,7 @@ const MAX_WAIT_S = 60;
  */
 export async function reachTelegram(
   config: Pick<BridgeConfig, 'telegram'>,
-  log: (line: string) => void,
+  log: Log,
   wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<UserFromGetMe> {
   const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
@@ -26,7 +27,7 @@ export async function reachTelegram(
   for (let attempt = 1; ; attempt++) {
     try {
       const me = await api.getMe();
-      if (attempt > 1) log(`Telegram (${where}) answered; starting`);
+      if (attempt > 1) log.info(`Telegram (${where}) answered; starting`);
       return me;
     } catch (error) {
       if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)) {
@@ -41,7 +42,7 @@ export async function reachTelegram(
           : error instanceof GrammyError
             ? `${error.error_code} ${error.description}`
             : String(error);
-      log(`Telegram (${where}) is unreachable: ${why}; trying again in ${seconds} s (attempt ${attempt})`);
+      log.warn(`Telegram (${where}) is unreachable: ${why}; trying again in ${seconds} s (attempt ${attempt})`);
       await wait(seconds * 1000);
     }
   }

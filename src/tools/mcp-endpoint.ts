@@ -8,6 +8,7 @@ import type { BridgeManifest } from '../config/bridge-manifest.ts';
 import type { ToolScope } from './scope.ts';
 import type { ToolResult } from './tool-calls.ts';
 import type { McpListen } from '../config/config.ts';
+import type { Secrets } from '../log/secrets.ts';
 
 /** What the endpoint serves: the tools (with their schemas) and what calling one does. */
 export interface ToolHandler {
@@ -38,9 +39,11 @@ export class McpEndpoint {
     private readonly http: HttpServer,
     private readonly calls: ToolHandler,
     private readonly base: string,
+    private readonly secrets: Secrets | undefined,
   ) {}
 
-  static async listen(calls: ToolHandler, where: McpListen = { host: '127.0.0.1', port: 0 }): Promise<McpEndpoint> {
+  /** `secrets`: where the sessions' secrets are registered while they live, so no log line shows them. */
+  static async listen(calls: ToolHandler, where: McpListen = { host: '127.0.0.1', port: 0 }, secrets?: Secrets): Promise<McpEndpoint> {
     let endpoint: McpEndpoint | undefined;
     const http = createServer((req, res) => {
       endpoint!.handle(req, res).catch((error: unknown) => {
@@ -52,7 +55,7 @@ export class McpEndpoint {
       http.listen(where.port, where.host, () => resolve());
     });
     const host = where.host.includes(':') ? `[${where.host}]` : where.host;
-    endpoint = new McpEndpoint(http, calls, where.publicUrl ?? `http://${host}:${(http.address() as AddressInfo).port}/mcp`);
+    endpoint = new McpEndpoint(http, calls, where.publicUrl ?? `http://${host}:${(http.address() as AddressInfo).port}/mcp`, secrets);
     return endpoint;
   }
 
@@ -60,7 +63,15 @@ export class McpEndpoint {
   grant(scope: ToolScope): Grant {
     const token = randomBytes(24).toString('base64url');
     this.scopes.set(token, scope);
-    return { token, url: this.base, revoke: () => this.scopes.delete(token) };
+    this.secrets?.add(token);
+    return {
+      token,
+      url: this.base,
+      revoke: () => {
+        this.scopes.delete(token);
+        this.secrets?.remove(token);
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -33,7 +33,7 @@ afterAll(async () => {
   await world?.stop();
 });
 
-const address = () => /SubagentService listening on (\S+),/.exec(world.bridge.stderr())![1]!;
+const address = () => /SubagentService listening on (\S+),/.exec(world.bridge.log())![1]!;
 const chat = { chatId: OWNER, threadId: 0 };
 const texts = () => world.telegram.botMessages(OWNER).map((m) => m.text ?? '');
 const spawn = (request: object) => api.call<{ subagentId: string; number: number; queuePosition: number }>('SpawnSubagent', { chat, ...request });
@@ -191,7 +191,7 @@ describe('the SubagentService without tokens', () => {
     const bare = await startTelegramWorld({ BRIDGE_API_ADDR: '127.0.0.1:0' });
     try {
       await bare.bridge.waitForLog(/SubagentService listening on/);
-      const client = apiClient(/SubagentService listening on (\S+),/.exec(bare.bridge.stderr())![1]!, 'anything-at-all-here');
+      const client = apiClient(/SubagentService listening on (\S+),/.exec(bare.bridge.log())![1]!, 'anything-at-all-here');
       expect(await refusal(client.call('ListSubagents', {}))).toMatchObject({
         code: status.PERMISSION_DENIED,
         details: expect.stringMatching(/BRIDGE_API_TOKENS is not set/),
@@ -232,7 +232,7 @@ describe('the SubagentService over TLS', () => {
     });
     try {
       await tls.bridge.waitForLog(/SubagentService listening on .* \(TLS\)/);
-      const where = /SubagentService listening on (\S+) \(TLS\)/.exec(tls.bridge.stderr())![1]!;
+      const where = /SubagentService listening on (\S+) \(TLS\)/.exec(tls.bridge.log())![1]!;
       const trusted = apiClient(where, TOKEN, await readFile(cert));
       const plaintext = apiClient(where, TOKEN);
       expect(await trusted.call('ListSubagents', {})).toEqual({ runs: [] });

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
-import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
+import { parseLogLine, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { startQueueWorld, TEST_LOCK_SECONDS, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER } from '../support/telegram-world.ts';
@@ -118,7 +118,7 @@ describe('subagents on workers', () => {
     await reply(/^✅ #1 Steady/, 30_000);
     expect(announcements()[0]).toContain('through-a-redis-restart');
 
-    const count = (pattern: RegExp) => world!.bridge.stderr().match(pattern)?.length ?? 0;
+    const count = (pattern: RegExp) => world!.bridge.log().match(pattern)?.length ?? 0;
     const reconnects = () => count(/reachable again/g);
     const [before, outages] = [reconnects(), count(/is unreachable: runs on workers go on/g)];
     await redis.halt();
@@ -179,7 +179,8 @@ describe('worker start-up', () => {
   it('exits non-zero when Redis refuses its password, without showing the password', async () => {
     const { exit, stderr } = await startWith({ BRIDGE_REDIS_URL: `redis://:wrong-password@127.0.0.1:${redis.port}` });
     expect(exit.code).toBe(1);
-    expect(stderr).toMatch(/jsonl-bridge worker: Redis \(redis:\/\/127\.0\.0\.1:\d+\) refused this worker: WRONGPASS/);
+    const lines = stderr.split('\n').map(parseLogLine);
+    expect(lines.at(-1)).toMatchObject({ level: 'fatal', msg: expect.stringMatching(/^Redis \(redis:\/\/127\.0\.0\.1:\d+\) refused this worker: WRONGPASS/) });
     expect(stderr).not.toContain('wrong-password');
   });
 });

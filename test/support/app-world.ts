@@ -8,6 +8,7 @@ import type { SpawnIntent } from '../../src/subagents/spawner.ts';
 import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
 import { RecordingOutbound } from './recording-outbound.ts';
 import { testConfig } from './test-config.ts';
+import { silentLog } from '../../src/log/logger.ts';
 
 /** The whole bridge in this process, wired as `npm start` wires it, over the fake CLI and a test Outbound. */
 export interface OpenAppOptions {
@@ -35,7 +36,7 @@ export async function openApp(world: FakeCliWorld, out: Outbound, options: OpenA
     config,
     store: await ChatStore.open(dataDir),
     out,
-    log: () => {},
+    log: silentLog(),
     ...(options.downloads ? { downloads: options.downloads } : {}),
   });
   if (options.start !== false) await app.start();

@@ -9,12 +9,46 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface BridgeProcess {
   readonly pid: number;
-  /** Everything the bridge logged so far. */
+  /** Everything it wrote to stderr so far, as written. */
   stderr(): string;
+  /**
+   * Its log so far, a line per event as `level: message {fields}`: read from its JSON lines
+   * (the format off a terminal); a line that is not JSON is kept as it is.
+   */
+  log(): string;
+  /** Its log lines, parsed. */
+  logEntries(): LogEntry[];
   stdout(): string;
   kill(signal: NodeJS.Signals): void;
   exited: Promise<{ code: number | undefined; signal: string | undefined }>;
+  /** Waits until `log()` matches. */
   waitForLog(pattern: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+export interface LogEntry {
+  level: string;
+  msg: string;
+  chat?: string | number;
+  run?: string;
+  [field: string]: unknown;
+}
+
+/** One line of a JSON log (pino's: level, time, pid, hostname, the fields, msg), or undefined. */
+export function parseLogLine(line: string): LogEntry | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const entry = JSON.parse(line) as LogEntry;
+    return typeof entry.level === 'string' && typeof entry.msg === 'string' ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readable(line: string): string {
+  const entry = parseLogLine(line);
+  if (!entry) return line;
+  const { level, msg, time: _time, pid: _pid, hostname: _host, ...fields } = entry;
+  return `${level}: ${msg}${Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : ''}`;
 }
 
 /**
@@ -43,16 +77,19 @@ function startRepoProcess(script: string, env: Record<string, string>, args: str
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = child.then((result) => ({ code: result.exitCode, signal: result.signal }));
+  const log = () => err.split('\n').filter(Boolean).map(readable).join('\n');
   return {
     pid: child.pid!,
     stderr: () => err,
+    log,
+    logEntries: () => err.split('\n').flatMap((line) => parseLogLine(line) ?? []),
     stdout: () => out,
     kill: (signal) => child.kill(signal),
     exited,
     async waitForLog(pattern, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(err)) {
-        if (Date.now() > deadline) throw new Error(`${script} never logged ${pattern}; it logged:\n${err}`);
+      while (!pattern.test(log())) {
+        if (Date.now() > deadline) throw new Error(`${script} never logged ${pattern}; it logged:\n${log()}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, fakeCliWorld } from '../support/fake-cli.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
-import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { parseLogLine, startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { freePort } from '../support/free-port.ts';
 import { shownText, OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -56,15 +56,31 @@ describe('bridge lifecycle', () => {
     await world.restart();
     await answer(/The bridge restarted before it finished this message/);
     await expect.poll(() => alive(cli!.pid)).toBe(false);
-    expect(world.bridge.stderr()).toContain('left running by a previous bridge');
+    expect(world.bridge.log()).toMatch(/^warn: stopped 1 CLI process group\(s\) left running by a previous bridge/m);
   });
 
   it('warns loudly and serves no one without an allowlist', async () => {
-    world = await startTelegramWorld({ BRIDGE_ALLOWED_USERS: '' });
-    expect(world.bridge.stderr()).toMatch(/WARNING: BRIDGE_ALLOWED_USERS is empty/);
+    world = await startTelegramWorld({ BRIDGE_ALLOWED_USERS: '', BRIDGE_LOG_FORMAT: 'pretty' });
+    expect(world.bridge.stderr()).toMatch(/^\[[\d-]+ [\d:.]+\] WARN: BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE/m);
     say('hello');
     await answer(/not allowed.*111/);
     expect(await world.cli.invocations()).toEqual([]);
+  });
+
+  it('logs a line per turn and per run, each with its chat and run, and never the bot token', async () => {
+    world = await startTelegramWorld();
+    say('hello');
+    await answer(/^echo: hello/);
+    say('/spawn --label Logged "say:logged"');
+    await answer(/^✅ #1 Logged/);
+    const entries = world.bridge.logEntries();
+    const chat = String(CHAT);
+    expect(entries.find((e) => e.msg === 'turn started')).toMatchObject({ level: 'info', chat, cli: 'claude' });
+    expect(entries.find((e) => e.msg === 'turn completed')).toMatchObject({ level: 'info', chat, ms: expect.any(Number) });
+    const started = entries.find((e) => e.msg === 'run #1 started');
+    expect(started).toMatchObject({ level: 'info', chat, run: expect.any(String) });
+    expect(entries.find((e) => e.msg === 'run #1 completed')).toMatchObject({ level: 'info', chat, run: started!.run });
+    expect(world.bridge.stderr()).not.toContain(world.env.TELEGRAM_BOT_TOKEN!);
   });
 });
 
@@ -94,7 +110,10 @@ describe('start-up errors', () => {
       });
       expect(exit.code).toBe(1);
       expect(stderr.split('\n')).toHaveLength(1);
-      expect(stderr).toMatch(/^jsonl-bridge: Telegram refused TELEGRAM_BOT_TOKEN \(401 Unauthorized\): copy the bot's token from @BotFather/);
+      expect(parseLogLine(stderr)).toMatchObject({
+        level: 'fatal',
+        msg: expect.stringMatching(/^Telegram refused TELEGRAM_BOT_TOKEN \(401 Unauthorized\): copy the bot's token from @BotFather/),
+      });
     } finally {
       await telegram.close();
     }
@@ -114,11 +133,11 @@ describe('start-up errors', () => {
     });
     let telegram: FakeTelegram | undefined;
     try {
-      await bridge.waitForLog(/Telegram \(127\.0\.0\.1:\d+\) is unreachable: .*; trying again in 1 s \(attempt 1\)/);
+      await bridge.waitForLog(/^warn: Telegram \(127\.0\.0\.1:\d+\) is unreachable: .*; trying again in 1 s \(attempt 1\)/m);
       expect(bridge.stderr()).not.toMatch(/^\s+at /m); // no stack trace
       telegram = await FakeTelegram.start({ port, token, botUsername: 'late_bot' });
       await bridge.waitForLog(/jsonl-bridge running as @late_bot/);
-      expect(bridge.stderr()).toMatch(/Telegram \(127\.0\.0\.1:\d+\) answered; starting/);
+      expect(bridge.log()).toMatch(/^info: Telegram \(127\.0\.0\.1:\d+\) answered; starting/m);
       const chat = OWNER;
       void telegram.sendText({ chatId: chat, userId: OWNER, text: 'hello' });
       await telegram.waitFor(() => telegram!.botMessages(chat).find((m) => /^echo: hello/.test(shownText(m))), 20_000);
@@ -152,6 +171,7 @@ describe('start-up errors', () => {
       'BRIDGE_MCP_URL: expected the http(s) URL workers reach the bridge\'s tools at, like http://bridge.internal:8765/mcp, got "bridge:8765"',
     ],
     [{ BRIDGE_WORKER_CONCURRENCY: '0' }, 'BRIDGE_WORKER_CONCURRENCY: expected a whole number of at least 1, got "0"'],
+    [{ BRIDGE_LOG_FORMAT: 'xml' }, 'BRIDGE_LOG_FORMAT: expected pretty or json, got "xml"'],
     [{ BRIDGE_API_ADDR: '50051' }, 'BRIDGE_API_ADDR: expected host:port, like 127.0.0.1:50051, got "50051"'],
     [
       { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: 'ci=short' },

@@ -6,6 +6,7 @@ import { AgentInbox, handBackTurn, runHandBack } from '../../src/tools/agent-inb
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
+import { silentLog } from '../../src/log/logger.ts';
 
 let world: FakeCliWorld;
 let app: App;
@@ -15,7 +16,7 @@ beforeEach(async () => {
   world = await fakeCliWorld();
   out = new RecordingOutbound();
   const config = await testConfig({ dataDir: world.dir, workdir: world.dir, env: world.env });
-  app = await createApp({ config, store: await ChatStore.open(world.dir), out, log: () => {} });
+  app = await createApp({ config, store: await ChatStore.open(world.dir), out, log: silentLog() });
 });
 afterEach(async () => {
   await app.shutdown();

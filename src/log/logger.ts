@@ -1,0 +1,51 @@
+import { pino, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
+import type { Secrets } from './secrets.ts';
+
+/**
+ * The bridge's log: one line per event, with its level and, where there is one, the `chat`
+ * and `run` it is about (`log.child({ chat })`). Modules take a Log and never print.
+ */
+export type Log = Logger;
+
+/** `pretty`: a line a person reads in a terminal; `json`: one object a line, for journald and collectors. */
+export type LogFormat = 'pretty' | 'json';
+export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json'];
+
+export interface LogOptions {
+  format: LogFormat;
+  /** Redacted from every line, wherever they appear. */
+  secrets: Secrets;
+  /** Where lines go; default stderr (stdout is the console's). */
+  destination?: NodeJS.WritableStream;
+}
+
+/**
+ * Lines are written synchronously: the line before a crash or an exit is the one that says
+ * why, and must not be lost in a buffer.
+ */
+export function createLog({ format, secrets, destination = process.stderr }: LogOptions): Log {
+  const options = {
+    level: 'info',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // "info", not 30: greppable, and what journald and collectors show.
+    formatters: { level: (label: string) => ({ level: label }) },
+    hooks: { streamWrite: (line: string) => secrets.redact(line) },
+  };
+  if (format === 'json') return pino(options, destination);
+  return pino(
+    options,
+    PinoPretty({
+      destination,
+      sync: true,
+      singleLine: true,
+      translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+      ignore: 'pid,hostname',
+    }),
+  );
+}
+
+/** A Log that writes nothing: for tests and benchmarks that do not look at it. */
+export function silentLog(): Log {
+  return pino({ level: 'silent' });
+}
