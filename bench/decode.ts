@@ -38,6 +38,7 @@ const replayAdapter = (): Adapter => ({
   permissions: { bypass: [], unattended: 'everything' },
   toolSeparator: ',',
   env: {},
+  doctor: { version: ['--version'] },
   file: 'bench',
 });
 

@@ -16,6 +16,18 @@ export const PLACEHOLDERS = ['prompt', 'promptFile', 'sessionId', ...TURN_OPTION
 /** `{name}` or `{name|json}`. */
 export const PLACEHOLDER_PATTERN = /\{(\w+)(?:\|(json))?\}/g;
 
+const regexSource = z.string().refine(
+  (pattern) => {
+    try {
+      new RegExp(pattern);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'not a valid regular expression' },
+);
+
 export const adapterManifestSchema = z
   .object({
     name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a lower-case name: letters, digits and dashes'),
@@ -49,20 +61,7 @@ export const adapterManifestSchema = z
      */
     /** Where the CLI keeps its sessions on disk, so /resume can list those started in a terminal. */
     savedSessions: z.enum(SAVED_SESSION_FORMATS).optional(),
-    unknownSession: z
-      .string()
-      .refine(
-        (pattern) => {
-          try {
-            new RegExp(pattern);
-            return true;
-          } catch {
-            return false;
-          }
-        },
-        { error: 'not a valid regular expression' },
-      )
-      .optional(),
+    unknownSession: regexSource.optional(),
     /** Optional features; a CLI without one simply does not offer it. */
     options: z
       .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)
@@ -100,6 +99,26 @@ export const adapterManifestSchema = z
     mcpConfigFormat: z.enum(['claude-json', 'flags']).optional(),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
+    /**
+     * How `npm run doctor` asks the CLI about itself: the arguments that print its version,
+     * and how to tell it has credentials: one of `env` set, or `args` exiting 0 with no line
+     * matching `missing`; `fix` says what to do otherwise.
+     */
+    doctor: z
+      .object({
+        version: argTemplate.default(['--version']),
+        credentials: z
+          .object({
+            env: z.array(z.string()).default([]),
+            args: argTemplate.optional(),
+            missing: regexSource.optional(),
+            fix: z.string().min(1),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .default({ version: ['--version'] }),
   })
   .strict()
   .superRefine((manifest, ctx) => {

@@ -59,6 +59,11 @@ export function startBridgeProcess(env: Record<string, string>, args: string[] =
   return startRepoProcess('src/main.ts', env, args, input);
 }
 
+/** `npm run doctor`, in a real process. */
+export function startDoctorProcess(env: Record<string, string>): BridgeProcess {
+  return startRepoProcess('src/doctor.ts', env, []);
+}
+
 /** A worker as users run it (`npm run worker`), in a real process. */
 export function startWorkerProcess(env: Record<string, string>): BridgeProcess {
   return startRepoProcess('src/worker.ts', env, []);

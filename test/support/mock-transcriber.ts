@@ -25,6 +25,22 @@ export async function startMockTranscriber(): Promise<MockTranscriber> {
   const mock: Omit<MockTranscriber, 'url' | 'close'> = { requests: [], answer: { text: 'hello from the voice note' } };
   const server = createServer((req, res) => {
     void (async () => {
+      const { answer } = mock;
+      // What a client asks to see the API is there and takes its key (`npm run doctor`).
+      if (req.method === 'GET' && req.url === '/v1/models') {
+        mock.requests.push({
+          path: req.url,
+          authorization: req.headers.authorization,
+          model: undefined,
+          fileName: undefined,
+          fileType: undefined,
+          bytes: Buffer.alloc(0),
+        });
+        if ('status' in answer)
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: answer.message } }));
+        else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'whisper-1', object: 'model' }] }));
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
         return;
@@ -40,7 +56,6 @@ export async function startMockTranscriber(): Promise<MockTranscriber> {
         fileType: file instanceof File ? file.type : undefined,
         bytes: file instanceof File ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0),
       });
-      const { answer } = mock;
       if ('status' in answer) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: answer.message } }));
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: answer.text }));
     })().catch((error: Error) => res.writeHead(500).end(error.message));

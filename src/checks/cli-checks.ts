@@ -1,0 +1,69 @@
+import { basename } from 'node:path';
+import { execa } from 'execa';
+import which from 'which';
+import type { Adapter } from '../adapters/load.ts';
+import { fail, firstLine, pass, type CheckResult } from './check.ts';
+
+/** A CLI asked about itself may be slow to start (a first run unpacks), never this slow. */
+const ASK_TIMEOUT_MS = 30_000;
+
+/**
+ * One CLI, asked as the bridge would run it (its environment, its command): found, its
+ * version, and whether it has credentials, by the adapter's own `doctor` recipe.
+ */
+export async function checkCli(adapter: Adapter, env: Record<string, string | undefined>): Promise<CheckResult[]> {
+  const subject = adapter.name;
+  const variable = `BRIDGE_${adapter.name.toUpperCase().replaceAll('-', '_')}_COMMAND`;
+  const path = await which(adapter.resolvedCommand, { path: env.PATH ?? '', nothrow: true });
+  if (!path)
+    return [
+      fail(
+        subject,
+        `${adapter.resolvedCommand} is not found on PATH`,
+        `Install it, or set ${variable} to its path (or remove ${basename(adapter.file)} from adapters/ if no chat should use it).`,
+      ),
+    ];
+  const { doctor } = adapter;
+  const version = await ask(path, doctor.version, env);
+  if (!version.ok)
+    return [
+      fail(
+        subject,
+        `\`${[adapter.resolvedCommand, ...doctor.version].join(' ')}\` ${version.why}`,
+        `Check the binary at ${path}, or set ${variable} to a working one.`,
+      ),
+    ];
+  const results = [pass(subject, `${firstLine(version.output)} at ${path}`)];
+  const { credentials } = doctor;
+  if (!credentials) return results;
+  const credentialSubject = `${subject} credentials`;
+  const fromEnv = credentials.env.find((name) => env[name]);
+  if (fromEnv) return [...results, pass(credentialSubject, `${fromEnv} is set`)];
+  if (!credentials.args) return [...results, fail(credentialSubject, `none of ${credentials.env.join(', ')} is set`, credentials.fix)];
+  const shown = `\`${[adapter.resolvedCommand, ...credentials.args].join(' ')}\``;
+  const answer = await ask(path, credentials.args, env);
+  const missing = credentials.missing === undefined ? undefined : new RegExp(credentials.missing).exec(answer.output)?.[0];
+  if (answer.ok && !missing) return [...results, pass(credentialSubject, `${shown} says there are`)];
+  return [
+    ...results,
+    fail(credentialSubject, missing ? `${shown} says ${firstLine(missing)}` : `${shown}: ${answer.ok ? 'none' : answer.why}`, credentials.fix),
+  ];
+}
+
+async function ask(
+  path: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ ok: true; output: string } | { ok: false; why: string; output: string }> {
+  const result = await execa(path, args, { env, extendEnv: false, reject: false, timeout: ASK_TIMEOUT_MS, stdin: 'ignore', all: true });
+  const output = result.all ?? '';
+  if (result.timedOut) return { ok: false, why: `did not answer within ${ASK_TIMEOUT_MS / 1000} s`, output };
+  if (result.exitCode !== 0)
+    return { ok: false, why: `failed (${result.exitCode ?? result.signal})${output.trim() ? `: ${firstLine(lastMeaningful(output))}` : ''}`, output };
+  return { ok: true, output: result.stdout ?? '' };
+}
+
+/** CLIs print warnings before the line that says what is wrong: the last non-empty line says it. */
+function lastMeaningful(output: string): string {
+  return output.trim().split('\n').filter(Boolean).at(-1) ?? '';
+}

@@ -1,0 +1,30 @@
+import type { BridgeConfig } from '../config/config.ts';
+import { checkCli } from './cli-checks.ts';
+import { checkDataDir, checkNode } from './system-checks.ts';
+import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription } from './service-checks.ts';
+import { checkTelegram } from './telegram-check.ts';
+import type { CheckResult } from './check.ts';
+
+/**
+ * Every check of `npm run doctor`, in the order a setup is built: the machine, the data, the
+ * bot, the CLIs, then the services that are configured. Each result is reported as soon as
+ * it is known. Nothing is changed: ports are let go, no file or directory is made.
+ */
+export async function runChecks(config: BridgeConfig, report: (result: CheckResult) => void): Promise<boolean> {
+  let ok = true;
+  const say = (results: CheckResult | CheckResult[]) => {
+    for (const result of [results].flat()) {
+      ok &&= result.ok;
+      report(result);
+    }
+  };
+  say(checkNode());
+  say(await checkDataDir(config.dataDir));
+  say(await checkTelegram(config));
+  for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv));
+  say(await checkMcpListen(config.mcp));
+  if (config.redisUrl) say(await checkRedis(config.redisUrl));
+  if (config.transcribe) say(await checkTranscription(config.transcribe));
+  if (config.api) say(await checkApiAddress(config.api));
+  return ok;
+}

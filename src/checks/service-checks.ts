@@ -1,0 +1,105 @@
+import { createServer } from 'node:net';
+import { createSecureContext } from 'node:tls';
+import { Redis } from 'ioredis';
+import type { ApiConfig, McpListen } from '../config/config.ts';
+import type { TranscriberConfig } from '../files/transcriber.ts';
+import { describeRedis } from '../queue/redis.ts';
+import { fail, firstLine, pass, type CheckResult } from './check.ts';
+
+const ANSWER_WITHIN_MS = 5000;
+
+/** Whether `host:port` can be listened on now (then let go: the doctor changes nothing). */
+async function canBind(host: string, port: number): Promise<{ ok: true; port: number } | { ok: false; why: string }> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, why: error.code === 'EADDRINUSE' ? 'the port is in use' : error.message }));
+    server.listen(port, host, () => {
+      const bound = (server.address() as { port: number }).port;
+      server.close(() => resolve({ ok: true, port: bound }));
+    });
+  });
+}
+
+export async function checkMcpListen(where: McpListen): Promise<CheckResult> {
+  const subject = 'MCP endpoint';
+  const bound = await canBind(where.host, where.port);
+  if (!bound.ok)
+    return fail(subject, `cannot listen on ${where.host}:${where.port}: ${bound.why}`, 'Set BRIDGE_MCP_LISTEN to a free host:port of this machine.');
+  return pass(
+    subject,
+    `can listen on ${where.host}:${where.port === 0 ? '<a free port>' : where.port}${where.publicUrl ? `, reached at ${where.publicUrl}` : ''}`,
+  );
+}
+
+export async function checkApiAddress(api: ApiConfig): Promise<CheckResult[]> {
+  const subject = 'SubagentService';
+  const bound = await canBind(api.host, api.port);
+  if (!bound.ok) return [fail(subject, `cannot listen on ${api.host}:${api.port}: ${bound.why}`, 'Set BRIDGE_API_ADDR to a free host:port of this machine.')];
+  const results = [pass(subject, `can listen on ${api.host}:${api.port}`)];
+  if (api.tls) {
+    try {
+      createSecureContext({ cert: api.tls.cert, key: api.tls.key });
+      results.push(pass('SubagentService TLS', 'the certificate and key belong together'));
+    } catch (error) {
+      results.push(
+        fail(
+          'SubagentService TLS',
+          `the certificate and key are unusable: ${firstLine((error as Error).message)}`,
+          'Point BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY at a PEM certificate and its own key.',
+        ),
+      );
+    }
+  }
+  results.push(
+    api.tokens.length
+      ? pass('SubagentService clients', api.tokens.map((t) => t.name).join(', '))
+      : fail('SubagentService clients', 'BRIDGE_API_TOKENS is empty, so every call is refused', 'Set BRIDGE_API_TOKENS=name=<a token of 16+ characters>.'),
+  );
+  return results;
+}
+
+/** Redis, asked once (no retries): it answers PING with these credentials, and its version. */
+export async function checkRedis(url: string): Promise<CheckResult> {
+  const subject = 'Redis';
+  const where = describeRedis(url);
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: ANSWER_WITHIN_MS,
+    enableOfflineQueue: false,
+  });
+  // What went wrong comes as an event (refused, a refused AUTH); the command then only fails with "Connection is closed".
+  let cause: Error | undefined;
+  redis.on('error', (error: Error) => (cause ??= error));
+  try {
+    await redis.connect();
+    await redis.ping();
+    const version = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? 'unknown';
+    return pass(subject, `${where} answers (Redis ${version})`);
+  } catch (error) {
+    const message = firstLine((cause ?? (error as Error)).message);
+    if (/WRONGPASS|NOAUTH|NOPERM/.test(message))
+      return fail(subject, `${where} refused the credentials: ${message}`, 'Fix the user and password in BRIDGE_REDIS_URL.');
+    return fail(subject, `${where} does not answer: ${message}`, 'Start Redis (apt-get install redis-server), or fix the host and port in BRIDGE_REDIS_URL.');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The transcription API: its model list answers with the key (OpenAI, Groq and local whisper servers all have one). */
+export async function checkTranscription(config: TranscriberConfig): Promise<CheckResult> {
+  const subject = 'transcription';
+  const url = `${config.url.replace(/\/+$/, '')}/models`;
+  try {
+    const response = await fetch(url, { headers: config.key ? { authorization: `Bearer ${config.key}` } : {}, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+    if (response.status === 401 || response.status === 403)
+      return fail(subject, `${config.url} refused the key (${response.status})`, 'Set BRIDGE_TRANSCRIBE_KEY to a key this API accepts.');
+    if (!response.ok && response.status !== 404)
+      return fail(subject, `${config.url} answered ${response.status}`, 'Check BRIDGE_TRANSCRIBE_URL: it is the API base, like http://127.0.0.1:8000/v1.');
+    return pass(subject, `${config.url} answers (model ${config.model})`);
+  } catch (error) {
+    const cause = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
+    return fail(subject, `${config.url} does not answer: ${firstLine(cause)}`, 'Start the transcription server, or fix BRIDGE_TRANSCRIBE_URL.');
+  }
+}

@@ -1,0 +1,34 @@
+// `npm run doctor`: checks the setup a line at a time (✓, or ✗ and what to do) and exits
+// non-zero if anything is wrong. It changes nothing.
+import { ConfigError } from './errors/config-error.ts';
+import { configSecrets, loadConfig } from './config/config.ts';
+import { Secrets } from './log/secrets.ts';
+import { formatCheck } from './checks/check.ts';
+import { runChecks } from './checks/doctor.ts';
+import { checkNode } from './checks/system-checks.ts';
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = await loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.log(formatCheck(checkNode()));
+    console.log(`✗ configuration: ${error.message}. Fix it: nothing else can be checked until the bridge can read its configuration.`);
+    return 1;
+  }
+  // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log.
+  const secrets = new Secrets();
+  for (const secret of configSecrets(config)) secrets.add(secret);
+  const ok = await runChecks(config, (result) => console.log(secrets.redact(formatCheck(result))));
+  console.log(ok ? 'All good: npm start.' : 'Fix what is marked ✗, then run npm run doctor again.');
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (error) => {
+    console.error('jsonl-bridge doctor: fatal:', error);
+    process.exit(1);
+  },
+);

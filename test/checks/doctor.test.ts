@@ -1,0 +1,113 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDoctorProcess, tempDir } from '../support/bridge-process.ts';
+import { CLI_BINARIES, REPO_ROOT } from '../support/cli-env.ts';
+import { FakeTelegram } from '../support/fake-telegram/index.ts';
+import { freePort } from '../support/free-port.ts';
+import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';
+import { startRedis, type RedisServer } from '../support/redis-server.ts';
+
+// `npm run doctor` as an operator runs it: a line per check, in order, and its exit status.
+let telegram: FakeTelegram;
+let redis: RedisServer;
+let transcriber: MockTranscriber;
+let scratch: { path: string; remove(): Promise<void> };
+let env: Record<string, string>;
+beforeAll(async () => {
+  [telegram, redis, transcriber, scratch] = await Promise.all([
+    FakeTelegram.start({ botUsername: 'doctor_bot' }),
+    startRedis(),
+    startMockTranscriber(),
+    tempDir('doctor-'),
+  ]);
+  const home = join(scratch.path, 'home');
+  await mkdir(join(home, 'codex'), { recursive: true });
+  await mkdir(join(scratch.path, 'data'), { mode: 0o700 });
+  env = {
+    PATH: `${join(REPO_ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+    HOME: home,
+    CODEX_HOME: join(home, 'codex'),
+    TELEGRAM_BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    BRIDGE_DATA_DIR: join(scratch.path, 'data'),
+    BRIDGE_CLAUDE_COMMAND: CLI_BINARIES.claude,
+    BRIDGE_CODEX_COMMAND: CLI_BINARIES.codex,
+    BRIDGE_DROID_COMMAND: CLI_BINARIES.droid,
+    ANTHROPIC_API_KEY: 'sk-ant-doctor',
+    OPENAI_API_KEY: 'sk-doctor',
+    FACTORY_API_KEY: 'fk-doctor',
+    BRIDGE_REDIS_URL: redis.url,
+    BRIDGE_TRANSCRIBE_URL: transcriber.url,
+    BRIDGE_TRANSCRIBE_KEY: 'transcribe-key-0123456789',
+    BRIDGE_API_ADDR: `127.0.0.1:${await freePort()}`,
+    BRIDGE_API_TOKENS: 'ci=api-token-0123456789abcdef',
+  };
+});
+afterAll(async () => {
+  await Promise.all([telegram?.close(), redis?.stop(), transcriber?.close()]);
+  await scratch?.remove();
+});
+
+async function doctor(overrides: Record<string, string> = {}) {
+  const run = startDoctorProcess({ ...env, ...overrides });
+  const { code } = await run.exited;
+  return { code, lines: run.stdout().trim().split('\n'), stderr: run.stderr() };
+}
+
+describe('npm run doctor', () => {
+  it('checks everything in order, all ✓, exits 0, and shows no secret', async () => {
+    const { code, lines, stderr } = await doctor();
+    expect(stderr).toBe('');
+    expect(lines.map((line) => line.replace(/:.*/, ''))).toEqual([
+      '✓ Node',
+      '✓ data directory',
+      '✓ Telegram token',
+      '✓ group privacy',
+      '✓ claude',
+      '✓ claude credentials',
+      '✓ codex',
+      '✓ codex credentials',
+      '✓ droid',
+      '✓ droid credentials',
+      '✓ MCP endpoint',
+      '✓ Redis',
+      '✓ transcription',
+      '✓ SubagentService',
+      '✓ SubagentService clients',
+      'All good',
+    ]);
+    expect(code).toBe(0);
+    const output = lines.join('\n');
+    for (const secret of [telegram.token, redis.password, 'transcribe-key-0123456789', 'api-token-0123456789abcdef']) expect(output).not.toContain(secret);
+  });
+
+  it('marks what is wrong with its fix, goes on to the rest, and exits 1', async () => {
+    const { code, lines } = await doctor({
+      TELEGRAM_BOT_TOKEN: '42:refused',
+      ANTHROPIC_API_KEY: '',
+      BRIDGE_REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+    });
+    expect(code).toBe(1);
+    expect(lines).toContain(
+      "✗ Telegram token: refused by Telegram (401). Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
+    );
+    expect(lines).toContain(
+      '✗ claude credentials: `' +
+        CLI_BINARIES.claude +
+        ' auth status` says "loggedIn": false. Run `claude` once and log in (/login), or set ANTHROPIC_API_KEY.',
+    );
+    expect(lines.find((line) => line.startsWith('✗ Redis'))).toMatch(/does not answer/);
+    expect(lines).toContain('✓ transcription: ' + transcriber.url + ' answers (model whisper-1)'); // the rest is still checked
+    expect(lines.at(-1)).toBe('Fix what is marked ✗, then run npm run doctor again.');
+  });
+
+  it('stops at a configuration it cannot read, naming the variable', async () => {
+    const { code, lines } = await doctor({ SUBAGENTS_MAX_CONCURRENT: 'many' });
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      expect.stringMatching(/^✓ Node: /),
+      '✗ configuration: SUBAGENTS_MAX_CONCURRENT: expected a whole number of at least 1, got "many". Fix it: nothing else can be checked until the bridge can read its configuration.',
+    ]);
+  });
+});
