@@ -14,6 +14,7 @@ import { DailyBudget, msUntilReset } from './usage/budget.ts';
 import { budgetRefusalText, budgetWarningText } from './presentation/usage.ts';
 import { UsageLedger, type Spend } from './usage/usage-ledger.ts';
 import { installUsageCommand } from './bridge/commands/usage.ts';
+import { installHealth } from './bridge/commands/health.ts';
 import { installResumeCommand } from './bridge/commands/resume.ts';
 import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
@@ -64,6 +65,8 @@ export async function createApp(options: {
   /** How the transport fetches files people send; none (the console): files cannot be received. */
   downloads?: Downloads;
   log: Log;
+  /** The transport's round trip, for /status (Telegram: a getMe); none in the console. */
+  roundTripMs?: () => Promise<number>;
   /** The MCP endpoint's session secrets join these while they live: no log line shows them. */
   secrets?: Secrets;
 }): Promise<App> {
@@ -214,6 +217,11 @@ export async function createApp(options: {
   installSubagentCommands(bridge, subagents, approvals, config);
   installUsageCommand(bridge, ledger, budget);
   installResumeCommand(bridge, config);
+  installHealth(bridge, {
+    ...(options.roundTripMs ? { roundTripMs: options.roundTripMs } : {}),
+    runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
+    dataDir: config.dataDir,
+  });
 
   let api: ApiServer | undefined;
 

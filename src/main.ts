@@ -13,7 +13,7 @@ import { reapOrphans } from './process/orphans.ts';
 import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
-import { reachTelegram, TokenRefusedError } from './telegram/reach.ts';
+import { reachTelegram, telegramRoundTrip, TokenRefusedError } from './telegram/reach.ts';
 
 async function main(argv: string[]): Promise<number> {
   const consoleMode = argv.includes('--console');
@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
   const bot = createBot(config);
   const downloads = new TelegramDownloads(bot.api, { token: bot.token, apiRoot: config.telegram.apiRoot });
   const out = new TelegramOutbound(createOutboundApi(config));
-  const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log, secrets });
+  const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log, secrets, roundTripMs: telegramRoundTrip(config) });
   const telegram = await startTelegram(bot, me, bridge, log);
   log.info(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
   await start();

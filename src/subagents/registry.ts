@@ -283,6 +283,10 @@ export class SubagentRegistry {
     return this.live.size;
   }
 
+  queuedTotal(): number {
+    return this.store.all().filter((run) => run.status === 'queued').length;
+  }
+
   /** Starts queued runs, oldest first, wherever a chat and the machine have room. */
   schedule(): void {
     if (this.closed || this.executor.unavailable()) return;

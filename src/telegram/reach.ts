@@ -8,6 +8,16 @@ export class TokenRefusedError extends Error {
   override name = 'TokenRefusedError';
 }
 
+/** How long one getMe takes now: Telegram's round trip, for /status. Asked without retries, which would hide a slow answer. */
+export function telegramRoundTrip(config: Pick<BridgeConfig, 'telegram'>): () => Promise<number> {
+  const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
+  return async () => {
+    const start = performance.now();
+    await api.getMe();
+    return performance.now() - start;
+  };
+}
+
 /** Waits between attempts double from 1 s up to this. */
 const MAX_WAIT_S = 60;
 

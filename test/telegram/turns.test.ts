@@ -235,6 +235,21 @@ describe('the Telegram bridge', () => {
     expect(refusal.text).toContain('Usage: /cli <name>');
   });
 
+  it("/status adds the bridge's health: uptime, Telegram's round trip, what runs across chats, the data's size", async () => {
+    const busy = newChat();
+    say(busy, 'hang please');
+    await world.telegram.waitFor(() => botTexts(busy).find((t) => /claude/.test(t)), 20_000); // its progress: the turn runs
+    const chat = newChat();
+    say(chat, '/status');
+    const status = await answer(chat, /^Status/);
+    expect(status.text).toMatch(new RegExp(`^Bridge: up \\d+ (s|min), pid ${world.bridge.pid}, Node 20\\.`, 'm'));
+    expect(status.text).toMatch(/^Transport round trip: \d+ ms$/m);
+    expect(status.text).toMatch(/^All chats: 1 turn running, 0 messages waiting; subagents 0 running, 0 queued$/m);
+    expect(status.text).toMatch(new RegExp(`^Data: ${world.dataDir}: \\d+ KB$`, 'm'));
+    say(busy, '/stop');
+    await answer(busy, /Stopped/);
+  });
+
   it('answers unknown commands and ignores commands for other bots', async () => {
     const chat = newChat();
     say(chat, '/frobnicate');
