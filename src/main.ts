@@ -1,6 +1,6 @@
 // The bridge's entry: `npm start` (Telegram) or `npm start -- --console` (this terminal).
 import { join } from 'node:path';
-import { ConfigError } from './errors/config-error.ts';
+import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { createApp } from './app.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog, type Log } from './log/logger.ts';
@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`jsonl-bridge: ${error.message}`);
-      return 1;
+      return EX_CONFIG;
     }
     throw error;
   }
@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(
       'jsonl-bridge: TELEGRAM_BOT_TOKEN is not set: set it to your bot token from @BotFather, or run `npm start -- --console` to use the bridge in this terminal.',
     );
-    return 1;
+    return EX_CONFIG;
   }
   const secrets = new Secrets();
   for (const secret of configSecrets(config)) secrets.add(secret);
@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof TokenRefusedError)) throw error;
     log.fatal(error.message);
-    return 1;
+    return EX_CONFIG;
   }
   const bot = createBot(config);
   const downloads = new TelegramDownloads(bot.api, { token: bot.token, apiRoot: config.telegram.apiRoot });

@@ -3,7 +3,7 @@
 // and the CLIs.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from './errors/config-error.ts';
+import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog } from './log/logger.ts';
 import { Secrets } from './log/secrets.ts';
@@ -18,14 +18,14 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`jsonl-bridge worker: ${error.message}`);
-      return 1;
+      return EX_CONFIG;
     }
     throw error;
   }
   const { redisUrl } = config;
   if (!redisUrl) {
     console.error('jsonl-bridge worker: BRIDGE_REDIS_URL is not set: set it to the Redis the bridge queues runs on, like redis://:password@host:6379/0.');
-    return 1;
+    return EX_CONFIG;
   }
   const secrets = new Secrets();
   for (const secret of configSecrets(config)) secrets.add(secret);
@@ -40,7 +40,7 @@ async function main(): Promise<number> {
   } catch (error) {
     log.fatal((error as Error).message);
     await worker.close();
-    return 1;
+    return EX_CONFIG;
   }
   await new Promise<void>((resolve) => {
     let stopping = false;

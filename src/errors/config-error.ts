@@ -15,3 +15,10 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     })
     .join('; ');
 }
+
+/**
+ * The exit status of a start the setup prevents (a bad value, a refused token or password):
+ * sysexits' EX_CONFIG, so a service manager can tell it from a crash and not restart it
+ * (systemd: `RestartPreventExitStatus=78`).
+ */
+export const EX_CONFIG = 78;

@@ -172,13 +172,13 @@ describe('worker start-up', () => {
 
   it('exits non-zero with one clear line without BRIDGE_REDIS_URL', async () => {
     const { exit, stderr } = await startWith({ BRIDGE_REDIS_URL: '' });
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
     expect(stderr).toMatch(/^jsonl-bridge worker: BRIDGE_REDIS_URL is not set: set it to the Redis the bridge queues runs on/);
   });
 
   it('exits non-zero when Redis refuses its password, without showing the password', async () => {
     const { exit, stderr } = await startWith({ BRIDGE_REDIS_URL: `redis://:wrong-password@127.0.0.1:${redis.port}` });
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
     const lines = stderr.split('\n').map(parseLogLine);
     expect(lines.at(-1)).toMatchObject({ level: 'fatal', msg: expect.stringMatching(/^Redis \(redis:\/\/127\.0\.0\.1:\d+\) refused this worker: WRONGPASS/) });
     expect(stderr).not.toContain('wrong-password');

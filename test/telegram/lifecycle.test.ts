@@ -95,7 +95,7 @@ describe('start-up errors', () => {
 
   it('exits non-zero with one clear line when there is no token', async () => {
     const { exit, stderr } = await startWith({ TELEGRAM_BOT_TOKEN: '' });
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
     expect(stderr.split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/TELEGRAM_BOT_TOKEN is not set: set it to your bot token .*--console/);
   });
@@ -108,7 +108,7 @@ describe('start-up errors', () => {
         TELEGRAM_BOT_TOKEN: '42:not-the-bots-token',
         BRIDGE_ALLOWED_USERS: String(OWNER),
       });
-      expect(exit.code).toBe(1);
+      expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
       expect(stderr.split('\n')).toHaveLength(1);
       expect(parseLogLine(stderr)).toMatchObject({
         level: 'fatal',
@@ -183,7 +183,7 @@ describe('start-up errors', () => {
     ],
   ])('exits non-zero naming the variable for %j', async (env, message) => {
     const { exit, stderr } = await startWith(env);
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
     expect(stderr).toBe(`jsonl-bridge: ${message}`);
   });
 });
