@@ -14,7 +14,11 @@ import { DailyBudget, msUntilReset } from './usage/budget.ts';
 import { budgetRefusalText, budgetWarningText } from './presentation/usage.ts';
 import { UsageLedger, type Spend } from './usage/usage-ledger.ts';
 import { installUsageCommand } from './bridge/commands/usage.ts';
+import { installAgentCommands } from './bridge/commands/agents.ts';
 import { installHealth } from './bridge/commands/health.ts';
+import { AgentLibrary } from './agents/library.ts';
+import { AgentToggles } from './agents/toggles.ts';
+import { cliAgents } from './agents/cli-agents.ts';
 import { installResumeCommand } from './bridge/commands/resume.ts';
 import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
@@ -76,6 +80,7 @@ export async function createApp(options: {
   const runStore = await RunStore.open(config.dataDir);
   const orchestrationStore = await OrchestrationStore.open(config.dataDir, { cwd: config.workdir, cli: config.defaultCli });
   const ledger = await UsageLedger.open(config.dataDir);
+  const agents = new AgentLibrary({ dataDir: config.dataDir, knownClis: [...config.adapters.keys()], toggles: await AgentToggles.open(config.dataDir) });
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
   const refuseWork = (key: string) => {
     const spent = budget.spent(key);
@@ -105,6 +110,7 @@ export async function createApp(options: {
     maxDepth: settings.subagents.maxDepth,
     toolTimeoutMs,
     onRevoked: (name) => approvals.forget(name),
+    agents,
   });
 
   const chats = new ChatSessions(
@@ -116,8 +122,11 @@ export async function createApp(options: {
         adapter: chat.adapter,
         sessionId: () => chat.record.cliSessionId,
         mode: chat.effectivePermissionMode,
+        workdir: chat.record.workdir,
         onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
       }),
+    // The Task tool of a CLI that has one delegates to the agents enabled for the chat's directory, as they are now.
+    async (chat) => (chat.adapter.options.agents ? { agents: cliAgents(await agents.catalog(chat.record.workdir), chat.adapter.name) } : {}),
     log,
   );
   const inbox = options.downloads && new Inbox(options.downloads);
@@ -152,7 +161,7 @@ export async function createApp(options: {
       toolTimeoutMs,
       log,
     });
-  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, ...(executor ? { executor } : {}) });
+  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, agents, ...(executor ? { executor } : {}) });
   // Every turn's and run's cost goes to the ledger; the chat hears once a day when it nears its budget.
   const spend = (key: string, address: ChatAddress, entry: Spend) => {
     const before = ledger.costOn(key);
@@ -214,7 +223,8 @@ export async function createApp(options: {
       .catch((error: Error) => log.error({ err: error }, 'sweeping the inboxes failed'));
   let sweeping: NodeJS.Timeout | undefined;
   installOrchestrationCommands(bridge, orchestrator);
-  installSubagentCommands(bridge, subagents, approvals, config);
+  installSubagentCommands(bridge, subagents, approvals);
+  installAgentCommands(bridge, agents);
   installUsageCommand(bridge, ledger, budget);
   installResumeCommand(bridge, config);
   installHealth(bridge, {

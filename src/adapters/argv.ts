@@ -30,15 +30,23 @@ export function promptVia(adapter: Adapter, prompt: string): 'argv' | 'stdin' | 
   return adapter.largePrompt.via;
 }
 
+/** Files the turn wrote for its CLI, in its own owner-only folder. */
+export interface TurnFiles {
+  /** The prompt, when too large for an argument and the CLI reads it from a file. */
+  promptFile?: string;
+  /** The `agents` option's definitions. */
+  agentsFile?: string;
+}
+
 /**
  * `args`, the wanted options in table order, the permission flags, `resume`, then the prompt
  * last: as an argument, or (when too large) as `largePrompt` says, with the file written to
  * `promptFile` when it goes in a file.
  */
-export function buildArgv(adapter: Adapter, turn: TurnSpec, promptFile?: string): string[] {
+export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {}): string[] {
   const unsupported = unsupportedOption(adapter, turn);
   if (unsupported) throw new UnsupportedOptionError(unsupported);
-  const values: Record<string, string | undefined> = { prompt: turn.prompt, promptFile, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn) };
+  const values: Record<string, string | undefined> = { prompt: turn.prompt, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn), ...files };
   const argv = fill(adapter.args, values);
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
   argv.push(...fill(permissionTemplate(adapter, turn), values));

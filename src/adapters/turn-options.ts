@@ -1,3 +1,4 @@
+import type { CliAgents } from '../agents/cli-agents.ts';
 import { ruleTool } from '../policy/tool-rules.ts';
 
 /** The bridge's MCP endpoint for a session: how its CLI reaches the bridge's tools. */
@@ -72,6 +73,17 @@ export const TURN_OPTIONS = {
     wanted: () => true,
     describe: 'a turn limit',
   } satisfies TurnOptionDef<number>,
+  /**
+   * Agent definitions for the CLI's own Task tool (Claude Code's `--agents`), as a JSON file
+   * the turn writes in its own owner-only folder (prompts and MCP settings stay off the
+   * command line): `{agentsFile}` is its path.
+   */
+  agents: {
+    placeholders: ['agentsFile'],
+    fill: () => ({}),
+    wanted: (value) => Object.keys(value).length > 0,
+    describe: 'agent definitions for its Task tool',
+  } satisfies TurnOptionDef<CliAgents>,
 };
 
 export type TurnOptionName = keyof typeof TURN_OPTIONS;

@@ -1,20 +1,23 @@
 import { z } from 'zod';
 import type { DefinitionFields } from './definition.ts';
-import { cliName, maxTurns, optionalText, requiredText, toolList } from './fields.ts';
+import { cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
-import type { AgentProblem } from './types.ts';
+import type { AgentProblem, KnownNames } from './types.ts';
 
 /** Strict: in a file made for the bridge, an unknown key is a typo worth reporting. */
-function agentJsonSchema(knownClis: readonly string[]) {
+function agentJsonSchema(known: KnownNames) {
   return z.strictObject({
     name: optionalText,
     description: requiredText,
     prompt: optionalText,
     model: optionalText,
-    cli: cliName(knownClis).optional(),
+    cli: cliName(known.clis).optional(),
     allowedTools: toolList.optional(),
     disallowedTools: toolList.optional(),
     maxTurns: maxTurns.optional(),
+    mcpServers: mcpServerNames(known.mcpServers).optional(),
+    skills: skillList.optional(),
+    icon: icon.optional(),
     enabled: z.boolean().default(true),
   });
 }
@@ -28,7 +31,7 @@ export interface ParsedAgentJson {
   setsPrompt?: boolean;
 }
 
-export function parseAgentJson(text: string, file: string, knownClis: readonly string[]): ParsedAgentJson {
+export function parseAgentJson(text: string, file: string, known: KnownNames): ParsedAgentJson {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -36,7 +39,7 @@ export function parseAgentJson(text: string, file: string, knownClis: readonly s
     return { problems: [{ file, message: `not valid JSON: ${(error as Error).message}` }] };
   }
   const setsPrompt = isObject(json) ? Object.hasOwn(json, 'prompt') : undefined;
-  const schema = agentJsonSchema(knownClis);
+  const schema = agentJsonSchema(known);
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { problems: issuesToProblems(file, parsed.error.issues, Object.keys(schema.shape)), setsPrompt };
   return { value: parsed.data, problems: [], setsPrompt };

@@ -1,16 +1,5 @@
-import { join } from 'node:path';
 import { formatProblem } from './problem.ts';
-import { loadAgents } from './load.ts';
 import type { AgentCatalog, AgentDefinition } from './types.ts';
-
-/** Where user-wide agent definitions live. */
-export function userAgentsDir(dataDir: string): string {
-  return join(dataDir, 'agents');
-}
-
-export function catalogFor(workdir: string, dataDir: string, knownClis: readonly string[]): Promise<AgentCatalog> {
-  return loadAgents({ workdir, userDir: userAgentsDir(dataDir), knownClis });
-}
 
 /** The named agent, enabled and ready to run, or a sentence saying why it cannot be. */
 export function chooseAgent(catalog: AgentCatalog, slug: string): AgentDefinition | string {
@@ -21,6 +10,6 @@ export function chooseAgent(catalog: AgentCatalog, slug: string): AgentDefinitio
     const known = catalog.agents.filter((a) => a.enabled).map((a) => a.slug);
     return `Unknown agent "${slug}". ${known.length ? `Known: ${known.join(', ')}.` : 'No agents are defined (see /agents).'}`;
   }
-  if (!agent.enabled) return `Agent "${slug}" is disabled (enabled: false in ${agent.file}).`;
+  if (!agent.enabled) return `Agent "${slug}" is disabled: /agents enable ${agent.slug} turns it on.`;
   return agent;
 }

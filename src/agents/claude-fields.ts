@@ -1,15 +1,28 @@
 import { z } from 'zod';
 import { splitToolRules } from '../policy/tool-rules.ts';
 import type { DefinitionFields } from './definition.ts';
-import { cliName, maxTurns, optionalText, requiredText, toolList } from './fields.ts';
+import { cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
-import type { AgentProblem } from './types.ts';
+import type { AgentProblem, KnownNames } from './types.ts';
 
 /** Claude Code writes `tools: Read, Bash(git log:*)`; a YAML list is accepted too. */
 const tools = z.preprocess(
   (value) => (typeof value === 'string' ? splitToolRules(value) : value),
   z.array(toolList.element, { error: 'expected a list or a comma-separated string' }),
 );
+
+/** `skills: a, b` or a YAML list, like tools. */
+const commaList = <T extends z.ZodType>(element: T) =>
+  z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean)
+        : value,
+    z.array(element, { error: 'expected a list or a comma-separated string' }),
+  );
 
 /** Both spellings that people use; giving both is ambiguous. */
 const ALIASES = [
@@ -18,7 +31,7 @@ const ALIASES = [
 ] as const;
 
 /** Not strict: Claude Code and its users add keys of their own (`color`, ...), which are ignored. */
-function frontMatterSchema(knownClis: readonly string[]) {
+function frontMatterSchema(known: KnownNames) {
   return z.object({
     name: optionalText,
     description: requiredText,
@@ -28,7 +41,10 @@ function frontMatterSchema(knownClis: readonly string[]) {
     model: optionalText,
     maxTurns: maxTurns.optional(),
     'max-turns': maxTurns.optional(),
-    cli: cliName(knownClis).optional(),
+    cli: cliName(known.clis).optional(),
+    mcpServers: commaList(mcpServerNames(known.mcpServers).element).optional(),
+    skills: commaList(skillList.element).optional(),
+    icon: icon.optional(),
     enabled: z.boolean().default(true),
   });
 }
@@ -39,11 +55,7 @@ export interface ClaudeFields {
   disallowedKey: string;
 }
 
-export function parseClaudeFields(
-  data: Record<string, unknown>,
-  file: string,
-  knownClis: readonly string[],
-): { value: ClaudeFields } | { problems: AgentProblem[] } {
+export function parseClaudeFields(data: Record<string, unknown>, file: string, known: KnownNames): { value: ClaudeFields } | { problems: AgentProblem[] } {
   // A blank `model:` is YAML null: the user left it unset, not set to something invalid.
   const present = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null));
   const problems: AgentProblem[] = ALIASES.filter(([camel, kebab]) => Object.hasOwn(present, camel) && Object.hasOwn(present, kebab)).map(([camel, kebab]) => ({
@@ -51,7 +63,7 @@ export function parseClaudeFields(
     field: kebab,
     message: `also given as "${camel}"; keep only one`,
   }));
-  const parsed = frontMatterSchema(knownClis).safeParse(present);
+  const parsed = frontMatterSchema(known).safeParse(present);
   if (!parsed.success) problems.push(...issuesToProblems(file, parsed.error.issues));
   if (problems.length || !parsed.success) return { problems };
 
@@ -67,6 +79,9 @@ export function parseClaudeFields(
         allowedTools: fm.tools,
         disallowedTools: fm.disallowedTools ?? fm['disallowed-tools'],
         maxTurns: fm.maxTurns ?? fm['max-turns'],
+        mcpServers: fm.mcpServers,
+        skills: fm.skills,
+        icon: fm.icon,
         enabled: fm.enabled,
       },
       disallowedKey: Object.hasOwn(present, 'disallowed-tools') ? 'disallowed-tools' : 'disallowedTools',

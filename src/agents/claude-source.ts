@@ -4,10 +4,10 @@ import { assembleDefinition } from './definition.ts';
 import { parseFrontMatter } from './front-matter.ts';
 import { readBounded } from './safe-fs.ts';
 import { isValidSlug, SLUG_RULE } from './slug.ts';
-import type { AgentProblem, LoadedEntry } from './types.ts';
+import type { AgentProblem, KnownNames, LoadedEntry } from './types.ts';
 
 /** `.claude/agents/<slug>.md`: YAML front matter, then the prompt as the Markdown body. */
-export async function loadClaudeAgent(file: string, knownClis: readonly string[]): Promise<LoadedEntry> {
+export async function loadClaudeAgent(file: string, known: KnownNames): Promise<LoadedEntry> {
   const slug = basename(file).replace(/\.md$/i, '').toLowerCase();
   if (!isValidSlug(slug)) return { file, problems: [{ file, message: `invalid agent slug "${slug}": use ${SLUG_RULE}` }] };
   const fail = (problems: AgentProblem[]): LoadedEntry => ({ slug, file, problems });
@@ -18,7 +18,7 @@ export async function loadClaudeAgent(file: string, knownClis: readonly string[]
   const frontMatter = parseFrontMatter(read.text);
   if ('message' in frontMatter) return fail([{ file, message: frontMatter.message }]);
 
-  const parsed = parseClaudeFields(frontMatter.value.data, file, knownClis);
+  const parsed = parseClaudeFields(frontMatter.value.data, file, known);
   const prompt = frontMatter.value.body.trim();
   const problems = 'problems' in parsed ? [...parsed.problems] : [];
   if (prompt === '') problems.push({ file, message: 'the prompt (the Markdown after the front matter) is empty' });

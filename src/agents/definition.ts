@@ -9,6 +9,9 @@ export interface DefinitionFields {
   allowedTools?: string[];
   disallowedTools?: string[];
   maxTurns?: number;
+  mcpServers?: string[];
+  skills?: string[];
+  icon?: string;
   enabled: boolean;
 }
 
@@ -44,5 +47,8 @@ export function assembleDefinition(input: DefinitionInput): { definition: AgentD
   if (fields.allowedTools !== undefined) definition.allowedTools = fields.allowedTools;
   if (fields.disallowedTools !== undefined) definition.disallowedTools = fields.disallowedTools;
   if (fields.maxTurns !== undefined) definition.maxTurns = fields.maxTurns;
+  if (fields.mcpServers?.length) definition.mcpServers = fields.mcpServers;
+  if (fields.skills?.length) definition.skills = fields.skills;
+  if (fields.icon !== undefined) definition.icon = fields.icon;
   return { definition };
 }

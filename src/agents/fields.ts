@@ -20,6 +20,22 @@ export const toolList = z.array(
 const positiveInteger = 'must be a positive integer';
 export const maxTurns = z.int({ error: positiveInteger }).positive({ error: positiveInteger });
 
+/** Names of MCP servers the operator configured: anything else would reach the CLI as nothing, or fail there. */
+export function mcpServerNames(known: readonly string[]) {
+  const configured = known.length ? `configured: ${known.join(', ')}` : 'none are configured';
+  return z.array(
+    z.string().refine((name) => known.includes(name), {
+      error: (issue) => `unknown MCP server "${String(issue.input)}" (${configured}; the operator's servers are in <BRIDGE_DATA_DIR>/mcp-servers.json)`,
+    }),
+  );
+}
+
+/** Skill names as the CLI knows them (Claude Code: the folder names under .claude/skills). */
+export const skillList = z.array(text.regex(/^[\w.:-]+$/, 'a skill name: letters, digits, ".", ":", "_" or "-"'));
+
+/** An emoji or two: it stands before the name in a list, not instead of it. */
+export const icon = z.string().trim().min(1, 'must not be empty').max(16, 'an emoji or two, at most 16 characters');
+
 export function cliName(knownClis: readonly string[]) {
   const known = knownClis.length ? knownClis.join(', ') : 'none';
   return z.string().refine((cli) => knownClis.includes(cli), {

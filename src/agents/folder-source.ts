@@ -3,10 +3,10 @@ import { parseAgentJson } from './agent-json.ts';
 import { assembleDefinition } from './definition.ts';
 import { readBounded } from './safe-fs.ts';
 import { isValidSlug, SLUG_RULE } from './slug.ts';
-import type { AgentProblem, AgentSource, LoadedEntry } from './types.ts';
+import type { AgentProblem, AgentSource, KnownNames, LoadedEntry } from './types.ts';
 
 /** `<dir>/<slug>/agent.json` plus an optional `prompt.md`: the bridge's own format. */
-export async function loadAgentFolder(folder: string, slug: string, source: AgentSource, knownClis: readonly string[]): Promise<LoadedEntry> {
+export async function loadAgentFolder(folder: string, slug: string, source: AgentSource, known: KnownNames): Promise<LoadedEntry> {
   if (!isValidSlug(slug)) {
     return { file: folder, problems: [{ file: folder, message: `invalid agent slug "${slug}": use ${SLUG_RULE}` }] };
   }
@@ -20,7 +20,7 @@ export async function loadAgentFolder(folder: string, slug: string, source: Agen
   if (promptMd.status === 'failed') return fail([{ file: promptFile, message: promptMd.message }]);
 
   const promptText = promptMd.status === 'ok' ? promptMd.text.trim() : undefined;
-  const parsed = parseAgentJson(json.text, jsonFile, knownClis);
+  const parsed = parseAgentJson(json.text, jsonFile, known);
   const problems = [...parsed.problems, ...promptProblems(parsed.setsPrompt, promptText, jsonFile, promptFile)];
   if (problems.length || !parsed.value) return fail(problems);
 

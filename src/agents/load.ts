@@ -3,7 +3,7 @@ import { buildCatalog } from './catalog.ts';
 import { loadClaudeAgent } from './claude-source.ts';
 import { loadAgentFolder } from './folder-source.ts';
 import { listDir } from './safe-fs.ts';
-import type { AgentCatalog, AgentSource, LoadedEntry } from './types.ts';
+import type { AgentCatalog, AgentSource, KnownNames, LoadedEntry } from './types.ts';
 
 export interface LoadAgentsOptions {
   workdir: string;
@@ -11,6 +11,10 @@ export interface LoadAgentsOptions {
   userDir: string;
   /** Adapter names an agent's `cli` may name. */
   knownClis: readonly string[];
+  /** The MCP servers the operator configured, which an agent's `mcpServers` may name. */
+  mcpServers?: readonly string[];
+  /** Switched on or off from the chat, over the files' `enabled`. */
+  enabledOverride?: (slug: string) => boolean | undefined;
 }
 
 /**
@@ -20,32 +24,40 @@ export interface LoadAgentsOptions {
  * must not be able to put its own agent in their place.
  */
 export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatalog> {
-  const { workdir, userDir, knownClis } = options;
+  const { workdir, userDir } = options;
+  const known: KnownNames = { clis: options.knownClis, mcpServers: options.mcpServers ?? [] };
   const sources = await Promise.all([
-    loadFolders(userDir, 'user', knownClis),
-    loadFolders(join(workdir, '.bridge', 'agents'), 'workdir', knownClis),
-    loadClaudeFiles(join(workdir, '.claude', 'agents'), knownClis),
+    loadFolders(userDir, 'user', known),
+    loadFolders(join(workdir, '.bridge', 'agents'), 'workdir', known),
+    loadClaudeFiles(join(workdir, '.claude', 'agents'), known),
   ]);
+  const override = options.enabledOverride;
+  if (override) {
+    for (const entry of sources.flat()) {
+      const enabled = entry.definition && override(entry.definition.slug);
+      if (entry.definition && enabled !== undefined) entry.definition.enabled = enabled;
+    }
+  }
   return buildCatalog(sources);
 }
 
 /** Loose files (a README, say) and hidden entries are not agents and are passed over. */
-async function loadFolders(dir: string, source: AgentSource, knownClis: readonly string[]): Promise<LoadedEntry[]> {
+async function loadFolders(dir: string, source: AgentSource, known: KnownNames): Promise<LoadedEntry[]> {
   const listing = await listDir(dir);
   if (listing.status === 'failed') return [{ file: dir, problems: [{ file: dir, message: listing.message }] }];
   const names = listing.entries
     .filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()))
     .map((entry) => entry.name)
     .sort();
-  return Promise.all(names.map((name) => loadAgentFolder(join(dir, name), name, source, knownClis)));
+  return Promise.all(names.map((name) => loadAgentFolder(join(dir, name), name, source, known)));
 }
 
-async function loadClaudeFiles(dir: string, knownClis: readonly string[]): Promise<LoadedEntry[]> {
+async function loadClaudeFiles(dir: string, known: KnownNames): Promise<LoadedEntry[]> {
   const listing = await listDir(dir);
   if (listing.status === 'failed') return [{ file: dir, problems: [{ file: dir, message: listing.message }] }];
   const names = listing.entries
     .filter((entry) => !entry.name.startsWith('.') && /\.md$/i.test(entry.name) && (entry.isFile() || entry.isSymbolicLink()))
     .map((entry) => entry.name)
     .sort();
-  return Promise.all(names.map((name) => loadClaudeAgent(join(dir, name), knownClis)));
+  return Promise.all(names.map((name) => loadClaudeAgent(join(dir, name), known)));
 }

@@ -1,5 +1,11 @@
 export type AgentSource = 'workdir' | 'claude' | 'user';
 
+/** What an agent's fields may name: the configured CLIs, and the MCP servers the operator configured. */
+export interface KnownNames {
+  clis: readonly string[];
+  mcpServers: readonly string[];
+}
+
 /** A loaded agent, whichever of the three formats it came from. */
 export interface AgentDefinition {
   slug: string;
@@ -11,6 +17,13 @@ export interface AgentDefinition {
   allowedTools?: string[];
   disallowedTools?: string[];
   maxTurns?: number;
+  /** Names of MCP servers the operator configured (`<BRIDGE_DATA_DIR>/mcp-servers.json`) the agent gets. */
+  mcpServers?: string[];
+  /** Skills to preload, for a CLI that has them (Claude Code). */
+  skills?: string[];
+  /** An emoji shown before its name in lists. */
+  icon?: string;
+  /** Whether it may run: its file's `enabled`, unless /agents enable|disable said otherwise. */
   enabled: boolean;
   source: AgentSource;
   /** agent.json or the .md file: what the user edits. */

@@ -20,6 +20,8 @@ export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir
 
 /** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
 export type SessionTools = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
+/** What a chat's turns read afresh each time: the agents its CLI's Task tool may delegate to. */
+export type FreshSessionOptions = (chat: ChatSession) => Promise<Pick<TurnOptions, 'agents'>>;
 
 /**
  * One chat's (or topic's) main agent session and what is persisted about it. The CLI
@@ -36,6 +38,7 @@ export class ChatSession {
     private readonly config: ChatConfig,
     private readonly store: ChatStore,
     private readonly tools: SessionTools,
+    private readonly fresh: FreshSessionOptions,
     private readonly log: Log,
   ) {}
 
@@ -60,6 +63,7 @@ export class ChatSession {
       cwd: this.record.workdir,
       env: this.config.cliEnv,
       options: { ...(this.record.model ? { model: this.record.model } : {}), ...this.tools(this) },
+      freshOptions: () => this.fresh(this),
       resumeId: this.record.cliSessionId,
       ...(mode === 'bypass' ? {} : { permissions: mode }),
       graceMs: this.config.settings.stopGraceMs,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chatAddress, chatKey, type ChatAddress } from '../ports/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import { isInside } from '../projects/directories.ts';
-import { ChatSession, type ChatConfig, type SessionTools } from './chat-session.ts';
+import { ChatSession, type ChatConfig, type FreshSessionOptions, type SessionTools } from './chat-session.ts';
 import type { Log } from '../log/logger.ts';
 
 /** Every chat's session, created on first use from its persisted record (or the defaults). */
@@ -14,6 +14,7 @@ export class ChatSessions {
     private readonly store: ChatStore,
     /** What the tools part adds to each main session. */
     private readonly tools: SessionTools,
+    private readonly fresh: FreshSessionOptions,
     private readonly log: Log,
   ) {}
 
@@ -35,7 +36,7 @@ export class ChatSessions {
         record.workdir = this.config.workdir;
         delete record.cliSessionId;
       }
-      session = new ChatSession(address, record, this.config, this.store, this.tools, this.log);
+      session = new ChatSession(address, record, this.config, this.store, this.tools, this.fresh, this.log);
       this.sessions.set(key, session);
     }
     return session;

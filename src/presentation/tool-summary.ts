@@ -23,9 +23,16 @@ const KEYS_BY_TOOL: Record<string, string[]> = {
 
 const GENERIC_KEYS = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'task', 'prompt', 'name'];
 
+/** The CLI's own Task tool (Claude Code calls it Agent too): which agent it hands the work to leads. */
+const DELEGATING = new Set(['Task', 'Agent']);
+
 export function toolSummary(name: string, input: unknown): string {
   if (typeof input !== 'object' || input === null) return '';
   const record = input as Record<string, unknown>;
+  if (DELEGATING.has(name) && typeof record.subagent_type === 'string' && record.subagent_type.trim()) {
+    const what = ['description', 'prompt'].map((key) => record[key]).find((value) => typeof value === 'string' && value.trim());
+    return oneLine(`${record.subagent_type}${typeof what === 'string' ? `: ${what}` : ''}`);
+  }
   const keys = KEYS_BY_TOOL[name] ?? GENERIC_KEYS;
   for (const key of keys) {
     const value = record[key];

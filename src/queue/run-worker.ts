@@ -149,7 +149,7 @@ export class RunWorker {
       if (!existsSync(run.cwd)) return { failed: `its directory ${run.cwd} does not exist on worker ${this.options.name}` };
       const adapter = this.options.config.adapters.get(run.cli);
       if (mcp) this.options.secrets.add(mcp.token);
-      if (mcp && adapter) this.access.set(runId, mcpAccessFor(adapter, mcp, join(this.options.home, 'mcp'), askerId.run(runId), toolTimeoutMs));
+      if (mcp && adapter) this.access.set(runId, mcpAccessFor(adapter, mcp, join(this.options.home, 'mcp'), askerId.run(runId), toolTimeoutMs, run.mcpServers));
       const execution = this.executor.execute(run, {
         onLine: (raw) => events.line(raw),
         onSession: (sessionId) => events.report({ kind: 'session', sessionId }),

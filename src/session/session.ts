@@ -13,6 +13,8 @@ export interface SessionConfig {
   resumeId?: string;
   /** Every turn's options (model, tools, system prompt…); the working directory is `cwd`. */
   options?: Omit<TurnOptions, 'cwd'>;
+  /** Options read afresh before each turn (agent definitions someone may have just edited), over `options`. */
+  freshOptions?: () => Promise<Omit<TurnOptions, 'cwd'>>;
   /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
   permissions?: TurnSpec['permissions'];
   graceMs?: number;
@@ -102,13 +104,18 @@ export class AgentSession {
     if (this.draining) return;
     this.draining = true;
     try {
-      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+      while (this.queue.length) {
+        // Read while the turn is still queued: a stop meanwhile drops it as it would any queued turn.
+        // Failing to read them is no reason to fail the turn: it runs with the options it has.
+        const latest = (await this.config.freshOptions?.().catch(() => undefined)) ?? {};
+        const next = this.queue.shift();
+        if (!next) break;
         const stale = this.resumeId;
-        let outcome = await this.runTurn(next);
+        let outcome = await this.runTurn(next, latest);
         if (stale && this.isUnknownSession(outcome)) {
           // The CLI no longer knows the session (deleted, another machine): start afresh rather than fail every turn.
           this.resumeId = undefined;
-          const fresh = await this.runTurn(next, { started: true });
+          const fresh = await this.runTurn(next, latest, { started: true });
           outcome = { ...fresh, notice: `${this.adapter.name} no longer knows the previous session (${stale}), so this message started a fresh one.` };
         }
         next.resolve(outcome);
@@ -123,7 +130,7 @@ export class AgentSession {
     return outcome.status === 'failed' && pattern !== undefined && new RegExp(pattern).test(outcome.error ?? '');
   }
 
-  private async runTurn({ prompt, options }: Pending, again: { started?: boolean } = {}): Promise<TurnOutcome> {
+  private async runTurn({ prompt, options }: Pending, fresh: Omit<TurnOptions, 'cwd'>, again: { started?: boolean } = {}): Promise<TurnOutcome> {
     const { config } = this;
     let turn: Turn;
     try {
@@ -135,7 +142,7 @@ export class AgentSession {
           timeoutMs: options.timeoutMs,
           graceMs: config.graceMs,
           readEveryMs: config.readEveryMs,
-          spec: { ...config.options, prompt, resumeId: this.resumeId, cwd: config.cwd, permissions: config.permissions },
+          spec: { ...config.options, ...fresh, prompt, resumeId: this.resumeId, cwd: config.cwd, permissions: config.permissions },
         },
         {
           onLine: options.onLine,

@@ -1,9 +1,9 @@
 import type { Adapter } from '../adapters/load.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { buildArgv, promptVia, type TurnSpec } from '../adapters/argv.ts';
-import { MCP_TOKEN_VARIABLE } from '../adapters/turn-options.ts';
+import { join } from 'node:path';
+import { buildArgv, promptVia, type TurnFiles, type TurnSpec } from '../adapters/argv.ts';
+import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
 import type { CliLine } from '../process/lines.ts';
 import { decoders } from '../protocols/index.ts';
@@ -59,20 +59,25 @@ export class Turn {
   private holds = 0;
   private remainingMs: number | undefined;
   private finished = false;
-  /** A prompt too large for the command line, for a CLI that reads it from a file: gone with the turn. */
-  private readonly promptFile: string | undefined;
+  /** The turn's own owner-only folder, for what its CLI reads from files (a large prompt, agents): gone with the turn. */
+  private readonly folder: string | undefined;
 
   constructor(
     private readonly run: TurnRun,
     private readonly handlers: TurnHandlers = {},
   ) {
     const via = promptVia(run.adapter, run.spec.prompt);
-    if (via === 'file') this.promptFile = writePromptFile(run.spec.prompt);
+    const wanted = wantedOptions(run.spec);
+    const contents: Record<string, string> = {
+      ...(via === 'file' ? { promptFile: run.spec.prompt } : {}),
+      ...(wanted.includes('agents') && run.adapter.options.agents ? { agentsFile: JSON.stringify(run.spec.agents) } : {}),
+    };
+    if (Object.keys(contents).length) this.folder = mkdtempSync(join(tmpdir(), 'jsonl-bridge-turn-'));
     let argv: string[];
     try {
-      argv = buildArgv(run.adapter, run.spec, this.promptFile);
+      argv = buildArgv(run.adapter, run.spec, writeTurnFiles(this.folder, contents));
     } catch (error) {
-      if (this.promptFile) rmSync(dirname(this.promptFile), { recursive: true, force: true });
+      if (this.folder) rmSync(this.folder, { recursive: true, force: true });
       throw error;
     }
     this.process = new CliProcess({
@@ -126,7 +131,7 @@ export class Turn {
     });
     const exitInfo = await this.process.exited;
     clearTimeout(this.timer);
-    if (this.promptFile) rmSync(dirname(this.promptFile), { recursive: true, force: true });
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
     this.finished = true;
 
     const exit: ExitEvent = { type: 'exit', code: exitInfo.code, signal: exitInfo.signal };
@@ -202,9 +207,15 @@ function safely(fn: () => void): void {
   }
 }
 
-/** The prompt in a file of a fresh owner-only folder, for a CLI that reads a large prompt from a file. */
-function writePromptFile(prompt: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'jsonl-bridge-prompt-')), 'prompt.md');
-  writeFileSync(file, prompt, { mode: 0o600 });
-  return file;
+const TURN_FILE_NAMES: Record<keyof TurnFiles, string> = { promptFile: 'prompt.md', agentsFile: 'agents.json' };
+
+/** Each file in the turn's folder (mkdtemp makes it owner-only), owner-only too; their paths for the argv. */
+function writeTurnFiles(folder: string | undefined, contents: Partial<Record<keyof TurnFiles, string>>): TurnFiles {
+  const files: TurnFiles = {};
+  for (const [key, content] of Object.entries(contents) as [keyof TurnFiles, string][]) {
+    const file = join(folder!, TURN_FILE_NAMES[key]);
+    writeFileSync(file, content, { mode: 0o600 });
+    files[key] = file;
+  }
+  return files;
 }

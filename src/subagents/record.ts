@@ -4,6 +4,8 @@ import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
 import { chatAddress, type ChatAddress } from '../ports/transport.ts';
 import type { Delivery } from './delivery.ts';
+import type { CliAgents } from '../agents/cli-agents.ts';
+import type { McpServerConfig } from '../agents/mcp-servers.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
 
@@ -46,6 +48,10 @@ export interface SubagentRunRecord {
   maxTurns?: number;
   /** A user-defined agent's system prompt, given on top of the subagent one. */
   agentPrompt?: string;
+  /** The agents its CLI's own Task tool may delegate to, as they were when it was spawned. */
+  agents?: CliAgents;
+  /** MCP servers of the operator's its agent asked for, added to its MCP configuration. */
+  mcpServers?: Record<string, McpServerConfig>;
   /** The orchestration this run is a step of: its result is announced with the whole plan, not alone. */
   orchestration?: { id: string; step: string };
   /** Asked to run in its own git worktree (--worktree); made when the run starts. */

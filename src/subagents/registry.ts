@@ -12,6 +12,8 @@ import { RunLog } from './run-log.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Log } from '../log/logger.ts';
+import type { CliAgents } from '../agents/cli-agents.ts';
+import type { McpServerConfig } from '../agents/mcp-servers.ts';
 
 /** A run as the Spawner resolved it: every default applied, every check passed but the limits. */
 export interface SpawnRequest {
@@ -31,6 +33,10 @@ export interface SpawnRequest {
   policy?: ToolPolicy;
   maxTurns?: number;
   agentPrompt?: string;
+  /** The agents the run's own Task tool may delegate to (a CLI with `options.agents`). */
+  agents?: CliAgents;
+  /** MCP servers of the operator's the run's agent asked for. */
+  mcpServers?: Record<string, McpServerConfig>;
   /** Run in a fresh git worktree on its own branch. */
   worktree?: boolean;
   orchestration?: { id: string; step: string };
@@ -122,6 +128,8 @@ export class SubagentRegistry {
       ...(request.policy ? { policy: request.policy } : {}),
       ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
       ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
+      ...(request.agents ? { agents: request.agents } : {}),
+      ...(request.mcpServers ? { mcpServers: request.mcpServers } : {}),
       ...(request.worktree ? { isolate: true } : {}),
       ...(request.orchestration ? { orchestration: request.orchestration } : {}),
       cwd: request.cwd,

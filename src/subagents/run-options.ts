@@ -2,7 +2,7 @@ import type { Adapter } from '../adapters/load.ts';
 import { unsupportedOption, type TurnOptions } from '../adapters/turn-options.ts';
 import type { SubagentRunRecord } from './record.ts';
 
-type RunChoices = Pick<SubagentRunRecord, 'model' | 'policy' | 'maxTurns'>;
+type RunChoices = Pick<SubagentRunRecord, 'model' | 'policy' | 'maxTurns' | 'agents'>;
 
 /** What a run's turns ask of its CLI, from its record (or its request, at spawn). */
 export function runTurnOptions(run: RunChoices): TurnOptions {
@@ -11,6 +11,7 @@ export function runTurnOptions(run: RunChoices): TurnOptions {
     ...(run.policy?.allowedTools ? { allowedTools: run.policy.allowedTools } : {}),
     ...(run.policy?.disallowedTools ? { disallowedTools: run.policy.disallowedTools } : {}),
     ...(run.maxTurns ? { maxTurns: run.maxTurns } : {}),
+    ...(run.agents ? { agents: run.agents } : {}),
   };
 }
 

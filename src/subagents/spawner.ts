@@ -1,5 +1,7 @@
 import type { Adapter } from '../adapters/load.ts';
-import { catalogFor, chooseAgent } from '../agents/choose-agent.ts';
+import { chooseAgent } from '../agents/choose-agent.ts';
+import { cliAgents } from '../agents/cli-agents.ts';
+import type { AgentLibrary } from '../agents/library.ts';
 import type { AgentDefinition } from '../agents/types.ts';
 import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
@@ -51,8 +53,8 @@ export interface SpawnOrigin {
 export interface SpawnerOptions {
   registry: SubagentRegistry;
   adapters: ReadonlyMap<string, Adapter>;
-  /** User-wide agent definitions live under it. */
-  dataDir: string;
+  /** The agents `--agent` may name, and those a run's Task tool may delegate to. */
+  agents: AgentLibrary;
   limits: { maxDepth: number; timeoutSeconds: number };
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
@@ -95,15 +97,22 @@ export class Spawner {
     if (depth > Math.max(1, limits.maxDepth))
       return refuse(`Subagents may be nested ${limits.maxDepth} deep at most, and this one would be at depth ${depth}. Do the work yourself.`);
 
+    const catalog = await this.options.agents.catalog(origin.cwd);
     let agent: AgentDefinition | undefined;
     if (intent.agent) {
-      const chosen = chooseAgent(await catalogFor(origin.cwd, this.options.dataDir, [...adapters.keys()]), intent.agent);
+      const chosen = chooseAgent(catalog, intent.agent);
       if (typeof chosen === 'string') return refuse(chosen);
       agent = chosen;
     }
     const cli = intent.cli ?? agent?.cli ?? origin.cli;
     const adapter = adapters.get(cli);
     if (!adapter) return refuse(`Unknown CLI "${cli}". Available: ${[...adapters.keys()].join(', ')}.`);
+    // An agent's own MCP servers go into the run's MCP configuration file: a CLI must read one.
+    if (agent?.mcpServers && adapter.mcpConfigFormat !== 'claude-json')
+      return refuse(
+        `Agent "${agent.slug}" needs MCP servers (${agent.mcpServers.join(', ')}), which ${cli} cannot be given: run it with a CLI that reads an MCP configuration file (claude).`,
+      );
+    const taskAgents = adapter.options.agents ? cliAgents(catalog, cli) : {};
     const model = intent.model ?? agent?.model;
 
     // Auto-approval approves a list without asking: the list must come from the person asking or the operator, not from a repository.
@@ -140,6 +149,8 @@ export class Spawner {
       ...(label ? { label } : {}),
       ...(model ? { model } : {}),
       ...(agent ? { agent: agent.slug, agentPrompt: agent.prompt } : {}),
+      ...(Object.keys(taskAgents).length ? { agents: taskAgents } : {}),
+      ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, catalog.mcpServers[name]!])) } : {}),
       ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
       ...(policy ? { policy } : {}),
       ...(intent.worktree ? { worktree: true } : {}),

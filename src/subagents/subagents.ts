@@ -13,6 +13,7 @@ import type { RunStore } from './run-store.ts';
 import { Spawner } from './spawner.ts';
 import { Sweeper } from './sweeper.ts';
 import type { Log } from '../log/logger.ts';
+import type { AgentLibrary } from '../agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
 export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir'> & {
@@ -29,6 +30,8 @@ export interface SubagentsOptions {
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
   log: Log;
+  /** The agents `--agent` may name, and those a run's own Task tool may delegate to. */
+  agents: AgentLibrary;
 }
 
 /** The subagent part: the registry, the one way to spawn into it, and the sweeper. */
@@ -69,7 +72,7 @@ export class Subagents {
     this.spawner = new Spawner({
       registry: this.registry,
       adapters: config.adapters,
-      dataDir: config.dataDir,
+      agents: options.agents,
       limits,
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
     });

@@ -108,11 +108,18 @@ export class McpEndpoint {
 
   private serverFor(scope: ToolScope): Server {
     const server = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: this.calls.tools
-        .filter((tool) => scope.tools.has(tool.name))
-        .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
-    }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const note = scope.tools.has(SPAWN_TOOL) ? await scope.agentsNote?.().catch(() => undefined) : undefined;
+      return {
+        tools: this.calls.tools
+          .filter((tool) => scope.tools.has(tool.name))
+          .map((tool) => ({
+            name: tool.name,
+            description: tool.name === SPAWN_TOOL && note ? `${tool.description}\n\n${note}` : tool.description,
+            inputSchema: tool.inputSchema as { type: 'object' },
+          })),
+      };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const result = await this.calls.call(scope, request.params.name, request.params.arguments);
       return { content: [{ type: 'text', text: result.text }], isError: result.isError };
@@ -120,6 +127,9 @@ export class McpEndpoint {
     return server;
   }
 }
+
+/** The tool whose `agent` argument names the agents of the scope's note. */
+const SPAWN_TOOL = 'spawn_subagent';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);

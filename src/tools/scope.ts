@@ -20,6 +20,11 @@ export interface ToolScope {
   tools: ReadonlySet<string>;
   /** A main session that asks the chat before tools run: who its questions come from. */
   asker?: Asker;
+  /**
+   * For a CLI with no Task tool of its own to hand agents to: the agents spawn_subagent may
+   * name, as they are when the tools are listed, for its description.
+   */
+  agentsNote?: () => Promise<string | undefined>;
 }
 
 /** The tools a main agent delegates with. */

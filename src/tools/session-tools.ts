@@ -11,6 +11,8 @@ import { AGENT_TOOLS, APPROVAL_TOOL, FILE_TOOLS, type ToolScope } from './scope.
 import { askerId } from '../approvals/asker.ts';
 import { mcpAccessFor } from './mcp-config.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
+import type { McpServerConfig } from '../agents/mcp-servers.ts';
+import type { AgentLibrary } from '../agents/library.ts';
 
 /** What main sessions are told about the tools (appended to the CLI's own system prompt). */
 export const MAIN_SESSION_PROMPT = [
@@ -28,6 +30,8 @@ export interface MainSession {
   mode: PermissionMode;
   /** The tools waiting for the chat's answer, for the turn's progress message. */
   onApprovalWaiting?: (tools: string[]) => void;
+  /** Where it works: the agents of this directory are the ones it may name. */
+  workdir: string;
 }
 
 export interface SessionToolsOptions {
@@ -43,6 +47,8 @@ export interface SessionToolsOptions {
   toolTimeoutMs: number;
   /** A session's secret stopped working (its run ended, or a chat started a new session): named by its asker id. */
   onRevoked?: (name: string) => void;
+  /** The agents spawn_subagent may name, listed in its description for CLIs without a Task tool to hand them to. */
+  agents?: AgentLibrary;
 }
 
 /**
@@ -74,6 +80,7 @@ export class SessionTools {
       kind: 'main',
       sessionId: session.sessionId,
       tools: new Set([...AGENT_TOOLS, ...FILE_TOOLS, ...(asks ? [APPROVAL_TOOL] : [])]),
+      ...this.agentsNote(adapter, session.workdir),
       ...(asks
         ? {
             asker: {
@@ -104,14 +111,33 @@ export class SessionTools {
     const adapter = this.options.config.adapters.get(run.cli);
     if (!adapter) return undefined;
     const tools = new Set([...FILE_TOOLS, ...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
-    return this.mcpFor(adapter, askerId.run(run.runId), {
-      address: runAddress(run),
-      depth: run.depth,
-      kind: 'subagent',
-      runId: run.runId,
-      tools,
-      sessionId: () => run.childSessionId,
-    });
+    return this.mcpFor(
+      adapter,
+      askerId.run(run.runId),
+      {
+        address: runAddress(run),
+        depth: run.depth,
+        kind: 'subagent',
+        runId: run.runId,
+        tools,
+        sessionId: () => run.childSessionId,
+        ...this.agentsNote(adapter, run.cwd),
+      },
+      run.mcpServers,
+    );
+  }
+
+  /** For a CLI that cannot take agents into its own Task tool: they are named in spawn_subagent's description instead. */
+  private agentsNote(adapter: Adapter, workdir: string): Pick<ToolScope, 'agentsNote'> {
+    const { agents } = this.options;
+    if (!agents || adapter.options.agents) return {};
+    return {
+      agentsNote: async () => {
+        const usable = (await agents.catalog(workdir)).agents.filter((agent) => agent.enabled);
+        if (!usable.length) return undefined;
+        return `Agents you can name in "agent" (each runs with its own prompt, tools and model): ${usable.map((agent) => `${agent.slug} (${agent.description})`).join('; ')}.`;
+      },
+    };
   }
 
   /** A run has ended: its secret stops working and its config file goes. */
@@ -124,12 +150,12 @@ export class SessionTools {
    * stops working), in a 0600 config file for CLIs that read one. Sessions are created
    * rarely and synchronously: the small file is written in step.
    */
-  private mcpFor(adapter: Adapter, name: string, scope: ToolScope): McpAccess | undefined {
+  private mcpFor(adapter: Adapter, name: string, scope: ToolScope, others?: Record<string, McpServerConfig>): McpAccess | undefined {
     if (!adapter.options.mcp) return undefined;
     this.revoke(name);
     const grant = this.options.endpoint.grant(scope);
     const dir = join(this.options.config.dataDir, 'mcp');
-    const mcp = mcpAccessFor(adapter, { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token }, dir, name, this.options.toolTimeoutMs);
+    const mcp = mcpAccessFor(adapter, { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token }, dir, name, this.options.toolTimeoutMs, others);
     this.grants.set(name, { grant, ...(mcp.configFile ? { configFile: mcp.configFile } : {}) });
     return mcp;
   }

@@ -33,6 +33,19 @@ describe('Claude Code agent files', () => {
     expect(agent).toEqual({ slug: 'reviewer', name: 'code-reviewer', description: 'd', prompt: 'You review.', enabled: true, source: 'claude', file });
   });
 
+  it("takes the seed's other fields: MCP servers the operator configured, skills, an icon", async () => {
+    const { agent, catalog } = await loadOne('---\ndescription: d\nmcpServers: github, docs\nskills: [pdf, xlsx]\nicon: 🔍\n---\np\n');
+    expect(catalog.problems).toEqual([]);
+    expect(agent).toMatchObject({ mcpServers: ['github', 'docs'], skills: ['pdf', 'xlsx'], icon: '🔍' });
+    const wrong = await loadOne('---\ndescription: d\nmcpServers: [slack]\nskills: "no spaces allowed"\nicon: "far too long to be an icon at all"\n---\np\n');
+    expect(wrong.agent).toBeUndefined();
+    expect(wrong.catalog.problems.map((p) => `${p.field}: ${p.message}`)).toEqual([
+      'mcpServers.0: unknown MCP server "slack" (configured: github, docs; the operator\'s servers are in <BRIDGE_DATA_DIR>/mcp-servers.json)',
+      'skills.0: a skill name: letters, digits, ".", ":", "_" or "-"',
+      'icon: an emoji or two, at most 16 characters',
+    ]);
+  });
+
   it('treats model "inherit" as no model', async () => {
     const { agent } = await loadOne('---\ndescription: d\nmodel: inherit\n---\np\n');
     expect(agent).toBeDefined();

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { loadAgents } from '../../src/agents/index.ts';
 
 export const KNOWN_CLIS = ['claude', 'codex', 'droid'] as const;
+/** The MCP servers the operator configured, as far as these tests are concerned. */
+export const KNOWN_MCP_SERVERS = ['github', 'docs'] as const;
 
 /** A throwaway project folder and user folder, with helpers to write agents into them. */
 export interface Workspace {
@@ -30,7 +32,7 @@ export async function makeWorkspace(): Promise<Workspace> {
       await writeFile(full, content);
       return full;
     },
-    load: () => loadAgents({ workdir, userDir, knownClis: KNOWN_CLIS }),
+    load: () => loadAgents({ workdir, userDir, knownClis: KNOWN_CLIS, mcpServers: KNOWN_MCP_SERVERS }),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }

@@ -48,7 +48,7 @@ describe('adapter manifests', () => {
       `mycli cannot take a prompt of 195 KB (no largePrompt in ${join(dir, 'mycli.json')}); the limit is 96 KB`,
     );
     const byFile = (await load({ ...valid, largePrompt: { args: ['-f', '{promptFile}'], via: 'file' } })).get('mycli')!;
-    expect(buildArgv(byFile, { prompt: big }, '/tmp/p/prompt.md')).toEqual(['--json', '-f', '/tmp/p/prompt.md']);
+    expect(buildArgv(byFile, { prompt: big }, { promptFile: '/tmp/p/prompt.md' })).toEqual(['--json', '-f', '/tmp/p/prompt.md']);
     expect(buildArgv(byFile, { prompt: 'small' })).toEqual(['--json', 'small']);
   });
 
@@ -90,6 +90,7 @@ describe('adapter manifests', () => {
       allowedTools: ['Read', 'Grep'],
       disallowedTools: ['Bash'],
       maxTurns: 5,
+      agents: { reviewer: { description: 'Reviews', prompt: 'You review.' } },
     };
     // Each option's template uses every placeholder the option fills, so argv shows them all.
     const declaring = (names: readonly string[]) => ({
@@ -101,9 +102,11 @@ describe('adapter manifests', () => {
 
     it('every option in the table is accepted by the schema and adds its flags, in table order', async () => {
       const adapter = (await load(declaring(TURN_OPTION_NAMES))).get('mycli')!;
-      const argv = buildArgv(adapter, { ...sample, prompt: 'hi' });
+      const argv = buildArgv(adapter, { ...sample, prompt: 'hi' }, { agentsFile: '/tmp/turn/agents.json' });
       expect(argv.filter((arg) => arg.startsWith('--') && arg !== '--json')).toEqual(TURN_OPTION_NAMES.map((name) => `--${name}`));
-      expect(argv).toEqual(expect.arrayContaining(['opus', 'Be brief.', 'Read,Grep', 'Bash', '5', '/tmp/mcp.json', 'http://127.0.0.1:1/mcp', 'bridge']));
+      expect(argv).toEqual(
+        expect.arrayContaining(['opus', 'Be brief.', 'Read,Grep', 'Bash', '5', '/tmp/mcp.json', 'http://127.0.0.1:1/mcp', 'bridge', '/tmp/turn/agents.json']),
+      );
       expect(argv.join(' ')).not.toContain('the-secret'); // the MCP secret is never a placeholder
       expect(argv.at(-1)).toBe('hi');
     });

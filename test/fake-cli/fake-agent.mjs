@@ -22,7 +22,7 @@
 //   dirty:NAME     after that, write a file NAME that stays uncommitted
 //
 // Argv is Claude's: -p PROMPT [--resume ID] [--model M] [--append-system-prompt S] ...
-// Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt} to $FAKE_CLI_LOG when set; sessions
+// Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt, agents (what --agents held), mcpServers} to $FAKE_CLI_LOG when set; sessions
 // persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -49,6 +49,7 @@ const TAKES_VALUE = new Set([
   '--permission-prompt-tool',
   '--tools',
   '--permission-mode',
+  '--agents',
 ]);
 const SWITCHES = new Set(['--verbose', '-p', '--dangerously-skip-permissions']);
 for (let i = 0; i < args.length && args[i] !== '--'; i++) {
@@ -70,8 +71,18 @@ const directive = (name) => {
 if (process.env.FAKE_CLI_LOG) {
   appendFileSync(
     process.env.FAKE_CLI_LOG,
-    JSON.stringify({ argv: args, cwd: process.cwd(), prompt, resume, pid: process.pid, envNames: Object.keys(process.env).sort(), startedAt: Date.now() }) +
-      '\n',
+    JSON.stringify({
+      argv: args,
+      cwd: process.cwd(),
+      prompt,
+      resume,
+      pid: process.pid,
+      envNames: Object.keys(process.env).sort(),
+      startedAt: Date.now(),
+      // What --agents held: the file is the turn's own and gone once it ends.
+      ...(flag('--agents') ? { agents: JSON.parse(readFileSync(flag('--agents'), 'utf8')) } : {}),
+      ...(flag('--mcp-config') ? { mcpServers: Object.keys(JSON.parse(readFileSync(flag('--mcp-config'), 'utf8')).mcpServers) } : {}),
+    }) + '\n',
   );
 }
 if (directive('ignore-term')) process.on('SIGTERM', () => {});

@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { buildPolicy } from '../../src/policy/tool-policy.ts';
 import { Spawner, type SpawnOrigin } from '../../src/subagents/spawner.ts';
+import { AgentLibrary } from '../../src/agents/library.ts';
+import { AgentToggles } from '../../src/agents/toggles.ts';
 import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { realAdapters } from '../support/real-adapters.ts';
@@ -151,7 +153,12 @@ describe('building a run', () => {
 
 describe('runs started by agents on other CLIs', () => {
   const spawner = async () =>
-    new Spawner({ registry: undefined as never, adapters: await realAdapters(), dataDir: world.dir, limits: { maxDepth: 2, timeoutSeconds: 60 } });
+    new Spawner({
+      registry: undefined as never,
+      adapters: await realAdapters(),
+      agents: new AgentLibrary({ dataDir: world.dir, knownClis: ['claude', 'codex', 'droid'], toggles: await AgentToggles.open(world.dir) }),
+      limits: { maxDepth: 2, timeoutSeconds: 60 },
+    });
   const byAgent = (cli: string, extra: Partial<SpawnOrigin> = {}): SpawnOrigin => origin({ requester: { kind: 'agent', chatKey: '-1' }, cli, ...extra });
 
   it('a claude run started from a codex sandbox asks the chat instead of bypassing permissions', async () => {

@@ -19,7 +19,19 @@ export interface FakeCliWorld {
   /** Environment for the fake CLI: where it logs its invocations and keeps sessions. */
   env: Record<string, string | undefined>;
   /** Every invocation so far: argv, cwd, prompt, resume id, pid, the names of its environment variables, and when it started (ms since the epoch). */
-  invocations(): Promise<{ argv: string[]; cwd: string; prompt: string; resume?: string; pid: number; envNames: string[]; startedAt: number }[]>;
+  invocations(): Promise<
+    {
+      argv: string[];
+      cwd: string;
+      prompt: string;
+      resume?: string;
+      pid: number;
+      envNames: string[];
+      startedAt: number;
+      agents?: Record<string, Record<string, unknown>>;
+      mcpServers?: string[];
+    }[]
+  >;
   /** The pids of invocations that reached `hang` with all their output written. */
   hanging(): Promise<number[]>;
   cleanup(): Promise<void>;

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
@@ -62,5 +62,125 @@ describe('agents from the chat', () => {
   it('refuses --worktree outside a git repository', async () => {
     say('/spawn --worktree "x"');
     await waitText(new RegExp(`${world.workdir} is not inside a git repository: --worktree needs one\\.`));
+  });
+});
+
+describe('agents in the CLI and managed from the chat', () => {
+  let nextChat = -1100;
+  const chatSay = (chat: number, text: string, replyTo?: number) =>
+    world.telegram.sendText({ chatId: chat, userId: OWNER, text, chatType: 'group', firstName: 'Ada', ...(replyTo ? { replyTo } : {}) });
+  const chatText = (chat: number, pattern: RegExp) =>
+    world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => pattern.test(m.text ?? m.caption ?? '')), 20_000);
+  const turn = async (chat: number, text: string) => {
+    chatSay(chat, text);
+    await chatText(chat, new RegExp(`^echo: ${text}`));
+    return (await world.cli.invocations()).findLast((c) => c.prompt === text)!;
+  };
+
+  it("gives the chat's CLI the enabled agents for its Task tool, never a broken one", async () => {
+    const chat = nextChat--;
+    const call = await turn(chat, 'delegate please');
+    expect(Object.keys(call.agents!).sort()).toEqual(['reviewer', 'writer']);
+    expect(call.agents!.reviewer).toEqual({
+      description: 'Reviews diffs for bugs',
+      prompt: 'You review code. Be strict.',
+      tools: ['Read', 'Grep'],
+      maxTurns: 5,
+    });
+    expect(call.agents!.writer).toMatchObject({ description: 'Writes docs', prompt: 'You write documentation.', tools: ['Read', 'Write'] });
+  });
+
+  it('/agents disable and enable switch an agent without touching its file, for the CLI and /spawn alike', async () => {
+    const chat = nextChat--;
+    const file = join(world.workdir, '.claude', 'agents', 'writer.md');
+    const before = await readFile(file, 'utf8');
+    chatSay(chat, '/agents disable writer');
+    await chatText(chat, /^⏸ writer is disabled: nothing runs it until \/agents enable writer\. Its file is unchanged\.$/);
+    expect(Object.keys((await turn(chat, 'without the writer')).agents!)).toEqual(['reviewer']);
+    chatSay(chat, '/spawn --agent writer "docs"');
+    await chatText(chat, /Agent "writer" is disabled: \/agents enable writer turns it on\./);
+    chatSay(chat, '/agents');
+    await chatText(chat, /⏸ writer Doc Writer \(tools: Read, Write · disabled\)/);
+    chatSay(chat, '/agents enable writer');
+    await chatText(chat, /^✅ writer is enabled/);
+    expect(Object.keys((await turn(chat, 'with the writer')).agents!).sort()).toEqual(['reviewer', 'writer']);
+    expect(await readFile(file, 'utf8')).toBe(before);
+    chatSay(chat, '/agents disable nobody');
+    await chatText(chat, /No agent "nobody" here: \/agents lists them\./);
+  });
+
+  it('/agents show gives the definition and its prompt, as a file when long', async () => {
+    const chat = nextChat--;
+    chatSay(chat, '/agents show reviewer');
+    const shown = await chatText(chat, /^reviewer\n/);
+    expect(shown.text).toContain('Name: Code Reviewer');
+    expect(shown.text).toContain("From: the project's (.bridge/agents)");
+    expect(shown.text).toContain('Tools: Read, Grep');
+    expect(shown.text).toContain('Max turns: 5');
+    expect(shown.text).toMatch(/Prompt\nYou review code\. Be strict\.$/);
+    const long = join(world.workdir, '.bridge', 'agents', 'novelist');
+    await mkdir(long, { recursive: true });
+    await writeFile(join(long, 'agent.json'), JSON.stringify({ description: 'Writes at length', icon: '📚' }));
+    await writeFile(join(long, 'prompt.md'), `${'You write long chapters. '.repeat(300)}\n`);
+    chatSay(chat, '/agents show novelist');
+    const document = await chatText(chat, /📚 Writes at length|📚 novelist: its definition and prompt/);
+    expect(document.document?.fileName).toBe('novelist.md');
+    chatSay(chat, '/agents show ghost');
+    await chatText(chat, /Unknown agent "ghost"/);
+  });
+
+  it('/agents new saves an agent in the data directory from the message or the one it replies to', async () => {
+    const chat = nextChat--;
+    chatSay(chat, '/agents new tester --description "Writes failing tests first" You write tests.\nAlways run them.');
+    await chatText(chat, /^🆕 Agent tester saved in .*\/agents\/tester\/agent\.json: "Writes failing tests first"\./);
+    expect(JSON.parse(await readFile(join(world.dataDir, 'agents', 'tester', 'agent.json'), 'utf8'))).toEqual({ description: 'Writes failing tests first' });
+    expect(await readFile(join(world.dataDir, 'agents', 'tester', 'prompt.md'), 'utf8')).toBe('You write tests.\nAlways run them.\n');
+    const prompt = chatSay(chat, 'You translate everything into French.');
+    chatSay(chat, '/agents new translator', prompt.message_id);
+    await chatText(chat, /^🆕 Agent translator saved .*: "You translate everything into French\."/);
+    chatSay(chat, '/agents new tester Again.');
+    await chatText(chat, /An agent "tester" already exists in .*: edit its files, or choose another name\./);
+    chatSay(chat, '/agents new Bad/Name x');
+    await chatText(chat, /"bad\/name" is not a valid agent name/);
+    chatSay(chat, '/agents new lonely');
+    await chatText(chat, /Give lonely its prompt: after the name, or reply to a message holding it\./);
+    // A project's agent of the same name stays as it is; the new one, the operator's, comes first.
+    const before = await readFile(join(world.workdir, '.bridge', 'agents', 'reviewer', 'prompt.md'), 'utf8');
+    chatSay(chat, '/agents new reviewer A gentler reviewer.');
+    await chatText(chat, /It takes the place of the project's reviewer \(.*\.bridge\/agents\/reviewer\/agent\.json\), which is unchanged\./);
+    expect(await readFile(join(world.workdir, '.bridge', 'agents', 'reviewer', 'prompt.md'), 'utf8')).toBe(before);
+    expect((await turn(chat, 'who reviews')).agents!.reviewer!.prompt).toBe('A gentler reviewer.');
+    await import('node:fs/promises').then((fs) => fs.rm(join(world.dataDir, 'agents', 'reviewer'), { recursive: true }));
+  });
+
+  it("an agent's MCP servers are the operator's: named ones reach its run, unknown ones are a problem", async () => {
+    const chat = nextChat--;
+    await writeFile(join(world.dataDir, 'mcp-servers.json'), JSON.stringify({ mcpServers: { docs: { command: 'docs-server', args: ['--stdio'] } } }));
+    const dir = join(world.workdir, '.bridge', 'agents');
+    await mkdir(join(dir, 'librarian'), { recursive: true });
+    await writeFile(join(dir, 'librarian', 'agent.json'), JSON.stringify({ description: 'Finds docs', mcpServers: ['docs'], skills: ['pdf'], icon: '📖' }));
+    await writeFile(join(dir, 'librarian', 'prompt.md'), 'You look things up.\n');
+    await mkdir(join(dir, 'smuggler'), { recursive: true });
+    await writeFile(join(dir, 'smuggler', 'agent.json'), JSON.stringify({ description: 'Brings its own', mcpServers: ['evil'] }));
+    await writeFile(join(dir, 'smuggler', 'prompt.md'), 'x\n');
+    try {
+      chatSay(chat, '/agents');
+      const list = await chatText(chat, /^Agents\n/);
+      expect(list.text).toContain('📖 librarian librarian (MCP: docs): Finds docs');
+      expect(list.text).toMatch(/smuggler\/agent\.json: field "mcpServers\.0": unknown MCP server "evil" \(configured: docs;/);
+      const call = await turn(chat, 'look it up');
+      expect(call.agents!.librarian).toMatchObject({ mcpServers: [{ docs: { command: 'docs-server', args: ['--stdio'] } }], skills: ['pdf'] });
+      expect(call.agents!.smuggler).toBeUndefined();
+      chatSay(chat, '/spawn --agent librarian "find it"');
+      await chatText(chat, /^✅ #\d+ librarian/);
+      const run = (await world.cli.invocations()).find((c) => c.prompt === 'find it')!;
+      expect(run.mcpServers).toEqual(['docs', 'bridge']); // the operator's server, and the bridge's own
+    } finally {
+      await import('node:fs/promises').then(async (fs) => {
+        await fs.rm(join(dir, 'librarian'), { recursive: true });
+        await fs.rm(join(dir, 'smuggler'), { recursive: true });
+        await fs.rm(join(world.dataDir, 'mcp-servers.json'));
+      });
+    }
   });
 });

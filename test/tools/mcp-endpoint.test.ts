@@ -1,6 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AgentLibrary } from '../../src/agents/library.ts';
+import { AgentToggles } from '../../src/agents/toggles.ts';
+import { SessionTools } from '../../src/tools/session-tools.ts';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
 import type { App } from '../../src/app.ts';
 import type { Subagents } from '../../src/subagents/subagents.ts';
@@ -92,6 +97,35 @@ describe('the MCP endpoint', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['spawn_subagent', 'list_subagents', 'subagent_status', 'subagent_log', 'create_orchestration', 'stop_subagent']);
     expect(tools[0]!.inputSchema).toEqual(config.manifest.tools[0]!.inputSchema);
+  });
+
+  it("names the agents in spawn_subagent's description for a CLI with no Task tool to hand them to", async () => {
+    const config = await open();
+    const folder = join(world.dir, '.bridge', 'agents', 'reviewer');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'agent.json'), JSON.stringify({ description: 'Reviews diffs' }));
+    await writeFile(join(folder, 'prompt.md'), 'You review.\n');
+    const agents = new AgentLibrary({ dataDir: world.dir, knownClis: ['fake'], toggles: await AgentToggles.open(world.dir) });
+    const tools = new SessionTools({ endpoint, config, maxDepth: 2, toolTimeoutMs: 60_000, agents });
+    const adapter = config.adapters.get('fake')!;
+    const described = async (withTaskTool: boolean) => {
+      const session = tools.forMainSession({
+        address: { chatId: -5 },
+        adapter: { ...adapter, options: { ...adapter.options, ...(withTaskTool ? { agents: ['--agents', '{agentsFile}'] } : {}) } },
+        sessionId: () => undefined,
+        mode: 'bypass',
+        workdir: world.dir,
+      });
+      const client = await connect({ url: session.mcp!.url, token: session.mcp!.token, revoke: () => {} });
+      return (await client.listTools()).tools.find((t) => t.name === 'spawn_subagent')!.description!;
+    };
+    expect(await described(false)).toMatch(
+      /\n\nAgents you can name in "agent" \(each runs with its own prompt, tools and model\): reviewer \(Reviews diffs\)\.$/,
+    );
+    await agents.setEnabled(world.dir, 'reviewer', false);
+    expect(await described(false)).toBe(config.manifest.tools[0]!.description); // a disabled agent is not offered
+    await agents.setEnabled(world.dir, 'reviewer', true);
+    expect(await described(true)).toBe(config.manifest.tools[0]!.description); // claude gets them in its Task tool instead
   });
 
   it("spawn_subagent returns at once with the run id, in the caller's chat, and the chat is told", async () => {

@@ -1,26 +1,18 @@
 import { plain } from '../../presentation/deliver.ts';
-import { agentList } from '../../presentation/agents.ts';
 import { runInfo, runList, runLog, spawnedText, stopButton } from '../../presentation/runs.ts';
 import { parseSpawnArgs, SpawnArgsError } from './spawn-args.ts';
-import { catalogFor } from '../../agents/choose-agent.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress } from '../../ports/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
 import type { ApprovalBroker } from '../../approvals/approval-broker.ts';
 import { askerId } from '../../approvals/asker.ts';
-import type { BridgeConfig } from '../../config/config.ts';
 import type { Bridge } from '../bridge.ts';
 import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
 import { DownloadError } from '../../files/inbox.ts';
 import { promptWithFiles } from '../../files/prompt.ts';
 
 /** /spawn, /subagents, the runs' Stop buttons, and /stop and /status reaching subagents. */
-export function installSubagentCommands(
-  bridge: Bridge,
-  subagents: Subagents,
-  approvals: ApprovalBroker,
-  config: Pick<BridgeConfig, 'dataDir' | 'adapters'>,
-): void {
+export function installSubagentCommands(bridge: Bridge, subagents: Subagents, approvals: ApprovalBroker): void {
   const { registry } = subagents;
   const who = (ctx: { message: { user: { id: number; name?: string } } }) => ctx.message.user.name ?? String(ctx.message.user.id);
 
@@ -117,13 +109,7 @@ export function installSubagentCommands(
     return run;
   }
 
-  const agents: CommandHandler = async (ctx) => {
-    const catalog = await catalogFor(ctx.chat.record.workdir, config.dataDir, [...config.adapters.keys()]);
-    await ctx.reply(agentList(catalog));
-  };
-
   bridge.command('spawn', spawn);
-  bridge.command('agents', agents);
   bridge.command('subagents', subagentsCommand);
   bridge.button('sa', async (press: ButtonPress, runId: string): Promise<ButtonAnswer> => {
     const run = registry.get(runId);

@@ -1,0 +1,44 @@
+import type { AgentLibraryCatalog } from './library.ts';
+import type { McpServerConfig } from './mcp-servers.ts';
+import type { AgentDefinition } from './types.ts';
+
+/** One agent as a CLI's own Task tool takes it (Claude Code's `--agents` JSON). */
+export interface CliAgent {
+  description: string;
+  prompt: string;
+  tools?: string[];
+  disallowedTools?: string[];
+  model?: string;
+  maxTurns?: number;
+  /** Inline: the CLI need not know the servers by name. */
+  mcpServers?: Record<string, McpServerConfig>[];
+  skills?: string[];
+}
+
+export type CliAgents = Record<string, CliAgent>;
+
+/**
+ * The catalog's agents a session of `cli` may delegate to in-process: the enabled ones not
+ * bound to another CLI. Broken definitions are not in a catalog, so they never get here.
+ */
+export function cliAgents(catalog: AgentLibraryCatalog, cli: string): CliAgents {
+  const agents: CliAgents = {};
+  for (const agent of catalog.agents) {
+    if (!agent.enabled || (agent.cli && agent.cli !== cli)) continue;
+    agents[agent.slug] = cliAgent(agent, catalog.mcpServers);
+  }
+  return agents;
+}
+
+function cliAgent(agent: AgentDefinition, servers: Record<string, McpServerConfig>): CliAgent {
+  return {
+    description: agent.description,
+    prompt: agent.prompt,
+    ...(agent.allowedTools ? { tools: agent.allowedTools } : {}),
+    ...(agent.disallowedTools ? { disallowedTools: agent.disallowedTools } : {}),
+    ...(agent.model ? { model: agent.model } : {}),
+    ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
+    ...(agent.mcpServers ? { mcpServers: agent.mcpServers.map((name) => ({ [name]: servers[name]! })) } : {}),
+    ...(agent.skills ? { skills: agent.skills } : {}),
+  };
+}

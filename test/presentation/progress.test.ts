@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ProgressState } from '../../src/presentation/progress.ts';
+import { toolSummary } from '../../src/presentation/tool-summary.ts';
+
+describe('the progress of a turn', () => {
+  it("names the agent a Task step hands work to, and nests that agent's steps under it", () => {
+    const progress = new ProgressState('claude', 0);
+    progress.apply({
+      type: 'tool_start',
+      id: 't1',
+      name: 'Agent',
+      input: { description: 'Review the change', prompt: 'Review it', subagent_type: 'reviewer' },
+    });
+    progress.apply({ type: 'tool_start', id: 'r1', name: 'Read', input: { file_path: 'src/a.ts' }, parentId: 't1' });
+    expect(progress.render(1000).plain.split('\n').slice(1)).toEqual(['▸ Agent reviewer: Review the change', '   ▸ Read src/a.ts']);
+  });
+
+  it('keeps the description alone for a Task without an agent type, and the type alone without a description', () => {
+    expect(toolSummary('Task', { description: 'Look around', prompt: 'Explore' })).toBe('Look around');
+    expect(toolSummary('Task', { subagent_type: 'explorer' })).toBe('explorer');
+  });
+});
