@@ -35,6 +35,8 @@ interface Pending {
   prompt: string;
   options: TurnControls;
   resolve(outcome: TurnOutcome): void;
+  /** Stopped while its fresh options were being read: it never starts. */
+  dropped?: boolean;
 }
 
 /**
@@ -46,6 +48,8 @@ export class AgentSession {
   private resumeId: string | undefined;
   private readonly queue: Pending[] = [];
   private current: Turn | undefined;
+  /** The turn out of the queue whose fresh options are being read: running, as far as anyone can tell. */
+  private starting: Pending | undefined;
   private draining = false;
 
   constructor(private readonly config: SessionConfig) {
@@ -61,7 +65,7 @@ export class AgentSession {
   }
 
   get busy(): boolean {
-    return this.current !== undefined;
+    return this.current !== undefined || this.starting !== undefined;
   }
 
   /** Turns waiting behind the one running. */
@@ -85,9 +89,14 @@ export class AgentSession {
   async stop(reason: string, options: { keepQueued?: boolean } = {}): Promise<number> {
     const dropped = options.keepQueued ? [] : this.queue.splice(0);
     for (const pending of dropped) pending.resolve(notRun(reason));
+    const starting = this.starting;
+    if (starting) {
+      starting.dropped = true;
+      starting.resolve(notRun(reason));
+    }
     const running = this.current;
     if (running) await running.stop(reason);
-    return dropped.length + (running ? 1 : 0);
+    return dropped.length + (running || starting ? 1 : 0);
   }
 
   /** Pauses the running turn's timeout (see Turn.holdTimeout); a no-op when idle. */
@@ -104,12 +113,12 @@ export class AgentSession {
     if (this.draining) return;
     this.draining = true;
     try {
-      while (this.queue.length) {
-        // Read while the turn is still queued: a stop meanwhile drops it as it would any queued turn.
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
         // Failing to read them is no reason to fail the turn: it runs with the options it has.
+        this.starting = next;
         const latest = (await this.config.freshOptions?.().catch(() => undefined)) ?? {};
-        const next = this.queue.shift();
-        if (!next) break;
+        this.starting = undefined;
+        if (next.dropped) continue; // stopped meanwhile, and already answered
         const stale = this.resumeId;
         let outcome = await this.runTurn(next, latest);
         if (stale && this.isUnknownSession(outcome)) {

@@ -133,6 +133,21 @@ describe('an agent session', () => {
     expect(call!.cwd).toBe(world.dir);
   });
 
+  it('reads fresh options before each turn; a stop while they are read drops the turn unrun', async () => {
+    let release!: () => void;
+    const reading = new Promise<void>((resolve) => (release = resolve));
+    const s = session({ freshOptions: async () => (await reading, { model: 'fresh-model' }) });
+    const first = s.send('one');
+    await Promise.resolve();
+    expect(s.busy).toBe(true); // on its way: a message now waits behind it
+    expect(await Promise.all([s.stop('stopped by Ada'), first])).toEqual([1, expect.objectContaining({ status: 'stopped', error: 'stopped by Ada' })]);
+    release();
+    expect(await world.invocations()).toEqual([]);
+    await s.send('two');
+    const [call] = await world.invocations();
+    expect(call!.argv.join(' ')).toContain('--model fresh-model');
+  });
+
   it('asks the bridge for permission instead of bypassing when told to', async () => {
     const mcp = { url: 'http://127.0.0.1:1/mcp/x', serverName: 'bridge', token: 'x', configFile: '/tmp/mcp.json' };
     await session({ permissions: 'ask', options: { mcp } }).send('go');

@@ -81,7 +81,9 @@ if (process.env.FAKE_CLI_LOG) {
       startedAt: Date.now(),
       // What --agents held: the file is the turn's own and gone once it ends.
       ...(flag('--agents') ? { agents: JSON.parse(readFileSync(flag('--agents'), 'utf8')) } : {}),
-      ...(flag('--mcp-config') ? { mcpServers: Object.keys(JSON.parse(readFileSync(flag('--mcp-config'), 'utf8')).mcpServers) } : {}),
+      ...(flag('--mcp-config') && existsSync(flag('--mcp-config'))
+        ? { mcpServers: Object.keys(JSON.parse(readFileSync(flag('--mcp-config'), 'utf8')).mcpServers) }
+        : {}),
     }) + '\n',
   );
 }
