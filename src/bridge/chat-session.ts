@@ -64,6 +64,7 @@ export class ChatSession {
       env: this.config.cliEnv,
       options: { ...(this.record.model ? { model: this.record.model } : {}), ...this.tools(this) },
       freshOptions: () => this.fresh(this),
+      log: this.log.child({ chat: this.record.key }),
       resumeId: this.record.cliSessionId,
       ...(mode === 'bypass' ? {} : { permissions: mode }),
       graceMs: this.config.settings.stopGraceMs,

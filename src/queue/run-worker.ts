@@ -64,6 +64,7 @@ export class RunWorker {
       stopGraceMs: config.settings.stopGraceMs,
       maxDepth: config.settings.subagents.maxDepth,
       toolsFor: (run) => this.access.get(run.runId),
+      log,
     });
     this.worker = new Worker(QUEUE_NAME, (job, _token, signal) => this.process(job, signal), {
       connection: connect(config.redisUrl),

@@ -2,6 +2,7 @@ import type { Adapter } from '../adapters/load.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
 import { Turn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import type { Log } from '../log/logger.ts';
 
 /** Everything about a session that stays the same from turn to turn. */
 export interface SessionConfig {
@@ -20,6 +21,8 @@ export interface SessionConfig {
   graceMs?: number;
   /** Read the CLI's output at most this often (background runs, where nobody waits for each line). */
   readEveryMs?: number;
+  /** Where a turn reports a listener's bug. */
+  log?: Log;
   /** Called whenever the CLI's session id changes, so the owner can persist it. */
   onResumeId?(id: string): void;
 }
@@ -151,6 +154,7 @@ export class AgentSession {
           timeoutMs: options.timeoutMs,
           graceMs: config.graceMs,
           readEveryMs: config.readEveryMs,
+          ...(config.log ? { log: config.log } : {}),
           spec: { ...config.options, ...fresh, prompt, resumeId: this.resumeId, cwd: config.cwd, permissions: config.permissions },
         },
         {

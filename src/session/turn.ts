@@ -9,6 +9,7 @@ import type { CliLine } from '../process/lines.ts';
 import { decoders } from '../protocols/index.ts';
 import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
+import type { Log } from '../log/logger.ts';
 
 export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
 
@@ -44,6 +45,8 @@ export interface TurnRun {
   graceMs?: number;
   /** Read the CLI's output at most this often (see CliLaunch). */
   readEveryMs?: number;
+  /** Where a listener's bug is reported (it never stops the turn). */
+  log?: Log;
 }
 
 /**
@@ -106,7 +109,7 @@ export class Turn {
     const started = Date.now();
     const { adapter } = this.run;
     const decoder = new LineDecoder(decoders[adapter.protocol]!);
-    const emit = (event: AgentEvent) => safely(() => this.handlers.onEvent?.(event));
+    const emit = (event: AgentEvent) => safely(() => this.handlers.onEvent?.(event), this.run.log);
     if (this.run.timeoutMs) this.armTimeout(this.run.timeoutMs);
 
     let result: ResultEvent | undefined;
@@ -114,7 +117,7 @@ export class Turn {
     let lastText = '';
     let lastError: string | undefined;
     const onLine = (line: CliLine) => {
-      safely(() => this.handlers.onLine?.(line.raw));
+      safely(() => this.handlers.onLine?.(line.raw), this.run.log);
       for (const event of decoder.decode(line.raw, line.json)) {
         if (event.type === 'started') sessionId = event.sessionId;
         else if (event.type === 'text' && !event.parentId) lastText = event.text;
@@ -199,11 +202,12 @@ function lastLines(text: string, count: number): string {
 }
 
 /** A listener's bug must not kill the turn that feeds it. */
-function safely(fn: () => void): void {
+function safely(fn: () => void, log: Log | undefined): void {
   try {
     fn();
   } catch (error) {
-    console.error('event handler failed:', error);
+    if (log) log.error({ err: error }, 'a listener of the turn failed');
+    else console.error('a listener of the turn failed:', error);
   }
 }
 

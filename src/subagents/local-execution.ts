@@ -8,6 +8,7 @@ import type { SubagentRunRecord } from './record.ts';
 import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
 import { runTurnOptions } from './run-options.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
+import type { Log } from '../log/logger.ts';
 
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
 const RUN_READ_EVERY_MS = 50;
@@ -20,6 +21,7 @@ export interface LocalExecutionOptions {
   maxDepth: number;
   /** The bridge's MCP endpoint for a run: its tools. */
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
+  log?: Log;
 }
 
 /**
@@ -137,6 +139,7 @@ export class LocalExecutor implements RunExecutor {
       },
       ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       graceMs: this.options.stopGraceMs,
+      ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
       // Nobody watches a background run line by line: its output is read in batches.
       readEveryMs: RUN_READ_EVERY_MS,
     });

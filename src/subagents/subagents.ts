@@ -57,6 +57,7 @@ export class Subagents {
         stopGraceMs: config.settings.stopGraceMs,
         maxDepth: limits.maxDepth,
         toolsFor: options.toolsFor,
+        log,
       });
     this.registry = new SubagentRegistry({
       store,
