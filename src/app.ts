@@ -150,7 +150,7 @@ export async function createApp(options: {
       }),
     ],
   });
-  const toolsFor = (run: SubagentRunRecord) => sessionTools.forSubagent(run);
+  const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
   // With a queue, runs go to workers; without, they run in this process.
   const executor =
     config.redisUrl &&

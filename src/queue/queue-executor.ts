@@ -16,8 +16,11 @@ export interface QueueExecutorOptions {
   redisUrl: string;
   /** Jobs, their results and their event streams stay in Redis this long after they end. */
   keepSeconds: number;
-  /** The run's access to the bridge's tools (its worker writes the CLI's config file itself). */
-  toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
+  /**
+   * The run's access to the bridge's tools (its worker writes the CLI's config file itself);
+   * with `reuse`, the secret its CLI already holds, granted again after a bridge restart.
+   */
+  toolsFor: (run: SubagentRunRecord, reuse?: string) => McpAccess | undefined;
   toolTimeoutMs: number;
   log: Log;
 }
@@ -122,6 +125,9 @@ export class QueueExecutor implements RunExecutor {
       if (submit) await submit();
       const job = await Job.fromId(this.queue, runId);
       if (!job) return { interrupted: 'its job is gone from the queue (removed from Redis, or Redis lost its data)' };
+      // Followed again after a restart: its CLI still holds the secret it was given, which this bridge must know again.
+      const held = (job.data as Partial<RunJob>).mcp?.token;
+      if (!submit && typeof held === 'string') this.options.toolsFor(run, held);
       const finished = await Promise.race([this.finished(job), removed, this.closing]);
       if ('interrupted' in finished && finished.interrupted === 'the bridge is shutting down') return finished;
       await this.reader.caughtUp(runId);

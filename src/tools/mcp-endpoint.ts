@@ -59,9 +59,12 @@ export class McpEndpoint {
     return endpoint;
   }
 
-  /** A secret for one session, until it is revoked. */
-  grant(scope: ToolScope): Grant {
-    const token = randomBytes(24).toString('base64url');
+  /**
+   * A secret for one session, until it is revoked. `reuse`: a secret this endpoint's
+   * predecessor granted, still held by a CLI that outlived it (a run on a worker).
+   */
+  grant(scope: ToolScope, reuse?: string): Grant {
+    const token = reuse ?? randomBytes(24).toString('base64url');
     this.scopes.set(token, scope);
     this.secrets?.add(token);
     return {

@@ -105,7 +105,7 @@ export class SessionTools {
    * A subagent gets send_file, the delegation tools only while the depth limit allows it to
    * spawn, and the permission tool only when its calls are to be approved.
    */
-  forSubagent(run: SubagentRunRecord): McpAccess | undefined {
+  forSubagent(run: SubagentRunRecord, reuse?: string): McpAccess | undefined {
     const spawn = run.depth < this.options.maxDepth;
     const approvals = run.policy?.approvals === true;
     const adapter = this.options.config.adapters.get(run.cli);
@@ -124,6 +124,7 @@ export class SessionTools {
         ...this.agentsNote(adapter, run.cwd),
       },
       run.mcpServers,
+      reuse,
     );
   }
 
@@ -150,10 +151,10 @@ export class SessionTools {
    * stops working), in a 0600 config file for CLIs that read one. Sessions are created
    * rarely and synchronously: the small file is written in step.
    */
-  private mcpFor(adapter: Adapter, name: string, scope: ToolScope, others?: Record<string, McpServerConfig>): McpAccess | undefined {
+  private mcpFor(adapter: Adapter, name: string, scope: ToolScope, others?: Record<string, McpServerConfig>, reuse?: string): McpAccess | undefined {
     if (!adapter.options.mcp) return undefined;
     this.revoke(name);
-    const grant = this.options.endpoint.grant(scope);
+    const grant = this.options.endpoint.grant(scope, reuse);
     const dir = join(this.options.config.dataDir, 'mcp');
     const mcp = mcpAccessFor(adapter, { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token }, dir, name, this.options.toolTimeoutMs, others);
     this.grants.set(name, { grant, ...(mcp.configFile ? { configFile: mcp.configFile } : {}) });

@@ -20,6 +20,8 @@
 //   write:NAME     write a file NAME in the working directory
 //   commit         commit everything in the working directory's git repository
 //   dirty:NAME     after that, write a file NAME that stays uncommitted
+//   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools; answer
+//                  "mcp: accepted" or "mcp: refused (STATUS)"
 //
 // Argv is Claude's: -p PROMPT [--resume ID] [--model M] [--append-system-prompt S] ...
 // Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt, agents (what --agents held), mcpServers} to $FAKE_CLI_LOG when set; sessions
@@ -193,9 +195,23 @@ const signal = directive('signal');
 if (signal) process.kill(process.pid, signal);
 if (directive('silent')) process.exit(0);
 
+let mcpCheck;
+if (directive('mcp-check')) {
+  const config = JSON.parse(readFileSync(flag('--mcp-config'), 'utf8'));
+  const server = Object.values(config.mcpServers).find((s) => s.url);
+  const response = await globalThis
+    .fetch(server.url, {
+      method: 'POST',
+      headers: { ...server.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    .catch((error) => ({ status: error.message }));
+  mcpCheck = response.status === 401 || typeof response.status !== 'number' ? `mcp: refused (${response.status})` : 'mcp: accepted';
+}
+
 const said = directive('say');
 const long = Number(directive('long') ?? 0);
-const answer = long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`;
+const answer = mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
 const failed = !!directive('fail');
 if (!failed) assistant([{ type: 'text', text: answer }]);
 const emittedAt = Date.now();

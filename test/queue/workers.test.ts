@@ -4,6 +4,7 @@ import { alive } from '../support/fake-cli.ts';
 import { parseLogLine, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { startQueueWorld, TEST_LOCK_SECONDS, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { freePort } from '../support/free-port.ts';
 import { OWNER } from '../support/telegram-world.ts';
 
 // Subagents through a BullMQ queue on a real redis-server, executed by worker processes: the
@@ -108,6 +109,17 @@ describe('subagents on workers', () => {
     expect(announcements()[0]).toContain('outlived-the-bridge');
     say('/subagents log 1');
     await reply(/Bash/); // the lines sent while the bridge was down reached its log
+  });
+
+  it("a run that outlived a bridge restart keeps the bridge's tools: its secret is known again", async () => {
+    // A fixed address, as runs on workers need: the restarted bridge listens where the CLI calls.
+    world = await startQueueWorld(redis, ['w1'], { BRIDGE_MCP_LISTEN: `127.0.0.1:${await freePort()}` });
+    say('/spawn --label Tooled "sleep:3 mcp-check"');
+    await invocation('mcp-check');
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    expect(await reply(/^✅ #1 Tooled/, 30_000)).toContain('mcp: accepted');
   });
 
   it('Redis restarted mid-run loses nothing; Redis down is said in /status and refuses /spawn clearly', async () => {
