@@ -1,7 +1,7 @@
 import type { Adapter } from '../adapters/load.ts';
 import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
-import type { AgentLibrary } from '../agents/library.ts';
+import type { AgentLibrary, AgentLibraryCatalog } from '../agents/library.ts';
 import type { AgentDefinition } from '../agents/types.ts';
 import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
@@ -97,10 +97,12 @@ export class Spawner {
     if (depth > Math.max(1, limits.maxDepth))
       return refuse(`Subagents may be nested ${limits.maxDepth} deep at most, and this one would be at depth ${depth}. Do the work yourself.`);
 
-    const catalog = await this.options.agents.catalog(origin.cwd);
+    // Read from disk only when the spawn names an agent or its CLI takes agents into its Task tool.
+    let reading: Promise<AgentLibraryCatalog> | undefined;
+    const catalog = () => (reading ??= this.options.agents.catalog(origin.cwd));
     let agent: AgentDefinition | undefined;
     if (intent.agent) {
-      const chosen = chooseAgent(catalog, intent.agent);
+      const chosen = chooseAgent(await catalog(), intent.agent);
       if (typeof chosen === 'string') return refuse(chosen);
       agent = chosen;
     }
@@ -112,7 +114,8 @@ export class Spawner {
       return refuse(
         `Agent "${agent.slug}" needs MCP servers (${agent.mcpServers.join(', ')}), which ${cli} cannot be given: run it with a CLI that reads an MCP configuration file (claude).`,
       );
-    const taskAgents = adapter.options.agents ? cliAgents(catalog, cli) : {};
+    const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli) : {};
+    const servers = agent?.mcpServers ? (await catalog()).mcpServers : {};
     const model = intent.model ?? agent?.model;
 
     // Auto-approval approves a list without asking: the list must come from the person asking or the operator, not from a repository.
@@ -150,7 +153,7 @@ export class Spawner {
       ...(model ? { model } : {}),
       ...(agent ? { agent: agent.slug, agentPrompt: agent.prompt } : {}),
       ...(Object.keys(taskAgents).length ? { agents: taskAgents } : {}),
-      ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, catalog.mcpServers[name]!])) } : {}),
+      ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, servers[name]!])) } : {}),
       ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
       ...(policy ? { policy } : {}),
       ...(intent.worktree ? { worktree: true } : {}),
