@@ -1,12 +1,41 @@
 import type { AgentEvent, Usage } from './events.ts';
-import { compact, isObject, num, preview, statelessDecoder, str, type Json } from './decoder.ts';
+import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+
+/** The Task (Agent) calls whose agent works in the background: they end with its notification, not their tool result. */
+type BackgroundTasks = ReadonlySet<string>;
+const NONE: BackgroundTasks = new Set();
 
 /**
  * Claude Code `--output-format stream-json --verbose`: `system`/`init`, one `assistant` line
  * per content block, `user` lines carrying tool results, a final `result`. Key order is not
  * fixed between releases, so everything is looked up by name.
+ *
+ * The one thing remembered: a Task call whose agent runs in the background (`task_started`
+ * with `is_backgrounded`) answers at once ("Async agent launched"); its step ends when the
+ * agent does (`task_notification`), so the progress shows it working until then.
  */
-export const claudeStreamJson = statelessDecoder('claude-stream-json', decodeLine);
+export const claudeStreamJson: Decoder<BackgroundTasks> = {
+  protocol: 'claude-stream-json',
+  initial: () => NONE,
+  step(state, line) {
+    if (!isObject(line)) return null;
+    if (line.type === 'system' && (line.subtype === 'task_started' || line.subtype === 'task_notification')) return backgroundTask(state, line);
+    const events = decodeLine(line);
+    if (!events) return null;
+    if (!state.size || line.type !== 'user') return { state, events };
+    return { state, events: events.filter((event) => !(event.type === 'tool_end' && state.has(event.id))) };
+  },
+};
+
+function backgroundTask(state: BackgroundTasks, line: Json): { state: BackgroundTasks; events: AgentEvent[] } {
+  const id = str(line.tool_use_id);
+  if (!id) return { state, events: [] };
+  if (line.subtype === 'task_started') return line.is_backgrounded === true ? { state: new Set([...state, id]), events: [] } : { state, events: [] };
+  if (!state.has(id)) return { state, events: [] }; // a foreground Task: its tool result ended it
+  const rest = new Set(state);
+  rest.delete(id);
+  return { state: rest, events: [{ type: 'tool_end', id, isError: line.status !== 'completed', preview: preview(str(line.summary) ?? '') }] };
+}
 
 function decodeLine(line: Json): AgentEvent[] | null {
   switch (line.type) {

@@ -35,6 +35,19 @@ describe('claude stream-json decoder', () => {
     ]);
   });
 
+  it("ends a background agent's Task step when the agent finishes, not when it is launched (2.1.330)", () => {
+    const events = decode('claude-2.1.330-background-agent.raw.ndjson');
+    const task = (e: (typeof events)[number]) =>
+      (e.type === 'tool_start' || e.type === 'tool_end' || e.type === 'text') && (e.type === 'text' ? e.parentId : e.id) === 'toolu_mock_1';
+    expect(events.filter(task)).toEqual([
+      { type: 'tool_start', id: 'toolu_mock_1', name: 'Agent', input: { description: 'Review the change', prompt: 'Review it', subagent_type: 'reviewer' } },
+      { type: 'text', text: 'reviewed: fine', parentId: 'toolu_mock_1' },
+      // not the launch's "Async agent launched…" (metadata the CLI says never to show), but the agent's own end
+      { type: 'tool_end', id: 'toolu_mock_1', isError: false, preview: 'reviewed: fine' },
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'result', text: 'The reviewer finished.' });
+  });
+
   it('marks a denied tool as a failed tool call', () => {
     const events = decode('claude-2.1.330-permission-denied.raw.ndjson');
     expect(events.filter((e) => e.type === 'tool_end')).toEqual([
