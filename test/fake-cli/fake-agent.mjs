@@ -20,8 +20,10 @@
 //   write:NAME     write a file NAME in the working directory
 //   commit         commit everything in the working directory's git repository
 //   dirty:NAME     after that, write a file NAME that stays uncommitted
-//   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools; answer
-//                  "mcp: accepted" or "mcp: refused (STATUS)"
+//   wait-for:NAME  wait until a file NAME exists in the working directory (a test's go-ahead)
+//   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
+//                  to 20 s while it refuses (a bridge may be starting); answer "mcp: accepted"
+//                  or "mcp: refused (STATUS)"
 //
 // Argv is Claude's: -p PROMPT [--resume ID] [--model M] [--append-system-prompt S] ...
 // Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt, agents (what --agents held), mcpServers} to $FAKE_CLI_LOG when set; sessions
@@ -195,18 +197,28 @@ const signal = directive('signal');
 if (signal) process.kill(process.pid, signal);
 if (directive('silent')) process.exit(0);
 
+const waitFor = directive('wait-for');
+if (typeof waitFor === 'string') while (!existsSync(join(process.cwd(), waitFor))) await sleep(0.05);
 let mcpCheck;
 if (directive('mcp-check')) {
   const config = JSON.parse(readFileSync(flag('--mcp-config'), 'utf8'));
   const server = Object.values(config.mcpServers).find((s) => s.url);
-  const response = await globalThis
-    .fetch(server.url, {
-      method: 'POST',
-      headers: { ...server.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    })
-    .catch((error) => ({ status: error.message }));
-  mcpCheck = response.status === 401 || typeof response.status !== 'number' ? `mcp: refused (${response.status})` : 'mcp: accepted';
+  const ask = () =>
+    globalThis
+      .fetch(server.url, {
+        method: 'POST',
+        headers: { ...server.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+      .then((response) => response.status)
+      .catch((error) => error.message);
+  const deadline = Date.now() + 20_000;
+  let status = await ask();
+  while ((status === 401 || typeof status !== 'number') && Date.now() < deadline) {
+    await sleep(0.1);
+    status = await ask();
+  }
+  mcpCheck = typeof status === 'number' && status !== 401 ? 'mcp: accepted' : `mcp: refused (${status})`;
 }
 
 const said = directive('say');

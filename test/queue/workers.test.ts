@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
@@ -114,12 +116,14 @@ describe('subagents on workers', () => {
   it("a run that outlived a bridge restart keeps the bridge's tools: its secret is known again", async () => {
     // A fixed address, as runs on workers need: the restarted bridge listens where the CLI calls.
     world = await startQueueWorld(redis, ['w1'], { BRIDGE_MCP_LISTEN: `127.0.0.1:${await freePort()}` });
-    say('/spawn --label Tooled "sleep:3 mcp-check"');
+    say('/spawn --label Tooled "wait-for:restarted mcp-check"');
     await invocation('mcp-check');
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     await world.restart();
-    expect(await reply(/^✅ #1 Tooled/, 30_000)).toContain('mcp: accepted');
+    // Only now does the CLI call the bridge's tools: the restarted one must know its secret.
+    await writeFile(join(world.workdir, 'restarted'), '');
+    expect(await reply(/^✅ #1 Tooled/, 40_000)).toContain('mcp: accepted');
   });
 
   it('Redis restarted mid-run loses nothing; Redis down is said in /status and refuses /spawn clearly', async () => {
