@@ -13,12 +13,19 @@ const CHAT = OWNER; // a private chat: no group pacing of the progress edits
 const AGENT_PROMPT = 'You are the strict reviewer REVIEWER-PROMPT-7.';
 const notified = (request: ModelRequest) => JSON.stringify(request.messages).includes('<task-notification>');
 
+/** The progress message named the agent the step was handed to. */
+const progressNamesAgent = () =>
+  real.world.telegram.callsTo('editMessageText').some((call) => /Agent <code>reviewer: Review the change<\/code>/.test(String(call.params.text)));
+
 /** The main agent delegates to "reviewer"; the reviewer answers; the main agent reports what it heard. */
-function script(request: ModelRequest): Reply {
+async function script(request: ModelRequest): Promise<Reply> {
   if (request.system.includes('REVIEWER-PROMPT-7')) return { text: 'reviewed: looks fine' };
   if (notified(request)) return { text: 'The reviewer finished.' };
-  // Held a while, so a progress edit shows the delegation before the turn ends.
-  if (request.toolResults.length) return { text: 'The reviewer is on it.', delayMs: 2500 };
+  // Held until the progress shows the delegation, which a quick turn's answer would replace.
+  if (request.toolResults.length) {
+    await real.world.telegram.waitFor(() => progressNamesAgent() || undefined, 30_000);
+    return { text: 'The reviewer is on it.' };
+  }
   const task = request.toolNames.find((name) => name === 'Agent' || name === 'Task');
   return task
     ? { toolCalls: [{ name: task, input: { description: 'Review the change', prompt: 'Review it', subagent_type: 'reviewer' } }] }
@@ -48,14 +55,6 @@ describe("claude's Task tool and the bridge's agents", () => {
     expect(delegated).toBeDefined();
     expect(delegated!.toolNames).toEqual(['Read']);
 
-    // The progress message named the agent the step was handed to.
-    await expect
-      .poll(
-        () => real.world.telegram.callsTo('editMessageText').some((call) => /Agent <code>reviewer: Review the change<\/code>/.test(String(call.params.text))),
-        {
-          timeout: 20_000,
-        },
-      )
-      .toBe(true);
+    expect(progressNamesAgent()).toBe(true);
   });
 });
