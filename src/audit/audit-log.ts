@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createWriteStream, existsSync, fstatSync, openSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
@@ -46,9 +46,9 @@ export class AuditLog {
   private bytes = 0;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly counts = new Map<string, Counts>();
-  /** Lines not yet handed to the stream, and the callers waiting for them. */
+  /** Lines not yet handed to the stream, and when they will be on disk (one promise for all of them). */
   private batch: string[] = [];
-  private batchWaiting: (() => void)[] = [];
+  private batchWritten: { promise: Promise<void>; resolve: () => void } | undefined;
   private batchTimer: NodeJS.Timeout | undefined;
 
   constructor(dataDir: string, options: AuditLogOptions = {}) {
@@ -74,9 +74,9 @@ export class AuditLog {
       this.counts.set(line.runId, counts);
     }
     this.batch.push(text);
-    const written = new Promise<void>((resolve) => this.batchWaiting.push(resolve));
+    this.batchWritten ??= withResolvers();
     this.batchTimer ??= setTimeout(() => this.writeBatch(), BATCH_MS);
-    return written;
+    return this.batchWritten.promise;
   }
 
   /** Resolves once every entry recorded so far is on disk. */
@@ -89,12 +89,12 @@ export class AuditLog {
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
     if (!this.batch.length || !this.stream) return;
-    const [text, waiting] = [this.batch.join(''), this.batchWaiting];
+    const [text, waiting] = [this.batch.join(''), this.batchWritten];
     this.batch = [];
-    this.batchWaiting = [];
+    this.batchWritten = undefined;
     const written = new Promise<void>((resolve) => this.stream!.write(text, () => resolve()));
     this.tail = Promise.all([this.tail, written]);
-    void written.then(() => waiting.forEach((resolve) => resolve()));
+    void written.then(() => waiting?.resolve());
   }
 
   /** How many entries of each event a run has had since the bridge started, for /subagents info. */
@@ -129,6 +129,13 @@ function inputFields(input: unknown): { inputPreview: string; inputHash: string 
   const text = typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
   return {
     inputPreview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
-    inputHash: `sha256:${createHash('sha256').update(text).digest('hex')}`,
+    inputHash: `sha256:${hash('sha256', text)}`,
   };
+}
+
+/** Promise.withResolvers, which Node 20 lacks. */
+function withResolvers(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }

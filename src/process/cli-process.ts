@@ -1,4 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
+import type { BatchedOutput, OutputPipe } from './batched-output.ts';
 import { readLines, type CliLine } from './lines.ts';
 import { TailBuffer } from './tail-buffer.ts';
 
@@ -11,11 +12,10 @@ export interface CliLaunch {
   /** Written to its standard input (a prompt too large for the command line); none: stdin is closed. */
   input?: string;
   /**
-   * Read its output at most this often: a CLI printing line by line would otherwise wake the
-   * bridge for every line, and each wake-up costs more than the line. The pipe holds what
-   * comes meanwhile. None: read as it comes (a chat's turn, whose answer should not wait).
+   * Read its output in batches, through a pipe of this (see BatchedOutput). None: read as it
+   * comes (a chat's turn, whose answer should not wait).
    */
-  readEveryMs?: number;
+  output?: BatchedOutput;
 }
 
 export interface CliExit {
@@ -36,19 +36,24 @@ export class CliProcess {
   readonly exited: Promise<CliExit>;
   private readonly child: ResultPromise;
   private readonly stderr = new TailBuffer();
+  private readonly pipe: OutputPipe | undefined;
   private stopping: Promise<void> | undefined;
   private hasExited = false;
 
-  constructor(private readonly launch: CliLaunch) {
+  constructor(launch: CliLaunch) {
+    this.pipe = launch.output?.take();
     this.child = execa(launch.command, launch.args, {
       cwd: launch.cwd,
       env: launch.env,
       extendEnv: false,
       detached: true, // a new process group, led by the CLI
       ...(launch.input !== undefined ? { input: launch.input } : { stdin: 'ignore' as const }),
+      // execa passes any descriptor on to the process; its types name only 3 to 9.
+      ...(this.pipe ? { stdout: this.pipe.writeFd as 3 } : {}),
       buffer: false,
       reject: false,
     });
+    this.pipe?.closeWriter(); // the CLI has its own copy now (or never started)
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.stderr.push(chunk));
     // When the CLI exits, whatever it left running in its group goes too: orphans would pile
     // up across turns, and one holding stdout open would keep the turn from ever ending.
@@ -71,23 +76,9 @@ export class CliProcess {
 
   /** Every line of stdout, to `onLine`; resolves when the CLI closes its stdout, rejects when reading fails. */
   readLines(onLine: (line: CliLine) => void): Promise<void> {
+    if (this.pipe) return this.pipe.readLines(onLine);
     const stdout = this.child.stdout;
-    if (!stdout) return Promise.resolve();
-    const every = this.launch.readEveryMs;
-    if (every) {
-      // After each read, leave the pipe alone for a while: the next read takes all that came.
-      let resting: NodeJS.Timeout | undefined;
-      stdout.on('data', () => {
-        if (resting) return;
-        stdout.pause();
-        resting = setTimeout(() => {
-          resting = undefined;
-          stdout.resume();
-        }, every);
-      });
-      stdout.once('end', () => clearTimeout(resting));
-    }
-    return readLines(stdout, onLine);
+    return stdout ? readLines(stdout, onLine) : Promise.resolve();
   }
 
   stderrTail(): string {

@@ -35,42 +35,63 @@ const OPEN_BRACKET = 91;
 const isBlank = (code: number) => code === 32 || code === 9 || code === 13 || code === 11 || code === 12 || code === 0xa0 || code === 0xfeff;
 
 /**
- * Calls `onLine` with every line of `stream` until it ends (resolves) or fails (rejects).
- * Straight from the stream's chunks, not through a line-splitting stream in object mode:
- * this runs for every line a CLI prints, and each stream layer costs more per line than the
- * splitting. A line longer than MAX_LINE_BYTES is dropped whole and reading goes on.
+ * Splits a CLI's output into lines as its chunks come, each to `onLine`: straight from the
+ * chunks, not through a line-splitting stream in object mode, since this runs for every line
+ * a CLI prints and each stream layer costs more per line than the splitting. A line longer
+ * than `maxBytes` is dropped whole and splitting goes on.
  */
-export function readLines(stream: Readable, onLine: (line: CliLine) => void, maxBytes = MAX_LINE_BYTES): Promise<void> {
-  const decoder = new StringDecoder('utf8');
-  let carry = '';
-  let skipping = false;
-  const take = (text: string) => {
+export class LineSplitter {
+  private readonly decoder = new StringDecoder('utf8');
+  private carry = '';
+  private skipping = false;
+
+  constructor(
+    private readonly onLine: (line: CliLine) => void,
+    private readonly maxBytes = MAX_LINE_BYTES,
+  ) {}
+
+  push(chunk: Buffer): void {
+    this.take(this.decoder.write(chunk));
+  }
+
+  /** The output ended: its last line counts even without a newline. */
+  end(): void {
+    this.take(this.decoder.end());
+    if (this.carry && !this.skipping) {
+      const line = parseLine(this.carry);
+      if (line) this.onLine(line);
+    }
+    this.carry = '';
+  }
+
+  private take(text: string): void {
     let start = 0;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      const raw = start === 0 && carry ? carry + text.slice(0, end) : text.slice(start, end);
-      if (start === 0) carry = '';
+      const raw = start === 0 && this.carry ? this.carry + text.slice(0, end) : text.slice(start, end);
+      if (start === 0) this.carry = '';
       start = end + 1;
-      if (skipping) skipping = false;
+      if (this.skipping) this.skipping = false;
       else {
         const line = parseLine(raw);
-        if (line) onLine(line);
+        if (line) this.onLine(line);
       }
     }
-    if (start === 0) carry += text;
-    else carry = text.slice(start);
-    if (carry.length > maxBytes) {
-      carry = '';
-      skipping = true;
+    if (start === 0) this.carry += text;
+    else this.carry = text.slice(start);
+    if (this.carry.length > this.maxBytes) {
+      this.carry = '';
+      this.skipping = true;
     }
-  };
+  }
+}
+
+/** Calls `onLine` with every line of `stream` until it ends (resolves) or fails (rejects). */
+export function readLines(stream: Readable, onLine: (line: CliLine) => void, maxBytes = MAX_LINE_BYTES): Promise<void> {
+  const splitter = new LineSplitter(onLine, maxBytes);
   return new Promise<void>((resolve, reject) => {
-    stream.on('data', (chunk: Buffer) => take(decoder.write(chunk)));
+    stream.on('data', (chunk: Buffer) => splitter.push(chunk));
     stream.once('end', () => {
-      take(decoder.end());
-      if (carry && !skipping) {
-        const line = parseLine(carry);
-        if (line) onLine(line);
-      }
+      splitter.end();
       resolve();
     });
     stream.once('error', reject);

@@ -129,6 +129,7 @@ export class RunWorker {
     this.shuttingDown = true;
     this.worker.cancelAllJobs('its worker is shutting down');
     await this.worker.close();
+    await this.executor.close();
     this.subscriber.disconnect();
     this.commands.disconnect();
   }

@@ -3,6 +3,7 @@ import type { TurnOptions } from '../adapters/turn-options.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
 import { Turn, type TurnHandlers, type TurnOutcome } from './turn.ts';
 import type { Log } from '../log/logger.ts';
+import type { BatchedOutput } from '../process/batched-output.ts';
 
 /** Everything about a session that stays the same from turn to turn. */
 export interface SessionConfig {
@@ -19,8 +20,8 @@ export interface SessionConfig {
   /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
   permissions?: TurnSpec['permissions'];
   graceMs?: number;
-  /** Read the CLI's output at most this often (background runs, where nobody waits for each line). */
-  readEveryMs?: number;
+  /** Read the CLI's output in batches (background runs, where nobody waits for each line). */
+  output?: BatchedOutput;
   /** Where a turn reports a listener's bug. */
   log?: Log;
   /** Called whenever the CLI's session id changes, so the owner can persist it. */
@@ -153,7 +154,7 @@ export class AgentSession {
           env: config.env,
           timeoutMs: options.timeoutMs,
           graceMs: config.graceMs,
-          readEveryMs: config.readEveryMs,
+          ...(config.output ? { output: config.output } : {}),
           ...(config.log ? { log: config.log } : {}),
           spec: { ...config.options, ...fresh, prompt, resumeId: this.resumeId, cwd: config.cwd, permissions: config.permissions },
         },

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildArgv, promptVia, type TurnFiles, type TurnSpec } from '../adapters/argv.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
+import type { BatchedOutput } from '../process/batched-output.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
 import type { CliLine } from '../process/lines.ts';
-import { decoders } from '../protocols/index.ts';
 import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
+import { decoders } from '../protocols/index.ts';
 import type { Log } from '../log/logger.ts';
 
 export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
@@ -43,8 +44,8 @@ export interface TurnRun {
   /** Stop the turn after this long and report it as timed out. */
   timeoutMs?: number;
   graceMs?: number;
-  /** Read the CLI's output at most this often (see CliLaunch). */
-  readEveryMs?: number;
+  /** Read the CLI's output in batches (see CliLaunch). */
+  output?: BatchedOutput;
   /** Where a listener's bug is reported (it never stops the turn). */
   log?: Log;
 }
@@ -90,7 +91,7 @@ export class Turn {
       cwd: run.cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
-      ...(run.readEveryMs ? { readEveryMs: run.readEveryMs } : {}),
+      ...(run.output ? { output: run.output } : {}),
     });
     this.done = this.drive();
   }

@@ -9,9 +9,10 @@ import type { RunEnding, RunExecution, RunExecutor, RunReports } from './executi
 import { runTurnOptions } from './run-options.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
 import type { Log } from '../log/logger.ts';
+import { BatchedOutput } from '../process/batched-output.ts';
 
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
-const RUN_READ_EVERY_MS = 50;
+const RUN_READ_EVERY_MS = 100;
 
 export interface LocalExecutionOptions {
   adapters: ReadonlyMap<string, Adapter>;
@@ -32,6 +33,8 @@ export interface LocalExecutionOptions {
  */
 export class LocalExecutor implements RunExecutor {
   readonly outlivesBridge = false;
+  /** Nobody watches a background run line by line: its output is read in batches. */
+  private readonly output = new BatchedOutput(RUN_READ_EVERY_MS);
 
   constructor(private readonly options: LocalExecutionOptions) {}
 
@@ -74,7 +77,10 @@ export class LocalExecutor implements RunExecutor {
     return 'in the bridge’s own process';
   }
 
-  async close(): Promise<void> {}
+  /** Once its runs have ended. */
+  async close(): Promise<void> {
+    this.output.close();
+  }
 
   private async run(run: SubagentRunRecord, reports: RunReports, inbox: string[], started: (session: AgentSession) => void): Promise<RunEnding> {
     const adapter = this.options.adapters.get(run.cli);
@@ -93,6 +99,7 @@ export class LocalExecutor implements RunExecutor {
       }
       await reports.onWorktree(worktree);
     }
+    await this.output.ready();
     const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter);
     let steps = 0;
     let named = run.childSessionId !== undefined;
@@ -140,8 +147,7 @@ export class LocalExecutor implements RunExecutor {
       ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       graceMs: this.options.stopGraceMs,
       ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
-      // Nobody watches a background run line by line: its output is read in batches.
-      readEveryMs: RUN_READ_EVERY_MS,
+      output: this.output,
     });
   }
 }
