@@ -14,13 +14,20 @@ export type TurnSpec = TurnOptions & {
    * it may only read. Absent, it bypasses its prompts (or keeps to `allowedTools`).
    */
   permissions?: 'ask' | 'safe';
+  /**
+   * The prompt, and messages sent while the CLI works, go to its standard input (the
+   * adapter's `streamInput`); ignored for a CLI without it.
+   */
+  liveInput?: boolean;
 };
 
 /** Prompts larger than this (UTF-8 bytes) are not one argument: Linux refuses an argument over 128 KiB (E2BIG). */
 export const ARGUMENT_PROMPT_LIMIT = 96 * 1024;
 
-/** How this turn's prompt reaches the CLI. */
-export function promptVia(adapter: Adapter, prompt: string): 'argv' | 'stdin' | 'file' {
+/** How this turn's prompt reaches the CLI: `live`, as the first message of its open input. */
+export function promptVia(adapter: Adapter, turn: Pick<TurnSpec, 'prompt' | 'liveInput'>): 'argv' | 'stdin' | 'file' | 'live' {
+  const { prompt } = turn;
+  if (turn.liveInput && adapter.streamInput) return 'live';
   if (Buffer.byteLength(prompt) <= ARGUMENT_PROMPT_LIMIT) return 'argv';
   if (!adapter.largePrompt) {
     throw new UnsupportedOptionError(
@@ -41,7 +48,7 @@ export interface TurnFiles {
 /**
  * `args`, the wanted options in table order, the permission flags, `resume`, then the prompt
  * last: as an argument, or (when too large) as `largePrompt` says, with the file written to
- * `promptFile` when it goes in a file.
+ * `promptFile` when it goes in a file; or `streamInput` when it goes to the open input.
  */
 export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {}): string[] {
   const unsupported = unsupportedOption(adapter, turn);
@@ -51,7 +58,8 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
   argv.push(...fill(permissionTemplate(adapter, turn), values));
   if (turn.resumeId) argv.push(...fill(adapter.resume, values));
-  argv.push(...fill(promptVia(adapter, turn.prompt) === 'argv' ? adapter.prompt : adapter.largePrompt!.args, values));
+  const via = promptVia(adapter, turn);
+  argv.push(...fill(via === 'live' ? adapter.streamInput! : via === 'argv' ? adapter.prompt : adapter.largePrompt!.args, values));
   return argv;
 }
 

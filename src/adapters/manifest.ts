@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { protocolNames } from '../protocols/index.ts';
+import { inputEncoders, protocolNames } from '../protocols/index.ts';
 import { SAVED_SESSION_FORMATS } from './saved-sessions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
 
@@ -52,6 +52,12 @@ export const adapterManifestSchema = z
       .object({ args: argTemplate, via: z.enum(['stdin', 'file']) })
       .strict()
       .optional(),
+    /**
+     * Instead of `prompt`, for a CLI that reads messages on its standard input while it works
+     * (Claude Code: ["-p", "--input-format", "stream-json"]): the prompt, and messages sent to a
+     * running subagent, go there, in the dialect of `protocol` (it must have an input encoder).
+     */
+    streamInput: argTemplate.optional(),
     /** Added when the turn continues the CLI's own session: e.g. ["--resume", "{sessionId}"]. */
     resume: argTemplate,
     /**
@@ -126,6 +132,7 @@ export const adapterManifestSchema = z
       ['args', manifest.args],
       ['prompt', manifest.prompt],
       ...(manifest.largePrompt ? [['largePrompt.args', manifest.largePrompt.args] as [string, string[]]] : []),
+      ...(manifest.streamInput ? [['streamInput', manifest.streamInput] as [string, string[]]] : []),
       ['resume', manifest.resume],
       ...Object.entries(manifest.options).map(([key, value]) => [`options.${key}`, value] as [string, string[]]),
       ['permissions.bypass', manifest.permissions.bypass],
@@ -148,6 +155,9 @@ export const adapterManifestSchema = z
     }
     if (!manifest.prompt.some((arg) => arg.includes('{prompt}'))) {
       ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'must contain {prompt}' });
+    }
+    if (manifest.streamInput && !inputEncoders[manifest.protocol]) {
+      ctx.addIssue({ code: 'custom', path: ['streamInput'], message: `the ${manifest.protocol} dialect has no input messages; remove streamInput` });
     }
     if (!manifest.resume.some((arg) => arg.includes('{sessionId}'))) {
       ctx.addIssue({ code: 'custom', path: ['resume'], message: 'must contain {sessionId}' });

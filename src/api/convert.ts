@@ -1,10 +1,13 @@
-import type { AgentEvent } from '../protocols/events.ts';
+import type { AgentEvent, InputEvent } from '../protocols/events.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import { displayName, NO_CHAT } from '../subagents/record.ts';
 import type { AgentEvent as ApiEvent } from './generated/jsonl_bridge/v1/AgentEvent.ts';
 import type { ChatRef } from './generated/jsonl_bridge/v1/ChatRef.ts';
 import type { SubagentInfo } from './generated/jsonl_bridge/v1/SubagentInfo.ts';
 import type { SubagentStatus } from './generated/jsonl_bridge/v1/SubagentStatus.ts';
+import type { Delivery } from './generated/jsonl_bridge/v1/Delivery.ts';
+import type { InputStage } from './generated/jsonl_bridge/v1/InputStage.ts';
+import type { MessageDelivery } from '../subagents/execution.ts';
 
 /** A run as the API shows it. */
 export function subagentInfo(run: SubagentRunRecord): SubagentInfo {
@@ -48,10 +51,25 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent {
       return { ...base, error: { message: event.message } };
     case 'log':
       return { ...base, log: { line: event.line } };
+    case 'input':
+      return { ...base, input: { messageId: event.id, stage: INPUT_STAGES[event.state] } };
     case 'exit':
       return { ...base, exit: { code: event.code ?? -1, signal: event.signal ?? '' } };
   }
 }
+
+const INPUT_STAGES: Record<InputEvent['state'], InputStage> = {
+  queued: 'INPUT_STAGE_QUEUED',
+  started: 'INPUT_STAGE_STARTED',
+  completed: 'INPUT_STAGE_COMPLETED',
+};
+
+/** Where a message for a run went, as the API names it. */
+export const DELIVERIES: Record<MessageDelivery['via'], Delivery> = {
+  live: 'DELIVERY_LIVE',
+  next_turn: 'DELIVERY_NEXT_TURN',
+  worker: 'DELIVERY_WORKER',
+};
 
 /** The chat a request names; none (or chat_id 0): the API's own runs. */
 export function chatOf(ref: ChatRef | null | undefined): { chatId: number; threadId?: number } {

@@ -10,7 +10,7 @@ import type { Refusal } from '../subagents/registry.ts';
 import type { SpawnIntent } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { ApiClients } from './auth.ts';
-import { chatOf, subagentInfo } from './convert.ts';
+import { chatOf, DELIVERIES, subagentInfo } from './convert.ts';
 import type { SubagentServiceHandlers } from './generated/jsonl_bridge/v1/SubagentService.ts';
 import { watchOrchestration, watchRun } from './watch.ts';
 import type { Log } from '../log/logger.ts';
@@ -91,7 +91,12 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
       const target = run(request.subagentId);
       const sent = await registry.send(target.runId, request.text, `API client ${client}`);
       if (!sent.ok) throw new ApiError(isActive(target) ? status.FAILED_PRECONDITION : status.FAILED_PRECONDITION, sent.error);
-      return { pending: sent.pending };
+      const { delivery, messageId } = sent;
+      return {
+        pending: delivery.via === 'next_turn' ? delivery.waiting : 0,
+        delivery: DELIVERIES[delivery.via],
+        messageId: delivery.via === 'next_turn' ? '' : messageId,
+      };
     }),
 
     CancelSubagent: unary(deps, async (request, client) => {

@@ -9,8 +9,10 @@ export interface CliLaunch {
   cwd: string;
   /** The full environment of the process (the caller merges the bridge's own). */
   env: Record<string, string | undefined>;
-  /** Written to its standard input (a prompt too large for the command line); none: stdin is closed. */
+  /** Written to its standard input, then closed (a prompt too large for the command line). */
   input?: string;
+  /** Its standard input stays open for `writeInput` until `endInput`. Neither: it is closed. */
+  openInput?: boolean;
   /**
    * Read its output in batches, through a pipe of this (see BatchedOutput). None: read as it
    * comes (a chat's turn, whose answer should not wait).
@@ -47,7 +49,7 @@ export class CliProcess {
       env: launch.env,
       extendEnv: false,
       detached: true, // a new process group, led by the CLI
-      ...(launch.input !== undefined ? { input: launch.input } : { stdin: 'ignore' as const }),
+      ...(launch.openInput ? { stdin: 'pipe' as const } : launch.input !== undefined ? { input: launch.input } : { stdin: 'ignore' as const }),
       // execa passes any descriptor on to the process; its types name only 3 to 9.
       ...(this.pipe ? { stdout: this.pipe.writeFd as 3 } : {}),
       buffer: false,
@@ -55,6 +57,8 @@ export class CliProcess {
     });
     this.pipe?.closeWriter(); // the CLI has its own copy now (or never started)
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.stderr.push(chunk));
+    // A CLI that exits (or crashes) while input is open: writes fail with EPIPE, and its exit says why.
+    this.child.stdin?.on('error', () => {});
     // When the CLI exits, whatever it left running in its group goes too: orphans would pile
     // up across turns, and one holding stdout open would keep the turn from ever ending.
     // Output already in the pipe stays readable.
@@ -79,6 +83,19 @@ export class CliProcess {
     if (this.pipe) return this.pipe.readLines(onLine);
     const stdout = this.child.stdout;
     return stdout ? readLines(stdout, onLine) : Promise.resolve();
+  }
+
+  /** Writes one line to its open standard input; false once that input is closed or broken. */
+  writeInput(line: string): boolean {
+    const stdin = this.child.stdin;
+    if (!stdin || !stdin.writable || this.hasExited) return false;
+    stdin.write(`${line}\n`);
+    return true;
+  }
+
+  /** Closes its standard input: a CLI reading messages from it finishes and exits. */
+  endInput(): void {
+    this.child.stdin?.end();
   }
 
   stderrTail(): string {

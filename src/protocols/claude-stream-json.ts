@@ -55,6 +55,8 @@ function decodeLine(line: Json): AgentEvent[] | null {
     case 'stream_event':
       // Partial-message deltas (--include-partial-messages); the whole blocks follow anyway.
       return [];
+    case 'command_lifecycle':
+      return inputState(line);
     default:
       return null;
   }
@@ -123,7 +125,20 @@ function result(line: Json): AgentEvent {
     costUsd: num(line.total_cost_usd),
     turns: num(line.num_turns),
     durationMs: num(line.duration_ms),
+    answered: Array.isArray(line.user_message_uuids) ? line.user_message_uuids.filter((id) => typeof id === 'string') : undefined,
   });
+}
+
+/** With `--input-format stream-json`: a message we sent (by its uuid) was queued, started or completed. */
+function inputState(line: Json): AgentEvent[] {
+  const id = str(line.command_uuid);
+  const state = line.state;
+  return id && (state === 'queued' || state === 'started' || state === 'completed') ? [{ type: 'input', id, state }] : [];
+}
+
+/** One message for Claude Code's `--input-format stream-json`, named by `id` so its progress can be followed. */
+export function claudeUserMessage(text: string, id: string): string {
+  return JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, uuid: id });
 }
 
 /** Anthropic-style usage, shared with droid. */

@@ -55,6 +55,15 @@ export interface ResultEvent {
   costUsd?: number;
   turns?: number;
   durationMs?: number;
+  /** The ids of the messages this turn answered, for a CLI that takes messages while it works. */
+  answered?: string[];
+}
+
+/** What became of a message sent to a CLI that takes messages while it works (see LiveInput). */
+export interface InputEvent {
+  type: 'input';
+  id: string;
+  state: 'queued' | 'started' | 'completed';
 }
 
 /** Something went wrong that the user should see (the CLI's own error, or the bridge's about the CLI). */
@@ -76,6 +85,6 @@ export interface ExitEvent {
   signal: string | null;
 }
 
-export type AgentEvent = StartedEvent | TextEvent | ToolStartEvent | ToolEndEvent | ResultEvent | ErrorEvent | LogEvent | ExitEvent;
+export type AgentEvent = StartedEvent | TextEvent | ToolStartEvent | ToolEndEvent | ResultEvent | InputEvent | ErrorEvent | LogEvent | ExitEvent;
 
 export type AgentEventType = AgentEvent['type'];

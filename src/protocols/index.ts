@@ -1,4 +1,4 @@
-import { claudeStreamJson } from './claude-stream-json.ts';
+import { claudeStreamJson, claudeUserMessage } from './claude-stream-json.ts';
 import { codexExecJson } from './codex-exec-json.ts';
 import type { Decoder } from './decoder.ts';
 import { droidStreamJson } from './droid-stream-json.ts';
@@ -15,3 +15,11 @@ export const decoders: Readonly<Record<string, Decoder<any>>> = {
 };
 
 export const protocolNames = Object.keys(decoders);
+
+/**
+ * The dialects a CLI can also be written to while it works (an adapter's `streamInput`): one
+ * message as one line of its standard input, named by an id the CLI reports back.
+ */
+export const inputEncoders: Readonly<Record<string, (text: string, id: string) => string>> = {
+  [claudeStreamJson.protocol]: claudeUserMessage,
+};

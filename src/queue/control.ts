@@ -7,7 +7,9 @@ import { keys } from './redis.ts';
  * for a worker that takes the run after the message went out.
  */
 export type ControlMessage =
-  { op: 'stop'; runId: string; reason: string } | { op: 'hold' | 'release'; runId: string; holdId: string } | { op: 'send'; runId: string; text: string };
+  | { op: 'stop'; runId: string; reason: string }
+  | { op: 'hold' | 'release'; runId: string; holdId: string }
+  | { op: 'send'; runId: string; text: string; id: string };
 
 export async function sendControl(redis: Redis, message: ControlMessage): Promise<void> {
   await redis.publish(keys.control, JSON.stringify(message));

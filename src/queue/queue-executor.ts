@@ -151,9 +151,9 @@ export class QueueExecutor implements RunExecutor {
         await sendControl(this.commands, { op: 'stop', runId, reason });
         await ending;
       },
-      send: (text) => {
-        void sendControl(this.commands, { op: 'send', runId, text }).catch(() => {});
-        return 1;
+      send: (text, id) => {
+        void sendControl(this.commands, { op: 'send', runId, text, id }).catch(() => {});
+        return { via: 'worker' };
       },
       holdTimeout: () => {
         const holdId = nanoid(8);

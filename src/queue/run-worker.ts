@@ -110,7 +110,7 @@ export class RunWorker {
       }
       const running = this.running.get(message.runId);
       if (!running) return;
-      if (message.op === 'send') running.execution.send(message.text);
+      if (message.op === 'send') running.execution.send(message.text, message.id);
       else if (message.op === 'hold') running.holds.set(message.holdId, running.execution.holdTimeout());
       else {
         running.holds.get(message.holdId)?.();

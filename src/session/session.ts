@@ -20,6 +20,8 @@ export interface SessionConfig {
   /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
   permissions?: TurnSpec['permissions'];
   graceMs?: number;
+  /** Turns take messages while they work, where the CLI can (TurnSpec.liveInput; see `steer`). */
+  liveInput?: boolean;
   /** Read the CLI's output in batches (background runs, where nobody waits for each line). */
   output?: BatchedOutput;
   /** Where a turn reports a listener's bug. */
@@ -103,6 +105,14 @@ export class AgentSession {
     return dropped.length + (running || starting ? 1 : 0);
   }
 
+  /**
+   * A message for the running turn's CLI, which reads it while it works (config.liveInput);
+   * false when there is none or it takes no more: send it as a turn instead.
+   */
+  steer(text: string, id: string): boolean {
+    return this.current?.send(text, id) ?? false;
+  }
+
   /** Pauses the running turn's timeout (see Turn.holdTimeout); a no-op when idle. */
   holdTimeout(): () => void {
     return this.current?.holdTimeout() ?? (() => {});
@@ -156,7 +166,15 @@ export class AgentSession {
           graceMs: config.graceMs,
           ...(config.output ? { output: config.output } : {}),
           ...(config.log ? { log: config.log } : {}),
-          spec: { ...config.options, ...fresh, prompt, resumeId: this.resumeId, cwd: config.cwd, permissions: config.permissions },
+          spec: {
+            ...config.options,
+            ...fresh,
+            prompt,
+            resumeId: this.resumeId,
+            cwd: config.cwd,
+            permissions: config.permissions,
+            ...(config.liveInput ? { liveInput: true } : {}),
+          },
         },
         {
           onLine: options.onLine,

@@ -1,4 +1,5 @@
 import type { Adapter } from '../adapters/load.ts';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
 import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
-import { decoders } from '../protocols/index.ts';
+import { decoders, inputEncoders } from '../protocols/index.ts';
+import { LiveInput } from './live-input.ts';
 import type { Log } from '../log/logger.ts';
 
 export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
@@ -65,12 +67,14 @@ export class Turn {
   private finished = false;
   /** The turn's own owner-only folder, for what its CLI reads from files (a large prompt, agents): gone with the turn. */
   private readonly folder: string | undefined;
+  /** Messages for a CLI that reads them while it works (spec.liveInput); the prompt was the first. */
+  private readonly live: LiveInput | undefined;
 
   constructor(
     private readonly run: TurnRun,
     private readonly handlers: TurnHandlers = {},
   ) {
-    const via = promptVia(run.adapter, run.spec.prompt);
+    const via = promptVia(run.adapter, run.spec);
     const wanted = wantedOptions(run.spec);
     const contents: Record<string, string> = {
       ...(via === 'file' ? { promptFile: run.spec.prompt } : {}),
@@ -87,13 +91,31 @@ export class Turn {
     this.process = new CliProcess({
       command: run.adapter.resolvedCommand,
       args: argv,
-      ...(via === 'stdin' ? { input: run.spec.prompt } : {}),
+      ...(via === 'stdin' ? { input: run.spec.prompt } : via === 'live' ? { openInput: true } : {}),
       cwd: run.cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
       ...(run.output ? { output: run.output } : {}),
     });
+    if (via === 'live') {
+      const process = this.process;
+      this.live = new LiveInput({
+        encode: inputEncoders[run.adapter.protocol]!,
+        write: (line) => process.writeInput(line),
+        end: () => process.endInput(),
+      });
+      this.live.send(run.spec.prompt, randomUUID());
+    }
     this.done = this.drive();
+  }
+
+  /**
+   * A message for the CLI while it works, where it reads them (spec.liveInput): within its
+   * current turn if it has more to do, else as the one after. False when it takes no more
+   * (it has answered everything and is finishing, or cannot take messages at all).
+   */
+  send(text: string, id: string): boolean {
+    return this.live?.send(text, id) ?? false;
   }
 
   get pid(): number | undefined {
@@ -128,12 +150,14 @@ export class Turn {
           sessionId = event.sessionId ?? sessionId;
         }
         emit(event);
+        this.live?.observe(event);
       }
     };
     await this.process.readLines(onLine).catch((error: Error) => {
       lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
     });
     const exitInfo = await this.process.exited;
+    this.live?.close();
     clearTimeout(this.timer);
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
     this.finished = true;

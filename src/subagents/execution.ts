@@ -54,9 +54,18 @@ export interface RunExecution {
   /** Pauses its timeout while it waits on a person; returns the release. */
   holdTimeout(): () => void;
   /**
-   * A message for the run: its next turn, in the same CLI session, right after the current
-   * one. Returns how many wait (undefined when it has ended or is stopping; for a run on a
-   * worker, 1: only the worker knows).
+   * A message for the run, named `id`: into its running CLI where the CLI reads messages while
+   * it works, otherwise its next turn, in the same CLI session, right after the current one.
+   * Undefined when it has ended or is stopping.
    */
-  send(text: string): number | undefined;
+  send(text: string, id: string): MessageDelivery | undefined;
 }
+
+/** Where a message for a running run went. */
+export type MessageDelivery =
+  /** Into the running CLI, which reads it while it works (its `input` events name it). */
+  | { via: 'live' }
+  /** Its next turn: `waiting` messages (this one included) make that turn. */
+  | { via: 'next_turn'; waiting: number }
+  /** To the worker running it, which delivers it one way or the other. */
+  | { via: 'worker' };

@@ -54,10 +54,11 @@ export class LocalExecutor implements RunExecutor {
         await session?.stop(reason);
       },
       holdTimeout: () => session?.holdTimeout() ?? (() => {}),
-      send: (text) => {
+      send: (text, id) => {
         if (ended || stopReason) return undefined;
+        if (session?.steer(text, id)) return { via: 'live' };
         inbox.push(text);
-        return inbox.length;
+        return { via: 'next_turn', waiting: inbox.length };
       },
     };
   }
@@ -120,8 +121,9 @@ export class LocalExecutor implements RunExecutor {
     const turn = session.send(subagentPrompt(run), handlers);
     started(session);
     let outcome = await turn;
-    // Messages sent to the run while it worked: its next turn, in the same CLI session. Its
-    // cost is the turns' together (each is a process of its own).
+    // Messages its CLI could not take while it worked (it cannot read them, or was finishing):
+    // its next turn, in the same CLI session. Its cost is the turns' together (each is a
+    // process of its own).
     let costUsd = outcome.result?.costUsd;
     while (outcome.status === 'completed' && inbox.length) {
       outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
@@ -148,6 +150,8 @@ export class LocalExecutor implements RunExecutor {
       graceMs: this.options.stopGraceMs,
       ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
       output: this.output,
+      // Messages sent to the run reach its CLI while it works, where the CLI reads them.
+      liveInput: true,
     });
   }
 }

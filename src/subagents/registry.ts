@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
@@ -7,7 +8,7 @@ import { pendingDelivery, type Delivery } from './delivery.ts';
 import { isActive, NO_CHAT, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
-import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
+import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
 import { RunLog } from './run-log.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
@@ -251,7 +252,11 @@ export class SubagentRegistry {
    * A message for a running run: its next turn, right after the current one (a queued run
    * has no session yet; an ended one is over). Audited.
    */
-  async send(runId: string, text: string, by: string): Promise<{ ok: true; pending: number } | { ok: false; error: string; refusal: Refusal }> {
+  async send(
+    runId: string,
+    text: string,
+    by: string,
+  ): Promise<{ ok: true; delivery: MessageDelivery; messageId: string } | { ok: false; error: string; refusal: Refusal }> {
     const run = this.store.get(runId);
     if (!run) return { ok: false, error: 'No such run.', refusal: 'invalid' };
     if (run.status !== 'running') {
@@ -261,10 +266,18 @@ export class SubagentRegistry {
           : `has ended (${run.status.replace('_', ' ')})`;
       return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
     }
-    const pending = this.live.get(runId)?.execution?.send(text);
-    if (pending === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
-    void this.options.audit.record({ event: 'send', runId, chat: run.requesterKey, by, input: text });
-    return { ok: true, pending };
+    const messageId = randomUUID();
+    const delivery = this.live.get(runId)?.execution?.send(text, messageId);
+    if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
+    void this.options.audit.record({
+      event: 'send',
+      runId,
+      chat: run.requesterKey,
+      by,
+      input: text,
+      detail: `message ${messageId}, ${delivery.via.replace('_', ' ')}`,
+    });
+    return { ok: true, delivery, messageId };
   }
 
   /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */

@@ -36,6 +36,7 @@ afterAll(async () => {
 const address = () => /SubagentService listening on (\S+),/.exec(world.bridge.log())![1]!;
 const chat = { chatId: OWNER, threadId: 0 };
 const texts = () => world.telegram.botMessages(OWNER).map((m) => m.text ?? '');
+type SendResponse = { pending: number; delivery: string; messageId: string };
 const spawn = (request: object) => api.call<{ subagentId: string; number: number; queuePosition: number }>('SpawnSubagent', { chat, ...request });
 const watch = (subagentId: string, fromSequence = 0) => api.stream<AgentEvent__Output>('WatchSubagent', { subagentId, fromSequence });
 const refusal = async (promise: Promise<unknown>) => {
@@ -51,9 +52,22 @@ describe('the SubagentService', () => {
   it('spawns a run in a chat, streams its events to the end, and the chat sees and announces it as its own', async () => {
     const { subagentId, number } = await spawn({ prompt: 'tools:2 say:api-done', name: 'From CI' });
     const events = await watch(subagentId);
-    expect(events.map((e) => e.event)).toEqual(['started', 'toolStart', 'toolEnd', 'toolStart', 'toolEnd', 'text', 'result', 'ended']);
-    expect(events.map((e) => e.sequence)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(events[1]!.toolStart).toMatchObject({ name: 'Bash', inputJson: JSON.stringify({ command: 'echo step 1' }) });
+    // Claude Code takes its task as its first message (queued, started, completed).
+    expect(events.map((e) => e.event)).toEqual([
+      'input',
+      'input',
+      'started',
+      'toolStart',
+      'toolEnd',
+      'toolStart',
+      'toolEnd',
+      'text',
+      'result',
+      'input',
+      'ended',
+    ]);
+    expect(events.map((e) => e.sequence)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(events[3]!.toolStart).toMatchObject({ name: 'Bash', inputJson: JSON.stringify({ command: 'echo step 1' }) });
     const ended = events.at(-1)!.ended!.run!;
     expect(ended).toMatchObject({ subagentId, number, status: 'SUBAGENT_STATUS_COMPLETED', result: 'api-done', name: 'From CI', steps: 2 });
     expect(ended.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -69,18 +83,37 @@ describe('the SubagentService', () => {
     expect(resumed.map((e) => [e.sequence, e.event])).toEqual(events.slice(4).map((e) => [e.sequence, e.event]));
   });
 
-  it('delivers a message to a running run as its next turn, and its reply is the result', async () => {
-    const { subagentId } = await spawn({ prompt: 'sleep:3 say:first-answer' });
-    let sent: Promise<{ pending: number }> | undefined;
+  it('delivers a message into the running CLI: within its turn while it makes tool calls, and the reply is the result', async () => {
+    const { subagentId } = await spawn({ prompt: 'tools:40 pace:100 say:first-answer' });
+    let sent: Promise<SendResponse> | undefined;
+    const events = await api.stream<AgentEvent__Output>('WatchSubagent', { subagentId, fromSequence: 0 }, (event) => {
+      if (event.event === 'toolStart' && !sent) sent = api.call('SendToSubagent', { subagentId, text: 'now the docs, please' });
+    });
+    const { messageId, ...delivery } = (await sent)!;
+    expect(delivery).toEqual({ pending: 0, delivery: 'DELIVERY_LIVE' });
+    // One turn took it in: queued, started and answered before its result.
+    const stages = events.filter((e) => e.input?.messageId === messageId).map((e) => e.input!.stage);
+    expect(stages).toEqual(['INPUT_STAGE_QUEUED', 'INPUT_STAGE_STARTED', 'INPUT_STAGE_COMPLETED']);
+    expect(events.filter((e) => e.event === 'result')).toHaveLength(1);
+    expect(events.at(-1)!.ended!.run).toMatchObject({ status: 'SUBAGENT_STATUS_COMPLETED', result: 'first-answer\nheard: now the docs, please' });
+  });
+
+  it('delivers a message into the running CLI as its next turn when the current one has no more to do, in the same process and session', async () => {
+    const { subagentId } = await spawn({ prompt: 'sleep:2 say:before-the-docs' });
+    let sent: Promise<SendResponse> | undefined;
     const events = await api.stream<AgentEvent__Output>('WatchSubagent', { subagentId, fromSequence: 0 }, (event) => {
       if (event.event === 'started' && !sent) sent = api.call('SendToSubagent', { subagentId, text: 'now the docs, please' });
     });
-    expect(await sent).toEqual({ pending: 1 });
+    expect(await sent).toMatchObject({ pending: 0, delivery: 'DELIVERY_LIVE' });
     expect(events.at(-1)!.ended!.run).toMatchObject({ status: 'SUBAGENT_STATUS_COMPLETED', result: 'echo: now the docs, please (turn 2)' });
-    // Two turns, one CLI session: the second resumed the first.
+    // Two turns, one CLI session, one process: no turn resumed another.
     const starts = events.filter((e) => e.event === 'started');
     expect(starts).toHaveLength(2);
     expect(starts[1]!.started!.sessionId).toBe(starts[0]!.started!.sessionId);
+    const turns = (await world.cli.invocations()).filter((call) => /before-the-docs|now the docs/.test(call.prompt)).slice(-2);
+    expect(turns.map((call) => call.prompt)).toEqual([expect.stringContaining('sleep:2 say:before-the-docs'), 'now the docs, please']);
+    expect(turns[1]!.pid).toBe(turns[0]!.pid);
+    expect(turns[1]!.resume).toBeUndefined();
   });
 
   it('cancels a run, lists runs by chat and activity, and refuses a message to an ended run', async () => {

@@ -52,6 +52,21 @@ describe('adapter manifests', () => {
     expect(buildArgv(byFile, { prompt: 'small' })).toEqual(['--json', 'small']);
   });
 
+  it('puts the prompt on the open input, in place of the prompt arguments, for a turn that takes messages while it works', async () => {
+    const live = (await load({ ...valid, streamInput: ['-p', '--input-format', 'stream-json'] })).get('mycli')!;
+    expect(buildArgv(live, { prompt: 'x'.repeat(200_000), liveInput: true, resumeId: 'abc' })).toEqual([
+      '--json',
+      '--resume',
+      'abc',
+      '-p',
+      '--input-format',
+      'stream-json',
+    ]);
+    expect(buildArgv(live, { prompt: 'hi' })).toEqual(['--json', 'hi']);
+    // A CLI without it takes the prompt as ever.
+    expect(buildArgv((await load(valid)).get('mycli')!, { prompt: 'hi', liveInput: true })).toEqual(['--json', 'hi']);
+  });
+
   it('BRIDGE_<NAME>_COMMAND overrides the command', async () => {
     await writeFile(join(dir, 'mycli.json'), JSON.stringify(valid));
     const adapters = await loadAdapters(dir, { BRIDGE_MYCLI_COMMAND: '/opt/mycli' });
@@ -66,6 +81,10 @@ describe('adapter manifests', () => {
     [{ ...valid, options: { model: ['--model', '{modle}'] } }, 'field "options.model.1": unknown placeholder {modle}'],
     [{ ...valid, options: { colour: ['x'] } }, 'field "options": Unrecognized key: "colour"'],
     [{ ...valid, tiemout: 3 }, 'field "(top level)": Unrecognized key: "tiemout"'],
+    [
+      { ...valid, protocol: 'codex-exec-json', streamInput: ['--stdin'] },
+      'field "streamInput": the codex-exec-json dialect has no input messages; remove streamInput',
+    ],
   ])('refuses a malformed manifest naming the file and the field (%#)', async (manifest, message) => {
     const error = await load(manifest).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);

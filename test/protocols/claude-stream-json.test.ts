@@ -48,6 +48,21 @@ describe('claude stream-json decoder', () => {
     expect(events.at(-1)).toMatchObject({ type: 'result', text: 'The reviewer finished.' });
   });
 
+  it('follows the messages it takes on its input while it works, and which ones a result answered (2.1.330)', () => {
+    // Two messages by uuid: the second came while a tool ran, and joined the running turn.
+    const [first, second] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    const events = decode('claude-2.1.330-input-midturn.raw.ndjson');
+    const input = (id: string) => events.flatMap((e) => (e.type === 'input' && e.id === id ? [e.state] : []));
+    expect(input(first)).toEqual(['queued', 'started', 'completed']);
+    expect(input(second)).toEqual(['queued', 'started', 'completed']);
+    const results = events.filter((e) => e.type === 'result');
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ text: 'ECHO(FIRST) tr=1 #1', answered: [first, second] });
+    // The second was answered within the turn, before its result.
+    expect(events.findIndex((e) => e.type === 'input' && e.id === second && e.state === 'completed')).toBeLessThan(events.indexOf(results[0]!));
+    expect(events.some((e) => e.type === 'log')).toBe(false);
+  });
+
   it('marks a denied tool as a failed tool call', () => {
     const events = decode('claude-2.1.330-permission-denied.raw.ndjson');
     expect(events.filter((e) => e.type === 'tool_end')).toEqual([

@@ -214,12 +214,13 @@ describe('the subagent registry', () => {
 });
 
 describe('messages to a running run', () => {
-  it('become its next turn in the same CLI session, and the reply is its result', async () => {
+  it('become its next turn in the same CLI session, for a CLI that reads none while it works, and the reply is its result', async () => {
     await open();
     const { run } = await spawnOk('sleep:3 say:first-answer');
     await expect.poll(() => subagents.registry.get(run.runId)?.childSessionId, { timeout: 15_000 }).toBeTruthy();
-    expect(await subagents.registry.send(run.runId, 'now check the tests', 'Ada')).toEqual({ ok: true, pending: 1 });
-    expect(await subagents.registry.send(run.runId, 'and the docs', 'Ada')).toEqual({ ok: true, pending: 2 });
+    const nextTurn = (waiting: number) => ({ ok: true, delivery: { via: 'next_turn', waiting }, messageId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(await subagents.registry.send(run.runId, 'now check the tests', 'Ada')).toEqual(nextTurn(1));
+    expect(await subagents.registry.send(run.runId, 'and the docs', 'Ada')).toEqual(nextTurn(2));
     await ended(run.runId);
     const record = subagents.registry.get(run.runId)!;
     expect(record).toMatchObject({ status: 'completed', result: 'echo: now check the tests\n\nand the docs (turn 2)' });

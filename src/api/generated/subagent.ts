@@ -13,6 +13,7 @@ import type {
 import type { ChatRef as _jsonl_bridge_v1_ChatRef, ChatRef__Output as _jsonl_bridge_v1_ChatRef__Output } from './jsonl_bridge/v1/ChatRef.ts';
 import type { Error as _jsonl_bridge_v1_Error, Error__Output as _jsonl_bridge_v1_Error__Output } from './jsonl_bridge/v1/Error.ts';
 import type { Exit as _jsonl_bridge_v1_Exit, Exit__Output as _jsonl_bridge_v1_Exit__Output } from './jsonl_bridge/v1/Exit.ts';
+import type { InputState as _jsonl_bridge_v1_InputState, InputState__Output as _jsonl_bridge_v1_InputState__Output } from './jsonl_bridge/v1/InputState.ts';
 import type {
   ListSubagentsRequest as _jsonl_bridge_v1_ListSubagentsRequest,
   ListSubagentsRequest__Output as _jsonl_bridge_v1_ListSubagentsRequest__Output,
@@ -113,8 +114,11 @@ export interface ProtoGrpcType {
       CancelSubagentRequest: MessageTypeDefinition<_jsonl_bridge_v1_CancelSubagentRequest, _jsonl_bridge_v1_CancelSubagentRequest__Output>;
       CancelSubagentResponse: MessageTypeDefinition<_jsonl_bridge_v1_CancelSubagentResponse, _jsonl_bridge_v1_CancelSubagentResponse__Output>;
       ChatRef: MessageTypeDefinition<_jsonl_bridge_v1_ChatRef, _jsonl_bridge_v1_ChatRef__Output>;
+      Delivery: EnumTypeDefinition;
       Error: MessageTypeDefinition<_jsonl_bridge_v1_Error, _jsonl_bridge_v1_Error__Output>;
       Exit: MessageTypeDefinition<_jsonl_bridge_v1_Exit, _jsonl_bridge_v1_Exit__Output>;
+      InputStage: EnumTypeDefinition;
+      InputState: MessageTypeDefinition<_jsonl_bridge_v1_InputState, _jsonl_bridge_v1_InputState__Output>;
       ListSubagentsRequest: MessageTypeDefinition<_jsonl_bridge_v1_ListSubagentsRequest, _jsonl_bridge_v1_ListSubagentsRequest__Output>;
       ListSubagentsResponse: MessageTypeDefinition<_jsonl_bridge_v1_ListSubagentsResponse, _jsonl_bridge_v1_ListSubagentsResponse__Output>;
       LogLine: MessageTypeDefinition<_jsonl_bridge_v1_LogLine, _jsonl_bridge_v1_LogLine__Output>;

@@ -88,7 +88,12 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents, ap
         const run = findRun(ctx, ref);
         const sent = await registry.send(run.runId, text, who(ctx));
         if (!sent.ok) throw new UsageError(sent.error);
-        await ctx.reply(plain(`✉️ #${run.number} ${displayName(run)} gets it as its next turn, right after the current one; its reply is announced here.`));
+        const how = {
+          live: 'has it now: it reads it while it works',
+          next_turn: 'gets it as its next turn, right after the current one',
+          worker: 'gets it on its worker: while it works where its CLI reads messages, else as its next turn',
+        }[sent.delivery.via];
+        await ctx.reply(plain(`✉️ #${run.number} ${displayName(run)} ${how}; its reply is announced here.`));
         return;
       }
       case 'revoke': {

@@ -9,6 +9,7 @@ import type { Error as _jsonl_bridge_v1_Error, Error__Output as _jsonl_bridge_v1
 import type { LogLine as _jsonl_bridge_v1_LogLine, LogLine__Output as _jsonl_bridge_v1_LogLine__Output } from '../../jsonl_bridge/v1/LogLine.ts';
 import type { Exit as _jsonl_bridge_v1_Exit, Exit__Output as _jsonl_bridge_v1_Exit__Output } from '../../jsonl_bridge/v1/Exit.ts';
 import type { RunEnded as _jsonl_bridge_v1_RunEnded, RunEnded__Output as _jsonl_bridge_v1_RunEnded__Output } from '../../jsonl_bridge/v1/RunEnded.ts';
+import type { InputState as _jsonl_bridge_v1_InputState, InputState__Output as _jsonl_bridge_v1_InputState__Output } from '../../jsonl_bridge/v1/InputState.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface AgentEvent {
@@ -24,7 +25,8 @@ export interface AgentEvent {
   log?: _jsonl_bridge_v1_LogLine | null;
   exit?: _jsonl_bridge_v1_Exit | null;
   ended?: _jsonl_bridge_v1_RunEnded | null;
-  event?: 'started' | 'text' | 'toolStart' | 'toolEnd' | 'result' | 'error' | 'log' | 'exit' | 'ended';
+  input?: _jsonl_bridge_v1_InputState | null;
+  event?: 'started' | 'text' | 'toolStart' | 'toolEnd' | 'result' | 'error' | 'log' | 'exit' | 'ended' | 'input';
 }
 
 export interface AgentEvent__Output {
@@ -40,5 +42,6 @@ export interface AgentEvent__Output {
   log?: _jsonl_bridge_v1_LogLine__Output | null;
   exit?: _jsonl_bridge_v1_Exit__Output | null;
   ended?: _jsonl_bridge_v1_RunEnded__Output | null;
-  event?: 'started' | 'text' | 'toolStart' | 'toolEnd' | 'result' | 'error' | 'log' | 'exit' | 'ended';
+  input?: _jsonl_bridge_v1_InputState__Output | null;
+  event?: 'started' | 'text' | 'toolStart' | 'toolEnd' | 'result' | 'error' | 'log' | 'exit' | 'ended' | 'input';
 }

@@ -1,0 +1,76 @@
+import type { AgentEvent } from '../protocols/events.ts';
+
+/**
+ * After a result, how long a CLI that has not started on a message may stay silent before
+ * its input is closed anyway: it takes a waiting message within milliseconds of a result, so
+ * silence means it never will (a release that stopped naming messages back).
+ */
+export const SILENT_CLOSE_MS = 5000;
+
+/**
+ * Messages for a CLI that reads them while it works (Claude Code's `--input-format
+ * stream-json`): the turn's prompt is the first, and more can come until the CLI has answered
+ * them all, when its input is closed and it exits.
+ *
+ * The CLI names each message back by its id: `queued`, `started` (taken into a turn: the one
+ * running, when it has more to do, or the next) and `completed`; a result lists the messages
+ * its turn answered. Input stays open while any message is unanswered or a turn is running,
+ * so a message never meets a closed door. A CLI that never names a message is taken to have
+ * answered all of them with its result, and one gone silent after a result is closed after
+ * SILENT_CLOSE_MS.
+ */
+export class LiveInput {
+  private readonly unanswered = new Set<string>();
+  /** The CLI names messages back (so its silence about one means it is not done). */
+  private namesThem = false;
+  /** A turn is under way: a message started and no result since. */
+  private working = false;
+  private answeredOnce = false;
+  private closed = false;
+  private silence: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly io: {
+      /** One message as the CLI's input line. */
+      encode(text: string, id: string): string;
+      /** False when the input could not take it (the CLI is gone). */
+      write(line: string): boolean;
+      end(): void;
+    },
+  ) {}
+
+  /** Writes a message for the CLI; false when its input is closed (send it another way). */
+  send(text: string, id: string): boolean {
+    if (this.closed || !this.io.write(this.io.encode(text, id))) return false;
+    this.unanswered.add(id);
+    return true;
+  }
+
+  /** Every event the CLI's output decodes to, in order: closes the input once all is answered. */
+  observe(event: AgentEvent): void {
+    if (this.closed) return;
+    clearTimeout(this.silence);
+    if (event.type === 'input') {
+      this.namesThem = true;
+      if (event.state === 'started') this.working = true;
+      if (event.state === 'completed') this.unanswered.delete(event.id);
+    } else if (event.type === 'result') {
+      this.working = false;
+      this.answeredOnce = true;
+      if (event.answered?.length) this.namesThem = true;
+      for (const id of event.answered ?? []) this.unanswered.delete(id);
+      if (!this.namesThem) this.unanswered.clear();
+    }
+    if (!this.answeredOnce || this.working) return;
+    if (!this.unanswered.size) this.close();
+    else this.silence = setTimeout(() => this.close(), SILENT_CLOSE_MS);
+  }
+
+  /** No more messages: the CLI finishes what it has and exits. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.silence);
+    this.io.end();
+  }
+}

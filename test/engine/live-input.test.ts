@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentEvent } from '../../src/protocols/events.ts';
+import { LiveInput, SILENT_CLOSE_MS } from '../../src/session/live-input.ts';
+
+// When a CLI reading messages while it works has answered them all: only then is its input closed.
+function live(options: { writable?: () => boolean } = {}) {
+  const written: string[] = [];
+  let ended = 0;
+  const input = new LiveInput({
+    encode: (text, id) => `${id}:${text}`,
+    write: (line) => {
+      if (options.writable && !options.writable()) return false;
+      written.push(line);
+      return true;
+    },
+    end: () => ended++,
+  });
+  return { input, written, ended: () => ended };
+}
+const stage = (id: string, state: 'queued' | 'started' | 'completed'): AgentEvent => ({ type: 'input', id, state });
+const result = (answered?: string[]): AgentEvent => ({ type: 'result', text: 'done', isError: false, ...(answered ? { answered } : {}) });
+
+afterEach(() => vi.useRealTimers());
+
+describe('messages to a CLI while it works', () => {
+  it('closes the input once the only message is answered', () => {
+    const { input, written, ended } = live();
+    expect(input.send('the task', 'a')).toBe(true);
+    expect(written).toEqual(['a:the task']);
+    for (const event of [stage('a', 'queued'), stage('a', 'started'), { type: 'text', text: 'working' } as AgentEvent]) input.observe(event);
+    expect(ended()).toBe(0);
+    input.observe(result(['a']));
+    expect(ended()).toBe(1);
+    expect(input.send('too late', 'b')).toBe(false);
+    expect(written).toEqual(['a:the task']);
+  });
+
+  it('keeps it open past a result while a message waits for the next turn, and closes it after that one', () => {
+    const { input, ended } = live();
+    input.send('the task', 'a');
+    input.observe(stage('a', 'started'));
+    input.send('and the docs', 'b');
+    input.observe(stage('b', 'queued'));
+    input.observe(result(['a']));
+    input.observe(stage('a', 'completed'));
+    expect(ended()).toBe(0);
+    input.observe(stage('b', 'started'));
+    input.observe(stage('b', 'completed')); // a turn is running: its result comes first
+    expect(ended()).toBe(0);
+    input.observe(result(['b']));
+    expect(ended()).toBe(1);
+  });
+
+  it('closes after the result of a turn that took a message in while it worked', () => {
+    const { input, ended } = live();
+    input.send('the task', 'a');
+    input.observe(stage('a', 'started'));
+    input.send('mid-turn', 'b');
+    input.observe(stage('b', 'queued'));
+    input.observe(stage('b', 'started'));
+    input.observe(stage('b', 'completed'));
+    expect(ended()).toBe(0);
+    input.observe(result(['a']));
+    expect(ended()).toBe(1);
+  });
+
+  it('takes a result as answering everything from a CLI that never names messages back', () => {
+    const { input, ended } = live();
+    input.send('the task', 'a');
+    input.send('more', 'b');
+    input.observe(result());
+    expect(ended()).toBe(1);
+  });
+
+  it('closes a CLI gone silent after a result with a message unanswered', () => {
+    vi.useFakeTimers();
+    const { input, ended } = live();
+    input.send('the task', 'a');
+    input.observe(stage('a', 'started'));
+    input.send('lost', 'b');
+    input.observe(result(['a']));
+    vi.advanceTimersByTime(SILENT_CLOSE_MS - 1);
+    expect(ended()).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(ended()).toBe(1);
+  });
+
+  it('says so when the input cannot take a message (the CLI is gone), so it goes another way', () => {
+    let writable = true;
+    const { input } = live({ writable: () => writable });
+    expect(input.send('the task', 'a')).toBe(true);
+    writable = false;
+    expect(input.send('more', 'b')).toBe(false);
+  });
+});
