@@ -131,7 +131,8 @@ async function loggedLines(runs: SubagentRunRecord[]): Promise<number> {
 /**
  * The heap a running run holds, apart from the CPU phase (collecting garbage costs CPU): a
  * machine full of slow runs, sampled after a full collection, so garbage not yet collected
- * does not count as held.
+ * does not count as held, against the heap once they have ended (their records stay): what
+ * was held before them (caches of the phases before, freed meanwhile) does not count either.
  */
 async function heapPerActiveRun(
   spawn: (task: string, i: number) => Promise<SpawnResult>,
@@ -144,18 +145,19 @@ async function heapPerActiveRun(
     global.gc?.();
     return process.memoryUsage().heapUsed;
   };
-  const base = collect();
   for (let i = 0; i < globalMax; i++) {
     const result = await spawn('tools:40 pace:100 say:held', i);
     if (!result.ok) throw new Error(result.error);
   }
-  const samples: number[] = [];
+  const held: { heap: number; active: number }[] = [];
   for (let i = 0; i < 8; i++) {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const active = subagents.registry.runningTotal();
-    if (active) samples.push((collect() - base) / active);
+    if (active) held.push({ heap: collect(), active });
   }
   await subagents.idle();
+  const base = collect();
+  const samples = held.map(({ heap, active }) => (heap - base) / active);
   return {
     suite: 'subagents',
     name: 'bridge heap per active run',
