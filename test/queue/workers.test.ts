@@ -69,6 +69,18 @@ describe('subagents on workers', () => {
     await expect.poll(() => alive(cli.pid)).toBe(false);
   });
 
+  it('/subagents send reaches the run on its worker, whose CLI takes it into the turn at work', async () => {
+    world = await startQueueWorld(redis, ['w1']);
+    say('/spawn --label Remote "tools:100 pace:100 say:worked"');
+    await invocation('tools:100 pace:100');
+    say('/subagents send 1 mind the docs');
+    await reply(/^✉️ #1 Remote gets it on its worker: while it works where its CLI reads messages, else as its next turn; its reply is announced here\.$/);
+    await reply(/^✅ #1 Remote/, 60_000);
+    expect(announcements()[0]).toContain('worked\nheard: mind the docs');
+    // The worker's CLI took it in: no second process for it.
+    expect((await world.cli.invocations()).map((call) => call.prompt)).toEqual([expect.stringContaining('tools:100 pace:100')]);
+  });
+
   it('keeps the per-chat limit across workers: past it, runs wait their turn', async () => {
     world = await startQueueWorld(redis, ['w1', 'w2'], { SUBAGENTS_MAX_CONCURRENT: '1' });
     say('/spawn --label First "sleep:1 say:first"');
