@@ -105,7 +105,7 @@ export class RunWorker {
     });
     await onControl(this.subscriber, (message) => {
       if (message.op === 'stop') {
-        this.worker.cancelJob(message.runId, message.reason);
+        if (this.worker.cancelJob(message.runId, message.reason)) this.options.log.info({ run: message.runId }, `stopping the run (${message.reason})`);
         return;
       }
       const running = this.running.get(message.runId);
@@ -147,6 +147,9 @@ export class RunWorker {
     }
     const events = new RunEventsWriter(this.commands, runId, this.keepSeconds);
     events.report({ kind: 'worker', name: this.options.name });
+    const log = this.options.log.child({ run: runId, chat: run.requesterKey });
+    log.info({ cli: run.cli, cwd: run.cwd }, `run #${run.number} started here`);
+    let ending: RunEnding | undefined;
     try {
       if (!existsSync(run.cwd)) return { failed: `its directory ${run.cwd} does not exist on worker ${this.options.name}` };
       const adapter = this.options.config.adapters.get(run.cli);
@@ -163,12 +166,13 @@ export class RunWorker {
       const stop = () => void execution.stop(String(signal?.reason ?? 'stopped'));
       if (signal?.aborted) stop();
       else signal?.addEventListener('abort', stop, { once: true });
-      const ending = await execution.ending;
+      ending = await execution.ending;
       if (this.shuttingDown && 'outcome' in ending && ending.outcome.status === 'stopped') {
-        return { interrupted: `${INTERRUPTED}its worker (${this.options.name}) was shut down` };
+        ending = { interrupted: `${INTERRUPTED}its worker (${this.options.name}) was shut down` };
       }
       return ending;
     } finally {
+      log.info(`run #${run.number} ended here: ${describeEnding(ending)}`);
       this.running.delete(runId);
       const configFile = this.access.get(runId)?.configFile;
       if (configFile) rmSync(configFile, { force: true });
@@ -177,4 +181,13 @@ export class RunWorker {
       await events.close();
     }
   }
+}
+
+/** A run's end, for the worker's log. */
+function describeEnding(ending: RunEnding | undefined): string {
+  if (!ending) return 'the worker failed to run it';
+  if ('failed' in ending) return `failed: ${ending.failed}`;
+  if ('interrupted' in ending) return ending.interrupted;
+  const { status, error } = ending.outcome;
+  return error ? `${status}: ${error}` : status;
 }

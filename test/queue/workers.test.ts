@@ -16,7 +16,12 @@ let redis: RedisServer;
 let world: QueueWorld | undefined;
 beforeAll(async () => (redis = await startRedis()));
 afterAll(() => redis?.stop());
-afterEach(async () => {
+afterEach(async (context) => {
+  // A failure here is mostly a matter of timing between processes: their logs say which.
+  if (context.task.result?.state === 'fail' && world) {
+    const logs = [['bridge', world.bridge.log()], ...[...world.workers].map(([name, worker]) => [`worker ${name}`, worker.log()])];
+    console.error(logs.map(([who, log]) => `--- ${who} ---\n${log}`).join('\n'));
+  }
   await world?.stop();
   world = undefined;
   const client = new Redis(redis.url);
