@@ -8,7 +8,7 @@ import { askerId } from '../approvals/asker.ts';
 import type { RunEnding, RunExecution } from '../subagents/execution.ts';
 import { LocalExecutor } from '../subagents/local-execution.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
-import { onControl } from './control.ts';
+import { onControl, type ControlMessage } from './control.ts';
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
@@ -103,20 +103,11 @@ export class RunWorker {
         resolve();
       }, reject);
     });
-    await onControl(this.subscriber, (message) => {
-      if (message.op === 'stop') {
-        if (this.worker.cancelJob(message.runId, message.reason)) this.options.log.info({ run: message.runId }, `stopping the run (${message.reason})`);
-        return;
-      }
-      const running = this.running.get(message.runId);
-      if (!running) return;
-      if (message.op === 'send') running.execution.send(message.text, message.id);
-      else if (message.op === 'hold') running.holds.set(message.holdId, running.execution.holdTimeout());
-      else {
-        running.holds.get(message.holdId)?.();
-        running.holds.delete(message.holdId);
-      }
-    });
+    await onControl(
+      this.subscriber,
+      (message) => this.control(message),
+      () => void this.stopThoseAsked().catch(() => {}),
+    );
     void this.worker.run();
     await this.worker.waitUntilReady();
     this.options.log.info(
@@ -132,6 +123,33 @@ export class RunWorker {
     await this.executor.close();
     this.subscriber.disconnect();
     this.commands.disconnect();
+  }
+
+  private control(message: ControlMessage): void {
+    if (message.op === 'stop') return this.stopRun(message.runId, message.reason);
+    const running = this.running.get(message.runId);
+    if (!running) return;
+    if (message.op === 'send') running.execution.send(message.text, message.id);
+    else if (message.op === 'hold') running.holds.set(message.holdId, running.execution.holdTimeout());
+    else {
+      running.holds.get(message.holdId)?.();
+      running.holds.delete(message.holdId);
+    }
+  }
+
+  private stopRun(runId: string, reason: string): void {
+    if (this.worker.cancelJob(runId, reason)) this.options.log.info({ run: runId }, `stopping the run (${reason})`);
+  }
+
+  /** Stops the runs here whose stop was asked while this worker was cut off from Redis. */
+  private async stopThoseAsked(): Promise<void> {
+    const runIds = [...this.running.keys()];
+    if (!runIds.length) return;
+    const reasons = await this.commands.mget(runIds.map(keys.stop));
+    runIds.forEach((runId, i) => {
+      const reason = reasons[i];
+      if (reason) this.stopRun(runId, reason);
+    });
   }
 
   private async process(job: Job, signal: AbortSignal | undefined): Promise<RunEnding> {

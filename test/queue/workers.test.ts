@@ -4,6 +4,8 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
 import { parseLogLine, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
+import type { ControlMessage } from '../../src/queue/control.ts';
+import { keys } from '../../src/queue/redis.ts';
 import { startQueueWorld, TEST_LOCK_SECONDS, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { freePort } from '../support/free-port.ts';
@@ -71,6 +73,26 @@ describe('subagents on workers', () => {
     say('/subagents stop 1');
     await reply(/^❌ #1 Stuck/);
     expect(announcements()[0]).toContain('stopped by Ada');
+    await expect.poll(() => alive(cli.pid)).toBe(false);
+  });
+
+  it('a stop published while the worker was cut off from Redis still reaches the run once it is back', async () => {
+    world = await startQueueWorld(redis, ['w1']);
+    say('/spawn --label Cut "hang"');
+    const cli = await invocation('hang');
+    const runId = / · id ([\w-]+)/.exec(await reply(/^🚀 #1 started/))![1]!;
+    // What the bridge does to stop a run, in one transaction with cutting off every subscriber:
+    // the published message reaches nobody, and only the key is left.
+    const client = new Redis(redis.url);
+    await client
+      .multi()
+      .client('KILL', 'TYPE', 'pubsub')
+      .set(keys.stop(runId), 'stopped by the test')
+      .publish(keys.control, JSON.stringify({ op: 'stop', runId, reason: 'stopped by the test' } satisfies ControlMessage))
+      .exec();
+    client.disconnect();
+    await reply(/^❌ #1 Cut/);
+    expect(announcements()[0]).toContain('Stopped');
     await expect.poll(() => alive(cli.pid)).toBe(false);
   });
 
