@@ -5,8 +5,8 @@ import type { McpAccess } from '../adapters/turn-options.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { RunEnding, RunExecution, RunExecutor, RunReports } from '../subagents/execution.ts';
 import type { Worktree } from '../worktrees/index.ts';
-import { sendControl } from './control.ts';
-import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
+import { RunControl } from './control.ts';
+import { connect, describeRedis, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsReader, type RunEvent } from './run-events.ts';
 import type { RunJob } from './run-job.ts';
 import { endingOfFailure, stoppedEnding } from './endings.ts';
@@ -40,6 +40,7 @@ const DESCRIBE_WITHIN_MS = 2000;
 export class QueueExecutor implements RunExecutor {
   readonly outlivesBridge = true;
   private readonly commands: Redis;
+  private readonly control: RunControl;
   private readonly queue: Queue;
   private readonly events: QueueEvents;
   private readonly reader: RunEventsReader;
@@ -54,6 +55,7 @@ export class QueueExecutor implements RunExecutor {
     this.where = describeRedis(options.redisUrl);
     const onError = (error: Error) => this.noteError(error);
     this.commands = connect(options.redisUrl, onError);
+    this.control = new RunControl(this.commands, options.keepSeconds);
     // Until the first failed attempt, runs wait: nothing is refused at start-up for a slow Redis.
     followOutages(this.commands, `the queue's Redis (${this.where})`, options.log, { down: () => this.down(), up: () => this.up() });
     this.queue = new Queue(QUEUE_NAME, { connection: this.commands, prefix: PREFIX });
@@ -138,7 +140,7 @@ export class QueueExecutor implements RunExecutor {
     return {
       ending,
       stop: async (reason) => {
-        await this.commands.set(keys.stop(runId), reason, 'EX', this.options.keepSeconds);
+        await this.control.stop(runId, reason);
         const job = await Job.fromId(this.queue, runId);
         // Not taken by a worker yet: out of the queue, and stopped here.
         if (job && ['waiting', 'delayed', 'prioritized'].includes(await job.getState())) {
@@ -148,19 +150,18 @@ export class QueueExecutor implements RunExecutor {
           );
           if (gone) removedWhileWaiting?.(stoppedEnding(reason));
         }
-        await sendControl(this.commands, { op: 'stop', runId, reason });
         await ending;
       },
       send: (text, id) => {
-        void sendControl(this.commands, { op: 'send', runId, text, id }).catch(() => {});
+        void this.control.send(runId, { id, text }).catch(() => {});
         return { via: 'worker' };
       },
       holdTimeout: () => {
         const holdId = nanoid(8);
         holds.set(holdId, true);
-        void sendControl(this.commands, { op: 'hold', runId, holdId }).catch(() => {});
+        void this.control.hold(runId, holdId).catch(() => {});
         return () => {
-          if (holds.delete(holdId)) void sendControl(this.commands, { op: 'release', runId, holdId }).catch(() => {});
+          if (holds.delete(holdId)) void this.control.release(runId, holdId).catch(() => {});
         };
       },
     };

@@ -15,11 +15,15 @@ export const keys = {
   events: (runId: string) => `${PREFIX}:run:${runId}:events`,
   /** Set by the first worker that starts the run: a second attempt after a stall knows its CLI may have run. */
   started: (runId: string) => `${PREFIX}:run:${runId}:started`,
-  /** Set when the run is stopped, for a worker that takes it after the stop was sent. */
+  /** Set when the run is to stop (why): read by the worker running it, or by one that takes it later. */
   stop: (runId: string) => `${PREFIX}:run:${runId}:stop`,
+  /** A list of messages for the run that its worker has not taken yet. */
+  inbox: (runId: string) => `${PREFIX}:run:${runId}:inbox`,
+  /** A set of the holds on the run's timeout (each a person it waits on). */
+  holds: (runId: string) => `${PREFIX}:run:${runId}:holds`,
   /** How far the bridge has read each run's events (a hash: run id → stream id). */
   read: `${PREFIX}:events-read`,
-  /** Pub/sub: stop a run, hold or release its timeout. */
+  /** Pub/sub: the bell rung with a run's id when something is asked of it (see RunControl). */
   control: `${PREFIX}:control`,
 };
 

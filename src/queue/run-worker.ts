@@ -8,7 +8,7 @@ import { askerId } from '../approvals/asker.ts';
 import type { RunEnding, RunExecution } from '../subagents/execution.ts';
 import { LocalExecutor } from '../subagents/local-execution.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
-import { onControl, type ControlMessage } from './control.ts';
+import { forgetAsks, onAsks, readAsks } from './control.ts';
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
@@ -29,7 +29,9 @@ export interface RunWorkerOptions {
 
 interface Running {
   execution: RunExecution;
+  /** The holds on its timeout, each with its release. */
   holds: Map<string, () => void>;
+  stopping?: true;
 }
 
 /**
@@ -103,11 +105,9 @@ export class RunWorker {
         resolve();
       }, reject);
     });
-    await onControl(
-      this.subscriber,
-      (message) => this.control(message),
-      () => void this.stopThoseAsked().catch(() => {}),
-    );
+    await onAsks(this.subscriber, (runId) => {
+      for (const id of runId ? [runId] : this.running.keys()) void this.actOnAsks(id);
+    });
     void this.worker.run();
     await this.worker.waitUntilReady();
     this.options.log.info(
@@ -125,31 +125,26 @@ export class RunWorker {
     this.commands.disconnect();
   }
 
-  private control(message: ControlMessage): void {
-    if (message.op === 'stop') return this.stopRun(message.runId, message.reason);
-    const running = this.running.get(message.runId);
-    if (!running) return;
-    if (message.op === 'send') running.execution.send(message.text, message.id);
-    else if (message.op === 'hold') running.holds.set(message.holdId, running.execution.holdTimeout());
-    else {
-      running.holds.get(message.holdId)?.();
-      running.holds.delete(message.holdId);
+  /** Does what the bridge asked of a run here (see RunControl); what it asks of runs elsewhere is theirs. */
+  private async actOnAsks(runId: string): Promise<void> {
+    if (!this.running.has(runId)) return;
+    // Redis unreachable: it is read again once this worker is subscribed again.
+    const asks = await readAsks(this.commands, runId).catch(() => undefined);
+    const running = this.running.get(runId);
+    if (!asks || !running) return;
+    if (asks.stop && !running.stopping) {
+      running.stopping = true;
+      this.options.log.info({ run: runId }, `stopping the run (${asks.stop})`);
+      this.worker.cancelJob(runId, asks.stop);
     }
-  }
-
-  private stopRun(runId: string, reason: string): void {
-    if (this.worker.cancelJob(runId, reason)) this.options.log.info({ run: runId }, `stopping the run (${reason})`);
-  }
-
-  /** Stops the runs here whose stop was asked while this worker was cut off from Redis. */
-  private async stopThoseAsked(): Promise<void> {
-    const runIds = [...this.running.keys()];
-    if (!runIds.length) return;
-    const reasons = await this.commands.mget(runIds.map(keys.stop));
-    runIds.forEach((runId, i) => {
-      const reason = reasons[i];
-      if (reason) this.stopRun(runId, reason);
-    });
+    for (const message of asks.messages) running.execution.send(message.text, message.id);
+    const held = new Set(asks.holds);
+    for (const holdId of held) if (!running.holds.has(holdId)) running.holds.set(holdId, running.execution.holdTimeout());
+    for (const [holdId, release] of running.holds) {
+      if (held.has(holdId)) continue;
+      release();
+      running.holds.delete(holdId);
+    }
   }
 
   private async process(job: Job, signal: AbortSignal | undefined): Promise<RunEnding> {
@@ -181,6 +176,7 @@ export class RunWorker {
         onWorker: () => {},
       });
       this.running.set(runId, { execution, holds: new Map() });
+      void this.actOnAsks(runId); // asked before it ran here
       const stop = () => void execution.stop(String(signal?.reason ?? 'stopped'));
       if (signal?.aborted) stop();
       else signal?.addEventListener('abort', stop, { once: true });
@@ -192,6 +188,7 @@ export class RunWorker {
     } finally {
       log.info(`run #${run.number} ended here: ${describeEnding(ending)}`);
       this.running.delete(runId);
+      await forgetAsks(this.commands, runId).catch(() => {});
       const configFile = this.access.get(runId)?.configFile;
       if (configFile) rmSync(configFile, { force: true });
       this.access.delete(runId);

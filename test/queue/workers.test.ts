@@ -1,10 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { Redis, type ChainableCommander } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
 import { parseLogLine, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
-import type { ControlMessage } from '../../src/queue/control.ts';
 import { keys } from '../../src/queue/redis.ts';
 import { startQueueWorld, TEST_LOCK_SECONDS, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
@@ -76,23 +75,32 @@ describe('subagents on workers', () => {
     await expect.poll(() => alive(cli.pid)).toBe(false);
   });
 
-  it('a stop published while the worker was cut off from Redis still reaches the run once it is back', async () => {
+  it('what is asked of a run while its worker is cut off from Redis still reaches it: a message, a stop', async () => {
     world = await startQueueWorld(redis, ['w1']);
-    say('/spawn --label Cut "hang"');
+    // What the bridge does to ask, in one transaction with cutting off every subscriber: the
+    // bell reaches nobody, and only the keys are left.
+    const askWhileCutOff = async (runId: string, ask: (multi: ChainableCommander) => ChainableCommander) => {
+      const client = new Redis(redis.url);
+      await ask(client.multi().client('KILL', 'TYPE', 'pubsub'))
+        .publish(keys.control, runId)
+        .exec();
+      client.disconnect();
+    };
+    const started = async (number: number) => / · id ([\w-]+)/.exec(await reply(new RegExp(`^🚀 #${number} started`)))![1]!;
+
+    say('/spawn --label Told "tools:40 pace:100 say:worked"');
+    await invocation('say:worked');
+    const told = await started(1);
+    await askWhileCutOff(told, (multi) => multi.rpush(keys.inbox(told), JSON.stringify({ id: 'm1', text: 'mind the docs' })));
+    await reply(/^✅ #1 Told/, 30_000);
+    expect(announcements()[0]).toContain('worked\nheard: mind the docs');
+
+    say('/spawn --label Stuck "hang"');
     const cli = await invocation('hang');
-    const runId = / · id ([\w-]+)/.exec(await reply(/^🚀 #1 started/))![1]!;
-    // What the bridge does to stop a run, in one transaction with cutting off every subscriber:
-    // the published message reaches nobody, and only the key is left.
-    const client = new Redis(redis.url);
-    await client
-      .multi()
-      .client('KILL', 'TYPE', 'pubsub')
-      .set(keys.stop(runId), 'stopped by the test')
-      .publish(keys.control, JSON.stringify({ op: 'stop', runId, reason: 'stopped by the test' } satisfies ControlMessage))
-      .exec();
-    client.disconnect();
-    await reply(/^❌ #1 Cut/);
-    expect(announcements()[0]).toContain('Stopped');
+    const stuck = await started(2);
+    await askWhileCutOff(stuck, (multi) => multi.set(keys.stop(stuck), 'stopped by the test'));
+    await reply(/^❌ #2 Stuck/);
+    expect(announcements()[1]).toContain('Stopped');
     await expect.poll(() => alive(cli.pid)).toBe(false);
   });
 
