@@ -10,6 +10,7 @@ import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
+import { removeLeftScratch } from './process/scratch.ts';
 import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
@@ -38,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
   const log = createLog({ format: config.logFormat, secrets });
   await ensurePrivateDir(config.dataDir);
   await reapOrphans(config.dataDir, log);
+  await removeLeftScratch(log);
   const store = await ChatStore.open(config.dataDir);
 
   if (consoleMode) {

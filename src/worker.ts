@@ -9,6 +9,7 @@ import { createLog } from './log/logger.ts';
 import { Secrets } from './log/secrets.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
+import { removeLeftScratch } from './process/scratch.ts';
 import { RunWorker } from './queue/run-worker.ts';
 
 async function main(): Promise<number> {
@@ -34,6 +35,7 @@ async function main(): Promise<number> {
   const home = join(config.dataDir, 'worker');
   await ensurePrivateDir(home);
   await reapOrphans(config.dataDir, log);
+  await removeLeftScratch(log);
   const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log, secrets });
   try {
     await worker.start();

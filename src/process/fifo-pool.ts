@@ -1,7 +1,8 @@
-import { closeSync, constants, mkdtempSync, openSync, rmSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { scratchFolder } from './scratch.ts';
 
 /** A fresh pipe: the end to read (non-blocking) and the end to give a process as its stdout. */
 export interface Fifo {
@@ -71,7 +72,7 @@ export class FifoPool {
 
   private refill(): void {
     if (this.making || this.broken || this.closed) return;
-    this.dir ??= mkdtempSync(join(this.parent, 'jsonl-bridge-pipes-'));
+    this.dir ??= scratchFolder('pipes', this.parent);
     const names = Array.from({ length: this.batch }, () => join(this.dir!, `pipe-${++this.made}`));
     this.making = execa('mkfifo', ['-m', '600', ...names], { stdin: 'ignore' })
       .then(

@@ -1,12 +1,12 @@
 import type { Adapter } from '../adapters/load.ts';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildArgv, promptVia, type TurnFiles, type TurnSpec } from '../adapters/argv.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
+import { scratchFolder } from '../process/scratch.ts';
 import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
@@ -80,7 +80,7 @@ export class Turn {
       ...(via === 'file' ? { promptFile: run.spec.prompt } : {}),
       ...(wanted.includes('agents') && run.adapter.options.agents ? { agentsFile: JSON.stringify(run.spec.agents) } : {}),
     };
-    if (Object.keys(contents).length) this.folder = mkdtempSync(join(tmpdir(), 'jsonl-bridge-turn-'));
+    if (Object.keys(contents).length) this.folder = scratchFolder('turn');
     let argv: string[];
     try {
       argv = buildArgv(run.adapter, run.spec, writeTurnFiles(this.folder, contents));
