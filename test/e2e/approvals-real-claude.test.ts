@@ -6,7 +6,7 @@ import type { AuditEntry } from '../../src/audit/audit-log.ts';
 import type { CliEnv } from '../support/cli-env.ts';
 import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
-import { OWNER, STRANGER, type TelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, STRANGER, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The real claude binary asks the bridge for permission through --permission-prompt-tool;
 // the question arrives in the fake Telegram chat and is answered with a button press.
@@ -29,8 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => real.stop());
 
-const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const waitMessage = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 40_000);
+const { say, waitText: waitMessage } = ownerIn(() => world, CHAT, 40_000);
 const callbackData = (button: unknown) => (button as { callback_data: string }).callback_data;
 const audit = async (): Promise<AuditEntry[]> =>
   (await readFile(join(world.dataDir, 'audit.jsonl'), 'utf8'))

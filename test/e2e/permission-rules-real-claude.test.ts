@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
-import { OWNER } from '../support/telegram-world.ts';
+import { ownerIn } from '../support/telegram-world.ts';
 
 // Claude Code's permission rules, as written for Claude Code, through /spawn and an agent
 // file to the real claude binary: what a rule allows runs, the rest is refused by the CLI.
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => real.stop());
 
-const say = (text: string) => real.world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const { say } = ownerIn(() => real.world, CHAT);
 const announcement = (n: number) =>
   real.world.telegram.waitFor(() => real.world.telegram.botMessages(CHAT).find((m) => new RegExp(`^[✅❌] #${n} `).test(m.text ?? '')), 40_000);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellToolCall, type MockModel, type ModelRequest } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
-import { shownText, OWNER, type TelegramWorld } from '../support/telegram-world.ts';
+import { ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // /subagents send to a run of the real claude: the message goes into the running CLI
 // (--input-format stream-json), which takes it within its turn while it has more to do, or
@@ -19,8 +19,7 @@ beforeAll(async () => {
 afterAll(() => real.stop());
 
 const CHAT = -700;
-const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const waitText = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(shownText(m))), 30_000);
+const { say, waitText } = ownerIn(() => world, CHAT, 30_000);
 const mentions = (request: ModelRequest, word: string) => JSON.stringify(request.messages).includes(word);
 
 /** Messages the newest run's CLI has queued so far, its task included, from the run's log. */

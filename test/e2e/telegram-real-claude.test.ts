@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli-env.ts';
 import { echoScript, shellToolCall, toolThenText, type MockModel } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
-import { shownText, OWNER, type TelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Everything real but the two servers: the bridge process, grammY over HTTP, and the real
 // claude binary, against the fake Bot API and the mock model API.
@@ -17,8 +17,7 @@ beforeAll(async () => {
 afterAll(() => real.stop());
 
 const CHAT = -600;
-const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const waitText = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(shownText(m))), 30_000);
+const { say, waitText } = ownerIn(() => world, CHAT, 30_000);
 
 describe('the real claude binary behind the Telegram bridge', () => {
   it('answers a turn with a tool call: the answer is formatted, its stats count the step', async () => {

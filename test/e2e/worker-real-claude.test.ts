@@ -3,7 +3,7 @@ import { shellToolCall, toolThenText } from '../support/mock-model/index.ts';
 import { addWorkers, type QueueWorld } from '../support/queue-world.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
-import { shownText, OWNER } from '../support/telegram-world.ts';
+import { OWNER, ownerIn } from '../support/telegram-world.ts';
 
 // A subagent run through the queue and executed by a worker process with the real claude
 // binary (against the mock model API), announced by the bridge.
@@ -23,8 +23,7 @@ afterAll(async () => {
 });
 
 const CHAT = OWNER;
-const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'private', firstName: 'Ada' });
-const waitText = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(shownText(m))), 60_000);
+const { say, waitText } = ownerIn(() => world, CHAT, 60_000);
 
 describe('the real claude binary on a worker', () => {
   it('runs a /spawn with a tool call there and the bridge announces its result', async () => {

@@ -8,7 +8,7 @@ import { keys } from '../../src/queue/redis.ts';
 import { startQueueWorld, TEST_LOCK_SECONDS, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { freePort } from '../support/free-port.ts';
-import { OWNER } from '../support/telegram-world.ts';
+import { OWNER, ownerIn } from '../support/telegram-world.ts';
 
 // Subagents through a BullMQ queue on a real redis-server, executed by worker processes: the
 // same chat surface as without, and the faults a queue brings (dead workers, a dead bridge,
@@ -31,7 +31,7 @@ afterEach(async (context) => {
 });
 
 const CHAT = OWNER; // a private chat: Telegram lets the bot answer it once a second, not 20 a minute
-const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'private', firstName: 'Ada' });
+const { say } = ownerIn(() => world!, CHAT);
 const texts = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? '');
 const announcements = () => texts().filter((t) => /^[✅❌] /.test(t));
 const reply = (pattern: RegExp, timeoutMs = 20_000) => world!.telegram.waitFor(() => texts().find((t) => pattern.test(t)), timeoutMs);

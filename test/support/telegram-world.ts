@@ -14,6 +14,26 @@ export function shownText(message: { text?: string | undefined; caption?: string
 export const STRANGER = 999;
 
 /**
+ * The owner, Ada, in one chat of a world (a getter: worlds are made per test): `say` sends as
+ * her (the chat's type follows from its id), `waitText` waits for the bot's first message
+ * there that matches, as a reader sees it.
+ */
+export function ownerIn(world: () => TelegramWorld, chatId: number, defaultWaitMs = 20_000) {
+  const telegram = () => world().telegram;
+  return {
+    say: (text: string) => telegram().sendText({ chatId, userId: OWNER, text, firstName: 'Ada' }),
+    waitText: (pattern: RegExp, timeoutMs = defaultWaitMs) =>
+      telegram().waitFor(
+        () =>
+          telegram()
+            .botMessages(chatId)
+            .find((message) => pattern.test(shownText(message))),
+        timeoutMs,
+      ),
+  };
+}
+
+/**
  * One test world: a fake Bot API server, the fake CLI, a data and a work directory, and the
  * bridge running as a real process against them. `restart` starts a new bridge on the same data.
  */

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // User-defined agents and the other run options through a real bridge process.
 let world: TelegramWorld;
@@ -25,8 +25,7 @@ beforeAll(async () => {
 afterAll(() => world.stop());
 
 const CHAT = -1000;
-const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const waitText = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 20_000);
+const { say, waitText } = ownerIn(() => world, CHAT);
 
 describe('agents from the chat', () => {
   it('/agents lists the definitions and reports the broken one with its file', async () => {

@@ -3,7 +3,7 @@ import { alive, fakeCliWorld } from '../support/fake-cli.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { parseLogLine, startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { freePort } from '../support/free-port.ts';
-import { shownText, OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { shownText, OWNER, startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Starting, stopping and restarting the bridge process: what survives, what is cleaned up.
 let world: TelegramWorld | undefined;
@@ -13,8 +13,7 @@ afterEach(async () => {
 });
 
 const CHAT = -300;
-const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const answer = (pattern: RegExp) => world!.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => pattern.test(shownText(m))), 20_000);
+const { say, waitText: answer } = ownerIn(() => world!, CHAT);
 
 describe('bridge lifecycle', () => {
   it('resumes the same CLI session after a restart', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Orchestrations end to end: a real bridge process, the fake Bot API and the fake CLI,
 // whose prompts show what each step received.
@@ -10,10 +10,8 @@ afterEach(async () => {
 });
 
 const CHAT = -1100;
-const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const { say, waitText } = ownerIn(() => world!, CHAT, 30_000);
 const texts = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? m.caption ?? '');
-const waitText = (pattern: RegExp, timeout = 30_000) =>
-  world!.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? m.caption ?? '')), timeout);
 const prompts = async () => (await world!.cli.invocations()).map((c) => c.prompt);
 
 const FAN = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Conversations a chat had, picked up again with /resume.
 let world: TelegramWorld;
@@ -7,8 +7,7 @@ beforeAll(async () => (world = await startTelegramWorld()));
 afterAll(() => world.stop());
 
 const CHAT = -1600;
-const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const answer = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 20_000);
+const { say, waitText: answer } = ownerIn(() => world, CHAT);
 const callbackData = (button: unknown) => (button as { callback_data: string }).callback_data;
 
 describe('/resume', () => {

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // What the bridge keeps to itself: its token and settings never reach a CLI, and the MCP
 // secrets never stand on a command line, and die with their run.
@@ -10,8 +10,7 @@ beforeAll(async () => (world = await startTelegramWorld({ BRIDGE_TRANSCRIBE_KEY:
 afterAll(() => world.stop());
 
 const CHAT = -1300;
-const say = (text: string) => world.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
-const waitText = (pattern: RegExp) => world.telegram.waitFor(() => world.telegram.botMessages(CHAT).find((m) => pattern.test(m.text ?? '')), 20_000);
+const { say, waitText } = ownerIn(() => world, CHAT);
 
 describe("the bridge's secrets", () => {
   it("never reach a CLI: not the bot token, not the bridge's settings; the CLI's own keys pass through", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Announcements are never lost nor doubled: not by Telegram faults, not by a killed bridge.
 let world: TelegramWorld | undefined;
@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 const CHAT = -500;
-const say = (text: string) => world!.telegram.sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+const { say } = ownerIn(() => world!, CHAT);
 const announcements = () =>
   world!.telegram
     .botMessages(CHAT)
