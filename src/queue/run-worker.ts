@@ -31,6 +31,7 @@ interface Running {
   execution: RunExecution;
   /** The holds on its timeout, each with its release. */
   holds: Map<string, () => void>;
+  /** Its stop was asked and acted on. */
   stopping?: true;
 }
 
@@ -128,7 +129,7 @@ export class RunWorker {
   /** Does what the bridge asked of a run here (see RunControl); what it asks of runs elsewhere is theirs. */
   private async actOnAsks(runId: string): Promise<void> {
     if (!this.running.has(runId)) return;
-    // Redis unreachable: it is read again once this worker is subscribed again.
+    // A failed read is read again at the next bell, or once this worker is subscribed again.
     const asks = await readAsks(this.commands, runId).catch(() => undefined);
     const running = this.running.get(runId);
     if (!asks || !running) return;
@@ -137,7 +138,10 @@ export class RunWorker {
       this.options.log.info({ run: runId }, `stopping the run (${asks.stop})`);
       this.worker.cancelJob(runId, asks.stop);
     }
-    for (const message of asks.messages) running.execution.send(message.text, message.id);
+    for (const message of asks.messages) {
+      if (!running.execution.send(message.text, message.id))
+        this.options.log.warn({ run: runId }, 'a message came as the run was ending: it was not delivered');
+    }
     const held = new Set(asks.holds);
     for (const holdId of held) if (!running.holds.has(holdId)) running.holds.set(holdId, running.execution.holdTimeout());
     for (const [holdId, release] of running.holds) {
@@ -164,7 +168,10 @@ export class RunWorker {
     log.info({ cli: run.cli, cwd: run.cwd }, `run #${run.number} started here`);
     let ending: RunEnding | undefined;
     try {
-      if (!existsSync(run.cwd)) return { failed: `its directory ${run.cwd} does not exist on worker ${this.options.name}` };
+      if (!existsSync(run.cwd)) {
+        ending = { failed: `its directory ${run.cwd} does not exist on worker ${this.options.name}` };
+        return ending;
+      }
       const adapter = this.options.config.adapters.get(run.cli);
       if (mcp) this.options.secrets.add(mcp.token);
       if (mcp && adapter) this.access.set(runId, mcpAccessFor(adapter, mcp, join(this.options.home, 'mcp'), askerId.run(runId), toolTimeoutMs, run.mcpServers));
