@@ -90,7 +90,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
       text('text', request.text, true);
       const target = run(request.subagentId);
       const sent = await registry.send(target.runId, request.text, `API client ${client}`);
-      if (!sent.ok) throw new ApiError(isActive(target) ? status.FAILED_PRECONDITION : status.FAILED_PRECONDITION, sent.error);
+      if (!sent.ok) throw new ApiError(status.FAILED_PRECONDITION, sent.error);
       const { delivery, messageId } = sent;
       return {
         pending: delivery.via === 'next_turn' ? delivery.waiting : 0,

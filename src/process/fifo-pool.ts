@@ -1,5 +1,4 @@
 import { closeSync, constants, openSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { scratchFolder } from './scratch.ts';
@@ -27,8 +26,8 @@ export class FifoPool {
 
   constructor(
     private readonly batch = 16,
-    /** Where the pool makes its own owner-only folder. */
-    private readonly parent = tmpdir(),
+    /** Where the pool makes its own owner-only folder (the temp directory unless told). */
+    private readonly parent?: string,
   ) {}
 
   /** Resolves once a pipe is ready to take, or none can be made. */

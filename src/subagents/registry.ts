@@ -249,8 +249,9 @@ export class SubagentRegistry {
   }
 
   /**
-   * A message for a running run: its next turn, right after the current one (a queued run
-   * has no session yet; an ended one is over). Audited.
+   * A message for a running run, delivered as its execution can (see RunExecution.send): into
+   * its CLI while it works, or its next turn (a queued run has no session yet; an ended one is
+   * over). Audited, with the message's id and how it went.
    */
   async send(
     runId: string,
