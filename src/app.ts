@@ -220,6 +220,9 @@ export async function createApp(options: {
   const sweepInboxes = () =>
     inbox
       ?.sweep([config.workdir, ...store.all().map((record) => record.workdir)], settings.inboxRetentionHours * 3_600_000)
+      .then(({ refused }) => {
+        for (const why of refused) log.warn(`an inbox was not swept: ${why}`);
+      })
       .catch((error: Error) => log.error({ err: error }, 'sweeping the inboxes failed'));
   let sweeping: NodeJS.Timeout | undefined;
   installOrchestrationCommands(bridge, orchestrator);

@@ -1,4 +1,6 @@
-import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,9 +79,75 @@ describe('the inbox', () => {
     const fresh = await inbox.save(dir.path, photo('a'));
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
     await utimes(old.path, twoDaysAgo, twoDaysAgo);
-    expect(await inbox.sweep([dir.path, dir.path, join(dir.path, 'no-such')], 86_400_000)).toBe(1);
+    expect(await inbox.sweep([dir.path, dir.path, join(dir.path, 'no-such')], 86_400_000)).toEqual({ removed: 1, refused: [] });
     expect((await readdir(join(dir.path, INBOX_DIR))).sort()).toEqual(['.gitignore', 'photo-2.jpg']);
     expect(fresh.path.endsWith('photo-2.jpg')).toBe(true);
+  });
+});
+
+describe('an inbox that leads outside the working directory', () => {
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000);
+
+  /** A repository shipping `.bridge/inbox -> ../../elsewhere`, and week-old files there. */
+  async function layout() {
+    // From repo/.bridge/, ../../elsewhere is beside the repository.
+    const elsewhere = join(dir.path, 'projects', 'elsewhere');
+    const repo = join(dir.path, 'projects', 'repo');
+    await mkdir(elsewhere, { recursive: true });
+    await mkdir(join(repo, '.bridge'), { recursive: true });
+    await writeFile(join(elsewhere, 'thesis.tex'), 'years of work');
+    await utimes(join(elsewhere, 'thesis.tex'), weekAgo, weekAgo);
+    await symlink('../../elsewhere', join(repo, '.bridge', 'inbox'));
+    return { elsewhere, repo };
+  }
+
+  it('saves nothing through it, and says so', async () => {
+    const { elsewhere, repo } = await layout();
+    const inbox = new Inbox(downloads({ a: Buffer.from('x') }));
+    const saving = inbox.save(repo, { kind: 'document', id: 'a', fileName: 'notes.txt' });
+    await expect(saving).rejects.toBeInstanceOf(DownloadError);
+    await expect(saving).rejects.toThrow(`this chat's inbox: .bridge/inbox leads outside ${repo} (to ${elsewhere})`);
+    await expect(saving).rejects.toMatchObject({ advice: expect.stringMatching(/^remove that link/) });
+    expect(await readdir(elsewhere)).toEqual(['thesis.tex']);
+  });
+
+  it('is not swept: week-old files there survive, and the refusal is reported', async () => {
+    const { elsewhere, repo } = await layout();
+    const inbox = new Inbox(downloads({}));
+    const swept = await inbox.sweep([repo], 86_400_000);
+    expect(swept).toEqual({ removed: 0, refused: [expect.stringContaining(`${repo}: .bridge/inbox leads outside`)] });
+    expect(await readFile(join(elsewhere, 'thesis.tex'), 'utf8')).toBe('years of work');
+  });
+
+  it('nor is a `.bridge` that is itself a link outside; a link inside the directory is fine', async () => {
+    const outside = join(dir.path, 'outside');
+    const repo = join(dir.path, 'repo');
+    await mkdir(outside);
+    await mkdir(repo);
+    await symlink(outside, join(repo, '.bridge'));
+    const inbox = new Inbox(downloads({ a: Buffer.from('x') }));
+    await expect(inbox.save(repo, photo('a'))).rejects.toThrow(/leads outside/);
+    expect(await readdir(outside)).toEqual([]); // no inbox made there
+
+    const inside = join(dir.path, 'inside');
+    await mkdir(join(inside, 'real-bridge'), { recursive: true });
+    await symlink('real-bridge', join(inside, '.bridge'));
+    expect((await inbox.save(inside, photo('a'))).path).toBe(join(inside, 'real-bridge', 'inbox', 'photo.jpg'));
+  });
+
+  it('sweeps a link inside the inbox as a link: its old target outside stays', async () => {
+    const inbox = new Inbox(downloads({ a: Buffer.from('x') }));
+    await inbox.save(dir.path, photo('a'));
+    const target = join(dir.path, '..', `precious-${randomBytes(4).toString('hex')}`);
+    await writeFile(target, 'keep me');
+    await utimes(target, weekAgo, weekAgo);
+    try {
+      await symlink(target, join(dir.path, INBOX_DIR, 'bait'));
+      expect(await inbox.sweep([dir.path], 86_400_000)).toEqual({ removed: 0, refused: [] });
+      expect(await readFile(target, 'utf8')).toBe('keep me');
+    } finally {
+      await rm(target, { force: true });
+    }
   });
 });
 
@@ -135,12 +203,52 @@ describe('files going out', () => {
     expect(text).not.toContain('HEAD');
   });
 
+  it('leaves out named pipes, sockets and links leading outside, never opening them, and says which', async () => {
+    const project = join(dir.path, 'project');
+    await mkdir(join(project, 'src'), { recursive: true });
+    await writeFile(join(project, 'src', 'a.ts'), 'export const a = 1;\n');
+    await writeFile(join(dir.path, 'secret.txt'), 'not for the zip');
+    await execa('mkfifo', [join(project, 'src', 'pipe')]);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(project, 'agent.sock'), resolve));
+    await symlink(join(dir.path, 'secret.txt'), join(project, 'secret-link'));
+    await symlink('src/a.ts', join(project, 'a-link'));
+    try {
+      expect(await outgoingFile(project, 'src/pipe', [project])).toEqual({
+        ok: false,
+        error: 'src/pipe is a named pipe: only files and directories are sent.',
+      });
+      const zip = await zipDirectory(project, join(dir.path, 'tmp'));
+      if (!zip.ok) throw new Error(zip.error);
+      expect(zip.skipped).toEqual(['agent.sock (a socket)', 'secret-link (a link leading outside)', 'src/pipe (a named pipe)']);
+      const text = (await readFile(zip.path)).toString('latin1');
+      expect(text).toContain('src/a.ts');
+      expect(text).toContain('a-link'); // kept as a link
+      expect(text).not.toContain('not for the zip');
+      expect(await outgoingFile(project, 'secret-link', [project])).toMatchObject({ ok: false, error: expect.stringMatching(/is outside/) });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('stops zipping when told to, leaving no partial archive', async () => {
+    const big = join(dir.path, 'big');
+    await mkdir(big);
+    for (let i = 0; i < 20; i++) await writeFile(join(big, `noise-${i}.bin`), randomBytes(100_000));
+    const tmp = join(dir.path, 'tmp');
+    const controller = new AbortController();
+    const zipping = zipDirectory(big, tmp, { signal: controller.signal });
+    controller.abort(new Error('past its deadline'));
+    await expect(zipping).rejects.toThrow();
+    expect(await readdir(tmp).catch(() => [])).toEqual([]);
+  });
+
   it('stops zipping past the limit and leaves no partial archive', async () => {
     const big = join(dir.path, 'big');
     await mkdir(big);
     for (let i = 0; i < 4; i++) await writeFile(join(big, `noise-${i}.bin`), randomBytes(200_000));
     const tmp = join(dir.path, 'tmp');
-    expect(await zipDirectory(big, tmp, 300_000)).toEqual({
+    expect(await zipDirectory(big, tmp, { limit: 300_000 })).toEqual({
       ok: false,
       error: 'big zipped is over 293 KB, more than a bot can send: pick a smaller directory.',
     });
