@@ -193,9 +193,7 @@ export class Bridge {
     );
     if (ended === 'done') return;
     log.warn(`/${name} passed its ${timeoutSeconds} s deadline and was stopped`);
-    await ctx.reply(
-      plain(`⌛ /${name} took longer than ${formatDuration(timeoutSeconds * 1000)} and was stopped. The chat goes on: send it again, or something smaller.`),
-    );
+    await ctx.reply(plain(`⌛ /${name} took longer than ${timeoutSeconds} s and was stopped. The chat goes on: try again, or ask for something smaller.`));
   }
 
   /** A prompt for the chat's agent, with the files that wait for it, unless the budget or the queue refuses it. */
