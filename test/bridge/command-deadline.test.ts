@@ -12,7 +12,13 @@ describe('command deadlines', () => {
     let stoppedWith: unknown;
     t.app.bridge.command(
       'hang',
-      ({ signal }) => new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject((stoppedWith = signal.reason)))),
+      ({ signal }) =>
+        new Promise<void>((_, reject) =>
+          signal.addEventListener('abort', () => {
+            stoppedWith = signal.reason;
+            reject(new Error('the hanging command stopped'));
+          }),
+        ),
     );
     const started = Date.now();
     await say('/hang');
