@@ -4,7 +4,8 @@ import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { createApp } from './app.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog, type Log } from './log/logger.ts';
-import { Secrets } from './log/secrets.ts';
+import { environmentSecrets, Secrets } from './log/secrets.ts';
+import { exitOnUncaught, printFatal } from './log/fatal.ts';
 import { ConsoleOutbound } from './console/outbound.ts';
 import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
 import { ChatStore } from './store/chat-store.ts';
@@ -16,6 +17,12 @@ import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
 import { reachTelegram, telegramRoundTrip, TokenRefusedError } from './telegram/reach.ts';
 
+// Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
+// are known before the configuration is read, and the configuration's once it is.
+const secrets = new Secrets();
+for (const value of environmentSecrets(process.env)) secrets.add(value);
+exitOnUncaught('jsonl-bridge', secrets);
+
 async function main(argv: string[]): Promise<number> {
   const consoleMode = argv.includes('--console');
   let config: BridgeConfig;
@@ -23,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     config = await loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`jsonl-bridge: ${error.message}`);
+      console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
       return EX_CONFIG;
     }
     throw error;
@@ -34,7 +41,6 @@ async function main(argv: string[]): Promise<number> {
     );
     return EX_CONFIG;
   }
-  const secrets = new Secrets();
   for (const secret of configSecrets(config)) secrets.add(secret);
   const log = createLog({ format: config.logFormat, secrets });
   await ensurePrivateDir(config.dataDir);
@@ -106,7 +112,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error) => {
-    console.error('jsonl-bridge: fatal:', error);
+    printFatal('jsonl-bridge: fatal', error, secrets);
     process.exit(1);
   },
 );
