@@ -6,6 +6,7 @@ import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts
 import { createLog, type Log } from './log/logger.ts';
 import { environmentSecrets, Secrets } from './log/secrets.ts';
 import { exitOnUncaught, printFatal } from './log/fatal.ts';
+import { bridgeListeners, cleartextWarnings } from './config/cleartext.ts';
 import { ConsoleOutbound } from './console/outbound.ts';
 import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
 import { ChatStore } from './store/chat-store.ts';
@@ -43,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const secret of configSecrets(config)) secrets.add(secret);
   const log = createLog({ format: config.logFormat, secrets });
+  for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
   await ensurePrivateDir(config.dataDir);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
