@@ -15,9 +15,18 @@ export const UPLOAD_LIMIT = 50 * 1024 * 1024;
 const PHOTO_LIMIT = 10 * 1024 * 1024;
 const PHOTO_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp']);
 
-export type Outgoing =
-  | { ok: true; path: string; bytes: number; as: 'photo' | 'document'; /** What a zip left out, and why, a line each. */ skipped?: string[] }
-  | { ok: false; error: string };
+/** A file ready to send: opened and checked, its bytes read from the descriptor (`content`). The caller closes it (`close`). */
+export interface Sendable {
+  ok: true;
+  path: string;
+  bytes: number;
+  as: 'photo' | 'document';
+  /** What a zip left out, and why, a line each. */
+  skipped?: string[];
+  content: () => AsyncIterable<Uint8Array>;
+  close: () => Promise<void>;
+}
+export type Outgoing = Sendable | { ok: false; error: string };
 export type OutgoingTarget = { ok: true; path: string; directory: boolean } | { ok: false; error: string };
 
 /**
@@ -48,21 +57,36 @@ export async function outgoingFile(from: string, wanted: string, roots: readonly
   return sized(target.path, wanted);
 }
 
-/** Checked on the opened file itself (no link followed, a pipe never waited on), so the path cannot be swapped for one after the check. */
+/**
+ * Opened and checked on the descriptor itself (no link followed, a pipe never waited on), and
+ * sent from that descriptor: the path swapped for a link or a pipe after the check changes nothing.
+ */
 async function sized(path: string, wanted: string): Promise<Outgoing> {
-  let size: number;
+  let opened;
   try {
-    const { handle, info } = await openRegularFile(path);
-    size = info.size;
-    await handle.close();
+    opened = await openRegularFile(path);
   } catch (error) {
     if (error instanceof OutsideError) return { ok: false, error: `${wanted} is not a regular file any more.` };
     throw error;
   }
-  if (size === 0) return { ok: false, error: `${wanted} is empty.` };
-  if (size > UPLOAD_LIMIT) return { ok: false, error: `${wanted} is ${megabytes(size)}: a bot can send at most ${megabytes(UPLOAD_LIMIT)}.` };
+  const { handle, info } = opened;
+  const { size } = info;
+  const refuse = async (error: string): Promise<Outgoing> => {
+    await handle.close();
+    return { ok: false, error };
+  };
+  if (size === 0) return refuse(`${wanted} is empty.`);
+  if (size > UPLOAD_LIMIT) return refuse(`${wanted} is ${megabytes(size)}: a bot can send at most ${megabytes(UPLOAD_LIMIT)}.`);
   const photo = PHOTO_EXTENSIONS.has(extname(path).toLowerCase()) && size <= PHOTO_LIMIT;
-  return { ok: true, path, bytes: size, as: photo ? 'photo' : 'document' };
+  return {
+    ok: true,
+    path,
+    bytes: size,
+    as: photo ? 'photo' : 'document',
+    // From the start each time (a retried upload reads it again); the descriptor stays open until closed.
+    content: () => handle.createReadStream({ start: 0, end: Math.max(0, size - 1), autoClose: false }),
+    close: () => handle.close().catch(() => {}),
+  };
 }
 
 /**

@@ -54,6 +54,11 @@ export interface Outbound {
 
 export interface OutgoingFile {
   path: string;
+  /**
+   * The file's bytes from where it was opened and checked, read afresh by each attempt: set,
+   * the path is only its name, never opened again (it may be something else by now).
+   */
+  content?: () => AsyncIterable<Uint8Array>;
   /** The name the chat sees; the path's own by default. */
   filename?: string;
   as: 'photo' | 'document';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DownloadError, Inbox, INBOX_DIR } from '../../src/files/inbox.ts';
-import { outgoingFile, resolveTarget, zipDirectory } from '../../src/files/outgoing.ts';
+import { outgoingFile, resolveTarget, zipDirectory, type Outgoing, type Sendable } from '../../src/files/outgoing.ts';
 import { promptWithFiles } from '../../src/files/prompt.ts';
 import { safeFileName } from '../../src/files/safe-name.ts';
 import { Transcriber } from '../../src/files/transcriber.ts';
@@ -167,7 +167,40 @@ describe('prompts with files', () => {
   });
 });
 
+/** What would be sent, read the way the transport reads it (from the checked descriptor), then closed. */
+async function bytesOf(file: Sendable): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of file.content()) chunks.push(chunk);
+  await file.close();
+  return Buffer.concat(chunks);
+}
+async function sent(outgoing: Promise<Outgoing>): Promise<Outgoing> {
+  const file = await outgoing;
+  if (file.ok) await file.close();
+  return file;
+}
+
 describe('files going out', () => {
+  it('sends what was checked: the path swapped for a link or a pipe afterwards changes nothing', async () => {
+    const work = join(dir.path, 'work');
+    await mkdir(work);
+    await writeFile(join(work, 'report.txt'), 'the report');
+    await writeFile(join(dir.path, 'secret.txt'), 'secret');
+    const file = await outgoingFile(work, 'report.txt', [work]);
+    if (!file.ok) throw new Error(file.error);
+    await rm(join(work, 'report.txt'));
+    await symlink(join(dir.path, 'secret.txt'), join(work, 'report.txt'));
+    expect((await bytesOf(file)).toString()).toBe('the report');
+
+    await writeFile(join(work, 'data.csv'), 'a,b');
+    const again = await outgoingFile(work, 'data.csv', [work]);
+    if (!again.ok) throw new Error(again.error);
+    await rm(join(work, 'data.csv'));
+    await execa('mkfifo', [join(work, 'data.csv')]);
+    const twice = [await bytesOf({ ...again, close: async () => {} }), await bytesOf(again)]; // a retried upload reads it all again
+    expect(twice.map(String)).toEqual(['a,b', 'a,b']);
+  });
+
   it('sends images as photos and the rest as documents; refuses what is outside, missing, a directory or empty', async () => {
     const work = join(dir.path, 'work');
     await mkdir(join(work, 'sub'), { recursive: true });
@@ -176,8 +209,8 @@ describe('files going out', () => {
     await writeFile(join(work, 'empty.txt'), '');
     await writeFile(join(dir.path, 'secret.txt'), 'secret');
     await symlink(join(dir.path, 'secret.txt'), join(work, 'link.txt'));
-    expect(await outgoingFile(work, 'chart.png', [work])).toMatchObject({ ok: true, as: 'photo', bytes: 3 });
-    expect(await outgoingFile(work, join(work, 'patch.diff'), [work])).toMatchObject({ ok: true, as: 'document' });
+    expect(await sent(outgoingFile(work, 'chart.png', [work]))).toMatchObject({ ok: true, as: 'photo', bytes: 3 });
+    expect(await sent(outgoingFile(work, join(work, 'patch.diff'), [work]))).toMatchObject({ ok: true, as: 'document' });
     expect(await outgoingFile(work, '../secret.txt', [work])).toEqual({ ok: false, error: expect.stringMatching(/^\.\.\/secret\.txt is outside /) });
     expect(await outgoingFile(work, 'link.txt', [work])).toEqual({ ok: false, error: expect.stringMatching(/^link\.txt is outside /) });
     expect(await outgoingFile(work, 'nope.txt', [work])).toEqual({ ok: false, error: 'nope.txt does not exist.' });
@@ -195,7 +228,7 @@ describe('files going out', () => {
     await writeFile(join(project, '.env.example'), 'KEY=\n');
     const zip = await zipDirectory(project, join(dir.path, 'tmp'));
     if (!zip.ok) throw new Error(zip.error);
-    const bytes = await readFile(zip.path);
+    const bytes = await bytesOf(zip);
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
     const text = bytes.toString('latin1');
     expect(text).toContain('src/a.ts');
@@ -220,6 +253,7 @@ describe('files going out', () => {
       });
       const zip = await zipDirectory(project, join(dir.path, 'tmp'));
       if (!zip.ok) throw new Error(zip.error);
+      await zip.close();
       expect(zip.skipped).toEqual(['agent.sock (a socket)', 'secret-link (a link leading outside)', 'src/pipe (a named pipe)']);
       const text = (await readFile(zip.path)).toString('latin1');
       expect(text).toContain('src/a.ts');

@@ -21,10 +21,17 @@ export const file: CommandHandler = async ({ bridge, chat, args, message, signal
     const caption = sent.skipped?.length ? plain(leftOut(sent.skipped)) : undefined;
     await bridge.out.sendFile(
       chat.address,
-      { path: sent.path, as: sent.as, ...(target.directory ? { filename: `${basename(target.path)}.zip` } : {}), ...(caption ? { caption } : {}) },
+      {
+        path: sent.path,
+        content: sent.content,
+        as: sent.as,
+        ...(target.directory ? { filename: `${basename(target.path)}.zip` } : {}),
+        ...(caption ? { caption } : {}),
+      },
       { ...(message.messageId !== undefined ? { replyTo: message.messageId } : {}) },
     );
   } finally {
+    await sent.close();
     if (target.directory) await rm(sent.path, { force: true });
   }
 };
