@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GrammyError, type Api } from 'grammy';
@@ -37,7 +38,9 @@ export class TelegramDownloads implements Downloads {
         done(received > limit ? new Error(`it is over the ${megabytes(limit)} a bot may download`) : null, chunk);
       },
     });
-    await pipeline(Readable.fromWeb(response.body), counted, createWriteStream(path, { mode: 0o600 })).catch((error: Error) => {
+    // Never written through a link put in the file's place.
+    const target = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+    await pipeline(Readable.fromWeb(response.body), counted, target.createWriteStream()).catch((error: Error) => {
       throw new Error(/limit|over the/.test(error.message) ? error.message : `the download broke off (${error.message})`);
     });
     const expected = Number(response.headers.get('content-length') ?? NaN);
