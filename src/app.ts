@@ -129,7 +129,7 @@ export async function createApp(options: {
     async (chat) => (chat.adapter.options.agents ? { agents: cliAgents(await agents.catalog(chat.record.workdir), chat.adapter.name) } : {}),
     log,
   );
-  const inbox = options.downloads && new Inbox(options.downloads);
+  const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
   const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
   const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, refuseWork, files, log });
   const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');

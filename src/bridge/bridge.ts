@@ -36,7 +36,7 @@ export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manife
     | 'maxQueuedMessages'
     | 'fileReminderSeconds'
     | 'commandTimeoutSeconds'
-    | 'fileCommandTimeoutSeconds'
+    | 'fileTransferTimeoutSeconds'
   >;
 };
 
@@ -93,7 +93,7 @@ export class Bridge {
     });
     for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project, permissions }))
       this.command(name, handler);
-    this.command('file', file, { timeoutSeconds: options.config.settings.fileCommandTimeoutSeconds });
+    this.command('file', file, { timeoutSeconds: options.config.settings.fileTransferTimeoutSeconds });
     this.button('stop', (press, turnId) => this.stopButton(press, turnId));
   }
 
@@ -289,7 +289,18 @@ export class Bridge {
     const kind = split < 0 ? press.data : press.data.slice(0, split);
     const handler = this.buttons.get(kind);
     if (!handler) return { text: 'This button no longer does anything.' };
-    return handler(press, split < 0 ? '' : press.data.slice(split + 1));
+    // A button is handled in its chat's turn like a message: it too must let go at the commands' deadline.
+    const seconds = this.config.settings.commandTimeoutSeconds;
+    let answer: ButtonAnswer | undefined;
+    const ended = await runWithDeadline(
+      async () => void (answer = await handler(press, split < 0 ? '' : press.data.slice(split + 1))),
+      seconds * 1000,
+      new AbortController(),
+      (error) => this.log.warn({ err: error, chat: chatKey(press.address) }, `a ${kind} button failed after its deadline`),
+    );
+    if (ended === 'done' && answer) return answer;
+    this.log.warn({ chat: chatKey(press.address) }, `a ${kind} button passed its ${seconds} s deadline`);
+    return { text: `⌛ That took longer than ${seconds} s and was stopped.`, alert: true };
   }
 
   /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */

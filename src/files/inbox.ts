@@ -53,7 +53,11 @@ const outsideAdvice = `remove that link (or /cd to another directory) to receive
  * directory is refused, and nothing is written or removed through it.
  */
 export class Inbox {
-  constructor(private readonly downloads: Downloads) {}
+  /** `timeoutMs`: a download still going after this long is stopped (the chat waits on it meanwhile). */
+  constructor(
+    private readonly downloads: Downloads,
+    private readonly options: { timeoutMs?: number } = {},
+  ) {}
 
   async save(workdir: string, attachment: Attachment): Promise<SavedFile> {
     const limit = this.downloads.maxBytes;
@@ -70,7 +74,12 @@ export class Inbox {
     try {
       // Made here, new and not through a link, so the download writes into this very file.
       await (await open(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)).close();
-      await this.downloads.download(attachment, partial);
+      const { timeoutMs = 300_000 } = this.options;
+      const deadline = AbortSignal.timeout(timeoutMs);
+      await this.downloads.download(attachment, partial, deadline).catch((error: unknown) => {
+        if (deadline.aborted) throw new DownloadError(attachment, `it was still arriving after ${Math.round(timeoutMs / 1000)} s, and was stopped`);
+        throw error;
+      });
       const { size } = await stat(partial);
       const path = await claimName(dir, safeFileName(attachment.fileName, nameFor(attachment)));
       await rename(partial, path);

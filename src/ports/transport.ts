@@ -82,7 +82,8 @@ export interface Downloads {
   /** The largest file the transport can fetch (Telegram's Bot API: 20 MB). */
   readonly maxBytes: number;
   /** Writes the attachment's bytes to `path`; rejects (with a sentence) when it cannot. */
-  download(attachment: Attachment, path: string): Promise<void>;
+  /** Stops, rejecting, when `signal` is aborted (a download past its deadline). */
+  download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void>;
 }
 
 export interface ChatUser {

@@ -43,4 +43,14 @@ describe('command deadlines', () => {
     await say('/slowish');
     expect(t.out.textsTo(-1)).toEqual(['done']);
   });
+
+  it('answers a button whose handler hangs at the deadline, and the chat goes on', async () => {
+    t.app.bridge.button('hang', () => new Promise(() => {}));
+    const started = Date.now();
+    const answer = await t.app.bridge.handleButton({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, data: 'hang:x', messageId: 1 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(answer).toEqual({ text: '⌛ That took longer than 1 s and was stopped.', alert: true });
+    await say('/status');
+    expect(t.out.textsTo(-1)[0]).toMatch(/session/i);
+  });
 });

@@ -73,6 +73,22 @@ describe('the inbox', () => {
     expect(await readdir(join(dir.path, INBOX_DIR))).toEqual(['.gitignore']);
   });
 
+  it('stops a download still arriving at its deadline, keeping nothing of it', async () => {
+    const stalled: Downloads = {
+      maxBytes: 1000,
+      async download(_attachment, path, signal) {
+        await writeFile(path, 'the first half');
+        await new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+    };
+    const started = Date.now();
+    const saving = new Inbox(stalled, { timeoutMs: 1000 }).save(dir.path, { kind: 'document', id: 'slow', fileName: 'huge.iso' });
+    await expect(saving).rejects.toThrow('it was still arriving after 1 s, and was stopped');
+    await expect(saving).rejects.toBeInstanceOf(DownloadError);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await readdir(join(dir.path, INBOX_DIR))).toEqual(['.gitignore']);
+  });
+
   it('sweeps files past their retention, and only those', async () => {
     const inbox = new Inbox(downloads({ a: Buffer.from('x') }));
     const old = await inbox.save(dir.path, photo('a'));
