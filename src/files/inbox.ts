@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, join, relative } from 'node:path';
 import { nanoid } from 'nanoid';
 import type { Attachment, Downloads } from '../ports/transport.ts';
 import { megabytes } from './sizes.ts';
@@ -83,7 +83,9 @@ export class Inbox {
       const { size } = await stat(partial);
       const path = await claimName(dir, safeFileName(attachment.fileName, nameFor(attachment)));
       await rename(partial, path);
-      return { path, kind: attachment.kind, bytes: size, ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}), ...durationOf(attachment) };
+      // Named under the working directory as the chat and the agent know it (the folder's real path may differ by a link).
+      const named = join(workdir, relative(await realpath(workdir), path));
+      return { path: named, kind: attachment.kind, bytes: size, ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}), ...durationOf(attachment) };
     } catch (error) {
       await rm(partial, { force: true });
       if (error instanceof DownloadError) throw error;

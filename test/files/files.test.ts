@@ -149,6 +149,9 @@ describe('an inbox that leads outside the working directory', () => {
     await mkdir(join(inside, 'real-bridge'), { recursive: true });
     await symlink('real-bridge', join(inside, '.bridge'));
     expect((await inbox.save(inside, photo('a'))).path).toBe(join(inside, 'real-bridge', 'inbox', 'photo.jpg'));
+    // A working directory reached through a link keeps its name in what the agent is told.
+    await symlink(inside, join(dir.path, 'via-link'));
+    expect((await inbox.save(join(dir.path, 'via-link'), photo('a'))).path).toBe(join(dir.path, 'via-link', 'real-bridge', 'inbox', 'photo-2.jpg'));
   });
 
   it('sweeps a link inside the inbox as a link: its old target outside stays', async () => {
