@@ -3,7 +3,7 @@
 import { ConfigError } from './errors/config-error.ts';
 import { configSecrets, loadConfig } from './config/config.ts';
 import { environmentSecrets, Secrets } from './log/secrets.ts';
-import { exitOnUncaught, printFatal } from './log/fatal.ts';
+import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
 import { formatCheck } from './checks/check.ts';
 import { runChecks } from './checks/doctor.ts';
 import { checkNode } from './checks/system-checks.ts';
@@ -12,6 +12,7 @@ import { checkNode } from './checks/system-checks.ts';
 const secrets = new Secrets();
 for (const value of environmentSecrets(process.env)) secrets.add(value);
 exitOnUncaught('jsonl-bridge doctor', secrets);
+redactStandardStreams(secrets);
 
 async function main(): Promise<number> {
   let config;

@@ -5,7 +5,7 @@ import { createApp } from './app.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog, type Log } from './log/logger.ts';
 import { environmentSecrets, Secrets } from './log/secrets.ts';
-import { exitOnUncaught, printFatal } from './log/fatal.ts';
+import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
 import { bridgeListeners, cleartextWarnings } from './config/cleartext.ts';
 import { ConsoleOutbound } from './console/outbound.ts';
 import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
@@ -23,6 +23,7 @@ import { reachTelegram, telegramRoundTrip, TokenRefusedError } from './telegram/
 const secrets = new Secrets();
 for (const value of environmentSecrets(process.env)) secrets.add(value);
 exitOnUncaught('jsonl-bridge', secrets);
+redactStandardStreams(secrets);
 
 async function main(argv: string[]): Promise<number> {
   const consoleMode = argv.includes('--console');

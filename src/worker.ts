@@ -7,7 +7,7 @@ import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog } from './log/logger.ts';
 import { environmentSecrets, Secrets } from './log/secrets.ts';
-import { exitOnUncaught, printFatal } from './log/fatal.ts';
+import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
@@ -17,6 +17,7 @@ import { RunWorker } from './queue/run-worker.ts';
 const secrets = new Secrets();
 for (const value of environmentSecrets(process.env)) secrets.add(value);
 exitOnUncaught('jsonl-bridge worker', secrets);
+redactStandardStreams(secrets);
 
 async function main(): Promise<number> {
   let config: BridgeConfig;

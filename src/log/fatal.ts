@@ -29,3 +29,19 @@ export function exitOnUncaught(prefix: string, secrets: Secrets): void {
     process.exit(1);
   });
 }
+
+/**
+ * Redacts what anything writes to stdout and stderr: libraries print on their own (grammY's
+ * runner prints a failed getUpdates, fetch error and URL included, with console.error). A
+ * chunk without a secret is written untouched.
+ */
+export function redactStandardStreams(secrets: Secrets): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
+      const redacted = text === undefined ? text : secrets.redact(text);
+      return write(redacted === text ? chunk : redacted, ...rest);
+    });
+  }
+}

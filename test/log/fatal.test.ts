@@ -114,13 +114,15 @@ describe('a process that dies', () => {
   it.each([
     ['an uncaught exception', `setTimeout(() => { throw error; });`],
     ['an unhandled rejection', `void Promise.reject(error);`],
+    ['what a library prints on its own', `console.error('[grammY runner]', error); process.exitCode = 1;`],
   ])('%s is printed redacted, and the process exits 1', async (_, crash) => {
     const script = `
       import { environmentSecrets, Secrets } from './src/log/secrets.ts';
-      import { exitOnUncaught } from './src/log/fatal.ts';
+      import { exitOnUncaught, redactStandardStreams } from './src/log/fatal.ts';
       const secrets = new Secrets();
       for (const value of environmentSecrets(process.env)) secrets.add(value);
       exitOnUncaught('jsonl-bridge', secrets);
+      redactStandardStreams(secrets);
       const error = new Error('a turn failed', { cause: new Error('request to https://api.telegram.org/bot' + process.env.TELEGRAM_BOT_TOKEN + '/sendMessage failed') });
       ${crash}`;
     const result = await execa('node', ['--import', 'tsx', '--input-type=module', '-e', script], {
