@@ -42,8 +42,8 @@ const DEFAULT_NAMES: Record<Attachment['kind'], string> = {
   video_note: 'video-note.mp4',
 };
 
-/** Removes nothing, saves nothing: the inbox's folder leads out of the working directory. */
-const outsideAdvice = `remove that link (or /cd to another directory) to receive files here`;
+/** What the user can do when the inbox's folder leads out of the working directory (or is not a folder). */
+const outsideAdvice = `move ${INBOX_DIR} out of the way (or /cd to another directory) to receive files here`;
 
 /**
  * Saves what users send into `<workdir>/.bridge/inbox/`: each file under a safe name that

@@ -130,7 +130,7 @@ describe('/file get and what it never touches', () => {
     say(chat, '/cd shipped/repo');
     await answer(chat, /shipped\/repo/);
     sendFile(chat, { kind: 'document', bytes: Buffer.from('hello'), fileName: 'notes.txt', caption: 'say:read-it' });
-    await answer(chat, /^⚠️ “notes\.txt” could not be received: this chat's inbox: \.bridge\/inbox leads outside .*remove that link/);
+    await answer(chat, /^⚠️ “notes\.txt” could not be received: this chat's inbox: \.bridge\/inbox leads outside .*move \.bridge\/inbox out of the way/);
     await answer(chat, /^read-it/); // the words still reach the agent
     expect(await readdir(elsewhere)).toEqual(['old-work.txt']);
 
