@@ -38,10 +38,10 @@ export function exitOnUncaught(prefix: string, secrets: Secrets): void {
 export function redactStandardStreams(secrets: Secrets): void {
   for (const stream of [process.stdout, process.stderr]) {
     const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    stream.write = (chunk: unknown, ...rest: unknown[]) => {
       const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
       const redacted = text === undefined ? text : secrets.redact(text);
       return write(redacted === text ? chunk : redacted, ...rest);
-    });
+    };
   }
 }
