@@ -26,6 +26,11 @@ export async function directoryEntries(root: string, signal?: AbortSignal): Prom
   while (pending.length) {
     signal?.throwIfAborted();
     const folder = pending.pop()!;
+    // A folder swapped for a link since it was listed is not followed.
+    if (folder && (await realpath(join(root, folder)).catch(() => undefined)) !== join(root, folder)) {
+      entries.skipped.push(`${folder} (changed into a link while zipping)`);
+      continue;
+    }
     const dirents = await readdir(join(root, folder), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
       entries.skipped.push(`${folder} (${error.code === 'EACCES' ? 'not readable' : 'gone'})`);
       return [];

@@ -54,19 +54,19 @@ export async function outgoingFile(from: string, wanted: string, roots: readonly
   const target = await resolveTarget(from, wanted, roots);
   if (!target.ok) return target;
   if (target.directory) return { ok: false, error: `${wanted} is a directory: send the files in it, or an archive of it.` };
-  return sized(target.path, wanted);
+  return sized(target.path, wanted, roots);
 }
 
 /**
  * Opened and checked on the descriptor itself (no link followed, a pipe never waited on), and
  * sent from that descriptor: the path swapped for a link or a pipe after the check changes nothing.
  */
-async function sized(path: string, wanted: string): Promise<Outgoing> {
+async function sized(path: string, wanted: string, roots: readonly string[]): Promise<Outgoing> {
   let opened;
   try {
-    opened = await openRegularFile(path);
+    opened = await openRegularFile(path, roots);
   } catch (error) {
-    if (error instanceof OutsideError) return { ok: false, error: `${wanted} is not a regular file any more.` };
+    if (error instanceof OutsideError) return { ok: false, error: `${wanted} changed while it was being sent: ${error.message}.` };
     throw error;
   }
   const { handle, info } = opened;
@@ -119,7 +119,7 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
     // One file open at a time: the next is opened once the archive has taken the last.
     for (const file of entries.files) {
       signal?.throwIfAborted();
-      const opened = await openRegularFile(file.path).catch((error: NodeJS.ErrnoException) => {
+      const opened = await openRegularFile(file.path, [dir]).catch((error: NodeJS.ErrnoException) => {
         if (error instanceof OutsideError || error.code === 'ENOENT')
           skipped.push(`${file.name} (${error instanceof OutsideError ? 'changed into something else' : 'gone'})`);
         else throw error;
@@ -139,7 +139,7 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
     if (error === tooBig) return { ok: false, error: tooBig.message };
     throw error;
   }
-  const sent = await sized(path, `${basename(dir)}.zip`);
+  const sent = await sized(path, `${basename(dir)}.zip`, [await realpath(tempDir)]);
   return sent.ok && skipped.length ? { ...sent, skipped } : sent;
 }
 

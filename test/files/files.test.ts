@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DownloadError, Inbox, INBOX_DIR } from '../../src/files/inbox.ts';
 import { outgoingFile, resolveTarget, zipDirectory, type Outgoing, type Sendable } from '../../src/files/outgoing.ts';
 import { promptWithFiles } from '../../src/files/prompt.ts';
+import { openRegularFile, OutsideError } from '../../src/files/contained.ts';
 import { safeFileName } from '../../src/files/safe-name.ts';
 import { Transcriber } from '../../src/files/transcriber.ts';
 import type { Attachment, Downloads } from '../../src/ports/transport.ts';
@@ -282,6 +283,20 @@ describe('files going out', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('opens nothing through a folder that became a link out of the directory (a race with the check)', async () => {
+    const work = join(dir.path, 'work');
+    const outside = join(dir.path, 'outside');
+    await mkdir(work);
+    await mkdir(outside);
+    await writeFile(join(outside, 'key.pem'), 'PRIVATE');
+    await symlink(outside, join(work, 'swapped')); // as if `swapped` had been a real folder when it was checked
+    await expect(openRegularFile(join(work, 'swapped', 'key.pem'), [work])).rejects.toThrow(
+      new OutsideError(`${join(work, 'swapped', 'key.pem')} leads outside (to ${join(outside, 'key.pem')})`),
+    );
+    const { handle } = await openRegularFile(join(work, 'swapped', 'key.pem'), [dir.path]);
+    await handle.close();
   });
 
   it('stops zipping when told to, leaving no partial archive', async () => {
