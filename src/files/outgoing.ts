@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, realpath, rm, stat } from 'node:fs/promises';
+import { mkdir, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -113,6 +113,7 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
   const skipped = [...entries.skipped];
   const zipped = pipeline(archive, counted, createWriteStream(path, { mode: 0o600, flags: 'wx' }), ...(signal ? [{ signal }] : []));
   const processed = entryCounter(archive, zipped);
+  let reading: FileHandle | undefined; // the file being zipped: its stream closes it, unless the zip stops first
   try {
     for (const name of entries.directories) processed.added(archive.append(Buffer.alloc(0), { name: `${name}/`, type: 'directory' }));
     for (const link of entries.links) processed.added(archive.symlink(link.name, link.target));
@@ -121,11 +122,12 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
       signal?.throwIfAborted();
       const opened = await openRegularFile(file.path, [dir]).catch((error: NodeJS.ErrnoException) => {
         if (error instanceof OutsideError || error.code === 'ENOENT')
-          skipped.push(`${file.name} (${error instanceof OutsideError ? 'changed into something else' : 'gone'})`);
+          skipped.push(`${file.name} (${error instanceof OutsideError ? 'changed into something else while zipping' : 'gone'})`);
         else throw error;
         return undefined;
       });
       if (!opened) continue;
+      reading = opened.handle;
       processed.added(archive.append(opened.handle.createReadStream(), { name: file.name, date: opened.info.mtime, mode: opened.info.mode & 0o777 }));
       await processed.all();
     }
@@ -135,6 +137,7 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
   } catch (error) {
     archive.abort();
     await zipped.catch(() => {});
+    await reading?.close().catch(() => {});
     await rm(path, { force: true });
     if (error === tooBig) return { ok: false, error: tooBig.message };
     throw error;
