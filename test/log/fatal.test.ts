@@ -34,7 +34,12 @@ afterEach(() => api?.close());
 /** grammY's HttpError of a getMe whose connection was cut: its `error` is the fetch error, URL and token included. */
 async function fetchError(): Promise<Error> {
   api = await botApi(1, () => ({ status: 500, body: {} }));
-  return new Api(TOKEN, { apiRoot: api.apiRoot }).getMe().catch((error: Error) => error);
+  const failed = await new Api(TOKEN, { apiRoot: api.apiRoot }).getMe().then(
+    () => undefined,
+    (error: Error) => error,
+  );
+  if (!failed) throw new Error('getMe answered over a cut connection');
+  return failed;
 }
 async function nestedFetchError(): Promise<Error> {
   return new AggregateError([new Error('starting failed', { cause: await fetchError() })], 'the bridge could not start');
