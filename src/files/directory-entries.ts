@@ -32,7 +32,7 @@ export async function directoryEntries(root: string, signal?: AbortSignal): Prom
       continue;
     }
     const dirents = await readdir(join(root, folder), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-      entries.skipped.push(`${folder} (${error.code === 'EACCES' ? 'not readable' : 'gone'})`);
+      entries.skipped.push(`${folder || '.'} (${error.code === 'EACCES' ? 'not readable' : 'gone'})`);
       return [];
     });
     for (const dirent of dirents.sort((a, b) => a.name.localeCompare(b.name))) {
