@@ -68,7 +68,12 @@ export class Inbox {
       dir = await prepare(workdir);
     } catch (error) {
       if (error instanceof OutsideError) throw new DownloadError(attachment, `this chat's inbox: ${error.message}`, outsideAdvice);
-      throw error;
+      const gone = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new DownloadError(
+        attachment,
+        gone ? `this chat's directory, ${workdir}, is gone` : `this chat's inbox could not be made (${(error as Error).message})`,
+        gone ? '/cd to another directory to receive files' : 'send it again once that is fixed',
+      );
     }
     const partial = join(dir, `.partial-${nanoid(8)}`);
     try {

@@ -74,6 +74,14 @@ describe('the inbox', () => {
     expect(await readdir(join(dir.path, INBOX_DIR))).toEqual(['.gitignore']);
   });
 
+  it('says so when the chat’s directory is gone, making nothing', async () => {
+    const gone = join(dir.path, 'deleted-project');
+    const saving = new Inbox(downloads({ a: Buffer.from('x') })).save(gone, photo('a'));
+    await expect(saving).rejects.toThrow(`this chat's directory, ${gone}, is gone`);
+    await expect(saving).rejects.toMatchObject({ advice: '/cd to another directory to receive files' });
+    expect(await readdir(dir.path)).toEqual([]);
+  });
+
   it('stops a download still arriving at its deadline, keeping nothing of it', async () => {
     const stalled: Downloads = {
       maxBytes: 1000,
