@@ -36,7 +36,7 @@ function forms(value: string): string[] {
 /**
  * The secrets in the environment, known by their variables' names, for what is printed before
  * the configuration is read (or when reading it fails): the bot token, API tokens, keys,
- * passwords, and the password in a Redis URL.
+ * passwords, and the password in any URL.
  */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const values: string[] = [];
@@ -44,7 +44,8 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
     if (!value || !/^(TELEGRAM|BRIDGE|SUBAGENTS)_/.test(name)) continue;
     if (/TOKEN|KEY|SECRET|PASSWORD/.test(name) && !/_FILE$|_TLS_KEY$/.test(name))
       values.push(value, ...value.split(',').map((pair) => pair.slice(pair.indexOf('=') + 1).trim()));
-    if (/_URL$/.test(name) && URL.canParse(value)) {
+    // A URL's password (BRIDGE_REDIS_URL, a Bot API root behind a proxy that wants one).
+    if (URL.canParse(value)) {
       const password = new URL(value).password;
       if (password) values.push(password, decodeURIComponent(password));
     }

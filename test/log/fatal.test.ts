@@ -77,11 +77,12 @@ describe('redaction of nested errors', () => {
         TELEGRAM_BOT_TOKEN: TOKEN,
         BRIDGE_API_TOKENS: 'ci=ci-token-0123456789,ide=ide-token-0123456789',
         BRIDGE_REDIS_URL: 'redis://:s3cr%40t-password@redis:6379/0',
+        TELEGRAM_API_ROOT: 'https://bot:proxy-password-123@telegram-proxy.internal',
         BRIDGE_API_TLS_KEY: '/etc/key.pem',
         BRIDGE_WORKDIR: '/srv/work',
         HOME: '/root',
       }),
-    ).toEqual(expect.arrayContaining([TOKEN, 'ci-token-0123456789', 'ide-token-0123456789', 's3cr@t-password']));
+    ).toEqual(expect.arrayContaining([TOKEN, 'ci-token-0123456789', 'ide-token-0123456789', 's3cr@t-password', 'proxy-password-123']));
     expect(environmentSecrets({ BRIDGE_API_TLS_KEY: '/etc/key.pem', BRIDGE_WORKDIR: '/srv/work' })).toEqual([]);
   });
 });
