@@ -129,7 +129,7 @@ export async function createApp(options: {
     async (chat) => (chat.adapter.options.agents ? { agents: cliAgents(await agents.catalog(chat.record.workdir), chat.adapter.name) } : {}),
     log,
   );
-  const inbox = options.downloads && new Inbox(options.downloads);
+  const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
   const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
   const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, refuseWork, files, log });
   const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
@@ -220,6 +220,9 @@ export async function createApp(options: {
   const sweepInboxes = () =>
     inbox
       ?.sweep([config.workdir, ...store.all().map((record) => record.workdir)], settings.inboxRetentionHours * 3_600_000)
+      .then(({ refused }) => {
+        for (const why of refused) log.warn(`an inbox was not swept: ${why}`);
+      })
       .catch((error: Error) => log.error({ err: error }, 'sweeping the inboxes failed'));
   let sweeping: NodeJS.Timeout | undefined;
   installOrchestrationCommands(bridge, orchestrator);

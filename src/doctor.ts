@@ -2,10 +2,17 @@
 // non-zero if anything is wrong. It changes nothing.
 import { ConfigError } from './errors/config-error.ts';
 import { configSecrets, loadConfig } from './config/config.ts';
-import { Secrets } from './log/secrets.ts';
+import { environmentSecrets, Secrets } from './log/secrets.ts';
+import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
 import { formatCheck } from './checks/check.ts';
 import { runChecks } from './checks/doctor.ts';
 import { checkNode } from './checks/system-checks.ts';
+
+// An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log, a crash included.
+const secrets = new Secrets();
+for (const value of environmentSecrets(process.env)) secrets.add(value);
+exitOnUncaught('jsonl-bridge doctor', secrets);
+redactStandardStreams(secrets);
 
 async function main(): Promise<number> {
   let config;
@@ -14,11 +21,9 @@ async function main(): Promise<number> {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.log(formatCheck(checkNode()));
-    console.log(`✗ configuration: ${error.message}. Fix it: nothing else can be checked until the bridge can read its configuration.`);
+    console.log(secrets.redact(`✗ configuration: ${error.message}. Fix it: nothing else can be checked until the bridge can read its configuration.`));
     return 1;
   }
-  // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log.
-  const secrets = new Secrets();
   for (const secret of configSecrets(config)) secrets.add(secret);
   const ok = await runChecks(config, (result) => console.log(secrets.redact(formatCheck(result))));
   console.log(ok ? 'All good: npm start.' : 'Fix what is marked ✗, then run npm run doctor again.');
@@ -28,7 +33,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => (process.exitCode = code),
   (error) => {
-    console.error('jsonl-bridge doctor: fatal:', error);
+    printFatal('jsonl-bridge doctor: fatal', error, secrets);
     process.exit(1);
   },
 );

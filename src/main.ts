@@ -4,7 +4,9 @@ import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { createApp } from './app.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog, type Log } from './log/logger.ts';
-import { Secrets } from './log/secrets.ts';
+import { environmentSecrets, Secrets } from './log/secrets.ts';
+import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
+import { bridgeListeners, cleartextWarnings } from './config/cleartext.ts';
 import { ConsoleOutbound } from './console/outbound.ts';
 import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
 import { ChatStore } from './store/chat-store.ts';
@@ -16,6 +18,13 @@ import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
 import { reachTelegram, telegramRoundTrip, TokenRefusedError } from './telegram/reach.ts';
 
+// Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
+// are known before the configuration is read, and the configuration's once it is.
+const secrets = new Secrets();
+for (const value of environmentSecrets(process.env)) secrets.add(value);
+exitOnUncaught('jsonl-bridge', secrets);
+redactStandardStreams(secrets);
+
 async function main(argv: string[]): Promise<number> {
   const consoleMode = argv.includes('--console');
   let config: BridgeConfig;
@@ -23,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     config = await loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`jsonl-bridge: ${error.message}`);
+      console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
       return EX_CONFIG;
     }
     throw error;
@@ -34,9 +43,9 @@ async function main(argv: string[]): Promise<number> {
     );
     return EX_CONFIG;
   }
-  const secrets = new Secrets();
   for (const secret of configSecrets(config)) secrets.add(secret);
   const log = createLog({ format: config.logFormat, secrets });
+  for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
   await ensurePrivateDir(config.dataDir);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
@@ -106,7 +115,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error) => {
-    console.error('jsonl-bridge: fatal:', error);
+    printFatal('jsonl-bridge: fatal', error, secrets);
     process.exit(1);
   },
 );

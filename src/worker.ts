@@ -6,11 +6,18 @@ import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog } from './log/logger.ts';
-import { Secrets } from './log/secrets.ts';
+import { environmentSecrets, Secrets } from './log/secrets.ts';
+import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { RunWorker } from './queue/run-worker.ts';
+
+// Everything printed is redacted, a crash included (see main.ts).
+const secrets = new Secrets();
+for (const value of environmentSecrets(process.env)) secrets.add(value);
+exitOnUncaught('jsonl-bridge worker', secrets);
+redactStandardStreams(secrets);
 
 async function main(): Promise<number> {
   let config: BridgeConfig;
@@ -18,7 +25,7 @@ async function main(): Promise<number> {
     config = await loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`jsonl-bridge worker: ${error.message}`);
+      console.error(secrets.redact(`jsonl-bridge worker: ${error.message}`));
       return EX_CONFIG;
     }
     throw error;
@@ -28,7 +35,6 @@ async function main(): Promise<number> {
     console.error('jsonl-bridge worker: BRIDGE_REDIS_URL is not set: set it to the Redis the bridge queues runs on, like redis://:password@host:6379/0.');
     return EX_CONFIG;
   }
-  const secrets = new Secrets();
   for (const secret of configSecrets(config)) secrets.add(secret);
   const name = process.env.BRIDGE_WORKER_NAME?.trim() || `${hostname()}-${process.pid}`;
   const log = createLog({ format: config.logFormat, secrets }).child({ worker: name });
@@ -64,7 +70,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    console.error('jsonl-bridge worker: fatal:', error);
+    printFatal('jsonl-bridge worker: fatal', error, secrets);
     process.exit(1);
   },
 );

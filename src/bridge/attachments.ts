@@ -119,9 +119,7 @@ export class Attachments {
         saved.push(await this.options.inbox.save(chat.record.workdir, attachment));
       } catch (error) {
         if (!(error instanceof DownloadError)) throw error;
-        await reply(
-          `⚠️ ${describeAttachment(attachment)} could not be received: ${error.message}. Nothing of it was kept; send it again, or as a smaller file.`,
-        );
+        await reply(`⚠️ ${describeAttachment(attachment)} could not be received: ${error.message}. Nothing of it was kept; ${error.advice}.`);
       }
     }
     const words = messages.map((m) => m.text.trim()).filter(Boolean);

@@ -10,7 +10,8 @@ import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession } from './chat-session.ts';
 import type { ChatSessions } from './chat-sessions.ts';
-import { UsageError, type CommandContext, type CommandHandler } from './commands/command.ts';
+import { UsageError, type CommandContext, type CommandHandler, type CommandOptions } from './commands/command.ts';
+import { runWithDeadline } from './deadline.ts';
 import { help, start } from './commands/help.ts';
 import { cli, model, newSession, status, stop } from './commands/session.ts';
 import { cd, project } from './commands/projects.ts';
@@ -28,7 +29,14 @@ import type { Log } from '../log/logger.ts';
 export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest' | 'projectRoots' | 'projects' | 'dataDir'> & {
   settings: Pick<
     Settings,
-    'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds' | 'maxQueuedMessages' | 'fileReminderSeconds'
+    | 'progressEditIntervalMs'
+    | 'answerAsDocumentOverChars'
+    | 'turnTimeoutSeconds'
+    | 'turnTimeoutWarningSeconds'
+    | 'maxQueuedMessages'
+    | 'fileReminderSeconds'
+    | 'commandTimeoutSeconds'
+    | 'fileTransferTimeoutSeconds'
   >;
 };
 
@@ -59,7 +67,7 @@ export class Bridge {
   readonly config: BotConfig;
   readonly chats: ChatSessions;
   readonly out: Outbound;
-  private readonly commands = new Map<string, CommandHandler>();
+  private readonly commands = new Map<string, { handler: CommandHandler; timeoutSeconds: number | undefined }>();
   private readonly buttons = new Map<string, ButtonHandler>();
   private readonly stopHooks: StopHook[] = [];
   private readonly statusHooks: StatusHook[] = [];
@@ -83,14 +91,15 @@ export class Bridge {
       log: this.log,
       reminderMs: options.config.settings.fileReminderSeconds * 1000,
     });
-    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project, permissions, file }))
+    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project, permissions }))
       this.command(name, handler);
+    this.command('file', file, { timeoutSeconds: options.config.settings.fileTransferTimeoutSeconds });
     this.button('stop', (press, turnId) => this.stopButton(press, turnId));
   }
 
   /** Registers a command; its usage line comes from manifest.json. */
-  command(name: string, handler: CommandHandler): void {
-    this.commands.set(name, handler);
+  command(name: string, handler: CommandHandler, options: CommandOptions = {}): void {
+    this.commands.set(name, { handler, timeoutSeconds: options.timeoutSeconds });
   }
 
   /** Registers a button kind: callback data `<kind>:<payload>`. */
@@ -141,23 +150,50 @@ export class Bridge {
       if (!command) return;
     }
     if (command) {
-      const handler = this.commands.get(command.name);
+      const registered = this.commands.get(command.name);
       const usage = this.config.manifest.commands.find((c) => c.name === command.name)?.usage ?? `/${command.name}`;
-      if (!handler) {
+      if (!registered) {
         await reply(plain(`Unknown command /${command.name}. Try /help.`));
         return;
       }
-      const ctx: CommandContext = { bridge: this, chat, message, args: command.rest, reply, usage };
-      try {
-        await handler(ctx);
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        await reply({ html: `⚠️ ${escapeHtml(error.message)}\nUsage: <code>${escapeHtml(usage)}</code>`, plain: `⚠️ ${error.message}\nUsage: ${usage}` });
-      }
+      await this.runCommand(command.name, registered, (signal) => ({ bridge: this, chat, message, args: command.rest, reply, usage, signal }));
       return;
     }
     if (!message.text.trim()) return;
     await this.prompt(chat, message);
+  }
+
+  /**
+   * Runs a command within its deadline: past it the command's signal is aborted, the chat is
+   * told, and the chat's next message is answered (the transport handles a chat's messages one
+   * after another, so a command that never ended would silence the chat).
+   */
+  private async runCommand(
+    name: string,
+    { handler, timeoutSeconds = this.config.settings.commandTimeoutSeconds }: { handler: CommandHandler; timeoutSeconds: number | undefined },
+    context: (signal: AbortSignal) => CommandContext,
+  ): Promise<void> {
+    const controller = new AbortController();
+    const ctx = context(controller.signal);
+    const log = this.log.child({ chat: chatKey(ctx.chat.address) });
+    const ended = await runWithDeadline(
+      async () => {
+        try {
+          await handler(ctx);
+        } catch (error) {
+          if (!(error instanceof UsageError)) throw error;
+          const usage = ctx.usage;
+          await ctx.reply({ html: `⚠️ ${escapeHtml(error.message)}\nUsage: <code>${escapeHtml(usage)}</code>`, plain: `⚠️ ${error.message}\nUsage: ${usage}` });
+        }
+      },
+      timeoutSeconds * 1000,
+      controller,
+      // Whatever the stopped command still does is its own affair: a failure after its deadline is only logged.
+      (error) => log.warn({ err: error }, `/${name} failed after its deadline`),
+    );
+    if (ended === 'done') return;
+    log.warn(`/${name} passed its ${timeoutSeconds} s deadline and was stopped`);
+    await ctx.reply(plain(`⌛ /${name} took longer than ${timeoutSeconds} s and was stopped. The chat goes on: try again, or ask for something smaller.`));
   }
 
   /** A prompt for the chat's agent, with the files that wait for it, unless the budget or the queue refuses it. */
@@ -253,7 +289,18 @@ export class Bridge {
     const kind = split < 0 ? press.data : press.data.slice(0, split);
     const handler = this.buttons.get(kind);
     if (!handler) return { text: 'This button no longer does anything.' };
-    return handler(press, split < 0 ? '' : press.data.slice(split + 1));
+    // A button is handled in its chat's turn like a message: it too must let go at the commands' deadline.
+    const seconds = this.config.settings.commandTimeoutSeconds;
+    let answer: ButtonAnswer | undefined;
+    const ended = await runWithDeadline(
+      async () => void (answer = await handler(press, split < 0 ? '' : press.data.slice(split + 1))),
+      seconds * 1000,
+      new AbortController(),
+      (error) => this.log.warn({ err: error, chat: chatKey(press.address) }, `a ${kind} button failed after its deadline`),
+    );
+    if (ended === 'done' && answer) return answer;
+    this.log.warn({ chat: chatKey(press.address) }, `a ${kind} button passed its ${seconds} s deadline`);
+    return { text: `⌛ That took longer than ${seconds} s and was stopped.`, alert: true };
   }
 
   /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */

@@ -27,6 +27,10 @@ export const bridgeManifestSchema = z
         turnTimeoutWarningSeconds: positive,
         /** Messages waiting behind a running turn, per chat; more are refused with a message. */
         maxQueuedMessages: positive,
+        /** A command still working after this long is stopped, and the chat told: no command holds a chat longer. */
+        commandTimeoutSeconds: positive,
+        /** A file's download into the inbox, and `/file get` (zipping a large directory), may rightly take longer than a command: this long. */
+        fileTransferTimeoutSeconds: positive,
         /** Files people send stay in a chat's `.bridge/inbox/` this long. */
         inboxRetentionHours: positive,
         /** A file sent without words waits for the user's next message; after this long the chat is reminded. */

@@ -1,9 +1,11 @@
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
 import { nanoid } from 'nanoid';
 import type { Attachment, Downloads } from '../ports/transport.ts';
 import { megabytes } from './sizes.ts';
 import { safeFileName } from './safe-name.ts';
+import { containedDir, OutsideError } from './contained.ts';
 
 /** Where files sent to a chat are kept, under its working directory. */
 export const INBOX_DIR = join('.bridge', 'inbox');
@@ -23,6 +25,8 @@ export class DownloadError extends Error {
   constructor(
     readonly attachment: Attachment,
     message: string,
+    /** What the user can do about it. */
+    readonly advice = 'send it again, or as a smaller file',
   ) {
     super(message);
   }
@@ -38,27 +42,55 @@ const DEFAULT_NAMES: Record<Attachment['kind'], string> = {
   video_note: 'video-note.mp4',
 };
 
+/** What the user can do when the inbox's folder leads out of the working directory (or is not a folder). */
+const outsideAdvice = `move ${INBOX_DIR} out of the way (or /cd to another directory) to receive files here`;
+
 /**
  * Saves what users send into `<workdir>/.bridge/inbox/`: each file under a safe name that
  * never replaces another, written beside its place and renamed in only when whole, so a
- * failed or refused download leaves nothing behind. The folder ignores itself in git.
+ * failed or refused download leaves nothing behind. The folder ignores itself in git. A
+ * repository may ship `.bridge` or its inbox as a symlink: one leading out of the working
+ * directory is refused, and nothing is written or removed through it.
  */
 export class Inbox {
-  constructor(private readonly downloads: Downloads) {}
+  /** `timeoutMs`: a download still going after this long is stopped (the chat waits on it meanwhile). */
+  constructor(
+    private readonly downloads: Downloads,
+    private readonly options: { timeoutMs?: number } = {},
+  ) {}
 
   async save(workdir: string, attachment: Attachment): Promise<SavedFile> {
     const limit = this.downloads.maxBytes;
     if (attachment.size !== undefined && attachment.size > limit)
       throw new DownloadError(attachment, `it is ${megabytes(attachment.size)}, over the ${megabytes(limit)} a bot may download`);
-    const dir = join(workdir, INBOX_DIR);
-    await prepare(dir);
+    let dir: string;
+    try {
+      dir = await prepare(workdir);
+    } catch (error) {
+      if (error instanceof OutsideError) throw new DownloadError(attachment, `this chat's inbox: ${error.message}`, outsideAdvice);
+      const gone = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new DownloadError(
+        attachment,
+        gone ? `this chat's directory, ${workdir}, is gone` : `this chat's inbox could not be made (${(error as Error).message})`,
+        gone ? '/cd to another directory to receive files' : 'send it again once that is fixed',
+      );
+    }
     const partial = join(dir, `.partial-${nanoid(8)}`);
     try {
-      await this.downloads.download(attachment, partial);
+      // Made here, new and not through a link, so the download writes into this very file.
+      await (await open(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)).close();
+      const { timeoutMs = 300_000 } = this.options;
+      const deadline = AbortSignal.timeout(timeoutMs);
+      await this.downloads.download(attachment, partial, deadline).catch((error: unknown) => {
+        if (deadline.aborted) throw new DownloadError(attachment, `it was still arriving after ${Math.round(timeoutMs / 1000)} s, and was stopped`);
+        throw error;
+      });
       const { size } = await stat(partial);
       const path = await claimName(dir, safeFileName(attachment.fileName, nameFor(attachment)));
       await rename(partial, path);
-      return { path, kind: attachment.kind, bytes: size, ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}), ...durationOf(attachment) };
+      // Named under the working directory as the chat and the agent know it (the folder's real path may differ by a link).
+      const named = join(workdir, relative(await realpath(workdir), path));
+      return { path: named, kind: attachment.kind, bytes: size, ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}), ...durationOf(attachment) };
     } catch (error) {
       await rm(partial, { force: true });
       if (error instanceof DownloadError) throw error;
@@ -66,23 +98,33 @@ export class Inbox {
     }
   }
 
-  /** Removes files older than `maxAgeMs` from the inboxes of these working directories; returns how many. */
-  async sweep(workdirs: Iterable<string>, maxAgeMs: number, now = Date.now()): Promise<number> {
+  /**
+   * Removes files older than `maxAgeMs` from the inboxes of these working directories; returns
+   * how many, and the inboxes left alone because they lead out of their directory. Only
+   * regular files are removed, each looked at without following it (a link is not its target).
+   */
+  async sweep(workdirs: Iterable<string>, maxAgeMs: number, now = Date.now()): Promise<{ removed: number; refused: string[] }> {
     let removed = 0;
+    const refused: string[] = [];
     for (const workdir of new Set(workdirs)) {
-      const dir = join(workdir, INBOX_DIR);
-      const names = await readdir(dir).catch(() => [] as string[]);
-      for (const name of names) {
+      const dir = await existingInbox(workdir).catch((error: Error) => {
+        if (!(error instanceof OutsideError)) throw error;
+        refused.push(`${workdir}: ${error.message}`);
+        return undefined;
+      });
+      if (!dir) continue;
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
         if (name === '.gitignore') continue;
         const path = join(dir, name);
-        const info = await stat(path).catch(() => undefined);
-        if (info?.isFile() && now - info.mtimeMs > maxAgeMs) {
-          await rm(path, { force: true });
-          removed++;
-        }
+        const info = await lstat(path).catch(() => undefined);
+        if (!info?.isFile() || now - info.mtimeMs <= maxAgeMs) continue;
+        // The folder is looked at again right before each removal: swapped for a link meanwhile, it is left alone.
+        if ((await realpath(dir).catch(() => undefined)) !== dir) break;
+        await unlink(path).catch(() => {});
+        removed++;
       }
     }
-    return removed;
+    return { removed, refused };
   }
 }
 
@@ -98,12 +140,24 @@ function durationOf(attachment: Attachment): Pick<SavedFile, 'durationSeconds'> 
   return attachment.durationSeconds !== undefined ? { durationSeconds: attachment.durationSeconds } : {};
 }
 
-async function prepare(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  // Files people send are not the project's: keep them out of commits.
+/** The inbox's real folder, made where missing; an OutsideError when it leads out of `workdir`. */
+async function prepare(workdir: string): Promise<string> {
+  const dir = await containedDir(workdir, INBOX_DIR);
+  // Files people send are not the project's: keep them out of commits. (`wx` never writes through a link.)
   await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
+  return dir;
+}
+
+/** The inbox's real folder if there is one (nothing is made); an OutsideError when it leads out of `workdir`. */
+async function existingInbox(workdir: string): Promise<string | undefined> {
+  const exists = await lstat(join(workdir, INBOX_DIR)).then(
+    () => true,
+    () => false,
+  );
+  if (!exists || !(await stat(workdir).catch(() => undefined))?.isDirectory()) return undefined;
+  return containedDir(workdir, INBOX_DIR);
 }
 
 /** The first free name of `name`, `name-2`, `name-3`…, reserved by creating it (so two saves never pick the same one). */

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, realpath, rm, stat } from 'node:fs/promises';
+import { mkdir, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,13 +7,26 @@ import { ZipArchive } from 'archiver';
 import { nanoid } from 'nanoid';
 import { isInside } from '../projects/directories.ts';
 import { megabytes } from './sizes.ts';
+import { openRegularFile, OutsideError, specialKind } from './contained.ts';
+import { directoryEntries } from './directory-entries.ts';
 
 /** The Bot API takes uploads up to 50 MB, and shows images up to 10 MB as photos. */
 export const UPLOAD_LIMIT = 50 * 1024 * 1024;
 const PHOTO_LIMIT = 10 * 1024 * 1024;
 const PHOTO_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp']);
 
-export type Outgoing = { ok: true; path: string; bytes: number; as: 'photo' | 'document' } | { ok: false; error: string };
+/** A file ready to send: opened and checked, its bytes read from the descriptor (`content`). The caller closes it (`close`). */
+export interface Sendable {
+  ok: true;
+  path: string;
+  bytes: number;
+  as: 'photo' | 'document';
+  /** What a zip left out, and why, a line each. */
+  skipped?: string[];
+  content: () => AsyncIterable<Uint8Array>;
+  close: () => Promise<void>;
+}
+export type Outgoing = Sendable | { ok: false; error: string };
 export type OutgoingTarget = { ok: true; path: string; directory: boolean } | { ok: false; error: string };
 
 /**
@@ -29,8 +42,10 @@ export async function resolveTarget(from: string, wanted: string, roots: readonl
     return { ok: false, error: `${wanted} does not exist.` };
   }
   if (!roots.some((root) => isInside(real, root))) return { ok: false, error: `${wanted} is outside ${roots.join(', ')}, where files may be sent from.` };
+  // stat never opens: a named pipe is named here, not read (opening one blocks until a writer comes).
   const info = await stat(real);
-  if (!info.isFile() && !info.isDirectory()) return { ok: false, error: `${wanted} is not a regular file.` };
+  if (!info.isFile() && !info.isDirectory())
+    return { ok: false, error: `${wanted} is ${specialKind(info) ?? 'not a regular file'}: only files and directories are sent.` };
   return { ok: true, path: real, directory: info.isDirectory() };
 }
 
@@ -39,26 +54,54 @@ export async function outgoingFile(from: string, wanted: string, roots: readonly
   const target = await resolveTarget(from, wanted, roots);
   if (!target.ok) return target;
   if (target.directory) return { ok: false, error: `${wanted} is a directory: send the files in it, or an archive of it.` };
-  return sized(target.path, wanted);
+  return sized(target.path, wanted, roots);
 }
 
-async function sized(path: string, wanted: string): Promise<Outgoing> {
-  const { size } = await stat(path);
-  if (size === 0) return { ok: false, error: `${wanted} is empty.` };
-  if (size > UPLOAD_LIMIT) return { ok: false, error: `${wanted} is ${megabytes(size)}: a bot can send at most ${megabytes(UPLOAD_LIMIT)}.` };
+/**
+ * Opened and checked on the descriptor itself (no link followed, a pipe never waited on), and
+ * sent from that descriptor: the path swapped for a link or a pipe after the check changes nothing.
+ */
+async function sized(path: string, wanted: string, roots: readonly string[]): Promise<Outgoing> {
+  let opened;
+  try {
+    opened = await openRegularFile(path, roots);
+  } catch (error) {
+    if (error instanceof OutsideError) return { ok: false, error: `${wanted} changed while it was being sent: ${error.message}.` };
+    throw error;
+  }
+  const { handle, info } = opened;
+  const { size } = info;
+  const refuse = async (error: string): Promise<Outgoing> => {
+    await handle.close();
+    return { ok: false, error };
+  };
+  if (size === 0) return refuse(`${wanted} is empty.`);
+  if (size > UPLOAD_LIMIT) return refuse(`${wanted} is ${megabytes(size)}: a bot can send at most ${megabytes(UPLOAD_LIMIT)}.`);
   const photo = PHOTO_EXTENSIONS.has(extname(path).toLowerCase()) && size <= PHOTO_LIMIT;
-  return { ok: true, path, bytes: size, as: photo ? 'photo' : 'document' };
+  return {
+    ok: true,
+    path,
+    bytes: size,
+    as: photo ? 'photo' : 'document',
+    // From the start each time (a retried upload reads it again); the descriptor stays open until closed.
+    content: () => handle.createReadStream({ start: 0, end: Math.max(0, size - 1), autoClose: false }),
+    close: () => handle.close().catch(() => {}),
+  };
 }
 
 /**
  * A directory as a zip in `tempDir` (without `.git`), refused once it passes the upload limit.
- * The caller removes it after sending.
+ * Only files, directories and links inside it go in: named pipes, sockets and devices are never
+ * opened, links leading out of it are not followed, and each is listed in `skipped`. Each file
+ * is read from a descriptor opened without following a link and checked to be a regular file.
+ * `signal` stops it (the partial zip is removed). The caller removes the zip after sending.
  */
-export async function zipDirectory(dir: string, tempDir: string, limit = UPLOAD_LIMIT): Promise<Outgoing> {
+export async function zipDirectory(dir: string, tempDir: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<Outgoing> {
+  const { limit = UPLOAD_LIMIT, signal } = options;
+  const entries = await directoryEntries(dir, signal);
   await mkdir(tempDir, { recursive: true, mode: 0o700 });
   const path = join(tempDir, `${nanoid(8)}-${basename(dir) || 'root'}.zip`);
   const archive = new ZipArchive({ zlib: { level: 6 } });
-  archive.glob('**/*', { cwd: dir, dot: true, ignore: ['.git/**', '.git'] });
   let written = 0;
   const tooBig = new Error(tooBigText(dir, limit));
   const counted = new Transform({
@@ -67,16 +110,60 @@ export async function zipDirectory(dir: string, tempDir: string, limit = UPLOAD_
       done(written > limit ? tooBig : null, chunk);
     },
   });
-  // The pipeline's end is the archive's: finalize() only says no more entries come.
-  archive.finalize().catch(() => {});
+  const skipped = [...entries.skipped];
+  const zipped = pipeline(archive, counted, createWriteStream(path, { mode: 0o600, flags: 'wx' }), ...(signal ? [{ signal }] : []));
+  const processed = entryCounter(archive, zipped);
+  let reading: FileHandle | undefined; // the file being zipped: its stream closes it, unless the zip stops first
   try {
-    await pipeline(archive, counted, createWriteStream(path, { mode: 0o600 }));
+    for (const name of entries.directories) processed.added(archive.append(Buffer.alloc(0), { name: `${name}/`, type: 'directory' }));
+    for (const link of entries.links) processed.added(archive.symlink(link.name, link.target));
+    // One file open at a time: the next is opened once the archive has taken the last.
+    for (const file of entries.files) {
+      signal?.throwIfAborted();
+      const opened = await openRegularFile(file.path, [dir]).catch((error: NodeJS.ErrnoException) => {
+        if (error instanceof OutsideError || error.code === 'ENOENT')
+          skipped.push(`${file.name} (${error instanceof OutsideError ? 'changed into something else while zipping' : 'gone'})`);
+        else throw error;
+        return undefined;
+      });
+      if (!opened) continue;
+      reading = opened.handle;
+      processed.added(archive.append(opened.handle.createReadStream(), { name: file.name, date: opened.info.mtime, mode: opened.info.mode & 0o777 }));
+      await processed.all();
+    }
+    // The pipeline's end is the archive's: finalize() only says no more entries come.
+    archive.finalize().catch(() => {});
+    await zipped;
   } catch (error) {
+    archive.abort();
+    await zipped.catch(() => {});
+    await reading?.close().catch(() => {});
     await rm(path, { force: true });
     if (error === tooBig) return { ok: false, error: tooBig.message };
     throw error;
   }
-  return sized(path, `${basename(dir)}.zip`);
+  const sent = await sized(path, `${basename(dir)}.zip`, [await realpath(tempDir)]);
+  return sent.ok && skipped.length ? { ...sent, skipped } : sent;
+}
+
+/** Waits until the archive has taken every entry appended so far, or the zip failed. */
+function entryCounter(archive: ZipArchive, zipped: Promise<void>) {
+  let appended = 0;
+  let taken = 0;
+  let wake: (() => void) | undefined;
+  archive.on('entry', () => {
+    taken++;
+    wake?.();
+  });
+  // A zip that fails (too big, stopped) rejects here; one that ends has taken everything.
+  const failed = zipped.then(() => new Promise<never>(() => {}));
+  failed.catch(() => {}); // the zip's own failure is the caller's to handle; this only wakes the wait
+  return {
+    added: (_: ZipArchive) => void appended++,
+    async all(): Promise<void> {
+      while (taken < appended) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), failed]);
+    },
+  };
 }
 
 const tooBigText = (dir: string, limit: number) => `${basename(dir)} zipped is over ${megabytes(limit)}, more than a bot can send: pick a smaller directory.`;

@@ -11,14 +11,11 @@ export class Secrets {
 
   add(value: string | undefined): void {
     if (!value || value.length < Secrets.MIN_LENGTH) return;
-    this.values.add(value);
-    // A JSON line holds the value escaped: a password with a quote in it is found too.
-    this.values.add(JSON.stringify(value).slice(1, -1));
+    for (const form of forms(value)) this.values.add(form);
   }
 
   remove(value: string): void {
-    this.values.delete(value);
-    this.values.delete(JSON.stringify(value).slice(1, -1));
+    for (const form of forms(value)) this.values.delete(form);
   }
 
   redact(text: string): string {
@@ -26,4 +23,32 @@ export class Secrets {
     for (const value of this.values) if (out.includes(value)) out = out.replaceAll(value, '[redacted]');
     return out;
   }
+}
+
+/**
+ * The ways a value is written where it may show: as it is, escaped in a JSON line (a password
+ * with a quote in it), and percent-encoded in a URL (a token's colon as %3A).
+ */
+function forms(value: string): string[] {
+  return [...new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)])];
+}
+
+/**
+ * The secrets in the environment, known by their variables' names, for what is printed before
+ * the configuration is read (or when reading it fails): the bot token, API tokens, keys,
+ * passwords, and the password in any URL.
+ */
+export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || !/^(TELEGRAM|BRIDGE|SUBAGENTS)_/.test(name)) continue;
+    if (/TOKEN|KEY|SECRET|PASSWORD/.test(name) && !/_FILE$|_TLS_KEY$/.test(name))
+      values.push(value, ...value.split(',').map((pair) => pair.slice(pair.indexOf('=') + 1).trim()));
+    // A URL's password (BRIDGE_REDIS_URL, a Bot API root behind a proxy that wants one).
+    if (URL.canParse(value)) {
+      const password = new URL(value).password;
+      if (password) values.push(password, decodeURIComponent(password));
+    }
+  }
+  return values;
 }

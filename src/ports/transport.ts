@@ -54,6 +54,11 @@ export interface Outbound {
 
 export interface OutgoingFile {
   path: string;
+  /**
+   * The file's bytes from where it was opened and checked, read afresh by each attempt: set,
+   * the path is only its name, never opened again (it may be something else by now).
+   */
+  content?: () => AsyncIterable<Uint8Array>;
   /** The name the chat sees; the path's own by default. */
   filename?: string;
   as: 'photo' | 'document';
@@ -77,7 +82,8 @@ export interface Downloads {
   /** The largest file the transport can fetch (Telegram's Bot API: 20 MB). */
   readonly maxBytes: number;
   /** Writes the attachment's bytes to `path`; rejects (with a sentence) when it cannot. */
-  download(attachment: Attachment, path: string): Promise<void>;
+  /** Stops, rejecting, when `signal` is aborted (a download past its deadline). */
+  download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void>;
 }
 
 export interface ChatUser {

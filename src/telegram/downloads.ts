@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GrammyError, type Api } from 'grammy';
@@ -20,14 +21,15 @@ export class TelegramDownloads implements Downloads {
     private readonly telegram: { token: string; apiRoot: string },
   ) {}
 
-  async download(attachment: Attachment, path: string): Promise<void> {
-    const file = await this.api.getFile(attachment.id).catch((error: unknown) => {
+  async download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void> {
+    // grammY types its signal with the abort-controller shim's class; Node's own is what it uses at run time.
+    const file = await this.api.getFile(attachment.id, signal as Parameters<Api['getFile']>[1]).catch((error: unknown) => {
       if (error instanceof GrammyError && /file is too big/i.test(error.description))
         throw new Error(`it is over the ${megabytes(this.maxBytes)} a bot may download`);
       throw error;
     });
     if (!file.file_path) throw new Error('Telegram gave no path to download it from');
-    const response = await fetch(`${this.telegram.apiRoot}/file/bot${this.telegram.token}/${file.file_path}`);
+    const response = await fetch(`${this.telegram.apiRoot}/file/bot${this.telegram.token}/${file.file_path}`, signal ? { signal } : {});
     if (!response.ok || !response.body) throw new Error(`the download failed (HTTP ${response.status})`);
     let received = 0;
     const limit = this.maxBytes;
@@ -37,7 +39,10 @@ export class TelegramDownloads implements Downloads {
         done(received > limit ? new Error(`it is over the ${megabytes(limit)} a bot may download`) : null, chunk);
       },
     });
-    await pipeline(Readable.fromWeb(response.body), counted, createWriteStream(path, { mode: 0o600 })).catch((error: Error) => {
+    // Never written through a link put in the file's place.
+    const target = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+    await pipeline(Readable.fromWeb(response.body), counted, target.createWriteStream(), signal ? { signal } : {}).catch((error: Error) => {
+      if (signal?.aborted) throw error;
       throw new Error(/limit|over the/.test(error.message) ? error.message : `the download broke off (${error.message})`);
     });
     const expected = Number(response.headers.get('content-length') ?? NaN);

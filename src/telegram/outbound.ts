@@ -71,7 +71,7 @@ export class TelegramOutbound implements Outbound {
   }
 
   private async sendFileNow(to: ChatAddress, file: OutgoingFile, options: SendOptions): Promise<MessageRef> {
-    const input = () => new InputFile(file.path, file.filename ?? basename(file.path));
+    const input = () => new InputFile(file.content ?? file.path, file.filename ?? basename(file.path));
     if (file.as === 'document') return this.upload(to, 'document', input, file.caption, options);
     try {
       return await this.upload(to, 'photo', input, file.caption, options);

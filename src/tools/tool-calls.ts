@@ -172,9 +172,11 @@ export class ToolCalls {
     const who = caller ? `#${caller.number} ${displayName(caller)}` : undefined;
     const shown = [who && `${who}:`, caption].filter(Boolean).join(' ');
     try {
-      await this.options.out.sendFile(scope.address, { path: file.path, as: file.as, ...(shown ? { caption: plain(shown) } : {}) });
+      await this.options.out.sendFile(scope.address, { path: file.path, content: file.content, as: file.as, ...(shown ? { caption: plain(shown) } : {}) });
     } catch (caught) {
       return error(`Not sent: the chat refused it (${(caught as Error).message}).`);
+    } finally {
+      await file.close();
     }
     return ok(`Sent ${basename(file.path)} (${megabytes(file.bytes)}) to the chat as a ${file.as}.`);
   }

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
@@ -26,6 +27,8 @@ function script(request: ModelRequest): Reply {
   if (/send the report/.test(request.lastUserText))
     return { toolCalls: [{ name: 'mcp__bridge__send_file', input: { path: join(real.cliEnv.workdir, 'out', 'report.md') } }] };
   if (/send the secret/.test(request.lastUserText)) return { toolCalls: [{ name: 'mcp__bridge__send_file', input: { path: '/etc/passwd' } }] };
+  if (/send the pipe/.test(request.lastUserText)) return { toolCalls: [{ name: 'mcp__bridge__send_file', input: { path: 'out/pipe' } }] };
+  if (/send the link/.test(request.lastUserText)) return { toolCalls: [{ name: 'mcp__bridge__send_file', input: { path: 'out/passwd-link' } }] };
   return { text: 'nothing to do' };
 }
 
@@ -84,5 +87,14 @@ describe('files with the real claude', () => {
     expect(document.document!.bytes.toString()).toBe('# Findings\n');
     telegram().sendText({ chatId: CHAT, userId: OWNER, chatType: 'group', firstName: 'Ada', text: 'send the secret' });
     await waitMessage(/^tool said: Not sent: \/etc\/passwd is outside /);
+  });
+
+  it('a named pipe is refused without being opened, and a link leading out is refused; the chat goes on', async () => {
+    await execa('mkfifo', [join(real.cliEnv.workdir, 'out', 'pipe')]);
+    await symlink('/etc/passwd', join(real.cliEnv.workdir, 'out', 'passwd-link'));
+    telegram().sendText({ chatId: CHAT, userId: OWNER, chatType: 'group', firstName: 'Ada', text: 'send the pipe' });
+    await waitMessage(/^tool said: Not sent: out\/pipe is a named pipe: only files and directories are sent\./);
+    telegram().sendText({ chatId: CHAT, userId: OWNER, chatType: 'group', firstName: 'Ada', text: 'send the link' });
+    await waitMessage(/^tool said: Not sent: out\/passwd-link is outside /);
   });
 });

@@ -1,10 +1,13 @@
-import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DownloadError, Inbox, INBOX_DIR } from '../../src/files/inbox.ts';
-import { outgoingFile, resolveTarget, zipDirectory } from '../../src/files/outgoing.ts';
+import { outgoingFile, resolveTarget, zipDirectory, type Outgoing, type Sendable } from '../../src/files/outgoing.ts';
 import { promptWithFiles } from '../../src/files/prompt.ts';
+import { openRegularFile, OutsideError } from '../../src/files/contained.ts';
 import { safeFileName } from '../../src/files/safe-name.ts';
 import { Transcriber } from '../../src/files/transcriber.ts';
 import type { Attachment, Downloads } from '../../src/ports/transport.ts';
@@ -71,15 +74,108 @@ describe('the inbox', () => {
     expect(await readdir(join(dir.path, INBOX_DIR))).toEqual(['.gitignore']);
   });
 
+  it('says so when the chat’s directory is gone, making nothing', async () => {
+    const gone = join(dir.path, 'deleted-project');
+    const saving = new Inbox(downloads({ a: Buffer.from('x') })).save(gone, photo('a'));
+    await expect(saving).rejects.toThrow(`this chat's directory, ${gone}, is gone`);
+    await expect(saving).rejects.toMatchObject({ advice: '/cd to another directory to receive files' });
+    expect(await readdir(dir.path)).toEqual([]);
+  });
+
+  it('stops a download still arriving at its deadline, keeping nothing of it', async () => {
+    const stalled: Downloads = {
+      maxBytes: 1000,
+      async download(_attachment, path, signal) {
+        await writeFile(path, 'the first half');
+        await new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+    };
+    const started = Date.now();
+    const saving = new Inbox(stalled, { timeoutMs: 1000 }).save(dir.path, { kind: 'document', id: 'slow', fileName: 'huge.iso' });
+    await expect(saving).rejects.toThrow('it was still arriving after 1 s, and was stopped');
+    await expect(saving).rejects.toBeInstanceOf(DownloadError);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await readdir(join(dir.path, INBOX_DIR))).toEqual(['.gitignore']);
+  });
+
   it('sweeps files past their retention, and only those', async () => {
     const inbox = new Inbox(downloads({ a: Buffer.from('x') }));
     const old = await inbox.save(dir.path, photo('a'));
     const fresh = await inbox.save(dir.path, photo('a'));
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
     await utimes(old.path, twoDaysAgo, twoDaysAgo);
-    expect(await inbox.sweep([dir.path, dir.path, join(dir.path, 'no-such')], 86_400_000)).toBe(1);
+    expect(await inbox.sweep([dir.path, dir.path, join(dir.path, 'no-such')], 86_400_000)).toEqual({ removed: 1, refused: [] });
     expect((await readdir(join(dir.path, INBOX_DIR))).sort()).toEqual(['.gitignore', 'photo-2.jpg']);
     expect(fresh.path.endsWith('photo-2.jpg')).toBe(true);
+  });
+});
+
+describe('an inbox that leads outside the working directory', () => {
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000);
+
+  /** A repository shipping `.bridge/inbox -> ../../elsewhere`, and week-old files there. */
+  async function layout() {
+    // From repo/.bridge/, ../../elsewhere is beside the repository.
+    const elsewhere = join(dir.path, 'projects', 'elsewhere');
+    const repo = join(dir.path, 'projects', 'repo');
+    await mkdir(elsewhere, { recursive: true });
+    await mkdir(join(repo, '.bridge'), { recursive: true });
+    await writeFile(join(elsewhere, 'thesis.tex'), 'years of work');
+    await utimes(join(elsewhere, 'thesis.tex'), weekAgo, weekAgo);
+    await symlink('../../elsewhere', join(repo, '.bridge', 'inbox'));
+    return { elsewhere, repo };
+  }
+
+  it('saves nothing through it, and says so', async () => {
+    const { elsewhere, repo } = await layout();
+    const inbox = new Inbox(downloads({ a: Buffer.from('x') }));
+    const saving = inbox.save(repo, { kind: 'document', id: 'a', fileName: 'notes.txt' });
+    await expect(saving).rejects.toBeInstanceOf(DownloadError);
+    await expect(saving).rejects.toThrow(`this chat's inbox: .bridge/inbox leads outside ${repo} (to ${elsewhere})`);
+    await expect(saving).rejects.toMatchObject({ advice: 'move .bridge/inbox out of the way (or /cd to another directory) to receive files here' });
+    expect(await readdir(elsewhere)).toEqual(['thesis.tex']);
+  });
+
+  it('is not swept: week-old files there survive, and the refusal is reported', async () => {
+    const { elsewhere, repo } = await layout();
+    const inbox = new Inbox(downloads({}));
+    const swept = await inbox.sweep([repo], 86_400_000);
+    expect(swept).toEqual({ removed: 0, refused: [expect.stringContaining(`${repo}: .bridge/inbox leads outside`)] });
+    expect(await readFile(join(elsewhere, 'thesis.tex'), 'utf8')).toBe('years of work');
+  });
+
+  it('nor is a `.bridge` that is itself a link outside; a link inside the directory is fine', async () => {
+    const outside = join(dir.path, 'outside');
+    const repo = join(dir.path, 'repo');
+    await mkdir(outside);
+    await mkdir(repo);
+    await symlink(outside, join(repo, '.bridge'));
+    const inbox = new Inbox(downloads({ a: Buffer.from('x') }));
+    await expect(inbox.save(repo, photo('a'))).rejects.toThrow(/leads outside/);
+    expect(await readdir(outside)).toEqual([]); // no inbox made there
+
+    const inside = join(dir.path, 'inside');
+    await mkdir(join(inside, 'real-bridge'), { recursive: true });
+    await symlink('real-bridge', join(inside, '.bridge'));
+    expect((await inbox.save(inside, photo('a'))).path).toBe(join(inside, 'real-bridge', 'inbox', 'photo.jpg'));
+    // A working directory reached through a link keeps its name in what the agent is told.
+    await symlink(inside, join(dir.path, 'via-link'));
+    expect((await inbox.save(join(dir.path, 'via-link'), photo('a'))).path).toBe(join(dir.path, 'via-link', 'real-bridge', 'inbox', 'photo-2.jpg'));
+  });
+
+  it('sweeps a link inside the inbox as a link: its old target outside stays', async () => {
+    const inbox = new Inbox(downloads({ a: Buffer.from('x') }));
+    await inbox.save(dir.path, photo('a'));
+    const target = join(dir.path, '..', `precious-${randomBytes(4).toString('hex')}`);
+    await writeFile(target, 'keep me');
+    await utimes(target, weekAgo, weekAgo);
+    try {
+      await symlink(target, join(dir.path, INBOX_DIR, 'bait'));
+      expect(await inbox.sweep([dir.path], 86_400_000)).toEqual({ removed: 0, refused: [] });
+      expect(await readFile(target, 'utf8')).toBe('keep me');
+    } finally {
+      await rm(target, { force: true });
+    }
   });
 });
 
@@ -99,7 +195,40 @@ describe('prompts with files', () => {
   });
 });
 
+/** What would be sent, read the way the transport reads it (from the checked descriptor), then closed. */
+async function bytesOf(file: Sendable): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of file.content()) chunks.push(chunk);
+  await file.close();
+  return Buffer.concat(chunks);
+}
+async function sent(outgoing: Promise<Outgoing>): Promise<Outgoing> {
+  const file = await outgoing;
+  if (file.ok) await file.close();
+  return file;
+}
+
 describe('files going out', () => {
+  it('sends what was checked: the path swapped for a link or a pipe afterwards changes nothing', async () => {
+    const work = join(dir.path, 'work');
+    await mkdir(work);
+    await writeFile(join(work, 'report.txt'), 'the report');
+    await writeFile(join(dir.path, 'secret.txt'), 'secret');
+    const file = await outgoingFile(work, 'report.txt', [work]);
+    if (!file.ok) throw new Error(file.error);
+    await rm(join(work, 'report.txt'));
+    await symlink(join(dir.path, 'secret.txt'), join(work, 'report.txt'));
+    expect((await bytesOf(file)).toString()).toBe('the report');
+
+    await writeFile(join(work, 'data.csv'), 'a,b');
+    const again = await outgoingFile(work, 'data.csv', [work]);
+    if (!again.ok) throw new Error(again.error);
+    await rm(join(work, 'data.csv'));
+    await execa('mkfifo', [join(work, 'data.csv')]);
+    const twice = [await bytesOf({ ...again, close: async () => {} }), await bytesOf(again)]; // a retried upload reads it all again
+    expect(twice.map(String)).toEqual(['a,b', 'a,b']);
+  });
+
   it('sends images as photos and the rest as documents; refuses what is outside, missing, a directory or empty', async () => {
     const work = join(dir.path, 'work');
     await mkdir(join(work, 'sub'), { recursive: true });
@@ -108,8 +237,8 @@ describe('files going out', () => {
     await writeFile(join(work, 'empty.txt'), '');
     await writeFile(join(dir.path, 'secret.txt'), 'secret');
     await symlink(join(dir.path, 'secret.txt'), join(work, 'link.txt'));
-    expect(await outgoingFile(work, 'chart.png', [work])).toMatchObject({ ok: true, as: 'photo', bytes: 3 });
-    expect(await outgoingFile(work, join(work, 'patch.diff'), [work])).toMatchObject({ ok: true, as: 'document' });
+    expect(await sent(outgoingFile(work, 'chart.png', [work]))).toMatchObject({ ok: true, as: 'photo', bytes: 3 });
+    expect(await sent(outgoingFile(work, join(work, 'patch.diff'), [work]))).toMatchObject({ ok: true, as: 'document' });
     expect(await outgoingFile(work, '../secret.txt', [work])).toEqual({ ok: false, error: expect.stringMatching(/^\.\.\/secret\.txt is outside /) });
     expect(await outgoingFile(work, 'link.txt', [work])).toEqual({ ok: false, error: expect.stringMatching(/^link\.txt is outside /) });
     expect(await outgoingFile(work, 'nope.txt', [work])).toEqual({ ok: false, error: 'nope.txt does not exist.' });
@@ -127,7 +256,7 @@ describe('files going out', () => {
     await writeFile(join(project, '.env.example'), 'KEY=\n');
     const zip = await zipDirectory(project, join(dir.path, 'tmp'));
     if (!zip.ok) throw new Error(zip.error);
-    const bytes = await readFile(zip.path);
+    const bytes = await bytesOf(zip);
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
     const text = bytes.toString('latin1');
     expect(text).toContain('src/a.ts');
@@ -135,12 +264,67 @@ describe('files going out', () => {
     expect(text).not.toContain('HEAD');
   });
 
+  it('leaves out named pipes, sockets and links leading outside, never opening them, and says which', async () => {
+    const project = join(dir.path, 'project');
+    await mkdir(join(project, 'src'), { recursive: true });
+    await writeFile(join(project, 'src', 'a.ts'), 'export const a = 1;\n');
+    await writeFile(join(dir.path, 'secret.txt'), 'not for the zip');
+    await execa('mkfifo', [join(project, 'src', 'pipe')]);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(project, 'agent.sock'), resolve));
+    await symlink(join(dir.path, 'secret.txt'), join(project, 'secret-link'));
+    await symlink('src/a.ts', join(project, 'a-link'));
+    try {
+      expect(await outgoingFile(project, 'src/pipe', [project])).toEqual({
+        ok: false,
+        error: 'src/pipe is a named pipe: only files and directories are sent.',
+      });
+      const zip = await zipDirectory(project, join(dir.path, 'tmp'));
+      if (!zip.ok) throw new Error(zip.error);
+      await zip.close();
+      expect(zip.skipped).toEqual(['agent.sock (a socket)', 'secret-link (a link leading outside)', 'src/pipe (a named pipe)']);
+      const text = (await readFile(zip.path)).toString('latin1');
+      expect(text).toContain('src/a.ts');
+      expect(text).toContain('a-link'); // kept as a link
+      expect(text).not.toContain('not for the zip');
+      expect(await outgoingFile(project, 'secret-link', [project])).toMatchObject({ ok: false, error: expect.stringMatching(/is outside/) });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('opens nothing through a folder that became a link out of the directory (a race with the check)', async () => {
+    const work = join(dir.path, 'work');
+    const outside = join(dir.path, 'outside');
+    await mkdir(work);
+    await mkdir(outside);
+    await writeFile(join(outside, 'key.pem'), 'PRIVATE');
+    await symlink(outside, join(work, 'swapped')); // as if `swapped` had been a real folder when it was checked
+    await expect(openRegularFile(join(work, 'swapped', 'key.pem'), [work])).rejects.toThrow(
+      new OutsideError(`${join(work, 'swapped', 'key.pem')} leads outside (to ${join(outside, 'key.pem')})`),
+    );
+    const { handle } = await openRegularFile(join(work, 'swapped', 'key.pem'), [dir.path]);
+    await handle.close();
+  });
+
+  it('stops zipping when told to, leaving no partial archive', async () => {
+    const big = join(dir.path, 'big');
+    await mkdir(big);
+    for (let i = 0; i < 20; i++) await writeFile(join(big, `noise-${i}.bin`), randomBytes(100_000));
+    const tmp = join(dir.path, 'tmp');
+    const controller = new AbortController();
+    const zipping = zipDirectory(big, tmp, { signal: controller.signal });
+    controller.abort(new Error('past its deadline'));
+    await expect(zipping).rejects.toThrow();
+    expect(await readdir(tmp).catch(() => [])).toEqual([]);
+  });
+
   it('stops zipping past the limit and leaves no partial archive', async () => {
     const big = join(dir.path, 'big');
     await mkdir(big);
     for (let i = 0; i < 4; i++) await writeFile(join(big, `noise-${i}.bin`), randomBytes(200_000));
     const tmp = join(dir.path, 'tmp');
-    expect(await zipDirectory(big, tmp, 300_000)).toEqual({
+    expect(await zipDirectory(big, tmp, { limit: 300_000 })).toEqual({
       ok: false,
       error: 'big zipped is over 293 KB, more than a bot can send: pick a smaller directory.',
     });

@@ -1,5 +1,7 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
@@ -87,5 +89,54 @@ describe('/file get', () => {
     await answer(chat, /^⚠️ \.\.\/\.\.\/etc\/passwd is outside /);
     say(chat, '/file');
     await answer(chat, /^⚠️ Say which file: \/file get <path>/);
+  });
+});
+
+describe('/file get and what it never touches', () => {
+  it('zips a directory holding a named pipe and a socket at once, saying what it left out, and refuses a link out of the roots', async () => {
+    const chat = newChat();
+    const piped = join(world.workdir, 'piped');
+    await mkdir(piped, { recursive: true });
+    await writeFile(join(piped, 'notes.txt'), 'notes');
+    await execa('mkfifo', [join(piped, 'pipe')]);
+    const socket: Server = createServer();
+    await new Promise<void>((resolve) => socket.listen(join(piped, 'agent.sock'), resolve));
+    await writeFile(join(world.dataDir, 'private.txt'), 'the bridge’s own');
+    await symlink(join(world.dataDir, 'private.txt'), join(world.workdir, 'way-out'));
+    try {
+      say(chat, '/file get piped');
+      const zip = await world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => m.document?.fileName === 'piped.zip'), 20_000);
+      expect(zip.caption).toBe('Left out of the zip (2):\n• agent.sock (a socket)\n• pipe (a named pipe)');
+      expect(zip.document!.bytes.toString('latin1')).toContain('notes.txt');
+      say(chat, '/file get piped/pipe');
+      await answer(chat, /^⚠️ piped\/pipe is a named pipe: only files and directories are sent\./);
+      say(chat, '/file get way-out');
+      await answer(chat, /^⚠️ way-out is outside /);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('a repository shipping .bridge/inbox -> ../../elsewhere: nothing is saved there, the chat is told, and the sweeper leaves it alone', async () => {
+    const chat = newChat();
+    const repo = join(world.workdir, 'shipped', 'repo');
+    const elsewhere = join(world.workdir, 'shipped', 'elsewhere');
+    await mkdir(join(repo, '.bridge'), { recursive: true });
+    await mkdir(elsewhere, { recursive: true });
+    await writeFile(join(elsewhere, 'old-work.txt'), 'a week old and precious');
+    const weekAgo = new Date(Date.now() - 8 * 86_400_000);
+    await utimes(join(elsewhere, 'old-work.txt'), weekAgo, weekAgo);
+    await symlink('../../elsewhere', join(repo, '.bridge', 'inbox'));
+    say(chat, '/cd shipped/repo');
+    await answer(chat, /shipped\/repo/);
+    sendFile(chat, { kind: 'document', bytes: Buffer.from('hello'), fileName: 'notes.txt', caption: 'say:read-it' });
+    await answer(chat, /^⚠️ “notes\.txt” could not be received: this chat's inbox: \.bridge\/inbox leads outside .*move \.bridge\/inbox out of the way/);
+    await answer(chat, /^read-it/); // the words still reach the agent
+    expect(await readdir(elsewhere)).toEqual(['old-work.txt']);
+
+    // The sweeper runs at start, over every chat's directory (this one's included).
+    await world.restart();
+    await world.bridge.waitForLog(/an inbox was not swept: .*shipped\/repo: \.bridge\/inbox leads outside/);
+    expect(await readFile(join(elsewhere, 'old-work.txt'), 'utf8')).toBe('a week old and precious');
   });
 });

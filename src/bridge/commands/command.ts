@@ -24,9 +24,17 @@ export interface CommandContext {
   reply: (text: RichText, options?: SendOptions) => Promise<MessageRef>;
   /** The command's usage line from manifest.json. */
   usage: string;
+  /** Aborted when the command passes its deadline: work that can stop (streams, archives) stops. */
+  signal: AbortSignal;
 }
 
 export type CommandHandler = (ctx: CommandContext) => Promise<void>;
+
+/** How a command is run: by default within `commandTimeoutSeconds` (manifest.json). */
+export interface CommandOptions {
+  /** Its own deadline, for a command whose work may rightly take longer (zipping a directory). */
+  timeoutSeconds?: number;
+}
 
 /** A wrong use of a command: answered with this message and the command's usage. */
 export class UsageError extends Error {

@@ -150,7 +150,7 @@ async function filesFor(ctx: CommandContext): Promise<string> {
     try {
       files.push(...(await ctx.bridge.attachments.save(ctx.chat, replied)));
     } catch (error) {
-      if (error instanceof DownloadError) throw new UsageError(`The file you replied to could not be received: ${error.message}.`);
+      if (error instanceof DownloadError) throw new UsageError(`The file you replied to could not be received: ${error.message}; ${error.advice}.`);
       throw error;
     }
   }

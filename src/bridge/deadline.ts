@@ -1,0 +1,27 @@
+/**
+ * Runs `work` for at most `ms`: past it, `controller` is aborted (work that listens to its
+ * signal stops) and this returns 'timed_out' without waiting further. A failure within the
+ * deadline is thrown; one after it goes to `late`, never unhandled.
+ */
+export async function runWithDeadline(
+  work: () => Promise<void>,
+  ms: number,
+  controller: AbortController,
+  late: (error: unknown) => void,
+): Promise<'done' | 'timed_out'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timed_out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed_out'), ms);
+  });
+  const running = work().then(() => 'done' as const);
+  try {
+    const ended = await Promise.race([running, deadline]);
+    if (ended === 'timed_out') {
+      controller.abort(new Error(`stopped after its ${Math.round(ms / 1000)} s deadline`));
+      running.catch(late);
+    }
+    return ended;
+  } finally {
+    clearTimeout(timer);
+  }
+}

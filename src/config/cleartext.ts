@@ -1,0 +1,63 @@
+import { BlockList, isIP } from 'node:net';
+import type { BridgeConfig } from './config.ts';
+
+/** Something the bridge listens on, as the operator configured it. */
+export interface Listener {
+  /** What it serves, for a person: "the agents' tools (MCP)". */
+  what: string;
+  /** The variable that puts it there. */
+  variable: string;
+  host: string;
+  port: number;
+  tls: boolean;
+  /** How to have it speak TLS, or keep it close. */
+  advice: string;
+}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4'); // IPv4-mapped IPv6 (::ffff:127.0.0.1) is matched against it too
+loopback.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8, ::1 and localhost. Anything else (0.0.0.0, ::, a name, an interface's address) is beyond. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  const family = isIP(bare);
+  return family !== 0 && loopback.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** A warning line for each listener that speaks cleartext beyond loopback. */
+export function cleartextWarnings(listeners: readonly Listener[]): string[] {
+  return listeners
+    .filter((listener) => !listener.tls && !isLoopback(listener.host))
+    .map(
+      (listener) =>
+        `${listener.variable}=${address(listener)}: ${listener.what}, served beyond loopback without TLS: what crosses the network (secrets included) can be read on the way. ${listener.advice}`,
+    );
+}
+
+const address = ({ host, port }: Listener) => (host.includes(':') ? `[${host.replace(/^\[(.*)\]$/, '$1')}]:${port}` : `${host}:${port}`);
+
+/** What the bridge listens on: its tools for the CLIs, and the SubagentService when configured. */
+export function bridgeListeners(config: Pick<BridgeConfig, 'mcp' | 'api'>): Listener[] {
+  const listeners: Listener[] = [
+    {
+      what: "the agents' tools (MCP)",
+      variable: 'BRIDGE_MCP_LISTEN',
+      host: config.mcp.host,
+      port: config.mcp.port,
+      tls: false,
+      advice: 'Keep it on 127.0.0.1, or reach it only over a network you trust or through a TLS proxy (BRIDGE_MCP_URL).',
+    },
+  ];
+  if (config.api)
+    listeners.push({
+      what: 'the SubagentService API',
+      variable: 'BRIDGE_API_ADDR',
+      host: config.api.host,
+      port: config.api.port,
+      tls: Boolean(config.api.tls),
+      advice: 'Set BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY, or listen on 127.0.0.1.',
+    });
+  return listeners;
+}

@@ -1,0 +1,85 @@
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { isInside } from '../projects/directories.ts';
+
+/** A path that leads out of the directory it must stay in (a symlink, usually): a sentence for the chat. */
+export class OutsideError extends Error {
+  override name = 'OutsideError';
+}
+
+/**
+ * `below` (a relative path like `.bridge/inbox`) under `root`, as it really is, made where
+ * missing (owner-only). Each part is looked at without following it: a part that is a symlink
+ * leading out of `root` (a repository can ship `.bridge/inbox -> ../../elsewhere`) or that is
+ * not a directory is an OutsideError, and nothing is made beyond it.
+ */
+export async function containedDir(root: string, below: string): Promise<string> {
+  const realRoot = await realpath(root);
+  let dir = realRoot;
+  for (const part of below.split(sep).filter(Boolean)) {
+    const next = join(dir, part);
+    const info = await lstat(next).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!info) {
+      await mkdir(next, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      dir = await realInside(realRoot, next, below);
+      continue;
+    }
+    if (!info.isDirectory() && !info.isSymbolicLink()) throw new OutsideError(`${shown(realRoot, next)} is not a directory`);
+    dir = await realInside(realRoot, next, below);
+  }
+  return dir;
+}
+
+/** `path` with its symlinks resolved, when that is still inside `realRoot`; an OutsideError otherwise. */
+async function realInside(realRoot: string, path: string, below: string): Promise<string> {
+  const real = await realpath(path).catch(() => undefined);
+  if (!real) throw new OutsideError(`${shown(realRoot, path)} is a link to nowhere`);
+  if (!isInside(real, realRoot))
+    throw new OutsideError(`${below} leads outside ${realRoot} (to ${real}), and files are never put or taken through such a link`);
+  if (!(await lstat(real)).isDirectory()) throw new OutsideError(`${shown(realRoot, path)} is not a directory`);
+  return real;
+}
+
+const shown = (root: string, path: string) => relative(root, path) || '.';
+
+/** What a path is, in words, when it is not a file or a directory: why it was left alone. */
+export function specialKind(info: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isSymbolicLink'>): string | undefined {
+  if (info.isFIFO()) return 'a named pipe';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  if (info.isSymbolicLink()) return 'a link';
+  return undefined;
+}
+
+/**
+ * Opens a regular file for reading, and only that: not through a symlink at its last part
+ * (O_NOFOLLOW), never blocking on a named pipe (O_NONBLOCK), and checked on the opened
+ * descriptor (fstat), so what was checked is what is read even if the path changed since.
+ * With `inside`, the opened file must lie in one of these (real) directories, asked of the
+ * descriptor where the system says (a folder on the way swapped for a link is caught too).
+ */
+export async function openRegularFile(path: string, inside?: readonly string[]): Promise<{ handle: FileHandle; info: Stats }> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ELOOP') throw new OutsideError(`${path} is a link`);
+    throw error;
+  });
+  const info = await handle.stat();
+  const where = inside && (await openedPath(handle, path));
+  const outside = where !== undefined && !inside?.some((root) => isInside(where, root));
+  if (!info.isFile() || outside) {
+    await handle.close();
+    throw new OutsideError(outside ? `${path} leads outside (to ${where})` : `${path} is ${specialKind(info) ?? 'not a regular file'}`);
+  }
+  return { handle, info };
+}
+
+/** Where an opened file really is: Linux names it (/proc/self/fd); elsewhere the path is resolved again. */
+async function openedPath(handle: FileHandle, path: string): Promise<string> {
+  return readlink(`/proc/self/fd/${handle.fd}`).catch(() => realpath(path));
+}
