@@ -282,6 +282,7 @@ export async function createApp(options: {
       await outbox.settle();
       outbox.close();
       await endpoint.close();
+      sessionTools.close();
       await audit.flush();
     },
   };

@@ -11,6 +11,7 @@ import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { startAgentSpace } from './process/agent-start.ts';
 import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
@@ -40,6 +41,13 @@ async function main(argv: string[]): Promise<number> {
   await ensurePrivateDir(config.dataDir);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
+  try {
+    await startAgentSpace(config.agentUser, log);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`jsonl-bridge: ${error.message}`);
+    return EX_CONFIG;
+  }
   const store = await ChatStore.open(config.dataDir);
 
   if (consoleMode) {

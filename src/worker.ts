@@ -10,6 +10,7 @@ import { Secrets } from './log/secrets.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 
 async function main(): Promise<number> {
@@ -36,6 +37,13 @@ async function main(): Promise<number> {
   await ensurePrivateDir(home);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
+  try {
+    await startAgentSpace(config.agentUser, log);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`jsonl-bridge worker: ${error.message}`);
+    return EX_CONFIG;
+  }
   const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log, secrets });
   try {
     await worker.start();

@@ -1,0 +1,73 @@
+import { lstat, readFile, stat } from 'node:fs/promises';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentIds, cannotSwitchUser, giveToAgent, sharedRepo, AGENT_USER } from '../support/agent-user.ts';
+import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// Agents as their own OS user (BRIDGE_AGENT_USER), through the real bridge process: the fake
+// CLI says who it runs as and tries to read the bridge's environment and data directory.
+let world: TelegramWorld | undefined;
+let project: { path: string; remove(): Promise<void> } | undefined;
+afterEach(async () => {
+  await world?.stop();
+  await project?.remove();
+  world = project = undefined;
+});
+
+const CHAT = -2400;
+const { say, waitText: answer } = ownerIn(() => world!, CHAT);
+const skip = cannotSwitchUser();
+
+describe.skipIf(skip)(`agents as ${AGENT_USER}${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  async function start(): Promise<{ uid: number; gid: number }> {
+    const ids = agentIds()!;
+    project = await sharedRepo(ids.gid);
+    world = await startTelegramWorld({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_WORKDIR: project.path });
+    await giveToAgent(world.cli.dir, ids); // where the fake CLI logs its invocations
+    return ids;
+  }
+
+  it("runs the chat's CLI as that user, who cannot read the bridge's environment or data directory", async () => {
+    const { uid } = await start();
+    say('whoami');
+    const reply = await answer(/^uid: /);
+    expect(reply.text).toContain(`uid: ${uid}`);
+    expect(reply.text).toMatch(/^home: \/home\/jsonl-agent$/m);
+    expect(reply.text).toMatch(new RegExp(`^environ: refused: cat: /proc/${world!.bridge.pid}/environ: Permission denied$`, 'm'));
+    expect(reply.text).toMatch(/^data: refused: ls: cannot open directory .*: Permission denied$/m);
+    // The project is root's: git as the agent user trusts it only because the bridge said so.
+    expect(reply.text).toMatch(/^git: ok$/m);
+
+    // Its MCP config holds its secret: the agent user's alone, outside the data directory.
+    const [call] = await world!.cli.invocations();
+    const config = call!.argv[call!.argv.indexOf('--mcp-config') + 1]!;
+    expect(config.startsWith(`/tmp/jsonl-bridge-agents-${uid}/`)).toBe(true);
+    const info = await lstat(config);
+    expect({ uid: info.uid, mode: info.mode & 0o777 }).toEqual({ uid, mode: 0o600 });
+    expect(world!.bridge.log()).toMatch(new RegExp(`agents run as ${AGENT_USER} \\(uid ${uid}\\)`));
+  });
+
+  it('finds git refusing the project as that user unless trusted (what the tests above rely on)', async () => {
+    const ids = agentIds()!;
+    project = await sharedRepo(ids.gid);
+    const plain = await execa('git', ['status'], { cwd: project.path, uid: ids.uid, gid: ids.gid, env: { HOME: '/nonexistent' }, reject: false });
+    expect(plain.stderr).toMatch(/dubious ownership/);
+  });
+
+  it('makes a --worktree run its worktree as that user, and its git commands too', async () => {
+    const { uid } = await start();
+    say('/spawn --worktree "whoami write:made.txt commit"');
+    const done = await answer(/^✅ #1/, 30_000);
+    expect(done.text).toContain(`uid: ${uid}`);
+    expect(done.text).toMatch(/^git: ok$/m);
+    const [call] = await world!.cli.invocations();
+    expect(call!.cwd.startsWith(`/tmp/jsonl-bridge-agents-${uid}/worktrees/`)).toBe(true);
+    expect((await stat(call!.cwd)).uid).toBe(uid);
+    // Its commit landed on its branch in the project, made by git as the agent user.
+    const branches = await execa('git', ['-c', `safe.directory=${project!.path}`, 'log', '--format=%s', '--branches=bridge/*'], { cwd: project!.path });
+    expect(branches.stdout.split('\n')).toEqual(['work of the fake agent', 'first']);
+    const head = await readFile(`${call!.cwd}/.git`, 'utf8');
+    expect(head).toMatch(new RegExp(`^gitdir: ${project!.path}/\\.git/worktrees/`));
+    expect((await stat(`${call!.cwd}/made.txt`)).uid).toBe(uid);
+  });
+});
