@@ -3,6 +3,8 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, cannotSwitchUser, giveToAgent, sharedRepo, AGENT_USER } from '../support/agent-user.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { REPO_ROOT } from '../support/cli-env.ts';
 
 // Agents as their own OS user (BRIDGE_AGENT_USER), through the real bridge process: the fake
 // CLI says who it runs as and tries to read the bridge's environment and data directory.
@@ -17,6 +19,38 @@ afterEach(async () => {
 const CHAT = -2400;
 const { say, waitText: answer } = ownerIn(() => world!, CHAT);
 const skip = cannotSwitchUser();
+
+describe('BRIDGE_AGENT_USER at start', () => {
+  it('an unknown user stops the start with one line naming it, and status 78', async () => {
+    const data = await tempDir('agent-user-data-');
+    const bridge = startBridgeProcess({ ...process.env, BRIDGE_AGENT_USER: 'no-such-agent', BRIDGE_DATA_DIR: data.path } as Record<string, string>, [
+      '--console',
+    ]);
+    expect(await bridge.exited).toMatchObject({ code: 78 });
+    expect(bridge.stderr().trim()).toBe(
+      'jsonl-bridge: BRIDGE_AGENT_USER: there is no user "no-such-agent" on this machine (make one: useradd --create-home --shell /bin/bash no-such-agent)',
+    );
+    await data.remove();
+  });
+
+  it.skipIf(skip)(`a bridge that is not root and lacks the capabilities says so, and exits 78${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const ids = agentIds()!;
+    // The bridge itself started as the agent user, asked to run agents as nobody.
+    const result = await execa('node', ['--import', 'tsx', 'src/main.ts', '--console'], {
+      cwd: REPO_ROOT,
+      uid: ids.uid,
+      gid: ids.gid,
+      env: { PATH: process.env.PATH, HOME: `/home/${AGENT_USER}`, BRIDGE_AGENT_USER: 'nobody', BRIDGE_DATA_DIR: '/nonexistent/data' },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    expect(result.exitCode).toBe(78);
+    expect(result.stderr.trim()).toBe(
+      'jsonl-bridge: BRIDGE_AGENT_USER: running agents as nobody needs the bridge to run as root, or with CAP_KILL, CAP_SETGID, CAP_SETUID (missing: CAP_KILL, CAP_SETGID, CAP_SETUID; e.g. AmbientCapabilities= in its systemd unit)',
+    );
+  });
+});
 
 describe.skipIf(skip)(`agents as ${AGENT_USER}${skip ? ` (skipped: ${skip})` : ''}`, () => {
   async function start(): Promise<{ uid: number; gid: number }> {
