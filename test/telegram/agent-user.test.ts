@@ -23,9 +23,7 @@ const skip = cannotSwitchUser();
 describe('BRIDGE_AGENT_USER at start', () => {
   it('an unknown user stops the start with one line naming it, and status 78', async () => {
     const data = await tempDir('agent-user-data-');
-    const bridge = startBridgeProcess({ ...process.env, BRIDGE_AGENT_USER: 'no-such-agent', BRIDGE_DATA_DIR: data.path } as Record<string, string>, [
-      '--console',
-    ]);
+    const bridge = startBridgeProcess({ BRIDGE_AGENT_USER: 'no-such-agent', BRIDGE_DATA_DIR: data.path }, ['--console']);
     expect(await bridge.exited).toMatchObject({ code: 78 });
     expect(bridge.stderr().trim()).toBe(
       'jsonl-bridge: BRIDGE_AGENT_USER: there is no user "no-such-agent" on this machine (make one: useradd --create-home --shell /bin/bash no-such-agent)',
