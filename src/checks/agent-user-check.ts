@@ -1,5 +1,4 @@
-import type { AgentUser } from '../process/agent-user.ts';
-import { agentSpace } from '../process/agent-space.ts';
+import { agentSpace, type AgentUser } from '../process/agent-user.ts';
 import { pass, warn, type CheckResult } from './check.ts';
 
 /** Who agents run as: their own user, or (warned) the bridge's, whose environment and data they could then read. */

@@ -1,11 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
-import { agentUser, type AgentUser } from './agent-user.ts';
+import { agentSpace, agentTemp, agentUser, type AgentUser } from './agent-user.ts';
 import { scratchFolder } from './scratch.ts';
 
-/**
+/*
  * Where what an agent's CLI reads (its MCP config, a turn's prompt and agents files) and its
  * runs' worktrees live when agents run as their own user: outside the bridge's data directory,
  * which that user cannot enter. The folder itself is the bridge's (0711: the agent reaches
@@ -13,15 +13,18 @@ import { scratchFolder } from './scratch.ts';
  * each file in it is handed to the agent user, 0600. Worktrees are the agent user's own, made
  * by git as that user.
  */
-export function agentSpace(user: AgentUser): string {
-  return join(tmpdir(), `jsonl-bridge-agents-${user.uid}`);
-}
 
-/** Makes the agent space and its worktrees folder at start; a place someone else made first is refused. */
+/** Makes the agent space, its worktrees folder and its temp directory at start; a place someone else made first is refused. */
 export function prepareAgentSpace(user: AgentUser): void {
   const space = agentSpace(user);
   ownedFolder(space, process.getuid?.() ?? 0, 0o711, user);
   ownedFolder(agentWorktrees(user), user.uid, 0o700, user);
+  ownedFolder(agentTemp(user), user.uid, 0o700, user);
+  try {
+    execFileSync('test', ['-w', agentTemp(user)], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+  } catch {
+    throw new ConfigError(`BRIDGE_AGENT_USER: ${user.name} cannot reach ${space}: open the folders above it to that user (chmod o+x)`);
+  }
 }
 
 /** The parent of runs' worktrees when agents run as their own user. */

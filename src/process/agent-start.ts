@@ -1,6 +1,6 @@
 import type { Log } from '../log/logger.ts';
-import { runAgentsAs, type AgentUser } from './agent-user.ts';
-import { agentSpace, prepareAgentSpace } from './agent-space.ts';
+import { agentSpace, runAgentsAs, type AgentUser } from './agent-user.ts';
+import { prepareAgentSpace } from './agent-space.ts';
 import { removeLeftScratch } from './scratch.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { ConfigError } from '../errors/config-error.ts';
 
@@ -61,6 +61,19 @@ function missingCapabilities(): string[] {
     .map(([name]) => name);
 }
 
+/**
+ * The folder of what agents read and write outside the projects (see agent-space.ts): in
+ * /tmp, not the bridge's TMPDIR, which may be a folder of its own user's that no other enters.
+ */
+export function agentSpace(user: AgentUser): string {
+  return join('/tmp', `jsonl-bridge-agents-${user.uid}`);
+}
+
+/** The agent user's own temp directory (TMPDIR): the bridge's may be its own user's alone. */
+export function agentTemp(user: AgentUser): string {
+  return join(agentSpace(user), 'tmp');
+}
+
 /** The user agents run as, once the entry point has said (see `runAgentsAs`). */
 let current: AgentUser | undefined;
 
@@ -76,7 +89,8 @@ export function agentUser(): AgentUser | undefined {
 /**
  * What a process started for an agent runs with: the agent user's uid and gid (Node drops every
  * supplementary group when it switches, so the agent has its primary group only), and the
- * environment of that user (HOME, USER, LOGNAME: each CLI's credentials are the agent user's).
+ * environment of that user (HOME, USER, LOGNAME: each CLI's credentials are the agent user's;
+ * TMPDIR its own).
  * Git in the agent's directory trusts it (`safe.directory`, from the environment, which git
  * takes as command-line configuration): the repository is someone else's, the bridge's user's.
  */
@@ -86,7 +100,7 @@ export function asAgent(env: Record<string, string | undefined>, cwd: string): {
   return {
     uid: user.uid,
     gid: user.gid,
-    env: { ...env, HOME: user.home, USER: user.name, LOGNAME: user.name, ...withGitConfig(env, trustedDirectories(cwd)) },
+    env: { ...env, HOME: user.home, USER: user.name, LOGNAME: user.name, TMPDIR: agentTemp(user), ...withGitConfig(env, trustedDirectories(cwd)) },
   };
 }
 
