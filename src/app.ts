@@ -200,6 +200,7 @@ export async function createApp(options: {
   });
   toolCalls = new ToolCalls({
     tools: config.manifest.tools,
+    dataDir: config.dataDir,
     subagents,
     approvals,
     orchestrator,
