@@ -11,7 +11,7 @@ import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
-import { startAgentSpace } from './process/agent-start.ts';
+import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
@@ -55,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
     const app = await createApp({ config, store, out, trustEveryone: true, log, secrets });
     onSignals(app.shutdown, log);
     console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
+    logAgentUser(config.agentUser, log);
     await app.start();
     await runConsole(app, out, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
     await app.shutdown();
@@ -78,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
   const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log, secrets, roundTripMs: telegramRoundTrip(config) });
   const telegram = await startTelegram(bot, me, bridge, log);
   log.info(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
+  logAgentUser(config.agentUser, log);
   await start();
   const stopped = new Promise<void>((resolve) =>
     onSignals(async () => {

@@ -10,7 +10,7 @@ import { Secrets } from './log/secrets.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
-import { startAgentSpace } from './process/agent-start.ts';
+import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 
 async function main(): Promise<number> {
@@ -47,6 +47,7 @@ async function main(): Promise<number> {
   const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log, secrets });
   try {
     await worker.start();
+    logAgentUser(config.agentUser, log);
   } catch (error) {
     log.fatal((error as Error).message);
     await worker.close();

@@ -9,13 +9,16 @@ import { removeLeftScratch } from './scratch.ts';
  */
 export async function startAgentSpace(user: AgentUser | undefined, log: Log): Promise<void> {
   runAgentsAs(user);
-  if (!user) {
+  if (!user) return;
+  prepareAgentSpace(user);
+  await removeLeftScratch(log, agentSpace(user));
+}
+
+/** Who agents run as, said once the bridge or worker is up (a start that fails says only why). */
+export function logAgentUser(user: AgentUser | undefined, log: Log): void {
+  if (user) log.info(`agents run as ${user.name} (uid ${user.uid}), their files in ${agentSpace(user)}`);
+  else
     log.warn(
       'agents run as the bridge’s own user: their tools can read its environment and data directory (set BRIDGE_AGENT_USER to run them as another user)',
     );
-    return;
-  }
-  prepareAgentSpace(user);
-  await removeLeftScratch(log, agentSpace(user));
-  log.info(`agents run as ${user.name} (uid ${user.uid}), their files in ${agentSpace(user)}`);
 }

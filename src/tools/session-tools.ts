@@ -146,6 +146,7 @@ export class SessionTools {
   /** The bridge is stopping, its CLIs stopped: their config files go. */
   close(): void {
     if (this.configDir) rmSync(this.configDir, { recursive: true, force: true });
+    this.configDir = undefined; // a session granted late (a turn starting as the bridge stops) makes a new one
   }
 
   /** A run has ended: its secret stops working and its config file goes. */

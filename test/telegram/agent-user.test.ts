@@ -2,6 +2,7 @@ import { lstat, readFile, stat } from 'node:fs/promises';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, cannotSwitchUser, giveToAgent, sharedRepo, AGENT_USER } from '../support/agent-user.ts';
+import { alive } from '../support/fake-cli.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { REPO_ROOT } from '../support/cli-env.ts';
@@ -84,6 +85,32 @@ describe.skipIf(skip)(`agents as ${AGENT_USER}${skip ? ` (skipped: ${skip})` : '
     project = await sharedRepo(ids.gid);
     const plain = await execa('git', ['status'], { cwd: project.path, uid: ids.uid, gid: ids.gid, env: { HOME: '/nonexistent' }, reject: false });
     expect(plain.stderr).toMatch(/dubious ownership/);
+  });
+
+  it("hands it the turn's files (its agents), and stops its processes: /stop, and after a SIGKILL of the bridge, the next start", async () => {
+    await start();
+    say('/agents new reviewer --description "Reviews diffs" You review.');
+    await answer(/reviewer/);
+    say('say:first');
+    await answer(/^first/);
+    const [call] = await world!.cli.invocations();
+    expect(Object.keys(call!.agents ?? {})).toContain('reviewer'); // read by the CLI, as the agent user, from its 0600 file
+
+    say('hang');
+    await expect.poll(() => world!.cli.hanging()).toHaveLength(1);
+    const [hanging] = await world!.cli.hanging();
+    say('/stop');
+    await expect.poll(() => alive(hanging!)).toBe(false);
+
+    say('grandchild hang');
+    await expect.poll(() => world!.cli.hanging()).toHaveLength(2);
+    const orphan = (await world!.cli.hanging())[1]!;
+    world!.bridge.kill('SIGKILL');
+    await world!.bridge.exited;
+    expect(alive(orphan)).toBe(true);
+    await world!.restart();
+    await expect.poll(() => alive(orphan)).toBe(false);
+    expect(world!.bridge.log()).toMatch(/^warn: stopped 1 CLI process group\(s\) left running by a previous bridge/m);
   });
 
   it('makes a --worktree run its worktree as that user, and its git commands too', async () => {
