@@ -1,4 +1,5 @@
 import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { handToAgent, projectFolderMode } from '../process/agent-space.ts';
 import { basename, extname, join } from 'node:path';
 import { nanoid } from 'nanoid';
 import type { Attachment, Downloads } from '../ports/transport.ts';
@@ -58,6 +59,7 @@ export class Inbox {
       const { size } = await stat(partial);
       const path = await claimName(dir, safeFileName(attachment.fileName, nameFor(attachment)));
       await rename(partial, path);
+      await handToAgent(path); // 0600: the agent user's, when agents run as one
       return { path, kind: attachment.kind, bytes: size, ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}), ...durationOf(attachment) };
     } catch (error) {
       await rm(partial, { force: true });
@@ -99,7 +101,7 @@ function durationOf(attachment: Attachment): Pick<SavedFile, 'durationSeconds'> 
 }
 
 async function prepare(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await mkdir(dir, { recursive: true, mode: projectFolderMode() });
   // Files people send are not the project's: keep them out of commits.
   await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chown } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
 import { agentSpace, agentTemp, agentUser, type AgentUser } from './agent-user.ts';
@@ -67,4 +68,15 @@ export function writeAgentFile(path: string, contents: string): void {
   writeFileSync(path, contents, { mode: 0o600, flag: 'wx' });
   const user = agentUser();
   if (user) chownSync(path, user.uid, user.gid);
+}
+
+/** Gives a file the bridge made for the agent (a file someone sent to the chat) to the agent user, when there is one. */
+export async function handToAgent(path: string): Promise<void> {
+  const user = agentUser();
+  if (user) await chown(path, user.uid, user.gid);
+}
+
+/** The mode of folders the bridge makes in a project: passable by the agent user, when there is one, which lists nothing. */
+export function projectFolderMode(): number {
+  return agentUser() ? 0o711 : 0o700;
 }

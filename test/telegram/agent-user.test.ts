@@ -1,9 +1,10 @@
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { chown, lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import { execa } from 'execa';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, cannotSwitchUser, giveToAgent, sharedRepo, AGENT_USER } from '../support/agent-user.ts';
 import { alive } from '../support/fake-cli.ts';
-import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { REPO_ROOT } from '../support/cli-env.ts';
 
@@ -52,10 +53,15 @@ describe('BRIDGE_AGENT_USER at start', () => {
 });
 
 describe.skipIf(skip)(`agents as ${AGENT_USER}${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  async function start(): Promise<{ uid: number; gid: number }> {
+  /** The bridge with agents as the agent user, in a project of root's shared with it; the chats start in `sub` of it. */
+  async function start(sub = ''): Promise<{ uid: number; gid: number }> {
     const ids = agentIds()!;
     project = await sharedRepo(ids.gid);
-    world = await startTelegramWorld({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_WORKDIR: project.path });
+    if (sub) {
+      await mkdir(join(project.path, sub), { mode: 0o770 });
+      await chown(join(project.path, sub), 0, ids.gid);
+    }
+    world = await startTelegramWorld({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_WORKDIR: join(project.path, sub) });
     await giveToAgent(world.cli.dir, ids); // where the fake CLI logs its invocations
     return ids;
   }
@@ -113,19 +119,39 @@ describe.skipIf(skip)(`agents as ${AGENT_USER}${skip ? ` (skipped: ${skip})` : '
     expect(world!.bridge.log()).toMatch(/^warn: stopped 1 CLI process group\(s\) left running by a previous bridge/m);
   });
 
+  it('gives it the files people send, readable by it alone', async () => {
+    const ids = await start();
+    world!.telegram.sendFile({
+      chatId: CHAT,
+      userId: OWNER,
+      chatType: 'group',
+      firstName: 'Ada',
+      kind: 'document',
+      bytes: Buffer.from('ERROR at line 3'),
+      fileName: 'build.log',
+      caption: 'say:seen',
+    });
+    await answer(/^seen/);
+    const saved = join(project!.path, '.bridge', 'inbox', 'build.log');
+    const info = await stat(saved);
+    expect({ uid: info.uid, mode: info.mode & 0o777 }).toEqual({ uid: ids.uid, mode: 0o600 });
+    const read = await execa('cat', [saved], { uid: ids.uid, gid: ids.gid, reject: false });
+    expect(read.stdout).toBe('ERROR at line 3');
+  });
+
   it('makes a --worktree run its worktree as that user, and its git commands too', async () => {
-    const { uid } = await start();
+    const { uid } = await start('pkg'); // untracked: the worktree lacks it, and it is made there as the agent user
     say('/spawn --worktree "whoami write:made.txt commit"');
     const done = await answer(/^✅ #1/, 30_000);
     expect(done.text).toContain(`uid: ${uid}`);
     expect(done.text).toMatch(/^git: ok$/m);
     const [call] = await world!.cli.invocations();
-    expect(call!.cwd.startsWith(`/tmp/jsonl-bridge-agents-${uid}/worktrees/`)).toBe(true);
+    expect(call!.cwd).toMatch(new RegExp(`^/tmp/jsonl-bridge-agents-${uid}/worktrees/[\\w-]+/pkg$`));
     expect((await stat(call!.cwd)).uid).toBe(uid);
     // Its commit landed on its branch in the project, made by git as the agent user.
     const branches = await execa('git', ['-c', `safe.directory=${project!.path}`, 'log', '--format=%s', '--branches=bridge/*'], { cwd: project!.path });
     expect(branches.stdout.split('\n')).toEqual(['work of the fake agent', 'first']);
-    const head = await readFile(`${call!.cwd}/.git`, 'utf8');
+    const head = await readFile(`${call!.cwd}/../.git`, 'utf8');
     expect(head).toMatch(new RegExp(`^gitdir: ${project!.path}/\\.git/worktrees/`));
     expect((await stat(`${call!.cwd}/made.txt`)).uid).toBe(uid);
   });
