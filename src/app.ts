@@ -200,6 +200,7 @@ export async function createApp(options: {
   });
   toolCalls = new ToolCalls({
     tools: config.manifest.tools,
+    dataDir: config.dataDir,
     subagents,
     approvals,
     orchestrator,
@@ -285,6 +286,7 @@ export async function createApp(options: {
       await outbox.settle();
       outbox.close();
       await endpoint.close();
+      sessionTools.close();
       await audit.flush();
     },
   };

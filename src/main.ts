@@ -13,6 +13,7 @@ import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
@@ -49,6 +50,13 @@ async function main(argv: string[]): Promise<number> {
   await ensurePrivateDir(config.dataDir);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
+  try {
+    await startAgentSpace(config.agentUser, log);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`jsonl-bridge: ${error.message}`);
+    return EX_CONFIG;
+  }
   const store = await ChatStore.open(config.dataDir);
 
   if (consoleMode) {
@@ -56,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     const app = await createApp({ config, store, out, trustEveryone: true, log, secrets });
     onSignals(app.shutdown, log);
     console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
+    logAgentUser(config.agentUser, log);
     await app.start();
     await runConsole(app, out, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
     await app.shutdown();
@@ -79,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
   const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log, secrets, roundTripMs: telegramRoundTrip(config) });
   const telegram = await startTelegram(bot, me, bridge, log);
   log.info(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
+  logAgentUser(config.agentUser, log);
   await start();
   const stopped = new Promise<void>((resolve) =>
     onSignals(async () => {

@@ -11,6 +11,7 @@ import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.t
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
@@ -42,9 +43,17 @@ async function main(): Promise<number> {
   await ensurePrivateDir(home);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
+  try {
+    await startAgentSpace(config.agentUser, log);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`jsonl-bridge worker: ${error.message}`);
+    return EX_CONFIG;
+  }
   const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log, secrets });
   try {
     await worker.start();
+    logAgentUser(config.agentUser, log);
   } catch (error) {
     log.fatal((error as Error).message);
     await worker.close();

@@ -5,6 +5,7 @@ import type { TurnOptions } from '../adapters/turn-options.ts';
 import { AgentSession } from '../session/session.ts';
 import { effectiveMode } from '../adapters/permissions.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
+import { dataDirDenials } from '../policy/data-dir-rules.ts';
 import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
 import type { ChatAddress } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
@@ -14,7 +15,7 @@ import type { Log } from '../log/logger.ts';
 const SESSIONS_KEPT = 20;
 
 /** The slice of the configuration chats' sessions run on. */
-export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode'> & {
+export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir'> & {
   settings: Pick<Settings, 'stopGraceMs'>;
 };
 
@@ -62,7 +63,12 @@ export class ChatSession {
       adapter: this.adapter,
       cwd: this.record.workdir,
       env: this.config.cliEnv,
-      options: { ...(this.record.model ? { model: this.record.model } : {}), ...this.tools(this) },
+      options: {
+        ...(this.record.model ? { model: this.record.model } : {}),
+        // Reading without asking (safe, ask) stops at the data directory, where the CLI can be told so.
+        ...(mode !== 'bypass' && this.adapter.options.disallowedTools ? { disallowedTools: dataDirDenials(this.config.dataDir) } : {}),
+        ...this.tools(this),
+      },
       freshOptions: () => this.fresh(this),
       log: this.log.child({ chat: this.record.key }),
       resumeId: this.record.cliSessionId,

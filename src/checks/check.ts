@@ -5,14 +5,19 @@ export interface CheckResult {
   subject: string;
   /** What was found. */
   found: string;
-  /** On ✗: what to do about it. */
+  /** On ✗ (or a warning): what to do about it. */
   fix?: string;
+  /** Works, but not as it should: shown with ! and not counted as wrong. */
+  warning?: boolean;
 }
 
 export const pass = (subject: string, found: string): CheckResult => ({ ok: true, subject, found });
 export const fail = (subject: string, found: string, fix: string): CheckResult => ({ ok: false, subject, found, fix });
 
+export const warn = (subject: string, found: string, fix: string): CheckResult => ({ ok: true, warning: true, subject, found, fix });
+
 export function formatCheck(result: CheckResult): string {
+  if (result.warning) return `! ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
   return result.ok ? `✓ ${result.subject}: ${result.found}` : `✗ ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
 }
 

@@ -2,14 +2,16 @@ import { basename } from 'node:path';
 import { execa } from 'execa';
 import which from 'which';
 import type { Adapter } from '../adapters/load.ts';
+import { agentUser, asAgent } from '../process/agent-user.ts';
 import { fail, firstLine, pass, type CheckResult } from './check.ts';
 
 /** A CLI asked about itself may be slow to start (a first run unpacks), never this slow. */
 const ASK_TIMEOUT_MS = 30_000;
 
 /**
- * One CLI, asked as the bridge would run it (its environment, its command): found, its
- * version, and whether it has credentials, by the adapter's own `doctor` recipe.
+ * One CLI, asked as the bridge would run it (its environment, its command, as the agent user
+ * when there is one, whose home holds its credentials): found, its version, and whether it
+ * has credentials, by the adapter's own `doctor` recipe.
  */
 export async function checkCli(adapter: Adapter, env: Record<string, string | undefined>): Promise<CheckResult[]> {
   const subject = adapter.name;
@@ -55,7 +57,16 @@ async function ask(
   args: string[],
   env: Record<string, string | undefined>,
 ): Promise<{ ok: true; output: string } | { ok: false; why: string; output: string }> {
-  const result = await execa(path, args, { env, extendEnv: false, reject: false, timeout: ASK_TIMEOUT_MS, stdin: 'ignore', all: true });
+  const user = agentUser();
+  const result = await execa(path, args, {
+    ...asAgent(env, user?.home ?? process.cwd()),
+    ...(user ? { cwd: user.home } : {}),
+    extendEnv: false,
+    reject: false,
+    timeout: ASK_TIMEOUT_MS,
+    stdin: 'ignore',
+    all: true,
+  });
   const output = result.all ?? '';
   if (result.timedOut) return { ok: false, why: `did not answer within ${ASK_TIMEOUT_MS / 1000} s`, output };
   if (result.exitCode !== 0)

@@ -3,6 +3,8 @@ import { checkCli } from './cli-checks.ts';
 import { checkDataDir, checkNode } from './system-checks.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription } from './service-checks.ts';
 import { checkTelegram } from './telegram-check.ts';
+import { checkAgentUser } from './agent-user-check.ts';
+import { runAgentsAs } from '../process/agent-user.ts';
 import type { CheckResult } from './check.ts';
 
 /**
@@ -21,6 +23,8 @@ export async function runChecks(config: BridgeConfig, report: (result: CheckResu
   say(checkNode());
   say(await checkDataDir(config.dataDir));
   say(await checkTelegram(config));
+  runAgentsAs(config.agentUser);
+  say(checkAgentUser(config.agentUser));
   for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv));
   say(await checkMcpListen(config.mcp));
   if (config.redisUrl) say(await checkRedis(config.redisUrl));

@@ -7,6 +7,7 @@ import { childEnv } from '../process/child-env.ts';
 import type { TranscriberConfig } from '../files/transcriber.ts';
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../policy/permission-mode.ts';
 import { ownerMarks } from '../process/orphans.ts';
+import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
@@ -39,6 +40,8 @@ export interface BridgeConfig extends ProjectsConfig {
   cliEnv: Record<string, string | undefined>;
   /** How log lines are written (BRIDGE_LOG_FORMAT). */
   logFormat: LogFormat;
+  /** The OS user CLIs and the git of runs run as (BRIDGE_AGENT_USER); none: the bridge's own. */
+  agentUser: AgentUser | undefined;
 }
 
 /** Where the bridge's MCP endpoint listens, and the URL CLIs reach it at (workers on other machines need one they can reach). */
@@ -116,6 +119,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     // Marked, so a restarted bridge can find CLIs its killed predecessor left running.
     cliEnv: { ...childEnv(env), ...ownerMarks(dataDir) },
     logFormat: logFormat(env.BRIDGE_LOG_FORMAT, sources.logToTerminal ?? process.stderr.isTTY === true),
+    agentUser: await resolveAgentUser(env.BRIDGE_AGENT_USER),
   };
 }
 

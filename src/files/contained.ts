@@ -10,11 +10,11 @@ export class OutsideError extends Error {
 
 /**
  * `below` (a relative path like `.bridge/inbox`) under `root`, as it really is, made where
- * missing (owner-only). Each part is looked at without following it: a part that is a symlink
+ * missing (owner-only unless `mode` says otherwise). Each part is looked at without following it: a part that is a symlink
  * leading out of `root` (a repository can ship `.bridge/inbox -> ../../elsewhere`) or that is
  * not a directory is an OutsideError, and nothing is made beyond it.
  */
-export async function containedDir(root: string, below: string): Promise<string> {
+export async function containedDir(root: string, below: string, mode = 0o700): Promise<string> {
   const realRoot = await realpath(root);
   let dir = realRoot;
   for (const part of below.split(sep).filter(Boolean)) {
@@ -24,7 +24,7 @@ export async function containedDir(root: string, below: string): Promise<string>
       throw error;
     });
     if (!info) {
-      await mkdir(next, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      await mkdir(next, { mode }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;
       });
       dir = await realInside(realRoot, next, below);

@@ -18,9 +18,10 @@ export interface DirectoryEntries {
  * Walks `root` (already real: no link in it) by the kinds readdir reports, which are the
  * entries' own (a link is a link, not its target): files and directories are taken, a link
  * is kept as a link when it leads somewhere inside `root` and left out otherwise, and named
- * pipes, sockets and devices are left out, unopened. `.git` at the top is left out.
+ * pipes, sockets and devices are left out, unopened. `.git` at the top is left out, and so is
+ * `leaveOut` (the bridge's data directory, when a chat works above it).
  */
-export async function directoryEntries(root: string, signal?: AbortSignal): Promise<DirectoryEntries> {
+export async function directoryEntries(root: string, { signal, leaveOut }: { signal?: AbortSignal; leaveOut?: string } = {}): Promise<DirectoryEntries> {
   const entries: DirectoryEntries = { files: [], directories: [], links: [], skipped: [] };
   const pending = [''];
   while (pending.length) {
@@ -38,6 +39,10 @@ export async function directoryEntries(root: string, signal?: AbortSignal): Prom
     for (const dirent of dirents.sort((a, b) => a.name.localeCompare(b.name))) {
       if (!folder && dirent.name === '.git') continue;
       const name = folder ? `${folder}/${dirent.name}` : dirent.name;
+      if (leaveOut && join(root, name) === leaveOut) {
+        entries.skipped.push(`${name} (the bridge's data directory)`);
+        continue;
+      }
       const path = join(root, folder, dirent.name);
       if (dirent.isDirectory()) {
         entries.directories.push(name);

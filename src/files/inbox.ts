@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
+import { handToAgent, projectFolderMode } from '../process/agent-space.ts';
 import { nanoid } from 'nanoid';
 import type { Attachment, Downloads } from '../ports/transport.ts';
 import { megabytes } from './sizes.ts';
@@ -88,6 +89,7 @@ export class Inbox {
       const { size } = await stat(partial);
       const path = await claimName(dir, safeFileName(attachment.fileName, nameFor(attachment)));
       await rename(partial, path);
+      await handToAgent(path); // 0600: the agent user's, when agents run as one
       // Named under the working directory as the chat and the agent know it (the folder's real path may differ by a link).
       const named = join(workdir, relative(await realpath(workdir), path));
       return { path: named, kind: attachment.kind, bytes: size, ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}), ...durationOf(attachment) };
@@ -142,7 +144,7 @@ function durationOf(attachment: Attachment): Pick<SavedFile, 'durationSeconds'> 
 
 /** The inbox's real folder, made where missing; an OutsideError when it leads out of `workdir`. */
 async function prepare(workdir: string): Promise<string> {
-  const dir = await containedDir(workdir, INBOX_DIR);
+  const dir = await containedDir(workdir, INBOX_DIR, projectFolderMode());
   // Files people send are not the project's: keep them out of commits. (`wx` never writes through a link.)
   await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;

@@ -32,8 +32,10 @@ export type OutgoingTarget = { ok: true; path: string; directory: boolean } | { 
 /**
  * What `wanted` names, as it really is: relative to `from`, symlinks and `..` resolved before
  * it is checked against `roots`, so neither leads out of them. Missing paths are a sentence.
+ * Nothing inside `dataDir` (the bridge's own state: sessions, logs, secrets) is ever sent,
+ * though the default one lies inside the default project root.
  */
-export async function resolveTarget(from: string, wanted: string, roots: readonly string[]): Promise<OutgoingTarget> {
+export async function resolveTarget(from: string, wanted: string, roots: readonly string[], dataDir?: string): Promise<OutgoingTarget> {
   const path = resolve(from, wanted);
   let real: string;
   try {
@@ -42,6 +44,8 @@ export async function resolveTarget(from: string, wanted: string, roots: readonl
     return { ok: false, error: `${wanted} does not exist.` };
   }
   if (!roots.some((root) => isInside(real, root))) return { ok: false, error: `${wanted} is outside ${roots.join(', ')}, where files may be sent from.` };
+  if (dataDir && isInside(real, await realOrSame(dataDir)))
+    return { ok: false, error: `${wanted} is in the bridge's data directory, which holds its secrets and is never sent.` };
   // stat never opens: a named pipe is named here, not read (opening one blocks until a writer comes).
   const info = await stat(real);
   if (!info.isFile() && !info.isDirectory())
@@ -49,9 +53,9 @@ export async function resolveTarget(from: string, wanted: string, roots: readonl
   return { ok: true, path: real, directory: info.isDirectory() };
 }
 
-/** A file that may be sent: inside the roots, a file, within the upload limit; an image is sent as a photo. */
-export async function outgoingFile(from: string, wanted: string, roots: readonly string[]): Promise<Outgoing> {
-  const target = await resolveTarget(from, wanted, roots);
+/** A file that may be sent: inside the roots and not in `dataDir`, a file, within the upload limit; an image is sent as a photo. */
+export async function outgoingFile(from: string, wanted: string, roots: readonly string[], dataDir?: string): Promise<Outgoing> {
+  const target = await resolveTarget(from, wanted, roots, dataDir);
   if (!target.ok) return target;
   if (target.directory) return { ok: false, error: `${wanted} is a directory: send the files in it, or an archive of it.` };
   return sized(target.path, wanted, roots);
@@ -94,11 +98,12 @@ async function sized(path: string, wanted: string, roots: readonly string[]): Pr
  * Only files, directories and links inside it go in: named pipes, sockets and devices are never
  * opened, links leading out of it are not followed, and each is listed in `skipped`. Each file
  * is read from a descriptor opened without following a link and checked to be a regular file.
- * `signal` stops it (the partial zip is removed). The caller removes the zip after sending.
+ * `dataDir`, when it lies inside, is left out. `signal` stops it (the partial zip is removed).
+ * The caller removes the zip after sending.
  */
-export async function zipDirectory(dir: string, tempDir: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<Outgoing> {
+export async function zipDirectory(dir: string, tempDir: string, options: { limit?: number; signal?: AbortSignal; dataDir?: string } = {}): Promise<Outgoing> {
   const { limit = UPLOAD_LIMIT, signal } = options;
-  const entries = await directoryEntries(dir, signal);
+  const entries = await directoryEntries(dir, { signal, ...(options.dataDir ? { leaveOut: await realOrSame(options.dataDir) } : {}) });
   await mkdir(tempDir, { recursive: true, mode: 0o700 });
   const path = join(tempDir, `${nanoid(8)}-${basename(dir) || 'root'}.zip`);
   const archive = new ZipArchive({ zlib: { level: 6 } });
@@ -164,6 +169,11 @@ function entryCounter(archive: ZipArchive, zipped: Promise<void>) {
       while (taken < appended) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), failed]);
     },
   };
+}
+
+/** The real path of `path`, or `path` itself when it does not exist (yet). */
+async function realOrSame(path: string): Promise<string> {
+  return realpath(path).catch(() => resolve(path));
 }
 
 const tooBigText = (dir: string, limit: number) => `${basename(dir)} zipped is over ${megabytes(limit)}, more than a bot can send: pick a smaller directory.`;

@@ -1,4 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
+import { agentUser, asAgent } from './agent-user.ts';
 import type { BatchedOutput, OutputPipe } from './batched-output.ts';
 import { readLines, type CliLine } from './lines.ts';
 import { TailBuffer } from './tail-buffer.ts';
@@ -44,9 +45,10 @@ export class CliProcess {
 
   constructor(launch: CliLaunch) {
     this.pipe = launch.output?.take();
+    // As the agent user when there is one; its output pipe was opened here, so it writes to it all the same.
     this.child = execa(launch.command, launch.args, {
       cwd: launch.cwd,
-      env: launch.env,
+      ...asAgent(launch.env, launch.cwd),
       extendEnv: false,
       detached: true, // a new process group, led by the CLI
       ...(launch.openInput ? { stdin: 'pipe' as const } : launch.input !== undefined ? { input: launch.input } : { stdin: 'ignore' as const }),
@@ -134,6 +136,9 @@ export class CliProcess {
 function spawnErrorMessage(launch: CliLaunch, cause: unknown): string {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') return `command not found: ${launch.command} (is it installed, or is the working directory ${launch.cwd} missing?)`;
+  const user = agentUser();
+  if (code === 'EACCES' && user)
+    return `permission denied: ${user.name} (BRIDGE_AGENT_USER) may not run ${launch.command} in ${launch.cwd} (\`namei -l\` on both shows the folders in the way)`;
   if (code === 'EACCES') return `permission denied running ${launch.command}`;
   return `could not start ${launch.command}: ${(cause as Error | undefined)?.message ?? 'unknown error'}`;
 }

@@ -1,5 +1,4 @@
 import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { McpAccess } from '../adapters/turn-options.ts';
@@ -8,6 +7,7 @@ import { askerId } from '../approvals/asker.ts';
 import type { RunEnding, RunExecution } from '../subagents/execution.ts';
 import { LocalExecutor } from '../subagents/local-execution.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
+import { agentReadableFolder } from '../process/agent-space.ts';
 import { forgetAsks, onAsks, readAsks } from './control.ts';
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
@@ -47,6 +47,8 @@ export class RunWorker {
   private readonly executor: LocalExecutor;
   private readonly running = new Map<string, Running>();
   private readonly access = new Map<string, McpAccess>();
+  /** Where its runs' MCP config files go, made at the first (see agentReadableFolder). */
+  private mcpDir: string | undefined;
   private readonly keepSeconds: number;
   private shuttingDown = false;
 
@@ -122,6 +124,7 @@ export class RunWorker {
     this.worker.cancelAllJobs('its worker is shutting down');
     await this.worker.close();
     await this.executor.close();
+    if (this.mcpDir) rmSync(this.mcpDir, { recursive: true, force: true });
     this.subscriber.disconnect();
     this.commands.disconnect();
   }
@@ -174,7 +177,8 @@ export class RunWorker {
       }
       const adapter = this.options.config.adapters.get(run.cli);
       if (mcp) this.options.secrets.add(mcp.token);
-      if (mcp && adapter) this.access.set(runId, mcpAccessFor(adapter, mcp, join(this.options.home, 'mcp'), askerId.run(runId), toolTimeoutMs, run.mcpServers));
+      if (mcp && adapter)
+        this.access.set(runId, mcpAccessFor(adapter, mcp, (this.mcpDir ??= agentReadableFolder('mcp')), askerId.run(runId), toolTimeoutMs, run.mcpServers));
       const execution = this.executor.execute(run, {
         onLine: (raw) => events.line(raw),
         onSession: (sessionId) => events.report({ kind: 'session', sessionId }),

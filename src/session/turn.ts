@@ -1,12 +1,12 @@
 import type { Adapter } from '../adapters/load.ts';
 import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildArgv, promptVia, type TurnFiles, type TurnSpec } from '../adapters/argv.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
-import { scratchFolder } from '../process/scratch.ts';
+import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
 import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
@@ -80,7 +80,7 @@ export class Turn {
       ...(via === 'file' ? { promptFile: run.spec.prompt } : {}),
       ...(wanted.includes('agents') && run.adapter.options.agents ? { agentsFile: JSON.stringify(run.spec.agents) } : {}),
     };
-    if (Object.keys(contents).length) this.folder = scratchFolder('turn');
+    if (Object.keys(contents).length) this.folder = agentReadableFolder('turn');
     let argv: string[];
     try {
       argv = buildArgv(run.adapter, run.spec, writeTurnFiles(this.folder, contents));
@@ -238,12 +238,12 @@ function safely(fn: () => void, log: Log | undefined): void {
 
 const TURN_FILE_NAMES: Record<keyof TurnFiles, string> = { promptFile: 'prompt.md', agentsFile: 'agents.json' };
 
-/** Each file in the turn's folder (mkdtemp makes it owner-only), owner-only too; their paths for the argv. */
+/** Each file in the turn's folder, readable by the CLI's user only; their paths for the argv. */
 function writeTurnFiles(folder: string | undefined, contents: Partial<Record<keyof TurnFiles, string>>): TurnFiles {
   const files: TurnFiles = {};
   for (const [key, content] of Object.entries(contents) as [keyof TurnFiles, string][]) {
     const file = join(folder!, TURN_FILE_NAMES[key]);
-    writeFileSync(file, content, { mode: 0o600 });
+    writeAgentFile(file, content);
     files[key] = file;
   }
   return files;

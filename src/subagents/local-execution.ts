@@ -10,6 +10,8 @@ import { runTurnOptions } from './run-options.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
 import type { Log } from '../log/logger.ts';
 import { BatchedOutput } from '../process/batched-output.ts';
+import { agentUser } from '../process/agent-user.ts';
+import { agentWorktrees } from '../process/agent-space.ts';
 
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
 const RUN_READ_EVERY_MS = 100;
@@ -91,7 +93,7 @@ export class LocalExecutor implements RunExecutor {
       try {
         worktree = await createWorktree({
           dir: run.cwd,
-          worktreesDir: join(this.options.dataDir, 'worktrees'),
+          worktreesDir: worktreesDir(this.options.dataDir),
           runId: run.runId,
           ...(run.label ? { label: run.label } : {}),
         });
@@ -154,4 +156,10 @@ export class LocalExecutor implements RunExecutor {
       liveInput: true,
     });
   }
+}
+
+/** Runs' worktrees: the agent user's own folder when agents run as one (the data directory is out of its reach), else in the data directory. */
+function worktreesDir(dataDir: string): string {
+  const user = agentUser();
+  return user ? agentWorktrees(user) : join(dataDir, 'worktrees');
 }

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { agentReadableFolder } from '../process/agent-space.ts';
 import type { ChatAddress } from '../ports/transport.ts';
 import { chatKey } from '../ports/transport.ts';
 import type { McpAccess, TurnOptions } from '../adapters/turn-options.ts';
@@ -58,6 +58,8 @@ export interface SessionToolsOptions {
  */
 export class SessionTools {
   private readonly grants = new Map<string, { grant: Grant; configFile?: string }>();
+  /** Where the CLIs' MCP config files go, made at the first one (see agentReadableFolder). */
+  private configDir: string | undefined;
 
   constructor(private readonly options: SessionToolsOptions) {}
 
@@ -141,6 +143,12 @@ export class SessionTools {
     };
   }
 
+  /** The bridge is stopping, its CLIs stopped: their config files go. */
+  close(): void {
+    if (this.configDir) rmSync(this.configDir, { recursive: true, force: true });
+    this.configDir = undefined; // a session granted late (a turn starting as the bridge stops) makes a new one
+  }
+
   /** A run has ended: its secret stops working and its config file goes. */
   release(runId: string): void {
     this.revoke(askerId.run(runId));
@@ -155,7 +163,7 @@ export class SessionTools {
     if (!adapter.options.mcp) return undefined;
     this.revoke(name);
     const grant = this.options.endpoint.grant(scope, reuse);
-    const dir = join(this.options.config.dataDir, 'mcp');
+    const dir = (this.configDir ??= agentReadableFolder('mcp'));
     const mcp = mcpAccessFor(adapter, { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token }, dir, name, this.options.toolTimeoutMs, others);
     this.grants.set(name, { grant, ...(mcp.configFile ? { configFile: mcp.configFile } : {}) });
     return mcp;

@@ -26,6 +26,8 @@ export type SpawnNotice = (run: SubagentRunRecord, queuePosition: number) => voi
 export interface ToolCallsOptions {
   /** The tools and their JSON Schemas, from manifest.json. */
   tools: BridgeManifest['tools'];
+  /** The bridge's data directory, which send_file never sends from. */
+  dataDir: string;
   subagents: Subagents;
   approvals: ApprovalBroker;
   orchestrator: Orchestrator;
@@ -166,7 +168,7 @@ export class ToolCalls {
     const caller = scope.runId ? this.subagents.registry.get(scope.runId) : undefined;
     const dir = caller ? (caller.worktree?.workdir ?? caller.cwd) : this.options.chatDefaults(scope.address).cwd;
     const wanted = String(input.path);
-    const file = await outgoingFile(dir, wanted, [dir]);
+    const file = await outgoingFile(dir, wanted, [dir], this.options.dataDir);
     if (!file.ok) return error(`Not sent: ${file.error}`);
     const caption = typeof input.caption === 'string' && input.caption.trim() ? input.caption.trim() : undefined;
     const who = caller ? `#${caller.number} ${displayName(caller)}` : undefined;

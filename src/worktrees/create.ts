@@ -1,5 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { agentUser, asAgent } from '../process/agent-user.ts';
 import { branchName } from './branch-name.ts';
 import { git, GitFailure, resolveCommit } from './git.ts';
 import { locateRepo } from './repo.ts';
@@ -38,8 +40,21 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
 
   const workdir = resolve(path, prefix); // resolve, not join: no trailing "/" from the prefix
   // The start directory may hold nothing tracked (new, or all ignored), so the checkout lacks it.
-  await mkdir(workdir, { recursive: true });
+  await makeDirectoryIn(path, workdir);
   return { repoRoot: root, path, workdir, branch, baseCommit, ...(baseBranch ? { baseBranch } : {}) };
+}
+
+/**
+ * `dir` inside the checkout at `path`: as the agent user when agents run as one, since the
+ * checkout is that user's (its hooks have run there) and the bridge follows no link of theirs.
+ */
+async function makeDirectoryIn(path: string, dir: string): Promise<void> {
+  if (!agentUser()) {
+    await mkdir(dir, { recursive: true });
+    return;
+  }
+  const made = await execa('mkdir', ['-p', '--', dir], { ...asAgent(process.env, path), extendEnv: false, stdin: 'ignore', reject: false });
+  if (made.failed) throw new WorktreeError(`could not make ${dir} in the worktree: ${made.stderr.trim() || made.shortMessage}`);
 }
 
 /** The branch HEAD is on, or undefined when detached. */

@@ -1,4 +1,5 @@
 import { childEnv } from '../process/child-env.ts';
+import { asAgent, trustedDirectories } from '../process/agent-user.ts';
 import { execa } from 'execa';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -63,12 +64,18 @@ function gitEnv(): Record<string, string | undefined> {
 // Unicode file names as they are, not octal-escaped; never colour.
 const GLOBAL_ARGS = ['--no-pager', '-c', 'core.quotepath=false', '-c', 'color.ui=never'];
 
-/** Runs git with `args` (never through a shell) and returns its stdout without the final newline. */
+/**
+ * Runs git with `args` (never through a shell), as the agent user when there is one, and
+ * returns its stdout without the final newline. The repository `cwd` is in is trusted for this
+ * command alone (`safe.directory`): the bridge works only where it was told to, and git refuses
+ * a repository another user owns, as the chat's is when agents run as their own user.
+ */
 export async function git(args: readonly string[], options: GitOptions): Promise<string> {
+  const trust = trustedDirectories(options.cwd).flatMap((dir) => ['-c', `safe.directory=${dir}`]);
   for (let attempt = 0; ; attempt++) {
-    const result = await execa('git', [...GLOBAL_ARGS, ...args], {
+    const result = await execa('git', [...GLOBAL_ARGS, ...trust, ...args], {
       cwd: options.cwd,
-      env: gitEnv(),
+      ...asAgent(gitEnv(), options.cwd),
       extendEnv: false,
       ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
       reject: false,

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDoctorProcess, tempDir } from '../support/bridge-process.ts';
@@ -7,6 +7,7 @@ import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
 
 // `npm run doctor` as an operator runs it: a line per check, in order, and its exit status.
 let telegram: FakeTelegram;
@@ -64,6 +65,7 @@ describe('npm run doctor', () => {
       '✓ data directory',
       '✓ Telegram token',
       '✓ group privacy',
+      '! agent user',
       '✓ claude',
       '✓ claude credentials',
       '✓ codex',
@@ -100,6 +102,27 @@ describe('npm run doctor', () => {
     expect(lines.find((line) => line.startsWith('✗ Redis'))).toMatch(/does not answer/);
     expect(lines).toContain('✓ transcription: ' + transcriber.url + ' answers (model whisper-1)'); // the rest is still checked
     expect(lines.at(-1)).toBe('Fix what is marked ✗, then run npm run doctor again.');
+  });
+
+  it("warns that agents run as the bridge's own user without BRIDGE_AGENT_USER", async () => {
+    const { lines } = await doctor();
+    expect(lines.find((line) => line.startsWith('! agent user'))).toMatch(
+      /^! agent user: agents run as the bridge's own user \(uid \d+\): their tools can read the bot token .*\. Make a user for them \(useradd --create-home --shell \/bin\/bash jsonl-agent\), give it its own CLI credentials, and set BRIDGE_AGENT_USER=jsonl-agent\.$/,
+    );
+  });
+
+  it.skipIf(cannotSwitchUser())(`asks the CLIs as BRIDGE_AGENT_USER, in its home (${cannotSwitchUser() ?? AGENT_USER})`, async () => {
+    // A claude that says who asked it, where the agent user can run it.
+    const bin = join(scratch.path, 'bin');
+    await mkdir(bin, { recursive: true });
+    await chmod(scratch.path, 0o755);
+    await writeFile(join(bin, 'claude'), '#!/bin/sh\necho "uid $(id -u) home $HOME"\n', { mode: 0o755 });
+    const { uid } = agentIds()!;
+    const { lines } = await doctor({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_CLAUDE_COMMAND: join(bin, 'claude') });
+    expect(lines).toContain(
+      `✓ agent user: ${AGENT_USER} (uid ${uid}), home /home/${AGENT_USER}, files in /tmp/jsonl-bridge-agents-${uid}; the CLIs below are asked as this user`,
+    );
+    expect(lines).toContain(`✓ claude: uid ${uid} home /home/${AGENT_USER} at ${join(bin, 'claude')}`);
   });
 
   it('stops at a configuration it cannot read, naming the variable', async () => {

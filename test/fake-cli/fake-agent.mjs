@@ -21,6 +21,9 @@
 //   commit         commit everything in the working directory's git repository
 //   dirty:NAME     after that, write a file NAME that stays uncommitted
 //   wait-for:NAME  wait until a file NAME exists in the working directory (a test's go-ahead)
+//   whoami         answer who it runs as and what of the bridge it can read: its uid, its
+//                  HOME, `cat /proc/<its parent, the bridge>/environ`, `ls $JSONL_BRIDGE_DATA_DIR`
+//                  and `git status` in its directory, each "ok" or its error
 //   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
 //                  to 20 s while it refuses (a bridge may be starting); answer "mcp: accepted"
 //                  or "mcp: refused (STATUS)"
@@ -252,9 +255,10 @@ async function turn(prompt, ids = []) {
     mcpCheck = typeof status === 'number' && status !== 401 ? 'mcp: accepted' : `mcp: refused (${status})`;
   }
 
+  const whoami = directive('whoami') ? whoAmI() : undefined;
   const said = directive('say');
   const long = Number(directive('long') ?? 0);
-  const answered = mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
+  const answered = whoami ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
   const answer = heard.length ? `${answered}\nheard: ${heard.join(' / ')}` : answered;
   const failed = !!directive('fail');
   if (!failed) assistant([{ type: 'text', text: answer }]);
@@ -316,6 +320,29 @@ async function serveMessages() {
     for (const { id } of messages) lifecycle(id, 'completed');
   }
   process.stdout.write('', () => process.exit(0));
+}
+
+/** What `whoami` answers: one line per question, each command's "ok" or the first line of its complaint. */
+function whoAmI() {
+  const attempt = (command, ...args) => {
+    try {
+      execFileSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      return 'ok';
+    } catch (error) {
+      return `refused: ${
+        String(error.stderr ?? error.message)
+          .trim()
+          .split('\n')[0]
+      }`;
+    }
+  };
+  return [
+    `uid: ${process.getuid()}`,
+    `home: ${process.env.HOME}`,
+    `environ: ${attempt('cat', `/proc/${process.ppid}/environ`)}`,
+    `data: ${attempt('ls', process.env.JSONL_BRIDGE_DATA_DIR)}`,
+    `git: ${attempt('git', 'status', '--short')}`,
+  ].join('\n');
 }
 
 function lifecycle(id, state) {

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isInside } from '../../src/projects/directories.ts';
 import { startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // What the bridge keeps to itself: its token and settings never reach a CLI, and the MCP
@@ -22,8 +23,11 @@ describe("the bridge's secrets", () => {
     expect(call!.envNames.filter((name) => /^(TELEGRAM_|BRIDGE_|SUBAGENTS_)/.test(name))).toEqual([]);
   });
 
-  it('keeps each MCP secret off the command line, in a file only the owner can read, revoked when its run ends', async () => {
-    const mcpDir = join(world.dataDir, 'mcp');
+  it('keeps each MCP secret off the command line, in a file only the owner can read outside the data directory and the project, revoked when its run ends', async () => {
+    const [first] = await world.cli.invocations();
+    const mcpDir = dirname(first!.argv[first!.argv.indexOf('--mcp-config') + 1]!);
+    expect(mcpDir).toMatch(/\/jsonl-bridge-mcp-\d+-\w+$/);
+    expect(isInside(mcpDir, world.dataDir) || isInside(mcpDir, world.workdir)).toBe(false);
     const mainConfig = JSON.parse(await readFile(join(mcpDir, `main-${CHAT}.json`), 'utf8'));
     const token = /^Bearer (.+)$/.exec(mainConfig.mcpServers.bridge.headers.Authorization)![1]!;
     expect(mainConfig.mcpServers.bridge.url).not.toContain(token);
@@ -34,7 +38,9 @@ describe("the bridge's secrets", () => {
     say('/spawn --ask "say:asked"');
     await waitText(/^✅ #1/);
     const run = (await world.cli.invocations()).find((call) => call.prompt === 'say:asked')!;
-    expect(run.argv[run.argv.indexOf('--mcp-config') + 1]).toMatch(/\/mcp\/run-[\w-]+\.json$/);
+    const runConfig = run.argv[run.argv.indexOf('--mcp-config') + 1]!;
+    expect(dirname(runConfig)).toBe(mcpDir);
+    expect(runConfig).toMatch(/\/run-[\w-]+\.json$/);
     expect((await readdir(mcpDir)).filter((file) => file.startsWith('run-'))).toEqual([]);
   });
 });

@@ -10,11 +10,11 @@ export const file: CommandHandler = async ({ bridge, chat, args, message, signal
   const wanted = (rest ?? '').trim().replace(/^(["'])(.*)\1$/s, '$2');
   if (sub?.toLowerCase() !== 'get' || !wanted) throw new UsageError('Say which file: /file get <path>, relative to this chat’s directory.');
   const { projectRoots, dataDir } = bridge.config;
-  const target = await resolveTarget(chat.record.workdir, wanted, projectRoots);
+  const target = await resolveTarget(chat.record.workdir, wanted, projectRoots, dataDir);
   if (!target.ok) throw new UsageError(target.error);
   const sent = target.directory
-    ? await zipDirectory(target.path, join(dataDir, 'tmp'), { signal })
-    : await outgoingFile(chat.record.workdir, wanted, projectRoots);
+    ? await zipDirectory(target.path, join(dataDir, 'tmp'), { signal, dataDir })
+    : await outgoingFile(chat.record.workdir, wanted, projectRoots, dataDir);
   if (!sent.ok) throw new UsageError(sent.error);
   try {
     signal.throwIfAborted();

@@ -1,4 +1,5 @@
 import { readSavedSessions } from '../../adapters/saved-sessions.ts';
+import { asAgent } from '../../process/agent-user.ts';
 import type { BridgeConfig } from '../../config/config.ts';
 import type { Button, ButtonAnswer, ButtonPress } from '../../ports/transport.ts';
 import { plain } from '../../presentation/deliver.ts';
@@ -20,7 +21,8 @@ export function installResumeCommand(bridge: Bridge, config: Pick<BridgeConfig, 
   const sessionsOf = async (chat: ChatSession): Promise<SessionEntry[]> => {
     const own = chat.record.sessions ?? [];
     const format = chat.adapter.savedSessions;
-    const saved = format ? await readSavedSessions(format, chat.record.workdir, config.cliEnv) : [];
+    // The CLI keeps its sessions in its user's home: the agent user's, when agents run as one.
+    const saved = format ? await readSavedSessions(format, chat.record.workdir, asAgent(config.cliEnv, chat.record.workdir).env) : [];
     const byId = new Map<string, SessionEntry>();
     for (const session of saved) byId.set(session.id, { ...session, cli: chat.record.cli, workdir: chat.record.workdir });
     for (const entry of own) byId.set(entry.id, { ...entry, turns: Math.max(entry.turns, byId.get(entry.id)?.turns ?? 0) });
