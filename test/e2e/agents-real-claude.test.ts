@@ -40,7 +40,7 @@ beforeAll(async () => {
   await writeFile(join(agents, 'sleeper.md'), '---\ndescription: Never offered SLEEPER-DESC\nenabled: false\n---\nZzz.\n');
   // The repository's own agents count only once the owner trusts it.
   const owner = ownerIn(() => real.world, CHAT);
-  await owner.say('/trust on');
+  owner.say('/trust on');
   await owner.waitText(/^🛡 Trusted/);
 });
 afterAll(() => real.stop());

@@ -37,7 +37,7 @@ function script(request: ModelRequest): Reply {
 
 const ran = () => ({ hook: existsSync(join(marks, 'hook')), mcp: existsSync(join(marks, 'mcp')) });
 async function turn(text: string): Promise<void> {
-  await owner.say(text);
+  owner.say(text);
   await owner.waitText(new RegExp(`^answer to ${text}`));
 }
 
@@ -66,34 +66,34 @@ describe("a repository's own hooks and MCP servers, with the real claude", () =>
   });
 
   it('run once the owner trusts the directory, and /status says so', async () => {
-    await owner.say('/trust on');
+    owner.say('/trust on');
     await owner.waitText(/^🛡 Trusted .* and everything below it, for every chat/);
     await turn('second');
     expect(ran()).toEqual({ hook: true, mcp: true });
-    await owner.say('/status');
+    owner.say('/status');
     expect((await owner.waitText(/Trust: /)).text).toMatch(/Trust: trusted \(/);
   });
 
   it('do not run in safe mode, trusted or not', async () => {
     await rm(marks, { recursive: true });
     await mkdir(marks);
-    await owner.say('/permissions safe');
+    owner.say('/permissions safe');
     await owner.waitText(/Permissions: safe/);
     await turn('third');
     expect(ran()).toEqual({ hook: false, mcp: false });
   });
 
   it("an operator's agent still gets its own MCP server inline, untrusted (--strict-mcp-config)", async () => {
-    await owner.say('/permissions bypass');
+    owner.say('/permissions bypass');
     await owner.waitText(/Permissions: bypass/);
-    await owner.say('/trust off');
+    owner.say('/trust off');
     await owner.waitText(/is no longer trusted/);
     const agent = join(real.world.dataDir, 'agents', 'docs-agent');
     await mkdir(agent, { recursive: true });
     await writeFile(join(agent, 'agent.json'), JSON.stringify({ description: 'Looks things up', mcpServers: ['docs'] }));
     await writeFile(join(agent, 'prompt.md'), 'DOCS-AGENT-PROMPT\n');
     await writeFile(join(real.world.dataDir, 'mcp-servers.json'), JSON.stringify({ mcpServers: { docs: { type: 'http', url: docs.url } } }));
-    await owner.say('please delegate');
+    owner.say('please delegate');
     await owner.waitText(/^delegated: /, 60_000);
     expect(docsAgentTools).toContain('mcp__docs__lookup');
     expect(ran()).toEqual({ hook: false, mcp: false });

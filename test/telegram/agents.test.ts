@@ -22,7 +22,7 @@ beforeAll(async () => {
     '---\nname: Doc Writer\ndescription: Writes docs\ntools: Read, Write\n---\nYou write documentation.\n',
   );
   // The repository's own agents count once the owner trusts it.
-  await say('/trust on');
+  say('/trust on');
   await waitText(/^🛡 Trusted/);
 });
 afterAll(() => world.stop());
