@@ -32,6 +32,8 @@ const replayAdapter = (): Adapter => ({
   resolvedCommand: 'cat',
   protocol: 'claude-stream-json',
   args: [],
+  untrusted: [],
+  untrustedFiles: [],
   prompt: ['{prompt}'],
   resume: ['{sessionId}'],
   options: {},

@@ -15,8 +15,10 @@ import { budgetRefusalText, budgetWarningText } from './presentation/usage.ts';
 import { UsageLedger, type Spend } from './usage/usage-ledger.ts';
 import { installUsageCommand } from './bridge/commands/usage.ts';
 import { installAgentCommands } from './bridge/commands/agents.ts';
+import { installTrustCommand } from './bridge/commands/trust.ts';
 import { installHealth } from './bridge/commands/health.ts';
 import { AgentLibrary } from './agents/library.ts';
+import { TrustedDirectories } from './projects/trust.ts';
 import { AgentToggles } from './agents/toggles.ts';
 import { cliAgents } from './agents/cli-agents.ts';
 import { installResumeCommand } from './bridge/commands/resume.ts';
@@ -80,7 +82,14 @@ export async function createApp(options: {
   const runStore = await RunStore.open(config.dataDir);
   const orchestrationStore = await OrchestrationStore.open(config.dataDir, { cwd: config.workdir, cli: config.defaultCli });
   const ledger = await UsageLedger.open(config.dataDir);
-  const agents = new AgentLibrary({ dataDir: config.dataDir, knownClis: [...config.adapters.keys()], toggles: await AgentToggles.open(config.dataDir) });
+  const trust = await TrustedDirectories.open(config.dataDir);
+  const trusts = async (dir: string) => (await trust.covering(dir)) !== undefined;
+  const agents = new AgentLibrary({
+    dataDir: config.dataDir,
+    knownClis: [...config.adapters.keys()],
+    toggles: await AgentToggles.open(config.dataDir),
+    trusts,
+  });
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
   const refuseWork = (key: string) => {
     const spent = budget.spent(key);
@@ -125,8 +134,14 @@ export async function createApp(options: {
         workdir: chat.record.workdir,
         onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
       }),
-    // The Task tool of a CLI that has one delegates to the agents enabled for the chat's directory, as they are now.
-    async (chat) => (chat.adapter.options.agents ? { agents: cliAgents(await agents.catalog(chat.record.workdir), chat.adapter.name) } : {}),
+    // Read before each turn: the directory's trust as it is now (a session that may only read never trusts), and the
+    // agents enabled there for the Task tool of a CLI that has one.
+    async (chat) => {
+      const readOnly = chat.effectivePermissionMode === 'safe';
+      const trusted = !readOnly && (await trusts(chat.record.workdir));
+      if (!chat.adapter.options.agents) return { trusted };
+      return { trusted, agents: cliAgents(await agents.catalog(chat.record.workdir, { readOnly }), chat.adapter.name) };
+    },
     log,
   );
   const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
@@ -161,7 +176,7 @@ export async function createApp(options: {
       toolTimeoutMs,
       log,
     });
-  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, agents, ...(executor ? { executor } : {}) });
+  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, agents, trusts, ...(executor ? { executor } : {}) });
   // Every turn's and run's cost goes to the ledger; the chat hears once a day when it nears its budget.
   const spend = (key: string, address: ChatAddress, entry: Spend) => {
     const before = ledger.costOn(key);
@@ -229,6 +244,7 @@ export async function createApp(options: {
   installOrchestrationCommands(bridge, orchestrator);
   installSubagentCommands(bridge, subagents, approvals);
   installAgentCommands(bridge, agents);
+  installTrustCommand(bridge, trust);
   installUsageCommand(bridge, ledger, budget);
   installResumeCommand(bridge, config);
   installHealth(bridge, {

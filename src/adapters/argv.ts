@@ -19,6 +19,11 @@ export type TurnSpec = TurnOptions & {
    * adapter's `streamInput`); ignored for a CLI without it.
    */
   liveInput?: boolean;
+  /**
+   * The owner trusts the working directory (/trust): the CLI may use the settings, hooks and
+   * MCP servers it ships. Absent, the adapter's `untrusted` flags make the CLI ignore them.
+   */
+  trusted?: boolean;
 };
 
 /** Prompts larger than this (UTF-8 bytes) are not one argument: Linux refuses an argument over 128 KiB (E2BIG). */
@@ -46,7 +51,8 @@ export interface TurnFiles {
 }
 
 /**
- * `args`, the wanted options in table order, the permission flags, `resume`, then the prompt
+ * `args`, the `untrusted` flags unless the directory is trusted, the wanted options in table
+ * order, the permission flags, `resume`, then the prompt
  * last: as an argument, or (when too large) as `largePrompt` says, with the file written to
  * `promptFile` when it goes in a file; or `streamInput` when it goes to the open input.
  */
@@ -55,6 +61,7 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {
   if (unsupported) throw new UnsupportedOptionError(unsupported);
   const values: Record<string, string | undefined> = { prompt: turn.prompt, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn), ...files };
   const argv = fill(adapter.args, values);
+  if (!turn.trusted) argv.push(...fill(adapter.untrusted, values));
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
   argv.push(...fill(permissionTemplate(adapter, turn), values));
   if (turn.resumeId) argv.push(...fill(adapter.resume, values));

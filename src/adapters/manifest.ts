@@ -58,6 +58,20 @@ export const adapterManifestSchema = z
      * running subagent, go there, in the dialect of `protocol` (it must have an input encoder).
      */
     streamInput: argTemplate.optional(),
+    /**
+     * Added to every turn in a directory the owner has not trusted (/trust), and to every
+     * read-only one: the flags that make the CLI ignore the settings, hooks and MCP servers the
+     * working directory ships (Claude Code: ["--setting-sources", "user", "--strict-mcp-config"]).
+     * Empty for a CLI that has none; the README says what each CLI isolates.
+     */
+    untrusted: argTemplate.default([]),
+    /**
+     * For a CLI without such flags: the files of its configuration a repository can ship that
+     * it would act on regardless (droid: [".factory/mcp.json", ".factory/settings.json"]),
+     * relative to the working directory or any directory above it. An untrusted turn that finds
+     * one refuses to start, naming it.
+     */
+    untrustedFiles: z.array(z.string().min(1)).default([]),
     /** Added when the turn continues the CLI's own session: e.g. ["--resume", "{sessionId}"]. */
     resume: argTemplate,
     /**
@@ -133,6 +147,7 @@ export const adapterManifestSchema = z
       ['prompt', manifest.prompt],
       ...(manifest.largePrompt ? [['largePrompt.args', manifest.largePrompt.args] as [string, string[]]] : []),
       ...(manifest.streamInput ? [['streamInput', manifest.streamInput] as [string, string[]]] : []),
+      ['untrusted', manifest.untrusted],
       ['resume', manifest.resume],
       ...Object.entries(manifest.options).map(([key, value]) => [`options.${key}`, value] as [string, string[]]),
       ['permissions.bypass', manifest.permissions.bypass],

@@ -28,6 +28,8 @@ export class AgentLibrary {
       dataDir: string;
       knownClis: readonly string[];
       toggles: AgentToggles;
+      /** Whether the owner trusts a directory (/trust): only then are its own definitions read. */
+      trusts: (dir: string) => Promise<boolean>;
     },
   ) {}
 
@@ -36,11 +38,15 @@ export class AgentLibrary {
     return join(this.options.dataDir, 'agents');
   }
 
-  /** Read afresh each time: an edited file counts from the next turn or spawn. */
-  async catalog(workdir: string): Promise<AgentLibraryCatalog> {
-    const operator = await loadMcpServers(this.options.dataDir);
+  /**
+   * Read afresh each time: an edited file counts from the next turn or spawn. A repository's
+   * own definitions (`.bridge/agents`, `.claude/agents`) count only where the owner trusts it,
+   * and never for a session that may only read (`readOnly`).
+   */
+  async catalog(workdir: string, { readOnly = false }: { readOnly?: boolean } = {}): Promise<AgentLibraryCatalog> {
+    const [operator, trusted] = await Promise.all([loadMcpServers(this.options.dataDir), !readOnly && this.options.trusts(workdir)]);
     const catalog = await loadAgents({
-      workdir,
+      workdir: trusted ? workdir : undefined,
       userDir: this.userDir,
       knownClis: this.options.knownClis,
       mcpServers: Object.keys(operator.servers),

@@ -6,7 +6,8 @@ import { listDir } from './safe-fs.ts';
 import type { AgentCatalog, AgentSource, KnownNames, LoadedEntry } from './types.ts';
 
 export interface LoadAgentsOptions {
-  workdir: string;
+  /** The working directory whose own definitions count; none (a directory nobody trusted): only the operator's. */
+  workdir: string | undefined;
   /** `<BRIDGE_DATA_DIR>/agents`. */
   userDir: string;
   /** Adapter names an agent's `cli` may name. */
@@ -28,8 +29,7 @@ export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatal
   const known: KnownNames = { clis: options.knownClis, mcpServers: options.mcpServers ?? [] };
   const sources = await Promise.all([
     loadFolders(userDir, 'user', known),
-    loadFolders(join(workdir, '.bridge', 'agents'), 'workdir', known),
-    loadClaudeFiles(join(workdir, '.claude', 'agents'), known),
+    ...(workdir ? [loadFolders(join(workdir, '.bridge', 'agents'), 'workdir', known), loadClaudeFiles(join(workdir, '.claude', 'agents'), known)] : []),
   ]);
   const override = options.enabledOverride;
   if (override) {

@@ -128,6 +128,11 @@ export class Bridge {
     return this.options.trustEveryone === true || this.config.allowedUsers.includes(userId);
   }
 
+  /** The owner: the first id in BRIDGE_ALLOWED_USERS, or the console's one user. Only they decide what the bridge trusts. */
+  isOwner(userId: number): boolean {
+    return this.options.trustEveryone === true || this.config.allowedUsers[0] === userId;
+  }
+
   /** Handles one message. Returns once it is accepted (a turn runs on in the background). */
   async handleMessage(message: IncomingMessage, botUsername?: string): Promise<void> {
     const { address, user } = message;

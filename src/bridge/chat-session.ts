@@ -2,7 +2,7 @@ import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
-import { AgentSession } from '../session/session.ts';
+import { AgentSession, type SessionOptions } from '../session/session.ts';
 import { effectiveMode } from '../adapters/permissions.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import { dataDirDenials } from '../policy/data-dir-rules.ts';
@@ -21,8 +21,8 @@ export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir
 
 /** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
 export type SessionTools = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
-/** What a chat's turns read afresh each time: the agents its CLI's Task tool may delegate to. */
-export type FreshSessionOptions = (chat: ChatSession) => Promise<Pick<TurnOptions, 'agents'>>;
+/** What a chat's turns read afresh each time: whether its directory is trusted, and the agents its CLI's Task tool may delegate to. */
+export type FreshSessionOptions = (chat: ChatSession) => Promise<Pick<SessionOptions, 'agents' | 'trusted'>>;
 
 /**
  * One chat's (or topic's) main agent session and what is persisted about it. The CLI

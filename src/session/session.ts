@@ -5,6 +5,9 @@ import { Turn, type TurnHandlers, type TurnOutcome } from './turn.ts';
 import type { Log } from '../log/logger.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
 
+/** What a session's turns run with beyond the prompt: their options, and whether the directory is trusted. */
+export type SessionOptions = Omit<TurnOptions, 'cwd'> & Pick<TurnSpec, 'trusted'>;
+
 /** Everything about a session that stays the same from turn to turn. */
 export interface SessionConfig {
   adapter: Adapter;
@@ -14,9 +17,9 @@ export interface SessionConfig {
   /** The CLI's own session id from an earlier run (a restart), to resume on the first turn. */
   resumeId?: string;
   /** Every turn's options (model, tools, system prompt…); the working directory is `cwd`. */
-  options?: Omit<TurnOptions, 'cwd'>;
-  /** Options read afresh before each turn (agent definitions someone may have just edited), over `options`. */
-  freshOptions?: () => Promise<Omit<TurnOptions, 'cwd'>>;
+  options?: SessionOptions;
+  /** Options read afresh before each turn (agent definitions someone may have just edited, trust just given), over `options`. */
+  freshOptions?: () => Promise<SessionOptions>;
   /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
   permissions?: TurnSpec['permissions'];
   graceMs?: number;
@@ -153,7 +156,7 @@ export class AgentSession {
     return outcome.status === 'failed' && pattern !== undefined && new RegExp(pattern).test(outcome.error ?? '');
   }
 
-  private async runTurn({ prompt, options }: Pending, fresh: Omit<TurnOptions, 'cwd'>, again: { started?: boolean } = {}): Promise<TurnOutcome> {
+  private async runTurn({ prompt, options }: Pending, fresh: SessionOptions, again: { started?: boolean } = {}): Promise<TurnOutcome> {
     const { config } = this;
     let turn: Turn;
     try {

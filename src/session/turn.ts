@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildArgv, promptVia, type TurnFiles, type TurnSpec } from '../adapters/argv.ts';
+import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
+import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
@@ -74,6 +76,8 @@ export class Turn {
     private readonly run: TurnRun,
     private readonly handlers: TurnHandlers = {},
   ) {
+    const unsafe = run.spec.trusted ? undefined : untrustedConfigFound(run.adapter, run.cwd, run.env.HOME);
+    if (unsafe) throw new UnsupportedOptionError(unsafe);
     const via = promptVia(run.adapter, run.spec);
     const wanted = wantedOptions(run.spec);
     const contents: Record<string, string> = {

@@ -147,6 +147,8 @@ export class LocalExecutor implements RunExecutor {
         ...runTurnOptions(run),
         ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
         ...(mcp ? { mcp } : {}),
+        // Its worktree is the trusted repository's too: trust was decided for the directory it came from.
+        ...(run.trusted ? { trusted: true } : {}),
       },
       ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       graceMs: this.options.stopGraceMs,

@@ -54,6 +54,8 @@ export interface SubagentRunRecord {
   mcpServers?: Record<string, McpServerConfig>;
   /** The orchestration this run is a step of: its result is announced with the whole plan, not alone. */
   orchestration?: { id: string; step: string };
+  /** The owner trusted the directory it was spawned from (/trust) and it may do more than read: its CLI may use what the repository ships. */
+  trusted?: boolean;
   /** Asked to run in its own git worktree (--worktree); made when the run starts. */
   isolate?: boolean;
   worktree?: Worktree & { summary?: WorktreeSummary; removed?: boolean; kept?: string };

@@ -40,6 +40,8 @@ export interface SpawnRequest {
   mcpServers?: Record<string, McpServerConfig>;
   /** Run in a fresh git worktree on its own branch. */
   worktree?: boolean;
+  /** The owner trusted the directory it was spawned from (/trust) and it may do more than read: its CLI may use what the repository ships. */
+  trusted?: boolean;
   orchestration?: { id: string; step: string };
 }
 
@@ -132,6 +134,7 @@ export class SubagentRegistry {
       ...(request.agents ? { agents: request.agents } : {}),
       ...(request.mcpServers ? { mcpServers: request.mcpServers } : {}),
       ...(request.worktree ? { isolate: true } : {}),
+      ...(request.trusted ? { trusted: true } : {}),
       ...(request.orchestration ? { orchestration: request.orchestration } : {}),
       cwd: request.cwd,
       depth: request.depth,

@@ -58,6 +58,8 @@ export interface SpawnerOptions {
   limits: { maxDepth: number; timeoutSeconds: number };
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
+  /** Whether the owner trusts a directory (/trust): a run spawned there may use what the repository ships. */
+  trusts: (dir: string) => Promise<boolean>;
 }
 
 /** The longest a run may be given (the spawn tool's schema says the same): a day. */
@@ -140,6 +142,8 @@ export class Spawner {
     // A run an agent starts gets no more than the agent's own session: beyond it, the chat is asked.
     if (origin.requester.kind === 'agent' && exceeds(adapter, policy, adapters.get(origin.cli), origin.policy)) policy = { ...policy, approvals: true };
     const label = intent.label ?? agent?.name;
+    // Trust is decided once, for the directory the run comes from: its worktree is that repository's.
+    const trusted = await this.options.trusts(origin.cwd);
     const request: SpawnRequest = {
       address: origin.address,
       requester: origin.requester,
@@ -157,6 +161,7 @@ export class Spawner {
       ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
       ...(policy ? { policy } : {}),
       ...(intent.worktree ? { worktree: true } : {}),
+      ...(trusted ? { trusted: true } : {}),
       ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
       ...(origin.orchestration ? { orchestration: origin.orchestration } : {}),
     };

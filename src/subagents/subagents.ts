@@ -32,6 +32,8 @@ export interface SubagentsOptions {
   log: Log;
   /** The agents `--agent` may name, and those a run's own Task tool may delegate to. */
   agents: AgentLibrary;
+  /** Whether the owner trusts a directory (/trust). */
+  trusts: (dir: string) => Promise<boolean>;
 }
 
 /** The subagent part: the registry, the one way to spawn into it, and the sweeper. */
@@ -74,6 +76,7 @@ export class Subagents {
       registry: this.registry,
       adapters: config.adapters,
       agents: options.agents,
+      trusts: options.trusts,
       limits,
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
     });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
-import { OWNER } from '../support/telegram-world.ts';
+import { OWNER, ownerIn } from '../support/telegram-world.ts';
 
 // The bridge's agents in the real claude binary's own Task tool: offered to the model, and a
 // delegation to one runs with that agent's prompt and tools.
@@ -38,6 +38,10 @@ beforeAll(async () => {
   await mkdir(agents, { recursive: true });
   await writeFile(join(agents, 'reviewer.md'), `---\ndescription: Reviews changes REVIEW-DESC-3\ntools: Read\nicon: 🔍\n---\n${AGENT_PROMPT}\n`);
   await writeFile(join(agents, 'sleeper.md'), '---\ndescription: Never offered SLEEPER-DESC\nenabled: false\n---\nZzz.\n');
+  // The repository's own agents count only once the owner trusts it.
+  const owner = ownerIn(() => real.world, CHAT);
+  owner.say('/trust on');
+  await owner.waitText(/^🛡 Trusted/);
 });
 afterAll(() => real.stop());
 

@@ -63,8 +63,9 @@ const TAKES_VALUE = new Set([
   '--permission-mode',
   '--agents',
   '--input-format',
+  '--setting-sources',
 ]);
-const SWITCHES = new Set(['--verbose', '-p', '--dangerously-skip-permissions']);
+const SWITCHES = new Set(['--verbose', '-p', '--dangerously-skip-permissions', '--strict-mcp-config']);
 for (let i = 0; i < args.length && args[i] !== '--'; i++) {
   if (TAKES_VALUE.has(args[i])) i++;
   else if (args[i].startsWith('-') && !SWITCHES.has(args[i])) {

@@ -6,7 +6,9 @@ import { buildPolicy } from '../../src/policy/tool-policy.ts';
 import { Spawner, type SpawnOrigin } from '../../src/subagents/spawner.ts';
 import { AgentLibrary } from '../../src/agents/library.ts';
 import { AgentToggles } from '../../src/agents/toggles.ts';
+import { TrustedDirectories } from '../../src/projects/trust.ts';
 import { openApp } from '../support/app-world.ts';
+import { OWNER } from '../support/telegram-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { realAdapters } from '../support/real-adapters.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
@@ -24,6 +26,8 @@ beforeEach(async () => {
     JSON.stringify({ name: 'Code Reviewer', description: 'Reviews diffs', model: 'agent-model', allowedTools: ['Read', 'Grep'], maxTurns: 5 }),
   );
   await writeFile(join(agents, 'prompt.md'), 'You review code.\n');
+  // The repository's own agents count where the owner trusts it (as /trust on would have).
+  await (await TrustedDirectories.open(world.dir)).trust(world.dir, String(OWNER));
   app = await openApp(world, new RecordingOutbound(), { subagents: { maxDepth: 2 } });
 });
 afterEach(async () => {
@@ -156,8 +160,14 @@ describe('runs started by agents on other CLIs', () => {
     new Spawner({
       registry: undefined as never,
       adapters: await realAdapters(),
-      agents: new AgentLibrary({ dataDir: world.dir, knownClis: ['claude', 'codex', 'droid'], toggles: await AgentToggles.open(world.dir) }),
+      agents: new AgentLibrary({
+        dataDir: world.dir,
+        knownClis: ['claude', 'codex', 'droid'],
+        toggles: await AgentToggles.open(world.dir),
+        trusts: async () => true,
+      }),
       limits: { maxDepth: 2, timeoutSeconds: 60 },
+      trusts: async () => false,
     });
   const byAgent = (cli: string, extra: Partial<SpawnOrigin> = {}): SpawnOrigin => origin({ requester: { kind: 'agent', chatKey: '-1' }, cli, ...extra });
 

@@ -21,6 +21,9 @@ beforeAll(async () => {
     join(world.workdir, '.claude', 'agents', 'writer.md'),
     '---\nname: Doc Writer\ndescription: Writes docs\ntools: Read, Write\n---\nYou write documentation.\n',
   );
+  // The repository's own agents count once the owner trusts it.
+  say('/trust on');
+  await waitText(/^🛡 Trusted/);
 });
 afterAll(() => world.stop());
 

@@ -105,7 +105,7 @@ describe('the MCP endpoint', () => {
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'agent.json'), JSON.stringify({ description: 'Reviews diffs' }));
     await writeFile(join(folder, 'prompt.md'), 'You review.\n');
-    const agents = new AgentLibrary({ dataDir: world.dir, knownClis: ['fake'], toggles: await AgentToggles.open(world.dir) });
+    const agents = new AgentLibrary({ dataDir: world.dir, knownClis: ['fake'], toggles: await AgentToggles.open(world.dir), trusts: async () => true });
     const tools = new SessionTools({ endpoint, config, maxDepth: 2, toolTimeoutMs: 60_000, agents });
     const adapter = config.adapters.get('fake')!;
     const described = async (withTaskTool: boolean) => {

@@ -1,0 +1,67 @@
+import type { TrustedDirectories, TrustEntry } from '../../projects/trust.ts';
+import { plain } from '../../presentation/deliver.ts';
+import { displayPath } from '../../presentation/paths.ts';
+import type { Bridge } from '../bridge.ts';
+import type { ChatSession } from '../chat-session.ts';
+import { UsageError } from './command.ts';
+
+/** What a repository ships that a CLI uses only where the owner trusts it. */
+const SHIPPED = 'the settings, hooks and MCP servers it ships (.claude/settings.json, .mcp.json, …) and its own agents';
+
+/**
+ * /trust [on|off]: whether the chat's directory is trusted, and (the owner only) trusting it,
+ * with everything below it, for every chat, or withdrawing that. Read before each turn and
+ * each spawn, so a change counts from the next message on, and the conversation continues.
+ */
+export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories): void {
+  bridge.command('trust', async ({ chat, args, message, reply }) => {
+    const wanted = args.trim().toLowerCase();
+    const dir = chat.record.workdir;
+    if (!wanted) {
+      await reply(plain(`${await describeTrust(chat, trust)}${bridge.isOwner(message.user.id) ? '\n/trust on|off changes it.' : ''}`));
+      return;
+    }
+    if (wanted !== 'on' && wanted !== 'off') throw new UsageError(`"${args.trim()}" is neither on nor off.`);
+    if (!bridge.isOwner(message.user.id)) throw new UsageError('Only the owner (the first id in BRIDGE_ALLOWED_USERS) decides which directories are trusted.');
+    if (wanted === 'on') {
+      const known = await trust.covering(dir);
+      const entry = known ?? (await trust.trust(dir, String(message.user.id)));
+      const lines = [
+        known
+          ? `🛡 Already trusted: ${covers(entry, dir)}.`
+          : `🛡 Trusted ${displayPath(entry.path)} and everything below it, for every chat: from the next message on, its CLI uses ${SHIPPED}. Trust only what you would run yourself; /trust off undoes it.`,
+      ];
+      if (chat.effectivePermissionMode === 'safe') lines.push('This chat is in safe mode, which never trusts a repository.');
+      await reply(plain(lines.join('\n')));
+      return;
+    }
+    const removed = await trust.withdraw(dir);
+    await reply(
+      plain(
+        removed
+          ? `🛡 ${displayPath(removed.path)} is no longer trusted${removed.path === dir ? '' : ` (it covered ${displayPath(dir)})`}: from the next message on, its CLI ignores ${SHIPPED}.`
+          : `${displayPath(dir)} was not trusted.`,
+      ),
+    );
+  });
+  bridge.onStatus(async (chat) => [['Trust', await describeTrust(chat, trust, { short: true })]]);
+}
+
+async function describeTrust(chat: ChatSession, trust: TrustedDirectories, { short = false } = {}): Promise<string> {
+  const dir = chat.record.workdir;
+  const entry = await trust.covering(dir);
+  const safe = chat.effectivePermissionMode === 'safe';
+  if (short) {
+    const state = entry ? `trusted (${covers(entry, dir)})` : "not trusted: the repository's own settings, hooks, MCP servers and agents are ignored";
+    return safe && entry ? `${state}, but ignored in safe mode` : state;
+  }
+  if (!entry) return `🛡 ${displayPath(dir)} is not trusted: its CLI ignores ${SHIPPED}; only the operator's agents count.`;
+  const lines = [`🛡 Trusted: ${covers(entry, dir)}. Its CLI uses ${SHIPPED}.`];
+  if (safe) lines.push('This chat is in safe mode, which never trusts: they are ignored here.');
+  return lines.join('\n');
+}
+
+function covers(entry: TrustEntry, dir: string): string {
+  const since = new Date(entry.at).toISOString().slice(0, 10);
+  return entry.path === dir ? `${displayPath(dir)}, since ${since}` : `${displayPath(entry.path)} and everything below it, since ${since}`;
+}
