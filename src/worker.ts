@@ -11,6 +11,7 @@ import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { RunWorker } from './queue/run-worker.ts';
+import { QueueSigner } from './queue/signing.ts';
 
 async function main(): Promise<number> {
   let config: BridgeConfig;
@@ -36,7 +37,8 @@ async function main(): Promise<number> {
   await ensurePrivateDir(home);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
-  const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log, secrets });
+  // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
+  const worker = new RunWorker({ config: { ...config, redisUrl }, signer: new QueueSigner(config.queueSecret!), name, home, log, secrets });
   try {
     await worker.start();
   } catch (error) {
