@@ -133,7 +133,10 @@ export class QueueExecutor implements RunExecutor {
       const job = await Job.fromId(this.queue, runId);
       if (!job) return { interrupted: 'its job is gone from the queue (removed from Redis, or Redis lost its data)' };
       const signed = this.options.signer.verify(job.data, { kind: 'job', runId, attempt });
-      if (!signed.ok) return this.unsigned(job, signed.why);
+      if (!signed.ok) {
+        await this.reader.forget(runId);
+        return this.unsigned(job, signed.why);
+      }
       // Followed again after a restart: its CLI still holds the secret derived for it, which this bridge grants again.
       if (!submit) this.options.toolsFor(run, this.options.signer.mcpToken(runId, attempt));
       const finished = await Promise.race([this.finished(job), removed, this.closing]);
