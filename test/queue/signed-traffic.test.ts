@@ -39,6 +39,8 @@ const texts = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? '');
 const reply = (pattern: RegExp, timeoutMs = 20_000) => world!.telegram.waitFor(() => texts().find((t) => pattern.test(t)), timeoutMs);
 const started = async (number: number) => / · id ([\w-]+)/.exec(await reply(new RegExp(`^🚀 #${number} started`)))![1]!;
 const signer = new QueueSigner(TEST_QUEUE_SECRET);
+/** A log line saying `what` about the run (pretty or JSON: the message, then the run). */
+const logged = (what: string, runId: string) => new RegExp(`${what.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*"run":"${runId}"`);
 const queue = () => {
   const made = new Queue(QUEUE_NAME, { connection: { url: redis.url }, prefix: PREFIX });
   opened.push(made);
@@ -84,8 +86,8 @@ describe('jobs', () => {
     await queue().add('run', altered, { jobId: 'forged-2' });
 
     const worker = world.workers.get('w1')!;
-    await worker.waitForLog(/"run":"forged-1".*refused a job from Redis, nothing run: it is not signed/);
-    await worker.waitForLog(/"run":"forged-2".*refused a job from Redis, nothing run: its signature does not match/);
+    await worker.waitForLog(logged('refused a job from Redis, nothing run: it is not signed', 'forged-1'));
+    await worker.waitForLog(logged('refused a job from Redis, nothing run: its signature does not match', 'forged-2'));
     for (const id of ['forged-1', 'forged-2']) {
       await expect.poll(async () => (await queue().getJob(id))?.failedReason).toMatch(/^refused by worker w1: /);
     }
@@ -93,7 +95,7 @@ describe('jobs', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('a job queued unsigned before the upgrade is announced as interrupted, not run, and leaves Redis with its secret', async () => {
+  it('a job queued unsigned before the upgrade is announced as interrupted, not run, and removed with the secret it held', async () => {
     world = await startQueueWorld(redis, []);
     say('/spawn --label Old "say:never-run"');
     const runId = await started(1);
@@ -110,9 +112,9 @@ describe('jobs', () => {
     await world.restart();
     const ended = await reply(/^❌ #1 Old/, 30_000);
     expect(ended).toMatch(/not signed/);
-    expect(world.bridge.log()).toMatch(new RegExp(`"run":"${runId}".*refused from Redis: its job: it is not signed`));
-    await addWorkers(world, redis, ['w1']);
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // a worker that took it would have started its CLI by now
+    expect(world.bridge.log()).toMatch(logged('refused from Redis: its job: it is not signed', runId));
+    // Removed from the queue: no worker can take it.
+    expect(await queue().getJob(runId)).toBeUndefined();
     expect(await world.cli.invocations()).toEqual([]);
     expect(await redisDump()).not.toContain(legacySecret);
   });
@@ -139,8 +141,8 @@ describe('reports', () => {
     expect(ended).not.toContain('FORGED RESULT');
     expect(ended).toMatch(/interrupted/);
     const log = world.bridge.log();
-    expect(log).toMatch(new RegExp(`"run":"${runId}".*refused from Redis: a report: it is not signed`));
-    expect(log).toMatch(new RegExp(`"run":"${runId}".*refused from Redis: its ending: it is not signed`));
+    expect(log).toMatch(logged('refused from Redis: a report: it is not signed', runId));
+    expect(log).toMatch(logged('refused from Redis: its ending: it is not signed', runId));
     say('/subagents info 1');
     expect(await reply(/"runId"/)).not.toContain('/etc');
   });
@@ -154,7 +156,7 @@ describe('reports', () => {
     const [first] = await client.xrange(keys.events(runId), '-', '+', 'COUNT', 1);
     await client.xadd(keys.events(runId), '*', ...first![1]);
     client.disconnect();
-    await world.bridge.waitForLog(new RegExp(`"run":"${runId}".*refused from Redis: a report: it was taken before \\(replayed, number 1\\)`));
+    await world.bridge.waitForLog(logged('refused from Redis: a report: it was taken before (replayed, number 1)', runId));
     expect(await reply(/^✅ #1 Twice/, 30_000)).toContain('once');
   });
 });
@@ -175,9 +177,9 @@ describe('control', () => {
       .exec();
     client.disconnect();
     const worker = world.workers.get('w1')!;
-    await worker.waitForLog(new RegExp(`"run":"${runId}".*refused from Redis: a stop: it is not signed`));
-    await worker.waitForLog(new RegExp(`"run":"${runId}".*refused from Redis: a message: it is not signed`));
-    await worker.waitForLog(new RegExp(`"run":"${runId}".*refused from Redis: a message: its signature does not match`));
+    await worker.waitForLog(logged('refused from Redis: a stop: it is not signed', runId));
+    await worker.waitForLog(logged('refused from Redis: a message: it is not signed', runId));
+    await worker.waitForLog(logged('refused from Redis: a message: its signature does not match', runId));
     const ended = await reply(/^[✅❌] #1 Steady/, 30_000);
     expect(ended).toMatch(/^✅ /);
     expect(ended).not.toContain('heard:');
