@@ -35,6 +35,8 @@ describe('the real claude binary on a worker', () => {
     expect(done.text).toContain('The worker said ran-on-the-worker.');
     const request = real.mock.modelRequests.find((r) => r.lastUserText.includes('run echo on the worker'))!;
     expect(request.system).toContain('You are a subagent');
+    // The bridge's tools reached the worker's claude: the secret both derived, from no job, was taken.
+    expect(request.toolNames).toContain('mcp__bridge__send_file');
     say('/subagents info 1');
     await waitText(/"worker": "remote-1"/);
   });
