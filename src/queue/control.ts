@@ -101,7 +101,11 @@ export async function readStop(
   refused: (why: string) => void,
 ): Promise<string | undefined> {
   const raw = await redis.get(keys.stop(reader.runId));
-  if (raw === null) return undefined;
+  return raw === null ? undefined : stopOf(signer, reader, raw, refused);
+}
+
+/** The stop's reason, when the bridge signed it for this run and attempt. */
+function stopOf(signer: QueueSigner, reader: Pick<AskReader, 'runId' | 'attempt'>, raw: string, refused: (why: string) => void): string | undefined {
   const verified = signer.verify<string>(raw, { kind: 'stop', runId: reader.runId, attempt: reader.attempt });
   if (verified.ok && typeof verified.body === 'string') return verified.body;
   refused(`a stop: ${verified.ok ? 'it has no reason' : verified.why}`);
@@ -124,11 +128,8 @@ export async function readAsks(redis: Redis, signer: QueueSigner, reader: AskRea
   ];
   const refused: string[] = [];
   const asks: RunAsks = { messages: [], refused };
-  if (stopRaw !== null) {
-    const stop = signer.verify<string>(stopRaw, { kind: 'stop', runId, attempt });
-    if (stop.ok && typeof stop.body === 'string') asks.stop = stop.body;
-    else refused.push(`a stop: ${stop.ok ? 'it has no reason' : stop.why}`);
-  }
+  const stop = stopRaw === null ? undefined : stopOf(signer, reader, stopRaw, (why) => refused.push(why));
+  if (stop !== undefined) asks.stop = stop;
   for (const raw of inbox ?? []) {
     const message = signer.verify<RunMessage>(raw, { kind: 'message', runId, attempt });
     if (!message.ok) refused.push(`a message: ${message.why}`);
