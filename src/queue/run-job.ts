@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { McpAccess } from '../adapters/turn-options.ts';
+import type { CliAgents } from '../agents/cli-agents.ts';
+import type { McpServerConfig } from '../agents/mcp-servers.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { QueueSigner } from './signing.ts';
 
@@ -11,9 +13,12 @@ import type { QueueSigner } from './signing.ts';
  * own (its `mcp-servers.json`).
  */
 export interface RunJob {
+  /** The record, without the configurations of the operator's MCP servers (its own, and its agents'). */
   run: Omit<SubagentRunRecord, 'mcpServers'>;
   /** The operator's MCP servers the run's agent named. */
   mcpServers?: string[];
+  /** The operator's MCP servers each agent its CLI may delegate to names (Claude Code's inline `mcpServers`). */
+  agentMcpServers?: Record<string, string[]>;
   /** Where the run's CLI reaches the bridge's tools, when it gets them. */
   mcp?: Omit<McpAccess, 'configFile' | 'token'>;
   /** How long its CLI waits for one call of those tools. */
@@ -26,10 +31,42 @@ export interface RunJob {
  */
 export const RUN_ATTEMPT = 1;
 
-/** The job for a run: what the bridge decided, less any credential. */
+/** The job for a run: what the bridge decided, less any credential (MCP servers go by name). */
 export function runJob(run: SubagentRunRecord, mcp: RunJob['mcp'], toolTimeoutMs: number): RunJob {
-  const { mcpServers, ...rest } = run;
-  return { run: rest, ...(mcpServers ? { mcpServers: Object.keys(mcpServers) } : {}), ...(mcp ? { mcp } : {}), toolTimeoutMs };
+  const { mcpServers, agents, ...rest } = run;
+  const agentMcpServers: Record<string, string[]> = {};
+  const bareAgents: CliAgents = {};
+  for (const [slug, { mcpServers: inline, ...agent }] of Object.entries(agents ?? {})) {
+    bareAgents[slug] = agent;
+    if (inline) agentMcpServers[slug] = inline.flatMap((server) => Object.keys(server));
+  }
+  return {
+    run: { ...rest, ...(agents ? { agents: bareAgents } : {}) },
+    ...(mcpServers ? { mcpServers: Object.keys(mcpServers) } : {}),
+    ...(Object.keys(agentMcpServers).length ? { agentMcpServers } : {}),
+    ...(mcp ? { mcp } : {}),
+    toolTimeoutMs,
+  };
+}
+
+/** Every MCP server the job names, its agents' included. */
+export function namedServers(job: RunJob): string[] {
+  return [...new Set([...(job.mcpServers ?? []), ...Object.values(job.agentMcpServers ?? {}).flat()])];
+}
+
+/** The record as the bridge decided it, the servers it names configured as `servers` (the worker's own file) says. */
+export function recordWithServers(job: RunJob, servers: Record<string, McpServerConfig>): SubagentRunRecord {
+  const configured = (names: string[]) => Object.fromEntries(names.map((name) => [name, servers[name]!]));
+  const agents = job.run.agents && {
+    ...job.run.agents,
+    ...Object.fromEntries(
+      Object.entries(job.agentMcpServers ?? {}).map(([slug, names]) => [
+        slug,
+        { ...job.run.agents![slug]!, mcpServers: names.map((name) => ({ [name]: servers[name]! })) },
+      ]),
+    ),
+  };
+  return { ...job.run, ...(agents ? { agents } : {}), ...(job.mcpServers ? { mcpServers: configured(job.mcpServers) } : {}) };
 }
 
 const record = z
@@ -43,9 +80,12 @@ const record = z
   })
   .loose();
 
+const serverName = z.string().regex(/^[\w-]+$/);
+
 const runJobSchema = z.object({
   run: record,
-  mcpServers: z.array(z.string().regex(/^[\w-]+$/)).optional(),
+  mcpServers: z.array(serverName).optional(),
+  agentMcpServers: z.record(z.string(), z.array(serverName)).optional(),
   mcp: z.object({ url: z.url(), serverName: z.string().min(1) }).optional(),
   toolTimeoutMs: z.number().int().positive(),
 });

@@ -13,7 +13,7 @@ import { forgetAsks, onAsks, readAsks, readStop, type AskReader } from './contro
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import { parseRunJob, RefusedJob, type RunJob } from './run-job.ts';
+import { namedServers, parseRunJob, recordWithServers, RefusedJob, type RunJob } from './run-job.ts';
 import type { QueueSigner, Signed } from './signing.ts';
 import type { Log } from '../log/logger.ts';
 import type { Secrets } from '../log/secrets.ts';
@@ -208,12 +208,12 @@ export class RunWorker {
         ending = { failed: `its directory ${job.run.cwd} does not exist on worker ${this.options.name}` };
         return ending;
       }
-      const servers = await this.mcpServers(job.mcpServers);
+      const servers = await this.mcpServers(namedServers(job));
       if ('missing' in servers) {
         ending = { failed: servers.missing };
         return ending;
       }
-      const run = { ...job.run, ...(job.mcpServers ? { mcpServers: servers.found } : {}) };
+      const run = recordWithServers(job, servers.found);
       const adapter = this.options.config.adapters.get(run.cli);
       if (mcp && adapter) {
         // Derived here as the bridge derives it: the secret is never in Redis.
@@ -251,8 +251,8 @@ export class RunWorker {
   }
 
   /** The MCP servers a run names, as this worker's operator configured them (their `env` and `headers` never travel). */
-  private async mcpServers(names: string[] | undefined): Promise<{ found: Record<string, McpServerConfig> } | { missing: string }> {
-    if (!names?.length) return { found: {} };
+  private async mcpServers(names: string[]): Promise<{ found: Record<string, McpServerConfig> } | { missing: string }> {
+    if (!names.length) return { found: {} };
     const file = mcpServersFile(this.options.config.dataDir);
     const { servers, problems } = await loadMcpServers(this.options.config.dataDir);
     const missing = names.filter((name) => !Object.hasOwn(servers, name));
