@@ -8,7 +8,7 @@ import { PREFIX, QUEUE_NAME, keys } from '../../src/queue/redis.ts';
 import { QueueSigner } from '../../src/queue/signing.ts';
 import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { addWorkers, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
-import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
 import { startTelegramWorld } from '../support/telegram-world.ts';
 
@@ -46,13 +46,11 @@ const queue = () => {
   opened.push(made);
   return made;
 };
-/** Everything Redis holds under the bridge's prefix, keys and values, as one text. */
+/** Everything Redis holds, keys and values, as one text; and that it is all under the bridge's prefix. */
 const redisDump = async () => {
-  const client = new Redis(redis.url);
-  const names = await client.keys(`${PREFIX}:*`);
-  const values = await Promise.all(names.map((key) => client.dumpBuffer(key)));
-  client.disconnect();
-  return names.join('\n') + values.map((value) => value?.toString('latin1') ?? '').join('\n');
+  const contents = await redisContents(redis.url);
+  expect(contents.split('\n').every((line) => line.startsWith(`${PREFIX}:`))).toBe(true);
+  return contents;
 };
 
 /** A run as the bridge would queue it, in this world's working directory. */
@@ -213,10 +211,20 @@ describe('secrets', () => {
     expect(ended).toContain('mcp: accepted');
     const run = (await world.cli.invocations()).find((c) => c.prompt.includes('looked-up'))!;
     expect(run.mcpServers).toEqual(['docs', 'wiki', 'bridge']);
+    // Its CLI's own agents get the servers whole, from the worker's file.
+    expect(run.agents!.librarian!.mcpServers).toEqual([
+      { docs: { command: 'docs-server', env: { DOCS_TOKEN: 'operator-docs-env-value-0123456789' } } },
+      { wiki: { type: 'http', url: 'http://127.0.0.1:1/', headers: { Authorization: 'Bearer operator-wiki-header-0123456789' } } },
+    ]);
     const dump = await redisDump();
     expect(dump).toContain(runId);
     for (const secret of [signer.mcpToken(runId, 1), 'operator-docs-env-value-0123456789', 'operator-wiki-header-0123456789'])
       expect(dump).not.toContain(secret);
+    // Nor does the chat: the run's info names the servers only.
+    say('/subagents info 1');
+    const info = await reply(/"mcpServers"/);
+    expect(info).toMatch(/"mcpServers": \[\s*"docs",\s*"wiki"\s*\]/);
+    for (const secret of ['operator-docs-env-value-0123456789', 'operator-wiki-header-0123456789']) expect(info).not.toContain(secret);
   });
 
   it('a run naming an MCP server its worker lacks fails, saying which and where', async () => {
