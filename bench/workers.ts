@@ -7,6 +7,7 @@ import { startWorkerProcess, type BridgeProcess } from '../test/support/bridge-p
 import { FAKE_AGENT, fakeCliWorld, type FakeCliWorld } from '../test/support/fake-cli.ts';
 import { RecordingOutbound } from '../test/support/recording-outbound.ts';
 import { startRedis } from '../test/support/redis-server.ts';
+import { TEST_QUEUE_SECRET } from '../test/support/queue-world.ts';
 import type { BenchResult } from './report.ts';
 import { silentLog } from '../src/log/logger.ts';
 
@@ -27,7 +28,7 @@ export async function benchWorkers(dir: string): Promise<BenchResult[]> {
   const redis = await startRedis();
   let queued: Measured;
   try {
-    queued = await measure(join(dir, 'queued'), { BRIDGE_REDIS_URL: redis.url });
+    queued = await measure(join(dir, 'queued'), { BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET });
   } finally {
     await redis.stop();
   }

@@ -33,6 +33,7 @@ import { displayName, runAddress, type SubagentRunRecord } from './subagents/rec
 import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
 import { QueueExecutor } from './queue/queue-executor.ts';
+import { QueueSigner } from './queue/signing.ts';
 import { Subagents } from './subagents/subagents.ts';
 import { AgentInbox, orchestrationHandBack, runHandBack } from './tools/agent-inbox.ts';
 import { MCP_SERVER_NAME, McpEndpoint } from './tools/mcp-endpoint.ts';
@@ -174,6 +175,7 @@ export async function createApp(options: {
       keepSeconds: settings.workers.keepHours * 3600,
       toolsFor,
       toolTimeoutMs,
+      signer: new QueueSigner(config.queueSecret!),
       log,
     });
   const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, agents, trusts, ...(executor ? { executor } : {}) });

@@ -13,6 +13,7 @@ import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
+import { QueueSigner } from './queue/signing.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = new Secrets();
@@ -50,7 +51,8 @@ async function main(): Promise<number> {
     console.error(`jsonl-bridge worker: ${error.message}`);
     return EX_CONFIG;
   }
-  const worker = new RunWorker({ config: { ...config, redisUrl }, name, home, log, secrets });
+  // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
+  const worker = new RunWorker({ config: { ...config, redisUrl }, signer: new QueueSigner(config.queueSecret!), name, home, log, secrets });
   try {
     await worker.start();
     logAgentUser(config.agentUser, log);

@@ -36,6 +36,8 @@ export interface BridgeConfig extends ProjectsConfig {
   api: ApiConfig | undefined;
   /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
   redisUrl: string | undefined;
+  /** What the bridge and its workers sign what goes through Redis with (BRIDGE_QUEUE_SECRET): set whenever redisUrl is. */
+  queueSecret: string | undefined;
   /** What CLIs run with: the bridge's own environment less its settings and secrets (API keys and base URLs pass through). */
   cliEnv: Record<string, string | undefined>;
   /** How log lines are written (BRIDGE_LOG_FORMAT). */
@@ -108,6 +110,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     transcribe: transcribe(env),
     redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
+    queueSecret: queueSecret(env),
     mcp: mcpListen(env),
     api: await api(env),
     dataDir,
@@ -133,7 +136,13 @@ function logFormat(raw: string | undefined, terminal: boolean): LogFormat {
 /** Values of the configuration no log line may show. */
 export function configSecrets(config: BridgeConfig): string[] {
   const redisPassword = config.redisUrl ? decodeURIComponent(new URL(config.redisUrl).password) : '';
-  return [config.telegram.token ?? '', ...(config.api?.tokens.map((t) => t.token) ?? []), redisPassword, config.transcribe?.key ?? ''].filter(Boolean);
+  return [
+    config.telegram.token ?? '',
+    ...(config.api?.tokens.map((t) => t.token) ?? []),
+    redisPassword,
+    config.queueSecret ?? '',
+    config.transcribe?.key ?? '',
+  ].filter(Boolean);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -229,6 +238,22 @@ function redisUrl(raw: string | undefined): string | undefined {
       `BRIDGE_REDIS_URL: expected a redis:// or rediss:// URL, like redis://:password@127.0.0.1:6379/0, got "${url.replace(/:[^:@/]*@/, ':***@')}"`,
     );
   return url;
+}
+
+/** The shortest BRIDGE_QUEUE_SECRET taken: 32 characters, enough for an HMAC key nobody guesses. */
+export const MIN_QUEUE_SECRET_CHARS = 32;
+
+/** Required with a queue: without it, whoever can write to Redis could run commands on the workers. */
+function queueSecret(env: NodeJS.ProcessEnv): string | undefined {
+  if (!env.BRIDGE_REDIS_URL?.trim()) return undefined;
+  const secret = env.BRIDGE_QUEUE_SECRET?.trim() ?? '';
+  if (!secret)
+    throw new ConfigError(
+      `BRIDGE_QUEUE_SECRET is not set: BRIDGE_REDIS_URL needs it, the same on the bridge and every worker, at least ${MIN_QUEUE_SECRET_CHARS} characters (openssl rand -base64 33)`,
+    );
+  if (secret.length < MIN_QUEUE_SECRET_CHARS)
+    throw new ConfigError(`BRIDGE_QUEUE_SECRET: expected at least ${MIN_QUEUE_SECRET_CHARS} characters (openssl rand -base64 33), got ${secret.length}`);
+  return secret;
 }
 
 function dollars(env: NodeJS.ProcessEnv, name: string): number | undefined {

@@ -32,9 +32,19 @@ export function runList(runs: SubagentRunRecord[], queuePosition: (run: Subagent
   return { html: `<b>Subagents</b>\n${lines.map((l) => l.html).join('\n')}`, plain: `Subagents\n${lines.map((l) => l.plain).join('\n')}` };
 }
 
-/** Every field of the record, for /subagents info. */
+/** Every field of the record, for /subagents info; the operator's MCP servers (the run's, its agents') by name only: their `env` and `headers` are secrets. */
 export function runInfo(run: SubagentRunRecord, extra: Record<string, unknown> = {}): RichText {
-  const json = JSON.stringify({ ...run, ...extra }, (_key, value) => (typeof value === 'string' ? truncate(value, 600) : value), 2);
+  const { mcpServers, agents, ...rest } = run;
+  const agentsShown =
+    agents &&
+    Object.fromEntries(
+      Object.entries(agents).map(([slug, agent]) => [
+        slug,
+        { ...agent, ...(agent.mcpServers ? { mcpServers: agent.mcpServers.flatMap((s) => Object.keys(s)) } : {}) },
+      ]),
+    );
+  const shown = { ...rest, ...(agentsShown ? { agents: agentsShown } : {}), ...(mcpServers ? { mcpServers: Object.keys(mcpServers) } : {}), ...extra };
+  const json = JSON.stringify(shown, (_key, value) => (typeof value === 'string' ? truncate(value, 600) : value), 2);
   const body = truncate(json, 3800);
   const title = `#${run.number} ${displayName(run)}`;
   return { html: `<b>${escapeHtml(title)}</b>\n<pre><code class="language-json">${escapeHtml(body)}</code></pre>`, plain: `${title}\n${body}` };

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { keys } from './redis.ts';
+import type { QueueSigner } from './signing.ts';
 
 /** A message for a run, as SendToSubagent and /subagents send name it. */
 export interface RunMessage {
@@ -13,40 +14,77 @@ export interface RunAsks {
   stop?: string;
   /** Messages not yet taken, oldest first: each is taken once. */
   messages: RunMessage[];
-  /** The holds on its timeout now (people it waits on): the whole set, not a change. */
-  holds: string[];
+  /** The holds on its timeout now (people it waits on): the whole set, not a change; none when what is there was refused (nothing changes). */
+  holds?: string[];
+  /** Why asks found in its keys were not taken: not signed by the bridge for this run, expired, or taken before. */
+  refused: string[];
+}
+
+/** The run a worker reads asks for, and what it has taken of them already (replays are refused). */
+export interface AskReader {
+  runId: string;
+  attempt: number;
+  /** Nonces of the messages taken: a message put back into the inbox is not delivered twice. */
+  taken: Set<string>;
+  /** When the newest set of holds taken was written: an older one put back is not taken. */
+  holdsAt: number;
+}
+
+interface HoldsSnapshot {
+  ids: string[];
+  at: number;
 }
 
 /**
  * What the bridge asks of a run on a worker: stop it, give it a message, hold its timeout
- * while it waits on a person. Each ask is kept in the run's keys, then the bell rings (one
- * pub/sub message naming the run), and the worker running it reads the keys. Pub/sub drops
- * what is published while a subscriber reconnects; the keys do not, and a worker reads them
- * again when it is subscribed again and when it starts the run.
+ * while it waits on a person. Each ask is signed for the run and its attempt and kept in the
+ * run's keys, then the bell rings (one pub/sub message naming the run), and the worker
+ * running it reads the keys. Pub/sub drops what is published while a subscriber reconnects;
+ * the keys do not, and a worker reads them again when it is subscribed again and when it
+ * starts the run.
  */
 export class RunControl {
+  /** Each run's holds, written whole each time: a set signed as one, so none can be put back alone. */
+  private readonly holds = new Map<string, { ids: Set<string>; at: number }>();
+
   constructor(
     private readonly redis: Redis,
-    /** How long the keys outlive the last ask (the run's retention). */
+    /** How long the keys (and their signatures) outlive the last ask (the run's retention). */
     private readonly keepSeconds: number,
+    private readonly signer: QueueSigner,
   ) {}
 
-  async stop(runId: string, reason: string): Promise<void> {
-    await this.ring(runId, this.redis.multi().set(keys.stop(runId), reason, 'EX', this.keepSeconds));
+  async stop(runId: string, attempt: number, reason: string): Promise<void> {
+    const signed = this.signer.sign({ kind: 'stop', runId, attempt }, reason, this.keepSeconds);
+    await this.ring(runId, this.redis.multi().set(keys.stop(runId), JSON.stringify(signed), 'EX', this.keepSeconds));
   }
 
-  async send(runId: string, message: RunMessage): Promise<void> {
+  async send(runId: string, attempt: number, message: RunMessage): Promise<void> {
     const inbox = keys.inbox(runId);
-    await this.ring(runId, this.redis.multi().rpush(inbox, JSON.stringify(message)).expire(inbox, this.keepSeconds));
+    const signed = this.signer.sign({ kind: 'message', runId, attempt }, message, this.keepSeconds);
+    await this.ring(runId, this.redis.multi().rpush(inbox, JSON.stringify(signed)).expire(inbox, this.keepSeconds));
   }
 
-  async hold(runId: string, holdId: string): Promise<void> {
-    const holds = keys.holds(runId);
-    await this.ring(runId, this.redis.multi().sadd(holds, holdId).expire(holds, this.keepSeconds));
+  async hold(runId: string, attempt: number, holdId: string): Promise<void> {
+    const held = this.holds.get(runId) ?? { ids: new Set<string>(), at: 0 };
+    this.holds.set(runId, held);
+    held.ids.add(holdId);
+    await this.writeHolds(runId, attempt, held);
   }
 
-  async release(runId: string, holdId: string): Promise<void> {
-    await this.ring(runId, this.redis.multi().srem(keys.holds(runId), holdId));
+  async release(runId: string, attempt: number, holdId: string): Promise<void> {
+    const held = this.holds.get(runId);
+    if (!held?.ids.delete(holdId)) return;
+    if (!held.ids.size) this.holds.delete(runId);
+    await this.writeHolds(runId, attempt, held);
+  }
+
+  private async writeHolds(runId: string, attempt: number, held: { ids: Set<string>; at: number }): Promise<void> {
+    // Strictly later than the last set written, even within one millisecond.
+    held.at = Math.max(Date.now(), held.at + 1);
+    const snapshot: HoldsSnapshot = { ids: [...held.ids], at: held.at };
+    const signed = this.signer.sign({ kind: 'holds', runId, attempt }, snapshot, this.keepSeconds);
+    await this.ring(runId, this.redis.multi().set(keys.holds(runId), JSON.stringify(signed), 'EX', this.keepSeconds));
   }
 
   /** The ask and the bell in one transaction: a worker that hears the bell finds the ask. */
@@ -55,27 +93,64 @@ export class RunControl {
   }
 }
 
+/** Why a run is to stop, when the bridge asked it (signed for it); `refused` hears why a stop found is not taken. */
+export async function readStop(
+  redis: Redis,
+  signer: QueueSigner,
+  reader: Pick<AskReader, 'runId' | 'attempt'>,
+  refused: (why: string) => void,
+): Promise<string | undefined> {
+  const raw = await redis.get(keys.stop(reader.runId));
+  return raw === null ? undefined : stopOf(signer, reader, raw, refused);
+}
+
+/** The stop's reason, when the bridge signed it for this run and attempt. */
+function stopOf(signer: QueueSigner, reader: Pick<AskReader, 'runId' | 'attempt'>, raw: string, refused: (why: string) => void): string | undefined {
+  const verified = signer.verify<string>(raw, { kind: 'stop', runId: reader.runId, attempt: reader.attempt });
+  if (verified.ok && typeof verified.body === 'string') return verified.body;
+  refused(`a stop: ${verified.ok ? 'it has no reason' : verified.why}`);
+  return undefined;
+}
+
 /**
- * The worker's side: what is asked of a run now. Messages are taken (removed) in the same
- * transaction that reads them, so two reads never deliver one twice.
+ * The worker's side: what is asked of a run now, as far as the bridge signed it for this run
+ * and attempt. Messages are taken (removed) in the same transaction that reads them, so two
+ * reads never deliver one twice, and one put back after it was taken is refused.
  */
-export async function readAsks(redis: Redis, runId: string): Promise<RunAsks> {
-  const replies = await redis.multi().get(keys.stop(runId)).lrange(keys.inbox(runId), 0, -1).del(keys.inbox(runId)).smembers(keys.holds(runId)).exec();
-  const [stop, messages, , holds] = (replies ?? []).map(([error, value]) => {
-    if (error) throw error;
-    return value;
-  }) as [string | null, string[], number, string[]];
-  return {
-    ...(stop ? { stop } : {}),
-    messages: messages.flatMap((text) => {
-      try {
-        return [JSON.parse(text) as RunMessage];
-      } catch {
-        return [];
-      }
-    }),
-    holds,
-  };
+export async function readAsks(redis: Redis, signer: QueueSigner, reader: AskReader): Promise<RunAsks> {
+  const { runId, attempt } = reader;
+  const replies = await redis.multi().get(keys.stop(runId)).lrange(keys.inbox(runId), 0, -1).del(keys.inbox(runId)).get(keys.holds(runId)).exec();
+  const [stopRaw, inbox, , holdsRaw] = (replies ?? []).map(([error, value]) => (error ? null : value)) as [
+    string | null,
+    string[] | null,
+    number,
+    string | null,
+  ];
+  const refused: string[] = [];
+  const asks: RunAsks = { messages: [], refused };
+  const stop = stopRaw === null ? undefined : stopOf(signer, reader, stopRaw, (why) => refused.push(why));
+  if (stop !== undefined) asks.stop = stop;
+  for (const raw of inbox ?? []) {
+    const message = signer.verify<RunMessage>(raw, { kind: 'message', runId, attempt });
+    if (!message.ok) refused.push(`a message: ${message.why}`);
+    else if (reader.taken.has(message.nonce)) refused.push('a message: it was taken before (replayed)');
+    else if (typeof message.body?.text !== 'string' || typeof message.body.id !== 'string') refused.push('a message: it has no text');
+    else {
+      reader.taken.add(message.nonce);
+      asks.messages.push({ id: message.body.id, text: message.body.text });
+    }
+  }
+  if (holdsRaw !== null) {
+    const holds = signer.verify<HoldsSnapshot>(holdsRaw, { kind: 'holds', runId, attempt });
+    if (!holds.ok) refused.push(`its holds: ${holds.why}`);
+    else if (!Array.isArray(holds.body?.ids) || typeof holds.body.at !== 'number') refused.push('its holds: they are not a set of holds');
+    else if (holds.body.at < reader.holdsAt) refused.push('its holds: an older set than the one taken (replayed)');
+    else {
+      reader.holdsAt = holds.body.at;
+      asks.holds = holds.body.ids.map(String);
+    }
+  } else asks.holds = [];
+  return asks;
 }
 
 /** Forgets what was asked of a run that has ended here, but its stop (a later attempt must see it). */

@@ -11,10 +11,11 @@ export function stoppedEnding(reason: string): RunEnding {
   return { outcome: { status: 'stopped', text: '', error: reason, exit: { type: 'exit', code: null, signal: null }, durationMs: 0 }, steps: 0 };
 }
 
-/** A failed job, as the run's ending: interrupted when its worker died under it, failed otherwise. */
-export function endingOfFailure(reason: string | undefined): RunEnding {
-  if (!reason) return { failed: 'its worker failed without saying why' };
-  if (reason.startsWith(INTERRUPTED)) return { interrupted: reason };
-  if (STALLED.test(reason)) return { interrupted: 'interrupted: the worker running it stopped (its job stalled)' };
-  return { failed: reason };
+/**
+ * A failed job, as the run's ending, when BullMQ failed it (its worker died under it): the
+ * only failure not reported by a worker, whose endings are signed. None for any other.
+ */
+export function endingOfStall(reason: string | undefined): RunEnding | undefined {
+  if (reason && STALLED.test(reason)) return { interrupted: `${INTERRUPTED}the worker running it stopped (its job stalled)` };
+  return undefined;
 }

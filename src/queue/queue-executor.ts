@@ -8,8 +8,9 @@ import type { Worktree } from '../worktrees/index.ts';
 import { RunControl } from './control.ts';
 import { connect, describeRedis, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsReader, type RunEvent } from './run-events.ts';
-import type { RunJob } from './run-job.ts';
-import { endingOfFailure, stoppedEnding } from './endings.ts';
+import { RUN_ATTEMPT, runJob } from './run-job.ts';
+import { endingOfStall, stoppedEnding } from './endings.ts';
+import type { QueueSigner } from './signing.ts';
 import type { Log } from '../log/logger.ts';
 
 export interface QueueExecutorOptions {
@@ -17,11 +18,14 @@ export interface QueueExecutorOptions {
   /** Jobs, their results and their event streams stay in Redis this long after they end. */
   keepSeconds: number;
   /**
-   * The run's access to the bridge's tools (its worker writes the CLI's config file itself);
-   * with `reuse`, the secret its CLI already holds, granted again after a bridge restart.
+   * The run's access to the bridge's tools (its worker writes the CLI's config file itself),
+   * granted with `reuse` as its secret: the one derived for the run, which its worker derives
+   * too, and this bridge again after a restart.
    */
   toolsFor: (run: SubagentRunRecord, reuse?: string) => McpAccess | undefined;
   toolTimeoutMs: number;
+  /** Signs what the bridge puts in Redis and checks what workers put there (BRIDGE_QUEUE_SECRET). */
+  signer: QueueSigner;
   log: Log;
 }
 
@@ -55,26 +59,26 @@ export class QueueExecutor implements RunExecutor {
     this.where = describeRedis(options.redisUrl);
     const onError = (error: Error) => this.noteError(error);
     this.commands = connect(options.redisUrl, onError);
-    this.control = new RunControl(this.commands, options.keepSeconds);
+    this.control = new RunControl(this.commands, options.keepSeconds, options.signer);
     // Until the first failed attempt, runs wait: nothing is refused at start-up for a slow Redis.
     followOutages(this.commands, `the queue's Redis (${this.where})`, options.log, { down: () => this.down(), up: () => this.up() });
     this.queue = new Queue(QUEUE_NAME, { connection: this.commands, prefix: PREFIX });
     this.queue.on('error', onError);
     this.events = new QueueEvents(QUEUE_NAME, { connection: connect(options.redisUrl, onError), prefix: PREFIX });
     this.events.on('error', onError);
-    this.reader = new RunEventsReader(connect(options.redisUrl, onError), this.commands, onError);
+    this.reader = new RunEventsReader(connect(options.redisUrl, onError), this.commands, options.signer, options.keepSeconds, onError, (runId, why) =>
+      this.refused(runId, why),
+    );
     this.closing = new Promise((resolve) => (this.close_ = resolve));
   }
 
   execute(run: SubagentRunRecord, reports: RunReports): RunExecution {
-    const mcp = this.options.toolsFor(run);
-    const job: RunJob = {
-      run,
-      ...(mcp ? { mcp: { url: mcp.url, serverName: mcp.serverName, token: mcp.token } } : {}),
-      toolTimeoutMs: this.options.toolTimeoutMs,
-    };
+    const { signer, keepSeconds } = this.options;
+    const mcp = this.options.toolsFor(run, signer.mcpToken(run.runId, RUN_ATTEMPT));
+    const job = runJob(run, mcp && { url: mcp.url, serverName: mcp.serverName }, this.options.toolTimeoutMs);
+    const signed = signer.sign({ kind: 'job', runId: run.runId, attempt: RUN_ATTEMPT }, job, keepSeconds);
     return this.follow(run, reports, () =>
-      this.queue.add('run', job, {
+      this.queue.add('run', signed, {
         jobId: run.runId,
         attempts: 1,
         removeOnComplete: { age: this.options.keepSeconds },
@@ -120,16 +124,21 @@ export class QueueExecutor implements RunExecutor {
   /** Submits the run (unless it is already queued), then follows its events until its job ends. */
   private follow(run: SubagentRunRecord, reports: RunReports, submit?: () => Promise<unknown>): RunExecution {
     const { runId } = run;
+    const attempt = RUN_ATTEMPT;
     let removedWhileWaiting: ((ending: RunEnding) => void) | undefined;
     const removed = new Promise<RunEnding>((resolve) => (removedWhileWaiting = resolve));
     const ending = (async (): Promise<RunEnding> => {
-      await this.reader.follow(runId, (event) => deliver(event, reports));
+      await this.reader.follow(runId, attempt, (event) => deliver(event, reports));
       if (submit) await submit();
       const job = await Job.fromId(this.queue, runId);
       if (!job) return { interrupted: 'its job is gone from the queue (removed from Redis, or Redis lost its data)' };
-      // Followed again after a restart: its CLI still holds the secret it was given, which this bridge must know again.
-      const held = (job.data as Partial<RunJob>).mcp?.token;
-      if (!submit && typeof held === 'string') this.options.toolsFor(run, held);
+      const signed = this.options.signer.verify(job.data, { kind: 'job', runId, attempt });
+      if (!signed.ok) {
+        await this.reader.forget(runId);
+        return this.unsigned(job, signed.why);
+      }
+      // Followed again after a restart: its CLI still holds the secret derived for it, which this bridge grants again.
+      if (!submit) this.options.toolsFor(run, this.options.signer.mcpToken(runId, attempt));
       const finished = await Promise.race([this.finished(job), removed, this.closing]);
       if ('interrupted' in finished && finished.interrupted === 'the bridge is shutting down') return finished;
       await this.reader.caughtUp(runId);
@@ -140,7 +149,7 @@ export class QueueExecutor implements RunExecutor {
     return {
       ending,
       stop: async (reason) => {
-        await this.control.stop(runId, reason);
+        await this.control.stop(runId, attempt, reason);
         const job = await Job.fromId(this.queue, runId);
         // Not taken by a worker yet: out of the queue, and stopped here.
         if (job && ['waiting', 'delayed', 'prioritized'].includes(await job.getState())) {
@@ -153,15 +162,15 @@ export class QueueExecutor implements RunExecutor {
         await ending;
       },
       send: (text, id) => {
-        void this.control.send(runId, { id, text }).catch(() => {});
+        void this.control.send(runId, attempt, { id, text }).catch(() => {});
         return { via: 'worker' };
       },
       holdTimeout: () => {
         const holdId = nanoid(8);
         holds.set(holdId, true);
-        void this.control.hold(runId, holdId).catch(() => {});
+        void this.control.hold(runId, attempt, holdId).catch(() => {});
         return () => {
-          if (holds.delete(holdId)) void this.control.release(runId, holdId).catch(() => {});
+          if (holds.delete(holdId)) void this.control.release(runId, attempt, holdId).catch(() => {});
         };
       },
     };
@@ -176,20 +185,54 @@ export class QueueExecutor implements RunExecutor {
         if (state !== 'completed' && state !== 'failed') return;
         const fresh = await Job.fromId(this.queue, job.id!).catch(() => undefined);
         if (!fresh) return resolve({ interrupted: 'its job is gone from the queue' });
-        resolve(state === 'completed' ? (fresh.returnvalue as RunEnding) : endingOfFailure(fresh.failedReason));
+        resolve(state === 'completed' ? this.endingOf(job.id!, fresh.returnvalue) : this.failureOf(job.id!, fresh.failedReason));
       }, RECHECK_MS);
     });
     try {
       return await Promise.race([
         job.waitUntilFinished(this.events).then(
-          (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as RunEnding,
-          (error: Error) => endingOfFailure(error.message),
+          (value: unknown) => this.endingOf(job.id!, value),
+          (error: Error) => this.failureOf(job.id!, error.message),
         ),
         lookedUp,
       ]);
     } finally {
       clearInterval(recheck);
     }
+  }
+
+  /** The run's ending as its worker signed it; anything else is refused, and the run taken for interrupted. */
+  private endingOf(runId: string, value: unknown): RunEnding {
+    const verified = this.options.signer.verify<RunEnding>(value, { kind: 'ending', runId, attempt: RUN_ATTEMPT });
+    if (verified.ok && verified.body && typeof verified.body === 'object') return verified.body;
+    this.refused(runId, `its ending: ${verified.ok ? 'it is not an ending' : verified.why}`);
+    return { interrupted: 'interrupted: its ending was refused (not signed by a worker of this bridge)' };
+  }
+
+  /**
+   * A failed job. Workers sign every ending they know, so a failure is BullMQ's own (a stall),
+   * or a worker's refusal of a job it could not verify, or something no worker said: its
+   * text is never shown as the run's.
+   */
+  private failureOf(runId: string, reason: string | undefined): RunEnding {
+    const stalled = endingOfStall(reason);
+    if (stalled) return stalled;
+    this.refused(runId, `its failure (${reason ?? 'no reason'}): no worker signed it`);
+    return { interrupted: 'interrupted: its job failed without a signed report from its worker' };
+  }
+
+  /**
+   * A job not signed for its run (queued before the queue was signed, or by someone else):
+   * never run, announced as interrupted, and removed, with whatever it held.
+   */
+  private async unsigned(job: Job, why: string): Promise<RunEnding> {
+    this.refused(job.id!, `its job: ${why}`);
+    await job.remove().catch(() => job.updateData({}).catch(() => {}));
+    return { interrupted: `interrupted: its job was not run, as it is not signed for it (${why}); jobs queued before BRIDGE_QUEUE_SECRET are not run` };
+  }
+
+  private refused(runId: string, why: string): void {
+    this.options.log.warn({ run: runId }, `refused from Redis: ${why}`);
   }
 
   private up(): void {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { keys } from './redis.ts';
+import type { QueueSigner } from './signing.ts';
 
 /** What a worker reports of a run, in the order it happened. */
 export type RunEvent =
@@ -14,19 +15,29 @@ const LINES_EVERY_MS = 50;
 /** A run's stream keeps about this many entries; the bridge reads them far sooner. */
 const STREAM_MAX_ENTRIES = 100_000;
 
+/** An entry of the stream, as signed: its place in the run's order, so one added twice is seen. */
+interface Sequenced {
+  seq: number;
+  event: RunEvent;
+}
+
 /**
  * A worker's side of a run's event stream in Redis: lines gathered and sent in batches,
- * reports sent at once, everything in order (one connection runs its commands in order).
- * While Redis is away, commands wait in the connection's queue; nothing is dropped.
+ * reports sent at once, everything in order (one connection runs its commands in order),
+ * each entry signed for the run and its attempt and numbered. While Redis is away, commands
+ * wait in the connection's queue; nothing is dropped.
  */
 export class RunEventsWriter {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private last: Promise<unknown> = Promise.resolve();
+  private seq = 0;
 
   constructor(
     private readonly redis: Redis,
+    private readonly signer: QueueSigner,
     private readonly runId: string,
+    private readonly attempt: number,
     private readonly keepSeconds: number,
   ) {}
 
@@ -56,12 +67,17 @@ export class RunEventsWriter {
   }
 
   private add(event: RunEvent): void {
-    this.last = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(event));
+    const body: Sequenced = { seq: ++this.seq, event };
+    const signed = this.signer.sign({ kind: 'event', runId: this.runId, attempt: this.attempt }, body, this.keepSeconds);
+    this.last = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
   }
 }
 
 interface Followed {
+  attempt: number;
   position: string;
+  /** The number of the last entry handed over: an entry numbered no higher is a replay. */
+  seq: number;
   onEvent: (event: RunEvent) => void;
   caughtUp: { target: string; resolve: () => void }[];
 }
@@ -69,11 +85,18 @@ interface Followed {
 /** How long one read waits for new entries; a run followed meanwhile waits at most this long. */
 const BLOCK_MS = 500;
 
+/** How far the bridge read a run's stream: signed, so nobody rewinds it to have entries taken twice. */
+interface ReadMark {
+  position: string;
+  seq: number;
+}
+
 /**
  * The bridge's side: one loop reads the streams of every run it follows with a blocking
  * XREAD on a connection of its own, hands each event to its run, and keeps how far it read in
  * Redis, so a restarted bridge goes on where it stopped instead of repeating lines and tool
- * calls.
+ * calls. An entry not signed by a worker for the run and its attempt, expired, or numbered at
+ * or below the last one taken (a replay) is refused: `refused` hears the run and why.
  */
 export class RunEventsReader {
   private readonly followed = new Map<string, Followed>();
@@ -85,15 +108,25 @@ export class RunEventsReader {
     /** A connection for this reader alone: XREAD blocks it. */
     private readonly blocking: Redis,
     private readonly commands: Redis,
+    private readonly signer: QueueSigner,
+    /** How long a read mark stays valid: the run's retention. */
+    private readonly keepSeconds: number,
     private readonly onError: (error: Error) => void,
+    private readonly refused: (runId: string, why: string) => void,
   ) {
     this.loop = this.run();
   }
 
   /** Follows a run's events from where the bridge last read them (from the start for a new run). */
-  async follow(runId: string, onEvent: (event: RunEvent) => void): Promise<void> {
-    const position = (await this.commands.hget(keys.read, runId)) ?? '0';
-    this.followed.set(runId, { position, onEvent, caughtUp: [] });
+  async follow(runId: string, attempt: number, onEvent: (event: RunEvent) => void): Promise<void> {
+    const raw = await this.commands.hget(keys.read, runId);
+    let mark: ReadMark = { position: '0', seq: 0 };
+    if (raw !== null) {
+      const verified = this.signer.verify<ReadMark>(raw, { kind: 'read', runId, attempt });
+      if (verified.ok) mark = verified.body;
+      else this.refused(runId, `how far its events were read: ${verified.why}; reading them from the start`);
+    }
+    this.followed.set(runId, { attempt, ...mark, onEvent, caughtUp: [] });
     this.wake?.();
   }
 
@@ -118,6 +151,18 @@ export class RunEventsReader {
     this.wake?.();
     this.blocking.disconnect();
     await this.loop;
+  }
+
+  /** The entry's event, when a worker signed it for this run and attempt and it comes after the last one taken. */
+  private verify(runId: string, followed: Followed, fields: string[]): RunEvent | undefined {
+    const at = fields.indexOf('e');
+    const verified = this.signer.verify<Sequenced>(at >= 0 ? fields[at + 1] : undefined, { kind: 'event', runId, attempt: followed.attempt });
+    if (!verified.ok) return void this.refused(runId, `a report: ${verified.why}`);
+    const { seq, event } = verified.body;
+    if (!Number.isSafeInteger(seq) || !event || typeof event !== 'object') return void this.refused(runId, 'a report: it is not an event');
+    if (seq <= followed.seq) return void this.refused(runId, `a report: it was taken before (replayed, number ${seq})`);
+    followed.seq = seq;
+    return event;
   }
 
   private async run(): Promise<void> {
@@ -152,10 +197,11 @@ export class RunEventsReader {
         if (!followed) continue;
         for (const [id, fields] of entries) {
           followed.position = id;
-          const event = parseEvent(fields);
+          const event = this.verify(runId, followed, fields);
           if (event) followed.onEvent(event);
         }
-        moved[runId] = followed.position;
+        const mark: ReadMark = { position: followed.position, seq: followed.seq };
+        moved[runId] = JSON.stringify(this.signer.sign({ kind: 'read', runId, attempt: followed.attempt }, mark, this.keepSeconds));
       }
       if (Object.keys(moved).length) await this.commands.hset(keys.read, moved).catch((error: Error) => this.onError(error));
       for (const followed of this.followed.values()) {
@@ -166,15 +212,6 @@ export class RunEventsReader {
         });
       }
     }
-  }
-}
-
-function parseEvent(fields: string[]): RunEvent | undefined {
-  const at = fields.indexOf('e');
-  try {
-    return at >= 0 ? (JSON.parse(fields[at + 1]!) as RunEvent) : undefined;
-  } catch {
-    return undefined;
   }
 }
 

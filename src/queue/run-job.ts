@@ -1,18 +1,72 @@
 import { z } from 'zod';
 import type { McpAccess } from '../adapters/turn-options.ts';
+import type { CliAgents } from '../agents/cli-agents.ts';
+import type { McpServerConfig } from '../agents/mcp-servers.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
+import type { QueueSigner } from './signing.ts';
 
 /**
  * A run as a worker gets it: the record the bridge decided (task, prompt, policy, CLI,
- * directory, limits), and the run's own access to the bridge's tools. Nothing else of the
- * bridge's: no bot token, no other secret.
+ * directory, limits), where the bridge's tools are, and the names of the operator's MCP
+ * servers it asked for. No credential: the run's secret for the bridge's tools is derived
+ * from the queue secret on both sides, and the servers' `env` and `headers` are the worker's
+ * own (its `mcp-servers.json`).
  */
 export interface RunJob {
-  run: SubagentRunRecord;
-  /** The run's secret on the bridge's MCP endpoint, when it gets the bridge's tools. */
-  mcp?: Omit<McpAccess, 'configFile'>;
+  /** The record, without the configurations of the operator's MCP servers (its own, and its agents'). */
+  run: Omit<SubagentRunRecord, 'mcpServers'>;
+  /** The operator's MCP servers the run's agent named. */
+  mcpServers?: string[];
+  /** The operator's MCP servers each agent its CLI may delegate to names (Claude Code's inline `mcpServers`). */
+  agentMcpServers?: Record<string, string[]>;
+  /** Where the run's CLI reaches the bridge's tools, when it gets them. */
+  mcp?: Omit<McpAccess, 'configFile' | 'token'>;
   /** How long its CLI waits for one call of those tools. */
   toolTimeoutMs: number;
+}
+
+/**
+ * A run is queued once (`attempts: 1`): its attempt is 1. A second take after a stall
+ * ends it as interrupted without running it, under the same attempt.
+ */
+export const RUN_ATTEMPT = 1;
+
+/** The job for a run: what the bridge decided, less any credential (MCP servers go by name). */
+export function runJob(run: SubagentRunRecord, mcp: RunJob['mcp'], toolTimeoutMs: number): RunJob {
+  const { mcpServers, agents, ...rest } = run;
+  const agentMcpServers: Record<string, string[]> = {};
+  const bareAgents: CliAgents = {};
+  for (const [slug, { mcpServers: inline, ...agent }] of Object.entries(agents ?? {})) {
+    bareAgents[slug] = agent;
+    if (inline) agentMcpServers[slug] = inline.flatMap((server) => Object.keys(server));
+  }
+  return {
+    run: { ...rest, ...(agents ? { agents: bareAgents } : {}) },
+    ...(mcpServers ? { mcpServers: Object.keys(mcpServers) } : {}),
+    ...(Object.keys(agentMcpServers).length ? { agentMcpServers } : {}),
+    ...(mcp ? { mcp } : {}),
+    toolTimeoutMs,
+  };
+}
+
+/** Every MCP server the job names, its agents' included. */
+export function namedServers(job: RunJob): string[] {
+  return [...new Set([...(job.mcpServers ?? []), ...Object.values(job.agentMcpServers ?? {}).flat()])];
+}
+
+/** The record as the bridge decided it, the servers it names configured as `servers` (the worker's own file) says. */
+export function recordWithServers(job: RunJob, servers: Record<string, McpServerConfig>): SubagentRunRecord {
+  const configured = (names: string[]) => Object.fromEntries(names.map((name) => [name, servers[name]!]));
+  const agents = job.run.agents && {
+    ...job.run.agents,
+    ...Object.fromEntries(
+      Object.entries(job.agentMcpServers ?? {}).map(([slug, names]) => [
+        slug,
+        { ...job.run.agents![slug]!, mcpServers: names.map((name) => ({ [name]: servers[name]! })) },
+      ]),
+    ),
+  };
+  return { ...job.run, ...(agents ? { agents } : {}), ...(job.mcpServers ? { mcpServers: configured(job.mcpServers) } : {}) };
 }
 
 const record = z
@@ -26,17 +80,29 @@ const record = z
   })
   .loose();
 
-const runJob = z.object({
+const serverName = z.string().regex(/^[\w-]+$/);
+
+const runJobSchema = z.object({
   run: record,
-  mcp: z.object({ url: z.url(), serverName: z.string().min(1), token: z.string().min(16) }).optional(),
+  mcpServers: z.array(serverName).optional(),
+  agentMcpServers: z.record(z.string(), z.array(serverName)).optional(),
+  mcp: z.object({ url: z.url(), serverName: z.string().min(1) }).optional(),
   toolTimeoutMs: z.number().int().positive(),
 });
 
-/** The job's data, checked: a worker runs nothing it cannot read for certain. */
-export function parseRunJob(data: unknown): RunJob {
-  const parsed = runJob.safeParse(data);
+/** Why a job is not run: it is not signed by the bridge for this run, or does not read as a run. */
+export class RefusedJob extends Error {}
+
+/** The job's data, verified and checked: a worker runs nothing the bridge did not sign, nor anything it cannot read for certain. */
+export function parseRunJob(signer: QueueSigner, jobId: string | undefined, data: unknown): { job: RunJob; attempt: number } {
+  if (!jobId) throw new RefusedJob('the job has no id');
+  const attempt = signer.claimedAttempt(data) ?? RUN_ATTEMPT;
+  const verified = signer.verify<unknown>(data, { kind: 'job', runId: jobId, attempt });
+  if (!verified.ok) throw new RefusedJob(verified.why);
+  const parsed = runJobSchema.safeParse(verified.body);
   if (!parsed.success)
-    throw new Error(`the job is not a run the bridge queued: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  // The rest of the record passes through as the bridge wrote it.
-  return parsed.data as unknown as RunJob;
+    throw new RefusedJob(`the job is not a run the bridge queued: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (parsed.data.run.runId !== jobId) throw new RefusedJob(`the job ${jobId} holds run ${parsed.data.run.runId}`);
+  // The rest of the record passes through as the bridge wrote (and signed) it.
+  return { job: parsed.data as unknown as RunJob, attempt };
 }

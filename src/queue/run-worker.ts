@@ -4,20 +4,24 @@ import type { Redis } from 'ioredis';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { askerId } from '../approvals/asker.ts';
+import { loadMcpServers, mcpServersFile, type McpServerConfig } from '../agents/mcp-servers.ts';
 import type { RunEnding, RunExecution } from '../subagents/execution.ts';
 import { LocalExecutor } from '../subagents/local-execution.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
 import { agentReadableFolder } from '../process/agent-space.ts';
-import { forgetAsks, onAsks, readAsks } from './control.ts';
+import { forgetAsks, onAsks, readAsks, readStop, type AskReader } from './control.ts';
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import { parseRunJob } from './run-job.ts';
+import { namedServers, parseRunJob, recordWithServers, RefusedJob, type RunJob } from './run-job.ts';
+import type { QueueSigner, Signed } from './signing.ts';
 import type { Log } from '../log/logger.ts';
 import type { Secrets } from '../log/secrets.ts';
 
 export interface RunWorkerOptions {
-  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings'> & { redisUrl: string };
+  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'dataDir'> & { redisUrl: string };
+  /** Checks what the bridge puts in Redis and signs what this worker reports (BRIDGE_QUEUE_SECRET). */
+  signer: QueueSigner;
   /** Shown in /subagents info and to dashboards; unique among workers. */
   name: string;
   /** Where this worker keeps its runs' worktrees and tool configs. */
@@ -29,6 +33,8 @@ export interface RunWorkerOptions {
 
 interface Running {
   execution: RunExecution;
+  /** What of the bridge's asks this run has taken. */
+  asks: AskReader;
   /** The holds on its timeout, each with its release. */
   holds: Map<string, () => void>;
   /** Its stop was asked and acted on. */
@@ -131,11 +137,13 @@ export class RunWorker {
 
   /** Does what the bridge asked of a run here (see RunControl); what it asks of runs elsewhere is theirs. */
   private async actOnAsks(runId: string): Promise<void> {
-    if (!this.running.has(runId)) return;
+    const reader = this.running.get(runId)?.asks;
+    if (!reader) return;
     // A failed read is read again at the next bell, or once this worker is subscribed again.
-    const asks = await readAsks(this.commands, runId).catch(() => undefined);
+    const asks = await readAsks(this.commands, this.options.signer, reader).catch(() => undefined);
     const running = this.running.get(runId);
     if (!asks || !running) return;
+    for (const why of asks.refused) this.options.log.warn({ run: runId }, `refused from Redis: ${why}`);
     if (asks.stop && !running.stopping) {
       running.stopping = true;
       this.options.log.info({ run: runId }, `stopping the run (${asks.stop})`);
@@ -145,6 +153,7 @@ export class RunWorker {
       if (!running.execution.send(message.text, message.id))
         this.options.log.warn({ run: runId }, 'a message came as the run was ending: it was not delivered');
     }
+    if (!asks.holds) return;
     const held = new Set(asks.holds);
     for (const holdId of held) if (!running.holds.has(holdId)) running.holds.set(holdId, running.execution.holdTimeout());
     for (const [holdId, release] of running.holds) {
@@ -154,31 +163,70 @@ export class RunWorker {
     }
   }
 
-  private async process(job: Job, signal: AbortSignal | undefined): Promise<RunEnding> {
-    const { run, mcp, toolTimeoutMs } = parseRunJob(job.data);
-    const { runId } = run;
-    const stoppedBefore = await this.commands.get(keys.stop(runId));
+  /**
+   * Runs a job the bridge signed, and returns its ending signed for the bridge. A job that is
+   * not signed for its run runs nothing: it fails, unsigned (nothing a forger could reuse).
+   */
+  private async process(job: Job, signal: AbortSignal | undefined): Promise<Signed> {
+    let parsed: ReturnType<typeof parseRunJob>;
+    try {
+      parsed = parseRunJob(this.options.signer, job.id, job.data);
+    } catch (error) {
+      if (!(error instanceof RefusedJob)) throw error;
+      this.options.log.warn({ run: job.id }, `refused a job from Redis, nothing run: ${error.message}`);
+      throw new UnrecoverableError(`refused by worker ${this.options.name}: ${error.message}`);
+    }
+    const { job: runJob, attempt } = parsed;
+    const { runId } = runJob.run;
+    let ending: RunEnding;
+    try {
+      ending = await this.run(runJob, attempt, signal);
+    } catch (error) {
+      ending = { failed: `its worker (${this.options.name}) failed: ${(error as Error).message}` };
+    }
+    return this.options.signer.sign({ kind: 'ending', runId, attempt }, ending, this.keepSeconds);
+  }
+
+  private async run(job: RunJob, attempt: number, signal: AbortSignal | undefined): Promise<RunEnding> {
+    const { mcp, toolTimeoutMs } = job;
+    const { runId } = job.run;
+    const asks: AskReader = { runId, attempt, taken: new Set(), holdsAt: 0 };
+    const refused = (why: string) => this.options.log.warn({ run: runId }, `refused from Redis: ${why}`);
+    const stoppedBefore = await readStop(this.commands, this.options.signer, asks, refused);
     if (stoppedBefore) return stoppedEnding(stoppedBefore);
     // Only the first attempt may start the CLI: a run whose worker died is not run twice.
     const first = await this.commands.set(keys.started(runId), this.options.name, 'EX', this.keepSeconds, 'NX');
     if (first !== 'OK') {
       const previous = await this.commands.get(keys.started(runId));
-      throw new UnrecoverableError(`${INTERRUPTED}the worker running it (${previous ?? 'unknown'}) stopped before it finished`);
+      return { interrupted: `${INTERRUPTED}the worker running it (${previous ?? 'unknown'}) stopped before it finished` };
     }
-    const events = new RunEventsWriter(this.commands, runId, this.keepSeconds);
+    const events = new RunEventsWriter(this.commands, this.options.signer, runId, attempt, this.keepSeconds);
     events.report({ kind: 'worker', name: this.options.name });
-    const log = this.options.log.child({ run: runId, chat: run.requesterKey });
-    log.info({ cli: run.cli, cwd: run.cwd }, `run #${run.number} started here`);
+    const log = this.options.log.child({ run: runId, chat: job.run.requesterKey });
+    log.info({ cli: job.run.cli, cwd: job.run.cwd }, `run #${job.run.number} started here`);
     let ending: RunEnding | undefined;
+    let token: string | undefined;
     try {
-      if (!existsSync(run.cwd)) {
-        ending = { failed: `its directory ${run.cwd} does not exist on worker ${this.options.name}` };
+      if (!existsSync(job.run.cwd)) {
+        ending = { failed: `its directory ${job.run.cwd} does not exist on worker ${this.options.name}` };
         return ending;
       }
+      const servers = await this.mcpServers(namedServers(job));
+      if ('missing' in servers) {
+        ending = { failed: servers.missing };
+        return ending;
+      }
+      const run = recordWithServers(job, servers.found);
       const adapter = this.options.config.adapters.get(run.cli);
-      if (mcp) this.options.secrets.add(mcp.token);
-      if (mcp && adapter)
-        this.access.set(runId, mcpAccessFor(adapter, mcp, (this.mcpDir ??= agentReadableFolder('mcp')), askerId.run(runId), toolTimeoutMs, run.mcpServers));
+      if (mcp && adapter) {
+        // Derived here as the bridge derives it: the secret is never in Redis.
+        token = this.options.signer.mcpToken(runId, attempt);
+        this.options.secrets.add(token);
+        this.access.set(
+          runId,
+          mcpAccessFor(adapter, { ...mcp, token }, (this.mcpDir ??= agentReadableFolder('mcp')), askerId.run(runId), toolTimeoutMs, run.mcpServers),
+        );
+      }
       const execution = this.executor.execute(run, {
         onLine: (raw) => events.line(raw),
         onSession: (sessionId) => events.report({ kind: 'session', sessionId }),
@@ -186,7 +234,7 @@ export class RunWorker {
         onWorktree: async (worktree) => events.report({ kind: 'worktree', worktree }),
         onWorker: () => {},
       });
-      this.running.set(runId, { execution, holds: new Map() });
+      this.running.set(runId, { execution, asks, holds: new Map() });
       void this.actOnAsks(runId); // asked before it ran here
       const stop = () => void execution.stop(String(signal?.reason ?? 'stopped'));
       if (signal?.aborted) stop();
@@ -197,15 +245,28 @@ export class RunWorker {
       }
       return ending;
     } finally {
-      log.info(`run #${run.number} ended here: ${describeEnding(ending)}`);
+      log.info(`run #${job.run.number} ended here: ${describeEnding(ending)}`);
       this.running.delete(runId);
       await forgetAsks(this.commands, runId).catch(() => {});
       const configFile = this.access.get(runId)?.configFile;
       if (configFile) rmSync(configFile, { force: true });
       this.access.delete(runId);
-      if (mcp) this.options.secrets.remove(mcp.token);
+      if (token) this.options.secrets.remove(token);
       await events.close();
     }
+  }
+
+  /** The MCP servers a run names, as this worker's operator configured them (their `env` and `headers` never travel). */
+  private async mcpServers(names: string[]): Promise<{ found: Record<string, McpServerConfig> } | { missing: string }> {
+    if (!names.length) return { found: {} };
+    const file = mcpServersFile(this.options.config.dataDir);
+    const { servers, problems } = await loadMcpServers(this.options.config.dataDir);
+    const missing = names.filter((name) => !Object.hasOwn(servers, name));
+    if (!missing.length) return { found: Object.fromEntries(names.map((name) => [name, servers[name]!])) };
+    const why = problems.length ? `; that file has a problem: ${problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join('; ')}` : '';
+    return {
+      missing: `it names the MCP server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which worker ${this.options.name} does not have in ${file}${why}`,
+    };
   }
 }
 

@@ -39,6 +39,7 @@ beforeAll(async () => {
     OPENAI_API_KEY: 'sk-doctor',
     FACTORY_API_KEY: 'fk-doctor',
     BRIDGE_REDIS_URL: redis.url,
+    BRIDGE_QUEUE_SECRET: 'doctor-queue-secret-0123456789abcdef',
     BRIDGE_TRANSCRIBE_URL: transcriber.url,
     BRIDGE_TRANSCRIBE_KEY: 'transcribe-key-0123456789',
     BRIDGE_API_ADDR: `127.0.0.1:${await freePort()}`,
@@ -81,7 +82,8 @@ describe('npm run doctor', () => {
     ]);
     expect(code).toBe(0);
     const output = lines.join('\n');
-    for (const secret of [telegram.token, redis.password, 'transcribe-key-0123456789', 'api-token-0123456789abcdef']) expect(output).not.toContain(secret);
+    for (const secret of [telegram.token, redis.password, 'doctor-queue-secret-0123456789abcdef', 'transcribe-key-0123456789', 'api-token-0123456789abcdef'])
+      expect(output).not.toContain(secret);
   });
 
   it('marks what is wrong with its fix, goes on to the rest, and exits 1', async () => {

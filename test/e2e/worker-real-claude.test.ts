@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellToolCall, toolThenText } from '../support/mock-model/index.ts';
-import { addWorkers, type QueueWorld } from '../support/queue-world.ts';
+import { addWorkers, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
@@ -13,7 +13,7 @@ let world: QueueWorld;
 
 beforeAll(async () => {
   redis = await startRedis();
-  real = await startRealCliWorld('claude', undefined, { BRIDGE_REDIS_URL: redis.url });
+  real = await startRealCliWorld('claude', undefined, { BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET });
   world = await addWorkers(real.world, redis, ['remote-1']);
 });
 // The world's stop stops its workers too.
@@ -35,6 +35,8 @@ describe('the real claude binary on a worker', () => {
     expect(done.text).toContain('The worker said ran-on-the-worker.');
     const request = real.mock.modelRequests.find((r) => r.lastUserText.includes('run echo on the worker'))!;
     expect(request.system).toContain('You are a subagent');
+    // The bridge's tools reached the worker's claude: the secret both derived, from no job, was taken.
+    expect(request.toolNames).toContain('mcp__bridge__send_file');
     say('/subagents info 1');
     await waitText(/"worker": "remote-1"/);
   });

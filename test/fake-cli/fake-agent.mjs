@@ -237,7 +237,8 @@ async function turn(prompt, ids = []) {
   let mcpCheck;
   if (directive('mcp-check')) {
     const config = JSON.parse(readFileSync(flag('--mcp-config'), 'utf8'));
-    const server = Object.values(config.mcpServers).find((s) => s.url);
+    // The bridge's own server, beside the operator's others.
+    const server = config.mcpServers.bridge ?? Object.values(config.mcpServers).find((s) => s.url);
     const ask = () =>
       globalThis
         .fetch(server.url, {

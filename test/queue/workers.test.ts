@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
 import { parseLogLine, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { keys } from '../../src/queue/redis.ts';
-import { startQueueWorld, TEST_LOCK_SECONDS, type QueueWorld } from '../support/queue-world.ts';
-import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { QueueSigner } from '../../src/queue/signing.ts';
+import { startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
+import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { freePort } from '../support/free-port.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
 
@@ -58,11 +59,9 @@ describe('subagents on workers', () => {
     expect(cli!.envNames).not.toContain('TELEGRAM_BOT_TOKEN');
     expect(cli!.envNames).not.toContain('BRIDGE_REDIS_URL');
     // Everything in Redis is what the bridge decided for the run, and never the bot's token.
-    const client = new Redis(redis.url);
-    const dump = await Promise.all((await client.keys('*')).map((key) => client.dumpBuffer(key)));
-    client.disconnect();
-    expect(dump.length).toBeGreaterThan(0);
-    expect(dump.map((value) => value?.toString('latin1') ?? '').join('')).not.toContain(world.env.TELEGRAM_BOT_TOKEN!);
+    const contents = await redisContents(redis.url);
+    expect(contents).toContain('from-a-worker');
+    expect(contents).not.toContain(world.env.TELEGRAM_BOT_TOKEN!);
   });
 
   it('/subagents stop reaches the worker and stops the run’s process group there', async () => {
@@ -86,19 +85,24 @@ describe('subagents on workers', () => {
         .exec();
       client.disconnect();
     };
+    const signer = new QueueSigner(TEST_QUEUE_SECRET);
     const started = async (number: number) => / · id ([\w-]+)/.exec(await reply(new RegExp(`^🚀 #${number} started`)))![1]!;
 
     say('/spawn --label Told "tools:40 pace:100 say:worked"');
     await invocation('say:worked');
     const told = await started(1);
-    await askWhileCutOff(told, (multi) => multi.rpush(keys.inbox(told), JSON.stringify({ id: 'm1', text: 'mind the docs' })));
+    await askWhileCutOff(told, (multi) =>
+      multi.rpush(keys.inbox(told), JSON.stringify(signer.sign({ kind: 'message', runId: told, attempt: 1 }, { id: 'm1', text: 'mind the docs' }, 60))),
+    );
     await reply(/^✅ #1 Told/, 30_000);
     expect(announcements()[0]).toContain('worked\nheard: mind the docs');
 
     say('/spawn --label Stuck "hang"');
     const cli = await invocation('hang');
     const stuck = await started(2);
-    await askWhileCutOff(stuck, (multi) => multi.set(keys.stop(stuck), 'stopped by the test'));
+    await askWhileCutOff(stuck, (multi) =>
+      multi.set(keys.stop(stuck), JSON.stringify(signer.sign({ kind: 'stop', runId: stuck, attempt: 1 }, 'stopped by the test', 60))),
+    );
     await reply(/^❌ #2 Stuck/);
     expect(announcements()[1]).toContain('Stopped');
     await expect.poll(() => alive(cli.pid)).toBe(false);
@@ -239,8 +243,19 @@ describe('worker start-up', () => {
     expect(stderr).toMatch(/^jsonl-bridge worker: BRIDGE_REDIS_URL is not set: set it to the Redis the bridge queues runs on/);
   });
 
+  it('exits non-zero with one clear line without BRIDGE_QUEUE_SECRET, or with one too short', async () => {
+    const missing = await startWith({ BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: '' });
+    expect(missing.exit.code).toBe(78);
+    expect(missing.stderr).toBe(
+      'jsonl-bridge worker: BRIDGE_QUEUE_SECRET is not set: BRIDGE_REDIS_URL needs it, the same on the bridge and every worker, at least 32 characters (openssl rand -base64 33)',
+    );
+    const short = await startWith({ BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: 'too-short' });
+    expect(short.exit.code).toBe(78);
+    expect(short.stderr).toBe('jsonl-bridge worker: BRIDGE_QUEUE_SECRET: expected at least 32 characters (openssl rand -base64 33), got 9');
+  });
+
   it('exits non-zero when Redis refuses its password, without showing the password', async () => {
-    const { exit, stderr } = await startWith({ BRIDGE_REDIS_URL: `redis://:wrong-password@127.0.0.1:${redis.port}` });
+    const { exit, stderr } = await startWith({ BRIDGE_REDIS_URL: `redis://:wrong-password@127.0.0.1:${redis.port}`, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET });
     expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
     const lines = stderr.split('\n').map(parseLogLine);
     expect(lines.at(-1)).toMatchObject({ level: 'fatal', msg: expect.stringMatching(/^Redis \(redis:\/\/127\.0\.0\.1:\d+\) refused this worker: WRONGPASS/) });

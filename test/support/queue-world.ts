@@ -14,11 +14,14 @@ export interface QueueWorld extends TelegramWorld {
   startWorker(name: string): Promise<BridgeProcess>;
 }
 
+/** What the bridge and its workers in tests sign Redis traffic with (BRIDGE_QUEUE_SECRET). */
+export const TEST_QUEUE_SECRET = 'test-queue-secret-0123456789abcdef';
+
 /** Workers that stop renewing a lock this long are taken for dead: short, so a test sees it, and far above a loaded machine's pauses. */
 export const TEST_LOCK_SECONDS = 4;
 
 export async function startQueueWorld(redis: RedisServer, workerNames: string[], extraEnv: Record<string, string> = {}): Promise<QueueWorld> {
-  return addWorkers(await startTelegramWorld({ BRIDGE_REDIS_URL: redis.url, ...extraEnv }), redis, workerNames);
+  return addWorkers(await startTelegramWorld({ BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET, ...extraEnv }), redis, workerNames);
 }
 
 /** Workers beside a bridge already started on `redis`, with its environment less its Telegram settings. */

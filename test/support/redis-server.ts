@@ -1,4 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
+import { Redis } from 'ioredis';
 import { tempDir } from './bridge-process.ts';
 import { freePort } from './free-port.ts';
 
@@ -68,4 +69,36 @@ export async function startRedis(): Promise<RedisServer> {
       await dir.remove();
     },
   };
+}
+
+/**
+ * Every key Redis holds and every value in it, read by type (not DUMP, whose encoding
+ * compresses long strings): what a secret scan looks through.
+ */
+export async function redisContents(url: string): Promise<string> {
+  const client = new Redis(url);
+  try {
+    const parts: string[] = [];
+    for (const key of await client.keys('*')) {
+      const type = await client.type(key);
+      const value =
+        type === 'string'
+          ? await client.get(key)
+          : type === 'hash'
+            ? await client.hgetall(key)
+            : type === 'list'
+              ? await client.lrange(key, 0, -1)
+              : type === 'set'
+                ? await client.smembers(key)
+                : type === 'zset'
+                  ? await client.zrange(key, 0, -1, 'WITHSCORES')
+                  : type === 'stream'
+                    ? await client.xrange(key, '-', '+')
+                    : `(${type})`;
+      parts.push(`${key} ${JSON.stringify(value)}`);
+    }
+    return parts.join('\n');
+  } finally {
+    client.disconnect();
+  }
 }

@@ -167,6 +167,14 @@ describe('start-up errors', () => {
       { BRIDGE_REDIS_URL: 'http://:secret@localhost:6379' },
       'BRIDGE_REDIS_URL: expected a redis:// or rediss:// URL, like redis://:password@127.0.0.1:6379/0, got "http://:***@localhost:6379"',
     ],
+    [
+      { BRIDGE_REDIS_URL: 'redis://:secret@localhost:6379' },
+      'BRIDGE_QUEUE_SECRET is not set: BRIDGE_REDIS_URL needs it, the same on the bridge and every worker, at least 32 characters (openssl rand -base64 33)',
+    ],
+    [
+      { BRIDGE_REDIS_URL: 'redis://:secret@localhost:6379', BRIDGE_QUEUE_SECRET: 'short' },
+      'BRIDGE_QUEUE_SECRET: expected at least 32 characters (openssl rand -base64 33), got 5',
+    ],
     [{ BRIDGE_MCP_LISTEN: '8765' }, 'BRIDGE_MCP_LISTEN: expected host:port, like 0.0.0.0:8765, got "8765"'],
     [
       { BRIDGE_MCP_URL: 'bridge:8765' },

@@ -1,0 +1,113 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { MIN_QUEUE_SECRET_CHARS } from '../config/config.ts';
+
+/** What goes through Redis, by who writes it: the bridge (job, controls, its read marks) or a worker (reports, ending). */
+export type SignedKind = 'job' | 'stop' | 'message' | 'holds' | 'event' | 'ending' | 'read';
+
+/** What a signature is bound to besides its body: a message signed for one run, attempt or kind is no other's. */
+export interface Binding {
+  kind: SignedKind;
+  runId: string;
+  attempt: number;
+}
+
+/** A signed message as it sits in Redis. `body` is JSON, signed as written. */
+export interface Signed extends Binding {
+  v: 1;
+  /** Milliseconds since the epoch after which it is refused. */
+  exp: number;
+  /** Makes each message unique, so a reader can tell one taken twice. */
+  nonce: string;
+  body: string;
+  sig: string;
+}
+
+export type Verified<T> = { ok: true; body: T; nonce: string } | { ok: false; why: string };
+
+/**
+ * Signs and checks what the bridge and its workers exchange through Redis, with the secret
+ * they share (BRIDGE_QUEUE_SECRET): HMAC-SHA256 over the kind, run id, attempt, expiry, nonce
+ * and body. Whoever can write to Redis without the secret can forge nothing, alter nothing,
+ * move nothing from one run, attempt or kind to another, and nothing outlives its expiry.
+ * Replays of a whole message are the reader's to refuse (by nonce or order), where they matter.
+ */
+export class QueueSigner {
+  private readonly key: Buffer;
+
+  constructor(
+    secret: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (secret.length < MIN_QUEUE_SECRET_CHARS) throw new Error(`the queue secret is shorter than ${MIN_QUEUE_SECRET_CHARS} characters`);
+    this.key = Buffer.from(secret, 'utf8');
+  }
+
+  sign(binding: Binding, body: unknown, ttlSeconds: number): Signed {
+    const unsigned = {
+      v: 1 as const,
+      ...binding,
+      exp: this.now() + ttlSeconds * 1000,
+      nonce: randomBytes(12).toString('base64url'),
+      body: JSON.stringify(body),
+    };
+    return { ...unsigned, sig: this.mac(unsigned) };
+  }
+
+  /** The body, when `data` (a Signed, or its JSON) is signed with this secret for exactly `expected` and has not expired. */
+  verify<T>(data: unknown, expected: Binding): Verified<T> {
+    const signed = asSigned(typeof data === 'string' ? parseJson(data) : data);
+    if (!signed) return { ok: false, why: 'it is not signed' };
+    const given = Buffer.from(signed.sig, 'base64url');
+    const wanted = Buffer.from(this.mac(signed), 'base64url');
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted))
+      return { ok: false, why: 'its signature does not match (altered, or signed with another secret)' };
+    if (signed.kind !== expected.kind) return { ok: false, why: `it is signed as a ${signed.kind}, not a ${expected.kind}` };
+    if (signed.runId !== expected.runId) return { ok: false, why: `it is signed for run ${signed.runId}, not ${expected.runId}` };
+    if (signed.attempt !== expected.attempt) return { ok: false, why: `it is signed for attempt ${signed.attempt}, not ${expected.attempt}` };
+    if (signed.exp <= this.now()) return { ok: false, why: `it expired at ${new Date(signed.exp).toISOString()}` };
+    return { ok: true, body: JSON.parse(signed.body) as T, nonce: signed.nonce };
+  }
+
+  /** The attempt a signed message claims, read before it is verified (a worker learns a job's attempt from the job). */
+  claimedAttempt(data: unknown): number | undefined {
+    return asSigned(typeof data === 'string' ? parseJson(data) : data)?.attempt;
+  }
+
+  /**
+   * A run's secret on the bridge's MCP endpoint, derived rather than stored: the bridge and
+   * the worker running it compute the same, so it never sits in Redis.
+   */
+  mcpToken(runId: string, attempt: number): string {
+    return createHmac('sha256', this.key).update(`mcp-token\n${runId}\n${attempt}`).digest('base64url');
+  }
+
+  private mac(s: Omit<Signed, 'sig'>): string {
+    return createHmac('sha256', this.key).update([s.v, s.kind, s.runId, s.attempt, s.exp, s.nonce, s.body].join('\n')).digest('base64url');
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function asSigned(data: unknown): Signed | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const s = data as Record<string, unknown>;
+  const ok =
+    s.v === 1 &&
+    typeof s.kind === 'string' &&
+    typeof s.runId === 'string' &&
+    Number.isSafeInteger(s.attempt) &&
+    Number.isSafeInteger(s.exp) &&
+    typeof s.nonce === 'string' &&
+    typeof s.body === 'string' &&
+    typeof s.sig === 'string' &&
+    !s.kind.includes('\n') &&
+    !s.runId.includes('\n') &&
+    !s.nonce.includes('\n');
+  return ok ? (s as unknown as Signed) : undefined;
+}
