@@ -200,6 +200,9 @@ describe('secrets', () => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'agent.json'), JSON.stringify({ description: 'Finds docs', mcpServers: ['docs', 'wiki'] }));
     await writeFile(join(dir, 'prompt.md'), 'You look things up.\n');
+    // A repository's own agents count once the owner trusts it.
+    say('/trust on');
+    await reply(/^🛡 Trusted/);
   };
 
   it("after a run, Redis holds neither its MCP secret nor the operator's MCP env and headers; the worker takes them from its own file", async () => {
