@@ -246,7 +246,7 @@ export async function createApp(options: {
   installOrchestrationCommands(bridge, orchestrator);
   installSubagentCommands(bridge, subagents, approvals);
   installAgentCommands(bridge, agents);
-  installTrustCommand(bridge, trust);
+  installTrustCommand(bridge, trust, audit);
   installUsageCommand(bridge, ledger, budget);
   installResumeCommand(bridge, config);
   installHealth(bridge, {

@@ -1,4 +1,5 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import type { AuditEntry } from '../../src/audit/audit-log.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
@@ -62,6 +63,18 @@ describe('/trust', () => {
   it('/trust off in a subdirectory withdraws the trust covering it', async () => {
     say('/trust off');
     expect((await waitText(/no longer trusted/)).text).toMatch(/\(it covered .*sub\)/);
+    // Who trusted what, and who withdrew it, is in the audit log.
+    const trustEntries = async () =>
+      (await readFile(join(world.dataDir, 'audit.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as AuditEntry)
+        .filter((entry) => entry.event === 'trust' || entry.event === 'untrust');
+    const workdir = await realpath(world.workdir);
+    await expect.poll(trustEntries).toMatchObject([
+      { event: 'trust', by: String(OWNER), detail: workdir },
+      { event: 'untrust', by: String(OWNER), detail: workdir },
+    ]);
     expect(ignoresRepository(await argvOf('withdrawn'))).toBe(true);
   });
 

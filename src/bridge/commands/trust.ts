@@ -1,3 +1,5 @@
+import type { AuditLog } from '../../audit/audit-log.ts';
+import { chatKey } from '../../ports/transport.ts';
 import type { TrustedDirectories, TrustEntry } from '../../projects/trust.ts';
 import { plain } from '../../presentation/deliver.ts';
 import { displayPath } from '../../presentation/paths.ts';
@@ -13,7 +15,7 @@ const SHIPPED = 'the settings, hooks and MCP servers it ships (.claude/settings.
  * with everything below it, for every chat, or withdrawing that. Read before each turn and
  * each spawn, so a change counts from the next message on, and the conversation continues.
  */
-export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories): void {
+export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories, audit: AuditLog): void {
   bridge.command('trust', async ({ chat, args, message, reply }) => {
     const wanted = args.trim().toLowerCase();
     const dir = chat.record.workdir;
@@ -26,6 +28,7 @@ export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories): 
     if (wanted === 'on') {
       const known = await trust.covering(dir);
       const entry = known ?? (await trust.trust(dir, String(message.user.id)));
+      if (!known) void audit.record({ event: 'trust', chat: chatKey(chat.address), by: String(message.user.id), detail: entry.path });
       const lines = [
         known
           ? `🛡 Already trusted: ${covers(entry, dir)}.`
@@ -36,6 +39,7 @@ export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories): 
       return;
     }
     const removed = await trust.withdraw(dir);
+    if (removed) void audit.record({ event: 'untrust', chat: chatKey(chat.address), by: String(message.user.id), detail: removed.path });
     await reply(
       plain(
         removed
