@@ -24,14 +24,21 @@ export type TurnSpec = TurnOptions & {
 /** Prompts larger than this (UTF-8 bytes) are not one argument: Linux refuses an argument over 128 KiB (E2BIG). */
 export const ARGUMENT_PROMPT_LIMIT = 96 * 1024;
 
-/** How this turn's prompt reaches the CLI: `live`, as the first message of its open input. */
+/**
+ * How this turn's prompt reaches the CLI: `live`, as the first message of its open input. A
+ * prompt holding a NUL byte (pasted binary, say) goes the way a large one does: no argument
+ * can hold one.
+ */
 export function promptVia(adapter: Adapter, turn: Pick<TurnSpec, 'prompt' | 'liveInput'>): 'argv' | 'stdin' | 'file' | 'live' {
   const { prompt } = turn;
   if (turn.liveInput && adapter.streamInput) return 'live';
-  if (Buffer.byteLength(prompt) <= ARGUMENT_PROMPT_LIMIT) return 'argv';
+  const hasNul = prompt.includes('\0');
+  if (!hasNul && Buffer.byteLength(prompt) <= ARGUMENT_PROMPT_LIMIT) return 'argv';
   if (!adapter.largePrompt) {
     throw new UnsupportedOptionError(
-      `${adapter.name} cannot take a prompt of ${Math.round(Buffer.byteLength(prompt) / 1024)} KB (no largePrompt in ${adapter.file}); the limit is ${ARGUMENT_PROMPT_LIMIT / 1024} KB`,
+      hasNul
+        ? `${adapter.name} cannot take a prompt holding a NUL byte (no largePrompt in ${adapter.file}); send it without one`
+        : `${adapter.name} cannot take a prompt of ${Math.round(Buffer.byteLength(prompt) / 1024)} KB (no largePrompt in ${adapter.file}); the limit is ${ARGUMENT_PROMPT_LIMIT / 1024} KB`,
     );
   }
   return adapter.largePrompt.via;

@@ -52,6 +52,15 @@ describe('adapter manifests', () => {
     expect(buildArgv(byFile, { prompt: 'small' })).toEqual(['--json', 'small']);
   });
 
+  it('passes a prompt holding a NUL byte as a large one, since no argument can hold it', async () => {
+    const byStdin = (await load({ ...valid, largePrompt: { args: ['-p'], via: 'stdin' } })).get('mycli')!;
+    expect(buildArgv(byStdin, { prompt: 'a\0b' })).toEqual(['--json', '-p']);
+    const plain = (await load(valid)).get('mycli')!;
+    expect(() => buildArgv(plain, { prompt: 'a\0b' })).toThrow(
+      `mycli cannot take a prompt holding a NUL byte (no largePrompt in ${join(dir, 'mycli.json')}); send it without one`,
+    );
+  });
+
   it('puts the prompt on the open input, in place of the prompt arguments, for a turn that takes messages while it works', async () => {
     const live = (await load({ ...valid, streamInput: ['-p', '--input-format', 'stream-json'] })).get('mycli')!;
     expect(buildArgv(live, { prompt: 'x'.repeat(200_000), liveInput: true, resumeId: 'abc' })).toEqual([
