@@ -201,14 +201,12 @@ export class Bridge {
       stopButton: { text: '⏹ Stop', data: `stop:${turnId}` },
       log,
     });
-    let began = false;
     let warning: NodeJS.Timeout | undefined;
     const timeoutMs = settings.turnTimeoutSeconds * 1000;
     const turn = chat.agent
       .send(message.text, {
         timeoutMs,
         onStart: () => {
-          began = true;
           log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
           chat.current = { id: turnId, presenter, startedAt: Date.now() };
           void presenter.begin();
@@ -220,7 +218,8 @@ export class Bridge {
         clearTimeout(warning);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         if (chat.current?.id === turnId) chat.current = undefined;
-        if (began) await presenter.finish(outcome);
+        // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
+        await presenter.finish(outcome);
         await chat.noteTurn(message.text, outcome.sessionId);
         for (const listener of this.turnListeners) listener(chat, outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
