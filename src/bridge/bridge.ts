@@ -156,7 +156,11 @@ export class Bridge {
       }
       return;
     }
-    if (!message.text.trim()) return;
+    if (!message.text.trim()) {
+      // Telegram's apps send no such message, but a modified client can: it is answered, not dropped.
+      await reply(plain('This message holds only blank space, so nothing went to the agent.'));
+      return;
+    }
     await this.prompt(chat, message);
   }
 
