@@ -85,7 +85,7 @@ describe('adapter manifests', () => {
   it.each([
     [{ ...valid, protocol: 'xml-rpc' }, 'field "protocol": Invalid option: expected one of "claude-stream-json"|"codex-exec-json"|"droid-stream-json"'],
     [{ ...valid, args: ['--json', 3] }, 'field "args.1": expected string, received number'],
-    [{ ...valid, command: undefined }, 'field "command": expected string, received undefined'],
+    [{ ...valid, command: undefined }, 'field "command": missing (expected string)'],
     [{ ...valid, prompt: ['--go'] }, 'field "prompt": must contain {prompt}'],
     [{ ...valid, options: { model: ['--model', '{modle}'] } }, 'field "options.model.1": unknown placeholder {modle}'],
     [{ ...valid, options: { colour: ['x'] } }, 'field "options": Unrecognized key: "colour"'],
