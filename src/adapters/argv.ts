@@ -61,6 +61,9 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {
   const unsupported = unsupportedOption(adapter, turn);
   if (unsupported) throw new UnsupportedOptionError(unsupported);
   const values: Record<string, string | undefined> = { prompt: turn.prompt, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn), ...files };
+  // No argument can carry a NUL byte: say which value held one, rather than fail the spawn.
+  const nul = Object.entries(values).find(([name, value]) => name !== 'prompt' && value?.includes('\0'));
+  if (nul) throw new UnsupportedOptionError(`${adapter.name} cannot take a ${nul[0]} holding a NUL byte`);
   const argv = fill(adapter.args, values);
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
   argv.push(...fill(permissionTemplate(adapter, turn), values));

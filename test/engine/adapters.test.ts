@@ -61,6 +61,11 @@ describe('adapter manifests', () => {
     );
   });
 
+  it('refuses any other value holding a NUL byte, naming it', async () => {
+    const plain = (await load({ ...valid, options: { model: ['--model', '{model}'] } })).get('mycli')!;
+    expect(() => buildArgv(plain, { prompt: 'hi', model: 'a\0b' })).toThrow('mycli cannot take a model holding a NUL byte');
+  });
+
   it('puts the prompt on the open input, in place of the prompt arguments, for a turn that takes messages while it works', async () => {
     const live = (await load({ ...valid, streamInput: ['-p', '--input-format', 'stream-json'] })).get('mycli')!;
     expect(buildArgv(live, { prompt: 'x'.repeat(200_000), liveInput: true, resumeId: 'abc' })).toEqual([
