@@ -53,10 +53,10 @@ export function play(telegram: FakeTelegram, allowed: readonly number[], run: nu
       played.expectations.push({ kind: 'press', queryId: expectation.queryId, stranger: update.from.stranger, update: described });
     else if (update.from.stranger)
       played.expectations.push({ kind: 'stranger', strangerId: userId, chatId: where.chatId, messageId: expectation.messageId, update: described });
-    else if (forAnotherBot(textOf(update.input)))
+    else if (forAnotherBot(deliveredText(telegram, where.chatId, expectation.messageId)))
       played.expectations.push({ kind: 'silent', why: 'a command for another bot', update: described, chatId: where.chatId, messageId: expectation.messageId });
     else {
-      const text = textOf(update.input);
+      const text = deliveredText(telegram, where.chatId, expectation.messageId);
       const words = text.trim();
       const address = `${where.chatId}:${where.threadId}`;
       if (update.input.kind === 'file' && (!words || isCommand(text))) held.set(`${address}:${userId}`, { userId, firstName: 'Ada', ...where });
@@ -160,7 +160,11 @@ function fileIdsOf(message: ReturnType<FakeTelegram['sendFile']>): string[] {
   return [message.document?.file_id, message.voice?.file_id, ...(message.photo ?? []).map((p) => p.file_id)].filter((id): id is string => !!id);
 }
 
-const textOf = (input: ChatInput) => (input.kind === 'text' ? input.text : input.kind === 'file' ? (input.caption ?? '') : '');
+/** The text or caption as the bot got it (Telegram drops what a caption cannot hold, such as control characters). */
+const deliveredText = (telegram: FakeTelegram, chatId: number, messageId: number) => {
+  const message = telegram.message(chatId, messageId);
+  return message?.text ?? message?.caption ?? '';
+};
 
 /** `/cmd@otherbot`: meant for another bot, so not the bridge's to answer. */
 function forAnotherBot(text: string): boolean {
