@@ -12,7 +12,7 @@ import type { MessageEntity } from 'grammy/types';
 export type Place = { kind: 'private' } | { kind: 'group'; group: number } | { kind: 'forum'; group: number; topic: number };
 
 /** Senders and chats of one run. */
-export const SENDERS = 16;
+export const SENDERS = 32;
 const GROUPS = 30;
 const FORUMS = 8;
 
