@@ -334,6 +334,22 @@ describe('fake Telegram validation, as seen by grammY', () => {
     expect(newer).toEqual({ ok: true, result: [] });
   });
 
+  it('passes on what a modified client sends: any entities, blank text, replies to gone messages, made-up presses, edits', async () => {
+    fake.sendText({ chatId: USER, userId: USER, text: 'hi' });
+    const odd = [{ type: 'bot_command' as const, offset: 40, length: 9 }];
+    fake.forgeText({ chatId: USER, userId: USER, text: ' \n', entities: odd, replyTo: 777 });
+    fake.forgeButtonPress({ chatId: USER, userId: USER, messageId: 1, data: 'no such button' });
+    fake.editText({ chatId: USER, userId: USER, messageId: 1, text: 'hi there' });
+    const updates = await client().getUpdates({ timeout: 0, allowed_updates: ['message', 'edited_message', 'callback_query'] });
+    expect(updates.map(({ update_id: _, ...u }) => u)).toMatchObject([
+      { message: { text: 'hi' } },
+      { message: { text: ' \n', entities: odd, reply_to_message: { message_id: 777, date: 0 } } },
+      { callback_query: { data: 'no such button', message: { message_id: 1 } } },
+      { edited_message: { message_id: 1, text: 'hi there' } },
+    ]);
+    expect(() => fake.editText({ chatId: USER, userId: 1, messageId: 1, text: 'not mine' })).toThrow('editText: user 1 has no message 1');
+  });
+
   it('explains a waitFor timeout with the recent calls', async () => {
     openPrivateChat();
     await client().sendMessage(USER, 'something else');

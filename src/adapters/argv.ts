@@ -29,14 +29,21 @@ export type TurnSpec = TurnOptions & {
 /** Prompts larger than this (UTF-8 bytes) are not one argument: Linux refuses an argument over 128 KiB (E2BIG). */
 export const ARGUMENT_PROMPT_LIMIT = 96 * 1024;
 
-/** How this turn's prompt reaches the CLI: `live`, as the first message of its open input. */
+/**
+ * How this turn's prompt reaches the CLI: `live`, as the first message of its open input. A
+ * prompt holding a NUL byte (pasted binary, say) goes the way a large one does: no argument
+ * can hold one.
+ */
 export function promptVia(adapter: Adapter, turn: Pick<TurnSpec, 'prompt' | 'liveInput'>): 'argv' | 'stdin' | 'file' | 'live' {
   const { prompt } = turn;
   if (turn.liveInput && adapter.streamInput) return 'live';
-  if (Buffer.byteLength(prompt) <= ARGUMENT_PROMPT_LIMIT) return 'argv';
+  const hasNul = prompt.includes('\0');
+  if (!hasNul && Buffer.byteLength(prompt) <= ARGUMENT_PROMPT_LIMIT) return 'argv';
   if (!adapter.largePrompt) {
     throw new UnsupportedOptionError(
-      `${adapter.name} cannot take a prompt of ${Math.round(Buffer.byteLength(prompt) / 1024)} KB (no largePrompt in ${adapter.file}); the limit is ${ARGUMENT_PROMPT_LIMIT / 1024} KB`,
+      hasNul
+        ? `${adapter.name} cannot take a prompt holding a NUL byte (no largePrompt in ${adapter.file}); send it without one`
+        : `${adapter.name} cannot take a prompt of ${Math.round(Buffer.byteLength(prompt) / 1024)} KB (no largePrompt in ${adapter.file}); the limit is ${ARGUMENT_PROMPT_LIMIT / 1024} KB`,
     );
   }
   return adapter.largePrompt.via;
@@ -60,6 +67,9 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {
   const unsupported = unsupportedOption(adapter, turn);
   if (unsupported) throw new UnsupportedOptionError(unsupported);
   const values: Record<string, string | undefined> = { prompt: turn.prompt, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn), ...files };
+  // No argument can carry a NUL byte: say which value held one, rather than fail the spawn.
+  const nul = Object.entries(values).find(([name, value]) => name !== 'prompt' && value?.includes('\0'));
+  if (nul) throw new UnsupportedOptionError(`${adapter.name} cannot take a ${nul[0]} holding a NUL byte`);
   const argv = fill(adapter.args, values);
   if (!turn.trusted) argv.push(...fill(adapter.untrusted, values));
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));

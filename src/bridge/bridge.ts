@@ -164,7 +164,11 @@ export class Bridge {
       await this.runCommand(command.name, registered, (signal) => ({ bridge: this, chat, message, args: command.rest, reply, usage, signal }));
       return;
     }
-    if (!message.text.trim()) return;
+    if (!message.text.trim()) {
+      // Telegram's apps send no such message, but a modified client can: it is answered, not dropped.
+      await reply(plain('This message holds only blank space, so nothing went to the agent.'));
+      return;
+    }
     await this.prompt(chat, message);
   }
 
@@ -242,14 +246,12 @@ export class Bridge {
       stopButton: { text: '⏹ Stop', data: `stop:${turnId}` },
       log,
     });
-    let began = false;
     let warning: NodeJS.Timeout | undefined;
     const timeoutMs = settings.turnTimeoutSeconds * 1000;
     const turn = chat.agent
       .send(message.text, {
         timeoutMs,
         onStart: () => {
-          began = true;
           log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
           chat.current = { id: turnId, presenter, startedAt: Date.now() };
           void presenter.begin();
@@ -261,7 +263,8 @@ export class Bridge {
         clearTimeout(warning);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         if (chat.current?.id === turnId) chat.current = undefined;
-        if (began) await presenter.finish(outcome);
+        // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
+        await presenter.finish(outcome);
         await chat.noteTurn(message.text, outcome.sessionId);
         for (const listener of this.turnListeners) listener(chat, outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.

@@ -10,7 +10,11 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => {
       const field = issue.path.length ? issue.path.join('.') : '(top level)';
-      const message = issue.message.replace(/^Invalid input: /, '');
+      // Zod names JavaScript's values ("received undefined", "received NaN"); people read words.
+      const message = issue.message
+        .replace(/^Invalid input: /, '')
+        .replace(/^expected (.+), received undefined$/, 'missing (expected $1)')
+        .replace(/, received NaN$/, ', received something that is not a number');
       return `field "${field}": ${message}`;
     })
     .join('; ');

@@ -11,6 +11,10 @@ export interface DeliverOptions extends SendOptions {
   filename?: string;
 }
 
+/** C0 controls but tab and newline, and DEL. */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
 /** One message of a delivery. */
 export type Part =
   { kind: 'text'; text: RichText; options: SendOptions } | { kind: 'document'; filename: string; content: string; caption: RichText; options: SendOptions };
@@ -23,7 +27,8 @@ export type Part =
 export function planMarkdown(markdown: string, options: DeliverOptions): Part[] {
   const { header } = options;
   const first: SendOptions = { replyTo: options.replyTo, buttons: options.buttons };
-  const body = markdown.trim() || '_(no text in the answer)_';
+  // Control characters (a NUL the agent echoed, say) show nothing, and a message of nothing else is refused.
+  const body = markdown.replace(INVISIBLE_CONTROLS, '').trim() || '_(no text in the answer)_';
   if (body.length > options.documentOverChars) {
     const size = `Full answer (${body.length.toLocaleString('en-US')} characters) attached.`;
     const caption: RichText = {

@@ -52,6 +52,20 @@ describe('adapter manifests', () => {
     expect(buildArgv(byFile, { prompt: 'small' })).toEqual(['--json', 'small']);
   });
 
+  it('passes a prompt holding a NUL byte as a large one, since no argument can hold it', async () => {
+    const byStdin = (await load({ ...valid, largePrompt: { args: ['-p'], via: 'stdin' } })).get('mycli')!;
+    expect(buildArgv(byStdin, { prompt: 'a\0b' })).toEqual(['--json', '-p']);
+    const plain = (await load(valid)).get('mycli')!;
+    expect(() => buildArgv(plain, { prompt: 'a\0b' })).toThrow(
+      `mycli cannot take a prompt holding a NUL byte (no largePrompt in ${join(dir, 'mycli.json')}); send it without one`,
+    );
+  });
+
+  it('refuses any other value holding a NUL byte, naming it', async () => {
+    const plain = (await load({ ...valid, options: { model: ['--model', '{model}'] } })).get('mycli')!;
+    expect(() => buildArgv(plain, { prompt: 'hi', model: 'a\0b' })).toThrow('mycli cannot take a model holding a NUL byte');
+  });
+
   it('puts the prompt on the open input, in place of the prompt arguments, for a turn that takes messages while it works', async () => {
     const live = (await load({ ...valid, streamInput: ['-p', '--input-format', 'stream-json'] })).get('mycli')!;
     expect(buildArgv(live, { prompt: 'x'.repeat(200_000), liveInput: true, resumeId: 'abc' })).toEqual([
@@ -76,7 +90,7 @@ describe('adapter manifests', () => {
   it.each([
     [{ ...valid, protocol: 'xml-rpc' }, 'field "protocol": Invalid option: expected one of "claude-stream-json"|"codex-exec-json"|"droid-stream-json"'],
     [{ ...valid, args: ['--json', 3] }, 'field "args.1": expected string, received number'],
-    [{ ...valid, command: undefined }, 'field "command": expected string, received undefined'],
+    [{ ...valid, command: undefined }, 'field "command": missing (expected string)'],
     [{ ...valid, prompt: ['--go'] }, 'field "prompt": must contain {prompt}'],
     [{ ...valid, options: { model: ['--model', '{modle}'] } }, 'field "options.model.1": unknown placeholder {modle}'],
     [{ ...valid, options: { colour: ['x'] } }, 'field "options": Unrecognized key: "colour"'],

@@ -27,6 +27,11 @@ describe('a turn of a CLI process', () => {
     expect(events.map((e) => e.type)).toEqual(['started', 'text', 'result', 'exit']);
   });
 
+  it('takes a prompt holding a NUL byte, which no argument can carry', async () => {
+    const outcome = await runTurn('pasted \0 bytes').done;
+    expect(outcome).toMatchObject({ status: 'completed', text: 'echo: pasted \0 bytes (turn 1)' });
+  });
+
   it('reports a crash with its exit code and the end of stderr', async () => {
     const { done, events } = runTurn('crash:3');
     const outcome = await done;

@@ -69,12 +69,13 @@ describe('the JSON form', () => {
   });
 
   it.each([
-    [{ strategy: 'dag' }, 'field "steps": expected array, received undefined'],
+    [{ strategy: 'dag' }, 'field "steps": missing (expected array)'],
     [
       { steps: [{ id: 'a', prompt: 'p', depends_on: ['b!'] }] },
       'step "a": field "depends_on.0": expected a step id: letters, digits, "_" and "-", starting with a letter, at most 32 characters',
     ],
-    [{ steps: [{ prompt: 'p' }] }, 'step #1: field "id": expected string, received undefined'],
+    [{ steps: [{ prompt: 'p' }] }, 'step #1: field "id": missing (expected string)'],
+    [{ steps: [{ id: 'a' }] }, 'step "a": field "prompt": missing (expected string)'],
     [[], 'field "(top level)": expected object, received array'],
   ])('refuses %j', (input, message) => {
     expect(planError(() => parsePlan(input))).toBe(message);

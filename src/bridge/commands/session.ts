@@ -69,6 +69,7 @@ export const model: CommandHandler = async ({ chat, args, reply }) => {
     return;
   }
   if (/\s/.test(wanted)) throw new UsageError('A model name is one word.');
+  if (/\p{Cc}/u.test(wanted)) throw new UsageError('A model name has no control characters.');
   const unsupported = unsupportedOption(chat.adapter, { model: wanted });
   if (unsupported) throw new UsageError(`${unsupported}.`);
   refuseWhileBusy(chat);

@@ -11,6 +11,7 @@ import type { BotSettings } from './methods/context.ts';
 import { UpdateQueue } from './update-queue.ts';
 import { pressButton, sendText, type ActionDeps, type PressButtonOptions, type SendTextOptions } from './user-actions.ts';
 import { sendFile, type SendFileOptions } from './user-files.ts';
+import { editText, forgeButtonPress, forgeText, type EditTextOptions, type ForgedTextOptions } from './forged-updates.ts';
 import { waitUntil, type Check } from './wait-for.ts';
 import { World } from './world.ts';
 
@@ -114,6 +115,21 @@ export class FakeTelegram {
   /** A user presses an inline button; the bot receives a `callback_query` update. */
   pressButton(options: PressButtonOptions): CallbackQuery {
     return pressButton(this.deps, options);
+  }
+
+  /** A text a modified client could send: blank, any entities, a reply to a message that is gone (see forged-updates.ts). */
+  forgeText(options: ForgedTextOptions): Message {
+    return forgeText(this.deps, options);
+  }
+
+  /** A user edits their message; queues an `edited_message` update. */
+  editText(options: EditTextOptions): Message {
+    return editText(this.deps, options);
+  }
+
+  /** A press with callback data no button of the message carries. */
+  forgeButtonPress(options: PressButtonOptions): CallbackQuery {
+    return forgeButtonPress(this.deps, options);
   }
 
   // --- what the bot did -----------------------------------------------------------------

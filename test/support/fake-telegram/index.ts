@@ -7,3 +7,4 @@ export type { ChatType, PressButtonOptions, SendTextOptions, UserOptions } from 
 export type { SendFileOptions } from './user-files.ts';
 export type { FileKind, MessageContent, MessageVersion } from './world.ts';
 export type { ParseMode } from './formatting/format-text.ts';
+export type { EditTextOptions, ForgedTextOptions } from './forged-updates.ts';

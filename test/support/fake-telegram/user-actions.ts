@@ -72,7 +72,7 @@ function chatTypeOf(chatId: number, userId: number, requested: ChatType | undefi
   return inferred;
 }
 
-function userFrom(world: World, options: UserOptions): User {
+export function userFrom(world: World, options: UserOptions): User {
   const known = world.user(options.userId);
   return world.upsertUser({
     id: options.userId,
@@ -125,6 +125,8 @@ export function postMessage(
   options: MessageOptions,
   action: string,
   fields: Pick<NewMessage, 'content' | 'document' | 'media' | 'mediaGroupId'>,
+  /** What a forged update adds to the Message the bot receives (see forged-updates.ts). */
+  forge: (message: Message) => Message = (message) => message,
 ): Message {
   const { world } = deps;
   const user = userFrom(world, options);
@@ -147,14 +149,14 @@ export function postMessage(
     linkPreviewOptions: undefined,
     protectContent: false,
   });
-  const message = toBotApiMessage(world, record);
+  const message = forge(toBotApiMessage(world, record));
   if (botSees(deps, record, chat.chat)) deps.updates.push({ message } as Omit<Update, 'update_id'>);
   deps.changes.notify();
   return message;
 }
 
 export function pressButton(deps: ActionDeps, options: PressButtonOptions): CallbackQuery {
-  const { world, state } = deps;
+  const { world } = deps;
   const chat = world.chat(options.chatId);
   if (!chat) throw new Error(`pressButton: chat ${options.chatId} does not exist`);
   if (chat.chat.type === 'private' && options.userId !== chat.chat.id) {
@@ -170,6 +172,12 @@ export function pressButton(deps: ActionDeps, options: PressButtonOptions): Call
         `its buttons: ${available.join(', ') || 'none'}`,
     );
   }
+  return queueCallbackQuery(deps, options, record);
+}
+
+/** Queues the callback_query update of a press on `record`, which the bot must answer. */
+export function queueCallbackQuery(deps: ActionDeps, options: PressButtonOptions, record: MessageRecord): CallbackQuery {
+  const { world, state } = deps;
   const from = userFrom(world, options);
   const query: CallbackQuery = {
     id: state.nextQueryId(),

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { appPerTest } from '../support/app-world.ts';
+
+// A turn that fails before its CLI even starts is still answered: the chat hears why.
+const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' } });
+
+const say = (text: string, messageId: number) => t.app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, text, messageId });
+
+describe('a turn whose CLI cannot start', () => {
+  it('says why: a model holding a NUL byte is refused by /model, fails a run with why, and a turn answers why', async () => {
+    await say('/model bad\0name', 1);
+    expect(t.out.textsTo(-1)).toEqual(['⚠️ A model name has no control characters.\nUsage: /model [name|default]']);
+    await say('/spawn --model bad\0name "hello"', 2);
+    await t.app.subagents.idle();
+    expect(t.out.textsTo(-1).find((text) => text.startsWith('❌ #1'))).toContain('Failed: fake cannot take a model holding a NUL byte');
+    // Saved before /model checked it: the turn cannot start its CLI, and still answers why.
+    await t.app.bridge.chats.get({ chatId: -1 }).change({ model: 'bad\0name' });
+    await say('hello', 3);
+    await t.app.bridge.idle();
+    expect(t.out.textsTo(-1).at(-1)).toBe('❌ fake cannot take a model holding a NUL byte');
+  });
+});
