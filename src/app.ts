@@ -24,6 +24,7 @@ import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
+import { ApiScopes } from './api/scopes.ts';
 import { ApiServer } from './api/api-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
@@ -243,7 +244,9 @@ export async function createApp(options: {
     endpoint,
     async start() {
       if (config.api) {
-        api = await ApiServer.start(config.api, { subagents, orchestrator, config, log });
+        api = await ApiServer.start(config.api, { subagents, orchestrator, config, reachable: (chatId) => store.knows(chatId), log });
+        for (const client of ApiScopes.unscoped(config.api))
+          log.warn(`API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat`);
         log.info(
           `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}`,
         );
