@@ -28,7 +28,8 @@ import { ApiScopes } from './api/scopes.ts';
 import { ApiServer } from './api/api-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
-import { displayName, runAddress, type SubagentRunRecord } from './subagents/record.ts';
+import { displayName, NO_CHAT, runAddress, type SubagentRunRecord } from './subagents/record.ts';
+import type { PermissionMode } from './policy/permission-mode.ts';
 import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
 import { QueueExecutor } from './queue/queue-executor.ts';
@@ -162,7 +163,10 @@ export async function createApp(options: {
       toolTimeoutMs,
       log,
     });
-  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, agents, ...(executor ? { executor } : {}) });
+  // Runs of no chat have nobody to ask: in a bridge that does not bypass, they only read.
+  const chatMode = (address: ChatAddress): PermissionMode =>
+    address.chatId === NO_CHAT ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
+  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, chatMode, agents, ...(executor ? { executor } : {}) });
   // Every turn's and run's cost goes to the ledger; the chat hears once a day when it nears its budget.
   const spend = (key: string, address: ChatAddress, entry: Spend) => {
     const before = ledger.costOn(key);

@@ -146,7 +146,7 @@ export class LocalExecutor implements RunExecutor {
         ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
         ...(mcp ? { mcp } : {}),
       },
-      ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
+      ...(run.policy?.readOnly ? { permissions: 'safe' as const } : run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       graceMs: this.options.stopGraceMs,
       ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
       output: this.output,

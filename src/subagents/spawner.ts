@@ -1,4 +1,6 @@
 import type { Adapter } from '../adapters/load.ts';
+import { effectiveMode } from '../adapters/permissions.ts';
+import type { PermissionMode } from '../policy/permission-mode.ts';
 import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
 import type { AgentLibrary, AgentLibraryCatalog } from '../agents/library.ts';
@@ -58,6 +60,8 @@ export interface SpawnerOptions {
   limits: { maxDepth: number; timeoutSeconds: number };
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
+  /** The permission mode of the chat a run is spawned in (/permissions): it binds every run there. */
+  chatMode?: (address: ChatAddress) => PermissionMode;
 }
 
 /** The longest a run may be given (the spawn tool's schema says the same): a day. */
@@ -139,6 +143,20 @@ export class Spawner {
     }
     // A run an agent starts gets no more than the agent's own session: beyond it, the chat is asked.
     if (origin.requester.kind === 'agent' && exceeds(adapter, policy, adapters.get(origin.cli), origin.policy)) policy = { ...policy, approvals: true };
+    // Whoever spawns (a person, an agent, a plan, the API), the chat's mode binds the run.
+    const mode = effectiveMode(adapter, this.options.chatMode?.(origin.address) ?? 'bypass');
+    if (mode === 'safe') {
+      const lifted = [
+        intent.autoApprove && '--auto-approve',
+        intent.ask && '--ask',
+        intent.allow && '--allow',
+        agent?.mcpServers && `agent ${agent.slug}'s MCP servers`,
+      ].filter(Boolean);
+      if (lifted.length)
+        return refuse(`This chat is in safe mode: its runs only read, and ${lifted.join(', ')} cannot change that. /permissions changes the chat's mode.`);
+      // An agent's own allowlist is dropped, not obeyed: it could list tools that write.
+      policy = { ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}), approvals: false, readOnly: true };
+    } else if (mode === 'ask' && !policy?.approvals) policy = { ...policy, approvals: true };
     const label = intent.label ?? agent?.name;
     const request: SpawnRequest = {
       address: origin.address,
@@ -156,6 +174,7 @@ export class Spawner {
       ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, servers[name]!])) } : {}),
       ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
       ...(policy ? { policy } : {}),
+      chatMode: mode,
       ...(intent.worktree ? { worktree: true } : {}),
       ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
       ...(origin.orchestration ? { orchestration: origin.orchestration } : {}),
