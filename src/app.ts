@@ -26,10 +26,12 @@ import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
+import { ApiScopes } from './api/scopes.ts';
 import { ApiServer } from './api/api-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
-import { displayName, runAddress, type SubagentRunRecord } from './subagents/record.ts';
+import { displayName, NO_CHAT, runAddress, type SubagentRunRecord } from './subagents/record.ts';
+import type { PermissionMode } from './policy/permission-mode.ts';
 import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
 import { QueueExecutor } from './queue/queue-executor.ts';
@@ -178,7 +180,10 @@ export async function createApp(options: {
       signer: new QueueSigner(config.queueSecret!),
       log,
     });
-  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, agents, trusts, ...(executor ? { executor } : {}) });
+  // Runs of no chat have nobody to ask: in a bridge that does not bypass, they only read.
+  const chatMode = (address: ChatAddress): PermissionMode =>
+    address.chatId === NO_CHAT ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
+  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, chatMode, agents, trusts, ...(executor ? { executor } : {}) });
   // Every turn's and run's cost goes to the ledger; the chat hears once a day when it nears its budget.
   const spend = (key: string, address: ChatAddress, entry: Spend) => {
     const before = ledger.costOn(key);
@@ -265,7 +270,9 @@ export async function createApp(options: {
     endpoint,
     async start() {
       if (config.api) {
-        api = await ApiServer.start(config.api, { subagents, orchestrator, config, log });
+        api = await ApiServer.start(config.api, { subagents, orchestrator, config, reachable: (chatId) => store.knows(chatId), log });
+        for (const client of ApiScopes.unscoped(config.api))
+          log.warn(`API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat`);
         log.info(
           `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}`,
         );

@@ -1,6 +1,7 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import type { ApiConfig } from '../config/config.ts';
 import { ApiClients } from './auth.ts';
+import { ApiScopes } from './scopes.ts';
 import { subagentHandlers, type ApiDeps } from './handlers.ts';
 import { loadSubagentService } from './proto.ts';
 
@@ -18,9 +19,12 @@ export class ApiServer {
     readonly address: string,
   ) {}
 
-  static async start(config: ApiConfig, deps: Omit<ApiDeps, 'clients'>): Promise<ApiServer> {
+  static async start(config: ApiConfig, deps: Omit<ApiDeps, 'clients' | 'scopes'>): Promise<ApiServer> {
     const server = new Server({ 'grpc.max_receive_message_length': MAX_REQUEST_BYTES });
-    server.addService(loadSubagentService().SubagentService.service, subagentHandlers({ ...deps, clients: new ApiClients(config.tokens) }));
+    server.addService(
+      loadSubagentService().SubagentService.service,
+      subagentHandlers({ ...deps, clients: new ApiClients(config.tokens), scopes: new ApiScopes(config.scopes) }),
+    );
     const credentials = config.tls
       ? ServerCredentials.createSsl(null, [{ cert_chain: config.tls.cert, private_key: config.tls.key }], false)
       : ServerCredentials.createInsecure();

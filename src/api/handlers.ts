@@ -5,11 +5,12 @@ import { PlanError, STRATEGIES, type Plan, type PlanStep, type Strategy } from '
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
 import { chatKey } from '../ports/transport.ts';
 import { resolveDirectory } from '../projects/directories.ts';
-import { isActive } from '../subagents/record.ts';
+import { isActive, NO_CHAT } from '../subagents/record.ts';
 import type { Refusal } from '../subagents/registry.ts';
 import type { SpawnIntent } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { ApiClients } from './auth.ts';
+import type { ApiScopes } from './scopes.ts';
 import { chatOf, DELIVERIES, subagentInfo } from './convert.ts';
 import type { SubagentServiceHandlers } from './generated/jsonl_bridge/v1/SubagentService.ts';
 import { watchOrchestration, watchRun } from './watch.ts';
@@ -20,6 +21,9 @@ export interface ApiDeps {
   orchestrator: Orchestrator;
   config: Pick<BridgeConfig, 'workdir' | 'projectRoots' | 'defaultCli'>;
   clients: ApiClients;
+  scopes: ApiScopes;
+  /** Whether the bot can write to this chat: someone allowed has talked to it there. */
+  reachable: (chatId: number) => boolean;
   log: Log;
 }
 
@@ -47,11 +51,13 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
   const { subagents, orchestrator } = deps;
   const { registry } = subagents;
 
-  const run = (id: string) => {
+  // Another chat's run is answered exactly as an unknown one: no oracle for ids outside the scope.
+  const run = (id: string, client: string) => {
     if (!RUN_ID.test(id))
       throw new ApiError(status.INVALID_ARGUMENT, `subagent_id: expected a run id (letters, digits, "_" and "-"), got "${id.slice(0, 80)}"`);
     const found = registry.get(id);
-    if (!found) throw new ApiError(status.NOT_FOUND, `no subagent run ${id} (ended runs are kept for a while, then archived)`);
+    if (!found || !deps.scopes.reaches(client, found.requesterChatId))
+      throw new ApiError(status.NOT_FOUND, `no subagent run ${id} (ended runs are kept for a while, then archived)`);
     return found;
   };
 
@@ -61,6 +67,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
       text('prompt', request.prompt, true);
       text('name', request.name, false, LIMITS.name);
       const address = chatOf(request.chat);
+      mayStartIn(deps, client, address.chatId);
       const cwd = await directory(deps, request.workingDirectory);
       const intent: SpawnIntent = {
         task: request.prompt,
@@ -88,7 +95,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
 
     SendToSubagent: unary(deps, async (request, client) => {
       text('text', request.text, true);
-      const target = run(request.subagentId);
+      const target = run(request.subagentId, client);
       const sent = await registry.send(target.runId, request.text, `API client ${client}`);
       if (!sent.ok) throw new ApiError(status.FAILED_PRECONDITION, sent.error);
       const { delivery, messageId } = sent;
@@ -100,22 +107,24 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
     }),
 
     CancelSubagent: unary(deps, async (request, client) => {
-      const target = run(request.subagentId);
+      const target = run(request.subagentId, client);
       const cancelled = await registry.stop(target.runId, `API client ${client}`);
       return { cancelled, run: subagentInfo(registry.get(target.runId)!) };
     }),
 
-    ListSubagents: unary(deps, async (request) => {
+    ListSubagents: unary(deps, async (request, client) => {
       const chosen = request.chat ? chatKey(chatOf(request.chat)) : undefined;
       const runs = subagents.store
         .all()
-        .filter((r) => (chosen === undefined || r.requesterKey === chosen) && (!request.activeOnly || isActive(r)))
+        .filter(
+          (r) => deps.scopes.reaches(client, r.requesterChatId) && (chosen === undefined || r.requesterKey === chosen) && (!request.activeOnly || isActive(r)),
+        )
         .sort((a, b) => a.createdAt - b.createdAt);
       return { runs: runs.map(subagentInfo) };
     }),
 
     RevokeAutoApprove: unary(deps, async (request, client) => {
-      const target = run(request.subagentId);
+      const target = run(request.subagentId, client);
       return { revoked: await registry.revokeAutoApprove(target.runId, `API client ${client}`) };
     }),
 
@@ -151,8 +160,10 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
         if (error instanceof PlanError) throw new ApiError(status.INVALID_ARGUMENT, error.message);
         throw error;
       }
+      const address = chatOf(request.chat);
+      mayStartIn(deps, client, address.chatId);
       const created = await orchestrator.create(plan, {
-        address: chatOf(request.chat),
+        address,
         requester: { kind: 'api', client },
         cwd: deps.config.workdir,
         cli: deps.config.defaultCli,
@@ -162,14 +173,15 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
       return { orchestrationId: created.record.id, number: created.record.number };
     }),
 
-    WatchSubagent: streaming(deps, async (call) => {
+    WatchSubagent: streaming(deps, async (call, client) => {
       const { fromSequence } = call.request;
-      await watchRun(subagents, run(call.request.subagentId), Number(fromSequence), call);
+      await watchRun(subagents, run(call.request.subagentId, client), Number(fromSequence), call);
     }),
 
-    WatchOrchestration: streaming(deps, async (call) => {
+    WatchOrchestration: streaming(deps, async (call, client) => {
       const id = call.request.orchestrationId;
-      if (!RUN_ID.test(id) || !orchestrator.get(id)) throw new ApiError(status.NOT_FOUND, `no orchestration ${id.slice(0, 80)}`);
+      const found = RUN_ID.test(id) ? orchestrator.get(id) : undefined;
+      if (!found || !deps.scopes.reaches(client, found.chatId)) throw new ApiError(status.NOT_FOUND, `no orchestration ${id.slice(0, 80)}`);
       await watchOrchestration(orchestrator, id, call);
     }),
   };
@@ -199,6 +211,18 @@ function streaming<Req, Res>(deps: ApiDeps, handle: (call: ServerWritableStream<
       (error: unknown) => fail(asServiceError(deps, error)),
     );
   };
+}
+
+/** A new run or plan only in a chat of the client's scope, and only where the bot can speak. */
+function mayStartIn(deps: ApiDeps, client: string, chatId: number): void {
+  if (chatId === NO_CHAT) return;
+  if (!deps.scopes.reaches(client, chatId))
+    throw new ApiError(status.PERMISSION_DENIED, `chat ${chatId} is outside the chats BRIDGE_API_SCOPES gives the client "${client}"`);
+  if (!deps.reachable(chatId))
+    throw new ApiError(
+      status.FAILED_PRECONDITION,
+      `the bot cannot reach chat ${chatId}: nobody allowed has talked to it there yet (Telegram lets a bot write only to chats that have talked to it)`,
+    );
 }
 
 function authenticate(deps: ApiDeps, metadata: ServerUnaryCall<unknown, unknown>['metadata']): string | { code: status; details: string } {

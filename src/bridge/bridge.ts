@@ -148,6 +148,7 @@ export class Bridge {
     const command = parseCommandLine(message.text, botUsername);
     if (command?.forOtherBot) return;
     const chat = this.chats.get(address);
+    await chat.remember();
     const reply = (text: RichText, options = {}) => this.out.send(address, text, { replyTo: message.messageId, ...options });
     if (message.attachments?.length) {
       // Files captioned with a command wait for it: `/spawn` takes them.

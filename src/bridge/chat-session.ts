@@ -134,6 +134,11 @@ export class ChatSession {
     await this.save({ pending: (this.record.pending ?? []).filter((p) => p.id !== id) });
   }
 
+  /** Keeps the chat's record from its first message on: the bridge knows it can write here. */
+  async remember(): Promise<void> {
+    if (!this.store.get(this.record.key)) await this.save({});
+  }
+
   private async save(patch: Partial<ChatRecord>): Promise<void> {
     this.record = { ...this.record, ...patch };
     await this.store.put(this.record).catch((error: Error) => this.log.error({ chat: this.record.key, err: error }, 'saving the chat failed'));

@@ -61,8 +61,13 @@ export interface ApiConfig {
   port: number;
   /** One per client: its name goes into the audit log. Empty: every call is refused. */
   tokens: { name: string; token: string }[];
+  /** BRIDGE_API_SCOPES: the chats each client may see and act in (`*`: every chat); a client not here reaches only runs with no chat. */
+  scopes: Record<string, ApiScope>;
   tls?: { cert: Buffer; key: Buffer };
 }
+
+/** Every chat, or these Telegram chat ids. */
+export type ApiScope = '*' | number[];
 
 export interface ConfigSources {
   env?: NodeJS.ProcessEnv;
@@ -200,6 +205,7 @@ async function api(env: NodeJS.ProcessEnv): Promise<ApiConfig | undefined> {
   const names = tokens.map((t) => t.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new ConfigError(`BRIDGE_API_TOKENS: the client "${twice}" is named twice`);
+  const scopes = apiScopes(env.BRIDGE_API_SCOPES, names);
   const certFile = env.BRIDGE_API_TLS_CERT?.trim();
   const keyFile = env.BRIDGE_API_TLS_KEY?.trim();
   if (Boolean(certFile) !== Boolean(keyFile)) throw new ConfigError('BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY: set both (PEM files) for TLS, or neither');
@@ -213,8 +219,37 @@ async function api(env: NodeJS.ProcessEnv): Promise<ApiConfig | undefined> {
   return {
     ...hostPort('BRIDGE_API_ADDR', addr, '127.0.0.1:50051'),
     tokens,
+    scopes,
     ...(certFile && keyFile ? { tls: { cert: await read('BRIDGE_API_TLS_CERT', certFile), key: await read('BRIDGE_API_TLS_KEY', keyFile) } } : {}),
   };
+}
+
+/** `name=chat|chat,name=*`: each name one of BRIDGE_API_TOKENS', each chat a Telegram chat id (negative for groups). */
+function apiScopes(raw: string | undefined, clients: string[]): Record<string, ApiScope> {
+  const scopes: Record<string, ApiScope> = {};
+  for (const entry of (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const match = /^([\w.-]{1,64})=(.+)$/.exec(entry);
+    if (!match)
+      throw new ConfigError(`BRIDGE_API_SCOPES: expected name=chat|chat or name=* pairs, like ci=-1001234567890|42,ops=*, got "${entry.slice(0, 80)}"`);
+    const [, name, list] = match as unknown as [string, string, string];
+    if (!clients.includes(name))
+      throw new ConfigError(`BRIDGE_API_SCOPES: "${name}" is not a client of BRIDGE_API_TOKENS (${clients.length ? clients.join(', ') : 'none is set'})`);
+    if (name in scopes) throw new ConfigError(`BRIDGE_API_SCOPES: the client "${name}" is named twice`);
+    if (list.trim() === '*') {
+      scopes[name] = '*';
+      continue;
+    }
+    scopes[name] = list.split('|').map((chat) => {
+      const id = chat.trim();
+      if (!/^-?\d{1,16}$/.test(id) || !Number.isSafeInteger(Number(id)) || Number(id) === 0)
+        throw new ConfigError(`BRIDGE_API_SCOPES: expected Telegram chat ids (numbers, like -1001234567890) or * for "${name}", got "${id.slice(0, 40)}"`);
+      return Number(id);
+    });
+  }
+  return scopes;
 }
 
 function mcpListen(env: NodeJS.ProcessEnv): McpListen {

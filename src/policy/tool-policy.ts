@@ -13,6 +13,8 @@ export interface ToolPolicy {
   approvals: boolean;
   /** Approve these tools without asking, within bounds; the rest are asked in the chat. */
   autoApprove?: AutoApprove;
+  /** Only tools that read, with the CLI's read-only mode (a `safe` chat): nothing lifts it. */
+  readOnly?: boolean;
 }
 
 export interface AutoApprove {
@@ -102,12 +104,13 @@ export function narrowPolicy(parent: ToolPolicy | undefined, child: ToolPolicy |
       throw new PolicyError('INVALID_PERMISSION_CONFIG', `cannot auto-approve ${beyond.join(', ')}: the run that starts this one asks the chat for them`);
   }
   const narrowed: ToolPolicy = {
+    ...(parent.readOnly || child?.readOnly ? { readOnly: true } : {}),
     ...(allowed ? { allowedTools: allowed } : {}),
     ...(disallowed.length ? { disallowedTools: disallowed } : {}),
     approvals,
     ...(autoApprove ? { autoApprove: { ...autoApprove, tools: autoApprove.tools.filter((tool) => !allowed || allowed.includes(tool)) } } : {}),
   };
-  return narrowed.allowedTools || narrowed.disallowedTools || narrowed.approvals ? narrowed : undefined;
+  return narrowed.allowedTools || narrowed.disallowedTools || narrowed.approvals || narrowed.readOnly ? narrowed : undefined;
 }
 
 function clean(tools: string[] | undefined, which: string): string[] | undefined {

@@ -92,10 +92,18 @@ export function stopButton(run: SubagentRunRecord): Button {
   return { text: `⏹ Stop #${run.number}`, data: `sa:${run.runId}` };
 }
 
+/** Which of the chat's permission modes binds a run, in the answer to its spawn. */
+const MODE_NOTE: Record<NonNullable<SubagentRunRecord['chatMode']>, string> = {
+  safe: '🔒 Safe mode: it only reads.',
+  ask: '🙋 Ask mode: tools that need permission are asked here.',
+  bypass: 'Bypass mode: tools run without asking.',
+};
+
 /** The answer to a spawn: its number, label, CLI and id, and whether it had to queue. */
 export function spawnedText(run: SubagentRunRecord, queuePosition: number, byAgent = false): RichText {
   const what = `${queuePosition ? `⏳ #${run.number} queued (${queuePosition} in line)` : `🚀 #${run.number} started`}${byAgent ? ' by the agent' : ''}`;
   const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;
   const note = queuePosition ? 'It starts when a slot frees; the result is announced here.' : 'The result is announced here when it ends.';
-  return { html: `${escapeHtml(text)}\n<i>${escapeHtml(note)}</i>`, plain: `${text}\n${note}` };
+  const mode = run.chatMode ? `\n${MODE_NOTE[run.chatMode]}` : '';
+  return { html: `${escapeHtml(text + mode)}\n<i>${escapeHtml(note)}</i>`, plain: `${text}${mode}\n${note}` };
 }

@@ -56,6 +56,11 @@ export class ChatStore {
     return this.db.data.chats[key];
   }
 
+  /** Whether the chat (any of its topics) has a record: someone allowed has talked to the bot there. */
+  knows(chatId: number): boolean {
+    return this.all().some((record) => record.chatId === chatId);
+  }
+
   all(): ChatRecord[] {
     return Object.values(this.db.data.chats);
   }

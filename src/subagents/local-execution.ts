@@ -150,7 +150,7 @@ export class LocalExecutor implements RunExecutor {
         // Its worktree is the trusted repository's too: trust was decided for the directory it came from.
         ...(run.trusted ? { trusted: true } : {}),
       },
-      ...(run.policy?.approvals ? { permissions: 'ask' as const } : {}),
+      ...(run.policy?.readOnly ? { permissions: 'safe' as const } : run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       graceMs: this.options.stopGraceMs,
       ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
       output: this.output,

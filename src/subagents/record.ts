@@ -1,5 +1,6 @@
 import type { AuditEvent } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
+import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
 import { chatAddress, type ChatAddress } from '../ports/transport.ts';
@@ -45,6 +46,8 @@ export interface SubagentRunRecord {
   cwd: string;
   /** Tool lists and approvals for this run; none means the CLI's own defaults (bypass). */
   policy?: ToolPolicy;
+  /** The chat's permission mode that binds the run (`safe`: read-only; `ask`: the chat approves). */
+  chatMode?: PermissionMode;
   maxTurns?: number;
   /** A user-defined agent's system prompt, given on top of the subagent one. */
   agentPrompt?: string;

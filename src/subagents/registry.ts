@@ -12,6 +12,7 @@ import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports 
 import { RunLog } from './run-log.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
+import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { Log } from '../log/logger.ts';
 import type { CliAgents } from '../agents/cli-agents.ts';
 import type { McpServerConfig } from '../agents/mcp-servers.ts';
@@ -32,6 +33,8 @@ export interface SpawnRequest {
   agent?: string;
   requesterSessionId?: string;
   policy?: ToolPolicy;
+  /** The mode of the chat it is spawned in, as its CLI runs it (`ask` on a CLI that cannot ask is `safe`). */
+  chatMode?: PermissionMode;
   maxTurns?: number;
   agentPrompt?: string;
   /** The agents the run's own Task tool may delegate to (a CLI with `options.agents`). */
@@ -129,6 +132,7 @@ export class SubagentRegistry {
       ...(request.context ? { context: request.context } : {}),
       ...(request.label ? { label: request.label } : {}),
       ...(request.policy ? { policy: request.policy } : {}),
+      ...(request.chatMode ? { chatMode: request.chatMode } : {}),
       ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
       ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
       ...(request.agents ? { agents: request.agents } : {}),

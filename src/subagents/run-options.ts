@@ -19,6 +19,7 @@ export function runTurnOptions(run: RunChoices): TurnOptions {
 export function unsupportedRun(adapter: Adapter, run: RunChoices): string | undefined {
   const option = unsupportedOption(adapter, runTurnOptions(run));
   if (option) return `${option}.`;
+  if (run.policy?.readOnly && !adapter.permissions.safe) return `${adapter.name} has no read-only mode (no permissions.safe in ${adapter.file}).`;
   if (run.policy?.approvals && (!adapter.permissions.prompt || !adapter.options.mcp))
     return `${adapter.name} cannot ask the chat for approvals (its adapter has no permission-prompt tool).`;
   return undefined;

@@ -1,4 +1,6 @@
 import type { Adapter } from '../adapters/load.ts';
+import { effectiveMode } from '../adapters/permissions.ts';
+import type { PermissionMode } from '../policy/permission-mode.ts';
 import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
 import type { AgentLibrary, AgentLibraryCatalog } from '../agents/library.ts';
@@ -60,6 +62,8 @@ export interface SpawnerOptions {
   refuseWork?: (chatKey: string) => string | undefined;
   /** Whether the owner trusts a directory (/trust): a run spawned there may use what the repository ships. */
   trusts: (dir: string) => Promise<boolean>;
+  /** The permission mode of the chat a run is spawned in (/permissions): it binds every run there. */
+  chatMode?: (address: ChatAddress) => PermissionMode;
 }
 
 /** The longest a run may be given (the spawn tool's schema says the same): a day. */
@@ -101,7 +105,9 @@ export class Spawner {
 
     // Read from disk only when the spawn names an agent or its CLI takes agents into its Task tool.
     let reading: Promise<AgentLibraryCatalog> | undefined;
-    const catalog = () => (reading ??= this.options.agents.catalog(origin.cwd));
+    // A safe chat's runs only read: a repository's own agents count for none of them, trusted or not.
+    const readOnly = this.options.chatMode?.(origin.address) === 'safe';
+    const catalog = () => (reading ??= this.options.agents.catalog(origin.cwd, { readOnly }));
     let agent: AgentDefinition | undefined;
     if (intent.agent) {
       const chosen = chooseAgent(await catalog(), intent.agent);
@@ -141,9 +147,23 @@ export class Spawner {
     }
     // A run an agent starts gets no more than the agent's own session: beyond it, the chat is asked.
     if (origin.requester.kind === 'agent' && exceeds(adapter, policy, adapters.get(origin.cli), origin.policy)) policy = { ...policy, approvals: true };
+    // Whoever spawns (a person, an agent, a plan, the API), the chat's mode binds the run.
+    const mode = effectiveMode(adapter, this.options.chatMode?.(origin.address) ?? 'bypass');
+    if (mode === 'safe') {
+      const lifted = [
+        intent.autoApprove && '--auto-approve',
+        intent.ask && '--ask',
+        intent.allow && '--allow',
+        agent?.mcpServers && `agent ${agent.slug}'s MCP servers`,
+      ].filter(Boolean);
+      if (lifted.length)
+        return refuse(`This chat is in safe mode: its runs only read, and ${lifted.join(', ')} cannot change that. /permissions changes the chat's mode.`);
+      // An agent's own allowlist is dropped, not obeyed: it could list tools that write.
+      policy = { ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}), approvals: false, readOnly: true };
+    } else if (mode === 'ask' && !policy?.approvals) policy = { ...policy, approvals: true };
     const label = intent.label ?? agent?.name;
-    // Trust is decided once, for the directory the run comes from: its worktree is that repository's.
-    const trusted = await this.options.trusts(origin.cwd);
+    // Trust is decided once, for the directory the run comes from (its worktree is that repository's); a run that only reads never trusts.
+    const trusted = mode !== 'safe' && (await this.options.trusts(origin.cwd));
     const request: SpawnRequest = {
       address: origin.address,
       requester: origin.requester,
@@ -160,6 +180,7 @@ export class Spawner {
       ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, servers[name]!])) } : {}),
       ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
       ...(policy ? { policy } : {}),
+      chatMode: mode,
       ...(intent.worktree ? { worktree: true } : {}),
       ...(trusted ? { trusted: true } : {}),
       ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),

@@ -10,7 +10,7 @@ import { LocalExecutor, type LocalExecutionOptions } from './local-execution.ts'
 import type { RunExecutor } from './execution.ts';
 import { readRunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
-import { Spawner } from './spawner.ts';
+import { Spawner, type SpawnerOptions } from './spawner.ts';
 import { Sweeper } from './sweeper.ts';
 import type { Log } from '../log/logger.ts';
 import type { AgentLibrary } from '../agents/library.ts';
@@ -29,6 +29,8 @@ export interface SubagentsOptions {
   executor?: RunExecutor;
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
+  /** The permission mode of a chat: it binds the runs spawned there. */
+  chatMode?: SpawnerOptions['chatMode'];
   log: Log;
   /** The agents `--agent` may name, and those a run's own Task tool may delegate to. */
   agents: AgentLibrary;
@@ -79,6 +81,7 @@ export class Subagents {
       trusts: options.trusts,
       limits,
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
+      ...(options.chatMode ? { chatMode: options.chatMode } : {}),
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }

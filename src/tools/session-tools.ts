@@ -108,6 +108,8 @@ export class SessionTools {
    * spawn, and the permission tool only when its calls are to be approved.
    */
   forSubagent(run: SubagentRunRecord, reuse?: string): McpAccess | undefined {
+    // A read-only run gets none, like a safe main session: a run it started could do more than it.
+    if (run.policy?.readOnly) return undefined;
     const spawn = run.depth < this.options.maxDepth;
     const approvals = run.policy?.approvals === true;
     const adapter = this.options.config.adapters.get(run.cli);

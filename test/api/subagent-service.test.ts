@@ -13,13 +13,19 @@ import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegr
 // The SubagentService served by the bridge process, driven by a real gRPC client over
 // 127.0.0.1, as a CI job would: the same runs as /spawn's, in the same chats.
 const TOKEN = 'ci-token-0123456789abcdef';
+const IDE_TOKEN = 'ide-token-0123456789abcdef';
+const OPS_TOKEN = 'ops-token-0123456789abcdef';
+// A group outside ci's scope, and a chat in it where nobody has talked to the bot.
+const OTHER_GROUP = -1007070;
+const UNREACHED = 5151;
 let world: TelegramWorld;
 let api: ApiClient;
 
 beforeAll(async () => {
   world = await startTelegramWorld({
     BRIDGE_API_ADDR: '127.0.0.1:0',
-    BRIDGE_API_TOKENS: `ci=${TOKEN},ide=ide-token-0123456789abcdef`,
+    BRIDGE_API_TOKENS: `ci=${TOKEN},ide=${IDE_TOKEN},ops=${OPS_TOKEN}`,
+    BRIDGE_API_SCOPES: `ci=${OWNER}|-1004242|${UNREACHED},ops=*`,
     SUBAGENTS_MAX_QUEUED: '2',
   });
   await world.bridge.waitForLog(/SubagentService listening on/);
@@ -27,6 +33,10 @@ beforeAll(async () => {
   // Telegram lets a bot write only to chats that have talked to it.
   world.telegram.sendText({ chatId: OWNER, userId: OWNER, text: '/help', chatType: 'private', firstName: 'Ada' });
   await world.telegram.waitFor(() => world.telegram.botMessages(OWNER).length > 0, 20_000);
+  for (const chatId of [-1004242, OTHER_GROUP]) {
+    world.telegram.sendText({ chatId, userId: OWNER, text: '/help', firstName: 'Ada' });
+    await world.telegram.waitFor(() => world.telegram.botMessages(chatId).length > 0, 20_000);
+  }
 });
 afterAll(async () => {
   api?.close();
@@ -208,7 +218,7 @@ describe('the SubagentService', () => {
     });
 
     // Past the chat's queue: RESOURCE_EXHAUSTED, with the limits in words.
-    const other = { chatId: 4242, threadId: 0 };
+    const other = { chatId: -1004242, threadId: 0 }; // in ci's scope, and it has talked to the bot
     const held = [];
     for (let i = 0; i < 6; i++) held.push(await spawn({ chat: other, prompt: 'hang' }));
     expect(await refusal(spawn({ chat: other, prompt: 'hang' }))).toMatchObject({
@@ -216,6 +226,96 @@ describe('the SubagentService', () => {
       details: expect.stringMatching(/^Limit reached/),
     });
     for (const run of held) await api.call('CancelSubagent', { subagentId: run.subagentId });
+  });
+});
+
+describe('the SubagentService’s scopes', () => {
+  const ofClient = (token: string) => apiClient(address(), token);
+
+  it('warns at start-up once about each client that reaches no chat', () => {
+    const warnings = world.bridge
+      .log()
+      .split('\n')
+      .filter((line) => line.includes('is in no scope of BRIDGE_API_SCOPES'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('API client "ide" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat');
+  });
+
+  it('hides another chat’s runs and orchestrations from a scoped client on every call, exactly as unknown ids', async () => {
+    const ops = ofClient(OPS_TOKEN);
+    try {
+      const elsewhere = { chatId: OTHER_GROUP, threadId: 0 };
+      const { subagentId } = await ops.call<{ subagentId: string }>('SpawnSubagent', {
+        chat: elsewhere,
+        prompt: 'hang',
+        allowedTools: ['Bash(echo:*)'],
+        autoApprovePermissions: true,
+      });
+      const { orchestrationId } = await ops.call<{ orchestrationId: string }>('CreateOrchestration', {
+        chat: elsewhere,
+        steps: [{ id: 'a', prompt: 'say:theirs' }],
+      });
+      // ops (`*`) sees it; ci, scoped to other chats, does not.
+      const seen = await ops.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', {});
+      expect(seen.runs.map((r) => r.subagentId)).toContain(subagentId);
+      const listed = await api.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', {});
+      expect(listed.runs.length).toBeGreaterThan(0);
+      expect(listed.runs.every((r) => [OWNER, -1004242, 0].includes(Number(r.chat!.chatId)))).toBe(true);
+      expect((await api.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', { chat: elsewhere })).runs).toEqual([]);
+
+      const unknown = (id: string) => ({ code: status.NOT_FOUND, details: `no subagent run ${id} (ended runs are kept for a while, then archived)` });
+      for (const id of [subagentId, 'no-such-run']) {
+        expect(await refusal(api.call('SendToSubagent', { subagentId: id, text: 'hi' }))).toEqual(unknown(id));
+        expect(await refusal(api.call('CancelSubagent', { subagentId: id }))).toEqual(unknown(id));
+        expect(await refusal(api.call('RevokeAutoApprove', { subagentId: id }))).toEqual(unknown(id));
+        expect(await refusal(api.stream('WatchSubagent', { subagentId: id }))).toEqual(unknown(id));
+      }
+      for (const id of [orchestrationId, 'no-such-plan']) {
+        expect(await refusal(api.stream('WatchOrchestration', { orchestrationId: id }))).toEqual({ code: status.NOT_FOUND, details: `no orchestration ${id}` });
+      }
+      // Nothing was done to it: it still runs, with its auto-approval.
+      expect(await ops.call('RevokeAutoApprove', { subagentId })).toEqual({ revoked: true });
+      expect(await ops.call('CancelSubagent', { subagentId })).toMatchObject({ cancelled: true });
+    } finally {
+      ops.close();
+    }
+  });
+
+  it('refuses a spawn or a plan outside the client’s scope, and into a chat the bot cannot reach', async () => {
+    const elsewhere = { chatId: OTHER_GROUP, threadId: 0 };
+    const denied = { code: status.PERMISSION_DENIED, details: `chat ${OTHER_GROUP} is outside the chats BRIDGE_API_SCOPES gives the client "ci"` };
+    expect(await refusal(spawn({ chat: elsewhere, prompt: 'x' }))).toEqual(denied);
+    expect(await refusal(api.call('CreateOrchestration', { chat: elsewhere, steps: [{ id: 'a', prompt: 'x' }] }))).toEqual(denied);
+    const unreached = { chatId: UNREACHED, threadId: 0 };
+    expect(await refusal(spawn({ chat: unreached, prompt: 'x' }))).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: expect.stringMatching(/^the bot cannot reach chat 5151: nobody allowed has talked to it there yet/),
+    });
+    expect(await refusal(api.call('CreateOrchestration', { chat: unreached, steps: [{ id: 'a', prompt: 'x' }] }))).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+    });
+    expect((await api.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', { chat: unreached })).runs).toEqual([]);
+  });
+
+  it('lets a client no scope names reach only the runs of no chat', async () => {
+    const ide = ofClient(IDE_TOKEN);
+    try {
+      expect(await refusal(ide.call('SpawnSubagent', { chat, prompt: 'x' }))).toMatchObject({
+        code: status.PERMISSION_DENIED,
+        details: `chat ${OWNER} is outside the chats BRIDGE_API_SCOPES gives the client "ide"`,
+      });
+      const { subagentId } = await spawn({ prompt: 'hang' });
+      expect(await refusal(ide.call('CancelSubagent', { subagentId }))).toMatchObject({ code: status.NOT_FOUND });
+      const { subagentId: own } = await ide.call<{ subagentId: string }>('SpawnSubagent', { prompt: 'say:no-chat-run' });
+      const events = await ide.stream<AgentEvent__Output>('WatchSubagent', { subagentId: own });
+      expect(events.at(-1)!.ended!.run).toMatchObject({ status: 'SUBAGENT_STATUS_COMPLETED', result: 'no-chat-run' });
+      const listed = await ide.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', {});
+      expect(listed.runs.map((r) => r.subagentId)).toContain(own);
+      expect(listed.runs.every((r) => Number(r.chat!.chatId) === 0)).toBe(true);
+      await api.call('CancelSubagent', { subagentId });
+    } finally {
+      ide.close();
+    }
   });
 });
 

@@ -210,15 +210,21 @@ describe('services', () => {
 
   it('the API address: free with clients passes; taken, without clients, or a certificate without its key fails', async () => {
     const port = await freePort();
-    expect(lines(await checkApiAddress({ host: '127.0.0.1', port, tokens: [{ name: 'ci', token: 'x'.repeat(16) }] }))).toEqual([
+    expect(lines(await checkApiAddress({ host: '127.0.0.1', port, tokens: [{ name: 'ci', token: 'x'.repeat(16) }], scopes: {} }))).toEqual([
       `✓ SubagentService: can listen on 127.0.0.1:${port}`,
       '✓ SubagentService clients: ci',
     ]);
-    expect(lines(await checkApiAddress({ host: '127.0.0.1', port: takenPort, tokens: [] }))).toEqual([
+    expect(lines(await checkApiAddress({ host: '127.0.0.1', port: takenPort, tokens: [], scopes: {} }))).toEqual([
       `✗ SubagentService: cannot listen on 127.0.0.1:${takenPort}: the port is in use. Set BRIDGE_API_ADDR to a free host:port of this machine.`,
     ]);
     const noClients = lines(
-      await checkApiAddress({ host: '127.0.0.1', port, tokens: [], tls: { cert: Buffer.from('not a certificate'), key: Buffer.from('nor a key') } }),
+      await checkApiAddress({
+        host: '127.0.0.1',
+        port,
+        tokens: [],
+        scopes: {},
+        tls: { cert: Buffer.from('not a certificate'), key: Buffer.from('nor a key') },
+      }),
     );
     expect(noClients[1]).toMatch(
       /^✗ SubagentService TLS: the certificate and key are unusable: .*\. Point BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY at a PEM certificate and its own key\.$/,

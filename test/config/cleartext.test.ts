@@ -25,7 +25,7 @@ describe('listeners beyond loopback', () => {
   it('warns once for each listener beyond loopback without TLS, and for nothing else', () => {
     const listeners = bridgeListeners({
       mcp: { host: '0.0.0.0', port: 8765 },
-      api: { host: '::', port: 50051, tokens: [] },
+      api: { host: '::', port: 50051, tokens: [], scopes: {} },
     });
     expect(cleartextWarnings(listeners)).toEqual([
       expect.stringMatching(/^BRIDGE_MCP_LISTEN=0\.0\.0\.0:8765: the agents' tools \(MCP\), served beyond loopback without TLS: .* TLS proxy/),
@@ -34,7 +34,9 @@ describe('listeners beyond loopback', () => {
       ),
     ]);
     const tls = { cert: Buffer.from('c'), key: Buffer.from('k') };
-    expect(cleartextWarnings(bridgeListeners({ mcp: { host: '127.0.0.1', port: 0 }, api: { host: '0.0.0.0', port: 50051, tokens: [], tls } }))).toEqual([]);
+    expect(
+      cleartextWarnings(bridgeListeners({ mcp: { host: '127.0.0.1', port: 0 }, api: { host: '0.0.0.0', port: 50051, tokens: [], scopes: {}, tls } })),
+    ).toEqual([]);
     expect(cleartextWarnings(bridgeListeners({ mcp: { host: 'localhost', port: 8765 }, api: undefined }))).toEqual([]);
     // Another listener joins with one more entry in the list.
     expect(

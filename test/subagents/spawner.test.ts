@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
-import { buildPolicy } from '../../src/policy/tool-policy.ts';
-import { Spawner, type SpawnOrigin } from '../../src/subagents/spawner.ts';
+import { buildPolicy, narrowPolicy } from '../../src/policy/tool-policy.ts';
+import { Spawner, type SpawnIntent, type SpawnOrigin } from '../../src/subagents/spawner.ts';
 import { AgentLibrary } from '../../src/agents/library.ts';
 import { AgentToggles } from '../../src/agents/toggles.ts';
 import { TrustedDirectories } from '../../src/projects/trust.ts';
@@ -192,6 +192,68 @@ describe('runs started by agents on other CLIs', () => {
     expect(await s.prepare({ task: 'x', cli: 'codex' }, byAgent('claude', { depth: 1, policy: buildPolicy({ ask: true }) }))).toEqual({
       ok: false,
       error: 'codex cannot ask the chat for approvals (its adapter has no permission-prompt tool).',
+    });
+  });
+});
+
+describe("a chat's permission mode", () => {
+  const inMode = async (mode: 'safe' | 'ask') =>
+    new Spawner({
+      registry: undefined as never,
+      adapters: await realAdapters(),
+      agents: new AgentLibrary({
+        dataDir: world.dir,
+        knownClis: ['claude', 'codex', 'droid'],
+        toggles: await AgentToggles.open(world.dir),
+        trusts: async () => true,
+      }),
+      limits: { maxDepth: 2, timeoutSeconds: 60 },
+      chatMode: () => mode,
+      trusts: async () => true,
+    });
+  const claude = () => origin({ cli: 'claude' });
+
+  it('safe: the run only reads, keeping what it forbids, and no option lifts it', async () => {
+    const spawner = await inMode('safe');
+    const looking = await spawner.prepare({ task: 'look', deny: ['Bash'] }, claude());
+    expect(looking).toEqual({
+      ok: true,
+      request: expect.objectContaining({ chatMode: 'safe', policy: { disallowedTools: ['Bash'], approvals: false, readOnly: true } }),
+    });
+    // A run that only reads never trusts the repository, though its directory is trusted.
+    expect(looking.ok && looking.request.trusted).toBeUndefined();
+    const lifts: [Partial<SpawnIntent>, string][] = [
+      [{ autoApprove: true, allow: ['Bash'] }, '--auto-approve, --allow'],
+      [{ ask: true }, '--ask'],
+      [{ allow: ['Read'] }, '--allow'],
+    ];
+    for (const [intent, named] of lifts) {
+      expect(await spawner.prepare({ task: 'write', ...intent }, claude())).toEqual({
+        ok: false,
+        error: `This chat is in safe mode: its runs only read, and ${named} cannot change that. /permissions changes the chat's mode.`,
+      });
+    }
+  });
+
+  it('ask: the run asks the chat, with auto-approval of an allowlist as before; a CLI that cannot ask only reads', async () => {
+    const spawner = await inMode('ask');
+    expect(await spawner.prepare({ task: 'work' }, claude())).toEqual({
+      ok: true,
+      request: expect.objectContaining({ chatMode: 'ask', policy: { approvals: true }, trusted: true }),
+    });
+    const auto = await spawner.prepare({ task: 'work', allow: ['Bash(echo:*)'], autoApprove: true }, claude());
+    expect(auto.ok && auto.request.policy).toMatchObject({ approvals: true, allowedTools: ['Bash(echo:*)'], autoApprove: { tools: ['Bash(echo:*)'] } });
+    expect(await spawner.prepare({ task: 'work' }, origin({ cli: 'codex' }))).toEqual({
+      ok: true,
+      request: expect.objectContaining({ chatMode: 'safe', policy: { approvals: false, readOnly: true } }),
+    });
+  });
+
+  it('a run started by a read-only run is read-only too', () => {
+    expect(narrowPolicy({ approvals: false, readOnly: true }, buildPolicy({ allowedTools: ['Bash'] }))).toEqual({
+      readOnly: true,
+      allowedTools: ['Bash'],
+      approvals: false,
     });
   });
 });

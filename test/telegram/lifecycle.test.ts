@@ -188,6 +188,14 @@ describe('start-up errors', () => {
       'BRIDGE_API_TOKENS: expected name=token pairs, each token at least 16 characters, got "ci=…"',
     ],
     [
+      { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: 'ci=0123456789abcdef', BRIDGE_API_SCOPES: 'ci=42,deploy=*' },
+      'BRIDGE_API_SCOPES: "deploy" is not a client of BRIDGE_API_TOKENS (ci)',
+    ],
+    [
+      { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: 'ci=0123456789abcdef', BRIDGE_API_SCOPES: 'ci=42|general' },
+      'BRIDGE_API_SCOPES: expected Telegram chat ids (numbers, like -1001234567890) or * for "ci", got "general"',
+    ],
+    [
       { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TLS_CERT: '/no/cert.pem' },
       'BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY: set both (PEM files) for TLS, or neither',
     ],

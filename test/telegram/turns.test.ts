@@ -45,6 +45,7 @@ describe('the Telegram bridge', () => {
       'cd',
       'project',
       'permissions',
+      'trust',
       'file',
       'resume',
       'usage',

@@ -36,5 +36,7 @@ export function describeMode(chat: ChatSession): string {
   }
   if (mode === 'ask') lines.push('Subagents the agent starts ask here too.');
   if (chat.effectivePermissionMode === 'safe') lines.push('The agent cannot start subagents in this mode (they could do more than it).');
+  // The mode binds every run spawned here, whoever asks: /spawn, a plan, the API.
+  if (mode !== 'bypass') lines.push(`Runs spawned here (/spawn, plans, the API) ${mode === 'safe' ? 'only read too; no option lifts that' : 'ask here too'}.`);
   return lines.join('\n');
 }

@@ -1,0 +1,141 @@
+import { status, type ServiceError } from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/AgentEvent.ts';
+import { apiClient, type ApiClient } from '../support/api-client.ts';
+import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// A chat's permission mode binds every run spawned there, whoever spawns it: /spawn, a plan,
+// the API. `ask` asks the chat (read-only on a CLI that cannot ask); `safe` only reads.
+const TOKEN = 'ops-token-0123456789abcdef';
+const ASK_CHAT = -1800;
+const SAFE_CHAT = -1801;
+let world: TelegramWorld;
+let api: ApiClient;
+
+beforeAll(async () => {
+  world = await startTelegramWorld({ BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: `ops=${TOKEN}`, BRIDGE_API_SCOPES: 'ops=*' });
+  await world.bridge.waitForLog(/SubagentService listening on/);
+  api = apiClient(/SubagentService listening on (\S+),/.exec(world.bridge.log())![1]!, TOKEN);
+  ask.say('/permissions ask');
+  await ask.waitText(/^🔐 Permissions: ask/);
+  safe.say('/permissions safe');
+  await safe.waitText(/^🔐 Permissions: safe[^]*Runs spawned here \(\/spawn, plans, the API\) only read too; no option lifts that\./);
+});
+afterAll(async () => {
+  api?.close();
+  await world?.stop();
+});
+
+const ask = ownerIn(() => world, ASK_CHAT);
+const safe = ownerIn(() => world, SAFE_CHAT);
+const argvOf = async (prompt: string) => (await world.cli.invocations()).find((c) => c.prompt.includes(prompt))!.argv;
+const askFlags = (argv: string[]) => argv.slice(argv.indexOf('--permission-prompt-tool'), argv.indexOf('--permission-prompt-tool') + 2);
+const readOnly = (argv: string[]) => {
+  expect(argv.join(' ')).toContain('--permission-mode dontAsk');
+  expect(argv).not.toContain('--dangerously-skip-permissions');
+  expect(argv).not.toContain('--permission-prompt-tool');
+  expect(argv).not.toContain('--allowedTools');
+  expect(argv).not.toContain('--tools');
+  expect(argv).not.toContain('--mcp-config'); // no bridge tools: a run it started could do more than it
+};
+const spawnByApi = async (chatId: number, request: object) => {
+  const { subagentId } = await api.call<{ subagentId: string }>('SpawnSubagent', { chat: { chatId }, ...request });
+  return (await api.stream<AgentEvent__Output>('WatchSubagent', { subagentId })).at(-1)!.ended!.run!;
+};
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: ServiceError) => ({ code: e.code, details: e.details }),
+  );
+
+describe('a chat in ask mode', () => {
+  it('/spawn asks the chat, says so, and --auto-approve with --allow works as before', async () => {
+    ask.say('/spawn --label Asker "say:asked-run"');
+    expect((await ask.waitText(/^🚀 #\d+ started: Asker/)).text).toContain('🙋 Ask mode: tools that need permission are asked here.');
+    await ask.waitText(/^✅ #\d+ Asker/);
+    const argv = await argvOf('say:asked-run');
+    expect(askFlags(argv)).toEqual(['--permission-prompt-tool', 'mcp__bridge__approve_tool']);
+    expect(argv).not.toContain('--dangerously-skip-permissions');
+
+    ask.say('/spawn --label Auto --auto-approve --allow "Bash(echo:*)" "say:auto-run"');
+    await ask.waitText(/^✅ #\d+ Auto/);
+    const auto = await argvOf('say:auto-run');
+    expect(askFlags(auto)).toEqual(['--permission-prompt-tool', 'mcp__bridge__approve_tool']);
+    expect(auto.slice(auto.indexOf('--tools'), auto.indexOf('--tools') + 2)).toEqual(['--tools', 'Bash']);
+  });
+
+  it('a CLI that cannot ask runs read-only there', async () => {
+    ask.say('/spawn --cli codex --label Codex "say:codex-run"');
+    const started = await ask.waitText(/^🚀 #(\d+) started: Codex · codex/);
+    expect(started.text).toContain('🔒 Safe mode: it only reads.');
+    const number = /#(\d+)/.exec(started.text!)![1];
+    // Its record carries the read-only policy its CLI's flags come from (codex: -s read-only).
+    ask.say(`/subagents info ${number}`);
+    const info = await ask.waitText(new RegExp(`^#${number} Codex\\n`));
+    expect(info.text).toContain('"readOnly": true');
+    expect(info.text).toContain('"chatMode": "safe"');
+    ask.say('/subagents stop all');
+    await ask.waitText(/^⏹ Stopped|^No subagent is running/);
+  });
+
+  it('an API run there asks the chat too', async () => {
+    const run = await spawnByApi(ASK_CHAT, { prompt: 'say:api-asked' });
+    expect(run.status).toBe('SUBAGENT_STATUS_COMPLETED');
+    expect(askFlags(await argvOf('say:api-asked'))).toEqual(['--permission-prompt-tool', 'mcp__bridge__approve_tool']);
+  });
+});
+
+describe('a chat in safe mode', () => {
+  it('/spawn runs read-only, says so, and no option lifts it', async () => {
+    safe.say('/spawn --label Reader "say:safe-run"');
+    expect((await safe.waitText(/^🚀 #\d+ started: Reader/)).text).toContain('🔒 Safe mode: it only reads.');
+    await safe.waitText(/^✅ #\d+ Reader/);
+    readOnly(await argvOf('say:safe-run'));
+
+    for (const [options, named] of [
+      ['--auto-approve --allow Bash', '--auto-approve, --allow'],
+      ['--ask', '--ask'],
+      ['--allow Bash', '--allow'],
+    ]) {
+      safe.say(`/spawn ${options} "say:lifted"`);
+      await safe.waitText(
+        new RegExp(`This chat is in safe mode: its runs only read, and ${named} cannot change that\\. /permissions changes the chat's mode\\.`),
+      );
+    }
+    expect((await world.cli.invocations()).some((c) => c.prompt.includes('say:lifted'))).toBe(false);
+  });
+
+  it('an API run there is read-only too, and its request cannot lift it', async () => {
+    const run = await spawnByApi(SAFE_CHAT, { prompt: 'say:api-safe' });
+    expect(run.status).toBe('SUBAGENT_STATUS_COMPLETED');
+    readOnly(await argvOf('say:api-safe'));
+    expect(
+      await refusal(api.call('SpawnSubagent', { chat: { chatId: SAFE_CHAT }, prompt: 'say:api-lifted', allowedTools: ['Bash'], autoApprovePermissions: true })),
+    ).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: "This chat is in safe mode: its runs only read, and --auto-approve, --allow cannot change that. /permissions changes the chat's mode.",
+    });
+    expect(
+      await refusal(
+        api.call('CreateOrchestration', {
+          chat: { chatId: SAFE_CHAT },
+          steps: [{ id: 'a', prompt: 'say:plan-lifted', allowedTools: ['Bash'], autoApprovePermissions: true }],
+        }),
+      ),
+    ).toMatchObject({ code: status.INVALID_ARGUMENT, details: expect.stringContaining('This chat is in safe mode') });
+  });
+
+  it('a plan’s steps run read-only there', async () => {
+    safe.say('/orchestrate {"name": "Look", "steps": [{"id": "look", "prompt": "say:plan-safe"}]}');
+    await safe.waitText(/^✅ Look \(orchestration #1\)/);
+    readOnly(await argvOf('say:plan-safe'));
+  });
+});
+
+it('the owner chat stays as it was: bypass', async () => {
+  const owner = ownerIn(() => world, OWNER);
+  owner.say('/spawn "say:bypass-run"');
+  expect((await owner.waitText(/^🚀 #\d+ started/)).text).toContain('Bypass mode: tools run without asking.');
+  await owner.waitText(/^✅ #\d+/);
+  expect(await argvOf('say:bypass-run')).toContain('--dangerously-skip-permissions');
+});
