@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
-import { OWNER } from '../support/telegram-world.ts';
+import { ownerIn } from '../support/telegram-world.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser, sharedRepo } from '../support/agent-user.ts';
 
@@ -40,15 +40,7 @@ function script(request: ModelRequest): Reply {
 }
 
 const telegram = () => real!.world.telegram;
-const say = (text: string) => telegram().sendText({ chatId: CHAT, userId: OWNER, chatType: 'group', firstName: 'Ada', text });
-const said = (pattern: RegExp) =>
-  telegram().waitFor(
-    () =>
-      telegram()
-        .botMessages(CHAT)
-        .find((m) => pattern.test(m.text ?? '')),
-    40_000,
-  );
+const { say, waitText: said } = ownerIn(() => real!.world, CHAT, 40_000);
 
 const skip = cannotSwitchUser();
 describe('the real claude and the bridge it runs under', () => {

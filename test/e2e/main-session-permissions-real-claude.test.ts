@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.ts';
-import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
+import { createNamedFile } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
 import { OWNER } from '../support/telegram-world.ts';
 
@@ -14,16 +14,8 @@ let real: RealCliWorld;
 /** A private chat: a dozen turns within a minute would be more than a group's 20 messages a minute. */
 const CHAT = OWNER;
 
-/** The agent creates the file its message names (a write Claude Code asks permission for). */
-function script(request: ModelRequest): Reply {
-  if (request.toolResults.length) return { text: `tool said: ${request.toolResults.at(-1)!.content}` };
-  const file = /create (\S+)/.exec(request.lastUserText)?.[1];
-  if (file) return { toolCalls: [{ name: 'Bash', input: { command: `touch ${file}`, description: 'Create the file' } }] };
-  return { text: 'nothing to do' };
-}
-
 beforeAll(async () => {
-  real = await startRealCliWorld('claude', script);
+  real = await startRealCliWorld('claude', createNamedFile);
   real.world.env.BRIDGE_PERMISSION_MODE = 'ask';
   await real.world.restart();
 });

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
+import { createNamedFile } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
-import { OWNER } from '../support/telegram-world.ts';
+import { OWNER, ownerIn } from '../support/telegram-world.ts';
 
 // A chat's permission mode binds the runs /spawn starts there, with the real claude: in
 // `safe` a run that is told to write cannot, even with --auto-approve asked for; in `ask`
@@ -11,29 +11,13 @@ import { OWNER } from '../support/telegram-world.ts';
 let real: RealCliWorld;
 const CHAT = OWNER;
 
-/** The agent creates the file its task names (a write Claude Code asks permission for). */
-function script(request: ModelRequest): Reply {
-  if (request.toolResults.length) return { text: `tool said: ${request.toolResults.at(-1)!.content}` };
-  const file = /create (\S+)/.exec(request.lastUserText)?.[1];
-  if (file) return { toolCalls: [{ name: 'Bash', input: { command: `touch ${file}`, description: 'Create the file' } }] };
-  return { text: 'nothing to do' };
-}
-
 beforeAll(async () => {
-  real = await startRealCliWorld('claude', script);
+  real = await startRealCliWorld('claude', createNamedFile);
 });
 afterAll(() => real.stop());
 
 const telegram = () => real.world.telegram;
-const say = (text: string) => telegram().sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'private', firstName: 'Ada' });
-const waitMessage = (pattern: RegExp) =>
-  telegram().waitFor(
-    () =>
-      telegram()
-        .botMessages(CHAT)
-        .find((m) => pattern.test(m.text ?? '')),
-    40_000,
-  );
+const { say, waitText: waitMessage } = ownerIn(() => real.world, CHAT, 40_000);
 const created = (file: string) => existsSync(join(real.cliEnv.workdir, file));
 
 describe('/spawn in a chat with a permission mode, with the real claude', () => {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PREFIX, QUEUE_NAME, keys } from '../../src/queue/redis.ts';
 import { QueueSigner } from '../../src/queue/signing.ts';
 import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
-import { addWorkers, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
+import { addWorkers, endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
 import { startTelegramWorld } from '../support/telegram-world.ts';
@@ -21,16 +21,9 @@ const opened: { close(): Promise<unknown> }[] = [];
 beforeAll(async () => (redis = await startRedis()));
 afterAll(() => redis?.stop());
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && world) {
-    const logs = [['bridge', world.bridge.log()], ...[...world.workers].map(([name, worker]) => [`worker ${name}`, worker.log()])];
-    console.error(logs.map(([who, log]) => `--- ${who} ---\n${log}`).join('\n'));
-  }
-  await world?.stop();
+  await endQueueTest(context.task.result?.state === 'fail', world, redis);
   world = undefined;
   for (const closable of opened.splice(0)) await closable.close();
-  const client = new Redis(redis.url);
-  await client.flushall();
-  client.disconnect();
 });
 
 const CHAT = OWNER;

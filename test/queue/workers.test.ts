@@ -6,7 +6,7 @@ import { alive } from '../support/fake-cli.ts';
 import { parseLogLine, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { keys } from '../../src/queue/redis.ts';
 import { QueueSigner } from '../../src/queue/signing.ts';
-import { startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
+import { endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { freePort } from '../support/free-port.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
@@ -19,16 +19,8 @@ let world: QueueWorld | undefined;
 beforeAll(async () => (redis = await startRedis()));
 afterAll(() => redis?.stop());
 afterEach(async (context) => {
-  // A failure here is mostly a matter of timing between processes: their logs say which.
-  if (context.task.result?.state === 'fail' && world) {
-    const logs = [['bridge', world.bridge.log()], ...[...world.workers].map(([name, worker]) => [`worker ${name}`, worker.log()])];
-    console.error(logs.map(([who, log]) => `--- ${who} ---\n${log}`).join('\n'));
-  }
-  await world?.stop();
+  await endQueueTest(context.task.result?.state === 'fail', world, redis);
   world = undefined;
-  const client = new Redis(redis.url);
-  await client.flushall();
-  client.disconnect();
 });
 
 const CHAT = OWNER; // a private chat: Telegram lets the bot answer it once a second, not 20 a minute

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { buildPolicy, narrowPolicy } from '../../src/policy/tool-policy.ts';
-import { Spawner, type SpawnIntent, type SpawnOrigin } from '../../src/subagents/spawner.ts';
+import { Spawner, type SpawnerOptions, type SpawnIntent, type SpawnOrigin } from '../../src/subagents/spawner.ts';
 import { AgentLibrary } from '../../src/agents/library.ts';
 import { AgentToggles } from '../../src/agents/toggles.ts';
 import { TrustedDirectories } from '../../src/projects/trust.ts';
@@ -155,20 +155,24 @@ describe('building a run', () => {
   });
 });
 
+/** A Spawner over the real adapters, the chat's mode given (none: bypass), in a trusted directory. */
+const spawnerOn = async (extra: Partial<SpawnerOptions> = {}) =>
+  new Spawner({
+    registry: undefined as never,
+    adapters: await realAdapters(),
+    agents: new AgentLibrary({
+      dataDir: world.dir,
+      knownClis: ['claude', 'codex', 'droid'],
+      toggles: await AgentToggles.open(world.dir),
+      trusts: async () => true,
+    }),
+    limits: { maxDepth: 2, timeoutSeconds: 60 },
+    trusts: async () => true,
+    ...extra,
+  });
+
 describe('runs started by agents on other CLIs', () => {
-  const spawner = async () =>
-    new Spawner({
-      registry: undefined as never,
-      adapters: await realAdapters(),
-      agents: new AgentLibrary({
-        dataDir: world.dir,
-        knownClis: ['claude', 'codex', 'droid'],
-        toggles: await AgentToggles.open(world.dir),
-        trusts: async () => true,
-      }),
-      limits: { maxDepth: 2, timeoutSeconds: 60 },
-      trusts: async () => false,
-    });
+  const spawner = () => spawnerOn();
   const byAgent = (cli: string, extra: Partial<SpawnOrigin> = {}): SpawnOrigin => origin({ requester: { kind: 'agent', chatKey: '-1' }, cli, ...extra });
 
   it('a claude run started from a codex sandbox asks the chat instead of bypassing permissions', async () => {
@@ -197,20 +201,7 @@ describe('runs started by agents on other CLIs', () => {
 });
 
 describe("a chat's permission mode", () => {
-  const inMode = async (mode: 'safe' | 'ask') =>
-    new Spawner({
-      registry: undefined as never,
-      adapters: await realAdapters(),
-      agents: new AgentLibrary({
-        dataDir: world.dir,
-        knownClis: ['claude', 'codex', 'droid'],
-        toggles: await AgentToggles.open(world.dir),
-        trusts: async () => true,
-      }),
-      limits: { maxDepth: 2, timeoutSeconds: 60 },
-      chatMode: () => mode,
-      trusts: async () => true,
-    });
+  const inMode = (mode: 'safe' | 'ask') => spawnerOn({ chatMode: () => mode });
   const claude = () => origin({ cli: 'claude' });
 
   it('safe: the run only reads, keeping what it forbids, and no option lifts it', async () => {

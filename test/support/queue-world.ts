@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { startWorkerProcess, type BridgeProcess } from './bridge-process.ts';
 import type { RedisServer } from './redis-server.ts';
 import { startTelegramWorld, type TelegramWorld } from './telegram-world.ts';
@@ -51,4 +52,20 @@ export async function addWorkers(base: TelegramWorld, redis: RedisServer, worker
       await stopBase();
     },
   });
+}
+
+/**
+ * After a queue test: a failed one prints the logs of the bridge and its workers (a failure
+ * here is mostly a matter of timing between processes, and they say which side stalled), then
+ * the world stops and Redis is emptied for the next test.
+ */
+export async function endQueueTest(failed: boolean, world: QueueWorld | undefined, redis: RedisServer): Promise<void> {
+  if (failed && world) {
+    const logs = [['bridge', world.bridge.log()], ...[...world.workers].map(([name, worker]) => [`worker ${name}`, worker.log()])];
+    console.error(logs.map(([who, log]) => `--- ${who} ---\n${log}`).join('\n'));
+  }
+  await world?.stop();
+  const client = new Redis(redis.url);
+  await client.flushall();
+  client.disconnect();
 }

@@ -65,3 +65,14 @@ export function shellToolCall(cli: 'claude' | 'codex' | 'droid', command: string
       };
   }
 }
+
+/**
+ * The agent creates the file its message names ("create notes.txt": a Bash `touch`, a write
+ * Claude Code asks permission for), then quotes what the tool said.
+ */
+export const createNamedFile: Script = (request) => {
+  if (request.toolResults.length) return replyText(`tool said: ${request.toolResults.at(-1)!.content}`);
+  const file = /create (\S+)/.exec(request.lastUserText)?.[1];
+  if (file) return { toolCalls: [{ name: 'Bash', input: { command: `touch ${file}`, description: 'Create the file' } }] };
+  return replyText('nothing to do');
+};
