@@ -2,7 +2,8 @@ import { hash } from 'node:crypto';
 import { createWriteStream, existsSync, fstatSync, openSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
-export type AuditEvent = 'spawn' | 'stop' | 'timeout' | 'tool_call' | 'tool_approved' | 'tool_auto_approved' | 'tool_denied' | 'revoke' | 'send' | 'trust' | 'untrust';
+export type AuditEvent =
+  'spawn' | 'stop' | 'timeout' | 'tool_call' | 'tool_approved' | 'tool_auto_approved' | 'tool_denied' | 'revoke' | 'send' | 'trust' | 'untrust';
 
 export interface AuditEntry {
   time: string;
