@@ -23,10 +23,13 @@ beforeAll(async () => {
   const agents = join(real.cliEnv.workdir, '.claude', 'agents');
   await mkdir(agents, { recursive: true });
   await writeFile(join(agents, 'echoer.md'), '---\nname: Echoer\ndescription: Echoes things\ntools: Bash(echo:*), Read\n---\nYou echo.\n');
+  // The repository's own agents count once the owner trusts it.
+  say('/trust on');
+  await waitText(/^🛡 Trusted/);
 });
 afterAll(() => real.stop());
 
-const { say } = ownerIn(() => real.world, CHAT);
+const { say, waitText } = ownerIn(() => real.world, CHAT);
 const announcement = (n: number) =>
   real.world.telegram.waitFor(() => real.world.telegram.botMessages(CHAT).find((m) => new RegExp(`^[✅❌] #${n} `).test(m.text ?? '')), 40_000);
 
