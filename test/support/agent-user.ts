@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, chown, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The user `.ci/run` makes for agents (useradd --create-home jsonl-agent). */
 export const AGENT_USER = 'jsonl-agent';
@@ -22,7 +23,21 @@ const idOf = (flag: string) => Number(execFileSync('id', [flag, AGENT_USER], { e
 export function cannotSwitchUser(): string | undefined {
   if (process.getuid?.() !== 0) return 'needs root, to run agents as another user';
   if (!agentIds()) return `needs the user ${AGENT_USER} (useradd --create-home --shell /bin/bash ${AGENT_USER}; .ci/run makes it)`;
+  // The agent runs this checkout's fake CLI and node_modules: every folder above it must be passable to it.
+  if (!agentReaches(join(REPO_ROOT, 'package.json')))
+    return `needs ${AGENT_USER} to reach this checkout (${REPO_ROOT}): make the folders above it passable (chmod o+x), as .ci/run does`;
   return undefined;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function agentReaches(path: string): boolean {
+  try {
+    execFileSync('runuser', ['-u', AGENT_USER, '--', 'test', '-r', path], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
