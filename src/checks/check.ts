@@ -9,6 +9,8 @@ export interface CheckResult {
   fix?: string;
   /** Works, but not as it should: shown with ! and not counted as wrong. */
   warning?: boolean;
+  /** Not there, and nothing needs it: shown with – and not counted as wrong. */
+  optional?: boolean;
 }
 
 export const pass = (subject: string, found: string): CheckResult => ({ ok: true, subject, found });
@@ -16,8 +18,11 @@ export const fail = (subject: string, found: string, fix: string): CheckResult =
 
 export const warn = (subject: string, found: string, fix: string): CheckResult => ({ ok: true, warning: true, subject, found, fix });
 
+export const optional = (subject: string, found: string, fix: string): CheckResult => ({ ok: true, optional: true, subject, found, fix });
+
 export function formatCheck(result: CheckResult): string {
   if (result.warning) return `! ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
+  if (result.optional) return `– ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
   return result.ok ? `✓ ${result.subject}: ${result.found}` : `✗ ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
 }
 

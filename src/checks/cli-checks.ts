@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import which from 'which';
 import type { Adapter } from '../adapters/load.ts';
 import { agentUser, asAgent } from '../process/agent-user.ts';
-import { fail, firstLine, pass, type CheckResult } from './check.ts';
+import { fail, firstLine, optional, pass, type CheckResult } from './check.ts';
 
 /** A CLI asked about itself may be slow to start (a first run unpacks), never this slow. */
 const ASK_TIMEOUT_MS = 30_000;
@@ -11,12 +11,22 @@ const ASK_TIMEOUT_MS = 30_000;
 /**
  * One CLI, asked as the bridge would run it (its environment, its command, as the agent user
  * when there is one, whose home holds its credentials): found, its version, and whether it
- * has credentials, by the adapter's own `doctor` recipe.
+ * has credentials, by the adapter's own `doctor` recipe. A CLI that is not installed is no
+ * fault when nothing needs it: it is not the default, and no BRIDGE_<NAME>_COMMAND names it
+ * (`npm ci` installs droid's binary only on the platforms it ships for).
  */
-export async function checkCli(adapter: Adapter, env: Record<string, string | undefined>): Promise<CheckResult[]> {
+export async function checkCli(adapter: Adapter, env: Record<string, string | undefined>, defaultCli?: string): Promise<CheckResult[]> {
   const subject = adapter.name;
   const variable = `BRIDGE_${adapter.name.toUpperCase().replaceAll('-', '_')}_COMMAND`;
   const path = await which(adapter.resolvedCommand, { path: env.PATH ?? '', nothrow: true });
+  if (!path && defaultCli !== undefined && adapter.name !== defaultCli && adapter.resolvedCommand === adapter.command)
+    return [
+      optional(
+        subject,
+        `not installed (${adapter.command} is not on PATH), and optional: ${defaultCli} is the default CLI`,
+        `Install it, or set ${variable} to its path, for /cli ${adapter.name} and /spawn --cli ${adapter.name}.`,
+      ),
+    ];
   if (!path)
     return [
       fail(

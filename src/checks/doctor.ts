@@ -25,7 +25,7 @@ export async function runChecks(config: BridgeConfig, report: (result: CheckResu
   say(await checkTelegram(config));
   runAgentsAs(config.agentUser);
   say(checkAgentUser(config.agentUser));
-  for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv));
+  for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv, config.defaultCli));
   say(await checkMcpListen(config.mcp));
   if (config.redisUrl) say(await checkRedis(config.redisUrl));
   if (config.transcribe) say(await checkTranscription(config.transcribe));

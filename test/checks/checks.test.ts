@@ -142,6 +142,15 @@ describe('CLIs', () => {
     expect(lines(await checkCli(missing, env))).toEqual([
       '✗ codex: /opt/nowhere/codex is not found on PATH. Install it, or set BRIDGE_CODEX_COMMAND to its path (or remove codex.json from adapters/ if no chat should use it).',
     ]);
+    // Not the default, and no BRIDGE_CODEX_COMMAND names it: nothing needs it, so it is no fault.
+    const notInstalled = { ...adapters.get('codex')!, command: 'codex-not-installed', resolvedCommand: 'codex-not-installed' };
+    expect(await checkCli(notInstalled, env, 'claude')).toEqual([expect.objectContaining({ ok: true, optional: true })]);
+    expect(lines(await checkCli(notInstalled, env, 'claude'))).toEqual([
+      '– codex: not installed (codex-not-installed is not on PATH), and optional: claude is the default CLI. Install it, or set BRIDGE_CODEX_COMMAND to its path, for /cli codex and /spawn --cli codex.',
+    ]);
+    // The default CLI, or one a variable names, must be there.
+    expect(lines(await checkCli(notInstalled, env, 'codex'))[0]).toMatch(/^✗ codex: codex-not-installed is not found on PATH/);
+    expect(lines(await checkCli(missing, env, 'claude'))[0]).toMatch(/^✗ codex: \/opt\/nowhere\/codex is not found on PATH/);
     const broken = join(scratch.path, 'broken-cli');
     await writeFile(broken, '#!/bin/sh\necho "warming up"\necho "error: libfoo.so.1 missing" >&2\nexit 127\n', { mode: 0o755 });
     expect(lines(await checkCli({ ...adapters.get('claude')!, resolvedCommand: broken }, env))).toEqual([
