@@ -13,7 +13,7 @@ const ASK_TIMEOUT_MS = 30_000;
  * when there is one, whose home holds its credentials): found, its version, and whether it
  * has credentials, by the adapter's own `doctor` recipe. A CLI that is not installed is no
  * fault when nothing needs it: it is not the default, and no BRIDGE_<NAME>_COMMAND names it
- * (`npm ci` installs droid's binary only on the platforms it ships for).
+ * (`npm ci` puts droid's platform binary in node_modules, but no `droid` command on the PATH).
  */
 export async function checkCli(adapter: Adapter, env: Record<string, string | undefined>, defaultCli?: string): Promise<CheckResult[]> {
   const subject = adapter.name;
