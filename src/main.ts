@@ -45,9 +45,11 @@ async function main(argv: string[]): Promise<number> {
     return EX_CONFIG;
   }
   for (const secret of configSecrets(config)) secrets.add(secret);
-  const log = createLog({ format: config.logFormat, secrets });
-  for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
   await ensurePrivateDir(config.dataDir);
+  // The console keeps the terminal for the conversation: its log goes to a file, and only warnings and errors show.
+  const logFile = consoleMode ? join(config.dataDir, 'bridge.log') : undefined;
+  const log = createLog({ format: config.logFormat, secrets, ...(logFile ? { file: logFile } : {}) });
+  for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
@@ -63,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
     const out = new ConsoleOutbound((text) => process.stdout.write(text), join(config.dataDir, 'console'));
     const app = await createApp({ config, store, out, trustEveryone: true, log, secrets });
     onSignals(app.shutdown, log);
-    console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends.`);
+    console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends. The log is in ${logFile}.`);
     logAgentUser(config.agentUser, log);
     await app.start();
     await runConsole(app, out, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);

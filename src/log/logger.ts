@@ -1,3 +1,4 @@
+import { openSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import type { Secrets } from './secrets.ts';
@@ -18,13 +19,18 @@ export interface LogOptions {
   secrets: Secrets;
   /** Where lines go; default stderr (stdout is the console's). */
   destination?: NodeJS.WritableStream;
+  /**
+   * Every line goes to this file (owner-only) instead, and only warnings and errors still go to
+   * `destination`: the console keeps the terminal for the conversation.
+   */
+  file?: string;
 }
 
 /**
  * Lines are written synchronously: the line before a crash or an exit is the one that says
  * why, and must not be lost in a buffer.
  */
-export function createLog({ format, secrets, destination = process.stderr }: LogOptions): Log {
+export function createLog({ format, secrets, destination = process.stderr, file }: LogOptions): Log {
   const options = {
     level: 'info',
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -32,16 +38,27 @@ export function createLog({ format, secrets, destination = process.stderr }: Log
     formatters: { level: (label: string) => ({ level: label }) },
     hooks: { streamWrite: (line: string) => secrets.redact(line) },
   };
-  if (format === 'json') return pino(options, destination);
+  // A stream, or a file's descriptor.
+  const formatted = (to: NodeJS.WritableStream | number, colorize?: boolean): pino.DestinationStream =>
+    format === 'json'
+      ? typeof to === 'number'
+        ? pino.destination({ dest: to, sync: true })
+        : to
+      : PinoPretty({
+          destination: to,
+          sync: true,
+          singleLine: true,
+          translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+          ignore: 'pid,hostname',
+          ...(colorize === undefined ? {} : { colorize }),
+        });
+  if (!file) return pino(options, formatted(destination));
   return pino(
     options,
-    PinoPretty({
-      destination,
-      sync: true,
-      singleLine: true,
-      translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
-      ignore: 'pid,hostname',
-    }),
+    pino.multistream([
+      { level: 'info', stream: formatted(openSync(file, 'a', 0o600), false) },
+      { level: 'warn', stream: formatted(destination) },
+    ]),
   );
 }
 

@@ -1,3 +1,5 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, fakeCliWorld } from '../support/fake-cli.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
@@ -215,8 +217,17 @@ describe('console mode', () => {
       'hello tools:1\n/status\nsecond\n/frob\n/file get package.json\n/spawn "sleep:30 long"\n/press 1\n/press 99\n',
     );
     const exit = await bridge.exited;
+    // The terminal is the conversation's: the log is in the data directory (owner-only); only warnings and errors show.
+    const logFile = join(data.path, 'bridge.log');
+    const logged = await readFile(logFile, 'utf8');
+    const mode = (await stat(logFile)).mode & 0o777;
     await data.remove();
     expect(exit.code).toBe(0);
+    const [greeting, ...rest] = bridge.stderr().trim().split('\n');
+    expect(greeting).toMatch(/^jsonl-bridge console: claude in .* The log is in .*bridge\.log\.$/);
+    expect(rest.map((line) => parseLogLine(line)?.level)).not.toContain('info'); // warnings (the agent user's) still show
+    expect(logged.split('\n').map((line) => parseLogLine(line))).toContainEqual(expect.objectContaining({ level: 'info', msg: 'turn started' }));
+    expect(mode).toBe(0o600);
     const out = bridge.stdout();
     expect(out).toContain('echo: hello tools:1 (turn 1)');
     expect(out).toMatch(/✅ 0:0\d · 1 step · /); // the quick turn's stats, under its answer
