@@ -1,6 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { AuditLog } from '../audit/audit-log.ts';
 import { escapeHtml, truncate } from '../presentation/format/index.ts';
+import { ButtonKind } from '../ports/buttons.ts';
 import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import type { AutoApprove } from '../policy/tool-policy.ts';
 import { ruleMatches } from '../policy/tool-rules.ts';
@@ -36,6 +37,22 @@ export interface ApprovalOptions {
 
 /** Questions one asker may have open at once: more are denied, so a run cannot park itself on its chat. */
 export const MAX_OPEN_QUESTIONS = 3;
+
+/** What a question's button says: which question, and Allow, Deny, or Allow the tool for the asker's lifetime. */
+export interface QuestionAnswer {
+  id: string;
+  choice: 'allow' | 'deny' | 'always';
+}
+const CHOICES: readonly string[] = ['allow', 'deny', 'always'] satisfies QuestionAnswer['choice'][];
+
+/** A question's buttons: `ap:<question id>:<choice>`. */
+export const QUESTION = new ButtonKind<QuestionAnswer>('ap', {
+  encode: ({ id, choice }) => `${id}:${choice}`,
+  decode: (raw) => {
+    const [id = '', choice = '', ...rest] = raw.split(':');
+    return /^[\w-]{1,40}$/.test(id) && CHOICES.includes(choice) && !rest.length ? { id, choice: choice as QuestionAnswer['choice'] } : undefined;
+  },
+});
 /** An input longer than this (as JSON) is shown as a file before the question. */
 const INLINE_INPUT_CHARS = 3000;
 
@@ -85,10 +102,9 @@ export class ApprovalBroker {
     return this.ask(asker, tool, input);
   }
 
-  /** A press on a question's button: `ap:<id>:allow|deny|always`. */
-  async answer(press: ButtonPress, payload: string): Promise<ButtonAnswer> {
-    const [id, choice] = payload.split(':');
-    const pending = this.pending.get(id ?? '');
+  /** A press on one of a question's buttons (QUESTION). */
+  async answer(press: ButtonPress, { id, choice }: QuestionAnswer): Promise<ButtonAnswer> {
+    const pending = this.pending.get(id);
     if (!pending) return { text: 'This request was already answered.' };
     if (pending.asker.chatKey !== chatKey(press.address)) return { text: 'This request belongs to another chat.' };
     const by = press.user.name ?? String(press.user.id);
@@ -177,11 +193,8 @@ export class ApprovalBroker {
         resolve(decision);
       };
       const buttons: Button[][] = [
-        [
-          { text: '✅ Allow', data: `ap:${id}:allow` },
-          { text: '⛔ Deny', data: `ap:${id}:deny` },
-        ],
-        [{ text: `✅ Allow ${truncate(tool, 32)} for this ${asker.lifetime}`, data: `ap:${id}:always` }],
+        [QUESTION.button('✅ Allow', { id, choice: 'allow' }), QUESTION.button('⛔ Deny', { id, choice: 'deny' })],
+        [QUESTION.button(`✅ Allow ${truncate(tool, 32)} for this ${asker.lifetime}`, { id, choice: 'always' })],
       ];
       // Allow approves the whole input, so the whole input is shown first: a long one as a file.
       const shown = asFile ? out.sendDocument(asker.address, { filename: `${tool.replace(/\W+/g, '-')}-input-${id}.json`, content: full }) : Promise.resolve();

@@ -17,6 +17,7 @@ import { cli, model, newSession, status, stop } from './commands/session.ts';
 import { cd, project } from './commands/projects.ts';
 import { permissions } from './commands/permissions.ts';
 import { file } from './commands/files.ts';
+import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
 import { RefusalThrottle } from './refusals.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 import { Attachments, type Prompt } from './attachments.ts';
@@ -53,11 +54,15 @@ export interface BridgeOptions {
   log: Log;
 }
 
+/** A running turn's Stop button. */
+const STOP_TURN = idButton('stop');
+/** What a press of a button the bridge does not (or no longer) know is answered. */
+const GONE = 'This button no longer does anything.';
+
 /** Something else a part of the bridge wants /stop to stop; returns a line for the report. */
 export type StopHook = (chat: ChatSession, reason: string) => Promise<string | undefined>;
 /** Rows another part adds to /status. */
 export type StatusHook = (chat: ChatSession) => Promise<[string, string][]>;
-export type ButtonHandler = (press: ButtonPress, payload: string) => Promise<ButtonAnswer>;
 
 /**
  * The transport-neutral bot: who may talk, what a message means (a command or a turn), and
@@ -68,7 +73,8 @@ export class Bridge {
   readonly chats: ChatSessions;
   readonly out: Outbound;
   private readonly commands = new Map<string, { handler: CommandHandler; timeoutSeconds: number | undefined }>();
-  private readonly buttons = new Map<string, ButtonHandler>();
+  /** By kind, each decoding its own payload. */
+  private readonly buttons = new Map<string, ButtonHandler<string>>();
   private readonly stopHooks: StopHook[] = [];
   private readonly statusHooks: StatusHook[] = [];
   private readonly running = new Set<Promise<void>>();
@@ -94,7 +100,7 @@ export class Bridge {
     for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project, permissions }))
       this.command(name, handler);
     this.command('file', file, { timeoutSeconds: options.config.settings.fileTransferTimeoutSeconds });
-    this.button('stop', (press, turnId) => this.stopButton(press, turnId));
+    this.button(STOP_TURN, (press, turnId) => this.stopButton(press, turnId));
   }
 
   /** Registers a command; its usage line comes from manifest.json. */
@@ -102,9 +108,12 @@ export class Bridge {
     this.commands.set(name, { handler, timeoutSeconds: options.timeoutSeconds });
   }
 
-  /** Registers a button kind: callback data `<kind>:<payload>`. */
-  button(kind: string, handler: ButtonHandler): void {
-    this.buttons.set(kind, handler);
+  /** Handles the presses of one kind of button, with its payload decoded (a press whose payload does not decode is answered here). */
+  button<P>(kind: ButtonKind<P>, handler: ButtonHandler<P>): void {
+    this.buttons.set(kind.kind, async (press, raw) => {
+      const payload = kind.decode(raw);
+      return payload === undefined ? { text: GONE } : handler(press, payload);
+    });
   }
 
   onStop(hook: StopHook): void {
@@ -244,7 +253,7 @@ export class Bridge {
       replyTo: message.messageId,
       editIntervalMs: settings.progressEditIntervalMs,
       documentOverChars: settings.answerAsDocumentOverChars,
-      stopButton: { text: '⏹ Stop', data: `stop:${turnId}` },
+      stopButton: STOP_TURN.button('⏹ Stop', turnId),
       log,
     });
     let warning: NodeJS.Timeout | undefined;
@@ -294,15 +303,14 @@ export class Bridge {
     if (!this.isAllowed(press.user.id)) {
       return { text: `⛔ Not allowed. Your user id is ${press.user.id}.`, alert: true };
     }
-    const split = press.data.indexOf(':');
-    const kind = split < 0 ? press.data : press.data.slice(0, split);
+    const { kind, raw } = buttonKindOf(press.data);
     const handler = this.buttons.get(kind);
-    if (!handler) return { text: 'This button no longer does anything.' };
+    if (!handler) return { text: GONE };
     // A button is handled in its chat's turn like a message: it too must let go at the commands' deadline.
     const seconds = this.config.settings.commandTimeoutSeconds;
     let answer: ButtonAnswer | undefined;
     const ended = await runWithDeadline(
-      async () => void (answer = await handler(press, split < 0 ? '' : press.data.slice(split + 1))),
+      async () => void (answer = await handler(press, raw)),
       seconds * 1000,
       new AbortController(),
       (error) => this.log.warn({ err: error, chat: chatKey(press.address) }, `a ${kind} button failed after its deadline`),

@@ -1,3 +1,4 @@
+import { idButton } from '../ports/buttons.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../subagents/record.ts';
 import { escapeHtml, truncate } from './format/index.ts';
@@ -87,9 +88,12 @@ export function runLog(run: SubagentRunRecord, events: AgentEvent[], count: numb
   };
 }
 
+/** A run's Stop button: the payload is its id. */
+export const STOP_RUN = idButton('sa');
+
 /** The Stop button every spawn answer carries. */
 export function stopButton(run: SubagentRunRecord): Button {
-  return { text: `⏹ Stop #${run.number}`, data: `sa:${run.runId}` };
+  return STOP_RUN.button(`⏹ Stop #${run.number}`, run.runId);
 }
 
 /** Which of the chat's permission modes binds a run, in the answer to its spawn. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.ts';
-import { ApprovalBroker, MAX_OPEN_QUESTIONS } from '../../src/approvals/approval-broker.ts';
+import { ApprovalBroker, MAX_OPEN_QUESTIONS, QUESTION } from '../../src/approvals/approval-broker.ts';
 import { askerId, runAsker, type Asker } from '../../src/approvals/asker.ts';
 import { buildPolicy, type ToolPolicy } from '../../src/policy/tool-policy.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
@@ -57,8 +57,8 @@ const record = (policy: ToolPolicy | undefined): SubagentRunRecord => ({
 });
 
 const press = (data: string, userId = 1) => {
-  const [, payload] = /^ap:(.*)$/.exec(data)!;
-  return broker.answer({ address: { chatId: -9 }, user: { id: userId, name: 'Ada' }, data, messageId: 1 }, payload!);
+  const answer = QUESTION.decode(/^ap:(.*)$/.exec(data)![1]!)!;
+  return broker.answer({ address: { chatId: -9 }, user: { id: userId, name: 'Ada' }, data, messageId: 1 }, answer);
 };
 const entries = async (): Promise<AuditEntry[]> =>
   (await audit.flush(), await readFile(join(dir.path, 'audit.jsonl'), 'utf8'))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest } from '../support/app-world.ts';
+import { idButton } from '../../src/ports/buttons.ts';
 
 // A command never holds a chat past its deadline: the transport hands a chat's messages over one
 // after another, so a command that never ended would leave the chat answering nothing more.
@@ -45,7 +46,7 @@ describe('command deadlines', () => {
   });
 
   it('answers a button whose handler hangs at the deadline, and the chat goes on', async () => {
-    t.app.bridge.button('hang', () => new Promise(() => {}));
+    t.app.bridge.button(idButton('hang'), () => new Promise(() => {}));
     const started = Date.now();
     const answer = await t.app.bridge.handleButton({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, data: 'hang:x', messageId: 1 });
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -1,3 +1,4 @@
+import { idButton } from '../../ports/buttons.ts';
 import { readSavedSessions } from '../../adapters/saved-sessions.ts';
 import { asAgent } from '../../process/agent-user.ts';
 import type { BridgeConfig } from '../../config/config.ts';
@@ -13,6 +14,8 @@ import { UsageError, refuseWhileBusy } from './command.ts';
 
 const LISTED = 10;
 
+/** A listed session's button: continues it. */
+const RESUME_SESSION = idButton('rs');
 /**
  * /resume: this chat's recent sessions, and those its CLI saved for the chat's directory
  * (started in a terminal, say), newest first; a button or `/resume <n>` continues one.
@@ -56,12 +59,12 @@ export function installResumeCommand(bridge: Bridge, config: Pick<BridgeConfig, 
       return `${i + 1}. ${formatDuration(now - entry.lastAt)} ago · ${entry.turns} turn${entry.turns === 1 ? '' : 's'} · ${entry.cli} · "${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 70)}" · ${displayPath(entry.workdir)}${current}`;
     });
     const buttons: Button[][] = sessions.map((entry, i) => [
-      { text: `▶ ${i + 1}. ${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 30)}`, data: `rs:${entry.id}` },
+      RESUME_SESSION.button(`▶ ${i + 1}. ${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 30)}`, entry.id),
     ]);
     await reply(plain(`Sessions, newest first\n${lines.join('\n')}\nContinue one with its button or /resume <n>.`), { buttons });
   });
 
-  bridge.button('rs', async (press: ButtonPress, sessionId: string): Promise<ButtonAnswer> => {
+  bridge.button(RESUME_SESSION, async (press: ButtonPress, sessionId: string): Promise<ButtonAnswer> => {
     const chat = bridge.chats.get(press.address);
     const entry = (await sessionsOf(chat)).find((session) => session.id === sessionId);
     if (!entry) return { text: 'That session is no longer listed.' };

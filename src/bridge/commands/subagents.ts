@@ -1,5 +1,6 @@
+import { QUESTION } from '../../approvals/approval-broker.ts';
 import { plain } from '../../presentation/deliver.ts';
-import { runInfo, runList, runLog, spawnedText, stopButton } from '../../presentation/runs.ts';
+import { runInfo, runList, runLog, spawnedText, STOP_RUN, stopButton } from '../../presentation/runs.ts';
 import { parseSpawnArgs, SpawnArgsError } from './spawn-args.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress } from '../../ports/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
@@ -116,13 +117,13 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents, ap
 
   bridge.command('spawn', spawn);
   bridge.command('subagents', subagentsCommand);
-  bridge.button('sa', async (press: ButtonPress, runId: string): Promise<ButtonAnswer> => {
+  bridge.button(STOP_RUN, async (press: ButtonPress, runId: string): Promise<ButtonAnswer> => {
     const run = registry.get(runId);
     if (!run || run.requesterKey !== chatKey(press.address)) return { text: 'No such run in this chat.' };
     const stopped = await registry.stop(runId, press.user.name ?? String(press.user.id));
     return { text: stopped ? `⏹ Stopping #${run.number}…` : `#${run.number} has already ended.` };
   });
-  bridge.button('ap', (press, payload) => approvals.answer(press, payload));
+  bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
   bridge.onStop(async (chat, reason) => {
     const count = await registry.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
     return count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : undefined;
