@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SubagentRunRecord } from '../src/subagents/record.ts';
 import { RunStore } from '../src/subagents/run-store.ts';
-import type { SpawnResult } from '../src/subagents/registry.ts';
+import type { SpawnResult } from '../src/subagents/spawn-request.ts';
 import { openApp, spawnFrom } from '../test/support/app-world.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
 import { RecordingOutbound } from '../test/support/recording-outbound.ts';

@@ -6,7 +6,7 @@ import type { Orchestrator } from '../orchestration/orchestrator.ts';
 import { chatKey } from '../ports/transport.ts';
 import { resolveDirectory } from '../projects/directories.ts';
 import { isActive, NO_CHAT } from '../subagents/record.ts';
-import type { Refusal } from '../subagents/registry.ts';
+import type { Refusal } from '../subagents/spawn-request.ts';
 import type { SpawnIntent } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { ApiClients } from './auth.ts';

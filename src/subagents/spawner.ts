@@ -9,7 +9,8 @@ import { chatKey, type ChatAddress } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
 import type { Requester } from './record.ts';
-import type { Refusal, SpawnRequest, SpawnResult, SubagentRegistry } from './registry.ts';
+import type { SubagentRegistry } from './registry.ts';
+import type { Refusal, SpawnRequest, SpawnResult } from './spawn-request.ts';
 import { unsupportedRun } from './run-options.ts';
 
 /** What a spawn asks for, whoever asks: `/spawn` flags, the tool's arguments, a plan step. */
