@@ -34,6 +34,15 @@ const started = async (number: number) => / · id ([\w-]+)/.exec(await reply(new
 const signer = new QueueSigner(TEST_QUEUE_SECRET);
 /** A log line saying `what` about the run (pretty or JSON: the message, then the run). */
 const logged = (what: string, runId: string) => new RegExp(`${what.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*"run":"${runId}"`);
+/** The job the bridge queued for a run: added as the run starts, which the chat may hear of first. */
+async function queuedJob(runId: string) {
+  const runs = queue();
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    const job = await runs.getJob(runId);
+    if (job) return job;
+  }
+  throw new Error(`the bridge queued no job for run ${runId}`);
+}
 const queue = () => {
   const made = new Queue(QUEUE_NAME, { connection: { url: redis.url }, prefix: PREFIX });
   opened.push(made);
@@ -91,7 +100,7 @@ describe('jobs', () => {
     say('/spawn --label Old "say:never-run"');
     const runId = await started(1);
     // What an older bridge queued: the record and the run's MCP secret, unsigned.
-    const job = (await queue().getJob(runId))!;
+    const job = await queuedJob(runId);
     const legacySecret = 'legacy-mcp-secret-0123456789abcdef';
     await job.updateData({
       run: record(runId, 'say:never-run'),
