@@ -62,6 +62,7 @@ export interface SubagentRunRecord {
   /** Asked to run in its own git worktree (--worktree); made when the run starts. */
   isolate?: boolean;
   worktree?: Worktree & { summary?: WorktreeSummary; removed?: boolean; kept?: string };
+  /** 1 for a run spawned by a main session or a user; deeper for runs spawned by runs. */
   depth: number;
   timeoutSeconds: number;
   status: RunStatus;
