@@ -2,17 +2,13 @@
 // non-zero if anything is wrong. It changes nothing.
 import { ConfigError } from './errors/config-error.ts';
 import { configSecrets, loadConfig } from './config/config.ts';
-import { environmentSecrets, Secrets } from './log/secrets.ts';
-import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
+import { guardOutput, printFatal } from './log/fatal.ts';
 import { formatCheck } from './checks/check.ts';
 import { runChecks } from './checks/doctor.ts';
 import { checkNode } from './checks/system-checks.ts';
 
 // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log, a crash included.
-const secrets = new Secrets();
-for (const value of environmentSecrets(process.env)) secrets.add(value);
-exitOnUncaught('jsonl-bridge doctor', secrets);
-redactStandardStreams(secrets);
+const secrets = guardOutput('jsonl-bridge doctor');
 
 async function main(): Promise<number> {
   let config;

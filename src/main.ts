@@ -4,8 +4,7 @@ import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { createApp } from './app.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog, type Log } from './log/logger.ts';
-import { environmentSecrets, Secrets } from './log/secrets.ts';
-import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
+import { guardOutput, printFatal } from './log/fatal.ts';
 import { bridgeListeners, cleartextWarnings } from './config/cleartext.ts';
 import { ConsoleOutbound } from './console/outbound.ts';
 import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
@@ -21,10 +20,7 @@ import { reachTelegram, telegramRoundTrip, TokenRefusedError } from './telegram/
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
-const secrets = new Secrets();
-for (const value of environmentSecrets(process.env)) secrets.add(value);
-exitOnUncaught('jsonl-bridge', secrets);
-redactStandardStreams(secrets);
+const secrets = guardOutput('jsonl-bridge');
 
 async function main(argv: string[]): Promise<number> {
   const consoleMode = argv.includes('--console');

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog } from './log/logger.ts';
-import { environmentSecrets, Secrets } from './log/secrets.ts';
-import { exitOnUncaught, printFatal, redactStandardStreams } from './log/fatal.ts';
+import { guardOutput, printFatal } from './log/fatal.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
@@ -16,10 +15,7 @@ import { RunWorker } from './queue/run-worker.ts';
 import { QueueSigner } from './queue/signing.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
-const secrets = new Secrets();
-for (const value of environmentSecrets(process.env)) secrets.add(value);
-exitOnUncaught('jsonl-bridge worker', secrets);
-redactStandardStreams(secrets);
+const secrets = guardOutput('jsonl-bridge worker');
 
 async function main(): Promise<number> {
   let config: BridgeConfig;

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import type { Secrets } from './secrets.ts';
+import { environmentSecrets, Secrets } from './secrets.ts';
 
 /**
  * An error as a person needs it to see what went wrong: its stack, and everything nested in
@@ -44,4 +44,17 @@ export function redactStandardStreams(secrets: Secrets): void {
       return write(redacted === text ? chunk : redacted, ...rest);
     };
   }
+}
+
+/**
+ * What an entry (the bridge, a worker, the doctor) does first: its environment's secrets are
+ * known before the configuration is read, and redacted from whatever it prints from then on, a
+ * crash included. The configuration's secrets join them once it is read (`secrets.add`).
+ */
+export function guardOutput(prefix: string): Secrets {
+  const secrets = new Secrets();
+  for (const value of environmentSecrets(process.env)) secrets.add(value);
+  exitOnUncaught(prefix, secrets);
+  redactStandardStreams(secrets);
+  return secrets;
 }
