@@ -138,12 +138,12 @@ export async function createApp(options: {
         onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
       }),
     // Read before each turn: the directory's trust as it is now (a session that may only read never trusts), and the
-    // agents enabled there for the Task tool of a CLI that has one.
+    // agents enabled there for the Task tool of a CLI that has one (their catalog says the same of trust).
     async (chat) => {
       const readOnly = chat.effectivePermissionMode === 'safe';
-      const trusted = !readOnly && (await trusts(chat.record.workdir));
-      if (!chat.adapter.options.agents) return { trusted };
-      return { trusted, agents: cliAgents(await agents.catalog(chat.record.workdir, { readOnly }), chat.adapter.name) };
+      if (!chat.adapter.options.agents) return { trusted: !readOnly && (await trusts(chat.record.workdir)) };
+      const catalog = await agents.catalog(chat.record.workdir, { readOnly });
+      return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name) };
     },
     log,
   );

@@ -9,6 +9,8 @@ import type { AgentCatalog, AgentDefinition } from './types.ts';
 /** A catalog with the operator's MCP servers its agents may name. */
 export interface AgentLibraryCatalog extends AgentCatalog {
   mcpServers: Record<string, McpServerConfig>;
+  /** Whether the directory's own definitions were read: the owner trusts it, and the session may do more than read. */
+  trusted: boolean;
 }
 
 export interface NewAgent {
@@ -52,7 +54,7 @@ export class AgentLibrary {
       mcpServers: Object.keys(operator.servers),
       enabledOverride: (slug) => this.options.toggles.get(slug),
     });
-    return { ...catalog, problems: [...operator.problems, ...catalog.problems], mcpServers: operator.servers };
+    return { ...catalog, problems: [...operator.problems, ...catalog.problems], mcpServers: operator.servers, trusted };
   }
 
   /** The agent switched on or off, or why it cannot be. */
