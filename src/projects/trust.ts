@@ -39,16 +39,16 @@ export class TrustedDirectories {
     return this.entries.filter((entry) => isInside(real, entry.path)).sort((a, b) => b.path.length - a.path.length)[0];
   }
 
-  /** Trusts `dir` and everything below it; the entry that covered it already, if one did. */
-  async trust(dir: string, by: string): Promise<TrustEntry> {
+  /** Trusts `dir` and everything below it: the entry made (`added`), or the one that covered it already. */
+  async trust(dir: string, by: string): Promise<{ entry: TrustEntry; added: boolean }> {
     const real = await resolved(dir);
     if (!real) throw new Error(`${dir} does not exist`);
     const known = await this.covering(real);
-    if (known) return known;
+    if (known) return { entry: known, added: false };
     const entry: TrustEntry = { path: real, by, at: Date.now() };
     this.db.data.directories = [...this.entries, entry];
     await this.db.write();
-    return entry;
+    return { entry, added: true };
   }
 
   /** Withdraws the trust covering `dir` (which may be a directory above it); the entry removed, if any. */

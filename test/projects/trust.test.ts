@@ -19,7 +19,8 @@ describe('TrustedDirectories', () => {
   it('covers a directory and everything below it, resolved, and is kept on disk', async () => {
     await mkdir(join(root, 'data'));
     const trust = await TrustedDirectories.open(join(root, 'data'));
-    await trust.trust(join(root, 'repo', 'src', '..'), '111');
+    expect((await trust.trust(join(root, 'repo', 'src', '..'), '111')).added).toBe(true);
+    expect(await trust.trust(join(root, 'repo', 'src'), '111')).toMatchObject({ added: false, entry: { path: join(root, 'repo') } });
     expect((await trust.covering(join(root, 'repo', 'src')))?.path).toBe(join(root, 'repo'));
     // `..` and links are resolved before comparing: neither leads into trust from outside.
     expect(await trust.covering(join(root, 'repo', '..', 'other'))).toBeUndefined();

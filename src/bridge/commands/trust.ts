@@ -26,13 +26,12 @@ export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories, a
     if (wanted !== 'on' && wanted !== 'off') throw new UsageError(`"${args.trim()}" is neither on nor off.`);
     if (!bridge.isOwner(message.user.id)) throw new UsageError('Only the owner (the first id in BRIDGE_ALLOWED_USERS) decides which directories are trusted.');
     if (wanted === 'on') {
-      const known = await trust.covering(dir);
-      const entry = known ?? (await trust.trust(dir, String(message.user.id)));
-      if (!known) void audit.record({ event: 'trust', chat: chatKey(chat.address), by: String(message.user.id), detail: entry.path });
+      const { entry, added } = await trust.trust(dir, String(message.user.id));
+      if (added) void audit.record({ event: 'trust', chat: chatKey(chat.address), by: String(message.user.id), detail: entry.path });
       const lines = [
-        known
-          ? `🛡 Already trusted: ${covers(entry, dir)}.`
-          : `🛡 Trusted ${displayPath(entry.path)} and everything below it, for every chat: from the next message on, its CLI uses ${SHIPPED}. Trust only what you would run yourself; /trust off undoes it.`,
+        added
+          ? `🛡 Trusted ${displayPath(entry.path)} and everything below it, for every chat: from the next message on, its CLI uses ${SHIPPED}. Trust only what you would run yourself; /trust off undoes it.`
+          : `🛡 Already trusted: ${covers(entry, dir)}.`,
       ];
       if (chat.effectivePermissionMode === 'safe') lines.push('This chat is in safe mode, which never trusts a repository.');
       await reply(plain(lines.join('\n')));
