@@ -55,7 +55,7 @@ export class QueueSigner {
 
   /** The body, when `data` (a Signed, or its JSON) is signed with this secret for exactly `expected` and has not expired. */
   verify<T>(data: unknown, expected: Binding): Verified<T> {
-    const signed = asSigned(typeof data === 'string' ? parseJson(data) : data);
+    const signed = asSigned(data);
     if (!signed) return { ok: false, why: 'it is not signed' };
     const given = Buffer.from(signed.sig, 'base64url');
     const wanted = Buffer.from(this.mac(signed), 'base64url');
@@ -70,7 +70,7 @@ export class QueueSigner {
 
   /** The attempt a signed message claims, read before it is verified (a worker learns a job's attempt from the job). */
   claimedAttempt(data: unknown): number | undefined {
-    return asSigned(typeof data === 'string' ? parseJson(data) : data)?.attempt;
+    return asSigned(data)?.attempt;
   }
 
   /**
@@ -94,7 +94,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-function asSigned(data: unknown): Signed | undefined {
+/** `data` (a Signed, or its JSON) as a Signed, when it has the shape of one. */
+function asSigned(given: unknown): Signed | undefined {
+  const data = typeof given === 'string' ? parseJson(given) : given;
   if (!data || typeof data !== 'object') return undefined;
   const s = data as Record<string, unknown>;
   const ok =
