@@ -8,6 +8,7 @@ import type { TranscriberConfig } from '../files/transcriber.ts';
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../policy/permission-mode.ts';
 import { ownerMarks } from '../process/orphans.ts';
 import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
+import { commaList } from './comma-list.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
@@ -193,15 +194,11 @@ function hostPort(name: string, raw: string, example: string): { host: string; p
 async function api(env: NodeJS.ProcessEnv): Promise<ApiConfig | undefined> {
   const addr = env.BRIDGE_API_ADDR?.trim();
   if (!addr) return undefined;
-  const tokens = (env.BRIDGE_API_TOKENS ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const match = /^([\w.-]{1,64})=(\S{16,})$/.exec(entry);
-      if (!match) throw new ConfigError(`BRIDGE_API_TOKENS: expected name=token pairs, each token at least 16 characters, got "${entry.replace(/=.*/, '=…')}"`);
-      return { name: match[1]!, token: match[2]! };
-    });
+  const tokens = commaList(env.BRIDGE_API_TOKENS).map((entry) => {
+    const match = /^([\w.-]{1,64})=(\S{16,})$/.exec(entry);
+    if (!match) throw new ConfigError(`BRIDGE_API_TOKENS: expected name=token pairs, each token at least 16 characters, got "${entry.replace(/=.*/, '=…')}"`);
+    return { name: match[1]!, token: match[2]! };
+  });
   const names = tokens.map((t) => t.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new ConfigError(`BRIDGE_API_TOKENS: the client "${twice}" is named twice`);
@@ -227,10 +224,7 @@ async function api(env: NodeJS.ProcessEnv): Promise<ApiConfig | undefined> {
 /** `name=chat|chat,name=*`: each name one of BRIDGE_API_TOKENS', each chat a Telegram chat id (negative for groups). */
 function apiScopes(raw: string | undefined, clients: string[]): Record<string, ApiScope> {
   const scopes: Record<string, ApiScope> = {};
-  for (const entry of (raw ?? '')
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean)) {
+  for (const entry of commaList(raw)) {
     const match = /^([\w.-]{1,64})=(.+)$/.exec(entry);
     if (!match)
       throw new ConfigError(`BRIDGE_API_SCOPES: expected name=chat|chat or name=* pairs, like ci=-1001234567890|42,ops=*, got "${entry.slice(0, 80)}"`);

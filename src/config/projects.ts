@@ -1,3 +1,4 @@
+import { commaList } from './comma-list.ts';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
@@ -18,12 +19,12 @@ const PROJECT_NAME = /^[A-Za-z0-9][\w.-]{0,31}$/;
 export async function loadProjects(env: NodeJS.ProcessEnv, cwd: string): Promise<ProjectsConfig> {
   const home = await directory(cwd, env.BRIDGE_WORKDIR?.trim() || '.', 'BRIDGE_WORKDIR');
   const rawRoots = env.BRIDGE_PROJECT_ROOTS?.trim();
-  const projectRoots = rawRoots ? await Promise.all(list(rawRoots).map((root) => directory(cwd, root, 'BRIDGE_PROJECT_ROOTS'))) : [home];
+  const projectRoots = rawRoots ? await Promise.all(commaList(rawRoots).map((root) => directory(cwd, root, 'BRIDGE_PROJECT_ROOTS'))) : [home];
   if (!projectRoots.some((root) => isInside(home, root))) {
     throw new ConfigError(`BRIDGE_WORKDIR: ${home} is outside BRIDGE_PROJECT_ROOTS (${projectRoots.join(', ')}); chats start there, so it must be inside`);
   }
   const projects = new Map<string, string>();
-  for (const entry of list(env.BRIDGE_PROJECTS ?? '')) {
+  for (const entry of commaList(env.BRIDGE_PROJECTS)) {
     const split = entry.indexOf('=');
     const name = entry.slice(0, split).trim();
     if (split < 0 || !PROJECT_NAME.test(name))
@@ -35,13 +36,6 @@ export async function loadProjects(env: NodeJS.ProcessEnv, cwd: string): Promise
     projects.set(name, dir);
   }
   return { workdir: home, projectRoots, projects };
-}
-
-function list(raw: string): string[] {
-  return raw
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean);
 }
 
 async function directory(cwd: string, path: string, variable: string): Promise<string> {
