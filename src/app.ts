@@ -1,27 +1,22 @@
-import { ApprovalBroker } from './approvals/approval-broker.ts';
+import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
 import { askerId } from './approvals/asker.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { Bridge } from './bridge/bridge.ts';
 import { ChatSessions } from './bridge/chat-sessions.ts';
-import { installOrchestrationCommands } from './bridge/commands/orchestrate.ts';
-import { installSubagentCommands } from './bridge/commands/subagents.ts';
+import { COMMANDS } from './bridge/commands/index.ts';
+import type { CommandServices } from './bridge/commands/services.ts';
+import type { Command } from './bridge/commands/command.ts';
+import { Spending } from './bridge/spending.ts';
+import { untilStill } from './concurrency/until-still.ts';
 import { orchestrationProgress } from './presentation/orchestration.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
-import { chatKey, type ChatAddress, type Outbound } from './ports/transport.ts';
-import { plain } from './presentation/deliver.ts';
-import type { Usage } from './protocols/events.ts';
-import { DailyBudget, msUntilReset } from './usage/budget.ts';
-import { budgetRefusalText, budgetWarningText } from './presentation/usage.ts';
-import { UsageLedger, type Spend } from './usage/usage-ledger.ts';
-import { installUsageCommand } from './bridge/commands/usage.ts';
-import { installAgentCommands } from './bridge/commands/agents.ts';
-import { installTrustCommand } from './bridge/commands/trust.ts';
-import { installHealth } from './bridge/commands/health.ts';
+import type { ChatAddress, Outbound } from './ports/transport.ts';
+import { DailyBudget } from './usage/budget.ts';
+import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
 import { TrustedDirectories } from './projects/trust.ts';
 import { AgentToggles } from './agents/toggles.ts';
 import { cliAgents } from './agents/cli-agents.ts';
-import { installResumeCommand } from './bridge/commands/resume.ts';
 import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
@@ -30,7 +25,7 @@ import { ApiScopes } from './api/scopes.ts';
 import { ApiServer } from './api/api-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
-import { displayName, NO_CHAT, runAddress, type SubagentRunRecord } from './subagents/record.ts';
+import { NO_CHAT, runAddress, type SubagentRunRecord } from './subagents/record.ts';
 import type { PermissionMode } from './policy/permission-mode.ts';
 import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
@@ -78,6 +73,8 @@ export async function createApp(options: {
   roundTripMs?: () => Promise<number>;
   /** The MCP endpoint's session secrets join these while they live: no log line shows them. */
   secrets?: Secrets;
+  /** The chat's commands: every one (`COMMANDS`) unless given. */
+  commands?: readonly Command[];
 }): Promise<App> {
   const { config, store, out, log } = options;
   const { settings } = config;
@@ -94,10 +91,8 @@ export async function createApp(options: {
     trusts,
   });
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
-  const refuseWork = (key: string) => {
-    const spent = budget.spent(key);
-    return spent === undefined ? undefined : budgetRefusalText(spent, budget.limitUsd!, msUntilReset());
-  };
+  const spending = new Spending({ ledger, budget, out, log });
+  const refuseWork = (key: string) => spending.refusal(key);
 
   // The one forward reference: the agents' tools start runs, and runs are given the tools.
   let toolCalls: ToolCalls | undefined;
@@ -147,9 +142,62 @@ export async function createApp(options: {
     },
     log,
   );
+  const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
+  // With a queue, runs go to workers; without, they run in this process.
+  const executor =
+    config.redisUrl &&
+    new QueueExecutor({
+      redisUrl: config.redisUrl,
+      keepSeconds: settings.workers.keepHours * 3600,
+      toolsFor,
+      toolTimeoutMs,
+      signer: new QueueSigner(config.queueSecret!),
+      log,
+    });
+  // Runs of no chat have nobody to ask: in a bridge that does not bypass, they only read.
+  const chatMode = (address: ChatAddress): PermissionMode =>
+    address.chatId === NO_CHAT ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
+  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, chatMode, agents, trusts, ...(executor ? { executor } : {}) });
+  const orchestrator = new Orchestrator({
+    store: orchestrationStore,
+    subagents,
+    out,
+    announce: () => outbox.kick(),
+    progressText: orchestrationProgress,
+    announceTo: settings.subagents.announceTo,
+    retention: { ms: settings.subagents.retentionMinutes * 60_000, perChat: settings.subagents.historyPerChat },
+    log,
+  });
+
   const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
   const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
-  const bridge = new Bridge({ config, chats, out, trustEveryone: options.trustEveryone ?? false, refuseWork, files, log });
+  const services: CommandServices = {
+    subagents,
+    orchestrator,
+    approvals,
+    agents,
+    trust,
+    audit,
+    ledger,
+    budget,
+    health: {
+      ...(options.roundTripMs ? { roundTripMs: options.roundTripMs } : {}),
+      runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
+      dataDir: config.dataDir,
+    },
+  };
+  const bridge = new Bridge({
+    config,
+    chats,
+    out,
+    commands: options.commands ?? COMMANDS,
+    services,
+    trustEveryone: options.trustEveryone ?? false,
+    refuseWork,
+    files,
+    log,
+  });
+  bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
   const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
   const outbox = new Outbox({
     out,
@@ -168,57 +216,14 @@ export async function createApp(options: {
       }),
     ],
   });
-  const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
-  // With a queue, runs go to workers; without, they run in this process.
-  const executor =
-    config.redisUrl &&
-    new QueueExecutor({
-      redisUrl: config.redisUrl,
-      keepSeconds: settings.workers.keepHours * 3600,
-      toolsFor,
-      toolTimeoutMs,
-      signer: new QueueSigner(config.queueSecret!),
-      log,
-    });
-  // Runs of no chat have nobody to ask: in a bridge that does not bypass, they only read.
-  const chatMode = (address: ChatAddress): PermissionMode =>
-    address.chatId === NO_CHAT ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
-  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, chatMode, agents, trusts, ...(executor ? { executor } : {}) });
-  // Every turn's and run's cost goes to the ledger; the chat hears once a day when it nears its budget.
-  const spend = (key: string, address: ChatAddress, entry: Spend) => {
-    const before = ledger.costOn(key);
-    void ledger
-      .record(key, entry)
-      .then((after) => {
-        if (budget.crossedWarning(before, after)) return out.send(address, plain(budgetWarningText(after, budget.limitUsd!))).then(() => {});
-      })
-      .catch((error: Error) => log.error({ chat: key, err: error }, 'recording usage failed'));
-  };
   subagents.onEnded((run) => {
     sessionTools.release(run.runId); // and with its secret, its open questions
     outbox.kick();
-    if (run.usage || run.costUsd !== undefined)
-      spend(run.requesterKey, runAddress(run), { ...runSpend(run), run: { runId: run.runId, number: run.number, label: displayName(run) } });
+    spending.runEnded(run);
   });
   bridge.onTurnEnded((chat, outcome) => {
     approvals.cancel(askerId.main(chat.address), 'The turn ended.');
-    const result = outcome.result;
-    if (!result?.usage && result?.costUsd === undefined) return;
-    spend(chatKey(chat.address), chat.address, {
-      cli: chat.record.cli,
-      ...(chat.record.model ? { model: chat.record.model } : {}),
-      ...tokens(result.usage),
-      ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-    });
-  });
-  const orchestrator = new Orchestrator({
-    store: orchestrationStore,
-    subagents,
-    out,
-    announce: () => outbox.kick(),
-    progressText: orchestrationProgress,
-    announceTo: settings.subagents.announceTo,
-    log,
+    spending.turnEnded(chat, outcome);
   });
   toolCalls = new ToolCalls({
     tools: config.manifest.tools,
@@ -230,37 +235,13 @@ export async function createApp(options: {
     // People see what the agent started, and can stop it, like any /spawn.
     notice: (run, position) => void out.send(runAddress(run), spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {}),
     chatDefaults: (address) => {
-      const { record } = bridge.chats.get(address);
+      const { record } = chats.get(address);
       return { cwd: record.workdir, cli: record.cli };
     },
   });
-  // Orchestrations leave the live file like runs do: after their retention, for an archive kept per chat.
-  const sweepOrchestrations = () =>
-    orchestrationStore
-      .sweep(Date.now(), settings.subagents.retentionMinutes * 60_000, settings.subagents.historyPerChat)
-      .catch((error: Error) => log.error({ err: error }, 'sweeping finished orchestrations failed'));
-  // Files people sent leave a chat's inbox after their retention: the chats' directories, and where chats start.
-  const sweepInboxes = () =>
-    inbox
-      ?.sweep([config.workdir, ...store.all().map((record) => record.workdir)], settings.inboxRetentionHours * 3_600_000)
-      .then(({ refused }) => {
-        for (const why of refused) log.warn(`an inbox was not swept: ${why}`);
-      })
-      .catch((error: Error) => log.error({ err: error }, 'sweeping the inboxes failed'));
-  let sweeping: NodeJS.Timeout | undefined;
-  installOrchestrationCommands(bridge, orchestrator);
-  installSubagentCommands(bridge, subagents, approvals);
-  installAgentCommands(bridge, agents);
-  installTrustCommand(bridge, trust, audit);
-  installUsageCommand(bridge, ledger, budget);
-  installResumeCommand(bridge, config);
-  installHealth(bridge, {
-    ...(options.roundTripMs ? { roundTripMs: options.roundTripMs } : {}),
-    runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
-    dataDir: config.dataDir,
-  });
 
   let api: ApiServer | undefined;
+  let inboxSweeping: { stop: () => void } | undefined;
 
   return {
     bridge,
@@ -283,27 +264,20 @@ export async function createApp(options: {
         log.info(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
       outbox.kick();
-      void sweepInboxes();
-      let minutes = 0;
-      sweeping = setInterval(() => {
-        void sweepOrchestrations();
-        if (++minutes % 60 === 0) void sweepInboxes();
-      }, 60_000).unref();
+      // Files people sent leave a chat's inbox after their retention: the chats' directories, and where chats start.
+      inboxSweeping = inbox?.sweepEvery(
+        3_600_000,
+        () => [config.workdir, ...store.all().map((record) => record.workdir)],
+        settings.inboxRetentionHours * 3_600_000,
+        log,
+      );
       return recovered;
     },
-    async idle() {
-      // A finished run can start a new main turn (its result handed back), so settle until all is still.
-      for (;;) {
-        await bridge.idle();
-        await subagents.idle();
-        await outbox.settle();
-        await new Promise((resolve) => setTimeout(resolve, 1500)); // the agent inbox gathers results this long
-        if (bridge.isIdle() && subagents.isIdle() && !orchestrator.anyRunning()) return;
-      }
-    },
+    idle: () => untilStill([bridge, subagents, orchestrator, outbox, agentInbox]),
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
-      clearInterval(sweeping);
+      inboxSweeping?.stop();
+      orchestrator.close();
       await api?.close();
       agentInbox.close();
       await subagents.shutdown();
@@ -315,12 +289,4 @@ export async function createApp(options: {
       await audit.flush();
     },
   };
-}
-
-function tokens(usage: Usage | undefined): Pick<Spend, 'inputTokens' | 'outputTokens'> {
-  return usage ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : {};
-}
-
-function runSpend(run: SubagentRunRecord): Spend {
-  return { cli: run.cli, ...(run.model ? { model: run.model } : {}), ...tokens(run.usage), ...(run.costUsd !== undefined ? { costUsd: run.costUsd } : {}) };
 }

@@ -10,13 +10,10 @@ import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession } from './chat-session.ts';
 import type { ChatSessions } from './chat-sessions.ts';
-import { UsageError, type CommandContext, type CommandHandler, type CommandOptions } from './commands/command.ts';
+import type { Command, CommandScope } from './commands/command.ts';
+import type { CommandServices } from './commands/services.ts';
+import { runCommand } from './command-runner.ts';
 import { runWithDeadline } from './deadline.ts';
-import { help, start } from './commands/help.ts';
-import { cli, model, newSession, status, stop } from './commands/session.ts';
-import { cd, project } from './commands/projects.ts';
-import { permissions } from './commands/permissions.ts';
-import { file } from './commands/files.ts';
 import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
 import { RefusalThrottle } from './refusals.ts';
 import { TurnPresenter } from './turn-presenter.ts';
@@ -27,7 +24,7 @@ import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
 
 /** The slice of the configuration the bot itself uses. */
-export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'manifest' | 'projectRoots' | 'projects' | 'dataDir'> & {
+export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv'> & {
   settings: Pick<
     Settings,
     | 'progressEditIntervalMs'
@@ -45,6 +42,10 @@ export interface BridgeOptions {
   config: BotConfig;
   chats: ChatSessions;
   out: Outbound;
+  /** Every command, in the order /help lists them (`commands/index.ts`). */
+  commands: readonly Command[];
+  /** What the commands work with beyond the chat's own session. */
+  services: CommandServices;
   /** The console: its one user is the owner at the keyboard, allowlist or not. */
   trustEveryone?: boolean;
   /** Why a chat may start no new turn now (its daily budget is spent), or undefined. */
@@ -59,11 +60,6 @@ const STOP_TURN = idButton('stop');
 /** What a press of a button the bridge does not (or no longer) know is answered. */
 const GONE = 'This button no longer does anything.';
 
-/** Something else a part of the bridge wants /stop to stop; returns a line for the report. */
-export type StopHook = (chat: ChatSession, reason: string) => Promise<string | undefined>;
-/** Rows another part adds to /status. */
-export type StatusHook = (chat: ChatSession) => Promise<[string, string][]>;
-
 /**
  * The transport-neutral bot: who may talk, what a message means (a command or a turn), and
  * how turns are shown. Telegram and the console both feed it and give it an Outbound.
@@ -72,11 +68,10 @@ export class Bridge {
   readonly config: BotConfig;
   readonly chats: ChatSessions;
   readonly out: Outbound;
-  private readonly commands = new Map<string, { handler: CommandHandler; timeoutSeconds: number | undefined }>();
+  readonly commands: readonly Command[];
+  private readonly byName: Map<string, Command>;
   /** By kind, each decoding its own payload. */
   private readonly buttons = new Map<string, ButtonHandler<string>>();
-  private readonly stopHooks: StopHook[] = [];
-  private readonly statusHooks: StatusHook[] = [];
   private readonly running = new Set<Promise<void>>();
   private readonly refusals = new RefusalThrottle();
   private readonly turnListeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
@@ -97,15 +92,16 @@ export class Bridge {
       log: this.log,
       reminderMs: options.config.settings.fileReminderSeconds * 1000,
     });
-    for (const [name, handler] of Object.entries({ start, help, new: newSession, stop, status, cli, model, cd, project, permissions }))
-      this.command(name, handler);
-    this.command('file', file, { timeoutSeconds: options.config.settings.fileTransferTimeoutSeconds });
+    this.commands = options.commands;
+    this.byName = new Map(options.commands.map((command) => [command.name, command]));
     this.button(STOP_TURN, (press, turnId) => this.stopButton(press, turnId));
+    for (const command of options.commands)
+      for (const route of command.buttons ?? []) this.button(route.kind, (press, payload) => route.press(press, payload, this.scope));
   }
 
-  /** Registers a command; its usage line comes from manifest.json. */
-  command(name: string, handler: CommandHandler, options: CommandOptions = {}): void {
-    this.commands.set(name, { handler, timeoutSeconds: options.timeoutSeconds });
+  /** What every part of a command is given. */
+  private get scope(): CommandScope {
+    return { bridge: this, services: this.options.services };
   }
 
   /** Handles the presses of one kind of button, with its payload decoded (a press whose payload does not decode is answered here). */
@@ -116,21 +112,13 @@ export class Bridge {
     });
   }
 
-  onStop(hook: StopHook): void {
-    this.stopHooks.push(hook);
-  }
-
   /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
   onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
     this.turnListeners.push(listener);
   }
 
-  onStatus(hook: StatusHook): void {
-    this.statusHooks.push(hook);
-  }
-
   async statusExtras(chat: ChatSession): Promise<[string, string][]> {
-    return (await Promise.all(this.statusHooks.map((hook) => hook(chat)))).flat();
+    return (await Promise.all(this.commands.map(async (command) => (command.status ? command.status(chat, this.scope) : [])))).flat();
   }
 
   isAllowed(userId: number): boolean {
@@ -165,13 +153,26 @@ export class Bridge {
       if (!command) return;
     }
     if (command) {
-      const registered = this.commands.get(command.name);
-      const usage = this.config.manifest.commands.find((c) => c.name === command.name)?.usage ?? `/${command.name}`;
+      const registered = this.byName.get(command.name);
       if (!registered) {
         await reply(plain(`Unknown command /${command.name}. Try /help.`));
         return;
       }
-      await this.runCommand(command.name, registered, (signal) => ({ bridge: this, chat, message, args: command.rest, reply, usage, signal }));
+      const access = typeof registered.access === 'function' ? registered.access(command.rest) : registered.access;
+      if (access === 'owner' && !this.isOwner(user.id)) {
+        await reply(
+          plain(
+            `⛔ Only the owner (the first id in BRIDGE_ALLOWED_USERS) may use ${command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`}.`,
+          ),
+        );
+        return;
+      }
+      const { settings } = this.config;
+      await runCommand(registered, {
+        timeoutSeconds: registered.timeoutSeconds?.(settings) ?? settings.commandTimeoutSeconds,
+        context: (signal) => ({ ...this.scope, chat, message, args: command.rest, reply, usage: registered.usage, signal }),
+        log: this.log.child({ chat: chatKey(address) }),
+      });
       return;
     }
     if (!message.text.trim()) {
@@ -180,39 +181,6 @@ export class Bridge {
       return;
     }
     await this.prompt(chat, message);
-  }
-
-  /**
-   * Runs a command within its deadline: past it the command's signal is aborted, the chat is
-   * told, and the chat's next message is answered (the transport handles a chat's messages one
-   * after another, so a command that never ended would silence the chat).
-   */
-  private async runCommand(
-    name: string,
-    { handler, timeoutSeconds = this.config.settings.commandTimeoutSeconds }: { handler: CommandHandler; timeoutSeconds: number | undefined },
-    context: (signal: AbortSignal) => CommandContext,
-  ): Promise<void> {
-    const controller = new AbortController();
-    const ctx = context(controller.signal);
-    const log = this.log.child({ chat: chatKey(ctx.chat.address) });
-    const ended = await runWithDeadline(
-      async () => {
-        try {
-          await handler(ctx);
-        } catch (error) {
-          if (!(error instanceof UsageError)) throw error;
-          const usage = ctx.usage;
-          await ctx.reply({ html: `⚠️ ${escapeHtml(error.message)}\nUsage: <code>${escapeHtml(usage)}</code>`, plain: `⚠️ ${error.message}\nUsage: ${usage}` });
-        }
-      },
-      timeoutSeconds * 1000,
-      controller,
-      // Whatever the stopped command still does is its own affair: a failure after its deadline is only logged.
-      (error) => log.warn({ err: error }, `/${name} failed after its deadline`),
-    );
-    if (ended === 'done') return;
-    log.warn(`/${name} passed its ${timeoutSeconds} s deadline and was stopped`);
-    await ctx.reply(plain(`⌛ /${name} took longer than ${timeoutSeconds} s and was stopped. The chat goes on: try again, or ask for something smaller.`));
   }
 
   /** A prompt for the chat's agent, with the files that wait for it, unless the budget or the queue refuses it. */
@@ -324,8 +292,8 @@ export class Bridge {
   async stopChat(chat: ChatSession, reason: string): Promise<string> {
     const turns = await chat.stop(reason);
     const lines = [turns ? `⏹ Stopped ${turns === 1 ? 'the turn' : `${turns} turns (running and queued)`}.` : 'No turn was running.'];
-    for (const hook of this.stopHooks) {
-      const line = await hook(chat, reason);
+    for (const command of this.commands) {
+      const line = await command.stop?.(chat, reason, this.scope);
       if (line) lines.push(line);
     }
     return lines.join('\n');

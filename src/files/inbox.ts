@@ -7,6 +7,8 @@ import type { Attachment, Downloads } from '../ports/transport.ts';
 import { megabytes } from './sizes.ts';
 import { safeFileName } from './safe-name.ts';
 import { containedDir, OutsideError } from './contained.ts';
+import { every } from '../concurrency/periodic.ts';
+import type { Log } from '../log/logger.ts';
 
 /** Where files sent to a chat are kept, under its working directory. */
 export const INBOX_DIR = join('.bridge', 'inbox');
@@ -98,6 +100,20 @@ export class Inbox {
       if (error instanceof DownloadError) throw error;
       throw new DownloadError(attachment, (error as Error).message);
     }
+  }
+
+  /**
+   * Sweeps the inboxes of `workdirs()` now and then every `intervalMs`, removing what is
+   * older than `maxAgeMs`; until `stop`.
+   */
+  sweepEvery(intervalMs: number, workdirs: () => Iterable<string>, maxAgeMs: number, log: Log): { stop: () => void } {
+    const sweep = async () => {
+      const { refused } = await this.sweep(workdirs(), maxAgeMs);
+      for (const why of refused) log.warn(`an inbox was not swept: ${why}`);
+    };
+    const onError = (error: Error) => log.error({ err: error }, 'sweeping the inboxes failed');
+    void sweep().catch(onError);
+    return every(intervalMs, sweep, onError);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { nanoid } from 'nanoid';
 import { KeyedSerializer } from '../concurrency/keyed-serializer.ts';
+import { every } from '../concurrency/periodic.ts';
 import { chatKey, type Outbound, type RichText } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
 import { pendingDelivery } from '../subagents/delivery.ts';
@@ -36,6 +37,7 @@ function stepIntent(step: PlanStep, task: string): SpawnIntent {
 /** A step interrupted by a restart is started again this many times before it counts as failed. */
 const MAX_ATTEMPTS = 2;
 const PROGRESS_INTERVAL_MS = 1000;
+const SWEEP_INTERVAL_MS = 60_000;
 
 export interface OrchestratorOptions {
   store: OrchestrationStore;
@@ -47,6 +49,8 @@ export interface OrchestratorOptions {
   progressText: (orchestration: OrchestrationRecord, runOf: (runId: string) => SubagentRunRecord | undefined) => RichText;
   /** manifest.json `settings.subagents.announceTo`: whether an agent's plan is reported back to it. */
   announceTo: SubagentSettings['announceTo'];
+  /** Ended orchestrations leave the live file after this long, for an archive that keeps this many per chat. */
+  retention: { ms: number; perChat: number };
   log: Log;
 }
 
@@ -58,6 +62,7 @@ export interface OrchestratorOptions {
  */
 export class Orchestrator {
   private readonly changes = new KeyedSerializer();
+  private sweeping: { stop: () => void } | undefined;
   private readonly progressTimers = new Map<string, NodeJS.Timeout>();
   private readonly lastProgress = new Map<string, number>();
   private readonly log: Log;
@@ -115,6 +120,20 @@ export class Orchestrator {
     return this.options.store.all().some((o) => o.status === 'running');
   }
 
+  isIdle(): boolean {
+    return !this.anyRunning();
+  }
+
+  /** Resolves when no orchestration is running (the console at the end of its input). */
+  async idle(): Promise<void> {
+    while (this.anyRunning()) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  /** Stops sweeping; running orchestrations stay saved, and go on after the next start. */
+  close(): void {
+    this.sweeping?.stop();
+  }
+
   get(id: string): OrchestrationRecord | undefined {
     return this.options.store.get(id);
   }
@@ -162,6 +181,12 @@ export class Orchestrator {
    * are brought up to date and steps never started start. Ends never announced are the outbox's.
    */
   async start(): Promise<void> {
+    const { store, retention } = this.options;
+    this.sweeping = every(
+      SWEEP_INTERVAL_MS,
+      () => store.sweep(Date.now(), retention.ms, retention.perChat),
+      (error) => this.log.error({ err: error }, 'sweeping finished orchestrations failed'),
+    );
     for (const record of this.options.store.all().filter((o) => o.status === 'running')) {
       await this.locked(record.id, async () => {
         for (const state of Object.values(this.get(record.id)!.steps)) {

@@ -77,6 +77,16 @@ export class Outbox {
     while (this.busy) await this.busy;
   }
 
+  /** No delivery under way, and no result on its way to an agent. */
+  isIdle(): boolean {
+    return this.busy === undefined && this.handing.size === 0;
+  }
+
+  async idle(): Promise<void> {
+    await this.settle();
+    while (!this.isIdle()) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);

@@ -43,7 +43,7 @@ export function createOutboundApi(config: Pick<BridgeConfig, 'telegram'>): Api {
  */
 export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge, log: Log): Promise<TelegramBridge> {
   bot.botInfo = me;
-  await bot.api.setMyCommands(bridge.config.manifest.commands.map((c) => ({ command: c.name, description: c.description })));
+  await bot.api.setMyCommands(bridge.commands.map((c) => ({ command: c.name, description: c.description })));
 
   bot.use(sequentialize((ctx: Context) => (ctx.chat ? chatKey(addressOf(ctx)) : undefined)));
 

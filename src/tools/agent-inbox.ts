@@ -26,6 +26,8 @@ interface Batch {
  */
 export class AgentInbox {
   private readonly batches = new Map<string, Batch>();
+  /** Batches taken out of `batches` whose turn is being queued. */
+  private flushing = 0;
 
   constructor(
     private readonly bridge: Bridge,
@@ -52,6 +54,16 @@ export class AgentInbox {
     ).then(() => {});
   }
 
+  /** Nothing gathered and nothing on its way to a turn. */
+  isIdle(): boolean {
+    return this.batches.size === 0 && this.flushing === 0;
+  }
+
+  /** Resolves once everything gathered has become a turn (or been dropped by close). */
+  async idle(): Promise<void> {
+    while (!this.isIdle()) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
   /** Stops handing back: what was gathered stays pending in its records and is handed back after the next start. */
   close(): void {
     for (const batch of this.batches.values()) clearTimeout(batch.timer);
@@ -68,7 +80,12 @@ export class AgentInbox {
       return;
     }
     this.batches.delete(key);
-    await this.bridge.startTurn(chat, { text: handBackTurn(batch.sections, this.alsoInChat) });
+    this.flushing++;
+    try {
+      await this.bridge.startTurn(chat, { text: handBackTurn(batch.sections, this.alsoInChat) });
+    } finally {
+      this.flushing--;
+    }
     for (const done of batch.waiters) done();
   }
 }

@@ -1,26 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest } from '../support/app-world.ts';
 import { idButton } from '../../src/ports/buttons.ts';
+import { COMMANDS } from '../../src/bridge/commands/index.ts';
+import type { Command } from '../../src/bridge/commands/command.ts';
+
+let stoppedWith: unknown;
+/** A command that never ends by itself. */
+const hang: Command = {
+  name: 'hang',
+  description: 'Hangs',
+  usage: '/hang',
+  access: 'allowed',
+  run: ({ signal }) =>
+    new Promise<void>((_, reject) =>
+      signal.addEventListener('abort', () => {
+        stoppedWith = signal.reason;
+        reject(new Error('the hanging command stopped'));
+      }),
+    ),
+};
+/** A command that takes longer than commands may, with its own deadline. */
+const slowish: Command = {
+  name: 'slowish',
+  description: 'Takes 1.5 s',
+  usage: '/slowish',
+  access: 'allowed',
+  timeoutSeconds: () => 5,
+  async run({ reply, signal }) {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await reply({ html: 'done', plain: signal.aborted ? 'aborted' : 'done' });
+  },
+};
 
 // A command never holds a chat past its deadline: the transport hands a chat's messages over one
 // after another, so a command that never ended would leave the chat answering nothing more.
-const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' }, settings: { commandTimeoutSeconds: 1 } });
+const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' }, settings: { commandTimeoutSeconds: 1 }, commands: [...COMMANDS, hang, slowish] });
 
 const say = (text: string) => t.app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, text });
 
 describe('command deadlines', () => {
   it('stops a command that hangs at its deadline, tells the chat, and the chat answers again', async () => {
-    let stoppedWith: unknown;
-    t.app.bridge.command(
-      'hang',
-      ({ signal }) =>
-        new Promise<void>((_, reject) =>
-          signal.addEventListener('abort', () => {
-            stoppedWith = signal.reason;
-            reject(new Error('the hanging command stopped'));
-          }),
-        ),
-    );
     const started = Date.now();
     await say('/hang');
     const took = Date.now() - started;
@@ -32,15 +51,7 @@ describe('command deadlines', () => {
     expect(t.out.textsTo(-1)[1]).toMatch(/session/i);
   });
 
-  it('gives a command registered with its own deadline that long, and a quick command answers as ever', async () => {
-    t.app.bridge.command(
-      'slowish',
-      async ({ reply, signal }) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        await reply({ html: 'done', plain: signal.aborted ? 'aborted' : 'done' });
-      },
-      { timeoutSeconds: 5 },
-    );
+  it('gives a command with its own deadline that long, and a quick command answers as ever', async () => {
     await say('/slowish');
     expect(t.out.textsTo(-1)).toEqual(['done']);
   });

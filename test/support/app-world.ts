@@ -9,6 +9,7 @@ import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
 import { RecordingOutbound } from './recording-outbound.ts';
 import { testConfig } from './test-config.ts';
 import { silentLog } from '../../src/log/logger.ts';
+import type { Command } from '../../src/bridge/commands/command.ts';
 
 /** The whole bridge in this process, wired as `npm start` wires it, over the fake CLI and a test Outbound. */
 export interface OpenAppOptions {
@@ -21,6 +22,8 @@ export interface OpenAppOptions {
   start?: boolean;
   /** How files people send are fetched; none: as on the console. */
   downloads?: Downloads;
+  /** The chat's commands, when a test adds its own. */
+  commands?: readonly Command[];
 }
 
 export async function openApp(world: FakeCliWorld, out: Outbound, options: OpenAppOptions = {}): Promise<App> {
@@ -38,6 +41,7 @@ export async function openApp(world: FakeCliWorld, out: Outbound, options: OpenA
     out,
     log: silentLog(),
     ...(options.downloads ? { downloads: options.downloads } : {}),
+    ...(options.commands ? { commands: options.commands } : {}),
   });
   if (options.start !== false) await app.start();
   return app;

@@ -2,8 +2,7 @@ import { chooseAgent } from '../../agents/choose-agent.ts';
 import type { AgentLibrary } from '../../agents/library.ts';
 import { agentDetails, agentList } from '../../presentation/agents.ts';
 import { plain } from '../../presentation/deliver.ts';
-import type { Bridge } from '../bridge.ts';
-import { UsageError, type CommandContext } from './command.ts';
+import { UsageError, type Command, type CommandContext } from './command.ts';
 
 /** A definition longer than this is sent as a file: a chat message would be split mid-prompt. */
 const SHOW_INLINE_CHARS = 3000;
@@ -15,8 +14,13 @@ const DESCRIPTION_CHARS = 120;
  * holds (switches, and new agents under `<BRIDGE_DATA_DIR>/agents`): the files of a
  * project are read, never written.
  */
-export function installAgentCommands(bridge: Bridge, agents: AgentLibrary): void {
-  bridge.command('agents', async (ctx) => {
+export const agents: Command = {
+  name: 'agents',
+  description: 'Your agents: list, show, enable, disable, or make a new one',
+  usage: '/agents [list | show <name> | enable <name> | disable <name> | new <name> [--description "…"] <prompt, or reply to it>]',
+  access: 'allowed',
+  async run(ctx) {
+    const agents = ctx.services.agents;
     const [sub = 'list', ...rest] = ctx.args.trim().split(/\s+/).filter(Boolean);
     const name = rest[0]?.toLowerCase();
     const workdir = ctx.chat.record.workdir;
@@ -45,8 +49,8 @@ export function installAgentCommands(bridge: Bridge, agents: AgentLibrary): void
       default:
         throw new UsageError(`Unknown /agents command "${sub}".`);
     }
-  });
-}
+  },
+};
 
 function need(name: string | undefined): string {
   if (!name) throw new UsageError('Name the agent.');

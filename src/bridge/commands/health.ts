@@ -1,40 +1,31 @@
 import { execa } from 'execa';
 import { megabytes } from '../../files/sizes.ts';
-import type { Bridge } from '../bridge.ts';
+import type { CommandHost } from './command.ts';
+import type { HealthSources } from './services.ts';
 
 /** Whatever it is asked, /status answers within this: a slow disk or network shows as such. */
 const ANSWER_WITHIN_MS = 3000;
-
-export interface HealthSources {
-  /** The transport's round trip (Telegram: a getMe), when it has one. */
-  roundTripMs?: () => Promise<number>;
-  /** Subagent runs across every chat. */
-  runs: () => { running: number; queued: number };
-  dataDir: string;
-}
 
 /**
  * The bridge's own health, at the end of /status (only allowed users reach a command): how
  * long it has been up, how fast the transport answers, what runs and waits across all chats,
  * and how much its data directory holds. Where the queue's Redis stands is the subagents' row.
  */
-export function installHealth(bridge: Bridge, sources: HealthSources): void {
-  bridge.onStatus(async () => {
-    const chats = bridge.chats.active();
-    const turns = chats.filter((chat) => chat.current).length;
-    const waiting = chats.reduce((sum, chat) => sum + chat.queued, 0);
-    const runs = sources.runs();
-    const [roundTrip, size] = await Promise.all([sources.roundTripMs && timed(sources.roundTripMs()), timed(diskUsage(sources.dataDir))]);
-    return [
-      ['Bridge', `up ${uptime(process.uptime() * 1000)}, pid ${process.pid}, Node ${process.versions.node}`],
-      ...(roundTrip ? [['Transport round trip', 'value' in roundTrip ? `${Math.round(roundTrip.value)} ms` : roundTrip.failed] as [string, string]] : []),
-      [
-        'All chats',
-        `${turns} turn${turns === 1 ? '' : 's'} running, ${waiting} message${waiting === 1 ? '' : 's'} waiting; subagents ${runs.running} running, ${runs.queued} queued`,
-      ],
-      ['Data', `${sources.dataDir}: ${'value' in size ? megabytes(size.value) : size.failed}`],
-    ];
-  });
+export async function healthRows(bridge: Pick<CommandHost, 'chats'>, sources: HealthSources): Promise<[string, string][]> {
+  const chats = bridge.chats.active();
+  const turns = chats.filter((chat) => chat.current).length;
+  const waiting = chats.reduce((sum, chat) => sum + chat.queued, 0);
+  const runs = sources.runs();
+  const [roundTrip, size] = await Promise.all([sources.roundTripMs && timed(sources.roundTripMs()), timed(diskUsage(sources.dataDir))]);
+  return [
+    ['Bridge', `up ${uptime(process.uptime() * 1000)}, pid ${process.pid}, Node ${process.versions.node}`],
+    ...(roundTrip ? [['Transport round trip', 'value' in roundTrip ? `${Math.round(roundTrip.value)} ms` : roundTrip.failed] as [string, string]] : []),
+    [
+      'All chats',
+      `${turns} turn${turns === 1 ? '' : 's'} running, ${waiting} message${waiting === 1 ? '' : 's'} waiting; subagents ${runs.running} running, ${runs.queued} queued`,
+    ],
+    ['Data', `${sources.dataDir}: ${'value' in size ? megabytes(size.value) : size.failed}`],
+  ];
 }
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T } | { failed: string }> {

@@ -1,10 +1,10 @@
 import { escapeHtml } from '../../presentation/format/index.ts';
 import type { RichText } from '../../ports/transport.ts';
-import type { BridgeManifest } from '../../config/bridge-manifest.ts';
-import type { CommandHandler } from './command.ts';
+import type { Command } from './command.ts';
 
-export function helpText(manifest: BridgeManifest, intro?: string): RichText {
-  const lines = manifest.commands.map((c) => ({ html: `${escapeHtml(c.usage)}\n    ${escapeHtml(c.description)}`, plain: `${c.usage}\n    ${c.description}` }));
+/** Every command's usage and description, after an introduction. */
+export function helpText(commands: readonly Command[], intro?: string): RichText {
+  const lines = commands.map((c) => ({ html: `${escapeHtml(c.usage)}\n    ${escapeHtml(c.description)}`, plain: `${c.usage}\n    ${c.description}` }));
   const head = intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.';
   return {
     html: `${escapeHtml(head)}\n\n<b>Commands</b>\n${lines.map((l) => l.html).join('\n')}`,
@@ -12,16 +12,28 @@ export function helpText(manifest: BridgeManifest, intro?: string): RichText {
   };
 }
 
-export const start: CommandHandler = async ({ bridge, reply }) => {
-  const cli = [...bridge.config.adapters.keys()].join(', ');
-  await reply(
-    helpText(
-      bridge.config.manifest,
-      `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
-    ),
-  );
+export const start: Command = {
+  name: 'start',
+  description: 'What this bot does and how to use it',
+  usage: '/start',
+  access: 'allowed',
+  async run({ bridge, reply }) {
+    const cli = [...bridge.config.adapters.keys()].join(', ');
+    await reply(
+      helpText(
+        bridge.commands,
+        `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
+      ),
+    );
+  },
 };
 
-export const help: CommandHandler = async ({ bridge, reply }) => {
-  await reply(helpText(bridge.config.manifest));
+export const help: Command = {
+  name: 'help',
+  description: 'Commands and examples',
+  usage: '/help',
+  access: 'allowed',
+  async run({ bridge, reply }) {
+    await reply(helpText(bridge.commands));
+  },
 };

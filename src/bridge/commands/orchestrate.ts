@@ -2,14 +2,16 @@ import { plain } from '../../presentation/deliver.ts';
 import { orchestrationList } from '../../presentation/orchestration.ts';
 import { chatKey } from '../../ports/transport.ts';
 import { orchestrationName } from '../../orchestration/orchestration-record.ts';
-import type { Orchestrator } from '../../orchestration/orchestrator.ts';
 import { parsePlan, PlanError } from '../../orchestration/index.ts';
-import type { Bridge } from '../bridge.ts';
-import { UsageError, type CommandHandler } from './command.ts';
+import { UsageError, type Command } from './command.ts';
 
-/** /orchestrate <plan>, /orchestrations [list | stop <#|id>], and /stop and /status reaching them. */
-export function installOrchestrationCommands(bridge: Bridge, orchestrator: Orchestrator): void {
-  const orchestrate: CommandHandler = async (ctx) => {
+/** /orchestrate <plan>: validated, then run in the background; its outcome is announced. */
+export const orchestrate: Command = {
+  name: 'orchestrate',
+  description: 'Run a plan of subagent steps with dependencies',
+  usage: '/orchestrate <plan: JSON, or one step a line: id <- deps: prompt>',
+  access: 'allowed',
+  async run(ctx) {
     if (!ctx.args.trim()) throw new UsageError('Give the plan after the command: JSON, or one step a line ("id <- deps: prompt").');
     let plan;
     try {
@@ -19,7 +21,7 @@ export function installOrchestrationCommands(bridge: Bridge, orchestrator: Orche
       throw error;
     }
     const user = ctx.message.user;
-    const created = await orchestrator.create(plan, {
+    const created = await ctx.services.orchestrator.create(plan, {
       address: ctx.chat.address,
       requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
       cwd: ctx.chat.record.workdir,
@@ -27,9 +29,17 @@ export function installOrchestrationCommands(bridge: Bridge, orchestrator: Orche
       depth: 0,
     });
     if (!created.ok) throw new UsageError(`The plan was not started: ${created.error}`);
-  };
+  },
+};
 
-  const orchestrations: CommandHandler = async (ctx) => {
+/** /orchestrations [list | stop <#|id>], and /stop and /status reaching them. */
+export const orchestrations: Command = {
+  name: 'orchestrations',
+  description: "List or stop this chat's orchestrations",
+  usage: '/orchestrations [list | stop <#|id>]',
+  access: 'allowed',
+  async run(ctx) {
+    const { orchestrator } = ctx.services;
     const [sub = 'list', ref] = ctx.args.trim().split(/\s+/).filter(Boolean);
     const key = chatKey(ctx.chat.address);
     if (sub === 'list') {
@@ -43,17 +53,14 @@ export function installOrchestrationCommands(bridge: Bridge, orchestrator: Orche
     if (!(await orchestrator.stop(found.id, ctx.message.user.name ?? String(ctx.message.user.id))))
       throw new UsageError(`#${found.number} has already ended (${found.status}).`);
     await ctx.reply(plain(`⏹ Stopping orchestration #${found.number} ${orchestrationName(found)}.`));
-  };
-
-  bridge.command('orchestrate', orchestrate);
-  bridge.command('orchestrations', orchestrations);
-  // Before the subagents' own hook: steps are stopped as part of their orchestration.
-  bridge.onStop(async (chat, reason) => {
-    const count = await orchestrator.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
+  },
+  // Listed before /subagents: steps are stopped as part of their orchestration.
+  async stop(chat, reason, { services }) {
+    const count = await services.orchestrator.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
     return count ? `⏹ Stopped ${count} orchestration${count === 1 ? '' : 's'}.` : undefined;
-  });
-  bridge.onStatus(async (chat) => {
-    const running = orchestrator.forChat(chatKey(chat.address)).filter((o) => o.status === 'running').length;
+  },
+  async status(chat, { services }) {
+    const running = services.orchestrator.forChat(chatKey(chat.address)).filter((o) => o.status === 'running').length;
     return running ? [['Orchestrations', `${running} running`]] : [];
-  });
-}
+  },
+};

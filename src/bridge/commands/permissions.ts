@@ -2,25 +2,31 @@ import { canAsk, unsupportedMode } from '../../adapters/permissions.ts';
 import { isPermissionMode, PERMISSION_MODE_MEANING, PERMISSION_MODES } from '../../policy/permission-mode.ts';
 import { plain } from '../../presentation/deliver.ts';
 import type { ChatSession } from '../chat-session.ts';
-import { refuseWhileBusy, UsageError, type CommandHandler } from './command.ts';
+import { refuseWhileBusy, UsageError, type Command } from './command.ts';
 
 /** `/permissions [safe|ask|bypass]`: how this chat's main session treats tools that need permission. */
-export const permissions: CommandHandler = async ({ chat, args, reply }) => {
-  const wanted = args.trim().toLowerCase();
-  if (!wanted) {
-    await reply(plain(`${describeMode(chat)}\nChange it with /permissions ${PERMISSION_MODES.join('|')}.`));
-    return;
-  }
-  if (!isPermissionMode(wanted)) throw new UsageError(`Unknown permission mode "${wanted}": ${PERMISSION_MODES.join(', ')}.`);
-  const unsupported = unsupportedMode(chat.adapter, wanted);
-  if (unsupported) throw new UsageError(`${unsupported}.`);
-  if (wanted === chat.permissionMode && chat.record.permissionMode) {
-    await reply(plain(`Already so.\n${describeMode(chat)}`));
-    return;
-  }
-  refuseWhileBusy(chat);
-  await chat.change({ permissionMode: wanted });
-  await reply(plain(`${describeMode(chat)}\nFrom the next message on; the conversation continues.`));
+export const permissions: Command = {
+  name: 'permissions',
+  description: "Show or set how this chat's agent treats tools that need permission",
+  usage: '/permissions [safe|ask|bypass]',
+  access: 'allowed',
+  async run({ chat, args, reply }) {
+    const wanted = args.trim().toLowerCase();
+    if (!wanted) {
+      await reply(plain(`${describeMode(chat)}\nChange it with /permissions ${PERMISSION_MODES.join('|')}.`));
+      return;
+    }
+    if (!isPermissionMode(wanted)) throw new UsageError(`Unknown permission mode "${wanted}": ${PERMISSION_MODES.join(', ')}.`);
+    const unsupported = unsupportedMode(chat.adapter, wanted);
+    if (unsupported) throw new UsageError(`${unsupported}.`);
+    if (wanted === chat.permissionMode && chat.record.permissionMode) {
+      await reply(plain(`Already so.\n${describeMode(chat)}`));
+      return;
+    }
+    refuseWhileBusy(chat);
+    await chat.change({ permissionMode: wanted });
+    await reply(plain(`${describeMode(chat)}\nFrom the next message on; the conversation continues.`));
+  },
 };
 
 /** The chat's mode, what it means, and what its CLI actually does with it. */

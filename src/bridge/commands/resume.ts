@@ -1,16 +1,14 @@
 import { idButton } from '../../ports/buttons.ts';
 import { readSavedSessions } from '../../adapters/saved-sessions.ts';
 import { asAgent } from '../../process/agent-user.ts';
-import type { BridgeConfig } from '../../config/config.ts';
-import type { Button, ButtonAnswer, ButtonPress } from '../../ports/transport.ts';
+import type { Button } from '../../ports/transport.ts';
 import { plain } from '../../presentation/deliver.ts';
 import { displayPath } from '../../presentation/paths.ts';
 import { formatDuration } from '../../presentation/progress.ts';
 import { truncate } from '../../presentation/format/index.ts';
 import type { SessionEntry } from '../../store/chat-store.ts';
-import type { Bridge } from '../bridge.ts';
 import type { ChatSession } from '../chat-session.ts';
-import { UsageError, refuseWhileBusy } from './command.ts';
+import { UsageError, onPress, refuseWhileBusy, type Command, type CommandHost } from './command.ts';
 
 const LISTED = 10;
 
@@ -20,26 +18,35 @@ const RESUME_SESSION = idButton('rs');
  * /resume: this chat's recent sessions, and those its CLI saved for the chat's directory
  * (started in a terminal, say), newest first; a button or `/resume <n>` continues one.
  */
-export function installResumeCommand(bridge: Bridge, config: Pick<BridgeConfig, 'cliEnv'>): void {
-  const sessionsOf = async (chat: ChatSession): Promise<SessionEntry[]> => {
-    const own = chat.record.sessions ?? [];
-    const format = chat.adapter.savedSessions;
-    // The CLI keeps its sessions in its user's home: the agent user's, when agents run as one.
-    const saved = format ? await readSavedSessions(format, chat.record.workdir, asAgent(config.cliEnv, chat.record.workdir).env) : [];
-    const byId = new Map<string, SessionEntry>();
-    for (const session of saved) byId.set(session.id, { ...session, cli: chat.record.cli, workdir: chat.record.workdir });
-    for (const entry of own) byId.set(entry.id, { ...entry, turns: Math.max(entry.turns, byId.get(entry.id)?.turns ?? 0) });
-    return [...byId.values()].sort((a, b) => b.lastAt - a.lastAt).slice(0, LISTED);
-  };
+/** Sessions to offer: the chat's own and those its CLI saved for the directory, newest first. */
+async function sessionsOf(chat: ChatSession, config: CommandHost['config']): Promise<SessionEntry[]> {
+  const own = chat.record.sessions ?? [];
+  const format = chat.adapter.savedSessions;
+  // The CLI keeps its sessions in its user's home: the agent user's, when agents run as one.
+  const saved = format ? await readSavedSessions(format, chat.record.workdir, asAgent(config.cliEnv, chat.record.workdir).env) : [];
+  const byId = new Map<string, SessionEntry>();
+  for (const session of saved) byId.set(session.id, { ...session, cli: chat.record.cli, workdir: chat.record.workdir });
+  for (const entry of own) byId.set(entry.id, { ...entry, turns: Math.max(entry.turns, byId.get(entry.id)?.turns ?? 0) });
+  return [...byId.values()].sort((a, b) => b.lastAt - a.lastAt).slice(0, LISTED);
+}
 
-  const resume = async (chat: ChatSession, entry: SessionEntry): Promise<string> => {
-    refuseWhileBusy(chat);
-    await chat.resume(entry);
-    return `▶ The next message continues the ${entry.cli} session "${truncate(entry.firstPrompt, 60)}" (${entry.turns} turn${entry.turns === 1 ? '' : 's'}) in ${displayPath(entry.workdir)}.`;
-  };
+async function resume(chat: ChatSession, entry: SessionEntry): Promise<string> {
+  refuseWhileBusy(chat);
+  await chat.resume(entry);
+  return `▶ The next message continues the ${entry.cli} session "${truncate(entry.firstPrompt, 60)}" (${entry.turns} turn${entry.turns === 1 ? '' : 's'}) in ${displayPath(entry.workdir)}.`;
+}
 
-  bridge.command('resume', async ({ chat, args, reply }) => {
-    const sessions = await sessionsOf(chat);
+/**
+ * /resume: this chat's recent sessions, and those its CLI saved for the chat's directory
+ * (started in a terminal, say), newest first; a button or `/resume <n>` continues one.
+ */
+export const resumeCommand: Command = {
+  name: 'resume',
+  description: "This chat's recent sessions, and its CLI's own for this directory; continue one",
+  usage: '/resume [n]',
+  access: 'allowed',
+  async run({ bridge, chat, args, reply }) {
+    const sessions = await sessionsOf(chat, bridge.config);
     const wanted = args.trim();
     if (wanted) {
       const n = Number(wanted);
@@ -62,19 +69,20 @@ export function installResumeCommand(bridge: Bridge, config: Pick<BridgeConfig, 
       RESUME_SESSION.button(`▶ ${i + 1}. ${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 30)}`, entry.id),
     ]);
     await reply(plain(`Sessions, newest first\n${lines.join('\n')}\nContinue one with its button or /resume <n>.`), { buttons });
-  });
-
-  bridge.button(RESUME_SESSION, async (press: ButtonPress, sessionId: string): Promise<ButtonAnswer> => {
-    const chat = bridge.chats.get(press.address);
-    const entry = (await sessionsOf(chat)).find((session) => session.id === sessionId);
-    if (!entry) return { text: 'That session is no longer listed.' };
-    try {
-      const text = await resume(chat, entry);
-      await bridge.out.send(press.address, plain(text));
-      return { text: '▶ Resumed' };
-    } catch (error) {
-      if (error instanceof UsageError) return { text: error.message, alert: true };
-      throw error;
-    }
-  });
-}
+  },
+  buttons: [
+    onPress(RESUME_SESSION, async (press, sessionId, { bridge }) => {
+      const chat = bridge.chats.get(press.address);
+      const entry = (await sessionsOf(chat, bridge.config)).find((session) => session.id === sessionId);
+      if (!entry) return { text: 'That session is no longer listed.' };
+      try {
+        const text = await resume(chat, entry);
+        await bridge.out.send(press.address, plain(text));
+        return { text: '▶ Resumed' };
+      } catch (error) {
+        if (error instanceof UsageError) return { text: error.message, alert: true };
+        throw error;
+      }
+    }),
+  ],
+};

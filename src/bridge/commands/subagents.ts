@@ -1,48 +1,23 @@
-import { QUESTION } from '../../approvals/approval-broker.ts';
 import { plain } from '../../presentation/deliver.ts';
-import { runInfo, runList, runLog, spawnedText, STOP_RUN, stopButton } from '../../presentation/runs.ts';
-import { parseSpawnArgs, SpawnArgsError } from './spawn-args.ts';
-import { chatKey, type ButtonAnswer, type ButtonPress } from '../../ports/transport.ts';
+import { runInfo, runList, runLog, STOP_RUN } from '../../presentation/runs.ts';
+import { chatKey } from '../../ports/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
-import type { Subagents } from '../../subagents/subagents.ts';
-import type { ApprovalBroker } from '../../approvals/approval-broker.ts';
 import { askerId } from '../../approvals/asker.ts';
-import type { Bridge } from '../bridge.ts';
-import { UsageError, type CommandContext, type CommandHandler } from './command.ts';
-import { DownloadError } from '../../files/inbox.ts';
-import { promptWithFiles } from '../../files/prompt.ts';
+import { UsageError, onPress, type Command, type CommandContext } from './command.ts';
 
-/** /spawn, /subagents, the runs' Stop buttons, and /stop and /status reaching subagents. */
-export function installSubagentCommands(bridge: Bridge, subagents: Subagents, approvals: ApprovalBroker): void {
-  const { registry } = subagents;
-  const who = (ctx: { message: { user: { id: number; name?: string } } }) => ctx.message.user.name ?? String(ctx.message.user.id);
+/** Who did it, for a run's record. */
+const who = (ctx: { message: { user: { id: number; name?: string } } }) => ctx.message.user.name ?? String(ctx.message.user.id);
 
-  const spawn: CommandHandler = async (ctx) => {
-    let args;
-    try {
-      args = parseSpawnArgs(ctx.args);
-    } catch (error) {
-      if (error instanceof SpawnArgsError) throw new UsageError(error.message);
-      throw error;
-    }
-    const user = ctx.message.user;
-    const context = [ctx.message.replyTo?.text, await filesFor(ctx)].filter(Boolean).join('\n\n');
-    const result = await subagents.spawner.spawn(
-      { ...args, ...(context ? { context } : {}) },
-      {
-        address: ctx.chat.address,
-        requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
-        cwd: ctx.chat.record.workdir,
-        cli: ctx.chat.record.cli,
-        depth: 0,
-      },
-    );
-    if (!result.ok) throw new UsageError(result.error);
-    await ctx.reply(spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] });
-  };
-
-  const subagentsCommand: CommandHandler = async (ctx) => {
+/** /subagents: list and manage this chat's runs; the runs' Stop buttons; and /stop and /status reaching them. */
+export const subagents: Command = {
+  name: 'subagents',
+  description: 'List and manage subagent runs',
+  usage: '/subagents [list | stop <id|#|all> | log <id|#> [n] | info <id|#> | send <id|#> <message> | revoke <id|#>]',
+  access: 'allowed',
+  async run(ctx) {
     const [sub = 'list', ref, extra] = ctx.args.trim().split(/\s+/).filter(Boolean);
+    const { subagents, approvals } = ctx.services;
+    const { registry } = subagents;
     const key = chatKey(ctx.chat.address);
     switch (sub.toLowerCase()) {
       case 'list':
@@ -107,28 +82,21 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents, ap
       default:
         throw new UsageError(`Unknown subcommand "${sub}".`);
     }
-  };
-
-  function findRun(ctx: CommandContext, ref: string): SubagentRunRecord {
-    const run = registry.find(chatKey(ctx.chat.address), ref);
-    if (!run) throw new UsageError(`No run "${ref}" in this chat. /subagents lists them.`);
-    return run;
-  }
-
-  bridge.command('spawn', spawn);
-  bridge.command('subagents', subagentsCommand);
-  bridge.button(STOP_RUN, async (press: ButtonPress, runId: string): Promise<ButtonAnswer> => {
-    const run = registry.get(runId);
-    if (!run || run.requesterKey !== chatKey(press.address)) return { text: 'No such run in this chat.' };
-    const stopped = await registry.stop(runId, press.user.name ?? String(press.user.id));
-    return { text: stopped ? `⏹ Stopping #${run.number}…` : `#${run.number} has already ended.` };
-  });
-  bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
-  bridge.onStop(async (chat, reason) => {
-    const count = await registry.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
+  },
+  buttons: [
+    onPress(STOP_RUN, async (press, runId, { services: { subagents } }) => {
+      const run = subagents.registry.get(runId);
+      if (!run || run.requesterKey !== chatKey(press.address)) return { text: 'No such run in this chat.' };
+      const stopped = await subagents.registry.stop(runId, press.user.name ?? String(press.user.id));
+      return { text: stopped ? `⏹ Stopping #${run.number}…` : `#${run.number} has already ended.` };
+    }),
+  ],
+  async stop(chat, reason, { services: { subagents } }) {
+    const count = await subagents.registry.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
     return count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : undefined;
-  });
-  bridge.onStatus(async (chat) => {
+  },
+  async status(chat, { services: { subagents } }) {
+    const { registry } = subagents;
     const runs = registry.forChat(chatKey(chat.address));
     const running = runs.filter((r) => r.status === 'running').length;
     const queued = runs.filter((r) => r.status === 'queued').length;
@@ -137,23 +105,11 @@ export function installSubagentCommands(bridge: Bridge, subagents: Subagents, ap
       ['Subagents', `${running} running, ${queued} queued (limit ${registry.limits.maxConcurrent} running)`],
       ['Subagents run', where],
     ];
-  });
-}
+  },
+};
 
-/**
- * The files a /spawn gives its run: those the user sent before it and the ones of the message
- * it replies to, by absolute path (a run in a worktree does not see the chat's inbox).
- */
-async function filesFor(ctx: CommandContext): Promise<string> {
-  const files = await ctx.bridge.attachments.take(ctx.chat, ctx.message.user.id);
-  const replied = ctx.message.replyTo?.attachments;
-  if (replied?.length) {
-    try {
-      files.push(...(await ctx.bridge.attachments.save(ctx.chat, replied)));
-    } catch (error) {
-      if (error instanceof DownloadError) throw new UsageError(`The file you replied to could not be received: ${error.message}; ${error.advice}.`);
-      throw error;
-    }
-  }
-  return promptWithFiles('', files, undefined);
+function findRun(ctx: CommandContext, ref: string): SubagentRunRecord {
+  const run = ctx.services.subagents.registry.find(chatKey(ctx.chat.address), ref);
+  if (!run) throw new UsageError(`No run "${ref}" in this chat. /subagents lists them.`);
+  return run;
 }

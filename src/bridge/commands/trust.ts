@@ -1,11 +1,9 @@
-import type { AuditLog } from '../../audit/audit-log.ts';
 import { chatKey } from '../../ports/transport.ts';
 import type { TrustedDirectories, TrustEntry } from '../../projects/trust.ts';
 import { plain } from '../../presentation/deliver.ts';
 import { displayPath } from '../../presentation/paths.ts';
-import type { Bridge } from '../bridge.ts';
 import type { ChatSession } from '../chat-session.ts';
-import { UsageError } from './command.ts';
+import { UsageError, type Command } from './command.ts';
 
 /** What a repository ships that a CLI uses only where the owner trusts it. */
 const SHIPPED = 'the settings, hooks and MCP servers it ships (.claude/settings.json, .mcp.json, …) and its own agents';
@@ -15,8 +13,14 @@ const SHIPPED = 'the settings, hooks and MCP servers it ships (.claude/settings.
  * with everything below it, for every chat, or withdrawing that. Read before each turn and
  * each spawn, so a change counts from the next message on, and the conversation continues.
  */
-export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories, audit: AuditLog): void {
-  bridge.command('trust', async ({ chat, args, message, reply }) => {
+export const trust: Command = {
+  name: 'trust',
+  description: "Whether the settings, hooks, MCP servers and agents this chat's directory ships are used; the owner may trust it, and everything below it",
+  usage: '/trust [on|off]',
+  // Anyone may ask; only the owner decides.
+  access: (args) => (args.trim() ? 'owner' : 'allowed'),
+  async run({ bridge, services, chat, args, message, reply }) {
+    const { trust, audit } = services;
     const wanted = args.trim().toLowerCase();
     const dir = chat.record.workdir;
     if (!wanted) {
@@ -24,7 +28,6 @@ export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories, a
       return;
     }
     if (wanted !== 'on' && wanted !== 'off') throw new UsageError(`"${args.trim()}" is neither on nor off.`);
-    if (!bridge.isOwner(message.user.id)) throw new UsageError('Only the owner (the first id in BRIDGE_ALLOWED_USERS) decides which directories are trusted.');
     if (wanted === 'on') {
       const { entry, added } = await trust.trust(dir, String(message.user.id));
       if (added) void audit.record({ event: 'trust', chat: chatKey(chat.address), by: String(message.user.id), detail: entry.path });
@@ -46,9 +49,11 @@ export function installTrustCommand(bridge: Bridge, trust: TrustedDirectories, a
           : `${displayPath(dir)} was not trusted.`,
       ),
     );
-  });
-  bridge.onStatus(async (chat) => [['Trust', await describeTrust(chat, trust, { short: true })]]);
-}
+  },
+  async status(chat, { services }) {
+    return [['Trust', await describeTrust(chat, services.trust, { short: true })]];
+  },
+};
 
 async function describeTrust(chat: ChatSession, trust: TrustedDirectories, { short = false } = {}): Promise<string> {
   const dir = chat.record.workdir;

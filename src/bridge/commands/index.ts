@@ -1,0 +1,41 @@
+import type { Command } from './command.ts';
+import { help, start } from './help.ts';
+import { cli, model, newSession, status, stop } from './session.ts';
+import { cd, project } from './projects.ts';
+import { permissions } from './permissions.ts';
+import { trust } from './trust.ts';
+import { file } from './files.ts';
+import { resumeCommand } from './resume.ts';
+import { usage } from './usage.ts';
+import { agents } from './agents.ts';
+import { spawn } from './spawn.ts';
+import { orchestrate, orchestrations } from './orchestrate.ts';
+import { subagents } from './subagents.ts';
+
+/**
+ * Every slash command, in the order /help and the command menu list them. A new command is a
+ * module and a line here; `npm run manifest` then writes it into manifest.json.
+ * /stop's report and /status's rows follow this order too (orchestrations before subagents:
+ * a plan's steps are stopped as part of it).
+ */
+export const COMMANDS: readonly Command[] = [
+  start,
+  help,
+  newSession,
+  stop,
+  status,
+  cli,
+  model,
+  cd,
+  project,
+  permissions,
+  trust,
+  file,
+  resumeCommand,
+  usage,
+  agents,
+  spawn,
+  orchestrate,
+  orchestrations,
+  subagents,
+];

@@ -1,0 +1,31 @@
+import type { AgentLibrary } from '../../agents/library.ts';
+import type { ApprovalBroker } from '../../approvals/approval-broker.ts';
+import type { AuditLog } from '../../audit/audit-log.ts';
+import type { Orchestrator } from '../../orchestration/orchestrator.ts';
+import type { TrustedDirectories } from '../../projects/trust.ts';
+import type { Subagents } from '../../subagents/subagents.ts';
+import type { DailyBudget } from '../../usage/budget.ts';
+import type { UsageLedger } from '../../usage/usage-ledger.ts';
+
+/** What /status tells of the bridge's own health. */
+export interface HealthSources {
+  /** The transport's round trip, when it has one. */
+  roundTripMs?: () => Promise<number>;
+  /** Subagent runs across every chat. */
+  runs: () => { running: number; queued: number };
+  dataDir: string;
+}
+
+/** The parts of the bridge the commands work with, built once by `app.ts`. */
+export interface CommandServices {
+  subagents: Subagents;
+  orchestrator: Orchestrator;
+  /** The questions waiting in the chat, shown by /subagents info. */
+  approvals: Pick<ApprovalBroker, 'waitingFor'>;
+  agents: AgentLibrary;
+  trust: TrustedDirectories;
+  audit: AuditLog;
+  ledger: UsageLedger;
+  budget: DailyBudget;
+  health: HealthSources;
+}
