@@ -7,6 +7,8 @@ import { openApp, spawnFrom } from '../test/support/app-world.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
 import { RecordingOutbound } from '../test/support/recording-outbound.ts';
 import type { BenchResult } from './report.ts';
+import { chat } from '../test/support/chats.ts';
+import { chatKey } from '../src/ports/transport.ts';
 
 const RUNS = 200;
 const CHATS = 50;
@@ -27,7 +29,7 @@ export async function benchSubagents(dir: string): Promise<BenchResult[]> {
     await mkdir(work, { recursive: true });
     const out = new RecordingOutbound();
     const app = await openApp(cli, out, { dataDir: data, workdir: work });
-    const spawn = (task: string, i: number) => spawnFrom(app, cli, task, -(i % CHATS) - 1, { requester: { kind: 'user', userId: 1 }, cwd: work });
+    const spawn = (task: string, i: number) => spawnFrom(app, cli, task, -(i % CHATS) - 1, { requester: { kind: 'user', userId: '1' }, cwd: work });
     return { out, app, subagents: app.subagents, spawn, globalMax: app.subagents.registry.limits.globalMaxConcurrent };
   };
   // The same runs without tool calls, on their own store: what starting, recording and
@@ -215,9 +217,9 @@ function run(runId: string, i: number): SubagentRunRecord {
   return {
     runId,
     number: i + 1,
-    requesterChatId: -(i % 50) - 1,
-    requesterKey: String(-(i % 50) - 1),
-    requester: { kind: 'user', userId: 1, name: 'bench' },
+    chat: chat(-(i % 50) - 1),
+    requesterKey: chatKey(chat(-(i % 50) - 1)),
+    requester: { kind: 'user', userId: '1', name: 'bench' },
     cli: 'fake',
     task: 'Summarise the repository and list the open questions. '.repeat(3),
     cwd: '/work',

@@ -10,6 +10,8 @@ import { startRedis } from '../test/support/redis-server.ts';
 import { TEST_QUEUE_SECRET } from '../test/support/queue-world.ts';
 import type { BenchResult } from './report.ts';
 import { silentLog } from '../src/log/logger.ts';
+import { chat } from '../test/support/chats.ts';
+import { TELEGRAM } from '../src/telegram/id.ts';
 
 const RUNS = 200;
 const CHATS = 50;
@@ -73,7 +75,7 @@ async function measure(dataDir: string, extraEnv: Record<string, string>): Promi
     BRIDGE_WORKDIR: workdir,
     BRIDGE_CLAUDE_COMMAND: FAKE_AGENT,
   };
-  const config = await loadConfig({ env });
+  const config = await loadConfig({ env, bareNumbers: TELEGRAM });
   const out = new RecordingOutbound();
   const app = await createApp({ config, store: await ChatStore.open(dataDir), out, log: silentLog() });
   await app.start();
@@ -110,7 +112,7 @@ async function spawnAll(app: App, cwd: string, out: RecordingOutbound, invocatio
       spawnedAt.set(label, Date.now());
       const result = await app.subagents.spawner.spawn(
         { task: `say:${label}` },
-        { address: { chatId: -(i % CHATS) - 1 }, requester: { kind: 'user', userId: 1 }, cwd, cli: 'claude', depth: 0 },
+        { address: chat(-(i % CHATS) - 1), requester: { kind: 'user', userId: '1' }, cwd, cli: 'claude', depth: 0 },
       );
       if (!result.ok) throw new Error(result.error);
       const { runId } = result.run;

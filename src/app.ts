@@ -10,7 +10,7 @@ import { Spending } from './bridge/spending.ts';
 import { untilStill } from './concurrency/until-still.ts';
 import { orchestrationProgress } from './presentation/orchestration.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
-import type { ChatAddress, Outbound } from './ports/transport.ts';
+import { isNoChat, type ChatRef, type Outbound } from './ports/transport.ts';
 import { DailyBudget } from './usage/budget.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
@@ -25,7 +25,7 @@ import { ApiScopes } from './api/scopes.ts';
 import { ApiServer } from './api/api-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
-import { NO_CHAT, runAddress, type SubagentRunRecord } from './subagents/record.ts';
+import { runAddress, type SubagentRunRecord } from './subagents/record.ts';
 import type { PermissionMode } from './policy/permission-mode.ts';
 import { runAnnouncements } from './outbox/run-announcements.ts';
 import { RunStore } from './subagents/run-store.ts';
@@ -155,8 +155,8 @@ export async function createApp(options: {
       log,
     });
   // Runs of no chat have nobody to ask: in a bridge that does not bypass, they only read.
-  const chatMode = (address: ChatAddress): PermissionMode =>
-    address.chatId === NO_CHAT ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
+  const chatMode = (address: ChatRef): PermissionMode =>
+    isNoChat(address) ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
   const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, chatMode, agents, trusts, ...(executor ? { executor } : {}) });
   const orchestrator = new Orchestrator({
     store: orchestrationStore,
@@ -251,7 +251,7 @@ export async function createApp(options: {
     endpoint,
     async start() {
       if (config.api) {
-        api = await ApiServer.start(config.api, { subagents, orchestrator, config, reachable: (chatId) => store.knows(chatId), log });
+        api = await ApiServer.start(config.api, { subagents, orchestrator, config, reachable: (chat) => store.knows(chat), log });
         for (const client of ApiScopes.unscoped(config.api))
           log.warn(`API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat`);
         log.info(

@@ -6,6 +6,7 @@ import { guardOutput, printFatal } from './log/fatal.ts';
 import { formatCheck } from './checks/check.ts';
 import { runChecks } from './checks/doctor.ts';
 import { checkNode } from './checks/system-checks.ts';
+import { TELEGRAM } from './telegram/id.ts';
 
 // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log, a crash included.
 const secrets = guardOutput('jsonl-bridge doctor');
@@ -13,7 +14,7 @@ const secrets = guardOutput('jsonl-bridge doctor');
 async function main(): Promise<number> {
   let config;
   try {
-    config = await loadConfig();
+    config = await loadConfig({ bareNumbers: TELEGRAM });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.log(formatCheck(checkNode()));

@@ -7,7 +7,8 @@ import { createLog, type Log } from './log/logger.ts';
 import { guardOutput, printFatal } from './log/fatal.ts';
 import { bridgeListeners, cleartextWarnings } from './config/cleartext.ts';
 import { ConsoleOutbound } from './console/outbound.ts';
-import { CONSOLE_ADDRESS, runConsole } from './console/console.ts';
+import { CONSOLE, runConsole } from './console/console.ts';
+import { migrateDataDir } from './store/data-format.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
@@ -16,6 +17,7 @@ import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
 import { TelegramOutbound } from './telegram/outbound.ts';
 import { TelegramDownloads } from './telegram/downloads.ts';
+import { TELEGRAM } from './telegram/id.ts';
 import { reachTelegram, telegramRoundTrip, TokenRefusedError } from './telegram/reach.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
@@ -26,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   const consoleMode = argv.includes('--console');
   let config: BridgeConfig;
   try {
-    config = await loadConfig();
+    config = await loadConfig({ bareNumbers: TELEGRAM });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
@@ -49,6 +51,8 @@ async function main(argv: string[]): Promise<number> {
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
+    // Format 1 knew one transport's numeric ids, and the console's chat 0.
+    await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : TELEGRAM) }, log);
     await startAgentSpace(config.agentUser, log);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -64,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends. The log is in ${logFile}.`);
     logAgentUser(config.agentUser, log);
     await app.start();
-    await runConsole(app, out, process.stdin, config.allowedUsers[0] ?? CONSOLE_ADDRESS.chatId);
+    await runConsole(app, out, process.stdin);
     await app.shutdown();
     return 0;
   }

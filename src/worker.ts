@@ -13,6 +13,7 @@ import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { QueueSigner } from './queue/signing.ts';
+import { TELEGRAM } from './telegram/id.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -20,7 +21,7 @@ const secrets = guardOutput('jsonl-bridge worker');
 async function main(): Promise<number> {
   let config: BridgeConfig;
   try {
-    config = await loadConfig();
+    config = await loadConfig({ bareNumbers: TELEGRAM });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge worker: ${error.message}`));

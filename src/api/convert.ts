@@ -1,6 +1,7 @@
 import type { AgentEvent, InputEvent } from '../protocols/events.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
-import { displayName, NO_CHAT } from '../subagents/record.ts';
+import { displayName } from '../subagents/record.ts';
+import { chatRef, isNoChat, NO_CHAT, qualifiedId, type ChatRef as Chat } from '../ports/transport.ts';
 import type { AgentEvent as ApiEvent } from './generated/jsonl_bridge/v1/AgentEvent.ts';
 import type { ChatRef } from './generated/jsonl_bridge/v1/ChatRef.ts';
 import type { SubagentInfo } from './generated/jsonl_bridge/v1/SubagentInfo.ts';
@@ -10,11 +11,11 @@ import type { InputStage } from './generated/jsonl_bridge/v1/InputStage.ts';
 import type { MessageDelivery } from '../subagents/execution.ts';
 
 /** A run as the API shows it. */
-export function subagentInfo(run: SubagentRunRecord): SubagentInfo {
+export function subagentInfo(run: SubagentRunRecord, bareNumbers: string): SubagentInfo {
   return {
     subagentId: run.runId,
     number: run.number,
-    chat: { chatId: run.requesterChatId === NO_CHAT ? 0 : run.requesterChatId, threadId: run.requesterThreadId ?? 0 },
+    chat: apiChat(run.chat, bareNumbers),
     name: displayName(run),
     cli: run.cli,
     model: run.model ?? '',
@@ -71,9 +72,25 @@ export const DELIVERIES: Record<MessageDelivery['via'], Delivery> = {
   worker: 'DELIVERY_WORKER',
 };
 
-/** The chat a request names; none (or chat_id 0): the API's own runs. */
-export function chatOf(ref: ChatRef | null | undefined): { chatId: number; threadId?: number } {
-  const chatId = Number(ref?.chatId ?? 0) || NO_CHAT;
-  const threadId = Number(ref?.threadId ?? 0);
-  return { chatId, ...(threadId ? { threadId } : {}) };
+/** A chat as the API shows it: its `transport:chat` and thread, and the numbers too where they are numbers. */
+export function apiChat(chat: Chat, bareNumbers: string): ChatRef {
+  if (isNoChat(chat)) return { chatId: 0, threadId: 0, chat: '', thread: '' };
+  const numeric = chat.transport === bareNumbers;
+  const number = (id: string | undefined) => (numeric && id !== undefined && /^-?\d+$/.test(id) ? Number(id) : 0);
+  return { chatId: number(chat.chat), threadId: number(chat.thread), chat: `${chat.transport}:${chat.chat}`, thread: chat.thread ?? '' };
+}
+
+/**
+ * The chat a request names: `chat` ("transport:chat", or a bare number), else `chat_id` (a
+ * number: the chat of the transport whose ids are numbers); neither: the API's own runs.
+ * Undefined: `chat` names no chat.
+ */
+export function chatOf(ref: ChatRef | null | undefined, bareNumbers: string): Chat | undefined {
+  const written = ref?.chat?.trim() || (Number(ref?.chatId ?? 0) ? String(ref!.chatId) : '');
+  if (!written) return NO_CHAT;
+  const qualified = qualifiedId(written, bareNumbers);
+  if (!qualified) return undefined;
+  const split = qualified.indexOf(':');
+  const thread = ref?.thread?.trim() || (Number(ref?.threadId ?? 0) ? String(ref!.threadId) : undefined);
+  return chatRef(qualified.slice(0, split), qualified.slice(split + 1), thread);
 }

@@ -3,9 +3,10 @@ import type { BridgeConfig } from '../config/config.ts';
 import { validatePlan } from '../orchestration/validate.ts';
 import { PlanError, STRATEGIES, type Plan, type PlanStep, type Strategy } from '../orchestration/plan.ts';
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
-import { chatKey } from '../ports/transport.ts';
+import { chatKey, isNoChat, wholeChatKey, type ChatRef } from '../ports/transport.ts';
+import type { ChatRef as ApiChatRef } from './generated/jsonl_bridge/v1/ChatRef.ts';
 import { resolveDirectory } from '../projects/directories.ts';
-import { isActive, NO_CHAT } from '../subagents/record.ts';
+import { isActive } from '../subagents/record.ts';
 import type { Refusal } from '../subagents/spawn-request.ts';
 import type { SpawnIntent } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
@@ -19,11 +20,11 @@ import type { Log } from '../log/logger.ts';
 export interface ApiDeps {
   subagents: Subagents;
   orchestrator: Orchestrator;
-  config: Pick<BridgeConfig, 'workdir' | 'projectRoots' | 'defaultCli'>;
+  config: Pick<BridgeConfig, 'workdir' | 'projectRoots' | 'defaultCli' | 'bareNumbers'>;
   clients: ApiClients;
   scopes: ApiScopes;
-  /** Whether the bot can write to this chat: someone allowed has talked to it there. */
-  reachable: (chatId: number) => boolean;
+  /** Whether the bot can write to this chat (`wholeChatKey`): someone allowed has talked to it there. */
+  reachable: (chat: string) => boolean;
   log: Log;
 }
 
@@ -56,7 +57,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
     if (!RUN_ID.test(id))
       throw new ApiError(status.INVALID_ARGUMENT, `subagent_id: expected a run id (letters, digits, "_" and "-"), got "${id.slice(0, 80)}"`);
     const found = registry.get(id);
-    if (!found || !deps.scopes.reaches(client, found.requesterChatId))
+    if (!found || !deps.scopes.reaches(client, found.chat))
       throw new ApiError(status.NOT_FOUND, `no subagent run ${id} (ended runs are kept for a while, then archived)`);
     return found;
   };
@@ -66,8 +67,8 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
       if (Object.keys(request.env).length) throw new ApiError(status.INVALID_ARGUMENT, 'env: not supported; a run has the bridge’s environment for its CLI');
       text('prompt', request.prompt, true);
       text('name', request.name, false, LIMITS.name);
-      const address = chatOf(request.chat);
-      mayStartIn(deps, client, address.chatId);
+      const address = namedChat(deps, request.chat);
+      mayStartIn(deps, client, address);
       const cwd = await directory(deps, request.workingDirectory);
       const intent: SpawnIntent = {
         task: request.prompt,
@@ -109,18 +110,16 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
     CancelSubagent: unary(deps, async (request, client) => {
       const target = run(request.subagentId, client);
       const cancelled = await registry.stop(target.runId, `API client ${client}`);
-      return { cancelled, run: subagentInfo(registry.get(target.runId)!) };
+      return { cancelled, run: subagentInfo(registry.get(target.runId)!, deps.config.bareNumbers) };
     }),
 
     ListSubagents: unary(deps, async (request, client) => {
-      const chosen = request.chat ? chatKey(chatOf(request.chat)) : undefined;
+      const chosen = request.chat ? chatKey(namedChat(deps, request.chat)) : undefined;
       const runs = subagents.store
         .all()
-        .filter(
-          (r) => deps.scopes.reaches(client, r.requesterChatId) && (chosen === undefined || r.requesterKey === chosen) && (!request.activeOnly || isActive(r)),
-        )
+        .filter((r) => deps.scopes.reaches(client, r.chat) && (chosen === undefined || r.requesterKey === chosen) && (!request.activeOnly || isActive(r)))
         .sort((a, b) => a.createdAt - b.createdAt);
-      return { runs: runs.map(subagentInfo) };
+      return { runs: runs.map((r) => subagentInfo(r, deps.config.bareNumbers)) };
     }),
 
     RevokeAutoApprove: unary(deps, async (request, client) => {
@@ -160,8 +159,8 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
         if (error instanceof PlanError) throw new ApiError(status.INVALID_ARGUMENT, error.message);
         throw error;
       }
-      const address = chatOf(request.chat);
-      mayStartIn(deps, client, address.chatId);
+      const address = namedChat(deps, request.chat);
+      mayStartIn(deps, client, address);
       const created = await orchestrator.create(plan, {
         address,
         requester: { kind: 'api', client },
@@ -175,13 +174,13 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
 
     WatchSubagent: streaming(deps, async (call, client) => {
       const { fromSequence } = call.request;
-      await watchRun(subagents, run(call.request.subagentId, client), Number(fromSequence), call);
+      await watchRun(subagents, run(call.request.subagentId, client), Number(fromSequence), call, deps.config.bareNumbers);
     }),
 
     WatchOrchestration: streaming(deps, async (call, client) => {
       const id = call.request.orchestrationId;
       const found = RUN_ID.test(id) ? orchestrator.get(id) : undefined;
-      if (!found || !deps.scopes.reaches(client, found.chatId)) throw new ApiError(status.NOT_FOUND, `no orchestration ${id.slice(0, 80)}`);
+      if (!found || !deps.scopes.reaches(client, found.chat)) throw new ApiError(status.NOT_FOUND, `no orchestration ${id.slice(0, 80)}`);
       await watchOrchestration(orchestrator, id, call);
     }),
   };
@@ -214,15 +213,24 @@ function streaming<Req, Res>(deps: ApiDeps, handle: (call: ServerWritableStream<
 }
 
 /** A new run or plan only in a chat of the client's scope, and only where the bot can speak. */
-function mayStartIn(deps: ApiDeps, client: string, chatId: number): void {
-  if (chatId === NO_CHAT) return;
-  if (!deps.scopes.reaches(client, chatId))
-    throw new ApiError(status.PERMISSION_DENIED, `chat ${chatId} is outside the chats BRIDGE_API_SCOPES gives the client "${client}"`);
-  if (!deps.reachable(chatId))
+function mayStartIn(deps: ApiDeps, client: string, chat: ChatRef): void {
+  if (isNoChat(chat)) return;
+  // As the client wrote it: a bare number for the transport whose ids are numbers.
+  const named = chat.transport === deps.config.bareNumbers ? chat.chat : wholeChatKey(chat);
+  if (!deps.scopes.reaches(client, chat))
+    throw new ApiError(status.PERMISSION_DENIED, `chat ${named} is outside the chats BRIDGE_API_SCOPES gives the client "${client}"`);
+  if (!deps.reachable(wholeChatKey(chat)))
     throw new ApiError(
       status.FAILED_PRECONDITION,
-      `the bot cannot reach chat ${chatId}: nobody allowed has talked to it there yet (Telegram lets a bot write only to chats that have talked to it)`,
+      `the bot cannot reach chat ${named}: nobody allowed has talked to it there yet (a bot may write only to chats that have talked to it)`,
     );
+}
+
+/** The chat a request names, or a refusal saying what was wrong with it. */
+function namedChat(deps: ApiDeps, ref: ApiChatRef | null | undefined): ChatRef {
+  const chat = chatOf(ref, deps.config.bareNumbers);
+  if (!chat) throw new ApiError(status.INVALID_ARGUMENT, `chat: expected "transport:chat" or a number, got "${String(ref?.chat).slice(0, 80)}"`);
+  return chat;
 }
 
 function authenticate(deps: ApiDeps, metadata: ServerUnaryCall<unknown, unknown>['metadata']): string | { code: status; details: string } {

@@ -1,5 +1,5 @@
 import type { ApiConfig } from '../config/config.ts';
-import { NO_CHAT } from '../subagents/record.ts';
+import { isNoChat, wholeChatKey, type ChatRef } from '../ports/transport.ts';
 
 /**
  * Which chats each API client may see and act in (BRIDGE_API_SCOPES). Every client reaches
@@ -10,10 +10,10 @@ import { NO_CHAT } from '../subagents/record.ts';
 export class ApiScopes {
   constructor(private readonly scopes: ApiConfig['scopes']) {}
 
-  reaches(client: string, chatId: number): boolean {
-    if (chatId === NO_CHAT) return true;
+  reaches(client: string, chat: ChatRef): boolean {
+    if (isNoChat(chat)) return true;
     const scope = this.scopes[client];
-    return scope === '*' || (scope?.includes(chatId) ?? false);
+    return scope === '*' || (scope?.includes(wholeChatKey(chat)) ?? false);
   }
 
   /** The clients of `tokens` that reach no chat at all: start-up warns about each. */

@@ -21,6 +21,7 @@ export async function watchRun(
   run: SubagentRunRecord,
   fromSequence: number,
   call: ServerWritableStream<unknown, AgentEvent>,
+  bareNumbers: string,
 ): Promise<void> {
   const decoder = subagents.decoderFor(run);
   const gone = closed(call);
@@ -40,7 +41,7 @@ export async function watchRun(
     }
     lines = all.length;
     if (over) {
-      await write(call, { sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(current) } });
+      await write(call, { sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(current, bareNumbers) } });
       return;
     }
     await sleep(POLL_MS);

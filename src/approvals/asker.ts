@@ -1,4 +1,4 @@
-import { chatKey, type ChatAddress } from '../ports/transport.ts';
+import { chatKey, type ChatRef } from '../ports/transport.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 
@@ -12,7 +12,7 @@ export interface Asker {
   /** The run it is, for the audit trail. */
   runId?: string;
   chatKey: string;
-  address: ChatAddress;
+  address: ChatRef;
   /** How questions name it: `#3 Writer`, or the main session's CLI. */
   title: string;
   /** What "Allow <tool> for this …" lasts for. */
@@ -28,7 +28,7 @@ export interface Asker {
 /** One name for an asker everywhere: the broker's questions and the MCP secret it asks with. */
 export const askerId = {
   run: (runId: string) => `run-${runId}`,
-  main: (address: ChatAddress) => `main-${chatKey(address)}`,
+  main: (address: ChatRef) => `main-${chatKey(address)}`,
 };
 
 export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker {

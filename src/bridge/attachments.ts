@@ -65,7 +65,7 @@ export class Attachments {
    * The files a user's next message takes with it: those waiting for words, after any album
    * of theirs still gathering.
    */
-  async take(chat: ChatSession, userId: number): Promise<SavedFile[]> {
+  async take(chat: ChatSession, userId: string): Promise<SavedFile[]> {
     const prefix = `${chatKey(chat.address)}:`;
     for (const [key, album] of this.albums) {
       if (key.startsWith(prefix) && album.messages[0]!.user.id === userId) await this.flushAlbum(key);
@@ -167,7 +167,7 @@ export class Attachments {
   }
 
   /** Files without words wait for the user's next message; the chat is reminded once if it does not come. */
-  private hold(chat: ChatSession, userId: number, files: SavedFile[], explained: boolean): void {
+  private hold(chat: ChatSession, userId: string, files: SavedFile[], explained: boolean): void {
     const key = waitingKey(chat, userId);
     const waiting = this.waiting.get(key) ?? { files: [], reminder: undefined };
     waiting.files.push(...files);
@@ -186,7 +186,7 @@ export class Attachments {
   }
 }
 
-function waitingKey(chat: ChatSession, userId: number): string {
+function waitingKey(chat: ChatSession, userId: string): string {
   return `${chatKey(chat.address)}:${userId}`;
 }
 

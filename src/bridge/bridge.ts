@@ -4,7 +4,17 @@ import { plain } from '../presentation/deliver.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { displayPath } from '../presentation/paths.ts';
 import { escapeHtml, truncate } from '../presentation/format/index.ts';
-import { chatKey, type ButtonAnswer, type ButtonPress, type ChatAddress, type IncomingMessage, type Outbound, type RichText } from '../ports/transport.ts';
+import {
+  chatKey,
+  userKey,
+  type ButtonAnswer,
+  type ButtonPress,
+  type ChatRef,
+  type ChatUser,
+  type IncomingMessage,
+  type Outbound,
+  type RichText,
+} from '../ports/transport.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
@@ -24,7 +34,7 @@ import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
 
 /** The slice of the configuration the bot itself uses. */
-export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv'> & {
+export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'bareNumbers' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv'> & {
   settings: Pick<
     Settings,
     | 'progressEditIntervalMs'
@@ -121,24 +131,25 @@ export class Bridge {
     return (await Promise.all(this.commands.map(async (command) => (command.status ? command.status(chat, this.scope) : [])))).flat();
   }
 
-  isAllowed(userId: number): boolean {
-    return this.options.trustEveryone === true || this.config.allowedUsers.includes(userId);
+  /** Whether this user, writing in this chat, is in BRIDGE_ALLOWED_USERS (the console's one user always is). */
+  isAllowed(chat: ChatRef, user: ChatUser): boolean {
+    return this.options.trustEveryone === true || this.config.allowedUsers.includes(userKey(chat.transport, user));
   }
 
   /** The owner: the first id in BRIDGE_ALLOWED_USERS, or the console's one user. Only they decide what the bridge trusts. */
-  isOwner(userId: number): boolean {
-    return this.options.trustEveryone === true || this.config.allowedUsers[0] === userId;
+  isOwner(chat: ChatRef, user: ChatUser): boolean {
+    return this.options.trustEveryone === true || this.config.allowedUsers[0] === userKey(chat.transport, user);
   }
 
   /** Handles one message. Returns once it is accepted (a turn runs on in the background). */
   async handleMessage(message: IncomingMessage, botUsername?: string): Promise<void> {
     const { address, user } = message;
-    if (!this.isAllowed(user.id)) {
-      if (!this.refusals.shouldRefuse(user.id)) return;
+    if (!this.isAllowed(address, user)) {
+      if (!this.refusals.shouldRefuse(userKey(address.transport, user))) return;
       this.log.warn({ chat: chatKey(address), user: user.id }, 'refused a user not in BRIDGE_ALLOWED_USERS');
       // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.
       void this.out
-        .send(address, refusal(user.id), { replyTo: message.messageId })
+        .send(address, refusal(this.writtenId(address, user)), { replyTo: message.messageId })
         .catch((error: Error) => this.log.warn({ chat: chatKey(address), user: user.id }, `the refusal failed: ${error.message}`));
       return;
     }
@@ -159,7 +170,7 @@ export class Bridge {
         return;
       }
       const access = typeof registered.access === 'function' ? registered.access(command.rest) : registered.access;
-      if (access === 'owner' && !this.isOwner(user.id)) {
+      if (access === 'owner' && !this.isOwner(address, user)) {
         await reply(
           plain(
             `⛔ Only the owner (the first id in BRIDGE_ALLOWED_USERS) may use ${command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`}.`,
@@ -253,7 +264,7 @@ export class Bridge {
   }
 
   /** A turn that will be stopped for running too long says so first, while there is time to act. */
-  private warnBeforeTimeout(address: ChatAddress, timeoutMs: number, replyTo: number | undefined): NodeJS.Timeout {
+  private warnBeforeTimeout(address: ChatRef, timeoutMs: number, replyTo: string | undefined): NodeJS.Timeout {
     const leadMs = Math.min(this.config.settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
     const text = `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`;
     const timer = setTimeout(
@@ -268,8 +279,8 @@ export class Bridge {
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
-    if (!this.isAllowed(press.user.id)) {
-      return { text: `⛔ Not allowed. Your user id is ${press.user.id}.`, alert: true };
+    if (!this.isAllowed(press.address, press.user)) {
+      return { text: `⛔ Not allowed. Your user id is ${this.writtenId(press.address, press.user)}.`, alert: true };
     }
     const { kind, raw } = buttonKindOf(press.data);
     const handler = this.buttons.get(kind);
@@ -336,6 +347,11 @@ export class Bridge {
     void work.finally(() => this.running.delete(work));
   }
 
+  /** The user's id as the owner writes it in BRIDGE_ALLOWED_USERS: bare on the transport whose ids are bare numbers. */
+  private writtenId(chat: ChatRef, user: ChatUser): string {
+    return chat.transport === this.config.bareNumbers ? user.id : userKey(chat.transport, user);
+  }
+
   private async stopButton(press: ButtonPress, turnId: string): Promise<ButtonAnswer> {
     const chat = this.chats.get(press.address);
     if (chat.current?.id !== turnId) return { text: 'That turn has already ended.' };
@@ -344,9 +360,9 @@ export class Bridge {
   }
 }
 
-function refusal(userId: number): RichText {
-  const text = `⛔ Sorry, you are not allowed to use this bot. Your Telegram user id is ${userId}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
-  return { html: escapeHtml(text).replace(String(userId), `<code>${userId}</code>`), plain: text };
+function refusal(userId: string): RichText {
+  const text = `⛔ Sorry, you are not allowed to use this bot. Your user id is ${userId}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
+  return { html: escapeHtml(text).replace(userId, `<code>${escapeHtml(userId)}</code>`), plain: text };
 }
 
 function ordinal(n: number): string {
@@ -354,7 +370,7 @@ function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
-export type { ChatAddress };
+export type { ChatRef };
 
 /** What the log keeps of a turn: how it went, never what was said. */
 function turnSummary(outcome: TurnOutcome): Record<string, unknown> {

@@ -7,7 +7,7 @@ import { effectiveMode } from '../adapters/permissions.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import { dataDirDenials } from '../policy/data-dir-rules.ts';
 import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
-import type { ChatAddress } from '../ports/transport.ts';
+import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 
@@ -34,7 +34,7 @@ export class ChatSession {
   current: { id: string; presenter: TurnPresenter; startedAt: number } | undefined;
 
   constructor(
-    readonly address: ChatAddress,
+    readonly address: ChatRef,
     public record: ChatRecord,
     private readonly config: ChatConfig,
     private readonly store: ChatStore,

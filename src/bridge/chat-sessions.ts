@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chatAddress, chatKey, type ChatAddress } from '../ports/transport.ts';
+import { chatKey, type ChatRef } from '../ports/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import { isInside } from '../projects/directories.ts';
 import { ChatSession, type ChatConfig, type FreshSessionOptions, type SessionTools } from './chat-session.ts';
@@ -18,13 +18,13 @@ export class ChatSessions {
     private readonly log: Log,
   ) {}
 
-  get(address: ChatAddress): ChatSession {
+  get(address: ChatRef): ChatSession {
     const key = chatKey(address);
     let session = this.sessions.get(key);
     if (!session) {
       const record = this.store.get(key) ?? {
         key,
-        ...chatAddress(address.chatId, address.threadId),
+        chat: address,
         cli: this.config.defaultCli,
         workdir: this.config.workdir,
         updatedAt: Date.now(),
@@ -51,6 +51,6 @@ export class ChatSessions {
     return this.store
       .all()
       .filter((record) => record.pending?.length)
-      .map((record) => this.get(chatAddress(record.chatId, record.threadId)));
+      .map((record) => this.get(record.chat));
   }
 }

@@ -6,12 +6,12 @@ export const REFUSAL_WINDOW_MS = 10 * 60_000;
  * answered once, not thirty times against the group's flood limit.
  */
 export class RefusalThrottle {
-  private readonly last = new Map<number, number>();
+  private readonly last = new Map<string, number>();
 
   constructor(private readonly windowMs = REFUSAL_WINDOW_MS) {}
 
   /** True when this user has not been refused within the window (and counts this refusal). */
-  shouldRefuse(userId: number, now = Date.now()): boolean {
+  shouldRefuse(userId: string, now = Date.now()): boolean {
     const previous = this.last.get(userId);
     if (previous !== undefined && now - previous < this.windowMs) return false;
     this.last.set(userId, now);

@@ -1,4 +1,4 @@
-import { chatKey, type ChatAddress, type Outbound } from '../ports/transport.ts';
+import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import { plain } from '../presentation/deliver.ts';
 import { budgetRefusalText, budgetWarningText } from '../presentation/usage.ts';
 import type { Usage } from '../protocols/events.ts';
@@ -48,7 +48,7 @@ export class Spending {
     });
   }
 
-  private record(key: string, address: ChatAddress, entry: Spend): void {
+  private record(key: string, address: ChatRef, entry: Spend): void {
     const { ledger, budget, out, log } = this.options;
     const before = ledger.costOn(key);
     void ledger

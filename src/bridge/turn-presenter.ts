@@ -1,6 +1,6 @@
 import { deliverMarkdown, plain, planMarkdown } from '../presentation/deliver.ts';
 import { ProgressState } from '../presentation/progress.ts';
-import type { Button, ChatAddress, MessageRef, Outbound } from '../ports/transport.ts';
+import type { Button, ChatRef, MessageRef, Outbound } from '../ports/transport.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import type { Log } from '../log/logger.ts';
@@ -9,7 +9,7 @@ export interface PresenterOptions {
   title: string;
   /** The directory the turn works in, as shown. */
   where?: string;
-  replyTo?: number;
+  replyTo?: string;
   /** At most one progress edit per interval, however chatty the CLI. */
   editIntervalMs: number;
   documentOverChars: number;
@@ -40,7 +40,7 @@ export class TurnPresenter {
 
   constructor(
     private readonly out: Outbound,
-    private readonly to: ChatAddress,
+    private readonly to: ChatRef,
     private readonly options: PresenterOptions,
   ) {
     this.progress = new ProgressState(options.title, Date.now(), options.where);

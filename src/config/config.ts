@@ -1,3 +1,4 @@
+import { qualifiedId } from '../ports/transport.ts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,10 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface BridgeConfig extends ProjectsConfig {
   telegram: { token?: string; apiRoot: string };
   /** Telegram user ids served; empty means nobody. */
-  allowedUsers: number[];
+  /** BRIDGE_ALLOWED_USERS, each `transport:id` (a bare number written: the `bareNumbers` transport's); the first is the owner. */
+  allowedUsers: string[];
+  /** The transport a bare number means where a person writes a chat or user: this configuration's, the API's `chat_id`. */
+  bareNumbers: string;
   /** Per chat and UTC day; none: no limit. */
   dailyBudgetUsd: number | undefined;
   /** How main sessions treat tools that need permission, unless a chat chose otherwise (/permissions). */
@@ -67,8 +71,8 @@ export interface ApiConfig {
   tls?: { cert: Buffer; key: Buffer };
 }
 
-/** Every chat, or these Telegram chat ids. */
-export type ApiScope = '*' | number[];
+/** Every chat, or these (each `transport:chat`, as `wholeChatKey` writes it). */
+export type ApiScope = '*' | string[];
 
 export interface ConfigSources {
   env?: NodeJS.ProcessEnv;
@@ -77,10 +81,12 @@ export interface ConfigSources {
   manifestPath?: string;
   /** Whether the log goes to a terminal: it is written for a person then, unless BRIDGE_LOG_FORMAT says otherwise. */
   logToTerminal?: boolean;
+  /** The transport a bare number means where a person writes a chat or user (BRIDGE_ALLOWED_USERS, BRIDGE_API_SCOPES). */
+  bareNumbers: string;
 }
 
 /** Reads the whole configuration once, failing with the variable or file and field at fault. */
-export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeConfig> {
+export async function loadConfig(sources: ConfigSources): Promise<BridgeConfig> {
   const env = sources.env ?? process.env;
   const cwd = sources.cwd ?? process.cwd();
   const manifest = await loadBridgeManifest(sources.manifestPath ?? resolve(REPO_ROOT, 'manifest.json'));
@@ -111,14 +117,15 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
       token: env.TELEGRAM_BOT_TOKEN?.trim() || undefined,
       apiRoot: (env.TELEGRAM_API_ROOT?.trim() || 'https://api.telegram.org').replace(/\/+$/, ''),
     },
-    allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS),
+    allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS, sources.bareNumbers),
+    bareNumbers: sources.bareNumbers,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     transcribe: transcribe(env),
     redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
     queueSecret: queueSecret(env),
     mcp: mcpListen(env),
-    api: await api(env),
+    api: await api(env, sources.bareNumbers),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -160,12 +167,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return Number(raw);
 }
 
-function userIds(raw: string | undefined): number[] {
+function userIds(raw: string | undefined, bareNumbers: string): string[] {
   if (!raw?.trim()) return [];
   return raw.split(',').map((part) => {
-    const id = part.trim();
-    if (!/^-?\d+$/.test(id)) throw new ConfigError(`BRIDGE_ALLOWED_USERS: expected comma-separated numeric Telegram user ids, got "${id}"`);
-    return Number(id);
+    const id = qualifiedId(part, bareNumbers);
+    if (!id) throw new ConfigError(`BRIDGE_ALLOWED_USERS: expected comma-separated user ids (numbers, or transport:id), got "${part.trim()}"`);
+    return id;
   });
 }
 
@@ -191,7 +198,7 @@ function hostPort(name: string, raw: string, example: string): { host: string; p
   return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port: Number(match[2]) };
 }
 
-async function api(env: NodeJS.ProcessEnv): Promise<ApiConfig | undefined> {
+async function api(env: NodeJS.ProcessEnv, bareNumbers: string): Promise<ApiConfig | undefined> {
   const addr = env.BRIDGE_API_ADDR?.trim();
   if (!addr) return undefined;
   const tokens = commaList(env.BRIDGE_API_TOKENS).map((entry) => {
@@ -202,7 +209,7 @@ async function api(env: NodeJS.ProcessEnv): Promise<ApiConfig | undefined> {
   const names = tokens.map((t) => t.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new ConfigError(`BRIDGE_API_TOKENS: the client "${twice}" is named twice`);
-  const scopes = apiScopes(env.BRIDGE_API_SCOPES, names);
+  const scopes = apiScopes(env.BRIDGE_API_SCOPES, names, bareNumbers);
   const certFile = env.BRIDGE_API_TLS_CERT?.trim();
   const keyFile = env.BRIDGE_API_TLS_KEY?.trim();
   if (Boolean(certFile) !== Boolean(keyFile)) throw new ConfigError('BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY: set both (PEM files) for TLS, or neither');
@@ -221,8 +228,8 @@ async function api(env: NodeJS.ProcessEnv): Promise<ApiConfig | undefined> {
   };
 }
 
-/** `name=chat|chat,name=*`: each name one of BRIDGE_API_TOKENS', each chat a Telegram chat id (negative for groups). */
-function apiScopes(raw: string | undefined, clients: string[]): Record<string, ApiScope> {
+/** `name=chat|chat,name=*`: each name one of BRIDGE_API_TOKENS', each chat a bare number (the `bareNumbers` transport's chat) or `transport:id`. */
+function apiScopes(raw: string | undefined, clients: string[], bareNumbers: string): Record<string, ApiScope> {
   const scopes: Record<string, ApiScope> = {};
   for (const entry of commaList(raw)) {
     const match = /^([\w.-]{1,64})=(.+)$/.exec(entry);
@@ -238,9 +245,13 @@ function apiScopes(raw: string | undefined, clients: string[]): Record<string, A
     }
     scopes[name] = list.split('|').map((chat) => {
       const id = chat.trim();
-      if (!/^-?\d{1,16}$/.test(id) || !Number.isSafeInteger(Number(id)) || Number(id) === 0)
-        throw new ConfigError(`BRIDGE_API_SCOPES: expected Telegram chat ids (numbers, like -1001234567890) or * for "${name}", got "${id.slice(0, 40)}"`);
-      return Number(id);
+      const qualified =
+        /^-?\d{1,16}$/.test(id) && Number(id) !== 0 ? qualifiedId(id, bareNumbers) : /^-?\d+$/.test(id) ? undefined : qualifiedId(id, bareNumbers);
+      if (!qualified)
+        throw new ConfigError(
+          `BRIDGE_API_SCOPES: expected chat ids (numbers, like -1001234567890, or transport:id) or * for "${name}", got "${id.slice(0, 40)}"`,
+        );
+      return qualified;
     });
   }
   return scopes;

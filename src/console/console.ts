@@ -1,9 +1,13 @@
 import { createInterface } from 'node:readline';
 import type { App } from '../app.ts';
 import type { ConsoleOutbound } from './outbound.ts';
+import { chatRef, type ChatRef } from '../ports/transport.ts';
 
-/** The console's one chat and its one user: the owner at the keyboard. */
-export const CONSOLE_ADDRESS = { chatId: 0 };
+/** The console's transport id. */
+export const CONSOLE = 'console';
+
+/** The console's one chat: the terminal (chat 0, as it was when ids were numbers). */
+export const CONSOLE_ADDRESS: ChatRef = chatRef(CONSOLE, 0);
 
 /**
  * Reads the terminal a line at a time: each line is a message from the owner (a trailing
@@ -12,8 +16,9 @@ export const CONSOLE_ADDRESS = { chatId: 0 };
  * input (a script piped in), it waits until every turn, subagent and orchestration has ended
  * and been reported.
  */
-export async function runConsole(app: App, out: ConsoleOutbound, input: NodeJS.ReadableStream, ownerId: number): Promise<void> {
-  const user = { id: ownerId, name: 'owner' };
+export async function runConsole(app: App, out: ConsoleOutbound, input: NodeJS.ReadableStream): Promise<void> {
+  // Its one user: the owner at the keyboard.
+  const user = { id: 'owner', name: 'owner' };
   const lines = createInterface({ input, terminal: false });
   let pending: string[] = [];
   for await (const line of lines) {

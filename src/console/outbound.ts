@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
+import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
 
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only
@@ -9,9 +9,9 @@ import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText,
  */
 export class ConsoleOutbound implements Outbound {
   private nextId = 1;
-  private readonly printed = new Map<number, Set<string>>();
+  private readonly printed = new Map<string, Set<string>>();
   /** Buttons by the number printed beside them, for `/press <n>`. */
-  private readonly buttons = new Map<number, { messageId: number; data: string }>();
+  private readonly buttons = new Map<number, { messageId: string; data: string }>();
   private nextButton = 1;
 
   constructor(
@@ -19,15 +19,15 @@ export class ConsoleOutbound implements Outbound {
     private readonly documentsDir: string,
   ) {}
 
-  async send(_to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    const messageId = this.nextId++;
+  async send(_to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    const messageId = String(this.nextId++);
     this.printed.set(messageId, new Set(text.plain.split('\n')));
     this.write(text.plain + this.buttonHint(messageId, options.buttons) + '\n');
     return { ..._to, messageId };
   }
 
   /** The button printed with number `n`, if there was one. */
-  button(n: number): { messageId: number; data: string } | undefined {
+  button(n: number): { messageId: string; data: string } | undefined {
     return this.buttons.get(n);
   }
 
@@ -35,7 +35,7 @@ export class ConsoleOutbound implements Outbound {
    * A Stop button is /stop; any other is numbered, to be pressed with `/press <n>` (the
    * console has no buttons to tap: an approval in `ask` mode is answered this way).
    */
-  private buttonHint(messageId: number, rows: Button[][] | undefined): string {
+  private buttonHint(messageId: string, rows: Button[][] | undefined): string {
     const all = rows?.flat() ?? [];
     const others = all.filter((button) => !button.data.startsWith('stop:'));
     const hints = others.map((button) => {
@@ -56,7 +56,7 @@ export class ConsoleOutbound implements Outbound {
     return true;
   }
 
-  async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }): Promise<MessageRef> {
+  async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }): Promise<MessageRef> {
     await mkdir(this.documentsDir, { recursive: true });
     const path = join(this.documentsDir, `${Date.now()}-${document.filename}`);
     await writeFile(path, document.content);
@@ -64,7 +64,7 @@ export class ConsoleOutbound implements Outbound {
   }
 
   /** The file is already on this machine: its path is what the person at the keyboard needs. */
-  async sendFile(to: ChatAddress, file: OutgoingFile): Promise<MessageRef> {
+  async sendFile(to: ChatRef, file: OutgoingFile): Promise<MessageRef> {
     return this.send(to, { html: '', plain: `${file.caption?.plain ?? ''}\n📎 ${file.path}`.trim() });
   }
 }

@@ -1,4 +1,4 @@
-import { chatAddress, type ChatAddress } from '../ports/transport.ts';
+import type { ChatRef } from '../ports/transport.ts';
 import type { Delivery } from '../subagents/delivery.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { Requester } from '../subagents/record.ts';
@@ -20,8 +20,8 @@ export interface OrchestrationRecord {
   /** #n within its chat. */
   number: number;
   chatKey: string;
-  chatId: number;
-  threadId?: number;
+  /** The chat it was made in, where its progress shows and its end is announced. */
+  chat: ChatRef;
   requester: Requester;
   /** Where the steps start from, fixed when the plan is made: they carry its author's depth and limits. */
   origin: { cwd: string; cli: string; depth: number; policy?: ToolPolicy };
@@ -32,7 +32,7 @@ export interface OrchestrationRecord {
   endedAt?: number;
   stoppedBy?: string;
   /** The message edited in place with every step's state. */
-  progressMessageId?: number;
+  progressMessageId?: string;
   /** The announcement of its end, through the outbox; set when it ends. */
   delivery?: Delivery;
 }
@@ -41,6 +41,6 @@ export function orchestrationName(orchestration: Pick<OrchestrationRecord, 'plan
   return orchestration.plan.name ?? `Orchestration #${orchestration.number}`;
 }
 
-export function orchestrationAddress(orchestration: Pick<OrchestrationRecord, 'chatId' | 'threadId'>): ChatAddress {
-  return chatAddress(orchestration.chatId, orchestration.threadId);
+export function orchestrationAddress(orchestration: Pick<OrchestrationRecord, 'chat'>): ChatRef {
+  return orchestration.chat;
 }

@@ -5,9 +5,11 @@ import { openJsonStore } from '../store/json-store.ts';
 import { JsonlArchive } from '../store/jsonl-archive.ts';
 import { needsDelivery, pendingDelivery } from '../subagents/delivery.ts';
 import type { OrchestrationRecord } from './orchestration-record.ts';
+import { DATA_FORMAT } from '../store/data-format.ts';
 
 interface Data {
-  version: 1;
+  /** The data format it was written in (store/data-format.ts). */
+  version: number;
   numbers: Record<string, number>;
   orchestrations: Record<string, OrchestrationRecord>;
 }
@@ -21,7 +23,7 @@ export class OrchestrationStore {
 
   /** `defaults`: where plans saved by the first release (which kept no origin) go on running. */
   static async open(dataDir: string, defaults: { cwd: string; cli: string }): Promise<OrchestrationStore> {
-    const db = await openJsonStore<Data>(join(dataDir, 'orchestrations.json'), { version: 1, numbers: {}, orchestrations: {} });
+    const db = await openJsonStore<Data>(join(dataDir, 'orchestrations.json'), { version: DATA_FORMAT, numbers: {}, orchestrations: {} });
     for (const record of Object.values(db.data.orchestrations)) upgrade(record, defaults);
     return new OrchestrationStore(db, new JsonlArchive(join(dataDir, 'orchestrations-archive.jsonl'), (record) => record.chatKey));
   }

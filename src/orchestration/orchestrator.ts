@@ -1,10 +1,10 @@
 import { nanoid } from 'nanoid';
 import { KeyedSerializer } from '../concurrency/keyed-serializer.ts';
 import { every } from '../concurrency/periodic.ts';
-import { chatKey, type Outbound, type RichText } from '../ports/transport.ts';
+import { chatKey, isNoChat, type Outbound, type RichText } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
 import { pendingDelivery } from '../subagents/delivery.ts';
-import { NO_CHAT, type SubagentRunRecord } from '../subagents/record.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnIntent, SpawnOrigin } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import { stepById } from './graph.ts';
@@ -90,8 +90,7 @@ export class Orchestrator {
       id: nanoid(10),
       number: this.options.store.nextNumber(key),
       chatKey: key,
-      chatId: address.chatId,
-      ...(address.threadId !== undefined ? { threadId: address.threadId } : {}),
+      chat: address,
       requester: origin.requester,
       origin: { cwd: origin.cwd, cli: origin.cli, depth: origin.depth, ...(origin.policy ? { policy: origin.policy } : {}) },
       plan,
@@ -101,15 +100,14 @@ export class Orchestrator {
     };
     await this.options.store.save(record);
     await this.locked(record.id, async () => {
-      const ref =
-        address.chatId === NO_CHAT
-          ? undefined
-          : await this.options.out
-              .send(
-                address,
-                this.options.progressText(record, (id) => this.run(id)),
-              )
-              .catch(() => undefined);
+      const ref = isNoChat(address)
+        ? undefined
+        : await this.options.out
+            .send(
+              address,
+              this.options.progressText(record, (id) => this.run(id)),
+            )
+            .catch(() => undefined);
       if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
       await this.advance(record.id);
     });
@@ -264,7 +262,7 @@ export class Orchestrator {
       ...record,
       status: overallStatus(record.plan, record.steps),
       endedAt: Date.now(),
-      delivery: pendingDelivery(toAgent, record.chatId !== NO_CHAT),
+      delivery: pendingDelivery(toAgent, !isNoChat(record.chat)),
     });
     await this.editProgress(id);
     this.options.announce();

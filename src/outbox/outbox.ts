@@ -1,5 +1,5 @@
 import { sendPart, type Part } from '../presentation/deliver.ts';
-import { chatKey, type ChatAddress, type Outbound } from '../ports/transport.ts';
+import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import type { Delivery } from '../subagents/delivery.ts';
 import type { Log } from '../log/logger.ts';
 
@@ -11,7 +11,7 @@ const MAX_ATTEMPTS = 30;
 export interface Announcement {
   /** Unique across sources. */
   id: string;
-  address: ChatAddress;
+  address: ChatRef;
   /** One chat's announcements go out in this order. */
   endedAt: number;
   delivery: Delivery;

@@ -1,25 +1,63 @@
 /**
- * What the bridge needs from a chat transport (Telegram, the console), and what a transport
- * hands the bridge. Nothing here knows grammY.
+ * What the bridge needs from a chat transport, and what a transport hands the bridge. Nothing
+ * here knows any one transport.
  */
 
-/** A chat, or one forum topic of it: each has its own agent session. */
-export interface ChatAddress {
-  chatId: number;
-  threadId?: number;
+/**
+ * A chat, or one thread (a forum topic) of it, on one transport: each has its own agent
+ * session. The ids are the transport's own, as strings: a number on one transport, a word on
+ * another.
+ */
+export interface ChatRef {
+  /** Which transport the chat is on: its `Transport.id`. */
+  transport: string;
+  chat: string;
+  thread?: string;
 }
 
-/** A chat, or the topic of one when there is a thread id. */
-export function chatAddress(chatId: number, threadId?: number): ChatAddress {
-  return threadId === undefined ? { chatId } : { chatId, threadId };
+/**
+ * The chat of runs started through the API for no chat: announced nowhere, listed by the API
+ * (where it has no chat). No transport has it.
+ */
+export const NO_CHAT: ChatRef = Object.freeze({ transport: 'none', chat: 'none' });
+
+export function isNoChat(ref: ChatRef): boolean {
+  return ref.transport === NO_CHAT.transport;
 }
 
-export function chatKey(address: ChatAddress): string {
-  return address.threadId === undefined ? String(address.chatId) : `${address.chatId}:${address.threadId}`;
+/** A chat, or its thread when there is one. */
+export function chatRef(transport: string, chat: string | number, thread?: string | number): ChatRef {
+  return thread === undefined ? { transport, chat: String(chat) } : { transport, chat: String(chat), thread: String(thread) };
 }
 
-export interface MessageRef extends ChatAddress {
-  messageId: number;
+/** The chat's id across transports (`transport:chat` or `transport:chat:thread`): what records are keyed by. */
+export function chatKey(ref: ChatRef): string {
+  return ref.thread === undefined ? `${ref.transport}:${ref.chat}` : `${ref.transport}:${ref.chat}:${ref.thread}`;
+}
+
+/** The chat (without its thread) a key or ref names: what a scope of chats is written in. */
+export function wholeChatKey(ref: ChatRef): string {
+  return `${ref.transport}:${ref.chat}`;
+}
+
+/**
+ * A chat or user as a person writes it (BRIDGE_ALLOWED_USERS, BRIDGE_API_SCOPES, the API):
+ * `transport:id`, or a bare number, which means the transport that `bareNumbers` names (the
+ * one the bridge began with, whose ids are numbers). Undefined: not an id.
+ */
+export function qualifiedId(written: string, bareNumbers: string): string | undefined {
+  const text = written.trim();
+  if (/^-?\d+$/.test(text)) return `${bareNumbers}:${text}`;
+  return /^[a-z][a-z0-9-]*:[^\s:]+$/.test(text) ? text : undefined;
+}
+
+/** A user on a transport, as allowlists hold it: `transport:id`. */
+export function userKey(transport: string, user: Pick<ChatUser, 'id'>): string {
+  return `${transport}:${user.id}`;
+}
+
+export interface MessageRef extends ChatRef {
+  messageId: string;
 }
 
 /** Rich text with its plain-text twin, for when the transport cannot (or will not) render it. */
@@ -36,20 +74,20 @@ export interface Button {
 
 export interface SendOptions {
   buttons?: Button[][];
-  replyTo?: number;
+  replyTo?: string;
 }
 
 export interface Outbound {
-  send(to: ChatAddress, text: RichText, options?: SendOptions): Promise<MessageRef>;
+  send(to: ChatRef, text: RichText, options?: SendOptions): Promise<MessageRef>;
   /**
    * Edits a sent message. A "not modified" or vanished message is not an error: the answer
    * says whether the message is there showing the text (false: someone deleted it).
    */
   edit(ref: MessageRef, text: RichText, options?: { buttons?: Button[][] }): Promise<boolean>;
   /** Text the bridge made (a long answer, a log) as a document. */
-  sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef>;
+  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef>;
   /** A file from disk: as a photo (shown inline) or a document. */
-  sendFile(to: ChatAddress, file: OutgoingFile, options?: SendOptions): Promise<MessageRef>;
+  sendFile(to: ChatRef, file: OutgoingFile, options?: SendOptions): Promise<MessageRef>;
 }
 
 export interface OutgoingFile {
@@ -86,16 +124,17 @@ export interface Downloads {
   download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void>;
 }
 
+/** Who wrote, by the transport's own id (the chat says which transport). */
 export interface ChatUser {
-  id: number;
+  id: string;
   name?: string;
 }
 
 export interface IncomingMessage {
-  address: ChatAddress;
+  address: ChatRef;
   user: ChatUser;
   text: string;
-  messageId?: number;
+  messageId?: string;
   /** Files sent with it (a caption is its text). */
   attachments?: Attachment[];
   /** Messages sent together as an album share this id; they make one prompt. */
@@ -105,10 +144,10 @@ export interface IncomingMessage {
 }
 
 export interface ButtonPress {
-  address: ChatAddress;
+  address: ChatRef;
   user: ChatUser;
   data: string;
-  messageId: number;
+  messageId: string;
 }
 
 /** The answer to a button press, shown as a toast. */

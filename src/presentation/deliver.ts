@@ -1,5 +1,5 @@
 import { documentPreview, escapeHtml, splitForTelegram } from './format/index.ts';
-import type { ChatAddress, MessageRef, Outbound, RichText, SendOptions } from '../ports/transport.ts';
+import type { ChatRef, MessageRef, Outbound, RichText, SendOptions } from '../ports/transport.ts';
 
 export interface DeliverOptions extends SendOptions {
   /** Longer answers go as a Markdown document with a short preview. */
@@ -48,13 +48,13 @@ export function planMarkdown(markdown: string, options: DeliverOptions): Part[] 
   });
 }
 
-export function sendPart(out: Outbound, to: ChatAddress, part: Part): Promise<MessageRef> {
+export function sendPart(out: Outbound, to: ChatRef, part: Part): Promise<MessageRef> {
   return part.kind === 'text'
     ? out.send(to, part.text, part.options)
     : out.sendDocument(to, { filename: part.filename, content: part.content, caption: part.caption }, part.options);
 }
 
-export async function deliverMarkdown(out: Outbound, to: ChatAddress, markdown: string, options: DeliverOptions): Promise<MessageRef[]> {
+export async function deliverMarkdown(out: Outbound, to: ChatRef, markdown: string, options: DeliverOptions): Promise<MessageRef[]> {
   const refs: MessageRef[] = [];
   for (const part of planMarkdown(markdown, options)) refs.push(await sendPart(out, to, part));
   return refs;

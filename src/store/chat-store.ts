@@ -2,12 +2,14 @@ import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import { openJsonStore } from './json-store.ts';
+import { wholeChatKey, type ChatRef } from '../ports/transport.ts';
+import { DATA_FORMAT } from './data-format.ts';
 
 /** What a chat (or forum topic) remembers across restarts. */
 export interface ChatRecord {
+  /** `chatKey(chat)`. */
   key: string;
-  chatId: number;
-  threadId?: number;
+  chat: ChatRef;
   cli: string;
   model?: string;
   /** Chosen with /permissions; absent, the bridge's BRIDGE_PERMISSION_MODE. */
@@ -36,11 +38,12 @@ export interface SessionEntry {
 export interface PendingMessage {
   id: string;
   text: string;
-  messageId?: number;
+  messageId?: string;
 }
 
 interface ChatData {
-  version: 1;
+  /** The data format it was written in (store/data-format.ts). */
+  version: number;
   chats: Record<string, ChatRecord>;
 }
 
@@ -49,16 +52,16 @@ export class ChatStore {
   private constructor(private readonly db: Low<ChatData>) {}
 
   static async open(dataDir: string): Promise<ChatStore> {
-    return new ChatStore(await openJsonStore<ChatData>(join(dataDir, 'chats.json'), { version: 1, chats: {} }));
+    return new ChatStore(await openJsonStore<ChatData>(join(dataDir, 'chats.json'), { version: DATA_FORMAT, chats: {} }));
   }
 
   get(key: string): ChatRecord | undefined {
     return this.db.data.chats[key];
   }
 
-  /** Whether the chat (any of its topics) has a record: someone allowed has talked to the bot there. */
-  knows(chatId: number): boolean {
-    return this.all().some((record) => record.chatId === chatId);
+  /** Whether the chat (`wholeChatKey`, any of its threads) has a record: someone allowed has talked to the bot there. */
+  knows(chat: string): boolean {
+    return this.all().some((record) => wholeChatKey(record.chat) === chat);
   }
 
   all(): ChatRecord[] {

@@ -3,7 +3,7 @@ import type { ToolPolicy } from '../policy/tool-policy.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
-import { chatAddress, type ChatAddress } from '../ports/transport.ts';
+import type { ChatRef } from '../ports/transport.ts';
 import type { Delivery } from './delivery.ts';
 import type { CliAgents } from '../agents/cli-agents.ts';
 import type { McpServerConfig } from '../agents/mcp-servers.ts';
@@ -12,15 +12,9 @@ export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped
 
 export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 
-/**
- * The chat of runs started through the API for no chat: announced nowhere, listed by the
- * API (where it is chat_id 0). Not 0 here: that is the console's chat.
- */
-export const NO_CHAT = Number.MIN_SAFE_INTEGER;
-
 /** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
 export type Requester =
-  { kind: 'user'; userId: number; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string } | { kind: 'api'; client: string };
+  { kind: 'user'; userId: string; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string } | { kind: 'api'; client: string };
 
 /**
  * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,
@@ -30,8 +24,9 @@ export interface SubagentRunRecord {
   runId: string;
   /** #n within its chat, for humans: `/subagents stop 3`. */
   number: number;
-  requesterChatId: number;
-  requesterThreadId?: number;
+  /** The chat it was started from, where it is announced. */
+  chat: ChatRef;
+  /** `chatKey(chat)`: what the chat's runs are found and numbered by. */
   requesterKey: string;
   /** The main session's CLI session id at spawn time. */
   requesterSessionId?: string;
@@ -103,6 +98,6 @@ export function runtimeMs(run: Pick<SubagentRunRecord, 'startedAt' | 'endedAt'>,
 }
 
 /** The chat (and topic) that asked for the run: where it is announced. */
-export function runAddress(run: Pick<SubagentRunRecord, 'requesterChatId' | 'requesterThreadId'>): ChatAddress {
-  return chatAddress(run.requesterChatId, run.requesterThreadId);
+export function runAddress(run: Pick<SubagentRunRecord, 'chat'>): ChatRef {
+  return run.chat;
 }

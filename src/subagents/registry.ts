@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
-import { chatKey } from '../ports/transport.ts';
+import { chatKey, isNoChat } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
 import { pendingDelivery, type Delivery } from './delivery.ts';
-import { isActive, NO_CHAT, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
+import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
@@ -81,8 +81,7 @@ export class SubagentRegistry {
     const run: SubagentRunRecord = {
       runId,
       number: this.store.nextNumber(key),
-      requesterChatId: request.address.chatId,
-      ...(request.address.threadId !== undefined ? { requesterThreadId: request.address.threadId } : {}),
+      chat: request.address,
       requesterKey: key,
       ...(request.requesterSessionId ? { requesterSessionId: request.requesterSessionId } : {}),
       requester: request.requester,
@@ -385,7 +384,7 @@ function requesterName(requester: Requester): string {
  * `announceTo`). A step of an orchestration is reported in the orchestration's own messages.
  */
 function deliveryFor(request: SpawnRequest, announceTo: SubagentSettings['announceTo']): Delivery {
-  if (request.orchestration || request.address.chatId === NO_CHAT) return pendingDelivery(false, false);
+  if (request.orchestration || isNoChat(request.address)) return pendingDelivery(false, false);
   const byAgent = request.requester.kind === 'agent';
   return pendingDelivery(byAgent && announceTo !== 'chat', !(byAgent && announceTo === 'agent'));
 }

@@ -4,9 +4,11 @@ import { nextChatNumber } from '../store/chat-numbers.ts';
 import { openJsonStore } from '../store/json-store.ts';
 import { JsonlArchive } from '../store/jsonl-archive.ts';
 import type { SubagentRunRecord } from './record.ts';
+import { DATA_FORMAT } from '../store/data-format.ts';
 
 interface LiveData {
-  version: 1;
+  /** The data format it was written in (store/data-format.ts). */
+  version: number;
   /** The last #number given out per chat: numbers are never reused, even after archiving. */
   numbers: Record<string, number>;
   runs: Record<string, SubagentRunRecord>;
@@ -26,7 +28,7 @@ export class RunStore {
   ) {}
 
   static async open(dataDir: string): Promise<RunStore> {
-    const db = await openJsonStore<LiveData>(join(dataDir, 'subagents.json'), { version: 1, numbers: {}, runs: {} });
+    const db = await openJsonStore<LiveData>(join(dataDir, 'subagents.json'), { version: DATA_FORMAT, numbers: {}, runs: {} });
     return new RunStore(db, new JsonlArchive(join(dataDir, 'subagents-archive.jsonl'), (run) => run.requesterKey));
   }
 

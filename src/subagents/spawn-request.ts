@@ -1,4 +1,4 @@
-import type { ChatAddress } from '../ports/transport.ts';
+import type { ChatRef } from '../ports/transport.ts';
 import type { SubagentRunRecord } from './record.ts';
 
 /**
@@ -28,7 +28,7 @@ export type SpawnRequest = Pick<
   | 'trusted'
   | 'orchestration'
 > & {
-  address: ChatAddress;
+  address: ChatRef;
   /** Run in a fresh git worktree on its own branch (the record's `isolate`). */
   worktree?: boolean;
 };

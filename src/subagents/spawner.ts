@@ -5,7 +5,7 @@ import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
 import type { AgentLibrary, AgentLibraryCatalog } from '../agents/library.ts';
 import type { AgentDefinition } from '../agents/types.ts';
-import { chatKey, type ChatAddress } from '../ports/transport.ts';
+import { chatKey, type ChatRef } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
 import type { Requester } from './record.ts';
@@ -39,7 +39,7 @@ export interface SpawnIntent {
 
 /** Who asks, from where, and the limits they carry: a run never gets more than its origin. */
 export interface SpawnOrigin {
-  address: ChatAddress;
+  address: ChatRef;
   requester: Requester;
   /** The working directory of the chat (or of the run) that asks. */
   cwd: string;
@@ -64,7 +64,7 @@ export interface SpawnerOptions {
   /** Whether the owner trusts a directory (/trust): a run spawned there may use what the repository ships. */
   trusts: (dir: string) => Promise<boolean>;
   /** The permission mode of the chat a run is spawned in (/permissions): it binds every run there. */
-  chatMode?: (address: ChatAddress) => PermissionMode;
+  chatMode?: (address: ChatRef) => PermissionMode;
 }
 
 /** The longest a run may be given (the spawn tool's schema says the same): a day. */

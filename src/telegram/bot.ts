@@ -4,10 +4,11 @@ import { Api, Bot, type Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Bridge } from '../bridge/bridge.ts';
 import { plain } from '../presentation/deliver.ts';
-import { chatKey, type ChatAddress, type ChatUser } from '../ports/transport.ts';
+import { chatKey, type ChatRef, type ChatUser } from '../ports/transport.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { attachmentsOf } from './attachments.ts';
 import type { Log } from '../log/logger.ts';
+import { telegramChat } from './id.ts';
 
 export interface TelegramBridge {
   bot: Bot;
@@ -55,8 +56,8 @@ export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge,
     const text = message.text ?? message.caption ?? '';
     if (message.text === undefined && !attachments.length) {
       // Stickers, locations, polls: refused like anything else for strangers; explained to users.
-      if (!bridge.isAllowed(user.id)) return bridge.handleMessage({ address, user, text: '', messageId: message.message_id }, me.username);
-      await bridge.out.send(address, plain('Only text, files, photos and voice messages reach the agent.'), { replyTo: message.message_id });
+      if (!bridge.isAllowed(address, user)) return bridge.handleMessage({ address, user, text: '', messageId: String(message.message_id) }, me.username);
+      await bridge.out.send(address, plain('Only text, files, photos and voice messages reach the agent.'), { replyTo: String(message.message_id) });
       return;
     }
     const replied = message.reply_to_message && !isTopicHeader(message.reply_to_message) ? message.reply_to_message : undefined;
@@ -67,7 +68,7 @@ export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge,
         address,
         user,
         text,
-        messageId: message.message_id,
+        messageId: String(message.message_id),
         ...(attachments.length ? { attachments } : {}),
         ...(message.media_group_id ? { albumId: message.media_group_id } : {}),
         ...(replied && (repliedText || repliedFiles.length)
@@ -87,7 +88,12 @@ export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge,
   bot.on('callback_query:data', async (ctx) => {
     const message = ctx.callbackQuery.message;
     if (!message) return ctx.answerCallbackQuery();
-    const answer = await bridge.handleButton({ address: addressOf(ctx), user: userOf(ctx), data: ctx.callbackQuery.data, messageId: message.message_id });
+    const answer = await bridge.handleButton({
+      address: addressOf(ctx),
+      user: userOf(ctx),
+      data: ctx.callbackQuery.data,
+      messageId: String(message.message_id),
+    });
     await ctx.answerCallbackQuery({ text: answer.text, show_alert: answer.alert ?? false });
   });
 
@@ -104,16 +110,15 @@ export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge,
   };
 }
 
-function addressOf(ctx: Context): ChatAddress {
-  const chatId = ctx.chat!.id;
+function addressOf(ctx: Context): ChatRef {
   const message = ctx.message ?? ctx.callbackQuery?.message;
   const threadId = message && 'is_topic_message' in message && message.is_topic_message ? message.message_thread_id : undefined;
-  return threadId !== undefined ? { chatId, threadId } : { chatId };
+  return telegramChat(ctx.chat!.id, threadId);
 }
 
 function userOf(ctx: Context): ChatUser {
   const from = ctx.from!;
-  return { id: from.id, name: from.username ? `@${from.username}` : from.first_name };
+  return { id: String(from.id), name: from.username ? `@${from.username}` : from.first_name };
 }
 
 /** In a forum topic every message "replies" to the topic's first service message: not a real reply. */

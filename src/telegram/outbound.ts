@@ -1,8 +1,9 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
 import { basename } from 'node:path';
-import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
+import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
 import { TELEGRAM_CAPTION_LIMIT, truncate } from '../presentation/format/index.ts';
 import { SendBudget } from './send-budget.ts';
+import { chatIdOf, messageIdOf, threadIdOf } from './id.ts';
 
 const TEXT_LIMIT = 4096;
 
@@ -18,49 +19,53 @@ export class TelegramOutbound implements Outbound {
     private readonly budget = new SendBudget({ retryAfter: floodWait }),
   ) {}
 
-  send(to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(to.chatId, 'message', () => this.sendNow(to, text, options));
+  send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(chatIdOf(to), 'message', () => this.sendNow(to, text, options));
   }
 
   edit(ref: MessageRef, text: RichText, options: { buttons?: Button[][] } = {}): Promise<boolean> {
-    return this.budget.schedule(ref.chatId, 'edit', () => this.editNow(ref, text, options), `${ref.chatId}:${ref.messageId}`);
+    return this.budget.schedule(chatIdOf(ref), 'edit', () => this.editNow(ref, text, options), `${ref.chat}:${ref.messageId}`);
   }
 
-  sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
     const file = () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename);
-    return this.budget.schedule(to.chatId, 'message', () => this.upload(to, 'document', file, document.caption, options));
+    return this.budget.schedule(chatIdOf(to), 'message', () => this.upload(to, 'document', file, document.caption, options));
   }
 
-  sendFile(to: ChatAddress, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(to.chatId, 'message', () => this.sendFileNow(to, file, options));
+  sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(chatIdOf(to), 'message', () => this.sendFileNow(to, file, options));
   }
 
-  private async sendNow(to: ChatAddress, text: RichText, options: SendOptions): Promise<MessageRef> {
+  private async sendNow(to: ChatRef, text: RichText, options: SendOptions): Promise<MessageRef> {
     const base = {
       ...thread(to),
-      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: Number(options.replyTo), allow_sending_without_reply: true } } : {}),
       ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
       link_preview_options: { is_disabled: true },
     };
     try {
-      const sent = await this.api.sendMessage(to.chatId, text.html, { ...base, parse_mode: 'HTML' });
-      return { ...to, messageId: sent.message_id };
+      const sent = await this.api.sendMessage(chatIdOf(to), text.html, { ...base, parse_mode: 'HTML' });
+      return { ...to, messageId: String(sent.message_id) };
     } catch (error) {
       if (!isMarkupRejection(error)) throw error;
-      const sent = await this.api.sendMessage(to.chatId, truncate(text.plain, TEXT_LIMIT), base);
-      return { ...to, messageId: sent.message_id };
+      const sent = await this.api.sendMessage(chatIdOf(to), truncate(text.plain, TEXT_LIMIT), base);
+      return { ...to, messageId: String(sent.message_id) };
     }
   }
 
   private async editNow(ref: MessageRef, text: RichText, options: { buttons?: Button[][] }): Promise<boolean> {
     const markup = { reply_markup: keyboard(options.buttons ?? []) };
     try {
-      await this.api.editMessageText(ref.chatId, ref.messageId, text.html, { ...markup, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+      await this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), text.html, {
+        ...markup,
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+      });
       return true;
     } catch (error) {
       if (isHarmlessEditError(error)) return !isGone(error);
       if (!isMarkupRejection(error)) throw error;
-      return this.api.editMessageText(ref.chatId, ref.messageId, truncate(text.plain, TEXT_LIMIT), markup).then(
+      return this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), truncate(text.plain, TEXT_LIMIT), markup).then(
         () => true,
         (again: unknown) => {
           if (!isHarmlessEditError(again)) throw again;
@@ -70,7 +75,7 @@ export class TelegramOutbound implements Outbound {
     }
   }
 
-  private async sendFileNow(to: ChatAddress, file: OutgoingFile, options: SendOptions): Promise<MessageRef> {
+  private async sendFileNow(to: ChatRef, file: OutgoingFile, options: SendOptions): Promise<MessageRef> {
     const input = () => new InputFile(file.content ?? file.path, file.filename ?? basename(file.path));
     if (file.as === 'document') return this.upload(to, 'document', input, file.caption, options);
     try {
@@ -83,33 +88,28 @@ export class TelegramOutbound implements Outbound {
   }
 
   /** A document or photo with its caption: HTML first, the plain caption if Telegram refuses the markup. */
-  private async upload(
-    to: ChatAddress,
-    as: 'document' | 'photo',
-    file: () => InputFile,
-    caption: RichText | undefined,
-    options: SendOptions,
-  ): Promise<MessageRef> {
+  private async upload(to: ChatRef, as: 'document' | 'photo', file: () => InputFile, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
     const base = {
       ...thread(to),
-      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: Number(options.replyTo), allow_sending_without_reply: true } } : {}),
       ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
     };
     const send = (extra: { caption?: string; parse_mode?: 'HTML' }) =>
-      as === 'photo' ? this.api.sendPhoto(to.chatId, file(), { ...base, ...extra }) : this.api.sendDocument(to.chatId, file(), { ...base, ...extra });
+      as === 'photo' ? this.api.sendPhoto(chatIdOf(to), file(), { ...base, ...extra }) : this.api.sendDocument(chatIdOf(to), file(), { ...base, ...extra });
     try {
       const sent = await send(caption ? { caption: caption.html, parse_mode: 'HTML' } : {});
-      return { ...to, messageId: sent.message_id };
+      return { ...to, messageId: String(sent.message_id) };
     } catch (error) {
       if (!caption || !isMarkupRejection(error)) throw error;
       const sent = await send({ caption: truncate(caption.plain, TELEGRAM_CAPTION_LIMIT) });
-      return { ...to, messageId: sent.message_id };
+      return { ...to, messageId: String(sent.message_id) };
     }
   }
 }
 
-function thread(to: ChatAddress) {
-  return to.threadId !== undefined ? { message_thread_id: to.threadId } : {};
+function thread(to: ChatRef) {
+  const threadId = threadIdOf(to);
+  return threadId !== undefined ? { message_thread_id: threadId } : {};
 }
 
 function keyboard(rows: Button[][]): InlineKeyboard {

@@ -1,5 +1,5 @@
 import type { Bridge } from '../bridge/bridge.ts';
-import { chatKey, type ChatAddress } from '../ports/transport.ts';
+import { chatKey, type ChatRef } from '../ports/transport.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { displayName, runAddress, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
 import { orchestrationAnnouncement } from '../presentation/orchestration.ts';
@@ -7,12 +7,12 @@ import { orchestrationAddress, type OrchestrationRecord } from '../orchestration
 
 /** One piece of finished work to tell a main agent about: its chat, and a section of the turn. */
 export interface HandBack {
-  address: ChatAddress;
+  address: ChatRef;
   section: string;
 }
 
 interface Batch {
-  address: ChatAddress;
+  address: ChatRef;
   sections: string[];
   waiters: (() => void)[];
   timer?: NodeJS.Timeout;

@@ -1,5 +1,5 @@
 import type { Asker } from '../approvals/asker.ts';
-import type { ChatAddress } from '../ports/transport.ts';
+import type { ChatRef } from '../ports/transport.ts';
 
 /**
  * Who is calling the bridge's tools: one secret per main session (or subagent allowed to
@@ -7,7 +7,7 @@ import type { ChatAddress } from '../ports/transport.ts';
  * chat's limits.
  */
 export interface ToolScope {
-  address: ChatAddress;
+  address: ChatRef;
   /** 0 for a chat's main session; a subagent's own depth otherwise. */
   depth: number;
   /** The CLI session id of the caller right now, recorded on the runs it spawns. */

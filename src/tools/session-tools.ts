@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { agentReadableFolder } from '../process/agent-space.ts';
-import type { ChatAddress } from '../ports/transport.ts';
+import type { ChatRef } from '../ports/transport.ts';
 import { chatKey } from '../ports/transport.ts';
 import type { McpAccess, TurnOptions } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
@@ -23,7 +23,7 @@ export const MAIN_SESSION_PROMPT = [
 
 /** A main session asking for its tools: its chat, its CLI, its CLI session id as it is now, and how it treats permissions. */
 export interface MainSession {
-  address: ChatAddress;
+  address: ChatRef;
   adapter: Adapter;
   sessionId: () => string | undefined;
   /** What the session runs with on its CLI (`ask` only where the CLI can ask: see effectiveMode). */

@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { runInfo, runList, runLog } from '../presentation/runs.ts';
-import { chatKey, type ChatAddress, type Outbound } from '../ports/transport.ts';
+import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import type { BridgeManifest } from '../config/bridge-manifest.ts';
 import { displayName, type Requester, type SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnOrigin } from '../subagents/spawner.ts';
@@ -35,7 +35,7 @@ export interface ToolCallsOptions {
   /** Where send_file sends. */
   out: Outbound;
   /** The working directory and CLI of a chat: what its main agent's runs default to. */
-  chatDefaults: (address: ChatAddress) => { cwd: string; cli: string };
+  chatDefaults: (address: ChatRef) => { cwd: string; cli: string };
 }
 
 /**

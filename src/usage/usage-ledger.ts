@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import { openJsonStore } from '../store/json-store.ts';
+import { DATA_FORMAT } from '../store/data-format.ts';
 
 /** What a turn or a run cost, as its CLI reported it. */
 export interface Spend {
@@ -38,7 +39,8 @@ interface ChatUsage {
 }
 
 interface Data {
-  version: 1;
+  /** The data format it was written in (store/data-format.ts). */
+  version: number;
   chats: Record<string, ChatUsage>;
 }
 
@@ -59,7 +61,7 @@ export class UsageLedger {
   private constructor(private readonly db: Low<Data>) {}
 
   static async open(dataDir: string): Promise<UsageLedger> {
-    return new UsageLedger(await openJsonStore<Data>(join(dataDir, 'usage.json'), { version: 1, chats: {} }));
+    return new UsageLedger(await openJsonStore<Data>(join(dataDir, 'usage.json'), { version: DATA_FORMAT, chats: {} }));
   }
 
   /** Adds a turn's or a run's spend to its chat's day; returns the chat's cost that day. */

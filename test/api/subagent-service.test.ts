@@ -177,7 +177,7 @@ describe('the SubagentService', () => {
     expect(await api.call('RevokeAutoApprove', { subagentId })).toEqual({ revoked: false });
     await api.call('CancelSubagent', { subagentId });
     const audit = await readFile(join(world.dataDir, 'audit.jsonl'), 'utf8');
-    expect(audit).toMatch(/"event":"revoke","runId":"[^"]+","chat":"111","by":"API client ci"/);
+    expect(audit).toMatch(/"event":"revoke","runId":"[^"]+","chat":"telegram:111","by":"API client ci"/);
   });
 
   it('refuses calls without a known token, and bad requests with the right code', async () => {

@@ -8,6 +8,7 @@ import { buildPolicy, type ToolPolicy } from '../../src/policy/tool-policy.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { chat } from '../support/chats.ts';
 
 let dir: { path: string; remove(): Promise<void> };
 let out: RecordingOutbound;
@@ -39,9 +40,9 @@ const run = (policy = buildPolicy({ ask: true })): Asker => runAsker(record(poli
 const record = (policy: ToolPolicy | undefined): SubagentRunRecord => ({
   runId: 'run-1',
   number: 4,
-  requesterChatId: -9,
-  requesterKey: '-9',
-  requester: { kind: 'user', userId: 1 },
+  chat: chat(-9),
+  requesterKey: 'telegram:-9',
+  requester: { kind: 'user', userId: '1' },
   cli: 'claude',
   task: 't',
   label: 'Builder',
@@ -56,9 +57,9 @@ const record = (policy: ToolPolicy | undefined): SubagentRunRecord => ({
   ...(policy ? { policy } : {}),
 });
 
-const press = (data: string, userId = 1) => {
+const press = (data: string, userId = '1') => {
   const answer = QUESTION.decode(/^ap:(.*)$/.exec(data)![1]!)!;
-  return broker.answer({ address: { chatId: -9 }, user: { id: userId, name: 'Ada' }, data, messageId: 1 }, answer);
+  return broker.answer({ address: chat(-9), user: { id: userId, name: 'Ada' }, data, messageId: '1' }, answer);
 };
 const entries = async (): Promise<AuditEntry[]> =>
   (await audit.flush(), await readFile(join(dir.path, 'audit.jsonl'), 'utf8'))
@@ -84,7 +85,7 @@ describe('approvals from the chat', () => {
     expect(entry).toMatchObject({
       event: 'tool_approved',
       runId: 'run-1',
-      chat: '-9',
+      chat: 'telegram:-9',
       tool: 'Bash',
       decision: 'allow',
       by: 'Ada',
@@ -209,8 +210,8 @@ describe('approvals from the chat', () => {
     const waiting: string[][] = [];
     const main: Asker = {
       id: 'main--9',
-      chatKey: '-9',
-      address: { chatId: -9 },
+      chatKey: 'telegram:-9',
+      address: chat(-9),
       title: 'claude',
       lifetime: 'session',
       onWaiting: (tools) => waiting.push(tools),
@@ -237,7 +238,7 @@ describe('approvals from the chat', () => {
     await expect.poll(() => out.sent.length).toBe(4);
     broker.cancel('main--9');
     const audited = await entries();
-    expect(audited.every((e) => e.runId === undefined && e.chat === '-9')).toBe(true);
+    expect(audited.every((e) => e.runId === undefined && e.chat === 'telegram:-9')).toBe(true);
     expect(audited.filter((e) => e.event === 'tool_auto_approved')).toEqual([
       expect.objectContaining({ tool: 'Bash', by: 'session', detail: 'allowed for this session' }),
     ]);

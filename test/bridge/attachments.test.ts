@@ -7,6 +7,7 @@ import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { chat } from '../support/chats.ts';
 
 // What the bridge does with files people send, over downloads served from memory (the
 // Telegram side, getFile and the download itself, is tested against the fake Bot API).
@@ -37,7 +38,7 @@ afterEach(async () => {
 const CHAT = -1;
 let nextMessageId = 100;
 const send = (text: string, extra: Partial<IncomingMessage> = {}) =>
-  app.bridge.handleMessage({ address: { chatId: CHAT }, user: { id: 1, name: 'Ada' }, text, messageId: nextMessageId++, ...extra });
+  app.bridge.handleMessage({ address: chat(CHAT), user: { id: '1', name: 'Ada' }, text, messageId: String(nextMessageId++), ...extra });
 const photo = (id: string, bytes = 'jpeg-bytes'): Attachment => {
   served[id] = Buffer.from(bytes);
   return { kind: 'photo', id, mimeType: 'image/jpeg', size: bytes.length };
@@ -63,7 +64,7 @@ describe('files sent to the chat', () => {
       .poll(() => out.textsTo(CHAT).find((t) => t.startsWith('📎')), { timeout: 5000 })
       .toBe('📎 build.log is saved in .bridge/inbox/. Your next message goes to the agent with it; say what to do.');
     expect(await prompts()).toEqual([]);
-    await app.bridge.handleMessage({ address: { chatId: CHAT }, user: { id: 2, name: 'Bob' }, text: 'say:not mine' });
+    await app.bridge.handleMessage({ address: chat(CHAT), user: { id: '2', name: 'Bob' }, text: 'say:not mine' });
     await send('say:why did it fail?');
     await app.bridge.idle();
     const [bob, ada] = await prompts();

@@ -3,11 +3,12 @@ import { QUESTION } from '../../src/approvals/approval-broker.ts';
 import { idButton } from '../../src/ports/buttons.ts';
 import { STOP_RUN } from '../../src/presentation/runs.ts';
 import { appPerTest } from '../support/app-world.ts';
+import { chat } from '../support/chats.ts';
 
 // Each kind of button is written and read back by one codec, in the module that owns it; what
 // a client sends back that does not decode is answered, never handed to the button's handler.
 const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' } });
-const press = (data: string) => t.app.bridge.handleButton({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, data, messageId: 1 });
+const press = (data: string) => t.app.bridge.handleButton({ address: chat(-1), user: { id: '1', name: 'Ada' }, data, messageId: '1' });
 
 describe('buttons', () => {
   it("reads back what it wrote, and nothing else, within Telegram's 64 bytes", () => {

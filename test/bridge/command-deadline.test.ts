@@ -3,6 +3,7 @@ import { appPerTest } from '../support/app-world.ts';
 import { idButton } from '../../src/ports/buttons.ts';
 import { COMMANDS } from '../../src/bridge/commands/index.ts';
 import type { Command } from '../../src/bridge/commands/command.ts';
+import { chat } from '../support/chats.ts';
 
 let stoppedWith: unknown;
 /** A command that never ends by itself. */
@@ -36,7 +37,7 @@ const slowish: Command = {
 // after another, so a command that never ended would leave the chat answering nothing more.
 const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' }, settings: { commandTimeoutSeconds: 1 }, commands: [...COMMANDS, hang, slowish] });
 
-const say = (text: string) => t.app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, text });
+const say = (text: string) => t.app.bridge.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text });
 
 describe('command deadlines', () => {
   it('stops a command that hangs at its deadline, tells the chat, and the chat answers again', async () => {
@@ -59,7 +60,7 @@ describe('command deadlines', () => {
   it('answers a button whose handler hangs at the deadline, and the chat goes on', async () => {
     t.app.bridge.button(idButton('hang'), () => new Promise(() => {}));
     const started = Date.now();
-    const answer = await t.app.bridge.handleButton({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, data: 'hang:x', messageId: 1 });
+    const answer = await t.app.bridge.handleButton({ address: chat(-1), user: { id: '1', name: 'Ada' }, data: 'hang:x', messageId: '1' });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(answer).toEqual({ text: '⌛ That took longer than 1 s and was stopped.', alert: true });
     await say('/status');

@@ -1,23 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { ChatStore } from '../../src/store/chat-store.ts';
 import { appPerTest } from '../support/app-world.ts';
+import { chat } from '../support/chats.ts';
 
 const t = appPerTest({
   env: { BRIDGE_ALLOWED_USERS: '1' },
   // A chat whose saved session the CLI no longer has (its files were cleaned, say).
   before: async (world) => {
     const store = await ChatStore.open(world.dir);
-    await store.put({ key: '-1', chatId: -1, cli: 'fake', workdir: world.dir, cliSessionId: 'long-gone', updatedAt: 0 });
+    await store.put({ key: 'telegram:-1', chat: chat(-1), cli: 'fake', workdir: world.dir, cliSessionId: 'long-gone', updatedAt: 0 });
   },
 });
 
 describe('a session the CLI no longer knows', () => {
   it('is replaced by a fresh one, the chat is told, and the answer still comes', async () => {
-    await t.app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1 }, text: 'say:still-here' });
+    await t.app.bridge.handleMessage({ address: chat(-1), user: { id: '1' }, text: 'say:still-here' });
     await t.app.bridge.idle();
     const texts = t.out.textsTo(-1);
     expect(texts).toContain('ℹ️ fake no longer knows the previous session (long-gone), so this message started a fresh one.');
     expect(t.out.shownTo(-1)).toContainEqual(expect.stringMatching(/^still-here\n\n✅ /)); // in place of the progress message
-    expect(t.app.bridge.chats.get({ chatId: -1 }).record.cliSessionId).not.toBe('long-gone');
+    expect(t.app.bridge.chats.get(chat(-1)).record.cliSessionId).not.toBe('long-gone');
   });
 });

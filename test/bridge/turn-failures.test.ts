@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest } from '../support/app-world.ts';
+import { chat } from '../support/chats.ts';
 
 // A turn that fails before its CLI even starts is still answered: the chat hears why.
 const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' } });
 
-const say = (text: string, messageId: number) => t.app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, text, messageId });
+const say = (text: string, messageId: number) =>
+  t.app.bridge.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text, messageId: String(messageId) });
 
 describe('a turn whose CLI cannot start', () => {
   it('says why: a model holding a NUL byte is refused by /model, fails a run with why, and a turn answers why', async () => {
@@ -14,7 +16,7 @@ describe('a turn whose CLI cannot start', () => {
     await t.app.subagents.idle();
     expect(t.out.textsTo(-1).find((text) => text.startsWith('❌ #1'))).toContain('Failed: fake cannot take a model holding a NUL byte');
     // Saved before /model checked it: the turn cannot start its CLI, and still answers why.
-    await t.app.bridge.chats.get({ chatId: -1 }).change({ model: 'bad\0name' });
+    await t.app.bridge.chats.get(chat(-1)).change({ model: 'bad\0name' });
     await say('hello', 3);
     await t.app.bridge.idle();
     expect(t.out.textsTo(-1).at(-1)).toBe('❌ fake cannot take a model holding a NUL byte');

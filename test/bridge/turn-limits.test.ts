@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest } from '../support/app-world.ts';
 import { alive } from '../support/fake-cli.ts';
+import { chat } from '../support/chats.ts';
 
 // A chat's turns are bounded: in time (with a warning first) and in how many may wait.
 const t = appPerTest({
@@ -9,7 +10,7 @@ const t = appPerTest({
 });
 
 const say = (text: string, messageId?: number) =>
-  t.app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, text, ...(messageId ? { messageId } : {}) });
+  t.app.bridge.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text, ...(messageId ? { messageId: String(messageId) } : {}) });
 
 describe('turn limits', () => {
   it('warns before a turn runs out of time, then stops it with everything it started', async () => {
@@ -22,7 +23,7 @@ describe('turn limits', () => {
 
   it('refuses a message past the queue limit, keeping those already waiting', async () => {
     await say('sleep:1 first');
-    await expect.poll(() => t.app.bridge.chats.get({ chatId: -1 }).busy).toBe(true);
+    await expect.poll(() => t.app.bridge.chats.get(chat(-1)).busy).toBe(true);
     await say('say:second');
     await say('say:third');
     await say('say:fourth', 44);

@@ -15,6 +15,7 @@ import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startMockTranscriber } from '../support/mock-transcriber.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { TELEGRAM } from '../../src/telegram/id.ts';
 
 // Each check of `npm run doctor`, against the real thing it checks: present, absent, wrong.
 const lines = (results: CheckResult | CheckResult[]) => [results].flat().map(formatCheck);
@@ -105,7 +106,7 @@ describe('CLIs', () => {
     await mkdir(join(home, 'codex'), { recursive: true });
     // Only what a CLI needs to start: no key of this machine's leaks in.
     env = { PATH: `${join(REPO_ROOT, 'node_modules/.bin')}:/usr/local/bin:/usr/bin:/bin`, HOME: home, CODEX_HOME: join(home, 'codex'), TMPDIR: home };
-    ({ adapters } = await loadConfig({ env: { BRIDGE_DROID_COMMAND: CLI_BINARIES.droid } }));
+    ({ adapters } = await loadConfig({ env: { BRIDGE_DROID_COMMAND: CLI_BINARIES.droid }, bareNumbers: TELEGRAM }));
   });
 
   it('finds each CLI, its version, and the credentials it has', async () => {

@@ -10,7 +10,7 @@ import type { Expectation, Played } from './playback.ts';
  */
 
 const SENDS = new Set(['sendmessage', 'senddocument', 'sendphoto']);
-const REFUSAL = /^⛔ Sorry, you are not allowed to use this bot\. Your Telegram user id is \d+;/;
+const REFUSAL = /^⛔ Sorry, you are not allowed to use this bot\. Your user id is \d+;/;
 
 /** The bot's successful sends, by the message they reply to (`chat:message`), read once each. */
 class Replies {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrchestrationRecord } from '../../src/orchestration/orchestration-record.ts';
 import { OrchestrationStore } from '../../src/orchestration/orchestration-store.ts';
 import { tempDir } from '../support/bridge-process.ts';
+import { chat } from '../support/chats.ts';
 
 let dir: { path: string; remove(): Promise<void> };
 beforeEach(async () => (dir = await tempDir('orchestrations-')));
@@ -13,8 +14,8 @@ const record = (id: string, chatKey: string, overrides: Partial<OrchestrationRec
   id,
   number: 1,
   chatKey,
-  chatId: Number(chatKey),
-  requester: { kind: 'user', userId: 1 },
+  chat: chat(Number(chatKey.replace(/^telegram:/, ''))),
+  requester: { kind: 'user', userId: '1' },
   origin: { cwd: '/', cli: 'fake', depth: 0 },
   plan: { strategy: 'parallel', steps: [] },
   steps: {},
@@ -28,10 +29,10 @@ const record = (id: string, chatKey: string, overrides: Partial<OrchestrationRec
 describe('the orchestration store', () => {
   it('sweeps ended, announced orchestrations to an archive kept per chat, like runs', async () => {
     const store = await OrchestrationStore.open(dir.path, { cwd: '/work', cli: 'fake' });
-    for (let i = 1; i <= 4; i++) await store.save(record(`done${i}`, '-1', { endedAt: i }));
-    await store.save(record('running', '-1', { status: 'running', endedAt: undefined, delivery: undefined }));
-    await store.save(record('unannounced', '-1', { delivery: { chat: 'pending', sentParts: 0, attempts: 0 } }));
-    await store.save(record('recent', '-2', { endedAt: 10_000 }));
+    for (let i = 1; i <= 4; i++) await store.save(record(`done${i}`, 'telegram:-1', { endedAt: i }));
+    await store.save(record('running', 'telegram:-1', { status: 'running', endedAt: undefined, delivery: undefined }));
+    await store.save(record('unannounced', 'telegram:-1', { delivery: { chat: 'pending', sentParts: 0, attempts: 0 } }));
+    await store.save(record('recent', 'telegram:-2', { endedAt: 10_000 }));
     expect(await store.sweep(5000, 1000, 2)).toBe(4);
     expect(
       store
@@ -45,7 +46,7 @@ describe('the orchestration store', () => {
   });
 
   it('reads what the first release saved: announced becomes a delivery, and a plan gets the chat defaults as its origin', async () => {
-    const legacy = { ...record('old', '-1'), announced: false } as Partial<OrchestrationRecord> & { announced: boolean };
+    const legacy = { ...record('old', 'telegram:-1'), announced: false } as Partial<OrchestrationRecord> & { announced: boolean };
     delete legacy.delivery;
     delete legacy.origin;
     const { writeFile } = await import('node:fs/promises');

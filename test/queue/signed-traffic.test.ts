@@ -11,6 +11,7 @@ import { addWorkers, endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEU
 import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
 import { startTelegramWorld } from '../support/telegram-world.ts';
+import { telegramChat } from '../../src/telegram/id.ts';
 
 // What goes through Redis between the bridge and its workers is signed with
 // BRIDGE_QUEUE_SECRET and holds no credential: whoever can write to Redis, without the
@@ -64,9 +65,9 @@ const record = (runId: string, task: string) => ({
   task,
   depth: 0,
   timeoutSeconds: 60,
-  requesterChatId: CHAT,
-  requesterKey: String(CHAT),
-  requester: { kind: 'user', userId: OWNER },
+  chat: telegramChat(CHAT),
+  requesterKey: `telegram:${CHAT}`,
+  requester: { kind: 'user', userId: String(OWNER) },
   createdAt: Date.now(),
 });
 

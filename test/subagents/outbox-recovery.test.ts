@@ -8,6 +8,7 @@ import type { App } from '../../src/app.ts';
 import { openApp, spawnFrom } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { chat } from '../support/chats.ts';
 
 let world: FakeCliWorld;
 let out: RecordingOutbound;
@@ -34,9 +35,9 @@ function record(overrides: Partial<SubagentRunRecord>): SubagentRunRecord {
   return {
     runId,
     number: 1,
-    requesterChatId: -1,
-    requesterKey: '-1',
-    requester: { kind: 'user', userId: 1 },
+    chat: chat(-1),
+    requesterKey: 'telegram:-1',
+    requester: { kind: 'user', userId: '1' },
     cli: 'fake',
     task: 'task',
     cwd: world.dir,
@@ -149,7 +150,7 @@ describe('the sweeper', () => {
       await store.save(record({ runId: `done${i}`, number: i, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }));
     await store.save(record({ runId: 'fresh', number: 6, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: Date.now() + 60_000 }));
     await store.save(
-      record({ runId: 'other-chat', requesterKey: '-2', requesterChatId: -2, delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }),
+      record({ runId: 'other-chat', requesterKey: 'telegram:-2', chat: chat(-2), delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }),
     );
     const { subagents } = await open({ historyPerChat: 3 });
     expect(await subagents.sweeper.sweep()).toEqual({ archived: 6, dropped: 2 });

@@ -122,7 +122,7 @@ describe('the subagent registry', () => {
     await open();
     const mine = await Promise.all(['hang', 'hang'].map((t) => spawnOk(t, -1)));
     const theirs = await spawnOk('sleep:0.3 say:theirs', -2);
-    expect(await subagents.registry.stopAll('-1', 'Ada')).toBe(2);
+    expect(await subagents.registry.stopAll('telegram:-1', 'Ada')).toBe(2);
     for (const r of mine) expect(subagents.registry.get(r.run.runId)!.status).toBe('stopped');
     await ended(theirs.run.runId);
     expect(subagents.registry.get(theirs.run.runId)!.status).toBe('completed');
@@ -179,11 +179,11 @@ describe('the subagent registry', () => {
   it('finds runs by #number, id and id prefix, within the chat only', async () => {
     await open();
     const { run } = await spawnOk('say:x');
-    expect(subagents.registry.find('-1', '#1')?.runId).toBe(run.runId);
-    expect(subagents.registry.find('-1', '1')?.runId).toBe(run.runId);
-    expect(subagents.registry.find('-1', run.runId)?.runId).toBe(run.runId);
-    expect(subagents.registry.find('-1', run.runId.slice(0, 6))?.runId).toBe(run.runId);
-    expect(subagents.registry.find('-2', '#1')).toBeUndefined();
+    expect(subagents.registry.find('telegram:-1', '#1')?.runId).toBe(run.runId);
+    expect(subagents.registry.find('telegram:-1', '1')?.runId).toBe(run.runId);
+    expect(subagents.registry.find('telegram:-1', run.runId)?.runId).toBe(run.runId);
+    expect(subagents.registry.find('telegram:-1', run.runId.slice(0, 6))?.runId).toBe(run.runId);
+    expect(subagents.registry.find('telegram:-2', '#1')).toBeUndefined();
     await ended(run.runId);
   });
 
@@ -204,7 +204,7 @@ describe('the subagent registry', () => {
     ['agent', 'skipped', 'pending'],
   ] as const)('announceTo %s: where the result of an agent-started run goes', async (announceTo, chat, agent) => {
     await open({ announceTo });
-    const { run } = await spawnOk('say:x', -1, { requester: { kind: 'agent', chatKey: '-1' } });
+    const { run } = await spawnOk('say:x', -1, { requester: { kind: 'agent', chatKey: 'telegram:-1' } });
     expect(run.delivery.chat).toBe(chat);
     expect(run.delivery.agent).toBe(agent);
     const byUser = await spawnOk('say:y');
@@ -242,6 +242,6 @@ describe('messages to a running run', () => {
     });
     await ended(run.runId);
     expect(await subagents.registry.send(run.runId, 'hi', 'Ada')).toMatchObject({ ok: false, error: '#1 has ended (completed).' });
-    await subagents.registry.stopAll('-1', 'Ada');
+    await subagents.registry.stopAll('telegram:-1', 'Ada');
   });
 });

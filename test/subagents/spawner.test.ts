@@ -12,6 +12,7 @@ import { OWNER } from '../support/telegram-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { realAdapters } from '../support/real-adapters.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { chat } from '../support/chats.ts';
 
 // The one way a run is built: /spawn, the spawn tool and plan steps all come through here.
 let world: FakeCliWorld;
@@ -36,8 +37,8 @@ afterEach(async () => {
 });
 
 const origin = (extra: Partial<SpawnOrigin> = {}): SpawnOrigin => ({
-  address: { chatId: -1 },
-  requester: { kind: 'user', userId: 1 },
+  address: chat(-1),
+  requester: { kind: 'user', userId: '1' },
   cwd: world.dir,
   cli: 'fake',
   depth: 0,
@@ -119,7 +120,7 @@ describe('building a run', () => {
     // a plan made by a run carries its depth: its steps would be too deep
     const deep = await app.orchestrator.create({ ...plan, steps: [plan.steps[0]!] }, origin({ depth: 2 }));
     expect(deep).toEqual({ ok: false, error: 'step "a": Subagents may be nested 2 deep at most, and this one would be at depth 3. Do the work yourself.' });
-    expect(app.orchestrator.forChat('-1')).toEqual([]);
+    expect(app.orchestrator.forChat('telegram:-1')).toEqual([]);
     expect(await world.invocations()).toEqual([]);
   });
 
@@ -130,9 +131,9 @@ describe('building a run', () => {
     );
     expect(created.ok).toBe(true);
     await expect
-      .poll(() => app.subagents.registry.forChat('-1')[0])
+      .poll(() => app.subagents.registry.forChat('telegram:-1')[0])
       .toMatchObject({ depth: 2, policy: { disallowedTools: ['Bash'] }, orchestration: { step: 'only' } });
-    await expect.poll(() => app.orchestrator.forChat('-1')[0]?.status, { timeout: 15_000 }).toBe('completed');
+    await expect.poll(() => app.orchestrator.forChat('telegram:-1')[0]?.status, { timeout: 15_000 }).toBe('completed');
   });
 
   it("auto-approves only a list that comes from the person asking or the operator, never from the project's agent", async () => {
@@ -173,7 +174,8 @@ const spawnerOn = async (extra: Partial<SpawnerOptions> = {}) =>
 
 describe('runs started by agents on other CLIs', () => {
   const spawner = () => spawnerOn();
-  const byAgent = (cli: string, extra: Partial<SpawnOrigin> = {}): SpawnOrigin => origin({ requester: { kind: 'agent', chatKey: '-1' }, cli, ...extra });
+  const byAgent = (cli: string, extra: Partial<SpawnOrigin> = {}): SpawnOrigin =>
+    origin({ requester: { kind: 'agent', chatKey: 'telegram:-1' }, cli, ...extra });
 
   it('a claude run started from a codex sandbox asks the chat instead of bypassing permissions', async () => {
     const s = await spawner();

@@ -10,6 +10,7 @@ import { RecordingOutbound } from './recording-outbound.ts';
 import { testConfig } from './test-config.ts';
 import { silentLog } from '../../src/log/logger.ts';
 import type { Command } from '../../src/bridge/commands/command.ts';
+import { chat } from './chats.ts';
 
 /** The whole bridge in this process, wired as `npm start` wires it, over the fake CLI and a test Outbound. */
 export interface OpenAppOptions {
@@ -55,8 +56,8 @@ export function spawnFrom(
   chatId = -1,
   extra: Partial<SpawnIntent> & { requester?: Requester; cwd?: string } = {},
 ) {
-  const { requester = { kind: 'user', userId: 1, name: 'Ada' }, cwd = world.dir, ...intent } = extra;
-  return app.subagents.spawner.spawn({ task, ...intent }, { address: { chatId }, requester, cwd, cli: 'fake', depth: 0 });
+  const { requester = { kind: 'user', userId: '1', name: 'Ada' }, cwd = world.dir, ...intent } = extra;
+  return app.subagents.spawner.spawn({ task, ...intent }, { address: chat(chatId), requester, cwd, cli: 'fake', depth: 0 });
 }
 
 /**

@@ -1,8 +1,8 @@
-import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/ports/transport.ts';
+import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/ports/transport.ts';
 
 export interface Sent {
-  to: ChatAddress;
-  messageId: number;
+  to: ChatRef;
+  messageId: string;
   text: string;
   html: string;
   buttons: Button[][];
@@ -22,9 +22,9 @@ export class RecordingOutbound implements Outbound {
     for (let i = 0; i < count; i++) this.failures.push(error);
   }
 
-  async send(to: ChatAddress, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+  async send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
     this.maybeFail();
-    const messageId = this.nextId++;
+    const messageId = String(this.nextId++);
     this.sent.push({ to, messageId, text: text.plain, html: text.html, buttons: options.buttons ?? [], edits: [] });
     return { ...to, messageId };
   }
@@ -35,9 +35,9 @@ export class RecordingOutbound implements Outbound {
     return sent !== undefined;
   }
 
-  async sendDocument(to: ChatAddress, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+  async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
     this.maybeFail();
-    const messageId = this.nextId++;
+    const messageId = String(this.nextId++);
     this.sent.push({
       to,
       messageId,
@@ -50,20 +50,20 @@ export class RecordingOutbound implements Outbound {
     return { ...to, messageId };
   }
 
-  async sendFile(to: ChatAddress, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
     this.maybeFail();
-    const messageId = this.nextId++;
+    const messageId = String(this.nextId++);
     this.sent.push({ to, messageId, text: file.caption?.plain ?? '', html: file.caption?.html ?? '', buttons: options.buttons ?? [], file, edits: [] });
     return { ...to, messageId };
   }
 
   /** What the chat shows now: each message's latest edit, or its text. */
-  shownTo(chatId: number): string[] {
-    return this.sent.filter((s) => s.to.chatId === chatId).map((s) => s.edits.at(-1) ?? s.text);
+  shownTo(chatId: number | string): string[] {
+    return this.sent.filter((s) => s.to.chat === String(chatId)).map((s) => s.edits.at(-1) ?? s.text);
   }
 
-  textsTo(chatId: number): string[] {
-    return this.sent.filter((s) => s.to.chatId === chatId).map((s) => s.text);
+  textsTo(chatId: number | string): string[] {
+    return this.sent.filter((s) => s.to.chat === String(chatId)).map((s) => s.text);
   }
 
   private maybeFail(): void {

@@ -75,7 +75,7 @@ describe('bridge lifecycle', () => {
     say('/spawn --label Logged "say:logged"');
     await answer(/^✅ #1 Logged/);
     const entries = world.bridge.logEntries();
-    const chat = String(CHAT);
+    const chat = `telegram:${CHAT}`;
     expect(entries.find((e) => e.msg === 'turn started')).toMatchObject({ level: 'info', chat, cli: 'claude' });
     expect(entries.find((e) => e.msg === 'turn completed')).toMatchObject({ level: 'info', chat, ms: expect.any(Number) });
     const started = entries.find((e) => e.msg === 'run #1 started');
@@ -157,7 +157,7 @@ describe('start-up errors', () => {
     [{ SUBAGENTS_MAX_CONCURRENT: 'four' }, 'SUBAGENTS_MAX_CONCURRENT: expected a whole number of at least 1, got "four"'],
     [{ SUBAGENTS_TIMEOUT_SECONDS: '-5' }, 'SUBAGENTS_TIMEOUT_SECONDS: expected a whole number of at least 1, got "-5"'],
     [{ BRIDGE_DEFAULT_CLI: 'cobol' }, 'BRIDGE_DEFAULT_CLI: unknown CLI "cobol"; known: claude, codex, droid'],
-    [{ BRIDGE_ALLOWED_USERS: '111,bob' }, 'BRIDGE_ALLOWED_USERS: expected comma-separated numeric Telegram user ids, got "bob"'],
+    [{ BRIDGE_ALLOWED_USERS: '111,bob' }, 'BRIDGE_ALLOWED_USERS: expected comma-separated user ids (numbers, or transport:id), got "bob"'],
     [{ BRIDGE_DAILY_BUDGET_USD: 'lots' }, 'BRIDGE_DAILY_BUDGET_USD: expected an amount of US dollars above 0, like 5 or 2.50, got "lots"'],
     [{ BRIDGE_PROJECT_ROOTS: '/no/such/root' }, 'BRIDGE_PROJECT_ROOTS: /no/such/root is not an existing directory'],
     [{ BRIDGE_PERMISSION_MODE: 'yolo' }, 'BRIDGE_PERMISSION_MODE: expected one of safe, ask, bypass, got "yolo"'],
@@ -195,7 +195,7 @@ describe('start-up errors', () => {
     ],
     [
       { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: 'ci=0123456789abcdef', BRIDGE_API_SCOPES: 'ci=42|general' },
-      'BRIDGE_API_SCOPES: expected Telegram chat ids (numbers, like -1001234567890) or * for "ci", got "general"',
+      'BRIDGE_API_SCOPES: expected chat ids (numbers, like -1001234567890, or transport:id) or * for "ci", got "general"',
     ],
     [
       { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TLS_CERT: '/no/cert.pem' },

@@ -1,6 +1,7 @@
 import { Api } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TelegramOutbound } from '../../src/telegram/outbound.ts';
+import { telegramChat } from '../../src/telegram/id.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 
 // The Outbound over grammY's real client and the fake Bot API: what it does with each of
@@ -19,41 +20,42 @@ afterEach(() => telegram.close());
 
 describe('the Telegram outbound', () => {
   it('sends HTML with buttons, in a topic, as a reply', async () => {
-    const ref = await out.send({ chatId: CHAT }, html('hello'), { buttons: [[{ text: 'Stop', data: 'stop:1' }]], replyTo: 1 });
-    const message = telegram.message(CHAT, ref.messageId)!;
+    const ref = await out.send(telegramChat(CHAT), html('hello'), { buttons: [[{ text: 'Stop', data: 'stop:1' }]], replyTo: '1' });
+    const message = telegram.message(CHAT, Number(ref.messageId))!;
     expect(message).toMatchObject({ text: 'hello', parseMode: 'HTML', replyToMessageId: 1 });
     expect(message.buttons.map((b) => b.text)).toEqual(['Stop']);
   });
 
   it('treats "message is not modified" and a deleted message as done, not as errors', async () => {
     const buttons = [[{ text: 'Stop', data: 'stop:1' }]];
-    const ref = await out.send({ chatId: CHAT }, html('same'), { buttons });
+    const ref = await out.send(telegramChat(CHAT), html('same'), { buttons });
     await expect(out.edit(ref, html('same'), { buttons })).resolves.toBe(true);
     const edits = telegram.callsTo('editMessageText');
     expect(edits[0]!.error?.description).toMatch(/message is not modified/);
-    await expect(out.edit({ chatId: CHAT, messageId: 999 }, html('gone'))).resolves.toBe(false); // gone: the caller may send anew
+    await expect(out.edit({ ...telegramChat(CHAT), messageId: '999' }, html('gone'))).resolves.toBe(false); // gone: the caller may send anew
   });
 
   it('resends as plain text when the markup is refused, and when the formatted text is too long', async () => {
-    const ref = await out.send({ chatId: CHAT }, { html: '<b>unclosed', plain: 'unclosed' });
-    expect(telegram.message(CHAT, ref.messageId)).toMatchObject({ text: 'unclosed', parseMode: undefined });
+    const ref = await out.send(telegramChat(CHAT), { html: '<b>unclosed', plain: 'unclosed' });
+    expect(telegram.message(CHAT, Number(ref.messageId))).toMatchObject({ text: 'unclosed', parseMode: undefined });
     const long = 'x'.repeat(5000);
-    const cut = await out.send({ chatId: CHAT }, { html: long, plain: long });
-    expect(telegram.message(CHAT, cut.messageId)!.text).toHaveLength(4096);
+    const cut = await out.send(telegramChat(CHAT), { html: long, plain: long });
+    expect(telegram.message(CHAT, Number(cut.messageId))!.text).toHaveLength(4096);
   });
 
   it('edits with the plain text when the edited markup is refused', async () => {
-    const ref = await out.send({ chatId: CHAT }, html('first'));
+    const ref = await out.send(telegramChat(CHAT), html('first'));
     await out.edit(ref, { html: '<i>broken', plain: 'second' });
-    expect(telegram.message(CHAT, ref.messageId)!.text).toBe('second');
+    expect(telegram.message(CHAT, Number(ref.messageId))!.text).toBe('second');
   });
 
   it('uploads a document with an HTML caption, falling back to a plain one', async () => {
-    const ref = await out.sendDocument(
-      { chatId: CHAT },
-      { filename: 'answer.md', content: '# Title\n\nbody', caption: { html: '<b>preview', plain: 'preview' } },
-    );
-    const message = telegram.message(CHAT, ref.messageId)!;
+    const ref = await out.sendDocument(telegramChat(CHAT), {
+      filename: 'answer.md',
+      content: '# Title\n\nbody',
+      caption: { html: '<b>preview', plain: 'preview' },
+    });
+    const message = telegram.message(CHAT, Number(ref.messageId))!;
     expect(message.document).toMatchObject({ fileName: 'answer.md' });
     expect(message.document!.bytes.toString('utf8')).toBe('# Title\n\nbody');
     expect(message.caption).toBe('preview');
@@ -61,7 +63,7 @@ describe('the Telegram outbound', () => {
 
   it('passes other errors up to the caller (the outbox retries them)', async () => {
     telegram.failNext('sendMessage', { code: 403, description: 'Forbidden: bot was blocked by the user' });
-    await expect(out.send({ chatId: CHAT }, html('x'))).rejects.toMatchObject({ error_code: 403 });
+    await expect(out.send(telegramChat(CHAT), html('x'))).rejects.toMatchObject({ error_code: 403 });
   });
 
   it('a 429 pauses that chat for its retry_after, not the others; the message arrives once', async () => {
@@ -69,10 +71,10 @@ describe('the Telegram outbound', () => {
     telegram.sendText({ chatId: other, userId: 1, text: 'hi', chatType: 'group' });
     telegram.failNext('sendMessage', { code: 429, retryAfter: 2 }, { chatId: CHAT });
     const started = Date.now();
-    const paused = out.send({ chatId: CHAT }, html('after the pause'));
-    const next = out.send({ chatId: CHAT }, html('behind it'));
-    const elsewhere = await out.send({ chatId: other }, html('meanwhile'));
-    expect(telegram.message(other, elsewhere.messageId)!.text).toBe('meanwhile');
+    const paused = out.send(telegramChat(CHAT), html('after the pause'));
+    const next = out.send(telegramChat(CHAT), html('behind it'));
+    const elsewhere = await out.send(telegramChat(other), html('meanwhile'));
+    expect(telegram.message(other, Number(elsewhere.messageId))!.text).toBe('meanwhile');
     expect(telegram.botMessages(CHAT).map((m) => m.text)).toEqual([]); // still waiting out the 429
     await Promise.all([paused, next]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
@@ -85,9 +87,9 @@ describe('the Telegram outbound', () => {
       const paced = new TelegramOutbound(new Api(strict.token, { apiRoot: strict.apiRoot }));
       const user = 4100; // a private chat: one call a second
       strict.sendText({ chatId: user, userId: user, text: 'hi' });
-      const progress = await paced.send({ chatId: user }, html('working'));
+      const progress = await paced.send(telegramChat(user), html('working'));
       const edits = Array.from({ length: 10 }, (_, i) => paced.edit(progress, html(`step ${i + 1}`)));
-      const answers = [1, 2, 3].map((i) => paced.send({ chatId: user }, html(`answer ${i}`)));
+      const answers = [1, 2, 3].map((i) => paced.send(telegramChat(user), html(`answer ${i}`)));
       await Promise.all([...edits, ...answers]);
       expect(strict.calls.filter((call) => call.status === 429)).toEqual([]);
       expect(strict.botMessages(user).map((m) => m.text)).toEqual(['step 10', 'answer 1', 'answer 2', 'answer 3']);

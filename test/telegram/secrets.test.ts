@@ -28,10 +28,10 @@ describe("the bridge's secrets", () => {
     const mcpDir = dirname(first!.argv[first!.argv.indexOf('--mcp-config') + 1]!);
     expect(mcpDir).toMatch(/\/jsonl-bridge-mcp-\d+-\w+$/);
     expect(isInside(mcpDir, world.dataDir) || isInside(mcpDir, world.workdir)).toBe(false);
-    const mainConfig = JSON.parse(await readFile(join(mcpDir, `main-${CHAT}.json`), 'utf8'));
+    const mainConfig = JSON.parse(await readFile(join(mcpDir, `main-telegram_${CHAT}.json`), 'utf8'));
     const token = /^Bearer (.+)$/.exec(mainConfig.mcpServers.bridge.headers.Authorization)![1]!;
     expect(mainConfig.mcpServers.bridge.url).not.toContain(token);
-    expect((await stat(join(mcpDir, `main-${CHAT}.json`))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(mcpDir, `main-telegram_${CHAT}.json`))).mode & 0o777).toBe(0o600);
     for (const call of await world.cli.invocations()) expect(call.argv.join(' ')).not.toContain(token);
 
     // a run that asks the chat gets its own secret for the permission tool; it goes with the run

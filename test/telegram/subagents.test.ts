@@ -96,7 +96,7 @@ describe('/subagents', () => {
     const info = await waitText(chat, /^#1 Busy\n\{/);
     expect(info.text).toContain(`"runId": "${runId}"`);
     expect(info.text).toContain('"status": "running"');
-    expect(info.text).toContain('"requesterChatId"');
+    expect(info.text).toContain(`"requesterKey": "telegram:${chat}"`);
     world.telegram.pressButton({ chatId: chat, messageId: started.messageId, data: callbackData(started.buttons[0]), userId: OWNER });
     const stopped = await waitText(chat, /^❌ #1 Busy/);
     expect(stopped.text).toContain('Stopped: stopped by Ada');

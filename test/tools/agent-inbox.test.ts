@@ -7,6 +7,7 @@ import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
 import { silentLog } from '../../src/log/logger.ts';
+import { chat } from '../support/chats.ts';
 
 let world: FakeCliWorld;
 let app: App;
@@ -26,9 +27,9 @@ afterEach(async () => {
 const run = (n: number, result: string, status: SubagentRunRecord['status'] = 'completed'): SubagentRunRecord => ({
   runId: `run-${n}`,
   number: n,
-  requesterChatId: -1,
-  requesterKey: '-1',
-  requester: { kind: 'agent', chatKey: '-1' },
+  chat: chat(-1),
+  requesterKey: 'telegram:-1',
+  requester: { kind: 'agent', chatKey: 'telegram:-1' },
   cli: 'fake',
   task: `task ${n}`,
   label: `Job ${n}`,
@@ -66,8 +67,8 @@ describe('handing results back to the main agent', () => {
 
   it('waits for the turn in progress, then gives everything gathered meanwhile in one turn', async () => {
     const inbox = new AgentInbox(app.bridge, false, 50);
-    const chat = app.bridge.chats.get({ chatId: -1 });
-    await app.bridge.startTurn(chat, { text: 'sleep:1 working' });
+    const session = app.bridge.chats.get(chat(-1));
+    await app.bridge.startTurn(session, { text: 'sleep:1 working' });
     const first = inbox.deliver([runHandBack(run(1, 'early'))]);
     await new Promise((r) => setTimeout(r, 300));
     const second = inbox.deliver([runHandBack(run(2, 'later'))]);

@@ -16,6 +16,7 @@ import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
+import { chat } from '../support/chats.ts';
 
 let world: FakeCliWorld;
 let app: App;
@@ -40,7 +41,7 @@ const notices = () =>
     .map(Number);
 
 const scope = (chatId: number, depth = 0): ToolScope => ({
-  address: { chatId },
+  address: chat(chatId),
   depth,
   kind: depth ? 'subagent' : 'main',
   sessionId: () => 'main-session-id',
@@ -110,7 +111,7 @@ describe('the MCP endpoint', () => {
     const adapter = config.adapters.get('fake')!;
     const described = async (withTaskTool: boolean) => {
       const session = tools.forMainSession({
-        address: { chatId: -5 },
+        address: chat(-5),
         adapter: { ...adapter, options: { ...adapter.options, ...(withTaskTool ? { agents: ['--agents', '{agentsFile}'] } : {}) } },
         sessionId: () => undefined,
         mode: 'bypass',
@@ -138,11 +139,11 @@ describe('the MCP endpoint', () => {
     expect(result.text).toMatch(
       /^Subagent #1 started: id [\w-]{10}, label "Slow one", CLI fake\. Its result will arrive by itself as a new message in this conversation/,
     );
-    const run = subagents.registry.find('-1', '#1')!;
+    const run = subagents.registry.find('telegram:-1', '#1')!;
     expect(run).toMatchObject({
-      requesterChatId: -1,
+      chat: chat(-1),
       depth: 1,
-      requester: { kind: 'agent', chatKey: '-1', sessionId: 'main-session-id' },
+      requester: { kind: 'agent', chatKey: 'telegram:-1', sessionId: 'main-session-id' },
       requesterSessionId: 'main-session-id',
     });
     await expect.poll(notices).toEqual([1]);
@@ -157,10 +158,10 @@ describe('the MCP endpoint', () => {
 
   it('a main session that asks the chat starts runs that ask too', async () => {
     await open();
-    const asker = { id: 'main--1', chatKey: '-1', address: { chatId: -1 }, title: 'fake', lifetime: 'session' as const };
+    const asker = { id: 'main-telegram:-1', chatKey: 'telegram:-1', address: chat(-1), title: 'fake', lifetime: 'session' as const };
     const client = await connect(endpoint.grant({ ...scope(-1), tools: new Set([...AGENT_TOOLS, 'approve_tool']), asker }));
     expect((await call(client, 'spawn_subagent', { task: 'say:careful' })).isError).toBe(false);
-    expect(subagents.registry.find('-1', '#1')!.policy).toMatchObject({ approvals: true });
+    expect(subagents.registry.find('telegram:-1', '#1')!.policy).toMatchObject({ approvals: true });
     await expect.poll(async () => (await world.invocations()).find((c) => c.prompt === 'say:careful')?.argv).toBeDefined();
     const argv = (await world.invocations()).find((c) => c.prompt === 'say:careful')!.argv;
     expect(argv).toContain('--permission-prompt-tool');
@@ -199,19 +200,23 @@ describe('the MCP endpoint', () => {
     const client = await connect(endpoint.grant(scope(-1, 1)));
     const result = await call(client, 'spawn_subagent', { task: 'nested' });
     expect(result).toEqual({ isError: true, text: 'Subagents may be nested 1 deep at most, and this one would be at depth 2. Do the work yourself.' });
-    expect(subagents.registry.forChat('-1')).toEqual([]);
+    expect(subagents.registry.forChat('telegram:-1')).toEqual([]);
   });
 
   it("gives a subagent's spawn no more than the subagent: its tools, its approvals, one level deeper", async () => {
     await open({ maxDepth: 2 });
     const parent = await app.subagents.spawner.spawn(
       { task: 'hang', allow: ['Read', 'Grep'], ask: true },
-      { address: { chatId: -1 }, requester: { kind: 'user', userId: 1 }, cwd: world.dir, cli: 'fake', depth: 0 },
+      { address: chat(-1), requester: { kind: 'user', userId: '1' }, cwd: world.dir, cli: 'fake', depth: 0 },
     );
     if (!parent.ok) throw new Error(parent.error);
     const client = await connect(endpoint.grant({ ...scope(-1, 1), runId: parent.run.runId }));
     expect((await call(client, 'spawn_subagent', { task: 'hang', label: 'Child' })).isError).toBe(false);
-    expect(subagents.registry.find('-1', '#2')).toMatchObject({ label: 'Child', depth: 2, policy: { allowedTools: ['Read', 'Grep'], approvals: true } });
+    expect(subagents.registry.find('telegram:-1', '#2')).toMatchObject({
+      label: 'Child',
+      depth: 2,
+      policy: { allowedTools: ['Read', 'Grep'], approvals: true },
+    });
   });
 
   it("sees only its own chat's runs", async () => {
@@ -241,10 +246,10 @@ describe('the MCP endpoint', () => {
     expect(started.text).toMatch(
       /^Orchestration #1 started: id [\w-]{10}, 2 steps \(dag\)\. Progress is shown in the chat\. When it ends, its outcome will arrive by itself/,
     );
-    await expect.poll(() => subagents.registry.forChat('-1').length).toBe(1);
-    expect(subagents.registry.forChat('-1')[0]!.orchestration).toMatchObject({ step: 'one' });
+    await expect.poll(() => subagents.registry.forChat('telegram:-1').length).toBe(1);
+    expect(subagents.registry.forChat('telegram:-1')[0]!.orchestration).toMatchObject({ step: 'one' });
     // let the plan finish, announcement and all, before its store goes away
-    await expect.poll(() => orchestrator.forChat('-1')[0]?.delivery?.chat, { timeout: 15_000 }).toBe('sent');
-    expect(orchestrator.forChat('-1')[0]!.status).toBe('completed');
+    await expect.poll(() => orchestrator.forChat('telegram:-1')[0]?.delivery?.chat, { timeout: 15_000 }).toBe('sent');
+    expect(orchestrator.forChat('telegram:-1')[0]!.status).toBe('completed');
   });
 });

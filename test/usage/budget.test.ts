@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest, spawnFrom } from '../support/app-world.ts';
+import { chat } from '../support/chats.ts';
 
 // Every turn and run is priced as its CLI reports it ($0.0010 each for the fake CLI).
 const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1', BRIDGE_DAILY_BUDGET_USD: '0.0025' } });
 
 const say = async (text: string) => {
-  await t.app.bridge.handleMessage({ address: { chatId: -1 }, user: { id: 1, name: 'Ada' }, text });
+  await t.app.bridge.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text });
   await t.app.bridge.idle();
 };
 const texts = () => t.out.textsTo(-1);

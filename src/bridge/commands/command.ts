@@ -1,4 +1,4 @@
-import type { RichText, MessageRef, SendOptions, IncomingMessage, Outbound, ButtonPress, ButtonAnswer } from '../../ports/transport.ts';
+import type { RichText, MessageRef, SendOptions, IncomingMessage, Outbound, ButtonPress, ButtonAnswer, ChatRef, ChatUser } from '../../ports/transport.ts';
 import type { ButtonKind } from '../../ports/buttons.ts';
 import type { ChatSession } from '../chat-session.ts';
 import type { ChatSessions } from '../chat-sessions.ts';
@@ -21,7 +21,7 @@ export interface CommandHost {
   /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
   readonly attachments: Pick<Attachments, 'take' | 'save'>;
   /** The owner: the first of BRIDGE_ALLOWED_USERS, or the console's one user. */
-  isOwner(userId: number): boolean;
+  isOwner(chat: ChatRef, user: ChatUser): boolean;
 }
 
 /** What every part of a command (its handler, its buttons, its /stop and /status hooks) is given. */

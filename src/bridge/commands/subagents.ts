@@ -6,7 +6,7 @@ import { askerId } from '../../approvals/asker.ts';
 import { UsageError, onPress, type Command, type CommandContext } from './command.ts';
 
 /** Who did it, for a run's record. */
-const who = (ctx: { message: { user: { id: number; name?: string } } }) => ctx.message.user.name ?? String(ctx.message.user.id);
+const who = (ctx: { message: { user: { id: string; name?: string } } }) => ctx.message.user.name ?? ctx.message.user.id;
 
 /** /subagents: list and manage this chat's runs; the runs' Stop buttons; and /stop and /status reaching them. */
 export const subagents: Command = {

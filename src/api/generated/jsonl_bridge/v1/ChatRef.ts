@@ -5,9 +5,13 @@ import type { Long } from '@grpc/proto-loader';
 export interface ChatRef {
   chatId?: number | string | Long;
   threadId?: number;
+  chat?: string;
+  thread?: string;
 }
 
 export interface ChatRef__Output {
   chatId: number;
   threadId: number;
+  chat: string;
+  thread: string;
 }
