@@ -3,7 +3,8 @@ import { parseCommandLine } from './command-line.ts';
 import { plain } from '../presentation/deliver.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { displayPath } from '../presentation/paths.ts';
-import { escapeHtml, truncate } from '../presentation/format/index.ts';
+import { truncate } from '../presentation/format/index.ts';
+import { code, rich } from '../rich/index.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress, type ChatAddress, type IncomingMessage, type Outbound, type RichText } from '../ports/transport.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import type { BridgeConfig } from '../config/config.ts';
@@ -66,7 +67,7 @@ export type StatusHook = (chat: ChatSession) => Promise<[string, string][]>;
 
 /**
  * The transport-neutral bot: who may talk, what a message means (a command or a turn), and
- * how turns are shown. Telegram and the console both feed it and give it an Outbound.
+ * how turns are shown. Every transport (a chat app, the console) feeds it and gives it an Outbound.
  */
 export class Bridge {
   readonly config: BotConfig;
@@ -175,7 +176,7 @@ export class Bridge {
       return;
     }
     if (!message.text.trim()) {
-      // Telegram's apps send no such message, but a modified client can: it is answered, not dropped.
+      // A chat app sends no such message, but a modified client can: it is answered, not dropped.
       await reply(plain('This message holds only blank space, so nothing went to the agent.'));
       return;
     }
@@ -202,7 +203,7 @@ export class Bridge {
         } catch (error) {
           if (!(error instanceof UsageError)) throw error;
           const usage = ctx.usage;
-          await ctx.reply({ html: `⚠️ ${escapeHtml(error.message)}\nUsage: <code>${escapeHtml(usage)}</code>`, plain: `⚠️ ${error.message}\nUsage: ${usage}` });
+          await ctx.reply(rich`⚠️ ${error.message}\nUsage: ${code(usage)}`);
         }
       },
       timeoutSeconds * 1000,
@@ -377,8 +378,7 @@ export class Bridge {
 }
 
 function refusal(userId: number): RichText {
-  const text = `⛔ Sorry, you are not allowed to use this bot. Your Telegram user id is ${userId}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
-  return { html: escapeHtml(text).replace(String(userId), `<code>${userId}</code>`), plain: text };
+  return rich`⛔ Sorry, you are not allowed to use this bot. Your Telegram user id is ${code(String(userId))}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
 }
 
 function ordinal(n: number): string {

@@ -1,10 +1,10 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
 import { basename } from 'node:path';
 import type { Button, ChatAddress, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
-import { TELEGRAM_CAPTION_LIMIT, truncate } from '../presentation/format/index.ts';
+import { truncate } from '../presentation/format/index.ts';
+import { plainText, type Frame } from '../rich/index.ts';
+import { captionPreview, messagesOf, renderHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT } from './format/index.ts';
 import { SendBudget } from './send-budget.ts';
-
-const TEXT_LIMIT = 4096;
 
 /**
  * The bridge's Outbound over the Bot API. HTML first; if Telegram rejects the markup, the
@@ -35,6 +35,14 @@ export class TelegramOutbound implements Outbound {
     return this.budget.schedule(to.chatId, 'message', () => this.sendFileNow(to, file, options));
   }
 
+  split(text: RichText, frame: Frame = {}): RichText[] {
+    return messagesOf(text, frame);
+  }
+
+  preview(text: RichText): RichText {
+    return captionPreview(text);
+  }
+
   private async sendNow(to: ChatAddress, text: RichText, options: SendOptions): Promise<MessageRef> {
     const base = {
       ...thread(to),
@@ -43,11 +51,11 @@ export class TelegramOutbound implements Outbound {
       link_preview_options: { is_disabled: true },
     };
     try {
-      const sent = await this.api.sendMessage(to.chatId, text.html, { ...base, parse_mode: 'HTML' });
+      const sent = await this.api.sendMessage(to.chatId, renderHtml(text), { ...base, parse_mode: 'HTML' });
       return { ...to, messageId: sent.message_id };
     } catch (error) {
       if (!isMarkupRejection(error)) throw error;
-      const sent = await this.api.sendMessage(to.chatId, truncate(text.plain, TEXT_LIMIT), base);
+      const sent = await this.api.sendMessage(to.chatId, truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), base);
       return { ...to, messageId: sent.message_id };
     }
   }
@@ -55,12 +63,16 @@ export class TelegramOutbound implements Outbound {
   private async editNow(ref: MessageRef, text: RichText, options: { buttons?: Button[][] }): Promise<boolean> {
     const markup = { reply_markup: keyboard(options.buttons ?? []) };
     try {
-      await this.api.editMessageText(ref.chatId, ref.messageId, text.html, { ...markup, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+      await this.api.editMessageText(ref.chatId, ref.messageId, renderHtml(text), {
+        ...markup,
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+      });
       return true;
     } catch (error) {
       if (isHarmlessEditError(error)) return !isGone(error);
       if (!isMarkupRejection(error)) throw error;
-      return this.api.editMessageText(ref.chatId, ref.messageId, truncate(text.plain, TEXT_LIMIT), markup).then(
+      return this.api.editMessageText(ref.chatId, ref.messageId, truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), markup).then(
         () => true,
         (again: unknown) => {
           if (!isHarmlessEditError(again)) throw again;
@@ -98,11 +110,11 @@ export class TelegramOutbound implements Outbound {
     const send = (extra: { caption?: string; parse_mode?: 'HTML' }) =>
       as === 'photo' ? this.api.sendPhoto(to.chatId, file(), { ...base, ...extra }) : this.api.sendDocument(to.chatId, file(), { ...base, ...extra });
     try {
-      const sent = await send(caption ? { caption: caption.html, parse_mode: 'HTML' } : {});
+      const sent = await send(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
       return { ...to, messageId: sent.message_id };
     } catch (error) {
       if (!caption || !isMarkupRejection(error)) throw error;
-      const sent = await send({ caption: truncate(caption.plain, TELEGRAM_CAPTION_LIMIT) });
+      const sent = await send({ caption: truncate(plainText(caption), TELEGRAM_CAPTION_LIMIT) });
       return { ...to, messageId: sent.message_id };
     }
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest } from '../support/app-world.ts';
 import { idButton } from '../../src/ports/buttons.ts';
+import { plain } from '../../src/rich/index.ts';
 
 // A command never holds a chat past its deadline: the transport hands a chat's messages over one
 // after another, so a command that never ended would leave the chat answering nothing more.
@@ -37,7 +38,7 @@ describe('command deadlines', () => {
       'slowish',
       async ({ reply, signal }) => {
         await new Promise((resolve) => setTimeout(resolve, 1500));
-        await reply({ html: 'done', plain: signal.aborted ? 'aborted' : 'done' });
+        await reply(plain(signal.aborted ? 'aborted' : 'done'));
       },
       { timeoutSeconds: 5 },
     );

@@ -1,15 +1,10 @@
-import { escapeHtml } from '../../presentation/format/index.ts';
-import type { RichText } from '../../ports/transport.ts';
+import { bold, lines, rich, type RichText } from '../../rich/index.ts';
 import type { BridgeManifest } from '../../config/bridge-manifest.ts';
 import type { CommandHandler } from './command.ts';
 
 export function helpText(manifest: BridgeManifest, intro?: string): RichText {
-  const lines = manifest.commands.map((c) => ({ html: `${escapeHtml(c.usage)}\n    ${escapeHtml(c.description)}`, plain: `${c.usage}\n    ${c.description}` }));
   const head = intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.';
-  return {
-    html: `${escapeHtml(head)}\n\n<b>Commands</b>\n${lines.map((l) => l.html).join('\n')}`,
-    plain: `${head}\n\nCommands\n${lines.map((l) => l.plain).join('\n')}`,
-  };
+  return lines([head, '', bold('Commands'), ...manifest.commands.map((c) => rich`${c.usage}\n    ${c.description}`)]);
 }
 
 export const start: CommandHandler = async ({ bridge, reply }) => {

@@ -1,6 +1,6 @@
 import { unsupportedOption } from '../../adapters/turn-options.ts';
 import { unsupportedMode } from '../../adapters/permissions.ts';
-import { escapeHtml } from '../../presentation/format/index.ts';
+import { bold, code, lines, rich } from '../../rich/index.ts';
 import { plain } from '../../presentation/deliver.ts';
 import { formatDuration } from '../../presentation/progress.ts';
 import { UsageError, type CommandHandler, refuseWhileBusy } from './command.ts';
@@ -35,10 +35,7 @@ export const status: CommandHandler = async ({ bridge, chat, reply }) => {
     ['Queued messages', String(chat.queued)],
     ...(await bridge.statusExtras(chat)),
   ];
-  await reply({
-    html: `<b>Status</b>\n${rows.map(([k, v]) => `${escapeHtml(k)}: <code>${escapeHtml(v)}</code>`).join('\n')}`,
-    plain: `Status\n${rows.map(([k, v]) => `${k}: ${v}`).join('\n')}`,
-  });
+  await reply(lines([bold('Status'), ...rows.map(([k, v]) => rich`${k}: ${code(v)}`)]));
 };
 
 export const cli: CommandHandler = async ({ bridge, chat, args, reply }) => {

@@ -1,5 +1,5 @@
 import type { Token, Tokens } from 'marked';
-import { PLAIN, type Block, type Span } from './model.ts';
+import { PLAIN, type Block, type Span } from '../../rich/model.ts';
 
 type ToBlocks = (tokens: readonly Token[]) => Block[];
 
