@@ -18,16 +18,6 @@ export interface InlineStyle {
 
 export const PLAIN: InlineStyle = { bold: false, italic: false, strike: false, code: false, link: null };
 
-export interface Span {
-  readonly text: string;
-  readonly style: InlineStyle;
-}
-
-/** Block-level output: flowing text (maybe quoted) or a preformatted block. */
-export type Block =
-  | { readonly kind: 'text'; readonly quote: boolean; readonly spans: readonly Span[]; readonly keepWithNext?: boolean }
-  | { readonly kind: 'pre'; readonly lang: string; readonly text: string };
-
 export interface RunStyle extends InlineStyle {
   readonly quote: boolean;
   /** The language of the enclosing preformatted block ('' for none), or null outside one. */

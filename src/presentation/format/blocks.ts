@@ -2,7 +2,8 @@ import type { MarkedToken, Token } from 'marked';
 import { decodeEntities } from './entities.ts';
 import { inlineSpans } from './inline.ts';
 import { listBlocks } from './lists.ts';
-import { PLAIN, type Block, type Span } from '../../rich/model.ts';
+import { PLAIN } from '../../rich/model.ts';
+import type { Block, Span } from './block.ts';
 import { tableText } from './table.ts';
 
 const RULE = '———';

@@ -1,7 +1,8 @@
 import type { MarkedToken, Token } from 'marked';
 import { decodeEntities } from './entities.ts';
 import { safeHref } from './links.ts';
-import { PLAIN, type InlineStyle, type Span } from '../../rich/model.ts';
+import { PLAIN, type InlineStyle } from '../../rich/model.ts';
+import type { Span } from './block.ts';
 
 /** Converts marked's inline tokens to styled spans. */
 export function inlineSpans(tokens: readonly Token[], style: InlineStyle = PLAIN): Span[] {

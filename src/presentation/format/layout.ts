@@ -1,5 +1,6 @@
 import { compose, type Piece } from '../../rich/compose.ts';
-import { CutRank, PLAIN, type Block, type Cut, type RichText } from '../../rich/model.ts';
+import { CutRank, PLAIN, type Cut, type RichText } from '../../rich/model.ts';
+import type { Block } from './block.ts';
 
 const BLOCK_GAP = '\n\n';
 
