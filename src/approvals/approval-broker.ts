@@ -1,6 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { AuditLog } from '../audit/audit-log.ts';
-import { escapeHtml, truncate } from '../presentation/format/index.ts';
+import { truncate } from '../presentation/format/index.ts';
+import { bold, italic, lines, pre } from '../rich/index.ts';
 import { ButtonKind } from '../ports/buttons.ts';
 import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import type { AutoApprove } from '../policy/tool-policy.ts';
@@ -234,11 +235,11 @@ function questionText(asker: Asker, tool: string, input: string, asFile: boolean
   const head = `🔐 ${asker.title} asks to use ${tool}`;
   const call = describeCall(input, asFile);
   const note = `No answer within ${Math.round(timeoutMs / 60_000) || 1} min means deny.`;
-  return { html: `<b>${escapeHtml(head)}</b>\n<pre>${escapeHtml(call)}</pre>\n<i>${escapeHtml(note)}</i>`, plain: `${head}\n${call}\n${note}` };
+  return lines([bold(head), pre(call), italic(note)]);
 }
 
 function decidedText(asker: Asker, tool: string, input: string, asFile: boolean, verdict: string): RichText {
   const head = `${asker.title}: ${tool}`;
   const call = describeCall(input, asFile);
-  return { html: `<b>${escapeHtml(head)}</b>\n<pre>${escapeHtml(call)}</pre>\n${escapeHtml(verdict)}`, plain: `${head}\n${call}\n${verdict}` };
+  return lines([bold(head), pre(call), verdict]);
 }

@@ -3,7 +3,8 @@ import { parseCommandLine } from './command-line.ts';
 import { plain } from '../presentation/deliver.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { displayPath } from '../presentation/paths.ts';
-import { escapeHtml, truncate } from '../presentation/format/index.ts';
+import { truncate } from '../presentation/format/index.ts';
+import { code, rich } from '../rich/index.ts';
 import {
   chatKey,
   userKey,
@@ -72,7 +73,7 @@ const GONE = 'This button no longer does anything.';
 
 /**
  * The transport-neutral bot: who may talk, what a message means (a command or a turn), and
- * how turns are shown. Telegram and the console both feed it and give it an Outbound.
+ * how turns are shown. Every transport (a chat app, the console) feeds it and gives it an Outbound.
  */
 export class Bridge {
   readonly config: BotConfig;
@@ -187,7 +188,7 @@ export class Bridge {
       return;
     }
     if (!message.text.trim()) {
-      // Telegram's apps send no such message, but a modified client can: it is answered, not dropped.
+      // A chat app sends no such message, but a modified client can: it is answered, not dropped.
       await reply(plain('This message holds only blank space, so nothing went to the agent.'));
       return;
     }
@@ -361,8 +362,7 @@ export class Bridge {
 }
 
 function refusal(userId: string): RichText {
-  const text = `⛔ Sorry, you are not allowed to use this bot. Your user id is ${userId}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
-  return { html: escapeHtml(text).replace(userId, `<code>${escapeHtml(userId)}</code>`), plain: text };
+  return rich`⛔ Sorry, you are not allowed to use this bot. Your user id is ${code(userId)}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
 }
 
 function ordinal(n: number): string {

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../presentation/format/index.ts';
+import { code, rich } from '../rich/index.ts';
 import { plain } from '../presentation/deliver.ts';
 import type { Log } from '../log/logger.ts';
 import { UsageError, type Command, type CommandContext } from './commands/command.ts';
@@ -24,7 +24,7 @@ export async function runCommand(
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         const usage = ctx.usage;
-        await ctx.reply({ html: `⚠️ ${escapeHtml(error.message)}\nUsage: <code>${escapeHtml(usage)}</code>`, plain: `⚠️ ${error.message}\nUsage: ${usage}` });
+        await ctx.reply(rich`⚠️ ${error.message}\nUsage: ${code(usage)}`);
       }
     },
     timeoutSeconds * 1000,

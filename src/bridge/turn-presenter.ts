@@ -14,7 +14,7 @@ export interface PresenterOptions {
   editIntervalMs: number;
   documentOverChars: number;
   stopButton?: Button;
-  /** Where Telegram's failures go: they never stop the turn. */
+  /** Where the transport's failures go: they never stop the turn. */
   log: Log;
 }
 
@@ -25,7 +25,7 @@ const ANSWER_IN_PLACE_WITHIN_MS = 10_000;
 
 /**
  * Shows one turn in a chat: a progress message edited in place (rate-limited), then the
- * answer as new messages. Telegram failures here are logged and never stop the turn.
+ * answer as new messages. The transport's failures here are logged and never stop the turn.
  */
 export class TurnPresenter {
   readonly progress: ProgressState;
@@ -100,7 +100,7 @@ export class TurnPresenter {
    */
   private async answerInPlace(text: string, notice: string | undefined): Promise<boolean> {
     if (!this.ref || Date.now() - this.progress.startedAt > ANSWER_IN_PLACE_WITHIN_MS) return false;
-    const parts = planMarkdown(text, { documentOverChars: this.options.documentOverChars, footer: this.progress.summary() });
+    const parts = planMarkdown(text, this.out, { documentOverChars: this.options.documentOverChars, footer: this.progress.summary() });
     const [only] = parts;
     if (parts.length !== 1 || only?.kind !== 'text') return false;
     // Deleted meanwhile, or refused: the answer goes as a message of its own.

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { App } from '../app.ts';
 import type { ConsoleOutbound } from './outbound.ts';
 import { chatRef, type ChatRef } from '../ports/transport.ts';
+import { plain } from '../rich/index.ts';
 
 /** The console's transport id. */
 export const CONSOLE = 'console';
@@ -12,7 +13,7 @@ export const CONSOLE_ADDRESS: ChatRef = chatRef(CONSOLE, 0);
 /**
  * Reads the terminal a line at a time: each line is a message from the owner (a trailing
  * backslash continues it on the next line), in the same chat, with the same commands as
- * Telegram, and `/press <n>` for the buttons the console prints numbered. At the end of
+ * in a chat app, and `/press <n>` for the buttons the console prints numbered. At the end of
  * input (a script piped in), it waits until every turn, subagent and orchestration has ended
  * and been reported.
  */
@@ -36,7 +37,7 @@ export async function runConsole(app: App, out: ConsoleOutbound, input: NodeJS.R
       const answer = button
         ? await app.bridge.handleButton({ address: CONSOLE_ADDRESS, user, data: button.data, messageId: button.messageId })
         : { text: `No button [${press[1]}].` };
-      await out.send(CONSOLE_ADDRESS, { html: '', plain: answer.text });
+      await out.send(CONSOLE_ADDRESS, plain(answer.text));
       continue;
     }
     await app.bridge.handleMessage({ address: CONSOLE_ADDRESS, user, text });

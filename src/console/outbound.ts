@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
+import { framed, plain, plainText, type Frame } from '../rich/index.ts';
 
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only
@@ -21,8 +22,9 @@ export class ConsoleOutbound implements Outbound {
 
   async send(_to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
     const messageId = String(this.nextId++);
-    this.printed.set(messageId, new Set(text.plain.split('\n')));
-    this.write(text.plain + this.buttonHint(messageId, options.buttons) + '\n');
+    const shown = plainText(text);
+    this.printed.set(messageId, new Set(shown.split('\n')));
+    this.write(shown + this.buttonHint(messageId, options.buttons) + '\n');
     return { ..._to, messageId };
   }
 
@@ -49,7 +51,9 @@ export class ConsoleOutbound implements Outbound {
 
   async edit(ref: MessageRef, text: RichText): Promise<boolean> {
     const seen = this.printed.get(ref.messageId) ?? new Set<string>();
-    const fresh = text.plain.split('\n').filter((line) => !seen.has(line));
+    const fresh = plainText(text)
+      .split('\n')
+      .filter((line) => !seen.has(line));
     for (const line of fresh) seen.add(line);
     this.printed.set(ref.messageId, seen);
     if (fresh.length) this.write(fresh.join('\n') + '\n');
@@ -60,11 +64,21 @@ export class ConsoleOutbound implements Outbound {
     await mkdir(this.documentsDir, { recursive: true });
     const path = join(this.documentsDir, `${Date.now()}-${document.filename}`);
     await writeFile(path, document.content);
-    return this.send(to, { html: '', plain: `${document.caption?.plain ?? ''}\n📎 ${document.filename} saved to ${path}`.trim() });
+    return this.send(to, plain(`${document.caption ? plainText(document.caption) : ''}\n📎 ${document.filename} saved to ${path}`.trim()));
   }
 
   /** The file is already on this machine: its path is what the person at the keyboard needs. */
   async sendFile(to: ChatRef, file: OutgoingFile): Promise<MessageRef> {
-    return this.send(to, { html: '', plain: `${file.caption?.plain ?? ''}\n📎 ${file.path}`.trim() });
+    return this.send(to, plain(`${file.caption ? plainText(file.caption) : ''}\n📎 ${file.path}`.trim()));
+  }
+
+  /** A terminal has no message limit: one message, however long. */
+  split(text: RichText, frame: Frame = {}): RichText[] {
+    return framed([text], frame);
+  }
+
+  /** The document is saved to a file whose path is printed: no preview. */
+  preview(): undefined {
+    return undefined;
   }
 }

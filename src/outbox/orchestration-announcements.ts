@@ -26,9 +26,9 @@ export function orchestrationAnnouncements(options: OrchestrationAnnouncementOpt
           address: orchestrationAddress(record),
           endedAt: record.endedAt!,
           delivery: record.delivery!,
-          parts: () => {
+          parts: (fit) => {
             const { header, body } = orchestrationAnnouncement(record);
-            return planMarkdown(body, { header, documentOverChars: options.documentOverChars, filename: `orchestration-${record.number}-result.md` });
+            return planMarkdown(body, fit, { header, documentOverChars: options.documentOverChars, filename: `orchestration-${record.number}-result.md` });
           },
         })),
     async save(id, patch) {

@@ -1,4 +1,4 @@
-import { sendPart, type Part } from '../presentation/deliver.ts';
+import { sendPart, type MessageFit, type Part } from '../presentation/deliver.ts';
 import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import type { Delivery } from '../subagents/delivery.ts';
 import type { Log } from '../log/logger.ts';
@@ -15,8 +15,11 @@ export interface Announcement {
   /** One chat's announcements go out in this order. */
   endedAt: number;
   delivery: Delivery;
-  /** Planned from the saved record, so the same every time: a resumed delivery skips what was sent. */
-  parts(): Part[];
+  /**
+   * Planned from the saved record, for the messages of the transport it goes out on, so the
+   * same every time: a resumed delivery skips what was sent.
+   */
+  parts(fit: MessageFit): Part[];
 }
 
 /** A kind of record the outbox announces, and where their delivery state is saved. */
@@ -119,7 +122,7 @@ export class Outbox {
   }
 
   private async deliver(source: AnnouncementSource, announcement: Announcement): Promise<void> {
-    const parts = announcement.parts();
+    const parts = announcement.parts(this.options.out);
     const { delivery } = announcement;
     try {
       for (let i = delivery.sentParts; i < parts.length; i++) {

@@ -42,6 +42,7 @@ function toAnnouncement(documentOverChars: number) {
     address: runAddress(run),
     endedAt: run.endedAt!,
     delivery: run.delivery,
-    parts: () => planMarkdown(announcementBody(run), { header: announcementHeader(run), documentOverChars, filename: `subagent-${run.number}-result.md` }),
+    parts: (fit) =>
+      planMarkdown(announcementBody(run), fit, { header: announcementHeader(run), documentOverChars, filename: `subagent-${run.number}-result.md` }),
   });
 }

@@ -1,7 +1,12 @@
+import type { Frame } from '../rich/edit.ts';
+import type { RichText } from '../rich/model.ts';
+
 /**
  * What the bridge needs from a chat transport, and what a transport hands the bridge. Nothing
  * here knows any one transport.
  */
+
+export type { RichText };
 
 /**
  * A chat, or one thread (a forum topic) of it, on one transport: each has its own agent
@@ -60,15 +65,9 @@ export interface MessageRef extends ChatRef {
   messageId: string;
 }
 
-/** Rich text with its plain-text twin, for when the transport cannot (or will not) render it. */
-export interface RichText {
-  html: string;
-  plain: string;
-}
-
 export interface Button {
   text: string;
-  /** At most 64 bytes (Telegram's callback_data limit). */
+  /** At most 64 bytes (the smallest limit a transport puts on a button's payload). */
   data: string;
 }
 
@@ -77,6 +76,10 @@ export interface SendOptions {
   replyTo?: string;
 }
 
+/**
+ * Sending to chats. Text is the core's rich text; each transport renders it (its markup, or
+ * plain text) and says how much of it one message holds.
+ */
 export interface Outbound {
   send(to: ChatRef, text: RichText, options?: SendOptions): Promise<MessageRef>;
   /**
@@ -88,6 +91,13 @@ export interface Outbound {
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef>;
   /** A file from disk: as a photo (shown inline) or a document. */
   sendFile(to: ChatRef, file: OutgoingFile, options?: SendOptions): Promise<MessageRef>;
+  /**
+   * The messages `text` takes here, each within this transport's limit (cut between blocks,
+   * then lines, then words): `header` opens the first and `footer` closes the last.
+   */
+  split(text: RichText, frame?: Frame): RichText[];
+  /** The opening of a long text sent as a document, for its caption; none where the transport shows none. */
+  preview(text: RichText): RichText | undefined;
 }
 
 export interface OutgoingFile {
@@ -106,7 +116,7 @@ export interface OutgoingFile {
 /** A file that came with a message, not yet fetched: the transport's handle and what it said about it. */
 export interface Attachment {
   kind: 'document' | 'photo' | 'voice' | 'audio' | 'video' | 'video_note';
-  /** The transport's id to fetch it with (Telegram's file_id). */
+  /** The transport's id to fetch it with (its file id). */
   id: string;
   fileName?: string;
   mimeType?: string;
@@ -117,7 +127,7 @@ export interface Attachment {
 
 /** Fetches attachments: the transport's side of receiving files. */
 export interface Downloads {
-  /** The largest file the transport can fetch (Telegram's Bot API: 20 MB). */
+  /** The largest file the transport can fetch. */
   readonly maxBytes: number;
   /** Writes the attachment's bytes to `path`; rejects (with a sentence) when it cannot. */
   /** Stops, rejecting, when `signal` is aborted (a download past its deadline). */

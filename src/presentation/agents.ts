@@ -1,20 +1,17 @@
 import { formatProblem } from '../agents/problem.ts';
 import type { AgentCatalog, AgentDefinition } from '../agents/types.ts';
-import { escapeHtml, truncate } from './format/index.ts';
-import type { RichText } from '../ports/transport.ts';
+import { truncate } from './format/index.ts';
+import { bold, code, italic, lines, pre, rich, type Rich, type RichText } from '../rich/index.ts';
 
 /** /agents: every definition with where it comes from, then what is wrong with the rest. */
 export function agentList(catalog: AgentCatalog): RichText {
-  const html: string[] = [];
-  const plain: string[] = [];
+  const out: Rich[] = [];
   if (!catalog.agents.length) {
-    const none =
-      'No agents defined. Make one with /agents new <name> <prompt>, or add a folder .bridge/agents/<name>/ with agent.json and prompt.md in the working directory, or .claude/agents/<name>.md files.';
-    html.push(escapeHtml(none));
-    plain.push(none);
+    out.push(
+      'No agents defined. Make one with /agents new <name> <prompt>, or add a folder .bridge/agents/<name>/ with agent.json and prompt.md in the working directory, or .claude/agents/<name>.md files.',
+    );
   } else {
-    html.push('<b>Agents</b>');
-    plain.push('Agents');
+    out.push(bold('Agents'));
     for (const agent of catalog.agents) {
       const extras = [
         agent.cli,
@@ -27,24 +24,20 @@ export function agentList(catalog: AgentCatalog): RichText {
         .join(' · ');
       const icon = agent.enabled ? (agent.icon ?? '•') : '⏸';
       const line = `${agent.name}${extras ? ` (${extras})` : ''}: ${truncate(agent.description, 200)}`;
-      html.push(`${escapeHtml(icon)} <code>${escapeHtml(agent.slug)}</code> ${escapeHtml(line)}`);
-      plain.push(`${icon} ${agent.slug} ${line}`);
+      out.push(rich`${icon} ${code(agent.slug)} ${line}`);
     }
-    const hint =
-      'Use one with /spawn --agent <name> "task"; the agent of a Claude Code chat delegates to them itself. /agents show|enable|disable <name>, /agents new <name> <prompt>.';
-    html.push(`<i>${escapeHtml(hint)}</i>`);
-    plain.push(hint);
+    out.push(
+      italic(
+        'Use one with /spawn --agent <name> "task"; the agent of a Claude Code chat delegates to them itself. /agents show|enable|disable <name>, /agents new <name> <prompt>.',
+      ),
+    );
   }
   if (catalog.problems.length) {
     const head = `⚠️ ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'} (those definitions are skipped):`;
-    html.push('', escapeHtml(head), ...catalog.problems.map((p) => `• ${escapeHtml(formatProblem(p))}`));
-    plain.push('', head, ...catalog.problems.map((p) => `• ${formatProblem(p)}`));
+    out.push('', head, ...catalog.problems.map((p) => `• ${formatProblem(p)}`));
   }
-  for (const note of catalog.notes) {
-    html.push(`<i>${escapeHtml(note)}</i>`);
-    plain.push(note);
-  }
-  return { html: html.join('\n'), plain: plain.join('\n') };
+  for (const note of catalog.notes) out.push(italic(note));
+  return lines(out);
 }
 
 const SOURCE: Record<AgentDefinition['source'], string> = {
@@ -70,14 +63,5 @@ export function agentDetails(agent: AgentDefinition): RichText {
   ];
   const set = fields.filter((field): field is [string, string] => field[1] !== undefined);
   const head = `${agent.icon ? `${agent.icon} ` : ''}${agent.slug}`;
-  return {
-    html: [
-      `<b>${escapeHtml(head)}</b>`,
-      ...set.map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(v)}`),
-      '',
-      '<b>Prompt</b>',
-      `<pre>${escapeHtml(agent.prompt)}</pre>`,
-    ].join('\n'),
-    plain: [head, ...set.map(([k, v]) => `${k}: ${v}`), '', 'Prompt', agent.prompt].join('\n'),
-  };
+  return lines([bold(head), ...set.map(([k, v]) => `${k}: ${v}`), '', bold('Prompt'), pre(agent.prompt)]);
 }

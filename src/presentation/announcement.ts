@@ -1,14 +1,14 @@
-import { escapeHtml, escapeMarkdown } from './format/index.ts';
+import { escapeMarkdown } from './format/index.ts';
 import { displayPath } from './paths.ts';
 import { formatCost, formatDuration, formatTokens } from './progress.ts';
-import type { RichText } from '../ports/transport.ts';
+import { bold, type RichText } from '../rich/index.ts';
 import { displayName, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
 
 /** `✅ #3 Research · 1:23`: the line every announcement starts with. */
 export function announcementHeader(run: SubagentRunRecord): RichText {
   const icon = run.status === 'completed' ? '✅' : '❌';
   const text = `${icon} #${run.number} ${displayName(run)} · ${formatDuration(runtimeMs(run))}`;
-  return { html: `<b>${escapeHtml(text)}</b>`, plain: text };
+  return bold(text);
 }
 
 /** The result (Markdown, as the agent wrote it) or the error, then a short stats line. */

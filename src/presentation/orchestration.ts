@@ -1,8 +1,8 @@
 import { orchestrationName, type OrchestrationRecord, type StepRecord } from '../orchestration/orchestration-record.ts';
 import { finalStep } from '../orchestration/graph.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
-import { escapeHtml, escapeMarkdown, truncate } from './format/index.ts';
-import type { RichText } from '../ports/transport.ts';
+import { escapeMarkdown, truncate } from './format/index.ts';
+import { code, rich, titled, type RichText } from '../rich/index.ts';
 import { formatDuration } from './progress.ts';
 
 const STEP_ICON: Record<StepRecord['status'], string> = { pending: '·', running: '⚙️', completed: '✓', failed: '✗', skipped: '⤼', stopped: '⏹' };
@@ -20,7 +20,7 @@ export function orchestrationProgress(orchestration: OrchestrationRecord, runOf:
     const why = state.error && state.status !== 'completed' ? `: ${truncate(state.error, 120)}` : '';
     return `${STEP_ICON[state.status]} ${step.id}${step.name !== step.id ? ` ${step.name}` : ''}${where}${waits}${why}`;
   });
-  return { html: `<b>${escapeHtml(head)}</b>\n${escapeHtml(lines.join('\n'))}`, plain: `${head}\n${lines.join('\n')}` };
+  return titled(head, lines.join('\n'));
 }
 
 /** The one announcement at the end: each step's outcome, then the final step's result (Markdown). */
@@ -37,19 +37,15 @@ export function orchestrationAnnouncement(orchestration: OrchestrationRecord): {
     outcomes.join('\n'),
     result ? `**Result of ${escapeMarkdown(last)}:**\n\n${result}` : `_The final step (${escapeMarkdown(last)}) has no result._`,
   ].join('\n\n');
-  return { header: { html: `<b>${escapeHtml(title)}</b>`, plain: title }, body };
+  return { header: titled(title), body };
 }
 
 export function orchestrationList(orchestrations: OrchestrationRecord[]): RichText {
-  if (!orchestrations.length)
-    return {
-      html: 'No orchestrations in this chat. Start one with <code>/orchestrate</code> and a plan.',
-      plain: 'No orchestrations in this chat. Start one with /orchestrate and a plan.',
-    };
+  if (!orchestrations.length) return rich`No orchestrations in this chat. Start one with ${code('/orchestrate')} and a plan.`;
   const lines = orchestrations.map((o) => {
     const states = Object.values(o.steps);
     const count = (status: StepRecord['status']) => states.filter((s) => s.status === status).length;
     return `#${o.number} ${orchestrationName(o)} · ${DONE_ICON[o.status]} ${o.status} · ${count('completed')}/${states.length} done, ${count('running')} running, ${count('failed')} failed · ${o.id}`;
   });
-  return { html: `<b>Orchestrations</b>\n${escapeHtml(lines.join('\n'))}`, plain: `Orchestrations\n${lines.join('\n')}` };
+  return titled('Orchestrations', lines.join('\n'));
 }

@@ -1,6 +1,6 @@
 import type { AgentEvent, Usage } from '../protocols/events.ts';
-import { escapeHtml, truncate } from './format/index.ts';
-import type { RichText } from '../ports/transport.ts';
+import { truncate } from './format/index.ts';
+import { bold, code, italic, lines, rich, type RichText } from '../rich/index.ts';
 import { toolSummary } from './tool-summary.ts';
 
 export interface Step {
@@ -89,19 +89,16 @@ export class ProgressState {
     const head = asking
       ? `🔐 ${this.title} · waiting for your answer · ${elapsed}`
       : `${PHASE_ICON[this.phase]} ${this.title} · ${PHASE_WORD[this.phase]} · ${elapsed}`;
-    const lines: { html: string; plain: string }[] = [{ html: `<b>${escapeHtml(head)}</b>`, plain: head }];
-    if (this.hidden) lines.push(same(`… ${this.hidden} earlier step${this.hidden === 1 ? '' : 's'}`));
+    const shown: RichText[] = [bold(head)];
+    if (this.hidden) shown.push(rich`… ${this.hidden} earlier step${this.hidden === 1 ? '' : 's'}`);
     for (const step of this.steps) {
       const indent = '   '.repeat(step.depth);
       const label = `${indent}${STEP_ICON[step.state]} ${step.name}`;
-      lines.push({
-        html: escapeHtml(label) + (step.summary ? ` <code>${escapeHtml(step.summary)}</code>` : ''),
-        plain: label + (step.summary ? ` ${step.summary}` : ''),
-      });
+      shown.push(step.summary ? rich`${label} ${code(step.summary)}` : rich`${label}`);
     }
     const footer = this.footer();
-    if (footer) lines.push({ html: `<i>${escapeHtml(footer)}</i>`, plain: footer });
-    return { html: lines.map((l) => l.html).join('\n'), plain: lines.map((l) => l.plain).join('\n') };
+    if (footer) shown.push(italic(footer));
+    return lines(shown);
   }
 
   /** The turn in one line, under an answer that took the progress message's place: how it ended, how long, what it cost, where. */
@@ -109,7 +106,7 @@ export class ProgressState {
     const parts = [`${PHASE_ICON[this.phase]} ${formatDuration((this.endedAt ?? now) - this.startedAt)}`, ...this.stats()];
     if (this.where) parts.push(`📁 ${this.where}`);
     const line = parts.join(' · ');
-    return { html: `<i>${escapeHtml(line)}</i>`, plain: line };
+    return italic(line);
   }
 
   private stats(): string[] {
@@ -139,8 +136,6 @@ const PHASE_WORD: Record<Phase, string> = {
   timed_out: 'timed out',
 };
 const STEP_ICON: Record<Step['state'], string> = { running: '▸', ok: '✓', error: '✗' };
-
-const same = (text: string) => ({ html: escapeHtml(text), plain: text });
 
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));

@@ -1,8 +1,9 @@
 import { idButton } from '../ports/buttons.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../subagents/record.ts';
-import { escapeHtml, truncate } from './format/index.ts';
-import type { Button, RichText } from '../ports/transport.ts';
+import { truncate } from './format/index.ts';
+import type { Button } from '../ports/transport.ts';
+import { bold, code, italic, lines, pre, rich, type RichText } from '../rich/index.ts';
 import { formatDuration } from './progress.ts';
 import { toolSummary } from './tool-summary.ts';
 
@@ -18,19 +19,15 @@ export const STATUS_ICON: Record<RunStatus, string> = {
 
 /** One line per run: `#3 Research · ⚙️ running · claude · 0:42 · id`. */
 export function runList(runs: SubagentRunRecord[], queuePosition: (run: SubagentRunRecord) => number): RichText {
-  if (!runs.length)
-    return {
-      html: 'No subagent runs in this chat. Start one with <code>/spawn "task"</code>.',
-      plain: 'No subagent runs in this chat. Start one with /spawn "task".',
-    };
-  const lines = runs.map((run) => {
+  if (!runs.length) return rich`No subagent runs in this chat. Start one with ${code('/spawn "task"')}.`;
+  const rows = runs.map((run) => {
     const status = run.status === 'queued' ? `queued (${queuePosition(run)} in line)` : run.status.replace('_', ' ');
     const cli = run.model ? `${run.cli}/${run.model}` : run.cli;
     const time = run.startedAt ? formatDuration(runtimeMs(run)) : '–';
     const text = `#${run.number} ${displayName(run)} · ${STATUS_ICON[run.status]} ${status} · ${cli} · ${time}`;
-    return { html: `${escapeHtml(text)} · <code>${run.runId}</code>`, plain: `${text} · ${run.runId}` };
+    return rich`${text} · ${code(run.runId)}`;
   });
-  return { html: `<b>Subagents</b>\n${lines.map((l) => l.html).join('\n')}`, plain: `Subagents\n${lines.map((l) => l.plain).join('\n')}` };
+  return lines([bold('Subagents'), ...rows]);
 }
 
 /** Every field of the record, for /subagents info; the operator's MCP servers (the run's, its agents') by name only: their `env` and `headers` are secrets. */
@@ -48,7 +45,7 @@ export function runInfo(run: SubagentRunRecord, extra: Record<string, unknown> =
   const json = JSON.stringify(shown, (_key, value) => (typeof value === 'string' ? truncate(value, 600) : value), 2);
   const body = truncate(json, 3800);
   const title = `#${run.number} ${displayName(run)}`;
-  return { html: `<b>${escapeHtml(title)}</b>\n<pre><code class="language-json">${escapeHtml(body)}</code></pre>`, plain: `${title}\n${body}` };
+  return lines([bold(title), pre(body, 'json')]);
 }
 
 /**
@@ -73,19 +70,14 @@ export function runLog(run: SubagentRunRecord, events: AgentEvent[], count: numb
   }
   const shown = steps.slice(-count);
   const head = `📜 #${run.number} ${displayName(run)} · ${STATUS_ICON[run.status]} ${run.status.replace('_', ' ')} · ${formatDuration(runtimeMs(run))}`;
-  const lines = [
+  const stepLines = [
     ...(steps.length > shown.length ? [`… ${steps.length - shown.length} earlier steps`] : []),
     ...shown.map((s) => `${s.state} ${s.text}`),
     ...logLines.slice(-3),
   ];
-  if (!lines.length) lines.push(run.status === 'queued' ? 'Not started yet.' : 'No steps yet.');
+  if (!stepLines.length) stepLines.push(run.status === 'queued' ? 'Not started yet.' : 'No steps yet.');
   const said = lastText ? truncate(lastText, 1500) : '';
-  return {
-    html: [`<b>${escapeHtml(head)}</b>`, `<pre>${escapeHtml(lines.join('\n'))}</pre>`, said ? `<b>Latest text</b>\n${escapeHtml(said)}` : '']
-      .filter(Boolean)
-      .join('\n'),
-    plain: [head, lines.join('\n'), said ? `Latest text\n${said}` : ''].filter(Boolean).join('\n'),
-  };
+  return lines([bold(head), pre(stepLines.join('\n')), ...(said ? [rich`${bold('Latest text')}\n${said}`] : [])]);
 }
 
 /** A run's Stop button: the payload is its id. */
@@ -109,5 +101,5 @@ export function spawnedText(run: SubagentRunRecord, queuePosition: number, byAge
   const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;
   const note = queuePosition ? 'It starts when a slot frees; the result is announced here.' : 'The result is announced here when it ends.';
   const mode = run.chatMode ? `\n${MODE_NOTE[run.chatMode]}` : '';
-  return { html: `${escapeHtml(text + mode)}\n<i>${escapeHtml(note)}</i>`, plain: `${text}${mode}\n${note}` };
+  return lines([text + mode, italic(note)]);
 }

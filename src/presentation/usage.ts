@@ -1,8 +1,7 @@
 import type { CostlyRun, Tally } from '../usage/usage-ledger.ts';
 import { sum } from '../usage/usage-ledger.ts';
-import { escapeHtml } from './format/index.ts';
 import { formatCost, formatDuration, formatTokens } from './progress.ts';
-import type { RichText } from '../ports/transport.ts';
+import { titled, type RichText } from '../rich/index.ts';
 
 export interface UsageView {
   day: string;
@@ -33,7 +32,7 @@ export function usageText(view: UsageView): RichText {
     for (const run of view.costliest) lines.push(`  #${run.number} ${run.label}: ${formatCost(run.costUsd)} (${run.day})`);
   }
   const head = '💰 Usage of this chat';
-  return { html: `<b>${escapeHtml(head)}</b>\n${escapeHtml(lines.join('\n'))}`, plain: `${head}\n${lines.join('\n')}` };
+  return titled(head, lines.join('\n'));
 }
 
 function describe(tally: Tally): string {

@@ -1,11 +1,11 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
 import { basename } from 'node:path';
 import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
-import { TELEGRAM_CAPTION_LIMIT, truncate } from '../presentation/format/index.ts';
+import { truncate } from '../presentation/format/index.ts';
+import { plainText, type Frame } from '../rich/index.ts';
+import { captionPreview, messagesOf, renderHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT } from './format/index.ts';
 import { SendBudget } from './send-budget.ts';
 import { chatIdOf, messageIdOf, threadIdOf } from './id.ts';
-
-const TEXT_LIMIT = 4096;
 
 /**
  * The bridge's Outbound over the Bot API. HTML first; if Telegram rejects the markup, the
@@ -36,6 +36,14 @@ export class TelegramOutbound implements Outbound {
     return this.budget.schedule(chatIdOf(to), 'message', () => this.sendFileNow(to, file, options));
   }
 
+  split(text: RichText, frame: Frame = {}): RichText[] {
+    return messagesOf(text, frame);
+  }
+
+  preview(text: RichText): RichText {
+    return captionPreview(text);
+  }
+
   private async sendNow(to: ChatRef, text: RichText, options: SendOptions): Promise<MessageRef> {
     const base = {
       ...thread(to),
@@ -44,11 +52,11 @@ export class TelegramOutbound implements Outbound {
       link_preview_options: { is_disabled: true },
     };
     try {
-      const sent = await this.api.sendMessage(chatIdOf(to), text.html, { ...base, parse_mode: 'HTML' });
+      const sent = await this.api.sendMessage(chatIdOf(to), renderHtml(text), { ...base, parse_mode: 'HTML' });
       return { ...to, messageId: String(sent.message_id) };
     } catch (error) {
       if (!isMarkupRejection(error)) throw error;
-      const sent = await this.api.sendMessage(chatIdOf(to), truncate(text.plain, TEXT_LIMIT), base);
+      const sent = await this.api.sendMessage(chatIdOf(to), truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), base);
       return { ...to, messageId: String(sent.message_id) };
     }
   }
@@ -56,7 +64,7 @@ export class TelegramOutbound implements Outbound {
   private async editNow(ref: MessageRef, text: RichText, options: { buttons?: Button[][] }): Promise<boolean> {
     const markup = { reply_markup: keyboard(options.buttons ?? []) };
     try {
-      await this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), text.html, {
+      await this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), renderHtml(text), {
         ...markup,
         parse_mode: 'HTML',
         link_preview_options: { is_disabled: true },
@@ -65,7 +73,7 @@ export class TelegramOutbound implements Outbound {
     } catch (error) {
       if (isHarmlessEditError(error)) return !isGone(error);
       if (!isMarkupRejection(error)) throw error;
-      return this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), truncate(text.plain, TEXT_LIMIT), markup).then(
+      return this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), markup).then(
         () => true,
         (again: unknown) => {
           if (!isHarmlessEditError(again)) throw again;
@@ -97,11 +105,11 @@ export class TelegramOutbound implements Outbound {
     const send = (extra: { caption?: string; parse_mode?: 'HTML' }) =>
       as === 'photo' ? this.api.sendPhoto(chatIdOf(to), file(), { ...base, ...extra }) : this.api.sendDocument(chatIdOf(to), file(), { ...base, ...extra });
     try {
-      const sent = await send(caption ? { caption: caption.html, parse_mode: 'HTML' } : {});
+      const sent = await send(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
       return { ...to, messageId: String(sent.message_id) };
     } catch (error) {
       if (!caption || !isMarkupRejection(error)) throw error;
-      const sent = await send({ caption: truncate(caption.plain, TELEGRAM_CAPTION_LIMIT) });
+      const sent = await send({ caption: truncate(plainText(caption), TELEGRAM_CAPTION_LIMIT) });
       return { ...to, messageId: String(sent.message_id) };
     }
   }

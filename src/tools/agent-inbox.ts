@@ -3,6 +3,7 @@ import { chatKey, type ChatRef } from '../ports/transport.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { displayName, runAddress, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
 import { orchestrationAnnouncement } from '../presentation/orchestration.ts';
+import { plainText } from '../rich/index.ts';
 import { orchestrationAddress, type OrchestrationRecord } from '../orchestration/orchestration-record.ts';
 
 /** One piece of finished work to tell a main agent about: its chat, and a section of the turn. */
@@ -113,5 +114,5 @@ export function runHandBack(run: SubagentRunRecord): HandBack {
 /** An orchestration started with create_orchestration: every step's outcome and the final result. */
 export function orchestrationHandBack(orchestration: OrchestrationRecord): HandBack {
   const { header, body } = orchestrationAnnouncement(orchestration);
-  return { address: orchestrationAddress(orchestration), section: `## Orchestration (started with create_orchestration)\n\n${header.plain}\n\n${body}` };
+  return { address: orchestrationAddress(orchestration), section: `## Orchestration (started with create_orchestration)\n\n${plainText(header)}\n\n${body}` };
 }

@@ -13,6 +13,7 @@ import { parsePlan, PlanError } from '../orchestration/index.ts';
 import { outgoingFile } from '../files/outgoing.ts';
 import { megabytes } from '../files/sizes.ts';
 import { plain } from '../presentation/deliver.ts';
+import { plainText } from '../rich/index.ts';
 import { basename } from 'node:path';
 
 export interface ToolResult {
@@ -73,11 +74,13 @@ export class ToolCalls {
       case 'spawn_subagent':
         return this.spawn(scope, input);
       case 'list_subagents':
-        return ok(runList(this.runs(scope), (run) => this.subagents.registry.queuePosition(run)).plain);
+        return ok(plainText(runList(this.runs(scope), (run) => this.subagents.registry.queuePosition(run))));
       case 'subagent_status':
-        return this.withRun(scope, input.id, (run) => ok(runInfo(run).plain));
+        return this.withRun(scope, input.id, (run) => ok(plainText(runInfo(run))));
       case 'subagent_log':
-        return this.withRun(scope, input.id, async (run) => ok(runLog(run, await this.subagents.events(run), (input.lines as number | undefined) ?? 20).plain));
+        return this.withRun(scope, input.id, async (run) =>
+          ok(plainText(runLog(run, await this.subagents.events(run), (input.lines as number | undefined) ?? 20))),
+        );
       case 'create_orchestration':
         return this.orchestrate(scope, input);
       case 'approve_tool':

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest } from '../support/app-world.ts';
 import { idButton } from '../../src/ports/buttons.ts';
+import { plain } from '../../src/rich/index.ts';
 import { COMMANDS } from '../../src/bridge/commands/index.ts';
 import type { Command } from '../../src/bridge/commands/command.ts';
 import { chat } from '../support/chats.ts';
@@ -29,7 +30,7 @@ const slowish: Command = {
   timeoutSeconds: () => 5,
   async run({ reply, signal }) {
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    await reply({ html: 'done', plain: signal.aborted ? 'aborted' : 'done' });
+    await reply(plain(signal.aborted ? 'aborted' : 'done'));
   },
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProgressState } from '../../src/presentation/progress.ts';
 import { toolSummary } from '../../src/presentation/tool-summary.ts';
+import { plainText } from '../../src/rich/index.ts';
 
 describe('the progress of a turn', () => {
   it("names the agent a Task step hands work to, and nests that agent's steps under it", () => {
@@ -12,7 +13,7 @@ describe('the progress of a turn', () => {
       input: { description: 'Review the change', prompt: 'Review it', subagent_type: 'reviewer' },
     });
     progress.apply({ type: 'tool_start', id: 'r1', name: 'Read', input: { file_path: 'src/a.ts' }, parentId: 't1' });
-    expect(progress.render(1000).plain.split('\n').slice(1)).toEqual(['▸ Agent reviewer: Review the change', '   ▸ Read src/a.ts']);
+    expect(plainText(progress.render(1000)).split('\n').slice(1)).toEqual(['▸ Agent reviewer: Review the change', '   ▸ Read src/a.ts']);
   });
 
   it('keeps the description alone for a Task without an agent type, and the type alone without a description', () => {

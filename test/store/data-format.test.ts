@@ -88,11 +88,7 @@ describe('the data directory format', () => {
     await writeFile(join(dataDir, 'format.json'), JSON.stringify({ format: DATA_FORMAT + 1 }));
     const chats = await readFile(join(dataDir, 'chats.json'), 'utf8');
     await expect(migrateDataDir(dataDir, LEGACY, silentLog())).rejects.toThrow(ConfigError);
-    const bridge = startBridgeProcess(
-      { BRIDGE_DATA_DIR: dataDir, BRIDGE_WORKDIR: world.dir, BRIDGE_ALLOWED_USERS: '42', ...world.env },
-      ['--console'],
-      '',
-    );
+    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: dataDir, BRIDGE_WORKDIR: world.dir, BRIDGE_ALLOWED_USERS: '42', ...world.env }, ['--console'], '');
     expect(await bridge.exited).toEqual({ code: EX_CONFIG, signal: undefined });
     expect(bridge.stderr().trim().split('\n')).toEqual([
       `jsonl-bridge: ${dataDir} holds data of format ${DATA_FORMAT + 1}, written by a newer jsonl-bridge; this one reads format ${DATA_FORMAT} and older: run the newer bridge, or give this one another BRIDGE_DATA_DIR`,

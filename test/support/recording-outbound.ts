@@ -1,9 +1,12 @@
 import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/ports/transport.ts';
+import { plainText, type Frame } from '../../src/rich/index.ts';
+import { captionPreview, messagesOf, renderHtml } from '../../src/telegram/format/index.ts';
 
 export interface Sent {
   to: ChatRef;
   messageId: string;
   text: string;
+  /** As Telegram would be sent it. */
   html: string;
   buttons: Button[][];
   document?: { filename: string; content: string };
@@ -11,7 +14,7 @@ export interface Sent {
   edits: string[];
 }
 
-/** An in-memory Outbound for unit tests; can be told to fail the next calls. */
+/** An in-memory Outbound for unit tests, fitting text to messages as Telegram does; can be told to fail the next calls. */
 export class RecordingOutbound implements Outbound {
   readonly sent: Sent[] = [];
   private failures: Error[] = [];
@@ -25,13 +28,13 @@ export class RecordingOutbound implements Outbound {
   async send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
     this.maybeFail();
     const messageId = String(this.nextId++);
-    this.sent.push({ to, messageId, text: text.plain, html: text.html, buttons: options.buttons ?? [], edits: [] });
+    this.sent.push({ to, messageId, text: plainText(text), html: renderHtml(text), buttons: options.buttons ?? [], edits: [] });
     return { ...to, messageId };
   }
 
   async edit(ref: MessageRef, text: RichText): Promise<boolean> {
     const sent = this.sent.find((s) => s.messageId === ref.messageId);
-    sent?.edits.push(text.plain);
+    sent?.edits.push(plainText(text));
     return sent !== undefined;
   }
 
@@ -41,8 +44,8 @@ export class RecordingOutbound implements Outbound {
     this.sent.push({
       to,
       messageId,
-      text: document.caption?.plain ?? '',
-      html: document.caption?.html ?? '',
+      text: document.caption ? plainText(document.caption) : '',
+      html: document.caption ? renderHtml(document.caption) : '',
       buttons: options.buttons ?? [],
       document,
       edits: [],
@@ -53,8 +56,24 @@ export class RecordingOutbound implements Outbound {
   async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
     this.maybeFail();
     const messageId = String(this.nextId++);
-    this.sent.push({ to, messageId, text: file.caption?.plain ?? '', html: file.caption?.html ?? '', buttons: options.buttons ?? [], file, edits: [] });
+    this.sent.push({
+      to,
+      messageId,
+      text: file.caption ? plainText(file.caption) : '',
+      html: file.caption ? renderHtml(file.caption) : '',
+      buttons: options.buttons ?? [],
+      file,
+      edits: [],
+    });
     return { ...to, messageId };
+  }
+
+  split(text: RichText, frame?: Frame): RichText[] {
+    return messagesOf(text, frame);
+  }
+
+  preview(text: RichText): RichText {
+    return captionPreview(text);
   }
 
   /** What the chat shows now: each message's latest edit, or its text. */

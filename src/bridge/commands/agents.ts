@@ -2,6 +2,7 @@ import { chooseAgent } from '../../agents/choose-agent.ts';
 import type { AgentLibrary } from '../../agents/library.ts';
 import { agentDetails, agentList } from '../../presentation/agents.ts';
 import { plain } from '../../presentation/deliver.ts';
+import { plainText } from '../../rich/index.ts';
 import { UsageError, type Command, type CommandContext } from './command.ts';
 
 /** A definition longer than this is sent as a file: a chat message would be split mid-prompt. */
@@ -65,13 +66,13 @@ async function show(ctx: CommandContext, agents: AgentLibrary, name: string): Pr
     throw new UsageError(typeof why === 'string' ? why : `No agent "${name}".`);
   }
   const details = agentDetails(agent);
-  if (details.plain.length <= SHOW_INLINE_CHARS) {
+  if (plainText(details).length <= SHOW_INLINE_CHARS) {
     await ctx.reply(details);
     return;
   }
   await ctx.bridge.out.sendDocument(ctx.chat.address, {
     filename: `${agent.slug}.md`,
-    content: details.plain,
+    content: plainText(details),
     caption: plain(`${agent.icon ? `${agent.icon} ` : ''}${agent.name}: its definition and prompt (${agent.file})`),
   });
 }

@@ -1,15 +1,10 @@
-import { escapeHtml } from '../../presentation/format/index.ts';
-import type { RichText } from '../../ports/transport.ts';
+import { bold, lines, rich, type RichText } from '../../rich/index.ts';
 import type { Command } from './command.ts';
 
 /** Every command's usage and description, after an introduction. */
 export function helpText(commands: readonly Command[], intro?: string): RichText {
-  const lines = commands.map((c) => ({ html: `${escapeHtml(c.usage)}\n    ${escapeHtml(c.description)}`, plain: `${c.usage}\n    ${c.description}` }));
   const head = intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.';
-  return {
-    html: `${escapeHtml(head)}\n\n<b>Commands</b>\n${lines.map((l) => l.html).join('\n')}`,
-    plain: `${head}\n\nCommands\n${lines.map((l) => l.plain).join('\n')}`,
-  };
+  return lines([head, '', bold('Commands'), ...commands.map((c) => rich`${c.usage}\n    ${c.description}`)]);
 }
 
 export const start: Command = {

@@ -1,6 +1,6 @@
 import { unsupportedOption } from '../../adapters/turn-options.ts';
 import { unsupportedMode } from '../../adapters/permissions.ts';
-import { escapeHtml } from '../../presentation/format/index.ts';
+import { bold, code, lines, rich } from '../../rich/index.ts';
 import { plain } from '../../presentation/deliver.ts';
 import { formatDuration } from '../../presentation/progress.ts';
 import { UsageError, type Command, refuseWhileBusy } from './command.ts';
@@ -54,10 +54,7 @@ export const status: Command = {
       ...(await bridge.statusExtras(chat)),
       ...(await healthRows(bridge, services.health)),
     ];
-    await reply({
-      html: `<b>Status</b>\n${rows.map(([k, v]) => `${escapeHtml(k)}: <code>${escapeHtml(v)}</code>`).join('\n')}`,
-      plain: `Status\n${rows.map(([k, v]) => `${k}: ${v}`).join('\n')}`,
-    });
+    await reply(lines([bold('Status'), ...rows.map(([k, v]) => rich`${k}: ${code(v)}`)]));
   },
 };
 

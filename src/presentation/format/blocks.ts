@@ -1,8 +1,9 @@
 import type { MarkedToken, Token } from 'marked';
-import { decodeEntities } from './escape.ts';
+import { decodeEntities } from './entities.ts';
 import { inlineSpans } from './inline.ts';
 import { listBlocks } from './lists.ts';
-import { PLAIN, type Block, type Span } from './model.ts';
+import { PLAIN } from '../../rich/model.ts';
+import type { Block, Span } from './block.ts';
 import { tableText } from './table.ts';
 
 const RULE = '———';
@@ -20,7 +21,7 @@ export function toBlocks(tokens: readonly Token[]): Block[] {
         pushText(out, token.tokens ? inlineSpans(token.tokens) : [{ text: decodeEntities(token.text), style: PLAIN }]);
         break;
       case 'heading':
-        // Telegram has no headings; a bold line that shouldn't end a message.
+        // Rich text has no headings (chats have none): a bold line that shouldn't end a message.
         pushText(out, inlineSpans(token.tokens, { ...PLAIN, bold: true }), true);
         break;
       case 'code':
@@ -30,7 +31,7 @@ export function toBlocks(tokens: readonly Token[]): Block[] {
         out.push({ kind: 'pre', lang: '', text: tableText(token) });
         break;
       case 'blockquote':
-        // Telegram can't nest quotes or put a <pre> in one: flatten, and let code step outside.
+        // Chats can't nest quotes or put a code block in one: flatten, and let code step outside.
         out.push(...toBlocks(token.tokens).map((b) => (b.kind === 'text' ? { ...b, quote: true } : b)));
         break;
       case 'list':

@@ -1,6 +1,12 @@
-// Markdown → Telegram formatting, transport-neutral (no grammY here).
-export { escapeHtml, escapeMarkdown } from './escape.ts';
+// Markdown (an agent's answer) to the core's rich text, and helpers for text shown in a chat.
+import { plainText } from '../../rich/plain.ts';
+import { parseMarkdown } from './parse.ts';
+
+export { escapeMarkdown } from './entities.ts';
 export { truncate } from './truncate.ts';
-export { markdownToPlainText, markdownToTelegramHtml } from './render.ts';
-export { splitForTelegram, TELEGRAM_MESSAGE_LIMIT, type TelegramChunk } from './split.ts';
-export { documentPreview, TELEGRAM_CAPTION_LIMIT } from './preview.ts';
+export { parseMarkdown };
+
+/** The answer without markup; link targets follow their labels in parentheses. */
+export function markdownToPlainText(md: string): string {
+  return plainText(parseMarkdown(md));
+}

@@ -1,7 +1,8 @@
 import type { MarkedToken, Token } from 'marked';
-import { decodeEntities } from './escape.ts';
+import { decodeEntities } from './entities.ts';
 import { safeHref } from './links.ts';
-import { PLAIN, type InlineStyle, type Span } from './model.ts';
+import { PLAIN, type InlineStyle } from '../../rich/model.ts';
+import type { Span } from './block.ts';
 
 /** Converts marked's inline tokens to styled spans. */
 export function inlineSpans(tokens: readonly Token[], style: InlineStyle = PLAIN): Span[] {
@@ -72,7 +73,7 @@ function collectOne(generic: Token, style: InlineStyle, out: Span[]): void {
 
 function link(rawHref: string, tokens: readonly Token[], style: InlineStyle, out: Span[]): void {
   const href = safeHref(rawHref);
-  // Telegram links can't nest; an inner link keeps its text only.
+  // Links can't nest; an inner link keeps its text only.
   if (href === null || style.link !== null) {
     collect(tokens, style, out);
     return;
@@ -91,7 +92,7 @@ function image(rawHref: string, alt: string, style: InlineStyle, out: Span[]): v
 }
 
 /**
- * Telegram forbids other entities inside code, and code inside links, so
+ * Chats forbid other styles inside code, and code inside links, so
  * code drops bold/italic, and inside a link it becomes plain link text.
  */
 function codeStyle(style: InlineStyle): InlineStyle {

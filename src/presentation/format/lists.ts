@@ -1,5 +1,6 @@
 import type { Token, Tokens } from 'marked';
-import { PLAIN, type Block, type Span } from './model.ts';
+import { PLAIN } from '../../rich/model.ts';
+import type { Block, Span } from './block.ts';
 
 type ToBlocks = (tokens: readonly Token[]) => Block[];
 

@@ -1,10 +1,10 @@
 import { getDefaults, Lexer, type Token } from 'marked';
 import { toBlocks } from './blocks.ts';
 import { layout } from './layout.ts';
-import type { Doc } from './model.ts';
+import type { RichText } from '../../rich/model.ts';
 
-/** Parses GitHub-flavoured Markdown into the flat, cuttable Doc. */
-export function parseDoc(md: string): Doc {
+/** Parses GitHub-flavoured Markdown (an agent's answer) into rich text. */
+export function parseMarkdown(md: string): RichText {
   return layout(toBlocks(lex(md)));
 }
 

@@ -1,7 +1,7 @@
 import type { Tokens } from 'marked';
 import { inlineText } from './inline.ts';
 
-// Telegram has no tables, so a table becomes monospace text with padded columns.
+// Chats have no tables, so a table becomes monospace text with padded columns.
 
 type Align = Tokens.TableCell['align'];
 

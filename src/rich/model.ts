@@ -1,6 +1,7 @@
-// The intermediate representation between marked's tokens and Telegram HTML.
-// Rendering, plain-text fallback and splitting all work on the same flat
-// `Doc`, so every chunk's HTML and plain text cover exactly the same content.
+// The bridge's rich text, whatever the transport: a flat run of styled text and
+// the places it may be cut. The core builds it (build.ts) or parses it from an
+// agent's Markdown; each transport renders it (its markup, or plain text) and
+// cuts it into messages, so every rendering covers exactly the same content.
 
 /** A link target; compared by identity so two adjacent links stay distinct. */
 export interface LinkTarget {
@@ -17,26 +18,19 @@ export interface InlineStyle {
 
 export const PLAIN: InlineStyle = { bold: false, italic: false, strike: false, code: false, link: null };
 
-export interface Span {
-  readonly text: string;
-  readonly style: InlineStyle;
-}
-
-/** Block-level output: flowing text (maybe quoted) or a preformatted block. */
-export type Block =
-  | { readonly kind: 'text'; readonly quote: boolean; readonly spans: readonly Span[]; readonly keepWithNext?: boolean }
-  | { readonly kind: 'pre'; readonly lang: string; readonly text: string };
-
 export interface RunStyle extends InlineStyle {
   readonly quote: boolean;
-  /** The language of the enclosing `<pre>` ('' for none), or null outside one. */
+  /** The language of the enclosing preformatted block ('' for none), or null outside one. */
   readonly pre: string | null;
 }
+
+/** A run's style when it has none. */
+export const UNSTYLED: RunStyle = { ...PLAIN, quote: false, pre: null };
 
 export interface Run {
   readonly text: string;
   readonly style: RunStyle;
-  /** Offset of `text` within `Doc.text`. */
+  /** Offset of `text` within `RichText.text`. */
   readonly start: number;
   /** Appended to the plain rendering after this run, e.g. " (https://…)" at a link's end. */
   readonly plainSuffix: string;
@@ -59,8 +53,9 @@ export interface Cut {
   readonly rank: CutRank;
 }
 
-export interface Doc {
-  /** The visible text: what Telegram shows once tags are applied. */
+/** Rich text: build it with build.ts, never by hand (runs and cuts must agree with `text`). */
+export interface RichText {
+  /** The visible text: what a chat shows once styles are applied. */
   readonly text: string;
   readonly runs: readonly Run[];
   /** Sorted by `at`. */

@@ -1,19 +1,25 @@
-import { codePointCutBefore, graphemeCutBefore } from './graphemes.ts';
-import type { Cut, Doc } from './model.ts';
-import { parseDoc } from './parse.ts';
-import { renderHtml, renderPlain } from './serialize.ts';
+import { codePointCutBefore, graphemeCutBefore } from '../../presentation/format/graphemes.ts';
+import { framed, slice, type Frame } from '../../rich/edit.ts';
+import type { Cut, RichText } from '../../rich/model.ts';
+import { plainText } from '../../rich/plain.ts';
+import { renderHtml } from './html.ts';
 
+/** The most a message's text may hold, as sent (HTML) and as the plain fallback. */
 export const TELEGRAM_MESSAGE_LIMIT = 4096;
 
 /** Below this the tags around a single character might not fit. */
 const MIN_LIMIT = 16;
 
-export interface TelegramChunk {
-  readonly html: string;
-  readonly plain: string;
+/**
+ * The messages `text` takes, `header` opening the first and `footer` closing the last: each
+ * within the limit as HTML and as plain text, the header's and footer's room kept in every one.
+ */
+export function messagesOf(text: RichText, frame: Frame = {}): RichText[] {
+  const room = (line: RichText | undefined) => (line ? Math.max(renderHtml(line).length, plainText(line).length) + 2 : 0);
+  return framed(splitMessages(text, TELEGRAM_MESSAGE_LIMIT - room(frame.header) - room(frame.footer)), frame);
 }
 
-/** A chunk as a range of Doc.text, and how cleanly it was cut. */
+/** A chunk as a range of RichText.text, and how cleanly it was cut. */
 export interface ChunkRange {
   readonly start: number;
   readonly end: number;
@@ -26,19 +32,15 @@ export interface ChunkRange {
 }
 
 /**
- * Splits an answer into messages whose HTML and plain text are each at most
+ * Splits rich text into messages whose HTML and plain text are each at most
  * `limit` characters. Cuts prefer block boundaries, then lines, then words,
  * and only then fall inside a word (never inside a grapheme).
  */
-export function splitForTelegram(md: string, limit = TELEGRAM_MESSAGE_LIMIT): TelegramChunk[] {
-  const doc = parseDoc(md);
-  return chunkRanges(doc, limit).map(({ start, end, bare }) => ({
-    html: renderHtml(doc, start, end, { bare }),
-    plain: renderPlain(doc, start, end, { bare }),
-  }));
+export function splitMessages(rich: RichText, limit = TELEGRAM_MESSAGE_LIMIT): RichText[] {
+  return chunkRanges(rich, limit).map(({ start, end, bare }) => slice(rich, start, end, { bare }));
 }
 
-export function chunkRanges(doc: Doc, limit: number): ChunkRange[] {
+export function chunkRanges(doc: RichText, limit: number): ChunkRange[] {
   const ranges: ChunkRange[] = [];
   for (let at = 0; at < doc.text.length;) {
     const range = nextChunk(doc, at, limit);
@@ -50,13 +52,13 @@ export function chunkRanges(doc: Doc, limit: number): ChunkRange[] {
 }
 
 /** The longest well-cut chunk starting at `start`. */
-export function nextChunk(doc: Doc, start: number, limit: number): ChunkRange {
+export function nextChunk(doc: RichText, start: number, limit: number): ChunkRange {
   if (!(limit >= MIN_LIMIT)) throw new RangeError(`limit must be at least ${MIN_LIMIT}, got ${limit}`);
   const end = doc.text.length;
   const fitsWith =
     (bare: boolean) =>
     (to: number): boolean =>
-      renderHtml(doc, start, to, { bare }).length <= limit && renderPlain(doc, start, to, { bare }).length <= limit;
+      renderHtml(doc, start, to, { bare }).length <= limit && plainText(doc, start, to, { bare }).length <= limit;
 
   // HTML and plain text are never shorter than the visible text they carry.
   if (end - start <= limit && fitsWith(false)(end)) return { start, end, next: end, rank: Infinity, bare: false };
