@@ -69,7 +69,7 @@ export async function createApp(options: {
   /** How the transport fetches files people send; none (the console): files cannot be received. */
   downloads?: Downloads;
   log: Log;
-  /** The transport's round trip, for /status (Telegram: a getMe); none in the console. */
+  /** The transport's round trip, for /status (a chat app's cheapest call); none in the console. */
   roundTripMs?: () => Promise<number>;
   /** The MCP endpoint's session secrets join these while they live: no log line shows them. */
   secrets?: Secrets;

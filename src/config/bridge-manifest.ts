@@ -14,7 +14,7 @@ export const bridgeManifestSchema = z
     tools: z.array(tool),
     settings: z
       .object({
-        /** Progress messages are edited at most this often (Telegram rate-limits edits). */
+        /** Progress messages are edited at most this often (chat apps rate-limit edits). */
         progressEditIntervalMs: positive,
         /** Answers longer than this go as a document with a preview instead of many messages. */
         answerAsDocumentOverChars: positive,

@@ -19,7 +19,6 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface BridgeConfig extends ProjectsConfig {
   telegram: { token?: string; apiRoot: string };
-  /** Telegram user ids served; empty means nobody. */
   /** BRIDGE_ALLOWED_USERS, each `transport:id` (a bare number written: the `bareNumbers` transport's); the first is the owner. */
   allowedUsers: string[];
   /** The transport a bare number means where a person writes a chat or user: this configuration's, the API's `chat_id`. */

@@ -35,7 +35,7 @@ export class DownloadError extends Error {
   }
 }
 
-/** Names Telegram gives nothing to: a photo or a voice note has no file name. */
+/** Names for what a transport sends without one: a photo or a voice note has no file name. */
 const DEFAULT_NAMES: Record<Attachment['kind'], string> = {
   document: 'document',
   photo: 'photo.jpg',
