@@ -2,9 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
 import { ChatStore } from '../src/store/chat-store.ts';
-import { createBot, createOutboundApi, startTelegram } from '../src/telegram/bot.ts';
-import { reachTelegram } from '../src/telegram/reach.ts';
-import { TelegramOutbound } from '../src/telegram/outbound.ts';
+import { telegram as telegramTransport } from '../src/telegram/transport.ts';
 import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
 import { testConfig } from '../test/support/test-config.ts';
@@ -28,9 +26,10 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     workdir: work,
     env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER) },
   });
-  const bot = createBot(config);
-  const app = await createApp({ config, store: await ChatStore.open(dir), out: new TelegramOutbound(createOutboundApi(config)), log: silentLog() });
-  const running = await startTelegram(bot, await reachTelegram(config, silentLog()), app.bridge, silentLog());
+  const transport = telegramTransport.create({ env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot }, dataDir: dir });
+  await transport.connect(silentLog());
+  const app = await createApp({ config, store: await ChatStore.open(dir), out: transport.out, log: silentLog() });
+  const serving = transport.serve(app.host, silentLog());
   const results: BenchResult[] = [];
   let chat = -1;
   try {
@@ -71,7 +70,8 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p50', value: percentile(50), unit: 'ms', note: `${latencies.length} turns` });
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p99', value: percentile(99), unit: 'ms' });
   } finally {
-    await running.stop();
+    await transport.stop();
+    await serving;
     await app.shutdown();
     await telegram.close();
     await cli.cleanup();

@@ -11,7 +11,6 @@ import { TEST_QUEUE_SECRET } from '../test/support/queue-world.ts';
 import type { BenchResult } from './report.ts';
 import { silentLog } from '../src/log/logger.ts';
 import { chat } from '../test/support/chats.ts';
-import { TELEGRAM } from '../src/telegram/id.ts';
 
 const RUNS = 200;
 const CHATS = 50;
@@ -75,7 +74,7 @@ async function measure(dataDir: string, extraEnv: Record<string, string>): Promi
     BRIDGE_WORKDIR: workdir,
     BRIDGE_CLAUDE_COMMAND: FAKE_AGENT,
   };
-  const config = await loadConfig({ env, bareNumbers: TELEGRAM });
+  const config = await loadConfig({ env });
   const out = new RecordingOutbound();
   const app = await createApp({ config, store: await ChatStore.open(dataDir), out, log: silentLog() });
   await app.start();

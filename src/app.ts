@@ -11,6 +11,7 @@ import { untilStill } from './concurrency/until-still.ts';
 import { orchestrationProgress } from './presentation/orchestration.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
 import { isNoChat, type ChatRef, type Outbound } from './ports/transport.ts';
+import type { TransportHost } from './ports/chat-transport.ts';
 import { DailyBudget } from './usage/budget.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
@@ -45,6 +46,8 @@ import type { Secrets } from './log/secrets.ts';
 
 export interface App {
   bridge: Bridge;
+  /** What the transport feeds and asks. */
+  host: TransportHost;
   subagents: Subagents;
   orchestrator: Orchestrator;
   outbox: Outbox;
@@ -243,8 +246,16 @@ export async function createApp(options: {
   let api: ApiServer | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
 
+  const idle = () => untilStill([bridge, subagents, orchestrator, outbox, agentInbox]);
   return {
     bridge,
+    host: {
+      handleMessage: (message, botUsername) => bridge.handleMessage(message, botUsername),
+      handleButton: (press) => bridge.handleButton(press),
+      isAllowed: (chat, user) => bridge.isAllowed(chat, user),
+      commands: bridge.commands,
+      idle,
+    },
     subagents,
     orchestrator,
     outbox,
@@ -273,7 +284,7 @@ export async function createApp(options: {
       );
       return recovered;
     },
-    idle: () => untilStill([bridge, subagents, orchestrator, outbox, agentInbox]),
+    idle,
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
       inboxSweeping?.stop();

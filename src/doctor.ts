@@ -6,7 +6,8 @@ import { guardOutput, printFatal } from './log/fatal.ts';
 import { formatCheck } from './checks/check.ts';
 import { runChecks } from './checks/doctor.ts';
 import { checkNode } from './checks/system-checks.ts';
-import { TELEGRAM } from './telegram/id.ts';
+import type { CheckResult } from './ports/check-result.ts';
+import { TRANSPORTS } from './transport-kinds.ts';
 
 // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log, a crash included.
 const secrets = guardOutput('jsonl-bridge doctor');
@@ -14,7 +15,7 @@ const secrets = guardOutput('jsonl-bridge doctor');
 async function main(): Promise<number> {
   let config;
   try {
-    config = await loadConfig({ bareNumbers: TELEGRAM });
+    config = await loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.log(formatCheck(checkNode()));
@@ -22,7 +23,8 @@ async function main(): Promise<number> {
     return 1;
   }
   for (const secret of configSecrets(config)) secrets.add(secret);
-  const ok = await runChecks(config, (result) => console.log(secrets.redact(formatCheck(result))));
+  const report = (result: CheckResult) => console.log(secrets.redact(formatCheck(result)));
+  const ok = await runChecks(config, TRANSPORTS, { env: process.env, dataDir: config.dataDir }, report);
   console.log(ok ? 'All good: npm start.' : 'Fix what is marked ✗, then run npm run doctor again.');
   return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// The bridge's entry: `npm start` (Telegram) or `npm start -- --console` (this terminal).
+// The bridge's entry: `npm start` (the chat transport) or `npm start -- --console` (this terminal).
 import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { createApp } from './app.ts';
@@ -6,29 +6,28 @@ import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts
 import { createLog, type Log } from './log/logger.ts';
 import { guardOutput, printFatal } from './log/fatal.ts';
 import { bridgeListeners, cleartextWarnings } from './config/cleartext.ts';
-import { ConsoleOutbound } from './console/outbound.ts';
-import { CONSOLE, runConsole } from './console/console.ts';
+import { CONSOLE } from './console/console.ts';
 import { migrateDataDir } from './store/data-format.ts';
+import { chooseTransport } from './transport-kinds.ts';
+import { BARE_NUMBERS } from './transports/known.ts';
+import { TransportRefusedError, type Transport } from './ports/chat-transport.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
-import { createBot, createOutboundApi, startTelegram } from './telegram/bot.ts';
-import { TelegramOutbound } from './telegram/outbound.ts';
-import { TelegramDownloads } from './telegram/downloads.ts';
-import { TELEGRAM } from './telegram/id.ts';
-import { reachTelegram, telegramRoundTrip, TokenRefusedError } from './telegram/reach.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
 const secrets = guardOutput('jsonl-bridge');
 
 async function main(argv: string[]): Promise<number> {
-  const consoleMode = argv.includes('--console');
+  const kind = chooseTransport(argv);
   let config: BridgeConfig;
+  let transport: Transport;
   try {
-    config = await loadConfig({ bareNumbers: TELEGRAM });
+    config = await loadConfig();
+    transport = kind.create({ env: process.env, dataDir: config.dataDir });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
@@ -36,70 +35,57 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  if (!consoleMode && !config.telegram.token) {
-    console.error(
-      'jsonl-bridge: TELEGRAM_BOT_TOKEN is not set: set it to your bot token from @BotFather, or run `npm start -- --console` to use the bridge in this terminal.',
-    );
-    return EX_CONFIG;
-  }
-  for (const secret of configSecrets(config)) secrets.add(secret);
+  for (const secret of [...configSecrets(config), ...transport.secrets]) secrets.add(secret);
   await ensurePrivateDir(config.dataDir);
-  // The console keeps the terminal for the conversation: its log goes to a file, and only warnings and errors show.
-  const logFile = consoleMode ? join(config.dataDir, 'bridge.log') : undefined;
+  // A transport in this terminal keeps it for the conversation: the log goes to a file, and only warnings and errors show.
+  const logFile = transport.inTerminal ? join(config.dataDir, 'bridge.log') : undefined;
   const log = createLog({ format: config.logFormat, secrets, ...(logFile ? { file: logFile } : {}) });
   for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
-    // Format 1 knew one transport's numeric ids, and the console's chat 0.
-    await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : TELEGRAM) }, log);
+    // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
+    await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log);
     await startAgentSpace(config.agentUser, log);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge: ${error.message}`);
     return EX_CONFIG;
   }
-  const store = await ChatStore.open(config.dataDir);
-
-  if (consoleMode) {
-    const out = new ConsoleOutbound((text) => process.stdout.write(text), join(config.dataDir, 'console'));
-    const app = await createApp({ config, store, out, trustEveryone: true, log, secrets });
-    onSignals(app.shutdown, log);
-    console.error(`jsonl-bridge console: ${config.defaultCli} in ${config.workdir}. Type a message, or /help. Ctrl-D ends. The log is in ${logFile}.`);
-    logAgentUser(config.agentUser, log);
-    await app.start();
-    await runConsole(app, out, process.stdin);
-    await app.shutdown();
-    return 0;
-  }
-
-  if (config.allowedUsers.length === 0) {
-    log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your Telegram user id (the refusal message shows it).');
-  }
-  let me;
+  if (!transport.everyoneIsOwner && config.allowedUsers.length === 0)
+    log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your user id (the refusal message shows it).');
   try {
-    me = await reachTelegram(config, log);
+    await transport.connect(log);
   } catch (error) {
-    if (!(error instanceof TokenRefusedError)) throw error;
+    if (!(error instanceof TransportRefusedError)) throw error;
     log.fatal(error.message);
     return EX_CONFIG;
   }
-  const bot = createBot(config);
-  const downloads = new TelegramDownloads(bot.api, { token: bot.token, apiRoot: config.telegram.apiRoot });
-  const out = new TelegramOutbound(createOutboundApi(config));
-  const { bridge, start, shutdown } = await createApp({ config, store, out, downloads, log, secrets, roundTripMs: telegramRoundTrip(config) });
-  const telegram = await startTelegram(bot, me, bridge, log);
-  log.info(`jsonl-bridge running as @${bot.botInfo.username}: ${config.adapters.size} CLIs (default ${config.defaultCli}), data in ${config.dataDir}`);
+
+  const store = await ChatStore.open(config.dataDir);
+  const app = await createApp({
+    config,
+    store,
+    out: transport.out,
+    trustEveryone: transport.everyoneIsOwner,
+    log,
+    secrets,
+    ...(transport.downloads ? { downloads: transport.downloads } : {}),
+    ...(transport.roundTripMs ? { roundTripMs: transport.roundTripMs } : {}),
+  });
+  // Once, whichever comes first: a signal, or the transport ending by itself (the console's input).
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      await transport.stop();
+      await app.shutdown();
+    })());
+  onSignals(shutdown, log);
+  transport.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
   logAgentUser(config.agentUser, log);
-  await start();
-  const stopped = new Promise<void>((resolve) =>
-    onSignals(async () => {
-      await telegram.stop();
-      await shutdown();
-      resolve();
-    }, log),
-  );
-  await Promise.race([stopped, telegram.runner.task()]);
+  await app.start();
+  await transport.serve(app.host, log);
+  await shutdown();
   return 0;
 }
 

@@ -13,7 +13,6 @@ import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { QueueSigner } from './queue/signing.ts';
-import { TELEGRAM } from './telegram/id.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -21,7 +20,7 @@ const secrets = guardOutput('jsonl-bridge worker');
 async function main(): Promise<number> {
   let config: BridgeConfig;
   try {
-    config = await loadConfig({ bareNumbers: TELEGRAM });
+    config = await loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge worker: ${error.message}`));

@@ -1,5 +1,6 @@
 import { agentSpace, type AgentUser } from '../process/agent-user.ts';
-import { pass, warn, type CheckResult } from './check.ts';
+import { pass, warn } from './check.ts';
+import type { CheckResult } from '../ports/check-result.ts';
 
 /** Who agents run as: their own user, or (warned) the bridge's, whose environment and data they could then read. */
 export function checkAgentUser(user: AgentUser | undefined): CheckResult {

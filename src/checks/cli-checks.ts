@@ -3,7 +3,8 @@ import { execa } from 'execa';
 import which from 'which';
 import type { Adapter } from '../adapters/load.ts';
 import { agentUser, asAgent } from '../process/agent-user.ts';
-import { fail, firstLine, optional, pass, type CheckResult } from './check.ts';
+import { fail, firstLine, optional, pass } from './check.ts';
+import type { CheckResult } from '../ports/check-result.ts';
 
 /** A CLI asked about itself may be slow to start (a first run unpacks), never this slow. */
 const ASK_TIMEOUT_MS = 30_000;

@@ -2,17 +2,22 @@ import type { BridgeConfig } from '../config/config.ts';
 import { checkCli } from './cli-checks.ts';
 import { checkDataDir, checkNode } from './system-checks.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription } from './service-checks.ts';
-import { checkTelegram } from './telegram-check.ts';
+import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
 import { checkAgentUser } from './agent-user-check.ts';
 import { runAgentsAs } from '../process/agent-user.ts';
-import type { CheckResult } from './check.ts';
+import type { CheckResult } from '../ports/check-result.ts';
 
 /**
  * Every check of `npm run doctor`, in the order a setup is built: the machine, the data, the
  * bot, the CLIs, then the services that are configured. Each result is reported as soon as
  * it is known. Nothing is changed: ports are let go, no file or directory is made.
  */
-export async function runChecks(config: BridgeConfig, report: (result: CheckResult) => void): Promise<boolean> {
+export async function runChecks(
+  config: BridgeConfig,
+  transports: readonly TransportKind[],
+  sources: TransportSources,
+  report: (result: CheckResult) => void,
+): Promise<boolean> {
   let ok = true;
   const say = (results: CheckResult | CheckResult[]) => {
     for (const result of [results].flat()) {
@@ -22,7 +27,7 @@ export async function runChecks(config: BridgeConfig, report: (result: CheckResu
   };
   say(checkNode());
   say(await checkDataDir(config.dataDir));
-  say(await checkTelegram(config));
+  for (const transport of transports) say(await transport.check(sources));
   runAgentsAs(config.agentUser);
   say(checkAgentUser(config.agentUser));
   for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv, config.defaultCli));

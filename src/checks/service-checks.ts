@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import type { ApiConfig, McpListen } from '../config/config.ts';
 import type { TranscriberConfig } from '../files/transcriber.ts';
 import { describeRedis } from '../queue/redis.ts';
-import { fail, firstLine, pass, type CheckResult } from './check.ts';
+import { fail, firstLine, pass } from './check.ts';
+import type { CheckResult } from '../ports/check-result.ts';
 
 const ANSWER_WITHIN_MS = 5000;
 

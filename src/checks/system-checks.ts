@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { access, stat, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { fail, pass, type CheckResult } from './check.ts';
+import { fail, pass } from './check.ts';
+import type { CheckResult } from '../ports/check-result.ts';
 
 const MIN_NODE_MAJOR = 20;
 /** Below this, run logs and sessions soon fill the disk: a run's log alone may take a few MB. */

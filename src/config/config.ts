@@ -1,3 +1,4 @@
+import { BARE_NUMBERS } from '../transports/known.ts';
 import { qualifiedId } from '../ports/transport.ts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -18,7 +19,6 @@ import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface BridgeConfig extends ProjectsConfig {
-  telegram: { token?: string; apiRoot: string };
   /** BRIDGE_ALLOWED_USERS, each `transport:id` (a bare number written: the `bareNumbers` transport's); the first is the owner. */
   allowedUsers: string[];
   /** The transport a bare number means where a person writes a chat or user: this configuration's, the API's `chat_id`. */
@@ -80,12 +80,10 @@ export interface ConfigSources {
   manifestPath?: string;
   /** Whether the log goes to a terminal: it is written for a person then, unless BRIDGE_LOG_FORMAT says otherwise. */
   logToTerminal?: boolean;
-  /** The transport a bare number means where a person writes a chat or user (BRIDGE_ALLOWED_USERS, BRIDGE_API_SCOPES). */
-  bareNumbers: string;
 }
 
 /** Reads the whole configuration once, failing with the variable or file and field at fault. */
-export async function loadConfig(sources: ConfigSources): Promise<BridgeConfig> {
+export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeConfig> {
   const env = sources.env ?? process.env;
   const cwd = sources.cwd ?? process.cwd();
   const manifest = await loadBridgeManifest(sources.manifestPath ?? resolve(REPO_ROOT, 'manifest.json'));
@@ -112,19 +110,15 @@ export async function loadConfig(sources: ConfigSources): Promise<BridgeConfig> 
   };
   const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
   return {
-    telegram: {
-      token: env.TELEGRAM_BOT_TOKEN?.trim() || undefined,
-      apiRoot: (env.TELEGRAM_API_ROOT?.trim() || 'https://api.telegram.org').replace(/\/+$/, ''),
-    },
-    allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS, sources.bareNumbers),
-    bareNumbers: sources.bareNumbers,
+    allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS, BARE_NUMBERS),
+    bareNumbers: BARE_NUMBERS,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     transcribe: transcribe(env),
     redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
     queueSecret: queueSecret(env),
     mcp: mcpListen(env),
-    api: await api(env, sources.bareNumbers),
+    api: await api(env, BARE_NUMBERS),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -148,13 +142,7 @@ function logFormat(raw: string | undefined, terminal: boolean): LogFormat {
 /** Values of the configuration no log line may show. */
 export function configSecrets(config: BridgeConfig): string[] {
   const redisPassword = config.redisUrl ? decodeURIComponent(new URL(config.redisUrl).password) : '';
-  return [
-    config.telegram.token ?? '',
-    ...(config.api?.tokens.map((t) => t.token) ?? []),
-    redisPassword,
-    config.queueSecret ?? '',
-    config.transcribe?.key ?? '',
-  ].filter(Boolean);
+  return [...(config.api?.tokens.map((t) => t.token) ?? []), redisPassword, config.queueSecret ?? '', config.transcribe?.key ?? ''].filter(Boolean);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {

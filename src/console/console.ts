@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { App } from '../app.ts';
+import type { TransportHost } from '../ports/chat-transport.ts';
 import type { ConsoleOutbound } from './outbound.ts';
 import { chatRef, type ChatRef } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
@@ -17,7 +17,7 @@ export const CONSOLE_ADDRESS: ChatRef = chatRef(CONSOLE, 0);
  * input (a script piped in), it waits until every turn, subagent and orchestration has ended
  * and been reported.
  */
-export async function runConsole(app: App, out: ConsoleOutbound, input: NodeJS.ReadableStream): Promise<void> {
+export async function runConsole(host: TransportHost, out: ConsoleOutbound, input: NodeJS.ReadableStream): Promise<void> {
   // Its one user: the owner at the keyboard.
   const user = { id: 'owner', name: 'owner' };
   const lines = createInterface({ input, terminal: false });
@@ -35,12 +35,12 @@ export async function runConsole(app: App, out: ConsoleOutbound, input: NodeJS.R
     if (press) {
       const button = out.button(Number(press[1]));
       const answer = button
-        ? await app.bridge.handleButton({ address: CONSOLE_ADDRESS, user, data: button.data, messageId: button.messageId })
+        ? await host.handleButton({ address: CONSOLE_ADDRESS, user, data: button.data, messageId: button.messageId })
         : { text: `No button [${press[1]}].` };
       await out.send(CONSOLE_ADDRESS, plain(answer.text));
       continue;
     }
-    await app.bridge.handleMessage({ address: CONSOLE_ADDRESS, user, text });
+    await host.handleMessage({ address: CONSOLE_ADDRESS, user, text });
   }
-  await app.idle();
+  await host.idle();
 }

@@ -1,3 +1,5 @@
+import { BRIDGE_ENV_PREFIXES } from '../transports/known.ts';
+
 /**
  * Values that must never appear in a log line: the bot's token, API tokens, passwords, and
  * the MCP endpoint's per-session secrets while they live. Redacted wherever they appear in a
@@ -41,7 +43,7 @@ function forms(value: string): string[] {
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const values: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (!value || !/^(TELEGRAM|BRIDGE|SUBAGENTS)_/.test(name)) continue;
+    if (!value || !BRIDGE_ENV_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
     if (/TOKEN|KEY|SECRET|PASSWORD/.test(name) && !/_FILE$|_TLS_KEY$/.test(name))
       values.push(value, ...value.split(',').map((pair) => pair.slice(pair.indexOf('=') + 1).trim()));
     // A URL's password (BRIDGE_REDIS_URL, a Bot API root behind a proxy that wants one).

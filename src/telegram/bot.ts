@@ -2,10 +2,10 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { Api, Bot, type Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
-import type { Bridge } from '../bridge/bridge.ts';
+import type { TransportHost } from '../ports/chat-transport.ts';
 import { plain } from '../presentation/deliver.ts';
-import { chatKey, type ChatRef, type ChatUser } from '../ports/transport.ts';
-import type { BridgeConfig } from '../config/config.ts';
+import { chatKey, type ChatRef, type ChatUser, type Outbound } from '../ports/transport.ts';
+import type { TelegramSettings } from './settings.ts';
 import { attachmentsOf } from './attachments.ts';
 import type { Log } from '../log/logger.ts';
 import { telegramChat } from './id.ts';
@@ -17,9 +17,8 @@ export interface TelegramBridge {
 }
 
 /** A grammY bot without the bridge: the API client with auto-retry, pointed at the configured Bot API root. */
-export function createBot(config: Pick<BridgeConfig, 'telegram'>): Bot {
-  if (!config.telegram.token) throw new Error('TELEGRAM_BOT_TOKEN is not set');
-  const bot = new Bot(config.telegram.token, { client: { apiRoot: config.telegram.apiRoot } });
+export function createBot({ token, apiRoot }: Required<TelegramSettings>): Bot {
+  const bot = new Bot(token, { client: { apiRoot } });
   // 429s wait for retry_after; 5xx and network errors are retried with backoff.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 8, maxDelaySeconds: 300 }));
   return bot;
@@ -30,9 +29,8 @@ export function createBot(config: Pick<BridgeConfig, 'telegram'>): Bot {
  * backoff, but a 429 comes back at once, so the chat's send budget pauses that chat alone
  * (waiting inside the call would hold every later call of the bot's client in the same way).
  */
-export function createOutboundApi(config: Pick<BridgeConfig, 'telegram'>): Api {
-  if (!config.telegram.token) throw new Error('TELEGRAM_BOT_TOKEN is not set');
-  const api = new Api(config.telegram.token, { apiRoot: config.telegram.apiRoot });
+export function createOutboundApi({ token, apiRoot }: Required<TelegramSettings>): Api {
+  const api = new Api(token, { apiRoot });
   api.config.use(autoRetry({ maxRetryAttempts: 8, maxDelaySeconds: -1 }));
   return api;
 }
@@ -42,7 +40,7 @@ export function createOutboundApi(config: Pick<BridgeConfig, 'telegram'>): Api {
  * different chats concurrently. Handlers return as soon as a turn is queued, so /stop is
  * never stuck behind a running turn.
  */
-export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge, log: Log): Promise<TelegramBridge> {
+export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: TransportHost, out: Outbound, log: Log): Promise<TelegramBridge> {
   bot.botInfo = me;
   await bot.api.setMyCommands(bridge.commands.map((c) => ({ command: c.name, description: c.description })));
 
@@ -57,7 +55,7 @@ export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Bridge,
     if (message.text === undefined && !attachments.length) {
       // Stickers, locations, polls: refused like anything else for strangers; explained to users.
       if (!bridge.isAllowed(address, user)) return bridge.handleMessage({ address, user, text: '', messageId: String(message.message_id) }, me.username);
-      await bridge.out.send(address, plain('Only text, files, photos and voice messages reach the agent.'), { replyTo: String(message.message_id) });
+      await out.send(address, plain('Only text, files, photos and voice messages reach the agent.'), { replyTo: String(message.message_id) });
       return;
     }
     const replied = message.reply_to_message && !isTopicHeader(message.reply_to_message) ? message.reply_to_message : undefined;

@@ -1,16 +1,17 @@
 import { Api, GrammyError, HttpError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
-import type { BridgeConfig } from '../config/config.ts';
+import { TransportRefusedError } from '../ports/chat-transport.ts';
 import type { Log } from '../log/logger.ts';
+import type { TelegramSettings } from './settings.ts';
 
 /** Telegram refused the token: nothing will work until it is changed. */
-export class TokenRefusedError extends Error {
+export class TokenRefusedError extends TransportRefusedError {
   override name = 'TokenRefusedError';
 }
 
 /** How long one getMe takes now: Telegram's round trip, for /status. Asked without retries, which would hide a slow answer. */
-export function telegramRoundTrip(config: Pick<BridgeConfig, 'telegram'>): () => Promise<number> {
-  const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
+export function telegramRoundTrip({ token, apiRoot }: Required<TelegramSettings>): () => Promise<number> {
+  const api = new Api(token, { apiRoot });
   return async () => {
     const start = performance.now();
     await api.getMe();
@@ -28,12 +29,12 @@ const MAX_WAIT_S = 60;
  * the bot's auto-retry, which would retry in silence.
  */
 export async function reachTelegram(
-  config: Pick<BridgeConfig, 'telegram'>,
+  { token, apiRoot }: Required<TelegramSettings>,
   log: Log,
   wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<UserFromGetMe> {
-  const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
-  const where = new URL(config.telegram.apiRoot).host;
+  const api = new Api(token, { apiRoot });
+  const where = new URL(apiRoot).host;
   for (let attempt = 1; ; attempt++) {
     try {
       const me = await api.getMe();

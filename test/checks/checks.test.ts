@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Adapter } from '../../src/adapters/load.ts';
-import { formatCheck, type CheckResult } from '../../src/checks/check.ts';
+import { formatCheck } from '../../src/checks/check.ts';
+import type { CheckResult } from '../../src/ports/check-result.ts';
 import { checkCli } from '../../src/checks/cli-checks.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription } from '../../src/checks/service-checks.ts';
 import { checkDataDir, checkNode } from '../../src/checks/system-checks.ts';
-import { checkTelegram } from '../../src/checks/telegram-check.ts';
+import { checkTelegram } from '../../src/telegram/check.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { CLI_BINARIES, REPO_ROOT } from '../support/cli-env.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startMockTranscriber } from '../support/mock-transcriber.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
-import { TELEGRAM } from '../../src/telegram/id.ts';
 
 // Each check of `npm run doctor`, against the real thing it checks: present, absent, wrong.
 const lines = (results: CheckResult | CheckResult[]) => [results].flat().map(formatCheck);
@@ -62,7 +62,7 @@ describe('Telegram', () => {
     for (const groupPrivacy of [true, false]) {
       const telegram = await FakeTelegram.start({ botUsername: 'doctor_bot', groupPrivacy });
       try {
-        const [token, privacy] = lines(await checkTelegram({ telegram: { token: telegram.token, apiRoot: telegram.apiRoot } }));
+        const [token, privacy] = lines(await checkTelegram({ token: telegram.token, apiRoot: telegram.apiRoot }));
         expect(token).toMatch(/^✓ Telegram token: @doctor_bot \(id \d+\)$/);
         expect(privacy).toMatch(
           groupPrivacy
@@ -76,19 +76,19 @@ describe('Telegram', () => {
   });
 
   it('fails no token, a refused token, and an unreachable Telegram', async () => {
-    expect(lines(await checkTelegram({ telegram: { apiRoot: 'https://api.telegram.org' } }))).toEqual([
+    expect(lines(await checkTelegram({ apiRoot: 'https://api.telegram.org' }))).toEqual([
       '✗ Telegram token: TELEGRAM_BOT_TOKEN is not set. Set it to the token @BotFather gave your bot (npm start -- --console needs none).',
     ]);
     const telegram = await FakeTelegram.start();
     try {
-      expect(lines(await checkTelegram({ telegram: { token: '42:wrong', apiRoot: telegram.apiRoot } }))).toEqual([
+      expect(lines(await checkTelegram({ token: '42:wrong', apiRoot: telegram.apiRoot }))).toEqual([
         "✗ Telegram token: refused by Telegram (401). Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
       ]);
     } finally {
       await telegram.close();
     }
     const port = await freePort();
-    expect(lines(await checkTelegram({ telegram: { token: '42:wrong', apiRoot: `http://127.0.0.1:${port}` } }))).toEqual([
+    expect(lines(await checkTelegram({ token: '42:wrong', apiRoot: `http://127.0.0.1:${port}` }))).toEqual([
       expect.stringMatching(
         new RegExp(
           `^✗ Telegram token: Telegram \\(127\\.0\\.0\\.1:${port}\\) is unreachable: .*ECONNREFUSED.*\\. Check the network, a proxy, or TELEGRAM_API_ROOT\\.$`,
@@ -106,7 +106,7 @@ describe('CLIs', () => {
     await mkdir(join(home, 'codex'), { recursive: true });
     // Only what a CLI needs to start: no key of this machine's leaks in.
     env = { PATH: `${join(REPO_ROOT, 'node_modules/.bin')}:/usr/local/bin:/usr/bin:/bin`, HOME: home, CODEX_HOME: join(home, 'codex'), TMPDIR: home };
-    ({ adapters } = await loadConfig({ env: { BRIDGE_DROID_COMMAND: CLI_BINARIES.droid }, bareNumbers: TELEGRAM }));
+    ({ adapters } = await loadConfig({ env: { BRIDGE_DROID_COMMAND: CLI_BINARIES.droid } }));
   });
 
   it('finds each CLI, its version, and the credentials it has', async () => {

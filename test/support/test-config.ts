@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig, type BridgeConfig } from '../../src/config/config.ts';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
 import { FAKE_AGENT } from './fake-cli.ts';
-import { TELEGRAM } from '../../src/telegram/id.ts';
 
 const FIXTURE_ADAPTERS = fileURLToPath(new URL('../fixtures/adapters/', import.meta.url));
 
@@ -17,7 +16,6 @@ export async function testConfig(options: {
   const config = await loadConfig({
     env: { ...options.env, BRIDGE_DATA_DIR: options.dataDir, BRIDGE_WORKDIR: options.workdir, BRIDGE_DEFAULT_CLI: 'fake', BRIDGE_FAKE_COMMAND: FAKE_AGENT },
     adaptersDir: FIXTURE_ADAPTERS,
-    bareNumbers: TELEGRAM,
   });
   config.settings = { ...config.settings, stopGraceMs: 300, ...options.settings, subagents: { ...config.settings.subagents, ...options.subagents } };
   return config;

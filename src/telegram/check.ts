@@ -1,10 +1,10 @@
 import { Api, GrammyError, HttpError } from 'grammy';
-import type { BridgeConfig } from '../config/config.ts';
-import { fail, firstLine, pass, type CheckResult } from './check.ts';
+import { fail, firstLine, pass } from '../checks/check.ts';
+import type { TelegramSettings } from './settings.ts';
+import type { CheckResult } from '../ports/check-result.ts';
 
 /** The token, asked of Telegram once (getMe), and what the bot's group privacy setting lets it see. */
-export async function checkTelegram(config: Pick<BridgeConfig, 'telegram'>): Promise<CheckResult[]> {
-  const { token, apiRoot } = config.telegram;
+export async function checkTelegram({ token, apiRoot }: TelegramSettings): Promise<CheckResult[]> {
   if (!token)
     return [fail('Telegram token', 'TELEGRAM_BOT_TOKEN is not set', 'Set it to the token @BotFather gave your bot (npm start -- --console needs none).')];
   const api = new Api(token, { apiRoot });

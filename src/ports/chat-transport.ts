@@ -1,0 +1,62 @@
+import type { Log } from '../log/logger.ts';
+import type { CheckResult } from './check-result.ts';
+import type { ButtonAnswer, ButtonPress, ChatRef, ChatUser, Downloads, IncomingMessage, Outbound } from './transport.ts';
+
+/** What a transport feeds and asks: the bridge's entry points, and the wait for all work to end. */
+export interface TransportHost {
+  handleMessage(message: IncomingMessage, botUsername?: string): Promise<void>;
+  handleButton(press: ButtonPress): Promise<ButtonAnswer>;
+  isAllowed(chat: ChatRef, user: ChatUser): boolean;
+  /** The commands, for a transport's command menu. */
+  readonly commands: readonly { name: string; description: string }[];
+  /** Resolves when nothing is running: no turn, no run, nothing to announce. */
+  idle(): Promise<void>;
+}
+
+/** Where a transport's settings come from. */
+export interface TransportSources {
+  env: NodeJS.ProcessEnv;
+  /** The bridge's data directory, for what the transport keeps (the console's saved documents). */
+  dataDir: string;
+}
+
+/** The service a transport talks to refused it as configured (a bot token): nothing will work until that changes. */
+export class TransportRefusedError extends Error {
+  override name = 'TransportRefusedError';
+}
+
+/**
+ * A chat transport, whole: its id (what its chats' ChatRefs carry), how its settings are read,
+ * its lines of `npm run doctor`, and a running instance. `main.ts` chooses one; a new
+ * transport is its folder, exporting one of these, and a line in `transports/known.ts`.
+ */
+export interface TransportKind {
+  readonly id: string;
+  /** Its lines of `npm run doctor`, from its settings as they are. */
+  check(sources: TransportSources): Promise<CheckResult[]>;
+  /** Reads its settings: a missing or wrong one throws a ConfigError naming the variable. */
+  create(sources: TransportSources): Transport;
+}
+
+export interface Transport {
+  readonly id: string;
+  /** Whoever writes here is the owner (the console: the person at the keyboard), allowlist or not. */
+  readonly everyoneIsOwner: boolean;
+  /** Its secrets (a bot token): redacted from everything printed. */
+  readonly secrets: readonly string[];
+  /** What the bridge sends through. */
+  readonly out: Outbound;
+  /** How files people send are fetched; none: they cannot be received. */
+  readonly downloads?: Downloads;
+  /** One round trip to its service, for /status; none where there is no service. */
+  readonly roundTripMs?: () => Promise<number>;
+  /** Reaches its service before anything is served, waiting out a network that is not up yet; a TransportRefusedError when the service refuses it. */
+  connect(log: Log): Promise<void>;
+  /** Feeds the host until stopped, or until it ends by itself (the console at the end of its input, once all work is done). */
+  serve(host: TransportHost, log: Log): Promise<void>;
+  stop(): Promise<void>;
+  /** The conversation is in this terminal: the log goes to a file, and only warnings and errors show. */
+  readonly inTerminal: boolean;
+  /** Says, once, that the bridge is up and where: a log line, or the console's greeting. */
+  greet(bridge: { clis: number; defaultCli: string; workdir: string; dataDir: string; logFile: string | undefined }, log: Log): void;
+}
