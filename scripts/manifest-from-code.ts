@@ -1,9 +1,20 @@
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { format } from 'prettier';
 import { COMMANDS } from '../src/bridge/commands/index.ts';
+import { TOOLS } from '../src/tools/index.ts';
 
 /** What manifest.json says of each command: generated from its module. */
 export function commandManifest(): { name: string; description: string; usage: string }[] {
   return COMMANDS.map(({ name, description, usage }) => ({ name, description, usage }));
+}
+
+/** What manifest.json says of each MCP tool: its JSON Schema as the MCP SDK derives it from the zod schema, what agents are sent. */
+export function toolManifest(): { name: string; description: string; inputSchema: unknown }[] {
+  return TOOLS.map(({ name, description, input }) => ({
+    name,
+    description,
+    inputSchema: toJsonSchemaCompat(input, { strictUnions: true, pipeStrategy: 'input' }),
+  }));
 }
 
 /**
@@ -11,6 +22,6 @@ export function commandManifest(): { name: string; description: string; usage: s
  * everything else (the settings operators edit) kept as it is, in its place.
  */
 export async function manifestFromCode(current: Record<string, unknown>): Promise<string> {
-  const next = { ...current, commands: commandManifest() };
+  const next = { ...current, commands: commandManifest(), tools: toolManifest() };
   return format(JSON.stringify(next), { parser: 'json', printWidth: 160 });
 }

@@ -1,4 +1,4 @@
-// `npm run manifest`: writes the commands of manifest.json from their modules (the contract names
+// `npm run manifest`: writes the commands and tools of manifest.json from their modules (the contract names
 // the file; the code is where they are defined). Its settings stay as operators left them.
 import { readFile, writeFile } from 'node:fs/promises';
 import { manifestFromCode } from './manifest-from-code.ts';

@@ -35,12 +35,13 @@ import { QueueSigner } from './queue/signing.ts';
 import { Subagents } from './subagents/subagents.ts';
 import { AgentInbox, orchestrationHandBack, runHandBack } from './tools/agent-inbox.ts';
 import { MCP_SERVER_NAME, McpEndpoint } from './tools/mcp-endpoint.ts';
-import { APPROVAL_TOOL } from './tools/scope.ts';
+import { APPROVAL_TOOL } from './tools/definitions/approve-tool.ts';
+import { TOOLS } from './tools/index.ts';
+import type { ToolDeps } from './tools/tool.ts';
 import { SessionTools } from './tools/session-tools.ts';
 import { Inbox } from './files/inbox.ts';
 import { Transcriber } from './files/transcriber.ts';
 import type { Downloads } from './ports/transport.ts';
-import { ToolCalls } from './tools/tool-calls.ts';
 import type { Log } from './log/logger.ts';
 import type { Secrets } from './log/secrets.ts';
 
@@ -98,12 +99,8 @@ export async function createApp(options: {
   const refuseWork = (key: string) => spending.refusal(key);
 
   // The one forward reference: the agents' tools start runs, and runs are given the tools.
-  let toolCalls: ToolCalls | undefined;
-  const endpoint = await McpEndpoint.listen(
-    { tools: config.manifest.tools, call: (scope, name, args) => toolCalls!.call(scope, name, args) },
-    config.mcp,
-    options.secrets,
-  );
+  let toolDeps: ToolDeps | undefined;
+  const endpoint = await McpEndpoint.listen({ tools: TOOLS, deps: () => toolDeps! }, config.mcp, options.secrets);
   const approvals = new ApprovalBroker({
     out,
     audit,
@@ -228,8 +225,7 @@ export async function createApp(options: {
     approvals.cancel(askerId.main(chat.address), 'The turn ended.');
     spending.turnEnded(chat, outcome);
   });
-  toolCalls = new ToolCalls({
-    tools: config.manifest.tools,
+  toolDeps = {
     dataDir: config.dataDir,
     subagents,
     approvals,
@@ -241,7 +237,7 @@ export async function createApp(options: {
       const { record } = chats.get(address);
       return { cwd: record.workdir, cli: record.cli };
     },
-  });
+  };
 
   let api: ApiServer | undefined;
   let inboxSweeping: { stop: () => void } | undefined;

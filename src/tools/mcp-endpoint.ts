@@ -1,19 +1,19 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { BridgeManifest } from '../config/bridge-manifest.ts';
 import type { ToolScope } from './scope.ts';
-import type { ToolResult } from './tool-calls.ts';
+import type { BridgeTool, ToolDeps } from './tool.ts';
+import { spawnSubagent } from './definitions/spawn-subagent.ts';
 import type { McpListen } from '../config/config.ts';
 import type { Secrets } from '../log/secrets.ts';
 
-/** What the endpoint serves: the tools (with their schemas) and what calling one does. */
+/** What the endpoint serves: the tools, and the parts of the bridge they work with. */
 export interface ToolHandler {
-  tools: BridgeManifest['tools'];
-  call(scope: ToolScope, name: string, args: unknown): Promise<ToolResult>;
+  tools: readonly BridgeTool[];
+  /** Asked at each call: the tools start runs, and runs are given the tools, so these are built after the endpoint. */
+  deps: () => ToolDeps;
 }
 
 /** The server name agents see: tools arrive as `mcp__bridge__spawn_subagent` in Claude Code. */
@@ -90,7 +90,7 @@ export class McpEndpoint {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unknown or missing session secret' }));
       return;
     }
-    const server = this.serverFor(scope);
+    const server = await this.serverFor(scope);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -109,30 +109,28 @@ export class McpEndpoint {
     return undefined;
   }
 
-  private serverFor(scope: ToolScope): Server {
-    const server = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const note = scope.tools.has(SPAWN_TOOL) ? await scope.agentsNote?.().catch(() => undefined) : undefined;
-      return {
-        tools: this.calls.tools
-          .filter((tool) => scope.tools.has(tool.name))
-          .map((tool) => ({
-            name: tool.name,
-            description: tool.name === SPAWN_TOOL && note ? `${tool.description}\n\n${note}` : tool.description,
-            inputSchema: tool.inputSchema as { type: 'object' },
-          })),
-      };
-    });
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const result = await this.calls.call(scope, request.params.name, request.params.arguments);
-      return { content: [{ type: 'text', text: result.text }], isError: result.isError };
-    });
+  /**
+   * An MCP server with the tools this scope may use, each checked against its zod schema by
+   * the SDK before it runs (a bad call is an error result the agent reads; a tool outside the
+   * scope does not exist for it).
+   */
+  private async serverFor(scope: ToolScope): Promise<McpServer> {
+    const server = new McpServer({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
+    const note = scope.tools.has(SPAWN_TOOL) ? await scope.agentsNote?.().catch(() => undefined) : undefined;
+    for (const tool of this.calls.tools) {
+      if (!scope.tools.has(tool.name)) continue;
+      const description = tool.name === SPAWN_TOOL && note ? `${tool.description}\n\n${note}` : tool.description;
+      server.registerTool(tool.name, { description, inputSchema: tool.input }, async (args: unknown) => {
+        const result = await tool.run(args as never, scope, this.calls.deps());
+        return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
+      });
+    }
     return server;
   }
 }
 
 /** The tool whose `agent` argument names the agents of the scope's note. */
-const SPAWN_TOOL = 'spawn_subagent';
+const SPAWN_TOOL = spawnSubagent.name;
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -26,16 +26,3 @@ export interface ToolScope {
    */
   agentsNote?: () => Promise<string | undefined>;
 }
-
-/** The tools a main agent delegates with. */
-export const AGENT_TOOLS: ReadonlySet<string> = new Set([
-  'spawn_subagent',
-  'list_subagents',
-  'subagent_status',
-  'subagent_log',
-  'stop_subagent',
-  'create_orchestration',
-]);
-export const APPROVAL_TOOL = 'approve_tool';
-/** Every session and run may send files from its own directory to its chat. */
-export const FILE_TOOLS: ReadonlySet<string> = new Set(['send_file']);

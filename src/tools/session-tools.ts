@@ -7,7 +7,8 @@ import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts';
-import { AGENT_TOOLS, APPROVAL_TOOL, FILE_TOOLS, type ToolScope } from './scope.ts';
+import type { ToolScope } from './scope.ts';
+import { toolsGranted } from './index.ts';
 import { askerId } from '../approvals/asker.ts';
 import { mcpAccessFor } from './mcp-config.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
@@ -81,7 +82,7 @@ export class SessionTools {
       depth: 0,
       kind: 'main',
       sessionId: session.sessionId,
-      tools: new Set([...AGENT_TOOLS, ...FILE_TOOLS, ...(asks ? [APPROVAL_TOOL] : [])]),
+      tools: new Set([...toolsGranted('delegate'), ...toolsGranted('everyone'), ...(asks ? toolsGranted('approve') : [])]),
       ...this.agentsNote(adapter, session.workdir),
       ...(asks
         ? {
@@ -114,7 +115,7 @@ export class SessionTools {
     const approvals = run.policy?.approvals === true;
     const adapter = this.options.config.adapters.get(run.cli);
     if (!adapter) return undefined;
-    const tools = new Set([...FILE_TOOLS, ...(spawn ? AGENT_TOOLS : []), ...(approvals ? [APPROVAL_TOOL] : [])]);
+    const tools = new Set([...toolsGranted('everyone'), ...(spawn ? toolsGranted('delegate') : []), ...(approvals ? toolsGranted('approve') : [])]);
     return this.mcpFor(
       adapter,
       askerId.run(run.runId),

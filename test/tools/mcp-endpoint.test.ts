@@ -10,7 +10,8 @@ import type { Settings } from '../../src/config/bridge-manifest.ts';
 import type { App } from '../../src/app.ts';
 import type { Subagents } from '../../src/subagents/subagents.ts';
 import type { McpEndpoint, Grant } from '../../src/tools/mcp-endpoint.ts';
-import { AGENT_TOOLS, type ToolScope } from '../../src/tools/scope.ts';
+import type { ToolScope } from '../../src/tools/scope.ts';
+import { toolsGranted } from '../../src/tools/index.ts';
 import type { Orchestrator } from '../../src/orchestration/orchestrator.ts';
 import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
@@ -45,7 +46,7 @@ const scope = (chatId: number, depth = 0): ToolScope => ({
   depth,
   kind: depth ? 'subagent' : 'main',
   sessionId: () => 'main-session-id',
-  tools: AGENT_TOOLS,
+  tools: toolsGranted('delegate'),
 });
 
 async function connect(grant: Grant): Promise<Client> {
@@ -159,7 +160,7 @@ describe('the MCP endpoint', () => {
   it('a main session that asks the chat starts runs that ask too', async () => {
     await open();
     const asker = { id: 'main-telegram:-1', chatKey: 'telegram:-1', address: chat(-1), title: 'fake', lifetime: 'session' as const };
-    const client = await connect(endpoint.grant({ ...scope(-1), tools: new Set([...AGENT_TOOLS, 'approve_tool']), asker }));
+    const client = await connect(endpoint.grant({ ...scope(-1), tools: new Set([...toolsGranted('delegate'), 'approve_tool']), asker }));
     expect((await call(client, 'spawn_subagent', { task: 'say:careful' })).isError).toBe(false);
     expect(subagents.registry.find('telegram:-1', '#1')!.policy).toMatchObject({ approvals: true });
     await expect.poll(async () => (await world.invocations()).find((c) => c.prompt === 'say:careful')?.argv).toBeDefined();
@@ -171,17 +172,17 @@ describe('the MCP endpoint', () => {
   it('answers bad arguments, unknown CLIs, limits and unknown runs with tool errors', async () => {
     await open({ maxConcurrent: 1, maxQueued: 0 });
     const client = await connect(endpoint.grant(scope(-1)));
-    expect(await call(client, 'spawn_subagent', {})).toEqual({
+    // Checked against the tool's zod schema before it runs: the agent reads what was wrong, and where.
+    const invalid = (detail: string) => ({ isError: true, text: expect.stringContaining(`Invalid arguments for tool spawn_subagent: ${detail}`) as unknown });
+    expect(await call(client, 'spawn_subagent', {})).toEqual(invalid('Invalid input: expected string, received undefined at task'));
+    expect(await call(client, 'spawn_subagent', { task: 'x', colour: 'red' })).toEqual(invalid('Unrecognized key: "colour"'));
+    expect(await call(client, 'spawn_subagent', { task: 'x', timeoutSeconds: 'soon' })).toEqual(
+      invalid('Invalid input: expected number, received string at timeoutSeconds'),
+    );
+    expect(await call(client, 'spawn_subagent', { task: 'x', timeoutSeconds: 5 })).toEqual(invalid('Too small: expected number to be >=10 at timeoutSeconds'));
+    expect(await call(client, 'approve_tool', { tool_name: 'Bash', input: {} })).toEqual({
       isError: true,
-      text: "Invalid arguments for spawn_subagent: (arguments) must have required property 'task'.",
-    });
-    expect(await call(client, 'spawn_subagent', { task: 'x', colour: 'red' })).toEqual({
-      isError: true,
-      text: 'Invalid arguments for spawn_subagent: (arguments) must NOT have additional properties (colour).',
-    });
-    expect(await call(client, 'spawn_subagent', { task: 'x', timeoutSeconds: 'soon' })).toEqual({
-      isError: true,
-      text: 'Invalid arguments for spawn_subagent: /timeoutSeconds must be integer.',
+      text: expect.stringContaining('Tool approve_tool not found') as unknown,
     });
     expect(await call(client, 'spawn_subagent', { task: 'x', cli: 'cobol' })).toEqual({ isError: true, text: 'Unknown CLI "cobol". Available: fake.' });
     expect(await call(client, 'spawn_subagent', { task: 'x', agent: 'reviewer' })).toEqual({
