@@ -1,7 +1,7 @@
 import { basename, relative } from 'node:path';
 import { DownloadError, INBOX_DIR, type Inbox, type SavedFile } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
-import { plain } from '../presentation/deliver.ts';
+import { plain } from '../rich/index.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { chatKey, type Attachment, type IncomingMessage, type Outbound } from '../ports/transport.ts';
 import type { ChatSession } from './chat-session.ts';

@@ -1,10 +1,9 @@
 import { nanoid } from 'nanoid';
 import { parseCommandLine } from './command-line.ts';
-import { plain } from '../presentation/deliver.ts';
+import { code, plain, rich } from '../rich/index.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { displayPath } from '../presentation/paths.ts';
 import { truncate } from '../presentation/format/index.ts';
-import { code, rich } from '../rich/index.ts';
 import {
   chatKey,
   userKey,

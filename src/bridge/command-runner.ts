@@ -1,5 +1,4 @@
-import { code, rich } from '../rich/index.ts';
-import { plain } from '../presentation/deliver.ts';
+import { code, plain, rich } from '../rich/index.ts';
 import type { Log } from '../log/logger.ts';
 import { UsageError, type Command, type CommandContext } from './commands/command.ts';
 import { runWithDeadline } from './deadline.ts';

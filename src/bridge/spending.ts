@@ -1,5 +1,5 @@
 import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
-import { plain } from '../presentation/deliver.ts';
+import { plain } from '../rich/index.ts';
 import { budgetRefusalText, budgetWarningText } from '../presentation/usage.ts';
 import type { Usage } from '../protocols/events.ts';
 import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';

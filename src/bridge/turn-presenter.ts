@@ -1,4 +1,5 @@
-import { deliverMarkdown, plain, planMarkdown } from '../presentation/deliver.ts';
+import { deliverMarkdown, planMarkdown } from '../presentation/deliver.ts';
+import { plain } from '../rich/index.ts';
 import { ProgressState } from '../presentation/progress.ts';
 import type { Button, ChatRef, MessageRef, Outbound } from '../ports/transport.ts';
 import type { AgentEvent } from '../protocols/events.ts';

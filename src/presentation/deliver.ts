@@ -2,9 +2,6 @@ import { parseMarkdown } from './format/index.ts';
 import { italic, join, type RichText } from '../rich/index.ts';
 import type { ChatRef, MessageRef, Outbound, SendOptions } from '../ports/transport.ts';
 
-// The many commands that answer in plain words import these from here.
-export { plain, titled } from '../rich/index.ts';
-
 export interface DeliverOptions extends SendOptions {
   /** Longer answers go as a Markdown document with a short preview. */
   documentOverChars: number;

@@ -3,7 +3,7 @@ import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { Api, Bot, type Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { TransportHost } from '../ports/chat-transport.ts';
-import { plain } from '../presentation/deliver.ts';
+import { plain } from '../rich/index.ts';
 import { chatKey, type ChatRef, type ChatUser, type Outbound } from '../ports/transport.ts';
 import type { TelegramSettings } from './settings.ts';
 import { attachmentsOf } from './attachments.ts';

@@ -1,8 +1,7 @@
 import { chooseAgent } from '../../agents/choose-agent.ts';
 import type { AgentLibrary } from '../../agents/library.ts';
 import { agentDetails, agentList } from '../../presentation/agents.ts';
-import { plain } from '../../presentation/deliver.ts';
-import { plainText } from '../../rich/index.ts';
+import { plain, plainText } from '../../rich/index.ts';
 import { UsageError, type Command, type CommandContext } from './command.ts';
 
 /** A definition longer than this is sent as a file: a chat message would be split mid-prompt. */

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { outgoingFile, resolveTarget, zipDirectory } from '../../files/outgoing.ts';
-import { plain } from '../../presentation/deliver.ts';
+import { plain } from '../../rich/index.ts';
 import { UsageError, type Command } from './command.ts';
 
 /** `/file get <path>`: a file from the chat's working directory (or anywhere in the project roots), a directory zipped. */

@@ -1,4 +1,4 @@
-import { plain } from '../../presentation/deliver.ts';
+import { plain } from '../../rich/index.ts';
 import { orchestrationList } from '../../presentation/orchestration.ts';
 import { chatKey } from '../../ports/transport.ts';
 import { orchestrationName } from '../../orchestration/orchestration-record.ts';

@@ -1,6 +1,6 @@
 import { canAsk, unsupportedMode } from '../../adapters/permissions.ts';
 import { isPermissionMode, PERMISSION_MODE_MEANING, PERMISSION_MODES } from '../../policy/permission-mode.ts';
-import { plain } from '../../presentation/deliver.ts';
+import { plain } from '../../rich/index.ts';
 import type { ChatSession } from '../chat-session.ts';
 import { refuseWhileBusy, UsageError, type Command } from './command.ts';
 

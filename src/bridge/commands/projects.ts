@@ -1,5 +1,5 @@
 import { resolveDirectory } from '../../projects/directories.ts';
-import { plain } from '../../presentation/deliver.ts';
+import { plain } from '../../rich/index.ts';
 import { displayPath } from '../../presentation/paths.ts';
 import { UsageError, type CommandContext, type Command, refuseWhileBusy } from './command.ts';
 

@@ -2,7 +2,7 @@ import { idButton } from '../../ports/buttons.ts';
 import { readSavedSessions } from '../../adapters/saved-sessions.ts';
 import { asAgent } from '../../process/agent-user.ts';
 import type { Button } from '../../ports/transport.ts';
-import { plain } from '../../presentation/deliver.ts';
+import { plain } from '../../rich/index.ts';
 import { displayPath } from '../../presentation/paths.ts';
 import { formatDuration } from '../../presentation/progress.ts';
 import { truncate } from '../../presentation/format/index.ts';

@@ -1,7 +1,6 @@
 import { unsupportedOption } from '../../adapters/turn-options.ts';
 import { unsupportedMode } from '../../adapters/permissions.ts';
-import { bold, code, lines, rich } from '../../rich/index.ts';
-import { plain } from '../../presentation/deliver.ts';
+import { bold, code, lines, plain, rich } from '../../rich/index.ts';
 import { formatDuration } from '../../presentation/progress.ts';
 import { UsageError, type Command, refuseWhileBusy } from './command.ts';
 import { describeMode } from './permissions.ts';

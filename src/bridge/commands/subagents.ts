@@ -1,4 +1,4 @@
-import { plain } from '../../presentation/deliver.ts';
+import { plain } from '../../rich/index.ts';
 import { runInfo, runList, runLog, STOP_RUN } from '../../presentation/runs.ts';
 import { chatKey } from '../../ports/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';

@@ -1,6 +1,6 @@
 import { chatKey } from '../../ports/transport.ts';
 import type { TrustedDirectories, TrustEntry } from '../../projects/trust.ts';
-import { plain } from '../../presentation/deliver.ts';
+import { plain } from '../../rich/index.ts';
 import { displayPath } from '../../presentation/paths.ts';
 import type { ChatSession } from '../chat-session.ts';
 import { UsageError, type Command } from './command.ts';
