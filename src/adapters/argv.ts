@@ -80,7 +80,7 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {
   return argv;
 }
 
-function fill(template: readonly string[], values: Record<string, string | undefined>): string[] {
+export function fill(template: readonly string[], values: Record<string, string | undefined>): string[] {
   return template.map((arg) =>
     arg.replace(PLACEHOLDER_PATTERN, (_, name: string, format?: string) => {
       const value = values[name] ?? '';

@@ -75,6 +75,11 @@ export const adapterManifestSchema = z
     /** Added when the turn continues the CLI's own session: e.g. ["--resume", "{sessionId}"]. */
     resume: argTemplate,
     /**
+     * The arguments that continue a session in the CLI's own interactive mode, in a terminal
+     * (`/handoff`): e.g. ["--resume", "{sessionId}"]. None: the CLI cannot be handed a session.
+     */
+    handoff: argTemplate.optional(),
+    /**
      * A regular expression matching the error of a resume whose session the CLI no longer
      * knows (Claude Code: "No conversation found with session ID"): the turn then runs again
      * in a fresh session, with a note, instead of failing every turn.
@@ -149,6 +154,7 @@ export const adapterManifestSchema = z
       ...(manifest.streamInput ? [['streamInput', manifest.streamInput] as [string, string[]]] : []),
       ['untrusted', manifest.untrusted],
       ['resume', manifest.resume],
+      ...(manifest.handoff ? [['handoff', manifest.handoff] as [string, string[]]] : []),
       ...Object.entries(manifest.options).map(([key, value]) => [`options.${key}`, value] as [string, string[]]),
       ['permissions.bypass', manifest.permissions.bypass],
       ...(manifest.permissions.prompt ? [['permissions.prompt', manifest.permissions.prompt] as [string, string[]]] : []),
@@ -174,8 +180,8 @@ export const adapterManifestSchema = z
     if (manifest.streamInput && !inputEncoders[manifest.protocol]) {
       ctx.addIssue({ code: 'custom', path: ['streamInput'], message: `the ${manifest.protocol} dialect has no input messages; remove streamInput` });
     }
-    if (!manifest.resume.some((arg) => arg.includes('{sessionId}'))) {
-      ctx.addIssue({ code: 'custom', path: ['resume'], message: 'must contain {sessionId}' });
+    for (const [path, template] of [['resume', manifest.resume] as const, ['handoff', manifest.handoff] as const]) {
+      if (template && !template.some((arg) => arg.includes('{sessionId}'))) ctx.addIssue({ code: 'custom', path: [path], message: 'must contain {sessionId}' });
     }
   });
 

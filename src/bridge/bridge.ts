@@ -23,6 +23,7 @@ import type { ChatSessions } from './chat-sessions.ts';
 import type { Command, CommandScope } from './commands/command.ts';
 import type { CommandServices } from './commands/services.ts';
 import { runCommand } from './command-runner.ts';
+import { chatHandoff, handoffFooter } from './commands/handoff.ts';
 import { runWithDeadline } from './deadline.ts';
 import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
 import { RefusalThrottle } from './refusals.ts';
@@ -34,7 +35,7 @@ import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
 
 /** The slice of the configuration the bot itself uses. */
-export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'bareNumbers' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv'> & {
+export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv'> & {
   settings: Pick<
     Settings,
     | 'progressEditIntervalMs'
@@ -233,6 +234,10 @@ export class Bridge {
       editIntervalMs: settings.progressEditIntervalMs,
       documentOverChars: settings.answerAsDocumentOverChars,
       stopButton: STOP_TURN.button('⏹ Stop', turnId),
+      answerFooter: (sessionId) => {
+        const command = chat.record.showHandoff && sessionId ? chatHandoff(chat, this.config) : undefined;
+        return command ? handoffFooter(command) : undefined;
+      },
       log,
     });
     let warning: NodeJS.Timeout | undefined;

@@ -103,6 +103,11 @@ export class ChatSession {
     await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);
   }
 
+  /** Whether every answer ends with the terminal command that continues the session (`/handoff on|off`). */
+  async showHandoff(on: boolean): Promise<void> {
+    await this.save({ showHandoff: on });
+  }
+
   /** Continues a session found by /resume: its CLI, in its directory, from the next message on. */
   async resume(entry: Pick<SessionEntry, 'id' | 'cli' | 'workdir'>): Promise<void> {
     this.agentSession = undefined;

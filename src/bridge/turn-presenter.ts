@@ -1,5 +1,5 @@
 import { deliverMarkdown, planMarkdown } from '../presentation/deliver.ts';
-import { plain } from '../rich/index.ts';
+import { lines, plain, type RichText } from '../rich/index.ts';
 import { ProgressState } from '../presentation/progress.ts';
 import type { Button, ChatRef, MessageRef, Outbound } from '../ports/transport.ts';
 import type { AgentEvent } from '../protocols/events.ts';
@@ -15,6 +15,8 @@ export interface PresenterOptions {
   editIntervalMs: number;
   documentOverChars: number;
   stopButton?: Button;
+  /** A line to end the answer with, given the session the turn ran in (the terminal command of /handoff on). */
+  answerFooter?: (sessionId: string | undefined) => RichText | undefined;
   /** Where the transport's failures go: they never stop the turn. */
   log: Log;
 }
@@ -81,12 +83,17 @@ export class TurnPresenter {
     await this.editing;
     const detail = outcome.status === 'completed' ? undefined : outcome.error;
     this.progress.finish(outcome.status, detail);
-    if (outcome.status === 'completed' && (await this.answerInPlace(outcome.text, outcome.notice))) return;
+    const footer = outcome.status === 'completed' ? this.options.answerFooter?.(outcome.sessionId) : undefined;
+    if (outcome.status === 'completed' && (await this.answerInPlace(outcome.text, outcome.notice, footer))) return;
     if (this.ref) await this.out.edit(this.ref, this.progress.render(), { buttons: [] }).catch((error) => this.log('final progress edit failed', error));
     if (outcome.notice)
       await this.out.send(this.to, plain(`ℹ️ ${outcome.notice}`), { replyTo: this.options.replyTo }).catch((error) => this.log('notice failed', error));
     if (outcome.status === 'completed') {
-      await deliverMarkdown(this.out, this.to, outcome.text, { replyTo: this.options.replyTo, documentOverChars: this.options.documentOverChars });
+      await deliverMarkdown(this.out, this.to, outcome.text, {
+        replyTo: this.options.replyTo,
+        documentOverChars: this.options.documentOverChars,
+        ...(footer ? { footer } : {}),
+      });
     } else if (outcome.status !== 'stopped') {
       // A new message, not only the edit: edits do not notify, and the user should know.
       const icon = outcome.status === 'timed_out' ? '⌛' : '❌';
@@ -99,9 +106,10 @@ export class TurnPresenter {
    * message: one call instead of an edit and a new message. A longer turn's answer comes as a
    * new message, which notifies someone who has stopped watching. Returns whether it did.
    */
-  private async answerInPlace(text: string, notice: string | undefined): Promise<boolean> {
+  private async answerInPlace(text: string, notice: string | undefined, footer: RichText | undefined): Promise<boolean> {
     if (!this.ref || Date.now() - this.progress.startedAt > ANSWER_IN_PLACE_WITHIN_MS) return false;
-    const parts = planMarkdown(text, this.out, { documentOverChars: this.options.documentOverChars, footer: this.progress.summary() });
+    const summary = this.progress.summary();
+    const parts = planMarkdown(text, this.out, { documentOverChars: this.options.documentOverChars, footer: footer ? lines([summary, footer]) : summary });
     const [only] = parts;
     if (parts.length !== 1 || only?.kind !== 'text') return false;
     // Deleted meanwhile, or refused: the answer goes as a message of its own.

@@ -19,6 +19,8 @@ export interface ChatRecord {
   workdir: string;
   /** Messages accepted but not yet answered: after a crash, the chat is told which were lost. */
   pending?: PendingMessage[];
+  /** Every answer ends with the terminal command that continues the session (`/handoff on`). */
+  showHandoff?: boolean;
   /** The chat's recent sessions, oldest first, for /resume. */
   sessions?: SessionEntry[];
   updatedAt: number;

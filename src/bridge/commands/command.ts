@@ -9,7 +9,7 @@ import type { CommandServices } from './services.ts';
 
 /** What a command may ask of the bot that runs it. */
 export interface CommandHost {
-  readonly config: Pick<BridgeConfig, 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv'>;
+  readonly config: Pick<BridgeConfig, 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser'>;
   readonly out: Outbound;
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;
   /** Every command, in the order /help lists them. */

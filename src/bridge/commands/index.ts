@@ -6,6 +6,7 @@ import { permissions } from './permissions.ts';
 import { trust } from './trust.ts';
 import { file } from './files.ts';
 import { resumeCommand } from './resume.ts';
+import { handoff } from './handoff.ts';
 import { usage } from './usage.ts';
 import { agents } from './agents.ts';
 import { spawn } from './spawn.ts';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   trust,
   file,
   resumeCommand,
+  handoff,
   usage,
   agents,
   spawn,

@@ -1,0 +1,29 @@
+import { parse } from 'shell-quote';
+import { describe, expect, it } from 'vitest';
+import { handoffCommand } from '../../src/adapters/handoff.ts';
+import { fileURLToPath } from 'node:url';
+import { loadAdapters } from '../../src/adapters/load.ts';
+
+const SHIPPED = fileURLToPath(new URL('../../adapters/', import.meta.url));
+
+describe('the terminal command that continues a session', () => {
+  it('is what each shipped CLI takes to resume interactively, in the directory, quoted for any path', async () => {
+    const adapters = await loadAdapters(SHIPPED, {});
+    const dir = "/srv/it's here";
+    const run = (cli: string) => parse(handoffCommand(adapters.get(cli)!, 'abc-123', dir)!);
+    expect(run('claude')).toEqual(['cd', dir, { op: '&&' }, adapters.get('claude')!.resolvedCommand, '--resume', 'abc-123']);
+    expect(run('codex')).toEqual(['cd', dir, { op: '&&' }, adapters.get('codex')!.resolvedCommand, 'resume', 'abc-123']);
+    expect(run('droid')).toEqual(['cd', dir, { op: '&&' }, adapters.get('droid')!.resolvedCommand, '--resume', 'abc-123']);
+  });
+
+  it('runs as the agent user where agents run as one: their credentials and sessions are theirs', async () => {
+    const claude = (await loadAdapters(SHIPPED, {})).get('claude')!;
+    const [sudo, user, name, home, sh, c, inner] = parse(handoffCommand(claude, 'abc-123', '/work/a b', 'jsonl-agent')!);
+    expect([sudo, user, name, home, sh, c]).toEqual(['sudo', '-u', 'jsonl-agent', '-H', 'sh', '-c']);
+    expect(parse(inner as string)).toEqual(['cd', '/work/a b', { op: '&&' }, claude.resolvedCommand, '--resume', 'abc-123']);
+  });
+
+  it('is none for a CLI that cannot be handed a session', () => {
+    expect(handoffCommand({ resolvedCommand: 'x' }, 'abc', '/w')).toBeUndefined();
+  });
+});
