@@ -47,6 +47,8 @@ export class QueueExecutor implements RunExecutor {
   private readonly control: RunControl;
   private readonly queue: Queue;
   private readonly events: QueueEvents;
+  /** QueueEvents' own connection: BullMQ leaves a connection it was given open, so it is closed here. */
+  private readonly eventsConnection: Redis;
   private readonly reader: RunEventsReader;
   private readonly where: string;
   private downSince: number | undefined;
@@ -64,7 +66,8 @@ export class QueueExecutor implements RunExecutor {
     followOutages(this.commands, `the queue's Redis (${this.where})`, options.log, { down: () => this.down(), up: () => this.up() });
     this.queue = new Queue(QUEUE_NAME, { connection: this.commands, prefix: PREFIX });
     this.queue.on('error', onError);
-    this.events = new QueueEvents(QUEUE_NAME, { connection: connect(options.redisUrl, onError), prefix: PREFIX });
+    this.eventsConnection = connect(options.redisUrl, onError);
+    this.events = new QueueEvents(QUEUE_NAME, { connection: this.eventsConnection, prefix: PREFIX });
     this.events.on('error', onError);
     this.reader = new RunEventsReader(connect(options.redisUrl, onError), this.commands, options.signer, options.keepSeconds, onError, (runId, why) =>
       this.refused(runId, why),
@@ -118,6 +121,7 @@ export class QueueExecutor implements RunExecutor {
     this.close_({ interrupted: 'the bridge is shutting down' });
     await this.reader.close();
     await Promise.allSettled([this.events.close(), this.queue.close()]);
+    this.eventsConnection.disconnect();
     this.commands.disconnect();
   }
 
