@@ -79,13 +79,13 @@ export const adapterManifestSchema = z
      * (`/handoff`): e.g. ["--resume", "{sessionId}"]. None: the CLI cannot be handed a session.
      */
     handoff: argTemplate.optional(),
+    /** Where the CLI keeps its sessions on disk, so /resume can list those started in a terminal. */
+    savedSessions: z.enum(SAVED_SESSION_FORMATS).optional(),
     /**
      * A regular expression matching the error of a resume whose session the CLI no longer
      * knows (Claude Code: "No conversation found with session ID"): the turn then runs again
      * in a fresh session, with a note, instead of failing every turn.
      */
-    /** Where the CLI keeps its sessions on disk, so /resume can list those started in a terminal. */
-    savedSessions: z.enum(SAVED_SESSION_FORMATS).optional(),
     unknownSession: regexSource.optional(),
     /** Optional features; a CLI without one simply does not offer it. */
     options: z
