@@ -103,6 +103,13 @@ export function wantedOptions(options: TurnOptions): TurnOptionName[] {
   });
 }
 
+/** What is wrong with a model's name, wherever it is given (/model, /spawn --model, the tool, the API), or undefined. */
+export function modelNameProblem(name: string): string | undefined {
+  if (/\s/.test(name)) return 'A model name is one word';
+  if (/\p{Cc}/u.test(name)) return 'A model name has no control characters';
+  return undefined;
+}
+
 /** The sentence saying which wanted option the adapter cannot take, or undefined when it can take them all. */
 export function unsupportedOption(
   adapter: { name: string; file: string; options: Partial<Record<TurnOptionName, unknown>> },

@@ -1,3 +1,4 @@
+import { modelNameProblem } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
 import { effectiveMode } from '../adapters/permissions.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
@@ -126,6 +127,8 @@ export class Spawner {
     const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli) : {};
     const servers = agent?.mcpServers ? (await catalog()).mcpServers : {};
     const model = intent.model ?? agent?.model;
+    const badModel = model === undefined ? undefined : modelNameProblem(model);
+    if (badModel) return refuse(`${badModel}: "${model!.replace(/\p{Cc}/gu, '\uFFFD').slice(0, 60)}".`);
 
     // Auto-approval approves a list without asking: the list must come from the person asking or the operator, not from a repository.
     if (intent.autoApprove && !intent.allow && agent && agent.source !== 'user') {

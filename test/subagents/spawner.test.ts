@@ -76,6 +76,9 @@ describe('building a run', () => {
   it('turns every bad argument and policy rule into a sentence, never an exception', async () => {
     expect(await prepare({ task: '  ' })).toEqual({ ok: false, error: 'The task is empty.' });
     expect(await prepare({ task: 'x', cli: 'cobol' })).toEqual({ ok: false, error: 'Unknown CLI "cobol". Available: fake.' });
+    // Whoever names the model (/spawn --model, the tool, the API): refused before a CLI would fail on it.
+    expect(await prepare({ task: 'x', model: 'gpt\u0000x' })).toEqual({ ok: false, error: 'A model name has no control characters: "gpt\uFFFDx".' });
+    expect(await prepare({ task: 'x', model: 'two words' })).toEqual({ ok: false, error: 'A model name is one word: "two words".' });
     expect(await prepare({ task: 'x', agent: 'nobody' })).toEqual({ ok: false, error: 'Unknown agent "nobody". Known: reviewer.' });
     expect(await prepare({ task: 'x', autoApprove: true })).toEqual({
       ok: false,

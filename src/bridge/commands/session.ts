@@ -1,4 +1,4 @@
-import { unsupportedOption } from '../../adapters/turn-options.ts';
+import { modelNameProblem, unsupportedOption } from '../../adapters/turn-options.ts';
 import { unsupportedMode } from '../../adapters/permissions.ts';
 import { bold, code, lines, plain, rich } from '../../rich/index.ts';
 import { formatDuration } from '../../presentation/progress.ts';
@@ -95,8 +95,8 @@ export const model: Command = {
       await reply(plain(`Model: ${chat.record.model ?? 'the CLI default'}. Change it with /model <name>, or /model default.`));
       return;
     }
-    if (/\s/.test(wanted)) throw new UsageError('A model name is one word.');
-    if (/\p{Cc}/u.test(wanted)) throw new UsageError('A model name has no control characters.');
+    const problem = modelNameProblem(wanted);
+    if (problem) throw new UsageError(`${problem}.`);
     const unsupported = unsupportedOption(chat.adapter, { model: wanted });
     if (unsupported) throw new UsageError(`${unsupported}.`);
     refuseWhileBusy(chat);
