@@ -9,12 +9,12 @@ const say = (text: string, messageId: number) =>
   t.app.bridge.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text, messageId: String(messageId) });
 
 describe('a turn whose CLI cannot start', () => {
-  it('says why: a model holding a NUL byte is refused by /model, fails a run with why, and a turn answers why', async () => {
+  it('says why: a model holding a NUL byte is refused by /model and by /spawn, and a turn answers why', async () => {
     await say('/model bad\0name', 1);
     expect(t.out.textsTo(-1)).toEqual(['⚠️ A model name has no control characters.\nUsage: /model [name|default]']);
     await say('/spawn --model bad\0name "hello"', 2);
-    await t.app.subagents.idle();
-    expect(t.out.textsTo(-1).find((text) => text.startsWith('❌ #1'))).toContain('Failed: fake cannot take a model holding a NUL byte');
+    expect(t.out.textsTo(-1)[1]).toMatch(/^⚠️ A model name has no control characters: "bad\uFFFDname"\.\nUsage: \/spawn /);
+    expect(t.app.subagents.registry.forChat('telegram:-1')).toEqual([]);
     // Saved before /model checked it: the turn cannot start its CLI, and still answers why.
     await t.app.bridge.chats.get(chat(-1)).change({ model: 'bad\0name' });
     await say('hello', 3);
