@@ -11,9 +11,11 @@ export type TurnSpec = TurnOptions & {
   resumeId?: string;
   /**
    * `ask`: the CLI asks the bridge (through `mcp`) before tools that need permission; `safe`:
-   * it may only read. Absent, it bypasses its prompts (or keeps to `allowedTools`).
+   * it may only read; `control`: it asks over its own control channel (`permissions.control`),
+   * and the bridge answers by the chat's mode. Absent, it bypasses its prompts (or keeps to
+   * `allowedTools`).
    */
-  permissions?: 'ask' | 'safe';
+  permissions?: 'ask' | 'safe' | 'control';
   /**
    * The prompt, and messages sent while the CLI works, go to its standard input (the
    * adapter's `streamInput`); ignored for a CLI without it.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inputEncoders, protocolNames } from '../protocols/index.ts';
+import { inputEncoders, liveControls, protocolNames } from '../protocols/index.ts';
 import { SAVED_SESSION_FORMATS } from './saved-sessions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
 
@@ -110,6 +110,14 @@ export const adapterManifestSchema = z
         allowlist: argTemplate.optional(),
         safe: argTemplate.optional(),
         /**
+         * With `streamInput`: the CLI asks the bridge before tools over its own input and output
+         * (the dialect's control messages), and takes interrupts and plan mode there (Claude
+         * Code: ["--permission-prompt-tool", "stdio"]). It replaces the other permission flags:
+         * the bridge answers by the chat's mode. A chat's main session on such a CLI keeps its
+         * process between turns, steers it, and stops a turn without ending the process.
+         */
+        control: argTemplate.optional(),
+        /**
          * What `bypass` lets the CLI do without asking: `everything` (Claude Code's
          * --dangerously-skip-permissions, droid's --auto high) or `workspace` (codex's
          * workspace-write sandbox). A run an agent starts gets no more than the agent has.
@@ -160,6 +168,7 @@ export const adapterManifestSchema = z
       ...(manifest.permissions.prompt ? [['permissions.prompt', manifest.permissions.prompt] as [string, string[]]] : []),
       ...(manifest.permissions.allowlist ? [['permissions.allowlist', manifest.permissions.allowlist] as [string, string[]]] : []),
       ...(manifest.permissions.safe ? [['permissions.safe', manifest.permissions.safe] as [string, string[]]] : []),
+      ...(manifest.permissions.control ? [['permissions.control', manifest.permissions.control] as [string, string[]]] : []),
     ];
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {
@@ -179,6 +188,13 @@ export const adapterManifestSchema = z
     }
     if (manifest.streamInput && !inputEncoders[manifest.protocol]) {
       ctx.addIssue({ code: 'custom', path: ['streamInput'], message: `the ${manifest.protocol} dialect has no input messages; remove streamInput` });
+    }
+    if (manifest.permissions.control && (!manifest.streamInput || !liveControls[manifest.protocol])) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['permissions', 'control'],
+        message: manifest.streamInput ? `the ${manifest.protocol} dialect has no control messages; remove permissions.control` : 'needs streamInput',
+      });
     }
     for (const [path, template] of [['resume', manifest.resume] as const, ['handoff', manifest.handoff] as const]) {
       if (template && !template.some((arg) => arg.includes('{sessionId}'))) ctx.addIssue({ code: 'custom', path: [path], message: 'must contain {sessionId}' });

@@ -22,11 +22,18 @@ export function unsupportedMode(adapter: PermissionAdapter, mode: PermissionMode
 }
 
 /**
- * The permission flags of one turn: the bridge's prompt tool when it asks, the read-only
+ * The permission flags of one turn: the control channel when the bridge answers there, the bridge's prompt tool when it asks, the read-only
  * mode when it must only read, the allowlist mode when it is limited to a list of tools
  * (so rules such as `Bash(git log:*)` bind), and otherwise the CLI's bypass.
  */
-export function permissionTemplate(adapter: PermissionAdapter, turn: { permissions?: 'ask' | 'safe'; allowedTools?: string[]; mcp?: unknown }): string[] {
+export function permissionTemplate(
+  adapter: PermissionAdapter,
+  turn: { permissions?: 'ask' | 'safe' | 'control'; allowedTools?: string[]; mcp?: unknown },
+): string[] {
+  if (turn.permissions === 'control') {
+    if (!adapter.permissions.control) throw new UnsupportedOptionError(`${adapter.name} has no control channel (no permissions.control in ${adapter.file})`);
+    return adapter.permissions.control;
+  }
   if (turn.permissions === 'ask') {
     if (!adapter.permissions.prompt)
       throw new UnsupportedOptionError(

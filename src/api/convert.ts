@@ -54,6 +54,11 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent {
       return { ...base, log: { line: event.line } };
     case 'input':
       return { ...base, input: { messageId: event.id, stage: INPUT_STAGES[event.state] } };
+    case 'permission':
+      // The control channel's traffic has no message of its own: it reads as the log line it is.
+      return { ...base, log: { line: `permission asked for ${event.tool}` } };
+    case 'control':
+      return { ...base, log: { line: `control request ${event.requestId} ${event.ok ? 'done' : `failed: ${event.error ?? ''}`}` } };
     case 'exit':
       return { ...base, exit: { code: event.code ?? -1, signal: event.signal ?? '' } };
   }
@@ -63,6 +68,7 @@ const INPUT_STAGES: Record<InputEvent['state'], InputStage> = {
   queued: 'INPUT_STAGE_QUEUED',
   started: 'INPUT_STAGE_STARTED',
   completed: 'INPUT_STAGE_COMPLETED',
+  cancelled: 'INPUT_STAGE_CANCELLED',
 };
 
 /** Where a message for a run went, as the API names it. */

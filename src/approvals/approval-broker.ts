@@ -6,11 +6,11 @@ import { ButtonKind } from '../ports/buttons.ts';
 import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import type { AutoApprove } from '../policy/tool-policy.ts';
 import { ruleMatches } from '../policy/tool-rules.ts';
+import type { PermissionDecision } from '../protocols/events.ts';
 import type { Asker } from './asker.ts';
 import type { Log } from '../log/logger.ts';
 
-/** What Claude Code's --permission-prompt-tool expects back (as JSON text). */
-export type PermissionDecision = { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };
+export type { PermissionDecision };
 
 interface Pending {
   asker: Asker;

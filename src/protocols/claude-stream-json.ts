@@ -1,4 +1,5 @@
 import type { AgentEvent, Usage } from './events.ts';
+import type { LiveControl } from './control.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 
 /** The Task (Agent) calls whose agent works in the background: they end with its notification, not their tool result. */
@@ -57,6 +58,10 @@ function decodeLine(line: Json): AgentEvent[] | null {
       return [];
     case 'command_lifecycle':
       return inputState(line);
+    case 'control_request':
+      return controlRequest(line);
+    case 'control_response':
+      return controlResponse(line);
     default:
       return null;
   }
@@ -133,8 +138,37 @@ function result(line: Json): AgentEvent {
 function inputState(line: Json): AgentEvent[] {
   const id = str(line.command_uuid);
   const state = line.state;
-  return id && (state === 'queued' || state === 'started' || state === 'completed') ? [{ type: 'input', id, state }] : [];
+  return id && (state === 'queued' || state === 'started' || state === 'completed' || state === 'cancelled') ? [{ type: 'input', id, state }] : [];
 }
+
+/** With `--permission-prompt-tool stdio`: the CLI asks before a tool runs (other requests, such as hook callbacks, are not ours). */
+function controlRequest(line: Json): AgentEvent[] {
+  const request = line.request;
+  const requestId = str(line.request_id);
+  if (!requestId || !isObject(request) || request.subtype !== 'can_use_tool') return [];
+  const tool = str(request.tool_name);
+  if (!tool) return [];
+  const input = isObject(request.input) ? request.input : {};
+  return [compact({ type: 'permission', requestId, tool, input, toolUseId: str(request.tool_use_id) })];
+}
+
+function controlResponse(line: Json): AgentEvent[] {
+  const response = line.response;
+  if (!isObject(response)) return [];
+  const requestId = str(response.request_id);
+  if (!requestId) return [];
+  const body = isObject(response.response) ? response.response : {};
+  const stillQueued = Array.isArray(body.still_queued) ? body.still_queued.filter((id): id is string => typeof id === 'string') : undefined;
+  return [compact({ type: 'control', requestId, ok: response.subtype === 'success', error: str(response.error), stillQueued })];
+}
+
+/** Claude Code's control channel, on the same standard input as its messages. */
+export const claudeControl: LiveControl = {
+  interrupt: (requestId) => JSON.stringify({ type: 'control_request', request_id: requestId, request: { subtype: 'interrupt' } }),
+  setPlanning: (requestId, planning) =>
+    JSON.stringify({ type: 'control_request', request_id: requestId, request: { subtype: 'set_permission_mode', mode: planning ? 'plan' : 'default' } }),
+  decide: (requestId, decision) => JSON.stringify({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response: decision } }),
+};
 
 /** One message for Claude Code's `--input-format stream-json`, named by `id` so its progress can be followed. */
 export function claudeUserMessage(text: string, id: string): string {

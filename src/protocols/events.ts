@@ -63,8 +63,35 @@ export interface ResultEvent {
 export interface InputEvent {
   type: 'input';
   id: string;
-  state: 'queued' | 'started' | 'completed';
+  /** `cancelled`: dropped by an interrupt, never to be answered. */
+  state: 'queued' | 'started' | 'completed' | 'cancelled';
 }
+
+/**
+ * A CLI with a control channel (Claude Code's `--permission-prompt-tool stdio`) asks whether a
+ * tool may run; the answer goes back on its input (LiveControl.decide), and the tool waits.
+ */
+export interface PermissionEvent {
+  type: 'permission';
+  requestId: string;
+  tool: string;
+  input: Record<string, unknown>;
+  /** The tool call it is about, when the CLI says (its tool_start came first). */
+  toolUseId?: string;
+}
+
+/** The CLI answered one of the bridge's control requests (an interrupt, a mode change). */
+export interface ControlEvent {
+  type: 'control';
+  requestId: string;
+  ok: boolean;
+  error?: string;
+  /** After an interrupt: the messages it still holds, to run after (Claude Code's `still_queued`). */
+  stillQueued?: string[];
+}
+
+/** How a permission request is answered: Claude Code's own shape, which the bridge speaks everywhere. */
+export type PermissionDecision = { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };
 
 /** Something went wrong that the user should see (the CLI's own error, or the bridge's about the CLI). */
 export interface ErrorEvent {
@@ -78,13 +105,17 @@ export interface LogEvent {
   line: string;
 }
 
-/** The CLI process ended. Always the last event of a turn. */
+/**
+ * The CLI process ended. Always the last event of a turn; for a CLI kept running between
+ * turns (LiveCli), the end of the turn while the process lives on, with code 0.
+ */
 export interface ExitEvent {
   type: 'exit';
   code: number | null;
   signal: string | null;
 }
 
-export type AgentEvent = StartedEvent | TextEvent | ToolStartEvent | ToolEndEvent | ResultEvent | InputEvent | ErrorEvent | LogEvent | ExitEvent;
+export type AgentEvent =
+  StartedEvent | TextEvent | ToolStartEvent | ToolEndEvent | ResultEvent | InputEvent | PermissionEvent | ControlEvent | ErrorEvent | LogEvent | ExitEvent;
 
 export type AgentEventType = AgentEvent['type'];

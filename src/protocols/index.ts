@@ -1,9 +1,11 @@
-import { claudeStreamJson, claudeUserMessage } from './claude-stream-json.ts';
+import { claudeControl, claudeStreamJson, claudeUserMessage } from './claude-stream-json.ts';
+import type { LiveControl } from './control.ts';
 import { codexExecJson } from './codex-exec-json.ts';
 import type { Decoder } from './decoder.ts';
 import { droidStreamJson } from './droid-stream-json.ts';
 
 export type { Decoder } from './decoder.ts';
+export type { LiveControl } from './control.ts';
 export type * from './events.ts';
 
 /** Every JSONL dialect the bridge speaks, by the name adapter manifests use in `protocol`. */
@@ -22,4 +24,9 @@ export const protocolNames = Object.keys(decoders);
  */
 export const inputEncoders: Readonly<Record<string, (text: string, id: string) => string>> = {
   [claudeStreamJson.protocol]: claudeUserMessage,
+};
+
+/** The dialects with a control channel (an adapter's `permissions.control`): interrupts, plan mode, permission answers. */
+export const liveControls: Readonly<Record<string, LiveControl>> = {
+  [claudeStreamJson.protocol]: claudeControl,
 };
