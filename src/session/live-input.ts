@@ -21,6 +21,10 @@ export const SILENT_CLOSE_MS = 5000;
  */
 export class LiveInput {
   private readonly unanswered = new Set<string>();
+  /** Messages the CLI has started on (the rest of `unanswered` it holds, or has not read yet). */
+  private readonly taken = new Set<string>();
+  /** The first message: the turn's own prompt, not one sent into it. */
+  private prompt: string | undefined;
   /** The CLI names messages back (so its silence about one means it is not done). */
   private namesThem = false;
   /** A turn is under way: a message started and no result since. */
@@ -42,6 +46,7 @@ export class LiveInput {
   /** Writes a message for the CLI; false when its input is closed (send it another way). */
   send(text: string, id: string): boolean {
     if (this.closed || !this.io.write(this.io.encode(text, id))) return false;
+    this.prompt ??= id;
     this.unanswered.add(id);
     return true;
   }
@@ -52,8 +57,11 @@ export class LiveInput {
     clearTimeout(this.silence);
     if (event.type === 'input') {
       this.namesThem = true;
-      if (event.state === 'started') this.working = true;
-      if (event.state === 'completed') this.unanswered.delete(event.id);
+      if (event.state === 'started') {
+        this.working = true;
+        this.taken.add(event.id);
+      }
+      if (event.state === 'completed' || event.state === 'cancelled') this.unanswered.delete(event.id);
     } else if (event.type === 'result') {
       this.working = false;
       this.answeredOnce = true;
@@ -64,6 +72,11 @@ export class LiveInput {
     if (!this.answeredOnce || this.working) return;
     if (!this.unanswered.size) this.close();
     else this.silence = setTimeout(() => this.close(), SILENT_CLOSE_MS);
+  }
+
+  /** Messages sent into the turn (its prompt aside) that the CLI has not started on: what a stop drops. */
+  get untaken(): number {
+    return [...this.unanswered].filter((id) => id !== this.prompt && !this.taken.has(id)).length;
   }
 
   /** No more messages: the CLI finishes what it has and exits. */

@@ -1,7 +1,9 @@
 import type { Adapter } from '../adapters/load.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
-import { Turn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import { Turn, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import { canRunLive, LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
+import type { LiveHolder, LivePool } from './live-pool.ts';
 import type { Log } from '../log/logger.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
 
@@ -31,6 +33,13 @@ export interface SessionConfig {
   log?: Log;
   /** Called whenever the CLI's session id changes, so the owner can persist it. */
   onResumeId?(id: string): void;
+  /**
+   * Keep the CLI's process between turns where it can (canRunLive), within this pool's
+   * bound: a turn is then a message to it, a stop its interrupt, and its permission
+   * requests go to `onPermission`.
+   */
+  live?: LivePool;
+  onPermission?: PermissionAnswerer;
 }
 
 /** How one sent turn is run and followed: its timeout and its callbacks. */
@@ -38,6 +47,14 @@ export interface TurnControls extends TurnHandlers {
   timeoutMs?: number;
   /** Called when this turn leaves the queue and its CLI starts. */
   onStart?(): void;
+  /** Run in the CLI's plan mode (live CLIs only): the agent proposes a plan and waits for approval. */
+  planning?: boolean;
+}
+
+/** What a stop ended: whether a turn was running, and how many messages it dropped (queued, or sent to the CLI and not yet taken). */
+export interface Stopped {
+  running: boolean;
+  dropped: number;
 }
 
 interface Pending {
@@ -53,10 +70,14 @@ interface Pending {
  * each continues the CLI's own session. Nothing here knows who is talking: chats,
  * subagent runs and tests drive it alike.
  */
-export class AgentSession {
+export class AgentSession implements LiveHolder {
   private resumeId: string | undefined;
+  /** Bumped when the session is forgotten or replaced: a turn of an older one no longer names the session. */
+  private generation = 0;
   private readonly queue: Pending[] = [];
-  private current: Turn | undefined;
+  private current: RunningTurn | undefined;
+  /** The CLI kept between turns, where it can be (config.live). */
+  private liveCli: LiveCli | undefined;
   /** The turn out of the queue whose fresh options are being read: running, as far as anyone can tell. */
   private starting: Pending | undefined;
   private draining = false;
@@ -90,12 +111,35 @@ export class AgentSession {
     });
   }
 
+  /** Whether a turn could take a message while it works: a live CLI, or one reading its input (config.liveInput). */
+  get steerable(): boolean {
+    return !!this.config.adapter.streamInput && (this.config.liveInput === true || this.runsLive);
+  }
+
+  /** Whether turns run in a CLI kept between them. */
+  get runsLive(): boolean {
+    return this.config.live !== undefined && canRunLive(this.config.adapter);
+  }
+
+  get liveBusy(): boolean {
+    return this.busy;
+  }
+
+  get liveLastUsed(): number {
+    return this.liveCli?.lastUsed ?? 0;
+  }
+
+  /** Whether a CLI process is kept up for this session now. */
+  get hasLiveProcess(): boolean {
+    return this.liveCli?.isAlive ?? false;
+  }
+
   /**
-   * Stops the running turn and drops the queued ones (they resolve as stopped without
-   * running), unless told to keep them. Resolves when the CLI has exited. Returns how many
-   * turns were stopped.
+   * Stops the running turn (a live CLI's through its interrupt: the process and the session
+   * stay) and drops the queued ones (they resolve as stopped without running), unless told to
+   * keep them. Resolves when the turn has ended.
    */
-  async stop(reason: string, options: { keepQueued?: boolean } = {}): Promise<number> {
+  async stop(reason: string, options: { keepQueued?: boolean } = {}): Promise<Stopped> {
     const dropped = options.keepQueued ? [] : this.queue.splice(0);
     for (const pending of dropped) pending.resolve(notRun(reason));
     const starting = this.starting;
@@ -104,8 +148,18 @@ export class AgentSession {
       starting.resolve(notRun(reason));
     }
     const running = this.current;
+    const untaken = running?.untaken ?? 0;
     if (running) await running.stop(reason);
-    return dropped.length + (running || starting ? 1 : 0);
+    return { running: !!(running || starting), dropped: dropped.length + untaken };
+  }
+
+  /** Closes the live CLI process, if any, once no turn runs in it; the session resumes in a new one. */
+  async closeLive(): Promise<void> {
+    const cli = this.liveCli;
+    if (!cli || this.busy) return;
+    this.liveCli = undefined;
+    this.config.live?.release(this);
+    await cli.close();
   }
 
   /**
@@ -123,7 +177,13 @@ export class AgentSession {
 
   /** Forget the CLI session: the next turn starts a fresh one. */
   reset(): void {
-    this.resumeId = undefined;
+    this.continueFrom(undefined);
+  }
+
+  /** The next turn continues this CLI session instead (found by /resume), or a fresh one. */
+  continueFrom(sessionId: string | undefined): void {
+    this.resumeId = sessionId;
+    this.generation++;
   }
 
   private async drain(): Promise<void> {
@@ -156,8 +216,11 @@ export class AgentSession {
     return outcome.status === 'failed' && pattern !== undefined && new RegExp(pattern).test(outcome.error ?? '');
   }
 
-  private async runTurn({ prompt, options }: Pending, fresh: SessionOptions, again: { started?: boolean } = {}): Promise<TurnOutcome> {
+  private async runTurn(pending: Pending, fresh: SessionOptions, again: { started?: boolean } = {}): Promise<TurnOutcome> {
+    if (this.runsLive) return this.runLive(pending, fresh, again);
+    const { prompt, options } = pending;
     const { config } = this;
+    const generation = this.generation;
     let turn: Turn;
     try {
       turn = new Turn(
@@ -183,7 +246,7 @@ export class AgentSession {
           onLine: options.onLine,
           onEvent: (event) => {
             // Persist the id as soon as the CLI names it: a bridge killed mid-turn still resumes.
-            if (event.type === 'started') this.adoptSessionId(event.sessionId);
+            if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);
             options.onEvent?.(event);
           },
         },
@@ -192,20 +255,80 @@ export class AgentSession {
       // An option this CLI cannot take: a clear failure, not a crash.
       return { ...notRun((error as Error).message), status: 'failed' };
     }
+    return this.follow(turn, pending, again, generation);
+  }
+
+  /**
+   * A turn in the CLI kept between turns: the same process when nothing its command line
+   * depends on has changed and it continues this session, else a new one resuming it. Past
+   * the pool's bound (every process busy), the process lives for this turn only.
+   */
+  private async runLive(pending: Pending, fresh: SessionOptions, again: { started?: boolean }): Promise<TurnOutcome> {
+    const { config } = this;
+    const generation = this.generation;
+    const launch = {
+      adapter: config.adapter,
+      cwd: config.cwd,
+      env: config.env,
+      spec: { ...config.options, ...fresh, resumeId: this.resumeId, cwd: config.cwd },
+      ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
+      ...(config.log ? { log: config.log } : {}),
+    };
+    let cli = this.liveCli;
+    if (cli && (!cli.isAlive || cli.key !== liveLaunchKey(launch) || cli.sessionId !== this.resumeId)) {
+      this.liveCli = undefined;
+      config.live!.release(this);
+      await cli.close();
+      cli = undefined;
+    }
+    if (!cli) {
+      try {
+        cli = new LiveCli(launch, config.onPermission ?? denyAll);
+      } catch (error) {
+        return { ...notRun((error as Error).message), status: 'failed' };
+      }
+      this.liveCli = cli;
+    }
+    const keep = config.live!.admit(this);
+    const { prompt, options } = pending;
+    const turn = cli.startTurn(
+      prompt,
+      {
+        onLine: options.onLine,
+        onEvent: (event) => {
+          if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);
+          options.onEvent?.(event);
+        },
+      },
+      { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), planning: options.planning ?? false },
+    );
+    const outcome = await this.follow(turn, pending, again, generation);
+    if (!keep || !cli.isAlive) {
+      if (this.liveCli === cli) this.liveCli = undefined;
+      config.live!.release(this);
+      await cli.close();
+    }
+    return outcome;
+  }
+
+  private async follow(turn: RunningTurn, { options }: Pending, again: { started?: boolean }, generation: number): Promise<TurnOutcome> {
     this.current = turn;
     if (!again.started) options.onStart?.();
     const outcome = await turn.done;
     this.current = undefined;
-    if (outcome.sessionId) this.adoptSessionId(outcome.sessionId);
+    if (outcome.sessionId) this.adoptSessionId(outcome.sessionId, generation);
     return outcome;
   }
 
-  private adoptSessionId(id: string): void {
-    if (id === this.resumeId) return;
+  private adoptSessionId(id: string, generation: number): void {
+    if (generation !== this.generation || id === this.resumeId) return;
     this.resumeId = id;
     this.config.onResumeId?.(id);
   }
 }
+
+/** A live CLI whose owner answers no permission requests: nothing needing permission runs. */
+const denyAll: PermissionAnswerer = async () => ({ behavior: 'deny', message: 'Nobody can approve tools in this session.' });
 
 function notRun(reason: string): TurnOutcome {
   return { status: 'stopped', text: '', error: reason, exit: { type: 'exit', code: null, signal: null }, durationMs: 0 };

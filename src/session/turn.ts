@@ -14,6 +14,7 @@ import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts'
 import { LineDecoder } from '../protocols/line-decoder.ts';
 import { decoders, inputEncoders } from '../protocols/index.ts';
 import { LiveInput } from './live-input.ts';
+import { TurnClock } from './turn-clock.ts';
 import type { Log } from '../log/logger.ts';
 
 export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
@@ -40,6 +41,17 @@ export interface TurnHandlers {
   onLine?: (raw: string) => void;
 }
 
+/** A turn under way, whichever way its CLI runs: one process for the turn (Turn), or one kept between turns (LiveCli). */
+export interface RunningTurn {
+  readonly done: Promise<TurnOutcome>;
+  /** A message for the CLI while it works; false when it takes no more (send it as a turn). */
+  send(text: string, id: string): boolean;
+  stop(reason: string): Promise<void>;
+  holdTimeout(): () => void;
+  /** Messages sent to it that the CLI has not started on: what a stop drops. */
+  readonly untaken: number;
+}
+
 export interface TurnRun {
   adapter: Adapter;
   spec: TurnSpec;
@@ -58,15 +70,11 @@ export interface TurnRun {
  * One turn: start the CLI, decode its lines into events, and decide the outcome. Never
  * throws for anything the CLI does; the outcome says what happened.
  */
-export class Turn {
+export class Turn implements RunningTurn {
   readonly done: Promise<TurnOutcome>;
   private readonly process: CliProcess;
-  private stopReason: { status: 'stopped' | 'timed_out'; message: string } | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private deadline: number | undefined;
-  private holds = 0;
-  private remainingMs: number | undefined;
-  private finished = false;
+  private stopReason: StopReason | undefined;
+  private clock: TurnClock | undefined;
   /** The turn's own owner-only folder, for what its CLI reads from files (a large prompt, agents): gone with the turn. */
   private readonly folder: string | undefined;
   /** Messages for a CLI that reads them while it works (spec.liveInput); the prompt was the first. */
@@ -122,6 +130,10 @@ export class Turn {
     return this.live?.send(text, id) ?? false;
   }
 
+  get untaken(): number {
+    return this.live?.untaken ?? 0;
+  }
+
   get pid(): number | undefined {
     return this.process.pid;
   }
@@ -137,93 +149,102 @@ export class Turn {
     const { adapter } = this.run;
     const decoder = new LineDecoder(decoders[adapter.protocol]!);
     const emit = (event: AgentEvent) => safely(() => this.handlers.onEvent?.(event), this.run.log);
-    if (this.run.timeoutMs) this.armTimeout(this.run.timeoutMs);
-
-    let result: ResultEvent | undefined;
-    let sessionId: string | undefined;
-    let lastText = '';
-    let lastError: string | undefined;
+    this.clock = new TurnClock(this.run.timeoutMs, () => {
+      this.stopReason ??= timedOut(this.run.timeoutMs);
+      void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
+    });
+    const seen = new TurnTally();
     const onLine = (line: CliLine) => {
       safely(() => this.handlers.onLine?.(line.raw), this.run.log);
       for (const event of decoder.decode(line.raw, line.json)) {
-        if (event.type === 'started') sessionId = event.sessionId;
-        else if (event.type === 'text' && !event.parentId) lastText = event.text;
-        else if (event.type === 'error') lastError = event.message;
-        else if (event.type === 'result') {
-          result = event;
-          sessionId = event.sessionId ?? sessionId;
-        }
+        seen.observe(event);
         emit(event);
         this.live?.observe(event);
       }
     };
     await this.process.readLines(onLine).catch((error: Error) => {
-      lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
+      seen.lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
     });
     const exitInfo = await this.process.exited;
     this.live?.close();
-    clearTimeout(this.timer);
+    this.clock.stop();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
-    this.finished = true;
-
     const exit: ExitEvent = { type: 'exit', code: exitInfo.code, signal: exitInfo.signal };
-    const base = { result, sessionId, exit, durationMs: Date.now() - started, text: result?.text ?? lastText };
-    let outcome: TurnOutcome;
-    if (this.stopReason) {
-      outcome = { ...base, status: this.stopReason.status, error: this.stopReason.message };
-    } else if (exitInfo.spawnError) {
-      outcome = { ...base, status: 'failed', error: `${adapter.name}: ${exitInfo.spawnError}` };
-    } else if (result && !result.isError) {
-      outcome = { ...base, status: 'completed' };
-    } else {
-      outcome = { ...base, status: 'failed', error: this.failure(exitInfo, result, lastError) };
-    }
-    if (outcome.status === 'failed' && outcome.error && outcome.error !== result?.text && outcome.error !== lastError) {
+    const outcome = turnOutcome({ adapter, tally: seen, stopReason: this.stopReason, exit: exitInfo, stderr: this.process.stderrTail(), startedAt: started });
+    if (outcome.status === 'failed' && outcome.error && outcome.error !== seen.result?.text && outcome.error !== seen.lastError) {
       emit({ type: 'error', message: outcome.error });
     }
     emit(exit);
     return outcome;
   }
 
-  /**
-   * Pauses the timeout while the run waits on something outside it (a person answering an
-   * approval): waiting is not hanging. Returns the release; the clock resumes where it was.
-   */
+  /** Pauses the timeout while the run waits on a person (see TurnClock); a no-op before the turn starts. */
   holdTimeout(): () => void {
-    if (this.holds++ === 0 && this.deadline !== undefined && !this.finished) {
-      clearTimeout(this.timer);
-      this.remainingMs = Math.max(0, this.deadline - Date.now());
+    return this.clock?.hold() ?? (() => {});
+  }
+}
+
+/** Why a turn ended before its CLI finished it. */
+export interface StopReason {
+  status: 'stopped' | 'timed_out';
+  message: string;
+}
+
+export function timedOut(timeoutMs: number | undefined): StopReason {
+  return { status: 'timed_out', message: `timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s` };
+}
+
+/** What a turn's events said: its session, its last words, its result. */
+export class TurnTally {
+  result: ResultEvent | undefined;
+  sessionId: string | undefined;
+  lastText = '';
+  lastError: string | undefined;
+
+  observe(event: AgentEvent): void {
+    if (event.type === 'started') this.sessionId = event.sessionId;
+    else if (event.type === 'text' && !event.parentId) this.lastText = event.text;
+    else if (event.type === 'error') this.lastError = event.message;
+    else if (event.type === 'result') {
+      this.result = event;
+      this.sessionId = event.sessionId ?? this.sessionId;
     }
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (--this.holds === 0 && this.remainingMs !== undefined && !this.finished) {
-        this.armTimeout(this.remainingMs);
-        this.remainingMs = undefined;
-      }
-    };
   }
+}
 
-  private armTimeout(ms: number): void {
-    this.deadline = Date.now() + ms;
-    this.timer = setTimeout(() => this.timeOut(), ms);
-  }
+/**
+ * How a turn went, from what its events said and how it ended: stopped (or timed out) when
+ * the bridge ended it, completed on a result that is no error, otherwise failed, with the
+ * most telling words available (the CLI's error, else the end of its stderr).
+ */
+export function turnOutcome(ended: {
+  adapter: Pick<Adapter, 'name'>;
+  tally: TurnTally;
+  stopReason: StopReason | undefined;
+  /** How the process ended, for a turn that ended with it. */
+  exit: { code: number | null; signal: string | null; spawnError?: string };
+  stderr: string;
+  startedAt: number;
+}): TurnOutcome {
+  const { adapter, tally, stopReason, exit } = ended;
+  const { result } = tally;
+  const base = {
+    result,
+    sessionId: tally.sessionId,
+    exit: { type: 'exit' as const, code: exit.code, signal: exit.signal },
+    durationMs: Date.now() - ended.startedAt,
+    text: result?.text ?? tally.lastText,
+  };
+  if (stopReason) return { ...base, status: stopReason.status, error: stopReason.message };
+  if (exit.spawnError) return { ...base, status: 'failed', error: `${adapter.name}: ${exit.spawnError}` };
+  if (result && !result.isError) return { ...base, status: 'completed' };
+  return { ...base, status: 'failed', error: failure(adapter.name, exit, result, tally.lastError ?? lastLines(ended.stderr, 5)) };
+}
 
-  private timeOut(): void {
-    const seconds = Math.round((this.run.timeoutMs ?? 0) / 1000);
-    this.stopReason ??= { status: 'timed_out', message: `timed out after ${seconds} s` };
-    void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
-  }
-
-  private failure(exit: { code: number | null; signal: string | null }, result: ResultEvent | undefined, lastError: string | undefined): string {
-    const name = this.run.adapter.name;
-    if (result?.isError) return result.text || `${name} reported an error`;
-    const stderr = lastLines(this.process.stderrTail(), 5);
-    const detail = lastError ?? stderr;
-    const how = exit.signal ? `was killed by ${exit.signal}` : exit.code ? `exited with code ${exit.code}` : 'exited without a result';
-    return detail ? `${name} ${how}: ${detail}` : `${name} ${how}`;
-  }
+function failure(name: string, exit: { code: number | null; signal: string | null }, result: ResultEvent | undefined, detail: string): string {
+  if (result?.isError) return result.text || `${name} reported an error`;
+  const how = exit.signal ? `was killed by ${exit.signal}` : exit.code ? `exited with code ${exit.code}` : 'exited without a result';
+  return detail ? `${name} ${how}: ${detail}` : `${name} ${how}`;
 }
 
 function lastLines(text: string, count: number): string {
@@ -231,7 +252,7 @@ function lastLines(text: string, count: number): string {
 }
 
 /** A listener's bug must not kill the turn that feeds it. */
-function safely(fn: () => void, log: Log | undefined): void {
+export function safely(fn: () => void, log: Log | undefined): void {
   try {
     fn();
   } catch (error) {
@@ -243,7 +264,7 @@ function safely(fn: () => void, log: Log | undefined): void {
 const TURN_FILE_NAMES: Record<keyof TurnFiles, string> = { promptFile: 'prompt.md', agentsFile: 'agents.json' };
 
 /** Each file in the turn's folder, readable by the CLI's user only; their paths for the argv. */
-function writeTurnFiles(folder: string | undefined, contents: Partial<Record<keyof TurnFiles, string>>): TurnFiles {
+export function writeTurnFiles(folder: string | undefined, contents: Partial<Record<keyof TurnFiles, string>>): TurnFiles {
   const files: TurnFiles = {};
   for (const [key, content] of Object.entries(contents) as [keyof TurnFiles, string][]) {
     const file = join(folder!, TURN_FILE_NAMES[key]);

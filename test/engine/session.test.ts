@@ -57,7 +57,7 @@ describe('an agent session', () => {
     const running = s.send('hang', { onEvent: (e) => e.type === 'started' && started() });
     const queued = s.send('never runs');
     await cliStarted;
-    expect(await s.stop('stopped by /stop')).toBe(2);
+    expect(await s.stop('stopped by /stop')).toEqual({ running: true, dropped: 1 });
     expect(await running).toMatchObject({ status: 'stopped', error: 'stopped by /stop' });
     expect(await queued).toMatchObject({ status: 'stopped', error: 'stopped by /stop' });
     expect((await world.invocations()).map((c) => c.prompt)).toEqual(['hang']);
@@ -140,7 +140,10 @@ describe('an agent session', () => {
     const first = s.send('one');
     await Promise.resolve();
     expect(s.busy).toBe(true); // on its way: a message now waits behind it
-    expect(await Promise.all([s.stop('stopped by Ada'), first])).toEqual([1, expect.objectContaining({ status: 'stopped', error: 'stopped by Ada' })]);
+    expect(await Promise.all([s.stop('stopped by Ada'), first])).toEqual([
+      { running: true, dropped: 0 },
+      expect.objectContaining({ status: 'stopped', error: 'stopped by Ada' }),
+    ]);
     release();
     expect(await world.invocations()).toEqual([]);
     await s.send('two');

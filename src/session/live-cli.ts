@@ -1,0 +1,349 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import type { Adapter } from '../adapters/load.ts';
+import { buildArgv, type TurnSpec } from '../adapters/argv.ts';
+import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
+import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
+import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
+import { agentReadableFolder } from '../process/agent-space.ts';
+import { CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-process.ts';
+import type { CliLine } from '../process/lines.ts';
+import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent } from '../protocols/events.ts';
+import { LineDecoder } from '../protocols/line-decoder.ts';
+import { decoders, inputEncoders, liveControls, type LiveControl } from '../protocols/index.ts';
+import type { Log } from '../log/logger.ts';
+import { LiveInput } from './live-input.ts';
+import { TurnClock } from './turn-clock.ts';
+import { safely, timedOut, turnOutcome, TurnTally, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnOutcome } from './turn.ts';
+
+/** What a live CLI starts with: everything a turn has but its prompt. */
+export interface LiveLaunch {
+  adapter: Adapter;
+  spec: Omit<TurnSpec, 'prompt' | 'liveInput' | 'permissions'>;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  graceMs?: number;
+  log?: Log;
+}
+
+/** A permission request, with the tool call's own input where the request carries less (ExitPlanMode's plan). */
+export interface PermissionRequest extends PermissionEvent {
+  callInput?: unknown;
+}
+
+/** Decides a permission request of the turn at work; `signal` aborts when the turn ends, `hold` pauses its timeout. */
+export type PermissionAnswerer = (request: PermissionRequest, turn: { signal: AbortSignal; hold(): () => void }) => Promise<PermissionDecision>;
+
+/** How long an interrupted CLI has to end its turn before its process is stopped instead. */
+export const INTERRUPT_GRACE_MS = 5000;
+
+/** Whether the CLI can stay up between turns: it takes messages on its input and has a control channel there. */
+export function canRunLive(adapter: Adapter): boolean {
+  return !!adapter.streamInput && !!adapter.permissions.control && !!inputEncoders[adapter.protocol] && !!liveControls[adapter.protocol];
+}
+
+/**
+ * What a live CLI's command line depends on, beside the session it continues: a turn whose
+ * key differs needs a new process (a new model, mode, directory, agents, tools).
+ */
+export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd'>): string {
+  const { adapter, spec } = launch;
+  const agents = spec.agents && createHash('sha256').update(JSON.stringify(spec.agents)).digest('hex');
+  const argv = buildArgv(adapter, { ...spec, resumeId: undefined, prompt: '', liveInput: true, permissions: 'control' }, agents ? { agentsFile: agents } : {});
+  return JSON.stringify([adapter.name, launch.cwd, argv]);
+}
+
+/**
+ * A CLI process kept between a chat's turns (Claude Code with `--input-format stream-json`
+ * and its stdio control channel): each turn is a message on its input, a message sent while
+ * it works steers the turn, an interrupt ends a turn and keeps the process, and the bridge
+ * answers its permission requests. One turn at a time; the session continues in the process.
+ */
+export class LiveCli {
+  readonly key: string;
+  readonly exited: Promise<CliExit>;
+  private readonly process: CliProcess;
+  private readonly control: LiveControl;
+  private readonly encode: (text: string, id: string) => string;
+  private readonly decoder: LineDecoder;
+  /** Its own owner-only folder, for the files its command line names (agents): gone with the process. */
+  private readonly folder: string | undefined;
+  private turn: LiveTurn | undefined;
+  private alive = true;
+  private session: string | undefined;
+  private planning = false;
+  /** What the process has cost so far: the CLI reports its whole life's cost with each result. */
+  private costSoFar = 0;
+  /** The input of each tool call of the turn, by its id: a permission request may carry less. */
+  private readonly calls = new Map<string, unknown>();
+  private readonly requests = new Map<string, (event: ControlEvent) => void>();
+  private lastUsedAt = Date.now();
+
+  constructor(
+    private readonly launch: LiveLaunch,
+    private readonly answer: PermissionAnswerer,
+  ) {
+    const { adapter, spec, cwd, env } = launch;
+    const unsafe = spec.trusted ? undefined : untrustedConfigFound(adapter, cwd, env.HOME);
+    if (unsafe) throw new UnsupportedOptionError(unsafe);
+    this.key = liveLaunchKey(launch);
+    this.session = spec.resumeId;
+    this.control = liveControls[adapter.protocol]!;
+    this.encode = inputEncoders[adapter.protocol]!;
+    this.decoder = new LineDecoder(decoders[adapter.protocol]!);
+    const agents = wantedOptions(spec).includes('agents') && adapter.options.agents ? JSON.stringify(spec.agents) : undefined;
+    if (agents) this.folder = agentReadableFolder('live');
+    let argv: string[];
+    try {
+      argv = buildArgv(
+        adapter,
+        { ...spec, prompt: '', liveInput: true, permissions: 'control' },
+        writeTurnFiles(this.folder, agents ? { agentsFile: agents } : {}),
+      );
+    } catch (error) {
+      this.removeFolder();
+      throw error;
+    }
+    this.process = new CliProcess({
+      command: adapter.resolvedCommand,
+      args: argv,
+      openInput: true,
+      cwd,
+      // The MCP secret travels in the environment, never on the command line.
+      env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
+    });
+    const reading = this.process
+      .readLines((line) => this.onLine(line))
+      .catch((error: Error) => {
+        this.turn?.tally.observe({ type: 'error', message: `reading ${adapter.name}'s output failed: ${error.message}` });
+      });
+    this.exited = Promise.all([reading, this.process.exited]).then(([, exit]) => {
+      this.alive = false;
+      this.removeFolder();
+      this.turn?.processEnded(exit, this.process.stderrTail());
+      for (const settle of this.requests.values()) settle({ type: 'control', requestId: '', ok: false, error: 'the CLI exited' });
+      return exit;
+    });
+  }
+
+  /** Whether the process still runs and takes turns. */
+  get isAlive(): boolean {
+    return this.alive;
+  }
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  /** The CLI session the process continues: the one it resumed, or the one it named. */
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  get lastUsed(): number {
+    return this.lastUsedAt;
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** Starts a turn of `prompt`; `planning`: in plan mode (the agent proposes, and waits for approval before it changes anything). */
+  startTurn(prompt: string, handlers: TurnHandlers, options: { timeoutMs?: number; planning?: boolean } = {}): RunningTurn {
+    if (this.turn) throw new Error('the live CLI is already running a turn');
+    this.lastUsedAt = Date.now();
+    const planning = options.planning ?? false;
+    if (planning !== this.planning && this.alive) {
+      // Written before the prompt: the CLI reads its input in order.
+      this.process.writeInput(this.control.setPlanning(randomUUID(), planning));
+      this.planning = planning;
+    }
+    const turn = new LiveTurn(this, handlers, options.timeoutMs, this.launch.log);
+    this.turn = turn;
+    this.calls.clear();
+    void turn.done.then(() => {
+      if (this.turn === turn) this.turn = undefined;
+      this.lastUsedAt = Date.now();
+    });
+    if (!turn.send(prompt, randomUUID())) turn.processEnded({ code: null, signal: null }, 'its input is closed');
+    return turn;
+  }
+
+  /** Ends the turn at work through the CLI's own interrupt; stops the process if it does not end the turn in time. */
+  async interrupt(turn: LiveTurn, reason: StopReason): Promise<void> {
+    turn.stopReason ??= reason;
+    if (!this.alive || this.turn !== turn) return turn.done.then(() => {});
+    const requestId = randomUUID();
+    const answered = new Promise<ControlEvent>((resolve) => this.requests.set(requestId, resolve));
+    this.process.writeInput(this.control.interrupt(requestId));
+    void answered.then((event) => {
+      // Messages it still holds would run as the next turn: a stop drops them, with the process.
+      if (event.stillQueued?.length) void this.stopProcess();
+    });
+    const ended = await Promise.race([turn.done.then(() => true), delay(INTERRUPT_GRACE_MS).then(() => false)]);
+    if (!ended) await this.stopProcess();
+    await turn.done;
+  }
+
+  get adapter(): Adapter {
+    return this.launch.adapter;
+  }
+
+  /** One message (a turn's prompt, or a steer) as a line of the CLI's input. */
+  encodeMessage(text: string, id: string): string {
+    return this.encode(text, id);
+  }
+
+  /** False when the process is gone. */
+  writeLine(line: string): boolean {
+    return this.alive && this.process.writeInput(line);
+  }
+
+  /** Closes the process: its input ends, and one that does not exit in time is stopped. */
+  async close(): Promise<void> {
+    if (!this.alive) {
+      await this.exited;
+      return;
+    }
+    this.process.endInput();
+    const exited = await Promise.race([this.exited.then(() => true), delay(INTERRUPT_GRACE_MS).then(() => false)]);
+    if (!exited) await this.stopProcess();
+  }
+
+  /** Stops the whole process group (SIGTERM, grace, SIGKILL): the session resumes in a new process. */
+  async stopProcess(): Promise<void> {
+    await this.process.stop(this.launch.graceMs ?? DEFAULT_GRACE_MS);
+    await this.exited;
+  }
+
+  private onLine(line: CliLine): void {
+    const turn = this.turn;
+    if (turn) safely(() => turn.handlers.onLine?.(line.raw), this.launch.log);
+    for (const decoded of this.decoder.decode(line.raw, line.json)) {
+      const event = this.perTurn(decoded);
+      if (event.type === 'started') this.session = event.sessionId;
+      else if (event.type === 'tool_start') this.calls.set(event.id, event.input);
+      else if (event.type === 'permission') void this.onPermission(event);
+      else if (event.type === 'control') this.requests.get(event.requestId)?.(event);
+      if (event.type === 'result' && event.sessionId) this.session = event.sessionId;
+      turn?.observe(event);
+    }
+  }
+
+  /** A result's cost is the process's whole life's so far: each turn's is what it added. */
+  private perTurn(event: AgentEvent): AgentEvent {
+    if (event.type !== 'result' || event.costUsd === undefined) return event;
+    const added = Math.max(0, event.costUsd - this.costSoFar);
+    this.costSoFar = event.costUsd;
+    return { ...event, costUsd: added };
+  }
+
+  private async onPermission(event: PermissionEvent): Promise<void> {
+    const turn = this.turn;
+    let decision: PermissionDecision;
+    if (!turn) decision = { behavior: 'deny', message: 'No turn is running.' };
+    else {
+      const release = turn.holdTimeout();
+      try {
+        decision = await this.answer(
+          { ...event, ...(event.toolUseId && this.calls.has(event.toolUseId) ? { callInput: this.calls.get(event.toolUseId) } : {}) },
+          { signal: turn.signal, hold: () => turn.holdTimeout() },
+        );
+      } catch (error) {
+        decision = { behavior: 'deny', message: `The bridge could not decide: ${(error as Error).message}` };
+      } finally {
+        release();
+      }
+    }
+    // Approving a plan ends plan mode in the CLI itself.
+    if (decision.behavior === 'allow' && event.tool === PLAN_TOOL) this.planning = false;
+    if (this.alive) this.process.writeInput(this.control.decide(event.requestId, decision));
+  }
+
+  private removeFolder(): void {
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+  }
+}
+
+/** The tool a CLI in plan mode calls with its plan. */
+export const PLAN_TOOL = 'ExitPlanMode';
+
+/** One turn of a LiveCli: from its prompt until the CLI has answered every message of it (or the process ended). */
+class LiveTurn implements RunningTurn {
+  readonly done: Promise<TurnOutcome>;
+  readonly tally = new TurnTally();
+  stopReason: StopReason | undefined;
+  private readonly input: LiveInput;
+  private readonly clock: TurnClock;
+  private readonly ended = new AbortController();
+  private readonly startedAt = Date.now();
+  private settle!: (outcome: TurnOutcome) => void;
+
+  constructor(
+    private readonly cli: LiveCli,
+    readonly handlers: TurnHandlers,
+    timeoutMs: number | undefined,
+    private readonly log: Log | undefined,
+  ) {
+    this.done = new Promise((resolve) => (this.settle = resolve));
+    this.input = new LiveInput({ encode: (text, id) => cli.encodeMessage(text, id), write: (line) => cli.writeLine(line), end: () => this.answered() });
+    this.clock = new TurnClock(timeoutMs, () => void this.cli.interrupt(this, timedOut(timeoutMs)));
+  }
+
+  get signal(): AbortSignal {
+    return this.ended.signal;
+  }
+
+  get untaken(): number {
+    return this.input.untaken;
+  }
+
+  send(text: string, id: string): boolean {
+    return this.input.send(text, id);
+  }
+
+  stop(reason: string): Promise<void> {
+    return this.cli.interrupt(this, { status: 'stopped', message: reason });
+  }
+
+  holdTimeout(): () => void {
+    return this.clock.hold();
+  }
+
+  observe(event: AgentEvent): void {
+    this.tally.observe(event);
+    this.emit(event);
+    this.input.observe(event);
+  }
+
+  /** Every message answered: the turn is over, the process stays. */
+  private answered(): void {
+    this.finish({ code: 0, signal: null }, '');
+  }
+
+  /** The process ended during the turn (a crash, a stop): the turn ends with it. */
+  processEnded(exit: CliExit, stderr: string): void {
+    this.finish(exit, stderr);
+  }
+
+  private finish(exit: CliExit, stderr: string): void {
+    if (this.ended.signal.aborted) return;
+    this.ended.abort();
+    this.clock.stop();
+    this.input.close();
+    const outcome = turnOutcome({ adapter: this.cli.adapter, tally: this.tally, stopReason: this.stopReason, exit, stderr, startedAt: this.startedAt });
+    if (outcome.status === 'failed' && outcome.error && outcome.error !== this.tally.result?.text && outcome.error !== this.tally.lastError) {
+      this.emit({ type: 'error', message: outcome.error });
+    }
+    this.emit({ type: 'exit', code: exit.code, signal: exit.signal });
+    this.settle(outcome);
+  }
+
+  private emit(event: AgentEvent): void {
+    safely(() => this.handlers.onEvent?.(event), this.log);
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
