@@ -23,6 +23,8 @@ export interface PresenterOptions {
 
 /** Without events, the elapsed time is still refreshed this often. */
 const HEARTBEAT_MS = 5000;
+/** In a crowded chat, how long a turn's progress message waits: a turn answered sooner sends only its answer. */
+const CROWDED_PROGRESS_DELAY_MS = 5000;
 /** A turn answered within this long is likely still watched: its answer replaces the progress message. */
 const ANSWER_IN_PLACE_WITHIN_MS = 10_000;
 
@@ -40,6 +42,8 @@ export class TurnPresenter {
   private dirty = false;
   private lastEditAt = 0;
   private closed = false;
+  /** The progress message's send, put off in a crowded chat. */
+  private deferred: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly out: Outbound,
@@ -49,8 +53,18 @@ export class TurnPresenter {
     this.progress = new ProgressState(options.title, Date.now(), options.where);
   }
 
-  /** Sends the progress message (with its Stop button). */
+  /**
+   * Sends the progress message (with its Stop button). In a chat whose sending is short
+   * (Outbound.crowded: a group's burst), it waits a few seconds first: a quick answer then goes
+   * out alone, one call instead of two.
+   */
   begin(): Promise<void> {
+    if (this.out.crowded?.(this.to) && !this.deferred) {
+      this.deferred = setTimeout(() => void this.begin(), CROWDED_PROGRESS_DELAY_MS);
+      this.deferred.unref();
+      return Promise.resolve();
+    }
+    if (this.closed) return Promise.resolve();
     this.sending ??= this.out
       .send(this.to, this.progress.render(), { replyTo: this.options.replyTo, buttons: this.buttons() })
       .then((ref) => {
@@ -68,6 +82,12 @@ export class TurnPresenter {
     if (this.progress.apply(event)) this.schedule();
   }
 
+  /** A message went into the running turn (steered). */
+  showAdded(text: string): void {
+    this.progress.addMessage(text);
+    this.schedule();
+  }
+
   /** The tools the turn now waits on the chat for (none: answered). */
   showWaiting(tools: string[]): void {
     this.progress.waiting = tools;
@@ -77,6 +97,7 @@ export class TurnPresenter {
   /** Final state of the progress message, then the answer or the error. */
   async finish(outcome: TurnOutcome): Promise<void> {
     this.closed = true;
+    clearTimeout(this.deferred);
     clearTimeout(this.timer);
     clearInterval(this.heartbeat);
     await this.sending;

@@ -98,6 +98,12 @@ export interface Outbound {
   split(text: RichText, frame?: Frame): RichText[];
   /** The opening of a long text sent as a document, for its caption; none where the transport shows none. */
   preview(text: RichText): RichText | undefined;
+  /**
+   * Whether the chat's sending is short (most of its window used, or calls waiting): what can
+   * be left out then (a progress message a quick answer would replace, a queue notice) is.
+   * Absent: never.
+   */
+  crowded?(to: ChatRef): boolean;
 }
 
 export interface OutgoingFile {

@@ -9,6 +9,8 @@ export interface Step {
   summary: string;
   depth: number;
   state: 'running' | 'ok' | 'error';
+  /** Not a tool call: a message the chat sent into the running turn. */
+  message?: boolean;
 }
 
 export type Phase = 'queued' | 'working' | 'completed' | 'failed' | 'stopped' | 'timed_out';
@@ -45,6 +47,22 @@ export class ProgressState {
 
   get stepCount(): number {
     return this.hidden + this.steps.length;
+  }
+
+  /** A message sent into the running turn (steered): shown among the steps, where it went in. */
+  addMessage(text: string): void {
+    this.steps.push({
+      id: `message-${this.steps.length + this.hidden}`,
+      name: '',
+      summary: truncate(text.replace(/\s+/g, ' '), SUMMARY_CHARS),
+      depth: 0,
+      state: 'ok',
+      message: true,
+    });
+    if (this.steps.length > VISIBLE_STEPS) {
+      this.steps.shift();
+      this.hidden++;
+    }
   }
 
   /** Applies one event; returns whether the view changed. */
@@ -92,6 +110,10 @@ export class ProgressState {
     const shown: RichText[] = [bold(head)];
     if (this.hidden) shown.push(rich`… ${this.hidden} earlier step${this.hidden === 1 ? '' : 's'}`);
     for (const step of this.steps) {
+      if (step.message) {
+        shown.push(rich`➕ added: ${italic(step.summary)}`);
+        continue;
+      }
       const indent = '   '.repeat(step.depth);
       const label = `${indent}${STEP_ICON[step.state]} ${step.name}`;
       shown.push(step.summary ? rich`${label} ${code(step.summary)}` : rich`${label}`);

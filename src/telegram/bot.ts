@@ -44,7 +44,8 @@ export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Transpo
   bot.botInfo = me;
   await bot.api.setMyCommands(bridge.commands.map((c) => ({ command: c.name, description: c.description })));
 
-  bot.use(sequentialize((ctx: Context) => (ctx.chat ? chatKey(addressOf(ctx)) : undefined)));
+  // A chat's messages in order, and its button presses in order, but a press never waits behind a message being handled.
+  bot.use(sequentialize((ctx: Context) => (ctx.chat ? `${ctx.callbackQuery ? 'press' : 'message'}:${chatKey(addressOf(ctx))}` : undefined)));
 
   bot.on('message', async (ctx) => {
     const address = addressOf(ctx);

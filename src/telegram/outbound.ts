@@ -36,6 +36,10 @@ export class TelegramOutbound implements Outbound {
     return this.budget.schedule(chatIdOf(to), 'message', () => this.sendFileNow(to, file, options));
   }
 
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(chatIdOf(to));
+  }
+
   split(text: RichText, frame: Frame = {}): RichText[] {
     return messagesOf(text, frame);
   }

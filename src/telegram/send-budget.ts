@@ -88,6 +88,20 @@ export class SendBudget {
     });
   }
 
+  /**
+   * Whether the chat's sending is short: calls waiting or in flight, a 429's pause, or a
+   * quarter of its window used (a group's burst of turns then fits in one window, answers
+   * only): what can be left out should be.
+   */
+  crowded(chatId: number): boolean {
+    const lane = this.lanes.get(chatId);
+    if (!lane) return false;
+    if (lane.jobs.length || lane.current || lane.pausedUntil > this.now()) return true;
+    const { max, windowMs } = this.limits(chatId);
+    const now = this.now();
+    return lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS).length * 4 >= max;
+  }
+
   /** Calls waiting, across chats (for tests and the benchmark). */
   get waiting(): number {
     let total = 0;

@@ -36,6 +36,7 @@ export function ownerIn(world: () => TelegramWorld, chatId: number, defaultWaitM
 /**
  * One test world: a fake Bot API server, the fake CLI, a data and a work directory, and the
  * bridge running as a real process against them. `restart` starts a new bridge on the same data.
+ * With `floodLimits`, the fake Bot API answers 429 past Telegram's per-chat limits.
  */
 export interface TelegramWorld {
   telegram: FakeTelegram;
@@ -48,8 +49,8 @@ export interface TelegramWorld {
   stop(): Promise<void>;
 }
 
-export async function startTelegramWorld(extraEnv: Record<string, string> = {}): Promise<TelegramWorld> {
-  const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot' });
+export async function startTelegramWorld(extraEnv: Record<string, string> = {}, options: { floodLimits?: boolean } = {}): Promise<TelegramWorld> {
+  const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot', ...options });
   const cli = await fakeCliWorld();
   const data = await tempDir('bridge-data-');
   const work = await tempDir('bridge-work-');
