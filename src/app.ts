@@ -7,6 +7,10 @@ import { COMMANDS } from './bridge/commands/index.ts';
 import type { CommandServices } from './bridge/commands/services.ts';
 import type { Command } from './bridge/commands/command.ts';
 import { Spending } from './bridge/spending.ts';
+import { AgentQuestions } from './bridge/agent-questions.ts';
+import { chatPermissions } from './bridge/chat-permissions.ts';
+import { LivePool } from './session/live-pool.ts';
+import { every } from './concurrency/periodic.ts';
 import { untilStill } from './concurrency/until-still.ts';
 import { orchestrationProgress } from './presentation/orchestration.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
@@ -120,10 +124,13 @@ export async function createApp(options: {
     agents,
   });
 
-  const chats = new ChatSessions(
+  const questions = new AgentQuestions({ out, log });
+  // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
+  const live = new LivePool(config.live);
+  const chats = new ChatSessions({
     config,
     store,
-    (chat) =>
+    tools: (chat) =>
       sessionTools.forMainSession({
         address: chat.address,
         adapter: chat.adapter,
@@ -134,14 +141,16 @@ export async function createApp(options: {
       }),
     // Read before each turn: the directory's trust as it is now (a session that may only read never trusts), and the
     // agents enabled there for the Task tool of a CLI that has one (their catalog says the same of trust).
-    async (chat) => {
+    fresh: async (chat) => {
       const readOnly = chat.effectivePermissionMode === 'safe';
       if (!chat.adapter.options.agents) return { trusted: !readOnly && (await trusts(chat.record.workdir)) };
       const catalog = await agents.catalog(chat.record.workdir, { readOnly });
       return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name) };
     },
+    live,
+    permissions: chatPermissions({ approvals, questions }),
     log,
-  );
+  });
   const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
   // With a queue, runs go to workers; without, they run in this process.
   const executor =
@@ -195,9 +204,11 @@ export async function createApp(options: {
     trustEveryone: options.trustEveryone ?? false,
     refuseWork,
     files,
+    takeAnswer: (message) => questions.take(message),
     log,
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
+  questions.wire((kind, handler) => bridge.button(kind, handler));
   const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
   const outbox = new Outbox({
     out,
@@ -241,6 +252,7 @@ export async function createApp(options: {
 
   let api: ApiServer | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
+  let liveSweeping: { stop: () => void } | undefined;
 
   const idle = () => untilStill([bridge, subagents, orchestrator, outbox, agentInbox]);
   return {
@@ -271,6 +283,11 @@ export async function createApp(options: {
         log.info(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
       outbox.kick();
+      liveSweeping = every(
+        60_000,
+        () => live.sweep(),
+        (error) => log.error({ err: error }, 'closing idle CLIs failed'),
+      );
       // Files people sent leave a chat's inbox after their retention: the chats' directories, and where chats start.
       inboxSweeping = inbox?.sweepEvery(
         3_600_000,
@@ -284,11 +301,13 @@ export async function createApp(options: {
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
       inboxSweeping?.stop();
+      liveSweeping?.stop();
       orchestrator.close();
       await api?.close();
       agentInbox.close();
       await subagents.shutdown();
       await bridge.shutdown();
+      await live.closeAll();
       await outbox.settle();
       outbox.close();
       await endpoint.close();

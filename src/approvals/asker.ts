@@ -31,6 +31,11 @@ export const askerId = {
   main: (address: ChatRef) => `main-${chatKey(address)}`,
 };
 
+/** A chat's main session as it asks: `title` names its CLI. */
+export function mainAsker(address: ChatRef, title: string, extra: Pick<Asker, 'hold' | 'onWaiting'> = {}): Asker {
+  return { id: askerId.main(address), chatKey: chatKey(address), address, title, lifetime: 'session', ...extra };
+}
+
 export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker {
   return {
     id: askerId.run(run.runId),

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { nanoid } from 'nanoid';
 import { parseCommandLine } from './command-line.ts';
 import { code, plain, rich } from '../rich/index.ts';
@@ -63,6 +64,8 @@ export interface BridgeOptions {
   refuseWork?: (chatKey: string) => string | undefined;
   /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
   files?: { inbox?: Inbox; transcriber?: Transcriber };
+  /** A message that answers something waiting for words (an agent's question, after Other): true when it took it. */
+  takeAnswer?: (message: IncomingMessage) => boolean;
   log: Log;
 }
 
@@ -85,6 +88,8 @@ export class Bridge {
   private readonly buttons = new Map<string, ButtonHandler<string>>();
   private readonly running = new Set<Promise<void>>();
   private readonly refusals = new RefusalThrottle();
+  /** Chats told once that their CLI cannot take a message while it works. */
+  private readonly toldCannotSteer = new Set<string>();
   private readonly turnListeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
   private shuttingDown = false;
   private readonly log: Log;
@@ -187,6 +192,7 @@ export class Bridge {
       });
       return;
     }
+    if (this.options.takeAnswer?.(message)) return;
     if (!message.text.trim()) {
       // A chat app sends no such message, but a modified client can: it is answered, not dropped.
       await reply(plain('This message holds only blank space, so nothing went to the agent.'));
@@ -203,6 +209,13 @@ export class Bridge {
       await reply(plain(refused));
       return;
     }
+    if (chat.busy && chat.busyMode !== 'queue') {
+      if (chat.busyMode === 'steer' && (await this.steer(chat, prompt))) return;
+      if (chat.busyMode === 'interrupt' && chat.current) {
+        // Its turn ends through the CLI's interrupt; this message is the next turn.
+        void chat.stop(`interrupted by ${prompt.user.name ?? prompt.user.id}'s message`, { keepQueued: true });
+      }
+    }
     const limit = this.config.settings.maxQueuedMessages;
     if (chat.busy && chat.queued >= limit) {
       await reply(
@@ -211,17 +224,48 @@ export class Bridge {
       return;
     }
     const files = [...(await this.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
-    await this.startTurn(chat, { ...prompt, text: promptWithFiles(prompt.text, files, chat.record.workdir) });
+    await this.startTurn(chat, { ...prompt, text: promptWithFiles(prompt.text, files, chat.record.workdir) }, prompt.user.id);
   }
 
-  /** A turn of the chat's main session, queued behind the one running. */
-  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>): Promise<void> {
+  /**
+   * A message into the running turn, where its CLI takes one while it works: only from whoever
+   * started the turn (in a group, others' messages queue). False: it queues instead.
+   */
+  private async steer(chat: ChatSession, prompt: Prompt): Promise<boolean> {
+    const current = chat.current;
+    if (!current || current.by !== prompt.user.id) return false;
+    if (!chat.agent.steerable) {
+      if (!this.toldCannotSteer.has(chatKey(chat.address))) {
+        this.toldCannotSteer.add(chatKey(chat.address));
+        await this.out
+          .send(chat.address, plain(`ℹ️ ${chat.record.cli} cannot take a message while it works, so messages sent meanwhile wait for the next turn.`), {
+            replyTo: prompt.messageId,
+          })
+          .catch(() => {});
+      }
+      return false;
+    }
+    const files = [...(await this.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
+    const text = promptWithFiles(prompt.text, files, chat.record.workdir);
+    if (!chat.agent.steer(text, nanoid(10))) {
+      // The turn was finishing and takes no more: this is the next turn.
+      await this.startTurn(chat, { ...prompt, text }, prompt.user.id);
+      return true;
+    }
+    current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
+    this.log.info({ chat: chatKey(chat.address), turn: current.id }, 'a message steered the running turn');
+    return true;
+  }
+
+  /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
     const { address } = chat;
     const position = chat.busy ? chat.queued + 1 : 0;
     const turnId = nanoid(10);
     const log = this.log.child({ chat: chatKey(address), turn: turnId });
     await chat.addPending({ id: turnId, text: message.text, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
-    if (position) {
+    // In a crowded chat the answer itself says the message was taken: no notice to wait behind.
+    if (position && !this.out.crowded?.(address)) {
       await this.out
         .send(address, plain(`⏳ Queued (${ordinal(position)} in line): it runs when the current turn ends.`), { replyTo: message.messageId })
         .catch((error: Error) => log.warn(`the queue notice failed: ${error.message}`));
@@ -247,11 +291,12 @@ export class Bridge {
         timeoutMs,
         onStart: () => {
           log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
-          chat.current = { id: turnId, presenter, startedAt: Date.now() };
+          chat.current = { id: turnId, presenter, startedAt: Date.now(), by };
           void presenter.begin();
           warning = this.warnBeforeTimeout(address, timeoutMs, message.messageId);
         },
         onEvent: (event) => presenter.onEvent(event),
+        ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
       })
       .then(async (outcome) => {
         clearTimeout(warning);
@@ -306,8 +351,15 @@ export class Bridge {
 
   /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */
   async stopChat(chat: ChatSession, reason: string): Promise<string> {
-    const turns = await chat.stop(reason);
-    const lines = [turns ? `⏹ Stopped ${turns === 1 ? 'the turn' : `${turns} turns (running and queued)`}.` : 'No turn was running.'];
+    const { running, dropped } = await chat.stop(reason);
+    const lines = [
+      [
+        running ? '⏹ Stopped the turn; the session goes on with your next message.' : 'No turn was running.',
+        dropped ? `Dropped ${dropped} waiting message${dropped === 1 ? '' : 's'}.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    ];
     for (const command of this.commands) {
       const line = await command.stop?.(chat, reason, this.scope);
       if (line) lines.push(line);
@@ -360,7 +412,13 @@ export class Bridge {
   private async stopButton(press: ButtonPress, turnId: string): Promise<ButtonAnswer> {
     const chat = this.chats.get(press.address);
     if (chat.current?.id !== turnId) return { text: 'That turn has already ended.' };
-    await chat.agent.stop(`stopped by ${press.user.name ?? press.user.id}`, { keepQueued: true });
+    // Answered at once: the turn ends through the CLI's interrupt (a few seconds at worst), and its progress says so.
+    this.track(
+      chat.stop(`stopped by ${press.user.name ?? press.user.id}`, { keepQueued: true }).then(
+        () => {},
+        (error: Error) => this.log.warn({ chat: chatKey(press.address) }, `stopping the turn failed: ${error.message}`),
+      ),
+    );
     return { text: '⏹ Stopping…' };
   }
 }

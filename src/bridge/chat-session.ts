@@ -2,9 +2,13 @@ import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
-import { AgentSession, type SessionOptions } from '../session/session.ts';
+import { AgentSession, type SessionConfig, type SessionOptions, type Stopped } from '../session/session.ts';
+import type { LivePool } from '../session/live-pool.ts';
+import type { PermissionAnswerer, PermissionRequest } from '../session/live-cli.ts';
+import type { PermissionDecision } from '../protocols/events.ts';
 import { effectiveMode } from '../adapters/permissions.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
+import type { BusyMode } from '../policy/busy-mode.ts';
 import { dataDirDenials } from '../policy/data-dir-rules.ts';
 import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
 import type { ChatRef } from '../ports/transport.ts';
@@ -15,7 +19,7 @@ import type { Log } from '../log/logger.ts';
 const SESSIONS_KEPT = 20;
 
 /** The slice of the configuration chats' sessions run on. */
-export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir'> & {
+export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode'> & {
   settings: Pick<Settings, 'stopGraceMs'>;
 };
 
@@ -23,6 +27,21 @@ export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir
 export type SessionTools = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
 /** What a chat's turns read afresh each time: whether its directory is trusted, and the agents its CLI's Task tool may delegate to. */
 export type FreshSessionOptions = (chat: ChatSession) => Promise<Pick<SessionOptions, 'agents' | 'trusted'>>;
+/** Answers a live CLI's permission requests for the chat (by its mode; questions and plans as buttons). */
+export type ChatPermissions = (chat: ChatSession, request: PermissionRequest, turn: Parameters<PermissionAnswerer>[1]) => Promise<PermissionDecision>;
+
+/** What every chat's session is built from, beside its record. */
+export interface ChatParts {
+  config: ChatConfig;
+  store: ChatStore;
+  /** What the tools part adds to each main session. */
+  tools: SessionTools;
+  fresh: FreshSessionOptions;
+  /** Keep CLIs between turns within this bound (absent: one process per turn). */
+  live?: LivePool;
+  permissions?: ChatPermissions;
+  log: Log;
+}
 
 /**
  * One chat's (or topic's) main agent session and what is persisted about it. The CLI
@@ -30,18 +49,23 @@ export type FreshSessionOptions = (chat: ChatSession) => Promise<Pick<SessionOpt
  */
 export class ChatSession {
   private agentSession: AgentSession | undefined;
-  /** The presenter of the turn now running, for the Stop button and /status. */
-  current: { id: string; presenter: TurnPresenter; startedAt: number } | undefined;
+  /** The tools granted to the session, and what they were granted for: a new grant (a new secret) only when that changes. */
+  private granted: { key: string; options: ReturnType<SessionTools> } | undefined;
+  /** The presenter of the turn now running, for the Stop button and /status; `by`: whose message started it. */
+  current: { id: string; presenter: TurnPresenter; startedAt: number; by: string } | undefined;
+  private readonly config: ChatConfig;
+  private readonly store: ChatStore;
+  private readonly log: Log;
 
   constructor(
     readonly address: ChatRef,
     public record: ChatRecord,
-    private readonly config: ChatConfig,
-    private readonly store: ChatStore,
-    private readonly tools: SessionTools,
-    private readonly fresh: FreshSessionOptions,
-    private readonly log: Log,
-  ) {}
+    private readonly parts: ChatParts,
+  ) {
+    this.config = parts.config;
+    this.store = parts.store;
+    this.log = parts.log;
+  }
 
   get adapter(): Adapter {
     return this.config.adapters.get(this.record.cli) ?? this.config.adapters.get(this.config.defaultCli)!;
@@ -57,26 +81,28 @@ export class ChatSession {
     return effectiveMode(this.adapter, this.permissionMode);
   }
 
+  /**
+   * The chat's one agent session. What it runs with is read from the record at each turn, so
+   * a change (a model, a mode, a directory) applies from the next turn on: a live CLI whose
+   * command line it changes is restarted once the running turn ends, resuming the session.
+   */
   get agent(): AgentSession {
-    const mode = this.effectivePermissionMode;
-    this.agentSession ??= new AgentSession({
-      adapter: this.adapter,
-      cwd: this.record.workdir,
-      env: this.config.cliEnv,
-      options: {
-        ...(this.record.model ? { model: this.record.model } : {}),
-        // Reading without asking (safe, ask) stops at the data directory, where the CLI can be told so.
-        ...(mode !== 'bypass' && this.adapter.options.disallowedTools ? { disallowedTools: dataDirDenials(this.config.dataDir) } : {}),
-        ...this.tools(this),
-      },
-      freshOptions: () => this.fresh(this),
-      log: this.log.child({ chat: this.record.key }),
-      resumeId: this.record.cliSessionId,
-      ...(mode === 'bypass' ? {} : { permissions: mode }),
-      graceMs: this.config.settings.stopGraceMs,
-      onResumeId: (id) => void this.save({ cliSessionId: id }),
-    });
+    this.agentSession ??= new AgentSession(sessionConfig(this, this.parts));
     return this.agentSession;
+  }
+
+  /** Everything a turn runs with beyond its prompt, as the chat is set now. */
+  async turnOptions(): Promise<SessionOptions> {
+    const mode = this.effectivePermissionMode;
+    const key = JSON.stringify([mode, this.adapter.name, this.record.workdir]);
+    if (this.granted?.key !== key) this.granted = { key, options: this.parts.tools(this) };
+    return {
+      ...(this.record.model ? { model: this.record.model } : {}),
+      // Reading without asking (safe, ask) stops at the data directory, where the CLI can be told so.
+      ...(mode !== 'bypass' && this.adapter.options.disallowedTools ? { disallowedTools: dataDirDenials(this.config.dataDir) } : {}),
+      ...this.granted.options,
+      ...(await this.parts.fresh(this)),
+    };
   }
 
   get busy(): boolean {
@@ -87,9 +113,10 @@ export class ChatSession {
     return this.agentSession?.queued ?? 0;
   }
 
-  /** A fresh CLI session on the next turn. */
+  /** A fresh CLI session on the next turn, with a new MCP secret (the old one stops working). */
   async reset(): Promise<void> {
-    this.agentSession = undefined;
+    this.agentSession?.reset();
+    this.granted = undefined;
     await this.save({ cliSessionId: undefined });
   }
 
@@ -99,8 +126,27 @@ export class ChatSession {
    */
   async change(patch: Pick<Partial<ChatRecord>, 'cli' | 'model' | 'workdir' | 'permissionMode'>): Promise<void> {
     const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
-    this.agentSession = undefined;
+    if (fresh) this.agentSession?.reset();
     await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);
+  }
+
+  /** What a message sent while the agent works does (/busy). */
+  get busyMode(): BusyMode {
+    return this.record.busyMode ?? this.config.busyMode;
+  }
+
+  async setBusyMode(mode: BusyMode): Promise<void> {
+    await this.save({ busyMode: mode });
+  }
+
+  /** Whether the next turns run in plan mode (/plan), until a plan is approved. */
+  async setPlanning(on: boolean): Promise<void> {
+    await this.save({ planning: on });
+  }
+
+  /** Closes the live CLI process (it resumes on the next message): the session then has one writer, a terminal. */
+  async closeLive(): Promise<void> {
+    await this.agentSession?.closeLive();
   }
 
   /** Whether every answer ends with the terminal command that continues the session (`/handoff on|off`). */
@@ -110,7 +156,8 @@ export class ChatSession {
 
   /** Continues a session found by /resume: its CLI, in its directory, from the next message on. */
   async resume(entry: Pick<SessionEntry, 'id' | 'cli' | 'workdir'>): Promise<void> {
-    this.agentSession = undefined;
+    this.agentSession?.continueFrom(entry.id);
+    this.granted = undefined;
     await this.save({ cli: entry.cli, workdir: entry.workdir, cliSessionId: entry.id });
   }
 
@@ -127,8 +174,8 @@ export class ChatSession {
     await this.save({ sessions: [...sessions, entry].slice(-SESSIONS_KEPT) });
   }
 
-  async stop(reason: string): Promise<number> {
-    return (await this.agentSession?.stop(reason)) ?? 0;
+  async stop(reason: string, options: { keepQueued?: boolean } = {}): Promise<Stopped> {
+    return (await this.agentSession?.stop(reason, options)) ?? { running: false, dropped: 0 };
   }
 
   async addPending(message: PendingMessage): Promise<void> {
@@ -144,8 +191,43 @@ export class ChatSession {
     if (!this.store.get(this.record.key)) await this.save({});
   }
 
+  /** Remembers the CLI session a turn named, for the next turn and the next start. */
+  async saveSessionId(id: string): Promise<void> {
+    await this.save({ cliSessionId: id });
+  }
+
   private async save(patch: Partial<ChatRecord>): Promise<void> {
     this.record = { ...this.record, ...patch };
     await this.store.put(this.record).catch((error: Error) => this.log.error({ chat: this.record.key, err: error }, 'saving the chat failed'));
   }
+}
+
+/**
+ * The chat's one agent session's configuration. What it runs with is read from the chat at
+ * each turn, so a change (a model, a mode, a directory) applies from the next turn on: a live
+ * CLI whose command line it changes is restarted once the running turn ends, resuming the
+ * session.
+ */
+function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
+  const { live, permissions, config } = parts;
+  return {
+    get adapter() {
+      return chat.adapter;
+    },
+    get cwd() {
+      return chat.record.workdir;
+    },
+    get permissions() {
+      const mode = chat.effectivePermissionMode;
+      return mode === 'bypass' ? undefined : mode;
+    },
+    env: config.cliEnv,
+    freshOptions: () => chat.turnOptions(),
+    log: parts.log.child({ chat: chat.record.key }),
+    resumeId: chat.record.cliSessionId,
+    graceMs: config.settings.stopGraceMs,
+    onResumeId: (id) => void chat.saveSessionId(id),
+    ...(live ? { live } : {}),
+    ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),
+  };
 }

@@ -2,21 +2,19 @@ import { existsSync } from 'node:fs';
 import { chatKey, type ChatRef } from '../ports/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import { isInside } from '../projects/directories.ts';
-import { ChatSession, type ChatConfig, type FreshSessionOptions, type SessionTools } from './chat-session.ts';
-import type { Log } from '../log/logger.ts';
+import { ChatSession, type ChatParts } from './chat-session.ts';
 
 /** Every chat's session, created on first use from its persisted record (or the defaults). */
 export class ChatSessions {
   private readonly sessions = new Map<string, ChatSession>();
 
-  constructor(
-    private readonly config: ChatConfig,
-    private readonly store: ChatStore,
-    /** What the tools part adds to each main session. */
-    private readonly tools: SessionTools,
-    private readonly fresh: FreshSessionOptions,
-    private readonly log: Log,
-  ) {}
+  private readonly config: ChatParts['config'];
+  private readonly store: ChatStore;
+
+  constructor(private readonly parts: ChatParts) {
+    this.config = parts.config;
+    this.store = parts.store;
+  }
 
   get(address: ChatRef): ChatSession {
     const key = chatKey(address);
@@ -36,7 +34,7 @@ export class ChatSessions {
         record.workdir = this.config.workdir;
         delete record.cliSessionId;
       }
-      session = new ChatSession(address, record, this.config, this.store, this.tools, this.fresh, this.log);
+      session = new ChatSession(address, record, this.parts);
       this.sessions.set(key, session);
     }
     return session;

@@ -8,6 +8,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import { childEnv } from '../process/child-env.ts';
 import type { TranscriberConfig } from '../files/transcriber.ts';
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../policy/permission-mode.ts';
+import { BUSY_MODES, isBusyMode, type BusyMode } from '../policy/busy-mode.ts';
 import { ownerMarks } from '../process/orphans.ts';
 import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
 import { commaList } from './comma-list.ts';
@@ -27,6 +28,10 @@ export interface BridgeConfig extends ProjectsConfig {
   dailyBudgetUsd: number | undefined;
   /** How main sessions treat tools that need permission, unless a chat chose otherwise (/permissions). */
   permissionMode: PermissionMode;
+  /** What a message sent while a chat's agent works does, unless the chat chose otherwise (/busy). */
+  busyMode: BusyMode;
+  /** CLI processes kept between turns (BRIDGE_LIVE_SESSIONS), and how long one may idle (BRIDGE_IDLE_MINUTES). */
+  live: { max: number; idleMs: number };
   /** Where voice messages are turned into text; none: they are saved, and the chat is told how to enable it. */
   transcribe: TranscriberConfig | undefined;
   dataDir: string;
@@ -114,6 +119,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     bareNumbers: BARE_NUMBERS,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
+    busyMode: busyMode(env.BRIDGE_BUSY_MODE),
+    live: { max: integer(env, 'BRIDGE_LIVE_SESSIONS', 8, 0), idleMs: integer(env, 'BRIDGE_IDLE_MINUTES', 30, 1) * 60_000 },
     transcribe: transcribe(env),
     redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
     queueSecret: queueSecret(env),
@@ -166,6 +173,12 @@ function userIds(raw: string | undefined, bareNumbers: string): string[] {
 function permissionMode(raw: string | undefined): PermissionMode {
   const mode = raw?.trim().toLowerCase() || 'bypass';
   if (!isPermissionMode(mode)) throw new ConfigError(`BRIDGE_PERMISSION_MODE: expected one of ${PERMISSION_MODES.join(', ')}, got "${raw}"`);
+  return mode;
+}
+
+function busyMode(raw: string | undefined): BusyMode {
+  const mode = raw?.trim().toLowerCase() || 'steer';
+  if (!isBusyMode(mode)) throw new ConfigError(`BRIDGE_BUSY_MODE: expected one of ${BUSY_MODES.join(', ')}, got "${raw}"`);
   return mode;
 }
 

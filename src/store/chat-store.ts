@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import type { PermissionMode } from '../policy/permission-mode.ts';
+import type { BusyMode } from '../policy/busy-mode.ts';
 import { openJsonStore } from './json-store.ts';
 import { wholeChatKey, type ChatRef } from '../ports/transport.ts';
 import { DATA_FORMAT } from './data-format.ts';
@@ -21,6 +22,10 @@ export interface ChatRecord {
   pending?: PendingMessage[];
   /** Every answer ends with the terminal command that continues the session (`/handoff on`). */
   showHandoff?: boolean;
+  /** Chosen with /busy; absent, the bridge's BRIDGE_BUSY_MODE. */
+  busyMode?: BusyMode;
+  /** The next turns run in plan mode (/plan), until a plan is approved. */
+  planning?: boolean;
   /** The chat's recent sessions, oldest first, for /resume. */
   sessions?: SessionEntry[];
   updatedAt: number;

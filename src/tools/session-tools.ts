@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import { agentReadableFolder } from '../process/agent-space.ts';
 import type { ChatRef } from '../ports/transport.ts';
-import { chatKey } from '../ports/transport.ts';
 import type { McpAccess, TurnOptions } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
 import type { BridgeConfig } from '../config/config.ts';
@@ -9,7 +8,8 @@ import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts';
 import type { ToolScope } from './scope.ts';
 import { toolsGranted } from './index.ts';
-import { askerId } from '../approvals/asker.ts';
+import { askerId, mainAsker } from '../approvals/asker.ts';
+import { canRunLive } from '../session/live-cli.ts';
 import { mcpAccessFor } from './mcp-config.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { McpServerConfig } from '../agents/mcp-servers.ts';
@@ -82,18 +82,12 @@ export class SessionTools {
       depth: 0,
       kind: 'main',
       sessionId: session.sessionId,
-      tools: new Set([...toolsGranted('delegate'), ...toolsGranted('everyone'), ...(asks ? toolsGranted('approve') : [])]),
+      // A CLI with a control channel asks the bridge there, not through the permission tool.
+      tools: new Set([...toolsGranted('delegate'), ...toolsGranted('everyone'), ...(asks && !canRunLive(adapter) ? toolsGranted('approve') : [])]),
       ...this.agentsNote(adapter, session.workdir),
       ...(asks
         ? {
-            asker: {
-              id: name,
-              chatKey: chatKey(address),
-              address,
-              title: adapter.name,
-              lifetime: 'session',
-              ...(session.onApprovalWaiting ? { onWaiting: session.onApprovalWaiting } : {}),
-            },
+            asker: mainAsker(address, adapter.name, session.onApprovalWaiting ? { onWaiting: session.onApprovalWaiting } : {}),
           }
         : {}),
     };

@@ -38,6 +38,8 @@ export const handoff: Command = {
     refuseWhileBusy(chat);
     const command = chatHandoff(chat, bridge.config);
     if (!command) throw new UsageError('This chat has no session yet: send a message first.');
+    // One writer at a time: the chat's live CLI closes, and resumes the session (with the terminal's turns) on the next message.
+    await chat.closeLive();
     await reply(
       lines([
         '🖥 Continue this session in a terminal on the bridge’s machine:',

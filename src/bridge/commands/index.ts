@@ -7,6 +7,8 @@ import { trust } from './trust.ts';
 import { file } from './files.ts';
 import { resumeCommand } from './resume.ts';
 import { handoff } from './handoff.ts';
+import { busy } from './busy.ts';
+import { plan } from './plan.ts';
 import { usage } from './usage.ts';
 import { agents } from './agents.ts';
 import { spawn } from './spawn.ts';
@@ -30,6 +32,8 @@ export const COMMANDS: readonly Command[] = [
   cd,
   project,
   permissions,
+  busy,
+  plan,
   trust,
   file,
   resumeCommand,

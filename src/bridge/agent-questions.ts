@@ -1,0 +1,231 @@
+import { nanoid } from 'nanoid';
+import { z } from 'zod';
+import { ButtonKind, type ButtonHandler } from '../ports/buttons.ts';
+import {
+  chatKey,
+  type Button,
+  type ButtonAnswer,
+  type ButtonPress,
+  type ChatRef,
+  type IncomingMessage,
+  type MessageRef,
+  type Outbound,
+} from '../ports/transport.ts';
+import type { PermissionDecision } from '../protocols/events.ts';
+import { bold, italic, lines, plain, rich, type RichText } from '../rich/index.ts';
+import { truncate } from '../presentation/format/index.ts';
+import type { Log } from '../log/logger.ts';
+
+/** The tool an agent asks the chat a question with (Claude Code's), its options as buttons. */
+export const QUESTION_TOOL = 'AskUserQuestion';
+
+/** AskUserQuestion's input, as far as the bridge needs it: anything else is passed back untouched. */
+const questionsInput = z.object({
+  questions: z
+    .array(
+      z.object({
+        question: z.string().min(1),
+        header: z.string().optional(),
+        options: z.array(z.object({ label: z.string().min(1), description: z.string().optional() })).default([]),
+        multiSelect: z.boolean().optional(),
+      }),
+    )
+    .min(1)
+    .max(8),
+});
+type Question = z.infer<typeof questionsInput>['questions'][number];
+
+/** A press on a question: an option by its index, Other (answered by the next message), or Done (multi-select). */
+type QuestionPress = { id: string; choice: number | 'other' | 'done' };
+const ANSWER = new ButtonKind<QuestionPress>('aq', {
+  encode: ({ id, choice }) => `${id}:${choice}`,
+  decode: (raw) => {
+    const [id = '', choice = ''] = raw.split(':');
+    if (!/^[\w-]{1,40}$/.test(id)) return undefined;
+    if (choice === 'other' || choice === 'done') return { id, choice };
+    return /^\d{1,2}$/.test(choice) ? { id, choice: Number(choice) } : undefined;
+  },
+});
+type PlanPress = { id: string; choice: 'approve' | 'keep' };
+const PLAN = new ButtonKind<PlanPress>('pl', {
+  encode: ({ id, choice }) => `${id}:${choice}`,
+  decode: (raw) => {
+    const [id = '', choice = ''] = raw.split(':');
+    return /^[\w-]{1,40}$/.test(id) && (choice === 'approve' || choice === 'keep') ? { id, choice } : undefined;
+  },
+});
+
+/** A plan longer than this is cut in its message (the agent keeps the whole plan). */
+const PLAN_CHARS = 3500;
+
+interface OpenQuestion {
+  chatKey: string;
+  question: Question;
+  picked: Set<number>;
+  ref?: MessageRef;
+  /** Who pressed Other: their next message in the chat is the answer. */
+  typing?: string;
+  answer(text: string, by: string): void;
+}
+
+interface OpenPlan {
+  chatKey: string;
+  decide(approved: boolean, by: string): void;
+}
+
+/**
+ * The agent's questions (AskUserQuestion) and plans (plan mode's ExitPlanMode) put to the chat
+ * as buttons, answered by whoever may use the chat. An answer goes back as the tool's result;
+ * a turn that ends first withdraws them.
+ */
+export class AgentQuestions {
+  private readonly questions = new Map<string, OpenQuestion>();
+  private readonly plans = new Map<string, OpenPlan>();
+
+  constructor(private readonly options: { out: Outbound; log: Log }) {}
+
+  /** Routes the presses of its buttons, through `button` (the bridge's). */
+  wire(button: <P>(kind: ButtonKind<P>, handler: ButtonHandler<P>) => void): void {
+    button(ANSWER, (press, payload) => this.pressQuestion(press, payload));
+    button(PLAN, (press, payload) => this.pressPlan(press, payload));
+  }
+
+  /** Each question in turn, its options as buttons; the answers go back as `answers` (question → label). */
+  async ask(address: ChatRef, input: Record<string, unknown>, signal: AbortSignal): Promise<PermissionDecision> {
+    const parsed = questionsInput.safeParse(input);
+    if (!parsed.success) return { behavior: 'deny', message: `The questions could not be shown: ${parsed.error.issues[0]?.message ?? 'bad input'}.` };
+    const answers: Record<string, string> = {};
+    for (const question of parsed.data.questions) {
+      const answer = await this.askOne(address, question, signal);
+      if (answer === undefined) return { behavior: 'deny', message: 'The turn ended before the question was answered.' };
+      answers[question.question] = answer;
+    }
+    return { behavior: 'allow', updatedInput: { ...input, answers } };
+  }
+
+  /** The plan with Approve and Keep planning: Approve lets the agent go on, Keep planning keeps it planning. */
+  async plan(address: ChatRef, plan: string, signal: AbortSignal): Promise<PermissionDecision> {
+    const id = nanoid(10);
+    const text = lines([bold('📋 Plan'), plain(truncate(plan.trim() || '(the agent gave no plan text)', PLAN_CHARS))]);
+    const buttons: Button[][] = [[PLAN.button('✅ Approve', { id, choice: 'approve' }), PLAN.button('✏️ Keep planning', { id, choice: 'keep' })]];
+    const ref = await this.options.out.send(address, text, { buttons }).catch((error: Error) => {
+      this.options.log.warn(`the plan could not be shown: ${error.message}`);
+      return undefined;
+    });
+    if (!ref) return { behavior: 'deny', message: 'The plan could not be shown in the chat; say so, and wait.' };
+    const approved = await new Promise<{ approved: boolean; by: string } | undefined>((resolve) => {
+      const done = (value: { approved: boolean; by: string } | undefined) => {
+        this.plans.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      };
+      const onAbort = () => done(undefined);
+      signal.addEventListener('abort', onAbort);
+      this.plans.set(id, { chatKey: chatKey(address), decide: (yes, by) => done({ approved: yes, by }) });
+    });
+    const verdict =
+      approved === undefined
+        ? italic('The turn ended first.')
+        : approved.approved
+          ? rich`✅ Approved by ${approved.by}`
+          : rich`✏️ ${approved.by} keeps planning`;
+    void this.options.out.edit(ref, lines([text, verdict]), { buttons: [] }).catch(() => {});
+    if (!approved) return { behavior: 'deny', message: 'The turn ended before the plan was approved.' };
+    return approved.approved
+      ? { behavior: 'allow', updatedInput: {} }
+      : { behavior: 'deny', message: `${approved.by} wants to keep planning: wait for their feedback, then revise the plan.` };
+  }
+
+  /** A message where someone pressed Other: it is the answer, not a prompt. */
+  take(message: Pick<IncomingMessage, 'address' | 'user' | 'text'>): boolean {
+    const key = chatKey(message.address);
+    const open = [...this.questions.values()].find((question) => question.chatKey === key && question.typing === message.user.id);
+    if (!open || !message.text.trim()) return false;
+    open.answer(message.text.trim(), message.user.name ?? message.user.id);
+    return true;
+  }
+
+  private async askOne(address: ChatRef, question: Question, signal: AbortSignal): Promise<string | undefined> {
+    const id = nanoid(10);
+    const multi = question.multiSelect === true && question.options.length > 1;
+    let resolveAnswer!: (value: { text: string; by: string } | undefined) => void;
+    const answered = new Promise<{ text: string; by: string } | undefined>((resolve) => (resolveAnswer = resolve));
+    const open: OpenQuestion = { chatKey: chatKey(address), question, picked: new Set(), answer: (text, by) => resolveAnswer({ text, by }) };
+    this.questions.set(id, open);
+    const onAbort = () => resolveAnswer(undefined);
+    signal.addEventListener('abort', onAbort);
+    open.ref = await this.options.out
+      .send(address, questionText(question), { buttons: questionButtons(id, question, open.picked, multi) })
+      .catch((error: Error) => {
+        this.options.log.warn(`a question could not be shown: ${error.message}`);
+        resolveAnswer(undefined);
+        return undefined;
+      });
+    const answer = await answered;
+    this.questions.delete(id);
+    signal.removeEventListener('abort', onAbort);
+    if (open.ref) {
+      const verdict = answer ? rich`✅ ${answer.text} (${answer.by})` : italic('The turn ended first.');
+      void this.options.out.edit(open.ref, lines([questionText(question), verdict]), { buttons: [] }).catch(() => {});
+    }
+    return answer?.text;
+  }
+
+  private async pressQuestion(press: ButtonPress, { id, choice }: QuestionPress): Promise<ButtonAnswer> {
+    const open = this.questions.get(id);
+    if (!open) return { text: 'This question was already answered.' };
+    if (open.chatKey !== chatKey(press.address)) return { text: 'This question belongs to another chat.' };
+    const by = press.user.name ?? press.user.id;
+    const { options } = open.question;
+    const multi = open.question.multiSelect === true && options.length > 1;
+    if (choice === 'other') {
+      open.typing = press.user.id;
+      return { text: '✏️ Send your answer as a message.' };
+    }
+    if (choice === 'done') {
+      if (!open.picked.size) return { text: 'Pick at least one option first.' };
+      open.answer(
+        [...open.picked]
+          .sort((a, b) => a - b)
+          .map((index) => options[index]!.label)
+          .join(', '),
+        by,
+      );
+      return { text: '✅ Answered' };
+    }
+    const option = options[choice];
+    if (!option) return { text: 'That option is gone.' };
+    if (!multi) {
+      open.answer(option.label, by);
+      return { text: `✅ ${truncate(option.label, 40)}` };
+    }
+    if (open.picked.has(choice)) open.picked.delete(choice);
+    else open.picked.add(choice);
+    if (open.ref)
+      void this.options.out.edit(open.ref, questionText(open.question), { buttons: questionButtons(id, open.question, open.picked, true) }).catch(() => {});
+    return { text: open.picked.has(choice) ? `☑️ ${truncate(option.label, 40)}` : `⬜ ${truncate(option.label, 40)}` };
+  }
+
+  private async pressPlan(press: ButtonPress, { id, choice }: PlanPress): Promise<ButtonAnswer> {
+    const open = this.plans.get(id);
+    if (!open) return { text: 'This plan was already answered.' };
+    if (open.chatKey !== chatKey(press.address)) return { text: 'This plan belongs to another chat.' };
+    open.decide(choice === 'approve', press.user.name ?? press.user.id);
+    return { text: choice === 'approve' ? '✅ Approved' : '✏️ Keep planning: send what to change.' };
+  }
+}
+
+function questionText(question: Question): RichText {
+  const head = question.header ? rich`❓ ${bold(question.header)}` : plain('❓ The agent asks');
+  const options = question.options.map((option) => plain(option.description ? `• ${option.label}: ${option.description}` : `• ${option.label}`));
+  return lines([head, plain(question.question), ...options]);
+}
+
+function questionButtons(id: string, question: Question, picked: Set<number>, multi: boolean): Button[][] {
+  const rows = question.options.map((option, index) => [
+    ANSWER.button(`${multi ? (picked.has(index) ? '☑️ ' : '⬜ ') : ''}${truncate(option.label, 48)}`, { id, choice: index }),
+  ]);
+  const last = [ANSWER.button('✏️ Other', { id, choice: 'other' })];
+  if (multi) last.push(ANSWER.button('✅ Done', { id, choice: 'done' }));
+  return [...rows, last];
+}
