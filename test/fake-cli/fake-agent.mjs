@@ -13,6 +13,7 @@
 //   silent         exit 0 without a result
 //   hang           print nothing more and never exit
 //   ignore-term    ignore SIGTERM (so only SIGKILL stops it)
+//   ignore-interrupt  leave the bridge's interrupt control requests unanswered, working on
 //   grandchild     start a `sleep 600` child in the same process group; its pid goes to stderr
 //   fail           answer with an error result
 //   say:WORD       answer WORD instead of the echo
@@ -24,6 +25,7 @@
 //   whoami         answer who it runs as and what of the bridge it can read: its uid, its
 //                  HOME, `cat /proc/<its parent, the bridge>/environ`, `ls $JSONL_BRIDGE_DATA_DIR`
 //                  and `git status` in its directory, each "ok" or its error
+//   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
 //                  to 20 s while it refuses (a bridge may be starting); answer "mcp: accepted"
 //                  or "mcp: refused (STATUS)"
@@ -34,6 +36,12 @@
 // makes tool calls join that turn (its answer ends with "heard: TEXT"); those that come
 // otherwise wait, and those waiting together make one turn. It names each message back
 // (`command_lifecycle` queued, started, completed) and lists those a result answered.
+// With `--permission-prompt-tool stdio`, like Claude Code, it asks before each Bash call with a
+// `can_use_tool` control request and waits for the answer (a denied call's result is the
+// denial); it takes `interrupt` (the turn ends as an error_during_execution result, the
+// process stays, messages not yet started are reported `still_queued` and stay) and
+// `set_permission_mode` (in `plan` mode a turn proposes "PLAN: <prompt>" through ExitPlanMode
+// and goes on only when it is allowed).
 // Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt, agents (what --agents held), mcpServers} to $FAKE_CLI_LOG when set; sessions
 // persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
@@ -93,6 +101,7 @@ function logTurn(prompt) {
       cwd: process.cwd(),
       prompt,
       resume,
+      session: sessionId,
       pid: process.pid,
       envNames: Object.keys(process.env).sort(),
       startedAt: Date.now(),
@@ -120,11 +129,32 @@ if (resume) {
 }
 
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
-const sleep = (s) => new Promise((r) => setTimeout(r, s * 1000));
+/** The running turn's interrupt: sleeps and waits end early, and the turn ends as interrupted. */
+let interrupt = new globalThis.AbortController();
+const sleep = (s) =>
+  new Promise((r) => {
+    const timer = setTimeout(r, s * 1000);
+    interrupt.signal.addEventListener('abort', () => (clearTimeout(timer), r()), { once: true });
+  });
+const controlled = flag('--permission-prompt-tool') === 'stdio';
+let permissionMode = flag('--permission-mode') ?? 'default';
+/** Our can_use_tool requests waiting for the bridge's answer, by request id. */
+const decisions = new Map();
+/** Asks the bridge whether a tool may run (the stdio control channel); resolves with its decision. */
+function canUseTool(tool, input, toolUseId) {
+  const requestId = randomUUID();
+  out({ type: 'control_request', request_id: requestId, request: { subtype: 'can_use_tool', tool_name: tool, input, tool_use_id: toolUseId } });
+  return new Promise((resolve) => {
+    decisions.set(requestId, resolve);
+    interrupt.signal.addEventListener('abort', () => resolve({ behavior: 'deny', message: 'interrupted' }), { once: true });
+  });
+}
 const assistant = (content) => out({ type: 'assistant', message: { role: 'assistant', content }, parent_tool_use_id: null, session_id: sessionId });
 
 /** Messages that came with stream-json input while a turn worked: a turn making tool calls takes them in. */
 const arrived = [];
+/** The running turn asked for `ignore-interrupt`. */
+let ignoringInterrupts = false;
 /** Turns this process has run (a cost, like claude's, is the whole process's). */
 let turnsHere = 0;
 if (streamInput) await serveMessages();
@@ -140,6 +170,7 @@ async function turn(prompt, ids = []) {
   logTurn(prompt);
   turnsHere++;
   if (directive('ignore-term')) process.on('SIGTERM', () => {});
+  ignoringInterrupts = !!directive('ignore-interrupt');
   // Like Claude Code, the session is on disk (with this prompt) before any work starts.
   history.push(prompt);
   writeFileSync(sessionFile, JSON.stringify(history));
@@ -164,9 +195,11 @@ async function turn(prompt, ids = []) {
       await sleep(Number(sleepOnce));
     }
   }
+  if (interrupt.signal.aborted) return interrupted(ids, 0);
   const tools = Number(directive('tools') ?? 0);
   const pace = Number(directive('pace') ?? 0);
   const heard = [];
+  const denials = [];
   for (let i = 1; i <= tools; i++) {
     if (pace) await sleep(pace / 1000);
     for (const message of arrived.splice(0)) {
@@ -174,14 +207,58 @@ async function turn(prompt, ids = []) {
       heard.push(message.text);
       lifecycle(message.id, 'completed');
     }
+    if (interrupt.signal.aborted) break;
     const id = `toolu_fake_${i}`;
-    assistant([{ type: 'tool_use', id, name: 'Bash', input: { command: `echo step ${i}` } }]);
+    const input = { command: `echo step ${i}` };
+    assistant([{ type: 'tool_use', id, name: 'Bash', input }]);
+    const decision = controlled ? await canUseTool('Bash', input, id) : { behavior: 'allow' };
+    if (interrupt.signal.aborted) break;
+    if (decision.behavior !== 'allow') denials.push(decision.message);
     out({
       type: 'user',
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `step ${i}`, is_error: false }] },
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: id,
+            content: decision.behavior === 'allow' ? `step ${i}` : decision.message,
+            is_error: decision.behavior !== 'allow',
+          },
+        ],
+      },
       parent_tool_use_id: null,
       session_id: sessionId,
     });
+  }
+  let asked;
+  if (directive('question') && !interrupt.signal.aborted) {
+    const input = {
+      questions: [
+        {
+          question: 'Which color?',
+          header: 'Color',
+          options: [
+            { label: 'Red', description: 'warm' },
+            { label: 'Blue', description: 'cool' },
+          ],
+          multiSelect: false,
+        },
+      ],
+    };
+    assistant([{ type: 'tool_use', id: 'toolu_fake_question', name: 'AskUserQuestion', input }]);
+    const decision = controlled
+      ? await canUseTool('AskUserQuestion', input, 'toolu_fake_question')
+      : { behavior: 'deny', message: 'No such tool available: AskUserQuestion' };
+    asked = decision.behavior === 'allow' ? `answered: ${Object.values(decision.updatedInput.answers ?? {}).join(' / ')}` : `not answered: ${decision.message}`;
+  }
+  let planned;
+  if (permissionMode === 'plan' && !interrupt.signal.aborted) {
+    const input = { plan: `PLAN: ${prompt}` };
+    assistant([{ type: 'tool_use', id: 'toolu_fake_plan', name: 'ExitPlanMode', input }]);
+    const decision = await canUseTool('ExitPlanMode', {}, 'toolu_fake_plan');
+    if (decision.behavior === 'allow') permissionMode = 'default';
+    planned = decision.behavior === 'allow' ? 'plan approved' : `kept planning: ${decision.message}`;
   }
   const huge = directive('huge');
   if (huge) {
@@ -220,9 +297,11 @@ async function turn(prompt, ids = []) {
   if (directive('hang')) {
     // Noted once every line is out: from here on it writes nothing (a reader gone cannot kill it).
     if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.hanging`, `${process.pid}\n`);
-    setInterval(() => {}, 1 << 30);
-    await new Promise(() => {});
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    await new Promise((resolve) => interrupt.signal.addEventListener('abort', resolve, { once: true }));
+    clearInterval(keepAlive);
   }
+  if (interrupt.signal.aborted) return interrupted(ids, tools);
   const crash = directive('crash');
   if (crash) {
     process.stderr.write('fatal: the fake agent crashed on purpose\n');
@@ -233,7 +312,8 @@ async function turn(prompt, ids = []) {
   if (directive('silent')) process.exit(0);
 
   const waitFor = directive('wait-for');
-  if (typeof waitFor === 'string') while (!existsSync(join(process.cwd(), waitFor))) await sleep(0.05);
+  if (typeof waitFor === 'string') while (!existsSync(join(process.cwd(), waitFor)) && !interrupt.signal.aborted) await sleep(0.05);
+  if (interrupt.signal.aborted) return interrupted(ids, tools);
   let mcpCheck;
   if (directive('mcp-check')) {
     const config = JSON.parse(readFileSync(flag('--mcp-config'), 'utf8'));
@@ -261,7 +341,13 @@ async function turn(prompt, ids = []) {
   const said = directive('say');
   const long = Number(directive('long') ?? 0);
   const answered = whoami ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
-  const answer = heard.length ? `${answered}\nheard: ${heard.join(' / ')}` : answered;
+  const notes = [
+    ...(heard.length ? [`heard: ${heard.join(' / ')}`] : []),
+    ...(denials.length ? [`denied: ${denials.join(' / ')}`] : []),
+    ...(asked ? [asked] : []),
+    ...(planned ? [planned] : []),
+  ];
+  const answer = [answered, ...notes].join('\n');
   const failed = !!directive('fail');
   if (!failed) assistant([{ type: 'text', text: answer }]);
   const emittedAt = Date.now();
@@ -292,6 +378,16 @@ async function serveMessages() {
     carry = lines.pop();
     for (const line of lines.filter(Boolean)) {
       const message = JSON.parse(line);
+      if (message.type === 'control_response') {
+        const decide = decisions.get(message.response?.request_id);
+        decisions.delete(message.response?.request_id);
+        decide?.(message.response.response);
+        continue;
+      }
+      if (message.type === 'control_request') {
+        control(message);
+        continue;
+      }
       if (message.type !== 'user' || message.message?.role !== 'user') {
         process.stderr.write(`Error: Expected message role 'user'\n`);
         process.exit(1);
@@ -315,6 +411,7 @@ async function serveMessages() {
     }
     const messages = arrived.splice(0);
     for (const { id } of messages) lifecycle(id, 'started');
+    interrupt = new globalThis.AbortController();
     await turn(
       messages.map((m) => m.text).join('\n\n'),
       messages.map((m) => m.id),
@@ -322,6 +419,45 @@ async function serveMessages() {
     for (const { id } of messages) lifecycle(id, 'completed');
   }
   process.stdout.write('', () => process.exit(0));
+}
+
+/** A control request of the bridge: an interrupt ends the running turn; a mode change applies from the next tool call. */
+function control(message) {
+  const request = message.request ?? {};
+  if (request.subtype === 'interrupt' && ignoringInterrupts) return;
+  if (request.subtype === 'interrupt') {
+    out({ type: 'control_response', response: { subtype: 'success', request_id: message.request_id, response: { still_queued: arrived.map((m) => m.id) } } });
+    interrupt.abort();
+  } else if (request.subtype === 'set_permission_mode') {
+    permissionMode = request.mode;
+    out({ type: 'control_response', response: { subtype: 'success', request_id: message.request_id, response: { mode: request.mode } } });
+  } else {
+    out({ type: 'control_response', response: { subtype: 'error', request_id: message.request_id, error: `unsupported control request ${request.subtype}` } });
+  }
+}
+
+/** Like Claude Code's after an interrupt: the tool call stopped, then an error_during_execution result. */
+function interrupted(ids, tools) {
+  out({
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }] },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+  });
+  history.push('[interrupted]');
+  writeFileSync(sessionFile, JSON.stringify(history));
+  out({
+    type: 'result',
+    subtype: 'error_during_execution',
+    is_error: true,
+    session_id: sessionId,
+    num_turns: 1 + tools,
+    duration_ms: 5,
+    total_cost_usd: 0.001 * turnsHere,
+    usage: { input_tokens: 10, output_tokens: 1 },
+    errors: ['interrupted'],
+    user_message_uuids: ids,
+  });
 }
 
 /** What `whoami` answers: one line per question, each command's "ok" or the first line of its complaint. */

@@ -25,6 +25,8 @@ export interface FakeCliWorld {
       cwd: string;
       prompt: string;
       resume?: string;
+      /** The session the turn ran in (with stream-json input, several turns of one process share it). */
+      session: string;
       pid: number;
       envNames: string[];
       startedAt: number;

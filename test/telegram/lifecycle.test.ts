@@ -212,7 +212,8 @@ describe('console mode', () => {
   it('runs the same bridge on stdin and stdout, then exits at the end of input', async () => {
     const data = await tempDir('bridge-data-');
     const bridge = startBridgeProcess(
-      { BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '' },
+      // Lines come faster than turns end: each its own turn, not steered into the one running.
+      { BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '', BRIDGE_BUSY_MODE: 'queue' },
       ['--console'],
       'hello tools:1\n/status\nsecond\n/frob\n/file get package.json\n/spawn "sleep:30 long"\n/press 1\n/press 99\n',
     );

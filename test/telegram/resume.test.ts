@@ -23,7 +23,7 @@ describe('/resume', () => {
     say('say:second-topic');
     await answer(/^second-topic/);
     const calls = await world.cli.invocations();
-    const [first, second] = [calls.find((c) => c.prompt === 'say:more-of-the-first')!.resume!, calls.find((c) => c.prompt === 'say:second-topic')];
+    const [first, second] = [calls.find((c) => c.prompt === 'say:more-of-the-first')!.session, calls.find((c) => c.prompt === 'say:second-topic')];
     expect(second!.resume).toBeUndefined();
 
     say('/resume');

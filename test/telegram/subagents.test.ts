@@ -120,8 +120,8 @@ describe('/subagents', () => {
     say(chat, 'hang as the main turn');
     await world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => /working/.test(m.text ?? '')));
     say(chat, '/stop');
-    const report = await waitText(chat, /^⏹ Stopped the turn\./);
-    expect(report.text).toBe('⏹ Stopped the turn.\n⏹ Stopped 2 subagents.');
+    const report = await waitText(chat, /^⏹ Stopped the turn;/);
+    expect(report.text).toBe('⏹ Stopped the turn; the session goes on with your next message.\n⏹ Stopped 2 subagents.');
     await waitText(chat, /^❌ #1/);
     await waitText(chat, /^❌ #2/);
     await waitText(other, /^✅ #1 Theirs/);

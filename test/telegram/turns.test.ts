@@ -99,10 +99,12 @@ describe('the Telegram bridge', () => {
     await answer(chat, /^echo: sleep:1.5/); // the turn went on
   });
 
-  it('queues messages sent during a turn, in order, and says so', async () => {
+  it('queues messages sent during a turn, in order, and says so, in a chat set to /busy queue', async () => {
     const chat = newChat();
+    say(chat, '/busy queue');
+    await answer(chat, /^📨 Busy mode: queue: a message sent while the agent works waits, and runs as the next turn\.$/);
     say(chat, 'sleep:1 first');
-    await world.telegram.waitFor(() => world.telegram.botMessages(chat).length > 0);
+    await world.telegram.waitFor(() => world.telegram.botMessages(chat).length > 1);
     say(chat, 'second');
     say(chat, 'third');
     await answer(chat, /Queued \(1st in line\)/);
@@ -181,16 +183,36 @@ describe('the Telegram bridge', () => {
     expect(botTexts(chat).filter((t) => t === 'after-rate-limit')).toHaveLength(1);
   });
 
-  it('the Stop button stops the turn and its processes', async () => {
+  it('the Stop button ends the turn and what it ran; the CLI and its session stay, and the next message continues', async () => {
     const chat = newChat();
     say(chat, 'grandchild hang');
     const progress = await world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => m.buttons.length), 10_000);
-    let invocation: { pid: number } | undefined;
+    let invocation: { pid: number; grandchild?: number } | undefined;
     await expect.poll(async () => (invocation = (await world.cli.invocations()).find((c) => c.prompt === 'grandchild hang'))).toBeTruthy();
     world.telegram.pressButton({ chatId: chat, messageId: progress.messageId, data: callbackData(progress.buttons[0]), userId: OWNER });
     await world.telegram.waitFor(() => /⏹ claude · stopped/.test(world.telegram.message(chat, progress.messageId)!.text ?? ''), 10_000);
     expect(world.telegram.message(chat, progress.messageId)!.text).toContain('stopped by Ada');
+    expect(alive(invocation!.pid)).toBe(true);
+    say(chat, 'what now');
+    await answer(chat, /^echo: what now \(turn 3\)$/); // the stopped turn is in the session's history
+    const next = (await world.cli.invocations()).find((c) => c.prompt === 'what now')!;
+    expect(next.pid).toBe(invocation!.pid);
+  });
+
+  it('a CLI that ignores its interrupt is stopped after 5 s, process group and all, and the next message resumes the session', async () => {
+    const chat = newChat();
+    say(chat, 'ignore-interrupt grandchild hang');
+    const progress = await world.telegram.waitFor(() => world.telegram.botMessages(chat).find((m) => m.buttons.length), 10_000);
+    let invocation: { pid: number; session: string } | undefined;
+    await expect.poll(async () => (invocation = (await world.cli.invocations()).find((c) => c.prompt.startsWith('ignore-interrupt')))).toBeTruthy();
+    world.telegram.pressButton({ chatId: chat, messageId: progress.messageId, data: callbackData(progress.buttons[0]), userId: OWNER });
+    await world.telegram.waitFor(() => /⏹ claude · stopped/.test(world.telegram.message(chat, progress.messageId)!.text ?? ''), 20_000);
     expect(alive(invocation!.pid)).toBe(false);
+    say(chat, 'and now');
+    await answer(chat, /^echo: and now \(turn 2\)$/);
+    const next = (await world.cli.invocations()).find((c) => c.prompt === 'and now')!;
+    expect(next.pid).not.toBe(invocation!.pid);
+    expect(next.resume).toBe(invocation!.session);
   });
 
   it('reports a crashing CLI clearly', async () => {
