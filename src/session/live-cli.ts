@@ -173,6 +173,9 @@ export class LiveCli {
   async interrupt(turn: LiveTurn, reason: StopReason): Promise<void> {
     turn.stopReason ??= reason;
     if (!this.alive || this.turn !== turn) return turn.done.then(() => {});
+    // Messages it has not taken would run as its next turn, before the bridge could stop it:
+    // the stop drops them with the process, and the session resumes in a new one.
+    if (turn.untaken) return this.stopProcess().then(() => turn.done.then(() => {}));
     const requestId = randomUUID();
     const answered = new Promise<ControlEvent>((resolve) => this.requests.set(requestId, resolve));
     this.process.writeInput(this.control.interrupt(requestId));
@@ -277,6 +280,9 @@ class LiveTurn implements RunningTurn {
   private readonly clock: TurnClock;
   private readonly ended = new AbortController();
   private readonly startedAt = Date.now();
+  /** The turn's own tool calls that have not ended (a background agent's ends with its notification). */
+  private readonly openCalls = new Set<string>();
+  private awaitingBackground = false;
   private settle!: (outcome: TurnOutcome) => void;
 
   constructor(
@@ -311,13 +317,22 @@ class LiveTurn implements RunningTurn {
   }
 
   observe(event: AgentEvent): void {
+    if (event.type === 'tool_start' && !event.parentId) this.openCalls.add(event.id);
+    else if (event.type === 'tool_end') this.openCalls.delete(event.id);
     this.tally.observe(event);
     this.emit(event);
     this.input.observe(event);
+    if (this.awaitingBackground && event.type === 'result' && !this.openCalls.size) this.answered();
   }
 
   /** Every message answered: the turn is over, the process stays. */
   private answered(): void {
+    // A background agent (a Task call still open) still works: when it ends, the CLI answers its
+    // notification with a turn of its own, whose result is this turn's answer, as in a one-shot run.
+    if (this.openCalls.size && !this.stopReason) {
+      this.awaitingBackground = true;
+      return;
+    }
     this.finish({ code: 0, signal: null }, '');
   }
 

@@ -149,6 +149,14 @@ function canUseTool(tool, input, toolUseId) {
     interrupt.signal.addEventListener('abort', () => resolve({ behavior: 'deny', message: 'interrupted' }), { once: true });
   });
 }
+/** A tool's result, as claude sends it back to the model (and prints it). */
+const toolResult = (id, content, isError) =>
+  out({
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: isError }] },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+  });
 const assistant = (content) => out({ type: 'assistant', message: { role: 'assistant', content }, parent_tool_use_id: null, session_id: sessionId });
 
 /** Messages that came with stream-json input while a turn worked: a turn making tool calls takes them in. */
@@ -214,22 +222,7 @@ async function turn(prompt, ids = []) {
     const decision = controlled ? await canUseTool('Bash', input, id) : { behavior: 'allow' };
     if (interrupt.signal.aborted) break;
     if (decision.behavior !== 'allow') denials.push(decision.message);
-    out({
-      type: 'user',
-      message: {
-        role: 'user',
-        content: [
-          {
-            type: 'tool_result',
-            tool_use_id: id,
-            content: decision.behavior === 'allow' ? `step ${i}` : decision.message,
-            is_error: decision.behavior !== 'allow',
-          },
-        ],
-      },
-      parent_tool_use_id: null,
-      session_id: sessionId,
-    });
+    toolResult(id, decision.behavior === 'allow' ? `step ${i}` : decision.message, decision.behavior !== 'allow');
   }
   let asked;
   if (directive('question') && !interrupt.signal.aborted) {
@@ -251,6 +244,7 @@ async function turn(prompt, ids = []) {
       ? await canUseTool('AskUserQuestion', input, 'toolu_fake_question')
       : { behavior: 'deny', message: 'No such tool available: AskUserQuestion' };
     asked = decision.behavior === 'allow' ? `answered: ${Object.values(decision.updatedInput.answers ?? {}).join(' / ')}` : `not answered: ${decision.message}`;
+    toolResult('toolu_fake_question', asked, decision.behavior !== 'allow');
   }
   let planned;
   if (permissionMode === 'plan' && !interrupt.signal.aborted) {
@@ -259,6 +253,7 @@ async function turn(prompt, ids = []) {
     const decision = await canUseTool('ExitPlanMode', {}, 'toolu_fake_plan');
     if (decision.behavior === 'allow') permissionMode = 'default';
     planned = decision.behavior === 'allow' ? 'plan approved' : `kept planning: ${decision.message}`;
+    toolResult('toolu_fake_plan', planned, decision.behavior !== 'allow');
   }
   const huge = directive('huge');
   if (huge) {
