@@ -190,7 +190,7 @@ export class ApprovalBroker {
           : by === 'timeout'
             ? `⛔ Denied: no answer within ${Math.round(timeoutMs / 1000)} s`
             : `⛔ Denied by ${by}`;
-        if (pending.ref) void out.edit(pending.ref, decidedText(asker, tool, full, asFile, verdict), { buttons: [] }).catch(() => {});
+        if (pending.ref) void out.edit(pending.ref, decidedText(asker, tool, full, asFile, verdict), { buttons: [], urgent: true }).catch(() => {});
         resolve(decision);
       };
       const buttons: Button[][] = [

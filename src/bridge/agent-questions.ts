@@ -129,7 +129,7 @@ export class AgentQuestions {
         : approved.approved
           ? rich`✅ Approved by ${approved.by}`
           : rich`✏️ ${approved.by} keeps planning`;
-    void this.options.out.edit(ref, lines([text, verdict]), { buttons: [] }).catch(() => {});
+    void this.options.out.edit(ref, lines([text, verdict]), { buttons: [], urgent: true }).catch(() => {});
     if (!approved) return { behavior: 'deny', message: 'The turn ended before the plan was approved.' };
     return approved.approved
       ? { behavior: 'allow', updatedInput: {} }
@@ -166,7 +166,7 @@ export class AgentQuestions {
     signal.removeEventListener('abort', onAbort);
     if (open.ref) {
       const verdict = answer ? rich`✅ ${answer.text} (${answer.by})` : italic('The turn ended first.');
-      void this.options.out.edit(open.ref, lines([questionText(question), verdict]), { buttons: [] }).catch(() => {});
+      void this.options.out.edit(open.ref, lines([questionText(question), verdict]), { buttons: [], urgent: true }).catch(() => {});
     }
     return answer?.text;
   }
@@ -202,7 +202,9 @@ export class AgentQuestions {
     if (open.picked.has(choice)) open.picked.delete(choice);
     else open.picked.add(choice);
     if (open.ref)
-      void this.options.out.edit(open.ref, questionText(open.question), { buttons: questionButtons(id, open.question, open.picked, true) }).catch(() => {});
+      void this.options.out
+        .edit(open.ref, questionText(open.question), { buttons: questionButtons(id, open.question, open.picked, true), urgent: true })
+        .catch(() => {});
     return { text: open.picked.has(choice) ? `☑️ ${truncate(option.label, 40)}` : `⬜ ${truncate(option.label, 40)}` };
   }
 

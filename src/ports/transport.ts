@@ -76,6 +76,11 @@ export interface SendOptions {
   replyTo?: string;
 }
 
+export interface EditOptions {
+  buttons?: Button[][];
+  urgent?: boolean;
+}
+
 /**
  * Sending to chats. Text is the core's rich text; each transport renders it (its markup, or
  * plain text) and says how much of it one message holds.
@@ -85,8 +90,12 @@ export interface Outbound {
   /**
    * Edits a sent message. A "not modified" or vanished message is not an error: the answer
    * says whether the message is there showing the text (false: someone deleted it).
+   * `urgent` marks the answer to someone's press (a settled question, a ticked option): it
+   * goes out with new messages, ahead of progress edits, which a busy chat could hold back.
    */
-  edit(ref: MessageRef, text: RichText, options?: { buttons?: Button[][] }): Promise<boolean>;
+  edit(ref: MessageRef, text: RichText, options?: EditOptions): Promise<boolean>;
+  /** Marks someone's message with an emoji (👀: the working agent has it); transports without reactions leave it out. */
+  react?(message: MessageRef, emoji: string): Promise<void>;
   /** Text the bridge made (a long answer, a log) as a document. */
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef>;
   /** A file from disk: as a photo (shown inline) or a document. */

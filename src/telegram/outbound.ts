@@ -1,6 +1,7 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
+import type { ReactionTypeEmoji } from 'grammy/types';
 import { basename } from 'node:path';
-import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
+import type { Button, ChatRef, EditOptions, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { plainText, type Frame } from '../rich/index.ts';
 import { captionPreview, messagesOf, renderHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT } from './format/index.ts';
@@ -23,8 +24,15 @@ export class TelegramOutbound implements Outbound {
     return this.budget.schedule(chatIdOf(to), 'message', () => this.sendNow(to, text, options));
   }
 
-  edit(ref: MessageRef, text: RichText, options: { buttons?: Button[][] } = {}): Promise<boolean> {
-    return this.budget.schedule(chatIdOf(ref), 'edit', () => this.editNow(ref, text, options), `${ref.chat}:${ref.messageId}`);
+  edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
+    return this.budget.schedule(chatIdOf(ref), options.urgent ? 'message' : 'edit', () => this.editNow(ref, text, options), `${ref.chat}:${ref.messageId}`);
+  }
+
+  async react(message: MessageRef, emoji: string): Promise<void> {
+    // An acknowledgment to someone's message: it goes with new messages, ahead of progress edits.
+    await this.budget.schedule(chatIdOf(message), 'message', () =>
+      this.api.setMessageReaction(chatIdOf(message), messageIdOf(message), [{ type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] }]),
+    );
   }
 
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
@@ -65,7 +73,7 @@ export class TelegramOutbound implements Outbound {
     }
   }
 
-  private async editNow(ref: MessageRef, text: RichText, options: { buttons?: Button[][] }): Promise<boolean> {
+  private async editNow(ref: MessageRef, text: RichText, options: EditOptions): Promise<boolean> {
     const markup = { reply_markup: keyboard(options.buttons ?? []) };
     try {
       await this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), renderHtml(text), {

@@ -80,6 +80,7 @@ export class SendBudget {
       const waiting = mergeKey === undefined ? undefined : lane.jobs.find((job) => job.mergeKey === mergeKey);
       if (waiting) {
         waiting.run = call;
+        if (priority === 'message') waiting.priority = priority; // an urgent edit takes a waiting one's place, and its rank
         waiting.settle.push(settle);
       } else {
         lane.jobs.push({ priority, mergeKey, run: call, settle: [settle] });
