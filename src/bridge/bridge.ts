@@ -253,6 +253,11 @@ export class Bridge {
       return true;
     }
     current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
+    if (prompt.messageId !== undefined) {
+      void this.out
+        .react?.({ ...chat.address, messageId: prompt.messageId }, '👀')
+        .catch((error: Error) => this.log.debug(`a reaction failed: ${error.message}`));
+    }
     this.log.info({ chat: chatKey(chat.address), turn: current.id }, 'a message steered the running turn');
     return true;
   }

@@ -108,7 +108,12 @@ export async function judge(world: TelegramWorld, played: Played, timeoutMs = bo
 function met(e: Expectation, replies: Replies, telegram: FakeTelegram, played: Played): boolean {
   switch (e.kind) {
     case 'reply':
-      return replies.to(e.chatId, e.messageId).length > 0 || (e.orStop !== undefined && replies.to(e.chatId, e.orStop).length > 0);
+      return (
+        replies.to(e.chatId, e.messageId).length > 0 ||
+        (e.orStop !== undefined && replies.to(e.chatId, e.orStop).length > 0) ||
+        // A message steered into the running turn: the bot marks it 👀, and that turn's answer is its answer.
+        !!telegram.message(e.chatId, e.messageId)?.botReactions.length
+      );
     case 'press':
       return telegram.callbackAnswers.some((a) => a.callbackQueryId === e.queryId && (!e.stranger || /Not allowed/.test(a.text ?? '')));
     case 'stranger':

@@ -49,9 +49,11 @@ describe('a live session', () => {
     const chat = newChat();
     say(chat, 'tools:10 pace:300 first');
     const progress = await working(chat);
-    say(chat, 'also check the tests');
+    const steered = say(chat, 'also check the tests');
     const done = await answer(chat, /^echo: tools:10 pace:300 first/);
     expect(done.text).toContain('heard: also check the tests');
+    // The steered message is marked as taken: 👀, its answer being the turn's.
+    await world.telegram.waitFor(() => world.telegram.message(chat, steered.message_id)!.botReactions.includes('👀'), 10_000);
     const versions = world.telegram.message(chat, progress.messageId)!.history.map((v) => v.content.text ?? '');
     expect(versions.join('\n---\n')).toContain('➕ added: also check the tests');
     // One turn, one answer, no queue notice.

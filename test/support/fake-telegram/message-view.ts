@@ -44,6 +44,8 @@ export interface FakeMessage {
   /** Earlier versions, oldest first. */
   readonly history: readonly MessageVersion[];
   readonly deleted: boolean;
+  /** The bot's reaction to it (emoji). */
+  readonly botReactions: readonly string[];
   /** The message as the Bot API returns it now. */
   readonly raw: Message;
 }
@@ -150,6 +152,7 @@ export function toFakeMessage(world: World, record: MessageRecord): FakeMessage 
     editCount: record.history.length,
     history: [...record.history],
     deleted: record.deleted,
+    botReactions: [...record.botReactions],
     raw: toBotApiMessage(world, record),
   };
 }

@@ -79,6 +79,8 @@ export interface MessageRecord {
   editDate: number | undefined;
   readonly history: MessageVersion[];
   deleted: boolean;
+  /** The bot's reaction to the message (setMessageReaction): its emoji, none when it has not reacted. */
+  botReactions: string[];
   /** Set on the service message that created a forum topic. */
   readonly topicName: string | undefined;
 }
@@ -90,7 +92,7 @@ export interface ChatRecord {
   readonly topics: Set<number>;
 }
 
-export type NewMessage = Omit<MessageRecord, 'messageId' | 'date' | 'editDate' | 'history' | 'deleted' | 'topicName'>;
+export type NewMessage = Omit<MessageRecord, 'messageId' | 'date' | 'editDate' | 'history' | 'deleted' | 'botReactions' | 'topicName'>;
 
 export const unixNow = () => Math.floor(Date.now() / 1000);
 
@@ -163,6 +165,7 @@ export class World {
       editDate: undefined,
       history: [],
       deleted: false,
+      botReactions: [],
       topicName: undefined,
     };
     chat.messages.set(record.messageId, record);
@@ -218,6 +221,7 @@ export class World {
       editDate: undefined,
       history: [],
       deleted: false,
+      botReactions: [],
       topicName: name,
     });
     chat.nextMessageId = Math.max(chat.nextMessageId, threadId + 1);

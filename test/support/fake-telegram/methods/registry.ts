@@ -7,6 +7,7 @@ import { deleteWebhook, getMe, getWebhookInfo } from './bot-info.ts';
 import { editMessageReplyMarkup, editMessageText } from './edit-message.ts';
 import { getUpdates } from './get-updates.ts';
 import { getFile } from './get-file.ts';
+import { setMessageReaction } from './reaction.ts';
 import { sendDocument } from './send-document.ts';
 import { sendPhoto } from './send-photo.ts';
 import { sendMessage } from './send-message.ts';
@@ -23,6 +24,7 @@ const HANDLERS: Record<string, MethodHandler> = {
   editMessageText,
   editMessageReplyMarkup,
   deleteMessage,
+  setMessageReaction,
   sendChatAction,
   answerCallbackQuery,
   sendDocument,
