@@ -85,6 +85,8 @@ describe('files with the real claude', () => {
       40_000,
     );
     expect(document.document!.bytes.toString()).toBe('# Findings\n');
+    // The turn ends first: a message sent while it works would steer it instead.
+    await waitMessage(/^tool said: Sent report\.md/);
     telegram().sendText({ chatId: CHAT, userId: OWNER, chatType: 'group', firstName: 'Ada', text: 'send the secret' });
     await waitMessage(/^tool said: Not sent: \/etc\/passwd is outside /);
   });

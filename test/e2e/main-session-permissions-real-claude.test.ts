@@ -8,8 +8,8 @@ import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.
 import { OWNER } from '../support/telegram-world.ts';
 
 // A chat's main session in `ask` mode, with the real claude binary: its writes are asked in
-// the chat, answered with Allow, "Allow for this session" and Deny; `safe` refuses them by
-// the CLI's own flags.
+// the chat, answered with Allow, "Allow for this session" and Deny; in `safe` the bridge
+// refuses them itself (a live claude asks it on its stdio control channel).
 let real: RealCliWorld;
 /** A private chat: a dozen turns within a minute would be more than a group's 20 messages a minute. */
 const CHAT = OWNER;
@@ -88,12 +88,12 @@ describe('the main session asks the chat, with the real claude', () => {
     expect(created('denied.txt')).toBe(false);
   });
 
-  it('safe: the CLI refuses the write by its own flags, without asking', async () => {
+  it('safe: the bridge refuses the write on the control channel, without asking', async () => {
     say('/permissions safe');
     await waitMessage(/^🔐 Permissions: safe/);
     const asked = questions();
     say('create refused.txt');
-    await waitMessage(/^tool said: Permission to use Bash has been denied/);
+    await waitMessage(/^tool said: This chat only reads \(\/permissions safe\), so Bash was refused\./);
     expect(created('refused.txt')).toBe(false);
     expect(questions()).toBe(asked);
   });

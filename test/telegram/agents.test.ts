@@ -140,6 +140,8 @@ describe('agents in the CLI and managed from the chat', () => {
     const prompt = chatSay(chat, 'You translate everything into French.');
     chatSay(chat, '/agents new translator', prompt.message_id);
     await chatText(chat, /^🆕 Agent translator saved .*: "You translate everything into French\."/);
+    // That message was a turn too: done before the next one, which would otherwise steer it.
+    await chatText(chat, /^echo: You translate everything into French\./);
     chatSay(chat, '/agents new tester Again.');
     await chatText(chat, /An agent "tester" already exists in .*: edit its files, or choose another name\./);
     chatSay(chat, '/agents new Bad/Name x');
