@@ -9,6 +9,7 @@ import { benchSubagents } from './subagents.ts';
 import { benchTelegram } from './telegram.ts';
 import { benchFlood } from './flood.ts';
 import { benchWorkers } from './workers.ts';
+import { benchLive } from './live.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -17,6 +18,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   subagents: benchSubagents,
   flood: benchFlood,
   workers: benchWorkers,
+  live: benchLive,
 };
 
 const only = process.argv.slice(2);

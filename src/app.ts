@@ -57,6 +57,8 @@ export interface App {
   orchestrator: Orchestrator;
   outbox: Outbox;
   endpoint: McpEndpoint;
+  /** The chats' CLI processes kept between turns. */
+  live: LivePool;
   /** Tells chats about messages a previous bridge left unanswered, recovers subagents and orchestrations, announces what is owed. */
   start: () => Promise<{ interrupted: number; requeued: number }>;
   /** Resolves when nothing is running: no turn, no subagent, no orchestration, nothing to announce (the console at the end of its input). */
@@ -268,6 +270,7 @@ export async function createApp(options: {
     orchestrator,
     outbox,
     endpoint,
+    live,
     async start() {
       if (config.api) {
         api = await ApiServer.start(config.api, { subagents, orchestrator, config, reachable: (chat) => store.knows(chat), log });

@@ -29,9 +29,12 @@ export class TelegramOutbound implements Outbound {
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {
-    // An acknowledgment to someone's message: it goes with new messages, ahead of progress edits.
-    await this.budget.schedule(chatIdOf(message), 'message', () =>
-      this.api.setMessageReaction(chatIdOf(message), messageIdOf(message), [{ type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] }]),
+    // Within the chat's budget, behind new messages: a burst of steers must not hold up an answer.
+    await this.budget.schedule(
+      chatIdOf(message),
+      'edit',
+      () => this.api.setMessageReaction(chatIdOf(message), messageIdOf(message), [{ type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] }]),
+      `reaction:${message.chat}:${message.messageId}`,
     );
   }
 

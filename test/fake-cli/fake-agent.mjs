@@ -389,6 +389,8 @@ async function serveMessages() {
       }
       const text = message.message.content.map((part) => part.text).join('');
       const id = message.uuid ?? randomUUID();
+      // When each message reached it, for the benchmark that times messages to the CLI's input.
+      if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.inputs`, JSON.stringify({ text, receivedAt: Date.now() }) + '\n');
       lifecycle(id, 'queued');
       arrived.push({ id, text });
       wake();

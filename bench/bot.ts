@@ -1,0 +1,69 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createApp } from '../src/app.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { silentLog } from '../src/log/logger.ts';
+import { ChatStore } from '../src/store/chat-store.ts';
+import { telegram as telegramTransport } from '../src/telegram/transport.ts';
+import { fakeCliWorld, type FakeCliWorld } from '../test/support/fake-cli.ts';
+import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
+import { testConfig } from '../test/support/test-config.ts';
+
+export interface BenchBot {
+  telegram: FakeTelegram;
+  cli: FakeCliWorld;
+  app: Awaited<ReturnType<typeof createApp>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole bot in this process, as a benchmark drives it: grammY over real HTTP to the fake
+ * Bot API, and the fake CLI as real processes under the test adapter, or under the real
+ * `claude` adapter when `claude` names its command (the fake agent speaks its live protocol;
+ * the real binary needs the mock model's environment in `env` and its `workdir`).
+ */
+export async function startBenchBot(
+  dir: string,
+  options: { env?: Record<string, string>; floodLimits?: boolean; claude?: string; workdir?: string } = {},
+): Promise<BenchBot> {
+  const telegram = await FakeTelegram.start(options.floodLimits ? { floodLimits: true } : {});
+  const cli = await fakeCliWorld();
+  const work = options.workdir ?? join(dir, 'work');
+  await mkdir(work, { recursive: true });
+  const env = { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot };
+  const config = options.claude
+    ? await loadConfig({
+        env: {
+          ...cli.env,
+          ...env,
+          ...options.env,
+          BRIDGE_DATA_DIR: dir,
+          BRIDGE_WORKDIR: work,
+          BRIDGE_DEFAULT_CLI: 'claude',
+          BRIDGE_CLAUDE_COMMAND: options.claude,
+        },
+      })
+    : await testConfig({ dataDir: dir, workdir: work, env: { ...cli.env, ...env, ...options.env } });
+  const transport = telegramTransport.create({ env, dataDir: dir });
+  await transport.connect(silentLog());
+  const app = await createApp({ config, store: await ChatStore.open(dir), out: transport.out, log: silentLog() });
+  const serving = transport.serve(app.host, silentLog());
+  return {
+    telegram,
+    cli,
+    app,
+    async stop() {
+      await transport.stop();
+      await serving;
+      await app.shutdown();
+      await telegram.close();
+      await cli.cleanup();
+    },
+  };
+}
+
+/** The p-th percentile of `values` (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((sorted.length * p) / 100) - 1))]!;
+}
