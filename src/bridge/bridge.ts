@@ -1,9 +1,9 @@
-import { basename } from 'node:path';
 import { nanoid } from 'nanoid';
 import { parseCommandLine } from './command-line.ts';
 import { code, plain, rich } from '../rich/index.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { displayPath } from '../presentation/paths.ts';
+import { ordinal } from '../presentation/ordinal.ts';
 import { truncate } from '../presentation/format/index.ts';
 import {
   chatKey,
@@ -29,6 +29,7 @@ import { runWithDeadline } from './deadline.ts';
 import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
 import { RefusalThrottle } from './refusals.ts';
 import { TurnPresenter } from './turn-presenter.ts';
+import { Steering } from './steering.ts';
 import { Attachments, type Prompt } from './attachments.ts';
 import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
@@ -88,12 +89,11 @@ export class Bridge {
   private readonly buttons = new Map<string, ButtonHandler<string>>();
   private readonly running = new Set<Promise<void>>();
   private readonly refusals = new RefusalThrottle();
-  /** Chats told once that their CLI cannot take a message while it works. */
-  private readonly toldCannotSteer = new Set<string>();
   private readonly turnListeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
   private shuttingDown = false;
   private readonly log: Log;
   readonly attachments: Attachments;
+  private readonly steering: Steering;
 
   constructor(private readonly options: BridgeOptions) {
     this.config = options.config;
@@ -107,6 +107,12 @@ export class Bridge {
       submit: (chat, prompt) => this.prompt(chat, prompt),
       log: this.log,
       reminderMs: options.config.settings.fileReminderSeconds * 1000,
+    });
+    this.steering = new Steering({
+      out: options.out,
+      attachments: this.attachments,
+      startTurn: (chat, message, by) => this.startTurn(chat, message, by),
+      log: this.log,
     });
     this.commands = options.commands;
     this.byName = new Map(options.commands.map((command) => [command.name, command]));
@@ -209,13 +215,7 @@ export class Bridge {
       await reply(plain(refused));
       return;
     }
-    if (chat.busy && chat.busyMode !== 'queue') {
-      if (chat.busyMode === 'steer' && (await this.steer(chat, prompt))) return;
-      if (chat.busyMode === 'interrupt' && chat.current) {
-        // Its turn ends through the CLI's interrupt; this message is the next turn.
-        void chat.stop(`interrupted by ${prompt.user.name ?? prompt.user.id}'s message`, { keepQueued: true });
-      }
-    }
+    if (await this.steering.take(chat, prompt)) return;
     const limit = this.config.settings.maxQueuedMessages;
     if (chat.busy && chat.queued >= limit) {
       await reply(
@@ -225,41 +225,6 @@ export class Bridge {
     }
     const files = [...(await this.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
     await this.startTurn(chat, { ...prompt, text: promptWithFiles(prompt.text, files, chat.record.workdir) }, prompt.user.id);
-  }
-
-  /**
-   * A message into the running turn, where its CLI takes one while it works: only from whoever
-   * started the turn (in a group, others' messages queue). False: it queues instead.
-   */
-  private async steer(chat: ChatSession, prompt: Prompt): Promise<boolean> {
-    const current = chat.current;
-    if (!current || current.by !== prompt.user.id) return false;
-    if (!chat.agent.steerable) {
-      if (!this.toldCannotSteer.has(chatKey(chat.address))) {
-        this.toldCannotSteer.add(chatKey(chat.address));
-        await this.out
-          .send(chat.address, plain(`ℹ️ ${chat.record.cli} cannot take a message while it works, so messages sent meanwhile wait for the next turn.`), {
-            replyTo: prompt.messageId,
-          })
-          .catch(() => {});
-      }
-      return false;
-    }
-    const files = [...(await this.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
-    const text = promptWithFiles(prompt.text, files, chat.record.workdir);
-    if (!chat.agent.steer(text, nanoid(10))) {
-      // The turn was finishing and takes no more: this is the next turn.
-      await this.startTurn(chat, { ...prompt, text }, prompt.user.id);
-      return true;
-    }
-    current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
-    if (prompt.messageId !== undefined) {
-      void this.out
-        .react?.({ ...chat.address, messageId: prompt.messageId }, '👀')
-        .catch((error: Error) => this.log.debug(`a reaction failed: ${error.message}`));
-    }
-    this.log.info({ chat: chatKey(chat.address), turn: current.id }, 'a message steered the running turn');
-    return true;
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
@@ -289,8 +254,9 @@ export class Bridge {
       },
       log,
     });
-    let warning: NodeJS.Timeout | undefined;
     const timeoutMs = settings.turnTimeoutSeconds * 1000;
+    // A turn that will be stopped for running too long says so first, while there is time to act.
+    const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
     const turn = chat.agent
       .send(message.text, {
         timeoutMs,
@@ -298,13 +264,17 @@ export class Bridge {
           log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
           chat.current = { id: turnId, presenter, startedAt: Date.now(), by };
           void presenter.begin();
-          warning = this.warnBeforeTimeout(address, timeoutMs, message.messageId);
+          presenter.warnLater(
+            plain(
+              `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`,
+            ),
+            timeoutMs - leadMs,
+          );
         },
         onEvent: (event) => presenter.onEvent(event),
         ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
       })
       .then(async (outcome) => {
-        clearTimeout(warning);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         if (chat.current?.id === turnId) chat.current = undefined;
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
@@ -316,21 +286,6 @@ export class Bridge {
       })
       .catch((error: Error) => log.error({ err: error }, 'reporting the turn failed'));
     this.track(turn);
-  }
-
-  /** A turn that will be stopped for running too long says so first, while there is time to act. */
-  private warnBeforeTimeout(address: ChatRef, timeoutMs: number, replyTo: string | undefined): NodeJS.Timeout {
-    const leadMs = Math.min(this.config.settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
-    const text = `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`;
-    const timer = setTimeout(
-      () =>
-        void this.out
-          .send(address, plain(text), { replyTo })
-          .catch((error: Error) => this.log.warn({ chat: chatKey(address) }, `the timeout warning failed: ${error.message}`)),
-      timeoutMs - leadMs,
-    );
-    timer.unref();
-    return timer;
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
@@ -430,11 +385,6 @@ export class Bridge {
 
 function refusal(userId: string): RichText {
   return rich`⛔ Sorry, you are not allowed to use this bot. Your user id is ${code(userId)}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
-}
-
-function ordinal(n: number): string {
-  const suffix = n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th';
-  return `${n}${suffix}`;
 }
 
 export type { ChatRef };

@@ -44,6 +44,7 @@ export class TurnPresenter {
   private closed = false;
   /** The progress message's send, put off in a crowded chat. */
   private deferred: NodeJS.Timeout | undefined;
+  private timeoutWarning: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly out: Outbound,
@@ -94,9 +95,23 @@ export class TurnPresenter {
     this.schedule();
   }
 
+  /** Says `text` (a reply to the turn's message) when `inMs` have passed, unless the turn ended first: its coming timeout, while there is time to act. */
+  warnLater(text: RichText, inMs: number): void {
+    clearTimeout(this.timeoutWarning);
+    this.timeoutWarning = setTimeout(
+      () =>
+        void this.out
+          .send(this.to, text, { replyTo: this.options.replyTo })
+          .catch((error: Error) => this.options.log.warn(`the timeout warning failed: ${error.message}`)),
+      inMs,
+    );
+    this.timeoutWarning.unref();
+  }
+
   /** Final state of the progress message, then the answer or the error. */
   async finish(outcome: TurnOutcome): Promise<void> {
     this.closed = true;
+    clearTimeout(this.timeoutWarning);
     clearTimeout(this.deferred);
     clearTimeout(this.timer);
     clearInterval(this.heartbeat);

@@ -1,0 +1,75 @@
+import { basename } from 'node:path';
+import { nanoid } from 'nanoid';
+import { promptWithFiles } from '../files/prompt.ts';
+import type { Log } from '../log/logger.ts';
+import { chatKey, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import { plain } from '../rich/index.ts';
+import type { Attachments, Prompt } from './attachments.ts';
+import type { ChatSession } from './chat-session.ts';
+
+export interface SteeringOptions {
+  out: Outbound;
+  attachments: Attachments;
+  /** The message as the chat's next turn (a steer the finishing turn no longer took). */
+  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by: string) => Promise<void>;
+  log: Log;
+}
+
+/**
+ * What a message does to a chat whose agent is at work, by the chat's busy mode (/busy):
+ * `steer` puts it into the running turn where the CLI takes one while it works, `interrupt`
+ * ends the turn through the CLI's interrupt so the message runs next, `queue` leaves it for
+ * the next turn in order.
+ */
+export class Steering {
+  /** Chats told once that their CLI cannot take a message while it works. */
+  private readonly toldCannotSteer = new Set<string>();
+
+  constructor(private readonly options: SteeringOptions) {}
+
+  /** True when the message went into the running turn (or became the next turn itself); false: it queues. */
+  async take(chat: ChatSession, prompt: Prompt): Promise<boolean> {
+    if (!chat.busy) return false;
+    if (chat.busyMode === 'steer') return this.steer(chat, prompt);
+    if (chat.busyMode === 'interrupt' && chat.current) {
+      // Its turn ends through the CLI's interrupt; this message is the next turn.
+      void chat.stop(`interrupted by ${prompt.user.name ?? prompt.user.id}'s message`, { keepQueued: true });
+    }
+    return false;
+  }
+
+  /** Only whoever started the turn steers it (in a group, others' messages queue). */
+  private async steer(chat: ChatSession, prompt: Prompt): Promise<boolean> {
+    const { out, attachments, log } = this.options;
+    const current = chat.current;
+    if (!current || current.by !== prompt.user.id) return false;
+    if (!chat.agent.steerable) {
+      await this.sayCannotSteer(chat, prompt);
+      return false;
+    }
+    const files = [...(await attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
+    const text = promptWithFiles(prompt.text, files, chat.record.workdir);
+    if (!chat.agent.steer(text, nanoid(10))) {
+      // The turn was finishing and takes no more: this is the next turn.
+      await this.options.startTurn(chat, { ...prompt, text }, prompt.user.id);
+      return true;
+    }
+    current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
+    if (prompt.messageId !== undefined) {
+      void out.react?.({ ...chat.address, messageId: prompt.messageId }, '👀').catch((error: Error) => log.debug(`a reaction failed: ${error.message}`));
+    }
+    log.info({ chat: chatKey(chat.address), turn: current.id }, 'a message steered the running turn');
+    return true;
+  }
+
+  private async sayCannotSteer(chat: ChatSession, prompt: Prompt): Promise<void> {
+    const key = chatKey(chat.address);
+    if (this.toldCannotSteer.has(key)) return;
+    this.toldCannotSteer.add(key);
+    await this.options.out
+      .send(chat.address, plain(`ℹ️ ${chat.record.cli} cannot take a message while it works, so messages sent meanwhile wait for the next turn.`), {
+        replyTo: prompt.messageId,
+      })
+      .catch(() => {});
+  }
+}
