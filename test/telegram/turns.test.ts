@@ -39,6 +39,8 @@ describe('the Telegram bridge', () => {
       commands: { name: string; description: string }[];
     };
     expect(manifest.commands.map((c) => c.name)).toContain('handoff');
+    // The bridge sets them as it starts, beside its first poll: on a loaded machine, after it is up.
+    await world.telegram.waitFor(() => world.telegram.commands.length > 0);
     expect(world.telegram.commands).toEqual(manifest.commands.map((c) => expect.objectContaining({ command: c.name, description: c.description }) as unknown));
   });
 
