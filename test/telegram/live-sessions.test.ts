@@ -60,6 +60,25 @@ describe('a live session', () => {
     expect(world.telegram.botMessages(chat).filter((m) => /^⏳ Queued/.test(m.text ?? ''))).toHaveLength(0);
   });
 
+  it('a file sent with a caption while the agent works steers the turn the same way, its path in the message', async () => {
+    const chat = newChat();
+    say(chat, 'tools:10 pace:300 file-turn');
+    await working(chat);
+    world.telegram.sendFile({
+      chatId: chat,
+      userId: OWNER,
+      chatType: 'group',
+      firstName: 'Ada',
+      kind: 'document',
+      bytes: Buffer.from('a,b\n1,2\n'),
+      fileName: 'data.csv',
+      caption: 'use this data',
+    });
+    const done = await answer(chat, /^echo: tools:10 pace:300 file-turn/);
+    expect(done.text).toMatch(/heard: use this data[^]*\.bridge\/inbox\/[^ ]*data\.csv/);
+    expect(world.telegram.botMessages(chat).filter((m) => /^⏳ Queued/.test(m.text ?? ''))).toHaveLength(0);
+  });
+
   it("in a group, only whoever started the turn steers it: another person's message queues", async () => {
     const chat = newChat();
     say(chat, 'tools:4 pace:400 ada-turn');
