@@ -6,7 +6,8 @@ import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.
 import { ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Codex runs a process per turn and takes no message while it works: a message sent to a busy
-// chat waits for the next turn even in steer mode, and the chat is told so once.
+// chat waits for the next turn even in steer mode, and the chat is told so once; it has no
+// plan mode the bridge drives.
 let real: RealCliWorld;
 let mock: MockModel;
 let world: TelegramWorld;
@@ -43,5 +44,10 @@ describe('a busy chat on codex', () => {
     );
     expect(order.every((index) => index >= 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('/plan says codex has no plan mode the bridge can drive', async () => {
+    say('/plan');
+    await waitText(/codex has no plan mode the bridge can drive\./);
   });
 });

@@ -171,6 +171,19 @@ describe('a live session', () => {
     expect(plain.text).not.toContain('plan');
   });
 
+  it('/plan in safe mode stays read-only after Approve', async () => {
+    const chat = newChat();
+    say(chat, '/permissions safe');
+    await answer(chat, /^🔐 Permissions: safe/);
+    say(chat, '/plan');
+    await answer(chat, /^📋 Plan mode: .*This chat stays read-only after Approve \(\/permissions safe\)\./);
+    say(chat, 'plan the fix');
+    press(chat, await answer(chat, /^📋 Plan\nPLAN: plan the fix$/), '✅ Approve');
+    expect((await answer(chat, /^echo: plan the fix/)).text).toContain('plan approved');
+    say(chat, 'tools:1 now write it');
+    expect((await answer(chat, /^echo: tools:1 now write it/)).text).toContain('denied: This chat only reads (/permissions safe), so Bash was refused.');
+  });
+
   it('/handoff closes the live CLI first: the terminal is the session’s one writer, and the next message resumes it', async () => {
     const chat = newChat();
     say(chat, 'hand me over');
