@@ -8,7 +8,7 @@ import type { CommandServices } from './bridge/commands/services.ts';
 import type { Command } from './bridge/commands/command.ts';
 import { Spending } from './bridge/spending.ts';
 import { AgentQuestions } from './bridge/agent-questions.ts';
-import { chatPermissions } from './bridge/chat-permissions.ts';
+import { chatPermissions, runPermissions } from './bridge/agent-permissions.ts';
 import { LivePool } from './session/live-pool.ts';
 import { every } from './concurrency/periodic.ts';
 import { untilStill } from './concurrency/until-still.ts';
@@ -168,7 +168,20 @@ export async function createApp(options: {
   // Runs of no chat have nobody to ask: in a bridge that does not bypass, they only read.
   const chatMode = (address: ChatRef): PermissionMode =>
     isNoChat(address) ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
-  const subagents = new Subagents({ config, store: runStore, audit, log, toolsFor, refuseWork, chatMode, agents, trusts, ...(executor ? { executor } : {}) });
+  const subagents = new Subagents({
+    config,
+    store: runStore,
+    audit,
+    log,
+    toolsFor,
+    // Runs in this process ask the chat on their CLI's control channel; a worker's, through the MCP tool.
+    permissions: runPermissions({ approvals, questions }),
+    refuseWork,
+    chatMode,
+    agents,
+    trusts,
+    ...(executor ? { executor } : {}),
+  });
   const orchestrator = new Orchestrator({
     store: orchestrationStore,
     subagents,

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import type { Adapter } from '../adapters/load.ts';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import { AgentSession } from '../session/session.ts';
-import type { AgentEvent } from '../protocols/events.ts';
+import { canRunLive, type PermissionAnswerer, type PermissionRequest } from '../session/live-cli.ts';
+import { LivePool } from '../session/live-pool.ts';
+import type { AgentEvent, PermissionDecision } from '../protocols/events.ts';
 import { createWorktree, summarizeWorktree } from '../worktrees/index.ts';
 import type { SubagentRunRecord } from './record.ts';
 import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
@@ -24,8 +26,20 @@ export interface LocalExecutionOptions {
   maxDepth: number;
   /** The bridge's MCP endpoint for a run: its tools. */
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
+  /**
+   * How a run started with `--ask` is answered on its CLI's control channel, where the CLI has
+   * one: its questions come to the chat as buttons too. Absent (a worker, far from the chat),
+   * it asks through the bridge's MCP permission tool.
+   */
+  permissions?: RunPermissions;
   log?: Log;
 }
+
+/** Decides a permission request of a run's CLI. */
+export type RunPermissions = (run: SubagentRunRecord, request: PermissionRequest, turn: Parameters<PermissionAnswerer>[1]) => Promise<PermissionDecision>;
+
+/** A run's CLI on its control channel lives for each turn only: nothing is kept between a run's turns. */
+const RUN_TURNS_ONLY = new LivePool({ max: 0, idleMs: 0 });
 
 /**
  * Runs a subagent on this machine: its git worktree when it asked for one, its CLI as an
@@ -136,6 +150,11 @@ export class LocalExecutor implements RunExecutor {
     return { outcome, steps, ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}) };
   }
 
+  /** A run that asks, on a CLI with a control channel, in the bridge that can answer it there. */
+  private asksOnControl(run: SubagentRunRecord, adapter: Adapter): boolean {
+    return !!this.options.permissions && run.policy?.approvals === true && !run.policy.readOnly && canRunLive(adapter);
+  }
+
   private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
     const mcp = this.options.toolsFor(run);
     const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.maxDepth);
@@ -151,6 +170,7 @@ export class LocalExecutor implements RunExecutor {
         ...(run.trusted ? { trusted: true } : {}),
       },
       ...(run.policy?.readOnly ? { permissions: 'safe' as const } : run.policy?.approvals ? { permissions: 'ask' as const } : {}),
+      ...(this.asksOnControl(run, adapter) ? { live: RUN_TURNS_ONLY, onPermission: (request, turn) => this.options.permissions!(run, request, turn) } : {}),
       graceMs: this.options.stopGraceMs,
       ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
       output: this.output,

@@ -25,6 +25,8 @@ export interface SubagentsOptions {
   store: RunStore;
   audit: AuditLog;
   toolsFor: LocalExecutionOptions['toolsFor'];
+  /** How runs started with `--ask` are answered on their CLI's control channel (LocalExecutionOptions.permissions). */
+  permissions?: LocalExecutionOptions['permissions'];
   /** Where runs execute; by default in this process (a LocalExecutor). */
   executor?: RunExecutor;
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
@@ -61,6 +63,7 @@ export class Subagents {
         stopGraceMs: config.settings.stopGraceMs,
         maxDepth: limits.maxDepth,
         toolsFor: options.toolsFor,
+        ...(options.permissions ? { permissions: options.permissions } : {}),
         log,
       });
     this.registry = new SubagentRegistry({

@@ -102,11 +102,12 @@ describe.skipIf(skip)(`agents as ${AGENT_USER}${skip ? ` (skipped: ${skip})` : '
     const [call] = await world!.cli.invocations();
     expect(Object.keys(call!.agents ?? {})).toContain('reviewer'); // read by the CLI, as the agent user, from its 0600 file
 
-    say('hang');
+    // A CLI that ignores its interrupt is stopped as a process group, the agent user's as well.
+    say('ignore-interrupt hang');
     await expect.poll(() => world!.cli.hanging()).toHaveLength(1);
     const [hanging] = await world!.cli.hanging();
     say('/stop');
-    await expect.poll(() => alive(hanging!)).toBe(false);
+    await expect.poll(() => alive(hanging!), { timeout: 15_000 }).toBe(false);
 
     say('grandchild hang');
     await expect.poll(() => world!.cli.hanging()).toHaveLength(2);

@@ -54,14 +54,33 @@ describe('a chat in ask mode', () => {
     expect((await ask.waitText(/^🚀 #\d+ started: Asker/)).text).toContain('🙋 Ask mode: tools that need permission are asked here.');
     await ask.waitText(/^✅ #\d+ Asker/);
     const argv = await argvOf('say:asked-run');
-    expect(askFlags(argv)).toEqual(['--permission-prompt-tool', 'mcp__bridge__approve_tool']);
+    // A run in the bridge's own process asks on Claude Code's control channel (a worker's, through the MCP tool).
+    expect(askFlags(argv)).toEqual(['--permission-prompt-tool', 'stdio']);
     expect(argv).not.toContain('--dangerously-skip-permissions');
 
     ask.say('/spawn --label Auto --auto-approve --allow "Bash(echo:*)" "say:auto-run"');
     await ask.waitText(/^✅ #\d+ Auto/);
     const auto = await argvOf('say:auto-run');
-    expect(askFlags(auto)).toEqual(['--permission-prompt-tool', 'mcp__bridge__approve_tool']);
+    expect(askFlags(auto)).toEqual(['--permission-prompt-tool', 'stdio']);
     expect(auto.slice(auto.indexOf('--tools'), auto.indexOf('--tools') + 2)).toEqual(['--tools', 'Bash']);
+  });
+
+  it("a run's tool call is asked with Allow / Deny, and its agent's question comes as buttons", async () => {
+    ask.say('/spawn --label Tooly "tools:1 asked-tool"');
+    const asked = await ask.waitText(/^🔐 #\d+ Tooly asks to use Bash/);
+    world.telegram.pressButton({
+      chatId: ASK_CHAT,
+      messageId: asked.messageId,
+      data: (asked.buttons[0] as { callback_data: string }).callback_data,
+      userId: OWNER,
+    });
+    expect((await ask.waitText(/^✅ #\d+ Tooly/)).text).not.toContain('denied');
+
+    ask.say('/spawn --label Curious "question asked-run"');
+    const question = await ask.waitText(/^❓ Color\nWhich color\?/);
+    const blue = (question.buttons as { text: string; callback_data: string }[]).find((b) => b.text === 'Blue')!;
+    world.telegram.pressButton({ chatId: ASK_CHAT, messageId: question.messageId, data: blue.callback_data, userId: OWNER });
+    expect((await ask.waitText(/^✅ #\d+ Curious/)).text).toContain('answered: Blue');
   });
 
   it('a CLI that cannot ask runs read-only there', async () => {
@@ -81,7 +100,7 @@ describe('a chat in ask mode', () => {
   it('an API run there asks the chat too', async () => {
     const run = await spawnByApi(ASK_CHAT, { prompt: 'say:api-asked' });
     expect(run.status).toBe('SUBAGENT_STATUS_COMPLETED');
-    expect(askFlags(await argvOf('say:api-asked'))).toEqual(['--permission-prompt-tool', 'mcp__bridge__approve_tool']);
+    expect(askFlags(await argvOf('say:api-asked'))).toEqual(['--permission-prompt-tool', 'stdio']);
   });
 });
 
