@@ -126,7 +126,7 @@ export async function createApp(options: {
     agents,
   });
 
-  const questions = new AgentQuestions({ out, log });
+  const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(config.live);
   const chats = new ChatSessions({

@@ -82,7 +82,14 @@ export class AgentQuestions {
   private readonly questions = new Map<string, OpenQuestion>();
   private readonly plans = new Map<string, OpenPlan>();
 
-  constructor(private readonly options: { out: Outbound; log: Log }) {}
+  constructor(
+    private readonly options: {
+      out: Outbound;
+      /** How long a question or plan waits for someone (approvalTimeoutSeconds): the agent then goes on without it. */
+      timeoutMs: number;
+      log: Log;
+    },
+  ) {}
 
   /** Routes the presses of its buttons, through `button` (the bridge's). */
   wire(button: <P>(kind: ButtonKind<P>, handler: ButtonHandler<P>) => void): void {
@@ -97,7 +104,12 @@ export class AgentQuestions {
     const answers: Record<string, string> = {};
     for (const question of parsed.data.questions) {
       const answer = await this.askOne(address, question, signal);
-      if (answer === undefined) return { behavior: 'deny', message: 'The turn ended before the question was answered.' };
+      if (answer === 'ended') return { behavior: 'deny', message: 'The turn ended before the question was answered.' };
+      if (answer === 'timeout')
+        return {
+          behavior: 'deny',
+          message: `Nobody answered "${question.question}" within ${this.minutes}: go on with your best judgment, and say what you assumed.`,
+        };
       answers[question.question] = answer;
     }
     return { behavior: 'allow', updatedInput: { ...input, answers } };
@@ -108,29 +120,29 @@ export class AgentQuestions {
     const id = nanoid(10);
     const text = lines([bold('📋 Plan'), plain(truncate(plan.trim() || '(the agent gave no plan text)', PLAN_CHARS))]);
     const buttons: Button[][] = [[PLAN.button('✅ Approve', { id, choice: 'approve' }), PLAN.button('✏️ Keep planning', { id, choice: 'keep' })]];
-    const ref = await this.options.out.send(address, text, { buttons }).catch((error: Error) => {
-      this.options.log.warn(`the plan could not be shown: ${error.message}`);
-      return undefined;
-    });
+    const ref = await this.options.out
+      .send(address, lines([text, italic(`No answer within ${this.minutes} means not approved.`)]), { buttons })
+      .catch((error: Error) => {
+        this.options.log.warn(`the plan could not be shown: ${error.message}`);
+        return undefined;
+      });
     if (!ref) return { behavior: 'deny', message: 'The plan could not be shown in the chat; say so, and wait.' };
-    const approved = await new Promise<{ approved: boolean; by: string } | undefined>((resolve) => {
-      const done = (value: { approved: boolean; by: string } | undefined) => {
-        this.plans.delete(id);
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      };
-      const onAbort = () => done(undefined);
-      signal.addEventListener('abort', onAbort);
-      this.plans.set(id, { chatKey: chatKey(address), decide: (yes, by) => done({ approved: yes, by }) });
-    });
+    const approved = await this.awaitAnswer<{ approved: boolean; by: string }>(signal, (settle) =>
+      this.plans.set(id, { chatKey: chatKey(address), decide: (yes, by) => settle({ approved: yes, by }) }),
+    );
+    this.plans.delete(id);
     const verdict =
-      approved === undefined
+      approved === 'ended'
         ? italic('The turn ended first.')
-        : approved.approved
-          ? rich`✅ Approved by ${approved.by}`
-          : rich`✏️ ${approved.by} keeps planning`;
+        : approved === 'timeout'
+          ? italic(`⌛ Not approved within ${this.minutes}: the agent stopped to wait.`)
+          : approved.approved
+            ? rich`✅ Approved by ${approved.by}`
+            : rich`✏️ ${approved.by} keeps planning`;
     void this.options.out.edit(ref, lines([text, verdict]), { buttons: [], urgent: true }).catch(() => {});
-    if (!approved) return { behavior: 'deny', message: 'The turn ended before the plan was approved.' };
+    if (approved === 'ended') return { behavior: 'deny', message: 'The turn ended before the plan was approved.' };
+    if (approved === 'timeout')
+      return { behavior: 'deny', message: `Nobody approved the plan within ${this.minutes}: stop here, change nothing, and wait for the user.` };
     return approved.approved
       ? { behavior: 'allow', updatedInput: {} }
       : { behavior: 'deny', message: `${approved.by} wants to keep planning: wait for their feedback, then revise the plan.` };
@@ -145,30 +157,62 @@ export class AgentQuestions {
     return true;
   }
 
-  private async askOne(address: ChatRef, question: Question, signal: AbortSignal): Promise<string | undefined> {
+  private async askOne(address: ChatRef, question: Question, signal: AbortSignal): Promise<string | 'ended' | 'timeout'> {
     const id = nanoid(10);
     const multi = question.multiSelect === true && question.options.length > 1;
-    let resolveAnswer!: (value: { text: string; by: string } | undefined) => void;
-    const answered = new Promise<{ text: string; by: string } | undefined>((resolve) => (resolveAnswer = resolve));
-    const open: OpenQuestion = { chatKey: chatKey(address), question, picked: new Set(), answer: (text, by) => resolveAnswer({ text, by }) };
-    this.questions.set(id, open);
-    const onAbort = () => resolveAnswer(undefined);
-    signal.addEventListener('abort', onAbort);
-    open.ref = await this.options.out
-      .send(address, questionText(question), { buttons: questionButtons(id, question, open.picked, multi) })
-      .catch((error: Error) => {
-        this.options.log.warn(`a question could not be shown: ${error.message}`);
-        resolveAnswer(undefined);
-        return undefined;
-      });
-    const answer = await answered;
+    const open: OpenQuestion = { chatKey: chatKey(address), question, picked: new Set(), answer: () => {} };
+    const answer = await this.awaitAnswer<{ text: string; by: string }>(signal, (settle) => {
+      open.answer = (text, by) => settle({ text, by });
+      this.questions.set(id, open);
+      void this.options.out
+        .send(address, this.openText(question), { buttons: questionButtons(id, question, open.picked, multi) })
+        .then((ref) => (open.ref = ref))
+        .catch((error: Error) => {
+          this.options.log.warn(`a question could not be shown: ${error.message}`);
+          settle('ended');
+        });
+    });
     this.questions.delete(id);
-    signal.removeEventListener('abort', onAbort);
     if (open.ref) {
-      const verdict = answer ? rich`✅ ${answer.text} (${answer.by})` : italic('The turn ended first.');
+      const verdict =
+        answer === 'ended'
+          ? italic('The turn ended first.')
+          : answer === 'timeout'
+            ? italic(`⌛ No answer within ${this.minutes}: the agent goes on without it.`)
+            : rich`✅ ${answer.text} (${answer.by})`;
       void this.options.out.edit(open.ref, lines([questionText(question), verdict]), { buttons: [], urgent: true }).catch(() => {});
     }
-    return answer?.text;
+    return typeof answer === 'string' ? answer : answer.text;
+  }
+
+  /**
+   * What someone answers, once `listen` is given the way to settle it; 'ended' when the turn
+   * ends first, 'timeout' when nobody answers in time.
+   */
+  private awaitAnswer<T>(signal: AbortSignal, listen: (settle: (value: T | 'ended') => void) => void): Promise<T | 'ended' | 'timeout'> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done('timeout'), this.options.timeoutMs);
+      const onAbort = () => done('ended');
+      function done(value: T | 'ended' | 'timeout') {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      }
+      if (signal.aborted) return done('ended');
+      signal.addEventListener('abort', onAbort);
+      listen(done);
+    });
+  }
+
+  /** A question still waiting: it says how long it waits. */
+  private openText(question: Question): RichText {
+    return lines([questionText(question), italic(`No answer within ${this.minutes} means the agent goes on without it.`)]);
+  }
+
+  /** The wait, as the chat reads it. */
+  private get minutes(): string {
+    const minutes = Math.max(1, Math.round(this.options.timeoutMs / 60_000));
+    return `${minutes} min`;
   }
 
   private async pressQuestion(press: ButtonPress, { id, choice }: QuestionPress): Promise<ButtonAnswer> {
@@ -203,7 +247,7 @@ export class AgentQuestions {
     else open.picked.add(choice);
     if (open.ref)
       void this.options.out
-        .edit(open.ref, questionText(open.question), { buttons: questionButtons(id, open.question, open.picked, true), urgent: true })
+        .edit(open.ref, this.openText(open.question), { buttons: questionButtons(id, open.question, open.picked, true), urgent: true })
         .catch(() => {});
     return { text: open.picked.has(choice) ? `☑️ ${truncate(option.label, 40)}` : `⬜ ${truncate(option.label, 40)}` };
   }

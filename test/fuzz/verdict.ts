@@ -1,5 +1,5 @@
 import type { FakeTelegram, RecordedCall } from '../support/fake-telegram/index.ts';
-import type { TelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 import { TELLTALES } from './chat-inputs.ts';
 import type { Expectation, Played } from './playback.ts';
 
@@ -63,8 +63,10 @@ export function boundMs(played: Played): number {
 export async function judge(world: TelegramWorld, played: Played, timeoutMs = boundMs(played)): Promise<string[]> {
   const { telegram } = world;
   const replies = new Replies(telegram);
+  const answered = new Set<string>();
   const unmet = () => {
     replies.update();
+    answerTheAgent(telegram, played, answered);
     return played.expectations.filter((e) => !met(e, replies, telegram, played));
   };
   await telegram.waitFor(() => unmet().length === 0, timeoutMs).catch(() => undefined);
@@ -103,6 +105,24 @@ export async function judge(world: TelegramWorld, played: Played, timeoutMs = bo
         .join('\n')}`,
     );
   return problems;
+}
+
+/**
+ * The people in the chat answer what the agent asks (its plan after a random /plan, its
+ * question): the first button of each, once, as a person would before long. Unanswered, the
+ * turn waits out the approval timeout, longer than a run's bound, and so does the chat's queue.
+ */
+function answerTheAgent(telegram: FakeTelegram, played: Played, answered: Set<string>): void {
+  for (const chatId of played.chats) {
+    for (const message of telegram.botMessages(chatId)) {
+      const key = `${chatId}:${message.messageId}`;
+      if (answered.has(key) || !/^(📋 Plan\n|❓ )/.test(message.text ?? '')) continue;
+      const first = message.buttons[0] as { callback_data?: string } | undefined;
+      if (!first?.callback_data) continue;
+      answered.add(key);
+      telegram.pressButton({ chatId, messageId: message.messageId, data: first.callback_data, userId: chatId > 0 ? chatId : OWNER });
+    }
+  }
 }
 
 function met(e: Expectation, replies: Replies, telegram: FakeTelegram, played: Played): boolean {

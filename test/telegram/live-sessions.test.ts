@@ -158,12 +158,12 @@ describe('a live session', () => {
     say(chat, '/plan');
     await answer(chat, /^📋 Plan mode: your next message gets a plan first/);
     say(chat, 'refactor the parser');
-    const plan = await answer(chat, /^📋 Plan\nPLAN: refactor the parser$/);
+    const plan = await answer(chat, /^📋 Plan\nPLAN: refactor the parser\n/);
     press(chat, plan, '✏️ Keep planning');
     expect((await answer(chat, /^echo: refactor the parser/)).text).toContain('kept planning: Ada wants to keep planning');
 
     say(chat, 'smaller steps');
-    const second = await answer(chat, /^📋 Plan\nPLAN: smaller steps$/);
+    const second = await answer(chat, /^📋 Plan\nPLAN: smaller steps\n/);
     press(chat, second, '✅ Approve');
     expect((await answer(chat, /^echo: smaller steps/)).text).toContain('plan approved');
     say(chat, 'go on');
@@ -178,7 +178,7 @@ describe('a live session', () => {
     say(chat, '/plan');
     await answer(chat, /^📋 Plan mode: .*This chat stays read-only after Approve \(\/permissions safe\)\./);
     say(chat, 'plan the fix');
-    press(chat, await answer(chat, /^📋 Plan\nPLAN: plan the fix$/), '✅ Approve');
+    press(chat, await answer(chat, /^📋 Plan\nPLAN: plan the fix\n/), '✅ Approve');
     expect((await answer(chat, /^echo: plan the fix/)).text).toContain('plan approved');
     say(chat, 'tools:1 now write it');
     expect((await answer(chat, /^echo: tools:1 now write it/)).text).toContain('denied: This chat only reads (/permissions safe), so Bash was refused.');
