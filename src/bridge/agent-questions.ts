@@ -110,7 +110,7 @@ export class AgentQuestions {
           behavior: 'deny',
           message: `Nobody answered "${question.question}" within ${this.minutes}: go on with your best judgment, and say what you assumed.`,
         };
-      answers[question.question] = answer;
+      answers[question.question] = answer.text;
     }
     return { behavior: 'allow', updatedInput: { ...input, answers } };
   }
@@ -157,7 +157,7 @@ export class AgentQuestions {
     return true;
   }
 
-  private async askOne(address: ChatRef, question: Question, signal: AbortSignal): Promise<string | 'ended' | 'timeout'> {
+  private async askOne(address: ChatRef, question: Question, signal: AbortSignal): Promise<{ text: string; by: string } | 'ended' | 'timeout'> {
     const id = nanoid(10);
     const multi = question.multiSelect === true && question.options.length > 1;
     const open: OpenQuestion = { chatKey: chatKey(address), question, picked: new Set(), answer: () => {} };
@@ -182,7 +182,7 @@ export class AgentQuestions {
             : rich`✅ ${answer.text} (${answer.by})`;
       void this.options.out.edit(open.ref, lines([questionText(question), verdict]), { buttons: [], urgent: true }).catch(() => {});
     }
-    return typeof answer === 'string' ? answer : answer.text;
+    return answer;
   }
 
   /**
