@@ -219,7 +219,7 @@ export async function createApp(options: {
     trustEveryone: options.trustEveryone ?? false,
     refuseWork,
     files,
-    takeAnswer: (message) => questions.take(message),
+    takeAnswer: (message, turnStartedBy) => questions.take(message, turnStartedBy),
     log,
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));

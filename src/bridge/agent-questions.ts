@@ -70,7 +70,7 @@ interface OpenQuestion {
 
 interface OpenPlan {
   chatKey: string;
-  decide(approved: boolean, by: string): void;
+  decide(approved: boolean, by: string, feedback?: string): void;
 }
 
 /**
@@ -121,14 +121,14 @@ export class AgentQuestions {
     const text = lines([bold('📋 Plan'), plain(truncate(plan.trim() || '(the agent gave no plan text)', PLAN_CHARS))]);
     const buttons: Button[][] = [[PLAN.button('✅ Approve', { id, choice: 'approve' }), PLAN.button('✏️ Keep planning', { id, choice: 'keep' })]];
     const ref = await this.options.out
-      .send(address, lines([text, italic(`No answer within ${this.minutes} means not approved.`)]), { buttons })
+      .send(address, lines([text, italic(`Or send what to change as a message. No answer within ${this.minutes} means not approved.`)]), { buttons })
       .catch((error: Error) => {
         this.options.log.warn(`the plan could not be shown: ${error.message}`);
         return undefined;
       });
     if (!ref) return { behavior: 'deny', message: 'The plan could not be shown in the chat; say so, and wait.' };
-    const approved = await this.awaitAnswer<{ approved: boolean; by: string }>(signal, (settle) =>
-      this.plans.set(id, { chatKey: chatKey(address), decide: (yes, by) => settle({ approved: yes, by }) }),
+    const approved = await this.awaitAnswer<{ approved: boolean; by: string; feedback?: string }>(signal, (settle) =>
+      this.plans.set(id, { chatKey: chatKey(address), decide: (yes, by, feedback) => settle({ approved: yes, by, ...(feedback ? { feedback } : {}) }) }),
     );
     this.plans.delete(id);
     const verdict =
@@ -138,22 +138,41 @@ export class AgentQuestions {
           ? italic(`⌛ Not approved within ${this.minutes}: the agent stopped to wait.`)
           : approved.approved
             ? rich`✅ Approved by ${approved.by}`
-            : rich`✏️ ${approved.by} keeps planning`;
+            : approved.feedback
+              ? rich`✏️ ${approved.by}: ${truncate(approved.feedback, 300)}`
+              : rich`✏️ ${approved.by} keeps planning`;
     void this.options.out.edit(ref, lines([text, verdict]), { buttons: [], urgent: true }).catch(() => {});
     if (approved === 'ended') return { behavior: 'deny', message: 'The turn ended before the plan was approved.' };
     if (approved === 'timeout')
       return { behavior: 'deny', message: `Nobody approved the plan within ${this.minutes}: stop here, change nothing, and wait for the user.` };
     return approved.approved
       ? { behavior: 'allow', updatedInput: {} }
-      : { behavior: 'deny', message: `${approved.by} wants to keep planning: wait for their feedback, then revise the plan.` };
+      : approved.feedback
+        ? { behavior: 'deny', message: `${approved.by} wants changes to the plan: ${approved.feedback}\nRevise the plan.` }
+        : { behavior: 'deny', message: `${approved.by} wants to keep planning: wait for their feedback, then revise the plan.` };
   }
 
-  /** A message where someone pressed Other: it is the answer, not a prompt. */
-  take(message: Pick<IncomingMessage, 'address' | 'user' | 'text'>): boolean {
+  /**
+   * A message that answers what waits in its chat, not a prompt: a question's answer from
+   * whoever pressed Other, or from the person whose message started the turn (typing the answer
+   * is as good as a button); from that person too, changes to a waiting plan (Keep planning,
+   * with what to change). Anyone else's message goes on as usual.
+   */
+  take(message: Pick<IncomingMessage, 'address' | 'user' | 'text'>, turnStartedBy?: string): boolean {
     const key = chatKey(message.address);
-    const open = [...this.questions.values()].find((question) => question.chatKey === key && question.typing === message.user.id);
-    if (!open || !message.text.trim()) return false;
-    open.answer(message.text.trim(), message.user.name ?? message.user.id);
+    const text = message.text.trim();
+    if (!text) return false;
+    const by = message.user.name ?? message.user.id;
+    const starter = message.user.id === turnStartedBy;
+    const waiting = [...this.questions.values()].filter((question) => question.chatKey === key);
+    const question = waiting.find((open) => open.typing === message.user.id) ?? (starter ? waiting[0] : undefined);
+    if (question) {
+      question.answer(text, by);
+      return true;
+    }
+    const plan = starter ? [...this.plans.values()].find((open) => open.chatKey === key) : undefined;
+    if (!plan) return false;
+    plan.decide(false, by, text);
     return true;
   }
 
@@ -206,7 +225,10 @@ export class AgentQuestions {
 
   /** A question still waiting: it says how long it waits. */
   private openText(question: Question): RichText {
-    return lines([questionText(question), italic(`No answer within ${this.minutes} means the agent goes on without it.`)]);
+    return lines([
+      questionText(question),
+      italic(`Press one, or send your answer as a message. No answer within ${this.minutes} means the agent goes on without it.`),
+    ]);
   }
 
   /** The wait, as the chat reads it. */

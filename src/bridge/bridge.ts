@@ -65,8 +65,11 @@ export interface BridgeOptions {
   refuseWork?: (chatKey: string) => string | undefined;
   /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
   files?: { inbox?: Inbox; transcriber?: Transcriber };
-  /** A message that answers something waiting for words (an agent's question, after Other): true when it took it. */
-  takeAnswer?: (message: IncomingMessage) => boolean;
+  /**
+   * A message that answers something waiting for words (an agent's question or plan), given who
+   * started the chat's running turn: true when it took it.
+   */
+  takeAnswer?: (message: IncomingMessage, turnStartedBy: string | undefined) => boolean;
   log: Log;
 }
 
@@ -198,7 +201,7 @@ export class Bridge {
       });
       return;
     }
-    if (this.options.takeAnswer?.(message)) return;
+    if (this.options.takeAnswer?.(message, chat.current?.by)) return;
     if (!message.text.trim()) {
       // A chat app sends no such message, but a modified client can: it is answered, not dropped.
       await reply(plain('This message holds only blank space, so nothing went to the agent.'));

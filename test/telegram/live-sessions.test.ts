@@ -153,6 +153,26 @@ describe('a live session', () => {
     expect((await answer(chat, /^echo: question again/)).text).toContain('answered: Green, please');
   });
 
+  it('while a question or plan waits, the next message of whoever started the turn answers it', async () => {
+    const chat = newChat();
+    say(chat, 'question typed');
+    await answer(chat, /^❓ Color\nWhich color\?/);
+    say(chat, 'from bob', COLLEAGUE); // someone else's message is not the answer: it queues
+    say(chat, 'Purple');
+    expect((await answer(chat, /^echo: question typed/)).text).toContain('answered: Purple');
+    await answer(chat, /^echo: from bob/);
+
+    say(chat, '/plan');
+    await answer(chat, /^📋 Plan mode: your next message gets a plan first/);
+    say(chat, 'rename things');
+    await answer(chat, /^📋 Plan\nPLAN: rename things\n/);
+    say(chat, 'only the public names');
+    expect((await answer(chat, /^echo: rename things/)).text).toContain('kept planning: Ada wants changes to the plan: only the public names');
+    expect(world.telegram.botMessages(chat).some((m) => /^📋 Plan\nPLAN: rename things\n[^]*✏️ Ada: only the public names$/.test(m.text ?? ''))).toBe(true);
+    say(chat, '/plan off');
+    await answer(chat, /^📋 Plan mode is off/);
+  });
+
   it('/plan: the plan comes with Approve and Keep planning; Keep planning keeps planning, Approve lets the agent go on', async () => {
     const chat = newChat();
     say(chat, '/plan');
