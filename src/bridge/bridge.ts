@@ -65,10 +65,7 @@ export interface BridgeOptions {
   refuseWork?: (chatKey: string) => string | undefined;
   /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
   files?: { inbox?: Inbox; transcriber?: Transcriber };
-  /**
-   * A message that answers something waiting for words (an agent's question or plan), given who
-   * started the chat's running turn: true when it took it.
-   */
+  /** A message that answers what waits for words (the agent's question or plan), given who started the running turn: true when taken. */
   takeAnswer?: (message: IncomingMessage, turnStartedBy: string | undefined) => boolean;
   log: Log;
 }
