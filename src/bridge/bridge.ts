@@ -1,9 +1,5 @@
-import { nanoid } from 'nanoid';
 import { parseCommandLine } from './command-line.ts';
 import { code, plain, rich } from '../rich/index.ts';
-import { formatDuration } from '../presentation/progress.ts';
-import { displayPath } from '../presentation/paths.ts';
-import { ordinal } from '../presentation/ordinal.ts';
 import { truncate } from '../presentation/format/index.ts';
 import {
   chatKey,
@@ -24,11 +20,10 @@ import type { ChatSessions } from './chat-sessions.ts';
 import type { Command, CommandScope } from './commands/command.ts';
 import type { CommandServices } from './commands/services.ts';
 import { runCommand } from './command-runner.ts';
-import { chatHandoff, handoffFooter } from './commands/handoff.ts';
 import { runWithDeadline } from './deadline.ts';
 import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
 import { RefusalThrottle } from './refusals.ts';
-import { TurnPresenter } from './turn-presenter.ts';
+import { Turns } from './turns.ts';
 import { Steering } from './steering.ts';
 import { Attachments, type Prompt } from './attachments.ts';
 import type { Inbox } from '../files/inbox.ts';
@@ -87,10 +82,8 @@ export class Bridge {
   private readonly byName: Map<string, Command>;
   /** By kind, each decoding its own payload. */
   private readonly buttons = new Map<string, ButtonHandler<string>>();
-  private readonly running = new Set<Promise<void>>();
   private readonly refusals = new RefusalThrottle();
-  private readonly turnListeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
-  private shuttingDown = false;
+  private readonly turns: Turns;
   private readonly log: Log;
   readonly attachments: Attachments;
   private readonly steering: Steering;
@@ -116,6 +109,7 @@ export class Bridge {
     });
     this.commands = options.commands;
     this.byName = new Map(options.commands.map((command) => [command.name, command]));
+    this.turns = new Turns({ config: this.config, out: this.out, stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId), log: this.log });
     this.button(STOP_TURN, (press, turnId) => this.stopButton(press, turnId));
     for (const command of options.commands)
       for (const route of command.buttons ?? []) this.button(route.kind, (press, payload) => route.press(press, payload, this.scope));
@@ -136,7 +130,7 @@ export class Bridge {
 
   /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
   onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
-    this.turnListeners.push(listener);
+    this.turns.onEnded(listener);
   }
 
   async statusExtras(chat: ChatSession): Promise<[string, string][]> {
@@ -228,64 +222,8 @@ export class Bridge {
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
-    const { address } = chat;
-    const position = chat.busy ? chat.queued + 1 : 0;
-    const turnId = nanoid(10);
-    const log = this.log.child({ chat: chatKey(address), turn: turnId });
-    await chat.addPending({ id: turnId, text: message.text, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
-    // In a crowded chat the answer itself says the message was taken: no notice to wait behind.
-    if (position && !this.out.crowded?.(address)) {
-      await this.out
-        .send(address, plain(`⏳ Queued (${ordinal(position)} in line): it runs when the current turn ends.`), { replyTo: message.messageId })
-        .catch((error: Error) => log.warn(`the queue notice failed: ${error.message}`));
-    }
-    const settings = this.config.settings;
-    const presenter = new TurnPresenter(this.out, address, {
-      title: chat.record.cli,
-      where: displayPath(chat.record.workdir),
-      replyTo: message.messageId,
-      editIntervalMs: settings.progressEditIntervalMs,
-      documentOverChars: settings.answerAsDocumentOverChars,
-      stopButton: STOP_TURN.button('⏹ Stop', turnId),
-      answerFooter: (sessionId) => {
-        const command = chat.record.showHandoff && sessionId ? chatHandoff(chat, this.config) : undefined;
-        return command ? handoffFooter(command) : undefined;
-      },
-      log,
-    });
-    const timeoutMs = settings.turnTimeoutSeconds * 1000;
-    // A turn that will be stopped for running too long says so first, while there is time to act.
-    const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
-    const turn = chat.agent
-      .send(message.text, {
-        timeoutMs,
-        onStart: () => {
-          log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
-          chat.current = { id: turnId, presenter, startedAt: Date.now(), by };
-          void presenter.begin();
-          presenter.warnLater(
-            plain(
-              `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`,
-            ),
-            timeoutMs - leadMs,
-          );
-        },
-        onEvent: (event) => presenter.onEvent(event),
-        ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
-      })
-      .then(async (outcome) => {
-        log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
-        if (chat.current?.id === turnId) chat.current = undefined;
-        // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
-        await presenter.finish(outcome);
-        await chat.noteTurn(message.text, outcome.sessionId);
-        for (const listener of this.turnListeners) listener(chat, outcome);
-        // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
-        if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);
-      })
-      .catch((error: Error) => log.error({ err: error }, 'reporting the turn failed'));
-    this.track(turn);
+  startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
+    return this.turns.start(chat, message, by);
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
@@ -344,24 +282,19 @@ export class Bridge {
 
   /** Stops every turn (CLIs exit cleanly) and waits until each has been reported. */
   async shutdown(reason = 'the bridge is shutting down'): Promise<void> {
-    this.shuttingDown = true;
+    this.turns.shutDown();
     this.attachments.close();
     await Promise.all(this.chats.active().map((chat) => chat.stop(reason)));
-    await Promise.all(this.running);
+    await this.turns.idle();
   }
 
   isIdle(): boolean {
-    return this.running.size === 0;
+    return this.turns.isIdle();
   }
 
   /** Resolves when no turn is running (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running.size) await Promise.all(this.running);
-  }
-
-  private track(work: Promise<void>): void {
-    this.running.add(work);
-    void work.finally(() => this.running.delete(work));
+    await this.turns.idle();
   }
 
   /** The user's id as the owner writes it in BRIDGE_ALLOWED_USERS: bare on the transport whose ids are bare numbers. */
@@ -373,7 +306,7 @@ export class Bridge {
     const chat = this.chats.get(press.address);
     if (chat.current?.id !== turnId) return { text: 'That turn has already ended.' };
     // Answered at once: the turn ends through the CLI's interrupt (a few seconds at worst), and its progress says so.
-    this.track(
+    this.turns.track(
       chat.stop(`stopped by ${press.user.name ?? press.user.id}`, { keepQueued: true }).then(
         () => {},
         (error: Error) => this.log.warn({ chat: chatKey(press.address) }, `stopping the turn failed: ${error.message}`),
@@ -388,12 +321,3 @@ function refusal(userId: string): RichText {
 }
 
 export type { ChatRef };
-
-/** What the log keeps of a turn: how it went, never what was said. */
-function turnSummary(outcome: TurnOutcome): Record<string, unknown> {
-  return {
-    ms: outcome.durationMs,
-    ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),
-    ...(outcome.error ? { error: outcome.error } : {}),
-  };
-}

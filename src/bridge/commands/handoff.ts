@@ -1,10 +1,11 @@
 import { handoffCommand } from '../../adapters/handoff.ts';
 import { code, lines, plain, pre, rich, type RichText } from '../../rich/index.ts';
+import type { BridgeConfig } from '../../config/config.ts';
 import type { ChatSession } from '../chat-session.ts';
-import { refuseWhileBusy, UsageError, type Command, type CommandHost } from './command.ts';
+import { refuseWhileBusy, UsageError, type Command } from './command.ts';
 
 /** The terminal command that continues the chat's session now; none before its first turn, or for a CLI that cannot be handed one. */
-export function chatHandoff(chat: ChatSession, config: CommandHost['config']): string | undefined {
+export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>): string | undefined {
   const sessionId = chat.record.cliSessionId;
   return sessionId ? handoffCommand(chat.adapter, sessionId, chat.record.workdir, config.agentUser?.name) : undefined;
 }

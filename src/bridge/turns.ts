@@ -1,0 +1,134 @@
+import { nanoid } from 'nanoid';
+import type { Log } from '../log/logger.ts';
+import { chatKey, type Button, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import { ordinal } from '../presentation/ordinal.ts';
+import { displayPath } from '../presentation/paths.ts';
+import { formatDuration } from '../presentation/progress.ts';
+import { plain } from '../rich/index.ts';
+import type { TurnOutcome } from '../session/turn.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { Settings } from '../config/bridge-manifest.ts';
+import type { ChatSession } from './chat-session.ts';
+import { chatHandoff, handoffFooter } from './commands/handoff.ts';
+import { TurnPresenter } from './turn-presenter.ts';
+
+export interface TurnsOptions {
+  config: Pick<BridgeConfig, 'agentUser'> & {
+    settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds'>;
+  };
+  out: Outbound;
+  /** The Stop button of a turn, by its id. */
+  stopButton: (turnId: string) => Button;
+  log: Log;
+}
+
+/**
+ * The turns of chats' main sessions, from the message to the answer: each is pending in the
+ * chat's record until it is answered (so a restart can tell the chat about it), queued behind
+ * the one running with a notice of its place, shown by a TurnPresenter, warned about before
+ * its timeout, and reported to whoever listens once it ends. Work in flight is tracked, so the
+ * bridge knows when it is idle.
+ */
+export class Turns {
+  private readonly running = new Set<Promise<void>>();
+  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
+  private shuttingDown = false;
+
+  constructor(private readonly options: TurnsOptions) {}
+
+  /** Called with every turn that ended, after its answer. */
+  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
+  async start(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
+    const { out, config } = this.options;
+    const { address } = chat;
+    const position = chat.busy ? chat.queued + 1 : 0;
+    const turnId = nanoid(10);
+    const log = this.options.log.child({ chat: chatKey(address), turn: turnId });
+    await chat.addPending({ id: turnId, text: message.text, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
+    // In a crowded chat the answer itself says the message was taken: no notice to wait behind.
+    if (position && !out.crowded?.(address)) {
+      await out
+        .send(address, plain(`⏳ Queued (${ordinal(position)} in line): it runs when the current turn ends.`), { replyTo: message.messageId })
+        .catch((error: Error) => log.warn(`the queue notice failed: ${error.message}`));
+    }
+    const settings = config.settings;
+    const presenter = new TurnPresenter(out, address, {
+      title: chat.record.cli,
+      where: displayPath(chat.record.workdir),
+      replyTo: message.messageId,
+      editIntervalMs: settings.progressEditIntervalMs,
+      documentOverChars: settings.answerAsDocumentOverChars,
+      stopButton: this.options.stopButton(turnId),
+      answerFooter: (sessionId) => {
+        const command = chat.record.showHandoff && sessionId ? chatHandoff(chat, config) : undefined;
+        return command ? handoffFooter(command) : undefined;
+      },
+      log,
+    });
+    const timeoutMs = settings.turnTimeoutSeconds * 1000;
+    // A turn that will be stopped for running too long says so first, while there is time to act.
+    const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
+    const turn = chat.agent
+      .send(message.text, {
+        timeoutMs,
+        onStart: () => {
+          log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
+          chat.current = { id: turnId, presenter, startedAt: Date.now(), by };
+          void presenter.begin();
+          presenter.warnLater(
+            plain(
+              `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`,
+            ),
+            timeoutMs - leadMs,
+          );
+        },
+        onEvent: (event) => presenter.onEvent(event),
+        ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
+      })
+      .then(async (outcome) => {
+        log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
+        if (chat.current?.id === turnId) chat.current = undefined;
+        // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
+        await presenter.finish(outcome);
+        await chat.noteTurn(message.text, outcome.sessionId);
+        for (const listener of this.listeners) listener(chat, outcome);
+        // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
+        if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);
+      })
+      .catch((error: Error) => log.error({ err: error }, 'reporting the turn failed'));
+    this.track(turn);
+  }
+
+  /** Work that must end before the bridge is idle (a turn, a stop in the background). */
+  track(work: Promise<void>): void {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  /** From now, a stopped turn stays pending: the chat hears about it after the restart. */
+  shutDown(): void {
+    this.shuttingDown = true;
+  }
+
+  isIdle(): boolean {
+    return this.running.size === 0;
+  }
+
+  /** Resolves when nothing tracked is running. */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.all(this.running);
+  }
+}
+
+/** What the log keeps of a turn: how it went, never what was said. */
+function turnSummary(outcome: TurnOutcome): Record<string, unknown> {
+  return {
+    ms: outcome.durationMs,
+    ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
+}
