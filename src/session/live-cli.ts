@@ -227,10 +227,17 @@ export class LiveCli {
       if (event.type === 'started') this.session = event.sessionId;
       else if (event.type === 'tool_start') this.calls.set(event.id, event.input);
       else if (event.type === 'permission') void this.onPermission(event);
-      else if (event.type === 'control') this.requests.get(event.requestId)?.(event);
+      else if (event.type === 'control') this.settleRequest(event);
       if (event.type === 'result' && event.sessionId) this.session = event.sessionId;
       turn?.observe(event);
     }
+  }
+
+  /** The answer to one of the bridge's control requests: its waiter, once. */
+  private settleRequest(event: ControlEvent): void {
+    const settle = this.requests.get(event.requestId);
+    this.requests.delete(event.requestId);
+    settle?.(event);
   }
 
   /** A result's cost is the process's whole life's so far: each turn's is what it added. */
