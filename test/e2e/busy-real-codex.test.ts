@@ -46,8 +46,10 @@ describe('a busy chat on codex', () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
-  it('/plan says codex has no plan mode the bridge can drive', async () => {
+  it('/plan says codex has no plan mode the bridge can drive, and /status that it runs a process per turn', async () => {
     say('/plan');
     await waitText(/codex has no plan mode the bridge can drive\./);
+    say('/status');
+    expect((await waitText(/^Status\n/)).text).toContain('\nCLI process: one per turn (codex takes no message while it works)\n');
   });
 });

@@ -43,6 +43,8 @@ describe('a live session', () => {
     expect(second!.pid).toBe(first!.pid);
     expect(alive(first!.pid)).toBe(true);
     expect(first!.argv).toEqual(expect.arrayContaining(['--input-format', 'stream-json', '--permission-prompt-tool', 'stdio']));
+    say(chat, '/status');
+    expect((await answer(chat, /^Status\n/)).text).toMatch(/\nCLI process: kept between turns, idle for \d+:\d\d\n/);
   });
 
   it('steers: a message sent while the agent works goes into its turn, and the progress shows it added', async () => {

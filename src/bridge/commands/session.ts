@@ -5,6 +5,7 @@ import { formatDuration } from '../../presentation/progress.ts';
 import { UsageError, type Command, refuseWhileBusy } from './command.ts';
 import { describeMode } from './permissions.ts';
 import { healthRows } from './health.ts';
+import type { ChatSession } from '../chat-session.ts';
 
 export const newSession: Command = {
   name: 'new',
@@ -29,6 +30,14 @@ export const stop: Command = {
   },
 };
 
+/** Whether the chat's CLI stays up between turns, and is up now. */
+function processState(chat: ChatSession): string {
+  const { agent } = chat;
+  if (!agent.runsLive) return `one per turn (${chat.record.cli} takes no message while it works)`;
+  if (!agent.hasLiveProcess) return 'kept between turns; starts with the next message';
+  return chat.current ? 'kept between turns, working' : `kept between turns, idle for ${formatDuration(Date.now() - agent.liveLastUsed)}`;
+}
+
 export const status: Command = {
   name: 'status',
   description: 'Session, CLI, model, working directory, queue',
@@ -49,6 +58,7 @@ export const status: Command = {
           : `${chat.permissionMode} (runs ${chat.effectivePermissionMode}: ${chat.adapter.name} cannot ask)`,
       ],
       ['Turn', running],
+      ['CLI process', processState(chat)],
       ['Queued messages', String(chat.queued)],
       ...(await bridge.statusExtras(chat)),
       ...(await healthRows(bridge, services.health)),
