@@ -28,6 +28,8 @@ export class ProgressState {
   readonly startedAt: number;
   private readonly steps: Step[] = [];
   private hidden = 0;
+  /** Messages steered into the turn, among the steps. */
+  private messages = 0;
   private readonly depths = new Map<string, number>();
   endedAt?: number;
   detail?: string;
@@ -45,12 +47,14 @@ export class ProgressState {
     this.startedAt = now;
   }
 
+  /** The turn's tool calls: messages steered into it are shown among them, not counted. */
   get stepCount(): number {
-    return this.hidden + this.steps.length;
+    return this.hidden + this.steps.length - this.messages;
   }
 
   /** A message sent into the running turn (steered): shown among the steps, where it went in. */
   addMessage(text: string): void {
+    this.messages++;
     this.steps.push({
       id: `message-${this.steps.length + this.hidden}`,
       name: '',

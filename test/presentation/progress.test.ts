@@ -16,6 +16,15 @@ describe('the progress of a turn', () => {
     expect(plainText(progress.render(1000)).split('\n').slice(1)).toEqual(['▸ Agent reviewer: Review the change', '   ▸ Read src/a.ts']);
   });
 
+  it('shows a message steered into the turn among its steps, without counting it as one', () => {
+    const progress = new ProgressState('claude', 0);
+    progress.apply({ type: 'tool_start', id: 'b1', name: 'Bash', input: { command: 'npm test' } });
+    progress.addMessage('also check   the docs');
+    progress.apply({ type: 'tool_start', id: 'b2', name: 'Bash', input: { command: 'npm run lint' } });
+    expect(plainText(progress.render(1000)).split('\n').slice(1)).toEqual(['▸ Bash npm test', '➕ added: also check the docs', '▸ Bash npm run lint']);
+    expect(progress.stepCount).toBe(2);
+  });
+
   it('keeps the description alone for a Task without an agent type, and the type alone without a description', () => {
     expect(toolSummary('Task', { description: 'Look around', prompt: 'Explore' })).toBe('Look around');
     expect(toolSummary('Task', { subagent_type: 'explorer' })).toBe('explorer');
