@@ -119,6 +119,19 @@ describe('a live session', () => {
     expect(await invocation('never taken')).toBeUndefined();
   });
 
+  it('a CLI that crashes mid-session fails that turn with its words; the next message resumes the session in a new process', async () => {
+    const chat = newChat();
+    say(chat, 'first words');
+    await answer(chat, /^echo: first words \(turn 1\)$/);
+    say(chat, 'crash:3');
+    expect((await answer(chat, /^❌ claude exited/)).text).toBe('❌ claude exited with code 3: fatal: the fake agent crashed on purpose');
+    say(chat, 'later words');
+    await answer(chat, /^echo: later words \(turn \d\)$/);
+    const [before, after] = [await invocation('first words'), await invocation('later words')];
+    expect(after!.pid).not.toBe(before!.pid);
+    expect(after!.resume).toBe(before!.session);
+  });
+
   it('restarts its CLI when the command line changes (/model), resuming the same session', async () => {
     const chat = newChat();
     say(chat, 'before');
