@@ -81,11 +81,7 @@ export class ChatSession {
     return effectiveMode(this.adapter, this.permissionMode);
   }
 
-  /**
-   * The chat's one agent session. What it runs with is read from the record at each turn, so
-   * a change (a model, a mode, a directory) applies from the next turn on: a live CLI whose
-   * command line it changes is restarted once the running turn ends, resuming the session.
-   */
+  /** The chat's one agent session (sessionConfig: what it runs with is read at each turn). */
   get agent(): AgentSession {
     this.agentSession ??= new AgentSession(sessionConfig(this, this.parts));
     return this.agentSession;

@@ -14,7 +14,18 @@ import { decoders, inputEncoders, liveControls, type LiveControl } from '../prot
 import type { Log } from '../log/logger.ts';
 import { LiveInput } from './live-input.ts';
 import { TurnClock } from './turn-clock.ts';
-import { safely, timedOut, turnOutcome, TurnTally, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import {
+  closingEvents,
+  safely,
+  timedOut,
+  turnOutcome,
+  TurnTally,
+  writeTurnFiles,
+  type RunningTurn,
+  type StopReason,
+  type TurnHandlers,
+  type TurnOutcome,
+} from './turn.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt. */
 export interface LiveLaunch {
@@ -354,10 +365,7 @@ class LiveTurn implements RunningTurn {
     this.clock.stop();
     this.input.close();
     const outcome = turnOutcome({ adapter: this.cli.adapter, tally: this.tally, stopReason: this.stopReason, exit, stderr, startedAt: this.startedAt });
-    if (outcome.status === 'failed' && outcome.error && outcome.error !== this.tally.result?.text && outcome.error !== this.tally.lastError) {
-      this.emit({ type: 'error', message: outcome.error });
-    }
-    this.emit({ type: 'exit', code: exit.code, signal: exit.signal });
+    for (const event of closingEvents(outcome, this.tally)) this.emit(event);
     this.settle(outcome);
   }
 

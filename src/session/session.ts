@@ -155,9 +155,12 @@ export class AgentSession implements LiveHolder {
 
   /** Closes the live CLI process, if any, once no turn runs in it; the session resumes in a new one. */
   async closeLive(): Promise<void> {
-    const cli = this.liveCli;
-    if (!cli || this.busy) return;
-    this.liveCli = undefined;
+    if (this.liveCli && !this.busy) await this.dropLive(this.liveCli);
+  }
+
+  /** Forgets `cli` as the process kept for this session, and closes it. */
+  private async dropLive(cli: LiveCli): Promise<void> {
+    if (this.liveCli === cli) this.liveCli = undefined;
     this.config.live?.release(this);
     await cli.close();
   }
@@ -242,14 +245,7 @@ export class AgentSession implements LiveHolder {
             ...(config.liveInput ? { liveInput: true } : {}),
           },
         },
-        {
-          onLine: options.onLine,
-          onEvent: (event) => {
-            // Persist the id as soon as the CLI names it: a bridge killed mid-turn still resumes.
-            if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);
-            options.onEvent?.(event);
-          },
-        },
+        this.handlers(options, generation),
       );
     } catch (error) {
       // An option this CLI cannot take: a clear failure, not a crash.
@@ -276,9 +272,7 @@ export class AgentSession implements LiveHolder {
     };
     let cli = this.liveCli;
     if (cli && (!cli.isAlive || cli.key !== liveLaunchKey(launch) || cli.sessionId !== this.resumeId)) {
-      this.liveCli = undefined;
-      config.live!.release(this);
-      await cli.close();
+      await this.dropLive(cli);
       cli = undefined;
     }
     if (!cli) {
@@ -291,24 +285,25 @@ export class AgentSession implements LiveHolder {
     }
     const keep = config.live!.admit(this);
     const { prompt, options } = pending;
-    const turn = cli.startTurn(
-      prompt,
-      {
-        onLine: options.onLine,
-        onEvent: (event) => {
-          if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);
-          options.onEvent?.(event);
-        },
-      },
-      { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), planning: options.planning ?? false },
-    );
+    const turn = cli.startTurn(prompt, this.handlers(options, generation), {
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      planning: options.planning ?? false,
+    });
     const outcome = await this.follow(turn, pending, again, generation);
-    if (!keep || !cli.isAlive) {
-      if (this.liveCli === cli) this.liveCli = undefined;
-      config.live!.release(this);
-      await cli.close();
-    }
+    if (!keep || !cli.isAlive) await this.dropLive(cli);
     return outcome;
+  }
+
+  /** A turn's callbacks, which also adopt the session id the moment the CLI names it. */
+  private handlers(options: TurnControls, generation: number): TurnHandlers {
+    return {
+      onLine: options.onLine,
+      onEvent: (event) => {
+        // Persist the id as soon as the CLI names it: a bridge killed mid-turn still resumes.
+        if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);
+        options.onEvent?.(event);
+      },
+    };
   }
 
   private async follow(turn: RunningTurn, { options }: Pending, again: { started?: boolean }, generation: number): Promise<TurnOutcome> {

@@ -169,12 +169,8 @@ export class Turn implements RunningTurn {
     this.live?.close();
     this.clock.stop();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
-    const exit: ExitEvent = { type: 'exit', code: exitInfo.code, signal: exitInfo.signal };
     const outcome = turnOutcome({ adapter, tally: seen, stopReason: this.stopReason, exit: exitInfo, stderr: this.process.stderrTail(), startedAt: started });
-    if (outcome.status === 'failed' && outcome.error && outcome.error !== seen.result?.text && outcome.error !== seen.lastError) {
-      emit({ type: 'error', message: outcome.error });
-    }
-    emit(exit);
+    for (const event of closingEvents(outcome, seen)) emit(event);
     return outcome;
   }
 
@@ -239,6 +235,13 @@ export function turnOutcome(ended: {
   if (exit.spawnError) return { ...base, status: 'failed', error: `${adapter.name}: ${exit.spawnError}` };
   if (result && !result.isError) return { ...base, status: 'completed' };
   return { ...base, status: 'failed', error: failure(adapter.name, exit, result, tally.lastError ?? lastLines(ended.stderr, 5)) };
+}
+
+/** The events that close a turn: its failure, unless an event already said it, then its exit. */
+export function closingEvents(outcome: TurnOutcome, tally: TurnTally): AgentEvent[] {
+  const { error } = outcome;
+  const unsaid = outcome.status === 'failed' && error && error !== tally.result?.text && error !== tally.lastError;
+  return [...(unsaid ? [{ type: 'error' as const, message: error }] : []), outcome.exit];
 }
 
 function failure(name: string, exit: { code: number | null; signal: string | null }, result: ResultEvent | undefined, detail: string): string {

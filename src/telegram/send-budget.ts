@@ -97,9 +97,9 @@ export class SendBudget {
   crowded(chatId: number): boolean {
     const lane = this.lanes.get(chatId);
     if (!lane) return false;
-    if (lane.jobs.length || lane.current || lane.pausedUntil > this.now()) return true;
-    const { max, windowMs } = this.limits(chatId);
     const now = this.now();
+    if (lane.jobs.length || lane.current || lane.pausedUntil > now) return true;
+    const { max, windowMs } = this.limits(chatId);
     return lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS).length * 4 >= max;
   }
 
