@@ -66,12 +66,7 @@ export interface TurnFiles {
  * `promptFile` when it goes in a file; or `streamInput` when it goes to the open input.
  */
 export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {}): string[] {
-  const unsupported = unsupportedOption(adapter, turn);
-  if (unsupported) throw new UnsupportedOptionError(unsupported);
-  const values: Record<string, string | undefined> = { prompt: turn.prompt, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn), ...files };
-  // No argument can carry a NUL byte: say which value held one, rather than fail the spawn.
-  const nul = Object.entries(values).find(([name, value]) => name !== 'prompt' && value?.includes('\0'));
-  if (nul) throw new UnsupportedOptionError(`${adapter.name} cannot take a ${nul[0]} holding a NUL byte`);
+  const values = placeholderValues(adapter, turn, files);
   const argv = fill(adapter.args, values);
   if (!turn.trusted) argv.push(...fill(adapter.untrusted, values));
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
@@ -80,6 +75,32 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {
   const via = promptVia(adapter, turn);
   argv.push(...fill(via === 'live' ? adapter.streamInput! : via === 'argv' ? adapter.prompt : adapter.largePrompt!.args, values));
   return argv;
+}
+
+/**
+ * The command line of a CLI kept between turns: its own control channel where it has one
+ * (`streamInput` with `permissions.control`), else its `live` program, whose dialect opens
+ * (or resumes) the session and sets the mode over its input.
+ */
+export function buildLiveArgv(adapter: Adapter, spec: Omit<TurnSpec, 'prompt' | 'liveInput' | 'permissions'>, files: TurnFiles = {}): string[] {
+  const { live } = adapter;
+  if (!live) return buildArgv(adapter, { ...spec, prompt: '', liveInput: true, permissions: 'control' }, files);
+  const values = placeholderValues(adapter, { ...spec, prompt: '' }, files);
+  const argv = fill(live.args, values);
+  if (!spec.trusted) argv.push(...fill(adapter.untrusted, values));
+  for (const option of wantedOptions(spec)) argv.push(...fill(live.options[option] ?? adapter.options[option] ?? [], values));
+  return argv;
+}
+
+/** What the templates' placeholders are filled with, once every wanted option is known to be supported. */
+function placeholderValues(adapter: Adapter, turn: TurnSpec, files: TurnFiles): Record<string, string | undefined> {
+  const unsupported = unsupportedOption(adapter, turn);
+  if (unsupported) throw new UnsupportedOptionError(unsupported);
+  const values: Record<string, string | undefined> = { prompt: turn.prompt, sessionId: turn.resumeId, ...optionPlaceholders(adapter, turn), ...files };
+  // No argument can carry a NUL byte: say which value held one, rather than fail the spawn.
+  const nul = Object.entries(values).find(([name, value]) => name !== 'prompt' && value?.includes('\0'));
+  if (nul) throw new UnsupportedOptionError(`${adapter.name} cannot take a ${nul[0]} holding a NUL byte`);
+  return values;
 }
 
 export function fill(template: readonly string[], values: Record<string, string | undefined>): string[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inputEncoders, liveControls, protocolNames } from '../protocols/index.ts';
+import { inputEncoders, liveDialects, protocolNames } from '../protocols/index.ts';
 import { SAVED_SESSION_FORMATS } from './saved-sessions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
 
@@ -126,6 +126,26 @@ export const adapterManifestSchema = z
       })
       .strict()
       .default({ bypass: [], unattended: 'everything' }),
+    /**
+     * For a CLI whose mode for staying up between turns is a program of its own (codex's
+     * `app-server`): its dialect (`protocol`, which opens the session, sets the permission mode
+     * and resumes by itself), its `args`, and the `options` whose flags differ there. The
+     * `untrusted` flags and the other options apply as they are. A chat's main session then
+     * keeps the process, steers it, stops a turn without ending it, and asks the chat before
+     * the agent acts in `ask`.
+     */
+    live: z
+      .object({
+        protocol: z.enum(Object.keys(liveDialects) as [string, ...string[]]),
+        args: argTemplate,
+        options: z
+          .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)
+          .partial()
+          .strict()
+          .default({}),
+      })
+      .strict()
+      .optional(),
     /** How a list of tools is joined into one argument. */
     toolSeparator: z.string().default(','),
     /** What the MCP endpoint is handed as: a JSON file in Claude's `--mcp-config` format, or flags only. */
@@ -169,6 +189,8 @@ export const adapterManifestSchema = z
       ...(manifest.permissions.allowlist ? [['permissions.allowlist', manifest.permissions.allowlist] as [string, string[]]] : []),
       ...(manifest.permissions.safe ? [['permissions.safe', manifest.permissions.safe] as [string, string[]]] : []),
       ...(manifest.permissions.control ? [['permissions.control', manifest.permissions.control] as [string, string[]]] : []),
+      ...(manifest.live ? [['live.args', manifest.live.args] as [string, string[]]] : []),
+      ...Object.entries(manifest.live?.options ?? {}).map(([key, value]) => [`live.options.${key}`, value] as [string, string[]]),
     ];
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {
@@ -189,12 +211,15 @@ export const adapterManifestSchema = z
     if (manifest.streamInput && !inputEncoders[manifest.protocol]) {
       ctx.addIssue({ code: 'custom', path: ['streamInput'], message: `the ${manifest.protocol} dialect has no input messages; remove streamInput` });
     }
-    if (manifest.permissions.control && (!manifest.streamInput || !liveControls[manifest.protocol])) {
+    if (manifest.permissions.control && (!manifest.streamInput || !liveDialects[manifest.protocol])) {
       ctx.addIssue({
         code: 'custom',
         path: ['permissions', 'control'],
         message: manifest.streamInput ? `the ${manifest.protocol} dialect has no control messages; remove permissions.control` : 'needs streamInput',
       });
+    }
+    if (manifest.live && manifest.permissions.control) {
+      ctx.addIssue({ code: 'custom', path: ['live'], message: 'a CLI stays up one way: its own control channel (permissions.control) or live, not both' });
     }
     for (const [path, template] of [['resume', manifest.resume] as const, ['handoff', manifest.handoff] as const]) {
       if (template && !template.some((arg) => arg.includes('{sessionId}'))) ctx.addIssue({ code: 'custom', path: [path], message: 'must contain {sessionId}' });

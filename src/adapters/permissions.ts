@@ -1,17 +1,26 @@
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
+import { canRunLive } from './live.ts';
 import type { Adapter } from './load.ts';
 
-type PermissionAdapter = Pick<Adapter, 'name' | 'file' | 'permissions' | 'options'>;
+type PermissionAdapter = Pick<Adapter, 'name' | 'file' | 'permissions' | 'options' | 'protocol' | 'streamInput' | 'live'>;
 
-/** Whether the CLI can ask the bridge before a tool runs (a permission-prompt tool, reached over MCP). */
-export function canAsk(adapter: PermissionAdapter): boolean {
-  return adapter.permissions.prompt !== undefined && adapter.options.mcp !== undefined;
+/** Where a session runs: `live`, kept between turns where the CLI can be (its permission requests then come to the bridge directly). */
+export interface ModeContext {
+  live?: boolean;
+}
+
+/**
+ * Whether the CLI can ask the bridge before a tool runs: through a permission-prompt tool
+ * reached over MCP, or, in a live session, over its own input (codex's approval requests).
+ */
+export function canAsk(adapter: PermissionAdapter, context: ModeContext = {}): boolean {
+  return (adapter.permissions.prompt !== undefined && adapter.options.mcp !== undefined) || (context.live === true && canRunLive(adapter));
 }
 
 /** What a session in `mode` runs with on this CLI: one that cannot ask runs read-only instead, never unattended. */
-export function effectiveMode(adapter: PermissionAdapter, mode: PermissionMode): PermissionMode {
-  return mode === 'ask' && !canAsk(adapter) ? 'safe' : mode;
+export function effectiveMode(adapter: PermissionAdapter, mode: PermissionMode, context: ModeContext = {}): PermissionMode {
+  return mode === 'ask' && !canAsk(adapter, context) ? 'safe' : mode;
 }
 
 /** Why the CLI cannot run in `mode`, or undefined when it can. */

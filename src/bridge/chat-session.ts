@@ -78,7 +78,7 @@ export class ChatSession {
 
   /** What its CLI runs with: `ask` on a CLI that cannot ask runs read-only. */
   get effectivePermissionMode(): PermissionMode {
-    return effectiveMode(this.adapter, this.permissionMode);
+    return effectiveMode(this.adapter, this.permissionMode, { live: this.agent.runsLive });
   }
 
   /** The chat's one agent session (sessionConfig: what it runs with is read at each turn). */

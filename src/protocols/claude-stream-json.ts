@@ -1,5 +1,5 @@
 import type { AgentEvent, Usage } from './events.ts';
-import type { LiveControl } from './control.ts';
+import type { LiveWireFactory } from './live-wire.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 
 /** The Task (Agent) calls whose agent works in the background: they end with its notification, not their tool result. */
@@ -162,13 +162,23 @@ function controlResponse(line: Json): AgentEvent[] {
   return [compact({ type: 'control', requestId, ok: response.subtype === 'success', error: str(response.error), stillQueued })];
 }
 
-/** Claude Code's control channel, on the same standard input as its messages. */
-export const claudeControl: LiveControl = {
-  interrupt: (requestId) => JSON.stringify({ type: 'control_request', request_id: requestId, request: { subtype: 'interrupt' } }),
-  setPlanning: (requestId, planning) =>
-    JSON.stringify({ type: 'control_request', request_id: requestId, request: { subtype: 'set_permission_mode', mode: planning ? 'plan' : 'default' } }),
-  decide: (requestId, decision) => JSON.stringify({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response: decision } }),
-};
+/**
+ * Claude Code's stdio control channel, on the same standard input as its messages: every
+ * message is a line it queues itself (taken into the turn at work, or the next), and every
+ * request a line; the session is the one its command line resumes.
+ */
+export const claudeWire: LiveWireFactory = (io) => ({
+  take: () => false,
+  send: (text, id) => io.write(claudeUserMessage(text, id)),
+  interrupt: (requestId) => void io.write(controlRequestLine(requestId, { subtype: 'interrupt' })),
+  setPlanning: (requestId, planning) => void io.write(controlRequestLine(requestId, { subtype: 'set_permission_mode', mode: planning ? 'plan' : 'default' })),
+  decide: (requestId, decision) =>
+    void io.write(JSON.stringify({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response: decision } })),
+});
+
+function controlRequestLine(requestId: string, request: Json): string {
+  return JSON.stringify({ type: 'control_request', request_id: requestId, request });
+}
 
 /** One message for Claude Code's `--input-format stream-json`, named by `id` so its progress can be followed. */
 export function claudeUserMessage(text: string, id: string): string {

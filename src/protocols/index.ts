@@ -1,14 +1,16 @@
-import { claudeControl, claudeStreamJson, claudeUserMessage } from './claude-stream-json.ts';
-import type { LiveControl } from './control.ts';
+import { claudeStreamJson, claudeUserMessage, claudeWire } from './claude-stream-json.ts';
+import { codexAppServer } from './codex-app-server.ts';
+import { codexAppServerWire } from './codex-app-server-wire.ts';
 import { codexExecJson } from './codex-exec-json.ts';
 import type { Decoder } from './decoder.ts';
 import { droidStreamJson } from './droid-stream-json.ts';
+import type { LiveWireFactory } from './live-wire.ts';
 
 export type { Decoder } from './decoder.ts';
-export type { LiveControl } from './control.ts';
+export type { LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
 export type * from './events.ts';
 
-/** Every JSONL dialect the bridge speaks, by the name adapter manifests use in `protocol`. */
+/** Every JSONL dialect a CLI's one-shot runs speak, by the name adapter manifests use in `protocol`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each decoder keeps a state of its own type
 export const decoders: Readonly<Record<string, Decoder<any>>> = {
   [claudeStreamJson.protocol]: claudeStreamJson,
@@ -26,7 +28,20 @@ export const inputEncoders: Readonly<Record<string, (text: string, id: string) =
   [claudeStreamJson.protocol]: claudeUserMessage,
 };
 
-/** The dialects with a control channel (an adapter's `permissions.control`): interrupts, plan mode, permission answers. */
-export const liveControls: Readonly<Record<string, LiveControl>> = {
-  [claudeStreamJson.protocol]: claudeControl,
+/** A dialect a CLI kept running between turns speaks: how its output reads, and how it is driven. */
+export interface LiveDialect {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each decoder keeps a state of its own type
+  decoder: Decoder<any>;
+  wire: LiveWireFactory;
+  /** The agent can be told to plan first, and waits for its plan's approval (its wire's `setPlanning`). */
+  plans: boolean;
+}
+
+/**
+ * The dialects of live CLIs, by protocol name: Claude Code's own stream-json with its control
+ * channel (`streamInput` and `permissions.control`), and codex's app server (its manifest's `live`).
+ */
+export const liveDialects: Readonly<Record<string, LiveDialect>> = {
+  [claudeStreamJson.protocol]: { decoder: claudeStreamJson, wire: claudeWire, plans: true },
+  [codexAppServer.protocol]: { decoder: codexAppServer, wire: codexAppServerWire, plans: false },
 };

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { Adapter } from '../adapters/load.ts';
-import { buildArgv, type TurnSpec } from '../adapters/argv.ts';
+import { buildLiveArgv, type TurnSpec } from '../adapters/argv.ts';
+import { liveDialect } from '../adapters/live.ts';
 import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
@@ -10,7 +11,7 @@ import { CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-proce
 import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
-import { decoders, inputEncoders, liveControls, type LiveControl } from '../protocols/index.ts';
+import type { LiveWire, WireSession } from '../protocols/index.ts';
 import type { Log } from '../log/logger.ts';
 import { LiveInput } from './live-input.ts';
 import { TurnClock } from './turn-clock.ts';
@@ -33,6 +34,8 @@ export interface LiveLaunch {
   spec: Omit<TurnSpec, 'prompt' | 'liveInput' | 'permissions'>;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** The chat's permission mode, for a CLI that is given it when its session opens (codex's sandbox). */
+  mode: WireSession['mode'];
   graceMs?: number;
   log?: Log;
 }
@@ -48,34 +51,30 @@ export type PermissionAnswerer = (request: PermissionRequest, turn: { signal: Ab
 /** How long an interrupted CLI has to end its turn before its process is stopped instead. */
 export const INTERRUPT_GRACE_MS = 5000;
 
-/** Whether the CLI can stay up between turns: it takes messages on its input and has a control channel there. */
-export function canRunLive(adapter: Adapter): boolean {
-  return !!adapter.streamInput && !!adapter.permissions.control && !!inputEncoders[adapter.protocol] && !!liveControls[adapter.protocol];
-}
-
 /**
  * What a live CLI's command line depends on, beside the session it continues: a turn whose
  * key differs needs a new process (a new model, mode, directory, agents, tools).
  */
-export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd'>): string {
+export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd' | 'mode'>): string {
   const { adapter, spec } = launch;
   const agents = spec.agents && createHash('sha256').update(JSON.stringify(spec.agents)).digest('hex');
-  const argv = buildArgv(adapter, { ...spec, resumeId: undefined, prompt: '', liveInput: true, permissions: 'control' }, agents ? { agentsFile: agents } : {});
-  return JSON.stringify([adapter.name, launch.cwd, argv]);
+  const argv = buildLiveArgv(adapter, { ...spec, resumeId: undefined }, agents ? { agentsFile: agents } : {});
+  // A CLI given the mode as its session opens (a `live` program) needs a new process for another.
+  return JSON.stringify([adapter.name, launch.cwd, argv, adapter.live ? launch.mode : undefined]);
 }
 
 /**
  * A CLI process kept between a chat's turns (Claude Code with `--input-format stream-json`
- * and its stdio control channel): each turn is a message on its input, a message sent while
- * it works steers the turn, an interrupt ends a turn and keeps the process, and the bridge
- * answers its permission requests. One turn at a time; the session continues in the process.
+ * and its stdio control channel, codex's app server): each turn is a message on its input, a
+ * message sent while it works steers the turn, an interrupt ends a turn and keeps the
+ * process, and the bridge answers its permission requests. Its dialect's wire says how each
+ * is written. One turn at a time; the session continues in the process.
  */
 export class LiveCli {
   readonly key: string;
   readonly exited: Promise<CliExit>;
   private readonly process: CliProcess;
-  private readonly control: LiveControl;
-  private readonly encode: (text: string, id: string) => string;
+  private readonly wire: LiveWire;
   private readonly decoder: LineDecoder;
   /** Its own owner-only folder, for the files its command line names (agents): gone with the process. */
   private readonly folder: string | undefined;
@@ -99,18 +98,14 @@ export class LiveCli {
     if (unsafe) throw new UnsupportedOptionError(unsafe);
     this.key = liveLaunchKey(launch);
     this.session = spec.resumeId;
-    this.control = liveControls[adapter.protocol]!;
-    this.encode = inputEncoders[adapter.protocol]!;
-    this.decoder = new LineDecoder(decoders[adapter.protocol]!);
+    const dialect = liveDialect(adapter);
+    if (!dialect) throw new UnsupportedOptionError(`${adapter.name} cannot stay up between turns`);
+    this.decoder = new LineDecoder(dialect.decoder);
     const agents = wantedOptions(spec).includes('agents') && adapter.options.agents ? JSON.stringify(spec.agents) : undefined;
     if (agents) this.folder = agentReadableFolder('live');
     let argv: string[];
     try {
-      argv = buildArgv(
-        adapter,
-        { ...spec, prompt: '', liveInput: true, permissions: 'control' },
-        writeTurnFiles(this.folder, agents ? { agentsFile: agents } : {}),
-      );
+      argv = buildLiveArgv(adapter, spec, writeTurnFiles(this.folder, agents ? { agentsFile: agents } : {}));
     } catch (error) {
       this.removeFolder();
       throw error;
@@ -135,6 +130,10 @@ export class LiveCli {
       for (const settle of this.requests.values()) settle({ type: 'control', requestId: '', ok: false, error: 'the CLI exited' });
       return exit;
     });
+    this.wire = dialect.wire(
+      { write: (line) => this.alive && this.process.writeInput(line), emit: (event) => this.handle(event) },
+      { ...(spec.resumeId ? { resumeId: spec.resumeId } : {}), cwd, mode: launch.mode },
+    );
   }
 
   /** Whether the process still runs and takes turns. */
@@ -164,9 +163,9 @@ export class LiveCli {
     if (this.turn) throw new Error('the live CLI is already running a turn');
     this.lastUsedAt = Date.now();
     const planning = options.planning ?? false;
-    if (planning !== this.planning && this.alive) {
+    if (planning !== this.planning && this.alive && this.wire.setPlanning) {
       // Written before the prompt: the CLI reads its input in order.
-      this.process.writeInput(this.control.setPlanning(randomUUID(), planning));
+      this.wire.setPlanning(randomUUID(), planning);
       this.planning = planning;
     }
     const turn = new LiveTurn(this, handlers, options.timeoutMs, this.launch.log);
@@ -189,7 +188,7 @@ export class LiveCli {
     if (turn.untaken) return this.stopProcess().then(() => turn.done.then(() => {}));
     const requestId = randomUUID();
     const answered = new Promise<ControlEvent>((resolve) => this.requests.set(requestId, resolve));
-    this.process.writeInput(this.control.interrupt(requestId));
+    this.wire.interrupt(requestId);
     void answered.then((event) => {
       // Messages it still holds would run as the next turn: a stop drops them, with the process.
       if (event.stillQueued?.length) void this.stopProcess();
@@ -203,14 +202,9 @@ export class LiveCli {
     return this.launch.adapter;
   }
 
-  /** One message (a turn's prompt, or a steer) as a line of the CLI's input. */
-  encodeMessage(text: string, id: string): string {
-    return this.encode(text, id);
-  }
-
-  /** False when the process is gone. */
-  writeLine(line: string): boolean {
-    return this.alive && this.process.writeInput(line);
+  /** One message (a turn's prompt, or a steer) to the CLI's input; false when the process is gone. */
+  sendMessage(text: string, id: string): boolean {
+    return this.alive && this.wire.send(text, id);
   }
 
   /** Closes the process: its input ends, and one that does not exit in time is stopped. */
@@ -233,15 +227,19 @@ export class LiveCli {
   private onLine(line: CliLine): void {
     const turn = this.turn;
     if (turn) safely(() => turn.handlers.onLine?.(line.raw), this.launch.log);
-    for (const decoded of this.decoder.decode(line.raw, line.json)) {
-      const event = this.perTurn(decoded);
-      if (event.type === 'started') this.session = event.sessionId;
-      else if (event.type === 'tool_start') this.calls.set(event.id, event.input);
-      else if (event.type === 'permission') void this.onPermission(event);
-      else if (event.type === 'control') this.settleRequest(event);
-      if (event.type === 'result' && event.sessionId) this.session = event.sessionId;
-      turn?.observe(event);
-    }
+    if (this.wire.take(line.json)) return;
+    for (const decoded of this.decoder.decode(line.raw, line.json)) this.handle(decoded);
+  }
+
+  /** One event of the CLI's, decoded or learned by the wire. */
+  private handle(decoded: AgentEvent): void {
+    const event = this.perTurn(decoded);
+    if (event.type === 'started') this.session = event.sessionId;
+    else if (event.type === 'tool_start') this.calls.set(event.id, event.input);
+    else if (event.type === 'permission') void this.onPermission(event);
+    else if (event.type === 'control') this.settleRequest(event);
+    if (event.type === 'result' && event.sessionId) this.session = event.sessionId;
+    this.turn?.observe(event);
   }
 
   /** The answer to one of the bridge's control requests: its waiter, once. */
@@ -278,7 +276,7 @@ export class LiveCli {
     }
     // Approving a plan ends plan mode in the CLI itself.
     if (decision.behavior === 'allow' && event.tool === PLAN_TOOL) this.planning = false;
-    if (this.alive) this.process.writeInput(this.control.decide(event.requestId, decision));
+    if (this.alive) this.wire.decide(event.requestId, decision);
   }
 
   private removeFolder(): void {
@@ -310,7 +308,7 @@ class LiveTurn implements RunningTurn {
     private readonly log: Log | undefined,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
-    this.input = new LiveInput({ encode: (text, id) => cli.encodeMessage(text, id), write: (line) => cli.writeLine(line), end: () => this.answered() });
+    this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() });
     this.clock = new TurnClock(timeoutMs, () => void this.cli.interrupt(this, timedOut(timeoutMs)));
   }
 

@@ -35,17 +35,15 @@ export class LiveInput {
 
   constructor(
     private readonly io: {
-      /** One message as the CLI's input line. */
-      encode(text: string, id: string): string;
-      /** False when the input could not take it (the CLI is gone). */
-      write(line: string): boolean;
+      /** One message to the CLI's input; false when the input could not take it (the CLI is gone). */
+      send(text: string, id: string): boolean;
       end(): void;
     },
   ) {}
 
   /** Writes a message for the CLI; false when its input is closed (send it another way). */
   send(text: string, id: string): boolean {
-    if (this.closed || !this.io.write(this.io.encode(text, id))) return false;
+    if (this.closed || !this.io.send(text, id)) return false;
     this.prompt ??= id;
     this.unanswered.add(id);
     return true;

@@ -2,7 +2,8 @@ import type { Adapter } from '../adapters/load.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
 import { Turn, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
-import { canRunLive, LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
+import { canRunLive } from '../adapters/live.ts';
+import { LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
 import type { LiveHolder, LivePool } from './live-pool.ts';
 import type { Log } from '../log/logger.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
@@ -113,7 +114,7 @@ export class AgentSession implements LiveHolder {
 
   /** Whether a turn could take a message while it works: a live CLI, or one reading its input (config.liveInput). */
   get steerable(): boolean {
-    return !!this.config.adapter.streamInput && (this.config.liveInput === true || this.runsLive);
+    return this.runsLive || (this.config.liveInput === true && !!this.config.adapter.streamInput);
   }
 
   /** Whether turns run in a CLI kept between them. */
@@ -267,6 +268,7 @@ export class AgentSession implements LiveHolder {
       cwd: config.cwd,
       env: config.env,
       spec: { ...config.options, ...fresh, resumeId: this.resumeId, cwd: config.cwd },
+      mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : ('bypass' as const),
       ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
       ...(config.log ? { log: config.log } : {}),
     };

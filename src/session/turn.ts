@@ -111,9 +111,9 @@ export class Turn implements RunningTurn {
     });
     if (via === 'live') {
       const process = this.process;
+      const encode = inputEncoders[run.adapter.protocol]!;
       this.live = new LiveInput({
-        encode: inputEncoders[run.adapter.protocol]!,
-        write: (line) => process.writeInput(line),
+        send: (text, id) => process.writeInput(encode(text, id)),
         end: () => process.endInput(),
       });
       this.live.send(run.spec.prompt, randomUUID());

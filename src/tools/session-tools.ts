@@ -9,7 +9,7 @@ import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts
 import type { ToolScope } from './scope.ts';
 import { toolsGranted } from './index.ts';
 import { askerId, mainAsker } from '../approvals/asker.ts';
-import { canRunLive } from '../session/live-cli.ts';
+import { canRunLive } from '../adapters/live.ts';
 import { mcpAccessFor } from './mcp-config.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { McpServerConfig } from '../agents/mcp-servers.ts';

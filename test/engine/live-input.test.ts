@@ -7,10 +7,9 @@ function live(options: { writable?: () => boolean } = {}) {
   const written: string[] = [];
   let ended = 0;
   const input = new LiveInput({
-    encode: (text, id) => `${id}:${text}`,
-    write: (line) => {
+    send: (text, id) => {
       if (options.writable && !options.writable()) return false;
-      written.push(line);
+      written.push(`${id}:${text}`);
       return true;
     },
     end: () => ended++,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { decoders } from '../../src/protocols/index.ts';
+import { decoders, liveDialects } from '../../src/protocols/index.ts';
 import type { AgentEvent } from '../../src/protocols/events.ts';
 import { LineDecoder } from '../../src/protocols/line-decoder.ts';
 import { parseLine } from '../../src/process/lines.ts';
@@ -8,7 +8,7 @@ const dir = new URL('../fixtures/transcripts/', import.meta.url);
 
 /** Decodes a recorded transcript line by line, exactly as the engine does. */
 export function decodeFixture(protocol: string, file: string): AgentEvent[] {
-  const decoder = new LineDecoder(decoders[protocol]!);
+  const decoder = new LineDecoder(decoders[protocol] ?? liveDialects[protocol]!.decoder);
   return readFileSync(new URL(file, dir), 'utf8')
     .split('\n')
     .map(parseLine)

@@ -34,7 +34,7 @@ export function describeMode(chat: ChatSession): string {
   const mode = chat.permissionMode;
   const lines = [`🔐 Permissions: ${mode}${chat.record.permissionMode ? '' : " (the bridge's default)"}: ${PERMISSION_MODE_MEANING[mode]}.`];
   const cli = chat.adapter;
-  if (mode === 'ask' && !canAsk(cli)) {
+  if (mode === 'ask' && !canAsk(cli, { live: chat.agent.runsLive })) {
     const flags = cli.permissions.safe?.join(' ');
     lines.push(
       `${cli.name} cannot ask the chat before a tool runs, so it runs read-only instead${flags ? ` (${flags})` : ''}. /permissions bypass lets it work unattended.`,

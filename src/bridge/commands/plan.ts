@@ -1,3 +1,4 @@
+import { canPlan } from '../../adapters/live.ts';
 import { plain } from '../../rich/index.ts';
 import { UsageError, type Command } from './command.ts';
 
@@ -20,7 +21,7 @@ export const plan: Command = {
       await reply(plain(was ? '📋 Plan mode is off: messages run as usual.' : '📋 Plan mode was not on.'));
       return;
     }
-    if (!chat.agent.runsLive) throw new UsageError(`${chat.record.cli} has no plan mode the bridge can drive.`);
+    if (!chat.agent.runsLive || !canPlan(chat.adapter)) throw new UsageError(`${chat.record.cli} has no plan mode the bridge can drive.`);
     await chat.setPlanning(true);
     const mode = chat.effectivePermissionMode;
     await reply(

@@ -1,0 +1,44 @@
+import type { AgentEvent, PermissionDecision } from './events.ts';
+
+/** What a wire writes to and reports through: the CLI's standard input, and the turn's event stream. */
+export interface WireIo {
+  /** One line of the CLI's input; false when it is gone. */
+  write(line: string): boolean;
+  /** An event the wire learned itself (an answer to its own request), among the decoded ones. */
+  emit(event: AgentEvent): void;
+}
+
+/** The session a wire opens when its process starts. */
+export interface WireSession {
+  /** The CLI's own session to continue; absent for a fresh one. */
+  resumeId?: string;
+  cwd: string;
+  /** The chat's permission mode, for a dialect that sets it when it opens the session (codex's sandbox). */
+  mode: 'bypass' | 'ask' | 'safe';
+}
+
+/**
+ * How the bridge drives a CLI kept running between turns, in its dialect: a turn's prompt and
+ * the messages that steer it, its interrupt, plan mode, and the answers to its permission
+ * requests. Claude Code's is a stateless line per call; codex's app-server is a JSON-RPC
+ * client that opens a thread first and names the turn at work in each steer, so a wire is an
+ * object per process.
+ */
+export interface LiveWire {
+  /**
+   * A line of the CLI's output, before it is decoded: true when it was the wire's own (the
+   * answer to one of its requests), which the turn never sees.
+   */
+  take(line: unknown): boolean;
+  /** A message: the turn's prompt when none is at work, else one more into it. False when the input is gone. */
+  send(text: string, id: string): boolean;
+  /** End the turn at work; the process and its session stay. Answered by a `control` event of `requestId`. */
+  interrupt(requestId: string): void;
+  /** Enter or leave plan mode; absent on a dialect without one. */
+  setPlanning?(requestId: string, planning: boolean): void;
+  /** The answer to a `permission` event. */
+  decide(requestId: string, decision: PermissionDecision): void;
+}
+
+/** A dialect's wire, made for each process. */
+export type LiveWireFactory = (io: WireIo, session: WireSession) => LiveWire;
