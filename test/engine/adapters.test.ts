@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildArgv } from '../../src/adapters/argv.ts';
+import { buildArgv, buildLiveArgv } from '../../src/adapters/argv.ts';
 import { loadAdapters } from '../../src/adapters/load.ts';
 import { effectiveMode, unsupportedMode } from '../../src/adapters/permissions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, unsupportedOption, type TurnOptions } from '../../src/adapters/turn-options.ts';
@@ -81,6 +81,19 @@ describe('adapter manifests', () => {
     expect(buildArgv((await load(valid)).get('mycli')!, { prompt: 'hi', liveInput: true })).toEqual(['--json', 'hi']);
   });
 
+  it('starts a live program with its own arguments and the options whose flags differ there, leaving the session and the mode to its dialect', async () => {
+    const live = (
+      await load({
+        ...valid,
+        untrusted: ['--isolated'],
+        options: { cwd: ['-C', '{cwd}'], model: ['-m', '{model}'] },
+        live: { protocol: 'codex-app-server', args: ['app-server'], options: { cwd: [], model: ['-c', 'model={model|json}'] } },
+      })
+    ).get('mycli')!;
+    expect(buildLiveArgv(live, { cwd: '/work', model: 'o3', resumeId: 'abc' })).toEqual(['app-server', '--isolated', '-c', 'model="o3"']);
+    expect(buildLiveArgv(live, { cwd: '/work', trusted: true })).toEqual(['app-server']);
+  });
+
   it('BRIDGE_<NAME>_COMMAND overrides the command', async () => {
     await writeFile(join(dir, 'mycli.json'), JSON.stringify(valid));
     const adapters = await loadAdapters(dir, { BRIDGE_MYCLI_COMMAND: '/opt/mycli' });
@@ -98,6 +111,20 @@ describe('adapter manifests', () => {
     [
       { ...valid, protocol: 'codex-exec-json', streamInput: ['--stdin'] },
       'field "streamInput": the codex-exec-json dialect has no input messages; remove streamInput',
+    ],
+    [
+      { ...valid, live: { protocol: 'codex-exec-json', args: [] } },
+      'field "live.protocol": Invalid option: expected one of "claude-stream-json"|"codex-app-server"',
+    ],
+    [{ ...valid, live: { protocol: 'codex-app-server', args: ['{sesion}'] } }, 'field "live.args.0": unknown placeholder {sesion}'],
+    [
+      {
+        ...valid,
+        streamInput: ['--stdin'],
+        permissions: { control: ['--stdio'] },
+        live: { protocol: 'codex-app-server', args: ['app-server'] },
+      },
+      'field "live": a CLI stays up one way',
     ],
   ])('refuses a malformed manifest naming the file and the field (%#)', async (manifest, message) => {
     const error = await load(manifest).catch((e: unknown) => e);
