@@ -18,20 +18,20 @@ export interface BenchBot {
 
 /**
  * The whole bot in this process, as a benchmark drives it: grammY over real HTTP to the fake
- * Bot API, and the fake CLI as real processes under the test adapter, or under the real
- * `claude` adapter when `claude` names its command (the fake agent speaks its live protocol;
- * the real binary needs the mock model's environment in `env` and its `workdir`).
+ * Bot API, and the fake CLI as real processes under the test adapter, or under a real
+ * adapter when `cli` names it and its command (the fake agent speaks claude's live protocol;
+ * a real binary needs the mock model's environment in `env` and its `workdir`).
  */
 export async function startBenchBot(
   dir: string,
-  options: { env?: Record<string, string>; floodLimits?: boolean; claude?: string; workdir?: string } = {},
+  options: { env?: Record<string, string>; floodLimits?: boolean; cli?: { name: 'claude' | 'codex'; command: string }; workdir?: string } = {},
 ): Promise<BenchBot> {
   const telegram = await FakeTelegram.start(options.floodLimits ? { floodLimits: true } : {});
   const cli = await fakeCliWorld();
   const work = options.workdir ?? join(dir, 'work');
   await mkdir(work, { recursive: true });
   const env = { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot };
-  const config = options.claude
+  const config = options.cli
     ? await loadConfig({
         env: {
           ...cli.env,
@@ -39,8 +39,8 @@ export async function startBenchBot(
           ...options.env,
           BRIDGE_DATA_DIR: dir,
           BRIDGE_WORKDIR: work,
-          BRIDGE_DEFAULT_CLI: 'claude',
-          BRIDGE_CLAUDE_COMMAND: options.claude,
+          BRIDGE_DEFAULT_CLI: options.cli.name,
+          [`BRIDGE_${options.cli.name.toUpperCase()}_COMMAND`]: options.cli.command,
         },
       })
     : await testConfig({ dataDir: dir, workdir: work, env: { ...cli.env, ...env, ...options.env } });

@@ -27,7 +27,7 @@ const STEERS = 40;
  */
 export async function benchLive(dir: string): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  const oneShot = await startBenchBot(join(dir, 'one-shot'), { claude: FAKE_AGENT, env: { BRIDGE_ALLOWED_USERS: ALLOWED, BRIDGE_LIVE_SESSIONS: '0' } });
+  const oneShot = await startBenchBot(join(dir, 'one-shot'), { cli: { name: 'claude', command: FAKE_AGENT }, env: { BRIDGE_ALLOWED_USERS: ALLOWED, BRIDGE_LIVE_SESSIONS: '0' } });
   let perTurn: number[];
   try {
     perTurn = await firstMessages(oneShot, -100, async (text) => (await oneShot.cli.invocations()).find((call) => call.prompt === text)?.startedAt);
@@ -35,7 +35,7 @@ export async function benchLive(dir: string): Promise<BenchResult[]> {
     await oneShot.stop();
   }
   const live = await startBenchBot(join(dir, 'live'), {
-    claude: FAKE_AGENT,
+    cli: { name: 'claude', command: FAKE_AGENT },
     env: { BRIDGE_ALLOWED_USERS: ALLOWED, BRIDGE_LIVE_SESSIONS: String(CHATS + STREAMING + 1) },
   });
   try {
@@ -68,7 +68,8 @@ export async function benchLive(dir: string): Promise<BenchResult[]> {
   } finally {
     await live.stop();
   }
-  results.push(...(await realClaude(join(dir, 'claude'))));
+  results.push(...(await realCli(join(dir, 'claude'), 'claude')));
+  results.push(...(await realCli(join(dir, 'codex'), 'codex')));
   return results;
 }
 
@@ -133,13 +134,14 @@ async function presses(bot: BenchBot): Promise<number[]> {
 }
 
 /**
- * The real claude against the mock model: the memory of an idle live process, and a turn of
- * five Bash calls in bypass mode, a process per turn (--dangerously-skip-permissions) against
- * live (each call allowed by the bridge on the control channel), with the tools each offers.
+ * A real CLI against the mock model: the memory of an idle live process, and a turn of five
+ * shell calls in bypass mode, a process per turn against live (claude: each call allowed by
+ * the bridge on the control channel; codex: its app server, which never asks in bypass), with
+ * the tools each offers.
  */
-async function realClaude(dir: string): Promise<BenchResult[]> {
+async function realCli(dir: string, cli: 'claude' | 'codex'): Promise<BenchResult[]> {
   const mock = await startMockModel();
-  const cliEnv = await prepareCliEnv('claude', mock.url);
+  const cliEnv = await prepareCliEnv(cli, mock.url);
   const results: BenchResult[] = [];
   try {
     const modes = { 'a process per turn': '0', live: '4' } as const;
@@ -147,7 +149,7 @@ async function realClaude(dir: string): Promise<BenchResult[]> {
     const tools: Record<string, string[]> = {};
     for (const [mode, sessions] of Object.entries(modes)) {
       const bot = await startBenchBot(join(dir, sessions), {
-        claude: CLI_BINARIES.claude,
+        cli: { name: cli, command: CLI_BINARIES[cli] },
         workdir: cliEnv.workdir,
         env: { ...cliEnv.env, BRIDGE_ALLOWED_USERS: String(OWNER), BRIDGE_LIVE_SESSIONS: sessions, BRIDGE_PERMISSION_MODE: 'bypass' },
       });
@@ -155,7 +157,7 @@ async function realClaude(dir: string): Promise<BenchResult[]> {
         turns[mode] = [];
         for (let i = 0; i < 6; i++) {
           const chatId = -500;
-          scriptFiveCalls(mock);
+          scriptFiveCalls(mock, cli);
           const startedAt = Date.now();
           bot.telegram.sendText({ chatId, userId: OWNER, text: `five calls ${i}`, chatType: 'group' });
           await bot.telegram.waitFor(() => bot.telegram.botMessages(chatId).some((m) => (m.text ?? '').startsWith(`done ${i}`)), 120_000);
@@ -164,10 +166,10 @@ async function realClaude(dir: string): Promise<BenchResult[]> {
         }
         if (mode === 'live') {
           await new Promise((resolve) => setTimeout(resolve, 2000)); // idle
-          const rss = liveClaudeRss();
+          const rss = liveCliRss(LIVE_MARKS[cli]);
           results.push({
             suite: 'live',
-            name: 'RSS of an idle live claude (real binary)',
+            name: `RSS of an idle live ${cli} (real binary)`,
             value: Math.round(rss / 1024),
             unit: 'MiB',
             note: 'its process tree',
@@ -180,14 +182,14 @@ async function realClaude(dir: string): Promise<BenchResult[]> {
     const [oneShotTurn, liveTurn] = [percentile(turns['a process per turn']!, 50), percentile(turns.live!, 50)];
     results.push({
       suite: 'live',
-      name: 'real claude, 5 Bash calls in bypass, a process per turn, p50',
+      name: `real ${cli}, 5 shell calls in bypass, a process per turn, p50`,
       value: oneShotTurn,
       unit: 'ms',
       note: `${tools['a process per turn']!.length} tools offered`,
     });
     results.push({
       suite: 'live',
-      name: 'real claude, 5 Bash calls in bypass, live (the bridge allows each), p50',
+      name: `real ${cli}, 5 shell calls in bypass, live, p50`,
       value: liveTurn,
       unit: 'ms',
       note: `${toolsCompared(tools['a process per turn']!, tools.live!)}; ${(liveTurn / oneShotTurn).toFixed(2)}× a process per turn`,
@@ -199,29 +201,36 @@ async function realClaude(dir: string): Promise<BenchResult[]> {
   return results;
 }
 
-function scriptFiveCalls(mock: MockModel): void {
+/** What marks a live process of each CLI on its command line. */
+const LIVE_MARKS = { claude: '--input-format', codex: ' app-server' } as const;
+
+/** Five shell calls, then the answer: counted from the turn's own prompt, since a resumed session's requests carry the turns before. */
+function scriptFiveCalls(mock: MockModel, cli: 'claude' | 'codex'): void {
+  const result = cli === 'claude' ? '"tool_result"' : '"function_call_output"';
   mock.reset((request) => {
-    const done = request.toolResults.length ? JSON.stringify(request.messages).split('"tool_result"').length - 1 : 0;
-    if (done < 5) return { toolCalls: [shellToolCall('claude', `echo call ${done}`)] };
+    const messages = request.messages as unknown[];
+    const prompt = messages.findLastIndex((message) => JSON.stringify(message).includes(request.lastUserText));
+    const done = JSON.stringify(messages.slice(prompt + 1)).split(result).length - 1;
+    if (done < 5) return { toolCalls: [shellToolCall(cli, `echo call ${done}`)] };
     return { text: `done ${request.lastUserText.replace(/^five calls /, '')}` };
   });
 }
 
-/** The tools a live claude offers the model, against a process per turn's. */
+/** The tools a live CLI offers the model, against a process per turn's. */
 function toolsCompared(perTurn: string[], live: string[]): string {
   const missing = perTurn.filter((name) => !live.includes(name));
   const added = live.filter((name) => !perTurn.includes(name));
   return `${live.length} tools offered, ${missing.length ? `missing ${missing.join(', ')}` : 'none missing'}${added.length ? `, adds ${added.join(', ')}` : ''}`;
 }
 
-/** RSS of the live claude processes under this one, with their children, in KiB. */
-function liveClaudeRss(): number {
+/** RSS of the live CLI processes under this one (`mark` on their command line), with their children, in KiB. */
+function liveCliRss(mark: string): number {
   const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' })
     .trim()
     .split('\n')
     .map((row) => row.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/)!)
     .map(([, pid, ppid, rss, args]) => ({ pid: Number(pid), ppid: Number(ppid), rss: Number(rss), args: args! }));
-  const roots = rows.filter((row) => row.ppid === process.pid && row.args.includes('--input-format'));
+  const roots = rows.filter((row) => row.ppid === process.pid && row.args.includes(mark));
   const tree = new Set(roots.map((row) => row.pid));
   for (let size = 0; size !== tree.size;) {
     size = tree.size;
