@@ -27,7 +27,10 @@ const STEERS = 40;
  */
 export async function benchLive(dir: string): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  const oneShot = await startBenchBot(join(dir, 'one-shot'), { cli: { name: 'claude', command: FAKE_AGENT }, env: { BRIDGE_ALLOWED_USERS: ALLOWED, BRIDGE_LIVE_SESSIONS: '0' } });
+  const oneShot = await startBenchBot(join(dir, 'one-shot'), {
+    cli: { name: 'claude', command: FAKE_AGENT },
+    env: { BRIDGE_ALLOWED_USERS: ALLOWED, BRIDGE_LIVE_SESSIONS: '0' },
+  });
   let perTurn: number[];
   try {
     perTurn = await firstMessages(oneShot, -100, async (text) => (await oneShot.cli.invocations()).find((call) => call.prompt === text)?.startedAt);
@@ -208,7 +211,7 @@ const LIVE_MARKS = { claude: '--input-format', codex: ' app-server' } as const;
 function scriptFiveCalls(mock: MockModel, cli: 'claude' | 'codex'): void {
   const result = cli === 'claude' ? '"tool_result"' : '"function_call_output"';
   mock.reset((request) => {
-    const messages = request.messages as unknown[];
+    const messages = request.messages;
     const prompt = messages.findLastIndex((message) => JSON.stringify(message).includes(request.lastUserText));
     const done = JSON.stringify(messages.slice(prompt + 1)).split(result).length - 1;
     if (done < 5) return { toolCalls: [shellToolCall(cli, `echo call ${done}`)] };
