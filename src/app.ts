@@ -63,6 +63,11 @@ export interface App {
   start: () => Promise<{ interrupted: number; requeued: number }>;
   /** Resolves when nothing is running: no turn, no subagent, no orchestration, nothing to announce (the console at the end of its input). */
   idle: () => Promise<void>;
+  /**
+   * The first part of a restart (SIGTERM): nothing new starts, and running turns and runs have
+   * BRIDGE_DRAIN_SECONDS to finish. `shutdown` then stops what is left, to go on after it.
+   */
+  drain: () => Promise<void>;
   /** Stops every CLI cleanly and saves state. */
   shutdown: () => Promise<void>;
 }
@@ -293,7 +298,7 @@ export async function createApp(options: {
           `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}`,
         );
       }
-      await bridge.reportInterrupted();
+      await bridge.recoverInterrupted();
       const recovered = await subagents.start();
       if (recovered.interrupted || recovered.requeued)
         log.info(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
@@ -314,6 +319,11 @@ export async function createApp(options: {
       return recovered;
     },
     idle,
+    async drain() {
+      const ms = config.restart.drainMs;
+      log.info(`draining: running turns and runs have ${ms / 1000} s to finish`);
+      await Promise.all([bridge.drain(ms), subagents.drain(ms)]);
+    },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
       inboxSweeping?.stop();

@@ -73,30 +73,46 @@ async function main(argv: string[]): Promise<number> {
     ...(transport.downloads ? { downloads: transport.downloads } : {}),
     ...(transport.roundTripMs ? { roundTripMs: transport.roundTripMs } : {}),
   });
-  // Once, whichever comes first: a signal, or the transport ending by itself (the console's input).
+  // Once, whichever comes first: a signal (which drains first, the transport still serving
+  // Stop buttons and approvals and keeping new messages), or the transport ending by itself
+  // (the console's input).
   let stopping: Promise<void> | undefined;
-  const shutdown = () =>
+  const shutdown = (drain: boolean) =>
     (stopping ??= (async () => {
+      if (drain) await app.drain();
       await transport.stop();
       await app.shutdown();
     })());
-  onSignals(shutdown, log);
+  onSignals(() => shutdown(true), log);
   transport.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
   logAgentUser(config.agentUser, log);
   await app.start();
   await transport.serve(app.host, log);
-  await shutdown();
+  await shutdown(false);
   return 0;
 }
 
-/** First signal: stop polling, stop CLIs cleanly, persist. Second: leave at once. */
+/**
+ * How long a second signal is the first one again: under `npm start`, the process group's
+ * SIGTERM (or Ctrl-C's SIGINT) also comes forwarded by npm, a moment later.
+ */
+const SAME_SIGNAL_MS = 1000;
+
+/**
+ * First signal: drain, stop what is left (to go on after the restart), persist, exit 0.
+ * Second: leave at once; what was running is resumed at the next start.
+ */
 function onSignals(shutdown: () => Promise<void>, log: Log): void {
-  let stopping = false;
+  let firstAt: number | undefined;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (stopping) process.exit(130);
-      stopping = true;
-      log.info(`${signal}: shutting down (again to force)`);
+      if (firstAt !== undefined) {
+        if (Date.now() - firstAt < SAME_SIGNAL_MS) return;
+        log.warn(`${signal} again: leaving now; what was running resumes at the next start`);
+        process.exit(130);
+      }
+      firstAt = Date.now();
+      log.info(`${signal}: draining, then shutting down (again to leave at once)`);
       shutdown().then(
         () => process.exit(0),
         (error) => {

@@ -24,11 +24,6 @@ export interface AttachmentOptions {
   reminderMs?: number;
 }
 
-interface Waiting {
-  files: SavedFile[];
-  reminder: NodeJS.Timeout | undefined;
-}
-
 interface Album {
   chat: ChatSession;
   messages: IncomingMessage[];
@@ -42,7 +37,8 @@ interface Album {
  * file that cannot be fetched or heard is answered with why.
  */
 export class Attachments {
-  private readonly waiting = new Map<string, Waiting>();
+  /** The reminders of files waiting for words (the files themselves wait in the chat's record, across restarts). */
+  private readonly reminders = new Map<string, NodeJS.Timeout>();
   private readonly albums = new Map<string, Album>();
 
   constructor(private readonly options: AttachmentOptions) {}
@@ -71,11 +67,9 @@ export class Attachments {
       if (key.startsWith(prefix) && album.messages[0]!.user.id === userId) await this.flushAlbum(key);
     }
     const key = waitingKey(chat, userId);
-    const waiting = this.waiting.get(key);
-    if (!waiting) return [];
-    clearTimeout(waiting.reminder);
-    this.waiting.delete(key);
-    return waiting.files;
+    clearTimeout(this.reminders.get(key));
+    this.reminders.delete(key);
+    return chat.takeFiles(userId);
   }
 
   /** Saves a message's files for whoever asks (a /spawn replying to a file); refusals are sentences. */
@@ -88,7 +82,7 @@ export class Attachments {
   }
 
   close(): void {
-    for (const waiting of this.waiting.values()) clearTimeout(waiting.reminder);
+    for (const reminder of this.reminders.values()) clearTimeout(reminder);
     for (const album of this.albums.values()) clearTimeout(album.timer);
   }
 
@@ -129,7 +123,7 @@ export class Attachments {
       await this.options.submit(chat, { ...first, text, files: saved });
       return;
     }
-    if (saved.length) this.hold(chat, first.user.id, saved, heard.explained);
+    if (saved.length) await this.hold(chat, first.user.id, saved, heard.explained);
   }
 
   /** Voice and audio as text, each transcript shown to the user; a recording that cannot be heard is said so. */
@@ -167,22 +161,23 @@ export class Attachments {
   }
 
   /** Files without words wait for the user's next message; the chat is reminded once if it does not come. */
-  private hold(chat: ChatSession, userId: string, files: SavedFile[], explained: boolean): void {
+  private async hold(chat: ChatSession, userId: string, files: SavedFile[], explained: boolean): Promise<void> {
+    await chat.holdFiles(userId, files);
     const key = waitingKey(chat, userId);
-    const waiting = this.waiting.get(key) ?? { files: [], reminder: undefined };
-    waiting.files.push(...files);
-    clearTimeout(waiting.reminder);
-    if (!explained) {
-      waiting.reminder = setTimeout(() => {
-        const names = waiting.files.map((file) => basename(file.path));
-        const text = `📎 ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} saved in ${INBOX_DIR}/. Your next message goes to the agent with ${names.length === 1 ? 'it' : 'them'}; say what to do.`;
-        void this.options.out
-          .send(chat.address, plain(text))
-          .catch((error: Error) => this.options.log.warn({ chat: chatKey(chat.address) }, `a file reminder failed: ${error.message}`));
-      }, this.options.reminderMs ?? 60_000);
-      waiting.reminder.unref();
-    }
-    this.waiting.set(key, waiting);
+    clearTimeout(this.reminders.get(key));
+    this.reminders.delete(key);
+    if (explained) return;
+    const reminder = setTimeout(() => {
+      this.reminders.delete(key);
+      const names = (chat.record.waitingFiles?.[userId] ?? []).map((file) => basename(file.path));
+      if (!names.length) return;
+      const text = `📎 ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} saved in ${INBOX_DIR}/. Your next message goes to the agent with ${names.length === 1 ? 'it' : 'them'}; say what to do.`;
+      void this.options.out
+        .send(chat.address, plain(text))
+        .catch((error: Error) => this.options.log.warn({ chat: chatKey(chat.address) }, `a file reminder failed: ${error.message}`));
+    }, this.options.reminderMs ?? 60_000);
+    reminder.unref();
+    this.reminders.set(key, reminder);
   }
 }
 

@@ -1,6 +1,7 @@
 import { parseCommandLine } from './command-line.ts';
 import { code, plain, rich } from '../rich/index.ts';
-import { truncate } from '../presentation/format/index.ts';
+import { nanoid } from 'nanoid';
+import { formatDuration } from '../presentation/progress.ts';
 import {
   chatKey,
   userKey,
@@ -25,6 +26,7 @@ import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../
 import { RefusalThrottle } from './refusals.ts';
 import { Turns } from './turns.ts';
 import { Steering } from './steering.ts';
+import { recoverInterrupted } from './restarts.ts';
 import { Attachments, type Prompt } from './attachments.ts';
 import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
@@ -32,7 +34,10 @@ import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
 
 /** The slice of the configuration the bot itself uses. */
-export type BotConfig = Pick<BridgeConfig, 'allowedUsers' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv'> & {
+export type BotConfig = Pick<
+  BridgeConfig,
+  'allowedUsers' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'restart'
+> & {
   settings: Pick<
     Settings,
     | 'progressEditIntervalMs'
@@ -87,6 +92,8 @@ export class Bridge {
   private readonly log: Log;
   readonly attachments: Attachments;
   private readonly steering: Steering;
+  /** Restarting: no new turn starts (see drain). */
+  private draining = false;
 
   constructor(private readonly options: BridgeOptions) {
     this.config = options.config;
@@ -209,6 +216,7 @@ export class Bridge {
       await reply(plain(refused));
       return;
     }
+    if (this.draining) return this.keepForRestart(chat, prompt);
     if (await this.steering.take(chat, prompt)) return;
     const limit = this.config.settings.maxQueuedMessages;
     if (chat.busy && chat.queued >= limit) {
@@ -219,6 +227,16 @@ export class Bridge {
     }
     const files = [...(await this.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
     await this.startTurn(chat, { ...prompt, text: promptWithFiles(prompt.text, files, chat.record.workdir) }, prompt.user.id);
+  }
+
+  /** A message that came during a drain: kept, with its files, to run after the restart. */
+  private async keepForRestart(chat: ChatSession, prompt: Prompt): Promise<void> {
+    const files = [...(await this.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
+    const text = promptWithFiles(prompt.text, files, chat.record.workdir);
+    await chat.addPending({ id: nanoid(10), text, by: prompt.user.id, ...(prompt.messageId !== undefined ? { messageId: prompt.messageId } : {}) });
+    await this.out
+      .send(chat.address, plain('🔄 The bridge is restarting: your message is kept, and runs as soon as it is back.'), { replyTo: prompt.messageId })
+      .catch((error: Error) => this.log.warn({ chat: chatKey(chat.address) }, `the restart notice failed: ${error.message}`));
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
@@ -265,23 +283,39 @@ export class Bridge {
     return lines.join('\n');
   }
 
-  /** Tells chats whose messages were in flight when the bridge last stopped. */
-  async reportInterrupted(): Promise<void> {
-    for (const chat of this.chats.interrupted()) {
-      const pending = chat.record.pending ?? [];
-      const list = pending.map((p) => `• ${truncate(p.text.replace(/\s+/g, ' '), 80)}`).join('\n');
-      const text = `⚠️ The bridge restarted before it finished ${pending.length === 1 ? 'this message' : `these ${pending.length} messages`}:\n${list}\nThe session continues: send again what you still need.`;
-      try {
-        await this.out.send(chat.address, plain(text));
-        for (const p of pending) await chat.removePending(p.id);
-      } catch (error) {
-        this.log.warn({ chat: chatKey(chat.address) }, `telling the chat about interrupted messages failed: ${(error as Error).message}`);
-      }
+  /**
+   * At the start: the messages in flight when the bridge last stopped are taken up (resumed,
+   * or run if they were waiting), or named to their chats (BRIDGE_RESUME_INTERRUPTED=off).
+   */
+  async recoverInterrupted(): Promise<void> {
+    await recoverInterrupted(this.chats.interrupted(), {
+      out: this.out,
+      resume: this.config.restart.resume,
+      ...(this.options.refuseWork ? { refuseWork: this.options.refuseWork } : {}),
+      startTurn: (chat, message, by, pending) => this.turns.start(chat, message, by, pending),
+      log: this.log,
+    });
+  }
+
+  /**
+   * The first part of a restart: no new turn starts (queued ones and messages that come
+   * meanwhile are kept for after it, and their chats told), and the running turns have until
+   * `ms` have passed to finish. Their progress says so.
+   */
+  async drain(ms: number): Promise<void> {
+    this.draining = true;
+    this.turns.shutDown();
+    const chats = this.chats.active();
+    for (const chat of chats) {
+      chat.agent.dropQueued(RESTARTING);
+      chat.current?.presenter.showNotice(`🔄 The bridge is restarting: this turn has ${formatDuration(ms)} to finish, or it goes on after the restart.`);
     }
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+    await Promise.race([this.turns.idle(), deadline]);
   }
 
   /** Stops every turn (CLIs exit cleanly) and waits until each has been reported. */
-  async shutdown(reason = 'the bridge is shutting down'): Promise<void> {
+  async shutdown(reason = this.config.restart.resume ? RESTARTING : 'the bridge is shutting down'): Promise<void> {
     this.turns.shutDown();
     this.attachments.close();
     await Promise.all(this.chats.active().map((chat) => chat.stop(reason)));
@@ -315,6 +349,9 @@ export class Bridge {
     return { text: '⏹ Stopping…' };
   }
 }
+
+/** Why work a restart stopped stopped: it goes on after the restart. */
+const RESTARTING = 'the bridge is restarting: this goes on once it is back';
 
 function refusal(userId: string): RichText {
   return rich`⛔ Sorry, you are not allowed to use this bot. Your user id is ${code(userId)}; the owner can add it to BRIDGE_ALLOWED_USERS.`;

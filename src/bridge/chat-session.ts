@@ -11,6 +11,7 @@ import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { BusyMode } from '../policy/busy-mode.ts';
 import { dataDirDenials } from '../policy/data-dir-rules.ts';
 import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
+import type { SavedFile } from '../files/inbox.ts';
 import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
@@ -178,8 +179,28 @@ export class ChatSession {
     await this.save({ pending: [...(this.record.pending ?? []), message] });
   }
 
+  /** Notes what a pending message's turn did (see PendingMessage); a message no longer pending is left alone. */
+  async updatePending(id: string, patch: Partial<Omit<PendingMessage, 'id'>>): Promise<void> {
+    const pending = this.record.pending ?? [];
+    if (!pending.some((p) => p.id === id)) return;
+    await this.save({ pending: pending.map((p) => (p.id === id ? { ...p, ...patch } : p)) });
+  }
+
   async removePending(id: string): Promise<void> {
     await this.save({ pending: (this.record.pending ?? []).filter((p) => p.id !== id) });
+  }
+
+  /** Files `userId` sent without words, kept (across restarts) for their next message. */
+  async holdFiles(userId: string, files: SavedFile[]): Promise<void> {
+    const waiting = this.record.waitingFiles ?? {};
+    await this.save({ waitingFiles: { ...waiting, [userId]: [...(waiting[userId] ?? []), ...files] } });
+  }
+
+  /** The files waiting for `userId`'s words, which their message now takes. */
+  async takeFiles(userId: string): Promise<SavedFile[]> {
+    const { [userId]: files = [], ...others } = this.record.waitingFiles ?? {};
+    if (files.length) await this.save({ waitingFiles: others });
+    return files;
   }
 
   /** Keeps the chat's record from its first message on: the bridge knows it can write here. */

@@ -89,6 +89,12 @@ export class TurnPresenter {
     this.schedule();
   }
 
+  /** A line about the turn, under its steps while it works (the bridge restarting). */
+  showNotice(text: string): void {
+    this.progress.notice = text;
+    this.schedule();
+  }
+
   /** The tools the turn now waits on the chat for (none: answered). */
   showWaiting(tools: string[]): void {
     this.progress.waiting = tools;

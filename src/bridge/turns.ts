@@ -5,7 +5,11 @@ import { ordinal } from '../presentation/ordinal.ts';
 import { displayPath } from '../presentation/paths.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { plain } from '../rich/index.ts';
+import { truncate } from '../presentation/format/index.ts';
 import type { TurnOutcome } from '../session/turn.ts';
+import type { AgentEvent } from '../protocols/events.ts';
+import { toolSummary } from '../presentation/tool-summary.ts';
+import type { PendingMessage } from '../store/chat-store.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession } from './chat-session.ts';
@@ -33,6 +37,8 @@ export class Turns {
   private readonly running = new Set<Promise<void>>();
   private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
   private shuttingDown = false;
+  /** Each running turn's top-level tool call at work, by turn id. */
+  private readonly calls = new Map<string, string>();
 
   constructor(private readonly options: TurnsOptions) {}
 
@@ -41,14 +47,20 @@ export class Turns {
     this.listeners.push(listener);
   }
 
-  /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  async start(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
+  /**
+   * A turn of the chat's main session, queued behind the one running; `by`: whose message it
+   * is (none: the bridge's own, such as a run's result). `pending`: the message a restart left
+   * unanswered, which this turn answers (its prompt may be the resume's own words).
+   */
+  async start(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = '', pending?: PendingMessage): Promise<void> {
     const { out, config } = this.options;
     const { address } = chat;
     const position = chat.busy ? chat.queued + 1 : 0;
-    const turnId = nanoid(10);
+    const turnId = pending?.id ?? nanoid(10);
     const log = this.options.log.child({ chat: chatKey(address), turn: turnId });
-    await chat.addPending({ id: turnId, text: message.text, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
+    if (!pending) {
+      await chat.addPending({ id: turnId, text: message.text, by, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
+    }
     // In a crowded chat the answer itself says the message was taken: no notice to wait behind.
     if (position && !out.crowded?.(address)) {
       await out
@@ -77,7 +89,9 @@ export class Turns {
         timeoutMs,
         onStart: () => {
           log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
-          chat.current = { id: turnId, presenter, startedAt: Date.now(), by };
+          const startedAt = Date.now();
+          chat.current = { id: turnId, presenter, startedAt, by };
+          void chat.updatePending(turnId, { startedAt });
           void presenter.begin();
           presenter.warnLater(
             plain(
@@ -86,7 +100,10 @@ export class Turns {
             timeoutMs - leadMs,
           );
         },
-        onEvent: (event) => presenter.onEvent(event),
+        onEvent: (event) => {
+          presenter.onEvent(event);
+          this.noteCall(chat, turnId, event);
+        },
         ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
       })
       .then(async (outcome) => {
@@ -109,9 +126,24 @@ export class Turns {
     void work.finally(() => this.running.delete(work));
   }
 
-  /** From now, a stopped turn stays pending: the chat hears about it after the restart. */
+  /** From now, a stopped turn stays pending: it is resumed (or the chat hears about it) after the restart. */
   shutDown(): void {
     this.shuttingDown = true;
+  }
+
+  /**
+   * Notes the tool call at work in the turn's pending message, so a turn a restart cuts short
+   * is resumed knowing it (and one that called none can simply run again). The store
+   * coalesces writes, so a chatty turn costs few.
+   */
+  private noteCall(chat: ChatSession, turnId: string, event: AgentEvent): void {
+    if (event.type === 'tool_start' && !event.parentId) {
+      this.calls.set(turnId, event.id);
+      void chat.updatePending(turnId, { toolCalled: true, inFlight: truncate(`${event.name} ${toolSummary(event.name, event.input)}`.trim(), 200) });
+    } else if (event.type === 'tool_end' && this.calls.get(turnId) === event.id) {
+      this.calls.delete(turnId);
+      void chat.updatePending(turnId, { inFlight: undefined });
+    } else if (event.type === 'exit') this.calls.delete(turnId);
   }
 
   isIdle(): boolean {

@@ -32,6 +32,12 @@ export interface BridgeConfig extends ProjectsConfig {
   busyMode: BusyMode;
   /** CLI processes kept between turns (BRIDGE_LIVE_SESSIONS), and how long one may idle (BRIDGE_IDLE_MINUTES). */
   live: { max: number; idleMs: number };
+  /**
+   * What a restart does with work in flight: on SIGTERM, how long running turns and runs may
+   * finish (BRIDGE_DRAIN_SECONDS), and whether work it interrupted is resumed at the next start
+   * (BRIDGE_RESUME_INTERRUPTED) rather than announced as interrupted.
+   */
+  restart: { drainMs: number; resume: boolean };
   /** Where voice messages are turned into text; none: they are saved, and the chat is told how to enable it. */
   transcribe: TranscriberConfig | undefined;
   dataDir: string;
@@ -121,6 +127,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     busyMode: busyMode(env.BRIDGE_BUSY_MODE),
     live: { max: integer(env, 'BRIDGE_LIVE_SESSIONS', 8, 0), idleMs: integer(env, 'BRIDGE_IDLE_MINUTES', 30, 1) * 60_000 },
+    restart: { drainMs: integer(env, 'BRIDGE_DRAIN_SECONDS', 60, 0) * 1000, resume: onOff(env, 'BRIDGE_RESUME_INTERRUPTED', true) },
     transcribe: transcribe(env),
     redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
     queueSecret: queueSecret(env),
@@ -159,6 +166,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name}: expected a whole number of at least ${min}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name}: expected on or off, got "${env[name]!.trim()}"`);
+  return raw === 'on';
 }
 
 function userIds(raw: string | undefined, bareNumbers: string): string[] {

@@ -35,6 +35,8 @@ export class ProgressState {
   detail?: string;
   /** Tools the turn waits on the chat to allow or deny. */
   waiting: string[] = [];
+  /** Something about the turn while it works (the bridge restarting). */
+  notice?: string;
   usage?: Usage;
   costUsd?: number;
 
@@ -146,6 +148,7 @@ export class ProgressState {
     const parts: string[] = [];
     if (this.detail) parts.push(truncate(this.detail, 500));
     if (this.phase === 'working' && this.waiting.length) parts.push(`Allow or deny ${this.waiting.join(', ')} below.`);
+    if (this.phase === 'working' && this.notice) parts.push(this.notice);
     if (this.phase !== 'working' && this.phase !== 'queued') parts.push(this.stats().join(' · '));
     if (this.where) parts.push(`📁 ${this.where}`);
     return parts.join('\n');

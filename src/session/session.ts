@@ -141,8 +141,7 @@ export class AgentSession implements LiveHolder {
    * keep them. Resolves when the turn has ended.
    */
   async stop(reason: string, options: { keepQueued?: boolean } = {}): Promise<Stopped> {
-    const dropped = options.keepQueued ? [] : this.queue.splice(0);
-    for (const pending of dropped) pending.resolve(notRun(reason));
+    const dropped = options.keepQueued ? 0 : this.dropQueued(reason);
     const starting = this.starting;
     if (starting) {
       starting.dropped = true;
@@ -151,7 +150,14 @@ export class AgentSession implements LiveHolder {
     const running = this.current;
     const untaken = running?.untaken ?? 0;
     if (running) await running.stop(reason);
-    return { running: !!(running || starting), dropped: dropped.length + untaken };
+    return { running: !!(running || starting), dropped: dropped + untaken };
+  }
+
+  /** Drops the queued turns (they resolve as stopped without running) and leaves the running one be: a draining bridge starts none. */
+  dropQueued(reason: string): number {
+    const dropped = this.queue.splice(0);
+    for (const pending of dropped) pending.resolve(notRun(reason));
+    return dropped.length;
   }
 
   /** Closes the live CLI process, if any, once no turn runs in it; the session resumes in a new one. */

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { BusyMode } from '../policy/busy-mode.ts';
+import type { SavedFile } from '../files/inbox.ts';
 import { openJsonStore } from './json-store.ts';
 import { wholeChatKey, type ChatRef } from '../ports/transport.ts';
 import { DATA_FORMAT } from './data-format.ts';
@@ -26,6 +27,8 @@ export interface ChatRecord {
   busyMode?: BusyMode;
   /** The next turns run in plan mode (/plan), until a plan is approved. */
   planning?: boolean;
+  /** Files sent without words, by who sent them: they go to the agent with that person's next message. */
+  waitingFiles?: Record<string, SavedFile[]>;
   /** The chat's recent sessions, oldest first, for /resume. */
   sessions?: SessionEntry[];
   updatedAt: number;
@@ -42,10 +45,27 @@ export interface SessionEntry {
   turns: number;
 }
 
+/**
+ * A message the chat's agent has not answered yet: waiting in the queue, kept during a drain,
+ * or its turn at work. What its turn did so far is noted as it goes, so a turn a restart cut
+ * short can be resumed (or, where it cannot be, named) at the next start.
+ */
 export interface PendingMessage {
   id: string;
   text: string;
   messageId?: string;
+  /** Whose message it is (a user id; empty: the bridge's own, such as a run's result). */
+  by?: string;
+  /** When its turn started: a restart found it at work, not waiting. */
+  startedAt?: number;
+  /** It called a tool (it may have changed something, so it is not simply run again). */
+  toolCalled?: boolean;
+  /** The tool call at work (its name and the start of its input), while one is. */
+  inFlight?: string;
+  /** Messages steered into its turn, which the CLI may not have taken. */
+  steered?: string[];
+  /** When a start resumed it: a turn is resumed once, so a crash during a resume cannot loop. */
+  resumedAt?: number;
 }
 
 interface ChatData {

@@ -45,6 +45,8 @@ export class SubagentRegistry {
   private readonly logsDir: string;
   private readonly log: Log;
   private closed = false;
+  /** Restarting: no queued run starts (see drain). */
+  private holding = false;
 
   constructor(private readonly options: RegistryOptions) {
     this.store = options.store;
@@ -197,6 +199,17 @@ export class SubagentRegistry {
   }
 
   /**
+   * The first part of a restart: no queued run starts, and the runs in this process have until
+   * `ms` have passed to end by themselves (runs on workers go on regardless).
+   */
+  async drain(ms: number): Promise<void> {
+    this.holding = true;
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+    const ending = this.executor.outlivesBridge ? [] : [...this.live.values()].flatMap((live) => (live.done ? [live.done] : []));
+    await Promise.race([Promise.all(ending), deadline]);
+  }
+
+  /**
    * Graceful shutdown: runs in this process are stopped and recorded as interrupted; runs on
    * workers keep going and are followed again after the restart; queued ones stay queued.
    */
@@ -278,7 +291,7 @@ export class SubagentRegistry {
 
   /** Starts queued runs, oldest first, wherever a chat and the machine have room. */
   schedule(): void {
-    if (this.closed || this.executor.unavailable()) return;
+    if (this.closed || this.holding || this.executor.unavailable()) return;
     const queued = this.store
       .all()
       .filter((r) => r.status === 'queued')

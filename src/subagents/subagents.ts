@@ -110,6 +110,11 @@ export class Subagents {
     return !this.store.all().some((run) => run.status === 'queued' || run.status === 'running');
   }
 
+  /** The first part of a restart (see SubagentRegistry.drain). */
+  drain(ms: number): Promise<void> {
+    return this.registry.drain(ms);
+  }
+
   async shutdown(): Promise<void> {
     this.sweeper.stop();
     await this.registry.shutdown();

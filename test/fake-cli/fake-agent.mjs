@@ -12,6 +12,7 @@
 //   signal:NAME    kill itself with signal NAME
 //   silent         exit 0 without a result
 //   hang           print nothing more and never exit
+//   hang-in-tool   start a Bash call (`make build`) and hang before its result
 //   ignore-term    ignore SIGTERM (so only SIGKILL stops it)
 //   ignore-interrupt  leave the bridge's interrupt control requests unanswered, working on
 //   grandchild     start a `sleep 600` child in the same process group; its pid goes to stderr
@@ -288,8 +289,9 @@ async function turn(prompt, ids = []) {
   const dirty = directive('dirty');
   if (typeof dirty === 'string') writeFileSync(join(process.cwd(), dirty), 'not committed\n');
 
+  if (directive('hang-in-tool')) assistant([{ type: 'tool_use', id: 'toolu_fake_build', name: 'Bash', input: { command: 'make build' } }]);
   // Misbehaviour comes after the work: `tools:3 hang` makes three calls, then hangs.
-  if (directive('hang')) {
+  if (directive('hang') || directive('hang-in-tool')) {
     // Noted once every line is out: from here on it writes nothing (a reader gone cannot kill it).
     if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.hanging`, `${process.pid}\n`);
     const keepAlive = setInterval(() => {}, 1 << 30);

@@ -61,6 +61,8 @@ export async function startTelegramWorld(extraEnv: Record<string, string> = {}, 
     BRIDGE_ALLOWED_USERS: String(OWNER),
     BRIDGE_DATA_DIR: data.path,
     BRIDGE_WORKDIR: work.path,
+    // A test's stop does not wait for its turns: the drain's own tests set one.
+    BRIDGE_DRAIN_SECONDS: '0',
     ...extraEnv,
   };
   const world: TelegramWorld = {

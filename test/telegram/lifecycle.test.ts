@@ -29,7 +29,7 @@ describe('bridge lifecycle', () => {
     expect(calls[1]!.resume).toBeTruthy();
   });
 
-  it('SIGTERM mid-turn stops the CLI cleanly, exits 0, and the chat hears about it after the restart', async () => {
+  it('SIGTERM mid-turn (with no time to drain) stops the CLI cleanly, exits 0, and the turn resumes after the restart', async () => {
     world = await startTelegramWorld();
     say('hang please');
     await expect.poll(async () => (await world!.cli.invocations()).length).toBe(1);
@@ -38,13 +38,13 @@ describe('bridge lifecycle', () => {
     expect(await world.bridge.exited).toMatchObject({ code: 0 });
     expect(alive(cli!.pid)).toBe(false);
     const progress = world.telegram.botMessages(CHAT)[0]!;
-    expect(world.telegram.message(CHAT, progress.messageId)!.text).toContain('the bridge is shutting down');
+    expect(world.telegram.message(CHAT, progress.messageId)!.text).toContain('the bridge is restarting: this goes on once it is back');
     await world.restart();
-    const notice = await answer(/The bridge restarted before it finished this message/);
-    expect(notice.text).toContain('• hang please');
+    await answer(/^↻ Resuming after the restart: “hang please”$/);
+    await answer(/^echo: The bridge that runs you restarted/);
   });
 
-  it('after a SIGKILL, the next start stops the CLI left running and tells the chat', async () => {
+  it('after a SIGKILL, the next start stops the CLI left running and resumes the turn', async () => {
     world = await startTelegramWorld();
     say('grandchild hang');
     await expect.poll(async () => (await world!.cli.invocations()).length).toBe(1);
@@ -55,7 +55,7 @@ describe('bridge lifecycle', () => {
     await world.bridge.exited;
     expect(alive(cli!.pid)).toBe(true); // its own process group outlived the bridge
     await world.restart();
-    await answer(/The bridge restarted before it finished this message/);
+    await answer(/^↻ Resuming after the restart: “grandchild hang”$/);
     await expect.poll(() => alive(cli!.pid)).toBe(false);
     expect(world.bridge.log()).toMatch(/^warn: stopped 1 CLI process group\(s\) left running by a previous bridge/m);
   });
@@ -161,6 +161,8 @@ describe('start-up errors', () => {
     [{ BRIDGE_DAILY_BUDGET_USD: 'lots' }, 'BRIDGE_DAILY_BUDGET_USD: expected an amount of US dollars above 0, like 5 or 2.50, got "lots"'],
     [{ BRIDGE_PROJECT_ROOTS: '/no/such/root' }, 'BRIDGE_PROJECT_ROOTS: /no/such/root is not an existing directory'],
     [{ BRIDGE_PERMISSION_MODE: 'yolo' }, 'BRIDGE_PERMISSION_MODE: expected one of safe, ask, bypass, got "yolo"'],
+    [{ BRIDGE_DRAIN_SECONDS: '1m' }, 'BRIDGE_DRAIN_SECONDS: expected a whole number of at least 0, got "1m"'],
+    [{ BRIDGE_RESUME_INTERRUPTED: 'yes' }, 'BRIDGE_RESUME_INTERRUPTED: expected on or off, got "yes"'],
     [
       { BRIDGE_TRANSCRIBE_URL: 'whisper.local' },
       'BRIDGE_TRANSCRIBE_URL: expected the http(s) base URL of an OpenAI-compatible API, like http://127.0.0.1:8000/v1, got "whisper.local"',

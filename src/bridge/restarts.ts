@@ -1,0 +1,90 @@
+import type { Log } from '../log/logger.ts';
+import { truncate } from '../presentation/format/index.ts';
+import { chatKey, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import { plain } from '../rich/index.ts';
+import type { PendingMessage } from '../store/chat-store.ts';
+import type { ChatSession } from './chat-session.ts';
+
+/** How a message a restart left unanswered is taken up at the next start, if it can be. */
+export type Recovery =
+  /** It was waiting (queued, or kept during a drain): it runs as it is. */
+  | { kind: 'waiting'; prompt: string }
+  /** Its turn was at work and the CLI named its session: the session continues, told why. */
+  | { kind: 'resume'; prompt: string }
+  /** Its turn was at work, in a session never named, and it had called no tool: it runs again. */
+  | { kind: 'again'; prompt: string };
+
+/**
+ * What becomes of a pending message at the start: none when it cannot be taken up (its turn
+ * was resumed once already, so a crash during the resume cannot loop; or it acted in a session
+ * nobody can continue): the chat is then told it was interrupted.
+ */
+export function recoveryOf(entry: PendingMessage, sessionKnown: boolean): Recovery | undefined {
+  if (!entry.startedAt) return { kind: 'waiting', prompt: entry.text };
+  if (entry.resumedAt) return undefined;
+  if (sessionKnown) return { kind: 'resume', prompt: resumePrompt(entry) };
+  return entry.toolCalled ? undefined : { kind: 'again', prompt: entry.text };
+}
+
+/** The agent's side of a resume: the bridge restarted, what was at work, and to go on. */
+export function resumePrompt(entry: PendingMessage): string {
+  const parts = ['The bridge that runs you restarted while you were working on my last message, so your work on it stopped.'];
+  if (entry.inFlight) parts.push(`The tool call in flight was: ${entry.inFlight} (it may not have finished; check before you rely on it).`);
+  if (entry.steered?.length) {
+    parts.push(`I had also sent these while you worked, which you may not have seen:\n${entry.steered.map((text) => `- ${text}`).join('\n')}`);
+  }
+  parts.push('Continue where you left off.');
+  return parts.join('\n\n');
+}
+
+export interface RecoveryParts {
+  out: Outbound;
+  /** Whether interrupted work is resumed (BRIDGE_RESUME_INTERRUPTED); off, the chat is told instead. */
+  resume: boolean;
+  /** Why the chat may not start work now (its daily budget), if so. */
+  refuseWork?: (chatKey: string) => string | undefined;
+  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by: string, pending: PendingMessage) => Promise<void>;
+  log: Log;
+}
+
+/**
+ * At the start, the messages the last run of the bridge left unanswered, chat by chat, in
+ * order: each turn at work resumed in its session once (`↻ resuming`), each waiting message
+ * run, before any message that came while the bridge was down. What cannot be taken up is
+ * named to the chat in one message. Each resume is recorded before it starts.
+ */
+export async function recoverInterrupted(chats: readonly ChatSession[], parts: RecoveryParts): Promise<void> {
+  for (const chat of chats) {
+    const lost: PendingMessage[] = [];
+    const refused = parts.refuseWork?.(chatKey(chat.address));
+    for (const entry of chat.record.pending ?? []) {
+      const recovery = parts.resume && !refused ? recoveryOf(entry, chat.record.cliSessionId !== undefined) : undefined;
+      if (!recovery) {
+        lost.push(entry);
+        continue;
+      }
+      if (recovery.kind !== 'waiting') {
+        await chat.updatePending(entry.id, { resumedAt: Date.now() });
+        await parts.out
+          .send(chat.address, plain(`↻ Resuming after the restart: “${truncate(entry.text.replace(/\s+/g, ' '), 80)}”`), { replyTo: entry.messageId })
+          .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the resume notice failed: ${error.message}`));
+      }
+      parts.log.info({ chat: chatKey(chat.address), turn: entry.id, recovery: recovery.kind }, 'taking up a message the restart left');
+      await parts.startTurn(chat, { text: recovery.prompt, ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}) }, entry.by ?? '', entry);
+    }
+    if (lost.length) await tellLost(chat, lost, refused, parts);
+  }
+}
+
+async function tellLost(chat: ChatSession, lost: PendingMessage[], refused: string | undefined, parts: RecoveryParts): Promise<void> {
+  const list = lost.map((p) => `• ${truncate(p.text.replace(/\s+/g, ' '), 80)}`).join('\n');
+  const what = lost.length === 1 ? 'this message' : `these ${lost.length} messages`;
+  const why = refused ? `\nThey were not taken up again: ${refused}` : '';
+  const text = `⚠️ The bridge restarted before it finished ${what}:\n${list}${why}\nThe session continues: send again what you still need.`;
+  try {
+    await parts.out.send(chat.address, plain(text));
+    for (const p of lost) await chat.removePending(p.id);
+  } catch (error) {
+    parts.log.warn({ chat: chatKey(chat.address) }, `telling the chat about interrupted messages failed: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,175 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// A restart loses no work: SIGTERM drains (running turns may finish, new messages are kept),
+// and the next start resumes what was cut short in its session, once, and runs what waited.
+let world: TelegramWorld | undefined;
+afterEach(async () => {
+  await world?.stop();
+  world = undefined;
+});
+
+const CHAT = -310;
+const { say, waitText } = ownerIn(() => world!, CHAT, 30_000);
+const texts = () => world!.telegram.botMessages(CHAT).map(shownText);
+const invocations = () => world!.cli.invocations();
+/** Waits until the fake CLI hangs in `count` turns (all its lines written). */
+const hanging = (count = 1) => expect.poll(() => world!.cli.hanging().then((pids) => pids.length), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
+
+describe('a restart drains', () => {
+  it('lets a running turn finish and answer before the bridge exits 0, its progress saying why it waits', async () => {
+    world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
+    say('sleep:3 finish me');
+    await waitText(/^⚙️ claude · working/);
+    world.bridge.kill('SIGTERM');
+    await waitText(/🔄 The bridge is restarting: this turn has 0:30 to finish, or it goes on after the restart\./);
+    await waitText(/^echo: sleep:3 finish me/);
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+    await world.restart();
+    say('and now');
+    await waitText(/^echo: and now/);
+    // Nothing to resume, nothing to report: the turn was answered.
+    expect(texts().filter((text) => /↻ Resuming|restarted before/.test(text))).toEqual([]);
+    expect(await invocations()).toHaveLength(2);
+  });
+
+  it('keeps a message that comes during the drain, says so, and answers it after the restart', async () => {
+    world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
+    say('sleep:3 first');
+    await waitText(/^⚙️ claude · working/);
+    world.bridge.kill('SIGTERM');
+    await waitText(/🔄 The bridge is restarting: this turn has/);
+    const kept = say('kept for later');
+    const told = await waitText(/^🔄 The bridge is restarting: your message is kept, and runs as soon as it is back\.$/);
+    expect(told.replyToMessageId).toBe(kept.message_id);
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+    expect((await invocations()).map((call) => call.prompt)).toEqual(['sleep:3 first']);
+    await world.restart();
+    const answer = await waitText(/^echo: kept for later/);
+    expect(answer.replyToMessageId).toBe(kept.message_id);
+  });
+
+  it('stops a turn still at work when the drain ends, and resumes it in its session with the tool call that was in flight', async () => {
+    world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '1' });
+    const asked = say('hang-in-tool build it');
+    await waitText(/make build/);
+    world.bridge.kill('SIGTERM');
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+    await world.restart();
+    const notice = await waitText(/^↻ Resuming after the restart: “hang-in-tool build it”$/);
+    expect(notice.replyToMessageId).toBe(asked.message_id);
+    const answer = await waitText(/^echo: The bridge that runs you restarted/);
+    expect(answer.text).toContain('The tool call in flight was: Bash make build');
+    expect(answer.replyToMessageId).toBe(asked.message_id);
+    const [first, resumed] = await invocations();
+    expect(resumed!.resume).toBe(first!.session);
+  });
+
+  it('counts a signal forwarded twice (npm start) once: the drain goes on and ends with 0', async () => {
+    world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
+    say('sleep:2 doubled');
+    await waitText(/^⚙️ claude · working/);
+    world.bridge.kill('SIGTERM');
+    world.bridge.kill('SIGTERM');
+    await waitText(/^echo: sleep:2 doubled/);
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+  });
+
+  it('leaves at once on a second signal, and what was running resumes at the next start', async () => {
+    world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '60' });
+    say('hang until the second signal');
+    await hanging();
+    world.bridge.kill('SIGTERM');
+    const firstAt = Date.now();
+    await waitText(/🔄 The bridge is restarting/);
+    // A second signal is a new one only once the first's forwarded copy could no longer come.
+    await expect.poll(() => Date.now() - firstAt, { interval: 100 }).toBeGreaterThan(1100);
+    world.bridge.kill('SIGTERM');
+    expect(await world.bridge.exited).toMatchObject({ code: 130 });
+    await world.restart();
+    await waitText(/^↻ Resuming after the restart: “hang until the second signal”$/);
+    await waitText(/^echo: The bridge that runs you restarted/);
+  });
+});
+
+describe('the next start takes up what a kill cut short', () => {
+  it('resumes a turn killed mid-work, then runs the message queued behind it, in order', async () => {
+    world = await startTelegramWorld();
+    say('/busy queue');
+    await waitText(/^📨 Busy mode: queue/);
+    say('hang one');
+    await hanging();
+    say('two');
+    await waitText(/^⏳ Queued \(1st in line\)/);
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    await waitText(/^echo: two/);
+    const answers = texts().filter((text) => /^(↻|echo:)/.test(text));
+    expect(answers).toEqual([
+      '↻ Resuming after the restart: “hang one”',
+      expect.stringMatching(/^echo: The bridge that runs you restarted/),
+      expect.stringMatching(/^echo: two/),
+    ]);
+  });
+
+  it('resumes once: a turn killed again while resuming is named to the chat, not resumed again', async () => {
+    world = await startTelegramWorld();
+    const go = join(world.workdir, 'go');
+    say('wait-for:go first');
+    await waitText(/^⚙️ claude · working/);
+    // Steered into the waiting turn, so the resume's own words carry it: the resumed turn hangs.
+    say('then hang');
+    await waitText(/➕ added: then hang/);
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    await waitText(/^↻ Resuming after the restart: “wait-for:go first”$/);
+    await hanging();
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    const told = await waitText(/^⚠️ The bridge restarted before it finished this message:/);
+    expect(told.text).toContain('• wait-for:go first');
+    await writeFile(go, '');
+    say('still here?');
+    await waitText(/^echo: still here\?/);
+    expect(texts().filter((text) => text.startsWith('↻ Resuming'))).toHaveLength(1);
+  });
+
+  it('keeps a file waiting for words across a kill: the next message still takes it', async () => {
+    world = await startTelegramWorld();
+    world.telegram.sendFile({
+      chatId: CHAT,
+      userId: 111,
+      chatType: 'group',
+      firstName: 'Ada',
+      kind: 'document',
+      bytes: Buffer.from('the log'),
+      fileName: 'build.log',
+    });
+    // Saved, and noted in the chat's record as waiting for words.
+    await expect.poll(() => readFile(join(world!.dataDir, 'chats.json'), 'utf8'), { timeout: 20_000 }).toContain('build.log');
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    say('say:read-it');
+    await waitText(/^read-it/);
+    const [call] = await invocations();
+    expect(call!.prompt).toMatch(/\n- \.bridge\/inbox\/build\.log \(document, [^)]*1 KB\)$/);
+  });
+
+  it('with BRIDGE_RESUME_INTERRUPTED=off, names the interrupted message instead', async () => {
+    world = await startTelegramWorld({ BRIDGE_RESUME_INTERRUPTED: 'off' });
+    say('hang and be forgotten');
+    await hanging();
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    const told = await waitText(/^⚠️ The bridge restarted before it finished this message:/);
+    expect(told.text).toContain('• hang and be forgotten');
+    expect(await invocations()).toHaveLength(1);
+  });
+});
