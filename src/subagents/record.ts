@@ -68,6 +68,10 @@ export interface SubagentRunRecord {
   worker?: string;
   /** The CLI's own session id, once it names one. */
   childSessionId?: string;
+  /** It called a tool (it may have changed something, so a restart does not simply run it again). */
+  toolCalled?: boolean;
+  /** When a start took it up again after a restart cut it short: once only, so a crash during the resume cannot loop. */
+  resumedAt?: number;
   pid?: number;
   result?: string;
   error?: string;

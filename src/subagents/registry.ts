@@ -21,6 +21,8 @@ export interface RegistryOptions {
   /** Run logs live under it. */
   dataDir: string;
   limits: SubagentSettings;
+  /** Runs of this process a restart cut short are taken up again at the next start (BRIDGE_RESUME_INTERRUPTED), rather than announced as interrupted. */
+  resume: boolean;
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
   log: Log;
@@ -190,12 +192,27 @@ export class SubagentRegistry {
         live.done = this.follow(run, live, execution);
         continue;
       }
+      if (this.resumable(run)) {
+        // Queued again, marked: it starts in its session (or from its task) when a slot is free.
+        const { stoppedBy: _, ...rest } = run;
+        await this.store.save({ ...rest, status: 'queued', resumedAt: Date.now() });
+        this.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} is taken up again after the restart`);
+        continue;
+      }
       await this.end(run, { status: 'interrupted', error: 'interrupted by a restart of the bridge' });
       interrupted++;
     }
     const requeued = this.store.all().filter((r) => r.status === 'queued').length;
     this.schedule();
     return { interrupted, requeued };
+  }
+
+  /**
+   * Whether a run a restart cut short in this process can be taken up: once, in the session
+   * its CLI named, or from its task if it named none and called no tool.
+   */
+  private resumable(run: SubagentRunRecord): boolean {
+    return this.options.resume && run.resumedAt === undefined && (run.childSessionId !== undefined || !run.toolCalled);
   }
 
   /**
@@ -331,7 +348,9 @@ export class SubagentRegistry {
       onLine: (raw) => live.log!.write(raw),
       onSession: (sessionId) => void this.store.save({ ...current(), childSessionId: sessionId }),
       // Every tool call is in the audit trail; approvals add their own decision entries.
-      onToolCall: (tool, input) =>
+      onToolCall: (tool, input) => {
+        // Once: a run that acted is not simply run again after a restart.
+        if (!current().toolCalled) void this.store.save({ ...current(), toolCalled: true });
         void this.options.audit.record({
           event: 'tool_call',
           runId: run.runId,
@@ -339,7 +358,8 @@ export class SubagentRegistry {
           tool,
           input,
           decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions',
-        }),
+        });
+      },
       onWorktree: (worktree) => this.store.save({ ...current(), worktree }),
       onWorker: (worker) => void this.store.save({ ...current(), worker }),
     };
@@ -356,6 +376,8 @@ export class SubagentRegistry {
     }
     if (this.closed && 'interrupted' in ending) return; // the bridge is going: followed again after the restart
     const latest = this.store.get(run.runId) ?? run;
+    // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.
+    if (this.closed && latest.stoppedBy === 'shutdown' && this.resumable(latest)) return;
     if ('failed' in ending) await this.end(latest, { status: 'failed', error: ending.failed });
     else if ('interrupted' in ending) await this.end(latest, { status: 'interrupted', error: ending.interrupted });
     else await this.end({ ...latest, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) }, fromOutcome(latest, ending.outcome));

@@ -16,7 +16,7 @@ import type { Log } from '../log/logger.ts';
 import type { AgentLibrary } from '../agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
-export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir'> & {
+export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> & {
   settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'>;
 };
 
@@ -72,6 +72,7 @@ export class Subagents {
       executor,
       dataDir: config.dataDir,
       limits,
+      resume: config.restart.resume,
       log,
       onEnded: (run) => {
         for (const listener of this.endListeners) listener(run);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
 import { RunStore } from '../../src/subagents/run-store.ts';
+import { RUN_RESUME_PROMPT } from '../../src/subagents/system-prompt.ts';
 import type { App } from '../../src/app.ts';
 import { openApp, spawnFrom } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
@@ -107,39 +108,51 @@ describe('the announcement outbox', () => {
 });
 
 describe('recovery after a restart', () => {
-  it('marks running runs interrupted and announces them, requeues queued ones, announces the unannounced', async () => {
+  it('takes up cut-short runs once (in their session, or from the task if they acted in none), announces the rest interrupted, requeues and announces', async () => {
     const store = await RunStore.open(world.dir);
-    await store.save(record({ runId: 'was-running', number: 1, status: 'running', endedAt: undefined, result: undefined }));
+    const running = { status: 'running' as const, endedAt: undefined, result: undefined };
+    await store.save(record({ runId: 'named', number: 1, ...running, childSessionId: 'session-1', toolCalled: true }));
+    await store.save(record({ runId: 'unnamed-quiet', number: 2, ...running, task: 'say:from-the-task' }));
+    await store.save(record({ runId: 'unnamed-acted', number: 3, ...running, toolCalled: true }));
+    await store.save(record({ runId: 'resumed-before', number: 4, ...running, childSessionId: 'session-4', resumedAt: Date.now() - 2000 }));
     await store.save(
-      record({ runId: 'was-queued', number: 2, status: 'queued', startedAt: undefined, endedAt: undefined, task: 'say:from-the-queue', result: undefined }),
+      record({ runId: 'was-queued', number: 5, status: 'queued', startedAt: undefined, endedAt: undefined, task: 'say:from-the-queue', result: undefined }),
     );
-    await store.save(record({ runId: 'unannounced', number: 3, result: 'finished while nobody listened' }));
-    await store.save(record({ runId: 'announced', number: 4, delivery: { chat: 'sent', sentParts: 1, attempts: 0 } }));
+    await store.save(record({ runId: 'unannounced', number: 6, result: 'finished while nobody listened' }));
+    await store.save(record({ runId: 'announced', number: 7, delivery: { chat: 'sent', sentParts: 1, attempts: 0 } }));
     const a = await open();
-    expect(await a.start()).toEqual({ interrupted: 1, requeued: 1 });
-    await expect.poll(() => out.textsTo(-1).length, { timeout: 15_000 }).toBe(3);
+    expect(await a.start()).toEqual({ interrupted: 2, requeued: 3 });
+    await expect.poll(() => out.textsTo(-1).length, { timeout: 15_000 }).toBe(6);
     const texts = out.textsTo(-1).sort();
-    expect(texts.some((t) => /^❌ #1 .*\n\n\*?Interrupted:?\*? interrupted by a restart of the bridge/.test(t))).toBe(true);
-    expect(texts.some((t) => /^✅ #2 .*\n\nfrom-the-queue/.test(t))).toBe(true);
-    expect(texts.some((t) => /^✅ #3 .*\n\nfinished while nobody listened/.test(t))).toBe(true);
-    expect(a.subagents.registry.get('was-running')!.status).toBe('interrupted');
+    expect(texts.some((t) => /^✅ #1 .*\n\n.*The bridge that runs you restarted while you were working on your task/.test(t))).toBe(true);
+    expect(texts.some((t) => /^✅ #2 .*\n\nfrom-the-task/.test(t))).toBe(true);
+    for (const n of [3, 4])
+      expect(texts.some((t) => new RegExp(`^❌ #${n} .*\\n\\n\\*?Interrupted:?\\*? interrupted by a restart of the bridge`).test(t))).toBe(true);
+    expect(texts.some((t) => /^✅ #5 .*\n\nfrom-the-queue/.test(t))).toBe(true);
+    expect(texts.some((t) => /^✅ #6 .*\n\nfinished while nobody listened/.test(t))).toBe(true);
+    // The named one was told why it goes on (its session, unknown to the fake CLI, started afresh: see subagent-recovery.test.ts for a real one).
+    expect((await world.invocations()).filter((call) => call.prompt === RUN_RESUME_PROMPT)).toHaveLength(1);
+    expect(a.subagents.registry.get('named')!.resumedAt).toBeTruthy();
   });
 
-  it('a graceful shutdown records running runs as interrupted and leaves queued ones queued', async () => {
-    const a = await open({ maxConcurrent: 1 });
-    await a.start();
-    const running = await spawnFrom(a, world, 'hang');
-    const queued = await spawnFrom(a, world, 'say:later');
-    await expect.poll(async () => (await world.invocations()).length).toBe(1);
-    await a.shutdown();
-    app = undefined;
-    const store = await RunStore.open(world.dir);
-    expect(store.get((running as { run: SubagentRunRecord }).run.runId)).toMatchObject({
-      status: 'interrupted',
-      error: 'interrupted: the bridge was shut down',
-    });
-    expect(store.get((queued as { run: SubagentRunRecord }).run.runId)).toMatchObject({ status: 'queued' });
-  });
+  it.each([
+    ['on', { status: 'running', stoppedBy: 'shutdown' }],
+    ['off', { status: 'interrupted', error: 'interrupted: the bridge was shut down' }],
+  ])(
+    'a graceful shutdown (resume %s) leaves a running run to be taken up at the next start, or records it interrupted; queued ones stay queued',
+    async (resume, left) => {
+      app = await openApp(world, out, { subagents: { maxConcurrent: 1 }, env: { BRIDGE_RESUME_INTERRUPTED: resume } });
+      const a = app;
+      const running = await spawnFrom(a, world, 'hang');
+      const queued = await spawnFrom(a, world, 'say:later');
+      await expect.poll(async () => (await world.invocations()).length).toBe(1);
+      await a.shutdown();
+      app = undefined;
+      const store = await RunStore.open(world.dir);
+      expect(store.get((running as { run: SubagentRunRecord }).run.runId)).toMatchObject(left);
+      expect(store.get((queued as { run: SubagentRunRecord }).run.runId)).toMatchObject({ status: 'queued' });
+    },
+  );
 });
 
 describe('the sweeper', () => {

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -77,10 +79,14 @@ describe('/orchestrate', () => {
     expect(done.text).toContain('second: skipped');
   });
 
-  it('survives a SIGKILL mid-plan: the interrupted step runs again, the rest follow, one announcement', async () => {
+  it('survives a SIGKILL mid-plan: the interrupted step is resumed in its session, the rest follow, one announcement', async () => {
     world = await startTelegramWorld();
     say('/orchestrate first: say:one\nslow <- first: sleep-once:30 say:slow-done\nlast <- slow: say:end');
     await expect.poll(async () => (await prompts()).some((p) => p.includes('sleep-once:30')), { timeout: 20_000 }).toBe(true);
+    // Both steps' CLIs have named their sessions (a step killed before that runs again from its task: outbox-recovery.test.ts).
+    await expect
+      .poll(async () => (await readFile(join(world!.dataDir, 'subagents.json'), 'utf8')).match(/"childSessionId"/g)?.length, { timeout: 20_000 })
+      .toBe(2);
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     await world.restart();
@@ -88,9 +94,9 @@ describe('/orchestrate', () => {
     expect(done.text).toMatch(/✓ first: completed\n.*✓ slow: completed\n.*✓ last: completed/s);
     expect(done.text).toContain('Result of last:\n\nend');
     const received = await prompts();
-    expect(received.filter((p) => p.includes('sleep-once:30'))).toHaveLength(2); // started again after the restart
-    expect(received.filter((p) => p.endsWith('say:one'))).toHaveLength(1); // the finished step was not
-    expect(received.find((p) => p.endsWith('say:end'))).toContain('slow-done');
+    expect(received.filter((p) => p.endsWith('say:one'))).toHaveLength(1); // the finished step was not run again
+    expect(received.filter((p) => p.includes('sleep-once:30'))).toHaveLength(1); // nor the resumed one from its task
+    expect(received.find((p) => p.endsWith('say:end'))).toContain('The bridge that runs you restarted');
     await new Promise((r) => setTimeout(r, 500));
     expect(texts().filter((t) => /orchestration #1/.test(t) && /^[✅❌]/.test(t))).toHaveLength(1);
   }, 90_000);

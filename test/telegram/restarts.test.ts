@@ -94,6 +94,26 @@ describe('a restart drains', () => {
   });
 });
 
+describe('a restart drains runs too', () => {
+  it('lets a run finish and be announced during the drain; one the drain cuts short is resumed in its session and announced once', async () => {
+    world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '3' });
+    say('/spawn --label Quick "sleep:1 say:drained"');
+    say('/spawn --label Long "hang-in-tool build"');
+    await waitText(/^🚀 #2 started: Long/);
+    // The long one's CLI has named its session (so it can be resumed in it).
+    await expect.poll(() => readFile(join(world!.dataDir, 'subagents.json'), 'utf8'), { timeout: 20_000 }).toMatch(/"childSessionId"[^]*"childSessionId"/);
+    world.bridge.kill('SIGTERM');
+    await waitText(/^✅ #1 Quick[^]*drained/);
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+    expect(texts().filter((text) => /^[✅❌] #2/.test(text))).toEqual([]);
+    await world.restart();
+    await waitText(/^✅ #2 Long[^]*echo: The bridge that runs you restarted while you were working on your task/);
+    const calls = await invocations();
+    expect(calls.at(-1)!.resume).toBe(calls.find((call) => call.prompt === 'hang-in-tool build')!.session);
+    expect(texts().filter((text) => /^[✅❌] #\d/.test(text))).toHaveLength(2);
+  });
+});
+
 describe('the next start takes up what a kill cut short', () => {
   it('resumes a turn killed mid-work, then runs the message queued behind it, in order', async () => {
     world = await startTelegramWorld();

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
 import { startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
@@ -26,8 +28,11 @@ const byRun = () => {
 };
 
 describe('subagent announcements across faults and restarts', () => {
-  it('SIGKILL with runs in flight: after a restart every run is announced exactly once', async () => {
-    world = await startTelegramWorld({ SUBAGENTS_MAX_CONCURRENT: '2' });
+  it.each([
+    ['on', /^✅ #2 A[^]*echo: The bridge that runs you restarted while you were working on your task/, /^✅ #3 B[^]*echo: The bridge that runs you restarted/],
+    ['off', /^❌ #2 A[^]*interrupted by a restart of the bridge/, /^❌ #3 B[^]*interrupted by a restart of the bridge/],
+  ])('SIGKILL with runs in flight (resume %s): after a restart every run is announced exactly once', async (resume, runA, runB) => {
+    world = await startTelegramWorld({ SUBAGENTS_MAX_CONCURRENT: '2', BRIDGE_RESUME_INTERRUPTED: resume });
     say('/spawn --label Quick "say:quick-done"');
     await world.telegram.waitFor(() => announcements().some((t) => t.includes('quick-done')), 15_000);
     say('/spawn --label A "tools:2 hang"');
@@ -36,6 +41,12 @@ describe('subagent announcements across faults and restarts', () => {
     await world.telegram.waitFor(() => world!.telegram.botMessages(CHAT).find((m) => /^⏳ #4 queued/.test(m.text ?? '')), 15_000);
     await expect.poll(async () => (await world!.cli.invocations()).length, { timeout: 15_000 }).toBe(3);
     const clis = (await world.cli.invocations()).slice(1);
+    // Killed once both runs' CLIs have named their sessions (a run killed before that starts again from its task).
+    const sessions = async () =>
+      Object.values(JSON.parse(await readFile(join(world!.dataDir, 'subagents.json'), 'utf8')).runs as { childSessionId?: string }[]).filter(
+        (run) => run.childSessionId,
+      );
+    await expect.poll(async () => (await sessions()).length, { timeout: 15_000 }).toBe(3);
 
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
@@ -50,10 +61,13 @@ describe('subagent announcements across faults and restarts', () => {
       [4, 1],
     ]);
     const texts = announcements();
-    expect(texts.find((t) => t.startsWith('❌ #2 A'))).toContain('interrupted by a restart of the bridge');
-    expect(texts.find((t) => t.startsWith('❌ #3 B'))).toContain('interrupted by a restart of the bridge');
+    // Resumed, each in the session its CLI named; or, with resume off, announced as interrupted.
+    expect(texts.find((t) => /^[✅❌] #2 A/.test(t))).toMatch(runA);
+    expect(texts.find((t) => /^[✅❌] #3 B/.test(t))).toMatch(runB);
     expect(texts.find((t) => t.startsWith('✅ #4 Waiting'))).toContain('waited');
     for (const cli of clis) await expect.poll(() => alive(cli.pid)).toBe(false);
+    const resumed = (await world.cli.invocations()).filter((call) => call.resume);
+    expect(resumed.map((call) => call.resume).sort()).toEqual(resume === 'on' ? clis.map((cli) => cli.session).sort() : []);
   });
 
   it('a 429, a 502 and a dropped connection delay an announcement but never lose or double it', async () => {
