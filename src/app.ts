@@ -167,6 +167,7 @@ export async function createApp(options: {
       keepSeconds: settings.workers.keepHours * 3600,
       toolsFor,
       toolTimeoutMs,
+      lockSeconds: settings.workers.lockSeconds,
       signer: new QueueSigner(config.queueSecret!),
       log,
     });

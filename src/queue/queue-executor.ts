@@ -1,4 +1,4 @@
-import { Job, Queue, QueueEvents } from 'bullmq';
+import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { nanoid } from 'nanoid';
 import type { McpAccess } from '../adapters/turn-options.ts';
@@ -6,10 +6,10 @@ import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { RunEnding, RunExecution, RunExecutor, RunReports } from '../subagents/execution.ts';
 import type { Worktree } from '../worktrees/index.ts';
 import { RunControl } from './control.ts';
-import { connect, describeRedis, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
+import { connect, describeRedis, followOutages, keys, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsReader, type RunEvent } from './run-events.ts';
 import { RUN_ATTEMPT, runJob } from './run-job.ts';
-import { endingOfStall, stoppedEnding } from './endings.ts';
+import { endingOfStall, INTERRUPTED, stoppedEnding } from './endings.ts';
 import type { QueueSigner } from './signing.ts';
 import type { Log } from '../log/logger.ts';
 
@@ -24,6 +24,8 @@ export interface QueueExecutorOptions {
    */
   toolsFor: (run: SubagentRunRecord, reuse?: string) => McpAccess | undefined;
   toolTimeoutMs: number;
+  /** How long a worker's lock on a run lasts unrenewed (settings.workers.lockSeconds): past it, the run's job has stalled. */
+  lockSeconds: number;
   /** Signs what the bridge puts in Redis and checks what workers put there (BRIDGE_QUEUE_SECRET). */
   signer: QueueSigner;
   log: Log;
@@ -33,6 +35,8 @@ export interface QueueExecutorOptions {
 const RECHECK_MS = 30_000;
 /** How long /status waits for Redis to say how many workers there are. */
 const DESCRIBE_WITHIN_MS = 2000;
+/** The name the bridge's stall check goes by among the queue's workers: it takes no job, so it is not counted as one. */
+const STALL_WATCH = 'bridge-stall-watch';
 
 /**
  * Runs subagents through a BullMQ queue on Redis, executed by workers (`npm run worker`) on
@@ -50,6 +54,14 @@ export class QueueExecutor implements RunExecutor {
   /** QueueEvents' own connection: BullMQ leaves a connection it was given open, so it is closed here. */
   private readonly eventsConnection: Redis;
   private readonly reader: RunEventsReader;
+  /**
+   * BullMQ's stalled-job check, run by the bridge too: a run whose worker died is noticed even
+   * when no worker is left to notice it. It takes no job.
+   */
+  private readonly stallWatch: Worker;
+  private readonly stallWatchConnection: Redis;
+  /** How each followed run is ended from here, when its job is taken out of the queue (stopped, or abandoned by a dead worker). */
+  private readonly endHere = new Map<string, (ending: RunEnding) => void>();
   private readonly where: string;
   private downSince: number | undefined;
   private lastError: string | undefined;
@@ -73,6 +85,20 @@ export class QueueExecutor implements RunExecutor {
       this.refused(runId, why),
     );
     this.closing = new Promise((resolve) => (this.close_ = resolve));
+    this.events.on('stalled', ({ jobId }) => void this.stalled(jobId).catch(onError));
+    this.stallWatchConnection = connect(options.redisUrl, onError);
+    this.stallWatch = new Worker(QUEUE_NAME, undefined, {
+      connection: this.stallWatchConnection,
+      prefix: PREFIX,
+      name: STALL_WATCH,
+      autorun: false,
+      // As the workers check: a job whose lock went unrenewed this long has stalled.
+      stalledInterval: options.lockSeconds * 1000,
+      lockDuration: options.lockSeconds * 1000,
+      maxStalledCount: 1,
+    });
+    this.stallWatch.on('error', onError);
+    void this.stallWatch.startStalledCheckTimer().catch(onError);
   }
 
   execute(run: SubagentRunRecord, reports: RunReports): RunExecution {
@@ -109,18 +135,21 @@ export class QueueExecutor implements RunExecutor {
     if (down) return `on workers, but ${down}`;
     let timer: NodeJS.Timeout | undefined;
     const silent = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), DESCRIBE_WITHIN_MS)));
-    const answer = await Promise.race([Promise.all([this.queue.getWorkersCount(), this.queue.getJobCounts('waiting', 'active')]), silent]).finally(() =>
+    const answer = await Promise.race([Promise.all([this.queue.getWorkers(), this.queue.getJobCounts('waiting', 'active')]), silent]).finally(() =>
       clearTimeout(timer),
     );
     if (!answer) return `on workers, but the queue's Redis (${this.where}) is unreachable: it has not answered for ${DESCRIBE_WITHIN_MS / 1000} s`;
-    const [workers, counts] = answer;
+    // BullMQ keeps each client's own connection name as `rawname`.
+    const workers = answer[0].filter((client) => !String(client.rawname).endsWith(`:w:${STALL_WATCH}`)).length;
+    const counts = answer[1];
     return `on workers through ${this.where}: ${workers} worker${workers === 1 ? '' : 's'} connected, ${counts.active ?? 0} running, ${counts.waiting ?? 0} waiting for a worker`;
   }
 
   async close(): Promise<void> {
     this.close_({ interrupted: 'the bridge is shutting down' });
     await this.reader.close();
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    await Promise.allSettled([this.events.close(), this.queue.close(), this.stallWatch.close()]);
+    this.stallWatchConnection.disconnect();
     this.eventsConnection.disconnect();
     this.commands.disconnect();
   }
@@ -129,8 +158,7 @@ export class QueueExecutor implements RunExecutor {
   private follow(run: SubagentRunRecord, reports: RunReports, submit?: () => Promise<unknown>): RunExecution {
     const { runId } = run;
     const attempt = RUN_ATTEMPT;
-    let removedWhileWaiting: ((ending: RunEnding) => void) | undefined;
-    const removed = new Promise<RunEnding>((resolve) => (removedWhileWaiting = resolve));
+    const removed = new Promise<RunEnding>((resolve) => this.endHere.set(runId, resolve));
     const ending = (async (): Promise<RunEnding> => {
       await this.reader.follow(runId, attempt, (event) => deliver(event, reports));
       if (submit) await submit();
@@ -148,7 +176,7 @@ export class QueueExecutor implements RunExecutor {
       await this.reader.caughtUp(runId);
       await this.reader.forget(runId);
       return finished;
-    })();
+    })().finally(() => this.endHere.delete(runId));
     const holds = new Map<string, true>();
     return {
       ending,
@@ -161,7 +189,7 @@ export class QueueExecutor implements RunExecutor {
             () => true,
             () => false,
           );
-          if (gone) removedWhileWaiting?.(stoppedEnding(reason));
+          if (gone) this.endHere.get(runId)?.(stoppedEnding(reason));
         }
         await ending;
       },
@@ -178,6 +206,28 @@ export class QueueExecutor implements RunExecutor {
         };
       },
     };
+  }
+
+  /**
+   * A job whose worker stopped renewing its lock (it died) went back to the queue. If its CLI
+   * had started, it is not run again: taken out of the queue here and ended as interrupted,
+   * whether or not a worker is left to take it (one that took it first ends it the same way).
+   * Its CLI session is on the dead worker's machine, so it is not resumed elsewhere.
+   */
+  private async stalled(runId: string): Promise<void> {
+    const end = this.endHere.get(runId);
+    if (!end) return;
+    const startedBy = await this.commands.get(keys.started(runId));
+    if (!startedBy) return; // its CLI never started: any worker may still run it
+    const job = await Job.fromId(this.queue, runId);
+    if (!job || !['waiting', 'delayed', 'prioritized'].includes(await job.getState())) return;
+    const removed = await job.remove().then(
+      () => true,
+      () => false,
+    );
+    if (!removed) return;
+    this.options.log.warn({ run: runId }, `the worker running it (${startedBy}) stopped: the run ends as interrupted`);
+    end({ interrupted: `${INTERRUPTED}the worker running it (${startedBy}) stopped before it finished` });
   }
 
   /** The job's ending: its result, or why it failed; looked up again now and then in case its event was missed. */

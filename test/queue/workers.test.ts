@@ -141,6 +141,28 @@ describe('subagents on workers', () => {
     expect(announcements()).toHaveLength(1);
   });
 
+  it('the only worker SIGKILLed mid-run: the bridge notices the stall itself and announces the run as interrupted, once', async () => {
+    world = await startQueueWorld(redis, ['w1']);
+    say('/spawn --label Orphan "hang"');
+    const cli = await invocation('hang');
+    await reply(/^🚀 #1 started: Orphan/);
+    world.workers.get('w1')!.kill('SIGKILL');
+    await world.workers.get('w1')!.exited;
+    const killedAt = Date.now();
+    // No worker is left to see the job stall: the bridge's own check does, within two locks and a check.
+    const told = await reply(/^❌ #1 Orphan/, TEST_LOCK_SECONDS * 4000 + 10_000);
+    expect(told).toContain('the worker running it (w1) stopped before it finished');
+    expect(Date.now() - killedAt).toBeLessThan(TEST_LOCK_SECONDS * 4000 + 10_000);
+    say('/status');
+    await reply(/0 workers connected, 0 running, 0 waiting for a worker/);
+    // A worker started again finds nothing to run twice, and stops the CLI its predecessor left.
+    await world.startWorker('w1');
+    await expect.poll(() => alive(cli.pid), { timeout: 10_000 }).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // a second announcement would be out by now
+    expect(announcements()).toHaveLength(1);
+    expect((await world.cli.invocations()).filter((call) => call.prompt.includes('hang'))).toHaveLength(1);
+  });
+
   it('the bridge SIGKILLed mid-run: the worker finishes, and the result is announced after the restart, once', async () => {
     world = await startQueueWorld(redis, ['w1']);
     say('/spawn --label Survivor "tools:3 sleep:2 say:outlived-the-bridge"');

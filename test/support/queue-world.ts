@@ -22,7 +22,9 @@ export const TEST_QUEUE_SECRET = 'test-queue-secret-0123456789abcdef';
 export const TEST_LOCK_SECONDS = 4;
 
 export async function startQueueWorld(redis: RedisServer, workerNames: string[], extraEnv: Record<string, string> = {}): Promise<QueueWorld> {
-  return addWorkers(await startTelegramWorld({ BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET, ...extraEnv }), redis, workerNames);
+  // The lock is the bridge's setting too: its own stall check runs as often as the workers' (BullMQ runs one check per interval across them all).
+  const env = { BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET, BRIDGE_WORKER_LOCK_SECONDS: String(TEST_LOCK_SECONDS), ...extraEnv };
+  return addWorkers(await startTelegramWorld(env), redis, workerNames);
 }
 
 /** Workers beside a bridge already started on `redis`, with its environment less its Telegram settings. */
@@ -31,7 +33,7 @@ export async function addWorkers(base: TelegramWorld, redis: RedisServer, worker
   // A worker has no bot token: it is not given one.
   const { TELEGRAM_BOT_TOKEN: _token, TELEGRAM_API_ROOT: _root, ...workerEnv } = base.env;
   const startWorker = async (name: string) => {
-    const worker = startWorkerProcess({ ...workerEnv, BRIDGE_WORKER_NAME: name, BRIDGE_WORKER_LOCK_SECONDS: String(TEST_LOCK_SECONDS) });
+    const worker = startWorkerProcess({ ...workerEnv, BRIDGE_WORKER_NAME: name });
     await worker.waitForLog(/taking runs from/);
     workers.set(name, worker);
     return worker;
