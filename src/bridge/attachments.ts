@@ -123,7 +123,7 @@ export class Attachments {
       await this.options.submit(chat, { ...first, text, files: saved });
       return;
     }
-    if (saved.length) await this.hold(chat, first.user.id, saved, heard.explained);
+    if (saved.length) await this.hold(chat, first.user.id, saved, heard.explained, first.messageId);
   }
 
   /** Voice and audio as text, each transcript shown to the user; a recording that cannot be heard is said so. */
@@ -161,8 +161,8 @@ export class Attachments {
   }
 
   /** Files without words wait for the user's next message; the chat is reminded once if it does not come. */
-  private async hold(chat: ChatSession, userId: string, files: SavedFile[], explained: boolean): Promise<void> {
-    await chat.holdFiles(userId, files);
+  private async hold(chat: ChatSession, userId: string, files: SavedFile[], explained: boolean, messageId: string | undefined): Promise<void> {
+    await chat.holdFiles(userId, files, messageId);
     const key = waitingKey(chat, userId);
     clearTimeout(this.reminders.get(key));
     this.reminders.delete(key);

@@ -169,6 +169,8 @@ export class Bridge {
     const command = parseCommandLine(message.text, botUsername);
     if (command?.forOtherBot) return;
     const chat = this.chats.get(address);
+    // Given again after a restart (the transport could not know it was taken): handled once.
+    if (message.messageId !== undefined && chat.hasTaken(message.messageId)) return;
     await chat.remember();
     const reply = (text: RichText, options = {}) => this.out.send(address, text, { replyTo: message.messageId, ...options });
     if (message.attachments?.length) {
@@ -192,6 +194,8 @@ export class Bridge {
         return;
       }
       const { settings } = this.config;
+      // At most once: a command cut short by a restart is not run again.
+      await chat.noteTaken(message.messageId);
       await runCommand(registered, {
         timeoutSeconds: registered.timeoutSeconds?.(settings) ?? settings.commandTimeoutSeconds,
         context: (signal) => ({ ...this.scope, chat, message, args: command.rest, reply, usage: registered.usage, signal }),

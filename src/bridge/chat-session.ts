@@ -18,6 +18,8 @@ import type { Log } from '../log/logger.ts';
 
 /** Sessions a chat remembers for /resume. */
 const SESSIONS_KEPT = 20;
+/** How many handled message ids a chat remembers: far more than a transport gives again after a restart. */
+const TAKEN_KEPT = 200;
 
 /** The slice of the configuration chats' sessions run on. */
 export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode'> & {
@@ -186,14 +188,31 @@ export class ChatSession {
     await this.save({ pending: pending.map((p) => (p.id === id ? { ...p, ...patch } : p)) });
   }
 
+  /** The message is answered (or named as lost): it leaves the pending ones, and is remembered as taken. */
   async removePending(id: string): Promise<void> {
-    await this.save({ pending: (this.record.pending ?? []).filter((p) => p.id !== id) });
+    const pending = this.record.pending ?? [];
+    const messageId = pending.find((p) => p.id === id)?.messageId;
+    await this.save({ pending: pending.filter((p) => p.id !== id), ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
   }
 
-  /** Files `userId` sent without words, kept (across restarts) for their next message. */
-  async holdFiles(userId: string, files: SavedFile[]): Promise<void> {
+  /** Whether the bridge has taken this message already (a transport giving it again after a restart). */
+  hasTaken(messageId: string): boolean {
+    return (this.record.taken ?? []).includes(messageId) || (this.record.pending ?? []).some((p) => p.messageId === messageId);
+  }
+
+  /** Remembers a message as handled (a command about to run, a steer, files kept for words), with whatever else changes with it. */
+  async noteTaken(messageId: string | undefined, patch: Partial<ChatRecord> = {}): Promise<void> {
+    await this.save({ ...patch, ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
+  }
+
+  private takenWith(messageId: string): string[] {
+    return [...(this.record.taken ?? []).filter((id) => id !== messageId), messageId].slice(-TAKEN_KEPT);
+  }
+
+  /** Files `userId` sent without words (in message `messageId`), kept (across restarts) for their next message. */
+  async holdFiles(userId: string, files: SavedFile[], messageId: string | undefined): Promise<void> {
     const waiting = this.record.waitingFiles ?? {};
-    await this.save({ waitingFiles: { ...waiting, [userId]: [...(waiting[userId] ?? []), ...files] } });
+    await this.noteTaken(messageId, { waitingFiles: { ...waiting, [userId]: [...(waiting[userId] ?? []), ...files] } });
   }
 
   /** The files waiting for `userId`'s words, which their message now takes. */

@@ -2,6 +2,7 @@ import type { Log } from '../log/logger.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { chatKey, type IncomingMessage, type Outbound } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
+import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
 import type { PendingMessage } from '../store/chat-store.ts';
 import type { ChatSession } from './chat-session.ts';
 
@@ -16,12 +17,12 @@ export type Recovery =
 
 /**
  * What becomes of a pending message at the start: none when it cannot be taken up (its turn
- * was resumed once already, so a crash during the resume cannot loop; or it acted in a session
- * nobody can continue): the chat is then told it was interrupted.
+ * was resumed RESUME_ATTEMPTS times already, so a crash during resumes cannot loop; or it acted
+ * in a session nobody can continue): the chat is then told it was interrupted.
  */
 export function recoveryOf(entry: PendingMessage, sessionKnown: boolean): Recovery | undefined {
   if (!entry.startedAt) return { kind: 'waiting', prompt: entry.text };
-  if (entry.resumedAt) return undefined;
+  if ((entry.resumes ?? 0) >= RESUME_ATTEMPTS) return undefined;
   if (sessionKnown) return { kind: 'resume', prompt: resumePrompt(entry) };
   return entry.toolCalled ? undefined : { kind: 'again', prompt: entry.text };
 }
@@ -49,7 +50,7 @@ export interface RecoveryParts {
 
 /**
  * At the start, the messages the last run of the bridge left unanswered, chat by chat, in
- * order: each turn at work resumed in its session once (`↻ resuming`), each waiting message
+ * order: each turn at work resumed in its session (`↻ resuming`), each waiting message
  * run, before any message that came while the bridge was down. What cannot be taken up is
  * named to the chat in one message. Each resume is recorded before it starts.
  */
@@ -64,7 +65,7 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
         continue;
       }
       if (recovery.kind !== 'waiting') {
-        await chat.updatePending(entry.id, { resumedAt: Date.now() });
+        await chat.updatePending(entry.id, { resumes: (entry.resumes ?? 0) + 1 });
         await parts.out
           .send(chat.address, plain(`↻ Resuming after the restart: “${truncate(entry.text.replace(/\s+/g, ' '), 80)}”`), { replyTo: entry.messageId })
           .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the resume notice failed: ${error.message}`));

@@ -21,6 +21,12 @@ export interface ChatRecord {
   workdir: string;
   /** Messages accepted but not yet answered: after a crash, the chat is told which were lost. */
   pending?: PendingMessage[];
+  /**
+   * The newest messages handled to the end (their turn answered, their command run, steered
+   * into a turn, their files kept): a message the transport gives again after a restart is not
+   * handled twice. With `pending`, every message the bridge has taken.
+   */
+  taken?: string[];
   /** Every answer ends with the terminal command that continues the session (`/handoff on`). */
   showHandoff?: boolean;
   /** Chosen with /busy; absent, the bridge's BRIDGE_BUSY_MODE. */
@@ -64,8 +70,8 @@ export interface PendingMessage {
   inFlight?: string;
   /** Messages steered into its turn, which the CLI may not have taken. */
   steered?: string[];
-  /** When a start resumed it: a turn is resumed once, so a crash during a resume cannot loop. */
-  resumedAt?: number;
+  /** How many starts have resumed it (RESUME_ATTEMPTS at most, so a crash during a resume cannot loop). */
+  resumes?: number;
 }
 
 interface ChatData {

@@ -163,7 +163,7 @@ export class LocalExecutor implements RunExecutor {
       adapter,
       cwd: run.worktree?.workdir ?? run.cwd,
       // Taken up after a restart: its own session continues.
-      ...(run.resumedAt !== undefined && run.childSessionId ? { resumeId: run.childSessionId } : {}),
+      ...(run.resumes && run.childSessionId ? { resumeId: run.childSessionId } : {}),
       env: { ...this.options.cliEnv, JSONL_BRIDGE_RUN_ID: run.runId },
       options: {
         ...runTurnOptions(run),

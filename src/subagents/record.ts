@@ -70,8 +70,8 @@ export interface SubagentRunRecord {
   childSessionId?: string;
   /** It called a tool (it may have changed something, so a restart does not simply run it again). */
   toolCalled?: boolean;
-  /** When a start took it up again after a restart cut it short: once only, so a crash during the resume cannot loop. */
-  resumedAt?: number;
+  /** How many starts took it up again after a restart cut it short (RESUME_ATTEMPTS at most, so a crash during resumes cannot loop). */
+  resumes?: number;
   pid?: number;
   result?: string;
   error?: string;

@@ -8,6 +8,7 @@ import { pendingDelivery, type Delivery } from './delivery.ts';
 import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
+import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
 import { RunLog } from './run-log.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
@@ -195,7 +196,7 @@ export class SubagentRegistry {
       if (this.resumable(run)) {
         // Queued again, marked: it starts in its session (or from its task) when a slot is free.
         const { stoppedBy: _, ...rest } = run;
-        await this.store.save({ ...rest, status: 'queued', resumedAt: Date.now() });
+        await this.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
         this.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} is taken up again after the restart`);
         continue;
       }
@@ -208,11 +209,11 @@ export class SubagentRegistry {
   }
 
   /**
-   * Whether a run a restart cut short in this process can be taken up: once, in the session
-   * its CLI named, or from its task if it named none and called no tool.
+   * Whether a run a restart cut short in this process can be taken up (RESUME_ATTEMPTS times at
+   * most): in the session its CLI named, or from its task if it named none and called no tool.
    */
   private resumable(run: SubagentRunRecord): boolean {
-    return this.options.resume && run.resumedAt === undefined && (run.childSessionId !== undefined || !run.toolCalled);
+    return this.options.resume && (run.resumes ?? 0) < RESUME_ATTEMPTS && (run.childSessionId !== undefined || !run.toolCalled);
   }
 
   /**

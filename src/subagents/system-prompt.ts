@@ -16,9 +16,9 @@ export const RUN_RESUME_PROMPT =
   'The bridge that runs you restarted while you were working on your task, so your work stopped. Check what was done (a command in flight may not have finished), then continue where you left off and finish the task.';
 
 /** The prompt of the run: the task, and the message it replied to when there was one (or, resumed, why it goes on). */
-export function subagentPrompt(run: Pick<SubagentRunRecord, 'task' | 'resumedAt' | 'childSessionId'> & { context?: string }): string {
+export function subagentPrompt(run: Pick<SubagentRunRecord, 'task' | 'resumes' | 'childSessionId'> & { context?: string }): string {
   // Taken up after a restart in the session that has the task already: told why it stopped.
-  if (run.resumedAt !== undefined && run.childSessionId) return RUN_RESUME_PROMPT;
+  if (run.resumes && run.childSessionId) return RUN_RESUME_PROMPT;
   if (!run.context) return run.task;
   return `${run.task}\n\nContext: the message this request replied to:\n"""\n${run.context}\n"""`;
 }

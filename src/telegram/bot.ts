@@ -9,6 +9,7 @@ import type { TelegramSettings } from './settings.ts';
 import { attachmentsOf } from './attachments.ts';
 import type { Log } from '../log/logger.ts';
 import { telegramChat } from './id.ts';
+import type { UpdateJournal } from './update-journal.ts';
 
 export interface TelegramBridge {
   bot: Bot;
@@ -40,9 +41,19 @@ export function createOutboundApi({ token, apiRoot }: Required<TelegramSettings>
  * different chats concurrently. Handlers return as soon as a turn is queued, so /stop is
  * never stuck behind a running turn.
  */
-export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: TransportHost, out: Outbound, log: Log): Promise<TelegramBridge> {
+export async function startTelegram(
+  bot: Bot,
+  me: UserFromGetMe,
+  bridge: TransportHost,
+  out: Outbound,
+  log: Log,
+  journal: UpdateJournal,
+): Promise<TelegramBridge> {
   bot.botInfo = me;
   await bot.api.setMyCommands(bridge.commands.map((c) => ({ command: c.name, description: c.description })));
+
+  // Before anything waits: a message is on disk from its arrival until it is handed over.
+  bot.use(journal.middleware());
 
   // A chat's messages in order, and its button presses in order, but a press never waits behind a message being handled.
   bot.use(sequentialize((ctx: Context) => (ctx.chat ? `${ctx.callbackQuery ? 'press' : 'message'}:${chatKey(addressOf(ctx))}` : undefined)));
@@ -99,6 +110,9 @@ export async function startTelegram(bot: Bot, me: UserFromGetMe, bridge: Transpo
   // The error boundary: one bad update is logged, the bot goes on.
   bot.catch((error) => log.error({ err: error.error, chat: error.ctx.chat?.id, update: error.ctx.update.update_id }, 'handling an update failed'));
 
+  // What a killed predecessor had taken from Telegram and not handed over comes first, in order.
+  const replayed = await journal.replay((update) => bot.handleUpdate(update));
+  if (replayed) log.info(`handled ${replayed} message(s) received before the restart`);
   const runner = run(bot, { runner: { fetch: { allowed_updates: ['message', 'callback_query'] } } });
   return {
     bot,

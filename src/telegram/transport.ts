@@ -8,6 +8,7 @@ import { TELEGRAM } from './id.ts';
 import { TelegramOutbound } from './outbound.ts';
 import { reachTelegram, telegramRoundTrip } from './reach.ts';
 import { requireToken, telegramSettings } from './settings.ts';
+import { UpdateJournal } from './update-journal.ts';
 
 /**
  * Telegram, through grammY: long polling with the runner, answers through the outbound with
@@ -33,7 +34,7 @@ export const telegram: TransportKind = {
         me = await reachTelegram(settings, log);
       },
       async serve(host, log) {
-        running = await startTelegram(bot, me!, host, this.out, log);
+        running = await startTelegram(bot, me!, host, this.out, log, await UpdateJournal.open(sources.dataDir));
         await running.runner.task();
       },
       async stop() {

@@ -5,6 +5,7 @@ import type { Settings } from '../../src/config/bridge-manifest.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
 import { RunStore } from '../../src/subagents/run-store.ts';
 import { RUN_RESUME_PROMPT } from '../../src/subagents/system-prompt.ts';
+import { RESUME_ATTEMPTS } from '../../src/policy/resume-attempts.ts';
 import type { App } from '../../src/app.ts';
 import { openApp, spawnFrom } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
@@ -108,13 +109,13 @@ describe('the announcement outbox', () => {
 });
 
 describe('recovery after a restart', () => {
-  it('takes up cut-short runs once (in their session, or from the task if they acted in none), announces the rest interrupted, requeues and announces', async () => {
+  it('takes up cut-short runs (in their session, or from the task if they acted in none) a few times at most, announces the rest interrupted, requeues and announces', async () => {
     const store = await RunStore.open(world.dir);
     const running = { status: 'running' as const, endedAt: undefined, result: undefined };
     await store.save(record({ runId: 'named', number: 1, ...running, childSessionId: 'session-1', toolCalled: true }));
     await store.save(record({ runId: 'unnamed-quiet', number: 2, ...running, task: 'say:from-the-task' }));
     await store.save(record({ runId: 'unnamed-acted', number: 3, ...running, toolCalled: true }));
-    await store.save(record({ runId: 'resumed-before', number: 4, ...running, childSessionId: 'session-4', resumedAt: Date.now() - 2000 }));
+    await store.save(record({ runId: 'resumed-before', number: 4, ...running, childSessionId: 'session-4', resumes: RESUME_ATTEMPTS }));
     await store.save(
       record({ runId: 'was-queued', number: 5, status: 'queued', startedAt: undefined, endedAt: undefined, task: 'say:from-the-queue', result: undefined }),
     );
@@ -132,7 +133,7 @@ describe('recovery after a restart', () => {
     expect(texts.some((t) => /^✅ #6 .*\n\nfinished while nobody listened/.test(t))).toBe(true);
     // The named one was told why it goes on (its session, unknown to the fake CLI, started afresh: see subagent-recovery.test.ts for a real one).
     expect((await world.invocations()).filter((call) => call.prompt === RUN_RESUME_PROMPT)).toHaveLength(1);
-    expect(a.subagents.registry.get('named')!.resumedAt).toBeTruthy();
+    expect(a.subagents.registry.get('named')!.resumes).toBe(1);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RESUME_ATTEMPTS } from '../../src/policy/resume-attempts.ts';
 import { ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // A restart loses no work: SIGTERM drains (running turns may finish, new messages are kept),
@@ -135,19 +136,21 @@ describe('the next start takes up what a kill cut short', () => {
     ]);
   });
 
-  it('resumes once: a turn killed again while resuming is named to the chat, not resumed again', async () => {
+  it('resumes a few times at most: a turn killed during every resume is named to the chat, not resumed for ever', async () => {
     world = await startTelegramWorld();
     const go = join(world.workdir, 'go');
     say('wait-for:go first');
     await waitText(/^⚙️ claude · working/);
-    // Steered into the waiting turn, so the resume's own words carry it: the resumed turn hangs.
+    // Steered into the waiting turn, so the resume's own words carry it: each resumed turn hangs.
     say('then hang');
     await waitText(/➕ added: then hang/);
-    world.bridge.kill('SIGKILL');
-    await world.bridge.exited;
-    await world.restart();
-    await waitText(/^↻ Resuming after the restart: “wait-for:go first”$/);
-    await hanging();
+    for (let attempt = 1; attempt <= RESUME_ATTEMPTS; attempt++) {
+      world.bridge.kill('SIGKILL');
+      await world.bridge.exited;
+      await world.restart();
+      await expect.poll(() => texts().filter((text) => text === '↻ Resuming after the restart: “wait-for:go first”').length, { timeout: 20_000 }).toBe(attempt);
+      await hanging(attempt);
+    }
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     await world.restart();
@@ -156,7 +159,43 @@ describe('the next start takes up what a kill cut short', () => {
     await writeFile(go, '');
     say('still here?');
     await waitText(/^echo: still here\?/);
-    expect(texts().filter((text) => text.startsWith('↻ Resuming'))).toHaveLength(1);
+    expect(texts().filter((text) => text.startsWith('↻ Resuming'))).toHaveLength(RESUME_ATTEMPTS);
+  });
+
+  it('answers messages the bridge had taken from Telegram but not yet handled (a file downloading, a message waiting behind it), once each', async () => {
+    world = await startTelegramWorld({ BRIDGE_BUSY_MODE: 'queue' });
+    world.telegram.failNext('download', { hang: true });
+    const file = world.telegram.sendFile({
+      chatId: CHAT,
+      userId: 111,
+      chatType: 'group',
+      firstName: 'Ada',
+      kind: 'document',
+      bytes: Buffer.from('log'),
+      fileName: 'slow.log',
+      caption: 'read slow.log',
+    });
+    const after = say('and then this');
+    // Both are on their way: the download hangs, and the message waits behind it in its chat.
+    await expect
+      .poll(
+        () => world!.telegram.calls.filter((call) => call.method === 'getUpdates' && String(JSON.stringify(call.result)).includes('and then this')).length,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBeGreaterThan(0);
+    await expect.poll(() => world!.telegram.calls.some((call) => call.method === 'getFile'), { timeout: 20_000 }).toBe(true);
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    world.telegram.clearFaults();
+    await world.restart();
+    const first = await waitText(/^echo: read slow\.log/);
+    const second = await waitText(/^echo: and then this/);
+    expect(first.replyToMessageId).toBe(file.message_id);
+    expect(second.replyToMessageId).toBe(after.message_id);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // a second answer would be out by now
+    expect(texts().filter((text) => /^echo: (read slow|and then this)/.test(text))).toHaveLength(2);
   });
 
   it('keeps a file waiting for words across a kill: the next message still takes it', async () => {

@@ -1,0 +1,25 @@
+import { parseArgs } from 'node:util';
+import { formatReport, runChaos } from './chaos.ts';
+
+// `npm run chaos [-- --cycles N] [--seed S] [--claude]`: the long chaos run (the short one is in
+// `npm test`); `--claude` runs the real claude against the mock model instead of the fake CLI.
+// Exits 1 when anything was lost, doubled or run out of order.
+const { values } = parseArgs({
+  options: {
+    cycles: { type: 'string' },
+    seed: { type: 'string' },
+    claude: { type: 'boolean', default: false },
+  },
+});
+const claude = values.claude ?? false;
+const cycles = Number(values.cycles ?? (claude ? 3 : 20));
+const seed = Number(values.seed ?? Date.now() % 100_000);
+if (!Number.isInteger(cycles) || cycles < 1 || !Number.isInteger(seed)) {
+  console.error('usage: npm run chaos -- [--cycles N] [--seed S] [--claude]');
+  process.exit(2);
+}
+console.log(`chaos: ${cycles} cycles with ${claude ? 'the real claude' : 'the fake CLI'}, seed ${seed}`);
+const report = await runChaos({ cycles, seed, cli: claude ? 'claude' : 'fake', log: (line) => console.log(line) });
+console.log(formatReport(report));
+const failed = report.turns.lost + report.turns.duplicated + report.runs.lost + report.runs.duplicated + report.turns.outOfOrder;
+process.exit(failed ? 1 : 0);
