@@ -21,6 +21,8 @@ export type Recovery =
  * in a session nobody can continue): the chat is then told it was interrupted.
  */
 export function recoveryOf(entry: PendingMessage, sessionKnown: boolean): Recovery | undefined {
+  // Kept by a bridge that did not note what its turns did (no `by`): whether it ran is unknown.
+  if (entry.by === undefined) return undefined;
   if (!entry.startedAt) return { kind: 'waiting', prompt: entry.text };
   if ((entry.resumes ?? 0) >= RESUME_ATTEMPTS) return undefined;
   if (sessionKnown) return { kind: 'resume', prompt: resumePrompt(entry) };

@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { BusyMode } from '../policy/busy-mode.ts';
-import type { SavedFile } from '../files/inbox.ts';
 import { openJsonStore } from './json-store.ts';
-import { wholeChatKey, type ChatRef } from '../ports/transport.ts';
+import { wholeChatKey, type Attachment, type ChatRef } from '../ports/transport.ts';
 import { DATA_FORMAT } from './data-format.ts';
 
 /** What a chat (or forum topic) remembers across restarts. */
@@ -34,10 +33,19 @@ export interface ChatRecord {
   /** The next turns run in plan mode (/plan), until a plan is approved. */
   planning?: boolean;
   /** Files sent without words, by who sent them: they go to the agent with that person's next message. */
-  waitingFiles?: Record<string, SavedFile[]>;
+  waitingFiles?: Record<string, WaitingFile[]>;
   /** The chat's recent sessions, oldest first, for /resume. */
   sessions?: SessionEntry[];
   updatedAt: number;
+}
+
+/** A file saved in the chat's inbox, waiting for words (the inbox's SavedFile, as kept). */
+export interface WaitingFile {
+  path: string;
+  kind: Attachment['kind'];
+  bytes: number;
+  mimeType?: string;
+  durationSeconds?: number;
 }
 
 /** A conversation a chat had: enough to recognise it in /resume and to continue it. */

@@ -1,6 +1,7 @@
 import { RESUME_ATTEMPTS } from '../../src/policy/resume-attempts.ts';
 import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
 import type { FakeMessage } from '../support/fake-telegram/message-view.ts';
+import { seeded } from '../support/seeded.ts';
 import { startMockModel, type MockModel } from '../support/mock-model/index.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -53,7 +54,7 @@ interface Sent {
 }
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
-  const random = mulberry32(options.seed);
+  const random = seeded(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const chats = Array.from({ length: options.chats ?? 3 }, (_, i) => -7001 - i);
   const perCycle = options.perCycle ?? 6;
@@ -313,18 +314,6 @@ async function realClaude(): Promise<{ env: Record<string, string>; stop(): Prom
 /** The text a Bot API call sent, if any. */
 function textOf(params: Readonly<Record<string, unknown>>): string {
   return typeof params.text === 'string' ? params.text : '';
-}
-
-/** A small seeded generator: a run is reproduced by its seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The report as a table, with what went wrong under it. */

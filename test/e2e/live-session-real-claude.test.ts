@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellToolCall, type MockModel, type ModelRequest } from '../support/mock-model/index.ts';
+import { processesUnder } from '../support/process-tree.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
 import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -34,20 +34,10 @@ const press = (message: { messageId: number; buttons: readonly unknown[] }, labe
   world.telegram.pressButton({ chatId: CHAT, messageId: message.messageId, data: button.callback_data, userId: OWNER });
 };
 /** The pids of the live claude processes under the bridge (stream-json input marks them). */
-function liveClaudes(): number[] {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((row) => row.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/)!)
-    .map(([, pid, ppid, args]) => ({ pid: Number(pid), ppid: Number(ppid), args: args! }));
-  const under = new Set([world.bridge.pid]);
-  // Rows in pid order need not be in parent-first order: add children until none is new.
-  for (let size = 0; size !== under.size;) {
-    size = under.size;
-    for (const row of rows) if (under.has(row.ppid)) under.add(row.pid);
-  }
-  return rows.filter((row) => under.has(row.pid) && row.args.includes('--input-format')).map((row) => row.pid);
-}
+const liveClaudes = () =>
+  processesUnder(world.bridge.pid)
+    .filter((row) => row.args.includes('--input-format'))
+    .map((row) => row.pid);
 
 describe('a live session of the real claude', () => {
   it('takes a message sent while it works into the running turn: the model hears it with the tool result', async () => {

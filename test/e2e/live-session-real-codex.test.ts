@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellToolCall, type MockModel, type ModelRequest } from '../support/mock-model/index.ts';
+import { processesUnder } from '../support/process-tree.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
 import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -33,17 +33,7 @@ const press = (message: { messageId: number; buttons: readonly unknown[] }, labe
 };
 /** The pids of the codex app servers under the bridge (its launcher's, not the native binary's it starts). */
 function appServers(): number[] {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((row) => row.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/)!)
-    .map(([, pid, ppid, args]) => ({ pid: Number(pid), ppid: Number(ppid), args: args! }));
-  const under = new Set([world.bridge.pid]);
-  for (let size = 0; size !== under.size;) {
-    size = under.size;
-    for (const row of rows) if (under.has(row.ppid)) under.add(row.pid);
-  }
-  const servers = rows.filter((row) => under.has(row.pid) && / app-server\b/.test(row.args));
+  const servers = processesUnder(world.bridge.pid).filter((row) => / app-server\b/.test(row.args));
   return servers.filter((row) => !servers.some((parent) => parent.pid === row.ppid)).map((row) => row.pid);
 }
 

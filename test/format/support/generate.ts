@@ -1,18 +1,8 @@
 // Seeded random Markdown documents for property tests (no dependency needed).
 
-export type Random = () => number;
+import { seeded, type Random } from '../../support/seeded.ts';
 
-/** mulberry32: tiny, fast, and good enough to vary test inputs reproducibly. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded, type Random };
 
 const int = (r: Random, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
