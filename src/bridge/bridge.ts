@@ -203,7 +203,10 @@ export class Bridge {
       });
       return;
     }
-    if (this.options.takeAnswer?.(message, chat.current?.by)) return;
+    if (this.options.takeAnswer?.(message, chat.current?.by)) {
+      if (chat.current) await chat.noteSteered(chat.current.id, message.text, message.messageId);
+      return;
+    }
     if (!message.text.trim()) {
       // A chat app sends no such message, but a modified client can: it is answered, not dropped.
       await reply(plain('This message holds only blank space, so nothing went to the agent.'));

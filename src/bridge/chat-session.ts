@@ -200,6 +200,18 @@ export class ChatSession {
     return (this.record.taken ?? []).includes(messageId) || (this.record.pending ?? []).some((p) => p.messageId === messageId);
   }
 
+  /**
+   * A message that went into the turn at work (steered, or the answer to the agent's question):
+   * noted with the turn, so a restart before the CLI took it can still tell the agent, and
+   * remembered as taken.
+   */
+  async noteSteered(turnId: string, text: string, messageId: string | undefined): Promise<void> {
+    const pending = this.record.pending ?? [];
+    await this.noteTaken(messageId, {
+      pending: pending.map((entry) => (entry.id === turnId ? { ...entry, steered: [...(entry.steered ?? []), text] } : entry)),
+    });
+  }
+
   /** Remembers a message as handled (a command about to run, a steer, files kept for words), with whatever else changes with it. */
   async noteTaken(messageId: string | undefined, patch: Partial<ChatRecord> = {}): Promise<void> {
     await this.save({ ...patch, ...(messageId ? { taken: this.takenWith(messageId) } : {}) });

@@ -80,7 +80,9 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
 }
 
 async function tellLost(chat: ChatSession, lost: PendingMessage[], refused: string | undefined, parts: RecoveryParts): Promise<void> {
-  const list = lost.map((p) => `• ${truncate(p.text.replace(/\s+/g, ' '), 80)}`).join('\n');
+  // With the messages that went into each turn (steered, or answering the agent), which are lost with it.
+  const line = (text: string, indent = '') => `${indent}• ${truncate(text.replace(/\s+/g, ' '), 80)}`;
+  const list = lost.flatMap((p) => [line(p.text), ...(p.steered ?? []).map((text) => line(text, '   '))]).join('\n');
   const what = lost.length === 1 ? 'this message' : `these ${lost.length} messages`;
   const why = refused ? `\nThey were not taken up again: ${refused}` : '';
   const text = `⚠️ The bridge restarted before it finished ${what}:\n${list}${why}\nThe session continues: send again what you still need.`;

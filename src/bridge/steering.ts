@@ -54,11 +54,7 @@ export class Steering {
       await this.options.startTurn(chat, { ...prompt, text }, prompt.user.id);
       return true;
     }
-    // Noted with the turn, so a restart before the CLI took it can still tell the agent (and the message is not taken twice).
-    const pending = chat.record.pending ?? [];
-    void chat.noteTaken(prompt.messageId, {
-      pending: pending.map((entry) => (entry.id === current.id ? { ...entry, steered: [...(entry.steered ?? []), text] } : entry)),
-    });
+    void chat.noteSteered(current.id, text, prompt.messageId);
     current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
     if (prompt.messageId !== undefined) {
       void out.react?.({ ...chat.address, messageId: prompt.messageId }, '👀').catch((error: Error) => log.debug(`a reaction failed: ${error.message}`));

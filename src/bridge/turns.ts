@@ -57,7 +57,7 @@ export class Turns {
     const { address } = chat;
     const position = chat.busy ? chat.queued + 1 : 0;
     const turnId = pending?.id ?? nanoid(10);
-    const log = this.options.log.child({ chat: chatKey(address), turn: turnId });
+    const log = this.options.log.child({ chat: chatKey(address), turn: turnId, ...(message.messageId !== undefined ? { message: message.messageId } : {}) });
     if (!pending) {
       await chat.addPending({ id: turnId, text: message.text, by, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
     }

@@ -21,6 +21,8 @@ export interface ChaosOptions {
   perCycle?: number;
   /** `claude`: the real binary against the mock model, instead of the fake CLI (shorter, slower turns). */
   cli?: 'fake' | 'claude';
+  /** Leave out turns that ask the agent's questions (answered by a button a moment later). */
+  noQuestions?: boolean;
   /** Progress lines, one per cycle. */
   log?: (line: string) => void;
 }
@@ -96,7 +98,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let n = 0;
   const send = (chatId: number) => {
     const id = `c${n++}`;
-    const kind = pick(real ? ['plain', 'plain', 'spawn'] : ['tools', 'tools', 'sleep', 'file', 'question', 'spawn']);
+    const kind = pick(real ? ['plain', 'plain', 'spawn'] : ['tools', 'tools', 'sleep', 'file', ...(options.noQuestions ? [] : ['question']), 'spawn']);
     const at = Date.now();
     if (kind === 'spawn') {
       const task = real ? `reply ${id}` : `tools:2 pace:${200 + Math.floor(random() * 500)} ${id}`;
@@ -138,7 +140,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (let cycle = 1; cycle <= options.cycles; cycle++) {
       injectFaults(world, random);
       for (let i = 0; i < perCycle; i++) {
-        send(pick(chats));
+        // Not into a chat whose agent waits on a question: the message would answer it, and be hard to follow.
+        const free = chats.filter((chatId) => !telegram.botMessages(chatId).some((m) => (m.text ?? '').startsWith('❓') && m.buttons.length));
+        send(pick(free.length ? free : chats));
         await delay(random() * 300);
       }
       await delay(random() * (real ? 3000 : 2500));
@@ -180,13 +184,26 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
 /** A message is settled once answered or named as interrupted; a spawn once announced. */
 function settled(messages: readonly FakeMessage[], item: Sent): boolean {
-  return item.kind === 'spawn' ? announcements(messages, item).length > 0 : answers(messages, item).length > 0 || told(messages, item);
+  return item.kind === 'spawn'
+    ? announcements(messages, item).length > 0
+    : answers(messages, item).length > 0 || tookAsAnswer(messages, item) || told(messages, item);
 }
 
-/** The answers to a message: replies to it, or, for one that answered an agent's open question, the turn's answer that quotes it. */
+/** The answers to a message: the bot's replies to it that are an agent's answer. */
 function answers(messages: readonly FakeMessage[], item: Sent): FakeMessage[] {
-  return messages.filter(
-    (m) => (m.replyToMessageId === item.messageId && /^(echo|reply)\b/.test(m.text ?? '')) || (m.text ?? '').includes(`answered: ${item.text}`),
+  return messages.filter((m) => m.replyToMessageId === item.messageId && /^(echo|reply)\b/.test(m.text ?? ''));
+}
+
+/**
+ * A message that answered an agent's open question: the question shows it taken, or, when the
+ * turn it went into was cut short first, that turn's resume lists it (and the fake CLI's answer
+ * echoes the resume).
+ */
+function tookAsAnswer(messages: readonly FakeMessage[], item: Sent): boolean {
+  return messages.some(
+    (m) =>
+      ((m.text ?? '').startsWith('❓') && (m.text ?? '').includes(`✅ ${item.text} (`)) ||
+      ((m.text ?? '').startsWith('echo:') && (m.text ?? '').includes(`- ${item.text}\n`)),
   );
 }
 
@@ -238,13 +255,20 @@ async function account(report: ChaosReport, sent: readonly Sent[], world: Telegr
     report.turns.sent++;
     const got = answers(messages, item);
     if (messages.some((m) => m.replyToMessageId === item.messageId && (m.text ?? '').startsWith('↻ Resuming'))) report.turns.resumed++;
-    if (got.length) report.turns.answered++;
+    if (got.length || tookAsAnswer(messages, item)) report.turns.answered++;
     else if (told(messages, item)) report.turns.told++;
     else {
       report.turns.lost++;
       const replies = messages.filter((m) => m.replyToMessageId === item.messageId).map((m) => (m.text ?? '').split('\n')[0]!.slice(0, 60));
+      const delivered = telegram.calls
+        .filter(
+          (call) =>
+            call.method === 'getUpdates' && updatesOf(call.result).some((u) => u.message?.message_id === item.messageId && u.message.chat?.id === item.chatId),
+        )
+        .map((call) => `${call.time - item.at} ms`);
+      const near = kills.map((kill) => kill - item.at).filter((gap) => gap > -5000 && gap < 20_000);
       report.problems.push(
-        `message "${item.text}" (chat ${item.chatId}, message ${item.messageId}): neither answered nor named; replies: ${JSON.stringify(replies)}`,
+        `message "${item.text}" (chat ${item.chatId}, message ${item.messageId}): neither answered nor named; replies: ${JSON.stringify(replies)}; given to the bridge ${delivered.join(', ') || 'never'} after it was sent; kills at ${near.join(', ')} ms`,
       );
     }
     const times = got.map((m) => answeredAt.get(`${item.chatId}:${m.messageId}`) ?? Infinity).sort((a, b) => a - b);
@@ -309,6 +333,11 @@ async function realClaude(): Promise<{ env: Record<string, string>; stop(): Prom
       await cliEnv.cleanup();
     },
   };
+}
+
+/** The updates a getUpdates call gave. */
+function updatesOf(result: unknown): { message?: { message_id?: number; chat?: { id?: number } } }[] {
+  return Array.isArray(result) ? (result as { message?: { message_id?: number; chat?: { id?: number } } }[]) : [];
 }
 
 /** The text a Bot API call sent, if any. */

@@ -1,9 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatReport, runChaos } from './chaos.ts';
 
 // `npm run chaos [-- --cycles N] [--seed S] [--claude]`: the long chaos run (the short one is in
 // `npm test`); `--claude` runs the real claude against the mock model instead of the fake CLI.
-// Exits 1 when anything was lost, doubled or run out of order.
+// Exits 1 when anything was lost or doubled (turns run out of order are reported).
 const { values } = parseArgs({
   options: {
     cycles: { type: 'string' },
@@ -21,5 +24,10 @@ if (!Number.isInteger(cycles) || cycles < 1 || !Number.isInteger(seed)) {
 console.log(`chaos: ${cycles} cycles with ${claude ? 'the real claude' : 'the fake CLI'}, seed ${seed}`);
 const report = await runChaos({ cycles, seed, cli: claude ? 'claude' : 'fake', log: (line) => console.log(line) });
 console.log(formatReport(report));
-const failed = report.turns.lost + report.turns.duplicated + report.runs.lost + report.runs.duplicated + report.turns.outOfOrder;
+const failed = report.turns.lost + report.turns.duplicated + report.runs.lost + report.runs.duplicated;
+if (failed) {
+  const file = join(tmpdir(), `chaos-${seed}.log`);
+  writeFileSync(file, report.logs.map((log, i) => `--- bridge ${i + 1} ---\n${log}`).join('\n'));
+  console.log(`each bridge's log: ${file}`);
+}
 process.exit(failed ? 1 : 0);
