@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
-import { chatKey, isNoChat } from '../ports/transport.ts';
+import { chatKey } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
-import { pendingDelivery, type Delivery } from './delivery.ts';
 import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
 import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
 import { RunLog } from './run-log.ts';
+import { runReports } from './run-reports.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { Log } from '../log/logger.ts';
-import type { Refusal, SpawnRequest, SpawnResult } from './spawn-request.ts';
+import { deliveryFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
 
 export interface RegistryOptions {
   store: RunStore;
@@ -341,29 +341,10 @@ export class SubagentRegistry {
     await this.follow(run, live, execution);
   }
 
-  /** What a running run reports goes to its record, its log and the audit trail. */
+  /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
   private reportsFor(run: SubagentRunRecord, live: Live): RunReports {
-    const current = () => this.store.get(run.runId) ?? run;
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    return {
-      onLine: (raw) => live.log!.write(raw),
-      onSession: (sessionId) => void this.store.save({ ...current(), childSessionId: sessionId }),
-      // Every tool call is in the audit trail; approvals add their own decision entries.
-      onToolCall: (tool, input) => {
-        // Once: a run that acted is not simply run again after a restart.
-        if (!current().toolCalled) void this.store.save({ ...current(), toolCalled: true });
-        void this.options.audit.record({
-          event: 'tool_call',
-          runId: run.runId,
-          chat: run.requesterKey,
-          tool,
-          input,
-          decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions',
-        });
-      },
-      onWorktree: (worktree) => this.store.save({ ...current(), worktree }),
-      onWorker: (worker) => void this.store.save({ ...current(), worker }),
-    };
+    return runReports(run, live.log, this.store, this.options.audit);
   }
 
   /** Waits for a running run's ending, records it, and gives its slot to the next one. */
@@ -413,14 +394,4 @@ export class SubagentRegistry {
 function requesterName(requester: Requester): string {
   if (requester.kind === 'user') return requester.name ?? String(requester.userId);
   return requester.kind === 'api' ? `API client ${requester.client}` : 'the agent';
-}
-
-/**
- * Who hears of the run's end: the chat, and the main agent that spawned it (manifest.json
- * `announceTo`). A step of an orchestration is reported in the orchestration's own messages.
- */
-function deliveryFor(request: SpawnRequest, announceTo: SubagentSettings['announceTo']): Delivery {
-  if (request.orchestration || isNoChat(request.address)) return pendingDelivery(false, false);
-  const byAgent = request.requester.kind === 'agent';
-  return pendingDelivery(byAgent && announceTo !== 'chat', !(byAgent && announceTo === 'agent'));
 }

@@ -1,4 +1,6 @@
-import type { ChatRef } from '../ports/transport.ts';
+import type { SubagentSettings } from '../config/bridge-manifest.ts';
+import { isNoChat, type ChatRef } from '../ports/transport.ts';
+import { pendingDelivery, type Delivery } from './delivery.ts';
 import type { SubagentRunRecord } from './record.ts';
 
 /**
@@ -37,3 +39,13 @@ export type SpawnRequest = Pick<
 export type Refusal = 'invalid' | 'limit' | 'unavailable';
 
 export type SpawnResult = { ok: true; run: SubagentRunRecord; queuePosition: number } | { ok: false; error: string; refusal?: Refusal };
+
+/**
+ * Who hears of the run's end: the chat, and the main agent that spawned it (manifest.json
+ * `announceTo`). A step of an orchestration is reported in the orchestration's own messages.
+ */
+export function deliveryFor(request: SpawnRequest, announceTo: SubagentSettings['announceTo']): Delivery {
+  if (request.orchestration || isNoChat(request.address)) return pendingDelivery(false, false);
+  const byAgent = request.requester.kind === 'agent';
+  return pendingDelivery(byAgent && announceTo !== 'chat', !(byAgent && announceTo === 'agent'));
+}
