@@ -32,6 +32,7 @@ import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
 import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
+import { delay } from '../concurrency/delay.ts';
 
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<
@@ -317,8 +318,7 @@ export class Bridge {
       chat.agent.dropQueued(RESTARTING);
       chat.current?.presenter.showNotice(`🔄 The bridge is restarting: this turn has ${formatDuration(ms)} to finish, or it goes on after the restart.`);
     }
-    const deadline = new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-    await Promise.race([this.turns.idle(), deadline]);
+    await Promise.race([this.turns.idle(), delay(ms)]);
   }
 
   /** Stops every turn (CLIs exit cleanly) and waits until each has been reported. */

@@ -14,6 +14,7 @@ import { LineDecoder } from '../protocols/line-decoder.ts';
 import type { LiveWire, WireSession } from '../protocols/index.ts';
 import type { Log } from '../log/logger.ts';
 import { LiveInput } from './live-input.ts';
+import { delay } from '../concurrency/delay.ts';
 import { TurnClock } from './turn-clock.ts';
 import {
   closingEvents,
@@ -370,8 +371,4 @@ class LiveTurn implements RunningTurn {
   private emit(event: AgentEvent): void {
     safely(() => this.handlers.onEvent?.(event), this.log);
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

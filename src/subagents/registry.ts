@@ -14,6 +14,7 @@ import { runReports } from './run-reports.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { Log } from '../log/logger.ts';
 import { deliveryFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
+import { delay } from '../concurrency/delay.ts';
 
 export interface RegistryOptions {
   store: RunStore;
@@ -222,9 +223,8 @@ export class SubagentRegistry {
    */
   async drain(ms: number): Promise<void> {
     this.holding = true;
-    const deadline = new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
     const ending = this.executor.outlivesBridge ? [] : [...this.live.values()].flatMap((live) => (live.done ? [live.done] : []));
-    await Promise.race([Promise.all(ending), deadline]);
+    await Promise.race([Promise.all(ending), delay(ms)]);
   }
 
   /**
