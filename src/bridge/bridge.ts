@@ -195,13 +195,14 @@ export class Bridge {
         return;
       }
       const { settings } = this.config;
-      // At most once: a command cut short by a restart is not run again.
-      await chat.noteTaken(message.messageId);
+      // At most once: a command cut short by a restart is not run again, and its chat is told.
+      await chat.commandBegun(message.messageId, message.text);
       await runCommand(registered, {
         timeoutSeconds: registered.timeoutSeconds?.(settings) ?? settings.commandTimeoutSeconds,
         context: (signal) => ({ ...this.scope, chat, message, args: command.rest, reply, usage: registered.usage, signal }),
         log: this.log.child({ chat: chatKey(address) }),
       });
+      await chat.commandDone(message.messageId, message.text);
       return;
     }
     if (this.options.takeAnswer?.(message, chat.current?.by)) {

@@ -217,6 +217,18 @@ export class ChatSession {
     await this.save({ ...patch, ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
   }
 
+  /** A command is about to run: taken, and noted as begun until `commandDone`. */
+  async commandBegun(messageId: string | undefined, text: string): Promise<void> {
+    const begun = [...(this.record.commandsCut ?? []), { ...(messageId ? { messageId } : {}), text }];
+    await this.noteTaken(messageId, { commandsCut: begun });
+  }
+
+  async commandDone(messageId: string | undefined, text: string): Promise<void> {
+    const begun = this.record.commandsCut ?? [];
+    const index = begun.findIndex((c) => c.messageId === messageId && c.text === text);
+    if (index >= 0) await this.save({ commandsCut: begun.filter((_, i) => i !== index) });
+  }
+
   private takenWith(messageId: string): string[] {
     return [...(this.record.taken ?? []).filter((id) => id !== messageId), messageId].slice(-TAKEN_KEPT);
   }

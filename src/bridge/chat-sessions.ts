@@ -48,7 +48,7 @@ export class ChatSessions {
   interrupted(): ChatSession[] {
     return this.store
       .all()
-      .filter((record) => record.pending?.length)
+      .filter((record) => record.pending?.length || record.commandsCut?.length)
       .map((record) => this.get(record.chat));
   }
 }

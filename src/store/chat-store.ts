@@ -26,6 +26,11 @@ export interface ChatRecord {
    * handled twice. With `pending`, every message the bridge has taken.
    */
   taken?: string[];
+  /**
+   * Commands begun and not yet finished (`/spawn …`): a restart in between names them to the
+   * chat, since whether they took effect is unknown; they are never run twice.
+   */
+  commandsCut?: { messageId?: string; text: string }[];
   /** Every answer ends with the terminal command that continues the session (`/handoff on`). */
   showHandoff?: boolean;
   /** Chosen with /busy; absent, the bridge's BRIDGE_BUSY_MODE. */

@@ -32,7 +32,7 @@ export interface ChaosReport {
   cycles: number;
   kills: { sigkill: number; drained: number; killedDuringDrain: number };
   turns: { sent: number; answered: number; resumed: number; told: number; lost: number; duplicated: number; windowDuplicated: number; outOfOrder: number };
-  runs: { spawned: number; announced: number; interrupted: number; lost: number; duplicated: number };
+  runs: { spawned: number; announced: number; interrupted: number; cut: number; lost: number; duplicated: number };
   /** From each start that had a turn to resume, to its first `↻ Resuming` on the wire (ms). */
   resumeMs: number[];
   /** The widest gap seen between an answer reaching Telegram and the kill that made it count twice (ms). */
@@ -71,7 +71,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     cycles: options.cycles,
     kills: { sigkill: 0, drained: 0, killedDuringDrain: 0 },
     turns: { sent: 0, answered: 0, resumed: 0, told: 0, lost: 0, duplicated: 0, windowDuplicated: 0, outOfOrder: 0 },
-    runs: { spawned: 0, announced: 0, interrupted: 0, lost: 0, duplicated: 0 },
+    runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0 },
     resumeMs: [],
     windowMs: 0,
     problems: [],
@@ -185,7 +185,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 /** A message is settled once answered or named as interrupted; a spawn once announced. */
 function settled(messages: readonly FakeMessage[], item: Sent): boolean {
   return item.kind === 'spawn'
-    ? announcements(messages, item).length > 0
+    ? announcements(messages, item).length > 0 || cutShort(messages, item)
     : answers(messages, item).length > 0 || tookAsAnswer(messages, item) || told(messages, item);
 }
 
@@ -210,6 +210,11 @@ function tookAsAnswer(messages: readonly FakeMessage[], item: Sent): boolean {
 function told(messages: readonly FakeMessage[], item: Sent): boolean {
   const head = item.text.slice(0, 40);
   return messages.some((m) => (m.text ?? '').startsWith('⚠️ The bridge restarted before it finished') && (m.text ?? '').includes(head));
+}
+
+/** A /spawn the restart cut short before it made its run: named to the chat, not run again. */
+function cutShort(messages: readonly FakeMessage[], item: Sent): boolean {
+  return messages.some((m) => m.replyToMessageId === item.messageId && (m.text ?? '').startsWith('⚠️ The bridge restarted while it was doing /spawn'));
 }
 
 function announcements(messages: readonly FakeMessage[], item: Sent): FakeMessage[] {
@@ -239,7 +244,8 @@ async function account(report: ChaosReport, sent: readonly Sent[], world: Telegr
     if (item.kind === 'spawn') {
       report.runs.spawned++;
       const announced = announcements(messages, item);
-      if (!announced.length) {
+      if (!announced.length && cutShort(messages, item)) report.runs.cut++;
+      else if (!announced.length) {
         report.runs.lost++;
         report.problems.push(`run ${item.text} (chat ${item.chatId}): never announced`);
       } else {
@@ -367,6 +373,7 @@ export function formatReport(report: ChaosReport): string {
     ['answers out of order', turns.outOfOrder],
     ['runs started', runs.spawned],
     ['runs announced (of which interrupted)', `${runs.announced} (${runs.interrupted})`],
+    ['runs cut short by a kill before they were made (named to the chat)', runs.cut],
     ['runs lost', runs.lost],
     ['runs duplicated', runs.duplicated],
     ['start → resumed, p50 / max', sorted.length ? `${p(50)} ms / ${sorted.at(-1)} ms (${sorted.length} starts)` : 'nothing to resume'],
