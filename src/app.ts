@@ -80,7 +80,8 @@ export async function createApp(options: {
   config: BridgeConfig;
   store: ChatStore;
   out: Outbound;
-  trustEveryone?: boolean;
+  /** The transport whose one user is the owner at the keyboard (the console), allowlist or not. */
+  trustEveryoneOn?: string;
   /** How the transport fetches files people send; none (the console): files cannot be received. */
   downloads?: Downloads;
   log: Log;
@@ -222,7 +223,7 @@ export async function createApp(options: {
     out,
     commands: options.commands ?? COMMANDS,
     services,
-    trustEveryone: options.trustEveryone ?? false,
+    ...(options.trustEveryoneOn ? { trustEveryoneOn: options.trustEveryoneOn } : {}),
     refuseWork,
     files,
     takeAnswer: (message, turnStartedBy) => questions.take(message, turnStartedBy),

@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
     config,
     store,
     out: transport.out,
-    trustEveryone: transport.everyoneIsOwner,
+    ...(transport.everyoneIsOwner ? { trustEveryoneOn: transport.id } : {}),
     log,
     secrets,
     ...(transport.downloads ? { downloads: transport.downloads } : {}),

@@ -60,8 +60,8 @@ export interface BridgeOptions {
   commands: readonly Command[];
   /** What the commands work with beyond the chat's own session. */
   services: CommandServices;
-  /** The console: its one user is the owner at the keyboard, allowlist or not. */
-  trustEveryone?: boolean;
+  /** The transport whose one user is the owner at the keyboard, allowlist or not (the console); none: the allowlist decides. */
+  trustEveryoneOn?: string;
   /** Why a chat may start no new turn now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
   /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
@@ -147,12 +147,20 @@ export class Bridge {
 
   /** Whether this user, writing in this chat, is in BRIDGE_ALLOWED_USERS (the console's one user always is). */
   isAllowed(chat: ChatRef, user: ChatUser): boolean {
-    return this.options.trustEveryone === true || this.config.allowedUsers.includes(userKey(chat.transport, user));
+    const key = userKey(chat.transport, user);
+    return this.trusted(key) || this.config.allowedUsers.includes(key);
   }
 
   /** The owner: the first id in BRIDGE_ALLOWED_USERS, or the console's one user. Only they decide what the bridge trusts. */
   isOwner(chat: ChatRef, user: ChatUser): boolean {
-    return this.options.trustEveryone === true || this.config.allowedUsers[0] === userKey(chat.transport, user);
+    const key = userKey(chat.transport, user);
+    return this.trusted(key) || this.config.allowedUsers[0] === key;
+  }
+
+  /** Whoever writes on the transport that trusts everyone (the console's person at the keyboard), wherever they write from. */
+  private trusted(key: string): boolean {
+    const transport = this.options.trustEveryoneOn;
+    return transport !== undefined && key.startsWith(`${transport}:`);
   }
 
   /** Handles one message. Returns once it is accepted (a turn runs on in the background). */

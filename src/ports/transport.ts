@@ -57,8 +57,8 @@ export function qualifiedId(written: string, bareNumbers: string): string | unde
 }
 
 /** A user on a transport, as allowlists hold it: `transport:id`. */
-export function userKey(transport: string, user: Pick<ChatUser, 'id'>): string {
-  return `${transport}:${user.id}`;
+export function userKey(transport: string, user: Pick<ChatUser, 'id' | 'identity'>): string {
+  return user.identity ?? `${transport}:${user.id}`;
 }
 
 export interface MessageRef extends ChatRef {
@@ -153,6 +153,12 @@ export interface Downloads {
 export interface ChatUser {
   id: string;
   name?: string;
+  /**
+   * Who this is on the transport that vouched for them, as allowlists hold it
+   * (`telegram:42`), when that is not this transport: the web pages' users log in through
+   * Telegram. None: `<this transport>:<id>`.
+   */
+  identity?: string;
 }
 
 export interface IncomingMessage {
