@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
 import { askerId } from './approvals/asker.ts';
 import { AuditLog } from './audit/audit-log.ts';
@@ -15,7 +16,7 @@ import { untilStill } from './concurrency/until-still.ts';
 import { orchestrationProgress } from './presentation/orchestration.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
 import { isNoChat, type ChatRef, type Outbound } from './ports/transport.ts';
-import type { TransportHost } from './ports/chat-transport.ts';
+import type { InAppLogin, TransportHost } from './ports/chat-transport.ts';
 import { DailyBudget } from './usage/budget.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
@@ -48,6 +49,14 @@ import { Transcriber } from './files/transcriber.ts';
 import type { Downloads } from './ports/transport.ts';
 import type { Log } from './log/logger.ts';
 import type { Secrets } from './log/secrets.ts';
+import { WebServer } from './web/web-server.ts';
+import { WebSessions } from './web/auth/web-sessions.ts';
+import type { WebOutbound } from './web/chat/web-outbound.ts';
+import { WEB } from './web/chat/web-chat.ts';
+import { webLinks } from './web/web-links.ts';
+
+/** The built web pages (`npm run build`). */
+const PAGES_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 export interface App {
   bridge: Bridge;
@@ -91,6 +100,8 @@ export async function createApp(options: {
   secrets?: Secrets;
   /** The chat's commands: every one (`COMMANDS`) unless given. */
   commands?: readonly Command[];
+  /** The web pages' chats, served with the dashboard when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
+  web?: { outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
 }): Promise<App> {
   const { config, store, out, log } = options;
   const { settings } = config;
@@ -200,6 +211,7 @@ export async function createApp(options: {
     log,
   });
 
+  const webSessions = config.web && options.web ? await WebSessions.open(config.dataDir) : undefined;
   const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
   const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
   const services: CommandServices = {
@@ -211,6 +223,9 @@ export async function createApp(options: {
     audit,
     ledger,
     budget,
+    ...(config.web && webSessions
+      ? { web: webLinks(config.web.url, webSessions, options.web?.inApp !== undefined && config.web.url.startsWith('https:')) }
+      : {}),
     health: {
       ...(options.roundTripMs ? { roundTripMs: options.roundTripMs } : {}),
       runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
@@ -273,19 +288,21 @@ export async function createApp(options: {
   };
 
   let api: ApiServer | undefined;
+  let web: WebServer | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
   let liveSweeping: { stop: () => void } | undefined;
 
   const idle = () => untilStill([bridge, subagents, orchestrator, outbox, agentInbox]);
+  const host: TransportHost = {
+    handleMessage: (message, botUsername) => bridge.handleMessage(message, botUsername),
+    handleButton: (press) => bridge.handleButton(press),
+    isAllowed: (chat, user) => bridge.isAllowed(chat, user),
+    commands: bridge.commands,
+    idle,
+  };
   return {
     bridge,
-    host: {
-      handleMessage: (message, botUsername) => bridge.handleMessage(message, botUsername),
-      handleButton: (press) => bridge.handleButton(press),
-      isAllowed: (chat, user) => bridge.isAllowed(chat, user),
-      commands: bridge.commands,
-      idle,
-    },
+    host,
     subagents,
     orchestrator,
     outbox,
@@ -299,6 +316,20 @@ export async function createApp(options: {
         log.info(
           `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}`,
         );
+      }
+      if (config.web && webSessions && options.web) {
+        const { outbound, inApp } = options.web;
+        web = await WebServer.start({
+          config: config.web,
+          sessions: webSessions,
+          allowed: (identity) => bridge.isAllowed({ transport: WEB, chat: '-' }, { id: '-', identity }),
+          ...(inApp ? { inApp } : {}),
+          dashboard: { runs: runStore, subagents, orchestrations: orchestrationStore, approvals, ledger, auditFile: audit.file, chats: outbound },
+          host: () => host,
+          pagesDir: PAGES_DIR,
+          log,
+        });
+        log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);
       }
       await bridge.recoverInterrupted();
       const recovered = await subagents.start();
@@ -332,6 +363,7 @@ export async function createApp(options: {
       liveSweeping?.stop();
       orchestrator.close();
       await api?.close();
+      await web?.close();
       agentInbox.close();
       await subagents.shutdown();
       await bridge.shutdown();

@@ -16,6 +16,9 @@ import { ensurePrivateDir } from './store/json-store.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
+import { RoutedOutbound } from './routed-outbound.ts';
+import { WebOutbound } from './web/chat/web-outbound.ts';
+import { WEB } from './web/chat/web-chat.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
@@ -63,10 +66,14 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const store = await ChatStore.open(config.dataDir);
+  // With BRIDGE_WEB_ADDR, the web pages' chats are served beside the transport's, each call going to its chat's.
+  const webChats = config.web ? new WebOutbound(join(config.dataDir, 'web', 'files')) : undefined;
+  const out = webChats ? new RoutedOutbound({ id: transport.id, out: transport.out }, [{ id: WEB, out: webChats }]) : transport.out;
   const app = await createApp({
     config,
     store,
-    out: transport.out,
+    out,
+    ...(webChats ? { web: { outbound: webChats, ...(transport.inApp ? { inApp: { login: transport.inApp, transport: transport.id } } : {}) } } : {}),
     ...(transport.everyoneIsOwner ? { trustEveryoneOn: transport.id } : {}),
     log,
     secrets,

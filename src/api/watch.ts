@@ -1,21 +1,16 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
-import { parseLine } from '../process/lines.ts';
-import { isActive, type SubagentRunRecord } from '../subagents/record.ts';
-import { readRunLog } from '../subagents/run-log.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
+import { followRun } from '../subagents/follow-run.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import { apiEvent, subagentInfo } from './convert.ts';
 import type { AgentEvent } from './generated/jsonl_bridge/v1/AgentEvent.ts';
 import type { OrchestrationEvent } from './generated/jsonl_bridge/v1/OrchestrationEvent.ts';
 
-/** How often a watch looks for what is new: a run's log is written every 100 ms. */
+/** How often a watch looks for what is new. */
 const POLL_MS = 250;
 
-/**
- * A run's events from its log, decoded as /subagents log decodes them, each numbered by its
- * place: the same numbers on every watch, so a client that lost its stream asks again from
- * the last number it saw plus one. The last message says how the run ended.
- */
+/** A run's events (see `followRun`), then a last message that says how it ended. */
 export async function watchRun(
   subagents: Subagents,
   run: SubagentRunRecord,
@@ -23,28 +18,10 @@ export async function watchRun(
   call: ServerWritableStream<unknown, AgentEvent>,
   bareNumbers: string,
 ): Promise<void> {
-  const decoder = subagents.decoderFor(run);
   const gone = closed(call);
-  let lines = 0;
-  let sequence = 0;
-  while (!gone.value) {
-    // Whether it had ended is read before its log: everything it wrote is in the log by then.
-    const current = subagents.registry.get(run.runId) ?? run;
-    const over = !isActive(current);
-    const all = await readRunLog(run.logFile);
-    for (const raw of all.slice(lines)) {
-      const line = parseLine(raw);
-      for (const event of line ? decoder.decode(line.raw, line.json) : []) {
-        if (sequence >= fromSequence) await write(call, apiEvent(event, sequence));
-        sequence++;
-      }
-    }
-    lines = all.length;
-    if (over) {
-      await write(call, { sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(current, bareNumbers) } });
-      return;
-    }
-    await sleep(POLL_MS);
+  for await (const item of followRun(subagents, run, fromSequence, () => gone.value)) {
+    if ('event' in item) await write(call, apiEvent(item.event, item.sequence));
+    else await write(call, { sequence: item.sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(item.ended, bareNumbers) } });
   }
 }
 

@@ -3,7 +3,7 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { bold, italic, lines, pre } from '../rich/index.ts';
 import { ButtonKind } from '../ports/buttons.ts';
-import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
+import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type ChatUser, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import type { AutoApprove } from '../policy/tool-policy.ts';
 import { ruleMatches } from '../policy/tool-rules.ts';
 import type { PermissionDecision } from '../protocols/events.ts';
@@ -16,6 +16,7 @@ interface Pending {
   asker: Asker;
   tool: string;
   input: Record<string, unknown>;
+  askedAt: number;
   ref?: MessageRef;
   /** `detail` says more than who decided (for how long an Allow holds). */
   resolve(decision: PermissionDecision, by: string, detail?: string): void;
@@ -34,6 +35,16 @@ export interface ApprovalOptions {
   ownServerPrefix: string;
   ownTool: string;
   log?: Log;
+}
+
+/** A question waiting for Allow or Deny, as the dashboard shows it. */
+export interface WaitingQuestion {
+  id: string;
+  chatKey: string;
+  title: string;
+  tool: string;
+  input: Record<string, unknown>;
+  askedAt: number;
 }
 
 /** Questions one asker may have open at once: more are denied, so a run cannot park itself on its chat. */
@@ -71,8 +82,34 @@ export class ApprovalBroker {
   private readonly approvedCount = new Map<string, number>();
   /** Tools a person allowed for the rest of an asker's run or session. */
   private readonly allowedFor = new Map<string, Set<string>>();
+  private readonly changes = new Set<() => void>();
 
   constructor(private readonly options: ApprovalOptions) {}
+
+  /** The questions waiting for a person now, oldest first: what the dashboard lists. */
+  waiting(): WaitingQuestion[] {
+    return [...this.pending.entries()].map(([id, p]) => ({
+      id,
+      chatKey: p.asker.chatKey,
+      title: p.asker.title,
+      tool: p.tool,
+      input: p.input,
+      askedAt: p.askedAt,
+    }));
+  }
+
+  /** Calls `listener` whenever a question is asked or settled; returns the unsubscribe. */
+  onChanged(listener: () => void): () => void {
+    this.changes.add(listener);
+    return () => this.changes.delete(listener);
+  }
+
+  /** An answer given elsewhere than the question's buttons (the dashboard), by an allowed person, as if pressed in its chat. */
+  answerAs(id: string, choice: QuestionAnswer['choice'], user: ChatUser): Promise<ButtonAnswer> {
+    const pending = this.pending.get(id);
+    if (!pending) return Promise.resolve({ text: 'This request was already answered.' });
+    return this.answer({ address: pending.asker.address, user, data: '', messageId: pending.ref?.messageId ?? '' }, { id, choice });
+  }
 
   async decide(asker: Asker, tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
     // Recorded, not waited for: the audit log writes in batches, and a decision need not wait on the disk.
@@ -148,6 +185,7 @@ export class ApprovalBroker {
 
   private changed(asker: Asker): void {
     asker.onWaiting?.(this.open(asker.id).map((p) => p.tool));
+    for (const listener of this.changes) listener();
   }
 
   private audit(
@@ -170,7 +208,7 @@ export class ApprovalBroker {
         () => settle({ behavior: 'deny', message: `No answer within ${Math.round(timeoutMs / 1000)} s: denied.` }, 'timeout'),
         timeoutMs,
       );
-      const pending: Pending = { asker, tool, input, resolve: (decision, by, detail) => settle(decision, by, detail) };
+      const pending: Pending = { asker, tool, input, askedAt: Date.now(), resolve: (decision, by, detail) => settle(decision, by, detail) };
       this.pending.set(id, pending);
       this.changed(asker);
       const settle = (decision: PermissionDecision, by: string, detail?: string) => {

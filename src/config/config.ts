@@ -1,6 +1,5 @@
 import { BARE_NUMBERS } from '../transports/known.ts';
 import { qualifiedId } from '../ports/transport.ts';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAdapters, type Adapter } from '../adapters/load.ts';
@@ -15,6 +14,8 @@ import { commaList } from './comma-list.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
+import { hostPort, tlsFiles } from './listen-address.ts';
+import { webConfig, type WebConfig } from './web.ts';
 
 /** The repo's own files, wherever the bridge is started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,6 +50,8 @@ export interface BridgeConfig extends ProjectsConfig {
   mcp: McpListen;
   /** The SubagentService, when BRIDGE_API_ADDR is set. */
   api: ApiConfig | undefined;
+  /** The dashboard, chat page and webhooks, when BRIDGE_WEB_ADDR is set. */
+  web: WebConfig | undefined;
   /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
   redisUrl: string | undefined;
   /** What the bridge and its workers sign what goes through Redis with (BRIDGE_QUEUE_SECRET): set whenever redisUrl is. */
@@ -133,6 +136,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     queueSecret: queueSecret(env),
     mcp: mcpListen(env),
     api: await api(env, BARE_NUMBERS),
+    web: await webConfig(env),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -205,13 +209,6 @@ function transcribe(env: NodeJS.ProcessEnv): TranscriberConfig | undefined {
   return { url, ...(key ? { key } : {}), model: env.BRIDGE_TRANSCRIBE_MODEL?.trim() || 'whisper-1' };
 }
 
-/** `host:port` (an IPv6 host in brackets), or the variable named as wrong. */
-function hostPort(name: string, raw: string, example: string): { host: string; port: number } {
-  const match = /^(.+):(\d{1,5})$/.exec(raw);
-  if (!match || Number(match[2]) > 65535) throw new ConfigError(`${name}: expected host:port, like ${example}, got "${raw}"`);
-  return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port: Number(match[2]) };
-}
-
 async function api(env: NodeJS.ProcessEnv, bareNumbers: string): Promise<ApiConfig | undefined> {
   const addr = env.BRIDGE_API_ADDR?.trim();
   if (!addr) return undefined;
@@ -224,21 +221,12 @@ async function api(env: NodeJS.ProcessEnv, bareNumbers: string): Promise<ApiConf
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new ConfigError(`BRIDGE_API_TOKENS: the client "${twice}" is named twice`);
   const scopes = apiScopes(env.BRIDGE_API_SCOPES, names, bareNumbers);
-  const certFile = env.BRIDGE_API_TLS_CERT?.trim();
-  const keyFile = env.BRIDGE_API_TLS_KEY?.trim();
-  if (Boolean(certFile) !== Boolean(keyFile)) throw new ConfigError('BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY: set both (PEM files) for TLS, or neither');
-  const read = async (name: string, file: string) => {
-    try {
-      return await readFile(file);
-    } catch (error) {
-      throw new ConfigError(`${name}: cannot read ${file}: ${(error as Error).message}`);
-    }
-  };
+  const tls = await tlsFiles(env, 'BRIDGE_API');
   return {
     ...hostPort('BRIDGE_API_ADDR', addr, '127.0.0.1:50051'),
     tokens,
     scopes,
-    ...(certFile && keyFile ? { tls: { cert: await read('BRIDGE_API_TLS_CERT', certFile), key: await read('BRIDGE_API_TLS_KEY', keyFile) } } : {}),
+    ...(tls ? { tls } : {}),
   };
 }
 

@@ -38,8 +38,11 @@ export class ConsoleOutbound implements Outbound {
    * console has no buttons to tap: an approval in `ask` mode is answered this way).
    */
   private buttonHint(messageId: string, rows: Button[][] | undefined): string {
-    const all = rows?.flat() ?? [];
+    const links = (rows?.flat() ?? []).filter((button) => button.opens);
+    const all = (rows?.flat() ?? []).filter((button) => !button.opens);
     const others = all.filter((button) => !button.data.startsWith('stop:'));
+    const opened = links.map((button) => `\n${button.text}: ${button.opens!.url}`).join('');
+    if (opened) return opened + this.buttonHint(messageId, [all]);
     const hints = others.map((button) => {
       const n = this.nextButton++;
       this.buttons.set(n, { messageId, data: button.data });

@@ -16,6 +16,7 @@ interface Data {
 
 /** Orchestrations in `<dataDir>/orchestrations.json`, saved on every step change. */
 export class OrchestrationStore {
+  private readonly saved = new Set<(record: OrchestrationRecord) => void>();
   private constructor(
     private readonly db: Low<Data>,
     private readonly history: JsonlArchive<OrchestrationRecord>,
@@ -43,6 +44,13 @@ export class OrchestrationStore {
   async save(record: OrchestrationRecord): Promise<void> {
     this.db.data.orchestrations[record.id] = record;
     await this.db.write();
+    for (const listener of this.saved) listener(record);
+  }
+
+  /** Calls `listener` with each orchestration once its change is on disk; returns the unsubscribe. */
+  onSaved(listener: (record: OrchestrationRecord) => void): () => void {
+    this.saved.add(listener);
+    return () => this.saved.delete(listener);
   }
 
   /**

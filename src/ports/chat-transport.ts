@@ -20,6 +20,17 @@ export interface TransportSources {
   dataDir: string;
 }
 
+/**
+ * A chat app's in-app page: the app opens the web pages with launch data it signed, and the
+ * transport checks it and says who opened them.
+ */
+export interface InAppLogin {
+  /** Who the launch data says opened the page (their id on this transport), or why it is refused. */
+  check(launchData: string): { ok: true; user: { id: string; name?: string } } | { ok: false; reason: string };
+  /** The app's own web client frames the page: the sites allowed to. */
+  frameAncestors: readonly string[];
+}
+
 /** The service a transport talks to refused it as configured (a bot token): nothing will work until that changes. */
 export class TransportRefusedError extends Error {
   override name = 'TransportRefusedError';
@@ -44,6 +55,8 @@ export interface Transport {
   readonly everyoneIsOwner: boolean;
   /** Its secrets (a bot token): redacted from everything printed. */
   readonly secrets: readonly string[];
+  /** Its in-app page (a Mini App) logging people into the web pages; none: it has none. */
+  readonly inApp?: InAppLogin;
   /** What the bridge sends through. */
   readonly out: Outbound;
   /** How files people send are fetched; none: they cannot be received. */

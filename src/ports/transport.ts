@@ -69,6 +69,11 @@ export interface Button {
   text: string;
   /** At most 64 bytes (the smallest limit a transport puts on a button's payload). */
   data: string;
+  /**
+   * A button that opens an address instead of coming back as a press: a link, or (`inApp`) the
+   * transport's own in-app page where it has one (a Mini App, in a private chat).
+   */
+  opens?: { url: string; inApp?: boolean };
 }
 
 export interface SendOptions {
@@ -154,9 +159,9 @@ export interface ChatUser {
   id: string;
   name?: string;
   /**
-   * Who this is on the transport that vouched for them, as allowlists hold it
-   * (`telegram:42`), when that is not this transport: the web pages' users log in through
-   * Telegram. None: `<this transport>:<id>`.
+   * Who this is on the transport that vouched for them, as allowlists hold it (`<transport>:42`),
+   * when that is not this transport: the web pages' users log in through their chat app.
+   * None: `<this transport>:<id>`.
    */
   identity?: string;
 }

@@ -21,6 +21,7 @@ interface LiveData {
 export class RunStore {
   private writing: Promise<void> | undefined;
   private next: Promise<void> | undefined;
+  private readonly saved = new Set<(run: SubagentRunRecord) => void>();
 
   private constructor(
     private readonly db: Low<LiveData>,
@@ -48,6 +49,13 @@ export class RunStore {
   async save(run: SubagentRunRecord): Promise<void> {
     this.db.data.runs[run.runId] = run;
     await this.flush();
+    for (const listener of this.saved) listener(run);
+  }
+
+  /** Calls `listener` with each run once its change is on disk (the dashboard's live table); returns the unsubscribe. */
+  onSaved(listener: (run: SubagentRunRecord) => void): () => void {
+    this.saved.add(listener);
+    return () => this.saved.delete(listener);
   }
 
   /** Moves ended runs to the archive: appended first, then dropped from the live file. */

@@ -136,7 +136,13 @@ function thread(to: ChatRef) {
 }
 
 function keyboard(rows: Button[][]): InlineKeyboard {
-  return InlineKeyboard.from(rows.map((row) => row.map((b) => InlineKeyboard.text(b.text, b.data))));
+  return InlineKeyboard.from(
+    rows.map((row) =>
+      row.map((b) =>
+        b.opens ? (b.opens.inApp ? InlineKeyboard.webApp(b.text, b.opens.url) : InlineKeyboard.url(b.text, b.opens.url)) : InlineKeyboard.text(b.text, b.data),
+      ),
+    ),
+  );
 }
 
 /** Telegram refused the formatting (or its length as formatted): plain text will do. */

@@ -1,5 +1,6 @@
 import type { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
+import { miniApp } from './init-data.ts';
 import type { Transport, TransportKind } from '../ports/chat-transport.ts';
 import { createBot, createOutboundApi, startTelegram, type TelegramBridge } from './bot.ts';
 import { checkTelegram } from './check.ts';
@@ -27,6 +28,7 @@ export const telegram: TransportKind = {
       id: TELEGRAM,
       everyoneIsOwner: false,
       secrets: [settings.token],
+      inApp: miniApp(settings.token),
       out: new TelegramOutbound(createOutboundApi(settings)),
       downloads: new TelegramDownloads(bot.api, { token: settings.token, apiRoot: settings.apiRoot }),
       roundTripMs: telegramRoundTrip(settings),

@@ -83,6 +83,20 @@ export class UsageLedger {
     return sum(Object.values(this.db.data.chats[chatKey]?.days[day] ?? {})).costUsd;
   }
 
+  /** Every chat's (or these chats') tallies by UTC day and "cli model", oldest day first: the dashboard's chart. */
+  byDay(chatKeys?: readonly string[]): { day: string; tallies: Record<string, Tally> }[] {
+    const days = new Map<string, Record<string, Tally>>();
+    for (const [key, usage] of Object.entries(this.db.data.chats)) {
+      if (chatKeys && !chatKeys.includes(key)) continue;
+      for (const [day, tallies] of Object.entries(usage.days)) {
+        const into = days.get(day) ?? {};
+        for (const [what, tally] of Object.entries(tallies)) into[what] = sum([into[what] ?? empty(), tally]);
+        days.set(day, into);
+      }
+    }
+    return [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, tallies]) => ({ day, tallies }));
+  }
+
   /** Today's and all-time tallies by "cli model", and the costliest runs. */
   report(chatKey: string, now = Date.now()): { today: Record<string, Tally>; total: Record<string, Tally>; costliest: CostlyRun[] } {
     const usage = this.db.data.chats[chatKey];

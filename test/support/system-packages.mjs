@@ -7,6 +7,7 @@ import { delimiter, join } from 'node:path';
 const NEEDED = [
   { command: 'redis-server', package: 'redis-server', why: "the queue's tests start their own" },
   { command: 'openssl', package: 'openssl', why: "a certificate for the API's TLS test" },
+  { command: 'chromium', package: 'chromium', why: "the web pages' tests run in a real browser" },
 ];
 
 function onPath(command) {

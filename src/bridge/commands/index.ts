@@ -14,6 +14,7 @@ import { agents } from './agents.ts';
 import { spawn } from './spawn.ts';
 import { orchestrate, orchestrations } from './orchestrate.ts';
 import { subagents } from './subagents.ts';
+import { dashboard } from './dashboard.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -44,4 +45,5 @@ export const COMMANDS: readonly Command[] = [
   orchestrate,
   orchestrations,
   subagents,
+  dashboard,
 ];

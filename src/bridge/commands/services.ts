@@ -6,6 +6,7 @@ import type { TrustedDirectories } from '../../projects/trust.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
 import type { DailyBudget } from '../../usage/budget.ts';
 import type { UsageLedger } from '../../usage/usage-ledger.ts';
+import type { WebLinks } from '../../web/web-links.ts';
 
 /** What /status tells of the bridge's own health. */
 export interface HealthSources {
@@ -28,4 +29,6 @@ export interface CommandServices {
   ledger: UsageLedger;
   budget: DailyBudget;
   health: HealthSources;
+  /** The dashboard's links, when the web server is on (BRIDGE_WEB_ADDR). */
+  web?: WebLinks;
 }

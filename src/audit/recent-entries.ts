@@ -1,0 +1,38 @@
+import { open } from 'node:fs/promises';
+import type { AuditEntry } from './audit-log.ts';
+
+/** How much of the trail's end is read for its newest entries. */
+const TAIL_BYTES = 512 * 1024;
+
+/** The newest `limit` entries of the audit trail (newest first), read from the end of its file. */
+export async function recentAuditEntries(file: string, limit: number): Promise<AuditEntry[]> {
+  let text: string;
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const start = Math.max(0, size - TAIL_BYTES);
+      const buffer = Buffer.alloc(size - start);
+      await handle.read(buffer, 0, buffer.length, start);
+      text = buffer.toString('utf8');
+      // A read from the middle of the file begins inside a line: that line is dropped.
+      if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries: AuditEntry[] = [];
+  for (const line of text.split('\n').reverse()) {
+    if (!line.trim()) continue;
+    try {
+      entries.push(JSON.parse(line) as AuditEntry);
+    } catch {
+      continue; // a line cut by a crash
+    }
+    if (entries.length >= limit) break;
+  }
+  return entries;
+}

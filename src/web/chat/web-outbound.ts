@@ -1,0 +1,145 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { nanoid } from 'nanoid';
+import {
+  chatKey,
+  type ChatRef,
+  type EditOptions,
+  type MessageRef,
+  type Outbound,
+  type OutgoingFile,
+  type RichText,
+  type SendOptions,
+} from '../../ports/transport.ts';
+import { framed, plain, type Frame } from '../../rich/index.ts';
+import { spansOf, type WebMessage } from './web-message.ts';
+
+/** The messages a web chat keeps for a page that opens (or opens again). */
+const KEPT_MESSAGES = 300;
+
+/** A file the bridge sent to a web chat: on disk under the data directory, fetched by its chat's person only. */
+export interface WebFile {
+  chat: string;
+  path: string;
+  name: string;
+}
+
+/**
+ * The web pages' chats as an Outbound: each person's chat keeps its last messages (what a
+ * page shows when it opens) and tells the pages watching it of every new or edited one.
+ * Files sent are copied under `<dataDir>/web/files`, fetched by id.
+ */
+export class WebOutbound implements Outbound {
+  private readonly chats = new Map<string, WebMessage[]>();
+  private readonly files = new Map<string, WebFile>();
+  private readonly watchers = new Set<(chat: string, message: WebMessage) => void>();
+
+  constructor(private readonly filesDir: string) {}
+
+  /** Calls `listener` with each message sent, edited or written into a chat; returns the unsubscribe. */
+  watch(listener: (chat: string, message: WebMessage) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  /** The chat's kept messages, oldest first. */
+  history(to: ChatRef): WebMessage[] {
+    return [...(this.chats.get(chatKey(to)) ?? [])];
+  }
+
+  file(id: string): WebFile | undefined {
+    return this.files.get(id);
+  }
+
+  /** What the person wrote, kept with the chat so every page of theirs shows it. */
+  written(to: ChatRef, text: string): WebMessage {
+    return this.add(to, { id: nanoid(10), from: 'you', spans: [{ text }], at: Date.now() });
+  }
+
+  async send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    const message = this.add(to, {
+      id: nanoid(10),
+      from: 'bridge',
+      spans: spansOf(text),
+      ...(options.buttons?.length ? { buttons: options.buttons } : {}),
+      ...(options.replyTo ? { replyTo: options.replyTo } : {}),
+      at: Date.now(),
+    });
+    return { ...to, messageId: message.id };
+  }
+
+  async edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
+    const key = chatKey(ref);
+    const kept = this.chats.get(key)?.find((m) => m.id === ref.messageId);
+    if (!kept) return false;
+    kept.spans = spansOf(text);
+    if (options.buttons !== undefined) {
+      if (options.buttons.length) kept.buttons = options.buttons;
+      else delete kept.buttons;
+    }
+    kept.edited = Date.now();
+    this.tell(key, kept);
+    return true;
+  }
+
+  async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    const { id, path } = await this.place(to, document.filename);
+    await writeFile(path, document.content, { mode: 0o600 });
+    return this.sendWithFile(to, id, document.filename, false, document.caption, options);
+  }
+
+  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    const name = file.filename ?? basename(file.path);
+    const { id, path } = await this.place(to, name);
+    const source = file.content ? Readable.from(file.content()) : createReadStream(file.path);
+    await pipeline(source, createWriteStream(path, { mode: 0o600 }));
+    return this.sendWithFile(to, id, name, file.as === 'photo', file.caption, options);
+  }
+
+  /** A page has no message limit: one message, however long. */
+  split(text: RichText, frame: Frame = {}): RichText[] {
+    return framed([text], frame);
+  }
+
+  /** The document is one click away: no preview. */
+  preview(): undefined {
+    return undefined;
+  }
+
+  private async place(to: ChatRef, name: string): Promise<{ id: string; path: string }> {
+    await mkdir(this.filesDir, { recursive: true, mode: 0o700 });
+    const id = nanoid(16);
+    const path = join(this.filesDir, `${id}-${name.replace(/[^\w.-]+/g, '_').slice(-80)}`);
+    this.files.set(id, { chat: chatKey(to), path, name });
+    return { id, path };
+  }
+
+  private async sendWithFile(to: ChatRef, id: string, name: string, photo: boolean, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    const message = this.add(to, {
+      id: nanoid(10),
+      from: 'bridge',
+      spans: spansOf(caption ?? plain('')),
+      file: { id, name, photo },
+      ...(options.buttons?.length ? { buttons: options.buttons } : {}),
+      at: Date.now(),
+    });
+    return { ...to, messageId: message.id };
+  }
+
+  private add(to: ChatRef, message: WebMessage): WebMessage {
+    const key = chatKey(to);
+    const kept = this.chats.get(key) ?? [];
+    kept.push(message);
+    if (kept.length > KEPT_MESSAGES) kept.splice(0, kept.length - KEPT_MESSAGES);
+    this.chats.set(key, kept);
+    this.tell(key, message);
+    return message;
+  }
+
+  private tell(key: string, message: WebMessage): void {
+    for (const watcher of this.watchers) watcher(key, message);
+  }
+}

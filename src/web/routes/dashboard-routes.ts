@@ -1,0 +1,144 @@
+import { Hono } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import type { ApprovalBroker, WaitingQuestion } from '../../approvals/approval-broker.ts';
+import { recentAuditEntries } from '../../audit/recent-entries.ts';
+import type { OrchestrationStore } from '../../orchestration/orchestration-store.ts';
+import { followRun } from '../../subagents/follow-run.ts';
+import type { RunStore } from '../../subagents/run-store.ts';
+import type { Subagents } from '../../subagents/subagents.ts';
+import type { UsageLedger } from '../../usage/usage-ledger.ts';
+import type { WebEnv } from '../auth/guard.ts';
+import { orchestrationView } from '../views/orchestration-view.ts';
+import { runView } from '../views/run-view.ts';
+import { logLine } from '../views/log-line.ts';
+import type { WebOutbound } from '../chat/web-outbound.ts';
+import { webChatOf } from '../chat/web-chat.ts';
+
+/** What the dashboard shows, from the parts that keep it. */
+export interface DashboardSources {
+  runs: Pick<RunStore, 'all' | 'archived' | 'onSaved'>;
+  subagents: Subagents;
+  orchestrations: Pick<OrchestrationStore, 'all' | 'get' | 'onSaved'>;
+  approvals: Pick<ApprovalBroker, 'waiting' | 'onChanged' | 'answerAs'>;
+  ledger: Pick<UsageLedger, 'byDay'>;
+  auditFile: string;
+  chats: WebOutbound;
+}
+
+/** Ended runs the table shows from the archive, besides the live ones. */
+const ARCHIVED_SHOWN = 200;
+/** A quiet stream still sends this often, so proxies and phones keep it open. */
+const HEARTBEAT_MS = 15_000;
+const INPUT_PREVIEW_CHARS = 2000;
+
+export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
+  const app = new Hono<WebEnv>();
+
+  app.get('/me', (c) => {
+    const { identity, name, csrf } = c.get('session');
+    return c.json({ identity, name: name ?? identity, csrf });
+  });
+
+  app.get('/runs', async (c) => {
+    const live = sources.runs.all();
+    const ids = new Set(live.map((run) => run.runId));
+    const archived = (await sources.runs.archived()).filter((run) => !ids.has(run.runId)).slice(-ARCHIVED_SHOWN);
+    const all = [...live, ...archived].sort((a, b) => b.createdAt - a.createdAt);
+    return c.json(all.map((run) => runView(run)));
+  });
+
+  app.get('/runs/:id', async (c) => {
+    const run = await findRun(sources, c.req.param('id'));
+    return run ? c.json(runView(run)) : c.json({ error: 'No such run.' }, 404);
+  });
+
+  // The run's log as it streams: each decoded event, then how it ended.
+  app.get('/runs/:id/log', async (c) => {
+    const run = await findRun(sources, c.req.param('id'));
+    if (!run) return c.json({ error: 'No such run.' }, 404);
+    return streamSSE(c, async (stream) => {
+      let gone = false;
+      stream.onAbort(() => {
+        gone = true;
+      });
+      for await (const item of followRun(sources.subagents, run, 0, () => gone)) {
+        if ('event' in item) {
+          const shown = logLine(item.event);
+          if (shown) await stream.writeSSE({ event: 'line', id: String(item.sequence), data: JSON.stringify(shown) });
+        } else await stream.writeSSE({ event: 'ended', data: JSON.stringify(runView(item.ended)) });
+      }
+    });
+  });
+
+  app.get('/orchestrations', (c) =>
+    c.json(
+      sources.orchestrations
+        .all()
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map(orchestrationView),
+    ),
+  );
+
+  app.get('/orchestrations/:id', (c) => {
+    const record = sources.orchestrations.get(c.req.param('id'));
+    return record ? c.json(orchestrationView(record)) : c.json({ error: 'No such orchestration.' }, 404);
+  });
+
+  app.get('/usage', (c) => c.json(sources.ledger.byDay()));
+
+  app.get('/audit', async (c) => {
+    const limit = Math.min(Math.max(Number(c.req.query('limit')) || 200, 1), 1000);
+    return c.json(await recentAuditEntries(sources.auditFile, limit));
+  });
+
+  app.get('/approvals', (c) => c.json(sources.approvals.waiting().map(questionView)));
+
+  app.post('/approvals/:id', async (c) => {
+    const body = await c.req.json().catch(() => ({}));
+    const choice = body?.choice;
+    if (choice !== 'allow' && choice !== 'deny' && choice !== 'always') return c.json({ error: 'choice must be allow, deny or always' }, 400);
+    const { identity, name } = c.get('session');
+    const answer = await sources.approvals.answerAs(c.req.param('id'), choice, { id: identity, identity, name: name ?? identity });
+    return c.json(answer);
+  });
+
+  // Everything that changes, as it changes: runs, orchestrations, the questions waiting, and this person's own chat.
+  app.get('/events', (c) => {
+    const own = webChatOf(c.get('session'));
+    return streamSSE(c, async (stream) => {
+      const send = (event: string, data: unknown) => void stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => {});
+      const unsubscribe = [
+        sources.runs.onSaved((run) => send('run', runView(run))),
+        sources.orchestrations.onSaved((record) => send('orchestration', orchestrationView(record))),
+        sources.approvals.onChanged(() => send('approvals', sources.approvals.waiting().map(questionView))),
+        sources.chats.watch((chat, message) => {
+          if (chat === own.key) send('chat', message);
+        }),
+      ];
+      await stream.writeSSE({ event: 'hello', data: '{}' });
+      await heartbeat(stream);
+      for (const stop of unsubscribe) stop();
+    });
+  });
+  return app;
+}
+
+async function findRun(sources: DashboardSources, id: string) {
+  return sources.runs.all().find((run) => run.runId === id) ?? (await sources.runs.archived()).find((run) => run.runId === id);
+}
+
+function questionView(question: WaitingQuestion) {
+  const input = JSON.stringify(question.input, null, 2);
+  return { ...question, input: input.length > INPUT_PREVIEW_CHARS ? `${input.slice(0, INPUT_PREVIEW_CHARS)}…` : input };
+}
+
+/** Keeps the stream open until the client leaves, with a comment line now and then. */
+function heartbeat(stream: SSEStreamingApi): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => void stream.write(': still here\n\n').catch(() => {}), HEARTBEAT_MS);
+    stream.onAbort(() => {
+      clearInterval(timer);
+      resolve();
+    });
+  });
+}

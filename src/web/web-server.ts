@@ -1,0 +1,116 @@
+import { createServer as createHttpsServer } from 'node:https';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+import type { WebConfig } from '../config/web.ts';
+import type { Log } from '../log/logger.ts';
+import type { InAppLogin, TransportHost } from '../ports/chat-transport.ts';
+import { sessionGuard, type WebEnv } from './auth/guard.ts';
+import type { WebSessions } from './auth/web-sessions.ts';
+import { authRoutes } from './routes/auth-routes.ts';
+import { chatRoutes } from './routes/chat-routes.ts';
+import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
+
+export interface WebParts {
+  config: WebConfig;
+  sessions: WebSessions;
+  allowed: (identity: string) => boolean;
+  /** The chat app's in-app page (a Mini App) and the transport it vouches for people of; none: there is none. */
+  inApp?: { login: InAppLogin; transport: string };
+  dashboard: DashboardSources;
+  /** What the chat page's messages and presses go to. */
+  host: () => TransportHost;
+  /** The built pages (`npm run build`). */
+  pagesDir: string;
+  /** More routes on the same server (webhooks), outside every session. */
+  extra?: (app: Hono) => void;
+  log: Log;
+}
+
+/** The pages a browser may open: each is the one-page app, which reads its own path. */
+const PAGES = ['/', '/login', '/app', '/chat'];
+
+/**
+ * The bridge's web server on BRIDGE_WEB_ADDR: the dashboard and chat pages, their API (a
+ * session for everything but logging in), and whatever else is mounted beside them.
+ */
+export class WebServer {
+  private constructor(
+    private readonly server: ServerType,
+    readonly address: string,
+  ) {}
+
+  static async start(parts: WebParts): Promise<WebServer> {
+    const app = new Hono();
+    const { config, log } = parts;
+    app.use(
+      '*',
+      secureHeaders({
+        contentSecurityPolicy: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          // The chat app's web client shows its in-app page in a frame.
+          frameAncestors: ["'self'", ...(parts.inApp?.login.frameAncestors ?? [])],
+        },
+        xFrameOptions: false,
+        referrerPolicy: 'no-referrer',
+      }),
+    );
+    parts.extra?.(app);
+    app.route(
+      '/api/auth',
+      authRoutes({
+        sessions: parts.sessions,
+        allowed: parts.allowed,
+        ...(parts.inApp ? { inApp: parts.inApp } : {}),
+        secureCookies: config.url.startsWith('https:'),
+        log,
+      }),
+    );
+    const api = new Hono<WebEnv>();
+    api.use('*', sessionGuard(parts.sessions, parts.allowed));
+    api.route('/chat', chatRoutes(parts.dashboard.chats, parts.host));
+    api.route('/', dashboardRoutes(parts.dashboard));
+    app.route('/api', api);
+    app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));
+
+    const index = join(parts.pagesDir, 'index.html');
+    const built = existsSync(index);
+    if (!built) log.warn(`the web pages are not built (${index} is missing): run npm run build`);
+    for (const page of PAGES)
+      app.get(page, async (c) =>
+        built ? c.html(await readFile(index, 'utf8')) : c.text('The web pages are not built: run `npm run build` where the bridge is installed.', 503),
+      );
+    app.use('/assets/*', serveStatic({ root: parts.pagesDir }));
+    app.notFound((c) => c.json({ error: 'Not found.' }, 404));
+    app.onError((error, c) => {
+      log.error({ err: error, path: c.req.path }, 'a web request failed');
+      return c.json({ error: 'Something went wrong on the bridge; it is in its log.' }, 500);
+    });
+
+    const server = serve({
+      fetch: app.fetch,
+      port: config.port,
+      hostname: config.host,
+      ...(config.tls ? { createServer: createHttpsServer, serverOptions: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    const { port } = server.address() as AddressInfo;
+    return new WebServer(server, `${config.host}:${port}`);
+  }
+
+  async close(): Promise<void> {
+    // Event streams stay open until their pages leave: they are cut.
+    if ('closeAllConnections' in this.server) this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

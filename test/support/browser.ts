@@ -1,0 +1,25 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's chromium, never a downloaded browser: `.ci/run` installs it where it is missing. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Where screenshots of each page are kept, as the suite's artifacts (`npm run screenshots` copies them into docs/). */
+export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  // As root, chromium runs only without its sandbox.
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}
+
+/** A phone-sized page: the dashboard must work at phone width. */
+export async function phonePage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  return context.newPage();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,75 @@
+import { createParser } from 'eventsource-parser';
+
+/**
+ * The page's side of the bridge's API: the session's CSRF token (or, in the Mini App, its
+ * bearer secret) on every call, JSON in and out, and event streams read with fetch (an
+ * EventSource cannot send the bearer header).
+ */
+let csrf = '';
+let bearer = sessionStorage.getItem('jb-bearer') ?? '';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function useSession(session: { csrf: string; bearer?: string }): void {
+  csrf = session.csrf;
+  if (session.bearer) {
+    bearer = session.bearer;
+    sessionStorage.setItem('jb-bearer', bearer);
+  }
+}
+
+function headers(json: boolean): Record<string, string> {
+  return {
+    ...(json ? { 'content-type': 'application/json' } : {}),
+    ...(csrf ? { 'x-csrf-token': csrf } : {}),
+    ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+  };
+}
+
+async function answer<T>(response: Response): Promise<T> {
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, (body as { error?: string }).error ?? `${response.status} ${response.statusText}`);
+  return body as T;
+}
+
+export async function get<T>(path: string): Promise<T> {
+  return answer<T>(await fetch(`/api${path}`, { headers: headers(false), credentials: 'same-origin' }));
+}
+
+export async function post<T>(path: string, body: unknown): Promise<T> {
+  return answer<T>(await fetch(`/api${path}`, { method: 'POST', headers: headers(true), body: JSON.stringify(body), credentials: 'same-origin' }));
+}
+
+/**
+ * Follows an event stream until `signal` aborts, calling `on` with each event's name and
+ * parsed data; a dropped stream is opened again after a pause, with `onOpen` called each time
+ * it (re)opens, so the page can fetch what it missed.
+ */
+export async function follow(path: string, on: (event: string, data: unknown) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      const response = await fetch(`/api${path}`, { headers: headers(false), credentials: 'same-origin', signal });
+      if (!response.ok || !response.body) throw new ApiError(response.status, `stream ${path}: ${response.status}`);
+      onOpen?.();
+      const parser = createParser({ onEvent: (message) => on(message.event ?? 'message', JSON.parse(message.data)) });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parser.feed(value);
+      }
+      if (path.includes('/log')) return; // a run's log ends when the run does
+    } catch (error) {
+      if (signal.aborted) return;
+      if (error instanceof ApiError && error.status === 401) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}

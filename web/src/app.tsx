@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, get, post, useSession } from './api.ts';
+import { Approvals } from './pages/approvals.tsx';
+import { Audit } from './pages/audit.tsx';
+import { Chat } from './pages/chat.tsx';
+import { Costs } from './pages/costs.tsx';
+import { Graphs } from './pages/graphs.tsx';
+import { RunPage } from './pages/run.tsx';
+import { Runs } from './pages/runs.tsx';
+import { useLive, type Live } from './live.ts';
+import type { Me } from './types.ts';
+
+type Auth = { state: 'checking' } | { state: 'in'; me: Me } | { state: 'out'; why: string };
+
+/** Logs in from the address it was opened with (a login link, or the Mini App's launch data), or with the session it has. */
+async function logIn(): Promise<Me> {
+  const { pathname, hash } = location;
+  if (pathname === '/login' && hash.length > 1) {
+    history.replaceState(null, '', '/');
+    useSession(await post<{ csrf: string }>('/auth/link', { token: hash.slice(1) }));
+  } else if (pathname === '/app') {
+    // Telegram opens a Mini App with its signed launch data in the fragment; no script of telegram.org is needed to read it.
+    const launchData = new URLSearchParams(hash.slice(1)).get('tgWebAppData') ?? '';
+    history.replaceState(null, '', '/');
+    useSession(await post<{ csrf: string; bearer: string }>('/auth/in-app', { launchData }));
+  }
+  const me = await get<Me>('/me');
+  useSession(me);
+  return me;
+}
+
+const TABS = [
+  ['runs', 'Runs'],
+  ['graphs', 'Graphs'],
+  ['costs', 'Costs'],
+  ['audit', 'Audit'],
+  ['approvals', 'Approvals'],
+  ['chat', 'Chat'],
+] as const;
+
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash.slice(1));
+  useEffect(() => {
+    const changed = () => setHash(location.hash.slice(1));
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return hash;
+}
+
+export function App() {
+  const [auth, setAuth] = useState<Auth>({ state: 'checking' });
+  useEffect(() => {
+    const chatPage = location.pathname === '/chat';
+    logIn().then(
+      (me) => {
+        if (chatPage && !location.hash) location.hash = 'chat';
+        setAuth({ state: 'in', me });
+      },
+      (error: Error) =>
+        setAuth({ state: 'out', why: error instanceof ApiError && error.status === 401 ? error.message : `The bridge could not be reached: ${error.message}` }),
+    );
+  }, []);
+  if (auth.state === 'checking') return <main class="center">Loading…</main>;
+  if (auth.state === 'out')
+    return (
+      <main class="center">
+        <h1>jsonl-bridge</h1>
+        <p class="error" data-testid="login-error">
+          {auth.why}
+        </p>
+        <p>Send /dashboard to the bot for a login link.</p>
+      </main>
+    );
+  return <Dashboard me={auth.me} />;
+}
+
+function Dashboard({ me }: { me: Me }) {
+  const hash = useHash() || 'runs';
+  const live = useLive();
+  const [tab, id] = hash.split('/') as [string, string | undefined];
+  return (
+    <div class="shell">
+      <header>
+        <strong>jsonl-bridge</strong>
+        <nav>
+          {TABS.map(([key, label]) => (
+            <a key={key} href={`#${key}`} class={tab === key || (tab === 'run' && key === 'runs') ? 'active' : ''}>
+              {label}
+              {key === 'approvals' && live.approvals.length ? <span class="badge">{live.approvals.length}</span> : null}
+            </a>
+          ))}
+        </nav>
+        <span class="who" title={me.identity}>
+          {me.name}
+        </span>
+      </header>
+      <main>{page(tab, id, live)}</main>
+    </div>
+  );
+}
+
+function page(tab: string, id: string | undefined, live: Live) {
+  switch (tab) {
+    case 'run':
+      return <RunPage id={id ?? ''} live={live} />;
+    case 'graphs':
+      return <Graphs live={live} selected={id} />;
+    case 'costs':
+      return <Costs />;
+    case 'audit':
+      return <Audit />;
+    case 'approvals':
+      return <Approvals live={live} />;
+    case 'chat':
+      return <Chat live={live} />;
+    default:
+      return <Runs live={live} />;
+  }
+}

@@ -1,0 +1,113 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { post } from '../api.ts';
+import type { Live } from '../live.ts';
+import type { WebMessage, WebSpan } from '../types.ts';
+
+function Span({ span }: { span: WebSpan }) {
+  let node = <>{span.text}</>;
+  if (span.code) node = <code>{node}</code>;
+  if (span.bold) node = <strong>{node}</strong>;
+  if (span.italic) node = <em>{node}</em>;
+  if (span.strike) node = <s>{node}</s>;
+  if (span.href)
+    node = (
+      <a href={span.href} target="_blank" rel="noopener noreferrer">
+        {node}
+      </a>
+    );
+  return node;
+}
+
+/** A message's spans, with runs of a preformatted block (and of a quote) gathered into one block. */
+function Body({ spans }: { spans: WebSpan[] }) {
+  const blocks: { kind: 'pre' | 'quote' | 'text'; spans: WebSpan[] }[] = [];
+  for (const span of spans) {
+    const kind = span.pre !== undefined ? 'pre' : span.quote ? 'quote' : 'text';
+    const last = blocks[blocks.length - 1];
+    if (last?.kind === kind) last.spans.push(span);
+    else blocks.push({ kind, spans: [span] });
+  }
+  return (
+    <>
+      {blocks.map((b, i) => {
+        const inner = b.spans.map((s, j) => <Span key={j} span={s} />);
+        return b.kind === 'pre' ? <pre key={i}>{inner}</pre> : b.kind === 'quote' ? <blockquote key={i}>{inner}</blockquote> : <span key={i}>{inner}</span>;
+      })}
+    </>
+  );
+}
+
+function fileUrl(id: string): string {
+  return `/api/chat/files/${id}`;
+}
+
+/** This person's own chat with the bridge: its own session, as in Telegram, with live progress, Stop and buttons. */
+export function Chat({ live }: { live: Live }) {
+  const [text, setText] = useState('');
+  const [toast, setToast] = useState('');
+  const bottom = useRef<HTMLDivElement>(null);
+  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [live.chat.length, live.chat[live.chat.length - 1]?.edited]);
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const words = text.trim();
+    if (!words) return;
+    setText('');
+    await post('/chat/messages', { text: words }).catch((error: Error) => setToast(error.message));
+  };
+  const press = async (message: WebMessage, data: string) => {
+    const answer = await post<{ text: string }>('/chat/press', { messageId: message.id, data }).catch((error: Error) => ({ text: error.message }));
+    setToast(answer.text);
+  };
+  return (
+    <section class="chat">
+      <ol class="messages" data-testid="chat">
+        {live.chat.map((m) => (
+          <li key={m.id} class={m.from} data-message={m.id}>
+            <Body spans={m.spans} />
+            {m.file &&
+              (m.file.photo ? (
+                <img src={fileUrl(m.file.id)} alt={m.file.name} />
+              ) : (
+                <a class="file" href={fileUrl(m.file.id)} download={m.file.name}>
+                  📎 {m.file.name}
+                </a>
+              ))}
+            {m.buttons && (
+              <div class="buttons">
+                {m.buttons.flat().map((b, i) =>
+                  b.opens ? (
+                    <a key={i} class="button" href={b.opens.url} target="_blank" rel="noopener noreferrer">
+                      {b.text}
+                    </a>
+                  ) : (
+                    <button key={i} onClick={() => void press(m, b.data)}>
+                      {b.text}
+                    </button>
+                  ),
+                )}
+              </div>
+            )}
+          </li>
+        ))}
+        <div ref={bottom} />
+      </ol>
+      {toast && (
+        <p class="toast" onClick={() => setToast('')}>
+          {toast}
+        </p>
+      )}
+      <form onSubmit={(e) => void send(e)}>
+        <textarea
+          value={text}
+          placeholder="Message the agent, or /help"
+          rows={2}
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) void send(e);
+          }}
+        />
+        <button type="submit">Send</button>
+      </form>
+    </section>
+  );
+}

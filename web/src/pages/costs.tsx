@@ -1,0 +1,64 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { get } from '../api.ts';
+import { money } from '../format.ts';
+import type { Tally } from '../types.ts';
+
+type Day = { day: string; tallies: Record<string, Tally> };
+
+const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7'];
+
+/** Cost per day, one bar series per CLI and model, and the totals under it. */
+export function Costs() {
+  const [days, setDays] = useState<Day[] | undefined>();
+  const [error, setError] = useState('');
+  const chart = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    get<Day[]>('/usage').then(setDays, (e: Error) => setError(e.message));
+  }, []);
+  const kinds = [...new Set((days ?? []).flatMap((d) => Object.keys(d.tallies)))].sort();
+  useEffect(() => {
+    if (!days?.length || !chart.current) return;
+    const x = days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
+    const series = kinds.map((kind) => days.map((d) => d.tallies[kind]?.costUsd ?? 0));
+    const bars = uPlot.paths.bars!({ size: [0.8 / Math.max(kinds.length, 1), 40] });
+    const plot = new uPlot(
+      {
+        width: chart.current.clientWidth,
+        height: 260,
+        scales: { x: { time: true } },
+        axes: [{}, { values: (_u, ticks) => ticks.map((t) => `$${t.toFixed(2)}`) }],
+        series: [{}, ...kinds.map((kind, i) => ({ label: kind, stroke: COLORS[i % COLORS.length], fill: `${COLORS[i % COLORS.length]}99`, paths: bars }))],
+      },
+      [x, ...series],
+      chart.current,
+    );
+    const resize = () => plot.setSize({ width: chart.current!.clientWidth, height: 260 });
+    addEventListener('resize', resize);
+    return () => {
+      removeEventListener('resize', resize);
+      plot.destroy();
+    };
+  }, [days]);
+  if (error) return <p class="error">{error}</p>;
+  if (!days) return <p class="muted">Loading…</p>;
+  if (!days.length) return <p class="muted">Nothing has cost anything yet.</p>;
+  const totals = kinds.map((kind) => ({ kind, usd: days.reduce((sum, d) => sum + (d.tallies[kind]?.costUsd ?? 0), 0) }));
+  return (
+    <section>
+      <h2>Cost per day (UTC)</h2>
+      <div ref={chart} class="chart" data-testid="cost-chart" />
+      <table class="totals">
+        <tbody>
+          {totals.map((t) => (
+            <tr key={t.kind}>
+              <td>{t.kind}</td>
+              <td>{money(t.usd)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+// The API's shapes, as the bridge defines them: one definition on both sides.
+export type { RunView } from '../../src/web/views/run-view.ts';
+export type { OrchestrationView } from '../../src/web/views/orchestration-view.ts';
+export type { WebMessage, WebSpan } from '../../src/web/chat/web-message.ts';
+export type { AuditEntry } from '../../src/audit/audit-log.ts';
+export type { Tally } from '../../src/usage/usage-ledger.ts';
+
+export interface Me {
+  identity: string;
+  name: string;
+  csrf: string;
+}
+
+export interface Question {
+  id: string;
+  chatKey: string;
+  title: string;
+  tool: string;
+  input: string;
+  askedAt: number;
+}
