@@ -38,8 +38,8 @@ export function cleartextWarnings(listeners: readonly Listener[]): string[] {
 
 const address = ({ host, port }: Listener) => (host.includes(':') ? `[${host.replace(/^\[(.*)\]$/, '$1')}]:${port}` : `${host}:${port}`);
 
-/** What the bridge listens on: its tools for the CLIs, and the SubagentService when configured. */
-export function bridgeListeners(config: Pick<BridgeConfig, 'mcp' | 'api'>): Listener[] {
+/** What the bridge listens on: its tools for the CLIs, and the SubagentService and web server when configured. */
+export function bridgeListeners(config: Pick<BridgeConfig, 'mcp' | 'api' | 'web'>): Listener[] {
   const listeners: Listener[] = [
     {
       what: "the agents' tools (MCP)",
@@ -58,6 +58,16 @@ export function bridgeListeners(config: Pick<BridgeConfig, 'mcp' | 'api'>): List
       port: config.api.port,
       tls: Boolean(config.api.tls),
       advice: 'Set BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY, or listen on 127.0.0.1.',
+    });
+  // Behind a proxy that speaks HTTPS (BRIDGE_WEB_URL https://…), the proxy is the TLS; the hop to it is the operator's to keep close.
+  if (config.web && !config.web.url.startsWith('https:'))
+    listeners.push({
+      what: 'the dashboard, chat page and webhooks',
+      variable: 'BRIDGE_WEB_ADDR',
+      host: config.web.host,
+      port: config.web.port,
+      tls: Boolean(config.web.tls),
+      advice: 'Set BRIDGE_WEB_TLS_CERT and BRIDGE_WEB_TLS_KEY, serve it behind an HTTPS proxy (BRIDGE_WEB_URL=https://…), or listen on 127.0.0.1.',
     });
   return listeners;
 }

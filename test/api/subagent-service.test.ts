@@ -1,8 +1,7 @@
 import { status, type ServiceError } from '@grpc/grpc-js';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { selfSignedCertificate } from '../support/certificate.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/AgentEvent.ts';
 import type { OrchestrationEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/OrchestrationEvent.ts';
@@ -338,25 +337,7 @@ describe('the SubagentService without tokens', () => {
 
 describe('the SubagentService over TLS', () => {
   it('serves clients that trust its certificate, and no plaintext client', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'api-tls-'));
-    const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-    await execa('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    ]);
+    const { dir, cert, key } = await selfSignedCertificate();
     const tls = await startTelegramWorld({
       BRIDGE_API_ADDR: '127.0.0.1:0',
       BRIDGE_API_TOKENS: `ci=${TOKEN}`,

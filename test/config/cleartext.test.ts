@@ -26,18 +26,28 @@ describe('listeners beyond loopback', () => {
     const listeners = bridgeListeners({
       mcp: { host: '0.0.0.0', port: 8765 },
       api: { host: '::', port: 50051, tokens: [], scopes: {} },
+      web: { host: '0.0.0.0', port: 8080, url: 'http://bridge.lan:8080' },
     });
     expect(cleartextWarnings(listeners)).toEqual([
       expect.stringMatching(/^BRIDGE_MCP_LISTEN=0\.0\.0\.0:8765: the agents' tools \(MCP\), served beyond loopback without TLS: .* TLS proxy/),
       expect.stringMatching(
         /^BRIDGE_API_ADDR=\[::\]:50051: the SubagentService API, served beyond loopback without TLS: .*BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY/,
       ),
+      expect.stringMatching(/^BRIDGE_WEB_ADDR=0\.0\.0\.0:8080: the dashboard, chat page and webhooks, served beyond loopback without TLS: .*HTTPS proxy/),
     ]);
+    // Behind an HTTPS proxy, the proxy is the TLS.
+    expect(
+      cleartextWarnings(
+        bridgeListeners({ mcp: { host: '127.0.0.1', port: 0 }, api: undefined, web: { host: '0.0.0.0', port: 8080, url: 'https://bridge.example.com' } }),
+      ),
+    ).toEqual([]);
     const tls = { cert: Buffer.from('c'), key: Buffer.from('k') };
     expect(
-      cleartextWarnings(bridgeListeners({ mcp: { host: '127.0.0.1', port: 0 }, api: { host: '0.0.0.0', port: 50051, tokens: [], scopes: {}, tls } })),
+      cleartextWarnings(
+        bridgeListeners({ mcp: { host: '127.0.0.1', port: 0 }, api: { host: '0.0.0.0', port: 50051, tokens: [], scopes: {}, tls }, web: undefined }),
+      ),
     ).toEqual([]);
-    expect(cleartextWarnings(bridgeListeners({ mcp: { host: 'localhost', port: 8765 }, api: undefined }))).toEqual([]);
+    expect(cleartextWarnings(bridgeListeners({ mcp: { host: 'localhost', port: 8765 }, api: undefined, web: undefined }))).toEqual([]);
     // Another listener joins with one more entry in the list.
     expect(
       cleartextWarnings([{ what: 'the web page', variable: 'BRIDGE_WEB_ADDR', host: '192.168.1.2', port: 8080, tls: false, advice: 'Give it TLS.' }]),
