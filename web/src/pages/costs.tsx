@@ -20,16 +20,20 @@ export function Costs() {
   const kinds = [...new Set((days ?? []).flatMap((d) => Object.keys(d.tallies)))].sort();
   useEffect(() => {
     if (!days?.length || !chart.current) return;
-    const x = days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
+    // The days as categories, 0…n-1, each labelled with its date: a bar per day, however few.
+    const x = days.map((_d, i) => i);
     const series = kinds.map((kind) => days.map((d) => d.tallies[kind]?.costUsd ?? 0));
     const bars = uPlot.paths.bars!({ size: [0.8 / Math.max(kinds.length, 1), 40] });
     const plot = new uPlot(
       {
         width: chart.current.clientWidth,
         height: 260,
-        scales: { x: { time: true } },
-        axes: [{}, { values: (_u, ticks) => ticks.map((t) => `$${t.toFixed(2)}`) }],
-        series: [{}, ...kinds.map((kind, i) => ({ label: kind, stroke: COLORS[i % COLORS.length], fill: `${COLORS[i % COLORS.length]}99`, paths: bars }))],
+        scales: { x: { time: false, range: [-0.5, days.length - 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        axes: [
+          { space: 50, incrs: [1, 7, 30], values: (_u, ticks) => ticks.map((t) => days[t]?.day.slice(5) ?? '') },
+          { size: 70, values: (_u, ticks) => ticks.map((t) => money(t)) },
+        ],
+        series: [{ label: 'Day', value: (_u, i) => days[i]?.day ?? '' }, ...kinds.map((kind, i) => ({ label: kind, stroke: COLORS[i % COLORS.length], fill: `${COLORS[i % COLORS.length]}99`, paths: bars }))],
       },
       [x, ...series],
       chart.current,
