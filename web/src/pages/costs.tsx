@@ -33,7 +33,10 @@ export function Costs() {
           { space: 50, incrs: [1, 7, 30], values: (_u, ticks) => ticks.map((t) => days[t]?.day.slice(5) ?? '') },
           { size: 70, values: (_u, ticks) => ticks.map((t) => money(t)) },
         ],
-        series: [{ label: 'Day', value: (_u, i) => days[i]?.day ?? '' }, ...kinds.map((kind, i) => ({ label: kind, stroke: COLORS[i % COLORS.length], fill: `${COLORS[i % COLORS.length]}99`, paths: bars }))],
+        series: [
+          { label: 'Day', value: (_u, i) => days[i]?.day ?? '' },
+          ...kinds.map((kind, i) => ({ label: kind, stroke: COLORS[i % COLORS.length], fill: `${COLORS[i % COLORS.length]}99`, paths: bars })),
+        ],
       },
       [x, ...series],
       chart.current,
