@@ -61,14 +61,17 @@ function gitEnv(): Record<string, string | undefined> {
   };
 }
 
-// Unicode file names as they are, not octal-escaped; never colour.
-const GLOBAL_ARGS = ['--no-pager', '-c', 'core.quotepath=false', '-c', 'color.ui=never'];
+// Unicode file names as they are, not octal-escaped; never colour. Never the repository's code: its
+// hooks and fsmonitor are whatever an agent wrote from its worktree (the hooks live in the common git
+// directory every worktree shares), and the bridge's git must not run them behind the agent's back.
+const GLOBAL_ARGS = ['--no-pager', '-c', 'core.quotepath=false', '-c', 'color.ui=never', '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 
 /**
- * Runs git with `args` (never through a shell), as the agent user when there is one, and
- * returns its stdout without the final newline. The repository `cwd` is in is trusted for this
- * command alone (`safe.directory`): the bridge works only where it was told to, and git refuses
- * a repository another user owns, as the chat's is when agents run as their own user.
+ * Runs git with `args` (never through a shell), as the agent user when there is one, with the
+ * repository's hooks off, and returns its stdout without the final newline. The repository `cwd`
+ * is in is trusted for this command alone (`safe.directory`): the bridge works only where it was
+ * told to, and git refuses a repository another user owns, as the chat's is when agents run as
+ * their own user.
  */
 export async function git(args: readonly string[], options: GitOptions): Promise<string> {
   const trust = trustedDirectories(options.cwd).flatMap((dir) => ['-c', `safe.directory=${dir}`]);
