@@ -9,6 +9,9 @@ export class GitFailure extends Error {
   constructor(
     readonly args: readonly string[],
     readonly stderr: string,
+    /** Its exit status (undefined when killed or timed out) and what it printed: some commands answer with both (merge-tree's 1: conflicts). */
+    readonly exitCode?: number,
+    readonly stdout = '',
   ) {
     super(gitMessage(stderr) || `git ${args.join(' ')} failed`);
   }
@@ -90,7 +93,7 @@ export async function git(args: readonly string[], options: GitOptions): Promise
     }
     const stderr = result.timedOut ? `fatal: timed out after ${TIMEOUT_MS / 1000}s` : result.stderr;
     const delay = RETRY_DELAYS_MS[attempt];
-    if (delay === undefined || !isTransient(stderr)) throw new GitFailure(args, stderr);
+    if (delay === undefined || !isTransient(stderr)) throw new GitFailure(args, stderr, result.exitCode, result.stdout);
     await sleep(delay * (0.5 + Math.random())); // jitter, so racing callers don't collide again
   }
 }
@@ -104,6 +107,16 @@ export function isTransient(stderr: string): boolean {
 export async function resolveCommit(rev: string, cwd: string): Promise<string | undefined> {
   try {
     return await git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd });
+  } catch (error) {
+    if (error instanceof GitFailure) return undefined;
+    throw error;
+  }
+}
+
+/** The branch HEAD is on in `cwd`, or undefined when detached. */
+export async function currentBranch(cwd: string): Promise<string | undefined> {
+  try {
+    return await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd });
   } catch (error) {
     if (error instanceof GitFailure) return undefined;
     throw error;
