@@ -215,6 +215,18 @@ describe('discardWorktree', () => {
     expect(await discardWorktree(wt)).toMatchObject({ ok: false, refusal: 'gone' });
   });
 
+  it('keeps a worktree with uncommitted files when asked to lose nothing', async () => {
+    const { repo, wt } = await setUp();
+    await writeFile(join(wt.path, 'scratch.txt'), 's\n');
+    expect(await discardWorktree(wt, { keepUncommitted: true })).toEqual({
+      ok: false,
+      refusal: 'uncommitted',
+      message: 'its worktree has 1 uncommitted file',
+    });
+    expect(existsSync(join(wt.path, 'scratch.txt'))).toBe(true);
+    expect(await branches(repo)).toContain(wt.branch);
+  });
+
   it('removes a merged branch without asking', async () => {
     const { repo, wt } = await setUp();
     await commitFiles(wt.path, { 'one.txt': '1\n' }, 'one');
