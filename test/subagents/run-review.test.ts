@@ -3,6 +3,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/audit/audit-log.ts';
+import { announcementBody } from '../../src/presentation/announcement.ts';
+import { reviewable } from '../../src/presentation/review.ts';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
 import { RunReview, type Reviewer } from '../../src/subagents/run-review.ts';
 import { RunStore } from '../../src/subagents/run-store.ts';
@@ -58,7 +60,7 @@ async function world(options: { busy?: string; run?: Partial<SubagentRunRecord> 
 }
 
 describe('RunReview', () => {
-  it("says a worker's run is on the worker's machine, and refuses to review it here", async () => {
+  it("says a worker's run is on the worker's machine, and offers no review of it here", async () => {
     const { review, run, head } = await world({ run: { worker: 'gpu-box' } });
     const before = await head();
     for (const result of [await review.diff(run), await review.merge(run, OWNER), await review.discard(run, OWNER, { confirmedCommits: 1 })]) {
@@ -72,6 +74,8 @@ describe('RunReview', () => {
     }
     expect(await head()).toBe(before);
     expect(existsSync(run.worktree!.path)).toBe(true);
+    expect(reviewable(run)).toBe(false);
+    expect(announcementBody(run)).toContain(`(worktree ${run.worktree!.path} on the worker gpu-box)`);
   });
 
   it('shows a running run’s diff so far, but neither merges nor discards it', async () => {
@@ -117,6 +121,7 @@ describe('RunReview', () => {
     const saved = store.get(run.runId)!;
     expect(saved.worktree).toMatchObject({ merged: { into: 'main', commit: await gitIn(repo, 'rev-parse', 'HEAD'), by: 'Ada (telegram:1)' } });
     expect(saved.worktree!.removed).toBeUndefined();
+    expect(reviewable(saved)).toBe(true);
 
     // What is left goes with a discard, which asks nothing now that its commits are merged.
     expect(await review.discard(saved, ADA)).toMatchObject({ ok: true, commits: 0, uncommittedFiles: 1 });
