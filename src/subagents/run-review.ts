@@ -88,7 +88,9 @@ export class RunReview {
     const busy = this.options.checkoutBusy?.(wt.repoRoot);
     if (busy) return this.audited(run, who, 'merge', refused('busy', `#${run.number} was not merged: ${busy}. Merge once it is done.`));
     const by = reviewerName(who);
-    const merge = await mergeWorktree(wt, { message: `Merge ${wt.branch} (run #${run.number} ${displayName(run)}, merged by ${by})` });
+    // The commit names the person, not their transport id: a repository may be pushed where everyone reads it.
+    const from = `merged from the chat${who.name ? ` by ${who.name}` : ''}`;
+    const merge = await mergeWorktree(wt, { message: `Merge ${wt.branch} (run #${run.number} ${displayName(run)}, ${from})` });
     if (!merge.ok) {
       const message = `#${run.number} ${displayName(run)} was not merged: ${merge.message}. Nothing was changed.`;
       return this.audited(run, who, 'merge', refused(merge.refusal, message, merge.files));

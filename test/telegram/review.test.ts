@@ -121,7 +121,7 @@ describe('a run in a worktree', () => {
     );
     expect(await readFile(join(repo, 'feature.txt'), 'utf8')).toBe('written by the fake agent\n');
     expect(await git(repo, 'log', '-1', '--format=%P%n%s%n%cn')).toBe(
-      `${before} ${tip}\nMerge ${branch} (run #1 Merged, merged by Ada (telegram:${OWNER}))\njsonl-bridge`,
+      `${before} ${tip}\nMerge ${branch} (run #1 Merged, merged from the chat by Ada)\njsonl-bridge`,
     );
     expect(await git(repo, 'status', '--porcelain')).toBe('');
     expect(await git(repo, 'branch', '--list', branch)).toBe('');
