@@ -49,6 +49,8 @@ import { Transcriber } from './files/transcriber.ts';
 import type { Downloads } from './ports/transport.ts';
 import type { Log } from './log/logger.ts';
 import type { Secrets } from './log/secrets.ts';
+import { RunReview } from './subagents/run-review.ts';
+import { checkoutBusy } from './bridge/checkout-work.ts';
 import { WebServer } from './web/web-server.ts';
 import { WebSessions } from './web/auth/web-sessions.ts';
 import type { WebOutbound } from './web/chat/web-outbound.ts';
@@ -214,8 +216,10 @@ export async function createApp(options: {
   const webSessions = config.web && options.web ? await WebSessions.open(config.dataDir) : undefined;
   const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
   const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
+  const review = new RunReview({ store: runStore, audit, checkoutBusy: (root) => checkoutBusy(root, chats, runStore) });
   const services: CommandServices = {
     subagents,
+    review,
     orchestrator,
     approvals,
     agents,

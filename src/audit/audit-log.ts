@@ -3,7 +3,19 @@ import { createWriteStream, existsSync, fstatSync, openSync, renameSync, rmSync,
 import { join } from 'node:path';
 
 export type AuditEvent =
-  'spawn' | 'stop' | 'timeout' | 'tool_call' | 'tool_approved' | 'tool_auto_approved' | 'tool_denied' | 'revoke' | 'send' | 'trust' | 'untrust';
+  | 'spawn'
+  | 'stop'
+  | 'timeout'
+  | 'tool_call'
+  | 'tool_approved'
+  | 'tool_auto_approved'
+  | 'tool_denied'
+  | 'revoke'
+  | 'send'
+  | 'trust'
+  | 'untrust'
+  | 'merge'
+  | 'discard';
 
 export interface AuditEntry {
   time: string;
@@ -34,8 +46,8 @@ type Counts = Partial<Record<AuditEvent, number>>;
 
 /**
  * An append-only JSONL trail in BRIDGE_DATA_DIR/audit.jsonl of what agents were allowed to
- * do and by whom: every spawn, stop, timeout and revoke, and every tool call with the
- * decision on it. Appends go through one stream so lines never interleave; the file is
+ * do and by whom: every spawn, stop, timeout and revoke, every tool call with the decision on
+ * it, and every merge or discard of a run's worktree. Appends go through one stream so lines never interleave; the file is
  * rotated by size, and each run's counts are kept as they are written (its record takes them
  * when it ends), so nothing ever reads the trail back.
  */

@@ -3,6 +3,7 @@ import { needsDelivery, patchDelivery } from '../subagents/delivery.ts';
 import type { Announcement, AnnouncementSource } from './outbox.ts';
 import { announcementBody, announcementHeader } from '../presentation/announcement.ts';
 import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+import { reviewable, reviewButtons } from '../presentation/review.ts';
 import type { RunStore } from '../subagents/run-store.ts';
 
 export interface RunAnnouncementOptions {
@@ -14,7 +15,7 @@ export interface RunAnnouncementOptions {
   toAgent: (runs: SubagentRunRecord[]) => Promise<void>;
 }
 
-/** Ended subagent runs, as the outbox announces them: one message with the result and stats (or a file when long). */
+/** Ended subagent runs, as the outbox announces them: one message with the result and stats (or a file when long), and Diff, Merge and Discard under a worktree's. */
 export function runAnnouncements(options: RunAnnouncementOptions): AnnouncementSource {
   const { store } = options;
   return {
@@ -43,6 +44,12 @@ function toAnnouncement(documentOverChars: number) {
     endedAt: run.endedAt!,
     delivery: run.delivery,
     parts: (fit) =>
-      planMarkdown(announcementBody(run), fit, { header: announcementHeader(run), documentOverChars, filename: `subagent-${run.number}-result.md` }),
+      planMarkdown(announcementBody(run), fit, {
+        header: announcementHeader(run),
+        documentOverChars,
+        filename: `subagent-${run.number}-result.md`,
+        // A run that worked in a worktree here is reviewed from its announcement.
+        ...(reviewable(run) ? { buttons: reviewButtons(run) } : {}),
+      }),
   });
 }

@@ -20,7 +20,7 @@ export function announcementBody(run: SubagentRunRecord): string {
     parts.push(`**${STATUS_WORD[run.status] ?? 'Failed'}:** ${escapeMarkdown(run.error ?? 'no reason given')}`);
     if (run.result?.trim() && run.result.trim() !== run.error?.trim()) parts.push(`Its last message:\n\n${run.result.trim()}`);
   }
-  if (run.worktree) parts.push(worktreeLine(run.worktree));
+  if (run.worktree) parts.push(worktreeLine(run.worktree, run.worker));
   parts.push(`_${statsLine(run)}_ · 📁 \`${displayPath(run.cwd)}\` · \`${run.runId}\``);
   return parts.join('\n\n');
 }
@@ -42,7 +42,7 @@ const STATUS_WORD: Partial<Record<SubagentRunRecord['status'], string>> = {
 };
 
 /** Where the run's work is: its branch and what changed there. */
-function worktreeLine(worktree: NonNullable<SubagentRunRecord['worktree']>): string {
+function worktreeLine(worktree: NonNullable<SubagentRunRecord['worktree']>, worker: string | undefined): string {
   const summary = worktree.summary;
   const changes = summary
     ? [
@@ -52,5 +52,7 @@ function worktreeLine(worktree: NonNullable<SubagentRunRecord['worktree']>): str
       ].join(', ')
     : 'changes unknown';
   const stat = summary?.stat.trim() ? `\n\n\`\`\`\n${summary.stat.trim()}\n\`\`\`` : '';
-  return `🌿 Branch \`${worktree.branch}\` (worktree ${worktree.path}): ${changes}${stat}`;
+  // A worker's worktree is on its machine, out of reach of Diff, Merge and Discard here.
+  const where = worker ? `worktree ${worktree.path} on the worker ${escapeMarkdown(worker)}` : `worktree ${worktree.path}`;
+  return `🌿 Branch \`${worktree.branch}\` (${where}): ${changes}${stat}`;
 }

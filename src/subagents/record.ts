@@ -56,7 +56,17 @@ export interface SubagentRunRecord {
   trusted?: boolean;
   /** Asked to run in its own git worktree (--worktree); made when the run starts. */
   isolate?: boolean;
-  worktree?: Worktree & { summary?: WorktreeSummary; removed?: boolean; kept?: string };
+  worktree?: Worktree & {
+    summary?: WorktreeSummary;
+    /** Its worktree and branch are gone: removed after retention, merged, or discarded. */
+    removed?: boolean;
+    /** Why it was kept after retention. */
+    kept?: string;
+    /** Merged into the checkout it came from (/merge): where, as which commit, by whom. */
+    merged?: { into: string; commit: string; by: string; at: number };
+    /** Discarded (/discard), by whom. */
+    discarded?: { by: string; at: number };
+  };
   /** 1 for a run spawned by a main session or a user; deeper for runs spawned by runs. */
   depth: number;
   timeoutSeconds: number;
@@ -99,6 +109,16 @@ export function displayName(run: Pick<SubagentRunRecord, 'label' | 'agent' | 'nu
 /** Runtime so far, or in total once ended. */
 export function runtimeMs(run: Pick<SubagentRunRecord, 'startedAt' | 'endedAt'>, now = Date.now()): number {
   return run.startedAt ? (run.endedAt ?? now) - run.startedAt : 0;
+}
+
+/** `3`, `#3`, a run id, or an id prefix of at least 4 characters, among one chat's runs. */
+export function findRun<R extends Pick<SubagentRunRecord, 'number' | 'runId'>>(runs: readonly R[], ref: string): R | undefined {
+  const wanted = ref.trim().replace(/^#/, '');
+  if (/^\d+$/.test(wanted)) return runs.find((r) => r.number === Number(wanted));
+  const exact = runs.find((r) => r.runId === wanted);
+  if (exact) return exact;
+  const prefixed = wanted.length >= 4 ? runs.filter((r) => r.runId.startsWith(wanted)) : [];
+  return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
 /** The chat (and topic) that asked for the run: where it is announced. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { chatKey } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
-import { isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
+import { findRun, isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
 import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
@@ -136,13 +136,7 @@ export class SubagentRegistry {
 
   /** `3`, `#3`, a run id, or an id prefix of at least 4 characters, within one chat. */
   find(key: string, ref: string): SubagentRunRecord | undefined {
-    const runs = this.forChat(key);
-    const wanted = ref.trim().replace(/^#/, '');
-    if (/^\d+$/.test(wanted)) return runs.find((r) => r.number === Number(wanted));
-    const exact = runs.find((r) => r.runId === wanted);
-    if (exact) return exact;
-    const prefixed = wanted.length >= 4 ? runs.filter((r) => r.runId.startsWith(wanted)) : [];
-    return prefixed.length === 1 ? prefixed[0] : undefined;
+    return findRun(this.forChat(key), ref);
   }
 
   queuePosition(run: SubagentRunRecord): number {

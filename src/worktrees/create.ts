@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import { branchName } from './branch-name.ts';
-import { git, GitFailure, resolveCommit } from './git.ts';
+import { currentBranch, git, GitFailure, resolveCommit } from './git.ts';
 import { locateRepo } from './repo.ts';
 import { serialized } from './serialize.ts';
 import type { Worktree } from './types.ts';
@@ -55,16 +55,6 @@ async function makeDirectoryIn(path: string, dir: string): Promise<void> {
   }
   const made = await execa('mkdir', ['-p', '--', dir], { ...asAgent(process.env, path), extendEnv: false, stdin: 'ignore', reject: false });
   if (made.failed) throw new WorktreeError(`could not make ${dir} in the worktree: ${made.stderr.trim() || made.shortMessage}`);
-}
-
-/** The branch HEAD is on, or undefined when detached. */
-async function currentBranch(cwd: string): Promise<string | undefined> {
-  try {
-    return await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd });
-  } catch (error) {
-    if (error instanceof GitFailure) return undefined;
-    throw error;
-  }
 }
 
 async function gitOrExplain(args: string[], cwd: string, what: string): Promise<void> {

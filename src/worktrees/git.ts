@@ -9,6 +9,9 @@ export class GitFailure extends Error {
   constructor(
     readonly args: readonly string[],
     readonly stderr: string,
+    /** Its exit status (undefined when killed or timed out) and what it printed: some commands answer with both (merge-tree's 1: conflicts). */
+    readonly exitCode?: number,
+    readonly stdout = '',
   ) {
     super(gitMessage(stderr) || `git ${args.join(' ')} failed`);
   }
@@ -61,14 +64,17 @@ function gitEnv(): Record<string, string | undefined> {
   };
 }
 
-// Unicode file names as they are, not octal-escaped; never colour.
-const GLOBAL_ARGS = ['--no-pager', '-c', 'core.quotepath=false', '-c', 'color.ui=never'];
+// Unicode file names as they are, not octal-escaped; never colour. Never the repository's code: its
+// hooks and fsmonitor are whatever an agent wrote from its worktree (the hooks live in the common git
+// directory every worktree shares), and the bridge's git must not run them behind the agent's back.
+const GLOBAL_ARGS = ['--no-pager', '-c', 'core.quotepath=false', '-c', 'color.ui=never', '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 
 /**
- * Runs git with `args` (never through a shell), as the agent user when there is one, and
- * returns its stdout without the final newline. The repository `cwd` is in is trusted for this
- * command alone (`safe.directory`): the bridge works only where it was told to, and git refuses
- * a repository another user owns, as the chat's is when agents run as their own user.
+ * Runs git with `args` (never through a shell), as the agent user when there is one, with the
+ * repository's hooks off, and returns its stdout without the final newline. The repository `cwd`
+ * is in is trusted for this command alone (`safe.directory`): the bridge works only where it was
+ * told to, and git refuses a repository another user owns, as the chat's is when agents run as
+ * their own user.
  */
 export async function git(args: readonly string[], options: GitOptions): Promise<string> {
   const trust = trustedDirectories(options.cwd).flatMap((dir) => ['-c', `safe.directory=${dir}`]);
@@ -87,7 +93,7 @@ export async function git(args: readonly string[], options: GitOptions): Promise
     }
     const stderr = result.timedOut ? `fatal: timed out after ${TIMEOUT_MS / 1000}s` : result.stderr;
     const delay = RETRY_DELAYS_MS[attempt];
-    if (delay === undefined || !isTransient(stderr)) throw new GitFailure(args, stderr);
+    if (delay === undefined || !isTransient(stderr)) throw new GitFailure(args, stderr, result.exitCode, result.stdout);
     await sleep(delay * (0.5 + Math.random())); // jitter, so racing callers don't collide again
   }
 }
@@ -101,6 +107,16 @@ export function isTransient(stderr: string): boolean {
 export async function resolveCommit(rev: string, cwd: string): Promise<string | undefined> {
   try {
     return await git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd });
+  } catch (error) {
+    if (error instanceof GitFailure) return undefined;
+    throw error;
+  }
+}
+
+/** The branch HEAD is on in `cwd`, or undefined when detached. */
+export async function currentBranch(cwd: string): Promise<string | undefined> {
+  try {
+    return await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd });
   } catch (error) {
     if (error instanceof GitFailure) return undefined;
     throw error;

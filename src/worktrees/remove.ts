@@ -1,9 +1,9 @@
-import { access } from 'node:fs/promises';
 import { git, GitFailure } from './git.ts';
 import { locateRepo } from './repo.ts';
 import { serialized } from './serialize.ts';
 import type { Worktree } from './types.ts';
 import { countUnmergedCommits } from './unmerged.ts';
+import { exists } from './exists.ts';
 
 export interface RemoveResult {
   removed: boolean;
@@ -59,14 +59,5 @@ async function deleteBranch(wt: Worktree): Promise<string | undefined> {
     if (!(error instanceof GitFailure)) throw error;
     if (/not found/i.test(error.message)) return undefined;
     return error.message; // e.g. checked out in another worktree
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
   }
 }

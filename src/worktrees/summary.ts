@@ -55,7 +55,7 @@ function shortenStat(stat: string): string[] {
 }
 
 /** Paths `git status` reports in the worktree (untracked files each on their own); none if it is gone. */
-async function uncommittedFiles(path: string): Promise<string[]> {
+export async function uncommittedFiles(path: string): Promise<string[]> {
   try {
     await access(path);
   } catch {

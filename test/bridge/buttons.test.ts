@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QUESTION } from '../../src/approvals/approval-broker.ts';
 import { idButton } from '../../src/ports/buttons.ts';
 import { STOP_RUN } from '../../src/presentation/runs.ts';
+import { REVIEW } from '../../src/presentation/review.ts';
 import { appPerTest } from '../support/app-world.ts';
 import { chat } from '../support/chats.ts';
 
@@ -19,6 +20,13 @@ describe('buttons', () => {
     expect(STOP_RUN.button('⏹ Stop #1', 'V1StGXR8_Z').data).toBe('sa:V1StGXR8_Z');
     for (const raw of ['', 'a b', 'x'.repeat(61), 'a:b']) expect(idButton('x').decode(raw)).toBeUndefined();
     expect(Buffer.byteLength(QUESTION.button('', { id: 'x'.repeat(40), choice: 'always' }).data)).toBeLessThanOrEqual(64);
+    const confirm = REVIEW.button('🗑 Discard 2 unmerged commits', { action: 'confirm', runId: 'V1StGXR8_Z', commits: 2 });
+    expect(confirm.data).toBe('wt:X:V1StGXR8_Z:2');
+    expect(REVIEW.decode('X:V1StGXR8_Z:2')).toEqual({ action: 'confirm', runId: 'V1StGXR8_Z', commits: 2 });
+    expect(REVIEW.decode('m:V1StGXR8_Z')).toEqual({ action: 'merge', runId: 'V1StGXR8_Z' });
+    // A confirmation must carry its number of commits, and nothing else may.
+    for (const raw of ['X:V1StGXR8_Z', 'm:V1StGXR8_Z:2', 'q:V1StGXR8_Z', 'm:', 'm:a b', 'X:id:-1', 'X:id:1e3']) expect(REVIEW.decode(raw)).toBeUndefined();
+    expect(Buffer.byteLength(REVIEW.button('', { action: 'confirm', runId: 'x'.repeat(40), commits: 999_999 }).data)).toBeLessThanOrEqual(64);
   });
 
   it('answers a press whose payload is not one of its kind without calling the handler', async () => {

@@ -1,4 +1,4 @@
-import { chown, lstat, mkdir, readFile, stat } from 'node:fs/promises';
+import { chown, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -155,5 +155,22 @@ describe.skipIf(skip)(`agents as ${AGENT_USER}${skip ? ` (skipped: ${skip})` : '
     const head = await readFile(`${call!.cwd}/../.git`, 'utf8');
     expect(head).toMatch(new RegExp(`^gitdir: ${project!.path}/\\.git/worktrees/`));
     expect((await stat(`${call!.cwd}/made.txt`)).uid).toBe(uid);
+  });
+
+  it("merges a worktree run into the project with git as that user, none of the repository's hooks run", async () => {
+    const { uid } = await start();
+    const marks = await tempDir('agent-user-marks-');
+    await writeFile(join(project!.path, '.git', 'hooks', 'post-merge'), `#!/bin/sh\ntouch "${marks.path}/post-merge"\n`, { mode: 0o755 });
+    say('/spawn --worktree "write:merged.txt commit"');
+    const done = await answer(/^✅ #1/, 30_000);
+    const merge = done.buttons.find((button) => button.text === '🔀 Merge') as { callback_data: string };
+    world!.telegram.pressButton({ chatId: CHAT, messageId: done.messageId, data: merge.callback_data, userId: OWNER });
+    await answer(/^🔀 Merged #1 .* into main in /);
+    const merged = await stat(join(project!.path, 'merged.txt'));
+    expect(merged.uid).toBe(uid); // written by git as the agent user, as its turns write the project
+    const log = await execa('git', ['-c', `safe.directory=${project!.path}`, 'log', '-1', '--format=%s'], { cwd: project!.path });
+    expect(log.stdout).toMatch(/^Merge bridge\/[\w-]+ \(run #1 /);
+    expect(await readdir(marks.path)).toEqual([]);
+    await marks.remove();
   });
 });

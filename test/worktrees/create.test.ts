@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createWorktree, findRepoRoot, WorktreeError } from '../../src/worktrees/index.ts';
@@ -28,6 +28,21 @@ describe('createWorktree', () => {
     await expect(attempt).rejects.toThrow(`${repo} has no commits yet`);
     expect(await branches(repo)).toEqual([]);
     expect(await worktreePaths(repo)).toEqual([repo]);
+  });
+
+  it("runs none of the repository's hooks: an agent may have written them from its worktree", async () => {
+    const { repo, worktreesDir } = await repoWith();
+    const marks = join(repo, '..', 'marks');
+    await mkdir(marks);
+    for (const hook of ['post-checkout', 'reference-transaction']) {
+      await writeFile(join(repo, '.git', 'hooks', hook), `#!/bin/sh\ntouch "${marks}/${hook}"\n`);
+      await chmod(join(repo, '.git', 'hooks', hook), 0o755);
+    }
+    await createWorktree({ dir: repo, worktreesDir, runId: 'hooked' });
+    expect(existsSync(join(marks, 'post-checkout')) || existsSync(join(marks, 'reference-transaction'))).toBe(false);
+    // git by hand still runs them: they are there, and would have run.
+    await gitIn(repo, 'branch', 'by-hand');
+    expect(existsSync(join(marks, 'reference-transaction'))).toBe(true);
   });
 
   it('checks out HEAD on a new branch in <worktreesDir>/<runId>', async () => {

@@ -14,6 +14,7 @@ import { agents } from './agents.ts';
 import { spawn } from './spawn.ts';
 import { orchestrate, orchestrations } from './orchestrate.ts';
 import { subagents } from './subagents.ts';
+import { diff, discard, merge } from './review.ts';
 import { dashboard } from './dashboard.ts';
 
 /**
@@ -45,5 +46,8 @@ export const COMMANDS: readonly Command[] = [
   orchestrate,
   orchestrations,
   subagents,
+  diff,
+  merge,
+  discard,
   dashboard,
 ];

@@ -4,6 +4,7 @@ import type { AuditLog } from '../../audit/audit-log.ts';
 import type { Orchestrator } from '../../orchestration/orchestrator.ts';
 import type { TrustedDirectories } from '../../projects/trust.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
+import type { RunReview } from '../../subagents/run-review.ts';
 import type { DailyBudget } from '../../usage/budget.ts';
 import type { UsageLedger } from '../../usage/usage-ledger.ts';
 import type { WebLinks } from '../../web/web-links.ts';
@@ -20,6 +21,8 @@ export interface HealthSources {
 /** The parts of the bridge the commands work with, built once by `app.ts`. */
 export interface CommandServices {
   subagents: Subagents;
+  /** Diff, merge and discard of runs that worked in a worktree: the same calls for the chat and a web page. */
+  review: RunReview;
   orchestrator: Orchestrator;
   /** The questions waiting in the chat, shown by /subagents info. */
   approvals: Pick<ApprovalBroker, 'waitingFor'>;
