@@ -329,6 +329,11 @@ export async function createApp(options: {
           allowed: (identity) => bridge.isAllowed({ transport: WEB, chat: '-' }, { id: '-', identity }),
           ...(inApp ? { inApp } : {}),
           dashboard: { runs: runStore, subagents, orchestrations: orchestrationStore, approvals, ledger, auditFile: audit.file, chats: outbound },
+          review: {
+            review,
+            findRun: async (id) => runStore.get(id) ?? (await runStore.archived()).find((run) => run.runId === id),
+            isOwner: (identity) => bridge.isOwner({ transport: WEB, chat: '-' }, { id: '-', identity }),
+          },
           host: () => host,
           pagesDir: PAGES_DIR,
           log,

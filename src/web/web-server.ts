@@ -15,6 +15,7 @@ import type { WebSessions } from './auth/web-sessions.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
 import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
+import { reviewRoutes, type ReviewSources } from './routes/review-routes.ts';
 
 export interface WebParts {
   config: WebConfig;
@@ -23,6 +24,7 @@ export interface WebParts {
   /** The chat app's in-app page (a Mini App) and the transport it vouches for people of; none: there is none. */
   inApp?: { login: InAppLogin; transport: string };
   dashboard: DashboardSources;
+  review: ReviewSources;
   /** What the chat page's messages and presses go to. */
   host: () => TransportHost;
   /** The built pages (`npm run build`). */
@@ -76,6 +78,7 @@ export class WebServer {
     const api = new Hono<WebEnv>();
     api.use('*', sessionGuard(parts.sessions, parts.allowed));
     api.route('/chat', chatRoutes(parts.dashboard.chats, parts.host));
+    api.route('/runs', reviewRoutes(parts.review));
     api.route('/', dashboardRoutes(parts.dashboard));
     app.route('/api', api);
     app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));

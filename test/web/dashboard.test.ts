@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,15 @@ import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../suppo
 // The dashboard and the chat page in a real browser (Debian's chromium) at phone width, against
 // the bridge as a real process with the fake Bot API and the fake CLI.
 let world: TelegramWorld;
+// The machine's git configuration must not count: the bridge commits a merge as itself when the checkout names nobody.
+const GIT_ENV = {
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'T',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'T',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 let browser: Browser;
 let base: string;
 const PRIVATE = OWNER; // a private chat's id is its person's
@@ -20,7 +31,12 @@ const group = ownerIn(() => world, GROUP);
 beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, BRIDGE_PERMISSION_MODE: 'ask' });
+  world = await startTelegramWorld({
+    BRIDGE_WEB_ADDR: `127.0.0.1:${port}`,
+    BRIDGE_PERMISSION_MODE: 'ask',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+  });
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -163,6 +179,36 @@ describe('the dashboard', () => {
     await page.waitForSelector('[data-testid="audit"]');
     expect(await page.textContent('[data-testid="audit"]')).toContain('tool_approved');
     await screenshot(page, 'audit');
+    await page.context().close();
+  });
+});
+
+describe('reviewing a worktree run', () => {
+  it("renders its diff, and merges it into the chat's checkout", async () => {
+    const repo = join(world.workdir, 'project');
+    const git = (...args: string[]) => execa('git', args, { cwd: repo, env: GIT_ENV });
+    await mkdir(repo);
+    await git('init', '--quiet', '--initial-branch=main');
+    await writeFile(join(repo, 'README.md'), 'hello\n');
+    await git('add', '--all');
+    await git('commit', '--quiet', '-m', 'first');
+    const chat = ownerIn(() => world, -4300);
+    chat.say('/cd project');
+    await chat.waitText(/^📁 Now in /);
+    chat.say('/permissions bypass');
+    await chat.waitText(/^🔐 Permissions: bypass/);
+    chat.say('/spawn --worktree --label Feature "write:feature.txt commit say:added"');
+    await chat.waitText(/^✅ #\d+ Feature/);
+    const page = await loggedIn();
+    const row = await page.waitForSelector('[data-run][data-status="completed"]:has-text("Feature")', { timeout: 10_000 });
+    await row.click();
+    await page.waitForSelector('[data-testid="diff"] .d2h-file-header', { timeout: 10_000 });
+    expect(await page.textContent('[data-testid="diff"]')).toContain('feature.txt');
+    await screenshot(page, 'review');
+    await page.click('[data-testid="review"] button:has-text("Merge")', { timeout: 10_000 });
+    await expect.poll(() => page.textContent('[data-testid="review-told"]'), { timeout: 10_000 }).toMatch(/Merged/);
+    expect((await git('log', '--format=%s', '-1')).stdout).toMatch(/Merge/);
+    expect(existsSync(join(repo, 'feature.txt'))).toBe(true);
     await page.context().close();
   });
 });

@@ -12,6 +12,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The whole answer, for what it says besides the error. */
+    readonly body?: unknown,
   ) {
     super(message);
   }
@@ -35,7 +37,7 @@ function headers(json: boolean): Record<string, string> {
 
 async function answer<T>(response: Response): Promise<T> {
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, (body as { error?: string }).error ?? `${response.status} ${response.statusText}`);
+  if (!response.ok) throw new ApiError(response.status, (body as { error?: string }).error ?? `${response.status} ${response.statusText}`, body);
   return body as T;
 }
 

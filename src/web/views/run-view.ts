@@ -17,7 +17,7 @@ export interface RunView {
   durationMs: number;
   costUsd?: number;
   worker?: string;
-  worktree?: { branch: string; removed: boolean };
+  worktree?: { branch: string; removed: boolean; merged?: { into: string; by: string }; discarded?: { by: string } };
   orchestration?: { id: string; step: string };
   result?: string;
   error?: string;
@@ -43,9 +43,19 @@ export function runView(run: SubagentRunRecord, now = Date.now()): RunView {
     durationMs: runtimeMs(run, now),
     ...(run.costUsd !== undefined ? { costUsd: run.costUsd } : {}),
     ...(run.worker ? { worker: run.worker } : {}),
-    ...(run.worktree ? { worktree: { branch: run.worktree.branch, removed: run.worktree.removed === true } } : {}),
+    ...(run.worktree ? { worktree: worktreeView(run.worktree) } : {}),
     ...(run.orchestration ? { orchestration: run.orchestration } : {}),
     ...(run.result ? { result: run.result.length > RESULT_CHARS ? `${run.result.slice(0, RESULT_CHARS)}…` : run.result } : {}),
     ...(run.error ? { error: run.error } : {}),
+  };
+}
+
+function worktreeView(worktree: NonNullable<SubagentRunRecord['worktree']>): NonNullable<RunView['worktree']> {
+  const { branch, removed, merged, discarded } = worktree;
+  return {
+    branch,
+    removed: removed === true,
+    ...(merged ? { merged: { into: merged.into, by: merged.by } } : {}),
+    ...(discarded ? { discarded: { by: discarded.by } } : {}),
   };
 }

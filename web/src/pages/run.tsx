@@ -3,6 +3,7 @@ import { follow, get } from '../api.ts';
 import { duration, money, STATUS_ICON, when } from '../format.ts';
 import type { Live } from '../live.ts';
 import type { RunView } from '../types.ts';
+import { Review } from './review.tsx';
 
 type LogLine = { kind: string; text: string; nested?: true };
 
@@ -68,7 +69,13 @@ export function RunPage({ id, live }: { id: string; live: Live }) {
             <dt>Worktree</dt>
             <dd>
               {current.worktree.branch}
-              {current.worktree.removed ? ' (removed)' : ''}
+              {current.worktree.merged
+                ? ` (merged into ${current.worktree.merged.into} by ${current.worktree.merged.by})`
+                : current.worktree.discarded
+                  ? ` (discarded by ${current.worktree.discarded.by})`
+                  : current.worktree.removed
+                    ? ' (removed)'
+                    : ''}
             </dd>
           </>
         )}
@@ -82,6 +89,7 @@ export function RunPage({ id, live }: { id: string; live: Live }) {
           <pre class="result">{current.result}</pre>
         </>
       )}
+      {current.worktree && !current.worker && <Review run={current} />}
       <h3>Log</h3>
       <div class="log" data-testid="run-log">
         {lines.map((l, i) => (
