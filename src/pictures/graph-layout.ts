@@ -71,7 +71,7 @@ export const STATE_WORD: Record<GraphNode['state'], string> = {
 
 /** Wider than this (to its height), a top-to-bottom picture is worth laying out the other way. */
 const TARGET_ASPECT = 1.2;
-/** Telegram refuses photos longer than 20 times their width (or the other way); keep well inside. */
+/** Chat apps refuse photos far longer than wide (past 20 to 1, or the reverse): keep well inside. */
 const MAX_ASPECT = 8;
 
 export function layoutGraph(model: GraphModel): GraphLayout {

@@ -25,7 +25,7 @@ export interface Png {
 export interface PngOptions {
   /** Pixels per SVG unit: 2 by default, so words stay sharp on a phone's screen. */
   scale?: number;
-  /** The longer side is at most this many pixels (the scale is lowered to fit): 2560, what Telegram keeps of a photo. */
+  /** The longer side is at most this many pixels (the scale is lowered to fit): 2560, the most a chat app keeps of a photo. */
   maxSide?: number;
 }
 
