@@ -58,6 +58,9 @@ export const METRICS = {
   /** Characters of a label, of a detail, before "…". */
   maxLabelChars: 32,
   maxDetailChars: 40,
+  maxTitleChars: 80,
+  /** The picture is widened for its title up to this; a longer title is cut short. */
+  maxTitleWidth: 520,
 } as const;
 
 export const STATE_WORD: Record<GraphNode['state'], string> = {
@@ -86,16 +89,30 @@ export function layoutGraph(model: GraphModel): GraphLayout {
     seen.add(key);
     return true;
   });
-  const titleSpace = model.title ? METRICS.titleHeight : 0;
   const placed = edges.length ? best([placeWithDagre(sized, edges, 'TB'), placeWithDagre(sized, edges, 'LR')]) : placeInGrid(sized);
-  const result: GraphLayout = {
+  const titled = model.title ? withTitle(placed, oneLine(model.title)) : placed;
+  return withinAspect(titled);
+}
+
+/**
+ * Room for the title above the graph: the picture is widened for it (up to `maxTitleWidth`,
+ * the graph centred), and a title wider still is cut short.
+ */
+function withTitle(placed: Placed, title: string): GraphLayout {
+  const wanted = Math.ceil(textWidth(title, METRICS.titleSize, true)) + 2 * METRICS.margin;
+  const width = Math.max(placed.width, Math.min(wanted, METRICS.maxTitleWidth));
+  const room = width - 2 * METRICS.margin;
+  const shown = fit(title, METRICS.maxTitleChars, (text) => textWidth(text, METRICS.titleSize, true) <= room);
+  const dx = (width - placed.width) / 2;
+  const dy = METRICS.titleHeight;
+  return {
     ...placed,
-    height: placed.height + titleSpace,
-    ...(model.title ? { title: cut(oneLine(model.title), 80) } : {}),
-    nodes: placed.nodes.map((node) => ({ ...node, y: node.y + titleSpace })),
-    edges: placed.edges.map((edge) => ({ ...edge, points: edge.points.map((p) => ({ x: p.x, y: p.y + titleSpace })) })),
+    width,
+    height: placed.height + dy,
+    title: shown,
+    nodes: placed.nodes.map((node) => ({ ...node, x: node.x + dx, y: node.y + dy })),
+    edges: placed.edges.map((edge) => ({ ...edge, points: edge.points.map((p) => ({ x: p.x + dx, y: p.y + dy })) })),
   };
-  return withinAspect(result);
 }
 
 type Sized = GraphNode & { width: number; height: number; shownLabel: string; shownDetail: string };

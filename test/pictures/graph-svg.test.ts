@@ -1,6 +1,6 @@
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
-import { layoutGraph, METRICS } from '../../src/pictures/graph-layout.ts';
+import { layoutGraph, METRICS, textWidth } from '../../src/pictures/graph-layout.ts';
 import { NODE_STATES, type GraphModel } from '../../src/pictures/graph-model.ts';
 import { escapeXml, graphSvg } from '../../src/pictures/graph-svg.ts';
 
@@ -84,6 +84,18 @@ describe('graph layout', () => {
       const { width, height } = layoutGraph(model);
       expect(Math.max(width, height) / Math.min(width, height)).toBeLessThanOrEqual(8);
     }
+  });
+
+  it('widens the picture for its title, centring the graph, and cuts a title too long for any picture', () => {
+    const narrow = { ...chain(2), title: '#1 Drawn · 2/2 done · completed' };
+    const layout = layoutGraph(narrow);
+    expect(textWidth(layout.title!, METRICS.titleSize, true) + 2 * METRICS.margin).toBeLessThanOrEqual(layout.width);
+    const [box] = layout.nodes;
+    expect(box!.x - 0).toBeCloseTo(layout.width - (box!.x + box!.width), 0); // centred
+    const long = layoutGraph({ ...chain(2), title: `#2 ${'A very long name for a plan '.repeat(5)}` });
+    expect(long.width).toBeLessThanOrEqual(METRICS.maxTitleWidth);
+    expect(long.title!.endsWith('…')).toBe(true);
+    expect(textWidth(long.title!, METRICS.titleSize, true) + 2 * METRICS.margin).toBeLessThanOrEqual(long.width);
   });
 
   it('draws each node once, and leaves out arrows to nodes that are not there, to themselves, or twice', () => {
