@@ -49,6 +49,8 @@ describe('the graph page', () => {
     expect(await page.locator(`${graph} g[data-node]`).count()).toBe(2);
     expect(await page.locator(`${graph} g[data-node="first"]`).textContent()).toContain('done');
     await screenshot(page, 'graph-done');
+    // With the web pages served too, the chat app still gets its picture (through the outbound that routes by chat).
+    await world.telegram.waitForBotMessage(GROUP, (m) => m.media?.kind === 'photo' && m.caption === '#1 Drawn · 2/2 done · completed', 10_000);
 
     // Only with a session, and only for an orchestration that exists.
     const id = (await page.getAttribute('[data-testid="graph"]', 'data-orchestration'))!;
