@@ -10,6 +10,7 @@ import { benchTelegram } from './telegram.ts';
 import { benchFlood } from './flood.ts';
 import { benchWorkers } from './workers.ts';
 import { benchLive } from './live.ts';
+import { benchPictures } from './pictures.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -19,6 +20,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   flood: benchFlood,
   workers: benchWorkers,
   live: benchLive,
+  pictures: benchPictures,
 };
 
 const only = process.argv.slice(2);

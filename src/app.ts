@@ -13,7 +13,10 @@ import { chatPermissions, runPermissions } from './bridge/agent-permissions.ts';
 import { LivePool } from './session/live-pool.ts';
 import { every } from './concurrency/periodic.ts';
 import { untilStill } from './concurrency/until-still.ts';
-import { orchestrationProgress } from './presentation/orchestration.ts';
+import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from './presentation/orchestration.ts';
+import { graphSvg } from './pictures/graph-svg.ts';
+import { svgToPng } from './pictures/render-png.ts';
+import { plain } from './rich/index.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
 import { isNoChat, type ChatRef, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost } from './ports/chat-transport.ts';
@@ -208,6 +211,16 @@ export async function createApp(options: {
     out,
     announce: () => outbox.kick(),
     progressText: orchestrationProgress,
+    // The graph as a picture beside the progress message, where the transport shows pictures.
+    ...(out.sendPicture && out.editPicture
+      ? {
+          progressPicture: {
+            svg: (orchestration, runOf) => graphSvg(orchestrationGraph(orchestration, runOf)),
+            caption: (orchestration) => plain(orchestrationSummary(orchestration)),
+            png: async (svg) => (await svgToPng(svg)).png,
+          },
+        }
+      : {}),
     announceTo: settings.subagents.announceTo,
     retention: { ms: settings.subagents.retentionMinutes * 60_000, perChat: settings.subagents.historyPerChat },
     log,

@@ -1,4 +1,4 @@
-import type { ChatRef, EditOptions, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from './ports/transport.ts';
+import type { ChatRef, EditOptions, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from './ports/transport.ts';
 import type { Frame } from './rich/edit.ts';
 
 /**
@@ -34,6 +34,19 @@ export class RoutedOutbound implements Outbound {
 
   sendFile(to: ChatRef, file: OutgoingFile, options?: SendOptions): Promise<MessageRef> {
     return this.of(to).sendFile(to, file, options);
+  }
+
+  /** To the chat's transport; one that shows no pictures refuses, and the caller goes on without. */
+  sendPicture(to: ChatRef, picture: Picture, options?: SendOptions): Promise<MessageRef> {
+    const out = this.of(to);
+    if (!out.sendPicture) return Promise.reject(new Error(`the ${to.transport} transport shows no pictures`));
+    return out.sendPicture(to, picture, options);
+  }
+
+  editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const out = this.of(ref);
+    if (!out.editPicture) return Promise.reject(new Error(`the ${ref.transport} transport shows no pictures`));
+    return out.editPicture(ref, picture);
   }
 
   split(text: RichText, frame?: Frame): RichText[] {

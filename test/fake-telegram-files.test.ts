@@ -276,6 +276,82 @@ describe('files the bot sends', () => {
   });
 });
 
+describe('editMessageMedia', () => {
+  it('replaces a photo with a new upload and caption, keeps the old one in the history, and answers "not modified" to the same again', async () => {
+    fake.sendText({ chatId: USER, userId: USER, text: 'graph?' });
+    const sent = await api.sendPhoto(USER, new InputFile(Buffer.from('first-png'), 'graph.png'), {
+      caption: 'step 1',
+      reply_markup: new InlineKeyboard().text('Stop', 'stop'),
+    });
+    const edited = (await api.editMessageMedia(USER, sent.message_id, {
+      type: 'photo',
+      media: new InputFile(Buffer.from('second-png'), 'graph.png'),
+      caption: '<b>step 2</b>',
+      parse_mode: 'HTML',
+    })) as Message.PhotoMessage;
+    expect(edited).toMatchObject({ message_id: sent.message_id, caption: 'step 2', caption_entities: [{ type: 'bold', offset: 0, length: 6 }] });
+    expect(edited.edit_date).toBeGreaterThan(0);
+    expect(edited.photo.at(-1)!.file_id).not.toBe(sent.photo.at(-1)!.file_id);
+    // The upload came as a part of the multipart body, named by the InputMedia's attach://.
+    const call = fake.callsTo('editMessageMedia')[0]!;
+    expect(call.files).toEqual([{ field: expect.any(String), filename: 'graph.png', size: 10 }]);
+    const sentMedia = typeof call.params.media === 'string' ? (JSON.parse(call.params.media) as { media: string }) : (call.params.media as { media: string });
+    expect(sentMedia.media).toBe(`attach://${call.files[0]!.field}`);
+
+    const view = fake.message(USER, sent.message_id)!;
+    expect(view).toMatchObject({ caption: 'step 2', source: '<b>step 2</b>', editCount: 1, replyMarkup: undefined });
+    expect(view.media).toMatchObject({ kind: 'photo', bytes: Buffer.from('second-png') });
+    expect(view.history).toHaveLength(1);
+    expect(view.history[0]).toMatchObject({ kind: 'media', content: { caption: 'step 1' } });
+    expect(view.history[0]!.media?.files.at(-1)?.bytes).toEqual(Buffer.from('first-png'));
+    // Its new file downloads.
+    const file = await api.getFile(edited.photo.at(-1)!.file_id);
+    expect((await bytesOf(await download(file.file_path!))).toString()).toBe('second-png');
+
+    // The same photo (by its file_id) with the same caption is no change; a new caption is.
+    const same = { type: 'photo' as const, media: edited.photo[0]!.file_id, caption: '<b>step 2</b>', parse_mode: 'HTML' as const };
+    await expect(api.editMessageMedia(USER, sent.message_id, same)).rejects.toMatchObject({
+      error_code: 400,
+      description: expect.stringMatching(/^Bad Request: message is not modified/),
+    });
+    await api.editMessageMedia(USER, sent.message_id, { ...same, caption: 'step 3' });
+    expect(fake.message(USER, sent.message_id)).toMatchObject({ caption: 'step 3', editCount: 2 });
+  });
+
+  it('turns a text message into a document, and refuses what Telegram refuses', async () => {
+    const question = fake.sendText({ chatId: GROUP, userId: USER, text: 'notes?' });
+    const text = await api.sendMessage(GROUP, 'working…');
+    const edited = (await api.editMessageMedia(GROUP, text.message_id, {
+      type: 'document',
+      media: new InputFile(Buffer.from('# notes'), 'notes.md'),
+    })) as Message.DocumentMessage;
+    expect(edited).toMatchObject({ document: { file_name: 'notes.md', mime_type: 'text/markdown' } });
+    expect(edited).not.toHaveProperty('text');
+    expect(fake.message(GROUP, text.message_id)).toMatchObject({ text: undefined, caption: '', history: [{ kind: 'media', content: { text: 'working…' } }] });
+
+    const badRequest = (description: string) => ({ error_code: 400, description: `Bad Request: ${description}` });
+    const media = (fields: Record<string, unknown>) =>
+      fetch(`${fake.url}/editMessageMedia`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat_id: GROUP, message_id: text.message_id, ...fields }),
+      }).then((response) => response.json());
+    expect(await media({})).toMatchObject({ ok: false, ...badRequest("can't parse input media JSON object") });
+    expect(await media({ media: { type: 'photo' } })).toMatchObject(badRequest("can't parse InputMedia: Media is not specified"));
+    expect(await media({ media: { type: 'sticker', media: 'x' } })).toMatchObject(badRequest("can't parse InputMedia: media type is not specified or invalid"));
+    expect(await media({ media: { type: 'photo', media: 'attach://nothing' } })).toMatchObject(badRequest('wrong file identifier/HTTP URL specified'));
+    // A document's file_id is no photo.
+    expect(await media({ media: { type: 'photo', media: edited.document.file_id } })).toMatchObject(badRequest('type of file mismatch'));
+    expect(await media({ message_id: 999, media: { type: 'document', media: edited.document.file_id, caption: 'x' } })).toMatchObject(
+      badRequest('message to edit not found'),
+    );
+    expect(await media({ message_id: question.message_id, media: { type: 'document', media: edited.document.file_id } })).toMatchObject(
+      badRequest("message can't be edited"),
+    );
+    expect(fake.message(GROUP, text.message_id)?.editCount).toBe(1);
+  });
+});
+
 describe('files with a running bot', () => {
   it('a bot gets the user’s file with getFile, downloads it, and answers with a photo of it', async () => {
     const bot = new Bot(fake.token, { client: { apiRoot: fake.apiRoot } });

@@ -1,12 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
+import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from '../ports/transport.ts';
 import { framed, plain, plainText, type Frame } from '../rich/index.ts';
 
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only
- * its lines that are new, so progress reads as a log; documents are saved to files, and
- * files sent are shown by their paths.
+ * its lines that are new, so progress reads as a log; documents and pictures are saved to
+ * files, and files sent are shown by their paths.
  */
 export class ConsoleOutbound implements Outbound {
   private nextId = 1;
@@ -14,6 +14,8 @@ export class ConsoleOutbound implements Outbound {
   /** Buttons by the number printed beside them, for `/press <n>`. */
   private readonly buttons = new Map<number, { messageId: string; data: string }>();
   private nextButton = 1;
+  /** Where each picture sent is saved: an edit writes the new one over it. */
+  private readonly pictures = new Map<string, string>();
 
   constructor(
     private readonly write: (text: string) => void,
@@ -75,6 +77,24 @@ export class ConsoleOutbound implements Outbound {
     return this.send(to, plain(`${file.caption ? plainText(file.caption) : ''}\n📎 ${file.path}`.trim()));
   }
 
+  /** Saved as a PNG file beside the documents; the chat is shown its path (and caption). */
+  async sendPicture(to: ChatRef, picture: Picture): Promise<MessageRef> {
+    await mkdir(this.documentsDir, { recursive: true });
+    const path = join(this.documentsDir, `${Date.now()}-${picture.filename}`);
+    await writeWhole(path, picture.png);
+    const ref = await this.send(to, plain(`${picture.caption ? plainText(picture.caption) : ''}\n🖼 ${path}`.trim()));
+    this.pictures.set(ref.messageId, path);
+    return ref;
+  }
+
+  /** The new picture replaces the file in one step (an image viewer never reads half of one); nothing is printed. */
+  async editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const path = this.pictures.get(ref.messageId);
+    if (!path) return false;
+    await writeWhole(path, picture.png);
+    return true;
+  }
+
   /** A terminal has no message limit: one message, however long. */
   split(text: RichText, frame: Frame = {}): RichText[] {
     return framed([text], frame);
@@ -84,4 +104,11 @@ export class ConsoleOutbound implements Outbound {
   preview(): undefined {
     return undefined;
   }
+}
+
+/** Written beside, then renamed over: whoever reads `path` sees the old file or the new one. */
+async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
+  const partial = `${path}.partial`;
+  await writeFile(partial, bytes);
+  await rename(partial, path);
 }

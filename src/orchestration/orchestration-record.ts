@@ -33,6 +33,8 @@ export interface OrchestrationRecord {
   stoppedBy?: string;
   /** The message edited in place with every step's state. */
   progressMessageId?: string;
+  /** The picture of the graph beside it, where the transport shows pictures: its message, and a digest of what it shows. */
+  picture?: { messageId: string; drawn: string };
   /** The announcement of its end, through the outbox; set when it ends. */
   delivery?: Delivery;
 }

@@ -14,6 +14,7 @@ import type { Plan, PlanStep } from './plan.ts';
 import { cascade, isFinished, overallStatus, readySteps } from './schedule.ts';
 import type { StepStates } from './state.ts';
 import { promptWithUpstream } from './upstream.ts';
+import { ProgressPictures, type ProgressDrawing } from './progress-picture.ts';
 import type { Log } from '../log/logger.ts';
 
 /** Where a plan's steps start from: its author's chat (or run), directory, CLI, depth and limits. */
@@ -47,6 +48,11 @@ export interface OrchestratorOptions {
   announce: () => void;
   /** The progress message's text: every step, its run and state (the presentation layer's). */
   progressText: (orchestration: OrchestrationRecord, runOf: (runId: string) => SubagentRunRecord | undefined) => RichText;
+  /**
+   * The graph beside the progress message, as a picture, where the transport shows pictures:
+   * sent with it, replaced when it is brought up to date and the graph changed. None: text only.
+   */
+  progressPicture?: ProgressDrawing;
   /** manifest.json `settings.subagents.announceTo`: whether an agent's plan is reported back to it. */
   announceTo: SubagentSettings['announceTo'];
   /** Ended orchestrations leave the live file after this long, for an archive that keeps this many per chat. */
@@ -66,9 +72,24 @@ export class Orchestrator {
   private readonly progressTimers = new Map<string, NodeJS.Timeout>();
   private readonly lastProgress = new Map<string, number>();
   private readonly log: Log;
+  private readonly pictures: ProgressPictures | undefined;
 
   constructor(private readonly options: OrchestratorOptions) {
     this.log = options.log;
+    this.pictures =
+      options.progressPicture &&
+      new ProgressPictures({
+        out: options.out,
+        drawing: options.progressPicture,
+        get: (id) => this.get(id),
+        runOf: (runId) => this.run(runId),
+        remember: (id, picture) =>
+          this.locked(id, async () => {
+            const record = this.get(id);
+            if (record) await this.save({ ...record, picture });
+          }),
+        log: options.log,
+      });
     options.subagents.onEnded((run) => {
       const tag = run.orchestration;
       if (tag) void this.locked(tag.id, () => this.stepEnded(tag.id, run.runId, run));
@@ -111,6 +132,8 @@ export class Orchestrator {
       if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
       await this.advance(record.id);
     });
+    // Right after the progress message, showing the steps just started; outside the lock, so a step's end never waits for it.
+    this.pictures?.update(record.id);
     return { ok: true, record: this.get(record.id)! };
   }
 
@@ -118,13 +141,14 @@ export class Orchestrator {
     return this.options.store.all().some((o) => o.status === 'running');
   }
 
+  /** No orchestration running, and no picture of one on its way. */
   isIdle(): boolean {
-    return !this.anyRunning();
+    return !this.anyRunning() && (this.pictures?.isIdle() ?? true);
   }
 
-  /** Resolves when no orchestration is running (the console at the end of its input). */
+  /** Resolves when no orchestration is running and its last picture has landed (the console at the end of its input). */
   async idle(): Promise<void> {
-    while (this.anyRunning()) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!this.isIdle()) await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
   /** Stops sweeping; running orchestrations stay saved, and go on after the next start. */
@@ -290,6 +314,8 @@ export class Orchestrator {
         this.options.progressText(record, (runId) => this.run(runId)),
       )
       .catch((error: Error) => this.log.warn({ orchestration: record.id }, `editing the orchestration's progress failed: ${error.message}`));
+    // The picture follows the text, at most as often; the one drawn at the end shows how it ended.
+    this.pictures?.update(id);
   }
 
   private run(runId: string): SubagentRunRecord | undefined {

@@ -106,6 +106,17 @@ export interface Outbound {
   /** A file from disk: as a photo (shown inline) or a document. */
   sendFile(to: ChatRef, file: OutgoingFile, options?: SendOptions): Promise<MessageRef>;
   /**
+   * A picture the bridge drew (an orchestration's graph), shown inline, to be replaced by
+   * `editPicture` as what it shows changes. Transports that show no pictures leave both out.
+   */
+  sendPicture?(to: ChatRef, picture: Picture, options?: SendOptions): Promise<MessageRef>;
+  /**
+   * Puts `picture` (and its caption) in the place of one `sendPicture` sent. Like `edit`: it
+   * waits behind new messages, a newer picture for the same message replaces one still
+   * waiting, and "not modified" or a vanished message is no error (false: it is gone).
+   */
+  editPicture?(ref: MessageRef, picture: Picture): Promise<boolean>;
+  /**
    * The messages `text` takes here, each within this transport's limit (cut between blocks,
    * then lines, then words): `header` opens the first and `footer` closes the last.
    */
@@ -130,6 +141,14 @@ export interface OutgoingFile {
   /** The name the chat sees; the path's own by default. */
   filename?: string;
   as: 'photo' | 'document';
+  caption?: RichText;
+}
+
+/** An image the bridge made, as PNG bytes. */
+export interface Picture {
+  png: Uint8Array;
+  /** The file's name, where the transport shows or keeps one (`orchestration-3.png`). */
+  filename: string;
   caption?: RichText;
 }
 

@@ -1,6 +1,7 @@
 import { orchestrationName, type OrchestrationRecord, type StepRecord } from '../orchestration/orchestration-record.ts';
 import { finalStep } from '../orchestration/graph.ts';
-import type { SubagentRunRecord } from '../subagents/record.ts';
+import { runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
+import type { GraphModel, NodeState } from '../pictures/graph-model.ts';
 import { escapeMarkdown, truncate } from './format/index.ts';
 import { code, rich, titled, type RichText } from '../rich/index.ts';
 import { formatDuration } from './progress.ts';
@@ -48,4 +49,47 @@ export function orchestrationList(orchestrations: OrchestrationRecord[]): RichTe
     return `#${o.number} ${orchestrationName(o)} · ${DONE_ICON[o.status]} ${o.status} · ${count('completed')}/${states.length} done, ${count('running')} running, ${count('failed')} failed · ${o.id}`;
   });
   return titled('Orchestrations', lines.join('\n'));
+}
+
+const NODE_STATE: Record<StepRecord['status'], NodeState> = {
+  pending: 'waiting',
+  running: 'running',
+  completed: 'done',
+  failed: 'failed',
+  skipped: 'skipped',
+  stopped: 'stopped',
+};
+
+/**
+ * The orchestration as a graph to draw: a node per step (its name, its state, its run's
+ * number and, once it has ended, how long it ran), an edge per dependency. The picture in the
+ * chat and the dashboard draw it the same way. A running step shows no clock, so the picture
+ * changes only when a step does.
+ */
+export function orchestrationGraph(orchestration: OrchestrationRecord, runOf: (runId: string) => SubagentRunRecord | undefined = () => undefined): GraphModel {
+  return {
+    title: orchestrationSummary(orchestration),
+    nodes: orchestration.plan.steps.map((step) => {
+      const state: Partial<StepRecord> & Pick<StepRecord, 'status'> = orchestration.steps[step.id] ?? { status: 'pending' };
+      const run = state.runId ? runOf(state.runId) : undefined;
+      const ended = state.status !== 'pending' && state.status !== 'running';
+      const detail = [
+        run ? `#${run.number}` : undefined,
+        run?.status === 'queued' ? 'queued' : undefined,
+        run && ended && run.startedAt ? formatDuration(runtimeMs(run)) : undefined,
+      ].filter(Boolean);
+      return { id: step.id, label: step.name, state: NODE_STATE[state.status], ...(detail.length ? { detail: detail.join(' · ') } : {}) };
+    }),
+    edges: orchestration.plan.steps.flatMap((step) => step.depends_on.map((dep) => ({ from: dep, to: step.id }))),
+  };
+}
+
+/** One line: the orchestration's number and name, and how far it is (the picture's title and caption). */
+export function orchestrationSummary(orchestration: OrchestrationRecord): string {
+  const states = Object.values(orchestration.steps);
+  const count = (status: StepRecord['status']) => states.filter((s) => s.status === status).length;
+  const failed = count('failed');
+  const tally = [`${count('completed')}/${orchestration.plan.steps.length} done`, failed ? `${failed} failed` : undefined].filter(Boolean).join(', ');
+  const end = orchestration.status === 'running' ? '' : ` · ${orchestration.status}`;
+  return `#${orchestration.number} ${orchestrationName(orchestration)} · ${tally}${end}`;
 }

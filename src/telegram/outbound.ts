@@ -1,7 +1,7 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
 import type { ReactionTypeEmoji } from 'grammy/types';
 import { basename } from 'node:path';
-import type { Button, ChatRef, EditOptions, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../ports/transport.ts';
+import type { Button, ChatRef, EditOptions, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from '../ports/transport.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { plainText, type Frame } from '../rich/index.ts';
 import { captionPreview, messagesOf, renderHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT } from './format/index.ts';
@@ -45,6 +45,17 @@ export class TelegramOutbound implements Outbound {
 
   sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
     return this.budget.schedule(chatIdOf(to), 'message', () => this.sendFileNow(to, file, options));
+  }
+
+  /** A photo: counted as a new message. */
+  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
+    const file = () => new InputFile(picture.png, picture.filename);
+    return this.budget.schedule(chatIdOf(to), 'message', () => this.upload(to, 'photo', file, picture.caption, options));
+  }
+
+  /** editMessageMedia with a new upload: an edit, so it waits behind new messages and a newer one replaces it while it waits. */
+  editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    return this.budget.schedule(chatIdOf(ref), 'edit', () => this.editPictureNow(ref, picture), `${ref.chat}:${ref.messageId}`);
   }
 
   crowded(to: ChatRef): boolean {
@@ -95,6 +106,24 @@ export class TelegramOutbound implements Outbound {
           return !isGone(again);
         },
       );
+    }
+  }
+
+  private async editPictureNow(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const edit = (caption: { caption?: string; parse_mode?: 'HTML' }) =>
+      this.api.editMessageMedia(chatIdOf(ref), messageIdOf(ref), { type: 'photo', media: new InputFile(picture.png, picture.filename), ...caption }).then(
+        () => true,
+        (error: unknown) => {
+          if (!isHarmlessEditError(error)) throw error;
+          return !isGone(error);
+        },
+      );
+    const { caption } = picture;
+    try {
+      return await edit(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
+    } catch (error) {
+      if (!caption || !isMarkupRejection(error)) throw error;
+      return edit({ caption: truncate(plainText(caption), TELEGRAM_CAPTION_LIMIT) });
     }
   }
 

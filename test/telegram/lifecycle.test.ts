@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alive, fakeCliWorld } from '../support/fake-cli.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { parseLogLine, startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { statePixels } from '../support/picture-pixels.ts';
 import { freePort } from '../support/free-port.ts';
 import { shownText, OWNER, startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -249,9 +250,18 @@ describe('console mode', () => {
     const script = '/spawn --label Side "sleep:0.5 say:side-result"\n/orchestrate one: say:first\\\ntwo <- one: say:second\n';
     const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '' }, ['--console'], script);
     const exit = await bridge.exited;
+    // The orchestration's picture is a PNG file under the data directory, its path printed once, and it ends
+    // showing the last state: the console waits for it too.
+    const picturePath = /^🖼 (.*orchestration-1\.png)$/m.exec(bridge.stdout())?.[1];
+    const picture = picturePath ? await readFile(picturePath) : undefined;
     await data.remove();
     expect(exit.code).toBe(0);
     expect(bridge.stdout()).toMatch(/✅ #1 Side · 0:0\d\n\nside-result/);
     expect(bridge.stdout()).toMatch(/✅ Orchestration #1 \(orchestration #1\)/);
+    expect(picturePath?.startsWith(join(data.path, 'console'))).toBe(true);
+    expect(bridge.stdout().match(/🖼/g)).toHaveLength(1);
+    const shown = statePixels(picture!);
+    expect(shown.done).toBeGreaterThan(2 * 2000);
+    expect([shown.running, shown.waiting]).toEqual([0, 0]);
   });
 });

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
+import { statePixels } from '../support/picture-pixels.ts';
 
 // Orchestrations end to end: a real bridge process, the fake Bot API and the fake CLI,
 // whose prompts show what each step received.
@@ -15,6 +16,10 @@ const CHAT = -1100;
 const { say, waitText } = ownerIn(() => world!, CHAT, 30_000);
 const texts = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? m.caption ?? '');
 const prompts = async () => (await world!.cli.invocations()).map((c) => c.prompt);
+/** The chat's pictures (photos the bot sent): the graph of each orchestration. */
+const photos = () => world!.telegram.botMessages(CHAT).filter((m) => m.media?.kind === 'photo');
+/** A box of a state is a few thousand pixels of its colour: more than this, the picture shows one. */
+const A_BOX = 2000;
 
 const FAN = [
   'strategy: dag',
@@ -59,6 +64,43 @@ describe('/orchestrate', () => {
     await waitText(/#1 Release · ✅ completed · 5\/5 done/);
   });
 
+  it('shows the graph as a picture beside the progress, replaced as steps end, the last one with every step done', async () => {
+    world = await startTelegramWorld();
+    say('/orchestrate name: Pictured\nfirst: sleep:1.5 say:one\nsecond <- first: sleep:1.5 say:two\nthird <- second: say:three');
+    // The first picture comes right after the progress message: the first step running, the others waiting.
+    const first = await world.telegram.waitFor(() => photos()[0], 20_000);
+    const progress = world.telegram.botMessages(CHAT).find((m) => m.text?.includes('#1 Pictured · dag'))!;
+    expect(first.messageId).toBeGreaterThan(progress.messageId);
+    const sent = world.telegram.callsTo('sendPhoto')[0]!;
+    expect(sent.files).toEqual([{ field: expect.any(String), filename: 'orchestration-1.png', size: expect.any(Number) }]);
+    const firstPicture = first.history[0]?.media?.files.at(-1)?.bytes ?? first.media!.bytes;
+    const before = statePixels(firstPicture);
+    expect(before.running).toBeGreaterThan(A_BOX);
+    expect(before.waiting).toBeGreaterThan(2 * A_BOX);
+    expect(before.done).toBe(0);
+
+    await waitText(/^✅ Pictured \(orchestration #1\)/);
+    // The last picture shows every step done: it lands even though the end came between two updates.
+    const last = await world.telegram.waitFor(() => photos().find((m) => m.caption === '#1 Pictured · 3/3 done · completed'), 10_000);
+    const after = statePixels(last.media!.bytes);
+    expect(after.done).toBeGreaterThan(3 * A_BOX);
+    expect([after.running, after.waiting, after.failed]).toEqual([0, 0, 0]);
+    expect(after.width).toBeGreaterThan(100);
+    // One picture, edited in place as steps ended (each edit a new upload), never more often than the progress text.
+    expect(photos()).toHaveLength(1);
+    // (The message changes before the call that changed it is answered: wait for the answers.)
+    await world.telegram.waitFor(() => world!.telegram.callsTo('editMessageMedia').every((call) => call.status !== undefined));
+    const edits = world.telegram.callsTo('editMessageMedia').filter((call) => call.ok);
+    expect(edits.length).toBeGreaterThanOrEqual(2);
+    expect(edits.every((call) => call.files.length === 1)).toBe(true);
+    expect(edits.length).toBeLessThanOrEqual(world.telegram.callsTo('editMessageText').length + 1);
+    const versions = last.history.filter((version) => version.kind === 'media');
+    expect(versions).toHaveLength(edits.length);
+    // Between the first and the last, a picture of the plan half way: a step done, the next running.
+    const between = versions.slice(1).map((version) => statePixels(version.media!.files.at(-1)!.bytes));
+    expect(between.some((shown) => shown.done > A_BOX && shown.running > A_BOX)).toBe(true);
+  });
+
   it('fails the dependents of a failed step without running them', async () => {
     world = await startTelegramWorld();
     say('/orchestrate analyze: say:ok\nbackend <- analyze: crash:4\nfrontend <- analyze: say:ui\nintegration <- backend, frontend: say:never');
@@ -99,6 +141,10 @@ describe('/orchestrate', () => {
     expect(received.find((p) => p.endsWith('say:end'))).toContain('The bridge that runs you restarted');
     await new Promise((r) => setTimeout(r, 500));
     expect(texts().filter((t) => /orchestration #1/.test(t) && /^[✅❌]/.test(t))).toHaveLength(1);
+    // The picture sent before the kill is the one brought up to date after it.
+    const last = await world.telegram.waitFor(() => photos().find((m) => m.caption?.endsWith('3/3 done · completed')), 10_000);
+    expect(photos()).toHaveLength(1);
+    expect(statePixels(last.media!.bytes).done).toBeGreaterThan(3 * A_BOX);
   }, 90_000);
 
   it('a bridge SIGKILLed while the second part of a long announcement is in flight sends the first part once, then the rest', async () => {

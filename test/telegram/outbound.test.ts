@@ -100,4 +100,51 @@ describe('the Telegram outbound', () => {
       await strict.close();
     }
   });
+
+  it('sends a picture as a photo and replaces it with editMessageMedia, caption and all; "not modified" and a deleted message are no errors', async () => {
+    const png = (n: number) => Buffer.from(`png-${n}`);
+    const ref = await out.sendPicture(telegramChat(CHAT), { png: png(1), filename: 'graph.png', caption: bold('1/2 done') });
+    const sent = telegram.message(CHAT, Number(ref.messageId))!;
+    expect(sent).toMatchObject({ caption: '1/2 done', parseMode: 'HTML', media: { kind: 'photo', fileName: 'graph.png', bytes: png(1) } });
+
+    await expect(out.editPicture(ref, { png: png(2), filename: 'graph.png', caption: plain('2/2 done') })).resolves.toBe(true);
+    const edited = telegram.message(CHAT, Number(ref.messageId))!;
+    expect(edited).toMatchObject({ caption: '2/2 done', editCount: 1, media: { kind: 'photo', bytes: png(2) } });
+    expect(telegram.callsTo('editMessageMedia')[0]!.files).toEqual([{ field: expect.any(String), filename: 'graph.png', size: 5 }]);
+
+    telegram.failNext('editMessageMedia', refused);
+    await out.editPicture(ref, { png: png(3), filename: 'graph.png', caption: bold('again') });
+    expect(telegram.message(CHAT, Number(ref.messageId))).toMatchObject({ caption: 'again', parseMode: undefined, media: { bytes: png(3) } });
+
+    const notModified = 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same';
+    telegram.failNext('editMessageMedia', { code: 400, description: notModified });
+    await expect(out.editPicture(ref, { png: png(3), filename: 'graph.png' })).resolves.toBe(true);
+    await expect(out.editPicture({ ...telegramChat(CHAT), messageId: '999' }, { png: png(4), filename: 'graph.png' })).resolves.toBe(false);
+    telegram.failNext('editMessageMedia', { code: 403, description: 'Forbidden: bot was kicked from the group chat' });
+    await expect(out.editPicture(ref, { png: png(5), filename: 'graph.png' })).rejects.toMatchObject({ error_code: 403 });
+  });
+
+  it('keeps pictures within the chat’s budget: a 429 waited out, waiting edits merged into the newest, the answers first', async () => {
+    const strict = await FakeTelegram.start({ floodLimits: true });
+    try {
+      const paced = new TelegramOutbound(new Api(strict.token, { apiRoot: strict.apiRoot }));
+      const user = 4200;
+      strict.sendText({ chatId: user, userId: user, text: 'hi' });
+      strict.failNext('sendPhoto', { code: 429, retryAfter: 1 });
+      const picture = await paced.sendPicture(telegramChat(user), { png: Buffer.from('png-0'), filename: 'graph.png' });
+      const edits = Array.from({ length: 6 }, (_, i) => paced.editPicture(picture, { png: Buffer.from(`png-${i + 1}`), filename: 'graph.png' }));
+      const answer = paced.send(telegramChat(user), html('answer'));
+      expect(await Promise.all(edits)).toEqual(Array(6).fill(true));
+      await answer;
+      expect(strict.calls.filter((call) => call.status === 429 && !call.injected)).toEqual([]);
+      expect(strict.callsTo('sendPhoto').map((call) => call.status)).toEqual([429, 200]);
+      expect(strict.callsTo('editMessageMedia').length).toBeLessThanOrEqual(2);
+      const [photo, text] = strict.botMessages(user);
+      expect(photo!.media!.bytes.toString()).toBe('png-6');
+      expect(text!.text).toBe('answer');
+      expect(strict.calls.findIndex((c) => c.method === 'sendMessage')).toBeLessThan(strict.calls.findLastIndex((c) => c.method === 'editMessageMedia'));
+    } finally {
+      await strict.close();
+    }
+  });
 });

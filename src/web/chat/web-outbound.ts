@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,7 @@ import {
   type MessageRef,
   type Outbound,
   type OutgoingFile,
+  type Picture,
   type RichText,
   type SendOptions,
 } from '../../ports/transport.ts';
@@ -97,6 +98,30 @@ export class WebOutbound implements Outbound {
     const source = file.content ? Readable.from(file.content()) : createReadStream(file.path);
     await pipeline(source, createWriteStream(path, { mode: 0o600 }));
     return this.sendWithFile(to, id, name, file.as === 'photo', file.caption, options);
+  }
+
+  /** A picture the bridge drew: a photo message, its PNG kept with the chat's files. */
+  async sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
+    const { id, path } = await this.place(to, picture.filename);
+    await writeFile(path, picture.png, { mode: 0o600 });
+    return this.sendWithFile(to, id, picture.filename, true, picture.caption, options);
+  }
+
+  /** The message shows the new picture (a new file, so no page keeps the old one cached), and the old file goes. */
+  async editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const key = chatKey(ref);
+    const kept = this.chats.get(key)?.find((m) => m.id === ref.messageId);
+    if (!kept) return false;
+    const { id, path } = await this.place(ref, picture.filename);
+    await writeFile(path, picture.png, { mode: 0o600 });
+    const old = kept.file && this.files.get(kept.file.id);
+    if (kept.file) this.files.delete(kept.file.id);
+    if (old) await rm(old.path, { force: true });
+    kept.file = { id, name: picture.filename, photo: true };
+    kept.spans = spansOf(picture.caption ?? plain(''));
+    kept.edited = Date.now();
+    this.tell(key, kept);
+    return true;
   }
 
   /** A page has no message limit: one message, however long. */

@@ -3,6 +3,8 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ApprovalBroker, WaitingQuestion } from '../../approvals/approval-broker.ts';
 import { recentAuditEntries } from '../../audit/recent-entries.ts';
 import type { OrchestrationStore } from '../../orchestration/orchestration-store.ts';
+import { graphSvg } from '../../pictures/graph-svg.ts';
+import { orchestrationGraph } from '../../presentation/orchestration.ts';
 import { followRun } from '../../subagents/follow-run.ts';
 import type { RunStore } from '../../subagents/run-store.ts';
 import type { Subagents } from '../../subagents/subagents.ts';
@@ -82,6 +84,17 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   app.get('/orchestrations/:id', (c) => {
     const record = sources.orchestrations.get(c.req.param('id'));
     return record ? c.json(orchestrationView(record)) : c.json({ error: 'No such orchestration.' }, 404);
+  });
+
+  // The graph as the chat's picture draws it (white, so it reads in a dark page too): a `<g data-node data-state>` per step.
+  app.get('/orchestrations/:id/graph.svg', (c) => {
+    const record = sources.orchestrations.get(c.req.param('id'));
+    if (!record) return c.json({ error: 'No such orchestration.' }, 404);
+    const svg = graphSvg(
+      orchestrationGraph(record, (runId) => sources.subagents.registry.get(runId)),
+      { idPrefix: `o${record.id}-` },
+    );
+    return c.body(svg, 200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
   });
 
   app.get('/usage', (c) => c.json(sources.ledger.byDay()));

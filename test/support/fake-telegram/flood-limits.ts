@@ -1,7 +1,7 @@
 import { tooManyRequests, type ApiError } from './api-error.ts';
 
 /** Methods that put something in a chat, counted against its limit as Telegram counts them. */
-const COUNTED = new Set(['sendmessage', 'editmessagetext', 'editmessagereplymarkup', 'senddocument', 'sendphoto', 'sendchataction']);
+const COUNTED = new Set(['sendmessage', 'editmessagetext', 'editmessagereplymarkup', 'editmessagemedia', 'senddocument', 'sendphoto', 'sendchataction']);
 
 /**
  * Telegram's per-chat flood limits, when a test asks for them: one call a second in a private

@@ -56,7 +56,14 @@ export class Params {
   file(name: string): UploadedFile | string | undefined {
     const direct = this.files.get(name);
     if (direct) return direct;
-    const value = this.string(name);
+    return this.attached(this.string(name));
+  }
+
+  /**
+   * A file named inside another parameter (an InputMedia's `media`): `attach://<part>` is that
+   * uploaded part, anything else a file_id or URL.
+   */
+  attached(value: string | undefined): UploadedFile | string | undefined {
     if (value?.startsWith('attach://')) {
       const attached = this.files.get(value.slice('attach://'.length));
       if (!attached) throw badRequest('wrong file identifier/HTTP URL specified');

@@ -52,9 +52,13 @@ export interface MessageContent {
 
 /** A message's state before one of its edits. */
 export interface MessageVersion {
-  readonly kind: 'text' | 'reply_markup';
+  /** What the edit changed: the text, the keyboard, or the media (editMessageMedia, with its caption). */
+  readonly kind: 'text' | 'reply_markup' | 'media';
   readonly content: MessageContent;
   readonly replyMarkup: InlineKeyboardMarkup | undefined;
+  /** The file the message had before a media edit. */
+  readonly document?: StoredDocument | undefined;
+  readonly media?: StoredMedia | undefined;
   /** Date.now() when this version was replaced. */
   readonly replacedAt: number;
 }
@@ -69,9 +73,10 @@ export interface MessageRecord {
   content: MessageContent;
   replyMarkup: InlineKeyboardMarkup | undefined;
   readonly replyToMessageId: number | undefined;
-  readonly document: StoredDocument | undefined;
-  /** A photo, voice note, audio, video or round video, when the message has one. */
-  readonly media?: StoredMedia;
+  /** Replaced by editMessageMedia. */
+  document: StoredDocument | undefined;
+  /** A photo, voice note, audio, video or round video, when the message has one; replaced by editMessageMedia. */
+  media?: StoredMedia | undefined;
   /** Messages of one album share it. */
   readonly mediaGroupId?: string;
   readonly linkPreviewOptions: LinkPreviewOptions | undefined;

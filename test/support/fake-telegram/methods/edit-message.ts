@@ -8,11 +8,11 @@ import type { MethodContext } from './context.ts';
 import { readMessageText } from './message-text.ts';
 import { resolveChat } from './targets.ts';
 
-const NOT_MODIFIED =
+export const NOT_MODIFIED =
   'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
 
 /** The bot's own message to edit, looked up in the given chat only. */
-function editableMessage(ctx: MethodContext): MessageRecord {
+export function editableMessage(ctx: MethodContext): MessageRecord {
   if (ctx.params.has('inline_message_id')) {
     throw badRequest('inline messages are not supported by the fake Telegram server');
   }

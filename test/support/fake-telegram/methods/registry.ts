@@ -5,6 +5,7 @@ import type { MethodHandler } from './context.ts';
 import { deleteMessage } from './delete-message.ts';
 import { deleteWebhook, getMe, getWebhookInfo } from './bot-info.ts';
 import { editMessageReplyMarkup, editMessageText } from './edit-message.ts';
+import { editMessageMedia } from './edit-message-media.ts';
 import { getUpdates } from './get-updates.ts';
 import { getFile } from './get-file.ts';
 import { setMessageReaction } from './reaction.ts';
@@ -23,6 +24,7 @@ const HANDLERS: Record<string, MethodHandler> = {
   sendMessage,
   editMessageText,
   editMessageReplyMarkup,
+  editMessageMedia,
   deleteMessage,
   setMessageReaction,
   sendChatAction,

@@ -18,6 +18,11 @@ export type InputFile = { readonly upload: UploadedFile } | { readonly known: St
 export function readInputFile(ctx: MethodContext, field: 'document' | 'photo'): InputFile {
   const input = ctx.params.file(field);
   if (input === undefined) throw badRequest(`there is no ${field} in the request`);
+  return inputFileOf(ctx, input);
+}
+
+/** An upload or a file_id (a URL is refused: the fake fetches nothing), checked as Telegram checks it. */
+export function inputFileOf(ctx: MethodContext, input: UploadedFile | string): InputFile {
   if (typeof input !== 'string') {
     if (input.bytes.length === 0) throw badRequest('file must be non-empty');
     // A copy: the upload is a view into the request body, which should not be kept alive whole.
@@ -59,9 +64,13 @@ export function mimeTypeOf(fileName: string): string {
 /** The caption parameters every upload shares, checked as Telegram checks them. */
 export function readCaption(ctx: MethodContext): MessageContent {
   const { params } = ctx;
-  const source = params.string('caption');
-  const parseMode = readParseMode(params.string('parse_mode'));
-  const formatted = source ? formatText(source, parseMode, params.values.caption_entities) : undefined;
+  return captionContent(params.string('caption'), params.string('parse_mode'), params.values.caption_entities);
+}
+
+/** A caption as sent (the parameters, or an InputMedia's fields), parsed and checked. */
+export function captionContent(source: string | undefined, parseModeName: string | undefined, entities: unknown): MessageContent {
+  const parseMode = readParseMode(parseModeName);
+  const formatted = source ? formatText(source, parseMode, entities) : undefined;
   if (formatted && formatted.text.length > MAX_CAPTION_LENGTH) throw badRequest('message caption is too long');
   return {
     caption: formatted?.text ?? '',
