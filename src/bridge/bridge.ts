@@ -1,5 +1,5 @@
 import { parseCommandLine } from './command-line.ts';
-import { code, plain, rich } from '../rich/index.ts';
+import { bold, code, plain, rich } from '../rich/index.ts';
 import { nanoid } from 'nanoid';
 import { formatDuration } from '../presentation/progress.ts';
 import {
@@ -24,7 +24,7 @@ import { runCommand } from './command-runner.ts';
 import { runWithDeadline } from './deadline.ts';
 import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
 import { RefusalThrottle } from './refusals.ts';
-import { Turns } from './turns.ts';
+import { Turns, type TurnWatch } from './turns.ts';
 import { Steering } from './steering.ts';
 import { recoverInterrupted } from './restarts.ts';
 import { Attachments, type Prompt } from './attachments.ts';
@@ -33,6 +33,7 @@ import type { Transcriber } from '../files/transcriber.ts';
 import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
 import { delay } from '../concurrency/delay.ts';
+import { truncate } from '../presentation/format/index.ts';
 
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<
@@ -257,8 +258,33 @@ export class Bridge {
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
-    return this.turns.start(chat, message, by);
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
+    await this.turns.start(chat, message, by);
+  }
+
+  /**
+   * A message into a chat's main session from something other than its people: a schedule,
+   * a webhook, an API client. It never steers or interrupts: it queues behind the turn at work,
+   * and the budget, the queue's limit and a drain apply as to anyone's message. The chat sees
+   * it, headed by `from` (`⏰ Schedule #2`), and the answer replies to it. `watch` follows its
+   * turn to the answer.
+   */
+  async inject(
+    address: ChatRef,
+    message: { text: string; from: string },
+    watch?: TurnWatch,
+  ): Promise<{ ok: true; turnId: string } | { ok: false; reason: string }> {
+    const chat = this.chats.get(address);
+    const refused = this.options.refuseWork?.(chatKey(address));
+    if (refused) return { ok: false, reason: refused };
+    const limit = this.config.settings.maxQueuedMessages;
+    if (chat.busy && chat.queued >= limit) return { ok: false, reason: `${limit} messages are already waiting for the agent in this chat.` };
+    const shown = await this.out.send(address, rich`${bold(message.from)}: ${truncate(message.text, 600)}`);
+    if (this.draining) {
+      await chat.addPending({ id: nanoid(10), text: message.text, by: '', messageId: shown.messageId });
+      return { ok: true, turnId: '' };
+    }
+    return { ok: true, turnId: await this.turns.start(chat, { text: message.text, messageId: shown.messageId }, '', undefined, watch) };
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
@@ -309,7 +335,7 @@ export class Bridge {
       out: this.out,
       resume: this.config.restart.resume,
       ...(this.options.refuseWork ? { refuseWork: this.options.refuseWork } : {}),
-      startTurn: (chat, message, by, pending) => this.turns.start(chat, message, by, pending),
+      startTurn: async (chat, message, by, pending) => void (await this.turns.start(chat, message, by, pending)),
       log: this.log,
     });
   }

@@ -16,6 +16,12 @@ import type { ChatSession } from './chat-session.ts';
 import { chatHandoff, handoffFooter } from './commands/handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
+/** Someone following one turn (an API client that sent its message): its events, then its outcome. */
+export interface TurnWatch {
+  onEvent?(event: AgentEvent): void;
+  onEnded?(outcome: TurnOutcome): void;
+}
+
 export interface TurnsOptions {
   config: Pick<BridgeConfig, 'agentUser'> & {
     settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds'>;
@@ -50,9 +56,10 @@ export class Turns {
   /**
    * A turn of the chat's main session, queued behind the one running; `by`: whose message it
    * is (none: the bridge's own, such as a run's result). `pending`: the message a restart left
-   * unanswered, which this turn answers (its prompt may be the resume's own words).
+   * unanswered, which this turn answers (its prompt may be the resume's own words). `watch`
+   * follows it. Resolves with the turn's id once it is queued.
    */
-  async start(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = '', pending?: PendingMessage): Promise<void> {
+  async start(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = '', pending?: PendingMessage, watch?: TurnWatch): Promise<string> {
     const { out, config } = this.options;
     const { address } = chat;
     const position = chat.busy ? chat.queued + 1 : 0;
@@ -103,6 +110,7 @@ export class Turns {
         onEvent: (event) => {
           presenter.onEvent(event);
           this.noteCall(chat, turnId, event);
+          watch?.onEvent?.(event);
         },
         ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
       })
@@ -113,11 +121,13 @@ export class Turns {
         await presenter.finish(outcome);
         await chat.noteTurn(message.text, outcome.sessionId);
         for (const listener of this.listeners) listener(chat, outcome);
+        watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);
       })
       .catch((error: Error) => log.error({ err: error }, 'reporting the turn failed'));
     this.track(turn);
+    return turnId;
   }
 
   /** Work that must end before the bridge is idle (a turn, a stop in the background). */
