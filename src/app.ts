@@ -55,6 +55,10 @@ import type { Secrets } from './log/secrets.ts';
 import { RunReview } from './subagents/run-review.ts';
 import { checkoutBusy } from './bridge/checkout-work.ts';
 import { WebServer } from './web/web-server.ts';
+import { Scheduler } from './schedules/scheduler.ts';
+import { ScheduleStore } from './schedules/schedule-store.ts';
+import type { Schedule } from './schedules/schedule.ts';
+import { scheduledWork } from './bridge/scheduled-work.ts';
 import { WebSessions } from './web/auth/web-sessions.ts';
 import type { WebOutbound } from './web/chat/web-outbound.ts';
 import { WEB } from './web/chat/web-chat.ts';
@@ -227,6 +231,14 @@ export async function createApp(options: {
   });
 
   const webSessions = config.web && options.web ? await WebSessions.open(config.dataDir) : undefined;
+  // Fired only once the bridge has started, when `fire` is set below.
+  let fireSchedule: ((schedule: Schedule, late: boolean) => Promise<void>) | undefined;
+  const scheduler = new Scheduler({
+    store: await ScheduleStore.open(config.dataDir),
+    timeZone: config.timeZone,
+    fire: (s, late) => fireSchedule!(s, late),
+    log,
+  });
   const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
   const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
   const review = new RunReview({ store: runStore, audit, checkoutBusy: (root) => checkoutBusy(root, chats, runStore) });
@@ -243,6 +255,7 @@ export async function createApp(options: {
     ...(config.web && webSessions
       ? { web: webLinks(config.web.url, webSessions, options.web?.inApp !== undefined && config.web.url.startsWith('https:')) }
       : {}),
+    scheduler,
     health: {
       ...(options.roundTripMs ? { roundTripMs: options.roundTripMs } : {}),
       runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
@@ -262,6 +275,7 @@ export async function createApp(options: {
     log,
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
+  fireSchedule = scheduledWork({ bridge, spawner: subagents.spawner, chats, out, log });
   questions.wire((kind, handler) => bridge.button(kind, handler));
   const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
   const outbox = new Outbox({
@@ -358,6 +372,8 @@ export async function createApp(options: {
       if (recovered.interrupted || recovered.requeued)
         log.info(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
+      // After the interrupted turns: a schedule that came due while the bridge was down queues behind them.
+      await scheduler.start();
       outbox.kick();
       liveSweeping = every(
         60_000,
@@ -384,6 +400,7 @@ export async function createApp(options: {
       inboxSweeping?.stop();
       liveSweeping?.stop();
       orchestrator.close();
+      scheduler.close();
       await api?.close();
       await web?.close();
       agentInbox.close();

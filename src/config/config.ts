@@ -52,6 +52,8 @@ export interface BridgeConfig extends ProjectsConfig {
   api: ApiConfig | undefined;
   /** The dashboard, chat page and webhooks, when BRIDGE_WEB_ADDR is set. */
   web: WebConfig | undefined;
+  /** The time zone schedules are read in (BRIDGE_TZ, or the machine's): `daily 09:00` is 09:00 there. */
+  timeZone: string;
   /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
   redisUrl: string | undefined;
   /** What the bridge and its workers sign what goes through Redis with (BRIDGE_QUEUE_SECRET): set whenever redisUrl is. */
@@ -137,6 +139,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     mcp: mcpListen(env),
     api: await api(env, BARE_NUMBERS),
     web: await webConfig(env),
+    timeZone: timeZone(env.BRIDGE_TZ),
     dataDir,
     ...(await loadProjects(env, cwd)),
     defaultCli,
@@ -303,4 +306,14 @@ function dollars(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (!raw) return undefined;
   if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${name}: expected an amount of US dollars above 0, like 5 or 2.50, got "${raw}"`);
   return Number(raw);
+}
+
+function timeZone(raw: string | undefined): string {
+  const zone = raw?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new ConfigError(`BRIDGE_TZ: expected an IANA time zone, like Europe/Berlin or UTC, got "${zone}"`);
+  }
+  return zone;
 }

@@ -16,6 +16,7 @@ import { orchestrate, orchestrations } from './orchestrate.ts';
 import { subagents } from './subagents.ts';
 import { diff, discard, merge } from './review.ts';
 import { dashboard } from './dashboard.ts';
+import { at, every, schedules } from './schedules.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -46,6 +47,9 @@ export const COMMANDS: readonly Command[] = [
   orchestrate,
   orchestrations,
   subagents,
+  every,
+  at,
+  schedules,
   diff,
   merge,
   discard,

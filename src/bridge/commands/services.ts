@@ -8,6 +8,7 @@ import type { RunReview } from '../../subagents/run-review.ts';
 import type { DailyBudget } from '../../usage/budget.ts';
 import type { UsageLedger } from '../../usage/usage-ledger.ts';
 import type { WebLinks } from '../../web/web-links.ts';
+import type { Scheduler } from '../../schedules/scheduler.ts';
 
 /** What /status tells of the bridge's own health. */
 export interface HealthSources {
@@ -32,6 +33,8 @@ export interface CommandServices {
   ledger: UsageLedger;
   budget: DailyBudget;
   health: HealthSources;
+  /** The chats' schedules (/every, /at, /schedules). */
+  scheduler: Scheduler;
   /** The dashboard's links, when the web server is on (BRIDGE_WEB_ADDR). */
   web?: WebLinks;
 }

@@ -1,0 +1,28 @@
+import type { ChatRef } from '../ports/transport.ts';
+import type { Timing } from './timing.ts';
+
+/** One schedule of a chat: what it says, when, and as what it runs. */
+export interface Schedule {
+  id: string;
+  /** #n within its chat: what /schedules pause|resume|delete take. */
+  number: number;
+  chatKey: string;
+  chat: ChatRef;
+  prompt: string;
+  timing: Timing;
+  /** Who made it: a person (their id and name), or the chat's agent through its `schedule` tool. */
+  by: { kind: 'user'; id: string; name?: string } | { kind: 'agent' };
+  /** With --spawn: a run with /spawn's options (as written); otherwise a turn of the chat's main session. */
+  spawn?: string;
+  paused: boolean;
+  createdAt: number;
+  /** When it fires next; none once a one-shot has fired. */
+  nextAt?: number;
+  lastAt?: number;
+  fired: number;
+}
+
+export function scheduleTitle(schedule: Pick<Schedule, 'number' | 'prompt'>): string {
+  const prompt = schedule.prompt.replace(/\s+/g, ' ');
+  return `#${schedule.number} “${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}”`;
+}
