@@ -306,6 +306,7 @@ export async function createApp(options: {
   });
   toolDeps = {
     dataDir: config.dataDir,
+    scheduler,
     subagents,
     approvals,
     orchestrator,

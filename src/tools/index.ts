@@ -7,6 +7,7 @@ import { createOrchestration } from './definitions/create-orchestration.ts';
 import { approveTool } from './definitions/approve-tool.ts';
 import { sendFile } from './definitions/send-file.ts';
 import { stopSubagent } from './definitions/stop-subagent.ts';
+import { schedule } from './definitions/schedule.ts';
 
 /**
  * Every MCP tool the bridge serves, in the order agents see them listed. A new tool is a
@@ -21,6 +22,7 @@ export const TOOLS: readonly BridgeTool[] = [
   approveTool,
   sendFile,
   stopSubagent,
+  schedule,
 ];
 
 /** The names of the tools offered to sessions of this grant. */

@@ -20,6 +20,7 @@ export const MAIN_SESSION_PROMPT = [
   'You are running inside jsonl-bridge, which relays this conversation to a chat.',
   `You can delegate self-contained work to background subagents with the ${MCP_SERVER_NAME} MCP server's spawn_subagent tool: each runs in parallel in the same working directory, and its result comes back to you by itself as a new message later. Use list_subagents, subagent_status, subagent_log and stop_subagent to manage them.`,
   `To show the user a file you made or found (a chart, a screenshot, a patch), send it to the chat with send_file; files the user sends you are saved under .bridge/inbox/ and named in their message.`,
+  `To come back to something later (look at CI again in 20 minutes), set yourself a follow-up with schedule: its prompt returns to you as a new message then.`,
 ].join('\n');
 
 /** A main session asking for its tools: its chat, its CLI, its CLI session id as it is now, and how it treats permissions. */
@@ -83,7 +84,12 @@ export class SessionTools {
       kind: 'main',
       sessionId: session.sessionId,
       // A CLI with a control channel asks the bridge there, not through the permission tool.
-      tools: new Set([...toolsGranted('delegate'), ...toolsGranted('everyone'), ...(asks && !canRunLive(adapter) ? toolsGranted('approve') : [])]),
+      tools: new Set([
+        ...toolsGranted('delegate'),
+        ...toolsGranted('main'),
+        ...toolsGranted('everyone'),
+        ...(asks && !canRunLive(adapter) ? toolsGranted('approve') : []),
+      ]),
       ...this.agentsNote(adapter, session.workdir),
       ...(asks
         ? {

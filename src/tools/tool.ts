@@ -5,6 +5,7 @@ import type { ChatRef, Outbound } from '../ports/transport.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { ToolScope } from './scope.ts';
+import type { Scheduler } from '../schedules/scheduler.ts';
 
 export interface ToolResult {
   text: string;
@@ -17,9 +18,10 @@ export const error = (text: string): ToolResult => ({ text, isError: true });
 /**
  * Who is offered a tool: sessions that may delegate (main sessions, and runs above the depth
  * limit), sessions whose tool calls are approved from the chat (Claude Code's permission
- * prompt), or every session (its own files to its chat).
+ * prompt), a chat's main session only (its own follow-ups), or every session (its own files
+ * to its chat).
  */
-export type ToolGrant = 'delegate' | 'approve' | 'everyone';
+export type ToolGrant = 'delegate' | 'approve' | 'main' | 'everyone';
 
 /** Told in the chat when an agent starts a run, so people see it (and can stop it). */
 export type SpawnNotice = (run: SubagentRunRecord, queuePosition: number) => void;
@@ -34,6 +36,8 @@ export interface ToolDeps {
   notice: SpawnNotice;
   /** Where send_file sends. */
   out: Outbound;
+  /** The chats' schedules: the main agent's follow-ups. */
+  scheduler: Scheduler;
   /** The working directory and CLI of a chat: what its main agent's runs default to. */
   chatDefaults: (address: ChatRef) => { cwd: string; cli: string };
 }

@@ -169,6 +169,41 @@ describe('the MCP endpoint', () => {
     expect(argv).not.toContain('--dangerously-skip-permissions');
   });
 
+  it('schedule is offered to a main session only, asks first in a session that asks, and keeps to its limits', async () => {
+    world.env.BRIDGE_ALLOWED_USERS = '111'; // who answers the question below
+    const config = await open();
+    const tools = new SessionTools({
+      endpoint,
+      config,
+      maxDepth: 2,
+      toolTimeoutMs: 60_000,
+      agents: new AgentLibrary({ dataDir: world.dir, knownClis: ['fake'], toggles: await AgentToggles.open(world.dir), trusts: async () => true }),
+    });
+    const adapter = config.adapters.get('fake')!;
+    const main = tools.forMainSession({ address: chat(-7), adapter, sessionId: () => undefined, mode: 'bypass', workdir: world.dir });
+    const client = await connect({ url: main.mcp!.url, token: main.mcp!.token, revoke: () => {} });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('schedule');
+    expect(tools.forMainSession({ address: chat(-8), adapter, sessionId: () => undefined, mode: 'safe', workdir: world.dir })).toEqual({});
+    const sub = await connect(endpoint.grant({ ...scope(-7, 1), tools: toolsGranted('everyone') }));
+    expect((await sub.listTools()).tools.map((t) => t.name)).not.toContain('schedule');
+
+    const made = await call(client, 'schedule', { when: 'in 20m', prompt: 'look again' });
+    expect(made).toMatchObject({ isError: false, text: expect.stringMatching(/^Scheduled #1 “look again”: once, .* by the agent\./) });
+    expect(await call(client, 'schedule', { when: 'in 31d', prompt: 'much later' })).toEqual({ isError: true, text: 'Not scheduled: at most 30 days ahead.' });
+    expect((await call(client, 'schedule', { when: 'every 5m', prompt: 'x' })).text).toMatch(/^Not scheduled: "every" is not a time/);
+
+    // In a session that asks, the chat is asked first; a denial schedules nothing.
+    const asker = { id: 'main-telegram:-9', chatKey: 'telegram:-9', address: chat(-9), title: 'fake', lifetime: 'session' as const };
+    const asking = await connect(endpoint.grant({ ...scope(-9), tools: toolsGranted('main'), asker }));
+    const pending = call(asking, 'schedule', { when: 'in 1h', prompt: 'asked first' });
+    // The question is in the chat: denied as a person would.
+    await expect.poll(() => out.sent.some((m) => m.to.chat === '-9' && m.buttons.flat().some((b) => b.text === '⛔ Deny'))).toBe(true);
+    const question = out.sent.find((m) => m.to.chat === '-9' && m.buttons.flat().some((b) => b.text === '⛔ Deny'))!;
+    const deny = question.buttons.flat().find((b) => b.text === '⛔ Deny')!;
+    await app.host.handleButton({ address: chat(-9), user: { id: '111', name: 'Ada' }, data: deny.data, messageId: question.messageId });
+    expect((await pending).text).toMatch(/^Not scheduled: Denied by Ada/);
+  });
+
   it('answers bad arguments, unknown CLIs, limits and unknown runs with tool errors', async () => {
     await open({ maxConcurrent: 1, maxQueued: 0 });
     const client = await connect(endpoint.grant(scope(-1)));
