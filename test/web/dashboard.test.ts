@@ -2,16 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInitData } from '../../src/telegram/init-data.ts';
-import { launchBrowser, phonePage, screenshot } from '../support/browser.ts';
-import { freePort } from '../support/free-port.ts';
-import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { phonePage, screenshot } from '../support/browser.ts';
+import { startWebWorld, type WebWorld } from '../support/web-world.ts';
+import { OWNER, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The dashboard and the chat page in a real browser (Debian's chromium) at phone width, against
 // the bridge as a real process with the fake Bot API and the fake CLI.
-let world: TelegramWorld;
 // The machine's git configuration must not count: the bridge commits a merge as itself when the checkout names nobody.
 const GIT_ENV = {
   GIT_CONFIG_GLOBAL: '/dev/null',
@@ -21,6 +20,8 @@ const GIT_ENV = {
   GIT_COMMITTER_NAME: 'T',
   GIT_COMMITTER_EMAIL: 't@example.com',
 };
+let web: WebWorld;
+let world: TelegramWorld;
 let browser: Browser;
 let base: string;
 const PRIVATE = OWNER; // a private chat's id is its person's
@@ -29,42 +30,13 @@ const me = ownerIn(() => world, PRIVATE);
 const group = ownerIn(() => world, GROUP);
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  world = await startTelegramWorld({
-    BRIDGE_WEB_ADDR: `127.0.0.1:${port}`,
-    BRIDGE_PERMISSION_MODE: 'ask',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_CONFIG_NOSYSTEM: '1',
-  });
-  browser = await launchBrowser();
+  web = await startWebWorld({ BRIDGE_PERMISSION_MODE: 'ask', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' });
+  ({ world, browser, base } = web);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await world?.stop();
-});
+afterAll(() => web?.stop());
 
-/** Asks the bot for a login link and returns it. */
-async function loginLink(): Promise<string> {
-  const before = world.telegram.botMessages(PRIVATE).length;
-  me.say('/dashboard');
-  const reply = await world.telegram.waitFor(
-    () =>
-      world.telegram
-        .botMessages(PRIVATE)
-        .slice(before)
-        .find((m) => /The link works once/.test(m.text ?? '')),
-    20_000,
-  );
-  return /(http:\/\/\S+\/login#\S+)/.exec(reply.text ?? '')![1]!;
-}
-
-async function loggedIn(): Promise<Page> {
-  const page = await phonePage(browser);
-  await page.goto(await loginLink());
-  await page.waitForSelector('header nav');
-  return page;
-}
+const loginLink = () => web.loginLink();
+const loggedIn = () => web.loggedIn();
 
 describe('logging in', () => {
   it('takes a one-time link: the page uses it with its own POST, a second use is refused, and the session holds', async () => {

@@ -1,43 +1,31 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, phonePage, screenshot } from '../support/browser.ts';
-import { freePort } from '../support/free-port.ts';
-import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { screenshot } from '../support/browser.ts';
+import { ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
+import { startWebWorld, type WebWorld } from '../support/web-world.ts';
 
 // The dashboard draws an orchestration with the SVG the chat's picture is made of
 // (GET /api/orchestrations/:id/graph.svg): a node per step, found by its id, whose state
 // follows the step's.
+let web: WebWorld;
 let world: TelegramWorld;
-let browser: Browser;
-let base: string;
 const GROUP = -4300;
 const group = ownerIn(() => world, GROUP);
-const me = ownerIn(() => world, OWNER);
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}` });
-  browser = await launchBrowser();
+  web = await startWebWorld();
+  world = web.world;
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await world?.stop();
-});
+afterAll(() => web?.stop());
 
 describe('the graph page', () => {
   it('draws the orchestration with its nodes, which change state as its steps end', async () => {
     group.say('/orchestrate name: Drawn\nfirst: wait-for:go say:one\nsecond <- first: say:two');
     await group.waitText(/^🧭 #1 Drawn/);
     // Logged in with the one-time link /dashboard gives.
-    me.say('/dashboard');
-    const reply = await me.waitText(/The link works once/);
-    const page = await phonePage(browser);
-    await page.goto(/(http:\/\/\S+\/login#\S+)/.exec(reply.text ?? '')![1]!);
-    await page.waitForSelector('header nav');
-    await page.goto(`${base}/#graphs`);
+    const page = await web.loggedIn();
+    await page.goto(`${web.base}/#graphs`);
     const graph = '[data-testid="graph"] svg';
     await page.waitForSelector(`${graph} g[data-node="first"][data-state="running"]`, { timeout: 20_000 });
     await page.waitForSelector(`${graph} g[data-node="second"][data-state="waiting"]`);
@@ -54,8 +42,8 @@ describe('the graph page', () => {
 
     // Only with a session, and only for an orchestration that exists.
     const id = (await page.getAttribute('[data-testid="graph"]', 'data-orchestration'))!;
-    expect((await fetch(`${base}/api/orchestrations/${id}/graph.svg`)).status).toBe(401);
-    const fetched = await page.evaluate(async (url) => {
+    expect((await fetch(`${web.base}/api/orchestrations/${id}/graph.svg`)).status).toBe(401);
+    const fetched = await page.evaluate(async (url: string) => {
       const response = await fetch(url);
       return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
     }, `/api/orchestrations/${id}/graph.svg`);
