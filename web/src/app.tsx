@@ -29,6 +29,12 @@ async function logIn(): Promise<Me> {
   return me;
 }
 
+async function logOut(): Promise<void> {
+  await post('/auth/logout', {}).catch(() => {});
+  sessionStorage.removeItem('jb-bearer');
+  location.replace('/');
+}
+
 const TABS = [
   ['runs', 'Runs'],
   ['graphs', 'Graphs'],
@@ -92,7 +98,10 @@ function Dashboard({ me }: { me: Me }) {
           ))}
         </nav>
         <span class="who" title={me.identity}>
-          {me.name}
+          {me.name}{' '}
+          <button class="link" onClick={() => void logOut()}>
+            Log out
+          </button>
         </span>
       </header>
       <main>{page(tab, id, live)}</main>

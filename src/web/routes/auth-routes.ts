@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { InAppLogin } from '../../ports/chat-transport.ts';
 import { SESSION_COOKIE } from '../auth/guard.ts';
-import { SESSION_MS, type WebIdentity, type WebSessions } from '../auth/web-sessions.ts';
+import { csrfMatches, SESSION_MS, type WebIdentity, type WebSessions } from '../auth/web-sessions.ts';
 import type { Log } from '../../log/logger.ts';
 
 export interface AuthParts {
@@ -61,8 +61,13 @@ export function authRoutes(parts: AuthParts): Hono {
     return begin(c, { identity: `${inApp.transport}:${id}`, ...(name ? { name } : {}) }, 'in-app');
   });
 
+  // Like every change, with the cookie it needs the CSRF token: another site cannot log anyone out.
   app.post('/logout', async (c) => {
-    const secret = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? getCookie(c, SESSION_COOKIE);
+    const bearer = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    const secret = bearer ?? getCookie(c, SESSION_COOKIE);
+    const session = sessions.get(secret);
+    if (!bearer && session && !csrfMatches(session, c.req.header('x-csrf-token')))
+      return c.json({ error: 'Missing or wrong CSRF token: reload the page.' }, 403);
     if (secret) await sessions.end(secret);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
