@@ -26,6 +26,7 @@ export interface AttachmentOptions {
 
 interface Album {
   chat: ChatSession;
+  albumId: string;
   messages: IncomingMessage[];
   timer: NodeJS.Timeout;
 }
@@ -46,7 +47,31 @@ export class Attachments {
   /** A message with files. Returns when they are saved (so the user's next message finds them). */
   async receive(chat: ChatSession, message: IncomingMessage): Promise<void> {
     if (!message.albumId) return this.handle(chat, [message]);
-    const key = `${chatKey(chat.address)}:${message.albumId}`;
+    // Kept in the chat's record while it gathers: the transport counts it handed over now.
+    await chat.gatherAlbumPart(message.albumId, message);
+    this.gather(chat, message.albumId, message);
+  }
+
+  /**
+   * Albums a restart cut short while they gathered, handled now. One whose prompt was already
+   * queued (a kill between that and noting it) is pending in the chat: it is not queued again.
+   */
+  async recover(chats: readonly ChatSession[]): Promise<void> {
+    for (const chat of chats) {
+      for (const [albumId, parts] of Object.entries(chat.record.gatheringAlbums ?? {})) {
+        const first = parts[0];
+        if (!first || (chat.record.pending ?? []).some((p) => p.messageId === first.messageId)) {
+          await chat.albumHandled(albumId);
+          continue;
+        }
+        for (const part of parts) this.gather(chat, albumId, part);
+        await this.flushAlbum(`${chatKey(chat.address)}:${albumId}`);
+      }
+    }
+  }
+
+  private gather(chat: ChatSession, albumId: string, message: IncomingMessage): void {
+    const key = `${chatKey(chat.address)}:${albumId}`;
     const album = this.albums.get(key);
     if (album) {
       album.messages.push(message);
@@ -54,7 +79,7 @@ export class Attachments {
       return;
     }
     const timer = setTimeout(() => void this.flushAlbum(key), this.options.albumQuietMs ?? 1000);
-    this.albums.set(key, { chat, messages: [message], timer });
+    this.albums.set(key, { chat, albumId, messages: [message], timer });
   }
 
   /**
@@ -95,6 +120,7 @@ export class Attachments {
     await this.handle(album.chat, album.messages).catch((error: Error) =>
       this.options.log.error({ chat: chatKey(album.chat.address), err: error }, 'handling an album failed'),
     );
+    await album.chat.albumHandled(album.albumId);
   }
 
   private async handle(chat: ChatSession, messages: IncomingMessage[]): Promise<void> {

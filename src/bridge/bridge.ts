@@ -24,6 +24,7 @@ import { runCommand } from './command-runner.ts';
 import { runWithDeadline } from './deadline.ts';
 import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
 import { RefusalThrottle } from './refusals.ts';
+import { Allowlist } from './allowlist.ts';
 import { Turns, type TurnWatch } from './turns.ts';
 import { Steering } from './steering.ts';
 import { recoverInterrupted } from './restarts.ts';
@@ -90,6 +91,7 @@ export class Bridge {
   /** By kind, each decoding its own payload. */
   private readonly buttons = new Map<string, ButtonHandler<string>>();
   private readonly refusals = new RefusalThrottle();
+  private readonly allowlist: Allowlist;
   private readonly turns: Turns;
   private readonly log: Log;
   readonly attachments: Attachments;
@@ -102,6 +104,7 @@ export class Bridge {
     this.out = options.out;
     this.chats = options.chats;
     this.log = options.log;
+    this.allowlist = new Allowlist(options.config.allowedUsers, options.trustEveryoneOn, options.config.bareNumbers);
     this.attachments = new Attachments({
       inbox: options.files?.inbox,
       transcriber: options.files?.transcriber,
@@ -148,20 +151,12 @@ export class Bridge {
 
   /** Whether this user, writing in this chat, is in BRIDGE_ALLOWED_USERS (the console's one user always is). */
   isAllowed(chat: ChatRef, user: ChatUser): boolean {
-    const key = userKey(chat.transport, user);
-    return this.trusted(key) || this.config.allowedUsers.includes(key);
+    return this.allowlist.isAllowed(chat, user);
   }
 
   /** The owner: the first id in BRIDGE_ALLOWED_USERS, or the console's one user. Only they decide what the bridge trusts. */
   isOwner(chat: ChatRef, user: ChatUser): boolean {
-    const key = userKey(chat.transport, user);
-    return this.trusted(key) || this.config.allowedUsers[0] === key;
-  }
-
-  /** Whoever writes on the transport that trusts everyone (the console's person at the keyboard), wherever they write from. */
-  private trusted(key: string): boolean {
-    const transport = this.options.trustEveryoneOn;
-    return transport !== undefined && key.startsWith(`${transport}:`);
+    return this.allowlist.isOwner(chat, user);
   }
 
   /** Handles one message. Returns once it is accepted (a turn runs on in the background). */
@@ -172,7 +167,7 @@ export class Bridge {
       this.log.warn({ chat: chatKey(address), user: user.id }, 'refused a user not in BRIDGE_ALLOWED_USERS');
       // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.
       void this.out
-        .send(address, refusal(this.writtenId(address, user)), { replyTo: message.messageId })
+        .send(address, refusal(this.allowlist.writtenId(address, user)), { replyTo: message.messageId })
         .catch((error: Error) => this.log.warn({ chat: chatKey(address), user: user.id }, `the refusal failed: ${error.message}`));
       return;
     }
@@ -289,7 +284,7 @@ export class Bridge {
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
     if (!this.isAllowed(press.address, press.user)) {
-      return { text: `⛔ Not allowed. Your user id is ${this.writtenId(press.address, press.user)}.`, alert: true };
+      return { text: `⛔ Not allowed. Your user id is ${this.allowlist.writtenId(press.address, press.user)}.`, alert: true };
     }
     const { kind, raw } = buttonKindOf(press.data);
     const handler = this.buttons.get(kind);
@@ -331,13 +326,16 @@ export class Bridge {
    * or run if they were waiting), or named to their chats (BRIDGE_RESUME_INTERRUPTED=off).
    */
   async recoverInterrupted(): Promise<void> {
-    await recoverInterrupted(this.chats.interrupted(), {
+    const interrupted = this.chats.interrupted();
+    await recoverInterrupted(interrupted, {
       out: this.out,
       resume: this.config.restart.resume,
       ...(this.options.refuseWork ? { refuseWork: this.options.refuseWork } : {}),
       startTurn: async (chat, message, by, pending) => void (await this.turns.start(chat, message, by, pending)),
       log: this.log,
     });
+    // Albums that were gathering came after the messages above.
+    await this.attachments.recover(interrupted);
   }
 
   /**
@@ -371,11 +369,6 @@ export class Bridge {
   /** Resolves when no turn is running (tests, shutdown). */
   async idle(): Promise<void> {
     await this.turns.idle();
-  }
-
-  /** The user's id as the owner writes it in BRIDGE_ALLOWED_USERS: bare on the transport whose ids are bare numbers. */
-  private writtenId(chat: ChatRef, user: ChatUser): string {
-    return chat.transport === this.config.bareNumbers ? user.id : userKey(chat.transport, user);
   }
 
   private async stopButton(press: ButtonPress, turnId: string): Promise<ButtonAnswer> {

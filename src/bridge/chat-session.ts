@@ -12,7 +12,7 @@ import type { BusyMode } from '../policy/busy-mode.ts';
 import { dataDirDenials } from '../policy/data-dir-rules.ts';
 import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
 import type { SavedFile } from '../files/inbox.ts';
-import type { ChatRef } from '../ports/transport.ts';
+import type { ChatRef, IncomingMessage } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 
@@ -215,6 +215,18 @@ export class ChatSession {
   /** Remembers a message as handled (a command about to run, a steer, files kept for words), with whatever else changes with it. */
   async noteTaken(messageId: string | undefined, patch: Partial<ChatRecord> = {}): Promise<void> {
     await this.save({ ...patch, ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
+  }
+
+  /** An album's part, taken and kept (across restarts) until its album is handled. */
+  async gatherAlbumPart(albumId: string, message: IncomingMessage): Promise<void> {
+    const albums = this.record.gatheringAlbums ?? {};
+    await this.noteTaken(message.messageId, { gatheringAlbums: { ...albums, [albumId]: [...(albums[albumId] ?? []), message] } });
+  }
+
+  /** The album is handled (its prompt queued, or its files kept for words). */
+  async albumHandled(albumId: string): Promise<void> {
+    const { [albumId]: _done, ...rest } = this.record.gatheringAlbums ?? {};
+    await this.save({ gatheringAlbums: rest });
   }
 
   /** A command is about to run: taken, and noted as begun until `commandDone`. */

@@ -44,11 +44,11 @@ export class ChatSessions {
     return [...this.sessions.values()];
   }
 
-  /** Chats that had messages in flight when the bridge last stopped. */
+  /** Chats that had messages in flight when the bridge last stopped (a turn, a command, an album gathering). */
   interrupted(): ChatSession[] {
     return this.store
       .all()
-      .filter((record) => record.pending?.length || record.commandsCut?.length)
+      .filter((record) => record.pending?.length || record.commandsCut?.length || Object.keys(record.gatheringAlbums ?? {}).length)
       .map((record) => this.get(record.chat));
   }
 }

@@ -3,7 +3,7 @@ import type { Low } from 'lowdb';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { BusyMode } from '../policy/busy-mode.ts';
 import { openJsonStore } from './json-store.ts';
-import { wholeChatKey, type Attachment, type ChatRef } from '../ports/transport.ts';
+import { wholeChatKey, type Attachment, type ChatRef, type IncomingMessage } from '../ports/transport.ts';
 import { DATA_FORMAT } from './data-format.ts';
 
 /** What a chat (or forum topic) remembers across restarts. */
@@ -39,6 +39,12 @@ export interface ChatRecord {
   planning?: boolean;
   /** Files sent without words, by who sent them: they go to the agent with that person's next message. */
   waitingFiles?: Record<string, WaitingFile[]>;
+  /**
+   * The parts of albums still gathering (an album arrives as one message per file, and makes
+   * one prompt once no part came for a second), by album id: a restart in that second takes
+   * them up at the start.
+   */
+  gatheringAlbums?: Record<string, IncomingMessage[]>;
   /** The chat's recent sessions, oldest first, for /resume. */
   sessions?: SessionEntry[];
   updatedAt: number;

@@ -248,6 +248,36 @@ describe('the next start takes up what a kill cut short', () => {
     expect(texts().filter((text) => /#1 cut/.test(text))).toEqual([]);
   });
 
+  it('takes up an album the kill caught gathering: its parts make one prompt after the restart', async () => {
+    world = await startTelegramWorld();
+    world.telegram.failNext('download', { hang: true });
+    const part = (name: string, caption?: string) =>
+      world!.telegram.sendFile({
+        chatId: CHAT,
+        userId: 111,
+        chatType: 'group',
+        firstName: 'Ada',
+        kind: 'document',
+        bytes: Buffer.from(name),
+        fileName: name,
+        mediaGroupId: 'album-1',
+        ...(caption ? { caption } : {}),
+      });
+    part('one.log', 'compare these');
+    part('two.log');
+    // Both parts are kept in the chat's record while the album gathers (its first file's download hangs).
+    await expect.poll(() => readFile(join(world!.dataDir, 'chats.json'), 'utf8'), { timeout: 20_000 }).toMatch(/gatheringAlbums[\s\S]*two\.log/);
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    world.telegram.clearFaults();
+    await world.restart();
+    const answer = await waitText(/^echo: compare these/);
+    expect(answer.text).toMatch(/one\.log[\s\S]*two\.log/);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // a second answer would be out by now
+    expect(texts().filter((text) => /^echo: compare these/.test(text))).toHaveLength(1);
+    expect(await readFile(join(world.dataDir, 'chats.json'), 'utf8')).not.toMatch(/"gatheringAlbums": \{\s*"album-1"/);
+  });
+
   it('with BRIDGE_RESUME_INTERRUPTED=off, names the interrupted message instead', async () => {
     world = await startTelegramWorld({ BRIDGE_RESUME_INTERRUPTED: 'off' });
     say('hang and be forgotten');

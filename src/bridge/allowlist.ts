@@ -1,0 +1,37 @@
+import { userKey, type ChatRef, type ChatUser } from '../ports/transport.ts';
+
+/**
+ * Who may use the bridge: the people of BRIDGE_ALLOWED_USERS (the first is the owner), and on
+ * the transport that trusts everyone (the console) its one person at the keyboard, wherever
+ * they write from. Read on every message and press, and by the web pages on every call.
+ */
+export class Allowlist {
+  constructor(
+    private readonly allowed: readonly string[],
+    /** The transport whose one user is the owner at the keyboard; none: the list decides. */
+    private readonly trustEveryoneOn: string | undefined,
+    /** The transport whose ids people write bare (BRIDGE_ALLOWED_USERS' bare numbers). */
+    private readonly bareNumbers: string,
+  ) {}
+
+  /** Whether this user, writing in this chat, may use the bridge. */
+  isAllowed(chat: ChatRef, user: ChatUser): boolean {
+    const key = userKey(chat.transport, user);
+    return this.trusted(key) || this.allowed.includes(key);
+  }
+
+  /** The owner: the first id in BRIDGE_ALLOWED_USERS, or the console's one user. Only they decide what the bridge trusts. */
+  isOwner(chat: ChatRef, user: ChatUser): boolean {
+    const key = userKey(chat.transport, user);
+    return this.trusted(key) || this.allowed[0] === key;
+  }
+
+  /** The user's id as the owner writes it in BRIDGE_ALLOWED_USERS: bare on the transport whose ids are bare numbers. */
+  writtenId(chat: ChatRef, user: ChatUser): string {
+    return chat.transport === this.bareNumbers ? user.id : userKey(chat.transport, user);
+  }
+
+  private trusted(key: string): boolean {
+    return this.trustEveryoneOn !== undefined && key.startsWith(`${this.trustEveryoneOn}:`);
+  }
+}
