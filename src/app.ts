@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
 import { askerId } from './approvals/asker.ts';
 import { AuditLog } from './audit/audit-log.ts';
@@ -55,6 +54,7 @@ import type { Secrets } from './log/secrets.ts';
 import { RunReview } from './subagents/run-review.ts';
 import { checkoutBusy } from './bridge/checkout-work.ts';
 import { WebServer } from './web/web-server.ts';
+import { PAGES_DIR } from './web/pages.ts';
 import { Scheduler } from './schedules/scheduler.ts';
 import { ScheduleStore } from './schedules/schedule-store.ts';
 import type { Schedule } from './schedules/schedule.ts';
@@ -63,9 +63,6 @@ import { WebSessions } from './web/auth/web-sessions.ts';
 import type { WebOutbound } from './web/chat/web-outbound.ts';
 import { WEB } from './web/chat/web-chat.ts';
 import { webLinks } from './web/web-links.ts';
-
-/** The built web pages (`npm run build`). */
-const PAGES_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 export interface App {
   bridge: Bridge;

@@ -1,7 +1,7 @@
 import type { BridgeConfig } from '../config/config.ts';
 import { checkCli } from './cli-checks.ts';
 import { checkDataDir, checkNode } from './system-checks.ts';
-import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription } from './service-checks.ts';
+import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress } from './service-checks.ts';
 import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
 import { checkAgentUser } from './agent-user-check.ts';
 import { runAgentsAs } from '../process/agent-user.ts';
@@ -35,5 +35,6 @@ export async function runChecks(
   if (config.redisUrl) say(await checkRedis(config.redisUrl));
   if (config.transcribe) say(await checkTranscription(config.transcribe));
   if (config.api) say(await checkApiAddress(config.api));
+  if (config.web) say(await checkWebAddress(config.web));
   return ok;
 }

@@ -2,6 +2,8 @@ import { createServer } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import { Redis } from 'ioredis';
 import type { ApiConfig, McpListen } from '../config/config.ts';
+import type { WebConfig } from '../config/web.ts';
+import { PAGES_DIR, pagesBuilt } from '../web/pages.ts';
 import type { TranscriberConfig } from '../files/transcriber.ts';
 import { describeRedis } from '../queue/redis.ts';
 import { fail, firstLine, pass } from './check.ts';
@@ -37,26 +39,43 @@ export async function checkApiAddress(api: ApiConfig): Promise<CheckResult[]> {
   const bound = await canBind(api.host, api.port);
   if (!bound.ok) return [fail(subject, `cannot listen on ${api.host}:${api.port}: ${bound.why}`, 'Set BRIDGE_API_ADDR to a free host:port of this machine.')];
   const results = [pass(subject, `can listen on ${api.host}:${api.port}`)];
-  if (api.tls) {
-    try {
-      createSecureContext({ cert: api.tls.cert, key: api.tls.key });
-      results.push(pass('SubagentService TLS', 'the certificate and key belong together'));
-    } catch (error) {
-      results.push(
-        fail(
-          'SubagentService TLS',
-          `the certificate and key are unusable: ${firstLine((error as Error).message)}`,
-          'Point BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY at a PEM certificate and its own key.',
-        ),
-      );
-    }
-  }
+  if (api.tls) results.push(checkTlsPair('SubagentService TLS', api.tls, 'BRIDGE_API'));
   results.push(
     api.tokens.length
       ? pass('SubagentService clients', api.tokens.map((t) => t.name).join(', '))
       : fail('SubagentService clients', 'BRIDGE_API_TOKENS is empty, so every call is refused', 'Set BRIDGE_API_TOKENS=name=<a token of 16+ characters>.'),
   );
   return results;
+}
+
+/** The web server: its address, its certificate, its pages built, and whether Telegram's Mini App can open it. */
+export async function checkWebAddress(web: WebConfig, pagesDir = PAGES_DIR): Promise<CheckResult[]> {
+  const subject = 'web server';
+  const bound = await canBind(web.host, web.port);
+  if (!bound.ok) return [fail(subject, `cannot listen on ${web.host}:${web.port}: ${bound.why}`, 'Set BRIDGE_WEB_ADDR to a free host:port of this machine.')];
+  const https = web.url.startsWith('https:');
+  const results = [pass(subject, `can listen on ${web.host}:${web.port}, reached at ${web.url}${https ? '' : ' (no Mini App: it needs HTTPS)'}`)];
+  if (web.tls) results.push(checkTlsPair('web server TLS', web.tls, 'BRIDGE_WEB'));
+  results.push(
+    pagesBuilt(pagesDir)
+      ? pass('web pages', `built in ${pagesDir}`)
+      : fail('web pages', `not built (${pagesDir} has no index.html)`, 'Run npm run build (npm ci does it too).'),
+  );
+  return results;
+}
+
+/** A certificate and its key belong together. */
+function checkTlsPair(subject: string, tls: { cert: Buffer; key: Buffer }, prefix: string): CheckResult {
+  try {
+    createSecureContext({ cert: tls.cert, key: tls.key });
+    return pass(subject, 'the certificate and key belong together');
+  } catch (error) {
+    return fail(
+      subject,
+      `the certificate and key are unusable: ${firstLine((error as Error).message)}`,
+      `Point ${prefix}_TLS_CERT and ${prefix}_TLS_KEY at a PEM certificate and its own key.`,
+    );
+  }
 }
 
 /** Redis, asked once (no retries): it answers PING with these credentials, and its version. */

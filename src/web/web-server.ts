@@ -1,5 +1,4 @@
 import { createServer as createHttpsServer } from 'node:https';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { authRoutes } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
 import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
 import { reviewRoutes, type ReviewSources } from './routes/review-routes.ts';
+import { pagesBuilt } from './pages.ts';
 
 export interface WebParts {
   config: WebConfig;
@@ -84,7 +84,7 @@ export class WebServer {
     app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));
 
     const index = join(parts.pagesDir, 'index.html');
-    const built = existsSync(index);
+    const built = pagesBuilt(parts.pagesDir);
     if (!built) log.warn(`the web pages are not built (${index} is missing): run npm run build`);
     for (const page of PAGES)
       app.get(page, async (c) =>

@@ -44,6 +44,7 @@ beforeAll(async () => {
     BRIDGE_TRANSCRIBE_KEY: 'transcribe-key-0123456789',
     BRIDGE_API_ADDR: `127.0.0.1:${await freePort()}`,
     BRIDGE_API_TOKENS: 'ci=api-token-0123456789abcdef',
+    BRIDGE_WEB_ADDR: `127.0.0.1:${await freePort()}`,
   };
 });
 afterAll(async () => {
@@ -78,6 +79,8 @@ describe('npm run doctor', () => {
       '✓ transcription',
       '✓ SubagentService',
       '✓ SubagentService clients',
+      '✓ web server',
+      '✓ web pages',
       'All good',
     ]);
     expect(code).toBe(0);
