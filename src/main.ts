@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
 
   const store = await ChatStore.open(config.dataDir);
   // With BRIDGE_WEB_ADDR, the web pages' chats are served beside the transport's, each call going to its chat's.
-  const webChats = config.web ? new WebOutbound(join(config.dataDir, 'web', 'files')) : undefined;
+  const webChats = config.web ? await WebOutbound.open(join(config.dataDir, 'web')) : undefined;
   const out = webChats ? new RoutedOutbound({ id: transport.id, out: transport.out }, [{ id: WEB, out: webChats }]) : transport.out;
   const app = await createApp({
     config,
@@ -89,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
       if (drain) await app.drain();
       await transport.stop();
       await app.shutdown();
+      await webChats?.flush();
     })());
   onSignals(() => shutdown(true), log);
   transport.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);

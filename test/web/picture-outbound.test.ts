@@ -15,14 +15,24 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'web-pictures-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+// Each chat store's last write lands before its directory goes.
+const stores: WebOutbound[] = [];
+const opened = async (at: string) => {
+  const store = await WebOutbound.open(at);
+  stores.push(store);
+  return store;
+};
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.flush();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const WEB_CHAT: ChatRef = { transport: 'web', chat: 'telegram:42' };
 const picture = (n: number): Picture => ({ png: Buffer.from(`png-${n}`), filename: 'orchestration-1.png', caption: plain(`${n}/2 done`) });
 
 describe('pictures in the web chat', () => {
   it('are photo messages whose file is replaced by an edit, the old file removed, the pages told', async () => {
-    const out = new WebOutbound(dir);
+    const out = await opened(dir);
     const told: WebMessage[] = [];
     out.watch((_chat, message) => told.push(structuredClone(message)));
     const ref = await out.sendPicture(WEB_CHAT, picture(1));
@@ -36,14 +46,31 @@ describe('pictures in the web chat', () => {
     expect(edited).toMatchObject({ spans: [{ text: '2/2 done' }], file: { photo: true }, edited: expect.any(Number) });
     expect(await readFile(out.file(edited!.file!.id)!.path, 'utf8')).toBe('png-2');
     expect(out.file(sent!.file!.id)).toBeUndefined();
-    expect(await readdir(dir)).toHaveLength(1);
+    expect(await readdir(join(dir, 'files'))).toHaveLength(1);
     expect(told.map((m) => m.spans[0]!.text)).toEqual(['1/2 done', '2/2 done']);
 
     await expect(out.editPicture({ ...WEB_CHAT, messageId: 'gone' }, picture(3))).resolves.toBe(false);
   });
 
+  it('are kept across a restart with the rest of the chat; a message leaving the history takes its file along', async () => {
+    const out = await opened(dir);
+    const ref = await out.sendPicture(WEB_CHAT, picture(1));
+    await out.send(WEB_CHAT, plain('after the picture'));
+    await out.flush();
+    const reopened = await opened(dir);
+    const [pictured, text] = reopened.history(WEB_CHAT);
+    expect(pictured).toMatchObject({ id: ref.messageId, file: { photo: true } });
+    expect(text!.spans[0]!.text).toBe('after the picture');
+    expect(await readFile(reopened.file(pictured!.file!.id)!.path, 'utf8')).toBe('png-1');
+    for (let n = 0; n < 300; n++) await reopened.send(WEB_CHAT, plain(`line ${n}`));
+    await reopened.flush();
+    expect(reopened.history(WEB_CHAT)).toHaveLength(300);
+    expect(reopened.file(pictured!.file!.id)).toBeUndefined();
+    await expect.poll(() => readdir(join(dir, 'files'))).toEqual([]);
+  });
+
   it('go to the transport of their chat when several are served; one that shows none refuses', async () => {
-    const web = new WebOutbound(dir);
+    const web = await opened(dir);
     const pictured: { to: ChatRef | MessageRef; picture: Picture }[] = [];
     const chatApp = Object.assign(new RecordingOutbound(), {
       sendPicture: async (to: ChatRef, p: Picture) => (pictured.push({ to, picture: p }), { ...to, messageId: '7' }),

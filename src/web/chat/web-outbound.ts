@@ -15,7 +15,9 @@ import {
   type RichText,
   type SendOptions,
 } from '../../ports/transport.ts';
+import type { Low } from 'lowdb';
 import { framed, plain, type Frame } from '../../rich/index.ts';
+import { openJsonStore } from '../../store/json-store.ts';
 import { spansOf, type WebMessage } from './web-message.ts';
 
 /** The messages a web chat keeps for a page that opens (or opens again). */
@@ -28,17 +30,41 @@ export interface WebFile {
   name: string;
 }
 
+interface Kept {
+  chats: Record<string, WebMessage[]>;
+  files: Record<string, WebFile>;
+}
+
 /**
  * The web pages' chats as an Outbound: each person's chat keeps its last messages (what a
- * page shows when it opens) and tells the pages watching it of every new or edited one.
- * Files sent are copied under `<dataDir>/web/files`, fetched by id.
+ * page shows when it opens, across restarts too, in `<dataDir>/web/chats.json`) and tells the
+ * pages watching it of every new or edited one. Files sent are copied under
+ * `<dataDir>/web/files`, fetched by id, and removed with the message that carried them.
  */
 export class WebOutbound implements Outbound {
-  private readonly chats = new Map<string, WebMessage[]>();
-  private readonly files = new Map<string, WebFile>();
+  private readonly chats: Map<string, WebMessage[]>;
+  private readonly files: Map<string, WebFile>;
   private readonly watchers = new Set<(chat: string, message: WebMessage) => void>();
+  private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly filesDir: string) {}
+  private constructor(
+    private readonly db: Low<Kept>,
+    private readonly filesDir: string,
+  ) {
+    this.chats = new Map(Object.entries(db.data.chats));
+    this.files = new Map(Object.entries(db.data.files));
+  }
+
+  /** The web chats kept in `dir` (`<dataDir>/web`). */
+  static async open(dir: string): Promise<WebOutbound> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return new WebOutbound(await openJsonStore<Kept>(join(dir, 'chats.json'), { chats: {}, files: {} }), join(dir, 'files'));
+  }
+
+  /** Resolves once what was kept so far is on disk. */
+  async flush(): Promise<void> {
+    await this.writing;
+  }
 
   /** Calls `listener` with each message sent, edited or written into a chat; returns the unsubscribe. */
   watch(listener: (chat: string, message: WebMessage) => void): () => void {
@@ -114,9 +140,7 @@ export class WebOutbound implements Outbound {
     if (!kept) return false;
     const { id, path } = await this.place(ref, picture.filename);
     await writeFile(path, picture.png, { mode: 0o600 });
-    const old = kept.file && this.files.get(kept.file.id);
-    if (kept.file) this.files.delete(kept.file.id);
-    if (old) await rm(old.path, { force: true });
+    if (kept.file) await this.dropFile(kept.file.id);
     kept.file = { id, name: picture.filename, photo: true };
     kept.spans = spansOf(picture.caption ?? plain(''));
     kept.edited = Date.now();
@@ -158,7 +182,8 @@ export class WebOutbound implements Outbound {
     const key = chatKey(to);
     const kept = this.chats.get(key) ?? [];
     kept.push(message);
-    if (kept.length > KEPT_MESSAGES) kept.splice(0, kept.length - KEPT_MESSAGES);
+    // What leaves the history takes its file with it.
+    for (const gone of kept.splice(0, Math.max(0, kept.length - KEPT_MESSAGES))) if (gone.file) void this.dropFile(gone.file.id);
     this.chats.set(key, kept);
     this.tell(key, message);
     return message;
@@ -166,5 +191,18 @@ export class WebOutbound implements Outbound {
 
   private tell(key: string, message: WebMessage): void {
     for (const watcher of this.watchers) watcher(key, message);
+    this.save();
+  }
+
+  private async dropFile(id: string): Promise<void> {
+    const file = this.files.get(id);
+    this.files.delete(id);
+    if (file) await rm(file.path, { force: true });
+  }
+
+  /** Every change is written; writes made while one is on its way share the next (lowdb's writer keeps only the newest). */
+  private save(): void {
+    this.db.data = { chats: Object.fromEntries(this.chats), files: Object.fromEntries(this.files) };
+    this.writing = this.db.write().catch(() => {});
   }
 }
