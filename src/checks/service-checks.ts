@@ -48,7 +48,7 @@ export async function checkApiAddress(api: ApiConfig): Promise<CheckResult[]> {
   return results;
 }
 
-/** The web server: its address, its certificate, its pages built, and whether Telegram's Mini App can open it. */
+/** The web server: its address, its certificate, its pages built, and whether a Mini App can open it (HTTPS). */
 export async function checkWebAddress(web: WebConfig, pagesDir = PAGES_DIR): Promise<CheckResult[]> {
   const subject = 'web server';
   const bound = await canBind(web.host, web.port);
