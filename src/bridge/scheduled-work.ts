@@ -9,7 +9,7 @@ import type { ChatSessions } from './chat-sessions.ts';
 import { parseSpawnArgs } from './commands/spawn-args.ts';
 
 export interface ScheduledWorkParts {
-  bridge: Pick<Bridge, 'inject'>;
+  bridge: Pick<Bridge, 'inject' | 'isAllowed'>;
   spawner: Pick<Spawner, 'spawn'>;
   chats: Pick<ChatSessions, 'get'>;
   out: Outbound;
@@ -29,6 +29,12 @@ export function scheduledWork(parts: ScheduledWorkParts): (schedule: Schedule, l
       parts.out
         .send(schedule.chat, plain(text))
         .catch((error: Error) => parts.log.warn({ chat: schedule.chatKey }, `a schedule's notice failed: ${error.message}`));
+    // Nothing runs for someone no longer allowed: the schedule stays (the owner may delete it), and says why it did nothing.
+    const { by } = schedule;
+    if (by.kind === 'user' && by.key && !parts.bridge.isAllowed(schedule.chat, { id: by.id, identity: by.key })) {
+      await tell(`${from} did not run: ${by.name ?? by.id}, who made it, is no longer in BRIDGE_ALLOWED_USERS.`);
+      return;
+    }
     if (schedule.spawn === undefined) {
       const injected = await parts.bridge.inject(schedule.chat, { text: schedule.prompt, from });
       if (!injected.ok) await tell(`${from} did not run: ${injected.reason}`);

@@ -11,7 +11,9 @@ export interface Schedule {
   prompt: string;
   timing: Timing;
   /** Who made it: a person (their id and name), or the chat's agent through its `schedule` tool. */
-  by: { kind: 'user'; id: string; name?: string } | { kind: 'agent' };
+  by:
+    | { kind: 'user'; id: string; name?: string; /** As allowlists hold them (`<transport>:<id>`): checked again at each firing. */ key?: string }
+    | { kind: 'agent' };
   /** With --spawn: a run with /spawn's options (as written); otherwise a turn of the chat's main session. */
   spawn?: string;
   paused: boolean;

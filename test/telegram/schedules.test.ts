@@ -1,13 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Schedules: /every, /at and /schedules, fired by the bridge as a real process through the fake
 // Bot API; a schedule queues behind a person's turn, and one missed while the bridge was down
 // fires once at the start, late.
 let world: TelegramWorld;
-beforeAll(async () => (world = await startTelegramWorld({ BRIDGE_TZ: 'Europe/Berlin' })), 60_000);
+const BOB = 222;
+beforeAll(async () => (world = await startTelegramWorld({ BRIDGE_TZ: 'Europe/Berlin', BRIDGE_ALLOWED_USERS: `${OWNER},${BOB}` })), 60_000);
 afterAll(() => world.stop());
 
 let next = -5100;
@@ -92,5 +93,16 @@ describe('schedules', () => {
     c.say('/schedules');
     await c.waitText(/^⏰ 1 schedule/);
     expect(c.texts().filter((t) => /^⏰ Schedule #1/.test(t))).toHaveLength(1);
+  });
+
+  it('does nothing for someone no longer allowed, and says so', async () => {
+    const c = chat();
+    world.telegram.sendText({ chatId: c.id, userId: BOB, text: '/at in 2s say:bobs-errand', chatType: 'group', firstName: 'Bob' });
+    await c.waitText(/^⏰ Scheduled #1 .* by Bob/);
+    world.env.BRIDGE_ALLOWED_USERS = String(OWNER); // the operator takes Bob out, and restarts
+    await world.restart();
+    await c.waitText(/^⏰ Schedule #1 .*did not run: Bob, who made it, is no longer in BRIDGE_ALLOWED_USERS\./);
+    expect(c.texts().some((t) => t.startsWith('bobs-errand'))).toBe(false);
+    expect((await world.cli.invocations()).some((r) => r.prompt.includes('bobs-errand'))).toBe(false);
   });
 });

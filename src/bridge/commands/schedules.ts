@@ -1,5 +1,6 @@
 import { scheduleLine, scheduleList, scheduledText } from '../../presentation/schedules.ts';
 import { plain } from '../../rich/index.ts';
+import { userKey } from '../../ports/transport.ts';
 import type { Schedule } from '../../schedules/schedule.ts';
 import { parseAt, parseEvery, TimingError, type Timing } from '../../schedules/timing.ts';
 import { parseSpawnArgs, SpawnArgsError } from './spawn-args.ts';
@@ -38,7 +39,7 @@ async function make(ctx: CommandContext, parse: (text: string, timeZone: string)
   const schedule = await scheduler.add({
     chat: ctx.chat.address,
     timing: parsed.timing,
-    by: { kind: 'user', id: user.id, ...(user.name ? { name: user.name } : {}) },
+    by: { kind: 'user', id: user.id, key: userKey(ctx.chat.address.transport, user), ...(user.name ? { name: user.name } : {}) },
     ...what(parsed.rest, new Set(ctx.bridge.config.adapters.keys())),
   });
   await ctx.reply(scheduledText(schedule, scheduler.timeZone));
