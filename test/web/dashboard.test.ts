@@ -90,6 +90,15 @@ describe('logging in', () => {
     await page.goto(`${base}/app#tgWebAppData=${encodeURIComponent(good)}&tgWebAppVersion=8.0`);
     await page.waitForSelector('header nav');
     expect(await page.textContent('.who')).toMatch(/^Ada\b/);
+    // Framed in Telegram's web client no cookie goes along: the page sends its bearer, files included.
+    await page.context().clearCookies();
+    await page.goto(`${base}/#chat`);
+    await page.fill('textarea', '/permissions bypass');
+    await page.press('textarea', 'Enter');
+    await page.fill('textarea', 'long:14000');
+    await page.press('textarea', 'Enter');
+    const file = await page.waitForSelector('.messages a.file[href^="blob:"]', { timeout: 20_000 });
+    expect(await file.getAttribute('download')).toMatch(/\.md$/);
     await page.context().close();
 
     const forged = signInitData(fields, '123:not-the-bot-token');

@@ -41,6 +41,18 @@ async function answer<T>(response: Response): Promise<T> {
   return body as T;
 }
 
+/**
+ * A file of the API as an address an <img> or a download can use: the API's own where the
+ * cookie goes along, else (the Mini App in a frame, bearer only) the bytes fetched with the
+ * header and handed over as a blob.
+ */
+export async function fileAddress(path: string): Promise<string> {
+  if (!bearer) return `/api${path}`;
+  const response = await fetch(`/api${path}`, { headers: headers(false) });
+  if (!response.ok) throw new ApiError(response.status, `${path}: ${response.status}`);
+  return URL.createObjectURL(await response.blob());
+}
+
 export async function get<T>(path: string): Promise<T> {
   return answer<T>(await fetch(`/api${path}`, { headers: headers(false), credentials: 'same-origin' }));
 }

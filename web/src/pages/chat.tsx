@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { post } from '../api.ts';
+import { fileAddress, post } from '../api.ts';
 import type { Live } from '../live.ts';
 import type { WebMessage, WebSpan } from '../types.ts';
 
@@ -37,8 +37,27 @@ function Body({ spans }: { spans: WebSpan[] }) {
   );
 }
 
-function fileUrl(id: string): string {
-  return `/api/chat/files/${id}`;
+/** A file the bridge sent: shown (a picture) or offered for download, fetched with the session. */
+function SentFile({ file }: { file: NonNullable<WebMessage['file']> }) {
+  const [address, setAddress] = useState<string | undefined>();
+  useEffect(() => {
+    let made: string | undefined;
+    fileAddress(`/chat/files/${file.id}`).then(
+      (url) => setAddress((made = url)),
+      () => setAddress(undefined),
+    );
+    return () => {
+      if (made?.startsWith('blob:')) URL.revokeObjectURL(made);
+    };
+  }, [file.id]);
+  if (!address) return <span class="file">📎 {file.name}</span>;
+  return file.photo ? (
+    <img src={address} alt={file.name} />
+  ) : (
+    <a class="file" href={address} download={file.name}>
+      📎 {file.name}
+    </a>
+  );
 }
 
 /** This person's own chat with the bridge: its own session, as in Telegram, with live progress, Stop and buttons. */
@@ -64,14 +83,7 @@ export function Chat({ live }: { live: Live }) {
         {live.chat.map((m) => (
           <li key={m.id} class={m.from} data-message={m.id}>
             <Body spans={m.spans} />
-            {m.file &&
-              (m.file.photo ? (
-                <img src={fileUrl(m.file.id)} alt={m.file.name} />
-              ) : (
-                <a class="file" href={fileUrl(m.file.id)} download={m.file.name}>
-                  📎 {m.file.name}
-                </a>
-              ))}
+            {m.file && <SentFile file={m.file} />}
             {m.buttons && (
               <div class="buttons">
                 {m.buttons.flat().map((b, i) =>
