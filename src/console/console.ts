@@ -40,7 +40,7 @@ export async function runConsole(host: TransportHost, out: ConsoleOutbound, inpu
       await out.send(CONSOLE_ADDRESS, plain(answer.text));
       continue;
     }
-    await host.handleMessage({ address: CONSOLE_ADDRESS, user, text });
+    await host.handleMessage({ address: CONSOLE_ADDRESS, user, text, private: true });
   }
   await host.idle();
 }

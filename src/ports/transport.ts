@@ -194,6 +194,8 @@ export interface IncomingMessage {
   attachments?: Attachment[];
   /** Messages sent together as an album share this id; they make one prompt. */
   albumId?: string;
+  /** The chat is this person's alone (a private chat, the console, their web chat): what is said there reaches them only. */
+  private?: boolean;
   /** The message this one replies to, when it does (the context of a /spawn, and its files). */
   replyTo?: { text: string; from?: string; attachments?: Attachment[] };
 }

@@ -81,6 +81,7 @@ export async function startTelegram(
         messageId: String(message.message_id),
         ...(attachments.length ? { attachments } : {}),
         ...(message.media_group_id ? { albumId: message.media_group_id } : {}),
+        ...(ctx.chat.type === 'private' ? { private: true } : {}),
         ...(replied && (repliedText || repliedFiles.length)
           ? {
               replyTo: {

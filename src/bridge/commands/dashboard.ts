@@ -27,8 +27,8 @@ export const dashboard: Command = {
       `The link works once, within 10 minutes: ${url}`,
       ...(web.miniAppUrl ? ['Or open it here, with the button.'] : []),
     ]);
-    // In a private chat (its id is the person's) the link is shown where it was asked for.
-    if (chat.address.chat === user.id) {
+    // In a private chat the link is shown where it was asked for.
+    if (message.private) {
       await reply(note, { buttons });
       return;
     }
