@@ -11,6 +11,7 @@ import { openApp, spawnFrom } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { chat } from '../support/chats.ts';
+import { endedRun } from '../support/run-records.ts';
 
 let world: FakeCliWorld;
 let out: RecordingOutbound;
@@ -32,29 +33,7 @@ async function open(limits: Partial<Settings['subagents']> = {}, settings: Parti
   return app;
 }
 
-function record(overrides: Partial<SubagentRunRecord>): SubagentRunRecord {
-  const runId = overrides.runId ?? `run${Math.random().toString(36).slice(2, 8)}`;
-  return {
-    runId,
-    number: 1,
-    chat: chat(-1),
-    requesterKey: 'telegram:-1',
-    requester: { kind: 'user', userId: '1' },
-    cli: 'fake',
-    task: 'task',
-    cwd: world.dir,
-    depth: 1,
-    timeoutSeconds: 60,
-    status: 'completed',
-    createdAt: Date.now() - 5000,
-    startedAt: Date.now() - 4000,
-    endedAt: Date.now() - 1000,
-    result: 'done',
-    logFile: join(world.dir, `${runId}.jsonl`),
-    delivery: { chat: 'pending', sentParts: 0, attempts: 0 },
-    ...overrides,
-  };
-}
+const record = (overrides: Partial<SubagentRunRecord>) => endedRun(world.dir, overrides);
 
 class TelegramLikeError extends Error {
   constructor(

@@ -10,7 +10,7 @@ import { RunReview, type Reviewer } from '../../src/subagents/run-review.ts';
 import { RunStore } from '../../src/subagents/run-store.ts';
 import { createWorktree } from '../../src/worktrees/index.ts';
 import { commitFiles, gitIn, repoWith, tempDir } from '../worktrees/git-fixture.ts';
-import { chat } from '../support/chats.ts';
+import { endedRun } from '../support/run-records.ts';
 
 const ADA: Reviewer = { transport: 'telegram', userId: '1', name: 'Ada', owner: false };
 const OWNER: Reviewer = { transport: 'telegram', userId: '9', name: 'Olga', owner: true };
@@ -23,22 +23,9 @@ async function world(options: { busy?: string; run?: Partial<SubagentRunRecord> 
   const audit = new AuditLog(dataDir);
   const worktree = await createWorktree({ dir: repo, worktreesDir, runId: 'run01', label: 'work' });
   await commitFiles(worktree.path, { 'feature.txt': 'f\n' }, 'feature');
-  const run: SubagentRunRecord = {
+  const run = endedRun(repo, {
     runId: 'run01',
-    number: 1,
-    chat: chat(-1),
-    requesterKey: 'telegram:-1',
     requester: { kind: 'user', userId: '1', name: 'Ada' },
-    cli: 'fake',
-    task: 'task',
-    cwd: repo,
-    depth: 1,
-    timeoutSeconds: 60,
-    status: 'completed',
-    createdAt: Date.now() - 5000,
-    startedAt: Date.now() - 4000,
-    endedAt: Date.now() - 1000,
-    result: 'done',
     label: 'work',
     isolate: true,
     worktree,
@@ -46,7 +33,7 @@ async function world(options: { busy?: string; run?: Partial<SubagentRunRecord> 
     logFile: join(dataDir, 'run01.jsonl'),
     delivery: { chat: 'sent', sentParts: 1, attempts: 0 },
     ...options.run,
-  };
+  });
   await store.save(run);
   const review = new RunReview({ store, audit, checkoutBusy: () => options.busy });
   const auditLines = async () => {
