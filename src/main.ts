@@ -94,7 +94,15 @@ async function main(argv: string[]): Promise<number> {
   onSignals(() => shutdown(true), log);
   transport.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
   logAgentUser(config.agentUser, log);
-  await app.start();
+  try {
+    await app.start();
+  } catch (error) {
+    // A listener that cannot listen (a port in use) is the setup's to fix, like a bad variable.
+    if (!(error instanceof ConfigError)) throw error;
+    log.fatal(error.message);
+    await app.shutdown();
+    return EX_CONFIG;
+  }
   await transport.serve(app.host, log);
   await shutdown(false);
   return 0;

@@ -1,5 +1,6 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import type { ApiConfig } from '../config/config.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import { ApiClients } from './auth.ts';
 import { ApiScopes } from './scopes.ts';
 import { subagentHandlers, type ApiDeps } from './handlers.ts';
@@ -31,7 +32,7 @@ export class ApiServer {
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`${host}:${config.port}`, credentials, (error, bound) =>
-        error ? reject(new Error(`BRIDGE_API_ADDR: cannot listen on ${host}:${config.port}: ${error.message}`)) : resolve(bound),
+        error ? reject(new ConfigError(`BRIDGE_API_ADDR: cannot listen on ${host}:${config.port}: ${error.message}`)) : resolve(bound),
       ),
     );
     return new ApiServer(server, `${host}:${port}`);

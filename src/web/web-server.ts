@@ -7,6 +7,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { WebConfig } from '../config/web.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import type { Log } from '../log/logger.ts';
 import type { InAppLogin, TransportHost } from '../ports/chat-transport.ts';
 import { sessionGuard, type WebEnv } from './auth/guard.ts';
@@ -105,7 +106,13 @@ export class WebServer {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
-      server.once('error', reject);
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          new ConfigError(
+            `BRIDGE_WEB_ADDR: cannot listen on ${config.host}:${config.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}`,
+          ),
+        ),
+      );
     });
     const { port } = server.address() as AddressInfo;
     return new WebServer(server, `${config.host}:${port}`);

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, fakeCliWorld } from '../support/fake-cli.ts';
@@ -120,6 +121,30 @@ describe('start-up errors', () => {
         msg: expect.stringMatching(/^Telegram refused TELEGRAM_BOT_TOKEN \(401 Unauthorized\): copy the bot's token from @BotFather/),
       });
     } finally {
+      await telegram.close();
+    }
+  });
+
+  it('exits 78 with one line naming the variable when the web server cannot listen (its port in use)', async () => {
+    const telegram = await FakeTelegram.start();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const { exit, stderr } = await startWith({
+        TELEGRAM_API_ROOT: telegram.apiRoot,
+        TELEGRAM_BOT_TOKEN: telegram.token,
+        BRIDGE_ALLOWED_USERS: String(OWNER),
+        BRIDGE_WEB_ADDR: `127.0.0.1:${port}`,
+      });
+      expect(exit.code).toBe(78);
+      const fatal = stderr
+        .split('\n')
+        .map(parseLogLine)
+        .filter((line) => line?.level === 'fatal');
+      expect(fatal).toEqual([expect.objectContaining({ msg: `BRIDGE_WEB_ADDR: cannot listen on 127.0.0.1:${port}: the port is in use` })]);
+    } finally {
+      taken.close();
       await telegram.close();
     }
   });
