@@ -8,7 +8,7 @@ import type { DeliveryIds, DeliveryRecord } from './deliveries.ts';
 import type { Hook } from './hooks-file.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { signedBy } from './signature.ts';
-import { fillPrompt } from './template.ts';
+import { fillPrompt, matches } from './template.ts';
 
 /** The largest body taken: past it, 413, while it still streams. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -29,7 +29,7 @@ export interface HookRoutesParts {
 /** How one delivery ended, for the audit log and the bridge's log: never a secret or a header. */
 interface Outcome {
   status: number;
-  decision: 'accepted' | 'duplicate' | 'refused';
+  decision: 'accepted' | 'duplicate' | 'refused' | 'ignored';
   reason?: string;
   delivery?: string;
   started?: Omit<DeliveryRecord, 'at'>;
@@ -38,9 +38,10 @@ interface Outcome {
 /**
  * `POST /hooks/<name>`, outside every web session: an unknown hook is 404, a body past 1 MB
  * 413 (cut off as it streams), a bad or missing signature 401, past the hook's `perMinute`
- * 429, a body that is not JSON 400; a delivery id seen within 7 days is 200 with what its
- * first delivery started; otherwise its work starts, 202 with the turn or run. Every delivery
- * goes into the audit log.
+ * 429, a body that is not JSON 400; GitHub's ping, and a body not matching the hook's `when`,
+ * are 200 and start nothing; a delivery id seen within 7 days is 200 with what its first
+ * delivery started; otherwise its work starts, 202 with the turn or run. Every delivery goes
+ * into the audit log.
  */
 export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
   const byName = new Map(parts.hooks.map((hook) => [hook.name, hook]));
@@ -125,6 +126,12 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
         } catch {
           const form = /x-www-form-urlencoded/i.test(c.req.header('content-type') ?? '');
           return refuse(c, hook, name, 400, form ? 'The body is a form: send it as JSON (GitHub: Content type application/json).' : 'The body is not JSON.');
+        }
+        // GitHub's ping when a webhook is made, and events the hook has no use for: answered, and nothing starts.
+        if (c.req.header('x-github-event') === 'ping' || !matches(hook.when, json)) {
+          const ping = c.req.header('x-github-event') === 'ping';
+          record(c, hook, name, { status: 200, decision: 'ignored', reason: ping ? 'a ping' : 'not what the hook is for (when)' });
+          return c.json({ ignored: true, ...(ping ? { ping: true } : {}) }, 200);
         }
         const written = c.req.header('x-github-delivery') ?? c.req.header('idempotency-key');
         if (written !== undefined && !/^[\x21-\x7e]{1,200}$/.test(written.trim()))

@@ -40,9 +40,15 @@ export interface Hook {
   mode: PermissionMode;
   /** Deliveries it takes a minute; past that, 429. */
   perMinute: number;
+  /** Only deliveries whose body has these values at these paths start work (`{"action": "completed", "workflow_run.conclusion": ["failure", "timed_out"]}`); others are ignored. */
+  when?: Record<string, Scalar[]>;
 }
 
+export type Scalar = string | number | boolean | null;
+
 const id = z.union([z.string().trim().min(1).max(64), z.number().int()]);
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 const spawnSchema = z
   .object({
@@ -66,6 +72,7 @@ const hookSchema = z
     spawn: z.union([z.literal(false), z.literal(true), spawnSchema]).default(false),
     mode: z.enum(PERMISSION_MODES).default('safe'),
     perMinute: z.number().int().min(1).max(10_000).default(30),
+    when: z.record(z.string().min(1), z.union([scalar, z.array(scalar).min(1)])).optional(),
   })
   .strict();
 
@@ -127,6 +134,7 @@ export function parseHooks(text: string, file: string, bareNumbers: string, clis
       spawn,
       mode: hook.mode,
       perMinute: hook.perMinute,
+      ...(hook.when ? { when: Object.fromEntries(Object.entries(hook.when).map(([path, value]) => [path, [value].flat()])) } : {}),
     };
   });
 }

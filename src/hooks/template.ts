@@ -52,3 +52,9 @@ export function quoted(text: string): string {
     .replace(/[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return cut ? `${literal} (cut: ${chars.length} characters in all)` : literal;
 }
+
+/** Whether the body has, at every path of `when`, one of the values listed there. */
+export function matches(when: Record<string, readonly (string | number | boolean | null)[]> | undefined, body: unknown): boolean {
+  if (!when) return true;
+  return Object.entries(when).every(([path, values]) => (values as readonly unknown[]).includes(lookUp(body, path)));
+}

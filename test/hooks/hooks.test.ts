@@ -6,7 +6,7 @@ import { DELIVERY_KEEP_MS, DeliveryIds } from '../../src/hooks/deliveries.ts';
 import { parseHooks } from '../../src/hooks/hooks-file.ts';
 import { RateLimit } from '../../src/hooks/rate-limit.ts';
 import { signedBy } from '../../src/hooks/signature.ts';
-import { ABSENT, fillPrompt, quoted } from '../../src/hooks/template.ts';
+import { ABSENT, fillPrompt, matches, quoted } from '../../src/hooks/template.ts';
 import { tempDir } from '../support/bridge-process.ts';
 
 const SECRET = 'a-secret-of-enough-characters';
@@ -33,6 +33,15 @@ describe('a prompt template', () => {
   it('cuts a value at 500 characters, saying how long it was, and keeps line breaks and bidi controls inside its quotes', () => {
     expect(quoted('é'.repeat(501))).toBe(`"${'é'.repeat(500)}" (cut: 501 characters in all)`);
     expect(quoted('a\nb\u2028c\u202ed')).toBe('"a\\nb\\u2028c\\u202ed"');
+  });
+
+  it('`when` takes a body with one of the listed values at each path, and nothing else', () => {
+    const when = { 'pull_request.number': [12], 'pull_request.draft': [false, null], 'pull_request.title': ['Fix "it"', 'x'] };
+    expect(matches(undefined, body)).toBe(true);
+    expect(matches(when, body)).toBe(true);
+    expect(matches({ ...when, 'pull_request.number': ['12'] }, body)).toBe(false);
+    expect(matches({ 'pull_request.nope': [null] }, body)).toBe(false);
+    expect(matches({ list: ['[1,2]'] }, body)).toBe(false);
   });
 
   it('says nothing of quoted data when it has no placeholder', () => {
@@ -131,6 +140,12 @@ describe('hooks.json', () => {
         perMinute: 30,
       },
     ]);
+    expect(
+      parse({ hooks: { ci: { chat: 1, prompt: 'p', signature: 'github', secret: SECRET, when: { action: 'completed', 'a.b': [1, null] } } } })[0]!.when,
+    ).toEqual({
+      action: ['completed'],
+      'a.b': [1, null],
+    });
     expect(parse({ hooks: { run: { chat: 'web:abc', prompt: 'Go', signature: 'bearer', secret: SECRET, spawn: true } } })[0]).toMatchObject({
       chat: { transport: 'web', chat: 'abc' },
       spawn: {},

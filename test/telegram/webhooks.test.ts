@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
@@ -16,6 +16,7 @@ const SECRETS = {
   guarded: 'guarded-secret-0123456789abcdef',
   nightly: 'nightly-secret-0123456789abcdef',
   burst: 'burst-secret-0123456789abcdef',
+  failures: 'failures-secret-0123456789abcdef',
 };
 const CI_CHAT = -6101;
 const SAFE_CHAT = -6102;
@@ -43,6 +44,14 @@ const HOOKS = {
       spawn: { label: 'Nightly' },
       mode: 'bypass',
     },
+    failures: {
+      chat: String(BURST_CHAT),
+      prompt: 'say:failure-seen {{workflow_run.head_branch}}',
+      signature: 'github',
+      secret: SECRETS.failures,
+      mode: 'bypass',
+      when: { action: 'completed', 'workflow_run.conclusion': ['failure', 'timed_out'] },
+    },
     burst: { chat: String(BURST_CHAT), prompt: 'say:burst-answered', signature: 'bearer', secret: SECRETS.burst, perMinute: 2, mode: 'bypass' },
   },
 };
@@ -58,7 +67,7 @@ beforeAll(async () => {
   // A bot writes only where it is: each chat has had the owner's word first.
   for (const chat of [CI_CHAT, GUARDED_CHAT, NIGHTLY_CHAT, BURST_CHAT]) {
     ownerIn(() => world, chat).say('/hooks');
-    await ownerIn(() => world, chat).waitText(/^🪝 1 webhook/);
+    await ownerIn(() => world, chat).waitText(/^🪝 \d webhooks? for this chat/);
   }
   const safe = ownerIn(() => world, SAFE_CHAT);
   safe.say('/permissions safe');
@@ -132,27 +141,39 @@ describe('a delivery', () => {
     const big = JSON.stringify({ notes: 'x'.repeat(1_100_000) });
     expect((await deliver('ci', big, githubSigned(SECRETS.ci, big))).status).toBe(413);
     // No Content-Length (chunked), and the body never ends: the answer comes while it streams.
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(`${base}/hooks/ci`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
-      req.on('response', (response) => {
-        resolve(response.statusCode!);
-        req.destroy();
-      });
-      req.on('error', (error) => reject(error));
-      const chunk = Buffer.alloc(64 * 1024, 'x');
-      let sent = 0;
-      const more = () => {
-        while (sent < 3 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once('drain', more);
-        }
-      };
-      req.write('{"notes": "');
-      more();
-    });
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (data: Buffer) => (answer += data.toString()));
+    socket.on('error', () => {}); // writing on once the server has answered and closed
+    socket.write('POST /hooks/ci HTTP/1.1\r\nHost: bridge\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    for (let sent = 0; sent < 3 * 1024 * 1024 && !socket.destroyed && !answer; sent += chunk.length) {
+      const part = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+      if (!socket.write(part)) await new Promise((resolve) => ['drain', 'close', 'error'].forEach((event) => socket.once(event, resolve)));
+    }
+    await expect.poll(() => answer, { timeout: 10_000 }).toMatch(/^HTTP\/1\.1 \d+/);
+    socket.destroy();
+    const status = Number(/^HTTP\/1\.1 (\d+)/.exec(answer)![1]);
     expect(status).toBe(413);
     const body = JSON.stringify({ workflow_run: { head_branch: 'after-big' } });
     expect((await deliver('ci', body, githubSigned(SECRETS.ci, body))).status).toBe(202);
+  });
+
+  it("that is GitHub's ping, or not what the hook's `when` asks for, is 200 and starts nothing", async () => {
+    const ping = JSON.stringify({ zen: 'Design for failure.', hook_id: 1 });
+    expect(await deliver('failures', ping, { ...githubSigned(SECRETS.failures, ping), 'X-GitHub-Event': 'ping' })).toMatchObject({
+      status: 200,
+      json: { ignored: true, ping: true },
+    });
+    const delivery = (conclusion: string, branch: string) => {
+      const body = JSON.stringify({ action: 'completed', workflow_run: { conclusion, head_branch: branch } });
+      return deliver('failures', body, { ...githubSigned(SECRETS.failures, body), 'X-GitHub-Event': 'workflow_run' });
+    };
+    expect(await delivery('success', 'green-branch')).toMatchObject({ status: 200, json: { ignored: true } });
+    expect((await delivery('timed_out', 'red-branch')).status).toBe(202);
+    await ownerIn(() => world, BURST_CHAT).waitText(/^failure-seen/);
+    expect(await prompts('say:failure-seen')).toHaveLength(1);
+    expect((await prompts('say:failure-seen'))[0]!.prompt).toContain('say:failure-seen "red-branch"');
   });
 
   it("past the hook's perMinute is 429 with Retry-After", async () => {
