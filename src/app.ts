@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
 import { askerId } from './approvals/asker.ts';
 import { AuditLog } from './audit/audit-log.ts';
@@ -17,7 +18,7 @@ import { graphSvg } from './pictures/graph-svg.ts';
 import { svgToPng } from './pictures/render-png.ts';
 import { plain } from './rich/index.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
-import { isNoChat, type ChatRef, type Outbound } from './ports/transport.ts';
+import { isNoChat, wholeChatKey, type ChatRef, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost } from './ports/chat-transport.ts';
 import { DailyBudget } from './usage/budget.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
@@ -63,6 +64,11 @@ import { WebSessions } from './web/auth/web-sessions.ts';
 import type { WebOutbound } from './web/chat/web-outbound.ts';
 import { WEB } from './web/chat/web-chat.ts';
 import { webLinks } from './web/web-links.ts';
+import { hookRoutes } from './hooks/hook-routes.ts';
+import { DeliveryIds } from './hooks/deliveries.ts';
+import { HOOKS_FILE } from './hooks/hooks-file.ts';
+import { RateLimit } from './hooks/rate-limit.ts';
+import { hookWork } from './bridge/hook-work.ts';
 
 export interface App {
   bridge: Bridge;
@@ -253,6 +259,11 @@ export async function createApp(options: {
       ? { web: webLinks(config.web.url, webSessions, options.web?.inApp !== undefined && config.web.url.startsWith('https:')) }
       : {}),
     scheduler,
+    hooks: {
+      forChat: (address) => config.hooks.filter((hook) => wholeChatKey(hook.chat) === wholeChatKey(address)),
+      ...(config.web ? { url: config.web.url } : {}),
+      file: join(config.dataDir, HOOKS_FILE),
+    },
     health: {
       ...(options.roundTripMs ? { roundTripMs: options.roundTripMs } : {}),
       runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
@@ -361,9 +372,21 @@ export async function createApp(options: {
           },
           host: () => host,
           pagesDir: PAGES_DIR,
+          // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.
+          extra: hookRoutes({
+            hooks: config.hooks,
+            deliveries: await DeliveryIds.open(config.dataDir),
+            limit: new RateLimit(),
+            start: hookWork({ bridge, spawner: subagents.spawner, chats, out, log }),
+            audit,
+            log,
+          }),
           log,
         });
         log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);
+        if (config.hooks.length) log.info(`webhooks: ${config.hooks.map((hook) => `${config.web!.url}/hooks/${hook.name}`).join(', ')}`);
+      } else if (config.hooks.length) {
+        log.warn(`${config.hooks.length} webhook${config.hooks.length === 1 ? '' : 's'} in hooks.json, but BRIDGE_WEB_ADDR is not set: none can be reached`);
       }
       await bridge.recoverInterrupted();
       const recovered = await subagents.start();

@@ -15,7 +15,8 @@ export type AuditEvent =
   | 'trust'
   | 'untrust'
   | 'merge'
-  | 'discard';
+  | 'discard'
+  | 'hook';
 
 export interface AuditEntry {
   time: string;
@@ -29,6 +30,11 @@ export interface AuditEntry {
   decision?: string;
   by?: string;
   detail?: string;
+  /** A webhook's delivery: the hook, the HTTP status it was answered with, its delivery id, the turn it started. */
+  hook?: string;
+  status?: number;
+  delivery?: string;
+  turnId?: string;
 }
 
 const PREVIEW_CHARS = 1024;
@@ -47,7 +53,7 @@ type Counts = Partial<Record<AuditEvent, number>>;
 /**
  * An append-only JSONL trail in BRIDGE_DATA_DIR/audit.jsonl of what agents were allowed to
  * do and by whom: every spawn, stop, timeout and revoke, every tool call with the decision on
- * it, and every merge or discard of a run's worktree. Appends go through one stream so lines never interleave; the file is
+ * it, every merge or discard of a run's worktree, and every webhook delivery (taken or refused). Appends go through one stream so lines never interleave; the file is
  * rotated by size, and each run's counts are kept as they are written (its record takes them
  * when it ends), so nothing ever reads the trail back.
  */

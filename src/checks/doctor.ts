@@ -1,7 +1,7 @@
 import type { BridgeConfig } from '../config/config.ts';
 import { checkCli } from './cli-checks.ts';
 import { checkDataDir, checkNode } from './system-checks.ts';
-import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress } from './service-checks.ts';
+import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress, checkHooks } from './service-checks.ts';
 import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
 import { checkAgentUser } from './agent-user-check.ts';
 import { runAgentsAs } from '../process/agent-user.ts';
@@ -36,5 +36,6 @@ export async function runChecks(
   if (config.transcribe) say(await checkTranscription(config.transcribe));
   if (config.api) say(await checkApiAddress(config.api));
   if (config.web) say(await checkWebAddress(config.web));
+  if (config.hooks.length) say(checkHooks(config.hooks, config.web));
   return ok;
 }

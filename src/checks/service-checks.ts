@@ -3,10 +3,11 @@ import { createSecureContext } from 'node:tls';
 import { Redis } from 'ioredis';
 import type { ApiConfig, McpListen } from '../config/config.ts';
 import type { WebConfig } from '../config/web.ts';
+import type { Hook } from '../hooks/hooks-file.ts';
 import { PAGES_DIR, pagesBuilt } from '../web/pages.ts';
 import type { TranscriberConfig } from '../files/transcriber.ts';
 import { describeRedis } from '../queue/redis.ts';
-import { fail, firstLine, pass } from './check.ts';
+import { fail, firstLine, pass, warn } from './check.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 const ANSWER_WITHIN_MS = 5000;
@@ -122,4 +123,11 @@ export async function checkTranscription(config: TranscriberConfig): Promise<Che
     const cause = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
     return fail(subject, `${config.url} does not answer: ${firstLine(cause)}`, 'Start the transcription server, or fix BRIDGE_TRANSCRIBE_URL.');
   }
+}
+
+/** The webhooks of hooks.json (read and checked with the configuration): how many, and whether the web server serves them. */
+export function checkHooks(hooks: readonly Hook[], web: WebConfig | undefined): CheckResult {
+  const names = hooks.map((hook) => hook.name).join(', ');
+  if (!web) return warn('webhooks', `${hooks.length} in hooks.json (${names}), but the web server is off`, 'Set BRIDGE_WEB_ADDR: webhooks are served there.');
+  return pass('webhooks', `${hooks.length} in hooks.json, at ${web.url}/hooks/<name>: ${names}`);
 }

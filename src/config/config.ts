@@ -16,6 +16,7 @@ import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 import { hostPort, tlsFiles } from './listen-address.ts';
 import { webConfig, type WebConfig } from './web.ts';
+import { loadHooks, type Hook } from '../hooks/hooks-file.ts';
 
 /** The repo's own files, wherever the bridge is started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,6 +53,8 @@ export interface BridgeConfig extends ProjectsConfig {
   api: ApiConfig | undefined;
   /** The dashboard, chat page and webhooks, when BRIDGE_WEB_ADDR is set. */
   web: WebConfig | undefined;
+  /** The webhooks of BRIDGE_DATA_DIR/hooks.json (served at BRIDGE_WEB_ADDR/hooks/<name>); none without the file. */
+  hooks: Hook[];
   /** The time zone schedules are read in (BRIDGE_TZ, or the machine's): `daily 09:00` is 09:00 there. */
   timeZone: string;
   /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
@@ -139,6 +142,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     mcp: mcpListen(env),
     api: await api(env, BARE_NUMBERS),
     web: await webConfig(env),
+    hooks: await loadHooks(dataDir, BARE_NUMBERS, [...adapters.keys()]),
     timeZone: timeZone(env.BRIDGE_TZ),
     dataDir,
     ...(await loadProjects(env, cwd)),
@@ -163,7 +167,13 @@ function logFormat(raw: string | undefined, terminal: boolean): LogFormat {
 /** Values of the configuration no log line may show. */
 export function configSecrets(config: BridgeConfig): string[] {
   const redisPassword = config.redisUrl ? decodeURIComponent(new URL(config.redisUrl).password) : '';
-  return [...(config.api?.tokens.map((t) => t.token) ?? []), redisPassword, config.queueSecret ?? '', config.transcribe?.key ?? ''].filter(Boolean);
+  return [
+    ...(config.api?.tokens.map((t) => t.token) ?? []),
+    redisPassword,
+    config.queueSecret ?? '',
+    config.transcribe?.key ?? '',
+    ...config.hooks.map((hook) => hook.secret),
+  ].filter(Boolean);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {

@@ -10,6 +10,11 @@ export function isPermissionMode(value: string): value is PermissionMode {
   return (PERMISSION_MODES as readonly string[]).includes(value);
 }
 
+/** The one of two modes that allows less. */
+export function stricter(a: PermissionMode, b: PermissionMode): PermissionMode {
+  return PERMISSION_MODES.indexOf(a) <= PERMISSION_MODES.indexOf(b) ? a : b;
+}
+
 /** What the modes mean, as a chat is told. */
 export const PERMISSION_MODE_MEANING: Record<PermissionMode, string> = {
   safe: 'only tools that read; anything else is refused',

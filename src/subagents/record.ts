@@ -14,7 +14,10 @@ export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 
 /** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
 export type Requester =
-  { kind: 'user'; userId: string; name?: string } | { kind: 'agent'; chatKey: string; sessionId?: string } | { kind: 'api'; client: string };
+  | { kind: 'user'; userId: string; name?: string }
+  | { kind: 'agent'; chatKey: string; sessionId?: string }
+  | { kind: 'api'; client: string }
+  | { kind: 'hook'; hook: string };
 
 /**
  * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,

@@ -387,5 +387,6 @@ export class SubagentRegistry {
 /** Who asked, in the audit log. */
 function requesterName(requester: Requester): string {
   if (requester.kind === 'user') return requester.name ?? String(requester.userId);
-  return requester.kind === 'api' ? `API client ${requester.client}` : 'the agent';
+  if (requester.kind === 'api') return `API client ${requester.client}`;
+  return requester.kind === 'hook' ? `webhook ${requester.hook}` : 'the agent';
 }

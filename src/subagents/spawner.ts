@@ -1,7 +1,7 @@
 import { modelNameProblem } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
 import { effectiveMode } from '../adapters/permissions.ts';
-import type { PermissionMode } from '../policy/permission-mode.ts';
+import { stricter, type PermissionMode } from '../policy/permission-mode.ts';
 import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
 import type { AgentLibrary, AgentLibraryCatalog } from '../agents/library.ts';
@@ -52,6 +52,8 @@ export interface SpawnOrigin {
   policy?: ToolPolicy;
   requesterSessionId?: string;
   orchestration?: { id: string; step: string };
+  /** The most the run may do (a webhook's mode): the stricter of it and the chat's mode binds. */
+  mode?: PermissionMode;
 }
 
 export interface SpawnerOptions {
@@ -108,7 +110,8 @@ export class Spawner {
     // Read from disk only when the spawn names an agent or its CLI takes agents into its Task tool.
     let reading: Promise<AgentLibraryCatalog> | undefined;
     // A safe chat's runs only read: a repository's own agents count for none of them, trusted or not.
-    const readOnly = this.options.chatMode?.(origin.address) === 'safe';
+    const bound = stricter(this.options.chatMode?.(origin.address) ?? 'bypass', origin.mode ?? 'bypass');
+    const readOnly = bound === 'safe';
     const catalog = () => (reading ??= this.options.agents.catalog(origin.cwd, { readOnly }));
     let agent: AgentDefinition | undefined;
     if (intent.agent) {
@@ -151,8 +154,8 @@ export class Spawner {
     }
     // A run an agent starts gets no more than the agent's own session: beyond it, the chat is asked.
     if (origin.requester.kind === 'agent' && exceeds(adapter, policy, adapters.get(origin.cli), origin.policy)) policy = { ...policy, approvals: true };
-    // Whoever spawns (a person, an agent, a plan, the API), the chat's mode binds the run.
-    const mode = effectiveMode(adapter, this.options.chatMode?.(origin.address) ?? 'bypass');
+    // Whoever spawns (a person, an agent, a plan, the API, a webhook), the chat's mode binds the run.
+    const mode = effectiveMode(adapter, bound);
     if (mode === 'safe') {
       const lifted = [
         intent.autoApprove && '--auto-approve',

@@ -2,7 +2,9 @@ import type { SubagentRunRecord } from './record.ts';
 
 /** What every subagent is told about its situation (after the seeds: stay focused, no user, no spawning). */
 export function subagentSystemPrompt(run: Pick<SubagentRunRecord, 'requester' | 'depth'>, canSpawn: boolean): string {
-  const who = { agent: 'the main agent of a chat', user: 'a user in a chat', api: 'a program using the bridge' }[run.requester.kind];
+  const who = { agent: 'the main agent of a chat', user: 'a user in a chat', api: 'a program using the bridge', hook: 'a webhook from an outside system' }[
+    run.requester.kind
+  ];
   return [
     `You are a subagent: a background run started by ${who}, working in parallel with it.`,
     'Work only on the task you are given. Nobody reads your messages while you work and you cannot ask questions: make reasonable assumptions and say which.',

@@ -245,6 +245,22 @@ describe("a chat's permission mode", () => {
     });
   });
 
+  it("an origin's own mode (a webhook's) binds as well: the stricter of it and the chat's", async () => {
+    const bypassChat = await spawnerOn({ chatMode: () => 'bypass' });
+    const safeHook = await bypassChat.prepare({ task: 'look' }, { ...claude(), mode: 'safe' });
+    expect(safeHook).toEqual({ ok: true, request: expect.objectContaining({ chatMode: 'safe', policy: { approvals: false, readOnly: true } }) });
+    expect(safeHook.ok && safeHook.request.trusted).toBeUndefined();
+    expect(await bypassChat.prepare({ task: 'work' }, { ...claude(), mode: 'ask' })).toEqual({
+      ok: true,
+      request: expect.objectContaining({ chatMode: 'ask', policy: { approvals: true } }),
+    });
+    // A looser origin gives nothing beyond the chat's mode.
+    expect(await (await inMode('safe')).prepare({ task: 'look' }, { ...claude(), mode: 'bypass' })).toEqual({
+      ok: true,
+      request: expect.objectContaining({ chatMode: 'safe' }),
+    });
+  });
+
   it('a run started by a read-only run is read-only too', () => {
     expect(narrowPolicy({ approvals: false, readOnly: true }, buildPolicy({ allowedTools: ['Bash'] }))).toEqual({
       readOnly: true,

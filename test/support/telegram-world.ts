@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { FakeTelegram } from './fake-telegram/index.ts';
 import { startBridgeProcess, tempDir, type BridgeProcess } from './bridge-process.ts';
 import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
@@ -36,7 +38,8 @@ export function ownerIn(world: () => TelegramWorld, chatId: number, defaultWaitM
 /**
  * One test world: a fake Bot API server, the fake CLI, a data and a work directory, and the
  * bridge running as a real process against them. `restart` starts a new bridge on the same data.
- * With `floodLimits`, the fake Bot API answers 429 past Telegram's per-chat limits.
+ * With `floodLimits`, the fake Bot API answers 429 past Telegram's per-chat limits; `dataFiles`
+ * are written into the data directory before the bridge starts.
  */
 export interface TelegramWorld {
   telegram: FakeTelegram;
@@ -49,10 +52,15 @@ export interface TelegramWorld {
   stop(): Promise<void>;
 }
 
-export async function startTelegramWorld(extraEnv: Record<string, string> = {}, options: { floodLimits?: boolean } = {}): Promise<TelegramWorld> {
-  const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot', ...options });
+export async function startTelegramWorld(
+  extraEnv: Record<string, string> = {},
+  options: { floodLimits?: boolean; dataFiles?: Record<string, string> } = {},
+): Promise<TelegramWorld> {
+  const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot', ...(options.floodLimits ? { floodLimits: true } : {}) });
   const cli = await fakeCliWorld();
   const data = await tempDir('bridge-data-');
+  // Files the bridge reads at its start (hooks.json), written before it starts.
+  for (const [name, text] of Object.entries(options.dataFiles ?? {})) await writeFile(join(data.path, name), text, { mode: 0o600 });
   const work = await tempDir('bridge-work-');
   const env: Record<string, string> = {
     ...(cli.env as Record<string, string>),

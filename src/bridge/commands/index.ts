@@ -17,6 +17,7 @@ import { subagents } from './subagents.ts';
 import { diff, discard, merge } from './review.ts';
 import { dashboard } from './dashboard.ts';
 import { at, every, schedules } from './schedules.ts';
+import { hooks } from './hooks.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -50,6 +51,7 @@ export const COMMANDS: readonly Command[] = [
   every,
   at,
   schedules,
+  hooks,
   diff,
   merge,
   discard,

@@ -9,6 +9,18 @@ import type { DailyBudget } from '../../usage/budget.ts';
 import type { UsageLedger } from '../../usage/usage-ledger.ts';
 import type { WebLinks } from '../../web/web-links.ts';
 import type { Scheduler } from '../../schedules/scheduler.ts';
+import type { Hook } from '../../hooks/hooks-file.ts';
+import type { ChatRef } from '../../ports/transport.ts';
+
+/** The webhooks (/hooks): those of a chat, and where they are reached. */
+export interface HookDirectory {
+  /** The hooks whose turns and runs go to this chat (any of its topics). */
+  forChat(address: ChatRef): Hook[];
+  /** BRIDGE_WEB_URL; none: the web server is off, and no hook is reached. */
+  url?: string;
+  /** Where they are defined. */
+  file: string;
+}
 
 /** What /status tells of the bridge's own health. */
 export interface HealthSources {
@@ -35,6 +47,8 @@ export interface CommandServices {
   health: HealthSources;
   /** The chats' schedules (/every, /at, /schedules). */
   scheduler: Scheduler;
+  /** The webhooks of hooks.json. */
+  hooks: HookDirectory;
   /** The dashboard's links, when the web server is on (BRIDGE_WEB_ADDR). */
   web?: WebLinks;
 }
