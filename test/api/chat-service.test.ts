@@ -232,3 +232,41 @@ describe('the ChatService past a chat’s daily budget', () => {
     }
   });
 });
+
+describe('the ChatService while the bridge drains for a restart', () => {
+  it('keeps the message for after the restart, says so at once, and the chat gets the answer once the bridge is back', async () => {
+    const draining = await startTelegramWorld({
+      BRIDGE_API_ADDR: '127.0.0.1:0',
+      BRIDGE_API_TOKENS: `ci=${TOKEN}`,
+      BRIDGE_API_SCOPES: `ci=${OWNER}`,
+      BRIDGE_DRAIN_SECONDS: '30',
+    });
+    const owner = ownerIn(() => draining, OWNER);
+    let client: ChatApiClient | undefined;
+    try {
+      await draining.bridge.waitForLog(/SubagentService listening on \S+,/);
+      client = chatApiClient(/SubagentService listening on (\S+),/.exec(draining.bridge.log())![1]!, TOKEN);
+      owner.say('wait-for:go-drain say:finished-in-the-drain');
+      await owner.waitText(/^⚙️ claude · working/);
+      draining.bridge.kill('SIGTERM');
+      await owner.waitText(/🔄 The bridge is restarting: this turn has/);
+
+      const messages = await client.send({ chat: { chatId: OWNER }, text: 'say:after-the-restart' }).messages;
+      expect(messages.map((m) => m.event)).toEqual(['accepted', 'ended']);
+      expect(messages[0]!.accepted).toMatchObject({ turnId: '', queuePosition: 0 });
+      expect(messages[1]!.ended).toMatchObject({ turnId: '', status: 'TURN_STATUS_POSTPONED' });
+      const shown = await owner.waitText(/^🔌 ci: say:after-the-restart/);
+
+      await writeFile(join(draining.workdir, 'go-drain'), '');
+      await owner.waitText(/^finished-in-the-drain/);
+      expect(await draining.bridge.exited).toMatchObject({ code: 0 });
+      expect((await draining.cli.invocations()).some((r) => r.prompt.includes('after-the-restart'))).toBe(false);
+      await draining.restart();
+      const answer = await owner.waitText(/^after-the-restart/);
+      expect(answer.replyToMessageId).toBe(shown.messageId);
+    } finally {
+      client?.close();
+      await draining.stop();
+    }
+  });
+});
