@@ -32,6 +32,7 @@ import { OrchestrationStore } from './orchestration/orchestration-store.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
 import { ApiScopes } from './api/scopes.ts';
 import { ApiServer } from './api/api-server.ts';
+import type { ApiChats } from './api/chats.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
 import { runAddress, type SubagentRunRecord } from './subagents/record.ts';
@@ -350,11 +351,19 @@ export async function createApp(options: {
     live,
     async start() {
       if (config.api) {
-        api = await ApiServer.start(config.api, { subagents, orchestrator, config, reachable: (chat) => store.knows(chat), log });
+        api = await ApiServer.start(config.api, {
+          subagents,
+          orchestrator,
+          chats: apiChats(bridge, chats),
+          audit,
+          config,
+          reachable: (chat) => store.knows(chat),
+          log,
+        });
         for (const client of ApiScopes.unscoped(config.api))
           log.warn(`API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat`);
         log.info(
-          `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}`,
+          `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}; ChatService beside it`,
         );
       }
       if (config.web && webSessions && options.web) {
@@ -433,6 +442,28 @@ export async function createApp(options: {
       await endpoint.close();
       sessionTools.close();
       await audit.flush();
+    },
+  };
+}
+
+/** The ChatService's way into the chats: a message as the bridge injects one (queued, never steering), and what a chat's session is. */
+function apiChats(bridge: Bridge, chats: ChatSessions): ApiChats {
+  return {
+    send: (address, message, follow) => bridge.inject(address, message, follow),
+    view: (address) => {
+      const chat = chats.get(address);
+      const { record, current } = chat;
+      return {
+        cli: record.cli,
+        ...(record.model ? { model: record.model } : {}),
+        ...(record.cliSessionId ? { sessionId: record.cliSessionId } : {}),
+        workdir: record.workdir,
+        permissionMode: chat.permissionMode,
+        busyMode: chat.busyMode,
+        busy: chat.busy,
+        ...(current ? { running: { turnId: current.id, startedAt: current.startedAt } } : {}),
+        queued: chat.queued,
+      };
     },
   };
 }

@@ -4,14 +4,16 @@ import { ConfigError } from '../errors/config-error.ts';
 import { ApiClients } from './auth.ts';
 import { ApiScopes } from './scopes.ts';
 import { subagentHandlers, type ApiDeps } from './handlers.ts';
-import { loadSubagentService } from './proto.ts';
+import { chatHandlers, type ChatApiDeps } from './chat-handlers.ts';
+import { loadServices } from './proto.ts';
 
 /** Requests larger than this are refused by gRPC itself (RESOURCE_EXHAUSTED) before any handler runs. */
 const MAX_REQUEST_BYTES = 1024 * 1024;
 
 /**
- * The SubagentService on BRIDGE_API_ADDR (gRPC over HTTP/2; TLS when a certificate is
- * configured), for programs that drive subagents the way a chat does.
+ * The SubagentService and the ChatService on BRIDGE_API_ADDR (gRPC over HTTP/2; TLS when a
+ * certificate is configured), for programs that drive subagents the way a chat does, and
+ * write into chats' main sessions. Both take the same clients, with the same scopes.
  */
 export class ApiServer {
   private constructor(
@@ -20,12 +22,12 @@ export class ApiServer {
     readonly address: string,
   ) {}
 
-  static async start(config: ApiConfig, deps: Omit<ApiDeps, 'clients' | 'scopes'>): Promise<ApiServer> {
+  static async start(config: ApiConfig, deps: Omit<ApiDeps & ChatApiDeps, 'clients' | 'scopes'>): Promise<ApiServer> {
     const server = new Server({ 'grpc.max_receive_message_length': MAX_REQUEST_BYTES });
-    server.addService(
-      loadSubagentService().SubagentService.service,
-      subagentHandlers({ ...deps, clients: new ApiClients(config.tokens), scopes: new ApiScopes(config.scopes) }),
-    );
+    const services = loadServices();
+    const checked = { ...deps, clients: new ApiClients(config.tokens), scopes: new ApiScopes(config.scopes) };
+    server.addService(services.SubagentService.service, subagentHandlers(checked));
+    server.addService(services.ChatService.service, chatHandlers(checked));
     const credentials = config.tls
       ? ServerCredentials.createSsl(null, [{ cert_chain: config.tls.cert, private_key: config.tls.key }], false)
       : ServerCredentials.createInsecure();

@@ -1,44 +1,26 @@
-import { status, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
 import type { BridgeConfig } from '../config/config.ts';
 import { validatePlan } from '../orchestration/validate.ts';
 import { PlanError, STRATEGIES, type Plan, type PlanStep, type Strategy } from '../orchestration/plan.ts';
 import type { Orchestrator } from '../orchestration/orchestrator.ts';
-import { chatKey, isNoChat, wholeChatKey, type ChatRef } from '../ports/transport.ts';
-import type { ChatRef as ApiChatRef } from './generated/jsonl_bridge/v1/ChatRef.ts';
+import { chatKey } from '../ports/transport.ts';
 import { resolveDirectory } from '../projects/directories.ts';
 import { isActive } from '../subagents/record.ts';
 import type { Refusal } from '../subagents/spawn-request.ts';
 import type { SpawnIntent } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
-import type { ApiClients } from './auth.ts';
-import type { ApiScopes } from './scopes.ts';
-import { chatOf, DELIVERIES, subagentInfo } from './convert.ts';
+import { ApiError, mayActIn, namedChat, streaming, text, unary, type CallDeps } from './calls.ts';
+import { DELIVERIES, subagentInfo } from './convert.ts';
 import type { SubagentServiceHandlers } from './generated/jsonl_bridge/v1/SubagentService.ts';
 import { watchOrchestration, watchRun } from './watch.ts';
-import type { Log } from '../log/logger.ts';
 
-export interface ApiDeps {
+export interface ApiDeps extends CallDeps {
   subagents: Subagents;
   orchestrator: Orchestrator;
   config: Pick<BridgeConfig, 'workdir' | 'projectRoots' | 'defaultCli' | 'bareNumbers'>;
-  clients: ApiClients;
-  scopes: ApiScopes;
-  /** Whether the bot can write to this chat (`wholeChatKey`): someone allowed has talked to it there. */
-  reachable: (chat: string) => boolean;
-  log: Log;
 }
 
-/** A refusal with its gRPC code and a sentence a client's author can act on. */
-class ApiError extends Error {
-  constructor(
-    readonly code: status,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const LIMITS = { text: 100_000, name: 100, tools: 100, toolName: 200, steps: 50 };
+const LIMITS = { name: 100, tools: 100, toolName: 200, steps: 50 };
 const RUN_ID = /^[\w-]{4,64}$/;
 
 const REFUSAL_CODES: Record<Refusal, status> = {
@@ -68,7 +50,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
       text('prompt', request.prompt, true);
       text('name', request.name, false, LIMITS.name);
       const address = namedChat(deps, request.chat);
-      mayStartIn(deps, client, address);
+      mayActIn(deps, client, address);
       const cwd = await directory(deps, request.workingDirectory);
       const intent: SpawnIntent = {
         task: request.prompt,
@@ -160,7 +142,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
         throw error;
       }
       const address = namedChat(deps, request.chat);
-      mayStartIn(deps, client, address);
+      mayActIn(deps, client, address);
       const created = await orchestrator.create(plan, {
         address,
         requester: { kind: 'api', client },
@@ -184,72 +166,6 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
       await watchOrchestration(orchestrator, id, call);
     }),
   };
-}
-
-/** A unary call: authenticated, then answered with the handler's response or its refusal's code. */
-function unary<Req, Res>(deps: ApiDeps, handle: (request: Req, client: string) => Promise<Res>) {
-  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
-    const client = authenticate(deps, call.metadata);
-    if (typeof client !== 'string') return callback(client);
-    handle(call.request, client).then(
-      (response) => callback(null, response),
-      (error: unknown) => callback(asServiceError(deps, error)),
-    );
-  };
-}
-
-/** A streaming call: authenticated; the handler writes and returns when the stream is done. */
-function streaming<Req, Res>(deps: ApiDeps, handle: (call: ServerWritableStream<Req, Res>, client: string) => Promise<void>) {
-  return (call: ServerWritableStream<Req, Res>) => {
-    const client = authenticate(deps, call.metadata);
-    // An error emitted on the stream is how grpc-js ends it with that status.
-    const fail = (failure: { code: status; details: string }) => call.emit('error', Object.assign(new Error(failure.details), failure));
-    if (typeof client !== 'string') return fail(client);
-    handle(call, client).then(
-      () => call.end(),
-      (error: unknown) => fail(asServiceError(deps, error)),
-    );
-  };
-}
-
-/** A new run or plan only in a chat of the client's scope, and only where the bot can speak. */
-function mayStartIn(deps: ApiDeps, client: string, chat: ChatRef): void {
-  if (isNoChat(chat)) return;
-  // As the client wrote it: a bare number for the transport whose ids are numbers.
-  const named = chat.transport === deps.config.bareNumbers ? chat.chat : wholeChatKey(chat);
-  if (!deps.scopes.reaches(client, chat))
-    throw new ApiError(status.PERMISSION_DENIED, `chat ${named} is outside the chats BRIDGE_API_SCOPES gives the client "${client}"`);
-  if (!deps.reachable(wholeChatKey(chat)))
-    throw new ApiError(
-      status.FAILED_PRECONDITION,
-      `the bot cannot reach chat ${named}: nobody allowed has talked to it there yet (a bot may write only to chats that have talked to it)`,
-    );
-}
-
-/** The chat a request names, or a refusal saying what was wrong with it. */
-function namedChat(deps: ApiDeps, ref: ApiChatRef | null | undefined): ChatRef {
-  const chat = chatOf(ref, deps.config.bareNumbers);
-  if (!chat) throw new ApiError(status.INVALID_ARGUMENT, `chat: expected "transport:chat" or a number, got "${String(ref?.chat).slice(0, 80)}"`);
-  return chat;
-}
-
-function authenticate(deps: ApiDeps, metadata: ServerUnaryCall<unknown, unknown>['metadata']): string | { code: status; details: string } {
-  if (deps.clients.none) return { code: status.PERMISSION_DENIED, details: 'the API accepts no client: BRIDGE_API_TOKENS is not set on the bridge' };
-  const client = deps.clients.identify(metadata);
-  return (
-    client ?? { code: status.UNAUTHENTICATED, details: 'missing or unknown token: send `authorization: Bearer <token>` with a token from BRIDGE_API_TOKENS' }
-  );
-}
-
-function asServiceError(deps: ApiDeps, error: unknown): { code: status; details: string } {
-  if (error instanceof ApiError) return { code: error.code, details: error.message };
-  deps.log.error({ err: error }, 'an API call failed');
-  return { code: status.INTERNAL, details: 'the bridge failed to answer; its log says why' };
-}
-
-function text(field: string, value: string, required: boolean, max = LIMITS.text): void {
-  if (required && !value.trim()) throw new ApiError(status.INVALID_ARGUMENT, `${field}: required`);
-  if (value.length > max) throw new ApiError(status.INVALID_ARGUMENT, `${field}: at most ${max} characters, got ${value.length}`);
 }
 
 function positive(field: string, value: number): number {

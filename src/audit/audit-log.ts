@@ -16,7 +16,8 @@ export type AuditEvent =
   | 'untrust'
   | 'merge'
   | 'discard'
-  | 'hook';
+  | 'hook'
+  | 'message';
 
 export interface AuditEntry {
   time: string;
@@ -30,7 +31,7 @@ export interface AuditEntry {
   decision?: string;
   by?: string;
   detail?: string;
-  /** A webhook's delivery: the hook, the HTTP status it was answered with, its delivery id, the turn it started. */
+  /** A webhook's delivery: the hook, the HTTP status it was answered with, its delivery id, the turn it started (an API client's message: its turn too). */
   hook?: string;
   status?: number;
   delivery?: string;
@@ -53,7 +54,8 @@ type Counts = Partial<Record<AuditEvent, number>>;
 /**
  * An append-only JSONL trail in BRIDGE_DATA_DIR/audit.jsonl of what agents were allowed to
  * do and by whom: every spawn, stop, timeout and revoke, every tool call with the decision on
- * it, every merge or discard of a run's worktree, and every webhook delivery (taken or refused). Appends go through one stream so lines never interleave; the file is
+ * it, every merge or discard of a run's worktree, every webhook delivery and every message an
+ * API client sends into a chat (taken or refused). Appends go through one stream so lines never interleave; the file is
  * rotated by size, and each run's counts are kept as they are written (its record takes them
  * when it ends), so nothing ever reads the trail back.
  */

@@ -262,13 +262,14 @@ export class Bridge {
    * a webhook, an API client. It never steers or interrupts: it queues behind the turn at work,
    * and the budget, the queue's limit and a drain apply as to anyone's message. The chat sees
    * it, headed by `from` (`⏰ Schedule #2`), and the answer replies to it. `watch` follows its
-   * turn to the answer.
+   * turn to the answer. `position`: 0, it starts now; n, n-th in the chat's queue. While the
+   * bridge drains, the message is kept for after the restart: no turn id, and `watch` hears nothing.
    */
   async inject(
     address: ChatRef,
     message: { text: string; from: string },
     watch?: TurnWatch,
-  ): Promise<{ ok: true; turnId: string } | { ok: false; reason: string }> {
+  ): Promise<{ ok: true; turnId: string; position: number } | { ok: false; reason: string }> {
     const chat = this.chats.get(address);
     const refused = this.options.refuseWork?.(chatKey(address));
     if (refused) return { ok: false, reason: refused };
@@ -277,9 +278,11 @@ export class Bridge {
     const shown = await this.out.send(address, rich`${bold(message.from)}: ${truncate(message.text, 600)}`);
     if (this.draining) {
       await chat.addPending({ id: nanoid(10), text: message.text, by: '', messageId: shown.messageId });
-      return { ok: true, turnId: '' };
+      return { ok: true, turnId: '', position: 0 };
     }
-    return { ok: true, turnId: await this.turns.start(chat, { text: message.text, messageId: shown.messageId }, '', undefined, watch) };
+    // Read as Turns.start reads it, in the same tick.
+    const position = chat.busy ? chat.queued + 1 : 0;
+    return { ok: true, turnId: await this.turns.start(chat, { text: message.text, messageId: shown.messageId }, '', undefined, watch), position };
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {

@@ -1,6 +1,9 @@
 import { credentials, Metadata, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
-import { loadSubagentService } from '../../src/api/proto.ts';
+import { loadServices } from '../../src/api/proto.ts';
 import type { SubagentServiceClient } from '../../src/api/generated/jsonl_bridge/v1/SubagentService.ts';
+import type { ChatServiceClient } from '../../src/api/generated/jsonl_bridge/v1/ChatService.ts';
+import type { ChatInfo__Output } from '../../src/api/generated/jsonl_bridge/v1/ChatInfo.ts';
+import type { ChatTurnEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/ChatTurnEvent.ts';
 
 /**
  * A real gRPC client of the bridge's SubagentService over the network (grpc-js, the same
@@ -18,7 +21,7 @@ type UnaryMethod = 'SpawnSubagent' | 'SendToSubagent' | 'CancelSubagent' | 'List
 
 /** `rootCert`: the server's certificate, for TLS; none: plaintext. */
 export function apiClient(address: string, token?: string, rootCert?: Buffer): ApiClient {
-  const Service = loadSubagentService().SubagentService;
+  const Service = loadServices().SubagentService;
   const raw = new Service(address, rootCert ? credentials.createSsl(rootCert) : credentials.createInsecure());
   const metadata = () => {
     const m = new Metadata();
@@ -47,6 +50,45 @@ export function apiClient(address: string, token?: string, rootCert?: Buffer): A
         call.on('error', reject);
         call.on('end', () => resolve(messages));
       });
+    },
+    close: () => raw.close(),
+  };
+}
+
+/** A real gRPC client of the bridge's ChatService, beside the SubagentService on the same address. */
+export interface ChatApiClient {
+  raw: ChatServiceClient;
+  getChat(request: object): Promise<ChatInfo__Output>;
+  /**
+   * SendMessage: `messages` every message of the stream until it ends (or rejects with the
+   * ServiceError); `onMessage` sees each as it comes; `cancel` hangs up.
+   */
+  send(request: object, onMessage?: (message: ChatTurnEvent__Output) => void): { messages: Promise<ChatTurnEvent__Output[]>; cancel(): void };
+  close(): void;
+}
+
+export function chatApiClient(address: string, token?: string): ChatApiClient {
+  const raw = new (loadServices().ChatService)(address, credentials.createInsecure());
+  const metadata = () => {
+    const m = new Metadata();
+    if (token !== undefined) m.set('authorization', `Bearer ${token}`);
+    return m;
+  };
+  return {
+    raw,
+    getChat: (request) => new Promise((resolve, reject) => raw.GetChat(request, metadata(), (error, response) => (error ? reject(error) : resolve(response!)))),
+    send(request, onMessage) {
+      const call = raw.SendMessage(request, metadata());
+      const received: ChatTurnEvent__Output[] = [];
+      const messages = new Promise<ChatTurnEvent__Output[]>((resolve, reject) => {
+        call.on('data', (message: ChatTurnEvent__Output) => {
+          received.push(message);
+          onMessage?.(message);
+        });
+        call.on('error', reject);
+        call.on('end', () => resolve(received));
+      });
+      return { messages, cancel: () => call.cancel() };
     },
     close: () => raw.close(),
   };

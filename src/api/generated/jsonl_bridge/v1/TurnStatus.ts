@@ -1,0 +1,26 @@
+// Original file: proto/jsonl_bridge/v1/chat.proto
+
+export const TurnStatus = {
+  TURN_STATUS_UNSPECIFIED: 'TURN_STATUS_UNSPECIFIED',
+  TURN_STATUS_COMPLETED: 'TURN_STATUS_COMPLETED',
+  TURN_STATUS_FAILED: 'TURN_STATUS_FAILED',
+  TURN_STATUS_STOPPED: 'TURN_STATUS_STOPPED',
+  TURN_STATUS_TIMED_OUT: 'TURN_STATUS_TIMED_OUT',
+  TURN_STATUS_POSTPONED: 'TURN_STATUS_POSTPONED',
+} as const;
+
+export type TurnStatus =
+  | 'TURN_STATUS_UNSPECIFIED'
+  | 0
+  | 'TURN_STATUS_COMPLETED'
+  | 1
+  | 'TURN_STATUS_FAILED'
+  | 2
+  | 'TURN_STATUS_STOPPED'
+  | 3
+  | 'TURN_STATUS_TIMED_OUT'
+  | 4
+  | 'TURN_STATUS_POSTPONED'
+  | 5;
+
+export type TurnStatus__Output = (typeof TurnStatus)[keyof typeof TurnStatus];
