@@ -30,9 +30,6 @@ import type { BridgeConfig } from './config/config.ts';
 import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
 import { Orchestrator } from './orchestration/orchestrator.ts';
-import { ApiScopes } from './api/scopes.ts';
-import { ApiServer } from './api/api-server.ts';
-import type { ApiChats } from './api/chats.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
 import { runAddress, type SubagentRunRecord } from './subagents/record.ts';
@@ -55,21 +52,14 @@ import type { Log } from './log/logger.ts';
 import type { Secrets } from './log/secrets.ts';
 import { RunReview } from './subagents/run-review.ts';
 import { checkoutBusy } from './bridge/checkout-work.ts';
-import { WebServer } from './web/web-server.ts';
-import { PAGES_DIR } from './web/pages.ts';
 import { Scheduler } from './schedules/scheduler.ts';
 import { ScheduleStore } from './schedules/schedule-store.ts';
-import type { Schedule } from './schedules/schedule.ts';
 import { scheduledWork } from './bridge/scheduled-work.ts';
 import { WebSessions } from './web/auth/web-sessions.ts';
 import type { WebOutbound } from './web/chat/web-outbound.ts';
-import { WEB } from './web/chat/web-chat.ts';
 import { webLinks } from './web/web-links.ts';
-import { hookRoutes } from './hooks/hook-routes.ts';
-import { DeliveryIds } from './hooks/deliveries.ts';
+import { startListeners } from './listeners.ts';
 import { HOOKS_FILE } from './hooks/hooks-file.ts';
-import { RateLimit } from './hooks/rate-limit.ts';
-import { hookWork } from './bridge/hook-work.ts';
 
 export interface App {
   bridge: Bridge;
@@ -235,14 +225,7 @@ export async function createApp(options: {
   });
 
   const webSessions = config.web && options.web ? await WebSessions.open(config.dataDir) : undefined;
-  // Fired only once the bridge has started, when `fire` is set below.
-  let fireSchedule: ((schedule: Schedule, late: boolean) => Promise<void>) | undefined;
-  const scheduler = new Scheduler({
-    store: await ScheduleStore.open(config.dataDir),
-    timeZone: config.timeZone,
-    fire: (s, late) => fireSchedule!(s, late),
-    log,
-  });
+  const scheduler = new Scheduler({ store: await ScheduleStore.open(config.dataDir), timeZone: config.timeZone, log });
   const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
   const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
   const review = new RunReview({ store: runStore, audit, checkoutBusy: (root) => checkoutBusy(root, chats, runStore) });
@@ -284,7 +267,6 @@ export async function createApp(options: {
     log,
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
-  fireSchedule = scheduledWork({ bridge, spawner: subagents.spawner, chats, out, log });
   questions.wire((kind, handler) => bridge.button(kind, handler));
   const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
   const outbox = new Outbox({
@@ -328,8 +310,7 @@ export async function createApp(options: {
     },
   };
 
-  let api: ApiServer | undefined;
-  let web: WebServer | undefined;
+  let listeners: { close(): Promise<void> } | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
   let liveSweeping: { stop: () => void } | undefined;
 
@@ -350,60 +331,31 @@ export async function createApp(options: {
     endpoint,
     live,
     async start() {
-      if (config.api) {
-        api = await ApiServer.start(config.api, {
-          subagents,
-          orchestrator,
-          chats: apiChats(bridge, chats),
-          audit,
-          config,
-          reachable: (chat) => store.knows(chat),
-          log,
-        });
-        for (const client of ApiScopes.unscoped(config.api))
-          log.warn(`API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat`);
-        log.info(
-          `SubagentService listening on ${api.address}${config.api.tls ? ' (TLS)' : ''}, ${config.api.tokens.length} client${config.api.tokens.length === 1 ? '' : 's'}; ChatService beside it`,
-        );
-      }
-      if (config.web && webSessions && options.web) {
-        const { outbound, inApp } = options.web;
-        web = await WebServer.start({
-          config: config.web,
-          sessions: webSessions,
-          allowed: (identity) => bridge.isAllowed({ transport: WEB, chat: '-' }, { id: '-', identity }),
-          ...(inApp ? { inApp } : {}),
-          dashboard: { runs: runStore, subagents, orchestrations: orchestrationStore, approvals, ledger, auditFile: audit.file, chats: outbound },
-          review: {
-            review,
-            findRun: async (id) => runStore.get(id) ?? (await runStore.archived()).find((run) => run.runId === id),
-            isOwner: (identity) => bridge.isOwner({ transport: WEB, chat: '-' }, { id: '-', identity }),
-          },
-          host: () => host,
-          pagesDir: PAGES_DIR,
-          // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.
-          extra: hookRoutes({
-            hooks: config.hooks,
-            deliveries: await DeliveryIds.open(config.dataDir),
-            limit: new RateLimit(),
-            start: hookWork({ bridge, spawner: subagents.spawner, chats, out, log }),
-            audit,
-            log,
-          }),
-          log,
-        });
-        log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);
-        if (config.hooks.length) log.info(`webhooks: ${config.hooks.map((hook) => `${config.web!.url}/hooks/${hook.name}`).join(', ')}`);
-      } else if (config.hooks.length) {
-        log.warn(`${config.hooks.length} webhook${config.hooks.length === 1 ? '' : 's'} in hooks.json, but BRIDGE_WEB_ADDR is not set: none can be reached`);
-      }
+      listeners = await startListeners({
+        config,
+        log,
+        out,
+        bridge,
+        chats,
+        store,
+        host,
+        subagents,
+        orchestrator,
+        runStore,
+        orchestrationStore,
+        approvals,
+        ledger,
+        audit,
+        review,
+        ...(webSessions && options.web ? { web: { sessions: webSessions, ...options.web } } : {}),
+      });
       await bridge.recoverInterrupted();
       const recovered = await subagents.start();
       if (recovered.interrupted || recovered.requeued)
         log.info(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
       // After the interrupted turns: a schedule that came due while the bridge was down queues behind them.
-      await scheduler.start();
+      await scheduler.start(scheduledWork({ bridge, spawner: subagents.spawner, chats, out, log }));
       outbox.kick();
       liveSweeping = every(
         60_000,
@@ -431,8 +383,7 @@ export async function createApp(options: {
       liveSweeping?.stop();
       orchestrator.close();
       scheduler.close();
-      await api?.close();
-      await web?.close();
+      await listeners?.close();
       agentInbox.close();
       await subagents.shutdown();
       await bridge.shutdown();
@@ -442,28 +393,6 @@ export async function createApp(options: {
       await endpoint.close();
       sessionTools.close();
       await audit.flush();
-    },
-  };
-}
-
-/** The ChatService's way into the chats: a message as the bridge injects one (queued, never steering), and what a chat's session is. */
-function apiChats(bridge: Bridge, chats: ChatSessions): ApiChats {
-  return {
-    send: (address, message, follow) => bridge.inject(address, message, follow),
-    view: (address) => {
-      const chat = chats.get(address);
-      const { record, current } = chat;
-      return {
-        cli: record.cli,
-        ...(record.model ? { model: record.model } : {}),
-        ...(record.cliSessionId ? { sessionId: record.cliSessionId } : {}),
-        workdir: record.workdir,
-        permissionMode: chat.permissionMode,
-        busyMode: chat.busyMode,
-        busy: chat.busy,
-        ...(current ? { running: { turnId: current.id, startedAt: current.startedAt } } : {}),
-        queued: chat.queued,
-      };
     },
   };
 }

@@ -12,10 +12,11 @@ export interface SchedulerOptions {
   store: ScheduleStore;
   /** BRIDGE_TZ, or the machine's. */
   timeZone: string;
-  /** Runs the schedule's prompt: `late` when it came due while the bridge was down. */
-  fire: (schedule: Schedule, late: boolean) => Promise<void>;
   log: Log;
 }
+
+/** Runs a schedule's prompt: `late` when it came due while the bridge was down. */
+export type FireSchedule = (schedule: Schedule, late: boolean) => Promise<void>;
 
 export type NewSchedule = Pick<Schedule, 'chat' | 'prompt' | 'timing' | 'by'> & { spawn?: string };
 
@@ -26,6 +27,8 @@ export type NewSchedule = Pick<Schedule, 'chat' | 'prompt' | 'timing' | 'by'> & 
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
+  /** Given at the start: nothing fires before the bridge is up. */
+  private fire: FireSchedule | undefined;
   private ticking: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -35,7 +38,8 @@ export class Scheduler {
     return this.options.timeZone;
   }
 
-  async start(now = Date.now()): Promise<void> {
+  async start(fire: FireSchedule, now = Date.now()): Promise<void> {
+    this.fire = fire;
     for (const schedule of this.options.store.all()) {
       if (schedule.paused || schedule.nextAt === undefined || schedule.nextAt > now) continue;
       await this.fireOne(schedule, now, true);
@@ -104,6 +108,7 @@ export class Scheduler {
   private arm(): void {
     clearTimeout(this.timer);
     if (this.closed) return;
+    if (!this.fire) return;
     const due = this.options.store
       .all()
       .filter((s) => !s.paused && s.nextAt !== undefined)
@@ -132,7 +137,7 @@ export class Scheduler {
     await this.options.store.save(updated);
     this.options.log.info({ chat: schedule.chatKey, schedule: schedule.id, late }, `schedule #${schedule.number} fires`);
     try {
-      await this.options.fire(updated, late);
+      await this.fire!(updated, late);
     } catch (error) {
       this.options.log.error({ err: error, chat: schedule.chatKey }, `schedule #${schedule.number} could not start`);
     }

@@ -1,0 +1,156 @@
+import type { ApprovalBroker } from './approvals/approval-broker.ts';
+import type { AuditLog } from './audit/audit-log.ts';
+import { ApiServer } from './api/api-server.ts';
+import type { ApiChats } from './api/chats.ts';
+import { ApiScopes } from './api/scopes.ts';
+import type { Bridge } from './bridge/bridge.ts';
+import type { ChatSessions } from './bridge/chat-sessions.ts';
+import { hookWork } from './bridge/hook-work.ts';
+import type { BridgeConfig } from './config/config.ts';
+import { DeliveryIds } from './hooks/deliveries.ts';
+import { hookRoutes } from './hooks/hook-routes.ts';
+import { RateLimit } from './hooks/rate-limit.ts';
+import type { Log } from './log/logger.ts';
+import type { OrchestrationStore } from './orchestration/orchestration-store.ts';
+import type { Orchestrator } from './orchestration/orchestrator.ts';
+import type { InAppLogin, TransportHost } from './ports/chat-transport.ts';
+import type { Outbound } from './ports/transport.ts';
+import type { ChatStore } from './store/chat-store.ts';
+import type { RunReview } from './subagents/run-review.ts';
+import type { RunStore } from './subagents/run-store.ts';
+import type { Subagents } from './subagents/subagents.ts';
+import type { UsageLedger } from './usage/usage-ledger.ts';
+import type { WebSessions } from './web/auth/web-sessions.ts';
+import { WEB } from './web/chat/web-chat.ts';
+import type { WebOutbound } from './web/chat/web-outbound.ts';
+import { PAGES_DIR } from './web/pages.ts';
+import { WebServer } from './web/web-server.ts';
+
+/** The parts of the bridge its listeners serve: built by `app.ts`, handed over whole. */
+export interface ListenerParts {
+  config: BridgeConfig;
+  log: Log;
+  out: Outbound;
+  bridge: Bridge;
+  chats: ChatSessions;
+  store: ChatStore;
+  host: TransportHost;
+  subagents: Subagents;
+  orchestrator: Orchestrator;
+  runStore: RunStore;
+  orchestrationStore: OrchestrationStore;
+  approvals: ApprovalBroker;
+  ledger: UsageLedger;
+  audit: AuditLog;
+  review: RunReview;
+  /** The web pages' sessions and chats, when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
+  web?: { sessions: WebSessions; outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
+}
+
+/**
+ * What the bridge serves beyond its transport, started after everything is built: the API
+ * (SubagentService and ChatService, BRIDGE_API_ADDR) and the web server (dashboard, chat
+ * pages and webhooks, BRIDGE_WEB_ADDR). Returns how to close them.
+ */
+export async function startListeners(parts: ListenerParts): Promise<{ close(): Promise<void> }> {
+  const api = parts.config.api ? await startApi(parts) : undefined;
+  const web = await startWeb(parts);
+  return {
+    async close() {
+      await api?.close();
+      await web?.close();
+    },
+  };
+}
+
+async function startApi(parts: ListenerParts): Promise<ApiServer> {
+  const { config, log } = parts;
+  const apiConfig = config.api!;
+  const api = await ApiServer.start(apiConfig, {
+    subagents: parts.subagents,
+    orchestrator: parts.orchestrator,
+    chats: apiChats(parts.bridge, parts.chats),
+    audit: parts.audit,
+    config,
+    reachable: (chat) => parts.store.knows(chat),
+    log,
+  });
+  for (const client of ApiScopes.unscoped(apiConfig))
+    log.warn(`API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat`);
+  const clients = apiConfig.tokens.length;
+  log.info(`SubagentService listening on ${api.address}${apiConfig.tls ? ' (TLS)' : ''}, ${clients} client${clients === 1 ? '' : 's'}; ChatService beside it`);
+  return api;
+}
+
+async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
+  const { config, log, bridge, runStore } = parts;
+  const { hooks } = config;
+  if (!config.web || !parts.web) {
+    if (hooks.length) log.warn(`${hooks.length} webhook${hooks.length === 1 ? '' : 's'} in hooks.json, but BRIDGE_WEB_ADDR is not set: none can be reached`);
+    return undefined;
+  }
+  const { sessions, outbound, inApp } = parts.web;
+  // A web user is who their chat app vouched for: the one allowlist decides, on every call.
+  const who = (identity: string) =>
+    [
+      { transport: WEB, chat: '-' },
+      { id: '-', identity },
+    ] as const;
+  const web = await WebServer.start({
+    config: config.web,
+    sessions,
+    allowed: (identity) => bridge.isAllowed(...who(identity)),
+    ...(inApp ? { inApp } : {}),
+    dashboard: {
+      runs: runStore,
+      subagents: parts.subagents,
+      orchestrations: parts.orchestrationStore,
+      approvals: parts.approvals,
+      ledger: parts.ledger,
+      auditFile: parts.audit.file,
+      chats: outbound,
+    },
+    review: {
+      review: parts.review,
+      findRun: async (id) => runStore.get(id) ?? (await runStore.archived()).find((run) => run.runId === id),
+      isOwner: (identity) => bridge.isOwner(...who(identity)),
+    },
+    host: () => parts.host,
+    pagesDir: PAGES_DIR,
+    // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.
+    extra: hookRoutes({
+      hooks,
+      deliveries: await DeliveryIds.open(config.dataDir),
+      limit: new RateLimit(),
+      start: hookWork({ bridge, spawner: parts.subagents.spawner, chats: parts.chats, out: parts.out, log }),
+      audit: parts.audit,
+      log,
+    }),
+    log,
+  });
+  log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);
+  if (hooks.length) log.info(`webhooks: ${hooks.map((hook) => `${config.web!.url}/hooks/${hook.name}`).join(', ')}`);
+  return web;
+}
+
+/** The ChatService's way into the chats: a message as the bridge injects one (queued, never steering), and what a chat's session is. */
+function apiChats(bridge: Bridge, chats: ChatSessions): ApiChats {
+  return {
+    send: (address, message, follow) => bridge.inject(address, message, follow),
+    view: (address) => {
+      const chat = chats.get(address);
+      const { record, current } = chat;
+      return {
+        cli: record.cli,
+        ...(record.model ? { model: record.model } : {}),
+        ...(record.cliSessionId ? { sessionId: record.cliSessionId } : {}),
+        workdir: record.workdir,
+        permissionMode: chat.permissionMode,
+        busyMode: chat.busyMode,
+        busy: chat.busy,
+        ...(current ? { running: { turnId: current.id, startedAt: current.startedAt } } : {}),
+        queued: chat.queued,
+      };
+    },
+  };
+}
