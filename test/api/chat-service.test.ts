@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTurnEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/ChatTurnEvent.ts';
-import { chatApiClient, type ChatApiClient } from '../support/api-client.ts';
+import { apiAddressOf, chatApiClient, introduceChats, type ChatApiClient } from '../support/api-client.ts';
 import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The ChatService served by the bridge process, driven by a real gRPC client over 127.0.0.1
@@ -27,18 +27,14 @@ beforeAll(async () => {
   });
   await world.bridge.waitForLog(/SubagentService listening on .*; ChatService beside it/);
   api = chatApiClient(address(), TOKEN);
-  // Telegram lets a bot write only to chats that have talked to it.
-  for (const chatId of [OWNER, GROUP, QUIET, OTHER_GROUP]) {
-    world.telegram.sendText({ chatId, userId: OWNER, text: '/help', firstName: 'Ada' });
-    await world.telegram.waitFor(() => world.telegram.botMessages(chatId).length > 0, 20_000);
-  }
+  await introduceChats(world, [OWNER, GROUP, QUIET, OTHER_GROUP]);
 });
 afterAll(async () => {
   api?.close();
   await world?.stop();
 });
 
-const address = () => /SubagentService listening on (\S+),/.exec(world.bridge.log())![1]!;
+const address = () => apiAddressOf(world);
 const texts = (chatId: number) => world.telegram.botMessages(chatId).map(shownText);
 const refusal = async (promise: Promise<unknown>) => {
   const error = (await promise.then(

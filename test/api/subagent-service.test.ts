@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/AgentEvent.ts';
 import type { OrchestrationEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/OrchestrationEvent.ts';
 import type { SubagentInfo__Output } from '../../src/api/generated/jsonl_bridge/v1/SubagentInfo.ts';
-import { apiClient, type ApiClient } from '../support/api-client.ts';
+import { apiAddressOf, apiClient, introduceChats, type ApiClient } from '../support/api-client.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The SubagentService served by the bridge process, driven by a real gRPC client over
@@ -29,20 +29,14 @@ beforeAll(async () => {
   });
   await world.bridge.waitForLog(/SubagentService listening on/);
   api = apiClient(address(), TOKEN);
-  // Telegram lets a bot write only to chats that have talked to it.
-  world.telegram.sendText({ chatId: OWNER, userId: OWNER, text: '/help', chatType: 'private', firstName: 'Ada' });
-  await world.telegram.waitFor(() => world.telegram.botMessages(OWNER).length > 0, 20_000);
-  for (const chatId of [-1004242, OTHER_GROUP]) {
-    world.telegram.sendText({ chatId, userId: OWNER, text: '/help', firstName: 'Ada' });
-    await world.telegram.waitFor(() => world.telegram.botMessages(chatId).length > 0, 20_000);
-  }
+  await introduceChats(world, [OWNER, -1004242, OTHER_GROUP]);
 });
 afterAll(async () => {
   api?.close();
   await world?.stop();
 });
 
-const address = () => /SubagentService listening on (\S+),/.exec(world.bridge.log())![1]!;
+const address = () => apiAddressOf(world);
 const chat = { chatId: OWNER, threadId: 0 };
 const texts = () => world.telegram.botMessages(OWNER).map((m) => m.text ?? '');
 type SendResponse = { pending: number; delivery: string; messageId: string };

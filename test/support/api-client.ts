@@ -4,6 +4,7 @@ import type { SubagentServiceClient } from '../../src/api/generated/jsonl_bridge
 import type { ChatServiceClient } from '../../src/api/generated/jsonl_bridge/v1/ChatService.ts';
 import type { ChatInfo__Output } from '../../src/api/generated/jsonl_bridge/v1/ChatInfo.ts';
 import type { ChatTurnEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/ChatTurnEvent.ts';
+import { OWNER, type TelegramWorld } from './telegram-world.ts';
 
 /**
  * A real gRPC client of the bridge's SubagentService over the network (grpc-js, the same
@@ -92,4 +93,17 @@ export function chatApiClient(address: string, token?: string): ChatApiClient {
     },
     close: () => raw.close(),
   };
+}
+
+/** Where the bridge's API listens, as its start-up line says (BRIDGE_API_ADDR may name port 0). */
+export function apiAddressOf(world: TelegramWorld): string {
+  return /SubagentService listening on (\S+),/.exec(world.bridge.log())![1]!;
+}
+
+/** Telegram lets a bot write only to chats that have talked to it: each of these says /help first. */
+export async function introduceChats(world: TelegramWorld, chatIds: readonly number[]): Promise<void> {
+  for (const chatId of chatIds) {
+    world.telegram.sendText({ chatId, userId: OWNER, text: '/help', firstName: 'Ada', ...(chatId === OWNER ? { chatType: 'private' as const } : {}) });
+    await world.telegram.waitFor(() => world.telegram.botMessages(chatId).length > 0, 20_000);
+  }
 }
