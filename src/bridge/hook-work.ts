@@ -1,6 +1,6 @@
 import type { Hook } from '../hooks/hooks-file.ts';
 import type { HookStarted } from '../hooks/hook-routes.ts';
-import { PERMISSION_MODES } from '../policy/permission-mode.ts';
+import { stricter } from '../policy/permission-mode.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { bold, rich } from '../rich/index.ts';
 import { Triggered, type TriggeredParts } from './triggered.ts';
@@ -18,7 +18,7 @@ export function hookWork(parts: TriggeredParts): (hook: Hook, prompt: string) =>
   return async (hook, prompt) => {
     const from = `🪝 Webhook ${hook.name}`;
     const chatMode = parts.chats.get(hook.chat).effectivePermissionMode;
-    const looser = PERMISSION_MODES.indexOf(chatMode) > PERMISSION_MODES.indexOf(hook.mode);
+    const looser = stricter(chatMode, hook.mode) !== chatMode;
     if (hook.spawn === false && !looser) {
       const turn = await triggered.turn(hook.chat, from, prompt);
       return turn.ok ? { turn: turn.turnId } : { refused: turn.reason };
