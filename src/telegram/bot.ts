@@ -1,7 +1,7 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
-import { Api, Bot, type Context } from 'grammy';
-import type { UserFromGetMe } from 'grammy/types';
+import { Api, Bot, type BotError, type Context } from 'grammy';
+import type { Update, UserFromGetMe } from 'grammy/types';
 import type { TransportHost } from '../ports/chat-transport.ts';
 import { plain } from '../rich/index.ts';
 import { chatKey, type ChatRef, type ChatUser, type Outbound } from '../ports/transport.ts';
@@ -114,7 +114,22 @@ export async function startTelegram(
   // What a killed predecessor had taken from Telegram and not handed over comes first, in order.
   const replayed = await journal.replay((update) => bot.handleUpdate(update));
   if (replayed) log.info(`handled ${replayed} message(s) received before the restart`);
-  const runner = run(bot, { runner: { fetch: { allowed_updates: ['message', 'callback_query'] } } });
+  // Each batch is on disk before the runner asks for the next, which tells Telegram it is taken.
+  const runner = run<Update, BotError>(
+    {
+      init: () => bot.init(),
+      handleUpdate: (update) => bot.handleUpdate(update),
+      errorHandler: (error) => bot.errorHandler(error),
+      api: {
+        getUpdates: async (args, signal) => {
+          const updates = await bot.api.getUpdates(args, signal);
+          await journal.received(updates);
+          return updates;
+        },
+      },
+    },
+    { runner: { fetch: { allowed_updates: ['message', 'callback_query'] } } },
+  );
   return {
     bot,
     runner,

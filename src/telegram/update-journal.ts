@@ -16,15 +16,17 @@ const SEEN_KEPT = 2000;
 
 /**
  * The messages the bot has received and not yet handed to the bridge, on disk. The runner
- * tells Telegram an update is taken as soon as it fetches the next ones, while a chat's
+ * tells Telegram an update is taken as soon as it asks for the next ones, while a chat's
  * messages wait their turn behind each other (a file downloading, a command running): a bridge
- * killed then would lose them. Each message is kept from its arrival until its handler has
- * returned (by then the bridge has it in the chat's record), and those left at a start are
- * handled first, in order. An update Telegram gives again after a restart is dropped.
+ * killed then would lose them. So each batch is written here as it arrives, before the runner
+ * may ask for the next (`received`), and each message stays until its handler has returned
+ * (by then the bridge has it in the chat's record); those left at a start are handled first,
+ * in order. An update Telegram gives again after a restart is dropped.
  */
 export class UpdateJournal {
   private readonly seen: Set<number>;
-  private readonly replaying = new Set<number>();
+  /** Updates Telegram gave again (it was not told they were taken): handled already, or being replayed. */
+  private readonly again = new Set<number>();
 
   private constructor(private readonly db: Low<JournalData>) {
     this.seen = new Set(db.data.seen);
@@ -34,19 +36,36 @@ export class UpdateJournal {
     return new UpdateJournal(await openJsonStore<JournalData>(join(dataDir, 'telegram-updates.json'), { pending: {}, seen: [] }));
   }
 
-  /** First in the chain, before updates wait for their chat: keeps each message until it is handled. */
+  /** A batch from getUpdates, kept before anything asks for the next batch (which tells Telegram it is taken). */
+  async received(updates: readonly Update[]): Promise<void> {
+    let kept = false;
+    for (const update of updates) {
+      const id = update.update_id;
+      if (this.seen.has(id)) {
+        this.again.add(id);
+        continue;
+      }
+      if (!update.message) continue;
+      this.seen.add(id);
+      // A set keeps its order: the first is the oldest.
+      if (this.seen.size > SEEN_KEPT) this.seen.delete(this.seen.values().next().value!);
+      this.db.data.pending[String(id)] = update;
+      kept = true;
+    }
+    if (!kept) return;
+    this.db.data.seen = [...this.seen];
+    await this.db.write();
+  }
+
+  /** First in the chain, before updates wait for their chat: drops what came again, and lets a message go once it is handled. */
   middleware(): MiddlewareFn<Context> {
     return async (ctx, next) => {
-      const { update } = ctx;
-      const id = update.update_id;
-      if (this.seen.has(id) && !this.replaying.has(id)) return; // given again after a restart
-      if (!update.message) return next();
-      // Not awaited before going on: the updates of a batch reach their chats' queues in order.
-      const kept = this.keep(update);
+      const id = ctx.update.update_id;
+      if (this.again.delete(id)) return;
+      if (!ctx.update.message) return next();
       try {
         await next();
       } finally {
-        await kept;
         await this.handled(id);
       }
     };
@@ -55,27 +74,12 @@ export class UpdateJournal {
   /** The messages a previous run of the bridge took and did not hand over, oldest first; each is handled through `handle`. */
   async replay(handle: (update: Update) => Promise<void>): Promise<number> {
     const left = Object.values(this.db.data.pending).sort((a, b) => a.update_id - b.update_id);
-    for (const update of left) {
-      this.replaying.add(update.update_id);
-      try {
-        await handle(update);
-      } finally {
-        this.replaying.delete(update.update_id);
-      }
-    }
+    for (const update of left) await handle(update);
     return left.length;
   }
 
-  private async keep(update: Update): Promise<void> {
-    this.seen.add(update.update_id);
-    // A set keeps its order: the first is the oldest.
-    if (this.seen.size > SEEN_KEPT) this.seen.delete(this.seen.values().next().value!);
-    this.db.data.pending[String(update.update_id)] = update;
-    this.db.data.seen = [...this.seen];
-    await this.db.write();
-  }
-
   private async handled(id: number): Promise<void> {
+    if (!(String(id) in this.db.data.pending)) return;
     delete this.db.data.pending[String(id)];
     await this.db.write();
   }
