@@ -31,7 +31,17 @@ export interface ChaosReport {
   seed: number;
   cycles: number;
   kills: { sigkill: number; drained: number; killedDuringDrain: number };
-  turns: { sent: number; answered: number; resumed: number; told: number; lost: number; duplicated: number; windowDuplicated: number; outOfOrder: number };
+  turns: {
+    sent: number;
+    answered: number;
+    resumed: number;
+    told: number;
+    refused: number;
+    lost: number;
+    duplicated: number;
+    windowDuplicated: number;
+    outOfOrder: number;
+  };
   runs: { spawned: number; announced: number; interrupted: number; cut: number; lost: number; duplicated: number };
   /** From each start that had a turn to resume, to its first `↻ Resuming` on the wire (ms). */
   resumeMs: number[];
@@ -70,7 +80,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     seed: options.seed,
     cycles: options.cycles,
     kills: { sigkill: 0, drained: 0, killedDuringDrain: 0 },
-    turns: { sent: 0, answered: 0, resumed: 0, told: 0, lost: 0, duplicated: 0, windowDuplicated: 0, outOfOrder: 0 },
+    turns: { sent: 0, answered: 0, resumed: 0, told: 0, refused: 0, lost: 0, duplicated: 0, windowDuplicated: 0, outOfOrder: 0 },
     runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0 },
     resumeMs: [],
     windowMs: 0,
@@ -186,7 +196,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 function settled(messages: readonly FakeMessage[], item: Sent): boolean {
   return item.kind === 'spawn'
     ? announcements(messages, item).length > 0 || cutShort(messages, item)
-    : answers(messages, item).length > 0 || tookAsAnswer(messages, item) || told(messages, item);
+    : answers(messages, item).length > 0 || tookAsAnswer(messages, item) || told(messages, item) || queueFull(messages, item);
 }
 
 /** The answers to a message: the bot's replies to it that are an agent's answer. */
@@ -205,6 +215,11 @@ function tookAsAnswer(messages: readonly FakeMessage[], item: Sent): boolean {
       ((m.text ?? '').startsWith('❓') && (m.text ?? '').includes(`✅ ${item.text} (`)) ||
       ((m.text ?? '').startsWith('echo:') && (m.text ?? '').includes(`- ${item.text}\n`)),
   );
+}
+
+/** Refused in reply, because the chat's queue was full (maxQueuedMessages): the person is told to send it again. */
+function queueFull(messages: readonly FakeMessage[], item: Sent): boolean {
+  return messages.some((m) => m.replyToMessageId === item.messageId && /^⛔ \d+ messages are already waiting for the agent/.test(m.text ?? ''));
 }
 
 function told(messages: readonly FakeMessage[], item: Sent): boolean {
@@ -263,6 +278,7 @@ async function account(report: ChaosReport, sent: readonly Sent[], world: Telegr
     if (messages.some((m) => m.replyToMessageId === item.messageId && (m.text ?? '').startsWith('↻ Resuming'))) report.turns.resumed++;
     if (got.length || tookAsAnswer(messages, item)) report.turns.answered++;
     else if (told(messages, item)) report.turns.told++;
+    else if (queueFull(messages, item)) report.turns.refused++;
     else {
       report.turns.lost++;
       const replies = messages.filter((m) => m.replyToMessageId === item.messageId).map((m) => (m.text ?? '').split('\n')[0]!.slice(0, 60));
@@ -364,6 +380,7 @@ export function formatReport(report: ChaosReport): string {
     ['turns completed (answered)', turns.answered],
     ['turns resumed', turns.resumed],
     [`turns named as interrupted (cut short ${RESUME_ATTEMPTS + 1} times)`, turns.told],
+    ['turns refused, the chat told its queue was full (a backlog the kills outpaced)', turns.refused],
     ['turns lost', turns.lost],
     ['turns duplicated', turns.duplicated],
     [
