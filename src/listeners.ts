@@ -112,7 +112,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
     },
     review: {
       review: parts.review,
-      findRun: async (id) => runStore.get(id) ?? (await runStore.archived()).find((run) => run.runId === id),
+      findRun: (id) => runStore.find(id),
       isOwner: (identity) => bridge.isOwner(...who(identity)),
     },
     host: () => parts.host,

@@ -1,7 +1,11 @@
 import type { Schedule } from '../schedules/schedule.ts';
-import { scheduleTitle } from '../schedules/schedule.ts';
+import { truncate } from './format/index.ts';
 import { describeTiming, formatTime } from '../schedules/timing.ts';
 import { lines, plain, type RichText } from '../rich/index.ts';
+
+export function scheduleTitle(schedule: Pick<Schedule, 'number' | 'prompt'>): string {
+  return `#${schedule.number} “${truncate(schedule.prompt.replace(/\s+/g, ' '), 61)}”`;
+}
 
 /** One line of /schedules: what, when, next, and as what it runs. */
 export function scheduleLine(schedule: Schedule, timeZone: string): string {

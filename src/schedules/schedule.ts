@@ -23,8 +23,3 @@ export interface Schedule {
   lastAt?: number;
   fired: number;
 }
-
-export function scheduleTitle(schedule: Pick<Schedule, 'number' | 'prompt'>): string {
-  const prompt = schedule.prompt.replace(/\s+/g, ' ');
-  return `#${schedule.number} “${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}”`;
-}

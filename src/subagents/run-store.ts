@@ -80,6 +80,11 @@ export class RunStore {
     return this.next;
   }
 
+  /** A run by its id, among the live ones and then the archive (a page may ask about any run it listed). */
+  async find(runId: string): Promise<SubagentRunRecord | undefined> {
+    return this.get(runId) ?? (await this.archived()).find((run) => run.runId === runId);
+  }
+
   /** Archived runs, oldest first. */
   archived(): Promise<SubagentRunRecord[]> {
     return this.history.read();

@@ -14,7 +14,7 @@ export type WebEnv = { Variables: { session: WebSession } };
  */
 export function sessionGuard(sessions: WebSessions, allowed: (identity: string) => boolean): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
-    const bearer = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    const bearer = bearerOf(c);
     const session = sessions.get(bearer ?? getCookie(c, SESSION_COOKIE));
     if (!session || !allowed(session.identity)) return c.json({ error: 'Log in first: send /dashboard to the bot.' }, 401);
     if (!bearer && !safeMethod(c) && !csrfMatches(session, c.req.header('x-csrf-token')))
@@ -22,6 +22,11 @@ export function sessionGuard(sessions: WebSessions, allowed: (identity: string) 
     c.set('session', session);
     await next();
   };
+}
+
+/** The session secret a page sends as `Authorization: Bearer <secret>` (the in-app page), if it does. */
+export function bearerOf(c: Context): string | undefined {
+  return /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
 }
 
 function safeMethod(c: Context): boolean {

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { InAppLogin } from '../../ports/chat-transport.ts';
-import { SESSION_COOKIE } from '../auth/guard.ts';
+import { bearerOf, SESSION_COOKIE } from '../auth/guard.ts';
 import { csrfMatches, SESSION_MS, type WebIdentity, type WebSessions } from '../auth/web-sessions.ts';
 import type { Log } from '../../log/logger.ts';
 
@@ -63,7 +63,7 @@ export function authRoutes(parts: AuthParts): Hono {
 
   // Like every change, with the cookie it needs the CSRF token: another site cannot log anyone out.
   app.post('/logout', async (c) => {
-    const bearer = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    const bearer = bearerOf(c);
     const secret = bearer ?? getCookie(c, SESSION_COOKIE);
     const session = sessions.get(secret);
     if (!bearer && session && !csrfMatches(session, c.req.header('x-csrf-token')))

@@ -1,3 +1,4 @@
+import { truncate } from '../../presentation/format/index.ts';
 import { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ApprovalBroker, WaitingQuestion } from '../../approvals/approval-broker.ts';
@@ -18,7 +19,7 @@ import { webChatOf } from '../chat/web-chat.ts';
 
 /** What the dashboard shows, from the parts that keep it. */
 export interface DashboardSources {
-  runs: Pick<RunStore, 'all' | 'archived' | 'onSaved'>;
+  runs: Pick<RunStore, 'all' | 'archived' | 'find' | 'onSaved'>;
   subagents: Subagents;
   orchestrations: Pick<OrchestrationStore, 'all' | 'get' | 'onSaved'>;
   approvals: Pick<ApprovalBroker, 'waiting' | 'onChanged' | 'answerAs'>;
@@ -50,13 +51,13 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   });
 
   app.get('/runs/:id', async (c) => {
-    const run = await findRun(sources, c.req.param('id'));
+    const run = await sources.runs.find(c.req.param('id'));
     return run ? c.json(runView(run)) : c.json({ error: 'No such run.' }, 404);
   });
 
   // The run's log as it streams: each decoded event, then how it ended.
   app.get('/runs/:id/log', async (c) => {
-    const run = await findRun(sources, c.req.param('id'));
+    const run = await sources.runs.find(c.req.param('id'));
     if (!run) return c.json({ error: 'No such run.' }, 404);
     return streamSSE(c, async (stream) => {
       let gone = false;
@@ -136,13 +137,9 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   return app;
 }
 
-async function findRun(sources: DashboardSources, id: string) {
-  return sources.runs.all().find((run) => run.runId === id) ?? (await sources.runs.archived()).find((run) => run.runId === id);
-}
-
 function questionView(question: WaitingQuestion) {
   const input = JSON.stringify(question.input, null, 2);
-  return { ...question, input: input.length > INPUT_PREVIEW_CHARS ? `${input.slice(0, INPUT_PREVIEW_CHARS)}…` : input };
+  return { ...question, input: truncate(input, INPUT_PREVIEW_CHARS) };
 }
 
 /** Keeps the stream open until the client leaves, with a comment line now and then. */

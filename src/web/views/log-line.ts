@@ -1,3 +1,4 @@
+import { truncate } from '../../presentation/format/index.ts';
 import type { AgentEvent } from '../../protocols/events.ts';
 import { toolSummary } from '../../presentation/tool-summary.ts';
 
@@ -10,7 +11,7 @@ export function logLine(event: AgentEvent): { kind: string; text: string; nested
     case 'started':
       return { kind: 'started', text: `Session ${event.sessionId}${event.model ? ` · ${event.model}` : ''}` };
     case 'text':
-      return { kind: 'text', text: event.text.length > TEXT_CHARS ? `${event.text.slice(0, TEXT_CHARS)}…` : event.text, ...nested };
+      return { kind: 'text', text: truncate(event.text, TEXT_CHARS), ...nested };
     case 'tool_start':
       return { kind: 'tool', text: toolSummary(event.name, event.input), ...nested };
     case 'tool_end':

@@ -1,3 +1,4 @@
+import { truncate } from '../../presentation/format/index.ts';
 import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../../subagents/record.ts';
 
 /** A run as the dashboard's table and its page show it: what a person needs, no secrets, no prompts beyond the task's start. */
@@ -32,7 +33,7 @@ export function runView(run: SubagentRunRecord, now = Date.now()): RunView {
     number: run.number,
     chat: run.requesterKey,
     name: displayName(run),
-    task: run.task.length > TASK_CHARS ? `${run.task.slice(0, TASK_CHARS)}…` : run.task,
+    task: truncate(run.task, TASK_CHARS),
     cli: run.cli,
     ...(run.model ? { model: run.model } : {}),
     ...(run.agent ? { agent: run.agent } : {}),
@@ -45,7 +46,7 @@ export function runView(run: SubagentRunRecord, now = Date.now()): RunView {
     ...(run.worker ? { worker: run.worker } : {}),
     ...(run.worktree ? { worktree: worktreeView(run.worktree) } : {}),
     ...(run.orchestration ? { orchestration: run.orchestration } : {}),
-    ...(run.result ? { result: run.result.length > RESULT_CHARS ? `${run.result.slice(0, RESULT_CHARS)}…` : run.result } : {}),
+    ...(run.result ? { result: truncate(run.result, RESULT_CHARS) } : {}),
     ...(run.error ? { error: run.error } : {}),
   };
 }
