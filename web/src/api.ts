@@ -53,6 +53,13 @@ export async function fileAddress(path: string): Promise<string> {
   return URL.createObjectURL(await response.blob());
 }
 
+/** A text the API serves (the graph's SVG), with the session's credentials like every call. */
+export async function getText(path: string): Promise<string> {
+  const response = await fetch(`/api${path}`, { headers: headers(false), credentials: 'same-origin' });
+  if (!response.ok) throw new ApiError(response.status, `${path}: ${response.status}`);
+  return response.text();
+}
+
 export async function get<T>(path: string): Promise<T> {
   return answer<T>(await fetch(`/api${path}`, { headers: headers(false), credentials: 'same-origin' }));
 }

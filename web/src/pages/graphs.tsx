@@ -1,16 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api.ts';
+import { ApiError, getText } from '../api.ts';
 import { STATUS_ICON, when } from '../format.ts';
 import type { Live } from '../live.ts';
 
 /** The graph as the bridge draws it (the same picture the chat gets), fetched again whenever the orchestration changes. */
 async function graphSvg(id: string): Promise<string> {
-  const response = await fetch(`/api/orchestrations/${id}/graph.svg`, {
-    credentials: 'same-origin',
-    headers: sessionStorage.getItem('jb-bearer') ? { authorization: `Bearer ${sessionStorage.getItem('jb-bearer')}` } : {},
+  return getText(`/orchestrations/${id}/graph.svg`).catch((error: ApiError) => {
+    throw new ApiError(error.status, `the graph could not be drawn (${error.status})`);
   });
-  if (!response.ok) throw new ApiError(response.status, `the graph could not be drawn (${response.status})`);
-  return response.text();
 }
 
 /** Orchestrations, newest first; the chosen one drawn as its graph, its nodes changing state as its steps do. */
