@@ -62,7 +62,9 @@ interface OpenQuestion {
   chatKey: string;
   question: Question;
   picked: Set<number>;
+  /** Its message, once the chat shows it (a message sent before then cannot be its answer). */
   ref?: MessageRef;
+  shownAt?: number;
   /** Who pressed Other: their next message in the chat is the answer. */
   typing?: string;
   answer(text: string, by: string): void;
@@ -70,6 +72,7 @@ interface OpenQuestion {
 
 interface OpenPlan {
   chatKey: string;
+  shownAt: number;
   decide(approved: boolean, by: string, feedback?: string): void;
 }
 
@@ -128,7 +131,11 @@ export class AgentQuestions {
       });
     if (!ref) return { behavior: 'deny', message: 'The plan could not be shown in the chat; say so, and wait.' };
     const approved = await this.awaitAnswer<{ approved: boolean; by: string; feedback?: string }>(signal, (settle) =>
-      this.plans.set(id, { chatKey: chatKey(address), decide: (yes, by, feedback) => settle({ approved: yes, by, ...(feedback ? { feedback } : {}) }) }),
+      this.plans.set(id, {
+        chatKey: chatKey(address),
+        shownAt: shownAt(ref),
+        decide: (yes, by, feedback) => settle({ approved: yes, by, ...(feedback ? { feedback } : {}) }),
+      }),
     );
     this.plans.delete(id);
     const verdict =
@@ -156,21 +163,24 @@ export class AgentQuestions {
    * A message that answers what waits in its chat, not a prompt: a question's answer from
    * whoever pressed Other, or from the person whose message started the turn (typing the answer
    * is as good as a button); from that person too, changes to a waiting plan (Keep planning,
-   * with what to change). Anyone else's message goes on as usual.
+   * with what to change). Only a message sent once the chat showed the question or plan can
+   * answer it: one sent before (in flight, or waiting out a restart) was written without it, and
+   * goes on as usual, as does anyone else's message.
    */
-  take(message: Pick<IncomingMessage, 'address' | 'user' | 'text'>, turnStartedBy?: string): boolean {
+  take(message: Pick<IncomingMessage, 'address' | 'user' | 'text' | 'sentAt'>, turnStartedBy?: string): boolean {
     const key = chatKey(message.address);
     const text = message.text.trim();
     if (!text) return false;
     const by = message.user.name ?? message.user.id;
     const starter = message.user.id === turnStartedBy;
-    const waiting = [...this.questions.values()].filter((question) => question.chatKey === key);
+    const seen = (shown: number | undefined) => shown !== undefined && (message.sentAt === undefined || message.sentAt >= shown);
+    const waiting = [...this.questions.values()].filter((question) => question.chatKey === key && seen(question.shownAt));
     const question = waiting.find((open) => open.typing === message.user.id) ?? (starter ? waiting[0] : undefined);
     if (question) {
       question.answer(text, by);
       return true;
     }
-    const plan = starter ? [...this.plans.values()].find((open) => open.chatKey === key) : undefined;
+    const plan = starter ? [...this.plans.values()].find((open) => open.chatKey === key && seen(open.shownAt)) : undefined;
     if (!plan) return false;
     plan.decide(false, by, text);
     return true;
@@ -180,27 +190,32 @@ export class AgentQuestions {
     const id = nanoid(10);
     const multi = question.multiSelect === true && question.options.length > 1;
     const open: OpenQuestion = { chatKey: chatKey(address), question, picked: new Set(), answer: () => {} };
+    let shown: Promise<MessageRef | undefined> = Promise.resolve(undefined);
     const answer = await this.awaitAnswer<{ text: string; by: string }>(signal, (settle) => {
       open.answer = (text, by) => settle({ text, by });
       this.questions.set(id, open);
-      void this.options.out
-        .send(address, this.openText(question), { buttons: questionButtons(id, question, open.picked, multi) })
-        .then((ref) => (open.ref = ref))
-        .catch((error: Error) => {
+      shown = this.options.out.send(address, this.openText(question), { buttons: questionButtons(id, question, open.picked, multi) }).then(
+        (ref) => {
+          open.ref = ref;
+          open.shownAt = shownAt(ref);
+          return ref;
+        },
+        (error: Error) => {
           this.options.log.warn(`a question could not be shown: ${error.message}`);
           settle('ended');
-        });
+          return undefined;
+        },
+      );
     });
     this.questions.delete(id);
-    if (open.ref) {
-      const verdict =
-        answer === 'ended'
-          ? italic('The turn ended first.')
-          : answer === 'timeout'
-            ? italic(`⌛ No answer within ${this.minutes}: the agent goes on without it.`)
-            : rich`✅ ${answer.text} (${answer.by})`;
-      void this.options.out.edit(open.ref, lines([questionText(question), verdict]), { buttons: [], urgent: true }).catch(() => {});
-    }
+    const verdict =
+      answer === 'ended'
+        ? italic('The turn ended first.')
+        : answer === 'timeout'
+          ? italic(`⌛ No answer within ${this.minutes}: the agent goes on without it.`)
+          : rich`✅ ${answer.text} (${answer.by})`;
+    // Settled before its message was out (a turn ending at once): the message still says how, once it is.
+    void shown.then((ref) => ref && this.options.out.edit(ref, lines([questionText(question), verdict]), { buttons: [], urgent: true })).catch(() => {});
     return answer;
   }
 
@@ -281,6 +296,11 @@ export class AgentQuestions {
     open.decide(choice === 'approve', press.user.name ?? press.user.id);
     return { text: choice === 'approve' ? '✅ Approved' : '✏️ Keep planning: send what to change.' };
   }
+}
+
+/** When the chat showed a message: as its transport dated it, else now (the two are compared with the times people's messages were sent). */
+function shownAt(ref: MessageRef): number {
+  return ref.sentAt ?? Date.now();
 }
 
 function questionText(question: Question): RichText {

@@ -63,6 +63,8 @@ export function userKey(transport: string, user: Pick<ChatUser, 'id' | 'identity
 
 export interface MessageRef extends ChatRef {
   messageId: string;
+  /** When the chat showed it, by the transport's clock (ms), where the transport dates messages (as `IncomingMessage.sentAt`). */
+  sentAt?: number;
 }
 
 export interface Button {
@@ -190,6 +192,8 @@ export interface IncomingMessage {
   user: ChatUser;
   text: string;
   messageId?: string;
+  /** When it was sent, by the transport's clock (ms): it may have waited out a restart, or crossed the bot's messages on the way. */
+  sentAt?: number;
   /** Files sent with it (a caption is its text). */
   attachments?: Attachment[];
   /** Messages sent together as an album share this id; they make one prompt. */

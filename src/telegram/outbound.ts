@@ -79,11 +79,11 @@ export class TelegramOutbound implements Outbound {
     };
     try {
       const sent = await this.api.sendMessage(chatIdOf(to), renderHtml(text), { ...base, parse_mode: 'HTML' });
-      return { ...to, messageId: String(sent.message_id) };
+      return sentRef(to, sent);
     } catch (error) {
       if (!isMarkupRejection(error)) throw error;
       const sent = await this.api.sendMessage(chatIdOf(to), truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), base);
-      return { ...to, messageId: String(sent.message_id) };
+      return sentRef(to, sent);
     }
   }
 
@@ -150,11 +150,11 @@ export class TelegramOutbound implements Outbound {
       as === 'photo' ? this.api.sendPhoto(chatIdOf(to), file(), { ...base, ...extra }) : this.api.sendDocument(chatIdOf(to), file(), { ...base, ...extra });
     try {
       const sent = await send(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
-      return { ...to, messageId: String(sent.message_id) };
+      return sentRef(to, sent);
     } catch (error) {
       if (!caption || !isMarkupRejection(error)) throw error;
       const sent = await send({ caption: truncate(plainText(caption), TELEGRAM_CAPTION_LIMIT) });
-      return { ...to, messageId: String(sent.message_id) };
+      return sentRef(to, sent);
     }
   }
 }
@@ -196,4 +196,9 @@ function isGone(error: unknown): boolean {
 /** A 429's `retry_after`: how long Telegram wants this chat left alone. */
 function floodWait(error: unknown): number | undefined {
   return error instanceof GrammyError && error.error_code === 429 ? (error.parameters.retry_after ?? 1) : undefined;
+}
+
+/** What the bridge keeps of a message it sent: where it is, and when Telegram dated it (seconds, the clock people's messages are dated by). */
+function sentRef(to: ChatRef, sent: { message_id: number; date: number }): MessageRef {
+  return { ...to, messageId: String(sent.message_id), sentAt: sent.date * 1000 };
 }

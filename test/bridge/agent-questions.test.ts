@@ -8,6 +8,19 @@ import { RecordingOutbound } from '../support/recording-outbound.ts';
 const CHAT = { transport: 'telegram', chat: '-5' };
 const QUESTION = { questions: [{ question: 'Which branch?', header: 'Branch', options: [{ label: 'main' }, { label: 'release' }] }] };
 
+const OWNER = { id: '1', name: 'Ada' };
+
+/** An outbound whose sends wait until `release`: a message slow to reach the chat (a flood limit, a retry). */
+class SlowOutbound extends RecordingOutbound {
+  release!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
+
+  override async send(...args: Parameters<RecordingOutbound['send']>): ReturnType<RecordingOutbound['send']> {
+    await this.gate;
+    return super.send(...args);
+  }
+}
+
 describe('AgentQuestions', () => {
   it('a question nobody answers in time lets the agent go on, and its message says so', async () => {
     const out = new RecordingOutbound();
@@ -37,5 +50,41 @@ describe('AgentQuestions', () => {
     await expect.poll(() => out.sent.length).toBe(1);
     ended.abort();
     expect(await decision).toEqual({ behavior: 'deny', message: 'The turn ended before the question was answered.' });
+  });
+
+  it('only a message sent once the question is shown answers it: one sent before goes on as a message', async () => {
+    const out = new SlowOutbound();
+    const questions = new AgentQuestions({ out, timeoutMs: 60_000, log: silentLog() });
+    const decision = questions.ask(CHAT, QUESTION, new AbortController().signal);
+    // Sent while the question was on its way: the person had not seen it.
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'main', sentAt: Date.now() }, OWNER.id)).toBe(false);
+    out.release();
+    await expect.poll(() => out.sent.length).toBe(1);
+    // Sent before it was shown, handled after (it waited out a restart at the chat app).
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'main', sentAt: Date.now() - 60_000 }, OWNER.id)).toBe(false);
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'release, of course', sentAt: Date.now() }, OWNER.id)).toBe(true);
+    expect(await decision).toEqual({ behavior: 'allow', updatedInput: { ...QUESTION, answers: { 'Which branch?': 'release, of course' } } });
+    await expect.poll(() => out.sent[0]!.edits.at(-1)).toMatch(/✅ release, of course \(Ada\)$/);
+  });
+
+  it('a question settled before its message was out still shows how, once it is', async () => {
+    const out = new SlowOutbound();
+    const questions = new AgentQuestions({ out, timeoutMs: 60_000, log: silentLog() });
+    const ended = new AbortController();
+    const decision = questions.ask(CHAT, QUESTION, ended.signal);
+    ended.abort();
+    expect(await decision).toEqual({ behavior: 'deny', message: 'The turn ended before the question was answered.' });
+    out.release();
+    await expect.poll(() => out.sent[0]?.edits.at(-1)).toMatch(/The turn ended first\.$/);
+  });
+
+  it('a message sent before the plan was shown is not taken as changes to it', async () => {
+    const out = new RecordingOutbound();
+    const questions = new AgentQuestions({ out, timeoutMs: 60_000, log: silentLog() });
+    const decision = questions.plan(CHAT, '1. fix it', new AbortController().signal);
+    await expect.poll(() => out.sent.length).toBe(1);
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'and the tests', sentAt: Date.now() - 60_000 }, OWNER.id)).toBe(false);
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'and the tests' }, OWNER.id)).toBe(true);
+    expect(await decision).toEqual({ behavior: 'deny', message: 'Ada wants changes to the plan: and the tests\nRevise the plan.' });
   });
 });
