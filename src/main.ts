@@ -103,7 +103,8 @@ async function main(argv: string[]): Promise<number> {
     await app.shutdown();
     return EX_CONFIG;
   }
-  await transport.serve(app.host, log);
+  // A signal while the bridge started: it is already on its way out, and serves nothing.
+  if (!stopping) await transport.serve(app.host, log);
   await shutdown(false);
   return 0;
 }

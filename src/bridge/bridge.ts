@@ -335,10 +335,11 @@ export class Bridge {
       resume: this.config.restart.resume,
       ...(this.options.refuseWork ? { refuseWork: this.options.refuseWork } : {}),
       startTurn: async (chat, message, by, pending) => void (await this.turns.start(chat, message, by, pending)),
+      stopping: () => this.draining,
       log: this.log,
     });
     // Albums that were gathering came after the messages above.
-    await this.attachments.recover(interrupted);
+    if (!this.draining) await this.attachments.recover(interrupted);
   }
 
   /**

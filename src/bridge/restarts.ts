@@ -47,6 +47,8 @@ export interface RecoveryParts {
   /** Why the chat may not start work now (its daily budget), if so. */
   refuseWork?: (chatKey: string) => string | undefined;
   startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by: string, pending: PendingMessage) => Promise<void>;
+  /** The bridge is restarting again already: what is left stays pending, for the next start. */
+  stopping: () => boolean;
   log: Log;
 }
 
@@ -61,6 +63,7 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
     const lost: PendingMessage[] = [];
     const refused = parts.refuseWork?.(chatKey(chat.address));
     for (const entry of chat.record.pending ?? []) {
+      if (parts.stopping()) return leaveForNextStart(parts.log);
       const recovery = parts.resume && !refused ? recoveryOf(entry, chat.record.cliSessionId !== undefined) : undefined;
       if (!recovery) {
         lost.push(entry);
@@ -71,6 +74,8 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
         await parts.out
           .send(chat.address, plain(`↻ Resuming after the restart: “${truncate(entry.text.replace(/\s+/g, ' '), 80)}”`), { replyTo: entry.messageId })
           .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the resume notice failed: ${error.message}`));
+        // The notice may have waited out a flood limit, and a signal come meanwhile.
+        if (parts.stopping()) return leaveForNextStart(parts.log);
       }
       parts.log.info({ chat: chatKey(chat.address), turn: entry.id, recovery: recovery.kind }, 'taking up a message the restart left');
       await parts.startTurn(chat, { text: recovery.prompt, ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}) }, entry.by ?? '', entry);
@@ -78,6 +83,11 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
     if (lost.length) await tellLost(chat, lost, refused, parts);
     for (const command of chat.record.commandsCut ?? []) await tellCut(chat, command, parts);
   }
+}
+
+/** A signal came while the start took up interrupted work: what is left stays pending, and nothing more starts. */
+function leaveForNextStart(log: Log): void {
+  log.info('restarting again before the interrupted work was all taken up: the rest waits for the next start');
 }
 
 /** A command the restart cut short: whether it took effect is unknown, so it is named, not run again. */

@@ -67,6 +67,7 @@ export interface Transport {
   connect(log: Log): Promise<void>;
   /** Feeds the host until stopped, or until it ends by itself (the console at the end of its input, once all work is done). */
   serve(host: TransportHost, log: Log): Promise<void>;
+  /** Ends `serve`; one still starting then serves nothing (a signal can come while the bridge starts). */
   stop(): Promise<void>;
   /** The conversation is in this terminal: the log goes to a file, and only warnings and errors show. */
   readonly inTerminal: boolean;

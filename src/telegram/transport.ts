@@ -24,6 +24,7 @@ export const telegram: TransportKind = {
     const bot: Bot = createBot(settings);
     let me: UserFromGetMe | undefined;
     let running: TelegramBridge | undefined;
+    let stopped = false;
     return {
       id: TELEGRAM,
       everyoneIsOwner: false,
@@ -36,10 +37,14 @@ export const telegram: TransportKind = {
         me = await reachTelegram(settings, log);
       },
       async serve(host, log) {
+        if (stopped) return;
         running = await startTelegram(bot, me!, host, this.out, log, await UpdateJournal.open(sources.dataDir));
+        // Stopped while it started: it takes nothing more from Telegram (what it took is in the journal).
+        if (stopped) await running.stop();
         await running.runner.task();
       },
       async stop() {
+        stopped = true;
         await running?.stop();
       },
       inTerminal: false,

@@ -136,6 +136,42 @@ describe('the next start takes up what a kill cut short', () => {
     ]);
   });
 
+  it('a signal while the start takes up what was cut short: nothing more starts, nothing is served, and the next start takes it all up, in order', async () => {
+    world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
+    const { say: sayInB, waitText: waitInB } = ownerIn(() => world!, CHAT - 1, 30_000);
+    // The first chat (taken up first, as the oldest record): a turn cut short, and one waiting behind it that holds the drain until told.
+    say('/busy queue');
+    await waitText(/^📨 Busy mode: queue/);
+    say('hang one');
+    await hanging();
+    say('wait-for:go two');
+    await waitText(/^⏳ Queued \(1st in line\)/);
+    // The second: a turn cut short, whose resume notice will meet a flood limit.
+    sayInB('hang three');
+    await hanging(2);
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    world.telegram.failNext('sendMessage', { code: 429, retryAfter: 2 }, { chatId: CHAT - 1 });
+    await world.restart('SIGKILL');
+    await expect.poll(() => world!.cli.invocations().then((calls) => calls.some((call) => call.prompt === 'wait-for:go two')), { timeout: 20_000 }).toBe(true);
+    const polls = world.telegram.callsTo('getUpdates').length;
+    world.bridge.kill('SIGTERM');
+    // The notice goes out during the drain; the resume after it does not start.
+    await world.bridge.waitForLog(/restarting again before the interrupted work was all taken up/, 20_000);
+    await writeFile(join(world.workdir, 'go'), '');
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+    expect((await invocations()).filter((call) => call.prompt.startsWith('The bridge that runs you restarted'))).toHaveLength(1);
+    expect(world.telegram.callsTo('getUpdates')).toHaveLength(polls);
+    await world.restart();
+    await waitInB(/^echo: The bridge that runs you restarted/);
+    expect(world.telegram.botMessages(CHAT - 1).filter((message) => shownText(message).startsWith('↻ Resuming'))).toHaveLength(2);
+    expect(texts().filter((text) => /^(↻|echo:)/.test(text))).toEqual([
+      '↻ Resuming after the restart: “hang one”',
+      expect.stringMatching(/^echo: The bridge that runs you restarted/),
+      expect.stringMatching(/^echo: wait-for:go two/),
+    ]);
+  });
+
   it('resumes a few times at most: a turn killed during every resume is named to the chat, not resumed for ever', async () => {
     world = await startTelegramWorld();
     const go = join(world.workdir, 'go');
