@@ -54,7 +54,8 @@ export class Steering {
       await this.options.startTurn(chat, { ...prompt, text }, prompt.user.id);
       return true;
     }
-    void chat.noteSteered(current.id, text, prompt.messageId);
+    // On disk before the transport lets the message go: a kill now still tells the resumed agent.
+    await chat.noteSteered(current.id, text, prompt.messageId);
     current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
     if (prompt.messageId !== undefined) {
       void out.react?.({ ...chat.address, messageId: prompt.messageId }, '👀').catch((error: Error) => log.debug(`a reaction failed: ${error.message}`));
