@@ -64,7 +64,6 @@ interface OpenQuestion {
   picked: Set<number>;
   /** Its message, once the chat shows it (a message sent before then cannot be its answer). */
   ref?: MessageRef;
-  shownAt?: number;
   /** Who pressed Other: their next message in the chat is the answer. */
   typing?: string;
   answer(text: string, by: string): void;
@@ -72,7 +71,7 @@ interface OpenQuestion {
 
 interface OpenPlan {
   chatKey: string;
-  shownAt: number;
+  ref: MessageRef;
   decide(approved: boolean, by: string, feedback?: string): void;
 }
 
@@ -133,7 +132,7 @@ export class AgentQuestions {
     const approved = await this.awaitAnswer<{ approved: boolean; by: string; feedback?: string }>(signal, (settle) =>
       this.plans.set(id, {
         chatKey: chatKey(address),
-        shownAt: shownAt(ref),
+        ref,
         decide: (yes, by, feedback) => settle({ approved: yes, by, ...(feedback ? { feedback } : {}) }),
       }),
     );
@@ -163,24 +162,26 @@ export class AgentQuestions {
    * A message that answers what waits in its chat, not a prompt: a question's answer from
    * whoever pressed Other, or from the person whose message started the turn (typing the answer
    * is as good as a button); from that person too, changes to a waiting plan (Keep planning,
-   * with what to change). Only a message sent once the chat showed the question or plan can
+   * with what to change). Only a message sent after the chat showed the question or plan can
    * answer it: one sent before (in flight, or waiting out a restart) was written without it, and
    * goes on as usual, as does anyone else's message.
    */
-  take(message: Pick<IncomingMessage, 'address' | 'user' | 'text' | 'sentAt'>, turnStartedBy?: string): boolean {
+  take(message: Pick<IncomingMessage, 'address' | 'user' | 'text' | 'order'>, turnStartedBy?: string): boolean {
     const key = chatKey(message.address);
     const text = message.text.trim();
     if (!text) return false;
     const by = message.user.name ?? message.user.id;
     const starter = message.user.id === turnStartedBy;
-    const seen = (shown: number | undefined) => shown !== undefined && (message.sentAt === undefined || message.sentAt >= shown);
-    const waiting = [...this.questions.values()].filter((question) => question.chatKey === key && seen(question.shownAt));
+    // Where the transport does not number its messages, they are live: any message after the question is shown comes after it.
+    const seen = (shown: MessageRef | undefined) =>
+      shown !== undefined && (message.order === undefined || shown.order === undefined || message.order > shown.order);
+    const waiting = [...this.questions.values()].filter((question) => question.chatKey === key && seen(question.ref));
     const question = waiting.find((open) => open.typing === message.user.id) ?? (starter ? waiting[0] : undefined);
     if (question) {
       question.answer(text, by);
       return true;
     }
-    const plan = starter ? [...this.plans.values()].find((open) => open.chatKey === key && seen(open.shownAt)) : undefined;
+    const plan = starter ? [...this.plans.values()].find((open) => open.chatKey === key && seen(open.ref)) : undefined;
     if (!plan) return false;
     plan.decide(false, by, text);
     return true;
@@ -195,11 +196,7 @@ export class AgentQuestions {
       open.answer = (text, by) => settle({ text, by });
       this.questions.set(id, open);
       shown = this.options.out.send(address, this.openText(question), { buttons: questionButtons(id, question, open.picked, multi) }).then(
-        (ref) => {
-          open.ref = ref;
-          open.shownAt = shownAt(ref);
-          return ref;
-        },
+        (ref) => (open.ref = ref),
         (error: Error) => {
           this.options.log.warn(`a question could not be shown: ${error.message}`);
           settle('ended');
@@ -296,11 +293,6 @@ export class AgentQuestions {
     open.decide(choice === 'approve', press.user.name ?? press.user.id);
     return { text: choice === 'approve' ? '✅ Approved' : '✏️ Keep planning: send what to change.' };
   }
-}
-
-/** When the chat showed a message: as its transport dated it, else now (the two are compared with the times people's messages were sent). */
-function shownAt(ref: MessageRef): number {
-  return ref.sentAt ?? Date.now();
 }
 
 function questionText(question: Question): RichText {

@@ -63,8 +63,8 @@ export function userKey(transport: string, user: Pick<ChatUser, 'id' | 'identity
 
 export interface MessageRef extends ChatRef {
   messageId: string;
-  /** When the chat showed it, by the transport's clock (ms), where the transport dates messages (as `IncomingMessage.sentAt`). */
-  sentAt?: number;
+  /** Its place in its chat's sequence of messages, where the transport numbers them in order (see `IncomingMessage.order`). */
+  order?: number;
 }
 
 export interface Button {
@@ -192,8 +192,12 @@ export interface IncomingMessage {
   user: ChatUser;
   text: string;
   messageId?: string;
-  /** When it was sent, by the transport's clock (ms): it may have waited out a restart, or crossed the bot's messages on the way. */
-  sentAt?: number;
+  /**
+   * Its place in its chat's sequence of messages, people's and the bridge's alike, where the
+   * transport numbers them in order (Telegram's message ids): what came before it in the chat
+   * has a lower one. It may have waited out a restart, or crossed the bridge's messages on the way.
+   */
+  order?: number;
   /** Files sent with it (a caption is its text). */
   attachments?: Attachment[];
   /** Messages sent together as an album share this id; they make one prompt. */

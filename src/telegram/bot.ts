@@ -79,7 +79,7 @@ export async function startTelegram(
         user,
         text,
         messageId: String(message.message_id),
-        sentAt: message.date * 1000,
+        order: message.message_id,
         ...(attachments.length ? { attachments } : {}),
         ...(message.media_group_id ? { albumId: message.media_group_id } : {}),
         ...(ctx.chat.type === 'private' ? { private: true } : {}),

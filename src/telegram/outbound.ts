@@ -198,7 +198,7 @@ function floodWait(error: unknown): number | undefined {
   return error instanceof GrammyError && error.error_code === 429 ? (error.parameters.retry_after ?? 1) : undefined;
 }
 
-/** What the bridge keeps of a message it sent: where it is, and when Telegram dated it (seconds, the clock people's messages are dated by). */
-function sentRef(to: ChatRef, sent: { message_id: number; date: number }): MessageRef {
-  return { ...to, messageId: String(sent.message_id), sentAt: sent.date * 1000 };
+/** What the bridge keeps of a message it sent: where it is (a chat's message ids go up, people's and the bot's alike). */
+function sentRef(to: ChatRef, sent: { message_id: number }): MessageRef {
+  return { ...to, messageId: String(sent.message_id), order: sent.message_id };
 }

@@ -10,6 +10,9 @@ const QUESTION = { questions: [{ question: 'Which branch?', header: 'Branch', op
 
 const OWNER = { id: '1', name: 'Ada' };
 
+/** Where what SlowOutbound sends stands in its chat's sequence of messages. */
+const SHOWN = 40;
+
 /** An outbound whose sends wait until `release`: a message slow to reach the chat (a flood limit, a retry). */
 class SlowOutbound extends RecordingOutbound {
   release!: () => void;
@@ -17,7 +20,7 @@ class SlowOutbound extends RecordingOutbound {
 
   override async send(...args: Parameters<RecordingOutbound['send']>): ReturnType<RecordingOutbound['send']> {
     await this.gate;
-    return super.send(...args);
+    return { ...(await super.send(...args)), order: SHOWN };
   }
 }
 
@@ -57,12 +60,12 @@ describe('AgentQuestions', () => {
     const questions = new AgentQuestions({ out, timeoutMs: 60_000, log: silentLog() });
     const decision = questions.ask(CHAT, QUESTION, new AbortController().signal);
     // Sent while the question was on its way: the person had not seen it.
-    expect(questions.take({ address: CHAT, user: OWNER, text: 'main', sentAt: Date.now() }, OWNER.id)).toBe(false);
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'main', order: SHOWN + 1 }, OWNER.id)).toBe(false);
     out.release();
     await expect.poll(() => out.sent.length).toBe(1);
-    // Sent before it was shown, handled after (it waited out a restart at the chat app).
-    expect(questions.take({ address: CHAT, user: OWNER, text: 'main', sentAt: Date.now() - 60_000 }, OWNER.id)).toBe(false);
-    expect(questions.take({ address: CHAT, user: OWNER, text: 'release, of course', sentAt: Date.now() }, OWNER.id)).toBe(true);
+    // Sent before it was shown, handled after (it crossed the question, or waited out a restart at the chat app).
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'main', order: SHOWN - 1 }, OWNER.id)).toBe(false);
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'release, of course', order: SHOWN + 1 }, OWNER.id)).toBe(true);
     expect(await decision).toEqual({ behavior: 'allow', updatedInput: { ...QUESTION, answers: { 'Which branch?': 'release, of course' } } });
     await expect.poll(() => out.sent[0]!.edits.at(-1)).toMatch(/✅ release, of course \(Ada\)$/);
   });
@@ -79,12 +82,13 @@ describe('AgentQuestions', () => {
   });
 
   it('a message sent before the plan was shown is not taken as changes to it', async () => {
-    const out = new RecordingOutbound();
+    const out = new SlowOutbound();
+    out.release();
     const questions = new AgentQuestions({ out, timeoutMs: 60_000, log: silentLog() });
     const decision = questions.plan(CHAT, '1. fix it', new AbortController().signal);
     await expect.poll(() => out.sent.length).toBe(1);
-    expect(questions.take({ address: CHAT, user: OWNER, text: 'and the tests', sentAt: Date.now() - 60_000 }, OWNER.id)).toBe(false);
-    expect(questions.take({ address: CHAT, user: OWNER, text: 'and the tests' }, OWNER.id)).toBe(true);
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'keep it short', order: SHOWN - 1 }, OWNER.id)).toBe(false);
+    expect(questions.take({ address: CHAT, user: OWNER, text: 'and the tests', order: SHOWN + 1 }, OWNER.id)).toBe(true);
     expect(await decision).toEqual({ behavior: 'deny', message: 'Ada wants changes to the plan: and the tests\nRevise the plan.' });
   });
 });
