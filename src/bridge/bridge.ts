@@ -239,6 +239,8 @@ export class Bridge {
       return;
     }
     const files = [...(await this.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
+    // The drain may have begun meanwhile: the person is told, as above.
+    if (this.draining) return this.keepForRestart(chat, { ...prompt, files });
     await this.startTurn(chat, { ...prompt, text: promptWithFiles(prompt.text, files, chat.record.workdir) }, prompt.user.id);
   }
 

@@ -68,6 +68,8 @@ export class Turns {
     if (!pending) {
       await chat.addPending({ id: turnId, text: message.text, by, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
     }
+    // A restart began while the message was on its way here: it waits, pending, behind those the drain kept.
+    if (this.shuttingDown) return turnId;
     // In a crowded chat the answer itself says the message was taken: no notice to wait behind.
     if (position && !out.crowded?.(address)) {
       await out
