@@ -53,8 +53,11 @@ export interface ChaosReport {
   logs: string[];
 }
 
-/** At the end, the bridge has answered all it will once it has called the Bot API for nothing but updates this long. */
-const QUIET_MS = 20_000;
+/**
+ * At the end, the bridge has answered all it will once it has called the Bot API for nothing
+ * but updates this long: longer than a group's send budget may hold its calls (a window of 60 s).
+ */
+const QUIET_MS = 75_000;
 /** And it has this long at most to get there. */
 const SETTLE_MAX_MS = 600_000;
 
