@@ -12,6 +12,7 @@ it('kills and restarts the bridge under load: nothing lost, nothing doubled, eve
   if (report.problems.length) console.log(report.logs.map((log, i) => `--- bridge ${i + 1} ---\n${log}`).join('\n'));
   expect(report.turns.lost, table).toBe(0);
   expect(report.turns.duplicated, table).toBe(0);
+  expect(report.turns.outOfOrder, table).toBe(0);
   expect(report.runs.lost, table).toBe(0);
   expect(report.runs.duplicated, table).toBe(0);
   expect(report.turns.answered + report.turns.told, table).toBe(report.turns.sent);

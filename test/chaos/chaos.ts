@@ -1,6 +1,7 @@
 import { RESUME_ATTEMPTS } from '../../src/policy/resume-attempts.ts';
 import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
 import type { FakeMessage } from '../support/fake-telegram/message-view.ts';
+import type { RecordedCall } from '../support/fake-telegram/call-log.ts';
 import { seeded } from '../support/seeded.ts';
 import { startMockModel, type MockModel } from '../support/mock-model/index.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
@@ -42,7 +43,7 @@ export interface ChaosReport {
     windowDuplicated: number;
     outOfOrder: number;
   };
-  runs: { spawned: number; announced: number; interrupted: number; cut: number; lost: number; duplicated: number };
+  runs: { spawned: number; announced: number; interrupted: number; cut: number; lost: number; duplicated: number; windowDuplicated: number };
   /** From each start that had a turn to resume, to its first `↻ Resuming` on the wire (ms). */
   resumeMs: number[];
   /** The widest gap seen between an answer reaching Telegram and the kill that made it count twice (ms). */
@@ -89,7 +90,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     cycles: options.cycles,
     kills: { sigkill: 0, drained: 0, killedDuringDrain: 0 },
     turns: { sent: 0, answered: 0, resumed: 0, told: 0, refused: 0, lost: 0, duplicated: 0, windowDuplicated: 0, outOfOrder: 0 },
-    runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0 },
+    runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0, windowDuplicated: 0 },
     resumeMs: [],
     windowMs: 0,
     problems: [],
@@ -245,6 +246,22 @@ function cutShort(messages: readonly FakeMessage[], item: Sent): boolean {
   return messages.some((m) => m.replyToMessageId === item.messageId && (m.text ?? '').startsWith('⚠️ The bridge restarted while it was doing /spawn'));
 }
 
+/** A run's announcement: its outcome, its number. */
+const ANNOUNCEMENT = /^[✅❌⏹⌛] #\d+ /;
+
+/** When each bot message (`chat:id`) first carried text matching `pattern`: as sent, or by an edit. */
+function firstCarrying(calls: readonly RecordedCall[], pattern: RegExp): Map<string, number> {
+  const at = new Map<string, number>();
+  for (const call of calls) {
+    if (!call.ok || !/^(sendMessage|editMessageText)$/.test(call.method) || !pattern.test(textOf(call.params))) continue;
+    const result = call.result as { message_id?: number } | undefined;
+    const id = call.method === 'sendMessage' ? result?.message_id : Number(call.params.message_id);
+    const key = `${String(call.params.chat_id)}:${id}`;
+    if (!at.has(key)) at.set(key, call.time);
+  }
+  return at;
+}
+
 function announcements(messages: readonly FakeMessage[], item: Sent): FakeMessage[] {
   return messages.filter((m) => new RegExp(`^[✅❌⏹⌛] #\\d+ ${item.text} `).test(m.text ?? ''));
 }
@@ -257,15 +274,11 @@ async function account(report: ChaosReport, sent: readonly Sent[], world: Telegr
     const item = sent.find((s) => s.kind === 'turn' && call.prompt.startsWith(s.text));
     if (item && !startedAt.has(item.text)) startedAt.set(item.text, call.startedAt);
   }
-  // When each bot message first carried an answer (a send, or the edit of a progress message).
-  const answeredAt = new Map<string, number>();
-  for (const call of telegram.calls) {
-    if (!call.ok || !/^(sendMessage|editMessageText)$/.test(call.method) || !/^(echo|reply)\b/.test(textOf(call.params))) continue;
-    const result = call.result as { message_id?: number } | undefined;
-    const id = call.method === 'sendMessage' ? result?.message_id : Number(call.params.message_id);
-    const key = `${String(call.params.chat_id)}:${id}`;
-    if (!answeredAt.has(key)) answeredAt.set(key, call.time);
-  }
+  // When each bot message first carried an answer (a send, or the edit of a progress message), or an announcement.
+  const answeredAt = firstCarrying(telegram.calls, /^(echo|reply)\b/);
+  const announcedAt = firstCarrying(telegram.calls, ANNOUNCEMENT);
+  // A kill just after Telegram took the first, before the bridge saved that it was sent, sends it again.
+  const killGap = (at: number) => Math.min(...kills.filter((kill) => kill >= at).map((kill) => kill - at));
   const lastStartByChat = new Map<number, number>();
   for (const item of sent) {
     const messages = telegram.botMessages(item.chatId);
@@ -279,7 +292,11 @@ async function account(report: ChaosReport, sent: readonly Sent[], world: Telegr
       } else {
         report.runs.announced++;
         if (announced.some((m) => (m.text ?? '').startsWith('❌'))) report.runs.interrupted++;
-        if (announced.length > 1) {
+        const gap = killGap(Math.min(...announced.map((m) => announcedAt.get(`${item.chatId}:${m.messageId}`) ?? Infinity)));
+        if (announced.length > 1 && gap <= KILL_WINDOW_MS) {
+          report.runs.windowDuplicated++;
+          report.windowMs = Math.max(report.windowMs, gap);
+        } else if (announced.length > 1) {
           report.runs.duplicated++;
           report.problems.push(`run ${item.text} (chat ${item.chatId}): announced ${announced.length} times: ${JSON.stringify(announced.map((m) => m.text))}`);
         }
@@ -306,13 +323,12 @@ async function account(report: ChaosReport, sent: readonly Sent[], world: Telegr
         `message "${item.text}" (chat ${item.chatId}, message ${item.messageId}): neither answered nor named; replies: ${JSON.stringify(replies)}; given to the bridge ${delivered.join(', ') || 'never'} after it was sent; kills at ${near.join(', ')} ms`,
       );
     }
-    const times = got.map((m) => answeredAt.get(`${item.chatId}:${m.messageId}`) ?? Infinity).sort((a, b) => a - b);
+    const firstAnswer = Math.min(...got.map((m) => answeredAt.get(`${item.chatId}:${m.messageId}`) ?? Infinity));
     // Ran in order within a chat: its turn started after those of the messages sent before it
     // (when answers reach Telegram depends on each one's retries, so that is not the measure).
     const first = startedAt.get(item.text);
     if (got.length > 1) {
-      // A kill just after Telegram took the first answer, before the bridge saved that it was answered.
-      const gap = Math.min(...kills.filter((kill) => kill >= times[0]!).map((kill) => kill - times[0]!));
+      const gap = killGap(firstAnswer);
       if (gap <= KILL_WINDOW_MS) {
         report.turns.windowDuplicated++;
         report.windowMs = Math.max(report.windowMs, gap);
@@ -396,16 +412,15 @@ export function formatReport(report: ChaosReport): string {
     ['turns refused, the chat told its queue was full (a backlog the kills outpaced)', turns.refused],
     ['turns lost', turns.lost],
     ['turns duplicated', turns.duplicated],
-    [
-      `turns duplicated by a kill within ${KILL_WINDOW_MS} ms of Telegram's answer`,
-      `${turns.windowDuplicated}${turns.windowDuplicated ? ` (widest gap ${report.windowMs} ms)` : ''}`,
-    ],
+    [`turns duplicated by a kill within ${KILL_WINDOW_MS} ms of Telegram's answer`, turns.windowDuplicated],
     ['answers out of order', turns.outOfOrder],
     ['runs started', runs.spawned],
     ['runs announced (of which interrupted)', `${runs.announced} (${runs.interrupted})`],
     ['runs cut short by a kill before they were made (named to the chat)', runs.cut],
     ['runs lost', runs.lost],
     ['runs duplicated', runs.duplicated],
+    [`runs announced twice by a kill within ${KILL_WINDOW_MS} ms of Telegram's answer`, runs.windowDuplicated],
+    ['widest gap between Telegram taking a message and the kill that made it go twice', report.windowMs ? `${report.windowMs} ms` : '-'],
     ['start → resumed, p50 / max', sorted.length ? `${p(50)} ms / ${sorted.at(-1)} ms (${sorted.length} starts)` : 'nothing to resume'],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

@@ -24,7 +24,7 @@ if (!Number.isInteger(cycles) || cycles < 1 || !Number.isInteger(seed)) {
 console.log(`chaos: ${cycles} cycles with ${claude ? 'the real claude' : 'the fake CLI'}, seed ${seed}`);
 const report = await runChaos({ cycles, seed, cli: claude ? 'claude' : 'fake', log: (line) => console.log(line) });
 console.log(formatReport(report));
-const failed = report.turns.lost + report.turns.duplicated + report.runs.lost + report.runs.duplicated;
+const failed = report.turns.lost + report.turns.duplicated + report.turns.outOfOrder + report.runs.lost + report.runs.duplicated;
 if (failed) {
   const file = join(tmpdir(), `chaos-${seed}.log`);
   writeFileSync(file, report.logs.map((log, i) => `--- bridge ${i + 1} ---\n${log}`).join('\n'));
