@@ -22,8 +22,6 @@ export interface ChaosOptions {
   perCycle?: number;
   /** `claude`: the real binary against the mock model, instead of the fake CLI (shorter, slower turns). */
   cli?: 'fake' | 'claude';
-  /** Leave out turns that ask the agent's questions (answered by a button a moment later). */
-  noQuestions?: boolean;
   /** Progress lines, one per cycle. */
   log?: (line: string) => void;
 }
@@ -117,7 +115,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let n = 0;
   const send = (chatId: number) => {
     const id = `c${n++}`;
-    const kind = pick(real ? ['plain', 'plain', 'spawn'] : ['tools', 'tools', 'sleep', 'file', ...(options.noQuestions ? [] : ['question']), 'spawn']);
+    const kind = pick(real ? ['plain', 'plain', 'spawn'] : ['tools', 'tools', 'sleep', 'file', 'question', 'spawn']);
     const at = Date.now();
     if (kind === 'spawn') {
       const task = real ? `reply ${id}` : `tools:2 pace:${200 + Math.floor(random() * 500)} ${id}`;
