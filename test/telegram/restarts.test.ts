@@ -19,6 +19,16 @@ const invocations = () => world!.cli.invocations();
 /** Waits until the fake CLI hangs in `count` turns (all its lines written). */
 const hanging = (count = 1) => expect.poll(() => world!.cli.hanging().then((pids) => pids.length), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
 
+/** In queue mode: a turn at work (`first`, which hangs) and `second` waiting behind it. */
+async function atWorkWithOneQueued(first: string, second: string): Promise<void> {
+  say('/busy queue');
+  await waitText(/^📨 Busy mode: queue/);
+  say(first);
+  await hanging();
+  say(second);
+  await waitText(/^⏳ Queued \(1st in line\)/);
+}
+
 describe('a restart drains', () => {
   it('lets a running turn finish and answer before the bridge exits 0, its progress saying why it waits', async () => {
     world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
@@ -118,12 +128,7 @@ describe('a restart drains runs too', () => {
 describe('the next start takes up what a kill cut short', () => {
   it('resumes a turn killed mid-work, then runs the message queued behind it, in order', async () => {
     world = await startTelegramWorld();
-    say('/busy queue');
-    await waitText(/^📨 Busy mode: queue/);
-    say('hang one');
-    await hanging();
-    say('two');
-    await waitText(/^⏳ Queued \(1st in line\)/);
+    await atWorkWithOneQueued('hang one', 'two');
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     await world.restart();
@@ -140,12 +145,7 @@ describe('the next start takes up what a kill cut short', () => {
     world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
     const { say: sayInB, waitText: waitInB } = ownerIn(() => world!, CHAT - 1, 30_000);
     // The first chat (taken up first, as the oldest record): a turn cut short, and one waiting behind it that holds the drain until told.
-    say('/busy queue');
-    await waitText(/^📨 Busy mode: queue/);
-    say('hang one');
-    await hanging();
-    say('wait-for:go two');
-    await waitText(/^⏳ Queued \(1st in line\)/);
+    await atWorkWithOneQueued('hang one', 'wait-for:go two');
     // The second: a turn cut short, whose resume notice will meet a flood limit.
     sayInB('hang three');
     await hanging(2);
