@@ -75,6 +75,8 @@ export class Turns {
       await out
         .send(address, plain(`⏳ Queued (${ordinal(position)} in line): it runs when the current turn ends.`), { replyTo: message.messageId })
         .catch((error: Error) => log.warn(`the queue notice failed: ${error.message}`));
+      // Or while the notice went out (a flood limit can hold it for seconds).
+      if (this.shuttingDown) return turnId;
     }
     const settings = config.settings;
     const presenter = new TurnPresenter(out, address, {
