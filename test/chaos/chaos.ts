@@ -219,13 +219,13 @@ function answers(messages: readonly FakeMessage[], item: Sent): FakeMessage[] {
 /**
  * A message that answered an agent's open question: the question shows it taken, or, when the
  * turn it went into was cut short first, that turn's resume lists it (and the fake CLI's answer
- * echoes the resume).
+ * echoes the resume, its list shown as bullets, or as sent where the formatted text was refused).
  */
 function tookAsAnswer(messages: readonly FakeMessage[], item: Sent): boolean {
   return messages.some(
     (m) =>
       ((m.text ?? '').startsWith('❓') && (m.text ?? '').includes(`✅ ${item.text} (`)) ||
-      ((m.text ?? '').startsWith('echo:') && (m.text ?? '').includes(`- ${item.text}\n`)),
+      ((m.text ?? '').startsWith('echo:') && [`• ${item.text}\n`, `- ${item.text}\n`].some((line) => (m.text ?? '').includes(line))),
   );
 }
 
