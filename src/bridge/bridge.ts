@@ -1,5 +1,5 @@
 import { parseCommandLine } from './command-line.ts';
-import { bold, code, plain, rich } from '../rich/index.ts';
+import { bold, plain, rich } from '../rich/index.ts';
 import { nanoid } from 'nanoid';
 import { formatDuration } from '../presentation/progress.ts';
 import {
@@ -23,7 +23,7 @@ import type { CommandServices } from './commands/services.ts';
 import { runCommand } from './command-runner.ts';
 import { runWithDeadline } from './deadline.ts';
 import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
-import { RefusalThrottle } from './refusals.ts';
+import { refusal, RefusalThrottle } from './refusals.ts';
 import { Allowlist } from './allowlist.ts';
 import { Turns, type TurnWatch } from './turns.ts';
 import { Steering } from './steering.ts';
@@ -393,9 +393,5 @@ export class Bridge {
 
 /** Why work a restart stopped stopped: it goes on after the restart. */
 const RESTARTING = 'the bridge is restarting: this goes on once it is back';
-
-function refusal(userId: string): RichText {
-  return rich`⛔ Sorry, you are not allowed to use this bot. Your user id is ${code(userId)}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
-}
 
 export type { ChatRef };

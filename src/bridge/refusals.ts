@@ -1,3 +1,5 @@
+import { code, rich, type RichText } from '../rich/index.ts';
+
 /** How often one stranger is told they are not allowed: more would only feed a flood. */
 export const REFUSAL_WINDOW_MS = 10 * 60_000;
 
@@ -19,4 +21,9 @@ export class RefusalThrottle {
     if (this.last.size > 1000) for (const [id, at] of this.last) if (now - at >= this.windowMs) this.last.delete(id);
     return true;
   }
+}
+
+/** What a stranger is told: their id, for the owner to allow. */
+export function refusal(userId: string): RichText {
+  return rich`⛔ Sorry, you are not allowed to use this bot. Your user id is ${code(userId)}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
 }

@@ -194,7 +194,7 @@ export interface IncomingMessage {
   messageId?: string;
   /**
    * Its place in its chat's sequence of messages, people's and the bridge's alike, where the
-   * transport numbers them in order (Telegram's message ids): what came before it in the chat
+   * transport numbers them in order (a chat app's message ids): what came before it in the chat
    * has a lower one. It may have waited out a restart, or crossed the bridge's messages on the way.
    */
   order?: number;
