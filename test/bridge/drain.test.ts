@@ -1,9 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { plainText } from '../../src/rich/index.ts';
-import { openApp } from '../support/app-world.ts';
+import { appPerTest } from '../support/app-world.ts';
 import { chat } from '../support/chats.ts';
-import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 
 // Once a drain begins no turn starts in this process, however a message got to the chat's
@@ -20,28 +18,18 @@ class HeldNotices extends RecordingOutbound {
   }
 }
 
-let world: FakeCliWorld;
-let out: HeldNotices;
-let app: App;
-beforeEach(async () => {
-  world = await fakeCliWorld();
-  out = new HeldNotices();
-  app = await openApp(world, out, { env: { BRIDGE_ALLOWED_USERS: '1', BRIDGE_DRAIN_SECONDS: '30' } });
-});
-afterEach(async () => {
-  out.release();
-  await app.shutdown();
-  await world.cleanup();
-});
+const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1', BRIDGE_DRAIN_SECONDS: '30' }, out: () => new HeldNotices() });
+// A test that fails with its notices still held lets them go, so the app can shut down.
+afterEach(() => t.out.release());
 
 const address = chat(-1);
-const say = (text: string) => app.bridge.handleMessage({ address, user: { id: '1', name: 'Ada' }, text });
+const say = (text: string) => t.app.bridge.handleMessage({ address, user: { id: '1', name: 'Ada' }, text });
 
 /** The chat's first turn at work, in queue mode. */
 async function atWork(text: string) {
   await say('/busy queue');
   await say(text);
-  const session = app.bridge.chats.get(address);
+  const session = t.app.bridge.chats.get(address);
   await expect.poll(() => session.busy).toBe(true);
   return session;
 }
@@ -49,12 +37,12 @@ async function atWork(text: string) {
 describe('a drain', () => {
   it('keeps a message that reaches the turns after it began (a file was being saved, a write) for the next start, in order', async () => {
     const session = await atWork('sleep:1 first');
-    out.release();
+    t.out.release();
     await say('say:second');
-    const drained = app.drain();
-    await app.bridge.startTurn(session, { text: 'say:late' }, '1');
+    const drained = t.app.drain();
+    await t.app.bridge.startTurn(session, { text: 'say:late' }, '1');
     await drained;
-    expect((await world.invocations()).map((call) => call.prompt)).toEqual(['sleep:1 first']);
+    expect((await t.world.invocations()).map((call) => call.prompt)).toEqual(['sleep:1 first']);
     expect(session.record.pending?.map((p) => p.text)).toEqual(['say:second', 'say:late']);
   });
 
@@ -62,11 +50,11 @@ describe('a drain', () => {
     const session = await atWork('sleep:1 first');
     const second = say('say:second');
     await expect.poll(() => session.record.pending?.length).toBe(2);
-    const drained = app.drain();
-    out.release();
+    const drained = t.app.drain();
+    t.out.release();
     await second;
     await drained;
-    expect((await world.invocations()).map((call) => call.prompt)).toEqual(['sleep:1 first']);
+    expect((await t.world.invocations()).map((call) => call.prompt)).toEqual(['sleep:1 first']);
     expect(session.record.pending?.map((p) => p.text)).toEqual(['say:second']);
   });
 });

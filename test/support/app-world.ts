@@ -61,18 +61,20 @@ export function spawnFrom(
 }
 
 /**
- * A fresh app for each test of the file, over the fake CLI and a RecordingOutbound, shut down
- * after it; `before` lays out state (a saved chat, say) before the app opens.
+ * A fresh app for each test of the file, over the fake CLI and a RecordingOutbound (or `out`'s),
+ * shut down after it; `before` lays out state (a saved chat, say) before the app opens.
  */
-export function appPerTest(options: OpenAppOptions & { before?: (world: FakeCliWorld) => Promise<void> } = {}): {
+export function appPerTest<O extends RecordingOutbound = RecordingOutbound>(
+  options: OpenAppOptions & { before?: (world: FakeCliWorld) => Promise<void>; out?: () => O } = {},
+): {
   world: FakeCliWorld;
-  out: RecordingOutbound;
+  out: O;
   app: App;
 } {
-  const current = {} as { world: FakeCliWorld; out: RecordingOutbound; app: App };
+  const current = {} as { world: FakeCliWorld; out: O; app: App };
   beforeEach(async () => {
     current.world = await fakeCliWorld();
-    current.out = new RecordingOutbound();
+    current.out = options.out?.() ?? (new RecordingOutbound() as O);
     await options.before?.(current.world);
     current.app = await openApp(current.world, current.out, options);
   });
