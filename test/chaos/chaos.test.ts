@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { formatReport, runChaos } from './chaos.ts';
+import { runChaos } from './chaos.ts';
+import { formatReport } from './report.ts';
 
 // The short chaos run (`npm run chaos` runs more cycles): killed at random moments under load,
 // with Bot API faults on, the bridge loses nothing and answers nothing twice.

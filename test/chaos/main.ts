@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatReport, runChaos } from './chaos.ts';
+import { runChaos } from './chaos.ts';
+import { formatReport } from './report.ts';
 
 // `npm run chaos [-- --cycles N] [--seed S] [--claude]`: the long chaos run (the short one is in
 // `npm test`); `--claude` runs the real claude against the mock model instead of the fake CLI.
