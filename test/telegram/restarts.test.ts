@@ -151,7 +151,7 @@ describe('the next start takes up what a kill cut short', () => {
     await hanging(2);
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
-    world.telegram.failNext('sendMessage', { code: 429, retryAfter: 2 }, { chatId: CHAT - 1 });
+    world.telegram.failNext('sendMessage', { code: 429, retryAfter: 5 }, { chatId: CHAT - 1 });
     await world.restart('SIGKILL');
     await expect.poll(() => world!.cli.invocations().then((calls) => calls.some((call) => call.prompt === 'wait-for:go two')), { timeout: 20_000 }).toBe(true);
     const polls = world.telegram.callsTo('getUpdates').length;
