@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentQuestions } from '../../src/bridge/agent-questions.ts';
 import { silentLog } from '../../src/log/logger.ts';
-import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { HeldOutbound, RecordingOutbound } from '../support/recording-outbound.ts';
 
 // A question or plan nobody answers does not hold the chat's turn for ever: after the approval
 // timeout the agent is told and goes on (a question) or stops to wait (a plan).
@@ -10,19 +10,8 @@ const QUESTION = { questions: [{ question: 'Which branch?', header: 'Branch', op
 
 const OWNER = { id: '1', name: 'Ada' };
 
-/** Where what SlowOutbound sends stands in its chat's sequence of messages. */
-const SHOWN = 40;
-
-/** An outbound whose sends wait until `release`: a message slow to reach the chat (a flood limit, a retry). */
-class SlowOutbound extends RecordingOutbound {
-  release!: () => void;
-  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
-
-  override async send(...args: Parameters<RecordingOutbound['send']>): ReturnType<RecordingOutbound['send']> {
-    await this.gate;
-    return { ...(await super.send(...args)), order: SHOWN };
-  }
-}
+/** Where the question (or plan), the first message a HeldOutbound sends, stands in its chat's sequence of messages. */
+const SHOWN = 1;
 
 describe('AgentQuestions', () => {
   it('a question nobody answers in time lets the agent go on, and its message says so', async () => {
@@ -56,7 +45,7 @@ describe('AgentQuestions', () => {
   });
 
   it('only a message sent once the question is shown answers it: one sent before goes on as a message', async () => {
-    const out = new SlowOutbound();
+    const out = new HeldOutbound();
     const questions = new AgentQuestions({ out, timeoutMs: 60_000, log: silentLog() });
     const decision = questions.ask(CHAT, QUESTION, new AbortController().signal);
     // Sent while the question was on its way: the person had not seen it.
@@ -71,7 +60,7 @@ describe('AgentQuestions', () => {
   });
 
   it('a question settled before its message was out still shows how, once it is', async () => {
-    const out = new SlowOutbound();
+    const out = new HeldOutbound();
     const questions = new AgentQuestions({ out, timeoutMs: 60_000, log: silentLog() });
     const ended = new AbortController();
     const decision = questions.ask(CHAT, QUESTION, ended.signal);
@@ -82,7 +71,7 @@ describe('AgentQuestions', () => {
   });
 
   it('a message sent before the plan was shown is not taken as changes to it', async () => {
-    const out = new SlowOutbound();
+    const out = new HeldOutbound();
     out.release();
     const questions = new AgentQuestions({ out, timeoutMs: 60_000, log: silentLog() });
     const decision = questions.plan(CHAT, '1. fix it', new AbortController().signal);

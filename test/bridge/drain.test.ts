@@ -1,24 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { plainText } from '../../src/rich/index.ts';
 import { appPerTest } from '../support/app-world.ts';
 import { chat } from '../support/chats.ts';
-import { RecordingOutbound } from '../support/recording-outbound.ts';
+import { HeldOutbound } from '../support/recording-outbound.ts';
 
 // Once a drain begins no turn starts in this process, however a message got to the chat's
 // turns: it waits, pending, for the next start, behind those the drain kept.
 
-/** Holds the chat's "⏳ Queued" notices until `release`, as a flood limit would. */
-class HeldNotices extends RecordingOutbound {
-  release!: () => void;
-  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
-
-  override async send(...args: Parameters<RecordingOutbound['send']>): ReturnType<RecordingOutbound['send']> {
-    if (plainText(args[1]).startsWith('⏳ Queued')) await this.gate;
-    return super.send(...args);
-  }
-}
-
-const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1', BRIDGE_DRAIN_SECONDS: '30' }, out: () => new HeldNotices() });
+// The chat's "⏳ Queued" notices are held until released, as a flood limit would hold them.
+const t = appPerTest({
+  env: { BRIDGE_ALLOWED_USERS: '1', BRIDGE_DRAIN_SECONDS: '30' },
+  out: () => new HeldOutbound((text) => text.startsWith('⏳ Queued')),
+});
 // A test that fails with its notices still held lets them go, so the app can shut down.
 afterEach(() => t.out.release());
 

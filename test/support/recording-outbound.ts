@@ -90,3 +90,23 @@ export class RecordingOutbound implements Outbound {
     if (failure) throw failure;
   }
 }
+
+/**
+ * A RecordingOutbound whose sends that `held` picks (all, by default) wait until `release`, as a
+ * flood limit or a retry would hold them; what it sends is numbered in order (`order`), as a
+ * chat app numbers a chat's messages.
+ */
+export class HeldOutbound extends RecordingOutbound {
+  release!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
+
+  constructor(private readonly held: (text: string) => boolean = () => true) {
+    super();
+  }
+
+  override async send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    if (this.held(plainText(text))) await this.gate;
+    const ref = await super.send(to, text, options);
+    return { ...ref, order: Number(ref.messageId) };
+  }
+}
