@@ -62,7 +62,7 @@ export const adapterManifestSchema = z
      * Added to every turn in a directory the owner has not trusted (/trust), and to every
      * read-only one: the flags that make the CLI ignore the settings, hooks and MCP servers the
      * working directory ships (Claude Code: ["--setting-sources", "user", "--strict-mcp-config"]).
-     * Empty for a CLI that has none; the README says what each CLI isolates.
+     * Empty for a CLI that has none; docs/permissions.md says what each CLI isolates.
      */
     untrusted: argTemplate.default([]),
     /**

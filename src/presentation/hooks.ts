@@ -3,7 +3,7 @@ import { lines, plain, type RichText } from '../rich/index.ts';
 
 /** /hooks: a chat's webhooks, each with its URL and what it does; never a secret. */
 export function hookList(hooks: readonly Hook[], where: { url?: string | undefined; file: string }): RichText {
-  if (!hooks.length) return plain(`No webhooks for this chat. They are defined in ${where.file} (the README's Webhooks section says how).`);
+  if (!hooks.length) return plain(`No webhooks for this chat. They are defined in ${where.file} (docs/webhooks.md says how).`);
   return lines([
     `🪝 ${hooks.length} webhook${hooks.length === 1 ? '' : 's'} for this chat:`,
     ...hooks.map((hook) => hookLine(hook, where.url)),
