@@ -39,6 +39,8 @@ export interface ChatParts {
   store: ChatStore;
   /** What the tools part adds to each main session. */
   tools: SessionTools;
+  /** The session is closed (a new one starts): the secret its tools were granted stops working now, not at the next turn. */
+  revokeTools?: (chat: ChatSession) => void;
   fresh: FreshSessionOptions;
   /** Keep CLIs between turns within this bound (absent: one process per turn). */
   live?: LivePool;
@@ -115,6 +117,7 @@ export class ChatSession {
   /** A fresh CLI session on the next turn, with a new MCP secret (the old one stops working). */
   async reset(): Promise<void> {
     this.agentSession?.reset();
+    if (this.granted) this.parts.revokeTools?.(this);
     this.granted = undefined;
     await this.save({ cliSessionId: undefined });
   }
