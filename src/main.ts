@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`jsonl-bridge: ${error.message}`);
     return EX_CONFIG;
   }
-  if (!transport.everyoneIsOwner && config.allowedUsers.length === 0)
+  if (!transport.everyoneIsOwner && config.allowedUsers.length === 0 && config.owners.length === 0)
     log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your user id (the refusal message shows it).');
   try {
     await transport.connect(log);

@@ -13,7 +13,7 @@ export interface ReviewSources {
   findRun: (id: string) => Promise<SubagentRunRecord | undefined>;
   /** Whether this person sees the run's chat: a run of a chat they are not in is no run for them. */
   access: Pick<ChatAccess, 'sees'>;
-  /** Whether this person is the owner (the first of BRIDGE_ALLOWED_USERS). */
+  /** Whether this person is an owner (BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS). */
   isOwner: (identity: string) => boolean;
 }
 
