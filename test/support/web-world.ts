@@ -51,7 +51,7 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
   };
 }
 
-/** A call of the web API from a logged-in page, with the page's own credentials: its status and JSON body. */
+/** A call of the web API from a logged-in page, with the page's own credentials: its status and body (parsed, when JSON). */
 export function apiFrom(page: Page, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: unknown }> {
   return page.evaluate(
     async ({ path, method, body }) => {
@@ -62,7 +62,8 @@ export function apiFrom(page: Page, path: string, init: { method?: string; body?
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
-      return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+      const json = response.headers.get('content-type')?.includes('application/json');
+      return { status: response.status, body: json && text ? (JSON.parse(text) as unknown) : text };
     },
     { path, method: init.method, body: init.body },
   );

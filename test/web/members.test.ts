@@ -77,6 +77,26 @@ describe('what a person sees on the dashboard', () => {
   });
 });
 
+describe('orchestrations', () => {
+  it("lists Ada's private orchestration for her alone, and its page and graph are 404 for Bob", async () => {
+    say(OWNER, '/orchestrate name: Hidden\nonly: say:hidden-step');
+    await waitText(OWNER, /^🧭 #\d+ Hidden/);
+    const ada = await web.loggedIn();
+    const bob = await web.loggedIn(BOB);
+    const named = async (page: Page) =>
+      ((await apiFrom(page, '/api/orchestrations')).body as { id: string; name: string }[]).filter((o) => o.name === 'Hidden');
+    const [hidden] = await named(ada);
+    expect(hidden).toBeDefined();
+    expect(await named(bob)).toEqual([]);
+    for (const path of [`/api/orchestrations/${hidden!.id}`, `/api/orchestrations/${hidden!.id}/graph.svg`]) {
+      expect((await apiFrom(bob, path)).status).toBe(404);
+      expect((await apiFrom(ada, path)).status).toBe(200);
+    }
+    await ada.context().close();
+    await bob.context().close();
+  });
+});
+
 describe('answering questions', () => {
   it("keeps Ada's private question from Bob: not listed, 404 to his answer, refused from a button, and still open for Ada", async () => {
     const ada = await web.loggedIn();
