@@ -95,7 +95,7 @@ export class ChatSession {
   /** Everything a turn runs with beyond its prompt, as the chat is set now. */
   async turnOptions(): Promise<SessionOptions> {
     const mode = this.effectivePermissionMode;
-    const key = JSON.stringify([mode, this.adapter.name, this.record.workdir]);
+    const key = this.grantKey();
     if (this.granted?.key !== key) this.granted = { key, options: this.parts.tools(this) };
     return {
       ...(this.record.model ? { model: this.record.model } : {}),
@@ -104,6 +104,11 @@ export class ChatSession {
       ...this.granted.options,
       ...(await this.parts.fresh(this)),
     };
+  }
+
+  /** What the session's tools were granted for: a change of it is a new secret. */
+  private grantKey(): string {
+    return JSON.stringify([this.effectivePermissionMode, this.adapter.name, this.record.workdir]);
   }
 
   get busy(): boolean {
@@ -130,6 +135,11 @@ export class ChatSession {
     const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
     if (fresh) this.agentSession?.reset();
     await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);
+    // The secret given for the old mode, CLI or directory stops working now, not at the next turn (a running turn keeps it till then).
+    if (this.granted && this.granted.key !== this.grantKey() && !this.busy) {
+      this.parts.revokeTools?.(this);
+      this.granted = undefined;
+    }
   }
 
   /** What a message sent while the agent works does (/busy). */

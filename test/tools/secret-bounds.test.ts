@@ -97,6 +97,16 @@ describe("a chat's MCP secret", () => {
     expect(await status(secret)).toBe(401);
     await expect(call(client, 'list_subagents', {})).rejects.toThrow();
   });
+
+  it("stops working when the chat's mode changes: a secret given in bypass never acts in a chat that now asks", async () => {
+    await say(A, 'say:in bypass');
+    const secret = await secretOf('say:in bypass');
+    await expect.poll(() => t.app.bridge.chats.get(chat(A)).busy).toBe(false);
+    expect(await status(secret)).toBe(200);
+    await say(A, '/permissions ask');
+    expect(t.out.textsTo(A).at(-1)).toMatch(/^🔐 Permissions: ask/);
+    expect(await status(secret)).toBe(401);
+  });
 });
 
 describe("a run's MCP secret", () => {
