@@ -1,12 +1,15 @@
 import { Api, GrammyError } from 'grammy';
 import type { ChatMember } from 'grammy/types';
 import { CachedMembers } from '../access/member-cache.ts';
+import { inFlightLimit } from '../concurrency/in-flight-limit.ts';
 import type { ChatMembers } from '../ports/chat-members.ts';
 import { chatIdOf, TELEGRAM } from './id.ts';
 import type { TelegramSettings } from './settings.ts';
 
 /** A look-up waits this long at most: a page is waiting on it. */
 const LOOKUP_TIMEOUT_SECONDS = 10;
+/** Look-ups under way at once: a page of many chats asks side by side, without a burst Telegram would answer with 429s. */
+const LOOKUPS_AT_ONCE = 10;
 
 /**
  * Who is in a Telegram chat: the Bot API lists no members, so each (chat, person) is asked
@@ -21,7 +24,8 @@ export function telegramMembers({ token, apiRoot }: Required<TelegramSettings>):
   return new CachedMembers(membersThrough(api));
 }
 
-export function membersThrough(api: Pick<Api, 'getChatMember'>): ChatMembers {
+export function membersThrough(api: Pick<Api, 'getChatMember'>, atOnce = LOOKUPS_AT_ONCE): ChatMembers {
+  const limited = inFlightLimit(atOnce);
   return {
     async isMember(chat, person) {
       const user = personId(person);
@@ -29,7 +33,7 @@ export function membersThrough(api: Pick<Api, 'getChatMember'>): ChatMembers {
       const chatId = chatIdOf(chat);
       if (chatId > 0) return chatId === user;
       try {
-        return isIn(await api.getChatMember(chatId, user));
+        return isIn(await limited(() => api.getChatMember(chatId, user)));
       } catch (error) {
         if (error instanceof GrammyError && (error.error_code === 400 || error.error_code === 403)) return false;
         throw error;

@@ -49,4 +49,20 @@ describe("Telegram's members", () => {
     telegram.failNext('getChatMember', { networkDrop: true });
     await expect(members.isMember(telegramChat(GROUP), 'telegram:111')).rejects.toThrow();
   });
+
+  it('asks about many chats side by side, ten at a time at most', async () => {
+    let running = 0;
+    let most = 0;
+    const members = membersThrough({
+      getChatMember: async (_chat, user) => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+        return { status: 'member', user: { id: Number(user), is_bot: false, first_name: 'B' } };
+      },
+    });
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => members.isMember(telegramChat(-6000 - i), 'telegram:222')));
+    expect(answers.every(Boolean)).toBe(true);
+    expect(most).toBe(10);
+  });
 });
