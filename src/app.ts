@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
 import { askerId } from './approvals/asker.ts';
+import { chatPeopleMayAnswer } from './approvals/who-may-answer.ts';
+import { ChatAccess } from './access/chat-access.ts';
+import type { ChatMembers } from './ports/chat-members.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { Bridge } from './bridge/bridge.ts';
 import { ChatSessions } from './bridge/chat-sessions.ts';
@@ -18,7 +21,7 @@ import { graphSvg } from './pictures/graph-svg.ts';
 import { svgToPng } from './pictures/render-png.ts';
 import { plain } from './rich/index.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
-import { isNoChat, wholeChatKey, type ChatRef, type Outbound } from './ports/transport.ts';
+import { isNoChat, NO_CHAT, wholeChatKey, type ChatRef, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost } from './ports/chat-transport.ts';
 import { DailyBudget } from './usage/budget.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
@@ -94,6 +97,8 @@ export async function createApp(options: {
   out: Outbound;
   /** The transport whose one user is the owner at the keyboard (the console), allowlist or not. */
   trustEveryoneOn?: string;
+  /** Who is in which chat, by transport id: what the dashboard shows each person, and who may answer a chat's questions. A transport not here (none given): its chats are the owners' alone. */
+  members?: ReadonlyMap<string, ChatMembers>;
   /** How the transport fetches files people send; none (the console): files cannot be received. */
   downloads?: Downloads;
   log: Log;
@@ -127,12 +132,19 @@ export async function createApp(options: {
   // The one forward reference: the agents' tools start runs, and runs are given the tools.
   let toolDeps: ToolDeps | undefined;
   const endpoint = await McpEndpoint.listen({ tools: TOOLS, deps: () => toolDeps! }, config.mcp, options.secrets);
+  // Owners are the allowlist's, which the bridge holds: asked once it is built, at the first look-up.
+  const access = new ChatAccess({
+    members: options.members ?? new Map(),
+    isOwner: (person): boolean => bridge.isOwner(NO_CHAT, { id: person, identity: person }),
+    log,
+  });
   const approvals = new ApprovalBroker({
     out,
     audit,
     timeoutMs: settings.approvalTimeoutSeconds * 1000,
     ownServerPrefix: `mcp__${MCP_SERVER_NAME}__`,
     ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
+    mayAnswer: chatPeopleMayAnswer(access, log),
     log,
   });
   const toolTimeoutMs = (settings.approvalTimeoutSeconds + 60) * 1000;
@@ -161,6 +173,7 @@ export async function createApp(options: {
         workdir: chat.record.workdir,
         onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
       }),
+    revokeTools: (chat) => sessionTools.releaseMain(chat.address),
     // Read before each turn: the directory's trust as it is now (a session that may only read never trusts), and the
     // agents enabled there for the Task tool of a CLI that has one (their catalog says the same of trust).
     fresh: async (chat) => {
@@ -344,6 +357,7 @@ export async function createApp(options: {
         runStore,
         orchestrationStore,
         approvals,
+        access,
         ledger,
         audit,
         review,

@@ -1,4 +1,5 @@
 import type { ApprovalBroker } from './approvals/approval-broker.ts';
+import type { ChatAccess } from './access/chat-access.ts';
 import type { AuditLog } from './audit/audit-log.ts';
 import { ApiServer } from './api/api-server.ts';
 import type { ApiChats } from './api/chats.ts';
@@ -40,6 +41,8 @@ export interface ListenerParts {
   runStore: RunStore;
   orchestrationStore: OrchestrationStore;
   approvals: ApprovalBroker;
+  /** What each person of the web pages may see and answer. */
+  access: ChatAccess;
   ledger: UsageLedger;
   audit: AuditLog;
   review: RunReview;
@@ -106,6 +109,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
       subagents: parts.subagents,
       orchestrations: parts.orchestrationStore,
       approvals: parts.approvals,
+      access: parts.access,
       ledger: parts.ledger,
       auditFile: parts.audit.file,
       chats: outbound,
@@ -113,6 +117,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
     review: {
       review: parts.review,
       findRun: (id) => runStore.find(id),
+      access: parts.access,
       isOwner: (identity) => bridge.isOwner(...who(identity)),
     },
     host: () => parts.host,

@@ -18,7 +18,7 @@ import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RoutedOutbound } from './routed-outbound.ts';
 import { WebOutbound } from './web/chat/web-outbound.ts';
-import { WEB } from './web/chat/web-chat.ts';
+import { WEB, webMembers } from './web/chat/web-chat.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`jsonl-bridge: ${error.message}`);
     return EX_CONFIG;
   }
-  if (!transport.everyoneIsOwner && config.allowedUsers.length === 0)
+  if (!transport.everyoneIsOwner && config.allowedUsers.length === 0 && config.owners.length === 0)
     log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your user id (the refusal message shows it).');
   try {
     await transport.connect(log);
@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
     config,
     store,
     out,
+    members: new Map([[transport.id, transport.members], ...(webChats ? [[WEB, webMembers] as const] : [])]),
     ...(webChats ? { web: { outbound: webChats, ...(transport.inApp ? { inApp: { login: transport.inApp, transport: transport.id } } : {}) } } : {}),
     ...(transport.everyoneIsOwner ? { trustEveryoneOn: transport.id } : {}),
     log,

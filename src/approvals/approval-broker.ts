@@ -8,6 +8,7 @@ import type { AutoApprove } from '../policy/tool-policy.ts';
 import { ruleMatches } from '../policy/tool-rules.ts';
 import type { PermissionDecision } from '../protocols/events.ts';
 import type { Asker } from './asker.ts';
+import type { MayAnswer } from './who-may-answer.ts';
 import type { Log } from '../log/logger.ts';
 
 export type { PermissionDecision };
@@ -34,6 +35,8 @@ export interface ApprovalOptions {
    */
   ownServerPrefix: string;
   ownTool: string;
+  /** Who may answer a chat's questions (its people, and the owners), however the answer comes. */
+  mayAnswer: MayAnswer;
   log?: Log;
 }
 
@@ -145,6 +148,9 @@ export class ApprovalBroker {
     const pending = this.pending.get(id);
     if (!pending) return { text: 'This request was already answered.' };
     if (pending.asker.chatKey !== chatKey(press.address)) return { text: 'This request belongs to another chat.' };
+    if (!(await this.options.mayAnswer(pending.asker.address, press.user))) return { text: '⛔ Only people of this chat may answer it.', alert: true };
+    // The look-up may have waited: the question may have been settled meanwhile.
+    if (this.pending.get(id) !== pending) return { text: 'This request was already answered.' };
     const by = press.user.name ?? String(press.user.id);
     if (choice === 'deny') {
       pending.resolve({ behavior: 'deny', message: `Denied by ${by} from the chat.` }, by);

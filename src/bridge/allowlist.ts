@@ -1,7 +1,8 @@
 import { userKey, type ChatRef, type ChatUser } from '../ports/transport.ts';
 
 /**
- * Who may use the bridge: the people of BRIDGE_ALLOWED_USERS (the first is the owner), and on
+ * Who may use the bridge: the people of BRIDGE_ALLOWED_USERS and the owners (BRIDGE_OWNERS, by
+ * default the first of BRIDGE_ALLOWED_USERS), and on
  * the transport that trusts everyone (the console) its one person at the keyboard, wherever
  * they write from. Read on every message and press, and by the web pages on every call.
  */
@@ -12,18 +13,19 @@ export class Allowlist {
     private readonly trustEveryoneOn: string | undefined,
     /** The transport whose ids people write bare (BRIDGE_ALLOWED_USERS' bare numbers). */
     private readonly bareNumbers: string,
+    private readonly owners: readonly string[] = allowed.slice(0, 1),
   ) {}
 
   /** Whether this user, writing in this chat, may use the bridge. */
   isAllowed(chat: ChatRef, user: ChatUser): boolean {
     const key = userKey(chat.transport, user);
-    return this.trusted(key) || this.allowed.includes(key);
+    return this.trusted(key) || this.allowed.includes(key) || this.owners.includes(key);
   }
 
-  /** The owner: the first id in BRIDGE_ALLOWED_USERS, or the console's one user. Only they decide what the bridge trusts. */
+  /** An owner: one of BRIDGE_OWNERS (by default the first id in BRIDGE_ALLOWED_USERS), or the console's one user. Only they decide what the bridge trusts. */
   isOwner(chat: ChatRef, user: ChatUser): boolean {
     const key = userKey(chat.transport, user);
-    return this.trusted(key) || this.allowed[0] === key;
+    return this.trusted(key) || this.owners.includes(key);
   }
 
   /** The user's id as the owner writes it in BRIDGE_ALLOWED_USERS: bare on the transport whose ids are bare numbers. */

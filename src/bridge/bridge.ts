@@ -39,7 +39,7 @@ import { truncate } from '../presentation/format/index.ts';
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<
   BridgeConfig,
-  'allowedUsers' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'restart'
+  'allowedUsers' | 'owners' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'restart'
 > & {
   settings: Pick<
     Settings,
@@ -104,7 +104,7 @@ export class Bridge {
     this.out = options.out;
     this.chats = options.chats;
     this.log = options.log;
-    this.allowlist = new Allowlist(options.config.allowedUsers, options.trustEveryoneOn, options.config.bareNumbers);
+    this.allowlist = new Allowlist(options.config.allowedUsers, options.trustEveryoneOn, options.config.bareNumbers, options.config.owners);
     this.attachments = new Attachments({
       inbox: options.files?.inbox,
       transcriber: options.files?.transcriber,
@@ -154,7 +154,7 @@ export class Bridge {
     return this.allowlist.isAllowed(chat, user);
   }
 
-  /** The owner: the first id in BRIDGE_ALLOWED_USERS, or the console's one user. Only they decide what the bridge trusts. */
+  /** An owner: one of BRIDGE_OWNERS (by default the first id in BRIDGE_ALLOWED_USERS), or the console's one user. Only they decide what the bridge trusts. */
   isOwner(chat: ChatRef, user: ChatUser): boolean {
     return this.allowlist.isOwner(chat, user);
   }
@@ -193,7 +193,7 @@ export class Bridge {
       if (access === 'owner' && !this.isOwner(address, user)) {
         await reply(
           plain(
-            `⛔ Only the owner (the first id in BRIDGE_ALLOWED_USERS) may use ${command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`}.`,
+            `⛔ Only the owner (BRIDGE_OWNERS, by default the first id in BRIDGE_ALLOWED_USERS) may use ${command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`}.`,
           ),
         );
         return;

@@ -39,6 +39,8 @@ export interface ChatParts {
   store: ChatStore;
   /** What the tools part adds to each main session. */
   tools: SessionTools;
+  /** The session is closed (a new one starts): the secret its tools were granted stops working now, not at the next turn. */
+  revokeTools?: (chat: ChatSession) => void;
   fresh: FreshSessionOptions;
   /** Keep CLIs between turns within this bound (absent: one process per turn). */
   live?: LivePool;
@@ -93,7 +95,7 @@ export class ChatSession {
   /** Everything a turn runs with beyond its prompt, as the chat is set now. */
   async turnOptions(): Promise<SessionOptions> {
     const mode = this.effectivePermissionMode;
-    const key = JSON.stringify([mode, this.adapter.name, this.record.workdir]);
+    const key = this.grantKey();
     if (this.granted?.key !== key) this.granted = { key, options: this.parts.tools(this) };
     return {
       ...(this.record.model ? { model: this.record.model } : {}),
@@ -102,6 +104,11 @@ export class ChatSession {
       ...this.granted.options,
       ...(await this.parts.fresh(this)),
     };
+  }
+
+  /** What the session's tools were granted for: a change of it is a new secret. */
+  private grantKey(): string {
+    return JSON.stringify([this.effectivePermissionMode, this.adapter.name, this.record.workdir]);
   }
 
   get busy(): boolean {
@@ -115,6 +122,7 @@ export class ChatSession {
   /** A fresh CLI session on the next turn, with a new MCP secret (the old one stops working). */
   async reset(): Promise<void> {
     this.agentSession?.reset();
+    if (this.granted) this.parts.revokeTools?.(this);
     this.granted = undefined;
     await this.save({ cliSessionId: undefined });
   }
@@ -127,6 +135,11 @@ export class ChatSession {
     const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
     if (fresh) this.agentSession?.reset();
     await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);
+    // The secret given for the old mode, CLI or directory stops working now, not at the next turn (a running turn keeps it till then).
+    if (this.granted && this.granted.key !== this.grantKey() && !this.busy) {
+      this.parts.revokeTools?.(this);
+      this.granted = undefined;
+    }
   }
 
   /** What a message sent while the agent works does (/busy). */

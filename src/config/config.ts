@@ -22,8 +22,10 @@ import { loadHooks, type Hook } from '../hooks/hooks-file.ts';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface BridgeConfig extends ProjectsConfig {
-  /** BRIDGE_ALLOWED_USERS, each `transport:id` (a bare number written: the `bareNumbers` transport's); the first is the owner. */
+  /** BRIDGE_ALLOWED_USERS, each `transport:id` (a bare number written: the `bareNumbers` transport's). */
   allowedUsers: string[];
+  /** BRIDGE_OWNERS, written the same way; by default the first of BRIDGE_ALLOWED_USERS. They decide what the bridge trusts, and see every chat on the web pages. */
+  owners: string[];
   /** The transport a bare number means where a person writes a chat or user: this configuration's, the API's `chat_id`. */
   bareNumbers: string;
   /** Per chat and UTC day; none: no limit. */
@@ -128,8 +130,11 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     },
   };
   const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
+  const allowedUsers = userIds(env, 'BRIDGE_ALLOWED_USERS', BARE_NUMBERS);
+  const owners = userIds(env, 'BRIDGE_OWNERS', BARE_NUMBERS);
   return {
-    allowedUsers: userIds(env.BRIDGE_ALLOWED_USERS, BARE_NUMBERS),
+    allowedUsers,
+    owners: owners.length ? owners : allowedUsers.slice(0, 1),
     bareNumbers: BARE_NUMBERS,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
@@ -192,11 +197,12 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   return raw === 'on';
 }
 
-function userIds(raw: string | undefined, bareNumbers: string): string[] {
+function userIds(env: NodeJS.ProcessEnv, name: string, bareNumbers: string): string[] {
+  const raw = env[name];
   if (!raw?.trim()) return [];
   return raw.split(',').map((part) => {
     const id = qualifiedId(part, bareNumbers);
-    if (!id) throw new ConfigError(`BRIDGE_ALLOWED_USERS: expected comma-separated user ids (numbers, or transport:id), got "${part.trim()}"`);
+    if (!id) throw new ConfigError(`${name}: expected comma-separated user ids (numbers, or transport:id), got "${part.trim()}"`);
     return id;
   });
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Transport, TransportKind } from '../ports/chat-transport.ts';
+import { onePersonChats } from '../ports/chat-members.ts';
 import { CONSOLE, runConsole } from './console.ts';
 import { ConsoleOutbound } from './outbound.ts';
 
@@ -17,6 +18,8 @@ export const consoleTransport: TransportKind = {
       everyoneIsOwner: true,
       secrets: [],
       out,
+      // Its one chat is the person's at the keyboard.
+      members: onePersonChats((_chat, person) => person.startsWith(`${CONSOLE}:`)),
       async connect() {},
       serve: (host) => runConsole(host, out, process.stdin),
       // The end of input ends it; a signal ends the process.

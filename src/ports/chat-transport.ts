@@ -1,4 +1,5 @@
 import type { Log } from '../log/logger.ts';
+import type { ChatMembers } from './chat-members.ts';
 import type { CheckResult } from './check-result.ts';
 import type { ButtonAnswer, ButtonPress, ChatRef, ChatUser, Downloads, IncomingMessage, Outbound } from './transport.ts';
 
@@ -59,6 +60,8 @@ export interface Transport {
   readonly inApp?: InAppLogin;
   /** What the bridge sends through. */
   readonly out: Outbound;
+  /** Who is in which of its chats: what the web pages show each person, and who may answer a chat's questions. */
+  readonly members: ChatMembers;
   /** How files people send are fetched; none: they cannot be received. */
   readonly downloads?: Downloads;
   /** One round trip to its service, for /status; none where there is no service. */

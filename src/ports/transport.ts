@@ -40,6 +40,13 @@ export function chatKey(ref: ChatRef): string {
   return ref.thread === undefined ? `${ref.transport}:${ref.chat}` : `${ref.transport}:${ref.chat}:${ref.thread}`;
 }
 
+/** The chat a `chatKey` names (records keep keys); undefined: not a chat key. */
+export function chatOfKey(key: string): ChatRef | undefined {
+  const [transport, chat, thread, ...rest] = key.split(':');
+  if (!transport || !chat || rest.length || thread === '') return undefined;
+  return chatRef(transport, chat, thread);
+}
+
 /** The chat (without its thread) a key or ref names: what a scope of chats is written in. */
 export function wholeChatKey(ref: ChatRef): string {
   return `${ref.transport}:${ref.chat}`;

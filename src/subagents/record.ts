@@ -15,7 +15,8 @@ export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 /** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
 export type Requester =
   | { kind: 'user'; userId: string; name?: string }
-  | { kind: 'agent'; chatKey: string; sessionId?: string }
+  /** `runId`: the run whose agent started it (none: the chat's main session). */
+  | { kind: 'agent'; chatKey: string; sessionId?: string; runId?: string }
   | { kind: 'api'; client: string }
   | { kind: 'hook'; hook: string };
 

@@ -8,7 +8,7 @@ export interface Reviewer {
   transport: string;
   userId: string;
   name?: string;
-  /** The owner (the first of BRIDGE_ALLOWED_USERS) may merge and discard any run. */
+  /** An owner (BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS) may merge and discard any run. */
   owner: boolean;
   /** How they asked, for the audit log: "button", "/merge", "dashboard"… */
   via?: string;

@@ -6,6 +6,7 @@ import { createBot, createOutboundApi, startTelegram, type TelegramBridge } from
 import { checkTelegram } from './check.ts';
 import { TelegramDownloads } from './downloads.ts';
 import { TELEGRAM } from './id.ts';
+import { telegramMembers } from './members.ts';
 import { TelegramOutbound } from './outbound.ts';
 import { reachTelegram, telegramRoundTrip } from './reach.ts';
 import { requireToken, telegramSettings } from './settings.ts';
@@ -31,6 +32,7 @@ export const telegram: TransportKind = {
       secrets: [settings.token],
       inApp: miniApp(settings.token),
       out: new TelegramOutbound(createOutboundApi(settings)),
+      members: telegramMembers(settings),
       downloads: new TelegramDownloads(bot.api, { token: settings.token, apiRoot: settings.apiRoot }),
       roundTripMs: telegramRoundTrip(settings),
       async connect(log) {

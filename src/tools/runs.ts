@@ -1,6 +1,6 @@
 import { runAsker, type Asker } from '../approvals/asker.ts';
 import { chatKey } from '../ports/transport.ts';
-import type { Requester, SubagentRunRecord } from '../subagents/record.ts';
+import { findRun, type Requester, type SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnOrigin } from '../subagents/spawner.ts';
 import type { ToolScope } from './scope.ts';
 import { error, type ToolDeps, type ToolResult } from './tool.ts';
@@ -11,7 +11,12 @@ import { error, type ToolDeps, type ToolResult } from './tool.ts';
  */
 export function origin(scope: ToolScope, deps: ToolDeps): SpawnOrigin {
   const sessionId = scope.sessionId();
-  const requester: Requester = { kind: 'agent', chatKey: chatKey(scope.address), ...(sessionId ? { sessionId } : {}) };
+  const requester: Requester = {
+    kind: 'agent',
+    chatKey: chatKey(scope.address),
+    ...(sessionId ? { sessionId } : {}),
+    ...(scope.runId ? { runId: scope.runId } : {}),
+  };
   const base = { address: scope.address, requester, ...(sessionId ? { requesterSessionId: sessionId } : {}) };
   const caller = callerRun(scope, deps);
   if (caller) return { ...base, cwd: caller.cwd, cli: caller.cli, depth: caller.depth, ...(caller.policy ? { policy: caller.policy } : {}) };
@@ -31,8 +36,30 @@ export function askerOf(scope: ToolScope, deps: ToolDeps): Asker | undefined {
   return run && runAsker(run, () => deps.subagents.registry.holdTimeout(run.runId));
 }
 
+/**
+ * The runs the caller may see and stop: a main session's, every run of its chat; a run's, the
+ * runs it started and theirs (never its siblings or its parent: its secret is for itself).
+ */
 export function runsOfChat(scope: ToolScope, deps: ToolDeps): SubagentRunRecord[] {
-  return deps.subagents.registry.forChat(chatKey(scope.address));
+  const runs = deps.subagents.registry.forChat(chatKey(scope.address));
+  const { runId } = scope;
+  if (!runId) return runs;
+  const byId = new Map(runs.map((run) => [run.runId, run]));
+  return runs.filter((run) => startedBy(run, runId, byId));
+}
+
+/** Whether `ancestor` started this run, or a run that did. */
+function startedBy(run: SubagentRunRecord, ancestor: string, byId: ReadonlyMap<string, SubagentRunRecord>): boolean {
+  const seen = new Set<string>();
+  for (let parent = spawnerOf(run); parent && !seen.has(parent); parent = spawnerOf(byId.get(parent))) {
+    if (parent === ancestor) return true;
+    seen.add(parent);
+  }
+  return false;
+}
+
+function spawnerOf(run: SubagentRunRecord | undefined): string | undefined {
+  return run?.requester.kind === 'agent' ? run.requester.runId : undefined;
 }
 
 /** A run of the caller's chat, by id or #number, or the error the agent reads. */
@@ -42,7 +69,7 @@ export async function withRun(
   id: string,
   use: (run: SubagentRunRecord) => ToolResult | Promise<ToolResult>,
 ): Promise<ToolResult> {
-  const run = deps.subagents.registry.find(chatKey(scope.address), id);
-  if (!run) return error(`No run "${id}" in this chat. list_subagents shows them.`);
+  const run = findRun(runsOfChat(scope, deps), id);
+  if (!run) return error(`No run "${id}" ${scope.runId ? 'of yours' : 'in this chat'}. list_subagents shows them.`);
   return use(run);
 }

@@ -152,6 +152,11 @@ export class SessionTools {
     this.configDir = undefined; // a session granted late (a turn starting as the bridge stops) makes a new one
   }
 
+  /** A chat's session is closed (`/new`): its secret stops working and its config file goes. */
+  releaseMain(address: ChatRef): void {
+    this.revoke(askerId.main(address));
+  }
+
   /** A run has ended: its secret stops working and its config file goes. */
   release(runId: string): void {
     this.revoke(askerId.run(runId));

@@ -83,6 +83,11 @@ export class UsageLedger {
     return sum(Object.values(this.db.data.chats[chatKey]?.days[day] ?? {})).costUsd;
   }
 
+  /** The chats that have spent anything, by key. */
+  chats(): string[] {
+    return Object.keys(this.db.data.chats);
+  }
+
   /** Every chat's (or these chats') tallies by UTC day and "cli model", oldest day first: the dashboard's chart. */
   byDay(chatKeys?: readonly string[]): { day: string; tallies: Record<string, Tally> }[] {
     const days = new Map<string, Record<string, Tally>>();

@@ -15,18 +15,27 @@ let out: RecordingOutbound;
 let audit: AuditLog;
 let holds: number;
 let broker: ApprovalBroker;
+/** Who the chat's transport says is in chat -9; a look-up waits on `lookup` when set. */
+let members: Set<string>;
+let lookup: Promise<void> | undefined;
 
 beforeEach(async () => {
   dir = await tempDir('approvals-');
   out = new RecordingOutbound();
   audit = new AuditLog(dir.path);
   holds = 0;
+  members = new Set(['telegram:1', 'telegram:2']);
+  lookup = undefined;
   broker = new ApprovalBroker({
     out,
     audit,
     timeoutMs: 400,
     ownServerPrefix: 'mcp__bridge__',
     ownTool: 'mcp__bridge__approve_tool',
+    mayAnswer: async (_chat, user) => {
+      await lookup;
+      return members.has(`telegram:${user.id}`);
+    },
   });
 });
 afterEach(() => dir.remove());
@@ -92,6 +101,32 @@ describe('approvals from the chat', () => {
       inputPreview: '{"command":"touch built.txt"}',
     });
     expect(entry!.inputHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('takes an answer only from someone of the chat, however it comes: the question stays open for them', async () => {
+    const decision = broker.decide(run(), 'Bash', { command: 'rm -rf build' });
+    await expect.poll(() => out.sent.length).toBe(1);
+    const [allow] = out.sent[0]!.buttons[0]!;
+    expect(await press(allow!.data, '3')).toEqual({ text: '⛔ Only people of this chat may answer it.', alert: true });
+    const id = QUESTION.decode(/^ap:(.*)$/.exec(allow!.data)![1]!)!.id;
+    expect(await broker.answerAs(id, 'always', { id: '3', identity: 'telegram:3', name: 'Eve' })).toMatchObject({ alert: true });
+    expect(broker.waitingFor(ASKER)).toBe(1);
+    expect(await press(allow!.data, '2')).toEqual({ text: '✅ Allowed' });
+    expect(await decision).toMatchObject({ behavior: 'allow' });
+  });
+
+  it('does not settle a question twice when it was answered while the answerer was looked up', async () => {
+    const decision = broker.decide(run(), 'Bash', { command: 'make' });
+    await expect.poll(() => out.sent.length).toBe(1);
+    const [allow, deny] = out.sent[0]!.buttons[0]!;
+    let looked!: () => void;
+    lookup = new Promise((resolve) => (looked = resolve));
+    const slow = press(allow!.data, '2');
+    broker.cancel(ASKER);
+    looked();
+    expect(await slow).toEqual({ text: 'This request was already answered.' });
+    expect(await decision).toEqual({ behavior: 'deny', message: 'The run ended.' });
+    expect(await press(deny!.data)).toEqual({ text: 'This request was already answered.' });
   });
 
   it('denies on Deny, and on silence', async () => {

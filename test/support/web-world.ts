@@ -9,10 +9,10 @@ export interface WebWorld {
   /** Where the pages are: `http://127.0.0.1:<port>`. */
   base: string;
   browser: Browser;
-  /** Asks the bot (in the owner's private chat) for a one-time login link. */
-  loginLink(): Promise<string>;
-  /** A phone-sized page, logged in with a fresh link, on the dashboard. */
-  loggedIn(): Promise<Page>;
+  /** Asks the bot (in the person's private chat: the owner's unless told) for a one-time login link. */
+  loginLink(userId?: number): Promise<string>;
+  /** A phone-sized page, logged in (as the owner unless told) with a fresh link, on the dashboard. */
+  loggedIn(userId?: number): Promise<Page>;
   stop(): Promise<void>;
 }
 
@@ -20,13 +20,13 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
   const port = await freePort();
   const world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, ...env });
   const browser = await launchBrowser();
-  const loginLink = async () => {
-    const before = world.telegram.botMessages(OWNER).length;
-    world.telegram.sendText({ chatId: OWNER, userId: OWNER, text: '/dashboard', firstName: 'Ada' });
+  const loginLink = async (userId = OWNER) => {
+    const before = world.telegram.botMessages(userId).length;
+    world.telegram.sendText({ chatId: userId, userId, text: '/dashboard', ...(userId === OWNER ? { firstName: 'Ada' } : {}) });
     const reply = await world.telegram.waitFor(
       () =>
         world.telegram
-          .botMessages(OWNER)
+          .botMessages(userId)
           .slice(before)
           .find((m) => /The link works once/.test(m.text ?? '')),
       20_000,
@@ -38,9 +38,9 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
     base: `http://127.0.0.1:${port}`,
     browser,
     loginLink,
-    async loggedIn() {
+    async loggedIn(userId = OWNER) {
       const page = await phonePage(browser);
-      await page.goto(await loginLink());
+      await page.goto(await loginLink(userId));
       await page.waitForSelector('header nav');
       return page;
     },
@@ -49,4 +49,22 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
       await world.stop();
     },
   };
+}
+
+/** A call of the web API from a logged-in page, with the page's own credentials: its status and body (parsed, when JSON). */
+export function apiFrom(page: Page, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: unknown }> {
+  return page.evaluate(
+    async ({ path, method, body }) => {
+      const csrf = ((await (await fetch('/api/me')).json()) as { csrf: string }).csrf;
+      const response = await fetch(path, {
+        method: method ?? 'GET',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      const json = response.headers.get('content-type')?.includes('application/json');
+      return { status: response.status, body: json && text ? (JSON.parse(text) as unknown) : text };
+    },
+    { path, method: init.method, body: init.body },
+  );
 }

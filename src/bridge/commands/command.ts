@@ -20,7 +20,7 @@ export interface CommandHost {
   statusExtras(chat: ChatSession): Promise<[string, string][]>;
   /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
   readonly attachments: Pick<Attachments, 'take' | 'save'>;
-  /** The owner: the first of BRIDGE_ALLOWED_USERS, or the console's one user. */
+  /** An owner: one of BRIDGE_OWNERS (by default the first of BRIDGE_ALLOWED_USERS), or the console's one user. */
   isOwner(chat: ChatRef, user: ChatUser): boolean;
 }
 

@@ -1,3 +1,4 @@
+import { onePersonChats, type ChatMembers } from '../../ports/chat-members.ts';
 import { chatKey, chatRef, type ChatRef, type ChatUser } from '../../ports/transport.ts';
 import type { WebIdentity } from '../auth/web-sessions.ts';
 
@@ -12,3 +13,6 @@ export function webChatOf(who: WebIdentity): { ref: ChatRef; key: string; user: 
   const ref = chatRef(WEB, who.identity.replace(/:/g, '.'));
   return { ref, key: chatKey(ref), user: { id: ref.chat, identity: who.identity, ...(who.name ? { name: who.name } : {}) } };
 }
+
+/** A web chat is its own person's alone. */
+export const webMembers: ChatMembers = onePersonChats((chat, person) => webChatOf({ identity: person }).ref.chat === chat.chat);

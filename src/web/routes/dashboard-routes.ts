@@ -15,6 +15,10 @@ import { orchestrationView } from '../views/orchestration-view.ts';
 import { runView } from '../views/run-view.ts';
 import { logLine } from '../views/log-line.ts';
 import type { WebOutbound } from '../chat/web-outbound.ts';
+import type { ChatAccess } from '../../access/chat-access.ts';
+import { chatOfKey, type ChatRef } from '../../ports/transport.ts';
+import type { SubagentRunRecord } from '../../subagents/record.ts';
+import type { Context } from 'hono';
 import { webChatOf } from '../chat/web-chat.ts';
 
 /** What the dashboard shows, from the parts that keep it. */
@@ -23,7 +27,9 @@ export interface DashboardSources {
   subagents: Subagents;
   orchestrations: Pick<OrchestrationStore, 'all' | 'get' | 'onSaved'>;
   approvals: Pick<ApprovalBroker, 'waiting' | 'onChanged' | 'answerAs'>;
-  ledger: Pick<UsageLedger, 'byDay'>;
+  /** What each person may see and answer: the chats they are in (everything, for an owner). */
+  access: Pick<ChatAccess, 'sees' | 'filter' | 'isOwner'>;
+  ledger: Pick<UsageLedger, 'byDay' | 'chats'>;
   auditFile: string;
   chats: WebOutbound;
 }
@@ -33,6 +39,8 @@ const ARCHIVED_SHOWN = 200;
 /** A quiet stream still sends this often, so proxies and phones keep it open. */
 const HEARTBEAT_MS = 15_000;
 const INPUT_PREVIEW_CHARS = 2000;
+/** Audit lines read for someone who sees only some chats, before the newest of theirs are kept. */
+const AUDIT_READ_FOR_MEMBERS = 5000;
 
 export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
@@ -42,22 +50,38 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     return c.json({ identity, name: name ?? identity, csrf });
   });
 
+  // A person sees the chats they are in: anything else is "no such", so its ids cannot be probed.
+  const person = (c: Context<WebEnv>) => c.get('session').identity;
+  const visibleRun = async (c: Context<WebEnv>): Promise<SubagentRunRecord | undefined> => {
+    const run = await sources.runs.find(c.req.param('id') ?? '');
+    return run && (await sources.access.sees(person(c), run.chat)) ? run : undefined;
+  };
+  const visibleOrchestration = async (c: Context<WebEnv>) => {
+    const record = sources.orchestrations.get(c.req.param('id') ?? '');
+    const chat = record && chatOfKey(record.chatKey);
+    return chat && (await sources.access.sees(person(c), chat)) ? record : undefined;
+  };
+  const questionsFor = (who: string) => sources.access.filter(who, sources.approvals.waiting(), (question) => chatOfKey(question.chatKey));
+
   app.get('/runs', async (c) => {
     const live = sources.runs.all();
     const ids = new Set(live.map((run) => run.runId));
-    const archived = (await sources.runs.archived()).filter((run) => !ids.has(run.runId)).slice(-ARCHIVED_SHOWN);
-    const all = [...live, ...archived].sort((a, b) => b.createdAt - a.createdAt);
+    const archived = (await sources.runs.archived()).filter((run) => !ids.has(run.runId));
+    // Filtered before the archive is cut, so someone in few chats still sees their own last ones.
+    const mine = await sources.access.filter(person(c), [...live, ...archived], (run) => run.chat);
+    const ended = mine.filter((run) => !ids.has(run.runId)).slice(-ARCHIVED_SHOWN);
+    const all = [...mine.filter((run) => ids.has(run.runId)), ...ended].sort((a, b) => b.createdAt - a.createdAt);
     return c.json(all.map((run) => runView(run)));
   });
 
   app.get('/runs/:id', async (c) => {
-    const run = await sources.runs.find(c.req.param('id'));
+    const run = await visibleRun(c);
     return run ? c.json(runView(run)) : c.json({ error: 'No such run.' }, 404);
   });
 
   // The run's log as it streams: each decoded event, then how it ended.
   app.get('/runs/:id/log', async (c) => {
-    const run = await sources.runs.find(c.req.param('id'));
+    const run = await visibleRun(c);
     if (!run) return c.json({ error: 'No such run.' }, 404);
     return streamSSE(c, async (stream) => {
       let gone = false;
@@ -73,23 +97,19 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     });
   });
 
-  app.get('/orchestrations', (c) =>
-    c.json(
-      sources.orchestrations
-        .all()
-        .sort((a, b) => b.createdAt - a.createdAt)
-        .map(orchestrationView),
-    ),
-  );
+  app.get('/orchestrations', async (c) => {
+    const all = sources.orchestrations.all().sort((a, b) => b.createdAt - a.createdAt);
+    return c.json((await sources.access.filter(person(c), all, (record) => chatOfKey(record.chatKey))).map(orchestrationView));
+  });
 
-  app.get('/orchestrations/:id', (c) => {
-    const record = sources.orchestrations.get(c.req.param('id'));
+  app.get('/orchestrations/:id', async (c) => {
+    const record = await visibleOrchestration(c);
     return record ? c.json(orchestrationView(record)) : c.json({ error: 'No such orchestration.' }, 404);
   });
 
   // The graph as the chat's picture draws it (white, so it reads in a dark page too): a `<g data-node data-state>` per step.
-  app.get('/orchestrations/:id/graph.svg', (c) => {
-    const record = sources.orchestrations.get(c.req.param('id'));
+  app.get('/orchestrations/:id/graph.svg', async (c) => {
+    const record = await visibleOrchestration(c);
     if (!record) return c.json({ error: 'No such orchestration.' }, 404);
     const svg = graphSvg(
       orchestrationGraph(record, (runId) => sources.subagents.registry.get(runId)),
@@ -98,19 +118,30 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     return c.body(svg, 200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
   });
 
-  app.get('/usage', (c) => c.json(sources.ledger.byDay()));
-
-  app.get('/audit', async (c) => {
-    const limit = Math.min(Math.max(Number(c.req.query('limit')) || 200, 1), 1000);
-    return c.json(await recentAuditEntries(sources.auditFile, limit));
+  app.get('/usage', async (c) => {
+    if (sources.access.isOwner(person(c))) return c.json(sources.ledger.byDay());
+    const keys = await sources.access.filter(person(c), sources.ledger.chats(), chatOfKey);
+    return c.json(sources.ledger.byDay(keys));
   });
 
-  app.get('/approvals', (c) => c.json(sources.approvals.waiting().map(questionView)));
+  // A line of no chat (the bridge's own, an API client's) is the owners'.
+  app.get('/audit', async (c) => {
+    const limit = Math.min(Math.max(Number(c.req.query('limit')) || 200, 1), 1000);
+    const who = person(c);
+    if (sources.access.isOwner(who)) return c.json(await recentAuditEntries(sources.auditFile, limit));
+    const recent = await recentAuditEntries(sources.auditFile, AUDIT_READ_FOR_MEMBERS);
+    return c.json((await sources.access.filter(who, recent, (entry) => (typeof entry.chat === 'string' ? chatOfKey(entry.chat) : undefined))).slice(0, limit));
+  });
+
+  app.get('/approvals', async (c) => c.json((await questionsFor(person(c))).map(questionView)));
 
   app.post('/approvals/:id', async (c) => {
     const body = await c.req.json().catch(() => ({}));
     const choice = body?.choice;
     if (choice !== 'allow' && choice !== 'deny' && choice !== 'always') return c.json({ error: 'choice must be allow, deny or always' }, 400);
+    const waiting = sources.approvals.waiting().find((question) => question.id === c.req.param('id'));
+    const chat = waiting && chatOfKey(waiting.chatKey);
+    if (chat && !(await sources.access.sees(person(c), chat))) return c.json({ error: 'No such question.' }, 404);
     const { identity, name } = c.get('session');
     const answer = await sources.approvals.answerAs(c.req.param('id'), choice, { id: identity, identity, name: name ?? identity });
     return c.json(answer);
@@ -119,12 +150,21 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   // Everything that changes, as it changes: runs, orchestrations, the questions waiting, and this person's own chat.
   app.get('/events', (c) => {
     const own = webChatOf(c.get('session'));
+    const who = person(c);
+    // Each change goes out once its chat is known to be this person's (the look-up is cached).
+    const ifSeen = (chat: ChatRef | undefined, then: () => void) => {
+      if (chat) void sources.access.sees(who, chat).then((seen) => seen && then());
+    };
     return streamSSE(c, async (stream) => {
       const send = (event: string, data: unknown) => void stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => {});
+      let lists = Promise.resolve();
       const unsubscribe = [
-        sources.runs.onSaved((run) => send('run', runView(run))),
-        sources.orchestrations.onSaved((record) => send('orchestration', orchestrationView(record))),
-        sources.approvals.onChanged(() => send('approvals', sources.approvals.waiting().map(questionView))),
+        sources.runs.onSaved((run) => ifSeen(run.chat, () => send('run', runView(run)))),
+        sources.orchestrations.onSaved((record) => ifSeen(chatOfKey(record.chatKey), () => send('orchestration', orchestrationView(record)))),
+        // In order: a list looked up later never goes out before one looked up earlier.
+        sources.approvals.onChanged(() => {
+          lists = lists.then(async () => send('approvals', (await questionsFor(who)).map(questionView)));
+        }),
         sources.chats.watch((chat, message) => {
           if (chat === own.key) send('chat', message);
         }),

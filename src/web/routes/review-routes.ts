@@ -5,11 +5,15 @@ import type { RunReview } from '../../subagents/run-review.ts';
 import type { SubagentRunRecord } from '../../subagents/record.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import type { WebSession } from '../auth/web-sessions.ts';
+import type { ChatAccess } from '../../access/chat-access.ts';
+import type { Context } from 'hono';
 
 export interface ReviewSources {
   review: Pick<RunReview, 'diff' | 'merge' | 'discard' | 'mayChange'>;
   findRun: (id: string) => Promise<SubagentRunRecord | undefined>;
-  /** Whether this person is the owner (the first of BRIDGE_ALLOWED_USERS). */
+  /** Whether this person sees the run's chat: a run of a chat they are not in is no run for them. */
+  access: Pick<ChatAccess, 'sees'>;
+  /** Whether this person is an owner (BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS). */
   isOwner: (identity: string) => boolean;
 }
 
@@ -21,8 +25,13 @@ export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
     return { transport, userId, ...(session.name ? { name: session.name } : {}), owner: sources.isOwner(session.identity), via: 'dashboard' };
   };
 
+  const visibleRun = async (c: Context<WebEnv>) => {
+    const run = await sources.findRun(c.req.param('id') ?? '');
+    return run && (await sources.access.sees(c.get('session').identity, run.chat)) ? run : undefined;
+  };
+
   app.get('/:id/diff', async (c) => {
-    const run = await sources.findRun(c.req.param('id'));
+    const run = await visibleRun(c);
     if (!run) return c.json({ error: 'No such run.' }, 404);
     const diff = await sources.review.diff(run);
     if (!diff.ok) return c.json({ error: plainText(refusedText(diff)) }, 409);
@@ -31,14 +40,14 @@ export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
   });
 
   app.post('/:id/merge', async (c) => {
-    const run = await sources.findRun(c.req.param('id'));
+    const run = await visibleRun(c);
     if (!run) return c.json({ error: 'No such run.' }, 404);
     const merged = await sources.review.merge(run, reviewer(c.get('session')));
     return merged.ok ? c.json({ text: plainText(mergedText(merged)) }) : c.json({ error: plainText(refusedText(merged)), files: merged.files ?? [] }, 409);
   });
 
   app.post('/:id/discard', async (c) => {
-    const run = await sources.findRun(c.req.param('id'));
+    const run = await visibleRun(c);
     if (!run) return c.json({ error: 'No such run.' }, 404);
     const body = await c.req.json().catch(() => ({}));
     const confirmed = typeof body?.confirmedCommits === 'number' ? { confirmedCommits: body.confirmedCommits } : {};

@@ -13,7 +13,7 @@ import { pressButton, sendText, type ActionDeps, type PressButtonOptions, type S
 import { sendFile, type SendFileOptions } from './user-files.ts';
 import { editText, forgeButtonPress, forgeText, type EditTextOptions, type ForgedTextOptions } from './forged-updates.ts';
 import { waitUntil, type Check } from './wait-for.ts';
-import { World } from './world.ts';
+import { World, type Standing } from './world.ts';
 
 export interface FakeTelegramOptions {
   /** Default "123456789:TEST-fake-telegram-token"; the bot id is the part before ':'. */
@@ -192,6 +192,11 @@ export class FakeTelegram {
    */
   failNext(method: string, fault: Fault, options?: FaultOptions): void {
     this.deps.faults.add(method, fault, options);
+  }
+
+  /** How a user stands in a group from now on (getChatMember's answer): `left`, `kicked`, `member`, … */
+  setStanding(chatId: number, userId: number, standing: Standing): void {
+    this.deps.world.setStanding(chatId, userId, standing);
   }
 
   /** Forgets every planned fault not yet used. */

@@ -5,6 +5,6 @@ export type { CallbackAnswer } from './bot-state.ts';
 export type { Fault, FaultOptions } from './faults.ts';
 export type { ChatType, PressButtonOptions, SendTextOptions, UserOptions } from './user-actions.ts';
 export type { SendFileOptions } from './user-files.ts';
-export type { FileKind, MessageContent, MessageVersion } from './world.ts';
+export type { FileKind, MessageContent, MessageVersion, Standing } from './world.ts';
 export type { ParseMode } from './formatting/format-text.ts';
 export type { EditTextOptions, ForgedTextOptions } from './forged-updates.ts';

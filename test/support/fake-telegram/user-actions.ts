@@ -131,6 +131,7 @@ export function postMessage(
   const { world } = deps;
   const user = userFrom(world, options);
   const chat = world.ensureChat(chatFor(options, user));
+  if (chat.chat.type !== 'private') world.joined(chat.chat.id, user.id);
   const replied = options.replyTo === undefined ? undefined : world.message(options.chatId, options.replyTo);
   if (options.replyTo !== undefined && !replied) {
     throw new Error(`${action}: message ${options.replyTo} does not exist in chat ${options.chatId}`);

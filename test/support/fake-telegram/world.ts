@@ -90,6 +90,9 @@ export interface MessageRecord {
   readonly topicName: string | undefined;
 }
 
+/** A user's place in a group, as getChatMember reports it (`restricted` may or may not still be in it). */
+export type Standing = { status: 'creator' | 'administrator' | 'member' | 'left' | 'kicked' } | { status: 'restricted'; isMember: boolean };
+
 export interface ChatRecord {
   chat: Chat;
   nextMessageId: number;
@@ -116,6 +119,8 @@ const FILE_ID_PREFIX: Record<FileKind, string> = {
 export class World {
   private readonly users = new Map<number, User>();
   private readonly chats = new Map<number, ChatRecord>();
+  /** Each group's people and how they stand there; someone never seen in a group has left it. */
+  private readonly standings = new Map<number, Map<number, Standing>>();
   private readonly files = new Map<string, StoredDocument>();
   private readonly filesByPath = new Map<string, StoredDocument>();
   /** Each size's file_id to all sizes of its photo, so that re-sending any of them re-sends the photo. */
@@ -136,6 +141,22 @@ export class World {
   upsertUser(user: User): User {
     this.users.set(user.id, user);
     return user;
+  }
+
+  /** How a user stands in a group: what getChatMember answers. */
+  standing(chatId: number, userId: number): Standing {
+    return this.standings.get(chatId)?.get(userId) ?? { status: 'left' };
+  }
+
+  setStanding(chatId: number, userId: number, standing: Standing): void {
+    const people = this.standings.get(chatId) ?? new Map<number, Standing>();
+    people.set(userId, standing);
+    this.standings.set(chatId, people);
+  }
+
+  /** Someone who writes in a group is in it, unless a test said how they stand. */
+  joined(chatId: number, userId: number): void {
+    if (!this.standings.get(chatId)?.has(userId)) this.setStanding(chatId, userId, { status: 'member' });
   }
 
   chat(id: number): ChatRecord | undefined {

@@ -1,4 +1,5 @@
 import { answerCallbackQuery } from './callback-query.ts';
+import { getChatMember } from './chat-member.ts';
 import { sendChatAction } from './chat-action.ts';
 import { deleteMyCommands, getMyCommands, setMyCommands } from './commands.ts';
 import type { MethodHandler } from './context.ts';
@@ -32,6 +33,7 @@ const HANDLERS: Record<string, MethodHandler> = {
   sendDocument,
   sendPhoto,
   getFile,
+  getChatMember,
 };
 
 // Telegram matches method names case-insensitively.
