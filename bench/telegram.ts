@@ -1,13 +1,6 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createApp } from '../src/app.ts';
-import { ChatStore } from '../src/store/chat-store.ts';
-import { telegram as telegramTransport } from '../src/telegram/transport.ts';
-import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
-import { fakeCliWorld } from '../test/support/fake-cli.ts';
-import { testConfig } from '../test/support/test-config.ts';
+import { readFile } from 'node:fs/promises';
+import { startBenchBot } from './bot.ts';
 import type { BenchResult } from './report.ts';
-import { silentLog } from '../src/log/logger.ts';
 
 const OWNER = 7;
 
@@ -17,19 +10,8 @@ const OWNER = 7;
  * the CLI printing its result line to the answer reaching the Bot API.
  */
 export async function benchTelegram(dir: string): Promise<BenchResult[]> {
-  const telegram = await FakeTelegram.start();
-  const cli = await fakeCliWorld();
-  const work = join(dir, 'work');
-  await mkdir(work, { recursive: true });
-  const config = await testConfig({
-    dataDir: dir,
-    workdir: work,
-    env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER) },
-  });
-  const transport = telegramTransport.create({ env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot }, dataDir: dir });
-  await transport.connect(silentLog());
-  const app = await createApp({ config, store: await ChatStore.open(dir), out: transport.out, log: silentLog() });
-  const serving = transport.serve(app.host, silentLog());
+  const bot = await startBenchBot(dir, { env: { BRIDGE_ALLOWED_USERS: String(OWNER) } });
+  const { telegram, cli, app } = bot;
   const results: BenchResult[] = [];
   let chat = -1;
   try {
@@ -70,11 +52,7 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p50', value: percentile(50), unit: 'ms', note: `${latencies.length} turns` });
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p99', value: percentile(99), unit: 'ms' });
   } finally {
-    await transport.stop();
-    await serving;
-    await app.shutdown();
-    await telegram.close();
-    await cli.cleanup();
+    await bot.stop();
   }
   return results;
 }
