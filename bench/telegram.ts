@@ -1,3 +1,4 @@
+import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { startBenchBot } from './bot.ts';
 import type { BenchResult } from './report.ts';
@@ -7,13 +8,15 @@ const OWNER = 7;
 /**
  * The whole bot in this process (grammY over real HTTP to the fake Bot API, the fake CLI
  * as a real process): Bot API calls per turn as the CLI gets chattier, and the time from
- * the CLI printing its result line to the answer reaching the Bot API.
+ * the CLI printing its result line to the answer reaching the Bot API; and how often a chatty
+ * turn rewrites the chat store (chats.json), per tool call.
  */
 export async function benchTelegram(dir: string): Promise<BenchResult[]> {
   const bot = await startBenchBot(dir, { env: { BRIDGE_ALLOWED_USERS: String(OWNER) } });
   const { telegram, cli, app } = bot;
   const results: BenchResult[] = [];
   let chat = -1;
+  const storeWrites = countWrites(dir, 'chats.json');
   try {
     for (const [tools, pace] of [
       [0, 0],
@@ -23,6 +26,7 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     ] as const) {
       const chatId = chat--;
       const before = telegram.calls.length;
+      const writesBefore = storeWrites.count();
       telegram.sendText({ chatId, userId: OWNER, text: `tools:${tools} pace:${pace}`, chatType: 'group' });
       await telegram.waitFor(() => telegram.botMessages(chatId).some((m) => m.text?.startsWith('echo:')), 120_000);
       await app.bridge.idle();
@@ -36,6 +40,16 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
         unit: 'calls',
         note: `${edits} edits`,
       });
+      if (tools >= 200) {
+        const writes = storeWrites.count() - writesBefore;
+        results.push({
+          suite: 'telegram',
+          name: `chat store writes per tool call, turn with ${tools} tool calls over ${seconds} s`,
+          value: Math.round((writes / tools) * 1000) / 1000,
+          unit: 'writes',
+          note: `${writes} writes of chats.json for the whole turn`,
+        });
+      }
     }
     const latencies: number[] = [];
     for (let i = 0; i < 100; i++) {
@@ -52,6 +66,7 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p50', value: percentile(50), unit: 'ms', note: `${latencies.length} turns` });
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p99', value: percentile(99), unit: 'ms' });
   } finally {
+    storeWrites.close();
     await bot.stop();
   }
   return results;
@@ -64,4 +79,16 @@ async function emittedAt(logFile: string, prompt: string): Promise<number> {
     .split('\n')
     .map((line) => JSON.parse(line) as { prompt: string; emittedAt: number });
   return lines.findLast((line) => line.prompt === prompt)!.emittedAt;
+}
+
+/**
+ * Writes of `file` in `dir`, as the file system sees them: each is a temporary file renamed
+ * onto it (lowdb's atomic write), one rename event naming the file.
+ */
+function countWrites(dir: string, file: string): { count(): number; close(): void } {
+  let writes = 0;
+  const watcher = watch(dir, (event, name) => {
+    if (event === 'rename' && name === file) writes++;
+  });
+  return { count: () => writes, close: () => watcher.close() };
 }
