@@ -4,6 +4,7 @@ import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { silentLog } from '../src/log/logger.ts';
 import { ChatStore } from '../src/store/chat-store.ts';
+import { ensurePrivateDir } from '../src/store/json-store.ts';
 import { telegram as telegramTransport } from '../src/telegram/transport.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../test/support/fake-cli.ts';
 import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
@@ -26,6 +27,8 @@ export async function startBenchBot(
   dir: string,
   options: { env?: Record<string, string>; floodLimits?: boolean; cli?: { name: 'claude' | 'codex'; command: string }; workdir?: string } = {},
 ): Promise<BenchBot> {
+  // As the bridge's start makes it: a real CLI's working directory is elsewhere.
+  await ensurePrivateDir(dir);
   const telegram = await FakeTelegram.start(options.floodLimits ? { floodLimits: true } : {});
   const cli = await fakeCliWorld();
   const work = options.workdir ?? join(dir, 'work');

@@ -1,13 +1,5 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createApp } from '../src/app.ts';
-import { ChatStore } from '../src/store/chat-store.ts';
-import { telegram as telegramTransport } from '../src/telegram/transport.ts';
-import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
-import { fakeCliWorld } from '../test/support/fake-cli.ts';
-import { testConfig } from '../test/support/test-config.ts';
+import { startBenchBot } from './bot.ts';
 import type { BenchResult } from './report.ts';
-import { silentLog } from '../src/log/logger.ts';
 
 const PRIVATE_CHATS = 40;
 const GROUPS = 10;
@@ -21,20 +13,9 @@ const SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 120);
  * progress edits must be coalesced into what the limits allow.
  */
 export async function benchFlood(dir: string): Promise<BenchResult[]> {
-  const telegram = await FakeTelegram.start({ floodLimits: true });
-  const cli = await fakeCliWorld();
-  const work = join(dir, 'work');
-  await mkdir(work, { recursive: true });
   const users = Array.from({ length: PRIVATE_CHATS }, (_, i) => 2001 + i);
-  const config = await testConfig({
-    dataDir: dir,
-    workdir: work,
-    env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: users.join(',') },
-  });
-  const transport = telegramTransport.create({ env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot }, dataDir: dir });
-  await transport.connect(silentLog());
-  const app = await createApp({ config, store: await ChatStore.open(dir), out: transport.out, log: silentLog() });
-  const serving = transport.serve(app.host, silentLog());
+  const bot = await startBenchBot(dir, { floodLimits: true, env: { BRIDGE_ALLOWED_USERS: users.join(',') } });
+  const { telegram, app } = bot;
   const chats = [
     ...users.map((user) => ({ chatId: user, userId: user })),
     ...Array.from({ length: GROUPS }, (_, i) => ({ chatId: -3001 - i, userId: users[i]! })),
@@ -63,10 +44,6 @@ export async function benchFlood(dir: string): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    await transport.stop();
-    await serving;
-    await app.shutdown();
-    await telegram.close();
-    await cli.cleanup();
+    await bot.stop();
   }
 }

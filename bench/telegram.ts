@@ -1,37 +1,22 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createApp } from '../src/app.ts';
-import { ChatStore } from '../src/store/chat-store.ts';
-import { telegram as telegramTransport } from '../src/telegram/transport.ts';
-import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
-import { fakeCliWorld } from '../test/support/fake-cli.ts';
-import { testConfig } from '../test/support/test-config.ts';
+import { watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { startBenchBot } from './bot.ts';
 import type { BenchResult } from './report.ts';
-import { silentLog } from '../src/log/logger.ts';
 
 const OWNER = 7;
 
 /**
  * The whole bot in this process (grammY over real HTTP to the fake Bot API, the fake CLI
  * as a real process): Bot API calls per turn as the CLI gets chattier, and the time from
- * the CLI printing its result line to the answer reaching the Bot API.
+ * the CLI printing its result line to the answer reaching the Bot API; and how often a chatty
+ * turn rewrites the chat store (chats.json), per tool call.
  */
 export async function benchTelegram(dir: string): Promise<BenchResult[]> {
-  const telegram = await FakeTelegram.start();
-  const cli = await fakeCliWorld();
-  const work = join(dir, 'work');
-  await mkdir(work, { recursive: true });
-  const config = await testConfig({
-    dataDir: dir,
-    workdir: work,
-    env: { ...cli.env, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER) },
-  });
-  const transport = telegramTransport.create({ env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot }, dataDir: dir });
-  await transport.connect(silentLog());
-  const app = await createApp({ config, store: await ChatStore.open(dir), out: transport.out, log: silentLog() });
-  const serving = transport.serve(app.host, silentLog());
+  const bot = await startBenchBot(dir, { env: { BRIDGE_ALLOWED_USERS: String(OWNER) } });
+  const { telegram, cli, app } = bot;
   const results: BenchResult[] = [];
   let chat = -1;
+  const storeWrites = countWrites(dir, 'chats.json');
   try {
     for (const [tools, pace] of [
       [0, 0],
@@ -41,6 +26,7 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     ] as const) {
       const chatId = chat--;
       const before = telegram.calls.length;
+      const writesBefore = storeWrites.count();
       telegram.sendText({ chatId, userId: OWNER, text: `tools:${tools} pace:${pace}`, chatType: 'group' });
       await telegram.waitFor(() => telegram.botMessages(chatId).some((m) => m.text?.startsWith('echo:')), 120_000);
       await app.bridge.idle();
@@ -54,6 +40,16 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
         unit: 'calls',
         note: `${edits} edits`,
       });
+      if (tools >= 200) {
+        const writes = storeWrites.count() - writesBefore;
+        results.push({
+          suite: 'telegram',
+          name: `chat store writes per tool call, turn with ${tools} tool calls over ${seconds} s`,
+          value: Math.round((writes / tools) * 1000) / 1000,
+          unit: 'writes',
+          note: `${writes} writes of chats.json for the whole turn`,
+        });
+      }
     }
     const latencies: number[] = [];
     for (let i = 0; i < 100; i++) {
@@ -70,11 +66,8 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p50', value: percentile(50), unit: 'ms', note: `${latencies.length} turns` });
     results.push({ suite: 'telegram', name: 'result line → answer at the Bot API, p99', value: percentile(99), unit: 'ms' });
   } finally {
-    await transport.stop();
-    await serving;
-    await app.shutdown();
-    await telegram.close();
-    await cli.cleanup();
+    storeWrites.close();
+    await bot.stop();
   }
   return results;
 }
@@ -86,4 +79,16 @@ async function emittedAt(logFile: string, prompt: string): Promise<number> {
     .split('\n')
     .map((line) => JSON.parse(line) as { prompt: string; emittedAt: number });
   return lines.findLast((line) => line.prompt === prompt)!.emittedAt;
+}
+
+/**
+ * Writes of `file` in `dir`, as the file system sees them: each is a temporary file renamed
+ * onto it (lowdb's atomic write), one rename event naming the file.
+ */
+function countWrites(dir: string, file: string): { count(): number; close(): void } {
+  let writes = 0;
+  const watcher = watch(dir, (event, name) => {
+    if (event === 'rename' && name === file) writes++;
+  });
+  return { count: () => writes, close: () => watcher.close() };
 }

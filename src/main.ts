@@ -60,6 +60,11 @@ async function main(argv: string[]): Promise<number> {
   try {
     await transport.connect(log);
   } catch (error) {
+    // What the transport keeps cannot be written (its data directory): the setup's to fix.
+    if (error instanceof ConfigError) {
+      console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
+      return EX_CONFIG;
+    }
     if (!(error instanceof TransportRefusedError)) throw error;
     log.fatal(error.message);
     return EX_CONFIG;

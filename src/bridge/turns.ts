@@ -16,6 +16,23 @@ import type { ChatSession } from './chat-session.ts';
 import { chatHandoff, handoffFooter } from './commands/handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
+/**
+ * A top-level tool call is noted in the chat's record once it has lasted this long: most calls
+ * of a chatty turn end sooner, and noting each one's start and end rewrote the chat store twice
+ * a call. A restart's drain notes the call at work at once.
+ */
+const NOTE_CALL_AFTER_MS = 1000;
+
+/** What a running turn's record says of its tool calls, and the one at work. */
+interface CallNotes {
+  chat: ChatSession;
+  /** The record says a tool was called (once a turn, at its first call). */
+  toolCalled: boolean;
+  /** The record names a call in flight, which an end must clear. */
+  inFlightNoted: boolean;
+  current?: { id: string; text: string; timer?: NodeJS.Timeout; noted?: boolean };
+}
+
 /** Someone following one turn (an API client that sent its message): its events, then its outcome. */
 export interface TurnWatch {
   onEvent?(event: AgentEvent): void;
@@ -43,8 +60,8 @@ export class Turns {
   private readonly running = new Set<Promise<void>>();
   private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
   private shuttingDown = false;
-  /** Each running turn's top-level tool call at work, by turn id. */
-  private readonly calls = new Map<string, string>();
+  /** What each running turn's record says of its tool calls, by turn id. */
+  private readonly calls = new Map<string, CallNotes>();
 
   constructor(private readonly options: TurnsOptions) {}
 
@@ -120,6 +137,7 @@ export class Turns {
       })
       .then(async (outcome) => {
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
+        this.forgetCalls(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
@@ -143,21 +161,51 @@ export class Turns {
   /** From now, a stopped turn stays pending: it is resumed (or the chat hears about it) after the restart. */
   shutDown(): void {
     this.shuttingDown = true;
+    for (const [turnId, notes] of this.calls) this.noteInFlight(turnId, notes);
   }
 
   /**
-   * Notes the tool call at work in the turn's pending message, so a turn a restart cuts short
-   * is resumed knowing it (and one that called none can simply run again). The store
-   * coalesces writes, so a chatty turn costs few.
+   * Notes in the turn's pending message that it called a tool (at once: such a turn is not
+   * simply run again after a restart) and the call at work once it has lasted (a restart
+   * resumes the turn knowing it), so a chatty turn's many quick calls cost no writes.
    */
   private noteCall(chat: ChatSession, turnId: string, event: AgentEvent): void {
     if (event.type === 'tool_start' && !event.parentId) {
-      this.calls.set(turnId, event.id);
-      void chat.updatePending(turnId, { toolCalled: true, inFlight: truncate(`${event.name} ${toolSummary(event.name, event.input)}`.trim(), 200) });
-    } else if (event.type === 'tool_end' && this.calls.get(turnId) === event.id) {
-      this.calls.delete(turnId);
-      void chat.updatePending(turnId, { inFlight: undefined });
-    } else if (event.type === 'exit') this.calls.delete(turnId);
+      const notes = this.calls.get(turnId) ?? { chat, toolCalled: false, inFlightNoted: false };
+      this.calls.set(turnId, notes);
+      clearTimeout(notes.current?.timer);
+      notes.current = { id: event.id, text: truncate(`${event.name} ${toolSummary(event.name, event.input)}`.trim(), 200) };
+      if (!notes.toolCalled) {
+        notes.toolCalled = true;
+        void chat.updatePending(turnId, { toolCalled: true });
+      }
+      if (this.shuttingDown) this.noteInFlight(turnId, notes);
+      else notes.current.timer = setTimeout(() => this.noteInFlight(turnId, notes), NOTE_CALL_AFTER_MS).unref();
+    } else if (event.type === 'tool_end') {
+      const notes = this.calls.get(turnId);
+      if (notes?.current?.id !== event.id) return;
+      clearTimeout(notes.current.timer);
+      notes.current = undefined;
+      if (notes.inFlightNoted) {
+        notes.inFlightNoted = false;
+        void chat.updatePending(turnId, { inFlight: undefined });
+      }
+    } else if (event.type === 'exit') this.forgetCalls(turnId);
+  }
+
+  private forgetCalls(turnId: string): void {
+    clearTimeout(this.calls.get(turnId)?.current?.timer);
+    this.calls.delete(turnId);
+  }
+
+  /** The call at work goes into the record now (it has lasted, or a restart is coming). */
+  private noteInFlight(turnId: string, notes: CallNotes): void {
+    const current = notes.current;
+    if (!current || current.noted) return;
+    clearTimeout(current.timer);
+    current.noted = true;
+    notes.inFlightNoted = true;
+    void notes.chat.updatePending(turnId, { inFlight: current.text });
   }
 
   isIdle(): boolean {

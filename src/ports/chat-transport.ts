@@ -66,7 +66,11 @@ export interface Transport {
   readonly downloads?: Downloads;
   /** One round trip to its service, for /status; none where there is no service. */
   readonly roundTripMs?: () => Promise<number>;
-  /** Reaches its service before anything is served, waiting out a network that is not up yet; a TransportRefusedError when the service refuses it. */
+  /**
+   * Reaches its service before anything is served, waiting out a network that is not up yet; a
+   * TransportRefusedError when the service refuses it, a ConfigError when what it keeps in the
+   * data directory cannot be written.
+   */
   connect(log: Log): Promise<void>;
   /** Feeds the host until stopped, or until it ends by itself (the console at the end of its input, once all work is done). */
   serve(host: TransportHost, log: Log): Promise<void>;

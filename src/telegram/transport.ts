@@ -25,6 +25,7 @@ export const telegram: TransportKind = {
     const bot: Bot = createBot(settings);
     let me: UserFromGetMe | undefined;
     let running: TelegramBridge | undefined;
+    let journal: UpdateJournal | undefined;
     let stopped = false;
     return {
       id: TELEGRAM,
@@ -36,11 +37,12 @@ export const telegram: TransportKind = {
       downloads: new TelegramDownloads(bot.api, { token: settings.token, apiRoot: settings.apiRoot }),
       roundTripMs: telegramRoundTrip(settings),
       async connect(log) {
+        journal = await UpdateJournal.open(sources.dataDir);
         me = await reachTelegram(settings, log);
       },
       async serve(host, log) {
         if (stopped) return;
-        running = await startTelegram(bot, me!, host, this.out, log, await UpdateJournal.open(sources.dataDir));
+        running = await startTelegram(bot, me!, host, this.out, log, journal!);
         // Stopped while it started: it takes nothing more from Telegram (what it took is in the journal).
         if (stopped) await running.stop();
         await running.runner.task();

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Context, MiddlewareFn } from 'grammy';
 import type { Update } from 'grammy/types';
 import { openJsonStore } from '../store/json-store.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import type { Low } from 'lowdb';
 
 interface JournalData {
@@ -32,8 +33,21 @@ export class UpdateJournal {
     this.seen = new Set(db.data.seen);
   }
 
+  /**
+   * Written once at once: a journal that cannot write would fail at every getUpdates, and the
+   * bridge would take nothing from Telegram while looking up, so that stops the start instead.
+   */
   static async open(dataDir: string): Promise<UpdateJournal> {
-    return new UpdateJournal(await openJsonStore<JournalData>(join(dataDir, 'telegram-updates.json'), { pending: {}, seen: [] }));
+    const file = join(dataDir, 'telegram-updates.json');
+    const db = await openJsonStore<JournalData>(file, { pending: {}, seen: [] });
+    try {
+      await db.write();
+    } catch (error) {
+      throw new ConfigError(
+        `${file}: cannot keep the messages taken from Telegram (${(error as Error).message}); the bridge must be able to write in BRIDGE_DATA_DIR`,
+      );
+    }
+    return new UpdateJournal(db);
   }
 
   /** A batch from getUpdates, kept before anything asks for the next batch (which tells Telegram it is taken). */

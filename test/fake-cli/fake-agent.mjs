@@ -43,12 +43,14 @@
 // process stays, messages not yet started are reported `still_queued` and stay) and
 // `set_permission_mode` (in `plan` mode a turn proposes "PLAN: <prompt>" through ExitPlanMode
 // and goes on only when it is allowed).
-// Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt, agents (what --agents held), mcpServers} to $FAKE_CLI_LOG when set; sessions
+// Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt, launchedAt (when its process began, before Node
+// loaded this script), agents (what --agents held), mcpServers} to $FAKE_CLI_LOG when set; sessions
 // persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
@@ -106,6 +108,7 @@ function logTurn(prompt) {
       pid: process.pid,
       envNames: Object.keys(process.env).sort(),
       startedAt: Date.now(),
+      launchedAt: Math.round(performance.timeOrigin),
       // What --agents held: the file is the turn's own and gone once it ends.
       ...(flag('--agents') ? { agents: JSON.parse(readFileSync(flag('--agents'), 'utf8')) } : {}),
       ...(flag('--mcp-config') && existsSync(flag('--mcp-config'))

@@ -18,7 +18,7 @@ export interface FakeCliWorld {
   dir: string;
   /** Environment for the fake CLI: where it logs its invocations and keeps sessions. */
   env: Record<string, string | undefined>;
-  /** Every invocation so far: argv, cwd, prompt, resume id, pid, the names of its environment variables, and when it started (ms since the epoch). */
+  /** Every invocation so far: argv, cwd, prompt, resume id, pid, the names of its environment variables, when it started (ms since the epoch) and when its process began. */
   invocations(): Promise<
     {
       argv: string[];
@@ -30,6 +30,8 @@ export interface FakeCliWorld {
       pid: number;
       envNames: string[];
       startedAt: number;
+      /** When its process began (before Node loaded the script): what start-up took is `startedAt` less this. */
+      launchedAt: number;
       agents?: Record<string, Record<string, unknown>>;
       mcpServers?: string[];
     }[]

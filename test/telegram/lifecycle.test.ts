@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,22 @@ describe('bridge lifecycle', () => {
     await answer(/^↻ Resuming after the restart: “grandchild hang”$/);
     await expect.poll(() => alive(cli!.pid)).toBe(false);
     expect(world.bridge.log()).toMatch(/^warn: stopped 1 CLI process group\(s\) left running by a previous bridge/m);
+  });
+
+  it('makes a data directory that is not there yet, owner-only, and keeps what it takes from Telegram in it', async () => {
+    const parent = await tempDir('bridge-parent-');
+    const dataDir = join(parent.path, 'not', 'yet');
+    try {
+      world = await startTelegramWorld({ BRIDGE_DATA_DIR: dataDir });
+      say('hello');
+      await answer(/^echo: hello/);
+      expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+      expect((await stat(join(dataDir, 'telegram-updates.json'))).isFile()).toBe(true);
+    } finally {
+      await world?.stop();
+      world = undefined;
+      await parent.remove();
+    }
   });
 
   it('warns loudly and serves no one without an allowlist', async () => {
@@ -146,6 +162,42 @@ describe('start-up errors', () => {
     } finally {
       taken.close();
       await telegram.close();
+    }
+  });
+
+  it('exits 78 with one line naming the file when the update journal cannot be written, rather than take nothing from Telegram', async () => {
+    const telegram = await FakeTelegram.start();
+    const data = await tempDir('bridge-data-');
+    // The journal is written through a temporary file beside it: a directory in its place fails
+    // every write, as a full or read-only disk would (whatever the permissions, for root too).
+    await mkdir(join(data.path, '.telegram-updates.json.tmp'));
+    const bridge = startBridgeProcess({
+      BRIDGE_DATA_DIR: data.path,
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      BRIDGE_ALLOWED_USERS: String(OWNER),
+    });
+    let exit: { code: number | undefined } | undefined;
+    void bridge.exited.then((result) => (exit = result));
+    try {
+      await expect.poll(() => exit ?? /jsonl-bridge running as/.test(bridge.log()), { timeout: 30_000 }).toBeTruthy();
+      expect(exit?.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
+      const told = bridge
+        .stderr()
+        .trim()
+        .split('\n')
+        .filter((line) => parseLogLine(line)?.level !== 'info');
+      expect(told).toEqual([
+        expect.stringMatching(
+          /^jsonl-bridge: \/.*\/telegram-updates\.json: cannot keep the messages taken from Telegram \(EISDIR: .*\); the bridge must be able to write in BRIDGE_DATA_DIR$/,
+        ),
+      ]);
+      expect(telegram.callsTo('getUpdates')).toEqual([]);
+    } finally {
+      if (!exit) bridge.kill('SIGKILL');
+      await bridge.exited;
+      await telegram.close();
+      await data.remove();
     }
   });
 

@@ -1,3 +1,4 @@
+import { watch } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -102,6 +103,38 @@ describe('a restart drains', () => {
     await world.restart();
     await waitText(/^↻ Resuming after the restart: “hang until the second signal”$/);
     await waitText(/^echo: The bridge that runs you restarted/);
+  });
+});
+
+describe('what a turn at work notes for a restart', () => {
+  it('a chatty turn’s quick tool calls do not rewrite the chat store each (it said two writes a call)', async () => {
+    world = await startTelegramWorld();
+    say('warm up');
+    await waitText(/^echo: warm up/);
+    // Each write of chats.json renames a temporary file onto it.
+    let writes = 0;
+    const watcher = watch(world.dataDir, (event, name) => void (event === 'rename' && name === 'chats.json' && writes++));
+    try {
+      say('tools:100 pace:10 chatty');
+      await waitText(/^echo: tools:100 pace:10 chatty/);
+      await world.bridge.waitForLog(/turn completed/);
+    } finally {
+      watcher.close();
+    }
+    // The message taken, the turn started and its first call, its session, its end: a few a turn, none a call.
+    expect(writes).toBeGreaterThan(0);
+    expect(writes).toBeLessThan(10);
+  });
+
+  it('a call that lasts is noted, so a kill then resumes the turn naming it', async () => {
+    world = await startTelegramWorld();
+    say('hang-in-tool build it');
+    await expect.poll(() => readFile(join(world!.dataDir, 'chats.json'), 'utf8'), { timeout: 20_000 }).toContain('"inFlight": "Bash make build"');
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    const answer = await waitText(/^echo: The bridge that runs you restarted/);
+    expect(answer.text).toContain('The tool call in flight was: Bash make build');
   });
 });
 
