@@ -253,7 +253,7 @@ function apiScopes(raw: string | undefined, clients: string[], bareNumbers: stri
     const [, name, list] = match as unknown as [string, string, string];
     if (!clients.includes(name))
       throw new ConfigError(`BRIDGE_API_SCOPES: "${name}" is not a client of BRIDGE_API_TOKENS (${clients.length ? clients.join(', ') : 'none is set'})`);
-    if (name in scopes) throw new ConfigError(`BRIDGE_API_SCOPES: the client "${name}" is named twice`);
+    if (Object.hasOwn(scopes, name)) throw new ConfigError(`BRIDGE_API_SCOPES: the client "${name}" is named twice`);
     if (list.trim() === '*') {
       scopes[name] = '*';
       continue;

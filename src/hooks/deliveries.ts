@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import { openJsonStore } from '../store/json-store.ts';
+import { own } from '../store/own.ts';
 
 /** How long a delivery id is remembered: a sender's retry (or a person's "Redeliver") within it starts nothing new. */
 export const DELIVERY_KEEP_MS = 7 * 24 * 3_600_000;
@@ -43,7 +44,7 @@ export class DeliveryIds {
       const started = await twin;
       if (started) return { first: false, record: started };
     }
-    const known = this.db.data.deliveries[key];
+    const known = own(this.db.data.deliveries, key);
     if (known && known.at > now - DELIVERY_KEEP_MS) return { first: false, record: known };
     let settle!: (record: DeliveryRecord | undefined) => void;
     this.starting.set(key, new Promise((resolve) => (settle = resolve)));

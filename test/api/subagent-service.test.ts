@@ -220,6 +220,16 @@ describe('the SubagentService', () => {
     });
     for (const run of held) await api.call('CancelSubagent', { subagentId: run.subagentId });
   });
+  it('answers ids every object inherits (__proto__, constructor) as unknown ones, not as an internal error', async () => {
+    for (const id of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const unknown = { code: status.NOT_FOUND, details: `no subagent run ${id} (ended runs are kept for a while, then archived)` };
+      expect(await refusal(api.call('SendToSubagent', { subagentId: id, text: 'hi' }))).toEqual(unknown);
+      expect(await refusal(api.call('CancelSubagent', { subagentId: id }))).toEqual(unknown);
+      expect(await refusal(api.call('RevokeAutoApprove', { subagentId: id }))).toEqual(unknown);
+      expect(await refusal(api.stream('WatchSubagent', { subagentId: id }))).toEqual(unknown);
+      expect(await refusal(api.stream('WatchOrchestration', { orchestrationId: id }))).toEqual({ code: status.NOT_FOUND, details: `no orchestration ${id}` });
+    }
+  });
 });
 
 describe('the SubagentService’s scopes', () => {
