@@ -186,9 +186,8 @@ export async function createApp(options: {
       signer: new QueueSigner(config.queueSecret!),
       log,
     });
-  // Runs of no chat have nobody to ask: in a bridge that does not bypass, they only read.
-  const chatMode = (address: ChatRef): PermissionMode =>
-    isNoChat(address) ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
+  // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
+  const chatMode = (address: ChatRef): PermissionMode => (isNoChat(address) ? (config.api?.noChatMode ?? 'safe') : chats.get(address).permissionMode);
   const subagents = new Subagents({
     config,
     store: runStore,
