@@ -21,7 +21,7 @@ import { graphSvg } from './pictures/graph-svg.ts';
 import { svgToPng } from './pictures/render-png.ts';
 import { plain } from './rich/index.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
-import { isNoChat, NO_CHAT, wholeChatKey, type ChatRef, type Outbound } from './ports/transport.ts';
+import { isNoChat, NO_CHAT, userKey, wholeChatKey, type ChatRef, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost } from './ports/chat-transport.ts';
 import { DailyBudget } from './usage/budget.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
@@ -60,6 +60,7 @@ import { ScheduleStore } from './schedules/schedule-store.ts';
 import { scheduledWork } from './bridge/scheduled-work.ts';
 import { WebSessions } from './web/auth/web-sessions.ts';
 import type { WebOutbound } from './web/chat/web-outbound.ts';
+import { WEB, webIdentityOf } from './web/chat/web-chat.ts';
 import { webLinks } from './web/web-links.ts';
 import { startListeners } from './listeners.ts';
 import { HOOKS_FILE } from './hooks/hooks-file.ts';
@@ -169,6 +170,12 @@ export async function createApp(options: {
         address: chat.address,
         adapter: chat.adapter,
         sessionId: () => chat.record.cliSessionId,
+        turnBy: () => {
+          const id = chat.current?.by;
+          if (!id) return undefined;
+          // As allowlists hold people: a web chat is named after its person's identity.
+          return { id, key: chat.address.transport === WEB ? webIdentityOf(id) : userKey(chat.address.transport, { id }) };
+        },
         mode: chat.effectivePermissionMode,
         workdir: chat.record.workdir,
         onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
@@ -199,9 +206,8 @@ export async function createApp(options: {
       signer: new QueueSigner(config.queueSecret!),
       log,
     });
-  // Runs of no chat have nobody to ask: in a bridge that does not bypass, they only read.
-  const chatMode = (address: ChatRef): PermissionMode =>
-    isNoChat(address) ? (config.permissionMode === 'bypass' ? 'bypass' : 'safe') : chats.get(address).permissionMode;
+  // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
+  const chatMode = (address: ChatRef): PermissionMode => (isNoChat(address) ? (config.api?.noChatMode ?? 'safe') : chats.get(address).permissionMode);
   const subagents = new Subagents({
     config,
     store: runStore,

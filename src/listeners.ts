@@ -78,11 +78,20 @@ async function startApi(parts: ListenerParts): Promise<ApiServer> {
     reachable: (chat) => parts.store.knows(chat),
     log,
   });
-  for (const client of ApiScopes.unscoped(apiConfig))
-    log.warn(`API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat`);
+  for (const client of ApiScopes.unscoped(apiConfig)) log.warn(unscopedWarning(client, config));
   const clients = apiConfig.tokens.length;
   log.info(`SubagentService listening on ${api.address}${apiConfig.tls ? ' (TLS)' : ''}, ${clients} client${clients === 1 ? '' : 's'}; ChatService beside it`);
   return api;
+}
+
+/** Exactly what a client no scope names can do: it is easy to give a token and forget it can start work. */
+function unscopedWarning(client: string, config: BridgeConfig): string {
+  const where = `working in ${config.projectRoots.join(', ')} or below`;
+  const what =
+    config.api!.noChatMode === 'bypass'
+      ? `in bypass mode (BRIDGE_API_NO_CHAT_MODE=bypass), ${where}: they run any command and write any file the agents' user may, asking nobody`
+      : `in safe mode, ${where}: their tools only read, and change nothing (BRIDGE_API_NO_CHAT_MODE=bypass would let them run any tool)`;
+  return `API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat, and it can start such runs and plans ${what}`;
 }
 
 async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {

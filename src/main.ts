@@ -12,7 +12,7 @@ import { chooseTransport } from './transport-kinds.ts';
 import { BARE_NUMBERS } from './transports/known.ts';
 import { TransportRefusedError, type Transport } from './ports/chat-transport.ts';
 import { ChatStore } from './store/chat-store.ts';
-import { ensurePrivateDir } from './store/json-store.ts';
+import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';

@@ -7,7 +7,7 @@ import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog } from './log/logger.ts';
 import { guardOutput, printFatal } from './log/fatal.ts';
-import { ensurePrivateDir } from './store/json-store.ts';
+import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';

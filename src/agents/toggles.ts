@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import { openJsonStore } from '../store/json-store.ts';
+import { own, putOwn } from '../store/own.ts';
 
 /**
  * Agents switched on or off from the chat (/agents enable|disable), by name, over what their
@@ -14,11 +15,11 @@ export class AgentToggles {
   }
 
   get(slug: string): boolean | undefined {
-    return this.db.data.enabled[slug];
+    return own(this.db.data.enabled, slug);
   }
 
   async set(slug: string, enabled: boolean): Promise<void> {
-    this.db.data.enabled[slug] = enabled;
+    putOwn(this.db.data.enabled, slug, enabled);
     await this.db.write();
   }
 }

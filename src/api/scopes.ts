@@ -12,12 +12,12 @@ export class ApiScopes {
 
   reaches(client: string, chat: ChatRef): boolean {
     if (isNoChat(chat)) return true;
-    const scope = this.scopes[client];
+    const scope = Object.hasOwn(this.scopes, client) ? this.scopes[client] : undefined;
     return scope === '*' || (scope?.includes(wholeChatKey(chat)) ?? false);
   }
 
   /** The clients of `tokens` that reach no chat at all: start-up warns about each. */
   static unscoped(config: Pick<ApiConfig, 'tokens' | 'scopes'>): string[] {
-    return config.tokens.map((t) => t.name).filter((name) => !(name in config.scopes));
+    return config.tokens.map((t) => t.name).filter((name) => !Object.hasOwn(config.scopes, name));
   }
 }

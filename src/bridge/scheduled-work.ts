@@ -9,24 +9,28 @@ import { Triggered, type TriggeredParts } from './triggered.ts';
  * behind a person's, never steering it), or with --spawn a run with /spawn's options. One
  * that came due while the bridge was down says it is late.
  */
-export function scheduledWork(parts: TriggeredParts): (schedule: Schedule, late: boolean) => Promise<void> {
+export function scheduledWork(parts: TriggeredParts): (schedule: Schedule, late: boolean) => Promise<'refused' | undefined> {
   const triggered = new Triggered(parts);
   return async (schedule, late) => {
     const from = `⏰ Schedule #${schedule.number}${late ? ' (late: it came due while the bridge was down)' : ''}`;
-    // Nothing runs for someone no longer allowed: the schedule stays (the owner may delete it), and says why it did nothing.
+    // Nothing runs for someone no longer allowed: a person's schedule, or one the agent made in their turn. It is
+    // paused (its chat is told once; the owner may delete it, or resume it once they are allowed again).
     const { by, chat } = schedule;
-    if (by.kind === 'user' && by.key && !parts.bridge.isAllowed(chat, { id: by.id, identity: by.key })) {
-      await triggered.tell(chat, `${from} did not run: ${by.name ?? by.id}, who made it, is no longer in BRIDGE_ALLOWED_USERS.`);
-      return;
+    const maker = by.kind === 'user' ? (by.key ? { id: by.id, key: by.key, name: by.name ?? by.id } : undefined) : by.for && { ...by.for, name: by.for.id };
+    if (maker && !parts.bridge.isAllowed(chat, { id: maker.id, identity: maker.key })) {
+      const whose = by.kind === 'user' ? `${maker.name}, who made it,` : `${maker.name}, in whose turn the agent made it,`;
+      await triggered.tell(chat, `${from} did not run: ${whose} is no longer allowed here. It is paused: /schedules delete ${schedule.number} removes it.`);
+      return 'refused';
     }
     if (schedule.spawn === undefined) {
       await triggered.turn(chat, from, schedule.prompt);
-      return;
+      return undefined;
     }
     const requester =
       by.kind === 'agent'
         ? ({ kind: 'agent', chatKey: chatKey(chat) } as const)
         : { kind: 'user' as const, userId: by.id, ...(by.name ? { name: by.name } : {}) };
     await triggered.run(chat, from, parseSpawnArgs(schedule.spawn), { requester }, plain(`${from}:`));
+    return undefined;
   };
 }

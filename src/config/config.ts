@@ -88,8 +88,12 @@ export interface ApiConfig {
   tokens: { name: string; token: string }[];
   /** BRIDGE_API_SCOPES: the chats each client may see and act in (`*`: every chat); a client not here reaches only runs with no chat. */
   scopes: Record<string, ApiScope>;
+  /** BRIDGE_API_NO_CHAT_MODE: the mode of the runs a client starts with no chat (nobody to ask there, so never `ask`). */
+  noChatMode: NoChatMode;
   tls?: { cert: Buffer; key: Buffer };
 }
+
+export type NoChatMode = 'safe' | 'bypass';
 
 /** Every chat, or these (each `transport:chat`, as `wholeChatKey` writes it). */
 export type ApiScope = '*' | string[];
@@ -213,6 +217,16 @@ function permissionMode(raw: string | undefined): PermissionMode {
   return mode;
 }
 
+function noChatMode(raw: string | undefined): NoChatMode {
+  const mode = raw?.trim().toLowerCase() || 'safe';
+  if (mode === 'ask')
+    throw new ConfigError(
+      'BRIDGE_API_NO_CHAT_MODE: "ask" cannot work, a run of no chat has nobody to ask: set safe (the default: its runs only read) or bypass',
+    );
+  if (mode !== 'safe' && mode !== 'bypass') throw new ConfigError(`BRIDGE_API_NO_CHAT_MODE: expected safe or bypass, got "${raw!.trim().slice(0, 40)}"`);
+  return mode;
+}
+
 function busyMode(raw: string | undefined): BusyMode {
   const mode = raw?.trim().toLowerCase() || 'steer';
   if (!isBusyMode(mode)) throw new ConfigError(`BRIDGE_BUSY_MODE: expected one of ${BUSY_MODES.join(', ')}, got "${raw}"`);
@@ -245,6 +259,7 @@ async function api(env: NodeJS.ProcessEnv, bareNumbers: string): Promise<ApiConf
     ...hostPort('BRIDGE_API_ADDR', addr, '127.0.0.1:50051'),
     tokens,
     scopes,
+    noChatMode: noChatMode(env.BRIDGE_API_NO_CHAT_MODE),
     ...(tls ? { tls } : {}),
   };
 }
@@ -259,7 +274,7 @@ function apiScopes(raw: string | undefined, clients: string[], bareNumbers: stri
     const [, name, list] = match as unknown as [string, string, string];
     if (!clients.includes(name))
       throw new ConfigError(`BRIDGE_API_SCOPES: "${name}" is not a client of BRIDGE_API_TOKENS (${clients.length ? clients.join(', ') : 'none is set'})`);
-    if (name in scopes) throw new ConfigError(`BRIDGE_API_SCOPES: the client "${name}" is named twice`);
+    if (Object.hasOwn(scopes, name)) throw new ConfigError(`BRIDGE_API_SCOPES: the client "${name}" is named twice`);
     if (list.trim() === '*') {
       scopes[name] = '*';
       continue;

@@ -68,7 +68,7 @@ export class ConsoleOutbound implements Outbound {
   async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }): Promise<MessageRef> {
     await mkdir(this.documentsDir, { recursive: true });
     const path = join(this.documentsDir, `${Date.now()}-${document.filename}`);
-    await writeFile(path, document.content);
+    await writeFile(path, document.content, { mode: 0o600 });
     return this.send(to, plain(`${document.caption ? plainText(document.caption) : ''}\n📎 ${document.filename} saved to ${path}`.trim()));
   }
 
@@ -109,6 +109,6 @@ export class ConsoleOutbound implements Outbound {
 /** Written beside, then renamed over: whoever reads `path` sees the old file or the new one. */
 async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
   const partial = `${path}.partial`;
-  await writeFile(partial, bytes);
+  await writeFile(partial, bytes, { mode: 0o600 });
   await rename(partial, path);
 }

@@ -32,15 +32,16 @@ interface Outcome {
   decision: 'accepted' | 'duplicate' | 'refused' | 'ignored';
   reason?: string;
   delivery?: string;
-  started?: Omit<DeliveryRecord, 'at'>;
+  started?: Omit<DeliveryRecord, 'at' | 'delivery'>;
 }
 
 /**
  * `POST /hooks/<name>`, outside every web session: an unknown hook is 404, a body past 1 MB
  * 413 (cut off as it streams), a bad or missing signature 401, past the hook's `perMinute`
  * 429, a body that is not JSON 400; GitHub's ping, and a body not matching the hook's `when`,
- * are 200 and start nothing; a delivery id seen within 7 days is 200 with what its first
- * delivery started; otherwise its work starts, 202 with the turn or run. Every delivery goes
+ * are 200 and start nothing; a `github` hook's delivery without `X-GitHub-Delivery` is 400; a
+ * delivery id, or a GitHub-signed body, seen within 7 days is 200 naming the first delivery and
+ * what it started; otherwise its work starts, 202 with the turn or run. Every delivery goes
  * into the audit log.
  */
 export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
@@ -120,6 +121,14 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
         const limited = parts.limit.take(name, hook.perMinute);
         if (!limited.ok)
           return refuse(c, hook, name, 429, `More than ${hook.perMinute} deliveries a minute.`, { 'Retry-After': String(limited.retryAfterSeconds) });
+        // GitHub names every delivery; a bearer sender may (Idempotency-Key), and two alerts alike without one are two alerts.
+        const written =
+          hook.signature === 'github' ? c.req.header('x-github-delivery') : (c.req.header('x-github-delivery') ?? c.req.header('idempotency-key'));
+        if (written === undefined && hook.signature === 'github')
+          return refuse(c, hook, name, 400, 'X-GitHub-Delivery is missing: a GitHub-signed delivery names itself, so that it is taken once.');
+        if (written !== undefined && !/^[\x21-\x7e]{1,200}$/.test(written.trim()))
+          return refuse(c, hook, name, 400, 'The delivery id (X-GitHub-Delivery or Idempotency-Key) is not 1 to 200 printable characters.');
+        const delivery = written?.trim();
         let json: unknown;
         try {
           json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
@@ -133,15 +142,14 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
           record(c, hook, name, { status: 200, decision: 'ignored', reason: ping ? 'a ping' : 'not what the hook is for (when)' });
           return c.json({ ignored: true, ...(ping ? { ping: true } : {}) }, 200);
         }
-        const written = c.req.header('x-github-delivery') ?? c.req.header('idempotency-key');
-        if (written !== undefined && !/^[\x21-\x7e]{1,200}$/.test(written.trim()))
-          return refuse(c, hook, name, 400, 'The delivery id (X-GitHub-Delivery or Idempotency-Key) is not 1 to 200 printable characters.');
-        const delivery = written?.trim();
-        const claim = delivery === undefined ? undefined : await parts.deliveries.claim(name, delivery);
+        // A signed body is the same delivery under any id: its signature holds for whoever replays it.
+        const claim =
+          delivery === undefined ? undefined : await parts.deliveries.claim(name, { id: delivery, ...(hook.signature === 'github' ? { body } : {}) });
         if (claim && !claim.first) {
-          const { at: _at, ...started } = claim.record;
-          record(c, hook, name, { status: 200, decision: 'duplicate', delivery: delivery!, started });
-          return c.json({ duplicate: true, ...shown(started) }, 200);
+          const { at: _at, delivery: first, ...started } = claim.record;
+          const reason = first && first !== delivery ? `the body of delivery ${first}` : undefined;
+          record(c, hook, name, { status: 200, decision: 'duplicate', delivery: delivery!, started, ...(reason ? { reason } : {}) });
+          return c.json({ duplicate: true, ...(first ? { delivery: first } : {}), ...shown(started) }, 200);
         }
         let result: HookStarted;
         try {
@@ -164,7 +172,7 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
 }
 
 /** What the sender is told it started: a turn kept for after a restart has no id yet. */
-function shown(started: Omit<DeliveryRecord, 'at'>): Record<string, string | null> {
+function shown(started: Omit<DeliveryRecord, 'at' | 'delivery'>): Record<string, string | null> {
   if (started.run) return { run: started.run };
   return { turn: started.turn || null };
 }

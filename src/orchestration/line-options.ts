@@ -24,7 +24,7 @@ export function parseStepOptions(text: string, line: number): StepOptions {
     const match = token.exec(text);
     if (!match) throw new PlanError(`line ${line}: cannot read the options [${text}]: expected ${EXPECTED}`);
     const key = match[1]!.toLowerCase();
-    if (key in options) throw new PlanError(`line ${line}: option "${key}" is given twice`);
+    if (Object.hasOwn(options, key)) throw new PlanError(`line ${line}: option "${key}" is given twice`);
     if (key === 'worktree') {
       if (match[2] !== undefined) throw new PlanError(`line ${line}: option "worktree" takes no value`);
       options.worktree = true;

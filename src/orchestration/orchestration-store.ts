@@ -6,6 +6,7 @@ import { JsonlArchive } from '../store/jsonl-archive.ts';
 import { needsDelivery, pendingDelivery } from '../subagents/delivery.ts';
 import type { OrchestrationRecord } from './orchestration-record.ts';
 import { DATA_FORMAT } from '../store/data-format.ts';
+import { own, putOwn } from '../store/own.ts';
 
 interface Data {
   /** The data format it was written in (store/data-format.ts). */
@@ -30,7 +31,7 @@ export class OrchestrationStore {
   }
 
   get(id: string): OrchestrationRecord | undefined {
-    return this.db.data.orchestrations[id];
+    return own(this.db.data.orchestrations, id);
   }
 
   all(): OrchestrationRecord[] {
@@ -42,7 +43,7 @@ export class OrchestrationStore {
   }
 
   async save(record: OrchestrationRecord): Promise<void> {
-    this.db.data.orchestrations[record.id] = record;
+    putOwn(this.db.data.orchestrations, record.id, record);
     await this.db.write();
     for (const listener of this.saved) listener(record);
   }

@@ -1,3 +1,4 @@
+import { own } from '../store/own.ts';
 import type { Plan } from './plan.ts';
 
 export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'stopped';
@@ -17,5 +18,5 @@ export function initialStates(plan: Plan): StepStates {
 }
 
 export function statusOf(states: StepStates, id: string): StepStatus {
-  return states[id]?.status ?? 'pending';
+  return own(states, id)?.status ?? 'pending';
 }

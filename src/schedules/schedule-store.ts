@@ -3,6 +3,7 @@ import type { Low } from 'lowdb';
 import { nextChatNumber } from '../store/chat-numbers.ts';
 import { openJsonStore } from '../store/json-store.ts';
 import type { Schedule } from './schedule.ts';
+import { putOwn } from '../store/own.ts';
 
 interface Data {
   /** The last #number given out per chat: never reused. */
@@ -38,7 +39,7 @@ export class ScheduleStore {
   }
 
   async save(schedule: Schedule): Promise<void> {
-    this.db.data.schedules[schedule.id] = schedule;
+    putOwn(this.db.data.schedules, schedule.id, schedule);
     await this.db.write();
   }
 

@@ -13,7 +13,11 @@ export interface Schedule {
   /** Who made it: a person (their id and name), or the chat's agent through its `schedule` tool. */
   by:
     | { kind: 'user'; id: string; name?: string; /** As allowlists hold them (`<transport>:<id>`): checked again at each firing. */ key?: string }
-    | { kind: 'agent' };
+    | {
+        kind: 'agent';
+        /** The person whose turn made it (`<transport>:<id>`): it is theirs, checked as theirs at each firing. None: a turn no person typed made it. */
+        for?: { id: string; key: string };
+      };
   /** With --spawn: a run with /spawn's options (as written); otherwise a turn of the chat's main session. */
   spawn?: string;
   paused: boolean;

@@ -16,7 +16,8 @@ export interface SchedulerOptions {
 }
 
 /** Runs a schedule's prompt: `late` when it came due while the bridge was down. */
-export type FireSchedule = (schedule: Schedule, late: boolean) => Promise<void>;
+/** Starts a schedule's work; 'refused': it did nothing, and will do nothing until someone resumes it (it is paused). */
+export type FireSchedule = (schedule: Schedule, late: boolean) => Promise<'refused' | void>;
 
 export type NewSchedule = Pick<Schedule, 'chat' | 'prompt' | 'timing' | 'by'> & { spawn?: string };
 
@@ -137,7 +138,11 @@ export class Scheduler {
     await this.options.store.save(updated);
     this.options.log.info({ chat: schedule.chatKey, schedule: schedule.id, late }, `schedule #${schedule.number} fires`);
     try {
-      await this.fire!(updated, late);
+      // Refused (its maker is no longer allowed): paused, so the chat hears of it once, not at every firing.
+      if ((await this.fire!(updated, late)) === 'refused') {
+        const current = this.options.store.all().find((s) => s.id === updated.id);
+        if (current && !current.paused) await this.pause(current);
+      }
     } catch (error) {
       this.options.log.error({ err: error, chat: schedule.chatKey }, `schedule #${schedule.number} could not start`);
     }

@@ -5,6 +5,7 @@ import type { BusyMode } from '../policy/busy-mode.ts';
 import { openJsonStore } from './json-store.ts';
 import { wholeChatKey, type Attachment, type ChatRef, type IncomingMessage } from '../ports/transport.ts';
 import { DATA_FORMAT } from './data-format.ts';
+import { own, putOwn } from './own.ts';
 
 /** What a chat (or forum topic) remembers across restarts. */
 export interface ChatRecord {
@@ -108,7 +109,7 @@ export class ChatStore {
   }
 
   get(key: string): ChatRecord | undefined {
-    return this.db.data.chats[key];
+    return own(this.db.data.chats, key);
   }
 
   /** Whether the chat (`wholeChatKey`, any of its threads) has a record: someone allowed has talked to the bot there. */
@@ -121,7 +122,7 @@ export class ChatStore {
   }
 
   async put(record: ChatRecord): Promise<void> {
-    this.db.data.chats[record.key] = { ...record, updatedAt: Date.now() };
+    putOwn(this.db.data.chats, record.key, { ...record, updatedAt: Date.now() });
     await this.db.write();
   }
 }

@@ -1,4 +1,5 @@
-import { access, copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, readFile } from 'node:fs/promises';
+import { writePrivateFile } from './private-files.ts';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
 import type { Log } from '../log/logger.ts';
@@ -133,8 +134,6 @@ function writeFormat(dataDir: string): Promise<void> {
 }
 
 /** Whole or not at all: a crash leaves the old file or the new one. */
-async function replace(path: string, content: string): Promise<void> {
-  const temporary = `${path}.migrating`;
-  await writeFile(temporary, content, { mode: 0o600 });
-  await rename(temporary, path);
+function replace(path: string, content: string): Promise<void> {
+  return writePrivateFile(path, content);
 }

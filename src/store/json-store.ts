@@ -1,14 +1,15 @@
-import { chmod, mkdir } from 'node:fs/promises';
-import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { readFile } from 'node:fs/promises';
+import { Low, type Adapter } from 'lowdb';
 import { ConfigError } from '../errors/config-error.ts';
+import { writePrivateFile } from './private-files.ts';
 
 /**
- * A lowdb JSON file (atomic writes: temp file, then rename). A file that cannot be read is
- * a stop-the-start error naming the file: silently starting empty would lose every session.
+ * A lowdb JSON file, written owner-only in one step (see writePrivateFile). A file that cannot
+ * be read is a stop-the-start error naming the file: silently starting empty would lose every
+ * session.
  */
 export async function openJsonStore<T extends object>(file: string, initial: T): Promise<Low<T>> {
-  const db = new Low<T>(new JSONFile<T>(file), initial);
+  const db = new Low<T>(new PrivateJsonFile<T>(file), initial);
   try {
     await db.read();
   } catch (error) {
@@ -18,8 +19,36 @@ export async function openJsonStore<T extends object>(file: string, initial: T):
   return db;
 }
 
-/** The data directory holds session ids and logs: owner-only. */
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700);
+/**
+ * One write at a time; writes asked for while one is on its way share the next, which takes the
+ * data as it is when it starts: every caller resolves after a write that holds its change.
+ */
+class PrivateJsonFile<T> implements Adapter<T> {
+  private current: Promise<void> = Promise.resolve();
+  private next: Promise<void> | undefined;
+  private latest: T | undefined;
+
+  constructor(private readonly file: string) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    return JSON.parse(text) as T;
+  }
+
+  write(data: T): Promise<void> {
+    this.latest = data;
+    this.next ??= this.current
+      .catch(() => {})
+      .then(() => {
+        this.next = undefined;
+        return (this.current = writePrivateFile(this.file, JSON.stringify(this.latest, null, 2)));
+      });
+    return this.next;
+  }
 }

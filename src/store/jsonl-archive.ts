@@ -1,4 +1,5 @@
-import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
+import { writePrivateFile } from './private-files.ts';
 
 /**
  * An append-only JSONL file of records that left a live store: appended in batches, read
@@ -45,16 +46,13 @@ export class JsonlArchive<T> {
       counts.set(chat, count + 1);
     }
     if (dropped.length > 0) {
-      const temp = `${this.file}.tmp`;
-      await writeFile(
-        temp,
+      await writePrivateFile(
+        this.file,
         kept
           .reverse()
           .map((record) => JSON.stringify(record))
           .join('\n') + '\n',
-        { mode: 0o600 },
       );
-      await rename(temp, this.file);
     }
     return dropped;
   }

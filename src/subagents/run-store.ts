@@ -5,6 +5,7 @@ import { openJsonStore } from '../store/json-store.ts';
 import { JsonlArchive } from '../store/jsonl-archive.ts';
 import type { SubagentRunRecord } from './record.ts';
 import { DATA_FORMAT } from '../store/data-format.ts';
+import { own, putOwn } from '../store/own.ts';
 
 interface LiveData {
   /** The data format it was written in (store/data-format.ts). */
@@ -34,7 +35,7 @@ export class RunStore {
   }
 
   get(runId: string): SubagentRunRecord | undefined {
-    return this.db.data.runs[runId];
+    return own(this.db.data.runs, runId);
   }
 
   all(): SubagentRunRecord[] {
@@ -47,7 +48,7 @@ export class RunStore {
 
   /** Writes the record (and everything changed before it) to disk before returning. */
   async save(run: SubagentRunRecord): Promise<void> {
-    this.db.data.runs[run.runId] = run;
+    putOwn(this.db.data.runs, run.runId, run);
     await this.flush();
     for (const listener of this.saved) listener(run);
   }

@@ -6,7 +6,7 @@ import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
 import type { AgentLibrary, AgentLibraryCatalog } from '../agents/library.ts';
 import type { AgentDefinition } from '../agents/types.ts';
-import { chatKey, type ChatRef } from '../ports/transport.ts';
+import { chatKey, isNoChat, type ChatRef } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
 import type { Requester } from './record.ts';
@@ -164,7 +164,11 @@ export class Spawner {
         agent?.mcpServers && `agent ${agent.slug}'s MCP servers`,
       ].filter(Boolean);
       if (lifted.length)
-        return refuse(`This chat is in safe mode: its runs only read, and ${lifted.join(', ')} cannot change that. /permissions changes the chat's mode.`);
+        return refuse(
+          isNoChat(origin.address)
+            ? `Runs of no chat are in safe mode: they only read, and ${lifted.join(', ')} cannot change that. BRIDGE_API_NO_CHAT_MODE sets their mode.`
+            : `This chat is in safe mode: its runs only read, and ${lifted.join(', ')} cannot change that. /permissions changes the chat's mode.`,
+        );
       // An agent's own allowlist is dropped, not obeyed: it could list tools that write.
       policy = { ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}), approvals: false, readOnly: true };
     } else if (mode === 'ask' && !policy?.approvals) policy = { ...policy, approvals: true };

@@ -28,6 +28,8 @@ export interface MainSession {
   address: ChatRef;
   adapter: Adapter;
   sessionId: () => string | undefined;
+  /** The id of the person whose message the turn running now answers (none: a turn nobody typed, or none running). */
+  turnBy?: () => { id: string; key: string } | undefined;
   /** What the session runs with on its CLI (`ask` only where the CLI can ask: see effectiveMode). */
   mode: PermissionMode;
   /** The tools waiting for the chat's answer, for the turn's progress message. */
@@ -83,6 +85,7 @@ export class SessionTools {
       depth: 0,
       kind: 'main',
       sessionId: session.sessionId,
+      ...(session.turnBy ? { turnBy: session.turnBy } : {}),
       // A CLI with a control channel asks the bridge there, not through the permission tool.
       tools: new Set([
         ...toolsGranted('delegate'),

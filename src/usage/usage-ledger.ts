@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import { openJsonStore } from '../store/json-store.ts';
 import { DATA_FORMAT } from '../store/data-format.ts';
+import { own } from '../store/own.ts';
 
 /** What a turn or a run cost, as its CLI reported it. */
 export interface Spend {
@@ -80,7 +81,7 @@ export class UsageLedger {
 
   /** The chat's cost on a UTC day (today by default). */
   costOn(chatKey: string, day = utcDay()): number {
-    return sum(Object.values(this.db.data.chats[chatKey]?.days[day] ?? {})).costUsd;
+    return sum(Object.values(own(own(this.db.data.chats, chatKey)?.days ?? {}, day) ?? {})).costUsd;
   }
 
   /** The chats that have spent anything, by key. */
@@ -104,7 +105,7 @@ export class UsageLedger {
 
   /** Today's and all-time tallies by "cli model", and the costliest runs. */
   report(chatKey: string, now = Date.now()): { today: Record<string, Tally>; total: Record<string, Tally>; costliest: CostlyRun[] } {
-    const usage = this.db.data.chats[chatKey];
+    const usage = own(this.db.data.chats, chatKey);
     return { today: { ...usage?.days[utcDay(now)] }, total: { ...usage?.total }, costliest: [...(usage?.costliest ?? [])] };
   }
 }

@@ -8,6 +8,7 @@ import { locateRepo } from './repo.ts';
 import { serialized } from './serialize.ts';
 import type { Worktree } from './types.ts';
 import { WorktreeError } from './worktree-error.ts';
+import { repositoryProgram } from './repo-programs.ts';
 
 export interface CreateWorktreeOptions {
   /** Where the run was asked to work: the repository is found from here. */
@@ -22,6 +23,11 @@ export interface CreateWorktreeOptions {
 export async function createWorktree(options: CreateWorktreeOptions): Promise<Worktree> {
   const branch = branchName(options.runId, options.label);
   const { root, prefix, commonDir } = await locateRepo(options.dir);
+  const program = await repositoryProgram(root);
+  if (program)
+    throw new WorktreeError(
+      `the repository's git config sets ${program.key} (in ${program.file}), a program git would run while checking files out: the bridge runs no program a repository names. Remove it from ${program.file} or spawn without --worktree`,
+    );
   const baseCommit = await resolveCommit('HEAD', root);
   if (!baseCommit) throw new WorktreeError(`${root} has no commits yet: --worktree needs one to branch from`);
   const baseBranch = await currentBranch(root);

@@ -65,9 +65,15 @@ function gitEnv(): Record<string, string | undefined> {
 }
 
 // Unicode file names as they are, not octal-escaped; never colour. Never the repository's code: its
-// hooks and fsmonitor are whatever an agent wrote from its worktree (the hooks live in the common git
-// directory every worktree shares), and the bridge's git must not run them behind the agent's back.
-const GLOBAL_ARGS = ['--no-pager', '-c', 'core.quotepath=false', '-c', 'color.ui=never', '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+// hooks, fsmonitor and signing program are whatever an agent wrote from its worktree (the common git
+// directory, config included, is every worktree's), and the bridge's git must not run them behind the
+// agent's back. Nothing signs or verifies a signature; no gc or maintenance starts in the background.
+const GLOBAL_ARGS = [
+  '--no-pager',
+  ...['core.quotepath=false', 'color.ui=never', 'core.hooksPath=/dev/null', 'core.fsmonitor=false'],
+  ...['commit.gpgsign=false', 'tag.gpgsign=false', 'merge.verifySignatures=false', 'log.showSignature=false'],
+  ...['gpg.program=false', 'gpg.ssh.program=false', 'gpg.x509.program=false', 'gc.auto=0', 'maintenance.auto=false'],
+].flatMap((arg) => (arg === '--no-pager' ? [arg] : ['-c', arg]));
 
 /**
  * Runs git with `args` (never through a shell), as the agent user when there is one, with the

@@ -3,9 +3,10 @@ import { KeyedSerializer } from '../concurrency/keyed-serializer.ts';
 import { currentBranch, git, GitFailure, resolveCommit } from './git.ts';
 import type { Worktree } from './types.ts';
 import { exists } from './exists.ts';
+import { repositoryProgram } from './repo-programs.ts';
 
 /** Why a merge changed nothing: each worded for the person who asked, in `message`. */
-export type MergeRefusal = 'gone' | 'detached' | 'nothing' | 'dirty' | 'conflict' | 'failed';
+export type MergeRefusal = 'gone' | 'detached' | 'nothing' | 'dirty' | 'conflict' | 'programs' | 'failed';
 
 export type MergeResult =
   | {
@@ -33,8 +34,9 @@ const byCheckout = new KeyedSerializer();
 /**
  * Merges the run's branch (a merge commit, `--no-ff`) into the branch checked out where the
  * worktree was made from. Refused, with nothing changed, when that checkout is on no branch, has
- * uncommitted changes to tracked files or an operation under way, already has every commit, or
- * when the merge would conflict: `git merge-tree` decides that first, without touching the
+ * uncommitted changes to tracked files or an operation under way, already has every commit, sets
+ * a filter or merge driver in its own config (a program of the repository's), or when the merge
+ * would conflict: `git merge-tree` decides that first, without touching the
  * checkout. A merge that still fails is undone.
  */
 export function mergeWorktree(wt: Worktree, options: { message?: string } = {}): Promise<MergeResult> {
@@ -51,6 +53,12 @@ async function merge(wt: Worktree, message: string): Promise<MergeResult> {
   const commits = Number(await git(['rev-list', '--count', `${head}..${tip}`], { cwd }));
   if (commits === 0) return refused('nothing', `${into} already has every commit of ${wt.branch}`);
 
+  const program = await repositoryProgram(cwd);
+  if (program)
+    return refused(
+      'programs',
+      `the repository's git config sets ${program.key} (in ${program.file}), a program git would run while merging: the bridge runs no program a repository names. Remove it from ${program.file} or merge by hand`,
+    );
   const underWay = await operationUnderWay(cwd);
   if (underWay) return refused('dirty', `${cwd} is in the middle of a ${underWay}: finish or abort it first`);
   const changed = await changedFiles(cwd);
@@ -59,7 +67,22 @@ async function merge(wt: Worktree, message: string): Promise<MergeResult> {
   if (conflicts.length) return refused('conflict', `${wt.branch} conflicts with ${into} in ${listed(conflicts)}`, conflicts);
 
   try {
-    await git([...(await identity(cwd)), 'merge', '--no-ff', '--no-verify', '--no-progress', '--no-edit', '-m', message, tip], { cwd });
+    await git(
+      [
+        ...(await identity(cwd)),
+        'merge',
+        '--no-ff',
+        '--no-verify',
+        '--no-gpg-sign',
+        '--no-verify-signatures',
+        '--no-progress',
+        '--no-edit',
+        '-m',
+        message,
+        tip,
+      ],
+      { cwd },
+    );
   } catch (error) {
     if (!(error instanceof GitFailure)) throw error;
     await undo(cwd, head);

@@ -7,6 +7,7 @@ import type { AgentEvent__Output } from '../../src/api/generated/jsonl_bridge/v1
 import type { OrchestrationEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/OrchestrationEvent.ts';
 import type { SubagentInfo__Output } from '../../src/api/generated/jsonl_bridge/v1/SubagentInfo.ts';
 import { apiAddressOf, apiClient, introduceChats, type ApiClient } from '../support/api-client.ts';
+import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The SubagentService served by the bridge process, driven by a real gRPC client over
@@ -220,6 +221,16 @@ describe('the SubagentService', () => {
     });
     for (const run of held) await api.call('CancelSubagent', { subagentId: run.subagentId });
   });
+  it('answers ids every object inherits (__proto__, constructor) as unknown ones, not as an internal error', async () => {
+    for (const id of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const unknown = { code: status.NOT_FOUND, details: `no subagent run ${id} (ended runs are kept for a while, then archived)` };
+      expect(await refusal(api.call('SendToSubagent', { subagentId: id, text: 'hi' }))).toEqual(unknown);
+      expect(await refusal(api.call('CancelSubagent', { subagentId: id }))).toEqual(unknown);
+      expect(await refusal(api.call('RevokeAutoApprove', { subagentId: id }))).toEqual(unknown);
+      expect(await refusal(api.stream('WatchSubagent', { subagentId: id }))).toEqual(unknown);
+      expect(await refusal(api.stream('WatchOrchestration', { orchestrationId: id }))).toEqual({ code: status.NOT_FOUND, details: `no orchestration ${id}` });
+    }
+  });
 });
 
 describe('the SubagentService’s scopes', () => {
@@ -231,7 +242,9 @@ describe('the SubagentService’s scopes', () => {
       .split('\n')
       .filter((line) => line.includes('is in no scope of BRIDGE_API_SCOPES'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('API client "ide" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat');
+    expect(warnings[0]).toContain(
+      `API client "ide" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat, and it can start such runs and plans in safe mode, working in ${world.workdir} or below: their tools only read, and change nothing (BRIDGE_API_NO_CHAT_MODE=bypass would let them run any tool)`,
+    );
   });
 
   it('hides another chat’s runs and orchestrations from a scoped client on every call, exactly as unknown ids', async () => {
@@ -302,6 +315,14 @@ describe('the SubagentService’s scopes', () => {
       const { subagentId: own } = await ide.call<{ subagentId: string }>('SpawnSubagent', { prompt: 'say:no-chat-run' });
       const events = await ide.stream<AgentEvent__Output>('WatchSubagent', { subagentId: own });
       expect(events.at(-1)!.ended!.run).toMatchObject({ status: 'SUBAGENT_STATUS_COMPLETED', result: 'no-chat-run' });
+      // In safe mode, though the bridge's chats bypass: nobody is there to ask, and nobody chose more for it.
+      const [ran] = (await world.cli.invocations()).filter((r) => r.prompt.includes('say:no-chat-run'));
+      expect(ran!.argv.join(' ')).toContain('--permission-mode dontAsk');
+      expect(ran!.argv).not.toContain('--dangerously-skip-permissions');
+      expect(await refusal(ide.call('SpawnSubagent', { prompt: 'x', allowedTools: ['Bash(echo:*)'], autoApprovePermissions: true }))).toEqual({
+        code: status.INVALID_ARGUMENT,
+        details: 'Runs of no chat are in safe mode: they only read, and --auto-approve, --allow cannot change that. BRIDGE_API_NO_CHAT_MODE sets their mode.',
+      });
       const listed = await ide.call<{ runs: SubagentInfo__Output[] }>('ListSubagents', {});
       expect(listed.runs.map((r) => r.subagentId)).toContain(own);
       expect(listed.runs.every((r) => Number(r.chat!.chatId) === 0)).toBe(true);
@@ -325,6 +346,60 @@ describe('the SubagentService without tokens', () => {
       client.close();
     } finally {
       await bare.stop();
+    }
+  });
+});
+
+describe('runs of no chat (BRIDGE_API_NO_CHAT_MODE)', () => {
+  it('bypass when the operator says so, and the start-up warning says what that gives a client no scope names', async () => {
+    const bypassing = await startTelegramWorld({
+      BRIDGE_API_ADDR: '127.0.0.1:0',
+      BRIDGE_API_TOKENS: `ide=${IDE_TOKEN}`,
+      BRIDGE_API_NO_CHAT_MODE: 'bypass',
+      BRIDGE_PERMISSION_MODE: 'safe',
+    });
+    try {
+      await bypassing.bridge.waitForLog(/SubagentService listening on/);
+      expect(bypassing.bridge.log()).toContain(
+        `API client "ide" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat, and it can start such runs and plans in bypass mode (BRIDGE_API_NO_CHAT_MODE=bypass), working in ${bypassing.workdir} or below: they run any command and write any file the agents' user may, asking nobody`,
+      );
+      const ide = apiClient(apiAddressOf(bypassing), IDE_TOKEN);
+      try {
+        const { subagentId } = await ide.call<{ subagentId: string }>('SpawnSubagent', { prompt: 'say:bypassed-no-chat' });
+        const events = await ide.stream<AgentEvent__Output>('WatchSubagent', { subagentId });
+        expect(events.at(-1)!.ended!.run).toMatchObject({ status: 'SUBAGENT_STATUS_COMPLETED', result: 'bypassed-no-chat' });
+      } finally {
+        ide.close();
+      }
+      const [ran] = (await bypassing.cli.invocations()).filter((r) => r.prompt.includes('say:bypassed-no-chat'));
+      expect(ran!.argv).toContain('--dangerously-skip-permissions');
+    } finally {
+      await bypassing.stop();
+    }
+  });
+
+  it('refuses ask at start, in one line, exiting 78: a run of no chat has nobody to ask', async () => {
+    for (const [mode, line] of [
+      [
+        'ask',
+        'jsonl-bridge: BRIDGE_API_NO_CHAT_MODE: "ask" cannot work, a run of no chat has nobody to ask: set safe (the default: its runs only read) or bypass',
+      ],
+      ['yolo', 'jsonl-bridge: BRIDGE_API_NO_CHAT_MODE: expected safe or bypass, got "yolo"'],
+    ]) {
+      const data = await tempDir('bridge-data-');
+      try {
+        const bridge = startBridgeProcess({
+          BRIDGE_DATA_DIR: data.path,
+          TELEGRAM_BOT_TOKEN: '123:abc',
+          BRIDGE_API_ADDR: '127.0.0.1:0',
+          BRIDGE_API_TOKENS: `ide=${IDE_TOKEN}`,
+          BRIDGE_API_NO_CHAT_MODE: mode!,
+        });
+        expect((await bridge.exited).code).toBe(78);
+        expect(bridge.stderr().trim()).toBe(line);
+      } finally {
+        await data.remove();
+      }
     }
   });
 });

@@ -220,11 +220,11 @@ describe('services', () => {
 
   it('the API address: free with clients passes; taken, without clients, or a certificate without its key fails', async () => {
     const port = await freePort();
-    expect(lines(await checkApiAddress({ host: '127.0.0.1', port, tokens: [{ name: 'ci', token: 'x'.repeat(16) }], scopes: {} }))).toEqual([
+    expect(lines(await checkApiAddress({ host: '127.0.0.1', port, tokens: [{ name: 'ci', token: 'x'.repeat(16) }], scopes: {}, noChatMode: 'safe' }))).toEqual([
       `✓ SubagentService: can listen on 127.0.0.1:${port}`,
       '✓ SubagentService clients: ci',
     ]);
-    expect(lines(await checkApiAddress({ host: '127.0.0.1', port: takenPort, tokens: [], scopes: {} }))).toEqual([
+    expect(lines(await checkApiAddress({ host: '127.0.0.1', port: takenPort, tokens: [], scopes: {}, noChatMode: 'safe' }))).toEqual([
       `✗ SubagentService: cannot listen on 127.0.0.1:${takenPort}: the port is in use. Set BRIDGE_API_ADDR to a free host:port of this machine.`,
     ]);
     const noClients = lines(
@@ -233,6 +233,7 @@ describe('services', () => {
         port,
         tokens: [],
         scopes: {},
+        noChatMode: 'safe',
         tls: { cert: Buffer.from('not a certificate'), key: Buffer.from('nor a key') },
       }),
     );

@@ -25,7 +25,7 @@ describe('listeners beyond loopback', () => {
   it('warns once for each listener beyond loopback without TLS, and for nothing else', () => {
     const listeners = bridgeListeners({
       mcp: { host: '0.0.0.0', port: 8765 },
-      api: { host: '::', port: 50051, tokens: [], scopes: {} },
+      api: { host: '::', port: 50051, tokens: [], scopes: {}, noChatMode: 'safe' },
       web: { host: '0.0.0.0', port: 8080, url: 'http://bridge.lan:8080' },
     });
     expect(cleartextWarnings(listeners)).toEqual([
@@ -44,7 +44,11 @@ describe('listeners beyond loopback', () => {
     const tls = { cert: Buffer.from('c'), key: Buffer.from('k') };
     expect(
       cleartextWarnings(
-        bridgeListeners({ mcp: { host: '127.0.0.1', port: 0 }, api: { host: '0.0.0.0', port: 50051, tokens: [], scopes: {}, tls }, web: undefined }),
+        bridgeListeners({
+          mcp: { host: '127.0.0.1', port: 0 },
+          api: { host: '0.0.0.0', port: 50051, tokens: [], scopes: {}, noChatMode: 'safe', tls },
+          web: undefined,
+        }),
       ),
     ).toEqual([]);
     expect(cleartextWarnings(bridgeListeners({ mcp: { host: 'localhost', port: 8765 }, api: undefined, web: undefined }))).toEqual([]);

@@ -95,15 +95,15 @@ describe('delivery ids', () => {
   it('a repeated id is a duplicate with what the first started, for 7 days and across a reopening', async () => {
     dir = await tempDir('hook-deliveries-');
     const ids = await DeliveryIds.open(dir.path);
-    const first = await ids.claim('ci', 'd1', 1_000);
+    const first = await ids.claim('ci', { id: 'd1' }, 1_000);
     if (!first.first) throw new Error('the first delivery is a duplicate');
     await first.done({ turn: 't1' });
-    expect(await ids.claim('ci', 'd1', 2_000)).toEqual({ first: false, record: { at: 1_000, turn: 't1' } });
-    expect((await ids.claim('other', 'd1', 1_000)).first).toBe(true);
+    expect(await ids.claim('ci', { id: 'd1' }, 2_000)).toEqual({ first: false, record: { at: 1_000, delivery: 'd1', turn: 't1' } });
+    expect((await ids.claim('other', { id: 'd1' }, 1_000)).first).toBe(true);
     const reopened = await DeliveryIds.open(dir.path);
-    expect(await reopened.claim('ci', 'd1', 1_000 + DELIVERY_KEEP_MS - 1)).toMatchObject({ first: false, record: { turn: 't1' } });
+    expect(await reopened.claim('ci', { id: 'd1' }, 1_000 + DELIVERY_KEEP_MS - 1)).toMatchObject({ first: false, record: { turn: 't1' } });
     // A week on, the id is new again, and the old ones are pruned from the file.
-    const later = await reopened.claim('ci', 'd1', 1_000 + DELIVERY_KEEP_MS);
+    const later = await reopened.claim('ci', { id: 'd1' }, 1_000 + DELIVERY_KEEP_MS);
     expect(later.first).toBe(true);
     const saved = JSON.parse(await readFile(join(dir.path, 'hook-deliveries.json'), 'utf8')) as { deliveries: Record<string, unknown> };
     expect(Object.keys(saved.deliveries)).toEqual(['ci d1']);
@@ -112,15 +112,34 @@ describe('delivery ids', () => {
   it('a twin that comes while the first starts waits for its id; a refused first lets the next go ahead', async () => {
     dir = await tempDir('hook-deliveries-');
     const ids = await DeliveryIds.open(dir.path);
-    const first = await ids.claim('ci', 'd2');
-    const twin = ids.claim('ci', 'd2');
+    const first = await ids.claim('ci', { id: 'd2' });
+    const twin = ids.claim('ci', { id: 'd2' });
     if (!first.first) throw new Error('the first delivery is a duplicate');
     await first.release();
     const retry = await twin;
     expect(retry.first).toBe(true);
-    const third = ids.claim('ci', 'd2');
+    const third = ids.claim('ci', { id: 'd2' });
     if (retry.first) await retry.done({ run: 'r1' });
     expect(await third).toMatchObject({ first: false, record: { run: 'r1' } });
+  });
+
+  it('a body kept with its first id is a duplicate under any other id, naming the first; without a body only the id counts', async () => {
+    dir = await tempDir('hook-deliveries-');
+    const ids = await DeliveryIds.open(dir.path);
+    const body = Buffer.from('{"action":"completed"}');
+    const first = await ids.claim('ci', { id: 'd1', body }, 1_000);
+    if (!first.first) throw new Error('the first delivery is a duplicate');
+    // Its twin with another id, still starting, waits for it.
+    const twin = ids.claim('ci', { id: 'd2', body }, 1_500);
+    await first.done({ turn: 't1' });
+    expect(await twin).toEqual({ first: false, record: { at: 1_000, delivery: 'd1', turn: 't1' } });
+    const reopened = await DeliveryIds.open(dir.path);
+    expect(await reopened.claim('ci', { id: 'd3', body }, 2_000)).toEqual({ first: false, record: { at: 1_000, delivery: 'd1', turn: 't1' } });
+    expect((await reopened.claim('ci', { id: 'd4', body: Buffer.from('{"action":"requested"}') }, 2_000)).first).toBe(true);
+    expect((await reopened.claim('ci', { id: 'd5' }, 2_000)).first).toBe(true);
+    expect((await reopened.claim('other', { id: 'd1', body }, 2_000)).first).toBe(true);
+    // A week on, the body is new again.
+    expect((await reopened.claim('ci', { id: 'd6', body }, 1_000 + DELIVERY_KEEP_MS)).first).toBe(true);
   });
 });
 

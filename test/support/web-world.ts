@@ -16,9 +16,9 @@ export interface WebWorld {
   stop(): Promise<void>;
 }
 
-export async function startWebWorld(env: Record<string, string> = {}): Promise<WebWorld> {
+export async function startWebWorld(env: Record<string, string> = {}, options: Parameters<typeof startTelegramWorld>[1] = {}): Promise<WebWorld> {
   const port = await freePort();
-  const world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, ...env });
+  const world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, ...env }, options);
   const browser = await launchBrowser();
   const loginLink = async (userId = OWNER) => {
     const before = world.telegram.botMessages(userId).length;

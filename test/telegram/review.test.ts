@@ -135,6 +135,64 @@ describe('a run in a worktree', () => {
     await waitFor(chat, new RegExp(`^⚠️ #1 Merged's worktree and branch ${branch} were removed \\(merged into main by Ada`));
   });
 
+  it('merges with no signing program of the repository run, though its config asks every commit to be signed and verified', async () => {
+    const { chat, repo } = await repoChat('signed');
+    const done = await worktreeRun(chat, 'Signed', 'write:feature.txt commit');
+    const marks = join(world.workdir, 'signed-marks');
+    await mkdir(marks);
+    const program = join(world.workdir, 'signed-gpg.sh');
+    await writeFile(program, `#!/bin/sh\ntouch "${marks}/gpg-ran"\nexit 1\n`);
+    await chmod(program, 0o755);
+    for (const [key, value] of <[string, string][]>[
+      ['commit.gpgsign', 'true'],
+      ['tag.gpgsign', 'true'],
+      ['merge.verifySignatures', 'true'],
+      ['log.showSignature', 'true'],
+      ['gpg.program', program],
+      ['gpg.format', 'openpgp'],
+      ['user.signingkey', 'ABCDEF'],
+    ])
+      await git(repo, 'config', key, value);
+
+    press(chat, done, /Merge/);
+    await waitFor(chat, /^🔀 Merged #1 Signed into main/);
+    expect(await readFile(join(repo, 'feature.txt'), 'utf8')).toBe('written by the fake agent\n');
+    expect(await readdir(marks)).toEqual([]);
+  });
+
+  it('refuses to merge, or to make a worktree, where the repository’s own config names a filter or merge driver, saying which, changing nothing', async () => {
+    const { chat, repo } = await repoChat('filtered', { 'README.md': 'hello\n', '.gitattributes': '* filter=mark merge=mark\n' });
+    await worktreeRun(chat, 'Filtered', 'write:feature.txt commit');
+    const marks = join(world.workdir, 'filtered-marks');
+    await mkdir(marks);
+    const included = join(world.workdir, 'filtered-drivers.gitconfig');
+    await writeFile(included, `[merge "mark"]\n\tdriver = touch ${marks}/merge-driver-ran && false\n`);
+    await git(repo, 'config', 'filter.mark.smudge', `sh -c 'touch ${marks}/smudge-ran; cat'`);
+    const before = await checkout(repo);
+
+    say(chat, '/merge 1');
+    const refused = await waitFor(chat, /was not merged/);
+    expect(shown(refused)).toBe(
+      `⚠️ #1 Filtered was not merged: the repository's git config sets filter.mark.smudge (in .git/config), a program git would run while merging: the bridge runs no program a repository names. Remove it from .git/config or merge by hand. Nothing was changed.`,
+    );
+    // A driver in a file the repository's config includes counts as the repository's.
+    await git(repo, 'config', '--unset', 'filter.mark.smudge');
+    await git(repo, 'config', 'include.path', included);
+    say(chat, '/merge 1');
+    await waitFor(chat, /sets merge\.mark\.driver/);
+    expect(shown(world.telegram.botMessages(chat).at(-1)!)).toContain(`sets merge.mark.driver (in ${included})`);
+    expect(await checkout(repo)).toEqual(before);
+    expect(await readdir(marks)).toEqual([]);
+
+    say(chat, '/spawn --worktree --label Another "say:never"');
+    const notMade = await waitFor(chat, /while checking files out/);
+    expect(shown(notMade)).toContain(`sets merge.mark.driver (in ${included}), a program git would run while checking files out`);
+    expect(await readdir(marks)).toEqual([]);
+    await expect
+      .poll(async () => (await auditLines()).filter((line) => line.event === 'merge' && line.chat === `telegram:${chat}`).map((line) => line.decision))
+      .toEqual(['refused: programs', 'refused: programs']);
+  });
+
   it('/merge refuses a checkout with uncommitted changes, then a conflict, changing nothing either time', async () => {
     const { chat, repo } = await repoChat('refused', { 'README.md': 'hello\n', 'other.txt': 'other\n' });
     await worktreeRun(chat, 'Clash', 'write:README.md commit');

@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
@@ -95,14 +97,49 @@ describe('schedules', () => {
     expect(c.texts().filter((t) => /^⏰ Schedule #1/.test(t))).toHaveLength(1);
   });
 
-  it('does nothing for someone no longer allowed, and says so', async () => {
+  it('does nothing for someone no longer allowed, says so once, and pauses; the same for what the agent scheduled in their turn', async () => {
     const c = chat();
-    world.telegram.sendText({ chatId: c.id, userId: BOB, text: '/at in 2s say:bobs-errand', chatType: 'group', firstName: 'Bob' });
-    await c.waitText(/^⏰ Scheduled #1 .* by Bob/);
-    world.env.BRIDGE_ALLOWED_USERS = String(OWNER); // the operator takes Bob out, and restarts
+    const bob = (text: string) => world.telegram.sendText({ chatId: c.id, userId: BOB, text, chatType: 'group', firstName: 'Bob' });
+    // In a turn of Bob's, the agent sets itself a follow-up through its schedule tool.
+    bob('wait-for:bobs-turn-done say:bobs-turn');
+    const bobsTurn = async () => (await world.cli.invocations()).find((r) => r.prompt.includes('say:bobs-turn'));
+    await expect.poll(bobsTurn, { timeout: 20_000 }).toBeDefined();
+    const turn = (await bobsTurn())!;
+    const bridge = JSON.parse(await readFile(turn.argv[turn.argv.indexOf('--mcp-config') + 1]!, 'utf8')).mcpServers.bridge as {
+      url: string;
+      headers: Record<string, string>;
+    };
+    const tools = new Client({ name: 'agent', version: '1.0.0' });
+    await tools.connect(new StreamableHTTPClientTransport(new URL(bridge.url), { requestInit: { headers: bridge.headers } }));
+    const made = await tools.callTool({ name: 'schedule', arguments: { when: 'in 8s', prompt: 'say:agents-errand' } });
+    const due = Date.now() + 8_000;
+    await tools.close();
+    expect((made.content as { text: string }[])[0]!.text).toMatch(/^Scheduled #1/);
+    bob('/every 10s say:bobs-errand');
+    await c.waitText(/^⏰ Scheduled #2 .* by Bob/);
+    // Both come due while the bridge is down; the operator takes Bob out meanwhile.
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    const saved = JSON.parse(await readFile(join(world.dataDir, 'schedules.json'), 'utf8')) as {
+      schedules: Record<string, { number: number; chatKey: string; by: unknown }>;
+    };
+    expect(Object.values(saved.schedules).find((s) => s.number === 1 && s.chatKey === `telegram:${c.id}`)!.by).toEqual({
+      kind: 'agent',
+      for: { id: String(BOB), key: `telegram:${BOB}` },
+    });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now()) + 500));
+    world.env.BRIDGE_ALLOWED_USERS = String(OWNER);
     await world.restart();
-    await c.waitText(/^⏰ Schedule #1 .*did not run: Bob, who made it, is no longer in BRIDGE_ALLOWED_USERS\./);
-    expect(c.texts().some((t) => t.startsWith('bobs-errand'))).toBe(false);
-    expect((await world.cli.invocations()).some((r) => r.prompt.includes('bobs-errand'))).toBe(false);
+    await writeFile(join(turn.cwd, 'bobs-turn-done'), '');
+    await c.waitText(new RegExp(`^⏰ Schedule #1 .*did not run: ${BOB}, in whose turn the agent made it, is no longer allowed here\\. It is paused`), 30_000);
+    await c.waitText(/^⏰ Schedule #2 .*did not run: Bob, who made it, is no longer allowed here\. It is paused: \/schedules delete 2 removes it\./, 30_000);
+    // Past the next firing of #2: nothing more is said.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    c.say('/schedules');
+    const listed = await c.waitText(/^⏰ 2 schedules/);
+    expect(listed.text?.split('\n').filter((line) => line.includes('⏸ paused'))).toHaveLength(2);
+    expect(c.texts().filter((t) => /did not run/.test(t))).toHaveLength(2);
+    expect(c.texts().some((t) => /^(bobs-errand|agents-errand)/.test(t))).toBe(false);
+    expect((await world.cli.invocations()).some((r) => /bobs-errand|agents-errand/.test(r.prompt))).toBe(false);
   });
 });

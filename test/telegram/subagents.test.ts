@@ -127,3 +127,34 @@ describe('/subagents', () => {
     await waitText(other, /^✅ #1 Theirs/);
   });
 });
+
+describe('ids every object inherits', () => {
+  it('are unknown runs, orchestrations, schedules and agents in the chat commands, never an internal error', async () => {
+    const chat = newChat();
+    const asked: string[] = [];
+    const expected: string[] = [];
+    for (const id of ['__proto__', 'constructor']) {
+      for (const [command, answer] of [
+        [`/subagents info ${id}`, `⚠️ No run "${id}" in this chat. /subagents lists them.`],
+        [`/subagents stop ${id}`, `⚠️ No run "${id}" in this chat. /subagents lists them.`],
+        [`/diff ${id}`, `⚠️ No run "${id}" in this chat. /subagents lists them.`],
+        [`/orchestrations stop ${id}`, `⚠️ No orchestration "${id}" in this chat.`],
+        [`/schedules delete ${id}`, `⚠️ This chat has no schedule #${id}. /schedules lists them.`],
+      ]) {
+        const before = world.telegram.botMessages(chat).length;
+        say(chat, command!);
+        const reply = await world.telegram.waitFor(() => world.telegram.botMessages(chat)[before], 20_000);
+        asked.push(`${command} → ${reply.text?.split('\n')[0]}`);
+        expected.push(`${command} → ${answer}`);
+      }
+    }
+    expect(asked).toEqual(expected);
+    // A Stop button's data naming such an id, as a forged client may send it.
+    const message = world.telegram.botMessages(chat).at(-1)!;
+    for (const id of ['__proto__', 'constructor']) {
+      const query = world.telegram.forgeButtonPress({ chatId: chat, userId: OWNER, messageId: message.messageId, data: `sa:${id}` });
+      const answer = await world.telegram.waitFor(() => world.telegram.callbackAnswers.find((a) => a.callbackQueryId === query.id), 20_000);
+      expect(answer.text).toBe('No such run in this chat.');
+    }
+  });
+});

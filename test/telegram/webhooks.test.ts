@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -75,7 +75,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => world?.stop());
 
-const githubSigned = (secret: string, body: string) => ({ 'X-Hub-Signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` });
+// As GitHub sends it: signed, and named by a delivery id of its own.
+const githubSigned = (secret: string, body: string) => ({
+  'X-Hub-Signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+  'X-GitHub-Delivery': randomUUID(),
+});
 const bearer = (secret: string) => ({ Authorization: `Bearer ${secret}` });
 
 async function deliver(name: string, body: string, headers: Record<string, string>) {
@@ -258,12 +262,41 @@ describe('delivery ids and the audit log', () => {
     const run = await deliver('nightly', '{}', keyed);
     expect(run.status).toBe(202);
     expect(await deliver('nightly', '{}', keyed)).toMatchObject({ status: 200, json: { duplicate: true, run: run.json.run } });
-    // A new id is new work.
-    const fresh = await deliver('ci', body, { ...headers, 'X-GitHub-Delivery': 'delivery-8f1e' });
+    // The same signed body under a new id is the same delivery, replayed; another body is new work.
+    expect(await deliver('ci', body, { ...headers, 'X-GitHub-Delivery': 'delivery-8f1e' })).toMatchObject({
+      status: 200,
+      json: { duplicate: true, delivery: 'delivery-72d3162e', turn: first.json.turn },
+    });
+    const other = JSON.stringify({ workflow_run: { head_branch: 'redelivered', id: 2 } });
+    const fresh = await deliver('ci', other, { ...githubSigned(SECRETS.ci, other), 'X-GitHub-Delivery': 'delivery-8f1e' });
     expect(fresh.status).toBe(202);
     await expect.poll(() => prompts('"redelivered"').then((runs) => runs.length), { timeout: 20_000 }).toBe(2);
     const saved = JSON.parse(await readFile(join(world.dataDir, 'hook-deliveries.json'), 'utf8')) as { deliveries: Record<string, { turn?: string }> };
     expect(saved.deliveries['ci delivery-72d3162e']?.turn).toBe(first.json.turn);
+  });
+
+  it('a GitHub-signed body is taken once, whatever id it comes with, and never without one; a bearer alert sent twice is two', async () => {
+    const body = JSON.stringify({ workflow_run: { head_branch: 'replayed-branch', id: 7 } });
+    const signature = { 'X-Hub-Signature-256': githubSigned(SECRETS.ci, body)['X-Hub-Signature-256'] };
+    const answers = [];
+    for (const id of ['d1', 'd1', 'd2', undefined]) {
+      const answer = await deliver('ci', body, { ...signature, ...(id ? { 'X-GitHub-Delivery': id } : {}) });
+      answers.push([answer.status, answer.json.delivery ?? answer.json.error ?? null]);
+    }
+    expect(answers).toEqual([
+      [202, null],
+      [200, 'd1'],
+      [200, 'd1'],
+      [400, 'X-GitHub-Delivery is missing: a GitHub-signed delivery names itself, so that it is taken once.'],
+    ]);
+    await expect.poll(() => prompts('"replayed-branch"').then((runs) => runs.length), { timeout: 20_000 }).toBe(1);
+    const saved = JSON.parse(await readFile(join(world.dataDir, 'hook-deliveries.json'), 'utf8')) as { bodies: Record<string, { delivery: string }> };
+    expect(Object.values(saved.bodies)).toContainEqual(expect.objectContaining({ delivery: 'd1' }));
+    // A bearer sender's alert that fires twice with no Idempotency-Key is two alerts.
+    const alert = JSON.stringify({ title: 'disk-full-twice' });
+    expect((await deliver('guarded', alert, bearer(SECRETS.guarded))).status).toBe(202);
+    expect((await deliver('guarded', alert, bearer(SECRETS.guarded))).status).toBe(202);
+    await expect.poll(() => prompts('disk-full-twice').then((runs) => runs.length), { timeout: 20_000 }).toBe(2);
   });
 
   it('records every delivery, taken or refused, with no secret in the audit log or the log', async () => {

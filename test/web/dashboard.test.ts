@@ -83,6 +83,23 @@ describe('logging in', () => {
     await page.context().close();
   });
 
+  it('answers ids every object inherits (__proto__, constructor) as unknown ones, not as an internal error', async () => {
+    const page = await loggedIn();
+    const paths = ['__proto__', 'constructor', 'toString'].flatMap((id) => [
+      ['GET', `/api/runs/${id}`],
+      ['GET', `/api/runs/${id}/log`],
+      ['GET', `/api/runs/${id}/diff`],
+      ['GET', `/api/orchestrations/${id}`],
+      ['GET', `/api/orchestrations/${id}/graph.svg`],
+    ]);
+    const answers = await page.evaluate(
+      async (calls) => Promise.all(calls.map(async ([method, path]) => `${method} ${path} ${(await fetch(path!, { method })).status}`)),
+      paths,
+    );
+    expect(answers).toEqual(paths.map(([method, path]) => `${method} ${path} 404`));
+    await page.context().close();
+  });
+
   it("accepts a Mini App's signed launch data, and refuses a forged one", async () => {
     const fields = { auth_date: String(Math.floor(Date.now() / 1000)), user: JSON.stringify({ id: OWNER, first_name: 'Ada' }), query_id: 'AAF' };
     const good = signInitData(fields, world.env.TELEGRAM_BOT_TOKEN!);

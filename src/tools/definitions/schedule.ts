@@ -36,7 +36,10 @@ export const schedule = defineTool({
       const decision = await deps.approvals.decide(scope.asker, 'schedule', { when, prompt });
       if (decision.behavior === 'deny') return error(`Not scheduled: ${decision.message}`);
     }
-    const made = await scheduler.add({ chat: scope.address, prompt, timing: { kind: 'once', at }, by: { kind: 'agent' } });
+    // The follow-up is the person's whose turn made it: it fires only while they are still allowed.
+    const person = scope.turnBy?.();
+    const by = { kind: 'agent' as const, ...(person ? { for: person } : {}) };
+    const made = await scheduler.add({ chat: scope.address, prompt, timing: { kind: 'once', at }, by });
     return ok(`Scheduled ${scheduleLine(made, scheduler.timeZone)}. The prompt comes back to you as a message then.`);
   },
 });
