@@ -4,7 +4,7 @@ import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { silentLog } from '../src/log/logger.ts';
 import { ChatStore } from '../src/store/chat-store.ts';
-import { ensurePrivateDir } from '../src/store/json-store.ts';
+import { ensurePrivateDir } from '../src/store/private-files.ts';
 import { telegram as telegramTransport } from '../src/telegram/transport.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../test/support/fake-cli.ts';
 import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
