@@ -11,6 +11,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import type { Log } from '../log/logger.ts';
 import type { InAppLogin, TransportHost } from '../ports/chat-transport.ts';
 import { sessionGuard, type WebEnv } from './auth/guard.ts';
+import { jsonOnly, ownPagesOnly } from './auth/own-pages-only.ts';
 import type { WebSessions } from './auth/web-sessions.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
@@ -66,13 +67,14 @@ export class WebServer {
       }),
     );
     parts.extra?.(app);
+    // Each check before any body is read: whose page, and JSON.
+    app.use('/api/auth/*', ownPagesOnly(config.url, config.tls ? 'https' : 'http', log), jsonOnly);
     app.route(
       '/api/auth',
       authRoutes({
         sessions: parts.sessions,
         allowed: parts.allowed,
         ...(parts.inApp ? { inApp: parts.inApp } : {}),
-        secureCookies: config.url.startsWith('https:'),
         log,
       }),
     );

@@ -50,3 +50,15 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
     },
   };
 }
+
+/** The session secret a logged-in page holds (its tab's session storage), or null. */
+export function bearerIn(page: Page): Promise<string | null> {
+  return page.evaluate<string | null>("sessionStorage.getItem('jb-bearer')");
+}
+
+/** The status of `fetch(path)` from the page, sending its session's bearer as its own calls do. */
+export function statusFromPage(page: Page, path: string): Promise<number> {
+  return page.evaluate<number>(
+    `fetch(${JSON.stringify(path)}, { headers: { authorization: 'Bearer ' + sessionStorage.getItem('jb-bearer') } }).then((response) => response.status)`,
+  );
+}

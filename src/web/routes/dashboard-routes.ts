@@ -38,8 +38,8 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
 
   app.get('/me', (c) => {
-    const { identity, name, csrf } = c.get('session');
-    return c.json({ identity, name: name ?? identity, csrf });
+    const { identity, name } = c.get('session');
+    return c.json({ identity, name: name ?? identity });
   });
 
   app.get('/runs', async (c) => {
