@@ -1,12 +1,12 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { Log } from '../log/logger.ts';
 import { chatKey } from '../ports/transport.ts';
 import type { DeliveryIds, DeliveryRecord } from './deliveries.ts';
 import type { Hook } from './hooks-file.ts';
 import type { RateLimit } from './rate-limit.ts';
+import { limitBody } from '../http/body-limit.ts';
 import { signedBy } from './signature.ts';
 import { fillPrompt, matches } from './template.ts';
 
@@ -96,13 +96,9 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
         if (!byName.has(name)) return refuse(c, undefined, printable(name), 404, 'No such hook.');
         await next();
       },
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: (c) => {
-          const name = c.req.param('name')!;
-          // The rest of the body is not read: the connection is not for another request.
-          return refuse(c, byName.get(name), name, 413, `The body is larger than ${MAX_BODY_BYTES} bytes.`, { Connection: 'close' });
-        },
+      limitBody(MAX_BODY_BYTES, (c, message) => {
+        const name = c.req.param('name')!;
+        return refuse(c, byName.get(name), name, 413, message);
       }),
       async (c) => {
         const name = c.req.param('name');

@@ -20,19 +20,7 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
   const port = await freePort();
   const world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, ...env });
   const browser = await launchBrowser();
-  const loginLink = async () => {
-    const before = world.telegram.botMessages(OWNER).length;
-    world.telegram.sendText({ chatId: OWNER, userId: OWNER, text: '/dashboard', firstName: 'Ada' });
-    const reply = await world.telegram.waitFor(
-      () =>
-        world.telegram
-          .botMessages(OWNER)
-          .slice(before)
-          .find((m) => /The link works once/.test(m.text ?? '')),
-      20_000,
-    );
-    return /(http:\/\/\S+\/login#\S+)/.exec(reply.text ?? '')![1]!;
-  };
+  const loginLink = () => loginLinkFrom(world);
   return {
     world,
     base: `http://127.0.0.1:${port}`,
@@ -49,6 +37,21 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
       await world.stop();
     },
   };
+}
+
+/** Asks the bot (in the owner's private chat) for a one-time login link. */
+export async function loginLinkFrom(world: TelegramWorld): Promise<string> {
+  const before = world.telegram.botMessages(OWNER).length;
+  world.telegram.sendText({ chatId: OWNER, userId: OWNER, text: '/dashboard', firstName: 'Ada' });
+  const reply = await world.telegram.waitFor(
+    () =>
+      world.telegram
+        .botMessages(OWNER)
+        .slice(before)
+        .find((m) => /The link works once/.test(m.text ?? '')),
+    20_000,
+  );
+  return /(http:\/\/\S+\/login#\S+)/.exec(reply.text ?? '')![1]!;
 }
 
 /** The session secret a logged-in page holds (its tab's session storage), or null. */
