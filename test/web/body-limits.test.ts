@@ -97,9 +97,13 @@ describe('50 MB sent to the web server', () => {
         if (chunked) expect(answer.sent).toBeLessThan(50 * MB);
       });
 
-  it('without a session is refused before any of it is read', async () => {
-    const answer = await flood('/api/chat/messages', {}, false);
-    expect(answer.status).toBe(401);
+  it('without a session, or a bearer hook without its secret, is refused before any of it is read', async () => {
+    for (const chunked of [false, true]) {
+      expect((await flood('/api/chat/messages', {}, chunked)).status).toBe(401);
+      const hook = await flood('/hooks/limits', as('not-the-secret'), chunked);
+      expect(hook.status).toBe(401);
+      expect(JSON.parse(hook.body)).toEqual({ error: 'Authorization: Bearer is missing or wrong.' });
+    }
   });
 
   it('leaves the bridge small, and serving', async () => {
