@@ -1,17 +1,19 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { Log } from '../log/logger.ts';
 import { chatKey } from '../ports/transport.ts';
 import type { DeliveryIds, DeliveryRecord } from './deliveries.ts';
 import type { Hook } from './hooks-file.ts';
 import type { RateLimit } from './rate-limit.ts';
+import { limitBody } from '../http/body-limit.ts';
 import { signedBy } from './signature.ts';
 import { fillPrompt, matches } from './template.ts';
 
 /** The largest body taken: past it, 413, while it still streams. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+const BEARER_REFUSED = 'Authorization: Bearer is missing or wrong.';
 
 /** What a hook's delivery started: a turn of its chat's session, a run, or nothing, and why. */
 export type HookStarted = { turn: string } | { run: string } | { refused: string };
@@ -91,19 +93,19 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
   return (app) => {
     app.post(
       '/hooks/:name',
-      // Unknown before anything is read: nobody's body is taken for a hook that is not there.
+      // Unknown before anything is read: nobody's body is taken for a hook that is not there,
+      // nor for a bearer hook without its secret (a GitHub signature needs the body).
       async (c, next) => {
         const name = c.req.param('name');
-        if (!byName.has(name)) return refuse(c, undefined, printable(name), 404, 'No such hook.');
+        const hook = byName.get(name);
+        if (!hook) return refuse(c, undefined, printable(name), 404, 'No such hook.');
+        if (hook.signature === 'bearer' && !signedBy(hook, new Uint8Array(), { authorization: c.req.header('authorization') }))
+          return refuse(c, hook, name, 401, BEARER_REFUSED);
         await next();
       },
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: (c) => {
-          const name = c.req.param('name')!;
-          // The rest of the body is not read: the connection is not for another request.
-          return refuse(c, byName.get(name), name, 413, `The body is larger than ${MAX_BODY_BYTES} bytes.`, { Connection: 'close' });
-        },
+      limitBody(MAX_BODY_BYTES, (c, message) => {
+        const name = c.req.param('name')!;
+        return refuse(c, byName.get(name), name, 413, message);
       }),
       async (c) => {
         const name = c.req.param('name');
@@ -111,13 +113,7 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
         const body = new Uint8Array(await c.req.arrayBuffer());
         const signed = signedBy(hook, body, { hubSignature: c.req.header('x-hub-signature-256'), authorization: c.req.header('authorization') });
         if (!signed)
-          return refuse(
-            c,
-            hook,
-            name,
-            401,
-            hook.signature === 'github' ? 'X-Hub-Signature-256 is missing or does not match the body.' : 'Authorization: Bearer is missing or wrong.',
-          );
+          return refuse(c, hook, name, 401, hook.signature === 'github' ? 'X-Hub-Signature-256 is missing or does not match the body.' : BEARER_REFUSED);
         const limited = parts.limit.take(name, hook.perMinute);
         if (!limited.ok)
           return refuse(c, hook, name, 429, `More than ${hook.perMinute} deliveries a minute.`, { 'Retry-After': String(limited.retryAfterSeconds) });

@@ -10,7 +10,9 @@ import type { WebConfig } from '../config/web.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { Log } from '../log/logger.ts';
 import type { InAppLogin, TransportHost } from '../ports/chat-transport.ts';
+import { API_BODY_BYTES, AUTH_BODY_BYTES, limitBody } from '../http/body-limit.ts';
 import { sessionGuard, type WebEnv } from './auth/guard.ts';
+import { jsonOnly, ownPagesOnly } from './auth/own-pages-only.ts';
 import type { WebSessions } from './auth/web-sessions.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
@@ -65,24 +67,29 @@ export class WebServer {
         referrerPolicy: 'no-referrer',
       }),
     );
+    // Mounted routes bring their own body limit (the webhooks' 1 MB, audited); the rest is limited below.
     parts.extra?.(app);
+    // Each check before any body is read: whose page, JSON, and a few KiB.
+    app.use('/api/auth/*', ownPagesOnly(config.url, config.tls ? 'https' : 'http', log), jsonOnly, limitBody(AUTH_BODY_BYTES));
     app.route(
       '/api/auth',
       authRoutes({
         sessions: parts.sessions,
         allowed: parts.allowed,
         ...(parts.inApp ? { inApp: parts.inApp } : {}),
-        secureCookies: config.url.startsWith('https:'),
         log,
       }),
     );
     const api = new Hono<WebEnv>();
-    api.use('*', sessionGuard(parts.sessions, parts.allowed));
+    // Nobody's body is read before their session is known.
+    api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));
     api.route('/chat', chatRoutes(parts.dashboard.chats, parts.host));
     api.route('/runs', reviewRoutes(parts.review));
     api.route('/', dashboardRoutes(parts.dashboard));
     app.route('/api', api);
     app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));
+    // The pages take no body; whatever is sent to them is held to the API's limit too.
+    app.use('*', limitBody(API_BODY_BYTES));
 
     const index = join(parts.pagesDir, 'index.html');
     const built = pagesBuilt(parts.pagesDir);
@@ -102,6 +109,8 @@ export class WebServer {
       fetch: app.fetch,
       port: config.port,
       hostname: config.host,
+      // A body past its limit is thrown away by limitBody, which lets its sender read the 413.
+      autoCleanupIncoming: false,
       ...(config.tls ? { createServer: createHttpsServer, serverOptions: { cert: config.tls.cert, key: config.tls.key } } : {}),
     });
     await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,5 +48,19 @@ describe('login links and sessions', () => {
     expect(reopened.get(secret)?.identity).toBe('telegram:42');
     await reopened.end(secret);
     expect(reopened.get(secret)).toBeUndefined();
+  });
+
+  it('drops, at its start, the sessions an older bridge kept for a cookie: any server on the host may have been sent that cookie', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'web-sessions-'));
+    const kept = await (await WebSessions.open(dir)).start({ identity: 'telegram:42' });
+    const file = join(dir, 'web-sessions.json');
+    const data = JSON.parse(await readFile(file, 'utf8')) as { sessions: Record<string, object> };
+    const cookieSecret = 'a-cookie-any-port-of-the-host-was-sent';
+    data.sessions[createHash('sha256').update(cookieSecret).digest('hex')] = { identity: 'telegram:42', csrf: 'its-token', expiresAt: Date.now() + 60_000 };
+    await writeFile(file, JSON.stringify(data));
+    const reopened = await WebSessions.open(dir);
+    expect(reopened.get(cookieSecret)).toBeUndefined();
+    expect(reopened.get(kept.secret)?.identity).toBe('telegram:42');
+    expect(await readFile(file, 'utf8')).not.toContain('its-token');
   });
 });

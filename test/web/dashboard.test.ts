@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInitData } from '../../src/telegram/init-data.ts';
 import { phonePage, screenshot } from '../support/browser.ts';
-import { startWebWorld, type WebWorld } from '../support/web-world.ts';
+import { apiFrom, bearerIn, startWebWorld, type WebWorld } from '../support/web-world.ts';
 import { OWNER, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The dashboard and the chat page in a real browser (Debian's chromium) at phone width, against
@@ -47,9 +47,8 @@ describe('logging in', () => {
     await page.goto(link);
     await page.waitForSelector('header nav');
     expect(page.url()).toBe(`${base}/`);
-    const cookies = await page.context().cookies();
-    const session = cookies.find((c) => c.name === 'jb_session')!;
-    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    // The session is the tab's (its session storage), never a cookie: a reload keeps it.
+    expect(await page.context().cookies()).toEqual([]);
     await page.reload();
     await page.waitForSelector('header nav');
     await screenshot(page, 'runs-empty');
@@ -68,18 +67,20 @@ describe('logging in', () => {
     expect(world.telegram.botMessages(GROUP).some((m) => /login#/.test(m.text ?? ''))).toBe(false);
   });
 
-  it('refuses a change without the CSRF token, and anything without a session', async () => {
+  it("refuses anything without the session's bearer, and logging out ends the session", async () => {
     expect((await fetch(`${base}/api/runs`)).status).toBe(401);
     const page = await loggedIn();
     const status = await page.evaluate(
       async () => (await fetch('/api/chat/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' })).status,
     );
-    expect(status).toBe(403);
-    // Logging out ends the session: the page asks for a link again, and the old cookie opens nothing.
-    const cookie = (await page.context().cookies()).find((c) => c.name === 'jb_session')!.value;
+    expect(status).toBe(401);
+    // Logging out ends the session: the page asks for a link again, and the old secret opens nothing.
+    const bearer = await bearerIn(page);
+    expect((await fetch(`${base}/api/runs`, { headers: { authorization: `Bearer ${bearer}` } })).status).toBe(200);
     await page.click('text=Log out');
     await page.waitForSelector('[data-testid="login-error"]');
-    expect((await fetch(`${base}/api/runs`, { headers: { cookie: `jb_session=${cookie}` } })).status).toBe(401);
+    expect(await bearerIn(page)).toBeNull();
+    expect((await fetch(`${base}/api/runs`, { headers: { authorization: `Bearer ${bearer}` } })).status).toBe(401);
     await page.context().close();
   });
 
@@ -92,10 +93,7 @@ describe('logging in', () => {
       ['GET', `/api/orchestrations/${id}`],
       ['GET', `/api/orchestrations/${id}/graph.svg`],
     ]);
-    const answers = await page.evaluate(
-      async (calls) => Promise.all(calls.map(async ([method, path]) => `${method} ${path} ${(await fetch(path!, { method })).status}`)),
-      paths,
-    );
+    const answers = await Promise.all(paths.map(async ([method, path]) => `${method} ${path} ${(await apiFrom(page, path!, { method })).status}`));
     expect(answers).toEqual(paths.map(([method, path]) => `${method} ${path} 404`));
     await page.context().close();
   });
@@ -107,8 +105,7 @@ describe('logging in', () => {
     await page.goto(`${base}/app#tgWebAppData=${encodeURIComponent(good)}&tgWebAppVersion=8.0`);
     await page.waitForSelector('header nav');
     expect(await page.textContent('.who')).toMatch(/^Ada\b/);
-    // Framed in Telegram's web client no cookie goes along: the page sends its bearer, files included.
-    await page.context().clearCookies();
+    // The page sends its bearer, files included.
     await page.goto(`${base}/#chat`);
     await page.fill('textarea', '/permissions bypass');
     await page.press('textarea', 'Enter');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from '../support/browser.ts';
 import { ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
-import { startWebWorld, type WebWorld } from '../support/web-world.ts';
+import { startWebWorld, statusFromPage, type WebWorld } from '../support/web-world.ts';
 
 // The dashboard draws an orchestration with the SVG the chat's picture is made of
 // (GET /api/orchestrations/:id/graph.svg): a node per step, found by its id, whose state
@@ -43,13 +43,13 @@ describe('the graph page', () => {
     // Only with a session, and only for an orchestration that exists.
     const id = (await page.getAttribute('[data-testid="graph"]', 'data-orchestration'))!;
     expect((await fetch(`${web.base}/api/orchestrations/${id}/graph.svg`)).status).toBe(401);
-    const fetched = await page.evaluate(async (url: string) => {
-      const response = await fetch(url);
-      return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
-    }, `/api/orchestrations/${id}/graph.svg`);
+    const fetched = await page.evaluate<{ status: number; type: string | null; body: string }>(
+      `fetch(${JSON.stringify(`/api/orchestrations/${id}/graph.svg`)}, { headers: { authorization: 'Bearer ' + sessionStorage.getItem('jb-bearer') } })
+        .then(async (response) => ({ status: response.status, type: response.headers.get('content-type'), body: await response.text() }))`,
+    );
     expect(fetched).toMatchObject({ status: 200, type: 'image/svg+xml; charset=utf-8' });
     expect(fetched.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-    const missing = await page.evaluate(async () => (await fetch('/api/orchestrations/nope/graph.svg')).status);
+    const missing = await statusFromPage(page, '/api/orchestrations/nope/graph.svg');
     expect(missing).toBe(404);
     await page.context().close();
   });

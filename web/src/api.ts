@@ -1,13 +1,11 @@
 import { createParser } from 'eventsource-parser';
+import { bearer } from './session.ts';
 
 /**
- * The page's side of the bridge's API: the session's CSRF token (or, in the Mini App, its
- * bearer secret) on every call, JSON in and out, and event streams read with fetch (an
- * EventSource cannot send the bearer header).
+ * The page's side of the bridge's API: the tab's session secret as a bearer header on every
+ * call (the only credential the API takes), JSON in and out, and event streams read with fetch
+ * (an EventSource cannot send the header, and a secret in a URL would land in logs).
  */
-let csrf = '';
-let bearer = sessionStorage.getItem('jb-bearer') ?? '';
-
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -19,19 +17,11 @@ export class ApiError extends Error {
   }
 }
 
-export function useSession(session: { csrf: string; bearer?: string }): void {
-  csrf = session.csrf;
-  if (session.bearer) {
-    bearer = session.bearer;
-    sessionStorage.setItem('jb-bearer', bearer);
-  }
-}
-
 function headers(json: boolean): Record<string, string> {
+  const secret = bearer();
   return {
     ...(json ? { 'content-type': 'application/json' } : {}),
-    ...(csrf ? { 'x-csrf-token': csrf } : {}),
-    ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    ...(secret ? { authorization: `Bearer ${secret}` } : {}),
   };
 }
 
@@ -42,12 +32,10 @@ async function answer<T>(response: Response): Promise<T> {
 }
 
 /**
- * A file of the API as an address an <img> or a download can use: the API's own where the
- * cookie goes along, else (the Mini App in a frame, bearer only) the bytes fetched with the
- * header and handed over as a blob.
+ * A file of the API as an address an <img> or a download can use: the bytes fetched with the
+ * header and handed over as a blob (an address of the API's own would go without it).
  */
 export async function fileAddress(path: string): Promise<string> {
-  if (!bearer) return `/api${path}`;
   const response = await fetch(`/api${path}`, { headers: headers(false) });
   if (!response.ok) throw new ApiError(response.status, `${path}: ${response.status}`);
   return URL.createObjectURL(await response.blob());
@@ -55,17 +43,17 @@ export async function fileAddress(path: string): Promise<string> {
 
 /** A text the API serves (the graph's SVG), with the session's credentials like every call. */
 export async function getText(path: string): Promise<string> {
-  const response = await fetch(`/api${path}`, { headers: headers(false), credentials: 'same-origin' });
+  const response = await fetch(`/api${path}`, { headers: headers(false) });
   if (!response.ok) throw new ApiError(response.status, `${path}: ${response.status}`);
   return response.text();
 }
 
 export async function get<T>(path: string): Promise<T> {
-  return answer<T>(await fetch(`/api${path}`, { headers: headers(false), credentials: 'same-origin' }));
+  return answer<T>(await fetch(`/api${path}`, { headers: headers(false) }));
 }
 
 export async function post<T>(path: string, body: unknown): Promise<T> {
-  return answer<T>(await fetch(`/api${path}`, { method: 'POST', headers: headers(true), body: JSON.stringify(body), credentials: 'same-origin' }));
+  return answer<T>(await fetch(`/api${path}`, { method: 'POST', headers: headers(true), body: JSON.stringify(body) }));
 }
 
 /**
@@ -76,7 +64,7 @@ export async function post<T>(path: string, body: unknown): Promise<T> {
 export async function follow(path: string, on: (event: string, data: unknown) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
   while (!signal.aborted) {
     try {
-      const response = await fetch(`/api${path}`, { headers: headers(false), credentials: 'same-origin', signal });
+      const response = await fetch(`/api${path}`, { headers: headers(false), signal });
       if (!response.ok || !response.body) throw new ApiError(response.status, `stream ${path}: ${response.status}`);
       onOpen?.();
       const parser = createParser({ onEvent: (message) => on(message.event ?? 'message', JSON.parse(message.data)) });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, post, useSession } from './api.ts';
+import { ApiError, get, post } from './api.ts';
 import { Approvals } from './pages/approvals.tsx';
 import { Audit } from './pages/audit.tsx';
 import { Chat } from './pages/chat.tsx';
@@ -8,30 +8,32 @@ import { Graphs } from './pages/graphs.tsx';
 import { RunPage } from './pages/run.tsx';
 import { Runs } from './pages/runs.tsx';
 import { useLive, type Live } from './live.ts';
+import { bearer, forget, fromOtherTab, keep } from './session.ts';
 import type { Me } from './types.ts';
 
 type Auth = { state: 'checking' } | { state: 'in'; me: Me } | { state: 'out'; why: string };
 
-/** Logs in from the address it was opened with (a login link, or the Mini App's launch data), or with the session it has. */
+/**
+ * Logs in from the address it was opened with (a login link, or the Mini App's launch data),
+ * or with the session this tab, or else another open tab of the bridge's, has.
+ */
 async function logIn(): Promise<Me> {
   const { pathname, hash } = location;
   if (pathname === '/login' && hash.length > 1) {
     history.replaceState(null, '', '/');
-    useSession(await post<{ csrf: string }>('/auth/link', { token: hash.slice(1) }));
+    keep((await post<{ bearer: string }>('/auth/link', { token: hash.slice(1) })).bearer);
   } else if (pathname === '/app') {
     // Telegram opens a Mini App with its signed launch data in the fragment; no script of telegram.org is needed to read it.
     const launchData = new URLSearchParams(hash.slice(1)).get('tgWebAppData') ?? '';
     history.replaceState(null, '', '/');
-    useSession(await post<{ csrf: string; bearer: string }>('/auth/in-app', { launchData }));
-  }
-  const me = await get<Me>('/me');
-  useSession(me);
-  return me;
+    keep((await post<{ bearer: string }>('/auth/in-app', { launchData })).bearer);
+  } else if (!bearer()) await fromOtherTab();
+  return get<Me>('/me');
 }
 
 async function logOut(): Promise<void> {
   await post('/auth/logout', {}).catch(() => {});
-  sessionStorage.removeItem('jb-bearer');
+  forget();
   location.replace('/');
 }
 

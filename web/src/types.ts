@@ -8,7 +8,6 @@ export type { Tally } from '../../src/usage/usage-ledger.ts';
 export interface Me {
   identity: string;
   name: string;
-  csrf: string;
 }
 
 export interface Question {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import { openJsonStore } from '../../store/json-store.ts';
@@ -15,14 +15,12 @@ export interface WebIdentity {
 }
 
 export interface WebSession extends WebIdentity {
-  /** Sent with every change (the `x-csrf-token` header): a cookie alone changes nothing. */
-  csrf: string;
   expiresAt: number;
 }
 
 interface Data {
-  /** sha256 of the cookie's value → session: the file holds nothing that logs anyone in. */
-  sessions: Record<string, WebSession>;
+  /** sha256 of the session's secret → session: the file holds nothing that logs anyone in. */
+  sessions: Record<string, WebSession & { csrf?: string }>;
 }
 
 /**
@@ -58,16 +56,16 @@ export class WebSessions {
     return { identity: link.identity, ...(link.name ? { name: link.name } : {}) };
   }
 
-  /** Starts a session; returns the cookie's secret and the session. */
+  /** Starts a session; returns its secret (the page's bearer) and the session. */
   async start(who: WebIdentity, now = Date.now()): Promise<{ secret: string; session: WebSession }> {
     const value = secret();
-    const session: WebSession = { ...who, csrf: secret(), expiresAt: now + SESSION_MS };
+    const session: WebSession = { ...who, expiresAt: now + SESSION_MS };
     this.db.data.sessions[hash(value)] = session;
     await this.db.write();
     return { secret: value, session };
   }
 
-  /** The session a cookie's secret belongs to, while it lasts. */
+  /** The session a secret belongs to, while it lasts. */
   get(value: string | undefined, now = Date.now()): WebSession | undefined {
     if (!value) return undefined;
     const session = this.db.data.sessions[hash(value)];
@@ -79,18 +77,16 @@ export class WebSessions {
     await this.db.write();
   }
 
+  /**
+   * Drops expired sessions, and those a cookie carried (they have a CSRF token): a browser sent
+   * that cookie to every server on its host, so any of them may hold the secret.
+   */
   private async sweep(now = Date.now()): Promise<void> {
     const { sessions } = this.db.data;
-    const expired = Object.keys(sessions).filter((key) => sessions[key]!.expiresAt <= now);
+    const expired = Object.keys(sessions).filter((key) => sessions[key]!.expiresAt <= now || sessions[key]!.csrf !== undefined);
     for (const key of expired) delete sessions[key];
     if (expired.length) await this.db.write();
   }
-}
-
-/** Whether a CSRF token sent with a change is the session's. */
-export function csrfMatches(session: WebSession, sent: string | undefined): boolean {
-  if (!sent || sent.length !== session.csrf.length) return false;
-  return timingSafeEqual(Buffer.from(sent), Buffer.from(session.csrf));
 }
 
 const secret = () => randomBytes(24).toString('base64url');

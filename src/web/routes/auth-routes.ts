@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie } from 'hono/cookie';
 import type { InAppLogin } from '../../ports/chat-transport.ts';
-import { bearerOf, SESSION_COOKIE } from '../auth/guard.ts';
-import { csrfMatches, SESSION_MS, type WebIdentity, type WebSessions } from '../auth/web-sessions.ts';
+import { bearerOf } from '../auth/guard.ts';
+import type { WebIdentity, WebSessions } from '../auth/web-sessions.ts';
 import type { Log } from '../../log/logger.ts';
 
 export interface AuthParts {
@@ -10,15 +10,18 @@ export interface AuthParts {
   allowed: (identity: string) => boolean;
   /** The chat app's in-app page, and the transport it vouches for people of; none: there is none. */
   inApp?: { login: InAppLogin; transport: string };
-  /** Cookies only over HTTPS (where the page is served over it, or behind a proxy that is). */
-  secureCookies: boolean;
   log: Log;
 }
+
+/** The session cookie older bridges set: never taken (its sessions are dropped), and cleared at a login. */
+const OLD_SESSION_COOKIE = 'jb_session';
 
 /**
  * Logging in: with a one-time link's secret (POSTed by the page's own script, so a link
  * preview that fetches the page uses nothing up), or with the launch data the chat app signed
- * when it opened its in-app page (a Mini App).
+ * when it opened its in-app page (a Mini App). Either answers the session's secret, which the
+ * page keeps in its tab's session storage and sends as a bearer header; no cookie is set.
+ * The web server lets only JSON from the bridge's own pages, a few KiB of it, reach these.
  */
 export function authRoutes(parts: AuthParts): Hono {
   const { sessions, log } = parts;
@@ -29,15 +32,9 @@ export function authRoutes(parts: AuthParts): Hono {
       return c.json({ error: 'You are not allowed to use this bridge.' }, 403);
     }
     const { secret, session } = await sessions.start(who);
-    setCookie(c, SESSION_COOKIE, secret, {
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: parts.secureCookies,
-      path: '/',
-      maxAge: Math.floor(SESSION_MS / 1000),
-    });
+    deleteCookie(c, OLD_SESSION_COOKIE, { path: '/' });
     log.info({ user: who.identity }, `web login (${how})`);
-    return c.json({ name: session.name ?? session.identity, csrf: session.csrf, ...(how === 'in-app' ? { bearer: secret } : {}) });
+    return c.json({ name: session.name ?? session.identity, bearer: secret });
   };
 
   app.post('/link', async (c) => {
@@ -61,15 +58,10 @@ export function authRoutes(parts: AuthParts): Hono {
     return begin(c, { identity: `${inApp.transport}:${id}`, ...(name ? { name } : {}) }, 'in-app');
   });
 
-  // Like every change, with the cookie it needs the CSRF token: another site cannot log anyone out.
+  // Only with the session's own secret: another page has no way to log anyone out.
   app.post('/logout', async (c) => {
-    const bearer = bearerOf(c);
-    const secret = bearer ?? getCookie(c, SESSION_COOKIE);
-    const session = sessions.get(secret);
-    if (!bearer && session && !csrfMatches(session, c.req.header('x-csrf-token')))
-      return c.json({ error: 'Missing or wrong CSRF token: reload the page.' }, 403);
+    const secret = bearerOf(c);
     if (secret) await sessions.end(secret);
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
   });
   return app;

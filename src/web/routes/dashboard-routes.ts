@@ -46,8 +46,8 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
 
   app.get('/me', (c) => {
-    const { identity, name, csrf } = c.get('session');
-    return c.json({ identity, name: name ?? identity, csrf });
+    const { identity, name } = c.get('session');
+    return c.json({ identity, name: name ?? identity });
   });
 
   // A person sees the chats they are in: anything else is "no such", so its ids cannot be probed.
