@@ -36,7 +36,7 @@ beforeAll(async () => {
     BRIDGE_CODEX_COMMAND: CLI_BINARIES.codex,
     BRIDGE_DROID_COMMAND: CLI_BINARIES.droid,
     ANTHROPIC_API_KEY: 'sk-ant-doctor',
-    OPENAI_API_KEY: 'sk-doctor',
+    CODEX_API_KEY: 'sk-doctor',
     FACTORY_API_KEY: 'fk-doctor',
     BRIDGE_REDIS_URL: redis.url,
     BRIDGE_QUEUE_SECRET: 'doctor-queue-secret-0123456789abcdef',
@@ -102,7 +102,7 @@ describe('npm run doctor', () => {
     expect(lines).toContain(
       '✗ claude credentials: `' +
         CLI_BINARIES.claude +
-        ' auth status` says "loggedIn": false. Run `claude` once and log in (/login), or set ANTHROPIC_API_KEY.',
+        ' auth status` says "loggedIn": false. Set ANTHROPIC_API_KEY where the bridge starts (export ANTHROPIC_API_KEY=…), or run `claude` once in a terminal and log in there.',
     );
     expect(lines.find((line) => line.startsWith('✗ Redis'))).toMatch(/does not answer/);
     expect(lines).toContain('✓ transcription: ' + transcriber.url + ' answers (model whisper-1)'); // the rest is still checked
