@@ -18,7 +18,7 @@ export const consoleTransport: TransportKind = {
       secrets: [],
       out,
       async connect() {},
-      serve: (host) => runConsole(host, out, process.stdin),
+      serve: (host) => runConsole(host, out, process.stdin, process.stdout),
       // The end of input ends it; a signal ends the process.
       async stop() {},
       inTerminal: true,
