@@ -12,6 +12,8 @@
 //   signal:NAME    kill itself with signal NAME
 //   silent         exit 0 without a result
 //   hang           print nothing more and never exit
+//   reconnecting   print only retry lines ("Reconnecting… waiting for network"), every 100 ms, and never answer
+//   slow-tool:S    one Bash call (`make build`) whose result comes after S seconds, then the answer
 //   hang-in-tool   start a Bash call (`make build`) and hang before its result
 //   ignore-term    ignore SIGTERM (so only SIGKILL stops it)
 //   ignore-interrupt  leave the bridge's interrupt control requests unanswered, working on
@@ -301,6 +303,18 @@ async function turn(prompt, ids = []) {
   const dirty = directive('dirty');
   if (typeof dirty === 'string') writeFileSync(join(process.cwd(), dirty), 'not committed\n');
 
+  const slowTool = directive('slow-tool');
+  if (slowTool) {
+    assistant([{ type: 'tool_use', id: 'toolu_fake_slow', name: 'Bash', input: { command: 'make build' } }]);
+    await sleep(Number(slowTool));
+    toolResult('toolu_fake_slow', 'built', false);
+  }
+  if (directive('reconnecting')) {
+    for (let attempt = 1; !interrupt.signal.aborted; attempt++) {
+      out({ type: 'error', message: `Reconnecting… ${attempt}/5 waiting for network` });
+      await sleep(0.1);
+    }
+  }
   if (directive('hang-in-tool')) assistant([{ type: 'tool_use', id: 'toolu_fake_build', name: 'Bash', input: { command: 'make build' } }]);
   // Misbehaviour comes after the work: `tools:3 hang` makes three calls, then hangs.
   if (directive('hang') || directive('hang-in-tool')) {
