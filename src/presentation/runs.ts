@@ -1,6 +1,6 @@
 import { idButton } from '../ports/buttons.ts';
 import type { AgentEvent } from '../protocols/events.ts';
-import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, isActive, runtimeMs, type RunStatus, type SubagentRunRecord } from '../subagents/record.ts';
 import { truncate } from './format/index.ts';
 import type { Button } from '../ports/transport.ts';
 import { bold, code, italic, lines, pre, rich, type RichText } from '../rich/index.ts';
@@ -75,9 +75,15 @@ export function runLog(run: SubagentRunRecord, events: AgentEvent[], count: numb
     ...shown.map((s) => `${s.state} ${s.text}`),
     ...logLines.slice(-3),
   ];
-  if (!stepLines.length) stepLines.push(run.status === 'queued' ? 'Not started yet.' : 'No steps yet.');
-  const said = lastText ? truncate(lastText, 1500) : '';
-  return lines([bold(head), pre(stepLines.join('\n')), ...(said ? [rich`${bold('Latest text')}\n${said}`] : [])]);
+  const ended = !isActive(run);
+  if (!stepLines.length) stepLines.push(run.status === 'queued' ? 'Not started yet.' : ended ? 'No tool calls: it worked without tools.' : 'No steps yet.');
+  // An ended run's answer is its result (or its error), whatever text came before it.
+  const said = truncate((ended ? (run.result ?? run.error) : undefined) ?? lastText, 1500);
+  return lines([
+    bold(head),
+    pre(stepLines.join('\n')),
+    ...(said ? [rich`${bold(ended ? (run.error && !run.result ? 'Error' : 'Result') : 'Latest text')}\n${said}`] : []),
+  ]);
 }
 
 /** A run's Stop button: the payload is its id. */
