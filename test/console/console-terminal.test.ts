@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_AGENT, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { freePort } from '../support/free-port.ts';
 import { startConsoleInTerminal, type TerminalProcess } from '../support/terminal.ts';
 
 // The console as a newcomer meets it: in a terminal of its own (a pseudo-terminal), or fed by a pipe.
@@ -68,6 +69,16 @@ describe('the console in a terminal', () => {
 });
 
 describe('the console fed by a pipe', () => {
+  it('prints the dashboard link once', async () => {
+    const { env } = await world();
+    const bridge = startBridgeProcess({ ...env, BRIDGE_WEB_ADDR: `127.0.0.1:${await freePort()}` }, ['--console'], '/dashboard\n');
+    expect((await bridge.exited).code).toBe(0);
+    expect(bridge.stdout()).toMatch(
+      /📊 Log in to the dashboard in a browser\. The link works once, within 10 minutes:\nhttp:\/\/127\.0\.0\.1:\d+\/login#\S+\n/,
+    );
+    expect(bridge.stdout().match(/\/login#/g)).toHaveLength(1);
+  });
+
   it('ends a turn whose CLI shows no progress for BRIDGE_SILENCE_SECONDS, saying why', async () => {
     const { env } = await world();
     const bridge = startBridgeProcess({ ...env, BRIDGE_SILENCE_SECONDS: '1' }, ['--console'], 'reconnecting\n');
