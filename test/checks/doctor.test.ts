@@ -52,8 +52,8 @@ afterAll(async () => {
   await scratch?.remove();
 });
 
-async function doctor(overrides: Record<string, string> = {}) {
-  const run = startDoctorProcess({ ...env, ...overrides });
+async function doctor(overrides: Record<string, string> = {}, args: string[] = []) {
+  const run = startDoctorProcess({ ...env, ...overrides }, args);
   const { code } = await run.exited;
   return { code, lines: run.stdout().trim().split('\n'), stderr: run.stderr() };
 }
@@ -128,6 +128,27 @@ describe('npm run doctor', () => {
       `✓ agent user: ${AGENT_USER} (uid ${uid}), home /home/${AGENT_USER}, files in /tmp/jsonl-bridge-agents-${uid}; the CLIs below are asked as this user`,
     );
     expect(lines).toContain(`✓ claude: uid ${uid} home /home/${AGENT_USER} at ${join(bin, 'claude')}`);
+  });
+
+  it('refuses a malformed token without sending it anywhere or showing it', async () => {
+    const { code, lines } = await doctor({ TELEGRAM_BOT_TOKEN: 'abc' });
+    expect(code).toBe(1);
+    expect(lines).toContain(
+      "✗ Telegram token: TELEGRAM_BOT_TOKEN: expected the token @BotFather gave your bot (its id, a colon, then letters and digits: 123456789:AAE…), got 3 characters that are not one. Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
+    );
+    expect(lines.join('\n')).not.toMatch(/botabc|abc\//);
+  });
+
+  it('checks what the console needs with --console: no token, no failure', async () => {
+    const without = await doctor({ TELEGRAM_BOT_TOKEN: '' });
+    expect(without.code).toBe(1);
+    expect(without.lines).toContain(
+      '✗ Telegram token: TELEGRAM_BOT_TOKEN is not set. Set it to the token @BotFather gave your bot; for the console alone (npm start -- --console), which needs none, check with npm run doctor -- --console.',
+    );
+    const { code, lines } = await doctor({ TELEGRAM_BOT_TOKEN: '' }, ['--console']);
+    expect(lines.filter((line) => line.startsWith('✗'))).toEqual([]);
+    expect(lines.some((line) => line.includes('Telegram'))).toBe(false);
+    expect(code).toBe(0);
   });
 
   it('stops at a configuration it cannot read, naming the variable', async () => {
