@@ -69,6 +69,16 @@ describe('the console in a terminal', () => {
 });
 
 describe('the console fed by a pipe', () => {
+  it("/help shows examples, and the console's /press", async () => {
+    const { env } = await world();
+    const bridge = startBridgeProcess(env, ['--console'], '/help\n');
+    expect((await bridge.exited).code).toBe(0);
+    const help = bridge.stdout();
+    expect(help).toMatch(/\nExamples\nWhy does npm test fail\? Fix it\.\n {4}a task for the agent, in plain words\n/);
+    expect(help).toContain('/spawn --label Docs "write the install section of the README"');
+    expect(help).toMatch(/\n\/press <n>\n {4}Press the button printed as \[n\]/);
+  });
+
   it('prints the dashboard link once', async () => {
     const { env } = await world();
     const bridge = startBridgeProcess({ ...env, BRIDGE_WEB_ADDR: `127.0.0.1:${await freePort()}` }, ['--console'], '/dashboard\n');
