@@ -77,7 +77,7 @@ describe('Telegram', () => {
 
   it('fails no token, a refused token, and an unreachable Telegram', async () => {
     expect(lines(await checkTelegram({ apiRoot: 'https://api.telegram.org' }))).toEqual([
-      '✗ Telegram token: TELEGRAM_BOT_TOKEN is not set. Set it to the token @BotFather gave your bot (npm start -- --console needs none).',
+      '✗ Telegram token: TELEGRAM_BOT_TOKEN is not set. Set it to the token @BotFather gave your bot; for the console alone (npm start -- --console), which needs none, check with npm run doctor -- --console.',
     ]);
     const telegram = await FakeTelegram.start();
     try {
