@@ -1,5 +1,6 @@
 // `npm run doctor`: checks the setup a line at a time (✓, or ✗ and what to do) and exits
-// non-zero if anything is wrong. It changes nothing.
+// non-zero if anything is wrong. It changes nothing. `npm run doctor -- --console` checks
+// what the console needs (`npm start -- --console`): no chat app's settings.
 import { ConfigError } from './errors/config-error.ts';
 import { configSecrets, loadConfig } from './config/config.ts';
 import { guardOutput, printFatal } from './log/fatal.ts';
@@ -8,11 +9,13 @@ import { runChecks } from './checks/doctor.ts';
 import { checkNode } from './checks/system-checks.ts';
 import type { CheckResult } from './ports/check-result.ts';
 import { TRANSPORTS } from './transport-kinds.ts';
+import { consoleTransport } from './console/transport.ts';
 
 // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log, a crash included.
 const secrets = guardOutput('jsonl-bridge doctor');
 
-async function main(): Promise<number> {
+async function main(argv: string[]): Promise<number> {
+  const transports = argv.includes('--console') ? [consoleTransport] : TRANSPORTS;
   let config;
   try {
     config = await loadConfig();
@@ -24,12 +27,12 @@ async function main(): Promise<number> {
   }
   for (const secret of configSecrets(config)) secrets.add(secret);
   const report = (result: CheckResult) => console.log(secrets.redact(formatCheck(result)));
-  const ok = await runChecks(config, TRANSPORTS, { env: process.env, dataDir: config.dataDir }, report);
+  const ok = await runChecks(config, transports, { env: process.env, dataDir: config.dataDir }, report);
   console.log(ok ? 'All good: npm start.' : 'Fix what is marked ✗, then run npm run doctor again.');
   return ok ? 0 : 1;
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (error) => {
     printFatal('jsonl-bridge doctor: fatal', error, secrets);

@@ -17,6 +17,7 @@ import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RoutedOutbound } from './routed-outbound.ts';
+import { cliProblems } from './checks/start-checks.ts';
 import { WebOutbound } from './web/chat/web-outbound.ts';
 import { WEB, webMembers } from './web/chat/web-chat.ts';
 
@@ -90,8 +91,10 @@ async function main(argv: string[]): Promise<number> {
   // Stop buttons and approvals and keeping new messages), or the transport ending by itself
   // (the console's input).
   let stopping: Promise<void> | undefined;
+  const checking = new AbortController();
   const shutdown = (drain: boolean) =>
     (stopping ??= (async () => {
+      checking.abort();
       if (drain) await app.drain();
       await transport.stop();
       await app.shutdown();
@@ -109,6 +112,11 @@ async function main(argv: string[]): Promise<number> {
     await app.shutdown();
     return EX_CONFIG;
   }
+  // What a CLI lacks is said before the first message meets it; in the background, as a CLI may take seconds to answer.
+  void cliProblems(config, checking.signal).then(
+    (problems) => problems.forEach((problem) => log.warn(problem)),
+    (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
+  );
   // A signal while the bridge started: it is already on its way out, and serves nothing.
   if (!stopping) await transport.serve(app.host, log);
   await shutdown(false);

@@ -123,7 +123,8 @@ export class TurnPresenter {
     clearInterval(this.heartbeat);
     await this.sending;
     await this.editing;
-    const detail = outcome.status === 'completed' ? undefined : outcome.error;
+    // A failure's error comes as a message of its own (below): the progress does not say it a second time.
+    const detail = outcome.status === 'stopped' ? outcome.error : undefined;
     this.progress.finish(outcome.status, detail);
     const footer = outcome.status === 'completed' ? this.options.answerFooter?.(outcome.sessionId) : undefined;
     if (outcome.status === 'completed' && (await this.answerInPlace(outcome.text, outcome.notice, footer))) return;

@@ -41,7 +41,8 @@ export interface TurnWatch {
 
 export interface TurnsOptions {
   config: Pick<BridgeConfig, 'agentUser'> & {
-    settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds'>;
+    settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds'> &
+      Partial<Pick<Settings, 'silenceSeconds'>>;
   };
   out: Outbound;
   /** The Stop button of a turn, by its id. */
@@ -115,6 +116,7 @@ export class Turns {
     const turn = chat.agent
       .send(message.text, {
         timeoutMs,
+        ...(settings.silenceSeconds ? { silenceMs: settings.silenceSeconds * 1000 } : {}),
         onStart: () => {
           log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
           const startedAt = Date.now();

@@ -16,7 +16,7 @@ const ASK_TIMEOUT_MS = 30_000;
  * fault when nothing needs it: it is not the default, and no BRIDGE_<NAME>_COMMAND names it
  * (`npm ci` puts droid's platform binary in node_modules, but no `droid` command on the PATH).
  */
-export async function checkCli(adapter: Adapter, env: Record<string, string | undefined>, defaultCli?: string): Promise<CheckResult[]> {
+export async function checkCli(adapter: Adapter, env: Record<string, string | undefined>, defaultCli?: string, cancel?: AbortSignal): Promise<CheckResult[]> {
   const subject = adapter.name;
   const variable = `BRIDGE_${adapter.name.toUpperCase().replaceAll('-', '_')}_COMMAND`;
   const path = await which(adapter.resolvedCommand, { path: env.PATH ?? '', nothrow: true });
@@ -37,15 +37,9 @@ export async function checkCli(adapter: Adapter, env: Record<string, string | un
       ),
     ];
   const { doctor } = adapter;
-  const version = await ask(path, doctor.version, env);
+  const version = await ask(path, doctor.version, env, cancel);
   if (!version.ok)
-    return [
-      fail(
-        subject,
-        `\`${[adapter.resolvedCommand, ...doctor.version].join(' ')}\` ${version.why}`,
-        `Check the binary at ${path}, or set ${variable} to a working one.`,
-      ),
-    ];
+    return [fail(subject, `\`${[path, ...doctor.version].join(' ')}\` ${version.why}`, `Check the binary at ${path}, or set ${variable} to a working one.`)];
   const results = [pass(subject, `${firstLine(version.output)} at ${path}`)];
   const { credentials } = doctor;
   if (!credentials) return results;
@@ -53,10 +47,11 @@ export async function checkCli(adapter: Adapter, env: Record<string, string | un
   const fromEnv = credentials.env.find((name) => env[name]);
   if (fromEnv) return [...results, pass(credentialSubject, `${fromEnv} is set`)];
   if (!credentials.args) return [...results, fail(credentialSubject, `none of ${credentials.env.join(', ')} is set`, credentials.fix)];
-  const shown = `\`${[adapter.resolvedCommand, ...credentials.args].join(' ')}\``;
-  const answer = await ask(path, credentials.args, env);
+  // The path found, not the bare name: a command copied into a plain shell, whose PATH may not have it, runs.
+  const shown = `\`${[path, ...credentials.args].join(' ')}\``;
+  const answer = await ask(path, credentials.args, env, cancel);
   const missing = credentials.missing === undefined ? undefined : new RegExp(credentials.missing).exec(answer.output)?.[0];
-  if (answer.ok && !missing) return [...results, pass(credentialSubject, `${shown} says there are`)];
+  if (answer.ok && !missing) return [...results, pass(credentialSubject, `${shown} says it is logged in`)];
   return [
     ...results,
     fail(credentialSubject, missing ? `${shown} says ${firstLine(missing)}` : `${shown}: ${answer.ok ? 'none' : answer.why}`, credentials.fix),
@@ -67,6 +62,7 @@ async function ask(
   path: string,
   args: string[],
   env: Record<string, string | undefined>,
+  cancel?: AbortSignal,
 ): Promise<{ ok: true; output: string } | { ok: false; why: string; output: string }> {
   const user = agentUser();
   const result = await execa(path, args, {
@@ -77,6 +73,7 @@ async function ask(
     timeout: ASK_TIMEOUT_MS,
     stdin: 'ignore',
     all: true,
+    ...(cancel ? { cancelSignal: cancel } : {}),
   });
   const output = result.all ?? '';
   if (result.timedOut) return { ok: false, why: `did not answer within ${ASK_TIMEOUT_MS / 1000} s`, output };

@@ -23,6 +23,11 @@ export const bridgeManifestSchema = z
         approvalTimeoutSeconds: positive,
         /** A chat's turn still running after this long is stopped and reported as timed out. */
         turnTimeoutSeconds: positive,
+        /**
+         * A turn (or a subagent's) whose CLI shows no progress of the model this long ends, saying
+         * why (BRIDGE_SILENCE_SECONDS; see SilenceWatch).
+         */
+        silenceSeconds: positive,
         /** The chat is warned this long before a turn times out. */
         turnTimeoutWarningSeconds: positive,
         /** Messages waiting behind a running turn, per chat; more are refused with a message. */

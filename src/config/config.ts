@@ -121,6 +121,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
   const sub = manifest.settings.subagents;
   const settings: Settings = {
     ...manifest.settings,
+    silenceSeconds: integer(env, 'BRIDGE_SILENCE_SECONDS', manifest.settings.silenceSeconds, 1),
     subagents: {
       ...sub,
       maxConcurrent: integer(env, 'SUBAGENTS_MAX_CONCURRENT', sub.maxConcurrent, 1),

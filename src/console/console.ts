@@ -1,8 +1,8 @@
-import { createInterface } from 'node:readline';
 import type { TransportHost } from '../ports/chat-transport.ts';
 import type { ConsoleOutbound } from './outbound.ts';
 import { chatRef, type ChatRef } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
+import { consoleMessages } from './console-input.ts';
 
 /** The console's transport id. */
 export const CONSOLE = 'console';
@@ -11,26 +11,27 @@ export const CONSOLE = 'console';
 export const CONSOLE_ADDRESS: ChatRef = chatRef(CONSOLE, 0);
 
 /**
- * Reads the terminal a line at a time: each line is a message from the owner (a trailing
- * backslash continues it on the next line), in the same chat, with the same commands as
- * in a chat app, and `/press <n>` for the buttons the console prints numbered. At the end of
- * input (a script piped in), it waits until every turn, subagent and orchestration has ended
- * and been reported.
+ * The longest message the console takes: past it, a message is refused with its length, never
+ * cut (a log that long belongs in a file the agent is told to read).
  */
-export async function runConsole(host: TransportHost, out: ConsoleOutbound, input: NodeJS.ReadableStream): Promise<void> {
+export const MAX_CONSOLE_MESSAGE = 100_000;
+
+/**
+ * Reads the terminal a message at a time (see consoleMessages: a line, a paste, or lines joined
+ * by a trailing backslash): each is a message from the owner, in the same chat, with the same
+ * commands as in a chat app, and `/press <n>` for the buttons the console prints numbered. At
+ * the end of input (a script piped in), it waits until every turn, subagent and orchestration
+ * has ended and been reported.
+ */
+export async function runConsole(host: TransportHost, out: ConsoleOutbound, input: NodeJS.ReadableStream, terminal?: NodeJS.WritableStream): Promise<void> {
   // Its one user: the owner at the keyboard.
   const user = { id: 'owner', name: 'owner' };
-  const lines = createInterface({ input, terminal: false });
-  let pending: string[] = [];
-  for await (const line of lines) {
-    // A line ending in a backslash continues on the next: multi-line messages (plans, tasks).
-    if (line.endsWith('\\')) {
-      pending.push(line.slice(0, -1));
+  for await (const text of consoleMessages(input, terminal)) {
+    if (!text.trim()) continue;
+    if (text.length > MAX_CONSOLE_MESSAGE) {
+      await out.send(CONSOLE_ADDRESS, plain(tooLong(text.length)));
       continue;
     }
-    const text = [...pending, line].join('\n');
-    pending = [];
-    if (!text.trim()) continue;
     const press = /^\/press\s+(\d+)\s*$/.exec(text.trim());
     if (press) {
       const button = out.button(Number(press[1]));
@@ -43,4 +44,9 @@ export async function runConsole(host: TransportHost, out: ConsoleOutbound, inpu
     await host.handleMessage({ address: CONSOLE_ADDRESS, user, text, private: true });
   }
   await host.idle();
+}
+
+function tooLong(length: number): string {
+  const count = (n: number) => n.toLocaleString('en-US');
+  return `Not sent: this message is ${count(length)} characters, and the console takes at most ${count(MAX_CONSOLE_MESSAGE)} in one. Save it to a file and ask the agent to read the file.`;
 }

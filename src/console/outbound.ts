@@ -5,7 +5,8 @@ import { framed, plain, plainText, type Frame } from '../rich/index.ts';
 
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only
- * its lines that are new, so progress reads as a log; documents and pictures are saved to
+ * its lines that are new, so progress reads as a log: a line that differs from one printed
+ * only in a clock (`working · 0:05`, then `· 0:10`) is no news (see sameButTime); documents and pictures are saved to
  * files, and files sent are shown by their paths.
  */
 export class ConsoleOutbound implements Outbound {
@@ -25,7 +26,7 @@ export class ConsoleOutbound implements Outbound {
   async send(_to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
     const messageId = String(this.nextId++);
     const shown = plainText(text);
-    this.printed.set(messageId, new Set(shown.split('\n')));
+    this.printed.set(messageId, new Set(shown.split('\n').map(sameButTime)));
     this.write(shown + this.buttonHint(messageId, options.buttons) + '\n');
     return { ..._to, messageId };
   }
@@ -58,8 +59,8 @@ export class ConsoleOutbound implements Outbound {
     const seen = this.printed.get(ref.messageId) ?? new Set<string>();
     const fresh = plainText(text)
       .split('\n')
-      .filter((line) => !seen.has(line));
-    for (const line of fresh) seen.add(line);
+      .filter((line) => !seen.has(sameButTime(line)));
+    for (const line of fresh) seen.add(sameButTime(line));
     this.printed.set(ref.messageId, seen);
     if (fresh.length) this.write(fresh.join('\n') + '\n');
     return true;
@@ -111,4 +112,9 @@ async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
   const partial = `${path}.partial`;
   await writeFile(partial, bytes, { mode: 0o600 });
   await rename(partial, path);
+}
+
+/** A line with its durations and clock times (0:05, 1:02:03) blanked: what it says, whatever the time. */
+function sameButTime(line: string): string {
+  return line.replace(/\b\d+:\d{2}(?::\d{2})?\b/g, '…');
 }

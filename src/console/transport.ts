@@ -21,7 +21,7 @@ export const consoleTransport: TransportKind = {
       // Its one chat is the person's at the keyboard.
       members: onePersonChats((_chat, person) => person.startsWith(`${CONSOLE}:`)),
       async connect() {},
-      serve: (host) => runConsole(host, out, process.stdin),
+      serve: (host) => runConsole(host, out, process.stdin, process.stdout),
       // The end of input ends it; a signal ends the process.
       async stop() {},
       inTerminal: true,

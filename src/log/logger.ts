@@ -20,8 +20,10 @@ export interface LogOptions {
   /** Where lines go; default stderr (stdout is the console's). */
   destination?: NodeJS.WritableStream;
   /**
-   * Every line goes to this file (owner-only) instead, and only warnings and errors still go to
-   * `destination`: the console keeps the terminal for the conversation.
+   * Every line goes to this file (owner-only) instead, and only warnings and errors about the
+   * bridge itself still go to `destination`: the console keeps the terminal for the
+   * conversation, which shows its own turns' failures, and a webhook refused at the door (a 401,
+   * a 404) is the file's (see TERMINAL_SKIPS).
    */
   file?: string;
 }
@@ -57,7 +59,7 @@ export function createLog({ format, secrets, destination = process.stderr, file 
     options,
     pino.multistream([
       { level: 'info', stream: formatted(openSync(file, 'a', 0o600), false) },
-      { level: 'warn', stream: formatted(destination) },
+      { level: 'warn', stream: aboutTheBridge(formatted(destination)) },
     ]),
   );
 }
@@ -65,4 +67,18 @@ export function createLog({ format, secrets, destination = process.stderr, file 
 /** A Log that writes nothing: for tests and benchmarks that do not look at it. */
 export function silentLog(): Log {
   return pino({ level: 'silent' });
+}
+
+/** Fields of a line about a chat's work or about a caller from outside, not about the bridge. */
+const TERMINAL_SKIPS = ['chat', 'hook'];
+
+/** Passes on the lines about the bridge itself: those with none of TERMINAL_SKIPS. */
+function aboutTheBridge(stream: pino.DestinationStream): pino.DestinationStream {
+  return {
+    write(line: string) {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (TERMINAL_SKIPS.some((field) => entry[field] !== undefined)) return;
+      stream.write(line);
+    },
+  };
 }

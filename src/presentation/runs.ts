@@ -1,6 +1,6 @@
 import { idButton } from '../ports/buttons.ts';
 import type { AgentEvent } from '../protocols/events.ts';
-import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, isActive, runtimeMs, type RunStatus, type SubagentRunRecord } from '../subagents/record.ts';
 import { truncate } from './format/index.ts';
 import type { Button } from '../ports/transport.ts';
 import { bold, code, italic, lines, pre, rich, type RichText } from '../rich/index.ts';
@@ -75,9 +75,15 @@ export function runLog(run: SubagentRunRecord, events: AgentEvent[], count: numb
     ...shown.map((s) => `${s.state} ${s.text}`),
     ...logLines.slice(-3),
   ];
-  if (!stepLines.length) stepLines.push(run.status === 'queued' ? 'Not started yet.' : 'No steps yet.');
-  const said = lastText ? truncate(lastText, 1500) : '';
-  return lines([bold(head), pre(stepLines.join('\n')), ...(said ? [rich`${bold('Latest text')}\n${said}`] : [])]);
+  const ended = !isActive(run);
+  if (!stepLines.length) stepLines.push(run.status === 'queued' ? 'Not started yet.' : ended ? 'No tool calls: it worked without tools.' : 'No steps yet.');
+  // An ended run's answer is its result (or its error), whatever text came before it.
+  const said = truncate((ended ? (run.result ?? run.error) : undefined) ?? lastText, 1500);
+  return lines([
+    bold(head),
+    pre(stepLines.join('\n')),
+    ...(said ? [rich`${bold(ended ? (run.error && !run.result ? 'Error' : 'Result') : 'Latest text')}\n${said}`] : []),
+  ]);
 }
 
 /** A run's Stop button: the payload is its id. */
@@ -100,6 +106,8 @@ export function spawnedText(run: SubagentRunRecord, queuePosition: number, byAge
   const what = `${queuePosition ? `⏳ #${run.number} queued (${queuePosition} in line)` : `🚀 #${run.number} started`}${byAgent ? ' by the agent' : ''}`;
   const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;
   const note = queuePosition ? 'It starts when a slot frees; the result is announced here.' : 'The result is announced here when it ends.';
-  const mode = run.chatMode ? `\n${MODE_NOTE[run.chatMode]}` : '';
+  // A bypass chat's run that asks all the same (--ask, or an agent's run past its own session's tools) says it asks.
+  const shown = run.chatMode === 'bypass' && run.policy?.approvals ? 'ask' : run.chatMode;
+  const mode = shown ? `\n${MODE_NOTE[shown]}` : '';
   return lines([text + mode, italic(note)]);
 }

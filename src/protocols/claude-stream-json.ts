@@ -48,6 +48,8 @@ function decodeLine(line: Json): AgentEvent[] | null {
       // status, permission_denied, hooks...: the tool_result that follows carries what matters.
       return [];
     case 'assistant':
+      // An API error Claude Code words as an answer ("Not logged in · Please run /login"): its result says it again.
+      if (line.is_api_error_message === true) return [];
       return eachBlock(line, assistantBlock);
     case 'user':
       return eachBlock(line, toolResult);
@@ -117,10 +119,16 @@ function resultText(content: unknown): string {
     .join('\n');
 }
 
+/** Claude Code's words for a missing login, naming its own /login, which a chat does not have. */
+const NOT_LOGGED_IN = /^Not logged in\b/;
+const NO_CREDENTIALS =
+  'claude has no credentials. Set ANTHROPIC_API_KEY where the bridge starts (export ANTHROPIC_API_KEY=…) and restart the bridge, or run claude once in a terminal, as the user the bridge runs as, and log in there.';
+
 function result(line: Json): AgentEvent {
   const isError = line.is_error === true || (str(line.subtype) ?? 'success') !== 'success';
   const errors = Array.isArray(line.errors) ? line.errors.filter((e) => typeof e === 'string').join('\n') : '';
-  const text = str(line.result) ?? (errors || (isError ? `Claude Code ended with ${str(line.subtype) ?? 'an error'}` : ''));
+  const said = str(line.result) ?? (errors || (isError ? `Claude Code ended with ${str(line.subtype) ?? 'an error'}` : ''));
+  const text = isError && NOT_LOGGED_IN.test(said) ? NO_CREDENTIALS : said;
   return compact({
     type: 'result',
     text,

@@ -74,6 +74,7 @@ export class RunWorker {
       dataDir: options.home,
       stopGraceMs: config.settings.stopGraceMs,
       maxDepth: config.settings.subagents.maxDepth,
+      silenceSeconds: config.settings.silenceSeconds,
       toolsFor: (run) => this.access.get(run.runId),
       log,
     });

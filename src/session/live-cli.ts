@@ -16,6 +16,7 @@ import type { Log } from '../log/logger.ts';
 import { LiveInput } from './live-input.ts';
 import { delay } from '../concurrency/delay.ts';
 import { TurnClock } from './turn-clock.ts';
+import { SilenceWatch, silenceReason } from './silence-watch.ts';
 import {
   closingEvents,
   safely,
@@ -160,7 +161,7 @@ export class LiveCli {
   }
 
   /** Starts a turn of `prompt`; `planning`: in plan mode (the agent proposes, and waits for approval before it changes anything). */
-  startTurn(prompt: string, handlers: TurnHandlers, options: { timeoutMs?: number; planning?: boolean } = {}): RunningTurn {
+  startTurn(prompt: string, handlers: TurnHandlers, options: { timeoutMs?: number; silenceMs?: number; planning?: boolean } = {}): RunningTurn {
     if (this.turn) throw new Error('the live CLI is already running a turn');
     this.lastUsedAt = Date.now();
     const planning = options.planning ?? false;
@@ -169,7 +170,7 @@ export class LiveCli {
       this.wire.setPlanning(randomUUID(), planning);
       this.planning = planning;
     }
-    const turn = new LiveTurn(this, handlers, options.timeoutMs, this.launch.log);
+    const turn = new LiveTurn(this, handlers, options, this.launch.log);
     this.turn = turn;
     this.calls.clear();
     void turn.done.then(() => {
@@ -295,6 +296,7 @@ class LiveTurn implements RunningTurn {
   stopReason: StopReason | undefined;
   private readonly input: LiveInput;
   private readonly clock: TurnClock;
+  private readonly silence: SilenceWatch;
   private readonly ended = new AbortController();
   private readonly startedAt = Date.now();
   /** The turn's own tool calls that have not ended (a background agent's ends with its notification). */
@@ -305,12 +307,16 @@ class LiveTurn implements RunningTurn {
   constructor(
     private readonly cli: LiveCli,
     readonly handlers: TurnHandlers,
-    timeoutMs: number | undefined,
+    { timeoutMs, silenceMs }: { timeoutMs?: number; silenceMs?: number },
     private readonly log: Log | undefined,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
     this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() });
     this.clock = new TurnClock(timeoutMs, () => void this.cli.interrupt(this, timedOut(timeoutMs)));
+    this.silence = new SilenceWatch(
+      silenceMs,
+      (lastWords) => void this.cli.interrupt(this, { status: 'timed_out', message: silenceReason(cli.adapter.name, silenceMs ?? 0, lastWords) }),
+    );
   }
 
   get signal(): AbortSignal {
@@ -330,10 +336,12 @@ class LiveTurn implements RunningTurn {
   }
 
   holdTimeout(): () => void {
-    return this.clock.hold();
+    const releases = [this.clock.hold(), this.silence.hold()];
+    return () => releases.forEach((release) => release());
   }
 
   observe(event: AgentEvent): void {
+    this.silence.observe(event);
     if (event.type === 'tool_start' && !event.parentId) this.openCalls.add(event.id);
     else if (event.type === 'tool_end') this.openCalls.delete(event.id);
     this.tally.observe(event);
@@ -362,6 +370,7 @@ class LiveTurn implements RunningTurn {
     if (this.ended.signal.aborted) return;
     this.ended.abort();
     this.clock.stop();
+    this.silence.stop();
     this.input.close();
     const outcome = turnOutcome({ adapter: this.cli.adapter, tally: this.tally, stopReason: this.stopReason, exit, stderr, startedAt: this.startedAt });
     for (const event of closingEvents(outcome, this.tally)) this.emit(event);

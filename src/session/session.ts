@@ -46,6 +46,8 @@ export interface SessionConfig {
 /** How one sent turn is run and followed: its timeout and its callbacks. */
 export interface TurnControls extends TurnHandlers {
   timeoutMs?: number;
+  /** The turn ends when its CLI shows no progress of the model this long (see SilenceWatch). */
+  silenceMs?: number;
   /** Called when this turn leaves the queue and its CLI starts. */
   onStart?(): void;
   /** Run in the CLI's plan mode (live CLIs only): the agent proposes a plan and waits for approval. */
@@ -239,6 +241,7 @@ export class AgentSession implements LiveHolder {
           cwd: config.cwd,
           env: config.env,
           timeoutMs: options.timeoutMs,
+          ...(options.silenceMs ? { silenceMs: options.silenceMs } : {}),
           graceMs: config.graceMs,
           ...(config.output ? { output: config.output } : {}),
           ...(config.log ? { log: config.log } : {}),
@@ -295,6 +298,7 @@ export class AgentSession implements LiveHolder {
     const { prompt, options } = pending;
     const turn = cli.startTurn(prompt, this.handlers(options, generation), {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.silenceMs ? { silenceMs: options.silenceMs } : {}),
       planning: options.planning ?? false,
     });
     const outcome = await this.follow(turn, pending, again, generation);

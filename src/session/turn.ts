@@ -15,6 +15,7 @@ import { LineDecoder } from '../protocols/line-decoder.ts';
 import { decoders, inputEncoders } from '../protocols/index.ts';
 import { LiveInput } from './live-input.ts';
 import { TurnClock } from './turn-clock.ts';
+import { SilenceWatch, silenceReason } from './silence-watch.ts';
 import type { Log } from '../log/logger.ts';
 
 export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
@@ -59,6 +60,8 @@ export interface TurnRun {
   env: Record<string, string | undefined>;
   /** Stop the turn after this long and report it as timed out. */
   timeoutMs?: number;
+  /** End the turn when its CLI shows no progress of the model this long (see SilenceWatch). */
+  silenceMs?: number;
   graceMs?: number;
   /** Read the CLI's output in batches (see CliLaunch). */
   output?: BatchedOutput;
@@ -75,6 +78,7 @@ export class Turn implements RunningTurn {
   private readonly process: CliProcess;
   private stopReason: StopReason | undefined;
   private clock: TurnClock | undefined;
+  private silence: SilenceWatch | undefined;
   /** The turn's own owner-only folder, for what its CLI reads from files (a large prompt, agents): gone with the turn. */
   private readonly folder: string | undefined;
   /** Messages for a CLI that reads them while it works (spec.liveInput); the prompt was the first. */
@@ -153,10 +157,16 @@ export class Turn implements RunningTurn {
       this.stopReason ??= timedOut(this.run.timeoutMs);
       void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
     });
+    const { silenceMs } = this.run;
+    this.silence = new SilenceWatch(silenceMs, (lastWords) => {
+      this.stopReason ??= { status: 'timed_out', message: silenceReason(adapter.name, silenceMs ?? 0, lastWords) };
+      void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
+    });
     const seen = new TurnTally();
     const onLine = (line: CliLine) => {
       safely(() => this.handlers.onLine?.(line.raw), this.run.log);
       for (const event of decoder.decode(line.raw, line.json)) {
+        this.silence?.observe(event);
         seen.observe(event);
         emit(event);
         this.live?.observe(event);
@@ -168,6 +178,7 @@ export class Turn implements RunningTurn {
     const exitInfo = await this.process.exited;
     this.live?.close();
     this.clock.stop();
+    this.silence.stop();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
     const outcome = turnOutcome({ adapter, tally: seen, stopReason: this.stopReason, exit: exitInfo, stderr: this.process.stderrTail(), startedAt: started });
     for (const event of closingEvents(outcome, seen)) emit(event);
@@ -176,7 +187,8 @@ export class Turn implements RunningTurn {
 
   /** Pauses the timeout while the run waits on a person (see TurnClock); a no-op before the turn starts. */
   holdTimeout(): () => void {
-    return this.clock?.hold() ?? (() => {});
+    const releases = [this.clock?.hold(), this.silence?.hold()];
+    return () => releases.forEach((release) => release?.());
   }
 }
 

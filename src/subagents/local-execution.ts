@@ -25,6 +25,8 @@ export interface LocalExecutionOptions {
   dataDir: string;
   stopGraceMs: number;
   maxDepth: number;
+  /** A run whose CLI shows no progress of the model this long ends (see SilenceWatch). */
+  silenceSeconds?: number;
   /** The bridge's MCP endpoint for a run: its tools. */
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
   /**
@@ -123,6 +125,7 @@ export class LocalExecutor implements RunExecutor {
     let named = run.childSessionId !== undefined;
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
+      ...(this.options.silenceSeconds ? { silenceMs: this.options.silenceSeconds * 1000 } : {}),
       onLine: (line: string) => reports.onLine(line),
       onEvent: (event: AgentEvent) => {
         if (event.type === 'tool_start') {

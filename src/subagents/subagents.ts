@@ -17,7 +17,7 @@ import type { AgentLibrary } from '../agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
 export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> & {
-  settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'>;
+  settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
 };
 
 export interface SubagentsOptions {
@@ -62,6 +62,7 @@ export class Subagents {
         dataDir: config.dataDir,
         stopGraceMs: config.settings.stopGraceMs,
         maxDepth: limits.maxDepth,
+        ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
         toolsFor: options.toolsFor,
         ...(options.permissions ? { permissions: options.permissions } : {}),
         log,

@@ -1,12 +1,27 @@
 import { Api, GrammyError, HttpError } from 'grammy';
 import { fail, firstLine, pass } from '../checks/check.ts';
-import type { TelegramSettings } from './settings.ts';
+import { tokenProblem, type TelegramSettings } from './settings.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 /** The token, asked of Telegram once (getMe), and what the bot's group privacy setting lets it see. */
 export async function checkTelegram({ token, apiRoot }: TelegramSettings): Promise<CheckResult[]> {
   if (!token)
-    return [fail('Telegram token', 'TELEGRAM_BOT_TOKEN is not set', 'Set it to the token @BotFather gave your bot (npm start -- --console needs none).')];
+    return [
+      fail(
+        'Telegram token',
+        'TELEGRAM_BOT_TOKEN is not set',
+        'Set it to the token @BotFather gave your bot; for the console alone (npm start -- --console), which needs none, check with npm run doctor -- --console.',
+      ),
+    ];
+  const malformed = tokenProblem(token);
+  if (malformed)
+    return [
+      fail(
+        'Telegram token',
+        `TELEGRAM_BOT_TOKEN: ${malformed}`,
+        "Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
+      ),
+    ];
   const api = new Api(token, { apiRoot });
   try {
     const me = await api.getMe();

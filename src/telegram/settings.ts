@@ -20,5 +20,17 @@ export function requireToken(settings: TelegramSettings): Required<TelegramSetti
     throw new ConfigError(
       'TELEGRAM_BOT_TOKEN is not set: set it to your bot token from @BotFather, or run `npm start -- --console` to use the bridge in this terminal.',
     );
+  const malformed = tokenProblem(settings.token);
+  if (malformed) throw new ConfigError(`TELEGRAM_BOT_TOKEN: ${malformed}`);
   return { token: settings.token, apiRoot: settings.apiRoot };
+}
+
+/**
+ * What is wrong with a value that is no bot token (@BotFather's are the bot's id, a colon and
+ * a secret: 123456789:AAE…), said without the value: it is never sent to Telegram, where it
+ * would show in a request's URL, and so in a log line, as a secret too short to redact.
+ */
+export function tokenProblem(token: string): string | undefined {
+  if (/^\d+:[\w-]+$/.test(token)) return undefined;
+  return `expected the token @BotFather gave your bot (its id, a colon, then letters and digits: 123456789:AAE…), got ${token.length} characters that are not one`;
 }

@@ -77,7 +77,7 @@ describe('Telegram', () => {
 
   it('fails no token, a refused token, and an unreachable Telegram', async () => {
     expect(lines(await checkTelegram({ apiRoot: 'https://api.telegram.org' }))).toEqual([
-      '✗ Telegram token: TELEGRAM_BOT_TOKEN is not set. Set it to the token @BotFather gave your bot (npm start -- --console needs none).',
+      '✗ Telegram token: TELEGRAM_BOT_TOKEN is not set. Set it to the token @BotFather gave your bot; for the console alone (npm start -- --console), which needs none, check with npm run doctor -- --console.',
     ]);
     const telegram = await FakeTelegram.start();
     try {
@@ -110,15 +110,15 @@ describe('CLIs', () => {
   });
 
   it('finds each CLI, its version, and the credentials it has', async () => {
-    const keys = { ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-test', FACTORY_API_KEY: 'fk-test' };
+    const keys = { ANTHROPIC_API_KEY: 'sk-ant-test', CODEX_API_KEY: 'sk-test', FACTORY_API_KEY: 'fk-test' };
     const claude = lines(await checkCli(adapters.get('claude')!, { ...env, ...keys }));
     expect(claude).toEqual([
       expect.stringMatching(/^✓ claude: 2\.1\.\d+ \(Claude Code\) at .*node_modules\/\.bin\/claude$/),
-      '✓ claude credentials: `claude auth status` says there are',
+      expect.stringMatching(/^✓ claude credentials: `\/\S*node_modules\/\.bin\/claude auth status` says it is logged in$/),
     ]);
     expect(lines(await checkCli(adapters.get('codex')!, { ...env, ...keys }))).toEqual([
       expect.stringMatching(/^✓ codex: codex-cli 0\.\d+\.\d+ at /),
-      '✓ codex credentials: OPENAI_API_KEY is set',
+      '✓ codex credentials: CODEX_API_KEY is set',
     ]);
     expect(lines(await checkCli(adapters.get('droid')!, { ...env, ...keys }))).toEqual([
       expect.stringMatching(/^✓ droid: 0\.\d+\.\d+ at /),
@@ -127,14 +127,17 @@ describe('CLIs', () => {
   });
 
   it('says which have no credentials, asking the CLI itself', async () => {
+    // The commands shown are the paths found: copied into a shell whose PATH lacks node_modules/.bin, they run.
+    const bin = join(REPO_ROOT, 'node_modules/.bin');
     expect(lines(await checkCli(adapters.get('claude')!, env))[1]).toBe(
-      '✗ claude credentials: `claude auth status` says "loggedIn": false. Run `claude` once and log in (/login), or set ANTHROPIC_API_KEY.',
+      `✗ claude credentials: \`${bin}/claude auth status\` says "loggedIn": false. Set ANTHROPIC_API_KEY where the bridge starts (export ANTHROPIC_API_KEY=…), or run \`claude\` once in a terminal and log in there.`,
     );
-    expect(lines(await checkCli(adapters.get('codex')!, env))[1]).toBe(
-      '✗ codex credentials: `codex login status`: failed (1): Not logged in. Run `codex login`, or set OPENAI_API_KEY.',
+    // codex 0.169 sends CODEX_API_KEY, never OPENAI_API_KEY, to the OpenAI API: that one is no credential.
+    expect(lines(await checkCli(adapters.get('codex')!, { ...env, OPENAI_API_KEY: 'sk-ignored' }))[1]).toBe(
+      `✗ codex credentials: \`${bin}/codex login status\`: failed (1): Not logged in. Set CODEX_API_KEY where the bridge starts (export CODEX_API_KEY=…; codex ignores OPENAI_API_KEY), or run \`codex login --with-api-key\` once.`,
     );
     expect(lines(await checkCli(adapters.get('droid')!, env))[1]).toMatch(
-      /^✗ droid credentials: `\S*droid doctor --auth --json` says no stored login found\. Run `droid` once and log in, or set FACTORY_API_KEY/,
+      /^✗ droid credentials: `\/\S*droid doctor --auth --json` says no stored login found\. Set FACTORY_API_KEY where the bridge starts/,
     );
   });
 

@@ -36,7 +36,7 @@ beforeAll(async () => {
     BRIDGE_CODEX_COMMAND: CLI_BINARIES.codex,
     BRIDGE_DROID_COMMAND: CLI_BINARIES.droid,
     ANTHROPIC_API_KEY: 'sk-ant-doctor',
-    OPENAI_API_KEY: 'sk-doctor',
+    CODEX_API_KEY: 'sk-doctor',
     FACTORY_API_KEY: 'fk-doctor',
     BRIDGE_REDIS_URL: redis.url,
     BRIDGE_QUEUE_SECRET: 'doctor-queue-secret-0123456789abcdef',
@@ -52,8 +52,8 @@ afterAll(async () => {
   await scratch?.remove();
 });
 
-async function doctor(overrides: Record<string, string> = {}) {
-  const run = startDoctorProcess({ ...env, ...overrides });
+async function doctor(overrides: Record<string, string> = {}, args: string[] = []) {
+  const run = startDoctorProcess({ ...env, ...overrides }, args);
   const { code } = await run.exited;
   return { code, lines: run.stdout().trim().split('\n'), stderr: run.stderr() };
 }
@@ -102,7 +102,7 @@ describe('npm run doctor', () => {
     expect(lines).toContain(
       '✗ claude credentials: `' +
         CLI_BINARIES.claude +
-        ' auth status` says "loggedIn": false. Run `claude` once and log in (/login), or set ANTHROPIC_API_KEY.',
+        ' auth status` says "loggedIn": false. Set ANTHROPIC_API_KEY where the bridge starts (export ANTHROPIC_API_KEY=…), or run `claude` once in a terminal and log in there.',
     );
     expect(lines.find((line) => line.startsWith('✗ Redis'))).toMatch(/does not answer/);
     expect(lines).toContain('✓ transcription: ' + transcriber.url + ' answers (model whisper-1)'); // the rest is still checked
@@ -128,6 +128,27 @@ describe('npm run doctor', () => {
       `✓ agent user: ${AGENT_USER} (uid ${uid}), home /home/${AGENT_USER}, files in /tmp/jsonl-bridge-agents-${uid}; the CLIs below are asked as this user`,
     );
     expect(lines).toContain(`✓ claude: uid ${uid} home /home/${AGENT_USER} at ${join(bin, 'claude')}`);
+  });
+
+  it('refuses a malformed token without sending it anywhere or showing it', async () => {
+    const { code, lines } = await doctor({ TELEGRAM_BOT_TOKEN: 'abc' });
+    expect(code).toBe(1);
+    expect(lines).toContain(
+      "✗ Telegram token: TELEGRAM_BOT_TOKEN: expected the token @BotFather gave your bot (its id, a colon, then letters and digits: 123456789:AAE…), got 3 characters that are not one. Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
+    );
+    expect(lines.join('\n')).not.toMatch(/botabc|abc\//);
+  });
+
+  it('checks what the console needs with --console: no token, no failure', async () => {
+    const without = await doctor({ TELEGRAM_BOT_TOKEN: '' });
+    expect(without.code).toBe(1);
+    expect(without.lines).toContain(
+      '✗ Telegram token: TELEGRAM_BOT_TOKEN is not set. Set it to the token @BotFather gave your bot; for the console alone (npm start -- --console), which needs none, check with npm run doctor -- --console.',
+    );
+    const { code, lines } = await doctor({ TELEGRAM_BOT_TOKEN: '' }, ['--console']);
+    expect(lines.filter((line) => line.startsWith('✗'))).toEqual([]);
+    expect(lines.some((line) => line.includes('Telegram'))).toBe(false);
+    expect(code).toBe(0);
   });
 
   it('stops at a configuration it cannot read, naming the variable', async () => {

@@ -12,6 +12,8 @@
 //   signal:NAME    kill itself with signal NAME
 //   silent         exit 0 without a result
 //   hang           print nothing more and never exit
+//   reconnecting   print only retry lines ("Reconnecting… waiting for network"), every 100 ms, and never answer
+//   slow-tool:S    one Bash call (`make build`) whose result comes after S seconds, then the answer
 //   hang-in-tool   start a Bash call (`make build`) and hang before its result
 //   ignore-term    ignore SIGTERM (so only SIGKILL stops it)
 //   ignore-interrupt  leave the bridge's interrupt control requests unanswered, working on
@@ -27,6 +29,7 @@
 //                  HOME, `cat /proc/<its parent, the bridge>/environ`, `ls $JSONL_BRIDGE_DATA_DIR`
 //                  and `git status` in its directory, each "ok" or its error
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
+//   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
 //   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
 //                  to 20 s while it refuses (a bridge may be starting); answer "mcp: accepted"
 //                  or "mcp: refused (STATUS)"
@@ -54,6 +57,17 @@ import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
+// What `npm run doctor` (and the start's credential check) asks claude: its version, and
+// `auth status`, logged out (as claude says it, exit 1) when $FAKE_CLI_LOGGED_OUT is set.
+if (args[0] === '--version') {
+  process.stdout.write('2.1.330 (Fake Code)\n');
+  process.exit(0);
+}
+if (args[0] === 'auth' && args[1] === 'status') {
+  const loggedIn = !process.env.FAKE_CLI_LOGGED_OUT;
+  process.stdout.write(JSON.stringify({ loggedIn, authMethod: loggedIn ? 'api_key' : 'none' }, null, 2) + '\n');
+  process.exit(loggedIn ? 0 : 1);
+}
 const flag = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
@@ -292,6 +306,18 @@ async function turn(prompt, ids = []) {
   const dirty = directive('dirty');
   if (typeof dirty === 'string') writeFileSync(join(process.cwd(), dirty), 'not committed\n');
 
+  const slowTool = directive('slow-tool');
+  if (slowTool) {
+    assistant([{ type: 'tool_use', id: 'toolu_fake_slow', name: 'Bash', input: { command: 'make build' } }]);
+    await sleep(Number(slowTool));
+    toolResult('toolu_fake_slow', 'built', false);
+  }
+  if (directive('reconnecting')) {
+    for (let attempt = 1; !interrupt.signal.aborted; attempt++) {
+      out({ type: 'error', message: `Reconnecting… ${attempt}/5 waiting for network` });
+      await sleep(0.1);
+    }
+  }
   if (directive('hang-in-tool')) assistant([{ type: 'tool_use', id: 'toolu_fake_build', name: 'Bash', input: { command: 'make build' } }]);
   // Misbehaviour comes after the work: `tools:3 hang` makes three calls, then hangs.
   if (directive('hang') || directive('hang-in-tool')) {
@@ -314,6 +340,7 @@ async function turn(prompt, ids = []) {
   const waitFor = directive('wait-for');
   if (typeof waitFor === 'string') while (!existsSync(join(process.cwd(), waitFor)) && !interrupt.signal.aborted) await sleep(0.05);
   if (interrupt.signal.aborted) return interrupted(ids, tools);
+  if (process.env.FAKE_CLI_LOGGED_OUT) return notLoggedIn(ids);
   let mcpCheck;
   if (directive('mcp-check')) {
     const config = JSON.parse(readFileSync(flag('--mcp-config'), 'utf8'));
@@ -365,6 +392,30 @@ async function turn(prompt, ids = []) {
   });
   // When the result line went out, for the benchmark that times its way to Telegram.
   if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.results`, JSON.stringify({ prompt, emittedAt }) + '\n');
+}
+
+/** What Claude Code 2.1 prints for a turn without credentials: the error as an answer, then as the result. */
+function notLoggedIn(ids) {
+  const said = 'Not logged in · Please run /login';
+  out({
+    type: 'assistant',
+    message: { role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: said }] },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+    error: 'authentication_failed',
+    is_api_error_message: true,
+  });
+  out({
+    type: 'result',
+    subtype: 'success',
+    is_error: true,
+    result: said,
+    session_id: sessionId,
+    num_turns: 1,
+    duration_ms: 5,
+    total_cost_usd: 0,
+    ...(streamInput ? { user_message_uuids: ids } : {}),
+  });
 }
 
 /** Claude Code's `--input-format stream-json`: a turn per message (those waiting together make one) until input ends. */

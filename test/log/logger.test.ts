@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLog, type LogFormat } from '../../src/log/logger.ts';
@@ -59,5 +62,28 @@ describe('the log', () => {
     const { log, text } = capture('json', secrets);
     log.info('turn started');
     expect(text()).toContain('turn started');
+  });
+});
+
+describe('the log beside a conversation in the terminal (the console)', () => {
+  it.each(['json', 'pretty'] as const)('keeps everything in the file, and shows the terminal only warnings about the bridge itself (%s)', async (format) => {
+    const dir = await mkdtemp(join(tmpdir(), 'log-file-'));
+    let shown = '';
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        shown += chunk.toString();
+        done();
+      },
+    });
+    const log = createLog({ format, secrets: new Secrets(), destination, file: join(dir, 'bridge.log') });
+    log.info('turn started');
+    log.warn('claude has no credentials');
+    log.warn({ hook: 'deploy' }, 'webhook deploy: 401 bad signature');
+    log.child({ chat: 'console:0' }).warn('turn failed');
+    const kept = await readFile(join(dir, 'bridge.log'), 'utf8');
+    await rm(dir, { recursive: true });
+    expect(shown).toContain('claude has no credentials');
+    expect(shown).not.toMatch(/webhook|turn failed|turn started/);
+    for (const line of ['turn started', 'claude has no credentials', 'webhook deploy: 401 bad signature', 'turn failed']) expect(kept).toContain(line);
   });
 });

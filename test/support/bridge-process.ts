@@ -60,8 +60,8 @@ export function startBridgeProcess(env: Record<string, string>, args: string[] =
 }
 
 /** `npm run doctor`, in a real process. */
-export function startDoctorProcess(env: Record<string, string>): BridgeProcess {
-  return startRepoProcess('src/doctor.ts', env, []);
+export function startDoctorProcess(env: Record<string, string>, args: string[] = []): BridgeProcess {
+  return startRepoProcess('src/doctor.ts', env, args);
 }
 
 /** A worker as users run it (`npm run worker`), in a real process. */

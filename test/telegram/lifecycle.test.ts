@@ -264,6 +264,11 @@ describe('start-up errors', () => {
     ],
     [{ BRIDGE_WORKER_CONCURRENCY: '0' }, 'BRIDGE_WORKER_CONCURRENCY: expected a whole number of at least 1, got "0"'],
     [{ BRIDGE_LOG_FORMAT: 'xml' }, 'BRIDGE_LOG_FORMAT: expected pretty or json, got "xml"'],
+    [
+      { TELEGRAM_BOT_TOKEN: 'abc' },
+      'TELEGRAM_BOT_TOKEN: expected the token @BotFather gave your bot (its id, a colon, then letters and digits: 123456789:AAE…), got 3 characters that are not one',
+    ],
+    [{ BRIDGE_SILENCE_SECONDS: '5m' }, 'BRIDGE_SILENCE_SECONDS: expected a whole number of at least 1, got "5m"'],
     [{ BRIDGE_API_ADDR: '50051' }, 'BRIDGE_API_ADDR: expected host:port, like 127.0.0.1:50051, got "50051"'],
     [
       { BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: 'ci=short' },

@@ -28,7 +28,9 @@ describe('/resume', () => {
 
     say('/resume');
     const list = await answer(/^Sessions, newest first\n/);
-    expect(list.text).toMatch(/\n1\. 0:0\d ago · 1 turn · claude · "say:second-topic" · .* \(current\)\n2\. 0:0\d ago · 2 turns · claude · "say:first-topic"/);
+    expect(list.text).toMatch(
+      /\n1\. (just now|\d+ s ago) · 1 turn · claude · "say:second-topic" · .* \(current\)\n2\. (just now|\d+ s ago) · 2 turns · claude · "say:first-topic"/,
+    );
     expect(list.buttons.map((b) => callbackData(b))).toEqual([expect.stringMatching(/^rs:/), `rs:${first}`]);
 
     say('/resume 2');

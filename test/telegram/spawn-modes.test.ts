@@ -154,7 +154,12 @@ describe('a chat in safe mode', () => {
 it('the owner chat stays as it was: bypass', async () => {
   const owner = ownerIn(() => world, OWNER);
   owner.say('/spawn "say:bypass-run"');
-  expect((await owner.waitText(/^🚀 #\d+ started/)).text).toContain('Bypass mode: tools run without asking.');
+  expect((await owner.waitText(/^🚀 #1 started/)).text).toContain('Bypass mode: tools run without asking.');
   await owner.waitText(/^✅ #\d+/);
   expect(await argvOf('say:bypass-run')).toContain('--dangerously-skip-permissions');
+  // --ask in a bypass chat: the run asks, and its answer says so, not "bypass".
+  owner.say('/spawn --ask "say:asking-run"');
+  const asking = (await owner.waitText(/^🚀 #2 started/)).text;
+  expect(asking).toContain('🙋 Ask mode: tools that need permission are asked here.');
+  expect(asking).not.toContain('Bypass mode');
 });

@@ -82,6 +82,17 @@ describe('/subagents', () => {
     expect(list.text).not.toContain('Elsewhere');
   });
 
+  it("log of a run that ended without tools says so and shows its result, not 'No steps yet'", async () => {
+    const chat = newChat();
+    say(chat, '/spawn --label Quick "say:quick-result"');
+    await waitText(chat, /^✅ #1 Quick/);
+    say(chat, '/subagents log 1');
+    const log = await waitText(chat, /^📜 #1 Quick/);
+    expect(log.text).toContain('No tool calls: it worked without tools.');
+    expect(log.text).toContain('Result\nquick-result');
+    expect(log.text).not.toContain('No steps yet');
+  });
+
   it('log, info and stop by # and by id; the Stop button; and the one announcement of a stop', async () => {
     const chat = newChat();
     say(chat, '/spawn --label Busy "tools:3 hang"');

@@ -1,5 +1,5 @@
 import { chatRef, userKey, type Button } from '../../ports/transport.ts';
-import { lines, link, plain, rich } from '../../rich/index.ts';
+import { lines, plain } from '../../rich/index.ts';
 import type { Command } from './command.ts';
 
 /**
@@ -22,9 +22,10 @@ export const dashboard: Command = {
     const who = { identity: userKey(chat.address.transport, user), ...(user.name ? { name: user.name } : {}) };
     const url = web.loginLink(who);
     const buttons: Button[][] = web.miniAppUrl ? [[{ text: '📊 Open the dashboard', data: 'open', opens: { url: web.miniAppUrl, inApp: true } }]] : [];
+    // The address once, shown whole: where links show their targets (the console) a labelled link would print it twice.
     const note = lines([
-      rich`📊 ${link('Log in to the dashboard in a browser', url)}`,
-      `The link works once, within 10 minutes: ${url}`,
+      '📊 Log in to the dashboard in a browser. The link works once, within 10 minutes:',
+      url,
       ...(web.miniAppUrl ? ['Or open it here, with the button.'] : []),
     ]);
     // In a private chat the link is shown where it was asked for.

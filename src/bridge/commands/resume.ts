@@ -4,7 +4,7 @@ import { asAgent } from '../../process/agent-user.ts';
 import type { Button } from '../../ports/transport.ts';
 import { plain } from '../../rich/index.ts';
 import { displayPath } from '../../presentation/paths.ts';
-import { formatDuration } from '../../presentation/progress.ts';
+import { timeAgo } from '../../presentation/relative-time.ts';
 import { truncate } from '../../presentation/format/index.ts';
 import type { SessionEntry } from '../../store/chat-store.ts';
 import type { ChatSession } from '../chat-session.ts';
@@ -63,7 +63,7 @@ export const resumeCommand: Command = {
     const now = Date.now();
     const lines = sessions.map((entry, i) => {
       const current = entry.id === chat.record.cliSessionId ? ' (current)' : '';
-      return `${i + 1}. ${formatDuration(now - entry.lastAt)} ago · ${entry.turns} turn${entry.turns === 1 ? '' : 's'} · ${entry.cli} · "${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 70)}" · ${displayPath(entry.workdir)}${current}`;
+      return `${i + 1}. ${timeAgo(now - entry.lastAt)} · ${entry.turns} turn${entry.turns === 1 ? '' : 's'} · ${entry.cli} · "${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 70)}" · ${displayPath(entry.workdir)}${current}`;
     });
     const buttons: Button[][] = sessions.map((entry, i) => [
       RESUME_SESSION.button(`▶ ${i + 1}. ${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 30)}`, entry.id),

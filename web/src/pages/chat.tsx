@@ -60,6 +60,10 @@ function SentFile({ file }: { file: NonNullable<WebMessage['file']> }) {
   );
 }
 
+/** The longest message the bridge takes from this page (as the chat apps). */
+const MAX_MESSAGE = 4096;
+const count = (n: number) => n.toLocaleString('en-US');
+
 /** This person's own chat with the bridge: its own session, as in Telegram, with live progress, Stop and buttons. */
 export function Chat({ live }: { live: Live }) {
   const [text, setText] = useState('');
@@ -70,8 +74,16 @@ export function Chat({ live }: { live: Live }) {
     event.preventDefault();
     const words = text.trim();
     if (!words) return;
+    // Refused here, the draft stays in the box to be shortened; refused by the bridge, it comes back.
+    if (words.length > MAX_MESSAGE) {
+      setToast(`Not sent: this message is ${count(words.length)} characters, and a message holds at most ${count(MAX_MESSAGE)}.`);
+      return;
+    }
     setText('');
-    await post('/chat/messages', { text: words }).catch((error: Error) => setToast(error.message));
+    await post('/chat/messages', { text: words }).catch((error: Error) => {
+      setToast(error.message);
+      setText((typed) => typed || text);
+    });
   };
   const press = async (message: WebMessage, data: string) => {
     const answer = await post<{ text: string }>('/chat/press', { messageId: message.id, data }).catch((error: Error) => ({ text: error.message }));

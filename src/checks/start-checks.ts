@@ -1,0 +1,24 @@
+import type { BridgeConfig } from '../config/config.ts';
+import type { CheckResult } from '../ports/check-result.ts';
+import { checkCli } from './cli-checks.ts';
+
+/**
+ * At start, each CLI is checked as `npm run doctor` checks it, all at once: what one cannot
+ * work without (the binary, a login or a key) is said in one line per CLI, with how to give
+ * it, before the first message fails on it. A CLI nothing needs (not installed, not the
+ * default) is no fault here either. `cancel` stops the CLIs still asked when the bridge
+ * stops first (droid waits seconds on its backend offline).
+ */
+export async function cliProblems(config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'defaultCli'>, cancel: AbortSignal): Promise<string[]> {
+  const checked = await Promise.all(
+    [...config.adapters.values()].map(async (adapter) => problemLine(adapter.name, await checkCli(adapter, config.cliEnv, config.defaultCli, cancel))),
+  );
+  return cancel.aborted ? [] : checked.filter((line): line is string => line !== undefined);
+}
+
+function problemLine(cli: string, results: CheckResult[]): string | undefined {
+  const failed = results.find((result) => !result.ok);
+  if (!failed) return undefined;
+  const what = failed.subject.endsWith(' credentials') ? `${cli} has no credentials` : `${cli} cannot run`;
+  return `${what}: ${failed.found.replace(/\.$/, '')}. ${failed.fix ?? ''}`.trim();
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { ConsoleOutbound } from '../../src/console/outbound.ts';
+import { CONSOLE_ADDRESS } from '../../src/console/console.ts';
+import { plain } from '../../src/rich/index.ts';
+
+describe('the console as a chat', () => {
+  it('prints each change of a message once: a clock that moves is no change', async () => {
+    let printed = '';
+    const out = new ConsoleOutbound((text) => (printed += text), '/nonexistent');
+    const ref = await out.send(CONSOLE_ADDRESS, plain('🔐 claude · waiting for your answer · 0:00\n📁 /work'));
+    for (const time of ['0:05', '0:10', '1:15', '1:02:20']) await out.edit(ref, plain(`🔐 claude · waiting for your answer · ${time}\n📁 /work`));
+    await out.edit(ref, plain('⚙️ claude · working · 1:02:25\n📁 /work\n▸ Bash `make`'));
+    await out.edit(ref, plain('⚙️ claude · working · 1:02:30\n📁 /work\n▸ Bash `make`'));
+    expect(printed).toBe('🔐 claude · waiting for your answer · 0:00\n📁 /work\n⚙️ claude · working · 1:02:25\n▸ Bash `make`\n');
+  });
+});
