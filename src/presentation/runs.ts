@@ -4,6 +4,7 @@ import { displayName, isActive, runtimeMs, type RunStatus, type SubagentRunRecor
 import { truncate } from './format/index.ts';
 import type { Button } from '../ports/transport.ts';
 import { bold, code, italic, lines, pre, rich, type RichText } from '../rich/index.ts';
+import { timeAgo } from './relative-time.ts';
 import { formatDuration } from './progress.ts';
 import { toolSummary } from './tool-summary.ts';
 
@@ -30,8 +31,13 @@ export function runList(runs: SubagentRunRecord[], queuePosition: (run: Subagent
   return lines([bold('Subagents'), ...rows]);
 }
 
-/** Every field of the record, for /subagents info; the operator's MCP servers (the run's, its agents') by name only: their `env` and `headers` are secrets. */
-export function runInfo(run: SubagentRunRecord, extra: Record<string, unknown> = {}): RichText {
+/**
+ * Every field of the record, for /subagents info, as a card a person reads: a line a field,
+ * nested fields by their path (`limits.timeoutSeconds`), times as the UTC time and how long ago,
+ * durations as durations. The operator's MCP servers (the run's, its agents') by name only:
+ * their `env` and `headers` are secrets.
+ */
+export function runInfo(run: SubagentRunRecord, extra: Record<string, unknown> = {}, now = Date.now()): RichText {
   const { mcpServers, agents, ...rest } = run;
   const agentsShown =
     agents &&
@@ -42,10 +48,28 @@ export function runInfo(run: SubagentRunRecord, extra: Record<string, unknown> =
       ]),
     );
   const shown = { ...rest, ...(agentsShown ? { agents: agentsShown } : {}), ...(mcpServers ? { mcpServers: Object.keys(mcpServers) } : {}), ...extra };
-  const json = JSON.stringify(shown, (_key, value) => (typeof value === 'string' ? truncate(value, 600) : value), 2);
-  const body = truncate(json, 3800);
-  const title = `#${run.number} ${displayName(run)}`;
-  return lines([bold(title), pre(body, 'json')]);
+  const body = truncate(fieldLines(shown, '', now).join('\n'), 3800);
+  return lines([bold(`#${run.number} ${displayName(run)}`), body]);
+}
+
+/** `path: value` for each field that has a value, objects opened up into their own fields. */
+function fieldLines(value: Record<string, unknown>, prefix: string, now: number): string[] {
+  return Object.entries(value).flatMap(([key, field]) => {
+    const path = `${prefix}${key}`;
+    if (field === undefined || field === null || field === '') return [];
+    if (Array.isArray(field)) {
+      if (!field.length) return [];
+      if (field.every((item) => typeof item !== 'object' || item === null)) return [`${path}: ${truncate(field.join(', '), 600)}`];
+      return field.flatMap((item, i) =>
+        typeof item === 'object' && item ? fieldLines(item as Record<string, unknown>, `${path}.${i}.`, now) : [`${path}.${i}: ${String(item)}`],
+      );
+    }
+    if (typeof field === 'object') return fieldLines(field as Record<string, unknown>, `${path}.`, now);
+    if (typeof field === 'number' && key.endsWith('At'))
+      return [`${path}: ${new Date(field).toISOString().slice(0, 19).replace('T', ' ')} UTC (${timeAgo(now - field)})`];
+    if (typeof field === 'number' && key.endsWith('Ms')) return [`${path}: ${formatDuration(field)}`];
+    return [`${path}: ${truncate(typeof field === 'string' ? field : JSON.stringify(field), 600)}`];
+  });
 }
 
 /**

@@ -71,8 +71,8 @@ describe('approvals from the chat with the real claude', () => {
     expect(world.telegram.botMessages(CHAT).some((m) => /#3 Auto asks/.test(m.text ?? ''))).toBe(false);
     say('/subagents info 3');
     const info = await waitMessage(/^#3 Auto\n/);
-    expect(info.text).toMatch(/"tool_auto_approved": 1/);
-    expect(info.text).toMatch(/"spawn": 1/);
+    expect(info.text).toMatch(/^auditCounts\.tool_auto_approved: 1$/m);
+    expect(info.text).toMatch(/^auditCounts\.spawn: 1$/m);
   });
 
   it('refuses auto-approval without an allowlist', async () => {

@@ -38,6 +38,6 @@ describe('the real claude binary on a worker', () => {
     // The bridge's tools reached the worker's claude: the secret both derived, from no job, was taken.
     expect(request.toolNames).toContain('mcp__bridge__send_file');
     say('/subagents info 1');
-    await waitText(/"worker": "remote-1"/);
+    await waitText(/^worker: remote-1$/m);
   });
 });

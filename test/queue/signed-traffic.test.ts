@@ -145,7 +145,7 @@ describe('reports', () => {
     expect(log).toMatch(logged('refused from Redis: a report: it is not signed', runId));
     expect(log).toMatch(logged('refused from Redis: its ending: it is not signed', runId));
     say('/subagents info 1');
-    expect(await reply(/"runId"/)).not.toContain('/etc');
+    expect(await reply(/^runId: /m)).not.toContain('/etc');
   });
 
   it('a genuine report added to the stream again is refused as a replay, and the run ends as its worker said', async () => {
@@ -228,8 +228,8 @@ describe('secrets', () => {
       expect(dump).not.toContain(secret);
     // Nor does the chat: the run's info names the servers only.
     say('/subagents info 1');
-    const info = await reply(/"mcpServers"/);
-    expect(info).toMatch(/"mcpServers": \[\s*"docs",\s*"wiki"\s*\]/);
+    const info = await reply(/^mcpServers: /m);
+    expect(info).toMatch(/^mcpServers: docs, wiki$/m);
     for (const secret of ['operator-docs-env-value-0123456789', 'operator-wiki-header-0123456789']) expect(info).not.toContain(secret);
   });
 

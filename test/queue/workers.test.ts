@@ -41,9 +41,9 @@ describe('subagents on workers', () => {
     expect(announcements()).toHaveLength(1);
     expect(announcements()[0]).toContain('from-a-worker');
     say('/subagents info 1');
-    const info = await reply(/"worker"/);
-    expect(info).toMatch(/"worker": "w[12]"/);
-    expect(info).toMatch(/"steps": 2/);
+    const info = await reply(/^worker: /m);
+    expect(info).toMatch(/^worker: w[12]$/m);
+    expect(info).toMatch(/^steps: 2$/m);
     say('/subagents log 1');
     await reply(/Bash/);
 
@@ -127,8 +127,8 @@ describe('subagents on workers', () => {
     say('/spawn --label Doomed "hang"');
     const cli = await invocation('hang');
     say('/subagents info 1');
-    const info = await reply(/"worker": "w[12]"/);
-    const name = /"worker": "(w[12])"/.exec(info)![1]!;
+    const info = await reply(/^worker: w[12]$/m);
+    const name = /^worker: (w[12])$/m.exec(info)![1]!;
     world.workers.get(name)!.kill('SIGKILL');
     await world.workers.get(name)!.exited;
     await reply(/^❌ #1 Doomed/, 40_000);

@@ -91,8 +91,8 @@ describe('a chat in ask mode', () => {
     // Its record carries the read-only policy its CLI's flags come from (codex: -s read-only).
     ask.say(`/subagents info ${number}`);
     const info = await ask.waitText(new RegExp(`^#${number} Codex\\n`));
-    expect(info.text).toContain('"readOnly": true');
-    expect(info.text).toContain('"chatMode": "safe"');
+    expect(info.text).toMatch(/^(\S+\.)?readOnly: true$/m);
+    expect(info.text).toMatch(/^chatMode: safe$/m);
     ask.say('/subagents stop all');
     await ask.waitText(/^⏹ Stopped|^No subagent is running/);
   });

@@ -104,10 +104,11 @@ describe('/subagents', () => {
     const log = await waitText(chat, /^📜 #1 Busy/);
     expect(log.text).toContain('… 1 earlier steps\n✓ Bash echo step 2\n✓ Bash echo step 3');
     say(chat, `/subagents info ${runId}`);
-    const info = await waitText(chat, /^#1 Busy\n\{/);
-    expect(info.text).toContain(`"runId": "${runId}"`);
-    expect(info.text).toContain('"status": "running"');
-    expect(info.text).toContain(`"requesterKey": "telegram:${chat}"`);
+    const info = await waitText(chat, /^#1 Busy\nrunId: /);
+    expect(info.text).toContain(`\nrunId: ${runId}\n`);
+    expect(info.text).toContain('\nstatus: running\n');
+    expect(info.text).toContain(`\nrequesterKey: telegram:${chat}\n`);
+    expect(info.text).toMatch(/\ncreatedAt: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \((just now|\d+ s ago)\)\n/);
     world.telegram.pressButton({ chatId: chat, messageId: started.messageId, data: callbackData(started.buttons[0]), userId: OWNER });
     const stopped = await waitText(chat, /^❌ #1 Busy/);
     expect(stopped.text).toContain('Stopped: stopped by Ada');
