@@ -70,7 +70,7 @@ export function silentLog(): Log {
 }
 
 /** Fields of a line about a chat's work or about a caller from outside, not about the bridge. */
-const TERMINAL_SKIPS = ['chat', 'hook'];
+const TERMINAL_SKIPS = ['chat', 'hook', 'login'];
 
 /** Passes on the lines about the bridge itself: those with none of TERMINAL_SKIPS. */
 function aboutTheBridge(stream: pino.DestinationStream): pino.DestinationStream {

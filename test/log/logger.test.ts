@@ -80,10 +80,12 @@ describe('the log beside a conversation in the terminal (the console)', () => {
     log.warn('claude has no credentials');
     log.warn({ hook: 'deploy' }, 'webhook deploy: 401 bad signature');
     log.child({ chat: 'console:0' }).warn('turn failed');
+    log.warn({ login: 'link' }, 'web login refused (link): not in BRIDGE_ALLOWED_USERS');
     const kept = await readFile(join(dir, 'bridge.log'), 'utf8');
     await rm(dir, { recursive: true });
     expect(shown).toContain('claude has no credentials');
-    expect(shown).not.toMatch(/webhook|turn failed|turn started/);
-    for (const line of ['turn started', 'claude has no credentials', 'webhook deploy: 401 bad signature', 'turn failed']) expect(kept).toContain(line);
+    expect(shown).not.toMatch(/webhook|turn failed|turn started|web login/);
+    for (const line of ['turn started', 'claude has no credentials', 'webhook deploy: 401 bad signature', 'turn failed', 'web login refused'])
+      expect(kept).toContain(line);
   });
 });

@@ -19,7 +19,7 @@ export function ownPagesOnly(url: string, scheme: 'http' | 'https', log: Log): M
         ? origin === configured || (!!host && origin === `${scheme}://${host}`)
         : site === undefined || site === 'same-origin' || site === 'none';
     if (!ours) {
-      log.warn({ origin: origin ?? null, site: site ?? null }, 'web login refused: not from the bridge pages');
+      log.warn({ login: 'refused', origin: origin ?? null, site: site ?? null }, 'web login refused: not from the bridge pages');
       return c.json({ error: `Logging in is taken only from the bridge's own pages (${configured}).` }, 403);
     }
     await next();

@@ -28,7 +28,7 @@ export function authRoutes(parts: AuthParts): Hono {
   const app = new Hono();
   const begin = async (c: Context, who: WebIdentity, how: string) => {
     if (!parts.allowed(who.identity)) {
-      log.warn({ user: who.identity }, `web login refused (${how}): not in BRIDGE_ALLOWED_USERS`);
+      log.warn({ login: how, user: who.identity }, `web login refused (${how}): not in BRIDGE_ALLOWED_USERS`);
       return c.json({ error: 'You are not allowed to use this bridge.' }, 403);
     }
     const { secret, session } = await sessions.start(who);
@@ -51,7 +51,7 @@ export function authRoutes(parts: AuthParts): Hono {
     const body = await c.req.json().catch(() => ({}));
     const checked = inApp.login.check(typeof body?.launchData === 'string' ? body.launchData : '');
     if (!checked.ok) {
-      log.warn(`in-app login refused: ${checked.reason}`);
+      log.warn({ login: 'in-app' }, `in-app login refused: ${checked.reason}`);
       return c.json({ error: `The app's launch data was refused (${checked.reason}). Open the dashboard from the bot again.` }, 401);
     }
     const { id, name } = checked.user;
