@@ -109,11 +109,18 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
       ledger: parts.ledger,
       auditFile: parts.audit.file,
       chats: outbound,
+      chatTitles: (key) => parts.store.get(key)?.title,
     },
     review: {
       review: parts.review,
       findRun: (id) => runStore.find(id),
       isOwner: (identity) => bridge.isOwner(...who(identity)),
+    },
+    actions: {
+      registry: parts.subagents.registry,
+      orchestrator: parts.orchestrator,
+      findRun: (id) => runStore.find(id),
+      access: { isOwner: (identity) => bridge.isOwner(...who(identity)), allowed: (identity) => bridge.isAllowed(...who(identity)) },
     },
     host: () => parts.host,
     pagesDir: PAGES_DIR,

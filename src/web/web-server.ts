@@ -12,6 +12,7 @@ import type { Log } from '../log/logger.ts';
 import type { InAppLogin, TransportHost } from '../ports/chat-transport.ts';
 import { sessionGuard, type WebEnv } from './auth/guard.ts';
 import type { WebSessions } from './auth/web-sessions.ts';
+import { actionRoutes, type ActionSources } from './routes/action-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
 import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
@@ -26,6 +27,8 @@ export interface WebParts {
   inApp?: { login: InAppLogin; transport: string };
   dashboard: DashboardSources;
   review: ReviewSources;
+  /** Stopping runs and plans, as the chat's commands do. */
+  actions: ActionSources;
   /** What the chat page's messages and presses go to. */
   host: () => TransportHost;
   /** The built pages (`npm run build`). */
@@ -80,6 +83,7 @@ export class WebServer {
     api.use('*', sessionGuard(parts.sessions, parts.allowed));
     api.route('/chat', chatRoutes(parts.dashboard.chats, parts.host));
     api.route('/runs', reviewRoutes(parts.review));
+    api.route('/', actionRoutes(parts.actions));
     api.route('/', dashboardRoutes(parts.dashboard));
     app.route('/api', api);
     app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));

@@ -13,6 +13,9 @@ import type { UsageLedger } from '../../usage/usage-ledger.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import { orchestrationView } from '../views/orchestration-view.ts';
 import { runView } from '../views/run-view.ts';
+import { chatName, type ChatTitles } from '../views/chat-name.ts';
+import type { SubagentRunRecord } from '../../subagents/record.ts';
+import type { OrchestrationRecord } from '../../orchestration/orchestration-record.ts';
 import { logLine } from '../views/log-line.ts';
 import type { WebOutbound } from '../chat/web-outbound.ts';
 import { webChatOf } from '../chat/web-chat.ts';
@@ -26,6 +29,8 @@ export interface DashboardSources {
   ledger: Pick<UsageLedger, 'byDay'>;
   auditFile: string;
   chats: WebOutbound;
+  /** The chats' titles, kept from their messages. */
+  chatTitles: ChatTitles;
 }
 
 /** Ended runs the table shows from the archive, besides the live ones. */
@@ -36,6 +41,19 @@ const INPUT_PREVIEW_CHARS = 2000;
 
 export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
+  const named = (key: string) => chatName(key, sources.chatTitles);
+  // A step shows its own prompt: the upstream results its CLI got first are on their own steps' pages.
+  const ownTask = (run: SubagentRunRecord) =>
+    run.orchestration && sources.orchestrations.get(run.orchestration.id)?.plan.steps.find((step) => step.id === run.orchestration!.step)?.prompt;
+  const shownRun = (run: SubagentRunRecord) => {
+    const task = ownTask(run);
+    return runView(run, { chatName: named(run.requesterKey), ...(task !== undefined ? { ownTask: task } : {}) });
+  };
+  const shownOrchestration = (record: OrchestrationRecord) => orchestrationView(record, named(record.chatKey));
+  const questionView = (question: WaitingQuestion) => {
+    const input = JSON.stringify(question.input, null, 2);
+    return { ...question, chatName: named(question.chatKey), input: truncate(input, INPUT_PREVIEW_CHARS) };
+  };
 
   app.get('/me', (c) => {
     const { identity, name, csrf } = c.get('session');
@@ -47,12 +65,12 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     const ids = new Set(live.map((run) => run.runId));
     const archived = (await sources.runs.archived()).filter((run) => !ids.has(run.runId)).slice(-ARCHIVED_SHOWN);
     const all = [...live, ...archived].sort((a, b) => b.createdAt - a.createdAt);
-    return c.json(all.map((run) => runView(run)));
+    return c.json(all.map((run) => shownRun(run)));
   });
 
   app.get('/runs/:id', async (c) => {
     const run = await sources.runs.find(c.req.param('id'));
-    return run ? c.json(runView(run)) : c.json({ error: 'No such run.' }, 404);
+    return run ? c.json(shownRun(run)) : c.json({ error: 'No such run.' }, 404);
   });
 
   // The run's log as it streams: each decoded event, then how it ended.
@@ -68,7 +86,7 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
         if ('event' in item) {
           const shown = logLine(item.event);
           if (shown) await stream.writeSSE({ event: 'line', id: String(item.sequence), data: JSON.stringify(shown) });
-        } else await stream.writeSSE({ event: 'ended', data: JSON.stringify(runView(item.ended)) });
+        } else await stream.writeSSE({ event: 'ended', data: JSON.stringify(shownRun(item.ended)) });
       }
     });
   });
@@ -78,13 +96,13 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
       sources.orchestrations
         .all()
         .sort((a, b) => b.createdAt - a.createdAt)
-        .map(orchestrationView),
+        .map(shownOrchestration),
     ),
   );
 
   app.get('/orchestrations/:id', (c) => {
     const record = sources.orchestrations.get(c.req.param('id'));
-    return record ? c.json(orchestrationView(record)) : c.json({ error: 'No such orchestration.' }, 404);
+    return record ? c.json(shownOrchestration(record)) : c.json({ error: 'No such orchestration.' }, 404);
   });
 
   // The graph as the chat's picture draws it (white, so it reads in a dark page too): a `<g data-node data-state>` per step.
@@ -102,7 +120,8 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
 
   app.get('/audit', async (c) => {
     const limit = Math.min(Math.max(Number(c.req.query('limit')) || 200, 1), 1000);
-    return c.json(await recentAuditEntries(sources.auditFile, limit));
+    const entries = await recentAuditEntries(sources.auditFile, limit);
+    return c.json(entries.map((entry) => (entry.chat ? { ...entry, chatName: named(entry.chat) } : entry)));
   });
 
   app.get('/approvals', (c) => c.json(sources.approvals.waiting().map(questionView)));
@@ -122,8 +141,8 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     return streamSSE(c, async (stream) => {
       const send = (event: string, data: unknown) => void stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => {});
       const unsubscribe = [
-        sources.runs.onSaved((run) => send('run', runView(run))),
-        sources.orchestrations.onSaved((record) => send('orchestration', orchestrationView(record))),
+        sources.runs.onSaved((run) => send('run', shownRun(run))),
+        sources.orchestrations.onSaved((record) => send('orchestration', shownOrchestration(record))),
         sources.approvals.onChanged(() => send('approvals', sources.approvals.waiting().map(questionView))),
         sources.chats.watch((chat, message) => {
           if (chat === own.key) send('chat', message);
@@ -135,11 +154,6 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     });
   });
   return app;
-}
-
-function questionView(question: WaitingQuestion) {
-  const input = JSON.stringify(question.input, null, 2);
-  return { ...question, input: truncate(input, INPUT_PREVIEW_CHARS) };
 }
 
 /** Keeps the stream open until the client leaves, with a comment line now and then. */
