@@ -96,6 +96,7 @@ export class WebServer {
         built ? c.html(await readFile(index, 'utf8')) : c.text('The web pages are not built: run `npm run build` where the bridge is installed.', 503),
       );
     app.use('/assets/*', serveStatic({ root: parts.pagesDir }));
+    app.get('/favicon.svg', serveStatic({ root: parts.pagesDir, onFound: (_path, c) => c.header('cache-control', 'public, max-age=86400') }));
     app.notFound((c) => c.json({ error: 'Not found.' }, 404));
     app.onError((error, c) => {
       log.error({ err: error, path: c.req.path }, 'a web request failed');

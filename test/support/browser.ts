@@ -19,6 +19,16 @@ export async function phonePage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
+/** A desk-sized page: the dashboard kept open beside work. */
+export async function deskPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  return context.newPage();
+}
+
+/** The two sizes every page must work at. */
+export const SIZES = { phone: phonePage, desk: deskPage } as const;
+export type Size = keyof typeof SIZES;
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage } from './browser.ts';
+import { launchBrowser, SIZES, type Size } from './browser.ts';
 import { freePort } from './free-port.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from './telegram-world.ts';
 
@@ -11,8 +11,8 @@ export interface WebWorld {
   browser: Browser;
   /** Asks the bot (in the owner's private chat) for a one-time login link. */
   loginLink(): Promise<string>;
-  /** A phone-sized page, logged in with a fresh link, on the dashboard. */
-  loggedIn(): Promise<Page>;
+  /** A page (phone-sized unless asked), logged in with a fresh link, on the dashboard. */
+  loggedIn(size?: Size): Promise<Page>;
   stop(): Promise<void>;
 }
 
@@ -38,8 +38,8 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
     base: `http://127.0.0.1:${port}`,
     browser,
     loginLink,
-    async loggedIn() {
-      const page = await phonePage(browser);
+    async loggedIn(size: Size = 'phone') {
+      const page = await SIZES[size](browser);
       await page.goto(await loginLink());
       await page.waitForSelector('header nav');
       return page;
