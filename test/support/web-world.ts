@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser, SIZES, type Size } from './browser.ts';
 import { freePort } from './free-port.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from './telegram-world.ts';
@@ -12,7 +12,7 @@ export interface WebWorld {
   /** Asks the bot (in the owner's private chat) for a one-time login link. */
   loginLink(): Promise<string>;
   /** A page (phone-sized unless asked), logged in with a fresh link, on the dashboard. */
-  loggedIn(size?: Size): Promise<Page>;
+  loggedIn(size?: Size, options?: BrowserContextOptions): Promise<Page>;
   stop(): Promise<void>;
 }
 
@@ -38,8 +38,8 @@ export async function startWebWorld(env: Record<string, string> = {}): Promise<W
     base: `http://127.0.0.1:${port}`,
     browser,
     loginLink,
-    async loggedIn(size: Size = 'phone') {
-      const page = await SIZES[size](browser);
+    async loggedIn(size: Size = 'phone', options: BrowserContextOptions = {}) {
+      const page = await SIZES[size](browser, options);
       await page.goto(await loginLink());
       await page.waitForSelector('header nav');
       return page;

@@ -31,8 +31,11 @@ function SentFile({ file }: { file: NonNullable<WebMessage['file']> }) {
 export function Chat({ live }: { live: Live }) {
   const [text, setText] = useState('');
   const [toast, setToast] = useState('');
-  const bottom = useRef<HTMLDivElement>(null);
-  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [live.chat.length, live.chat[live.chat.length - 1]?.edited]);
+  const list = useRef<HTMLOListElement>(null);
+  // The conversation's own box follows its newest message; the page around it stays put.
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [live.chat.length, live.chat[live.chat.length - 1]?.edited]);
   const send = async (event: Event) => {
     event.preventDefault();
     const words = text.trim();
@@ -46,7 +49,7 @@ export function Chat({ live }: { live: Live }) {
   };
   return (
     <section class="chat">
-      <ol class="messages" data-testid="chat">
+      <ol class="messages" data-testid="chat" ref={list} tabIndex={0} aria-label="Conversation">
         {live.chat.map((m) => (
           <li key={m.id} class={m.from} data-message={m.id}>
             <RichText spans={m.spans} />
@@ -68,15 +71,18 @@ export function Chat({ live }: { live: Live }) {
             )}
           </li>
         ))}
-        <div ref={bottom} />
       </ol>
-      {toast && (
-        <p class="toast" onClick={() => setToast('')}>
-          {toast}
-        </p>
-      )}
+      <p class="toast" role="status">
+        {toast}
+        {toast && (
+          <button type="button" class="link" aria-label="Dismiss" onClick={() => setToast('')}>
+            ×
+          </button>
+        )}
+      </p>
       <form onSubmit={(e) => void send(e)}>
         <textarea
+          aria-label="Message"
           value={text}
           placeholder="Message the agent, or /help"
           rows={2}
