@@ -71,6 +71,11 @@ beforeAll(async () => {
   ids.question = await find('[data-run]:has-text("Careful") [data-testid="waiting"]', 'data-question-link');
   await page.goto(`${web.base}/#graphs`);
   ids.orchestration = await find('[data-testid="graph"]', 'data-orchestration');
+  // The person's own chat, with a message each way.
+  await page.goto(`${web.base}/chat`);
+  await page.fill('textarea', '/permissions bypass');
+  await page.press('textarea', 'Enter');
+  await page.waitForSelector('.messages li.bridge:has-text("Permissions: bypass")', { timeout: 20_000 });
   await page.context().close();
 }, 120_000);
 afterAll(() => web?.stop());
@@ -84,7 +89,7 @@ const PAGES: { name: string; path: () => string; ready: string; loggedOut?: true
   { name: 'approvals', path: () => `/#approvals/${ids.question}`, ready: '[data-question].selected' },
   { name: 'costs', path: () => '/#costs', ready: '[data-testid="cost-chart"] canvas' },
   { name: 'audit', path: () => '/#audit', ready: '[data-testid="audit"]' },
-  { name: 'chat', path: () => '/chat', ready: '[data-testid="chat"]' },
+  { name: 'chat', path: () => '/chat', ready: '.messages li.bridge' },
   { name: 'login', path: () => '/', ready: '[data-testid="login-error"]', loggedOut: true },
 ];
 
@@ -98,28 +103,34 @@ interface Violation {
 /** axe-core's serious and critical findings on the page as it is now. */
 async function seriousProblems(page: Page): Promise<Violation[]> {
   await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const results = await (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe.run();
-    return results.violations.map(({ id, impact, help, nodes }) => ({
-      id,
-      impact: impact ?? '',
-      help,
-      nodes: nodes.slice(0, 5).map((n) => ({ target: n.target as string[], failureSummary: n.failureSummary ?? '' })),
-    }));
-  });
+  // Run in the page (a string: the test's own types know no DOM), each finding cut to its first nodes.
+  const violations = await page.evaluate<Violation[]>(`axe.run().then((results) => results.violations.map(({ id, impact, help, nodes }) => ({
+    id,
+    impact: impact ?? '',
+    help,
+    nodes: nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary ?? '' })),
+  })))`);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 const listed = (violations: Violation[]) =>
   violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary}`).join('\n')}`).join('\n');
 
-describe.each(Object.keys(SIZES) as Size[])('at %s size', (size) => {
+/** Phone and desk, and a phone in dark mode (whose colours must read as well). */
+const LOOKS: { size: Size; scheme: 'light' | 'dark' }[] = [
+  { size: 'phone', scheme: 'light' },
+  { size: 'desk', scheme: 'light' },
+  { size: 'phone', scheme: 'dark' },
+];
+
+describe.each(LOOKS)('at $size size, $scheme', ({ size, scheme }) => {
   it.each(PAGES)('the $name page has no serious or critical accessibility problem', async ({ name, path, ready, loggedOut }) => {
     // The pages' CSP admits no script of the test's: axe is let in past it, as a browser's own tools are.
-    const page = loggedOut ? await SIZES[size](web.browser, { bypassCSP: true }) : await web.loggedIn(size, { bypassCSP: true });
+    const options = { bypassCSP: true, colorScheme: scheme };
+    const page = loggedOut ? await SIZES[size](web.browser, options) : await web.loggedIn(size, options);
     await page.goto(`${web.base}${path()}`);
     await page.waitForSelector(ready, { timeout: 20_000 });
-    await screenshot(page, `a11y-${name}-${size}`);
+    await screenshot(page, `a11y-${name}-${size}${scheme === 'dark' ? '-dark' : ''}`);
     const problems = await seriousProblems(page);
     expect(problems, listed(problems)).toEqual([]);
     await page.context().close();
@@ -134,13 +145,13 @@ describe('from the keyboard', () => {
     const reached: string[] = [];
     for (let i = 0; i < 30; i++) {
       await page.keyboard.press('Tab');
-      const focused = await page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
+      const focused = await page.evaluate<{ name: string; outline: boolean } | undefined>(`(() => {
+        const el = document.activeElement;
         if (!el || el === document.body) return undefined;
         const style = getComputedStyle(el);
         const name = el.dataset.testid ?? el.getAttribute('href') ?? el.textContent?.trim().slice(0, 30) ?? '';
         return { name, outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px' };
-      });
+      })()`);
       if (!focused) continue;
       expect(focused.outline, `the focus on "${focused.name}" is visible`).toBe(true);
       reached.push(focused.name);

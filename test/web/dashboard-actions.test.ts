@@ -61,7 +61,7 @@ describe('stopping from the dashboard', () => {
     await pressWithKeyboard(page, `[data-run="${runId}"] a.title`);
     await page.waitForSelector('[data-testid="stop"]');
     // The page opens at its top, with its title under the header, not at the end of its log.
-    expect(await page.evaluate(() => scrollY)).toBe(0);
+    expect(await page.evaluate('scrollY')).toBe(0);
     await screenshot(page, 'run-running-desk');
     await pressWithKeyboard(page, '[data-testid="stop"]');
     await expect.poll(() => page.textContent('[data-testid="stop-told"]'), { timeout: 10_000 }).toBe('⏹ Stopping #1 Endless.');
@@ -73,7 +73,7 @@ describe('stopping from the dashboard', () => {
     expect(await auditLines()).toContainEqual(expect.objectContaining({ event: 'stop', runId, by: 'Ada', chat: `telegram:${OPS}` }));
     // Once: a second stop is refused, and no second announcement comes.
     const again = await page.evaluate(async (id: string) => {
-      const me = await (await fetch('/api/me')).json();
+      const me = (await (await fetch('/api/me')).json()) as { csrf: string };
       const response = await fetch(`/api/runs/${id}/stop`, { method: 'POST', headers: { 'x-csrf-token': me.csrf } });
       return { status: response.status, body: await response.json() };
     }, runId);
@@ -90,7 +90,7 @@ describe('stopping from the dashboard', () => {
     expect(status).toBe(403);
     expect((await fetch(`${web.base}/api/runs/nope/stop`, { method: 'POST' })).status).toBe(401);
     const missing = await page.evaluate(async () => {
-      const me = await (await fetch('/api/me')).json();
+      const me = (await (await fetch('/api/me')).json()) as { csrf: string };
       return (await fetch('/api/orchestrations/nope/stop', { method: 'POST', headers: { 'x-csrf-token': me.csrf } })).status;
     });
     expect(missing).toBe(404);
@@ -117,6 +117,36 @@ describe('stopping from the dashboard', () => {
   });
 });
 
+describe('what a run page and the list show', () => {
+  it("renders a result's Markdown as the chat does: styled text, no markup, no unsafe link", async () => {
+    ops.say('/spawn --label Marked "say:**Done**,[bad](javascript:alert(1)),[good](https://example.com/x),<img/src/onerror=alert(1)>"');
+    await ops.waitText(/^✅ #\d+ Marked/);
+    const page = await web.loggedIn();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.click('[data-run]:has-text("Marked") a.title', { timeout: 20_000 });
+    const result = await page.waitForSelector('[data-testid="run-result"]');
+    expect(await result.$eval('strong', (b) => b.textContent)).toBe('Done');
+    expect(await result.$$eval('a', (links) => links.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([['good', 'https://example.com/x']]);
+    expect(await result.$$('img, [onerror]')).toHaveLength(0);
+    expect(await result.textContent()).toContain('bad');
+    expect(dialogs).toEqual([]);
+    await page.context().close();
+  });
+
+  it("shows a plan's step with its own prompt, not the results of the steps before it", async () => {
+    plans.say('/orchestrate name: Chained\nfirst: say:one\nsecond <- first: say:two');
+    await plans.waitText(/^✅ Chained \(orchestration #2\)/);
+    const page = await web.loggedIn();
+    const row = await page.waitForSelector('[data-run]:has-text("Plans room · #3 second")', { timeout: 20_000 });
+    expect(await row.$eval('.task', (t) => t.textContent)).toBe('say:two');
+    await page.context().close();
+  });
+});
+
 describe('a run waiting for approval', () => {
   it('says "waiting for your answer" in the list and on its page, and its link leads to the question, answered there', async () => {
     asking.say('/permissions ask');
@@ -136,13 +166,13 @@ describe('a run waiting for approval', () => {
     // The approvals view, at that question, with the keyboard's focus on it.
     await page.waitForSelector(`#question-${questionId}.selected`);
     expect(page.url()).toBe(`${web.base}/#approvals/${questionId}`);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`question-${questionId}`);
+    expect(await page.evaluate('document.activeElement?.id')).toBe(`question-${questionId}`);
     expect(await page.textContent(`#question-${questionId}`)).toContain('Asking room');
     await screenshot(page, 'approval-linked');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Asking room');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Asking room');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('✅ Allow');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('✅ Allow');
     await page.keyboard.press('Enter');
     await asking.waitText(/^✅ #1 Careful/);
     await page.goto(`${web.base}/#runs`);

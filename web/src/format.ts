@@ -11,9 +11,13 @@ export function money(usd: number | undefined): string {
   return usd === undefined ? '—' : `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }
 
+/** The steps between the cost axis's ticks: 1, 2 and 5 of each power of ten, from $0.0001 up. */
+export const MONEY_STEPS = [-4, -3, -2, -1, 0, 1, 2, 3, 4].flatMap((power) => [1, 2, 5].map((m) => Number((m * 10 ** power).toPrecision(1))));
+
 /** A tick of the cost axis: $0.005, $0.01, $0.015 … with as many decimals as the step between ticks has. */
 export function dollars(usd: number, step: number): string {
   const decimals = Math.min(4, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+  if (usd === 0) return '$0';
   return `$${usd.toFixed(step >= 1 ? 0 : Math.max(2, decimals))}`;
 }
 

@@ -54,7 +54,7 @@ export function Runs({ live }: { live: Live }) {
               <span class="chat-name">{run.chatName}</span> · #{run.number} <strong>{run.name}</strong>
             </a>
             <span class="state">
-              <span aria-hidden="true">{STATUS_ICON[run.status]}</span> <RunState status={run.status} question={questionOf(live, run.runId)} />
+              <RunState status={run.status} question={questionOf(live, run.runId)} icon={STATUS_ICON[run.status]} />
             </span>
             <span class="task" title={run.task}>
               {run.task}
