@@ -91,9 +91,10 @@ describe('stopping from the dashboard', () => {
     expect((await fetch(`${web.base}/api/runs/nope/stop`, { method: 'POST' })).status).toBe(401);
     const missing = await page.evaluate(async () => {
       const me = (await (await fetch('/api/me')).json()) as { csrf: string };
-      return (await fetch('/api/orchestrations/nope/stop', { method: 'POST', headers: { 'x-csrf-token': me.csrf } })).status;
+      const response = await fetch('/api/orchestrations/nope/stop', { method: 'POST', headers: { 'x-csrf-token': me.csrf } });
+      return { status: response.status, body: (await response.json()) as unknown };
     });
-    expect(missing).toBe(404);
+    expect(missing).toEqual({ status: 404, body: { error: 'No such orchestration.' } });
     await page.context().close();
   });
 
