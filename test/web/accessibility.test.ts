@@ -133,7 +133,41 @@ describe.each(LOOKS)('at $size size, $scheme', ({ size, scheme }) => {
     await screenshot(page, `a11y-${name}-${size}${scheme === 'dark' ? '-dark' : ''}`);
     const problems = await seriousProblems(page);
     expect(problems, listed(problems)).toEqual([]);
+    // Nothing is cut at the side: what is wider than a phone (a diff, the tab bar) scrolls in its own box.
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth - innerWidth')).toBeLessThanOrEqual(0);
     await page.context().close();
+  });
+});
+
+describe('the frame around every page', () => {
+  it('shows that the tab bar scrolls where it does not fit (a phone), and not where it does (a desk)', async () => {
+    const phone = await web.loggedIn('phone');
+    const tabs = phone.locator('nav.tabs');
+    await expect.poll(() => tabs.getAttribute('class')).toBe('tabs more-after');
+    await tabs.evaluate((nav: { scrollLeft: number; scrollWidth: number }) => {
+      nav.scrollLeft = nav.scrollWidth;
+    });
+    await expect.poll(() => tabs.getAttribute('class'), { message: 'scrolled to its end' }).toBe('tabs more-before');
+    await tabs.evaluate((nav: { scrollLeft: number }) => {
+      nav.scrollLeft = 0;
+    });
+    await expect.poll(() => tabs.getAttribute('class')).toBe('tabs more-after');
+    // The chosen tab is scrolled into view.
+    await phone.goto(`${web.base}/#chat`);
+    await expect.poll(() => tabs.getAttribute('class'), { message: 'on the last tab' }).toBe('tabs more-before');
+    await phone.context().close();
+    const desk = await web.loggedIn('desk');
+    expect(await desk.locator('nav.tabs').getAttribute('class')).toBe('tabs');
+    await desk.context().close();
+  });
+
+  it('has a favicon, served as SVG and linked from the page', async () => {
+    const icon = await fetch(`${web.base}/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await icon.text()).toMatch(/^<svg /);
+    const page = await (await fetch(`${web.base}/`)).text();
+    expect(page).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />');
   });
 });
 
