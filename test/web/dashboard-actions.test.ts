@@ -92,7 +92,7 @@ describe('stopping from the dashboard', () => {
     const missing = await page.evaluate(async () => {
       const me = (await (await fetch('/api/me')).json()) as { csrf: string };
       const response = await fetch('/api/orchestrations/nope/stop', { method: 'POST', headers: { 'x-csrf-token': me.csrf } });
-      return { status: response.status, body: (await response.json()) as unknown };
+      return { status: response.status, body: await response.json() };
     });
     expect(missing).toEqual({ status: 404, body: { error: 'No such orchestration.' } });
     await page.context().close();
