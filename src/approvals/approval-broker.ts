@@ -44,6 +44,8 @@ export interface ApprovalOptions {
 export interface WaitingQuestion {
   id: string;
   chatKey: string;
+  /** The run asking, when a subagent run asks (none: the chat's main session). */
+  runId?: string;
   title: string;
   tool: string;
   input: Record<string, unknown>;
@@ -94,6 +96,7 @@ export class ApprovalBroker {
     return [...this.pending.entries()].map(([id, p]) => ({
       id,
       chatKey: p.asker.chatKey,
+      ...(p.asker.runId ? { runId: p.asker.runId } : {}),
       title: p.asker.title,
       tool: p.tool,
       input: p.input,

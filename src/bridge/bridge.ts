@@ -176,7 +176,7 @@ export class Bridge {
     const chat = this.chats.get(address);
     // Given again after a restart (the transport could not know it was taken): handled once.
     if (message.messageId !== undefined && chat.hasTaken(message.messageId)) return;
-    await chat.remember();
+    await chat.remember(message.chatTitle);
     const reply = (text: RichText, options = {}) => this.out.send(address, text, { replyTo: message.messageId, ...options });
     if (message.attachments?.length) {
       // Files captioned with a command wait for it: `/spawn` takes them.

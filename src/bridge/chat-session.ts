@@ -271,9 +271,10 @@ export class ChatSession {
     return files;
   }
 
-  /** Keeps the chat's record from its first message on: the bridge knows it can write here. */
-  async remember(): Promise<void> {
-    if (!this.store.get(this.record.key)) await this.save({});
+  /** Keeps the chat's record from its first message on (the bridge knows it can write here), and its title as it changes. */
+  async remember(title?: string): Promise<void> {
+    const named = title && title !== this.record.title ? { title } : undefined;
+    if (named || !this.store.get(this.record.key)) await this.save(named ?? {});
   }
 
   /** Remembers the CLI session a turn named, for the next turn and the next start. */

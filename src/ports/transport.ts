@@ -211,6 +211,8 @@ export interface IncomingMessage {
   albumId?: string;
   /** The chat is this person's alone (a private chat, the console, their web chat): what is said there reaches them only. */
   private?: boolean;
+  /** The chat's name as its people know it (a group's title, a private chat's person), for the dashboard. */
+  chatTitle?: string;
   /** The message this one replies to, when it does (the context of a /spawn, and its files). */
   replyTo?: { text: string; from?: string; attachments?: Attachment[] };
 }

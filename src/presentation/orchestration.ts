@@ -3,7 +3,7 @@ import { finalStep } from '../orchestration/graph.ts';
 import { runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
 import type { GraphModel, NodeState } from '../pictures/graph-model.ts';
 import { escapeMarkdown, truncate } from './format/index.ts';
-import { code, rich, titled, type RichText } from '../rich/index.ts';
+import { code, plain, rich, titled, type RichText } from '../rich/index.ts';
 import { formatDuration } from './progress.ts';
 
 const STEP_ICON: Record<StepRecord['status'], string> = { pending: '·', running: '⚙️', completed: '✓', failed: '✗', skipped: '⤼', stopped: '⏹' };
@@ -92,4 +92,9 @@ export function orchestrationSummary(orchestration: OrchestrationRecord): string
   const tally = [`${count('completed')}/${orchestration.plan.steps.length} done`, failed ? `${failed} failed` : undefined].filter(Boolean).join(', ');
   const end = orchestration.status === 'running' ? '' : ` · ${orchestration.status}`;
   return `#${orchestration.number} ${orchestrationName(orchestration)} · ${tally}${end}`;
+}
+
+/** The answer to stopping a plan, in the chat or from the dashboard. */
+export function stoppingOrchestrationText(record: OrchestrationRecord): RichText {
+  return plain(`⏹ Stopping orchestration #${record.number} ${orchestrationName(record)}.`);
 }

@@ -3,7 +3,7 @@ import type { AgentEvent } from '../protocols/events.ts';
 import { displayName, isActive, runtimeMs, type RunStatus, type SubagentRunRecord } from '../subagents/record.ts';
 import { truncate } from './format/index.ts';
 import type { Button } from '../ports/transport.ts';
-import { bold, code, italic, lines, pre, rich, type RichText } from '../rich/index.ts';
+import { bold, code, italic, lines, plain, pre, rich, type RichText } from '../rich/index.ts';
 import { timeAgo } from './relative-time.ts';
 import { formatDuration } from './progress.ts';
 import { toolSummary } from './tool-summary.ts';
@@ -108,6 +108,11 @@ export function runLog(run: SubagentRunRecord, events: AgentEvent[], count: numb
     pre(stepLines.join('\n')),
     ...(said ? [rich`${bold(ended ? (run.error && !run.result ? 'Error' : 'Result') : 'Latest text')}\n${said}`] : []),
   ]);
+}
+
+/** The answer to stopping a run, in the chat or from the dashboard: its end is announced when it comes. */
+export function stoppingRunText(run: SubagentRunRecord): RichText {
+  return plain(`⏹ Stopping #${run.number} ${displayName(run)}.`);
 }
 
 /** A run's Stop button: the payload is its id. */

@@ -12,6 +12,8 @@ export interface ChatRecord {
   /** `chatKey(chat)`. */
   key: string;
   chat: ChatRef;
+  /** The chat's name as its people know it, from its latest message (the dashboard shows it). */
+  title?: string;
   cli: string;
   model?: string;
   /** Chosen with /permissions; absent, the bridge's BRIDGE_PERMISSION_MODE. */

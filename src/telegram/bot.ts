@@ -83,6 +83,7 @@ export async function startTelegram(
         ...(attachments.length ? { attachments } : {}),
         ...(message.media_group_id ? { albumId: message.media_group_id } : {}),
         ...(ctx.chat.type === 'private' ? { private: true } : {}),
+        ...titleOf(ctx.chat),
         ...(replied && (repliedText || repliedFiles.length)
           ? {
               replyTo: {
@@ -149,6 +150,12 @@ function addressOf(ctx: Context): ChatRef {
 function userOf(ctx: Context): ChatUser {
   const from = ctx.from!;
   return { id: String(from.id), name: from.username ? `@${from.username}` : from.first_name };
+}
+
+/** A group's title, or a private chat's person by name. */
+function titleOf(chat: { title?: string; first_name?: string; last_name?: string }): { chatTitle?: string } {
+  const title = chat.title ?? [chat.first_name, chat.last_name].filter(Boolean).join(' ');
+  return title ? { chatTitle: title } : {};
 }
 
 /** In a forum topic every message "replies" to the topic's first service message: not a real reply. */

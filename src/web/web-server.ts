@@ -14,6 +14,7 @@ import { API_BODY_BYTES, AUTH_BODY_BYTES, limitBody } from '../http/body-limit.t
 import { sessionGuard, type WebEnv } from './auth/guard.ts';
 import { jsonOnly, ownPagesOnly } from './auth/own-pages-only.ts';
 import type { WebSessions } from './auth/web-sessions.ts';
+import { actionRoutes, type ActionSources } from './routes/action-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
 import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
@@ -28,6 +29,8 @@ export interface WebParts {
   inApp?: { login: InAppLogin; transport: string };
   dashboard: DashboardSources;
   review: ReviewSources;
+  /** Stopping runs and plans, as the chat's commands do. */
+  actions: ActionSources;
   /** What the chat page's messages and presses go to. */
   host: () => TransportHost;
   /** The built pages (`npm run build`). */
@@ -85,6 +88,7 @@ export class WebServer {
     api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));
     api.route('/chat', chatRoutes(parts.dashboard.chats, parts.host));
     api.route('/runs', reviewRoutes(parts.review));
+    api.route('/', actionRoutes(parts.actions));
     api.route('/', dashboardRoutes(parts.dashboard));
     app.route('/api', api);
     app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));
@@ -99,6 +103,7 @@ export class WebServer {
         built ? c.html(await readFile(index, 'utf8')) : c.text('The web pages are not built: run `npm run build` where the bridge is installed.', 503),
       );
     app.use('/assets/*', serveStatic({ root: parts.pagesDir }));
+    app.get('/favicon.svg', serveStatic({ root: parts.pagesDir, onFound: (_path, c) => c.header('cache-control', 'public, max-age=86400') }));
     app.notFound((c) => c.json({ error: 'Not found.' }, 404));
     app.onError((error, c) => {
       log.error({ err: error, path: c.req.path }, 'a web request failed');

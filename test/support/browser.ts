@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's chromium, never a downloaded browser: `.ci/run` installs it where it is missing. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,10 +14,20 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A phone-sized page: the dashboard must work at phone width. */
-export async function phonePage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+export async function phonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, ...options });
   return context.newPage();
 }
+
+/** A desk-sized page: the dashboard kept open beside work. */
+export async function deskPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  return context.newPage();
+}
+
+/** The two sizes every page must work at. */
+export const SIZES = { phone: phonePage, desk: deskPage } as const;
+export type Size = keyof typeof SIZES;
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });

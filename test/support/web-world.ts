@@ -1,5 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage } from './browser.ts';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser, SIZES, type Size } from './browser.ts';
 import { freePort } from './free-port.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from './telegram-world.ts';
 
@@ -11,8 +11,8 @@ export interface WebWorld {
   browser: Browser;
   /** Asks the bot (in the person's private chat: the owner's unless told) for a one-time login link. */
   loginLink(userId?: number): Promise<string>;
-  /** A phone-sized page, logged in (as the owner unless told) with a fresh link, on the dashboard. */
-  loggedIn(userId?: number): Promise<Page>;
+  /** A page (phone-sized unless asked), logged in (as the owner unless told) with a fresh link, on the dashboard. */
+  loggedIn(size?: Size, options?: { user?: number; context?: BrowserContextOptions }): Promise<Page>;
   stop(): Promise<void>;
 }
 
@@ -26,9 +26,9 @@ export async function startWebWorld(env: Record<string, string> = {}, options: P
     base: `http://127.0.0.1:${port}`,
     browser,
     loginLink,
-    async loggedIn(userId = OWNER) {
-      const page = await phonePage(browser);
-      await page.goto(await loginLink(userId));
+    async loggedIn(size: Size = 'phone', { user = OWNER, context = {} }: { user?: number; context?: BrowserContextOptions } = {}) {
+      const page = await SIZES[size](browser, context);
+      await page.goto(await loginLink(user));
       await page.waitForSelector('header nav');
       return page;
     },

@@ -48,7 +48,7 @@ describe('what a person sees on the dashboard', () => {
     expect((await labels(ada)).sort()).toEqual(['AdasOwn', 'AfterBobLeft', 'Shared', 'Unknowable']);
 
     world.telegram.failNext('getChatMember', { code: 502 }, { chatId: UNREACHABLE, times: 3 });
-    const bob = await web.loggedIn(BOB);
+    const bob = await web.loggedIn('phone', { user: BOB });
     expect(await labels(bob)).toEqual(['Shared']);
     await world.bridge.waitForLog(/could not learn whether telegram:222 is in telegram:-4402 .*: not shown to them/);
     const asked = world.telegram.callsTo('getChatMember');
@@ -66,7 +66,7 @@ describe('what a person sees on the dashboard', () => {
   });
 
   it("streams Bob the runs of his group as they change, and none of Ada's private chat", async () => {
-    const bob = await web.loggedIn(BOB);
+    const bob = await web.loggedIn('phone', { user: BOB });
     await bob.waitForSelector('[data-run]', { timeout: 20_000 });
     say(OWNER, '/spawn --label Secret "say:secret-done"');
     await waitText(OWNER, /^✅ #\d+ Secret/);
@@ -82,7 +82,7 @@ describe('orchestrations', () => {
     say(OWNER, '/orchestrate name: Hidden\nonly: say:hidden-step');
     await waitText(OWNER, /^🧭 #\d+ Hidden/);
     const ada = await web.loggedIn();
-    const bob = await web.loggedIn(BOB);
+    const bob = await web.loggedIn('phone', { user: BOB });
     const named = async (page: Page) =>
       ((await apiFrom(page, '/api/orchestrations')).body as { id: string; name: string }[]).filter((o) => o.name === 'Hidden');
     const [hidden] = await named(ada);
@@ -100,7 +100,7 @@ describe('orchestrations', () => {
 describe('answering questions', () => {
   it("keeps Ada's private question from Bob: not listed, 404 to his answer, refused from a button, and still open for Ada", async () => {
     const ada = await web.loggedIn();
-    const bob = await web.loggedIn(BOB);
+    const bob = await web.loggedIn('phone', { user: BOB });
     say(OWNER, 'tools:1 say:asked-in-private');
     const question = await waitText(OWNER, /asks to use Bash/);
     const waiting = async (page: Page) => (await apiFrom(page, '/api/approvals')).body as { id: string; chatKey: string }[];
@@ -120,7 +120,7 @@ describe('answering questions', () => {
   });
 
   it('lets Bob answer a question of the group he is in', async () => {
-    const bob = await web.loggedIn(BOB);
+    const bob = await web.loggedIn('phone', { user: BOB });
     say(SHARED, 'tools:1 say:bob-allowed-it');
     await waitText(SHARED, /asks to use Bash/);
     let questions: { id: string }[] = [];

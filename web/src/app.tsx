@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, post } from './api.ts';
 import { Approvals } from './pages/approvals.tsx';
 import { Audit } from './pages/audit.tsx';
@@ -73,7 +73,9 @@ export function App() {
   if (auth.state === 'out')
     return (
       <main class="center">
-        <h1>jsonl-bridge</h1>
+        <h1>
+          <img src="/favicon.svg" alt="" width={28} height={28} /> jsonl-bridge
+        </h1>
         <p class="error" data-testid="login-error">
           {auth.why}
         </p>
@@ -90,15 +92,10 @@ function Dashboard({ me }: { me: Me }) {
   return (
     <div class="shell">
       <header>
-        <strong>jsonl-bridge</strong>
-        <nav>
-          {TABS.map(([key, label]) => (
-            <a key={key} href={`#${key}`} class={tab === key || (tab === 'run' && key === 'runs') ? 'active' : ''}>
-              {label}
-              {key === 'approvals' && live.approvals.length ? <span class="badge">{live.approvals.length}</span> : null}
-            </a>
-          ))}
-        </nav>
+        <strong class="brand">
+          <img src="/favicon.svg" alt="" width={20} height={20} /> jsonl-bridge
+        </strong>
+        <Tabs tab={tab} waiting={live.approvals.length} />
         <span class="who" title={me.identity}>
           {me.name}{' '}
           <button class="link" onClick={() => void logOut()}>
@@ -108,6 +105,42 @@ function Dashboard({ me }: { me: Me }) {
       </header>
       <main>{page(tab, id, live)}</main>
     </div>
+  );
+}
+
+/** The tabs, in a bar that scrolls sideways on a narrow screen: its edges fade where more tabs are. */
+function Tabs({ tab, waiting }: { tab: string; waiting: number }) {
+  const bar = useRef<HTMLElement>(null);
+  const [more, setMore] = useState({ before: false, after: false });
+  useEffect(() => {
+    const el = bar.current;
+    if (!el) return;
+    const measure = () => setMore({ before: el.scrollLeft > 2, after: el.scrollLeft + el.clientWidth < el.scrollWidth - 2 });
+    measure();
+    el.addEventListener('scroll', measure, { passive: true });
+    addEventListener('resize', measure);
+    // The chosen tab is always in view.
+    el.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    return () => {
+      el.removeEventListener('scroll', measure);
+      removeEventListener('resize', measure);
+    };
+  }, [tab]);
+  const current = tab === 'run' ? 'runs' : tab;
+  return (
+    <nav ref={bar} aria-label="Dashboard" class={`tabs${more.before ? ' more-before' : ''}${more.after ? ' more-after' : ''}`}>
+      {TABS.map(([key, label]) => (
+        <a key={key} href={`#${key}`} class={current === key ? 'active' : ''} aria-current={current === key ? 'page' : undefined}>
+          {label}
+          {key === 'approvals' && waiting ? (
+            <span class="badge">
+              {waiting}
+              <span class="visually-hidden"> waiting</span>
+            </span>
+          ) : null}
+        </a>
+      ))}
+    </nav>
   );
 }
 
@@ -122,7 +155,7 @@ function page(tab: string, id: string | undefined, live: Live) {
     case 'audit':
       return <Audit />;
     case 'approvals':
-      return <Approvals live={live} />;
+      return <Approvals live={live} selected={id} />;
     case 'chat':
       return <Chat live={live} />;
     default:

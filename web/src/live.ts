@@ -48,3 +48,8 @@ export function useLive(): Live {
   }, []);
   return live;
 }
+
+/** The question a run waits on, if it waits for someone's answer. */
+export function questionOf(live: Pick<Live, 'approvals'>, runId: string): Question | undefined {
+  return live.approvals.find((q) => q.runId === runId);
+}

@@ -13,6 +13,9 @@ export interface Me {
 export interface Question {
   id: string;
   chatKey: string;
+  chatName: string;
+  /** The run asking; none: a chat's main session. */
+  runId?: string;
   title: string;
   tool: string;
   input: string;

@@ -1,7 +1,5 @@
-import { plain } from '../../rich/index.ts';
-import { orchestrationList } from '../../presentation/orchestration.ts';
+import { orchestrationList, stoppingOrchestrationText } from '../../presentation/orchestration.ts';
 import { chatKey } from '../../ports/transport.ts';
-import { orchestrationName } from '../../orchestration/orchestration-record.ts';
 import { parsePlan, PlanError } from '../../orchestration/index.ts';
 import { UsageError, type Command } from './command.ts';
 
@@ -52,7 +50,7 @@ export const orchestrations: Command = {
     if (!found) throw new UsageError(`No orchestration "${ref}" in this chat.`);
     if (!(await orchestrator.stop(found.id, ctx.message.user.name ?? String(ctx.message.user.id))))
       throw new UsageError(`#${found.number} has already ended (${found.status}).`);
-    await ctx.reply(plain(`⏹ Stopping orchestration #${found.number} ${orchestrationName(found)}.`));
+    await ctx.reply(stoppingOrchestrationText(found));
   },
   // Listed before /subagents: steps are stopped as part of their orchestration.
   async stop(chat, reason, { services }) {

@@ -1,5 +1,5 @@
 import { plain } from '../../rich/index.ts';
-import { runInfo, runList, runLog, STOP_RUN } from '../../presentation/runs.ts';
+import { runInfo, runList, runLog, STOP_RUN, stoppingRunText } from '../../presentation/runs.ts';
 import { chatKey } from '../../ports/transport.ts';
 import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
 import { askerId } from '../../approvals/asker.ts';
@@ -32,7 +32,7 @@ export const subagents: Command = {
         }
         const run = findRun(ctx, ref);
         if (!(await registry.stop(run.runId, who(ctx)))) throw new UsageError(`#${run.number} has already ended (${run.status}).`);
-        await ctx.reply(plain(`⏹ Stopping #${run.number} ${displayName(run)}.`));
+        await ctx.reply(stoppingRunText(run));
         return;
       }
       case 'log': {

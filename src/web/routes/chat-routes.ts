@@ -26,7 +26,14 @@ export function chatRoutes(chats: WebOutbound, host: () => TransportHost): Hono<
     const { ref, user } = webChatOf(c.get('session'));
     const written = chats.written(ref, text);
     // Accepted once the bridge has taken it: the turn runs on, and its answer comes over /events.
-    await host().handleMessage({ address: ref, user, text, messageId: written.id, private: true });
+    await host().handleMessage({
+      address: ref,
+      user,
+      text,
+      messageId: written.id,
+      private: true,
+      chatTitle: user.name ? `${user.name}'s web chat` : 'Web chat',
+    });
     return c.json(written, 202);
   });
 

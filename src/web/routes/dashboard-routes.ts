@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ApprovalBroker, WaitingQuestion } from '../../approvals/approval-broker.ts';
 import { recentAuditEntries } from '../../audit/recent-entries.ts';
+import type { AuditEntry } from '../../audit/audit-log.ts';
 import type { OrchestrationStore } from '../../orchestration/orchestration-store.ts';
 import { graphSvg } from '../../pictures/graph-svg.ts';
 import { orchestrationGraph } from '../../presentation/orchestration.ts';
@@ -13,6 +14,8 @@ import type { UsageLedger } from '../../usage/usage-ledger.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import { orchestrationView } from '../views/orchestration-view.ts';
 import { runView } from '../views/run-view.ts';
+import { chatName, type ChatTitles } from '../views/chat-name.ts';
+import type { OrchestrationRecord } from '../../orchestration/orchestration-record.ts';
 import { logLine } from '../views/log-line.ts';
 import type { WebOutbound } from '../chat/web-outbound.ts';
 import type { ChatAccess } from '../../access/chat-access.ts';
@@ -32,6 +35,8 @@ export interface DashboardSources {
   ledger: Pick<UsageLedger, 'byDay' | 'chats'>;
   auditFile: string;
   chats: WebOutbound;
+  /** The chats' titles, kept from their messages. */
+  chatTitles: ChatTitles;
 }
 
 /** Ended runs the table shows from the archive, besides the live ones. */
@@ -44,6 +49,19 @@ const AUDIT_READ_FOR_MEMBERS = 5000;
 
 export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
+  const named = (key: string) => chatName(key, sources.chatTitles);
+  // A step shows its own prompt: the upstream results its CLI got first are on their own steps' pages.
+  const ownTask = (run: SubagentRunRecord) =>
+    run.orchestration && sources.orchestrations.get(run.orchestration.id)?.plan.steps.find((step) => step.id === run.orchestration!.step)?.prompt;
+  const shownRun = (run: SubagentRunRecord) => {
+    const task = ownTask(run);
+    return runView(run, { chatName: named(run.requesterKey), ...(task !== undefined ? { ownTask: task } : {}) });
+  };
+  const shownOrchestration = (record: OrchestrationRecord) => orchestrationView(record, named(record.chatKey));
+  const questionView = (question: WaitingQuestion) => {
+    const input = JSON.stringify(question.input, null, 2);
+    return { ...question, chatName: named(question.chatKey), input: truncate(input, INPUT_PREVIEW_CHARS) };
+  };
 
   app.get('/me', (c) => {
     const { identity, name } = c.get('session');
@@ -71,12 +89,12 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     const mine = await sources.access.filter(person(c), [...live, ...archived], (run) => run.chat);
     const ended = mine.filter((run) => !ids.has(run.runId)).slice(-ARCHIVED_SHOWN);
     const all = [...mine.filter((run) => ids.has(run.runId)), ...ended].sort((a, b) => b.createdAt - a.createdAt);
-    return c.json(all.map((run) => runView(run)));
+    return c.json(all.map((run) => shownRun(run)));
   });
 
   app.get('/runs/:id', async (c) => {
     const run = await visibleRun(c);
-    return run ? c.json(runView(run)) : c.json({ error: 'No such run.' }, 404);
+    return run ? c.json(shownRun(run)) : c.json({ error: 'No such run.' }, 404);
   });
 
   // The run's log as it streams: each decoded event, then how it ended.
@@ -92,19 +110,19 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
         if ('event' in item) {
           const shown = logLine(item.event);
           if (shown) await stream.writeSSE({ event: 'line', id: String(item.sequence), data: JSON.stringify(shown) });
-        } else await stream.writeSSE({ event: 'ended', data: JSON.stringify(runView(item.ended)) });
+        } else await stream.writeSSE({ event: 'ended', data: JSON.stringify(shownRun(item.ended)) });
       }
     });
   });
 
   app.get('/orchestrations', async (c) => {
     const all = sources.orchestrations.all().sort((a, b) => b.createdAt - a.createdAt);
-    return c.json((await sources.access.filter(person(c), all, (record) => chatOfKey(record.chatKey))).map(orchestrationView));
+    return c.json((await sources.access.filter(person(c), all, (record) => chatOfKey(record.chatKey))).map(shownOrchestration));
   });
 
   app.get('/orchestrations/:id', async (c) => {
     const record = await visibleOrchestration(c);
-    return record ? c.json(orchestrationView(record)) : c.json({ error: 'No such orchestration.' }, 404);
+    return record ? c.json(shownOrchestration(record)) : c.json({ error: 'No such orchestration.' }, 404);
   });
 
   // The graph as the chat's picture draws it (white, so it reads in a dark page too): a `<g data-node data-state>` per step.
@@ -128,9 +146,12 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   app.get('/audit', async (c) => {
     const limit = Math.min(Math.max(Number(c.req.query('limit')) || 200, 1), 1000);
     const who = person(c);
-    if (sources.access.isOwner(who)) return c.json(await recentAuditEntries(sources.auditFile, limit));
+    const namedEntries = (entries: AuditEntry[]) => entries.map((entry) => (entry.chat ? { ...entry, chatName: named(entry.chat) } : entry));
+    if (sources.access.isOwner(who)) return c.json(namedEntries(await recentAuditEntries(sources.auditFile, limit)));
     const recent = await recentAuditEntries(sources.auditFile, AUDIT_READ_FOR_MEMBERS);
-    return c.json((await sources.access.filter(who, recent, (entry) => (typeof entry.chat === 'string' ? chatOfKey(entry.chat) : undefined))).slice(0, limit));
+    return c.json(
+      namedEntries((await sources.access.filter(who, recent, (entry) => (typeof entry.chat === 'string' ? chatOfKey(entry.chat) : undefined))).slice(0, limit)),
+    );
   });
 
   app.get('/approvals', async (c) => c.json((await questionsFor(person(c))).map(questionView)));
@@ -159,8 +180,8 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
       const send = (event: string, data: unknown) => void stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => {});
       let lists = Promise.resolve();
       const unsubscribe = [
-        sources.runs.onSaved((run) => ifSeen(run.chat, () => send('run', runView(run)))),
-        sources.orchestrations.onSaved((record) => ifSeen(chatOfKey(record.chatKey), () => send('orchestration', orchestrationView(record)))),
+        sources.runs.onSaved((run) => ifSeen(run.chat, () => send('run', shownRun(run)))),
+        sources.orchestrations.onSaved((record) => ifSeen(chatOfKey(record.chatKey), () => send('orchestration', shownOrchestration(record)))),
         // In order: a list looked up later never goes out before one looked up earlier.
         sources.approvals.onChanged(() => {
           lists = lists.then(async () => send('approvals', (await questionsFor(who)).map(questionView)));
@@ -175,11 +196,6 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     });
   });
   return app;
-}
-
-function questionView(question: WaitingQuestion) {
-  const input = JSON.stringify(question.input, null, 2);
-  return { ...question, input: truncate(input, INPUT_PREVIEW_CHARS) };
 }
 
 /** Keeps the stream open until the client leaves, with a comment line now and then. */

@@ -6,6 +6,7 @@ export interface OrchestrationView {
   id: string;
   number: number;
   chat: string;
+  chatName: string;
   name: string;
   status: OrchestrationStatus;
   createdAt: number;
@@ -13,11 +14,12 @@ export interface OrchestrationView {
   steps: { id: string; name: string; status: StepStatus; dependsOn: string[]; runId?: string; runNumber?: number; error?: string }[];
 }
 
-export function orchestrationView(record: OrchestrationRecord): OrchestrationView {
+export function orchestrationView(record: OrchestrationRecord, chatName = record.chatKey): OrchestrationView {
   return {
     id: record.id,
     number: record.number,
     chat: record.chatKey,
+    chatName,
     name: orchestrationName(record),
     status: record.status,
     createdAt: record.createdAt,

@@ -1,12 +1,16 @@
-import { truncate } from '../../presentation/format/index.ts';
+import { parseMarkdown, truncate } from '../../presentation/format/index.ts';
 import { displayName, runtimeMs, type RunStatus, type SubagentRunRecord } from '../../subagents/record.ts';
+import { spansOf, type WebSpan } from '../chat/web-message.ts';
 
 /** A run as the dashboard's table and its page show it: what a person needs, no secrets, no prompts beyond the task's start. */
 export interface RunView {
   runId: string;
   number: number;
   chat: string;
+  /** The chat as its people know it (its title), or its key while nothing named it. */
+  chatName: string;
   name: string;
+  /** What it was asked: a step's own prompt, without the upstream results its CLI was given too. */
   task: string;
   cli: string;
   model?: string;
@@ -21,19 +25,29 @@ export interface RunView {
   worktree?: { branch: string; removed: boolean; merged?: { into: string; by: string }; discarded?: { by: string } };
   orchestration?: { id: string; step: string };
   result?: string;
+  /** The result as the chat shows it: its Markdown rendered to styled text, never markup. */
+  resultSpans?: WebSpan[];
   error?: string;
+}
+
+/** What the run's record does not hold: its chat's name, and a step's own prompt (its plan has it). */
+export interface RunContext {
+  chatName?: string;
+  ownTask?: string;
 }
 
 const TASK_CHARS = 400;
 const RESULT_CHARS = 4000;
 
-export function runView(run: SubagentRunRecord, now = Date.now()): RunView {
+export function runView(run: SubagentRunRecord, context: RunContext = {}, now = Date.now()): RunView {
+  const result = run.result ? truncate(run.result, RESULT_CHARS) : undefined;
   return {
     runId: run.runId,
     number: run.number,
     chat: run.requesterKey,
+    chatName: context.chatName ?? run.requesterKey,
     name: displayName(run),
-    task: truncate(run.task, TASK_CHARS),
+    task: truncate(context.ownTask ?? run.task, TASK_CHARS),
     cli: run.cli,
     ...(run.model ? { model: run.model } : {}),
     ...(run.agent ? { agent: run.agent } : {}),
@@ -46,7 +60,7 @@ export function runView(run: SubagentRunRecord, now = Date.now()): RunView {
     ...(run.worker ? { worker: run.worker } : {}),
     ...(run.worktree ? { worktree: worktreeView(run.worktree) } : {}),
     ...(run.orchestration ? { orchestration: run.orchestration } : {}),
-    ...(run.result ? { result: truncate(run.result, RESULT_CHARS) } : {}),
+    ...(result ? { result, resultSpans: spansOf(parseMarkdown(result)) } : {}),
     ...(run.error ? { error: run.error } : {}),
   };
 }

@@ -1,41 +1,55 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get } from '../api.ts';
+import { when } from '../format.ts';
 import type { AuditEntry } from '../types.ts';
 
-/** The newest entries of the audit trail: who allowed what, which runs started and stopped. */
+type Shown = AuditEntry & { chatName?: string };
+
+const COLUMNS = ['Time', 'Event', 'Chat', 'Tool', 'Decision', 'By', 'Detail'] as const;
+
+/** The newest entries of the audit trail: who allowed what, which runs started and stopped. A table on a desk, a card per entry on a phone. */
 export function Audit() {
-  const [entries, setEntries] = useState<AuditEntry[] | undefined>();
+  const [entries, setEntries] = useState<Shown[] | undefined>();
   const [error, setError] = useState('');
   useEffect(() => {
-    get<AuditEntry[]>('/audit?limit=300').then(setEntries, (e: Error) => setError(e.message));
+    get<Shown[]>('/audit?limit=300').then(setEntries, (e: Error) => setError(e.message));
   }, []);
   if (error) return <p class="error">{error}</p>;
   if (!entries) return <p class="muted">Loading…</p>;
   if (!entries.length) return <p class="muted">The audit log is empty.</p>;
   return (
-    <section class="scroll">
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title" class="visually-hidden">
+        Audit log
+      </h1>
       <table class="audit" data-testid="audit">
         <thead>
           <tr>
-            <th>Time</th>
-            <th>Event</th>
-            <th>Chat</th>
-            <th>Tool</th>
-            <th>Decision</th>
-            <th>By</th>
-            <th>Detail</th>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {entries.map((e, i) => (
             <tr key={i}>
-              <td>{new Date(e.time).toLocaleString()}</td>
-              <td>{e.event}</td>
-              <td>{e.chat}</td>
-              <td title={e.inputPreview}>{e.tool ?? ''}</td>
-              <td>{e.decision ?? ''}</td>
-              <td>{e.by ?? ''}</td>
-              <td>{e.detail ?? ''}</td>
+              <td data-label="Time">
+                <time dateTime={new Date(e.time).toISOString()}>{when(new Date(e.time).getTime())}</time>
+              </td>
+              <td data-label="Event">{e.event}</td>
+              <td data-label="Chat" title={e.chat}>
+                {e.chatName ?? e.chat}
+              </td>
+              <td data-label="Tool" title={e.inputPreview}>
+                {e.tool ?? ''}
+              </td>
+              <td data-label="Decision">{e.decision ?? ''}</td>
+              <td data-label="By">{e.by ?? ''}</td>
+              <td data-label="Detail" class="detail">
+                {e.detail ?? ''}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,41 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fileAddress, post } from '../api.ts';
 import type { Live } from '../live.ts';
-import type { WebMessage, WebSpan } from '../types.ts';
-
-function Span({ span }: { span: WebSpan }) {
-  let node = <>{span.text}</>;
-  if (span.code) node = <code>{node}</code>;
-  if (span.bold) node = <strong>{node}</strong>;
-  if (span.italic) node = <em>{node}</em>;
-  if (span.strike) node = <s>{node}</s>;
-  if (span.href)
-    node = (
-      <a href={span.href} target="_blank" rel="noopener noreferrer">
-        {node}
-      </a>
-    );
-  return node;
-}
-
-/** A message's spans, with runs of a preformatted block (and of a quote) gathered into one block. */
-function Body({ spans }: { spans: WebSpan[] }) {
-  const blocks: { kind: 'pre' | 'quote' | 'text'; spans: WebSpan[] }[] = [];
-  for (const span of spans) {
-    const kind = span.pre !== undefined ? 'pre' : span.quote ? 'quote' : 'text';
-    const last = blocks[blocks.length - 1];
-    if (last?.kind === kind) last.spans.push(span);
-    else blocks.push({ kind, spans: [span] });
-  }
-  return (
-    <>
-      {blocks.map((b, i) => {
-        const inner = b.spans.map((s, j) => <Span key={j} span={s} />);
-        return b.kind === 'pre' ? <pre key={i}>{inner}</pre> : b.kind === 'quote' ? <blockquote key={i}>{inner}</blockquote> : <span key={i}>{inner}</span>;
-      })}
-    </>
-  );
-}
+import { RichText } from '../rich-text.tsx';
+import type { WebMessage } from '../types.ts';
 
 /** A file the bridge sent: shown (a picture) or offered for download, fetched with the session. */
 function SentFile({ file }: { file: NonNullable<WebMessage['file']> }) {
@@ -68,8 +35,11 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function Chat({ live }: { live: Live }) {
   const [text, setText] = useState('');
   const [toast, setToast] = useState('');
-  const bottom = useRef<HTMLDivElement>(null);
-  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [live.chat.length, live.chat[live.chat.length - 1]?.edited]);
+  const list = useRef<HTMLOListElement>(null);
+  // The conversation's own box follows its newest message; the page around it stays put.
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [live.chat.length, live.chat[live.chat.length - 1]?.edited]);
   const send = async (event: Event) => {
     event.preventDefault();
     const words = text.trim();
@@ -91,10 +61,10 @@ export function Chat({ live }: { live: Live }) {
   };
   return (
     <section class="chat">
-      <ol class="messages" data-testid="chat">
+      <ol class="messages" data-testid="chat" ref={list} tabIndex={0} aria-label="Conversation">
         {live.chat.map((m) => (
           <li key={m.id} class={m.from} data-message={m.id}>
-            <Body spans={m.spans} />
+            <RichText spans={m.spans} />
             {m.file && <SentFile file={m.file} />}
             {m.buttons && (
               <div class="buttons">
@@ -113,15 +83,18 @@ export function Chat({ live }: { live: Live }) {
             )}
           </li>
         ))}
-        <div ref={bottom} />
       </ol>
-      {toast && (
-        <p class="toast" onClick={() => setToast('')}>
-          {toast}
-        </p>
-      )}
+      <p class="toast" role="status">
+        {toast}
+        {toast && (
+          <button type="button" class="link" aria-label="Dismiss" onClick={() => setToast('')}>
+            ×
+          </button>
+        )}
+      </p>
       <form onSubmit={(e) => void send(e)}>
         <textarea
+          aria-label="Message"
           value={text}
           placeholder="Message the agent, or /help"
           rows={2}

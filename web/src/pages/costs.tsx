@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { get } from '../api.ts';
-import { money } from '../format.ts';
+import { dollars, money, MONEY_STEPS } from '../format.ts';
 import type { Tally } from '../types.ts';
 
 type Day = { day: string; tallies: Record<string, Tally> };
@@ -22,6 +22,8 @@ export function Costs() {
     if (!days?.length || !chart.current) return;
     // The days as categories, 0…n-1, each labelled with its date: a bar per day, however few.
     const x = days.map((_d, i) => i);
+    // The axes' words in the page's own text colour (a canvas knows no CSS), light or dark.
+    const ink = getComputedStyle(chart.current).color;
     const series = kinds.map((kind) => days.map((d) => d.tallies[kind]?.costUsd ?? 0));
     const bars = uPlot.paths.bars!({ size: [0.8 / Math.max(kinds.length, 1), 40] });
     const plot = new uPlot(
@@ -30,8 +32,9 @@ export function Costs() {
         height: 260,
         scales: { x: { time: false, range: [-0.5, days.length - 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         axes: [
-          { space: 50, incrs: [1, 7, 30], values: (_u, ticks) => ticks.map((t) => days[t]?.day.slice(5) ?? '') },
-          { size: 70, values: (_u, ticks) => ticks.map((t) => money(t)) },
+          { stroke: ink, space: 50, incrs: [1, 7, 30], values: (_u, ticks) => ticks.map((t) => days[t]?.day.slice(5) ?? '') },
+          // Steps of 1, 2 and 5 (cents, dollars), each label with the decimals its step needs: no two alike.
+          { stroke: ink, size: 70, space: 36, incrs: MONEY_STEPS, values: (_u, ticks, _axis, _space, step) => ticks.map((t) => dollars(t, step)) },
         ],
         series: [
           { label: 'Day', value: (_u, i) => days[i]?.day ?? '' },
@@ -53,14 +56,15 @@ export function Costs() {
   if (!days.length) return <p class="muted">Nothing has cost anything yet.</p>;
   const totals = kinds.map((kind) => ({ kind, usd: days.reduce((sum, d) => sum + (d.tallies[kind]?.costUsd ?? 0), 0) }));
   return (
-    <section>
-      <h2>Cost per day (UTC)</h2>
+    <section aria-labelledby="costs-title">
+      <h1 id="costs-title">Cost per day (UTC)</h1>
       <div ref={chart} class="chart" data-testid="cost-chart" />
       <table class="totals">
+        <caption class="visually-hidden">Totals by CLI and model</caption>
         <tbody>
           {totals.map((t) => (
             <tr key={t.kind}>
-              <td>{t.kind}</td>
+              <th scope="row">{t.kind}</th>
               <td>{money(t.usd)}</td>
             </tr>
           ))}

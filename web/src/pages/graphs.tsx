@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, getText } from '../api.ts';
-import { STATUS_ICON, when } from '../format.ts';
+import { Ago } from '../ago.tsx';
+import { STATUS_ICON } from '../format.ts';
 import type { Live } from '../live.ts';
+import { StopButton } from '../stop-button.tsx';
 
 /** The graph as the bridge draws it (the same picture the chat gets), fetched again whenever the orchestration changes. */
 async function graphSvg(id: string): Promise<string> {
@@ -10,7 +12,7 @@ async function graphSvg(id: string): Promise<string> {
   });
 }
 
-/** Orchestrations, newest first; the chosen one drawn as its graph, its nodes changing state as its steps do. */
+/** Orchestrations, newest first; the chosen one drawn as its graph, its nodes changing state as its steps do, with Stop while it runs. */
 export function Graphs({ live, selected }: { live: Live; selected: string | undefined }) {
   const chosen = live.orchestrations.find((o) => o.id === selected) ?? live.orchestrations[0];
   const [svg, setSvg] = useState('');
@@ -29,28 +31,44 @@ export function Graphs({ live, selected }: { live: Live; selected: string | unde
   }, [chosen?.id, version]);
   if (!live.orchestrations.length) return <p class="muted">No orchestrations yet: /orchestrate a plan from a chat.</p>;
   return (
-    <section>
-      <div class="filters">
+    <section aria-labelledby="graph-title">
+      <nav class="filters" aria-label="Orchestrations">
         {live.orchestrations.map((o) => (
-          <a key={o.id} href={`#graphs/${o.id}`} class={o.id === chosen?.id ? 'chip on' : 'chip'}>
-            {STATUS_ICON[o.status]} #{o.number} {o.name}
+          <a key={o.id} href={`#graphs/${o.id}`} class={o.id === chosen?.id ? 'chip on' : 'chip'} aria-current={o.id === chosen?.id ? 'page' : undefined}>
+            <span aria-hidden="true">{STATUS_ICON[o.status]}</span> {o.chatName} · #{o.number} {o.name}
           </a>
         ))}
-      </div>
+      </nav>
       {chosen && (
-        <>
+        <div data-orchestration-page={chosen.id} data-status={chosen.status}>
+          <h1 id="graph-title">
+            {chosen.chatName} · #{chosen.number} {chosen.name}
+          </h1>
           <p class="meta">
-            {chosen.chat} · {when(chosen.createdAt)} · {chosen.status}
+            {chosen.status} · started <Ago at={chosen.createdAt} />
           </p>
+          <StopButton
+            key={chosen.id}
+            path={`/orchestrations/${chosen.id}/stop`}
+            label={`Stop the plan #${chosen.number}`}
+            active={chosen.status === 'running'}
+          />
           {error ? (
             <p class="error">{error}</p>
           ) : (
-            <div class="graph" data-testid="graph" data-orchestration={chosen.id} dangerouslySetInnerHTML={{ __html: svg }} />
+            <div
+              class="graph"
+              data-testid="graph"
+              data-orchestration={chosen.id}
+              role="img"
+              aria-label={`The plan's graph: ${chosen.steps.map((s) => `${s.name} ${s.status}`).join(', ')}`}
+              dangerouslySetInnerHTML={{ __html: svg }}
+            />
           )}
           <ul class="steps">
             {chosen.steps.map((s) => (
               <li key={s.id} data-step={s.id} data-status={s.status}>
-                {STATUS_ICON[s.status]} {s.name}
+                <span aria-hidden="true">{STATUS_ICON[s.status]}</span> {s.name} <span class="status-word">{s.status}</span>
                 {s.runId ? (
                   <>
                     {' '}
@@ -61,7 +79,7 @@ export function Graphs({ live, selected }: { live: Live; selected: string | unde
               </li>
             ))}
           </ul>
-        </>
+        </div>
       )}
     </section>
   );

@@ -1,4 +1,5 @@
 import { html as diffHtml } from 'diff2html';
+import { ColorSchemeType } from 'diff2html/lib/types';
 import 'diff2html/bundles/css/diff2html.min.css';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api.ts';
@@ -81,7 +82,9 @@ export function Review({ run }: { run: RunView }) {
           <div
             class="diff"
             data-testid="diff"
-            dangerouslySetInnerHTML={{ __html: diffHtml(diff.diff, { drawFileList: true, outputFormat: 'line-by-line', matching: 'lines' }) }}
+            dangerouslySetInnerHTML={{
+              __html: diffHtml(diff.diff, { drawFileList: true, outputFormat: 'line-by-line', matching: 'lines', colorScheme: ColorSchemeType.AUTO }),
+            }}
           />
         </>
       )}

@@ -1,22 +1,28 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { follow, get } from '../api.ts';
+import { Ago } from '../ago.tsx';
 import { duration, money, STATUS_ICON, when } from '../format.ts';
-import type { Live } from '../live.ts';
+import { questionOf, type Live } from '../live.ts';
+import { RichText } from '../rich-text.tsx';
 import type { RunView } from '../types.ts';
+import { StopButton } from '../stop-button.tsx';
+import { RunState } from '../waiting.tsx';
 import { Review } from './review.tsx';
 
 type LogLine = { kind: string; text: string; nested?: true };
 
 const ICON: Record<string, string> = { started: '▶', text: '💬', tool: '🔧', 'tool-error': '⚠', result: '🏁', error: '❌' };
 
-/** A run: what it is, and its log as it streams. */
+/** A run: what it is, its Stop while it runs, its result, and its log as it streams. */
 export function RunPage({ id, live }: { id: string; live: Live }) {
   const [run, setRun] = useState<RunView | undefined>(live.runs.find((r) => r.runId === id));
   const [missing, setMissing] = useState(false);
   const [lines, setLines] = useState<LogLine[]>([]);
-  const bottom = useRef<HTMLDivElement>(null);
+  const log = useRef<HTMLOListElement>(null);
   const current = live.runs.find((r) => r.runId === id) ?? run;
   useEffect(() => {
+    // A run's page opens at its top: what it is comes before its log.
+    scrollTo(0, 0);
     get<RunView>(`/runs/${id}`).then(setRun, () => setMissing(true));
     const stop = new AbortController();
     setLines([]);
@@ -30,20 +36,29 @@ export function RunPage({ id, live }: { id: string; live: Live }) {
     ).catch(() => {});
     return () => stop.abort();
   }, [id]);
-  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [lines.length]);
+  // The log box follows its newest line while its reader is at its end; the page itself stays where it is.
+  useEffect(() => {
+    const box = log.current;
+    if (box && box.scrollHeight - box.scrollTop - box.clientHeight < 80) box.scrollTop = box.scrollHeight;
+  }, [lines.length]);
   if (missing && !current) return <p class="error">No such run.</p>;
   if (!current) return <p class="muted">Loading…</p>;
+  const question = questionOf(live, current.runId);
+  const active = current.status === 'running' || current.status === 'queued';
   return (
-    <section data-run={current.runId} data-status={current.status}>
+    <section data-run={current.runId} data-status={current.status} aria-labelledby="run-title">
       <p>
         <a href="#runs">← Runs</a>
       </p>
-      <h2>
-        {STATUS_ICON[current.status]} #{current.number} {current.name}
-      </h2>
+      <h1 id="run-title">
+        <span aria-hidden="true">{STATUS_ICON[current.status]}</span> <span class="chat-name">{current.chatName}</span> · #{current.number} {current.name}
+      </h1>
+      <StopButton key={current.runId} path={`/runs/${current.runId}/stop`} label={`Stop #${current.number}`} active={active} />
       <dl class="facts">
         <dt>Status</dt>
-        <dd data-testid="run-status">{current.status.replace('_', ' ')}</dd>
+        <dd data-testid="run-status">
+          <RunState status={current.status} question={question} />
+        </dd>
         <dt>CLI</dt>
         <dd>
           {current.cli}
@@ -51,17 +66,31 @@ export function RunPage({ id, live }: { id: string; live: Live }) {
           {current.agent ? ` · agent ${current.agent}` : ''}
         </dd>
         <dt>Chat</dt>
-        <dd>{current.chat}</dd>
+        <dd title={current.chat}>{current.chatName}</dd>
         <dt>Started</dt>
-        <dd>{current.startedAt ? when(current.startedAt) : 'not yet'}</dd>
+        <dd>{current.startedAt ? <Ago at={current.startedAt} /> : 'not yet'}</dd>
         <dt>Duration</dt>
         <dd>{duration(current.durationMs)}</dd>
         <dt>Cost</dt>
         <dd>{money(current.costUsd)}</dd>
+        {current.endedAt && (
+          <>
+            <dt>Ended</dt>
+            <dd>{when(current.endedAt)}</dd>
+          </>
+        )}
         {current.worker && (
           <>
             <dt>Worker</dt>
             <dd>{current.worker}</dd>
+          </>
+        )}
+        {current.orchestration && (
+          <>
+            <dt>Plan</dt>
+            <dd>
+              <a href={`#graphs/${current.orchestration.id}`}>step {current.orchestration.step}</a>
+            </dd>
           </>
         )}
         {current.worktree && (
@@ -80,25 +109,26 @@ export function RunPage({ id, live }: { id: string; live: Live }) {
           </>
         )}
       </dl>
-      <h3>Task</h3>
+      <h2>Task</h2>
       <pre class="task">{current.task}</pre>
       {current.error && <p class="error">{current.error}</p>}
-      {current.result && (
+      {current.resultSpans && (
         <>
-          <h3>Result</h3>
-          <pre class="result">{current.result}</pre>
+          <h2>Result</h2>
+          <div class="result rich" data-testid="run-result">
+            <RichText spans={current.resultSpans} />
+          </div>
         </>
       )}
       {current.worktree && !current.worker && <Review run={current} />}
-      <h3>Log</h3>
-      <div class="log" data-testid="run-log">
+      <h2 id="log-title">Log</h2>
+      <ol class="log" data-testid="run-log" ref={log} tabIndex={0} aria-labelledby="log-title">
         {lines.map((l, i) => (
-          <div key={i} class={`line ${l.kind}${l.nested ? ' nested' : ''}`}>
-            {ICON[l.kind]} {l.text}
-          </div>
+          <li key={i} class={`line ${l.kind}${l.nested ? ' nested' : ''}`}>
+            <span aria-hidden="true">{ICON[l.kind]}</span> {l.text}
+          </li>
         ))}
-        <div ref={bottom} />
-      </div>
+      </ol>
     </section>
   );
 }

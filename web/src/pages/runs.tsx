@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
+import { Ago } from '../ago.tsx';
 import { duration, money, STATUS_ICON } from '../format.ts';
-import type { Live } from '../live.ts';
+import { questionOf, type Live } from '../live.ts';
+import { RunState } from '../waiting.tsx';
 
 const FILTERS = ['all', 'active', 'ended', 'failed'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -12,20 +14,26 @@ const matches: Record<Filter, (status: string) => boolean> = {
   failed: (s) => s === 'failed' || s === 'timed_out' || s === 'interrupted',
 };
 
-/** Every run, newest first, changing as they do: filtered by state, CLI and words. */
+/** Every run, newest first, one line each on a desk, changing as they do: filtered by state, CLI and words. */
 export function Runs({ live }: { live: Live }) {
   const [filter, setFilter] = useState<Filter>('all');
   const [cli, setCli] = useState('');
   const [words, setWords] = useState('');
   const clis = [...new Set(live.runs.map((r) => r.cli))].sort();
   const shown = live.runs.filter(
-    (r) => matches[filter](r.status) && (!cli || r.cli === cli) && (!words || `${r.name} ${r.task} ${r.chat}`.toLowerCase().includes(words.toLowerCase())),
+    (r) =>
+      matches[filter](r.status) &&
+      (!cli || r.cli === cli) &&
+      (!words || `${r.name} ${r.task} ${r.chat} ${r.chatName}`.toLowerCase().includes(words.toLowerCase())),
   );
   return (
-    <section>
-      <div class="filters">
+    <section aria-labelledby="runs-title">
+      <h1 id="runs-title" class="visually-hidden">
+        Runs
+      </h1>
+      <div class="filters" role="group" aria-label="Show">
         {FILTERS.map((f) => (
-          <button key={f} class={filter === f ? 'chip on' : 'chip'} onClick={() => setFilter(f)}>
+          <button key={f} type="button" class={filter === f ? 'chip on' : 'chip'} aria-pressed={filter === f} onClick={() => setFilter(f)}>
             {f}
           </button>
         ))}
@@ -35,27 +43,30 @@ export function Runs({ live }: { live: Live }) {
             <option key={c}>{c}</option>
           ))}
         </select>
-        <input type="search" placeholder="search" value={words} onInput={(e) => setWords((e.target as HTMLInputElement).value)} />
+        <input type="search" placeholder="search" aria-label="Search runs" value={words} onInput={(e) => setWords((e.target as HTMLInputElement).value)} />
       </div>
       {!live.connected && <p class="muted">Connecting…</p>}
       {live.connected && !shown.length && <p class="muted">No runs{filter === 'all' && !cli && !words ? ' yet: /spawn one from a chat' : ' match'}.</p>}
-      <ul class="cards" data-testid="runs">
+      <ul class="rows" data-testid="runs">
         {shown.map((run) => (
           <li key={run.runId} data-run={run.runId} data-status={run.status}>
-            <a href={`#run/${run.runId}`}>
-              <span class="status" title={run.status}>
-                {STATUS_ICON[run.status]} <span class="status-word">{run.status.replace('_', ' ')}</span>
-              </span>
-              <strong>
-                #{run.number} {run.name}
-              </strong>
-              <span class="task">{run.task}</span>
-              <span class="meta">
-                {run.cli}
-                {run.model ? ` · ${run.model}` : ''} · {duration(run.durationMs)} · {money(run.costUsd)}
-                {run.worker ? ` · on ${run.worker}` : ''} · {run.chat}
-              </span>
+            <a class="title" href={`#run/${run.runId}`}>
+              <span class="chat-name">{run.chatName}</span> · #{run.number} <strong>{run.name}</strong>
             </a>
+            <span class="state">
+              <RunState status={run.status} question={questionOf(live, run.runId)} icon={STATUS_ICON[run.status]} />
+            </span>
+            <span class="task" title={run.task}>
+              {run.task}
+            </span>
+            <span class="meta">
+              {run.cli}
+              {run.model ? ` · ${run.model}` : ''} · {duration(run.durationMs)} · {money(run.costUsd)}
+              {run.worker ? ` · on ${run.worker}` : ''}
+            </span>
+            <span class="meta when">
+              <Ago at={run.createdAt} />
+            </span>
           </li>
         ))}
       </ul>
