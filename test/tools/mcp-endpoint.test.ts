@@ -151,7 +151,7 @@ describe('the MCP endpoint', () => {
     const list = await call(client, 'list_subagents', {});
     expect(list.text).toMatch(/#1 Slow one · ⚙️ running · fake/);
     const status = await call(client, 'subagent_status', { id: '1' });
-    expect(status.text).toContain(`"runId": "${run.runId}"`);
+    expect(status.text).toContain(`\nrunId: ${run.runId}\n`);
     const stop = await call(client, 'stop_subagent', { id: run.runId });
     expect(stop).toEqual({ text: 'Stopped #1 Slow one.', isError: false });
     expect(await call(client, 'stop_subagent', { id: '#1' })).toEqual({ text: '#1 has already ended (stopped).', isError: true });
