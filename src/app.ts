@@ -160,6 +160,7 @@ export async function createApp(options: {
         mode: chat.effectivePermissionMode,
         workdir: chat.record.workdir,
         onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
+        grantHolder: () => chat.turnGrantHolder(),
       }),
     // Read before each turn: the directory's trust as it is now (a session that may only read never trusts), and the
     // agents enabled there for the Task tool of a CLI that has one (their catalog says the same of trust).

@@ -15,6 +15,7 @@ import type { SavedFile } from '../files/inbox.ts';
 import type { ChatRef, IncomingMessage } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
+import type { GrantHolder } from '../approvals/session-grants.ts';
 
 /** Sessions a chat remembers for /resume. */
 const SESSIONS_KEPT = 20;
@@ -59,6 +60,8 @@ export class ChatSession {
   private readonly config: ChatConfig;
   private readonly store: ChatStore;
   private readonly log: Log;
+  /** Counts the changes that end what "Allow for this session" was given under: a mode, directory, CLI or model, a new or resumed session. */
+  private grantEpoch = 0;
 
   constructor(
     readonly address: ChatRef,
@@ -90,6 +93,18 @@ export class ChatSession {
     return this.agentSession;
   }
 
+  /**
+   * Whom "Allow for this session" covers in the turn at work: the person who typed it, under
+   * the chat's settings as they are now. None for a turn no person typed (a webhook, a
+   * schedule, an API client, a run's result): it uses no grant and is offered none.
+   */
+  turnGrantHolder(): GrantHolder | undefined {
+    const person = this.current?.by;
+    if (!person) return undefined;
+    const settings = JSON.stringify([this.grantEpoch, this.effectivePermissionMode, this.record.cli, this.record.workdir, this.record.model ?? '']);
+    return { person, settings };
+  }
+
   /** Everything a turn runs with beyond its prompt, as the chat is set now. */
   async turnOptions(): Promise<SessionOptions> {
     const mode = this.effectivePermissionMode;
@@ -116,6 +131,7 @@ export class ChatSession {
   async reset(): Promise<void> {
     this.agentSession?.reset();
     this.granted = undefined;
+    this.grantEpoch++;
     await this.save({ cliSessionId: undefined });
   }
 
@@ -126,6 +142,8 @@ export class ChatSession {
   async change(patch: Pick<Partial<ChatRecord>, 'cli' | 'model' | 'workdir' | 'permissionMode'>): Promise<void> {
     const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
     if (fresh) this.agentSession?.reset();
+    // `model: undefined` is a change too (back to the CLI's default).
+    if ((Object.keys(patch) as (keyof typeof patch)[]).some((field) => patch[field] !== this.record[field])) this.grantEpoch++;
     await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);
   }
 
@@ -157,6 +175,7 @@ export class ChatSession {
   async resume(entry: Pick<SessionEntry, 'id' | 'cli' | 'workdir'>): Promise<void> {
     this.agentSession?.continueFrom(entry.id);
     this.granted = undefined;
+    this.grantEpoch++;
     await this.save({ cli: entry.cli, workdir: entry.workdir, cliSessionId: entry.id });
   }
 

@@ -1,0 +1,174 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAddressOf, chatApiClient, type ChatApiClient } from '../support/api-client.ts';
+import { freePort } from '../support/free-port.ts';
+import { OWNER, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+
+// "Allow <tool> for this session" and outside text, through the bridge as a real process: the
+// live fake CLI asks over its control channel, the approval broker asks the chat, and people
+// press the question's buttons in the fake Bot API. A grant covers only the turns its person
+// types, under the settings it was given under; work nobody typed (a webhook, a schedule, an
+// API client) asks; and a session that took a webhook's text never runs in a looser mode.
+const BOB = 222;
+const TOKEN = 'ci-token-0123456789abcdef';
+const ASK_CHAT = -7301;
+const ROUND_TRIPS = -7302;
+const GROUP = -7303;
+const READ_CHAT = -7304;
+const HOOKS = {
+  hooks: {
+    // A hook that may do what an `ask` chat does: its turns join the chat's session, and ask.
+    asking: { chat: String(ASK_CHAT), prompt: 'tools:1 say:hook-ran', signature: 'bearer', secret: 'asking-secret-0123456789abcdef', mode: 'ask' },
+    // The default, `safe`: into a `safe` chat it joins the session.
+    reader: {
+      chat: String(READ_CHAT),
+      prompt: 'say:hook-read {{title}}',
+      signature: 'bearer',
+      secret: 'reader-secret-0123456789abcdef',
+    },
+  },
+};
+
+let world: TelegramWorld;
+let base: string;
+let api: ChatApiClient;
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  world = await startTelegramWorld(
+    {
+      BRIDGE_PERMISSION_MODE: 'ask',
+      BRIDGE_ALLOWED_USERS: `${OWNER},${BOB}`,
+      BRIDGE_WEB_ADDR: `127.0.0.1:${port}`,
+      BRIDGE_API_ADDR: '127.0.0.1:0',
+      BRIDGE_API_TOKENS: `ci=${TOKEN}`,
+      BRIDGE_API_SCOPES: `ci=${ASK_CHAT}`,
+    },
+    { dataFiles: { 'hooks.json': JSON.stringify(HOOKS) } },
+  );
+  await world.bridge.waitForLog(/SubagentService listening on .*; ChatService beside it/);
+  api = chatApiClient(apiAddressOf(world), TOKEN);
+}, 60_000);
+afterAll(async () => {
+  api?.close();
+  await world?.stop();
+});
+
+const NAMES: Record<number, string> = { [OWNER]: 'Ada', [BOB]: 'Bob' };
+const say = (chat: number, text: string, userId = OWNER) => world.telegram.sendText({ chatId: chat, userId, text, firstName: NAMES[userId]! });
+const waitText = (chat: number, pattern: RegExp) =>
+  world.telegram.waitFor(() => world.telegram.botMessages(chat).find((message) => pattern.test(shownText(message))), 30_000);
+/** Every question about Bash the chat was asked, answered or not (an answered one is edited to `claude: Bash …`). */
+const questions = (chat: number) => world.telegram.botMessages(chat).filter((m) => /^(🔐 claude asks to use Bash|claude: Bash)\n/.test(m.text ?? ''));
+/** The chat's next question about Bash (the n-th it was asked), as it is shown while open. */
+const question = (chat: number, n: number) =>
+  world.telegram.waitFor(() => {
+    const asked = questions(chat);
+    return asked.length >= n && asked[n - 1]!.buttons.length ? asked[n - 1] : undefined;
+  }, 30_000);
+const buttons = (message: { buttons: readonly unknown[] }) => (message.buttons as { text: string; callback_data: string }[]).map((b) => b.text);
+const press = (chat: number, message: { messageId: number; buttons: readonly unknown[] }, text: string, userId = OWNER) =>
+  world.telegram.pressButton({
+    chatId: chat,
+    messageId: message.messageId,
+    data: (message.buttons as { text: string; callback_data: string }[]).find((b) => b.text === text)!.callback_data,
+    userId,
+  });
+const ALWAYS = '✅ Allow Bash for this session';
+
+/** A typed turn that asks about Bash, answered "for this session" by whoever typed it. */
+async function grant(chat: number, word: string, n: number, userId = OWNER) {
+  say(chat, `tools:1 say:${word}`, userId);
+  const asked = await question(chat, n);
+  expect(buttons(asked)).toContain(ALWAYS);
+  press(chat, asked, ALWAYS, userId);
+  await waitText(chat, new RegExp(`^${word}`));
+}
+
+/** A turn that must not have been asked about: answered, and the chat's questions still `n`. */
+async function ranUnasked(chat: number, word: string, n: number) {
+  const answer = await waitText(chat, new RegExp(`^${word}`));
+  expect(shownText(answer)).not.toContain('denied');
+  expect(questions(chat)).toHaveLength(n);
+}
+
+const audit = async () =>
+  (await readFile(join(world.dataDir, 'audit.jsonl'), 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, string>);
+
+describe('"Allow for this session"', () => {
+  it('covers the typed turns of its person; a webhook, a schedule and an API client in the same chat are asked, and offered no grant', async () => {
+    await grant(ASK_CHAT, 'mine-1', 1);
+    say(ASK_CHAT, 'tools:1 say:mine-2');
+    await ranUnasked(ASK_CHAT, 'mine-2', 1);
+
+    const delivered = await fetch(`${base}/hooks/asking`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${HOOKS.hooks.asking.secret}` },
+    });
+    expect(delivered.status).toBe(202);
+    const hookAsked = await question(ASK_CHAT, 2);
+    expect(buttons(hookAsked)).toEqual(['✅ Allow', '⛔ Deny']);
+    press(ASK_CHAT, hookAsked, '⛔ Deny');
+    expect(shownText(await waitText(ASK_CHAT, /^hook-ran/))).toContain('Denied by Ada');
+
+    const sent = api.send({ chat: { chatId: ASK_CHAT }, text: 'tools:1 say:from-api' });
+    const apiAsked = await question(ASK_CHAT, 3);
+    expect(buttons(apiAsked)).toEqual(['✅ Allow', '⛔ Deny']);
+    press(ASK_CHAT, apiAsked, '✅ Allow');
+    await sent.messages;
+
+    say(ASK_CHAT, '/at in 1s tools:1 say:scheduled');
+    const scheduleAsked = await question(ASK_CHAT, 4);
+    expect(buttons(scheduleAsked)).toEqual(['✅ Allow', '⛔ Deny']);
+    press(ASK_CHAT, scheduleAsked, '⛔ Deny');
+    await waitText(ASK_CHAT, /^scheduled/);
+
+    // The grant still holds for its person's own turns.
+    say(ASK_CHAT, 'tools:1 say:mine-3');
+    await ranUnasked(ASK_CHAT, 'mine-3', 4);
+    // The audit log writes in batches.
+    const bySession = async () => (await audit()).filter((e) => e.event === 'tool_auto_approved' && e.by === 'session').map((e) => e.detail);
+    await expect.poll(bySession).toHaveLength(2);
+    expect(await bySession()).toEqual([`allowed for this session (turns typed by ${OWNER})`, `allowed for this session (turns typed by ${OWNER})`]);
+  });
+
+  it('is dropped when the mode goes and comes back (ask → bypass → ask, ask → safe → ask), and with a new model', async () => {
+    let asked = 0;
+    await grant(ROUND_TRIPS, 'before', ++asked);
+    for (const [away, word] of [
+      ['bypass', 'after-bypass'],
+      ['safe', 'after-safe'],
+    ] as const) {
+      say(ROUND_TRIPS, `/permissions ${away}`);
+      await waitText(ROUND_TRIPS, new RegExp(`^🔐 Permissions: ${away}`));
+      say(ROUND_TRIPS, '/permissions ask');
+      await world.telegram.waitFor(
+        () => world.telegram.botMessages(ROUND_TRIPS).filter((m) => /^🔐 Permissions: ask/.test(m.text ?? '')).length === (away === 'bypass' ? 1 : 2),
+        30_000,
+      );
+      await grant(ROUND_TRIPS, word, ++asked); // asked again, and granted again
+    }
+    say(ROUND_TRIPS, '/model fake-model-2');
+    await waitText(ROUND_TRIPS, /^🧠 Model: fake-model-2/);
+    await grant(ROUND_TRIPS, 'after-model', ++asked);
+    say(ROUND_TRIPS, 'tools:1 say:granted-again');
+    await ranUnasked(ROUND_TRIPS, 'granted-again', asked);
+  });
+
+  it("is not used by another person's typed turn in the same group", async () => {
+    await grant(GROUP, 'adas', 1);
+    say(GROUP, 'tools:1 say:bobs', BOB);
+    const bobAsked = await question(GROUP, 2);
+    expect(buttons(bobAsked)).toContain(ALWAYS); // Bob may allow his own
+    press(GROUP, bobAsked, '✅ Allow', BOB);
+    await waitText(GROUP, /^bobs/);
+    say(GROUP, 'tools:1 say:adas-again');
+    await ranUnasked(GROUP, 'adas-again', 2);
+  });
+});
