@@ -18,6 +18,7 @@ const GROUP = -7303;
 const READ_CHAT = -7304;
 const CLEAN_CHAT = -7305;
 const DEFAULT_CHAT = -7306;
+const SPAWN_CHAT = -7307;
 const HOOKS = {
   hooks: {
     // A hook that may do what an `ask` chat does: its turns join the chat's session, and ask.
@@ -174,6 +175,19 @@ describe('"Allow for this session"', () => {
     await waitText(GROUP, /^bobs/);
     say(GROUP, 'tools:1 say:adas-again');
     await ranUnasked(GROUP, 'adas-again', 2);
+  });
+});
+
+describe('a run', () => {
+  it("is not covered by its chat's session grant: a /spawn in the same chat asks, and a grant for the run ends with it", async () => {
+    await grant(SPAWN_CHAT, 'main-granted', 1);
+    say(SPAWN_CHAT, '/spawn --label Tooly "tools:1 say:run-asked"');
+    const asked = await waitText(SPAWN_CHAT, /^🔐 #\d+ Tooly asks to use Bash/);
+    expect(buttons(asked)).toContain('✅ Allow Bash for this run');
+    press(SPAWN_CHAT, asked, '✅ Allow Bash for this run');
+    expect(shownText(await waitText(SPAWN_CHAT, /^✅ #\d+ Tooly/))).not.toContain('denied');
+    say(SPAWN_CHAT, '/spawn --label Second "tools:1 say:run-asked-again"');
+    await waitText(SPAWN_CHAT, /^🔐 #\d+ Second asks to use Bash/);
   });
 });
 
