@@ -19,6 +19,7 @@ const READ_CHAT = -7304;
 const CLEAN_CHAT = -7305;
 const DEFAULT_CHAT = -7306;
 const SPAWN_CHAT = -7307;
+const QUEUE_CHAT = -7308;
 const HOOKS = {
   hooks: {
     // A hook that may do what an `ask` chat does: its turns join the chat's session, and ask.
@@ -32,6 +33,7 @@ const HOOKS = {
     },
     // Into a chat in the bridge's default mode (ask here).
     defaulted: { chat: String(DEFAULT_CHAT), prompt: 'say:hook-defaulted', signature: 'bearer', secret: 'defaulted-secret-0123456789abcdef', mode: 'ask' },
+    queued: { chat: String(QUEUE_CHAT), prompt: 'say:hook-queued', signature: 'bearer', secret: 'queued-secret-0123456789abcdef', mode: 'ask' },
   },
 };
 
@@ -192,9 +194,10 @@ describe('a run', () => {
 });
 
 describe('a session that took a webhook’s text', () => {
+  const prompts = async (word: string) => (await world.cli.invocations()).filter((c) => c.prompt.includes(word));
   const sessionOf = async (word: string) => (await world.cli.invocations()).find((c) => c.prompt.includes(word))!.session;
 
-  const deliver = (hook: 'reader' | 'defaulted', body: object) =>
+  const deliver = (hook: 'reader' | 'defaulted' | 'queued', body: object) =>
     fetch(`${base}/hooks/${hook}`, {
       method: 'POST',
       body: JSON.stringify(body),
@@ -225,8 +228,19 @@ describe('a session that took a webhook’s text', () => {
         from: ['webhook defaulted'],
       });
 
+    // And one whose text waits behind a person's turn when the bridge restarts.
+    say(QUEUE_CHAT, 'sleep:30 say:long-one');
+    await expect.poll(() => prompts('sleep:30 say:long-one').then((found) => found.length), { timeout: 30_000 }).toBe(1);
+    expect((await deliver('queued', {})).status).toBe(202);
+    await waitText(QUEUE_CHAT, /^🪝 Webhook queued: /);
+
     world.env.BRIDGE_PERMISSION_MODE = 'bypass';
     await world.restart();
+    // Kept across the restart, it never enters a session that may now do more than its hook.
+    expect(shownText(await waitText(QUEUE_CHAT, /^⛔ A message from webhook queued/))).toBe(
+      "⛔ A message from webhook queued was not run: this chat's mode, bypass, now allows more than its ask.",
+    );
+    await waitText(QUEUE_CHAT, /^↻ Resuming after the restart/);
     say(DEFAULT_CHAT, 'say:default-after');
     const told = await waitText(DEFAULT_CHAT, /^🆕/);
     expect(shownText(told)).toBe(
@@ -234,6 +248,7 @@ describe('a session that took a webhook’s text', () => {
     );
     await waitText(DEFAULT_CHAT, /^default-after/);
     expect(await sessionOf('default-after')).not.toBe(await sessionOf('hook-defaulted'));
+    expect(await prompts('hook-queued')).toHaveLength(0);
 
     say(READ_CHAT, '/permissions bypass');
     const loosened = await waitText(READ_CHAT, /^🔐 Permissions: bypass/);
