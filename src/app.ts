@@ -179,6 +179,7 @@ export async function createApp(options: {
         mode: chat.effectivePermissionMode,
         workdir: chat.record.workdir,
         onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
+        grantHolder: () => chat.turnGrantHolder(),
       }),
     revokeTools: (chat) => sessionTools.releaseMain(chat.address),
     // Read before each turn: the directory's trust as it is now (a session that may only read never trusts), and the

@@ -8,6 +8,7 @@ import type { AutoApprove } from '../policy/tool-policy.ts';
 import { ruleMatches } from '../policy/tool-rules.ts';
 import type { PermissionDecision } from '../protocols/events.ts';
 import type { Asker } from './asker.ts';
+import { sameHolder, SessionGrants } from './session-grants.ts';
 import type { MayAnswer } from './who-may-answer.ts';
 import type { Log } from '../log/logger.ts';
 
@@ -85,8 +86,8 @@ export class ApprovalBroker {
   private readonly approvedAt = new Map<string, number[]>();
   /** Auto-approvals per asker so far, for the per-run cap. */
   private readonly approvedCount = new Map<string, number>();
-  /** Tools a person allowed for the rest of an asker's run or session. */
-  private readonly allowedFor = new Map<string, Set<string>>();
+  /** Tools allowed for the rest of a run, or of a session for one person's turns. */
+  private readonly grants = new SessionGrants();
   private readonly changes = new Set<() => void>();
 
   constructor(private readonly options: ApprovalOptions) {}
@@ -131,7 +132,7 @@ export class ApprovalBroker {
       return deny(`${tool} answers the CLI's permission prompts; it is not a tool to call.`, 'the permission tool is not for the model');
     if (asker.policy?.disallowedTools?.some((rule) => ruleMatches(rule, tool, input))) return deny(`${tool} is not allowed for this run.`, 'disallowed tool');
     if (tool.startsWith(this.options.ownServerPrefix)) return allow('bridge', "the bridge's own tool, under its own checks");
-    if (this.allowedFor.get(asker.id)?.has(tool)) return allow('session', `allowed for this ${asker.lifetime}`);
+    if (asker.grantHolder && this.grants.allows(asker.id, asker.grantHolder, tool)) return allow('session', grantDetail(asker));
     const auto = asker.policy?.autoApprove;
     if (auto && auto.tools.some((rule) => ruleMatches(rule, tool, input)) && !auto.revoked && withinWindow(asker, auto)) {
       const limited = this.rateLimited(asker.id, auto);
@@ -161,10 +162,17 @@ export class ApprovalBroker {
     }
     if (choice === 'always') {
       const { asker, tool } = pending;
-      this.allowedFor.set(asker.id, (this.allowedFor.get(asker.id) ?? new Set()).add(tool));
-      // The same tool's other open questions are answered by the same press.
+      const holder = asker.grantHolder;
+      if (!holder) {
+        // A turn nobody typed is offered no grant (a button from elsewhere, the dashboard's, may still say so): this once only.
+        pending.resolve({ behavior: 'allow', updatedInput: pending.input }, by, NO_GRANT);
+        return { text: `✅ Allowed ${NO_GRANT}` };
+      }
+      this.grants.add(asker.id, holder, tool);
+      // The same tool's other open questions of the same holder are answered by the same press.
       const detail = `for this ${asker.lifetime}`;
-      for (const other of this.open(asker.id)) if (other.tool === tool) other.resolve({ behavior: 'allow', updatedInput: other.input }, by, detail);
+      for (const other of this.open(asker.id))
+        if (other.tool === tool && sameHolder(other.asker.grantHolder, holder)) other.resolve({ behavior: 'allow', updatedInput: other.input }, by, detail);
       return { text: `✅ ${tool} allowed for this ${asker.lifetime}` };
     }
     pending.resolve({ behavior: 'allow', updatedInput: pending.input }, by);
@@ -179,7 +187,7 @@ export class ApprovalBroker {
   /** An asker is gone for good (its run ended, its session replaced): nothing of it is kept. */
   forget(askerId: string): void {
     this.cancel(askerId);
-    this.allowedFor.delete(askerId);
+    this.grants.drop(askerId);
     this.approvedAt.delete(askerId);
     this.approvedCount.delete(askerId);
   }
@@ -242,7 +250,7 @@ export class ApprovalBroker {
       };
       const buttons: Button[][] = [
         [QUESTION.button('✅ Allow', { id, choice: 'allow' }), QUESTION.button('⛔ Deny', { id, choice: 'deny' })],
-        [QUESTION.button(`✅ Allow ${truncate(tool, 32)} for this ${asker.lifetime}`, { id, choice: 'always' })],
+        ...(asker.grantHolder ? [[QUESTION.button(`✅ Allow ${truncate(tool, 32)} for this ${asker.lifetime}`, { id, choice: 'always' })]] : []),
       ];
       // Allow approves the whole input, so the whole input is shown first: a long one as a file.
       const shown = asFile ? out.sendDocument(asker.address, { filename: `${tool.replace(/\W+/g, '-')}-input-${id}.json`, content: full }) : Promise.resolve();
@@ -267,6 +275,14 @@ export class ApprovalBroker {
     this.approvedCount.set(askerId, count + 1);
     return undefined;
   }
+}
+
+/** Why an "Allow for this session" press on a turn nobody typed allowed only the call asked about. */
+const NO_GRANT = 'once: a turn no person typed is given nothing for the session';
+
+/** What the audit says of a call a grant allowed: on a session, whose typed turns it covers. */
+function grantDetail(asker: Asker): string {
+  return `allowed for this ${asker.lifetime}${asker.grantHolder?.person ? ` (turns typed by ${asker.grantHolder.person})` : ''}`;
 }
 
 function withinWindow(asker: Asker, auto: AutoApprove): boolean {

@@ -1,6 +1,7 @@
 import { chatKey, type ChatRef } from '../ports/transport.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
 import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+import { WHOLE_RUN, type GrantHolder } from './session-grants.ts';
 
 /**
  * Whoever asks the chat before a tool runs: a subagent run under a policy, or a chat's main
@@ -17,6 +18,12 @@ export interface Asker {
   title: string;
   /** What "Allow <tool> for this …" lasts for. */
   lifetime: 'run' | 'session';
+  /**
+   * Whom "Allow <tool> for this …" covers (see GrantHolder). None on a main session's turn no
+   * person typed (a webhook, a schedule, an API client, a run's result handed back): such a
+   * turn uses no grant and is offered none.
+   */
+  grantHolder?: GrantHolder;
   policy?: ToolPolicy;
   startedAt?: number;
   /** Pauses the asker's own timeout while a person decides; returns the release. */
@@ -32,7 +39,7 @@ export const askerId = {
 };
 
 /** A chat's main session as it asks: `title` names its CLI. */
-export function mainAsker(address: ChatRef, title: string, extra: Pick<Asker, 'hold' | 'onWaiting'> = {}): Asker {
+export function mainAsker(address: ChatRef, title: string, extra: Pick<Asker, 'hold' | 'onWaiting' | 'grantHolder'> = {}): Asker {
   return { id: askerId.main(address), chatKey: chatKey(address), address, title, lifetime: 'session', ...extra };
 }
 
@@ -44,6 +51,7 @@ export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker 
     address: runAddress(run),
     title: `#${run.number} ${displayName(run)}`,
     lifetime: 'run',
+    grantHolder: WHOLE_RUN,
     ...(run.policy ? { policy: run.policy } : {}),
     ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
     hold,

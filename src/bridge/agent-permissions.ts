@@ -60,7 +60,14 @@ export function chatPermissions(parts: Parts): ChatPermissions {
       {
         address: chat.address,
         mode: chat.effectivePermissionMode,
-        asker: () => mainAsker(chat.address, chat.adapter.name, { hold: () => turn.hold(), onWaiting: (tools) => chat.current?.presenter.showWaiting(tools) }),
+        asker: () => {
+          const holder = chat.turnGrantHolder();
+          return mainAsker(chat.address, chat.adapter.name, {
+            hold: () => turn.hold(),
+            onWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
+            ...(holder ? { grantHolder: holder } : {}),
+          });
+        },
         planApproved: () => chat.setPlanning(false),
       },
       request,

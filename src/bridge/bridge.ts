@@ -16,6 +16,7 @@ import {
 import type { TurnOutcome } from '../session/turn.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
+import type { OutsideSource } from '../store/chat-store.ts';
 import type { ChatSession } from './chat-session.ts';
 import type { ChatSessions } from './chat-sessions.ts';
 import type { Command, CommandScope } from './commands/command.ts';
@@ -269,7 +270,7 @@ export class Bridge {
    */
   async inject(
     address: ChatRef,
-    message: { text: string; from: string },
+    message: { text: string; from: string; outside?: OutsideSource },
     watch?: TurnWatch,
   ): Promise<{ ok: true; turnId: string; position: number } | { ok: false; reason: string }> {
     const chat = this.chats.get(address);
@@ -279,12 +280,19 @@ export class Bridge {
     if (chat.busy && chat.queued >= limit) return { ok: false, reason: `${limit} messages are already waiting for the agent in this chat.` };
     const shown = await this.out.send(address, rich`${bold(message.from)}: ${truncate(message.text, 600)}`);
     if (this.draining) {
-      await chat.addPending({ id: nanoid(10), text: message.text, by: '', messageId: shown.messageId });
+      await chat.addPending({
+        id: nanoid(10),
+        text: message.text,
+        by: '',
+        messageId: shown.messageId,
+        ...(message.outside ? { outside: message.outside } : {}),
+      });
       return { ok: true, turnId: '', position: 0 };
     }
     // Read as Turns.start reads it, in the same tick.
     const position = chat.busy ? chat.queued + 1 : 0;
-    return { ok: true, turnId: await this.turns.start(chat, { text: message.text, messageId: shown.messageId }, '', undefined, watch), position };
+    const turn = { text: message.text, messageId: shown.messageId, ...(message.outside ? { outside: message.outside } : {}) };
+    return { ok: true, turnId: await this.turns.start(chat, turn, '', undefined, watch), position };
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {

@@ -10,11 +10,13 @@ import { effectiveMode } from '../adapters/permissions.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { BusyMode } from '../policy/busy-mode.ts';
 import { dataDirDenials } from '../policy/data-dir-rules.ts';
-import type { ChatRecord, ChatStore, PendingMessage, SessionEntry } from '../store/chat-store.ts';
+import type { ChatRecord, ChatStore, OutsideSource, OutsideText, PendingMessage, SessionEntry } from '../store/chat-store.ts';
+import { outgrows, withSource } from './outside-text.ts';
 import type { SavedFile } from '../files/inbox.ts';
 import type { ChatRef, IncomingMessage } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
+import type { GrantHolder } from '../approvals/session-grants.ts';
 
 /** Sessions a chat remembers for /resume. */
 const SESSIONS_KEPT = 20;
@@ -61,6 +63,8 @@ export class ChatSession {
   private readonly config: ChatConfig;
   private readonly store: ChatStore;
   private readonly log: Log;
+  /** Counts the changes that end what "Allow for this session" was given under: a mode, directory, CLI or model, a new or resumed session. */
+  private grantEpoch = 0;
 
   constructor(
     readonly address: ChatRef,
@@ -90,6 +94,18 @@ export class ChatSession {
   get agent(): AgentSession {
     this.agentSession ??= new AgentSession(sessionConfig(this, this.parts));
     return this.agentSession;
+  }
+
+  /**
+   * Whom "Allow for this session" covers in the turn at work: the person who typed it, under
+   * the chat's settings as they are now. None for a turn no person typed (a webhook, a
+   * schedule, an API client, a run's result): it uses no grant and is offered none.
+   */
+  turnGrantHolder(): GrantHolder | undefined {
+    const person = this.current?.by;
+    if (!person) return undefined;
+    const settings = JSON.stringify([this.grantEpoch, this.effectivePermissionMode, this.record.cli, this.record.workdir, this.record.model ?? '']);
+    return { person, settings };
   }
 
   /** Everything a turn runs with beyond its prompt, as the chat is set now. */
@@ -124,22 +140,56 @@ export class ChatSession {
     this.agentSession?.reset();
     if (this.granted) this.parts.revokeTools?.(this);
     this.granted = undefined;
-    await this.save({ cliSessionId: undefined });
+    this.grantEpoch++;
+    await this.save({ cliSessionId: undefined, outsideText: undefined });
+  }
+
+  /** Text from outside the chat's people went into the current session: it keeps that for good (see OutsideText). */
+  async noteOutsideText(source: OutsideSource): Promise<void> {
+    await this.save({ outsideText: withSource(this.record.outsideText, source) });
+  }
+
+  /** What outside text a session of this chat holds (the current one, or one /resume lists). */
+  outsideTextOf(sessionId: string): OutsideText | undefined {
+    if (sessionId === this.record.cliSessionId) return this.record.outsideText;
+    return this.record.sessions?.find((entry) => entry.id === sessionId)?.outsideText;
+  }
+
+  /**
+   * The current session holds outside text whose sender may do less than the chat's mode now
+   * allows (it was loosened, or the bridge's default was): the next turn starts a new session.
+   * Returns what the old one held, for the chat to be told; undefined when nothing changed.
+   */
+  async leaveOutgrownSession(): Promise<OutsideText | undefined> {
+    const outside = this.record.outsideText;
+    if (!this.outgrown) return undefined;
+    await this.reset();
+    return outside;
+  }
+
+  /** Whether the current session holds outside text whose sender may do less than the chat's mode now allows. */
+  get outgrown(): boolean {
+    return outgrows(this.record.outsideText, this.effectivePermissionMode);
   }
 
   /**
    * Changes what the next turn runs with. A new CLI or directory starts a fresh session (one
-   * CLI cannot resume another's); a new model or permission mode continues the conversation.
+   * CLI cannot resume another's); a new model or permission mode continues the conversation,
+   * unless the mode now allows more than outside text in it may do: then a fresh session
+   * starts too, and what the old one held is returned for the chat to be told.
    */
-  async change(patch: Pick<Partial<ChatRecord>, 'cli' | 'model' | 'workdir' | 'permissionMode'>): Promise<void> {
+  async change(patch: Pick<Partial<ChatRecord>, 'cli' | 'model' | 'workdir' | 'permissionMode'>): Promise<OutsideText | undefined> {
     const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
     if (fresh) this.agentSession?.reset();
-    await this.save(fresh ? { ...patch, cliSessionId: undefined } : patch);
+    // `model: undefined` is a change too (back to the CLI's default).
+    if ((Object.keys(patch) as (keyof typeof patch)[]).some((field) => patch[field] !== this.record[field])) this.grantEpoch++;
+    await this.save(fresh ? { ...patch, cliSessionId: undefined, outsideText: undefined } : patch);
     // The secret given for the old mode, CLI or directory stops working now, not at the next turn (a running turn keeps it till then).
     if (this.granted && this.granted.key !== this.grantKey() && !this.busy) {
       this.parts.revokeTools?.(this);
       this.granted = undefined;
     }
+    return this.leaveOutgrownSession();
   }
 
   /** What a message sent while the agent works does (/busy). */
@@ -170,7 +220,8 @@ export class ChatSession {
   async resume(entry: Pick<SessionEntry, 'id' | 'cli' | 'workdir'>): Promise<void> {
     this.agentSession?.continueFrom(entry.id);
     this.granted = undefined;
-    await this.save({ cli: entry.cli, workdir: entry.workdir, cliSessionId: entry.id });
+    this.grantEpoch++;
+    await this.save({ cli: entry.cli, workdir: entry.workdir, cliSessionId: entry.id, outsideText: this.outsideTextOf(entry.id) });
   }
 
   /** A turn ended in a session: remembered (first prompt, turns, when) for /resume, the newest few only. */
@@ -183,6 +234,9 @@ export class ChatSession {
     const entry: SessionEntry = known
       ? { ...known, turns: known.turns + 1, lastAt: now }
       : { id: sessionId, cli: this.record.cli, workdir: this.record.workdir, firstPrompt: prompt.slice(0, 200), startedAt: now, lastAt: now, turns: 1 };
+    // What outside text the session holds goes with it into /resume's list.
+    const outside = sessionId === this.record.cliSessionId ? this.record.outsideText : undefined;
+    if (outside) entry.outsideText = outside;
     await this.save({ sessions: [...sessions, entry].slice(-SESSIONS_KEPT) });
   }
 

@@ -11,6 +11,7 @@ import { Triggered, type TriggeredParts } from './triggered.ts';
  * session then runs it in the chat's mode. When the chat's mode allows more (a chat in bypass,
  * a hook in safe), the same prompt runs as a subagent in the hook's mode instead, announced in
  * the chat: its untrusted values never enter a session that may do more than the hook allows.
+ * A session they entered remembers it (OutsideText), and starts anew if the chat is loosened.
  * A hook with `spawn` is a run with those options, bound by the stricter of the two modes.
  */
 export function hookWork(parts: TriggeredParts): (hook: Hook, prompt: string) => Promise<HookStarted> {
@@ -20,7 +21,7 @@ export function hookWork(parts: TriggeredParts): (hook: Hook, prompt: string) =>
     const chatMode = parts.chats.get(hook.chat).effectivePermissionMode;
     const looser = stricter(chatMode, hook.mode) !== chatMode;
     if (hook.spawn === false && !looser) {
-      const turn = await triggered.turn(hook.chat, from, prompt);
+      const turn = await triggered.turn(hook.chat, from, prompt, { from: `webhook ${hook.name}`, ceiling: hook.mode });
       return turn.ok ? { turn: turn.turnId } : { refused: turn.reason };
     }
     const options = hook.spawn || {};

@@ -1,4 +1,5 @@
 import type { Log } from '../log/logger.ts';
+import type { OutsideSource } from '../store/chat-store.ts';
 import { chatKey, type ChatRef, type Outbound, type RichText } from '../ports/transport.ts';
 import { spawnedText, stopButton } from '../presentation/runs.ts';
 import { plain } from '../rich/index.ts';
@@ -26,10 +27,11 @@ export type TriggeredRun = { ok: true; runId: string } | { ok: false; reason: st
 export class Triggered {
   constructor(private readonly parts: TriggeredParts) {}
 
-  async turn(chat: ChatRef, from: string, text: string): Promise<TriggeredTurn> {
+  /** `outside`: the text comes from outside the chat's people (a webhook's delivery), and the session it enters keeps that. */
+  async turn(chat: ChatRef, from: string, text: string, outside?: OutsideSource): Promise<TriggeredTurn> {
     let injected: Awaited<ReturnType<Bridge['inject']>>;
     try {
-      injected = await this.parts.bridge.inject(chat, { text, from });
+      injected = await this.parts.bridge.inject(chat, { text, from, ...(outside ? { outside } : {}) });
     } catch (error) {
       // The chat could not be written to: nobody there to tell.
       return { ok: false, reason: `the chat cannot be reached (${(error as Error).message})`, unreachable: true };

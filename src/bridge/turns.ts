@@ -9,7 +9,8 @@ import { truncate } from '../presentation/format/index.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import { toolSummary } from '../presentation/tool-summary.ts';
-import type { PendingMessage } from '../store/chat-store.ts';
+import type { OutsideSource, PendingMessage } from '../store/chat-store.ts';
+import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession } from './chat-session.ts';
@@ -75,16 +76,47 @@ export class Turns {
    * A turn of the chat's main session, queued behind the one running; `by`: whose message it
    * is (none: the bridge's own, such as a run's result). `pending`: the message a restart left
    * unanswered, which this turn answers (its prompt may be the resume's own words). `watch`
-   * follows it. Resolves with the turn's id once it is queued.
+   * follows it. `message.outside`: its text comes from outside the chat's people, and marks
+   * the session it enters. Resolves with the turn's id once it is queued.
    */
-  async start(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = '', pending?: PendingMessage, watch?: TurnWatch): Promise<string> {
+  async start(
+    chat: ChatSession,
+    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource },
+    by = '',
+    pending?: PendingMessage,
+    watch?: TurnWatch,
+  ): Promise<string> {
     const { out, config } = this.options;
     const { address } = chat;
-    const position = chat.busy ? chat.queued + 1 : 0;
     const turnId = pending?.id ?? nanoid(10);
+    const outside = pending?.outside ?? message.outside;
+    // Outside text kept across a restart whose chat now allows more than its sender (another default): it does not run.
+    if (outside && allowsMore(chat.effectivePermissionMode, outside.ceiling)) {
+      const line = `⛔ A message from ${outside.from} was not run: this chat's mode, ${chat.effectivePermissionMode}, now allows more than its ${outside.ceiling}.`;
+      await out
+        .send(address, plain(line), { replyTo: message.messageId })
+        .catch((error: Error) => this.options.log.warn({ chat: chatKey(address) }, `a notice failed: ${error.message}`));
+      if (pending) await chat.removePending(pending.id);
+      return turnId;
+    }
+    // A session holding outside text never runs in a mode that allows more, however the mode got looser (a restart with another default).
+    // Checked first without waiting: the queue position below is read in the tick the caller read it.
+    const left = !chat.busy && chat.outgrown ? await chat.leaveOutgrownSession() : undefined;
+    if (left) {
+      await out
+        .send(address, plain(newSessionNotice(left, chat.effectivePermissionMode, 'this')), { replyTo: message.messageId })
+        .catch((error: Error) => this.options.log.warn({ chat: chatKey(address) }, `the new session notice failed: ${error.message}`));
+    }
+    const position = chat.busy ? chat.queued + 1 : 0;
     const log = this.options.log.child({ chat: chatKey(address), turn: turnId, ...(message.messageId !== undefined ? { message: message.messageId } : {}) });
     if (!pending) {
-      await chat.addPending({ id: turnId, text: message.text, by, ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) });
+      await chat.addPending({
+        id: turnId,
+        text: message.text,
+        by,
+        ...(message.messageId !== undefined ? { messageId: message.messageId } : {}),
+        ...(outside ? { outside } : {}),
+      });
     }
     // A restart began while the message was on its way here: it waits, pending, behind those the drain kept.
     if (this.shuttingDown) return turnId;
@@ -121,6 +153,8 @@ export class Turns {
           log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
           const startedAt = Date.now();
           chat.current = { id: turnId, presenter, startedAt, by };
+          // The text goes into the session now: it carries that for good.
+          if (outside) void chat.noteOutsideText(outside);
           void chat.updatePending(turnId, { startedAt });
           void presenter.begin();
           presenter.warnLater(

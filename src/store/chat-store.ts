@@ -50,7 +50,25 @@ export interface ChatRecord {
   gatheringAlbums?: Record<string, IncomingMessage[]>;
   /** The chat's recent sessions, oldest first, for /resume. */
   sessions?: SessionEntry[];
+  /** Text from outside the chat's people is in the current session (see OutsideText). */
+  outsideText?: OutsideText;
   updatedAt: number;
+}
+
+/** Where text from outside the chat's people came from (`webhook ci`), and the most its sender may make the agent do. */
+export interface OutsideSource {
+  from: string;
+  ceiling: PermissionMode;
+}
+
+/**
+ * What a session that took text from outside the chat's people (a webhook's delivery) carries
+ * for good: the most the strictest such sender may do, and who sent it (the newest few). The
+ * session never runs in a mode that allows more: loosening the chat past it starts a new one.
+ */
+export interface OutsideText {
+  ceiling: PermissionMode;
+  from: string[];
 }
 
 /** A file saved in the chat's inbox, waiting for words (the inbox's SavedFile, as kept). */
@@ -71,6 +89,8 @@ export interface SessionEntry {
   startedAt: number;
   lastAt: number;
   turns: number;
+  /** Text from outside the chat's people went into it: /resume does not continue it in a mode that allows more. */
+  outsideText?: OutsideText;
 }
 
 /**
@@ -94,6 +114,8 @@ export interface PendingMessage {
   steered?: string[];
   /** How many starts have resumed it (RESUME_ATTEMPTS at most, so a crash during a resume cannot loop). */
   resumes?: number;
+  /** Its text came from outside the chat's people: the session it enters is marked so (OutsideText). */
+  outside?: OutsideSource;
 }
 
 interface ChatData {

@@ -31,7 +31,7 @@ export function callerRun(scope: ToolScope, deps: ToolDeps): SubagentRunRecord |
 
 /** Whose questions the caller's tool calls are: its main session's, or its run's. */
 export function askerOf(scope: ToolScope, deps: ToolDeps): Asker | undefined {
-  if (scope.asker) return scope.asker;
+  if (scope.asker) return scope.asker();
   const run = callerRun(scope, deps);
   return run && runAsker(run, () => deps.subagents.registry.holdTimeout(run.runId));
 }

@@ -20,8 +20,8 @@ export interface ToolScope {
   runId?: string;
   /** The tools this secret may list and call. */
   tools: ReadonlySet<string>;
-  /** A main session that asks the chat before tools run: who its questions come from. */
-  asker?: Asker;
+  /** A main session that asks the chat before tools run: who its questions come from, as its turn at work is now. */
+  asker?: () => Asker;
   /**
    * For a CLI with no Task tool of its own to hand agents to: the agents spawn_subagent may
    * name, as they are when the tools are listed, for its description.

@@ -9,6 +9,7 @@ import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts
 import type { ToolScope } from './scope.ts';
 import { toolsGranted } from './index.ts';
 import { askerId, mainAsker } from '../approvals/asker.ts';
+import type { GrantHolder } from '../approvals/session-grants.ts';
 import { canRunLive } from '../adapters/live.ts';
 import { mcpAccessFor } from './mcp-config.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
@@ -34,6 +35,8 @@ export interface MainSession {
   mode: PermissionMode;
   /** The tools waiting for the chat's answer, for the turn's progress message. */
   onApprovalWaiting?: (tools: string[]) => void;
+  /** Whom "Allow for this session" covers in the turn at work: its typist, or none (see Asker). */
+  grantHolder?: () => GrantHolder | undefined;
   /** Where it works: the agents of this directory are the ones it may name. */
   workdir: string;
 }
@@ -96,7 +99,13 @@ export class SessionTools {
       ...this.agentsNote(adapter, session.workdir),
       ...(asks
         ? {
-            asker: mainAsker(address, adapter.name, session.onApprovalWaiting ? { onWaiting: session.onApprovalWaiting } : {}),
+            asker: () => {
+              const holder = session.grantHolder?.();
+              return mainAsker(address, adapter.name, {
+                ...(session.onApprovalWaiting ? { onWaiting: session.onApprovalWaiting } : {}),
+                ...(holder ? { grantHolder: holder } : {}),
+              });
+            },
           }
         : {}),
     };

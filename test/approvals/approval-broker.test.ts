@@ -249,6 +249,7 @@ describe('approvals from the chat', () => {
       address: chat(-9),
       title: 'claude',
       lifetime: 'session',
+      grantHolder: { person: '1', settings: 'ask in /repo' },
       onWaiting: (tools) => waiting.push(tools),
     };
     const first = broker.decide(main, 'Bash', { command: 'make' });
@@ -275,8 +276,46 @@ describe('approvals from the chat', () => {
     const audited = await entries();
     expect(audited.every((e) => e.runId === undefined && e.chat === 'telegram:-9')).toBe(true);
     expect(audited.filter((e) => e.event === 'tool_auto_approved')).toEqual([
-      expect.objectContaining({ tool: 'Bash', by: 'session', detail: 'allowed for this session' }),
+      expect.objectContaining({ tool: 'Bash', by: 'session', detail: 'allowed for this session (turns typed by 1)' }),
     ]);
+  });
+
+  it('a session grant covers only the turns of the person whose turn it was given on, under the settings it was given under', async () => {
+    const main = (grantHolder?: Asker['grantHolder']): Asker => ({
+      id: 'main--9',
+      chatKey: 'telegram:-9',
+      address: chat(-9),
+      title: 'claude',
+      lifetime: 'session',
+      ...(grantHolder ? { grantHolder } : {}),
+    });
+    const ada = main({ person: '1', settings: 'ask' });
+    const first = broker.decide(ada, 'Bash', { command: 'make' });
+    await expect.poll(() => out.sent.length).toBe(1);
+    // Open at the same time: Bob's question, and one of a turn nobody typed; the press answers neither.
+    const bobs = broker.decide(main({ person: '2', settings: 'ask' }), 'Bash', { command: 'make' });
+    const nobodys = broker.decide(main(), 'Bash', { command: 'make' });
+    await expect.poll(() => out.sent.length).toBe(3);
+    await press(out.sent[0]!.buttons[1]![0]!.data);
+    expect(await first).toMatchObject({ behavior: 'allow' });
+    expect(broker.waitingFor('main--9')).toBe(2);
+    // A turn nobody typed is offered nothing for the session.
+    expect(out.sent[2]!.buttons.map((row) => row.map((b) => b.text))).toEqual([['✅ Allow', '⛔ Deny']]);
+    expect(await broker.decide(ada, 'Bash', { command: 'make lint' })).toMatchObject({ behavior: 'allow' });
+    expect(out.sent).toHaveLength(3);
+    // Ada's next turn under other settings (another mode, directory, model, session) asks again.
+    void broker.decide(main({ person: '1', settings: 'ask again' }), 'Bash', { command: 'make' });
+    await expect.poll(() => out.sent.length).toBe(4);
+    // An "Allow for this session" pressed on a turn nobody typed (a stale button, the dashboard) allows that call only.
+    const nobodyId = QUESTION.decode(/^ap:(.*)$/.exec(out.sent[2]!.buttons[0]![0]!.data)![1]!)!.id;
+    expect(await press(QUESTION.button('', { id: nobodyId, choice: 'always' }).data)).toEqual({
+      text: '✅ Allowed once: a turn no person typed is given nothing for the session',
+    });
+    expect(await nobodys).toMatchObject({ behavior: 'allow' });
+    void broker.decide(main(), 'Bash', { command: 'make' });
+    await expect.poll(() => out.sent.length).toBe(5);
+    broker.cancel('main--9');
+    expect(await bobs).toMatchObject({ behavior: 'deny' });
   });
 
   it("lets the bridge's own tools through (they keep their own checks), unless a policy disallows them", async () => {

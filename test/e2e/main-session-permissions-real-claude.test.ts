@@ -73,7 +73,7 @@ describe('the main session asks the chat, with the real claude', () => {
     expect(questions()).toBe(before + 1);
     expect(telegram().message(CHAT, question.messageId)!.text).toMatch(/✅ Allowed by Ada for this session$/);
     expect((await audit()).filter((e) => e.event === 'tool_auto_approved' && e.tool === 'Bash')).toEqual([
-      expect.objectContaining({ chat: `telegram:${CHAT}`, by: 'session', detail: 'allowed for this session' }),
+      expect.objectContaining({ chat: `telegram:${CHAT}`, by: 'session', detail: `allowed for this session (turns typed by ${OWNER})` }),
     ]);
   });
 

@@ -160,7 +160,7 @@ describe('the MCP endpoint', () => {
   it('a main session that asks the chat starts runs that ask too', async () => {
     await open();
     const asker = { id: 'main-telegram:-1', chatKey: 'telegram:-1', address: chat(-1), title: 'fake', lifetime: 'session' as const };
-    const client = await connect(endpoint.grant({ ...scope(-1), tools: new Set([...toolsGranted('delegate'), 'approve_tool']), asker }));
+    const client = await connect(endpoint.grant({ ...scope(-1), tools: new Set([...toolsGranted('delegate'), 'approve_tool']), asker: () => asker }));
     expect((await call(client, 'spawn_subagent', { task: 'say:careful' })).isError).toBe(false);
     expect(subagents.registry.find('telegram:-1', '#1')!.policy).toMatchObject({ approvals: true });
     await expect.poll(async () => (await world.invocations()).find((c) => c.prompt === 'say:careful')?.argv).toBeDefined();
@@ -194,7 +194,7 @@ describe('the MCP endpoint', () => {
 
     // In a session that asks, the chat is asked first; a denial schedules nothing.
     const asker = { id: 'main-telegram:-9', chatKey: 'telegram:-9', address: chat(-9), title: 'fake', lifetime: 'session' as const };
-    const asking = await connect(endpoint.grant({ ...scope(-9), tools: toolsGranted('main'), asker }));
+    const asking = await connect(endpoint.grant({ ...scope(-9), tools: toolsGranted('main'), asker: () => asker }));
     const pending = call(asking, 'schedule', { when: 'in 1h', prompt: 'asked first' });
     // The question is in the chat: denied as a person would.
     await expect.poll(() => out.sent.some((m) => m.to.chat === '-9' && m.buttons.flat().some((b) => b.text === '⛔ Deny'))).toBe(true);

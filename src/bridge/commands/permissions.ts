@@ -2,6 +2,7 @@ import { canAsk, unsupportedMode } from '../../adapters/permissions.ts';
 import { isPermissionMode, PERMISSION_MODE_MEANING, PERMISSION_MODES } from '../../policy/permission-mode.ts';
 import { plain } from '../../rich/index.ts';
 import type { ChatSession } from '../chat-session.ts';
+import { newSessionNotice } from '../outside-text.ts';
 import { refuseWhileBusy, UsageError, type Command } from './command.ts';
 
 /** `/permissions [safe|ask|bypass]`: how this chat's main session treats tools that need permission. */
@@ -24,8 +25,9 @@ export const permissions: Command = {
       return;
     }
     refuseWhileBusy(chat);
-    await chat.change({ permissionMode: wanted });
-    await reply(plain(`${describeMode(chat)}\nFrom the next message on; the conversation continues.`));
+    const left = await chat.change({ permissionMode: wanted });
+    const next = left ? newSessionNotice(left, chat.effectivePermissionMode) : 'From the next message on; the conversation continues.';
+    await reply(plain(`${describeMode(chat)}\n${next}`));
   },
 };
 

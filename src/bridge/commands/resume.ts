@@ -8,6 +8,7 @@ import { timeAgo } from '../../presentation/relative-time.ts';
 import { truncate } from '../../presentation/format/index.ts';
 import type { SessionEntry } from '../../store/chat-store.ts';
 import type { ChatSession } from '../chat-session.ts';
+import { outgrows } from '../outside-text.ts';
 import { UsageError, onPress, refuseWhileBusy, type Command, type CommandHost } from './command.ts';
 
 const LISTED = 10;
@@ -32,6 +33,11 @@ async function sessionsOf(chat: ChatSession, config: CommandHost['config']): Pro
 
 async function resume(chat: ChatSession, entry: SessionEntry): Promise<string> {
   refuseWhileBusy(chat);
+  const outside = chat.outsideTextOf(entry.id);
+  if (outgrows(outside, chat.permissionMode))
+    throw new UsageError(
+      `That session holds text from ${outside!.from.join(', ')}, which may do no more than ${outside!.ceiling}: it cannot continue in ${chat.permissionMode} mode. /permissions ${outside!.ceiling} first, or start anew.`,
+    );
   await chat.resume(entry);
   return `▶ The next message continues the ${entry.cli} session "${truncate(entry.firstPrompt, 60)}" (${entry.turns} turn${entry.turns === 1 ? '' : 's'}) in ${displayPath(entry.workdir)}.`;
 }

@@ -33,7 +33,7 @@ export const schedule = defineTool({
       return error(`Not scheduled: ${AGENT_SCHEDULES_PER_CHAT} of your follow-ups already wait in this chat (/schedules lists them).`);
     // A session that asks before its tools run asks for this too: the follow-up will act in the chat's name.
     if (scope.asker) {
-      const decision = await deps.approvals.decide(scope.asker, 'schedule', { when, prompt });
+      const decision = await deps.approvals.decide(scope.asker(), 'schedule', { when, prompt });
       if (decision.behavior === 'deny') return error(`Not scheduled: ${decision.message}`);
     }
     // The follow-up is the person's whose turn made it: it fires only while they are still allowed.
