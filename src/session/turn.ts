@@ -39,6 +39,13 @@ export interface TurnHandlers {
   onEvent?: (event: AgentEvent) => void;
   /** Every raw stdout line, for run logs. */
   onLine?: (raw: string) => void;
+  /**
+   * Messages sent into the turn (`send`) that the CLI takes, after the turn's answer, as a
+   * turn of its own (a live CLI they reached after its result): the turn ends with its own
+   * answer, and `follow` starts following that turn with its handlers. Without this handler
+   * the turn lasts until they are answered too, and the last answer is its own.
+   */
+  onCarried?: (ids: string[], follow: (handlers: TurnHandlers, timeoutMs?: number) => RunningTurn) => void;
 }
 
 /** A turn under way, whichever way its CLI runs: one process for the turn (Turn), or one kept between turns (LiveCli). */
