@@ -335,6 +335,8 @@ export async function createApp(options: {
   let liveSweeping: { stop: () => void } | undefined;
 
   const idle = () => untilStill([bridge, subagents, orchestrator, outbox, agentInbox]);
+  /** A restart has begun (a signal, perhaps while the bridge was still starting). */
+  let stopping = false;
   const host: TransportHost = {
     handleMessage: (message, botUsername) => bridge.handleMessage(message, botUsername),
     handleButton: (press) => bridge.handleButton(press),
@@ -377,7 +379,11 @@ export async function createApp(options: {
       await orchestrator.start();
       // After the interrupted turns: a schedule that came due while the bridge was down queues behind them.
       await scheduler.start(scheduledWork({ bridge, spawner: subagents.spawner, chats, out, log }));
-      outbox.kick();
+      // What an earlier process left to announce waits for a start that stays: a call begun
+      // while this one stops could be cut by a kill, and sent twice. Runs that end during the
+      // drain are still announced (their onEnded).
+      if (!stopping) outbox.kick();
+      else log.info('the start ended during a restart: what is left to announce waits for the next start');
       liveSweeping = every(
         60_000,
         () => live.sweep(),
@@ -394,12 +400,14 @@ export async function createApp(options: {
     },
     idle,
     async drain() {
+      stopping = true;
       const ms = config.restart.drainMs;
       log.info(`draining: running turns and runs have ${ms / 1000} s to finish`);
       await Promise.all([bridge.drain(ms), subagents.drain(ms)]);
     },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
+      stopping = true;
       inboxSweeping?.stop();
       liveSweeping?.stop();
       orchestrator.close();

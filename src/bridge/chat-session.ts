@@ -50,6 +50,13 @@ export interface ChatParts {
   log: Log;
 }
 
+/** A message sent into a turn at work: what a turn of its own needs, should the CLI take it as one. */
+export interface SteeredMessage {
+  text: string;
+  messageId?: string;
+  by: string;
+}
+
 /**
  * One chat's (or topic's) main agent session and what is persisted about it. The CLI
  * session id is saved the moment the CLI names it, so a restart resumes the conversation.
@@ -58,8 +65,11 @@ export class ChatSession {
   private agentSession: AgentSession | undefined;
   /** The tools granted to the session, and what they were granted for: a new grant (a new secret) only when that changes. */
   private granted: { key: string; options: ReturnType<SessionTools> } | undefined;
-  /** The presenter of the turn now running, for the Stop button and /status; `by`: whose message started it. */
-  current: { id: string; presenter: TurnPresenter; startedAt: number; by: string } | undefined;
+  /**
+   * The presenter of the turn now running, for the Stop button and /status; `by`: whose
+   * message started it; `steers`: the messages sent into it, by the id its CLI knows them by.
+   */
+  current: { id: string; presenter: TurnPresenter; startedAt: number; by: string; steers: Map<string, SteeredMessage> } | undefined;
   private readonly config: ChatConfig;
   private readonly store: ChatStore;
   private readonly log: Log;
@@ -279,6 +289,18 @@ export class ChatSession {
     });
   }
 
+  /**
+   * Messages steered into turn `from` that its CLI took as a turn of its own: pending as that
+   * turn (`entry`) right behind it, and no longer among `from`'s steered ones, in one write (a
+   * restart resumes each once).
+   */
+  async carryOver(from: string, entry: PendingMessage, texts: string[]): Promise<void> {
+    const pending = (this.record.pending ?? []).map((p) => (p.id === from && p.steered ? { ...p, steered: without(p.steered, texts) } : p));
+    const at = pending.findIndex((p) => p.id === from);
+    pending.splice(at < 0 ? pending.length : at + 1, 0, entry);
+    await this.save({ pending });
+  }
+
   /** Remembers a message as handled (a command about to run, a steer, files kept for words), with whatever else changes with it. */
   async noteTaken(messageId: string | undefined, patch: Partial<ChatRecord> = {}): Promise<void> {
     await this.save({ ...patch, ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
@@ -340,6 +362,16 @@ export class ChatSession {
     this.record = { ...this.record, ...patch };
     await this.store.put(this.record).catch((error: Error) => this.log.error({ chat: this.record.key, err: error }, 'saving the chat failed'));
   }
+}
+
+/** `list` without one occurrence of each of `gone`. */
+function without(list: string[], gone: string[]): string[] {
+  const rest = [...list];
+  for (const item of gone) {
+    const index = rest.indexOf(item);
+    if (index >= 0) rest.splice(index, 1);
+  }
+  return rest;
 }
 
 /**

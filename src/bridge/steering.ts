@@ -38,22 +38,28 @@ export class Steering {
     return false;
   }
 
-  /** Only whoever started the turn steers it (in a group, others' messages queue). */
+  /**
+   * Only whoever started the turn steers it (in a group, others' messages queue). Which turn
+   * it goes into is decided as it is written, with nothing awaited between: a turn that ended
+   * meanwhile (or one of someone else that began) takes none, and the message is the next turn.
+   */
   private async steer(chat: ChatSession, prompt: Prompt): Promise<boolean> {
     const { out, attachments, log } = this.options;
-    const current = chat.current;
-    if (!current || current.by !== prompt.user.id) return false;
+    if (chat.current?.by !== prompt.user.id) return false;
     if (!chat.agent.steerable) {
       await this.sayCannotSteer(chat, prompt);
       return false;
     }
     const files = [...(await attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
     const text = promptWithFiles(prompt.text, files, chat.record.workdir);
-    if (!chat.agent.steer(text, nanoid(10))) {
-      // The turn was finishing and takes no more: this is the next turn.
+    const current = chat.current;
+    const id = nanoid(10);
+    if (current?.by !== prompt.user.id || !chat.agent.steer(text, id)) {
       await this.options.startTurn(chat, { ...prompt, text }, prompt.user.id);
       return true;
     }
+    // Should the CLI take it as a turn of its own (it came after its result), that turn answers it.
+    current.steers.set(id, { text, by: prompt.user.id, ...(prompt.messageId !== undefined ? { messageId: prompt.messageId } : {}) });
     // On disk before the transport lets the message go: a kill now still tells the resumed agent.
     await chat.noteSteered(current.id, text, prompt.messageId);
     current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));

@@ -7,13 +7,14 @@ import { formatDuration } from '../presentation/progress.ts';
 import { plain } from '../rich/index.ts';
 import { truncate } from '../presentation/format/index.ts';
 import type { TurnOutcome } from '../session/turn.ts';
+import type { CarriedTurn, TurnControls } from '../session/session.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import { toolSummary } from '../presentation/tool-summary.ts';
 import type { OutsideSource, PendingMessage } from '../store/chat-store.ts';
 import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
-import type { ChatSession } from './chat-session.ts';
+import type { ChatSession, SteeredMessage } from './chat-session.ts';
 import { chatHandoff, handoffFooter } from './commands/handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
@@ -32,6 +33,17 @@ interface CallNotes {
   /** The record names a call in flight, which an end must clear. */
   inFlightNoted: boolean;
   current?: { id: string; text: string; timer?: NodeJS.Timeout; noted?: boolean };
+}
+
+/** One turn as it is followed: its id (its pending message's), its message, whose it is, and its log. */
+interface FollowedTurn {
+  id: string;
+  text: string;
+  messageId: string | undefined;
+  by: string;
+  log: Log;
+  /** Its text came from outside the chat's people (a webhook): it marks the session it enters. */
+  outside?: OutsideSource;
 }
 
 /** Someone following one turn (an API client that sent its message): its events, then its outcome. */
@@ -86,7 +98,7 @@ export class Turns {
     pending?: PendingMessage,
     watch?: TurnWatch,
   ): Promise<string> {
-    const { out, config } = this.options;
+    const { out } = this.options;
     const { address } = chat;
     const turnId = pending?.id ?? nanoid(10);
     const outside = pending?.outside ?? message.outside;
@@ -128,11 +140,24 @@ export class Turns {
       // Or while the notice went out (a flood limit can hold it for seconds).
       if (this.shuttingDown) return turnId;
     }
+    const { controls, ended } = this.follow(chat, { id: turnId, text: message.text, messageId: message.messageId, by, log, ...(outside ? { outside } : {}) }, watch);
+    this.track(chat.agent.send(message.text, controls).then(ended));
+    return turnId;
+  }
+
+  /**
+   * How one turn is followed, from its start to its answer: its presenter, what it notes as it
+   * goes, and once it ends, its answer and the end of its pending message. Messages steered
+   * into it that the CLI takes as a turn of its own are followed as such (`carry`).
+   */
+  private follow(chat: ChatSession, turn: FollowedTurn, watch?: TurnWatch): { controls: TurnControls; ended: (outcome: TurnOutcome) => Promise<void> } {
+    const { out, config } = this.options;
+    const { id: turnId, text, by, log, outside } = turn;
     const settings = config.settings;
-    const presenter = new TurnPresenter(out, address, {
+    const presenter = new TurnPresenter(out, chat.address, {
       title: chat.record.cli,
       where: displayPath(chat.record.workdir),
-      replyTo: message.messageId,
+      replyTo: turn.messageId,
       editIntervalMs: settings.progressEditIntervalMs,
       documentOverChars: settings.answerAsDocumentOverChars,
       stopButton: this.options.stopButton(turnId),
@@ -145,47 +170,86 @@ export class Turns {
     const timeoutMs = settings.turnTimeoutSeconds * 1000;
     // A turn that will be stopped for running too long says so first, while there is time to act.
     const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
-    const turn = chat.agent
-      .send(message.text, {
-        timeoutMs,
-        ...(settings.silenceSeconds ? { silenceMs: settings.silenceSeconds * 1000 } : {}),
-        onStart: () => {
-          log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
-          const startedAt = Date.now();
-          chat.current = { id: turnId, presenter, startedAt, by };
-          // The text goes into the session now: it carries that for good.
-          if (outside) void chat.noteOutsideText(outside);
-          void chat.updatePending(turnId, { startedAt });
-          void presenter.begin();
-          presenter.warnLater(
-            plain(
-              `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`,
-            ),
-            timeoutMs - leadMs,
-          );
-        },
-        onEvent: (event) => {
-          presenter.onEvent(event);
-          this.noteCall(chat, turnId, event);
-          watch?.onEvent?.(event);
-        },
-        ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
-      })
-      .then(async (outcome) => {
+    const steers = new Map<string, SteeredMessage>();
+    const controls: TurnControls = {
+      timeoutMs,
+      ...(settings.silenceSeconds ? { silenceMs: settings.silenceSeconds * 1000 } : {}),
+      onStart: () => {
+        log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
+        const startedAt = Date.now();
+        chat.current = { id: turnId, presenter, startedAt, by, steers };
+        // The text goes into the session now: it carries that for good.
+        if (outside) void chat.noteOutsideText(outside);
+        void chat.updatePending(turnId, { startedAt });
+        void presenter.begin();
+        presenter.warnLater(
+          plain(
+            `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`,
+          ),
+          timeoutMs - leadMs,
+        );
+      },
+      onEvent: (event) => {
+        presenter.onEvent(event);
+        this.noteCall(chat, turnId, event);
+        watch?.onEvent?.(event);
+      },
+      onCarried: (ids) =>
+        this.carry(
+          chat,
+          turn,
+          ids.map((id) => steers.get(id)).filter((message) => message !== undefined),
+        ),
+      ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
+    };
+    const ended = async (outcome: TurnOutcome): Promise<void> => {
+      try {
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         this.forgetCalls(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
-        await chat.noteTurn(message.text, outcome.sessionId);
+        await chat.noteTurn(text, outcome.sessionId);
         for (const listener of this.listeners) listener(chat, outcome);
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);
-      })
-      .catch((error: Error) => log.error({ err: error }, 'reporting the turn failed'));
-    this.track(turn);
-    return turnId;
+      } catch (error) {
+        log.error({ err: error }, 'reporting the turn failed');
+      }
+    };
+    return { controls, ended };
+  }
+
+  /**
+   * Messages steered into `from` that its CLI took, after `from`'s answer, as a turn of its own
+   * (they reached it after its result): that turn answers them, replying to the first, pending
+   * in their name from now on so a restart resumes it once.
+   */
+  private carry(chat: ChatSession, from: FollowedTurn, messages: SteeredMessage[]): CarriedTurn {
+    // Each steer is noted as it is written, so none is unknown; were one, the answer still goes to the turn's own message.
+    const [first = { text: from.text, messageId: from.messageId, by: from.by }, ...more] = messages;
+    const id = nanoid(10);
+    const entry: PendingMessage = {
+      id,
+      text: first.text,
+      by: first.by,
+      ...(first.messageId !== undefined ? { messageId: first.messageId } : {}),
+      ...(more.length ? { steered: more.map((message) => message.text) } : {}),
+    };
+    // The record changes at once (the write follows), so this turn's end removes what it adds.
+    void chat.carryOver(
+      from.id,
+      entry,
+      messages.map((message) => message.text),
+    );
+    const log = this.options.log.child({ chat: chatKey(chat.address), turn: id, ...(first.messageId !== undefined ? { message: first.messageId } : {}) });
+    log.info({ from: from.id, messages: messages.length }, 'the CLI took messages steered into the turn as a turn of its own');
+    const text = [first, ...more].map((message) => message.text).join('\n\n');
+    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log });
+    let settle!: (outcome: TurnOutcome) => void;
+    this.track(new Promise<TurnOutcome>((resolve) => (settle = resolve)).then(ended));
+    return { ...controls, ended: (outcome) => settle(outcome) };
   }
 
   /** Work that must end before the bridge is idle (a turn, a stop in the background). */

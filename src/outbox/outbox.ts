@@ -56,6 +56,8 @@ export class Outbox {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly handing = new Set<string>();
+  /** Announcements whose calls this process began: a `sending` mark of theirs is its own, not a previous process's. */
+  private readonly started = new Set<string>();
 
   constructor(private readonly options: OutboxOptions) {}
 
@@ -124,10 +126,20 @@ export class Outbox {
   private async deliver(source: AnnouncementSource, announcement: Announcement): Promise<void> {
     const parts = announcement.parts(this.options.out);
     const { delivery } = announcement;
+    if (delivery.sending !== undefined && !this.started.has(`${source.name}:${announcement.id}`)) {
+      // The one duplicate the Bot API cannot rule out: the chat may have the part already, and it goes again rather than never.
+      this.options.log.warn(
+        { [source.name]: announcement.id, chat: chatKey(announcement.address), part: delivery.sentParts + 1 },
+        `the bridge stopped while announcing it (the call began ${new Date(delivery.sending).toISOString()}): whether the chat got that part is unknown, so it goes again`,
+      );
+    }
     try {
       for (let i = delivery.sentParts; i < parts.length; i++) {
+        // Saved before the call: a stop during it leaves word that its outcome is unknown.
+        await source.save(announcement.id, { sending: Date.now() });
+        this.started.add(`${source.name}:${announcement.id}`);
         await sendPart(this.options.out, announcement.address, parts[i]!);
-        await source.save(announcement.id, { sentParts: i + 1 });
+        await source.save(announcement.id, { sentParts: i + 1, sending: undefined });
       }
       await source.save(announcement.id, { chat: 'sent', retryAt: undefined });
     } catch (error) {
@@ -141,6 +153,8 @@ export class Outbox {
       await source.save(announcement.id, {
         attempts,
         lastError: message,
+        // Refused or not made (the API client retries what it can): this process knows how it went.
+        sending: undefined,
         ...(gone ? { chat: 'skipped' as const, retryAt: undefined } : { retryAt: Date.now() + backoff(attempts) }),
       });
     }

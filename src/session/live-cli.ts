@@ -9,11 +9,11 @@ import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
 import { agentReadableFolder } from '../process/agent-space.ts';
 import { CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-process.ts';
 import type { CliLine } from '../process/lines.ts';
-import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent } from '../protocols/events.ts';
+import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent, ResultEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
 import type { LiveWire, WireSession } from '../protocols/index.ts';
 import type { Log } from '../log/logger.ts';
-import { LiveInput } from './live-input.ts';
+import { LiveInput, type HandedMessages } from './live-input.ts';
 import { delay } from '../concurrency/delay.ts';
 import { TurnClock } from './turn-clock.ts';
 import { SilenceWatch, silenceReason } from './silence-watch.ts';
@@ -27,6 +27,7 @@ import {
   type RunningTurn,
   type StopReason,
   type TurnHandlers,
+  type TurnLimits,
   type TurnOutcome,
 } from './turn.ts';
 
@@ -161,7 +162,7 @@ export class LiveCli {
   }
 
   /** Starts a turn of `prompt`; `planning`: in plan mode (the agent proposes, and waits for approval before it changes anything). */
-  startTurn(prompt: string, handlers: TurnHandlers, options: { timeoutMs?: number; silenceMs?: number; planning?: boolean } = {}): RunningTurn {
+  startTurn(prompt: string, handlers: TurnHandlers, options: TurnLimits & { planning?: boolean } = {}): RunningTurn {
     if (this.turn) throw new Error('the live CLI is already running a turn');
     this.lastUsedAt = Date.now();
     const planning = options.planning ?? false;
@@ -170,14 +171,37 @@ export class LiveCli {
       this.wire.setPlanning(randomUUID(), planning);
       this.planning = planning;
     }
-    const turn = new LiveTurn(this, handlers, options, this.launch.log);
-    this.turn = turn;
     this.calls.clear();
+    const turn = this.follow(handlers, options);
+    if (!turn.send(prompt, randomUUID())) turn.processEnded({ code: null, signal: null }, 'its input is closed');
+    return turn;
+  }
+
+  /**
+   * `from` ended at its answer, and the CLI takes `handed` (sent into it, they reached it after
+   * that answer) as a turn of its own: that turn is the one at work from now on, followed as
+   * `from`'s handlers say, so its events and its answer go to those messages and never to the
+   * turn the bridge starts next.
+   */
+  carry(from: LiveTurn, handed: HandedMessages): void {
+    let followed = false;
+    const follow = (handlers: TurnHandlers, limits: TurnLimits) => {
+      followed = true;
+      return this.follow(handlers, limits, handed);
+    };
+    safely(() => from.handlers.onCarried?.(handed.ids, follow), this.launch.log);
+    // A follower that failed: still the CLI's turn at work, whose answer goes to no other turn.
+    if (!followed) this.follow({}, {}, handed);
+  }
+
+  /** A turn from now on the one at work: its events are the CLI's until it ends. */
+  private follow(handlers: TurnHandlers, limits: TurnLimits, handed?: HandedMessages): LiveTurn {
+    const turn = new LiveTurn(this, handlers, limits, this.launch.log, handed);
+    this.turn = turn;
     void turn.done.then(() => {
       if (this.turn === turn) this.turn = undefined;
       this.lastUsedAt = Date.now();
     });
-    if (!turn.send(prompt, randomUUID())) turn.processEnded({ code: null, signal: null }, 'its input is closed');
     return turn;
   }
 
@@ -289,7 +313,11 @@ export class LiveCli {
 /** The tool a CLI in plan mode calls with its plan. */
 export const PLAN_TOOL = 'ExitPlanMode';
 
-/** One turn of a LiveCli: from its prompt until the CLI has answered every message of it (or the process ended). */
+/**
+ * One turn of a LiveCli: from its prompt until the CLI has answered every message of it (or
+ * the process ended), or until its answer when the messages it has not answered go to a turn of
+ * the CLI's own (LiveCli.carry).
+ */
 class LiveTurn implements RunningTurn {
   readonly done: Promise<TurnOutcome>;
   readonly tally = new TurnTally();
@@ -307,11 +335,13 @@ class LiveTurn implements RunningTurn {
   constructor(
     private readonly cli: LiveCli,
     readonly handlers: TurnHandlers,
-    { timeoutMs, silenceMs }: { timeoutMs?: number; silenceMs?: number },
+    { timeoutMs, silenceMs }: TurnLimits,
     private readonly log: Log | undefined,
+    /** Messages the CLI answers in this turn of its own, already written (LiveCli.carry). */
+    handed?: HandedMessages,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
-    this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() });
+    this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() }, handed);
     this.clock = new TurnClock(timeoutMs, () => void this.cli.interrupt(this, timedOut(timeoutMs)));
     this.silence = new SilenceWatch(
       silenceMs,
@@ -346,8 +376,24 @@ class LiveTurn implements RunningTurn {
     else if (event.type === 'tool_end') this.openCalls.delete(event.id);
     this.tally.observe(event);
     this.emit(event);
+    if (event.type === 'result' && this.endsBefore(event)) return;
     this.input.observe(event);
     if (this.awaitingBackground && event.type === 'result' && !this.openCalls.size) this.answered();
+  }
+
+  /**
+   * A result that answers the turn while messages sent into it wait for a turn of the CLI's
+   * own (they reached it after this result, as Claude Code takes a message after its result):
+   * with a follower for them (TurnHandlers.onCarried), this turn ends here with its own answer
+   * and that turn carries them. Returns whether it did.
+   */
+  private endsBefore(result: ResultEvent): boolean {
+    if (!this.handlers.onCarried || this.stopReason || this.openCalls.size) return false;
+    const left = this.input.leftBy(result);
+    if (!left.length) return false;
+    this.cli.carry(this, this.input.hand(left));
+    this.finish({ code: 0, signal: null }, '');
+    return true;
   }
 
   /** Every message answered: the turn is over, the process stays. */

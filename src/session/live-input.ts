@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../protocols/events.ts';
+import type { AgentEvent, ResultEvent } from '../protocols/events.ts';
 
 /**
  * After a result, how long a CLI that has not started on a message may stay silent before
@@ -18,6 +18,10 @@ export const SILENT_CLOSE_MS = 5000;
  * so a message never meets a closed door. A CLI that never names a message is taken to have
  * answered all of them with its result, and one gone silent after a result is closed after
  * SILENT_CLOSE_MS.
+ *
+ * A message that reaches the CLI after its result (written as the turn ended) is a turn of
+ * the CLI's own, with its own result: `leftBy` names such messages, and `hand` passes them to
+ * the input of the turn that follows them.
  */
 export class LiveInput {
   private readonly unanswered = new Set<string>();
@@ -39,7 +43,15 @@ export class LiveInput {
       send(text: string, id: string): boolean;
       end(): void;
     },
-  ) {}
+    /** Messages already written, which the CLI answers in this turn of its own (see `hand`): the first stands as its prompt. */
+    handed?: HandedMessages,
+  ) {
+    if (!handed) return;
+    this.prompt = handed.ids[0];
+    this.namesThem = true;
+    for (const id of handed.ids) this.unanswered.add(id);
+    for (const id of handed.taken) this.taken.add(id);
+  }
 
   /** Writes a message for the CLI; false when its input is closed (send it another way). */
   send(text: string, id: string): boolean {
@@ -72,6 +84,24 @@ export class LiveInput {
     else this.silence = setTimeout(() => this.close(), SILENT_CLOSE_MS);
   }
 
+  /**
+   * The messages `result` leaves to a turn of the CLI's own after it: when it answers this
+   * turn's prompt, those written here that it does not name and the CLI has not completed
+   * (they reached it after that result). None from a CLI that does not name its messages, or
+   * a result that does not answer the prompt (the turn is not over).
+   */
+  leftBy(result: ResultEvent): string[] {
+    const answered = result.answered ?? [];
+    if (!this.prompt || !answered.includes(this.prompt)) return [];
+    return [...this.unanswered].filter((id) => !answered.includes(id));
+  }
+
+  /** Gives up `ids` (see `leftBy`) to the input of the turn that answers them; this one has answered the rest. */
+  hand(ids: string[]): HandedMessages {
+    for (const id of ids) this.unanswered.delete(id);
+    return { ids, taken: ids.filter((id) => this.taken.has(id)) };
+  }
+
   /** Messages sent into the turn (its prompt aside) that the CLI has not started on: what a stop drops. */
   get untaken(): number {
     return [...this.unanswered].filter((id) => id !== this.prompt && !this.taken.has(id)).length;
@@ -84,4 +114,10 @@ export class LiveInput {
     clearTimeout(this.silence);
     this.io.end();
   }
+}
+
+/** Messages one turn's input gives to the next (LiveInput.hand): their ids, and those the CLI has started on. */
+export interface HandedMessages {
+  ids: string[];
+  taken: string[];
 }

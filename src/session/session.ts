@@ -52,6 +52,18 @@ export interface TurnControls extends TurnHandlers {
   onStart?(): void;
   /** Run in the CLI's plan mode (live CLIs only): the agent proposes a plan and waits for approval. */
   planning?: boolean;
+  /**
+   * Messages sent into this turn (`steer`) that its live CLI takes, after this turn's answer,
+   * as a turn of its own (they reached it after its result): how that turn is followed. It runs
+   * before the queued turns, as the CLI has it already. Without this, this turn lasts until
+   * they are answered too, and the last answer is its own.
+   */
+  onCarried?(ids: string[]): CarriedTurn;
+}
+
+/** A turn the CLI took by itself from messages sent into another (TurnControls.onCarried): its callbacks, and who hears its outcome. */
+export interface CarriedTurn extends TurnControls {
+  ended(outcome: TurnOutcome): void;
 }
 
 /** What a stop ended: whether a turn was running, and how many messages it dropped (queued, or sent to the CLI and not yet taken). */
@@ -66,6 +78,8 @@ interface Pending {
   resolve(outcome: TurnOutcome): void;
   /** Stopped while its fresh options were being read: it never starts. */
   dropped?: boolean;
+  /** A turn the CLI already runs (a carried one): followed, never started. */
+  running?: RunningTurn;
 }
 
 /**
@@ -83,6 +97,8 @@ export class AgentSession implements LiveHolder {
   private liveCli: LiveCli | undefined;
   /** The turn out of the queue whose fresh options are being read: running, as far as anyone can tell. */
   private starting: Pending | undefined;
+  /** A live CLI past the pool's bound, kept only until the turns it runs of its own (carried) have ended. */
+  private unkept: LiveCli | undefined;
   private draining = false;
 
   constructor(private readonly config: SessionConfig) {
@@ -103,7 +119,7 @@ export class AgentSession implements LiveHolder {
 
   /** Turns waiting behind the one running. */
   get queued(): number {
-    return this.queue.length;
+    return this.queue.filter((pending) => !pending.running).length;
   }
 
   /** Queues a turn; resolves with its outcome once it has run (or was dropped by `stop`). */
@@ -155,9 +171,13 @@ export class AgentSession implements LiveHolder {
     return { running: !!(running || starting), dropped: dropped + untaken };
   }
 
-  /** Drops the queued turns (they resolve as stopped without running) and leaves the running one be: a draining bridge starts none. */
+  /**
+   * Drops the queued turns (they resolve as stopped without running) and leaves the running
+   * one be (a carried one too, which waits in line to be followed): a draining bridge starts none.
+   */
   dropQueued(reason: string): number {
-    const dropped = this.queue.splice(0);
+    const dropped = this.queue.filter((pending) => !pending.running);
+    this.queue.splice(0, this.queue.length, ...this.queue.filter((pending) => pending.running));
     for (const pending of dropped) pending.resolve(notRun(reason));
     return dropped.length;
   }
@@ -203,6 +223,11 @@ export class AgentSession implements LiveHolder {
     this.draining = true;
     try {
       for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        if (next.running) {
+          next.resolve(await this.follow(next.running, next, { started: true }, this.generation));
+          await this.settleLive();
+          continue;
+        }
         // Failing to read them is no reason to fail the turn: it runs with the options it has.
         this.starting = next;
         const latest = (await this.config.freshOptions?.().catch(() => undefined)) ?? {};
@@ -302,8 +327,17 @@ export class AgentSession implements LiveHolder {
       planning: options.planning ?? false,
     });
     const outcome = await this.follow(turn, pending, again, generation);
-    if (!keep || !cli.isAlive) await this.dropLive(cli);
+    if (!keep || !cli.isAlive) this.unkept = cli;
+    await this.settleLive();
     return outcome;
+  }
+
+  /** A process that may not stay (past the pool's bound, or gone) is let go once it runs no turn of its own (a carried one). */
+  private async settleLive(): Promise<void> {
+    const cli = this.unkept;
+    if (!cli || (cli.isAlive && cli.busy)) return;
+    this.unkept = undefined;
+    await this.dropLive(cli);
   }
 
   /** A turn's callbacks, which also adopt the session id the moment the CLI names it. */
@@ -315,6 +349,18 @@ export class AgentSession implements LiveHolder {
         if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);
         options.onEvent?.(event);
       },
+      ...(options.onCarried
+        ? {
+            onCarried: (ids, follow) => {
+              const carried = options.onCarried!(ids);
+              const running = follow(this.handlers(carried, generation), { timeoutMs: carried.timeoutMs, silenceMs: carried.silenceMs });
+              // At work from now on (a steer goes into it, a stop stops it), and first in line to be followed.
+              this.current = running;
+              carried.onStart?.();
+              this.queue.unshift({ prompt: '', options: carried, resolve: (outcome) => carried.ended(outcome), running });
+            },
+          }
+        : {}),
     };
   }
 
@@ -322,7 +368,8 @@ export class AgentSession implements LiveHolder {
     this.current = turn;
     if (!again.started) options.onStart?.();
     const outcome = await turn.done;
-    this.current = undefined;
+    // A turn the CLI took by itself may be at work already (a carried one).
+    if (this.current === turn) this.current = undefined;
     if (outcome.sessionId) this.adoptSessionId(outcome.sessionId, generation);
     return outcome;
   }

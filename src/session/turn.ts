@@ -40,6 +40,19 @@ export interface TurnHandlers {
   onEvent?: (event: AgentEvent) => void;
   /** Every raw stdout line, for run logs. */
   onLine?: (raw: string) => void;
+  /**
+   * Messages sent into the turn (`send`) that the CLI takes, after the turn's answer, as a
+   * turn of its own (a live CLI they reached after its result): the turn ends with its own
+   * answer, and `follow` starts following that turn with its handlers. Without this handler
+   * the turn lasts until they are answered too, and the last answer is its own.
+   */
+  onCarried?: (ids: string[], follow: (handlers: TurnHandlers, limits: TurnLimits) => RunningTurn) => void;
+}
+
+/** How long a turn may run, and how long its CLI may show no progress of the model. */
+export interface TurnLimits {
+  timeoutMs?: number;
+  silenceMs?: number;
 }
 
 /** A turn under way, whichever way its CLI runs: one process for the turn (Turn), or one kept between turns (LiveCli). */

@@ -7,6 +7,11 @@ export interface Delivery {
   lastError?: string;
   /** When the next attempt is due (after a failure). */
   retryAt?: number;
+  /**
+   * When the call sending part `sentParts` began, until its answer is saved: found at a start,
+   * the bridge stopped during that call, and whether the chat got the part is unknown.
+   */
+  sending?: number;
   /** The outcome handed back to the main agent that asked for the work (tool spawns, agent-made plans). */
   agent?: 'pending' | 'sent' | 'skipped';
 }

@@ -49,7 +49,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     cycles: options.cycles,
     kills: { sigkill: 0, drained: 0, killedDuringDrain: 0 },
     turns: { sent: 0, answered: 0, resumed: 0, told: 0, refused: 0, lost: 0, duplicated: 0, windowDuplicated: 0, outOfOrder: 0 },
-    runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0, windowDuplicated: 0 },
+    runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0, windowDuplicated: 0, unknownOutcome: 0 },
     resumeMs: [],
     windowMs: 0,
     problems: [],

@@ -24,7 +24,17 @@ export interface ChaosReport {
     windowDuplicated: number;
     outOfOrder: number;
   };
-  runs: { spawned: number; announced: number; interrupted: number; cut: number; lost: number; duplicated: number; windowDuplicated: number };
+  runs: {
+    spawned: number;
+    announced: number;
+    interrupted: number;
+    cut: number;
+    lost: number;
+    duplicated: number;
+    windowDuplicated: number;
+    /** Announced twice where the next start found the bridge had stopped during the call (the outbox's `sending` mark): the Bot API cannot tell whether the first arrived. */
+    unknownOutcome: number;
+  };
   /** From each start that had a turn to resume, to its first `↻ Resuming` on the wire (ms). */
   resumeMs: number[];
   /** The widest gap seen between an answer or announcement reaching Telegram and the kill that made it go twice (ms). */
@@ -127,6 +137,7 @@ export async function account(
   // A kill just after Telegram took the first, before the bridge saved that it was sent, sends it again.
   const killGap = (at: number) => Math.min(...kills.filter((kill) => kill >= at).map((kill) => kill - at));
   const lastStartByChat = new Map<number, number>();
+  const logs = [...report.logs, world.bridge.log()];
   for (const item of sent) {
     const messages = telegram.botMessages(item.chatId);
     if (item.kind === 'spawn') {
@@ -140,7 +151,9 @@ export async function account(
         report.runs.announced++;
         if (announced.some((m) => (m.text ?? '').startsWith('❌'))) report.runs.interrupted++;
         const gap = killGap(Math.min(...announced.map((m) => announcedAt.get(`${item.chatId}:${m.messageId}`) ?? Infinity)));
-        if (announced.length > 1 && gap <= KILL_WINDOW_MS) {
+        const runId = / · ([\w-]{10})$/.exec(announced[0]!.text ?? '')?.[1];
+        if (announced.length > 1 && runId && cutDuringCall(logs, runId)) report.runs.unknownOutcome++;
+        else if (announced.length > 1 && gap <= KILL_WINDOW_MS) {
           report.runs.windowDuplicated++;
           report.windowMs = Math.max(report.windowMs, gap);
         } else if (announced.length > 1) {
@@ -201,6 +214,11 @@ export async function account(
   }
 }
 
+/** Whether a start logged that the bridge before it stopped during a call announcing this run (the outbox's `sending` mark). */
+function cutDuringCall(logs: readonly string[], runId: string): boolean {
+  return logs.some((log) => log.split('\n').some((line) => line.includes(`"run":"${runId}"`) && line.includes('the bridge stopped while announcing it')));
+}
+
 /** The updates a getUpdates call gave. */
 function updatesOf(result: unknown): { message?: { message_id?: number; chat?: { id?: number } } }[] {
   return Array.isArray(result) ? (result as { message?: { message_id?: number; chat?: { id?: number } } }[]) : [];
@@ -235,6 +253,7 @@ export function formatReport(report: ChaosReport): string {
     ['runs lost', runs.lost],
     ['runs duplicated', runs.duplicated],
     [`runs announced twice by a kill within ${KILL_WINDOW_MS} ms of Telegram's answer`, runs.windowDuplicated],
+    ['runs announced twice, the next start logging that a stop cut their call (outcome unknown)', runs.unknownOutcome],
     ['widest gap between Telegram taking a message and the kill that made it go twice', report.windowMs ? `${report.windowMs} ms` : '-'],
     ['start → resumed, p50 / max', sorted.length ? `${p(50)} ms / ${sorted.at(-1)} ms (${sorted.length} starts)` : 'nothing to resume'],
   ];

@@ -57,6 +57,27 @@ describe('a live session of the real claude', () => {
     expect(mentions(mock.modelRequests[1], 'BANANA')).toBe(true);
   });
 
+  it('answers a message that reached it as its turn ended in a turn of its own, in reply to it; the turn keeps its own answer', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    mock.reset(async (request) => {
+      if (mentions(request, 'KIWI')) return { text: 'second answer: KIWI' };
+      await released; // the turn's answer waits until the message is in the CLI's input
+      return { text: 'first answer' };
+    });
+    const first = say('say something');
+    await modelAsked(1);
+    const late = say('now say KIWI');
+    await world.telegram.waitFor(() => world.telegram.message(CHAT, late.message_id)!.botReactions.includes('👀') || undefined, 30_000);
+    release();
+    const own = await waitText(/^first answer/);
+    const next = await waitText(/^second answer: KIWI/);
+    expect([own.replyToMessageId, next.replyToMessageId]).toEqual([first.message_id, late.message_id]);
+    // claude ran the message as the turn after, continuing the conversation.
+    expect(mock.modelRequests).toHaveLength(2);
+    expect(mentions(mock.modelRequests[1], 'first answer')).toBe(true);
+  });
+
   it('keeps the process between turns: the next message starts no CLI', async () => {
     mock.reset(() => ({ text: 'still here' }));
     const before = liveClaudes();

@@ -84,6 +84,37 @@ describe('messages to a CLI while it works', () => {
     expect(ended()).toBe(1);
   });
 
+  it('names the messages a result leaves to a turn of their own once it answers the prompt, and hands them on', () => {
+    const { input, ended } = live();
+    input.send('the task', 'a');
+    input.observe(stage('a', 'started'));
+    input.send('mid-turn', 'b');
+    input.observe(stage('b', 'started'));
+    input.send('after the result', 'c');
+    expect(input.leftBy({ type: 'result', text: 'done', isError: false, answered: ['b'] })).toEqual([]); // not the prompt's
+    const answer = { type: 'result' as const, text: 'done', isError: false, answered: ['a', 'b'] };
+    expect(input.leftBy(answer)).toEqual(['c']);
+    expect(input.hand(['c'])).toEqual({ ids: ['c'], taken: [] });
+    input.observe(answer);
+    expect(ended()).toBe(1);
+    // A CLI that names no message leaves none: its result answers them all.
+    const silent = live();
+    silent.input.send('the task', 'a');
+    silent.input.send('more', 'b');
+    expect(silent.input.leftBy({ type: 'result', text: 'done', isError: false })).toEqual([]);
+  });
+
+  it('as the input of the turn that answers messages handed to it, ends with their answer', () => {
+    const ended: number[] = [];
+    const input = new LiveInput({ send: () => true, end: () => ended.push(1) }, { ids: ['c', 'd'], taken: ['c'] });
+    expect(input.untaken).toBe(1); // 'd': its first, 'c', stands as its prompt
+    input.observe(stage('d', 'started'));
+    input.observe(result(['c']));
+    expect(ended).toEqual([]);
+    input.observe(result(['d']));
+    expect(ended).toEqual([1]);
+  });
+
   it('says so when the input cannot take a message (the CLI is gone), so it goes another way', () => {
     let writable = true;
     const { input } = live({ writable: () => writable });

@@ -25,6 +25,9 @@
 //   commit         commit everything in the working directory's git repository
 //   dirty:NAME     after that, write a file NAME that stays uncommitted
 //   wait-for:NAME  wait until a file NAME exists in the working directory (a test's go-ahead)
+//   end-at-message (with stream-json input) wait until the next message comes, then answer
+//                  before reading it: that message reaches it after its result, as when a
+//                  turn ends just as the bridge sends one into it, and so is a turn of its own
 //   whoami         answer who it runs as and what of the bridge it can read: its uid, its
 //                  HOME, `cat /proc/<its parent, the bridge>/environ`, `ls $JSONL_BRIDGE_DATA_DIR`
 //                  and `git status` in its directory, each "ok" or its error
@@ -179,6 +182,10 @@ const assistant = (content) => out({ type: 'assistant', message: { role: 'assist
 
 /** Messages that came with stream-json input while a turn worked: a turn making tool calls takes them in. */
 const arrived = [];
+/** Set while a turn waits for the next message to end (`end-at-message`): called as that message comes, before it is read. */
+let endAtMessage;
+/** Input lines that came as such a turn ended: read once its result is out. */
+const heldUntilResult = [];
 /** The running turn asked for `ignore-interrupt`. */
 let ignoringInterrupts = false;
 /** Turns this process has run (a cost, like claude's, is the whole process's). */
@@ -337,6 +344,13 @@ async function turn(prompt, ids = []) {
   if (signal) process.kill(process.pid, signal);
   if (directive('silent')) process.exit(0);
 
+  if (directive('end-at-message') && streamInput) {
+    await new Promise((resolve) => {
+      endAtMessage = resolve;
+      interrupt.signal.addEventListener('abort', resolve, { once: true });
+    });
+    endAtMessage = undefined;
+  }
   const waitFor = directive('wait-for');
   if (typeof waitFor === 'string') while (!existsSync(join(process.cwd(), waitFor)) && !interrupt.signal.aborted) await sleep(0.05);
   if (interrupt.signal.aborted) return interrupted(ids, tools);
@@ -428,30 +442,39 @@ async function serveMessages() {
     const lines = (carry + chunk).split('\n');
     carry = lines.pop();
     for (const line of lines.filter(Boolean)) {
-      const message = JSON.parse(line);
-      if (message.type === 'control_response') {
-        const decide = decisions.get(message.response?.request_id);
-        decisions.delete(message.response?.request_id);
-        decide?.(message.response.response);
-        continue;
-      }
-      if (message.type === 'control_request') {
-        control(message);
-        continue;
-      }
-      if (message.type !== 'user' || message.message?.role !== 'user') {
-        process.stderr.write(`Error: Expected message role 'user'\n`);
-        process.exit(1);
-      }
-      const text = message.message.content.map((part) => part.text).join('');
-      const id = message.uuid ?? randomUUID();
-      // When each message reached it, for the benchmark that times messages to the CLI's input.
-      if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.inputs`, JSON.stringify({ text, receivedAt: Date.now() }) + '\n');
-      lifecycle(id, 'queued');
-      arrived.push({ id, text });
-      wake();
+      if (endAtMessage && JSON.parse(line).type === 'user') {
+        heldUntilResult.push(line);
+        endAtMessage();
+        endAtMessage = undefined;
+      } else if (heldUntilResult.length) heldUntilResult.push(line);
+      else read(line);
     }
   });
+  /** One line of input: a control message, or a message for a turn. */
+  function read(line) {
+    const message = JSON.parse(line);
+    if (message.type === 'control_response') {
+      const decide = decisions.get(message.response?.request_id);
+      decisions.delete(message.response?.request_id);
+      decide?.(message.response.response);
+      return;
+    }
+    if (message.type === 'control_request') {
+      control(message);
+      return;
+    }
+    if (message.type !== 'user' || message.message?.role !== 'user') {
+      process.stderr.write(`Error: Expected message role 'user'\n`);
+      process.exit(1);
+    }
+    const text = message.message.content.map((part) => part.text).join('');
+    const id = message.uuid ?? randomUUID();
+    // When each message reached it, for the benchmark that times messages to the CLI's input.
+    if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.inputs`, JSON.stringify({ text, receivedAt: Date.now() }) + '\n');
+    lifecycle(id, 'queued');
+    arrived.push({ id, text });
+    wake();
+  }
   process.stdin.on('end', () => {
     ended = true;
     wake();
@@ -470,6 +493,7 @@ async function serveMessages() {
       messages.map((m) => m.id),
     );
     for (const { id } of messages) lifecycle(id, 'completed');
+    for (const line of heldUntilResult.splice(0)) read(line);
   }
   process.stdout.write('', () => process.exit(0));
 }

@@ -81,6 +81,26 @@ describe('a live session', () => {
     expect(world.telegram.botMessages(chat).filter((m) => /^⏳ Queued/.test(m.text ?? ''))).toHaveLength(0);
   });
 
+  it('a message steered as the turn ends, which the CLI takes as a turn of its own, gets that turn’s answer: every message once, in order', async () => {
+    const chat = newChat();
+    // The CLI answers its turn the moment the steered message comes, before it reads it: the
+    // bridge decided and wrote while the turn was at work, and the message is after the result.
+    const first = say(chat, 'end-at-message first');
+    await expect.poll(() => invocation('end-at-message first'), { timeout: 20_000 }).toBeDefined();
+    const queued = say(chat, 'from bob', COLLEAGUE);
+    await answer(chat, /^⏳ Queued \(1st in line\)/);
+    const late = say(chat, 'steered late');
+    const answers = () => world.telegram.botMessages(chat).filter((m) => /^echo: /.test(shownText(m)));
+    await world.telegram.waitFor(() => answers().length >= 3 || undefined);
+    // In the chat's order (an answer may take its progress message's place).
+    expect(answers().map((m) => [shownText(m), m.replyToMessageId])).toEqual([
+      ['echo: end-at-message first (turn 1)', first.message_id],
+      ['echo: steered late (turn 2)', late.message_id],
+      ['echo: from bob (turn 3)', queued.message_id],
+    ]);
+    expect((await invocation('steered late'))!.pid).toBe((await invocation('end-at-message first'))!.pid);
+  });
+
   it("in a group, only whoever started the turn steers it: another person's message queues", async () => {
     const chat = newChat();
     say(chat, 'tools:4 pace:400 ada-turn');

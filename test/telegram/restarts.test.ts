@@ -158,6 +158,52 @@ describe('a restart drains runs too', () => {
   });
 });
 
+describe('an announcement a kill cut short', () => {
+  it('is sent again at the next start, which says its call’s outcome was unknown: a part goes again rather than never', async () => {
+    world = await startTelegramWorld();
+    // The announcement's call reaches Telegram and is never answered (nor taken): the bridge is killed during it.
+    world.telegram.failNext('sendMessage', { hang: true }, { chatId: CHAT, text: /✅ #1 Quick/ });
+    say('/spawn --label Quick "say:done"');
+    await world.telegram.waitFor(() => world!.telegram.callsTo('sendMessage').find((call) => /✅ #1 Quick/.test(String(call.params.text))));
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    await world.restart();
+    await waitText(/^✅ #1 Quick[^]*done/);
+    await world.bridge.waitForLog(/the bridge stopped while announcing it .*whether the chat got that part is unknown, so it goes again/);
+    expect(texts().filter((text) => /^✅ #1 Quick/.test(text))).toHaveLength(1);
+  });
+
+  it('waits for a start that stays: one signalled while it starts announces nothing left from before, and the next announces it once', async () => {
+    world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
+    const { say: sayInB } = ownerIn(() => world!, CHAT - 1, 30_000);
+    // A turn cut short and one behind it that will hold the drain until told; a run whose announcement the kill cuts.
+    await atWorkWithOneQueued('hang one', 'wait-for:go two');
+    world.telegram.failNext('sendMessage', { hang: true }, { chatId: CHAT, text: /✅ #1 Quick/ });
+    say('/spawn --label Quick "say:done"');
+    await world.telegram.waitFor(() => world!.telegram.callsTo('sendMessage').find((call) => /✅ #1 Quick/.test(String(call.params.text))));
+    // Another chat's turn cut short, whose resume notice will meet a flood limit: the start is still at work when signalled.
+    sayInB('hang three');
+    await hanging(2);
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    world.telegram.failNext('sendMessage', { code: 429, retryAfter: 5 }, { chatId: CHAT - 1 });
+    await world.restart('SIGKILL');
+    await expect.poll(() => world!.cli.invocations().then((calls) => calls.some((call) => call.prompt === 'wait-for:go two')), { timeout: 20_000 }).toBe(true);
+    world.bridge.kill('SIGTERM');
+    await world.bridge.waitForLog(/restarting again before the interrupted work was all taken up/, 20_000);
+    const announcing = () => world!.telegram.callsTo('sendMessage').filter((call) => /✅ #1 Quick/.test(String(call.params.text)));
+    // The start has gone on to its end meanwhile (the drain holds the process): still only the call the kill cut.
+    await world.bridge.waitForLog(/the start ended during a restart: what is left to announce waits for the next start/, 20_000);
+    await writeFile(join(world.workdir, 'go'), '');
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+    expect(announcing()).toHaveLength(1);
+    await world.restart();
+    await waitText(/^✅ #1 Quick[^]*done/);
+    expect(announcing()).toHaveLength(2);
+    expect(texts().filter((text) => /^✅ #1 Quick/.test(text))).toHaveLength(1);
+  });
+});
+
 describe('the next start takes up what a kill cut short', () => {
   it('resumes a turn killed mid-work, then runs the message queued behind it, in order', async () => {
     world = await startTelegramWorld();
