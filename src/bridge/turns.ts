@@ -140,7 +140,11 @@ export class Turns {
       // Or while the notice went out (a flood limit can hold it for seconds).
       if (this.shuttingDown) return turnId;
     }
-    const { controls, ended } = this.follow(chat, { id: turnId, text: message.text, messageId: message.messageId, by, log, ...(outside ? { outside } : {}) }, watch);
+    const { controls, ended } = this.follow(
+      chat,
+      { id: turnId, text: message.text, messageId: message.messageId, by, log, ...(outside ? { outside } : {}) },
+      watch,
+    );
     this.track(chat.agent.send(message.text, controls).then(ended));
     return turnId;
   }
