@@ -51,6 +51,8 @@ export interface WaitingQuestion {
   tool: string;
   input: Record<string, unknown>;
   askedAt: number;
+  /** What "Allow <tool> for this …" would cover, where it may be given (not to a turn nobody typed). */
+  grant?: 'run' | 'session';
 }
 
 /** Questions one asker may have open at once: more are denied, so a run cannot park itself on its chat. */
@@ -102,6 +104,7 @@ export class ApprovalBroker {
       tool: p.tool,
       input: p.input,
       askedAt: p.askedAt,
+      ...(p.asker.grantHolder ? { grant: p.asker.lifetime } : {}),
     }));
   }
 

@@ -299,8 +299,9 @@ describe('approvals from the chat', () => {
     await press(out.sent[0]!.buttons[1]![0]!.data);
     expect(await first).toMatchObject({ behavior: 'allow' });
     expect(broker.waitingFor('main--9')).toBe(2);
-    // A turn nobody typed is offered nothing for the session.
+    // A turn nobody typed is offered nothing for the session, in the chat or on the dashboard.
     expect(out.sent[2]!.buttons.map((row) => row.map((b) => b.text))).toEqual([['✅ Allow', '⛔ Deny']]);
+    expect(broker.waiting().map((question) => question.grant)).toEqual(['session', undefined]);
     expect(await broker.decide(ada, 'Bash', { command: 'make lint' })).toMatchObject({ behavior: 'allow' });
     expect(out.sent).toHaveLength(3);
     // Ada's next turn under other settings (another mode, directory, model, session) asks again.

@@ -20,4 +20,6 @@ export interface Question {
   tool: string;
   input: string;
   askedAt: number;
+  /** What "Allow <tool> for this …" covers; none: it may not be given (a turn nobody typed). */
+  grant?: 'run' | 'session';
 }

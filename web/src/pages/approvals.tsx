@@ -61,9 +61,11 @@ export function Approvals({ live, selected }: { live: Live; selected?: string | 
                 <button type="button" onClick={() => void answer(q.id, 'deny')}>
                   ⛔ Deny
                 </button>
-                <button type="button" onClick={() => void answer(q.id, 'always')}>
-                  ✅ Allow {q.tool} from now on
-                </button>
+                {q.grant && (
+                  <button type="button" onClick={() => void answer(q.id, 'always')}>
+                    ✅ Allow {q.tool} for this {q.grant}
+                  </button>
+                )}
               </div>
               {told[q.id] && (
                 <p class="told" role="status">
