@@ -77,6 +77,9 @@ function startRepoProcess(script: string, env: Record<string, string>, args: str
     env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, ...env },
     reject: false,
     buffer: false,
+    // A SIGTERM starts a drain that may rightly wait on work a test holds (up to BRIDGE_DRAIN_SECONDS):
+    // execa's default SIGKILL 5 s later would cut it short on a slow machine. Tests send SIGKILL themselves.
+    forceKillAfterDelay: false,
     ...(input !== undefined ? { input } : { stdin: 'ignore' }),
   });
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

@@ -1,7 +1,7 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { alive, fakeCliWorld } from '../support/fake-cli.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { parseLogLine, startBridgeProcess, tempDir } from '../support/bridge-process.ts';
@@ -296,13 +296,18 @@ describe('start-up errors', () => {
 describe('console mode', () => {
   it('runs the same bridge on stdin and stdout, then exits at the end of input', async () => {
     const data = await tempDir('bridge-data-');
+    const work = await tempDir('bridge-work-');
+    await writeFile(join(work.path, 'package.json'), '{}\n');
     const bridge = startBridgeProcess(
-      // Lines come faster than turns end: each its own turn, not steered into the one running.
-      { BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '', BRIDGE_BUSY_MODE: 'queue' },
+      // The first turn holds until the test's go-ahead, so `second` meets it running: its own turn, queued, not steered in.
+      { BRIDGE_DATA_DIR: data.path, BRIDGE_WORKDIR: work.path, TELEGRAM_BOT_TOKEN: '', BRIDGE_BUSY_MODE: 'queue' },
       ['--console'],
-      'hello tools:1\n/status\nsecond\n/frob\n/file get package.json\n/spawn "sleep:30 long"\n/press 1\n/press 99\n',
+      'hello tools:1 wait-for:go\n/status\nsecond\n/frob\n/file get package.json\n/spawn "sleep:30 long"\n/press 1\n/press 99\n',
     );
+    await vi.waitFor(() => expect(bridge.stdout()).toContain('Queued (1st in line)'), { timeout: 30_000, interval: 25 });
+    await writeFile(join(work.path, 'go'), '');
     const exit = await bridge.exited;
+    await work.remove();
     // The terminal is the conversation's: the log is in the data directory (owner-only); only warnings and errors show.
     const logFile = join(data.path, 'bridge.log');
     const logged = await readFile(logFile, 'utf8');
@@ -315,7 +320,7 @@ describe('console mode', () => {
     expect(logged.split('\n').map((line) => parseLogLine(line))).toContainEqual(expect.objectContaining({ level: 'info', msg: 'turn started' }));
     expect(mode).toBe(0o600);
     const out = bridge.stdout();
-    expect(out).toContain('echo: hello tools:1 (turn 1)');
+    expect(out).toContain('echo: hello tools:1 wait-for:go (turn 1)');
     expect(out).toMatch(/✅ 0:0\d · 1 step · /); // the quick turn's stats, under its answer
     expect(out).toContain('Queued (1st in line)');
     expect(out).toContain('echo: second (turn 2)');
