@@ -30,6 +30,21 @@ async function atWorkWithOneQueued(first: string, second: string): Promise<void>
   await waitText(/^⏳ Queued \(1st in line\)/);
 }
 
+/**
+ * With the first chat's turn cut short and `second` (`wait-for:go two`) behind it: `cutInB` cuts
+ * another chat's turn short too, a kill ends both, and the next start is left at work taking
+ * them up (the other chat's resume notice held by a flood limit) once it has started `second`.
+ */
+async function restartTakingUp(cutInB: () => void): Promise<void> {
+  cutInB();
+  await hanging(2);
+  world!.bridge.kill('SIGKILL');
+  await world!.bridge.exited;
+  world!.telegram.failNext('sendMessage', { code: 429, retryAfter: 5 }, { chatId: CHAT - 1 });
+  await world!.restart('SIGKILL');
+  await expect.poll(() => world!.cli.invocations().then((calls) => calls.some((call) => call.prompt === 'wait-for:go two')), { timeout: 20_000 }).toBe(true);
+}
+
 describe('a restart drains', () => {
   it('lets a running turn finish and answer before the bridge exits 0, its progress saying why it waits', async () => {
     world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
@@ -182,13 +197,7 @@ describe('an announcement a kill cut short', () => {
     say('/spawn --label Quick "say:done"');
     await world.telegram.waitFor(() => world!.telegram.callsTo('sendMessage').find((call) => /✅ #1 Quick/.test(String(call.params.text))));
     // Another chat's turn cut short, whose resume notice will meet a flood limit: the start is still at work when signalled.
-    sayInB('hang three');
-    await hanging(2);
-    world.bridge.kill('SIGKILL');
-    await world.bridge.exited;
-    world.telegram.failNext('sendMessage', { code: 429, retryAfter: 5 }, { chatId: CHAT - 1 });
-    await world.restart('SIGKILL');
-    await expect.poll(() => world!.cli.invocations().then((calls) => calls.some((call) => call.prompt === 'wait-for:go two')), { timeout: 20_000 }).toBe(true);
+    await restartTakingUp(() => sayInB('hang three'));
     world.bridge.kill('SIGTERM');
     await world.bridge.waitForLog(/restarting again before the interrupted work was all taken up/, 20_000);
     const announcing = () => world!.telegram.callsTo('sendMessage').filter((call) => /✅ #1 Quick/.test(String(call.params.text)));
@@ -226,13 +235,7 @@ describe('the next start takes up what a kill cut short', () => {
     // The first chat (taken up first, as the oldest record): a turn cut short, and one waiting behind it that holds the drain until told.
     await atWorkWithOneQueued('hang one', 'wait-for:go two');
     // The second: a turn cut short, whose resume notice will meet a flood limit.
-    sayInB('hang three');
-    await hanging(2);
-    world.bridge.kill('SIGKILL');
-    await world.bridge.exited;
-    world.telegram.failNext('sendMessage', { code: 429, retryAfter: 5 }, { chatId: CHAT - 1 });
-    await world.restart('SIGKILL');
-    await expect.poll(() => world!.cli.invocations().then((calls) => calls.some((call) => call.prompt === 'wait-for:go two')), { timeout: 20_000 }).toBe(true);
+    await restartTakingUp(() => sayInB('hang three'));
     const polls = world.telegram.callsTo('getUpdates').length;
     world.bridge.kill('SIGTERM');
     // The notice goes out during the drain; the resume after it does not start.

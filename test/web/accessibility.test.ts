@@ -7,18 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIZES, screenshot, type Size } from '../support/browser.ts';
 import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 import { startWebWorld, type WebWorld } from '../support/web-world.ts';
+import { GIT_ENV } from '../support/git-env.ts';
 
 // axe-core, the engine of the browsers' own accessibility tools, run inside the real Chromium on
 // every page of the dashboard at phone and desk size: no serious or critical problem anywhere.
 const AXE = createRequire(import.meta.url).resolve('axe-core');
-const GIT_ENV = {
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'T',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 'T',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
 let web: WebWorld;
 let world: TelegramWorld;
 const ids = { run: '', worktreeRun: '', orchestration: '', question: '' };

@@ -7,19 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInitData } from '../../src/telegram/init-data.ts';
 import { phonePage, screenshot } from '../support/browser.ts';
 import { apiFrom, bearerIn, startWebWorld, type WebWorld } from '../support/web-world.ts';
+import { GIT_ENV } from '../support/git-env.ts';
 import { OWNER, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The dashboard and the chat page in a real browser (Debian's chromium) at phone width, against
 // the bridge as a real process with the fake Bot API and the fake CLI.
-// The machine's git configuration must not count: the bridge commits a merge as itself when the checkout names nobody.
-const GIT_ENV = {
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'T',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 'T',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
 let web: WebWorld;
 let world: TelegramWorld;
 let browser: Browser;
