@@ -125,12 +125,7 @@ export async function account(
   starts: readonly number[],
 ): Promise<void> {
   const { telegram } = world;
-  // When each message's turn first started in its CLI (its prompt starts with the message).
-  const startedAt = new Map<string, number>();
-  for (const call of await world.cli.invocations()) {
-    const item = sent.find((s) => s.kind === 'turn' && call.prompt.startsWith(s.text));
-    if (item && !startedAt.has(item.text)) startedAt.set(item.text, call.startedAt);
-  }
+  const startedAt = turnStarts(await world.cli.invocations(), sent);
   // When each bot message first carried an answer (a send, or the edit of a progress message), or an announcement.
   const answeredAt = firstCarrying(telegram.calls, /^(echo|reply)\b/);
   const announcedAt = firstCarrying(telegram.calls, ANNOUNCEMENT);
@@ -213,6 +208,25 @@ export async function account(
     if (first !== undefined) report.resumeMs.push(first - start);
   }
 }
+
+/**
+ * When each message's turn first started in its CLI, by the message's text: the prompt is the
+ * message itself, or the message and then the files it came with. Not a prefix alone: `question
+ * c4` is the head of `question c46`, and a message that answered a question has no turn of its
+ * own, so it would take a later message's start, and every message between seem out of order.
+ */
+export function turnStarts(invocations: readonly { prompt: string; startedAt: number }[], sent: readonly Sent[]): Map<string, number> {
+  const texts = new Set(sent.filter((item) => item.kind === 'turn').map((item) => item.text));
+  const startedAt = new Map<string, number>();
+  for (const call of invocations) {
+    const text = call.prompt.split(FILES_AFTER)[0]!;
+    if (texts.has(text) && !startedAt.has(text)) startedAt.set(text, call.startedAt);
+  }
+  return startedAt;
+}
+
+/** Where a prompt's files follow its message (promptWithFiles). */
+const FILES_AFTER = /\n\n\[The user sent (?:this file|these \d+ files) with the message/;
 
 /** Whether a start logged that the bridge before it stopped during a call announcing this run (the outbox's `sending` mark). */
 function cutDuringCall(logs: readonly string[], runId: string): boolean {
