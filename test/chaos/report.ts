@@ -189,7 +189,13 @@ export async function account(
         report.windowMs = Math.max(report.windowMs, gap);
       } else {
         report.turns.duplicated++;
-        report.problems.push(`message "${item.text}" (chat ${item.chatId}): answered ${got.length} times`);
+        // Each answer: when Telegram first had it (from the message's sending), the bridge that sent it, and the next kill.
+        const each = got.map((m) => {
+          const when = answeredAt.get(`${item.chatId}:${m.messageId}`);
+          if (when === undefined) return `message ${m.messageId} (never seen carrying an answer)`;
+          return `message ${m.messageId} at +${when - item.at} ms by bridge ${starts.filter((start) => start <= when).length}, the next kill ${killGap(when)} ms later`;
+        });
+        report.problems.push(`message "${item.text}" (chat ${item.chatId}): answered ${got.length} times: ${each.join('; ')}`);
       }
     }
     if (first !== undefined) {
