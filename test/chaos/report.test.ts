@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { promptWithFiles } from '../../src/files/prompt.ts';
-import { turnStarts, type Sent } from './report.ts';
+import { formatReport, turnStarts, type ChaosReport, type Sent } from './report.ts';
 
 // The chaos run judges order by when each message's turn started in the CLI: a start given to
 // the wrong message makes every message between seem out of order (seed 5606: twenty in one chat).
@@ -36,5 +36,23 @@ describe('when each message of a chaos run started its turn', () => {
     );
     expect(starts.get(text)).toBe(3_000);
     expect(starts.get('c100 a file')).toBe(5_000);
+  });
+});
+
+describe('the chaos report', () => {
+  it('gives the gap of a duplicate the kill window explains even when the kill came at once (0 ms)', () => {
+    const report: ChaosReport = {
+      seed: 6010,
+      cycles: 1,
+      kills: { sigkill: 1, drained: 0, killedDuringDrain: 0 },
+      turns: { sent: 1, answered: 1, resumed: 1, told: 0, refused: 0, lost: 0, duplicated: 0, windowDuplicated: 1, outOfOrder: 0 },
+      runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0, windowDuplicated: 0, unknownOutcome: 0 },
+      resumeMs: [],
+      windowMs: 0,
+      problems: [],
+      logs: [],
+    };
+    expect(formatReport(report)).toMatch(/the kill that made it go twice\s+0 ms$/m);
+    expect(formatReport({ ...report, turns: { ...report.turns, windowDuplicated: 0 } })).toMatch(/the kill that made it go twice\s+-$/m);
   });
 });

@@ -274,7 +274,10 @@ export function formatReport(report: ChaosReport): string {
     ['runs duplicated', runs.duplicated],
     [`runs announced twice by a kill within ${KILL_WINDOW_MS} ms of Telegram's answer`, runs.windowDuplicated],
     ['runs announced twice, the next start logging that a stop cut their call (outcome unknown)', runs.unknownOutcome],
-    ['widest gap between Telegram taking a message and the kill that made it go twice', report.windowMs ? `${report.windowMs} ms` : '-'],
+    [
+      'widest gap between Telegram taking a message and the kill that made it go twice',
+      turns.windowDuplicated + runs.windowDuplicated ? `${report.windowMs} ms` : '-',
+    ],
     ['start → resumed, p50 / max', sorted.length ? `${p(50)} ms / ${sorted.at(-1)} ms (${sorted.length} starts)` : 'nothing to resume'],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
