@@ -125,12 +125,7 @@ export async function account(
   starts: readonly number[],
 ): Promise<void> {
   const { telegram } = world;
-  // When each message's turn first started in its CLI (its prompt starts with the message).
-  const startedAt = new Map<string, number>();
-  for (const call of await world.cli.invocations()) {
-    const item = sent.find((s) => s.kind === 'turn' && call.prompt.startsWith(s.text));
-    if (item && !startedAt.has(item.text)) startedAt.set(item.text, call.startedAt);
-  }
+  const startedAt = turnStarts(await world.cli.invocations(), sent);
   // When each bot message first carried an answer (a send, or the edit of a progress message), or an announcement.
   const answeredAt = firstCarrying(telegram.calls, /^(echo|reply)\b/);
   const announcedAt = firstCarrying(telegram.calls, ANNOUNCEMENT);
@@ -194,7 +189,13 @@ export async function account(
         report.windowMs = Math.max(report.windowMs, gap);
       } else {
         report.turns.duplicated++;
-        report.problems.push(`message "${item.text}" (chat ${item.chatId}): answered ${got.length} times`);
+        // Each answer: when Telegram first had it (from the message's sending), the bridge that sent it, and the next kill.
+        const each = got.map((m) => {
+          const when = answeredAt.get(`${item.chatId}:${m.messageId}`);
+          if (when === undefined) return `message ${m.messageId} (never seen carrying an answer)`;
+          return `message ${m.messageId} at +${when - item.at} ms by bridge ${starts.filter((start) => start <= when).length}, the next kill ${killGap(when)} ms later`;
+        });
+        report.problems.push(`message "${item.text}" (chat ${item.chatId}): answered ${got.length} times: ${each.join('; ')}`);
       }
     }
     if (first !== undefined) {
@@ -213,6 +214,25 @@ export async function account(
     if (first !== undefined) report.resumeMs.push(first - start);
   }
 }
+
+/**
+ * When each message's turn first started in its CLI, by the message's text: the prompt is the
+ * message itself, or the message and then the files it came with. Not a prefix alone: `question
+ * c4` is the head of `question c46`, and a message that answered a question has no turn of its
+ * own, so it would take a later message's start, and every message between seem out of order.
+ */
+export function turnStarts(invocations: readonly { prompt: string; startedAt: number }[], sent: readonly Sent[]): Map<string, number> {
+  const texts = new Set(sent.filter((item) => item.kind === 'turn').map((item) => item.text));
+  const startedAt = new Map<string, number>();
+  for (const call of invocations) {
+    const text = call.prompt.split(FILES_AFTER)[0]!;
+    if (texts.has(text) && !startedAt.has(text)) startedAt.set(text, call.startedAt);
+  }
+  return startedAt;
+}
+
+/** Where a prompt's files follow its message (promptWithFiles). */
+const FILES_AFTER = /\n\n\[The user sent (?:this file|these \d+ files) with the message/;
 
 /** Whether a start logged that the bridge before it stopped during a call announcing this run (the outbox's `sending` mark). */
 function cutDuringCall(logs: readonly string[], runId: string): boolean {
@@ -254,7 +274,10 @@ export function formatReport(report: ChaosReport): string {
     ['runs duplicated', runs.duplicated],
     [`runs announced twice by a kill within ${KILL_WINDOW_MS} ms of Telegram's answer`, runs.windowDuplicated],
     ['runs announced twice, the next start logging that a stop cut their call (outcome unknown)', runs.unknownOutcome],
-    ['widest gap between Telegram taking a message and the kill that made it go twice', report.windowMs ? `${report.windowMs} ms` : '-'],
+    [
+      'widest gap between Telegram taking a message and the kill that made it go twice',
+      turns.windowDuplicated + runs.windowDuplicated ? `${report.windowMs} ms` : '-',
+    ],
     ['start → resumed, p50 / max', sorted.length ? `${p(50)} ms / ${sorted.at(-1)} ms (${sorted.length} starts)` : 'nothing to resume'],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
