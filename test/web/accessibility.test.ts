@@ -1,13 +1,11 @@
 import { createRequire } from 'node:module';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIZES, screenshot, type Size } from '../support/browser.ts';
 import { OWNER, type TelegramWorld } from '../support/telegram-world.ts';
 import { startWebWorld, type WebWorld } from '../support/web-world.ts';
-import { GIT_ENV } from '../support/git-env.ts';
+import { repositoryWithOneCommit } from '../support/git-env.ts';
 
 // axe-core, the engine of the browsers' own accessibility tools, run inside the real Chromium on
 // every page of the dashboard at phone and desk size: no serious or critical problem anywhere.
@@ -37,12 +35,7 @@ beforeAll(async () => {
   await team.waitText(/^✅ Drawn \(orchestration #1\)/);
 
   const repo = join(world.workdir, 'project');
-  const git = (...args: string[]) => execa('git', args, { cwd: repo, env: GIT_ENV });
-  await mkdir(repo);
-  await git('init', '--quiet', '--initial-branch=main');
-  await writeFile(join(repo, 'README.md'), 'hello\n');
-  await git('add', '--all');
-  await git('commit', '--quiet', '-m', 'first');
+  await repositoryWithOneCommit(repo);
   const code = chat(-6200, 'Code room');
   code.say('/cd project');
   await code.waitText(/^📁 Now in /);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInitData } from '../../src/telegram/init-data.ts';
 import { phonePage, screenshot } from '../support/browser.ts';
 import { apiFrom, bearerIn, startWebWorld, type WebWorld } from '../support/web-world.ts';
-import { GIT_ENV } from '../support/git-env.ts';
+import { GIT_ENV, repositoryWithOneCommit } from '../support/git-env.ts';
 import { OWNER, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The dashboard and the chat page in a real browser (Debian's chromium) at phone width, against
@@ -179,11 +179,7 @@ describe('reviewing a worktree run', () => {
   it("renders its diff, and merges it into the chat's checkout", async () => {
     const repo = join(world.workdir, 'project');
     const git = (...args: string[]) => execa('git', args, { cwd: repo, env: GIT_ENV });
-    await mkdir(repo);
-    await git('init', '--quiet', '--initial-branch=main');
-    await writeFile(join(repo, 'README.md'), 'hello\n');
-    await git('add', '--all');
-    await git('commit', '--quiet', '-m', 'first');
+    await repositoryWithOneCommit(repo);
     const chat = ownerIn(() => world, -4300);
     chat.say('/cd project');
     await chat.waitText(/^📁 Now in /);
