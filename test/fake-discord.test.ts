@@ -1,4 +1,4 @@
-import { REST } from '@discordjs/rest';
+import { REST } from 'discord.js';
 import { AttachmentBuilder, Client, DiscordAPIError, Events, GatewayIntentBits, Partials, Routes, type Interaction, type Message } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeDiscord, Intent } from './support/fake-discord/index.ts';

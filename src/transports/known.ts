@@ -12,7 +12,11 @@ export interface KnownTransport {
   bareNumbers?: boolean;
 }
 
-export const KNOWN_TRANSPORTS: readonly KnownTransport[] = [{ id: 'telegram', envPrefix: 'TELEGRAM_', bareNumbers: true }, { id: 'console' }];
+export const KNOWN_TRANSPORTS: readonly KnownTransport[] = [
+  { id: 'telegram', envPrefix: 'TELEGRAM_', bareNumbers: true },
+  { id: 'discord', envPrefix: 'DISCORD_' },
+  { id: 'console' },
+];
 
 /** The transport a bare number means (BRIDGE_ALLOWED_USERS, BRIDGE_API_SCOPES, the API's chat_id). */
 export const BARE_NUMBERS: string = KNOWN_TRANSPORTS.find((t) => t.bareNumbers)!.id;

@@ -67,6 +67,7 @@ describe('npm run doctor', () => {
       '✓ data directory',
       '✓ Telegram token',
       '✓ group privacy',
+      '– Discord token',
       '! agent user',
       '✓ claude',
       '✓ claude credentials',

@@ -46,7 +46,7 @@ export class FakeDiscord {
 
   private constructor(
     private readonly server: RunningServer,
-    private readonly deps: ActionDeps & { calls: CallLog; gateway: Gateway },
+    private readonly deps: ActionDeps & { calls: CallLog; gateway: Gateway; limits: RateLimits | undefined },
     ids: { token: string; guild: string; general: string },
   ) {
     this.token = ids.token;
@@ -98,7 +98,7 @@ export class FakeDiscord {
         ? new RateLimits()
         : new RateLimits(options.rateLimits.limit, options.rateLimits.windowMs)
       : undefined;
-    const deps = { world, gateway, interactions: new Interactions(), changes, calls: new CallLog(changes), origin: () => origin };
+    const deps = { world, gateway, interactions: new Interactions(), changes, calls: new CallLog(changes), origin: () => origin, limits };
     let fake: FakeDiscord | undefined;
     const server = await listen(
       createRequestListener({
@@ -215,6 +215,16 @@ export class FakeDiscord {
   /** Closes every gateway connection (4000: a resumable close). */
   dropGateway(code = 4000): void {
     this.deps.gateway.drop(code);
+  }
+
+  /**
+   * The next `count` message calls (create, edit, delete) get a 429 asking to wait
+   * `retryAfterMs`, though the bucket's headers said there was room: what a bucket shared with
+   * another client of the same bot does. Needs `rateLimits`.
+   */
+  refuseNext(count: number, retryAfterMs = 300): void {
+    if (!this.deps.limits) throw new Error('FakeDiscord: refuseNext needs rateLimits');
+    this.deps.limits.refuseNext(count, retryAfterMs);
   }
 
   /** Every REST answer waits this long first. */

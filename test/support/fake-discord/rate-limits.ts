@@ -14,6 +14,8 @@ export interface RateLimitVerdict {
  */
 export class RateLimits {
   private readonly windows = new Map<string, { resetAt: number; used: number }>();
+  /** Calls to refuse next whatever the count, as a bucket shared with another client would (`refuseNext`). */
+  private forced: { count: number; retryAfterMs: number } | undefined;
 
   constructor(
     readonly limit = 5,
@@ -21,9 +23,20 @@ export class RateLimits {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The next `count` counted calls get a 429 asking to wait `retryAfterMs`, though the headers said there was room. */
+  refuseNext(count: number, retryAfterMs: number): void {
+    this.forced = { count, retryAfterMs };
+  }
+
   check(route: string, major: string): RateLimitVerdict {
     const key = `${route}:${major}`;
     const now = this.now();
+    if (this.forced && this.forced.count > 0) {
+      this.forced.count--;
+      const after = this.forced.retryAfterMs / 1000;
+      const headers = { 'retry-after': String(Math.ceil(after)), 'x-ratelimit-scope': 'shared' };
+      return { headers, refused: new DiscordError(429, 0, 'You are being rate limited.', undefined, headers, { retry_after: after, global: false }) };
+    }
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
       window = { resetAt: now + this.windowMs, used: 0 };
