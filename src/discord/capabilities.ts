@@ -1,8 +1,10 @@
+import type { ChatCapabilities } from '../ports/capabilities.ts';
+
 /**
  * What a Discord chat can take, said once: the core asks, and nothing outside this folder
  * names a Discord limit.
  */
-export const DISCORD_CAPABILITIES = {
+export const DISCORD_CAPABILITIES: ChatCapabilities = Object.freeze({
   /** A message's content. */
   messageChars: 2000,
   /** A file's message text is its content: the same limit. */
@@ -19,7 +21,10 @@ export const DISCORD_CAPABILITIES = {
   drafts: false,
   reactions: true,
   pictures: true,
-} as const;
+});
+
+/** A channel's messages (new ones and edits alike): Discord's per-channel bucket. */
+export const DISCORD_CHANNEL_LIMIT = { max: 5, windowMs: 5000 };
 
 /** Rows of buttons one message holds. */
 export const DISCORD_BUTTON_ROWS = 5;

@@ -1,5 +1,5 @@
 import { Routes, type APIUser } from 'discord.js';
-import { fail, firstLine, optional, pass, warn } from '../checks/check.ts';
+import { fail, firstLine, pass, warn } from '../checks/check.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 import { inviteUrl, MESSAGE_CONTENT_HOW } from './invite.ts';
 import { TOKEN_HOW } from './reach.ts';
@@ -11,8 +11,7 @@ import { tokenProblem, type DiscordSettings } from './settings.ts';
  * (what guild messages carry depends on it), and the invite link with what the bot needs.
  */
 export async function checkDiscord({ token, apiUrl }: DiscordSettings): Promise<CheckResult[]> {
-  // Discord is one chat app among several: without its token the bridge serves the others.
-  if (!token) return [optional('Discord token', 'DISCORD_BOT_TOKEN is not set', `To serve Discord too, ${TOKEN_HOW}.`)];
+  if (!token) return [fail('Discord token', 'DISCORD_BOT_TOKEN is not set', `Set it: ${TOKEN_HOW}.`)];
   const malformed = tokenProblem(token);
   if (malformed) return [fail('Discord token', `DISCORD_BOT_TOKEN: ${malformed}`, `${TOKEN_HOW[0]!.toUpperCase()}${TOKEN_HOW.slice(1)}.`)];
   const rest = discordRest({ token, apiUrl }, { retries: 0, timeoutMs: 10_000 });

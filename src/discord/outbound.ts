@@ -2,16 +2,28 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Routes, type APIMessage, type REST } from 'discord.js';
 import { megabytes } from '../files/sizes.ts';
-import type { Button, ChatRef, EditOptions, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from '../ports/transport.ts';
+import { SendBudget } from '../concurrency/send-budget.ts';
+import type {
+  Button,
+  ChatCapabilities,
+  ChatRef,
+  EditOptions,
+  MessageFit,
+  MessageRef,
+  Outbound,
+  OutgoingFile,
+  Picture,
+  RichText,
+  SendOptions,
+} from '../ports/transport.ts';
 import { truncate } from '../presentation/format/index.ts';
-import { plainText, type Frame } from '../rich/index.ts';
-import { DISCORD_CAPABILITIES } from './capabilities.ts';
+import { plainText } from '../rich/index.ts';
+import { DISCORD_CAPABILITIES, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
 import { escapeMarkdown, renderMarkdown } from './format/markdown.ts';
-import { discordMessages, discordPreview } from './format/split.ts';
+import { DISCORD_FIT } from './format/split.ts';
 import { channelIdOf } from './id.ts';
 import type { PendingInteractions } from './interactions.ts';
-import { LatestEdits } from './latest-edits.ts';
 import { discordCode } from './rest.ts';
 
 /** Links are shown as links, not as embeds under the message: an answer full of links stays readable. */
@@ -27,12 +39,14 @@ interface Upload {
 }
 
 /**
- * The bridge's Outbound over Discord's REST API, through discord.js's queue (which keeps to
- * each channel's rate limit and waits out 429s). Rich text goes as Discord Markdown; the first
- * message answering an application command takes the place of its deferred reply.
+ * The bridge's Outbound over Discord's REST API. Each channel's calls keep to its send budget
+ * (Discord's 5 a channel every 5 s; new messages ahead of progress edits, a waiting edit
+ * replaced by a newer one of the same message); beneath it, discord.js's queue keeps to the
+ * limits Discord's headers state and waits out a 429. Rich text goes as Discord Markdown; the
+ * first message answering an application command takes the place of its deferred reply.
  */
 export class DiscordOutbound implements Outbound {
-  private readonly edits = new LatestEdits();
+  private readonly budget = new SendBudget({ limits: () => DISCORD_CHANNEL_LIMIT });
 
   constructor(
     private readonly rest: REST,
@@ -41,16 +55,24 @@ export class DiscordOutbound implements Outbound {
     private readonly application: () => string,
   ) {}
 
-  async send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.post(to, this.body(text, options.buttons), [], options.replyTo);
+  send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(channelIdOf(to), 'message', () => this.post(to, this.body(text, options.buttons), [], options.replyTo));
   }
 
   edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
-    return this.edits.run(`${channelIdOf(ref)}:${ref.messageId}`, () => this.patch(ref, { ...this.body(text, options.buttons ?? []) }, []));
+    const channel = channelIdOf(ref);
+    return this.budget.schedule(
+      channel,
+      options.urgent ? 'message' : 'edit',
+      () => this.patch(ref, this.body(text, options.buttons ?? []), []),
+      `${channel}:${ref.messageId}`,
+    );
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {
-    await this.rest.put(Routes.channelMessageOwnReaction(channelIdOf(message), message.messageId, emoji));
+    const channel = channelIdOf(message);
+    // Reactions have a bucket of their own: they wait for nothing else of the channel.
+    await this.rest.put(Routes.channelMessageOwnReaction(channel, message.messageId, emoji));
   }
 
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
@@ -69,23 +91,33 @@ export class DiscordOutbound implements Outbound {
 
   /** The message's file replaced by the new picture (the old attachment dropped), its text by the caption. */
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const channel = channelIdOf(ref);
     const body = { ...(picture.caption ? this.body(picture.caption) : { content: '' }), attachments: [{ id: 0, filename: picture.filename }] };
-    return this.edits.run(`${channelIdOf(ref)}:${ref.messageId}`, () => this.patch(ref, body, [{ name: picture.filename, data: Buffer.from(picture.png) }]));
+    return this.budget.schedule(
+      channel,
+      'edit',
+      () => this.patch(ref, body, [{ name: picture.filename, data: Buffer.from(picture.png) }]),
+      `${channel}:${ref.messageId}`,
+    );
   }
 
-  split(text: RichText, frame?: Frame): RichText[] {
-    return discordMessages(text, frame);
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(channelIdOf(to));
   }
 
-  preview(text: RichText): RichText {
-    return discordPreview(text);
+  capabilities(): ChatCapabilities {
+    return DISCORD_CAPABILITIES;
+  }
+
+  fit(): MessageFit {
+    return DISCORD_FIT;
   }
 
   private async upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
     if (file.data.length > DISCORD_CAPABILITIES.uploadBytes)
       throw new Error(`${file.name} is ${megabytes(file.data.length)}, over the ${megabytes(DISCORD_CAPABILITIES.uploadBytes)} a bot may upload to Discord`);
     const body = { ...(caption ? this.body(caption, options.buttons) : this.body(undefined, options.buttons)), attachments: [{ id: 0, filename: file.name }] };
-    return this.post(to, body, [file], options.replyTo);
+    return this.budget.schedule(channelIdOf(to), 'message', () => this.post(to, body, [file], options.replyTo));
   }
 
   /** A message's body: its Markdown (plain words if the Markdown would not fit), its buttons, no pings, no embeds. */

@@ -19,11 +19,6 @@ export function discordSettings({ env }: Pick<TransportSources, 'env'>): Discord
   };
 }
 
-/** Whether Discord is set up here: its token is present. */
-export function discordConfigured(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.DISCORD_BOT_TOKEN?.trim());
-}
-
 /** The settings a running bot needs: a token above all. */
 export function requireToken(settings: DiscordSettings): Required<DiscordSettings> {
   if (!settings.token)

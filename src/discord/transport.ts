@@ -11,17 +11,15 @@ import { MessageContentNotice } from './message-content.ts';
 import { DiscordOutbound } from './outbound.ts';
 import { MESSAGE_CONTENT_OFF, reachDiscord, type DiscordIdentity } from './reach.ts';
 import { discordRest } from './rest.ts';
-import { discordConfigured, discordSettings, requireToken } from './settings.ts';
+import { discordSettings, requireToken } from './settings.ts';
 
 /**
  * Discord, through discord.js: the gateway for messages, commands and presses, REST (with
  * discord.js's rate-limit queue) for everything the bridge sends. Its settings are
  * DISCORD_BOT_TOKEN and DISCORD_API_URL.
  */
-export const discord: TransportKind & { envPrefix: string; configured(env: NodeJS.ProcessEnv): boolean } = {
+export const discord: TransportKind = {
   id: DISCORD,
-  envPrefix: 'DISCORD_',
-  configured: discordConfigured,
   check: (sources) => checkDiscord(discordSettings(sources)),
   create(sources): Transport {
     const settings = requireToken(discordSettings(sources));
@@ -82,3 +80,5 @@ export const discord: TransportKind & { envPrefix: string; configured(env: NodeJ
     };
   },
 };
+
+export default discord;

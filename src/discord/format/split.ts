@@ -2,6 +2,7 @@ import { concat, slice, type Frame } from '../../rich/edit.ts';
 import { plain } from '../../rich/build.ts';
 import { messagesWithin, nextChunkWithin, type Measure } from '../../presentation/format/chunks.ts';
 import { CutRank, type RichText } from '../../rich/model.ts';
+import type { MessageFit } from '../../ports/capabilities.ts';
 import { DISCORD_CAPABILITIES } from '../capabilities.ts';
 import { renderMarkdown } from './markdown.ts';
 
@@ -21,3 +22,6 @@ export function discordPreview(rich: RichText): RichText {
   const chunk = nextChunkWithin(rich, 0, PREVIEW_CHARS - 2, markdownLength);
   return concat([slice(rich, chunk.start, chunk.end, { bare: chunk.bare }), plain(chunk.rank >= CutRank.line ? '\n…' : '…')]);
 }
+
+/** How text fits a Discord message. */
+export const DISCORD_FIT: MessageFit = Object.freeze({ split: discordMessages, preview: discordPreview });
