@@ -4,3 +4,4 @@ export type { InteractionRecord } from './interactions.ts';
 export type { MessageRecord } from './world.ts';
 export type { SendOptions, UserFile } from './user-actions.ts';
 export { Intent } from './gateway.ts';
+export { readable } from './readable.ts';
