@@ -49,7 +49,7 @@ describe('Discord', () => {
     expect(fake().botMessages(dm)).toHaveLength(1);
     expect(reply.versions[0]).toMatch(/^\*\*⚙️ claude · working · 0:0\d\*\*/);
     expect(reply.versions.length).toBeGreaterThan(1);
-    expect(reply.content).toMatch(/\n\n_✅ 0:0\d · 2 steps · 10 in \/ 5 out · \$0\.0010 · 📁 /);
+    expect(reply.content).toMatch(/\n\n\*✅ 0:0\d · 2 steps · 10 in \/ 5 out · \$0\.0010 · 📁 /);
     expect(reply.replyTo).toBe(question.id);
     expect(reply.components).toEqual([]);
     expect(reply.content.length).toBeLessThanOrEqual(2000);

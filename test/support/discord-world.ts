@@ -11,7 +11,7 @@ export const STRANGER = '1300000000000000999';
  * with the turn's stats as a last line (`✅ 0:01 · 2 steps · …`), which this leaves out.
  */
 export function shownContent(message: { content: string }): string {
-  return unescaped(message.content).replace(/\n\n_?[✅❌⏹⌛] \d+:\d\d(:\d\d)? · [^\n]*$/, '');
+  return unescaped(message.content).replace(/\n\n[_*]?[✅❌⏹⌛] \d+:\d\d(:\d\d)? · [^\n]*$/, '');
 }
 
 /** How many paragraphs the fake CLI's `long:<chars>` answer has (its longMarkdown). */

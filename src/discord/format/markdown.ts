@@ -4,12 +4,18 @@ import { clipped, type RangeOptions } from '../../rich/range.ts';
 // Rich text as Discord's Markdown. Each run is written on its own (its markers opened and
 // closed around it, whitespace kept outside them, since Discord does not take `** a**`), so
 // any range, one cut mid-run included, is balanced; a code block cut in two is closed in the
-// first message and opened again in the next.
+// first message and opened again in the next. Italics are `*…*`, which Discord reads inside a
+// word too; where one run's markers would touch the next's (`**a***b*`), an invisible space
+// keeps them apart.
+
+/** Characters a run's markers begin or end with. */
+const MARKER = /[*_~`]/;
 
 /** Characters Discord reads as Markdown anywhere in a line. */
 const INLINE = /[\\*_~`|[\]<]/g;
-/** Line openings Discord reads as a heading, a quote or a list. */
-const LINE_START = /^(#{1,3} |> |>>> |-# |[-*] |\d+\. )/gm;
+/** Line openings Discord reads as a heading, a quote or a list (an escape goes before a sign, never before a digit, which would show it). */
+const LINE_START = /^(#{1,3} |> |>>> |-# |[-*] )/gm;
+const NUMBERED = /^(\d+)\. /gm;
 const URL = /https?:\/\/[^\s<>]+/g;
 
 /** Text as it reads, Markdown escaped: links people would click stay as they are (an escape in one would break it). */
@@ -25,7 +31,7 @@ export function escapeMarkdown(text: string): string {
 }
 
 function escapeWords(text: string): string {
-  return text.replace(INLINE, '\\$&').replace(LINE_START, '\\$1');
+  return text.replace(INLINE, '\\$&').replace(LINE_START, '\\$1').replace(NUMBERED, '$1\\. ');
 }
 
 /** Inline code that shows backticks too: a longer fence and spaces inside it. */
@@ -46,7 +52,7 @@ function inline(text: string, style: RunStyle): string {
   if (core === '') return text;
   let body = style.code ? inlineCode(core) : escapeMarkdown(core);
   if (style.strike) body = `~~${body}~~`;
-  if (style.italic) body = `_${body}_`;
+  if (style.italic) body = `*${body}*`;
   if (style.bold) body = `**${body}**`;
   if (style.link)
     body =
@@ -78,7 +84,8 @@ export function renderMarkdown(rich: RichText, from = 0, to = rich.text.length, 
       continue;
     }
     closeFence();
-    const written = bare ? escapeMarkdown(text) : inline(text, style);
+    let written = bare ? escapeMarkdown(text) : inline(text, style);
+    if (MARKER.test(out.at(-1) ?? '') && MARKER.test(written[0] ?? '')) written = `\u200b${written}`;
     if (!bare && style.quote) {
       const atLineStart = out === '' || out.endsWith('\n');
       out += (atLineStart ? '> ' : '') + written.replace(/\n(?=.)/g, '\n> ');
