@@ -8,18 +8,13 @@ import {
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Interaction,
-  type Message,
 } from 'discord.js';
-import type { Log } from '../log/logger.ts';
-import type { TransportHost } from '../ports/chat-transport.ts';
-import { chatKey, type ChatRef, type ChatUser, type Outbound } from '../ports/transport.ts';
-import { plain } from '../rich/index.ts';
+import { chatKey, type ChatRef, type ChatUser } from '../ports/transport.ts';
+import type { GatewayParts } from './gateway-parts.ts';
 import { applicationCommands, commandText, TEXT_OPTION } from './commands.ts';
 import { discordChat } from './id.ts';
-import { incomingOf } from './incoming.ts';
-import type { PendingInteractions } from './interactions.ts';
-import type { DmPeople } from './members.ts';
-import type { MessageContentNotice } from './message-content.ts';
+import { catchUp } from './catch-up.ts';
+import { onMessage } from './on-message.ts';
 import type { DiscordIdentity } from './reach.ts';
 import { Serial } from './serial.ts';
 import type { DiscordSettings } from './settings.ts';
@@ -46,18 +41,6 @@ export function intentsFor(identity: DiscordIdentity): GatewayIntentBits[] {
     GatewayIntentBits.DirectMessages,
     ...(identity.messageContent ? [GatewayIntentBits.MessageContent] : []),
   ];
-}
-
-export interface GatewayParts {
-  client: Client;
-  token: string;
-  identity: DiscordIdentity;
-  host: TransportHost;
-  out: Outbound;
-  interactions: PendingInteractions;
-  dmPeople: DmPeople;
-  notice: MessageContentNotice;
-  log: Log;
 }
 
 /**
@@ -100,28 +83,16 @@ export async function startGateway(parts: GatewayParts): Promise<void> {
     log.warn({ err: error }, 'the application commands could not be registered with Discord: typed commands (/status as a message) still work');
   }
 
-  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  const ready = new Promise<void>((resolve) =>
+    client.once(Events.ClientReady, () => {
+      // Ahead of anything the gateway brings now: each channel's missed messages wait for nothing newer.
+      catchUp(parts, serial);
+      resolve();
+    }),
+  );
   await client.login(parts.token);
   await ready;
   log.info(`connected to Discord's gateway: ${client.guilds.cache.size} server(s)${identity.messageContent ? '' : ', without the Message Content intent'}`);
-}
-
-async function onMessage(parts: GatewayParts, message: Message): Promise<void> {
-  const { host, out, log } = parts;
-  const incoming = incomingOf(message, parts.identity.user.id);
-  if (incoming.kind === 'ignored') return;
-  if (incoming.kind === 'empty') {
-    if (!host.isAllowed(incoming.address, incoming.user)) return;
-    if (parts.identity.messageContent) {
-      // Stickers, polls: nothing the agent can take.
-      await out.send(incoming.address, plain('Only text and files reach the agent.'), { replyTo: incoming.messageId });
-      return;
-    }
-    await parts.notice.say(incoming.address, incoming.messageId, out, log);
-    return;
-  }
-  if (incoming.message.private) parts.dmPeople.saw(incoming.message.address.chat, incoming.message.user.id);
-  await host.handleMessage(incoming.message);
 }
 
 /** Where an interaction happened: its channel, or its thread and the thread's channel. */

@@ -11,6 +11,7 @@ import { MessageContentNotice } from './message-content.ts';
 import { DiscordOutbound } from './outbound.ts';
 import { MESSAGE_CONTENT_OFF, reachDiscord, type DiscordIdentity } from './reach.ts';
 import { discordRest } from './rest.ts';
+import { ReadMarks } from './read-marks.ts';
 import { discordSettings, requireToken } from './settings.ts';
 
 /**
@@ -28,6 +29,7 @@ export const discord: TransportKind = {
     const dmPeople = new DmPeople();
     let identity: DiscordIdentity | undefined;
     let client: Client | undefined;
+    let marks: ReadMarks | undefined;
     let stopped = false;
     let ended: (() => void) | undefined;
     const until = new Promise<void>((resolve) => (ended = resolve));
@@ -45,6 +47,7 @@ export const discord: TransportKind = {
         return performance.now() - start;
       },
       async connect(log) {
+        marks = await ReadMarks.open(sources.dataDir);
         identity = await reachDiscord(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), where, log);
         if (!identity.messageContent) log.warn(`Discord: ${MESSAGE_CONTENT_OFF}`);
       },
@@ -60,6 +63,7 @@ export const discord: TransportKind = {
           interactions,
           dmPeople,
           notice: new MessageContentNotice(identity!.user.username),
+          marks: marks!,
           log,
         });
         // Stopped while it logged in: it takes nothing more from Discord.
@@ -69,6 +73,7 @@ export const discord: TransportKind = {
       async stop() {
         stopped = true;
         await client?.destroy();
+        await marks?.flush();
         ended?.();
       },
       inTerminal: false,

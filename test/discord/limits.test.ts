@@ -10,6 +10,37 @@ afterEach(async () => {
   world = undefined;
 });
 
+describe('a restart', () => {
+  it('answers what was written while the bridge was away, in order, and nothing twice', async () => {
+    world = await startDiscordWorld();
+    const fake = world.discord;
+    const channel = fake.addChannel('away');
+    fake.send({ user: ADA, text: 'say:before' });
+    fake.send({ user: ADA, channel, text: 'say:in-channel-before', mentionBot: true });
+    const dm = fake.dmOf(ADA);
+    await fake.waitFor(() => fake.botMessages(dm).find((m) => shownContent(m) === 'before'), 20_000);
+    await fake.waitFor(() => fake.botMessages(channel).find((m) => shownContent(m) === 'in-channel-before'), 20_000);
+    world.bridge.kill('SIGTERM');
+    await world.bridge.exited;
+    // Nobody is connected: the gateway gives these to no one, as Discord would.
+    fake.send({ user: ADA, text: 'say:while-away-1' });
+    fake.send({ user: ADA, text: 'say:while-away-2' });
+    fake.send({ user: ADA, channel, text: 'not for the bot' });
+    fake.send({ user: ADA, channel, text: 'say:channel-while-away', mentionBot: true });
+    const restarted = startBridgeProcess(world.env);
+    world.bridge = restarted;
+    await restarted.waitForLog(/connected to Discord's gateway/, 30_000);
+    const second = await fake.waitFor(() => fake.botMessages(dm).find((m) => shownContent(m) === 'while-away-2'), 20_000);
+    const first = fake.botMessages(dm).find((m) => shownContent(m) === 'while-away-1')!;
+    expect(BigInt(first.id) < BigInt(second.id)).toBe(true);
+    await fake.waitFor(() => fake.botMessages(channel).find((m) => shownContent(m) === 'channel-while-away'), 20_000);
+    const prompts = (await world.cli.invocations()).map((i) => i.prompt);
+    expect(prompts.filter((p) => p === 'say:before')).toHaveLength(1);
+    expect(prompts).not.toContain('not for the bot');
+    expect(fake.botMessages(dm).filter((m) => shownContent(m) === 'before')).toHaveLength(1);
+  });
+});
+
 describe('Discord limits', () => {
   it('survives 429s with nothing lost: discord.js waits them out and sends again', async () => {
     world = await startDiscordWorld({}, { rateLimits: true });

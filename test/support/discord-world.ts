@@ -40,6 +40,8 @@ export interface DiscordWorld {
   workdir: string;
   bridge: BridgeProcess;
   env: Record<string, string>;
+  /** Stops the bridge (SIGTERM: it drains) and starts a new one on the same data, connected once it is. */
+  restart(): Promise<BridgeProcess>;
   stop(): Promise<void>;
 }
 
@@ -60,15 +62,24 @@ export async function startDiscordWorld(extraEnv: Record<string, string> = {}, o
     BRIDGE_DRAIN_SECONDS: '0',
     ...extraEnv,
   };
-  const bridge = startBridgeProcess(env);
-  await bridge.waitForLog(/connected to Discord's gateway/, 30_000);
+  const running = async () => {
+    const bridge = startBridgeProcess(env);
+    await bridge.waitForLog(/connected to Discord's gateway/, 30_000);
+    return bridge;
+  };
   const world: DiscordWorld = {
     discord,
     cli,
     dataDir: data.path,
     workdir: work.path,
     env,
-    bridge,
+    bridge: await running(),
+    async restart() {
+      world.bridge.kill('SIGTERM');
+      await world.bridge.exited;
+      world.bridge = await running();
+      return world.bridge;
+    },
     async stop() {
       world.bridge.kill('SIGTERM');
       await world.bridge.exited;

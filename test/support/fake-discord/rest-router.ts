@@ -41,6 +41,7 @@ export interface RouterDeps {
 interface Request {
   method: string;
   path: string;
+  query: URLSearchParams;
   params: string[];
   body: Record<string, unknown> | undefined;
   files: { field: string; filename: string; contentType: string; bytes: Buffer }[];
@@ -49,6 +50,8 @@ interface Request {
 type Handler = (req: Request) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
 
 const API = '/api/v10';
+/** The application's Message Content switches (either one granted). */
+const MESSAGE_CONTENT_FLAGS = (1 << 18) | (1 << 19);
 
 /**
  * Discord's REST API (v10) over the fake's world: the routes the bridge uses, answered as
@@ -99,7 +102,7 @@ export function createRequestListener(deps: RouterDeps): (req: IncomingMessage, 
       headers = verdict.headers;
     }
     try {
-      const answer = await match.handler({ method: req.method!, path, params, body, files });
+      const answer = await match.handler({ method: req.method!, path, query: url.searchParams, params, body, files });
       res.writeHead(answer.status, { ...headers, ...(answer.body !== undefined ? { 'content-type': 'application/json' } : {}) });
       res.end(answer.body !== undefined ? JSON.stringify(answer.body) : undefined);
       deps.calls.finish(call, answer.status, answer.body);
@@ -246,6 +249,20 @@ function buildRoutes(deps: RouterDeps): Route[] {
       }),
     ),
     route('GET', '/channels/:id', ({ params }) => ok(world.channelPayload(channelOf(params[0]!)))),
+    route('GET', '/channels/:id/messages', ({ params, query }) => {
+      const channel = channelOf(params[0]!);
+      const after = query.get('after');
+      const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 50)));
+      // Newest first, as Discord lists them; without the intent, a server's messages as the gateway gives them.
+      const hide = (m: MessageRecord) =>
+        !(deps.applicationFlags & MESSAGE_CONTENT_FLAGS) && channel.guildId !== undefined && m.authorId !== world.bot.id && !m.mentions.includes(world.bot.id);
+      const listed = world
+        .channelMessages(channel.id)
+        .filter((m) => !m.ephemeralTo && (after === null || BigInt(m.id) > BigInt(after)))
+        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      const page = after === null ? listed.slice(-limit) : listed.slice(0, limit);
+      return ok(page.reverse().map((m) => world.messagePayload(m, { hideContent: hide(m) })));
+    }),
     route('POST', '/channels/:id/typing', ({ params }) => (channelOf(params[0]!), ok())),
     route('POST', '/channels/:id/messages', ({ params, body, files }) => ok(world.messagePayload(create(channelOf(params[0]!).id, body ?? {}, files))), {
       limited: true,
