@@ -15,7 +15,7 @@ import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession, SteeredMessage } from './chat-session.ts';
-import { chatHandoff, handoffFooter } from './commands/handoff.ts';
+import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
 /**

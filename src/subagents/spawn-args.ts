@@ -1,5 +1,5 @@
-import { splitToolRules } from '../../policy/tool-rules.ts';
-import { MAX_TIMEOUT_SECONDS, type SpawnIntent } from '../../subagents/spawner.ts';
+import { splitToolRules } from '../policy/tool-rules.ts';
+import { MAX_TIMEOUT_SECONDS, type SpawnIntent } from './spawner.ts';
 
 /** `/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--allow T,…] [--deny T,…] [--ask] [--auto-approve] [--worktree] "task"`, parsed. */
 export type SpawnArgs = Omit<SpawnIntent, 'context'>;

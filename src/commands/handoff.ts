@@ -1,14 +1,6 @@
-import { handoffCommand } from '../../adapters/handoff.ts';
-import { code, lines, plain, pre, rich, type RichText } from '../../rich/index.ts';
-import type { BridgeConfig } from '../../config/config.ts';
-import type { ChatSession } from '../chat-session.ts';
-import { refuseWhileBusy, UsageError, type Command } from './command.ts';
-
-/** The terminal command that continues the chat's session now; none before its first turn, or for a CLI that cannot be handed one. */
-export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>): string | undefined {
-  const sessionId = chat.record.cliSessionId;
-  return sessionId ? handoffCommand(chat.adapter, sessionId, chat.record.workdir, config.agentUser?.name) : undefined;
-}
+import { lines, plain, pre } from '../rich/index.ts';
+import { chatHandoff } from '../bridge/handoff.ts';
+import { refuseWhileBusy, UsageError, type Command } from '../bridge/command.ts';
 
 /**
  * /handoff [on|off]: the command that continues this chat's session in a terminal, on this
@@ -54,8 +46,3 @@ export const handoff: Command = {
     return command ? [['Continue in a terminal', command]] : [];
   },
 };
-
-/** The line under an answer when the chat asked for it (/handoff on). */
-export function handoffFooter(command: string): RichText {
-  return rich`🖥 ${code(command)}`;
-}

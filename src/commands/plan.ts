@@ -1,6 +1,6 @@
-import { canPlan } from '../../adapters/live.ts';
-import { plain } from '../../rich/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { canPlan } from '../adapters/live.ts';
+import { plain } from '../rich/index.ts';
+import { UsageError, type Command } from '../bridge/command.ts';
 
 /**
  * `/plan [off]`: the next turns run in the CLI's plan mode: the agent looks around and

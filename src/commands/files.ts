@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { outgoingFile, resolveTarget, zipDirectory } from '../../files/outgoing.ts';
-import { plain } from '../../rich/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { outgoingFile, resolveTarget, zipDirectory } from '../files/outgoing.ts';
+import { plain } from '../rich/index.ts';
+import { UsageError, type Command } from '../bridge/command.ts';
 
 /** `/file get <path>`: a file from the chat's working directory (or anywhere in the project roots), a directory zipped. */
 export const file: Command = {

@@ -1,7 +1,7 @@
-import { BUSY_MODE_MEANING, BUSY_MODES, isBusyMode } from '../../policy/busy-mode.ts';
-import { plain } from '../../rich/index.ts';
-import type { ChatSession } from '../chat-session.ts';
-import { UsageError, type Command } from './command.ts';
+import { BUSY_MODE_MEANING, BUSY_MODES, isBusyMode } from '../policy/busy-mode.ts';
+import { plain } from '../rich/index.ts';
+import type { ChatSession } from '../bridge/chat-session.ts';
+import { UsageError, type Command } from '../bridge/command.ts';
 
 /** `/busy [steer|queue|interrupt]`: what a message sent while this chat's agent works does. */
 export const busy: Command = {

@@ -1,8 +1,8 @@
-import { spawnedText, stopButton } from '../../presentation/runs.ts';
-import { parseSpawnArgs, SpawnArgsError } from './spawn-args.ts';
-import { DownloadError } from '../../files/inbox.ts';
-import { promptWithFiles } from '../../files/prompt.ts';
-import { UsageError, type Command, type CommandContext } from './command.ts';
+import { spawnedText, stopButton } from '../presentation/runs.ts';
+import { parseSpawnArgs, SpawnArgsError } from '../subagents/spawn-args.ts';
+import { DownloadError } from '../files/inbox.ts';
+import { promptWithFiles } from '../files/prompt.ts';
+import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
 
 /** /spawn [options] "task": a background subagent, with the files sent before it and the replied-to message as its context. */
 export const spawn: Command = {

@@ -1,6 +1,6 @@
-import { bold, code, lines, rich, type RichText } from '../../rich/index.ts';
-import { CONSOLE } from '../../console/console.ts';
-import type { Command } from './command.ts';
+import { bold, code, lines, rich, type RichText } from '../rich/index.ts';
+import { CONSOLE } from '../console/console.ts';
+import type { Command } from '../bridge/command.ts';
 
 /** What the first messages of a chat can look like: a task, a background run, a move, a plan. */
 const EXAMPLES: [string, string][] = [

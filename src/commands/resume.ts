@@ -1,15 +1,15 @@
-import { idButton } from '../../ports/buttons.ts';
-import { readSavedSessions } from '../../adapters/saved-sessions.ts';
-import { asAgent } from '../../process/agent-user.ts';
-import type { Button } from '../../ports/transport.ts';
-import { plain } from '../../rich/index.ts';
-import { displayPath } from '../../presentation/paths.ts';
-import { timeAgo } from '../../presentation/relative-time.ts';
-import { truncate } from '../../presentation/format/index.ts';
-import type { SessionEntry } from '../../store/chat-store.ts';
-import type { ChatSession } from '../chat-session.ts';
-import { outgrows } from '../outside-text.ts';
-import { UsageError, onPress, refuseWhileBusy, type Command, type CommandHost } from './command.ts';
+import { idButton } from '../ports/buttons.ts';
+import { readSavedSessions } from '../adapters/saved-sessions.ts';
+import { asAgent } from '../process/agent-user.ts';
+import type { Button } from '../ports/transport.ts';
+import { plain } from '../rich/index.ts';
+import { displayPath } from '../presentation/paths.ts';
+import { timeAgo } from '../presentation/relative-time.ts';
+import { truncate } from '../presentation/format/index.ts';
+import type { SessionEntry } from '../store/chat-store.ts';
+import type { ChatSession } from '../bridge/chat-session.ts';
+import { outgrows } from '../bridge/outside-text.ts';
+import { UsageError, onPress, refuseWhileBusy, type Command, type CommandHost } from '../bridge/command.ts';
 
 const LISTED = 10;
 

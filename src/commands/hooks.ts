@@ -1,5 +1,5 @@
-import { hookList } from '../../presentation/hooks.ts';
-import type { Command } from './command.ts';
+import { hookList } from '../presentation/hooks.ts';
+import type { Command } from '../bridge/command.ts';
 
 /** /hooks: the webhooks whose turns and runs come to this chat, with their URLs; never their secrets. */
 export const hooks: Command = {

@@ -1,11 +1,11 @@
-import type { RichText, MessageRef, SendOptions, IncomingMessage, Outbound, ButtonPress, ButtonAnswer, ChatRef, ChatUser } from '../../ports/transport.ts';
-import type { ButtonKind } from '../../ports/buttons.ts';
-import type { ChatSession } from '../chat-session.ts';
-import type { ChatSessions } from '../chat-sessions.ts';
-import type { Attachments } from '../attachments.ts';
-import type { BridgeConfig } from '../../config/config.ts';
-import type { Settings } from '../../config/bridge-manifest.ts';
-import type { CommandServices } from './services.ts';
+import type { RichText, MessageRef, SendOptions, IncomingMessage, Outbound, ButtonPress, ButtonAnswer, ChatRef, ChatUser } from '../ports/transport.ts';
+import type { ButtonKind } from '../ports/buttons.ts';
+import type { ChatSession } from './chat-session.ts';
+import type { ChatSessions } from './chat-sessions.ts';
+import type { Attachments } from './attachments.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { Settings } from '../config/bridge-manifest.ts';
+import type { CommandServices } from './command-services.ts';
 
 /** What a command may ask of the bot that runs it. */
 export interface CommandHost {

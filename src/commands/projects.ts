@@ -1,7 +1,7 @@
-import { resolveDirectory } from '../../projects/directories.ts';
-import { plain } from '../../rich/index.ts';
-import { displayPath } from '../../presentation/paths.ts';
-import { UsageError, type CommandContext, type Command, refuseWhileBusy } from './command.ts';
+import { resolveDirectory } from '../projects/directories.ts';
+import { plain } from '../rich/index.ts';
+import { displayPath } from '../presentation/paths.ts';
+import { UsageError, type CommandContext, type Command, refuseWhileBusy } from '../bridge/command.ts';
 
 /** `/cd [path]`: where this chat works, or a move within the project roots. */
 export const cd: Command = {

@@ -1,10 +1,10 @@
-import { scheduleLine, scheduleList, scheduledText } from '../../presentation/schedules.ts';
-import { plain } from '../../rich/index.ts';
-import { userKey } from '../../ports/transport.ts';
-import type { Schedule } from '../../schedules/schedule.ts';
-import { parseAt, parseEvery, TimingError, type Timing } from '../../schedules/timing.ts';
-import { parseSpawnArgs, SpawnArgsError } from './spawn-args.ts';
-import { UsageError, type Command, type CommandContext } from './command.ts';
+import { scheduleLine, scheduleList, scheduledText } from '../presentation/schedules.ts';
+import { plain } from '../rich/index.ts';
+import { userKey } from '../ports/transport.ts';
+import type { Schedule } from '../schedules/schedule.ts';
+import { parseAt, parseEvery, TimingError, type Timing } from '../schedules/timing.ts';
+import { parseSpawnArgs, SpawnArgsError } from '../subagents/spawn-args.ts';
+import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
 
 /**
  * What follows the time: a prompt for the chat's session, or `--spawn` and /spawn's options and

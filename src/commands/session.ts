@@ -1,11 +1,11 @@
-import { modelNameProblem, unsupportedOption } from '../../adapters/turn-options.ts';
-import { unsupportedMode } from '../../adapters/permissions.ts';
-import { bold, code, lines, plain, rich } from '../../rich/index.ts';
-import { formatDuration } from '../../presentation/progress.ts';
-import { UsageError, type Command, refuseWhileBusy } from './command.ts';
+import { modelNameProblem, unsupportedOption } from '../adapters/turn-options.ts';
+import { unsupportedMode } from '../adapters/permissions.ts';
+import { bold, code, lines, plain, rich } from '../rich/index.ts';
+import { formatDuration } from '../presentation/progress.ts';
+import { UsageError, type Command, refuseWhileBusy } from '../bridge/command.ts';
 import { describeMode } from './permissions.ts';
 import { healthRows } from './health.ts';
-import type { ChatSession } from '../chat-session.ts';
+import type { ChatSession } from '../bridge/chat-session.ts';
 
 export const newSession: Command = {
   name: 'new',

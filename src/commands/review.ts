@@ -7,7 +7,7 @@ import {
   type MessageRef,
   type RichText,
   type SendOptions,
-} from '../../ports/transport.ts';
+} from '../ports/transport.ts';
 import {
   diffCaption,
   diffFilename,
@@ -19,10 +19,10 @@ import {
   refusedText,
   REVIEW,
   type ReviewPress,
-} from '../../presentation/review.ts';
-import type { Reviewer } from '../../subagents/run-review.ts';
-import type { SubagentRunRecord } from '../../subagents/record.ts';
-import { onPress, UsageError, type Command, type CommandContext, type CommandScope } from './command.ts';
+} from '../presentation/review.ts';
+import type { Reviewer } from '../subagents/run-review.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
+import { onPress, UsageError, type Command, type CommandContext, type CommandScope } from '../bridge/command.ts';
 
 /** Where a review's answers go: replies to the command, or to the message whose button was pressed. */
 interface Answering {

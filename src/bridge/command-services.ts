@@ -1,16 +1,16 @@
-import type { AgentLibrary } from '../../agents/library.ts';
-import type { ApprovalBroker } from '../../approvals/approval-broker.ts';
-import type { AuditLog } from '../../audit/audit-log.ts';
-import type { Orchestrator } from '../../orchestration/orchestrator.ts';
-import type { TrustedDirectories } from '../../projects/trust.ts';
-import type { Subagents } from '../../subagents/subagents.ts';
-import type { RunReview } from '../../subagents/run-review.ts';
-import type { DailyBudget } from '../../usage/budget.ts';
-import type { UsageLedger } from '../../usage/usage-ledger.ts';
-import type { WebLinks } from '../../web/web-links.ts';
-import type { Scheduler } from '../../schedules/scheduler.ts';
-import type { Hook } from '../../hooks/hooks-file.ts';
-import type { ChatRef } from '../../ports/transport.ts';
+import type { AgentLibrary } from '../agents/library.ts';
+import type { ApprovalBroker } from '../approvals/approval-broker.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { Orchestrator } from '../orchestration/orchestrator.ts';
+import type { TrustedDirectories } from '../projects/trust.ts';
+import type { Subagents } from '../subagents/subagents.ts';
+import type { RunReview } from '../subagents/run-review.ts';
+import type { DailyBudget } from '../usage/budget.ts';
+import type { UsageLedger } from '../usage/usage-ledger.ts';
+import type { WebLinks } from '../web/web-links.ts';
+import type { Scheduler } from '../schedules/scheduler.ts';
+import type { Hook } from '../hooks/hooks-file.ts';
+import type { ChatRef } from '../ports/transport.ts';
 
 /** The webhooks (/hooks): those of a chat, and where they are reached. */
 export interface HookDirectory {

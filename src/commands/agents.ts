@@ -1,8 +1,8 @@
-import { chooseAgent } from '../../agents/choose-agent.ts';
-import type { AgentLibrary } from '../../agents/library.ts';
-import { agentDetails, agentList } from '../../presentation/agents.ts';
-import { plain, plainText } from '../../rich/index.ts';
-import { UsageError, type Command, type CommandContext } from './command.ts';
+import { chooseAgent } from '../agents/choose-agent.ts';
+import type { AgentLibrary } from '../agents/library.ts';
+import { agentDetails, agentList } from '../presentation/agents.ts';
+import { plain, plainText } from '../rich/index.ts';
+import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
 
 /** A definition longer than this is sent as a file: a chat message would be split mid-prompt. */
 const SHOW_INLINE_CHARS = 3000;

@@ -1,9 +1,9 @@
-import { canAsk, unsupportedMode } from '../../adapters/permissions.ts';
-import { isPermissionMode, PERMISSION_MODE_MEANING, PERMISSION_MODES } from '../../policy/permission-mode.ts';
-import { plain } from '../../rich/index.ts';
-import type { ChatSession } from '../chat-session.ts';
-import { newSessionNotice } from '../outside-text.ts';
-import { refuseWhileBusy, UsageError, type Command } from './command.ts';
+import { canAsk, unsupportedMode } from '../adapters/permissions.ts';
+import { isPermissionMode, PERMISSION_MODE_MEANING, PERMISSION_MODES } from '../policy/permission-mode.ts';
+import { plain } from '../rich/index.ts';
+import type { ChatSession } from '../bridge/chat-session.ts';
+import { newSessionNotice } from '../bridge/outside-text.ts';
+import { refuseWhileBusy, UsageError, type Command } from '../bridge/command.ts';
 
 /** `/permissions [safe|ask|bypass]`: how this chat's main session treats tools that need permission. */
 export const permissions: Command = {

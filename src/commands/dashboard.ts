@@ -1,6 +1,6 @@
-import { chatRef, userKey, type Button } from '../../ports/transport.ts';
-import { lines, plain } from '../../rich/index.ts';
-import type { Command } from './command.ts';
+import { chatRef, userKey, type Button } from '../ports/transport.ts';
+import { lines, plain } from '../rich/index.ts';
+import type { Command } from '../bridge/command.ts';
 
 /**
  * /dashboard: the web dashboard, as the chat app's Mini App (a button, in a private chat, where the

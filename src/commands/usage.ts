@@ -1,7 +1,7 @@
-import { chatKey } from '../../ports/transport.ts';
-import { usageText } from '../../presentation/usage.ts';
-import { utcDay } from '../../usage/usage-ledger.ts';
-import type { Command } from './command.ts';
+import { chatKey } from '../ports/transport.ts';
+import { usageText } from '../presentation/usage.ts';
+import { utcDay } from '../usage/usage-ledger.ts';
+import type { Command } from '../bridge/command.ts';
 
 /** /usage: what this chat's turns and runs cost, today and in total, by CLI and model. */
 export const usage: Command = {

@@ -1,9 +1,9 @@
-import { chatKey } from '../../ports/transport.ts';
-import type { TrustedDirectories, TrustEntry } from '../../projects/trust.ts';
-import { plain } from '../../rich/index.ts';
-import { displayPath } from '../../presentation/paths.ts';
-import type { ChatSession } from '../chat-session.ts';
-import { UsageError, type Command } from './command.ts';
+import { chatKey } from '../ports/transport.ts';
+import type { TrustedDirectories, TrustEntry } from '../projects/trust.ts';
+import { plain } from '../rich/index.ts';
+import { displayPath } from '../presentation/paths.ts';
+import type { ChatSession } from '../bridge/chat-session.ts';
+import { UsageError, type Command } from '../bridge/command.ts';
 
 /** What a repository ships that a CLI uses only where the owner trusts it. */
 const SHIPPED = 'the settings, hooks and MCP servers it ships (.claude/settings.json, .mcp.json, …) and its own agents';

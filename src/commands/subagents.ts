@@ -1,9 +1,9 @@
-import { plain } from '../../rich/index.ts';
-import { runInfo, runList, runLog, STOP_RUN, stoppingRunText } from '../../presentation/runs.ts';
-import { chatKey } from '../../ports/transport.ts';
-import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
-import { askerId } from '../../approvals/asker.ts';
-import { UsageError, onPress, type Command, type CommandContext } from './command.ts';
+import { plain } from '../rich/index.ts';
+import { runInfo, runList, runLog, STOP_RUN, stoppingRunText } from '../presentation/runs.ts';
+import { chatKey } from '../ports/transport.ts';
+import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
+import { askerId } from '../approvals/asker.ts';
+import { UsageError, onPress, type Command, type CommandContext } from '../bridge/command.ts';
 
 /** Who did it, for a run's record. */
 const who = (ctx: { message: { user: { id: string; name?: string } } }) => ctx.message.user.name ?? ctx.message.user.id;

@@ -1,7 +1,7 @@
-import { orchestrationList, stoppingOrchestrationText } from '../../presentation/orchestration.ts';
-import { chatKey } from '../../ports/transport.ts';
-import { parsePlan, PlanError } from '../../orchestration/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { orchestrationList, stoppingOrchestrationText } from '../presentation/orchestration.ts';
+import { chatKey } from '../ports/transport.ts';
+import { parsePlan, PlanError } from '../orchestration/index.ts';
+import { UsageError, type Command } from '../bridge/command.ts';
 
 /** /orchestrate <plan>: validated, then run in the background; its outcome is announced. */
 export const orchestrate: Command = {

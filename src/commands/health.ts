@@ -1,7 +1,7 @@
 import { execa } from 'execa';
-import { megabytes } from '../../files/sizes.ts';
-import type { CommandHost } from './command.ts';
-import type { HealthSources } from './services.ts';
+import { megabytes } from '../files/sizes.ts';
+import type { CommandHost } from '../bridge/command.ts';
+import type { HealthSources } from '../bridge/command-services.ts';
 
 /** Whatever it is asked, /status answers within this: a slow disk or network shows as such. */
 const ANSWER_WITHIN_MS = 3000;
