@@ -219,7 +219,6 @@ function describeAttachment(attachment: Attachment): string {
     voice: 'The voice message',
     audio: 'The audio',
     video: 'The video',
-    video_note: 'The video message',
   };
-  return words[attachment.kind];
+  return attachment.recorded ? 'The video message' : (words[attachment.kind] ?? 'The file');
 }
