@@ -338,7 +338,7 @@ export async function createApp(options: {
   /** A restart has begun (a signal, perhaps while the bridge was still starting). */
   let stopping = false;
   const host: TransportHost = {
-    handleMessage: (message, botUsername) => bridge.handleMessage(message, botUsername),
+    handleMessage: (message) => bridge.handleMessage(message),
     handleButton: (press) => bridge.handleButton(press),
     isAllowed: (chat, user) => bridge.isAllowed(chat, user),
     commands: bridge.commands,

@@ -161,7 +161,7 @@ export class Bridge {
   }
 
   /** Handles one message. Returns once it is accepted (a turn runs on in the background). */
-  async handleMessage(message: IncomingMessage, botUsername?: string): Promise<void> {
+  async handleMessage(message: IncomingMessage): Promise<void> {
     const { address, user } = message;
     if (!this.isAllowed(address, user)) {
       if (!this.refusals.shouldRefuse(userKey(address.transport, user))) return;
@@ -172,8 +172,7 @@ export class Bridge {
         .catch((error: Error) => this.log.warn({ chat: chatKey(address), user: user.id }, `the refusal failed: ${error.message}`));
       return;
     }
-    const command = parseCommandLine(message.text, botUsername);
-    if (command?.forOtherBot) return;
+    const command = parseCommandLine(message.text);
     const chat = this.chats.get(address);
     // Given again after a restart (the transport could not know it was taken): handled once.
     if (message.messageId !== undefined && chat.hasTaken(message.messageId)) return;
