@@ -281,9 +281,9 @@ export async function createApp(options: {
     commands: options.commands ?? COMMANDS,
     services,
     ...(options.trustEveryoneOn ? { trustEveryoneOn: options.trustEveryoneOn } : {}),
-    refuseWork,
+    budget: spending,
     files,
-    takeAnswer: (message, turnStartedBy) => questions.take(message, turnStartedBy),
+    questions,
     log,
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));

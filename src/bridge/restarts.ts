@@ -5,6 +5,7 @@ import { plain } from '../rich/index.ts';
 import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
 import type { PendingMessage } from '../store/chat-store.ts';
 import type { ChatSession } from './chat-session.ts';
+import type { WorkBudget } from './spending.ts';
 
 /** How a message a restart left unanswered is taken up at the next start, if it can be. */
 export type Recovery =
@@ -44,8 +45,8 @@ export interface RecoveryParts {
   out: Outbound;
   /** Whether interrupted work is resumed (BRIDGE_RESUME_INTERRUPTED); off, the chat is told instead. */
   resume: boolean;
-  /** Why the chat may not start work now (its daily budget), if so. */
-  refuseWork?: (chatKey: string) => string | undefined;
+  /** What each chat may still spend today: past it, its work is named, not taken up. */
+  budget?: WorkBudget;
   startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by: string, pending: PendingMessage) => Promise<void>;
   /** The bridge is restarting again already: what is left stays pending, for the next start. */
   stopping: () => boolean;
@@ -61,7 +62,7 @@ export interface RecoveryParts {
 export async function recoverInterrupted(chats: readonly ChatSession[], parts: RecoveryParts): Promise<void> {
   for (const chat of chats) {
     const lost: PendingMessage[] = [];
-    const refused = parts.refuseWork?.(chatKey(chat.address));
+    const refused = parts.budget?.refusal(chatKey(chat.address));
     for (const entry of chat.record.pending ?? []) {
       if (parts.stopping()) return leaveForNextStart(parts.log);
       const recovery = parts.resume && !refused ? recoveryOf(entry, chat.record.cliSessionId !== undefined) : undefined;
