@@ -57,7 +57,7 @@ export interface BridgeOptions {
   /** What each chat may still spend today: past it, no new turn starts. */
   budget?: WorkBudget;
   /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
-  files?: { inbox?: Inbox; transcriber?: Transcriber };
+  files?: { inboxes?: ReadonlyMap<string, Inbox>; transcriber?: Transcriber };
   /** What waits for words in a chat (the agent's question or plan): a message that answers it is taken there. */
   questions?: WaitingForWords;
   log: Log;
@@ -95,7 +95,7 @@ export class Bridge {
     this.log = options.log;
     this.allowlist = new Allowlist(options.config.allowedUsers, options.trustEveryoneOn, options.config.bareNumbers, options.config.owners);
     this.attachments = new Attachments({
-      inbox: options.files?.inbox,
+      inboxes: options.files?.inboxes ?? new Map(),
       transcriber: options.files?.transcriber,
       out: options.out,
       submit: (chat, prompt) => this.pipeline.prompt(chat, prompt),
