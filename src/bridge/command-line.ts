@@ -7,7 +7,7 @@ export interface CommandLine {
 
 /**
  * A command as every transport hands it on: `/name rest…`. Whatever a chat app adds to a
- * command (`/cmd@bot` on Telegram, `/bridge cmd` on Slack) its transport takes off first.
+ * command (`/cmd@bot`, `/bridge cmd`, a mention) its transport takes off first.
  */
 export function parseCommandLine(text: string): CommandLine | null {
   const match = /^\/([A-Za-z0-9_]{1,32})(?=\s|$)/.exec(text);
