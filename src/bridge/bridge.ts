@@ -1,5 +1,3 @@
-import { bold, rich } from '../rich/index.ts';
-import { nanoid } from 'nanoid';
 import { formatDuration } from '../presentation/progress.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress, type ChatRef, type ChatUser, type IncomingMessage, type Outbound } from '../ports/transport.ts';
 import type { TurnOutcome } from '../session/turn.ts';
@@ -10,8 +8,9 @@ import type { ChatSession } from './chat-session.ts';
 import type { ChatSessions } from './chat-sessions.ts';
 import type { Command, CommandScope } from './command.ts';
 import type { CommandServices } from './command-services.ts';
-import { runWithDeadline } from './deadline.ts';
-import { buttonKindOf, idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
+import { idButton, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
+import { ButtonPresses } from './button-presses.ts';
+import { inject, type Injected } from './injected.ts';
 import { RefusalThrottle } from './refusals.ts';
 import { messagePipeline, type WaitingForWords } from './pipeline/index.ts';
 import type { WorkBudget } from './spending.ts';
@@ -24,7 +23,6 @@ import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
 import type { Log } from '../log/logger.ts';
 import { delay } from '../concurrency/delay.ts';
-import { truncate } from '../presentation/format/index.ts';
 
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<
@@ -65,8 +63,6 @@ export interface BridgeOptions {
 
 /** A running turn's Stop button. */
 const STOP_TURN = idButton('stop');
-/** What a press of a button the bridge does not (or no longer) know is answered. */
-const GONE = 'This button no longer does anything.';
 
 /**
  * The transport-neutral bot: who may talk, what a message means (a command or a turn), and
@@ -77,8 +73,7 @@ export class Bridge {
   readonly chats: ChatSessions;
   readonly out: Outbound;
   readonly commands: readonly Command[];
-  /** By kind, each decoding its own payload. */
-  private readonly buttons = new Map<string, ButtonHandler<string>>();
+  private readonly presses: ButtonPresses;
   private readonly allowlist: Allowlist;
   private readonly turns: Turns;
   private readonly log: Log;
@@ -94,6 +89,7 @@ export class Bridge {
     this.chats = options.chats;
     this.log = options.log;
     this.allowlist = new Allowlist(options.config.allowedUsers, options.trustEveryoneOn, options.config.bareNumbers, options.config.owners);
+    this.presses = new ButtonPresses({ allowlist: this.allowlist, timeoutSeconds: options.config.settings.commandTimeoutSeconds, log: this.log });
     this.attachments = new Attachments({
       inboxes: options.files?.inboxes ?? new Map(),
       transcriber: options.files?.transcriber,
@@ -141,10 +137,7 @@ export class Bridge {
 
   /** Handles the presses of one kind of button, with its payload decoded (a press whose payload does not decode is answered here). */
   button<P>(kind: ButtonKind<P>, handler: ButtonHandler<P>): void {
-    this.buttons.set(kind.kind, async (press, raw) => {
-      const payload = kind.decode(raw);
-      return payload === undefined ? { text: GONE } : handler(press, payload);
-    });
+    this.presses.on(kind, handler);
   }
 
   /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
@@ -176,60 +169,25 @@ export class Bridge {
     await this.turns.start(chat, message, by);
   }
 
-  /**
-   * A message into a chat's main session from something other than its people: a schedule,
-   * a webhook, an API client. It never steers or interrupts: it queues behind the turn at work,
-   * and the budget, the queue's limit and a drain apply as to anyone's message. The chat sees
-   * it, headed by `from` (`⏰ Schedule #2`), and the answer replies to it. `watch` follows its
-   * turn to the answer. `position`: 0, it starts now; n, n-th in the chat's queue. While the
-   * bridge drains, the message is kept for after the restart: no turn id, and `watch` hears nothing.
-   */
-  async inject(
-    address: ChatRef,
-    message: { text: string; from: string; outside?: OutsideSource },
-    watch?: TurnWatch,
-  ): Promise<{ ok: true; turnId: string; position: number } | { ok: false; reason: string }> {
-    const chat = this.chats.get(address);
-    const refused = this.options.budget?.refusal(chatKey(address));
-    if (refused) return { ok: false, reason: refused };
-    const limit = this.config.settings.maxQueuedMessages;
-    if (chat.busy && chat.queued >= limit) return { ok: false, reason: `${limit} messages are already waiting for the agent in this chat.` };
-    const shown = await this.out.send(address, rich`${bold(message.from)}: ${truncate(message.text, 600)}`);
-    if (this.draining) {
-      await chat.addPending({
-        id: nanoid(10),
-        text: message.text,
-        by: '',
-        messageId: shown.messageId,
-        ...(message.outside ? { outside: message.outside } : {}),
-      });
-      return { ok: true, turnId: '', position: 0 };
-    }
-    // Read as Turns.start reads it, in the same tick.
-    const position = chat.busy ? chat.queued + 1 : 0;
-    const turn = { text: message.text, messageId: shown.messageId, ...(message.outside ? { outside: message.outside } : {}) };
-    return { ok: true, turnId: await this.turns.start(chat, turn, '', undefined, watch), position };
+  /** A message into a chat's main session from something other than its people (a schedule, a webhook, an API client): see `inject`. */
+  async inject(address: ChatRef, message: { text: string; from: string; outside?: OutsideSource }, watch?: TurnWatch): Promise<Injected> {
+    return inject(
+      {
+        chats: this.chats,
+        out: this.out,
+        budget: this.options.budget,
+        limit: this.config.settings.maxQueuedMessages,
+        draining: () => this.draining,
+        turns: this.turns,
+      },
+      address,
+      message,
+      watch,
+    );
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
-    if (!this.isAllowed(press.address, press.user)) {
-      return { text: `⛔ Not allowed. Your user id is ${this.allowlist.writtenId(press.address, press.user)}.`, alert: true };
-    }
-    const { kind, raw } = buttonKindOf(press.data);
-    const handler = this.buttons.get(kind);
-    if (!handler) return { text: GONE };
-    // A button is handled in its chat's turn like a message: it too must let go at the commands' deadline.
-    const seconds = this.config.settings.commandTimeoutSeconds;
-    let answer: ButtonAnswer | undefined;
-    const ended = await runWithDeadline(
-      async () => void (answer = await handler(press, raw)),
-      seconds * 1000,
-      new AbortController(),
-      (error) => this.log.warn({ err: error, chat: chatKey(press.address) }, `a ${kind} button failed after its deadline`),
-    );
-    if (ended === 'done' && answer) return answer;
-    this.log.warn({ chat: chatKey(press.address) }, `a ${kind} button passed its ${seconds} s deadline`);
-    return { text: `⌛ That took longer than ${seconds} s and was stopped.`, alert: true };
+    return this.presses.press(press);
   }
 
   /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */
