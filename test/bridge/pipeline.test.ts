@@ -6,6 +6,10 @@ import { dedupe } from '../../src/bridge/pipeline/dedupe.ts';
 import { files } from '../../src/bridge/pipeline/files.ts';
 import { budget } from '../../src/bridge/pipeline/budget.ts';
 import { drain } from '../../src/bridge/pipeline/drain.ts';
+import { queue } from '../../src/bridge/pipeline/queue.ts';
+import { command } from '../../src/bridge/pipeline/command.ts';
+import { answer } from '../../src/bridge/pipeline/answer.ts';
+import type { Command, CommandScope } from '../../src/bridge/command.ts';
 import { Allowlist } from '../../src/bridge/allowlist.ts';
 import { RefusalThrottle } from '../../src/bridge/refusals.ts';
 import { parseCommandLine } from '../../src/bridge/command-line.ts';
@@ -160,5 +164,75 @@ describe('each step alone', () => {
     expect(await handsOn(step, contextOf({ text: 'later' }, chat, out))).toBe(false);
     expect(chat.pending).toEqual([expect.objectContaining({ by: '1', messageId: '7', text: expect.stringMatching(/^later\n\n\[The user sent this file/) })]);
     expect(out.sent.map((s) => s.text)).toEqual(['🔄 The bridge is restarting: your message is kept, and runs as soon as it is back.']);
+  });
+
+  it("command: an unknown one and an owner's one used by another are answered; a known one runs, at most once, and ends the message", async () => {
+    const out = new RecordingOutbound();
+    const ran: string[] = [];
+    const noted: string[] = [];
+    const chat = fakeChat({
+      commandBegun: async (_id: string, text: string) => void noted.push(`begun ${text}`),
+      commandDone: async (_id: string, text: string) => void noted.push(`done ${text}`),
+    });
+    const commands: Command[] = [
+      { name: 'hello', description: '', usage: '/hello', access: 'allowed', run: async ({ args }) => void ran.push(`hello ${args}`) },
+      { name: 'trust', description: '', usage: '/trust', access: (args) => (args ? 'owner' : 'allowed'), run: async () => void ran.push('trust') },
+    ];
+    const step = command({
+      commands,
+      scope: () => ({}) as CommandScope,
+      isOwner: (_chat, user) => user.id === '1',
+      settings: { commandTimeoutSeconds: 5, fileTransferTimeoutSeconds: 5 },
+      log: silentLog(),
+    });
+    expect(await handsOn(step, contextOf({ text: 'words' }, chat, out))).toBe(true);
+    expect(await handsOn(step, contextOf({ text: '/frobnicate' }, chat, out))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: '/trust /srv', user: EVE }, chat, out))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: '/hello  world ' }, chat, out))).toBe(false);
+    expect(out.sent.map((s) => s.text)).toEqual([
+      'Unknown command /frobnicate. Try /help.',
+      '⛔ Only the owner (BRIDGE_OWNERS, by default the first id in BRIDGE_ALLOWED_USERS) may use /trust /srv.',
+    ]);
+    expect(ran).toEqual(['hello world']);
+    expect(noted).toEqual(['begun /hello  world ', 'done /hello  world ']);
+  });
+
+  it("answer: a message the agent's question takes is its answer, noted in the running turn; any other goes on", async () => {
+    const steered: string[] = [];
+    const chat = fakeChat({ current: { id: 'T1', by: '1' }, noteSteered: async (_turn: string, text: string) => void steered.push(text) });
+    const step = answer({ questions: { take: (message, startedBy) => message.text === 'yes' && startedBy === '1' } });
+    expect(await handsOn(step, contextOf({ text: 'yes' }, chat))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: 'something else' }, chat))).toBe(true);
+    expect(steered).toEqual(['yes']);
+    expect(await handsOn(answer({ questions: undefined }), contextOf({ text: 'yes' }, chat))).toBe(true);
+  });
+
+  it('queue: past the limit the message is refused; below it a turn starts with the files that waited; a drain begun meanwhile keeps it', async () => {
+    const out = new RecordingOutbound();
+    const started: string[] = [];
+    let draining = false;
+    const parts = {
+      limit: 2,
+      draining: () => draining,
+      attachments: { take: async () => [{ path: '/work/a.txt', kind: 'document' as const, bytes: 3 }] },
+      startTurn: async (_chat: ChatSession, message: { text: string }) => void started.push(message.text),
+      out,
+      log: silentLog(),
+    };
+    const full = fakeChat({ busy: true, queued: 2 });
+    await queue(parts).run(contextOf({ text: 'one more' }, full, out), async () => {});
+    expect(out.sent.map((s) => s.text)).toEqual([
+      '⛔ 2 messages are already waiting for the agent, so this one was not queued. Send it again once the current turn ends, or /stop.',
+    ]);
+    await queue(parts).run(contextOf({ text: 'go' }, fakeChat({ busy: true, queued: 1 }), out), async () => {});
+    expect(started).toEqual([expect.stringMatching(/^go\n\n\[The user sent this file with the message/)]);
+    const kept = fakeChat({ busy: false, queued: 0 });
+    parts.attachments.take = async () => {
+      draining = true; // the restart began while the files were taken
+      return [];
+    };
+    await queue(parts).run(contextOf({ text: 'late' }, kept, out), async () => {});
+    expect(started).toHaveLength(1);
+    expect(kept.pending.map((p) => p.text)).toEqual(['late']);
   });
 });
