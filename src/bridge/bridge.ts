@@ -65,8 +65,9 @@ export interface BridgeOptions {
 const STOP_TURN = idButton('stop');
 
 /**
- * The transport-neutral bot: who may talk, what a message means (a command or a turn), and
- * how turns are shown. Every transport (a chat app, the console) feeds it and gives it an Outbound.
+ * The transport-neutral bot: who may talk, what a message means (a command or a turn: its
+ * steps are `pipeline/`), and how turns are shown. Every transport (a chat app, the console)
+ * feeds it and gives it an Outbound.
  */
 export class Bridge {
   readonly config: BotConfig;
