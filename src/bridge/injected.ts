@@ -41,7 +41,7 @@ export async function inject(
   if (chat.busy && chat.queued >= limit) return { ok: false, reason: `${limit} messages are already waiting for the agent in this chat.` };
   const shown = await parts.out.send(address, rich`${bold(message.from)}: ${truncate(message.text, 600)}`);
   if (parts.draining()) {
-    await chat.addPending({
+    await chat.messages.addPending({
       id: nanoid(10),
       text: message.text,
       by: '',

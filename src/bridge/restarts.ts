@@ -71,7 +71,7 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
         continue;
       }
       if (recovery.kind !== 'waiting') {
-        await chat.updatePending(entry.id, { resumes: (entry.resumes ?? 0) + 1 });
+        await chat.messages.updatePending(entry.id, { resumes: (entry.resumes ?? 0) + 1 });
         await parts.out
           .send(chat.address, plain(`↻ Resuming after the restart: “${truncate(entry.text.replace(/\s+/g, ' '), 80)}”`), { replyTo: entry.messageId })
           .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the resume notice failed: ${error.message}`));
@@ -96,7 +96,7 @@ async function tellCut(chat: ChatSession, command: { messageId?: string; text: s
   const text = `⚠️ The bridge restarted while it was doing ${truncate(command.text.replace(/\s+/g, ' '), 80)}: it may not have been done. Check, and send it again if it was not.`;
   try {
     await parts.out.send(chat.address, plain(text), command.messageId ? { replyTo: command.messageId } : {});
-    await chat.commandDone(command.messageId, command.text);
+    await chat.messages.commandDone(command.messageId, command.text);
   } catch (error) {
     parts.log.warn({ chat: chatKey(chat.address) }, `telling the chat about a command cut short failed: ${(error as Error).message}`);
   }
@@ -111,7 +111,7 @@ async function tellLost(chat: ChatSession, lost: PendingMessage[], refused: stri
   const text = `⚠️ The bridge restarted before it finished ${what}:\n${list}${why}\nThe session continues: send again what you still need.`;
   try {
     await parts.out.send(chat.address, plain(text));
-    for (const p of lost) await chat.removePending(p.id);
+    for (const p of lost) await chat.messages.removePending(p.id);
   } catch (error) {
     parts.log.warn({ chat: chatKey(chat.address) }, `telling the chat about interrupted messages failed: ${(error as Error).message}`);
   }

@@ -91,9 +91,8 @@ function fakeChat(overrides: Partial<Record<keyof ChatSession, unknown>> = {}): 
     record: { workdir: '/work' },
     pending,
     titles,
-    hasTaken: () => false,
     remember: async (title?: string) => void titles.push(title),
-    addPending: async (message: PendingMessage) => void pending.push(message),
+    messages: { hasTaken: () => false, addPending: async (message: PendingMessage) => void pending.push(message) },
     ...overrides,
   } as unknown as ChatSession & { pending: PendingMessage[]; titles: (string | undefined)[] };
 }
@@ -127,7 +126,7 @@ describe('each step alone', () => {
   });
 
   it('dedupe: a message the chat has taken ends here; a new one is remembered with its chat title, and goes on', async () => {
-    const taken = fakeChat({ hasTaken: (id: string) => id === '7' });
+    const taken = fakeChat({ messages: { hasTaken: (id: string) => id === '7' } });
     expect(await handsOn(dedupe(), contextOf({ text: 'hi', chatTitle: 'Ops' }, taken))).toBe(false);
     expect(taken.titles).toEqual([]);
     const fresh = fakeChat();
@@ -171,8 +170,10 @@ describe('each step alone', () => {
     const ran: string[] = [];
     const noted: string[] = [];
     const chat = fakeChat({
-      commandBegun: async (_id: string, text: string) => void noted.push(`begun ${text}`),
-      commandDone: async (_id: string, text: string) => void noted.push(`done ${text}`),
+      messages: {
+        commandBegun: async (_id: string, text: string) => void noted.push(`begun ${text}`),
+        commandDone: async (_id: string, text: string) => void noted.push(`done ${text}`),
+      },
     });
     const commands: Command[] = [
       { name: 'hello', description: '', usage: '/hello', access: 'allowed', run: async ({ args }) => void ran.push(`hello ${args}`) },
@@ -199,7 +200,7 @@ describe('each step alone', () => {
 
   it("answer: a message the agent's question takes is its answer, noted in the running turn; any other goes on", async () => {
     const steered: string[] = [];
-    const chat = fakeChat({ current: { id: 'T1', by: '1' }, noteSteered: async (_turn: string, text: string) => void steered.push(text) });
+    const chat = fakeChat({ current: { id: 'T1', by: '1' }, messages: { noteSteered: async (_turn: string, text: string) => void steered.push(text) } });
     const step = answer({ questions: { take: (message, startedBy) => message.text === 'yes' && startedBy === '1' } });
     expect(await handsOn(step, contextOf({ text: 'yes' }, chat))).toBe(false);
     expect(await handsOn(step, contextOf({ text: 'something else' }, chat))).toBe(true);

@@ -12,6 +12,6 @@ export interface WaitingForWords {
 export function answer(parts: { questions: WaitingForWords | undefined }): Step<MessageContext> {
   return step('answer', async ({ message, chat }, next) => {
     if (!parts.questions?.take(message, chat.current?.by)) return next();
-    if (chat.current) await chat.noteSteered(chat.current.id, message.text, message.messageId);
+    if (chat.current) await chat.messages.noteSteered(chat.current.id, message.text, message.messageId);
   });
 }

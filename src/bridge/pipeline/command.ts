@@ -34,12 +34,12 @@ export function command(parts: CommandParts): Step<MessageContext> {
     }
     const { settings } = parts;
     // At most once: a command cut short by a restart is not run again, and its chat is told.
-    await chat.commandBegun(message.messageId, message.text);
+    await chat.messages.commandBegun(message.messageId, message.text);
     await runCommand(registered, {
       timeoutSeconds: registered.timeoutSeconds?.(settings) ?? settings.commandTimeoutSeconds,
       context: (signal) => ({ ...parts.scope(), chat, message, args: command.rest, reply, usage: registered.usage, signal }),
       log: parts.log.child({ chat: chatKey(message.address) }),
     });
-    await chat.commandDone(message.messageId, message.text);
+    await chat.messages.commandDone(message.messageId, message.text);
   });
 }
