@@ -20,6 +20,14 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
+    {
+      name: 'commands-on-top',
+      severity: 'error',
+      comment:
+        'The commands are the top layer: they use the bridge, the engine and the services, and only app.ts (which wires them) imports them. Move what another part needs of a command below it (src/bridge/command.ts holds what a command is).',
+      from: { path: '^src/', pathNot: ['^src/commands/', '^src/app\\.ts$'] },
+      to: { path: '^src/commands/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

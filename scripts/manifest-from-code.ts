@@ -1,6 +1,6 @@
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { format } from 'prettier';
-import { COMMANDS } from '../src/bridge/commands/index.ts';
+import { COMMANDS } from '../src/commands/index.ts';
 import { TOOLS } from '../src/tools/index.ts';
 
 /** What manifest.json says of each command: generated from its module. */

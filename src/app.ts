@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
 import { askerId } from './approvals/asker.ts';
 import { chatPeopleMayAnswer } from './approvals/who-may-answer.ts';
@@ -6,48 +5,32 @@ import { ChatAccess } from './access/chat-access.ts';
 import type { ChatMembers } from './ports/chat-members.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { Bridge } from './bridge/bridge.ts';
-import { ChatSessions } from './bridge/chat-sessions.ts';
-import { COMMANDS } from './bridge/commands/index.ts';
-import type { CommandServices } from './bridge/commands/services.ts';
-import type { Command } from './bridge/commands/command.ts';
+import { COMMANDS } from './commands/index.ts';
+import type { Command } from './bridge/command.ts';
 import { Spending } from './bridge/spending.ts';
 import { AgentQuestions } from './bridge/agent-questions.ts';
-import { chatPermissions, runPermissions } from './bridge/agent-permissions.ts';
 import { LivePool } from './session/live-pool.ts';
 import { every } from './concurrency/periodic.ts';
 import { untilStill } from './concurrency/until-still.ts';
-import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from './presentation/orchestration.ts';
-import { graphSvg } from './pictures/graph-svg.ts';
-import { svgToPng } from './pictures/render-png.ts';
-import { plain } from './rich/index.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
-import { isNoChat, NO_CHAT, userKey, wholeChatKey, type ChatRef, type Outbound } from './ports/transport.ts';
+import { NO_CHAT, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
 import { DailyBudget } from './usage/budget.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
 import { TrustedDirectories } from './projects/trust.ts';
 import { AgentToggles } from './agents/toggles.ts';
-import { cliAgents } from './agents/cli-agents.ts';
 import type { BridgeConfig } from './config/config.ts';
-import { orchestrationAnnouncements } from './outbox/orchestration-announcements.ts';
 import { OrchestrationStore } from './orchestration/orchestration-store.ts';
-import { Orchestrator } from './orchestration/orchestrator.ts';
-import { Outbox } from './outbox/outbox.ts';
+import type { Orchestrator } from './orchestration/orchestrator.ts';
+import type { Outbox } from './outbox/outbox.ts';
 import type { ChatStore } from './store/chat-store.ts';
-import { runAddress, type SubagentRunRecord } from './subagents/record.ts';
-import type { PermissionMode } from './policy/permission-mode.ts';
-import { runAnnouncements } from './outbox/run-announcements.ts';
+import { runAddress } from './subagents/record.ts';
 import { RunStore } from './subagents/run-store.ts';
-import { QueueExecutor } from './queue/queue-executor.ts';
-import { QueueSigner } from './queue/signing.ts';
-import { Subagents } from './subagents/subagents.ts';
-import { AgentInbox, orchestrationHandBack, runHandBack } from './tools/agent-inbox.ts';
-import { MCP_SERVER_NAME, McpEndpoint } from './tools/mcp-endpoint.ts';
+import type { Subagents } from './subagents/subagents.ts';
+import { AgentInbox } from './tools/agent-inbox.ts';
+import { MCP_SERVER_NAME, type McpEndpoint } from './tools/mcp-endpoint.ts';
 import { APPROVAL_TOOL } from './tools/definitions/approve-tool.ts';
-import { TOOLS } from './tools/index.ts';
-import type { ToolDeps } from './tools/tool.ts';
-import { SessionTools } from './tools/session-tools.ts';
 import { Inbox } from './files/inbox.ts';
 import { Transcriber } from './files/transcriber.ts';
 import type { Downloads } from './ports/transport.ts';
@@ -60,10 +43,12 @@ import { ScheduleStore } from './schedules/schedule-store.ts';
 import { scheduledWork } from './bridge/scheduled-work.ts';
 import { WebSessions } from './web/auth/web-sessions.ts';
 import type { WebOutbound } from './web/chat/web-outbound.ts';
-import { WEB, webIdentityOf } from './web/chat/web-chat.ts';
-import { webLinks } from './web/web-links.ts';
 import { startListeners } from './listeners.ts';
-import { HOOKS_FILE } from './hooks/hooks-file.ts';
+import { agentTools } from './app/agent-tools.ts';
+import { announcements } from './app/announcements.ts';
+import { chatSessions } from './app/chats.ts';
+import { runWork } from './app/runs.ts';
+import { commandServices } from './app/services.ts';
 
 export interface App {
   bridge: Bridge;
@@ -130,11 +115,7 @@ export async function createApp(options: {
   });
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
   const spending = new Spending({ ledger, budget, out, log });
-  const refuseWork = (key: string) => spending.refusal(key);
 
-  // The one forward reference: the agents' tools start runs, and runs are given the tools.
-  let toolDeps: ToolDeps | undefined;
-  const endpoint = await McpEndpoint.listen({ tools: TOOLS, deps: () => toolDeps! }, config.mcp, options.secrets);
   // Owners are the allowlist's, which the bridge holds: asked once it is built, at the first look-up.
   const access = new ChatAccess({
     members: options.members ?? new Map(),
@@ -150,99 +131,27 @@ export async function createApp(options: {
     mayAnswer: chatPeopleMayAnswer(access, log),
     log,
   });
-  const toolTimeoutMs = (settings.approvalTimeoutSeconds + 60) * 1000;
-  // A secret revoked is a run ended or a session replaced: its questions and allowances go too.
-  const sessionTools = new SessionTools({
-    endpoint,
-    config,
-    maxDepth: settings.subagents.maxDepth,
-    toolTimeoutMs,
-    onRevoked: (name) => approvals.forget(name),
-    agents,
-  });
+  const { endpoint, sessionTools, toolTimeoutMs, provide } = await agentTools({ config, approvals, agents, secrets: options.secrets });
 
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(config.live);
-  const chats = new ChatSessions({
+  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, log });
+  const { subagents, orchestrator } = runWork({
     config,
-    store,
-    tools: (chat) =>
-      sessionTools.forMainSession({
-        address: chat.address,
-        adapter: chat.adapter,
-        sessionId: () => chat.record.cliSessionId,
-        turnBy: () => {
-          const id = chat.current?.by;
-          if (!id) return undefined;
-          // As allowlists hold people: a web chat is named after its person's identity.
-          return { id, key: chat.address.transport === WEB ? webIdentityOf(id) : userKey(chat.address.transport, { id }) };
-        },
-        mode: chat.effectivePermissionMode,
-        workdir: chat.record.workdir,
-        onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
-        grantHolder: () => chat.turnGrantHolder(),
-      }),
-    revokeTools: (chat) => sessionTools.releaseMain(chat.address),
-    // Read before each turn: the directory's trust as it is now (a session that may only read never trusts), and the
-    // agents enabled there for the Task tool of a CLI that has one (their catalog says the same of trust).
-    fresh: async (chat) => {
-      const readOnly = chat.effectivePermissionMode === 'safe';
-      if (!chat.adapter.options.agents) return { trusted: !readOnly && (await trusts(chat.record.workdir)) };
-      const catalog = await agents.catalog(chat.record.workdir, { readOnly });
-      return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name) };
-    },
-    live,
-    permissions: chatPermissions({ approvals, questions }),
-    log,
-  });
-  const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
-  // With a queue, runs go to workers; without, they run in this process.
-  const executor =
-    config.redisUrl &&
-    new QueueExecutor({
-      redisUrl: config.redisUrl,
-      keepSeconds: settings.workers.keepHours * 3600,
-      toolsFor,
-      toolTimeoutMs,
-      lockSeconds: settings.workers.lockSeconds,
-      signer: new QueueSigner(config.queueSecret!),
-      log,
-    });
-  // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
-  const chatMode = (address: ChatRef): PermissionMode => (isNoChat(address) ? (config.api?.noChatMode ?? 'safe') : chats.get(address).permissionMode);
-  const subagents = new Subagents({
-    config,
-    store: runStore,
+    runStore,
+    orchestrationStore,
     audit,
-    log,
-    toolsFor,
-    // Runs in this process ask the chat on their CLI's control channel; a worker's, through the MCP tool.
-    permissions: runPermissions({ approvals, questions }),
-    refuseWork,
-    chatMode,
+    sessionTools,
+    toolTimeoutMs,
+    approvals,
+    questions,
+    refuseWork: (key) => spending.refusal(key),
+    chats,
     agents,
     trusts,
-    ...(executor ? { executor } : {}),
-  });
-  const orchestrator = new Orchestrator({
-    store: orchestrationStore,
-    subagents,
     out,
     announce: () => outbox.kick(),
-    progressText: orchestrationProgress,
-    // The graph as a picture beside the progress message, where the transport shows pictures.
-    ...(out.sendPicture && out.editPicture
-      ? {
-          progressPicture: {
-            svg: (orchestration, runOf) => graphSvg(orchestrationGraph(orchestration, runOf)),
-            caption: (orchestration) => plain(orchestrationSummary(orchestration)),
-            png: async (svg) => (await svgToPng(svg)).png,
-          },
-        }
-      : {}),
-    announceTo: settings.subagents.announceTo,
-    retention: { ms: settings.subagents.retentionMinutes * 60_000, perChat: settings.subagents.historyPerChat },
     log,
   });
 
@@ -253,7 +162,8 @@ export async function createApp(options: {
   );
   const files = { inboxes, ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
   const review = new RunReview({ store: runStore, audit, checkoutBusy: (root) => checkoutBusy(root, chats, runStore) });
-  const services: CommandServices = {
+  const services = commandServices({
+    config,
     subagents,
     review,
     orchestrator,
@@ -263,21 +173,10 @@ export async function createApp(options: {
     audit,
     ledger,
     budget,
-    ...(config.web && webSessions
-      ? { web: webLinks(config.web.url, webSessions, options.web?.inApp !== undefined && config.web.url.startsWith('https:')) }
-      : {}),
     scheduler,
-    hooks: {
-      forChat: (address) => config.hooks.filter((hook) => wholeChatKey(hook.chat) === wholeChatKey(address)),
-      ...(config.web ? { url: config.web.url } : {}),
-      file: join(config.dataDir, HOOKS_FILE),
-    },
-    health: {
-      ...(options.roundTrips ? { roundTrips: options.roundTrips } : {}),
-      runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
-      dataDir: config.dataDir,
-    },
-  };
+    web: webSessions ? { sessions: webSessions, inApp: options.web?.inApp !== undefined } : undefined,
+    roundTrips: options.roundTrips,
+  });
   const bridge = new Bridge({
     config,
     chats,
@@ -285,31 +184,15 @@ export async function createApp(options: {
     commands: options.commands ?? COMMANDS,
     services,
     ...(options.trustEveryoneOn ? { trustEveryoneOn: options.trustEveryoneOn } : {}),
-    refuseWork,
+    budget: spending,
     files,
-    takeAnswer: (message, turnStartedBy) => questions.take(message, turnStartedBy),
+    questions,
     log,
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
   questions.wire((kind, handler) => bridge.button(kind, handler));
   const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
-  const outbox = new Outbox({
-    out,
-    log,
-    sources: [
-      runAnnouncements({
-        store: runStore,
-        documentOverChars: settings.answerAsDocumentOverChars,
-        retentionMinutes: settings.subagents.retentionMinutes,
-        toAgent: (runs) => agentInbox.deliver(runs.map(runHandBack)),
-      }),
-      orchestrationAnnouncements({
-        store: orchestrationStore,
-        documentOverChars: settings.answerAsDocumentOverChars,
-        toAgent: (records) => agentInbox.deliver(records.map(orchestrationHandBack)),
-      }),
-    ],
-  });
+  const outbox = announcements({ out, runStore, orchestrationStore, settings, agentInbox, log });
   subagents.onEnded((run) => {
     sessionTools.release(run.runId); // and with its secret, its open questions
     outbox.kick();
@@ -319,7 +202,7 @@ export async function createApp(options: {
     approvals.cancel(askerId.main(chat.address), 'The turn ended.');
     spending.turnEnded(chat, outcome);
   });
-  toolDeps = {
+  provide({
     dataDir: config.dataDir,
     scheduler,
     subagents,
@@ -332,7 +215,7 @@ export async function createApp(options: {
       const { record } = chats.get(address);
       return { cwd: record.workdir, cli: record.cli };
     },
-  };
+  });
 
   let listeners: { close(): Promise<void> } | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
@@ -342,7 +225,7 @@ export async function createApp(options: {
   /** A restart has begun (a signal, perhaps while the bridge was still starting). */
   let stopping = false;
   const host: TransportHost = {
-    handleMessage: (message, botUsername) => bridge.handleMessage(message, botUsername),
+    handleMessage: (message) => bridge.handleMessage(message),
     handleButton: (press) => bridge.handleButton(press),
     isAllowed: (chat, user) => bridge.isAllowed(chat, user),
     commands: bridge.commands,

@@ -49,7 +49,7 @@ export class Attachments {
   async receive(chat: ChatSession, message: IncomingMessage): Promise<void> {
     if (!message.albumId) return this.handle(chat, [message]);
     // Kept in the chat's record while it gathers: the transport counts it handed over now.
-    await chat.gatherAlbumPart(message.albumId, message);
+    await chat.messages.gatherAlbumPart(message.albumId, message);
     this.gather(chat, message.albumId, message);
   }
 
@@ -62,7 +62,7 @@ export class Attachments {
       for (const [albumId, parts] of Object.entries(chat.record.gatheringAlbums ?? {})) {
         const first = parts[0];
         if (!first || (chat.record.pending ?? []).some((p) => p.messageId === first.messageId)) {
-          await chat.albumHandled(albumId);
+          await chat.messages.albumHandled(albumId);
           continue;
         }
         for (const part of parts) this.gather(chat, albumId, part);
@@ -95,7 +95,7 @@ export class Attachments {
     const key = waitingKey(chat, userId);
     clearTimeout(this.reminders.get(key));
     this.reminders.delete(key);
-    return chat.takeFiles(userId);
+    return chat.messages.takeFiles(userId);
   }
 
   /** Saves a message's files for whoever asks (a /spawn replying to a file); refusals are sentences. */
@@ -121,7 +121,7 @@ export class Attachments {
     await this.handle(album.chat, album.messages).catch((error: Error) =>
       this.options.log.error({ chat: chatKey(album.chat.address), err: error }, 'handling an album failed'),
     );
-    await album.chat.albumHandled(album.albumId);
+    await album.chat.messages.albumHandled(album.albumId);
   }
 
   private async handle(chat: ChatSession, messages: IncomingMessage[]): Promise<void> {
@@ -190,7 +190,7 @@ export class Attachments {
 
   /** Files without words wait for the user's next message; the chat is reminded once if it does not come. */
   private async hold(chat: ChatSession, userId: string, files: SavedFile[], explained: boolean, messageId: string | undefined): Promise<void> {
-    await chat.holdFiles(userId, files, messageId);
+    await chat.messages.holdFiles(userId, files, messageId);
     const key = waitingKey(chat, userId);
     clearTimeout(this.reminders.get(key));
     this.reminders.delete(key);
@@ -221,7 +221,6 @@ function describeAttachment(attachment: Attachment): string {
     voice: 'The voice message',
     audio: 'The audio',
     video: 'The video',
-    video_note: 'The video message',
   };
-  return words[attachment.kind];
+  return attachment.recorded ? 'The video message' : (words[attachment.kind] ?? 'The file');
 }

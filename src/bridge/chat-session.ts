@@ -10,18 +10,16 @@ import { effectiveMode } from '../adapters/permissions.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { BusyMode } from '../policy/busy-mode.ts';
 import { dataDirDenials } from '../policy/data-dir-rules.ts';
-import type { ChatRecord, ChatStore, OutsideSource, OutsideText, PendingMessage, SessionEntry } from '../store/chat-store.ts';
+import type { ChatRecord, ChatStore, OutsideSource, OutsideText, SessionEntry } from '../store/chat-store.ts';
 import { outgrows, withSource } from './outside-text.ts';
-import type { SavedFile } from '../files/inbox.ts';
-import type { ChatRef, IncomingMessage } from '../ports/transport.ts';
+import { ChatMessages } from './chat-messages.ts';
+import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 
 /** Sessions a chat remembers for /resume. */
 const SESSIONS_KEPT = 20;
-/** How many handled message ids a chat remembers: far more than a transport gives again after a restart. */
-const TAKEN_KEPT = 200;
 
 /** The slice of the configuration chats' sessions run on. */
 export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode'> & {
@@ -75,6 +73,8 @@ export class ChatSession {
   private readonly log: Log;
   /** Counts the changes that end what "Allow for this session" was given under: a mode, directory, CLI or model, a new or resumed session. */
   private grantEpoch = 0;
+  /** What the chat has taken and still owes: pending messages, the ids taken, commands begun, albums gathering, files waiting for words. */
+  readonly messages: ChatMessages;
 
   constructor(
     readonly address: ChatRef,
@@ -84,6 +84,10 @@ export class ChatSession {
     this.config = parts.config;
     this.store = parts.store;
     this.log = parts.log;
+    this.messages = new ChatMessages(
+      () => this.record,
+      (patch) => this.save(patch),
+    );
   }
 
   get adapter(): Adapter {
@@ -254,99 +258,6 @@ export class ChatSession {
     return (await this.agentSession?.stop(reason, options)) ?? { running: false, dropped: 0 };
   }
 
-  async addPending(message: PendingMessage): Promise<void> {
-    await this.save({ pending: [...(this.record.pending ?? []), message] });
-  }
-
-  /** Notes what a pending message's turn did (see PendingMessage); a message no longer pending is left alone. */
-  async updatePending(id: string, patch: Partial<Omit<PendingMessage, 'id'>>): Promise<void> {
-    const pending = this.record.pending ?? [];
-    if (!pending.some((p) => p.id === id)) return;
-    await this.save({ pending: pending.map((p) => (p.id === id ? { ...p, ...patch } : p)) });
-  }
-
-  /** The message is answered (or named as lost): it leaves the pending ones, and is remembered as taken. */
-  async removePending(id: string): Promise<void> {
-    const pending = this.record.pending ?? [];
-    const messageId = pending.find((p) => p.id === id)?.messageId;
-    await this.save({ pending: pending.filter((p) => p.id !== id), ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
-  }
-
-  /** Whether the bridge has taken this message already (a transport giving it again after a restart). */
-  hasTaken(messageId: string): boolean {
-    return (this.record.taken ?? []).includes(messageId) || (this.record.pending ?? []).some((p) => p.messageId === messageId);
-  }
-
-  /**
-   * A message that went into the turn at work (steered, or the answer to the agent's question):
-   * noted with the turn, so a restart before the CLI took it can still tell the agent, and
-   * remembered as taken.
-   */
-  async noteSteered(turnId: string, text: string, messageId: string | undefined): Promise<void> {
-    const pending = this.record.pending ?? [];
-    await this.noteTaken(messageId, {
-      pending: pending.map((entry) => (entry.id === turnId ? { ...entry, steered: [...(entry.steered ?? []), text] } : entry)),
-    });
-  }
-
-  /**
-   * Messages steered into turn `from` that its CLI took as a turn of its own: pending as that
-   * turn (`entry`) right behind it, and no longer among `from`'s steered ones, in one write (a
-   * restart resumes each once).
-   */
-  async carryOver(from: string, entry: PendingMessage, texts: string[]): Promise<void> {
-    const pending = (this.record.pending ?? []).map((p) => (p.id === from && p.steered ? { ...p, steered: without(p.steered, texts) } : p));
-    const at = pending.findIndex((p) => p.id === from);
-    pending.splice(at < 0 ? pending.length : at + 1, 0, entry);
-    await this.save({ pending });
-  }
-
-  /** Remembers a message as handled (a command about to run, a steer, files kept for words), with whatever else changes with it. */
-  async noteTaken(messageId: string | undefined, patch: Partial<ChatRecord> = {}): Promise<void> {
-    await this.save({ ...patch, ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
-  }
-
-  /** An album's part, taken and kept (across restarts) until its album is handled. */
-  async gatherAlbumPart(albumId: string, message: IncomingMessage): Promise<void> {
-    const albums = this.record.gatheringAlbums ?? {};
-    await this.noteTaken(message.messageId, { gatheringAlbums: { ...albums, [albumId]: [...(albums[albumId] ?? []), message] } });
-  }
-
-  /** The album is handled (its prompt queued, or its files kept for words). */
-  async albumHandled(albumId: string): Promise<void> {
-    const { [albumId]: _done, ...rest } = this.record.gatheringAlbums ?? {};
-    await this.save({ gatheringAlbums: rest });
-  }
-
-  /** A command is about to run: taken, and noted as begun until `commandDone`. */
-  async commandBegun(messageId: string | undefined, text: string): Promise<void> {
-    const begun = [...(this.record.commandsCut ?? []), { ...(messageId ? { messageId } : {}), text }];
-    await this.noteTaken(messageId, { commandsCut: begun });
-  }
-
-  async commandDone(messageId: string | undefined, text: string): Promise<void> {
-    const begun = this.record.commandsCut ?? [];
-    const index = begun.findIndex((c) => c.messageId === messageId && c.text === text);
-    if (index >= 0) await this.save({ commandsCut: begun.filter((_, i) => i !== index) });
-  }
-
-  private takenWith(messageId: string): string[] {
-    return [...(this.record.taken ?? []).filter((id) => id !== messageId), messageId].slice(-TAKEN_KEPT);
-  }
-
-  /** Files `userId` sent without words (in message `messageId`), kept (across restarts) for their next message. */
-  async holdFiles(userId: string, files: SavedFile[], messageId: string | undefined): Promise<void> {
-    const waiting = this.record.waitingFiles ?? {};
-    await this.noteTaken(messageId, { waitingFiles: { ...waiting, [userId]: [...(waiting[userId] ?? []), ...files] } });
-  }
-
-  /** The files waiting for `userId`'s words, which their message now takes. */
-  async takeFiles(userId: string): Promise<SavedFile[]> {
-    const { [userId]: files = [], ...others } = this.record.waitingFiles ?? {};
-    if (files.length) await this.save({ waitingFiles: others });
-    return files;
-  }
-
   /** Keeps the chat's record from its first message on (the bridge knows it can write here), and its title as it changes. */
   async remember(title?: string): Promise<void> {
     const named = title && title !== this.record.title ? { title } : undefined;
@@ -362,16 +273,6 @@ export class ChatSession {
     this.record = { ...this.record, ...patch };
     await this.store.put(this.record).catch((error: Error) => this.log.error({ chat: this.record.key, err: error }, 'saving the chat failed'));
   }
-}
-
-/** `list` without one occurrence of each of `gone`. */
-function without(list: string[], gone: string[]): string[] {
-  const rest = [...list];
-  for (const item of gone) {
-    const index = rest.indexOf(item);
-    if (index >= 0) rest.splice(index, 1);
-  }
-  return rest;
 }
 
 /**

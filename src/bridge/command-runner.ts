@@ -1,6 +1,6 @@
 import { code, plain, rich } from '../rich/index.ts';
 import type { Log } from '../log/logger.ts';
-import { UsageError, type Command, type CommandContext } from './commands/command.ts';
+import { UsageError, type Command, type CommandContext } from './command.ts';
 import { runWithDeadline } from './deadline.ts';
 
 /**

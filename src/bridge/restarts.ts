@@ -5,6 +5,7 @@ import { plain } from '../rich/index.ts';
 import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
 import type { PendingMessage } from '../store/chat-store.ts';
 import type { ChatSession } from './chat-session.ts';
+import type { WorkBudget } from './spending.ts';
 
 /** How a message a restart left unanswered is taken up at the next start, if it can be. */
 export type Recovery =
@@ -44,8 +45,8 @@ export interface RecoveryParts {
   out: Outbound;
   /** Whether interrupted work is resumed (BRIDGE_RESUME_INTERRUPTED); off, the chat is told instead. */
   resume: boolean;
-  /** Why the chat may not start work now (its daily budget), if so. */
-  refuseWork?: (chatKey: string) => string | undefined;
+  /** What each chat may still spend today: past it, its work is named, not taken up. */
+  budget?: WorkBudget;
   startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by: string, pending: PendingMessage) => Promise<void>;
   /** The bridge is restarting again already: what is left stays pending, for the next start. */
   stopping: () => boolean;
@@ -61,7 +62,7 @@ export interface RecoveryParts {
 export async function recoverInterrupted(chats: readonly ChatSession[], parts: RecoveryParts): Promise<void> {
   for (const chat of chats) {
     const lost: PendingMessage[] = [];
-    const refused = parts.refuseWork?.(chatKey(chat.address));
+    const refused = parts.budget?.refusal(chatKey(chat.address));
     for (const entry of chat.record.pending ?? []) {
       if (parts.stopping()) return leaveForNextStart(parts.log);
       const recovery = parts.resume && !refused ? recoveryOf(entry, chat.record.cliSessionId !== undefined) : undefined;
@@ -70,7 +71,7 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
         continue;
       }
       if (recovery.kind !== 'waiting') {
-        await chat.updatePending(entry.id, { resumes: (entry.resumes ?? 0) + 1 });
+        await chat.messages.updatePending(entry.id, { resumes: (entry.resumes ?? 0) + 1 });
         await parts.out
           .send(chat.address, plain(`↻ Resuming after the restart: “${truncate(entry.text.replace(/\s+/g, ' '), 80)}”`), { replyTo: entry.messageId })
           .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the resume notice failed: ${error.message}`));
@@ -95,7 +96,7 @@ async function tellCut(chat: ChatSession, command: { messageId?: string; text: s
   const text = `⚠️ The bridge restarted while it was doing ${truncate(command.text.replace(/\s+/g, ' '), 80)}: it may not have been done. Check, and send it again if it was not.`;
   try {
     await parts.out.send(chat.address, plain(text), command.messageId ? { replyTo: command.messageId } : {});
-    await chat.commandDone(command.messageId, command.text);
+    await chat.messages.commandDone(command.messageId, command.text);
   } catch (error) {
     parts.log.warn({ chat: chatKey(chat.address) }, `telling the chat about a command cut short failed: ${(error as Error).message}`);
   }
@@ -110,7 +111,7 @@ async function tellLost(chat: ChatSession, lost: PendingMessage[], refused: stri
   const text = `⚠️ The bridge restarted before it finished ${what}:\n${list}${why}\nThe session continues: send again what you still need.`;
   try {
     await parts.out.send(chat.address, plain(text));
-    for (const p of lost) await chat.removePending(p.id);
+    for (const p of lost) await chat.messages.removePending(p.id);
   } catch (error) {
     parts.log.warn({ chat: chatKey(chat.address) }, `telling the chat about interrupted messages failed: ${(error as Error).message}`);
   }

@@ -1,7 +1,7 @@
 import { chatKey } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
 import type { Schedule } from '../schedules/schedule.ts';
-import { parseSpawnArgs } from './commands/spawn-args.ts';
+import { parseSpawnArgs } from '../subagents/spawn-args.ts';
 import { Triggered, type TriggeredParts } from './triggered.ts';
 
 /**

@@ -9,6 +9,9 @@ import type { Spend, UsageLedger } from '../usage/usage-ledger.ts';
 import type { Log } from '../log/logger.ts';
 import type { ChatSession } from './chat-session.ts';
 
+/** What a chat may still spend today: why it may start no new turn or run now, or undefined. */
+export type WorkBudget = Pick<Spending, 'refusal'>;
+
 /**
  * What turns and runs cost, and the chats' daily budget held to it: every turn's and run's
  * cost goes to the ledger, a chat hears once a day when it nears its budget, and past it new

@@ -61,7 +61,7 @@ export class Steering {
     // Should the CLI take it as a turn of its own (it came after its result), that turn answers it.
     current.steers.set(id, { text, by: prompt.user.id, ...(prompt.messageId !== undefined ? { messageId: prompt.messageId } : {}) });
     // On disk before the transport lets the message go: a kill now still tells the resumed agent.
-    await chat.noteSteered(current.id, text, prompt.messageId);
+    await chat.messages.noteSteered(current.id, text, prompt.messageId);
     current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
     if (prompt.messageId !== undefined) {
       void out.react?.({ ...chat.address, messageId: prompt.messageId }, '👀').catch((error: Error) => log.debug(`a reaction failed: ${error.message}`));

@@ -15,7 +15,7 @@ import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession, SteeredMessage } from './chat-session.ts';
-import { chatHandoff, handoffFooter } from './commands/handoff.ts';
+import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 
 /**
@@ -108,7 +108,7 @@ export class Turns {
       await out
         .send(address, plain(line), { replyTo: message.messageId })
         .catch((error: Error) => this.options.log.warn({ chat: chatKey(address) }, `a notice failed: ${error.message}`));
-      if (pending) await chat.removePending(pending.id);
+      if (pending) await chat.messages.removePending(pending.id);
       return turnId;
     }
     // A session holding outside text never runs in a mode that allows more, however the mode got looser (a restart with another default).
@@ -122,7 +122,7 @@ export class Turns {
     const position = chat.busy ? chat.queued + 1 : 0;
     const log = this.options.log.child({ chat: chatKey(address), turn: turnId, ...(message.messageId !== undefined ? { message: message.messageId } : {}) });
     if (!pending) {
-      await chat.addPending({
+      await chat.messages.addPending({
         id: turnId,
         text: message.text,
         by,
@@ -185,7 +185,7 @@ export class Turns {
         chat.current = { id: turnId, presenter, startedAt, by, steers };
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
-        void chat.updatePending(turnId, { startedAt });
+        void chat.messages.updatePending(turnId, { startedAt });
         void presenter.begin();
         presenter.warnLater(
           plain(
@@ -218,7 +218,7 @@ export class Turns {
         for (const listener of this.listeners) listener(chat, outcome);
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
-        if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.removePending(turnId);
+        if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.messages.removePending(turnId);
       } catch (error) {
         log.error({ err: error }, 'reporting the turn failed');
       }
@@ -243,7 +243,7 @@ export class Turns {
       ...(more.length ? { steered: more.map((message) => message.text) } : {}),
     };
     // The record changes at once (the write follows), so this turn's end removes what it adds.
-    void chat.carryOver(
+    void chat.messages.carryOver(
       from.id,
       entry,
       messages.map((message) => message.text),
@@ -282,7 +282,7 @@ export class Turns {
       notes.current = { id: event.id, text: truncate(`${event.name} ${toolSummary(event.name, event.input)}`.trim(), 200) };
       if (!notes.toolCalled) {
         notes.toolCalled = true;
-        void chat.updatePending(turnId, { toolCalled: true });
+        void chat.messages.updatePending(turnId, { toolCalled: true });
       }
       if (this.shuttingDown) this.noteInFlight(turnId, notes);
       else notes.current.timer = setTimeout(() => this.noteInFlight(turnId, notes), NOTE_CALL_AFTER_MS).unref();
@@ -293,7 +293,7 @@ export class Turns {
       notes.current = undefined;
       if (notes.inFlightNoted) {
         notes.inFlightNoted = false;
-        void chat.updatePending(turnId, { inFlight: undefined });
+        void chat.messages.updatePending(turnId, { inFlight: undefined });
       }
     } else if (event.type === 'exit') this.forgetCalls(turnId);
   }
@@ -310,7 +310,7 @@ export class Turns {
     clearTimeout(current.timer);
     current.noted = true;
     notes.inFlightNoted = true;
-    void notes.chat.updatePending(turnId, { inFlight: current.text });
+    void notes.chat.messages.updatePending(turnId, { inFlight: current.text });
   }
 
   isIdle(): boolean {

@@ -17,6 +17,8 @@ export const INBOX_DIR = join('.bridge', 'inbox');
 export interface SavedFile {
   path: string;
   kind: Attachment['kind'];
+  /** A video recorded in the chat app as a message (Attachment.recorded). */
+  recorded?: boolean;
   bytes: number;
   mimeType?: string;
   durationSeconds?: number;
@@ -42,7 +44,6 @@ const DEFAULT_NAMES: Record<Attachment['kind'], string> = {
   voice: 'voice.oga',
   audio: 'audio',
   video: 'video.mp4',
-  video_note: 'video-note.mp4',
 };
 
 /** What the user can do when the inbox's folder leads out of the working directory (or is not a folder). */
@@ -94,7 +95,14 @@ export class Inbox {
       await handToAgent(path); // 0600: the agent user's, when agents run as one
       // Named under the working directory as the chat and the agent know it (the folder's real path may differ by a link).
       const named = join(workdir, relative(await realpath(workdir), path));
-      return { path: named, kind: attachment.kind, bytes: size, ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}), ...durationOf(attachment) };
+      return {
+        path: named,
+        kind: attachment.kind,
+        ...(attachment.recorded ? { recorded: true } : {}),
+        bytes: size,
+        ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}),
+        ...durationOf(attachment),
+      };
     } catch (error) {
       await rm(partial, { force: true });
       if (error instanceof DownloadError) throw error;
@@ -147,7 +155,8 @@ export class Inbox {
 }
 
 function nameFor(attachment: Attachment): string {
-  const fallback = DEFAULT_NAMES[attachment.kind];
+  // A kind an older bridge kept (a round video as 'video_note') still gets a name.
+  const fallback = attachment.recorded || (attachment.kind as string) === 'video_note' ? 'video-note.mp4' : (DEFAULT_NAMES[attachment.kind] ?? 'file');
   // A document without a name still deserves its type's extension, so the agent knows what it is.
   if (extname(fallback) || !attachment.mimeType) return fallback;
   const subtype = /^[a-z]+\/([a-z0-9.+-]+)$/i.exec(attachment.mimeType)?.[1];

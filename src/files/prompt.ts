@@ -9,7 +9,6 @@ const KIND_WORDS: Record<SavedFile['kind'], string> = {
   voice: 'voice note',
   audio: 'audio',
   video: 'video',
-  video_note: 'video note',
 };
 
 /**
@@ -30,7 +29,8 @@ export function filePath(path: string, cwd: string | undefined): string {
 }
 
 function describe(file: SavedFile): string {
-  const parts = [KIND_WORDS[file.kind]];
+  // A kind an older bridge kept (a round video as 'video_note') is still worded.
+  const parts = [file.recorded || (file.kind as string) === 'video_note' ? 'video note' : (KIND_WORDS[file.kind] ?? 'file')];
   if (file.mimeType && file.kind === 'document') parts.push(file.mimeType);
   if (file.durationSeconds !== undefined) parts.push(`${Math.floor(file.durationSeconds / 60)}:${String(file.durationSeconds % 60).padStart(2, '0')}`);
   parts.push(megabytes(file.bytes));

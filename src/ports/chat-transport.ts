@@ -5,7 +5,7 @@ import type { ButtonAnswer, ButtonPress, ChatRef, ChatUser, Downloads, IncomingM
 
 /** What a transport feeds and asks: the bridge's entry points, and the wait for all work to end. */
 export interface TransportHost {
-  handleMessage(message: IncomingMessage, botUsername?: string): Promise<void>;
+  handleMessage(message: IncomingMessage): Promise<void>;
   handleButton(press: ButtonPress): Promise<ButtonAnswer>;
   isAllowed(chat: ChatRef, user: ChatUser): boolean;
   /** The commands, for a transport's command menu. */

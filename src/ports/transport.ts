@@ -160,7 +160,9 @@ export interface Picture {
 
 /** A file that came with a message, not yet fetched: the transport's handle and what it said about it. */
 export interface Attachment {
-  kind: 'document' | 'photo' | 'voice' | 'audio' | 'video' | 'video_note';
+  kind: 'document' | 'photo' | 'voice' | 'audio' | 'video';
+  /** A video recorded in the chat app as a message (a round video note), not a file someone chose. */
+  recorded?: boolean;
   /** The transport's id to fetch it with (its file id). */
   id: string;
   fileName?: string;

@@ -75,6 +75,7 @@ export interface OutsideText {
 export interface WaitingFile {
   path: string;
   kind: Attachment['kind'];
+  recorded?: boolean;
   bytes: number;
   mimeType?: string;
   durationSeconds?: number;

@@ -33,7 +33,8 @@ export function attachmentsOf(message: Message): Attachment[] {
   }
   if (message.video_note) {
     const { file_id, file_size, duration } = message.video_note;
-    found.push({ kind: 'video_note', id: file_id, mimeType: 'video/mp4', ...size(file_size), durationSeconds: duration });
+    // A round video is a video the person recorded in the app: named and worded as a video note.
+    found.push({ kind: 'video', recorded: true, id: file_id, mimeType: 'video/mp4', ...size(file_size), durationSeconds: duration });
   }
   return found;
 }

@@ -7,6 +7,7 @@ import { plain } from '../rich/index.ts';
 import { chatKey, type ChatRef, type ChatUser, type Outbound } from '../ports/transport.ts';
 import type { TelegramSettings } from './settings.ts';
 import { attachmentsOf } from './attachments.ts';
+import { ownCommandText } from './commands.ts';
 import type { Log } from '../log/logger.ts';
 import { telegramChat } from './id.ts';
 import type { UpdateJournal } from './update-journal.ts';
@@ -63,39 +64,37 @@ export async function startTelegram(
     const user = userOf(ctx);
     const message = ctx.message;
     const attachments = attachmentsOf(message);
-    const text = message.text ?? message.caption ?? '';
+    const text = ownCommandText(message.text ?? message.caption ?? '', me.username);
+    if (text === undefined) return; // a command for another bot in the group
     if (message.text === undefined && !attachments.length) {
       // Stickers, locations, polls: refused like anything else for strangers; explained to users.
-      if (!bridge.isAllowed(address, user)) return bridge.handleMessage({ address, user, text: '', messageId: String(message.message_id) }, me.username);
+      if (!bridge.isAllowed(address, user)) return bridge.handleMessage({ address, user, text: '', messageId: String(message.message_id) });
       await out.send(address, plain('Only text, files, photos and voice messages reach the agent.'), { replyTo: String(message.message_id) });
       return;
     }
     const replied = message.reply_to_message && !isTopicHeader(message.reply_to_message) ? message.reply_to_message : undefined;
     const repliedFiles = replied ? attachmentsOf(replied) : [];
     const repliedText = replied ? (replied.text ?? replied.caption ?? '') : '';
-    await bridge.handleMessage(
-      {
-        address,
-        user,
-        text,
-        messageId: String(message.message_id),
-        order: message.message_id,
-        ...(attachments.length ? { attachments } : {}),
-        ...(message.media_group_id ? { albumId: message.media_group_id } : {}),
-        ...(ctx.chat.type === 'private' ? { private: true } : {}),
-        ...titleOf(ctx.chat),
-        ...(replied && (repliedText || repliedFiles.length)
-          ? {
-              replyTo: {
-                text: repliedText,
-                ...(replied.from ? { from: replied.from.first_name } : {}),
-                ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
-              },
-            }
-          : {}),
-      },
-      me.username,
-    );
+    await bridge.handleMessage({
+      address,
+      user,
+      text,
+      messageId: String(message.message_id),
+      order: message.message_id,
+      ...(attachments.length ? { attachments } : {}),
+      ...(message.media_group_id ? { albumId: message.media_group_id } : {}),
+      ...(ctx.chat.type === 'private' ? { private: true } : {}),
+      ...titleOf(ctx.chat),
+      ...(replied && (repliedText || repliedFiles.length)
+        ? {
+            replyTo: {
+              text: repliedText,
+              ...(replied.from ? { from: replied.from.first_name } : {}),
+              ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
+            },
+          }
+        : {}),
+    });
   });
 
   bot.on('callback_query:data', async (ctx) => {

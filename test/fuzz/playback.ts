@@ -51,10 +51,11 @@ export function play(telegram: FakeTelegram, allowed: readonly number[], run: nu
     if (expectation === 'silent-edit') played.expectations.push({ kind: 'silent', why: 'an edit', update: described });
     else if ('queryId' in expectation)
       played.expectations.push({ kind: 'press', queryId: expectation.queryId, stranger: update.from.stranger, update: described });
-    else if (update.from.stranger)
-      played.expectations.push({ kind: 'stranger', strangerId: userId, chatId: where.chatId, messageId: expectation.messageId, update: described });
+    // Another bot's command is not handed on at all, whoever sent it: a stranger is not refused for it.
     else if (forAnotherBot(deliveredText(telegram, where.chatId, expectation.messageId)))
       played.expectations.push({ kind: 'silent', why: 'a command for another bot', update: described, chatId: where.chatId, messageId: expectation.messageId });
+    else if (update.from.stranger)
+      played.expectations.push({ kind: 'stranger', strangerId: userId, chatId: where.chatId, messageId: expectation.messageId, update: described });
     else {
       const text = deliveredText(telegram, where.chatId, expectation.messageId);
       const words = text.trim();

@@ -60,6 +60,16 @@ describe('files sent to the chat', () => {
     expect(transcriber.requests.at(-1)).toMatchObject({ model: 'whisper-1', bytes: Buffer.from('OggS voice') });
   });
 
+  it('a round video message is a video note to the agent, and one that cannot be fetched is named so', async () => {
+    const chat = newChat();
+    sendFile(chat, { kind: 'video_note', bytes: Buffer.from('ftyp round'), duration: 9 });
+    say(chat, 'say:watched'); // the chat's messages are handled in order: this one takes the video
+    await answer(chat, /^watched/);
+    expect(await promptOf('say:watched')).toMatch(/\n- \.bridge\/inbox\/video-note(-\d+)?\.mp4 \(video note, 0:09, 1 KB\)$/);
+    sendFile(chat, { kind: 'video_note', bytes: Buffer.from('x'), declaredSize: 25 * 1024 * 1024 });
+    await answer(chat, /^⚠️ The video message could not be received: it is 25 MB, over the 20 MB a bot may download\./);
+  });
+
   it('/spawn replying to a file gives the run the file', async () => {
     const chat = newChat();
     const log = sendFile(chat, { kind: 'document', bytes: Buffer.from('ERROR at line 3'), fileName: 'build.log', mimeType: 'text/plain' });

@@ -265,9 +265,14 @@ describe('the Telegram bridge', () => {
     say(chat, '/frobnicate');
     await answer(chat, /Unknown command \/frobnicate\. Try \/help\./);
     say(chat, '/status@some_other_bot');
+    // Another bot's command is not this bridge's at all: a stranger is not refused for it either.
+    say(chat, '/status@some_other_bot', { userId: STRANGER });
     say(chat, '/help@bridge_test_bot');
     await answer(chat, /Commands/);
-    expect(botTexts(chat).some((t) => t.startsWith('Status'))).toBe(false);
+    expect(botTexts(chat).some((t) => t.startsWith('Status') || /not allowed/.test(t))).toBe(false);
+    say(chat, '/help@BRIDGE_TEST_BOT');
+    await world.telegram.waitFor(() => botTexts(chat).filter((t) => /Commands/.test(t)).length === 2, 20_000);
+    expect(botTexts(chat).some((t) => /not allowed/.test(t))).toBe(false);
   });
 
   it('keeps one session per forum topic', async () => {

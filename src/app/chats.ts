@@ -1,0 +1,60 @@
+import type { AgentLibrary } from '../agents/library.ts';
+import { cliAgents } from '../agents/cli-agents.ts';
+import type { ApprovalBroker } from '../approvals/approval-broker.ts';
+import { chatPermissions } from '../bridge/agent-permissions.ts';
+import type { AgentQuestions } from '../bridge/agent-questions.ts';
+import { ChatSessions } from '../bridge/chat-sessions.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { Log } from '../log/logger.ts';
+import { userKey } from '../ports/transport.ts';
+import type { LivePool } from '../session/live-pool.ts';
+import type { ChatStore } from '../store/chat-store.ts';
+import type { SessionTools } from '../tools/session-tools.ts';
+import { WEB, webIdentityOf } from '../web/chat/web-chat.ts';
+
+/** The chats' sessions, each with the bridge's tools for its agent, its directory's trust and agents, and its people asked for approvals. */
+export function chatSessions(parts: {
+  config: BridgeConfig;
+  store: ChatStore;
+  sessionTools: SessionTools;
+  agents: AgentLibrary;
+  trusts: (dir: string) => Promise<boolean>;
+  live: LivePool;
+  approvals: ApprovalBroker;
+  questions: AgentQuestions;
+  log: Log;
+}): ChatSessions {
+  const { sessionTools, agents, trusts } = parts;
+  return new ChatSessions({
+    config: parts.config,
+    store: parts.store,
+    tools: (chat) =>
+      sessionTools.forMainSession({
+        address: chat.address,
+        adapter: chat.adapter,
+        sessionId: () => chat.record.cliSessionId,
+        turnBy: () => {
+          const id = chat.current?.by;
+          if (!id) return undefined;
+          // As allowlists hold people: a web chat is named after its person's identity.
+          return { id, key: chat.address.transport === WEB ? webIdentityOf(id) : userKey(chat.address.transport, { id }) };
+        },
+        mode: chat.effectivePermissionMode,
+        workdir: chat.record.workdir,
+        onApprovalWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
+        grantHolder: () => chat.turnGrantHolder(),
+      }),
+    revokeTools: (chat) => sessionTools.releaseMain(chat.address),
+    // Read before each turn: the directory's trust as it is now (a session that may only read never trusts), and the
+    // agents enabled there for the Task tool of a CLI that has one (their catalog says the same of trust).
+    fresh: async (chat) => {
+      const readOnly = chat.effectivePermissionMode === 'safe';
+      if (!chat.adapter.options.agents) return { trusted: !readOnly && (await trusts(chat.record.workdir)) };
+      const catalog = await agents.catalog(chat.record.workdir, { readOnly });
+      return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name) };
+    },
+    live: parts.live,
+    permissions: chatPermissions({ approvals: parts.approvals, questions: parts.questions }),
+    log: parts.log,
+  });
+}

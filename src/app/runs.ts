@@ -1,0 +1,96 @@
+import type { AgentLibrary } from '../agents/library.ts';
+import type { ApprovalBroker } from '../approvals/approval-broker.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import { runPermissions } from '../bridge/agent-permissions.ts';
+import type { AgentQuestions } from '../bridge/agent-questions.ts';
+import type { ChatSessions } from '../bridge/chat-sessions.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { Log } from '../log/logger.ts';
+import type { OrchestrationStore } from '../orchestration/orchestration-store.ts';
+import { Orchestrator } from '../orchestration/orchestrator.ts';
+import { graphSvg } from '../pictures/graph-svg.ts';
+import { svgToPng } from '../pictures/render-png.ts';
+import type { PermissionMode } from '../policy/permission-mode.ts';
+import { isNoChat, type ChatRef, type Outbound } from '../ports/transport.ts';
+import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from '../presentation/orchestration.ts';
+import { QueueExecutor } from '../queue/queue-executor.ts';
+import { QueueSigner } from '../queue/signing.ts';
+import { plain } from '../rich/index.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
+import type { RunStore } from '../subagents/run-store.ts';
+import { Subagents } from '../subagents/subagents.ts';
+import type { SessionTools } from '../tools/session-tools.ts';
+
+/** Subagent runs (in this process, or on workers through the queue) and the orchestrations made of them. */
+export function runWork(parts: {
+  config: BridgeConfig;
+  runStore: RunStore;
+  orchestrationStore: OrchestrationStore;
+  audit: AuditLog;
+  sessionTools: SessionTools;
+  toolTimeoutMs: number;
+  approvals: ApprovalBroker;
+  questions: AgentQuestions;
+  /** Why a chat may start no run now (its daily budget), or undefined. */
+  refuseWork: (chatKey: string) => string | undefined;
+  chats: Pick<ChatSessions, 'get'>;
+  agents: AgentLibrary;
+  trusts: (dir: string) => Promise<boolean>;
+  out: Outbound;
+  /** What is owed to the chats is announced now (the outbox). */
+  announce: () => void;
+  log: Log;
+}): { subagents: Subagents; orchestrator: Orchestrator } {
+  const { config, sessionTools, out, log } = parts;
+  const { settings } = config;
+  const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
+  // With a queue, runs go to workers; without, they run in this process.
+  const executor =
+    config.redisUrl &&
+    new QueueExecutor({
+      redisUrl: config.redisUrl,
+      keepSeconds: settings.workers.keepHours * 3600,
+      toolsFor,
+      toolTimeoutMs: parts.toolTimeoutMs,
+      lockSeconds: settings.workers.lockSeconds,
+      signer: new QueueSigner(config.queueSecret!),
+      log,
+    });
+  // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
+  const chatMode = (address: ChatRef): PermissionMode => (isNoChat(address) ? (config.api?.noChatMode ?? 'safe') : parts.chats.get(address).permissionMode);
+  const subagents = new Subagents({
+    config,
+    store: parts.runStore,
+    audit: parts.audit,
+    log,
+    toolsFor,
+    // Runs in this process ask the chat on their CLI's control channel; a worker's, through the MCP tool.
+    permissions: runPermissions({ approvals: parts.approvals, questions: parts.questions }),
+    refuseWork: parts.refuseWork,
+    chatMode,
+    agents: parts.agents,
+    trusts: parts.trusts,
+    ...(executor ? { executor } : {}),
+  });
+  const orchestrator = new Orchestrator({
+    store: parts.orchestrationStore,
+    subagents,
+    out,
+    announce: parts.announce,
+    progressText: orchestrationProgress,
+    // The graph as a picture beside the progress message, where the transport shows pictures.
+    ...(out.sendPicture && out.editPicture
+      ? {
+          progressPicture: {
+            svg: (orchestration, runOf) => graphSvg(orchestrationGraph(orchestration, runOf)),
+            caption: (orchestration) => plain(orchestrationSummary(orchestration)),
+            png: async (svg) => (await svgToPng(svg)).png,
+          },
+        }
+      : {}),
+    announceTo: settings.subagents.announceTo,
+    retention: { ms: settings.subagents.retentionMinutes * 60_000, perChat: settings.subagents.historyPerChat },
+    log,
+  });
+  return { subagents, orchestrator };
+}

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import type { AgentLibrary } from '../agents/library.ts';
+import type { ApprovalBroker } from '../approvals/approval-broker.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { CommandServices } from '../bridge/command-services.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import { HOOKS_FILE } from '../hooks/hooks-file.ts';
+import type { Orchestrator } from '../orchestration/orchestrator.ts';
+import { wholeChatKey } from '../ports/transport.ts';
+import type { TrustedDirectories } from '../projects/trust.ts';
+import type { Scheduler } from '../schedules/scheduler.ts';
+import type { RunReview } from '../subagents/run-review.ts';
+import type { Subagents } from '../subagents/subagents.ts';
+import type { DailyBudget } from '../usage/budget.ts';
+import type { UsageLedger } from '../usage/usage-ledger.ts';
+import type { WebSessions } from '../web/auth/web-sessions.ts';
+import { webLinks } from '../web/web-links.ts';
+
+/** What the commands work with beyond the chat's own session, from the parts built. */
+export function commandServices(parts: {
+  config: BridgeConfig;
+  subagents: Subagents;
+  review: RunReview;
+  orchestrator: Orchestrator;
+  approvals: ApprovalBroker;
+  agents: AgentLibrary;
+  trust: TrustedDirectories;
+  audit: AuditLog;
+  ledger: UsageLedger;
+  budget: DailyBudget;
+  scheduler: Scheduler;
+  /** The web pages' sign-ins, when they are served; `inApp`: a chat app opens them signed in. */
+  web: { sessions: WebSessions; inApp: boolean } | undefined;
+  roundTrips: ReadonlyMap<string, () => Promise<number>> | undefined;
+}): CommandServices {
+  const { config, subagents, web } = parts;
+  return {
+    subagents,
+    review: parts.review,
+    orchestrator: parts.orchestrator,
+    approvals: parts.approvals,
+    agents: parts.agents,
+    trust: parts.trust,
+    audit: parts.audit,
+    ledger: parts.ledger,
+    budget: parts.budget,
+    ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.inApp && config.web.url.startsWith('https:')) } : {}),
+    scheduler: parts.scheduler,
+    hooks: {
+      forChat: (address) => config.hooks.filter((hook) => wholeChatKey(hook.chat) === wholeChatKey(address)),
+      ...(config.web ? { url: config.web.url } : {}),
+      file: join(config.dataDir, HOOKS_FILE),
+    },
+    health: {
+      ...(parts.roundTrips ? { roundTrips: parts.roundTrips } : {}),
+      runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
+      dataDir: config.dataDir,
+    },
+  };
+}

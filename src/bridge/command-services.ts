@@ -1,0 +1,54 @@
+import type { AgentLibrary } from '../agents/library.ts';
+import type { ApprovalBroker } from '../approvals/approval-broker.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { Orchestrator } from '../orchestration/orchestrator.ts';
+import type { TrustedDirectories } from '../projects/trust.ts';
+import type { Subagents } from '../subagents/subagents.ts';
+import type { RunReview } from '../subagents/run-review.ts';
+import type { DailyBudget } from '../usage/budget.ts';
+import type { UsageLedger } from '../usage/usage-ledger.ts';
+import type { WebLinks } from '../web/web-links.ts';
+import type { Scheduler } from '../schedules/scheduler.ts';
+import type { Hook } from '../hooks/hooks-file.ts';
+import type { ChatRef } from '../ports/transport.ts';
+
+/** The webhooks (/hooks): those of a chat, and where they are reached. */
+export interface HookDirectory {
+  /** The hooks whose turns and runs go to this chat (any of its topics). */
+  forChat(address: ChatRef): Hook[];
+  /** BRIDGE_WEB_URL; none: the web server is off, and no hook is reached. */
+  url?: string;
+  /** Where they are defined. */
+  file: string;
+}
+
+/** What /status tells of the bridge's own health. */
+export interface HealthSources {
+  /** Each served transport's round trip to its service, by id (none: no service, as in the console). */
+  roundTrips?: ReadonlyMap<string, () => Promise<number>>;
+  /** Subagent runs across every chat. */
+  runs: () => { running: number; queued: number };
+  dataDir: string;
+}
+
+/** The parts of the bridge the commands work with, built once by `app.ts`. */
+export interface CommandServices {
+  subagents: Subagents;
+  /** Diff, merge and discard of runs that worked in a worktree: the same calls for the chat and a web page. */
+  review: RunReview;
+  orchestrator: Orchestrator;
+  /** The questions waiting in the chat, shown by /subagents info. */
+  approvals: Pick<ApprovalBroker, 'waitingFor'>;
+  agents: AgentLibrary;
+  trust: TrustedDirectories;
+  audit: AuditLog;
+  ledger: UsageLedger;
+  budget: DailyBudget;
+  health: HealthSources;
+  /** The chats' schedules (/every, /at, /schedules). */
+  scheduler: Scheduler;
+  /** The webhooks of hooks.json. */
+  hooks: HookDirectory;
+  /** The dashboard's links, when the web server is on (BRIDGE_WEB_ADDR). */
+  web?: WebLinks;
+}

@@ -1,0 +1,15 @@
+import { handoffCommand } from '../adapters/handoff.ts';
+import { code, rich, type RichText } from '../rich/index.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { ChatSession } from './chat-session.ts';
+
+/** The terminal command that continues the chat's session now; none before its first turn, or for a CLI that cannot be handed one. */
+export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>): string | undefined {
+  const sessionId = chat.record.cliSessionId;
+  return sessionId ? handoffCommand(chat.adapter, sessionId, chat.record.workdir, config.agentUser?.name) : undefined;
+}
+
+/** The line under an answer when the chat asked for it (/handoff on). */
+export function handoffFooter(command: string): RichText {
+  return rich`🖥 ${code(command)}`;
+}

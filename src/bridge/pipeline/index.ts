@@ -1,0 +1,73 @@
+import type { Log } from '../../log/logger.ts';
+import type { IncomingMessage, Outbound } from '../../ports/transport.ts';
+import type { Allowlist } from '../allowlist.ts';
+import type { Attachments, Prompt } from '../attachments.ts';
+import type { ChatSession } from '../chat-session.ts';
+import type { ChatSessions } from '../chat-sessions.ts';
+import { parseCommandLine } from '../command-line.ts';
+import type { RefusalThrottle } from '../refusals.ts';
+import type { Steering } from '../steering.ts';
+import { allow } from './allow.ts';
+import { answer, type WaitingForWords } from './answer.ts';
+import { blank } from './blank.ts';
+import { budget } from './budget.ts';
+import type { WorkBudget } from '../spending.ts';
+import { command, type CommandParts } from './command.ts';
+import { compose, type Step } from './compose.ts';
+import type { MessageContext } from './context.ts';
+import { dedupe } from './dedupe.ts';
+import { drain } from './drain.ts';
+import { files } from './files.ts';
+import { queue, type QueueParts } from './queue.ts';
+import { steer } from './steer.ts';
+
+export type { MessageContext } from './context.ts';
+export type { WaitingForWords } from './answer.ts';
+
+export interface PipelineParts extends CommandParts, Omit<QueueParts, 'attachments'> {
+  chats: Pick<ChatSessions, 'get'>;
+  out: Outbound;
+  allowlist: Allowlist;
+  refusals: RefusalThrottle;
+  attachments: Pick<Attachments, 'receive' | 'take'>;
+  /** What waits for words in a chat (the agent's questions); none: nothing does. */
+  questions: WaitingForWords | undefined;
+  budget: WorkBudget | undefined;
+  steering: Pick<Steering, 'take'>;
+  log: Log;
+}
+
+/**
+ * How a message is handled, step by step. A person's message goes through every step; a prompt
+ * the bridge made of a message (an album's files with their words) enters at `budget`, where
+ * what is words for the agent begins.
+ */
+export function messageSteps(parts: PipelineParts): { message: Step<MessageContext>[]; prompt: Step<MessageContext>[] } {
+  const prompt = [budget(parts), drain(parts), steer(parts), queue(parts)];
+  return { message: [allow(parts), dedupe(), files(parts), command(parts), answer(parts), blank(), ...prompt], prompt };
+}
+
+/** The steps composed: `message` for what a transport hands on, `prompt` for a prompt of a chat (an album's). */
+export function messagePipeline(parts: PipelineParts): {
+  message: (message: IncomingMessage) => Promise<void>;
+  prompt: (chat: ChatSession, prompt: Prompt) => Promise<void>;
+} {
+  const steps = messageSteps(parts);
+  const message = compose(steps.message);
+  const prompt = compose(steps.prompt);
+  const context = (incoming: Prompt, chat?: ChatSession): MessageContext => {
+    let session = chat;
+    return {
+      message: incoming,
+      command: chat ? null : parseCommandLine(incoming.text),
+      get chat() {
+        return (session ??= parts.chats.get(incoming.address));
+      },
+      reply: (text, options = {}) => parts.out.send(incoming.address, text, { replyTo: incoming.messageId, ...options }),
+    };
+  };
+  return {
+    message: (incoming) => message(context(incoming)),
+    prompt: (chat, incoming) => prompt(context(incoming, chat)),
+  };
+}

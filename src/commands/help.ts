@@ -1,0 +1,56 @@
+import { bold, code, lines, rich, type RichText } from '../rich/index.ts';
+import { CONSOLE } from '../console/console.ts';
+import type { Command } from '../bridge/command.ts';
+
+/** What the first messages of a chat can look like: a task, a background run, a move, a plan. */
+const EXAMPLES: [string, string][] = [
+  ['Why does npm test fail? Fix it.', 'a task for the agent, in plain words'],
+  ['/spawn --label Docs "write the install section of the README"', 'the same in the background; its result is announced here'],
+  ['/cd ../other-project', 'work in another directory (within BRIDGE_PROJECT_ROOTS)'],
+  ['/orchestrate tests: write tests for src/app.ts\nfix <- tests: make them pass', 'a plan of steps, each after the ones it names'],
+];
+
+/** The console's own command: its buttons are printed numbered, to be pressed by number. */
+const PRESS = rich`/press <n>\n    Press the button printed as [n] (the console has no buttons to tap)`;
+
+/** Every command's usage and description, after an introduction and examples. */
+export function helpText(commands: readonly Command[], intro?: string, transport?: string): RichText {
+  const head = intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.';
+  return lines([
+    head,
+    '',
+    bold('Examples'),
+    ...EXAMPLES.map(([example, what]) => rich`${code(example)}\n    ${what}`),
+    '',
+    bold('Commands'),
+    ...commands.map((c) => rich`${c.usage}\n    ${c.description}`),
+    ...(transport === CONSOLE ? [PRESS] : []),
+  ]);
+}
+
+export const start: Command = {
+  name: 'start',
+  description: 'What this bot does and how to use it',
+  usage: '/start',
+  access: 'allowed',
+  async run({ bridge, chat, reply }) {
+    const cli = [...bridge.config.adapters.keys()].join(', ');
+    await reply(
+      helpText(
+        bridge.commands,
+        `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
+        chat.address.transport,
+      ),
+    );
+  },
+};
+
+export const help: Command = {
+  name: 'help',
+  description: 'Commands and examples',
+  usage: '/help',
+  access: 'allowed',
+  async run({ bridge, chat, reply }) {
+    await reply(helpText(bridge.commands, undefined, chat.address.transport));
+  },
+};

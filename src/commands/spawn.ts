@@ -1,0 +1,54 @@
+import { spawnedText, stopButton } from '../presentation/runs.ts';
+import { parseSpawnArgs, SpawnArgsError } from '../subagents/spawn-args.ts';
+import { DownloadError } from '../files/inbox.ts';
+import { promptWithFiles } from '../files/prompt.ts';
+import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+
+/** /spawn [options] "task": a background subagent, with the files sent before it and the replied-to message as its context. */
+export const spawn: Command = {
+  name: 'spawn',
+  description: 'Start a background subagent',
+  usage: '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
+  access: 'allowed',
+  async run(ctx) {
+    let args;
+    try {
+      args = parseSpawnArgs(ctx.args);
+    } catch (error) {
+      if (error instanceof SpawnArgsError) throw new UsageError(error.message);
+      throw error;
+    }
+    const user = ctx.message.user;
+    const context = [ctx.message.replyTo?.text, await filesFor(ctx)].filter(Boolean).join('\n\n');
+    const result = await ctx.services.subagents.spawner.spawn(
+      { ...args, ...(context ? { context } : {}) },
+      {
+        address: ctx.chat.address,
+        requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
+        cwd: ctx.chat.record.workdir,
+        cli: ctx.chat.record.cli,
+        depth: 0,
+      },
+    );
+    if (!result.ok) throw new UsageError(result.error);
+    await ctx.reply(spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] });
+  },
+};
+
+/**
+ * The files a /spawn gives its run: those the user sent before it and the ones of the message
+ * it replies to, by absolute path (a run in a worktree does not see the chat's inbox).
+ */
+async function filesFor(ctx: CommandContext): Promise<string> {
+  const files = await ctx.bridge.attachments.take(ctx.chat, ctx.message.user.id);
+  const replied = ctx.message.replyTo?.attachments;
+  if (replied?.length) {
+    try {
+      files.push(...(await ctx.bridge.attachments.save(ctx.chat, replied)));
+    } catch (error) {
+      if (error instanceof DownloadError) throw new UsageError(`The file you replied to could not be received: ${error.message}; ${error.advice}.`);
+      throw error;
+    }
+  }
+  return promptWithFiles('', files, undefined);
+}
