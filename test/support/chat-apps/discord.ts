@@ -21,6 +21,9 @@ export async function discordTwin(): Promise<ChatAppTwin> {
         .filter((m) => m.ephemeralTo === undefined)
         .map((m) => shownMessage(discord, m));
     return {
+      get id() {
+        return channel();
+      },
       say: async (text) => void discord.send({ user: ADA, name: 'Ada', channel: channel(), text, mentionBot: mention }),
       sendFile: async ({ name, bytes, caption }) =>
         void discord.send({
@@ -58,6 +61,16 @@ export async function discordTwin(): Promise<ChatAppTwin> {
         thread: (m) => chat(() => once(`group-${n}-thread-${m}`, () => discord.startThread({ user: ADA, channel: channel(), name: `thread ${m}` })), false),
       };
     },
+    calls: () => {
+      const byToken = new Map(discord.interactions.map((i) => [i.token, i.channelId]));
+      return discord.calls
+        .filter((call) => !NOT_COUNTED.has(call.route))
+        .map((call) => {
+          const chat = /^\/channels\/(\d+)/.exec(call.path)?.[1] ?? byToken.get(/^\/(?:webhooks\/\d+|interactions\/\d+)\/([^/]+)/.exec(call.path)?.[1] ?? '');
+          const text = call.body?.content;
+          return { method: call.route, ...(chat ? { chat } : {}), ...(typeof text === 'string' ? { text: readable(text) } : {}), at: call.time };
+        });
+    },
     // Each start identifies anew: events sent before then would reach no one.
     async connected() {
       const expected = ++identifies;
@@ -66,6 +79,9 @@ export async function discordTwin(): Promise<ChatAppTwin> {
     stop: () => discord.close(),
   };
 }
+
+/** Learning who the bot is and where its gateway is, and registering its commands: its keeping in touch, not what a turn costs. */
+const NOT_COUNTED = new Set(['GET /gateway/bot', 'GET /users/@me', 'GET /applications/@me', 'PUT /applications/:app/commands']);
 
 /** As a reader sees it: its Markdown rendered away, without the turn's stats line under an answer. */
 function shownMessage(discord: FakeDiscord, message: MessageRecord): ShownMessage {
