@@ -17,6 +17,9 @@ import { catchUp } from './catch-up.ts';
 import { onMessage } from './on-message.ts';
 import type { DiscordIdentity } from './reach.ts';
 import { Serial } from './serial.ts';
+import { TransportRefusedError } from '../ports/chat-transport.ts';
+import { MESSAGE_CONTENT_HOW } from './invite.ts';
+import { DiscordTokenRefusedError, TOKEN_HOW } from './reach.ts';
 import type { DiscordSettings } from './settings.ts';
 
 /**
@@ -49,7 +52,7 @@ export function intentsFor(identity: DiscordIdentity): GatewayIntentBits[] {
  * reply) and button presses (acknowledged at once, answered by a message only the presser
  * sees). Resolves once logged in and ready.
  */
-export async function startGateway(parts: GatewayParts): Promise<void> {
+export async function startGateway(parts: GatewayParts): Promise<{ closed: Promise<never> }> {
   const { client, identity, host, log } = parts;
   const serial = new Serial();
   const botId = identity.user.id;
@@ -71,7 +74,11 @@ export async function startGateway(parts: GatewayParts): Promise<void> {
         .catch((error: unknown) => log.error({ err: error, chat: interaction.channelId }, 'handling a Discord button failed'));
   });
   client.on(Events.Error, (error) => log.error({ err: error }, 'the Discord client failed'));
-  client.on(Events.ShardDisconnect, (event) => log.warn(`the Discord gateway closed (${event.code}); reconnecting`));
+  // discord.js reconnects by itself, but not after a close that says the setup is wrong.
+  let fail!: (error: Error) => void;
+  const closed = new Promise<never>((_, reject) => (fail = reject));
+  client.on(Events.ShardDisconnect, (event) => fail(gatewayRefusal(event.code)));
+  client.on(Events.ShardReconnecting, () => log.warn('the Discord gateway closed; reconnecting'));
   client.on(Events.ShardResume, () => log.info('the Discord gateway is back (resumed)'));
 
   client.rest.setToken(parts.token);
@@ -90,9 +97,20 @@ export async function startGateway(parts: GatewayParts): Promise<void> {
       resolve();
     }),
   );
-  await client.login(parts.token);
-  await ready;
+  await Promise.race([client.login(parts.token).then(() => ready), closed]);
   log.info(`connected to Discord's gateway: ${client.guilds.cache.size} server(s)${identity.messageContent ? '' : ', without the Message Content intent'}`);
+  return { closed };
+}
+
+/** Why Discord closed the gateway for good, and what to do about it. */
+function gatewayRefusal(code: number): TransportRefusedError {
+  if (code === 4004)
+    return new DiscordTokenRefusedError(`Discord refused DISCORD_BOT_TOKEN on its gateway (4004 Authentication failed): ${TOKEN_HOW}, and start again.`);
+  if (code === 4014)
+    return new TransportRefusedError(
+      `Discord closed the gateway (4014 Disallowed intents): the Message Content intent was turned off; ${MESSAGE_CONTENT_HOW}.`,
+    );
+  return new TransportRefusedError(`Discord closed the gateway for good (${code}): the bridge takes nothing from Discord until it starts again.`);
 }
 
 /** Where an interaction happened: its channel, or its thread and the thread's channel. */

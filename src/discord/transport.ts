@@ -54,7 +54,7 @@ export const discord: TransportKind = {
       async serve(host, log) {
         if (stopped) return;
         client = createClient(settings, identity!);
-        await startGateway({
+        const gateway = await startGateway({
           client,
           token: settings.token,
           identity: identity!,
@@ -68,7 +68,7 @@ export const discord: TransportKind = {
         });
         // Stopped while it logged in: it takes nothing more from Discord.
         if (stopped) await client.destroy();
-        await until;
+        await Promise.race([until, gateway.closed]);
       },
       async stop() {
         stopped = true;

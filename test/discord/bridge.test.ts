@@ -79,6 +79,19 @@ describe('Discord', () => {
     await answer(channel, /^echo: back in the channel \(turn 2\)$/);
   });
 
+  it('says what reaches the agent when a message in a thread holds neither text nor files (a sticker)', async () => {
+    const channel = newChannel('stickers');
+    const thread = fake().startThread({ user: ADA, channel, name: 'stickers' });
+    const sticker = fake().send({ user: ADA, channel: thread, text: '' });
+    const told = await answer(thread, /^Only text and files reach the agent\.$/);
+    expect(told.replyTo).toBe(sticker.id);
+    expect(
+      fake()
+        .botMessages(thread)
+        .filter((m) => /Message Content/.test(m.content)),
+    ).toEqual([]);
+  });
+
   it('defers /status within 3 s and answers it in the deferred reply', async () => {
     const channel = newChannel('status');
     const run = fake().runCommand({ user: ADA, channel, command: 'status' });

@@ -99,6 +99,17 @@ describe('Discord limits', () => {
     expect(world.bridge.log().match(/reached the bot without its text/g)).toHaveLength(1);
   });
 
+  it('stops with one line naming Discord when Discord closes the gateway for good (the intent turned off while it ran)', async () => {
+    world = await startDiscordWorld();
+    world.discord.setMessageContentIntent(false);
+    world.discord.dropGateway(4014);
+    const { code } = await world.bridge.exited;
+    expect(code).not.toBe(0);
+    expect(world.bridge.stderr()).toMatch(
+      /Discord closed the gateway \(4014 Disallowed intents\): the Message Content intent was turned off; Discord Developer Portal → your application → Bot → Privileged Gateway Intents/,
+    );
+  });
+
   it('has the doctor say whether the Message Content intent is on, and give the invite link', async () => {
     const fake = await FakeDiscord.start({ messageContentIntent: false });
     try {

@@ -48,6 +48,7 @@ export class FakeDiscord {
     private readonly server: RunningServer,
     private readonly deps: ActionDeps & { calls: CallLog; gateway: Gateway; limits: RateLimits | undefined },
     ids: { token: string; guild: string; general: string },
+    private readonly switches: { messageContent: boolean },
   ) {
     this.token = ids.token;
     this.botId = deps.world.bot.id;
@@ -66,13 +67,14 @@ export class FakeDiscord {
     world.guilds.set(guild.id, guild);
     const general = { id: world.ids.next(), type: ChannelType.GuildText, name: 'general', guildId: guild.id, botCanSee: true };
     world.channels.set(general.id, general);
-    const messageContent = options.messageContentIntent ?? true;
+    const switches = { messageContent: options.messageContentIntent ?? true };
+    const flags = () => (switches.messageContent ? ApplicationFlag.GatewayMessageContentLimited : 0);
     const changes = new Changes();
     let origin = '';
     const gateway = new Gateway({
       token,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
-      allowedPrivileged: messageContent ? Intent.MessageContent : 0,
+      allowedPrivileged: () => (switches.messageContent ? Intent.MessageContent : 0),
       origin: () => origin,
       changes,
       newSessionId: () => world.ids.next(),
@@ -82,7 +84,7 @@ export class FakeDiscord {
           user: { ...world.userPayload(botId), bot: true, verified: true, flags: 0, mfa_enabled: false },
           guilds: [...world.guilds.values()].map((g) => ({ id: g.id, unavailable: true })),
           shard: [0, 1],
-          application: { id: botId, flags: messageContent ? ApplicationFlag.GatewayMessageContentLimited : 0 },
+          application: { id: botId, flags: flags() },
           private_channels: [],
           relationships: [],
           presences: [],
@@ -105,14 +107,14 @@ export class FakeDiscord {
         ...deps,
         token,
         rateLimits: limits,
-        applicationFlags: messageContent ? ApplicationFlag.GatewayMessageContentLimited : 0,
+        applicationFlags: flags,
         delayMs: () => fake?.delay ?? 0,
       }),
       (req, socket, head) => gateway.upgrade(req, socket, head),
       options.port,
     );
     origin = server.origin;
-    fake = new FakeDiscord(server, deps, { token, guild: guild.id, general: general.id });
+    fake = new FakeDiscord(server, deps, { token, guild: guild.id, general: general.id }, switches);
     return fake;
   }
 
@@ -212,7 +214,15 @@ export class FakeDiscord {
 
   // --- steering ---------------------------------------------------------------------------
 
-  /** Closes every gateway connection (4000: a resumable close). */
+  /**
+   * The developer portal's Message Content switch, turned while the bot runs: GET
+   * /applications/@me says so, and identifying with the intent is refused (4014).
+   */
+  setMessageContentIntent(on: boolean): void {
+    this.switches.messageContent = on;
+  }
+
+  /** Closes every gateway connection (4000: a resumable close; 4004, 4014: for good). */
   dropGateway(code = 4000): void {
     this.deps.gateway.drop(code);
   }

@@ -31,7 +31,7 @@ export interface GatewayOptions {
   token: string;
   heartbeatIntervalMs: number;
   /** Privileged intents the application's settings allow (the developer portal's switches). */
-  allowedPrivileged: number;
+  allowedPrivileged: () => number;
   /** READY's payload, and the dispatches that follow it (GUILD_CREATE per guild). */
   ready(session: GatewaySession): { ready: Record<string, unknown>; then: { t: string; d: unknown }[] };
   origin: () => string;
@@ -127,7 +127,7 @@ export class Gateway {
       ws.close(4013, 'Invalid intent(s).');
       return undefined;
     }
-    if (PRIVILEGED.some((bit) => intents & bit && !(this.options.allowedPrivileged & bit))) {
+    if (PRIVILEGED.some((bit) => intents & bit && !(this.options.allowedPrivileged() & bit))) {
       ws.close(4014, 'Disallowed intent(s).');
       return undefined;
     }

@@ -33,7 +33,7 @@ export interface RouterDeps {
   rateLimits: RateLimits | undefined;
   origin: () => string;
   /** GET /applications/@me's flags (the Message Content intent's switch among them). */
-  applicationFlags: number;
+  applicationFlags: () => number;
   /** Answers wait this long first (a slow network, for a test of timing). */
   delayMs: () => number;
 }
@@ -244,7 +244,7 @@ function buildRoutes(deps: RouterDeps): Route[] {
         description: '',
         bot_public: true,
         bot_require_code_grant: false,
-        flags: deps.applicationFlags,
+        flags: deps.applicationFlags(),
         bot: world.userPayload(world.bot.id),
       }),
     ),
@@ -255,7 +255,10 @@ function buildRoutes(deps: RouterDeps): Route[] {
       const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 50)));
       // Newest first, as Discord lists them; without the intent, a server's messages as the gateway gives them.
       const hide = (m: MessageRecord) =>
-        !(deps.applicationFlags & MESSAGE_CONTENT_FLAGS) && channel.guildId !== undefined && m.authorId !== world.bot.id && !m.mentions.includes(world.bot.id);
+        !(deps.applicationFlags() & MESSAGE_CONTENT_FLAGS) &&
+        channel.guildId !== undefined &&
+        m.authorId !== world.bot.id &&
+        !m.mentions.includes(world.bot.id);
       const listed = world
         .channelMessages(channel.id)
         .filter((m) => !m.ephemeralTo && (after === null || BigInt(m.id) > BigInt(after)))
