@@ -47,7 +47,7 @@ export async function startBenchBot(
         },
       })
     : await testConfig({ dataDir: dir, workdir: work, env: { ...cli.env, ...env, ...options.env } });
-  const transport = telegramTransport.create({ env, dataDir: dir });
+  const transport = await telegramTransport.create({ env, dataDir: dir });
   await transport.connect(silentLog());
   const app = await createApp({ config, store: await ChatStore.open(dir), out: transport.out, log: silentLog() });
   const serving = transport.serve(app.host, silentLog());

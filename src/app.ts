@@ -22,7 +22,7 @@ import { svgToPng } from './pictures/render-png.ts';
 import { plain } from './rich/index.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
 import { isNoChat, NO_CHAT, userKey, wholeChatKey, type ChatRef, type Outbound } from './ports/transport.ts';
-import type { InAppLogin, TransportHost } from './ports/chat-transport.ts';
+import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
 import { DailyBudget } from './usage/budget.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
@@ -100,15 +100,17 @@ export async function createApp(options: {
   trustEveryoneOn?: string;
   /** Who is in which chat, by transport id: what the dashboard shows each person, and who may answer a chat's questions. A transport not here (none given): its chats are the owners' alone. */
   members?: ReadonlyMap<string, ChatMembers>;
-  /** How the transport fetches files people send; none (the console): files cannot be received. */
-  downloads?: Downloads;
+  /** How each transport fetches files people send, by id; a transport not here (the console): files cannot be received. */
+  downloads?: ReadonlyMap<string, Downloads>;
   log: Log;
-  /** The transport's round trip, for /status (a chat app's cheapest call); none in the console. */
-  roundTripMs?: () => Promise<number>;
+  /** Each transport's round trip, for /status (a chat app's cheapest call), by id; none in the console. */
+  roundTrips?: ReadonlyMap<string, () => Promise<number>>;
   /** The MCP endpoint's session secrets join these while they live: no log line shows them. */
   secrets?: Secrets;
   /** The chat's commands: every one (`COMMANDS`) unless given. */
   commands?: readonly Command[];
+  /** Endpoints the transports' services call (a chat app's event callbacks), on the web server. */
+  routes?: readonly TransportRoute[];
   /** The web pages' chats, served with the dashboard when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
   web?: { outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
 }): Promise<App> {
@@ -246,8 +248,10 @@ export async function createApp(options: {
 
   const webSessions = config.web && options.web ? await WebSessions.open(config.dataDir) : undefined;
   const scheduler = new Scheduler({ store: await ScheduleStore.open(config.dataDir), timeZone: config.timeZone, log });
-  const inbox = options.downloads && new Inbox(options.downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 });
-  const files = { ...(inbox ? { inbox } : {}), ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
+  const inboxes = new Map(
+    [...(options.downloads ?? [])].map(([id, downloads]) => [id, new Inbox(downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 })]),
+  );
+  const files = { inboxes, ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
   const review = new RunReview({ store: runStore, audit, checkoutBusy: (root) => checkoutBusy(root, chats, runStore) });
   const services: CommandServices = {
     subagents,
@@ -269,7 +273,7 @@ export async function createApp(options: {
       file: join(config.dataDir, HOOKS_FILE),
     },
     health: {
-      ...(options.roundTripMs ? { roundTripMs: options.roundTripMs } : {}),
+      ...(options.roundTrips ? { roundTrips: options.roundTrips } : {}),
       runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
       dataDir: config.dataDir,
     },
@@ -371,6 +375,7 @@ export async function createApp(options: {
         audit,
         review,
         ...(webSessions && options.web ? { web: { sessions: webSessions, ...options.web } } : {}),
+        routes: options.routes ?? [],
       });
       await bridge.recoverInterrupted();
       const recovered = await subagents.start();
@@ -390,12 +395,13 @@ export async function createApp(options: {
         (error) => log.error({ err: error }, 'closing idle CLIs failed'),
       );
       // Files people sent leave a chat's inbox after their retention: the chats' directories, and where chats start.
-      inboxSweeping = inbox?.sweepEvery(
-        3_600_000,
-        () => [config.workdir, ...store.all().map((record) => record.workdir)],
-        settings.inboxRetentionHours * 3_600_000,
-        log,
-      );
+      if (inboxes.size)
+        inboxSweeping = Inbox.sweepEvery(
+          3_600_000,
+          () => [config.workdir, ...store.all().map((record) => record.workdir)],
+          settings.inboxRetentionHours * 3_600_000,
+          log,
+        );
       return recovered;
     },
     idle,

@@ -8,14 +8,13 @@ import { formatCheck } from './checks/check.ts';
 import { runChecks } from './checks/doctor.ts';
 import { checkNode } from './checks/system-checks.ts';
 import type { CheckResult } from './ports/check-result.ts';
-import { TRANSPORTS } from './transport-kinds.ts';
-import { consoleTransport } from './console/transport.ts';
+import { chooseTransports, TRANSPORTS } from './transports/index.ts';
+import { loadTransport } from './serving/load.ts';
 
 // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log, a crash included.
 const secrets = guardOutput('jsonl-bridge doctor');
 
 async function main(argv: string[]): Promise<number> {
-  const transports = argv.includes('--console') ? [consoleTransport] : TRANSPORTS;
   let config;
   try {
     config = await loadConfig();
@@ -27,7 +26,24 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const secret of configSecrets(config)) secrets.add(secret);
   const report = (result: CheckResult) => console.log(secrets.redact(formatCheck(result)));
-  const ok = await runChecks(config, transports, { env: process.env, dataDir: config.dataDir }, report);
+  // The transports `npm start` would serve; none set is a problem of its own, and the rest is checked still.
+  let chosen;
+  let chosenOk = true;
+  try {
+    chosen = chooseTransports(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    report({
+      ok: false,
+      subject: 'chat apps',
+      found: error.message,
+      fix: 'set one (each chat app has a page in docs/), or check the console alone with npm run doctor -- --console',
+    });
+    chosenOk = false;
+    chosen = TRANSPORTS.filter((t) => t.configured(process.env));
+  }
+  const transports = await Promise.all(chosen.map(loadTransport));
+  const ok = (await runChecks(config, transports, { env: process.env, dataDir: config.dataDir }, report)) && chosenOk;
   console.log(ok ? 'All good: npm start.' : 'Fix what is marked ✗, then run npm run doctor again.');
   return ok ? 0 : 1;
 }

@@ -9,12 +9,14 @@ import type { ChatSessions } from './bridge/chat-sessions.ts';
 import { hookWork } from './bridge/hook-work.ts';
 import type { BridgeConfig } from './config/config.ts';
 import { DeliveryIds } from './hooks/deliveries.ts';
-import { hookRoutes } from './hooks/hook-routes.ts';
+import { hookRoutes, MAX_BODY_BYTES as HOOK_BODY_BYTES } from './hooks/hook-routes.ts';
+import { limitBody } from './http/body-limit.ts';
+import { ConfigError } from './errors/config-error.ts';
 import { RateLimit } from './hooks/rate-limit.ts';
 import type { Log } from './log/logger.ts';
 import type { OrchestrationStore } from './orchestration/orchestration-store.ts';
 import type { Orchestrator } from './orchestration/orchestrator.ts';
-import type { InAppLogin, TransportHost } from './ports/chat-transport.ts';
+import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
 import type { Outbound } from './ports/transport.ts';
 import type { ChatStore } from './store/chat-store.ts';
 import type { RunReview } from './subagents/run-review.ts';
@@ -48,6 +50,8 @@ export interface ListenerParts {
   review: RunReview;
   /** The web pages' sessions and chats, when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
   web?: { sessions: WebSessions; outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
+  /** Endpoints the transports' services call, beside the webhooks. */
+  routes: readonly TransportRoute[];
 }
 
 /**
@@ -98,6 +102,8 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
   const { config, log, bridge, runStore } = parts;
   const { hooks } = config;
   if (!config.web || !parts.web) {
+    if (parts.routes.length)
+      throw new ConfigError(`${parts.routes.map((route) => route.path).join(', ')} must be served on the web server: set BRIDGE_WEB_ADDR`);
     if (hooks.length) log.warn(`${hooks.length} webhook${hooks.length === 1 ? '' : 's'} in hooks.json, but BRIDGE_WEB_ADDR is not set: none can be reached`);
     return undefined;
   }
@@ -108,6 +114,14 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
       { transport: WEB, chat: '-' },
       { id: '-', identity },
     ] as const;
+  const mountHooks = hookRoutes({
+    hooks,
+    deliveries: await DeliveryIds.open(config.dataDir),
+    limit: new RateLimit(),
+    start: hookWork({ bridge, spawner: parts.subagents.spawner, chats: parts.chats, out: parts.out, log }),
+    audit: parts.audit,
+    log,
+  });
   const web = await WebServer.start({
     config: config.web,
     sessions,
@@ -139,14 +153,11 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
     host: () => parts.host,
     pagesDir: PAGES_DIR,
     // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.
-    extra: hookRoutes({
-      hooks,
-      deliveries: await DeliveryIds.open(config.dataDir),
-      limit: new RateLimit(),
-      start: hookWork({ bridge, spawner: parts.subagents.spawner, chats: parts.chats, out: parts.out, log }),
-      audit: parts.audit,
-      log,
-    }),
+    extra: (app) => {
+      mountHooks(app);
+      // A chat app's own calls, each under the webhooks' limit and signed by that app (its transport checks).
+      for (const route of parts.routes) app.on(route.method, route.path, limitBody(HOOK_BODY_BYTES), (c) => route.handle(c.req.raw));
+    },
     log,
   });
   log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);

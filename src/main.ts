@@ -1,4 +1,4 @@
-// The bridge's entry: `npm start` (the chat transport) or `npm start -- --console` (this terminal).
+// The bridge's entry: `npm start` (every chat app whose settings are present) or `npm start -- --console` (this terminal).
 import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { createApp } from './app.ts';
@@ -8,30 +8,30 @@ import { guardOutput, printFatal } from './log/fatal.ts';
 import { bridgeListeners, cleartextWarnings } from './config/cleartext.ts';
 import { CONSOLE } from './console/console.ts';
 import { migrateDataDir } from './store/data-format.ts';
-import { chooseTransport } from './transport-kinds.ts';
-import { BARE_NUMBERS } from './transports/known.ts';
-import { TransportRefusedError, type Transport } from './ports/chat-transport.ts';
+import { BARE_NUMBERS, chooseTransports } from './transports/index.ts';
+import { TransportRefusedError } from './ports/chat-transport.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
-import { RoutedOutbound } from './routed-outbound.ts';
+import { ServedTransports } from './serving/served-transports.ts';
 import { cliProblems } from './checks/start-checks.ts';
 import { WebOutbound } from './web/chat/web-outbound.ts';
-import { WEB, webMembers } from './web/chat/web-chat.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
 const secrets = guardOutput('jsonl-bridge');
 
 async function main(argv: string[]): Promise<number> {
-  const kind = chooseTransport(argv);
   let config: BridgeConfig;
-  let transport: Transport;
+  let transports: ServedTransports;
   try {
+    const chosen = chooseTransports(argv, process.env);
     config = await loadConfig();
-    transport = kind.create({ env: process.env, dataDir: config.dataDir });
+    // Its data directory first: a transport keeps what it must there (the web chat's messages).
+    await ensurePrivateDir(config.dataDir);
+    transports = await ServedTransports.create(chosen, { env: process.env, dataDir: config.dataDir });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
@@ -39,10 +39,9 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  for (const secret of [...configSecrets(config), ...transport.secrets]) secrets.add(secret);
-  await ensurePrivateDir(config.dataDir);
+  for (const secret of [...configSecrets(config), ...transports.secrets]) secrets.add(secret);
   // A transport in this terminal keeps it for the conversation: the log goes to a file, and only warnings and errors show.
-  const logFile = transport.inTerminal ? join(config.dataDir, 'bridge.log') : undefined;
+  const logFile = transports.inTerminal ? join(config.dataDir, 'bridge.log') : undefined;
   const log = createLog({ format: config.logFormat, secrets, ...(logFile ? { file: logFile } : {}) });
   for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
   await reapOrphans(config.dataDir, log);
@@ -56,10 +55,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(`jsonl-bridge: ${error.message}`);
     return EX_CONFIG;
   }
-  if (!transport.everyoneIsOwner && config.allowedUsers.length === 0 && config.owners.length === 0)
+  if (!transports.everyoneIsOwner && config.allowedUsers.length === 0 && config.owners.length === 0)
     log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your user id (the refusal message shows it).');
   try {
-    await transport.connect(log);
+    await transports.connect(log);
   } catch (error) {
     // What the transport keeps cannot be written (its data directory): the setup's to fix.
     if (error instanceof ConfigError) {
@@ -72,21 +71,24 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const store = await ChatStore.open(config.dataDir);
-  // With BRIDGE_WEB_ADDR, the web pages' chats are served beside the transport's, each call going to its chat's.
-  const webChats = config.web ? await WebOutbound.open(join(config.dataDir, 'web')) : undefined;
-  const out = webChats ? new RoutedOutbound({ id: transport.id, out: transport.out }, [{ id: WEB, out: webChats }]) : transport.out;
+  // The web chat, when served, is also the web pages' own: they show its messages and take what people write.
+  const webChats = transports.all.map((t) => t.out).find((out) => out instanceof WebOutbound);
+  const { inApp } = transports;
+  const owner = transports.everyoneIsOwner;
   const app = await createApp({
     config,
     store,
-    out,
-    members: new Map([[transport.id, transport.members], ...(webChats ? [[WEB, webMembers] as const] : [])]),
-    ...(webChats ? { web: { outbound: webChats, ...(transport.inApp ? { inApp: { login: transport.inApp, transport: transport.id } } : {}) } } : {}),
-    ...(transport.everyoneIsOwner ? { trustEveryoneOn: transport.id } : {}),
+    out: transports.out,
+    members: transports.members,
+    ...(webChats ? { web: { outbound: webChats, ...(inApp ? { inApp } : {}) } } : {}),
+    ...(owner ? { trustEveryoneOn: owner } : {}),
     log,
     secrets,
-    ...(transport.downloads ? { downloads: transport.downloads } : {}),
-    ...(transport.roundTripMs ? { roundTripMs: transport.roundTripMs } : {}),
+    downloads: transports.downloads,
+    roundTrips: transports.roundTrips,
+    routes: transports.routes,
   });
+  log.info(`serving ${transports.ids.join(', ')}`);
   // Once, whichever comes first: a signal (which drains first, the transport still serving
   // Stop buttons and approvals and keeping new messages), or the transport ending by itself
   // (the console's input).
@@ -96,12 +98,13 @@ async function main(argv: string[]): Promise<number> {
     (stopping ??= (async () => {
       checking.abort();
       if (drain) await app.drain();
-      await transport.stop();
+      await transports.stop();
       await app.shutdown();
+      // What the stopping turns said last is on disk before the process ends.
       await webChats?.flush();
     })());
   onSignals(() => shutdown(true), log);
-  transport.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
+  transports.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
   logAgentUser(config.agentUser, log);
   try {
     await app.start();
@@ -118,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
     (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
   );
   // A signal while the bridge started: it is already on its way out, and serves nothing.
-  if (!stopping) await transport.serve(app.host, log);
+  if (!stopping) await transports.serve(app.host, log);
   await shutdown(false);
   return 0;
 }

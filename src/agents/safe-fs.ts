@@ -23,7 +23,7 @@ export async function readBounded(path: string, limit = MAX_FILE_BYTES): Promise
     const stats = await handle.stat();
     if (!stats.isFile()) return { status: 'failed', message: 'not a regular file' };
     if (stats.size > limit) return tooLarge(stats.size, limit);
-    // One byte of slack shows whether the file grew since fstat.
+    // One byte more than it had shows whether the file grew since fstat.
     const buffer = Buffer.alloc(stats.size + 1);
     let length = 0;
     while (length < buffer.length) {

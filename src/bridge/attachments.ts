@@ -12,7 +12,8 @@ export type Prompt = IncomingMessage & { files?: SavedFile[] };
 
 export interface AttachmentOptions {
   /** Where files are saved; none when the transport cannot fetch files (the console). */
-  inbox: Inbox | undefined;
+  /** Each transport's inbox, by id; a transport not here (the console): files cannot be received. */
+  inboxes: ReadonlyMap<string, Inbox>;
   transcriber: Transcriber | undefined;
   out: Outbound;
   /** Runs a prompt as if the user had typed it (budget, queue limit and all). */
@@ -99,7 +100,7 @@ export class Attachments {
 
   /** Saves a message's files for whoever asks (a /spawn replying to a file); refusals are sentences. */
   async save(chat: ChatSession, attachments: readonly Attachment[]): Promise<SavedFile[]> {
-    const { inbox } = this.options;
+    const inbox = this.options.inboxes.get(chat.address.transport);
     if (!inbox) throw new DownloadError(attachments[0]!, 'files cannot be received here');
     const saved: SavedFile[] = [];
     for (const attachment of attachments) saved.push(await inbox.save(chat.record.workdir, attachment));
@@ -129,14 +130,15 @@ export class Attachments {
       this.options.out
         .send(chat.address, plain(text), { replyTo: first.messageId })
         .catch((error: Error) => this.options.log.warn({ chat: chatKey(chat.address) }, `a file notice failed: ${error.message}`));
-    if (!this.options.inbox) {
+    const inbox = this.options.inboxes.get(chat.address.transport);
+    if (!inbox) {
       await reply('Files cannot be received here.');
       return;
     }
     const saved: SavedFile[] = [];
     for (const attachment of messages.flatMap((m) => m.attachments ?? [])) {
       try {
-        saved.push(await this.options.inbox.save(chat.record.workdir, attachment));
+        saved.push(await inbox.save(chat.record.workdir, attachment));
       } catch (error) {
         if (!(error instanceof DownloadError)) throw error;
         await reply(`⚠️ ${describeAttachment(attachment)} could not be received: ${error.message}. Nothing of it was kept; ${error.advice}.`);

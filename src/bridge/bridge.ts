@@ -68,7 +68,7 @@ export interface BridgeOptions {
   /** Why a chat may start no new turn now (its daily budget is spent), or undefined. */
   refuseWork?: (chatKey: string) => string | undefined;
   /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
-  files?: { inbox?: Inbox; transcriber?: Transcriber };
+  files?: { inboxes?: ReadonlyMap<string, Inbox>; transcriber?: Transcriber };
   /** A message that answers what waits for words (the agent's question or plan), given who started the running turn: true when taken. */
   takeAnswer?: (message: IncomingMessage, turnStartedBy: string | undefined) => boolean;
   log: Log;
@@ -107,7 +107,7 @@ export class Bridge {
     this.log = options.log;
     this.allowlist = new Allowlist(options.config.allowedUsers, options.trustEveryoneOn, options.config.bareNumbers, options.config.owners);
     this.attachments = new Attachments({
-      inbox: options.files?.inbox,
+      inboxes: options.files?.inboxes ?? new Map(),
       transcriber: options.files?.transcriber,
       out: options.out,
       submit: (chat, prompt) => this.prompt(chat, prompt),

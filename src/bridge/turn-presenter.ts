@@ -152,7 +152,10 @@ export class TurnPresenter {
   private async answerInPlace(text: string, notice: string | undefined, footer: RichText | undefined): Promise<boolean> {
     if (!this.ref || Date.now() - this.progress.startedAt > ANSWER_IN_PLACE_WITHIN_MS) return false;
     const summary = this.progress.summary();
-    const parts = planMarkdown(text, this.out, { documentOverChars: this.options.documentOverChars, footer: footer ? lines([summary, footer]) : summary });
+    const parts = planMarkdown(text, this.out.fit(this.to), {
+      documentOverChars: this.options.documentOverChars,
+      footer: footer ? lines([summary, footer]) : summary,
+    });
     const [only] = parts;
     if (parts.length !== 1 || only?.kind !== 'text') return false;
     // Deleted meanwhile, or refused: the answer goes as a message of its own.

@@ -162,7 +162,8 @@ export class Turns {
       title: chat.record.cli,
       where: displayPath(chat.record.workdir),
       replyTo: turn.messageId,
-      editIntervalMs: settings.progressEditIntervalMs,
+      // As often as the setting says, and the chat's app allows.
+      editIntervalMs: Math.max(settings.progressEditIntervalMs, 60_000 / out.capabilities(chat.address).editsPerMinute),
       documentOverChars: settings.answerAsDocumentOverChars,
       stopButton: this.options.stopButton(turnId),
       answerFooter: (sessionId) => {

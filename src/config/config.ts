@@ -1,4 +1,4 @@
-import { BARE_NUMBERS } from '../transports/known.ts';
+import { BARE_NUMBERS } from '../transports/index.ts';
 import { qualifiedId } from '../ports/transport.ts';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

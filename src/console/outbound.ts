@@ -1,7 +1,24 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from '../ports/transport.ts';
-import { framed, plain, plainText, type Frame } from '../rich/index.ts';
+import { plain, plainText } from '../rich/index.ts';
+import { WHOLE_MESSAGE_FIT, type ChatCapabilities, type MessageFit } from '../ports/capabilities.ts';
+
+/** What the terminal can do: no message limit; documents and pictures are saved to files, and buttons are numbered. */
+export const CONSOLE_CAPABILITIES: ChatCapabilities = Object.freeze({
+  messageChars: Number.POSITIVE_INFINITY,
+  captionChars: Number.POSITIVE_INFINITY,
+  // A file is copied under the data directory: bounded, as a directory's archive must be.
+  uploadBytes: 100 * 1024 * 1024,
+  photoBytes: 10 * 1024 * 1024,
+  buttonPayloadBytes: 1024,
+  buttonsPerRow: 8,
+  editsPerMinute: 600,
+  threads: false,
+  drafts: false,
+  reactions: false,
+  pictures: true,
+});
 
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only
@@ -96,14 +113,12 @@ export class ConsoleOutbound implements Outbound {
     return true;
   }
 
-  /** A terminal has no message limit: one message, however long. */
-  split(text: RichText, frame: Frame = {}): RichText[] {
-    return framed([text], frame);
+  capabilities(): ChatCapabilities {
+    return CONSOLE_CAPABILITIES;
   }
 
-  /** The document is saved to a file whose path is printed: no preview. */
-  preview(): undefined {
-    return undefined;
+  fit(): MessageFit {
+    return WHOLE_MESSAGE_FIT;
   }
 }
 

@@ -31,3 +31,5 @@ export const consoleTransport: TransportKind = {
     };
   },
 };
+
+export default consoleTransport;

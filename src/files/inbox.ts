@@ -106,9 +106,9 @@ export class Inbox {
    * Sweeps the inboxes of `workdirs()` now and then every `intervalMs`, removing what is
    * older than `maxAgeMs`; until `stop`.
    */
-  sweepEvery(intervalMs: number, workdirs: () => Iterable<string>, maxAgeMs: number, log: Log): { stop: () => void } {
+  static sweepEvery(intervalMs: number, workdirs: () => Iterable<string>, maxAgeMs: number, log: Log): { stop: () => void } {
     const sweep = async () => {
-      const { refused } = await this.sweep(workdirs(), maxAgeMs);
+      const { refused } = await Inbox.sweep(workdirs(), maxAgeMs);
       for (const why of refused) log.warn(`an inbox was not swept: ${why}`);
     };
     const onError = (error: Error) => log.error({ err: error }, 'sweeping the inboxes failed');
@@ -121,7 +121,7 @@ export class Inbox {
    * how many, and the inboxes left alone because they lead out of their directory. Only
    * regular files are removed, each looked at without following it (a link is not its target).
    */
-  async sweep(workdirs: Iterable<string>, maxAgeMs: number, now = Date.now()): Promise<{ removed: number; refused: string[] }> {
+  static async sweep(workdirs: Iterable<string>, maxAgeMs: number, now = Date.now()): Promise<{ removed: number; refused: string[] }> {
     let removed = 0;
     const refused: string[] = [];
     for (const workdir of new Set(workdirs)) {

@@ -6,13 +6,14 @@ import { pipeline } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
 import { nanoid } from 'nanoid';
 import { isInside } from '../projects/directories.ts';
+import type { ChatCapabilities } from '../ports/capabilities.ts';
 import { megabytes } from './sizes.ts';
 import { openRegularFile, OutsideError, specialKind } from './contained.ts';
 import { directoryEntries } from './directory-entries.ts';
 
-/** The Bot API takes uploads up to 50 MB, and shows images up to 10 MB as photos. */
-export const UPLOAD_LIMIT = 50 * 1024 * 1024;
-const PHOTO_LIMIT = 10 * 1024 * 1024;
+/** How large a file the chat's app takes, and shows inline as a picture: its transport's capabilities. */
+export type SendLimits = Pick<ChatCapabilities, 'uploadBytes' | 'photoBytes'>;
+
 const PHOTO_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp']);
 
 /** A file ready to send: opened and checked, its bytes read from the descriptor (`content`). The caller closes it (`close`). */
@@ -54,18 +55,18 @@ export async function resolveTarget(from: string, wanted: string, roots: readonl
 }
 
 /** A file that may be sent: inside the roots and not in `dataDir`, a file, within the upload limit; an image is sent as a photo. */
-export async function outgoingFile(from: string, wanted: string, roots: readonly string[], dataDir?: string): Promise<Outgoing> {
+export async function outgoingFile(from: string, wanted: string, roots: readonly string[], limits: SendLimits, dataDir?: string): Promise<Outgoing> {
   const target = await resolveTarget(from, wanted, roots, dataDir);
   if (!target.ok) return target;
   if (target.directory) return { ok: false, error: `${wanted} is a directory: send the files in it, or an archive of it.` };
-  return sized(target.path, wanted, roots);
+  return sized(target.path, wanted, roots, limits);
 }
 
 /**
  * Opened and checked on the descriptor itself (no link followed, a pipe never waited on), and
  * sent from that descriptor: the path swapped for a link or a pipe after the check changes nothing.
  */
-async function sized(path: string, wanted: string, roots: readonly string[]): Promise<Outgoing> {
+async function sized(path: string, wanted: string, roots: readonly string[], limits: SendLimits): Promise<Outgoing> {
   let opened;
   try {
     opened = await openRegularFile(path, roots);
@@ -80,8 +81,8 @@ async function sized(path: string, wanted: string, roots: readonly string[]): Pr
     return { ok: false, error };
   };
   if (size === 0) return refuse(`${wanted} is empty.`);
-  if (size > UPLOAD_LIMIT) return refuse(`${wanted} is ${megabytes(size)}: a bot can send at most ${megabytes(UPLOAD_LIMIT)}.`);
-  const photo = PHOTO_EXTENSIONS.has(extname(path).toLowerCase()) && size <= PHOTO_LIMIT;
+  if (size > limits.uploadBytes) return refuse(`${wanted} is ${megabytes(size)}: this chat takes files of at most ${megabytes(limits.uploadBytes)}.`);
+  const photo = PHOTO_EXTENSIONS.has(extname(path).toLowerCase()) && size <= limits.photoBytes;
   return {
     ok: true,
     path,
@@ -101,8 +102,8 @@ async function sized(path: string, wanted: string, roots: readonly string[]): Pr
  * `dataDir`, when it lies inside, is left out. `signal` stops it (the partial zip is removed).
  * The caller removes the zip after sending.
  */
-export async function zipDirectory(dir: string, tempDir: string, options: { limit?: number; signal?: AbortSignal; dataDir?: string } = {}): Promise<Outgoing> {
-  const { limit = UPLOAD_LIMIT, signal } = options;
+export async function zipDirectory(dir: string, tempDir: string, options: { limit: number; signal?: AbortSignal; dataDir?: string }): Promise<Outgoing> {
+  const { limit, signal } = options;
   const entries = await directoryEntries(dir, { signal, ...(options.dataDir ? { leaveOut: await realOrSame(options.dataDir) } : {}) });
   await mkdir(tempDir, { recursive: true, mode: 0o700 });
   const path = join(tempDir, `${nanoid(8)}-${basename(dir) || 'root'}.zip`);
@@ -147,7 +148,7 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
     if (error === tooBig) return { ok: false, error: tooBig.message };
     throw error;
   }
-  const sent = await sized(path, `${basename(dir)}.zip`, [await realpath(tempDir)]);
+  const sent = await sized(path, `${basename(dir)}.zip`, [await realpath(tempDir)], { uploadBytes: limit, photoBytes: 0 });
   return sent.ok && skipped.length ? { ...sent, skipped } : sent;
 }
 

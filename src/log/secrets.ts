@@ -1,4 +1,4 @@
-import { BRIDGE_ENV_PREFIXES } from '../transports/known.ts';
+import { BRIDGE_ENV_PREFIXES } from '../transports/index.ts';
 
 /**
  * Values that must never appear in a log line: the bot's token, API tokens, passwords, and

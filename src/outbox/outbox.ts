@@ -1,3 +1,4 @@
+import { TransportNotServedError } from '../ports/chat-transport.ts';
 import { sendPart, type MessageFit, type Part } from '../presentation/deliver.ts';
 import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import type { Delivery } from '../subagents/delivery.ts';
@@ -124,7 +125,7 @@ export class Outbox {
   }
 
   private async deliver(source: AnnouncementSource, announcement: Announcement): Promise<void> {
-    const parts = announcement.parts(this.options.out);
+    const parts = announcement.parts(this.options.out.fit(announcement.address));
     const { delivery } = announcement;
     if (delivery.sending !== undefined && !this.started.has(`${source.name}:${announcement.id}`)) {
       // The one duplicate the Bot API cannot rule out: the chat may have the part already, and it goes again rather than never.
@@ -143,6 +144,11 @@ export class Outbox {
       }
       await source.save(announcement.id, { chat: 'sent', retryAt: undefined });
     } catch (error) {
+      // Its transport is not served now: it waits, untried, for a bridge that serves it.
+      if (error instanceof TransportNotServedError) {
+        await source.save(announcement.id, { sending: undefined });
+        return;
+      }
       const attempts = delivery.attempts + 1;
       const message = (error as Error).message ?? String(error);
       const gone = isPermanent(error) || attempts >= MAX_ATTEMPTS;

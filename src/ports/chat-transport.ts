@@ -32,6 +32,24 @@ export interface InAppLogin {
   frameAncestors: readonly string[];
 }
 
+/** An endpoint of the bridge's web server that a chat app's service calls. */
+export interface TransportRoute {
+  method: 'POST';
+  path: string;
+  handle(request: Request): Promise<Response>;
+}
+
+/**
+ * A chat of a transport this bridge does not serve now (its settings were removed, or another
+ * process serves it): what is owed to it waits, and goes once it is served again.
+ */
+export class TransportNotServedError extends Error {
+  override name = 'TransportNotServedError';
+  constructor(readonly transport: string) {
+    super(`the ${transport} transport is not served`);
+  }
+}
+
 /** The service a transport talks to refused it as configured (a bot token): nothing will work until that changes. */
 export class TransportRefusedError extends Error {
   override name = 'TransportRefusedError';
@@ -39,15 +57,16 @@ export class TransportRefusedError extends Error {
 
 /**
  * A chat transport, whole: its id (what its chats' ChatRefs carry), how its settings are read,
- * its lines of `npm run doctor`, and a running instance. `main.ts` chooses one; a new
- * transport is its folder, exporting one of these, and a line in `transports/known.ts`.
+ * its lines of `npm run doctor`, and a running instance. The bridge serves several at once; a
+ * new transport is its folder, its `transport.ts` exporting one of these as default, and a line
+ * in `transports/index.ts`.
  */
 export interface TransportKind {
   readonly id: string;
   /** Its lines of `npm run doctor`, from its settings as they are. */
   check(sources: TransportSources): Promise<CheckResult[]>;
-  /** Reads its settings: a missing or wrong one throws a ConfigError naming the variable. */
-  create(sources: TransportSources): Transport;
+  /** Reads its settings (a missing or wrong one throws a ConfigError naming the variable) and opens what it keeps. */
+  create(sources: TransportSources): Transport | Promise<Transport>;
 }
 
 export interface Transport {
@@ -78,6 +97,8 @@ export interface Transport {
   stop(): Promise<void>;
   /** The conversation is in this terminal: the log goes to a file, and only warnings and errors show. */
   readonly inTerminal: boolean;
+  /** HTTP endpoints its service calls (events pushed to a public URL), mounted on the bridge's web server under its body limits. */
+  readonly routes?: readonly TransportRoute[];
   /** Says, once, that the bridge is up and where: a log line, or the console's greeting. */
   greet(bridge: { clis: number; defaultCli: string; workdir: string; dataDir: string; logFile: string | undefined }, log: Log): void;
 }

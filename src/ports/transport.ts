@@ -1,12 +1,12 @@
-import type { Frame } from '../rich/edit.ts';
 import type { RichText } from '../rich/model.ts';
+import type { ChatCapabilities, MessageFit } from './capabilities.ts';
 
 /**
  * What the bridge needs from a chat transport, and what a transport hands the bridge. Nothing
  * here knows any one transport.
  */
 
-export type { RichText };
+export type { RichText, ChatCapabilities, MessageFit };
 
 /**
  * A chat, or one thread (a forum topic) of it, on one transport: each has its own agent
@@ -76,7 +76,7 @@ export interface MessageRef extends ChatRef {
 
 export interface Button {
   text: string;
-  /** At most 64 bytes (the smallest limit a transport puts on a button's payload). */
+  /** At most BUTTON_PAYLOAD_BYTES, which every transport's `buttonPayloadBytes` holds. */
   data: string;
   /**
    * A button that opens an address instead of coming back as a press: a link, or (`inApp`) the
@@ -125,13 +125,10 @@ export interface Outbound {
    * waiting, and "not modified" or a vanished message is no error (false: it is gone).
    */
   editPicture?(ref: MessageRef, picture: Picture): Promise<boolean>;
-  /**
-   * The messages `text` takes here, each within this transport's limit (cut between blocks,
-   * then lines, then words): `header` opens the first and `footer` closes the last.
-   */
-  split(text: RichText, frame?: Frame): RichText[];
-  /** The opening of a long text sent as a document, for its caption; none where the transport shows none. */
-  preview(text: RichText): RichText | undefined;
+  /** What the chat's app can do: its limits and features. */
+  capabilities(to: ChatRef): ChatCapabilities;
+  /** How text fits the chat's messages, by its app's rules. */
+  fit(to: ChatRef): MessageFit;
   /**
    * Whether the chat's sending is short (most of its window used, or calls waiting): what can
    * be left out then (a progress message a quick answer would replace, a queue notice) is.

@@ -1,6 +1,6 @@
 import { parseMarkdown } from './format/index.ts';
 import { italic, join, type RichText } from '../rich/index.ts';
-import type { ChatRef, MessageRef, Outbound, SendOptions } from '../ports/transport.ts';
+import type { ChatRef, MessageFit, MessageRef, Outbound, SendOptions } from '../ports/transport.ts';
 
 export interface DeliverOptions extends SendOptions {
   /** Longer answers go as a Markdown document with a short preview. */
@@ -12,8 +12,7 @@ export interface DeliverOptions extends SendOptions {
   filename?: string;
 }
 
-/** How the transport fits text to its messages. */
-export type MessageFit = Pick<Outbound, 'split' | 'preview'>;
+export type { MessageFit };
 
 /** C0 controls but tab and newline, and DEL. */
 // eslint-disable-next-line no-control-regex
@@ -50,6 +49,6 @@ export function sendPart(out: Outbound, to: ChatRef, part: Part): Promise<Messag
 
 export async function deliverMarkdown(out: Outbound, to: ChatRef, markdown: string, options: DeliverOptions): Promise<MessageRef[]> {
   const refs: MessageRef[] = [];
-  for (const part of planMarkdown(markdown, out, options)) refs.push(await sendPart(out, to, part));
+  for (const part of planMarkdown(markdown, out.fit(to), options)) refs.push(await sendPart(out, to, part));
   return refs;
 }

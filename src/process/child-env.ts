@@ -1,4 +1,4 @@
-import { BRIDGE_ENV_PREFIXES } from '../transports/known.ts';
+import { BRIDGE_ENV_PREFIXES } from '../transports/index.ts';
 
 const isBridgeVariable = (name: string) => BRIDGE_ENV_PREFIXES.some((prefix) => name.startsWith(prefix));
 

@@ -1,11 +1,12 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
 import type { ReactionTypeEmoji } from 'grammy/types';
 import { basename } from 'node:path';
-import type { Button, ChatRef, EditOptions, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from '../ports/transport.ts';
+import type { Button, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from '../ports/transport.ts';
+import { TELEGRAM_CAPABILITIES } from './capabilities.ts';
 import { truncate } from '../presentation/format/index.ts';
-import { plainText, type Frame } from '../rich/index.ts';
+import { plainText } from '../rich/index.ts';
 import { captionPreview, messagesOf, renderHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT } from './format/index.ts';
-import { SendBudget } from './send-budget.ts';
+import { SendBudget, type ChatLimit } from '../concurrency/send-budget.ts';
 import { chatIdOf, messageIdOf, threadIdOf } from './id.ts';
 
 /**
@@ -17,21 +18,21 @@ export class TelegramOutbound implements Outbound {
   constructor(
     private readonly api: Api,
     /** Every call waits its chat's turn: Telegram's per-chat limits, answers before progress edits. */
-    private readonly budget = new SendBudget({ retryAfter: floodWait }),
+    private readonly budget = new SendBudget({ limits: telegramLimit, retryAfter: floodWait }),
   ) {}
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(chatIdOf(to), 'message', () => this.sendNow(to, text, options));
+    return this.budget.schedule(to.chat, 'message', () => this.sendNow(to, text, options));
   }
 
   edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
-    return this.budget.schedule(chatIdOf(ref), options.urgent ? 'message' : 'edit', () => this.editNow(ref, text, options), `${ref.chat}:${ref.messageId}`);
+    return this.budget.schedule(ref.chat, options.urgent ? 'message' : 'edit', () => this.editNow(ref, text, options), `${ref.chat}:${ref.messageId}`);
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {
     // Within the chat's budget, behind new messages: a burst of steers must not hold up an answer.
     await this.budget.schedule(
-      chatIdOf(message),
+      message.chat,
       'edit',
       () => this.api.setMessageReaction(chatIdOf(message), messageIdOf(message), [{ type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] }]),
       `reaction:${message.chat}:${message.messageId}`,
@@ -40,34 +41,34 @@ export class TelegramOutbound implements Outbound {
 
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
     const file = () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename);
-    return this.budget.schedule(chatIdOf(to), 'message', () => this.upload(to, 'document', file, document.caption, options));
+    return this.budget.schedule(to.chat, 'message', () => this.upload(to, 'document', file, document.caption, options));
   }
 
   sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(chatIdOf(to), 'message', () => this.sendFileNow(to, file, options));
+    return this.budget.schedule(to.chat, 'message', () => this.sendFileNow(to, file, options));
   }
 
   /** A photo: counted as a new message. */
   sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
     const file = () => new InputFile(picture.png, picture.filename);
-    return this.budget.schedule(chatIdOf(to), 'message', () => this.upload(to, 'photo', file, picture.caption, options));
+    return this.budget.schedule(to.chat, 'message', () => this.upload(to, 'photo', file, picture.caption, options));
   }
 
   /** editMessageMedia with a new upload: an edit, so it waits behind new messages and a newer one replaces it while it waits. */
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
-    return this.budget.schedule(chatIdOf(ref), 'edit', () => this.editPictureNow(ref, picture), `${ref.chat}:${ref.messageId}`);
+    return this.budget.schedule(ref.chat, 'edit', () => this.editPictureNow(ref, picture), `${ref.chat}:${ref.messageId}`);
   }
 
   crowded(to: ChatRef): boolean {
-    return this.budget.crowded(chatIdOf(to));
+    return this.budget.crowded(to.chat);
   }
 
-  split(text: RichText, frame: Frame = {}): RichText[] {
-    return messagesOf(text, frame);
+  capabilities() {
+    return TELEGRAM_CAPABILITIES;
   }
 
-  preview(text: RichText): RichText {
-    return captionPreview(text);
+  fit(): MessageFit {
+    return TELEGRAM_FIT;
   }
 
   private async sendNow(to: ChatRef, text: RichText, options: SendOptions): Promise<MessageRef> {
@@ -158,6 +159,21 @@ export class TelegramOutbound implements Outbound {
     }
   }
 }
+
+/**
+ * How many calls one chat may take in a window, as Telegram asks: one message a second in a
+ * private chat, twenty a minute in a group. Edits, documents and chat actions count like
+ * messages. Users' chat ids are positive, groups' and channels' negative.
+ */
+export const PRIVATE_CHAT_LIMIT: ChatLimit = { max: 1, windowMs: 1000 };
+export const GROUP_CHAT_LIMIT: ChatLimit = { max: 20, windowMs: 60_000 };
+
+export function telegramLimit(chat: string): ChatLimit {
+  return Number(chat) > 0 ? PRIVATE_CHAT_LIMIT : GROUP_CHAT_LIMIT;
+}
+
+/** Cut as Telegram counts: the HTML as rendered, 4,096 characters a message and 1,024 a caption. */
+const TELEGRAM_FIT: MessageFit = { split: (text, frame = {}) => messagesOf(text, frame), preview: (text) => captionPreview(text) };
 
 function thread(to: ChatRef) {
   const threadId = threadIdOf(to);

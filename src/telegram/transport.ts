@@ -58,3 +58,5 @@ export const telegram: TransportKind = {
     };
   },
 };
+
+export default telegram;

@@ -2,13 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TRANSPORTS } from '../../src/transport-kinds.ts';
-import { KNOWN_TRANSPORTS } from '../../src/transports/known.ts';
+import { TRANSPORTS } from '../../src/transports/index.ts';
+import { loadTransport } from '../../src/serving/load.ts';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
-/** Where a transport may be named: its own folder, and the two lists of transports. */
-const MAY_NAME = ['transports/known.ts', 'transport-kinds.ts'];
+/** Where a transport may be named: its own folder, and the one list of transports. */
+const MAY_NAME = ['transports/index.ts'];
 
 async function sources(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -16,23 +16,23 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 describe('the transports', () => {
-  it('are named only in their own folders: nothing else in src/ knows Telegram, in code or in comments', async () => {
+  it.each(['telegram', 'slack', 'discord'])('are named only in their own folders: nothing else in src/ knows %s, in code or in comments', async (app) => {
     const naming: string[] = [];
     for (const file of await sources(SRC)) {
       const path = relative(SRC, file);
-      if (path.startsWith('telegram/') || MAY_NAME.includes(path)) continue;
+      if (path.startsWith(`${app}/`) || MAY_NAME.includes(path)) continue;
       (await readFile(file, 'utf8')).split('\n').forEach((line, i) => {
-        if (/telegram/i.test(line)) naming.push(`src/${path}:${i + 1}: ${line.trim()}`);
+        if (new RegExp(app, 'i').test(line)) naming.push(`src/${path}:${i + 1}: ${line.trim()}`);
       });
     }
     expect(naming).toEqual([]);
   });
 
-  it('are each one object in their folder, listed once, with the ids and environment the core knows them by', async () => {
-    expect(TRANSPORTS.map((t) => t.id).sort()).toEqual(KNOWN_TRANSPORTS.map((t) => t.id).sort());
-    for (const transport of TRANSPORTS) {
-      const folder = join(SRC, transport.id);
-      expect((await readdir(folder)).includes('transport.ts'), `src/${transport.id}/transport.ts`).toBe(true);
+  it('are each a folder whose transport.ts exports its kind, listed once by the id its chats carry', async () => {
+    expect(new Set(TRANSPORTS.map((t) => t.id)).size).toBe(TRANSPORTS.length);
+    for (const known of TRANSPORTS) {
+      const kind = await loadTransport(known);
+      expect(kind.id, `src/${known.id}/transport.ts`).toBe(known.id);
     }
   });
 });

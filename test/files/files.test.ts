@@ -14,6 +14,9 @@ import type { Attachment, Downloads } from '../../src/ports/transport.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';
 
+/** A chat app's limits on what the bridge sends: 50 MB a file, 10 MB an image shown inline. */
+const LIMITS = { uploadBytes: 50 * 1024 * 1024, photoBytes: 10 * 1024 * 1024 };
+
 let dir: { path: string; remove(): Promise<void> };
 beforeEach(async () => (dir = await tempDir('files-')));
 afterEach(() => dir.remove());
@@ -104,7 +107,7 @@ describe('the inbox', () => {
     const fresh = await inbox.save(dir.path, photo('a'));
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
     await utimes(old.path, twoDaysAgo, twoDaysAgo);
-    expect(await inbox.sweep([dir.path, dir.path, join(dir.path, 'no-such')], 86_400_000)).toEqual({ removed: 1, refused: [] });
+    expect(await Inbox.sweep([dir.path, dir.path, join(dir.path, 'no-such')], 86_400_000)).toEqual({ removed: 1, refused: [] });
     expect((await readdir(join(dir.path, INBOX_DIR))).sort()).toEqual(['.gitignore', 'photo-2.jpg']);
     expect(fresh.path.endsWith('photo-2.jpg')).toBe(true);
   });
@@ -138,8 +141,7 @@ describe('an inbox that leads outside the working directory', () => {
 
   it('is not swept: week-old files there survive, and the refusal is reported', async () => {
     const { elsewhere, repo } = await layout();
-    const inbox = new Inbox(downloads({}));
-    const swept = await inbox.sweep([repo], 86_400_000);
+    const swept = await Inbox.sweep([repo], 86_400_000);
     expect(swept).toEqual({ removed: 0, refused: [expect.stringContaining(`${repo}: .bridge/inbox leads outside`)] });
     expect(await readFile(join(elsewhere, 'thesis.tex'), 'utf8')).toBe('years of work');
   });
@@ -171,7 +173,7 @@ describe('an inbox that leads outside the working directory', () => {
     await utimes(target, weekAgo, weekAgo);
     try {
       await symlink(target, join(dir.path, INBOX_DIR, 'bait'));
-      expect(await inbox.sweep([dir.path], 86_400_000)).toEqual({ removed: 0, refused: [] });
+      expect(await Inbox.sweep([dir.path], 86_400_000)).toEqual({ removed: 0, refused: [] });
       expect(await readFile(target, 'utf8')).toBe('keep me');
     } finally {
       await rm(target, { force: true });
@@ -214,14 +216,14 @@ describe('files going out', () => {
     await mkdir(work);
     await writeFile(join(work, 'report.txt'), 'the report');
     await writeFile(join(dir.path, 'secret.txt'), 'secret');
-    const file = await outgoingFile(work, 'report.txt', [work]);
+    const file = await outgoingFile(work, 'report.txt', [work], LIMITS);
     if (!file.ok) throw new Error(file.error);
     await rm(join(work, 'report.txt'));
     await symlink(join(dir.path, 'secret.txt'), join(work, 'report.txt'));
     expect((await bytesOf(file)).toString()).toBe('the report');
 
     await writeFile(join(work, 'data.csv'), 'a,b');
-    const again = await outgoingFile(work, 'data.csv', [work]);
+    const again = await outgoingFile(work, 'data.csv', [work], LIMITS);
     if (!again.ok) throw new Error(again.error);
     await rm(join(work, 'data.csv'));
     await execa('mkfifo', [join(work, 'data.csv')]);
@@ -237,13 +239,13 @@ describe('files going out', () => {
     await writeFile(join(work, 'empty.txt'), '');
     await writeFile(join(dir.path, 'secret.txt'), 'secret');
     await symlink(join(dir.path, 'secret.txt'), join(work, 'link.txt'));
-    expect(await sent(outgoingFile(work, 'chart.png', [work]))).toMatchObject({ ok: true, as: 'photo', bytes: 3 });
-    expect(await sent(outgoingFile(work, join(work, 'patch.diff'), [work]))).toMatchObject({ ok: true, as: 'document' });
-    expect(await outgoingFile(work, '../secret.txt', [work])).toEqual({ ok: false, error: expect.stringMatching(/^\.\.\/secret\.txt is outside /) });
-    expect(await outgoingFile(work, 'link.txt', [work])).toEqual({ ok: false, error: expect.stringMatching(/^link\.txt is outside /) });
-    expect(await outgoingFile(work, 'nope.txt', [work])).toEqual({ ok: false, error: 'nope.txt does not exist.' });
-    expect(await outgoingFile(work, 'sub', [work])).toEqual({ ok: false, error: 'sub is a directory: send the files in it, or an archive of it.' });
-    expect(await outgoingFile(work, 'empty.txt', [work])).toEqual({ ok: false, error: 'empty.txt is empty.' });
+    expect(await sent(outgoingFile(work, 'chart.png', [work], LIMITS))).toMatchObject({ ok: true, as: 'photo', bytes: 3 });
+    expect(await sent(outgoingFile(work, join(work, 'patch.diff'), [work], LIMITS))).toMatchObject({ ok: true, as: 'document' });
+    expect(await outgoingFile(work, '../secret.txt', [work], LIMITS)).toEqual({ ok: false, error: expect.stringMatching(/^\.\.\/secret\.txt is outside /) });
+    expect(await outgoingFile(work, 'link.txt', [work], LIMITS)).toEqual({ ok: false, error: expect.stringMatching(/^link\.txt is outside /) });
+    expect(await outgoingFile(work, 'nope.txt', [work], LIMITS)).toEqual({ ok: false, error: 'nope.txt does not exist.' });
+    expect(await outgoingFile(work, 'sub', [work], LIMITS)).toEqual({ ok: false, error: 'sub is a directory: send the files in it, or an archive of it.' });
+    expect(await outgoingFile(work, 'empty.txt', [work], LIMITS)).toEqual({ ok: false, error: 'empty.txt is empty.' });
     expect(await resolveTarget(work, 'sub', [work])).toEqual({ ok: true, path: join(work, 'sub'), directory: true });
   });
 
@@ -254,7 +256,7 @@ describe('files going out', () => {
     await writeFile(join(project, 'src', 'a.ts'), 'export const a = 1;\n');
     await writeFile(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n');
     await writeFile(join(project, '.env.example'), 'KEY=\n');
-    const zip = await zipDirectory(project, join(dir.path, 'tmp'));
+    const zip = await zipDirectory(project, join(dir.path, 'tmp'), { limit: LIMITS.uploadBytes });
     if (!zip.ok) throw new Error(zip.error);
     const bytes = await bytesOf(zip);
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
@@ -275,11 +277,11 @@ describe('files going out', () => {
     await symlink(join(dir.path, 'secret.txt'), join(project, 'secret-link'));
     await symlink('src/a.ts', join(project, 'a-link'));
     try {
-      expect(await outgoingFile(project, 'src/pipe', [project])).toEqual({
+      expect(await outgoingFile(project, 'src/pipe', [project], LIMITS)).toEqual({
         ok: false,
         error: 'src/pipe is a named pipe: only files and directories are sent.',
       });
-      const zip = await zipDirectory(project, join(dir.path, 'tmp'));
+      const zip = await zipDirectory(project, join(dir.path, 'tmp'), { limit: LIMITS.uploadBytes });
       if (!zip.ok) throw new Error(zip.error);
       await zip.close();
       expect(zip.skipped).toEqual(['agent.sock (a socket)', 'secret-link (a link leading outside)', 'src/pipe (a named pipe)']);
@@ -287,7 +289,7 @@ describe('files going out', () => {
       expect(text).toContain('src/a.ts');
       expect(text).toContain('a-link'); // kept as a link
       expect(text).not.toContain('not for the zip');
-      expect(await outgoingFile(project, 'secret-link', [project])).toMatchObject({ ok: false, error: expect.stringMatching(/is outside/) });
+      expect(await outgoingFile(project, 'secret-link', [project], LIMITS)).toMatchObject({ ok: false, error: expect.stringMatching(/is outside/) });
     } finally {
       server.close();
     }
@@ -313,7 +315,7 @@ describe('files going out', () => {
     for (let i = 0; i < 20; i++) await writeFile(join(big, `noise-${i}.bin`), randomBytes(100_000));
     const tmp = join(dir.path, 'tmp');
     const controller = new AbortController();
-    const zipping = zipDirectory(big, tmp, { signal: controller.signal });
+    const zipping = zipDirectory(big, tmp, { limit: LIMITS.uploadBytes, signal: controller.signal });
     controller.abort(new Error('past its deadline'));
     await expect(zipping).rejects.toThrow();
     expect(await readdir(tmp).catch(() => [])).toEqual([]);

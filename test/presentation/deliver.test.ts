@@ -8,7 +8,7 @@ const shownAs = (part: Part) => (part.kind === 'text' ? { kind: part.kind, plain
 
 // An answer is planned into messages the chat accepts (fitted as Telegram's): none of them empty.
 describe('planning an answer', () => {
-  const chat = new RecordingOutbound();
+  const chat = new RecordingOutbound().fit();
 
   it('leaves out control characters, so no part of a long answer is left with nothing to show', () => {
     const parts = planMarkdown(`echo: ${'\0`\0`'.repeat(1500)}\u0007 done`, chat, { documentOverChars: 12_000 });

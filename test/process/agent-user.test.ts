@@ -7,6 +7,9 @@ import { outgoingFile, resolveTarget, zipDirectory } from '../../src/files/outgo
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
 
+/** A chat app's limits on what the bridge sends: 50 MB a file, 10 MB an image shown inline. */
+const LIMITS = { uploadBytes: 50 * 1024 * 1024, photoBytes: 10 * 1024 * 1024 };
+
 afterEach(() => runAgentsAs(undefined));
 
 describe('the agent user', () => {
@@ -67,12 +70,12 @@ describe('the data directory', () => {
     await writeFile(join(dir.path, 'notes.md'), '# notes\n');
     await symlink(join(data, 'runs', 'r1.jsonl'), join(dir.path, 'log-link'));
     const refused = expect.stringMatching(/is in the bridge's data directory, which holds its secrets and is never sent\.$/);
-    expect(await outgoingFile(dir.path, 'data/runs/r1.jsonl', [dir.path], data)).toEqual({ ok: false, error: refused });
-    expect(await outgoingFile(dir.path, 'log-link', [dir.path], data)).toEqual({ ok: false, error: refused });
+    expect(await outgoingFile(dir.path, 'data/runs/r1.jsonl', [dir.path], LIMITS, data)).toEqual({ ok: false, error: refused });
+    expect(await outgoingFile(dir.path, 'log-link', [dir.path], LIMITS, data)).toEqual({ ok: false, error: refused });
     expect(await resolveTarget(dir.path, 'data', [dir.path], data)).toEqual({ ok: false, error: refused });
-    expect(await outgoingFile(dir.path, 'notes.md', [dir.path], data)).toMatchObject({ ok: true });
+    expect(await outgoingFile(dir.path, 'notes.md', [dir.path], LIMITS, data)).toMatchObject({ ok: true });
     await rm(join(dir.path, 'log-link')); // a link is zipped as a link, naming its target
-    const zip = await zipDirectory(dir.path, join(dir.path, 'tmp'), { dataDir: data });
+    const zip = await zipDirectory(dir.path, join(dir.path, 'tmp'), { limit: LIMITS.uploadBytes, dataDir: data });
     if (!zip.ok) throw new Error(zip.error);
     const listing = (await readFile(zip.path)).toString('latin1');
     expect(listing).toContain('notes.md');

@@ -41,7 +41,8 @@ export async function openApp(world: FakeCliWorld, out: Outbound, options: OpenA
     store: await ChatStore.open(dataDir),
     out,
     log: silentLog(),
-    ...(options.downloads ? { downloads: options.downloads } : {}),
+    // Files come on the transport the tests' chats are on.
+    ...(options.downloads ? { downloads: new Map([['telegram', options.downloads]]) } : {}),
     ...(options.commands ? { commands: options.commands } : {}),
   });
   if (options.start !== false) await app.start();

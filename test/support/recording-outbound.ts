@@ -1,5 +1,6 @@
-import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/ports/transport.ts';
-import { plainText, type Frame } from '../../src/rich/index.ts';
+import type { Button, ChatCapabilities, ChatRef, MessageFit, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/ports/transport.ts';
+import { plainText } from '../../src/rich/index.ts';
+import { TELEGRAM_CAPABILITIES } from '../../src/telegram/capabilities.ts';
 import { captionPreview, messagesOf, renderHtml } from '../../src/telegram/format/index.ts';
 
 export interface Sent {
@@ -68,12 +69,13 @@ export class RecordingOutbound implements Outbound {
     return { ...to, messageId };
   }
 
-  split(text: RichText, frame?: Frame): RichText[] {
-    return messagesOf(text, frame);
+  /** A chat app with Telegram's limits, the tightest of the transports the bridge began with. */
+  capabilities(): ChatCapabilities {
+    return TELEGRAM_CAPABILITIES;
   }
 
-  preview(text: RichText): RichText {
-    return captionPreview(text);
+  fit(): MessageFit {
+    return { split: (text, frame) => messagesOf(text, frame), preview: (text) => captionPreview(text) };
   }
 
   /** What the chat shows now: each message's latest edit, or its text. */

@@ -112,11 +112,11 @@ describe('start-up errors', () => {
     return { exit, stderr: bridge.stderr().trim() };
   }
 
-  it('exits non-zero with one clear line when there is no token', async () => {
+  it('exits non-zero with one clear line naming every chat app when none is set', async () => {
     const { exit, stderr } = await startWith({ TELEGRAM_BOT_TOKEN: '' });
     expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
     expect(stderr.split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/TELEGRAM_BOT_TOKEN is not set: set it to your bot token .*--console/);
+    expect(stderr).toMatch(/no chat app is set: set TELEGRAM_BOT_TOKEN, or SLACK_BOT_TOKEN .*, or DISCORD_BOT_TOKEN; or run `npm start -- --console`/);
   });
 
   it('exits non-zero with one line naming the token and @BotFather when Telegram refuses it', async () => {

@@ -253,7 +253,7 @@ describe('the Telegram bridge', () => {
     say(chat, '/status');
     const status = await answer(chat, /^Status/);
     expect(status.text).toMatch(new RegExp(`^Bridge: up \\d+ (s|min), pid ${world.bridge.pid}, Node 20\\.`, 'm'));
-    expect(status.text).toMatch(/^Transport round trip: \d+ ms$/m);
+    expect(status.text).toMatch(/^Telegram round trip: \d+ ms$/m);
     expect(status.text).toMatch(/^All chats: 1 turn running, 0 messages waiting; subagents 0 running, 0 queued$/m);
     expect(status.text).toMatch(new RegExp(`^Data: ${world.dataDir}: \\d+ KB$`, 'm'));
     say(busy, '/stop');

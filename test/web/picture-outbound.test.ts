@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatRef, MessageRef, Outbound, Picture } from '../../src/ports/transport.ts';
 import { plain } from '../../src/rich/index.ts';
-import { RoutedOutbound } from '../../src/routed-outbound.ts';
+import { RoutedOutbound } from '../../src/serving/routed-outbound.ts';
 import { WebOutbound } from '../../src/web/chat/web-outbound.ts';
 import type { WebMessage } from '../../src/web/chat/web-message.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
@@ -76,10 +76,13 @@ describe('pictures in the web chat', () => {
       sendPicture: async (to: ChatRef, p: Picture) => (pictured.push({ to, picture: p }), { ...to, messageId: '7' }),
       editPicture: async (ref: MessageRef, p: Picture) => (pictured.push({ to: ref, picture: p }), true),
     }) as Outbound;
-    const routed = new RoutedOutbound({ id: 'telegram', out: chatApp }, [
-      { id: 'web', out: web },
-      { id: 'plain', out: new RecordingOutbound() },
-    ]);
+    const routed = new RoutedOutbound(
+      new Map([
+        ['telegram', chatApp],
+        ['web', web],
+        ['plain', new RecordingOutbound()],
+      ]),
+    );
     const inApp = await routed.sendPicture({ transport: 'telegram', chat: '5' }, picture(1));
     await routed.editPicture(inApp, picture(2));
     expect(pictured.map((p) => [p.to.chat, Buffer.from(p.picture.png).toString()])).toEqual([

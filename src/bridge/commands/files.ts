@@ -17,11 +17,12 @@ export const file: Command = {
     const wanted = (rest ?? '').trim().replace(/^(["'])(.*)\1$/s, '$2');
     if (sub?.toLowerCase() !== 'get' || !wanted) throw new UsageError('Say which file: /file get <path>, relative to this chat’s directory.');
     const { projectRoots, dataDir } = bridge.config;
+    const limits = bridge.out.capabilities(chat.address);
     const target = await resolveTarget(chat.record.workdir, wanted, projectRoots, dataDir);
     if (!target.ok) throw new UsageError(target.error);
     const sent = target.directory
-      ? await zipDirectory(target.path, join(dataDir, 'tmp'), { signal, dataDir })
-      : await outgoingFile(chat.record.workdir, wanted, projectRoots, dataDir);
+      ? await zipDirectory(target.path, join(dataDir, 'tmp'), { limit: limits.uploadBytes, signal, dataDir })
+      : await outgoingFile(chat.record.workdir, wanted, projectRoots, limits, dataDir);
     if (!sent.ok) throw new UsageError(sent.error);
     try {
       signal.throwIfAborted();

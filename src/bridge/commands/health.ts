@@ -16,10 +16,14 @@ export async function healthRows(bridge: Pick<CommandHost, 'chats'>, sources: He
   const turns = chats.filter((chat) => chat.current).length;
   const waiting = chats.reduce((sum, chat) => sum + chat.queued, 0);
   const runs = sources.runs();
-  const [roundTrip, size] = await Promise.all([sources.roundTripMs && timed(sources.roundTripMs()), timed(diskUsage(sources.dataDir))]);
+  const transports = [...(sources.roundTrips ?? new Map<string, () => Promise<number>>())];
+  const [size, ...roundTrips] = await Promise.all([timed(diskUsage(sources.dataDir)), ...transports.map(([, roundTrip]) => timed(roundTrip()))]);
   return [
     ['Bridge', `up ${uptime(process.uptime() * 1000)}, pid ${process.pid}, Node ${process.versions.node}`],
-    ...(roundTrip ? [['Transport round trip', 'value' in roundTrip ? `${Math.round(roundTrip.value)} ms` : roundTrip.failed] as [string, string]] : []),
+    ...roundTrips.map((roundTrip, i): [string, string] => [
+      `${capitalised(transports[i]![0])} round trip`,
+      'value' in roundTrip ? `${Math.round(roundTrip.value)} ms` : roundTrip.failed,
+    ]),
     [
       'All chats',
       `${turns} turn${turns === 1 ? '' : 's'} running, ${waiting} message${waiting === 1 ? '' : 's'} waiting; subagents ${runs.running} running, ${runs.queued} queued`,
@@ -54,4 +58,8 @@ function uptime(ms: number): string {
   if (d) return `${d} d ${h} h`;
   if (h) return `${h} h ${m} min`;
   return m ? `${m} min` : `${Math.floor(ms / 1000)} s`;
+}
+
+function capitalised(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }

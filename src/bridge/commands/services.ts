@@ -24,8 +24,8 @@ export interface HookDirectory {
 
 /** What /status tells of the bridge's own health. */
 export interface HealthSources {
-  /** The transport's round trip, when it has one. */
-  roundTripMs?: () => Promise<number>;
+  /** Each served transport's round trip to its service, by id (none: no service, as in the console). */
+  roundTrips?: ReadonlyMap<string, () => Promise<number>>;
   /** Subagent runs across every chat. */
   runs: () => { running: number; queued: number };
   dataDir: string;

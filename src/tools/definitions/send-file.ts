@@ -20,7 +20,7 @@ export const sendFile = defineTool({
   async run({ path: wanted, caption: written }, scope, deps) {
     const caller = callerRun(scope, deps);
     const dir = caller ? (caller.worktree?.workdir ?? caller.cwd) : deps.chatDefaults(scope.address).cwd;
-    const file = await outgoingFile(dir, wanted, [dir], deps.dataDir);
+    const file = await outgoingFile(dir, wanted, [dir], deps.out.capabilities(scope.address), deps.dataDir);
     if (!file.ok) return error(`Not sent: ${file.error}`);
     const caption = written?.trim() || undefined;
     const who = caller ? `#${caller.number} ${displayName(caller)}` : undefined;

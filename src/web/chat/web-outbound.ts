@@ -16,9 +16,26 @@ import {
   type SendOptions,
 } from '../../ports/transport.ts';
 import type { Low } from 'lowdb';
-import { framed, plain, type Frame } from '../../rich/index.ts';
+import { plain } from '../../rich/index.ts';
+import { WHOLE_MESSAGE_FIT, type ChatCapabilities, type MessageFit } from '../../ports/capabilities.ts';
 import { openJsonStore } from '../../store/json-store.ts';
 import { spansOf, type WebMessage } from './web-message.ts';
+
+/** What a web chat can do: no message limit; files are kept under the data directory for their page; the page keeps a draft. */
+export const WEB_CAPABILITIES: ChatCapabilities = Object.freeze({
+  messageChars: Number.POSITIVE_INFINITY,
+  captionChars: Number.POSITIVE_INFINITY,
+  // A file is copied under the data directory: bounded, as a directory's archive must be.
+  uploadBytes: 100 * 1024 * 1024,
+  photoBytes: 10 * 1024 * 1024,
+  buttonPayloadBytes: 1024,
+  buttonsPerRow: 8,
+  editsPerMinute: 600,
+  threads: false,
+  drafts: true,
+  reactions: false,
+  pictures: true,
+});
 
 /** The messages a web chat keeps for a page that opens (or opens again). */
 const KEPT_MESSAGES = 300;
@@ -148,14 +165,12 @@ export class WebOutbound implements Outbound {
     return true;
   }
 
-  /** A page has no message limit: one message, however long. */
-  split(text: RichText, frame: Frame = {}): RichText[] {
-    return framed([text], frame);
+  capabilities(): ChatCapabilities {
+    return WEB_CAPABILITIES;
   }
 
-  /** The document is one click away: no preview. */
-  preview(): undefined {
-    return undefined;
+  fit(): MessageFit {
+    return WHOLE_MESSAGE_FIT;
   }
 
   private async place(to: ChatRef, name: string): Promise<{ id: string; path: string }> {

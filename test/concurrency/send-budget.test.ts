@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SendBudget } from '../../src/telegram/send-budget.ts';
+import { SendBudget } from '../../src/concurrency/send-budget.ts';
 
 // The per-chat send budget in isolation: calls are plain async functions that record when they ran.
 function recorder() {
@@ -21,7 +21,7 @@ describe('the send budget', () => {
     const budget = new SendBudget({ limits: () => ({ max: 2, windowMs: 300 }) });
     const { log, call } = recorder();
     const start = Date.now();
-    await Promise.all([1, 2, 3].map((n) => budget.schedule(-1, 'message', call(`a${n}`))).concat(budget.schedule(-2, 'message', call('b1'))));
+    await Promise.all([1, 2, 3].map((n) => budget.schedule('-1', 'message', call(`a${n}`))).concat(budget.schedule('-2', 'message', call('b1'))));
     const at = (name: string) => log.find((entry) => entry.name === name)!.at - start;
     expect(at('a3') - at('a1')).toBeGreaterThanOrEqual(300); // the third waited for the window
     expect(at('b1')).toBeLessThan(at('a3')); // while another chat went ahead
@@ -30,11 +30,11 @@ describe('the send budget', () => {
   it('sends new messages ahead of edits, and merges edits of one message still waiting', async () => {
     const budget = new SendBudget({ limits: () => ({ max: 10, windowMs: 1000 }) });
     const { log, call, release } = recorder();
-    const first = budget.schedule(-1, 'message', call('progress', true)); // holds the lane
+    const first = budget.schedule('-1', 'message', call('progress', true)); // holds the lane
     await expect.poll(() => log.length).toBe(1);
-    const edits = [1, 2, 3].map((n) => budget.schedule(-1, 'edit', call(`edit ${n}`), '-1:7'));
-    const other = budget.schedule(-1, 'edit', call('edit of another message'), '-1:8');
-    const answer = budget.schedule(-1, 'message', call('answer'));
+    const edits = [1, 2, 3].map((n) => budget.schedule('-1', 'edit', call(`edit ${n}`), '-1:7'));
+    const other = budget.schedule('-1', 'edit', call('edit of another message'), '-1:8');
+    const answer = budget.schedule('-1', 'message', call('answer'));
     expect(budget.waiting).toBe(3); // the three edits of message 7 are one
     release();
     await Promise.all([first, ...edits, other, answer]);
@@ -43,8 +43,8 @@ describe('the send budget', () => {
   });
 
   it('passes a failure to its callers and goes on with the next call', async () => {
-    const budget = new SendBudget();
-    await expect(budget.schedule(5, 'message', () => Promise.reject(new Error('Bad Request: chat not found')))).rejects.toThrow('chat not found');
-    expect(await budget.schedule(5, 'message', () => Promise.resolve('next'))).toBe('next');
+    const budget = new SendBudget({ limits: () => ({ max: 1, windowMs: 1000 }) });
+    await expect(budget.schedule('5', 'message', () => Promise.reject(new Error('the chat is gone')))).rejects.toThrow('the chat is gone');
+    expect(await budget.schedule('5', 'message', () => Promise.resolve('next'))).toBe('next');
   });
 });

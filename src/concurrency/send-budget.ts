@@ -1,22 +1,10 @@
-/**
- * How many calls one chat may take in a window, as Telegram asks: one message a second in a
- * private chat, twenty a minute in a group. Edits, documents and chat actions count like
- * messages.
- */
+/** How many calls one chat may take in a window: its app's rule (a message a second, twenty a minute). */
 export interface ChatLimit {
   max: number;
   windowMs: number;
 }
 
-export const PRIVATE_CHAT_LIMIT: ChatLimit = { max: 1, windowMs: 1000 };
-export const GROUP_CHAT_LIMIT: ChatLimit = { max: 20, windowMs: 60_000 };
-
-/** Telegram's chat ids: users are positive, groups and channels negative. */
-export function limitFor(chatId: number): ChatLimit {
-  return chatId > 0 ? PRIVATE_CHAT_LIMIT : GROUP_CHAT_LIMIT;
-}
-
-/** Clock slack, so a call the budget lets through is not one Telegram counts as too early. */
+/** A margin for clocks, so a call the budget lets through is not one its app counts as too early. */
 const MARGIN_MS = 100;
 
 type Priority = 'message' | 'edit';
@@ -35,7 +23,7 @@ interface Job {
 interface Lane {
   jobs: Job[];
   /**
-   * The calls of the current window: when each was answered (Telegram counted it before that),
+   * The calls of the current window: when each was answered (the app counted it before that),
    * or started, while it is in flight.
    */
   sentAt: number[];
@@ -47,8 +35,9 @@ interface Lane {
 }
 
 export interface SendBudgetOptions {
-  limits?: (chatId: number) => ChatLimit;
-  /** Seconds Telegram asked to wait, when `error` is a 429; the call is then tried again. */
+  /** Each chat's limit, by the key its calls are scheduled under. */
+  limits: (chat: string) => ChatLimit;
+  /** Seconds the app asked to wait, when `error` says it is rate limited (a 429); the call is then tried again. */
   retryAfter?: (error: unknown) => number | undefined;
   now?: () => number;
 }
@@ -61,20 +50,20 @@ export interface SendBudgetOptions {
  * before the call is tried again. A call that hangs holds its chat for a few seconds at most.
  */
 export class SendBudget {
-  private readonly lanes = new Map<number, Lane>();
-  private readonly limits: (chatId: number) => ChatLimit;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly limits: (chat: string) => ChatLimit;
   private readonly retryAfter: (error: unknown) => number | undefined;
   private readonly now: () => number;
 
-  constructor(options: SendBudgetOptions = {}) {
-    this.limits = options.limits ?? limitFor;
+  constructor(options: SendBudgetOptions) {
+    this.limits = options.limits;
     this.retryAfter = options.retryAfter ?? (() => undefined);
     this.now = options.now ?? Date.now;
   }
 
-  /** Runs `call` within `chatId`'s budget. */
-  schedule<T>(chatId: number, priority: Priority, call: () => Promise<T>, mergeKey?: string): Promise<T> {
-    const lane = this.lane(chatId);
+  /** Runs `call` within `chat`'s budget. */
+  schedule<T>(chat: string, priority: Priority, call: () => Promise<T>, mergeKey?: string): Promise<T> {
+    const lane = this.lane(chat);
     return new Promise<T>((resolve, reject) => {
       const settle = { resolve: resolve as (value: unknown) => void, reject };
       const waiting = mergeKey === undefined ? undefined : lane.jobs.find((job) => job.mergeKey === mergeKey);
@@ -85,7 +74,7 @@ export class SendBudget {
       } else {
         lane.jobs.push({ priority, mergeKey, run: call, settle: [settle] });
       }
-      this.pump(chatId, lane);
+      this.pump(chat, lane);
     });
   }
 
@@ -94,12 +83,12 @@ export class SendBudget {
    * quarter of its window used (a group's burst of turns then fits in one window, answers
    * only): what can be left out should be.
    */
-  crowded(chatId: number): boolean {
-    const lane = this.lanes.get(chatId);
+  crowded(chat: string): boolean {
+    const lane = this.lanes.get(chat);
     if (!lane) return false;
     const now = this.now();
     if (lane.jobs.length || lane.current || lane.pausedUntil > now) return true;
-    const { max, windowMs } = this.limits(chatId);
+    const { max, windowMs } = this.limits(chat);
     return lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS).length * 4 >= max;
   }
 
@@ -110,25 +99,25 @@ export class SendBudget {
     return total;
   }
 
-  private lane(chatId: number): Lane {
-    let lane = this.lanes.get(chatId);
+  private lane(chat: string): Lane {
+    let lane = this.lanes.get(chat);
     if (!lane) {
       lane = { jobs: [], sentAt: [], current: undefined, pausedUntil: 0, timer: undefined };
-      this.lanes.set(chatId, lane);
+      this.lanes.set(chat, lane);
     }
     return lane;
   }
 
-  private pump(chatId: number, lane: Lane): void {
+  private pump(chat: string, lane: Lane): void {
     if (lane.current || lane.timer || !lane.jobs.length) return;
-    const { max, windowMs } = this.limits(chatId);
+    const { max, windowMs } = this.limits(chat);
     const now = this.now();
     lane.sentAt = lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS);
     const readyAt = Math.max(lane.pausedUntil, lane.sentAt.length >= max ? Math.min(...lane.sentAt) + windowMs + MARGIN_MS : 0);
     if (readyAt > now) {
       lane.timer = setTimeout(() => {
         lane.timer = undefined;
-        this.pump(chatId, lane);
+        this.pump(chat, lane);
       }, readyAt - now);
       return;
     }
@@ -136,7 +125,7 @@ export class SendBudget {
     const job = lane.jobs.splice(index >= 0 ? index : 0, 1)[0]!;
     lane.current = job;
     // Counted from its start while in flight, from its answer once answered: a request can take a
-    // while to reach Telegram (a busy machine), and Telegram counts it when it arrives.
+    // while to reach the app (a busy machine), and the app counts it when it arrives.
     const counted = { at: now };
     lane.sentAt.push(now);
     const answered = () => {
@@ -146,7 +135,7 @@ export class SendBudget {
     const release = () => {
       if (lane.current !== job) return;
       lane.current = undefined;
-      this.pump(chatId, lane);
+      this.pump(chat, lane);
     };
     const stalled = setTimeout(release, STALL_MS);
     job
@@ -156,7 +145,7 @@ export class SendBudget {
         (error: unknown) => {
           const wait = this.retryAfter(error);
           if (wait === undefined) return job.settle.forEach((s) => s.reject(error));
-          // Telegram says this chat is over its limit: it waits, and the call goes first when it may.
+          // The app says this chat is over its limit: it waits, and the call goes first when it may.
           lane.pausedUntil = Math.max(lane.pausedUntil, this.now() + wait * 1000);
           lane.jobs.unshift(job);
         },
