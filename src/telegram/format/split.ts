@@ -1,7 +1,7 @@
 import { framed, type Frame } from '../../rich/edit.ts';
 import type { RichText } from '../../rich/model.ts';
 import { plainText } from '../../rich/plain.ts';
-import { nextChunk as nextRenderedChunk, splitRendered, type ChunkRange } from '../../rich/split.ts';
+import { nextChunk as nextRenderedChunk, splitRendered, type ChunkRange } from '../../presentation/format/split.ts';
 import { renderHtml } from './html.ts';
 
 /** The most a message's text may hold, as sent (HTML) and as the plain fallback. */

@@ -1,8 +1,8 @@
-import { codePointCutBefore, graphemeCutBefore } from '../presentation/format/graphemes.ts';
-import { slice } from './edit.ts';
-import type { Cut, RichText } from './model.ts';
-import { plainText } from './plain.ts';
-import type { RangeOptions } from './range.ts';
+import { codePointCutBefore, graphemeCutBefore } from './graphemes.ts';
+import { slice } from '../../rich/edit.ts';
+import type { Cut, RichText } from '../../rich/model.ts';
+import { plainText } from '../../rich/plain.ts';
+import type { RangeOptions } from '../../rich/range.ts';
 
 // Cutting rich text into messages of a transport's size, measured as that transport renders
 // it (its markup) and as plain text: each transport passes its renderer and its limit.
