@@ -15,6 +15,7 @@ export interface SlackWorld {
   bob: string;
   general: string;
   dataDir: string;
+  workdir: string;
   env: Record<string, string>;
   bridge: BridgeProcess;
   restart(signal?: NodeJS.Signals): Promise<BridgeProcess>;
@@ -49,6 +50,7 @@ export async function startSlackWorld(extraEnv: Record<string, string> = {}, opt
     bob,
     general,
     dataDir: data.path,
+    workdir: work.path,
     env,
     bridge: await running(env),
     async restart(signal = 'SIGTERM') {
@@ -76,15 +78,20 @@ async function running(env: Record<string, string>): Promise<BridgeProcess> {
 
 /** A bot message as a reader takes it (without a quick turn's stats line, which Slack shows in italics). */
 export function slackShown(message: StoredMessage): string {
-  return shownText({ text: message.text.replace(/\n\n_([✅❌⏹⌛] [^\n]*)_$/, '\n\n$1') });
+  return shownText({ text: message.text.replace(/\n\n_([✅❌⏹⌛] [^\n]*)_$/, '\n\n$1') }).replace(/^\*([^*\n]+)\*/, '$1');
 }
 
-/** The first bot message in the channel (or thread) whose shown text matches. */
+/** The bot's messages in the channel (or thread), those after `after` (a message's ts) only when given. */
+export function botMessagesAfter(world: SlackWorld, channel: string, options: { thread?: string; after?: string } = {}): StoredMessage[] {
+  return world.slack.botMessages(channel, options.thread).filter((m) => options.after === undefined || m.ts > options.after);
+}
+
+/** The first bot message in the channel (or thread, or after a message) whose shown text matches. */
 export function waitForSlackText(
   world: SlackWorld,
   channel: string,
   pattern: RegExp,
-  options: { thread?: string; timeoutMs?: number } = {},
+  options: { thread?: string; after?: string; timeoutMs?: number } = {},
 ): Promise<StoredMessage> {
-  return world.slack.waitFor(() => world.slack.botMessages(channel, options.thread).find((m) => pattern.test(slackShown(m))), options.timeoutMs ?? 20_000);
+  return world.slack.waitFor(() => botMessagesAfter(world, channel, options).find((m) => pattern.test(slackShown(m))), options.timeoutMs ?? 20_000);
 }
