@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { Transport, TransportKind } from '../ports/chat-transport.ts';
 import { createSlackApp } from './app.ts';
+import { EventsReceiver } from './events-receiver.ts';
 import { checkSlack } from './check.ts';
 import { slackClient } from './client.ts';
 import { SlackDownloads } from './downloads.ts';
@@ -27,6 +28,8 @@ const slack: TransportKind = {
     const lookups = slackClient(settings.botToken, settings.apiUrl, { retries: 1, timeoutMs: 10_000 });
     let me: SlackIdentity | undefined;
     let threads: KnownThreads | undefined;
+    // With a signing secret and no app token: Slack's events come to the bridge's web server.
+    const receiver = settings.receiving.mode === 'events' ? new EventsReceiver(settings.receiving.signingSecret) : undefined;
     let app: App | undefined;
     let stopped = false;
     let ended: () => void = () => {};
@@ -38,13 +41,15 @@ const slack: TransportKind = {
       members: slackMembers(lookups),
       downloads: new SlackDownloads(settings.botToken, settings.apiUrl),
       roundTripMs: slackRoundTrip(settings),
+      ...(receiver ? { routes: receiver.routes } : {}),
       async connect(log) {
         threads = await KnownThreads.open(sources.dataDir);
         me = await reachSlack(settings, log);
       },
       async serve(host, log) {
         if (stopped) return;
-        app = createSlackApp({ settings, me: me!, host, web, names: new SlackNames(lookups), threads: threads!, log });
+        if (receiver) receiver.log = log;
+        app = createSlackApp({ settings, me: me!, host, web, names: new SlackNames(lookups), threads: threads!, log, ...(receiver ? { receiver } : {}) });
         const done = new Promise<void>((resolve) => (ended = resolve));
         await app.start();
         // Stopped while it started: it takes nothing more from Slack.

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Changes } from '../fake-telegram/changes.ts';
 import { waitUntil, type Check } from '../fake-telegram/wait-for.ts';
 import { handleDownload, handleUpload } from './file-transfer.ts';
+import { HttpEvents } from './http-events.ts';
 import { RateLimits, type RateLimitOptions } from './rate-limits.ts';
 import { SocketModeServer, type Envelope, type SocketModeOptions } from './socket-mode.ts';
 import { buttonsOf, pressButton, say, slashCommand, type ActionDeps, type SayOptions } from './user-actions.ts';
@@ -41,6 +42,8 @@ export class FakeSlack {
   readonly socket: SocketModeServer;
   /** What response_urls received. */
   readonly responses: ResponseUrlPost[] = [];
+  /** Set: people's actions go to the app's request URL (the Events API) instead of Socket Mode. */
+  httpEvents: HttpEvents | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -68,6 +71,8 @@ export class FakeSlack {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The deliveries below reach the twin made from these deps.
+    let fake: FakeSlack | undefined;
     const deps: WebApiDeps & ActionDeps = {
       workspace,
       socket,
@@ -79,11 +84,13 @@ export class FakeSlack {
       planned: [],
       rateLimits: options.rateLimits ? new RateLimits(options.rateLimits === true ? {} : options.rateLimits) : undefined,
       ticket: () => socket.ticket(),
+      deliver: (type, payload) => (fake?.httpEvents ? fake.httpEvents.push(type, payload) : socket.push(type, payload)),
     };
-    const fake = new FakeSlack(server, deps);
-    server.on('request', (req, res) => void fake.route(req, res));
+    fake = new FakeSlack(server, deps);
+    const made = fake;
+    server.on('request', (req, res) => void made.route(req, res));
     server.on('upgrade', (req, sock, head) => socket.upgrade(req, sock, head));
-    return fake;
+    return made;
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -147,6 +154,12 @@ export class FakeSlack {
     return pressButton(this.deps, options);
   }
 
+  /** From now on, what people do is posted to `url`, signed with `signingSecret`, as the Events API does. */
+  deliverEventsTo(url: string, signingSecret: string): HttpEvents {
+    this.httpEvents = new HttpEvents(this.deps.changes, url, signingSecret);
+    return this.httpEvents;
+  }
+
   /** Slack asks the app to reconnect (`disconnect`, `refresh_requested`). */
   disconnect(reason?: string): void {
     this.socket.disconnect(reason);
@@ -176,7 +189,7 @@ export class FakeSlack {
   }
 
   get envelopes(): readonly Envelope[] {
-    return this.socket.envelopes;
+    return this.httpEvents?.envelopes ?? this.socket.envelopes;
   }
 
   buttonsOf(message: StoredMessage): ReturnType<typeof buttonsOf> {

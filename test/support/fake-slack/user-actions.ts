@@ -1,11 +1,13 @@
 import { fileJson, messageJson, type MethodContext } from './methods.ts';
-import type { Envelope, SocketModeServer } from './socket-mode.ts';
+import type { Envelope, EnvelopeType, SocketModeServer } from './socket-mode.ts';
 import type { SlackChannel, StoredMessage, Workspace } from './workspace.ts';
 
 export interface ActionDeps {
   readonly workspace: Workspace;
   readonly socket: SocketModeServer;
   readonly origin: string;
+  /** Sends an envelope to the app: over Socket Mode, or to its request URL (the Events API). */
+  deliver(type: EnvelopeType, payload: Record<string, unknown>): Envelope;
 }
 
 export interface SayOptions {
@@ -35,7 +37,7 @@ function channelType(channel: SlackChannel): string {
 
 function eventEnvelope(deps: ActionDeps, event: Record<string, unknown>): Envelope {
   const { identity } = deps.workspace;
-  return deps.socket.push('events_api', {
+  return deps.deliver('events_api', {
     token: 'fake-verification-token',
     team_id: identity.teamId,
     api_app_id: identity.appId,
@@ -103,7 +105,7 @@ export function slashCommand(deps: ActionDeps, options: { channel: string; user:
   const channel = channelOrThrow(deps, options.channel);
   const user = deps.workspace.users.get(options.user);
   const { identity } = deps.workspace;
-  return deps.socket.push('slash_commands', {
+  return deps.deliver('slash_commands', {
     token: 'fake-verification-token',
     team_id: identity.teamId,
     team_domain: identity.teamName,
@@ -148,7 +150,7 @@ export function pressButton(deps: ActionDeps, options: { channel: string; ts: st
   const user = workspace.users.get(options.user);
   const channel = channelOrThrow(deps, options.channel);
   const { identity } = workspace;
-  return deps.socket.push('interactive', {
+  return deps.deliver('interactive', {
     type: 'block_actions',
     user: { id: options.user, username: user?.name ?? options.user, name: user?.name ?? options.user, team_id: identity.teamId },
     api_app_id: identity.appId,
