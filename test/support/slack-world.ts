@@ -1,3 +1,5 @@
+import { COMMANDS } from '../../src/bridge/commands/index.ts';
+import { slackAppManifest } from '../../src/slack/app-manifest.ts';
 import { FakeSlack, type FakeSlackOptions, type StoredMessage } from './fake-slack/index.ts';
 import { startBridgeProcess, tempDir, type BridgeProcess } from './bridge-process.ts';
 import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
@@ -23,7 +25,11 @@ export interface SlackWorld {
 }
 
 export async function startSlackWorld(extraEnv: Record<string, string> = {}, options: FakeSlackOptions = {}): Promise<SlackWorld> {
-  const slack = await FakeSlack.start(options);
+  // The bot has the scopes its manifest asks for, and no more: a call the manifest forgot fails here as in Slack.
+  const slack = await FakeSlack.start({
+    scopes: (slackAppManifest(COMMANDS) as { oauth_config: { scopes: { bot: string[] } } }).oauth_config.scopes.bot,
+    ...options,
+  });
   const ada = slack.addUser({ name: 'ada', realName: 'Ada Lovelace', displayName: 'Ada' }).id;
   const bob = slack.addUser({ name: 'bob', realName: 'Bob Babbage' }).id;
   const general = slack.addChannel({ name: 'general', members: [ada, bob] }).id;

@@ -4,6 +4,7 @@ import { Changes } from '../fake-telegram/changes.ts';
 import { waitUntil, type Check } from '../fake-telegram/wait-for.ts';
 import { handleDownload, handleUpload } from './file-transfer.ts';
 import { HttpEvents } from './http-events.ts';
+import { DOWNLOAD_SCOPE } from './methods.ts';
 import { RateLimits, type RateLimitOptions } from './rate-limits.ts';
 import { SocketModeServer, type Envelope, type SocketModeOptions } from './socket-mode.ts';
 import { buttonsOf, pressButton, say, slashCommand, type ActionDeps, type SayOptions } from './user-actions.ts';
@@ -16,6 +17,8 @@ export interface FakeSlackOptions {
   /** Enforce Slack's rate limits (chat.postMessage per channel, the methods' tiers); default off. */
   readonly rateLimits?: boolean | RateLimitOptions;
   readonly socketMode?: SocketModeOptions;
+  /** The bot token's scopes (its app's manifest): a call without its scope is refused with missing_scope. Default: every scope. */
+  readonly scopes?: readonly string[];
 }
 
 /** What a response_url received: a slash command's or an action's later answer. */
@@ -82,6 +85,7 @@ export class FakeSlack {
       appToken: options.appToken ?? 'xapp-1-A0FAKE-fake-app-token',
       calls: [],
       planned: [],
+      scopes: options.scopes ? new Set(options.scopes) : undefined,
       rateLimits: options.rateLimits ? new RateLimits(options.rateLimits === true ? {} : options.rateLimits) : undefined,
       ticket: () => socket.ticket(),
       deliver: (type, payload) => (fake?.httpEvents ? fake.httpEvents.push(type, payload) : socket.push(type, payload)),
@@ -104,7 +108,8 @@ export class FakeSlack {
       const upload = /^\/upload\/v1\/(\w+)$/.exec(path);
       if (upload && req.method === 'POST') return await handleUpload(this.workspace, upload[1]!, req, body, res);
       const download = /^\/files-pri\/\w+-(\w+)\//.exec(path);
-      if (download && req.method === 'GET') return handleDownload(this.workspace, this.botToken, download[1]!, req, res);
+      if (download && req.method === 'GET')
+        return handleDownload(this.workspace, this.botToken, !this.deps.scopes || this.deps.scopes.has(DOWNLOAD_SCOPE), download[1]!, req, res);
       if (/^\/(commands|actions)\//.test(path) && req.method === 'POST') {
         this.responses.push({ url: path, body: JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown> });
         this.deps.changes.notify();

@@ -19,12 +19,12 @@ export async function handleUpload(workspace: Workspace, fileId: string, req: In
 }
 
 /**
- * `url_private_download`: the bytes to a request with the bot token. Without it Slack answers
+ * `url_private_download`: the bytes to a request with the bot token (and files:read). Without it Slack answers
  * 200 with its sign-in page, HTML, which a careless client saves as the file.
  */
-export function handleDownload(workspace: Workspace, botToken: string, fileId: string, req: IncomingMessage, res: ServerResponse): void {
+export function handleDownload(workspace: Workspace, botToken: string, canRead: boolean, fileId: string, req: IncomingMessage, res: ServerResponse): void {
   const file = workspace.files.get(fileId);
-  if (req.headers.authorization !== `Bearer ${botToken}` || !file) {
+  if (req.headers.authorization !== `Bearer ${botToken}` || !file || !canRead) {
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
       .end('<!DOCTYPE html><html><head><title>Slack</title></head><body>Sign in to Slack</body></html>');

@@ -14,6 +14,31 @@ export interface MethodContext {
 
 type Method = (ctx: MethodContext, params: Params) => Record<string, unknown>;
 
+/**
+ * The bot-token scopes each method needs, as Slack documents them; for a conversation, the
+ * scope of its kind (channels: for C…, groups: for G…, im: for D…).
+ */
+export const REQUIRED_SCOPES: Readonly<Record<string, (params: Params) => string | undefined>> = {
+  'chat.postMessage': () => 'chat:write',
+  'chat.update': () => 'chat:write',
+  'chat.delete': () => 'chat:write',
+  'chat.postEphemeral': () => 'chat:write',
+  'reactions.add': () => 'reactions:write',
+  'conversations.info': (params) => `${kindOf(params.channel)}:read`,
+  'conversations.members': (params) => `${kindOf(params.channel)}:read`,
+  'users.info': () => 'users:read',
+  'files.getUploadURLExternal': () => 'files:write',
+  'files.completeUploadExternal': () => 'files:write',
+};
+
+/** The scope that reads a file's bytes with the bot token. */
+export const DOWNLOAD_SCOPE = 'files:read';
+
+function kindOf(channel: unknown): string {
+  const id = typeof channel === 'string' ? channel : '';
+  return id.startsWith('D') ? 'im' : id.startsWith('G') ? 'groups' : 'channels';
+}
+
 /** Which token a method takes: the bot's, or the app-level one (Socket Mode). */
 export const APP_TOKEN_METHODS = new Set(['apps.connections.open']);
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Changes } from '../fake-telegram/changes.ts';
-import { APP_TOKEN_METHODS, METHODS, type MethodContext, type Params } from './methods.ts';
+import { APP_TOKEN_METHODS, METHODS, REQUIRED_SCOPES, type MethodContext, type Params } from './methods.ts';
 import type { RateLimits } from './rate-limits.ts';
 import { RateLimited, SlackError } from './slack-error.ts';
 
@@ -33,6 +33,8 @@ export interface WebApiDeps extends Omit<MethodContext, 'origin'> {
   readonly planned: PlannedError[];
   readonly changes: Changes;
   rateLimits: RateLimits | undefined;
+  /** The bot token's scopes; undefined: every scope. */
+  readonly scopes: ReadonlySet<string> | undefined;
 }
 
 /** The body as Slack reads it: form-encoded (what @slack/web-api sends) or JSON. */
@@ -77,6 +79,8 @@ export async function handleApiCall(deps: WebApiDeps, origin: string, method: st
     if (!token) throw new SlackError('not_authed');
     const wanted = APP_TOKEN_METHODS.has(method) ? deps.appToken : deps.botToken;
     if (token !== wanted) throw new SlackError(token === deps.botToken || token === deps.appToken ? 'not_allowed_token_type' : 'invalid_auth');
+    const needed = REQUIRED_SCOPES[method]?.(params);
+    if (needed && deps.scopes && !deps.scopes.has(needed)) throw new SlackError('missing_scope', { needed, provided: [...deps.scopes].join(',') });
     const planned = deps.planned.findIndex((p) => p.method === method || p.method === '*');
     if (planned >= 0) {
       const [fault] = deps.planned.splice(planned, 1);
