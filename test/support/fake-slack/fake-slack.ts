@@ -185,6 +185,11 @@ export class FakeSlack {
     return this.workspace.messagesIn(channel, thread === undefined ? {} : { thread });
   }
 
+  /** One message as it is now, deleted ones included (see `deleted`). */
+  message(channel: string, ts: string): StoredMessage | undefined {
+    return this.workspace.message(channel, ts);
+  }
+
   botMessages(channel: string, thread?: string): StoredMessage[] {
     return this.workspace.messagesIn(channel, { ...(thread === undefined ? {} : { thread }), bot: true });
   }
