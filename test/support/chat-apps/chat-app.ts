@@ -1,0 +1,48 @@
+/**
+ * A chat app's twin as the transport contract suite drives it: people write, send files,
+ * run commands and press buttons the way that app lets them, and read what the bot shows. One
+ * implementation per transport, over its twin (the fake Bot API, Slack, Discord); the suite
+ * is written once against this.
+ */
+export interface ChatAppTwin {
+  /** The transport's id: what BRIDGE_TRANSPORTS and `transport:id` ids name. */
+  readonly transport: string;
+  /** The bridge's settings pointing it at this twin. */
+  readonly env: Record<string, string>;
+  /** The person who owns the bridge, as BRIDGE_ALLOWED_USERS holds them. */
+  readonly owner: string;
+  /** The owner's private chat with the bot. */
+  direct(): ChatOnApp;
+  /** A fresh group (a channel) the bot is in, `n`th of the test: messages there address the bot as the app needs. */
+  group(n: number): ChatOnApp & { thread(n: number): ChatOnApp };
+  /** Resolves once the bridge is connected and listening (a socket the twin pushes events into); none: its events wait for the bridge anyway. */
+  connected?(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** One chat (or thread) as the owner sees and uses it. */
+export interface ChatOnApp {
+  say(text: string): Promise<void>;
+  /** A file, with a caption when given. */
+  sendFile(file: { name: string; bytes: Buffer; caption?: string }): Promise<void>;
+  /** A command the way this app has people run it (`/status`, `/bridge status`, an application command). */
+  command(name: string, args?: string): Promise<void>;
+  /** The bot's messages here as they show now, oldest first. */
+  shown(): Promise<ShownMessage[]>;
+  /** Waits for the bot's first message here whose text shows `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<ShownMessage>;
+  /** Presses the button whose label matches on that message, as the owner. */
+  press(message: ShownMessage, label: RegExp): Promise<void>;
+}
+
+export interface ShownMessage {
+  readonly id: string;
+  /** The text as a reader sees it: markup rendered away. */
+  readonly text: string;
+  /** Its buttons' labels, row after row. */
+  readonly buttons: readonly string[];
+  /** Files it carries. */
+  readonly files: readonly { name: string; bytes: Buffer }[];
+  /** How many times it was edited. */
+  readonly edits: number;
+}

@@ -1,0 +1,7 @@
+import type { ChatAppTwin } from './chat-app.ts';
+import { telegramTwin } from './telegram.ts';
+
+/** Every chat app's twin, by transport id: what the transport contract suite runs against. */
+export const CHAT_APP_TWINS: Record<string, () => Promise<ChatAppTwin>> = {
+  telegram: telegramTwin,
+};

@@ -1,0 +1,44 @@
+import { FakeTelegram, type FakeMessage } from '../fake-telegram/index.ts';
+import { OWNER, shownText } from '../telegram-world.ts';
+import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
+
+/** Telegram's twin, the fake Bot API, as the contract suite drives it: groups are forums, threads their topics. */
+export async function telegramTwin(): Promise<ChatAppTwin> {
+  const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot' });
+  const chat = (chatId: number, threadId?: number): ChatOnApp => {
+    const where = { chatId, userId: OWNER, firstName: 'Ada', ...(threadId !== undefined ? { threadId } : {}) };
+    const shown = () => telegram.botMessages(chatId, threadId).map(shownMessage);
+    return {
+      say: async (text) => void telegram.sendText({ ...where, text }),
+      sendFile: async ({ name, bytes, caption }) =>
+        void telegram.sendFile({ ...where, kind: 'document', bytes, fileName: name, ...(caption !== undefined ? { caption } : {}) }),
+      command: async (name, args) => void telegram.sendText({ ...where, text: args ? `/${name} ${args}` : `/${name}` }),
+      shown: async () => shown(),
+      waitFor: (pattern, timeoutMs = 20_000) => telegram.waitFor(() => shown().find((message) => pattern.test(message.text)), timeoutMs),
+      press: async (message, label) => {
+        const button = telegram.message(chatId, Number(message.id))?.buttons.find((b) => label.test(b.text));
+        if (!button || !('callback_data' in button)) throw new Error(`no button ${label} on message ${message.id}: ${message.buttons.join(', ')}`);
+        telegram.pressButton({ chatId, messageId: Number(message.id), data: button.callback_data, userId: OWNER });
+      },
+    };
+  };
+  return {
+    transport: 'telegram',
+    env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot },
+    owner: `telegram:${OWNER}`,
+    direct: () => chat(OWNER),
+    group: (n) => ({ ...chat(-1001000000000 - n), thread: (topic) => chat(-1001000000000 - n, 900_000 + topic * 1000) }),
+    stop: () => telegram.close(),
+  };
+}
+
+function shownMessage(message: FakeMessage): ShownMessage {
+  const file = message.document ?? message.media;
+  return {
+    id: String(message.messageId),
+    text: shownText(message),
+    buttons: message.buttons.map((button) => button.text),
+    files: file ? [{ name: file.fileName, bytes: file.bytes }] : [],
+    edits: message.editCount,
+  };
+}
