@@ -10,6 +10,7 @@ import { asCommand, coreText, mentions } from './incoming-text.ts';
 import type { SlackNames } from './people.ts';
 import type { SlackIdentity } from './reach.ts';
 import type { ReadySlackSettings } from './settings.ts';
+import { SeenEvents } from './seen-events.ts';
 import type { KnownThreads } from './threads.ts';
 
 /** A message event as the bridge reads it. */
@@ -70,13 +71,15 @@ export function createSlackApp(parts: SlackAppParts): App {
         : {}),
   });
   const inOrder = new KeyedSerializer();
+  const seen = new SeenEvents();
   const commands = () => new Set(host.commands.map((c) => c.name.toLowerCase()));
   const later = (key: string, work: () => Promise<void>) =>
     void inOrder.run(key, work).catch((error: unknown) => log.error({ err: error, chat: key }, 'handling a Slack message failed'));
 
-  app.event('message', async ({ event }) => {
+  app.event('message', async ({ event, body }) => {
     const message = event as unknown as MessageEvent;
     if (!WRITTEN.has(message.subtype) || !message.user || message.bot_id) return;
+    if (!seen.first(body.event_id ?? `${message.channel}:${message.ts}`)) return;
     const address = await addressOf(message);
     if (!address) return;
     later(`message:${chatKey(address)}`, async () => {
@@ -108,6 +111,7 @@ export function createSlackApp(parts: SlackAppParts): App {
   }
 
   app.command(/.*/, async ({ command, ack }) => {
+    if (!seen.first(command.trigger_id)) return ack();
     const text = command.text.trim() || 'help';
     const asCore = asCommand(text, commands());
     if (!asCore) {
@@ -133,6 +137,7 @@ export function createSlackApp(parts: SlackAppParts): App {
 
   app.action(/.*/, async ({ ack, body, action }) => {
     await ack();
+    if (!seen.first('trigger_id' in body ? body.trigger_id : undefined)) return;
     if (body.type !== 'block_actions' || action.type !== 'button' || !('value' in action) || action.value === undefined) return;
     const container = body.container as { channel_id?: string; message_ts?: string; thread_ts?: string };
     if (!container.channel_id || !container.message_ts) return;

@@ -55,6 +55,20 @@ describe('a Slack thread', () => {
     await waitForSlackText(world, channel, /^reconnected/, { after: message.ts });
   });
 
+  it('a command Slack sends again (it missed the ack) runs once, not twice', async () => {
+    const { channel, message } = world.slack.dm({ user: world.ada, text: 'say:ready' });
+    await waitForSlackText(world, channel, /^ready/, { after: message.ts });
+    const command = world.slack.slashCommand({ channel, user: world.ada, text: 'spawn "say:spawned-once"' });
+    await world.slack.waitFor(() => command.ackedAt);
+    world.slack.socket.redeliver(command);
+    await world.slack.waitFor(() => command.ackedAt);
+    await waitForSlackText(world, channel, /spawned-once/, { after: message.ts, timeoutMs: 30_000 });
+    const marker = world.slack.dm({ user: world.ada, text: 'say:marker' });
+    await waitForSlackText(world, channel, /^marker/, { after: marker.message.ts });
+    expect(botMessagesAfter(world, channel, { after: message.ts }).filter((m) => /started/.test(m.text))).toHaveLength(1);
+    expect((await world.cli.invocations()).filter((i) => i.prompt.includes('say:spawned-once'))).toHaveLength(1);
+  }, 60_000);
+
   it('a stranger is refused and told their id as allowlists write it (slack:U…)', async () => {
     const { channel, message } = world.slack.dm({ user: world.bob, text: 'say:hi' });
     const refusal = await world.slack.waitFor(() => botMessagesAfter(world, channel, { after: message.ts })[0], 20_000);

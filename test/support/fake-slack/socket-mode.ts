@@ -151,6 +151,13 @@ export class SocketModeServer {
     this.changes.notify();
   }
 
+  /** Sends an envelope again as Slack does when it missed the ack: the same id and payload, the next retry_attempt. */
+  redeliver(envelope: Envelope): void {
+    delete envelope.ackedAt;
+    delete envelope.ackMs;
+    this.deliver(envelope);
+  }
+
   /** Slack's `disconnect` message: the app is to reconnect (a new apps.connections.open). */
   disconnect(reason = 'refresh_requested'): void {
     for (const ws of this.open) ws.send(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: 'fake-slack' } }));
