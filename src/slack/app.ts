@@ -121,6 +121,11 @@ export function createSlackApp(parts: SlackAppParts): App {
       });
       return;
     }
+    // The answer goes to the channel: a channel the bot is not in would refuse it.
+    if (!isDirectMessage(command.channel_id) && (await within(COMMAND_CHECK_MS, names.botIsIn(command.channel_id))) === false) {
+      await ack({ response_type: 'ephemeral', text: `The bridge is not in this channel: invite it (\`/invite @${me.name}\`), or write to it directly.` });
+      return;
+    }
     await ack();
     const address = slackChat(command.channel_id);
     later(`message:${chatKey(address)}`, async () => {
@@ -165,6 +170,16 @@ export function createSlackApp(parts: SlackAppParts): App {
     log.error({ err: error }, 'Slack: handling an event failed');
   });
   return app;
+}
+
+/** How long a command waits to learn whether the bot is in its channel: its ack must reach Slack within 3 s. */
+const COMMAND_CHECK_MS = 1500;
+
+/** What `promise` gives within `ms`; undefined after. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

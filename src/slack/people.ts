@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { platformError } from './client.ts';
 
 /** How long a name is kept before it is asked again. */
 const NAME_MS = 60 * 60_000;
@@ -29,6 +30,19 @@ export class SlackNames {
       if (info?.is_im) return info.user ? this.person(info.user) : undefined;
       return info?.name ? `#${info.name}` : undefined;
     });
+  }
+
+  /**
+   * Whether the bot is in the conversation now (asked afresh: it may just have been invited);
+   * undefined when Slack cannot tell now. A private channel the bot is not in is unknown to it.
+   */
+  async botIsIn(channel: string): Promise<boolean | undefined> {
+    try {
+      const { channel: info } = (await this.web.conversations.info({ channel })) as { channel?: { is_member?: boolean; is_im?: boolean } };
+      return info?.is_im === true || info?.is_member === true;
+    } catch (error) {
+      return platformError(error) === 'channel_not_found' ? false : undefined;
+    }
   }
 
   private async cached(key: string, ask: () => Promise<string | undefined>): Promise<string | undefined> {

@@ -24,6 +24,14 @@ describe('Slack commands', () => {
     expect(String(refused.ackPayload?.text)).toMatch(/`frobnicate` is no command of the bridge/);
   });
 
+  it('/bridge in a channel the bot is not in says, privately and at once, to invite it', async () => {
+    const elsewhere = world.slack.addChannel({ name: 'elsewhere', members: [world.ada], botIsMember: false }).id;
+    const command = world.slack.slashCommand({ channel: elsewhere, user: world.ada, text: 'status' });
+    await world.slack.waitFor(() => command.ackedAt);
+    expect(String(command.ackPayload?.text)).toMatch(/^The bridge is not in this channel: invite it \(`\/invite @bridge`\)/);
+    expect(command.ackMs).toBeLessThan(3000);
+  });
+
   it('@bot spawn "…" in a thread starts a run there and announces it there once', async () => {
     const { message } = world.slack.say({ channel: world.general, user: world.ada, text: `${mention()} spawn "sleep:0.5 say:found-it"` });
     const started = await waitForSlackText(world, world.general, /^🚀 #\d+ started/, { thread: message.ts });
