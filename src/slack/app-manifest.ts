@@ -9,6 +9,7 @@ export const METHOD_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'auth.test': [],
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
+  'chat.delete': ['chat:write'],
   'chat.postEphemeral': ['chat:write'],
   'reactions.add': ['reactions:write'],
   // A conversation of any kind: public and private channels, DMs, group DMs.

@@ -33,6 +33,9 @@ export const SLACK_CHANNEL_LIMIT = { max: 3, windowMs: 3000 };
  * edits); a 429 pauses that channel for its Retry-After and the call is tried again.
  */
 export class SlackOutbound implements Outbound {
+  /** Pictures replaced: the message a first ref stands for now. */
+  private readonly pictures = new Map<string, string>();
+
   constructor(
     private readonly web: WebClient,
     private readonly budget = new SendBudget({ limits: () => SLACK_CHANNEL_LIMIT, retryAfter }),
@@ -101,12 +104,27 @@ export class SlackOutbound implements Outbound {
   }
 
   /**
-   * A file cannot be replaced in its message on Slack: the new picture goes as a new message
-   * (the core keeps the ref it answers), and the old one stays as it was.
+   * A file cannot be replaced in its message on Slack: the new picture is shared anew and the one
+   * it replaces deleted, so the chat shows one, the newest (the caller keeps the first ref, which
+   * stands for the newest). An edit, so it waits behind new messages and a newer one replaces it.
    */
-  async editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
-    await this.sendPicture(ref, picture);
-    return true;
+  editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const key = `${ref.chat}:${ref.messageId}`;
+    return this.budget.schedule(
+      channelOf(ref),
+      'edit',
+      async () => {
+        const shown = this.pictures.get(key) ?? ref.messageId;
+        const sent = await this.upload(ref, picture.filename, Buffer.from(picture.png), picture.caption);
+        this.pictures.set(key, sent.messageId);
+        await this.web.chat.delete({ channel: channelOf(ref), ts: shown }).catch((error: unknown) => {
+          // Deleted already (by someone): the new one is there anyway.
+          if (platformError(error) !== 'message_not_found') throw error;
+        });
+        return true;
+      },
+      key,
+    );
   }
 
   crowded(to: ChatRef): boolean {

@@ -34,11 +34,6 @@ export function slackSettings({ env }: Pick<TransportSources, 'env'>): SlackSett
   };
 }
 
-/** Whether Slack's settings are present, so the bridge serves it. */
-export function slackConfigured(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.SLACK_BOT_TOKEN?.trim() || env.SLACK_APP_TOKEN?.trim());
-}
-
 /** What is wrong with the tokens as written, said without their values; none: nothing. */
 export function tokenProblems(settings: SlackSettings): string[] {
   const problems: string[] = [];
