@@ -11,6 +11,7 @@ import { benchFlood } from './flood.ts';
 import { benchWorkers } from './workers.ts';
 import { benchLive } from './live.ts';
 import { benchPictures } from './pictures.ts';
+import { benchTransports } from './transports.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -21,6 +22,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   workers: benchWorkers,
   live: benchLive,
   pictures: benchPictures,
+  transports: benchTransports,
 };
 
 const only = process.argv.slice(2);

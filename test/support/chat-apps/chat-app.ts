@@ -15,13 +15,28 @@ export interface ChatAppTwin {
   direct(): ChatOnApp;
   /** A fresh group (a channel) the bot is in, `n`th of the test: messages there address the bot as the app needs. */
   group(n: number): ChatOnApp & { thread(n: number): ChatOnApp };
+  /** The calls the bridge made to the app's API so far, oldest first, as the twin took them (polling and keep-alives left out): what the benchmark counts. */
+  calls(): readonly TwinCall[];
   /** Resolves once the bridge is connected and listening (a socket the twin pushes events into); none: its events wait for the bridge anyway. */
   connected?(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** One call of the bridge to a chat app, as its twin recorded it. */
+export interface TwinCall {
+  method: string;
+  /** The chat (channel) it was about, as the app names it. */
+  chat?: string;
+  /** The text it sent, where it sent one. */
+  text?: string;
+  /** When the twin took it (ms since the epoch). */
+  at: number;
+}
+
 /** One chat (or thread) as the owner sees and uses it. */
 export interface ChatOnApp {
+  /** Its id as the app names it in calls (a thread: its channel's). */
+  readonly id: string;
   say(text: string): Promise<void>;
   /** A file, with a caption when given. */
   sendFile(file: { name: string; bytes: Buffer; caption?: string }): Promise<void>;

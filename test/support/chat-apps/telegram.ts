@@ -9,6 +9,7 @@ export async function telegramTwin(): Promise<ChatAppTwin> {
     const where = { chatId, userId: OWNER, firstName: 'Ada', ...(threadId !== undefined ? { threadId } : {}) };
     const shown = () => telegram.botMessages(chatId, threadId).map(shownMessage);
     return {
+      id: String(chatId),
       say: async (text) => void telegram.sendText({ ...where, text }),
       sendFile: async ({ name, bytes, caption }) =>
         void telegram.sendFile({ ...where, kind: 'document', bytes, fileName: name, ...(caption !== undefined ? { caption } : {}) }),
@@ -28,9 +29,21 @@ export async function telegramTwin(): Promise<ChatAppTwin> {
     owner: `telegram:${OWNER}`,
     direct: () => chat(OWNER),
     group: (n) => ({ ...chat(-1001000000000 - n), thread: (topic) => chat(-1001000000000 - n, 900_000 + topic * 1000) }),
+    calls: () =>
+      telegram.calls
+        .filter((call) => !NOT_COUNTED.has(call.method))
+        .map((call) => ({
+          method: call.method,
+          ...(call.params.chat_id !== undefined ? { chat: String(call.params.chat_id as string | number) } : {}),
+          ...(typeof (call.params.text ?? call.params.caption) === 'string' ? { text: String(call.params.text ?? call.params.caption) } : {}),
+          at: call.time,
+        })),
     stop: () => telegram.close(),
   };
 }
+
+/** Asking for updates and who the bot is: the bot's keeping in touch, not what a turn costs. */
+const NOT_COUNTED = new Set(['getUpdates', 'getMe', 'setMyCommands']);
 
 function shownMessage(message: FakeMessage): ShownMessage {
   const file = message.document ?? message.media;
