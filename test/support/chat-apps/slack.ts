@@ -20,6 +20,7 @@ export async function slackTwin(): Promise<ChatAppTwin> {
     const channel = slack.workspace.imWith(ada).id;
     const shown = () => slack.botMessages(channel).map((m) => shownMessage(slack, m));
     return {
+      id: channel,
       say: async (text) => void slack.dm({ user: ada, text }),
       sendFile: async ({ name, bytes, caption }) => void slack.dm({ user: ada, text: caption ?? '', files: [{ name, content: bytes }] }),
       command: async (name, args) => void slack.slashCommand({ channel, user: ada, text: args ? `${name} ${args}` : name }),
@@ -44,6 +45,7 @@ export async function slackTwin(): Promise<ChatAppTwin> {
     };
     const shown = () => (root ? slack.botMessages(channel, root).map((m) => shownMessage(slack, m)) : []);
     return {
+      id: channel,
       say: async (text) => write(text),
       sendFile: async ({ name, bytes, caption }) => write(caption ?? '', [{ name, content: bytes }]),
       command: async (name, args) => write(root ? `${mention} ${name}${args ? ` ${args}` : ''}` : `${name}${args ? ` ${args}` : ''}`),
@@ -62,6 +64,16 @@ export async function slackTwin(): Promise<ChatAppTwin> {
       const channel = slack.addChannel({ name: `group-${n}`, members: [ada] }).id;
       return { ...thread(channel), thread: () => thread(channel) };
     },
+    // Socket Mode's apps.connections.open is the bridge keeping in touch, not what a turn costs.
+    calls: () =>
+      slack.calls
+        .filter((call) => call.method !== 'apps.connections.open' && call.method !== 'auth.test')
+        .map((call) => ({
+          method: call.method,
+          ...(typeof (call.params.channel ?? call.params.channel_id) === 'string' ? { chat: String(call.params.channel ?? call.params.channel_id) } : {}),
+          ...(typeof (call.params.text ?? call.params.initial_comment) === 'string' ? { text: String(call.params.text ?? call.params.initial_comment) } : {}),
+          at: call.time,
+        })),
     connected: () => slack.waitFor(() => slack.socket.openConnections === 1, 30_000).then(() => undefined),
     stop: () => slack.close(),
   };
