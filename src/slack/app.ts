@@ -6,7 +6,7 @@ import type { TransportHost } from '../ports/chat-transport.ts';
 import { chatKey, type ChatRef, type IncomingMessage } from '../ports/transport.ts';
 import { attachmentsOf, type SlackEventFile } from './attachments.ts';
 import { isDirectMessage, orderOfTs, slackChat } from './id.ts';
-import { asCommand, coreText, mentions } from './incoming-text.ts';
+import { addressedToAnother, asCommand, coreText, mentions } from './incoming-text.ts';
 import type { SlackNames } from './people.ts';
 import type { SlackIdentity } from './reach.ts';
 import type { ReadySlackSettings } from './settings.ts';
@@ -46,7 +46,7 @@ export interface SlackAppParts {
  * itself before the listener; commands and presses ack as their first step), and the work goes
  * on after, in order per chat, so nothing waits on a turn and Slack never retries for want of
  * an ack. DMs are all for the bot; in channels, a mention starts (or joins) a thread that is its
- * own session, and later replies there need none.
+ * own session, and later replies there need none (but those that open by addressing someone else).
  */
 export function createSlackApp(parts: SlackAppParts): App {
   const { settings, me, host, web, names, threads, log } = parts;
@@ -107,7 +107,9 @@ export function createSlackApp(parts: SlackAppParts): App {
       await threads.add(message.channel, root);
       return slackChat(message.channel, root);
     }
-    return message.thread_ts && threads.has(message.channel, message.thread_ts) ? slackChat(message.channel, message.thread_ts) : undefined;
+    // In the bot's thread every reply is for it, but one that opens by addressing someone else.
+    if (!message.thread_ts || !threads.has(message.channel, message.thread_ts) || addressedToAnother(message.text ?? '', me.botUserId)) return undefined;
+    return slackChat(message.channel, message.thread_ts);
   }
 
   app.command(/.*/, async ({ command, ack }) => {

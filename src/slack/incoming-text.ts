@@ -53,3 +53,9 @@ export function asCommand(text: string, commands: ReadonlySet<string>): string |
   const name = match[1]!.toLowerCase();
   return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
 }
+
+/** Whether the text opens by addressing someone else (`@bob can you…`): in the bot's thread, that is people talking among themselves. */
+export function addressedToAnother(text: string, botUserId: string): boolean {
+  const first = /^\s*<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/.exec(text);
+  return first !== null && first[1] !== botUserId;
+}

@@ -40,6 +40,15 @@ describe('Slack', () => {
     expect(world.slack.botMessages(world.general).some((m) => /not-for-the-bot/.test(slackShown(m)))).toBe(false);
   });
 
+  it("a reply in the bot's thread that opens by addressing someone else is left to them", async () => {
+    const { message } = world.slack.say({ channel: world.general, user: world.ada, text: `<@${world.slack.botUserId}> say:thread-start` });
+    await waitForSlackText(world, world.general, /^thread-start/, { thread: message.ts });
+    world.slack.say({ channel: world.general, user: world.ada, text: `<@${world.bob}> say:for-bob`, threadTs: message.ts });
+    world.slack.say({ channel: world.general, user: world.ada, text: 'say:for-the-bot', threadTs: message.ts });
+    await waitForSlackText(world, world.general, /^for-the-bot/, { thread: message.ts });
+    expect((await world.cli.invocations()).some((i) => i.prompt.includes('for-bob'))).toBe(false);
+  });
+
   it('acknowledges every envelope within 3 s', async () => {
     await world.slack.waitFor(() => world.slack.envelopes.every((e) => e.ackedAt !== undefined));
     const slowest = Math.max(...world.slack.envelopes.map((e) => e.ackMs!));
