@@ -29,6 +29,10 @@ export async function manifestFromCode(current: Record<string, unknown>): Promis
 }
 
 /** slack-app-manifest.yml: the Slack app the bridge needs, with its one slash command for every command. */
-export function slackManifestFromCode(): string {
-  return `# The Slack app jsonl-bridge needs: api.slack.com/apps → Create New App → From a manifest → paste this.\n# Written by \`npm run manifest\` from src/slack/app-manifest.ts.\n${stringify(slackAppManifest(COMMANDS))}`;
+export async function slackManifestFromCode(): Promise<string> {
+  const header = [
+    '# The Slack app jsonl-bridge needs: api.slack.com/apps → Create New App → From a manifest → paste this.',
+    '# Written by `npm run manifest` from src/slack/app-manifest.ts.',
+  ].join('\n');
+  return format(`${header}\n${stringify(slackAppManifest(COMMANDS))}`, { parser: 'yaml', singleQuote: true, printWidth: 160 });
 }

@@ -15,7 +15,7 @@ else {
 
 const slackPath = new URL('../slack-app-manifest.yml', import.meta.url);
 const slackBefore = await readFile(slackPath, 'utf8').catch(() => '');
-const slackAfter = slackManifestFromCode();
+const slackAfter = await slackManifestFromCode();
 if (slackAfter === slackBefore) console.log('slack-app-manifest.yml is up to date.');
 else {
   await writeFile(slackPath, slackAfter);

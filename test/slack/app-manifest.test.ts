@@ -26,7 +26,7 @@ async function methodsCalled(): Promise<Set<string>> {
 
 describe('the Slack app manifest', () => {
   it('slack-app-manifest.yml is what the code makes: `npm run manifest` rewrites it', async () => {
-    expect(await readFile(manifestPath, 'utf8'), 'slack-app-manifest.yml is stale: run `npm run manifest`').toBe(slackManifestFromCode());
+    expect(await readFile(manifestPath, 'utf8'), 'slack-app-manifest.yml is stale: run `npm run manifest`').toBe(await slackManifestFromCode());
   });
 
   it('asks for every scope the transport calls need (as Slack documents them), Socket Mode, interactivity and the one /bridge command', async () => {
