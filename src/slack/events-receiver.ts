@@ -53,6 +53,8 @@ export class EventsReceiver implements Receiver {
       return new Response('unreadable body', { status: 400 });
     }
     if (body.type === 'url_verification') return Response.json({ challenge: body.challenge });
+    // Slack checking the certificate of a slash command's URL: nothing to do.
+    if (body.ssl_check !== undefined) return new Response(null, { status: 200 });
     // The events of an app still starting: Slack tries them again.
     const app = this.app;
     if (!app) return new Response('starting', { status: 503 });

@@ -31,6 +31,19 @@ describe('the Events API', () => {
     expect(await response.json()).toEqual({ challenge: 'the-challenge' });
   });
 
+  it("answers Slack's ssl_check without taking it for a command", async () => {
+    const body = new URLSearchParams({ ssl_check: '1', token: 'x' }).toString();
+    const request = signed(body);
+    const response = await fetch(eventsUrl, {
+      ...request,
+      headers: { ...(request.headers as Record<string, string>), 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+    // Answered by the route itself: Bolt never saw it (it would find no event in it, and say so).
+    expect(world.bridge.log()).not.toMatch(/Could not determine the type/);
+  });
+
   it('refuses a request with a wrong signature, or an old one replayed', async () => {
     const body = JSON.stringify({ type: 'url_verification', challenge: 'c' });
     expect((await fetch(eventsUrl, signed(body, 'another-secret'))).status).toBe(401);
