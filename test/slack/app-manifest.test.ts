@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { slackManifestFromCode } from '../../scripts/manifest-from-code.ts';
-import { COMMANDS } from '../../src/bridge/commands/index.ts';
+import { COMMANDS } from '../../src/commands/index.ts';
 import { BOT_EVENTS, slackAppManifest } from '../../src/slack/app-manifest.ts';
 import { DOWNLOAD_SCOPE, REQUIRED_SCOPES } from '../support/fake-slack/methods.ts';
 

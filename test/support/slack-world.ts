@@ -1,4 +1,4 @@
-import { COMMANDS } from '../../src/bridge/commands/index.ts';
+import { COMMANDS } from '../../src/commands/index.ts';
 import { slackAppManifest } from '../../src/slack/app-manifest.ts';
 import { FakeSlack, type FakeSlackOptions, type StoredMessage } from './fake-slack/index.ts';
 import { startBridgeProcess, tempDir, type BridgeProcess } from './bridge-process.ts';

@@ -1,4 +1,5 @@
 import type { ChatAppTwin } from './chat-app.ts';
+import { discordTwin } from './discord.ts';
 import { slackTwin } from './slack.ts';
 import { telegramTwin } from './telegram.ts';
 
@@ -6,4 +7,5 @@ import { telegramTwin } from './telegram.ts';
 export const CHAT_APP_TWINS: Record<string, () => Promise<ChatAppTwin>> = {
   telegram: telegramTwin,
   slack: slackTwin,
+  discord: discordTwin,
 };

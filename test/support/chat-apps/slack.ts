@@ -1,4 +1,4 @@
-import { COMMANDS } from '../../../src/bridge/commands/index.ts';
+import { COMMANDS } from '../../../src/commands/index.ts';
 import { slackAppManifest } from '../../../src/slack/app-manifest.ts';
 import { FakeSlack, type StoredMessage } from '../fake-slack/index.ts';
 import { shownText } from '../telegram-world.ts';

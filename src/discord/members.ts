@@ -1,0 +1,61 @@
+import { Routes, type APIChannel, type REST } from 'discord.js';
+import { CachedMembers } from '../access/member-cache.ts';
+import { inFlightLimit } from '../concurrency/in-flight-limit.ts';
+import type { ChatMembers } from '../ports/chat-members.ts';
+import { discordUserId } from './id.ts';
+import { discordCode } from './rest.ts';
+
+/** Look-ups under way at once: a dashboard page of many chats asks side by side, without a burst of 429s. */
+const LOOKUPS_AT_ONCE = 5;
+/** Answers meaning "no": the channel, guild or member is unknown, or the bot may not see it. */
+const NOT_THERE = new Set([10003, 10004, 10007, 10013, 50001]);
+
+/**
+ * Who is in a Discord chat: a DM is its person's (learnt from their messages, or asked of
+ * Discord); a guild channel or thread is its guild's members', each asked with the guild
+ * member look-up and the answer kept a while (CachedMembers). An unknown channel, guild or
+ * member is a definite no; anything else (the network, a 5xx) is "cannot tell now".
+ */
+export function discordMembers(rest: REST, dmPeople: DmPeople): CachedMembers {
+  return new CachedMembers(membersThrough(rest, dmPeople));
+}
+
+/** Whose each DM channel is, as their messages showed. */
+export class DmPeople {
+  private readonly people = new Map<string, string>();
+
+  saw(channelId: string, userId: string): void {
+    this.people.set(channelId, userId);
+  }
+
+  of(channelId: string): string | undefined {
+    return this.people.get(channelId);
+  }
+}
+
+export function membersThrough(rest: REST, dmPeople: DmPeople, atOnce = LOOKUPS_AT_ONCE): ChatMembers {
+  const limited = inFlightLimit(atOnce);
+  return {
+    async isMember(chat, person) {
+      const user = discordUserId(person);
+      if (user === undefined) return false;
+      const known = dmPeople.of(chat.chat);
+      if (known !== undefined) return known === user;
+      try {
+        const channel = (await limited(() => rest.get(Routes.channel(chat.chat)))) as APIChannel & { guild_id?: string; recipients?: { id: string }[] };
+        if (channel.recipients) {
+          const recipient = channel.recipients[0]?.id;
+          if (recipient) dmPeople.saw(chat.chat, recipient);
+          return recipient === user;
+        }
+        if (!channel.guild_id) return false;
+        await limited(() => rest.get(Routes.guildMember(channel.guild_id!, user)));
+        return true;
+      } catch (error) {
+        const code = discordCode(error);
+        if (code !== undefined && NOT_THERE.has(code)) return false;
+        throw error;
+      }
+    },
+  };
+}
