@@ -2,6 +2,8 @@ import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-sc
 import { format } from 'prettier';
 import { COMMANDS } from '../src/commands/index.ts';
 import { TOOLS } from '../src/tools/index.ts';
+import { stringify } from 'yaml';
+import { slackAppManifest } from '../src/slack/app-manifest.ts';
 
 /** What manifest.json says of each command: generated from its module. */
 export function commandManifest(): { name: string; description: string; usage: string }[] {
@@ -24,4 +26,13 @@ export function toolManifest(): { name: string; description: string; inputSchema
 export async function manifestFromCode(current: Record<string, unknown>): Promise<string> {
   const next = { ...current, commands: commandManifest(), tools: toolManifest() };
   return format(JSON.stringify(next), { parser: 'json', printWidth: 160 });
+}
+
+/** slack-app-manifest.yml: the Slack app the bridge needs, with its one slash command for every command. */
+export async function slackManifestFromCode(): Promise<string> {
+  const header = [
+    '# The Slack app jsonl-bridge needs: api.slack.com/apps → Create New App → From a manifest → paste this.',
+    '# Written by `npm run manifest` from src/slack/app-manifest.ts.',
+  ].join('\n');
+  return format(`${header}\n${stringify(slackAppManifest(COMMANDS))}`, { parser: 'yaml', singleQuote: true, printWidth: 160 });
 }

@@ -1,4 +1,5 @@
 import { TransportNotServedError } from '../ports/chat-transport.ts';
+import { ChatUnreachableError } from '../ports/transport.ts';
 import { sendPart, type MessageFit, type Part } from '../presentation/deliver.ts';
 import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import type { Delivery } from '../subagents/delivery.ts';
@@ -201,6 +202,5 @@ function backoff(attempts: number): number {
 
 /** The chat is gone or the bot was removed: retrying cannot help. */
 function isPermanent(error: unknown): boolean {
-  const e = error as { error_code?: number; description?: string };
-  return e.error_code === 403 || (e.error_code === 400 && /chat not found|bot was kicked|CHAT_WRITE_FORBIDDEN|have no rights/i.test(e.description ?? ''));
+  return error instanceof ChatUnreachableError;
 }

@@ -150,6 +150,15 @@ export interface OutgoingFile {
   caption?: RichText;
 }
 
+/**
+ * The chat app refuses the bot this chat for good (the bot was removed or blocked, the chat is
+ * gone, it may not write there): trying again cannot help. Each transport says it this way,
+ * whatever its app answered.
+ */
+export class ChatUnreachableError extends Error {
+  override name = 'ChatUnreachableError';
+}
+
 /** An image the bridge made, as PNG bytes. */
 export interface Picture {
   png: Uint8Array;

@@ -1,7 +1,19 @@
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
 import type { ReactionTypeEmoji } from 'grammy/types';
 import { basename } from 'node:path';
-import type { Button, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from '../ports/transport.ts';
+import {
+  ChatUnreachableError,
+  type Button,
+  type ChatRef,
+  type EditOptions,
+  type MessageFit,
+  type MessageRef,
+  type Outbound,
+  type OutgoingFile,
+  type Picture,
+  type RichText,
+  type SendOptions,
+} from '../ports/transport.ts';
 import { TELEGRAM_CAPABILITIES } from './capabilities.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { plainText } from '../rich/index.ts';
@@ -22,16 +34,16 @@ export class TelegramOutbound implements Outbound {
   ) {}
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(to.chat, 'message', () => this.sendNow(to, text, options));
+    return this.call(to.chat, 'message', () => this.sendNow(to, text, options));
   }
 
   edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
-    return this.budget.schedule(ref.chat, options.urgent ? 'message' : 'edit', () => this.editNow(ref, text, options), `${ref.chat}:${ref.messageId}`);
+    return this.call(ref.chat, options.urgent ? 'message' : 'edit', () => this.editNow(ref, text, options), `${ref.chat}:${ref.messageId}`);
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {
     // Within the chat's budget, behind new messages: a burst of steers must not hold up an answer.
-    await this.budget.schedule(
+    await this.call(
       message.chat,
       'edit',
       () => this.api.setMessageReaction(chatIdOf(message), messageIdOf(message), [{ type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] }]),
@@ -41,22 +53,29 @@ export class TelegramOutbound implements Outbound {
 
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
     const file = () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename);
-    return this.budget.schedule(to.chat, 'message', () => this.upload(to, 'document', file, document.caption, options));
+    return this.call(to.chat, 'message', () => this.upload(to, 'document', file, document.caption, options));
   }
 
   sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(to.chat, 'message', () => this.sendFileNow(to, file, options));
+    return this.call(to.chat, 'message', () => this.sendFileNow(to, file, options));
   }
 
   /** A photo: counted as a new message. */
   sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
     const file = () => new InputFile(picture.png, picture.filename);
-    return this.budget.schedule(to.chat, 'message', () => this.upload(to, 'photo', file, picture.caption, options));
+    return this.call(to.chat, 'message', () => this.upload(to, 'photo', file, picture.caption, options));
   }
 
   /** editMessageMedia with a new upload: an edit, so it waits behind new messages and a newer one replaces it while it waits. */
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
-    return this.budget.schedule(ref.chat, 'edit', () => this.editPictureNow(ref, picture), `${ref.chat}:${ref.messageId}`);
+    return this.call(ref.chat, 'edit', () => this.editPictureNow(ref, picture), `${ref.chat}:${ref.messageId}`);
+  }
+
+  /** Within the chat's budget; Telegram refusing the chat for good is said the core's way. */
+  private call<T>(chat: string, priority: 'message' | 'edit', run: () => Promise<T>, mergeKey?: string): Promise<T> {
+    return this.budget.schedule(chat, priority, run, mergeKey).catch((error: unknown) => {
+      throw isUnreachable(error) ? new ChatUnreachableError(error.description, { cause: error }) : error;
+    });
   }
 
   crowded(to: ChatRef): boolean {
@@ -194,6 +213,14 @@ function keyboard(rows: Button[][]): InlineKeyboard {
 function isMarkupRejection(error: unknown): boolean {
   return (
     error instanceof GrammyError && error.error_code === 400 && /can't parse entities|message is too long|caption is too long|entities/i.test(error.description)
+  );
+}
+
+/** The bot was removed or blocked, the chat is gone, or it may not write there. */
+function isUnreachable(error: unknown): error is GrammyError {
+  return (
+    error instanceof GrammyError &&
+    (error.error_code === 403 || (error.error_code === 400 && /chat not found|bot was kicked|CHAT_WRITE_FORBIDDEN|have no rights/i.test(error.description)))
   );
 }
 

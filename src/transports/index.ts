@@ -81,22 +81,29 @@ export function chooseTransports(argv: readonly string[], env: NodeJS.ProcessEnv
   const written = env.BRIDGE_TRANSPORTS?.trim();
   if (written) {
     const chosen: KnownTransport[] = [];
-    for (const id of written.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)) {
+    for (const id of written
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter(Boolean)) {
       const transport = byId(id);
       if (!transport || transport.id === 'console')
-        throw new ConfigError(`BRIDGE_TRANSPORTS: "${id}" is not a transport; choose among ${[...chatApps, web].map((t) => t.id).join(', ')} (the terminal is --console)`);
+        throw new ConfigError(
+          `BRIDGE_TRANSPORTS: "${id}" is not a transport; choose among ${[...chatApps, web].map((t) => t.id).join(', ')} (the terminal is --console)`,
+        );
       if (!transport.configured(env)) throw new ConfigError(`BRIDGE_TRANSPORTS names ${id}, but ${transport.needs} is not set`);
       if (!chosen.includes(transport)) chosen.push(transport);
     }
     // The web pages and their chat come together: the pages show it.
     if (web.configured(env) && !chosen.includes(web))
       throw new ConfigError('BRIDGE_WEB_ADDR serves the web pages with their chat: add web to BRIDGE_TRANSPORTS, or unset BRIDGE_WEB_ADDR');
-    if (chosen.every((t) => BESIDE.has(t.id))) throw new ConfigError('BRIDGE_TRANSPORTS: the web chat is served beside a chat app, whose people log in to it; name one too');
+    if (chosen.every((t) => BESIDE.has(t.id)))
+      throw new ConfigError('BRIDGE_TRANSPORTS: the web chat is served beside a chat app, whose people log in to it; name one too');
     return chosen;
   }
   const present = TRANSPORTS.filter((t) => t.configured(env));
   if (present.every((t) => BESIDE.has(t.id)))
-    throw new ConfigError(`no chat app is set: set ${chatApps.map((t) => t.needs).join(', or ')}; or run \`npm start -- --console\` to use the bridge in this terminal`);
+    throw new ConfigError(
+      `no chat app is set: set ${chatApps.map((t) => t.needs).join(', or ')}; or run \`npm start -- --console\` to use the bridge in this terminal`,
+    );
   return present;
 }
-

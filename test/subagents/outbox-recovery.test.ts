@@ -12,6 +12,7 @@ import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { chat } from '../support/chats.ts';
 import { endedRun } from '../support/run-records.ts';
+import { ChatUnreachableError } from '../../src/ports/transport.ts';
 
 let world: FakeCliWorld;
 let out: RecordingOutbound;
@@ -79,7 +80,8 @@ describe('the announcement outbox', () => {
     const store = await RunStore.open(world.dir);
     await store.save(record({ runId: 'gone' }));
     const a = await open();
-    out.failNext(new TelegramLikeError(403, 'Forbidden: bot was kicked from the group chat'));
+    // As every transport says it, whatever its app answered.
+    out.failNext(new ChatUnreachableError('Forbidden: bot was kicked from the group chat'));
     await a.start();
     await expect.poll(() => a.subagents.registry.get('gone')?.delivery.chat).toBe('skipped');
     expect(a.subagents.registry.get('gone')!.delivery.lastError).toBe('Forbidden: bot was kicked from the group chat');

@@ -4,6 +4,7 @@ import { bold, italic, plain } from '../../src/rich/index.ts';
 import { TelegramOutbound } from '../../src/telegram/outbound.ts';
 import { telegramChat } from '../../src/telegram/id.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
+import { ChatUnreachableError } from '../../src/ports/transport.ts';
 
 // The Outbound over grammY's real client and the fake Bot API: what it does with each of
 // Telegram's refusals.
@@ -63,9 +64,11 @@ describe('the Telegram outbound', () => {
     expect(message.caption).toBe('preview');
   });
 
-  it('passes other errors up to the caller (the outbox retries them)', async () => {
+  it('passes other errors up to the caller (the outbox retries them), a chat out of reach for good as such', async () => {
+    telegram.failNext('sendMessage', { code: 500, description: 'Internal Server Error' });
+    await expect(out.send(telegramChat(CHAT), html('x'))).rejects.toMatchObject({ error_code: 500 });
     telegram.failNext('sendMessage', { code: 403, description: 'Forbidden: bot was blocked by the user' });
-    await expect(out.send(telegramChat(CHAT), html('x'))).rejects.toMatchObject({ error_code: 403 });
+    await expect(out.send(telegramChat(CHAT), html('x'))).rejects.toMatchObject({ name: 'ChatUnreachableError', cause: { error_code: 403 } });
   });
 
   it('a 429 pauses that chat for its retry_after, not the others; the message arrives once', async () => {
@@ -121,7 +124,12 @@ describe('the Telegram outbound', () => {
     await expect(out.editPicture(ref, { png: png(3), filename: 'graph.png' })).resolves.toBe(true);
     await expect(out.editPicture({ ...telegramChat(CHAT), messageId: '999' }, { png: png(4), filename: 'graph.png' })).resolves.toBe(false);
     telegram.failNext('editMessageMedia', { code: 403, description: 'Forbidden: bot was kicked from the group chat' });
-    await expect(out.editPicture(ref, { png: png(5), filename: 'graph.png' })).rejects.toMatchObject({ error_code: 403 });
+    // Said the core's way: the chat is out of reach for good, Telegram's answer its cause.
+    const unreachable = out.editPicture(ref, { png: png(5), filename: 'graph.png' });
+    await expect(unreachable).rejects.toBeInstanceOf(ChatUnreachableError);
+    await expect(unreachable).rejects.toMatchObject({ message: 'Forbidden: bot was kicked from the group chat', cause: { error_code: 403 } });
+    telegram.failNext('sendMessage', { code: 400, description: 'Bad Request: chat not found' });
+    await expect(out.send(telegramChat(CHAT), plain('anyone?'))).rejects.toBeInstanceOf(ChatUnreachableError);
   });
 
   it('keeps pictures within the chat’s budget: a 429 waited out, waiting edits merged into the newest, the answers first', async () => {

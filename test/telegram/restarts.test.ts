@@ -20,12 +20,30 @@ const invocations = () => world!.cli.invocations();
 /** Waits until the fake CLI hangs in `count` turns (all its lines written). */
 const hanging = (count = 1) => expect.poll(() => world!.cli.hanging().then((pids) => pids.length), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
 
+/**
+ * Until `count` chats have their CLI session on disk: a kill before that leaves a turn whose
+ * session nobody can name, which runs again from its message instead of being resumed.
+ */
+const sessionsStored = (count: number) =>
+  expect
+    .poll(
+      async () => {
+        const { chats } = JSON.parse(await readFile(join(world!.dataDir, 'chats.json'), 'utf8').catch(() => '{"chats":{}}')) as {
+          chats: Record<string, { cliSessionId?: string }>;
+        };
+        return Object.values(chats).filter((chat) => chat.cliSessionId).length;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThanOrEqual(count);
+
 /** In queue mode: a turn at work (`first`, which hangs) and `second` waiting behind it. */
 async function atWorkWithOneQueued(first: string, second: string): Promise<void> {
   say('/busy queue');
   await waitText(/^📨 Busy mode: queue/);
   say(first);
   await hanging();
+  await sessionsStored(1);
   say(second);
   await waitText(/^⏳ Queued \(1st in line\)/);
 }
@@ -38,6 +56,7 @@ async function atWorkWithOneQueued(first: string, second: string): Promise<void>
 async function restartTakingUp(cutInB: () => void): Promise<void> {
   cutInB();
   await hanging(2);
+  await sessionsStored(2);
   world!.bridge.kill('SIGKILL');
   await world!.bridge.exited;
   world!.telegram.failNext('sendMessage', { code: 429, retryAfter: 5 }, { chatId: CHAT - 1 });

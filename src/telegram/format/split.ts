@@ -1,14 +1,11 @@
-import { codePointCutBefore, graphemeCutBefore } from '../../presentation/format/graphemes.ts';
-import { framed, slice, type Frame } from '../../rich/edit.ts';
-import type { Cut, RichText } from '../../rich/model.ts';
+import { framed, type Frame } from '../../rich/edit.ts';
+import type { RichText } from '../../rich/model.ts';
 import { plainText } from '../../rich/plain.ts';
+import { nextChunk as nextRenderedChunk, splitRendered, type ChunkRange } from '../../presentation/format/split.ts';
 import { renderHtml } from './html.ts';
 
 /** The most a message's text may hold, as sent (HTML) and as the plain fallback. */
 export const TELEGRAM_MESSAGE_LIMIT = 4096;
-
-/** Below this the tags around a single character might not fit. */
-const MIN_LIMIT = 16;
 
 /**
  * The messages `text` takes, `header` opening the first and `footer` closing the last: each
@@ -19,101 +16,16 @@ export function messagesOf(text: RichText, frame: Frame = {}): RichText[] {
   return framed(splitMessages(text, TELEGRAM_MESSAGE_LIMIT - room(frame.header) - room(frame.footer)), frame);
 }
 
-/** A chunk as a range of RichText.text, and how cleanly it was cut. */
-export interface ChunkRange {
-  readonly start: number;
-  readonly end: number;
-  /** Where the next chunk starts (after whitespace dropped at the cut). */
-  readonly next: number;
-  /** Rank of the cut used, 0 for a cut inside a word, Infinity at the end. */
-  readonly rank: number;
-  /** Rendered without markup because even one character plus its tags didn't fit. */
-  readonly bare: boolean;
-}
-
 /**
  * Splits rich text into messages whose HTML and plain text are each at most
  * `limit` characters. Cuts prefer block boundaries, then lines, then words,
  * and only then fall inside a word (never inside a grapheme).
  */
 export function splitMessages(rich: RichText, limit = TELEGRAM_MESSAGE_LIMIT): RichText[] {
-  return chunkRanges(rich, limit).map(({ start, end, bare }) => slice(rich, start, end, { bare }));
+  return splitRendered(rich, limit, renderHtml);
 }
 
-export function chunkRanges(doc: RichText, limit: number): ChunkRange[] {
-  const ranges: ChunkRange[] = [];
-  for (let at = 0; at < doc.text.length;) {
-    const range = nextChunk(doc, at, limit);
-    // Whitespace-only pieces (blank lines at a cut) would be empty messages.
-    if (doc.text.slice(range.start, range.end).trim() !== '') ranges.push(range);
-    at = range.next;
-  }
-  return ranges;
-}
-
-/** The longest well-cut chunk starting at `start`. */
+/** The longest well-cut chunk starting at `start`, measured as HTML. */
 export function nextChunk(doc: RichText, start: number, limit: number): ChunkRange {
-  if (!(limit >= MIN_LIMIT)) throw new RangeError(`limit must be at least ${MIN_LIMIT}, got ${limit}`);
-  const end = doc.text.length;
-  const fitsWith =
-    (bare: boolean) =>
-    (to: number): boolean =>
-      renderHtml(doc, start, to, { bare }).length <= limit && plainText(doc, start, to, { bare }).length <= limit;
-
-  // HTML and plain text are never shorter than the visible text they carry.
-  if (end - start <= limit && fitsWith(false)(end)) return { start, end, next: end, rank: Infinity, bare: false };
-
-  // Markup is dropped only when tags (say, a long link target) leave no room
-  // for even one character; one bare code point always fits in MIN_LIMIT.
-  for (const bare of [false, true]) {
-    const reach = longestFit(start, Math.min(end, start + limit), fitsWith(bare));
-    const cut = bestCut(doc.cuts, start, reach);
-    if (cut) return { start, end: cut.at, next: cut.at + cut.skip, rank: cut.rank, bare };
-    const inWord = cutInsideWord(doc.text, start, reach);
-    if (inWord > start) return { start, end: inWord, next: inWord, rank: 0, bare };
-  }
-  throw new Error(`no chunk fits in ${limit} characters at offset ${start}`);
-}
-
-/**
- * The largest `to` in [from, max] with fits(to). Rendered length only grows
- * as a range is extended, so binary search applies.
- */
-function longestFit(from: number, max: number, fits: (to: number) => boolean): number {
-  let lo = from;
-  let hi = max;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (fits(mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/** The highest-ranked cut in (from, to]; the latest among equals. */
-function bestCut(cuts: readonly Cut[], from: number, to: number): Cut | undefined {
-  let best: Cut | undefined;
-  for (let i = firstCutAfter(cuts, from); i < cuts.length; i++) {
-    const cut = cuts[i];
-    if (!cut || cut.at > to) break;
-    if (!best || cut.rank >= best.rank) best = cut;
-  }
-  return best;
-}
-
-function firstCutAfter(cuts: readonly Cut[], offset: number): number {
-  let lo = 0;
-  let hi = cuts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((cuts[mid]?.at ?? 0) <= offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** A grapheme boundary, or a code point boundary if one grapheme is too long. */
-function cutInsideWord(text: string, from: number, to: number): number {
-  const grapheme = graphemeCutBefore(text, from, to);
-  return grapheme > from ? grapheme : codePointCutBefore(text, to);
+  return nextRenderedChunk(doc, start, limit, renderHtml);
 }

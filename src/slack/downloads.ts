@@ -1,0 +1,60 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { megabytes } from '../files/sizes.ts';
+import type { Attachment, Downloads } from '../ports/transport.ts';
+import { SLACK_CAPABILITIES } from './capabilities.ts';
+
+/**
+ * Files people send, fetched from their `url_private_download` with the bot token (an
+ * attachment's id is that URL). The token goes to Slack's own hosts only (or the configured
+ * API's, a test's twin), never to an address a message could name. Slack answers a request it
+ * does not accept with its sign-in page, HTML: that is an error, not the file.
+ */
+export class SlackDownloads implements Downloads {
+  readonly maxBytes = SLACK_CAPABILITIES.uploadBytes;
+
+  constructor(
+    private readonly botToken: string,
+    private readonly apiUrl: string,
+  ) {}
+
+  async download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void> {
+    const url = this.trusted(attachment.id);
+    const response = await fetch(url, { headers: { authorization: `Bearer ${this.botToken}` }, ...(signal ? { signal } : {}) });
+    if (!response.ok || !response.body) throw new Error(`the download failed (HTTP ${response.status})`);
+    if (/text\/html/i.test(response.headers.get('content-type') ?? '') && !/html/i.test(attachment.mimeType ?? ''))
+      throw new Error('Slack sent its sign-in page instead of the file: the app needs the files:read scope (reinstall it from the manifest)');
+    let received = 0;
+    const limit = this.maxBytes;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        done(received > limit ? new Error(`it is over the ${megabytes(limit)} a bot may download`) : null, chunk);
+      },
+    });
+    // Never written through a link put in the file's place.
+    const target = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+    await pipeline(Readable.fromWeb(response.body), counted, target.createWriteStream(), signal ? { signal } : {}).catch((error: Error) => {
+      if (signal?.aborted) throw error;
+      throw new Error(/over the/.test(error.message) ? error.message : `the download broke off (${error.message})`);
+    });
+    const expected = Number(response.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(expected) && received !== expected) throw new Error(`the download broke off (${received} of ${expected} bytes)`);
+  }
+
+  private trusted(address: string): string {
+    let url: URL;
+    try {
+      url = new URL(address);
+    } catch {
+      throw new Error('Slack gave no address to download it from');
+    }
+    const api = new URL(this.apiUrl);
+    const slackHost =
+      url.protocol === 'https:' && (url.hostname === 'slack.com' || url.hostname.endsWith('.slack.com') || url.hostname.endsWith('.slack-files.com'));
+    if (!slackHost && url.origin !== api.origin) throw new Error(`its address (${url.host}) is not Slack's`);
+    return url.href;
+  }
+}

@@ -1,0 +1,102 @@
+import { COMMANDS } from '../../../src/commands/index.ts';
+import { slackAppManifest } from '../../../src/slack/app-manifest.ts';
+import { FakeSlack, type StoredMessage } from '../fake-slack/index.ts';
+import { shownText } from '../telegram-world.ts';
+import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
+
+/**
+ * Slack's twin as the contract suite drives it. The direct chat is the owner's DM with the bot
+ * (commands as `/bridge …`); a group is a thread of a channel, begun by a message mentioning the
+ * bot, later ones replies in it (commands as `@bot …`, as Slack offers no slash commands in
+ * threads); a group's threads are further threads of its channel.
+ */
+export async function slackTwin(): Promise<ChatAppTwin> {
+  const scopes = (slackAppManifest(COMMANDS) as { oauth_config: { scopes: { bot: string[] } } }).oauth_config.scopes.bot;
+  const slack = await FakeSlack.start({ scopes });
+  const ada = slack.addUser({ name: 'ada', realName: 'Ada Lovelace', displayName: 'Ada' }).id;
+  const mention = `<@${slack.botUserId}>`;
+
+  const direct = (): ChatOnApp => {
+    const channel = slack.workspace.imWith(ada).id;
+    const shown = () => slack.botMessages(channel).map((m) => shownMessage(slack, m));
+    return {
+      id: channel,
+      say: async (text) => void slack.dm({ user: ada, text }),
+      sendFile: async ({ name, bytes, caption }) => void slack.dm({ user: ada, text: caption ?? '', files: [{ name, content: bytes }] }),
+      command: async (name, args) => void slack.slashCommand({ channel, user: ada, text: args ? `${name} ${args}` : name }),
+      shown: async () => shown(),
+      waitFor: (pattern, timeoutMs = 20_000) => slack.waitFor(() => shown().find((m) => pattern.test(m.text)), timeoutMs),
+      press: async (message, label) => void slack.pressButton({ channel, ts: message.id, user: ada, text: label }),
+    };
+  };
+
+  /** A thread of `channel`: its first message (mentioning the bot) is its root. */
+  const thread = (channel: string): ChatOnApp => {
+    let root: string | undefined;
+    const write = (text: string, files?: { name: string; content: Buffer }[]) => {
+      const sent = slack.say({
+        channel,
+        user: ada,
+        text: root ? text : `${mention} ${text}`,
+        ...(root ? { threadTs: root } : {}),
+        ...(files ? { files } : {}),
+      });
+      root ??= sent.message.ts;
+    };
+    const shown = () => (root ? slack.botMessages(channel, root).map((m) => shownMessage(slack, m)) : []);
+    return {
+      id: channel,
+      say: async (text) => write(text),
+      sendFile: async ({ name, bytes, caption }) => write(caption ?? '', [{ name, content: bytes }]),
+      command: async (name, args) => write(root ? `${mention} ${name}${args ? ` ${args}` : ''}` : `${name}${args ? ` ${args}` : ''}`),
+      shown: async () => shown(),
+      waitFor: (pattern, timeoutMs = 20_000) => slack.waitFor(() => shown().find((m) => pattern.test(m.text)), timeoutMs),
+      press: async (message, label) => void slack.pressButton({ channel, ts: message.id, user: ada, text: label }),
+    };
+  };
+
+  return {
+    transport: 'slack',
+    env: { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl },
+    owner: `slack:${ada}`,
+    direct,
+    group: (n) => {
+      const channel = slack.addChannel({ name: `group-${n}`, members: [ada] }).id;
+      return { ...thread(channel), thread: () => thread(channel) };
+    },
+    // Socket Mode's apps.connections.open is the bridge keeping in touch, not what a turn costs.
+    calls: () =>
+      slack.calls
+        .filter((call) => call.method !== 'apps.connections.open' && call.method !== 'auth.test')
+        .map((call) => ({
+          method: call.method,
+          ...(typeof (call.params.channel ?? call.params.channel_id) === 'string' ? { chat: String(call.params.channel ?? call.params.channel_id) } : {}),
+          ...(typeof (call.params.text ?? call.params.initial_comment) === 'string' ? { text: String(call.params.text ?? call.params.initial_comment) } : {}),
+          at: call.time,
+        })),
+    connected: () => slack.waitFor(() => slack.socket.openConnections === 1, 30_000).then(() => undefined),
+    stop: () => slack.close(),
+  };
+}
+
+/** mrkdwn as a reader sees it: markers, link targets, fences and escapes rendered away. */
+export function readableMrkdwn(text: string): string {
+  return text
+    .replace(/^```\n?|\n?```$/gm, '')
+    .replace(/<([^|>\s]+)\|([^>]+)>/g, '$2')
+    .replace(/(^|[\s(>])[*_~]+(?=\S)|(?<=\S)[*_~]+(?=$|[\s).,:;!?])/gm, '$1')
+    .replace(/`/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+function shownMessage(slack: FakeSlack, message: StoredMessage): ShownMessage {
+  return {
+    id: message.ts,
+    text: shownText({ text: readableMrkdwn(message.text) }),
+    buttons: slack.buttonsOf(message).map((b) => b.text),
+    files: message.files.map((id) => ({ name: slack.workspace.files.get(id)!.name, bytes: slack.fileContent(id)! })),
+    edits: message.edits,
+  };
+}
