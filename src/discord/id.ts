@@ -18,3 +18,13 @@ export function discordUserId(person: string): string | undefined {
   const [transport, id = ''] = person.split(/:(.*)/s);
   return transport === DISCORD && /^\d{15,21}$/.test(id) ? id : undefined;
 }
+
+/**
+ * A snowflake's place in time as a number (`IncomingMessage.order`, `MessageRef.order`): its
+ * milliseconds, worker and the high bits of its counter, which fit a double exactly (any
+ * 64-bit snowflake does), so a message written before the bridge's question is known to be,
+ * even after a restart. Messages of the same millisecond may tie: neither is then after.
+ */
+export function snowflakeOrder(id: string): number {
+  return Number(BigInt(id) >> 10n);
+}

@@ -1,7 +1,7 @@
 import { MessageType, type Message } from 'discord.js';
 import type { ChatRef, ChatUser, IncomingMessage } from '../ports/transport.ts';
 import { attachmentsOf } from './attachments.ts';
-import { discordChat } from './id.ts';
+import { discordChat, snowflakeOrder } from './id.ts';
 
 /** What a Discord message is to the bridge. */
 export type Incoming =
@@ -48,6 +48,7 @@ export function incomingOf(message: Message, botId: string): Incoming {
       user,
       text,
       messageId: message.id,
+      order: snowflakeOrder(message.id),
       ...(attachments.length ? { attachments } : {}),
       ...(channel.isDMBased() ? { private: true } : {}),
       chatTitle,

@@ -22,7 +22,7 @@ import { DISCORD_CAPABILITIES, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
 import { escapeMarkdown, renderMarkdown } from './format/markdown.ts';
 import { DISCORD_FIT } from './format/split.ts';
-import { channelIdOf } from './id.ts';
+import { channelIdOf, snowflakeOrder } from './id.ts';
 import type { PendingInteractions } from './interactions.ts';
 import { discordCode } from './rest.ts';
 
@@ -147,13 +147,13 @@ export class DiscordOutbound implements Outbound {
           auth: false,
         })) as APIMessage;
         this.interactions.answered(replyTo!, sent.id);
-        return { ...to, messageId: sent.id };
+        return { ...to, messageId: sent.id, order: snowflakeOrder(sent.id) };
       }
       replyTo = undefined;
     }
     const reference = replyTo !== undefined ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {};
     const sent = (await this.rest.post(Routes.channelMessages(channel), { body: { ...body, ...reference }, files })) as APIMessage;
-    return { ...to, messageId: sent.id };
+    return { ...to, messageId: sent.id, order: snowflakeOrder(sent.id) };
   }
 
   private async patch(ref: MessageRef, body: Record<string, unknown>, files: Upload[]): Promise<boolean> {
