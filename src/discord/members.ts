@@ -1,7 +1,8 @@
-import { Routes, type APIChannel, type REST } from 'discord.js';
+import { Routes, type APIGuild, type APIGuildMember, type REST } from 'discord.js';
 import { CachedMembers } from '../access/member-cache.ts';
 import { inFlightLimit } from '../concurrency/in-flight-limit.ts';
 import type { ChatMembers } from '../ports/chat-members.ts';
+import { canViewChannel } from './channel-view.ts';
 import { discordUserId } from './id.ts';
 import { discordCode } from './rest.ts';
 
@@ -12,8 +13,9 @@ const NOT_THERE = new Set([10003, 10004, 10007, 10013, 50001]);
 
 /**
  * Who is in a Discord chat: a DM is its person's (learnt from their messages, or asked of
- * Discord); a guild channel or thread is its guild's members', each asked with the guild
- * member look-up and the answer kept a while (CachedMembers). An unknown channel, guild or
+ * Discord); a server's channel (and its threads) is its server's members' who may see it
+ * (their roles and the channel's overwrites, as Discord decides), the answer kept a while
+ * (CachedMembers). An unknown channel, guild or
  * member is a definite no; anything else (the network, a 5xx) is "cannot tell now".
  */
 export function discordMembers(rest: REST, dmPeople: DmPeople): CachedMembers {
@@ -42,15 +44,29 @@ export function membersThrough(rest: REST, dmPeople: DmPeople, atOnce = LOOKUPS_
       const known = dmPeople.of(chat.chat);
       if (known !== undefined) return known === user;
       try {
-        const channel = (await limited(() => rest.get(Routes.channel(chat.chat)))) as APIChannel & { guild_id?: string; recipients?: { id: string }[] };
+        const channel = (await limited(() => rest.get(Routes.channel(chat.chat)))) as {
+          guild_id?: string;
+          recipients?: { id: string }[];
+          permission_overwrites?: { id: string; type: number; allow: string; deny: string }[];
+        };
         if (channel.recipients) {
           const recipient = channel.recipients[0]?.id;
           if (recipient) dmPeople.saw(chat.chat, recipient);
           return recipient === user;
         }
-        if (!channel.guild_id) return false;
-        await limited(() => rest.get(Routes.guildMember(channel.guild_id!, user)));
-        return true;
+        const guildId = channel.guild_id;
+        if (!guildId) return false;
+        const member = (await limited(() => rest.get(Routes.guildMember(guildId, user)))) as APIGuildMember;
+        const guild = (await limited(() => rest.get(Routes.guild(guildId)))) as APIGuild;
+        // A member of the server who may not see this channel is not one of its people.
+        return canViewChannel({
+          guildId,
+          ownerId: guild.owner_id,
+          roles: guild.roles,
+          memberRoles: member.roles,
+          userId: user,
+          overwrites: channel.permission_overwrites ?? [],
+        });
       } catch (error) {
         const code = discordCode(error);
         if (code !== undefined && NOT_THERE.has(code)) return false;

@@ -27,6 +27,15 @@ describe('Discord members', () => {
     await expect(members().isMember(discordChat(fake.general), `discord:${ADA}`)).resolves.toBe(false);
   });
 
+  it("leaves out a server's member who may not see the channel, as Discord's overwrites decide", async () => {
+    const secret = fake.addChannel('leads');
+    fake.addMember(EVE, 'Eve');
+    fake.hideChannelFrom(secret, EVE);
+    await expect(members().isMember(discordChat(secret), `discord:${EVE}`)).resolves.toBe(false);
+    await expect(members().isMember(discordChat(secret), `discord:${ADA}`)).resolves.toBe(true);
+    await expect(members().isMember(discordChat(fake.general), `discord:${EVE}`)).resolves.toBe(true);
+  });
+
   it('gives a DM to its person alone, learnt from Discord when their messages did not say', async () => {
     const dm = fake.dmOf(ADA);
     const people = new DmPeople();

@@ -138,6 +138,13 @@ export class FakeDiscord {
     return channel.id;
   }
 
+  /** A channel of the server `user` may no longer see (an overwrite denying them View Channel). */
+  hideChannelFrom(channel: string, user: string): void {
+    const record = this.deps.world.channels.get(channel);
+    if (!record) throw new Error(`FakeDiscord: no channel ${channel}`);
+    (record.hiddenFrom ??= new Set()).add(user);
+  }
+
   /** A person's DM channel with the bot (made on first use). */
   dmOf(user: string): string {
     return this.deps.world.dmWith(user).id;

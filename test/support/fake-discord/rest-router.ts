@@ -316,6 +316,16 @@ function buildRoutes(deps: RouterDeps): Route[] {
       deps.changes.notify();
       return ok(world.channelPayload(thread), 201);
     }),
+    route('GET', '/guilds/:gid', ({ params }) => {
+      const guild = world.guilds.get(params[0]!);
+      if (!guild) throw unknownGuild();
+      return ok({ id: guild.id, name: guild.name, owner_id: guild.ownerId, roles: world.rolesPayload(guild), features: [] });
+    }),
+    route('GET', '/guilds/:gid/roles', ({ params }) => {
+      const guild = world.guilds.get(params[0]!);
+      if (!guild) throw unknownGuild();
+      return ok(world.rolesPayload(guild));
+    }),
     route('GET', '/guilds/:gid/members/:uid', ({ params }) => {
       const guild = world.guilds.get(params[0]!);
       if (!guild) throw unknownGuild();

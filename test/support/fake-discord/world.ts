@@ -1,5 +1,10 @@
 import { Snowflakes } from './snowflakes.ts';
 
+/** The permission to see a channel (and read it). */
+export const VIEW_CHANNEL = 1 << 10;
+/** What @everyone may do in the fake's server: see channels, write, read history (no administrator). */
+export const EVERYONE_PERMISSIONS = '1071698660929';
+
 /** Discord's channel types the fake knows. */
 export const ChannelType = { GuildText: 0, DM: 1, PublicThread: 11 } as const;
 
@@ -21,6 +26,8 @@ export interface ChannelRecord {
   recipient?: string;
   /** A thread's maker. */
   ownerId?: string;
+  /** Who may not see it though they are in its server (member overwrites denying View Channel). */
+  hiddenFrom?: Set<string>;
   /** Whether the bot may see and write in it (50001 Missing Access otherwise). */
   botCanSee: boolean;
 }
@@ -156,7 +163,8 @@ export class World {
   channelPayload(channel: ChannelRecord): Record<string, unknown> {
     const base = { id: channel.id, type: channel.type, flags: 0 };
     if (channel.type === ChannelType.DM) return { ...base, last_message_id: null, recipients: [this.userPayload(channel.recipient!)] };
-    const guild = { guild_id: channel.guildId, name: channel.name, permission_overwrites: [], position: 0, nsfw: false };
+    const overwrites = [...(channel.hiddenFrom ?? [])].map((id) => ({ id, type: 1, allow: '0', deny: String(VIEW_CHANNEL) }));
+    const guild = { guild_id: channel.guildId, name: channel.name, permission_overwrites: overwrites, position: 0, nsfw: false };
     if (channel.type === ChannelType.PublicThread)
       return {
         ...base,
@@ -203,6 +211,12 @@ export class World {
           }
         : {}),
     };
+  }
+
+  rolesPayload(guild: GuildRecord): Record<string, unknown>[] {
+    return [
+      { id: guild.id, name: '@everyone', permissions: EVERYONE_PERMISSIONS, position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 },
+    ];
   }
 
   guildPayload(guild: GuildRecord): Record<string, unknown> {
