@@ -15,8 +15,18 @@ import { chat } from '../test/support/chats.ts';
 const RUNS = 200;
 const CHATS = 50;
 const WORKERS = 2;
-/** Runs in flight at once: what two workers take at their default concurrency, under every limit, so no run waits for a slot. */
-const IN_FLIGHT = 8;
+/**
+ * Runs in flight at once: by default what two workers take at their default concurrency, under
+ * every limit, so no run waits for a slot. Each is a CLI starting, so on a small machine the
+ * figure is mostly that many start-ups sharing its cores: BENCH_WORKERS_IN_FLIGHT=1 shows a lone one.
+ */
+function inFlight(text: string | undefined): number {
+  if (text === undefined) return 8;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 16)
+    throw new Error(`BENCH_WORKERS_IN_FLIGHT must be a whole number from 1 to 16 (the default limit of runs at once), not "${text}"`);
+  return n;
+}
 
 /**
  * The same 200 runs of the fake CLI, executed in the bridge's process and then by two local
@@ -25,11 +35,12 @@ const IN_FLIGHT = 8;
  * run of the bench.
  */
 export async function benchWorkers(dir: string): Promise<BenchResult[]> {
-  const embedded = await measure(join(dir, 'embedded'), {});
+  const atOnce = inFlight(process.env.BENCH_WORKERS_IN_FLIGHT);
+  const embedded = await measure(join(dir, 'embedded'), atOnce, {});
   const redis = await startRedis();
   let queued: Measured;
   try {
-    queued = await measure(join(dir, 'queued'), { BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET });
+    queued = await measure(join(dir, 'queued'), atOnce, { BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET });
   } finally {
     await redis.stop();
   }
@@ -40,7 +51,7 @@ export async function benchWorkers(dir: string): Promise<BenchResult[]> {
       name: '/spawn → CLI start, embedded',
       value: embedded.p50,
       unit: 'ms',
-      note: `p50; p99 ${embedded.p99} ms; to its process p50 ${embedded.toProcessP50} ms, the rest the CLI’s own start-up (Node, here)`,
+      note: `p50, ${atOnce} at once; p99 ${embedded.p99} ms; to its process p50 ${embedded.toProcessP50} ms, the rest the CLI’s own start-up (Node, here)`,
     },
     {
       suite: 'workers',
@@ -71,7 +82,7 @@ interface Measured {
 }
 
 /** The bridge in this process with its real configuration (the claude adapter, pointed at the fake CLI), and the workers beside it. */
-async function measure(dataDir: string, extraEnv: Record<string, string>): Promise<Measured> {
+async function measure(dataDir: string, atOnce: number, extraEnv: Record<string, string>): Promise<Measured> {
   const workdir = join(dataDir, 'work');
   await mkdir(workdir, { recursive: true });
   const cli = await fakeCliWorld();
@@ -92,7 +103,7 @@ async function measure(dataDir: string, extraEnv: Record<string, string>): Promi
       for (let i = 0; i < WORKERS; i++) workers.push(startWorkerProcess({ ...env, BRIDGE_WORKER_NAME: `bench-${i}` }));
       await Promise.all(workers.map((worker) => worker.waitForLog(/taking runs from/)));
     }
-    return await spawnAll(app, workdir, out, () => cli.invocations());
+    return await spawnAll(app, workdir, out, atOnce, () => cli.invocations());
   } finally {
     await app.shutdown();
     await Promise.all(
@@ -105,8 +116,8 @@ async function measure(dataDir: string, extraEnv: Record<string, string>): Promi
   }
 }
 
-/** Spawns RUNS runs, IN_FLIGHT at a time, each waiting for its announcement before the next. */
-async function spawnAll(app: App, cwd: string, out: RecordingOutbound, invocations: FakeCliWorld['invocations']): Promise<Measured> {
+/** Spawns RUNS runs, `atOnce` at a time, each waiting for its announcement before the next. */
+async function spawnAll(app: App, cwd: string, out: RecordingOutbound, atOnce: number, invocations: FakeCliWorld['invocations']): Promise<Measured> {
   const spawnedAt = new Map<string, number>();
   const cpuStart = process.cpuUsage();
   const started = performance.now();
@@ -128,7 +139,7 @@ async function spawnAll(app: App, cwd: string, out: RecordingOutbound, invocatio
       if (!announcement.startsWith('✅')) throw new Error(`run ${i} did not complete: ${announcement}`);
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  await Promise.all(Array.from({ length: atOnce }, lane));
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
   const calls = (await invocations()).flatMap((call) => {

@@ -1,3 +1,4 @@
+import { BUTTON_PAYLOAD_BYTES } from './capabilities.ts';
 import type { Button, ButtonAnswer, ButtonPress } from './transport.ts';
 
 /** What a press carries after its kind: written by `encode`, read back by `decode` (undefined: not one of ours). */
@@ -18,8 +19,12 @@ export class ButtonKind<P> {
     private readonly codec: ButtonCodec<P>,
   ) {}
 
+  /** A button carrying `payload`; one past what every transport's button carries back is a bug in its kind, refused here. */
   button(text: string, payload: P): Button {
-    return { text, data: `${this.kind}:${this.codec.encode(payload)}` };
+    const data = `${this.kind}:${this.codec.encode(payload)}`;
+    if (Buffer.byteLength(data) > BUTTON_PAYLOAD_BYTES)
+      throw new Error(`a ${this.kind} button's data is ${Buffer.byteLength(data)} bytes, past ${BUTTON_PAYLOAD_BYTES}`);
+    return { text, data };
   }
 
   decode(raw: string): P | undefined {

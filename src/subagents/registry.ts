@@ -84,6 +84,9 @@ export class SubagentRegistry {
 
     const runId = nanoid(10);
     await mkdir(this.logsDir, { recursive: true, mode: 0o700 });
+    // Decided after the last wait, in step with the save below: a spawn beside it sees this run.
+    const live = this.claimSlot(key);
+    const createdAt = Date.now();
     const run: SubagentRunRecord = {
       runId,
       number: this.store.nextNumber(key),
@@ -109,15 +112,26 @@ export class SubagentRegistry {
       cwd: request.cwd,
       depth: request.depth,
       timeoutSeconds: request.timeoutSeconds,
-      status: 'queued',
-      createdAt: Date.now(),
+      // A run with room starts at once, saved as running in its first write: a crash before its
+      // CLI starts leaves the same record a crash after a queued run's start would.
+      ...(live ? { status: 'running', startedAt: createdAt } : { status: 'queued' }),
+      createdAt,
       logFile: join(this.logsDir, `${runId}.jsonl`),
       delivery: deliveryFor(request, this.limits.announceTo),
     };
-    await this.store.save(run);
+    const saved = this.store.save(run);
+    if (live) {
+      // Its slot is taken, and a stop or a shutdown waits for it, from now on.
+      this.live.set(runId, live);
+      live.done = saved.then(
+        () => this.execute(run, live).catch((error) => this.log.error({ run: runId, chat: key, err: error }, 'the run failed to run')),
+        () => this.unclaim(run),
+      );
+    }
+    await saved;
     const by = requesterName(request.requester);
     void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: run.task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
-    this.schedule();
+    if (!live) this.schedule();
     const latest = this.store.get(runId)!;
     return { ok: true, run: latest, queuePosition: latest.status === 'queued' ? this.queuePosition(latest) : 0 };
   }
@@ -324,9 +338,37 @@ export class SubagentRegistry {
     }
   }
 
+  /**
+   * A slot for a new run of this chat when it may start at once (as schedule would start it:
+   * room in its chat and on the machine, nothing of its chat queued before it), else none.
+   */
+  private claimSlot(key: string): Live | undefined {
+    if (this.closed || this.holding || this.executor.unavailable()) return undefined;
+    if (this.live.size >= this.limits.globalMaxConcurrent) return undefined;
+    const runs = this.forChat(key);
+    if (runs.some((r) => r.status === 'queued')) return undefined;
+    return runs.filter((r) => this.live.has(r.runId)).length < this.limits.maxConcurrent ? {} : undefined;
+  }
+
+  /**
+   * Its first write failed: the slot goes, and the run waits in memory as queued, as a queued
+   * run whose write failed would (a later write may still save it).
+   */
+  private unclaim(run: SubagentRunRecord): void {
+    this.live.delete(run.runId);
+    const { startedAt: _, ...queued } = run;
+    this.store.save({ ...queued, status: 'queued' }).catch(() => {});
+  }
+
+  /** A queued run starts: it is saved as running before its CLI starts. */
   private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
     const run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
     await this.store.save(run);
+    await this.execute(run, live);
+  }
+
+  /** A run saved as running: its CLI starts, and is followed to its end. */
+  private async execute(run: SubagentRunRecord, live: Live): Promise<void> {
     this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     const execution = this.executor.execute(run, this.reportsFor(run, live));
     // Stopped while its slot was being set up: stop it now that it can be.

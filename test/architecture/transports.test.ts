@@ -4,6 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TRANSPORTS } from '../../src/transports/index.ts';
 import { loadTransport } from '../../src/serving/load.ts';
+import { BUTTON_PAYLOAD_BYTES, type ChatCapabilities } from '../../src/ports/capabilities.ts';
+import { idButton } from '../../src/ports/buttons.ts';
+import { CONSOLE_CAPABILITIES } from '../../src/console/outbound.ts';
+import { DISCORD_CAPABILITIES } from '../../src/discord/capabilities.ts';
+import { SLACK_CAPABILITIES } from '../../src/slack/capabilities.ts';
+import { TELEGRAM_CAPABILITIES } from '../../src/telegram/capabilities.ts';
+import { WEB_CAPABILITIES } from '../../src/web/chat/web-outbound.ts';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -34,5 +41,22 @@ describe('the transports', () => {
       const kind = await loadTransport(known);
       expect(kind.id, `src/${known.id}/transport.ts`).toBe(known.id);
     }
+  });
+
+  it('declare capabilities the core keeps to: every button the core makes fits each', () => {
+    const declared: Record<string, ChatCapabilities> = {
+      telegram: TELEGRAM_CAPABILITIES,
+      slack: SLACK_CAPABILITIES,
+      discord: DISCORD_CAPABILITIES,
+      web: WEB_CAPABILITIES,
+      console: CONSOLE_CAPABILITIES,
+    };
+    expect(Object.keys(declared).sort()).toEqual(TRANSPORTS.map((t) => t.id).sort());
+    for (const [id, capabilities] of Object.entries(declared)) {
+      expect(capabilities.buttonPayloadBytes, id).toBeGreaterThanOrEqual(BUTTON_PAYLOAD_BYTES);
+      expect(capabilities.messageChars, id).toBeGreaterThan(1000);
+      expect(capabilities.uploadBytes, id).toBeGreaterThanOrEqual(capabilities.photoBytes);
+    }
+    expect(() => idButton('stop').button('Stop', 'x'.repeat(60))).toThrow(/past 64/);
   });
 });

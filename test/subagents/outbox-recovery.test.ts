@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { copyFileSync, existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
@@ -115,6 +117,33 @@ describe('recovery after a restart', () => {
     // The named one was told why it goes on (its session, unknown to the fake CLI, started afresh: see subagent-recovery.test.ts for a real one).
     expect((await world.invocations()).filter((call) => call.prompt === RUN_RESUME_PROMPT)).toHaveLength(1);
     expect(a.subagents.registry.get('named')!.resumes).toBe(1);
+  });
+
+  it('takes up a run killed between its one write and its CLI start, from its task, and announces it once', async () => {
+    const first = await open();
+    await first.start();
+    // What a SIGKILL leaves at the moment the run's first write lands, before anything starts its CLI.
+    const killedAt = await mkdtemp(join(tmpdir(), 'killed-bridge-'));
+    let cliStarted: boolean | undefined;
+    first.subagents.store.onSaved((run) => {
+      if (run.status !== 'running' || cliStarted !== undefined) return;
+      copyFileSync(join(world.dir, 'subagents.json'), join(killedAt, 'subagents.json'));
+      cliStarted = existsSync(world.env.FAKE_CLI_LOG!);
+    });
+    const { run } = (await spawnFrom(first, world, 'say:from-the-task')) as { run: SubagentRunRecord };
+    expect(cliStarted).toBe(false);
+    const left = JSON.parse(await readFile(join(killedAt, 'subagents.json'), 'utf8')) as { runs: Record<string, SubagentRunRecord> };
+    expect(left.runs[run.runId]).toMatchObject({ status: 'running', startedAt: expect.any(Number) });
+    expect(left.runs[run.runId]!.childSessionId).toBeUndefined();
+    await first.shutdown();
+    app = undefined;
+
+    const afterKill = new RecordingOutbound();
+    app = await openApp(world, afterKill, { dataDir: killedAt, start: false });
+    expect(await app.start()).toEqual({ interrupted: 0, requeued: 1 });
+    await expect.poll(() => afterKill.textsTo(-1), { timeout: 15_000 }).toEqual([expect.stringMatching(/^✅ #1 .*\n\nfrom-the-task/)]);
+    expect(app.subagents.registry.get(run.runId)).toMatchObject({ status: 'completed', resumes: 1 });
+    await rm(killedAt, { recursive: true, force: true });
   });
 
   it.each([

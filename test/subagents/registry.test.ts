@@ -1,3 +1,5 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
 import type { Settings } from '../../src/config/bridge-manifest.ts';
@@ -90,6 +92,38 @@ describe('the subagent registry', () => {
     const firstFreed = Math.min(...[a, b].flatMap((r) => subagents.registry.get(r.run.runId)!.endedAt ?? []));
     expect(started[0]).toBeGreaterThanOrEqual(firstFreed);
     await announced(-1, 4);
+  });
+
+  it('saves a run with room as running in its one write before its CLI starts, and one that must wait as queued, then running', async () => {
+    await open({ maxConcurrent: 1 });
+    const saved = new Map<string, string[]>();
+    subagents.store.onSaved((run) => {
+      const statuses = saved.get(run.runId) ?? [];
+      if (statuses.at(-1) !== run.status) saved.set(run.runId, [...statuses, run.status]);
+    });
+    const first = await spawnOk('sleep:0.3 say:first');
+    const second = await spawnOk('say:second');
+    expect([first.run.status, second.run.status]).toEqual(['running', 'queued']);
+    // Each status as it reached the disk (a record in memory is ahead of its write).
+    await expect.poll(() => saved.get(second.run.runId), { timeout: 15_000 }).toEqual(['queued', 'running', 'completed']);
+    expect(saved.get(first.run.runId)).toEqual(['running', 'completed']);
+  });
+
+  it('gives back the slot of a run whose first write failed, which waits as queued', async () => {
+    await open({ maxConcurrent: 1 });
+    // The store's temporary file cannot be cleared: every write fails until it goes.
+    const blocker = join(world.dir, '.subagents.json.tmp');
+    await mkdir(blocker);
+    await expect(spawn('say:unsaved')).rejects.toThrow();
+    expect(subagents.registry.runningTotal()).toBe(0);
+    const [unsaved] = subagents.registry.forChat('telegram:-1');
+    expect(unsaved).toMatchObject({ status: 'queued' });
+    expect(unsaved!.startedAt).toBeUndefined();
+    await rm(blocker, { recursive: true });
+    const next = await spawnOk('say:saved');
+    expect(next.run.status).toBe('queued');
+    await ended(next.run.runId);
+    expect(subagents.registry.get(unsaved!.runId)).toMatchObject({ status: 'completed' });
   });
 
   it('keeps a global cap across chats', async () => {
