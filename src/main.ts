@@ -121,7 +121,15 @@ async function main(argv: string[]): Promise<number> {
     (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
   );
   // A signal while the bridge started: it is already on its way out, and serves nothing.
-  if (!stopping) await transports.serve(app.host, log);
+  try {
+    if (!stopping) await transports.serve(app.host, log);
+  } catch (error) {
+    // A chat app that refuses the bot while it runs (its token revoked, an intent withdrawn): the setup's to fix, as at the start.
+    if (!(error instanceof TransportRefusedError)) throw error;
+    log.fatal(error.message);
+    await shutdown(true);
+    return EX_CONFIG;
+  }
   await shutdown(false);
   return 0;
 }
