@@ -1,7 +1,4 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { saveDownload } from '../files/save-download.ts';
 import { GrammyError, type Api } from 'grammy';
 import type { Attachment, Downloads } from '../ports/transport.ts';
 import { megabytes } from '../files/sizes.ts';
@@ -30,22 +27,6 @@ export class TelegramDownloads implements Downloads {
     });
     if (!file.file_path) throw new Error('Telegram gave no path to download it from');
     const response = await fetch(`${this.telegram.apiRoot}/file/bot${this.telegram.token}/${file.file_path}`, signal ? { signal } : {});
-    if (!response.ok || !response.body) throw new Error(`the download failed (HTTP ${response.status})`);
-    let received = 0;
-    const limit = this.maxBytes;
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        received += chunk.length;
-        done(received > limit ? new Error(`it is over the ${megabytes(limit)} a bot may download`) : null, chunk);
-      },
-    });
-    // Never written through a link put in the file's place.
-    const target = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
-    await pipeline(Readable.fromWeb(response.body), counted, target.createWriteStream(), signal ? { signal } : {}).catch((error: Error) => {
-      if (signal?.aborted) throw error;
-      throw new Error(/limit|over the/.test(error.message) ? error.message : `the download broke off (${error.message})`);
-    });
-    const expected = Number(response.headers.get('content-length') ?? NaN);
-    if (Number.isFinite(expected) && received !== expected) throw new Error(`the download broke off (${received} of ${expected} bytes)`);
+    await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} a bot may download`, signal });
   }
 }

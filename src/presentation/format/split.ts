@@ -1,6 +1,7 @@
 import { codePointCutBefore, graphemeCutBefore } from './graphemes.ts';
-import { slice } from '../../rich/edit.ts';
-import type { Cut, RichText } from '../../rich/model.ts';
+import { concat, framed, slice, type Frame } from '../../rich/edit.ts';
+import { plain } from '../../rich/build.ts';
+import { CutRank, type Cut, type RichText } from '../../rich/model.ts';
 import { plainText } from '../../rich/plain.ts';
 import type { RangeOptions } from '../../rich/range.ts';
 
@@ -20,6 +21,22 @@ const MIN_LIMIT = 16;
  */
 export function splitRendered(rich: RichText, limit: number, render: Render): RichText[] {
   return chunkRanges(rich, limit, render).map(({ start, end, bare }) => slice(rich, start, end, { bare }));
+}
+
+/**
+ * The messages `rich` takes where a message holds `limit` characters as `render` writes it,
+ * `header` opening the first and `footer` closing the last (each line with room for itself).
+ */
+export function messagesWithin(rich: RichText, limit: number, render: Render, frame: Frame = {}): RichText[] {
+  const room = (line: RichText | undefined) => (line ? Math.max(render(line, 0, line.text.length).length, plainText(line).length) + 2 : 0);
+  return framed(splitRendered(rich, limit - room(frame.header) - room(frame.footer), render), frame);
+}
+
+/** The opening of a long text, for the message carrying it as a file: at most `chars` as rendered, cut where a split would cut, "…" after. */
+export function previewWithin(rich: RichText, chars: number, render: Render): RichText {
+  if (render(rich, 0, rich.text.length).length <= chars) return rich;
+  const chunk = nextChunk(rich, 0, chars - 2, render);
+  return concat([slice(rich, chunk.start, chunk.end, { bare: chunk.bare }), plain(chunk.rank >= CutRank.line ? '\n…' : '…')]);
 }
 
 /** A chunk as a range of RichText.text, and how cleanly it was cut. */
