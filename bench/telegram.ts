@@ -1,5 +1,5 @@
+import { emittedAt } from './fake-cli-results.ts';
 import { watch } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { startBenchBot } from './bot.ts';
 import type { BenchResult } from './report.ts';
 
@@ -70,15 +70,6 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
     await bot.stop();
   }
   return results;
-}
-
-/** When the fake CLI printed its result line for this prompt (it notes that beside its log). */
-async function emittedAt(logFile: string, prompt: string): Promise<number> {
-  const lines = (await readFile(`${logFile}.results`, 'utf8'))
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { prompt: string; emittedAt: number });
-  return lines.findLast((line) => line.prompt === prompt)!.emittedAt;
 }
 
 /**

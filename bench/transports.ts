@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { emittedAt } from './fake-cli-results.ts';
 import type { ChatAppTwin, ChatOnApp } from '../test/support/chat-apps/chat-app.ts';
 import { CHAT_APP_TWINS } from '../test/support/chat-apps/index.ts';
 import { startChatAppWorld, type ChatAppWorld } from '../test/support/chat-apps/world.ts';
@@ -81,13 +81,4 @@ async function idle(count: () => number): Promise<void> {
     last = count();
     await new Promise((resolve) => setTimeout(resolve, 1500));
   }
-}
-
-/** When the fake CLI printed its result line for this prompt (it notes that beside its log). */
-async function emittedAt(logFile: string, prompt: string): Promise<number> {
-  const lines = (await readFile(`${logFile}.results`, 'utf8'))
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { prompt: string; emittedAt: number });
-  return lines.findLast((line) => line.prompt === prompt)!.emittedAt;
 }

@@ -2,23 +2,10 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Button, ChatRef, MessageRef, Outbound, OutgoingFile, Picture, RichText, SendOptions } from '../ports/transport.ts';
 import { plain, plainText } from '../rich/index.ts';
-import { WHOLE_MESSAGE_FIT, type ChatCapabilities, type MessageFit } from '../ports/capabilities.ts';
+import { OWN_CHAT_CAPABILITIES, WHOLE_MESSAGE_FIT, type ChatCapabilities, type MessageFit } from '../ports/capabilities.ts';
 
 /** What the terminal can do: no message limit; documents and pictures are saved to files, and buttons are numbered. */
-export const CONSOLE_CAPABILITIES: ChatCapabilities = Object.freeze({
-  messageChars: Number.POSITIVE_INFINITY,
-  captionChars: Number.POSITIVE_INFINITY,
-  // A file is copied under the data directory: bounded, as a directory's archive must be.
-  uploadBytes: 100 * 1024 * 1024,
-  photoBytes: 10 * 1024 * 1024,
-  buttonPayloadBytes: 1024,
-  buttonsPerRow: 8,
-  editsPerMinute: 600,
-  threads: false,
-  drafts: false,
-  reactions: false,
-  pictures: true,
-});
+export const CONSOLE_CAPABILITIES: ChatCapabilities = OWN_CHAT_CAPABILITIES;
 
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only

@@ -46,6 +46,24 @@ export interface MessageFit {
 /** The payload every transport's buttons carry: the core keeps its buttons' data within it. */
 export const BUTTON_PAYLOAD_BYTES = 64;
 
+/**
+ * What a chat of the bridge's own can do (a terminal, a page): no message limit, files copied
+ * under the data directory (bounded, as a directory's archive must be), pictures shown.
+ */
+export const OWN_CHAT_CAPABILITIES: ChatCapabilities = Object.freeze({
+  messageChars: Number.POSITIVE_INFINITY,
+  captionChars: Number.POSITIVE_INFINITY,
+  uploadBytes: 100 * 1024 * 1024,
+  photoBytes: 10 * 1024 * 1024,
+  buttonPayloadBytes: 1024,
+  buttonsPerRow: 8,
+  editsPerMinute: 600,
+  threads: false,
+  drafts: false,
+  reactions: false,
+  pictures: true,
+});
+
 /** A chat with no message limit (a terminal, a page): one message, however long, and no preview (the document is at hand). */
 export const WHOLE_MESSAGE_FIT: MessageFit = Object.freeze({
   split: (text: RichText, frame: Frame = {}) => framed([text], frame),

@@ -17,25 +17,12 @@ import {
 } from '../../ports/transport.ts';
 import type { Low } from 'lowdb';
 import { plain } from '../../rich/index.ts';
-import { WHOLE_MESSAGE_FIT, type ChatCapabilities, type MessageFit } from '../../ports/capabilities.ts';
+import { OWN_CHAT_CAPABILITIES, WHOLE_MESSAGE_FIT, type ChatCapabilities, type MessageFit } from '../../ports/capabilities.ts';
 import { openJsonStore } from '../../store/json-store.ts';
 import { spansOf, type WebMessage } from './web-message.ts';
 
-/** What a web chat can do: no message limit; files are kept under the data directory for their page; the page keeps a draft. */
-export const WEB_CAPABILITIES: ChatCapabilities = Object.freeze({
-  messageChars: Number.POSITIVE_INFINITY,
-  captionChars: Number.POSITIVE_INFINITY,
-  // A file is copied under the data directory: bounded, as a directory's archive must be.
-  uploadBytes: 100 * 1024 * 1024,
-  photoBytes: 10 * 1024 * 1024,
-  buttonPayloadBytes: 1024,
-  buttonsPerRow: 8,
-  editsPerMinute: 600,
-  threads: false,
-  drafts: true,
-  reactions: false,
-  pictures: true,
-});
+/** What a web chat can do: what the terminal can, and the page keeps a draft. */
+export const WEB_CAPABILITIES: ChatCapabilities = Object.freeze({ ...OWN_CHAT_CAPABILITIES, drafts: true });
 
 /** The messages a web chat keeps for a page that opens (or opens again). */
 const KEPT_MESSAGES = 300;
