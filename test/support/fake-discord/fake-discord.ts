@@ -3,7 +3,7 @@ import { waitUntil, type Check } from '../fake-telegram/wait-for.ts';
 import { CallLog, type RecordedCall } from './call-log.ts';
 import { guildDispatch } from './dispatches.ts';
 import { Gateway, Intent, type GatewaySession } from './gateway.ts';
-import { listen, type RunningServer } from './http-server.ts';
+import { listen, type RunningServer } from '../loopback-server.ts';
 import { Interactions, type InteractionRecord } from './interactions.ts';
 import { RateLimits } from './rate-limits.ts';
 import { createRequestListener } from './rest-router.ts';
@@ -110,8 +110,7 @@ export class FakeDiscord {
         applicationFlags: flags,
         delayMs: () => fake?.delay ?? 0,
       }),
-      (req, socket, head) => gateway.upgrade(req, socket, head),
-      options.port,
+      { upgrade: (req, socket, head) => gateway.upgrade(req, socket, head), ...(options.port !== undefined ? { port: options.port } : {}) },
     );
     origin = server.origin;
     fake = new FakeDiscord(server, deps, { token, guild: guild.id, general: general.id }, switches);

@@ -5,7 +5,7 @@ import { CallLog, type RecordedCall } from './call-log.ts';
 import { Changes } from './changes.ts';
 import { FaultPlan, type Fault, type FaultOptions } from './faults.ts';
 import { FloodLimits } from './flood-limits.ts';
-import { listen, type RunningServer } from './http-server.ts';
+import { listen, type RunningServer } from '../loopback-server.ts';
 import { toFakeMessage, type FakeMessage } from './message-view.ts';
 import type { BotSettings } from './methods/context.ts';
 import { UpdateQueue } from './update-queue.ts';
@@ -92,7 +92,7 @@ export class FakeTelegram {
       faults: new FaultPlan(),
       ...(options.floodLimits ? { flood: new FloodLimits() } : {}),
     };
-    const server = await listen(createRequestListener(deps), options.port);
+    const server = await listen(createRequestListener(deps), options.port !== undefined ? { port: options.port } : {});
     return new FakeTelegram(server, deps, token);
   }
 

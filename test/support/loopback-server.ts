@@ -2,28 +2,30 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface RunningServer {
-  /** e.g. http://127.0.0.1:41234 */
+  /** e.g. http://127.0.0.1:41234: what a client calls its API root. */
   readonly origin: string;
   /** Stops listening and destroys every open connection, keep-alive and upgraded ones included. */
   close(): Promise<void>;
 }
 
 /**
- * A node:http server on a loopback port that also takes WebSocket upgrades (the gateway is
- * served on the same port as the REST API, as one fake).
+ * A node:http server on a loopback port (`port`, or a random one) for a chat app's twin, taking
+ * WebSocket upgrades too where the twin has a socket beside its API (a gateway on the same port).
  */
 export async function listen(
   listener: (req: IncomingMessage, res: ServerResponse) => void,
-  upgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void,
-  port = 0,
+  options: { port?: number; upgrade?: (req: IncomingMessage, socket: Socket, head: Buffer) => void } = {},
 ): Promise<RunningServer> {
+  const { port = 0, upgrade } = options;
   const server = createServer(listener);
+  // Clients keep connections alive; idle ones must not hold the process open.
   server.keepAliveTimeout = 1000;
   const upgraded = new Set<Socket>();
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
-    upgrade(req, socket, head);
+    if (upgrade) upgrade(req, socket, head);
+    else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
