@@ -1,5 +1,4 @@
-import { startBridgeProcess, tempDir, type BridgeProcess } from './bridge-process.ts';
-import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
+import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
 import { FakeDiscord, type FakeDiscordOptions } from './fake-discord/index.ts';
 
 /** The owner, Ada, by her Discord id. */
@@ -33,59 +32,17 @@ export function unescaped(content: string): string {
  * One test world on Discord: the fake Discord, the fake CLI, a data and a work directory, and
  * the bridge running as a real process against them with only Discord's settings.
  */
-export interface DiscordWorld {
+export interface DiscordWorld extends BridgeWorld {
   discord: FakeDiscord;
-  cli: FakeCliWorld;
-  dataDir: string;
-  workdir: string;
-  bridge: BridgeProcess;
-  env: Record<string, string>;
-  /** Stops the bridge (SIGTERM: it drains) and starts a new one on the same data, connected once it is. */
-  restart(): Promise<BridgeProcess>;
-  stop(): Promise<void>;
 }
 
 export async function startDiscordWorld(extraEnv: Record<string, string> = {}, options: FakeDiscordOptions = {}): Promise<DiscordWorld> {
   const discord = await FakeDiscord.start(options);
   discord.addMember(ADA, 'Ada');
-  const cli = await fakeCliWorld();
-  const data = await tempDir('bridge-data-');
-  const work = await tempDir('bridge-work-');
-  const { TELEGRAM_BOT_TOKEN: _token, ...cliEnv } = cli.env as Record<string, string>;
-  const env: Record<string, string> = {
-    ...cliEnv,
-    DISCORD_BOT_TOKEN: discord.token,
-    DISCORD_API_URL: discord.apiUrl,
-    BRIDGE_ALLOWED_USERS: `discord:${ADA}`,
-    BRIDGE_DATA_DIR: data.path,
-    BRIDGE_WORKDIR: work.path,
-    BRIDGE_DRAIN_SECONDS: '0',
-    ...extraEnv,
-  };
-  const running = async () => {
-    const bridge = startBridgeProcess(env);
-    await bridge.waitForLog(/connected to Discord's gateway/, 30_000);
-    return bridge;
-  };
-  const world: DiscordWorld = {
-    discord,
-    cli,
-    dataDir: data.path,
-    workdir: work.path,
-    env,
-    bridge: await running(),
-    async restart() {
-      world.bridge.kill('SIGTERM');
-      await world.bridge.exited;
-      world.bridge = await running();
-      return world.bridge;
-    },
-    async stop() {
-      world.bridge.kill('SIGTERM');
-      await world.bridge.exited;
-      await discord.close();
-      await Promise.all([cli.cleanup(), data.remove(), work.remove()]);
-    },
-  };
-  return world;
+  const world = await startBridgeWorld({
+    env: { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, BRIDGE_ALLOWED_USERS: `discord:${ADA}`, ...extraEnv },
+    ready: (bridge) => bridge.waitForLog(/connected to Discord's gateway/, 30_000),
+    close: () => discord.close(),
+  });
+  return Object.assign(world, { discord });
 }

@@ -1,8 +1,5 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { FakeTelegram } from './fake-telegram/index.ts';
-import { startBridgeProcess, tempDir, type BridgeProcess } from './bridge-process.ts';
-import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
+import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
 
 export const OWNER = 111;
 
@@ -41,15 +38,8 @@ export function ownerIn(world: () => TelegramWorld, chatId: number, defaultWaitM
  * With `floodLimits`, the fake Bot API answers 429 past Telegram's per-chat limits; `dataFiles`
  * are written into the data directory before the bridge starts.
  */
-export interface TelegramWorld {
+export interface TelegramWorld extends BridgeWorld {
   telegram: FakeTelegram;
-  cli: FakeCliWorld;
-  dataDir: string;
-  workdir: string;
-  bridge: BridgeProcess;
-  env: Record<string, string>;
-  restart(signal?: NodeJS.Signals): Promise<BridgeProcess>;
-  stop(): Promise<void>;
 }
 
 export async function startTelegramWorld(
@@ -57,47 +47,11 @@ export async function startTelegramWorld(
   options: { floodLimits?: boolean; dataFiles?: Record<string, string> } = {},
 ): Promise<TelegramWorld> {
   const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot', ...(options.floodLimits ? { floodLimits: true } : {}) });
-  const cli = await fakeCliWorld();
-  const data = await tempDir('bridge-data-');
-  // Files the bridge reads at its start (hooks.json), written before it starts.
-  for (const [name, text] of Object.entries(options.dataFiles ?? {})) await writeFile(join(data.path, name), text, { mode: 0o600 });
-  const work = await tempDir('bridge-work-');
-  const env: Record<string, string> = {
-    ...(cli.env as Record<string, string>),
-    TELEGRAM_BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    BRIDGE_ALLOWED_USERS: String(OWNER),
-    BRIDGE_DATA_DIR: data.path,
-    BRIDGE_WORKDIR: work.path,
-    // A test's stop does not wait for its turns: the drain's own tests set one.
-    BRIDGE_DRAIN_SECONDS: '0',
-    ...extraEnv,
-  };
-  const world: TelegramWorld = {
-    telegram,
-    cli,
-    dataDir: data.path,
-    workdir: work.path,
-    env,
-    bridge: await running(env),
-    async restart(signal = 'SIGTERM') {
-      world.bridge.kill(signal);
-      await world.bridge.exited;
-      world.bridge = await running(env);
-      return world.bridge;
-    },
-    async stop() {
-      world.bridge.kill('SIGTERM');
-      await world.bridge.exited;
-      await telegram.close();
-      await Promise.all([cli.cleanup(), data.remove(), work.remove()]);
-    },
-  };
-  return world;
-}
-
-async function running(env: Record<string, string>): Promise<BridgeProcess> {
-  const bridge = startBridgeProcess(env);
-  await bridge.waitForLog(/jsonl-bridge running as/);
-  return bridge;
+  const world = await startBridgeWorld({
+    env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER), ...extraEnv },
+    ready: (bridge) => bridge.waitForLog(/jsonl-bridge running as/),
+    close: () => telegram.close(),
+    ...(options.dataFiles ? { dataFiles: options.dataFiles } : {}),
+  });
+  return Object.assign(world, { telegram });
 }
