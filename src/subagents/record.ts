@@ -4,6 +4,7 @@ import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { Worktree, WorktreeSummary } from '../worktrees/index.ts';
 import type { Usage } from '../protocols/events.ts';
 import type { ChatRef } from '../ports/transport.ts';
+import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
 import type { Delivery } from './delivery.ts';
 import type { CliAgents } from '../agents/cli-agents.ts';
 import type { McpServerConfig } from '../agents/mcp-servers.ts';
@@ -128,4 +129,20 @@ export function findRun<R extends Pick<SubagentRunRecord, 'number' | 'runId'>>(r
 /** The chat (and topic) that asked for the run: where it is announced. */
 export function runAddress(run: Pick<SubagentRunRecord, 'chat'>): ChatRef {
   return run.chat;
+}
+
+/** Who asked, in the audit log. */
+export function requesterName(requester: Requester): string {
+  if (requester.kind === 'user') return requester.name ?? String(requester.userId);
+  if (requester.kind === 'api') return `API client ${requester.client}`;
+  return requester.kind === 'hook' ? `webhook ${requester.hook}` : 'the agent';
+}
+
+/**
+ * Whether a run a restart cut short in this process can be taken up (`resume`:
+ * BRIDGE_RESUME_INTERRUPTED; RESUME_ATTEMPTS times at most): in the session its CLI named, or
+ * from its task if it named none and called no tool.
+ */
+export function resumable(run: SubagentRunRecord, resume: boolean): boolean {
+  return resume && (run.resumes ?? 0) < RESUME_ATTEMPTS && (run.childSessionId !== undefined || !run.toolCalled);
 }

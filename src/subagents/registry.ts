@@ -4,16 +4,15 @@ import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { chatKey } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
-import { findRun, isActive, type Requester, type RunStatus, type SubagentRunRecord } from './record.ts';
+import { findRun, isActive, requesterName, resumable, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
-import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
 import { RunLog } from './run-log.ts';
 import { runReports } from './run-reports.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { Log } from '../log/logger.ts';
-import { deliveryFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
+import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
 import { delay } from '../concurrency/delay.ts';
 
 export interface RegistryOptions {
@@ -86,39 +85,14 @@ export class SubagentRegistry {
     await mkdir(this.logsDir, { recursive: true, mode: 0o700 });
     // Decided after the last wait, in step with the save below: a spawn beside it sees this run.
     const live = this.claimSlot(key);
-    const createdAt = Date.now();
-    const run: SubagentRunRecord = {
+    const run = runRecordFor(request, {
       runId,
       number: this.store.nextNumber(key),
-      chat: request.address,
-      requesterKey: key,
-      ...(request.requesterSessionId ? { requesterSessionId: request.requesterSessionId } : {}),
-      requester: request.requester,
-      cli: request.cli,
-      ...(request.model ? { model: request.model } : {}),
-      ...(request.agent ? { agent: request.agent } : {}),
-      task: request.task,
-      ...(request.context ? { context: request.context } : {}),
-      ...(request.label ? { label: request.label } : {}),
-      ...(request.policy ? { policy: request.policy } : {}),
-      ...(request.chatMode ? { chatMode: request.chatMode } : {}),
-      ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
-      ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
-      ...(request.agents ? { agents: request.agents } : {}),
-      ...(request.mcpServers ? { mcpServers: request.mcpServers } : {}),
-      ...(request.worktree ? { isolate: true } : {}),
-      ...(request.trusted ? { trusted: true } : {}),
-      ...(request.orchestration ? { orchestration: request.orchestration } : {}),
-      cwd: request.cwd,
-      depth: request.depth,
-      timeoutSeconds: request.timeoutSeconds,
-      // A run with room starts at once, saved as running in its first write: a crash before its
-      // CLI starts leaves the same record a crash after a queued run's start would.
-      ...(live ? { status: 'running', startedAt: createdAt } : { status: 'queued' }),
-      createdAt,
       logFile: join(this.logsDir, `${runId}.jsonl`),
-      delivery: deliveryFor(request, this.limits.announceTo),
-    };
+      startsNow: live !== undefined,
+      at: Date.now(),
+      announceTo: this.limits.announceTo,
+    });
     const saved = this.store.save(run);
     if (live) {
       // Its slot is taken, and a stop or a shutdown waits for it, from now on.
@@ -202,7 +176,7 @@ export class SubagentRegistry {
         live.done = this.follow(run, live, execution);
         continue;
       }
-      if (this.resumable(run)) {
+      if (resumable(run, this.options.resume)) {
         // Queued again, marked: it starts in its session (or from its task) when a slot is free.
         const { stoppedBy: _, ...rest } = run;
         await this.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
@@ -215,14 +189,6 @@ export class SubagentRegistry {
     const requeued = this.store.all().filter((r) => r.status === 'queued').length;
     this.schedule();
     return { interrupted, requeued };
-  }
-
-  /**
-   * Whether a run a restart cut short in this process can be taken up (RESUME_ATTEMPTS times at
-   * most): in the session its CLI named, or from its task if it named none and called no tool.
-   */
-  private resumable(run: SubagentRunRecord): boolean {
-    return this.options.resume && (run.resumes ?? 0) < RESUME_ATTEMPTS && (run.childSessionId !== undefined || !run.toolCalled);
   }
 
   /**
@@ -395,7 +361,7 @@ export class SubagentRegistry {
     if (this.closed && 'interrupted' in ending) return; // the bridge is going: followed again after the restart
     const latest = this.store.get(run.runId) ?? run;
     // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.
-    if (this.closed && latest.stoppedBy === 'shutdown' && this.resumable(latest)) return;
+    if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
     if ('failed' in ending) await this.end(latest, { status: 'failed', error: ending.failed });
     else if ('interrupted' in ending) await this.end(latest, { status: 'interrupted', error: ending.interrupted });
     else await this.end({ ...latest, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) }, fromOutcome(latest, ending.outcome));
@@ -424,11 +390,4 @@ export class SubagentRegistry {
     await this.store.save(ended);
     this.options.onEnded(ended);
   }
-}
-
-/** Who asked, in the audit log. */
-function requesterName(requester: Requester): string {
-  if (requester.kind === 'user') return requester.name ?? String(requester.userId);
-  if (requester.kind === 'api') return `API client ${requester.client}`;
-  return requester.kind === 'hook' ? `webhook ${requester.hook}` : 'the agent';
 }

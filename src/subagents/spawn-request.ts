@@ -1,5 +1,5 @@
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
-import { isNoChat, type ChatRef } from '../ports/transport.ts';
+import { chatKey, isNoChat, type ChatRef } from '../ports/transport.ts';
 import { pendingDelivery, type Delivery } from './delivery.ts';
 import type { SubagentRunRecord } from './record.ts';
 
@@ -48,4 +48,45 @@ export function deliveryFor(request: SpawnRequest, announceTo: SubagentSettings[
   if (request.orchestration || isNoChat(request.address)) return pendingDelivery(false, false);
   const byAgent = request.requester.kind === 'agent';
   return pendingDelivery(byAgent && announceTo !== 'chat', !(byAgent && announceTo === 'agent'));
+}
+
+/**
+ * The record a spawn request becomes. A run with room starts at once, saved as running in its
+ * first write: a crash before its CLI starts leaves the same record a crash after a queued
+ * run's start would.
+ */
+export function runRecordFor(
+  request: SpawnRequest,
+  made: { runId: string; number: number; logFile: string; startsNow: boolean; at: number; announceTo: SubagentSettings['announceTo'] },
+): SubagentRunRecord {
+  return {
+    runId: made.runId,
+    number: made.number,
+    chat: request.address,
+    requesterKey: chatKey(request.address),
+    ...(request.requesterSessionId ? { requesterSessionId: request.requesterSessionId } : {}),
+    requester: request.requester,
+    cli: request.cli,
+    ...(request.model ? { model: request.model } : {}),
+    ...(request.agent ? { agent: request.agent } : {}),
+    task: request.task,
+    ...(request.context ? { context: request.context } : {}),
+    ...(request.label ? { label: request.label } : {}),
+    ...(request.policy ? { policy: request.policy } : {}),
+    ...(request.chatMode ? { chatMode: request.chatMode } : {}),
+    ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
+    ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
+    ...(request.agents ? { agents: request.agents } : {}),
+    ...(request.mcpServers ? { mcpServers: request.mcpServers } : {}),
+    ...(request.worktree ? { isolate: true } : {}),
+    ...(request.trusted ? { trusted: true } : {}),
+    ...(request.orchestration ? { orchestration: request.orchestration } : {}),
+    cwd: request.cwd,
+    depth: request.depth,
+    timeoutSeconds: request.timeoutSeconds,
+    ...(made.startsNow ? { status: 'running', startedAt: made.at } : { status: 'queued' }),
+    createdAt: made.at,
+    logFile: made.logFile,
+    delivery: deliveryFor(request, made.announceTo),
+  };
 }
