@@ -80,6 +80,8 @@ export class ServedTransports {
    */
   async connect(log: Log): Promise<void> {
     const outcomes = await Promise.allSettled(this.all.map((t) => t.connect(log.child({ transport: t.id }))));
+    // Those that did connect let go again: the start stops, and nothing may keep the process alive.
+    if (outcomes.some((outcome) => outcome.status === 'rejected')) await this.stop().catch(() => {});
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome.status === 'fulfilled') continue;
       const error = outcome.reason as Error;
