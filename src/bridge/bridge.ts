@@ -15,6 +15,7 @@ import { RefusalThrottle } from './refusals.ts';
 import { messagePipeline, type WaitingForWords } from './pipeline/index.ts';
 import type { WorkBudget } from './spending.ts';
 import { Allowlist } from './allowlist.ts';
+import type { Role } from './roles.ts';
 import { Turns, type TurnWatch } from './turns.ts';
 import { Steering } from './steering.ts';
 import { recoverInterrupted } from './restarts.ts';
@@ -27,7 +28,7 @@ import { delay } from '../concurrency/delay.ts';
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<
   BridgeConfig,
-  'allowedUsers' | 'owners' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'restart'
+  'allowedUsers' | 'owners' | 'admins' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'restart'
 > & {
   settings: Pick<
     Settings,
@@ -89,7 +90,13 @@ export class Bridge {
     this.out = options.out;
     this.chats = options.chats;
     this.log = options.log;
-    this.allowlist = new Allowlist(options.config.allowedUsers, options.trustEveryoneOn, options.config.bareNumbers, options.config.owners);
+    this.allowlist = new Allowlist(
+      options.config.allowedUsers,
+      options.trustEveryoneOn,
+      options.config.bareNumbers,
+      options.config.owners,
+      options.config.admins,
+    );
     this.presses = new ButtonPresses({ allowlist: this.allowlist, timeoutSeconds: options.config.settings.commandTimeoutSeconds, log: this.log });
     this.attachments = new Attachments({
       inboxes: options.files?.inboxes ?? new Map(),
@@ -116,7 +123,7 @@ export class Bridge {
       attachments: this.attachments,
       commands: options.commands,
       scope: () => this.scope,
-      isOwner: (chat, user) => this.isOwner(chat, user),
+      roleOf: (chat, user) => this.roleOf(chat, user),
       settings,
       questions: options.questions,
       budget: options.budget,
@@ -158,6 +165,11 @@ export class Bridge {
   /** An owner: one of BRIDGE_OWNERS (by default the first id in BRIDGE_ALLOWED_USERS), or the console's one user. Only they decide what the bridge trusts. */
   isOwner(chat: ChatRef, user: ChatUser): boolean {
     return this.allowlist.isOwner(chat, user);
+  }
+
+  /** What an allowed person is here: an owner, an admin (BRIDGE_ADMINS) or a member. */
+  roleOf(chat: ChatRef, user: ChatUser): Role {
+    return this.allowlist.roleOf(chat, user);
   }
 
   /** Handles one message (a command, words for the agent, files, an answer): see `pipeline/`. Returns once it is accepted (a turn runs on in the background). */

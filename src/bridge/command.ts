@@ -1,3 +1,4 @@
+import type { Role } from './roles.ts';
 import type { RichText, MessageRef, SendOptions, IncomingMessage, Outbound, ButtonPress, ButtonAnswer, ChatRef, ChatUser } from '../ports/transport.ts';
 import type { ButtonKind } from '../ports/buttons.ts';
 import type { ChatSession } from './chat-session.ts';
@@ -9,7 +10,7 @@ import type { CommandServices } from './command-services.ts';
 
 /** What a command may ask of the bot that runs it. */
 export interface CommandHost {
-  readonly config: Pick<BridgeConfig, 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser'>;
+  readonly config: Pick<BridgeConfig, 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser' | 'owners' | 'allowedUsers'>;
   readonly out: Outbound;
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;
   /** Every command, in the order /help lists them. */
@@ -21,6 +22,8 @@ export interface CommandHost {
   /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
   readonly attachments: Pick<Attachments, 'take' | 'save'>;
   /** An owner: one of BRIDGE_OWNERS (by default the first of BRIDGE_ALLOWED_USERS), or the console's one user. */
+  /** What an allowed person is here: an owner, an admin or a member. */
+  roleOf(chat: ChatRef, user: ChatUser): Role;
   isOwner(chat: ChatRef, user: ChatUser): boolean;
 }
 
@@ -43,8 +46,8 @@ export interface CommandContext extends CommandScope {
   signal: AbortSignal;
 }
 
-/** Who may run a command: every allowed user, or the owner alone. */
-export type Access = 'allowed' | 'owner';
+/** Who may run a command: every member of a chat, its admins (and the owners), or the owners alone. */
+export type Access = Role;
 
 /**
  * A slash command, whole: what /help and the transport's command menu show of it, who may use
@@ -92,4 +95,9 @@ export class UsageError extends Error {
 /** Commands that change what the next turn runs with wait for the running one. */
 export function refuseWhileBusy(chat: ChatSession): void {
   if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+}
+
+/** The role a command needs, asked with these arguments. */
+export function accessFor(command: Pick<Command, 'access'>, args: string): Role {
+  return typeof command.access === 'function' ? command.access(args) : command.access;
 }

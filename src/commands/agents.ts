@@ -18,7 +18,8 @@ export const agents: Command = {
   name: 'agents',
   description: 'Your agents: list, show, enable, disable, or make a new one',
   usage: '/agents [list | show <name> | enable <name> | disable <name> | new <name> [--description "…"] <prompt, or reply to it>]',
-  access: 'allowed',
+  // Anyone may list and read the agents; the chat's admins enable, disable and make them.
+  access: (args) => (/^\s*(enable|disable|new)\b/i.test(args) ? 'admin' : 'member'),
   async run(ctx) {
     const agents = ctx.services.agents;
     const [sub = 'list', ...rest] = ctx.args.trim().split(/\s+/).filter(Boolean);

@@ -8,7 +8,8 @@ export const busy: Command = {
   name: 'busy',
   description: 'Show or set what a message does while the agent works: steer, queue or interrupt',
   usage: '/busy [steer|queue|interrupt]',
-  access: 'allowed',
+  // Anyone may see the chat's busy mode; its admins change it.
+  access: (args) => (args.trim() ? 'admin' : 'member'),
   async run({ chat, args, reply }) {
     const wanted = args.trim().toLowerCase();
     if (!wanted) {

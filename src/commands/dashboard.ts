@@ -11,7 +11,7 @@ export const dashboard: Command = {
   name: 'dashboard',
   description: 'Open the dashboard: runs, orchestrations, costs, the audit log, approvals and a chat page, in the Mini App or a browser',
   usage: '/dashboard',
-  access: 'allowed',
+  access: 'member',
   async run({ bridge, services, chat, message, reply }) {
     const web = services.web;
     if (!web) {

@@ -12,7 +12,7 @@ export const handoff: Command = {
   name: 'handoff',
   description: "The terminal command that continues this chat's session; on|off: under every answer",
   usage: '/handoff [on|off]',
-  access: 'allowed',
+  access: 'member',
   async run({ bridge, chat, args, reply }) {
     const wanted = args.trim().toLowerCase();
     if (wanted === 'on' || wanted === 'off') {

@@ -1,6 +1,7 @@
 import { bold, code, lines, rich, type RichText } from '../rich/index.ts';
 import { CONSOLE } from '../console/console.ts';
-import type { Command } from '../bridge/command.ts';
+import { accessFor, type Command, type CommandContext } from '../bridge/command.ts';
+import { covers } from '../bridge/roles.ts';
 
 /** What the first messages of a chat can look like: a task, a background run, a move, a plan. */
 const EXAMPLES: [string, string][] = [
@@ -28,16 +29,22 @@ export function helpText(commands: readonly Command[], intro?: string, transport
   ]);
 }
 
+/** The commands this person may use: /help shows nobody what they would be refused. */
+function theirs({ bridge, chat, message }: Pick<CommandContext, 'bridge' | 'chat' | 'message'>): readonly Command[] {
+  const role = bridge.roleOf(chat.address, message.user);
+  return bridge.commands.filter((command) => covers(role, accessFor(command, '')));
+}
+
 export const start: Command = {
   name: 'start',
   description: 'What this bot does and how to use it',
   usage: '/start',
-  access: 'allowed',
-  async run({ bridge, chat, reply }) {
+  access: 'member',
+  async run({ bridge, chat, message, reply }) {
     const cli = [...bridge.config.adapters.keys()].join(', ');
     await reply(
       helpText(
-        bridge.commands,
+        theirs({ bridge, chat, message }),
         `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
         chat.address.transport,
       ),
@@ -49,8 +56,8 @@ export const help: Command = {
   name: 'help',
   description: 'Commands and examples',
   usage: '/help',
-  access: 'allowed',
-  async run({ bridge, chat, reply }) {
-    await reply(helpText(bridge.commands, undefined, chat.address.transport));
+  access: 'member',
+  async run({ bridge, chat, message, reply }) {
+    await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport));
   },
 };

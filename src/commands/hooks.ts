@@ -6,7 +6,7 @@ export const hooks: Command = {
   name: 'hooks',
   description: 'List the webhooks that start work in this chat, with their URLs',
   usage: '/hooks',
-  access: 'allowed',
+  access: 'member',
   async run(ctx) {
     const { hooks: directory } = ctx.services;
     await ctx.reply(hookList(directory.forChat(ctx.chat.address), directory));

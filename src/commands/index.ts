@@ -18,6 +18,7 @@ import { diff, discard, merge } from './review.ts';
 import { dashboard } from './dashboard.ts';
 import { at, every, schedules } from './schedules.ts';
 import { hooks } from './hooks.ts';
+import { whoami } from './whoami.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -56,4 +57,5 @@ export const COMMANDS: readonly Command[] = [
   merge,
   discard,
   dashboard,
+  whoami,
 ];

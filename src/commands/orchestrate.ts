@@ -8,7 +8,7 @@ export const orchestrate: Command = {
   name: 'orchestrate',
   description: 'Run a plan of subagent steps with dependencies',
   usage: '/orchestrate <plan: JSON, or one step a line: id <- deps: prompt>',
-  access: 'allowed',
+  access: 'member',
   async run(ctx) {
     if (!ctx.args.trim()) throw new UsageError('Give the plan after the command: JSON, or one step a line ("id <- deps: prompt").');
     let plan;
@@ -35,7 +35,7 @@ export const orchestrations: Command = {
   name: 'orchestrations',
   description: "List or stop this chat's orchestrations",
   usage: '/orchestrations [list | stop <#|id>]',
-  access: 'allowed',
+  access: 'member',
   async run(ctx) {
     const { orchestrator } = ctx.services;
     const [sub = 'list', ref] = ctx.args.trim().split(/\s+/).filter(Boolean);

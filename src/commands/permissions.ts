@@ -10,7 +10,8 @@ export const permissions: Command = {
   name: 'permissions',
   description: "Show or set how this chat's agent treats tools that need permission",
   usage: '/permissions [safe|ask|bypass]',
-  access: 'allowed',
+  // Anyone may see the chat's mode; its admins change it.
+  access: (args) => (args.trim() ? 'admin' : 'member'),
   async run({ chat, args, reply }) {
     const wanted = args.trim().toLowerCase();
     if (!wanted) {

@@ -8,7 +8,7 @@ export const cd: Command = {
   name: 'cd',
   description: "Show or change this chat's working directory",
   usage: '/cd [path]',
-  access: 'allowed',
+  access: 'member',
   async run(ctx) {
     const { bridge, chat, args, reply } = ctx;
     const wanted = args.trim();
@@ -28,7 +28,7 @@ export const project: Command = {
   name: 'project',
   description: 'List the named projects, or switch to one',
   usage: '/project [name]',
-  access: 'allowed',
+  access: 'member',
   async run(ctx) {
     const { bridge, chat, args, reply } = ctx;
     const { projects } = bridge.config;

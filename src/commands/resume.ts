@@ -50,7 +50,7 @@ export const resumeCommand: Command = {
   name: 'resume',
   description: "This chat's recent sessions, and its CLI's own for this directory; continue one",
   usage: '/resume [n]',
-  access: 'allowed',
+  access: 'member',
   async run({ bridge, chat, args, reply }) {
     const sessions = await sessionsOf(chat, bridge.config);
     const wanted = args.trim();

@@ -81,7 +81,7 @@ function reviewCommand(name: keyof typeof ACTIONS, description: string): Command
     name,
     description,
     usage: `/${name} <#|id>`,
-    access: 'allowed',
+    access: 'member',
     async run(ctx: CommandContext) {
       const ref = ctx.args.trim().split(/\s+/)[0];
       if (!ref) throw new UsageError('Which run? Give its #number or id (/subagents lists them).');

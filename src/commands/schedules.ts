@@ -50,7 +50,8 @@ export const every: Command = {
   name: 'every',
   description: 'Run a prompt on a schedule: 30m, 2h, daily 09:00, weekdays 18:30 or a cron expression (--spawn: as a subagent)',
   usage: '/every <30m | 2h | daily HH:MM | weekdays HH:MM | cron> [--spawn [/spawn options]] <prompt>',
-  access: 'allowed',
+  // A chat's schedules are its admins' to make.
+  access: 'admin',
   run: (ctx) => make(ctx, parseEvery),
 };
 
@@ -59,7 +60,8 @@ export const at: Command = {
   name: 'at',
   description: 'Run a prompt once, later: in 20m, 14:30 or an ISO time (--spawn: as a subagent)',
   usage: '/at <in 20m | HH:MM | ISO time> [--spawn [/spawn options]] <prompt>',
-  access: 'allowed',
+  // A chat's schedules are its admins' to make.
+  access: 'admin',
   run: (ctx) => make(ctx, (text, timeZone) => parseAt(text, timeZone)),
 };
 
@@ -68,7 +70,8 @@ export const schedules: Command = {
   name: 'schedules',
   description: "List this chat's schedules, or pause, resume or delete one",
   usage: '/schedules [list | pause <#> | resume <#> | delete <#>]',
-  access: 'allowed',
+  // Anyone may list them; the chat's admins pause, resume and delete them.
+  access: (args) => (/^\s*(pause|resume|delete)\b/i.test(args) ? 'admin' : 'member'),
   async run(ctx) {
     const { scheduler } = ctx.services;
     const [sub = 'list', ref, ...extra] = ctx.args.trim().split(/\s+/).filter(Boolean);

@@ -11,7 +11,7 @@ export const newSession: Command = {
   name: 'new',
   description: 'Start a fresh agent session in this chat',
   usage: '/new',
-  access: 'allowed',
+  access: 'member',
   async run({ chat, reply }) {
     refuseWhileBusy(chat);
     await chat.reset();
@@ -23,7 +23,7 @@ export const stop: Command = {
   name: 'stop',
   description: 'Stop the running turn and all subagents of this chat',
   usage: '/stop',
-  access: 'allowed',
+  access: 'member',
   async run({ bridge, chat, message, reply }) {
     const report = await bridge.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`);
     await reply(plain(report));
@@ -42,7 +42,7 @@ export const status: Command = {
   name: 'status',
   description: 'Session, CLI, model, working directory, queue',
   usage: '/status',
-  access: 'allowed',
+  access: 'member',
   async run({ bridge, chat, reply, services }) {
     const { record } = chat;
     const running = chat.current ? `running for ${formatDuration(Date.now() - chat.current.startedAt)}` : 'idle';
@@ -71,7 +71,7 @@ export const cli: Command = {
   name: 'cli',
   description: "Switch this chat's CLI",
   usage: '/cli <name>',
-  access: 'allowed',
+  access: 'member',
   async run({ bridge, chat, args, reply }) {
     const names = [...bridge.config.adapters.keys()];
     const wanted = args.trim().toLowerCase();
@@ -98,7 +98,7 @@ export const model: Command = {
   name: 'model',
   description: "Choose the model for this chat (none: the CLI's default)",
   usage: '/model [name|default]',
-  access: 'allowed',
+  access: 'member',
   async run({ chat, args, reply }) {
     const wanted = args.trim();
     if (!wanted) {

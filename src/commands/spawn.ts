@@ -9,7 +9,7 @@ export const spawn: Command = {
   name: 'spawn',
   description: 'Start a background subagent',
   usage: '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
-  access: 'allowed',
+  access: 'member',
   async run(ctx) {
     let args;
     try {

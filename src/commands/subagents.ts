@@ -13,7 +13,7 @@ export const subagents: Command = {
   name: 'subagents',
   description: 'List and manage subagent runs',
   usage: '/subagents [list | stop <id|#|all> | log <id|#> [n] | info <id|#> | send <id|#> <message> | revoke <id|#>]',
-  access: 'allowed',
+  access: 'member',
   async run(ctx) {
     const [sub = 'list', ref, extra] = ctx.args.trim().split(/\s+/).filter(Boolean);
     const { subagents, approvals } = ctx.services;

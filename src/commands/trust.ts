@@ -18,7 +18,7 @@ export const trust: Command = {
   description: "Whether the settings, hooks, MCP servers and agents this chat's directory ships are used; the owner may trust it, and everything below it",
   usage: '/trust [on|off]',
   // Anyone may ask; only the owner decides.
-  access: (args) => (args.trim() ? 'owner' : 'allowed'),
+  access: (args) => (args.trim() ? 'owner' : 'member'),
   async run({ bridge, services, chat, args, message, reply }) {
     const { trust, audit } = services;
     const wanted = args.trim().toLowerCase();

@@ -8,7 +8,7 @@ export const usage: Command = {
   name: 'usage',
   description: "What this chat's turns and runs cost, today and in total",
   usage: '/usage',
-  access: 'allowed',
+  access: 'member',
   async run({ services: { ledger, budget }, chat, reply }) {
     const now = Date.now();
     const report = ledger.report(chatKey(chat.address), now);

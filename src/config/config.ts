@@ -25,6 +25,8 @@ export interface BridgeConfig extends ProjectsConfig {
   /** BRIDGE_ALLOWED_USERS, each `transport:id` (a bare number written: the `bareNumbers` transport's). */
   allowedUsers: string[];
   /** BRIDGE_OWNERS, written the same way; by default the first of BRIDGE_ALLOWED_USERS. They decide what the bridge trusts, and see every chat on the web pages. */
+  /** BRIDGE_ADMINS, written the same way: they manage the chats they are in (modes, agents, schedules, others' runs). */
+  admins: string[];
   owners: string[];
   /** The transport a bare number means where a person writes a chat or user: this configuration's, the API's `chat_id`. */
   bareNumbers: string;
@@ -137,7 +139,9 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
   const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
   const allowedUsers = userIds(env, 'BRIDGE_ALLOWED_USERS', BARE_NUMBERS);
   const owners = userIds(env, 'BRIDGE_OWNERS', BARE_NUMBERS);
+  const admins = userIds(env, 'BRIDGE_ADMINS', BARE_NUMBERS);
   return {
+    admins,
     allowedUsers,
     owners: owners.length ? owners : allowedUsers.slice(0, 1),
     bareNumbers: BARE_NUMBERS,

@@ -12,7 +12,7 @@ const hang: Command = {
   name: 'hang',
   description: 'Hangs',
   usage: '/hang',
-  access: 'allowed',
+  access: 'member',
   run: ({ signal }) =>
     new Promise<void>((_, reject) =>
       signal.addEventListener('abort', () => {
@@ -26,7 +26,7 @@ const slowish: Command = {
   name: 'slowish',
   description: 'Takes 1.5 s',
   usage: '/slowish',
-  access: 'allowed',
+  access: 'member',
   timeoutSeconds: () => 5,
   async run({ reply, signal }) {
     await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -176,13 +176,14 @@ describe('each step alone', () => {
       },
     });
     const commands: Command[] = [
-      { name: 'hello', description: '', usage: '/hello', access: 'allowed', run: async ({ args }) => void ran.push(`hello ${args}`) },
-      { name: 'trust', description: '', usage: '/trust', access: (args) => (args ? 'owner' : 'allowed'), run: async () => void ran.push('trust') },
+      { name: 'hello', description: '', usage: '/hello', access: 'member', run: async ({ args }) => void ran.push(`hello ${args}`) },
+      { name: 'trust', description: '', usage: '/trust', access: (args) => (args ? 'owner' : 'member'), run: async () => void ran.push('trust') },
+      { name: 'mode', description: '', usage: '/mode', access: 'admin', run: async () => void ran.push('mode') },
     ];
     const step = command({
       commands,
       scope: () => ({}) as CommandScope,
-      isOwner: (_chat, user) => user.id === '1',
+      roleOf: (_chat, user) => (user.id === '1' ? 'owner' : user.id === '2' ? 'admin' : 'member'),
       settings: { commandTimeoutSeconds: 5, fileTransferTimeoutSeconds: 5 },
       log: silentLog(),
     });
@@ -190,12 +191,17 @@ describe('each step alone', () => {
     expect(await handsOn(step, contextOf({ text: '/frobnicate' }, chat, out))).toBe(false);
     expect(await handsOn(step, contextOf({ text: '/trust /srv', user: EVE }, chat, out))).toBe(false);
     expect(await handsOn(step, contextOf({ text: '/hello  world ' }, chat, out))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: '/mode', user: EVE }, chat, out))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: '/trust /srv', user: { id: '2' } }, chat, out))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: '/mode', user: { id: '2' } }, chat, out))).toBe(false);
     expect(out.sent.map((s) => s.text)).toEqual([
       'Unknown command /frobnicate. Try /help.',
-      '⛔ Only the owner (BRIDGE_OWNERS, by default the first id in BRIDGE_ALLOWED_USERS) may use /trust /srv.',
+      '⛔ /trust /srv needs an owner (BRIDGE_OWNERS, by default the first id in BRIDGE_ALLOWED_USERS); you are a member (/whoami says why).',
+      '⛔ /mode needs an admin (BRIDGE_ADMINS) or an owner; you are a member (/whoami says why).',
+      '⛔ /trust /srv needs an owner (BRIDGE_OWNERS, by default the first id in BRIDGE_ALLOWED_USERS); you are an admin (/whoami says why).',
     ]);
-    expect(ran).toEqual(['hello world']);
-    expect(noted).toEqual(['begun /hello  world ', 'done /hello  world ']);
+    expect(ran).toEqual(['hello world', 'mode']);
+    expect(noted).toEqual(['begun /hello  world ', 'done /hello  world ', 'begun /mode', 'done /mode']);
   });
 
   it("answer: a message the agent's question takes is its answer, noted in the running turn; any other goes on", async () => {

@@ -35,3 +35,19 @@ describe('the owners', () => {
     ]);
   });
 });
+
+describe('the admins', () => {
+  it('are read from BRIDGE_ADMINS, allowed whether or not BRIDGE_ALLOWED_USERS names them, and each person has one role', async () => {
+    const config = await configWith({ BRIDGE_ALLOWED_USERS: '111,222', BRIDGE_ADMINS: '333, slack:U024BE7LH' });
+    expect(config.admins).toEqual(['telegram:333', 'slack:U024BE7LH']);
+    const list = new Allowlist(config.allowedUsers, undefined, config.bareNumbers, config.owners, config.admins);
+    const here = chat(-1);
+    expect([111, 222, 333, 444].map((id) => (list.isAllowed(here, user(id)) ? list.roleOf(here, user(id)) : 'refused'))).toEqual([
+      'owner',
+      'member',
+      'admin',
+      'refused',
+    ]);
+    await expect(configWith({ BRIDGE_ALLOWED_USERS: '111', BRIDGE_ADMINS: 'someone' })).rejects.toThrow(/BRIDGE_ADMINS/);
+  });
+});

@@ -10,7 +10,8 @@ import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } fro
 // fires once at the start, late.
 let world: TelegramWorld;
 const BOB = 222;
-beforeAll(async () => (world = await startTelegramWorld({ BRIDGE_TZ: 'Europe/Berlin', BRIDGE_ALLOWED_USERS: `${OWNER},${BOB}` })), 60_000);
+// Bob is an admin: a chat's schedules are its admins' to make.
+beforeAll(async () => (world = await startTelegramWorld({ BRIDGE_TZ: 'Europe/Berlin', BRIDGE_ALLOWED_USERS: `${OWNER}`, BRIDGE_ADMINS: `${BOB}` })), 60_000);
 afterAll(() => world.stop());
 
 let next = -5100;
@@ -128,7 +129,7 @@ describe('schedules', () => {
       for: { id: String(BOB), key: `telegram:${BOB}` },
     });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now()) + 500));
-    world.env.BRIDGE_ALLOWED_USERS = String(OWNER);
+    delete world.env.BRIDGE_ADMINS;
     await world.restart();
     await writeFile(join(turn.cwd, 'bobs-turn-done'), '');
     await c.waitText(new RegExp(`^⏰ Schedule #1 .*did not run: ${BOB}, in whose turn the agent made it, is no longer allowed here\\. It is paused`), 30_000);

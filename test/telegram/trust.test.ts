@@ -36,7 +36,7 @@ describe('/trust', () => {
 
   it('only the owner may change it; anyone allowed may look', async () => {
     memberSays('/trust on');
-    expect((await waitText(/Only the owner/)).text).toMatch(/first id in BRIDGE_ALLOWED_USERS/);
+    expect((await waitText(/needs an owner/)).text).toMatch(/first id in BRIDGE_ALLOWED_USERS/);
     expect(ignoresRepository(await argvOf('after a member tried'))).toBe(true);
   });
 

@@ -2,7 +2,8 @@ import type { Settings } from '../../config/bridge-manifest.ts';
 import type { Log } from '../../log/logger.ts';
 import { chatKey, type ChatRef, type ChatUser } from '../../ports/transport.ts';
 import { plain } from '../../rich/index.ts';
-import type { Command, CommandScope } from '../command.ts';
+import { accessFor, type Command, type CommandScope } from '../command.ts';
+import { covers, roleNamed, type Role } from '../roles.ts';
 import { runCommand } from '../command-runner.ts';
 import { step, type Step } from './compose.ts';
 import type { MessageContext } from './context.ts';
@@ -11,7 +12,7 @@ export interface CommandParts {
   commands: readonly Command[];
   /** What every part of a command is given. */
   scope: () => CommandScope;
-  isOwner: (chat: ChatRef, user: ChatUser) => boolean;
+  roleOf: (chat: ChatRef, user: ChatUser) => Role;
   settings: Pick<Settings, 'commandTimeoutSeconds' | 'fileTransferTimeoutSeconds'>;
   log: Log;
 }
@@ -26,10 +27,11 @@ export function command(parts: CommandParts): Step<MessageContext> {
       await reply(plain(`Unknown command /${command.name}. Try /help.`));
       return;
     }
-    const access = typeof registered.access === 'function' ? registered.access(command.rest) : registered.access;
-    if (access === 'owner' && !parts.isOwner(message.address, message.user)) {
+    const needed = accessFor(registered, command.rest);
+    const role = parts.roleOf(message.address, message.user);
+    if (!covers(role, needed)) {
       const used = command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`;
-      await reply(plain(`⛔ Only the owner (BRIDGE_OWNERS, by default the first id in BRIDGE_ALLOWED_USERS) may use ${used}.`));
+      await reply(plain(`⛔ ${used} needs ${roleNamed(needed)}; you are ${role === 'admin' ? 'an admin' : 'a member'} (/whoami says why).`));
       return;
     }
     const { settings } = parts;
