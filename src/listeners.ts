@@ -143,6 +143,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
       findRun: (id) => runStore.find(id),
       access: parts.access,
       isOwner: (identity) => bridge.isOwner(...who(identity)),
+      isAdmin: (identity) => bridge.roleOf(...who(identity)) === 'admin',
     },
     actions: {
       registry: parts.subagents.registry,

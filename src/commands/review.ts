@@ -34,7 +34,8 @@ interface Answering {
 
 /** Who asks, as the review service weighs them. */
 function reviewer(scope: CommandScope, address: ChatRef, user: ChatUser, via: string): Reviewer {
-  return { transport: address.transport, userId: user.id, ...(user.name ? { name: user.name } : {}), owner: scope.bridge.isOwner(address, user), via };
+  const role = scope.bridge.roleOf(address, user);
+  return { transport: address.transport, userId: user.id, ...(user.name ? { name: user.name } : {}), owner: role === 'owner', admin: role === 'admin', via };
 }
 
 /** The run's diff as a file, or why there is none; a short line of how it went, for a button's toast. */
@@ -116,7 +117,7 @@ async function pressed(press: ButtonPress, payload: ReviewPress, scope: CommandS
   };
   if (payload.action !== 'keep' && payload.action !== 'confirm') return { text: await ACTIONS[payload.action](run, answering) };
   // The question's own buttons: its message says how it ended, and offers them no more.
-  if (!scope.services.review.mayChange(run, who)) return { text: '⛔ Only the owner, or whoever started the run, may decide.', alert: true };
+  if (!scope.services.review.mayChange(run, who)) return { text: '⛔ Only an owner, an admin, or whoever started the run, may decide.', alert: true };
   const question: MessageRef = { ...press.address, messageId: press.messageId };
   if (payload.action !== 'confirm') {
     await out.edit(question, keptText(run), { buttons: [], urgent: true });

@@ -10,6 +10,8 @@ export interface Reviewer {
   name?: string;
   /** An owner (BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS) may merge and discard any run. */
   owner: boolean;
+  /** An admin (BRIDGE_ADMINS), asking in the run's chat or of a run they may see: they may merge and discard any run of their chats. */
+  admin?: boolean;
   /** How they asked, for the audit log: "button", "/merge", "dashboard"… */
   via?: string;
 }
@@ -65,7 +67,7 @@ export class RunReview {
   /** Whether this person may merge or discard the run: the owner, or whoever spawned it. */
   mayChange(run: SubagentRunRecord, who: Reviewer): boolean {
     const { requester } = run;
-    return who.owner || (requester.kind === 'user' && requester.userId === who.userId && run.chat.transport === who.transport);
+    return who.owner || who.admin === true || (requester.kind === 'user' && requester.userId === who.userId && run.chat.transport === who.transport);
   }
 
   /** The run's branch against the commit it was made from (see worktreeDiff). */
@@ -147,7 +149,8 @@ export class RunReview {
   private mayNot(run: SubagentRunRecord, who: Reviewer, action: 'merge' | 'discard'): ReviewRefused | undefined {
     if (this.mayChange(run, who)) return undefined;
     const { requester } = run;
-    const allowed = requester.kind === 'user' ? `the owner or ${requester.name ?? `user ${requester.userId}`} (who started it)` : 'the owner';
+    const allowed =
+      requester.kind === 'user' ? `an owner, an admin or ${requester.name ?? `user ${requester.userId}`} (who started it)` : 'an owner or an admin';
     return refused('not_allowed', `Only ${allowed} may ${action} #${run.number} ${displayName(run)}.`);
   }
 

@@ -90,9 +90,10 @@ describe('RunReview', () => {
     expect(await auditLines()).toEqual([expect.objectContaining({ event: 'merge', runId: 'run01', by: 'Ada (telegram:1)', decision: 'refused: busy' })]);
   });
 
-  it('lets only the owner act on a run an agent started', async () => {
+  it('lets only an owner or an admin act on a run an agent started', async () => {
     const { review, run } = await world({ run: { requester: { kind: 'agent', chatKey: 'telegram:-1' } } });
-    expect(await review.discard(run, ADA)).toMatchObject({ ok: false, refusal: 'not_allowed', message: 'Only the owner may discard #1 work.' });
+    expect(await review.discard(run, ADA)).toMatchObject({ ok: false, refusal: 'not_allowed', message: 'Only an owner or an admin may discard #1 work.' });
+    expect(await review.discard(run, { ...ADA, admin: true })).toMatchObject({ ok: false, refusal: 'unconfirmed', unmerged: 1 });
     expect(await review.discard(run, OWNER)).toMatchObject({ ok: false, refusal: 'unconfirmed', unmerged: 1 });
     expect(await review.discard(run, OWNER, { confirmedCommits: 1 })).toMatchObject({ ok: true, commits: 1 });
   });

@@ -261,10 +261,10 @@ describe('a run in a worktree', () => {
     const adas = await worktreeRun(chat, 'Adas', 'write:a.txt commit');
     press(chat, adas, /Merge/, BOB);
     const refused = await waitFor(chat, /^⛔ /);
-    expect(shown(refused)).toBe('⛔ Only the owner or Ada (who started it) may merge #1 Adas.');
+    expect(shown(refused)).toBe('⛔ Only an owner, an admin or Ada (who started it) may merge #1 Adas.');
     expect(existsSync(join(repo, 'a.txt'))).toBe(false);
     say(chat, '/discard 1', BOB);
-    await world.telegram.waitFor(() => world.telegram.botMessages(chat).filter((m) => shown(m).startsWith('⛔ Only the owner')).length === 2);
+    await world.telegram.waitFor(() => world.telegram.botMessages(chat).filter((m) => shown(m).startsWith('⛔ Only an owner')).length === 2);
     expect(await git(repo, 'branch', '--list', branchOf(adas))).not.toBe('');
     press(chat, adas, /Diff/, BOB);
     await world.telegram.waitForBotMessage(chat, (m) => m.document?.fileName.endsWith('.diff') === true, 20_000);

@@ -15,6 +15,8 @@ export interface ReviewSources {
   access: Pick<ChatAccess, 'sees'>;
   /** Whether this person is an owner (BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS). */
   isOwner: (identity: string) => boolean;
+  /** An admin (BRIDGE_ADMINS): of a run they may see, any run's merge or discard is theirs too. */
+  isAdmin: (identity: string) => boolean;
 }
 
 /** The diff of a run's worktree, and merging or discarding it: the same service, rules and audit as the chat's buttons. */
@@ -22,7 +24,14 @@ export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
   const reviewer = (session: WebSession) => {
     const [transport = '', userId = ''] = session.identity.split(/:(.*)/s);
-    return { transport, userId, ...(session.name ? { name: session.name } : {}), owner: sources.isOwner(session.identity), via: 'dashboard' };
+    return {
+      transport,
+      userId,
+      ...(session.name ? { name: session.name } : {}),
+      owner: sources.isOwner(session.identity),
+      admin: sources.isAdmin(session.identity),
+      via: 'dashboard',
+    };
   };
 
   const visibleRun = async (c: Context<WebEnv>) => {
