@@ -204,7 +204,7 @@ export class Bridge {
   }
 
   /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */
-  async stopChat(chat: ChatSession, reason: string): Promise<string> {
+  async stopChat(chat: ChatSession, reason: string, onlyOf?: string): Promise<string> {
     const { running, dropped } = await chat.stop(reason);
     const lines = [
       [
@@ -215,7 +215,7 @@ export class Bridge {
         .join(' '),
     ];
     for (const command of this.commands) {
-      const line = await command.stop?.(chat, reason, this.scope);
+      const line = await command.stop?.(chat, reason, this.scope, onlyOf);
       if (line) lines.push(line);
     }
     return lines.join('\n');

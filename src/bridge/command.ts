@@ -16,7 +16,8 @@ export interface CommandHost {
   /** Every command, in the order /help lists them. */
   readonly commands: readonly Command[];
   /** Stops the chat's turn, its queue, and whatever else the chat has running; returns a report. */
-  stopChat(chat: ChatSession, reason: string): Promise<string>;
+  /** `onlyOf`: a member's /stop, which stops the turn but, of the chat's work, only theirs (`<transport>:<id>`). */
+  stopChat(chat: ChatSession, reason: string, onlyOf?: string): Promise<string>;
   /** Rows the commands add to /status. */
   statusExtras(chat: ChatSession): Promise<[string, string][]>;
   /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
@@ -71,7 +72,7 @@ export interface Command {
   /** The buttons its replies carry, and what a press does. */
   readonly buttons?: readonly ButtonRoute[];
   /** What else /stop stops for it in this chat; a line for /stop's report when it stopped something. */
-  stop?(chat: ChatSession, reason: string, scope: CommandScope): Promise<string | undefined>;
+  stop?(chat: ChatSession, reason: string, scope: CommandScope, onlyOf?: string): Promise<string | undefined>;
   /** Rows it adds to /status. */
   status?(chat: ChatSession, scope: CommandScope): Promise<[string, string][]>;
 }

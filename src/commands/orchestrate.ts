@@ -53,7 +53,12 @@ export const orchestrations: Command = {
     await ctx.reply(stoppingOrchestrationText(found));
   },
   // Listed before /subagents: steps are stopped as part of their orchestration.
-  async stop(chat, reason, { services }) {
+  async stop(chat, reason, { services }, onlyOf) {
+    // A plan is the chat's: a member's /stop leaves it to an admin.
+    if (onlyOf !== undefined) {
+      const running = services.orchestrator.forChat(chatKey(chat.address)).filter((o) => o.status === 'running').length;
+      return running ? `${running} orchestration${running === 1 ? '' : 's'} go${running === 1 ? 'es' : ''} on: an admin's /stop stops them.` : undefined;
+    }
     const count = await services.orchestrator.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
     return count ? `⏹ Stopped ${count} orchestration${count === 1 ? '' : 's'}.` : undefined;
   },

@@ -1,3 +1,4 @@
+import { userKey } from '../ports/transport.ts';
 import { modelNameProblem, unsupportedOption } from '../adapters/turn-options.ts';
 import { unsupportedMode } from '../adapters/permissions.ts';
 import { bold, code, lines, plain, rich } from '../rich/index.ts';
@@ -21,11 +22,14 @@ export const newSession: Command = {
 
 export const stop: Command = {
   name: 'stop',
-  description: 'Stop the running turn and all subagents of this chat',
+  description: "Stop the running turn and this chat's subagents (a member's: their own)",
   usage: '/stop',
   access: 'member',
   async run({ bridge, chat, message, reply }) {
-    const report = await bridge.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`);
+    // A member stops the turn, and of the chat's work only their own; an admin or an owner, all of it.
+    const member = bridge.roleOf(chat.address, message.user) === 'member';
+    const onlyOf = member ? userKey(chat.address.transport, message.user) : undefined;
+    const report = await bridge.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`, onlyOf);
     await reply(plain(report));
   },
 };

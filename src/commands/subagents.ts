@@ -1,7 +1,7 @@
 import { plain } from '../rich/index.ts';
 import { runInfo, runList, runLog, STOP_RUN, stoppingRunText } from '../presentation/runs.ts';
 import { chatKey } from '../ports/transport.ts';
-import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, isActive, type SubagentRunRecord } from '../subagents/record.ts';
 import { askerId } from '../approvals/asker.ts';
 import { UsageError, onPress, type Command, type CommandContext } from '../bridge/command.ts';
 
@@ -91,9 +91,18 @@ export const subagents: Command = {
       return { text: stopped ? `⏹ Stopping #${run.number}…` : `#${run.number} has already ended.` };
     }),
   ],
-  async stop(chat, reason, { services: { subagents } }) {
-    const count = await subagents.registry.stopAll(chatKey(chat.address), reason.replace(/^stopped by /, ''));
-    return count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : undefined;
+  async stop(chat, reason, { services: { subagents } }, onlyOf) {
+    const key = chatKey(chat.address);
+    const count = await subagents.registry.stopAll(key, reason.replace(/^stopped by /, ''), onlyOf);
+    const others = onlyOf === undefined ? 0 : subagents.registry.forChat(key).filter(isActive).length;
+    return (
+      [
+        count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}${onlyOf ? ' of yours' : ''}.` : '',
+        others ? `${others} subagent${others === 1 ? '' : 's'} of others go${others === 1 ? 'es' : ''} on: an admin's /stop stops them.` : '',
+      ]
+        .filter(Boolean)
+        .join(' ') || undefined
+    );
   },
   async status(chat, { services: { subagents } }) {
     const { registry } = subagents;

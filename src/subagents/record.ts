@@ -146,3 +146,8 @@ export function requesterName(requester: Requester): string {
 export function resumable(run: SubagentRunRecord, resume: boolean): boolean {
   return resume && (run.resumes ?? 0) < RESUME_ATTEMPTS && (run.childSessionId !== undefined || !run.toolCalled);
 }
+
+/** The person who started a run (`<transport>:<id>`), when a person did. */
+export function startedBy(run: Pick<SubagentRunRecord, 'requester' | 'chat'>): string | undefined {
+  return run.requester.kind === 'user' ? `${run.chat.transport}:${run.requester.userId}` : undefined;
+}

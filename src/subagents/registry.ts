@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { chatKey } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
-import { findRun, isActive, requesterName, resumable, type RunStatus, type SubagentRunRecord } from './record.ts';
+import { findRun, isActive, requesterName, resumable, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { fromOutcome } from './run-outcome.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
@@ -151,8 +151,9 @@ export class SubagentRegistry {
   }
 
   /** Stops every active run of a chat; returns how many. */
-  async stopAll(key: string, by: string): Promise<number> {
-    const active = this.forChat(key).filter(isActive);
+  /** `onlyOf`: only the runs this person (`<transport>:<id>`) started. */
+  async stopAll(key: string, by: string, onlyOf?: string): Promise<number> {
+    const active = this.forChat(key).filter((run) => isActive(run) && (onlyOf === undefined || startedBy(run) === onlyOf));
     // Queued ones first, so none of them starts in a slot a stopping run frees.
     active.sort((a, b) => (a.status === 'queued' ? -1 : 0) - (b.status === 'queued' ? -1 : 0));
     let stopped = 0;

@@ -58,4 +58,19 @@ describe('roles', () => {
     expect(member).toMatch(/^\/whoami/m);
     expect(admin).toMatch(/^\/every /m);
   });
+
+  it("stop with /stop a member's own runs only; an admin's stops every run of the chat", async () => {
+    const chatId = GROUP - 1;
+    const says = (userId: number, text: string, firstName: string) => world.telegram.sendText({ chatId, userId, text, firstName, chatType: 'group' });
+    const shown = () => world.telegram.botMessages(chatId).map(shownText);
+    says(OWNER, '/spawn "hang"', 'Ada');
+    await world.telegram.waitFor(() => shown().some((text) => /^🚀 #1 started/.test(text)));
+    says(MEMBER, '/spawn "hang"', 'Mia');
+    await world.telegram.waitFor(() => shown().some((text) => /^🚀 #2 started/.test(text)));
+    says(MEMBER, '/stop', 'Mia');
+    const mine = await world.telegram.waitFor(() => shown().find((text) => /Stopped 1 subagent of yours/.test(text)));
+    expect(mine).toContain("1 subagent of others goes on: an admin's /stop stops them.");
+    says(ADMIN, '/stop', 'Ade');
+    await world.telegram.waitFor(() => shown().find((text) => /^No turn was running\.\n⏹ Stopped 1 subagent\.$/.test(text)));
+  });
 });
