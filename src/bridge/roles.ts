@@ -12,6 +12,11 @@ export function covers(role: Role, needed: Role): boolean {
   return RANK[role] >= RANK[needed];
 }
 
+/** A person of this role, in a sentence: "an owner", "an admin", "a member". */
+export function aRole(role: Role): string {
+  return role === 'member' ? 'a member' : `an ${role}`;
+}
+
 /** Who a role is, as a refusal names them. */
 export function roleNamed(role: Role): string {
   if (role === 'owner') return 'an owner (BRIDGE_OWNERS, by default the first id in BRIDGE_ALLOWED_USERS)';

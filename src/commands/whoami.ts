@@ -1,16 +1,17 @@
+import { aRole, type Role } from '../bridge/roles.ts';
 import type { Command } from '../bridge/command.ts';
 import { userKey } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
 
 /** What each role may do, in a line. */
-const MAY: Record<'owner' | 'admin' | 'member', string> = {
+const MAY: Record<Role, string> = {
   owner: 'trust directories, change the bridge’s settings, and act in every chat',
   admin: 'change the modes, agents and schedules of the chats you are in, and merge, discard or stop anyone’s runs there',
   member: 'talk to the agent, spawn runs, and stop, merge or discard your own',
 };
 
 /** Why the bridge takes this person as what it does. */
-const WHY: Record<'owner' | 'admin' | 'member', string> = {
+const WHY: Record<Role, string> = {
   owner: 'BRIDGE_OWNERS names you (or, when it is empty, you are the first id in BRIDGE_ALLOWED_USERS)',
   admin: 'BRIDGE_ADMINS names you',
   member: 'BRIDGE_ALLOWED_USERS names you',
@@ -28,8 +29,6 @@ export const whoami: Command = {
     const name = user.name ? `${user.name} (${id})` : id;
     // The console's person is its owner by being at the keyboard, not by a list.
     const why = role === 'owner' && !bridge.config.owners.includes(id) && !bridge.config.allowedUsers.includes(id) ? 'you are at this terminal' : WHY[role];
-    await reply(
-      plain(`You are ${name}, ${role === 'admin' ? 'an admin' : `${role === 'owner' ? 'an owner' : 'a member'}`} here: ${why}.\nYou may ${MAY[role]}.`),
-    );
+    await reply(plain(`You are ${name}, ${aRole(role)} here: ${why}.\nYou may ${MAY[role]}.`));
   },
 };

@@ -3,7 +3,7 @@ import type { Log } from '../../log/logger.ts';
 import { chatKey, type ChatRef, type ChatUser } from '../../ports/transport.ts';
 import { plain } from '../../rich/index.ts';
 import { accessFor, type Command, type CommandScope } from '../command.ts';
-import { covers, roleNamed, type Role } from '../roles.ts';
+import { aRole, covers, roleNamed, type Role } from '../roles.ts';
 import { runCommand } from '../command-runner.ts';
 import { step, type Step } from './compose.ts';
 import type { MessageContext } from './context.ts';
@@ -31,7 +31,7 @@ export function command(parts: CommandParts): Step<MessageContext> {
     const role = parts.roleOf(message.address, message.user);
     if (!covers(role, needed)) {
       const used = command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`;
-      await reply(plain(`⛔ ${used} needs ${roleNamed(needed)}; you are ${role === 'admin' ? 'an admin' : 'a member'} (/whoami says why).`));
+      await reply(plain(`⛔ ${used} needs ${roleNamed(needed)}; you are ${aRole(role)} (/whoami says why).`));
       return;
     }
     const { settings } = parts;
