@@ -21,7 +21,7 @@ describe('/spawn', () => {
   it('starts a run, answers at once with its number, id and a Stop button, then announces once', async () => {
     const chat = newChat();
     say(chat, '/spawn --label Research "sleep:0.5 say:found-it"');
-    const started = await waitText(chat, /^🚀 #1 started: Research · claude · id \w+/);
+    const started = await waitText(chat, /^🚀 #1 started: Research · claude · id [\w-]{10}$/m);
     expect(started.buttons.map((b) => b.text)).toEqual(['⏹ Stop #1']);
     const done = await waitText(chat, /^✅ #1 Research · 0:0\d/);
     expect(done.text).toMatch(new RegExp(`\\n\\nfound-it\\n\\nclaude · 1 turn · 10 in / 5 out · \\$0\\.0010 · 📁 ${world.workdir} · [\\w-]{10}$`));

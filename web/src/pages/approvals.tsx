@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { post } from '../api.ts';
 import { Ago } from '../ago.tsx';
 import type { Live } from '../live.ts';
@@ -11,8 +11,9 @@ export function Approvals({ live, selected }: { live: Live; selected?: string | 
     setTold((t) => ({ ...t, [id]: result.text }));
   };
   const present = selected !== undefined && live.approvals.some((q) => q.id === selected);
-  // A link to one question (a waiting run's) brings it into view, with the focus on it for the keyboard.
-  useEffect(() => {
+  // A link to one question (a waiting run's) brings it into view, with the focus on it for the keyboard:
+  // a layout effect, so the focus lands with the selection in one paint rather than a frame after it.
+  useLayoutEffect(() => {
     if (!present) return;
     const card = document.getElementById(`question-${selected}`);
     card?.scrollIntoView({ block: 'center' });
