@@ -19,6 +19,7 @@ import { dashboard } from './dashboard.ts';
 import { at, every, schedules } from './schedules.ts';
 import { hooks } from './hooks.ts';
 import { whoami } from './whoami.ts';
+import { allowCommand, deny } from './people.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -58,4 +59,6 @@ export const COMMANDS: readonly Command[] = [
   discard,
   dashboard,
   whoami,
+  allowCommand,
+  deny,
 ];
