@@ -23,6 +23,7 @@ import { Attachments } from './attachments.ts';
 import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
 import type { Log } from '../log/logger.ts';
+import type { Transcripts } from '../transcripts/transcripts.ts';
 import { delay } from '../concurrency/delay.ts';
 
 /** The slice of the configuration the bot itself uses. */
@@ -59,6 +60,8 @@ export interface BridgeOptions {
   files?: { inboxes?: ReadonlyMap<string, Inbox>; transcriber?: Transcriber };
   /** What waits for words in a chat (the agent's question or plan): a message that answers it is taken there. */
   questions?: WaitingForWords;
+  /** The chats' transcripts, kept as their turns go (for /export and share links). */
+  transcripts?: Transcripts;
   log: Log;
 }
 
@@ -113,7 +116,13 @@ export class Bridge {
       log: this.log,
     });
     this.commands = options.commands;
-    this.turns = new Turns({ config: this.config, out: this.out, stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId), log: this.log });
+    this.turns = new Turns({
+      config: this.config,
+      out: this.out,
+      stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId),
+      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
+      log: this.log,
+    });
     const { settings } = options.config;
     this.pipeline = messagePipeline({
       chats: this.chats,

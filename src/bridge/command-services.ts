@@ -11,6 +11,7 @@ import type { WebLinks } from '../web/web-links.ts';
 import type { Scheduler } from '../schedules/scheduler.ts';
 import type { Hook } from '../hooks/hooks-file.ts';
 import type { ChatRef } from '../ports/transport.ts';
+import type { Conversations } from '../transcripts/conversations.ts';
 
 /** The webhooks (/hooks): those of a chat, and where they are reached. */
 export interface HookDirectory {
@@ -49,6 +50,8 @@ export interface CommandServices {
   scheduler: Scheduler;
   /** The webhooks of hooks.json. */
   hooks: HookDirectory;
+  /** The chats' sessions and runs as conversations (/export). */
+  conversations: Conversations;
   /** The dashboard's links, when the web server is on (BRIDGE_WEB_ADDR). */
   web?: WebLinks;
 }

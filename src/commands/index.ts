@@ -19,6 +19,7 @@ import { dashboard } from './dashboard.ts';
 import { at, every, schedules } from './schedules.ts';
 import { hooks } from './hooks.ts';
 import { whoami } from './whoami.ts';
+import { exportCommand } from './export.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -44,6 +45,7 @@ export const COMMANDS: readonly Command[] = [
   resumeCommand,
   handoff,
   usage,
+  exportCommand,
   agents,
   spawn,
   orchestrate,
