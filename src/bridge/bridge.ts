@@ -113,6 +113,7 @@ export class Bridge {
       out: options.out,
       attachments: this.attachments,
       startTurn: (chat, message, by) => this.startTurn(chat, message, by),
+      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
       log: this.log,
     });
     this.commands = options.commands;
@@ -187,7 +188,7 @@ export class Bridge {
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string }, by = ''): Promise<void> {
     await this.turns.start(chat, message, by);
   }
 

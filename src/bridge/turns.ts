@@ -46,6 +46,8 @@ interface FollowedTurn {
   log: Log;
   /** Its text came from outside the chat's people (a webhook): it marks the session it enters. */
   outside?: OutsideSource;
+  /** Who sent it, as people read it (a person's name, `⏰ Schedule #2`), for the transcript. */
+  sender?: string;
 }
 
 /** Someone following one turn (an API client that sent its message): its events, then its outcome. */
@@ -97,7 +99,7 @@ export class Turns {
    */
   async start(
     chat: ChatSession,
-    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource },
+    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; sender?: string },
     by = '',
     pending?: PendingMessage,
     watch?: TurnWatch,
@@ -146,7 +148,15 @@ export class Turns {
     }
     const { controls, ended } = this.follow(
       chat,
-      { id: turnId, text: message.text, messageId: message.messageId, by, log, ...(outside ? { outside } : {}) },
+      {
+        id: turnId,
+        text: message.text,
+        messageId: message.messageId,
+        by,
+        log,
+        ...(outside ? { outside } : {}),
+        ...(message.sender ? { sender: message.sender } : {}),
+      },
       watch,
     );
     this.track(chat.agent.send(message.text, controls).then(ended));
@@ -187,6 +197,7 @@ export class Turns {
           text,
           // As the transcripts name people: `<transport>:<id>`.
           by: by && !by.includes(':') ? `${chat.address.transport}:${by}` : by,
+          ...(turn.sender ? { sender: turn.sender } : {}),
           cli: chat.record.cli,
         })
       : undefined;

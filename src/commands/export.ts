@@ -51,11 +51,11 @@ async function exportRun(ctx: CommandContext, ref: string): Promise<void> {
   const key = chatKey(chat.address);
   const run = await chatRun(ctx, key, ref);
   if (!run) throw new UsageError(`No run "${ref}" in this chat. /subagents lists them.`);
-  const conversation = await services.conversations.run(run);
-  if (!conversation.turns.length) {
-    await ctx.reply(plain(`Nothing to export: #${run.number} has done nothing yet (${run.status}).`));
+  if (run.status === 'queued') {
+    await ctx.reply(plain(`Nothing to export: #${run.number} is queued and has not started yet.`));
     return;
   }
+  const conversation = await services.conversations.run(run);
   await send(ctx, conversation, `run-${run.number}`, { kind: 'run', chat: key, runId: run.runId });
 }
 
@@ -72,7 +72,10 @@ async function send(ctx: CommandContext, conversation: Conversation, name: strin
   const { bridge, chat, services, message } = ctx;
   const limit = bridge.out.capabilities(chat.address).uploadBytes;
   const made = exportFiles(conversation, name, limit);
-  if (!made.ok) throw new UsageError(`${conversation.title} cannot be sent here: ${made.error}`);
+  if (!made.ok) {
+    await ctx.reply(plain(`⚠️ ${conversation.title} cannot be sent here: ${made.error}`));
+    return;
+  }
   const turns = `${conversation.turns.length} turn${conversation.turns.length === 1 ? '' : 's'}`;
   const caption = plain([`📤 ${conversation.title} · ${turns}`, ...(made.leftOut ? [made.leftOut] : [])].join('\n'));
   const replyTo = message.messageId !== undefined ? { replyTo: message.messageId } : {};

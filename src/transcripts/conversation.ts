@@ -27,6 +27,8 @@ export interface ConversationTurn {
   prompt?: string;
   /** Who sent the prompt (`<transport>:<id>`); none: the bridge's own. */
   by?: string;
+  /** Who sent it, as people read it (a name, `⏰ Schedule #2`). */
+  sender?: string;
   steps: Step[];
   answer?: string;
   /** How it ended: completed, failed, stopped, timed_out; none: still at work (or cut by a restart). */
@@ -38,6 +40,8 @@ export interface ConversationTurn {
 
 export type Step =
   | { kind: 'text'; text: string; nested?: true }
+  /** A message sent into the turn while it worked. */
+  | { kind: 'message'; text: string; by?: string; sender?: string }
   | {
       kind: 'tool';
       id: string;

@@ -25,7 +25,7 @@ export function conversationJson(conversation: Conversation, exportedAt: Date, l
 }
 
 function stepJson(step: Step): unknown {
-  if (step.kind === 'text') return step;
+  if (step.kind !== 'tool') return step;
   return { ...step, input: parsed(step.input) };
 }
 

@@ -30,7 +30,8 @@ export function conversationMarkdown(conversation: Conversation, exportedAt: Dat
 }
 
 function turnMarkdown(turn: ConversationTurn, number: number): string {
-  const heading = [`Turn ${number}`, isoMinute(new Date(turn.at)), ...(turn.by ? [turn.by] : [])].join(' · ');
+  const sender = who(turn.sender, turn.by);
+  const heading = [`Turn ${number}`, isoMinute(new Date(turn.at)), ...(sender ? [escapeLine(sender)] : [])].join(' · ');
   const parts = [`---\n\n## ${heading}`];
   if (turn.prompt !== undefined) parts.push(quoted(turn.prompt));
   else parts.push('_A message sent to the run._');
@@ -48,6 +49,10 @@ function turnMarkdown(turn: ConversationTurn, number: number): string {
 
 function stepMarkdown(step: Step): string {
   if (step.kind === 'text') return step.nested ? quoted(step.text) : step.text;
+  if (step.kind === 'message') {
+    const sender = who(step.sender, step.by);
+    return `**Sent while it worked${sender ? ` by ${escapeLine(sender)}` : ''}:**\n\n${quoted(step.text)}`;
+  }
   const mark = step.output === undefined ? '…' : step.isError ? '✗' : '✓';
   const summary = `🔧 ${escapeHtml(step.name)}${step.summary ? `: ${escapeHtml(oneLine(step.summary))}` : ''} ${mark}${step.nested ? ' (inside a subagent)' : ''}`;
   return [
@@ -70,6 +75,11 @@ function quoted(text: string): string {
     .split('\n')
     .map((line) => (line ? `> ${line}` : '>'))
     .join('\n');
+}
+
+/** Who sent something, as the export names them: `Ada (telegram:111)`, or whichever of the two is known. */
+export function who(sender: string | undefined, by: string | undefined): string | undefined {
+  return sender && by ? `${sender} (${by})` : (sender ?? by);
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

@@ -14,7 +14,9 @@ export function runConversation(run: SubagentRunRecord, events: readonly AgentEv
   let turn: ConversationTurn = {
     at: run.startedAt ?? run.createdAt,
     prompt: run.task,
-    ...(run.requester.kind === 'user' ? { by: personOf(run.requester.userId, run.chat.transport) } : {}),
+    ...(run.requester.kind === 'user'
+      ? { by: personOf(run.requester.userId, run.chat.transport), ...(run.requester.name ? { sender: run.requester.name } : {}) }
+      : {}),
     steps: [],
   };
   const tools = new Map<string, Extract<Step, { kind: 'tool' }>>();

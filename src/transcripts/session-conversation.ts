@@ -42,6 +42,7 @@ export function sessionTurns(
         case 'prompt':
           turn.prompt = line.text;
           if (line.by) turn.by = line.by;
+          if (line.sender) turn.sender = line.sender;
           cli = line.cli;
           break;
         case 'session':
@@ -49,6 +50,9 @@ export function sessionTurns(
           break;
         case 'text':
           turn.steps.push({ kind: 'text', text: line.text, ...(line.nested ? { nested: true as const } : {}) });
+          break;
+        case 'steer':
+          turn.steps.push({ kind: 'message', text: line.text, ...(line.by ? { by: line.by } : {}), ...(line.sender ? { sender: line.sender } : {}) });
           break;
         case 'tool': {
           const step = {

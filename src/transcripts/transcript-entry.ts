@@ -11,12 +11,16 @@ export type TranscriptEntry = { turn: string; at: number } & (
       text: string;
       /** Who sent it (`<transport>:<id>`); none: the bridge's own (a run's result, a schedule). */
       by?: string;
+      /** Who sent it, as people read it: a person's name, `⏰ Schedule #2`, `webhook ci`. */
+      sender?: string;
       /** The CLI session the turn resumed: a CLI that names a resumed session anew still continues it. */
       from?: string;
       cli: string;
     }
   | { kind: 'session'; session: string; model?: string }
   | { kind: 'text'; text: string; nested?: true }
+  /** A message sent into the turn while it worked (steering). */
+  | { kind: 'steer'; text: string; by?: string; sender?: string }
   | { kind: 'tool'; id: string; name: string; summary: string; input: string; nested?: true }
   | { kind: 'tool_end'; id: string; isError: boolean; output: string }
   | { kind: 'end'; status: TurnStatus; session?: string; answer: string; error?: string; costUsd?: number; durationMs: number }

@@ -10,6 +10,8 @@ export interface TurnStart {
   turn: string;
   text: string;
   by: string;
+  /** Who sent it, as people read it. */
+  sender?: string;
   cli: string;
 }
 
@@ -27,6 +29,7 @@ export function turnRecorder(transcripts: Transcripts, start: TurnStart) {
         text: start.text,
         cli: start.cli,
         ...(start.by ? { by: start.by } : {}),
+        ...(start.sender ? { sender: start.sender } : {}),
         ...(from ? { from } : {}),
       });
     },

@@ -26,6 +26,7 @@ interface Exported {
   turns: {
     prompt?: string;
     by?: string;
+    sender?: string;
     answer?: string;
     status?: string;
     steps: { kind: string; name?: string; input?: unknown; output?: string; text?: string }[];
@@ -63,6 +64,9 @@ describe('/export', () => {
     const [first, second] = data.turns;
     expect(first!.prompt).toBe('tools:2 say:**Done**');
     expect(first!.by).toBe(`telegram:${OWNER}`);
+    expect(first!.sender).toBe('Ada');
+    expect(text).toContain(`## Turn 1 · `);
+    expect(text).toMatch(/## Turn 1 · \d{4}-\d\d-\d\d \d\d:\d\d UTC · Ada \(telegram:111\)\n/);
     expect(first!.steps).toEqual([
       { kind: 'tool', id: 'toolu_fake_1', name: 'Bash', summary: 'echo step 1', input: { command: 'echo step 1' }, output: 'step 1' },
       { kind: 'tool', id: 'toolu_fake_2', name: 'Bash', summary: 'echo step 2', input: { command: 'echo step 2' }, output: 'step 2' },
@@ -70,6 +74,24 @@ describe('/export', () => {
     expect(first!.answer).toBe('**Done**');
     expect(first!.status).toBe('completed');
     expect(second!.answer).toBe('second');
+  });
+
+  it('keeps a message sent into a turn while it worked, in that turn, with who sent it', async () => {
+    const chatId = -5300;
+    const group = chat(chatId);
+    const say = (text: string) => world.telegram.sendText({ chatId, userId: OWNER, text, firstName: 'Ada', chatType: 'group' });
+    say('tools:3 pace:700 say:busy');
+    await world.telegram.waitFor(() => world.telegram.botMessages(chatId).find((m) => /echo step 1/.test(m.text ?? '')), 30_000);
+    say('also look at the tests');
+    await group.waitText(/heard: also look at the tests/);
+    say('/export');
+    const text = (await group.document(/^session-.*\.md$/)).document!.bytes.toString('utf8');
+    expect(text).toContain('**Sent while it worked by Ada (telegram:111):**\n\n> also look at the tests');
+    const data = JSON.parse((await group.document(/^session-.*\.json$/)).document!.bytes.toString('utf8')) as Exported;
+    expect(data.turns).toHaveLength(1);
+    expect(data.turns[0]!.steps.filter((step) => step.kind === 'message')).toEqual([
+      { kind: 'message', text: 'also look at the tests', by: 'telegram:111', sender: 'Ada' },
+    ]);
   });
 
   it('says so when the session has no turns yet, and after /new', async () => {

@@ -9,6 +9,7 @@ export interface SharedView extends Omit<Conversation, 'turns'> {
     prompt?: string;
     by?: string;
     steps: (Exclude<Step, { kind: 'text' }> | { kind: 'text'; spans: WebSpan[]; nested?: true })[];
+    sender?: string;
     answer?: WebSpan[];
     status?: string;
     error?: string;

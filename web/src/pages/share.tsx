@@ -4,6 +4,12 @@ import { duration, money, STATUS_ICON, when } from '../format.ts';
 import { RichText } from '../rich-text.tsx';
 import type { SharedView } from '../types.ts';
 
+/** Who sent something: ` · Ada (telegram:111)`, or whichever of the two is known; nothing when neither is. */
+function sender(name: string | undefined, by: string | undefined): string {
+  const shown = name && by ? `${name} (${by})` : (name ?? by);
+  return shown ? ` · ${shown}` : '';
+}
+
 type Shown = { state: 'loading' } | { state: 'shown'; view: SharedView & { expiresAt: number } } | { state: 'refused'; why: string };
 
 /**
@@ -72,7 +78,7 @@ export function SharePage({ token }: { token: string }) {
             Turn {index + 1}{' '}
             <span class="meta">
               · {when(turn.at)}
-              {turn.by ? ` · ${turn.by}` : ''}
+              {sender(turn.sender, turn.by)}
             </span>
           </h2>
           {turn.prompt !== undefined ? <blockquote class="prompt">{turn.prompt}</blockquote> : <p class="muted">A message sent to the run.</p>}
@@ -80,6 +86,11 @@ export function SharePage({ token }: { token: string }) {
             step.kind === 'text' ? (
               <div key={i} class={`rich${step.nested ? ' nested' : ''}`}>
                 <RichText spans={step.spans} />
+              </div>
+            ) : step.kind === 'message' ? (
+              <div key={i} class="sent" data-testid="sent-while-working">
+                <p class="meta">Sent while it worked{sender(step.sender, step.by).replace(' · ', ' by ')}:</p>
+                <blockquote class="prompt">{step.text}</blockquote>
               </div>
             ) : (
               <details key={i} class={`tool${step.isError ? ' failed' : ''}${step.nested ? ' nested' : ''}`} data-testid="tool-call">
