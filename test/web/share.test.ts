@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phonePage } from '../support/browser.ts';
 import { OWNER, shownText, type TelegramWorld } from '../support/telegram-world.ts';
-import { startWebWorld, statusFromPage, type WebWorld } from '../support/web-world.ts';
+import { apiFrom, startWebWorld, type WebWorld } from '../support/web-world.ts';
 
 // Share links against the bridge as a real process, the fake Bot API (whose getChatMember says
 // who is in the group) and a real browser: /export's link (and the run page's) opens read-only
@@ -69,14 +69,15 @@ describe('a share link', () => {
       'This conversation is shared with the people of its chat only, and you are not one of them. Someone of that chat can send it to you with /export.',
     );
     expect(await carol.locator('[data-testid="turn"]').count()).toBe(0);
-    expect(await statusFromPage(carol, `/api/shares/${tokenOf(sessionLink)}`)).toBe(403);
+    expect((await apiFrom(carol, '/api/shares/open', { method: 'POST', body: { token: tokenOf(sessionLink) } })).status).toBe(403);
     await carol.context().close();
 
     const bob = await openAs(BOB, `${sessionLink.slice(0, -1)}${sessionLink.endsWith('A') ? 'B' : 'A'}`);
     expect(await (await bob.waitForSelector('[data-testid="share-error"]', { timeout: 20_000 })).textContent()).toMatch(
       /^This link does not work: it has expired, was revoked, or was never made\./,
     );
-    expect(await statusFromPage(bob, '/api/shares/nothing.at.all')).toBe(404);
+    expect((await apiFrom(bob, '/api/shares/open', { method: 'POST', body: { token: 'nothing.at.all' } })).status).toBe(404);
+    expect((await apiFrom(bob, '/api/shares/open', { method: 'POST', body: {} })).status).toBe(404);
     await bob.context().close();
 
     const stranger = await phonePage(web.browser);

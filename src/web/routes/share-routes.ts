@@ -32,8 +32,10 @@ export function shareRoutes(sources: ShareSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
   const person = (c: { get(key: 'session'): { identity: string } }) => c.get('session').identity;
 
-  app.get('/:token', async (c) => {
-    const share = sources.links.find(c.req.param('token'));
+  // The token comes in the body: a path lands in logs (a failed request's line), a body does not.
+  app.post('/open', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as { token?: unknown };
+    const share = typeof body.token === 'string' ? sources.links.find(body.token) : undefined;
     const chat = share && chatOfKey(share.target.chat);
     if (!share || !chat) return c.json({ error: GONE }, 404);
     if (!(await sources.access.sees(person(c), chat))) return c.json({ error: NOT_YOURS }, 403);

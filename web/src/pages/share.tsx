@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get } from '../api.ts';
+import { ApiError, post } from '../api.ts';
 import { duration, money, STATUS_ICON, when } from '../format.ts';
 import { RichText } from '../rich-text.tsx';
 import type { SharedView } from '../types.ts';
@@ -20,7 +20,7 @@ type Shown = { state: 'loading' } | { state: 'shown'; view: SharedView & { expir
 export function SharePage({ token }: { token: string }) {
   const [shown, setShown] = useState<Shown>({ state: 'loading' });
   useEffect(() => {
-    get<SharedView & { expiresAt: number }>(`/shares/${encodeURIComponent(token)}`).then(
+    post<SharedView & { expiresAt: number }>('/shares/open', { token }).then(
       (view) => setShown({ state: 'shown', view }),
       (error: Error) => setShown({ state: 'refused', why: error instanceof ApiError ? error.message : `The bridge could not be reached: ${error.message}` }),
     );
