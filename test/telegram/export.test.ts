@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, STRANGER, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // /export against the bridge as a real process, the fake Bot API and the fake CLI: a chat's
 // session, or one of its runs, comes as a Markdown and a JSON file, each tool call folded.
@@ -76,6 +76,17 @@ describe('/export', () => {
     expect(second!.answer).toBe('second');
   });
 
+  it('sends the same session after a restart: the transcript is kept on disk', async () => {
+    const ada = chat(OWNER);
+    const exports = () => world.telegram.botMessages(OWNER).filter((m) => /^session-.*\.json$/.test(m.document?.fileName ?? ''));
+    const before = exports().length;
+    await world.restart();
+    ada.say('/export');
+    const json = await world.telegram.waitFor(() => exports()[before], 30_000);
+    const data = JSON.parse(json.document!.bytes.toString('utf8')) as Exported;
+    expect(data.turns.map((turn) => turn.prompt)).toEqual(['tools:2 say:**Done**', 'say:second']);
+  });
+
   it('keeps a message sent into a turn while it worked, in that turn, with who sent it', async () => {
     const chatId = -5300;
     const group = chat(chatId);
@@ -136,5 +147,14 @@ describe('/export', () => {
     await world.telegram.waitFor(() => world.telegram.botMessages(chatId).filter((m) => m.document?.fileName === 'run-1.md').length === 2 || undefined, 30_000);
     group.say('/export 7');
     expect(shownText(await group.waitText(/No run "7"/))).toMatch(/^⚠️? ?No run "7" in this chat\. \/subagents lists them\./);
+  });
+
+  it("is refused to someone who is not of the bridge's people, who gets no file", async () => {
+    const chatId = -5100;
+    const before = world.telegram.botMessages(chatId).filter((m) => m.document).length;
+    world.telegram.sendText({ chatId, userId: STRANGER, text: '/export run 1', firstName: 'Eve', chatType: 'group' });
+    const refusal = await world.telegram.waitFor(() => world.telegram.botMessages(chatId).find((m) => shownText(m).includes(String(STRANGER))), 30_000);
+    expect(shownText(refusal)).toMatch(/^⛔/);
+    expect(world.telegram.botMessages(chatId).filter((m) => m.document).length).toBe(before);
   });
 });
