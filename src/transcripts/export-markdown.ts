@@ -16,7 +16,9 @@ export function conversationMarkdown(conversation: Conversation, exportedAt: Dat
     `Exported ${isoMinute(exportedAt)}`,
   ];
   const notes = [
-    ...(conversation.earlierTurnsGone ? ['> Earlier turns of this conversation are no longer kept by the bridge.'] : []),
+    ...(conversation.earlierTurnsGone
+      ? ['> Earlier turns of this conversation are not in the bridge’s record: they happened elsewhere (a terminal) or are no longer kept.']
+      : []),
     ...(leftOut ? [`> ${leftOut}`] : []),
   ];
   return [
@@ -78,7 +80,7 @@ function quoted(text: string): string {
 }
 
 /** Who sent something, as the export names them: `Ada (telegram:111)`, or whichever of the two is known. */
-export function who(sender: string | undefined, by: string | undefined): string | undefined {
+function who(sender: string | undefined, by: string | undefined): string | undefined {
   return sender && by ? `${sender} (${by})` : (sender ?? by);
 }
 

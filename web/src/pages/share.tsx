@@ -70,7 +70,9 @@ export function SharePage({ token }: { token: string }) {
         <dd>{when(view.expiresAt)}</dd>
       </dl>
       <p class="muted">Read-only: what the bridge kept of this conversation. Tool calls are folded; open one to see its input and output.</p>
-      {view.earlierTurnsGone && <p class="muted">Earlier turns of this conversation are no longer kept by the bridge.</p>}
+      {view.earlierTurnsGone && (
+        <p class="muted">Earlier turns of this conversation are not in the bridge’s record: they happened elsewhere (a terminal) or are no longer kept.</p>
+      )}
       {!view.turns.length && <p class="muted">Nothing was said here yet.</p>}
       {view.turns.map((turn, index) => (
         <article class="turn" key={index} aria-labelledby={`turn-${index + 1}`} data-testid="turn">
