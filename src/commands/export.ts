@@ -13,7 +13,7 @@ import { UsageError, type Command, type CommandContext } from '../bridge/command
  */
 export const exportCommand: Command = {
   name: 'export',
-  description: "Send this chat's session, or a run, as Markdown and JSON files, with a read-only link for the chat's people",
+  description: "Send this chat's session, or a run, as Markdown and JSON, with a read-only link for its people",
   usage: '/export [run <#> | <#> | unshare]',
   access: 'member',
   async run(ctx) {
