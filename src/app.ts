@@ -1,6 +1,7 @@
 import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
 import { askerId } from './approvals/asker.ts';
 import { chatPeopleMayAnswer } from './approvals/who-may-answer.ts';
+import { ChatPeople } from './access/chat-people.ts';
 import { ChatAccess } from './access/chat-access.ts';
 import type { ChatMembers } from './ports/chat-members.ts';
 import { AuditLog } from './audit/audit-log.ts';
@@ -110,6 +111,7 @@ export async function createApp(options: {
   const orchestrationStore = await OrchestrationStore.open(config.dataDir, { cwd: config.workdir, cli: config.defaultCli });
   const ledger = await UsageLedger.open(config.dataDir);
   const trust = await TrustedDirectories.open(config.dataDir);
+  const people = await ChatPeople.open(config.dataDir);
   const trusts = async (dir: string) => (await trust.covering(dir)) !== undefined;
   const agents = new AgentLibrary({
     dataDir: config.dataDir,
@@ -124,6 +126,7 @@ export async function createApp(options: {
   const access = new ChatAccess({
     members: options.members ?? new Map(),
     isOwner: (person): boolean => bridge.isOwner(NO_CHAT, { id: person, identity: person }),
+    mayUse: (chat, person): boolean => bridge.isAllowed(chat, { id: person, identity: person }),
     log,
   });
   const approvals = new ApprovalBroker({
@@ -185,6 +188,7 @@ export async function createApp(options: {
     ledger,
     budget,
     scheduler,
+    people,
     web: webSessions && shares ? { sessions: webSessions, shares, inApp: options.web?.inApp !== undefined } : undefined,
     conversations,
     roundTrips: options.roundTrips,

@@ -129,7 +129,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
   const web = await WebServer.start({
     config: config.web,
     sessions,
-    allowed: (identity) => bridge.isAllowed(...who(identity)),
+    allowed: (identity) => bridge.isAllowedAnywhere(identity),
     ...(inApp ? { inApp } : {}),
     dashboard: {
       runs: runStore,

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { AgentLibrary } from '../agents/library.ts';
 import type { ApprovalBroker } from '../approvals/approval-broker.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
+import type { ChatPeople } from '../access/chat-people.ts';
+import { PeopleSeen } from '../access/people-seen.ts';
 import type { CommandServices } from '../bridge/command-services.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { HOOKS_FILE } from '../hooks/hooks-file.ts';
@@ -31,6 +33,7 @@ export function commandServices(parts: {
   ledger: UsageLedger;
   budget: DailyBudget;
   scheduler: Scheduler;
+  people: ChatPeople;
   /** The web pages' sign-ins, when they are served; `inApp`: a chat app opens them signed in. */
   web: { sessions: WebSessions; shares: ShareLinks; inApp: boolean } | undefined;
   /** The chats' sessions and runs as conversations, for /export. */
@@ -50,6 +53,8 @@ export function commandServices(parts: {
     budget: parts.budget,
     ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.shares, web.inApp && config.web.url.startsWith('https:')) } : {}),
     scheduler: parts.scheduler,
+    people: parts.people,
+    seen: new PeopleSeen(),
     conversations: parts.conversations,
     hooks: {
       forChat: (address) => config.hooks.filter((hook) => wholeChatKey(hook.chat) === wholeChatKey(address)),

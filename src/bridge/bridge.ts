@@ -29,7 +29,18 @@ import { delay } from '../concurrency/delay.ts';
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<
   BridgeConfig,
-  'allowedUsers' | 'owners' | 'admins' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'restart'
+  | 'allowedUsers'
+  | 'owners'
+  | 'admins'
+  | 'groupTurns'
+  | 'bareNumbers'
+  | 'agentUser'
+  | 'adapters'
+  | 'projectRoots'
+  | 'projects'
+  | 'dataDir'
+  | 'cliEnv'
+  | 'restart'
 > & {
   settings: Pick<
     Settings,
@@ -93,14 +104,17 @@ export class Bridge {
     this.out = options.out;
     this.chats = options.chats;
     this.log = options.log;
-    this.allowlist = new Allowlist(
-      options.config.allowedUsers,
-      options.trustEveryoneOn,
-      options.config.bareNumbers,
-      options.config.owners,
-      options.config.admins,
-    );
-    this.presses = new ButtonPresses({ allowlist: this.allowlist, timeoutSeconds: options.config.settings.commandTimeoutSeconds, log: this.log });
+    const { people, seen } = options.services;
+    this.allowlist = new Allowlist({
+      allowed: options.config.allowedUsers,
+      owners: options.config.owners,
+      admins: options.config.admins,
+      trustEveryoneOn: options.trustEveryoneOn,
+      bareNumbers: options.config.bareNumbers,
+      people,
+      groupTurns: options.config.groupTurns,
+    });
+    this.presses = new ButtonPresses({ allowlist: this.allowlist, seen, timeoutSeconds: options.config.settings.commandTimeoutSeconds, log: this.log });
     this.attachments = new Attachments({
       inboxes: options.files?.inboxes ?? new Map(),
       transcriber: options.files?.transcriber,
@@ -129,11 +143,15 @@ export class Bridge {
       chats: this.chats,
       out: this.out,
       allowlist: this.allowlist,
+      people,
+      seen,
       refusals: new RefusalThrottle(),
+      turnRefusals: new RefusalThrottle(),
       attachments: this.attachments,
       commands: options.commands,
       scope: () => this.scope,
       roleOf: (chat, user) => this.roleOf(chat, user),
+      mayStartTurns: (chat, user, inGroup) => this.allowlist.mayStartTurns(chat, user, inGroup),
       settings,
       questions: options.questions,
       budget: options.budget,
@@ -167,9 +185,14 @@ export class Bridge {
     return (await Promise.all(this.commands.map(async (command) => (command.status ? command.status(chat, this.scope) : [])))).flat();
   }
 
-  /** Whether this user, writing in this chat, is in BRIDGE_ALLOWED_USERS (the console's one user always is). */
+  /** Whether this user, writing in this chat, may use the bridge: BRIDGE_ALLOWED_USERS and what the chat's admins said (the console's one user always may). */
   isAllowed(chat: ChatRef, user: ChatUser): boolean {
     return this.allowlist.isAllowed(chat, user);
+  }
+
+  /** Whether this person (`<transport>:<id>`) may use the bridge in some chat: the web pages let them in. */
+  isAllowedAnywhere(person: string): boolean {
+    return this.allowlist.isAllowedAnywhere(person);
   }
 
   /** An owner: one of BRIDGE_OWNERS (by default the first id in BRIDGE_ALLOWED_USERS), or the console's one user. Only they decide what the bridge trusts. */

@@ -20,6 +20,7 @@ import { at, every, schedules } from './schedules.ts';
 import { hooks } from './hooks.ts';
 import { whoami } from './whoami.ts';
 import { exportCommand } from './export.ts';
+import { allowCommand, deny } from './people.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -60,4 +61,6 @@ export const COMMANDS: readonly Command[] = [
   discard,
   dashboard,
   whoami,
+  allowCommand,
+  deny,
 ];
