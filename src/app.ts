@@ -50,6 +50,10 @@ import { announcements } from './app/announcements.ts';
 import { chatSessions } from './app/chats.ts';
 import { runWork } from './app/runs.ts';
 import { commandServices } from './app/services.ts';
+import { ShareLinks } from './web/shares/share-links.ts';
+import { Transcripts } from './transcripts/transcripts.ts';
+import { Conversations } from './transcripts/conversations.ts';
+import { chatName } from './web/views/chat-name.ts';
 
 export interface App {
   bridge: Bridge;
@@ -159,6 +163,13 @@ export async function createApp(options: {
   });
 
   const webSessions = config.web && options.web ? await WebSessions.open(config.dataDir) : undefined;
+  const shares = webSessions ? await ShareLinks.open(config.dataDir) : undefined;
+  const transcripts = new Transcripts(config.dataDir);
+  const conversations = new Conversations({
+    transcripts,
+    events: (run) => subagents.events(run),
+    chatName: (key) => chatName(key, (chatKey) => store.get(chatKey)?.title),
+  });
   const scheduler = new Scheduler({ store: await ScheduleStore.open(config.dataDir), timeZone: config.timeZone, log });
   const inboxes = new Map(
     [...(options.downloads ?? [])].map(([id, downloads]) => [id, new Inbox(downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 })]),
@@ -178,7 +189,8 @@ export async function createApp(options: {
     budget,
     scheduler,
     people,
-    web: webSessions ? { sessions: webSessions, inApp: options.web?.inApp !== undefined } : undefined,
+    web: webSessions && shares ? { sessions: webSessions, shares, inApp: options.web?.inApp !== undefined } : undefined,
+    conversations,
     roundTrips: options.roundTrips,
   });
   const bridge = new Bridge({
@@ -191,6 +203,7 @@ export async function createApp(options: {
     budget: spending,
     files,
     questions,
+    transcripts,
     log,
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
@@ -261,7 +274,8 @@ export async function createApp(options: {
         ledger,
         audit,
         review,
-        ...(webSessions && options.web ? { web: { sessions: webSessions, ...options.web } } : {}),
+        ...(webSessions && shares && options.web ? { web: { sessions: webSessions, shares, ...options.web } } : {}),
+        conversations,
         routes: options.routes ?? [],
       });
       await bridge.recoverInterrupted();
@@ -309,6 +323,7 @@ export async function createApp(options: {
       agentInbox.close();
       await subagents.shutdown();
       await bridge.shutdown();
+      await transcripts.flush();
       await live.closeAll();
       await outbox.settle();
       outbox.close();

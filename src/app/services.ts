@@ -17,6 +17,8 @@ import type { DailyBudget } from '../usage/budget.ts';
 import type { UsageLedger } from '../usage/usage-ledger.ts';
 import type { WebSessions } from '../web/auth/web-sessions.ts';
 import { webLinks } from '../web/web-links.ts';
+import type { ShareLinks } from '../web/shares/share-links.ts';
+import type { Conversations } from '../transcripts/conversations.ts';
 
 /** What the commands work with beyond the chat's own session, from the parts built. */
 export function commandServices(parts: {
@@ -33,7 +35,9 @@ export function commandServices(parts: {
   scheduler: Scheduler;
   people: ChatPeople;
   /** The web pages' sign-ins, when they are served; `inApp`: a chat app opens them signed in. */
-  web: { sessions: WebSessions; inApp: boolean } | undefined;
+  web: { sessions: WebSessions; shares: ShareLinks; inApp: boolean } | undefined;
+  /** The chats' sessions and runs as conversations, for /export. */
+  conversations: Conversations;
   roundTrips: ReadonlyMap<string, () => Promise<number>> | undefined;
 }): CommandServices {
   const { config, subagents, web } = parts;
@@ -47,10 +51,11 @@ export function commandServices(parts: {
     audit: parts.audit,
     ledger: parts.ledger,
     budget: parts.budget,
-    ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.inApp && config.web.url.startsWith('https:')) } : {}),
+    ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.shares, web.inApp && config.web.url.startsWith('https:')) } : {}),
     scheduler: parts.scheduler,
     people: parts.people,
     seen: new PeopleSeen(),
+    conversations: parts.conversations,
     hooks: {
       forChat: (address) => config.hooks.filter((hook) => wholeChatKey(hook.chat) === wholeChatKey(address)),
       ...(config.web ? { url: config.web.url } : {}),

@@ -23,6 +23,7 @@ import { Attachments } from './attachments.ts';
 import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
 import type { Log } from '../log/logger.ts';
+import type { Transcripts } from '../transcripts/transcripts.ts';
 import { delay } from '../concurrency/delay.ts';
 
 /** The slice of the configuration the bot itself uses. */
@@ -70,6 +71,8 @@ export interface BridgeOptions {
   files?: { inboxes?: ReadonlyMap<string, Inbox>; transcriber?: Transcriber };
   /** What waits for words in a chat (the agent's question or plan): a message that answers it is taken there. */
   questions?: WaitingForWords;
+  /** The chats' transcripts, kept as their turns go (for /export and share links). */
+  transcripts?: Transcripts;
   log: Log;
 }
 
@@ -124,10 +127,17 @@ export class Bridge {
       out: options.out,
       attachments: this.attachments,
       startTurn: (chat, message, by) => this.startTurn(chat, message, by),
+      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
       log: this.log,
     });
     this.commands = options.commands;
-    this.turns = new Turns({ config: this.config, out: this.out, stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId), log: this.log });
+    this.turns = new Turns({
+      config: this.config,
+      out: this.out,
+      stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId),
+      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
+      log: this.log,
+    });
     const { settings } = options.config;
     this.pipeline = messagePipeline({
       chats: this.chats,
@@ -201,7 +211,7 @@ export class Bridge {
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string }, by = ''): Promise<void> {
     await this.turns.start(chat, message, by);
   }
 

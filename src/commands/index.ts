@@ -19,6 +19,7 @@ import { dashboard } from './dashboard.ts';
 import { at, every, schedules } from './schedules.ts';
 import { hooks } from './hooks.ts';
 import { whoami } from './whoami.ts';
+import { exportCommand } from './export.ts';
 import { allowCommand, deny } from './people.ts';
 
 /**
@@ -45,6 +46,7 @@ export const COMMANDS: readonly Command[] = [
   resumeCommand,
   handoff,
   usage,
+  exportCommand,
   agents,
   spawn,
   orchestrate,

@@ -23,3 +23,5 @@ export interface Question {
   /** What "Allow <tool> for this …" covers; none: it may not be given (a turn nobody typed). */
   grant?: 'run' | 'session';
 }
+
+export type { SharedView } from '../../src/web/views/shared-view.ts';
