@@ -170,7 +170,8 @@ export class ApprovalBroker {
     if (asker.policy?.disallowedTools?.some((rule) => ruleMatches(rule, tool, input))) return deny(`${tool} is not allowed for this run.`, 'disallowed tool');
     if (tool.startsWith(this.options.ownServerPrefix)) return allow('bridge', "the bridge's own tool, under its own checks");
     const rule = this.ruleFor(asker, tool, input);
-    if (!rule && mode === 'bypass') return { behavior: 'allow', updatedInput: input };
+    // A run asking only for the tool policy's sake bypasses the rest.
+    if (!rule && (mode === 'bypass' || asker.policy?.ruledOnly)) return { behavior: 'allow', updatedInput: input };
     if (rule) return this.waitingFor(asker.id) >= MAX_OPEN_QUESTIONS ? tooMany() : this.ask(asker, tool, input, rule);
     if (asker.grantHolder && this.grants.allows(asker.id, asker.grantHolder, tool)) return allow('session', grantDetail(asker));
     const auto = asker.policy?.autoApprove;

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Two-person approvals through the bridge as a real process: the operator's tool-policy.json
@@ -91,6 +92,26 @@ describe('a tool call the tool policy needs two people for', () => {
     expect(world.telegram.botMessages(chat).filter((m) => /^(🔐 claude asks to use Bash|claude: Bash)/.test(shownText(m)))).toHaveLength(1);
   });
 
+  it('binds a run spawned in bypass mode: asked of two people; a run nothing covers runs unasked; droid is refused at spawn', async () => {
+    const chat = newGroup();
+    say(chat, '/spawn --label Pusher "bash:git+push+origin+main say:run-pushed"', MEMBER);
+    const asked = await openQuestion(chat);
+    expect(shownText(asked)).toMatch(/^🔐 #1 Pusher asks to use Bash/);
+    expect(buttonTexts(asked)).toEqual(['✅ Allow', '⛔ Deny']);
+    expect((await press(chat, '✅ Allow', MEMBER)).text).toBe('✅ 1 of 2 approved: Mia: another person must approve it too');
+    expect((await press(chat, '✅ Allow', ADMIN)).text).toBe('✅ Allowed: 2 of 2 approved');
+    expect(shownText(await waitText(chat, /^✅ #1 Pusher/))).toContain('ran: git push origin main');
+
+    say(chat, '/spawn --label Looker "bash:git+status say:looked"', MEMBER);
+    expect(shownText(await waitText(chat, /^✅ #2 Looker/))).toContain('ran: git status');
+    expect(world.telegram.botMessages(chat).filter((m) => /asks to use/.test(shownText(m)))).toHaveLength(0);
+
+    say(chat, '/spawn --cli droid "say:never"', MEMBER);
+    expect(shownText(await waitText(chat, /droid cannot ask the bridge/))).toContain(
+      "droid cannot ask the bridge before each tool call, and the tool policy (tool-policy.json) needs 2 people's Allow for Bash(git push*), so the run was not started",
+    );
+  });
+
   it('refuses a turn on droid, which cannot ask, with a sentence naming the rule', async () => {
     const chat = newGroup();
     say(chat, '/cli droid', ADMIN);
@@ -110,5 +131,21 @@ describe('a tool call the tool policy needs two people for', () => {
       30_000,
     );
     expect(shownText(answer)).not.toContain('cannot ask the bridge');
+  });
+});
+
+describe('a tool-policy.json that is not valid', () => {
+  it('stops the start with one line naming the file and the field, exit 78', async () => {
+    const data = await tempDir('bridge-data-');
+    try {
+      const file = join(data.path, 'tool-policy.json');
+      await writeFile(file, JSON.stringify({ rules: [{ tool: 'Bash(git push*)', approvals: 'two' }] }));
+      const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '123:abc', BRIDGE_ALLOWED_USERS: String(OWNER) });
+      const exit = await bridge.exited;
+      expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
+      expect(bridge.stderr().trim()).toBe(`jsonl-bridge: ${file}: field "rules.0.approvals": expected number, received string`);
+    } finally {
+      await data.remove();
+    }
   });
 });
