@@ -41,6 +41,11 @@ export function cannotHonour(cli: string, rule: ApprovalRule, refused: string): 
   return `${cli} cannot ask the bridge before each tool call, and the tool policy (tool-policy.json) needs ${rule.approvals} people's Allow for ${describeRule(rule)}, so ${refused}.`;
 }
 
+/** The agents a rule names: their work is done only by runs of their own, where the rule binds (never inside another session's Task tool). */
+export function ruledAgents(rules: readonly ApprovalRule[]): Set<string> {
+  return new Set(rules.flatMap((rule) => (rule.agent !== undefined ? [rule.agent] : [])));
+}
+
 /** The rule a call falls under that needs the most approvals (the first of those), or undefined. */
 export function ruleFor(rules: readonly ApprovalRule[], call: RuledCall): ApprovalRule | undefined {
   let found: ApprovalRule | undefined;

@@ -1,7 +1,7 @@
 import { modelNameProblem } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
 import { canAsk, effectiveMode } from '../adapters/permissions.ts';
-import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
+import { cannotHonour, ruledAgents, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import { stricter, type PermissionMode } from '../policy/permission-mode.ts';
 import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
@@ -130,7 +130,7 @@ export class Spawner {
       return refuse(
         `Agent "${agent.slug}" needs MCP servers (${agent.mcpServers.join(', ')}), which ${cli} cannot be given: run it with a CLI that reads an MCP configuration file (claude).`,
       );
-    const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli) : {};
+    const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli, ruledAgents(this.options.approvalRules ?? [])) : {};
     const servers = agent?.mcpServers ? (await catalog()).mcpServers : {};
     const model = intent.model ?? agent?.model;
     const badModel = model === undefined ? undefined : modelNameProblem(model);

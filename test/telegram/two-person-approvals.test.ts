@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
@@ -12,7 +12,12 @@ const OWNER = 111;
 const ADMIN = 222;
 const MEMBER = 333;
 const NAMES: Record<number, string> = { [OWNER]: 'Ada', [ADMIN]: 'Bob', [MEMBER]: 'Mia' };
-const POLICY = { rules: [{ tool: 'Bash(git push*)', approvals: 2 }] };
+const POLICY = {
+  rules: [
+    { tool: 'Bash(git push*)', approvals: 2 },
+    { agent: 'deployer', approvals: 2 },
+  ],
+};
 let world: TelegramWorld;
 
 beforeAll(async () => {
@@ -110,6 +115,34 @@ describe('a tool call the tool policy needs two people for', () => {
     expect(shownText(await waitText(chat, /droid cannot ask the bridge/))).toContain(
       "droid cannot ask the bridge before each tool call, and the tool policy (tool-policy.json) needs 2 people's Allow for Bash(git push*), so the run was not started",
     );
+  });
+
+  it("asks two people for every call of an agent a rule names, in a run of its own; a session's Task tool is not offered that agent", async () => {
+    for (const slug of ['deployer', 'reviewer']) {
+      await mkdir(join(world.dataDir, 'agents', slug), { recursive: true });
+      await writeFile(join(world.dataDir, 'agents', slug, 'agent.json'), JSON.stringify({ description: `The ${slug}` }));
+      await writeFile(join(world.dataDir, 'agents', slug, 'prompt.md'), `You are the ${slug}.`);
+    }
+    const chat = newGroup();
+    say(chat, 'say:delegating', MEMBER);
+    await waitText(chat, /^delegating/);
+    const turn = (await world.cli.invocations()).find((call) => call.prompt === 'say:delegating')!;
+    expect(Object.keys(turn.agents ?? {})).toEqual(['reviewer']);
+
+    say(chat, '/spawn --agent deployer "bash:ls say:deployed"', MEMBER);
+    const asked = await world.telegram.waitFor(
+      () => world.telegram.botMessages(chat).find((m) => /^🔐 #1 \S+ asks to use Bash/.test(shownText(m)) && m.buttons.length),
+      30_000,
+    );
+    expect(shownText(asked)).toContain("Needs 2 people's Allow (tool policy: agent deployer)");
+    for (const [person, name] of [
+      [OWNER, 'Ada'],
+      [ADMIN, 'Bob'],
+    ] as const) {
+      const data = (asked.buttons as { text: string; callback_data: string }[]).find((b) => b.text === '✅ Allow')!.callback_data;
+      world.telegram.pressButton({ chatId: chat, messageId: asked.messageId, data, userId: person, firstName: name });
+    }
+    expect(shownText(await waitText(chat, /^✅ #1 /))).toContain('ran: ls');
   });
 
   it('refuses a turn on droid, which cannot ask, with a sentence naming the rule', async () => {
