@@ -79,11 +79,15 @@ export function callFallsUnder(rule: ApprovalRule, call: RuledCall): boolean {
   if (rule.agent !== undefined && !inAgent(rule.agent, call)) return false;
   if (rule.tool === undefined) return true;
   const name = ruleTool(rule.tool);
-  if (!globName(name).test(call.tool)) return false;
+  const tool = CLAUDE_NAMES[call.tool] ?? call.tool;
+  if (!globName(name).test(tool)) return false;
   if (rule.tool === name) return true;
   const spec = rule.tool.slice(name.length + 1, -1);
-  return specifierMatches(call.tool, spec, call.input);
+  return specifierMatches(tool, spec, call.input);
 }
+
+/** Other CLIs' names for Claude Code's tools, as their permission requests give them (codex's app server: `shell`, `edit`). */
+const CLAUDE_NAMES: Readonly<Record<string, string>> = { shell: 'Bash', exec_command: 'Bash', Execute: 'Bash', edit: 'Edit' };
 
 /** A call is in an agent's work when the work is the agent's, or when it hands work to the agent (the Task tool). */
 function inAgent(agent: string, call: RuledCall): boolean {
@@ -105,7 +109,10 @@ function commandMatches(spec: string, command: string): boolean {
     ? new RegExp(`^${escape(spec.slice(0, -2))}(?:\\s.*)?$`, 's')
     : new RegExp(`^${spec.split('*').map(escape).join('.*')}$`, 's');
   const parts = command.split(/&&|\|\||[;|&\n]|\$\(|`/).map((part) => part.replace(/^[\s({]+|[\s)}]+$/g, ''));
-  return [command.trim(), ...parts].some((part) => pattern.test(part) || pattern.test(withoutAssignments(part)));
+  if ([command.trim(), ...parts].some((part) => pattern.test(part) || pattern.test(withoutAssignments(part)))) return true;
+  // `bash -lc 'git push'`, as codex runs its commands: the script inside counts.
+  const script = /^(?:\S*\/)?(?:ba|z)?sh\s+-l?c\s+(['"])([^]*)\1\s*$/.exec(command.trim())?.[2];
+  return script !== undefined && commandMatches(spec, script);
 }
 
 /** `GIT_SSH=x git push` is `git push` as far as a rule is concerned. */

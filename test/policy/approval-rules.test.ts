@@ -16,6 +16,9 @@ describe('the tool policy’s rules', () => {
     expect(callFallsUnder(rule('Bash(git push:*)'), bash('git push origin'))).toBe(true);
     expect(callFallsUnder(rule('Bash(git push:*)'), bash('git pushx'))).toBe(false);
     expect(callFallsUnder(rule('Bash'), bash('ls'))).toBe(true);
+    // Codex's names for a command, and the shell it runs it in.
+    expect(callFallsUnder(push, { tool: 'shell', input: { command: "/bin/bash -lc 'cd app && git push'" } })).toBe(true);
+    expect(callFallsUnder(push, { tool: 'shell', input: { command: "bash -lc 'git status'" } })).toBe(false);
     expect(callFallsUnder(rule('Bash(git push*)'), { tool: 'Write', input: { file_path: 'git push' } })).toBe(false);
   });
 
