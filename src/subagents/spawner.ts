@@ -1,7 +1,7 @@
 import { modelNameProblem } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
 import { canAsk, effectiveMode } from '../adapters/permissions.ts';
-import { cannotHonour, ruledAgents, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
+import { cannotHonour, describeRule, ruledAgents, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import { stricter, type PermissionMode } from '../policy/permission-mode.ts';
 import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
@@ -182,6 +182,10 @@ export class Spawner {
       ...(policy?.allowedTools ? { allowedTools: policy.allowedTools } : {}),
       ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}),
     });
+    if (rules.length && isNoChat(origin.address))
+      return refuse(
+        `The tool policy (tool-policy.json) needs ${rules[0]!.approvals} people's Allow for ${describeRule(rules[0]!)}, and a run of no chat has nobody to ask: start it in a chat.`,
+      );
     if (rules.length && !canAsk(adapter)) return refuse(cannotHonour(cli, rules[0]!, `the run was not started: spawn it on a CLI that asks (claude)`));
     if (rules.length && !policy?.approvals) policy = { ...policy, approvals: true, ruledOnly: true };
     const label = intent.label ?? agent?.name;

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAddressOf, apiClient } from '../support/api-client.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -18,11 +19,19 @@ const POLICY = {
     { agent: 'deployer', approvals: 2 },
   ],
 };
+const IDE_TOKEN = 'ide-token-0123456789abcdef';
 let world: TelegramWorld;
 
 beforeAll(async () => {
   world = await startTelegramWorld(
-    { BRIDGE_PERMISSION_MODE: 'bypass', BRIDGE_ALLOWED_USERS: `${OWNER},${MEMBER}`, BRIDGE_ADMINS: String(ADMIN) },
+    {
+      BRIDGE_PERMISSION_MODE: 'bypass',
+      BRIDGE_ALLOWED_USERS: `${OWNER},${MEMBER}`,
+      BRIDGE_ADMINS: String(ADMIN),
+      BRIDGE_API_ADDR: '127.0.0.1:0',
+      BRIDGE_API_TOKENS: `ide=${IDE_TOKEN}`,
+      BRIDGE_API_NO_CHAT_MODE: 'bypass',
+    },
     { dataFiles: { 'tool-policy.json': JSON.stringify(POLICY) } },
   );
 }, 60_000);
@@ -150,11 +159,16 @@ describe('a tool call the tool policy needs two people for', () => {
     say(chat, '/cli droid', ADMIN);
     await waitText(chat, /^🔀 Switched to droid/);
     say(chat, 'say:never', ADMIN);
-    const refused = await waitText(chat, /droid cannot ask the bridge before each tool call/);
+    const refused = await waitText(chat, /^❌ droid cannot ask the bridge before each tool call/);
     expect(shownText(refused)).toContain(
       "droid cannot ask the bridge before each tool call, and the tool policy (tool-policy.json) needs 2 people's Allow for Bash(git push*), so this turn was not run on droid.",
     );
     expect((await world.cli.invocations()).some((call) => call.prompt === 'say:never')).toBe(false);
+    say(chat, '/permissions', MEMBER);
+    const mode = shownText(await waitText(chat, /^🔐 Permissions: bypass/));
+    // The agent rule binds that agent's runs, not the chat's own turns.
+    expect(mode).toContain("The tool policy needs several people's Allow, in every mode, for Bash(git push*) (2 people).");
+    expect(mode).toContain('droid cannot ask the bridge before each tool call, so its turns are refused here');
     // In safe mode it only reads: no rule can be met, and droid is run (none is installed here: its absence is the answer).
     say(chat, '/permissions safe', ADMIN);
     await waitText(chat, /^🔐 Permissions: safe/);
@@ -164,6 +178,20 @@ describe('a tool call the tool policy needs two people for', () => {
       30_000,
     );
     expect(shownText(answer)).not.toContain('cannot ask the bridge');
+  });
+});
+
+describe('a run of no chat', () => {
+  it('is refused work a rule covers: it has nobody to ask', async () => {
+    await world.bridge.waitForLog(/SubagentService listening on/);
+    const ide = apiClient(apiAddressOf(world), IDE_TOKEN);
+    try {
+      await expect(ide.call('SpawnSubagent', { prompt: 'say:never' })).rejects.toMatchObject({
+        details: "The tool policy (tool-policy.json) needs 2 people's Allow for Bash(git push*), and a run of no chat has nobody to ask: start it in a chat.",
+      });
+    } finally {
+      ide.close();
+    }
   });
 });
 
