@@ -228,11 +228,19 @@ export class ApprovalBroker {
         text: `You approved this already: it needs ${needed - approvedBy.length} more ${needed - approvedBy.length === 1 ? "person's" : "people's"} Allow.`,
         alert: true,
       };
-    if (key === asker.startedBy && approvedBy.length + 1 === needed)
+    if (key === asker.startedBy && approvedBy.length + 1 === needed) {
+      // A try at approving one's own work is worth a line in the trail.
+      void this.audit(asker, pending.tool, pending.input, {
+        event: 'tool_approval',
+        decision: `refused: started the work (${approvedBy.length} of ${needed})`,
+        by,
+        detail: `rule ${describeRule(rule!)}`,
+      });
       return {
         text: `⛔ You started this work, so your Allow cannot be the last of the ${needed} it needs: another person of this chat must approve it.`,
         alert: true,
       };
+    }
     approvedBy.push({ key, name: by });
     const count = `${approvedBy.length} of ${needed}`;
     void this.audit(asker, pending.tool, pending.input, { event: 'tool_approval', decision: `approved ${count}`, by, detail: `rule ${describeRule(rule!)}` });

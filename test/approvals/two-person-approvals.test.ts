@@ -5,6 +5,7 @@ import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.ts';
 import { ApprovalBroker, QUESTION } from '../../src/approvals/approval-broker.ts';
 import { mainAsker, type Asker } from '../../src/approvals/asker.ts';
 import type { ApprovalRule } from '../../src/policy/approval-rules.ts';
+import { buildPolicy } from '../../src/policy/tool-policy.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { chat } from '../support/chats.ts';
@@ -86,6 +87,7 @@ describe('a call a rule needs two people for', () => {
     const lines = (await entries()).map(({ event, decision: d, by }) => ({ event, decision: d, by }));
     expect(lines).toEqual([
       { event: 'tool_approval', decision: 'approved 1 of 2', by: 'Bob' },
+      { event: 'tool_approval', decision: 'refused: started the work (1 of 2)', by: 'Ada' },
       { event: 'tool_approval', decision: 'approved 2 of 2', by: 'Cy' },
       { event: 'tool_approved', decision: 'allow', by: 'Bob, Cy' },
     ]);
@@ -129,6 +131,15 @@ describe('a call a rule needs two people for', () => {
     expect(broker.waiting()[0]!.approvals?.needed).toBe(2);
     expect(await broker.decide(adasTurn(), 'Bash', { command: 'make test' }, 'bypass')).toEqual({ behavior: 'allow', updatedInput: { command: 'make test' } });
     expect(out.sent).toHaveLength(2);
+  });
+
+  it('is asked of a run whose policy auto-approves the tool', async () => {
+    const policy = buildPolicy({ allowedTools: ['Bash'], autoApprove: true })!;
+    const run = adasTurn({ id: 'run-x', runId: 'x', lifetime: 'run', policy, startedAt: Date.now() });
+    expect((await broker.decide(run, 'Bash', { command: 'ls' })).behavior).toBe('allow');
+    void broker.decide(run, 'Bash', PUSH);
+    await expect.poll(() => out.sent.length).toBe(1);
+    expect(out.sent[0]!.text).toContain("Needs 2 people's Allow");
   });
 
   it("needs an agent rule's count for every call of that agent's work", async () => {

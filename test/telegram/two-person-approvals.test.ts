@@ -91,7 +91,12 @@ describe('a tool call the tool policy needs two people for', () => {
 
     await expect
       .poll(async () => (await audit()).filter((e) => e.chat?.endsWith(String(chat)) && e.tool === 'Bash').map((e) => `${e.event} ${e.decision} ${e.by}`))
-      .toEqual(['tool_approval approved 1 of 2 Bob', 'tool_approval approved 2 of 2 Ada', 'tool_approved allow Bob, Ada']);
+      .toEqual([
+        'tool_approval approved 1 of 2 Bob',
+        'tool_approval refused: started the work (1 of 2) Mia',
+        'tool_approval approved 2 of 2 Ada',
+        'tool_approved allow Bob, Ada',
+      ]);
   });
 
   it('ends on a Deny by anyone; what no rule covers runs unasked in bypass', async () => {
