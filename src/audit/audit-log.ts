@@ -18,7 +18,9 @@ export type AuditEvent =
   | 'merge'
   | 'discard'
   | 'hook'
-  | 'message';
+  | 'message'
+  | 'allow'
+  | 'deny';
 
 export interface AuditEntry {
   time: string;

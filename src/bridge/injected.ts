@@ -52,6 +52,6 @@ export async function inject(
   }
   // Read as Turns.start reads it, in the same tick.
   const position = chat.busy ? chat.queued + 1 : 0;
-  const turn = { text: message.text, messageId: shown.messageId, ...(message.outside ? { outside: message.outside } : {}) };
+  const turn = { text: message.text, messageId: shown.messageId, sender: message.from, ...(message.outside ? { outside: message.outside } : {}) };
   return { ok: true, turnId: await parts.turns.start(chat, turn, '', undefined, watch), position };
 }

@@ -17,6 +17,8 @@ import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession, SteeredMessage } from './chat-session.ts';
 import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
+import type { Transcripts } from '../transcripts/transcripts.ts';
+import { turnRecorder } from '../transcripts/turn-recorder.ts';
 
 /**
  * A top-level tool call is noted in the chat's record once it has lasted this long: most calls
@@ -44,6 +46,8 @@ interface FollowedTurn {
   log: Log;
   /** Its text came from outside the chat's people (a webhook): it marks the session it enters. */
   outside?: OutsideSource;
+  /** Who sent it, as people read it (a person's name, `⏰ Schedule #2`), for the transcript. */
+  sender?: string;
 }
 
 /** Someone following one turn (an API client that sent its message): its events, then its outcome. */
@@ -60,6 +64,8 @@ export interface TurnsOptions {
   out: Outbound;
   /** The Stop button of a turn, by its id. */
   stopButton: (turnId: string) => Button;
+  /** The chats' transcripts, which /export and share links read; none: not kept. */
+  transcripts?: Transcripts;
   log: Log;
 }
 
@@ -93,7 +99,7 @@ export class Turns {
    */
   async start(
     chat: ChatSession,
-    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource },
+    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; sender?: string },
     by = '',
     pending?: PendingMessage,
     watch?: TurnWatch,
@@ -142,7 +148,15 @@ export class Turns {
     }
     const { controls, ended } = this.follow(
       chat,
-      { id: turnId, text: message.text, messageId: message.messageId, by, log, ...(outside ? { outside } : {}) },
+      {
+        id: turnId,
+        text: message.text,
+        messageId: message.messageId,
+        by,
+        log,
+        ...(outside ? { outside } : {}),
+        ...(message.sender ? { sender: message.sender } : {}),
+      },
       watch,
     );
     this.track(chat.agent.send(message.text, controls).then(ended));
@@ -176,6 +190,17 @@ export class Turns {
     // A turn that will be stopped for running too long says so first, while there is time to act.
     const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
     const steers = new Map<string, SteeredMessage>();
+    const transcript = this.options.transcripts
+      ? turnRecorder(this.options.transcripts, {
+          chat: chatKey(chat.address),
+          turn: turnId,
+          text,
+          // As the transcripts name people: `<transport>:<id>`.
+          by: by && !by.includes(':') ? `${chat.address.transport}:${by}` : by,
+          ...(turn.sender ? { sender: turn.sender } : {}),
+          cli: chat.record.cli,
+        })
+      : undefined;
     const controls: TurnControls = {
       timeoutMs,
       ...(settings.silenceSeconds ? { silenceMs: settings.silenceSeconds * 1000 } : {}),
@@ -183,6 +208,7 @@ export class Turns {
         log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
         const startedAt = Date.now();
         chat.current = { id: turnId, presenter, startedAt, by, steers };
+        transcript?.started(chat.record.cliSessionId);
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
         void chat.messages.updatePending(turnId, { startedAt });
@@ -196,6 +222,7 @@ export class Turns {
       },
       onEvent: (event) => {
         presenter.onEvent(event);
+        transcript?.event(event);
         this.noteCall(chat, turnId, event);
         watch?.onEvent?.(event);
       },
@@ -212,6 +239,7 @@ export class Turns {
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         this.forgetCalls(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
+        transcript?.ended(outcome);
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
         await chat.noteTurn(text, outcome.sessionId);

@@ -19,6 +19,8 @@ import { dashboard } from './dashboard.ts';
 import { at, every, schedules } from './schedules.ts';
 import { hooks } from './hooks.ts';
 import { whoami } from './whoami.ts';
+import { exportCommand } from './export.ts';
+import { allowCommand, deny } from './people.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -44,6 +46,7 @@ export const COMMANDS: readonly Command[] = [
   resumeCommand,
   handoff,
   usage,
+  exportCommand,
   agents,
   spawn,
   orchestrate,
@@ -58,4 +61,6 @@ export const COMMANDS: readonly Command[] = [
   discard,
   dashboard,
   whoami,
+  allowCommand,
+  deny,
 ];

@@ -10,6 +10,7 @@ export const spawn: Command = {
   description: 'Start a background subagent',
   usage: '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
   access: 'member',
+  startsWork: true,
   async run(ctx) {
     let args;
     try {

@@ -27,9 +27,11 @@ export interface BridgeConfig extends ProjectsConfig {
   /** BRIDGE_ALLOWED_USERS, each `transport:id` (a bare number written: the `bareNumbers` transport's). */
   allowedUsers: string[];
   /** BRIDGE_OWNERS, written the same way; by default the first of BRIDGE_ALLOWED_USERS. They decide what the bridge trusts, and see every chat on the web pages. */
-  /** BRIDGE_ADMINS, written the same way: they manage the chats they are in (modes, agents, schedules, others' runs). */
-  admins: string[];
   owners: string[];
+  /** BRIDGE_ADMINS, written the same way: they manage the chats they are in (modes, agents, schedules, others' runs, who is allowed there). */
+  admins: string[];
+  /** BRIDGE_GROUP_TURNS: in a group, who may start turns: everyone allowed there, or only those an admin named with /allow (and the admins and owners). */
+  groupTurns: GroupTurns;
   /** The transport a bare number means where a person writes a chat or user: this configuration's, the API's `chat_id`. */
   bareNumbers: string;
   /** Per chat and UTC day; none: no limit. */
@@ -148,6 +150,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     admins,
     allowedUsers,
     owners: owners.length ? owners : allowedUsers.slice(0, 1),
+    groupTurns: groupTurns(env.BRIDGE_GROUP_TURNS),
     bareNumbers: BARE_NUMBERS,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
@@ -174,6 +177,19 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     logFormat: logFormat(env.BRIDGE_LOG_FORMAT, sources.logToTerminal ?? process.stderr.isTTY === true),
     agentUser: await resolveAgentUser(env.BRIDGE_AGENT_USER),
   };
+}
+
+export const GROUP_TURNS = ['everyone', 'allowed'] as const;
+export type GroupTurns = (typeof GROUP_TURNS)[number];
+
+function groupTurns(raw: string | undefined): GroupTurns {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return 'everyone';
+  if (!(GROUP_TURNS as readonly string[]).includes(value))
+    throw new ConfigError(
+      `BRIDGE_GROUP_TURNS: expected everyone (anyone allowed who is in the group) or allowed (only those an admin named with /allow), got "${raw}"`,
+    );
+  return value as GroupTurns;
 }
 
 function logFormat(raw: string | undefined, terminal: boolean): LogFormat {

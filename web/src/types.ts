@@ -25,3 +25,5 @@ export interface Question {
   /** A rule of the tool policy needs several people's Allow: which, how many, and who has approved so far. */
   approvals?: { rule: string; needed: number; by: string[] };
 }
+
+export type { SharedView } from '../../src/web/views/shared-view.ts';
