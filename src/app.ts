@@ -136,6 +136,7 @@ export async function createApp(options: {
     ownServerPrefix: `mcp__${MCP_SERVER_NAME}__`,
     ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
     mayAnswer: chatPeopleMayAnswer(access, log),
+    rules: config.approvalRules,
     log,
   });
   const { endpoint, sessionTools, toolTimeoutMs, provide } = await agentTools({ config, approvals, agents, secrets: options.secrets });

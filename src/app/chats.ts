@@ -5,6 +5,7 @@ import { chatPermissions } from '../bridge/agent-permissions.ts';
 import type { AgentQuestions } from '../bridge/agent-questions.ts';
 import { ChatSessions } from '../bridge/chat-sessions.ts';
 import type { BridgeConfig } from '../config/config.ts';
+import { ruledAgents } from '../policy/approval-rules.ts';
 import type { Log } from '../log/logger.ts';
 import { userKey } from '../ports/transport.ts';
 import type { LivePool } from '../session/live-pool.ts';
@@ -51,7 +52,7 @@ export function chatSessions(parts: {
       const readOnly = chat.effectivePermissionMode === 'safe';
       if (!chat.adapter.options.agents) return { trusted: !readOnly && (await trusts(chat.record.workdir)) };
       const catalog = await agents.catalog(chat.record.workdir, { readOnly });
-      return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name) };
+      return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name, ruledAgents(parts.config.approvalRules)) };
     },
     live: parts.live,
     permissions: chatPermissions({ approvals: parts.approvals, questions: parts.questions }),

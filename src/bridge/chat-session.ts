@@ -17,14 +17,16 @@ import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
+import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 
 /** Sessions a chat remembers for /resume. */
 const SESSIONS_KEPT = 20;
 
 /** The slice of the configuration chats' sessions run on. */
-export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode'> & {
-  settings: Pick<Settings, 'stopGraceMs'>;
-};
+export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode'> &
+  Partial<Pick<BridgeConfig, 'approvalRules'>> & {
+    settings: Pick<Settings, 'stopGraceMs'>;
+  };
 
 /** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
 export type SessionTools = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
@@ -102,6 +104,22 @@ export class ChatSession {
   /** What its CLI runs with: `ask` on a CLI that cannot ask runs read-only. */
   get effectivePermissionMode(): PermissionMode {
     return effectiveMode(this.adapter, this.permissionMode, { live: this.agent.runsLive });
+  }
+
+  /** The rules of the tool policy this chat's turns could meet (none when it only reads). */
+  get approvalRules(): ApprovalRule[] {
+    return rulesCovering(this.config.approvalRules ?? [], { readOnly: this.effectivePermissionMode === 'safe' });
+  }
+
+  /**
+   * Why the chat's turns may not run on its CLI: a rule of the tool policy needs people to
+   * approve some calls, and in `bypass` a CLI the bridge keeps no control channel with (droid)
+   * would run them unseen. (`ask` on such a CLI only reads; a live CLI asks about each call.)
+   */
+  ruleRefusal(): string | undefined {
+    const rules = this.approvalRules;
+    if (!rules.length || this.agent.runsLive || this.effectivePermissionMode !== 'bypass') return undefined;
+    return `${cannotHonour(this.adapter.name, rules[0]!, `this turn was not run on ${this.adapter.name}`)} /cli claude or /cli codex, or /permissions safe, lets the chat work.`;
   }
 
   /** The chat's one agent session (sessionConfig: what it runs with is read at each turn). */
@@ -294,6 +312,10 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
       const mode = chat.effectivePermissionMode;
       return mode === 'bypass' ? undefined : mode;
     },
+    get watched() {
+      return chat.approvalRules.length > 0;
+    },
+    refusal: () => chat.ruleRefusal(),
     env: config.cliEnv,
     freshOptions: () => chat.turnOptions(),
     log: parts.log.child({ chat: chat.record.key }),

@@ -17,6 +17,8 @@ import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge
 import { hostPort, tlsFiles } from './listen-address.ts';
 import { webConfig, type WebConfig } from './web.ts';
 import { loadHooks, type Hook } from '../hooks/hooks-file.ts';
+import { loadToolPolicy } from '../policy/tool-policy-file.ts';
+import type { ApprovalRule } from '../policy/approval-rules.ts';
 
 /** The repo's own files, wherever the bridge is started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,6 +63,8 @@ export interface BridgeConfig extends ProjectsConfig {
   web: WebConfig | undefined;
   /** The webhooks of BRIDGE_DATA_DIR/hooks.json (served at BRIDGE_WEB_ADDR/hooks/<name>); none without the file. */
   hooks: Hook[];
+  /** The rules of BRIDGE_DATA_DIR/tool-policy.json: calls that need more than one person's Allow, in every mode. */
+  approvalRules: ApprovalRule[];
   /** The time zone schedules are read in (BRIDGE_TZ, or the machine's): `daily 09:00` is 09:00 there. */
   timeZone: string;
   /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
@@ -160,6 +164,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     api: await api(env, BARE_NUMBERS),
     web: await webConfig(env),
     hooks: await loadHooks(dataDir, BARE_NUMBERS, [...adapters.keys()]),
+    approvalRules: await loadToolPolicy(dataDir),
     timeZone: timeZone(env.BRIDGE_TZ),
     dataDir,
     ...(await loadProjects(env, cwd)),

@@ -41,6 +41,14 @@ export interface SessionConfig {
    */
   live?: LivePool;
   onPermission?: PermissionAnswerer;
+  /**
+   * Some tool calls must be asked about even when the session bypasses permissions (a rule of
+   * the tool policy covers them): a CLI given its mode as its session opens (codex's app
+   * server) then asks about every call, and the bridge answers those no rule covers itself.
+   */
+  watched?: boolean;
+  /** Why a turn may not run on this CLI now (it cannot ask about each call, and a rule needs it to), or undefined. */
+  refusal?: () => string | undefined;
 }
 
 /** How one sent turn is run and followed: its timeout and its callbacks. */
@@ -254,6 +262,8 @@ export class AgentSession implements LiveHolder {
   }
 
   private async runTurn(pending: Pending, fresh: SessionOptions, again: { started?: boolean } = {}): Promise<TurnOutcome> {
+    const refused = this.config.refusal?.();
+    if (refused) return { ...notRun(refused), status: 'failed' };
     if (this.runsLive) return this.runLive(pending, fresh, again);
     const { prompt, options } = pending;
     const { config } = this;
@@ -302,7 +312,7 @@ export class AgentSession implements LiveHolder {
       cwd: config.cwd,
       env: config.env,
       spec: { ...config.options, ...fresh, resumeId: this.resumeId, cwd: config.cwd },
-      mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : ('bypass' as const),
+      mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : config.watched ? ('ask' as const) : ('bypass' as const),
       ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
       ...(config.log ? { log: config.log } : {}),
     };

@@ -16,9 +16,10 @@ import type { Log } from '../log/logger.ts';
 import type { AgentLibrary } from '../agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
-export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> & {
-  settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
-};
+export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> &
+  Partial<Pick<BridgeConfig, 'approvalRules'>> & {
+    settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
+  };
 
 export interface SubagentsOptions {
   config: SubagentConfig;
@@ -85,6 +86,7 @@ export class Subagents {
       agents: options.agents,
       trusts: options.trusts,
       limits,
+      ...(config.approvalRules ? { approvalRules: config.approvalRules } : {}),
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
       ...(options.chatMode ? { chatMode: options.chatMode } : {}),
     });

@@ -5,6 +5,8 @@
 //   sleep:S        wait S seconds (fractions allowed) before answering
 //   sleep-once:S   the same, but only the first time this exact prompt runs (a retry is quick)
 //   tools:N        make N tool calls before answering (chatty progress)
+//   bash:CMD       after those, one Bash call running CMD (`+` for a space: bash:git+push+origin+main);
+//                  the answer says `ran: CMD` or the denial
 //   pace:MS        wait MS milliseconds between tool calls
 //   huge:MB        one tool result of MB megabytes on a single line
 //   garbage        interleave non-JSON lines and unknown events
@@ -249,6 +251,15 @@ async function turn(prompt, ids = []) {
     if (decision.behavior !== 'allow') denials.push(decision.message);
     toolResult(id, decision.behavior === 'allow' ? `step ${i}` : decision.message, decision.behavior !== 'allow');
   }
+  const bash = directive('bash');
+  let ran;
+  if (typeof bash === 'string' && !interrupt.signal.aborted) {
+    const input = { command: bash.replaceAll('+', ' ') };
+    assistant([{ type: 'tool_use', id: 'toolu_fake_bash', name: 'Bash', input }]);
+    const decision = controlled ? await canUseTool('Bash', input, 'toolu_fake_bash') : { behavior: 'allow' };
+    ran = decision.behavior === 'allow' ? `ran: ${input.command}` : `not run: ${decision.message}`;
+    toolResult('toolu_fake_bash', ran, decision.behavior !== 'allow');
+  }
   let asked;
   if (directive('question') && !interrupt.signal.aborted) {
     const input = {
@@ -385,6 +396,7 @@ async function turn(prompt, ids = []) {
   const notes = [
     ...(heard.length ? [`heard: ${heard.join(' / ')}`] : []),
     ...(denials.length ? [`denied: ${denials.join(' / ')}`] : []),
+    ...(ran ? [ran] : []),
     ...(asked ? [asked] : []),
     ...(planned ? [planned] : []),
   ];
