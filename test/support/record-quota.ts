@@ -5,7 +5,16 @@
 import { writeFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { CLI_BINARIES, DROID_MODEL, prepareCliEnv, runCli, type CliName } from './cli-env.ts';
-import { anthropicNoCredit, anthropicRateLimit, claudeUsageLimit, codexUsageLimit, openAiInsufficientQuota, openAiRateLimit, startMockModel, type ReplyError } from './mock-model/index.ts';
+import {
+  anthropicNoCredit,
+  anthropicRateLimit,
+  claudeUsageLimit,
+  codexUsageLimit,
+  openAiInsufficientQuota,
+  openAiRateLimit,
+  startMockModel,
+  type ReplyError,
+} from './mock-model/index.ts';
 
 const [cli, kind] = process.argv.slice(2) as [CliName, string];
 const resetAt = new Date(Date.now() + 3 * 3600_000);

@@ -27,7 +27,7 @@ export function claudeUsageLimit(resetAt: Date): ReplyError {
   return {
     status: 429,
     type: 'rate_limit_error',
-    message: 'This request would exceed your account\'s rate limit. Please try again later.',
+    message: "This request would exceed your account's rate limit. Please try again later.",
     headers: {
       'anthropic-ratelimit-unified-status': 'rejected',
       'anthropic-ratelimit-unified-reset': reset,
