@@ -17,6 +17,7 @@ import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession, SteeredMessage } from './chat-session.ts';
 import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
+import { waitNotice } from '../fallback/limit-words.ts';
 
 /**
  * A top-level tool call is noted in the chat's record once it has lasted this long: most calls
@@ -183,6 +184,7 @@ export class Turns {
         log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
         const startedAt = Date.now();
         chat.current = { id: turnId, presenter, startedAt, by, steers };
+        chat.watchTurn();
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
         void chat.messages.updatePending(turnId, { startedAt });
@@ -195,6 +197,7 @@ export class Turns {
         );
       },
       onEvent: (event) => {
+        chat.watch(event);
         presenter.onEvent(event);
         this.noteCall(chat, turnId, event);
         watch?.onEvent?.(event);
@@ -207,14 +210,16 @@ export class Turns {
         ),
       ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
     };
-    const ended = async (outcome: TurnOutcome): Promise<void> => {
+    const ended = async (ending: TurnOutcome): Promise<void> => {
       try {
+        const outcome = limitTold(chat, ending);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         this.forgetCalls(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
         await chat.noteTurn(text, outcome.sessionId);
+        await chat.noteWork(text, outcome);
         for (const listener of this.listeners) listener(chat, outcome);
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
@@ -321,6 +326,20 @@ export class Turns {
   async idle(): Promise<void> {
     while (this.running.size) await Promise.all(this.running);
   }
+}
+
+/** A turn a limit stopped, with no CLI to go on in: the chat is told plainly when it can go on. */
+function limitTold(chat: ChatSession, outcome: TurnOutcome): TurnOutcome {
+  if (outcome.status !== 'failed' || !outcome.limit) return outcome;
+  const now = Date.now();
+  const others = Object.entries(chat.record.limited ?? {})
+    .filter(([cli, limit]) => cli !== chat.record.cli && limit.until > now)
+    .map(([cli]) => cli);
+  const another = [...chat.knownClis].find((cli) => cli !== chat.record.cli);
+  return {
+    ...outcome,
+    error: waitNotice(chat.record.cli, outcome.limit, { others, ...(chat.fallbackChain || !another ? {} : { suggest: `${chat.record.cli}>${another}` }) }, now),
+  };
 }
 
 /** What the log keeps of a turn: how it went, never what was said. */
