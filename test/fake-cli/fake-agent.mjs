@@ -34,7 +34,8 @@
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
 //   (with $FAKE_CLI_STATE/quota-claude.json written, every turn prints claude's recorded quota error: quota.mjs)
-//   (run as `exec --json …`, it is codex instead: fake-codex.mjs)
+//   (run as `exec --json …`, it is codex's one-shot runs instead: fake-codex.mjs; as
+//   `exec --output-format stream-json …`, droid: fake-droid.mjs)
 //   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
 //                  to 20 s while it refuses (a bridge may be starting); answer "mcp: accepted"
 //                  or "mcp: refused (STATUS)"
@@ -64,7 +65,8 @@ import { quotaOut, recordedQuotaLines } from './quota.mjs';
 
 const args = process.argv.slice(2);
 if (args[0] === 'exec') {
-  (await import('./fake-codex.mjs')).runAsCodex(args);
+  if (args.includes('--json')) (await import('./fake-codex.mjs')).runAsCodex(args);
+  else (await import('./fake-droid.mjs')).runAsDroid(args);
   await new Promise(() => {}); // it exits once its output is out
 }
 // What `npm run doctor` (and the start's credential check) asks claude: its version, and

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const RECORDED = { claude: 'claude-2.1.330', codex: 'codex-0.169.0' };
+const RECORDED = { claude: 'claude-2.1.330', codex: 'codex-0.169.0', droid: 'droid-0.225.2-byok' };
 
 /** The test's quota for `cli`, if it has run out. */
 export function quotaOut(cli) {
@@ -17,13 +17,10 @@ export function quotaOut(cli) {
 export function recordedQuotaLines(cli, quota, sessionId, extra = {}) {
   const url = new URL(`../fixtures/transcripts/${RECORDED[cli]}-${quota.kind}.raw.ndjson`, import.meta.url);
   const resetsAt = new Date(quota.resetsAt ?? Date.now() + 3600_000);
-  const lines = readFileSync(url, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .slice(cli === 'claude' ? 1 : 1);
+  const lines = readFileSync(url, 'utf8').split('\n').filter(Boolean).slice(1);
   return lines.map((raw) => {
     const said = raw
-      .replace(/"(session_id|thread_id)":"[^"]+"/g, (_, key) => `"${key}":"${sessionId}"`)
+      .replace(/"(session_id|thread_id|sessionId)":"[^"]+"/g, (_, key) => `"${key}":"${sessionId}"`)
       .replace(/"resetsAt":\d+/g, `"resetsAt":${Math.round(resetsAt.getTime() / 1000)}`)
       .replace(/resets \d{1,2}(:\d\d)?[ap]m \(UTC\)/g, `resets ${clock(resetsAt.getUTCHours(), resetsAt.getUTCMinutes(), '')} (UTC)`)
       .replace(/try again at \d{1,2}:\d\d [AP]M/g, `try again at ${clock(resetsAt.getHours(), resetsAt.getMinutes(), ' ').toUpperCase()}`);
