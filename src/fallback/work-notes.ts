@@ -1,5 +1,4 @@
 import type { AgentEvent } from '../protocols/events.ts';
-import { toolSummary } from '../presentation/tool-summary.ts';
 import type { WorkNotes } from '../store/chat-store.ts';
 
 export type { WorkNotes } from '../store/chat-store.ts';
@@ -23,7 +22,7 @@ export class TurnWatcher {
   observe(event: AgentEvent): void {
     if ('parentId' in event && event.parentId) return;
     if (event.type === 'tool_start') {
-      this.open.set(event.id, `${event.name} ${toolSummary(event.name, event.input)}`.trim());
+      this.open.set(event.id, `${event.name} ${whatItDoes(event.input)}`.trim());
       for (const file of filesOf(event.name, event.input)) if (!this.files.includes(file)) this.files.push(file);
     } else if (event.type === 'tool_end') this.open.delete(event.id);
     else if (event.type === 'text') this.lastText = event.text;
@@ -40,6 +39,14 @@ export function noted(notes: WorkNotes, prompt: string, answer: string, files: r
   const merged = [...notes.files.filter((file) => !files.includes(file)), ...files].slice(-FILES_KEPT);
   const answers = answer ? [...notes.answers, { prompt: clip(prompt, ANSWER_CHARS), answer: clip(answer, ANSWER_CHARS) }].slice(-ANSWERS_KEPT) : notes.answers;
   return { cli: notes.cli, task: notes.task ?? clip(prompt, TASK_CHARS), answers, files: merged };
+}
+
+/** The argument that says what a tool call does (its command, file, pattern…), on one line. */
+function whatItDoes(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return '';
+  const record = input as Record<string, unknown>;
+  const said = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description'].map((key) => record[key]).find((value) => typeof value === 'string');
+  return typeof said === 'string' ? clip(said.replace(/\s+/g, ' ').trim(), 200) : '';
 }
 
 /** The paths a tool call names: Claude's and droid's file tools, codex's edits. */

@@ -78,7 +78,8 @@ describe('a chat whose CLI hits its quota', () => {
     chat.say('start the refactor');
     await chat.waitText(/^echo: start the refactor \(turn 1\)/);
     const claudeSession = (await runsOf('start the refactor'))[0]!.session;
-    const resetsAt = Date.now() + 1500;
+    // A whole second: the CLI says its reset to the second.
+    const resetsAt = (Math.floor(Date.now() / 1000) + 2) * 1000;
     await quotaOut('claude', 'usage-limit', resetsAt);
     chat.say('rename the module');
     await chat.waitText(/^droid echo: .*rename the module/s);
@@ -122,6 +123,19 @@ describe('a chat whose CLI hits its quota', () => {
     } finally {
       await quotaBack('droid');
     }
+  });
+});
+
+describe('a run whose CLI hits its quota', () => {
+  it('goes on in the next CLI of its chat, briefed on its task, announced once, and ends with its answer', async () => {
+    const chat = chatAt(-5020);
+    await quotaOut('claude', 'rate-limit');
+    chat.say('/spawn "tidy the imports"');
+    const done = await chat.waitText(/^✅ #1/);
+    expect(chat.shown().filter((text) => text.startsWith('↪️'))).toEqual(['↪️ droid took over #1 from claude: claude is rate-limited']);
+    expect(done).toContain('droid echo: [The bridge: you (droid) are taking over a session from claude, because claude is rate-limited.');
+    expect(done).toMatch(/tidy the imports/);
+    expect((await runsOf('tidy the imports')).map((run) => run.cli)).toEqual(['claude', 'droid']);
   });
 });
 
