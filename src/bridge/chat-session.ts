@@ -167,7 +167,8 @@ export class ChatSession {
     if (this.granted) this.parts.revokeTools?.(this);
     this.granted = undefined;
     this.grantEpoch++;
-    await this.save({ cliSessionId: undefined, outsideText: undefined });
+    // A new session has no work to brief on, nor one to go back to once a limit resets.
+    await this.save({ cliSessionId: undefined, outsideText: undefined, home: undefined, work: undefined });
   }
 
   /** Text from outside the chat's people went into the current session: it keeps that for good (see OutsideText). */

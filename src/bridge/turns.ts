@@ -185,6 +185,8 @@ export class Turns {
         const startedAt = Date.now();
         chat.current = { id: turnId, presenter, startedAt, by, steers };
         chat.watchTurn();
+        // The CLI a limit moved the session to, or back from, as the turn starts.
+        presenter.progress.title = chat.record.cli;
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
         void chat.messages.updatePending(turnId, { startedAt });
