@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
-import { claudeUsageLimit, startMockModel, type MockModel, type ModelRequest } from '../support/mock-model/index.ts';
+import { claudeUsageLimit, openAiInsufficientQuota, startMockModel, type MockModel, type ModelRequest } from '../support/mock-model/index.ts';
 import { OWNER, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The real claude, with a Claude subscription (an OAuth token, as a subscriber's), hits its
 // usage limit: the mock model answers it with Anthropic's real 429 and reset headers. The
 // real codex, against the same mock, takes the turn over, briefed by the bridge, and answers
-// it once.
+// it once. Then the other way round: the real codex (its live app server) on a key with no
+// quota left (OpenAI's 429 insufficient_quota), and the real claude taking over.
 let mock: MockModel;
 let claude: CliEnv;
 let codex: CliEnv;
@@ -62,5 +63,29 @@ describe('the real claude out of quota', () => {
     expect(toCodex).toHaveLength(1);
     expect(asked(toCodex[0]!)).toContain("because claude's usage limit is reached");
     expect(asked(toCodex[0]!)).toContain('make the tests pass');
+  });
+});
+
+describe('the real codex on a key with no quota', () => {
+  it('has its turn answered once by the real claude, briefed, with one line saying so', async () => {
+    const chat = -7001;
+    mock.reset((request) =>
+      request.api === 'openai'
+        ? { error: openAiInsufficientQuota }
+        : { text: asked(request).includes('taking over a session from codex') ? 'claude, briefed: done' : 'claude, not briefed' },
+    );
+    const say = (text: string) => world.telegram.sendText({ chatId: chat, userId: OWNER, text, chatType: 'group', firstName: 'Ada' });
+    const shown = () => world.telegram.botMessages(chat).map(shownText);
+    say('/cli codex');
+    await world.telegram.waitFor(() => shown().find((text) => /codex/.test(text)), 30_000);
+    say('/fallback codex>claude');
+    await world.telegram.waitFor(() => shown().find((text) => /^↪️ Fallback: codex>claude/.test(text)), 30_000);
+    say('review the diff');
+    await world.telegram.waitFor(() => shown().find((text) => /^claude, /.test(text)), 90_000);
+    expect(shown()).toContain("↪️ claude took over from codex: codex's API key has no credit left");
+    expect(shown().filter((text) => /^claude, /.test(text))).toEqual(['claude, briefed: done']);
+    expect(shown().filter((text) => /^❌ (?!\w+ · )/.test(text))).toEqual([]);
+    const toClaude = mock.modelRequests.filter((request) => request.api === 'anthropic' && asked(request).includes('review the diff'));
+    expect(toClaude.length).toBeGreaterThanOrEqual(1);
   });
 });
