@@ -7,7 +7,8 @@ import { ChatSessions } from '../bridge/chat-sessions.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { ruledAgents } from '../policy/approval-rules.ts';
 import type { Log } from '../log/logger.ts';
-import { userKey } from '../ports/transport.ts';
+import { userKey, type Outbound } from '../ports/transport.ts';
+import { plain } from '../rich/index.ts';
 import type { LivePool } from '../session/live-pool.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import type { SessionTools } from '../tools/session-tools.ts';
@@ -23,6 +24,7 @@ export function chatSessions(parts: {
   live: LivePool;
   approvals: ApprovalBroker;
   questions: AgentQuestions;
+  out: Outbound;
   log: Log;
 }): ChatSessions {
   const { sessionTools, agents, trusts } = parts;
@@ -56,6 +58,13 @@ export function chatSessions(parts: {
     },
     live: parts.live,
     permissions: chatPermissions({ approvals: parts.approvals, questions: parts.questions }),
+    // Who took over when a limit stopped the chat's CLI: one line, a reply to the message at work.
+    tell: async (chat, text) => {
+      const replyTo = chat.record.pending?.find((message) => message.id === chat.current?.id)?.messageId;
+      await parts.out
+        .send(chat.address, plain(text), replyTo ? { replyTo } : {})
+        .catch((error: Error) => parts.log.warn({ chat: chat.record.key }, `a handover line failed: ${error.message}`));
+    },
     log: parts.log,
   });
 }

@@ -19,6 +19,7 @@ import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 import type { Transcripts } from '../transcripts/transcripts.ts';
 import { turnRecorder } from '../transcripts/turn-recorder.ts';
+import { waitNotice } from '../fallback/limit-words.ts';
 
 /**
  * A top-level tool call is noted in the chat's record once it has lasted this long: most calls
@@ -209,6 +210,9 @@ export class Turns {
         const startedAt = Date.now();
         chat.current = { id: turnId, presenter, startedAt, by, steers };
         transcript?.started(chat.record.cliSessionId);
+        chat.watchTurn();
+        // The CLI a limit moved the session to, or back from, as the turn starts.
+        presenter.progress.title = chat.record.cli;
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
         void chat.messages.updatePending(turnId, { startedAt });
@@ -221,6 +225,7 @@ export class Turns {
         );
       },
       onEvent: (event) => {
+        chat.watch(event);
         presenter.onEvent(event);
         transcript?.event(event);
         this.noteCall(chat, turnId, event);
@@ -234,8 +239,9 @@ export class Turns {
         ),
       ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
     };
-    const ended = async (outcome: TurnOutcome): Promise<void> => {
+    const ended = async (ending: TurnOutcome): Promise<void> => {
       try {
+        const outcome = limitTold(chat, ending);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         this.forgetCalls(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
@@ -243,6 +249,7 @@ export class Turns {
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
         await chat.noteTurn(text, outcome.sessionId);
+        await chat.noteWork(text, outcome);
         for (const listener of this.listeners) listener(chat, outcome);
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
@@ -349,6 +356,20 @@ export class Turns {
   async idle(): Promise<void> {
     while (this.running.size) await Promise.all(this.running);
   }
+}
+
+/** A turn a limit stopped, with no CLI to go on in: the chat is told plainly when it can go on. */
+function limitTold(chat: ChatSession, outcome: TurnOutcome): TurnOutcome {
+  if (outcome.status !== 'failed' || !outcome.limit) return outcome;
+  const now = Date.now();
+  const others = Object.entries(chat.record.limited ?? {})
+    .filter(([cli, limit]) => cli !== chat.record.cli && limit.until > now)
+    .map(([cli]) => cli);
+  const another = [...chat.knownClis].find((cli) => cli !== chat.record.cli);
+  return {
+    ...outcome,
+    error: waitNotice(chat.record.cli, outcome.limit, { others, ...(chat.fallbackChain || !another ? {} : { suggest: `${chat.record.cli}>${another}` }) }, now),
+  };
 }
 
 /** What the log keeps of a turn: how it went, never what was said. */

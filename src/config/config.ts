@@ -11,6 +11,7 @@ import { BUSY_MODES, isBusyMode, type BusyMode } from '../policy/busy-mode.ts';
 import { ownerMarks } from '../process/orphans.ts';
 import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
 import { commaList } from './comma-list.ts';
+import { parseChain, type FallbackChain } from '../policy/fallback-chain.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
@@ -40,6 +41,8 @@ export interface BridgeConfig extends ProjectsConfig {
   permissionMode: PermissionMode;
   /** What a message sent while a chat's agent works does, unless the chat chose otherwise (/busy). */
   busyMode: BusyMode;
+  /** BRIDGE_FALLBACK: the CLIs a turn or run goes on in when its CLI's quota or rate limit stops it, unless a chat chose otherwise (/fallback); none: it waits. */
+  fallback: FallbackChain | undefined;
   /** CLI processes kept between turns (BRIDGE_LIVE_SESSIONS), and how long one may idle (BRIDGE_IDLE_MINUTES). */
   live: { max: number; idleMs: number };
   /**
@@ -155,6 +158,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     busyMode: busyMode(env.BRIDGE_BUSY_MODE),
+    fallback: fallbackChain(env.BRIDGE_FALLBACK, [...adapters.keys()]),
     live: { max: integer(env, 'BRIDGE_LIVE_SESSIONS', 8, 0), idleMs: integer(env, 'BRIDGE_IDLE_MINUTES', 30, 1) * 60_000 },
     restart: { drainMs: integer(env, 'BRIDGE_DRAIN_SECONDS', 60, 0) * 1000, resume: onOff(env, 'BRIDGE_RESUME_INTERRUPTED', true) },
     transcribe: transcribe(env),
@@ -190,6 +194,14 @@ function groupTurns(raw: string | undefined): GroupTurns {
       `BRIDGE_GROUP_TURNS: expected everyone (anyone allowed who is in the group) or allowed (only those an admin named with /allow), got "${raw}"`,
     );
   return value as GroupTurns;
+}
+
+function fallbackChain(raw: string | undefined, known: string[]): FallbackChain | undefined {
+  const text = raw?.trim();
+  if (!text || text.toLowerCase() === 'off') return undefined;
+  const parsed = parseChain(text, known);
+  if ('problem' in parsed) throw new ConfigError(`BRIDGE_FALLBACK: ${parsed.problem}`);
+  return parsed.chain;
 }
 
 function logFormat(raw: string | undefined, terminal: boolean): LogFormat {

@@ -28,6 +28,8 @@ export interface SubagentsOptions {
   toolsFor: LocalExecutionOptions['toolsFor'];
   /** How runs started with `--ask` are answered on their CLI's control channel (LocalExecutionOptions.permissions). */
   permissions?: LocalExecutionOptions['permissions'];
+  /** The CLIs a run goes on in when a limit stops its own, and who hears of it (LocalExecutionOptions). */
+  fallback?: Pick<LocalExecutionOptions, 'fallback' | 'tell'>;
   /** Where runs execute; by default in this process (a LocalExecutor). */
   executor?: RunExecutor;
   /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
@@ -66,6 +68,7 @@ export class Subagents {
         ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
         toolsFor: options.toolsFor,
         ...(options.permissions ? { permissions: options.permissions } : {}),
+        ...options.fallback,
         log,
       });
     this.registry = new SubagentRegistry({

@@ -35,6 +35,9 @@
 //                  and `git status` in its directory, each "ok" or its error
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
+//   (with $FAKE_CLI_STATE/quota-claude.json written, every turn prints claude's recorded quota error: quota.mjs)
+//   (run as `exec --json …`, it is codex's one-shot runs instead: fake-codex.mjs; as
+//   `exec --output-format stream-json …`, droid: fake-droid.mjs)
 //   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
 //                  to 20 s while it refuses (a bridge may be starting); answer "mcp: accepted"
 //                  or "mcp: refused (STATUS)"
@@ -60,8 +63,14 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
+import { quotaOut, recordedQuotaLines } from './quota.mjs';
 
 const args = process.argv.slice(2);
+if (args[0] === 'exec') {
+  if (args.includes('--json')) (await import('./fake-codex.mjs')).runAsCodex(args);
+  else (await import('./fake-droid.mjs')).runAsDroid(args);
+  await new Promise(() => {}); // it exits once its output is out
+}
 // What `npm run doctor` (and the start's credential check) asks claude: its version, and
 // `auth status`, logged out (as claude says it, exit 1) when $FAKE_CLI_LOGGED_OUT is set.
 if (args[0] === '--version') {
@@ -210,6 +219,12 @@ async function turn(prompt, ids = []) {
   history.push(prompt);
   writeFileSync(sessionFile, JSON.stringify(history));
   out({ type: 'system', subtype: 'init', session_id: sessionId, model: flag('--model') ?? 'fake-model', cwd: process.cwd(), tools: ['Bash'] });
+  const quota = quotaOut('claude');
+  if (quota) {
+    for (const line of recordedQuotaLines('claude', quota, sessionId, streamInput ? { user_message_uuids: ids } : {})) out(line);
+    if (!streamInput) process.stdout.write('', () => process.exit(1));
+    return;
+  }
 
   if (directive('grandchild')) {
     const child = spawn('sleep', ['600'], { stdio: 'ignore' });
