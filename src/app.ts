@@ -15,7 +15,8 @@ import { untilStill } from './concurrency/until-still.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
 import { NO_CHAT, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
-import { DailyBudget } from './usage/budget.ts';
+import { DailyBudget, PersonDailyBudget } from './usage/budget.ts';
+import { unpricedReason } from './usage/cost-meter.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
 import { TrustedDirectories } from './projects/trust.ts';
@@ -114,7 +115,8 @@ export async function createApp(options: {
     trusts,
   });
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
-  const spending = new Spending({ ledger, budget, out, log });
+  const personBudget = new PersonDailyBudget(ledger, config.personDailyBudgetUsd);
+  const spending = new Spending({ ledger, budget, personBudget, out, log });
 
   // Owners are the allowlist's, which the bridge holds: asked once it is built, at the first look-up.
   const access = new ChatAccess({
@@ -146,7 +148,14 @@ export async function createApp(options: {
     toolTimeoutMs,
     approvals,
     questions,
-    refuseWork: (key) => spending.refusal(key),
+    refuseWork: (key, person) => spending.refusal(key, person),
+    costs: {
+      unpriced: (cli, model) => {
+        const adapter = config.adapters.get(cli);
+        return adapter ? unpricedReason(cli, adapter.protocol, model, config.prices) : undefined;
+      },
+      personLeft: (person) => spending.personLeft(person),
+    },
     chats,
     agents,
     trusts,
@@ -173,6 +182,7 @@ export async function createApp(options: {
     audit,
     ledger,
     budget,
+    personBudget,
     scheduler,
     web: webSessions ? { sessions: webSessions, inApp: options.web?.inApp !== undefined } : undefined,
     roundTrips: options.roundTrips,
@@ -198,9 +208,9 @@ export async function createApp(options: {
     outbox.kick();
     spending.runEnded(run);
   });
-  bridge.onTurnEnded((chat, outcome) => {
+  bridge.onTurnEnded((chat, outcome, turn) => {
     approvals.cancel(askerId.main(chat.address), 'The turn ended.');
-    spending.turnEnded(chat, outcome);
+    spending.turnEnded(chat, outcome, turn.payer);
   });
   provide({
     dataDir: config.dataDir,

@@ -11,7 +11,7 @@ import type { TrustedDirectories } from '../projects/trust.ts';
 import type { Scheduler } from '../schedules/scheduler.ts';
 import type { RunReview } from '../subagents/run-review.ts';
 import type { Subagents } from '../subagents/subagents.ts';
-import type { DailyBudget } from '../usage/budget.ts';
+import type { DailyBudget, PersonDailyBudget } from '../usage/budget.ts';
 import type { UsageLedger } from '../usage/usage-ledger.ts';
 import type { WebSessions } from '../web/auth/web-sessions.ts';
 import { webLinks } from '../web/web-links.ts';
@@ -28,6 +28,7 @@ export function commandServices(parts: {
   audit: AuditLog;
   ledger: UsageLedger;
   budget: DailyBudget;
+  personBudget?: PersonDailyBudget;
   scheduler: Scheduler;
   /** The web pages' sign-ins, when they are served; `inApp`: a chat app opens them signed in. */
   web: { sessions: WebSessions; inApp: boolean } | undefined;
@@ -44,6 +45,7 @@ export function commandServices(parts: {
     audit: parts.audit,
     ledger: parts.ledger,
     budget: parts.budget,
+    ...(parts.personBudget ? { personBudget: parts.personBudget } : {}),
     ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.inApp && config.web.url.startsWith('https:')) } : {}),
     scheduler: parts.scheduler,
     hooks: {

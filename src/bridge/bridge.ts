@@ -16,7 +16,8 @@ import { messagePipeline, type WaitingForWords } from './pipeline/index.ts';
 import type { WorkBudget } from './spending.ts';
 import { Allowlist } from './allowlist.ts';
 import type { Role } from './roles.ts';
-import { Turns, type TurnWatch } from './turns.ts';
+import { Turns, type EndedTurn, type TurnWatch } from './turns.ts';
+import type { Person } from '../usage/usage-ledger.ts';
 import { Steering } from './steering.ts';
 import { recoverInterrupted } from './restarts.ts';
 import { Attachments } from './attachments.ts';
@@ -149,7 +150,7 @@ export class Bridge {
   }
 
   /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
-  onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
+  onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
     this.turns.onEnded(listener);
   }
 
@@ -178,12 +179,12 @@ export class Bridge {
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by = ''): Promise<void> {
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { payer?: Person }, by = ''): Promise<void> {
     await this.turns.start(chat, message, by);
   }
 
   /** A message into a chat's main session from something other than its people (a schedule, a webhook, an API client): see `inject`. */
-  async inject(address: ChatRef, message: { text: string; from: string; outside?: OutsideSource }, watch?: TurnWatch): Promise<Injected> {
+  async inject(address: ChatRef, message: { text: string; from: string; outside?: OutsideSource; payer?: Person }, watch?: TurnWatch): Promise<Injected> {
     return inject(
       {
         chats: this.chats,

@@ -2,7 +2,8 @@ import { basename } from 'node:path';
 import { nanoid } from 'nanoid';
 import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
-import { chatKey, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import { chatKey, personOf, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import type { Person } from '../usage/usage-ledger.ts';
 import { plain } from '../rich/index.ts';
 import type { Attachments, Prompt } from './attachments.ts';
 import type { ChatSession } from './chat-session.ts';
@@ -11,7 +12,7 @@ export interface SteeringOptions {
   out: Outbound;
   attachments: Attachments;
   /** The message as the chat's next turn (a steer the finishing turn no longer took). */
-  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'>, by: string) => Promise<void>;
+  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { payer?: Person }, by: string) => Promise<void>;
   log: Log;
 }
 
@@ -55,7 +56,7 @@ export class Steering {
     const current = chat.current;
     const id = nanoid(10);
     if (current?.by !== prompt.user.id || !chat.agent.steer(text, id)) {
-      await this.options.startTurn(chat, { ...prompt, text }, prompt.user.id);
+      await this.options.startTurn(chat, { ...prompt, text, payer: personOf(chat.address, prompt.user) }, prompt.user.id);
       return true;
     }
     // Should the CLI take it as a turn of its own (it came after its result), that turn answers it.

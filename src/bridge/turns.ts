@@ -11,6 +11,7 @@ import type { CarriedTurn, TurnControls } from '../session/session.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import { toolSummary } from '../presentation/tool-summary.ts';
 import type { OutsideSource, PendingMessage } from '../store/chat-store.ts';
+import type { Person } from '../usage/usage-ledger.ts';
 import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
@@ -44,6 +45,14 @@ interface FollowedTurn {
   log: Log;
   /** Its text came from outside the chat's people (a webhook): it marks the session it enters. */
   outside?: OutsideSource;
+  /** Whom its cost is for: who typed it, or made the schedule it comes from. None: work nobody typed. */
+  payer?: Person;
+}
+
+/** What a listener hears of a turn that ended, besides its outcome. */
+export interface EndedTurn {
+  /** Whom its cost is for (see FollowedTurn.payer). */
+  payer?: Person;
 }
 
 /** Someone following one turn (an API client that sent its message): its events, then its outcome. */
@@ -72,7 +81,7 @@ export interface TurnsOptions {
  */
 export class Turns {
   private readonly running = new Set<Promise<void>>();
-  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
+  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void)[] = [];
   private shuttingDown = false;
   /** What each running turn's record says of its tool calls, by turn id. */
   private readonly calls = new Map<string, CallNotes>();
@@ -80,7 +89,7 @@ export class Turns {
   constructor(private readonly options: TurnsOptions) {}
 
   /** Called with every turn that ended, after its answer. */
-  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
+  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
     this.listeners.push(listener);
   }
 
@@ -93,7 +102,7 @@ export class Turns {
    */
   async start(
     chat: ChatSession,
-    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource },
+    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; payer?: Person },
     by = '',
     pending?: PendingMessage,
     watch?: TurnWatch,
@@ -140,9 +149,11 @@ export class Turns {
       // Or while the notice went out (a flood limit can hold it for seconds).
       if (this.shuttingDown) return turnId;
     }
+    // A turn taken up after a restart is its writer's, by the id the record kept.
+    const payer = message.payer ?? (by ? { key: `${address.transport}:${by}` } : undefined);
     const { controls, ended } = this.follow(
       chat,
-      { id: turnId, text: message.text, messageId: message.messageId, by, log, ...(outside ? { outside } : {}) },
+      { id: turnId, text: message.text, messageId: message.messageId, by, log, ...(outside ? { outside } : {}), ...(payer ? { payer } : {}) },
       watch,
     );
     this.track(chat.agent.send(message.text, controls).then(ended));
@@ -215,7 +226,7 @@ export class Turns {
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
         await chat.noteTurn(text, outcome.sessionId);
-        for (const listener of this.listeners) listener(chat, outcome);
+        for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.messages.removePending(turnId);
@@ -251,7 +262,8 @@ export class Turns {
     const log = this.options.log.child({ chat: chatKey(chat.address), turn: id, ...(first.messageId !== undefined ? { message: first.messageId } : {}) });
     log.info({ from: from.id, messages: messages.length }, 'the CLI took messages steered into the turn as a turn of its own');
     const text = [first, ...more].map((message) => message.text).join('\n\n');
-    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log });
+    const payer = first.by === from.by ? from.payer : first.by ? { key: `${chat.address.transport}:${first.by}` } : undefined;
+    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log, ...(payer ? { payer } : {}) });
     let settle!: (outcome: TurnOutcome) => void;
     this.track(new Promise<TurnOutcome>((resolve) => (settle = resolve)).then(ended));
     return { ...controls, ended: (outcome) => settle(outcome) };

@@ -17,6 +17,7 @@ import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge
 import { hostPort, tlsFiles } from './listen-address.ts';
 import { webConfig, type WebConfig } from './web.ts';
 import { loadHooks, type Hook } from '../hooks/hooks-file.ts';
+import { PriceTable } from '../usage/prices.ts';
 
 /** The repo's own files, wherever the bridge is started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,6 +33,10 @@ export interface BridgeConfig extends ProjectsConfig {
   bareNumbers: string;
   /** Per chat and UTC day; none: no limit. */
   dailyBudgetUsd: number | undefined;
+  /** Per person and UTC day, across chats (BRIDGE_PERSON_DAILY_BUDGET_USD); none: no limit. */
+  personDailyBudgetUsd: number | undefined;
+  /** What models cost per token: the shipped table with BRIDGE_DATA_DIR/prices.json over it. */
+  prices: PriceTable;
   /** How main sessions treat tools that need permission, unless a chat chose otherwise (/permissions). */
   permissionMode: PermissionMode;
   /** What a message sent while a chat's agent works does, unless the chat chose otherwise (/busy). */
@@ -146,6 +151,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     owners: owners.length ? owners : allowedUsers.slice(0, 1),
     bareNumbers: BARE_NUMBERS,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
+    personDailyBudgetUsd: dollars(env, 'BRIDGE_PERSON_DAILY_BUDGET_USD'),
+    prices: await PriceTable.load(dataDir),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     busyMode: busyMode(env.BRIDGE_BUSY_MODE),
     live: { max: integer(env, 'BRIDGE_LIVE_SESSIONS', 8, 0), idleMs: integer(env, 'BRIDGE_IDLE_MINUTES', 30, 1) * 60_000 },

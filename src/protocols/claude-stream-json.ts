@@ -50,7 +50,7 @@ function decodeLine(line: Json): AgentEvent[] | null {
     case 'assistant':
       // An API error Claude Code words as an answer ("Not logged in · Please run /login"): its result says it again.
       if (line.is_api_error_message === true) return [];
-      return eachBlock(line, assistantBlock);
+      return withUsage(line, eachBlock(line, assistantBlock));
     case 'user':
       return eachBlock(line, toolResult);
     case 'result':
@@ -83,6 +83,15 @@ function eachBlock(line: Json, decode: (block: Json, parentId: string | undefine
     const event = decode(block, parentId);
     if (event) events.push(event);
   }
+  return events;
+}
+
+/** An assistant line's message usage (each of its content blocks' lines repeats it, growing): priced as it comes. */
+function withUsage(line: Json, events: AgentEvent[]): AgentEvent[] {
+  const message = line.message;
+  const used = isObject(message) ? usage(message.usage) : undefined;
+  if (!used || !isObject(message)) return events;
+  events.push(compact({ type: 'usage', usage: used, model: str(message.model), messageId: str(message.id) }));
   return events;
 }
 

@@ -45,6 +45,18 @@ export interface ToolEndEvent {
   parentId?: string;
 }
 
+/**
+ * What one model call used, reported while the turn works (Claude Code's assistant messages,
+ * codex's token updates): the bridge prices it as it goes, to hold work to its budget. The
+ * same `messageId` again is that call's usage so far, replacing what it said before.
+ */
+export interface UsageEvent {
+  type: 'usage';
+  usage: Usage;
+  model?: string;
+  messageId?: string;
+}
+
 /** The turn's outcome, as the CLI reports it. */
 export interface ResultEvent {
   type: 'result';
@@ -116,6 +128,17 @@ export interface ExitEvent {
 }
 
 export type AgentEvent =
-  StartedEvent | TextEvent | ToolStartEvent | ToolEndEvent | ResultEvent | InputEvent | PermissionEvent | ControlEvent | ErrorEvent | LogEvent | ExitEvent;
+  | StartedEvent
+  | TextEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | UsageEvent
+  | ResultEvent
+  | InputEvent
+  | PermissionEvent
+  | ControlEvent
+  | ErrorEvent
+  | LogEvent
+  | ExitEvent;
 
 export type AgentEventType = AgentEvent['type'];

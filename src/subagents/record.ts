@@ -49,6 +49,14 @@ export interface SubagentRunRecord {
   /** The chat's permission mode that binds the run (`safe`: read-only; `ask`: the chat approves). */
   chatMode?: PermissionMode;
   maxTurns?: number;
+  /**
+   * The most the run may cost, in US dollars (`--budget`, its agent's or its webhook's
+   * `budget`): priced as it works, it is stopped through its CLI once it reaches this.
+   * `askedUsd`: the budget asked for, when the person's day left less (this is then their day's rest).
+   */
+  budget?: { usd: number; askedUsd?: number };
+  /** Stopped because it reached its budget: what it had cost then. */
+  stoppedForCost?: { usd: number };
   /** A user-defined agent's system prompt, given on top of the subagent one. */
   agentPrompt?: string;
   /** The agents its CLI's own Task tool may delegate to, as they were when it was spawned. */

@@ -16,9 +16,10 @@ import type { Log } from '../log/logger.ts';
 import type { AgentLibrary } from '../agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
-export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> & {
-  settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
-};
+export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> &
+  Partial<Pick<BridgeConfig, 'prices'>> & {
+    settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
+  };
 
 export interface SubagentsOptions {
   config: SubagentConfig;
@@ -29,8 +30,10 @@ export interface SubagentsOptions {
   permissions?: LocalExecutionOptions['permissions'];
   /** Where runs execute; by default in this process (a LocalExecutor). */
   executor?: RunExecutor;
-  /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
-  refuseWork?: (chatKey: string) => string | undefined;
+  /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
+  refuseWork?: SpawnerOptions['refuseWork'];
+  /** How a run's budget is checked (see RunCosts). */
+  costs?: SpawnerOptions['costs'];
   /** The permission mode of a chat: it binds the runs spawned there. */
   chatMode?: SpawnerOptions['chatMode'];
   log: Log;
@@ -64,6 +67,7 @@ export class Subagents {
         maxDepth: limits.maxDepth,
         ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
         toolsFor: options.toolsFor,
+        ...(config.prices ? { prices: config.prices } : {}),
         ...(options.permissions ? { permissions: options.permissions } : {}),
         log,
       });
@@ -86,6 +90,7 @@ export class Subagents {
       trusts: options.trusts,
       limits,
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
+      ...(options.costs ? { costs: options.costs } : {}),
       ...(options.chatMode ? { chatMode: options.chatMode } : {}),
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
