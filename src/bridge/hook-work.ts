@@ -40,6 +40,7 @@ export function hookWork(parts: TriggeredParts): (hook: Hook, prompt: string) =>
         ...(options.agent ? { agent: options.agent } : {}),
         ...(options.worktree ? { worktree: true } : {}),
         ...(options.timeout ? { timeoutSeconds: options.timeout } : {}),
+        ...(hook.budgetUsd !== undefined ? { budgetUsd: hook.budgetUsd } : {}),
       },
       { requester: { kind: 'hook', hook: hook.name }, mode: hook.mode },
       rich`${bold(from)}: ${truncate(prompt, 600)}${why}`,
