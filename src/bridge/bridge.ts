@@ -18,6 +18,7 @@ import { Allowlist } from './allowlist.ts';
 import type { Role } from './roles.ts';
 import { Turns, type EndedTurn, type TurnWatch } from './turns.ts';
 import type { Person } from '../usage/usage-ledger.ts';
+import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
 import { Steering } from './steering.ts';
 import { recoverInterrupted } from './restarts.ts';
 import { Attachments } from './attachments.ts';
@@ -30,19 +31,20 @@ import { delay } from '../concurrency/delay.ts';
 export type BotConfig = Pick<
   BridgeConfig,
   'allowedUsers' | 'owners' | 'admins' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'restart'
-> & {
-  settings: Pick<
-    Settings,
-    | 'progressEditIntervalMs'
-    | 'answerAsDocumentOverChars'
-    | 'turnTimeoutSeconds'
-    | 'turnTimeoutWarningSeconds'
-    | 'maxQueuedMessages'
-    | 'fileReminderSeconds'
-    | 'commandTimeoutSeconds'
-    | 'fileTransferTimeoutSeconds'
-  >;
-};
+> &
+  Partial<Pick<BridgeConfig, 'prices'>> & {
+    settings: Pick<
+      Settings,
+      | 'progressEditIntervalMs'
+      | 'answerAsDocumentOverChars'
+      | 'turnTimeoutSeconds'
+      | 'turnTimeoutWarningSeconds'
+      | 'maxQueuedMessages'
+      | 'fileReminderSeconds'
+      | 'commandTimeoutSeconds'
+      | 'fileTransferTimeoutSeconds'
+    >;
+  };
 
 export interface BridgeOptions {
   config: BotConfig;
@@ -114,7 +116,21 @@ export class Bridge {
       log: this.log,
     });
     this.commands = options.commands;
-    this.turns = new Turns({ config: this.config, out: this.out, stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId), log: this.log });
+    const prices = options.config.prices;
+    this.turns = new Turns({
+      config: this.config,
+      out: this.out,
+      stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId),
+      // A turn with a budget of its own (a webhook's) is priced as it streams.
+      meter: (chat) =>
+        prices &&
+        new CostMeter(
+          prices,
+          meteringOf(options.config.adapters.get(chat.record.cli)?.protocol ?? ''),
+          chat.record.model ?? prices.defaultModel(chat.record.cli),
+        ),
+      log: this.log,
+    });
     const { settings } = options.config;
     this.pipeline = messagePipeline({
       chats: this.chats,
@@ -184,7 +200,11 @@ export class Bridge {
   }
 
   /** A message into a chat's main session from something other than its people (a schedule, a webhook, an API client): see `inject`. */
-  async inject(address: ChatRef, message: { text: string; from: string; outside?: OutsideSource; payer?: Person }, watch?: TurnWatch): Promise<Injected> {
+  async inject(
+    address: ChatRef,
+    message: { text: string; from: string; outside?: OutsideSource; payer?: Person; budgetUsd?: number },
+    watch?: TurnWatch,
+  ): Promise<Injected> {
     return inject(
       {
         chats: this.chats,

@@ -32,7 +32,7 @@ export type Injected = { ok: true; turnId: string; position: number } | { ok: fa
 export async function inject(
   parts: InjectParts,
   address: ChatRef,
-  message: { text: string; from: string; outside?: OutsideSource; payer?: Person },
+  message: { text: string; from: string; outside?: OutsideSource; payer?: Person; budgetUsd?: number },
   watch?: TurnWatch,
 ): Promise<Injected> {
   const chat = parts.chats.get(address);
@@ -58,6 +58,7 @@ export async function inject(
     messageId: shown.messageId,
     ...(message.outside ? { outside: message.outside } : {}),
     ...(message.payer ? { payer: message.payer } : {}),
+    ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
   };
   return { ok: true, turnId: await parts.turns.start(chat, turn, '', undefined, watch), position };
 }

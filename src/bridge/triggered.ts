@@ -32,10 +32,16 @@ export class Triggered {
    * `outside`: the text comes from outside the chat's people (a webhook's delivery), and the
    * session it enters keeps that. `payer`: the person its cost is for too (a schedule's maker).
    */
-  async turn(chat: ChatRef, from: string, text: string, outside?: OutsideSource, payer?: Person): Promise<TriggeredTurn> {
+  async turn(chat: ChatRef, from: string, text: string, outside?: OutsideSource, payer?: Person, budgetUsd?: number): Promise<TriggeredTurn> {
     let injected: Awaited<ReturnType<Bridge['inject']>>;
     try {
-      injected = await this.parts.bridge.inject(chat, { text, from, ...(outside ? { outside } : {}), ...(payer ? { payer } : {}) });
+      injected = await this.parts.bridge.inject(chat, {
+        text,
+        from,
+        ...(outside ? { outside } : {}),
+        ...(payer ? { payer } : {}),
+        ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+      });
     } catch (error) {
       // The chat could not be written to: nobody there to tell.
       return { ok: false, reason: `the chat cannot be reached (${(error as Error).message})`, unreachable: true };

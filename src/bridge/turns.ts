@@ -12,6 +12,8 @@ import type { AgentEvent } from '../protocols/events.ts';
 import { toolSummary } from '../presentation/tool-summary.ts';
 import type { OutsideSource, PendingMessage } from '../store/chat-store.ts';
 import type { Person } from '../usage/usage-ledger.ts';
+import type { CostMeter } from '../usage/cost-meter.ts';
+import { costStopText } from '../presentation/usage.ts';
 import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
@@ -47,6 +49,8 @@ interface FollowedTurn {
   outside?: OutsideSource;
   /** Whom its cost is for: who typed it, or made the schedule it comes from. None: work nobody typed. */
   payer?: Person;
+  /** The most it may cost (a webhook's `budget`): stopped for cost through the CLI's interrupt once reached. */
+  budgetUsd?: number;
 }
 
 /** What a listener hears of a turn that ended, besides its outcome. */
@@ -69,6 +73,8 @@ export interface TurnsOptions {
   out: Outbound;
   /** The Stop button of a turn, by its id. */
   stopButton: (turnId: string) => Button;
+  /** What prices a turn held to a budget of its own, as its CLI streams; none: such a turn cannot be priced. */
+  meter?: (chat: ChatSession) => CostMeter | undefined;
   log: Log;
 }
 
@@ -102,7 +108,7 @@ export class Turns {
    */
   async start(
     chat: ChatSession,
-    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; payer?: Person },
+    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; payer?: Person; budgetUsd?: number },
     by = '',
     pending?: PendingMessage,
     watch?: TurnWatch,
@@ -153,7 +159,16 @@ export class Turns {
     const payer = message.payer ?? (by ? { key: `${address.transport}:${by}` } : undefined);
     const { controls, ended } = this.follow(
       chat,
-      { id: turnId, text: message.text, messageId: message.messageId, by, log, ...(outside ? { outside } : {}), ...(payer ? { payer } : {}) },
+      {
+        id: turnId,
+        text: message.text,
+        messageId: message.messageId,
+        by,
+        log,
+        ...(outside ? { outside } : {}),
+        ...(payer ? { payer } : {}),
+        ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
+      },
       watch,
     );
     this.track(chat.agent.send(message.text, controls).then(ended));
@@ -187,6 +202,9 @@ export class Turns {
     // A turn that will be stopped for running too long says so first, while there is time to act.
     const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
     const steers = new Map<string, SteeredMessage>();
+    const meter = turn.budgetUsd !== undefined ? this.options.meter?.(chat) : undefined;
+    /** What it had cost when its budget stopped it. */
+    let stoppedForCost: number | undefined;
     const controls: TurnControls = {
       timeoutMs,
       ...(settings.silenceSeconds ? { silenceMs: settings.silenceSeconds * 1000 } : {}),
@@ -209,6 +227,17 @@ export class Turns {
         presenter.onEvent(event);
         this.noteCall(chat, turnId, event);
         watch?.onEvent?.(event);
+        const usd = meter?.observe(event);
+        // At its budget: stopped as the Stop button stops it, once; what waits behind it stays.
+        if (usd !== undefined && stoppedForCost === undefined && usd >= turn.budgetUsd!) {
+          stoppedForCost = usd;
+          this.track(
+            chat.stop('it reached its budget', { keepQueued: true }).then(
+              () => {},
+              (error: Error) => log.warn(`stopping the turn for cost failed: ${error.message}`),
+            ),
+          );
+        }
       },
       onCarried: (ids) =>
         this.carry(
@@ -225,6 +254,10 @@ export class Turns {
         if (chat.current?.id === turnId) chat.current = undefined;
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
+        if (stoppedForCost !== undefined && outcome.status === 'stopped')
+          await out
+            .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
+            .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
         await chat.noteTurn(text, outcome.sessionId);
         for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);

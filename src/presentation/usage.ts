@@ -72,6 +72,11 @@ export function budgetRefusalText(spentUsd: number, limitUsd: number, untilReset
   return `💸 This chat has spent ${formatCost(spentUsd)} today, its daily budget of ${formatCost(limitUsd)} (BRIDGE_DAILY_BUDGET_USD). New turns and subagents wait until it resets at 00:00 UTC, in ${formatDuration(untilResetMs)}; what is running finishes.`;
 }
 
+/** A turn its budget stopped (a webhook's `budget`): what it had cost. */
+export function costStopText(costUsd: number, budgetUsd: number): string {
+  return `💸 Stopped for cost: this turn had cost ${formatCost(costUsd)}, reaching its budget of ${formatCost(budgetUsd)}. What it did so far is above; the session goes on with the next message.`;
+}
+
 /** Why a person's new work is refused: their day's budget is spent, across chats. */
 export function personBudgetRefusalText(name: string | undefined, spentUsd: number, limitUsd: number, untilResetMs: number): string {
   return `💸 ${name ? `${name}, you have` : 'You have'} spent ${formatCost(spentUsd)} today across chats, your daily budget of ${formatCost(limitUsd)} (BRIDGE_PERSON_DAILY_BUDGET_USD). Your new turns and subagents wait until it resets at 00:00 UTC, in ${formatDuration(untilResetMs)}; what is running finishes.`;

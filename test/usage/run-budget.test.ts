@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { freePort } from '../support/free-port.ts';
 import { OWNER, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // A run's own budget (`/spawn --budget`, an agent's `budget`): the bridge prices each of the
@@ -11,10 +12,34 @@ import { OWNER, shownText, startTelegramWorld, type TelegramWorld } from '../sup
 const PRICES = { models: { 'fake-model': { input: 0, output: 1000 } } };
 // A long run: a model call every 200 ms, each $0.01.
 const LONG = 'tools:40 pace:200 msg-tokens:10 say:never-reached';
+const HOOK_SECRET = 'budget-secret-0123456789abcdef';
+const [HOOK_TURN_CHAT, HOOK_RUN_CHAT] = [-7204, -7205];
+const HOOKS = {
+  hooks: {
+    // A turn of the chat's session, and a run, each held to $0.04.
+    capped: { chat: String(HOOK_TURN_CHAT), prompt: LONG, signature: 'bearer', secret: HOOK_SECRET, mode: 'bypass', budget: 0.04 },
+    cappedRun: {
+      chat: String(HOOK_RUN_CHAT),
+      prompt: LONG,
+      signature: 'bearer',
+      secret: HOOK_SECRET,
+      spawn: { label: 'Hooked' },
+      mode: 'bypass',
+      budget: 0.04,
+    },
+  },
+};
 let world: TelegramWorld;
+let base: string;
 
 beforeAll(async () => {
-  world = await startTelegramWorld({}, { dataFiles: { 'prices.json': JSON.stringify(PRICES) } });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  world = await startTelegramWorld(
+    { BRIDGE_WEB_ADDR: `127.0.0.1:${port}` },
+    { dataFiles: { 'prices.json': JSON.stringify(PRICES), 'hooks.json': JSON.stringify(HOOKS) } },
+  );
+  await world.bridge.waitForLog(/webhooks: /);
 });
 afterAll(() => world?.stop());
 
@@ -65,6 +90,31 @@ describe("a run's budget", () => {
       /^⚠️ A budget cannot be held here: The model "mystery-1" has no price in the price table, and codex reports no cost of its own/,
     );
     expect(await say(chatId, '/spawn --budget lots do it', /^⚠️/)).toMatch(/^⚠️ --budget takes an amount of US dollars above 0/);
+  });
+});
+
+describe("a webhook's budget", () => {
+  const deliver = (name: string) =>
+    fetch(`${base}/hooks/${name}`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${HOOK_SECRET}` } });
+
+  it("stops the hook's turn through the CLI once reached, says so once, and the session goes on", async () => {
+    await say(HOOK_TURN_CHAT, '/hooks', /^🪝/);
+    expect((await deliver('capped')).status).toBe(202);
+    const notice = await world.telegram.waitFor(() => messagesIn(HOOK_TURN_CHAT).find((text) => text.startsWith('💸 Stopped for cost')), 30_000);
+    expect(notice).toMatch(
+      /^💸 Stopped for cost: this turn had cost \$0\.0[4-6], reaching its budget of \$0\.04\. What it did so far is above; the session goes on with the next message\.$/,
+    );
+    // Its answer never came: only the hook's own message (which shows the prompt) names it.
+    expect(messagesIn(HOOK_TURN_CHAT).filter((text) => text.includes('never-reached'))).toEqual([expect.stringMatching(/^🪝 Webhook capped: /)]);
+    expect(await say(HOOK_TURN_CHAT, 'say:still-here', /still-here/)).toContain('still-here');
+    expect(messagesIn(HOOK_TURN_CHAT).filter((text) => text.startsWith('💸 Stopped for cost'))).toHaveLength(1);
+  });
+
+  it("stops the hook's run once reached, announced as stopped for cost", async () => {
+    await say(HOOK_RUN_CHAT, '/hooks', /^🪝/);
+    expect((await deliver('cappedRun')).status).toBe(202);
+    const announced = await world.telegram.waitFor(() => messagesIn(HOOK_RUN_CHAT).find((text) => /^❌ #1 Hooked/.test(text)), 30_000);
+    expect(announced).toMatch(/Stopped for cost: it had cost \$0\.0[4-6], reaching its budget of \$0\.04/);
   });
 });
 
