@@ -16,7 +16,7 @@ import { spawnedText, stopButton } from './presentation/runs.ts';
 import { NO_CHAT, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
 import { DailyBudget, PersonDailyBudget } from './usage/budget.ts';
-import { unpricedReason } from './usage/cost-meter.ts';
+import { CostMeter, meteringOf, unpricedReason } from './usage/cost-meter.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
 import { TrustedDirectories } from './projects/trust.ts';
@@ -116,7 +116,18 @@ export async function createApp(options: {
   });
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
   const personBudget = new PersonDailyBudget(ledger, config.personDailyBudgetUsd);
-  const spending = new Spending({ ledger, budget, personBudget, out, log });
+  const spending = new Spending({
+    ledger,
+    budget,
+    personBudget,
+    priceTurn: (cli, model, result) => {
+      const meter = new CostMeter(config.prices, meteringOf(config.adapters.get(cli)?.protocol ?? ''), model ?? config.prices.defaultModel(cli));
+      meter.observe(result);
+      return meter.priced ? meter.usd : undefined;
+    },
+    out,
+    log,
+  });
 
   // Owners are the allowlist's, which the bridge holds: asked once it is built, at the first look-up.
   const access = new ChatAccess({

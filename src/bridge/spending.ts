@@ -1,7 +1,7 @@
 import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
 import { budgetRefusalText, budgetWarningText, personBudgetRefusalText, personBudgetWarningText } from '../presentation/usage.ts';
-import type { Usage } from '../protocols/events.ts';
+import type { ResultEvent, Usage } from '../protocols/events.ts';
 import { displayName, runAddress, startedBy, type SubagentRunRecord } from '../subagents/record.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import { msUntilReset, type DailyBudget, type PersonDailyBudget } from '../usage/budget.ts';
@@ -19,7 +19,17 @@ export type WorkBudget = Pick<Spending, 'refusal'>;
  * budget's day ends.
  */
 export class Spending {
-  constructor(private readonly options: { ledger: UsageLedger; budget: DailyBudget; personBudget?: PersonDailyBudget; out: Outbound; log: Log }) {}
+  constructor(
+    private readonly options: {
+      ledger: UsageLedger;
+      budget: DailyBudget;
+      personBudget?: PersonDailyBudget;
+      /** What a turn whose CLI gives no cost (codex) costs, from its tokens at the price table's prices; undefined when its model has none. */
+      priceTurn?: (cli: string, model: string | undefined, result: ResultEvent) => number | undefined;
+      out: Outbound;
+      log: Log;
+    },
+  ) {}
 
   /** Why the chat, or the person (`<transport>:<id>`) asking there, may start no new turn or run now, or undefined. */
   refusal(key: string, person?: string): string | undefined {
@@ -39,11 +49,12 @@ export class Spending {
   turnEnded(chat: ChatSession, outcome: TurnOutcome, person?: Person): void {
     const result = outcome.result;
     if (!result?.usage && result?.costUsd === undefined) return;
+    const costUsd = result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result);
     this.record(chatKey(chat.address), chat.address, {
       cli: chat.record.cli,
       ...(chat.record.model ? { model: chat.record.model } : {}),
       ...tokens(result.usage),
-      ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
       ...(person ? { person } : {}),
     });
   }

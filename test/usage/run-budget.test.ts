@@ -57,7 +57,9 @@ async function say(chatId: number, text: string, pattern: RegExp, timeoutMs = 20
 describe("a run's budget", () => {
   it('stops the run mid-way through its CLI once its cost reaches it, announced once as stopped for cost with what it did and cost', async () => {
     const chatId = -7201;
-    expect(await say(chatId, `/spawn --budget 0.05 --label Thrifty ${LONG}`, /^🚀/)).toMatch(/^🚀 #1/);
+    expect(await say(chatId, `/spawn --budget 0.05 --label Thrifty ${LONG}`, /^🚀/)).toMatch(
+      /^🚀 #1 started: Thrifty [^]*\n💸 Budget \$0\.05: stopped for cost once reached\.\n/,
+    );
     const announced = await say(chatId, '/subagents', /^❌ #1 Thrifty/, 30_000);
     expect(announced).toMatch(/Stopped for cost: it had cost \$0\.0[5-7], reaching its budget of \$0\.05/);
     expect(announced).toMatch(/claude · [5-7] tool calls · .*\$0\.0[5-7]/);
