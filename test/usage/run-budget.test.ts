@@ -36,7 +36,8 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   world = await startTelegramWorld(
-    { BRIDGE_WEB_ADDR: `127.0.0.1:${port}` },
+    // The owner's own day is held to $0.25: the tests before the last spend less than that.
+    { BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, BRIDGE_PERSON_DAILY_BUDGET_USD: '0.25' },
     { dataFiles: { 'prices.json': JSON.stringify(PRICES), 'hooks.json': JSON.stringify(HOOKS) } },
   );
   await world.bridge.waitForLog(/webhooks: /);
@@ -117,6 +118,21 @@ describe("a webhook's budget", () => {
     expect((await deliver('cappedRun')).status).toBe(202);
     const announced = await world.telegram.waitFor(() => messagesIn(HOOK_RUN_CHAT).find((text) => /^❌ #1 Hooked/.test(text)), 30_000);
     expect(announced).toMatch(/Stopped for cost: it had cost \$0\.0[4-6], reaching its budget of \$0\.04/);
+  });
+});
+
+describe("a run's budget beyond its person's day", () => {
+  it('is allowed, but the day binds: the run stops at what the day had left, and then their new work is refused', async () => {
+    const chatId = -7206;
+    const started = await say(chatId, `/spawn --budget 5 --label Generous ${LONG}`, /^(🚀|⚠️)/);
+    const left =
+      /💸 Budget \$(0\.\d\d), what is left of the daily budget of the person who started it \(\$5\.00 was asked\): stopped for cost once reached\./.exec(
+        started,
+      );
+    expect(left, started).not.toBeNull();
+    const announced = await say(chatId, '/subagents', /^❌ #1 Generous/, 30_000);
+    expect(announced).toContain(`reaching what its person had left of their daily budget, $${left![1]} (it asked for $5.00)`);
+    expect(await say(chatId, 'say:more', /^💸/)).toMatch(/^💸 Ada, you have spent \$0\.2\d today across chats, your daily budget of \$0\.25/);
   });
 });
 
