@@ -48,22 +48,21 @@ export class CostMeter {
   private readonly calls = new Map<string, number>();
   private loose = 0;
   private reported: number | undefined;
-  private model: string | undefined;
+  /** The model the CLI said it runs (its `started` event): over the one it was asked for, or the table's guess. */
+  private started: string | undefined;
   private metered = false;
 
   constructor(
     private readonly prices: PriceTable,
     private readonly metering: Metering,
-    model: string | undefined,
-  ) {
-    this.model = model;
-  }
+    private readonly model: string | undefined,
+  ) {}
 
   /** Takes an event of the CLI's; returns the cost so far. */
   observe(event: AgentEvent): number {
-    if (event.type === 'started' && event.model) this.model ??= event.model;
+    if (event.type === 'started' && event.model) this.started = event.model;
     else if (event.type === 'usage') {
-      const usd = this.price(event.usage, event.model ?? this.model);
+      const usd = this.price(event.usage, event.model ?? this.started ?? this.model);
       if (usd !== undefined) {
         this.metered = true;
         if (event.messageId) this.calls.set(event.messageId, usd);
@@ -71,7 +70,7 @@ export class CostMeter {
       }
     } else if (event.type === 'result') {
       if (event.costUsd !== undefined) this.reported = (this.reported ?? 0) + event.costUsd;
-      else if (!this.metered && event.usage) this.loose += this.price(event.usage, this.model) ?? 0;
+      else if (!this.metered && event.usage) this.loose += this.price(event.usage, this.started ?? this.model) ?? 0;
     }
     return this.usd;
   }

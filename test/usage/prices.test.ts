@@ -64,6 +64,12 @@ describe('the cost meter', () => {
     expect(meter.observe({ type: 'result', text: '', isError: false, costUsd: 0.01 })).toBe(0.01);
   });
 
+  it('prices by the model the CLI says it runs, over the one it was asked for', () => {
+    const meter = new CostMeter(prices, meteringOf('claude-stream-json'), 'unpriced-guess');
+    meter.observe({ type: 'started', sessionId: 's', model: 'm' });
+    expect(meter.observe({ type: 'usage', usage: { inputTokens: 1_000_000, outputTokens: 0 } })).toBeCloseTo(1, 10);
+  });
+
   it("prices codex's cached input apart from its fresh input, which includes it", () => {
     const meter = new CostMeter(prices, meteringOf('codex-app-server'), 'm');
     expect(meter.observe({ type: 'usage', usage: { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 800_000 } })).toBeCloseTo(0.2 + 0.08, 10);
