@@ -2,7 +2,7 @@ import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
 import { budgetRefusalText, budgetWarningText, personBudgetRefusalText, personBudgetWarningText } from '../presentation/usage.ts';
 import type { ResultEvent, Usage } from '../protocols/events.ts';
-import { displayName, runAddress, startedBy, type SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, paidBy, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import { msUntilReset, type DailyBudget, type PersonDailyBudget } from '../usage/budget.ts';
 import type { Person, Spend, UsageLedger } from '../usage/usage-ledger.ts';
@@ -62,7 +62,7 @@ export class Spending {
   /** A run ended: what it cost, charged to the chat that started it and to the person who did. */
   runEnded(run: SubagentRunRecord): void {
     if (!run.usage && run.costUsd === undefined) return;
-    const person = startedBy(run);
+    const person = paidBy(run);
     this.record(run.requesterKey, runAddress(run), {
       cli: run.cli,
       ...(run.model ? { model: run.model } : {}),

@@ -16,8 +16,11 @@ export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 /** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
 export type Requester =
   | { kind: 'user'; userId: string; name?: string }
-  /** `runId`: the run whose agent started it (none: the chat's main session). */
-  | { kind: 'agent'; chatKey: string; sessionId?: string; runId?: string }
+  /**
+   * `runId`: the run whose agent started it (none: the chat's main session). `for`: the person
+   * (`<transport>:<id>`) whose turn or run the agent was working for, whose budget it spends.
+   */
+  | { kind: 'agent'; chatKey: string; sessionId?: string; runId?: string; for?: string }
   | { kind: 'api'; client: string }
   | { kind: 'hook'; hook: string };
 
@@ -153,6 +156,14 @@ export function requesterName(requester: Requester): string {
  */
 export function resumable(run: SubagentRunRecord, resume: boolean): boolean {
   return resume && (run.resumes ?? 0) < RESUME_ATTEMPTS && (run.childSessionId !== undefined || !run.toolCalled);
+}
+
+/**
+ * The person a run's cost is for (`<transport>:<id>`): who started it, or whose turn or run
+ * the agent that started it was working for. None: work nobody typed (a webhook's, the API's).
+ */
+export function paidBy(run: Pick<SubagentRunRecord, 'requester' | 'chat'>): string | undefined {
+  return startedBy(run) ?? (run.requester.kind === 'agent' ? run.requester.for : undefined);
 }
 
 /** The person who started a run (`<transport>:<id>`), when a person did. */

@@ -9,7 +9,7 @@ import type { AgentDefinition } from '../agents/types.ts';
 import { chatKey, isNoChat, type ChatRef } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
-import type { Requester } from './record.ts';
+import { paidBy, type Requester } from './record.ts';
 import type { SubagentRegistry } from './registry.ts';
 import type { Refusal, SpawnRequest, SpawnResult } from './spawn-request.ts';
 import { unsupportedRun } from './run-options.ts';
@@ -241,7 +241,7 @@ function exceeds(child: Adapter, childPolicy: ToolPolicy | undefined, parent: Ad
 
 /** The person a spawn is charged to: who typed it (a schedule's maker included), none for work nobody typed. */
 function personOf(origin: SpawnOrigin): string | undefined {
-  return origin.requester.kind === 'user' ? `${origin.address.transport}:${origin.requester.userId}` : undefined;
+  return paidBy({ requester: origin.requester, chat: origin.address });
 }
 
 function refuse(error: string): { ok: false; error: string } {
