@@ -55,7 +55,7 @@ export function usageText(view: UsageView): RichText {
   return titled(head, lines.join('\n'));
 }
 
-/** `Ada (telegram:111)`, or the key alone when no name was seen. */
+/** A person as /usage names them: their name with their key (`transport:id`), or the key alone when no name was seen. */
 export function personName(person: { key: string; name?: string }): string {
   return person.name ? `${person.name} (${person.key})` : person.key;
 }
