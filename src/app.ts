@@ -1,6 +1,7 @@
 import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
 import { askerId } from './approvals/asker.ts';
 import { chatPeopleMayAnswer } from './approvals/who-may-answer.ts';
+import { ChatPeople } from './access/chat-people.ts';
 import { ChatAccess } from './access/chat-access.ts';
 import type { ChatMembers } from './ports/chat-members.ts';
 import { AuditLog } from './audit/audit-log.ts';
@@ -50,6 +51,10 @@ import { announcements } from './app/announcements.ts';
 import { chatSessions } from './app/chats.ts';
 import { runWork } from './app/runs.ts';
 import { commandServices } from './app/services.ts';
+import { ShareLinks } from './web/shares/share-links.ts';
+import { Transcripts } from './transcripts/transcripts.ts';
+import { Conversations } from './transcripts/conversations.ts';
+import { chatName } from './web/views/chat-name.ts';
 
 export interface App {
   bridge: Bridge;
@@ -107,6 +112,7 @@ export async function createApp(options: {
   const orchestrationStore = await OrchestrationStore.open(config.dataDir, { cwd: config.workdir, cli: config.defaultCli });
   const ledger = await UsageLedger.open(config.dataDir);
   const trust = await TrustedDirectories.open(config.dataDir);
+  const people = await ChatPeople.open(config.dataDir);
   const trusts = async (dir: string) => (await trust.covering(dir)) !== undefined;
   const agents = new AgentLibrary({
     dataDir: config.dataDir,
@@ -133,6 +139,7 @@ export async function createApp(options: {
   const access = new ChatAccess({
     members: options.members ?? new Map(),
     isOwner: (person): boolean => bridge.isOwner(NO_CHAT, { id: person, identity: person }),
+    mayUse: (chat, person): boolean => bridge.isAllowed(chat, { id: person, identity: person }),
     log,
   });
   const approvals = new ApprovalBroker({
@@ -142,6 +149,7 @@ export async function createApp(options: {
     ownServerPrefix: `mcp__${MCP_SERVER_NAME}__`,
     ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
     mayAnswer: chatPeopleMayAnswer(access, log),
+    rules: config.approvalRules,
     log,
   });
   const { endpoint, sessionTools, toolTimeoutMs, provide } = await agentTools({ config, approvals, agents, secrets: options.secrets });
@@ -149,7 +157,7 @@ export async function createApp(options: {
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(config.live);
-  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, log });
+  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, out, log });
   const { subagents, orchestrator } = runWork({
     config,
     runStore,
@@ -176,6 +184,13 @@ export async function createApp(options: {
   });
 
   const webSessions = config.web && options.web ? await WebSessions.open(config.dataDir) : undefined;
+  const shares = webSessions ? await ShareLinks.open(config.dataDir) : undefined;
+  const transcripts = new Transcripts(config.dataDir);
+  const conversations = new Conversations({
+    transcripts,
+    events: (run) => subagents.events(run),
+    chatName: (key) => chatName(key, (chatKey) => store.get(chatKey)?.title),
+  });
   const scheduler = new Scheduler({ store: await ScheduleStore.open(config.dataDir), timeZone: config.timeZone, log });
   const inboxes = new Map(
     [...(options.downloads ?? [])].map(([id, downloads]) => [id, new Inbox(downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 })]),
@@ -195,7 +210,9 @@ export async function createApp(options: {
     budget,
     personBudget,
     scheduler,
-    web: webSessions ? { sessions: webSessions, inApp: options.web?.inApp !== undefined } : undefined,
+    people,
+    web: webSessions && shares ? { sessions: webSessions, shares, inApp: options.web?.inApp !== undefined } : undefined,
+    conversations,
     roundTrips: options.roundTrips,
   });
   const bridge = new Bridge({
@@ -208,6 +225,7 @@ export async function createApp(options: {
     budget: spending,
     files,
     questions,
+    transcripts,
     log,
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
@@ -278,7 +296,8 @@ export async function createApp(options: {
         ledger,
         audit,
         review,
-        ...(webSessions && options.web ? { web: { sessions: webSessions, ...options.web } } : {}),
+        ...(webSessions && shares && options.web ? { web: { sessions: webSessions, shares, ...options.web } } : {}),
+        conversations,
         routes: options.routes ?? [],
       });
       await bridge.recoverInterrupted();
@@ -326,6 +345,7 @@ export async function createApp(options: {
       agentInbox.close();
       await subagents.shutdown();
       await bridge.shutdown();
+      await transcripts.flush();
       await live.closeAll();
       await outbox.settle();
       outbox.close();

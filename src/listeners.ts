@@ -29,6 +29,8 @@ import { WEB } from './web/chat/web-chat.ts';
 import type { WebOutbound } from './web/chat/web-outbound.ts';
 import { PAGES_DIR } from './web/pages.ts';
 import { WebServer } from './web/web-server.ts';
+import type { ShareLinks } from './web/shares/share-links.ts';
+import type { Conversations } from './transcripts/conversations.ts';
 
 /** The parts of the bridge its listeners serve: built by `app.ts`, handed over whole. */
 export interface ListenerParts {
@@ -50,9 +52,11 @@ export interface ListenerParts {
   audit: AuditLog;
   review: RunReview;
   /** The web pages' sessions and chats, when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
-  web?: { sessions: WebSessions; outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
+  web?: { sessions: WebSessions; shares: ShareLinks; outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
   /** Endpoints the transports' services call, beside the webhooks. */
   routes: readonly TransportRoute[];
+  /** The chats' sessions and runs as conversations, for the share links' pages. */
+  conversations: Conversations;
 }
 
 /**
@@ -108,7 +112,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
     if (hooks.length) log.warn(`${hooks.length} webhook${hooks.length === 1 ? '' : 's'} in hooks.json, but BRIDGE_WEB_ADDR is not set: none can be reached`);
     return undefined;
   }
-  const { sessions, outbound, inApp } = parts.web;
+  const { sessions, shares, outbound, inApp } = parts.web;
   // A web user is who their chat app vouched for: the one allowlist decides, on every call.
   const who = (identity: string) =>
     [
@@ -136,7 +140,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
   const web = await WebServer.start({
     config: config.web,
     sessions,
-    allowed: (identity) => bridge.isAllowed(...who(identity)),
+    allowed: (identity) => bridge.isAllowedAnywhere(identity),
     ...(inApp ? { inApp } : {}),
     dashboard: {
       runs: runStore,
@@ -161,6 +165,13 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
       orchestrator: parts.orchestrator,
       findRun: (id) => runStore.find(id),
       access: parts.access,
+    },
+    shares: {
+      links: shares,
+      conversations: parts.conversations,
+      findRun: (id) => runStore.find(id),
+      access: parts.access,
+      cliOf: (chat) => parts.store.get(chat)?.cli,
     },
     host: () => parts.host,
     pagesDir: PAGES_DIR,

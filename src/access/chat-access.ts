@@ -7,12 +7,14 @@ export interface ChatAccessOptions {
   members: ReadonlyMap<string, ChatMembers>;
   /** Whether this person (`<transport>:111`) is an owner: they see and answer everything. */
   isOwner: (person: string) => boolean;
+  /** Whether this person may use the bridge in this chat (BRIDGE_ALLOWED_USERS, and what its admins said with /allow and /deny). */
+  mayUse: (chat: ChatRef, person: string) => boolean;
   log: Log;
 }
 
 /**
  * What a person may see and answer of the chats: those they belong to, as each chat's
- * transport says, and everything for an owner. A chat whose people cannot be learnt now
+ * transport says, and may use the bridge in (no admin denied them there), and everything for an owner. A chat whose people cannot be learnt now
  * (its service unreachable) is shown to nobody but the owners: closed, with a log line.
  * Runs of no chat (started through the API for none) are the owners'.
  */
@@ -26,6 +28,8 @@ export class ChatAccess {
   async sees(person: string, chat: ChatRef): Promise<boolean> {
     if (this.options.isOwner(person)) return true;
     if (isNoChat(chat)) return false;
+    // Denied there, or allowed only elsewhere: being in the chat is not enough.
+    if (!this.options.mayUse(chat, person)) return false;
     const members = this.options.members.get(chat.transport);
     if (!members) return false;
     try {

@@ -69,6 +69,14 @@ export function runWork(parts: {
     toolsFor,
     // Runs in this process ask the chat on their CLI's control channel; a worker's, through the MCP tool.
     permissions: runPermissions({ approvals: parts.approvals, questions: parts.questions }),
+    // A run goes on in the next CLI of its chat's chain when a limit stops its own, and says so there.
+    fallback: {
+      fallback: (run) => (isNoChat(run.chat) ? config.fallback : parts.chats.get(run.chat).fallbackChain),
+      tell: (run, line) => {
+        if (!isNoChat(run.chat))
+          void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a handover line failed: ${error.message}`));
+      },
+    },
     refuseWork: parts.refuseWork,
     costs: parts.costs,
     chatMode,

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { AgentLibrary } from '../agents/library.ts';
 import type { ApprovalBroker } from '../approvals/approval-broker.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
+import type { ChatPeople } from '../access/chat-people.ts';
+import { PeopleSeen } from '../access/people-seen.ts';
 import type { CommandServices } from '../bridge/command-services.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { HOOKS_FILE } from '../hooks/hooks-file.ts';
@@ -15,6 +17,8 @@ import type { DailyBudget, PersonDailyBudget } from '../usage/budget.ts';
 import type { UsageLedger } from '../usage/usage-ledger.ts';
 import type { WebSessions } from '../web/auth/web-sessions.ts';
 import { webLinks } from '../web/web-links.ts';
+import type { ShareLinks } from '../web/shares/share-links.ts';
+import type { Conversations } from '../transcripts/conversations.ts';
 
 /** What the commands work with beyond the chat's own session, from the parts built. */
 export function commandServices(parts: {
@@ -30,8 +34,11 @@ export function commandServices(parts: {
   budget: DailyBudget;
   personBudget?: PersonDailyBudget;
   scheduler: Scheduler;
+  people: ChatPeople;
   /** The web pages' sign-ins, when they are served; `inApp`: a chat app opens them signed in. */
-  web: { sessions: WebSessions; inApp: boolean } | undefined;
+  web: { sessions: WebSessions; shares: ShareLinks; inApp: boolean } | undefined;
+  /** The chats' sessions and runs as conversations, for /export. */
+  conversations: Conversations;
   roundTrips: ReadonlyMap<string, () => Promise<number>> | undefined;
 }): CommandServices {
   const { config, subagents, web } = parts;
@@ -46,8 +53,11 @@ export function commandServices(parts: {
     ledger: parts.ledger,
     budget: parts.budget,
     ...(parts.personBudget ? { personBudget: parts.personBudget } : {}),
-    ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.inApp && config.web.url.startsWith('https:')) } : {}),
+    ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.shares, web.inApp && config.web.url.startsWith('https:')) } : {}),
     scheduler: parts.scheduler,
+    people: parts.people,
+    seen: new PeopleSeen(),
+    conversations: parts.conversations,
     hooks: {
       forChat: (address) => config.hooks.filter((hook) => wholeChatKey(hook.chat) === wholeChatKey(address)),
       ...(config.web ? { url: config.web.url } : {}),

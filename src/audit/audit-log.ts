@@ -8,6 +8,7 @@ export type AuditEvent =
   | 'timeout'
   | 'tool_call'
   | 'tool_approved'
+  | 'tool_approval'
   | 'tool_auto_approved'
   | 'tool_denied'
   | 'revoke'
@@ -17,7 +18,9 @@ export type AuditEvent =
   | 'merge'
   | 'discard'
   | 'hook'
-  | 'message';
+  | 'message'
+  | 'allow'
+  | 'deny';
 
 export interface AuditEntry {
   time: string;

@@ -25,12 +25,24 @@ import { Attachments } from './attachments.ts';
 import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
 import type { Log } from '../log/logger.ts';
+import type { Transcripts } from '../transcripts/transcripts.ts';
 import { delay } from '../concurrency/delay.ts';
 
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<
   BridgeConfig,
-  'allowedUsers' | 'owners' | 'admins' | 'bareNumbers' | 'agentUser' | 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'restart'
+  | 'allowedUsers'
+  | 'owners'
+  | 'admins'
+  | 'groupTurns'
+  | 'bareNumbers'
+  | 'agentUser'
+  | 'adapters'
+  | 'projectRoots'
+  | 'projects'
+  | 'dataDir'
+  | 'cliEnv'
+  | 'restart'
 > &
   Partial<Pick<BridgeConfig, 'prices'>> & {
     settings: Pick<
@@ -62,6 +74,8 @@ export interface BridgeOptions {
   files?: { inboxes?: ReadonlyMap<string, Inbox>; transcriber?: Transcriber };
   /** What waits for words in a chat (the agent's question or plan): a message that answers it is taken there. */
   questions?: WaitingForWords;
+  /** The chats' transcripts, kept as their turns go (for /export and share links). */
+  transcripts?: Transcripts;
   log: Log;
 }
 
@@ -93,14 +107,17 @@ export class Bridge {
     this.out = options.out;
     this.chats = options.chats;
     this.log = options.log;
-    this.allowlist = new Allowlist(
-      options.config.allowedUsers,
-      options.trustEveryoneOn,
-      options.config.bareNumbers,
-      options.config.owners,
-      options.config.admins,
-    );
-    this.presses = new ButtonPresses({ allowlist: this.allowlist, timeoutSeconds: options.config.settings.commandTimeoutSeconds, log: this.log });
+    const { people, seen } = options.services;
+    this.allowlist = new Allowlist({
+      allowed: options.config.allowedUsers,
+      owners: options.config.owners,
+      admins: options.config.admins,
+      trustEveryoneOn: options.trustEveryoneOn,
+      bareNumbers: options.config.bareNumbers,
+      people,
+      groupTurns: options.config.groupTurns,
+    });
+    this.presses = new ButtonPresses({ allowlist: this.allowlist, seen, timeoutSeconds: options.config.settings.commandTimeoutSeconds, log: this.log });
     this.attachments = new Attachments({
       inboxes: options.files?.inboxes ?? new Map(),
       transcriber: options.files?.transcriber,
@@ -113,6 +130,7 @@ export class Bridge {
       out: options.out,
       attachments: this.attachments,
       startTurn: (chat, message, by) => this.startTurn(chat, message, by),
+      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
       log: this.log,
     });
     this.commands = options.commands;
@@ -129,6 +147,7 @@ export class Bridge {
           meteringOf(options.config.adapters.get(chat.record.cli)?.protocol ?? ''),
           chat.record.model ?? prices.defaultModel(chat.record.cli),
         ),
+      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
       log: this.log,
     });
     const { settings } = options.config;
@@ -136,11 +155,15 @@ export class Bridge {
       chats: this.chats,
       out: this.out,
       allowlist: this.allowlist,
+      people,
+      seen,
       refusals: new RefusalThrottle(),
+      turnRefusals: new RefusalThrottle(),
       attachments: this.attachments,
       commands: options.commands,
       scope: () => this.scope,
       roleOf: (chat, user) => this.roleOf(chat, user),
+      mayStartTurns: (chat, user, inGroup) => this.allowlist.mayStartTurns(chat, user, inGroup),
       settings,
       questions: options.questions,
       budget: options.budget,
@@ -174,9 +197,14 @@ export class Bridge {
     return (await Promise.all(this.commands.map(async (command) => (command.status ? command.status(chat, this.scope) : [])))).flat();
   }
 
-  /** Whether this user, writing in this chat, is in BRIDGE_ALLOWED_USERS (the console's one user always is). */
+  /** Whether this user, writing in this chat, may use the bridge: BRIDGE_ALLOWED_USERS and what the chat's admins said (the console's one user always may). */
   isAllowed(chat: ChatRef, user: ChatUser): boolean {
     return this.allowlist.isAllowed(chat, user);
+  }
+
+  /** Whether this person (`<transport>:<id>`) may use the bridge in some chat: the web pages let them in. */
+  isAllowedAnywhere(person: string): boolean {
+    return this.allowlist.isAllowedAnywhere(person);
   }
 
   /** An owner: one of BRIDGE_OWNERS (by default the first id in BRIDGE_ALLOWED_USERS), or the console's one user. Only they decide what the bridge trusts. */
@@ -195,7 +223,7 @@ export class Bridge {
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { payer?: Person }, by = ''): Promise<void> {
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string; payer?: Person }, by = ''): Promise<void> {
     await this.turns.start(chat, message, by);
   }
 

@@ -2,6 +2,7 @@ import type { Log } from '../log/logger.ts';
 import { buttonKindOf, type ButtonHandler, type ButtonKind } from '../ports/buttons.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress } from '../ports/transport.ts';
 import type { Allowlist } from './allowlist.ts';
+import type { PeopleSeen } from '../access/people-seen.ts';
 import { runWithDeadline } from './deadline.ts';
 
 /** What a press of a button the bridge does not (or no longer) know is answered. */
@@ -15,7 +16,9 @@ export class ButtonPresses {
   /** By kind, each decoding its own payload. */
   private readonly handlers = new Map<string, ButtonHandler<string>>();
 
-  constructor(private readonly parts: { allowlist: Pick<Allowlist, 'isAllowed' | 'writtenId'>; timeoutSeconds: number; log: Log }) {}
+  constructor(
+    private readonly parts: { allowlist: Pick<Allowlist, 'isAllowed' | 'writtenId'>; seen: Pick<PeopleSeen, 'saw'>; timeoutSeconds: number; log: Log },
+  ) {}
 
   /** Handles the presses of one kind of button, with its payload decoded (a press whose payload does not decode is answered here). */
   on<P>(kind: ButtonKind<P>, handler: ButtonHandler<P>): void {
@@ -27,6 +30,7 @@ export class ButtonPresses {
 
   async press(press: ButtonPress): Promise<ButtonAnswer> {
     const { allowlist, timeoutSeconds: seconds, log } = this.parts;
+    this.parts.seen.saw(press.address, press.user);
     if (!allowlist.isAllowed(press.address, press.user)) {
       return { text: `⛔ Not allowed. Your user id is ${allowlist.writtenId(press.address, press.user)}.`, alert: true };
     }

@@ -11,6 +11,9 @@ import type { WebLinks } from '../web/web-links.ts';
 import type { Scheduler } from '../schedules/scheduler.ts';
 import type { Hook } from '../hooks/hooks-file.ts';
 import type { ChatRef } from '../ports/transport.ts';
+import type { Conversations } from '../transcripts/conversations.ts';
+import type { ChatPeople } from '../access/chat-people.ts';
+import type { PeopleSeen } from '../access/people-seen.ts';
 
 /** The webhooks (/hooks): those of a chat, and where they are reached. */
 export interface HookDirectory {
@@ -51,6 +54,12 @@ export interface CommandServices {
   scheduler: Scheduler;
   /** The webhooks of hooks.json. */
   hooks: HookDirectory;
+  /** The chats' sessions and runs as conversations (/export). */
+  conversations: Conversations;
+  /** Who a chat's admins allowed or denied there (/allow, /deny). */
+  people: ChatPeople;
+  /** The names of people who wrote in each chat: how /allow finds someone by name. */
+  seen: PeopleSeen;
   /** The dashboard's links, when the web server is on (BRIDGE_WEB_ADDR). */
   web?: WebLinks;
 }

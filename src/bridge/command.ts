@@ -10,7 +10,10 @@ import type { CommandServices } from './command-services.ts';
 
 /** What a command may ask of the bot that runs it. */
 export interface CommandHost {
-  readonly config: Pick<BridgeConfig, 'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser' | 'owners' | 'allowedUsers'>;
+  readonly config: Pick<
+    BridgeConfig,
+    'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser' | 'owners' | 'admins' | 'allowedUsers' | 'groupTurns'
+  >;
   readonly out: Outbound;
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;
   /** Every command, in the order /help lists them. */
@@ -66,6 +69,11 @@ export interface Command {
    * only the owner may change with). Everyone else is refused before the handler runs.
    */
   readonly access: Access | ((args: string) => Access);
+  /**
+   * It starts work for an agent (a run, a plan, a message to a run), always or by what it is
+   * asked: in a group where only the people named with /allow start turns, the others are refused it.
+   */
+  readonly startsWork?: boolean | ((args: string) => boolean);
   /** Its own deadline, for a command whose work may rightly take longer than `commandTimeoutSeconds` (zipping a directory). */
   readonly timeoutSeconds?: (settings: Pick<Settings, 'fileTransferTimeoutSeconds'>) => number;
   run(ctx: CommandContext): Promise<void>;
@@ -75,6 +83,11 @@ export interface Command {
   stop?(chat: ChatSession, reason: string, scope: CommandScope, onlyOf?: string): Promise<string | undefined>;
   /** Rows it adds to /status. */
   status?(chat: ChatSession, scope: CommandScope): Promise<[string, string][]>;
+}
+
+/** Whether this use of the command starts work for an agent. */
+export function startsWork(command: Pick<Command, 'startsWork'>, args: string): boolean {
+  return typeof command.startsWork === 'function' ? command.startsWork(args) : command.startsWork === true;
 }
 
 /** One kind of button and what a press of it does, with its payload decoded. */

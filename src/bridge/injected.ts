@@ -56,6 +56,7 @@ export async function inject(
   const turn = {
     text: message.text,
     messageId: shown.messageId,
+    sender: message.from,
     ...(message.outside ? { outside: message.outside } : {}),
     ...(message.payer ? { payer: message.payer } : {}),
     ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),

@@ -23,7 +23,25 @@ export class RefusalThrottle {
   }
 }
 
-/** What a stranger is told: their id, for the owner to allow. */
-export function refusal(userId: string): RichText {
-  return rich`⛔ Sorry, you are not allowed to use this bot. Your user id is ${code(userId)}; the owner can add it to BRIDGE_ALLOWED_USERS.`;
+/** What a stranger is told: their id, for the owner to allow (or, in a group, one of its admins). */
+export function refusal(userId: string, inGroup = false): RichText {
+  const who = inGroup
+    ? 'the owner can add it to BRIDGE_ALLOWED_USERS, or an admin can /allow you in this chat'
+    : 'the owner can add it to BRIDGE_ALLOWED_USERS';
+  return rich`⛔ Sorry, you are not allowed to use this bot. Your user id is ${code(userId)}; ${who}.`;
+}
+
+/** What someone an admin denied in this chat is told, whatever the lists say of them elsewhere. */
+export function deniedHere(by: string): RichText {
+  return rich`⛔ An admin (${by}) denied you in this chat with /deny; ask one of its admins to /allow you again.`;
+}
+
+/** What someone an admin let into another chat, but not this one, is told. */
+export function allowedElsewhere(): RichText {
+  return rich`⛔ You may use this bot only in the chats whose admins allowed you with /allow, and this is not one of them.`;
+}
+
+/** What someone not named with /allow is told in a group where only the named start turns. */
+export function notNamedForTurns(): RichText {
+  return rich`⛔ In this group only the people an admin named with /allow start the agent's work (BRIDGE_GROUP_TURNS=allowed); ask an admin to /allow you. Commands that only look still work.`;
 }

@@ -2,17 +2,20 @@ import { basename } from 'node:path';
 import { nanoid } from 'nanoid';
 import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
-import { chatKey, personOf, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import { chatKey, personOf, userKey, type IncomingMessage, type Outbound } from '../ports/transport.ts';
 import type { Person } from '../usage/usage-ledger.ts';
 import { plain } from '../rich/index.ts';
 import type { Attachments, Prompt } from './attachments.ts';
 import type { ChatSession } from './chat-session.ts';
+import type { Transcripts } from '../transcripts/transcripts.ts';
 
 export interface SteeringOptions {
   out: Outbound;
   attachments: Attachments;
   /** The message as the chat's next turn (a steer the finishing turn no longer took). */
-  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { payer?: Person }, by: string) => Promise<void>;
+  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string; payer?: Person }, by: string) => Promise<void>;
+  /** The chats' transcripts: a message steered into a turn is part of it. */
+  transcripts?: Transcripts;
   log: Log;
 }
 
@@ -56,13 +59,25 @@ export class Steering {
     const current = chat.current;
     const id = nanoid(10);
     if (current?.by !== prompt.user.id || !chat.agent.steer(text, id)) {
-      await this.options.startTurn(chat, { ...prompt, text, payer: personOf(chat.address, prompt.user) }, prompt.user.id);
+      await this.options.startTurn(
+        chat,
+        { ...prompt, text, ...(prompt.user.name ? { sender: prompt.user.name } : {}), payer: personOf(chat.address, prompt.user) },
+        prompt.user.id,
+      );
       return true;
     }
     // Should the CLI take it as a turn of its own (it came after its result), that turn answers it.
     current.steers.set(id, { text, by: prompt.user.id, ...(prompt.messageId !== undefined ? { messageId: prompt.messageId } : {}) });
     // On disk before the transport lets the message go: a kill now still tells the resumed agent.
     await chat.messages.noteSteered(current.id, text, prompt.messageId);
+    this.options.transcripts?.record(chatKey(chat.address), {
+      turn: current.id,
+      at: Date.now(),
+      kind: 'steer',
+      text,
+      by: userKey(chat.address.transport, prompt.user),
+      ...(prompt.user.name ? { sender: prompt.user.name } : {}),
+    });
     current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
     if (prompt.messageId !== undefined) {
       void out.react?.({ ...chat.address, messageId: prompt.messageId }, '👀').catch((error: Error) => log.debug(`a reaction failed: ${error.message}`));

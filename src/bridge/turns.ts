@@ -20,6 +20,9 @@ import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession, SteeredMessage } from './chat-session.ts';
 import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
+import type { Transcripts } from '../transcripts/transcripts.ts';
+import { turnRecorder } from '../transcripts/turn-recorder.ts';
+import { waitNotice } from '../fallback/limit-words.ts';
 
 /**
  * A top-level tool call is noted in the chat's record once it has lasted this long: most calls
@@ -47,6 +50,8 @@ interface FollowedTurn {
   log: Log;
   /** Its text came from outside the chat's people (a webhook): it marks the session it enters. */
   outside?: OutsideSource;
+  /** Who sent it, as people read it (a person's name, `⏰ Schedule #2`), for the transcript. */
+  sender?: string;
   /** Whom its cost is for: who typed it, or made the schedule it comes from. None: work nobody typed. */
   payer?: Person;
   /** The most it may cost (a webhook's `budget`): stopped for cost through the CLI's interrupt once reached. */
@@ -75,6 +80,8 @@ export interface TurnsOptions {
   stopButton: (turnId: string) => Button;
   /** What prices a turn held to a budget of its own, as its CLI streams; none: such a turn cannot be priced. */
   meter?: (chat: ChatSession) => CostMeter | undefined;
+  /** The chats' transcripts, which /export and share links read; none: not kept. */
+  transcripts?: Transcripts;
   log: Log;
 }
 
@@ -108,7 +115,7 @@ export class Turns {
    */
   async start(
     chat: ChatSession,
-    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; payer?: Person; budgetUsd?: number },
+    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; sender?: string; payer?: Person; budgetUsd?: number },
     by = '',
     pending?: PendingMessage,
     watch?: TurnWatch,
@@ -168,6 +175,7 @@ export class Turns {
         ...(outside ? { outside } : {}),
         ...(payer ? { payer } : {}),
         ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
+        ...(message.sender ? { sender: message.sender } : {}),
       },
       watch,
     );
@@ -205,6 +213,17 @@ export class Turns {
     const meter = turn.budgetUsd !== undefined ? this.options.meter?.(chat) : undefined;
     /** What it had cost when its budget stopped it. */
     let stoppedForCost: number | undefined;
+    const transcript = this.options.transcripts
+      ? turnRecorder(this.options.transcripts, {
+          chat: chatKey(chat.address),
+          turn: turnId,
+          text,
+          // As the transcripts name people: `<transport>:<id>`.
+          by: by && !by.includes(':') ? `${chat.address.transport}:${by}` : by,
+          ...(turn.sender ? { sender: turn.sender } : {}),
+          cli: chat.record.cli,
+        })
+      : undefined;
     const controls: TurnControls = {
       timeoutMs,
       ...(settings.silenceSeconds ? { silenceMs: settings.silenceSeconds * 1000 } : {}),
@@ -212,6 +231,10 @@ export class Turns {
         log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
         const startedAt = Date.now();
         chat.current = { id: turnId, presenter, startedAt, by, steers };
+        transcript?.started(chat.record.cliSessionId);
+        chat.watchTurn();
+        // The CLI a limit moved the session to, or back from, as the turn starts.
+        presenter.progress.title = chat.record.cli;
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
         void chat.messages.updatePending(turnId, { startedAt });
@@ -224,7 +247,9 @@ export class Turns {
         );
       },
       onEvent: (event) => {
+        chat.watch(event);
         presenter.onEvent(event);
+        transcript?.event(event);
         this.noteCall(chat, turnId, event);
         watch?.onEvent?.(event);
         const usd = meter?.observe(event);
@@ -247,11 +272,13 @@ export class Turns {
         ),
       ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
     };
-    const ended = async (outcome: TurnOutcome): Promise<void> => {
+    const ended = async (ending: TurnOutcome): Promise<void> => {
       try {
+        const outcome = limitTold(chat, ending);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
         this.forgetCalls(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
+        transcript?.ended(outcome);
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
         if (stoppedForCost !== undefined && outcome.status === 'stopped')
@@ -259,6 +286,7 @@ export class Turns {
             .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
             .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
         await chat.noteTurn(text, outcome.sessionId);
+        await chat.noteWork(text, outcome);
         for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
@@ -366,6 +394,20 @@ export class Turns {
   async idle(): Promise<void> {
     while (this.running.size) await Promise.all(this.running);
   }
+}
+
+/** A turn a limit stopped, with no CLI to go on in: the chat is told plainly when it can go on. */
+function limitTold(chat: ChatSession, outcome: TurnOutcome): TurnOutcome {
+  if (outcome.status !== 'failed' || !outcome.limit) return outcome;
+  const now = Date.now();
+  const others = Object.entries(chat.record.limited ?? {})
+    .filter(([cli, limit]) => cli !== chat.record.cli && limit.until > now)
+    .map(([cli]) => cli);
+  const another = [...chat.knownClis].find((cli) => cli !== chat.record.cli);
+  return {
+    ...outcome,
+    error: waitNotice(chat.record.cli, outcome.limit, { others, ...(chat.fallbackChain || !another ? {} : { suggest: `${chat.record.cli}>${another}` }) }, now),
+  };
 }
 
 /** What the log keeps of a turn: how it went, never what was said. */

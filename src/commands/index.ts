@@ -8,6 +8,7 @@ import { file } from './files.ts';
 import { resumeCommand } from './resume.ts';
 import { handoff } from './handoff.ts';
 import { busy } from './busy.ts';
+import { fallback } from './fallback.ts';
 import { plan } from './plan.ts';
 import { usage } from './usage.ts';
 import { agents } from './agents.ts';
@@ -19,6 +20,8 @@ import { dashboard } from './dashboard.ts';
 import { at, every, schedules } from './schedules.ts';
 import { hooks } from './hooks.ts';
 import { whoami } from './whoami.ts';
+import { exportCommand } from './export.ts';
+import { allowCommand, deny } from './people.ts';
 
 /**
  * Every slash command, in the order /help and the command menu list them. A new command is a
@@ -38,12 +41,14 @@ export const COMMANDS: readonly Command[] = [
   project,
   permissions,
   busy,
+  fallback,
   plan,
   trust,
   file,
   resumeCommand,
   handoff,
   usage,
+  exportCommand,
   agents,
   spawn,
   orchestrate,
@@ -58,4 +63,6 @@ export const COMMANDS: readonly Command[] = [
   discard,
   dashboard,
   whoami,
+  allowCommand,
+  deny,
 ];

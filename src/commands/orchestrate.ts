@@ -9,6 +9,7 @@ export const orchestrate: Command = {
   description: 'Run a plan of subagent steps with dependencies',
   usage: '/orchestrate <plan: JSON, or one step a line: id <- deps: prompt>',
   access: 'member',
+  startsWork: true,
   async run(ctx) {
     if (!ctx.args.trim()) throw new UsageError('Give the plan after the command: JSON, or one step a line ("id <- deps: prompt").');
     let plan;

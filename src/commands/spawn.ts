@@ -11,6 +11,7 @@ export const spawn: Command = {
   usage:
     '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--budget USD] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
   access: 'member',
+  startsWork: true,
   async run(ctx) {
     let args;
     try {

@@ -14,6 +14,7 @@ export const subagents: Command = {
   description: 'List and manage subagent runs',
   usage: '/subagents [list | stop <id|#|all> | log <id|#> [n] | info <id|#> | send <id|#> <message> | revoke <id|#>]',
   access: 'member',
+  startsWork: (args) => /^\s*send\b/i.test(args),
   async run(ctx) {
     const [sub = 'list', ref, extra] = ctx.args.trim().split(/\s+/).filter(Boolean);
     const { subagents, approvals } = ctx.services;

@@ -22,13 +22,27 @@ export const whoami: Command = {
   description: 'Who you are to the bridge, and why',
   usage: '/whoami',
   access: 'member',
-  async run({ bridge, chat, message, reply }) {
+  async run({ bridge, services, chat, message, reply }) {
     const { user } = message;
     const role = bridge.roleOf(chat.address, user);
     const id = userKey(chat.address.transport, user);
     const name = user.name ? `${user.name} (${id})` : id;
+    const said = services.people.standing(chat.address, id);
     // The console's person is its owner by being at the keyboard, not by a list.
-    const why = role === 'owner' && !bridge.config.owners.includes(id) && !bridge.config.allowedUsers.includes(id) ? 'you are at this terminal' : WHY[role];
-    await reply(plain(`You are ${name}, ${aRole(role)} here: ${why}.\nYou may ${MAY[role]}.`));
+    const listed = bridge.config.owners.includes(id) || bridge.config.allowedUsers.includes(id) || bridge.config.admins.includes(id);
+    const why =
+      role === 'owner' && !listed
+        ? 'you are at this terminal'
+        : role === 'member' && said?.is === 'allowed' && !listed
+          ? `${said.byName ?? said.by} allowed you in this chat with /allow`
+          : WHY[role];
+    const lines = [`You are ${name}, ${aRole(role)} here: ${why}.`, `You may ${MAY[role]}.`];
+    if (!message.private && bridge.config.groupTurns === 'allowed' && role === 'member')
+      lines.push(
+        said?.is === 'allowed'
+          ? 'In this group only the people an admin named with /allow start the agent’s work, and you are one.'
+          : 'In this group only the people an admin named with /allow start the agent’s work, and you are not one: you may use the commands that only look.',
+      );
+    await reply(plain(lines.join('\n')));
   },
 };

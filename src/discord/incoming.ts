@@ -57,6 +57,7 @@ export function incomingOf(message: Message, botId: string): Incoming {
             replyTo: {
               text: repliedText,
               from: replied.author.globalName ?? replied.author.username,
+              fromId: replied.author.id,
               ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
             },
           }

@@ -226,8 +226,8 @@ export interface IncomingMessage {
   private?: boolean;
   /** The chat's name as its people know it (a group's title, a private chat's person), for the dashboard. */
   chatTitle?: string;
-  /** The message this one replies to, when it does (the context of a /spawn, and its files). */
-  replyTo?: { text: string; from?: string; attachments?: Attachment[] };
+  /** The message this one replies to, when it does (the context of a /spawn, and its files; whom /allow names): `fromId`, its author's id on this transport. */
+  replyTo?: { text: string; from?: string; fromId?: string; attachments?: Attachment[] };
 }
 
 export interface ButtonPress {

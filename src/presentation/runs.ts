@@ -144,7 +144,7 @@ export function spawnedText(run: SubagentRunRecord, queuePosition: number, byAge
   const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;
   const note = queuePosition ? 'It starts when a slot frees; the result is announced here.' : 'The result is announced here when it ends.';
   // A bypass chat's run that asks all the same (--ask, or an agent's run past its own session's tools) says it asks.
-  const shown = run.chatMode === 'bypass' && run.policy?.approvals ? 'ask' : run.chatMode;
+  const shown = run.chatMode === 'bypass' && run.policy?.approvals && !run.policy.ruledOnly ? 'ask' : run.chatMode;
   const mode = shown ? `\n${MODE_NOTE[shown]}` : '';
   return lines([text + mode + budgetNote(run), italic(note)]);
 }

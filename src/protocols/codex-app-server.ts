@@ -1,4 +1,5 @@
 import type { AgentEvent, ToolStartEvent, Usage } from './events.ts';
+import { limitOfText } from './quota.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 
 /** What the decoder remembers within a turn: its answer so far, the messages it took, what it used. */
@@ -54,7 +55,8 @@ export const codexAppServer: Decoder<AppServerState> = {
         const error = isObject(params.error) ? str(params.error.message) : undefined;
         // A retried stream error is codex's own business; the turn goes on.
         const message = `codex: ${error ?? 'error'}`;
-        return { state, events: [params.willRetry === true ? { type: 'log', line: message } : { type: 'error', message }] };
+        const limit = error ? limitOfText(error) : undefined;
+        return { state, events: [params.willRetry === true ? { type: 'log', line: message } : { type: 'error', message, ...(limit ? { limit } : {}) }] };
       }
       default:
         // Deltas, status changes, warnings: the items and the turn's end carry what matters.
@@ -133,7 +135,8 @@ function turnResult(state: AppServerState, turn: unknown): AgentEvent {
   if (status === 'completed') return { type: 'result', text: state.lastText, isError: false, ...common };
   const text =
     status === 'interrupted' ? 'codex stopped the turn' : (error ?? `codex ended the turn ${typeof status === 'string' ? status : 'without finishing'}`);
-  return { type: 'result', text, isError: true, ...common };
+  const limit = error ? limitOfText(error) : undefined;
+  return { type: 'result', text, isError: true, ...common, ...(limit ? { limit } : {}) };
 }
 
 /** Codex reports each model call's usage (`last`); a turn's is their sum. */

@@ -57,6 +57,16 @@ export interface UsageEvent {
   messageId?: string;
 }
 
+/**
+ * The CLI's model API refused it for a limit: a plan's usage limit, the key's rate limit, or no
+ * credit (quota) left. The work can go on in another CLI, or in this one once it resets.
+ */
+export interface QuotaLimit {
+  kind: 'usage' | 'rate' | 'credit';
+  /** When the limit resets (epoch ms), when the CLI says. */
+  resetsAt?: number;
+}
+
 /** The turn's outcome, as the CLI reports it. */
 export interface ResultEvent {
   type: 'result';
@@ -69,6 +79,8 @@ export interface ResultEvent {
   durationMs?: number;
   /** The ids of the messages this turn answered, for a CLI that takes messages while it works. */
   answered?: string[];
+  /** The turn was refused for a quota, credit or rate limit. */
+  limit?: QuotaLimit;
 }
 
 /** What became of a message sent to a CLI that takes messages while it works (see LiveInput). */
@@ -109,6 +121,8 @@ export type PermissionDecision = { behavior: 'allow'; updatedInput: Record<strin
 export interface ErrorEvent {
   type: 'error';
   message: string;
+  /** The error is a quota, credit or rate limit (a CLI that ends a turn without a result says it so). */
+  limit?: QuotaLimit;
 }
 
 /** A line we could not decode (not JSON, an unknown event): kept for logs, never fatal. */

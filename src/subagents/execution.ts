@@ -44,6 +44,8 @@ export interface RunReports {
   onWorktree(worktree: Worktree): Promise<void>;
   /** A worker took it: named for /subagents info. */
   onWorker(worker: string): void;
+  /** A limit stopped its CLI and it goes on in `cli`, in a session that CLI names next (onSession). */
+  onHandover?(cli: string): void;
 }
 
 /** One run being executed: its ending, and the handles the registry holds while it goes. */

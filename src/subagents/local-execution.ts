@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { Adapter } from '../adapters/load.ts';
 import type { McpAccess } from '../adapters/turn-options.ts';
-import { AgentSession } from '../session/session.ts';
+import { AgentSession, type SessionConfig } from '../session/session.ts';
+import { TurnWatcher } from '../fallback/work-notes.ts';
+import type { FallbackChain } from '../policy/fallback-chain.ts';
+import { runHandover, type RunHandoverParts } from './run-handover.ts';
 import { canRunLive } from '../adapters/live.ts';
 import type { PermissionAnswerer, PermissionRequest } from '../session/live-cli.ts';
 import { LivePool } from '../session/live-pool.ts';
@@ -39,6 +42,10 @@ export interface LocalExecutionOptions {
    * it asks through the bridge's MCP permission tool.
    */
   permissions?: RunPermissions;
+  /** The CLIs a run goes on in when a quota or rate limit stops its own: its chat's chain. */
+  fallback?: (run: SubagentRunRecord) => FallbackChain | undefined;
+  /** Says a line in the run's chat (which CLI took it over). */
+  tell?: (run: SubagentRunRecord, line: string) => void;
   log?: Log;
 }
 
@@ -126,16 +133,25 @@ export class LocalExecutor implements RunExecutor {
       await reports.onWorktree(worktree);
     }
     await this.output.ready();
-    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter);
-    let steps = 0;
+    let watcher = new TurnWatcher();
     let named = run.childSessionId !== undefined;
+    const moved = (to: string, line: string) => {
+      // The CLI it goes on in names a session of its own: that is the one a restart resumes.
+      named = false;
+      reports.onHandover?.(to);
+      this.options.tell?.(run, line);
+    };
+    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, { watcher: () => watcher, moved });
+    let steps = 0;
     const meter = new CostMeter(this.options.prices ?? NO_PRICES, meteringOf(adapter.protocol), run.model ?? this.options.prices?.defaultModel(run.cli));
     let costStop: { usd: number } | undefined;
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
       ...(this.options.silenceSeconds ? { silenceMs: this.options.silenceSeconds * 1000 } : {}),
       onLine: (line: string) => reports.onLine(line),
+      onStart: () => (watcher = new TurnWatcher()),
       onEvent: (event: AgentEvent) => {
+        watcher.observe(event);
         if (event.type === 'tool_start') {
           steps++;
           reports.onToolCall(event.name, event.input);
@@ -175,10 +191,10 @@ export class LocalExecutor implements RunExecutor {
     return !!this.options.permissions && run.policy?.approvals === true && !run.policy.readOnly && canRunLive(adapter);
   }
 
-  private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
+  private sessionFor(run: SubagentRunRecord, adapter: Adapter, handover: Pick<RunHandoverParts, 'watcher' | 'moved'>): AgentSession {
     const mcp = this.options.toolsFor(run);
     const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.maxDepth);
-    return new AgentSession({
+    const config: SessionConfig = {
       adapter,
       cwd: run.worktree?.workdir ?? run.cwd,
       // Taken up after a restart: its own session continues.
@@ -198,7 +214,10 @@ export class LocalExecutor implements RunExecutor {
       output: this.output,
       // Messages sent to the run reach its CLI while it works, where the CLI reads them.
       liveInput: true,
-    });
+    };
+    const chain = this.options.fallback?.(run);
+    if (chain) config.handover = runHandover(run, config, { adapters: this.options.adapters, chain, ...handover });
+    return new AgentSession(config);
   }
 }
 

@@ -25,5 +25,6 @@ export function runReports(run: SubagentRunRecord, log: RunLog, store: RunStore,
     },
     onWorktree: (worktree) => store.save({ ...current(), worktree }),
     onWorker: (worker) => void store.save({ ...current(), worker }),
+    onHandover: (cli) => void store.save({ ...current(), cli, childSessionId: undefined }),
   };
 }

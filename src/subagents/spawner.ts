@@ -1,6 +1,7 @@
 import { modelNameProblem } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
-import { effectiveMode } from '../adapters/permissions.ts';
+import { canAsk, effectiveMode } from '../adapters/permissions.ts';
+import { cannotHonour, describeRule, ruledAgents, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import { stricter, type PermissionMode } from '../policy/permission-mode.ts';
 import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
@@ -72,6 +73,8 @@ export interface SpawnerOptions {
   trusts: (dir: string) => Promise<boolean>;
   /** The permission mode of the chat a run is spawned in (/permissions): it binds every run there. */
   chatMode?: (address: ChatRef) => PermissionMode;
+  /** The operator's tool policy: work a rule covers runs only on a CLI that asks the bridge before each call. */
+  approvalRules?: readonly ApprovalRule[];
 }
 
 /** How a spawn's budget is checked: whether its CLI and model can be priced, and the asking person's day. */
@@ -140,7 +143,7 @@ export class Spawner {
       return refuse(
         `Agent "${agent.slug}" needs MCP servers (${agent.mcpServers.join(', ')}), which ${cli} cannot be given: run it with a CLI that reads an MCP configuration file (claude).`,
       );
-    const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli) : {};
+    const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli, ruledAgents(this.options.approvalRules ?? [])) : {};
     const servers = agent?.mcpServers ? (await catalog()).mcpServers : {};
     const model = intent.model ?? agent?.model;
     const badModel = model === undefined ? undefined : modelNameProblem(model);
@@ -193,6 +196,19 @@ export class Spawner {
       // An agent's own allowlist is dropped, not obeyed: it could list tools that write.
       policy = { ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}), approvals: false, readOnly: true };
     } else if (mode === 'ask' && !policy?.approvals) policy = { ...policy, approvals: true };
+    // A rule of the tool policy binds in every mode: the run's CLI asks the bridge before each call, which answers what no rule covers itself.
+    const rules = rulesCovering(this.options.approvalRules ?? [], {
+      ...(agent ? { agent: agent.slug } : {}),
+      ...(policy?.readOnly ? { readOnly: true } : {}),
+      ...(policy?.allowedTools ? { allowedTools: policy.allowedTools } : {}),
+      ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}),
+    });
+    if (rules.length && isNoChat(origin.address))
+      return refuse(
+        `The tool policy (tool-policy.json) needs ${rules[0]!.approvals} people's Allow for ${describeRule(rules[0]!)}, and a run of no chat has nobody to ask: start it in a chat.`,
+      );
+    if (rules.length && !canAsk(adapter)) return refuse(cannotHonour(cli, rules[0]!, `the run was not started: spawn it on a CLI that asks (claude)`));
+    if (rules.length && !policy?.approvals) policy = { ...policy, approvals: true, ruledOnly: true };
     const label = intent.label ?? agent?.name;
     // Trust is decided once, for the directory the run comes from (its worktree is that repository's); a run that only reads never trusts.
     const trusted = mode !== 'safe' && (await this.options.trusts(origin.cwd));
@@ -231,7 +247,7 @@ export class Spawner {
 const UNATTENDED_RANK = { ask: 0, workspace: 1, everything: 2 } as const;
 
 function unattended(adapter: Adapter | undefined, policy: ToolPolicy | undefined): keyof typeof UNATTENDED_RANK {
-  return policy?.approvals ? 'ask' : (adapter?.permissions.unattended ?? 'everything');
+  return policy?.approvals && !policy.ruledOnly ? 'ask' : (adapter?.permissions.unattended ?? 'everything');
 }
 
 /** Whether the child would do more unattended than its parent (a codex sandbox starting a claude that bypasses). */

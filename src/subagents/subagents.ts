@@ -17,7 +17,7 @@ import type { AgentLibrary } from '../agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
 export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> &
-  Partial<Pick<BridgeConfig, 'prices'>> & {
+  Partial<Pick<BridgeConfig, 'prices' | 'approvalRules'>> & {
     settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
   };
 
@@ -28,6 +28,8 @@ export interface SubagentsOptions {
   toolsFor: LocalExecutionOptions['toolsFor'];
   /** How runs started with `--ask` are answered on their CLI's control channel (LocalExecutionOptions.permissions). */
   permissions?: LocalExecutionOptions['permissions'];
+  /** The CLIs a run goes on in when a limit stops its own, and who hears of it (LocalExecutionOptions). */
+  fallback?: Pick<LocalExecutionOptions, 'fallback' | 'tell'>;
   /** Where runs execute; by default in this process (a LocalExecutor). */
   executor?: RunExecutor;
   /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
@@ -69,6 +71,7 @@ export class Subagents {
         toolsFor: options.toolsFor,
         ...(config.prices ? { prices: config.prices } : {}),
         ...(options.permissions ? { permissions: options.permissions } : {}),
+        ...options.fallback,
         log,
       });
     this.registry = new SubagentRegistry({
@@ -89,6 +92,7 @@ export class Subagents {
       agents: options.agents,
       trusts: options.trusts,
       limits,
+      ...(config.approvalRules ? { approvalRules: config.approvalRules } : {}),
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
       ...(options.costs ? { costs: options.costs } : {}),
       ...(options.chatMode ? { chatMode: options.chatMode } : {}),

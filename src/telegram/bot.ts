@@ -89,7 +89,7 @@ export async function startTelegram(
         ? {
             replyTo: {
               text: repliedText,
-              ...(replied.from ? { from: replied.from.first_name } : {}),
+              ...(replied.from ? { from: replied.from.username ? `@${replied.from.username}` : replied.from.first_name, fromId: String(replied.from.id) } : {}),
               ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
             },
           }

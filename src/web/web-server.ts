@@ -19,6 +19,7 @@ import { authRoutes } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
 import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
 import { reviewRoutes, type ReviewSources } from './routes/review-routes.ts';
+import { shareRoutes, type ShareSources } from './routes/share-routes.ts';
 import { pagesBuilt } from './pages.ts';
 
 export interface WebParts {
@@ -31,6 +32,8 @@ export interface WebParts {
   review: ReviewSources;
   /** Stopping runs and plans, as the chat's commands do. */
   actions: ActionSources;
+  /** Read-only links to a chat's session or run. */
+  shares: ShareSources;
   /** What the chat page's messages and presses go to. */
   host: () => TransportHost;
   /** The built pages (`npm run build`). */
@@ -41,7 +44,7 @@ export interface WebParts {
 }
 
 /** The pages a browser may open: each is the one-page app, which reads its own path. */
-const PAGES = ['/', '/login', '/app', '/chat'];
+const PAGES = ['/', '/login', '/app', '/chat', '/share'];
 
 /**
  * The bridge's web server on BRIDGE_WEB_ADDR: the dashboard and chat pages, their API (a
@@ -88,6 +91,7 @@ export class WebServer {
     api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));
     api.route('/chat', chatRoutes(parts.dashboard.chats, parts.host));
     api.route('/runs', reviewRoutes(parts.review));
+    api.route('/shares', shareRoutes(parts.shares));
     api.route('/', actionRoutes(parts.actions));
     api.route('/', dashboardRoutes(parts.dashboard));
     app.route('/api', api);

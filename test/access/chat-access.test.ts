@@ -30,6 +30,8 @@ function world() {
   const access = new ChatAccess({
     members: new Map([['telegram', telegram]]),
     isOwner: (person) => person === 'telegram:111',
+    // An admin denied telegram:222 in -8 with /deny: being in it is not enough.
+    mayUse: (chat, person) => !(person === 'telegram:222' && chat.chat === '-8'),
     log: createLog({ format: 'json', secrets: new Secrets(), destination }),
   });
   return { access, asked, lines, most: () => most };
@@ -51,6 +53,14 @@ describe('what a person sees', () => {
     expect(await access.sees('telegram:111', NO_CHAT)).toBe(true);
     expect(await access.sees('telegram:222', NO_CHAT)).toBe(false);
     expect(asked).toEqual([]);
+  });
+
+  it('hides a chat its admins denied the person in, though they are in it, without asking its app', async () => {
+    const { access, asked } = world();
+    expect(await access.sees('telegram:222', chatRef('telegram', -6))).toBe(true);
+    expect(await access.sees('telegram:222', chatRef('telegram', -8, 3))).toBe(false);
+    expect(await access.sees('telegram:111', chatRef('telegram', -8))).toBe(true);
+    expect(asked).toEqual(['-6']);
   });
 
   it('closes a chat whose people cannot be learnt, or whose transport says nothing, with a log line', async () => {

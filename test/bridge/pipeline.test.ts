@@ -9,6 +9,9 @@ import { drain } from '../../src/bridge/pipeline/drain.ts';
 import { queue } from '../../src/bridge/pipeline/queue.ts';
 import { command } from '../../src/bridge/pipeline/command.ts';
 import { answer } from '../../src/bridge/pipeline/answer.ts';
+import { groupTurns } from '../../src/bridge/pipeline/group-turns.ts';
+import { PeopleSeen } from '../../src/access/people-seen.ts';
+import type { Standing } from '../../src/access/chat-people.ts';
 import type { Command, CommandScope } from '../../src/bridge/command.ts';
 import { Allowlist } from '../../src/bridge/allowlist.ts';
 import { RefusalThrottle } from '../../src/bridge/refusals.ts';
@@ -71,15 +74,46 @@ describe('composing steps', () => {
 });
 
 describe("a message's steps", () => {
-  it('are allow, dedupe, files, command, answer, blank, then the prompt steps: budget, drain, steer, queue', () => {
+  it('are allow, dedupe, group-turns, files, command, answer, blank, then the prompt steps: budget, drain, steer, queue', () => {
     const parts = { commands: [], settings: { maxQueuedMessages: 1 } } as unknown as PipelineParts;
     const steps = messageSteps(parts);
-    expect(steps.message.map((s) => s.name)).toEqual(['allow', 'dedupe', 'files', 'command', 'answer', 'blank', 'budget', 'drain', 'steer', 'queue']);
+    expect(steps.message.map((s) => s.name)).toEqual([
+      'allow',
+      'dedupe',
+      'group-turns',
+      'files',
+      'command',
+      'answer',
+      'blank',
+      'budget',
+      'drain',
+      'steer',
+      'queue',
+    ]);
     expect(steps.prompt.map((s) => s.name)).toEqual(['budget', 'drain', 'steer', 'queue']);
   });
 });
 
 // Each step alone, over a chat session of its own making.
+/** What admins said of people, keyed `<whole chat> <person>`. */
+function peopleOf(said: Map<string, Standing>) {
+  return {
+    standing: (chat: { transport: string; chat: string }, person: string) => said.get(`${chat.transport}:${chat.chat} ${person}`),
+    allowedAnywhere: (person: string) => [...said].some(([key, s]) => key.endsWith(` ${person}`) && s.is === 'allowed'),
+  };
+}
+
+function allowParts(said = new Map<string, Standing>()) {
+  const people = peopleOf(said);
+  return {
+    allowlist: new Allowlist({ allowed: ['telegram:1'], owners: ['telegram:9'], bareNumbers: 'telegram', people }),
+    people,
+    seen: new PeopleSeen(),
+    refusals: new RefusalThrottle(),
+    log: silentLog(),
+  };
+}
+
 const ADA = { id: '1', name: 'Ada' };
 const EVE = { id: '666', name: 'Eve' };
 
@@ -117,12 +151,64 @@ async function handsOn(s: Step<MessageContext>, ctx: MessageContext): Promise<bo
 describe('each step alone', () => {
   it('allow: people of the allowlist go on; a stranger is refused once in a while, and goes no further', async () => {
     const out = new RecordingOutbound();
-    const step = allow({ allowlist: new Allowlist(['telegram:1'], undefined, 'telegram'), refusals: new RefusalThrottle(), out, log: silentLog() });
+    const step = allow({ ...allowParts(), out });
     expect(await handsOn(step, contextOf({ text: 'hi' }))).toBe(true);
     expect(await handsOn(step, contextOf({ text: 'hi', user: EVE }))).toBe(false);
     expect(await handsOn(step, contextOf({ text: 'again', user: EVE }))).toBe(false);
     await new Promise((resolve) => setImmediate(resolve)); // the refusal is not awaited
-    expect(out.sent.map((s) => s.text)).toEqual([expect.stringMatching(/^⛔ Sorry, you are not allowed to use this bot\. Your user id is 666;/)]);
+    expect(out.sent.map((s) => s.text)).toEqual([
+      expect.stringMatching(
+        /^⛔ Sorry, you are not allowed to use this bot\. Your user id is 666; the owner can add it to BRIDGE_ALLOWED_USERS, or an admin can \/allow you in this chat\.$/,
+      ),
+    ]);
+  });
+
+  it("allow: what a chat's admins said wins over the list there, and only there; everyone's name is noted, strangers' too", async () => {
+    const out = new RecordingOutbound();
+    const said = new Map<string, Standing>([
+      ['telegram:-5 telegram:1', { is: 'denied', by: 'telegram:2', byName: 'Bob', at: 0 }],
+      ['telegram:-5 telegram:666', { is: 'allowed', by: 'telegram:2', at: 0 }],
+    ]);
+    const parts = allowParts(said);
+    const step = allow({ ...parts, out });
+    expect(await handsOn(step, contextOf({ text: 'hi' }))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: 'hi', user: EVE }))).toBe(true);
+    expect(await handsOn(step, contextOf({ text: 'hi', address: chatRef(-9, 4) }))).toBe(true);
+    expect(await handsOn(step, contextOf({ text: 'hi', user: EVE, address: chatRef(-9) }))).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.sent[0]!.text).toBe('⛔ An admin (Bob) denied you in this chat with /deny; ask one of its admins to /allow you again.');
+    expect(parts.seen.named(chatRef(-5), 'eve')).toEqual([{ person: 'telegram:666', name: 'Eve' }]);
+  });
+
+  it('group-turns: where only the named start turns, words from anyone else in a group stop here, told once; commands and private chats go on', async () => {
+    const out = new RecordingOutbound();
+    const said = new Map<string, Standing>([['telegram:-5 telegram:777', { is: 'allowed', by: 'telegram:2', at: 0 }]]);
+    const allowlist = new Allowlist({
+      allowed: ['telegram:1', 'telegram:666', 'telegram:777'],
+      admins: ['telegram:2'],
+      bareNumbers: 'telegram',
+      people: peopleOf(said),
+      groupTurns: 'allowed',
+    });
+    const step = groupTurns({ allowlist, turnRefusals: new RefusalThrottle(), out, log: silentLog() });
+    expect(await handsOn(step, contextOf({ text: 'hi', user: EVE }))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: 'again', user: EVE }))).toBe(false);
+    expect(await handsOn(step, contextOf({ text: '/status', user: EVE }))).toBe(true);
+    expect(await handsOn(step, contextOf({ text: 'hi', user: EVE, private: true }))).toBe(true);
+    expect(await handsOn(step, contextOf({ text: 'hi', user: { id: '777' } }))).toBe(true);
+    expect(await handsOn(step, contextOf({ text: 'hi', user: { id: '2' } }))).toBe(true);
+    expect(await handsOn(step, contextOf({ text: 'hi' }))).toBe(true);
+    const everyone = groupTurns({
+      allowlist: new Allowlist({ allowed: ['telegram:666'], bareNumbers: 'telegram' }),
+      turnRefusals: new RefusalThrottle(),
+      out,
+      log: silentLog(),
+    });
+    expect(await handsOn(everyone, contextOf({ text: 'hi', user: EVE }))).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.sent.map((s) => s.text)).toEqual([
+      expect.stringMatching(/^⛔ In this group only the people an admin named with \/allow start the agent's work \(BRIDGE_GROUP_TURNS=allowed\)/),
+    ]);
   });
 
   it('dedupe: a message the chat has taken ends here; a new one is remembered with its chat title, and goes on', async () => {
@@ -184,6 +270,7 @@ describe('each step alone', () => {
       commands,
       scope: () => ({}) as CommandScope,
       roleOf: (_chat, user) => (user.id === '1' ? 'owner' : user.id === '2' ? 'admin' : 'member'),
+      mayStartTurns: () => true,
       settings: { commandTimeoutSeconds: 5, fileTransferTimeoutSeconds: 5 },
       log: silentLog(),
     });
@@ -202,6 +289,36 @@ describe('each step alone', () => {
     ]);
     expect(ran).toEqual(['hello world', 'mode']);
     expect(noted).toEqual(['begun /hello  world ', 'done /hello  world ', 'begun /mode', 'done /mode']);
+  });
+
+  it('command: a command that starts work is refused to someone who may not start turns here; what only looks is not', async () => {
+    const out = new RecordingOutbound();
+    const ran: string[] = [];
+    const chat = fakeChat({ messages: { commandBegun: async () => {}, commandDone: async () => {} } });
+    const commands: Command[] = [
+      { name: 'go', description: '', usage: '/go', access: 'member', startsWork: true, run: async () => void ran.push('go') },
+      {
+        name: 'runs',
+        description: '',
+        usage: '/runs',
+        access: 'member',
+        startsWork: (args) => args.startsWith('send'),
+        run: async ({ args }) => void ran.push(`runs ${args}`),
+      },
+    ];
+    const step = command({
+      commands,
+      scope: () => ({}) as CommandScope,
+      roleOf: () => 'member',
+      mayStartTurns: (_chat, user, inGroup) => !inGroup || user.id === '1',
+      settings: { commandTimeoutSeconds: 5, fileTransferTimeoutSeconds: 5 },
+      log: silentLog(),
+    });
+    for (const text of ['/go', '/runs list', '/runs send 1 hi']) await handsOn(step, contextOf({ text, user: EVE }, chat, out));
+    await handsOn(step, contextOf({ text: '/go', user: EVE, private: true }, chat, out));
+    await handsOn(step, contextOf({ text: '/go' }, chat, out));
+    expect(ran).toEqual(['runs list', 'go', 'go']);
+    expect(out.sent).toHaveLength(2);
   });
 
   it("answer: a message the agent's question takes is its answer, noted in the running turn; any other goes on", async () => {

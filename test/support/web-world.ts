@@ -11,8 +11,8 @@ export interface WebWorld {
   browser: Browser;
   /** Asks the bot (in the person's private chat: the owner's unless told) for a one-time login link. */
   loginLink(userId?: number): Promise<string>;
-  /** A page (phone-sized unless asked), logged in (as the owner unless told) with a fresh link, on the dashboard. */
-  loggedIn(size?: Size, options?: { user?: number; context?: BrowserContextOptions }): Promise<Page>;
+  /** A page (phone-sized unless asked), logged in (as the owner unless told) with a fresh link (or the one given), on the dashboard. */
+  loggedIn(size?: Size, options?: { user?: number; link?: string; context?: BrowserContextOptions }): Promise<Page>;
   stop(): Promise<void>;
 }
 
@@ -26,9 +26,9 @@ export async function startWebWorld(env: Record<string, string> = {}, options: P
     base: `http://127.0.0.1:${port}`,
     browser,
     loginLink,
-    async loggedIn(size: Size = 'phone', { user = OWNER, context = {} }: { user?: number; context?: BrowserContextOptions } = {}) {
+    async loggedIn(size: Size = 'phone', { user = OWNER, link, context = {} }: { user?: number; link?: string; context?: BrowserContextOptions } = {}) {
       const page = await SIZES[size](browser, context);
-      await page.goto(await loginLink(user));
+      await page.goto(link ?? (await loginLink(user)));
       await page.waitForSelector('header nav');
       return page;
     },

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { alive, fakeCliWorld } from '../support/fake-cli.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { parseLogLine, startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { sessionsStored } from '../support/stored-sessions.ts';
 import { statePixels } from '../support/picture-pixels.ts';
 import { freePort } from '../support/free-port.ts';
 import { shownText, OWNER, startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
@@ -53,6 +54,7 @@ describe('bridge lifecycle', () => {
     const [cli] = await world.cli.invocations();
     // Killed before its last line was out, the CLI would die of the broken pipe, not be left running.
     await expect.poll(() => world!.cli.hanging()).toContain(cli!.pid);
+    await sessionsStored(world.dataDir, 1);
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     expect(alive(cli!.pid)).toBe(true); // its own process group outlived the bridge

@@ -1,3 +1,4 @@
+import { sessionsStored as storedSessions } from '../support/stored-sessions.ts';
 import { watch } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,22 +21,7 @@ const invocations = () => world!.cli.invocations();
 /** Waits until the fake CLI hangs in `count` turns (all its lines written). */
 const hanging = (count = 1) => expect.poll(() => world!.cli.hanging().then((pids) => pids.length), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
 
-/**
- * Until `count` chats have their CLI session on disk: a kill before that leaves a turn whose
- * session nobody can name, which runs again from its message instead of being resumed.
- */
-const sessionsStored = (count: number) =>
-  expect
-    .poll(
-      async () => {
-        const { chats } = JSON.parse(await readFile(join(world!.dataDir, 'chats.json'), 'utf8').catch(() => '{"chats":{}}')) as {
-          chats: Record<string, { cliSessionId?: string }>;
-        };
-        return Object.values(chats).filter((chat) => chat.cliSessionId).length;
-      },
-      { timeout: 20_000 },
-    )
-    .toBeGreaterThanOrEqual(count);
+const sessionsStored = (count: number) => storedSessions(world!.dataDir, count);
 
 /** In queue mode: a turn at work (`first`, which hangs) and `second` waiting behind it. */
 async function atWorkWithOneQueued(first: string, second: string): Promise<void> {

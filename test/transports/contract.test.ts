@@ -18,10 +18,18 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
   let app: ChatAppTwin;
   let groups = 0;
   const group = () => app.group(++groups);
+  /** A team beside the owner: an admin, two members, and someone nobody allowed yet. */
+  let team: { admin: string; mia: string; max: string; sam: string };
 
   beforeAll(async () => {
     app = await makeTwin();
-    world = await startChatAppWorld([app]);
+    team = { admin: app.addPerson('Ade'), mia: app.addPerson('Mia'), max: app.addPerson('Max'), sam: app.addPerson('Sam') };
+    // Only the people an admin names start turns in groups: the owner's tests above are unaffected.
+    world = await startChatAppWorld([app], {
+      BRIDGE_ALLOWED_USERS: [app.owner, team.mia, team.max].join(','),
+      BRIDGE_ADMINS: team.admin,
+      BRIDGE_GROUP_TURNS: 'allowed',
+    });
   }, 60_000);
   afterAll(() => world?.stop());
 
@@ -108,6 +116,62 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     await chat.waitFor(/#\d+ started/);
     await chat.waitFor(/spawned-result/, 30_000);
     await expect.poll(async () => (await chat.shown()).filter((m) => /spawned-result/.test(m.text)).length, { timeout: 2000 }).toBe(1);
+  });
+
+  it('lets a team of owner, admin and members each do what their role allows here, and nothing more', async () => {
+    const room = group();
+    const [admin, mia, max, sam] = [room.as(team.admin), room.as(team.mia), room.as(team.max), room.as(team.sam)];
+    const idOf = (person: string) => person.slice(person.indexOf(':') + 1);
+    /** The bot's next message here matching `pattern` after `act`. */
+    const answerTo = async (act: () => Promise<void>, pattern: RegExp) => {
+      const before = new Set((await room.shown()).map((m) => m.id));
+      await act();
+      const fresh = async () => (await room.shown()).filter((m) => !before.has(m.id)).map((m) => m.text);
+      await expect
+        .poll(async () => (await fresh()).find((text) => pattern.test(text)) ?? (await fresh()).join('\n---\n'), { timeout: 20_000 })
+        .toMatch(pattern);
+      return (await fresh()).find((text) => pattern.test(text))!;
+    };
+    await answerTo(() => room.say('say:team-room'), /^team-room/);
+
+    // A member looks, but changes nothing of the chat's, nor starts work until an admin names them.
+    expect(await answerTo(() => mia.command('permissions', 'ask'), /^⛔/)).toMatch(
+      /^⛔ \/permissions ask needs an admin \(BRIDGE_ADMINS\) or an owner; you are a member/,
+    );
+    await answerTo(() => mia.say('say:mia-early'), /^⛔ In this group only the people an admin named with \/allow start the agent's work/);
+    await answerTo(() => mia.command('spawn', '"say:mia-run"'), /^⛔ In this group only the people an admin named with \/allow/);
+    expect(await answerTo(() => mia.command('whoami'), /^You are Mia/)).toMatch(/a member here[^]*and you are not one/);
+    await answerTo(() => mia.command('allow', idOf(team.max)), /^⛔ \/allow \S+ needs an admin/);
+
+    // The admin names her; she starts turns.
+    expect(await answerTo(() => admin.command('allow', idOf(team.mia)), /^✅/)).toBe(
+      `✅ Mia (${team.mia}) may use the bridge in this chat, and start the agent’s work.`,
+    );
+    await answerTo(() => mia.say('say:mia-turn'), /^mia-turn/);
+
+    // Someone nobody allowed is told how to be; the admin names them by the name they wrote under.
+    expect(await answerTo(() => sam.say('say:sam-early'), /^⛔ Sorry/)).toMatch(/or an admin can \/allow you in this chat/);
+    expect(await answerTo(() => admin.command('allow', 'Sam'), /^✅/)).toBe(
+      `✅ Sam (${team.sam}) may use the bridge in this chat, and start the agent’s work.`,
+    );
+    await answerTo(() => sam.say('say:sam-turn'), /^sam-turn/);
+
+    // A member the admin denies here is refused here, saying who; the owner cannot be denied.
+    await answerTo(() => max.command('whoami'), /^You are Max/);
+    expect(await answerTo(() => admin.command('deny', idOf(team.max)), /^⛔ Max/)).toBe(
+      `⛔ Max (${team.max}) is denied in this chat: their messages and presses here are refused. Their runs here go on: /subagents stop ends one.`,
+    );
+    expect(await answerTo(() => max.say('say:max'), /^⛔/)).toBe(
+      '⛔ An admin (Ade) denied you in this chat with /deny; ask one of its admins to /allow you again.',
+    );
+    expect(await answerTo(() => admin.command('deny', idOf(app.owner)), /is an owner/)).toMatch(/always allowed, in every chat/);
+    const list = await answerTo(() => admin.command('allow'), /^People of this chat/);
+    expect(list).toMatch(new RegExp(`⛔ Max \\(${team.max}\\) · denied by Ade`));
+    expect(list).toMatch(new RegExp(`✅ Sam \\(${team.sam}\\) · allowed by Ade`));
+    // Nothing refused reached the agent.
+    const prompts = (await world.cli.invocations()).map((c) => c.prompt);
+    expect(prompts.filter((p) => ['say:mia-early', 'say:mia-run', 'say:sam-early', 'say:max'].includes(p))).toEqual([]);
+    expect(prompts).toEqual(expect.arrayContaining(['say:mia-turn', 'say:sam-turn']));
   });
 
   it('answers in the direct chat too, and a turn cut by a restart goes on after it', async () => {

@@ -12,7 +12,7 @@ import { repositoryWithOneCommit } from '../support/git-env.ts';
 const AXE = createRequire(import.meta.url).resolve('axe-core');
 let web: WebWorld;
 let world: TelegramWorld;
-const ids = { run: '', worktreeRun: '', orchestration: '', question: '' };
+const ids = { run: '', worktreeRun: '', orchestration: '', question: '', share: '' };
 
 /** One chat of the owner's, titled as a group is. */
 function chat(chatId: number, chatTitle: string) {
@@ -33,6 +33,11 @@ beforeAll(async () => {
   await team.waitText(/^✅ #1 Notes/);
   team.say('/orchestrate name: Drawn\nfirst: say:one\nsecond <- first: say:two');
   await team.waitText(/^✅ Drawn \(orchestration #1\)/);
+  // A turn of the chat's own session, exported: its share link's page.
+  team.say('tools:2 say:**Talked**');
+  await team.waitText(/^Talked/);
+  team.say('/export');
+  ids.share = /\/share#\S+/.exec((await team.waitText(/^🔗 A read-only page/)).text ?? '')![0];
 
   const repo = join(world.workdir, 'project');
   await repositoryWithOneCommit(repo);
@@ -76,6 +81,7 @@ const PAGES: { name: string; path: () => string; ready: string; loggedOut?: true
   { name: 'costs', path: () => '/#costs', ready: '[data-testid="cost-chart"] canvas' },
   { name: 'audit', path: () => '/#audit', ready: '[data-testid="audit"]' },
   { name: 'chat', path: () => '/chat', ready: '.messages li.bridge' },
+  { name: 'share', path: () => ids.share, ready: '[data-testid="answer"] strong' },
   { name: 'login', path: () => '/', ready: '[data-testid="login-error"]', loggedOut: true },
 ];
 

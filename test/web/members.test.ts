@@ -77,6 +77,46 @@ describe('what a person sees on the dashboard', () => {
   });
 });
 
+describe("what a chat's admins said of people", () => {
+  const CAROL = 333; // in no list: an admin lets her into SHARED alone
+
+  it('shows someone allowed in one group with /allow that group alone, and hides a group from someone denied there', async () => {
+    const ada = await web.loggedIn();
+    await runIn(SHARED, 'TeamWork', ada);
+    world.telegram.sendText({ chatId: SHARED, userId: CAROL, text: 'hi', firstName: 'Carol' });
+    await waitText(SHARED, /Your user id is 333/);
+    say(SHARED, '/allow Carol');
+    await waitText(SHARED, /^✅ Carol \(telegram:333\) may use the bridge in this chat/);
+
+    // Her own chat with the bot is not the group: she is told so. Her login link comes there; her dashboard shows the group, and nothing of Ada's.
+    world.telegram.sendText({ chatId: CAROL, userId: CAROL, text: '/start', firstName: 'Carol' });
+    await waitText(CAROL, /^⛔ You may use this bot only in the chats whose admins allowed you with \/allow, and this is not one of them\.$/);
+    world.telegram.sendText({ chatId: SHARED, userId: CAROL, text: '/dashboard', firstName: 'Carol' });
+    const link = await world.telegram.waitFor(() => world.telegram.botMessages(CAROL).find((m) => /The link works once/.test(m.text ?? '')), 20_000);
+    const carol = await web.loggedIn('phone', { link: /(http:\/\/\S+\/login#\S+)/.exec(link.text ?? '')![1]! });
+    const hers = (await apiFrom(carol, '/api/runs')).body as { name: string; chat: string }[];
+    expect(hers.map((run) => run.name)).toContain('TeamWork');
+    expect(new Set(hers.map((run) => run.chat))).toEqual(new Set([`telegram:${SHARED}`]));
+
+    // Denied in the group, Bob no longer sees it, nor answers for it; allowed again, he does.
+    const bob = await web.loggedIn('phone', { user: BOB });
+    expect(await labels(bob)).toContain('TeamWork');
+    say(SHARED, '/deny 222');
+    await waitText(SHARED, /^⛔ Bob \(telegram:222\) is denied in this chat/);
+    expect(await labels(bob)).toEqual([]);
+    expect((await apiFrom(bob, '/api/audit')).body).toEqual([]);
+    say(SHARED, '/allow 222');
+    await waitText(SHARED, /^✅ Bob \(telegram:222\) may use the bridge in this chat: no longer denied\.$/);
+    expect(await labels(bob)).toContain('TeamWork');
+    // The trail says who let whom in and kept whom out.
+    const trail = (await apiFrom(ada, '/api/audit')).body as { event: string; by?: string; detail?: string }[];
+    expect(trail.filter((e) => e.event === 'allow' || e.event === 'deny').map((e) => `${e.event} ${e.detail} by ${e.by}`)).toEqual(
+      expect.arrayContaining(['allow Carol (telegram:333) by Ada (telegram:111)', 'deny Bob (telegram:222) by Ada (telegram:111)']),
+    );
+    for (const page of [ada, bob, carol]) await page.context().close();
+  });
+});
+
 describe('orchestrations', () => {
   it("lists Ada's private orchestration for her alone, and its page and graph are 404 for Bob", async () => {
     say(OWNER, '/orchestrate name: Hidden\nonly: say:hidden-step');

@@ -7,6 +7,7 @@ import { Costs } from './pages/costs.tsx';
 import { Graphs } from './pages/graphs.tsx';
 import { RunPage } from './pages/run.tsx';
 import { Runs } from './pages/runs.tsx';
+import { SharePage } from './pages/share.tsx';
 import { useLive, type Live } from './live.ts';
 import { bearer, forget, fromOtherTab, keep } from './session.ts';
 import type { Me } from './types.ts';
@@ -79,9 +80,15 @@ export function App() {
         <p class="error" data-testid="login-error">
           {auth.why}
         </p>
-        <p>Send /dashboard to the bot for a login link.</p>
+        <p>
+          {location.pathname === '/share'
+            ? 'Send /dashboard to the bot for a login link, open it, then open this link again.'
+            : 'Send /dashboard to the bot for a login link.'}
+        </p>
       </main>
     );
+  // A shared conversation stands alone: none of the dashboard's tabs or actions around it.
+  if (location.pathname === '/share') return <SharePage token={location.hash.slice(1)} />;
   return <Dashboard me={auth.me} />;
 }
 

@@ -1,21 +1,48 @@
+import type { ChatPeople } from '../../access/chat-people.ts';
+import type { PeopleSeen } from '../../access/people-seen.ts';
 import type { Log } from '../../log/logger.ts';
-import { chatKey, userKey, type Outbound } from '../../ports/transport.ts';
+import { chatKey, userKey, wholeChatKey, type Outbound } from '../../ports/transport.ts';
 import type { Allowlist } from '../allowlist.ts';
-import { refusal, type RefusalThrottle } from '../refusals.ts';
+import { allowedElsewhere, deniedHere, refusal, type RefusalThrottle } from '../refusals.ts';
 import { step, type Step } from './compose.ts';
 import type { MessageContext } from './context.ts';
 
-/** Only people of BRIDGE_ALLOWED_USERS go on; a stranger is told their id, once in a while. */
-export function allow(parts: { allowlist: Allowlist; refusals: RefusalThrottle; out: Outbound; log: Log }): Step<MessageContext> {
-  const { allowlist, refusals, out, log } = parts;
+export interface AllowParts {
+  allowlist: Allowlist;
+  people: Pick<ChatPeople, 'standing'>;
+  seen: Pick<PeopleSeen, 'saw'>;
+  refusals: RefusalThrottle;
+  out: Outbound;
+  log: Log;
+}
+
+/**
+ * Only people the bridge allows in this chat go on; a stranger is told their id, and someone
+ * an admin denied here who did it, once in a while. Everyone's name is noted first, so an admin
+ * can name them in /allow.
+ */
+export function allow(parts: AllowParts): Step<MessageContext> {
+  const { allowlist, people, seen, refusals, out, log } = parts;
   return step('allow', async ({ message }, next) => {
     const { address, user } = message;
+    seen.saw(address, user);
     if (allowlist.isAllowed(address, user)) return next();
-    if (!refusals.shouldRefuse(userKey(address.transport, user))) return;
-    log.warn({ chat: chatKey(address), user: user.id }, 'refused a user not in BRIDGE_ALLOWED_USERS');
+    const person = userKey(address.transport, user);
+    // Once in a while per chat: a refusal in a group says nothing of what they are told in their own chat.
+    if (!refusals.shouldRefuse(`${wholeChatKey(address)} ${person}`)) return;
+    const denied = people.standing(address, person);
+    log.warn(
+      { chat: chatKey(address), user: user.id },
+      denied ? `refused ${person}, denied in this chat by ${denied.by}` : 'refused a user not in BRIDGE_ALLOWED_USERS',
+    );
+    const text = denied
+      ? deniedHere(denied.byName ?? denied.by)
+      : allowlist.isAllowedAnywhere(person)
+        ? allowedElsewhere()
+        : refusal(allowlist.writtenId(address, user), !message.private);
     // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.
     void out
-      .send(address, refusal(allowlist.writtenId(address, user)), { replyTo: message.messageId })
+      .send(address, text, { replyTo: message.messageId })
       .catch((error: Error) => log.warn({ chat: chatKey(address), user: user.id }, `the refusal failed: ${error.message}`));
   });
 }

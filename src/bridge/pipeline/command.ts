@@ -2,7 +2,8 @@ import type { Settings } from '../../config/bridge-manifest.ts';
 import type { Log } from '../../log/logger.ts';
 import { chatKey, type ChatRef, type ChatUser } from '../../ports/transport.ts';
 import { plain } from '../../rich/index.ts';
-import { accessFor, type Command, type CommandScope } from '../command.ts';
+import { accessFor, startsWork, type Command, type CommandScope } from '../command.ts';
+import { notNamedForTurns } from '../refusals.ts';
 import { aRole, covers, roleNamed, type Role } from '../roles.ts';
 import { runCommand } from '../command-runner.ts';
 import { step, type Step } from './compose.ts';
@@ -13,6 +14,8 @@ export interface CommandParts {
   /** What every part of a command is given. */
   scope: () => CommandScope;
   roleOf: (chat: ChatRef, user: ChatUser) => Role;
+  /** Whether this person may start an agent's work here (BRIDGE_GROUP_TURNS, /allow). */
+  mayStartTurns: (chat: ChatRef, user: ChatUser, inGroup: boolean) => boolean;
   settings: Pick<Settings, 'commandTimeoutSeconds' | 'fileTransferTimeoutSeconds'>;
   log: Log;
 }
@@ -32,6 +35,10 @@ export function command(parts: CommandParts): Step<MessageContext> {
     if (!covers(role, needed)) {
       const used = command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`;
       await reply(plain(`⛔ ${used} needs ${roleNamed(needed)}; you are ${aRole(role)} (/whoami says why).`));
+      return;
+    }
+    if (startsWork(registered, command.rest) && !parts.mayStartTurns(message.address, message.user, !message.private)) {
+      await reply(notNamedForTurns());
       return;
     }
     const { settings } = parts;

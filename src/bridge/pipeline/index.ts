@@ -5,9 +5,8 @@ import type { Attachments, Prompt } from '../attachments.ts';
 import type { ChatSession } from '../chat-session.ts';
 import type { ChatSessions } from '../chat-sessions.ts';
 import { parseCommandLine } from '../command-line.ts';
-import type { RefusalThrottle } from '../refusals.ts';
 import type { Steering } from '../steering.ts';
-import { allow } from './allow.ts';
+import { allow, type AllowParts } from './allow.ts';
 import { answer, type WaitingForWords } from './answer.ts';
 import { blank } from './blank.ts';
 import { budget } from './budget.ts';
@@ -18,17 +17,17 @@ import type { MessageContext } from './context.ts';
 import { dedupe } from './dedupe.ts';
 import { drain } from './drain.ts';
 import { files } from './files.ts';
+import { groupTurns, type GroupTurnsParts } from './group-turns.ts';
 import { queue, type QueueParts } from './queue.ts';
 import { steer } from './steer.ts';
 
 export type { MessageContext } from './context.ts';
 export type { WaitingForWords } from './answer.ts';
 
-export interface PipelineParts extends CommandParts, Omit<QueueParts, 'attachments'> {
+export interface PipelineParts extends CommandParts, Omit<QueueParts, 'attachments'>, AllowParts, GroupTurnsParts {
   chats: Pick<ChatSessions, 'get'>;
   out: Outbound;
   allowlist: Allowlist;
-  refusals: RefusalThrottle;
   attachments: Pick<Attachments, 'receive' | 'take'>;
   /** What waits for words in a chat (the agent's questions); none: nothing does. */
   questions: WaitingForWords | undefined;
@@ -44,7 +43,7 @@ export interface PipelineParts extends CommandParts, Omit<QueueParts, 'attachmen
  */
 export function messageSteps(parts: PipelineParts): { message: Step<MessageContext>[]; prompt: Step<MessageContext>[] } {
   const prompt = [budget(parts), drain(parts), steer(parts), queue(parts)];
-  return { message: [allow(parts), dedupe(), files(parts), command(parts), answer(parts), blank(), ...prompt], prompt };
+  return { message: [allow(parts), dedupe(), groupTurns(parts), files(parts), command(parts), answer(parts), blank(), ...prompt], prompt };
 }
 
 /** The steps composed: `message` for what a transport hands on, `prompt` for a prompt of a chat (an album's). */

@@ -13,8 +13,14 @@ export interface ChatAppTwin {
   readonly owner: string;
   /** The owner's private chat with the bot. */
   direct(): ChatOnApp;
+  /**
+   * Someone else of the app, by the name they write under: their id as allowlists hold it
+   * (`slack:U…`). They are in every group made after; name them in the bridge's settings by
+   * adding them before it starts.
+   */
+  addPerson(name: string): string;
   /** A fresh group (a channel) the bot is in, `n`th of the test: messages there address the bot as the app needs. */
-  group(n: number): ChatOnApp & { thread(n: number): ChatOnApp };
+  group(n: number): GroupOnApp;
   /** The calls the bridge made to the app's API so far, oldest first, as the twin took them (polling and keep-alives left out): what the benchmark counts. */
   calls(): readonly TwinCall[];
   /** Resolves once the bridge is connected and listening (a socket the twin pushes events into); none: its events wait for the bridge anyway. */
@@ -31,6 +37,13 @@ export interface TwinCall {
   text?: string;
   /** When the twin took it (ms since the epoch). */
   at: number;
+}
+
+/** A group as the owner sees and uses it, its threads, and the same group used by someone else. */
+export interface GroupOnApp extends ChatOnApp {
+  thread(n: number): ChatOnApp;
+  /** The group as `person` (from `addPerson`) writes, runs commands and presses in it; the bot's messages are the same. */
+  as(person: string): ChatOnApp;
 }
 
 /** One chat (or thread) as the owner sees and uses it. */

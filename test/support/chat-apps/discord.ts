@@ -14,7 +14,9 @@ export async function discordTwin(): Promise<ChatAppTwin> {
   const once = (key: string, make: () => string) => channels.get(key) ?? channels.set(key, make()).get(key)!;
   let identifies = 0;
 
-  const chat = (channel: () => string, mention: boolean): ChatOnApp => {
+  const names = new Map<string, string>([[ADA, 'Ada']]);
+  const chat = (channel: () => string, mention: boolean, user = ADA): ChatOnApp => {
+    const name = names.get(user)!;
     const shown = () =>
       discord
         .botMessages(channel())
@@ -24,18 +26,17 @@ export async function discordTwin(): Promise<ChatAppTwin> {
       get id() {
         return channel();
       },
-      say: async (text) => void discord.send({ user: ADA, name: 'Ada', channel: channel(), text, mentionBot: mention }),
+      say: async (text) => void discord.send({ user, name, channel: channel(), text, mentionBot: mention }),
       sendFile: async ({ name, bytes, caption }) =>
         void discord.send({
-          user: ADA,
-          name: 'Ada',
+          user,
+          name,
           channel: channel(),
           text: caption ?? '',
           mentionBot: mention,
           files: [{ filename: name, bytes, contentType: 'text/plain' }],
         }),
-      command: async (name, args) =>
-        void discord.runCommand({ user: ADA, name: 'Ada', channel: channel(), command: name, ...(args !== undefined ? { text: args } : {}) }),
+      command: async (name, args) => void discord.runCommand({ user, name, channel: channel(), command: name, ...(args !== undefined ? { text: args } : {}) }),
       shown: async () => shown(),
       waitFor: (pattern, timeoutMs = 20_000) => discord.waitFor(() => shown().find((message) => pattern.test(message.text)), timeoutMs),
       press: async (message, label) => {
@@ -44,7 +45,7 @@ export async function discordTwin(): Promise<ChatAppTwin> {
           ?.flatMap((row) => row.components)
           .find((b) => label.test(b.label) && b.custom_id);
         if (!button) throw new Error(`no button ${label} on message ${message.id}: ${message.buttons.join(', ')}`);
-        discord.pressButton({ user: ADA, name: 'Ada', message: message.id, customId: button.custom_id! });
+        discord.pressButton({ user, name, message: message.id, customId: button.custom_id! });
       },
     };
   };
@@ -54,10 +55,17 @@ export async function discordTwin(): Promise<ChatAppTwin> {
     env: { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl },
     owner: `discord:${ADA}`,
     direct: () => chat(() => discord.dmOf(ADA), false),
+    addPerson: (name) => {
+      const id = String(BigInt(ADA) + BigInt(names.size));
+      discord.addMember(id, name);
+      names.set(id, name);
+      return `discord:${id}`;
+    },
     group: (n) => {
       const channel = () => once(`group-${n}`, () => discord.addChannel(`group-${n}`));
       return {
         ...chat(channel, true),
+        as: (person) => chat(channel, true, person.slice('discord:'.length)),
         thread: (m) => chat(() => once(`group-${n}-thread-${m}`, () => discord.startThread({ user: ADA, channel: channel(), name: `thread ${m}` })), false),
       };
     },

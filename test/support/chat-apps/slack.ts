@@ -30,28 +30,30 @@ export async function slackTwin(): Promise<ChatAppTwin> {
     };
   };
 
-  /** A thread of `channel`: its first message (mentioning the bot) is its root. */
-  const thread = (channel: string): ChatOnApp => {
-    let root: string | undefined;
+  const people: string[] = [];
+  /** A thread of `channel`: its first message (mentioning the bot) is its root; `as` writes in it as someone else. */
+  const thread = (channel: string, user = ada, started: { root?: string } = {}): ChatOnApp & { as(person: string): ChatOnApp } => {
     const write = (text: string, files?: { name: string; content: Buffer }[]) => {
+      const root = started.root;
       const sent = slack.say({
         channel,
-        user: ada,
+        user,
         text: root ? text : `${mention} ${text}`,
         ...(root ? { threadTs: root } : {}),
         ...(files ? { files } : {}),
       });
-      root ??= sent.message.ts;
+      started.root ??= sent.message.ts;
     };
-    const shown = () => (root ? slack.botMessages(channel, root).map((m) => shownMessage(slack, m)) : []);
+    const shown = () => (started.root ? slack.botMessages(channel, started.root).map((m) => shownMessage(slack, m)) : []);
     return {
       id: channel,
       say: async (text) => write(text),
       sendFile: async ({ name, bytes, caption }) => write(caption ?? '', [{ name, content: bytes }]),
-      command: async (name, args) => write(root ? `${mention} ${name}${args ? ` ${args}` : ''}` : `${name}${args ? ` ${args}` : ''}`),
+      command: async (name, args) => write(started.root ? `${mention} ${name}${args ? ` ${args}` : ''}` : `${name}${args ? ` ${args}` : ''}`),
       shown: async () => shown(),
       waitFor: (pattern, timeoutMs = 20_000) => slack.waitFor(() => shown().find((m) => pattern.test(m.text)), timeoutMs),
-      press: async (message, label) => void slack.pressButton({ channel, ts: message.id, user: ada, text: label }),
+      press: async (message, label) => void slack.pressButton({ channel, ts: message.id, user, text: label }),
+      as: (person) => thread(channel, person.slice('slack:'.length), started),
     };
   };
 
@@ -60,8 +62,13 @@ export async function slackTwin(): Promise<ChatAppTwin> {
     env: { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl },
     owner: `slack:${ada}`,
     direct,
+    addPerson: (name) => {
+      const id = slack.addUser({ name: name.toLowerCase(), realName: name, displayName: name }).id;
+      people.push(id);
+      return `slack:${id}`;
+    },
     group: (n) => {
-      const channel = slack.addChannel({ name: `group-${n}`, members: [ada] }).id;
+      const channel = slack.addChannel({ name: `group-${n}`, members: [ada, ...people] }).id;
       return { ...thread(channel), thread: () => thread(channel) };
     },
     // Socket Mode's apps.connections.open is the bridge keeping in touch, not what a turn costs.

@@ -2,11 +2,15 @@ import { FakeTelegram, type FakeMessage } from '../fake-telegram/index.ts';
 import { OWNER, shownText } from '../telegram-world.ts';
 import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
 
+/** Who writes: the owner unless told. */
+type Writer = { userId: number; firstName: string };
+
 /** Telegram's twin, the fake Bot API, as the contract suite drives it: groups are forums, threads their topics. */
 export async function telegramTwin(): Promise<ChatAppTwin> {
   const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot' });
-  const chat = (chatId: number, threadId?: number): ChatOnApp => {
-    const where = { chatId, userId: OWNER, firstName: 'Ada', ...(threadId !== undefined ? { threadId } : {}) };
+  const people = new Map<string, Writer>();
+  const chat = (chatId: number, threadId?: number, writer: Writer = { userId: OWNER, firstName: 'Ada' }): ChatOnApp => {
+    const where = { chatId, ...writer, ...(threadId !== undefined ? { threadId } : {}) };
     const shown = () => telegram.botMessages(chatId, threadId).map(shownMessage);
     return {
       id: String(chatId),
@@ -19,7 +23,7 @@ export async function telegramTwin(): Promise<ChatAppTwin> {
       press: async (message, label) => {
         const button = telegram.message(chatId, Number(message.id))?.buttons.find((b) => label.test(b.text));
         if (!button || !('callback_data' in button)) throw new Error(`no button ${label} on message ${message.id}: ${message.buttons.join(', ')}`);
-        telegram.pressButton({ chatId, messageId: Number(message.id), data: button.callback_data, userId: OWNER });
+        telegram.pressButton({ chatId, messageId: Number(message.id), data: button.callback_data, userId: writer.userId });
       },
     };
   };
@@ -28,7 +32,16 @@ export async function telegramTwin(): Promise<ChatAppTwin> {
     env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot },
     owner: `telegram:${OWNER}`,
     direct: () => chat(OWNER),
-    group: (n) => ({ ...chat(-1001000000000 - n), thread: (topic) => chat(-1001000000000 - n, 900_000 + topic * 1000) }),
+    addPerson: (name) => {
+      const userId = 7000 + people.size;
+      people.set(`telegram:${userId}`, { userId, firstName: name });
+      return `telegram:${userId}`;
+    },
+    group: (n) => ({
+      ...chat(-1001000000000 - n),
+      thread: (topic) => chat(-1001000000000 - n, 900_000 + topic * 1000),
+      as: (person) => chat(-1001000000000 - n, undefined, people.get(person)),
+    }),
     calls: () =>
       telegram.calls
         .filter((call) => !NOT_COUNTED.has(call.method))

@@ -8,6 +8,7 @@ import type { RunView } from '../types.ts';
 import { StopButton } from '../stop-button.tsx';
 import { RunState } from '../waiting.tsx';
 import { Review } from './review.tsx';
+import { ShareLink } from '../share-link.tsx';
 
 type LogLine = { kind: string; text: string; nested?: true };
 
@@ -121,6 +122,7 @@ export function RunPage({ id, live }: { id: string; live: Live }) {
         </>
       )}
       {current.worktree && !current.worker && <Review run={current} />}
+      <ShareLink key={current.runId} runId={current.runId} />
       <h2 id="log-title">Log</h2>
       <ol class="log" data-testid="run-log" ref={log} tabIndex={0} aria-labelledby="log-title">
         {lines.map((l, i) => (

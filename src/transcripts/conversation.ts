@@ -1,0 +1,63 @@
+/**
+ * A conversation as it is exported and shared: a chat's session or a run, turn by turn, each
+ * turn its prompt, what the agent said and did on the way (tool calls with their input and the
+ * start of their output), and its answer. Built from the bridge's own records (a chat's
+ * transcript, a run's log), never from the model.
+ */
+export interface Conversation {
+  kind: 'session' | 'run';
+  /** What it is, in a line: `Session with claude`, `Run #3 Notes`. */
+  title: string;
+  /** The chat it belongs to, as its people know it. */
+  chat: string;
+  cli: string;
+  model?: string;
+  /** The CLI's session id. */
+  session?: string;
+  /** A run's status (completed, failed, ...). */
+  status?: string;
+  turns: ConversationTurn[];
+  /** Turns of it the bridge no longer keeps (its records are bounded): the export says so. */
+  earlierTurnsGone?: boolean;
+}
+
+export interface ConversationTurn {
+  at: number;
+  /** What started it; none: a turn of a run after its task (a message sent to it). */
+  prompt?: string;
+  /** Who sent the prompt (`<transport>:<id>`); none: the bridge's own. */
+  by?: string;
+  /** Who sent it, as people read it (a name, `⏰ Schedule #2`). */
+  sender?: string;
+  steps: Step[];
+  answer?: string;
+  /** How it ended: completed, failed, stopped, timed_out; none: still at work (or cut by a restart). */
+  status?: string;
+  error?: string;
+  costUsd?: number;
+  durationMs?: number;
+}
+
+export type Step =
+  | { kind: 'text'; text: string; nested?: true }
+  /** A message sent into the turn while it worked. */
+  | { kind: 'message'; text: string; by?: string; sender?: string }
+  | {
+      kind: 'tool';
+      id: string;
+      name: string;
+      /** What it does, in a few words (`npm test`, `src/a.ts`). */
+      summary: string;
+      /** The call's input as JSON (its start, for a long one). */
+      input: string;
+      /** The start of its output; none: it had not ended. */
+      output?: string;
+      isError?: boolean;
+      nested?: true;
+    };
+
+/** A turn's steps, from its tool calls and prose in order; the last prose, when it is the answer, is the answer's. */
+export function withAnswer(steps: Step[], answer: string | undefined): Step[] {
+  const last = steps.at(-1);
+  return answer && last?.kind === 'text' && !last.nested && last.text.trim() === answer.trim() ? steps.slice(0, -1) : steps;
+}

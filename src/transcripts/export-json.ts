@@ -1,0 +1,39 @@
+import type { Conversation, Step } from './conversation.ts';
+
+/** The export's JSON: its name and version say what reads it. */
+export const EXPORT_FORMAT = 'jsonl-bridge.conversation';
+export const EXPORT_VERSION = 1;
+
+/**
+ * A conversation as JSON a program reads: the same turns as the Markdown, times as ISO
+ * strings, each tool call structured (its input parsed back where it was kept whole).
+ */
+export function conversationJson(conversation: Conversation, exportedAt: Date, leftOut?: string): string {
+  const { turns, ...about } = conversation;
+  return `${JSON.stringify(
+    {
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      exportedAt: exportedAt.toISOString(),
+      ...about,
+      ...(leftOut ? { leftOut } : {}),
+      turns: turns.map(({ at, steps, ...turn }) => ({ at: new Date(at).toISOString(), ...turn, steps: steps.map(stepJson) })),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+function stepJson(step: Step): unknown {
+  if (step.kind !== 'tool') return step;
+  return { ...step, input: parsed(step.input) };
+}
+
+/** The input as JSON where it was kept whole; a cut one stays the text it is. */
+function parsed(input: string): unknown {
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}
