@@ -16,7 +16,8 @@ import { untilStill } from './concurrency/until-still.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
 import { NO_CHAT, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
-import { DailyBudget } from './usage/budget.ts';
+import { DailyBudget, PersonDailyBudget } from './usage/budget.ts';
+import { CostMeter, meteringOf, unpricedReason } from './usage/cost-meter.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
 import { TrustedDirectories } from './projects/trust.ts';
@@ -120,7 +121,19 @@ export async function createApp(options: {
     trusts,
   });
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
-  const spending = new Spending({ ledger, budget, out, log });
+  const personBudget = new PersonDailyBudget(ledger, config.personDailyBudgetUsd);
+  const spending = new Spending({
+    ledger,
+    budget,
+    personBudget,
+    priceTurn: (cli, model, result) => {
+      const meter = new CostMeter(config.prices, meteringOf(config.adapters.get(cli)?.protocol ?? ''), model ?? config.prices.defaultModel(cli));
+      meter.observe(result);
+      return meter.priced ? meter.usd : undefined;
+    },
+    out,
+    log,
+  });
 
   // Owners are the allowlist's, which the bridge holds: asked once it is built, at the first look-up.
   const access = new ChatAccess({
@@ -154,7 +167,14 @@ export async function createApp(options: {
     toolTimeoutMs,
     approvals,
     questions,
-    refuseWork: (key) => spending.refusal(key),
+    refuseWork: (key, person) => spending.refusal(key, person),
+    costs: {
+      unpriced: (cli, model) => {
+        const adapter = config.adapters.get(cli);
+        return adapter ? unpricedReason(cli, adapter.protocol, model, config.prices) : undefined;
+      },
+      personLeft: (person) => spending.personLeft(person),
+    },
     chats,
     agents,
     trusts,
@@ -188,6 +208,7 @@ export async function createApp(options: {
     audit,
     ledger,
     budget,
+    personBudget,
     scheduler,
     people,
     web: webSessions && shares ? { sessions: webSessions, shares, inApp: options.web?.inApp !== undefined } : undefined,
@@ -216,9 +237,9 @@ export async function createApp(options: {
     outbox.kick();
     spending.runEnded(run);
   });
-  bridge.onTurnEnded((chat, outcome) => {
+  bridge.onTurnEnded((chat, outcome, turn) => {
     approvals.cancel(askerId.main(chat.address), 'The turn ended.');
-    spending.turnEnded(chat, outcome);
+    spending.turnEnded(chat, outcome, turn.payer);
   });
   provide({
     dataDir: config.dataDir,

@@ -1,3 +1,4 @@
+import type { RunCosts } from '../subagents/spawner.ts';
 import type { AgentLibrary } from '../agents/library.ts';
 import type { ApprovalBroker } from '../approvals/approval-broker.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
@@ -31,8 +32,10 @@ export function runWork(parts: {
   toolTimeoutMs: number;
   approvals: ApprovalBroker;
   questions: AgentQuestions;
-  /** Why a chat may start no run now (its daily budget), or undefined. */
-  refuseWork: (chatKey: string) => string | undefined;
+  /** Why a chat (or the person asking) may start no run now (a daily budget), or undefined. */
+  refuseWork: (chatKey: string, person?: string) => string | undefined;
+  /** How a run's budget is checked. */
+  costs: RunCosts;
   chats: Pick<ChatSessions, 'get'>;
   agents: AgentLibrary;
   trusts: (dir: string) => Promise<boolean>;
@@ -75,6 +78,7 @@ export function runWork(parts: {
       },
     },
     refuseWork: parts.refuseWork,
+    costs: parts.costs,
     chatMode,
     agents: parts.agents,
     trusts: parts.trusts,

@@ -11,6 +11,9 @@ import type { CarriedTurn, TurnControls } from '../session/session.ts';
 import type { AgentEvent } from '../protocols/events.ts';
 import { toolSummary } from '../presentation/tool-summary.ts';
 import type { OutsideSource, PendingMessage } from '../store/chat-store.ts';
+import type { Person } from '../usage/usage-ledger.ts';
+import type { CostMeter } from '../usage/cost-meter.ts';
+import { costStopText } from '../presentation/usage.ts';
 import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
@@ -49,6 +52,16 @@ interface FollowedTurn {
   outside?: OutsideSource;
   /** Who sent it, as people read it (a person's name, `⏰ Schedule #2`), for the transcript. */
   sender?: string;
+  /** Whom its cost is for: who typed it, or made the schedule it comes from. None: work nobody typed. */
+  payer?: Person;
+  /** The most it may cost (a webhook's `budget`): stopped for cost through the CLI's interrupt once reached. */
+  budgetUsd?: number;
+}
+
+/** What a listener hears of a turn that ended, besides its outcome. */
+export interface EndedTurn {
+  /** Whom its cost is for (see FollowedTurn.payer). */
+  payer?: Person;
 }
 
 /** Someone following one turn (an API client that sent its message): its events, then its outcome. */
@@ -65,6 +78,8 @@ export interface TurnsOptions {
   out: Outbound;
   /** The Stop button of a turn, by its id. */
   stopButton: (turnId: string) => Button;
+  /** What prices a turn held to a budget of its own, as its CLI streams; none: such a turn cannot be priced. */
+  meter?: (chat: ChatSession) => CostMeter | undefined;
   /** The chats' transcripts, which /export and share links read; none: not kept. */
   transcripts?: Transcripts;
   log: Log;
@@ -79,7 +94,7 @@ export interface TurnsOptions {
  */
 export class Turns {
   private readonly running = new Set<Promise<void>>();
-  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
+  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void)[] = [];
   private shuttingDown = false;
   /** What each running turn's record says of its tool calls, by turn id. */
   private readonly calls = new Map<string, CallNotes>();
@@ -87,7 +102,7 @@ export class Turns {
   constructor(private readonly options: TurnsOptions) {}
 
   /** Called with every turn that ended, after its answer. */
-  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
+  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
     this.listeners.push(listener);
   }
 
@@ -100,7 +115,7 @@ export class Turns {
    */
   async start(
     chat: ChatSession,
-    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; sender?: string },
+    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; sender?: string; payer?: Person; budgetUsd?: number },
     by = '',
     pending?: PendingMessage,
     watch?: TurnWatch,
@@ -147,6 +162,8 @@ export class Turns {
       // Or while the notice went out (a flood limit can hold it for seconds).
       if (this.shuttingDown) return turnId;
     }
+    // A turn taken up after a restart is its writer's, by the id the record kept.
+    const payer = message.payer ?? (by ? { key: `${address.transport}:${by}` } : undefined);
     const { controls, ended } = this.follow(
       chat,
       {
@@ -156,6 +173,8 @@ export class Turns {
         by,
         log,
         ...(outside ? { outside } : {}),
+        ...(payer ? { payer } : {}),
+        ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
         ...(message.sender ? { sender: message.sender } : {}),
       },
       watch,
@@ -191,6 +210,9 @@ export class Turns {
     // A turn that will be stopped for running too long says so first, while there is time to act.
     const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
     const steers = new Map<string, SteeredMessage>();
+    const meter = turn.budgetUsd !== undefined ? this.options.meter?.(chat) : undefined;
+    /** What it had cost when its budget stopped it. */
+    let stoppedForCost: number | undefined;
     const transcript = this.options.transcripts
       ? turnRecorder(this.options.transcripts, {
           chat: chatKey(chat.address),
@@ -230,6 +252,17 @@ export class Turns {
         transcript?.event(event);
         this.noteCall(chat, turnId, event);
         watch?.onEvent?.(event);
+        const usd = meter?.observe(event);
+        // At its budget: stopped as the Stop button stops it, once; what waits behind it stays.
+        if (usd !== undefined && stoppedForCost === undefined && usd >= turn.budgetUsd!) {
+          stoppedForCost = usd;
+          this.track(
+            chat.stop('it reached its budget', { keepQueued: true }).then(
+              () => {},
+              (error: Error) => log.warn(`stopping the turn for cost failed: ${error.message}`),
+            ),
+          );
+        }
       },
       onCarried: (ids) =>
         this.carry(
@@ -248,9 +281,13 @@ export class Turns {
         transcript?.ended(outcome);
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
+        if (stoppedForCost !== undefined && outcome.status === 'stopped')
+          await out
+            .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
+            .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
         await chat.noteTurn(text, outcome.sessionId);
         await chat.noteWork(text, outcome);
-        for (const listener of this.listeners) listener(chat, outcome);
+        for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.messages.removePending(turnId);
@@ -286,7 +323,8 @@ export class Turns {
     const log = this.options.log.child({ chat: chatKey(chat.address), turn: id, ...(first.messageId !== undefined ? { message: first.messageId } : {}) });
     log.info({ from: from.id, messages: messages.length }, 'the CLI took messages steered into the turn as a turn of its own');
     const text = [first, ...more].map((message) => message.text).join('\n\n');
-    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log });
+    const payer = first.by === from.by ? from.payer : first.by ? { key: `${chat.address.transport}:${first.by}` } : undefined;
+    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log, ...(payer ? { payer } : {}) });
     let settle!: (outcome: TurnOutcome) => void;
     this.track(new Promise<TurnOutcome>((resolve) => (settle = resolve)).then(ended));
     return { ...controls, ended: (outcome) => settle(outcome) };

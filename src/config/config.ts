@@ -18,6 +18,7 @@ import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge
 import { hostPort, tlsFiles } from './listen-address.ts';
 import { webConfig, type WebConfig } from './web.ts';
 import { loadHooks, type Hook } from '../hooks/hooks-file.ts';
+import { PriceTable } from '../usage/prices.ts';
 import { loadToolPolicy } from '../policy/tool-policy-file.ts';
 import type { ApprovalRule } from '../policy/approval-rules.ts';
 
@@ -37,6 +38,10 @@ export interface BridgeConfig extends ProjectsConfig {
   bareNumbers: string;
   /** Per chat and UTC day; none: no limit. */
   dailyBudgetUsd: number | undefined;
+  /** Per person and UTC day, across chats (BRIDGE_PERSON_DAILY_BUDGET_USD); none: no limit. */
+  personDailyBudgetUsd: number | undefined;
+  /** What models cost per token: the shipped table with BRIDGE_DATA_DIR/prices.json over it. */
+  prices: PriceTable;
   /** How main sessions treat tools that need permission, unless a chat chose otherwise (/permissions). */
   permissionMode: PermissionMode;
   /** What a message sent while a chat's agent works does, unless the chat chose otherwise (/busy). */
@@ -156,6 +161,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     groupTurns: groupTurns(env.BRIDGE_GROUP_TURNS),
     bareNumbers: BARE_NUMBERS,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
+    personDailyBudgetUsd: dollars(env, 'BRIDGE_PERSON_DAILY_BUDGET_USD'),
+    prices: await PriceTable.load(dataDir),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     busyMode: busyMode(env.BRIDGE_BUSY_MODE),
     fallback: fallbackChain(env.BRIDGE_FALLBACK, [...adapters.keys()]),

@@ -84,7 +84,7 @@ function decodeLine(line: Json): AgentEvent[] | null {
       // status, permission_denied, hooks...: the tool_result that follows carries what matters.
       return [];
     case 'assistant':
-      return eachBlock(line, assistantBlock);
+      return withUsage(line, eachBlock(line, assistantBlock));
     case 'user':
       return eachBlock(line, toolResult);
     case 'stream_event':
@@ -115,6 +115,15 @@ function eachBlock(line: Json, decode: (block: Json, parentId: string | undefine
     const event = decode(block, parentId);
     if (event) events.push(event);
   }
+  return events;
+}
+
+/** An assistant line's message usage (each of its content blocks' lines repeats it, growing): priced as it comes. */
+function withUsage(line: Json, events: AgentEvent[]): AgentEvent[] {
+  const message = line.message;
+  const used = isObject(message) ? usage(message.usage) : undefined;
+  if (!used || !isObject(message)) return events;
+  events.push(compact({ type: 'usage', usage: used, model: str(message.model), messageId: str(message.id) }));
   return events;
 }
 

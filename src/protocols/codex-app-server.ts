@@ -44,8 +44,11 @@ export const codexAppServer: Decoder<AppServerState> = {
         return itemStarted(state, params.item);
       case 'item/completed':
         return itemCompleted(state, params.item);
-      case 'thread/tokenUsage/updated':
-        return { state: state.inTurn ? { ...state, usage: added(state.usage, params.tokenUsage) } : state, events: [] };
+      case 'thread/tokenUsage/updated': {
+        if (!state.inTurn) return { state, events: [] };
+        const call = added(undefined, params.tokenUsage);
+        return { state: { ...state, usage: added(state.usage, params.tokenUsage) }, events: call ? [{ type: 'usage', usage: call }] : [] };
+      }
       case 'turn/completed':
         return { state: IDLE, events: [turnResult(state, params.turn)] };
       case 'error': {

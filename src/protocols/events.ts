@@ -46,6 +46,18 @@ export interface ToolEndEvent {
 }
 
 /**
+ * What one model call used, reported while the turn works (Claude Code's assistant messages,
+ * codex's token updates): the bridge prices it as it goes, to hold work to its budget. The
+ * same `messageId` again is that call's usage so far, replacing what it said before.
+ */
+export interface UsageEvent {
+  type: 'usage';
+  usage: Usage;
+  model?: string;
+  messageId?: string;
+}
+
+/**
  * The CLI's model API refused it for a limit: a plan's usage limit, the key's rate limit, or no
  * credit (quota) left. The work can go on in another CLI, or in this one once it resets.
  */
@@ -130,6 +142,17 @@ export interface ExitEvent {
 }
 
 export type AgentEvent =
-  StartedEvent | TextEvent | ToolStartEvent | ToolEndEvent | ResultEvent | InputEvent | PermissionEvent | ControlEvent | ErrorEvent | LogEvent | ExitEvent;
+  | StartedEvent
+  | TextEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | UsageEvent
+  | ResultEvent
+  | InputEvent
+  | PermissionEvent
+  | ControlEvent
+  | ErrorEvent
+  | LogEvent
+  | ExitEvent;
 
 export type AgentEventType = AgentEvent['type'];

@@ -27,7 +27,7 @@ export interface RunExecutor {
 
 /** How executing a run ended: its CLI's outcome, or why it could not start, or why it was cut off. */
 export type RunEnding =
-  | { outcome: TurnOutcome; steps: number; worktree?: SubagentRunRecord['worktree'] }
+  | { outcome: TurnOutcome; steps: number; worktree?: SubagentRunRecord['worktree']; stoppedForCost?: { usd: number } }
   | { failed: string }
   /** Its CLI was started but its end is unknown (the worker running it died). */
   | { interrupted: string };

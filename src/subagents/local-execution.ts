@@ -18,6 +18,8 @@ import type { Log } from '../log/logger.ts';
 import { BatchedOutput } from '../process/batched-output.ts';
 import { agentUser } from '../process/agent-user.ts';
 import { agentWorktrees } from '../process/agent-space.ts';
+import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
+import { PriceTable } from '../usage/prices.ts';
 
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
 const RUN_READ_EVERY_MS = 100;
@@ -30,6 +32,8 @@ export interface LocalExecutionOptions {
   maxDepth: number;
   /** A run whose CLI shows no progress of the model this long ends (see SilenceWatch). */
   silenceSeconds?: number;
+  /** What models cost: a run is priced as it works, and stopped at its budget. */
+  prices?: PriceTable;
   /** The bridge's MCP endpoint for a run: its tools. */
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
   /**
@@ -47,6 +51,8 @@ export interface LocalExecutionOptions {
 
 /** Decides a permission request of a run's CLI. */
 export type RunPermissions = (run: SubagentRunRecord, request: PermissionRequest, turn: Parameters<PermissionAnswerer>[1]) => Promise<PermissionDecision>;
+
+const NO_PRICES = new PriceTable({});
 
 /** A run's CLI on its control channel lives for each turn only: nothing is kept between a run's turns. */
 const RUN_TURNS_ONLY = new LivePool({ max: 0, idleMs: 0 });
@@ -137,6 +143,8 @@ export class LocalExecutor implements RunExecutor {
     };
     const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, { watcher: () => watcher, moved });
     let steps = 0;
+    const meter = new CostMeter(this.options.prices ?? NO_PRICES, meteringOf(adapter.protocol), run.model ?? this.options.prices?.defaultModel(run.cli));
+    let costStop: { usd: number } | undefined;
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
       ...(this.options.silenceSeconds ? { silenceMs: this.options.silenceSeconds * 1000 } : {}),
@@ -152,6 +160,12 @@ export class LocalExecutor implements RunExecutor {
           named = true;
           reports.onSession(event.sessionId);
         }
+        const usd = meter.observe(event);
+        // At its budget: stopped as Stop stops it (the CLI's interrupt), once; what it did so far is its result.
+        if (run.budget && !costStop && usd >= run.budget.usd) {
+          costStop = { usd };
+          void session.stop(`it reached its budget of $${run.budget.usd}`);
+        }
       },
     };
     const turn = session.send(subagentPrompt(run), handlers);
@@ -160,14 +174,16 @@ export class LocalExecutor implements RunExecutor {
     // Messages its CLI could not take while it worked (it cannot read them, or was finishing):
     // its next turn, in the same CLI session. Its cost is the turns' together (each is a
     // process of its own).
-    let costUsd = outcome.result?.costUsd;
-    while (outcome.status === 'completed' && inbox.length) {
-      outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
-      if (outcome.result?.costUsd !== undefined) costUsd = (costUsd ?? 0) + outcome.result.costUsd;
-    }
-    if (costUsd !== undefined && outcome.result) outcome = { ...outcome, result: { ...outcome.result, costUsd } };
+    while (outcome.status === 'completed' && inbox.length && !costStop) outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
+    // What the CLI said it cost, or (codex) what its tokens cost at the table's prices.
+    if (meter.priced && outcome.result) outcome = { ...outcome, result: { ...outcome.result, costUsd: meter.usd } };
     const summary = worktree ? await summarizeWorktree(worktree).catch(() => undefined) : undefined;
-    return { outcome, steps, ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}) };
+    return {
+      outcome,
+      steps,
+      ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}),
+      ...(costStop ? { stoppedForCost: { usd: Math.max(costStop.usd, meter.usd) } } : {}),
+    };
   }
 
   /** A run that asks, on a CLI with a control channel, in the bridge that can answer it there. */

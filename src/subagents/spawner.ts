@@ -10,7 +10,7 @@ import type { AgentDefinition } from '../agents/types.ts';
 import { chatKey, isNoChat, type ChatRef } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
-import type { Requester } from './record.ts';
+import { paidBy, type Requester } from './record.ts';
 import type { SubagentRegistry } from './registry.ts';
 import type { Refusal, SpawnRequest, SpawnResult } from './spawn-request.ts';
 import { unsupportedRun } from './run-options.ts';
@@ -37,6 +37,8 @@ export interface SpawnIntent {
   worktree?: boolean;
   /** At most this many agent turns (the CLI's --max-turns). */
   maxTurns?: number;
+  /** At most this many US dollars (--budget): stopped once its cost reaches it. */
+  budgetUsd?: number;
 }
 
 /** Who asks, from where, and the limits they carry: a run never gets more than its origin. */
@@ -63,14 +65,24 @@ export interface SpawnerOptions {
   /** The agents `--agent` may name, and those a run's Task tool may delegate to. */
   agents: AgentLibrary;
   limits: { maxDepth: number; timeoutSeconds: number };
-  /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
-  refuseWork?: (chatKey: string) => string | undefined;
+  /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
+  refuseWork?: (chatKey: string, person?: string) => string | undefined;
+  /** What the run can be priced by, and what the person asking has left of their day: a run's budget needs both. */
+  costs?: RunCosts;
   /** Whether the owner trusts a directory (/trust): a run spawned there may use what the repository ships. */
   trusts: (dir: string) => Promise<boolean>;
   /** The permission mode of the chat a run is spawned in (/permissions): it binds every run there. */
   chatMode?: (address: ChatRef) => PermissionMode;
   /** The operator's tool policy: work a rule covers runs only on a CLI that asks the bridge before each call. */
   approvalRules?: readonly ApprovalRule[];
+}
+
+/** How a spawn's budget is checked: whether its CLI and model can be priced, and the asking person's day. */
+export interface RunCosts {
+  /** Why a run on this CLI and model cannot be held to a budget, or undefined. */
+  unpriced(cli: string, model: string | undefined): string | undefined;
+  /** What a person (`<transport>:<id>`) has left to spend today, when their day has a budget. */
+  personLeft(person: string): number | undefined;
 }
 
 /** The longest a run may be given (the spawn tool's schema says the same): a day. */
@@ -98,7 +110,8 @@ export class Spawner {
     const { adapters, limits } = this.options;
     const task = intent.task.trim();
     if (!task) return refuse('The task is empty.');
-    const spent = this.options.refuseWork?.(chatKey(origin.address));
+    const person = personOf(origin);
+    const spent = this.options.refuseWork?.(chatKey(origin.address), person);
     if (spent) return { ...refuse(spent), refusal: 'limit' };
     if (
       intent.timeoutSeconds !== undefined &&
@@ -135,6 +148,14 @@ export class Spawner {
     const model = intent.model ?? agent?.model;
     const badModel = model === undefined ? undefined : modelNameProblem(model);
     if (badModel) return refuse(`${badModel}: "${model!.replace(/\p{Cc}/gu, '\uFFFD').slice(0, 60)}".`);
+    const askedUsd = intent.budgetUsd ?? agent?.budgetUsd;
+    if (askedUsd !== undefined && !(Number.isFinite(askedUsd) && askedUsd > 0))
+      return refuse(`A budget is an amount of US dollars above 0, like 0.50, got ${askedUsd}.`);
+    const unpriced = askedUsd === undefined ? undefined : this.options.costs?.unpriced(cli, model);
+    if (unpriced) return refuse(`A budget cannot be held here: ${unpriced}`);
+    // Beyond what the person has left today is allowed; their day still binds.
+    const left = askedUsd !== undefined && person ? this.options.costs?.personLeft(person) : undefined;
+    const budget = askedUsd === undefined ? undefined : left !== undefined && left < askedUsd ? { usd: left, askedUsd } : { usd: askedUsd };
 
     // Auto-approval approves a list without asking: the list must come from the person asking or the operator, not from a repository.
     if (intent.autoApprove && !intent.allow && agent && agent.source !== 'user') {
@@ -206,6 +227,7 @@ export class Spawner {
       ...(Object.keys(taskAgents).length ? { agents: taskAgents } : {}),
       ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, servers[name]!])) } : {}),
       ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
+      ...(budget ? { budget } : {}),
       ...(policy ? { policy } : {}),
       chatMode: mode,
       ...(intent.worktree ? { worktree: true } : {}),
@@ -231,6 +253,11 @@ function unattended(adapter: Adapter | undefined, policy: ToolPolicy | undefined
 /** Whether the child would do more unattended than its parent (a codex sandbox starting a claude that bypasses). */
 function exceeds(child: Adapter, childPolicy: ToolPolicy | undefined, parent: Adapter | undefined, parentPolicy: ToolPolicy | undefined): boolean {
   return UNATTENDED_RANK[unattended(child, childPolicy)] > UNATTENDED_RANK[unattended(parent, parentPolicy)];
+}
+
+/** The person a spawn is charged to: who typed it (a schedule's maker included), none for work nobody typed. */
+function personOf(origin: SpawnOrigin): string | undefined {
+  return paidBy({ requester: origin.requester, chat: origin.address });
 }
 
 function refuse(error: string): { ok: false; error: string } {

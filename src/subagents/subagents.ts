@@ -17,7 +17,7 @@ import type { AgentLibrary } from '../agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
 export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> &
-  Partial<Pick<BridgeConfig, 'approvalRules'>> & {
+  Partial<Pick<BridgeConfig, 'prices' | 'approvalRules'>> & {
     settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
   };
 
@@ -32,8 +32,10 @@ export interface SubagentsOptions {
   fallback?: Pick<LocalExecutionOptions, 'fallback' | 'tell'>;
   /** Where runs execute; by default in this process (a LocalExecutor). */
   executor?: RunExecutor;
-  /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
-  refuseWork?: (chatKey: string) => string | undefined;
+  /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
+  refuseWork?: SpawnerOptions['refuseWork'];
+  /** How a run's budget is checked (see RunCosts). */
+  costs?: SpawnerOptions['costs'];
   /** The permission mode of a chat: it binds the runs spawned there. */
   chatMode?: SpawnerOptions['chatMode'];
   log: Log;
@@ -67,6 +69,7 @@ export class Subagents {
         maxDepth: limits.maxDepth,
         ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
         toolsFor: options.toolsFor,
+        ...(config.prices ? { prices: config.prices } : {}),
         ...(options.permissions ? { permissions: options.permissions } : {}),
         ...options.fallback,
         log,
@@ -91,6 +94,7 @@ export class Subagents {
       limits,
       ...(config.approvalRules ? { approvalRules: config.approvalRules } : {}),
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
+      ...(options.costs ? { costs: options.costs } : {}),
       ...(options.chatMode ? { chatMode: options.chatMode } : {}),
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);

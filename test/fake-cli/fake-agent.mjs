@@ -33,6 +33,7 @@
 //   whoami         answer who it runs as and what of the bridge it can read: its uid, its
 //                  HOME, `cat /proc/<its parent, the bridge>/environ`, `ls $JSONL_BRIDGE_DATA_DIR`
 //                  and `git status` in its directory, each "ok" or its error
+//   msg-tokens:N   each model call's message reports N output tokens (5 otherwise; 10 input each)
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
 //   (with $FAKE_CLI_STATE/quota-claude.json written, every turn prints claude's recorded quota error: quota.mjs)
@@ -189,7 +190,23 @@ const toolResult = (id, content, isError) =>
     parent_tool_use_id: null,
     session_id: sessionId,
   });
-const assistant = (content) => out({ type: 'assistant', message: { role: 'assistant', content }, parent_tool_use_id: null, session_id: sessionId });
+/** Like Claude Code's: each model call's message carries its id, model and usage (`msg-tokens:N` output tokens each; 5 otherwise). */
+let messages = 0;
+const assistant = (content) =>
+  out({
+    type: 'assistant',
+    message: {
+      id: `msg_fake_${process.pid}_${++messages}`,
+      role: 'assistant',
+      model: flag('--model') ?? 'fake-model',
+      content,
+      usage: { input_tokens: 10, output_tokens: messageTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+  });
+/** Output tokens each model call reports (`msg-tokens:N`), set per turn. */
+let messageTokens = 5;
 
 /** Messages that came with stream-json input while a turn worked: a turn making tool calls takes them in. */
 const arrived = [];
@@ -215,6 +232,7 @@ async function turn(prompt, ids = []) {
   turnsHere++;
   if (directive('ignore-term')) process.on('SIGTERM', () => {});
   ignoringInterrupts = !!directive('ignore-interrupt');
+  messageTokens = Number(directive('msg-tokens') ?? 5);
   // Like Claude Code, the session is on disk (with this prompt) before any work starts.
   history.push(prompt);
   writeFileSync(sessionFile, JSON.stringify(history));
