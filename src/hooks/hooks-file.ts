@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readOperatorFile } from '../store/operator-file.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../errors/config-error.ts';
@@ -92,14 +92,8 @@ const fileSchema = z
  */
 export async function loadHooks(dataDir: string, bareNumbers: string, clis: readonly string[]): Promise<Hook[]> {
   const file = join(dataDir, HOOKS_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
-  }
-  return parseHooks(text, file, bareNumbers, clis);
+  const text = await readOperatorFile(file);
+  return text === undefined ? [] : parseHooks(text, file, bareNumbers, clis);
 }
 
 export function parseHooks(text: string, file: string, bareNumbers: string, clis: readonly string[]): Hook[] {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readOperatorFile } from '../store/operator-file.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../errors/config-error.ts';
@@ -38,14 +38,8 @@ const fileSchema = z.object({ rules: z.array(ruleSchema) }).strict();
  */
 export async function loadToolPolicy(dataDir: string): Promise<ApprovalRule[]> {
   const file = join(dataDir, TOOL_POLICY_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
-  }
-  return parseToolPolicy(text, file);
+  const text = await readOperatorFile(file);
+  return text === undefined ? [] : parseToolPolicy(text, file);
 }
 
 export function parseToolPolicy(text: string, file: string): ApprovalRule[] {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { readOperatorFile } from '../store/operator-file.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../errors/config-error.ts';
@@ -42,13 +43,8 @@ export class PriceTable {
   static async load(dataDir: string): Promise<PriceTable> {
     const shipped = parsePrices(await readFile(new URL('./prices.json', import.meta.url), 'utf8'), 'src/usage/prices.json');
     const file = join(dataDir, PRICES_FILE);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new PriceTable(shipped.models ?? {}, shipped.defaults ?? {});
-      throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
-    }
+    const text = await readOperatorFile(file);
+    if (text === undefined) return new PriceTable(shipped.models ?? {}, shipped.defaults ?? {});
     const own = parsePrices(text, file);
     return new PriceTable({ ...shipped.models, ...own.models }, { ...shipped.defaults, ...own.defaults });
   }

@@ -1,10 +1,8 @@
 // The fake CLI as codex (`codex exec --json …`): it answers the prompt's echo as codex's
 // events, resumes the sessions it made, and prints codex's recorded quota errors when a test
 // has run its quota out (quota.mjs). Its runs join $FAKE_CLI_LOG like the claude fake's.
-import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { continueSession, logRun } from './fake-session.mjs';
 import { quotaOut, recordedQuotaLines } from './quota.mjs';
 
 export function runAsCodex(args) {
@@ -13,36 +11,8 @@ export function runAsCodex(args) {
   const prompt = end >= 0 ? (args[end + 1] ?? '') : args.at(-1) === '-' ? readFileSync(0, 'utf8') : '';
   const at = args.indexOf('resume');
   const resume = at >= 0 && (end < 0 || at < end) ? args[at + 1] : undefined;
-  const stateDir = join(process.env.FAKE_CLI_STATE ?? tmpdir(), 'fake-agent-sessions');
-  mkdirSync(stateDir, { recursive: true });
-  const threadId = resume ?? randomUUID();
-  const sessionFile = join(stateDir, `${threadId}.json`);
-  let history = [];
-  if (resume) {
-    try {
-      history = JSON.parse(readFileSync(sessionFile, 'utf8'));
-    } catch {
-      process.stderr.write(`Error: thread/resume failed: no rollout found for thread id ${resume}\n`);
-      process.exit(1);
-    }
-  }
-  history.push(prompt);
-  writeFileSync(sessionFile, JSON.stringify(history));
-  if (process.env.FAKE_CLI_LOG) {
-    const entry = {
-      argv: args,
-      cwd: process.cwd(),
-      prompt,
-      resume,
-      session: threadId,
-      pid: process.pid,
-      envNames: [],
-      startedAt: Date.now(),
-      launchedAt: Date.now(),
-      as: 'codex',
-    };
-    appendFileSync(process.env.FAKE_CLI_LOG, JSON.stringify(entry) + '\n');
-  }
+  const { id: threadId, history } = continueSession(resume, prompt, (id) => `Error: thread/resume failed: no rollout found for thread id ${id}`);
+  logRun({ argv: args, prompt, resume, session: threadId, as: 'codex' });
   const quota = quotaOut('codex');
   if (quota) {
     out({ type: 'thread.started', thread_id: threadId });

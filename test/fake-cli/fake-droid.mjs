@@ -2,9 +2,8 @@
 // echo as droid's events, resumes the sessions it made (-s), and prints droid's recorded
 // quota errors when a test has run its quota out (quota.mjs). Its runs join $FAKE_CLI_LOG.
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { continueSession, logRun } from './fake-session.mjs';
 import { quotaOut, recordedQuotaLines } from './quota.mjs';
 
 export function runAsDroid(args) {
@@ -17,36 +16,8 @@ export function runAsDroid(args) {
   const end = args.indexOf('--');
   const prompt = end >= 0 ? (args[end + 1] ?? '') : option('-f') ? readFileSync(option('-f'), 'utf8') : '';
   const resume = option('-s');
-  const stateDir = join(process.env.FAKE_CLI_STATE ?? tmpdir(), 'fake-agent-sessions');
-  mkdirSync(stateDir, { recursive: true });
-  const sessionId = resume ?? randomUUID();
-  const sessionFile = join(stateDir, `${sessionId}.json`);
-  let history = [];
-  if (resume) {
-    try {
-      history = JSON.parse(readFileSync(sessionFile, 'utf8'));
-    } catch {
-      process.stderr.write(`Session not found: ${resume}\n`);
-      process.exit(1);
-    }
-  }
-  history.push(prompt);
-  writeFileSync(sessionFile, JSON.stringify(history));
-  if (process.env.FAKE_CLI_LOG) {
-    const entry = {
-      argv: args,
-      cwd: process.cwd(),
-      prompt,
-      resume,
-      session: sessionId,
-      pid: process.pid,
-      envNames: [],
-      startedAt: Date.now(),
-      launchedAt: Date.now(),
-      as: 'droid',
-    };
-    appendFileSync(process.env.FAKE_CLI_LOG, JSON.stringify(entry) + '\n');
-  }
+  const { id: sessionId, history } = continueSession(resume, prompt, (id) => `Session not found: ${id}`);
+  logRun({ argv: args, prompt, resume, session: sessionId, as: 'droid' });
   const model = option('-m') ?? 'custom:Mock-0';
   out({ type: 'system', subtype: 'init', cwd: process.cwd(), session_id: sessionId, tools: ['Read', 'Execute', 'Edit'], model });
   out({ type: 'message', role: 'user', id: randomUUID(), text: prompt, timestamp: Date.now(), session_id: sessionId });
