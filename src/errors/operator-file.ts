@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError } from '../errors/config-error.ts';
+import { ConfigError } from './config-error.ts';
 
 /**
  * The text of a file the operator may put in the data directory (hooks.json, tool-policy.json,
