@@ -63,12 +63,12 @@ export function chatPermissions(parts: Parts): ChatPermissions {
         mode: chat.effectivePermissionMode,
         asker: () => {
           const holder = chat.turnGrantHolder();
-          const by = chat.current?.by;
+          const startedBy = chat.current?.startedBy;
           return mainAsker(chat.address, chat.adapter.name, {
             hold: () => turn.hold(),
             onWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
             ...(holder ? { grantHolder: holder } : {}),
-            ...(by ? { startedBy: `${chat.address.transport}:${by}` } : {}),
+            ...(startedBy ? { startedBy } : {}),
           });
         },
         planApproved: () => chat.setPlanning(false),

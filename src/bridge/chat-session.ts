@@ -79,7 +79,17 @@ export class ChatSession {
    * The presenter of the turn now running, for the Stop button and /status; `by`: whose
    * message started it; `steers`: the messages sent into it, by the id its CLI knows them by.
    */
-  current: { id: string; presenter: TurnPresenter; startedAt: number; by: string; steers: Map<string, SteeredMessage> } | undefined;
+  current:
+    | {
+        id: string;
+        presenter: TurnPresenter;
+        startedAt: number;
+        by: string;
+        /** Who set this work going (`<transport>:<id>`): the one who typed it, or a schedule's maker; none for work nobody started (a webhook). */
+        startedBy?: string;
+        steers: Map<string, SteeredMessage>;
+      }
+    | undefined;
   private readonly config: ChatConfig;
   private readonly store: ChatStore;
   private readonly log: Log;

@@ -230,7 +230,7 @@ export class Turns {
       onStart: () => {
         log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
         const startedAt = Date.now();
-        chat.current = { id: turnId, presenter, startedAt, by, steers };
+        chat.current = { id: turnId, presenter, startedAt, by, steers, ...(turn.payer ? { startedBy: turn.payer.key } : {}) };
         transcript?.started(chat.record.cliSessionId);
         chat.watchTurn();
         // The CLI a limit moved the session to, or back from, as the turn starts.

@@ -99,6 +99,16 @@ describe('a tool call the tool policy needs two people for', () => {
       ]);
   });
 
+  it("counts a schedule's maker as the one who started its work: they cannot be the last to approve it", async () => {
+    const chat = newGroup();
+    say(chat, '/at in 1s bash:git+push+origin+main say:scheduled-push', ADMIN);
+    await openQuestion(chat);
+    expect((await press(chat, '✅ Allow', MEMBER)).text).toBe('✅ 1 of 2 approved: Mia: another person must approve it too');
+    expect(await press(chat, '✅ Allow', ADMIN)).toMatchObject({ showAlert: true, text: expect.stringMatching(/^⛔ You started this work/) });
+    expect((await press(chat, '✅ Allow', OWNER)).text).toBe('✅ Allowed: 2 of 2 approved');
+    await waitText(chat, /^scheduled-push/);
+  });
+
   it('ends on a Deny by anyone; what no rule covers runs unasked in bypass', async () => {
     const chat = newGroup();
     say(chat, 'bash:git+push say:tried', OWNER);
