@@ -347,7 +347,7 @@ export class SubagentRegistry {
   /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
   private reportsFor(run: SubagentRunRecord, live: Live): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    return runReports(run, live.log, this.store, this.options.audit);
+    return runReports(run, live.log, this.store, this.options.audit, this.options.log);
   }
 
   /** Waits for a running run's ending, records it, and gives its slot to the next one. */
