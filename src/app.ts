@@ -1,4 +1,5 @@
-import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
+import { ApprovalBroker } from './approvals/approval-broker.ts';
+import { QUESTION } from './approvals/question.ts';
 import { askerId } from './approvals/asker.ts';
 import { chatPeopleMayAnswer } from './approvals/who-may-answer.ts';
 import { ChatPeople } from './access/chat-people.ts';

@@ -1,24 +1,13 @@
 import { nanoid } from 'nanoid';
 import type { AuditLog } from '../audit/audit-log.ts';
-import { truncate } from '../presentation/format/index.ts';
-import { bold, italic, lines, pre } from '../rich/index.ts';
-import { ButtonKind } from '../ports/buttons.ts';
-import {
-  chatKey,
-  userKey,
-  type Button,
-  type ButtonAnswer,
-  type ButtonPress,
-  type ChatUser,
-  type MessageRef,
-  type Outbound,
-  type RichText,
-} from '../ports/transport.ts';
+import { bold, lines } from '../rich/index.ts';
+import { chatKey, userKey, type ButtonAnswer, type ButtonPress, type ChatUser, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import type { AutoApprove } from '../policy/tool-policy.ts';
 import { ruleMatches } from '../policy/tool-rules.ts';
 import { describeRule, ruleFor, type ApprovalRule } from '../policy/approval-rules.ts';
 import type { PermissionDecision } from '../protocols/events.ts';
 import type { Asker } from './asker.ts';
+import { approvalCount, decidedText, questionButtons, questionText, type QuestionAnswer } from './question.ts';
 import { sameHolder, SessionGrants } from './session-grants.ts';
 import type { MayAnswer } from './who-may-answer.ts';
 import type { Log } from '../log/logger.ts';
@@ -78,21 +67,6 @@ export interface WaitingQuestion {
 /** Questions one asker may have open at once: more are denied, so a run cannot park itself on its chat. */
 export const MAX_OPEN_QUESTIONS = 3;
 
-/** What a question's button says: which question, and Allow, Deny, or Allow the tool for the asker's lifetime. */
-export interface QuestionAnswer {
-  id: string;
-  choice: 'allow' | 'deny' | 'always';
-}
-const CHOICES: readonly string[] = ['allow', 'deny', 'always'] satisfies QuestionAnswer['choice'][];
-
-/** A question's buttons: `ap:<question id>:<choice>`. */
-export const QUESTION = new ButtonKind<QuestionAnswer>('ap', {
-  encode: ({ id, choice }) => `${id}:${choice}`,
-  decode: (raw) => {
-    const [id = '', choice = '', ...rest] = raw.split(':');
-    return /^[\w-]{1,40}$/.test(id) && CHOICES.includes(choice) && !rest.length ? { id, choice: choice as QuestionAnswer['choice'] } : undefined;
-  },
-});
 /** An input longer than this (as JSON) is shown as a file before the question. */
 const INLINE_INPUT_CHARS = 3000;
 
@@ -374,39 +348,4 @@ function grantDetail(asker: Asker): string {
 
 function withinWindow(asker: Asker, auto: AutoApprove): boolean {
   return Date.now() - (asker.startedAt ?? Date.now()) < auto.maxDurationSeconds * 1000;
-}
-
-/** The call as the chat sees it before deciding: the whole input, or where to find it. */
-function describeCall(input: string, asFile: boolean): string {
-  return asFile ? `Its whole input (${input.length.toLocaleString('en-US')} characters) is in the file above.` : input;
-}
-
-function questionText(asker: Asker, tool: string, input: string, asFile: boolean, timeoutMs: number, rule?: ApprovalRule): RichText {
-  const head = `🔐 ${asker.title} asks to use ${tool}`;
-  const call = describeCall(input, asFile);
-  const minutes = Math.round(timeoutMs / 60_000) || 1;
-  if (!rule) return lines([bold(head), pre(call), italic(`No answer within ${minutes} min means deny.`)]);
-  const needs = `Needs ${rule.approvals} people's Allow (tool policy: ${describeRule(rule)}); whoever started this work cannot be the last of them. A Deny by anyone ends it.`;
-  return lines([bold(head), pre(call), needs, italic(`Fewer than ${rule.approvals} within ${minutes} min means deny.`)]);
-}
-
-/** A question's buttons: Allow and Deny, and "Allow <tool> for this …" where a grant may be given (never under a rule needing several people). */
-function questionButtons(id: string, asker: Asker, tool: string, rule: ApprovalRule | undefined): Button[][] {
-  return [
-    [QUESTION.button('✅ Allow', { id, choice: 'allow' }), QUESTION.button('⛔ Deny', { id, choice: 'deny' })],
-    ...(asker.grantHolder && !rule ? [[QUESTION.button(`✅ Allow ${truncate(tool, 32)} for this ${asker.lifetime}`, { id, choice: 'always' })]] : []),
-  ];
-}
-
-/** `1 of 2 approved: Ada`, or `none of 2 approved`. */
-function approvalCount(pending: Pick<Pending, 'rule' | 'approvedBy'>): string {
-  const needed = pending.rule?.approvals ?? 1;
-  const names = pending.approvedBy.map((approval) => approval.name);
-  return names.length ? `${names.length} of ${needed} approved: ${names.join(', ')}` : `none of ${needed} approved`;
-}
-
-function decidedText(asker: Asker, tool: string, input: string, asFile: boolean, verdict: string): RichText {
-  const head = `${asker.title}: ${tool}`;
-  const call = describeCall(input, asFile);
-  return lines([bold(head), pre(call), verdict]);
 }
