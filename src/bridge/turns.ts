@@ -5,11 +5,9 @@ import { ordinal } from '../presentation/ordinal.ts';
 import { displayPath } from '../presentation/paths.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { plain } from '../rich/index.ts';
-import { truncate } from '../presentation/format/index.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import type { CarriedTurn, TurnControls } from '../session/session.ts';
 import type { AgentEvent } from '../protocols/events.ts';
-import { toolSummary } from '../presentation/tool-summary.ts';
 import type { OutsideSource, PendingMessage } from '../store/chat-store.ts';
 import type { Person } from '../usage/usage-ledger.ts';
 import type { CostMeter } from '../usage/cost-meter.ts';
@@ -20,26 +18,10 @@ import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession, SteeredMessage } from './chat-session.ts';
 import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
+import { CallsInFlight } from './calls-in-flight.ts';
 import type { Transcripts } from '../transcripts/transcripts.ts';
 import { turnRecorder } from '../transcripts/turn-recorder.ts';
 import { waitNotice } from '../fallback/limit-words.ts';
-
-/**
- * A top-level tool call is noted in the chat's record once it has lasted this long: most calls
- * of a chatty turn end sooner, and noting each one's start and end rewrote the chat store twice
- * a call. A restart's drain notes the call at work at once.
- */
-const NOTE_CALL_AFTER_MS = 1000;
-
-/** What a running turn's record says of its tool calls, and the one at work. */
-interface CallNotes {
-  chat: ChatSession;
-  /** The record says a tool was called (once a turn, at its first call). */
-  toolCalled: boolean;
-  /** The record names a call in flight, which an end must clear. */
-  inFlightNoted: boolean;
-  current?: { id: string; text: string; timer?: NodeJS.Timeout; noted?: boolean };
-}
 
 /** One turn as it is followed: its id (its pending message's), its message, whose it is, and its log. */
 interface FollowedTurn {
@@ -97,7 +79,7 @@ export class Turns {
   private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void)[] = [];
   private shuttingDown = false;
   /** What each running turn's record says of its tool calls, by turn id. */
-  private readonly calls = new Map<string, CallNotes>();
+  private readonly calls = new CallsInFlight();
 
   constructor(private readonly options: TurnsOptions) {}
 
@@ -250,7 +232,7 @@ export class Turns {
         chat.watch(event);
         presenter.onEvent(event);
         transcript?.event(event);
-        this.noteCall(chat, turnId, event);
+        this.calls.note(chat, turnId, event);
         watch?.onEvent?.(event);
         const usd = meter?.observe(event);
         // At its budget: stopped as the Stop button stops it, once; what waits behind it stays.
@@ -276,7 +258,7 @@ export class Turns {
       try {
         const outcome = limitTold(chat, ending);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
-        this.forgetCalls(turnId);
+        this.calls.forget(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
         transcript?.ended(outcome);
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
@@ -339,51 +321,7 @@ export class Turns {
   /** From now, a stopped turn stays pending: it is resumed (or the chat hears about it) after the restart. */
   shutDown(): void {
     this.shuttingDown = true;
-    for (const [turnId, notes] of this.calls) this.noteInFlight(turnId, notes);
-  }
-
-  /**
-   * Notes in the turn's pending message that it called a tool (at once: such a turn is not
-   * simply run again after a restart) and the call at work once it has lasted (a restart
-   * resumes the turn knowing it), so a chatty turn's many quick calls cost no writes.
-   */
-  private noteCall(chat: ChatSession, turnId: string, event: AgentEvent): void {
-    if (event.type === 'tool_start' && !event.parentId) {
-      const notes = this.calls.get(turnId) ?? { chat, toolCalled: false, inFlightNoted: false };
-      this.calls.set(turnId, notes);
-      clearTimeout(notes.current?.timer);
-      notes.current = { id: event.id, text: truncate(`${event.name} ${toolSummary(event.name, event.input)}`.trim(), 200) };
-      if (!notes.toolCalled) {
-        notes.toolCalled = true;
-        void chat.messages.updatePending(turnId, { toolCalled: true });
-      }
-      if (this.shuttingDown) this.noteInFlight(turnId, notes);
-      else notes.current.timer = setTimeout(() => this.noteInFlight(turnId, notes), NOTE_CALL_AFTER_MS).unref();
-    } else if (event.type === 'tool_end') {
-      const notes = this.calls.get(turnId);
-      if (notes?.current?.id !== event.id) return;
-      clearTimeout(notes.current.timer);
-      notes.current = undefined;
-      if (notes.inFlightNoted) {
-        notes.inFlightNoted = false;
-        void chat.messages.updatePending(turnId, { inFlight: undefined });
-      }
-    } else if (event.type === 'exit') this.forgetCalls(turnId);
-  }
-
-  private forgetCalls(turnId: string): void {
-    clearTimeout(this.calls.get(turnId)?.current?.timer);
-    this.calls.delete(turnId);
-  }
-
-  /** The call at work goes into the record now (it has lasted, or a restart is coming). */
-  private noteInFlight(turnId: string, notes: CallNotes): void {
-    const current = notes.current;
-    if (!current || current.noted) return;
-    clearTimeout(current.timer);
-    current.noted = true;
-    notes.inFlightNoted = true;
-    void notes.chat.messages.updatePending(turnId, { inFlight: current.text });
+    this.calls.noteAllNow();
   }
 
   isIdle(): boolean {
