@@ -43,6 +43,8 @@ function forms(value: string): string[] {
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const values: string[] = [];
   for (const [name, value] of Object.entries(env)) {
+    // The collector's credentials: each header's value (`Authorization=Bearer …,x-team=…`), as the OTLP exporter sends it.
+    if (value && /^OTEL_EXPORTER_OTLP_(\w+_)?HEADERS$/.test(name)) values.push(...otlpHeaderValues(value));
     if (!value || !BRIDGE_ENV_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
     if (/TOKEN|KEY|SECRET|PASSWORD/.test(name) && !/_FILE$|_TLS_KEY$/.test(name))
       values.push(value, ...value.split(',').map((pair) => pair.slice(pair.indexOf('=') + 1).trim()));
@@ -53,4 +55,19 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
     }
   }
   return values;
+}
+
+/** The values of OTEL_EXPORTER_OTLP_HEADERS (`name=value` pairs, comma-separated, values percent-encoded), as written and decoded. */
+function otlpHeaderValues(list: string): string[] {
+  return list.split(',').flatMap((pair) => {
+    const value = pair.slice(pair.indexOf('=') + 1).trim();
+    if (!value || pair.indexOf('=') < 0) return [];
+    let decoded = value;
+    try {
+      decoded = decodeURIComponent(value);
+    } catch {
+      // Not percent-encoded after all: as written.
+    }
+    return [...new Set([value, decoded, ...decoded.split(/\s+/).filter((word) => word.length >= 8)])];
+  });
 }

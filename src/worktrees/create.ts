@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { agentUser, asAgent } from '../process/agent-user.ts';
+import { childEnv } from '../process/child-env.ts';
 import { branchName } from './branch-name.ts';
 import { currentBranch, git, GitFailure, resolveCommit } from './git.ts';
 import { locateRepo } from './repo.ts';
@@ -59,7 +60,7 @@ async function makeDirectoryIn(path: string, dir: string): Promise<void> {
     await mkdir(dir, { recursive: true });
     return;
   }
-  const made = await execa('mkdir', ['-p', '--', dir], { ...asAgent(process.env, path), extendEnv: false, stdin: 'ignore', reject: false });
+  const made = await execa('mkdir', ['-p', '--', dir], { ...asAgent(childEnv(process.env), path), extendEnv: false, stdin: 'ignore', reject: false });
   if (made.failed) throw new WorktreeError(`could not make ${dir} in the worktree: ${made.stderr.trim() || made.shortMessage}`);
 }
 
