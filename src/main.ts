@@ -18,6 +18,7 @@ import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { ServedTransports } from './serving/served-transports.ts';
 import { cliProblems } from './checks/start-checks.ts';
 import { WebOutbound } from './web/chat/web-outbound.ts';
+import { startTracing } from './telemetry/tracing.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
@@ -44,6 +45,9 @@ async function main(argv: string[]): Promise<number> {
   const logFile = transports.inTerminal ? join(config.dataDir, 'bridge.log') : undefined;
   const log = createLog({ format: config.logFormat, secrets, ...(logFile ? { file: logFile } : {}) });
   for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
+  // Before any turn: every turn and run is traced from its start (OTEL_EXPORTER_OTLP_ENDPOINT).
+  const tracing = startTracing('jsonl-bridge', log);
+  if (tracing.exporting) log.info(`exporting traces over OTLP (${tracing.exporting})`);
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
@@ -98,8 +102,11 @@ async function main(argv: string[]): Promise<number> {
     (stopping ??= (async () => {
       checking.abort();
       if (drain) await app.drain();
+      // What the drain finished is sent while the bridge still stops the rest.
+      void tracing.flush();
       await transports.stop();
       await app.shutdown();
+      await tracing.shutdown();
       // What the stopping turns said last is on disk before the process ends.
       await webChats?.flush();
     })());

@@ -1,4 +1,5 @@
 import type { Adapter } from '../adapters/load.ts';
+import type { AgentSpans } from '../telemetry/traced-agent.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
@@ -88,6 +89,8 @@ export class ChatSession {
         /** Who set this work going (`<transport>:<id>`): the one who typed it, or a schedule's maker; none for work nobody started (a webhook). */
         startedBy?: string;
         steers: Map<string, SteeredMessage>;
+        /** Its trace: what happens to the turn (a steer, an interrupt) is an event of its span. */
+        spans?: AgentSpans;
       }
     | undefined;
   private readonly config: ChatConfig;

@@ -37,6 +37,7 @@ export class Steering {
     if (chat.busyMode === 'steer') return this.steer(chat, prompt);
     if (chat.busyMode === 'interrupt' && chat.current) {
       // Its turn ends through the CLI's interrupt; this message is the next turn.
+      chat.current.spans?.note('interrupted');
       void chat.stop(`interrupted by ${prompt.user.name ?? prompt.user.id}'s message`, { keepQueued: true });
     }
     return false;
@@ -78,6 +79,7 @@ export class Steering {
       by: userKey(chat.address.transport, prompt.user),
       ...(prompt.user.name ? { sender: prompt.user.name } : {}),
     });
+    current.spans?.note('steered');
     current.presenter.showAdded(prompt.text || files.map((file) => basename(file.path)).join(', '));
     if (prompt.messageId !== undefined) {
       void out.react?.({ ...chat.address, messageId: prompt.messageId }, '👀').catch((error: Error) => log.debug(`a reaction failed: ${error.message}`));

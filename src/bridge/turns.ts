@@ -22,6 +22,7 @@ import { CallsInFlight } from './calls-in-flight.ts';
 import type { Transcripts } from '../transcripts/transcripts.ts';
 import { turnRecorder } from '../transcripts/turn-recorder.ts';
 import { waitNotice } from '../fallback/limit-words.ts';
+import { AgentSpans } from '../telemetry/traced-agent.ts';
 
 /** One turn as it is followed: its id (its pending message's), its message, whose it is, and its log. */
 interface FollowedTurn {
@@ -195,6 +196,15 @@ export class Turns {
     const meter = turn.budgetUsd !== undefined ? this.options.meter?.(chat) : undefined;
     /** What it had cost when its budget stopped it. */
     let stoppedForCost: number | undefined;
+    // Its trace, from the message taken to the answer sent: the CLI's tool calls, what steered it, the delivery.
+    const spans = AgentSpans.invoke({
+      work: 'turn',
+      cli: chat.record.cli,
+      protocol: chat.adapter.protocol,
+      ...(chat.record.model ? { model: chat.record.model } : {}),
+      ...(chat.record.cliSessionId ? { conversationId: chat.record.cliSessionId } : {}),
+      ids: { chat: chatKey(chat.address), turn: turnId },
+    });
     const transcript = this.options.transcripts
       ? turnRecorder(this.options.transcripts, {
           chat: chatKey(chat.address),
@@ -212,7 +222,8 @@ export class Turns {
       onStart: () => {
         log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
         const startedAt = Date.now();
-        chat.current = { id: turnId, presenter, startedAt, by, steers, ...(turn.payer ? { startedBy: turn.payer.key } : {}) };
+        chat.current = { id: turnId, presenter, startedAt, by, steers, spans, ...(turn.payer ? { startedBy: turn.payer.key } : {}) };
+        spans.note('started');
         transcript?.started(chat.record.cliSessionId);
         chat.watchTurn();
         // The CLI a limit moved the session to, or back from, as the turn starts.
@@ -230,6 +241,7 @@ export class Turns {
       },
       onEvent: (event) => {
         chat.watch(event);
+        spans.observe(event);
         presenter.onEvent(event);
         transcript?.event(event);
         this.calls.note(chat, turnId, event);
@@ -261,8 +273,9 @@ export class Turns {
         this.calls.forget(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
         transcript?.ended(outcome);
+        spans.outcome(outcome);
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
-        await presenter.finish(outcome);
+        await spans.delivering(chat.address.transport, () => presenter.finish(outcome));
         if (stoppedForCost !== undefined && outcome.status === 'stopped')
           await out
             .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
@@ -275,6 +288,8 @@ export class Turns {
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.messages.removePending(turnId);
       } catch (error) {
         log.error({ err: error }, 'reporting the turn failed');
+      } finally {
+        spans.end();
       }
     };
     return { controls, ended };

@@ -1,0 +1,75 @@
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import { ProtobufTraceSerializer, TraceExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { Log } from '../log/logger.ts';
+
+/** The OTLP protocols spans go out in; `http/protobuf` is the specification's default. */
+export const TRACE_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type TraceProtocol = (typeof TRACE_PROTOCOLS)[number];
+
+/**
+ * The protocol OTEL_EXPORTER_OTLP_TRACES_PROTOCOL (or OTEL_EXPORTER_OTLP_PROTOCOL) names,
+ * which the OTLP exporters leave to whoever picks one; `problem` when it is none the bridge
+ * speaks (grpc): then no span is sent, and the log says why.
+ */
+export function traceProtocol(env: Record<string, string | undefined>): { protocol: TraceProtocol } | { problem: string } {
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const written = env[variable]?.trim() || 'http/protobuf';
+  const known = TRACE_PROTOCOLS.find((protocol) => protocol === written);
+  if (known) return { protocol: known };
+  return { problem: `${variable}=${written} is not a protocol the bridge exports traces in (${TRACE_PROTOCOLS.join(' or ')}): no trace is exported` };
+}
+
+/**
+ * The OTLP/HTTP exporter for `protocol`. Its endpoint, headers, timeout and compression are
+ * the OTEL_EXPORTER_OTLP_(TRACES_)* variables as the exporter itself reads them.
+ */
+export function otlpTraceExporter(protocol: TraceProtocol): SpanExporter {
+  if (protocol === 'http/json') return new OTLPTraceExporter();
+  return new OTLPExporterBase(
+    createOtlpHttpExportDelegate(
+      convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
+      ProtobufTraceSerializer,
+      'otlp_http_span_exporter',
+      TraceExporterMetricsHelper,
+      undefined,
+    ),
+  );
+}
+
+/**
+ * An exporter whose failures are said once in the log (and once again when spans get through
+ * after): a collector that is down costs the turns nothing, and the log one line, not one per batch.
+ */
+export class ReportingExporter implements SpanExporter {
+  private failing = false;
+
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly log: Log,
+  ) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.inner.export(spans, (result) => {
+      if (result.code === ExportResultCode.SUCCESS && this.failing) {
+        this.failing = false;
+        this.log.info('traces reach the OpenTelemetry collector again');
+      } else if (result.code !== ExportResultCode.SUCCESS && !this.failing) {
+        this.failing = true;
+        this.log.warn(`exporting traces failed (${result.error?.message ?? 'no reason given'}): the bridge goes on, and says so again when they get through`);
+      }
+      done(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}

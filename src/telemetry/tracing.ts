@@ -1,0 +1,65 @@
+import { trace } from '@opentelemetry/api';
+import { getBooleanFromEnv } from '@opentelemetry/core';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Log } from '../log/logger.ts';
+import { otlpTraceExporter, ReportingExporter, traceProtocol } from './trace-exporter.ts';
+import { traceResource, type ServiceName } from './trace-resource.ts';
+
+/** The process's tracing: where its spans go, and how they are sent before it ends. */
+export interface Tracing {
+  /** Where spans go (`http/json to http://collector:4318/v1/traces`), or undefined when none are exported. */
+  readonly exporting: string | undefined;
+  /** Sends the spans ended so far (a drain's end). */
+  flush(): Promise<void>;
+  /** Sends what is left and stops; after it, spans go nowhere. */
+  shutdown(): Promise<void>;
+}
+
+/** However slow the collector, an ending process waits at most this long for its spans to go. */
+const FLUSH_WITHIN_MS = 5000;
+
+const NOT_TRACING: Tracing = { exporting: undefined, flush: async () => {}, shutdown: async () => {} };
+
+/**
+ * Exports this process's spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set and OTEL_SDK_DISABLED is not: the SDK's tracer
+ * provider becomes the global one, which the engine's spans (AgentSpans) are made by. The
+ * SDK reads the rest of the OTEL_* variables itself (sampler, batching, headers, timeout,
+ * resource). Otherwise nothing is registered, and every span is the API's no-op.
+ */
+export function startTracing(service: ServiceName, log: Log, env: Record<string, string | undefined> = process.env): Tracing {
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!endpoint || getBooleanFromEnv('OTEL_SDK_DISABLED')) return NOT_TRACING;
+  if (env.OTEL_TRACES_EXPORTER?.trim() === 'none') return NOT_TRACING;
+  const chosen = traceProtocol(env);
+  if ('problem' in chosen) {
+    log.warn(chosen.problem);
+    return NOT_TRACING;
+  }
+  const exporter = new ReportingExporter(otlpTraceExporter(chosen.protocol), log.child({ telemetry: 'traces' }));
+  const provider = new BasicTracerProvider({ resource: traceResource(service), spanProcessors: [new BatchSpanProcessor(exporter)] });
+  trace.setGlobalTracerProvider(provider);
+  const within = (work: Promise<void>, what: string) =>
+    Promise.race([
+      work.catch((error: Error) => log.warn(`${what} traces failed: ${error.message}`)),
+      new Promise<void>((resolve) => setTimeout(resolve, FLUSH_WITHIN_MS).unref()),
+    ]);
+  let stopped: Promise<void> | undefined;
+  return {
+    exporting: `${chosen.protocol} to ${withoutCredentials(endpoint)}`,
+    flush: () => within(provider.forceFlush(), 'sending'),
+    shutdown: () =>
+      (stopped ??= within(provider.shutdown(), 'sending the last').finally(() => {
+        trace.disable();
+      })),
+  };
+}
+
+/** An endpoint as the log may show it: a password or user in its URL is left out. */
+function withoutCredentials(endpoint: string): string {
+  if (!URL.canParse(endpoint)) return endpoint;
+  const url = new URL(endpoint);
+  url.username = '';
+  url.password = '';
+  return url.toString();
+}
