@@ -13,6 +13,7 @@ import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { QueueSigner } from './queue/signing.ts';
+import { startTracing } from './telemetry/tracing.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -36,6 +37,8 @@ async function main(): Promise<number> {
   for (const secret of configSecrets(config)) secrets.add(secret);
   const name = process.env.BRIDGE_WORKER_NAME?.trim() || `${hostname()}-${process.pid}`;
   const log = createLog({ format: config.logFormat, secrets }).child({ worker: name });
+  const tracing = startTracing('jsonl-bridge-worker', log);
+  if (tracing.exporting) log.info(`exporting traces over OTLP (${tracing.exporting})`);
   const home = join(config.dataDir, 'worker');
   await ensurePrivateDir(home);
   await reapOrphans(config.dataDir, log);
@@ -55,6 +58,7 @@ async function main(): Promise<number> {
   } catch (error) {
     log.fatal((error as Error).message);
     await worker.close();
+    await tracing.shutdown();
     return EX_CONFIG;
   }
   await new Promise<void>((resolve) => {
@@ -64,10 +68,13 @@ async function main(): Promise<number> {
         if (stopping) process.exit(130);
         stopping = true;
         log.info(`${signal}: stopping the runs here and leaving the queue (again to force)`);
-        worker.close().then(resolve, (error) => {
-          log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        });
+        worker
+          .close()
+          .then(() => tracing.shutdown())
+          .then(resolve, (error) => {
+            log.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          });
       });
     }
   });

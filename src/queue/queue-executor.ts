@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { nanoid } from 'nanoid';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
-import type { RunEnding, RunExecution, RunExecutor, RunReports } from '../subagents/execution.ts';
+import type { ExecuteOptions, RunEnding, RunExecution, RunExecutor, RunReports } from '../subagents/execution.ts';
 import type { Worktree } from '../worktrees/index.ts';
 import { RunControl } from './control.ts';
 import { connect, describeRedis, followOutages, keys, PREFIX, QUEUE_NAME } from './redis.ts';
@@ -101,10 +101,10 @@ export class QueueExecutor implements RunExecutor {
     void this.stallWatch.startStalledCheckTimer().catch(onError);
   }
 
-  execute(run: SubagentRunRecord, reports: RunReports): RunExecution {
+  execute(run: SubagentRunRecord, reports: RunReports, options: ExecuteOptions = {}): RunExecution {
     const { signer, keepSeconds } = this.options;
     const mcp = this.options.toolsFor(run, signer.mcpToken(run.runId, RUN_ATTEMPT));
-    const job = runJob(run, mcp && { url: mcp.url, serverName: mcp.serverName }, this.options.toolTimeoutMs);
+    const job = runJob(run, mcp && { url: mcp.url, serverName: mcp.serverName }, this.options.toolTimeoutMs, options.trace);
     const signed = signer.sign({ kind: 'job', runId: run.runId, attempt: RUN_ATTEMPT }, job, keepSeconds);
     return this.follow(run, reports, () =>
       this.queue.add('run', signed, {

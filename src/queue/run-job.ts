@@ -4,6 +4,7 @@ import type { CliAgents } from '../agents/cli-agents.ts';
 import type { McpServerConfig } from '../agents/mcp-servers.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { QueueSigner } from './signing.ts';
+import { TRACEPARENT, type TraceCarrier } from '../telemetry/trace-context.ts';
 
 /**
  * A run as a worker gets it: the record the bridge decided (task, prompt, policy, CLI,
@@ -23,6 +24,8 @@ export interface RunJob {
   mcp?: Omit<McpAccess, 'configFile' | 'token'>;
   /** How long its CLI waits for one call of those tools. */
   toolTimeoutMs: number;
+  /** The bridge's span of the run (W3C Trace Context), signed with the rest: the worker's spans join its trace. */
+  trace?: TraceCarrier;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface RunJob {
 export const RUN_ATTEMPT = 1;
 
 /** The job for a run: what the bridge decided, less any credential (MCP servers go by name). */
-export function runJob(run: SubagentRunRecord, mcp: RunJob['mcp'], toolTimeoutMs: number): RunJob {
+export function runJob(run: SubagentRunRecord, mcp: RunJob['mcp'], toolTimeoutMs: number, trace?: TraceCarrier): RunJob {
   const { mcpServers, agents, ...rest } = run;
   const agentMcpServers: Record<string, string[]> = {};
   const bareAgents: CliAgents = {};
@@ -46,6 +49,7 @@ export function runJob(run: SubagentRunRecord, mcp: RunJob['mcp'], toolTimeoutMs
     ...(Object.keys(agentMcpServers).length ? { agentMcpServers } : {}),
     ...(mcp ? { mcp } : {}),
     toolTimeoutMs,
+    ...(trace ? { trace } : {}),
   };
 }
 
@@ -88,6 +92,7 @@ const runJobSchema = z.object({
   agentMcpServers: z.record(z.string(), z.array(serverName)).optional(),
   mcp: z.object({ url: z.url(), serverName: z.string().min(1) }).optional(),
   toolTimeoutMs: z.number().int().positive(),
+  trace: z.object({ traceparent: z.string().regex(TRACEPARENT), tracestate: z.string().max(512).optional() }).optional(),
 });
 
 /** Why a job is not run: it is not signed by the bridge for this run, or does not read as a run. */

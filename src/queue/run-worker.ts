@@ -17,6 +17,8 @@ import { namedServers, parseRunJob, recordWithServers, RefusedJob, type RunJob }
 import type { QueueSigner, Signed } from './signing.ts';
 import type { Log } from '../log/logger.ts';
 import type { Secrets } from '../log/secrets.ts';
+import { AgentSpans } from '../telemetry/traced-agent.ts';
+import { runWork, traceEnding } from '../subagents/run-spans.ts';
 
 export interface RunWorkerOptions {
   config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'dataDir'> & Partial<Pick<BridgeConfig, 'prices'>> & { redisUrl: string };
@@ -180,16 +182,21 @@ export class RunWorker {
     }
     const { job: runJob, attempt } = parsed;
     const { runId } = runJob.run;
+    // The run's part here, in the bridge's trace of it (the job carries where it is).
+    const protocol = this.options.config.adapters.get(runJob.run.cli)?.protocol;
+    const spans = AgentSpans.process(runWork(runJob.run, { protocol, ...(runJob.trace ? { parent: runJob.trace } : {}) }), QUEUE_NAME, this.options.name);
     let ending: RunEnding;
     try {
-      ending = await this.run(runJob, attempt, signal);
+      ending = await this.run(runJob, attempt, signal, spans);
     } catch (error) {
       ending = { failed: `its worker (${this.options.name}) failed: ${(error as Error).message}` };
     }
+    traceEnding(spans, ending);
+    spans.end();
     return this.options.signer.sign({ kind: 'ending', runId, attempt }, ending, this.keepSeconds);
   }
 
-  private async run(job: RunJob, attempt: number, signal: AbortSignal | undefined): Promise<RunEnding> {
+  private async run(job: RunJob, attempt: number, signal: AbortSignal | undefined, spans: AgentSpans): Promise<RunEnding> {
     const { mcp, toolTimeoutMs } = job;
     const { runId } = job.run;
     const asks: AskReader = { runId, attempt, taken: new Set(), holdsAt: 0 };
@@ -231,6 +238,7 @@ export class RunWorker {
       }
       const execution = this.executor.execute(run, {
         onLine: (raw) => events.line(raw),
+        onEvent: (event) => spans.observe(event),
         onSession: (sessionId) => events.report({ kind: 'session', sessionId }),
         onToolCall: (name, input) => events.report({ kind: 'tool', name, input }),
         onWorktree: async (worktree) => events.report({ kind: 'worktree', worktree }),

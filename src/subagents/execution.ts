@@ -1,4 +1,6 @@
+import type { AgentEvent } from '../protocols/events.ts';
 import type { TurnOutcome } from '../session/turn.ts';
+import type { TraceCarrier } from '../telemetry/trace-context.ts';
 import type { Worktree } from '../worktrees/index.ts';
 import type { SubagentRunRecord } from './record.ts';
 
@@ -10,7 +12,7 @@ import type { SubagentRunRecord } from './record.ts';
 export interface RunExecutor {
   /** Its runs outlive the bridge (they execute on workers): a shutdown leaves them running. */
   readonly outlivesBridge: boolean;
-  execute(run: SubagentRunRecord, reports: RunReports): RunExecution;
+  execute(run: SubagentRunRecord, reports: RunReports, options?: ExecuteOptions): RunExecution;
   /**
    * After a restart of the bridge: follows a run it had started, if it can still be running
    * somewhere (on a worker); undefined when it went with the old bridge.
@@ -23,6 +25,12 @@ export interface RunExecutor {
   /** Where runs execute, for /status. */
   describe(): Promise<string>;
   close(): Promise<void>;
+}
+
+/** How one run is executed beyond its record. */
+export interface ExecuteOptions {
+  /** The bridge's span of the run: the spans of its execution (on a worker too) join its trace. */
+  trace?: TraceCarrier;
 }
 
 /** How executing a run ended: its CLI's outcome, or why it could not start, or why it was cut off. */
@@ -38,6 +46,8 @@ export interface RunReports {
   onLine(raw: string): void;
   /** The CLI named its own session. */
   onSession(sessionId: string): void;
+  /** Every event of its CLI, as decoded, where it runs (its trace's spans are made of them). */
+  onEvent?(event: AgentEvent): void;
   /** A tool call started: the audit trail and the step count. */
   onToolCall(name: string, input: unknown): void;
   /** Its worktree was made; resolves once the record says so. */

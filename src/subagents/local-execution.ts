@@ -152,6 +152,7 @@ export class LocalExecutor implements RunExecutor {
       onStart: () => (watcher = new TurnWatcher()),
       onEvent: (event: AgentEvent) => {
         watcher.observe(event);
+        reports.onEvent?.(event);
         if (event.type === 'tool_start') {
           steps++;
           reports.onToolCall(event.name, event.input);

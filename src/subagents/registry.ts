@@ -14,6 +14,9 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import type { Log } from '../log/logger.ts';
 import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
 import { delay } from '../concurrency/delay.ts';
+import { AgentSpans } from '../telemetry/traced-agent.ts';
+import { carrierOf } from '../telemetry/trace-context.ts';
+import { runWork, traceEnding } from './run-spans.ts';
 
 export interface RegistryOptions {
   store: RunStore;
@@ -26,6 +29,8 @@ export interface RegistryOptions {
   resume: boolean;
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
+  /** The protocol a CLI speaks, for its runs' spans (whose models it runs on). */
+  protocolOf?: (cli: string) => string | undefined;
   log: Log;
 }
 
@@ -337,27 +342,43 @@ export class SubagentRegistry {
   /** A run saved as running: its CLI starts, and is followed to its end. */
   private async execute(run: SubagentRunRecord, live: Live): Promise<void> {
     this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
-    const execution = this.executor.execute(run, this.reportsFor(run, live));
+    // Its trace, from its start to its ending: on a worker, the job carries it there.
+    const spans = AgentSpans.invoke(runWork(run, { protocol: this.options.protocolOf?.(run.cli) }));
+    const trace = carrierOf(spans.context);
+    const execution = this.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
     // Stopped while its slot was being set up: stop it now that it can be.
     const stoppedBy = this.store.get(run.runId)?.stoppedBy;
     if (stoppedBy) void execution.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
-    await this.follow(run, live, execution);
+    await this.follow(run, live, execution, spans);
   }
 
   /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
-  private reportsFor(run: SubagentRunRecord, live: Live): RunReports {
+  private reportsFor(run: SubagentRunRecord, live: Live, spans?: AgentSpans): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    return runReports(run, live.log, this.store, this.options.audit, this.options.log);
+    const reports = runReports(run, live.log, this.store, this.options.audit, this.options.log);
+    if (!spans) return reports;
+    return {
+      ...reports,
+      onEvent: (event) => spans.observe(event),
+      onSession: (sessionId) => {
+        spans.conversation(sessionId);
+        reports.onSession(sessionId);
+      },
+    };
   }
 
   /** Waits for a running run's ending, records it, and gives its slot to the next one. */
-  private async follow(run: SubagentRunRecord, live: Live, execution: RunExecution): Promise<void> {
+  private async follow(run: SubagentRunRecord, live: Live, execution: RunExecution, spans?: AgentSpans): Promise<void> {
     live.execution = execution;
     let ending: RunEnding;
     try {
       ending = await execution.ending;
     } finally {
       live.log?.close();
+    }
+    if (spans) {
+      traceEnding(spans, ending);
+      spans.end();
     }
     if (this.closed && 'interrupted' in ending) return; // the bridge is going: followed again after the restart
     const latest = this.store.get(run.runId) ?? run;

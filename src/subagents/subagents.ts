@@ -82,6 +82,7 @@ export class Subagents {
       limits,
       resume: config.restart.resume,
       log,
+      protocolOf: (cli) => config.adapters.get(cli)?.protocol,
       onEnded: (run) => {
         for (const listener of this.endListeners) listener(run);
       },
