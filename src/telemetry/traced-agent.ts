@@ -172,7 +172,7 @@ export class AgentSpans {
     try {
       return await send();
     } catch (error) {
-      span.setAttribute('error.type', (error as Error)?.name || 'Error');
+      span.setAttribute('error.type', 'send_failed');
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'sending to the chat app failed' });
       throw error;
     } finally {

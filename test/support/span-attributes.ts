@@ -20,8 +20,7 @@ const ID = shaped(/^[\w:.-]{1,100}$/);
 const NAME = shaped(/^[\w.:@-]{1,100}$/);
 const PROVIDER = oneOf('anthropic', 'openai', 'gcp.gemini');
 const OUTCOME = oneOf('completed', 'failed', 'stopped', 'timed_out', 'interrupted', 'unfinished');
-const ERROR_TYPE = (value: AttributeValue) =>
-  oneOf('timeout', 'quota_limit', 'cli_error', 'crash', 'no_result', 'not_run', 'interrupted', 'tool_error')(value) || shaped(/^[A-Z]\w{0,40}Error$/)(value);
+const ERROR_TYPE = oneOf('timeout', 'quota_limit', 'cli_error', 'crash', 'no_result', 'not_run', 'interrupted', 'tool_error', 'send_failed');
 
 export const SPAN_ATTRIBUTES: Record<string, (value: AttributeValue) => boolean> = {
   'gen_ai.operation.name': oneOf('invoke_agent', 'execute_tool'),

@@ -83,6 +83,36 @@ describe('traces of turns', () => {
     expect(spanProblems(spans, ['printenv', 'all-done', 'echo step', HEADER_TOKEN, world.workdir, world.dataDir])).toEqual([]);
   });
 
+  it('a busy chat (a steer, an interrupt, a run): every span says only names, ids, counts, models and outcomes', async () => {
+    world = await tracedWorld();
+    say('tools:3 pace:400 first-private-words');
+    await world.telegram.waitFor(() => world!.telegram.botMessages(OWNER).find((m) => /claude/.test(m.text ?? '')));
+    say('steered-private-words');
+    await waitText(/first-private-words/);
+    say('/busy interrupt');
+    await waitText(/Busy mode: interrupt/);
+    say('hang second-private-words');
+    await expect.poll(async () => (await world!.cli.hanging()).length, { timeout: 20_000 }).toBe(1);
+    say('interrupting-private-words');
+    await waitText(/interrupting-private-words/);
+    say('/spawn --label Job "tools:1 say:run-private-words"');
+    await waitText(/^✅ #1 Job/);
+
+    const run = await collector!.waitFor((spans) =>
+      spans.find((span) => span.attributes['jsonl_bridge.work'] === 'run' && span.name === 'invoke_agent claude'),
+    );
+    expect(run).toMatchObject({ parentSpanId: undefined, attributes: { 'jsonl_bridge.outcome': 'completed', 'jsonl_bridge.tool_calls': 1 } });
+    const runTool = await collector!.waitFor((spans) => spans.find((span) => span.traceId === run.traceId && span.name === 'execute_tool Bash'));
+    expect(runTool.parentSpanId).toBe(run.spanId);
+    const events = collector!.spans.flatMap((span) => span.events.map((event) => event.name));
+    expect(events).toEqual(expect.arrayContaining(['steered', 'interrupted']));
+    const stopped = await collector!.waitFor((spans) => spans.find((span) => span.attributes['jsonl_bridge.outcome'] === 'stopped'));
+    expect(stopped.status.code).toBe(0);
+    // Every attribute of every span, against what the bridge may record, and none holding what was said, a path or the token.
+    const said = ['first-private-words', 'steered-private-words', 'second-private-words', 'interrupting-private-words', 'run-private-words', 'echo step'];
+    expect(spanProblems(collector!.spans, [...said, HEADER_TOKEN, world.workdir, world.dataDir])).toEqual([]);
+  });
+
   it('a turn whose CLI crashes is an ERROR span with a short reason of the bridge’s, never the CLI’s stderr', async () => {
     world = await tracedWorld();
     say('tools:1 crash:3');
