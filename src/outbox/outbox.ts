@@ -4,6 +4,8 @@ import { sendPart, type MessageFit, type Part } from '../presentation/deliver.ts
 import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import type { Delivery } from '../subagents/delivery.ts';
 import type { Log } from '../log/logger.ts';
+import { contextOf, type TraceCarrier } from '../telemetry/trace-context.ts';
+import { traceDelivery } from '../telemetry/traced-agent.ts';
 
 /** Retries back off from 1 s to 5 min; a destination that is gone for good is given up after this many. */
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -17,6 +19,8 @@ export interface Announcement {
   /** One chat's announcements go out in this order. */
   endedAt: number;
   delivery: Delivery;
+  /** The trace of the work it announces: its delivery is a span of it. */
+  trace?: TraceCarrier;
   /**
    * Planned from the saved record, for the messages of the transport it goes out on, so the
    * same every time: a resumed delivery skips what was sent.
@@ -136,13 +140,15 @@ export class Outbox {
       );
     }
     try {
-      for (let i = delivery.sentParts; i < parts.length; i++) {
-        // Saved before the call: a stop during it leaves word that its outcome is unknown.
-        await source.save(announcement.id, { sending: Date.now() });
-        this.started.add(`${source.name}:${announcement.id}`);
-        await sendPart(this.options.out, announcement.address, parts[i]!);
-        await source.save(announcement.id, { sentParts: i + 1, sending: undefined });
-      }
+      await traceDelivery(contextOf(announcement.trace), announcement.address.transport, async () => {
+        for (let i = delivery.sentParts; i < parts.length; i++) {
+          // Saved before the call: a stop during it leaves word that its outcome is unknown.
+          await source.save(announcement.id, { sending: Date.now() });
+          this.started.add(`${source.name}:${announcement.id}`);
+          await sendPart(this.options.out, announcement.address, parts[i]!);
+          await source.save(announcement.id, { sentParts: i + 1, sending: undefined });
+        }
+      });
       await source.save(announcement.id, { chat: 'sent', retryAt: undefined });
     } catch (error) {
       // Its transport is not served now: it waits, untried, for a bridge that serves it.

@@ -8,6 +8,7 @@ import { RESUME_ATTEMPTS } from '../policy/resume-attempts.ts';
 import type { Delivery } from './delivery.ts';
 import type { CliAgents } from '../agents/cli-agents.ts';
 import type { McpServerConfig } from '../agents/mcp-servers.ts';
+import type { TraceCarrier } from '../telemetry/trace-context.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
 
@@ -43,6 +44,8 @@ export interface SubagentRunRecord {
   model?: string;
   agent?: string;
   task: string;
+  /** Its trace (W3C Trace Context), once it ended traced: its announcement's delivery joins it. */
+  trace?: TraceCarrier;
   /** The message a /spawn replied to, given to the run as context. */
   context?: string;
   label?: string;

@@ -376,12 +376,14 @@ export class SubagentRegistry {
     } finally {
       live.log?.close();
     }
+    const trace = spans && carrierOf(spans.context);
     if (spans) {
       traceEnding(spans, ending);
       spans.end();
     }
     if (this.closed && 'interrupted' in ending) return; // the bridge is going: followed again after the restart
-    const latest = this.store.get(run.runId) ?? run;
+    const stored = this.store.get(run.runId) ?? run;
+    const latest = trace ? { ...stored, trace } : stored;
     // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.
     if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
     if ('failed' in ending) await this.end(latest, { status: 'failed', error: ending.failed });

@@ -165,19 +165,7 @@ export class AgentSpans {
 
   /** The answer going to the chat app, as a child span naming the transport; a failure to send is its error. */
   async delivering<T>(transport: string, send: () => Promise<T>): Promise<T> {
-    if (!this.recording) return send();
-    const span = trace
-      .getTracer(TRACER_NAME)
-      .startSpan('deliver answer', { kind: SpanKind.INTERNAL, attributes: { 'jsonl_bridge.transport': shortName(transport) } }, this.context);
-    try {
-      return await send();
-    } catch (error) {
-      span.setAttribute('error.type', 'send_failed');
-      span.setStatus({ code: SpanStatusCode.ERROR, message: 'sending to the chat app failed' });
-      throw error;
-    } finally {
-      span.end();
-    }
+    return this.recording ? traceDelivery(this.context, transport, send) : send();
   }
 
   /** Ends the work's span (once); its tool calls still open end with it. */
@@ -195,6 +183,26 @@ export class AgentSpans {
       tool.end();
     }
     this.tools.clear();
+  }
+}
+
+/**
+ * An answer going to the chat app (`deliver answer`, naming the transport) in the trace of the
+ * work it answers (`parent`; none: not traced, and it costs nothing); a failure to send is its error.
+ */
+export async function traceDelivery<T>(parent: Context | undefined, transport: string, send: () => Promise<T>): Promise<T> {
+  if (!parent) return send();
+  const span = trace
+    .getTracer(TRACER_NAME)
+    .startSpan('deliver answer', { kind: SpanKind.INTERNAL, attributes: { 'jsonl_bridge.transport': shortName(transport) } }, parent);
+  try {
+    return await send();
+  } catch (error) {
+    span.setAttribute('error.type', 'send_failed');
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'sending to the chat app failed' });
+    throw error;
+  } finally {
+    span.end();
   }
 }
 

@@ -104,6 +104,9 @@ describe('traces of turns', () => {
     expect(run).toMatchObject({ parentSpanId: undefined, attributes: { 'jsonl_bridge.outcome': 'completed', 'jsonl_bridge.tool_calls': 1 } });
     const runTool = await collector!.waitFor((spans) => spans.find((span) => span.traceId === run.traceId && span.name === 'execute_tool Bash'));
     expect(runTool.parentSpanId).toBe(run.spanId);
+    // Its announcement, sent by the outbox once its record is saved, is delivered in its trace.
+    const announced = await collector!.waitFor((spans) => spans.find((span) => span.traceId === run.traceId && span.name === 'deliver answer'));
+    expect(announced).toMatchObject({ parentSpanId: run.spanId, attributes: { 'jsonl_bridge.transport': 'telegram' } });
     const events = collector!.spans.flatMap((span) => span.events.map((event) => event.name));
     expect(events).toEqual(expect.arrayContaining(['steered', 'interrupted']));
     const stopped = await collector!.waitFor((spans) => spans.find((span) => span.attributes['jsonl_bridge.outcome'] === 'stopped'));
