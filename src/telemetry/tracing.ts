@@ -27,7 +27,9 @@ const NOT_TRACING: Tracing = { exporting: undefined, flush: async () => {}, shut
  * SDK reads the rest of the OTEL_* variables itself (sampler, batching, headers, timeout,
  * resource). Otherwise nothing is registered, and every span is the API's no-op.
  */
-export function startTracing(service: ServiceName, log: Log, env: Record<string, string | undefined> = process.env): Tracing {
+export function startTracing(service: ServiceName, log: Log): Tracing {
+  // The process's own: the SDK reads its variables there too.
+  const env = process.env;
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (!endpoint || getBooleanFromEnv('OTEL_SDK_DISABLED')) return NOT_TRACING;
   if (env.OTEL_TRACES_EXPORTER?.trim() === 'none') return NOT_TRACING;
