@@ -364,6 +364,10 @@ export class SubagentRegistry {
         spans.conversation(sessionId);
         reports.onSession(sessionId);
       },
+      onHandover: (cli) => {
+        spans.note('handed over');
+        reports.onHandover?.(cli);
+      },
     };
   }
 
