@@ -154,6 +154,16 @@ describe('traces of turns', () => {
     expect(world.bridge.log().match(/exporting traces failed/g)).toHaveLength(1);
   });
 
+  it("a stopping bridge sends its spans before it exits, however long the SDK's batch would wait", async () => {
+    world = await tracedWorld({ OTEL_BSP_SCHEDULE_DELAY: '600000' });
+    say('tools:1 say:before-the-stop');
+    await waitText(/before-the-stop/);
+    expect(collector!.spans).toEqual([]);
+    world.bridge.kill('SIGTERM');
+    await world.bridge.exited;
+    expect(collector!.spans.map((span) => span.name).sort()).toEqual(['deliver answer', 'execute_tool Bash', 'invoke_agent claude']);
+  });
+
   it('with OTEL_SDK_DISABLED, nothing is exported, though an endpoint is set', async () => {
     collector = await OtlpCollector.start();
     world = await startTelegramWorld({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' });
