@@ -295,6 +295,10 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
       return mode === 'bypass' ? undefined : mode;
     },
     env: config.cliEnv,
+    // The chat's own home in its walls; in `safe` its directory is read-only there too.
+    get walls() {
+      return { home: chat.record.key, readOnly: chat.effectivePermissionMode === 'safe' };
+    },
     freshOptions: () => chat.turnOptions(),
     log: parts.log.child({ chat: chat.record.key }),
     resumeId: chat.record.cliSessionId,

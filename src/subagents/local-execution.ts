@@ -182,6 +182,8 @@ export class LocalExecutor implements RunExecutor {
       output: this.output,
       // Messages sent to the run reach its CLI while it works, where the CLI reads them.
       liveInput: true,
+      // A home of its own, kept while it may resume; read-only runs see their directory read-only.
+      walls: { home: `run-${run.runId}`, readOnly: run.policy?.readOnly === true },
     });
   }
 }

@@ -31,6 +31,11 @@
 //   whoami         answer who it runs as and what of the bridge it can read: its uid, its
 //                  HOME, `cat /proc/<its parent, the bridge>/environ`, `ls $JSONL_BRIDGE_DATA_DIR`
 //                  and `git status` in its directory, each "ok" or its error
+//   escape         try, as a prompt-injected agent would, to get out of its sandbox, and answer
+//                  what came of each attempt as JSON: the model API keys in its environment,
+//                  reading each path of $FAKE_ESCAPE_READ, writing each of $FAKE_ESCAPE_WRITE,
+//                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
+//                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
 //   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
@@ -54,7 +59,8 @@
 // persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -379,9 +385,10 @@ async function turn(prompt, ids = []) {
   }
 
   const whoami = directive('whoami') ? whoAmI() : undefined;
+  const escaped = directive('escape') ? JSON.stringify(await tryToEscape()) : undefined;
   const said = directive('say');
   const long = Number(directive('long') ?? 0);
-  const answered = whoami ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
+  const answered = whoami ?? escaped ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
   const notes = [
     ...(heard.length ? [`heard: ${heard.join(' / ')}`] : []),
     ...(denials.length ? [`denied: ${denials.join(' / ')}`] : []),
@@ -558,6 +565,56 @@ function whoAmI() {
     `data: ${attempt('ls', process.env.JSONL_BRIDGE_DATA_DIR)}`,
     `git: ${attempt('git', 'status', '--short')}`,
   ].join('\n');
+}
+
+/** What `escape` answers: for each attempt, what it got ("ok: …") or why not ("refused: …"). */
+async function tryToEscape() {
+  const list = (name) => (process.env[name] ?? '').split(',').filter(Boolean);
+  const attempt = async (action) => {
+    try {
+      return `ok: ${String((await action()) ?? '').slice(0, 200)}`;
+    } catch (error) {
+      return `refused: ${String(error.code ?? error.message).split('\n')[0]}`;
+    }
+  };
+  const get = (url, viaProxy) =>
+    new Promise((resolve, reject) => {
+      const target = new URL(url);
+      const proxy = viaProxy ? process.env.HTTP_PROXY : undefined;
+      if (viaProxy && !proxy) return reject(new Error('no proxy'));
+      const through = proxy ? new URL(proxy) : target;
+      const request = httpRequest(
+        { host: through.hostname, port: through.port, path: proxy ? url : target.pathname, headers: { host: target.host }, timeout: 3000 },
+        (response) => {
+          response.resume();
+          response.on('end', () =>
+            response.statusCode === 200 ? resolve(`status ${response.statusCode}`) : reject(new Error(`status ${response.statusCode}`)),
+          );
+        },
+      );
+      request
+        .on('timeout', () => request.destroy(new Error('timeout')))
+        .on('error', reject)
+        .end();
+    });
+  const result = {
+    keys: Object.keys(process.env)
+      .filter((name) => /API_KEY|AUTH_TOKEN/.test(name))
+      .map((name) => `${name}=${process.env[name]}`),
+    pids: readdirSync('/proc').filter((name) => /^\d+$/.test(name)).length,
+    environ: await attempt(() => readFileSync(`/proc/${process.env.FAKE_ESCAPE_PID}/environ`, 'utf8')),
+    read: {},
+    write: {},
+    direct: {},
+    proxied: {},
+  };
+  for (const path of list('FAKE_ESCAPE_READ')) result.read[path] = await attempt(() => readdirSync(path).join(' ') || 'empty');
+  for (const path of list('FAKE_ESCAPE_WRITE')) result.write[path] = await attempt(() => writeFileSync(path, 'escaped\n'));
+  for (const url of list('FAKE_ESCAPE_URLS')) {
+    result.direct[url] = await attempt(() => get(url, false));
+    result.proxied[url] = await attempt(() => get(url, true));
+  }
+  return result;
 }
 
 function lifecycle(id, state) {

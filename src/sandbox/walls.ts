@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync, rmSync, chownSync, chmodSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, join, sep } from 'node:path';
+import type { Server } from 'node:net';
+import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
+import type { SandboxDecision, SandboxUid } from './sandbox-decision.ts';
+import { relayToTcp } from './socket-relay.ts';
+
+/** What one CLI process's walls are made of, besides what every sandbox has. */
+export interface WallScope {
+  /** Whose home it gets (a chat's key, a run's id): kept across turns and restarts, so sessions resume. */
+  home: string;
+  /** `safe`: its working directory is read-only too. */
+  readOnly?: boolean;
+  /** Folders the bridge wrote this process's files in (its MCP config, a large prompt): shown read-only. */
+  readable?: string[];
+  /** The bridge's MCP endpoint for it: the same URL works inside, through a socket bound in. */
+  mcpUrl?: string;
+}
+
+/**
+ * A turn's walls: the session's, with what this process of it reads (its MCP config's folder,
+ * its turn folder) and the MCP endpoint it calls.
+ */
+export function turnWalls(
+  base: WallScope | undefined,
+  mcp: { url: string; configFile?: string } | undefined,
+  folders: (string | undefined)[],
+): WallScope | undefined {
+  if (!base) return undefined;
+  const readable = [...(base.readable ?? []), ...folders, mcp?.configFile ? dirname(mcp.configFile) : undefined].filter((f): f is string => !!f);
+  return { ...base, readable, ...(mcp ? { mcpUrl: mcp.url } : {}) };
+}
+
+/** A CLI's command put inside its walls, and what to close when it has exited. */
+export interface Enclosure {
+  command: string;
+  args: string[];
+  env: Record<string, string | undefined>;
+  /** The sandbox's uid: the agent user's, or the bridge's own. */
+  uid: number;
+  gid: number;
+  close(): void;
+}
+
+interface Raised {
+  uid: SandboxUid;
+  bwrap: string;
+  socat: string;
+  system: SystemEntry[];
+  /** Where each scope's home is kept. */
+  homes: string;
+  /** Where each process's folder of sockets is made (reachable by the sandbox's uid). */
+  sockets: string;
+}
+
+let raised: Raised | undefined;
+
+/** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
+export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string }): void {
+  raised = decision.on ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), ...places } : undefined;
+}
+
+export function lowerWalls(): void {
+  raised = undefined;
+}
+
+export function wallsUp(): boolean {
+  return raised !== undefined;
+}
+
+/** Where a scope's home is on the host (made on first use, by the sandbox's uid: it is that uid's own). */
+export function scopeHome(scope: string): string | undefined {
+  if (!raised) return undefined;
+  const readable = scope.replace(/[^\w.-]/g, '_').slice(0, 60);
+  const hash = createHash('sha256').update(scope).digest('hex').slice(0, 8);
+  return join(raised.homes, `${readable}-${hash}`);
+}
+
+/**
+ * `command args` wrapped in bubblewrap, with the environment it runs with inside: its own
+ * HOME and /tmp. The caller spawns it as the sandbox's uid, and calls `close` after its exit.
+ */
+export function enclose(launch: { command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }, scope: WallScope): Enclosure {
+  const walls = raised;
+  if (!walls) throw new Error('the walls are not up');
+  const home = scopeHome(scope.home)!;
+  if (!existsSync(home)) asSandboxUid(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
+  const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
+  const servers: Server[] = [];
+  const forwards: Forward[] = [];
+  try {
+    chownSync(sockets, walls.uid.uid, walls.uid.gid);
+    chmodSync(sockets, 0o700);
+    const mcp = scope.mcpUrl ? loopbackPort(scope.mcpUrl) : undefined;
+    if (mcp) {
+      servers.push(relayToTcp(join(sockets, 'mcp.sock'), mcp.host, mcp.port));
+      forwards.push({ port: mcp.port, socket: 'mcp.sock' });
+    }
+  } catch (error) {
+    for (const server of servers) server.close();
+    rmSync(sockets, { recursive: true, force: true });
+    throw error;
+  }
+  const installed = installation(launch.command);
+  const args = bwrapArgv({
+    system: walls.system,
+    readOnly: [...installed.readOnly, ...(scope.readable ?? [])].filter((path, i, all) => all.indexOf(path) === i),
+    cwd: launch.cwd,
+    writableCwd: !scope.readOnly,
+    home: { host: home, inside: walls.uid.home },
+    sockets,
+    forwards,
+    socat: walls.socat,
+    command: installed.command,
+    args: launch.args,
+  });
+  return {
+    command: walls.bwrap,
+    args,
+    env: { ...launch.env, HOME: walls.uid.home, TMPDIR: '/tmp', JSONL_BRIDGE_SANDBOX: SOCKETS_INSIDE },
+    uid: walls.uid.uid,
+    gid: walls.uid.gid,
+    close: once(() => {
+      for (const server of servers) server.close();
+      rmSync(sockets, { recursive: true, force: true });
+    }),
+  };
+}
+
+/** The host and port of a loopback URL (the MCP endpoint): what the sandbox's own loopback forwards. */
+function loopbackPort(url: string): { host: string; port: number } | undefined {
+  const parsed = new URL(url);
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) return undefined;
+  return { host: host === 'localhost' ? '127.0.0.1' : host, port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)) };
+}
+
+/**
+ * What the CLI needs of its installation, read-only: the whole node_modules it is in (its
+ * native binary comes in a package beside it), else its own folder; and the runtime that
+ * runs this bridge (its CLIs' node) when it is not already in the system's directories. The
+ * command is run by its real path: a link to it (node_modules/.bin) is not inside.
+ */
+function installation(command: string): { command: string; readOnly: string[] } {
+  const readOnly: string[] = [];
+  const real = realOrNot(command);
+  if (real) readOnly.push(installedIn(real, dirname(real)));
+  const node = realOrNot(process.execPath);
+  if (node) readOnly.push(installedIn(node, dirname(dirname(node))));
+  return { command: real ?? command, readOnly: readOnly.filter((path) => !SYSTEM.test(path)) };
+}
+
+const SYSTEM = /^\/(usr|bin|sbin|lib\w*)(\/|$)/;
+
+function installedIn(real: string, otherwise: string): string {
+  const modules = real.indexOf(`${sep}node_modules${sep}`);
+  return modules >= 0 ? real.slice(0, modules + `${sep}node_modules`.length) : otherwise;
+}
+
+function realOrNot(path: string): string | undefined {
+  if (!path.startsWith('/')) return undefined; // found on PATH, in the system's directories
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) action();
+    done = true;
+  };
+}
+
+function asSandboxUid(uid: SandboxUid, command: string, args: string[]): void {
+  execFileSync(command, args, { uid: uid.uid, gid: uid.gid, stdio: 'ignore' });
+}

@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Turn } from '../../src/session/turn.ts';
+import { runAgentsAs } from '../../src/process/agent-user.ts';
+import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
+import { lowerWalls, raiseWalls, scopeHome } from '../../src/sandbox/walls.ts';
+import { fakeAdapter } from '../support/fake-cli.ts';
+import { tempDir } from '../support/bridge-process.ts';
+import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
+import { listen, type RunningServer } from '../support/loopback-server.ts';
+
+const hasBwrap = (() => {
+  try {
+    execFileSync('bwrap', ['--version'], { stdio: 'ignore' });
+    execFileSync('socat', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const cannot = cannotSwitchUser() ?? (hasBwrap ? undefined : 'needs bubblewrap and socat (apt-get install bubblewrap socat)');
+
+type Escape = {
+  keys: string[];
+  pids: number;
+  environ: string;
+  read: Record<string, string>;
+  write: Record<string, string>;
+  direct: Record<string, string>;
+  proxied: Record<string, string>;
+};
+
+describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGENT_USER})`, () => {
+  let space: Awaited<ReturnType<typeof tempDir>>;
+  let botApi: RunningServer;
+  let dataDir: string;
+  let work: string;
+
+  beforeAll(async () => {
+    const { uid, gid } = agentIds()!;
+    const user = { name: AGENT_USER, uid, gid, home: `/home/${AGENT_USER}` };
+    runAgentsAs(user);
+    const decision = await decideSandbox({ setting: 'bwrap', allow: [] }, user);
+    space = await tempDir('walls-');
+    await chmod(space.path, 0o711);
+    const homes = join(space.path, 'homes');
+    await mkdir(homes, { mode: 0o700 });
+    await chown(homes, uid, gid);
+    raiseWalls(decision, { homes, sockets: space.path });
+    // The bridge's data directory: root's alone, as it is made.
+    dataDir = join(space.path, 'data');
+    await mkdir(dataDir, { mode: 0o700 });
+    await writeFile(join(dataDir, 'secrets.json'), '{"token":"bot"}');
+    // The project, the agent's to write in.
+    work = join(space.path, 'work');
+    await mkdir(work, { mode: 0o700 });
+    await chown(work, uid, gid);
+    botApi = await listen((_req, res) => res.end('bot api'));
+  });
+
+  afterAll(async () => {
+    lowerWalls();
+    runAgentsAs(undefined);
+    await botApi?.close();
+    await space?.remove();
+  });
+
+  async function escape(home: string, extra: Record<string, string> = {}): Promise<Escape> {
+    const turn = new Turn({
+      adapter: fakeAdapter(),
+      spec: { prompt: 'escape' },
+      cwd: work,
+      env: { PATH: process.env.PATH, FAKE_ESCAPE_PID: String(process.pid), ...extra },
+      walls: { home },
+      graceMs: 500,
+    });
+    const outcome = await turn.done;
+    expect(outcome.status, `${outcome.error ?? ''}`).toBe('completed');
+    return JSON.parse(outcome.text) as Escape;
+  }
+
+  it('cannot read the data directory, another chat’s home or the bridge’s environment, nor write outside its directory or home', async () => {
+    const other = scopeHome('telegram:2')!;
+    await escape('telegram:2', { FAKE_ESCAPE_WRITE: '/home/jsonl-agent/notes.md' }); // the other chat wrote in its home
+    const seen = await escape('telegram:1', {
+      FAKE_ESCAPE_READ: [dataDir, other, '/root', '/home/jsonl-agent'].join(','),
+      FAKE_ESCAPE_WRITE: [join(work, 'made.txt'), join(space.path, 'planted.txt'), '/usr/planted', '/home/jsonl-agent/own.txt'].join(','),
+    });
+    expect(seen.read[dataDir]).toMatch(/^refused: ENOENT/);
+    expect(seen.read[other]).toMatch(/^refused: ENOENT/);
+    expect(seen.read['/root']).toMatch(/^refused: ENOENT/);
+    // Its own home holds its own files only: not the other chat's notes.
+    expect(seen.read['/home/jsonl-agent']).not.toContain('notes.md');
+    expect(seen.write[join(work, 'made.txt')]).toBe('ok: ');
+    // Outside its directory, what it writes stays in its own /tmp: nothing reaches the host.
+    expect(existsSync(join(space.path, 'planted.txt'))).toBe(false);
+    expect(existsSync(join(work, 'made.txt'))).toBe(true);
+    expect(seen.write['/usr/planted']).toMatch(/^refused: (EROFS|EACCES)/);
+    expect(seen.write['/home/jsonl-agent/own.txt']).toBe('ok: ');
+    // No other process than its own: not the bridge's, whose environment holds the secrets.
+    expect(seen.environ).toMatch(/^refused/);
+    expect(seen.pids).toBeLessThan(10);
+  });
+
+  it('reaches nothing on the host’s loopback: the chat app’s API included', async () => {
+    const seen = await escape('telegram:1', { FAKE_ESCAPE_URLS: `${botApi.origin}/getMe` });
+    expect(seen.direct[`${botApi.origin}/getMe`]).toMatch(/^refused: ECONNREFUSED/);
+  });
+});
