@@ -33,7 +33,7 @@
 //                  and `git status` in its directory, each "ok" or its error
 //   escape         try, as a prompt-injected agent would, to get out of its sandbox, and answer
 //                  what came of each attempt as JSON: the model API keys in its environment,
-//                  reading each path of $FAKE_ESCAPE_READ, writing each of $FAKE_ESCAPE_WRITE,
+//                  reading each path of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, writing each of $FAKE_ESCAPE_WRITE,
 //                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
 //                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
@@ -63,7 +63,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, write
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const args = process.argv.slice(2);
 // What `npm run doctor` (and the start's credential check) asks claude: its version, and
@@ -119,7 +119,8 @@ const directiveIn = (text) => (name) => {
 
 /** Each turn's entry in $FAKE_CLI_LOG: one per invocation, or per message turn with stream-json input (same pid). */
 function logTurn(prompt) {
-  if (!process.env.FAKE_CLI_LOG) return;
+  // In a sandbox the test's folder is not there: the fake CLI logs outside any wall only.
+  if (!process.env.FAKE_CLI_LOG || !existsSync(dirname(process.env.FAKE_CLI_LOG))) return;
   appendFileSync(
     process.env.FAKE_CLI_LOG,
     JSON.stringify({
@@ -608,7 +609,8 @@ async function tryToEscape() {
     direct: {},
     proxied: {},
   };
-  for (const path of list('FAKE_ESCAPE_READ')) result.read[path] = await attempt(() => readdirSync(path).join(' ') || 'empty');
+  for (const path of [...list('FAKE_ESCAPE_READ'), process.env.JSONL_BRIDGE_DATA_DIR].filter(Boolean))
+    result.read[path] = await attempt(() => readdirSync(path).join(' ') || 'empty');
   for (const path of list('FAKE_ESCAPE_WRITE')) result.write[path] = await attempt(() => writeFileSync(path, 'escaped\n'));
   for (const url of list('FAKE_ESCAPE_URLS')) {
     result.direct[url] = await attempt(() => get(url, false));

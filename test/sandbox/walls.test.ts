@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,17 +10,9 @@ import { fakeAdapter } from '../support/fake-cli.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
 import { listen, type RunningServer } from '../support/loopback-server.ts';
+import { cannotWall } from './walls-support.ts';
 
-const hasBwrap = (() => {
-  try {
-    execFileSync('bwrap', ['--version'], { stdio: 'ignore' });
-    execFileSync('socat', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const cannot = cannotSwitchUser() ?? (hasBwrap ? undefined : 'needs bubblewrap and socat (apt-get install bubblewrap socat)');
+const cannot = cannotSwitchUser() ?? cannotWall();
 
 type Escape = {
   keys: string[];

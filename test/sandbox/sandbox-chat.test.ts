@@ -1,0 +1,48 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
+import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { cannotWall } from './walls-support.ts';
+
+// A chat's CLI in its walls, through the real bridge process: the fake CLI tries to get out.
+let world: TelegramWorld | undefined;
+let project: { path: string; remove(): Promise<void> } | undefined;
+afterEach(async () => {
+  await world?.stop();
+  await project?.remove();
+  world = project = undefined;
+});
+
+const CHAT = -4200;
+const { say, waitText: answer } = ownerIn(() => world!, CHAT);
+const cannot = cannotSwitchUser() ?? cannotWall();
+
+type Escape = { pids: number; read: Record<string, string>; write: Record<string, string>; direct: Record<string, string> };
+
+describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGENT_USER})`, () => {
+  async function start(env: Record<string, string> = {}) {
+    const ids = agentIds()!;
+    project = await sharedRepo(ids.gid);
+    world = await startTelegramWorld({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX: 'bwrap', BRIDGE_WORKDIR: project.path, ...env });
+    await giveToAgent(world.cli.dir, ids);
+    return ids;
+  }
+
+  it('says so at start, reaches the bridge’s MCP server through its socket, and nothing of the bridge else', async () => {
+    const { uid } = await start();
+    expect(world!.bridge.log()).toContain(`sandbox: every CLI runs in a bubblewrap sandbox as ${AGENT_USER} (BRIDGE_AGENT_USER, uid ${uid})`);
+    say('mcp-check');
+    await answer(/^mcp: accepted/, 30_000);
+
+    const dataDir = world!.dataDir;
+    say('escape');
+    const reply = await answer(/^\{"keys"/, 30_000);
+    const seen = JSON.parse(reply.text!.split('\n')[0]!) as Escape; // then the turn's footer
+    expect(seen.read[dataDir]).toMatch(/^refused: ENOENT/);
+    expect(seen.pids).toBeLessThan(10);
+    // Its home is its chat's own, kept in the agent user's home, outside the data directory.
+    const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
+    expect(homes.some((name) => name.startsWith(`telegram_${CHAT}`))).toBe(true);
+  });
+});
