@@ -143,7 +143,7 @@ export async function createApp(options: {
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(config.live);
-  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, log });
+  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, audit, log });
   const { subagents, orchestrator } = runWork({
     config,
     runStore,

@@ -59,6 +59,9 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent {
       return { ...base, log: { line: `permission asked for ${event.tool}` } };
     case 'control':
       return { ...base, log: { line: `control request ${event.requestId} ${event.ok ? 'done' : `failed: ${event.error ?? ''}`}` } };
+    case 'blocked':
+      // The proto has no message of its own for it yet: it reads as the log line it is.
+      return { ...base, log: { line: `blocked ${event.host} (${event.why})` } };
     case 'exit':
       return { ...base, exit: { code: event.code ?? -1, signal: event.signal ?? '' } };
   }

@@ -1,4 +1,5 @@
 import type { AgentLibrary } from '../agents/library.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
 import type { ApprovalBroker } from '../approvals/approval-broker.ts';
 import { chatPermissions } from '../bridge/agent-permissions.ts';
@@ -22,6 +23,7 @@ export function chatSessions(parts: {
   live: LivePool;
   approvals: ApprovalBroker;
   questions: AgentQuestions;
+  audit: AuditLog;
   log: Log;
 }): ChatSessions {
   const { sessionTools, agents, trusts } = parts;
@@ -54,6 +56,8 @@ export function chatSessions(parts: {
       return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name) };
     },
     live: parts.live,
+    // A host a chat's sandbox refused is in the audit trail, beside the chat's progress.
+    onBlocked: (chat, host, why) => void parts.audit.record({ event: 'blocked', chat: chat.record.key, detail: `${host}: ${why}` }),
     permissions: chatPermissions({ approvals: parts.approvals, questions: parts.questions }),
     log: parts.log,
   });

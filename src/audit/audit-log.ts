@@ -19,7 +19,9 @@ export type AuditEvent =
   | 'hook'
   | 'message'
   | 'allow'
-  | 'deny';
+  | 'deny'
+  | 'blocked'
+  | 'net';
 
 export interface AuditEntry {
   time: string;

@@ -16,6 +16,7 @@ import { ChatMessages } from './chat-messages.ts';
 import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
+import { parseHostRule, type HostRule } from '../sandbox/host-rules.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 
 /** Sessions a chat remembers for /resume. */
@@ -45,6 +46,8 @@ export interface ChatParts {
   /** Keep CLIs between turns within this bound (absent: one process per turn). */
   live?: LivePool;
   permissions?: ChatPermissions;
+  /** Its sandbox refused a host: once per host and process. */
+  onBlocked?: (chat: ChatSession, host: string, why: string) => void;
   log: Log;
 }
 
@@ -297,7 +300,11 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     env: config.cliEnv,
     // The chat's own home in its walls; in `safe` its directory is read-only there too.
     get walls() {
-      return { home: chat.record.key, readOnly: chat.effectivePermissionMode === 'safe' };
+      return {
+        home: chat.record.key,
+        readOnly: chat.effectivePermissionMode === 'safe',
+        egress: { allow: () => netRules(chat.record.netAllow), onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why) },
+      };
     },
     freshOptions: () => chat.turnOptions(),
     log: parts.log.child({ chat: chat.record.key }),
@@ -307,4 +314,15 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     ...(live ? { live } : {}),
     ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),
   };
+}
+
+/** A chat's own hosts as rules; one that no longer reads (written by another version) is left out, not fatal. */
+function netRules(hosts: string[] | undefined): HostRule[] {
+  return (hosts ?? []).flatMap((host) => {
+    try {
+      return [parseHostRule(host, '/net allow')];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -99,6 +99,13 @@ export interface ErrorEvent {
   message: string;
 }
 
+/** The sandbox refused a connection of the CLI or its tools (a host nobody allowed): once per host. */
+export interface BlockedEvent {
+  type: 'blocked';
+  host: string;
+  why: string;
+}
+
 /** A line we could not decode (not JSON, an unknown event): kept for logs, never fatal. */
 export interface LogEvent {
   type: 'log';
@@ -116,6 +123,17 @@ export interface ExitEvent {
 }
 
 export type AgentEvent =
-  StartedEvent | TextEvent | ToolStartEvent | ToolEndEvent | ResultEvent | InputEvent | PermissionEvent | ControlEvent | ErrorEvent | LogEvent | ExitEvent;
+  | StartedEvent
+  | TextEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | ResultEvent
+  | InputEvent
+  | PermissionEvent
+  | ControlEvent
+  | ErrorEvent
+  | BlockedEvent
+  | LogEvent
+  | ExitEvent;
 
 export type AgentEventType = AgentEvent['type'];

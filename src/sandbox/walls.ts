@@ -6,6 +6,9 @@ import type { Server } from 'node:net';
 import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
 import type { SandboxDecision, SandboxUid } from './sandbox-decision.ts';
 import { relayToTcp } from './socket-relay.ts';
+import { egressProxy, type EgressPolicy } from './egress-proxy.ts';
+import type { HostRule } from './host-rules.ts';
+import { modelApiRules } from './model-hosts.ts';
 
 /** What one CLI process's walls are made of, besides what every sandbox has. */
 export interface WallScope {
@@ -17,6 +20,8 @@ export interface WallScope {
   readable?: string[];
   /** The bridge's MCP endpoint for it: the same URL works inside, through a socket bound in. */
   mcpUrl?: string;
+  /** Its chat's own hosts (`/net allow`), read at each connection, and where a refusal is told. */
+  egress?: { allow?: () => readonly HostRule[]; onBlocked?: (host: string, why: string) => void };
 }
 
 /**
@@ -27,10 +32,18 @@ export function turnWalls(
   base: WallScope | undefined,
   mcp: { url: string; configFile?: string } | undefined,
   folders: (string | undefined)[],
+  onBlocked: (host: string, why: string) => void,
 ): WallScope | undefined {
   if (!base) return undefined;
   const readable = [...(base.readable ?? []), ...folders, mcp?.configFile ? dirname(mcp.configFile) : undefined].filter((f): f is string => !!f);
-  return { ...base, readable, ...(mcp ? { mcpUrl: mcp.url } : {}) };
+  const egress = {
+    ...base.egress,
+    onBlocked: (host: string, why: string) => {
+      base.egress?.onBlocked?.(host, why);
+      onBlocked(host, why);
+    },
+  };
+  return { ...base, readable, egress, ...(mcp ? { mcpUrl: mcp.url } : {}) };
 }
 
 /** A CLI's command put inside its walls, and what to close when it has exited. */
@@ -53,13 +66,15 @@ interface Raised {
   homes: string;
   /** Where each process's folder of sockets is made (reachable by the sandbox's uid). */
   sockets: string;
+  /** Hosts every sandbox may reach: BRIDGE_SANDBOX_ALLOW. */
+  allow: HostRule[];
 }
 
 let raised: Raised | undefined;
 
 /** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
-export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string }): void {
-  raised = decision.on ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), ...places } : undefined;
+export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[] }): void {
+  raised = decision.on ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], ...places } : undefined;
 }
 
 export function lowerWalls(): void {
@@ -90,6 +105,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
   const servers: Server[] = [];
   const forwards: Forward[] = [];
+  const egressPort = EGRESS_PORTS.find((port) => port !== (scope.mcpUrl ? loopbackPort(scope.mcpUrl)?.port : undefined))!;
   try {
     chownSync(sockets, walls.uid.uid, walls.uid.gid);
     chmodSync(sockets, 0o700);
@@ -98,6 +114,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
       servers.push(relayToTcp(join(sockets, 'mcp.sock'), mcp.host, mcp.port));
       forwards.push({ port: mcp.port, socket: 'mcp.sock' });
     }
+    servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, launch.env)));
+    forwards.push({ port: egressPort, socket: 'egress.sock' });
   } catch (error) {
     for (const server of servers) server.close();
     rmSync(sockets, { recursive: true, force: true });
@@ -119,13 +137,36 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   return {
     command: walls.bwrap,
     args,
-    env: { ...launch.env, HOME: walls.uid.home, TMPDIR: '/tmp', JSONL_BRIDGE_SANDBOX: SOCKETS_INSIDE },
+    env: { ...launch.env, HOME: walls.uid.home, TMPDIR: '/tmp', JSONL_BRIDGE_SANDBOX: SOCKETS_INSIDE, ...proxyVariables(`http://127.0.0.1:${egressPort}`) },
     uid: walls.uid.uid,
     gid: walls.uid.gid,
     close: once(() => {
       for (const server of servers) server.close();
       rmSync(sockets, { recursive: true, force: true });
     }),
+  };
+}
+
+/** The egress proxy's port on the sandbox's loopback (another when the MCP endpoint's port is that one). */
+const EGRESS_PORTS = [3128, 3129];
+
+/** Every way CLIs and their tools (curl, npm, pip, git) are told of a proxy; the sandbox's own loopback goes direct. */
+function proxyVariables(url: string): Record<string, string> {
+  const noProxy = 'localhost,127.0.0.1,::1';
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: noProxy, no_proxy: noProxy };
+}
+
+/** What one sandbox may reach: the model APIs, BRIDGE_SANDBOX_ALLOW and its chat's own list; each refused host told once. */
+function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, string | undefined>): EgressPolicy {
+  const fixed = [...modelApiRules(env), ...walls.allow];
+  const told = new Set<string>();
+  return {
+    rules: () => [...fixed, ...(scope.egress?.allow?.() ?? [])],
+    onBlocked(host, why) {
+      if (told.has(host)) return;
+      told.add(host);
+      scope.egress?.onBlocked?.(host, why);
+    },
   };
 }
 

@@ -128,7 +128,10 @@ export class Turn implements RunningTurn {
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
       ...(run.output ? { output: run.output } : {}),
-      ...walled(turnWalls(run.walls, run.spec.mcp, [this.folder])),
+      // A host its sandbox refused shows in the turn's progress, as its steps do.
+      ...walled(
+        turnWalls(run.walls, run.spec.mcp, [this.folder], (host, why) => safely(() => this.handlers.onEvent?.({ type: 'blocked', host, why }), run.log)),
+      ),
     });
     if (via === 'live') {
       const process = this.process;

@@ -52,6 +52,8 @@ export interface ChatRecord {
   sessions?: SessionEntry[];
   /** Text from outside the chat's people is in the current session (see OutsideText). */
   outsideText?: OutsideText;
+  /** Hosts its sandbox may reach besides the model API and BRIDGE_SANDBOX_ALLOW (`/net allow`), as written. */
+  netAllow?: string[];
   updatedAt: number;
 }
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Turn } from '../../src/session/turn.ts';
 import { runAgentsAs } from '../../src/process/agent-user.ts';
-import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
+import { decideSandbox, type SandboxDecision } from '../../src/sandbox/sandbox-decision.ts';
+import { parseHostRule } from '../../src/sandbox/host-rules.ts';
 import { lowerWalls, raiseWalls, scopeHome } from '../../src/sandbox/walls.ts';
 import { fakeAdapter } from '../support/fake-cli.ts';
 import { tempDir } from '../support/bridge-process.ts';
@@ -29,15 +30,17 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
   let botApi: RunningServer;
   let dataDir: string;
   let work: string;
+  let decision: SandboxDecision;
+  let homes: string;
 
   beforeAll(async () => {
     const { uid, gid } = agentIds()!;
     const user = { name: AGENT_USER, uid, gid, home: `/home/${AGENT_USER}` };
     runAgentsAs(user);
-    const decision = await decideSandbox({ setting: 'bwrap', allow: [] }, user);
+    decision = await decideSandbox({ setting: 'bwrap', allow: [] }, user);
     space = await tempDir('walls-');
     await chmod(space.path, 0o711);
-    const homes = join(space.path, 'homes');
+    homes = join(space.path, 'homes');
     await mkdir(homes, { mode: 0o700 });
     await chown(homes, uid, gid);
     raiseWalls(decision, { homes, sockets: space.path });
@@ -59,15 +62,18 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
     await space?.remove();
   });
 
-  async function escape(home: string, extra: Record<string, string> = {}): Promise<Escape> {
-    const turn = new Turn({
-      adapter: fakeAdapter(),
-      spec: { prompt: 'escape' },
-      cwd: work,
-      env: { PATH: process.env.PATH, FAKE_ESCAPE_PID: String(process.pid), ...extra },
-      walls: { home },
-      graceMs: 500,
-    });
+  async function escape(home: string, extra: Record<string, string> = {}, blocked: string[] = []): Promise<Escape> {
+    const turn = new Turn(
+      {
+        adapter: fakeAdapter(),
+        spec: { prompt: 'escape' },
+        cwd: work,
+        env: { PATH: process.env.PATH, FAKE_ESCAPE_PID: String(process.pid), ...extra },
+        walls: { home },
+        graceMs: 500,
+      },
+      { onEvent: (event) => event.type === 'blocked' && blocked.push(`${event.host}: ${event.why}`) },
+    );
     const outcome = await turn.done;
     expect(outcome.status, `${outcome.error ?? ''}`).toBe('completed');
     return JSON.parse(outcome.text) as Escape;
@@ -96,8 +102,31 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
     expect(seen.pids).toBeLessThan(10);
   });
 
-  it('reaches nothing on the host’s loopback: the chat app’s API included', async () => {
-    const seen = await escape('telegram:1', { FAKE_ESCAPE_URLS: `${botApi.origin}/getMe` });
-    expect(seen.direct[`${botApi.origin}/getMe`]).toMatch(/^refused: ECONNREFUSED/);
+  it('reaches nothing on the host’s loopback, the chat app’s API included, nor a host nobody allowed: each refusal said once', async () => {
+    const urls = [`${botApi.origin}/getMe`, 'http://example.com/', 'http://example.com/again'];
+    const blocked: string[] = [];
+    const seen = await escape('telegram:1', { FAKE_ESCAPE_URLS: urls.join(',') }, blocked);
+    for (const url of urls) {
+      expect(seen.direct[url]).toMatch(/^refused: (ECONNREFUSED|EAI_AGAIN|ENOTFOUND)/); // no network but its own loopback, no DNS
+      expect(seen.proxied[url]).toBe('refused: status 403');
+    }
+    expect(blocked).toEqual(['127.0.0.1: not on the list', 'example.com: not on the list']);
+  });
+
+  it('reaches a host named in BRIDGE_SANDBOX_ALLOW through the proxy, a loopback one because it is named', async () => {
+    const allowed = await listen((_req, res) => res.end('allowed'));
+    const port = new URL(allowed.origin).port;
+    raiseWalls(decision, { homes, sockets: space.path, allow: [parseHostRule(`localhost:${port}`, 'BRIDGE_SANDBOX_ALLOW')] });
+    try {
+      const url = `http://localhost:${port}/pkg`;
+      const blocked: string[] = [];
+      const seen = await escape('telegram:1', { FAKE_ESCAPE_URLS: `${url},${botApi.origin}/getMe` }, blocked);
+      expect(seen.proxied[url]).toBe('ok: status 200');
+      expect(seen.direct[url]).toMatch(/^refused: ECONNREFUSED/);
+      expect(seen.proxied[`${botApi.origin}/getMe`]).toBe('refused: status 403'); // another port of the same host
+    } finally {
+      raiseWalls(decision, { homes, sockets: space.path });
+      await allowed.close();
+    }
   });
 });
