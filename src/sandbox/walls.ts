@@ -9,6 +9,7 @@ import { relayToTcp } from './socket-relay.ts';
 import { egressProxy, type EgressPolicy } from './egress-proxy.ts';
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
+import { credentialProxy, heldCredentials, withoutCredentials } from './credential-proxy.ts';
 
 /** What one CLI process's walls are made of, besides what every sandbox has. */
 export interface WallScope {
@@ -105,7 +106,10 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
   const servers: Server[] = [];
   const forwards: Forward[] = [];
-  const egressPort = EGRESS_PORTS.find((port) => port !== (scope.mcpUrl ? loopbackPort(scope.mcpUrl)?.port : undefined))!;
+  const mcpPort = scope.mcpUrl ? loopbackPort(scope.mcpUrl)?.port : undefined;
+  const [egressPort, modelPort] = INSIDE_PORTS.filter((port) => port !== mcpPort) as [number, number];
+  // The model API key stays out: the CLI calls the credential proxy, which adds it.
+  const held = heldCredentials(launch.env);
   try {
     chownSync(sockets, walls.uid.uid, walls.uid.gid);
     chmodSync(sockets, 0o700);
@@ -116,6 +120,10 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     }
     servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, launch.env)));
     forwards.push({ port: egressPort, socket: 'egress.sock' });
+    if (held.length) {
+      servers.push(credentialProxy(join(sockets, 'model.sock'), held));
+      forwards.push({ port: modelPort, socket: 'model.sock' });
+    }
   } catch (error) {
     for (const server of servers) server.close();
     rmSync(sockets, { recursive: true, force: true });
@@ -137,7 +145,13 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   return {
     command: walls.bwrap,
     args,
-    env: { ...launch.env, HOME: walls.uid.home, TMPDIR: '/tmp', JSONL_BRIDGE_SANDBOX: SOCKETS_INSIDE, ...proxyVariables(`http://127.0.0.1:${egressPort}`) },
+    env: {
+      ...withoutCredentials(launch.env, held, `http://127.0.0.1:${modelPort}`),
+      HOME: walls.uid.home,
+      TMPDIR: '/tmp',
+      JSONL_BRIDGE_SANDBOX: SOCKETS_INSIDE,
+      ...proxyVariables(`http://127.0.0.1:${egressPort}`),
+    },
     uid: walls.uid.uid,
     gid: walls.uid.gid,
     close: once(() => {
@@ -147,8 +161,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   };
 }
 
-/** The egress proxy's port on the sandbox's loopback (another when the MCP endpoint's port is that one). */
-const EGRESS_PORTS = [3128, 3129];
+/** The egress and credential proxies' ports on the sandbox's loopback: the first two that are not the MCP endpoint's. */
+const INSIDE_PORTS = [3128, 3129, 3130];
 
 /** Every way CLIs and their tools (curl, npm, pip, git) are told of a proxy; the sandbox's own loopback goes direct. */
 function proxyVariables(url: string): Record<string, string> {

@@ -35,7 +35,8 @@
 //                  what came of each attempt as JSON: the model API keys in its environment,
 //                  reading each path of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, writing each of $FAKE_ESCAPE_WRITE,
 //                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
-//                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY
+//                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY, and of
+//                  $ANTHROPIC_BASE_URL/v1/models
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
 //   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
@@ -612,6 +613,8 @@ async function tryToEscape() {
   for (const path of [...list('FAKE_ESCAPE_READ'), process.env.JSONL_BRIDGE_DATA_DIR].filter(Boolean))
     result.read[path] = await attempt(() => readdirSync(path).join(' ') || 'empty');
   for (const path of list('FAKE_ESCAPE_WRITE')) result.write[path] = await attempt(() => writeFileSync(path, 'escaped\n'));
+  // Its model API, where the environment says it is (the bridge's credential proxy, in walls).
+  if (process.env.ANTHROPIC_BASE_URL) result.model = await attempt(() => get(`${process.env.ANTHROPIC_BASE_URL}/v1/models`, false));
   for (const url of list('FAKE_ESCAPE_URLS')) {
     result.direct[url] = await attempt(() => get(url, false));
     result.proxied[url] = await attempt(() => get(url, true));

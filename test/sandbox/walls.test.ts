@@ -17,6 +17,7 @@ const cannot = cannotSwitchUser() ?? cannotWall();
 
 type Escape = {
   keys: string[];
+  model?: string;
   pids: number;
   environ: string;
   read: Record<string, string>;
@@ -100,6 +101,23 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
     // No other process than its own: not the bridge's, whose environment holds the secrets.
     expect(seen.environ).toMatch(/^refused/);
     expect(seen.pids).toBeLessThan(10);
+  });
+
+  it('holds a placeholder for the model API key, whose API it reaches through the bridge with the real key', async () => {
+    const keys: (string | undefined)[] = [];
+    const modelApi = await listen((req, res) => {
+      keys.push(req.headers['x-api-key'] as string | undefined);
+      res.end('{"data":[]}');
+    });
+    try {
+      const seen = await escape('telegram:1', { ANTHROPIC_API_KEY: 'sk-ant-real-secret', ANTHROPIC_BASE_URL: `${modelApi.origin}/` });
+      expect(seen.keys).toEqual(['ANTHROPIC_API_KEY=sk-held-by-the-bridge']);
+      expect(JSON.stringify(seen)).not.toContain('sk-ant-real-secret');
+      expect(seen.model).toBe('ok: status 200');
+      expect(keys).toEqual(['sk-ant-real-secret']);
+    } finally {
+      await modelApi.close();
+    }
   });
 
   it('reaches nothing on the host’s loopback, the chat app’s API included, nor a host nobody allowed: each refusal said once', async () => {
