@@ -35,6 +35,7 @@ export type BotConfig = Pick<
   | 'groupTurns'
   | 'bareNumbers'
   | 'agentUser'
+  | 'sandbox'
   | 'adapters'
   | 'projectRoots'
   | 'projects'

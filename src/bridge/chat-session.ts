@@ -218,6 +218,11 @@ export class ChatSession {
     await this.save({ busyMode: mode });
   }
 
+  /** The hosts its sandbox may reach besides the model API and BRIDGE_SANDBOX_ALLOW (/net); read at each connection. */
+  async setNetAllow(hosts: string[]): Promise<void> {
+    await this.save({ netAllow: hosts });
+  }
+
   /** Whether the next turns run in plan mode (/plan), until a plan is approved. */
   async setPlanning(on: boolean): Promise<void> {
     await this.save({ planning: on });

@@ -1,9 +1,11 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { cannotWall } from './walls-support.ts';
+import { listen } from '../support/loopback-server.ts';
 
 // A chat's CLI in its walls, through the real bridge process: the fake CLI tries to get out.
 let world: TelegramWorld | undefined;
@@ -18,7 +20,7 @@ const CHAT = -4200;
 const { say, waitText: answer } = ownerIn(() => world!, CHAT);
 const cannot = cannotSwitchUser() ?? cannotWall();
 
-type Escape = { pids: number; read: Record<string, string>; write: Record<string, string>; direct: Record<string, string> };
+type Escape = { pids: number; read: Record<string, string>; write: Record<string, string>; direct: Record<string, string>; proxied: Record<string, string> };
 
 describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGENT_USER})`, () => {
   async function start(env: Record<string, string> = {}) {
@@ -45,4 +47,49 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
     expect(homes.some((name) => name.startsWith(`telegram_${CHAT}`))).toBe(true);
   });
+
+  it('/net allow lets the chat’s agent reach a host from then on, /net deny takes it back; each refusal in the audit trail', async () => {
+    const address = outsideAddress()!;
+    const server = await listen((_req, res) => res.end('ok'), { host: address });
+    try {
+      const host = new URL(server.origin).host;
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/` });
+      expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('refused: status 403');
+
+      say(`/net allow ${host}`);
+      await answer(new RegExp(`may now reach ${host.replace(/\./g, '\\.')}`));
+      expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('ok: status 200');
+      say('/net');
+      await answer(new RegExp(`may reach: ${host.replace(/\./g, '\\.')}`));
+
+      say(`/net deny ${host}`);
+      await answer(/may no longer reach/);
+      expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('refused: status 403');
+      const audit = await readFile(join(world!.dataDir, 'audit.jsonl'), 'utf8');
+      expect(audit).toContain(`"event":"net"`);
+      expect(audit).toContain(`"detail":"${address}: not on the list"`);
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+/** The answer of a new `escape` turn (not one already in the chat). */
+async function escapeAgain(): Promise<Escape> {
+  const answers = () => world!.telegram.botMessages(CHAT).filter((message) => /^\{"keys"/.test(message.text ?? ''));
+  const before = answers().length;
+  say('escape');
+  await world!.telegram.waitFor(() => answers().length > before || undefined, 30_000);
+  return parse(answers().at(-1)!);
+}
+
+function parse(reply: { text?: string }): Escape {
+  return JSON.parse(reply.text!.split('\n')[0]!) as Escape; // then the turn's footer
+}
+
+/** This machine's address on its network, where a server outside the sandbox listens. */
+function outsideAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((info) => info && !info.internal && info.family === 'IPv4')?.address;
+}
