@@ -48,6 +48,17 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     expect(homes.some((name) => name.startsWith(`telegram_${CHAT}`))).toBe(true);
   });
 
+  it('runs a run in its worktree in walls too: a home of its own, the data directory out of sight', async () => {
+    await start();
+    say('/spawn --worktree "escape"');
+    const done = await answer(/^✅ #1/, 60_000);
+    const seen = JSON.parse(/\{"keys".*\}/.exec(done.text!)![0]) as Escape;
+    expect(seen.read[world!.dataDir]).toMatch(/^refused: ENOENT/);
+    expect(seen.pids).toBeLessThan(10);
+    const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
+    expect(homes.some((name) => name.startsWith('run-'))).toBe(true);
+  });
+
   it('/net allow lets the chat’s agent reach a host from then on, /net deny takes it back; each refusal in the audit trail', async () => {
     const address = outsideAddress()!;
     const server = await listen((_req, res) => res.end('ok'), { host: address });
