@@ -76,9 +76,10 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
       say(`/net deny ${host}`);
       await answer(/may no longer reach/);
       expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('refused: status 403');
-      const audit = await readFile(join(world!.dataDir, 'audit.jsonl'), 'utf8');
-      expect(audit).toContain(`"event":"net"`);
-      expect(audit).toContain(`"detail":"${address}: not on the list"`);
+      // The audit trail is written in batches: what it holds shortly after.
+      const audit = () => readFile(join(world!.dataDir, 'audit.jsonl'), 'utf8').catch(() => '');
+      await expect.poll(audit).toContain(`"event":"net"`);
+      await expect.poll(audit).toContain(`"detail":"${address}: not on the list"`);
     } finally {
       await server.close();
     }
