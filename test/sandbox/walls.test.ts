@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,5 +147,31 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
       raiseWalls(decision, { homes, sockets: space.path });
       await allowed.close();
     }
+  });
+
+  it('is stopped whole: a stop ends the CLI and what it started inside, and its sockets go', async () => {
+    const turn = new Turn({
+      adapter: fakeAdapter(),
+      spec: { prompt: 'grandchild hang' },
+      cwd: work,
+      env: { PATH: process.env.PATH },
+      walls: { home: 'telegram:1' },
+      graceMs: 500,
+    });
+    const sockets = () => readdirSync(space.path).filter((name) => name.startsWith('jsonl-bridge-walls-'));
+    await expect.poll(sockets).toHaveLength(1);
+    // What runs inside is in the group bwrap leads: the grandchild the CLI started included.
+    const group = String(turn.pid);
+    const left = () =>
+      execFileSync('ps', ['-e', '-o', 'pgid=,stat=,pid=,args='], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .filter(([pgid, stat]) => pgid === group && !stat!.startsWith('Z')); // a zombie holds nothing, and is reaped by whoever inherited it
+    await expect.poll(() => left().some((fields) => fields.slice(3).join(' ') === 'sleep 600')).toBe(true);
+    await turn.stop('enough');
+    expect((await turn.done).status).toBe('stopped');
+    expect(sockets()).toEqual([]);
+    // Nothing of it is left on the host.
+    await expect.poll(left).toEqual([]);
   });
 });
