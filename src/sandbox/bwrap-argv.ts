@@ -93,6 +93,8 @@ export function bwrapArgv(plan: WallPlan): string[] {
   argv.push('--bind', plan.sockets, SOCKETS_INSIDE);
   argv.push('--chdir', plan.cwd);
   argv.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
+  // No --new-session: what runs inside stays in the process group bwrap leads, which a stop
+  // signals whole; its input is never a terminal, so there is no TIOCSTI to fear.
   argv.push('--hostname', 'sandbox', '--die-with-parent', '--cap-drop', 'ALL');
   argv.push('--', '/bin/sh', '-c', forwardingScript(plan.socat, plan.forwards), 'jsonl-bridge-sandbox', plan.command, ...plan.args);
   return argv;
