@@ -1,4 +1,5 @@
-import { ApprovalBroker, QUESTION } from './approvals/approval-broker.ts';
+import { ApprovalBroker } from './approvals/approval-broker.ts';
+import { QUESTION } from './approvals/question.ts';
 import { askerId } from './approvals/asker.ts';
 import { chatPeopleMayAnswer } from './approvals/who-may-answer.ts';
 import { ChatPeople } from './access/chat-people.ts';
@@ -16,7 +17,8 @@ import { untilStill } from './concurrency/until-still.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
 import { NO_CHAT, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
-import { DailyBudget } from './usage/budget.ts';
+import { DailyBudget, PersonDailyBudget } from './usage/budget.ts';
+import { CostMeter, meteringOf, unpricedReason } from './usage/cost-meter.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
 import { TrustedDirectories } from './projects/trust.ts';
@@ -120,7 +122,19 @@ export async function createApp(options: {
     trusts,
   });
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
-  const spending = new Spending({ ledger, budget, out, log });
+  const personBudget = new PersonDailyBudget(ledger, config.personDailyBudgetUsd);
+  const spending = new Spending({
+    ledger,
+    budget,
+    personBudget,
+    priceTurn: (cli, model, result) => {
+      const meter = new CostMeter(config.prices, meteringOf(config.adapters.get(cli)?.protocol ?? ''), model ?? config.prices.defaultModel(cli));
+      meter.observe(result);
+      return meter.priced ? meter.usd : undefined;
+    },
+    out,
+    log,
+  });
 
   // Owners are the allowlist's, which the bridge holds: asked once it is built, at the first look-up.
   const access = new ChatAccess({
@@ -136,6 +150,7 @@ export async function createApp(options: {
     ownServerPrefix: `mcp__${MCP_SERVER_NAME}__`,
     ownTool: `mcp__${MCP_SERVER_NAME}__${APPROVAL_TOOL}`,
     mayAnswer: chatPeopleMayAnswer(access, log),
+    rules: config.approvalRules,
     log,
   });
   const { endpoint, sessionTools, toolTimeoutMs, provide } = await agentTools({ config, approvals, agents, secrets: options.secrets });
@@ -143,7 +158,7 @@ export async function createApp(options: {
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(config.live);
-  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, audit, log });
+  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, audit, out, log });
   const { subagents, orchestrator } = runWork({
     config,
     runStore,
@@ -153,7 +168,14 @@ export async function createApp(options: {
     toolTimeoutMs,
     approvals,
     questions,
-    refuseWork: (key) => spending.refusal(key),
+    refuseWork: (key, person) => spending.refusal(key, person),
+    costs: {
+      unpriced: (cli, model) => {
+        const adapter = config.adapters.get(cli);
+        return adapter ? unpricedReason(cli, adapter.protocol, model, config.prices) : undefined;
+      },
+      personLeft: (person) => spending.personLeft(person),
+    },
     chats,
     agents,
     trusts,
@@ -187,6 +209,7 @@ export async function createApp(options: {
     audit,
     ledger,
     budget,
+    personBudget,
     scheduler,
     people,
     web: webSessions && shares ? { sessions: webSessions, shares, inApp: options.web?.inApp !== undefined } : undefined,
@@ -215,9 +238,9 @@ export async function createApp(options: {
     outbox.kick();
     spending.runEnded(run);
   });
-  bridge.onTurnEnded((chat, outcome) => {
+  bridge.onTurnEnded((chat, outcome, turn) => {
     approvals.cancel(askerId.main(chat.address), 'The turn ended.');
-    spending.turnEnded(chat, outcome);
+    spending.turnEnded(chat, outcome, turn.payer);
   });
   provide({
     dataDir: config.dataDir,

@@ -1,3 +1,4 @@
+import { unpricedReason } from './usage/cost-meter.ts';
 import type { ApprovalBroker } from './approvals/approval-broker.ts';
 import type { ChatAccess } from './access/chat-access.ts';
 import type { AuditLog } from './audit/audit-log.ts';
@@ -122,7 +123,17 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
     hooks,
     deliveries: await DeliveryIds.open(config.dataDir),
     limit: new RateLimit(),
-    start: hookWork({ bridge, spawner: parts.subagents.spawner, chats: parts.chats, out: parts.out, log }),
+    start: hookWork({
+      bridge,
+      spawner: parts.subagents.spawner,
+      chats: parts.chats,
+      out: parts.out,
+      log,
+      unpriced: (cli, model) => {
+        const adapter = config.adapters.get(cli);
+        return adapter ? unpricedReason(cli, adapter.protocol, model, config.prices) : undefined;
+      },
+    }),
     audit: parts.audit,
     log,
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DefinitionFields } from './definition.ts';
-import { cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
+import { budgetUsd, cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
 import type { AgentProblem, KnownNames } from './types.ts';
 
@@ -15,6 +15,7 @@ function agentJsonSchema(known: KnownNames) {
     allowedTools: toolList.optional(),
     disallowedTools: toolList.optional(),
     maxTurns: maxTurns.optional(),
+    budget: budgetUsd.optional(),
     mcpServers: mcpServerNames(known.mcpServers).optional(),
     skills: skillList.optional(),
     icon: icon.optional(),
@@ -42,7 +43,8 @@ export function parseAgentJson(text: string, file: string, known: KnownNames): P
   const schema = agentJsonSchema(known);
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { problems: issuesToProblems(file, parsed.error.issues, Object.keys(schema.shape)), setsPrompt };
-  return { value: parsed.data, problems: [], setsPrompt };
+  const { budget, ...fields } = parsed.data;
+  return { value: { ...fields, ...(budget !== undefined ? { budgetUsd: budget } : {}) }, problems: [], setsPrompt };
 }
 
 function isObject(value: unknown): value is object {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { splitToolRules } from '../policy/tool-rules.ts';
 import type { DefinitionFields } from './definition.ts';
-import { cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
+import { budgetUsd, cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
 import type { AgentProblem, KnownNames } from './types.ts';
 
@@ -41,6 +41,7 @@ function frontMatterSchema(known: KnownNames) {
     model: optionalText,
     maxTurns: maxTurns.optional(),
     'max-turns': maxTurns.optional(),
+    budget: budgetUsd.optional(),
     cli: cliName(known.clis).optional(),
     mcpServers: commaList(mcpServerNames(known.mcpServers).element).optional(),
     skills: commaList(skillList.element).optional(),
@@ -79,6 +80,7 @@ export function parseClaudeFields(data: Record<string, unknown>, file: string, k
         allowedTools: fm.tools,
         disallowedTools: fm.disallowedTools ?? fm['disallowed-tools'],
         maxTurns: fm.maxTurns ?? fm['max-turns'],
+        budgetUsd: fm.budget,
         mcpServers: fm.mcpServers,
         skills: fm.skills,
         icon: fm.icon,

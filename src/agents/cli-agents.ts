@@ -19,12 +19,14 @@ export type CliAgents = Record<string, CliAgent>;
 
 /**
  * The catalog's agents a session of `cli` may delegate to in-process: the enabled ones not
- * bound to another CLI. Broken definitions are not in a catalog, so they never get here.
+ * bound to another CLI, less `withheld` (those whose work the tool policy needs people to
+ * approve: only a run of their own, whose every call the bridge sees as theirs, may do it).
+ * Broken definitions are not in a catalog, so they never get here.
  */
-export function cliAgents(catalog: AgentLibraryCatalog, cli: string): CliAgents {
+export function cliAgents(catalog: AgentLibraryCatalog, cli: string, withheld: ReadonlySet<string> = new Set()): CliAgents {
   const agents: CliAgents = {};
   for (const agent of catalog.agents) {
-    if (!agent.enabled || (agent.cli && agent.cli !== cli)) continue;
+    if (!agent.enabled || (agent.cli && agent.cli !== cli) || withheld.has(agent.slug)) continue;
     agents[agent.slug] = cliAgent(agent, catalog.mcpServers);
   }
   return agents;

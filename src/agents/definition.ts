@@ -9,6 +9,8 @@ export interface DefinitionFields {
   allowedTools?: string[];
   disallowedTools?: string[];
   maxTurns?: number;
+  /** The file's `budget`: the most one run of it may cost, in US dollars. */
+  budgetUsd?: number;
   mcpServers?: string[];
   skills?: string[];
   icon?: string;
@@ -47,6 +49,7 @@ export function assembleDefinition(input: DefinitionInput): { definition: AgentD
   if (fields.allowedTools !== undefined) definition.allowedTools = fields.allowedTools;
   if (fields.disallowedTools !== undefined) definition.disallowedTools = fields.disallowedTools;
   if (fields.maxTurns !== undefined) definition.maxTurns = fields.maxTurns;
+  if (fields.budgetUsd !== undefined) definition.budgetUsd = fields.budgetUsd;
   if (fields.mcpServers?.length) definition.mcpServers = fields.mcpServers;
   if (fields.skills?.length) definition.skills = fields.skills;
   if (fields.icon !== undefined) definition.icon = fields.icon;

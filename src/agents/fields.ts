@@ -20,6 +20,13 @@ export const toolList = z.array(
 const positiveInteger = 'must be a positive integer';
 export const maxTurns = z.int({ error: positiveInteger }).positive({ error: positiveInteger });
 
+const dollarsAbove0 = 'must be an amount of US dollars above 0, like 0.50';
+/** A run's or a turn's most cost in US dollars: `0.5`, or as people write it, `"$0.50"`. */
+export const budgetUsd = z.preprocess(
+  (value) => (typeof value === 'string' && /^\s*\$?\d+(\.\d+)?\s*$/.test(value) ? Number(value.replace(/[\s$]/g, '')) : value),
+  z.number({ error: dollarsAbove0 }).positive({ error: dollarsAbove0 }).max(10_000, { error: 'must be at most 10000 US dollars' }),
+);
+
 /** Names of MCP servers the operator configured: anything else would reach the CLI as nothing, or fail there. */
 export function mcpServerNames(known: readonly string[]) {
   const configured = known.length ? `configured: ${known.join(', ')}` : 'none are configured';

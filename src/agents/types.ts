@@ -17,6 +17,8 @@ export interface AgentDefinition {
   allowedTools?: string[];
   disallowedTools?: string[];
   maxTurns?: number;
+  /** The most one run of it may cost, in US dollars (its file's `budget`): stopped through its CLI once reached. */
+  budgetUsd?: number;
   /** Names of MCP servers the operator configured (`<BRIDGE_DATA_DIR>/mcp-servers.json`) the agent gets. */
   mcpServers?: string[];
   /** Skills to preload, for a CLI that has them (Claude Code). */

@@ -121,7 +121,11 @@ async function followTurn(
   let sequence = 0;
   for (let item = await turn.next(); item; item = await turn.next()) {
     if ('event' in item) {
-      await write({ agent: apiEvent(item.event, sequence++) });
+      const event = apiEvent(item.event, sequence);
+      if (event) {
+        sequence++;
+        await write({ agent: event });
+      }
       continue;
     }
     const outcome = item.ended;

@@ -34,8 +34,8 @@ export function subagentInfo(run: SubagentRunRecord, bareNumbers: string): Subag
   };
 }
 
-/** A decoded event of a run's log, at its place in the log. */
-export function apiEvent(event: AgentEvent, sequence: number): ApiEvent {
+/** A decoded event of a run's log, at its place in the log; none for a model call's usage, which the run's cost sums up. */
+export function apiEvent(event: AgentEvent, sequence: number): ApiEvent | undefined {
   const base = { sequence, timestampMs: Date.now(), parentToolUseId: 'parentId' in event ? (event.parentId ?? '') : '' };
   switch (event.type) {
     case 'started':
@@ -64,6 +64,8 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent {
       return { ...base, log: { line: `blocked ${event.host} (${event.why})` } };
     case 'exit':
       return { ...base, exit: { code: event.code ?? -1, signal: event.signal ?? '' } };
+    case 'usage':
+      return undefined;
   }
 }
 

@@ -20,8 +20,10 @@ export async function watchRun(
 ): Promise<void> {
   const gone = closed(call);
   for await (const item of followRun(subagents, run, fromSequence, () => gone.value)) {
-    if ('event' in item) await write(call, apiEvent(item.event, item.sequence));
-    else await write(call, { sequence: item.sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(item.ended, bareNumbers) } });
+    if ('event' in item) {
+      const event = apiEvent(item.event, item.sequence);
+      if (event) await write(call, event);
+    } else await write(call, { sequence: item.sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(item.ended, bareNumbers) } });
   }
 }
 

@@ -6,8 +6,10 @@ import { chatPermissions } from '../bridge/agent-permissions.ts';
 import type { AgentQuestions } from '../bridge/agent-questions.ts';
 import { ChatSessions } from '../bridge/chat-sessions.ts';
 import type { BridgeConfig } from '../config/config.ts';
+import { ruledAgents } from '../policy/approval-rules.ts';
 import type { Log } from '../log/logger.ts';
-import { userKey } from '../ports/transport.ts';
+import { userKey, type Outbound } from '../ports/transport.ts';
+import { plain } from '../rich/index.ts';
 import type { LivePool } from '../session/live-pool.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import type { SessionTools } from '../tools/session-tools.ts';
@@ -24,6 +26,7 @@ export function chatSessions(parts: {
   approvals: ApprovalBroker;
   questions: AgentQuestions;
   audit: AuditLog;
+  out: Outbound;
   log: Log;
 }): ChatSessions {
   const { sessionTools, agents, trusts } = parts;
@@ -53,12 +56,19 @@ export function chatSessions(parts: {
       const readOnly = chat.effectivePermissionMode === 'safe';
       if (!chat.adapter.options.agents) return { trusted: !readOnly && (await trusts(chat.record.workdir)) };
       const catalog = await agents.catalog(chat.record.workdir, { readOnly });
-      return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name) };
+      return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name, ruledAgents(parts.config.approvalRules)) };
     },
     live: parts.live,
     // A host a chat's sandbox refused is in the audit trail, beside the chat's progress.
     onBlocked: (chat, host, why) => void parts.audit.record({ event: 'blocked', chat: chat.record.key, detail: `${host}: ${why}` }),
     permissions: chatPermissions({ approvals: parts.approvals, questions: parts.questions }),
+    // Who took over when a limit stopped the chat's CLI: one line, a reply to the message at work.
+    tell: async (chat, text) => {
+      const replyTo = chat.record.pending?.find((message) => message.id === chat.current?.id)?.messageId;
+      await parts.out
+        .send(chat.address, plain(text), replyTo ? { replyTo } : {})
+        .catch((error: Error) => parts.log.warn({ chat: chat.record.key }, `a handover line failed: ${error.message}`));
+    },
     log: parts.log,
   });
 }

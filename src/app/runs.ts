@@ -1,3 +1,4 @@
+import type { RunCosts } from '../subagents/spawner.ts';
 import type { AgentLibrary } from '../agents/library.ts';
 import type { ApprovalBroker } from '../approvals/approval-broker.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
@@ -31,8 +32,10 @@ export function runWork(parts: {
   toolTimeoutMs: number;
   approvals: ApprovalBroker;
   questions: AgentQuestions;
-  /** Why a chat may start no run now (its daily budget), or undefined. */
-  refuseWork: (chatKey: string) => string | undefined;
+  /** Why a chat (or the person asking) may start no run now (a daily budget), or undefined. */
+  refuseWork: (chatKey: string, person?: string) => string | undefined;
+  /** How a run's budget is checked. */
+  costs: RunCosts;
   chats: Pick<ChatSessions, 'get'>;
   agents: AgentLibrary;
   trusts: (dir: string) => Promise<boolean>;
@@ -66,7 +69,16 @@ export function runWork(parts: {
     toolsFor,
     // Runs in this process ask the chat on their CLI's control channel; a worker's, through the MCP tool.
     permissions: runPermissions({ approvals: parts.approvals, questions: parts.questions }),
+    // A run goes on in the next CLI of its chat's chain when a limit stops its own, and says so there.
+    fallback: {
+      fallback: (run) => (isNoChat(run.chat) ? config.fallback : parts.chats.get(run.chat).fallbackChain),
+      tell: (run, line) => {
+        if (!isNoChat(run.chat))
+          void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a handover line failed: ${error.message}`));
+      },
+    },
     refuseWork: parts.refuseWork,
+    costs: parts.costs,
     chatMode,
     agents: parts.agents,
     trusts: parts.trusts,

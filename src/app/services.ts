@@ -13,7 +13,7 @@ import type { TrustedDirectories } from '../projects/trust.ts';
 import type { Scheduler } from '../schedules/scheduler.ts';
 import type { RunReview } from '../subagents/run-review.ts';
 import type { Subagents } from '../subagents/subagents.ts';
-import type { DailyBudget } from '../usage/budget.ts';
+import type { DailyBudget, PersonDailyBudget } from '../usage/budget.ts';
 import type { UsageLedger } from '../usage/usage-ledger.ts';
 import type { WebSessions } from '../web/auth/web-sessions.ts';
 import { webLinks } from '../web/web-links.ts';
@@ -32,6 +32,7 @@ export function commandServices(parts: {
   audit: AuditLog;
   ledger: UsageLedger;
   budget: DailyBudget;
+  personBudget?: PersonDailyBudget;
   scheduler: Scheduler;
   people: ChatPeople;
   /** The web pages' sign-ins, when they are served; `inApp`: a chat app opens them signed in. */
@@ -51,6 +52,7 @@ export function commandServices(parts: {
     audit: parts.audit,
     ledger: parts.ledger,
     budget: parts.budget,
+    ...(parts.personBudget ? { personBudget: parts.personBudget } : {}),
     ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.shares, web.inApp && config.web.url.startsWith('https:')) } : {}),
     scheduler: parts.scheduler,
     people: parts.people,

@@ -1,13 +1,13 @@
 import { nanoid } from 'nanoid';
 import type { AuditLog } from '../audit/audit-log.ts';
-import { truncate } from '../presentation/format/index.ts';
-import { bold, italic, lines, pre } from '../rich/index.ts';
-import { ButtonKind } from '../ports/buttons.ts';
-import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type ChatUser, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
+import { bold, lines } from '../rich/index.ts';
+import { chatKey, userKey, type ButtonAnswer, type ButtonPress, type ChatUser, type MessageRef, type Outbound, type RichText } from '../ports/transport.ts';
 import type { AutoApprove } from '../policy/tool-policy.ts';
 import { ruleMatches } from '../policy/tool-rules.ts';
+import { describeRule, ruleFor, type ApprovalRule } from '../policy/approval-rules.ts';
 import type { PermissionDecision } from '../protocols/events.ts';
 import type { Asker } from './asker.ts';
+import { approvalCount, decidedText, questionButtons, questionText, type QuestionAnswer } from './question.ts';
 import { sameHolder, SessionGrants } from './session-grants.ts';
 import type { MayAnswer } from './who-may-answer.ts';
 import type { Log } from '../log/logger.ts';
@@ -20,6 +20,11 @@ interface Pending {
   input: Record<string, unknown>;
   askedAt: number;
   ref?: MessageRef;
+  /** A rule of the tool policy needing several people's Allow, and who gave theirs so far (`key`: userKey). */
+  rule?: ApprovalRule;
+  approvedBy: { key: string; name: string }[];
+  /** The question as it is shown now (it changes as approvals come). */
+  text?: RichText;
   /** `detail` says more than who decided (for how long an Allow holds). */
   resolve(decision: PermissionDecision, by: string, detail?: string): void;
 }
@@ -38,6 +43,8 @@ export interface ApprovalOptions {
   ownTool: string;
   /** Who may answer a chat's questions (its people, and the owners), however the answer comes. */
   mayAnswer: MayAnswer;
+  /** The operator's tool policy (tool-policy.json): calls that need several people's Allow, in every mode. */
+  rules?: readonly ApprovalRule[];
   log?: Log;
 }
 
@@ -51,28 +58,15 @@ export interface WaitingQuestion {
   tool: string;
   input: Record<string, unknown>;
   askedAt: number;
-  /** What "Allow <tool> for this …" would cover, where it may be given (not to a turn nobody typed). */
+  /** What "Allow <tool> for this …" would cover, where it may be given (not to a turn nobody typed, nor under a rule needing several people). */
   grant?: 'run' | 'session';
+  /** Under a rule needing several people's Allow: the rule, how many, and who has approved so far. */
+  approvals?: { rule: string; needed: number; by: string[] };
 }
 
 /** Questions one asker may have open at once: more are denied, so a run cannot park itself on its chat. */
 export const MAX_OPEN_QUESTIONS = 3;
 
-/** What a question's button says: which question, and Allow, Deny, or Allow the tool for the asker's lifetime. */
-export interface QuestionAnswer {
-  id: string;
-  choice: 'allow' | 'deny' | 'always';
-}
-const CHOICES: readonly string[] = ['allow', 'deny', 'always'] satisfies QuestionAnswer['choice'][];
-
-/** A question's buttons: `ap:<question id>:<choice>`. */
-export const QUESTION = new ButtonKind<QuestionAnswer>('ap', {
-  encode: ({ id, choice }) => `${id}:${choice}`,
-  decode: (raw) => {
-    const [id = '', choice = '', ...rest] = raw.split(':');
-    return /^[\w-]{1,40}$/.test(id) && CHOICES.includes(choice) && !rest.length ? { id, choice: choice as QuestionAnswer['choice'] } : undefined;
-  },
-});
 /** An input longer than this (as JSON) is shown as a file before the question. */
 const INLINE_INPUT_CHARS = 3000;
 
@@ -104,7 +98,8 @@ export class ApprovalBroker {
       tool: p.tool,
       input: p.input,
       askedAt: p.askedAt,
-      ...(p.asker.grantHolder ? { grant: p.asker.lifetime } : {}),
+      ...(p.asker.grantHolder && !p.rule ? { grant: p.asker.lifetime } : {}),
+      ...(p.rule ? { approvals: { rule: describeRule(p.rule), needed: p.rule.approvals, by: p.approvedBy.map((a) => a.name) } } : {}),
     }));
   }
 
@@ -121,7 +116,18 @@ export class ApprovalBroker {
     return this.answer({ address: pending.asker.address, user, data: '', messageId: pending.ref?.messageId ?? '' }, { id, choice });
   }
 
-  async decide(asker: Asker, tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
+  /** The tool policy's rule a call of this asker falls under (the one needing the most approvals), if any. */
+  ruleFor(asker: Pick<Asker, 'agent'>, tool: string, input: Record<string, unknown>): ApprovalRule | undefined {
+    const rules = this.options.rules ?? [];
+    return rules.length ? ruleFor(rules, { tool, input, ...(asker.agent ? { agent: asker.agent } : {}) }) : undefined;
+  }
+
+  /**
+   * Decides a call: `bypass` work runs every call no rule of the tool policy covers without
+   * asking; a call a rule covers is asked in every mode, of as many people as the rule says,
+   * and no grant or auto-approval reaches it.
+   */
+  async decide(asker: Asker, tool: string, input: Record<string, unknown>, mode: 'ask' | 'bypass' = 'ask'): Promise<PermissionDecision> {
     // Recorded, not waited for: the audit log writes in batches, and a decision need not wait on the disk.
     const deny = (message: string, detail: string): PermissionDecision => {
       void this.audit(asker, tool, input, { event: 'tool_denied', decision: 'deny', by: 'policy', detail });
@@ -131,10 +137,16 @@ export class ApprovalBroker {
       void this.audit(asker, tool, input, { event: 'tool_auto_approved', decision: 'allow', by, ...(detail ? { detail } : {}) });
       return { behavior: 'allow', updatedInput: input };
     };
+    const tooMany = () =>
+      deny(`${MAX_OPEN_QUESTIONS} questions are already waiting for the chat: denied. Wait for their answers.`, `${MAX_OPEN_QUESTIONS} questions already open`);
     if (tool === this.options.ownTool)
       return deny(`${tool} answers the CLI's permission prompts; it is not a tool to call.`, 'the permission tool is not for the model');
     if (asker.policy?.disallowedTools?.some((rule) => ruleMatches(rule, tool, input))) return deny(`${tool} is not allowed for this run.`, 'disallowed tool');
     if (tool.startsWith(this.options.ownServerPrefix)) return allow('bridge', "the bridge's own tool, under its own checks");
+    const rule = this.ruleFor(asker, tool, input);
+    // A run asking only for the tool policy's sake bypasses the rest.
+    if (!rule && (mode === 'bypass' || asker.policy?.ruledOnly)) return { behavior: 'allow', updatedInput: input };
+    if (rule) return this.waitingFor(asker.id) >= MAX_OPEN_QUESTIONS ? tooMany() : this.ask(asker, tool, input, rule);
     if (asker.grantHolder && this.grants.allows(asker.id, asker.grantHolder, tool)) return allow('session', grantDetail(asker));
     const auto = asker.policy?.autoApprove;
     if (auto && auto.tools.some((rule) => ruleMatches(rule, tool, input)) && !auto.revoked && withinWindow(asker, auto)) {
@@ -142,11 +154,7 @@ export class ApprovalBroker {
       if (limited) return deny(`Auto-approval paused: ${limited}. Slow down or wait.`, limited);
       return allow('policy');
     }
-    if (this.waitingFor(asker.id) >= MAX_OPEN_QUESTIONS)
-      return deny(
-        `${MAX_OPEN_QUESTIONS} questions are already waiting for the chat: denied. Wait for their answers.`,
-        `${MAX_OPEN_QUESTIONS} questions already open`,
-      );
+    if (this.waitingFor(asker.id) >= MAX_OPEN_QUESTIONS) return tooMany();
     return this.ask(asker, tool, input);
   }
 
@@ -163,6 +171,8 @@ export class ApprovalBroker {
       pending.resolve({ behavior: 'deny', message: `Denied by ${by} from the chat.` }, by);
       return { text: '⛔ Denied' };
     }
+    // Under a rule needing several people, every Allow (whatever its button) is one person's, once.
+    if (pending.rule) return this.approveOnce(id, pending, press, by);
     if (choice === 'always') {
       const { asker, tool } = pending;
       const holder = asker.grantHolder;
@@ -180,6 +190,46 @@ export class ApprovalBroker {
     }
     pending.resolve({ behavior: 'allow', updatedInput: pending.input }, by);
     return { text: '✅ Allowed' };
+  }
+
+  /** One person's Allow of a question needing several: counted once, never the starter's as the last, and the call runs once enough have come. */
+  private approveOnce(id: string, pending: Pending, press: ButtonPress, by: string): ButtonAnswer {
+    const { rule, approvedBy, asker } = pending;
+    const needed = rule!.approvals;
+    const key = userKey(asker.address.transport, press.user);
+    if (approvedBy.some((approval) => approval.key === key))
+      return {
+        text: `You approved this already: it needs ${needed - approvedBy.length} more ${needed - approvedBy.length === 1 ? "person's" : "people's"} Allow.`,
+        alert: true,
+      };
+    if (key === asker.startedBy && approvedBy.length + 1 === needed) {
+      // A try at approving one's own work is worth a line in the trail.
+      void this.audit(asker, pending.tool, pending.input, {
+        event: 'tool_approval',
+        decision: `refused: started the work (${approvedBy.length} of ${needed})`,
+        by,
+        detail: `rule ${describeRule(rule!)}`,
+      });
+      return {
+        text: `⛔ You started this work, so your Allow cannot be the last of the ${needed} it needs: another person of this chat must approve it.`,
+        alert: true,
+      };
+    }
+    approvedBy.push({ key, name: by });
+    const count = `${approvedBy.length} of ${needed}`;
+    void this.audit(asker, pending.tool, pending.input, { event: 'tool_approval', decision: `approved ${count}`, by, detail: `rule ${describeRule(rule!)}` });
+    if (approvedBy.length >= needed) {
+      const names = approvedBy.map((approval) => approval.name);
+      pending.resolve({ behavior: 'allow', updatedInput: pending.input }, names.join(', '), `(${count}, rule ${describeRule(rule!)})`);
+      return { text: `✅ Allowed: ${count} approved` };
+    }
+    const { out } = this.options;
+    if (pending.ref && pending.text)
+      void out
+        .edit(pending.ref, lines([pending.text, bold(approvalCount(pending))]), { buttons: questionButtons(id, asker, pending.tool, rule), urgent: true })
+        .catch(() => {});
+    for (const listener of this.changes) listener();
+    return { text: `✅ ${approvalCount(pending)}: another person must approve it too` };
   }
 
   /** An asker's turn or run ended: its open questions go with it (its allowances stay while it lives). */
@@ -212,23 +262,32 @@ export class ApprovalBroker {
     asker: Asker,
     tool: string,
     input: Record<string, unknown>,
-    entry: { event: 'tool_approved' | 'tool_auto_approved' | 'tool_denied'; decision: string; by: string; detail?: string },
+    entry: { event: 'tool_approved' | 'tool_approval' | 'tool_auto_approved' | 'tool_denied'; decision: string; by: string; detail?: string },
   ) {
     return this.options.audit.record({ ...(asker.runId ? { runId: asker.runId } : {}), chat: asker.chatKey, tool, input, ...entry });
   }
 
-  private ask(asker: Asker, tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
+  private ask(asker: Asker, tool: string, input: Record<string, unknown>, rule?: ApprovalRule): Promise<PermissionDecision> {
     const { out, timeoutMs } = this.options;
     const id = nanoid(10);
     const release = asker.hold?.() ?? (() => {});
     const full = JSON.stringify(input, null, 2);
     const asFile = full.length > INLINE_INPUT_CHARS;
     return new Promise<PermissionDecision>((resolve) => {
-      const timer = setTimeout(
-        () => settle({ behavior: 'deny', message: `No answer within ${Math.round(timeoutMs / 1000)} s: denied.` }, 'timeout'),
-        timeoutMs,
-      );
-      const pending: Pending = { asker, tool, input, askedAt: Date.now(), resolve: (decision, by, detail) => settle(decision, by, detail) };
+      const seconds = Math.round(timeoutMs / 1000);
+      const timer = setTimeout(() => {
+        const message = rule ? `Not enough approvals within ${seconds} s (${approvalCount(pending)}): denied.` : `No answer within ${seconds} s: denied.`;
+        settle({ behavior: 'deny', message }, 'timeout');
+      }, timeoutMs);
+      const pending: Pending = {
+        asker,
+        tool,
+        input,
+        askedAt: Date.now(),
+        ...(rule ? { rule } : {}),
+        approvedBy: [],
+        resolve: (decision, by, detail) => settle(decision, by, detail),
+      };
       this.pending.set(id, pending);
       this.changed(asker);
       const settle = (decision: PermissionDecision, by: string, detail?: string) => {
@@ -246,19 +305,18 @@ export class ApprovalBroker {
         const verdict = allowed
           ? `✅ Allowed by ${by}${detail ? ` ${detail}` : ''}`
           : by === 'timeout'
-            ? `⛔ Denied: no answer within ${Math.round(timeoutMs / 1000)} s`
-            : `⛔ Denied by ${by}`;
+            ? rule
+              ? `⛔ Denied: not enough approvals within ${seconds} s (${approvalCount(pending)})`
+              : `⛔ Denied: no answer within ${seconds} s`
+            : `⛔ Denied by ${by}${rule && pending.approvedBy.length ? ` (after ${approvalCount(pending)})` : ''}`;
         if (pending.ref) void out.edit(pending.ref, decidedText(asker, tool, full, asFile, verdict), { buttons: [], urgent: true }).catch(() => {});
         resolve(decision);
       };
-      const buttons: Button[][] = [
-        [QUESTION.button('✅ Allow', { id, choice: 'allow' }), QUESTION.button('⛔ Deny', { id, choice: 'deny' })],
-        ...(asker.grantHolder ? [[QUESTION.button(`✅ Allow ${truncate(tool, 32)} for this ${asker.lifetime}`, { id, choice: 'always' })]] : []),
-      ];
+      pending.text = questionText(asker, tool, full, asFile, timeoutMs, rule);
       // Allow approves the whole input, so the whole input is shown first: a long one as a file.
       const shown = asFile ? out.sendDocument(asker.address, { filename: `${tool.replace(/\W+/g, '-')}-input-${id}.json`, content: full }) : Promise.resolve();
       shown
-        .then(() => out.send(asker.address, questionText(asker, tool, full, asFile, timeoutMs), { buttons }))
+        .then(() => out.send(asker.address, pending.text!, { buttons: questionButtons(id, asker, tool, rule) }))
         .then((ref) => (pending.ref = ref))
         .catch((error) => {
           this.options.log?.warn({ chat: asker.chatKey }, `asking for approval failed: ${(error as Error).message}`);
@@ -290,22 +348,4 @@ function grantDetail(asker: Asker): string {
 
 function withinWindow(asker: Asker, auto: AutoApprove): boolean {
   return Date.now() - (asker.startedAt ?? Date.now()) < auto.maxDurationSeconds * 1000;
-}
-
-/** The call as the chat sees it before deciding: the whole input, or where to find it. */
-function describeCall(input: string, asFile: boolean): string {
-  return asFile ? `Its whole input (${input.length.toLocaleString('en-US')} characters) is in the file above.` : input;
-}
-
-function questionText(asker: Asker, tool: string, input: string, asFile: boolean, timeoutMs: number): RichText {
-  const head = `🔐 ${asker.title} asks to use ${tool}`;
-  const call = describeCall(input, asFile);
-  const note = `No answer within ${Math.round(timeoutMs / 60_000) || 1} min means deny.`;
-  return lines([bold(head), pre(call), italic(note)]);
-}
-
-function decidedText(asker: Asker, tool: string, input: string, asFile: boolean, verdict: string): RichText {
-  const head = `${asker.title}: ${tool}`;
-  const call = describeCall(input, asFile);
-  return lines([bold(head), pre(call), verdict]);
 }

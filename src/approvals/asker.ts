@@ -1,6 +1,6 @@
 import { chatKey, type ChatRef } from '../ports/transport.ts';
 import type { ToolPolicy } from '../policy/tool-policy.ts';
-import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, runAddress, startedBy, type SubagentRunRecord } from '../subagents/record.ts';
 import { WHOLE_RUN, type GrantHolder } from './session-grants.ts';
 
 /**
@@ -25,6 +25,13 @@ export interface Asker {
    */
   grantHolder?: GrantHolder;
   policy?: ToolPolicy;
+  /** The agent whose work it is (a run's `--agent`), for the tool policy's agent rules. */
+  agent?: string;
+  /**
+   * The person who started the work (`transport:id`, as userKey writes it): who typed the turn,
+   * or spawned the run. Where a rule needs several people's Allow, they cannot be the last of them.
+   */
+  startedBy?: string;
   startedAt?: number;
   /** Pauses the asker's own timeout while a person decides; returns the release. */
   hold?: () => () => void;
@@ -39,11 +46,12 @@ export const askerId = {
 };
 
 /** A chat's main session as it asks: `title` names its CLI. */
-export function mainAsker(address: ChatRef, title: string, extra: Pick<Asker, 'hold' | 'onWaiting' | 'grantHolder'> = {}): Asker {
+export function mainAsker(address: ChatRef, title: string, extra: Pick<Asker, 'hold' | 'onWaiting' | 'grantHolder' | 'startedBy'> = {}): Asker {
   return { id: askerId.main(address), chatKey: chatKey(address), address, title, lifetime: 'session', ...extra };
 }
 
 export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker {
+  const starter = startedBy(run);
   return {
     id: askerId.run(run.runId),
     runId: run.runId,
@@ -53,6 +61,8 @@ export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker 
     lifetime: 'run',
     grantHolder: WHOLE_RUN,
     ...(run.policy ? { policy: run.policy } : {}),
+    ...(run.agent ? { agent: run.agent } : {}),
+    ...(starter ? { startedBy: starter } : {}),
     ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
     hold,
   };

@@ -8,6 +8,7 @@ export type AuditEvent =
   | 'timeout'
   | 'tool_call'
   | 'tool_approved'
+  | 'tool_approval'
   | 'tool_auto_approved'
   | 'tool_denied'
   | 'revoke'

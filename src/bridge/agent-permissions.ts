@@ -44,7 +44,8 @@ async function answer(parts: Parts, who: Requester, request: PermissionRequest, 
   if (tool === ENTER_PLAN_TOOL) return { behavior: 'allow', updatedInput: input };
   switch (who.mode) {
     case 'bypass':
-      return { behavior: 'allow', updatedInput: input };
+      // Runs without asking, but for what a rule of the tool policy covers: that is asked in every mode.
+      return parts.approvals.decide(who.asker(), tool, input, 'bypass');
     case 'safe':
       return { behavior: 'deny', message: `This chat only reads (/permissions safe), so ${tool} was refused.` };
     case 'ask':
@@ -62,10 +63,12 @@ export function chatPermissions(parts: Parts): ChatPermissions {
         mode: chat.effectivePermissionMode,
         asker: () => {
           const holder = chat.turnGrantHolder();
+          const startedBy = chat.current?.startedBy;
           return mainAsker(chat.address, chat.adapter.name, {
             hold: () => turn.hold(),
             onWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
             ...(holder ? { grantHolder: holder } : {}),
+            ...(startedBy ? { startedBy } : {}),
           });
         },
         planApproved: () => chat.setPlanning(false),

@@ -16,7 +16,9 @@ import { messagePipeline, type WaitingForWords } from './pipeline/index.ts';
 import type { WorkBudget } from './spending.ts';
 import { Allowlist } from './allowlist.ts';
 import type { Role } from './roles.ts';
-import { Turns, type TurnWatch } from './turns.ts';
+import { Turns, type EndedTurn, type TurnWatch } from './turns.ts';
+import type { Person } from '../usage/usage-ledger.ts';
+import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
 import { Steering } from './steering.ts';
 import { recoverInterrupted } from './restarts.ts';
 import { Attachments } from './attachments.ts';
@@ -42,19 +44,20 @@ export type BotConfig = Pick<
   | 'dataDir'
   | 'cliEnv'
   | 'restart'
-> & {
-  settings: Pick<
-    Settings,
-    | 'progressEditIntervalMs'
-    | 'answerAsDocumentOverChars'
-    | 'turnTimeoutSeconds'
-    | 'turnTimeoutWarningSeconds'
-    | 'maxQueuedMessages'
-    | 'fileReminderSeconds'
-    | 'commandTimeoutSeconds'
-    | 'fileTransferTimeoutSeconds'
-  >;
-};
+> &
+  Partial<Pick<BridgeConfig, 'prices'>> & {
+    settings: Pick<
+      Settings,
+      | 'progressEditIntervalMs'
+      | 'answerAsDocumentOverChars'
+      | 'turnTimeoutSeconds'
+      | 'turnTimeoutWarningSeconds'
+      | 'maxQueuedMessages'
+      | 'fileReminderSeconds'
+      | 'commandTimeoutSeconds'
+      | 'fileTransferTimeoutSeconds'
+    >;
+  };
 
 export interface BridgeOptions {
   config: BotConfig;
@@ -132,10 +135,19 @@ export class Bridge {
       log: this.log,
     });
     this.commands = options.commands;
+    const prices = options.config.prices;
     this.turns = new Turns({
       config: this.config,
       out: this.out,
       stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId),
+      // A turn with a budget of its own (a webhook's) is priced as it streams.
+      meter: (chat) =>
+        prices &&
+        new CostMeter(
+          prices,
+          meteringOf(options.config.adapters.get(chat.record.cli)?.protocol ?? ''),
+          chat.record.model ?? prices.defaultModel(chat.record.cli),
+        ),
       ...(options.transcripts ? { transcripts: options.transcripts } : {}),
       log: this.log,
     });
@@ -178,7 +190,7 @@ export class Bridge {
   }
 
   /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
-  onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
+  onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
     this.turns.onEnded(listener);
   }
 
@@ -212,12 +224,16 @@ export class Bridge {
   }
 
   /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string }, by = ''): Promise<void> {
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string; payer?: Person }, by = ''): Promise<void> {
     await this.turns.start(chat, message, by);
   }
 
   /** A message into a chat's main session from something other than its people (a schedule, a webhook, an API client): see `inject`. */
-  async inject(address: ChatRef, message: { text: string; from: string; outside?: OutsideSource }, watch?: TurnWatch): Promise<Injected> {
+  async inject(
+    address: ChatRef,
+    message: { text: string; from: string; outside?: OutsideSource; payer?: Person; budgetUsd?: number },
+    watch?: TurnWatch,
+  ): Promise<Injected> {
     return inject(
       {
         chats: this.chats,

@@ -18,14 +18,24 @@ import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 import { parseHostRule, type HostRule } from '../sandbox/host-rules.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
+import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
+import type { FallbackChain } from '../policy/fallback-chain.ts';
+import { noted, TurnWatcher } from '../fallback/work-notes.ts';
+import type { AgentEvent } from '../protocols/events.ts';
+import type { TurnOutcome } from '../session/turn.ts';
+import { chatHandover } from './chat-fallback.ts';
 
 /** Sessions a chat remembers for /resume. */
 const SESSIONS_KEPT = 20;
 
 /** The slice of the configuration chats' sessions run on. */
-export type ChatConfig = Pick<BridgeConfig, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode'> & {
-  settings: Pick<Settings, 'stopGraceMs'>;
-};
+export type ChatConfig = Pick<
+  BridgeConfig,
+  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
+> &
+  Partial<Pick<BridgeConfig, 'approvalRules'>> & {
+    settings: Pick<Settings, 'stopGraceMs'>;
+  };
 
 /** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
 export type SessionTools = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
@@ -48,6 +58,8 @@ export interface ChatParts {
   permissions?: ChatPermissions;
   /** Its sandbox refused a host: once per host and process. */
   onBlocked?: (chat: ChatSession, host: string, why: string) => void;
+  /** Says a line in the chat: which CLI took over when a limit stopped its own (none: turns a limit stops end so). */
+  tell?: (chat: ChatSession, text: string) => Promise<void>;
   log: Log;
 }
 
@@ -70,7 +82,17 @@ export class ChatSession {
    * The presenter of the turn now running, for the Stop button and /status; `by`: whose
    * message started it; `steers`: the messages sent into it, by the id its CLI knows them by.
    */
-  current: { id: string; presenter: TurnPresenter; startedAt: number; by: string; steers: Map<string, SteeredMessage> } | undefined;
+  current:
+    | {
+        id: string;
+        presenter: TurnPresenter;
+        startedAt: number;
+        by: string;
+        /** Who set this work going (`<transport>:<id>`): the one who typed it, or a schedule's maker; none for work nobody started (a webhook). */
+        startedBy?: string;
+        steers: Map<string, SteeredMessage>;
+      }
+    | undefined;
   private readonly config: ChatConfig;
   private readonly store: ChatStore;
   private readonly log: Log;
@@ -78,6 +100,8 @@ export class ChatSession {
   private grantEpoch = 0;
   /** What the chat has taken and still owes: pending messages, the ids taken, commands begun, albums gathering, files waiting for words. */
   readonly messages: ChatMessages;
+  /** What the turn at work has done so far (its tools, the call in flight): for a brief, should a limit stop its CLI. */
+  watcher = new TurnWatcher();
 
   constructor(
     readonly address: ChatRef,
@@ -105,6 +129,22 @@ export class ChatSession {
   /** What its CLI runs with: `ask` on a CLI that cannot ask runs read-only. */
   get effectivePermissionMode(): PermissionMode {
     return effectiveMode(this.adapter, this.permissionMode, { live: this.agent.runsLive });
+  }
+
+  /** The rules of the tool policy this chat's turns could meet (none when it only reads). */
+  get approvalRules(): ApprovalRule[] {
+    return rulesCovering(this.config.approvalRules ?? [], { readOnly: this.effectivePermissionMode === 'safe' });
+  }
+
+  /**
+   * Why the chat's turns may not run on its CLI: a rule of the tool policy needs people to
+   * approve some calls, and in `bypass` a CLI the bridge keeps no control channel with (droid)
+   * would run them unseen. (`ask` on such a CLI only reads; a live CLI asks about each call.)
+   */
+  ruleRefusal(): string | undefined {
+    const rules = this.approvalRules;
+    if (!rules.length || this.agent.runsLive || this.effectivePermissionMode !== 'bypass') return undefined;
+    return `${cannotHonour(this.adapter.name, rules[0]!, `this turn was not run on ${this.adapter.name}`)} /cli claude or /cli codex, or /permissions safe, lets the chat work.`;
   }
 
   /** The chat's one agent session (sessionConfig: what it runs with is read at each turn). */
@@ -158,7 +198,8 @@ export class ChatSession {
     if (this.granted) this.parts.revokeTools?.(this);
     this.granted = undefined;
     this.grantEpoch++;
-    await this.save({ cliSessionId: undefined, outsideText: undefined });
+    // A new session has no work to brief on, nor one to go back to once a limit resets.
+    await this.save({ cliSessionId: undefined, outsideText: undefined, home: undefined, work: undefined });
   }
 
   /** Text from outside the chat's people went into the current session: it keeps that for good (see OutsideText). */
@@ -200,13 +241,68 @@ export class ChatSession {
     if (fresh) this.agentSession?.reset();
     // `model: undefined` is a change too (back to the CLI's default).
     if ((Object.keys(patch) as (keyof typeof patch)[]).some((field) => patch[field] !== this.record[field])) this.grantEpoch++;
-    await this.save(fresh ? { ...patch, cliSessionId: undefined, outsideText: undefined } : patch);
+    // A CLI chosen by hand: the session a limit moved away from is not gone back to.
+    const chosen = patch.cli !== undefined && patch.cli !== this.record.cli ? { home: undefined, work: undefined } : {};
+    await this.save(fresh ? { ...patch, ...chosen, cliSessionId: undefined, outsideText: undefined } : patch);
     // The secret given for the old mode, CLI or directory stops working now, not at the next turn (a running turn keeps it till then).
     if (this.granted && this.granted.key !== this.grantKey() && !this.busy) {
       this.parts.revokeTools?.(this);
       this.granted = undefined;
     }
     return this.leaveOutgrownSession();
+  }
+
+  /** The CLIs its turns go on in when a limit stops theirs: the chat's /fallback, else BRIDGE_FALLBACK; none: they wait. */
+  get fallbackChain(): FallbackChain | undefined {
+    const chosen = this.record.fallback;
+    return chosen === 'off' ? undefined : (chosen ?? this.config.fallback);
+  }
+
+  async setFallback(chain: string[] | 'off' | undefined): Promise<void> {
+    await this.save({ fallback: chain });
+  }
+
+  knowsCli(cli: string): boolean {
+    return this.config.adapters.has(cli);
+  }
+
+  get knownClis(): string[] {
+    return [...this.config.adapters.keys()];
+  }
+
+  /** A turn begins: what it does is watched afresh. */
+  watchTurn(): void {
+    this.watcher = new TurnWatcher();
+  }
+
+  watch(event: AgentEvent): void {
+    this.watcher.observe(event);
+  }
+
+  /** A turn ended: an answer goes into the notes of the CLI's work (the brief another CLI gets). */
+  async noteWork(prompt: string, outcome: TurnOutcome): Promise<void> {
+    if (outcome.status !== 'completed') return;
+    const notes = this.record.work?.cli === this.record.cli ? this.record.work : { cli: this.record.cli, answers: [], files: [] };
+    await this.save({ work: noted(notes, prompt, outcome.text, this.watcher.files) });
+  }
+
+  /**
+   * The session moves to `cli` (a limit stopped its own, or one that stopped is back),
+   * continuing `sessionId` there or a fresh one: the agent session continues from it itself.
+   * What the old CLI's tools were granted stops working; outside text the session held goes
+   * with the brief, so it stays marked.
+   */
+  async switchCli(cli: string, sessionId: string | undefined, patch: Pick<Partial<ChatRecord>, 'home' | 'limited' | 'work'>): Promise<void> {
+    this.grantEpoch++;
+    if (this.granted) this.parts.revokeTools?.(this);
+    this.granted = undefined;
+    await this.save({ ...patch, cli, cliSessionId: sessionId });
+    this.current?.presenter.retitle(cli);
+  }
+
+  /** CLIs a limit stopped, and until when. */
+  async saveLimits(limited: ChatRecord['limited']): Promise<void> {
+    await this.save({ limited });
   }
 
   /** What a message sent while the agent works does (/busy). */
@@ -302,6 +398,10 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
       const mode = chat.effectivePermissionMode;
       return mode === 'bypass' ? undefined : mode;
     },
+    get watched() {
+      return chat.approvalRules.length > 0;
+    },
+    refusal: () => chat.ruleRefusal(),
     env: config.cliEnv,
     // The chat's own home in its walls; in `safe` its directory is read-only there too.
     get walls() {
@@ -318,6 +418,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     onResumeId: (id) => void chat.saveSessionId(id),
     ...(live ? { live } : {}),
     ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),
+    ...(parts.tell ? { handover: chatHandover(chat, (text) => parts.tell!(chat, text)) } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Orchestrator } from '../orchestration/orchestrator.ts';
 import type { TrustedDirectories } from '../projects/trust.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import type { RunReview } from '../subagents/run-review.ts';
-import type { DailyBudget } from '../usage/budget.ts';
+import type { DailyBudget, PersonDailyBudget } from '../usage/budget.ts';
 import type { UsageLedger } from '../usage/usage-ledger.ts';
 import type { WebLinks } from '../web/web-links.ts';
 import type { Scheduler } from '../schedules/scheduler.ts';
@@ -47,6 +47,8 @@ export interface CommandServices {
   audit: AuditLog;
   ledger: UsageLedger;
   budget: DailyBudget;
+  /** Each person's daily budget across chats (BRIDGE_PERSON_DAILY_BUDGET_USD). */
+  personBudget?: PersonDailyBudget;
   health: HealthSources;
   /** The chats' schedules (/every, /at, /schedules). */
   scheduler: Scheduler;

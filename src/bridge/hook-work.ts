@@ -14,14 +14,27 @@ import { Triggered, type TriggeredParts } from './triggered.ts';
  * A session they entered remembers it (OutsideText), and starts anew if the chat is loosened.
  * A hook with `spawn` is a run with those options, bound by the stricter of the two modes.
  */
-export function hookWork(parts: TriggeredParts): (hook: Hook, prompt: string) => Promise<HookStarted> {
+export function hookWork(
+  parts: TriggeredParts & {
+    /** Why work on this CLI and model cannot be held to a budget, or undefined (see unpricedReason). */
+    unpriced?: (cli: string, model: string | undefined) => string | undefined;
+  },
+): (hook: Hook, prompt: string) => Promise<HookStarted> {
   const triggered = new Triggered(parts);
   return async (hook, prompt) => {
     const from = `🪝 Webhook ${hook.name}`;
-    const chatMode = parts.chats.get(hook.chat).effectivePermissionMode;
+    const chat = parts.chats.get(hook.chat);
+    const chatMode = chat.effectivePermissionMode;
     const looser = stricter(chatMode, hook.mode) !== chatMode;
     if (hook.spawn === false && !looser) {
-      const turn = await triggered.turn(hook.chat, from, prompt, { from: `webhook ${hook.name}`, ceiling: hook.mode });
+      // A turn held to the hook's budget must be priced as it goes, on the chat's CLI and model.
+      const unpriced = hook.budgetUsd === undefined ? undefined : parts.unpriced?.(chat.record.cli, chat.record.model);
+      if (unpriced) {
+        const reason = `its budget cannot be held here: ${unpriced}`;
+        await triggered.tell(hook.chat, `${from} did not run: ${reason}`);
+        return { refused: reason };
+      }
+      const turn = await triggered.turn(hook.chat, from, prompt, { from: `webhook ${hook.name}`, ceiling: hook.mode }, undefined, hook.budgetUsd);
       return turn.ok ? { turn: turn.turnId } : { refused: turn.reason };
     }
     const options = hook.spawn || {};
@@ -40,6 +53,7 @@ export function hookWork(parts: TriggeredParts): (hook: Hook, prompt: string) =>
         ...(options.agent ? { agent: options.agent } : {}),
         ...(options.worktree ? { worktree: true } : {}),
         ...(options.timeout ? { timeoutSeconds: options.timeout } : {}),
+        ...(hook.budgetUsd !== undefined ? { budgetUsd: hook.budgetUsd } : {}),
       },
       { requester: { kind: 'hook', hook: hook.name }, mode: hook.mode },
       rich`${bold(from)}: ${truncate(prompt, 600)}${why}`,

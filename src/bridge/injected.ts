@@ -5,6 +5,7 @@ import { bold, rich } from '../rich/index.ts';
 import type { OutsideSource } from '../store/chat-store.ts';
 import type { ChatSessions } from './chat-sessions.ts';
 import type { WorkBudget } from './spending.ts';
+import type { Person } from '../usage/usage-ledger.ts';
 import type { Turns, TurnWatch } from './turns.ts';
 
 export interface InjectParts {
@@ -31,11 +32,11 @@ export type Injected = { ok: true; turnId: string; position: number } | { ok: fa
 export async function inject(
   parts: InjectParts,
   address: ChatRef,
-  message: { text: string; from: string; outside?: OutsideSource },
+  message: { text: string; from: string; outside?: OutsideSource; payer?: Person; budgetUsd?: number },
   watch?: TurnWatch,
 ): Promise<Injected> {
   const chat = parts.chats.get(address);
-  const refused = parts.budget?.refusal(chatKey(address));
+  const refused = parts.budget?.refusal(chatKey(address), message.payer?.key);
   if (refused) return { ok: false, reason: refused };
   const { limit } = parts;
   if (chat.busy && chat.queued >= limit) return { ok: false, reason: `${limit} messages are already waiting for the agent in this chat.` };
@@ -52,6 +53,13 @@ export async function inject(
   }
   // Read as Turns.start reads it, in the same tick.
   const position = chat.busy ? chat.queued + 1 : 0;
-  const turn = { text: message.text, messageId: shown.messageId, sender: message.from, ...(message.outside ? { outside: message.outside } : {}) };
+  const turn = {
+    text: message.text,
+    messageId: shown.messageId,
+    sender: message.from,
+    ...(message.outside ? { outside: message.outside } : {}),
+    ...(message.payer ? { payer: message.payer } : {}),
+    ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
+  };
   return { ok: true, turnId: await parts.turns.start(chat, turn, '', undefined, watch), position };
 }

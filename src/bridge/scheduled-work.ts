@@ -23,7 +23,9 @@ export function scheduledWork(parts: TriggeredParts): (schedule: Schedule, late:
       return 'refused';
     }
     if (schedule.spawn === undefined) {
-      await triggered.turn(chat, from, schedule.prompt);
+      // A person's schedule spends their budget too; one the agent made, only its chat's.
+      const payer = by.kind === 'user' ? { key: by.key ?? `${chat.transport}:${by.id}`, ...(by.name ? { name: by.name } : {}) } : undefined;
+      await triggered.turn(chat, from, schedule.prompt, undefined, payer);
       return undefined;
     }
     const requester =

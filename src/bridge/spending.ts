@@ -1,63 +1,91 @@
 import { chatKey, type ChatRef, type Outbound } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
-import { budgetRefusalText, budgetWarningText } from '../presentation/usage.ts';
-import type { Usage } from '../protocols/events.ts';
-import { displayName, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+import { budgetRefusalText, budgetWarningText, personBudgetRefusalText, personBudgetWarningText } from '../presentation/usage.ts';
+import type { ResultEvent, Usage } from '../protocols/events.ts';
+import { displayName, paidBy, runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import type { TurnOutcome } from '../session/turn.ts';
-import { msUntilReset, type DailyBudget } from '../usage/budget.ts';
-import type { Spend, UsageLedger } from '../usage/usage-ledger.ts';
+import { msUntilReset, type DailyBudget, type PersonDailyBudget } from '../usage/budget.ts';
+import type { Person, Spend, UsageLedger } from '../usage/usage-ledger.ts';
 import type { Log } from '../log/logger.ts';
 import type { ChatSession } from './chat-session.ts';
 
-/** What a chat may still spend today: why it may start no new turn or run now, or undefined. */
+/** What a chat, and the person asking, may still spend today: why they may start no new turn or run now, or undefined. */
 export type WorkBudget = Pick<Spending, 'refusal'>;
 
 /**
- * What turns and runs cost, and the chats' daily budget held to it: every turn's and run's
- * cost goes to the ledger, a chat hears once a day when it nears its budget, and past it new
- * turns and spawns are refused until the budget's day ends.
+ * What turns and runs cost, and the daily budgets held to it: every turn's and run's cost
+ * goes to the ledger, for its chat and for the person it is for; a chat (and a person) hears
+ * once a day when it nears its budget, and past it new turns and spawns are refused until the
+ * budget's day ends.
  */
 export class Spending {
-  constructor(private readonly options: { ledger: UsageLedger; budget: DailyBudget; out: Outbound; log: Log }) {}
+  constructor(
+    private readonly options: {
+      ledger: UsageLedger;
+      budget: DailyBudget;
+      personBudget?: PersonDailyBudget;
+      /** What a turn whose CLI gives no cost (codex) costs, from its tokens at the price table's prices; undefined when its model has none. */
+      priceTurn?: (cli: string, model: string | undefined, result: ResultEvent) => number | undefined;
+      out: Outbound;
+      log: Log;
+    },
+  ) {}
 
-  /** Why the chat may start no new turn or run now, or undefined. */
-  refusal(key: string): string | undefined {
-    const { budget } = this.options;
+  /** Why the chat, or the person (`<transport>:<id>`) asking there, may start no new turn or run now, or undefined. */
+  refusal(key: string, person?: string): string | undefined {
+    const { budget, personBudget, ledger } = this.options;
     const spent = budget.spent(key);
-    return spent === undefined ? undefined : budgetRefusalText(spent, budget.limitUsd!, msUntilReset());
+    if (spent !== undefined) return budgetRefusalText(spent, budget.limitUsd!, msUntilReset());
+    const theirs = person === undefined ? undefined : personBudget?.spent(person);
+    return theirs === undefined ? undefined : personBudgetRefusalText(ledger.nameOf(person!), theirs, personBudget!.limitUsd!, msUntilReset());
   }
 
-  /** A main turn ended: what it cost, if its CLI said. */
-  turnEnded(chat: ChatSession, outcome: TurnOutcome): void {
+  /** What a person has left to spend today, when their day has a budget. */
+  personLeft(person: string): number | undefined {
+    return this.options.personBudget?.left(person);
+  }
+
+  /** A main turn ended: what it cost, if its CLI said (or its tokens at the table's prices), for the person it was for. */
+  turnEnded(chat: ChatSession, outcome: TurnOutcome, person?: Person): void {
     const result = outcome.result;
     if (!result?.usage && result?.costUsd === undefined) return;
+    const costUsd = result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result);
     this.record(chatKey(chat.address), chat.address, {
       cli: chat.record.cli,
       ...(chat.record.model ? { model: chat.record.model } : {}),
       ...tokens(result.usage),
-      ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
+      ...(person ? { person } : {}),
     });
   }
 
-  /** A run ended: what it cost, charged to the chat that started it. */
+  /** A run ended: what it cost, charged to the chat that started it and to the person who did. */
   runEnded(run: SubagentRunRecord): void {
     if (!run.usage && run.costUsd === undefined) return;
+    const person = paidBy(run);
     this.record(run.requesterKey, runAddress(run), {
       cli: run.cli,
       ...(run.model ? { model: run.model } : {}),
       ...tokens(run.usage),
       ...(run.costUsd !== undefined ? { costUsd: run.costUsd } : {}),
       run: { runId: run.runId, number: run.number, label: displayName(run) },
+      ...(person ? { person: { key: person, ...(run.requester.kind === 'user' && run.requester.name ? { name: run.requester.name } : {}) } } : {}),
     });
   }
 
   private record(key: string, address: ChatRef, entry: Spend): void {
-    const { ledger, budget, out, log } = this.options;
+    const { ledger, budget, personBudget, out, log } = this.options;
     const before = ledger.costOn(key);
+    const personBefore = entry.person ? ledger.personCostOn(entry.person.key) : 0;
     void ledger
       .record(key, entry)
       .then(async (after) => {
         if (budget.crossedWarning(before, after)) await out.send(address, plain(budgetWarningText(after, budget.limitUsd!)));
+        const person = entry.person;
+        if (!person || !personBudget) return;
+        const theirs = ledger.personCostOn(person.key);
+        if (personBudget.crossedWarning(personBefore, theirs))
+          await out.send(address, plain(personBudgetWarningText(ledger.nameOf(person.key), theirs, personBudget.limitUsd!)));
       })
       .catch((error: Error) => log.error({ chat: key, err: error }, 'recording usage failed'));
   }

@@ -2,7 +2,8 @@ import { basename } from 'node:path';
 import { nanoid } from 'nanoid';
 import { promptWithFiles } from '../files/prompt.ts';
 import type { Log } from '../log/logger.ts';
-import { chatKey, userKey, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import { chatKey, personOf, userKey, type IncomingMessage, type Outbound } from '../ports/transport.ts';
+import type { Person } from '../usage/usage-ledger.ts';
 import { plain } from '../rich/index.ts';
 import type { Attachments, Prompt } from './attachments.ts';
 import type { ChatSession } from './chat-session.ts';
@@ -12,7 +13,7 @@ export interface SteeringOptions {
   out: Outbound;
   attachments: Attachments;
   /** The message as the chat's next turn (a steer the finishing turn no longer took). */
-  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string }, by: string) => Promise<void>;
+  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string; payer?: Person }, by: string) => Promise<void>;
   /** The chats' transcripts: a message steered into a turn is part of it. */
   transcripts?: Transcripts;
   log: Log;
@@ -58,7 +59,11 @@ export class Steering {
     const current = chat.current;
     const id = nanoid(10);
     if (current?.by !== prompt.user.id || !chat.agent.steer(text, id)) {
-      await this.options.startTurn(chat, { ...prompt, text, ...(prompt.user.name ? { sender: prompt.user.name } : {}) }, prompt.user.id);
+      await this.options.startTurn(
+        chat,
+        { ...prompt, text, ...(prompt.user.name ? { sender: prompt.user.name } : {}), payer: personOf(chat.address, prompt.user) },
+        prompt.user.id,
+      );
       return true;
     }
     // Should the CLI take it as a turn of its own (it came after its result), that turn answers it.

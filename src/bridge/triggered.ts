@@ -5,6 +5,7 @@ import { spawnedText, stopButton } from '../presentation/runs.ts';
 import { plain } from '../rich/index.ts';
 import type { SpawnIntent, SpawnOrigin, Spawner } from '../subagents/spawner.ts';
 import type { Bridge } from './bridge.ts';
+import type { Person } from '../usage/usage-ledger.ts';
 import type { ChatSessions } from './chat-sessions.ts';
 
 export interface TriggeredParts {
@@ -27,11 +28,20 @@ export type TriggeredRun = { ok: true; runId: string } | { ok: false; reason: st
 export class Triggered {
   constructor(private readonly parts: TriggeredParts) {}
 
-  /** `outside`: the text comes from outside the chat's people (a webhook's delivery), and the session it enters keeps that. */
-  async turn(chat: ChatRef, from: string, text: string, outside?: OutsideSource): Promise<TriggeredTurn> {
+  /**
+   * `outside`: the text comes from outside the chat's people (a webhook's delivery), and the
+   * session it enters keeps that. `payer`: the person its cost is for too (a schedule's maker).
+   */
+  async turn(chat: ChatRef, from: string, text: string, outside?: OutsideSource, payer?: Person, budgetUsd?: number): Promise<TriggeredTurn> {
     let injected: Awaited<ReturnType<Bridge['inject']>>;
     try {
-      injected = await this.parts.bridge.inject(chat, { text, from, ...(outside ? { outside } : {}) });
+      injected = await this.parts.bridge.inject(chat, {
+        text,
+        from,
+        ...(outside ? { outside } : {}),
+        ...(payer ? { payer } : {}),
+        ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+      });
     } catch (error) {
       // The chat could not be written to: nobody there to tell.
       return { ok: false, reason: `the chat cannot be reached (${(error as Error).message})`, unreachable: true };

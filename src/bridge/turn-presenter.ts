@@ -83,6 +83,12 @@ export class TurnPresenter {
     if (this.progress.apply(event)) this.schedule();
   }
 
+  /** Another CLI took the turn over (a limit stopped the first): the progress names it. */
+  retitle(cli: string): void {
+    this.progress.title = cli;
+    this.schedule();
+  }
+
   /** A message went into the running turn (steered). */
   showAdded(text: string): void {
     this.progress.addMessage(text);

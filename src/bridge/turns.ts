@@ -5,37 +5,23 @@ import { ordinal } from '../presentation/ordinal.ts';
 import { displayPath } from '../presentation/paths.ts';
 import { formatDuration } from '../presentation/progress.ts';
 import { plain } from '../rich/index.ts';
-import { truncate } from '../presentation/format/index.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import type { CarriedTurn, TurnControls } from '../session/session.ts';
 import type { AgentEvent } from '../protocols/events.ts';
-import { toolSummary } from '../presentation/tool-summary.ts';
 import type { OutsideSource, PendingMessage } from '../store/chat-store.ts';
+import type { Person } from '../usage/usage-ledger.ts';
+import type { CostMeter } from '../usage/cost-meter.ts';
+import { costStopText } from '../presentation/usage.ts';
 import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { ChatSession, SteeredMessage } from './chat-session.ts';
 import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
+import { CallsInFlight } from './calls-in-flight.ts';
 import type { Transcripts } from '../transcripts/transcripts.ts';
 import { turnRecorder } from '../transcripts/turn-recorder.ts';
-
-/**
- * A top-level tool call is noted in the chat's record once it has lasted this long: most calls
- * of a chatty turn end sooner, and noting each one's start and end rewrote the chat store twice
- * a call. A restart's drain notes the call at work at once.
- */
-const NOTE_CALL_AFTER_MS = 1000;
-
-/** What a running turn's record says of its tool calls, and the one at work. */
-interface CallNotes {
-  chat: ChatSession;
-  /** The record says a tool was called (once a turn, at its first call). */
-  toolCalled: boolean;
-  /** The record names a call in flight, which an end must clear. */
-  inFlightNoted: boolean;
-  current?: { id: string; text: string; timer?: NodeJS.Timeout; noted?: boolean };
-}
+import { waitNotice } from '../fallback/limit-words.ts';
 
 /** One turn as it is followed: its id (its pending message's), its message, whose it is, and its log. */
 interface FollowedTurn {
@@ -48,6 +34,16 @@ interface FollowedTurn {
   outside?: OutsideSource;
   /** Who sent it, as people read it (a person's name, `⏰ Schedule #2`), for the transcript. */
   sender?: string;
+  /** Whom its cost is for: who typed it, or made the schedule it comes from. None: work nobody typed. */
+  payer?: Person;
+  /** The most it may cost (a webhook's `budget`): stopped for cost through the CLI's interrupt once reached. */
+  budgetUsd?: number;
+}
+
+/** What a listener hears of a turn that ended, besides its outcome. */
+export interface EndedTurn {
+  /** Whom its cost is for (see FollowedTurn.payer). */
+  payer?: Person;
 }
 
 /** Someone following one turn (an API client that sent its message): its events, then its outcome. */
@@ -64,6 +60,8 @@ export interface TurnsOptions {
   out: Outbound;
   /** The Stop button of a turn, by its id. */
   stopButton: (turnId: string) => Button;
+  /** What prices a turn held to a budget of its own, as its CLI streams; none: such a turn cannot be priced. */
+  meter?: (chat: ChatSession) => CostMeter | undefined;
   /** The chats' transcripts, which /export and share links read; none: not kept. */
   transcripts?: Transcripts;
   log: Log;
@@ -78,15 +76,15 @@ export interface TurnsOptions {
  */
 export class Turns {
   private readonly running = new Set<Promise<void>>();
-  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome) => void)[] = [];
+  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void)[] = [];
   private shuttingDown = false;
   /** What each running turn's record says of its tool calls, by turn id. */
-  private readonly calls = new Map<string, CallNotes>();
+  private readonly calls = new CallsInFlight();
 
   constructor(private readonly options: TurnsOptions) {}
 
   /** Called with every turn that ended, after its answer. */
-  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome) => void): void {
+  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
     this.listeners.push(listener);
   }
 
@@ -99,7 +97,7 @@ export class Turns {
    */
   async start(
     chat: ChatSession,
-    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; sender?: string },
+    message: Pick<IncomingMessage, 'text' | 'messageId'> & { outside?: OutsideSource; sender?: string; payer?: Person; budgetUsd?: number },
     by = '',
     pending?: PendingMessage,
     watch?: TurnWatch,
@@ -146,6 +144,8 @@ export class Turns {
       // Or while the notice went out (a flood limit can hold it for seconds).
       if (this.shuttingDown) return turnId;
     }
+    // A turn taken up after a restart is its writer's, by the id the record kept.
+    const payer = message.payer ?? (by ? { key: `${address.transport}:${by}` } : undefined);
     const { controls, ended } = this.follow(
       chat,
       {
@@ -155,6 +155,8 @@ export class Turns {
         by,
         log,
         ...(outside ? { outside } : {}),
+        ...(payer ? { payer } : {}),
+        ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
         ...(message.sender ? { sender: message.sender } : {}),
       },
       watch,
@@ -190,6 +192,9 @@ export class Turns {
     // A turn that will be stopped for running too long says so first, while there is time to act.
     const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
     const steers = new Map<string, SteeredMessage>();
+    const meter = turn.budgetUsd !== undefined ? this.options.meter?.(chat) : undefined;
+    /** What it had cost when its budget stopped it. */
+    let stoppedForCost: number | undefined;
     const transcript = this.options.transcripts
       ? turnRecorder(this.options.transcripts, {
           chat: chatKey(chat.address),
@@ -207,8 +212,11 @@ export class Turns {
       onStart: () => {
         log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
         const startedAt = Date.now();
-        chat.current = { id: turnId, presenter, startedAt, by, steers };
+        chat.current = { id: turnId, presenter, startedAt, by, steers, ...(turn.payer ? { startedBy: turn.payer.key } : {}) };
         transcript?.started(chat.record.cliSessionId);
+        chat.watchTurn();
+        // The CLI a limit moved the session to, or back from, as the turn starts.
+        presenter.progress.title = chat.record.cli;
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
         void chat.messages.updatePending(turnId, { startedAt });
@@ -221,10 +229,22 @@ export class Turns {
         );
       },
       onEvent: (event) => {
+        chat.watch(event);
         presenter.onEvent(event);
         transcript?.event(event);
-        this.noteCall(chat, turnId, event);
+        this.calls.note(chat, turnId, event);
         watch?.onEvent?.(event);
+        const usd = meter?.observe(event);
+        // At its budget: stopped as the Stop button stops it, once; what waits behind it stays.
+        if (usd !== undefined && stoppedForCost === undefined && usd >= turn.budgetUsd!) {
+          stoppedForCost = usd;
+          this.track(
+            chat.stop('it reached its budget', { keepQueued: true }).then(
+              () => {},
+              (error: Error) => log.warn(`stopping the turn for cost failed: ${error.message}`),
+            ),
+          );
+        }
       },
       onCarried: (ids) =>
         this.carry(
@@ -234,16 +254,22 @@ export class Turns {
         ),
       ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
     };
-    const ended = async (outcome: TurnOutcome): Promise<void> => {
+    const ended = async (ending: TurnOutcome): Promise<void> => {
       try {
+        const outcome = limitTold(chat, ending);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
-        this.forgetCalls(turnId);
+        this.calls.forget(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
         transcript?.ended(outcome);
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await presenter.finish(outcome);
+        if (stoppedForCost !== undefined && outcome.status === 'stopped')
+          await out
+            .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
+            .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
         await chat.noteTurn(text, outcome.sessionId);
-        for (const listener of this.listeners) listener(chat, outcome);
+        await chat.noteWork(text, outcome);
+        for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.messages.removePending(turnId);
@@ -279,7 +305,8 @@ export class Turns {
     const log = this.options.log.child({ chat: chatKey(chat.address), turn: id, ...(first.messageId !== undefined ? { message: first.messageId } : {}) });
     log.info({ from: from.id, messages: messages.length }, 'the CLI took messages steered into the turn as a turn of its own');
     const text = [first, ...more].map((message) => message.text).join('\n\n');
-    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log });
+    const payer = first.by === from.by ? from.payer : first.by ? { key: `${chat.address.transport}:${first.by}` } : undefined;
+    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log, ...(payer ? { payer } : {}) });
     let settle!: (outcome: TurnOutcome) => void;
     this.track(new Promise<TurnOutcome>((resolve) => (settle = resolve)).then(ended));
     return { ...controls, ended: (outcome) => settle(outcome) };
@@ -294,51 +321,7 @@ export class Turns {
   /** From now, a stopped turn stays pending: it is resumed (or the chat hears about it) after the restart. */
   shutDown(): void {
     this.shuttingDown = true;
-    for (const [turnId, notes] of this.calls) this.noteInFlight(turnId, notes);
-  }
-
-  /**
-   * Notes in the turn's pending message that it called a tool (at once: such a turn is not
-   * simply run again after a restart) and the call at work once it has lasted (a restart
-   * resumes the turn knowing it), so a chatty turn's many quick calls cost no writes.
-   */
-  private noteCall(chat: ChatSession, turnId: string, event: AgentEvent): void {
-    if (event.type === 'tool_start' && !event.parentId) {
-      const notes = this.calls.get(turnId) ?? { chat, toolCalled: false, inFlightNoted: false };
-      this.calls.set(turnId, notes);
-      clearTimeout(notes.current?.timer);
-      notes.current = { id: event.id, text: truncate(`${event.name} ${toolSummary(event.name, event.input)}`.trim(), 200) };
-      if (!notes.toolCalled) {
-        notes.toolCalled = true;
-        void chat.messages.updatePending(turnId, { toolCalled: true });
-      }
-      if (this.shuttingDown) this.noteInFlight(turnId, notes);
-      else notes.current.timer = setTimeout(() => this.noteInFlight(turnId, notes), NOTE_CALL_AFTER_MS).unref();
-    } else if (event.type === 'tool_end') {
-      const notes = this.calls.get(turnId);
-      if (notes?.current?.id !== event.id) return;
-      clearTimeout(notes.current.timer);
-      notes.current = undefined;
-      if (notes.inFlightNoted) {
-        notes.inFlightNoted = false;
-        void chat.messages.updatePending(turnId, { inFlight: undefined });
-      }
-    } else if (event.type === 'exit') this.forgetCalls(turnId);
-  }
-
-  private forgetCalls(turnId: string): void {
-    clearTimeout(this.calls.get(turnId)?.current?.timer);
-    this.calls.delete(turnId);
-  }
-
-  /** The call at work goes into the record now (it has lasted, or a restart is coming). */
-  private noteInFlight(turnId: string, notes: CallNotes): void {
-    const current = notes.current;
-    if (!current || current.noted) return;
-    clearTimeout(current.timer);
-    current.noted = true;
-    notes.inFlightNoted = true;
-    void notes.chat.messages.updatePending(turnId, { inFlight: current.text });
+    this.calls.noteAllNow();
   }
 
   isIdle(): boolean {
@@ -349,6 +332,20 @@ export class Turns {
   async idle(): Promise<void> {
     while (this.running.size) await Promise.all(this.running);
   }
+}
+
+/** A turn a limit stopped, with no CLI to go on in: the chat is told plainly when it can go on. */
+function limitTold(chat: ChatSession, outcome: TurnOutcome): TurnOutcome {
+  if (outcome.status !== 'failed' || !outcome.limit) return outcome;
+  const now = Date.now();
+  const others = Object.entries(chat.record.limited ?? {})
+    .filter(([cli, limit]) => cli !== chat.record.cli && limit.until > now)
+    .map(([cli]) => cli);
+  const another = [...chat.knownClis].find((cli) => cli !== chat.record.cli);
+  return {
+    ...outcome,
+    error: waitNotice(chat.record.cli, outcome.limit, { others, ...(chat.fallbackChain || !another ? {} : { suggest: `${chat.record.cli}>${another}` }) }, now),
+  };
 }
 
 /** What the log keeps of a turn: how it went, never what was said. */

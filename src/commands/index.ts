@@ -9,6 +9,7 @@ import { resumeCommand } from './resume.ts';
 import { handoff } from './handoff.ts';
 import { busy } from './busy.ts';
 import { net } from './net.ts';
+import { fallback } from './fallback.ts';
 import { plan } from './plan.ts';
 import { usage } from './usage.ts';
 import { agents } from './agents.ts';
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   permissions,
   busy,
   net,
+  fallback,
   plan,
   trust,
   file,

@@ -14,7 +14,7 @@ type Named = { person: string; name?: string } | { problem: string };
  * replies to; a mention (`<@U024BE7LH>`, `<@81384788765712384>`); an id, bare or as
  * `transport:id`; or a name the bridge has seen (not every chat app can look a name up).
  */
-export function whomNamed(ctx: Pick<CommandContext, 'args' | 'message' | 'chat' | 'services'>): Named {
+export function whomNamed(ctx: Pick<CommandContext, 'args' | 'message' | 'chat' | 'services'>, command: 'allow' | 'deny'): Named {
   const { transport } = ctx.chat.address;
   const written = ctx.args.trim();
   const replied = ctx.message.replyTo;
@@ -35,7 +35,7 @@ export function whomNamed(ctx: Pick<CommandContext, 'args' | 'message' | 'chat' 
   if (found.length > 1)
     return { problem: `Several people go by “${written}”: ${found.map((p) => personLabel(p.person, p.name)).join(', ')}. Give the id of the one you mean.` };
   return {
-    problem: `I haven't seen anyone called “${written}” write here since I started. Reply to one of their messages with /${ctx.message.text.trim().slice(1).split(/\s/)[0]}, or give their id (the refusal they got shows it).`,
+    problem: `I haven't seen anyone called “${written}” write here since I started. Reply to one of their messages with /${command}, or give their id (the refusal they got shows it).`,
   };
 }
 
@@ -50,7 +50,7 @@ async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
   const problem = refusedHere(ctx);
   if (problem) return void (await reply(plain(problem)));
   if (!ctx.args.trim() && !message.replyTo?.fromId) return void (await reply(plain(peopleList(ctx))));
-  const named = whomNamed(ctx);
+  const named = whomNamed(ctx, is === 'allowed' ? 'allow' : 'deny');
   if ('problem' in named) return void (await reply(plain(named.problem)));
   const { person } = named;
   const name = named.name ?? services.seen.nameOf(person);

@@ -1,6 +1,7 @@
 import { canAsk, unsupportedMode } from '../adapters/permissions.ts';
 import { isPermissionMode, PERMISSION_MODE_MEANING, PERMISSION_MODES } from '../policy/permission-mode.ts';
 import { plain } from '../rich/index.ts';
+import { describeRule } from '../policy/approval-rules.ts';
 import type { ChatSession } from '../bridge/chat-session.ts';
 import { newSessionNotice } from '../bridge/outside-text.ts';
 import { refuseWhileBusy, UsageError, type Command } from '../bridge/command.ts';
@@ -47,5 +48,14 @@ export function describeMode(chat: ChatSession): string {
   if (chat.effectivePermissionMode === 'safe') lines.push('The agent cannot start subagents in this mode (they could do more than it).');
   // The mode binds every run spawned here, whoever asks: /spawn, a plan, the API.
   if (mode !== 'bypass') lines.push(`Runs spawned here (/spawn, plans, the API) ${mode === 'safe' ? 'only read too; no option lifts that' : 'ask here too'}.`);
+  const rules = chat.approvalRules;
+  if (rules.length) {
+    const named = rules.map((rule) => `${describeRule(rule)} (${rule.approvals} people)`).join(', ');
+    lines.push(`The tool policy needs several people's Allow, in every mode, for ${named}.`);
+    if (chat.ruleRefusal())
+      lines.push(
+        `${cli.name} cannot ask the bridge before each tool call, so its turns are refused here: /cli claude or /cli codex, or /permissions safe, lets the chat work.`,
+      );
+  }
   return lines.join('\n');
 }

@@ -8,7 +8,8 @@ import { UsageError, type Command, type CommandContext } from '../bridge/command
 export const spawn: Command = {
   name: 'spawn',
   description: 'Start a background subagent',
-  usage: '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
+  usage:
+    '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--budget USD] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
   access: 'member',
   startsWork: true,
   async run(ctx) {

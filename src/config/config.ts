@@ -13,12 +13,16 @@ import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
 import { decideSandbox, type Sandbox } from '../sandbox/sandbox-decision.ts';
 import { sandboxConfig } from '../sandbox/sandbox-config.ts';
 import { commaList } from './comma-list.ts';
+import { parseChain, type FallbackChain } from '../policy/fallback-chain.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 import { hostPort, tlsFiles } from './listen-address.ts';
 import { webConfig, type WebConfig } from './web.ts';
 import { loadHooks, type Hook } from '../hooks/hooks-file.ts';
+import { PriceTable } from '../usage/prices.ts';
+import { loadToolPolicy } from '../policy/tool-policy-file.ts';
+import type { ApprovalRule } from '../policy/approval-rules.ts';
 
 /** The repo's own files, wherever the bridge is started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,10 +40,16 @@ export interface BridgeConfig extends ProjectsConfig {
   bareNumbers: string;
   /** Per chat and UTC day; none: no limit. */
   dailyBudgetUsd: number | undefined;
+  /** Per person and UTC day, across chats (BRIDGE_PERSON_DAILY_BUDGET_USD); none: no limit. */
+  personDailyBudgetUsd: number | undefined;
+  /** What models cost per token: the shipped table with BRIDGE_DATA_DIR/prices.json over it. */
+  prices: PriceTable;
   /** How main sessions treat tools that need permission, unless a chat chose otherwise (/permissions). */
   permissionMode: PermissionMode;
   /** What a message sent while a chat's agent works does, unless the chat chose otherwise (/busy). */
   busyMode: BusyMode;
+  /** BRIDGE_FALLBACK: the CLIs a turn or run goes on in when its CLI's quota or rate limit stops it, unless a chat chose otherwise (/fallback); none: it waits. */
+  fallback: FallbackChain | undefined;
   /** CLI processes kept between turns (BRIDGE_LIVE_SESSIONS), and how long one may idle (BRIDGE_IDLE_MINUTES). */
   live: { max: number; idleMs: number };
   /**
@@ -63,6 +73,8 @@ export interface BridgeConfig extends ProjectsConfig {
   web: WebConfig | undefined;
   /** The webhooks of BRIDGE_DATA_DIR/hooks.json (served at BRIDGE_WEB_ADDR/hooks/<name>); none without the file. */
   hooks: Hook[];
+  /** The rules of BRIDGE_DATA_DIR/tool-policy.json: calls that need more than one person's Allow, in every mode. */
+  approvalRules: ApprovalRule[];
   /** The time zone schedules are read in (BRIDGE_TZ, or the machine's): `daily 09:00` is 09:00 there. */
   timeZone: string;
   /** The Redis of the queue subagent runs go through (BRIDGE_REDIS_URL); none: they run in the bridge's process. */
@@ -155,8 +167,11 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     groupTurns: groupTurns(env.BRIDGE_GROUP_TURNS),
     bareNumbers: BARE_NUMBERS,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
+    personDailyBudgetUsd: dollars(env, 'BRIDGE_PERSON_DAILY_BUDGET_USD'),
+    prices: await PriceTable.load(dataDir),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     busyMode: busyMode(env.BRIDGE_BUSY_MODE),
+    fallback: fallbackChain(env.BRIDGE_FALLBACK, [...adapters.keys()]),
     live: { max: integer(env, 'BRIDGE_LIVE_SESSIONS', 8, 0), idleMs: integer(env, 'BRIDGE_IDLE_MINUTES', 30, 1) * 60_000 },
     restart: { drainMs: integer(env, 'BRIDGE_DRAIN_SECONDS', 60, 0) * 1000, resume: onOff(env, 'BRIDGE_RESUME_INTERRUPTED', true) },
     transcribe: transcribe(env),
@@ -166,6 +181,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     api: await api(env, BARE_NUMBERS),
     web: await webConfig(env),
     hooks: await loadHooks(dataDir, BARE_NUMBERS, [...adapters.keys()]),
+    approvalRules: await loadToolPolicy(dataDir),
     timeZone: timeZone(env.BRIDGE_TZ),
     dataDir,
     ...(await loadProjects(env, cwd)),
@@ -192,6 +208,14 @@ function groupTurns(raw: string | undefined): GroupTurns {
       `BRIDGE_GROUP_TURNS: expected everyone (anyone allowed who is in the group) or allowed (only those an admin named with /allow), got "${raw}"`,
     );
   return value as GroupTurns;
+}
+
+function fallbackChain(raw: string | undefined, known: string[]): FallbackChain | undefined {
+  const text = raw?.trim();
+  if (!text || text.toLowerCase() === 'off') return undefined;
+  const parsed = parseChain(text, known);
+  if ('problem' in parsed) throw new ConfigError(`BRIDGE_FALLBACK: ${parsed.problem}`);
+  return parsed.chain;
 }
 
 function logFormat(raw: string | undefined, terminal: boolean): LogFormat {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readOperatorFile } from '../errors/operator-file.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../errors/config-error.ts';
@@ -40,6 +40,8 @@ export interface Hook {
   mode: PermissionMode;
   /** Deliveries it takes a minute; past that, 429. */
   perMinute: number;
+  /** The most each delivery's turn or run may cost, in US dollars: it is stopped for cost once reached. */
+  budgetUsd?: number;
   /** Only deliveries whose body has these values at these paths start work (`{"action": "completed", "workflow_run.conclusion": ["failure", "timed_out"]}`); others are ignored. */
   when?: Record<string, Scalar[]>;
 }
@@ -72,6 +74,7 @@ const hookSchema = z
     spawn: z.union([z.literal(false), z.literal(true), spawnSchema]).default(false),
     mode: z.enum(PERMISSION_MODES).default('safe'),
     perMinute: z.number().int().min(1).max(10_000).default(30),
+    budget: z.number().positive('expected an amount of US dollars above 0, like 0.50').max(10_000).optional(),
     when: z.record(z.string().min(1), z.union([scalar, z.array(scalar).min(1)])).optional(),
   })
   .strict();
@@ -89,14 +92,8 @@ const fileSchema = z
  */
 export async function loadHooks(dataDir: string, bareNumbers: string, clis: readonly string[]): Promise<Hook[]> {
   const file = join(dataDir, HOOKS_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
-  }
-  return parseHooks(text, file, bareNumbers, clis);
+  const text = await readOperatorFile(file);
+  return text === undefined ? [] : parseHooks(text, file, bareNumbers, clis);
 }
 
 export function parseHooks(text: string, file: string, bareNumbers: string, clis: readonly string[]): Hook[] {
@@ -134,6 +131,7 @@ export function parseHooks(text: string, file: string, bareNumbers: string, clis
       spawn,
       mode: hook.mode,
       perMinute: hook.perMinute,
+      ...(hook.budget !== undefined ? { budgetUsd: hook.budget } : {}),
       ...(hook.when ? { when: Object.fromEntries(Object.entries(hook.when).map(([path, value]) => [path, [value].flat()])) } : {}),
     };
   });

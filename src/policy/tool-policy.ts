@@ -11,6 +11,11 @@ export interface ToolPolicy {
   disallowedTools?: string[];
   /** Ask the chat before tools that need permission (instead of bypassing permissions). */
   approvals: boolean;
+  /**
+   * With `approvals`: the CLI asks the bridge before each call only so that the tool policy's
+   * rules (tool-policy.json) hold; what no rule covers runs without asking, as in `bypass`.
+   */
+  ruledOnly?: boolean;
   /** Approve these tools without asking, within bounds; the rest are asked in the chat. */
   autoApprove?: AutoApprove;
   /** Only tools that read, with the CLI's read-only mode (a `safe` chat): nothing lifts it. */
@@ -95,9 +100,10 @@ export function narrowPolicy(parent: ToolPolicy | undefined, child: ToolPolicy |
       );
   }
   const disallowed = [...new Set([...(parent.disallowedTools ?? []), ...(child?.disallowedTools ?? [])])];
-  const approvals = parent.approvals || (child?.approvals ?? false);
+  // A parent asking only for the tool policy's sake passes nothing on: the child's own spawn meets the rules afresh.
+  const approvals = (parent.approvals && !parent.ruledOnly) || (child?.approvals ?? false);
   const autoApprove = child?.autoApprove;
-  if (autoApprove && parent.approvals) {
+  if (autoApprove && parent.approvals && !parent.ruledOnly) {
     const granted = parent.autoApprove && !parent.autoApprove.revoked ? parent.autoApprove.tools : [];
     const beyond = autoApprove.tools.filter((tool) => !granted.includes(tool));
     if (beyond.length)

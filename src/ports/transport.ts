@@ -63,6 +63,11 @@ export function qualifiedId(written: string, bareNumbers: string): string | unde
   return /^[a-z][a-z0-9-]*:[^\s:]+$/.test(text) ? text : undefined;
 }
 
+/** Whom a person's work is charged to: their key (`transport:id`, as allowlists hold it) and name. */
+export function personOf(chat: Pick<ChatRef, 'transport'>, user: Pick<ChatUser, 'id' | 'identity' | 'name'>): { key: string; name?: string } {
+  return { key: userKey(chat.transport, user), ...(user.name ? { name: user.name } : {}) };
+}
+
 /** A user on a transport, as allowlists hold it: `transport:id`. */
 export function userKey(transport: string, user: Pick<ChatUser, 'id' | 'identity'>): string {
   return user.identity ?? `${transport}:${user.id}`;

@@ -1,3 +1,4 @@
+import { formatCost } from './progress.ts';
 import { formatProblem } from '../agents/problem.ts';
 import type { AgentCatalog, AgentDefinition } from '../agents/types.ts';
 import { truncate } from './format/index.ts';
@@ -60,6 +61,7 @@ export function agentDetails(agent: AgentDefinition): RichText {
     ['MCP servers', agent.mcpServers?.join(', ')],
     ['Skills', agent.skills?.join(', ')],
     ['Max turns', agent.maxTurns === undefined ? undefined : String(agent.maxTurns)],
+    ['Budget', agent.budgetUsd === undefined ? undefined : `${formatCost(agent.budgetUsd)} a run (stopped for cost once reached)`],
   ];
   const set = fields.filter((field): field is [string, string] => field[1] !== undefined);
   const head = `${agent.icon ? `${agent.icon} ` : ''}${agent.slug}`;

@@ -17,7 +17,8 @@ export function announcementBody(run: SubagentRunRecord): string {
   if (run.status === 'completed') {
     parts.push(run.result?.trim() || '_(the run finished without a final message)_');
   } else {
-    parts.push(`**${STATUS_WORD[run.status] ?? 'Failed'}:** ${escapeMarkdown(run.error ?? 'no reason given')}`);
+    const word = run.stoppedForCost ? 'Stopped for cost' : (STATUS_WORD[run.status] ?? 'Failed');
+    parts.push(`**${word}:** ${escapeMarkdown(run.error ?? 'no reason given')}`);
     if (run.result?.trim() && run.result.trim() !== run.error?.trim()) parts.push(`Its last message:\n\n${run.result.trim()}`);
   }
   if (run.worktree) parts.push(worktreeLine(run.worktree, run.worker));

@@ -44,7 +44,8 @@ export class ProgressState {
   costUsd?: number;
 
   constructor(
-    readonly title: string,
+    /** The CLI at work (another takes over when a limit stops the first). */
+    public title: string,
     now = Date.now(),
     /** Where the turn works, shown under the steps. */
     readonly where?: string,

@@ -5,7 +5,7 @@ import { truncate } from './format/index.ts';
 import type { Button } from '../ports/transport.ts';
 import { bold, code, italic, lines, plain, pre, rich, type RichText } from '../rich/index.ts';
 import { timeAgo } from './relative-time.ts';
-import { formatDuration } from './progress.ts';
+import { formatCost, formatDuration } from './progress.ts';
 import { toolSummary } from './tool-summary.ts';
 
 export const STATUS_ICON: Record<RunStatus, string> = {
@@ -131,12 +131,20 @@ const MODE_NOTE: Record<NonNullable<SubagentRunRecord['chatMode']>, string> = {
 };
 
 /** The answer to a spawn: its number, label, CLI and id, and whether it had to queue. */
+/** What a run with a budget may spend, and, when the person's day left less than asked, that their day binds. */
+function budgetNote(run: SubagentRunRecord): string {
+  const budget = run.budget;
+  if (!budget) return '';
+  if (budget.askedUsd === undefined) return `\n💸 Budget ${formatCost(budget.usd)}: stopped for cost once reached.`;
+  return `\n💸 Budget ${formatCost(budget.usd)}, what is left of the daily budget of the person who started it (${formatCost(budget.askedUsd)} was asked): stopped for cost once reached.`;
+}
+
 export function spawnedText(run: SubagentRunRecord, queuePosition: number, byAgent = false): RichText {
   const what = `${queuePosition ? `⏳ #${run.number} queued (${queuePosition} in line)` : `🚀 #${run.number} started`}${byAgent ? ' by the agent' : ''}`;
   const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;
   const note = queuePosition ? 'It starts when a slot frees; the result is announced here.' : 'The result is announced here when it ends.';
   // A bypass chat's run that asks all the same (--ask, or an agent's run past its own session's tools) says it asks.
-  const shown = run.chatMode === 'bypass' && run.policy?.approvals ? 'ask' : run.chatMode;
+  const shown = run.chatMode === 'bypass' && run.policy?.approvals && !run.policy.ruledOnly ? 'ask' : run.chatMode;
   const mode = shown ? `\n${MODE_NOTE[shown]}` : '';
-  return lines([text + mode, italic(note)]);
+  return lines([text + mode + budgetNote(run), italic(note)]);
 }

@@ -1,10 +1,23 @@
-import type { AgentEvent, Usage } from './events.ts';
+import type { AgentEvent, QuotaLimit, Usage } from './events.ts';
 import type { LiveWireFactory } from './live-wire.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+import { limitOfApiError, limitOfText } from './quota.ts';
 
 /** The Task (Agent) calls whose agent works in the background: they end with its notification, not their tool result. */
 type BackgroundTasks = ReadonlySet<string>;
 const NONE: BackgroundTasks = new Set();
+
+/**
+ * What a turn's lines say before its result: the background Task calls, and a limit the model
+ * API refused the turn for (the API error's line names its kind, a subscription's
+ * `rate_limit_event` when it resets), which the error result carries.
+ */
+interface ClaudeState {
+  background: BackgroundTasks;
+  limit?: QuotaLimit;
+  resetsAt?: number;
+}
+const INITIAL: ClaudeState = { background: NONE };
 
 /**
  * Claude Code `--output-format stream-json --verbose`: `system`/`init`, one `assistant` line
@@ -15,18 +28,41 @@ const NONE: BackgroundTasks = new Set();
  * with `is_backgrounded`) answers at once ("Async agent launched"); its step ends when the
  * agent does (`task_notification`), so the progress shows it working until then.
  */
-export const claudeStreamJson: Decoder<BackgroundTasks> = {
+export const claudeStreamJson: Decoder<ClaudeState> = {
   protocol: 'claude-stream-json',
-  initial: () => NONE,
+  initial: () => INITIAL,
   step(state, line) {
     if (!isObject(line)) return null;
-    if (line.type === 'system' && (line.subtype === 'task_started' || line.subtype === 'task_notification')) return backgroundTask(state, line);
+    if (line.type === 'system' && (line.subtype === 'task_started' || line.subtype === 'task_notification')) {
+      const step = backgroundTask(state.background, line);
+      return { state: { ...state, background: step.state }, events: step.events };
+    }
+    if (line.type === 'rate_limit_event') return { state: rateLimitEvent(state, line), events: [] };
+    if (line.type === 'assistant' && line.is_api_error_message === true) {
+      const limit = limitOfApiError(num(line.api_error_status), str(line.error), apiErrorText(line));
+      return { state: limit ? { ...state, limit } : state, events: [] };
+    }
+    if (line.type === 'result') return { state: { background: state.background }, events: [result(line, state)] };
     const events = decodeLine(line);
     if (!events) return null;
-    if (!state.size || line.type !== 'user') return { state, events };
-    return { state, events: events.filter((event) => !(event.type === 'tool_end' && state.has(event.id))) };
+    const background = state.background;
+    if (!background.size || line.type !== 'user') return { state, events };
+    return { state, events: events.filter((event) => !(event.type === 'tool_end' && background.has(event.id))) };
   },
 };
+
+/** A subscription's limits as the API's headers told them: a refusal names when it resets. */
+function rateLimitEvent(state: ClaudeState, line: Json): ClaudeState {
+  const info = isObject(line.rate_limit_info) ? line.rate_limit_info : {};
+  const resetsAt = num(info.resetsAt);
+  return info.status === 'rejected' && resetsAt !== undefined ? { ...state, resetsAt: resetsAt * 1000 } : state;
+}
+
+function apiErrorText(line: Json): string {
+  const message = isObject(line.message) ? line.message : {};
+  const content = Array.isArray(message.content) ? message.content : [];
+  return content.map((block) => (isObject(block) ? (str(block.text) ?? '') : '')).join('\n');
+}
 
 function backgroundTask(state: BackgroundTasks, line: Json): { state: BackgroundTasks; events: AgentEvent[] } {
   const id = str(line.tool_use_id);
@@ -48,13 +84,9 @@ function decodeLine(line: Json): AgentEvent[] | null {
       // status, permission_denied, hooks...: the tool_result that follows carries what matters.
       return [];
     case 'assistant':
-      // An API error Claude Code words as an answer ("Not logged in · Please run /login"): its result says it again.
-      if (line.is_api_error_message === true) return [];
-      return eachBlock(line, assistantBlock);
+      return withUsage(line, eachBlock(line, assistantBlock));
     case 'user':
       return eachBlock(line, toolResult);
-    case 'result':
-      return [result(line)];
     case 'stream_event':
       // Partial-message deltas (--include-partial-messages); the whole blocks follow anyway.
       return [];
@@ -83,6 +115,15 @@ function eachBlock(line: Json, decode: (block: Json, parentId: string | undefine
     const event = decode(block, parentId);
     if (event) events.push(event);
   }
+  return events;
+}
+
+/** An assistant line's message usage (each of its content blocks' lines repeats it, growing): priced as it comes. */
+function withUsage(line: Json, events: AgentEvent[]): AgentEvent[] {
+  const message = line.message;
+  const used = isObject(message) ? usage(message.usage) : undefined;
+  if (!used || !isObject(message)) return events;
+  events.push(compact({ type: 'usage', usage: used, model: str(message.model), messageId: str(message.id) }));
   return events;
 }
 
@@ -124,7 +165,7 @@ const NOT_LOGGED_IN = /^Not logged in\b/;
 const NO_CREDENTIALS =
   'claude has no credentials. Set ANTHROPIC_API_KEY where the bridge starts (export ANTHROPIC_API_KEY=…) and restart the bridge, or run claude once in a terminal, as the user the bridge runs as, and log in there.';
 
-function result(line: Json): AgentEvent {
+function result(line: Json, state: ClaudeState): AgentEvent {
   const isError = line.is_error === true || (str(line.subtype) ?? 'success') !== 'success';
   const errors = Array.isArray(line.errors) ? line.errors.filter((e) => typeof e === 'string').join('\n') : '';
   const said = str(line.result) ?? (errors || (isError ? `Claude Code ended with ${str(line.subtype) ?? 'an error'}` : ''));
@@ -139,7 +180,16 @@ function result(line: Json): AgentEvent {
     turns: num(line.num_turns),
     durationMs: num(line.duration_ms),
     answered: Array.isArray(line.user_message_uuids) ? line.user_message_uuids.filter((id) => typeof id === 'string') : undefined,
+    limit: isError ? resultLimit(line, text, state) : undefined,
   });
+}
+
+/** The limit an error result was refused for: its API error's kind, and when it resets (the rate-limit event's time, or the words'). */
+function resultLimit(line: Json, text: string, state: ClaudeState): QuotaLimit | undefined {
+  const limit = state.limit ?? limitOfApiError(num(line.api_error_status), str(line.api_error_type), text);
+  if (!limit) return undefined;
+  const resetsAt = state.resetsAt ?? limit.resetsAt ?? limitOfText(text)?.resetsAt;
+  return resetsAt === undefined ? { kind: limit.kind } : { kind: limit.kind, resetsAt };
 }
 
 /** With `--input-format stream-json`: a message we sent (by its uuid) was queued, started or completed. */

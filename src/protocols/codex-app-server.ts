@@ -1,4 +1,5 @@
 import type { AgentEvent, ToolStartEvent, Usage } from './events.ts';
+import { limitOfText } from './quota.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 
 /** What the decoder remembers within a turn: its answer so far, the messages it took, what it used. */
@@ -43,15 +44,19 @@ export const codexAppServer: Decoder<AppServerState> = {
         return itemStarted(state, params.item);
       case 'item/completed':
         return itemCompleted(state, params.item);
-      case 'thread/tokenUsage/updated':
-        return { state: state.inTurn ? { ...state, usage: added(state.usage, params.tokenUsage) } : state, events: [] };
+      case 'thread/tokenUsage/updated': {
+        if (!state.inTurn) return { state, events: [] };
+        const call = added(undefined, params.tokenUsage);
+        return { state: { ...state, usage: added(state.usage, params.tokenUsage) }, events: call ? [{ type: 'usage', usage: call }] : [] };
+      }
       case 'turn/completed':
         return { state: IDLE, events: [turnResult(state, params.turn)] };
       case 'error': {
         const error = isObject(params.error) ? str(params.error.message) : undefined;
         // A retried stream error is codex's own business; the turn goes on.
         const message = `codex: ${error ?? 'error'}`;
-        return { state, events: [params.willRetry === true ? { type: 'log', line: message } : { type: 'error', message }] };
+        const limit = error ? limitOfText(error) : undefined;
+        return { state, events: [params.willRetry === true ? { type: 'log', line: message } : { type: 'error', message, ...(limit ? { limit } : {}) }] };
       }
       default:
         // Deltas, status changes, warnings: the items and the turn's end carry what matters.
@@ -130,7 +135,8 @@ function turnResult(state: AppServerState, turn: unknown): AgentEvent {
   if (status === 'completed') return { type: 'result', text: state.lastText, isError: false, ...common };
   const text =
     status === 'interrupted' ? 'codex stopped the turn' : (error ?? `codex ended the turn ${typeof status === 'string' ? status : 'without finishing'}`);
-  return { type: 'result', text, isError: true, ...common };
+  const limit = error ? limitOfText(error) : undefined;
+  return { type: 'result', text, isError: true, ...common, ...(limit ? { limit } : {}) };
 }
 
 /** Codex reports each model call's usage (`last`); a turn's is their sum. */

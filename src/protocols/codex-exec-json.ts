@@ -1,5 +1,6 @@
 import type { AgentEvent, ToolStartEvent } from './events.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+import { limitOfText } from './quota.ts';
 
 /** What codex says before `turn.completed` that the result needs. */
 export interface CodexState {
@@ -39,11 +40,13 @@ export const codexExecJson: Decoder<CodexState> = {
         const error = isObject(line.error) ? str(line.error.message) : undefined;
         return {
           state: { lastText: '', started: [] },
-          events: [{ type: 'result', text: error ?? 'codex turn failed', isError: true }],
+          events: [compact({ type: 'result', text: error ?? 'codex turn failed', isError: true, limit: error ? limitOfText(error) : undefined })],
         };
       }
-      case 'error':
-        return { state, events: [{ type: 'error', message: str(line.message) ?? 'codex reported an error' }] };
+      case 'error': {
+        const message = str(line.message) ?? 'codex reported an error';
+        return { state, events: [compact({ type: 'error', message, limit: limitOfText(message) })] };
+      }
       default:
         return null;
     }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from './events.ts';
 import { usage } from './claude-stream-json.ts';
-import { compact, num, preview, statelessDecoder, str, type Json } from './decoder.ts';
+import { compact, isObject, num, preview, statelessDecoder, str, type Json } from './decoder.ts';
+import { limitOfApiError } from './quota.ts';
 
 /**
  * Factory droid `exec --output-format stream-json`: `system`/`init`, `message` (both roles),
@@ -40,9 +41,25 @@ function decodeLine(line: Json): AgentEvent[] | null {
           durationMs: num(line.durationMs),
         }),
       ];
-    case 'error':
-      return [{ type: 'error', message: str(line.message) ?? 'droid reported an error' }];
+    case 'error': {
+      const message = str(line.message) ?? 'droid reported an error';
+      return [compact({ type: 'error', message, limit: apiErrorLimit(message) })];
+    }
     default:
       return null;
   }
+}
+
+/** droid passes the model API's refusal on as "<status> <its JSON body>": a limit, by the body's error type. */
+function apiErrorLimit(message: string) {
+  const said = /^(\d{3}) (\{.*\})$/s.exec(message);
+  if (!said) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(said[2]!);
+  } catch {
+    return limitOfApiError(Number(said[1]), undefined, said[2]);
+  }
+  const error = isObject(body) && isObject(body.error) ? body.error : {};
+  return limitOfApiError(Number(said[1]), str(error.code) ?? str(error.type), str(error.message) ?? '');
 }

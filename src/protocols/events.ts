@@ -45,6 +45,28 @@ export interface ToolEndEvent {
   parentId?: string;
 }
 
+/**
+ * What one model call used, reported while the turn works (Claude Code's assistant messages,
+ * codex's token updates): the bridge prices it as it goes, to hold work to its budget. The
+ * same `messageId` again is that call's usage so far, replacing what it said before.
+ */
+export interface UsageEvent {
+  type: 'usage';
+  usage: Usage;
+  model?: string;
+  messageId?: string;
+}
+
+/**
+ * The CLI's model API refused it for a limit: a plan's usage limit, the key's rate limit, or no
+ * credit (quota) left. The work can go on in another CLI, or in this one once it resets.
+ */
+export interface QuotaLimit {
+  kind: 'usage' | 'rate' | 'credit';
+  /** When the limit resets (epoch ms), when the CLI says. */
+  resetsAt?: number;
+}
+
 /** The turn's outcome, as the CLI reports it. */
 export interface ResultEvent {
   type: 'result';
@@ -57,6 +79,8 @@ export interface ResultEvent {
   durationMs?: number;
   /** The ids of the messages this turn answered, for a CLI that takes messages while it works. */
   answered?: string[];
+  /** The turn was refused for a quota, credit or rate limit. */
+  limit?: QuotaLimit;
 }
 
 /** What became of a message sent to a CLI that takes messages while it works (see LiveInput). */
@@ -97,6 +121,8 @@ export type PermissionDecision = { behavior: 'allow'; updatedInput: Record<strin
 export interface ErrorEvent {
   type: 'error';
   message: string;
+  /** The error is a quota, credit or rate limit (a CLI that ends a turn without a result says it so). */
+  limit?: QuotaLimit;
 }
 
 /** The sandbox refused a connection of the CLI or its tools (a host nobody allowed): once per host. */
@@ -127,6 +153,7 @@ export type AgentEvent =
   | TextEvent
   | ToolStartEvent
   | ToolEndEvent
+  | UsageEvent
   | ResultEvent
   | InputEvent
   | PermissionEvent

@@ -19,7 +19,7 @@ import type { Log } from '../log/logger.ts';
 import type { Secrets } from '../log/secrets.ts';
 
 export interface RunWorkerOptions {
-  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'dataDir'> & { redisUrl: string };
+  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'dataDir'> & Partial<Pick<BridgeConfig, 'prices'>> & { redisUrl: string };
   /** Checks what the bridge puts in Redis and signs what this worker reports (BRIDGE_QUEUE_SECRET). */
   signer: QueueSigner;
   /** Shown in /subagents info and to dashboards; unique among workers. */
@@ -76,6 +76,7 @@ export class RunWorker {
       maxDepth: config.settings.subagents.maxDepth,
       silenceSeconds: config.settings.silenceSeconds,
       toolsFor: (run) => this.access.get(run.runId),
+      ...(config.prices ? { prices: config.prices } : {}),
       log,
     });
     this.worker = new Worker(QUEUE_NAME, (job, _token, signal) => this.process(job, signal), {

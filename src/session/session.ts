@@ -44,7 +44,38 @@ export interface SessionConfig {
   onPermission?: PermissionAnswerer;
   /** Whose walls its CLI runs in when the sandbox is on (read at each turn: `safe` makes the directory read-only). */
   walls?: WallScope;
+  /**
+   * Some tool calls must be asked about even when the session bypasses permissions (a rule of
+   * the tool policy covers them): a CLI given its mode as its session opens (codex's app
+   * server) then asks about every call, and the bridge answers those no rule covers itself.
+   */
+  watched?: boolean;
+  /** Why a turn may not run on this CLI now (it cannot ask about each call, and a rule needs it to), or undefined. */
+  refusal?: () => string | undefined;
+  /** Where a turn goes when its CLI's limit stops it, or when a CLI a limit stopped is back (see SessionHandover). */
+  handover?: SessionHandover;
 }
+
+/**
+ * The session's owner moves it to another CLI (the `adapter` it gives) when a quota or rate
+ * limit stops a turn, and back once that limit has reset: each returns the prompt the turn
+ * runs with there (a brief of the work so far, then the message) and the session it resumes.
+ */
+export interface SessionHandover {
+  /** Before a turn: the session goes back to a CLI whose limit has reset, or stays. */
+  before?(prompt: string): Promise<Reroute | undefined>;
+  /** A turn failed for its CLI's limit: it goes on in another CLI, or ends so. */
+  afterLimit(outcome: TurnOutcome, prompt: string): Promise<Reroute | undefined>;
+}
+
+export interface Reroute {
+  prompt: string;
+  /** The session it continues in the CLI it moves to; none: a fresh one. */
+  resumeId: string | undefined;
+}
+
+/** How many times one turn may move on to another CLI: past the longest chain of CLIs there are. */
+const MAX_HANDOVERS = 4;
 
 /** How one sent turn is run and followed: its timeout and its callbacks. */
 export interface TurnControls extends TurnHandlers {
@@ -233,22 +264,55 @@ export class AgentSession implements LiveHolder {
         }
         // Failing to read them is no reason to fail the turn: it runs with the options it has.
         this.starting = next;
-        const latest = (await this.config.freshOptions?.().catch(() => undefined)) ?? {};
+        const back = await this.reroute(() => this.config.handover?.before?.(next.prompt));
+        const latest = await this.freshOptions();
         this.starting = undefined;
         if (next.dropped) continue; // stopped meanwhile, and already answered
+        const turn = back ? { ...next, prompt: back.prompt } : next;
         const stale = this.resumeId;
-        let outcome = await this.runTurn(next, latest);
+        let outcome = await this.runTurn(turn, latest);
         if (stale && this.isUnknownSession(outcome)) {
           // The CLI no longer knows the session (deleted, another machine): start afresh rather than fail every turn.
           this.resumeId = undefined;
-          const fresh = await this.runTurn(next, latest, { started: true });
+          const fresh = await this.runTurn(turn, latest, { started: true });
           outcome = { ...fresh, notice: `${this.adapter.name} no longer knows the previous session (${stale}), so this message started a fresh one.` };
         }
+        outcome = await this.goOnElsewhere(next, outcome);
         next.resolve(outcome);
       }
     } finally {
       this.draining = false;
     }
+  }
+
+  private async freshOptions(): Promise<SessionOptions> {
+    return (await this.config.freshOptions?.().catch(() => undefined)) ?? {};
+  }
+
+  /** Moves the session as `decide` says (another CLI, its session), keeping the turn at work meanwhile. */
+  private async reroute(decide: () => Promise<Reroute | undefined> | undefined): Promise<Reroute | undefined> {
+    const reroute = await decide();
+    if (reroute) this.continueFrom(reroute.resumeId);
+    return reroute;
+  }
+
+  /**
+   * A turn its CLI's limit stopped goes on in the CLI the owner moves the session to, as the
+   * same turn (its message is answered once), for as long as each next CLI is limited too.
+   */
+  private async goOnElsewhere(pending: Pending, first: TurnOutcome): Promise<TurnOutcome> {
+    let outcome = first;
+    const handover = this.config.handover;
+    for (let moves = 0; handover && outcome.status === 'failed' && outcome.limit && !pending.dropped && moves < MAX_HANDOVERS; moves++) {
+      this.starting = pending;
+      const limited = outcome;
+      const elsewhere = await this.reroute(() => handover.afterLimit(limited, pending.prompt));
+      const latest = elsewhere ? await this.freshOptions() : {};
+      this.starting = undefined;
+      if (!elsewhere || pending.dropped) break;
+      outcome = await this.runTurn({ ...pending, prompt: elsewhere.prompt }, latest, { started: true });
+    }
+    return outcome;
   }
 
   private isUnknownSession(outcome: TurnOutcome): boolean {
@@ -257,6 +321,8 @@ export class AgentSession implements LiveHolder {
   }
 
   private async runTurn(pending: Pending, fresh: SessionOptions, again: { started?: boolean } = {}): Promise<TurnOutcome> {
+    const refused = this.config.refusal?.();
+    if (refused) return { ...notRun(refused), status: 'failed' };
     if (this.runsLive) return this.runLive(pending, fresh, again);
     const { prompt, options } = pending;
     const { config } = this;
@@ -306,7 +372,7 @@ export class AgentSession implements LiveHolder {
       cwd: config.cwd,
       env: config.env,
       spec: { ...config.options, ...fresh, resumeId: this.resumeId, cwd: config.cwd },
-      mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : ('bypass' as const),
+      mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : config.watched ? ('ask' as const) : ('bypass' as const),
       ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
       ...(config.log ? { log: config.log } : {}),
       ...walled(config.walls),

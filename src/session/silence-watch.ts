@@ -38,6 +38,7 @@ export class SilenceWatch {
       case 'result':
       case 'permission':
       case 'input':
+      case 'usage':
         break;
       case 'log':
         this.lastWords = event.line;

@@ -11,7 +11,7 @@ import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
 import { turnWalls, type WallScope } from '../sandbox/walls.ts';
 import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
 import type { CliLine } from '../process/lines.ts';
-import type { AgentEvent, ExitEvent, ResultEvent } from '../protocols/events.ts';
+import type { AgentEvent, ExitEvent, QuotaLimit, ResultEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
 import { decoders, inputEncoders } from '../protocols/index.ts';
 import { LiveInput } from './live-input.ts';
@@ -34,6 +34,8 @@ export interface TurnOutcome {
   durationMs: number;
   /** Something the chat should know about how the turn ran (its old session was gone, say). */
   notice?: string;
+  /** It failed for its CLI's quota, credit or rate limit: the work can go on in another CLI, or once the limit resets. */
+  limit?: QuotaLimit;
 }
 
 export interface TurnHandlers {
@@ -228,13 +230,18 @@ export class TurnTally {
   sessionId: string | undefined;
   lastText = '';
   lastError: string | undefined;
+  /** A limit the CLI's errors named (a CLI that ends without a result says it only there). */
+  limit: QuotaLimit | undefined;
 
   observe(event: AgentEvent): void {
     if (event.type === 'started') this.sessionId = event.sessionId;
     else if (event.type === 'text' && !event.parentId) this.lastText = event.text;
-    else if (event.type === 'error') this.lastError = event.message;
-    else if (event.type === 'result') {
+    else if (event.type === 'error') {
+      this.lastError = event.message;
+      this.limit = event.limit ?? this.limit;
+    } else if (event.type === 'result') {
       this.result = event;
+      this.limit = event.limit ?? this.limit;
       this.sessionId = event.sessionId ?? this.sessionId;
     }
   }
@@ -266,7 +273,8 @@ export function turnOutcome(ended: {
   if (stopReason) return { ...base, status: stopReason.status, error: stopReason.message };
   if (exit.spawnError) return { ...base, status: 'failed', error: `${adapter.name}: ${exit.spawnError}` };
   if (result && !result.isError) return { ...base, status: 'completed' };
-  return { ...base, status: 'failed', error: failure(adapter.name, exit, result, tally.lastError ?? lastLines(ended.stderr, 5)) };
+  const limit = tally.limit ? { limit: tally.limit } : {};
+  return { ...base, status: 'failed', error: failure(adapter.name, exit, result, tally.lastError ?? lastLines(ended.stderr, 5)), ...limit };
 }
 
 /** The events that close a turn: its failure, unless an event already said it, then its exit. */

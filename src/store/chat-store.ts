@@ -5,6 +5,7 @@ import type { BusyMode } from '../policy/busy-mode.ts';
 import { openJsonStore } from './json-store.ts';
 import { wholeChatKey, type Attachment, type ChatRef, type IncomingMessage } from '../ports/transport.ts';
 import { DATA_FORMAT } from './data-format.ts';
+import type { QuotaLimit } from '../protocols/events.ts';
 import { own, putOwn } from './own.ts';
 
 /** What a chat (or forum topic) remembers across restarts. */
@@ -54,7 +55,31 @@ export interface ChatRecord {
   outsideText?: OutsideText;
   /** Hosts its sandbox may reach besides the model API and BRIDGE_SANDBOX_ALLOW (`/net allow`), as written. */
   netAllow?: string[];
+  /** Chosen with /fallback: the CLIs its turns go on in when a limit stops theirs (`off`: none); absent, BRIDGE_FALLBACK. */
+  fallback?: string[] | 'off';
+  /** CLIs a quota or rate limit stopped here, and when each may be tried again (epoch ms). */
+  limited?: Record<string, { kind: QuotaLimit['kind']; until: number }>;
+  /** The CLI a limit moved the session away from, and its session: the next turn after its reset goes back to it. */
+  home?: { cli: string; sessionId?: string };
+  /** What the bridge saw of the current CLI's work since it took the session: the brief for a CLI that takes over. */
+  work?: WorkNotes;
   updatedAt: number;
+}
+
+/**
+ * What the bridge saw of one CLI's work in a session (its stint, until another CLI takes
+ * over), from the events alone, never asking the model: the task it was given, its last
+ * answers, the files its tools touched. The brief for the CLI that goes on is written from it.
+ */
+export interface WorkNotes {
+  /** The CLI doing the work. */
+  cli: string;
+  /** The first message of its stint. */
+  task?: string;
+  /** Its last few answers, oldest first: the message and the start of its answer. */
+  answers: { prompt: string; answer: string }[];
+  /** Files its tools read or changed, newest last. */
+  files: string[];
 }
 
 /** Where text from outside the chat's people came from (`webhook ci`), and the most its sender may make the agent do. */

@@ -27,7 +27,7 @@ export interface RunExecutor {
 
 /** How executing a run ended: its CLI's outcome, or why it could not start, or why it was cut off. */
 export type RunEnding =
-  | { outcome: TurnOutcome; steps: number; worktree?: SubagentRunRecord['worktree'] }
+  | { outcome: TurnOutcome; steps: number; worktree?: SubagentRunRecord['worktree']; stoppedForCost?: { usd: number } }
   | { failed: string }
   /** Its CLI was started but its end is unknown (the worker running it died). */
   | { interrupted: string };
@@ -44,6 +44,8 @@ export interface RunReports {
   onWorktree(worktree: Worktree): Promise<void>;
   /** A worker took it: named for /subagents info. */
   onWorker(worker: string): void;
+  /** A limit stopped its CLI and it goes on in `cli`, in a session that CLI names next (onSession). */
+  onHandover?(cli: string): void;
 }
 
 /** One run being executed: its ending, and the handles the registry holds while it goes. */

@@ -26,6 +26,8 @@ export async function* followRun(subagents: Subagents, run: SubagentRunRecord, f
     for (const raw of all.slice(lines)) {
       const line = parseLine(raw);
       for (const event of line ? decoder.decode(line.raw, line.json) : []) {
+        // A model call's usage is the run's cost, not an event of its own: numbers stay those clients have always seen.
+        if (event.type === 'usage') continue;
         if (sequence >= fromSequence) yield { event, sequence };
         sequence++;
       }

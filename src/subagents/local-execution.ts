@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { Adapter } from '../adapters/load.ts';
 import type { McpAccess } from '../adapters/turn-options.ts';
-import { AgentSession } from '../session/session.ts';
+import { AgentSession, type SessionConfig } from '../session/session.ts';
+import { TurnWatcher } from '../fallback/work-notes.ts';
+import type { FallbackChain } from '../policy/fallback-chain.ts';
+import { runHandover, type RunHandoverParts } from './run-handover.ts';
 import { canRunLive } from '../adapters/live.ts';
 import type { PermissionAnswerer, PermissionRequest } from '../session/live-cli.ts';
 import { LivePool } from '../session/live-pool.ts';
@@ -15,6 +18,8 @@ import type { Log } from '../log/logger.ts';
 import { BatchedOutput } from '../process/batched-output.ts';
 import { agentUser } from '../process/agent-user.ts';
 import { agentWorktrees } from '../process/agent-space.ts';
+import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
+import { PriceTable } from '../usage/prices.ts';
 
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
 const RUN_READ_EVERY_MS = 100;
@@ -27,6 +32,8 @@ export interface LocalExecutionOptions {
   maxDepth: number;
   /** A run whose CLI shows no progress of the model this long ends (see SilenceWatch). */
   silenceSeconds?: number;
+  /** What models cost: a run is priced as it works, and stopped at its budget. */
+  prices?: PriceTable;
   /** The bridge's MCP endpoint for a run: its tools. */
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
   /**
@@ -35,11 +42,17 @@ export interface LocalExecutionOptions {
    * it asks through the bridge's MCP permission tool.
    */
   permissions?: RunPermissions;
+  /** The CLIs a run goes on in when a quota or rate limit stops its own: its chat's chain. */
+  fallback?: (run: SubagentRunRecord) => FallbackChain | undefined;
+  /** Says a line in the run's chat (which CLI took it over). */
+  tell?: (run: SubagentRunRecord, line: string) => void;
   log?: Log;
 }
 
 /** Decides a permission request of a run's CLI. */
 export type RunPermissions = (run: SubagentRunRecord, request: PermissionRequest, turn: Parameters<PermissionAnswerer>[1]) => Promise<PermissionDecision>;
+
+const NO_PRICES = new PriceTable({});
 
 /** A run's CLI on its control channel lives for each turn only: nothing is kept between a run's turns. */
 const RUN_TURNS_ONLY = new LivePool({ max: 0, idleMs: 0 });
@@ -120,14 +133,25 @@ export class LocalExecutor implements RunExecutor {
       await reports.onWorktree(worktree);
     }
     await this.output.ready();
-    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter);
-    let steps = 0;
+    let watcher = new TurnWatcher();
     let named = run.childSessionId !== undefined;
+    const moved = (to: string, line: string) => {
+      // The CLI it goes on in names a session of its own: that is the one a restart resumes.
+      named = false;
+      reports.onHandover?.(to);
+      this.options.tell?.(run, line);
+    };
+    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, { watcher: () => watcher, moved });
+    let steps = 0;
+    const meter = new CostMeter(this.options.prices ?? NO_PRICES, meteringOf(adapter.protocol), run.model ?? this.options.prices?.defaultModel(run.cli));
+    let costStop: { usd: number } | undefined;
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
       ...(this.options.silenceSeconds ? { silenceMs: this.options.silenceSeconds * 1000 } : {}),
       onLine: (line: string) => reports.onLine(line),
+      onStart: () => (watcher = new TurnWatcher()),
       onEvent: (event: AgentEvent) => {
+        watcher.observe(event);
         if (event.type === 'tool_start') {
           steps++;
           reports.onToolCall(event.name, event.input);
@@ -135,6 +159,12 @@ export class LocalExecutor implements RunExecutor {
         if (event.type === 'started' && !named) {
           named = true;
           reports.onSession(event.sessionId);
+        }
+        const usd = meter.observe(event);
+        // At its budget: stopped as Stop stops it (the CLI's interrupt), once; what it did so far is its result.
+        if (run.budget && !costStop && usd >= run.budget.usd) {
+          costStop = { usd };
+          void session.stop(`it reached its budget of $${run.budget.usd}`);
         }
       },
     };
@@ -144,14 +174,16 @@ export class LocalExecutor implements RunExecutor {
     // Messages its CLI could not take while it worked (it cannot read them, or was finishing):
     // its next turn, in the same CLI session. Its cost is the turns' together (each is a
     // process of its own).
-    let costUsd = outcome.result?.costUsd;
-    while (outcome.status === 'completed' && inbox.length) {
-      outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
-      if (outcome.result?.costUsd !== undefined) costUsd = (costUsd ?? 0) + outcome.result.costUsd;
-    }
-    if (costUsd !== undefined && outcome.result) outcome = { ...outcome, result: { ...outcome.result, costUsd } };
+    while (outcome.status === 'completed' && inbox.length && !costStop) outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
+    // What the CLI said it cost, or (codex) what its tokens cost at the table's prices.
+    if (meter.priced && outcome.result) outcome = { ...outcome, result: { ...outcome.result, costUsd: meter.usd } };
     const summary = worktree ? await summarizeWorktree(worktree).catch(() => undefined) : undefined;
-    return { outcome, steps, ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}) };
+    return {
+      outcome,
+      steps,
+      ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}),
+      ...(costStop ? { stoppedForCost: { usd: Math.max(costStop.usd, meter.usd) } } : {}),
+    };
   }
 
   /** A run that asks, on a CLI with a control channel, in the bridge that can answer it there. */
@@ -159,10 +191,10 @@ export class LocalExecutor implements RunExecutor {
     return !!this.options.permissions && run.policy?.approvals === true && !run.policy.readOnly && canRunLive(adapter);
   }
 
-  private sessionFor(run: SubagentRunRecord, adapter: Adapter): AgentSession {
+  private sessionFor(run: SubagentRunRecord, adapter: Adapter, handover: Pick<RunHandoverParts, 'watcher' | 'moved'>): AgentSession {
     const mcp = this.options.toolsFor(run);
     const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.maxDepth);
-    return new AgentSession({
+    const config: SessionConfig = {
       adapter,
       cwd: run.worktree?.workdir ?? run.cwd,
       // Taken up after a restart: its own session continues.
@@ -184,7 +216,10 @@ export class LocalExecutor implements RunExecutor {
       liveInput: true,
       // A home of its own, kept while it may resume; read-only runs see their directory read-only.
       walls: { home: `run-${run.runId}`, readOnly: run.policy?.readOnly === true },
-    });
+    };
+    const chain = this.options.fallback?.(run);
+    if (chain) config.handover = runHandover(run, config, { adapters: this.options.adapters, chain, ...handover });
+    return new AgentSession(config);
   }
 }
 

@@ -16,8 +16,11 @@ export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 /** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
 export type Requester =
   | { kind: 'user'; userId: string; name?: string }
-  /** `runId`: the run whose agent started it (none: the chat's main session). */
-  | { kind: 'agent'; chatKey: string; sessionId?: string; runId?: string }
+  /**
+   * `runId`: the run whose agent started it (none: the chat's main session). `for`: the person
+   * (`<transport>:<id>`) whose turn or run the agent was working for, whose budget it spends.
+   */
+  | { kind: 'agent'; chatKey: string; sessionId?: string; runId?: string; for?: string }
   | { kind: 'api'; client: string }
   | { kind: 'hook'; hook: string };
 
@@ -49,6 +52,14 @@ export interface SubagentRunRecord {
   /** The chat's permission mode that binds the run (`safe`: read-only; `ask`: the chat approves). */
   chatMode?: PermissionMode;
   maxTurns?: number;
+  /**
+   * The most the run may cost, in US dollars (`--budget`, its agent's or its webhook's
+   * `budget`): priced as it works, it is stopped through its CLI once it reaches this.
+   * `askedUsd`: the budget asked for, when the person's day left less (this is then their day's rest).
+   */
+  budget?: { usd: number; askedUsd?: number };
+  /** Stopped because it reached its budget: what it had cost then. */
+  stoppedForCost?: { usd: number };
   /** A user-defined agent's system prompt, given on top of the subagent one. */
   agentPrompt?: string;
   /** The agents its CLI's own Task tool may delegate to, as they were when it was spawned. */
@@ -145,6 +156,14 @@ export function requesterName(requester: Requester): string {
  */
 export function resumable(run: SubagentRunRecord, resume: boolean): boolean {
   return resume && (run.resumes ?? 0) < RESUME_ATTEMPTS && (run.childSessionId !== undefined || !run.toolCalled);
+}
+
+/**
+ * The person a run's cost is for (`<transport>:<id>`): who started it, or whose turn or run
+ * the agent that started it was working for. None: work nobody typed (a webhook's, the API's).
+ */
+export function paidBy(run: Pick<SubagentRunRecord, 'requester' | 'chat'>): string | undefined {
+  return startedBy(run) ?? (run.requester.kind === 'agent' ? run.requester.for : undefined);
 }
 
 /** The person who started a run (`<transport>:<id>`), when a person did. */

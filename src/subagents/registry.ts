@@ -6,7 +6,7 @@ import { chatKey } from '../ports/transport.ts';
 import type { SubagentSettings } from '../config/bridge-manifest.ts';
 import { findRun, isActive, requesterName, resumable, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
-import { fromOutcome } from './run-outcome.ts';
+import { fromOutcome, stoppedForCost } from './run-outcome.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
 import { RunLog } from './run-log.ts';
 import { runReports } from './run-reports.ts';
@@ -347,7 +347,7 @@ export class SubagentRegistry {
   /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
   private reportsFor(run: SubagentRunRecord, live: Live): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    return runReports(run, live.log, this.store, this.options.audit);
+    return runReports(run, live.log, this.store, this.options.audit, this.options.log);
   }
 
   /** Waits for a running run's ending, records it, and gives its slot to the next one. */
@@ -365,7 +365,13 @@ export class SubagentRegistry {
     if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
     if ('failed' in ending) await this.end(latest, { status: 'failed', error: ending.failed });
     else if ('interrupted' in ending) await this.end(latest, { status: 'interrupted', error: ending.interrupted });
-    else await this.end({ ...latest, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) }, fromOutcome(latest, ending.outcome));
+    else {
+      const ended = fromOutcome(latest, ending.outcome);
+      await this.end(
+        { ...latest, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) },
+        ending.stoppedForCost && ended.status === 'stopped' ? stoppedForCost(latest, ended, ending.stoppedForCost.usd) : ended,
+      );
+    }
     this.live.delete(run.runId);
     this.schedule();
   }

@@ -22,3 +22,22 @@ export function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Parti
       return { ...stats, status: 'failed', error: outcome.error ?? 'failed' };
   }
 }
+
+/** A run its budget stopped: what it cost then, said as the reason. */
+export function stoppedForCost(
+  run: SubagentRunRecord,
+  ended: Partial<SubagentRunRecord> & { status: RunStatus },
+  usd: number,
+): Partial<SubagentRunRecord> & { status: RunStatus } {
+  const costUsd = Math.max(usd, ended.costUsd ?? 0);
+  const budget = run.budget!;
+  const whose =
+    budget.askedUsd !== undefined
+      ? `what its person had left of their daily budget, ${dollars(budget.usd)} (it asked for ${dollars(budget.askedUsd)})`
+      : `its budget of ${dollars(budget.usd)}`;
+  return { ...ended, costUsd, stoppedForCost: { usd: costUsd }, error: `it had cost ${dollars(costUsd)}, reaching ${whose}` };
+}
+
+function dollars(usd: number): string {
+  return usd >= 0.01 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}

@@ -1,19 +1,28 @@
 import type { AuditLog } from '../audit/audit-log.ts';
+import type { Log } from '../log/logger.ts';
 import type { RunReports } from './execution.ts';
 import type { SubagentRunRecord } from './record.ts';
 import type { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 
-/** What a running run reports goes to its record, its log and the audit trail. */
-export function runReports(run: SubagentRunRecord, log: RunLog, store: RunStore, audit: AuditLog): RunReports {
+/**
+ * What a running run reports goes to its record, its log and the audit trail. A note on its
+ * record that cannot be written (the disk is full) is logged: the run goes on, and its ending
+ * is written whole.
+ */
+export function runReports(run: SubagentRunRecord, log: RunLog, store: RunStore, audit: AuditLog, problems: Log): RunReports {
   const current = () => store.get(run.runId) ?? run;
+  const note = (patch: Partial<SubagentRunRecord>, what: string) =>
+    void store
+      .save({ ...current(), ...patch })
+      .catch((error: Error) => problems.warn({ runId: run.runId }, `could not note the run's ${what}: ${error.message}`));
   return {
     onLine: (raw) => log.write(raw),
-    onSession: (sessionId) => void store.save({ ...current(), childSessionId: sessionId }),
+    onSession: (sessionId) => note({ childSessionId: sessionId }, 'session'),
     // Every tool call is in the audit trail; approvals add their own decision entries.
     onToolCall: (tool, input) => {
       // Once: a run that acted is not simply run again after a restart.
-      if (!current().toolCalled) void store.save({ ...current(), toolCalled: true });
+      if (!current().toolCalled) note({ toolCalled: true }, 'first tool call');
       void audit.record({
         event: 'tool_call',
         runId: run.runId,
@@ -24,6 +33,7 @@ export function runReports(run: SubagentRunRecord, log: RunLog, store: RunStore,
       });
     },
     onWorktree: (worktree) => store.save({ ...current(), worktree }),
-    onWorker: (worker) => void store.save({ ...current(), worker }),
+    onWorker: (worker) => note({ worker }, 'worker'),
+    onHandover: (cli) => note({ cli, childSessionId: undefined }, 'new CLI'),
   };
 }

@@ -1,16 +1,18 @@
 import { splitToolRules } from '../policy/tool-rules.ts';
 import { MAX_TIMEOUT_SECONDS, type SpawnIntent } from './spawner.ts';
 
-/** `/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--allow T,…] [--deny T,…] [--ask] [--auto-approve] [--worktree] "task"`, parsed. */
+/** `/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--budget USD] [--allow T,…] [--deny T,…] [--ask] [--auto-approve] [--worktree] "task"`, parsed. */
 export type SpawnArgs = Omit<SpawnIntent, 'context'>;
 
 export class SpawnArgsError extends Error {
   override name = 'SpawnArgsError';
 }
 
-const VALUE_FLAGS = new Set(['label', 'cli', 'model', 'agent', 'timeout', 'allow', 'deny']);
+const VALUE_FLAGS = new Set(['label', 'cli', 'model', 'agent', 'timeout', 'budget', 'allow', 'deny']);
 const SWITCHES: Record<string, 'ask' | 'autoApprove' | 'worktree'> = { ask: 'ask', 'auto-approve': 'autoApprove', worktree: 'worktree' };
-export const SPAWN_FLAGS = '--label, --cli, --model, --agent, --timeout, --allow, --deny, --ask, --auto-approve, --worktree';
+export const SPAWN_FLAGS = '--label, --cli, --model, --agent, --timeout, --budget, --allow, --deny, --ask, --auto-approve, --worktree';
+/** The most a single run may be given. */
+const MAX_BUDGET_USD = 10_000;
 // Phones turn "quotes" into “curly” ones; all of these open a quoted task or value.
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '”': '”', '‘': '’', '«': '»' };
 
@@ -45,6 +47,11 @@ export function parseSpawnArgs(input: string): SpawnArgs {
       if (!/^\d+$/.test(value) || Number(value) < 1) throw new SpawnArgsError(`--timeout takes a whole number of seconds, got "${value}".`);
       if (Number(value) > MAX_TIMEOUT_SECONDS) throw new SpawnArgsError(`--timeout is at most ${MAX_TIMEOUT_SECONDS} seconds (a day), got ${value}.`);
       args.timeoutSeconds = Number(value);
+    } else if (name === 'budget') {
+      const usd = /^\$?(\d+(?:\.\d+)?)$/.exec(value);
+      if (!usd || Number(usd[1]) <= 0 || Number(usd[1]) > MAX_BUDGET_USD)
+        throw new SpawnArgsError(`--budget takes an amount of US dollars above 0 and at most ${MAX_BUDGET_USD}, like 0.50, got "${value.slice(0, 40)}".`);
+      args.budgetUsd = Number(usd[1]);
     } else if (name === 'allow' || name === 'deny') {
       args[name] = splitToolRules(value);
     } else {

@@ -24,6 +24,7 @@ export type SpawnRequest = Pick<
   | 'policy'
   | 'chatMode'
   | 'maxTurns'
+  | 'budget'
   | 'agentPrompt'
   | 'agents'
   | 'mcpServers'
@@ -75,6 +76,7 @@ export function runRecordFor(
     ...(request.policy ? { policy: request.policy } : {}),
     ...(request.chatMode ? { chatMode: request.chatMode } : {}),
     ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
+    ...(request.budget ? { budget: request.budget } : {}),
     ...(request.agentPrompt ? { agentPrompt: request.agentPrompt } : {}),
     ...(request.agents ? { agents: request.agents } : {}),
     ...(request.mcpServers ? { mcpServers: request.mcpServers } : {}),

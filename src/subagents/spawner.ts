@@ -1,6 +1,7 @@
 import { modelNameProblem } from '../adapters/turn-options.ts';
 import type { Adapter } from '../adapters/load.ts';
-import { effectiveMode } from '../adapters/permissions.ts';
+import { canAsk, effectiveMode } from '../adapters/permissions.ts';
+import { cannotHonour, describeRule, ruledAgents, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import { stricter, type PermissionMode } from '../policy/permission-mode.ts';
 import { chooseAgent } from '../agents/choose-agent.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
@@ -9,7 +10,7 @@ import type { AgentDefinition } from '../agents/types.ts';
 import { chatKey, isNoChat, type ChatRef } from '../ports/transport.ts';
 import { buildPolicy, narrowPolicy, PolicyError, type ToolPolicy } from '../policy/tool-policy.ts';
 import { findRepoRoot } from '../worktrees/index.ts';
-import type { Requester } from './record.ts';
+import { paidBy, type Requester } from './record.ts';
 import type { SubagentRegistry } from './registry.ts';
 import type { Refusal, SpawnRequest, SpawnResult } from './spawn-request.ts';
 import { unsupportedRun } from './run-options.ts';
@@ -36,6 +37,8 @@ export interface SpawnIntent {
   worktree?: boolean;
   /** At most this many agent turns (the CLI's --max-turns). */
   maxTurns?: number;
+  /** At most this many US dollars (--budget): stopped once its cost reaches it. */
+  budgetUsd?: number;
 }
 
 /** Who asks, from where, and the limits they carry: a run never gets more than its origin. */
@@ -62,12 +65,24 @@ export interface SpawnerOptions {
   /** The agents `--agent` may name, and those a run's Task tool may delegate to. */
   agents: AgentLibrary;
   limits: { maxDepth: number; timeoutSeconds: number };
-  /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
-  refuseWork?: (chatKey: string) => string | undefined;
+  /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
+  refuseWork?: (chatKey: string, person?: string) => string | undefined;
+  /** What the run can be priced by, and what the person asking has left of their day: a run's budget needs both. */
+  costs?: RunCosts;
   /** Whether the owner trusts a directory (/trust): a run spawned there may use what the repository ships. */
   trusts: (dir: string) => Promise<boolean>;
   /** The permission mode of the chat a run is spawned in (/permissions): it binds every run there. */
   chatMode?: (address: ChatRef) => PermissionMode;
+  /** The operator's tool policy: work a rule covers runs only on a CLI that asks the bridge before each call. */
+  approvalRules?: readonly ApprovalRule[];
+}
+
+/** How a spawn's budget is checked: whether its CLI and model can be priced, and the asking person's day. */
+export interface RunCosts {
+  /** Why a run on this CLI and model cannot be held to a budget, or undefined. */
+  unpriced(cli: string, model: string | undefined): string | undefined;
+  /** What a person (`<transport>:<id>`) has left to spend today, when their day has a budget. */
+  personLeft(person: string): number | undefined;
 }
 
 /** The longest a run may be given (the spawn tool's schema says the same): a day. */
@@ -95,7 +110,8 @@ export class Spawner {
     const { adapters, limits } = this.options;
     const task = intent.task.trim();
     if (!task) return refuse('The task is empty.');
-    const spent = this.options.refuseWork?.(chatKey(origin.address));
+    const person = personOf(origin);
+    const spent = this.options.refuseWork?.(chatKey(origin.address), person);
     if (spent) return { ...refuse(spent), refusal: 'limit' };
     if (
       intent.timeoutSeconds !== undefined &&
@@ -127,11 +143,19 @@ export class Spawner {
       return refuse(
         `Agent "${agent.slug}" needs MCP servers (${agent.mcpServers.join(', ')}), which ${cli} cannot be given: run it with a CLI that reads an MCP configuration file (claude).`,
       );
-    const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli) : {};
+    const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli, ruledAgents(this.options.approvalRules ?? [])) : {};
     const servers = agent?.mcpServers ? (await catalog()).mcpServers : {};
     const model = intent.model ?? agent?.model;
     const badModel = model === undefined ? undefined : modelNameProblem(model);
     if (badModel) return refuse(`${badModel}: "${model!.replace(/\p{Cc}/gu, '\uFFFD').slice(0, 60)}".`);
+    const askedUsd = intent.budgetUsd ?? agent?.budgetUsd;
+    if (askedUsd !== undefined && !(Number.isFinite(askedUsd) && askedUsd > 0))
+      return refuse(`A budget is an amount of US dollars above 0, like 0.50, got ${askedUsd}.`);
+    const unpriced = askedUsd === undefined ? undefined : this.options.costs?.unpriced(cli, model);
+    if (unpriced) return refuse(`A budget cannot be held here: ${unpriced}`);
+    // Beyond what the person has left today is allowed; their day still binds.
+    const left = askedUsd !== undefined && person ? this.options.costs?.personLeft(person) : undefined;
+    const budget = askedUsd === undefined ? undefined : left !== undefined && left < askedUsd ? { usd: left, askedUsd } : { usd: askedUsd };
 
     // Auto-approval approves a list without asking: the list must come from the person asking or the operator, not from a repository.
     if (intent.autoApprove && !intent.allow && agent && agent.source !== 'user') {
@@ -172,6 +196,19 @@ export class Spawner {
       // An agent's own allowlist is dropped, not obeyed: it could list tools that write.
       policy = { ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}), approvals: false, readOnly: true };
     } else if (mode === 'ask' && !policy?.approvals) policy = { ...policy, approvals: true };
+    // A rule of the tool policy binds in every mode: the run's CLI asks the bridge before each call, which answers what no rule covers itself.
+    const rules = rulesCovering(this.options.approvalRules ?? [], {
+      ...(agent ? { agent: agent.slug } : {}),
+      ...(policy?.readOnly ? { readOnly: true } : {}),
+      ...(policy?.allowedTools ? { allowedTools: policy.allowedTools } : {}),
+      ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}),
+    });
+    if (rules.length && isNoChat(origin.address))
+      return refuse(
+        `The tool policy (tool-policy.json) needs ${rules[0]!.approvals} people's Allow for ${describeRule(rules[0]!)}, and a run of no chat has nobody to ask: start it in a chat.`,
+      );
+    if (rules.length && !canAsk(adapter)) return refuse(cannotHonour(cli, rules[0]!, `the run was not started: spawn it on a CLI that asks (claude)`));
+    if (rules.length && !policy?.approvals) policy = { ...policy, approvals: true, ruledOnly: true };
     const label = intent.label ?? agent?.name;
     // Trust is decided once, for the directory the run comes from (its worktree is that repository's); a run that only reads never trusts.
     const trusted = mode !== 'safe' && (await this.options.trusts(origin.cwd));
@@ -190,6 +227,7 @@ export class Spawner {
       ...(Object.keys(taskAgents).length ? { agents: taskAgents } : {}),
       ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, servers[name]!])) } : {}),
       ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
+      ...(budget ? { budget } : {}),
       ...(policy ? { policy } : {}),
       chatMode: mode,
       ...(intent.worktree ? { worktree: true } : {}),
@@ -209,12 +247,17 @@ export class Spawner {
 const UNATTENDED_RANK = { ask: 0, workspace: 1, everything: 2 } as const;
 
 function unattended(adapter: Adapter | undefined, policy: ToolPolicy | undefined): keyof typeof UNATTENDED_RANK {
-  return policy?.approvals ? 'ask' : (adapter?.permissions.unattended ?? 'everything');
+  return policy?.approvals && !policy.ruledOnly ? 'ask' : (adapter?.permissions.unattended ?? 'everything');
 }
 
 /** Whether the child would do more unattended than its parent (a codex sandbox starting a claude that bypasses). */
 function exceeds(child: Adapter, childPolicy: ToolPolicy | undefined, parent: Adapter | undefined, parentPolicy: ToolPolicy | undefined): boolean {
   return UNATTENDED_RANK[unattended(child, childPolicy)] > UNATTENDED_RANK[unattended(parent, parentPolicy)];
+}
+
+/** The person a spawn is charged to: who typed it (a schedule's maker included), none for work nobody typed. */
+function personOf(origin: SpawnOrigin): string | undefined {
+  return paidBy({ requester: origin.requester, chat: origin.address });
 }
 
 function refuse(error: string): { ok: false; error: string } {

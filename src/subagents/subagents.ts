@@ -16,9 +16,10 @@ import type { Log } from '../log/logger.ts';
 import type { AgentLibrary } from '../agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
-export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> & {
-  settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
-};
+export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> &
+  Partial<Pick<BridgeConfig, 'prices' | 'approvalRules'>> & {
+    settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
+  };
 
 export interface SubagentsOptions {
   config: SubagentConfig;
@@ -27,10 +28,14 @@ export interface SubagentsOptions {
   toolsFor: LocalExecutionOptions['toolsFor'];
   /** How runs started with `--ask` are answered on their CLI's control channel (LocalExecutionOptions.permissions). */
   permissions?: LocalExecutionOptions['permissions'];
+  /** The CLIs a run goes on in when a limit stops its own, and who hears of it (LocalExecutionOptions). */
+  fallback?: Pick<LocalExecutionOptions, 'fallback' | 'tell'>;
   /** Where runs execute; by default in this process (a LocalExecutor). */
   executor?: RunExecutor;
-  /** Why a chat may start no new run now (its daily budget is spent), or undefined. */
-  refuseWork?: (chatKey: string) => string | undefined;
+  /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
+  refuseWork?: SpawnerOptions['refuseWork'];
+  /** How a run's budget is checked (see RunCosts). */
+  costs?: SpawnerOptions['costs'];
   /** The permission mode of a chat: it binds the runs spawned there. */
   chatMode?: SpawnerOptions['chatMode'];
   log: Log;
@@ -64,7 +69,9 @@ export class Subagents {
         maxDepth: limits.maxDepth,
         ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
         toolsFor: options.toolsFor,
+        ...(config.prices ? { prices: config.prices } : {}),
         ...(options.permissions ? { permissions: options.permissions } : {}),
+        ...options.fallback,
         log,
       });
     this.registry = new SubagentRegistry({
@@ -85,7 +92,9 @@ export class Subagents {
       agents: options.agents,
       trusts: options.trusts,
       limits,
+      ...(config.approvalRules ? { approvalRules: config.approvalRules } : {}),
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
+      ...(options.costs ? { costs: options.costs } : {}),
       ...(options.chatMode ? { chatMode: options.chatMode } : {}),
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);

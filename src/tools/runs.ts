@@ -1,6 +1,6 @@
 import { runAsker, type Asker } from '../approvals/asker.ts';
 import { chatKey } from '../ports/transport.ts';
-import { findRun, type Requester, type SubagentRunRecord } from '../subagents/record.ts';
+import { findRun, paidBy, type Requester, type SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnOrigin } from '../subagents/spawner.ts';
 import type { ToolScope } from './scope.ts';
 import { error, type ToolDeps, type ToolResult } from './tool.ts';
@@ -11,14 +11,17 @@ import { error, type ToolDeps, type ToolResult } from './tool.ts';
  */
 export function origin(scope: ToolScope, deps: ToolDeps): SpawnOrigin {
   const sessionId = scope.sessionId();
+  const caller = callerRun(scope, deps);
+  // The person the agent works for spends their budget on what it spawns.
+  const person = caller ? paidBy(caller) : scope.turnBy?.()?.key;
   const requester: Requester = {
     kind: 'agent',
     chatKey: chatKey(scope.address),
     ...(sessionId ? { sessionId } : {}),
     ...(scope.runId ? { runId: scope.runId } : {}),
+    ...(person ? { for: person } : {}),
   };
   const base = { address: scope.address, requester, ...(sessionId ? { requesterSessionId: sessionId } : {}) };
-  const caller = callerRun(scope, deps);
   if (caller) return { ...base, cwd: caller.cwd, cli: caller.cli, depth: caller.depth, ...(caller.policy ? { policy: caller.policy } : {}) };
   // A main session that asks before its tools run starts runs that ask too.
   return { ...base, ...deps.chatDefaults(scope.address), depth: scope.depth, ...(scope.asker ? { policy: { approvals: true } } : {}) };

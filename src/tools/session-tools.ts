@@ -103,7 +103,7 @@ export class SessionTools {
               const holder = session.grantHolder?.();
               return mainAsker(address, adapter.name, {
                 ...(session.onApprovalWaiting ? { onWaiting: session.onApprovalWaiting } : {}),
-                ...(holder ? { grantHolder: holder } : {}),
+                ...(holder ? { grantHolder: holder, startedBy: `${address.transport}:${holder.person}` } : {}),
               });
             },
           }

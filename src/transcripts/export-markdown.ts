@@ -79,7 +79,7 @@ function quoted(text: string): string {
     .join('\n');
 }
 
-/** Who sent something, as the export names them: `Ada (telegram:111)`, or whichever of the two is known. */
+/** Who sent something, as the export names them: `Ada (<transport>:<id>)`, or whichever of the two is known. */
 function who(sender: string | undefined, by: string | undefined): string | undefined {
   return sender && by ? `${sender} (${by})` : (sender ?? by);
 }

@@ -26,6 +26,34 @@ export class DailyBudget {
   }
 }
 
+/**
+ * A person's daily spending limit across chats (BRIDGE_PERSON_DAILY_BUDGET_USD): once their
+ * UTC day's cost reaches it, their new turns and spawns are refused until midnight UTC; work
+ * already running finishes (a run with a budget of its own stops at what their day had left).
+ */
+export class PersonDailyBudget {
+  constructor(
+    private readonly ledger: UsageLedger,
+    readonly limitUsd: number | undefined,
+  ) {}
+
+  /** The person's day's spending when it has reached the limit, else undefined. */
+  spent(person: string, now = Date.now()): number | undefined {
+    if (this.limitUsd === undefined) return undefined;
+    const spent = this.ledger.personCostOn(person, utcDay(now));
+    return spent >= this.limitUsd ? spent : undefined;
+  }
+
+  /** What the person has left today, when there is a limit. */
+  left(person: string, now = Date.now()): number | undefined {
+    return this.limitUsd === undefined ? undefined : Math.max(0, this.limitUsd - this.ledger.personCostOn(person, utcDay(now)));
+  }
+
+  crossedWarning(before: number, after: number): boolean {
+    return this.limitUsd !== undefined && before < this.limitUsd * WARN_AT && after >= this.limitUsd * WARN_AT;
+  }
+}
+
 /** How long until the budget resets at midnight UTC. */
 export function msUntilReset(now = Date.now()): number {
   const midnight = new Date(now);

@@ -14,6 +14,21 @@ export interface Spend {
   costUsd?: number;
   /** A subagent run (a main turn otherwise): the costliest are listed by /usage. */
   run?: { runId: string; number: number; label: string };
+  /** The person it is for (`<transport>:<id>`): who typed the turn or started the run, or made the schedule. None: work nobody typed. */
+  person?: Person;
+}
+
+/** Someone spending: `<transport>:<id>`, and their name as last seen. */
+export interface Person {
+  key: string;
+  name?: string;
+}
+
+/** What one person spent, in the chats asked about. */
+export interface PersonSpend extends Person {
+  tally: Tally;
+  /** The same by chat key. */
+  chats: Record<string, Tally>;
 }
 
 export interface Tally {
@@ -39,10 +54,18 @@ interface ChatUsage {
   costliest: CostlyRun[];
 }
 
+interface PersonUsage {
+  name?: string;
+  /** UTC day → chat key → tally; only the last DAYS_KEPT days. */
+  days: Record<string, Record<string, Tally>>;
+}
+
 interface Data {
   /** The data format it was written in (store/data-format.ts). */
   version: number;
   chats: Record<string, ChatUsage>;
+  /** By person: absent in files written before people had budgets, and then empty. */
+  people?: Record<string, PersonUsage>;
 }
 
 const DAYS_KEPT = 35;
@@ -62,7 +85,11 @@ export class UsageLedger {
   private constructor(private readonly db: Low<Data>) {}
 
   static async open(dataDir: string): Promise<UsageLedger> {
-    return new UsageLedger(await openJsonStore<Data>(join(dataDir, 'usage.json'), { version: DATA_FORMAT, chats: {} }));
+    return new UsageLedger(await openJsonStore<Data>(join(dataDir, 'usage.json'), { version: DATA_FORMAT, chats: {}, people: {} }));
+  }
+
+  private get byPerson(): Record<string, PersonUsage> {
+    return (this.db.data.people ??= {});
   }
 
   /** Adds a turn's or a run's spend to its chat's day; returns the chat's cost that day. */
@@ -75,6 +102,13 @@ export class UsageLedger {
       usage.costliest = [...usage.costliest, { ...spend.run, costUsd: spend.costUsd, day }].sort((a, b) => b.costUsd - a.costUsd).slice(0, COSTLIEST_KEPT);
     }
     for (const old of Object.keys(usage.days).sort().slice(0, -DAYS_KEPT)) delete usage.days[old];
+    if (spend.person) {
+      const person = (this.byPerson[spend.person.key] ??= { days: {} });
+      if (spend.person.name) person.name = spend.person.name;
+      const chats = (person.days[day] ??= {});
+      add((chats[chatKey] ??= empty()), spend);
+      for (const old of Object.keys(person.days).sort().slice(0, -DAYS_KEPT)) delete person.days[old];
+    }
     await this.db.write();
     return this.costOn(chatKey, day);
   }
@@ -82,6 +116,37 @@ export class UsageLedger {
   /** The chat's cost on a UTC day (today by default). */
   costOn(chatKey: string, day = utcDay()): number {
     return sum(Object.values(own(own(this.db.data.chats, chatKey)?.days ?? {}, day) ?? {})).costUsd;
+  }
+
+  /** A person's name as last seen, when it was. */
+  nameOf(person: string): string | undefined {
+    return own(this.byPerson, person)?.name;
+  }
+
+  /** A person's cost on a UTC day (today by default), across chats. */
+  personCostOn(person: string, day = utcDay()): number {
+    return sum(Object.values(own(own(this.byPerson, person)?.days ?? {}, day) ?? {})).costUsd;
+  }
+
+  /**
+   * What each person spent on a UTC day, or on every day kept when none is given, in these
+   * chats (all when none are given), costliest first.
+   */
+  people(options: { day?: string; chatKeys?: readonly string[] } = {}): PersonSpend[] {
+    const spends: PersonSpend[] = [];
+    for (const [key, usage] of Object.entries(this.byPerson)) {
+      const chats: Record<string, Tally> = {};
+      for (const [day, byChat] of Object.entries(usage.days)) {
+        if (options.day !== undefined && day !== options.day) continue;
+        for (const [chat, tally] of Object.entries(byChat)) {
+          if (options.chatKeys && !options.chatKeys.includes(chat)) continue;
+          chats[chat] = sum([chats[chat] ?? empty(), tally]);
+        }
+      }
+      if (!Object.keys(chats).length) continue;
+      spends.push({ key, ...(usage.name ? { name: usage.name } : {}), tally: sum(Object.values(chats)), chats });
+    }
+    return spends.sort((a, b) => b.tally.costUsd - a.tally.costUsd || a.key.localeCompare(b.key));
   }
 
   /** The chats that have spent anything, by key. */

@@ -27,6 +27,13 @@ describe('Claude Code agent files', () => {
     expect(camel.agent).toMatchObject({ disallowedTools: ['Bash', 'WebFetch'], maxTurns: 9, cli: 'codex', model: 'gpt-5' });
   });
 
+  it('takes a budget in US dollars, as a number or as people write it, and refuses one that is not', async () => {
+    expect((await loadOne('---\ndescription: d\nbudget: 0.25\n---\np\n')).agent?.budgetUsd).toBe(0.25);
+    expect((await loadOne('---\ndescription: d\nbudget: "$1.50"\n---\np\n')).agent?.budgetUsd).toBe(1.5);
+    const { catalog, file } = await loadOne('---\ndescription: d\nbudget: lots\n---\np\n');
+    expect(catalog.problems).toEqual([{ file, field: 'budget', message: 'must be an amount of US dollars above 0, like 0.50' }]);
+  });
+
   it('ignores front matter keys it does not know, and blank ones', async () => {
     const { agent, catalog, file } = await loadOne('---\nname: code-reviewer\ndescription: d\ncolor: purple\nmodel:\nx-custom: {a: 1}\n---\nYou review.\n');
     expect(catalog.problems).toEqual([]);

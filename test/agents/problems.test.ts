@@ -43,8 +43,8 @@ describe('bad agent definitions are reported and skipped', () => {
 
   it('unknown fields, one problem each', async () => {
     expect(await problemsFor({ description: 'd', prompt: 'p', tools: ['Read'], colour: 'red' })).toEqual([
-      `${json}: field "tools": unknown field (known: name, description, prompt, model, cli, allowedTools, disallowedTools, maxTurns, mcpServers, skills, icon, enabled)`,
-      `${json}: field "colour": unknown field (known: name, description, prompt, model, cli, allowedTools, disallowedTools, maxTurns, mcpServers, skills, icon, enabled)`,
+      `${json}: field "tools": unknown field (known: name, description, prompt, model, cli, allowedTools, disallowedTools, maxTurns, budget, mcpServers, skills, icon, enabled)`,
+      `${json}: field "colour": unknown field (known: name, description, prompt, model, cli, allowedTools, disallowedTools, maxTurns, budget, mcpServers, skills, icon, enabled)`,
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUESTION } from '../../src/approvals/approval-broker.ts';
+import { QUESTION } from '../../src/approvals/question.ts';
 import { idButton } from '../../src/ports/buttons.ts';
 import { STOP_RUN } from '../../src/presentation/runs.ts';
 import { REVIEW } from '../../src/presentation/review.ts';

@@ -12,8 +12,9 @@ seen.saw(chatRef('slack', 'C3'), { id: 'U0ADA0002', name: 'ada' });
 seen.saw(chatRef('telegram', '-1'), { id: '42', name: '@mia' });
 
 function named(args: string, replyTo?: IncomingMessage['replyTo'], chat = GROUP) {
-  const message = { address: chat, user: { id: 'U0BOSS001' }, text: `/allow ${args}`, ...(replyTo ? { replyTo } : {}) } as IncomingMessage;
-  return whomNamed({ args, message, chat: { address: chat }, services: { seen } } as unknown as Parameters<typeof whomNamed>[0]);
+  // As Telegram sends a command in a group: with the bot's name.
+  const message = { address: chat, user: { id: 'U0BOSS001' }, text: `/allow@bridge_test_bot ${args}`, ...(replyTo ? { replyTo } : {}) } as IncomingMessage;
+  return whomNamed({ args, message, chat: { address: chat }, services: { seen } } as unknown as Parameters<typeof whomNamed>[0], 'allow');
 }
 
 describe('whom /allow names', () => {

@@ -24,7 +24,7 @@ describe('a turn of a CLI process', () => {
     const outcome = await done;
     expect(outcome).toMatchObject({ status: 'completed', text: 'echo: hello (turn 1)', exit: { type: 'exit', code: 0, signal: null } });
     expect(outcome.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(events.map((e) => e.type)).toEqual(['started', 'text', 'result', 'exit']);
+    expect(events.map((e) => e.type)).toEqual(['started', 'text', 'usage', 'result', 'exit']);
   });
 
   it('takes a prompt holding a NUL byte, which no argument can carry', async () => {

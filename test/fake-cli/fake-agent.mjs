@@ -5,6 +5,8 @@
 //   sleep:S        wait S seconds (fractions allowed) before answering
 //   sleep-once:S   the same, but only the first time this exact prompt runs (a retry is quick)
 //   tools:N        make N tool calls before answering (chatty progress)
+//   bash:CMD       after those, one Bash call running CMD (`+` for a space: bash:git+push+origin+main);
+//                  the answer says `ran: CMD` or the denial
 //   pace:MS        wait MS milliseconds between tool calls
 //   huge:MB        one tool result of MB megabytes on a single line
 //   garbage        interleave non-JSON lines and unknown events
@@ -37,8 +39,12 @@
 //                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
 //                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY, and of
 //                  $ANTHROPIC_BASE_URL/v1/models
+//   msg-tokens:N   each model call's message reports N output tokens (5 otherwise; 10 input each)
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
+//   (with $FAKE_CLI_STATE/quota-claude.json written, every turn prints claude's recorded quota error: quota.mjs)
+//   (run as `exec --json …`, it is codex's one-shot runs instead: fake-codex.mjs; as
+//   `exec --output-format stream-json …`, droid: fake-droid.mjs)
 //   mcp-check      ask the bridge's MCP server (from --mcp-config) for its tools, again for up
 //                  to 20 s while it refuses (a bridge may be starting); answer "mcp: accepted"
 //                  or "mcp: refused (STATUS)"
@@ -65,8 +71,14 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
+import { quotaOut, recordedQuotaLines } from './quota.mjs';
 
 const args = process.argv.slice(2);
+if (args[0] === 'exec') {
+  if (args.includes('--json')) (await import('./fake-codex.mjs')).runAsCodex(args);
+  else (await import('./fake-droid.mjs')).runAsDroid(args);
+  await new Promise(() => {}); // it exits once its output is out
+}
 // What `npm run doctor` (and the start's credential check) asks claude: its version, and
 // `auth status`, logged out (as claude says it, exit 1) when $FAKE_CLI_LOGGED_OUT is set.
 if (args[0] === '--version') {
@@ -186,7 +198,23 @@ const toolResult = (id, content, isError) =>
     parent_tool_use_id: null,
     session_id: sessionId,
   });
-const assistant = (content) => out({ type: 'assistant', message: { role: 'assistant', content }, parent_tool_use_id: null, session_id: sessionId });
+/** Like Claude Code's: each model call's message carries its id, model and usage (`msg-tokens:N` output tokens each; 5 otherwise). */
+let messages = 0;
+const assistant = (content) =>
+  out({
+    type: 'assistant',
+    message: {
+      id: `msg_fake_${process.pid}_${++messages}`,
+      role: 'assistant',
+      model: flag('--model') ?? 'fake-model',
+      content,
+      usage: { input_tokens: 10, output_tokens: messageTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+  });
+/** Output tokens each model call reports (`msg-tokens:N`), set per turn. */
+let messageTokens = 5;
 
 /** Messages that came with stream-json input while a turn worked: a turn making tool calls takes them in. */
 const arrived = [];
@@ -212,10 +240,17 @@ async function turn(prompt, ids = []) {
   turnsHere++;
   if (directive('ignore-term')) process.on('SIGTERM', () => {});
   ignoringInterrupts = !!directive('ignore-interrupt');
+  messageTokens = Number(directive('msg-tokens') ?? 5);
   // Like Claude Code, the session is on disk (with this prompt) before any work starts.
   history.push(prompt);
   writeFileSync(sessionFile, JSON.stringify(history));
   out({ type: 'system', subtype: 'init', session_id: sessionId, model: flag('--model') ?? 'fake-model', cwd: process.cwd(), tools: ['Bash'] });
+  const quota = quotaOut('claude');
+  if (quota) {
+    for (const line of recordedQuotaLines('claude', quota, sessionId, streamInput ? { user_message_uuids: ids } : {})) out(line);
+    if (!streamInput) process.stdout.write('', () => process.exit(1));
+    return;
+  }
 
   if (directive('grandchild')) {
     const child = spawn('sleep', ['600'], { stdio: 'ignore' });
@@ -256,6 +291,15 @@ async function turn(prompt, ids = []) {
     if (interrupt.signal.aborted) break;
     if (decision.behavior !== 'allow') denials.push(decision.message);
     toolResult(id, decision.behavior === 'allow' ? `step ${i}` : decision.message, decision.behavior !== 'allow');
+  }
+  const bash = directive('bash');
+  let ran;
+  if (typeof bash === 'string' && !interrupt.signal.aborted) {
+    const input = { command: bash.replaceAll('+', ' ') };
+    assistant([{ type: 'tool_use', id: 'toolu_fake_bash', name: 'Bash', input }]);
+    const decision = controlled ? await canUseTool('Bash', input, 'toolu_fake_bash') : { behavior: 'allow' };
+    ran = decision.behavior === 'allow' ? `ran: ${input.command}` : `not run: ${decision.message}`;
+    toolResult('toolu_fake_bash', ran, decision.behavior !== 'allow');
   }
   let asked;
   if (directive('question') && !interrupt.signal.aborted) {
@@ -394,6 +438,7 @@ async function turn(prompt, ids = []) {
   const notes = [
     ...(heard.length ? [`heard: ${heard.join(' / ')}`] : []),
     ...(denials.length ? [`denied: ${denials.join(' / ')}`] : []),
+    ...(ran ? [ran] : []),
     ...(asked ? [asked] : []),
     ...(planned ? [planned] : []),
   ];

@@ -3,6 +3,8 @@ import { decodeFixture } from './decode-fixture.ts';
 
 const decode = (file: string) => decodeFixture('claude-stream-json', file);
 const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
+// Each assistant line's message usage, as it stood when the line was printed (output counted at its start).
+const used = (model: string, messageId: string) => ({ type: 'usage', usage: usage(12, 1), model, messageId });
 
 describe('claude stream-json decoder', () => {
   it('decodes a text turn (2.1.330, result line not starting with "type")', () => {
@@ -10,6 +12,7 @@ describe('claude stream-json decoder', () => {
     expect(decode('claude-2.1.330-text.raw.ndjson')).toEqual([
       { type: 'started', sessionId, model: 'claude-opus-5-5', cwd: '/workspace/work' },
       { type: 'text', text: 'Hi from mock!' },
+      used('claude-opus-5-5', 'msg_mock_1'),
       { type: 'result', text: 'Hi from mock!', isError: false, sessionId, usage: usage(12, 7), costUsd: 0.000188, turns: 1, durationMs: 188 },
     ]);
   });
@@ -19,6 +22,7 @@ describe('claude stream-json decoder', () => {
     expect(decode('claude-2.1.197-text.raw.ndjson')).toEqual([
       { type: 'started', sessionId, model: 'claude-opus-4-8[1m]', cwd: '/workspace/work' },
       { type: 'text', text: 'Hi from mock!' },
+      used('claude-opus-4-8', 'msg_mock_1'),
       { type: 'result', text: 'Hi from mock!', isError: false, sessionId, usage: usage(12, 7), costUsd: 0.000235, turns: 1, durationMs: 238 },
     ]);
   });
@@ -28,9 +32,12 @@ describe('claude stream-json decoder', () => {
     expect(decode('claude-2.1.330-tool-bash.raw.ndjson')).toEqual([
       { type: 'started', sessionId, model: 'claude-opus-5-5', cwd: '/workspace/work' },
       { type: 'text', text: 'Let me run that.' },
+      used('claude-opus-5-5', 'msg_mock_2'),
       { type: 'tool_start', id: 'toolu_mock_1', name: 'Bash', input: { command: 'echo hello', description: 'Print hello' } },
+      used('claude-opus-5-5', 'msg_mock_2'),
       { type: 'tool_end', id: 'toolu_mock_1', isError: false, preview: 'hello' },
       { type: 'text', text: 'The command printed: hello' },
+      used('claude-opus-5-5', 'msg_mock_3'),
       { type: 'result', text: 'The command printed: hello', isError: false, sessionId, usage: usage(24, 14), costUsd: 0.000376, turns: 2, durationMs: 245 },
     ]);
   });
@@ -86,8 +93,17 @@ describe('claude stream-json decoder', () => {
   });
 
   it('ignores partial-message stream events and decodes each turn of a stdin session', () => {
-    expect(decode('claude-2.1.330-partial-messages.raw.ndjson').map((e) => e.type)).toEqual(['started', 'text', 'result']);
-    expect(decode('claude-2.1.330-input-stream-json.raw.ndjson').map((e) => e.type)).toEqual(['started', 'text', 'result', 'started', 'text', 'result']);
+    expect(decode('claude-2.1.330-partial-messages.raw.ndjson').map((e) => e.type)).toEqual(['started', 'text', 'usage', 'result']);
+    expect(decode('claude-2.1.330-input-stream-json.raw.ndjson').map((e) => e.type)).toEqual([
+      'started',
+      'text',
+      'usage',
+      'result',
+      'started',
+      'text',
+      'usage',
+      'result',
+    ]);
   });
 
   it("keeps Claude's own Task subagents nested under the Task call", () => {

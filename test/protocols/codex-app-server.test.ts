@@ -20,7 +20,10 @@ describe('codex app-server decoder', () => {
         toolUseId: 'call_mock_1',
       },
       { type: 'tool_end', id: 'call_mock_1', isError: false, preview: 'done\n' },
+      // Each model call's usage as codex reports it, priced as the turn goes.
+      { type: 'usage', usage: { inputTokens: 12, outputTokens: 41, cacheReadTokens: 0, cacheWriteTokens: 0 } },
       { type: 'text', text: 'made it' },
+      { type: 'usage', usage: { inputTokens: 12, outputTokens: 37, cacheReadTokens: 0, cacheWriteTokens: 0 } },
       {
         type: 'result',
         text: 'made it',

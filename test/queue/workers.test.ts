@@ -56,6 +56,19 @@ describe('subagents on workers', () => {
     expect(contents).not.toContain(world.env.TELEGRAM_BOT_TOKEN!);
   });
 
+  it('a run on a worker is priced there as it works, stopped at its budget, and announced once as stopped for cost', async () => {
+    world = await startQueueWorld(redis, ['w1']);
+    // The shipped price of claude-haiku-4-5 ($5 per million output tokens): each of the fake's model calls costs about $0.01.
+    say('/spawn --label Capped --model claude-haiku-4-5 --budget 0.05 "tools:40 pace:200 msg-tokens:2000 say:never-reached"');
+    const announced = await reply(/^❌ #1 Capped/, 30_000);
+    expect(announced).toMatch(/Stopped for cost: it had cost \$0\.0[5-7], reaching its budget of \$0\.05/);
+    expect(announced).not.toContain('never-reached');
+    // Its cost is the chat's, as the worker priced it; and a round trip later there is still one announcement.
+    say('/usage');
+    expect(await reply(/^💰 Usage of this chat/)).toMatch(/Today \(\S+ UTC\): \$0\.0[5-7] · 1 run/);
+    expect(announcements()).toHaveLength(1);
+  });
+
   it('/subagents stop reaches the worker and stops the run’s process group there', async () => {
     world = await startQueueWorld(redis, ['w1']);
     say('/spawn --label Stuck "grandchild hang"');

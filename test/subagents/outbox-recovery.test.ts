@@ -143,6 +143,9 @@ describe('recovery after a restart', () => {
     expect(await app.start()).toEqual({ interrupted: 0, requeued: 1 });
     await expect.poll(() => afterKill.textsTo(-1), { timeout: 15_000 }).toEqual([expect.stringMatching(/^✅ #1 .*\n\nfrom-the-task/)]);
     expect(app.subagents.registry.get(run.runId)).toMatchObject({ status: 'completed', resumes: 1 });
+    // Its files are still being written (the audit, a transcript) until it has shut down.
+    await app.shutdown();
+    app = undefined;
     await rm(killedAt, { recursive: true, force: true });
   });
 

@@ -11,7 +11,7 @@ beforeAll(async () => {
   await mkdir(join(agents, 'reviewer'), { recursive: true });
   await writeFile(
     join(agents, 'reviewer', 'agent.json'),
-    JSON.stringify({ name: 'Code Reviewer', description: 'Reviews diffs for bugs', allowedTools: ['Read', 'Grep'], maxTurns: 5 }),
+    JSON.stringify({ name: 'Code Reviewer', description: 'Reviews diffs for bugs', allowedTools: ['Read', 'Grep'], maxTurns: 5, budget: 0.5 }),
   );
   await writeFile(join(agents, 'reviewer', 'prompt.md'), 'You review code. Be strict.\n');
   await mkdir(join(agents, 'broken'), { recursive: true });
@@ -119,6 +119,7 @@ describe('agents in the CLI and managed from the chat', () => {
     expect(shown.text).toContain("From: the project's (.bridge/agents)");
     expect(shown.text).toContain('Tools: Read, Grep');
     expect(shown.text).toContain('Max turns: 5');
+    expect(shown.text).toContain('Budget: $0.50 a run (stopped for cost once reached)');
     expect(shown.text).toMatch(/Prompt\nYou review code\. Be strict\.$/);
     const long = join(world.workdir, '.bridge', 'agents', 'novelist');
     await mkdir(long, { recursive: true });

@@ -166,6 +166,9 @@ describe('the dashboard', () => {
     await page.goto(`${base}/#costs`);
     await page.waitForSelector('[data-testid="cost-chart"] canvas', { timeout: 10_000 });
     expect(await page.textContent('.totals')).toContain('claude');
+    // Split by person: the owner's own turns are theirs.
+    await page.waitForSelector('[data-testid="cost-people"]');
+    expect(await page.textContent('[data-testid="cost-people"]')).toMatch(/Ada \(telegram:111\)\$\d+\.\d+/);
     await screenshot(page, 'costs');
     await page.goto(`${base}/#audit`);
     await page.waitForSelector('[data-testid="audit"]');

@@ -108,11 +108,14 @@ describe("what a chat's admins said of people", () => {
     say(SHARED, '/allow 222');
     await waitText(SHARED, /^✅ Bob \(telegram:222\) may use the bridge in this chat: no longer denied\.$/);
     expect(await labels(bob)).toContain('TeamWork');
-    // The trail says who let whom in and kept whom out.
-    const trail = (await apiFrom(ada, '/api/audit')).body as { event: string; by?: string; detail?: string }[];
-    expect(trail.filter((e) => e.event === 'allow' || e.event === 'deny').map((e) => `${e.event} ${e.detail} by ${e.by}`)).toEqual(
-      expect.arrayContaining(['allow Carol (telegram:333) by Ada (telegram:111)', 'deny Bob (telegram:222) by Ada (telegram:111)']),
-    );
+    // The trail (written in batches) says who let whom in and kept whom out.
+    const decisions = async () =>
+      ((await apiFrom(ada, '/api/audit')).body as { event: string; by?: string; detail?: string }[])
+        .filter((e) => e.event === 'allow' || e.event === 'deny')
+        .map((e) => `${e.event} ${e.detail} by ${e.by}`);
+    await expect
+      .poll(decisions)
+      .toEqual(expect.arrayContaining(['allow Carol (telegram:333) by Ada (telegram:111)', 'deny Bob (telegram:222) by Ada (telegram:111)']));
     for (const page of [ada, bob, carol]) await page.context().close();
   });
 });

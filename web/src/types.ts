@@ -20,8 +20,10 @@ export interface Question {
   tool: string;
   input: string;
   askedAt: number;
-  /** What "Allow <tool> for this …" covers; none: it may not be given (a turn nobody typed). */
+  /** What "Allow <tool> for this …" covers; none: it may not be given (a turn nobody typed, a call needing several people). */
   grant?: 'run' | 'session';
+  /** A rule of the tool policy needs several people's Allow: which, how many, and who has approved so far. */
+  approvals?: { rule: string; needed: number; by: string[] };
 }
 
 export type { SharedView } from '../../src/web/views/shared-view.ts';

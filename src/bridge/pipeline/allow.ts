@@ -28,16 +28,19 @@ export function allow(parts: AllowParts): Step<MessageContext> {
     seen.saw(address, user);
     if (allowlist.isAllowed(address, user)) return next();
     const person = userKey(address.transport, user);
-    // Once in a while per chat: a refusal in a group says nothing of what they are told in their own chat.
-    if (!refusals.shouldRefuse(`${wholeChatKey(address)} ${person}`)) return;
     const denied = people.standing(address, person);
+    const elsewhere = !denied && allowlist.isAllowedAnywhere(person);
+    // Once in a while for each thing they are told: a stranger's flood is answered once, but someone an admin
+    // has let in elsewhere since is told so.
+    const told = denied ? 'denied' : elsewhere ? 'elsewhere' : 'stranger';
+    if (!refusals.shouldRefuse(`${person} ${told}${denied ? ` ${wholeChatKey(address)}` : ''}`)) return;
     log.warn(
       { chat: chatKey(address), user: user.id },
       denied ? `refused ${person}, denied in this chat by ${denied.by}` : 'refused a user not in BRIDGE_ALLOWED_USERS',
     );
     const text = denied
       ? deniedHere(denied.byName ?? denied.by)
-      : allowlist.isAllowedAnywhere(person)
+      : elsewhere
         ? allowedElsewhere()
         : refusal(allowlist.writtenId(address, user), !message.private);
     // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.

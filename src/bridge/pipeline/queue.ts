@@ -1,4 +1,5 @@
-import type { IncomingMessage } from '../../ports/transport.ts';
+import { personOf, type IncomingMessage } from '../../ports/transport.ts';
+import type { Person } from '../../usage/usage-ledger.ts';
 import { promptWithFiles } from '../../files/prompt.ts';
 import { plain } from '../../rich/index.ts';
 import type { ChatSession } from '../chat-session.ts';
@@ -10,7 +11,7 @@ export interface QueueParts extends DrainParts {
   /** BRIDGE_MAX_QUEUED_MESSAGES: how many may wait behind a running turn. */
   limit: number;
   /** The message as a turn of the chat's main session, behind the one running. */
-  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string }, by: string) => Promise<void>;
+  startTurn: (chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string; payer?: Person }, by: string) => Promise<void>;
 }
 
 /**
@@ -29,6 +30,10 @@ export function queue(parts: QueueParts): Step<MessageContext> {
     // The drain may have begun while the files were taken: the person is told, as in the drain step.
     if (parts.draining()) return keepForRestart(parts, chat, { ...message, files });
     const text = promptWithFiles(message.text, files, chat.record.workdir);
-    await parts.startTurn(chat, { ...message, text, ...(message.user.name ? { sender: message.user.name } : {}) }, message.user.id);
+    await parts.startTurn(
+      chat,
+      { ...message, text, ...(message.user.name ? { sender: message.user.name } : {}), payer: personOf(chat.address, message.user) },
+      message.user.id,
+    );
   });
 }

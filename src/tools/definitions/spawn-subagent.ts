@@ -15,6 +15,7 @@ export const spawnSubagent = defineTool({
     model: z.string().describe("Model for the run (default: the CLI's).").optional(),
     agent: z.string().describe('A user-defined agent to run as.').optional(),
     timeoutSeconds: z.number().int().min(10).max(86400).describe('Stop the run after this long.').optional(),
+    budgetUsd: z.number().positive().max(10000).describe('Stop the run once it has cost this many US dollars (the bridge prices it as it works).').optional(),
     worktree: z.boolean().describe('Run in a fresh git worktree on its own branch, so parallel runs do not share files.').optional(),
   }),
   async run({ worktree, ...intent }, scope, deps) {

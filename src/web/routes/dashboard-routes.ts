@@ -32,7 +32,7 @@ export interface DashboardSources {
   approvals: Pick<ApprovalBroker, 'waiting' | 'onChanged' | 'answerAs'>;
   /** What each person may see and answer: the chats they are in (everything, for an owner). */
   access: Pick<ChatAccess, 'sees' | 'filter' | 'isOwner'>;
-  ledger: Pick<UsageLedger, 'byDay' | 'chats'>;
+  ledger: Pick<UsageLedger, 'byDay' | 'chats' | 'people'>;
   auditFile: string;
   chats: WebOutbound;
   /** The chats' titles, kept from their messages. */
@@ -140,6 +140,13 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     if (sources.access.isOwner(person(c))) return c.json(sources.ledger.byDay());
     const keys = await sources.access.filter(person(c), sources.ledger.chats(), chatOfKey);
     return c.json(sources.ledger.byDay(keys));
+  });
+
+  // What each person spent over the days kept, in the chats this person may see (every chat, for an owner).
+  app.get('/usage/people', async (c) => {
+    const keys = sources.access.isOwner(person(c)) ? undefined : await sources.access.filter(person(c), sources.ledger.chats(), chatOfKey);
+    const spends = sources.ledger.people(keys ? { chatKeys: keys } : {});
+    return c.json(spends.map(({ key, name, tally }) => ({ key, ...(name ? { name } : {}), tally })));
   });
 
   // A line of no chat (the bridge's own, an API client's) is the owners'.

@@ -133,6 +133,6 @@ const ERROR_TYPES: Record<number, string> = {
 
 export function sendAnthropicError(res: ServerResponse, error: ReplyError): void {
   const message = error.message ?? `mock error ${error.status}`;
-  const type = ERROR_TYPES[error.status] ?? 'api_error';
-  sendJson(res, error.status, { type: 'error', error: { type, message } });
+  const type = error.type ?? ERROR_TYPES[error.status] ?? 'api_error';
+  sendJson(res, error.status, { type: 'error', error: { type, message } }, error.headers);
 }

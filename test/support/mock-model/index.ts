@@ -15,3 +15,4 @@ export {
 export type { ModelApi, ModelRequest, RecordedRequest, Reply, ReplyBlock, ReplyError, Script, ToolCall, ToolResultView } from './types.ts';
 export { startMockMcpServer, type MockMcpCall, type MockMcpServer, type MockMcpTool } from './mcp-server.ts';
 export { claudeMcpConfig, codexMcpArgs, writeDroidMcpConfig } from './mcp-config.ts';
+export { anthropicNoCredit, anthropicRateLimit, claudeUsageLimit, codexUsageLimit, openAiInsufficientQuota, openAiRateLimit } from './quota-errors.ts';

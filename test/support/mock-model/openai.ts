@@ -165,5 +165,5 @@ export function streamOpenAi(res: ServerResponse, request: ModelRequest, reply: 
 
 export function sendOpenAiError(res: ServerResponse, error: ReplyError): void {
   const message = error.message ?? `mock error ${error.status}`;
-  sendJson(res, error.status, { error: { message, type: 'mock_error', code: null, param: null } });
+  sendJson(res, error.status, { error: { message, type: error.type ?? 'mock_error', code: error.code ?? null, param: null, ...error.fields } }, error.headers);
 }

@@ -39,6 +39,14 @@ export type ReplyBlock = { type: 'text'; text: string } | ({ type: 'tool' } & To
 export interface ReplyError {
   status: number;
   message?: string;
+  /** The API's error type (Anthropic `error.type`, OpenAI `error.type`); absent: the usual one for the status. */
+  type?: string;
+  /** OpenAI's `error.code` (`insufficient_quota`, `rate_limit_exceeded`). */
+  code?: string;
+  /** More fields of the body's `error` object (OpenAI's `resets_at` of a plan's usage limit). */
+  fields?: Record<string, unknown>;
+  /** Response headers the real API sends with it (`retry-after`, rate-limit resets). */
+  headers?: Record<string, string>;
 }
 
 /**

@@ -55,6 +55,17 @@ export function Approvals({ live, selected }: { live: Live; selected?: string | 
                 {q.runId ? <a href={`#run/${q.runId}`}>{q.chatName}</a> : q.chatName} · asked <Ago at={q.askedAt} />
               </span>
               <pre>{q.input}</pre>
+              {q.approvals && (
+                <p class="approvals" data-testid="approvals-count">
+                  Needs {q.approvals.needed} people's Allow ({q.approvals.rule}):{' '}
+                  <strong>
+                    {q.approvals.by.length
+                      ? `${q.approvals.by.length} of ${q.approvals.needed} approved: ${q.approvals.by.join(', ')}`
+                      : `none of ${q.approvals.needed} approved yet`}
+                  </strong>
+                  . Whoever started this work cannot be the last of them.
+                </p>
+              )}
               <div class="buttons">
                 <button type="button" onClick={() => void answer(q.id, 'allow')}>
                   ✅ Allow

@@ -6,16 +6,19 @@ import { dollars, money, MONEY_STEPS } from '../format.ts';
 import type { Tally } from '../types.ts';
 
 type Day = { day: string; tallies: Record<string, Tally> };
+type PersonSpend = { key: string; name?: string; tally: Tally };
 
 const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7'];
 
 /** Cost per day, one bar series per CLI and model, and the totals under it. */
 export function Costs() {
   const [days, setDays] = useState<Day[] | undefined>();
+  const [people, setPeople] = useState<PersonSpend[]>([]);
   const [error, setError] = useState('');
   const chart = useRef<HTMLDivElement>(null);
   useEffect(() => {
     get<Day[]>('/usage').then(setDays, (e: Error) => setError(e.message));
+    get<PersonSpend[]>('/usage/people').then(setPeople, (e: Error) => setError(e.message));
   }, []);
   const kinds = [...new Set((days ?? []).flatMap((d) => Object.keys(d.tallies)))].sort();
   useEffect(() => {
@@ -70,6 +73,19 @@ export function Costs() {
           ))}
         </tbody>
       </table>
+      {people.length > 0 && (
+        <table class="totals" data-testid="cost-people">
+          <caption>By person (the work they typed, started or scheduled)</caption>
+          <tbody>
+            {people.map((p) => (
+              <tr key={p.key}>
+                <th scope="row">{p.name ? `${p.name} (${p.key})` : p.key}</th>
+                <td>{money(p.tally.costUsd)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

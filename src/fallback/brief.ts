@@ -1,0 +1,51 @@
+import type { WorkNotes } from './work-notes.ts';
+
+/** What stopped the CLI that did the work, and what it was doing then. */
+export interface Handover {
+  from: string;
+  to: string;
+  /** Why it stopped, as the chat was told ("claude's usage limit is reached"). */
+  reason: string;
+  notes: WorkNotes;
+  /** The message being answered when it stopped, with what that turn did before it stopped. */
+  current?: { prompt: string; files: readonly string[]; inFlight?: string; said?: string };
+  /** `to` did the session's work before `from` took over, and is back: `from`'s work is what it missed. */
+  returning?: boolean;
+}
+
+/**
+ * The brief that opens the next CLI's turn: whose work it continues and why, the task, the
+ * last answers, the files touched and the tool call in flight, all from what the bridge saw.
+ * The message to answer follows it.
+ */
+export function briefOf(handover: Handover): string {
+  const { from, to, reason, notes, current } = handover;
+  const lines = [
+    handover.returning
+      ? `[The bridge: you (${to}) are back in this session: ${reason}. Meanwhile ${from} went on with it; this is what the bridge saw of ${from}'s work.`
+      : `[The bridge: you (${to}) are taking over a session from ${from}, because ${reason}. This is what the bridge saw of ${from}'s work; ${from}'s own context is not available to you.`,
+  ];
+  if (notes.task) lines.push('', `The task ${from} was given:`, quote(notes.task));
+  if (notes.answers.length) {
+    lines.push('', `${from}'s last answers:`);
+    for (const { prompt, answer } of notes.answers) lines.push(`- Asked: ${oneLine(prompt)}`, `  Answered:`, quote(answer, '    '));
+  }
+  const files = [...new Set([...notes.files, ...(current?.files ?? [])])];
+  if (files.length) lines.push('', `Files ${from}'s tools touched: ${files.join(', ')}`);
+  if (current?.inFlight) lines.push('', `When it stopped, ${from} was running: ${current.inFlight} (it may not have finished: check before relying on it).`);
+  if (current?.said) lines.push('', `It had said so far in this turn:`, quote(current.said));
+  lines.push('', current ? 'Now answer this message, which it could not:]' : 'The next message follows.]');
+  return lines.join('\n');
+}
+
+function quote(text: string, indent = '  '): string {
+  return text
+    .split('\n')
+    .map((line) => `${indent}${line}`)
+    .join('\n');
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}

@@ -1,0 +1,151 @@
+import { ruleTool } from './tool-rules.ts';
+
+/**
+ * One rule of the operator's tool policy (`BRIDGE_DATA_DIR/tool-policy.json`): the calls it
+ * covers need `approvals` distinct people's Allow. `tool` is a Claude Code permission rule
+ * (`Bash(git push*)`, `Bash(*deploy*)`, `Edit(deploy/**)`, `mcp__prod`); `agent` names an
+ * agent whose every call it covers; with both, only that tool in that agent's work.
+ */
+export interface ApprovalRule {
+  tool?: string;
+  agent?: string;
+  approvals: number;
+}
+
+/** A call as a rule sees it: the tool, its input, and the agent whose work it is (a run's `--agent`). */
+export interface RuledCall {
+  tool: string;
+  input: Record<string, unknown>;
+  agent?: string;
+}
+
+/** What a piece of work may do, as far as rules care: whether it only reads, its tool lists, its agent. */
+export interface RuledWork {
+  agent?: string;
+  readOnly?: boolean;
+  allowedTools?: readonly string[];
+  disallowedTools?: readonly string[];
+}
+
+/** The tools Claude Code runs without asking anybody: the bridge never sees their calls, so no rule can hold them. */
+export const UNASKED_TOOLS: readonly string[] = ['Read', 'Grep', 'Glob', 'LS', 'NotebookRead', 'TodoWrite', 'Task', 'Agent'];
+
+/** How a chat and the audit log name a rule: `Bash(git push*)`, `agent deployer`, `Bash in agent deployer`. */
+export function describeRule(rule: ApprovalRule): string {
+  if (rule.tool && rule.agent) return `${rule.tool} in agent ${rule.agent}`;
+  return rule.tool ?? `agent ${rule.agent ?? ''}`;
+}
+
+/** The sentence refusing work to a CLI that cannot ask the bridge before each tool call, naming the rule it would break. */
+export function cannotHonour(cli: string, rule: ApprovalRule, refused: string): string {
+  return `${cli} cannot ask the bridge before each tool call, and the tool policy (tool-policy.json) needs ${rule.approvals} people's Allow for ${describeRule(rule)}, so ${refused}.`;
+}
+
+/** The agents a rule names: their work is done only by runs of their own, where the rule binds (never inside another session's Task tool). */
+export function ruledAgents(rules: readonly ApprovalRule[]): Set<string> {
+  return new Set(rules.flatMap((rule) => (rule.agent !== undefined ? [rule.agent] : [])));
+}
+
+/** The rule a call falls under that needs the most approvals (the first of those), or undefined. */
+export function ruleFor(rules: readonly ApprovalRule[], call: RuledCall): ApprovalRule | undefined {
+  let found: ApprovalRule | undefined;
+  for (const rule of rules) if (callFallsUnder(rule, call) && (!found || rule.approvals > found.approvals)) found = rule;
+  return found;
+}
+
+/**
+ * The rules a piece of work could meet: an agent's rules in that agent's work, a tool's where
+ * the work may use the tool. Work that only reads meets none: every tool a rule may name needs
+ * permission, which read-only work never gets.
+ */
+export function rulesCovering(rules: readonly ApprovalRule[], work: RuledWork): ApprovalRule[] {
+  if (work.readOnly) return [];
+  return rules.filter((rule) => {
+    if (rule.agent !== undefined && rule.agent !== work.agent) return false;
+    if (rule.tool === undefined) return true;
+    const tool = ruleTool(rule.tool);
+    if (work.disallowedTools?.some((denied) => denied === tool || (!denied.includes('(') && globName(denied).test(tool)))) return false;
+    return !work.allowedTools || work.allowedTools.some((allowed) => globName(ruleTool(allowed)).test(tool) || globName(tool).test(ruleTool(allowed)));
+  });
+}
+
+/**
+ * Whether a call falls under a rule. Unlike auto-approval, which matches narrowly so that
+ * nothing is approved by a guess, this matches widely, so that nothing escapes a rule by a
+ * guess: a command is matched whole and in each of its parts (`cd x && git push`), and a
+ * specifier the bridge cannot read covers every call of its tool.
+ */
+export function callFallsUnder(rule: ApprovalRule, call: RuledCall): boolean {
+  if (rule.agent !== undefined && !inAgent(rule.agent, call)) return false;
+  if (rule.tool === undefined) return true;
+  const name = ruleTool(rule.tool);
+  const tool = CLAUDE_NAMES[call.tool] ?? call.tool;
+  if (!globName(name).test(tool)) return false;
+  if (rule.tool === name) return true;
+  const spec = rule.tool.slice(name.length + 1, -1);
+  return specifierMatches(tool, spec, call.input);
+}
+
+/** Other CLIs' names for Claude Code's tools, as their permission requests give them (codex's app server: `shell`, `edit`). */
+const CLAUDE_NAMES: Readonly<Record<string, string>> = { shell: 'Bash', exec_command: 'Bash', Execute: 'Bash', edit: 'Edit' };
+
+/** A call is in an agent's work when the work is the agent's, or when it hands work to the agent (the Task tool). */
+function inAgent(agent: string, call: RuledCall): boolean {
+  if (call.agent === agent) return true;
+  return (call.tool === 'Task' || call.tool === 'Agent') && call.input.subagent_type === agent;
+}
+
+function specifierMatches(tool: string, spec: string, input: Record<string, unknown>): boolean {
+  if (tool === 'Bash') return typeof input.command === 'string' ? commandMatches(spec, input.command) : true;
+  const path = input.file_path ?? input.notebook_path ?? input.path;
+  if (['Edit', 'MultiEdit', 'Write', 'NotebookEdit'].includes(tool) && typeof path === 'string') return pathMatches(spec, path);
+  if (tool === 'WebFetch' && spec.startsWith('domain:') && typeof input.url === 'string') return domainMatches(spec.slice('domain:'.length), input.url);
+  return true;
+}
+
+/** `git push:*` (Claude Code's prefix form) or a pattern with `*` anywhere, against the command and each of its parts. */
+function commandMatches(spec: string, command: string): boolean {
+  const pattern = spec.endsWith(':*')
+    ? new RegExp(`^${escape(spec.slice(0, -2))}(?:\\s.*)?$`, 's')
+    : new RegExp(`^${spec.split('*').map(escape).join('.*')}$`, 's');
+  const parts = command.split(/&&|\|\||[;|&\n]|\$\(|`/).map((part) => part.replace(/^[\s({]+|[\s)}]+$/g, ''));
+  if ([command.trim(), ...parts].some((part) => pattern.test(part) || pattern.test(withoutAssignments(part)))) return true;
+  // `bash -lc 'git push'`, as codex runs its commands: the script inside counts.
+  const script = /^(?:\S*\/)?(?:ba|z)?sh\s+-l?c\s+(['"])([^]*)\1\s*$/.exec(command.trim())?.[2];
+  return script !== undefined && commandMatches(spec, script);
+}
+
+/** `GIT_SSH=x git push` is `git push` as far as a rule is concerned. */
+function withoutAssignments(part: string): string {
+  return part.replace(/^(?:[A-Za-z_]\w*=\S*\s+)+/, '');
+}
+
+/** `src/**`, `//etc/**` (absolute), `*.env`: gitignore-like, matched at the end of the call's path. */
+function pathMatches(spec: string, path: string): boolean {
+  const absolute = spec.startsWith('//');
+  const glob = absolute ? spec.slice(1) : spec.replace(/^\.?\//, '');
+  const body = glob
+    .split(/(\*\*\/?|\*)/)
+    .map((piece) => (piece === '**' || piece === '**/' ? '.*' : piece === '*' ? '[^/]*' : escape(piece)))
+    .join('');
+  return new RegExp(absolute ? `^${body}$` : `(?:^|/)${body}$`).test(path);
+}
+
+function domainMatches(domain: string, url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === domain || host.endsWith(`.${domain}`);
+  } catch {
+    return true;
+  }
+}
+
+/** A tool name with `*` in it (`mcp__prod__*`); a bare `mcp__server` covers its server's tools. */
+function globName(name: string): RegExp {
+  const body = name.split('*').map(escape).join('.*');
+  return new RegExp(name.startsWith('mcp__') && !name.slice(5).includes('__') ? `^${body}(?:__.*)?$` : `^${body}$`);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

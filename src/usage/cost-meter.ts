@@ -1,0 +1,96 @@
+import type { AgentEvent, Usage } from '../protocols/events.ts';
+import { costOf, type PriceTable } from './prices.ts';
+
+/** What a CLI's output says of cost, by its protocol: its own price (at a turn's end), tokens as it works, or nothing. */
+export interface Metering {
+  /** The CLI prices its turns itself (Claude Code's `total_cost_usd`). */
+  reportsCost: boolean;
+  /** The CLI reports tokens, which the price table turns into dollars. */
+  reportsUsage: boolean;
+  /** Its input tokens include the cached ones (OpenAI's way), which are priced apart. */
+  inputIncludesCache: boolean;
+}
+
+const METERING: Record<string, Metering> = {
+  'claude-stream-json': { reportsCost: true, reportsUsage: true, inputIncludesCache: false },
+  'codex-exec-json': { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
+  'codex-app-server': { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
+};
+const NOTHING: Metering = { reportsCost: false, reportsUsage: false, inputIncludesCache: false };
+
+export function meteringOf(protocol: string): Metering {
+  return Object.hasOwn(METERING, protocol) ? METERING[protocol]! : NOTHING;
+}
+
+/**
+ * Why work on this CLI and model cannot be held to a budget (neither the CLI nor the price
+ * table gives a price), or undefined when it can.
+ */
+export function unpricedReason(cli: string, protocol: string, model: string | undefined, prices: PriceTable): string | undefined {
+  const metering = meteringOf(protocol);
+  if (metering.reportsCost) return undefined;
+  const named = model ?? prices.defaultModel(cli);
+  if (!metering.reportsUsage)
+    return `${cli} reports neither a cost nor the tokens it uses, so the bridge cannot tell when a budget is reached: run it without --budget, or on a CLI that reports them (claude, codex).`;
+  if (!named)
+    return `The bridge does not know which model ${cli} runs when none is named, so it cannot price its work: name one with --model (a model of the price table), or set "defaults": {"${cli}": "<model>"} in BRIDGE_DATA_DIR/prices.json.`;
+  if (!prices.priceOf(named))
+    return `The model "${named}" has no price in the price table, and ${cli} reports no cost of its own, so a budget cannot be held: add it to BRIDGE_DATA_DIR/prices.json ({"models": {"${named}": {"input": …, "output": …}}}, dollars per million tokens), or run without --budget.`;
+  return undefined;
+}
+
+/**
+ * What a turn or a run has cost so far, priced as its CLI's output streams: each model call's
+ * usage at its model's price (the same call reported again replaces what it said), and the
+ * CLI's own cost where it gives one at the end, which is the truth when it comes.
+ */
+export class CostMeter {
+  private readonly calls = new Map<string, number>();
+  private loose = 0;
+  private reported: number | undefined;
+  /** The model the CLI said it runs (its `started` event): over the one it was asked for, or the table's guess. */
+  private started: string | undefined;
+  private metered = false;
+
+  constructor(
+    private readonly prices: PriceTable,
+    private readonly metering: Metering,
+    private readonly model: string | undefined,
+  ) {}
+
+  /** Takes an event of the CLI's; returns the cost so far. */
+  observe(event: AgentEvent): number {
+    if (event.type === 'started' && event.model) this.started = event.model;
+    else if (event.type === 'usage') {
+      const usd = this.price(event.usage, event.model ?? this.started ?? this.model);
+      if (usd !== undefined) {
+        this.metered = true;
+        if (event.messageId) this.calls.set(event.messageId, usd);
+        else this.loose += usd;
+      }
+    } else if (event.type === 'result') {
+      if (event.costUsd !== undefined) this.reported = (this.reported ?? 0) + event.costUsd;
+      else if (!this.metered && event.usage) this.loose += this.price(event.usage, this.started ?? this.model) ?? 0;
+    }
+    return this.usd;
+  }
+
+  /** The cost so far: the CLI's own figure once it gave one (never below what was metered), else the metered one. */
+  get usd(): number {
+    let metered = this.loose;
+    for (const usd of this.calls.values()) metered += usd;
+    return this.reported === undefined ? metered : Math.max(this.reported, metered);
+  }
+
+  /** Whether anything could be priced (a model of the table, or the CLI's own cost). */
+  get priced(): boolean {
+    return this.metered || this.reported !== undefined || this.loose > 0;
+  }
+
+  private price(usage: Usage, model: string | undefined): number | undefined {
+    const price = this.prices.priceOf(model);
+    if (!price) return undefined;
+    const cached = this.metering.inputIncludesCache ? (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) : 0;
+    return costOf({ ...usage, inputTokens: Math.max(0, usage.inputTokens - cached) }, price);
+  }
+}

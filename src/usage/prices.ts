@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { readOperatorFile } from '../errors/operator-file.ts';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ConfigError, describeIssues } from '../errors/config-error.ts';
+import type { Usage } from '../protocols/events.ts';
+
+/** US dollars per million tokens of each kind. */
+export interface Price {
+  input: number;
+  output: number;
+  /** Prompt tokens served from the cache; the input price when not given. */
+  cacheRead?: number;
+  /** Prompt tokens written to the cache; the input price when not given. */
+  cacheWrite?: number;
+}
+
+const dollars = z.number().finite().min(0).max(10_000);
+const priceSchema = z.object({ input: dollars, output: dollars, cacheRead: dollars.optional(), cacheWrite: dollars.optional() }).strict();
+const fileSchema = z
+  .object({
+    $comment: z.string().optional(),
+    models: z.record(z.string().min(1).max(200), priceSchema).optional(),
+    defaults: z.record(z.string().min(1).max(64), z.string().min(1).max(200)).optional(),
+  })
+  .strict();
+
+/** The operator's own prices, beside the shipped ones: in the data directory. */
+export const PRICES_FILE = 'prices.json';
+
+/**
+ * What a model costs per token, from the table shipped in the repository (`prices.json`
+ * beside this file) with the operator's `BRIDGE_DATA_DIR/prices.json` over it, entry by entry.
+ * A key ending in `*` covers every model it begins; the longest key that fits wins.
+ */
+export class PriceTable {
+  constructor(
+    private readonly models: Readonly<Record<string, Price>>,
+    private readonly defaults: Readonly<Record<string, string>> = {},
+  ) {}
+
+  /** The shipped table with the operator's file (when there is one) over it; a bad file stops the start, naming it and the field. */
+  static async load(dataDir: string): Promise<PriceTable> {
+    const shipped = parsePrices(await readFile(new URL('./prices.json', import.meta.url), 'utf8'), 'src/usage/prices.json');
+    const file = join(dataDir, PRICES_FILE);
+    const text = await readOperatorFile(file);
+    if (text === undefined) return new PriceTable(shipped.models ?? {}, shipped.defaults ?? {});
+    const own = parsePrices(text, file);
+    return new PriceTable({ ...shipped.models, ...own.models }, { ...shipped.defaults, ...own.defaults });
+  }
+
+  /** The model a CLI runs when none is named, where the table says. */
+  defaultModel(cli: string): string | undefined {
+    return Object.hasOwn(this.defaults, cli) ? this.defaults[cli] : undefined;
+  }
+
+  /** The price of a model (`claude-opus-4-8[1m]` and dated names like `claude-haiku-4-5-20251001` are their model's), or undefined. */
+  priceOf(model: string | undefined): Price | undefined {
+    if (!model) return undefined;
+    const name = modelName(model);
+    if (Object.hasOwn(this.models, name)) return this.models[name];
+    let best: string | undefined;
+    for (const key of Object.keys(this.models)) {
+      if (!key.endsWith('*') || !name.startsWith(key.slice(0, -1))) continue;
+      if (best === undefined || key.length > best.length) best = key;
+    }
+    return best === undefined ? undefined : this.models[best];
+  }
+}
+
+/** What usage costs at a price, in US dollars. Input tokens are those not served from or written to the cache, as Anthropic and codex's app server count them. */
+export function costOf(usage: Usage, price: Price): number {
+  const perToken = (perMillion: number) => perMillion / 1_000_000;
+  return (
+    usage.inputTokens * perToken(price.input) +
+    usage.outputTokens * perToken(price.output) +
+    (usage.cacheReadTokens ?? 0) * perToken(price.cacheRead ?? price.input) +
+    (usage.cacheWriteTokens ?? 0) * perToken(price.cacheWrite ?? price.input)
+  );
+}
+
+/** The model a name means: without a context-window tag (`[1m]`) or a release date. */
+function modelName(model: string): string {
+  return model
+    .trim()
+    .toLowerCase()
+    .replace(/\[[^\]]*\]$/, '')
+    .replace(/-\d{8}$/, '');
+}
+
+export function parsePrices(text: string, file: string): z.infer<typeof fileSchema> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file}: not valid JSON (${(error as Error).message.slice(0, 120)})`);
+  }
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success)
+    throw new ConfigError(
+      `${file}: ${describeIssues(parsed.error.issues)}. Prices are US dollars per million tokens: {"models": {"<model>": {"input": 3, "output": 15}}}`,
+    );
+  return parsed.data;
+}
