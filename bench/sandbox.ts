@@ -6,7 +6,7 @@ import { Turn } from '../src/session/turn.ts';
 import { runAgentsAs } from '../src/process/agent-user.ts';
 import { decideSandbox } from '../src/sandbox/sandbox-decision.ts';
 import { lowerWalls, raiseWalls } from '../src/sandbox/walls.ts';
-import { credentialProxy, heldCredentials } from '../src/sandbox/credential-proxy.ts';
+import { credentialProxy, heldApi } from '../src/sandbox/credential-proxy.ts';
 import { fakeAdapter } from '../test/support/fake-cli.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../test/support/agent-user.ts';
 import { CLI_BINARIES, prepareCliEnv } from '../test/support/cli-env.ts';
@@ -91,7 +91,8 @@ async function timedTurn(adapter: ReturnType<typeof fakeAdapter>, env: Record<st
 /** A model call's time through the credential proxy's socket, against straight to the API. */
 async function proxyHop(dir: string, api: string): Promise<BenchResult> {
   const socket = join(dir, 'model.sock');
-  const server = credentialProxy(socket, heldCredentials({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api }));
+  const claude = parseAdapterManifest(readFileSync(ADAPTER, 'utf8'), ADAPTER);
+  const server = credentialProxy(socket, heldApi({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api }, claude.walls.modelApi)!);
   const target = new URL(api);
   const call = (options: { socketPath: string } | { host: string; port: number }) =>
     new Promise<number>((resolve, reject) => {

@@ -9,7 +9,8 @@ import { relayToTcp } from './socket-relay.ts';
 import { egressProxy, type EgressPolicy } from './egress-proxy.ts';
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
-import { credentialProxy, heldCredentials, withoutCredentials } from './credential-proxy.ts';
+import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
+import type { ModelApiAccess } from './model-api-access.ts';
 
 /** What one CLI process's walls are made of, besides what every sandbox has. */
 export interface WallScope {
@@ -23,6 +24,8 @@ export interface WallScope {
   mcpUrl?: string;
   /** Its chat's own hosts (`/net allow`), read at each connection, and where a refusal is told. */
   egress?: { allow?: () => readonly HostRule[]; onBlocked?: (host: string, why: string) => void };
+  /** How its CLI reaches its model API (its adapter's `walls.modelApi`): the credential it uses is held outside. */
+  modelApi?: ModelApiAccess;
 }
 
 /**
@@ -34,6 +37,7 @@ export function turnWalls(
   mcp: { url: string; configFile?: string } | undefined,
   folders: (string | undefined)[],
   onBlocked: (host: string, why: string) => void,
+  modelApi?: ModelApiAccess,
 ): WallScope | undefined {
   if (!base) return undefined;
   const readable = [...(base.readable ?? []), ...folders, mcp?.configFile ? dirname(mcp.configFile) : undefined].filter((f): f is string => !!f);
@@ -44,7 +48,7 @@ export function turnWalls(
       onBlocked(host, why);
     },
   };
-  return { ...base, readable, egress, ...(mcp ? { mcpUrl: mcp.url } : {}) };
+  return { ...base, readable, egress, ...(mcp ? { mcpUrl: mcp.url } : {}), ...(modelApi ? { modelApi } : {}) };
 }
 
 /** A CLI's command put inside its walls, and what to close when it has exited. */
@@ -108,8 +112,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const forwards: Forward[] = [];
   const mcpPort = scope.mcpUrl ? loopbackPort(scope.mcpUrl)?.port : undefined;
   const [egressPort, modelPort] = INSIDE_PORTS.filter((port) => port !== mcpPort) as [number, number];
-  // The model API key stays out: the CLI calls the credential proxy, which adds it.
-  const held = heldCredentials(launch.env);
+  // The model API credential stays out: the CLI calls the credential proxy, which adds it.
+  const api = heldApi(launch.env, scope.modelApi);
   try {
     chownSync(sockets, walls.uid.uid, walls.uid.gid);
     chmodSync(sockets, 0o700);
@@ -120,8 +124,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     }
     servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, launch.env)));
     forwards.push({ port: egressPort, socket: 'egress.sock' });
-    if (held.length) {
-      servers.push(credentialProxy(join(sockets, 'model.sock'), held));
+    if (api) {
+      servers.push(credentialProxy(join(sockets, 'model.sock'), api));
       forwards.push({ port: modelPort, socket: 'model.sock' });
     }
   } catch (error) {
@@ -130,6 +134,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     throw error;
   }
   const installed = installation(launch.command);
+  const inside = withoutCredentials(launch.env, api, `http://127.0.0.1:${modelPort}`);
   const args = bwrapArgv({
     system: walls.system,
     readOnly: [...installed.readOnly, ...(scope.readable ?? [])].filter((path, i, all) => all.indexOf(path) === i),
@@ -140,13 +145,13 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     forwards,
     socat: walls.socat,
     command: installed.command,
-    args: launch.args,
+    args: [...inside.args, ...launch.args],
   });
   return {
     command: walls.bwrap,
     args,
     env: {
-      ...withoutCredentials(launch.env, held, `http://127.0.0.1:${modelPort}`),
+      ...inside.env,
       HOME: walls.uid.home,
       TMPDIR: '/tmp',
       JSONL_BRIDGE_SANDBOX: SOCKETS_INSIDE,

@@ -132,7 +132,13 @@ export class Turn implements RunningTurn {
       ...(run.output ? { output: run.output } : {}),
       // A host its sandbox refused shows in the turn's progress, as its steps do.
       ...walled(
-        turnWalls(run.walls, run.spec.mcp, [this.folder], (host, why) => safely(() => this.handlers.onEvent?.({ type: 'blocked', host, why }), run.log)),
+        turnWalls(
+          run.walls,
+          run.spec.mcp,
+          [this.folder],
+          (host, why) => safely(() => this.handlers.onEvent?.({ type: 'blocked', host, why }), run.log),
+          run.adapter.walls.modelApi,
+        ),
       ),
     });
     if (via === 'live') {
