@@ -16,7 +16,7 @@ import type { Log } from '../log/logger.ts';
 import type { HandedMessages } from './live-input.ts';
 import { LiveTurn } from './live-turn.ts';
 import { delay } from '../concurrency/delay.ts';
-import { turnWalls, type WallScope } from '../sandbox/walls.ts';
+import { turnWalls, wallsUp, type WallScope } from '../sandbox/walls.ts';
 import { safely, walled, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt. */
@@ -112,7 +112,7 @@ export class LiveCli {
       // The MCP secret travels in the environment, never on the command line.
       env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
       // A host its sandbox refused shows in the progress of the turn at work.
-      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (host, why) => this.handle({ type: 'blocked', host, why }))),
+      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (host, why) => this.handle({ type: 'blocked', host, why }), adapter.walls.modelApi)),
     });
     const reading = this.process
       .readLines((line) => this.onLine(line))
@@ -128,7 +128,7 @@ export class LiveCli {
     });
     this.wire = dialect.wire(
       { write: (line) => this.alive && this.process.writeInput(line), emit: (event) => this.handle(event) },
-      { ...(spec.resumeId ? { resumeId: spec.resumeId } : {}), cwd, mode: launch.mode },
+      { ...(spec.resumeId ? { resumeId: spec.resumeId } : {}), cwd, mode: launch.mode, walled: wallsUp() },
     );
   }
 

@@ -111,6 +111,7 @@ const TAKES_VALUE = new Set([
   '--agents',
   '--input-format',
   '--setting-sources',
+  '--settings',
 ]);
 const SWITCHES = new Set(['--verbose', '-p', '--dangerously-skip-permissions', '--strict-mcp-config']);
 for (let i = 0; i < args.length && args[i] !== '--'; i++) {
