@@ -33,7 +33,13 @@ describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AG
     return (request: ModelRequest): Reply => {
       const result = request.toolResults.at(-1);
       if (result) return { text: `tool said: ${result.content}` };
-      const command = `echo "key=$${cli === 'codex' ? 'CODEX_API_KEY' : 'FACTORY_API_KEY'}"; echo made > ${file} && echo wrote`;
+      const command = [
+        `echo "key=$${cli === 'codex' ? 'CODEX_API_KEY' : 'FACTORY_API_KEY'}"`,
+        // A sandbox of the CLI's own filters its tools' system calls, the network's among them.
+        'grep "^Seccomp:" /proc/self/status',
+        'curl -s -o /dev/null -w "egress=%{http_code}\\n" http://example.com/',
+        `echo made > ${file} && echo wrote`,
+      ].join('; ');
       return { toolCalls: [shellToolCall(cli, command)] };
     };
   }
@@ -94,7 +100,10 @@ describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AG
     expect(outcome.text).toContain(`key=${PLACEHOLDER_KEY}`);
     expect(outcome.text).not.toContain(REAL_KEY);
     expect(outcome.text).toContain('wrote');
-    // In bypass, its own sandbox off, the tool wrote in its directory (ours lets it).
+    // In bypass, its own sandbox off: no filter of its own on the tool, which reaches our egress
+    // proxy (whose 403 refuses a host nobody allowed), and writes in its directory.
+    expect(outcome.text).toMatch(/Seccomp:\s+0/);
+    expect(outcome.text).toContain('egress=403');
     expect(existsSync(join(work, 'made-by-codex.txt'))).toBe(true);
     // The API saw the real key on every call: the WebSocket upgrade codex tries first, then each model call.
     expect(mock.requests.map((request) => `${request.method} ${request.url} ${request.headers.upgrade ?? 'http'}`)).toEqual([
@@ -108,10 +117,12 @@ describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AG
     expect(outcome.durationMs).toBeLessThan(5_000);
   }, 120_000);
 
-  it('codex in safe cannot write its directory (ours makes it read-only), and no sandbox of its own failed', async () => {
+  it('codex in safe cannot write its directory (ours makes it read-only), and no sandbox of its own filters its tools', async () => {
     const outcome = await turn('codex', 'safe-by-codex.txt', codexEnv(), 'safe');
     expect(outcome.text).toMatch(/Read-only file system/);
-    expect(outcome.text).not.toMatch(/bwrap|namespace|sandbox|landlock|seccomp/i);
+    expect(outcome.text).toMatch(/Seccomp:\s+0/);
+    expect(outcome.text).toContain('egress=403');
+    expect(outcome.text).not.toMatch(/bwrap|namespace|landlock/i);
     expect(existsSync(join(work, 'safe-by-codex.txt'))).toBe(false);
   }, 120_000);
 
