@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, rmSync, chownSync, chmodSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { dirname, join, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { Server } from 'node:net';
 import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
 import type { SandboxDecision, SandboxUid } from './sandbox-decision.ts';
@@ -9,6 +9,7 @@ import { relayToTcp } from './socket-relay.ts';
 import { egressProxy, type EgressPolicy } from './egress-proxy.ts';
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
+import { copyIntoHome, seedHome } from './home-seed.ts';
 import { credentialProxy, heldCredentials, withoutCredentials } from './credential-proxy.ts';
 
 /** What one CLI process's walls are made of, besides what every sandbox has. */
@@ -95,6 +96,21 @@ export function scopeHome(scope: string): string | undefined {
 }
 
 /**
+ * A session its uid's CLI saved outside any walls (started in a terminal), copied into a
+ * scope's home at the same place, so the CLI in walls resumes it. False when the file is not
+ * in that uid's home (nothing then to bring).
+ */
+export function bringIntoHome(scope: string, file: string): boolean {
+  const home = scopeHome(scope);
+  if (!raised || !home) return false;
+  const path = relative(raised.uid.home, file);
+  if (path.startsWith('..') || isAbsolute(path)) return false;
+  if (!existsSync(home)) asSandboxUid(raised.uid, 'mkdir', ['-p', '-m', '700', home]);
+  copyIntoHome(raised.uid.home, home, path, raised.uid);
+  return true;
+}
+
+/**
  * `command args` wrapped in bubblewrap, with the environment it runs with inside: its own
  * HOME and /tmp. The caller spawns it as the sandbox's uid, and calls `close` after its exit.
  */
@@ -103,6 +119,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   if (!walls) throw new Error('the walls are not up');
   const home = scopeHome(scope.home)!;
   if (!existsSync(home)) asSandboxUid(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
+  // The CLIs' settings and logins its uid has outside, as they are now.
+  seedHome(walls.uid.home, home, walls.uid);
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
   const servers: Server[] = [];
   const forwards: Forward[] = [];
