@@ -18,7 +18,7 @@ export interface WallScope {
   home: string;
   /** `safe`: its working directory is read-only too. */
   readOnly?: boolean;
-  /** Folders the bridge wrote this process's files in (its MCP config, a large prompt): shown read-only. */
+  /** Files and folders the bridge wrote for this process (its MCP config, a large prompt's folder): shown read-only. */
   readable?: string[];
   /** The bridge's MCP endpoint for it: the same URL works inside, through a socket bound in. */
   mcpUrl?: string;
@@ -27,8 +27,8 @@ export interface WallScope {
 }
 
 /**
- * A turn's walls: the session's, with what this process of it reads (its MCP config's folder,
- * its turn folder) and the MCP endpoint it calls.
+ * A turn's walls: the session's, with what this process of it reads (its MCP config, its turn
+ * folder) and the MCP endpoint it calls.
  */
 export function turnWalls(
   base: WallScope | undefined,
@@ -37,7 +37,8 @@ export function turnWalls(
   onBlocked: (host: string, why: string) => void,
 ): WallScope | undefined {
   if (!base) return undefined;
-  const readable = [...(base.readable ?? []), ...folders, mcp?.configFile ? dirname(mcp.configFile) : undefined].filter((f): f is string => !!f);
+  // The MCP config file alone, not its folder: every session's config (and secret) is in that folder.
+  const readable = [...(base.readable ?? []), ...folders, mcp?.configFile].filter((f): f is string => !!f);
   const egress = {
     ...base.egress,
     onBlocked: (host: string, why: string) => {
