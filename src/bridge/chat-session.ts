@@ -17,6 +17,7 @@ import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 import { parseHostRule, type HostRule } from '../sandbox/host-rules.ts';
+import { scopeHome } from '../sandbox/walls.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import type { FallbackChain } from '../policy/fallback-chain.ts';
@@ -330,6 +331,11 @@ export class ChatSession {
   }
 
   /** Whether every answer ends with the terminal command that continues the session (`/handoff on|off`). */
+  /** Where its CLI keeps its sessions and settings when it runs in walls (a home of the chat's own); undefined without walls. */
+  cliHome(): string | undefined {
+    return scopeHome(this.record.key);
+  }
+
   async showHandoff(on: boolean): Promise<void> {
     await this.save({ showHandoff: on });
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, rmSync, chownSync, chmodSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { dirname, join, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { Server } from 'node:net';
 import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
 import type { SandboxDecision, SandboxUid } from './sandbox-decision.ts';
@@ -9,6 +9,7 @@ import { relayToTcp } from './socket-relay.ts';
 import { egressProxy, type EgressPolicy } from './egress-proxy.ts';
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
+import { copyIntoHome, seedHome } from './home-seed.ts';
 import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
 import type { ModelApiAccess } from './model-api-access.ts';
 
@@ -18,7 +19,7 @@ export interface WallScope {
   home: string;
   /** `safe`: its working directory is read-only too. */
   readOnly?: boolean;
-  /** Folders the bridge wrote this process's files in (its MCP config, a large prompt): shown read-only. */
+  /** Files and folders the bridge wrote for this process (its MCP config, a large prompt's folder): shown read-only. */
   readable?: string[];
   /** The bridge's MCP endpoint for it: the same URL works inside, through a socket bound in. */
   mcpUrl?: string;
@@ -29,8 +30,8 @@ export interface WallScope {
 }
 
 /**
- * A turn's walls: the session's, with what this process of it reads (its MCP config's folder,
- * its turn folder) and the MCP endpoint it calls.
+ * A turn's walls: the session's, with what this process of it reads (its MCP config, its turn
+ * folder) and the MCP endpoint it calls.
  */
 export function turnWalls(
   base: WallScope | undefined,
@@ -40,7 +41,8 @@ export function turnWalls(
   modelApi?: ModelApiAccess,
 ): WallScope | undefined {
   if (!base) return undefined;
-  const readable = [...(base.readable ?? []), ...folders, mcp?.configFile ? dirname(mcp.configFile) : undefined].filter((f): f is string => !!f);
+  // The MCP config file alone, not its folder: every session's config (and secret) is in that folder.
+  const readable = [...(base.readable ?? []), ...folders, mcp?.configFile].filter((f): f is string => !!f);
   const egress = {
     ...base.egress,
     onBlocked: (host: string, why: string) => {
@@ -99,6 +101,21 @@ export function scopeHome(scope: string): string | undefined {
 }
 
 /**
+ * A session its uid's CLI saved outside any walls (started in a terminal), copied into a
+ * scope's home at the same place, so the CLI in walls resumes it. False when the file is not
+ * in that uid's home (nothing then to bring).
+ */
+export function bringIntoHome(scope: string, file: string): boolean {
+  const home = scopeHome(scope);
+  if (!raised || !home) return false;
+  const path = relative(raised.uid.home, file);
+  if (path.startsWith('..') || isAbsolute(path)) return false;
+  if (!existsSync(home)) asSandboxUid(raised.uid, 'mkdir', ['-p', '-m', '700', home]);
+  copyIntoHome(raised.uid.home, home, path, raised.uid);
+  return true;
+}
+
+/**
  * `command args` wrapped in bubblewrap, with the environment it runs with inside: its own
  * HOME and /tmp. The caller spawns it as the sandbox's uid, and calls `close` after its exit.
  */
@@ -107,6 +124,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   if (!walls) throw new Error('the walls are not up');
   const home = scopeHome(scope.home)!;
   if (!existsSync(home)) asSandboxUid(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
+  // The CLIs' settings and logins its uid has outside, as they are now.
+  seedHome(walls.uid.home, home, walls.uid);
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
   const servers: Server[] = [];
   const forwards: Forward[] = [];

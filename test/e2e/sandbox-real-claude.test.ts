@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { chown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +18,10 @@ import { MOCK_API_KEY } from '../support/cli-env.ts';
 let real: RealCliWorld | undefined;
 let project: { path: string; remove(): Promise<void> } | undefined;
 let allowed: RunningServer | undefined;
+let terminal: string | undefined;
 afterEach(async () => {
+  if (terminal) await rm(terminal, { recursive: true, force: true });
+  terminal = undefined;
   await real?.stop();
   await project?.remove();
   await allowed?.close();
@@ -48,6 +52,11 @@ function script(request: ModelRequest): Reply {
 }
 
 const { say, waitText: said } = ownerIn(() => real!.world, CHAT, 60_000);
+
+async function chownR(path: string, ids: { uid: number; gid: number }): Promise<void> {
+  await chown(path, ids.uid, ids.gid);
+  for (const name of await readdir(path)) await chown(join(path, name), ids.uid, ids.gid);
+}
 
 /** This machine's address on its network, where a server outside the sandbox listens. */
 function outsideAddress(): string | undefined {
@@ -95,7 +104,29 @@ describe.skipIf(cannot)(`the real claude in its walls (${cannot ?? AGENT_USER})`
     say('how many messages');
     const resumed = await said(/^messages: /);
     expect(Number(/messages: (\d+)/.exec(resumed.text!)![1])).toBeGreaterThan(1);
-    const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
-    expect(homes.some((name) => name.startsWith(`telegram_${CHAT}`))).toBe(true);
+    const homes = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes');
+    const home = join(
+      homes,
+      (await readdir(homes)).find((name) => name.startsWith(`telegram_${CHAT}`))!,
+    );
+
+    // A terminal continues it with that home.
+    say('/handoff');
+    expect((await said(/in a terminal/)).text).toContain(`HOME=${home}`);
+
+    // A session started in a terminal, outside the walls: /resume offers it and brings it in.
+    const key = project.path.replace(/[^A-Za-z0-9]/g, '-');
+    terminal = join(`/home/${AGENT_USER}`, '.claude', 'projects', key);
+    const id = randomUUID();
+    await mkdir(terminal, { recursive: true });
+    await writeFile(join(terminal, `${id}.jsonl`), JSON.stringify({ type: 'user', message: { role: 'user', content: 'fix the terminal bug' } }) + '\n');
+    await chownR(terminal, agentIds()!);
+    say('/resume');
+    const listed = (await said(/^Sessions, newest first/)).text!.split('\n');
+    const n = listed.findIndex((line) => line.includes('fix the terminal bug'));
+    expect(n).toBeGreaterThan(0);
+    say(`/resume ${n}`);
+    await said(/continues the claude session "fix the terminal bug"/);
+    expect(await readFile(join(home, '.claude', 'projects', key, `${id}.jsonl`), 'utf8')).toContain('fix the terminal bug');
   }, 180_000);
 });

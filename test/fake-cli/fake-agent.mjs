@@ -35,7 +35,8 @@
 //                  and `git status` in its directory, each "ok" or its error
 //   escape         try, as a prompt-injected agent would, to get out of its sandbox, and answer
 //                  what came of each attempt as JSON: the model API keys in its environment,
-//                  reading each path of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, writing each of $FAKE_ESCAPE_WRITE,
+//                  reading each path of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, and each file
+//                  named in $FAKE_ESCAPE_MCP_SIBLINGS beside its --mcp-config, writing each of $FAKE_ESCAPE_WRITE,
 //                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
 //                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY, and of
 //                  $ANTHROPIC_BASE_URL/v1/models
@@ -658,6 +659,15 @@ async function tryToEscape() {
   };
   for (const path of [...list('FAKE_ESCAPE_READ'), process.env.JSONL_BRIDGE_DATA_DIR].filter(Boolean))
     result.read[path] = await attempt(() => readdirSync(path).join(' ') || 'empty');
+  // Files beside its own MCP config, by name (another chat's, under the same agent user).
+  const config = flag('--mcp-config');
+  if (config)
+    for (const name of list('FAKE_ESCAPE_MCP_SIBLINGS'))
+      result.read[`mcp:${name}`] = await attempt(() =>
+        readFileSync(join(dirname(config), name), 'utf8')
+          .replace(/\W+/g, ' ')
+          .slice(0, 16),
+      );
   for (const path of list('FAKE_ESCAPE_WRITE')) result.write[path] = await attempt(() => writeFileSync(path, 'escaped\n'));
   // Its model API, where the environment says it is (the bridge's credential proxy, in walls).
   if (process.env.ANTHROPIC_BASE_URL) result.model = await attempt(() => get(`${process.env.ANTHROPIC_BASE_URL}/v1/models`, false));

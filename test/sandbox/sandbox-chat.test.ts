@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { cannotWall } from './walls-support.ts';
+import { askerId } from '../../src/approvals/asker.ts';
 import { listen } from '../support/loopback-server.ts';
 
 // A chat's CLI in its walls, through the real bridge process: the fake CLI tries to get out.
@@ -46,6 +47,18 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     // Its home is its chat's own, kept in the agent user's home, outside the data directory.
     const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
     expect(homes.some((name) => name.startsWith(`telegram_${CHAT}`))).toBe(true);
+  });
+
+  it('cannot read another chat’s MCP secret, though both chats’ agents run as one user: its walls hold its own config alone', async () => {
+    const OTHER = -4201;
+    const other = ownerIn(() => world!, OTHER);
+    const sibling = `${askerId.main({ transport: 'telegram', chat: String(OTHER) }).replace(/[^\w-]/g, '_')}.json`;
+    await start({ FAKE_ESCAPE_MCP_SIBLINGS: sibling });
+    other.say('mcp-check');
+    await other.waitText(/^mcp: accepted/, 30_000);
+    say('escape');
+    const seen = parse(await answer(/^\{"keys"/, 30_000));
+    expect(seen.read[`mcp:${sibling}`]).toMatch(/^refused: ENOENT/);
   });
 
   it('runs a run in its worktree in walls too: a home of its own, the data directory out of sight', async () => {
