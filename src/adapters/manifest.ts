@@ -159,7 +159,9 @@ export const adapterManifestSchema = z
      * credential and the CLI calls the bridge's credential proxy with a placeholder. `args`:
      * added to each turn in walls (Claude Code's settings turning its own sandbox off);
      * `permissions`: replace the permission flags of those modes in walls (codex's own
-     * sandbox, which cannot nest in ours, off: ours makes `safe` read-only).
+     * sandbox, which cannot nest in ours, off: ours makes `safe` read-only); `unset`: the
+     * variables naming where the CLI keeps its settings and sessions on the host (codex's
+     * CODEX_HOME), left out in walls, where that folder is not: it keeps them in its home there.
      */
     walls: z
       .object({
@@ -194,9 +196,10 @@ export const adapterManifestSchema = z
           .optional(),
         args: argTemplate.default([]),
         permissions: z.object({ bypass: argTemplate, safe: argTemplate, allowlist: argTemplate }).partial().strict().default({}),
+        unset: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable')).default([]),
       })
       .strict()
-      .default({ args: [], permissions: {} }),
+      .default({ args: [], permissions: {}, unset: [] }),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**

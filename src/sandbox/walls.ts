@@ -13,6 +13,14 @@ import { copyIntoHome, seedHome } from './home-seed.ts';
 import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
 import type { ModelApiAccess } from './model-api-access.ts';
 
+/** What an adapter says of its CLI in walls. */
+export interface CliInWalls {
+  /** How it reaches its model API: the credential it uses is held outside. */
+  modelApi?: ModelApiAccess;
+  /** Variables naming where it keeps its settings and sessions on the host: left out, so it keeps them in its home inside. */
+  unset?: string[];
+}
+
 /** What one CLI process's walls are made of, besides what every sandbox has. */
 export interface WallScope {
   /** Whose home it gets (a chat's key, a run's id): kept across turns and restarts, so sessions resume. */
@@ -25,8 +33,8 @@ export interface WallScope {
   mcpUrl?: string;
   /** Its chat's own hosts (`/net allow`), read at each connection, and where a refusal is told. */
   egress?: { allow?: () => readonly HostRule[]; onBlocked?: (host: string, why: string) => void };
-  /** How its CLI reaches its model API (its adapter's `walls.modelApi`): the credential it uses is held outside. */
-  modelApi?: ModelApiAccess;
+  /** What its adapter says of its CLI in walls (`walls` in its manifest). */
+  cli?: CliInWalls;
 }
 
 /**
@@ -38,7 +46,7 @@ export function turnWalls(
   mcp: { url: string; configFile?: string } | undefined,
   folders: (string | undefined)[],
   onBlocked: (host: string, why: string) => void,
-  modelApi?: ModelApiAccess,
+  cli?: CliInWalls,
 ): WallScope | undefined {
   if (!base) return undefined;
   // The MCP config file alone, not its folder: every session's config (and secret) is in that folder.
@@ -50,7 +58,7 @@ export function turnWalls(
       onBlocked(host, why);
     },
   };
-  return { ...base, readable, egress, ...(mcp ? { mcpUrl: mcp.url } : {}), ...(modelApi ? { modelApi } : {}) };
+  return { ...base, readable, egress, ...(mcp ? { mcpUrl: mcp.url } : {}), ...(cli ? { cli } : {}) };
 }
 
 /** A CLI's command put inside its walls, and what to close when it has exited. */
@@ -132,7 +140,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const mcpPort = scope.mcpUrl ? loopbackPort(scope.mcpUrl)?.port : undefined;
   const [egressPort, modelPort] = INSIDE_PORTS.filter((port) => port !== mcpPort) as [number, number];
   // The model API credential stays out: the CLI calls the credential proxy, which adds it.
-  const api = heldApi(launch.env, scope.modelApi);
+  const api = heldApi(launch.env, scope.cli?.modelApi);
   try {
     chownSync(sockets, walls.uid.uid, walls.uid.gid);
     chmodSync(sockets, 0o700);
@@ -153,7 +161,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     throw error;
   }
   const installed = installation(launch.command);
-  const inside = withoutCredentials(launch.env, api, `http://127.0.0.1:${modelPort}`);
+  const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`);
   const args = bwrapArgv({
     system: walls.system,
     readOnly: [...installed.readOnly, ...(scope.readable ?? [])].filter((path, i, all) => all.indexOf(path) === i),
@@ -183,6 +191,13 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
       rmSync(sockets, { recursive: true, force: true });
     }),
   };
+}
+
+/** The environment without the variables naming the CLI's folders on the host: they are not inside. */
+function outsidePathsLeftOut(env: Record<string, string | undefined>, names: string[] = []): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const name of names) delete out[name];
+  return out;
 }
 
 /** The egress and credential proxies' ports on the sandbox's loopback: the first two that are not the MCP endpoint's. */

@@ -137,7 +137,7 @@ export class Turn implements RunningTurn {
           run.spec.mcp,
           [this.folder],
           (host, why) => safely(() => this.handlers.onEvent?.({ type: 'blocked', host, why }), run.log),
-          run.adapter.walls.modelApi,
+          run.adapter.walls,
         ),
       ),
     });

@@ -58,6 +58,7 @@ describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AG
     work = join(space.path, 'work');
     await mkdir(work, { mode: 0o700 });
     await chown(work, uid, gid);
+    await mkdir(join(space.path, 'operator-codex-home'));
     mock = await startMockModel();
   });
 
@@ -93,7 +94,8 @@ describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AG
     return outcome;
   }
 
-  const codexEnv = () => ({ CODEX_API_KEY: REAL_KEY, OPENAI_BASE_URL: `${mock.url}/v1` });
+  // The operator's CODEX_HOME is a folder of the host, not inside: codex keeps its settings and sessions in the chat's home.
+  const codexEnv = () => ({ CODEX_API_KEY: REAL_KEY, OPENAI_BASE_URL: `${mock.url}/v1`, CODEX_HOME: join(space.path, 'operator-codex-home') });
 
   it('codex answers through the credential proxy holding a placeholder, its WebSocket attempt passed through with the real key and no delay', async () => {
     const outcome = await turn('codex', 'made-by-codex.txt', codexEnv());
