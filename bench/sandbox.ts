@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, chown, mkdir } from 'node:fs/promises';
+import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { Turn } from '../src/session/turn.ts';
 import { runAgentsAs } from '../src/process/agent-user.ts';
-import { decideSandbox } from '../src/sandbox/sandbox-decision.ts';
-import { lowerWalls, raiseWalls } from '../src/sandbox/walls.ts';
+import { decideSandbox, type SandboxDecision } from '../src/sandbox/sandbox-decision.ts';
+import { lowerWalls, raiseWalls, scopeHome } from '../src/sandbox/walls.ts';
 import { credentialProxy, heldApi } from '../src/sandbox/credential-proxy.ts';
 import { fakeAdapter } from '../test/support/fake-cli.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../test/support/agent-user.ts';
-import { CLI_BINARIES, prepareCliEnv } from '../test/support/cli-env.ts';
+import { CLI_BINARIES, CODEX_MODEL, prepareCliEnv } from '../test/support/cli-env.ts';
 import { parseAdapterManifest } from '../src/adapters/load.ts';
 import { startMockModel } from '../test/support/mock-model/index.ts';
 import { readFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ const ROUNDS = 15;
 const CALLS = 200;
 
 /**
- * What the sandbox costs: a CLI's turn (its start, and with the real claude one model call)
+ * What the sandbox costs: a CLI's turn (its start, and with the real claude and codex one model call)
  * in walls against none, alternated in one run; and the credential proxy's own hop on a
  * model call (the host side: a Unix socket to the proxy, then the API).
  */
@@ -42,13 +42,20 @@ export async function benchSandbox(dir: string): Promise<BenchResult[]> {
   const mock = await startMockModel({ script: () => ({ text: 'hi' }) });
   const claude = await prepareCliEnv('claude', mock.url);
   execFileSync('chown', ['-R', `${uid}:${gid}`, claude.home]);
+  const codexEnv = await codexBoth(dir, homes, decision, mock.url, { uid, gid });
   const results: BenchResult[] = [];
   try {
     runAgentsAs(user);
     const claudeAdapter = { ...parseAdapterManifest(readFileSync(ADAPTER, 'utf8'), ADAPTER), resolvedCommand: CLI_BINARIES.claude, file: ADAPTER };
+    const codexAdapter = {
+      ...parseAdapterManifest(readFileSync(CODEX_ADAPTER, 'utf8'), CODEX_ADAPTER),
+      resolvedCommand: CLI_BINARIES.codex,
+      file: CODEX_ADAPTER,
+    };
     for (const [label, adapter, env] of [
       ['the fake CLI', fakeAdapter(), { PATH: process.env.PATH }],
       ['claude, one model call', claudeAdapter, claude.env],
+      ['codex, one model call', codexAdapter, codexEnv],
     ] as const) {
       const walled: number[] = [];
       const bare: number[] = [];
@@ -80,6 +87,31 @@ export async function benchSandbox(dir: string): Promise<BenchResult[]> {
 }
 
 const ADAPTER = fileURLToPath(new URL('../adapters/claude.json', import.meta.url));
+const CODEX_ADAPTER = fileURLToPath(new URL('../adapters/codex.json', import.meta.url));
+
+/**
+ * Codex's settings where each run finds them: its CODEX_HOME without walls, the bench's home in
+ * them (where CODEX_HOME is not); its key and API in the environment, as an operator gives them.
+ */
+async function codexBoth(
+  dir: string,
+  homes: string,
+  decision: SandboxDecision,
+  api: string,
+  owner: { uid: number; gid: number },
+): Promise<Record<string, string | undefined>> {
+  const config = `model = "${CODEX_MODEL}"\nopenai_base_url = "${api}/v1"\ncheck_for_update_on_startup = false\n[analytics]\nenabled = false\n`;
+  const outside = join(dir, 'codex-home');
+  raiseWalls(decision, { homes, sockets: dir });
+  const inside = join(scopeHome('bench')!, '.codex');
+  lowerWalls();
+  for (const folder of [outside, inside]) {
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'config.toml'), config);
+  }
+  execFileSync('chown', ['-R', `${owner.uid}:${owner.gid}`, outside, dirname(inside)]);
+  return { PATH: process.env.PATH, CODEX_HOME: outside, CODEX_API_KEY: 'test', OPENAI_BASE_URL: `${api}/v1` };
+}
 
 async function timedTurn(adapter: ReturnType<typeof fakeAdapter>, env: Record<string, string | undefined>, cwd: string): Promise<number> {
   const started = performance.now();
