@@ -14,14 +14,19 @@ import { CODEX_MODEL } from '../support/cli-env.ts';
 import { shellToolCall, startMockModel, type MockModel, type ModelRequest, type Reply } from '../support/mock-model/index.ts';
 import { cannotWall } from '../sandbox/walls-support.ts';
 
-// The real codex and droid in their walls (BRIDGE_SANDBOX as the agent user): each answers the
-// mock model through the bridge's credential proxy, which adds the real key the CLI never held;
-// codex's own sandbox stays off, so a tool of its runs (ours makes `safe` read-only).
+// The real CLIs in their walls (BRIDGE_SANDBOX as the agent user): each answers the mock model
+// through the bridge's credential proxy, which adds the real key (or claude's OAuth token) the
+// CLI never held; their own sandboxes stay off, so a tool runs under ours alone (which makes
+// `safe` read-only).
 const cannot = cannotSwitchUser() ?? cannotWall();
 
 const REAL_KEY = 'sk-real-secret-of-the-operator';
 
-describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AGENT_USER})`, () => {
+type Cli = 'claude' | 'codex' | 'droid';
+/** The credential each CLI is given here. */
+const KEY_VARIABLE: Record<Cli, string> = { claude: 'CLAUDE_CODE_OAUTH_TOKEN', codex: 'CODEX_API_KEY', droid: 'FACTORY_API_KEY' };
+
+describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`, () => {
   let space: Awaited<ReturnType<typeof tempDir>>;
   let mock: MockModel;
   let work: string;
@@ -29,12 +34,13 @@ describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AG
   let gid = 0;
 
   /** The turn's first request runs a command that shows the key it holds and writes `file`; the tool's output is the answer. */
-  function script(cli: 'codex' | 'droid', file: string) {
+  function script(cli: Cli, file: string) {
     return (request: ModelRequest): Reply => {
       const result = request.toolResults.at(-1);
       if (result) return { text: `tool said: ${result.content}` };
       const command = [
-        `echo "key=$${cli === 'codex' ? 'CODEX_API_KEY' : 'FACTORY_API_KEY'}"`,
+        // Claude Code gives its tools no credential of its own: what it holds is in its environment, the tool's parent's.
+        cli === 'claude' ? `echo "key=$(grep -z ^${KEY_VARIABLE[cli]}= /proc/$PPID/environ | tr -d '\\0' | cut -d= -f2)"` : `echo "key=$${KEY_VARIABLE[cli]}"`,
         // A sandbox of the CLI's own filters its tools' system calls, the network's among them.
         'grep "^Seccomp:" /proc/self/status',
         'curl -s -o /dev/null -w "egress=%{http_code}\\n" http://example.com/',
@@ -77,10 +83,19 @@ describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AG
     for (const path of [scopeHome(scope)!, codex, join(codex, 'config.toml')]) await chown(path, uid, gid);
   }
 
-  async function turn(cli: 'codex' | 'droid', file: string, env: Record<string, string>, permissions?: 'safe'): Promise<TurnOutcome> {
+  /** The operator's Claude Code settings, as copied into a chat's home: its own sandbox on. */
+  async function claudeHome(scope: string): Promise<void> {
+    const claude = join(scopeHome(scope)!, '.claude');
+    await mkdir(claude, { recursive: true });
+    await writeFile(join(claude, 'settings.json'), '{"sandbox":{"enabled":true}}');
+    for (const path of [scopeHome(scope)!, claude, join(claude, 'settings.json')]) await chown(path, uid, gid);
+  }
+
+  async function turn(cli: Cli, file: string, env: Record<string, string>, permissions?: 'safe'): Promise<TurnOutcome> {
     mock.reset(script(cli, file));
     const scope = `telegram:${cli}`;
     if (cli === 'codex') await codexHome(scope);
+    if (cli === 'claude') await claudeHome(scope);
     const outcome = await new Turn({
       adapter: await realAdapter(cli),
       spec: { prompt: `write ${file}`, ...(permissions ? { permissions } : {}) },
@@ -141,5 +156,27 @@ describe.skipIf(cannot)(`the real codex and droid in their walls (${cannot ?? AG
     const calls = mock.requests.filter((request) => request.url.startsWith('/api/'));
     expect(calls.length).toBeGreaterThan(2);
     expect(new Set(calls.map((request) => request.headers.authorization))).toEqual(new Set([`Bearer ${REAL_KEY}`]));
+  }, 120_000);
+
+  it('claude holds a placeholder for its OAuth token, which the API gets with the oauth beta claude sends, and runs its tools under no sandbox of its own though its settings turn one on', async () => {
+    const outcome = await turn('claude', 'made-by-claude.txt', {
+      CLAUDE_CODE_OAUTH_TOKEN: REAL_KEY,
+      ANTHROPIC_BASE_URL: mock.url,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      CLAUDE_CODE_MAX_RETRIES: '0',
+    });
+    expect(outcome.text).toContain(`key=${PLACEHOLDER_KEY}`);
+    expect(outcome.text).not.toContain(REAL_KEY);
+    // Its own sandbox would run the tool under a filter of its own, cut off from our egress proxy.
+    expect(outcome.text).toMatch(/Seccomp:\s+0/);
+    expect(outcome.text).toContain('egress=403');
+    expect(existsSync(join(work, 'made-by-claude.txt'))).toBe(true);
+    const calls = mock.requests.filter((request) => request.url.startsWith('/v1/messages'));
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    for (const call of calls) {
+      expect(call.headers.authorization).toBe(`Bearer ${REAL_KEY}`);
+      expect(call.headers['anthropic-beta']).toContain('oauth-2025-04-20');
+    }
   }, 120_000);
 });
