@@ -16,7 +16,7 @@ import { ChatMessages } from './chat-messages.ts';
 import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
-import { parseHostRule, type HostRule } from '../sandbox/host-rules.ts';
+import { writtenHostRules } from '../sandbox/host-rules.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import type { FallbackChain } from '../policy/fallback-chain.ts';
@@ -408,7 +408,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
       return {
         home: chat.record.key,
         readOnly: chat.effectivePermissionMode === 'safe',
-        egress: { allow: () => netRules(chat.record.netAllow), onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why) },
+        egress: { allow: () => writtenHostRules(chat.record.netAllow), onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why) },
       };
     },
     freshOptions: () => chat.turnOptions(),
@@ -420,15 +420,4 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),
     ...(parts.tell ? { handover: chatHandover(chat, (text) => parts.tell!(chat, text)) } : {}),
   };
-}
-
-/** A chat's own hosts as rules; one that no longer reads (written by another version) is left out, not fatal. */
-function netRules(hosts: string[] | undefined): HostRule[] {
-  return (hosts ?? []).flatMap((host) => {
-    try {
-      return [parseHostRule(host, '/net allow')];
-    } catch {
-      return [];
-    }
-  });
 }

@@ -1,10 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
-import { cannotWall } from './walls-support.ts';
+import { cannotWall, escapeIn, outsideAddress, type Escape } from './walls-support.ts';
 import { listen } from '../support/loopback-server.ts';
 
 // A chat's CLI in its walls, through the real bridge process: the fake CLI tries to get out.
@@ -19,8 +18,6 @@ afterEach(async () => {
 const CHAT = -4200;
 const { say, waitText: answer } = ownerIn(() => world!, CHAT);
 const cannot = cannotSwitchUser() ?? cannotWall();
-
-type Escape = { pids: number; read: Record<string, string>; write: Record<string, string>; direct: Record<string, string>; proxied: Record<string, string> };
 
 describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGENT_USER})`, () => {
   async function start(env: Record<string, string> = {}) {
@@ -52,7 +49,7 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     await start();
     say('/spawn --worktree "escape"');
     const done = await answer(/^✅ #1/, 60_000);
-    const seen = JSON.parse(/\{"keys".*\}/.exec(done.text!)![0]) as Escape;
+    const seen = escapeIn(done.text!);
     expect(seen.read[world!.dataDir]).toMatch(/^refused: ENOENT/);
     expect(seen.pids).toBeLessThan(10);
     const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
@@ -97,11 +94,4 @@ async function escapeAgain(): Promise<Escape> {
 
 function parse(reply: { text?: string }): Escape {
   return JSON.parse(reply.text!.split('\n')[0]!) as Escape; // then the turn's footer
-}
-
-/** This machine's address on its network, where a server outside the sandbox listens. */
-function outsideAddress(): string | undefined {
-  return Object.values(networkInterfaces())
-    .flat()
-    .find((info) => info && !info.internal && info.family === 'IPv4')?.address;
 }
