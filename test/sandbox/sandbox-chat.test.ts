@@ -56,6 +56,30 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     expect(homes.some((name) => name.startsWith('run-'))).toBe(true);
   });
 
+  it('runs an orchestration step in walls too: a home of its own, the data directory out of sight, its chat’s /net hosts and no other', async () => {
+    const address = outsideAddress()!;
+    const server = await listen((_req, res) => res.end('ok'), { host: address });
+    try {
+      const host = new URL(server.origin).host;
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/,http://example.com/` });
+      const homes = () => readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes')).catch(() => [] as string[]);
+      const before = await homes();
+      say(`/net allow ${host}`);
+      await answer(/may now reach/);
+      say('/orchestrate name: Walled\nlook: escape');
+      const done = await answer(/^✅ Walled \(orchestration #1\)/, 60_000);
+      const seen = escapeIn(done.text!);
+      expect(seen.read[world!.dataDir]).toMatch(/^refused: ENOENT/);
+      expect(seen.pids).toBeLessThan(10);
+      expect((await homes()).filter((name) => !before.includes(name) && name.startsWith('run-'))).toHaveLength(1);
+      expect(seen.proxied[`${server.origin}/`]).toBe('ok: status 200');
+      expect(seen.proxied['http://example.com/']).toBe('refused: status 403');
+      await answer(/^🚫 #1 look: blocked example\.com \(not on the list\)/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('/net allow lets the chat’s agent reach a host from then on, /net deny takes it back; each refusal in the audit trail', async () => {
     const address = outsideAddress()!;
     const server = await listen((_req, res) => res.end('ok'), { host: address });
