@@ -5,6 +5,7 @@ import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from 
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { cannotWall, escapeIn, outsideAddress, type Escape } from './walls-support.ts';
 import { listen } from '../support/loopback-server.ts';
+import { apiAddressOf, chatApiClient, introduceChats } from '../support/api-client.ts';
 
 // A chat's CLI in its walls, through the real bridge process: the fake CLI tries to get out.
 let world: TelegramWorld | undefined;
@@ -77,6 +78,22 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
       await answer(/^🚫 #1 look: blocked example\.com \(not on the list\)/);
     } finally {
       await server.close();
+    }
+  });
+
+  it('streams a refused host to a ChatService client as a blocked event of the turn', async () => {
+    const TOKEN = 'ci-token-0123456789abcdef';
+    await start({ BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: `ci=${TOKEN}`, BRIDGE_API_SCOPES: `ci=${CHAT}` });
+    await world!.bridge.waitForLog(/ChatService beside it/);
+    await introduceChats(world!, [CHAT]);
+    const api = chatApiClient(apiAddressOf(world!), TOKEN);
+    try {
+      const messages = await api.send({ chat: { chatId: CHAT }, text: 'fetch:http://example.com/' }).messages;
+      const blocked = messages.filter((m) => m.agent?.blocked).map((m) => m.agent!.blocked);
+      expect(blocked).toEqual([{ host: 'example.com', why: 'not on the list' }]);
+      expect(messages.at(-1)!.ended).toMatchObject({ status: 'TURN_STATUS_COMPLETED', text: 'fetch: refused (status 403)' });
+    } finally {
+      api.close();
     }
   });
 
