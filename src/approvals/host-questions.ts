@@ -6,7 +6,7 @@ import type { MayAnswer } from './who-may-answer.ts';
 import type { Log } from '../log/logger.ts';
 
 /** What a person said of a host the sandbox was asked to reach, or that nobody said anything in time. */
-export type HostAnswer = { choice: 'once' | 'session' | 'deny'; by: string } | { choice: 'timeout' };
+export type HostAnswer = { choice: 'once' | 'session' | 'deny'; by: string } | { choice: 'timeout' } | { choice: 'gone' };
 
 type Choice = 'once' | 'session' | 'deny';
 type HostPress = { id: string; choice: Choice };
@@ -47,8 +47,12 @@ export class HostQuestions {
     button(HOST, (press, payload) => this.press(press, payload));
   }
 
-  /** Asks the chat about `target` (host:port) for `who` (its CLI); `offerSession` where a person's turn it is (a grant is theirs). */
-  async ask(address: ChatRef, who: string, target: string, offerSession: boolean): Promise<HostAnswer> {
+  /**
+   * Asks the chat about `target` (host:port) for `who` (its CLI); `offerSession` where a
+   * person's turn it is (a grant is theirs). `gone`: the connection closed meanwhile (the CLI
+   * gave up, or exited), and the question is withdrawn.
+   */
+  async ask(address: ChatRef, who: string, target: string, offerSession: boolean, gone?: AbortSignal): Promise<HostAnswer> {
     const id = nanoid(10);
     const text = rich`🌐 ${who} asks to reach ${code(target)}, which is not on this chat's list (/net).`;
     const buttons: Button[][] = [
@@ -58,12 +62,16 @@ export class HostQuestions {
     let ref: MessageRef | undefined;
     const answer = await new Promise<HostAnswer>((resolve) => {
       const timer = setTimeout(() => settle({ choice: 'timeout' }), this.options.timeoutMs);
+      const withdraw = () => settle({ choice: 'gone' });
       const settle = (value: HostAnswer) => {
         if (!this.open.delete(id)) return;
         clearTimeout(timer);
+        gone?.removeEventListener('abort', withdraw);
         resolve(value);
       };
+      gone?.addEventListener('abort', withdraw, { once: true });
       this.open.set(id, { chatKey: chatKey(address), address, settle });
+      if (gone?.aborted) return withdraw();
       const wait = italic(`Its connection waits. No answer within ${this.seconds} s means no.`);
       this.options.out.send(address, lines([text, wait]), { buttons }).then(
         (sent) => (ref = sent),
@@ -102,5 +110,7 @@ function verdictOf(answer: HostAnswer, seconds: number): RichText {
       return rich`⛔ Denied by ${answer.by}`;
     case 'timeout':
       return rich`⛔ Denied: no answer within ${String(seconds)} s`;
+    case 'gone':
+      return italic('The connection closed before an answer: nothing to decide.');
   }
 }

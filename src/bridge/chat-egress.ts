@@ -11,14 +11,15 @@ import type { ChatParts } from './chat-session.ts';
  * Every other mode refuses at once.
  */
 export function chatEgressQuestions(parts: { hosts: HostQuestions; audit: AuditLog }): NonNullable<ChatParts['askHost']> {
-  return (chat, host, port) => {
+  return (chat, host, port, gone) => {
     if (chat.effectivePermissionMode !== 'ask') return undefined;
     return (async (): Promise<HostVerdict> => {
       const target = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
       const release = chat.agent.holdTimeout();
       try {
         // A turn no person typed (a webhook, a schedule) is offered nothing for the session, as with tools.
-        const answer = await parts.hosts.ask(chat.address, chat.adapter.name, target, chat.current?.by !== undefined);
+        const answer = await parts.hosts.ask(chat.address, chat.adapter.name, target, chat.current?.by !== undefined, gone);
+        if (answer.choice === 'gone') return { allowed: false, why: 'its connection closed before an answer' };
         if (answer.choice === 'deny') return { allowed: false, why: `denied by ${answer.by}` };
         if (answer.choice === 'timeout') return { allowed: false, why: 'nobody answered in time' };
         if (answer.choice === 'session') chat.allowHostForSession({ host: host.toLowerCase(), wildcard: false, port });

@@ -60,7 +60,7 @@ export interface ChatParts {
   /** Its sandbox refused a host: once per host and process. */
   onBlocked?: (chat: ChatSession, host: string, why: string) => void;
   /** A host not on its list, while its connection waits: a person is asked (in `ask`), or undefined (refused at once). */
-  askHost?: (chat: ChatSession, host: string, port: number) => Promise<HostVerdict> | undefined;
+  askHost?: (chat: ChatSession, host: string, port: number, gone: AbortSignal) => Promise<HostVerdict> | undefined;
   /** Says a line in the chat: which CLI took over when a limit stopped its own (none: turns a limit stops end so). */
   tell?: (chat: ChatSession, text: string) => Promise<void>;
   log: Log;
@@ -427,7 +427,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
         egress: {
           allow: () => [...writtenHostRules(chat.record.netAllow), ...chat.sessionHostRules()],
           onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why),
-          ask: (host: string, port: number) => parts.askHost?.(chat, host, port),
+          ask: (host: string, port: number, gone: AbortSignal) => parts.askHost?.(chat, host, port, gone),
         },
       };
     },

@@ -54,9 +54,10 @@ export interface EgressPolicy {
   onBlocked(host: string, why: string): void;
   /**
    * Where a person decides (a chat in `ask`): a host no rule names is asked about while its
-   * connection waits. Absent, or undefined from it: refused at once.
+   * connection waits (`gone` aborts when it closes meanwhile). Absent, or undefined from it:
+   * refused at once.
    */
-  ask?(host: string, port: number): Promise<HostVerdict> | undefined;
+  ask?(host: string, port: number, gone: AbortSignal): Promise<HostVerdict> | undefined;
 }
 
 /** Where `host:port` may be reached: the address to connect to, or why not. */
@@ -81,10 +82,14 @@ export async function egressTarget(
 }
 
 /** Where `host:port` may be reached, once a person was asked where the policy asks: a host allowed so is named for this connection. */
-async function decidedTarget(policy: EgressPolicy, host: string, port: number): Promise<{ address: string } | { refused: string }> {
+async function decidedTarget(policy: EgressPolicy, host: string, port: number, inside: Socket): Promise<{ address: string } | { refused: string }> {
   const target = await egressTarget(policy, host, port);
-  if (!('refused' in target) || target.refused !== NOT_LISTED) return target;
-  const asked = policy.ask?.(host, port);
+  if (!('refused' in target) || target.refused !== NOT_LISTED || !policy.ask) return target;
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  inside.once('close', onClose);
+  const asked = policy.ask(host, port, gone.signal);
+  void asked?.finally(() => inside.off('close', onClose));
   if (!asked) return target;
   const verdict = await asked;
   if (!verdict.allowed) return { refused: verdict.why };
@@ -93,8 +98,9 @@ async function decidedTarget(policy: EgressPolicy, host: string, port: number): 
 }
 
 export function egressProxy(path: string, policy: EgressPolicy): Server {
-  const server = createServer((req, res) => void forward(req, res, policy));
-  server.on('connect', (req: IncomingMessage, inside: Socket, head: Buffer) => void tunnel(req, inside, head, policy));
+  // A connection whose decision failed (a bug, never the CLI's doing) is dropped, not the bridge.
+  const server = createServer((req, res) => void forward(req, res, policy).catch(() => res.destroy()));
+  server.on('connect', (req: IncomingMessage, inside: Socket, head: Buffer) => void tunnel(req, inside, head, policy).catch(() => inside.destroy()));
   listenOpen(server, path);
   return server;
 }
@@ -105,7 +111,7 @@ async function tunnel(req: IncomingMessage, inside: Socket, head: Buffer, policy
   if (!match) return void inside.end('HTTP/1.1 400 Bad Request\r\n\r\n');
   const host = match[1]!.replace(/^\[|\]$/g, '');
   const port = Number(match[2]);
-  const target = await decidedTarget(policy, host, port);
+  const target = await decidedTarget(policy, host, port, inside);
   // Gone while a person was asked (its own timeout): nothing to answer.
   if (inside.destroyed) return;
   if ('refused' in target) {
@@ -134,7 +140,7 @@ async function forward(req: IncomingMessage, res: ServerResponse, policy: Egress
   if (url.protocol !== 'http:') return void res.writeHead(400).end('only http:// is forwarded; https goes through CONNECT\n');
   const port = Number(url.port || 80);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const target = await decidedTarget(policy, host, port);
+  const target = await decidedTarget(policy, host, port, req.socket);
   if (res.destroyed) return;
   if ('refused' in target) {
     policy.onBlocked(host, target.refused);

@@ -174,19 +174,32 @@ function proxyVariables(url: string): Record<string, string> {
 function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, string | undefined>): EgressPolicy {
   const fixed = [...modelApiRules(env), ...walls.allow];
   const told = new Set<string>();
-  // Connections to one host while a person is asked about it wait for the same question.
-  const asking = new Map<string, Promise<HostVerdict>>();
+  // Connections to one host while a person is asked about it wait for the same question,
+  // withdrawn once every one of them has gone.
+  const asking = new Map<string, { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController }>();
+  const wait = (open: { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController }, gone: AbortSignal) => {
+    open.waiting++;
+    gone.addEventListener(
+      'abort',
+      () => {
+        if (--open.waiting === 0) open.withdraw.abort();
+      },
+      { once: true },
+    );
+    return open.verdict;
+  };
   return {
     rules: () => [...fixed, ...(scope.egress?.allow?.() ?? [])],
-    ask(host, port) {
+    ask(host, port, gone) {
       const key = `${host}:${port}`;
       const open = asking.get(key);
-      if (open) return open;
-      const asked = scope.egress?.ask?.(host, port);
+      if (open) return wait(open, gone);
+      const withdraw = new AbortController();
+      const asked = scope.egress?.ask?.(host, port, withdraw.signal);
       if (!asked) return undefined;
-      const settled = asked.finally(() => asking.delete(key));
-      asking.set(key, settled);
-      return settled;
+      const opened = { verdict: asked.finally(() => asking.delete(key)), waiting: 0, withdraw };
+      asking.set(key, opened);
+      return wait(opened, gone);
     },
     onBlocked(host, why) {
       if (told.has(host)) return;

@@ -38,6 +38,17 @@ describe('a question about a host', () => {
     expect(await press('⛔ Deny', 1)).toEqual({ text: 'This request was already answered.' });
   });
 
+  it('is withdrawn when its connection closes before an answer', async () => {
+    const { out, hosts, press } = questions(5000);
+    const gone = new AbortController();
+    const asked = hosts.ask(chat(-9), 'claude', 'example.com:443', true, gone.signal);
+    await expect.poll(() => out.sent.length).toBe(1);
+    gone.abort();
+    expect(await asked).toEqual({ choice: 'gone' });
+    await expect.poll(() => out.sent[0]!.edits.at(-1)).toContain('The connection closed before an answer');
+    expect(await press('✅ Allow once', 1)).toEqual({ text: 'This request was already answered.' });
+  });
+
   it('is refused when nobody answers within the approval timeout, and offers nothing for the session on a turn no person typed', async () => {
     const { out, hosts } = questions(1000);
     const asked = hosts.ask(chat(-9), 'claude', 'example.com:443', false);
