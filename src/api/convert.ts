@@ -60,8 +60,7 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent | undefi
     case 'control':
       return { ...base, log: { line: `control request ${event.requestId} ${event.ok ? 'done' : `failed: ${event.error ?? ''}`}` } };
     case 'blocked':
-      // The proto has no message of its own for it yet: it reads as the log line it is.
-      return { ...base, log: { line: `blocked ${event.host} (${event.why})` } };
+      return { ...base, blocked: { host: event.host, why: event.why } };
     case 'exit':
       return { ...base, exit: { code: event.code ?? -1, signal: event.signal ?? '' } };
     case 'usage':

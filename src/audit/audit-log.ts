@@ -22,6 +22,7 @@ export type AuditEvent =
   | 'allow'
   | 'deny'
   | 'blocked'
+  | 'egress_allowed'
   | 'net';
 
 export interface AuditEntry {

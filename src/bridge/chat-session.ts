@@ -16,7 +16,8 @@ import { ChatMessages } from './chat-messages.ts';
 import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
-import { parseHostRule, type HostRule } from '../sandbox/host-rules.ts';
+import { writtenHostRules, type HostRule } from '../sandbox/host-rules.ts';
+import type { HostVerdict } from '../sandbox/egress-proxy.ts';
 import { scopeHome } from '../sandbox/walls.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
@@ -59,6 +60,8 @@ export interface ChatParts {
   permissions?: ChatPermissions;
   /** Its sandbox refused a host: once per host and process. */
   onBlocked?: (chat: ChatSession, host: string, why: string) => void;
+  /** A host not on its list, while its connection waits: a person is asked (in `ask`), or undefined (refused at once). */
+  askHost?: (chat: ChatSession, host: string, port: number, gone: AbortSignal) => Promise<HostVerdict> | undefined;
   /** Says a line in the chat: which CLI took over when a limit stopped its own (none: turns a limit stops end so). */
   tell?: (chat: ChatSession, text: string) => Promise<void>;
   log: Log;
@@ -99,6 +102,8 @@ export class ChatSession {
   private readonly log: Log;
   /** Counts the changes that end what "Allow for this session" was given under: a mode, directory, CLI or model, a new or resumed session. */
   private grantEpoch = 0;
+  /** Hosts allowed "for this session" from a question in `ask`: kept while the grant epoch is the one they were given in. */
+  private sessionHosts: { epoch: number; rules: HostRule[] } = { epoch: 0, rules: [] };
   /** What the chat has taken and still owes: pending messages, the ids taken, commands begun, albums gathering, files waiting for words. */
   readonly messages: ChatMessages;
   /** What the turn at work has done so far (its tools, the call in flight): for a brief, should a limit stop its CLI. */
@@ -178,6 +183,17 @@ export class ChatSession {
       ...this.granted.options,
       ...(await this.parts.fresh(this)),
     };
+  }
+
+  /** The hosts its sandbox may reach for the current session besides /net (never written: /new or another session ends them). */
+  sessionHostRules(): readonly HostRule[] {
+    return this.sessionHosts.epoch === this.grantEpoch ? this.sessionHosts.rules : [];
+  }
+
+  /** A host allowed for the current session (Allow for this session). */
+  allowHostForSession(rule: HostRule): void {
+    const rules = [...this.sessionHostRules(), rule];
+    this.sessionHosts = { epoch: this.grantEpoch, rules };
   }
 
   /** What the session's tools were granted for: a change of it is a new secret. */
@@ -414,7 +430,11 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
       return {
         home: chat.record.key,
         readOnly: chat.effectivePermissionMode === 'safe',
-        egress: { allow: () => netRules(chat.record.netAllow), onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why) },
+        egress: {
+          allow: () => [...writtenHostRules(chat.record.netAllow), ...chat.sessionHostRules()],
+          onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why),
+          ask: (host: string, port: number, gone: AbortSignal) => parts.askHost?.(chat, host, port, gone),
+        },
       };
     },
     freshOptions: () => chat.turnOptions(),
@@ -426,15 +446,4 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),
     ...(parts.tell ? { handover: chatHandover(chat, (text) => parts.tell!(chat, text)) } : {}),
   };
-}
-
-/** A chat's own hosts as rules; one that no longer reads (written by another version) is left out, not fatal. */
-function netRules(hosts: string[] | undefined): HostRule[] {
-  return (hosts ?? []).flatMap((host) => {
-    try {
-      return [parseHostRule(host, '/net allow')];
-    } catch {
-      return [];
-    }
-  });
 }

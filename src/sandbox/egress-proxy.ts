@@ -41,11 +41,23 @@ export function isInternal(address: string): boolean {
   return INTERNAL.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
 
+/** What a person said of a host not on the list: let the connection through, or refuse it (why, for the refusal). */
+export type HostVerdict = { allowed: true } | { allowed: false; why: string };
+
+/** Why a host no rule names is refused. */
+export const NOT_LISTED = 'not on the list';
+
 export interface EgressPolicy {
   /** The rules as they are now (a chat's /net list changes while its CLI runs). */
   rules(): readonly HostRule[];
   /** A connection refused, with why: said once per host by the caller. */
   onBlocked(host: string, why: string): void;
+  /**
+   * Where a person decides (a chat in `ask`): a host no rule names is asked about while its
+   * connection waits (`gone` aborts when it closes meanwhile). Absent, or undefined from it:
+   * refused at once.
+   */
+  ask?(host: string, port: number, gone: AbortSignal): Promise<HostVerdict> | undefined;
 }
 
 /** Where `host:port` may be reached: the address to connect to, or why not. */
@@ -57,7 +69,7 @@ export async function egressTarget(
 ): Promise<{ address: string } | { refused: string }> {
   const name = host.replace(/^\[|\]$/g, '').toLowerCase();
   const rules = policy.rules();
-  if (!allowedBy(rules, name, port)) return { refused: 'not on the list' };
+  if (!allowedBy(rules, name, port)) return { refused: NOT_LISTED };
   let addresses: string[];
   try {
     addresses = isIP(name) ? [name] : await resolve(name);
@@ -69,9 +81,26 @@ export async function egressTarget(
   return usable[0] ? { address: usable[0] } : { refused: `it resolves to an internal address (${addresses[0]})` };
 }
 
+/** Where `host:port` may be reached, once a person was asked where the policy asks: a host allowed so is named for this connection. */
+async function decidedTarget(policy: EgressPolicy, host: string, port: number, inside: Socket): Promise<{ address: string } | { refused: string }> {
+  const target = await egressTarget(policy, host, port);
+  if (!('refused' in target) || target.refused !== NOT_LISTED || !policy.ask) return target;
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  inside.once('close', onClose);
+  const asked = policy.ask(host, port, gone.signal);
+  void asked?.finally(() => inside.off('close', onClose));
+  if (!asked) return target;
+  const verdict = await asked;
+  if (!verdict.allowed) return { refused: verdict.why };
+  const named: HostRule = { host: host.replace(/^\[|\]$/g, '').toLowerCase(), wildcard: false, port };
+  return egressTarget({ rules: () => [...policy.rules(), named] }, host, port);
+}
+
 export function egressProxy(path: string, policy: EgressPolicy): Server {
-  const server = createServer((req, res) => void forward(req, res, policy));
-  server.on('connect', (req: IncomingMessage, inside: Socket, head: Buffer) => void tunnel(req, inside, head, policy));
+  // A connection whose decision failed (a bug, never the CLI's doing) is dropped, not the bridge.
+  const server = createServer((req, res) => void forward(req, res, policy).catch(() => res.destroy()));
+  server.on('connect', (req: IncomingMessage, inside: Socket, head: Buffer) => void tunnel(req, inside, head, policy).catch(() => inside.destroy()));
   listenOpen(server, path);
   return server;
 }
@@ -82,7 +111,9 @@ async function tunnel(req: IncomingMessage, inside: Socket, head: Buffer, policy
   if (!match) return void inside.end('HTTP/1.1 400 Bad Request\r\n\r\n');
   const host = match[1]!.replace(/^\[|\]$/g, '');
   const port = Number(match[2]);
-  const target = await egressTarget(policy, host, port);
+  const target = await decidedTarget(policy, host, port, inside);
+  // Gone while a person was asked (its own timeout): nothing to answer.
+  if (inside.destroyed) return;
   if ('refused' in target) {
     policy.onBlocked(host, target.refused);
     return void inside.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nblocked by the bridge's sandbox: ${host} (${target.refused})\n`);
@@ -109,7 +140,8 @@ async function forward(req: IncomingMessage, res: ServerResponse, policy: Egress
   if (url.protocol !== 'http:') return void res.writeHead(400).end('only http:// is forwarded; https goes through CONNECT\n');
   const port = Number(url.port || 80);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const target = await egressTarget(policy, host, port);
+  const target = await decidedTarget(policy, host, port, req.socket);
+  if (res.destroyed) return;
   if ('refused' in target) {
     policy.onBlocked(host, target.refused);
     return void res.writeHead(403, { 'content-type': 'text/plain' }).end(`blocked by the bridge's sandbox: ${host} (${target.refused})\n`);

@@ -35,3 +35,14 @@ export function allowedBy(rules: readonly HostRule[], host: string, port: number
   const name = host.toLowerCase().replace(/\.$/, '');
   return rules.some((rule) => (rule.port === undefined || rule.port === port) && (rule.wildcard ? name.endsWith(`.${rule.host}`) : name === rule.host));
 }
+
+/** Hosts as written (a chat's /net list, a run's copy of it) as rules; one that no longer reads (written by another version) is left out, not fatal. */
+export function writtenHostRules(hosts: readonly string[] | undefined): HostRule[] {
+  return (hosts ?? []).flatMap((host) => {
+    try {
+      return [parseHostRule(host, '/net allow')];
+    } catch {
+      return [];
+    }
+  });
+}

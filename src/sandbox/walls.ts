@@ -6,7 +6,7 @@ import type { Server } from 'node:net';
 import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
 import type { SandboxDecision, SandboxUid } from './sandbox-decision.ts';
 import { relayToTcp } from './socket-relay.ts';
-import { egressProxy, type EgressPolicy } from './egress-proxy.ts';
+import { egressProxy, type EgressPolicy, type HostVerdict } from './egress-proxy.ts';
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
@@ -31,8 +31,8 @@ export interface WallScope {
   readable?: string[];
   /** The bridge's MCP endpoint for it: the same URL works inside, through a socket bound in. */
   mcpUrl?: string;
-  /** Its chat's own hosts (`/net allow`), read at each connection, and where a refusal is told. */
-  egress?: { allow?: () => readonly HostRule[]; onBlocked?: (host: string, why: string) => void };
+  /** Its chat's own hosts (`/net allow`), read at each connection, where a refusal is told, and who is asked about a host not on the list (`ask` mode). */
+  egress?: { allow?: () => readonly HostRule[]; onBlocked?: (host: string, why: string) => void; ask?: EgressPolicy['ask'] };
   /** What its adapter says of its CLI in walls (`walls` in its manifest). */
   cli?: CliInWalls;
 }
@@ -213,8 +213,33 @@ function proxyVariables(url: string): Record<string, string> {
 function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, string | undefined>): EgressPolicy {
   const fixed = [...modelApiRules(env), ...walls.allow];
   const told = new Set<string>();
+  // Connections to one host while a person is asked about it wait for the same question,
+  // withdrawn once every one of them has gone.
+  const asking = new Map<string, { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController }>();
+  const wait = (open: { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController }, gone: AbortSignal) => {
+    open.waiting++;
+    gone.addEventListener(
+      'abort',
+      () => {
+        if (--open.waiting === 0) open.withdraw.abort();
+      },
+      { once: true },
+    );
+    return open.verdict;
+  };
   return {
     rules: () => [...fixed, ...(scope.egress?.allow?.() ?? [])],
+    ask(host, port, gone) {
+      const key = `${host}:${port}`;
+      const open = asking.get(key);
+      if (open) return wait(open, gone);
+      const withdraw = new AbortController();
+      const asked = scope.egress?.ask?.(host, port, withdraw.signal);
+      if (!asked) return undefined;
+      const opened = { verdict: asked.finally(() => asking.delete(key)), waiting: 0, withdraw };
+      asking.set(key, opened);
+      return wait(opened, gone);
+    },
     onBlocked(host, why) {
       if (told.has(host)) return;
       told.add(host);

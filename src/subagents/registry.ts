@@ -26,6 +26,8 @@ export interface RegistryOptions {
   resume: boolean;
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
+  /** Its sandbox refused a host: besides the audit trail, said in its chat (once per host and run). */
+  onBlocked?: (run: SubagentRunRecord, host: string, why: string) => void;
   log: Log;
 }
 
@@ -347,7 +349,7 @@ export class SubagentRegistry {
   /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
   private reportsFor(run: SubagentRunRecord, live: Live): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    return runReports(run, live.log, this.store, this.options.audit, this.options.log);
+    return runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked);
   }
 
   /** Waits for a running run's ending, records it, and gives its slot to the next one. */

@@ -40,6 +40,9 @@
 //                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
 //                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY, and of
 //                  $ANTHROPIC_BASE_URL/v1/models
+//   fetch:URL      GET an http:// URL through a CONNECT tunnel of $HTTPS_PROXY (as HTTPS clients
+//                  go), waiting as long as the proxy holds it; answer "fetch: status N" or
+//                  "fetch: refused (…)"
 //   msg-tokens:N   each model call's message reports N output tokens (5 otherwise; 10 input each)
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
@@ -434,9 +437,11 @@ async function turn(prompt, ids = []) {
 
   const whoami = directive('whoami') ? whoAmI() : undefined;
   const escaped = directive('escape') ? JSON.stringify(await tryToEscape()) : undefined;
+  const fetched = typeof directive('fetch') === 'string' ? await fetchThroughTunnel(directive('fetch')) : undefined;
   const said = directive('say');
   const long = Number(directive('long') ?? 0);
-  const answered = whoami ?? escaped ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
+  const answered =
+    whoami ?? escaped ?? fetched ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
   const notes = [
     ...(heard.length ? [`heard: ${heard.join(' / ')}`] : []),
     ...(denials.length ? [`denied: ${denials.join(' / ')}`] : []),
@@ -676,6 +681,31 @@ async function tryToEscape() {
     result.proxied[url] = await attempt(() => get(url, true));
   }
   return result;
+}
+
+/** What `fetch:URL` answers: the URL through a CONNECT tunnel of $HTTPS_PROXY, however long the proxy holds it. */
+function fetchThroughTunnel(url) {
+  const target = new URL(url);
+  const proxy = process.env.HTTPS_PROXY ? new URL(process.env.HTTPS_PROXY) : undefined;
+  if (!proxy) return Promise.resolve('fetch: refused (no proxy)');
+  return new Promise((resolve) => {
+    const authority = `${target.hostname}:${target.port || 80}`;
+    const tunnel = httpRequest({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: authority, headers: { host: authority } });
+    tunnel.on('connect', (response, socket) => {
+      if (response.statusCode !== 200) {
+        socket.destroy();
+        return resolve(`fetch: refused (status ${response.statusCode})`);
+      }
+      let reply = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (reply += chunk));
+      socket.on('end', () => resolve(`fetch: status ${/^HTTP\/1\.[01] (\d+)/.exec(reply)?.[1] ?? 'none'}`));
+      socket.on('error', (error) => resolve(`fetch: refused (${error.code ?? error.message})`));
+      socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n\r\n`);
+    });
+    tunnel.on('error', (error) => resolve(`fetch: refused (${error.code ?? error.message})`));
+    tunnel.end();
+  });
 }
 
 function lifecycle(id, state) {

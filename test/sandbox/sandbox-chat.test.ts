@@ -1,12 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
-import { cannotWall } from './walls-support.ts';
+import { cannotWall, escapeIn, outsideAddress, type Escape } from './walls-support.ts';
 import { askerId } from '../../src/approvals/asker.ts';
 import { listen } from '../support/loopback-server.ts';
+import { apiAddressOf, chatApiClient, introduceChats } from '../support/api-client.ts';
 
 // A chat's CLI in its walls, through the real bridge process: the fake CLI tries to get out.
 let world: TelegramWorld | undefined;
@@ -20,8 +20,6 @@ afterEach(async () => {
 const CHAT = -4200;
 const { say, waitText: answer } = ownerIn(() => world!, CHAT);
 const cannot = cannotSwitchUser() ?? cannotWall();
-
-type Escape = { pids: number; read: Record<string, string>; write: Record<string, string>; direct: Record<string, string>; proxied: Record<string, string> };
 
 describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGENT_USER})`, () => {
   async function start(env: Record<string, string> = {}) {
@@ -65,11 +63,51 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     await start();
     say('/spawn --worktree "escape"');
     const done = await answer(/^✅ #1/, 60_000);
-    const seen = JSON.parse(/\{"keys".*\}/.exec(done.text!)![0]) as Escape;
+    const seen = escapeIn(done.text!);
     expect(seen.read[world!.dataDir]).toMatch(/^refused: ENOENT/);
     expect(seen.pids).toBeLessThan(10);
     const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
     expect(homes.some((name) => name.startsWith('run-'))).toBe(true);
+  });
+
+  it('runs an orchestration step in walls too: a home of its own, the data directory out of sight, its chat’s /net hosts and no other', async () => {
+    const address = outsideAddress()!;
+    const server = await listen((_req, res) => res.end('ok'), { host: address });
+    try {
+      const host = new URL(server.origin).host;
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/,http://example.com/` });
+      const homes = () => readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes')).catch(() => [] as string[]);
+      const before = await homes();
+      say(`/net allow ${host}`);
+      await answer(/may now reach/);
+      say('/orchestrate name: Walled\nlook: escape');
+      const done = await answer(/^✅ Walled \(orchestration #1\)/, 60_000);
+      const seen = escapeIn(done.text!);
+      expect(seen.read[world!.dataDir]).toMatch(/^refused: ENOENT/);
+      expect(seen.pids).toBeLessThan(10);
+      expect((await homes()).filter((name) => !before.includes(name) && name.startsWith('run-'))).toHaveLength(1);
+      expect(seen.proxied[`${server.origin}/`]).toBe('ok: status 200');
+      expect(seen.proxied['http://example.com/']).toBe('refused: status 403');
+      await answer(/^🚫 #1 look: blocked example\.com \(not on the list\)/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('streams a refused host to a ChatService client as a blocked event of the turn', async () => {
+    const TOKEN = 'ci-token-0123456789abcdef';
+    await start({ BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: `ci=${TOKEN}`, BRIDGE_API_SCOPES: `ci=${CHAT}` });
+    await world!.bridge.waitForLog(/ChatService beside it/);
+    await introduceChats(world!, [CHAT]);
+    const api = chatApiClient(apiAddressOf(world!), TOKEN);
+    try {
+      const messages = await api.send({ chat: { chatId: CHAT }, text: 'fetch:http://example.com/' }).messages;
+      const blocked = messages.filter((m) => m.agent?.blocked).map((m) => m.agent!.blocked);
+      expect(blocked).toEqual([{ host: 'example.com', why: 'not on the list' }]);
+      expect(messages.at(-1)!.ended).toMatchObject({ status: 'TURN_STATUS_COMPLETED', text: 'fetch: refused (status 403)' });
+    } finally {
+      api.close();
+    }
   });
 
   it('/net allow lets the chat’s agent reach a host from then on, /net deny takes it back; each refusal in the audit trail', async () => {
@@ -110,11 +148,4 @@ async function escapeAgain(): Promise<Escape> {
 
 function parse(reply: { text?: string }): Escape {
   return JSON.parse(reply.text!.split('\n')[0]!) as Escape; // then the turn's footer
-}
-
-/** This machine's address on its network, where a server outside the sandbox listens. */
-function outsideAddress(): string | undefined {
-  return Object.values(networkInterfaces())
-    .flat()
-    .find((info) => info && !info.internal && info.family === 'IPv4')?.address;
 }

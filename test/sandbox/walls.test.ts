@@ -149,6 +149,38 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
     }
   });
 
+  it('holds a connection to a host not on the list while a person is asked, and withdraws the question once the connection closes', async () => {
+    const asked: string[] = [];
+    const withdrawn: string[] = [];
+    const turn = new Turn({
+      adapter: fakeAdapter(),
+      spec: { prompt: 'escape' },
+      cwd: work,
+      env: { PATH: process.env.PATH, FAKE_ESCAPE_URLS: 'http://example.com/' },
+      walls: {
+        home: 'telegram:1',
+        egress: {
+          // Nobody answers: the fake CLI's own timeout (3 s) closes the connection first.
+          ask: (host, port, gone) => {
+            asked.push(`${host}:${port}`);
+            return new Promise((resolve) =>
+              gone.addEventListener('abort', () => {
+                withdrawn.push(`${host}:${port}`);
+                resolve({ allowed: false, why: 'its connection closed before an answer' });
+              }),
+            );
+          },
+        },
+      },
+      graceMs: 500,
+    });
+    const outcome = await turn.done;
+    expect(outcome.status, `${outcome.error ?? ''}`).toBe('completed');
+    expect((JSON.parse(outcome.text) as Escape).proxied['http://example.com/']).toBe('refused: timeout');
+    expect(asked).toEqual(['example.com:80']);
+    expect(withdrawn).toEqual(['example.com:80']);
+  });
+
   it('is stopped whole: a stop ends the CLI and what it started inside, and its sockets go', async () => {
     const turn = new Turn({
       adapter: fakeAdapter(),
