@@ -40,6 +40,7 @@ const replayAdapter = (): Adapter => ({
   permissions: { bypass: [], unattended: 'everything' },
   toolSeparator: ',',
   env: {},
+  walls: { args: [], permissions: {}, unset: [] },
   doctor: { version: ['--version'] },
   file: 'bench',
 });

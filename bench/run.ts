@@ -13,6 +13,7 @@ import { benchLive } from './live.ts';
 import { benchPictures } from './pictures.ts';
 import { benchTransports } from './transports.ts';
 import { benchTraces } from './traces.ts';
+import { benchSandbox } from './sandbox.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -25,6 +26,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   pictures: benchPictures,
   transports: benchTransports,
   traces: benchTraces,
+  sandbox: benchSandbox,
 };
 
 const only = process.argv.slice(2);

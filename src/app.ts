@@ -11,6 +11,7 @@ import { COMMANDS } from './commands/index.ts';
 import type { Command } from './bridge/command.ts';
 import { Spending } from './bridge/spending.ts';
 import { AgentQuestions } from './bridge/agent-questions.ts';
+import { HostQuestions } from './approvals/host-questions.ts';
 import { LivePool } from './session/live-pool.ts';
 import { every } from './concurrency/periodic.ts';
 import { untilStill } from './concurrency/until-still.ts';
@@ -156,9 +157,10 @@ export async function createApp(options: {
   const { endpoint, sessionTools, toolTimeoutMs, provide } = await agentTools({ config, approvals, agents, secrets: options.secrets });
 
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
+  const hostQuestions = new HostQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, mayAnswer: chatPeopleMayAnswer(access, log), log });
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(config.live);
-  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, out, log });
+  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, hostQuestions, audit, out, log });
   const { subagents, orchestrator } = runWork({
     config,
     runStore,
@@ -231,6 +233,7 @@ export async function createApp(options: {
   });
   bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
   questions.wire((kind, handler) => bridge.button(kind, handler));
+  hostQuestions.wire((kind, handler) => bridge.button(kind, handler));
   const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
   const outbox = announcements({ out, runStore, orchestrationStore, settings, agentInbox, log });
   subagents.onEnded((run) => {

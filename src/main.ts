@@ -14,7 +14,7 @@ import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
-import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
+import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { ServedTransports } from './serving/served-transports.ts';
 import { cliProblems } from './checks/start-checks.ts';
 import { WebOutbound } from './web/chat/web-outbound.ts';
@@ -54,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
     // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
     await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log);
     await startAgentSpace(config.agentUser, log);
+    startWalls(config.sandbox, config.dataDir, config.agentUser);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge: ${error.message}`);
@@ -113,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
   onSignals(() => shutdown(true), log);
   transports.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
   logAgentUser(config.agentUser, log);
+  logSandbox(config.sandbox, log);
   try {
     await app.start();
   } catch (error) {

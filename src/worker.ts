@@ -10,7 +10,7 @@ import { guardOutput, printFatal } from './log/fatal.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
-import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
+import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { QueueSigner } from './queue/signing.ts';
 import { startTracing } from './telemetry/tracing.ts';
@@ -45,6 +45,7 @@ async function main(): Promise<number> {
   await removeLeftScratch(log);
   try {
     await startAgentSpace(config.agentUser, log);
+    startWalls(config.sandbox, config.dataDir, config.agentUser);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge worker: ${error.message}`);
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
   try {
     await worker.start();
     logAgentUser(config.agentUser, log);
+    logSandbox(config.sandbox, log);
   } catch (error) {
     log.fatal((error as Error).message);
     await worker.close();

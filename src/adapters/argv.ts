@@ -2,6 +2,7 @@ import type { Adapter } from './load.ts';
 import { PLACEHOLDER_PATTERN } from './manifest.ts';
 import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
 import { permissionTemplate } from './permissions.ts';
+import { wallsUp } from '../sandbox/walls.ts';
 import { optionPlaceholders, unsupportedOption, wantedOptions, type TurnOptions } from './turn-options.ts';
 
 /** What one turn asks of the CLI: the prompt, the session to continue, and its options (turn-options.ts). */
@@ -71,6 +72,7 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {
   if (!turn.trusted) argv.push(...fill(adapter.untrusted, values));
   for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
   argv.push(...fill(permissionTemplate(adapter, turn), values));
+  if (wallsUp()) argv.push(...fill(adapter.walls.args, values));
   if (turn.resumeId) argv.push(...fill(adapter.resume, values));
   const via = promptVia(adapter, turn);
   argv.push(...fill(via === 'live' ? adapter.streamInput! : via === 'argv' ? adapter.prompt : adapter.largePrompt!.args, values));
@@ -89,6 +91,7 @@ export function buildLiveArgv(adapter: Adapter, spec: Omit<TurnSpec, 'prompt' | 
   const argv = fill(live.args, values);
   if (!spec.trusted) argv.push(...fill(adapter.untrusted, values));
   for (const option of wantedOptions(spec)) argv.push(...fill(live.options[option] ?? adapter.options[option] ?? [], values));
+  if (wallsUp()) argv.push(...fill(adapter.walls.args, values));
   return argv;
 }
 

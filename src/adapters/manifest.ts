@@ -150,6 +150,56 @@ export const adapterManifestSchema = z
     toolSeparator: z.string().default(','),
     /** What the MCP endpoint is handed as: a JSON file in Claude's `--mcp-config` format, or flags only. */
     mcpConfigFormat: z.enum(['claude-json', 'flags']).optional(),
+    /**
+     * How the CLI runs inside the bridge's walls (BRIDGE_SANDBOX). `modelApi`: the credentials
+     * it takes from its environment (`variable`, the `header` it sends each in, a `scheme` such
+     * as "Bearer" before it), where its API is (`upstream`: the variable naming its base URL,
+     * else `default`), and how it is pointed at another (`pointAt`: a variable it reads, or
+     * arguments put before its own, `{modelApiUrl}` in them): the bridge then holds the
+     * credential and the CLI calls the bridge's credential proxy with a placeholder. `args`:
+     * added to each turn in walls (Claude Code's settings turning its own sandbox off);
+     * `permissions`: replace the permission flags of those modes in walls (codex's own
+     * sandbox, which cannot nest in ours, off: ours makes `safe` read-only); `unset`: the
+     * variables naming where the CLI keeps its settings and sessions on the host (codex's
+     * CODEX_HOME), left out in walls, where that folder is not: it keeps them in its home there.
+     */
+    walls: z
+      .object({
+        modelApi: z
+          .object({
+            credentials: z
+              .array(
+                z
+                  .object({
+                    variable: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable'),
+                    header: z
+                      .string()
+                      .regex(/^[a-z0-9-]+$/, 'a header name in lower case')
+                      .refine((header) => header !== 'host', 'not host'),
+                    scheme: z.string().min(1).optional(),
+                  })
+                  .strict(),
+              )
+              .min(1),
+            upstream: z
+              .object({
+                variable: z.string().optional(),
+                default: z.url({ protocol: /^https?$/ }),
+              })
+              .strict(),
+            pointAt: z
+              .object({ env: z.string().optional(), args: argTemplate.optional() })
+              .strict()
+              .refine((pointAt) => pointAt.env !== undefined || pointAt.args !== undefined, 'needs env or args'),
+          })
+          .strict()
+          .optional(),
+        args: argTemplate.default([]),
+        permissions: z.object({ bypass: argTemplate, safe: argTemplate, allowlist: argTemplate }).partial().strict().default({}),
+        unset: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable')).default([]),
+      })
+      .strict()
+      .default({ args: [], permissions: {}, unset: [] }),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**
@@ -190,6 +240,8 @@ export const adapterManifestSchema = z
       ...(manifest.permissions.safe ? [['permissions.safe', manifest.permissions.safe] as [string, string[]]] : []),
       ...(manifest.permissions.control ? [['permissions.control', manifest.permissions.control] as [string, string[]]] : []),
       ...(manifest.live ? [['live.args', manifest.live.args] as [string, string[]]] : []),
+      ['walls.args', manifest.walls.args],
+      ...Object.entries(manifest.walls.permissions).map(([key, value]) => [`walls.permissions.${key}`, value] as [string, string[]]),
       ...Object.entries(manifest.live?.options ?? {}).map(([key, value]) => [`live.options.${key}`, value] as [string, string[]]),
     ];
     for (const [path, template] of templates) {

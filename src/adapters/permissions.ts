@@ -2,8 +2,9 @@ import type { PermissionMode } from '../policy/permission-mode.ts';
 import { UnsupportedOptionError } from '../errors/unsupported-option-error.ts';
 import { canRunLive } from './live.ts';
 import type { Adapter } from './load.ts';
+import { wallsUp } from '../sandbox/walls.ts';
 
-type PermissionAdapter = Pick<Adapter, 'name' | 'file' | 'permissions' | 'options' | 'protocol' | 'streamInput' | 'live'>;
+type PermissionAdapter = Pick<Adapter, 'name' | 'file' | 'permissions' | 'options' | 'protocol' | 'streamInput' | 'live'> & Partial<Pick<Adapter, 'walls'>>;
 
 /** Where a session runs: `live`, kept between turns where the CLI can be (its permission requests then come to the bridge directly). */
 export interface ModeContext {
@@ -54,8 +55,13 @@ export function permissionTemplate(
   if (turn.permissions === 'safe') {
     const unsupported = unsupportedMode(adapter, 'safe');
     if (unsupported) throw new UnsupportedOptionError(unsupported);
-    return adapter.permissions.safe!;
+    return walled(adapter, 'safe') ?? adapter.permissions.safe!;
   }
-  if (turn.allowedTools?.length && adapter.permissions.allowlist) return adapter.permissions.allowlist;
-  return adapter.permissions.bypass;
+  if (turn.allowedTools?.length && adapter.permissions.allowlist) return walled(adapter, 'allowlist') ?? adapter.permissions.allowlist;
+  return walled(adapter, 'bypass') ?? adapter.permissions.bypass;
+}
+
+/** In the bridge's walls, the flags that replace a mode's own (its own sandbox off: it cannot nest in ours). */
+function walled(adapter: PermissionAdapter, mode: 'bypass' | 'safe' | 'allowlist'): string[] | undefined {
+  return wallsUp() ? adapter.walls?.permissions[mode] : undefined;
 }

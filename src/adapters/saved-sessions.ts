@@ -8,6 +8,8 @@ export interface SavedSession {
   startedAt: number;
   lastAt: number;
   turns: number;
+  /** Where it is kept. */
+  file: string;
 }
 
 /** How a CLI keeps its sessions on disk; adapters name theirs in `savedSessions`. */
@@ -84,7 +86,7 @@ async function codexSession(file: string, cwd: string): Promise<SavedSession | u
   }
   if (firstPrompt === undefined) return undefined;
   const { mtimeMs } = await stat(file);
-  return { id: meta.payload.id, firstPrompt, startedAt: Date.parse(meta.payload.timestamp ?? '') || mtimeMs, lastAt: mtimeMs, turns };
+  return { id: meta.payload.id, firstPrompt, startedAt: Date.parse(meta.payload.timestamp ?? '') || mtimeMs, lastAt: mtimeMs, turns, file };
 }
 
 /** Claude Code: `~/.claude/projects/<cwd with every other character a dash>/<session id>.jsonl`. */
@@ -119,7 +121,7 @@ async function claudeSession(file: string, mtime: number): Promise<SavedSession 
       if (entry.timestamp) startedAt = Date.parse(entry.timestamp) || mtime;
     }
   }
-  return firstPrompt === undefined ? undefined : { id: basename(file, '.jsonl'), firstPrompt, startedAt, lastAt: mtime, turns };
+  return firstPrompt === undefined ? undefined : { id: basename(file, '.jsonl'), firstPrompt, startedAt, lastAt: mtime, turns, file };
 }
 
 async function headLines(file: string): Promise<string[]> {

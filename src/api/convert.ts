@@ -59,6 +59,8 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent | undefi
       return { ...base, log: { line: `permission asked for ${event.tool}` } };
     case 'control':
       return { ...base, log: { line: `control request ${event.requestId} ${event.ok ? 'done' : `failed: ${event.error ?? ''}`}` } };
+    case 'blocked':
+      return { ...base, blocked: { host: event.host, why: event.why } };
     case 'exit':
       return { ...base, exit: { code: event.code ?? -1, signal: event.signal ?? '' } };
     case 'usage':

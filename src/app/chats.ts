@@ -1,4 +1,7 @@
 import type { AgentLibrary } from '../agents/library.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { HostQuestions } from '../approvals/host-questions.ts';
+import { chatEgressQuestions } from '../bridge/chat-egress.ts';
 import { cliAgents } from '../agents/cli-agents.ts';
 import type { ApprovalBroker } from '../approvals/approval-broker.ts';
 import { chatPermissions } from '../bridge/agent-permissions.ts';
@@ -24,6 +27,8 @@ export function chatSessions(parts: {
   live: LivePool;
   approvals: ApprovalBroker;
   questions: AgentQuestions;
+  hostQuestions: HostQuestions;
+  audit: AuditLog;
   out: Outbound;
   log: Log;
 }): ChatSessions {
@@ -57,6 +62,10 @@ export function chatSessions(parts: {
       return { trusted: catalog.trusted, agents: cliAgents(catalog, chat.adapter.name, ruledAgents(parts.config.approvalRules)) };
     },
     live: parts.live,
+    // A host a chat's sandbox refused is in the audit trail, beside the chat's progress.
+    onBlocked: (chat, host, why) => void parts.audit.record({ event: 'blocked', chat: chat.record.key, detail: `${host}: ${why}` }),
+    // In `ask`, a host not on the list is a question with Allow once / for this session / Deny.
+    askHost: chatEgressQuestions({ hosts: parts.hostQuestions, audit: parts.audit }),
     permissions: chatPermissions({ approvals: parts.approvals, questions: parts.questions }),
     // Who took over when a limit stopped the chat's CLI: one line, a reply to the message at work.
     tell: async (chat, text) => {

@@ -17,7 +17,7 @@ import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from 
 import { QueueExecutor } from '../queue/queue-executor.ts';
 import { QueueSigner } from '../queue/signing.ts';
 import { plain } from '../rich/index.ts';
-import type { SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
 import type { RunStore } from '../subagents/run-store.ts';
 import { Subagents } from '../subagents/subagents.ts';
 import type { SessionTools } from '../tools/session-tools.ts';
@@ -80,6 +80,14 @@ export function runWork(parts: {
     refuseWork: parts.refuseWork,
     costs: parts.costs,
     chatMode,
+    // A chat's /net hosts go with the runs spawned there, to a worker too (in the signed job).
+    netAllow: (address) => (isNoChat(address) ? undefined : parts.chats.get(address).record.netAllow),
+    // A host a run's sandbox refused: one line in its chat, once per host (the audit trail has it too).
+    onBlocked: (run, host, why) => {
+      if (isNoChat(run.chat)) return;
+      const line = `🚫 #${run.number} ${displayName(run)}: blocked ${host} (${why})${why === 'not on the list' ? `; /net allow ${host} lets this chat's agents reach it` : ''}`;
+      void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a blocked host's line failed: ${error.message}`));
+    },
     agents: parts.agents,
     trusts: parts.trusts,
     ...(executor ? { executor } : {}),

@@ -20,7 +20,10 @@ export type AuditEvent =
   | 'hook'
   | 'message'
   | 'allow'
-  | 'deny';
+  | 'deny'
+  | 'blocked'
+  | 'egress_allowed'
+  | 'net';
 
 export interface AuditEntry {
   time: string;

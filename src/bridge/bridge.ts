@@ -37,6 +37,7 @@ export type BotConfig = Pick<
   | 'groupTurns'
   | 'bareNumbers'
   | 'agentUser'
+  | 'sandbox'
   | 'adapters'
   | 'projectRoots'
   | 'projects'

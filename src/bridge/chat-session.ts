@@ -17,6 +17,9 @@ import { ChatMessages } from './chat-messages.ts';
 import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
+import { writtenHostRules, type HostRule } from '../sandbox/host-rules.ts';
+import type { HostVerdict } from '../sandbox/egress-proxy.ts';
+import { scopeHome } from '../sandbox/walls.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import type { FallbackChain } from '../policy/fallback-chain.ts';
@@ -56,6 +59,10 @@ export interface ChatParts {
   /** Keep CLIs between turns within this bound (absent: one process per turn). */
   live?: LivePool;
   permissions?: ChatPermissions;
+  /** Its sandbox refused a host: once per host and process. */
+  onBlocked?: (chat: ChatSession, host: string, why: string) => void;
+  /** A host not on its list, while its connection waits: a person is asked (in `ask`), or undefined (refused at once). */
+  askHost?: (chat: ChatSession, host: string, port: number, gone: AbortSignal) => Promise<HostVerdict> | undefined;
   /** Says a line in the chat: which CLI took over when a limit stopped its own (none: turns a limit stops end so). */
   tell?: (chat: ChatSession, text: string) => Promise<void>;
   log: Log;
@@ -98,6 +105,8 @@ export class ChatSession {
   private readonly log: Log;
   /** Counts the changes that end what "Allow for this session" was given under: a mode, directory, CLI or model, a new or resumed session. */
   private grantEpoch = 0;
+  /** Hosts allowed "for this session" from a question in `ask`: kept while the grant epoch is the one they were given in. */
+  private sessionHosts: { epoch: number; rules: HostRule[] } = { epoch: 0, rules: [] };
   /** What the chat has taken and still owes: pending messages, the ids taken, commands begun, albums gathering, files waiting for words. */
   readonly messages: ChatMessages;
   /** What the turn at work has done so far (its tools, the call in flight): for a brief, should a limit stop its CLI. */
@@ -177,6 +186,17 @@ export class ChatSession {
       ...this.granted.options,
       ...(await this.parts.fresh(this)),
     };
+  }
+
+  /** The hosts its sandbox may reach for the current session besides /net (never written: /new or another session ends them). */
+  sessionHostRules(): readonly HostRule[] {
+    return this.sessionHosts.epoch === this.grantEpoch ? this.sessionHosts.rules : [];
+  }
+
+  /** A host allowed for the current session (Allow for this session). */
+  allowHostForSession(rule: HostRule): void {
+    const rules = [...this.sessionHostRules(), rule];
+    this.sessionHosts = { epoch: this.grantEpoch, rules };
   }
 
   /** What the session's tools were granted for: a change of it is a new secret. */
@@ -314,6 +334,11 @@ export class ChatSession {
     await this.save({ busyMode: mode });
   }
 
+  /** The hosts its sandbox may reach besides the model API and BRIDGE_SANDBOX_ALLOW (/net); read at each connection. */
+  async setNetAllow(hosts: string[]): Promise<void> {
+    await this.save({ netAllow: hosts });
+  }
+
   /** Whether the next turns run in plan mode (/plan), until a plan is approved. */
   async setPlanning(on: boolean): Promise<void> {
     await this.save({ planning: on });
@@ -325,6 +350,11 @@ export class ChatSession {
   }
 
   /** Whether every answer ends with the terminal command that continues the session (`/handoff on|off`). */
+  /** Where its CLI keeps its sessions and settings when it runs in walls (a home of the chat's own); undefined without walls. */
+  cliHome(): string | undefined {
+    return scopeHome(this.record.key);
+  }
+
   async showHandoff(on: boolean): Promise<void> {
     await this.save({ showHandoff: on });
   }
@@ -398,6 +428,18 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     },
     refusal: () => chat.ruleRefusal(),
     env: config.cliEnv,
+    // The chat's own home in its walls; in `safe` its directory is read-only there too.
+    get walls() {
+      return {
+        home: chat.record.key,
+        readOnly: chat.effectivePermissionMode === 'safe',
+        egress: {
+          allow: () => [...writtenHostRules(chat.record.netAllow), ...chat.sessionHostRules()],
+          onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why),
+          ask: (host: string, port: number, gone: AbortSignal) => parts.askHost?.(chat, host, port, gone),
+        },
+      };
+    },
     freshOptions: () => chat.turnOptions(),
     log: parts.log.child({ chat: chat.record.key }),
     resumeId: chat.record.cliSessionId,

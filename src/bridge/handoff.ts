@@ -6,7 +6,12 @@ import type { ChatSession } from './chat-session.ts';
 /** The terminal command that continues the chat's session now; none before its first turn, or for a CLI that cannot be handed one. */
 export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>): string | undefined {
   const sessionId = chat.record.cliSessionId;
-  return sessionId ? handoffCommand(chat.adapter, sessionId, chat.record.workdir, config.agentUser?.name) : undefined;
+  if (!sessionId) return undefined;
+  const home = chat.cliHome();
+  return handoffCommand(chat.adapter, sessionId, chat.record.workdir, {
+    ...(config.agentUser ? { agentUser: config.agentUser.name } : {}),
+    ...(home ? { home } : {}),
+  });
 }
 
 /** The line under an answer when the chat asked for it (/handoff on). */

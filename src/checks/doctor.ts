@@ -4,6 +4,7 @@ import { checkDataDir, checkNode } from './system-checks.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress, checkHooks } from './service-checks.ts';
 import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
 import { checkAgentUser } from './agent-user-check.ts';
+import { checkSandbox } from './sandbox-check.ts';
 import { runAgentsAs } from '../process/agent-user.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
@@ -30,6 +31,7 @@ export async function runChecks(
   for (const transport of transports) say(await transport.check(sources));
   runAgentsAs(config.agentUser);
   say(checkAgentUser(config.agentUser));
+  say(checkSandbox(config.sandbox));
   for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv, config.defaultCli));
   say(await checkMcpListen(config.mcp));
   if (config.redisUrl) say(await checkRedis(config.redisUrl));

@@ -8,6 +8,7 @@ import { file } from './files.ts';
 import { resumeCommand } from './resume.ts';
 import { handoff } from './handoff.ts';
 import { busy } from './busy.ts';
+import { net } from './net.ts';
 import { fallback } from './fallback.ts';
 import { plan } from './plan.ts';
 import { usage } from './usage.ts';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly Command[] = [
   project,
   permissions,
   busy,
+  net,
   fallback,
   plan,
   trust,

@@ -1,5 +1,6 @@
 import { idButton } from '../ports/buttons.ts';
-import { readSavedSessions } from '../adapters/saved-sessions.ts';
+import { readSavedSessions, type SavedSession } from '../adapters/saved-sessions.ts';
+import { bringIntoHome } from '../sandbox/walls.ts';
 import { asAgent } from '../process/agent-user.ts';
 import type { Button } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
@@ -19,25 +20,43 @@ const RESUME_SESSION = idButton('rs');
  * /resume: this chat's recent sessions, and those its CLI saved for the chat's directory
  * (started in a terminal, say), newest first; a button or `/resume <n>` continues one.
  */
+/** A session offered: where its CLI saved it outside the chat's walls, when it must be brought in to continue. */
+type Offered = SessionEntry & { outside?: string };
+
 /** Sessions to offer: the chat's own and those its CLI saved for the directory, newest first. */
-async function sessionsOf(chat: ChatSession, config: CommandHost['config']): Promise<SessionEntry[]> {
+async function sessionsOf(chat: ChatSession, config: CommandHost['config']): Promise<Offered[]> {
   const own = chat.record.sessions ?? [];
   const format = chat.adapter.savedSessions;
   // The CLI keeps its sessions in its user's home: the agent user's, when agents run as one.
-  const saved = format ? await readSavedSessions(format, chat.record.workdir, asAgent(config.cliEnv, chat.record.workdir).env) : [];
-  const byId = new Map<string, SessionEntry>();
-  for (const session of saved) byId.set(session.id, { ...session, cli: chat.record.cli, workdir: chat.record.workdir });
-  for (const entry of own) byId.set(entry.id, { ...entry, turns: Math.max(entry.turns, byId.get(entry.id)?.turns ?? 0) });
+  const userEnv = asAgent(config.cliEnv, chat.record.workdir).env;
+  const saved = format ? await readSavedSessions(format, chat.record.workdir, userEnv) : [];
+  // In walls, in the chat's own home: those saved outside (in a terminal) are brought in when chosen.
+  const home = chat.cliHome();
+  const inside = format && home ? await readSavedSessions(format, chat.record.workdir, { HOME: home }) : [];
+  const byId = new Map<string, Offered>();
+  for (const session of saved)
+    byId.set(session.id, { ...withoutFile(session), cli: chat.record.cli, workdir: chat.record.workdir, ...(home ? { outside: session.file } : {}) });
+  for (const session of inside) byId.set(session.id, { ...withoutFile(session), cli: chat.record.cli, workdir: chat.record.workdir });
+  for (const entry of own) {
+    const listed = byId.get(entry.id);
+    byId.set(entry.id, { ...listed, ...entry, turns: Math.max(entry.turns, listed?.turns ?? 0) });
+  }
   return [...byId.values()].sort((a, b) => b.lastAt - a.lastAt).slice(0, LISTED);
 }
 
-async function resume(chat: ChatSession, entry: SessionEntry): Promise<string> {
+function withoutFile({ file: _file, ...session }: SavedSession): Omit<SavedSession, 'file'> {
+  return session;
+}
+
+async function resume(chat: ChatSession, entry: Offered): Promise<string> {
   refuseWhileBusy(chat);
   const outside = chat.outsideTextOf(entry.id);
   if (outgrows(outside, chat.permissionMode))
     throw new UsageError(
       `That session holds text from ${outside!.from.join(', ')}, which may do no more than ${outside!.ceiling}: it cannot continue in ${chat.permissionMode} mode. /permissions ${outside!.ceiling} first, or start anew.`,
     );
+  if (entry.outside && !bringIntoHome(chat.record.key, entry.outside))
+    throw new UsageError(`That session was saved outside the chat's sandbox, in ${displayPath(entry.outside)}, where its CLI cannot reach it.`);
   await chat.resume(entry);
   return `▶ The next message continues the ${entry.cli} session "${truncate(entry.firstPrompt, 60)}" (${entry.turns} turn${entry.turns === 1 ? '' : 's'}) in ${displayPath(entry.workdir)}.`;
 }

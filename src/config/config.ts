@@ -10,6 +10,8 @@ import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../poli
 import { BUSY_MODES, isBusyMode, type BusyMode } from '../policy/busy-mode.ts';
 import { ownerMarks } from '../process/orphans.ts';
 import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
+import { decideSandbox, type Sandbox } from '../sandbox/sandbox-decision.ts';
+import { sandboxConfig } from '../sandbox/sandbox-config.ts';
 import { commaList } from './comma-list.ts';
 import { parseChain, type FallbackChain } from '../policy/fallback-chain.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
@@ -85,6 +87,8 @@ export interface BridgeConfig extends ProjectsConfig {
   logFormat: LogFormat;
   /** The OS user CLIs and the git of runs run as (BRIDGE_AGENT_USER); none: the bridge's own. */
   agentUser: AgentUser | undefined;
+  /** Whether CLIs run inside walls (BRIDGE_SANDBOX, decided at start) and the hosts they may reach (BRIDGE_SANDBOX_ALLOW). */
+  sandbox: Sandbox;
 }
 
 /** Where the bridge's MCP endpoint listens, and the URL CLIs reach it at (workers on other machines need one they can reach). */
@@ -152,6 +156,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
   };
   const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
   const allowedUsers = userIds(env, 'BRIDGE_ALLOWED_USERS', BARE_NUMBERS);
+  const agentUser = await resolveAgentUser(env.BRIDGE_AGENT_USER);
+  const sandbox = sandboxConfig(env);
   const owners = userIds(env, 'BRIDGE_OWNERS', BARE_NUMBERS);
   const admins = userIds(env, 'BRIDGE_ADMINS', BARE_NUMBERS);
   return {
@@ -186,7 +192,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     // Marked, so a restarted bridge can find CLIs its killed predecessor left running.
     cliEnv: { ...childEnv(env), ...ownerMarks(dataDir) },
     logFormat: logFormat(env.BRIDGE_LOG_FORMAT, sources.logToTerminal ?? process.stderr.isTTY === true),
-    agentUser: await resolveAgentUser(env.BRIDGE_AGENT_USER),
+    agentUser,
+    sandbox: { decision: await decideSandbox(sandbox, agentUser, env), allow: sandbox.allow },
   };
 }
 

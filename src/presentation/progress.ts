@@ -11,6 +11,8 @@ export interface Step {
   state: 'running' | 'ok' | 'error';
   /** Not a tool call: a message the chat sent into the running turn. */
   message?: boolean;
+  /** A host the sandbox refused (not a tool call). */
+  blocked?: boolean;
 }
 
 export type Phase = 'queued' | 'working' | 'completed' | 'failed' | 'stopped' | 'timed_out';
@@ -30,6 +32,7 @@ export class ProgressState {
   private hidden = 0;
   /** Messages steered into the turn, among the steps. */
   private messages = 0;
+  private refusals = 0;
   private readonly depths = new Map<string, number>();
   endedAt?: number;
   detail?: string;
@@ -50,9 +53,9 @@ export class ProgressState {
     this.startedAt = now;
   }
 
-  /** The turn's tool calls: messages steered into it are shown among them, not counted. */
+  /** The turn's tool calls: messages steered into it and hosts refused are shown among them, not counted. */
   get stepCount(): number {
-    return this.hidden + this.steps.length - this.messages;
+    return this.hidden + this.steps.length - this.messages - this.refusals;
   }
 
   /** A message sent into the running turn (steered): shown among the steps, where it went in. */
@@ -91,6 +94,15 @@ export class ProgressState {
         step.state = event.isError ? 'error' : 'ok';
         return true;
       }
+      case 'blocked':
+        // Said once per host: the agent was refused a host nobody allowed (BRIDGE_SANDBOX_ALLOW, /net allow).
+        this.refusals++;
+        this.steps.push({ id: `blocked-${event.host}`, name: 'blocked', summary: event.host, depth: 0, state: 'error', blocked: true });
+        if (this.steps.length > VISIBLE_STEPS) {
+          this.steps.shift();
+          this.hidden++;
+        }
+        return true;
       case 'result':
         this.usage = event.usage;
         this.costUsd = event.costUsd;
@@ -119,6 +131,10 @@ export class ProgressState {
     for (const step of this.steps) {
       if (step.message) {
         shown.push(rich`➕ added: ${italic(step.summary)}`);
+        continue;
+      }
+      if (step.blocked) {
+        shown.push(rich`🚫 blocked ${code(step.summary)}`);
         continue;
       }
       const indent = '   '.repeat(step.depth);

@@ -3,6 +3,7 @@ import { agentUser, asAgent } from './agent-user.ts';
 import type { BatchedOutput, OutputPipe } from './batched-output.ts';
 import { readLines, type CliLine } from './lines.ts';
 import { TailBuffer } from './tail-buffer.ts';
+import { enclose, wallsUp, type Enclosure, type WallScope } from '../sandbox/walls.ts';
 
 export interface CliLaunch {
   command: string;
@@ -19,6 +20,8 @@ export interface CliLaunch {
    * comes (a chat's turn, whose answer should not wait).
    */
   output?: BatchedOutput;
+  /** Its walls, when the sandbox is on (BRIDGE_SANDBOX): whose home, which files. None: a home of its own command's. */
+  walls?: WallScope;
 }
 
 export interface CliExit {
@@ -42,13 +45,18 @@ export class CliProcess {
   private readonly pipe: OutputPipe | undefined;
   private stopping: Promise<void> | undefined;
   private hasExited = false;
+  private readonly enclosure: Enclosure | undefined;
 
   constructor(launch: CliLaunch) {
+    const agent = asAgent(launch.env, launch.cwd);
+    // Inside its walls when the sandbox is on: every CLI process the bridge starts comes here.
+    this.enclosure = wallsUp() ? enclose({ ...launch, env: agent.env }, launch.walls ?? { home: `cli-${launch.command}` }) : undefined;
     this.pipe = launch.output?.take();
     // As the agent user when there is one; its output pipe was opened here, so it writes to it all the same.
-    this.child = execa(launch.command, launch.args, {
+    this.child = execa(this.enclosure?.command ?? launch.command, this.enclosure?.args ?? launch.args, {
       cwd: launch.cwd,
-      ...asAgent(launch.env, launch.cwd),
+      ...agent,
+      ...(this.enclosure ? { env: this.enclosure.env, uid: this.enclosure.uid, gid: this.enclosure.gid } : {}),
       extendEnv: false,
       detached: true, // a new process group, led by the CLI
       ...(launch.openInput ? { stdin: 'pipe' as const } : launch.input !== undefined ? { input: launch.input } : { stdin: 'ignore' as const }),
@@ -67,8 +75,10 @@ export class CliProcess {
     this.child.once('exit', () => {
       this.hasExited = true;
       this.killGroup('SIGKILL');
+      this.enclosure?.close();
     });
     this.exited = this.child.then((result) => {
+      this.enclosure?.close(); // also when it never ran
       if (result.failed && result.exitCode === undefined && !result.signal) {
         return { code: null, signal: null, spawnError: spawnErrorMessage(launch, result.cause) };
       }

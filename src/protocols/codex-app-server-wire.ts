@@ -132,8 +132,9 @@ class AppServerClient implements LiveWire {
   }
 
   private openThread(): void {
-    const { resumeId, cwd, mode } = this.session;
-    const settings = { cwd, ...MODES[mode] };
+    const { resumeId, cwd, mode, walled } = this.session;
+    // In the bridge's walls its own sandbox stays off: ours makes `safe` read-only.
+    const settings = { cwd, ...MODES[mode], ...(walled ? { sandbox: 'danger-full-access' } : {}) };
     const method = resumeId ? 'thread/resume' : 'thread/start';
     this.request(method, resumeId ? { threadId: resumeId, ...settings, excludeTurns: true } : settings, (reply) => {
       const thread = reply.ok && isObject(reply.result.thread) ? str(reply.result.thread.id) : undefined;

@@ -125,6 +125,13 @@ export interface ErrorEvent {
   limit?: QuotaLimit;
 }
 
+/** The sandbox refused a connection of the CLI or its tools (a host nobody allowed): once per host. */
+export interface BlockedEvent {
+  type: 'blocked';
+  host: string;
+  why: string;
+}
+
 /** A line we could not decode (not JSON, an unknown event): kept for logs, never fatal. */
 export interface LogEvent {
   type: 'log';
@@ -152,6 +159,7 @@ export type AgentEvent =
   | PermissionEvent
   | ControlEvent
   | ErrorEvent
+  | BlockedEvent
   | LogEvent
   | ExitEvent;
 

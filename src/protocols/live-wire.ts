@@ -15,6 +15,8 @@ export interface WireSession {
   cwd: string;
   /** The chat's permission mode, for a dialect that sets it when it opens the session (codex's sandbox). */
   mode: 'bypass' | 'ask' | 'safe';
+  /** It runs in the bridge's walls: a sandbox of its own would nest in them, and fail, so it is left off. */
+  walled?: boolean;
 }
 
 /**

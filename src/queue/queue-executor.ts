@@ -319,5 +319,8 @@ function deliver(event: RunEvent, reports: RunReports): void {
       return reports.onToolCall(event.name, event.input);
     case 'worktree':
       void reports.onWorktree(event.worktree as Worktree);
+      return;
+    case 'blocked':
+      if (typeof event.host === 'string' && typeof event.why === 'string') reports.onBlocked?.(event.host, event.why);
   }
 }

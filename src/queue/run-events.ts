@@ -8,7 +8,8 @@ export type RunEvent =
   | { kind: 'worker'; name: string }
   | { kind: 'session'; sessionId: string }
   | { kind: 'tool'; name: string; input: unknown }
-  | { kind: 'worktree'; worktree: unknown };
+  | { kind: 'worktree'; worktree: unknown }
+  | { kind: 'blocked'; host: string; why: string };
 
 /** Lines are sent this often: one stream entry for many lines. */
 const LINES_EVERY_MS = 50;

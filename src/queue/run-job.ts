@@ -81,6 +81,8 @@ const record = z
     task: z.string(),
     depth: z.number().int().nonnegative(),
     timeoutSeconds: z.number().positive(),
+    // Its chat's /net hosts: what its sandbox reaches besides the model API and the worker's BRIDGE_SANDBOX_ALLOW.
+    netAllow: z.array(z.string().max(300)).max(1000).optional(),
   })
   .loose();
 

@@ -21,7 +21,7 @@ import { AgentSpans } from '../telemetry/traced-agent.ts';
 import { runWork, traceEnding } from '../subagents/run-spans.ts';
 
 export interface RunWorkerOptions {
-  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'dataDir'> & Partial<Pick<BridgeConfig, 'prices'>> & { redisUrl: string };
+  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'dataDir' | 'sandbox'> & Partial<Pick<BridgeConfig, 'prices'>> & { redisUrl: string };
   /** Checks what the bridge puts in Redis and signs what this worker reports (BRIDGE_QUEUE_SECRET). */
   signer: QueueSigner;
   /** Shown in /subagents info and to dashboards; unique among workers. */
@@ -123,8 +123,11 @@ export class RunWorker {
     });
     void this.worker.run();
     await this.worker.waitUntilReady();
+    // Its own configuration decides its walls (BRIDGE_SANDBOX): said where the operator looks first.
+    const { decision } = this.options.config.sandbox;
+    const walls = decision.on ? `in walls (${decision.why}, through this worker's own egress and credential proxies)` : `without walls (${decision.why})`;
     this.options.log.info(
-      `worker ${this.options.name} taking runs from ${describeRedis(this.options.config.redisUrl)}, ${this.options.config.settings.workers.concurrency} at once`,
+      `worker ${this.options.name} taking runs from ${describeRedis(this.options.config.redisUrl)}, ${this.options.config.settings.workers.concurrency} at once, CLIs ${walls}`,
     );
   }
 
@@ -242,6 +245,8 @@ export class RunWorker {
         onSession: (sessionId) => events.report({ kind: 'session', sessionId }),
         onToolCall: (name, input) => events.report({ kind: 'tool', name, input }),
         onWorktree: async (worktree) => events.report({ kind: 'worktree', worktree }),
+        // Its sandbox is this worker's: a host it refused goes to the chat and the bridge's audit trail.
+        onBlocked: (host, why) => events.report({ kind: 'blocked', host, why }),
         onWorker: () => {},
       });
       this.running.set(runId, { execution, asks, holds: new Map() });

@@ -16,7 +16,8 @@ import type { Log } from '../log/logger.ts';
 import type { HandedMessages } from './live-input.ts';
 import { LiveTurn } from './live-turn.ts';
 import { delay } from '../concurrency/delay.ts';
-import { safely, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
+import { turnWalls, wallsUp, type WallScope } from '../sandbox/walls.ts';
+import { safely, walled, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt. */
 export interface LiveLaunch {
@@ -28,6 +29,8 @@ export interface LiveLaunch {
   mode: WireSession['mode'];
   graceMs?: number;
   log?: Log;
+  /** Whose walls its CLI runs in, when the sandbox is on. */
+  walls?: WallScope;
 }
 
 /** A permission request, with the tool call's own input where the request carries less (ExitPlanMode's plan). */
@@ -45,12 +48,13 @@ export const INTERRUPT_GRACE_MS = 5000;
  * What a live CLI's command line depends on, beside the session it continues: a turn whose
  * key differs needs a new process (a new model, mode, directory, agents, tools).
  */
-export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd' | 'mode'>): string {
+export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd' | 'mode' | 'walls'>): string {
   const { adapter, spec } = launch;
   const agents = spec.agents && createHash('sha256').update(JSON.stringify(spec.agents)).digest('hex');
   const argv = buildLiveArgv(adapter, { ...spec, resumeId: undefined }, agents ? { agentsFile: agents } : {});
   // A CLI given the mode as its session opens (a `live` program) needs a new process for another.
-  return JSON.stringify([adapter.name, launch.cwd, argv, adapter.live ? launch.mode : undefined]);
+  // Its walls are part of its command line: a directory made read-only needs a new process.
+  return JSON.stringify([adapter.name, launch.cwd, argv, adapter.live ? launch.mode : undefined, launch.walls?.readOnly ?? false]);
 }
 
 /**
@@ -107,6 +111,8 @@ export class LiveCli {
       cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
+      // A host its sandbox refused shows in the progress of the turn at work.
+      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (host, why) => this.handle({ type: 'blocked', host, why }), adapter.walls)),
     });
     const reading = this.process
       .readLines((line) => this.onLine(line))
@@ -122,7 +128,7 @@ export class LiveCli {
     });
     this.wire = dialect.wire(
       { write: (line) => this.alive && this.process.writeInput(line), emit: (event) => this.handle(event) },
-      { ...(spec.resumeId ? { resumeId: spec.resumeId } : {}), cwd, mode: launch.mode },
+      { ...(spec.resumeId ? { resumeId: spec.resumeId } : {}), cwd, mode: launch.mode, walled: wallsUp() },
     );
   }
 

@@ -1,7 +1,8 @@
 import type { Adapter } from '../adapters/load.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
-import { Turn, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import { Turn, walled, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import type { WallScope } from '../sandbox/walls.ts';
 import { canRunLive } from '../adapters/live.ts';
 import { LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
 import type { LiveHolder, LivePool } from './live-pool.ts';
@@ -41,6 +42,8 @@ export interface SessionConfig {
    */
   live?: LivePool;
   onPermission?: PermissionAnswerer;
+  /** Whose walls its CLI runs in when the sandbox is on (read at each turn: `safe` makes the directory read-only). */
+  walls?: WallScope;
   /**
    * Some tool calls must be asked about even when the session bypasses permissions (a rule of
    * the tool policy covers them): a CLI given its mode as its session opens (codex's app
@@ -336,6 +339,7 @@ export class AgentSession implements LiveHolder {
           graceMs: config.graceMs,
           ...(config.output ? { output: config.output } : {}),
           ...(config.log ? { log: config.log } : {}),
+          ...walled(config.walls),
           spec: {
             ...config.options,
             ...fresh,
@@ -371,6 +375,7 @@ export class AgentSession implements LiveHolder {
       mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : config.watched ? ('ask' as const) : ('bypass' as const),
       ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
       ...(config.log ? { log: config.log } : {}),
+      ...walled(config.walls),
     };
     let cli = this.liveCli;
     if (cli && (!cli.isAlive || cli.key !== liveLaunchKey(launch) || cli.sessionId !== this.resumeId)) {

@@ -8,6 +8,7 @@ import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
 import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
+import { turnWalls, type WallScope } from '../sandbox/walls.ts';
 import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
 import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ExitEvent, QuotaLimit, ResultEvent } from '../protocols/events.ts';
@@ -82,6 +83,8 @@ export interface TurnRun {
   output?: BatchedOutput;
   /** Where a listener's bug is reported (it never stops the turn). */
   log?: Log;
+  /** Whose walls its CLI runs in, when the sandbox is on. */
+  walls?: WallScope;
 }
 
 /**
@@ -127,6 +130,16 @@ export class Turn implements RunningTurn {
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
       ...(run.output ? { output: run.output } : {}),
+      // A host its sandbox refused shows in the turn's progress, as its steps do.
+      ...walled(
+        turnWalls(
+          run.walls,
+          run.spec.mcp,
+          [this.folder],
+          (host, why) => safely(() => this.handlers.onEvent?.({ type: 'blocked', host, why }), run.log),
+          run.adapter.walls,
+        ),
+      ),
     });
     if (via === 'live') {
       const process = this.process;
@@ -308,4 +321,9 @@ export function writeTurnFiles(folder: string | undefined, contents: Partial<Rec
     files[key] = file;
   }
   return files;
+}
+
+/** The launch's walls, when it has any. */
+export function walled(walls: WallScope | undefined): { walls?: WallScope } {
+  return walls ? { walls } : {};
 }

@@ -53,6 +53,8 @@ export interface ChatRecord {
   sessions?: SessionEntry[];
   /** Text from outside the chat's people is in the current session (see OutsideText). */
   outsideText?: OutsideText;
+  /** Hosts its sandbox may reach besides the model API and BRIDGE_SANDBOX_ALLOW (`/net allow`), as written. */
+  netAllow?: string[];
   /** Chosen with /fallback: the CLIs its turns go on in when a limit stops theirs (`off`: none); absent, BRIDGE_FALLBACK. */
   fallback?: string[] | 'off';
   /** CLIs a quota or rate limit stopped here, and when each may be tried again (epoch ms). */

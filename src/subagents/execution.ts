@@ -54,6 +54,8 @@ export interface RunReports {
   onWorktree(worktree: Worktree): Promise<void>;
   /** A worker took it: named for /subagents info. */
   onWorker(worker: string): void;
+  /** Its sandbox refused a host nobody allowed (BRIDGE_SANDBOX_ALLOW, its chat's /net). */
+  onBlocked?(host: string, why: string): void;
   /** A limit stopped its CLI and it goes on in `cli`, in a session that CLI names next (onSession). */
   onHandover?(cli: string): void;
 }

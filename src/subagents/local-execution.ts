@@ -20,6 +20,7 @@ import { agentUser } from '../process/agent-user.ts';
 import { agentWorktrees } from '../process/agent-space.ts';
 import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
 import { PriceTable } from '../usage/prices.ts';
+import { writtenHostRules } from '../sandbox/host-rules.ts';
 
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
 const RUN_READ_EVERY_MS = 100;
@@ -141,7 +142,7 @@ export class LocalExecutor implements RunExecutor {
       reports.onHandover?.(to);
       this.options.tell?.(run, line);
     };
-    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, { watcher: () => watcher, moved });
+    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, reports, { watcher: () => watcher, moved });
     let steps = 0;
     const meter = new CostMeter(this.options.prices ?? NO_PRICES, meteringOf(adapter.protocol), run.model ?? this.options.prices?.defaultModel(run.cli));
     let costStop: { usd: number } | undefined;
@@ -192,8 +193,9 @@ export class LocalExecutor implements RunExecutor {
     return !!this.options.permissions && run.policy?.approvals === true && !run.policy.readOnly && canRunLive(adapter);
   }
 
-  private sessionFor(run: SubagentRunRecord, adapter: Adapter, handover: Pick<RunHandoverParts, 'watcher' | 'moved'>): AgentSession {
+  private sessionFor(run: SubagentRunRecord, adapter: Adapter, reports: RunReports, handover: Pick<RunHandoverParts, 'watcher' | 'moved'>): AgentSession {
     const mcp = this.options.toolsFor(run);
+    const netAllow = writtenHostRules(run.netAllow);
     const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.maxDepth);
     const config: SessionConfig = {
       adapter,
@@ -215,6 +217,13 @@ export class LocalExecutor implements RunExecutor {
       output: this.output,
       // Messages sent to the run reach its CLI while it works, where the CLI reads them.
       liveInput: true,
+      // A home of its own, kept while it may resume; read-only runs see their directory read-only.
+      // Its chat's /net hosts as they were at its spawn (on a worker too: they came in its job).
+      walls: {
+        home: `run-${run.runId}`,
+        readOnly: run.policy?.readOnly === true,
+        egress: { allow: () => netAllow, onBlocked: (host, why) => reports.onBlocked?.(host, why) },
+      },
     };
     const chain = this.options.fallback?.(run);
     if (chain) config.handover = runHandover(run, config, { adapters: this.options.adapters, chain, ...handover });

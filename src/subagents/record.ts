@@ -71,6 +71,11 @@ export interface SubagentRunRecord {
   mcpServers?: Record<string, McpServerConfig>;
   /** The orchestration this run is a step of: its result is announced with the whole plan, not alone. */
   orchestration?: { id: string; step: string };
+  /**
+   * The hosts its chat's `/net` allowed when it was spawned: its sandbox reaches them besides its
+   * model API and BRIDGE_SANDBOX_ALLOW, on the bridge or on a worker (the job carries them, signed).
+   */
+  netAllow?: string[];
   /** The owner trusted the directory it was spawned from (/trust) and it may do more than read: its CLI may use what the repository ships. */
   trusted?: boolean;
   /** Asked to run in its own git worktree (--worktree); made when the run starts. */

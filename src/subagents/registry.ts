@@ -31,6 +31,8 @@ export interface RegistryOptions {
   onEnded: (run: SubagentRunRecord) => void;
   /** The protocol a CLI speaks, for its runs' spans (whose models it runs on). */
   protocolOf?: (cli: string) => string | undefined;
+  /** Its sandbox refused a host: besides the audit trail, said in its chat (once per host and run). */
+  onBlocked?: (run: SubagentRunRecord, host: string, why: string) => void;
   log: Log;
 }
 
@@ -355,7 +357,7 @@ export class SubagentRegistry {
   /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
   private reportsFor(run: SubagentRunRecord, live: Live, spans?: AgentSpans): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    const reports = runReports(run, live.log, this.store, this.options.audit, this.options.log);
+    const reports = runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked);
     if (!spans) return reports;
     return {
       ...reports,

@@ -10,7 +10,16 @@ import type { RunStore } from './run-store.ts';
  * record that cannot be written (the disk is full) is logged: the run goes on, and its ending
  * is written whole.
  */
-export function runReports(run: SubagentRunRecord, log: RunLog, store: RunStore, audit: AuditLog, problems: Log): RunReports {
+export function runReports(
+  run: SubagentRunRecord,
+  log: RunLog,
+  store: RunStore,
+  audit: AuditLog,
+  problems: Log,
+  blocked?: (run: SubagentRunRecord, host: string, why: string) => void,
+): RunReports {
+  // Once per host for the whole run: each of its turns is a process of its own, with its own proxy.
+  const told = new Set<string>();
   const current = () => store.get(run.runId) ?? run;
   const note = (patch: Partial<SubagentRunRecord>, what: string) =>
     void store
@@ -34,6 +43,12 @@ export function runReports(run: SubagentRunRecord, log: RunLog, store: RunStore,
     },
     onWorktree: (worktree) => store.save({ ...current(), worktree }),
     onWorker: (worker) => note({ worker }, 'worker'),
+    onBlocked: (host, why) => {
+      if (told.has(host)) return;
+      told.add(host);
+      void audit.record({ event: 'blocked', runId: run.runId, chat: run.requesterKey, detail: `${host}: ${why}` });
+      blocked?.(current(), host, why);
+    },
     onHandover: (cli) => note({ cli, childSessionId: undefined }, 'new CLI'),
   };
 }

@@ -30,6 +30,7 @@ export type SpawnRequest = Pick<
   | 'mcpServers'
   | 'trusted'
   | 'orchestration'
+  | 'netAllow'
 > & {
   address: ChatRef;
   /** Run in a fresh git worktree on its own branch (the record's `isolate`). */
@@ -83,6 +84,7 @@ export function runRecordFor(
     ...(request.worktree ? { isolate: true } : {}),
     ...(request.trusted ? { trusted: true } : {}),
     ...(request.orchestration ? { orchestration: request.orchestration } : {}),
+    ...(request.netAllow?.length ? { netAllow: request.netAllow } : {}),
     cwd: request.cwd,
     depth: request.depth,
     timeoutSeconds: request.timeoutSeconds,

@@ -73,6 +73,8 @@ export interface SpawnerOptions {
   trusts: (dir: string) => Promise<boolean>;
   /** The permission mode of the chat a run is spawned in (/permissions): it binds every run there. */
   chatMode?: (address: ChatRef) => PermissionMode;
+  /** The hosts a chat's `/net` allows its agents: a run spawned there reaches them too. */
+  netAllow?: (address: ChatRef) => readonly string[] | undefined;
   /** The operator's tool policy: work a rule covers runs only on a CLI that asks the bridge before each call. */
   approvalRules?: readonly ApprovalRule[];
 }
@@ -212,6 +214,7 @@ export class Spawner {
     const label = intent.label ?? agent?.name;
     // Trust is decided once, for the directory the run comes from (its worktree is that repository's); a run that only reads never trusts.
     const trusted = mode !== 'safe' && (await this.options.trusts(origin.cwd));
+    const netAllow = this.options.netAllow?.(origin.address);
     const request: SpawnRequest = {
       address: origin.address,
       requester: origin.requester,
@@ -234,6 +237,7 @@ export class Spawner {
       ...(trusted ? { trusted: true } : {}),
       ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
       ...(origin.orchestration ? { orchestration: origin.orchestration } : {}),
+      ...(netAllow?.length ? { netAllow: [...netAllow] } : {}),
     };
     const unsupported = unsupportedRun(adapter, request);
     if (unsupported) return refuse(unsupported);

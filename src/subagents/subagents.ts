@@ -5,7 +5,7 @@ import { LineDecoder } from '../protocols/line-decoder.ts';
 import { parseLine } from '../process/lines.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { SubagentRunRecord } from './record.ts';
-import { SubagentRegistry } from './registry.ts';
+import { SubagentRegistry, type RegistryOptions } from './registry.ts';
 import { LocalExecutor, type LocalExecutionOptions } from './local-execution.ts';
 import type { RunExecutor } from './execution.ts';
 import { readRunLog } from './run-log.ts';
@@ -38,6 +38,10 @@ export interface SubagentsOptions {
   costs?: SpawnerOptions['costs'];
   /** The permission mode of a chat: it binds the runs spawned there. */
   chatMode?: SpawnerOptions['chatMode'];
+  /** The hosts a chat's `/net` allows: they bind the runs spawned there. */
+  netAllow?: SpawnerOptions['netAllow'];
+  /** A run's sandbox refused a host (once per host and run, on the bridge or a worker). */
+  onBlocked?: RegistryOptions['onBlocked'];
   log: Log;
   /** The agents `--agent` may name, and those a run's own Task tool may delegate to. */
   agents: AgentLibrary;
@@ -81,6 +85,7 @@ export class Subagents {
       dataDir: config.dataDir,
       limits,
       resume: config.restart.resume,
+      ...(options.onBlocked ? { onBlocked: options.onBlocked } : {}),
       log,
       protocolOf: (cli) => config.adapters.get(cli)?.protocol,
       onEnded: (run) => {
@@ -97,6 +102,7 @@ export class Subagents {
       ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
       ...(options.costs ? { costs: options.costs } : {}),
       ...(options.chatMode ? { chatMode: options.chatMode } : {}),
+      ...(options.netAllow ? { netAllow: options.netAllow } : {}),
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }

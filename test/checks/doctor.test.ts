@@ -68,6 +68,7 @@ describe('npm run doctor', () => {
       '✓ Telegram token',
       '✓ group privacy',
       '! agent user',
+      '! sandbox',
       '✓ claude',
       '✓ claude credentials',
       '✓ codex',
@@ -137,6 +138,21 @@ describe('npm run doctor', () => {
       "✗ Telegram token: TELEGRAM_BOT_TOKEN: expected the token @BotFather gave your bot (its id, a colon, then letters and digits: 123456789:AAE…), got 3 characters that are not one. Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
     );
     expect(lines.join('\n')).not.toMatch(/botabc|abc\//);
+  });
+
+  it('says whether each CLI runs in walls, and why not: as root without BRIDGE_AGENT_USER, auto runs without', async () => {
+    const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto' });
+    expect(lines).toContain(
+      '! sandbox: BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER). Install bubblewrap and socat and set BRIDGE_AGENT_USER, so each CLI runs in walls.',
+    );
+  });
+
+  it.skipIf(cannotSwitchUser())(`says the walls are up with BRIDGE_AGENT_USER where bubblewrap runs (${cannotSwitchUser() ?? AGENT_USER})`, async () => {
+    const { uid } = agentIds()!;
+    const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto', BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX_ALLOW: 'registry.npmjs.org, *.pypi.org' });
+    expect(lines).toContain(
+      `✓ sandbox: every CLI runs in a bubblewrap sandbox as ${AGENT_USER} (BRIDGE_AGENT_USER, uid ${uid}); beyond its model API it reaches registry.npmjs.org, *.pypi.org (BRIDGE_SANDBOX_ALLOW)`,
+    );
   });
 
   it('checks what the console needs with --console: no token, no failure', async () => {

@@ -21,7 +21,16 @@ describe.each(['claude', 'codex'] as const)("%s's own saved sessions", (cli) => 
     const first = await session.send('plan the release');
     await session.send('and the changelog');
     const saved = await readSavedSessions(adapter.savedSessions!, env.workdir, env.env);
-    expect(saved).toEqual([{ id: first.sessionId, firstPrompt: 'plan the release', startedAt: expect.any(Number), lastAt: expect.any(Number), turns: 2 }]);
+    expect(saved).toEqual([
+      {
+        id: first.sessionId,
+        firstPrompt: 'plan the release',
+        startedAt: expect.any(Number),
+        lastAt: expect.any(Number),
+        turns: 2,
+        file: expect.stringMatching(new RegExp(`${first.sessionId}\\.jsonl$|rollout-.*\\.jsonl$`)),
+      },
+    ]);
     expect(await readSavedSessions(adapter.savedSessions!, `${env.workdir}/elsewhere`, env.env)).toEqual([]);
   });
 });

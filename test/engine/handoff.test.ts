@@ -14,7 +14,7 @@ describe('the terminal command that continues a session', () => {
     const adapters = await loadAdapters(SHIPPED, {});
     const dir = "/srv/it's here";
     // Found on no PATH: the command's name as the adapter gives it.
-    const run = (cli: string) => parse(handoffCommand(adapters.get(cli)!, 'abc-123', dir, undefined, '/nowhere')!);
+    const run = (cli: string) => parse(handoffCommand(adapters.get(cli)!, 'abc-123', dir, { searchPath: '/nowhere' })!);
     expect(run('claude')).toEqual(['cd', dir, { op: '&&' }, adapters.get('claude')!.resolvedCommand, '--resume', 'abc-123']);
     expect(run('codex')).toEqual(['cd', dir, { op: '&&' }, adapters.get('codex')!.resolvedCommand, 'resume', 'abc-123']);
     expect(run('droid')).toEqual(['cd', dir, { op: '&&' }, adapters.get('droid')!.resolvedCommand, '--resume', 'abc-123']);
@@ -22,7 +22,7 @@ describe('the terminal command that continues a session', () => {
 
   it('runs as the agent user where agents run as one: their credentials and sessions are theirs', async () => {
     const claude = (await loadAdapters(SHIPPED, {})).get('claude')!;
-    const [sudo, user, name, home, sh, c, inner] = parse(handoffCommand(claude, 'abc-123', '/work/a b', 'jsonl-agent', '/nowhere')!);
+    const [sudo, user, name, home, sh, c, inner] = parse(handoffCommand(claude, 'abc-123', '/work/a b', { agentUser: 'jsonl-agent', searchPath: '/nowhere' })!);
     expect([sudo, user, name, home, sh, c]).toEqual(['sudo', '-u', 'jsonl-agent', '-H', 'sh', '-c']);
     expect(parse(inner as string)).toEqual(['cd', '/work/a b', { op: '&&' }, claude.resolvedCommand, '--resume', 'abc-123']);
   });
@@ -32,7 +32,7 @@ describe('the terminal command that continues a session', () => {
     const bin = await mkdtemp(join(tmpdir(), 'handoff-bin-'));
     await writeFile(join(bin, 'claude'), '#!/bin/sh\n', { mode: 0o755 });
     try {
-      expect(parse(handoffCommand(claude, 'abc-123', '/w', undefined, `/nowhere:${bin}`)!)).toEqual([
+      expect(parse(handoffCommand(claude, 'abc-123', '/w', { searchPath: `/nowhere:${bin}` })!)).toEqual([
         'cd',
         '/w',
         { op: '&&' },
@@ -43,6 +43,13 @@ describe('the terminal command that continues a session', () => {
     } finally {
       await rm(bin, { recursive: true });
     }
+  });
+
+  it('runs with the chat’s own home where its CLI runs in walls: its sessions are kept there', async () => {
+    const claude = (await loadAdapters(SHIPPED, {})).get('claude')!;
+    const home = '/home/jsonl-agent/.jsonl-bridge/homes/telegram_42-1a2b3c4d';
+    const [, , , , , , inner] = parse(handoffCommand(claude, 'abc-123', '/w', { agentUser: 'jsonl-agent', home, searchPath: '/nowhere' })!);
+    expect(parse(inner as string)).toEqual(['cd', '/w', { op: '&&' }, `HOME=${home}`, claude.resolvedCommand, '--resume', 'abc-123']);
   });
 
   it('is none for a CLI that cannot be handed a session', () => {

@@ -33,6 +33,16 @@
 //   whoami         answer who it runs as and what of the bridge it can read: its uid, its
 //                  HOME, `cat /proc/<its parent, the bridge>/environ`, `ls $JSONL_BRIDGE_DATA_DIR`
 //                  and `git status` in its directory, each "ok" or its error
+//   escape         try, as a prompt-injected agent would, to get out of its sandbox, and answer
+//                  what came of each attempt as JSON: the model API keys in its environment,
+//                  reading each path of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, and each file
+//                  named in $FAKE_ESCAPE_MCP_SIBLINGS beside its --mcp-config, writing each of $FAKE_ESCAPE_WRITE,
+//                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
+//                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY, and of
+//                  $ANTHROPIC_BASE_URL/v1/models
+//   fetch:URL      GET an http:// URL through a CONNECT tunnel of $HTTPS_PROXY (as HTTPS clients
+//                  go), waiting as long as the proxy holds it; answer "fetch: status N" or
+//                  "fetch: refused (…)"
 //   msg-tokens:N   each model call's message reports N output tokens (5 otherwise; 10 input each)
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
@@ -60,10 +70,11 @@
 // persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { quotaOut, recordedQuotaLines } from './quota.mjs';
 
 const args = process.argv.slice(2);
@@ -104,6 +115,7 @@ const TAKES_VALUE = new Set([
   '--agents',
   '--input-format',
   '--setting-sources',
+  '--settings',
 ]);
 const SWITCHES = new Set(['--verbose', '-p', '--dangerously-skip-permissions', '--strict-mcp-config']);
 for (let i = 0; i < args.length && args[i] !== '--'; i++) {
@@ -125,7 +137,8 @@ const directiveIn = (text) => (name) => {
 
 /** Each turn's entry in $FAKE_CLI_LOG: one per invocation, or per message turn with stream-json input (same pid). */
 function logTurn(prompt) {
-  if (!process.env.FAKE_CLI_LOG) return;
+  // In a sandbox the test's folder is not there: the fake CLI logs outside any wall only.
+  if (!process.env.FAKE_CLI_LOG || !existsSync(dirname(process.env.FAKE_CLI_LOG))) return;
   appendFileSync(
     process.env.FAKE_CLI_LOG,
     JSON.stringify({
@@ -423,9 +436,12 @@ async function turn(prompt, ids = []) {
   }
 
   const whoami = directive('whoami') ? whoAmI() : undefined;
+  const escaped = directive('escape') ? JSON.stringify(await tryToEscape()) : undefined;
+  const fetched = typeof directive('fetch') === 'string' ? await fetchThroughTunnel(directive('fetch')) : undefined;
   const said = directive('say');
   const long = Number(directive('long') ?? 0);
-  const answered = whoami ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
+  const answered =
+    whoami ?? escaped ?? fetched ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
   const notes = [
     ...(heard.length ? [`heard: ${heard.join(' / ')}`] : []),
     ...(denials.length ? [`denied: ${denials.join(' / ')}`] : []),
@@ -603,6 +619,93 @@ function whoAmI() {
     `data: ${attempt('ls', process.env.JSONL_BRIDGE_DATA_DIR)}`,
     `git: ${attempt('git', 'status', '--short')}`,
   ].join('\n');
+}
+
+/** What `escape` answers: for each attempt, what it got ("ok: …") or why not ("refused: …"). */
+async function tryToEscape() {
+  const list = (name) => (process.env[name] ?? '').split(',').filter(Boolean);
+  const attempt = async (action) => {
+    try {
+      return `ok: ${String((await action()) ?? '').slice(0, 200)}`;
+    } catch (error) {
+      return `refused: ${String(error.code ?? error.message).split('\n')[0]}`;
+    }
+  };
+  const get = (url, viaProxy) =>
+    new Promise((resolve, reject) => {
+      const target = new URL(url);
+      const proxy = viaProxy ? process.env.HTTP_PROXY : undefined;
+      if (viaProxy && !proxy) return reject(new Error('no proxy'));
+      const through = proxy ? new URL(proxy) : target;
+      const request = httpRequest(
+        { host: through.hostname, port: through.port, path: proxy ? url : target.pathname, headers: { host: target.host }, timeout: 3000 },
+        (response) => {
+          response.resume();
+          response.on('end', () =>
+            response.statusCode === 200 ? resolve(`status ${response.statusCode}`) : reject(new Error(`status ${response.statusCode}`)),
+          );
+        },
+      );
+      request
+        .on('timeout', () => request.destroy(new Error('timeout')))
+        .on('error', reject)
+        .end();
+    });
+  const result = {
+    keys: Object.keys(process.env)
+      .filter((name) => /API_KEY|AUTH_TOKEN/.test(name))
+      .map((name) => `${name}=${process.env[name]}`),
+    pids: readdirSync('/proc').filter((name) => /^\d+$/.test(name)).length,
+    environ: await attempt(() => readFileSync(`/proc/${process.env.FAKE_ESCAPE_PID}/environ`, 'utf8')),
+    read: {},
+    write: {},
+    direct: {},
+    proxied: {},
+  };
+  for (const path of [...list('FAKE_ESCAPE_READ'), process.env.JSONL_BRIDGE_DATA_DIR].filter(Boolean))
+    result.read[path] = await attempt(() => readdirSync(path).join(' ') || 'empty');
+  // Files beside its own MCP config, by name (another chat's, under the same agent user).
+  const config = flag('--mcp-config');
+  if (config)
+    for (const name of list('FAKE_ESCAPE_MCP_SIBLINGS'))
+      result.read[`mcp:${name}`] = await attempt(() =>
+        readFileSync(join(dirname(config), name), 'utf8')
+          .replace(/\W+/g, ' ')
+          .slice(0, 16),
+      );
+  for (const path of list('FAKE_ESCAPE_WRITE')) result.write[path] = await attempt(() => writeFileSync(path, 'escaped\n'));
+  // Its model API, where the environment says it is (the bridge's credential proxy, in walls).
+  if (process.env.ANTHROPIC_BASE_URL) result.model = await attempt(() => get(`${process.env.ANTHROPIC_BASE_URL}/v1/models`, false));
+  for (const url of list('FAKE_ESCAPE_URLS')) {
+    result.direct[url] = await attempt(() => get(url, false));
+    result.proxied[url] = await attempt(() => get(url, true));
+  }
+  return result;
+}
+
+/** What `fetch:URL` answers: the URL through a CONNECT tunnel of $HTTPS_PROXY, however long the proxy holds it. */
+function fetchThroughTunnel(url) {
+  const target = new URL(url);
+  const proxy = process.env.HTTPS_PROXY ? new URL(process.env.HTTPS_PROXY) : undefined;
+  if (!proxy) return Promise.resolve('fetch: refused (no proxy)');
+  return new Promise((resolve) => {
+    const authority = `${target.hostname}:${target.port || 80}`;
+    const tunnel = httpRequest({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: authority, headers: { host: authority } });
+    tunnel.on('connect', (response, socket) => {
+      if (response.statusCode !== 200) {
+        socket.destroy();
+        return resolve(`fetch: refused (status ${response.statusCode})`);
+      }
+      let reply = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (reply += chunk));
+      socket.on('end', () => resolve(`fetch: status ${/^HTTP\/1\.[01] (\d+)/.exec(reply)?.[1] ?? 'none'}`));
+      socket.on('error', (error) => resolve(`fetch: refused (${error.code ?? error.message})`));
+      socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n\r\n`);
+    });
+    tunnel.on('error', (error) => resolve(`fetch: refused (${error.code ?? error.message})`));
+    tunnel.end();
+  });
 }
 
 function lifecycle(id, state) {

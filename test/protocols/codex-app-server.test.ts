@@ -85,6 +85,14 @@ describe('codex app-server wire', () => {
     expect(w.last('thread/resume').params).toMatchObject({ threadId: 'thread-0', sandbox: 'read-only', approvalPolicy: 'never' });
   });
 
+  it('leaves codex’s own sandbox off in the bridge’s walls, whose read-only directory makes safe safe', () => {
+    for (const mode of ['bypass', 'ask', 'safe'] as const) {
+      const w = wire({ mode, walled: true });
+      w.reply('initialize', {});
+      expect(w.last('thread/start').params).toMatchObject({ sandbox: 'danger-full-access', approvalPolicy: mode === 'ask' ? 'untrusted' : 'never' });
+    }
+  });
+
   it('fails each message with the reason a resumed thread could not be opened', async () => {
     const w = wire({ resumeId: 'gone' });
     w.client.send('hello', 'm1');

@@ -74,7 +74,8 @@ function startRepoProcess(script: string, env: Record<string, string>, args: str
   let err = '';
   const child: ResultPromise = execa('node', ['--import', 'tsx', script, ...args], {
     cwd: REPO,
-    env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, ...env },
+    // No walls unless a test is about them: the fake CLI logs to the test's folders, outside any.
+    env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, BRIDGE_SANDBOX: 'off', ...env },
     reject: false,
     buffer: false,
     // A SIGTERM starts a drain that may rightly wait on work a test holds (up to BRIDGE_DRAIN_SECONDS):

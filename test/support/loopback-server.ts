@@ -14,9 +14,9 @@ export interface RunningServer {
  */
 export async function listen(
   listener: (req: IncomingMessage, res: ServerResponse) => void,
-  options: { port?: number; upgrade?: (req: IncomingMessage, socket: Socket, head: Buffer) => void } = {},
+  options: { port?: number; upgrade?: (req: IncomingMessage, socket: Socket, head: Buffer) => void; /** Another address than loopback. */ host?: string } = {},
 ): Promise<RunningServer> {
-  const { port = 0, upgrade } = options;
+  const { port = 0, upgrade, host = '127.0.0.1' } = options;
   const server = createServer(listener);
   // Clients keep connections alive; idle ones must not hold the process open.
   server.keepAliveTimeout = 1000;
@@ -29,7 +29,7 @@ export async function listen(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
@@ -37,7 +37,7 @@ export async function listen(
   const bound = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
-    origin: `http://127.0.0.1:${bound}`,
+    origin: `http://${host}:${bound}`,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -14,7 +14,14 @@ export async function testConfig(options: {
   settings?: Partial<Omit<Settings, 'subagents'>>;
 }): Promise<BridgeConfig> {
   const config = await loadConfig({
-    env: { ...options.env, BRIDGE_DATA_DIR: options.dataDir, BRIDGE_WORKDIR: options.workdir, BRIDGE_DEFAULT_CLI: 'fake', BRIDGE_FAKE_COMMAND: FAKE_AGENT },
+    env: {
+      BRIDGE_SANDBOX: 'off',
+      ...options.env,
+      BRIDGE_DATA_DIR: options.dataDir,
+      BRIDGE_WORKDIR: options.workdir,
+      BRIDGE_DEFAULT_CLI: 'fake',
+      BRIDGE_FAKE_COMMAND: FAKE_AGENT,
+    },
     adaptersDir: FIXTURE_ADAPTERS,
   });
   config.settings = { ...config.settings, stopGraceMs: 300, ...options.settings, subagents: { ...config.settings.subagents, ...options.subagents } };

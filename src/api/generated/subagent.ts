@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AgentEvent as _jsonl_bridge_v1_AgentEvent, AgentEvent__Output as _jsonl_bridge_v1_AgentEvent__Output } from './jsonl_bridge/v1/AgentEvent.ts';
+import type { Blocked as _jsonl_bridge_v1_Blocked, Blocked__Output as _jsonl_bridge_v1_Blocked__Output } from './jsonl_bridge/v1/Blocked.ts';
 import type {
   CancelSubagentRequest as _jsonl_bridge_v1_CancelSubagentRequest,
   CancelSubagentRequest__Output as _jsonl_bridge_v1_CancelSubagentRequest__Output,
@@ -111,6 +112,7 @@ export interface ProtoGrpcType {
   jsonl_bridge: {
     v1: {
       AgentEvent: MessageTypeDefinition<_jsonl_bridge_v1_AgentEvent, _jsonl_bridge_v1_AgentEvent__Output>;
+      Blocked: MessageTypeDefinition<_jsonl_bridge_v1_Blocked, _jsonl_bridge_v1_Blocked__Output>;
       CancelSubagentRequest: MessageTypeDefinition<_jsonl_bridge_v1_CancelSubagentRequest, _jsonl_bridge_v1_CancelSubagentRequest__Output>;
       CancelSubagentResponse: MessageTypeDefinition<_jsonl_bridge_v1_CancelSubagentResponse, _jsonl_bridge_v1_CancelSubagentResponse__Output>;
       ChatRef: MessageTypeDefinition<_jsonl_bridge_v1_ChatRef, _jsonl_bridge_v1_ChatRef__Output>;

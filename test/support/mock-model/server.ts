@@ -2,6 +2,7 @@
 // Anthropic Messages (claude, droid BYOK), OpenAI Responses (codex) and Factory's /api.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { normalizeAnthropic, sendAnthropicError, streamAnthropic } from './anthropic.ts';
 import { waitUnlessAborted } from './delay.ts';
 import { normalizeOpenAi, sendOpenAiError, streamOpenAi } from './openai.ts';
@@ -35,6 +36,9 @@ export interface MockModel {
 const MODEL_ROUTES: Record<string, ModelApi> = {
   '/v1/messages': 'anthropic',
   '/v1/responses': 'openai',
+  // droid with a Factory key calls the models through Factory's API.
+  '/api/llm/a/v1/messages': 'anthropic',
+  '/api/llm/o/v1/responses': 'openai',
 };
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -131,6 +135,13 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
       else res.destroy();
     });
+  });
+  // codex first asks for its Responses API over a WebSocket (`GET /v1/responses`, upgrade):
+  // recorded, and refused as an API without them refuses it (426), so it goes on over HTTP at once.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+    requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: undefined });
+    socket.on('error', () => {});
+    socket.end('HTTP/1.1 426 Upgrade Required\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

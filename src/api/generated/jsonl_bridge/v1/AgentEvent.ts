@@ -10,6 +10,7 @@ import type { LogLine as _jsonl_bridge_v1_LogLine, LogLine__Output as _jsonl_bri
 import type { Exit as _jsonl_bridge_v1_Exit, Exit__Output as _jsonl_bridge_v1_Exit__Output } from '../../jsonl_bridge/v1/Exit.ts';
 import type { RunEnded as _jsonl_bridge_v1_RunEnded, RunEnded__Output as _jsonl_bridge_v1_RunEnded__Output } from '../../jsonl_bridge/v1/RunEnded.ts';
 import type { InputState as _jsonl_bridge_v1_InputState, InputState__Output as _jsonl_bridge_v1_InputState__Output } from '../../jsonl_bridge/v1/InputState.ts';
+import type { Blocked as _jsonl_bridge_v1_Blocked, Blocked__Output as _jsonl_bridge_v1_Blocked__Output } from '../../jsonl_bridge/v1/Blocked.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface AgentEvent {
@@ -26,7 +27,8 @@ export interface AgentEvent {
   exit?: _jsonl_bridge_v1_Exit | null;
   ended?: _jsonl_bridge_v1_RunEnded | null;
   input?: _jsonl_bridge_v1_InputState | null;
-  event?: 'started' | 'text' | 'toolStart' | 'toolEnd' | 'result' | 'error' | 'log' | 'exit' | 'ended' | 'input';
+  blocked?: _jsonl_bridge_v1_Blocked | null;
+  event?: 'started' | 'text' | 'toolStart' | 'toolEnd' | 'result' | 'error' | 'log' | 'exit' | 'ended' | 'input' | 'blocked';
 }
 
 export interface AgentEvent__Output {
@@ -43,5 +45,6 @@ export interface AgentEvent__Output {
   exit?: _jsonl_bridge_v1_Exit__Output | null;
   ended?: _jsonl_bridge_v1_RunEnded__Output | null;
   input?: _jsonl_bridge_v1_InputState__Output | null;
-  event?: 'started' | 'text' | 'toolStart' | 'toolEnd' | 'result' | 'error' | 'log' | 'exit' | 'ended' | 'input';
+  blocked?: _jsonl_bridge_v1_Blocked__Output | null;
+  event?: 'started' | 'text' | 'toolStart' | 'toolEnd' | 'result' | 'error' | 'log' | 'exit' | 'ended' | 'input' | 'blocked';
 }

@@ -1,0 +1,22 @@
+import { formatHostRule } from '../sandbox/host-rules.ts';
+import type { Sandbox } from '../sandbox/sandbox-decision.ts';
+import { pass, warn } from './check.ts';
+import type { CheckResult } from '../ports/check-result.ts';
+
+/** Whether every CLI runs in its walls, and why (BRIDGE_SANDBOX=bwrap that cannot run never gets here: the configuration refuses it). */
+export function checkSandbox(sandbox: Sandbox): CheckResult {
+  const subject = 'sandbox';
+  const { decision, allow } = sandbox;
+  if (decision.on)
+    return pass(
+      subject,
+      `${decision.why}; beyond its model API it reaches ${allow.length ? allow.map(formatHostRule).join(', ') : 'no host'} (BRIDGE_SANDBOX_ALLOW)`,
+    );
+  if (decision.why === 'BRIDGE_SANDBOX=off')
+    return warn(
+      subject,
+      'off (BRIDGE_SANDBOX=off): each CLI reads what its user may read and reaches any host',
+      'Set BRIDGE_SANDBOX=auto to put each CLI in walls.',
+    );
+  return warn(subject, decision.why, 'Install bubblewrap and socat and set BRIDGE_AGENT_USER, so each CLI runs in walls.');
+}

@@ -1,0 +1,115 @@
+import { lstatSync, readlinkSync } from 'node:fs';
+
+/*
+ * The walls of one CLI process, as bubblewrap's command line. Nothing of the host is there
+ * unless named: the system's directories and the /etc files a program needs, read-only, one
+ * by one (never `/`, so never the bridge's data directory or another chat's home); the CLI's
+ * installation read-only; its working directory; its own home, /tmp, /proc and /dev; no
+ * network but its own loopback, where socat forwards the ports of what the bridge serves it
+ * through Unix sockets bound in.
+ */
+
+/** Where the Unix sockets of what the bridge serves a sandbox appear inside it. */
+export const SOCKETS_INSIDE = '/run/jsonl-bridge';
+
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+const ETC_FILES = [
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/hosts',
+  '/etc/host.conf',
+  '/etc/nsswitch.conf',
+  '/etc/resolv.conf',
+  '/etc/services',
+  '/etc/protocols',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/ca-certificates.conf',
+  '/etc/pki',
+  '/etc/localtime',
+  '/etc/timezone',
+  '/etc/alternatives',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/os-release',
+  '/etc/gitconfig',
+  '/etc/mime.types',
+  '/etc/bash.bashrc',
+  '/etc/profile',
+  '/etc/environment',
+  '/etc/inputrc',
+];
+
+/** How the system's directories appear: bound read-only, or (merged /usr) the same link. */
+export type SystemEntry = { bind: string } | { link: string; target: string };
+
+/** The system's directories as this machine has them, read once at start. */
+export function systemEntries(): SystemEntry[] {
+  const entries: SystemEntry[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    try {
+      const info = lstatSync(dir);
+      if (info.isSymbolicLink()) entries.push({ link: dir, target: readlinkSync(dir) });
+      else if (info.isDirectory()) entries.push({ bind: dir });
+    } catch {
+      // not on this machine
+    }
+  }
+  return entries;
+}
+
+/** A loopback port inside, forwarded to a Unix socket (a name in the sandbox's sockets folder). */
+export interface Forward {
+  port: number;
+  socket: string;
+}
+
+export interface WallPlan {
+  system: SystemEntry[];
+  /** Read-only besides the system: the CLI's installation, the runtime it needs, files the bridge wrote for this turn. */
+  readOnly: string[];
+  cwd: string;
+  /** False in `safe`: the working directory is read-only too. */
+  writableCwd: boolean;
+  /** The sandbox's own home on the host, and where it appears inside ($HOME). */
+  home: { host: string; inside: string };
+  /** The host folder of the sandbox's Unix sockets, seen inside at SOCKETS_INSIDE. */
+  sockets: string;
+  forwards: Forward[];
+  socat: string;
+  command: string;
+  args: string[];
+}
+
+export function bwrapArgv(plan: WallPlan): string[] {
+  const argv: string[] = [];
+  for (const entry of plan.system) argv.push(...('bind' in entry ? ['--ro-bind', entry.bind, entry.bind] : ['--symlink', entry.target, entry.link]));
+  for (const file of ETC_FILES) argv.push('--ro-bind-try', file, file);
+  argv.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/run');
+  for (const path of plan.readOnly) argv.push('--ro-bind', path, path);
+  argv.push('--bind', plan.home.host, plan.home.inside);
+  argv.push(plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd);
+  argv.push('--bind', plan.sockets, SOCKETS_INSIDE);
+  argv.push('--chdir', plan.cwd);
+  argv.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
+  // No --new-session: what runs inside stays in the process group bwrap leads, which a stop
+  // signals whole; its input is never a terminal, so there is no TIOCSTI to fear.
+  argv.push('--hostname', 'sandbox', '--die-with-parent', '--cap-drop', 'ALL');
+  argv.push('--', '/bin/sh', '-c', forwardingScript(plan.socat, plan.forwards), 'jsonl-bridge-sandbox', plan.command, ...plan.args);
+  return argv;
+}
+
+/**
+ * What runs first inside: a socat per forward, listening on the sandbox's own loopback, then
+ * (once each listens, so the CLI's first connection finds it) the CLI in its place.
+ */
+export function forwardingScript(socat: string, forwards: Forward[]): string {
+  const lines = forwards.map((f) => `${socat} TCP-LISTEN:${f.port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${SOCKETS_INSIDE}/${f.socket} 2>/dev/null &`);
+  for (const f of forwards) {
+    const listening = `:${f.port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A`;
+    lines.push(`i=0; while ! grep -q '${listening}' /proc/net/tcp && [ $i -lt 1000 ]; do i=$((i+1)); sleep 0.005; done`);
+  }
+  lines.push('exec "$@"');
+  return lines.join('\n');
+}

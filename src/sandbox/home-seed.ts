@@ -1,0 +1,85 @@
+import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * What of its uid's own home (the agent user's, or the bridge's) each sandbox's home is given:
+ * the CLIs' settings, instructions, agents, commands and logins, and git's identity. A CLI in
+ * walls then works as it did outside them. Never its sessions, history or caches: those are
+ * each chat's own.
+ */
+const KEPT_IN_STEP = [
+  // Claude Code
+  '.claude/settings.json',
+  '.claude/CLAUDE.md',
+  '.claude/agents',
+  '.claude/commands',
+  '.claude/skills',
+  '.claude/.credentials.json',
+  // Codex
+  '.codex/config.toml',
+  '.codex/AGENTS.md',
+  '.codex/prompts',
+  '.codex/auth.json',
+  // Factory droid
+  '.factory/settings.json',
+  '.factory/AGENTS.md',
+  '.factory/droids',
+  '.factory/commands',
+  '.factory/auth.json',
+  // Who the agent commits as
+  '.gitconfig',
+];
+
+/** Given once, when a home is made: the CLI rewrites them as it goes (Claude Code's state and account). */
+const GIVEN_ONCE = ['.claude.json'];
+
+/**
+ * Copies what a sandbox's home is given from `source` into `home`: at first everything there
+ * is, afterwards what the operator changed since (newer there than here), so a setting changed
+ * or a login renewed outside reaches every chat at its CLI's next start. The copy runs as the
+ * sandbox's uid, never as the bridge: the source is a home an agent could once write, and a
+ * link planted there must not read for it what its uid may not.
+ */
+export function seedHome(source: string, home: string, owner: Owner): string[] {
+  const copied: string[] = [];
+  const copy = (path: string) => {
+    copyIntoHome(source, home, path, owner);
+    copied.push(path);
+  };
+  for (const path of GIVEN_ONCE) if (existsSync(join(source, path)) && !existsSync(join(home, path))) copy(path);
+  for (const path of KEPT_IN_STEP) {
+    const from = join(source, path);
+    if (!existsSync(from)) continue;
+    const to = join(home, path);
+    if (!existsSync(to) || newest(from) > newest(to)) copy(path);
+  }
+  return copied;
+}
+
+export interface Owner {
+  uid: number;
+  gid: number;
+}
+
+/** Copies `path` (a file or folder, relative to both homes) from one home into another, as the sandbox's uid. */
+export function copyIntoHome(source: string, home: string, path: string, owner: Owner): void {
+  const as: ExecFileSyncOptions = { uid: owner.uid, gid: owner.gid, stdio: ['ignore', 'ignore', 'pipe'] };
+  try {
+    execFileSync('mkdir', ['-p', '-m', '700', dirname(join(home, path))], as);
+    execFileSync('cp', ['-R', '-L', '-T', '--preserve=timestamps', join(source, path), join(home, path)], as);
+  } catch (error) {
+    const why = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
+    throw new Error(`the sandbox's home could not be given ~/${path} (${why}): fix or remove it in ${source}`, { cause: error });
+  }
+}
+
+/** The newest modification under a path: a folder changes when any file in it does. */
+function newest(path: string, depth = 0): number {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory() || depth > 4) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) latest = Math.max(latest, newest(join(path, entry), depth + 1));
+  return latest;
+}

@@ -1,0 +1,104 @@
+import { accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { ConfigError } from '../errors/config-error.ts';
+import { bwrapArgv, systemEntries } from './bwrap-argv.ts';
+import type { SandboxConfig } from './sandbox-config.ts';
+import type { HostRule } from './host-rules.ts';
+
+/** Who the walls' processes run as: never root, whose uid owns the host's files whatever is bound. */
+export interface SandboxUid {
+  uid: number;
+  gid: number;
+  /** Its home's path, where each sandbox's own home appears inside. */
+  home: string;
+  /** BRIDGE_AGENT_USER's name, or none: the bridge's own user. */
+  name?: string;
+}
+
+export type SandboxDecision = { on: true; why: string; uid: SandboxUid; bwrap: string; socat: string } | { on: false; why: string };
+
+/**
+ * BRIDGE_SANDBOX made true or false, once at start: `off` is off; `bwrap` is on or stops the
+ * start (a ConfigError naming what is missing); `auto` is on where bubblewrap runs a process
+ * as a uid that is not root, else off, saying why.
+ */
+export async function decideSandbox(config: SandboxConfig, agent: SandboxUid | undefined, env: NodeJS.ProcessEnv = process.env): Promise<SandboxDecision> {
+  if (config.setting === 'off') return { on: false, why: 'BRIDGE_SANDBOX=off' };
+  const problem = await sandboxProblem(agent, env);
+  if (typeof problem !== 'string') {
+    const who = agent?.name ? `${agent.name} (BRIDGE_AGENT_USER, uid ${agent.uid})` : `the bridge’s own user (uid ${problem.uid.uid})`;
+    return { on: true, why: `every CLI runs in a bubblewrap sandbox as ${who}`, ...problem };
+  }
+  if (config.setting === 'bwrap') throw new ConfigError(`BRIDGE_SANDBOX=bwrap: ${problem}`);
+  return { on: false, why: `BRIDGE_SANDBOX=auto runs CLIs without walls: ${problem}` };
+}
+
+async function sandboxProblem(agent: SandboxUid | undefined, env: NodeJS.ProcessEnv): Promise<string | { uid: SandboxUid; bwrap: string; socat: string }> {
+  const uid = agent ?? ownUid(env);
+  if (!uid) return 'the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER)';
+  const bwrap = onPath('bwrap', env);
+  const socat = onPath('socat', env);
+  const missing = [bwrap ? '' : 'bwrap (apt-get install bubblewrap)', socat ? '' : 'socat (apt-get install socat)'].filter(Boolean);
+  if (missing.length) return `${missing.join(' and ')} not found on PATH`;
+  const failure = await probe(bwrap!, uid);
+  if (failure)
+    return `bubblewrap cannot run here (${failure}); unprivileged user namespaces may be off (sysctl kernel.unprivileged_userns_clone=1, or AppArmor's restrict_unprivileged_userns)`;
+  return { uid, bwrap: bwrap!, socat: socat! };
+}
+
+function ownUid(env: NodeJS.ProcessEnv): SandboxUid | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined || uid === 0) return undefined;
+  return { uid, gid: process.getgid?.() ?? uid, home: env.HOME || '/tmp' };
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '/usr/bin:/bin').split(':').filter(Boolean)) {
+    const path = join(dir, name);
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** `true` in the walls a CLI gets, as the uid it would run as: the first line of what went wrong, or undefined. */
+async function probe(bwrap: string, who: SandboxUid): Promise<string | undefined> {
+  const argv = bwrapArgv({
+    system: systemEntries(),
+    readOnly: [],
+    cwd: '/usr',
+    writableCwd: false,
+    home: { host: '/usr', inside: '/home/probe' },
+    sockets: '/usr',
+    forwards: [],
+    socat: '',
+    command: 'true',
+    args: [],
+  });
+  const result = await execa(bwrap, argv, {
+    uid: who.uid,
+    gid: who.gid,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 10_000,
+    env: { PATH: '/usr/bin:/bin' },
+    extendEnv: false,
+  });
+  if (result.exitCode === 0) return undefined;
+  return (
+    String(result.stderr || result.message || '')
+      .trim()
+      .split('\n')[0] || `exit ${result.exitCode}`
+  );
+}
+
+/** The sandbox as the bridge runs it: whether its walls are up, and the hosts every sandbox may reach. */
+export interface Sandbox {
+  decision: SandboxDecision;
+  allow: HostRule[];
+}

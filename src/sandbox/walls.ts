@@ -1,0 +1,300 @@
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync, rmSync, chownSync, chmodSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import type { Server } from 'node:net';
+import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
+import type { SandboxDecision, SandboxUid } from './sandbox-decision.ts';
+import { relayToTcp } from './socket-relay.ts';
+import { egressProxy, type EgressPolicy, type HostVerdict } from './egress-proxy.ts';
+import type { HostRule } from './host-rules.ts';
+import { modelApiRules } from './model-hosts.ts';
+import { copyIntoHome, seedHome } from './home-seed.ts';
+import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
+import type { ModelApiAccess } from './model-api-access.ts';
+
+/** What an adapter says of its CLI in walls. */
+export interface CliInWalls {
+  /** How it reaches its model API: the credential it uses is held outside. */
+  modelApi?: ModelApiAccess;
+  /** Variables naming where it keeps its settings and sessions on the host: left out, so it keeps them in its home inside. */
+  unset?: string[];
+}
+
+/** What one CLI process's walls are made of, besides what every sandbox has. */
+export interface WallScope {
+  /** Whose home it gets (a chat's key, a run's id): kept across turns and restarts, so sessions resume. */
+  home: string;
+  /** `safe`: its working directory is read-only too. */
+  readOnly?: boolean;
+  /** Files and folders the bridge wrote for this process (its MCP config, a large prompt's folder): shown read-only. */
+  readable?: string[];
+  /** The bridge's MCP endpoint for it: the same URL works inside, through a socket bound in. */
+  mcpUrl?: string;
+  /** Its chat's own hosts (`/net allow`), read at each connection, where a refusal is told, and who is asked about a host not on the list (`ask` mode). */
+  egress?: { allow?: () => readonly HostRule[]; onBlocked?: (host: string, why: string) => void; ask?: EgressPolicy['ask'] };
+  /** What its adapter says of its CLI in walls (`walls` in its manifest). */
+  cli?: CliInWalls;
+}
+
+/**
+ * A turn's walls: the session's, with what this process of it reads (its MCP config, its turn
+ * folder) and the MCP endpoint it calls.
+ */
+export function turnWalls(
+  base: WallScope | undefined,
+  mcp: { url: string; configFile?: string } | undefined,
+  folders: (string | undefined)[],
+  onBlocked: (host: string, why: string) => void,
+  cli?: CliInWalls,
+): WallScope | undefined {
+  if (!base) return undefined;
+  // The MCP config file alone, not its folder: every session's config (and secret) is in that folder.
+  const readable = [...(base.readable ?? []), ...folders, mcp?.configFile].filter((f): f is string => !!f);
+  const egress = {
+    ...base.egress,
+    onBlocked: (host: string, why: string) => {
+      base.egress?.onBlocked?.(host, why);
+      onBlocked(host, why);
+    },
+  };
+  return { ...base, readable, egress, ...(mcp ? { mcpUrl: mcp.url } : {}), ...(cli ? { cli } : {}) };
+}
+
+/** A CLI's command put inside its walls, and what to close when it has exited. */
+export interface Enclosure {
+  command: string;
+  args: string[];
+  env: Record<string, string | undefined>;
+  /** The sandbox's uid: the agent user's, or the bridge's own. */
+  uid: number;
+  gid: number;
+  close(): void;
+}
+
+interface Raised {
+  uid: SandboxUid;
+  bwrap: string;
+  socat: string;
+  system: SystemEntry[];
+  /** Where each scope's home is kept. */
+  homes: string;
+  /** Where each process's folder of sockets is made (reachable by the sandbox's uid). */
+  sockets: string;
+  /** Hosts every sandbox may reach: BRIDGE_SANDBOX_ALLOW. */
+  allow: HostRule[];
+}
+
+let raised: Raised | undefined;
+
+/** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
+export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[] }): void {
+  raised = decision.on ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], ...places } : undefined;
+}
+
+export function lowerWalls(): void {
+  raised = undefined;
+}
+
+export function wallsUp(): boolean {
+  return raised !== undefined;
+}
+
+/** Where a scope's home is on the host (made on first use, by the sandbox's uid: it is that uid's own). */
+export function scopeHome(scope: string): string | undefined {
+  if (!raised) return undefined;
+  const readable = scope.replace(/[^\w.-]/g, '_').slice(0, 60);
+  const hash = createHash('sha256').update(scope).digest('hex').slice(0, 8);
+  return join(raised.homes, `${readable}-${hash}`);
+}
+
+/**
+ * A session its uid's CLI saved outside any walls (started in a terminal), copied into a
+ * scope's home at the same place, so the CLI in walls resumes it. False when the file is not
+ * in that uid's home (nothing then to bring).
+ */
+export function bringIntoHome(scope: string, file: string): boolean {
+  const home = scopeHome(scope);
+  if (!raised || !home) return false;
+  const path = relative(raised.uid.home, file);
+  if (path.startsWith('..') || isAbsolute(path)) return false;
+  if (!existsSync(home)) asSandboxUid(raised.uid, 'mkdir', ['-p', '-m', '700', home]);
+  copyIntoHome(raised.uid.home, home, path, raised.uid);
+  return true;
+}
+
+/**
+ * `command args` wrapped in bubblewrap, with the environment it runs with inside: its own
+ * HOME and /tmp. The caller spawns it as the sandbox's uid, and calls `close` after its exit.
+ */
+export function enclose(launch: { command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }, scope: WallScope): Enclosure {
+  const walls = raised;
+  if (!walls) throw new Error('the walls are not up');
+  const home = scopeHome(scope.home)!;
+  if (!existsSync(home)) asSandboxUid(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
+  // The CLIs' settings and logins its uid has outside, as they are now.
+  seedHome(walls.uid.home, home, walls.uid);
+  const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
+  const servers: Server[] = [];
+  const forwards: Forward[] = [];
+  const mcpPort = scope.mcpUrl ? loopbackPort(scope.mcpUrl)?.port : undefined;
+  const [egressPort, modelPort] = INSIDE_PORTS.filter((port) => port !== mcpPort) as [number, number];
+  // The model API credential stays out: the CLI calls the credential proxy, which adds it.
+  const api = heldApi(launch.env, scope.cli?.modelApi);
+  try {
+    chownSync(sockets, walls.uid.uid, walls.uid.gid);
+    chmodSync(sockets, 0o700);
+    const mcp = scope.mcpUrl ? loopbackPort(scope.mcpUrl) : undefined;
+    if (mcp) {
+      servers.push(relayToTcp(join(sockets, 'mcp.sock'), mcp.host, mcp.port));
+      forwards.push({ port: mcp.port, socket: 'mcp.sock' });
+    }
+    servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, launch.env)));
+    forwards.push({ port: egressPort, socket: 'egress.sock' });
+    if (api) {
+      servers.push(credentialProxy(join(sockets, 'model.sock'), api));
+      forwards.push({ port: modelPort, socket: 'model.sock' });
+    }
+  } catch (error) {
+    for (const server of servers) server.close();
+    rmSync(sockets, { recursive: true, force: true });
+    throw error;
+  }
+  const installed = installation(launch.command);
+  const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`);
+  const args = bwrapArgv({
+    system: walls.system,
+    readOnly: [...installed.readOnly, ...(scope.readable ?? [])].filter((path, i, all) => all.indexOf(path) === i),
+    cwd: launch.cwd,
+    writableCwd: !scope.readOnly,
+    home: { host: home, inside: walls.uid.home },
+    sockets,
+    forwards,
+    socat: walls.socat,
+    command: installed.command,
+    args: [...inside.args, ...launch.args],
+  });
+  return {
+    command: walls.bwrap,
+    args,
+    env: {
+      ...inside.env,
+      HOME: walls.uid.home,
+      TMPDIR: '/tmp',
+      JSONL_BRIDGE_SANDBOX: SOCKETS_INSIDE,
+      ...proxyVariables(`http://127.0.0.1:${egressPort}`),
+    },
+    uid: walls.uid.uid,
+    gid: walls.uid.gid,
+    close: once(() => {
+      for (const server of servers) server.close();
+      rmSync(sockets, { recursive: true, force: true });
+    }),
+  };
+}
+
+/** The environment without the variables naming the CLI's folders on the host: they are not inside. */
+function outsidePathsLeftOut(env: Record<string, string | undefined>, names: string[] = []): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const name of names) delete out[name];
+  return out;
+}
+
+/** The egress and credential proxies' ports on the sandbox's loopback: the first two that are not the MCP endpoint's. */
+const INSIDE_PORTS = [3128, 3129, 3130];
+
+/** Every way CLIs and their tools (curl, npm, pip, git) are told of a proxy; the sandbox's own loopback goes direct. */
+function proxyVariables(url: string): Record<string, string> {
+  const noProxy = 'localhost,127.0.0.1,::1';
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: noProxy, no_proxy: noProxy };
+}
+
+/** What one sandbox may reach: the model APIs, BRIDGE_SANDBOX_ALLOW and its chat's own list; each refused host told once. */
+function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, string | undefined>): EgressPolicy {
+  const fixed = [...modelApiRules(env), ...walls.allow];
+  const told = new Set<string>();
+  // Connections to one host while a person is asked about it wait for the same question,
+  // withdrawn once every one of them has gone.
+  const asking = new Map<string, { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController }>();
+  const wait = (open: { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController }, gone: AbortSignal) => {
+    open.waiting++;
+    gone.addEventListener(
+      'abort',
+      () => {
+        if (--open.waiting === 0) open.withdraw.abort();
+      },
+      { once: true },
+    );
+    return open.verdict;
+  };
+  return {
+    rules: () => [...fixed, ...(scope.egress?.allow?.() ?? [])],
+    ask(host, port, gone) {
+      const key = `${host}:${port}`;
+      const open = asking.get(key);
+      if (open) return wait(open, gone);
+      const withdraw = new AbortController();
+      const asked = scope.egress?.ask?.(host, port, withdraw.signal);
+      if (!asked) return undefined;
+      const opened = { verdict: asked.finally(() => asking.delete(key)), waiting: 0, withdraw };
+      asking.set(key, opened);
+      return wait(opened, gone);
+    },
+    onBlocked(host, why) {
+      if (told.has(host)) return;
+      told.add(host);
+      scope.egress?.onBlocked?.(host, why);
+    },
+  };
+}
+
+/** The host and port of a loopback URL (the MCP endpoint): what the sandbox's own loopback forwards. */
+function loopbackPort(url: string): { host: string; port: number } | undefined {
+  const parsed = new URL(url);
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) return undefined;
+  return { host: host === 'localhost' ? '127.0.0.1' : host, port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)) };
+}
+
+/**
+ * What the CLI needs of its installation, read-only: the whole node_modules it is in (its
+ * native binary comes in a package beside it), else its own folder; and the runtime that
+ * runs this bridge (its CLIs' node) when it is not already in the system's directories. The
+ * command is run by its real path: a link to it (node_modules/.bin) is not inside.
+ */
+function installation(command: string): { command: string; readOnly: string[] } {
+  const readOnly: string[] = [];
+  const real = realOrNot(command);
+  if (real) readOnly.push(installedIn(real, dirname(real)));
+  const node = realOrNot(process.execPath);
+  if (node) readOnly.push(installedIn(node, dirname(dirname(node))));
+  return { command: real ?? command, readOnly: readOnly.filter((path) => !SYSTEM.test(path)) };
+}
+
+const SYSTEM = /^\/(usr|bin|sbin|lib\w*)(\/|$)/;
+
+function installedIn(real: string, otherwise: string): string {
+  const modules = real.indexOf(`${sep}node_modules${sep}`);
+  return modules >= 0 ? real.slice(0, modules + `${sep}node_modules`.length) : otherwise;
+}
+
+function realOrNot(path: string): string | undefined {
+  if (!path.startsWith('/')) return undefined; // found on PATH, in the system's directories
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) action();
+    done = true;
+  };
+}
+
+function asSandboxUid(uid: SandboxUid, command: string, args: string[]): void {
+  execFileSync(command, args, { uid: uid.uid, gid: uid.gid, stdio: 'ignore' });
+}

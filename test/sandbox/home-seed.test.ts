@@ -1,0 +1,86 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { chmod, chown, mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedHome } from '../../src/sandbox/home-seed.ts';
+import { tempDir } from '../support/bridge-process.ts';
+import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent } from '../support/agent-user.ts';
+
+const cannot = cannotSwitchUser();
+
+describe.skipIf(cannot)(`a sandbox's home, given its uid's settings and logins (${cannot ?? 'as ' + AGENT_USER})`, () => {
+  let space: Awaited<ReturnType<typeof tempDir>>;
+  let source: string;
+  let home: string;
+  const ids = agentIds()!;
+
+  const put = async (path: string, text: string, at?: number) => {
+    const file = join(source, path);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+    if (at) await utimes(file, at / 1000, at / 1000);
+  };
+
+  beforeEach(async () => {
+    space = await tempDir('home-seed-');
+    await chmod(space.path, 0o711);
+    source = join(space.path, 'agent');
+    home = join(space.path, 'homes', 'chat-1');
+    await put('.claude/settings.json', '{"model":"opus"}');
+    await put('.claude/agents/reviewer.md', '# reviewer');
+    await put('.claude/.credentials.json', '{"claudeAiOauth":{}}');
+    await put('.claude/projects/-work/other-chat.jsonl', 'a conversation');
+    await put('.claude.json', '{"hasCompletedOnboarding":true}');
+    await put('.codex/auth.json', '{"tokens":{}}');
+    await put('.codex/sessions/2026/rollout.jsonl', 'a conversation');
+    await put('.gitconfig', '[user]\n\tname = Agent\n');
+    await put('.ssh/id_ed25519', 'a private key');
+    await giveToAgent(source, ids);
+    await mkdir(home, { recursive: true, mode: 0o700 });
+    await giveToAgent(join(space.path, 'homes'), ids);
+    await giveToAgent(home, ids);
+  });
+
+  afterEach(() => space.remove());
+
+  it('gets the CLIs’ settings, agents, logins and git identity, owned by its uid, and none of their sessions or other secrets', () => {
+    const copied = seedHome(source, home, ids);
+    expect(copied.sort()).toEqual(
+      ['.claude.json', '.claude/.credentials.json', '.claude/agents', '.claude/settings.json', '.codex/auth.json', '.gitconfig'].sort(),
+    );
+    expect(readFileSync(join(home, '.claude/settings.json'), 'utf8')).toBe('{"model":"opus"}');
+    expect(readFileSync(join(home, '.claude/agents/reviewer.md'), 'utf8')).toBe('# reviewer');
+    expect(statSync(join(home, '.claude/settings.json')).uid).toBe(ids.uid);
+    expect(statSync(join(home, '.claude')).uid).toBe(ids.uid);
+    expect(existsSync(join(home, '.claude/projects'))).toBe(false);
+    expect(existsSync(join(home, '.codex/sessions'))).toBe(false);
+    expect(existsSync(join(home, '.ssh'))).toBe(false);
+  });
+
+  it('takes a setting changed outside at the next start, keeps what the CLI changed inside, and gives its state file once', async () => {
+    seedHome(source, home, ids);
+    expect(seedHome(source, home, ids)).toEqual([]);
+    const later = Date.now() + 60_000;
+    await put('.claude/settings.json', '{"model":"sonnet"}', later);
+    await put('.claude.json', '{"hasCompletedOnboarding":false}', later);
+    // The CLI renewed its login inside: newer than the operator's.
+    await writeFile(join(home, '.codex/auth.json'), '{"tokens":{"renewed":true}}');
+    await utimes(join(home, '.codex/auth.json'), later / 1000 + 60, later / 1000 + 60);
+    await put('.codex/auth.json', '{"tokens":{}}', later);
+    await giveToAgent(source, ids);
+    expect(seedHome(source, home, ids)).toEqual(['.claude/settings.json']);
+    expect(readFileSync(join(home, '.claude/settings.json'), 'utf8')).toBe('{"model":"sonnet"}');
+    expect(readFileSync(join(home, '.claude.json'), 'utf8')).toBe('{"hasCompletedOnboarding":true}');
+    expect(readFileSync(join(home, '.codex/auth.json'), 'utf8')).toContain('renewed');
+  });
+
+  it('never reads for its uid what that uid may not: a link planted to a root-only file is refused, naming it', async () => {
+    const secret = join(space.path, 'root-only');
+    await writeFile(secret, 'root’s secret', { mode: 0o600 });
+    await mkdir(join(source, '.codex'), { recursive: true });
+    await symlink(secret, join(source, '.codex/config.toml'));
+    await chown(join(source, '.codex'), ids.uid, ids.gid);
+    expect(() => seedHome(source, home, ids)).toThrow(/~\/\.codex\/config\.toml \(cp: .*Permission denied\)/);
+    expect(existsSync(join(home, '.codex/config.toml'))).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
+import { listen, type RunningServer } from '../support/loopback-server.ts';
+import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { cannotWall, outsideAddress } from './walls-support.ts';
+
+// A chat in `ask` whose sandboxed agent reaches for a host nobody allowed: the chat is asked,
+// through the real bridge and the fake Bot API, while the connection waits.
+let world: TelegramWorld | undefined;
+let project: { path: string; remove(): Promise<void> } | undefined;
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await world?.stop();
+  await server?.close();
+  await project?.remove();
+  world = project = server = undefined;
+});
+
+const CHAT = -4300;
+const BOB = 222; // in the group, not allowed to use the bridge
+const { say, waitText: answer } = ownerIn(() => world!, CHAT, 30_000);
+const cannot = cannotSwitchUser() ?? cannotWall();
+
+type Shown = { messageId: number; text?: string; buttons: readonly unknown[] };
+/** Every question about a host the chat was asked, open or answered. */
+const hostQuestions = () => world!.telegram.botMessages(CHAT).filter((m) => /^🌐 claude asks to reach/.test(m.text ?? ''));
+const openQuestion = (n: number) =>
+  world!.telegram.waitFor(() => {
+    const asked = hostQuestions();
+    return asked.length >= n && asked[n - 1]!.buttons.length ? asked[n - 1] : undefined;
+  }, 30_000);
+const buttons = (message: Shown) => (message.buttons as { text: string }[]).map((b) => b.text);
+const press = (message: Shown, text: string, userId = OWNER) =>
+  world!.telegram.pressButton({
+    chatId: CHAT,
+    messageId: message.messageId,
+    data: (message.buttons as { text: string; callback_data: string }[]).find((b) => b.text === text)!.callback_data,
+    userId,
+  });
+/** The answers of `fetch` turns so far. */
+const fetches = () => world!.telegram.botMessages(CHAT).filter((m) => /^fetch: /.test(m.text ?? ''));
+async function fetchOnce(url: string): Promise<string> {
+  const before = fetches().length;
+  say(`fetch:${url}`);
+  const got = await world!.telegram.waitFor(() => fetches()[before], 30_000);
+  return shownText(got).split('\n')[0]!;
+}
+const audit = async () =>
+  (await readFile(join(world!.dataDir, 'audit.jsonl'), 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, string>);
+
+describe.skipIf(cannot)(`a host not on the list, in ask mode (${cannot ?? AGENT_USER})`, () => {
+  it('is asked about while the connection waits: Allow once lets it through once, for this session until /new, Deny refuses; all in the audit trail', async () => {
+    const ids = agentIds()!;
+    project = await sharedRepo(ids.gid);
+    server = await listen((_req, res) => res.end('ok'), { host: outsideAddress()! });
+    const url = `${server.origin}/`;
+    const target = new URL(server.origin).host;
+    world = await startTelegramWorld({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX: 'bwrap', BRIDGE_WORKDIR: project.path, BRIDGE_PERMISSION_MODE: 'ask' });
+    await giveToAgent(world.cli.dir, ids);
+
+    const first = fetchOnce(url);
+    const asked = await openQuestion(1);
+    expect(shownText(asked)).toContain(`claude asks to reach ${target}, which is not on this chat's list (/net)`);
+    expect(buttons(asked)).toEqual(['✅ Allow once', '✅ Allow for this session', '⛔ Deny']);
+    // Someone who may not use the chat answers nothing.
+    press(asked, '⛔ Deny', BOB);
+    press(asked, '✅ Allow once');
+    expect(await first).toBe('fetch: status 200');
+    await world.telegram.waitFor(() => (hostQuestions()[0]!.text?.includes('✅ Allowed once by Ada') ? true : undefined));
+
+    // Once is once: the next connection is asked about again, and a Deny refuses it.
+    const second = fetchOnce(url);
+    press(await openQuestion(2), '⛔ Deny');
+    expect(await second).toBe('fetch: refused (status 403)');
+    await world.telegram.waitFor(() => (hostQuestions()[1]!.text?.includes('⛔ Denied by Ada') ? true : undefined));
+
+    // For this session: the next turns reach it unasked, until /new.
+    const third = fetchOnce(url);
+    press(await openQuestion(3), '✅ Allow for this session');
+    expect(await third).toBe('fetch: status 200');
+    expect(await fetchOnce(url)).toBe('fetch: status 200');
+    expect(hostQuestions()).toHaveLength(3);
+    say('/new');
+    await answer(/^🆕 Fresh claude session/);
+    const fourth = fetchOnce(url);
+    press(await openQuestion(4), '⛔ Deny');
+    expect(await fourth).toBe('fetch: refused (status 403)');
+    // Nothing of it was written to the chat's /net list.
+    say('/net');
+    await answer(/may reach: no host of its own/);
+
+    await expect
+      .poll(async () =>
+        (await audit()).filter((entry) => ['egress_allowed', 'blocked'].includes(entry.event!)).map((e) => `${e.event} ${e.by ?? ''} ${e.detail}`),
+      )
+      .toEqual([
+        `egress_allowed Ada ${target} once`,
+        `blocked  ${new URL(server.origin).hostname}: denied by Ada`,
+        `egress_allowed Ada ${target} for this session`,
+        `blocked  ${new URL(server.origin).hostname}: denied by Ada`,
+      ]);
+  });
+});

@@ -1,0 +1,151 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
+import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { cannotWall, escapeIn, outsideAddress, type Escape } from './walls-support.ts';
+import { askerId } from '../../src/approvals/asker.ts';
+import { listen } from '../support/loopback-server.ts';
+import { apiAddressOf, chatApiClient, introduceChats } from '../support/api-client.ts';
+
+// A chat's CLI in its walls, through the real bridge process: the fake CLI tries to get out.
+let world: TelegramWorld | undefined;
+let project: { path: string; remove(): Promise<void> } | undefined;
+afterEach(async () => {
+  await world?.stop();
+  await project?.remove();
+  world = project = undefined;
+});
+
+const CHAT = -4200;
+const { say, waitText: answer } = ownerIn(() => world!, CHAT);
+const cannot = cannotSwitchUser() ?? cannotWall();
+
+describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGENT_USER})`, () => {
+  async function start(env: Record<string, string> = {}) {
+    const ids = agentIds()!;
+    project = await sharedRepo(ids.gid);
+    world = await startTelegramWorld({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX: 'bwrap', BRIDGE_WORKDIR: project.path, ...env });
+    await giveToAgent(world.cli.dir, ids);
+    return ids;
+  }
+
+  it('says so at start, reaches the bridge’s MCP server through its socket, and nothing of the bridge else', async () => {
+    const { uid } = await start();
+    expect(world!.bridge.log()).toContain(`sandbox: every CLI runs in a bubblewrap sandbox as ${AGENT_USER} (BRIDGE_AGENT_USER, uid ${uid})`);
+    say('mcp-check');
+    await answer(/^mcp: accepted/, 30_000);
+
+    const dataDir = world!.dataDir;
+    say('escape');
+    const reply = await answer(/^\{"keys"/, 30_000);
+    const seen = JSON.parse(reply.text!.split('\n')[0]!) as Escape; // then the turn's footer
+    expect(seen.read[dataDir]).toMatch(/^refused: ENOENT/);
+    expect(seen.pids).toBeLessThan(10);
+    // Its home is its chat's own, kept in the agent user's home, outside the data directory.
+    const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
+    expect(homes.some((name) => name.startsWith(`telegram_${CHAT}`))).toBe(true);
+  });
+
+  it('cannot read another chat’s MCP secret, though both chats’ agents run as one user: its walls hold its own config alone', async () => {
+    const OTHER = -4201;
+    const other = ownerIn(() => world!, OTHER);
+    const sibling = `${askerId.main({ transport: 'telegram', chat: String(OTHER) }).replace(/[^\w-]/g, '_')}.json`;
+    await start({ FAKE_ESCAPE_MCP_SIBLINGS: sibling });
+    other.say('mcp-check');
+    await other.waitText(/^mcp: accepted/, 30_000);
+    say('escape');
+    const seen = parse(await answer(/^\{"keys"/, 30_000));
+    expect(seen.read[`mcp:${sibling}`]).toMatch(/^refused: ENOENT/);
+  });
+
+  it('runs a run in its worktree in walls too: a home of its own, the data directory out of sight', async () => {
+    await start();
+    say('/spawn --worktree "escape"');
+    const done = await answer(/^✅ #1/, 60_000);
+    const seen = escapeIn(done.text!);
+    expect(seen.read[world!.dataDir]).toMatch(/^refused: ENOENT/);
+    expect(seen.pids).toBeLessThan(10);
+    const homes = await readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes'));
+    expect(homes.some((name) => name.startsWith('run-'))).toBe(true);
+  });
+
+  it('runs an orchestration step in walls too: a home of its own, the data directory out of sight, its chat’s /net hosts and no other', async () => {
+    const address = outsideAddress()!;
+    const server = await listen((_req, res) => res.end('ok'), { host: address });
+    try {
+      const host = new URL(server.origin).host;
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/,http://example.com/` });
+      const homes = () => readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes')).catch(() => [] as string[]);
+      const before = await homes();
+      say(`/net allow ${host}`);
+      await answer(/may now reach/);
+      say('/orchestrate name: Walled\nlook: escape');
+      const done = await answer(/^✅ Walled \(orchestration #1\)/, 60_000);
+      const seen = escapeIn(done.text!);
+      expect(seen.read[world!.dataDir]).toMatch(/^refused: ENOENT/);
+      expect(seen.pids).toBeLessThan(10);
+      expect((await homes()).filter((name) => !before.includes(name) && name.startsWith('run-'))).toHaveLength(1);
+      expect(seen.proxied[`${server.origin}/`]).toBe('ok: status 200');
+      expect(seen.proxied['http://example.com/']).toBe('refused: status 403');
+      await answer(/^🚫 #1 look: blocked example\.com \(not on the list\)/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('streams a refused host to a ChatService client as a blocked event of the turn', async () => {
+    const TOKEN = 'ci-token-0123456789abcdef';
+    await start({ BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: `ci=${TOKEN}`, BRIDGE_API_SCOPES: `ci=${CHAT}` });
+    await world!.bridge.waitForLog(/ChatService beside it/);
+    await introduceChats(world!, [CHAT]);
+    const api = chatApiClient(apiAddressOf(world!), TOKEN);
+    try {
+      const messages = await api.send({ chat: { chatId: CHAT }, text: 'fetch:http://example.com/' }).messages;
+      const blocked = messages.filter((m) => m.agent?.blocked).map((m) => m.agent!.blocked);
+      expect(blocked).toEqual([{ host: 'example.com', why: 'not on the list' }]);
+      expect(messages.at(-1)!.ended).toMatchObject({ status: 'TURN_STATUS_COMPLETED', text: 'fetch: refused (status 403)' });
+    } finally {
+      api.close();
+    }
+  });
+
+  it('/net allow lets the chat’s agent reach a host from then on, /net deny takes it back; each refusal in the audit trail', async () => {
+    const address = outsideAddress()!;
+    const server = await listen((_req, res) => res.end('ok'), { host: address });
+    try {
+      const host = new URL(server.origin).host;
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/` });
+      expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('refused: status 403');
+
+      say(`/net allow ${host}`);
+      await answer(new RegExp(`may now reach ${host.replace(/\./g, '\\.')}`));
+      expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('ok: status 200');
+      say('/net');
+      await answer(new RegExp(`may reach: ${host.replace(/\./g, '\\.')}`));
+
+      say(`/net deny ${host}`);
+      await answer(/may no longer reach/);
+      expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('refused: status 403');
+      // The audit trail is written in batches: what it holds shortly after.
+      const audit = () => readFile(join(world!.dataDir, 'audit.jsonl'), 'utf8').catch(() => '');
+      await expect.poll(audit).toContain(`"event":"net"`);
+      await expect.poll(audit).toContain(`"detail":"${address}: not on the list"`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** The answer of a new `escape` turn (not one already in the chat). */
+async function escapeAgain(): Promise<Escape> {
+  const answers = () => world!.telegram.botMessages(CHAT).filter((message) => /^\{"keys"/.test(message.text ?? ''));
+  const before = answers().length;
+  say('escape');
+  await world!.telegram.waitFor(() => answers().length > before || undefined, 30_000);
+  return parse(answers().at(-1)!);
+}
+
+function parse(reply: { text?: string }): Escape {
+  return JSON.parse(reply.text!.split('\n')[0]!) as Escape; // then the turn's footer
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { sandboxConfig } from '../../src/sandbox/sandbox-config.ts';
+import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
+import { allowedBy, formatHostRule, parseHostRule } from '../../src/sandbox/host-rules.ts';
+import { bwrapArgv, forwardingScript } from '../../src/sandbox/bwrap-argv.ts';
+
+describe('BRIDGE_SANDBOX', () => {
+  it('is auto unless set, and a wrong value names the variable and the choices', () => {
+    expect(sandboxConfig({})).toEqual({ setting: 'auto', allow: [] });
+    expect(sandboxConfig({ BRIDGE_SANDBOX: ' BWRAP ' }).setting).toBe('bwrap');
+    expect(() => sandboxConfig({ BRIDGE_SANDBOX: 'docker' })).toThrow(
+      'BRIDGE_SANDBOX: expected off, bwrap (every CLI in a bubblewrap sandbox, or no start) or auto (the sandbox where it can run), got "docker"',
+    );
+  });
+
+  it('BRIDGE_SANDBOX_ALLOW takes hosts, host:port and *.domain, and says what a good entry is', () => {
+    const { allow } = sandboxConfig({ BRIDGE_SANDBOX_ALLOW: 'registry.npmjs.org, github.com:443,*.pypi.org,,10.0.0.5:8080' });
+    expect(allow.map(formatHostRule)).toEqual(['registry.npmjs.org', 'github.com:443', '*.pypi.org', '10.0.0.5:8080']);
+    expect(allowedBy(allow, 'registry.npmjs.org', 443)).toBe(true);
+    expect(allowedBy(allow, 'github.com', 80)).toBe(false);
+    expect(allowedBy(allow, 'files.pypi.org', 443)).toBe(true);
+    expect(allowedBy(allow, 'pypi.org', 443)).toBe(false);
+    expect(allowedBy(allow, 'evilpypi.org', 443)).toBe(false);
+    expect(() => sandboxConfig({ BRIDGE_SANDBOX_ALLOW: 'https://github.com' })).toThrow(
+      'BRIDGE_SANDBOX_ALLOW: expected a host (example.com), a host and port (example.com:8443) or *.domain, got "https://github.com"',
+    );
+    expect(() => parseHostRule('example.com:99999', 'BRIDGE_SANDBOX_ALLOW')).toThrow(/got "example.com:99999"/);
+  });
+
+  it('off is off; as root with no agent user, auto runs without walls and bwrap refuses to start, naming BRIDGE_AGENT_USER', async () => {
+    expect(await decideSandbox({ setting: 'off', allow: [] }, undefined)).toEqual({ on: false, why: 'BRIDGE_SANDBOX=off' });
+    if (process.getuid?.() !== 0) return;
+    expect(await decideSandbox({ setting: 'auto', allow: [] }, undefined)).toEqual({
+      on: false,
+      why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER)',
+    });
+    await expect(decideSandbox({ setting: 'bwrap', allow: [] }, undefined)).rejects.toThrow(
+      'BRIDGE_SANDBOX=bwrap: the bridge runs as root and no BRIDGE_AGENT_USER is set',
+    );
+  });
+
+  it('without bubblewrap on PATH, auto runs without and bwrap refuses, naming what to install', async () => {
+    const agent = { uid: 4242, gid: 4242, home: '/home/agent', name: 'agent' };
+    const env = { PATH: '/nonexistent' };
+    expect(await decideSandbox({ setting: 'auto', allow: [] }, agent, env)).toEqual({
+      on: false,
+      why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
+    });
+    await expect(decideSandbox({ setting: 'bwrap', allow: [] }, agent, env)).rejects.toThrow(
+      'BRIDGE_SANDBOX=bwrap: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
+    );
+  });
+});
+
+describe('the walls as bubblewrap’s command line', () => {
+  const plan = {
+    system: [{ bind: '/usr' }, { link: '/bin', target: 'usr/bin' }],
+    readOnly: ['/opt/cli/node_modules'],
+    cwd: '/srv/project',
+    writableCwd: true,
+    home: { host: '/var/lib/homes/chat-1', inside: '/home/agent' },
+    sockets: '/tmp/agents/walls-1',
+    forwards: [{ port: 8765, socket: 'mcp.sock' }],
+    socat: '/usr/bin/socat',
+    command: '/opt/cli/node_modules/cli/bin.js',
+    args: ['-p', 'hi'],
+  };
+
+  it('binds the system one by one, never /, the project read-write (read-only in safe), and unshares the rest', () => {
+    const argv = bwrapArgv(plan);
+    const pairs = (flag: string) => argv.flatMap((arg, i) => (arg === flag ? [`${argv[i + 1]} ${argv[i + 2]}`] : []));
+    expect(pairs('--ro-bind')).toEqual(['/usr /usr', '/opt/cli/node_modules /opt/cli/node_modules']);
+    expect(pairs('--bind')).toEqual(['/var/lib/homes/chat-1 /home/agent', '/srv/project /srv/project', '/tmp/agents/walls-1 /run/jsonl-bridge']);
+    expect(argv.join(' ')).not.toMatch(/--(ro-)?bind(-try)? \/ /);
+    expect(pairs('--ro-bind-try')).toContain('/etc/passwd /etc/passwd');
+    expect(pairs('--ro-bind-try')).not.toContain('/etc/shadow /etc/shadow');
+    for (const flag of ['--unshare-pid', '--unshare-ipc', '--unshare-net', '--die-with-parent']) expect(argv).toContain(flag);
+    expect(argv.join(' ')).toContain('--cap-drop ALL');
+    expect(argv.slice(argv.indexOf('--') + 5)).toEqual(['/opt/cli/node_modules/cli/bin.js', '-p', 'hi']);
+    const safe = bwrapArgv({ ...plan, writableCwd: false });
+    expect(safe.join(' ')).toContain('--ro-bind /srv/project /srv/project');
+  });
+
+  it('forwards each port of the sandbox’s loopback to its socket, and starts the CLI once they listen', () => {
+    const script = forwardingScript('/usr/bin/socat', [{ port: 8765, socket: 'mcp.sock' }]);
+    expect(script).toContain('/usr/bin/socat TCP-LISTEN:8765,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/jsonl-bridge/mcp.sock');
+    expect(script).toContain(':223D 00000000:0000 0A'); // 8765 in /proc/net/tcp
+    expect(script.trim().split('\n').at(-1)).toBe('exec "$@"');
+  });
+});
