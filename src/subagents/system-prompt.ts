@@ -17,8 +17,13 @@ export function subagentSystemPrompt(run: Pick<SubagentRunRecord, 'requester' | 
 export const RUN_RESUME_PROMPT =
   'The bridge that runs you restarted while you were working on your task, so your work stopped. Check what was done (a command in flight may not have finished), then continue where you left off and finish the task.';
 
+/** What a run a draining worker handed back is told, in its session on the next worker. */
+export const RUN_MOVED_PROMPT =
+  'The machine you were running on was shut down while you worked on your task, so your work stopped there, and you now run on another with the same files. Check what was done (a command in flight may not have finished), then continue where you left off and finish the task.';
+
 /** The prompt of the run: the task, and the message it replied to when there was one (or, resumed, why it goes on). */
-export function subagentPrompt(run: Pick<SubagentRunRecord, 'task' | 'resumes' | 'childSessionId'> & { context?: string }): string {
+export function subagentPrompt(run: Pick<SubagentRunRecord, 'task' | 'resumes' | 'childSessionId' | 'movedFrom'> & { context?: string }): string {
+  if (run.movedFrom && run.childSessionId) return RUN_MOVED_PROMPT;
   // Taken up after a restart in the session that has the task already: told why it stopped.
   if (run.resumes && run.childSessionId) return RUN_RESUME_PROMPT;
   if (!run.context) return run.task;
