@@ -17,6 +17,8 @@ export interface Handback {
   seq: number;
   /** Tool calls made so far. */
   steps: number;
+  /** How long it ran so far (ms): its timeout counts it. */
+  ranMs?: number;
   /** What the run cost so far, where its CLI or the price table said. */
   costUsd?: number;
   /** Its worktree, where it had one: found at the same path, or the run cannot go on. */
@@ -57,7 +59,13 @@ export async function claimHandback(
   const verified = signer.verify<Handback>(raw, { kind: 'handback', runId, attempt });
   if (!verified.ok) return void refused(`a handback: ${verified.why}`);
   const body = verified.body;
-  if (!body || typeof body.from !== 'string' || !Number.isSafeInteger(body.seq) || !Number.isSafeInteger(body.steps))
+  if (
+    !body ||
+    typeof body.from !== 'string' ||
+    !Number.isSafeInteger(body.seq) ||
+    !Number.isSafeInteger(body.steps) ||
+    (body.ranMs !== undefined && !Number.isSafeInteger(body.ranMs))
+  )
     return void refused('a handback: it is not one');
   return body;
 }

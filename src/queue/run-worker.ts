@@ -321,6 +321,7 @@ export class RunWorker implements DrainHolder {
           mcpAccessFor(adapter, { ...mcp, token: mcpToken }, (this.mcpDir ??= agentReadableFolder('mcp')), askerId.run(runId), toolTimeoutMs, run.mcpServers),
         );
       }
+      const startedAt = Date.now();
       let sessionId = run.childSessionId;
       let toolCalled = handback !== undefined && (handback.steps > 0 || handback.sessionId !== undefined);
       const execution = this.executor.execute(run, {
@@ -350,7 +351,8 @@ export class RunWorker implements DrainHolder {
       if (taken.handingBack && stoppedHere && !this.running.get(runId)?.stopping) {
         // Its session goes on elsewhere; without one, it runs again from its task, unless it acted.
         if (sessionId || !toolCalled) {
-          await this.handBack(runId, attempt, events, ending as Extract<RunEnding, { outcome: unknown }>, sessionId);
+          const ranMs = (handback?.ranMs ?? 0) + Date.now() - startedAt;
+          await this.handBack(runId, attempt, events, ending as Extract<RunEnding, { outcome: unknown }>, sessionId, ranMs);
           handedBack = true;
           return HANDED_BACK;
         }
@@ -385,6 +387,7 @@ export class RunWorker implements DrainHolder {
     events: RunEventsWriter,
     ending: Extract<RunEnding, { outcome: unknown }>,
     sessionId: string | undefined,
+    ranMs: number,
   ): Promise<void> {
     events.report({ kind: 'moved', from: this.options.name, inSession: sessionId !== undefined });
     const costUsd = ending.outcome.result?.costUsd;
@@ -398,6 +401,7 @@ export class RunWorker implements DrainHolder {
         ...(sessionId ? { sessionId } : {}),
         seq: events.last,
         steps: ending.steps,
+        ranMs,
         ...(costUsd !== undefined ? { costUsd } : {}),
         ...(ending.worktree ? { worktree: ending.worktree } : {}),
       },
@@ -435,7 +439,8 @@ function takenOver(run: SubagentRunRecord, handback: Handback): SubagentRunRecor
     ...rest,
     ...(handback.sessionId ? { childSessionId: handback.sessionId, resumes: (run.resumes ?? 0) + 1, movedFrom: handback.from } : {}),
     ...(handback.worktree ? { worktree: handback.worktree } : {}),
-    // What it spent before counts against its budget.
+    // Its time and what it spent before count against its timeout and budget.
+    ...(handback.ranMs ? { timeoutSeconds: Math.max(1, run.timeoutSeconds - Math.floor(handback.ranMs / 1000)) } : {}),
     ...(run.budget && handback.costUsd ? { budget: { ...run.budget, usd: Math.max(0, run.budget.usd - handback.costUsd) } } : {}),
   };
 }

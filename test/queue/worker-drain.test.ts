@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
-import { endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, type QueueWorld } from '../support/queue-world.ts';
+import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
+import { endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
 import { RUN_MOVED_PROMPT } from '../../src/subagents/system-prompt.ts';
@@ -113,5 +114,21 @@ describe('draining a worker', () => {
     await settle();
     expect(announcements()).toHaveLength(1);
     expect(await invocations('say:never')).toHaveLength(1);
+  });
+});
+
+describe('a worker’s drain setting', () => {
+  it('a malformed BRIDGE_DRAIN_SECONDS stops the worker at its start with one clear line (EX_CONFIG)', async () => {
+    const data = await tempDir('worker-data-');
+    const worker = startWorkerProcess({
+      BRIDGE_DATA_DIR: data.path,
+      BRIDGE_REDIS_URL: redis.url,
+      BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET,
+      BRIDGE_DRAIN_SECONDS: 'soon',
+    });
+    const exit = await worker.exited;
+    await data.remove();
+    expect(exit.code).toBe(78);
+    expect(worker.stderr().trim()).toBe('jsonl-bridge worker: BRIDGE_DRAIN_SECONDS: expected a whole number of at least 0, got "soon"');
   });
 });
