@@ -1,9 +1,12 @@
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
 import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
+import { keys } from '../../src/queue/redis.ts';
+import { QueueSigner } from '../../src/queue/signing.ts';
 import { RUN_MOVED_PROMPT } from '../../src/subagents/system-prompt.ts';
 
 // A worker's drain, on a real redis-server with a real bridge and two real workers over the
@@ -114,6 +117,30 @@ describe('draining a worker', () => {
     await settle();
     expect(announcements()).toHaveLength(1);
     expect(await invocations('say:never')).toHaveLength(1);
+  });
+
+  it('a handback not signed by a worker of this bridge is refused: the run is not resumed, and is announced as interrupted once', async () => {
+    world = await startQueueWorld(redis, ['a']);
+    say('/spawn --label Forged "tools:400 pace:100 say:never"');
+    const cli = await started('say:never');
+    const runId = / · id ([\w-]+)/.exec(await reply(/^🚀 #1 started/))![1]!;
+    // With the bridge away, only a worker takes the stalled job: it finds the forged handback.
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    world.workers.get('a')!.kill('SIGKILL');
+    await world.workers.get('a')!.exited;
+    const forged = new QueueSigner('not-the-queue-secret-0123456789abcdef');
+    const client = new Redis(redis.url);
+    const handback = { from: 'a', sessionId: cli.session, seq: 1000, steps: 0 };
+    await client.set(keys.handback(runId), JSON.stringify(forged.sign({ kind: 'handback', runId, attempt: 1 }, handback, 60)));
+    client.disconnect();
+    const b = await world.startWorker('b');
+    await b.waitForLog(/refused from Redis: a handback: /, TEST_LOCK_SECONDS * 4000 + 10_000);
+    await world.restart();
+    expect(await reply(/^❌ #1 Forged/, 30_000)).toMatch(/interrupted/);
+    await settle();
+    expect(announcements()).toHaveLength(1);
+    expect((await world.cli.invocations()).filter((call) => call.resume === cli.session)).toHaveLength(0);
   });
 });
 
