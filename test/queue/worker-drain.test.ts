@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
@@ -39,9 +41,9 @@ describe('draining a worker', () => {
     // One worker first, so both runs are on it; the other joins before the drain.
     world = await startQueueWorld(redis, ['a'], { BRIDGE_DRAIN_SECONDS: '4' });
     say('/spawn --label Short "tools:6 pace:400 say:short-finished"');
-    say('/spawn --label Long "tools:400 pace:100 say:never-on-a"');
+    say('/spawn --label Long "tools:60 pace:100 say:long-finished"');
     const short = await started('short-finished');
-    const long = await started('never-on-a');
+    const long = await started('long-finished');
     await world.startWorker('b');
     const a = world.workers.get('a')!;
     a.kill('SIGTERM');
@@ -50,12 +52,11 @@ describe('draining a worker', () => {
     expect(await reply(/^✅ #1 Short/, 20_000)).toContain('short-finished');
     await reply(/^↪️ #2 Long moves off worker a, which is shutting down: it goes on in its CLI session on the next free worker\.$/, 20_000);
     expect((await a.exited).code).toBe(0);
-    const told = await reply(/^✅ #2 Long/, 30_000);
-    expect(told).not.toContain('never-on-a');
-    // The other worker took it up in the session the first one had, told why.
+    expect(await reply(/^✅ #2 Long/, 30_000)).toContain('long-finished');
+    // The other worker took it up in the session the first one had, told why, with its task again.
     const resumed = (await world.cli.invocations()).filter((call) => call.resume === long.session);
     expect(resumed).toHaveLength(1);
-    expect(resumed[0]!.prompt).toBe(RUN_MOVED_PROMPT);
+    expect(resumed[0]!.prompt).toBe(`${RUN_MOVED_PROMPT}\n\ntools:60 pace:100 say:long-finished`);
     expect(resumed[0]!.pid).not.toBe(long.pid);
     expect(alive(long.pid)).toBe(false);
     expect(a.log()).toMatch(/draining: run [\w-]+ \(#1\) finished here/);
@@ -72,8 +73,8 @@ describe('draining a worker', () => {
 
   it('a second signal hands back what is running at once, without waiting out the drain', async () => {
     world = await startQueueWorld(redis, ['a', 'b'], { BRIDGE_DRAIN_SECONDS: '120' });
-    say('/spawn --label Long "tools:400 pace:100 say:never-on-the-first"');
-    const long = await started('never-on-the-first');
+    say('/spawn --label Long "tools:100 pace:100 say:long-finished"');
+    const long = await started('long-finished');
     say('/subagents info 1');
     const first = /^worker: (a|b)$/m.exec(await reply(/^worker: [ab]$/m))![1]!;
     const worker = world.workers.get(first)!;
@@ -92,6 +93,27 @@ describe('draining a worker', () => {
     const resumed = (await world.cli.invocations()).filter((call) => call.resume === long.session);
     expect(resumed).toHaveLength(1);
     expect(world.workers.get(other)!.log()).toMatch(new RegExp(`run #1 taken over from ${first}, in its CLI session`));
+    await settle();
+    expect(announcements()).toHaveLength(1);
+  });
+
+  it('a run handed back to a worker whose CLI does not know its session (another machine) starts afresh there with its task, announced once', async () => {
+    world = await startQueueWorld(redis, ['a'], { BRIDGE_DRAIN_SECONDS: '1' });
+    say('/spawn --label Far "tools:40 pace:100 say:done-afresh"');
+    const long = await started('done-afresh');
+    const a = world.workers.get('a')!;
+    a.kill('SIGTERM');
+    await a.waitForLog(/draining: run [\w-]+ \(#1\) was handed back to the queue/);
+    await a.exited;
+    // The next worker's machine has no copy of the CLI's session.
+    await rm(join(world.cli.dir, 'fake-agent-sessions', `${long.session}.json`));
+    await world.startWorker('b');
+    expect(await reply(/^✅ #1 Far/, 30_000)).toContain('done-afresh');
+    const calls = (await world.cli.invocations()).filter((call) => call.prompt.includes('done-afresh'));
+    // Its resume found nothing (the fake CLI says so and logs no turn), and the same prompt ran in a fresh session: told why, with its task.
+    expect(calls.map((call) => call.resume)).toEqual([undefined, undefined]);
+    expect(calls[1]!.session).not.toBe(long.session);
+    expect(calls[1]!.prompt).toBe(`${RUN_MOVED_PROMPT}\n\ntools:40 pace:100 say:done-afresh`);
     await settle();
     expect(announcements()).toHaveLength(1);
   });
