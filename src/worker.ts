@@ -5,13 +5,14 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
-import { createLog } from './log/logger.ts';
+import { createLog, type Log } from './log/logger.ts';
 import { guardOutput, printFatal } from './log/fatal.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
+import { DrainDeadline, drainWorker } from './queue/worker-drain.ts';
 import { QueueSigner } from './queue/signing.ts';
 import { startTracing } from './telemetry/tracing.ts';
 
@@ -63,24 +64,50 @@ async function main(): Promise<number> {
     await tracing.shutdown();
     return EX_CONFIG;
   }
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.on(signal, () => {
-        if (stopping) process.exit(130);
-        stopping = true;
-        log.info(`${signal}: stopping the runs here and leaving the queue (again to force)`);
-        worker
-          .close()
-          .then(() => tracing.shutdown())
-          .then(resolve, (error) => {
+  await new Promise<void>((resolve) => onSignals(worker, config.restart.drainMs, log, resolve));
+  // What its runs' spans still hold goes out before it leaves.
+  await tracing.shutdown();
+  return 0;
+}
+
+/** Under `npm run worker`, npm forwards the process group's signal a moment later: within this long, it counts once. */
+const SAME_SIGNAL_MS = 1000;
+
+/**
+ * First signal: drain (take no new runs, let those here finish within BRIDGE_DRAIN_SECONDS,
+ * hand back the rest), then leave. Second: hand back what is still running now. Third: leave
+ * at once (what was running is then the stall check's).
+ */
+function onSignals(worker: RunWorker, drainMs: number, log: Log, left: () => void): void {
+  let deadline: DrainDeadline | undefined;
+  let lastAt = 0;
+  let forced = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (Date.now() - lastAt < SAME_SIGNAL_MS) return;
+      lastAt = Date.now();
+      if (!deadline) {
+        log.info(`${signal}: draining, then leaving (again to hand back what is still running now)`);
+        deadline = new DrainDeadline(drainMs);
+        // The seam for other work a worker holds (a chat's live session): one more DrainHolder here.
+        drainWorker([worker], deadline, log)
+          .then(() => worker.close())
+          .then(left, (error) => {
             log.error({ err: error }, 'shutdown failed');
             process.exit(1);
           });
-      });
-    }
-  });
-  return 0;
+        return;
+      }
+      if (!forced) {
+        forced = true;
+        log.warn(`${signal} again: handing back what is still running now (again to leave at once)`);
+        deadline.force();
+        return;
+      }
+      log.warn(`${signal} again: leaving now; what was running here is announced as interrupted once its lock lapses`);
+      process.exit(130);
+    });
+  }
 }
 
 main().then(

@@ -47,6 +47,11 @@ export function runWork(parts: {
   const { config, sessionTools, out, log } = parts;
   const { settings } = config;
   const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
+  // A line in a run's chat: which CLI took it over, or that it moved to another worker.
+  const tell = (run: SubagentRunRecord, line: string) => {
+    if (!isNoChat(run.chat))
+      void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a line about the run failed: ${error.message}`));
+  };
   // With a queue, runs go to workers; without, they run in this process.
   const executor =
     config.redisUrl &&
@@ -57,6 +62,7 @@ export function runWork(parts: {
       toolTimeoutMs: parts.toolTimeoutMs,
       lockSeconds: settings.workers.lockSeconds,
       signer: new QueueSigner(config.queueSecret!),
+      tell,
       log,
     });
   // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
@@ -72,10 +78,7 @@ export function runWork(parts: {
     // A run goes on in the next CLI of its chat's chain when a limit stops its own, and says so there.
     fallback: {
       fallback: (run) => (isNoChat(run.chat) ? config.fallback : parts.chats.get(run.chat).fallbackChain),
-      tell: (run, line) => {
-        if (!isNoChat(run.chat))
-          void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a handover line failed: ${error.message}`));
-      },
+      tell,
     },
     refuseWork: parts.refuseWork,
     costs: parts.costs,

@@ -28,6 +28,8 @@ export interface QueueExecutorOptions {
   lockSeconds: number;
   /** Signs what the bridge puts in Redis and checks what workers put there (BRIDGE_QUEUE_SECRET). */
   signer: QueueSigner;
+  /** Says a line in the run's chat (that it moved to another worker). */
+  tell?: (run: SubagentRunRecord, line: string) => void;
   log: Log;
 }
 
@@ -160,7 +162,10 @@ export class QueueExecutor implements RunExecutor {
     const attempt = RUN_ATTEMPT;
     const removed = new Promise<RunEnding>((resolve) => this.endHere.set(runId, resolve));
     const ending = (async (): Promise<RunEnding> => {
-      await this.reader.follow(runId, attempt, (event) => deliver(event, reports));
+      await this.reader.follow(runId, attempt, (event) => {
+        if (event.kind === 'moved') this.moved(run, event);
+        else deliver(event, reports);
+      });
       if (submit) await submit();
       const job = await Job.fromId(this.queue, runId);
       if (!job) return { interrupted: 'its job is gone from the queue (removed from Redis, or Redis lost its data)' };
@@ -228,6 +233,13 @@ export class QueueExecutor implements RunExecutor {
     if (!removed) return;
     this.options.log.warn({ run: runId }, `the worker running it (${startedBy}) stopped: the run ends as interrupted`);
     end({ interrupted: `${INTERRUPTED}the worker running it (${startedBy}) stopped before it finished` });
+  }
+
+  /** Its worker was drained and handed it back: the chat hears it in one line, and the log says so. */
+  private moved(run: SubagentRunRecord, event: Extract<RunEvent, { kind: 'moved' }>): void {
+    const how = event.inSession ? 'it goes on in its CLI session on the next free worker' : 'it starts again from its task on the next free worker';
+    this.options.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} was handed back by its worker ${event.from}: ${how}`);
+    this.options.tell?.(run, `↪️ #${run.number}${run.label ? ` ${run.label}` : ''} moves off worker ${event.from}, which is shutting down: ${how}.`);
   }
 
   /** The job's ending: its result, or why it failed; looked up again now and then in case its event was missed. */
@@ -322,5 +334,8 @@ function deliver(event: RunEvent, reports: RunReports): void {
       return;
     case 'blocked':
       if (typeof event.host === 'string' && typeof event.why === 'string') reports.onBlocked?.(event.host, event.why);
+      return;
+    case 'moved':
+      return; // the executor's own (see moved)
   }
 }

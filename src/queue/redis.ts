@@ -17,6 +17,8 @@ export const keys = {
   started: (runId: string) => `${PREFIX}:run:${runId}:started`,
   /** Set when the run is to stop (why): read by the worker running it, or by one that takes it later. */
   stop: (runId: string) => `${PREFIX}:run:${runId}:stop`,
+  /** What a draining worker left for the next one to go on with the run (see Handback). */
+  handback: (runId: string) => `${PREFIX}:run:${runId}:handback`,
   /** A list of messages for the run that its worker has not taken yet. */
   inbox: (runId: string) => `${PREFIX}:run:${runId}:inbox`,
   /** A set of the holds on the run's timeout (each a person it waits on). */

@@ -9,7 +9,9 @@ export type RunEvent =
   | { kind: 'session'; sessionId: string }
   | { kind: 'tool'; name: string; input: unknown }
   | { kind: 'worktree'; worktree: unknown }
-  | { kind: 'blocked'; host: string; why: string };
+  | { kind: 'blocked'; host: string; why: string }
+  /** Its worker was drained and handed it back: it goes on with the next worker, in its CLI session when it has one. */
+  | { kind: 'moved'; from: string; inSession: boolean };
 
 /** Lines are sent this often: one stream entry for many lines. */
 const LINES_EVERY_MS = 50;
@@ -31,8 +33,7 @@ interface Sequenced {
 export class RunEventsWriter {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private last: Promise<unknown> = Promise.resolve();
-  private seq = 0;
+  private written: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly redis: Redis,
@@ -40,7 +41,14 @@ export class RunEventsWriter {
     private readonly runId: string,
     private readonly attempt: number,
     private readonly keepSeconds: number,
+    /** The number of the last report written before (by the worker that handed the run back): this one's come after it. */
+    private seq = 0,
   ) {}
+
+  /** The number of the last report written. */
+  get last(): number {
+    return this.seq;
+  }
 
   line(raw: string): void {
     this.lines.push(raw);
@@ -55,8 +63,8 @@ export class RunEventsWriter {
   /** Sends what is gathered and resolves once everything is in Redis; the stream expires after `keepSeconds`. */
   async close(): Promise<void> {
     this.sendLines();
-    this.last = this.redis.expire(keys.events(this.runId), this.keepSeconds);
-    await this.last;
+    this.written = this.redis.expire(keys.events(this.runId), this.keepSeconds);
+    await this.written;
   }
 
   private sendLines(): void {
@@ -70,7 +78,7 @@ export class RunEventsWriter {
   private add(event: RunEvent): void {
     const body: Sequenced = { seq: ++this.seq, event };
     const signed = this.signer.sign({ kind: 'event', runId: this.runId, attempt: this.attempt }, body, this.keepSeconds);
-    this.last = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
+    this.written = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
   }
 }
 

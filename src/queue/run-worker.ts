@@ -1,11 +1,12 @@
 import { existsSync, rmSync } from 'node:fs';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { askerId } from '../approvals/asker.ts';
 import { loadMcpServers, mcpServersFile, type McpServerConfig } from '../agents/mcp-servers.ts';
 import type { RunEnding, RunExecution } from '../subagents/execution.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
 import { LocalExecutor } from '../subagents/local-execution.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
 import { agentReadableFolder } from '../process/agent-space.ts';
@@ -13,6 +14,8 @@ import { forgetAsks, onAsks, readAsks, readStop, type AskReader } from './contro
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
+import { claimHandback, writeHandback, type Handback } from './handback.ts';
+import type { DrainDeadline, DrainHolder, Drainable, DrainOutcome } from './worker-drain.ts';
 import { namedServers, parseRunJob, recordWithServers, RefusedJob, type RunJob } from './run-job.ts';
 import type { QueueSigner, Signed } from './signing.ts';
 import type { Log } from '../log/logger.ts';
@@ -43,22 +46,40 @@ interface Running {
   stopping?: true;
 }
 
+/** A job this worker took, from the moment it took it: what a drain waits for. */
+interface Taken {
+  /** For the drain's log. */
+  what: string;
+  /** Settles once it has left this worker (its job ended, or went back to the queue). */
+  left: Promise<DrainOutcome>;
+  /** Its CLI, once started. */
+  execution?: RunExecution;
+  /** The drain's deadline came: it is stopped, to go on with another worker. */
+  handingBack?: true;
+}
+
+/** What `run` returns for a run handed back: its job goes back to the queue instead of ending. */
+const HANDED_BACK = Symbol('handed back');
+
 /**
  * A worker: takes runs from the queue, as many at once as its concurrency, and executes each
  * on this machine as the bridge would (LocalExecutor), reporting to the run's event stream.
  * The bridge reaches a run here through the control channel: stop, hold the timeout.
  */
-export class RunWorker {
+export class RunWorker implements DrainHolder {
   private readonly commands: Redis;
   private readonly subscriber: Redis;
   private readonly worker: Worker;
   private readonly executor: LocalExecutor;
   private readonly running = new Map<string, Running>();
+  private readonly taken = new Map<string, Taken>();
   private readonly access = new Map<string, McpAccess>();
   /** Where its runs' MCP config files go, made at the first (see agentReadableFolder). */
   private mcpDir: string | undefined;
   private readonly keepSeconds: number;
   private shuttingDown = false;
+  /** Draining: jobs taken from now on go straight back to the queue. */
+  private draining = false;
 
   constructor(private readonly options: RunWorkerOptions) {
     const { config, log } = options;
@@ -81,7 +102,7 @@ export class RunWorker {
       ...(config.prices ? { prices: config.prices } : {}),
       log,
     });
-    this.worker = new Worker(QUEUE_NAME, (job, _token, signal) => this.process(job, signal), {
+    this.worker = new Worker(QUEUE_NAME, (job, token, signal) => this.process(job, token, signal), {
       connection: connect(config.redisUrl),
       prefix: PREFIX,
       name: options.name,
@@ -131,6 +152,32 @@ export class RunWorker {
     );
   }
 
+  /** Takes no more runs: the queue keeps them for other workers. Those running here go on. */
+  async stopTaking(): Promise<void> {
+    this.draining = true;
+    await this.worker.pause(true);
+  }
+
+  /** The runs here, each to finish by the drain's deadline or be handed back at it (stopped as Stop stops it, its CLI session kept). */
+  drainables(): Drainable[] {
+    return [...this.taken.entries()].map(([runId, taken]) => ({
+      what: taken.what,
+      finishOrHandBack: async (deadline: DrainDeadline) => {
+        const outcome = await Promise.race([taken.left, deadline.reached.then(() => undefined)]);
+        if (outcome) return outcome;
+        if (!this.running.get(runId)?.stopping) {
+          taken.handingBack = true;
+          this.options.log.info(
+            { run: runId },
+            `handing ${taken.what} back: ${deadline.wasForced ? 'the drain was forced' : 'the drain reached its deadline'}`,
+          );
+          void taken.execution?.stop(`its worker (${this.options.name}) is shutting down`);
+        }
+        return taken.left;
+      },
+    }));
+  }
+
   /** Stops taking runs and stops those running here: they end as interrupted by the shutdown. */
   async close(): Promise<void> {
     this.shuttingDown = true;
@@ -173,8 +220,11 @@ export class RunWorker {
   /**
    * Runs a job the bridge signed, and returns its ending signed for the bridge. A job that is
    * not signed for its run runs nothing: it fails, unsigned (nothing a forger could reuse).
+   * A run handed back by the drain goes back to the queue, for the next worker.
    */
-  private async process(job: Job, signal: AbortSignal | undefined): Promise<Signed> {
+  private async process(job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<Signed> {
+    // Taken as the drain began: it goes back untouched, first in line.
+    if (this.draining) return this.backToQueue(job, token);
     let parsed: ReturnType<typeof parseRunJob>;
     try {
       parsed = parseRunJob(this.options.signer, job.id, job.data);
@@ -185,42 +235,86 @@ export class RunWorker {
     }
     const { job: runJob, attempt } = parsed;
     const { runId } = runJob.run;
+    let leave!: (outcome: DrainOutcome) => void;
+    const taken: Taken = { what: `run ${runId} (#${runJob.run.number})`, left: new Promise((resolve) => (leave = resolve)) };
+    this.taken.set(runId, taken);
     // The run's part here, in the bridge's trace of it (the job carries where it is).
     const protocol = this.options.config.adapters.get(runJob.run.cli)?.protocol;
     const spans = AgentSpans.process(runWork(runJob.run, { protocol, ...(runJob.trace ? { parent: runJob.trace } : {}) }), QUEUE_NAME, this.options.name);
-    let ending: RunEnding;
     try {
-      ending = await this.run(runJob, attempt, signal, spans);
-    } catch (error) {
-      ending = { failed: `its worker (${this.options.name}) failed: ${(error as Error).message}` };
+      let ending: RunEnding | typeof HANDED_BACK;
+      try {
+        ending = await this.run(runJob, attempt, signal, taken, spans);
+      } catch (error) {
+        ending = { failed: `its worker (${this.options.name}) failed: ${(error as Error).message}` };
+      }
+      if (ending === HANDED_BACK) {
+        spans.note('handed over');
+        spans.end();
+        const back = this.backToQueue(job, token);
+        await back.catch(() => {});
+        leave('handed back');
+        return await back;
+      }
+      traceEnding(spans, ending);
+      spans.end();
+      return this.options.signer.sign({ kind: 'ending', runId, attempt }, ending, this.keepSeconds);
+    } finally {
+      this.taken.delete(runId);
+      leave('finished');
     }
-    traceEnding(spans, ending);
-    spans.end();
-    return this.options.signer.sign({ kind: 'ending', runId, attempt }, ending, this.keepSeconds);
   }
 
-  private async run(job: RunJob, attempt: number, signal: AbortSignal | undefined, spans: AgentSpans): Promise<RunEnding> {
+  /** The job back in the queue, first in line, for another worker: BullMQ takes WaitingError for "moved, not failed". */
+  private async backToQueue(job: Job, token: string | undefined): Promise<never> {
+    try {
+      await job.moveToWait(token);
+    } catch (error) {
+      // Its lock lapses, and the stall check takes it from there (the handback stays for whoever takes it).
+      this.options.log.error({ run: job.id, err: error }, `could not put the run back in the queue: ${(error as Error).message}`);
+    }
+    throw new WaitingError();
+  }
+
+  private async run(job: RunJob, attempt: number, signal: AbortSignal | undefined, taken: Taken, spans: AgentSpans): Promise<RunEnding | typeof HANDED_BACK> {
     const { mcp, toolTimeoutMs } = job;
     const { runId } = job.run;
     const asks: AskReader = { runId, attempt, taken: new Set(), holdsAt: 0 };
     const refused = (why: string) => this.options.log.warn({ run: runId }, `refused from Redis: ${why}`);
     const stoppedBefore = await readStop(this.commands, this.options.signer, asks, refused);
     if (stoppedBefore) return stoppedEnding(stoppedBefore);
-    // Only the first attempt may start the CLI: a run whose worker died is not run twice.
+    // Only the first attempt may start the CLI: a run whose worker died is not run twice. One
+    // a draining worker handed back goes on here, as it left it.
     const first = await this.commands.set(keys.started(runId), this.options.name, 'EX', this.keepSeconds, 'NX');
+    let handback: Handback | undefined;
     if (first !== 'OK') {
-      const previous = await this.commands.get(keys.started(runId));
-      return { interrupted: `${INTERRUPTED}the worker running it (${previous ?? 'unknown'}) stopped before it finished` };
+      handback = await claimHandback(this.commands, this.options.signer, { runId, attempt, worker: this.options.name, keepSeconds: this.keepSeconds }, refused);
+      if (!handback) {
+        const previous = await this.commands.get(keys.started(runId));
+        return { interrupted: `${INTERRUPTED}the worker running it (${previous ?? 'unknown'}) stopped before it finished` };
+      }
     }
-    const events = new RunEventsWriter(this.commands, this.options.signer, runId, attempt, this.keepSeconds);
+    const events = new RunEventsWriter(this.commands, this.options.signer, runId, attempt, this.keepSeconds, handback?.seq);
     events.report({ kind: 'worker', name: this.options.name });
     const log = this.options.log.child({ run: runId, chat: job.run.requesterKey });
-    log.info({ cli: job.run.cli, cwd: job.run.cwd }, `run #${job.run.number} started here`);
+    log.info(
+      { cli: job.run.cli, cwd: job.run.cwd },
+      handback
+        ? `run #${job.run.number} taken over from ${handback.from}${handback.sessionId ? `, in its CLI session ${handback.sessionId}` : ', from its task'}`
+        : `run #${job.run.number} started here`,
+    );
     let ending: RunEnding | undefined;
-    let token: string | undefined;
+    let handedBack = false;
+    let mcpToken: string | undefined;
     try {
       if (!existsSync(job.run.cwd)) {
         ending = { failed: `its directory ${job.run.cwd} does not exist on worker ${this.options.name}` };
+        return ending;
+      }
+      if (handback?.worktree && !existsSync(handback.worktree.workdir)) {
+        ending = {
+          interrupted: `${INTERRUPTED}its worker (${handback.from}) was shut down, and its worktree ${handback.worktree.workdir} is not on worker ${this.options.name}`,
+        };
         return ending;
       }
       const servers = await this.mcpServers(namedServers(job));
@@ -228,47 +322,106 @@ export class RunWorker {
         ending = { failed: servers.missing };
         return ending;
       }
-      const run = recordWithServers(job, servers.found);
+      const run = handback ? takenOver(recordWithServers(job, servers.found), handback) : recordWithServers(job, servers.found);
       const adapter = this.options.config.adapters.get(run.cli);
       if (mcp && adapter) {
         // Derived here as the bridge derives it: the secret is never in Redis.
-        token = this.options.signer.mcpToken(runId, attempt);
-        this.options.secrets.add(token);
+        mcpToken = this.options.signer.mcpToken(runId, attempt);
+        this.options.secrets.add(mcpToken);
         this.access.set(
           runId,
-          mcpAccessFor(adapter, { ...mcp, token }, (this.mcpDir ??= agentReadableFolder('mcp')), askerId.run(runId), toolTimeoutMs, run.mcpServers),
+          mcpAccessFor(adapter, { ...mcp, token: mcpToken }, (this.mcpDir ??= agentReadableFolder('mcp')), askerId.run(runId), toolTimeoutMs, run.mcpServers),
         );
       }
+      const startedAt = Date.now();
+      let sessionId = run.childSessionId;
+      let toolCalled = handback !== undefined && (handback.steps > 0 || handback.sessionId !== undefined);
       const execution = this.executor.execute(run, {
         onLine: (raw) => events.line(raw),
         onEvent: (event) => spans.observe(event),
-        onSession: (sessionId) => events.report({ kind: 'session', sessionId }),
-        onToolCall: (name, input) => events.report({ kind: 'tool', name, input }),
+        onSession: (id) => {
+          sessionId = id;
+          events.report({ kind: 'session', sessionId: id });
+        },
+        onToolCall: (name, input) => {
+          toolCalled = true;
+          events.report({ kind: 'tool', name, input });
+        },
         onWorktree: async (worktree) => events.report({ kind: 'worktree', worktree }),
         // Its sandbox is this worker's: a host it refused goes to the chat and the bridge's audit trail.
         onBlocked: (host, why) => events.report({ kind: 'blocked', host, why }),
         onWorker: () => {},
       });
       this.running.set(runId, { execution, asks, holds: new Map() });
+      taken.execution = execution;
       void this.actOnAsks(runId); // asked before it ran here
       const stop = () => void execution.stop(String(signal?.reason ?? 'stopped'));
       if (signal?.aborted) stop();
       else signal?.addEventListener('abort', stop, { once: true });
+      // The drain's deadline came as it was being set up.
+      if (taken.handingBack) void execution.stop(`its worker (${this.options.name}) is shutting down`);
       ending = await execution.ending;
-      if (this.shuttingDown && 'outcome' in ending && ending.outcome.status === 'stopped') {
+      if (handback) ending = withEarlier(ending, handback);
+      const stoppedHere = 'outcome' in ending && ending.outcome.status === 'stopped' && !ending.stoppedForCost;
+      if (taken.handingBack && stoppedHere && !this.running.get(runId)?.stopping) {
+        // Its session goes on elsewhere; without one, it runs again from its task, unless it acted.
+        if (sessionId || !toolCalled) {
+          const ranMs = (handback?.ranMs ?? 0) + Date.now() - startedAt;
+          await this.handBack(runId, attempt, events, ending as Extract<RunEnding, { outcome: unknown }>, sessionId, ranMs);
+          handedBack = true;
+          return HANDED_BACK;
+        }
+        ending = {
+          interrupted: `${INTERRUPTED}its worker (${this.options.name}) was shut down after its CLI had acted and before it named its session: it cannot go on elsewhere`,
+        };
+      }
+      if (this.shuttingDown && stoppedHere) {
         ending = { interrupted: `${INTERRUPTED}its worker (${this.options.name}) was shut down` };
       }
       return ending;
     } finally {
-      log.info(`run #${job.run.number} ended here: ${describeEnding(ending)}`);
+      log.info(`run #${job.run.number} ${handedBack ? 'handed back to the queue' : `ended here: ${describeEnding(ending)}`}`);
       this.running.delete(runId);
-      await forgetAsks(this.commands, runId).catch(() => {});
+      // What is asked of a run handed back is the next worker's to read.
+      if (!handedBack) await forgetAsks(this.commands, runId).catch(() => {});
       const configFile = this.access.get(runId)?.configFile;
       if (configFile) rmSync(configFile, { force: true });
       this.access.delete(runId);
-      if (token) this.options.secrets.remove(token);
+      if (mcpToken) this.options.secrets.remove(mcpToken);
       await events.close();
     }
+  }
+
+  /**
+   * A run stopped by the drain: the chat hears it moves, and the next worker finds where it
+   * stopped (its CLI session, its reports' numbering, what it did and cost so far).
+   */
+  private async handBack(
+    runId: string,
+    attempt: number,
+    events: RunEventsWriter,
+    ending: Extract<RunEnding, { outcome: unknown }>,
+    sessionId: string | undefined,
+    ranMs: number,
+  ): Promise<void> {
+    events.report({ kind: 'moved', from: this.options.name, inSession: sessionId !== undefined });
+    const costUsd = ending.outcome.result?.costUsd;
+    await writeHandback(
+      this.commands,
+      this.options.signer,
+      runId,
+      attempt,
+      {
+        from: this.options.name,
+        ...(sessionId ? { sessionId } : {}),
+        seq: events.last,
+        steps: ending.steps,
+        ranMs,
+        ...(costUsd !== undefined ? { costUsd } : {}),
+        ...(ending.worktree ? { worktree: ending.worktree } : {}),
+      },
+      this.keepSeconds,
+    );
   }
 
   /** The MCP servers a run names, as this worker's operator configured them (their `env` and `headers` never travel). */
@@ -292,4 +445,30 @@ function describeEnding(ending: RunEnding | undefined): string {
   if ('interrupted' in ending) return ending.interrupted;
   const { status, error } = ending.outcome;
   return error ? `${status}: ${error}` : status;
+}
+
+/** The record a run handed back goes on with here: in its CLI session (or from its task when it had none), where its worktree is. */
+function takenOver(run: SubagentRunRecord, handback: Handback): SubagentRunRecord {
+  const { childSessionId: _, ...rest } = run;
+  return {
+    ...rest,
+    ...(handback.sessionId ? { childSessionId: handback.sessionId, resumes: (run.resumes ?? 0) + 1, movedFrom: handback.from } : {}),
+    ...(handback.worktree ? { worktree: handback.worktree } : {}),
+    // Its time and what it spent before count against its timeout and budget.
+    ...(handback.ranMs ? { timeoutSeconds: Math.max(1, run.timeoutSeconds - Math.floor(handback.ranMs / 1000)) } : {}),
+    ...(run.budget && handback.costUsd ? { budget: { ...run.budget, usd: Math.max(0, run.budget.usd - handback.costUsd) } } : {}),
+  };
+}
+
+/** A run's ending here, with what it did and cost on the workers before this one. */
+function withEarlier(ending: RunEnding, handback: Handback): RunEnding {
+  if (!('outcome' in ending)) return ending;
+  const costUsd = (ending.outcome.result?.costUsd ?? 0) + (handback.costUsd ?? 0);
+  const result = ending.outcome.result && handback.costUsd ? { ...ending.outcome.result, costUsd } : ending.outcome.result;
+  return {
+    ...ending,
+    steps: ending.steps + handback.steps,
+    outcome: { ...ending.outcome, ...(result ? { result } : {}) },
+    ...(ending.stoppedForCost ? { stoppedForCost: { usd: ending.stoppedForCost.usd + (handback.costUsd ?? 0) } } : {}),
+  };
 }

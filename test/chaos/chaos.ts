@@ -3,6 +3,7 @@ import { seeded } from '../support/seeded.ts';
 import { startMockModel, type MockModel } from '../support/mock-model/index.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { account, settled, type ChaosReport, type Sent } from './report.ts';
+import { ChaosWorkers, chaosQueue, type ChaosQueue } from './chaos-workers.ts';
 
 /**
  * The chaos run: the bridge as a real process, its chats and runs under load through the fake
@@ -23,6 +24,11 @@ export interface ChaosOptions {
   cli?: 'fake' | 'claude';
   /** Progress lines, one per cycle. */
   log?: (line: string) => void;
+  /**
+   * Runs go through a queue to two workers, one of which may be SIGKILLed or drained each
+   * cycle: on `redisUrl` (BRIDGE_REDIS_URL, signed with `queueSecret`), or a redis-server of its own.
+   */
+  workers?: { redisUrl?: string; queueSecret?: string };
 }
 
 /**
@@ -39,17 +45,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const chats = Array.from({ length: options.chats ?? 3 }, (_, i) => -7001 - i);
   const perCycle = options.perCycle ?? 6;
   const real = options.cli === 'claude' ? await realClaude() : undefined;
+  const queue: ChaosQueue | undefined = options.workers ? await chaosQueue(options.workers.redisUrl, options.workers.queueSecret) : undefined;
   const world = await startTelegramWorld({
     BRIDGE_DRAIN_SECONDS: '2',
     SUBAGENTS_MAX_CONCURRENT: '2',
     ...(real?.env ?? {}),
+    ...(queue?.env ?? {}),
   });
+  const { TELEGRAM_BOT_TOKEN: _token, TELEGRAM_API_ROOT: _root, ...workerEnv } = world.env;
+  const workers = queue ? new ChaosWorkers(workerEnv) : undefined;
   const report: ChaosReport = {
     seed: options.seed,
     cycles: options.cycles,
-    kills: { sigkill: 0, drained: 0, killedDuringDrain: 0 },
+    kills: { sigkill: 0, drained: 0, killedDuringDrain: 0, ...(workers ? { workers: { sigkill: 0, drained: 0 } } : {}) },
     turns: { sent: 0, answered: 0, resumed: 0, told: 0, refused: 0, lost: 0, duplicated: 0, windowDuplicated: 0, outOfOrder: 0 },
-    runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0, windowDuplicated: 0, unknownOutcome: 0 },
+    runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0, windowDuplicated: 0, unknownOutcome: 0, moved: 0 },
     resumeMs: [],
     windowMs: 0,
     problems: [],
@@ -79,7 +89,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const kind = pick(real ? ['plain', 'plain', 'spawn'] : ['tools', 'tools', 'sleep', 'file', 'question', 'spawn']);
     const at = Date.now();
     if (kind === 'spawn') {
-      const task = real ? `reply ${id}` : `tools:2 pace:${200 + Math.floor(random() * 500)} ${id}`;
+      // On workers, some runs outlast a worker's drain: they are handed back.
+      const tools = workers ? 2 + Math.floor(random() * 8) : 2;
+      const task = real ? `reply ${id}` : `tools:${tools} pace:${200 + Math.floor(random() * 500)} ${id}`;
       const message = say(chatId, `/spawn --label ${id} "${task}"`);
       sent.push({ chatId, messageId: message.message_id, text: id, kind: 'spawn', at });
       return;
@@ -111,6 +123,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   try {
+    await workers?.start();
     // Each message its own turn, in order: what was answered can be told apart.
     for (const chatId of chats) say(chatId, '/busy queue');
     await telegram.waitFor(() => chats.every((chatId) => telegram.botMessages(chatId).some((m) => /^📨 Busy mode: queue/.test(m.text ?? ''))), 30_000);
@@ -124,6 +137,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         await delay(random() * 300);
       }
       await delay(random() * (real ? 3000 : 2500));
+      if (workers) await workers.fault(random, report.kills.workers!);
       const way = random();
       kills.push(Date.now());
       if (way < 0.7) {
@@ -148,6 +162,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       options.log?.(`cycle ${cycle}/${options.cycles}: ${sent.length} sent`);
     }
     telegram.clearFaults();
+    // The last worker fault's worker is back before the end is awaited.
+    await workers?.fault(() => 1, report.kills.workers!);
     // A backlog drains at a group's send budget (20 messages a minute): the bridge is done once it is quiet.
     const quietSince = () => Math.max(0, ...telegram.calls.filter((call) => call.method !== 'getUpdates').map((call) => call.time));
     const settleBy = Date.now() + SETTLE_MAX_MS;
@@ -159,7 +175,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     report.logs.push(world.bridge.log());
   } finally {
     clearInterval(answering);
+    await workers?.stop();
+    if (workers) report.logs.push(...workers.logs.map((log) => `worker ${log}`));
     await world.stop();
+    await queue?.stop();
     await real?.stop();
   }
   return report;

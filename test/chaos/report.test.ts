@@ -46,7 +46,7 @@ describe('the chaos report', () => {
       cycles: 1,
       kills: { sigkill: 1, drained: 0, killedDuringDrain: 0 },
       turns: { sent: 1, answered: 1, resumed: 1, told: 0, refused: 0, lost: 0, duplicated: 0, windowDuplicated: 1, outOfOrder: 0 },
-      runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0, windowDuplicated: 0, unknownOutcome: 0 },
+      runs: { spawned: 0, announced: 0, interrupted: 0, cut: 0, lost: 0, duplicated: 0, windowDuplicated: 0, unknownOutcome: 0, moved: 0 },
       resumeMs: [],
       windowMs: 0,
       problems: [],

@@ -12,7 +12,13 @@ import type { TelegramWorld } from '../support/telegram-world.ts';
 export interface ChaosReport {
   seed: number;
   cycles: number;
-  kills: { sigkill: number; drained: number; killedDuringDrain: number };
+  kills: {
+    sigkill: number;
+    drained: number;
+    killedDuringDrain: number;
+    /** With workers: those SIGKILLed, and those drained (SIGTERM). */
+    workers?: { sigkill: number; drained: number };
+  };
   turns: {
     sent: number;
     answered: number;
@@ -32,6 +38,8 @@ export interface ChaosReport {
     lost: number;
     duplicated: number;
     windowDuplicated: number;
+    /** Handed back by a draining worker and taken up by another (the chat told so). */
+    moved: number;
     /** Announced twice where the next start found the bridge had stopped during the call (the outbox's `sending` mark): the Bot API cannot tell whether the first arrived. */
     unknownOutcome: number;
   };
@@ -41,7 +49,7 @@ export interface ChaosReport {
   windowMs: number;
   /** What each lost or duplicated message or run was, to reproduce it (with the seed). */
   problems: string[];
-  /** Each bridge process's log, in order, for a run with problems. */
+  /** Each bridge process's log, in order, then each worker's, for a run with problems. */
   logs: string[];
 }
 
@@ -144,6 +152,7 @@ export async function account(
         report.problems.push(`run ${item.text} (chat ${item.chatId}): never announced`);
       } else {
         report.runs.announced++;
+        if (messages.some((m) => new RegExp(`^↪️ #\\d+ ${item.text} moves off worker`).test(m.text ?? ''))) report.runs.moved++;
         if (announced.some((m) => (m.text ?? '').startsWith('❌'))) report.runs.interrupted++;
         const gap = killGap(Math.min(...announced.map((m) => announcedAt.get(`${item.chatId}:${m.messageId}`) ?? Infinity)));
         const runId = / · ([\w-]{10})$/.exec(announced[0]!.text ?? '')?.[1];
@@ -268,6 +277,12 @@ export function formatReport(report: ChaosReport): string {
     [`turns duplicated by a kill within ${KILL_WINDOW_MS} ms of Telegram's answer`, turns.windowDuplicated],
     ['answers out of order', turns.outOfOrder],
     ['runs started', runs.spawned],
+    ...(kills.workers
+      ? ([
+          ['workers: SIGKILL / drained', `${kills.workers.sigkill} / ${kills.workers.drained}`],
+          ['runs handed back by a draining worker and taken up by another', runs.moved],
+        ] as [string, string | number][])
+      : []),
     ['runs announced (of which interrupted)', `${runs.announced} (${runs.interrupted})`],
     ['runs cut short by a kill before they were made (named to the chat)', runs.cut],
     ['runs lost', runs.lost],

@@ -33,7 +33,8 @@ export async function addWorkers(base: TelegramWorld, redis: RedisServer, worker
   // A worker has no bot token: it is not given one.
   const { TELEGRAM_BOT_TOKEN: _token, TELEGRAM_API_ROOT: _root, ...workerEnv } = base.env;
   const startWorker = async (name: string) => {
-    const worker = startWorkerProcess({ ...workerEnv, BRIDGE_WORKER_NAME: name });
+    // A test's end drains its workers: what still runs there is handed back soon, not after a minute.
+    const worker = startWorkerProcess({ BRIDGE_DRAIN_SECONDS: '2', ...workerEnv, BRIDGE_WORKER_NAME: name });
     await worker.waitForLog(/taking runs from/);
     workers.set(name, worker);
     return worker;

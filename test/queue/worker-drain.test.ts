@@ -1,0 +1,183 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { alive } from '../support/fake-cli.ts';
+import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
+import { endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
+import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { OWNER, ownerIn } from '../support/telegram-world.ts';
+import { keys } from '../../src/queue/redis.ts';
+import { QueueSigner } from '../../src/queue/signing.ts';
+import { RUN_MOVED_PROMPT } from '../../src/subagents/system-prompt.ts';
+
+// A worker's drain, on a real redis-server with a real bridge and two real workers over the
+// fake CLI: SIGTERM lets what runs there finish within BRIDGE_DRAIN_SECONDS and hands back
+// the rest, which another worker takes up in its CLI session.
+let redis: RedisServer;
+let world: QueueWorld | undefined;
+beforeAll(async () => (redis = await startRedis()));
+afterAll(() => redis?.stop());
+afterEach(async (context) => {
+  await endQueueTest(context.task.result?.state === 'fail', world, redis);
+  world = undefined;
+});
+
+const CHAT = OWNER;
+const { say } = ownerIn(() => world!, CHAT);
+const texts = () => world!.telegram.botMessages(CHAT).map((m) => m.text ?? '');
+const announcements = () => texts().filter((t) => /^[✅❌⏹⌛] #\d+ /.test(t));
+const reply = (pattern: RegExp, timeoutMs = 20_000) => world!.telegram.waitFor(() => texts().find((t) => pattern.test(t)), timeoutMs);
+const invocations = (text: string) => world!.cli.invocations().then((calls) => calls.filter((call) => call.prompt.includes(text)));
+const started = async (text: string) => {
+  await expect.poll(async () => (await invocations(text)).length, { timeout: 20_000 }).toBe(1);
+  return (await invocations(text))[0]!;
+};
+/** Long enough for a second announcement to be out, were there one. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
+
+describe('draining a worker', () => {
+  it('SIGTERM: a short run finishes on its worker; a long one is handed back and finishes on the other, in its CLI session; each announced once', async () => {
+    // One worker first, so both runs are on it; the other joins before the drain.
+    world = await startQueueWorld(redis, ['a'], { BRIDGE_DRAIN_SECONDS: '4' });
+    say('/spawn --label Short "tools:6 pace:400 say:short-finished"');
+    say('/spawn --label Long "tools:60 pace:100 say:long-finished"');
+    const short = await started('short-finished');
+    const long = await started('long-finished');
+    await world.startWorker('b');
+    const a = world.workers.get('a')!;
+    a.kill('SIGTERM');
+    await a.waitForLog(/draining: taking no new work; waiting up to 4 s for run [\w-]+ \(#1\), run [\w-]+ \(#2\)|run [\w-]+ \(#2\), run [\w-]+ \(#1\)/);
+
+    expect(await reply(/^✅ #1 Short/, 20_000)).toContain('short-finished');
+    await reply(/^↪️ #2 Long moves off worker a, which is shutting down: it goes on in its CLI session on the next free worker\.$/, 20_000);
+    expect((await a.exited).code).toBe(0);
+    expect(await reply(/^✅ #2 Long/, 30_000)).toContain('long-finished');
+    // The other worker took it up in the session the first one had, told why, with its task again.
+    const resumed = (await world.cli.invocations()).filter((call) => call.resume === long.session);
+    expect(resumed).toHaveLength(1);
+    expect(resumed[0]!.prompt).toBe(`${RUN_MOVED_PROMPT}\n\ntools:60 pace:100 say:long-finished`);
+    expect(resumed[0]!.pid).not.toBe(long.pid);
+    expect(alive(long.pid)).toBe(false);
+    expect(a.log()).toMatch(/draining: run [\w-]+ \(#1\) finished here/);
+    expect(a.log()).toMatch(/draining: run [\w-]+ \(#2\) was handed back to the queue/);
+    expect(a.log()).toMatch(/drained: 1 finished here, 1 handed back/);
+    expect(world.workers.get('b')!.log()).toMatch(/run #2 taken over from a, in its CLI session/);
+    say('/subagents info 2');
+    expect(await reply(/^worker: /m)).toMatch(/^worker: b$/m);
+    expect(short.pid).not.toBe(long.pid);
+    await settle();
+    expect(announcements()).toHaveLength(2);
+    expect(texts().filter((t) => t.startsWith('↪️'))).toHaveLength(1);
+  });
+
+  it('a second signal hands back what is running at once, without waiting out the drain', async () => {
+    world = await startQueueWorld(redis, ['a', 'b'], { BRIDGE_DRAIN_SECONDS: '120' });
+    say('/spawn --label Long "tools:100 pace:100 say:long-finished"');
+    const long = await started('long-finished');
+    say('/subagents info 1');
+    const first = /^worker: (a|b)$/m.exec(await reply(/^worker: [ab]$/m))![1]!;
+    const worker = world.workers.get(first)!;
+    const other = first === 'a' ? 'b' : 'a';
+    worker.kill('SIGTERM');
+    await worker.waitForLog(/draining: taking no new work; waiting up to 120 s for run [\w-]+ \(#1\)/);
+    // The same signal within a second counts once (npm forwards the group's): the second comes after.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const forcedAt = Date.now();
+    worker.kill('SIGTERM');
+    await worker.waitForLog(/SIGTERM again: handing back what is still running now/);
+    expect((await worker.exited).code).toBe(0);
+    expect(Date.now() - forcedAt).toBeLessThan(20_000);
+    await reply(new RegExp(`^↪️ #1 Long moves off worker ${first}, which is shutting down`));
+    await reply(/^✅ #1 Long/, 30_000);
+    const resumed = (await world.cli.invocations()).filter((call) => call.resume === long.session);
+    expect(resumed).toHaveLength(1);
+    expect(world.workers.get(other)!.log()).toMatch(new RegExp(`run #1 taken over from ${first}, in its CLI session`));
+    await settle();
+    expect(announcements()).toHaveLength(1);
+  });
+
+  it('a run handed back to a worker whose CLI does not know its session (another machine) starts afresh there with its task, announced once', async () => {
+    world = await startQueueWorld(redis, ['a'], { BRIDGE_DRAIN_SECONDS: '1' });
+    say('/spawn --label Far "tools:40 pace:100 say:done-afresh"');
+    const long = await started('done-afresh');
+    const a = world.workers.get('a')!;
+    a.kill('SIGTERM');
+    await a.waitForLog(/draining: run [\w-]+ \(#1\) was handed back to the queue/);
+    await a.exited;
+    // The next worker's machine has no copy of the CLI's session.
+    await rm(join(world.cli.dir, 'fake-agent-sessions', `${long.session}.json`));
+    await world.startWorker('b');
+    expect(await reply(/^✅ #1 Far/, 30_000)).toContain('done-afresh');
+    const calls = (await world.cli.invocations()).filter((call) => call.prompt.includes('done-afresh'));
+    // Its resume found nothing (the fake CLI says so and logs no turn), and the same prompt ran in a fresh session: told why, with its task.
+    expect(calls.map((call) => call.resume)).toEqual([undefined, undefined]);
+    expect(calls[1]!.session).not.toBe(long.session);
+    expect(calls[1]!.prompt).toBe(`${RUN_MOVED_PROMPT}\n\ntools:40 pace:100 say:done-afresh`);
+    await settle();
+    expect(announcements()).toHaveLength(1);
+  });
+
+  it('a worker SIGKILLed during its drain: its run is not handed back, and is announced as interrupted once, by the stall check', async () => {
+    world = await startQueueWorld(redis, ['a'], { BRIDGE_DRAIN_SECONDS: '120' });
+    say('/spawn --label Doomed "tools:400 pace:100 say:never"');
+    const cli = await started('say:never');
+    const a = world.workers.get('a')!;
+    a.kill('SIGTERM');
+    await a.waitForLog(/draining: taking no new work; waiting up to 120 s for run [\w-]+ \(#1\)/);
+    // Draining: the run goes on, and nothing is announced yet.
+    await expect.poll(async () => (await world!.cli.invocations()).length).toBe(1);
+    await settle();
+    expect(announcements()).toHaveLength(0);
+    expect(alive(cli.pid)).toBe(true);
+    a.kill('SIGKILL');
+    await a.exited;
+    const told = await reply(/^❌ #1 Doomed/, TEST_LOCK_SECONDS * 4000 + 10_000);
+    expect(told).toContain('the worker running it (a) stopped before it finished');
+    await world.startWorker('a');
+    await expect.poll(() => alive(cli.pid), { timeout: 10_000 }).toBe(false);
+    await settle();
+    expect(announcements()).toHaveLength(1);
+    expect(await invocations('say:never')).toHaveLength(1);
+  });
+
+  it('a handback not signed by a worker of this bridge is refused: the run is not resumed, and is announced as interrupted once', async () => {
+    world = await startQueueWorld(redis, ['a']);
+    say('/spawn --label Forged "tools:400 pace:100 say:never"');
+    const cli = await started('say:never');
+    const runId = / · id ([\w-]+)/.exec(await reply(/^🚀 #1 started/))![1]!;
+    // With the bridge away, only a worker takes the stalled job: it finds the forged handback.
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    world.workers.get('a')!.kill('SIGKILL');
+    await world.workers.get('a')!.exited;
+    const forged = new QueueSigner('not-the-queue-secret-0123456789abcdef');
+    const client = new Redis(redis.url);
+    const handback = { from: 'a', sessionId: cli.session, seq: 1000, steps: 0 };
+    await client.set(keys.handback(runId), JSON.stringify(forged.sign({ kind: 'handback', runId, attempt: 1 }, handback, 60)));
+    client.disconnect();
+    const b = await world.startWorker('b');
+    await b.waitForLog(/refused from Redis: a handback: /, TEST_LOCK_SECONDS * 4000 + 10_000);
+    await world.restart();
+    expect(await reply(/^❌ #1 Forged/, 30_000)).toMatch(/interrupted/);
+    await settle();
+    expect(announcements()).toHaveLength(1);
+    expect((await world.cli.invocations()).filter((call) => call.resume === cli.session)).toHaveLength(0);
+  });
+});
+
+describe('a worker’s drain setting', () => {
+  it('a malformed BRIDGE_DRAIN_SECONDS stops the worker at its start with one clear line (EX_CONFIG)', async () => {
+    const data = await tempDir('worker-data-');
+    const worker = startWorkerProcess({
+      BRIDGE_DATA_DIR: data.path,
+      BRIDGE_REDIS_URL: redis.url,
+      BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET,
+      BRIDGE_DRAIN_SECONDS: 'soon',
+    });
+    const exit = await worker.exited;
+    await data.remove();
+    expect(exit.code).toBe(78);
+    expect(worker.stderr().trim()).toBe('jsonl-bridge worker: BRIDGE_DRAIN_SECONDS: expected a whole number of at least 0, got "soon"');
+  });
+});
