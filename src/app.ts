@@ -56,6 +56,9 @@ import { ShareLinks } from './web/shares/share-links.ts';
 import { Transcripts } from './transcripts/transcripts.ts';
 import { Conversations } from './transcripts/conversations.ts';
 import { chatName } from './web/views/chat-name.ts';
+import { recordMetrics, workLabels } from './app/metrics.ts';
+import { workSpent } from './telemetry/metrics-work.ts';
+import type { Scrape } from './telemetry/metrics-server.ts';
 
 export interface App {
   bridge: Bridge;
@@ -105,6 +108,8 @@ export async function createApp(options: {
   routes?: readonly TransportRoute[];
   /** The web pages' chats, served with the dashboard when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
   web?: { outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
+  /** The metrics as Prometheus text, served at `/metrics` on the web server; none: not served there. */
+  scrapeMetrics?: Scrape;
 }): Promise<App> {
   const { config, store, out, log } = options;
   const { settings } = config;
@@ -121,6 +126,7 @@ export async function createApp(options: {
     toggles: await AgentToggles.open(config.dataDir),
     trusts,
   });
+  const labelsOf = workLabels(config);
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
   const personBudget = new PersonDailyBudget(ledger, config.personDailyBudgetUsd);
   const spending = new Spending({
@@ -133,6 +139,7 @@ export async function createApp(options: {
       return meter.priced ? meter.usd : undefined;
     },
     out,
+    spent: (work, spend) => workSpent(work, labelsOf(spend.cli, spend.model), spend.usage, spend.costUsd),
     log,
   });
 
@@ -159,7 +166,7 @@ export async function createApp(options: {
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(config.live);
   const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, out, log });
-  const { subagents, orchestrator } = runWork({
+  const { subagents, orchestrator, queue } = runWork({
     config,
     runStore,
     orchestrationStore,
@@ -257,6 +264,8 @@ export async function createApp(options: {
     },
   });
 
+  const stopObserving = recordMetrics({ config, bridge, subagents, live, approvals, queue });
+
   let listeners: { close(): Promise<void> } | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
   let liveSweeping: { stop: () => void } | undefined;
@@ -300,6 +309,7 @@ export async function createApp(options: {
         ...(webSessions && shares && options.web ? { web: { sessions: webSessions, shares, ...options.web } } : {}),
         conversations,
         routes: options.routes ?? [],
+        ...(options.scrapeMetrics ? { scrapeMetrics: options.scrapeMetrics } : {}),
       });
       await bridge.recoverInterrupted();
       const recovered = await subagents.start();
@@ -340,6 +350,7 @@ export async function createApp(options: {
       stopping = true;
       inboxSweeping?.stop();
       liveSweeping?.stop();
+      stopObserving();
       orchestrator.close();
       scheduler.close();
       await listeners?.close();

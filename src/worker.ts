@@ -13,6 +13,8 @@ import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { QueueSigner } from './queue/signing.ts';
+import { MetricsSdk } from './telemetry/metrics.ts';
+import { startMetrics } from './telemetry/metrics-start.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -47,6 +49,15 @@ async function main(): Promise<number> {
     console.error(`jsonl-bridge worker: ${error.message}`);
     return EX_CONFIG;
   }
+  const telemetry = MetricsSdk.start(config.metrics, 'jsonl-bridge-worker');
+  let metricsListener: Awaited<ReturnType<typeof startMetrics>>;
+  try {
+    metricsListener = await startMetrics(config.metrics, telemetry, log);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    log.fatal(error.message);
+    return EX_CONFIG;
+  }
   // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
   const worker = new RunWorker({ config: { ...config, redisUrl }, signer: new QueueSigner(config.queueSecret!), name, home, log, secrets });
   try {
@@ -64,10 +75,15 @@ async function main(): Promise<number> {
         if (stopping) process.exit(130);
         stopping = true;
         log.info(`${signal}: stopping the runs here and leaving the queue (again to force)`);
-        worker.close().then(resolve, (error) => {
-          log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        });
+        worker
+          .close()
+          .then(() => metricsListener?.close())
+          // Its last runs' metrics reach the collector before it leaves.
+          .then(() => telemetry.shutdown().catch((error: unknown) => log.warn({ err: error }, 'the last metrics could not be exported')))
+          .then(resolve, (error) => {
+            log.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          });
       });
     }
   });

@@ -1,5 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { observeWorkerRuns, queueWaited } from '../telemetry/metrics-queue.ts';
 import type { Redis } from 'ioredis';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import type { BridgeConfig } from '../config/config.ts';
@@ -57,6 +58,7 @@ export class RunWorker {
   private mcpDir: string | undefined;
   private readonly keepSeconds: number;
   private shuttingDown = false;
+  private stopObserving: (() => void) | undefined;
 
   constructor(private readonly options: RunWorkerOptions) {
     const { config, log } = options;
@@ -119,6 +121,7 @@ export class RunWorker {
     await onAsks(this.subscriber, (runId) => {
       for (const id of runId ? [runId] : this.running.keys()) void this.actOnAsks(id);
     });
+    this.stopObserving = observeWorkerRuns(() => this.running.size);
     void this.worker.run();
     await this.worker.waitUntilReady();
     this.options.log.info(
@@ -129,6 +132,7 @@ export class RunWorker {
   /** Stops taking runs and stops those running here: they end as interrupted by the shutdown. */
   async close(): Promise<void> {
     this.shuttingDown = true;
+    this.stopObserving?.();
     this.worker.cancelAllJobs('its worker is shutting down');
     await this.worker.close();
     await this.executor.close();
@@ -180,6 +184,8 @@ export class RunWorker {
     }
     const { job: runJob, attempt } = parsed;
     const { runId } = runJob.run;
+    // From its adding to its taking (BullMQ's clocks: the bridge's and this machine's).
+    queueWaited((job.processedOn ?? Date.now()) - job.timestamp);
     let ending: RunEnding;
     try {
       ending = await this.run(runJob, attempt, signal);

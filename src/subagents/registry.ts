@@ -26,6 +26,8 @@ export interface RegistryOptions {
   resume: boolean;
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
+  /** Called as each run starts (saved as running, its CLI about to start). */
+  onStarted?: (run: SubagentRunRecord) => void;
   log: Log;
 }
 
@@ -336,6 +338,7 @@ export class SubagentRegistry {
 
   /** A run saved as running: its CLI starts, and is followed to its end. */
   private async execute(run: SubagentRunRecord, live: Live): Promise<void> {
+    this.options.onStarted?.(run);
     this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     const execution = this.executor.execute(run, this.reportsFor(run, live));
     // Stopped while its slot was being set up: stop it now that it can be.
