@@ -62,9 +62,9 @@ export class MetricsSdk {
   async shutdown(): Promise<void> {
     if (!this.provider) return;
     try {
-      await this.provider.forceFlush();
-    } finally {
+      // The periodic reader's shutdown exports once more: a flush before it would send the interval twice.
       await this.provider.shutdown();
+    } finally {
       if (metrics.getMeterProvider() === this.provider) metrics.disable();
     }
   }
