@@ -189,7 +189,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
     log,
   });
   log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);
-  if (parts.scrapeMetrics)
+  if (parts.scrapeMetrics && !config.metrics.disabled)
     log.info(
       `metrics on ${config.web.url}/metrics (to this machine${config.metrics.token ? ', and to others with BRIDGE_METRICS_TOKEN' : ' only: set BRIDGE_METRICS_TOKEN to let others scrape'})`,
     );

@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
     downloads: transports.downloads,
     roundTrips: transports.roundTrips,
     routes: transports.routes,
-    ...(telemetry.enabled ? { scrapeMetrics: () => telemetry.scrape() } : {}),
+    scrapeMetrics: () => telemetry.scrape(),
   });
   log.info(`serving ${transports.ids.join(', ')}`);
   // Once, whichever comes first: a signal (which drains first, the transport still serving

@@ -28,7 +28,7 @@ export interface SendMeter {
   rateLimited(): void;
 }
 
-/** The send budget's meter for one transport (`telegram`, `slack`…: the transport's id, a fixed set). */
+/** The send budget's meter for one transport, named by its id (a fixed set: the transports the code knows). */
 export function sendMeter(transport: string): SendMeter {
   // At 0 from the start: a panel shows none rather than no data, and rate() counts the first.
   chatApps().rateLimits.add(0, { transport });
