@@ -12,6 +12,7 @@ import { benchWorkers } from './workers.ts';
 import { benchLive } from './live.ts';
 import { benchPictures } from './pictures.ts';
 import { benchTransports } from './transports.ts';
+import { benchMetrics } from './metrics.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -23,6 +24,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   live: benchLive,
   pictures: benchPictures,
   transports: benchTransports,
+  metrics: benchMetrics,
 };
 
 const only = process.argv.slice(2);
