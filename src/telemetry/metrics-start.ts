@@ -13,7 +13,10 @@ export async function startMetrics(config: MetricsConfig, sdk: MetricsSdk, log: 
     return undefined;
   }
   const listener = config.listen ? await MetricsListener.start(config.listen, () => sdk.scrape(), config.token) : undefined;
-  if (listener) log.info(`metrics on ${listener.url}${config.token ? ' (others than this machine send BRIDGE_METRICS_TOKEN)' : ''}`);
+  if (listener)
+    log.info(
+      `metrics on ${listener.url} (${config.token ? 'to this machine, and to others with BRIDGE_METRICS_TOKEN' : 'to whoever reaches it: BRIDGE_METRICS_TOKEN would require a token of others'})`,
+    );
   if (sdk.pushedTo) log.info(`metrics exported to ${sdk.pushedTo}`);
   return listener;
 }

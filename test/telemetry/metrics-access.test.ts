@@ -23,7 +23,9 @@ const TOKEN = 'a-metrics-token-0123456789';
 async function bridgeOnEveryAddress(env: Record<string, string> = {}) {
   const [web, metrics] = [await freePort(), await freePort()];
   world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `0.0.0.0:${web}`, BRIDGE_METRICS_ADDR: `0.0.0.0:${metrics}`, ...env });
-  await world.bridge.waitForLog(/metrics on http:\/\/0\.0\.0\.0:\d+\/metrics/);
+  // The listener starts first, the web server with the bridge's other listeners: both are up once both say so.
+  await world.bridge.waitForLog(new RegExp(`metrics on http://0\\.0\\.0\\.0:${metrics}/metrics`));
+  await world.bridge.waitForLog(new RegExp(`metrics on http://0\\.0\\.0\\.0:${web}/metrics`));
   return { web, metrics };
 }
 

@@ -66,6 +66,7 @@ describe('the metrics settings at the start', () => {
     const port = await freePort();
     world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, OTEL_SDK_DISABLED: 'true' });
     await world.bridge.waitForLog(/metrics are off \(OTEL_SDK_DISABLED=true\)/);
+    await world.bridge.waitForLog(/dashboard on /);
     expect(await scrape(`http://127.0.0.1:${port}/metrics`)).toMatchObject({ status: 404, body: 'Metrics are off: OTEL_SDK_DISABLED=true.\n' });
     expect(world.bridge.log()).not.toMatch(/metrics on http/);
   });

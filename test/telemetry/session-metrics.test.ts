@@ -19,6 +19,7 @@ describe('steering, interrupts and resumes', () => {
   it('a steered message, a Stop, and a turn resumed after a restart each move their counter', async () => {
     const port = await freePort();
     world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}` });
+    await world.bridge.waitForLog(/dashboard on /);
     const metrics = async () => (await scrape(`http://127.0.0.1:${port}/metrics`)).body;
     expect(total(await metrics(), 'jsonl_bridge_steers_total', { cli: 'claude' })).toBe(0);
 
@@ -33,7 +34,8 @@ describe('steering, interrupts and resumes', () => {
     say(-2, '/stop');
     await answer(-2, /Stopped the turn/);
     await expect.poll(async () => total(await metrics(), 'jsonl_bridge_interrupts_total', { cli: 'claude', reason: 'stop' })).toBe(1);
-    expect(total(await metrics(), 'jsonl_bridge_turns_ended_total', { outcome: 'stopped' })).toBe(1);
+    // The turn ends once its CLI has taken the interrupt, after the Stop is answered.
+    await expect.poll(async () => total(await metrics(), 'jsonl_bridge_turns_ended_total', { outcome: 'stopped' })).toBe(1);
 
     say(-3, 'hang again');
     await expect.poll(async () => (await world!.cli.invocations()).some((c) => c.prompt === 'hang again')).toBe(true);
