@@ -14,6 +14,7 @@ import { benchPictures } from './pictures.ts';
 import { benchTransports } from './transports.ts';
 import { benchTraces } from './traces.ts';
 import { benchSandbox } from './sandbox.ts';
+import { benchMetrics } from './metrics.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -27,6 +28,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   transports: benchTransports,
   traces: benchTraces,
   sandbox: benchSandbox,
+  metrics: benchMetrics,
 };
 
 const only = process.argv.slice(2);

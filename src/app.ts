@@ -57,6 +57,9 @@ import { ShareLinks } from './web/shares/share-links.ts';
 import { Transcripts } from './transcripts/transcripts.ts';
 import { Conversations } from './transcripts/conversations.ts';
 import { chatName } from './web/views/chat-name.ts';
+import { recordMetrics, workLabels } from './app/metrics.ts';
+import { workSpent } from './telemetry/metrics-work.ts';
+import type { Scrape } from './telemetry/metrics-server.ts';
 
 export interface App {
   bridge: Bridge;
@@ -106,6 +109,8 @@ export async function createApp(options: {
   routes?: readonly TransportRoute[];
   /** The web pages' chats, served with the dashboard when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
   web?: { outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
+  /** The metrics as Prometheus text, served at `/metrics` on the web server; none: not served there. */
+  scrapeMetrics?: Scrape;
 }): Promise<App> {
   const { config, store, out, log } = options;
   const { settings } = config;
@@ -122,6 +127,7 @@ export async function createApp(options: {
     toggles: await AgentToggles.open(config.dataDir),
     trusts,
   });
+  const labelsOf = workLabels(config);
   const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
   const personBudget = new PersonDailyBudget(ledger, config.personDailyBudgetUsd);
   const spending = new Spending({
@@ -134,6 +140,7 @@ export async function createApp(options: {
       return meter.priced ? meter.usd : undefined;
     },
     out,
+    spent: (work, spend) => workSpent(work, labelsOf(spend.cli, spend.model), spend.usage, spend.costUsd),
     log,
   });
 
@@ -161,7 +168,7 @@ export async function createApp(options: {
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(config.live);
   const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, hostQuestions, audit, out, log });
-  const { subagents, orchestrator } = runWork({
+  const { subagents, orchestrator, queue } = runWork({
     config,
     runStore,
     orchestrationStore,
@@ -260,6 +267,8 @@ export async function createApp(options: {
     },
   });
 
+  const stopObserving = recordMetrics({ config, bridge, subagents, live, approvals, queue });
+
   let listeners: { close(): Promise<void> } | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
   let liveSweeping: { stop: () => void } | undefined;
@@ -303,6 +312,7 @@ export async function createApp(options: {
         ...(webSessions && shares && options.web ? { web: { sessions: webSessions, shares, ...options.web } } : {}),
         conversations,
         routes: options.routes ?? [],
+        ...(options.scrapeMetrics ? { scrapeMetrics: options.scrapeMetrics } : {}),
       });
       await bridge.recoverInterrupted();
       const recovered = await subagents.start();
@@ -343,6 +353,7 @@ export async function createApp(options: {
       stopping = true;
       inboxSweeping?.stop();
       liveSweeping?.stop();
+      stopObserving();
       orchestrator.close();
       scheduler.close();
       await listeners?.close();

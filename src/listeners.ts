@@ -31,6 +31,8 @@ import { PAGES_DIR } from './web/pages.ts';
 import { WebServer } from './web/web-server.ts';
 import type { ShareLinks } from './web/shares/share-links.ts';
 import type { Conversations } from './transcripts/conversations.ts';
+import { mountMetrics } from './telemetry/metrics-route.ts';
+import type { Scrape } from './telemetry/metrics-server.ts';
 
 /** The parts of the bridge its listeners serve: built by `app.ts`, handed over whole. */
 export interface ListenerParts {
@@ -57,6 +59,8 @@ export interface ListenerParts {
   routes: readonly TransportRoute[];
   /** The chats' sessions and runs as conversations, for the share links' pages. */
   conversations: Conversations;
+  /** The metrics as Prometheus text, served at `/metrics`; none: not served. */
+  scrapeMetrics?: Scrape;
 }
 
 /**
@@ -178,12 +182,17 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
     // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.
     extra: (app) => {
       mountHooks(app);
+      if (parts.scrapeMetrics) mountMetrics(app, parts.scrapeMetrics, config.metrics.token);
       // A chat app's own calls, each under the webhooks' limit and signed by that app (its transport checks).
       for (const route of parts.routes) app.on(route.method, route.path, limitBody(HOOK_BODY_BYTES), (c) => route.handle(c.req.raw));
     },
     log,
   });
   log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);
+  if (parts.scrapeMetrics && !config.metrics.disabled)
+    log.info(
+      `metrics on ${config.web.url}/metrics (to this machine${config.metrics.token ? ', and to others with BRIDGE_METRICS_TOKEN' : ' only: set BRIDGE_METRICS_TOKEN to let others scrape'})`,
+    );
   if (hooks.length) log.info(`webhooks: ${hooks.map((hook) => `${config.web!.url}/hooks/${hook.name}`).join(', ')}`);
   return web;
 }

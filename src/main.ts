@@ -19,6 +19,8 @@ import { ServedTransports } from './serving/served-transports.ts';
 import { cliProblems } from './checks/start-checks.ts';
 import { WebOutbound } from './web/chat/web-outbound.ts';
 import { startTracing } from './telemetry/tracing.ts';
+import { MetricsSdk } from './telemetry/metrics.ts';
+import { startMetrics } from './telemetry/metrics-start.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
@@ -27,9 +29,12 @@ const secrets = guardOutput('jsonl-bridge');
 async function main(argv: string[]): Promise<number> {
   let config: BridgeConfig;
   let transports: ServedTransports;
+  let telemetry: MetricsSdk;
   try {
     const chosen = chooseTransports(argv, process.env);
     config = await loadConfig();
+    // Before any part is built: they record through the provider it installs.
+    telemetry = MetricsSdk.start(config.metrics, 'jsonl-bridge');
     // Its data directory first: a transport keeps what it must there (the web chat's messages).
     await ensurePrivateDir(config.dataDir);
     transports = await ServedTransports.create(chosen, { env: process.env, dataDir: config.dataDir });
@@ -92,12 +97,14 @@ async function main(argv: string[]): Promise<number> {
     downloads: transports.downloads,
     roundTrips: transports.roundTrips,
     routes: transports.routes,
+    scrapeMetrics: () => telemetry.scrape(),
   });
   log.info(`serving ${transports.ids.join(', ')}`);
   // Once, whichever comes first: a signal (which drains first, the transport still serving
   // Stop buttons and approvals and keeping new messages), or the transport ending by itself
   // (the console's input).
   let stopping: Promise<void> | undefined;
+  let metricsListener: Awaited<ReturnType<typeof startMetrics>> | undefined;
   const checking = new AbortController();
   const shutdown = (drain: boolean) =>
     (stopping ??= (async () => {
@@ -110,12 +117,16 @@ async function main(argv: string[]): Promise<number> {
       await tracing.shutdown();
       // What the stopping turns said last is on disk before the process ends.
       await webChats?.flush();
+      await metricsListener?.close();
+      // The last interval's metrics, the shutdown's turns among them, reach the collector.
+      await telemetry.shutdown().catch((error: unknown) => log.warn({ err: error }, 'the last metrics could not be exported'));
     })());
   onSignals(() => shutdown(true), log);
   transports.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
   logAgentUser(config.agentUser, log);
   logSandbox(config.sandbox, log);
   try {
+    metricsListener = await startMetrics(config.metrics, telemetry, log);
     await app.start();
   } catch (error) {
     // A listener that cannot listen (a port in use) is the setup's to fix, like a bad variable.

@@ -15,6 +15,8 @@ import { RunWorker } from './queue/run-worker.ts';
 import { DrainDeadline, drainWorker } from './queue/worker-drain.ts';
 import { QueueSigner } from './queue/signing.ts';
 import { startTracing } from './telemetry/tracing.ts';
+import { MetricsSdk } from './telemetry/metrics.ts';
+import { startMetrics } from './telemetry/metrics-start.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -52,6 +54,15 @@ async function main(): Promise<number> {
     console.error(`jsonl-bridge worker: ${error.message}`);
     return EX_CONFIG;
   }
+  const telemetry = MetricsSdk.start(config.metrics, 'jsonl-bridge-worker');
+  let metricsListener: Awaited<ReturnType<typeof startMetrics>>;
+  try {
+    metricsListener = await startMetrics(config.metrics, telemetry, log);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    log.fatal(error.message);
+    return EX_CONFIG;
+  }
   // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
   const worker = new RunWorker({ config: { ...config, redisUrl }, signer: new QueueSigner(config.queueSecret!), name, home, log, secrets });
   try {
@@ -67,6 +78,9 @@ async function main(): Promise<number> {
   await new Promise<void>((resolve) => onSignals(worker, config.restart.drainMs, log, resolve));
   // What its runs' spans still hold goes out before it leaves.
   await tracing.shutdown();
+  await metricsListener?.close();
+  // Its last runs' metrics reach the collector before it leaves.
+  await telemetry.shutdown().catch((error: unknown) => log.warn({ err: error }, 'the last metrics could not be exported'));
   return 0;
 }
 

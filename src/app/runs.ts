@@ -43,7 +43,7 @@ export function runWork(parts: {
   /** What is owed to the chats is announced now (the outbox). */
   announce: () => void;
   log: Log;
-}): { subagents: Subagents; orchestrator: Orchestrator } {
+}): { subagents: Subagents; orchestrator: Orchestrator; queue: QueueExecutor | undefined } {
   const { config, sessionTools, out, log } = parts;
   const { settings } = config;
   const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
@@ -115,5 +115,5 @@ export function runWork(parts: {
     retention: { ms: settings.subagents.retentionMinutes * 60_000, perChat: settings.subagents.historyPerChat },
     log,
   });
-  return { subagents, orchestrator };
+  return { subagents, orchestrator, queue: executor || undefined };
 }

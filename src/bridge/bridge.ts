@@ -189,6 +189,11 @@ export class Bridge {
     this.presses.on(kind, handler);
   }
 
+  /** Called as every turn's CLI starts on it. */
+  onTurnStarted(listener: (chat: ChatSession) => void): void {
+    this.turns.onStarted(listener);
+  }
+
   /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
   onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
     this.turns.onEnded(listener);
@@ -309,7 +314,7 @@ export class Bridge {
   async shutdown(reason = this.config.restart.resume ? RESTARTING : 'the bridge is shutting down'): Promise<void> {
     this.turns.shutDown();
     this.attachments.close();
-    await Promise.all(this.chats.active().map((chat) => chat.stop(reason)));
+    await Promise.all(this.chats.active().map((chat) => chat.stop(reason, { why: 'restart' })));
     await this.turns.idle();
   }
 

@@ -1,3 +1,4 @@
+import { interrupted, type Interrupt } from '../telemetry/metrics-sessions.ts';
 import type { Adapter } from '../adapters/load.ts';
 import type { AgentSpans } from '../telemetry/traced-agent.ts';
 import type { BridgeConfig } from '../config/config.ts';
@@ -383,8 +384,11 @@ export class ChatSession {
     await this.save({ sessions: [...sessions, entry].slice(-SESSIONS_KEPT) });
   }
 
-  async stop(reason: string, options: { keepQueued?: boolean } = {}): Promise<Stopped> {
-    return (await this.agentSession?.stop(reason, options)) ?? { running: false, dropped: 0 };
+  /** `why`: what cut the turn short, for the metrics (a person's Stop by default). */
+  async stop(reason: string, options: { keepQueued?: boolean; why?: Interrupt } = {}): Promise<Stopped> {
+    const stopped = (await this.agentSession?.stop(reason, options)) ?? { running: false, dropped: 0 };
+    if (stopped.running) interrupted(this.record.cli, options.why ?? 'stop');
+    return stopped;
   }
 
   /** Keeps the chat's record from its first message on (the bridge knows it can write here), and its title as it changes. */

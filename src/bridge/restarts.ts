@@ -1,3 +1,4 @@
+import { resumed } from '../telemetry/metrics-sessions.ts';
 import type { Log } from '../log/logger.ts';
 import { truncate } from '../presentation/format/index.ts';
 import { chatKey, type IncomingMessage, type Outbound } from '../ports/transport.ts';
@@ -79,6 +80,7 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
         if (parts.stopping()) return leaveForNextStart(parts.log);
       }
       parts.log.info({ chat: chatKey(chat.address), turn: entry.id, recovery: recovery.kind }, 'taking up a message the restart left');
+      if (recovery.kind === 'resume') resumed(chat.record.cli);
       await parts.startTurn(chat, { text: recovery.prompt, ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}) }, entry.by ?? '', entry);
     }
     if (lost.length) await tellLost(chat, lost, refused, parts);

@@ -27,6 +27,8 @@ export class Spending {
       /** What a turn whose CLI gives no cost (codex) costs, from its tokens at the price table's prices; undefined when its model has none. */
       priceTurn?: (cli: string, model: string | undefined, result: ResultEvent) => number | undefined;
       out: Outbound;
+      /** Told what each turn and run used and cost, as it is recorded (the metrics). */
+      spent?: (work: 'turn' | 'run', spend: { cli: string; model: string | undefined; usage: Usage | undefined; costUsd: number | undefined }) => void;
       log: Log;
     },
   ) {}
@@ -50,6 +52,7 @@ export class Spending {
     const result = outcome.result;
     if (!result?.usage && result?.costUsd === undefined) return;
     const costUsd = result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result);
+    this.options.spent?.('turn', { cli: chat.record.cli, model: chat.record.model, usage: result.usage, costUsd });
     this.record(chatKey(chat.address), chat.address, {
       cli: chat.record.cli,
       ...(chat.record.model ? { model: chat.record.model } : {}),
@@ -63,6 +66,7 @@ export class Spending {
   runEnded(run: SubagentRunRecord): void {
     if (!run.usage && run.costUsd === undefined) return;
     const person = paidBy(run);
+    this.options.spent?.('run', { cli: run.cli, model: run.model, usage: run.usage, costUsd: run.costUsd });
     this.record(run.requesterKey, runAddress(run), {
       cli: run.cli,
       ...(run.model ? { model: run.model } : {}),

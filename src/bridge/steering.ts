@@ -1,3 +1,4 @@
+import { steered } from '../telemetry/metrics-sessions.ts';
 import { basename } from 'node:path';
 import { nanoid } from 'nanoid';
 import { promptWithFiles } from '../files/prompt.ts';
@@ -38,7 +39,7 @@ export class Steering {
     if (chat.busyMode === 'interrupt' && chat.current) {
       // Its turn ends through the CLI's interrupt; this message is the next turn.
       chat.current.spans?.note('interrupted');
-      void chat.stop(`interrupted by ${prompt.user.name ?? prompt.user.id}'s message`, { keepQueued: true });
+      void chat.stop(`interrupted by ${prompt.user.name ?? prompt.user.id}'s message`, { keepQueued: true, why: 'message' });
     }
     return false;
   }
@@ -84,6 +85,7 @@ export class Steering {
     if (prompt.messageId !== undefined) {
       void out.react?.({ ...chat.address, messageId: prompt.messageId }, '👀').catch((error: Error) => log.debug(`a reaction failed: ${error.message}`));
     }
+    steered(chat.record.cli);
     log.info({ chat: chatKey(chat.address), turn: current.id }, 'a message steered the running turn');
     return true;
   }

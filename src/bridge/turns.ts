@@ -78,11 +78,17 @@ export interface TurnsOptions {
 export class Turns {
   private readonly running = new Set<Promise<void>>();
   private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void)[] = [];
+  private readonly startListeners: ((chat: ChatSession) => void)[] = [];
   private shuttingDown = false;
   /** What each running turn's record says of its tool calls, by turn id. */
   private readonly calls = new CallsInFlight();
 
   constructor(private readonly options: TurnsOptions) {}
+
+  /** Called with every turn whose CLI starts on it. */
+  onStarted(listener: (chat: ChatSession) => void): void {
+    this.startListeners.push(listener);
+  }
 
   /** Called with every turn that ended, after its answer. */
   onEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
@@ -226,6 +232,7 @@ export class Turns {
         spans.note('started');
         transcript?.started(chat.record.cliSessionId);
         chat.watchTurn();
+        for (const listener of this.startListeners) listener(chat);
         // The CLI a limit moved the session to, or back from, as the turn starts.
         presenter.progress.title = chat.record.cli;
         // The text goes into the session now: it carries that for good.
@@ -251,7 +258,7 @@ export class Turns {
         if (usd !== undefined && stoppedForCost === undefined && usd >= turn.budgetUsd!) {
           stoppedForCost = usd;
           this.track(
-            chat.stop('it reached its budget', { keepQueued: true }).then(
+            chat.stop('it reached its budget', { keepQueued: true, why: 'budget' }).then(
               () => {},
               (error: Error) => log.warn(`stopping the turn for cost failed: ${error.message}`),
             ),

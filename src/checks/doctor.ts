@@ -1,3 +1,4 @@
+import { checkMetrics } from './metrics-check.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { checkCli } from './cli-checks.ts';
 import { checkDataDir, checkNode } from './system-checks.ts';
@@ -39,5 +40,6 @@ export async function runChecks(
   if (config.api) say(await checkApiAddress(config.api));
   if (config.web) say(await checkWebAddress(config.web));
   if (config.hooks.length) say(checkHooks(config.hooks, config.web));
+  say(await checkMetrics(config.metrics, config.web));
   return ok;
 }

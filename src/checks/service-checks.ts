@@ -13,7 +13,7 @@ import type { CheckResult } from '../ports/check-result.ts';
 const ANSWER_WITHIN_MS = 5000;
 
 /** Whether `host:port` can be listened on now (then let go: the doctor changes nothing). */
-async function canBind(host: string, port: number): Promise<{ ok: true; port: number } | { ok: false; why: string }> {
+export async function canBind(host: string, port: number): Promise<{ ok: true; port: number } | { ok: false; why: string }> {
   const server = createServer();
   return new Promise((resolve) => {
     server.once('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, why: error.code === 'EADDRINUSE' ? 'the port is in use' : error.message }));

@@ -1,3 +1,5 @@
+import type { CallOutcome, SendMeter } from '../telemetry/metrics-chat-apps.ts';
+
 /** How many calls one chat may take in a window: its app's rule (a message a second, twenty a minute). */
 export interface ChatLimit {
   max: number;
@@ -18,6 +20,8 @@ interface Job {
   mergeKey: string | undefined;
   run: () => Promise<unknown>;
   settle: { resolve(value: unknown): void; reject(error: unknown): void }[];
+  /** When it was asked for: how long it waited, once it is made. */
+  queuedAt: number;
 }
 
 interface Lane {
@@ -39,6 +43,8 @@ export interface SendBudgetOptions {
   limits: (chat: string) => ChatLimit;
   /** Seconds the app asked to wait, when `error` says it is rate limited (a 429); the call is then tried again. */
   retryAfter?: (error: unknown) => number | undefined;
+  /** Told of each call's outcome and of how long it waited for the budget (the transport's metrics). */
+  meter?: SendMeter;
   now?: () => number;
 }
 
@@ -54,8 +60,10 @@ export class SendBudget {
   private readonly limits: (chat: string) => ChatLimit;
   private readonly retryAfter: (error: unknown) => number | undefined;
   private readonly now: () => number;
+  private readonly meter: SendMeter | undefined;
 
   constructor(options: SendBudgetOptions) {
+    this.meter = options.meter;
     this.limits = options.limits;
     this.retryAfter = options.retryAfter ?? (() => undefined);
     this.now = options.now ?? Date.now;
@@ -72,7 +80,7 @@ export class SendBudget {
         if (priority === 'message') waiting.priority = priority; // an urgent edit takes a waiting one's place, and its rank
         waiting.settle.push(settle);
       } else {
-        lane.jobs.push({ priority, mergeKey, run: call, settle: [settle] });
+        lane.jobs.push({ priority, mergeKey, run: call, settle: [settle], queuedAt: this.now() });
       }
       this.pump(chat, lane);
     });
@@ -138,12 +146,20 @@ export class SendBudget {
       this.pump(chat, lane);
     };
     const stalled = setTimeout(release, STALL_MS);
+    const made = (outcome: CallOutcome) => {
+      this.meter?.called(outcome);
+      if (outcome !== 'rate_limited') this.meter?.waited(now - job.queuedAt);
+    };
     job
       .run()
       .then(
-        (value) => job.settle.forEach((s) => s.resolve(value)),
+        (value) => {
+          made('ok');
+          job.settle.forEach((s) => s.resolve(value));
+        },
         (error: unknown) => {
           const wait = this.retryAfter(error);
+          made(wait === undefined ? 'error' : 'rate_limited');
           if (wait === undefined) return job.settle.forEach((s) => s.reject(error));
           // The app says this chat is over its limit: it waits, and the call goes first when it may.
           lane.pausedUntil = Math.max(lane.pausedUntil, this.now() + wait * 1000);

@@ -19,6 +19,8 @@ import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 import { hostPort, tlsFiles } from './listen-address.ts';
 import { webConfig, type WebConfig } from './web.ts';
+import { metricsConfig } from './metrics.ts';
+import type { MetricsConfig } from '../telemetry/metrics-settings.ts';
 import { loadHooks, type Hook } from '../hooks/hooks-file.ts';
 import { PriceTable } from '../usage/prices.ts';
 import { loadToolPolicy } from '../policy/tool-policy-file.ts';
@@ -71,6 +73,8 @@ export interface BridgeConfig extends ProjectsConfig {
   api: ApiConfig | undefined;
   /** The dashboard, chat page and webhooks, when BRIDGE_WEB_ADDR is set. */
   web: WebConfig | undefined;
+  /** Who may scrape the metrics, where they are also served (BRIDGE_METRICS_ADDR), and where they are pushed (OTEL_*). */
+  metrics: MetricsConfig;
   /** The webhooks of BRIDGE_DATA_DIR/hooks.json (served at BRIDGE_WEB_ADDR/hooks/<name>); none without the file. */
   hooks: Hook[];
   /** The rules of BRIDGE_DATA_DIR/tool-policy.json: calls that need more than one person's Allow, in every mode. */
@@ -180,6 +184,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     mcp: mcpListen(env),
     api: await api(env, BARE_NUMBERS),
     web: await webConfig(env),
+    metrics: metricsConfig(env),
     hooks: await loadHooks(dataDir, BARE_NUMBERS, [...adapters.keys()]),
     approvalRules: await loadToolPolicy(dataDir),
     timeZone: timeZone(env.BRIDGE_TZ),
@@ -234,6 +239,7 @@ export function configSecrets(config: BridgeConfig): string[] {
     config.queueSecret ?? '',
     config.transcribe?.key ?? '',
     ...config.hooks.map((hook) => hook.secret),
+    ...config.metrics.secrets,
   ].filter(Boolean);
 }
 

@@ -1,3 +1,4 @@
+import { sendMeter } from '../telemetry/metrics-chat-apps.ts';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Routes, type APIMessage, type REST } from 'discord.js';
@@ -22,7 +23,7 @@ import { DISCORD_CAPABILITIES, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
 import { escapeMarkdown, renderMarkdown } from './format/markdown.ts';
 import { DISCORD_FIT } from './format/split.ts';
-import { channelIdOf, snowflakeOrder } from './id.ts';
+import { channelIdOf, DISCORD, snowflakeOrder } from './id.ts';
 import type { PendingInteractions } from './interactions.ts';
 import { discordCode } from './rest.ts';
 
@@ -46,7 +47,7 @@ interface Upload {
  * first message answering an application command takes the place of its deferred reply.
  */
 export class DiscordOutbound implements Outbound {
-  private readonly budget = new SendBudget({ limits: () => DISCORD_CHANNEL_LIMIT });
+  private readonly budget = new SendBudget({ limits: () => DISCORD_CHANNEL_LIMIT, meter: sendMeter(DISCORD) });
 
   constructor(
     private readonly rest: REST,

@@ -1,3 +1,5 @@
+import { sendMeter } from '../telemetry/metrics-chat-apps.ts';
+import { DISCORD } from './id.ts';
 import { DiscordAPIError, REST } from 'discord.js';
 import type { DiscordSettings } from './settings.ts';
 
@@ -7,11 +9,17 @@ import type { DiscordSettings } from './settings.ts';
  * and network errors.
  */
 export function discordRest({ token, apiUrl }: Required<DiscordSettings>, options: { retries?: number; timeoutMs?: number } = {}): REST {
-  return new REST({
+  const rest = new REST({
     api: apiUrl,
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
   }).setToken(token);
+  // Its queue waits a 429 out below the send budget: counted here, where it is seen.
+  const meter = sendMeter(DISCORD);
+  rest.on('response', (_request, response) => {
+    if (response.status === 429) meter.rateLimited();
+  });
+  return rest;
 }
 
 /** Discord's JSON error code (10008 Unknown Message…), when `error` is one of its answers. */

@@ -1,3 +1,4 @@
+import { webhookDelivered } from '../telemetry/metrics-webhooks.ts';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
 import type { AuditLog } from '../audit/audit-log.ts';
@@ -51,6 +52,7 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
   const { audit, log } = parts;
 
   const record = (c: Context, hook: Hook | undefined, name: string, outcome: Outcome) => {
+    webhookDelivered(outcome.status, outcome.decision);
     const from = remote(c);
     const what = [
       `${outcome.status}`,

@@ -12,6 +12,7 @@ import { RUN_ATTEMPT, runJob } from './run-job.ts';
 import { endingOfStall, INTERRUPTED, stoppedEnding } from './endings.ts';
 import type { QueueSigner } from './signing.ts';
 import type { Log } from '../log/logger.ts';
+import type { QueueCensus } from '../telemetry/metrics-queue.ts';
 
 export interface QueueExecutorOptions {
   redisUrl: string;
@@ -145,6 +146,37 @@ export class QueueExecutor implements RunExecutor {
     const workers = answer[0].filter((client) => !String(client.rawname).endsWith(`:w:${STALL_WATCH}`)).length;
     const counts = answer[1];
     return `on workers through ${this.where}: ${workers} worker${workers === 1 ? '' : 's'} connected, ${counts.active ?? 0} running, ${counts.waiting ?? 0} waiting for a worker`;
+  }
+
+  /**
+   * The queue at one look, for the metrics: jobs by state, and how long each connected worker
+   * has been silent to Redis. Undefined when Redis is down or does not answer within
+   * DESCRIBE_WITHIN_MS: a scrape must not hang on it.
+   */
+  async census(): Promise<QueueCensus | undefined> {
+    if (this.unavailable()) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), DESCRIBE_WITHIN_MS)));
+    const asked = Promise.all([this.queue.getWorkers(), this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized')]);
+    const answer = await Promise.race([asked.catch(() => undefined), silent]).finally(() => clearTimeout(timer));
+    if (!answer) return undefined;
+    const [clients, counts] = answer;
+    // A worker speaks on several connections: its freshest says when it was last heard.
+    const idle = new Map<string, number>();
+    for (const client of clients) {
+      const rawname = String(client.rawname ?? '');
+      if (rawname.endsWith(`:w:${STALL_WATCH}`)) continue;
+      const seconds = Number(client.idle);
+      if (!Number.isFinite(seconds)) continue;
+      const name = String(client.name ?? rawname);
+      idle.set(name, Math.min(idle.get(name) ?? Infinity, seconds));
+    }
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      workersIdleSeconds: [...idle.values()],
+    };
   }
 
   async close(): Promise<void> {

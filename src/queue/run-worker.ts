@@ -1,5 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { observeWorkerRuns, queueWaited } from '../telemetry/metrics-queue.ts';
 import type { Redis } from 'ioredis';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import type { BridgeConfig } from '../config/config.ts';
@@ -80,6 +81,7 @@ export class RunWorker implements DrainHolder {
   private shuttingDown = false;
   /** Draining: jobs taken from now on go straight back to the queue. */
   private draining = false;
+  private stopObserving: (() => void) | undefined;
 
   constructor(private readonly options: RunWorkerOptions) {
     const { config, log } = options;
@@ -142,6 +144,7 @@ export class RunWorker implements DrainHolder {
     await onAsks(this.subscriber, (runId) => {
       for (const id of runId ? [runId] : this.running.keys()) void this.actOnAsks(id);
     });
+    this.stopObserving = observeWorkerRuns(() => this.running.size);
     void this.worker.run();
     await this.worker.waitUntilReady();
     // Its own configuration decides its walls (BRIDGE_SANDBOX): said where the operator looks first.
@@ -181,6 +184,7 @@ export class RunWorker implements DrainHolder {
   /** Stops taking runs and stops those running here: they end as interrupted by the shutdown. */
   async close(): Promise<void> {
     this.shuttingDown = true;
+    this.stopObserving?.();
     this.worker.cancelAllJobs('its worker is shutting down');
     await this.worker.close();
     await this.executor.close();
@@ -235,6 +239,8 @@ export class RunWorker implements DrainHolder {
     }
     const { job: runJob, attempt } = parsed;
     const { runId } = runJob.run;
+    // From its adding to its taking (BullMQ's clocks: the bridge's and this machine's).
+    queueWaited((job.processedOn ?? Date.now()) - job.timestamp);
     let leave!: (outcome: DrainOutcome) => void;
     const taken: Taken = { what: `run ${runId} (#${runJob.run.number})`, left: new Promise((resolve) => (leave = resolve)) };
     this.taken.set(runId, taken);

@@ -27,6 +27,13 @@ export class LivePool {
     return this.holders.size;
   }
 
+  /** The processes kept now, running a turn or idle. */
+  counts(): { busy: number; idle: number } {
+    let busy = 0;
+    for (const holder of this.holders) if (holder.liveBusy) busy++;
+    return { busy, idle: this.holders.size - busy };
+  }
+
   /** A holder's CLI is about to run a turn: whether it may keep its process afterwards. */
   admit(holder: LiveHolder): boolean {
     this.holders.add(holder);

@@ -1,3 +1,4 @@
+import { sendMeter } from '../telemetry/metrics-chat-apps.ts';
 import type { WebClient } from '@slack/web-api';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -18,7 +19,7 @@ import { SLACK_CAPABILITIES } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
 import { slackMessagesOf, slackPreview } from './format/split.ts';
-import { channelOf, sentRef, threadTsOf } from './id.ts';
+import { channelOf, sentRef, SLACK, threadTsOf } from './id.ts';
 import { emojiName, slackMessage } from './presenter.ts';
 
 /**
@@ -38,7 +39,7 @@ export class SlackOutbound implements Outbound {
 
   constructor(
     private readonly web: WebClient,
-    private readonly budget = new SendBudget({ limits: () => SLACK_CHANNEL_LIMIT, retryAfter }),
+    private readonly budget = new SendBudget({ limits: () => SLACK_CHANNEL_LIMIT, retryAfter, meter: sendMeter(SLACK) }),
   ) {}
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {

@@ -33,6 +33,8 @@ export interface RegistryOptions {
   protocolOf?: (cli: string) => string | undefined;
   /** Its sandbox refused a host: besides the audit trail, said in its chat (once per host and run). */
   onBlocked?: (run: SubagentRunRecord, host: string, why: string) => void;
+  /** Called as each run starts (saved as running, its CLI about to start). */
+  onStarted?: (run: SubagentRunRecord) => void;
   log: Log;
 }
 
@@ -343,6 +345,7 @@ export class SubagentRegistry {
 
   /** A run saved as running: its CLI starts, and is followed to its end. */
   private async execute(run: SubagentRunRecord, live: Live): Promise<void> {
+    this.options.onStarted?.(run);
     this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     // Its trace, from its start to its ending: on a worker, the job carries it there.
     const spans = AgentSpans.invoke(runWork(run, { protocol: this.options.protocolOf?.(run.cli) }));

@@ -57,6 +57,7 @@ export class Subagents {
   readonly audit: AuditLog;
   readonly sweeper: Sweeper;
   private readonly endListeners: ((run: SubagentRunRecord) => void)[] = [];
+  private readonly startListeners: ((run: SubagentRunRecord) => void)[] = [];
 
   constructor(private readonly options: SubagentsOptions) {
     const { config, store, audit, log } = options;
@@ -91,6 +92,9 @@ export class Subagents {
       onEnded: (run) => {
         for (const listener of this.endListeners) listener(run);
       },
+      onStarted: (run) => {
+        for (const listener of this.startListeners) listener(run);
+      },
     });
     this.spawner = new Spawner({
       registry: this.registry,
@@ -105,6 +109,11 @@ export class Subagents {
       ...(options.netAllow ? { netAllow: options.netAllow } : {}),
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
+  }
+
+  /** Called as every run starts. */
+  onStarted(listener: (run: SubagentRunRecord) => void): void {
+    this.startListeners.push(listener);
   }
 
   /** Called once for every run that ends, after its record is saved (the outbox, approvals and orchestrations follow runs this way). */

@@ -1,3 +1,4 @@
+import { sendMeter } from '../telemetry/metrics-chat-apps.ts';
 import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
 import type { ReactionTypeEmoji } from 'grammy/types';
 import { basename } from 'node:path';
@@ -19,7 +20,7 @@ import { truncate } from '../presentation/format/index.ts';
 import { plainText } from '../rich/index.ts';
 import { captionPreview, messagesOf, renderHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT } from './format/index.ts';
 import { SendBudget, type ChatLimit } from '../concurrency/send-budget.ts';
-import { chatIdOf, messageIdOf, threadIdOf } from './id.ts';
+import { chatIdOf, messageIdOf, TELEGRAM, threadIdOf } from './id.ts';
 
 /**
  * The bridge's Outbound over the Bot API. HTML first; if Telegram rejects the markup, the
@@ -30,7 +31,7 @@ export class TelegramOutbound implements Outbound {
   constructor(
     private readonly api: Api,
     /** Every call waits its chat's turn: Telegram's per-chat limits, answers before progress edits. */
-    private readonly budget = new SendBudget({ limits: telegramLimit, retryAfter: floodWait }),
+    private readonly budget = new SendBudget({ limits: telegramLimit, retryAfter: floodWait, meter: sendMeter(TELEGRAM) }),
   ) {}
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {

@@ -3,7 +3,7 @@ import { getBooleanFromEnv } from '@opentelemetry/core';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Log } from '../log/logger.ts';
 import { otlpTraceExporter, ReportingExporter, traceProtocol } from './trace-exporter.ts';
-import { traceResource, type ServiceName } from './trace-resource.ts';
+import { telemetryResource, type ServiceName } from './resource.ts';
 
 /** The process's tracing: where its spans go, and how they are sent before it ends. */
 export interface Tracing {
@@ -39,7 +39,7 @@ export function startTracing(service: ServiceName, log: Log): Tracing {
     return NOT_TRACING;
   }
   const exporter = new ReportingExporter(otlpTraceExporter(chosen.protocol), log.child({ telemetry: 'traces' }));
-  const provider = new BasicTracerProvider({ resource: traceResource(service), spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({ resource: telemetryResource(service), spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
   const within = (work: Promise<void>, what: string) =>
     Promise.race([

@@ -56,15 +56,21 @@ export class PriceTable {
 
   /** The price of a model (`claude-opus-4-8[1m]` and dated names like `claude-haiku-4-5-20251001` are their model's), or undefined. */
   priceOf(model: string | undefined): Price | undefined {
+    const key = this.entryOf(model);
+    return key === undefined ? undefined : this.models[key];
+  }
+
+  /** The table's name for a model (its entry's key, `claude-sonnet-*` for a model it covers), or undefined: a name from a fixed set, for metrics. */
+  entryOf(model: string | undefined): string | undefined {
     if (!model) return undefined;
     const name = modelName(model);
-    if (Object.hasOwn(this.models, name)) return this.models[name];
+    if (Object.hasOwn(this.models, name)) return name;
     let best: string | undefined;
     for (const key of Object.keys(this.models)) {
       if (!key.endsWith('*') || !name.startsWith(key.slice(0, -1))) continue;
       if (best === undefined || key.length > best.length) best = key;
     }
-    return best === undefined ? undefined : this.models[best];
+    return best;
   }
 }
 

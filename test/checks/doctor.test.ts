@@ -45,6 +45,10 @@ beforeAll(async () => {
     BRIDGE_API_ADDR: `127.0.0.1:${await freePort()}`,
     BRIDGE_API_TOKENS: 'ci=api-token-0123456789abcdef',
     BRIDGE_WEB_ADDR: `127.0.0.1:${await freePort()}`,
+    BRIDGE_METRICS_ADDR: `127.0.0.1:${await freePort()}`,
+    BRIDGE_METRICS_TOKEN: 'metrics-token-0123456789',
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+    OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20otlp-token-0123456789',
   };
 });
 afterAll(async () => {
@@ -82,11 +86,29 @@ describe('npm run doctor', () => {
       '✓ SubagentService clients',
       '✓ web server',
       '✓ web pages',
+      '✓ metrics',
+      '✓ metrics listener',
+      '✓ metrics export',
       'All good',
     ]);
     expect(code).toBe(0);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `✓ metrics: served at ${env.BRIDGE_WEB_ADDR!.replace(/^/, 'http://')}/metrics, to this machine, and to others with BRIDGE_METRICS_TOKEN`,
+        `✓ metrics listener: can listen on ${env.BRIDGE_METRICS_ADDR}: Prometheus scrapes http://${env.BRIDGE_METRICS_ADDR}/metrics`,
+        '✓ metrics export: to http://127.0.0.1:4318/v1/metrics (http/protobuf) every 60 s',
+      ]),
+    );
     const output = lines.join('\n');
-    for (const secret of [telegram.token, redis.password, 'doctor-queue-secret-0123456789abcdef', 'transcribe-key-0123456789', 'api-token-0123456789abcdef'])
+    for (const secret of [
+      telegram.token,
+      redis.password,
+      'doctor-queue-secret-0123456789abcdef',
+      'transcribe-key-0123456789',
+      'api-token-0123456789abcdef',
+      'metrics-token-0123456789',
+      'otlp-token-0123456789',
+    ])
       expect(output).not.toContain(secret);
   });
 

@@ -27,10 +27,17 @@ export interface ReceivedRequest {
   body: Buffer;
 }
 
+/** A number point of a metric in an OTLP/JSON export: its attributes, its value, and its resource's service.name. */
+export interface MetricPoint {
+  service: string;
+  attributes: Record<string, AttributeValue>;
+  value: number;
+}
+
 /**
  * An OpenTelemetry collector's stand-in: OTLP/HTTP on a loopback port, taking `http/json`
  * trace exports at /v1/traces (the spans are kept, parsed) and any other request as it came
- * (protobuf, metrics), answering each with OTLP's empty success.
+ * (protobuf, metrics: read with `metricPoints`), answering each with OTLP's empty success.
  */
 export class OtlpCollector {
   readonly spans: ReceivedSpan[] = [];
@@ -60,6 +67,22 @@ export class OtlpCollector {
   /** What OTEL_EXPORTER_OTLP_ENDPOINT is set to. */
   get endpoint(): string {
     return this.server.origin;
+  }
+
+  /** The points of a metric across the http/json exports received. */
+  metricPoints(metric: string): MetricPoint[] {
+    return this.requests
+      .filter((request) => String(request.headers['content-type']).startsWith('application/json') && request.path !== '/v1/traces')
+      .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as JsonMetrics).resourceMetrics ?? [])
+      .flatMap((rm) => {
+        const service = String(attributes(rm.resource?.attributes)['service.name']);
+        return (rm.scopeMetrics ?? []).flatMap((sm) =>
+          (sm.metrics ?? [])
+            .filter((m) => m.name === metric)
+            .flatMap((m) => (m.sum ?? m.gauge ?? m.histogram)?.dataPoints ?? [])
+            .map((point) => ({ service, attributes: attributes(point.attributes), value: Number(point.asDouble ?? point.asInt ?? point.count ?? 0) })),
+        );
+      });
   }
 
   /** Waits until the spans received make `check` return something. */
@@ -121,6 +144,16 @@ interface JsonRequest {
       }[];
     }[];
   }[];
+}
+
+interface JsonMetrics {
+  resourceMetrics?: {
+    resource?: { attributes?: JsonAttributes };
+    scopeMetrics?: { metrics?: { name: string; sum?: JsonPoints; gauge?: JsonPoints; histogram?: JsonPoints }[] }[];
+  }[];
+}
+interface JsonPoints {
+  dataPoints?: { attributes?: JsonAttributes; asDouble?: number; asInt?: number | string; count?: number | string }[];
 }
 
 /** OTLP/JSON's ExportTraceServiceRequest, as spans. */

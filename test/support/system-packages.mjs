@@ -8,6 +8,7 @@ const NEEDED = [
   { command: 'redis-server', package: 'redis-server', why: "the queue's tests start their own" },
   { command: 'openssl', package: 'openssl', why: "a certificate for the API's TLS test" },
   { command: 'chromium', package: 'chromium', why: "the web pages' tests run in a real browser" },
+  { command: 'promtool', package: 'prometheus', why: 'the metrics tests check /metrics with it' },
 ];
 
 function onPath(command) {

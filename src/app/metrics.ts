@@ -1,0 +1,50 @@
+import type { ApprovalBroker } from '../approvals/approval-broker.ts';
+import type { Bridge } from '../bridge/bridge.ts';
+import type { BridgeConfig } from '../config/config.ts';
+import type { QueueExecutor } from '../queue/queue-executor.ts';
+import type { LivePool } from '../session/live-pool.ts';
+import type { Subagents } from '../subagents/subagents.ts';
+import { observeApprovals } from '../telemetry/metrics-approvals.ts';
+import { OTHER_MODEL } from '../telemetry/metrics-labels.ts';
+import { observeQueue } from '../telemetry/metrics-queue.ts';
+import { observeProcesses, startSessionCounters } from '../telemetry/metrics-sessions.ts';
+import { workEnded, workStarted, type WorkLabels } from '../telemetry/metrics-work.ts';
+
+/** A turn's or run's labels: its CLI, and its model as the price table names it (a name typed in /model that the table does not know is `other`). */
+export function workLabels(config: Pick<BridgeConfig, 'prices'>): (cli: string, model: string | undefined) => WorkLabels {
+  return (cli, model) => ({ cli, model: config.prices.entryOf(model ?? config.prices.defaultModel(cli)) ?? OTHER_MODEL });
+}
+
+/**
+ * The bridge's metrics, from what its parts already say: turns and runs as they start and
+ * end, and what is counted where it is kept (live processes, questions waiting, the queue).
+ * Returns how to stop observing (the app is shutting down).
+ */
+export function recordMetrics(parts: {
+  config: Pick<BridgeConfig, 'prices' | 'adapters'>;
+  bridge: Bridge;
+  subagents: Subagents;
+  live: LivePool;
+  approvals: ApprovalBroker;
+  queue: QueueExecutor | undefined;
+}): () => void {
+  const labels = workLabels(parts.config);
+  startSessionCounters(parts.config.adapters.keys());
+  parts.bridge.onTurnStarted((chat) => workStarted('turn', labels(chat.record.cli, chat.record.model)));
+  parts.bridge.onTurnEnded((chat, outcome) => workEnded('turn', labels(chat.record.cli, chat.record.model), outcome.status, outcome.durationMs));
+  parts.subagents.onStarted((run) => workStarted('run', labels(run.cli, run.model)));
+  parts.subagents.onEnded((run) =>
+    workEnded(
+      'run',
+      labels(run.cli, run.model),
+      run.status,
+      run.startedAt !== undefined && run.endedAt !== undefined ? run.endedAt - run.startedAt : undefined,
+    ),
+  );
+  const stops = [
+    observeProcesses(() => parts.live.counts()),
+    observeApprovals(() => parts.approvals.waiting().map((question) => question.askedAt)),
+    ...(parts.queue ? [observeQueue(() => parts.queue!.census())] : []),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
