@@ -1,6 +1,16 @@
-import type { CallOutcome, SendMeter } from '../telemetry/metrics-chat-apps.ts';
-
 /** How many calls one chat may take in a window: its app's rule (a message a second, twenty a minute). */
+/** How one call to a chat app's API went: answered, refused for its rate (a 429), or failed otherwise. */
+export type CallOutcome = 'ok' | 'rate_limited' | 'error';
+
+/** What a send budget tells of its calls (the chat apps' metrics: telemetry/metrics-chat-apps). */
+export interface SendMeter {
+  /** A call was made and answered so (a 429 counts as a rate limit too). */
+  called(outcome: CallOutcome): void;
+  waited(ms: number): void;
+  /** A 429 the app's client waited out itself, below the send budget (it never reaches `called`). */
+  rateLimited(): void;
+}
+
 export interface ChatLimit {
   max: number;
   windowMs: number;

@@ -1,7 +1,5 @@
+import type { SendMeter } from '../concurrency/send-budget.ts';
 import { instruments, WAIT_SECONDS } from './metrics-instruments.ts';
-
-/** How one call to a chat app's API went: answered, refused for its rate (a 429), or failed otherwise. */
-export type CallOutcome = 'ok' | 'rate_limited' | 'error';
 
 const chatApps = instruments((meter) => ({
   calls: meter.createCounter('jsonl_bridge.chat_app.calls', {
@@ -20,13 +18,6 @@ const chatApps = instruments((meter) => ({
 }));
 
 /** What a transport's send budget reports, for the transport it belongs to. */
-export interface SendMeter {
-  /** A call was made and answered so (a 429 counts as a rate limit too). */
-  called(outcome: CallOutcome): void;
-  waited(ms: number): void;
-  /** A 429 the app's client waited out itself, below the send budget (it never reaches `called`). */
-  rateLimited(): void;
-}
 
 /** The send budget's meter for one transport, named by its id (a fixed set: the transports the code knows). */
 export function sendMeter(transport: string): SendMeter {
