@@ -13,6 +13,9 @@ import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, startAgentSpace } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { QueueSigner } from './queue/signing.ts';
+import { QueueSealer } from './queue/sealing.ts';
+import { SessionHost } from './queue/session-host.ts';
+import { SESSION_SEALING } from './queue/session-state.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -48,12 +51,24 @@ async function main(): Promise<number> {
     return EX_CONFIG;
   }
   // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
-  const worker = new RunWorker({ config: { ...config, redisUrl }, signer: new QueueSigner(config.queueSecret!), name, home, log, secrets });
+  const signer = new QueueSigner(config.queueSecret!);
+  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, name, home, log, secrets });
+  // Chats' own sessions (a bridge with BRIDGE_SESSION_WORKERS=on places them here); a drain hands them back with sessions.onDrain.
+  const sessions = new SessionHost({
+    config: { ...config, redisUrl },
+    signer,
+    sealer: new QueueSealer(config.queueSecret!, SESSION_SEALING),
+    name,
+    log,
+    secrets,
+  });
   try {
     await worker.start();
+    await sessions.start();
     logAgentUser(config.agentUser, log);
   } catch (error) {
     log.fatal((error as Error).message);
+    await sessions.close();
     await worker.close();
     return EX_CONFIG;
   }
@@ -64,10 +79,13 @@ async function main(): Promise<number> {
         if (stopping) process.exit(130);
         stopping = true;
         log.info(`${signal}: stopping the runs here and leaving the queue (again to force)`);
-        worker.close().then(resolve, (error) => {
-          log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        });
+        Promise.all([sessions.close(), worker.close()]).then(
+          () => resolve(),
+          (error) => {
+            log.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
       });
     }
   });
