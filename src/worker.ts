@@ -79,13 +79,17 @@ async function main(): Promise<number> {
         if (stopping) process.exit(130);
         stopping = true;
         log.info(`${signal}: stopping the runs here and leaving the queue (again to force)`);
-        Promise.all([sessions.close(), worker.close()]).then(
-          () => resolve(),
-          (error) => {
-            log.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
+        // Chats' sessions: turns at work get the drain's time to end, then go back to the bridge (sent again elsewhere).
+        sessions
+          .onDrain(Date.now() + config.restart.drainMs)
+          .then(() => Promise.all([sessions.close(), worker.close()]))
+          .then(
+            () => resolve(),
+            (error) => {
+              log.error({ err: error }, 'shutdown failed');
+              process.exit(1);
+            },
+          );
       });
     }
   });

@@ -43,14 +43,14 @@ const invocation = async (prompt: string) => {
 /** The pid of the process that started `pid`. */
 const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
 
-async function twoWorkers(): Promise<QueueWorld> {
+async function twoWorkers(env: Record<string, string> = {}): Promise<QueueWorld> {
   for (const name of ['w1', 'w2']) {
     if (homes.has(name)) continue;
     const home = await tempDir(`claude-home-${name}-`);
     cleanups.push(() => home.remove());
     homes.set(name, home.path);
   }
-  return startQueueWorld(redis, ['w1', 'w2'], { BRIDGE_SESSION_WORKERS: 'on' }, (name) => ({ CLAUDE_CONFIG_DIR: homes.get(name)! }));
+  return startQueueWorld(redis, ['w1', 'w2'], { BRIDGE_SESSION_WORKERS: 'on', ...env }, (name) => ({ CLAUDE_CONFIG_DIR: homes.get(name)! }));
 }
 
 describe("chats' sessions on workers", () => {
@@ -116,6 +116,27 @@ describe("chats' sessions on workers", () => {
     const [file] = readdirSync(join(world.dataDir, 'session-states'));
     const kept = readFileSync(join(world.dataDir, 'session-states', file!), 'utf8');
     expect(kept).not.toContain('remember this');
+  }, 120_000);
+
+  it('a worker drained mid-turn gives the turn back after BRIDGE_DRAIN_SECONDS: it goes on on the other worker, in its session', async () => {
+    world = await twoWorkers({ BRIDGE_DRAIN_SECONDS: '1' });
+    say('before the drain');
+    await answer(/^echo: before the drain \(turn 1\)$/);
+    const first = await invocation('before the drain');
+    const [drained, drainedProcess] = [...world.workers].find(([, process]) => process.pid === parentOf(first.pid))!;
+    const other = drained === 'w1' ? 'w2' : 'w1';
+
+    say('sleep-once:60 during the drain');
+    await invocation('sleep-once:60 during the drain');
+    drainedProcess.kill('SIGTERM');
+    await answer(new RegExp(`^Continuing on worker ${other}: worker ${drained} stopped\\.$`));
+    await answer(/^echo: sleep-once:60 during the drain \(turn 2\)$/, 60_000);
+    expect(await drainedProcess.exited).toMatchObject({ code: 0 });
+    // Its CLI was stopped with it, not left behind.
+    expect(alive(first.pid)).toBe(false);
+    say('after the drain');
+    await answer(/^echo: after the drain \(turn 3\)$/);
+    expect(texts().filter((text) => /^Continuing on worker/.test(text))).toHaveLength(1);
   }, 120_000);
 
   it('with no worker alive the chat is told once, and the message waits for one', async () => {
