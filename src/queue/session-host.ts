@@ -29,6 +29,9 @@ export interface SessionHostOptions {
   secrets: Secrets;
 }
 
+/** Nonces of asks taken kept to refuse replays: far more than the asks of their validity (minutes). */
+const TAKEN_KEPT = 50_000;
+
 /** How long a chat's CLI waits for one call of the bridge's tools. */
 const TOOL_TIMEOUT_MS = 10 * 60_000;
 
@@ -140,6 +143,8 @@ export class SessionHost {
       return [];
     });
     for (const ask of asks) this.enqueue(ask);
+    // Asks expire in minutes: the nonces of the oldest taken need not be kept past a bound.
+    if (this.taken.size > TAKEN_KEPT) for (const nonce of [...this.taken].slice(0, this.taken.size - TAKEN_KEPT / 2)) this.taken.delete(nonce);
   }
 
   private enqueue(given: SessionAskFor): void {
