@@ -8,6 +8,7 @@ import type { RunningTurn } from '../session/turn.ts';
 import type { PermissionDecision } from '../protocols/events.ts';
 import { agentReadableFolder } from '../process/agent-space.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
+import { dataDirDenials } from '../policy/data-dir-rules.ts';
 import type { Log } from '../log/logger.ts';
 import type { Secrets } from '../log/secrets.ts';
 import { onAsks } from './control.ts';
@@ -20,7 +21,7 @@ import type { QueueSigner } from './signing.ts';
 import { registryKeys, WorkerPresence } from './worker-registry.ts';
 
 export interface SessionHostOptions {
-  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers'> & { redisUrl: string };
+  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers' | 'dataDir'> & { redisUrl: string };
   signer: QueueSigner;
   /** Seals the sessions' launches and states (BRIDGE_QUEUE_SECRET). */
   sealer: QueueSealer;
@@ -241,7 +242,12 @@ export class SessionHost {
     }
     const liveLaunch: LiveLaunch = {
       adapter,
-      spec: { ...launch.spec, ...(mcp ? { mcp } : {}) },
+      spec: {
+        ...launch.spec,
+        ...(mcp ? { mcp } : {}),
+        // Reading stops at this worker's data directory too, where the bridge's stops at its own.
+        ...(launch.spec.disallowedTools ? { disallowedTools: [...launch.spec.disallowedTools, ...dataDirDenials(this.options.config.dataDir)] } : {}),
+      },
       cwd: launch.cwd,
       env,
       mode: launch.mode,

@@ -50,7 +50,10 @@ async function twoWorkers(env: Record<string, string> = {}): Promise<QueueWorld>
     cleanups.push(() => home.remove());
     homes.set(name, home.path);
   }
-  return startQueueWorld(redis, ['w1', 'w2'], { BRIDGE_SESSION_WORKERS: 'on', ...env }, (name) => ({ CLAUDE_CONFIG_DIR: homes.get(name)! }));
+  return startQueueWorld(redis, ['w1', 'w2'], { BRIDGE_SESSION_WORKERS: 'on', ...env }, (name) => ({
+    CLAUDE_CONFIG_DIR: homes.get(name)!,
+    BRIDGE_DATA_DIR: join(homes.get(name)!, 'data'),
+  }));
 }
 
 describe("chats' sessions on workers", () => {
@@ -138,6 +141,16 @@ describe("chats' sessions on workers", () => {
     await answer(/^echo: after the drain \(turn 3\)$/);
     expect(texts().filter((text) => /^Continuing on worker/.test(text))).toHaveLength(1);
   }, 120_000);
+
+  it("in a mode that only reads, the CLI on a worker may not read that worker's data directory either", async () => {
+    world = await twoWorkers({ BRIDGE_PERMISSION_MODE: 'safe' });
+    say('read nothing secret');
+    await answer(/^echo: read nothing secret \(turn 1\)$/);
+    const argv = (await invocation('read nothing secret')).argv.join(' ');
+    const worker = [...homes.values()].find((home) => argv.includes(`${join(home, 'data')}/**`));
+    expect(worker).toBeDefined();
+    expect(argv).toContain(`${world.dataDir}/**`);
+  });
 
   it('with no worker alive the chat is told once, and the message waits for one', async () => {
     world = await startQueueWorld(redis, [], { BRIDGE_SESSION_WORKERS: 'on' });
