@@ -59,6 +59,9 @@ export class RemoteSessions implements RemoteSide {
   private readonly chats = new Map<string, Placed>();
   private readonly stateDir: string;
   private watch: NodeJS.Timeout | undefined;
+  /** Placements made lately: a worker's state counts them only from its next beat. */
+  private recent: { worker: string; at: number }[] = [];
+  private placing: Promise<unknown> = Promise.resolve();
   private closing = false;
 
   constructor(private readonly options: RemoteSessionsOptions) {
@@ -204,13 +207,33 @@ export class RemoteSessions implements RemoteSide {
       return { worker: lease.worker, attempt: lease.attempt, fresh: false };
     }
     const previous = lease?.worker ?? placed.worker;
-    const pick = await this.registry.pick();
+    // One placement at a time: each knows of the one before it.
+    const placing = this.placing.then(() => this.placeAnew(chatId));
+    this.placing = placing.catch(() => undefined);
+    const pick = await placing;
     if (!pick) return undefined;
+    await this.follow(placed, pick.worker, pick.attempt);
+    this.options.log.info({ chat: chatId }, `a chat's session placed on worker ${pick.worker}${previous ? ` (it was on ${previous})` : ''}`);
+    return { worker: pick.worker, attempt: pick.attempt, fresh: true, ...(previous && previous !== pick.worker ? { previous } : {}) };
+  }
+
+  /** The least loaded worker, leased to the chat under a new placement number. */
+  private async placeAnew(chatId: string): Promise<{ worker: string; attempt: number } | undefined> {
+    const pick = await this.registry.pick(undefined, this.placedSince());
+    if (!pick) return undefined;
+    this.recent.push({ worker: pick.name, at: Date.now() });
     const attempt = await this.commands.incr(`${PREFIX}:chat:${chatId}:placements`);
     await this.registry.grant(chatId, { worker: pick.name, attempt });
-    await this.follow(placed, pick.name, attempt);
-    this.options.log.info({ chat: chatId }, `a chat's session placed on worker ${pick.name}${previous ? ` (it was on ${previous})` : ''}`);
-    return { worker: pick.name, attempt, fresh: true, ...(previous && previous !== pick.name ? { previous } : {}) };
+    return { worker: pick.name, attempt };
+  }
+
+  /** Chats placed on each worker within the last beat or so (a quarter of a lease, twice over). */
+  private placedSince(): Map<string, number> {
+    const since = Date.now() - this.options.leaseMs / 2;
+    this.recent = this.recent.filter((placement) => placement.at >= since);
+    const counts = new Map<string, number>();
+    for (const { worker } of this.recent) counts.set(worker, (counts.get(worker) ?? 0) + 1);
+    return counts;
   }
 
   private async follow(placed: Placed, worker: string, attempt: number): Promise<void> {

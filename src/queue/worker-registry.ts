@@ -72,10 +72,14 @@ export class WorkerRegistry {
 
   /**
    * The worker a chat's session goes to: the least loaded of those alive and not draining,
-   * by the share of its capacity in use (one with room before any without), never `except`.
+   * by the share of its capacity in use (one with room before any without), never `except`;
+   * `placedSince`: chats placed on each since its last beat (its state does not count them yet).
    */
-  async pick(except?: string): Promise<WorkerState | undefined> {
-    const open = (await this.alive()).filter((state) => !state.draining && state.name !== except);
+  async pick(except?: string, placedSince: ReadonlyMap<string, number> = new Map()): Promise<WorkerState | undefined> {
+    // Chats placed since a worker last beat count as its load already: two chats at once go to two workers.
+    const open = (await this.alive())
+      .filter((state) => !state.draining && state.name !== except)
+      .map((state) => ({ ...state, load: state.load + (placedSince.get(state.name) ?? 0), chats: state.chats + (placedSince.get(state.name) ?? 0) }));
     const share = (state: WorkerState) => state.load / Math.max(1, state.capacity);
     open.sort(
       (a, b) => Number(a.load >= a.capacity) - Number(b.load >= b.capacity) || share(a) - share(b) || a.chats - b.chats || a.name.localeCompare(b.name),

@@ -93,6 +93,16 @@ describe("chats' sessions on workers", () => {
     expect((await answer(/^Status\n/)).text).toContain(`worker ${worker![0]}`);
   });
 
+  it('places chats on the least loaded worker: two chats starting at once go to the two workers', async () => {
+    world = await twoWorkers();
+    const [a, b] = [-3001, -3002];
+    for (const chatId of [a, b]) world.telegram.sendText({ chatId, userId: OWNER, text: `first of ${chatId}`, chatType: 'group', firstName: 'Ada' });
+    for (const chatId of [a, b])
+      await world.telegram.waitFor(() => world!.telegram.botMessages(chatId).find((m) => /^echo: first of/.test(shownText(m))), 30_000);
+    const parents = await Promise.all([a, b].map(async (chatId) => parentOf((await invocation(`first of ${chatId}`)).pid)));
+    expect(new Set(parents)).toEqual(new Set([...world.workers.values()].map((worker) => worker.pid)));
+  });
+
   it('a worker killed mid-turn: the turn is sent again to the other worker, in the session copied back, and the chat sees one line', async () => {
     world = await twoWorkers();
     say('remember this');

@@ -56,6 +56,13 @@ describe('the worker registry', () => {
     expect((await registry().alive()).find((state) => state.name === 'big')).toMatchObject({ draining: true, capacity: 8, load: 2 });
   });
 
+  it('counts the chats placed since a worker last beat as its load: chats placed together spread', async () => {
+    await worker('a', 4, 0).beat();
+    await worker('b', 4, 1).beat();
+    expect((await registry().pick())?.name).toBe('a');
+    expect((await registry().pick(undefined, new Map([['a', 2]])))?.name).toBe('b');
+  });
+
   it('a worker that stops beating is gone once its state lapses, and the leases it held lapse with it', async () => {
     const held = ['chat-1'];
     const presence = worker('w1', 4, 1, held);
