@@ -39,6 +39,8 @@ interface Placed {
   tell: Tell;
   /** Permission requests of the turn at work, answered once each. */
   asked: Set<string>;
+  /** The state being written. */
+  saving?: Promise<void>;
 }
 
 /** How often a chat waiting for a worker looks again. */
@@ -240,7 +242,14 @@ export class RemoteSessions implements RemoteSide {
     if (placed.attempt !== undefined) await this.reader.forget(sessionStream(placed.chatId, placed.attempt)).catch(() => {});
     placed.worker = worker;
     placed.attempt = attempt;
-    await this.reader.follow<SessionEvent>(sessionStream(placed.chatId, attempt), attempt, (event) => void this.onEvent(placed, attempt, event));
+    await this.reader.follow<SessionEvent>(
+      sessionStream(placed.chatId, attempt),
+      attempt,
+      (event) =>
+        void this.onEvent(placed, attempt, event).catch((error: Error) =>
+          this.options.log.error({ err: error, chat: placed.chatId }, `an event of a chat's session on a worker failed: ${error.message}`),
+        ),
+    );
   }
 
   private async onEvent(placed: Placed, attempt: number, event: SessionEvent): Promise<void> {
@@ -308,7 +317,9 @@ export class RemoteSessions implements RemoteSide {
   private async keepState(placed: Placed, state: Signed): Promise<void> {
     const verified = this.options.signer.verify<SessionState>(state, { kind: 'state', runId: placed.chatId, attempt: 0 });
     if (!verified.ok) return void this.options.log.warn({ chat: placed.chatId }, `refused a chat's session state from Redis: ${verified.why}`);
-    await writePrivateFile(this.stateFile(placed.chatId), JSON.stringify(state));
+    // One write at a time per chat, in the order they came: the newest state is the one kept.
+    placed.saving = (placed.saving ?? Promise.resolve()).catch(() => {}).then(() => writePrivateFile(this.stateFile(placed.chatId), JSON.stringify(state)));
+    await placed.saving;
   }
 
   /** The state last copied back, when one is kept and still checks out. */

@@ -176,6 +176,12 @@ export class SessionHost {
       void this.presence.beat(); // the bridge places the next chat knowing this one is here
     }
     const target = hosted;
+    const ask = given.ask;
+    // A turn sent while another runs: the bridge restarted and sends its turn again; the old one ends first (its answer goes nowhere).
+    if (ask.type === 'turn' && target.turn && target.turn.id !== ask.turnId) {
+      this.options.log.info({ chat: target.chatId }, "a chat's turn was sent again (its bridge restarted): the one at work here stops first");
+      void target.turn.running.stop('the bridge sent this turn again');
+    }
     // Steering, stops and answers act at once (a turn waits on them); turns and closes in order.
     if (given.ask.type === 'steer' || given.ask.type === 'stop' || given.ask.type === 'decide') return void this.act(target, given.ask);
     target.queue = target.queue

@@ -152,6 +152,23 @@ describe("chats' sessions on workers", () => {
     expect(texts().filter((text) => /^Continuing on worker/.test(text))).toHaveLength(1);
   }, 120_000);
 
+  it('the bridge killed mid-turn and started again: the turn is taken up again on the same worker, which ends the cut one first, and the session goes on', async () => {
+    world = await twoWorkers();
+    say('before the restart');
+    await answer(/^echo: before the restart \(turn 1\)$/);
+    const first = await invocation('before the restart');
+    say('sleep-once:60 across the restart');
+    await invocation('sleep-once:60 across the restart');
+    await world.restart('SIGKILL');
+    // The restarted bridge takes the turn up in its session (as without workers): on the same worker, whose CLI ends the cut turn first.
+    await answer(/^↻ Resuming after the restart: “sleep-once:60 across the restart”$/);
+    await answer(/^echo: The bridge that runs you restarted while you were working on my last message[^]*\(turn \d\)$/, 60_000);
+    const resumed = (await world.cli.invocations()).find((c) => c.prompt.startsWith('The bridge that runs you restarted'))!;
+    expect(resumed.pid).toBe(first.pid);
+    say('after the restart');
+    await answer(/^echo: after the restart \(turn 5\)$/);
+  }, 120_000);
+
   it("in a mode that only reads, the CLI on a worker may not read that worker's data directory either", async () => {
     world = await twoWorkers({ BRIDGE_PERMISSION_MODE: 'safe' });
     say('read nothing secret');
