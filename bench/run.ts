@@ -9,6 +9,7 @@ import { benchSubagents } from './subagents.ts';
 import { benchTelegram } from './telegram.ts';
 import { benchFlood } from './flood.ts';
 import { benchWorkers } from './workers.ts';
+import { benchSessionWorkers } from './session-workers.ts';
 import { benchLive } from './live.ts';
 import { benchPictures } from './pictures.ts';
 import { benchTransports } from './transports.ts';
@@ -23,6 +24,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   subagents: benchSubagents,
   flood: benchFlood,
   workers: benchWorkers,
+  'session-workers': benchSessionWorkers,
   live: benchLive,
   pictures: benchPictures,
   transports: benchTransports,

@@ -50,6 +50,7 @@ import type { WebOutbound } from './web/chat/web-outbound.ts';
 import { startListeners } from './listeners.ts';
 import { agentTools } from './app/agent-tools.ts';
 import { announcements } from './app/announcements.ts';
+import { sessionWorkers } from './app/session-workers.ts';
 import { chatSessions } from './app/chats.ts';
 import { runWork } from './app/runs.ts';
 import { commandServices } from './app/services.ts';
@@ -165,9 +166,12 @@ export async function createApp(options: {
 
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   const hostQuestions = new HostQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, mayAnswer: chatPeopleMayAnswer(access, log), log });
+  // Chats' sessions on workers (BRIDGE_SESSION_WORKERS): each worker bounds its own processes (BRIDGE_WORKER_LIVE_SESSIONS).
+  const remote = sessionWorkers(config, log);
+  await remote?.start();
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
-  const live = new LivePool(config.live);
-  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, hostQuestions, audit, out, log });
+  const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
+  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, hostQuestions, audit, out, ...(remote ? { remote } : {}), log });
   const { subagents, orchestrator, queue } = runWork({
     config,
     runStore,
@@ -362,6 +366,7 @@ export async function createApp(options: {
       await bridge.shutdown();
       await transcripts.flush();
       await live.closeAll();
+      await remote?.close();
       await outbox.settle();
       outbox.close();
       await endpoint.close();

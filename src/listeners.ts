@@ -156,6 +156,17 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
       auditFile: parts.audit.file,
       chats: outbound,
       chatTitles: (key) => parts.store.get(key)?.title,
+      liveSessions: () =>
+        parts.chats
+          .active()
+          .filter((chat) => chat.agent.hasLiveProcess)
+          .map((chat) => ({
+            chat: chat.record.key,
+            address: chat.address,
+            cli: chat.record.cli,
+            working: chat.busy,
+            ...(chat.agent.liveWhere ? { worker: chat.agent.liveWhere } : {}),
+          })),
     },
     review: {
       review: parts.review,

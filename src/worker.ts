@@ -12,11 +12,14 @@ import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
-import { DrainDeadline, drainWorker } from './queue/worker-drain.ts';
+import { DrainDeadline, drainWorker, type DrainHolder } from './queue/worker-drain.ts';
 import { QueueSigner } from './queue/signing.ts';
 import { startTracing } from './telemetry/tracing.ts';
 import { MetricsSdk } from './telemetry/metrics.ts';
 import { startMetrics } from './telemetry/metrics-start.ts';
+import { QueueSealer } from './queue/sealing.ts';
+import { SessionHost } from './queue/session-host.ts';
+import { SESSION_SEALING } from './queue/session-state.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -64,18 +67,31 @@ async function main(): Promise<number> {
     return EX_CONFIG;
   }
   // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
-  const worker = new RunWorker({ config: { ...config, redisUrl }, signer: new QueueSigner(config.queueSecret!), name, home, log, secrets });
+  const signer = new QueueSigner(config.queueSecret!);
+  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, name, home, log, secrets });
+  // Chats' own sessions (a bridge with BRIDGE_SESSION_WORKERS=on places them here): drained beside the runs.
+  const sessions = new SessionHost({
+    config: { ...config, redisUrl },
+    signer,
+    sealer: new QueueSealer(config.queueSecret!, SESSION_SEALING),
+    name,
+    log,
+    secrets,
+  });
   try {
     await worker.start();
+    await sessions.start();
     logAgentUser(config.agentUser, log);
     logSandbox(config.sandbox, log);
   } catch (error) {
     log.fatal((error as Error).message);
+    await sessions.close();
     await worker.close();
     await tracing.shutdown();
     return EX_CONFIG;
   }
-  await new Promise<void>((resolve) => onSignals(worker, config.restart.drainMs, log, resolve));
+  await new Promise<void>((resolve) => onSignals([worker, sessions], config.restart.drainMs, log, resolve));
+  await sessions.close();
   // What its runs' spans still hold goes out before it leaves.
   await tracing.shutdown();
   await metricsListener?.close();
@@ -92,7 +108,8 @@ const SAME_SIGNAL_MS = 1000;
  * hand back the rest), then leave. Second: hand back what is still running now. Third: leave
  * at once (what was running is then the stall check's).
  */
-function onSignals(worker: RunWorker, drainMs: number, log: Log, left: () => void): void {
+function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log: Log, left: () => void): void {
+  const [worker] = holders;
   let deadline: DrainDeadline | undefined;
   let lastAt = 0;
   let forced = false;
@@ -103,8 +120,8 @@ function onSignals(worker: RunWorker, drainMs: number, log: Log, left: () => voi
       if (!deadline) {
         log.info(`${signal}: draining, then leaving (again to hand back what is still running now)`);
         deadline = new DrainDeadline(drainMs);
-        // The seam for other work a worker holds (a chat's live session): one more DrainHolder here.
-        drainWorker([worker], deadline, log)
+        // Its runs and the chats' sessions it holds alike.
+        drainWorker(holders, deadline, log)
           .then(() => worker.close())
           .then(left, (error) => {
             log.error({ err: error }, 'shutdown failed');

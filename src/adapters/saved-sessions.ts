@@ -24,7 +24,7 @@ const LISTED = 20;
 export async function readSavedSessions(format: SavedSessionFormat, cwd: string, env: Record<string, string | undefined>): Promise<SavedSession[]> {
   switch (format) {
     case 'claude-projects':
-      return claudeSessions(cwd, env.HOME);
+      return claudeSessions(claudeProjectDir(cwd, env));
     case 'codex-rollouts':
       return codexSessions(cwd, env.CODEX_HOME ?? (env.HOME ? join(env.HOME, '.codex') : undefined));
   }
@@ -89,10 +89,21 @@ async function codexSession(file: string, cwd: string): Promise<SavedSession | u
   return { id: meta.payload.id, firstPrompt, startedAt: Date.parse(meta.payload.timestamp ?? '') || mtimeMs, lastAt: mtimeMs, turns, file };
 }
 
-/** Claude Code: `~/.claude/projects/<cwd with every other character a dash>/<session id>.jsonl`. */
-async function claudeSessions(cwd: string, home: string | undefined): Promise<SavedSession[]> {
-  if (!home) return [];
-  const dir = join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
+/** Where Claude Code keeps the sessions of `cwd`: `$CLAUDE_CONFIG_DIR` (or `~/.claude`) `/projects/<cwd with every other character a dash>`. */
+export function claudeProjectDir(cwd: string, env: Record<string, string | undefined>): string | undefined {
+  const config = env.CLAUDE_CONFIG_DIR || (env.HOME ? join(env.HOME, '.claude') : undefined);
+  return config && join(config, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
+}
+
+/** Where codex keeps its sessions: `$CODEX_HOME` (or `~/.codex`) `/sessions`. */
+export function codexSessionsDir(env: Record<string, string | undefined>): string | undefined {
+  const home = env.CODEX_HOME ?? (env.HOME ? join(env.HOME, '.codex') : undefined);
+  return home && join(home, 'sessions');
+}
+
+/** Claude Code: `<project dir>/<session id>.jsonl`. */
+async function claudeSessions(dir: string | undefined): Promise<SavedSession[]> {
+  if (!dir) return [];
   const names = await readdir(dir).catch(() => [] as string[]);
   const files = await Promise.all(
     names.filter((name) => name.endsWith('.jsonl')).map(async (name) => ({ file: join(dir, name), mtime: (await stat(join(dir, name))).mtimeMs })),

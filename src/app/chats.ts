@@ -7,12 +7,14 @@ import type { ApprovalBroker } from '../approvals/approval-broker.ts';
 import { chatPermissions } from '../bridge/agent-permissions.ts';
 import type { AgentQuestions } from '../bridge/agent-questions.ts';
 import { ChatSessions } from '../bridge/chat-sessions.ts';
+import type { ChatSession } from '../bridge/chat-session.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { ruledAgents } from '../policy/approval-rules.ts';
 import type { Log } from '../log/logger.ts';
 import { userKey, type Outbound } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
 import type { LivePool } from '../session/live-pool.ts';
+import type { RemoteSessions } from '../queue/remote-sessions.ts';
 import type { ChatStore } from '../store/chat-store.ts';
 import type { SessionTools } from '../tools/session-tools.ts';
 import { WEB, webIdentityOf } from '../web/chat/web-chat.ts';
@@ -25,6 +27,8 @@ export function chatSessions(parts: {
   agents: AgentLibrary;
   trusts: (dir: string) => Promise<boolean>;
   live: LivePool;
+  /** Chats' sessions run on workers (BRIDGE_SESSION_WORKERS). */
+  remote?: RemoteSessions;
   approvals: ApprovalBroker;
   questions: AgentQuestions;
   hostQuestions: HostQuestions;
@@ -32,7 +36,13 @@ export function chatSessions(parts: {
   out: Outbound;
   log: Log;
 }): ChatSessions {
-  const { sessionTools, agents, trusts } = parts;
+  const { sessionTools, agents, trusts, remote } = parts;
+  const tell = async (chat: ChatSession, text: string) => {
+    const replyTo = chat.record.pending?.find((message) => message.id === chat.current?.id)?.messageId;
+    await parts.out
+      .send(chat.address, plain(text), replyTo ? { replyTo } : {})
+      .catch((error: Error) => parts.log.warn({ chat: chat.record.key }, `a handover line failed: ${error.message}`));
+  };
   return new ChatSessions({
     config: parts.config,
     store: parts.store,
@@ -67,13 +77,9 @@ export function chatSessions(parts: {
     // In `ask`, a host not on the list is a question with Allow once / for this session / Deny.
     askHost: chatEgressQuestions({ hosts: parts.hostQuestions, audit: parts.audit }),
     permissions: chatPermissions({ approvals: parts.approvals, questions: parts.questions }),
-    // Who took over when a limit stopped the chat's CLI: one line, a reply to the message at work.
-    tell: async (chat, text) => {
-      const replyTo = chat.record.pending?.find((message) => message.id === chat.current?.id)?.messageId;
-      await parts.out
-        .send(chat.address, plain(text), replyTo ? { replyTo } : {})
-        .catch((error: Error) => parts.log.warn({ chat: chat.record.key }, `a handover line failed: ${error.message}`));
-    },
+    // Who took over when a limit stopped the chat's CLI (or which worker, when its own stopped): one line, a reply to the message at work.
+    tell,
+    ...(remote ? { liveProcess: (chat, launch, answer) => remote.process(chat.record.key, launch, answer, (text) => void tell(chat, text)) } : {}),
     log: parts.log,
   });
 }

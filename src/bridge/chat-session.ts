@@ -4,9 +4,9 @@ import type { AgentSpans } from '../telemetry/traced-agent.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { Settings } from '../config/bridge-manifest.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
-import { AgentSession, type SessionConfig, type SessionOptions, type Stopped } from '../session/session.ts';
+import { AgentSession, type LiveProcess, type SessionConfig, type SessionOptions, type Stopped } from '../session/session.ts';
 import type { LivePool } from '../session/live-pool.ts';
-import type { PermissionAnswerer, PermissionRequest } from '../session/live-cli.ts';
+import type { LiveLaunch, PermissionAnswerer, PermissionRequest } from '../session/live-cli.ts';
 import type { PermissionDecision } from '../protocols/events.ts';
 import { effectiveMode } from '../adapters/permissions.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
@@ -59,6 +59,8 @@ export interface ChatParts {
   fresh: FreshSessionOptions;
   /** Keep CLIs between turns within this bound (absent: one process per turn). */
   live?: LivePool;
+  /** Where a chat's kept CLI runs, when not in this process (a worker: BRIDGE_SESSION_WORKERS). */
+  liveProcess?: (chat: ChatSession, launch: LiveLaunch, answer: PermissionAnswerer) => LiveProcess;
   permissions?: ChatPermissions;
   /** Its sandbox refused a host: once per host and process. */
   onBlocked?: (chat: ChatSession, host: string, why: string) => void;
@@ -450,6 +452,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     graceMs: config.settings.stopGraceMs,
     onResumeId: (id) => void chat.saveSessionId(id),
     ...(live ? { live } : {}),
+    ...(parts.liveProcess ? { liveProcess: (launch, answer) => parts.liveProcess!(chat, launch, answer) } : {}),
     ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),
     ...(parts.tell ? { handover: chatHandover(chat, (text) => parts.tell!(chat, text)) } : {}),
   };

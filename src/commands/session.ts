@@ -39,7 +39,8 @@ function processState(chat: ChatSession): string {
   const { agent } = chat;
   if (!agent.runsLive) return `one per turn (${chat.record.cli} takes no message while it works)`;
   if (!agent.hasLiveProcess) return 'kept between turns; starts with the next message';
-  return chat.current ? 'kept between turns, working' : `kept between turns, idle for ${formatDuration(Date.now() - agent.liveLastUsed)}`;
+  const where = agent.liveWhere ? `, on worker ${agent.liveWhere}` : '';
+  return chat.current ? `kept between turns, working${where}` : `kept between turns, idle for ${formatDuration(Date.now() - agent.liveLastUsed)}${where}`;
 }
 
 export const status: Command = {

@@ -85,6 +85,11 @@ export interface BridgeConfig extends ProjectsConfig {
   redisUrl: string | undefined;
   /** What the bridge and its workers sign what goes through Redis with (BRIDGE_QUEUE_SECRET): set whenever redisUrl is. */
   queueSecret: string | undefined;
+  /**
+   * Chats' own sessions on workers (BRIDGE_SESSION_WORKERS, needs redisUrl), and on a worker
+   * how many chats' live CLI processes it holds (BRIDGE_WORKER_LIVE_SESSIONS).
+   */
+  sessionWorkers: { on: boolean; liveSessions: number };
   /** What CLIs run with: the bridge's own environment less its settings and secrets (API keys and base URLs pass through). */
   cliEnv: Record<string, string | undefined>;
   /** How log lines are written (BRIDGE_LOG_FORMAT). */
@@ -181,6 +186,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     transcribe: transcribe(env),
     redisUrl: redisUrl(env.BRIDGE_REDIS_URL),
     queueSecret: queueSecret(env),
+    sessionWorkers: sessionWorkers(env),
     mcp: mcpListen(env),
     api: await api(env, BARE_NUMBERS),
     web: await webConfig(env),
@@ -376,6 +382,14 @@ function redisUrl(raw: string | undefined): string | undefined {
 
 /** The shortest BRIDGE_QUEUE_SECRET taken: 32 characters, enough for an HMAC key nobody guesses. */
 export const MIN_QUEUE_SECRET_CHARS = 32;
+
+/** Chats' sessions on workers need the queue they reach the workers through. */
+function sessionWorkers(env: NodeJS.ProcessEnv): BridgeConfig['sessionWorkers'] {
+  const on = onOff(env, 'BRIDGE_SESSION_WORKERS', false);
+  if (on && !env.BRIDGE_REDIS_URL?.trim())
+    throw new ConfigError('BRIDGE_SESSION_WORKERS: on needs BRIDGE_REDIS_URL (the Redis the bridge reaches its workers through)');
+  return { on, liveSessions: integer(env, 'BRIDGE_WORKER_LIVE_SESSIONS', 8, 1) };
+}
 
 /** Required with a queue: without it, whoever can write to Redis could run commands on the workers. */
 function queueSecret(env: NodeJS.ProcessEnv): string | undefined {

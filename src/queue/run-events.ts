@@ -21,7 +21,7 @@ const STREAM_MAX_ENTRIES = 100_000;
 /** An entry of the stream, as signed: its place in the run's order, so one added twice is seen. */
 interface Sequenced {
   seq: number;
-  event: RunEvent;
+  event: { kind: string };
 }
 
 /**
@@ -30,7 +30,7 @@ interface Sequenced {
  * each entry signed for the run and its attempt and numbered. While Redis is away, commands
  * wait in the connection's queue; nothing is dropped.
  */
-export class RunEventsWriter {
+export class RunEventsWriter<E extends { kind: string } = RunEvent> {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private written: Promise<unknown> = Promise.resolve();
@@ -55,7 +55,7 @@ export class RunEventsWriter {
     this.timer ??= setTimeout(() => this.sendLines(), LINES_EVERY_MS);
   }
 
-  report(event: Exclude<RunEvent, { kind: 'lines' }>): void {
+  report(event: Exclude<E, { kind: 'lines' }>): void {
     this.sendLines();
     this.add(event);
   }
@@ -75,7 +75,7 @@ export class RunEventsWriter {
     this.lines = [];
   }
 
-  private add(event: RunEvent): void {
+  private add(event: { kind: string; [field: string]: unknown }): void {
     const body: Sequenced = { seq: ++this.seq, event };
     const signed = this.signer.sign({ kind: 'event', runId: this.runId, attempt: this.attempt }, body, this.keepSeconds);
     this.written = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
@@ -87,7 +87,7 @@ interface Followed {
   position: string;
   /** The number of the last entry handed over: an entry numbered no higher is a replay. */
   seq: number;
-  onEvent: (event: RunEvent) => void;
+  onEvent: (event: never) => void;
   caughtUp: { target: string; resolve: () => void }[];
 }
 
@@ -127,7 +127,7 @@ export class RunEventsReader {
   }
 
   /** Follows a run's events from where the bridge last read them (from the start for a new run). */
-  async follow(runId: string, attempt: number, onEvent: (event: RunEvent) => void): Promise<void> {
+  async follow<E extends { kind: string } = RunEvent>(runId: string, attempt: number, onEvent: (event: E) => void): Promise<void> {
     const raw = await this.commands.hget(keys.read, runId);
     let mark: ReadMark = { position: '0', seq: 0 };
     if (raw !== null) {
@@ -163,7 +163,7 @@ export class RunEventsReader {
   }
 
   /** The entry's event, when a worker signed it for this run and attempt and it comes after the last one taken. */
-  private verify(runId: string, followed: Followed, fields: string[]): RunEvent | undefined {
+  private verify(runId: string, followed: Followed, fields: string[]): never | undefined {
     const at = fields.indexOf('e');
     const verified = this.signer.verify<Sequenced>(at >= 0 ? fields[at + 1] : undefined, { kind: 'event', runId, attempt: followed.attempt });
     if (!verified.ok) return void this.refused(runId, `a report: ${verified.why}`);
@@ -171,7 +171,7 @@ export class RunEventsReader {
     if (!Number.isSafeInteger(seq) || !event || typeof event !== 'object') return void this.refused(runId, 'a report: it is not an event');
     if (seq <= followed.seq) return void this.refused(runId, `a report: it was taken before (replayed, number ${seq})`);
     followed.seq = seq;
-    return event;
+    return event as never;
   }
 
   private async run(): Promise<void> {

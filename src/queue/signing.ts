@@ -1,8 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { MIN_QUEUE_SECRET_CHARS } from '../config/config.ts';
 
-/** What goes through Redis, by who writes it: the bridge (job, controls, its read marks) or a worker (reports, ending, handback). */
-export type SignedKind = 'job' | 'stop' | 'message' | 'holds' | 'event' | 'ending' | 'read' | 'handback';
+/**
+ * What goes through Redis, by who writes it: the bridge (job, controls, its read marks, a
+ * chat's session's asks and its lease on a worker) or a worker (reports, ending, a drained
+ * run's handback, what it can take, a chat's session state).
+ */
+export type SignedKind = 'job' | 'stop' | 'message' | 'holds' | 'event' | 'ending' | 'read' | 'handback' | 'session' | 'lease' | 'worker' | 'state';
 
 /** What a signature is bound to besides its body: a message signed for one run, attempt or kind is no other's. */
 export interface Binding {

@@ -100,6 +100,11 @@ export function wallsUp(): boolean {
   return raised !== undefined;
 }
 
+/** The uid a scope's home belongs to (the sandbox's), when the walls are up. */
+export function homeOwner(): { uid: number; gid: number } | undefined {
+  return raised ? { uid: raised.uid.uid, gid: raised.uid.gid } : undefined;
+}
+
 /** Where a scope's home is on the host (made on first use, by the sandbox's uid: it is that uid's own). */
 export function scopeHome(scope: string): string | undefined {
   if (!raised) return undefined;

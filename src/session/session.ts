@@ -1,10 +1,10 @@
 import type { Adapter } from '../adapters/load.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
-import { Turn, walled, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import { Turn, walled, type RunningTurn, type TurnHandlers, type TurnLimits, type TurnOutcome } from './turn.ts';
 import type { WallScope } from '../sandbox/walls.ts';
 import { canRunLive } from '../adapters/live.ts';
-import { LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
+import { LiveCli, liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from './live-cli.ts';
 import type { LiveHolder, LivePool } from './live-pool.ts';
 import type { Log } from '../log/logger.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
@@ -44,6 +44,8 @@ export interface SessionConfig {
   onPermission?: PermissionAnswerer;
   /** Whose walls its CLI runs in when the sandbox is on (read at each turn: `safe` makes the directory read-only). */
   walls?: WallScope;
+  /** Where the kept CLI runs: a process here (LiveCli) unless this says elsewhere (a worker). */
+  liveProcess?: (launch: LiveLaunch, answer: PermissionAnswerer) => LiveProcess;
   /**
    * Some tool calls must be asked about even when the session bypasses permissions (a rule of
    * the tool policy covers them): a CLI given its mode as its session opens (codex's app
@@ -54,6 +56,20 @@ export interface SessionConfig {
   refusal?: () => string | undefined;
   /** Where a turn goes when its CLI's limit stops it, or when a CLI a limit stopped is back (see SessionHandover). */
   handover?: SessionHandover;
+}
+
+/** A CLI kept between a session's turns, wherever it runs (LiveCli here, or on a worker). */
+export interface LiveProcess {
+  readonly key: string;
+  readonly isAlive: boolean;
+  readonly busy: boolean;
+  /** The CLI session it continues. */
+  readonly sessionId: string | undefined;
+  readonly lastUsed: number;
+  /** Where it runs, when not in this process: its worker's name. */
+  readonly where?: string;
+  startTurn(prompt: string, handlers: TurnHandlers, options?: TurnLimits & { planning?: boolean }): RunningTurn;
+  close(): Promise<void>;
 }
 
 /**
@@ -128,11 +144,11 @@ export class AgentSession implements LiveHolder {
   private readonly queue: Pending[] = [];
   private current: RunningTurn | undefined;
   /** The CLI kept between turns, where it can be (config.live). */
-  private liveCli: LiveCli | undefined;
+  private liveCli: LiveProcess | undefined;
   /** The turn out of the queue whose fresh options are being read: running, as far as anyone can tell. */
   private starting: Pending | undefined;
   /** A live CLI past the pool's bound, kept only until the turns it runs of its own (carried) have ended. */
-  private unkept: LiveCli | undefined;
+  private unkept: LiveProcess | undefined;
   private draining = false;
 
   constructor(private readonly config: SessionConfig) {
@@ -182,6 +198,11 @@ export class AgentSession implements LiveHolder {
     return this.liveCli?.lastUsed ?? 0;
   }
 
+  /** The worker the kept CLI runs on, when it runs on one. */
+  get liveWhere(): string | undefined {
+    return this.liveCli?.where;
+  }
+
   /** Whether a CLI process is kept up for this session now. */
   get hasLiveProcess(): boolean {
     return this.liveCli?.isAlive ?? false;
@@ -222,7 +243,7 @@ export class AgentSession implements LiveHolder {
   }
 
   /** Forgets `cli` as the process kept for this session, and closes it. */
-  private async dropLive(cli: LiveCli): Promise<void> {
+  private async dropLive(cli: LiveProcess): Promise<void> {
     if (this.liveCli === cli) this.liveCli = undefined;
     this.config.live?.release(this);
     await cli.close();
@@ -384,7 +405,8 @@ export class AgentSession implements LiveHolder {
     }
     if (!cli) {
       try {
-        cli = new LiveCli(launch, config.onPermission ?? denyAll);
+        const answer = config.onPermission ?? denyAll;
+        cli = config.liveProcess ? config.liveProcess(launch, answer) : new LiveCli(launch, answer);
       } catch (error) {
         return { ...notRun((error as Error).message), status: 'failed' };
       }

@@ -67,7 +67,7 @@
 // and goes on only when it is allowed).
 // Every run appends {argv, cwd, prompt, resume, pid, envNames, startedAt, launchedAt (when its process began, before Node
 // loaded this script), agents (what --agents held), mcpServers} to $FAKE_CLI_LOG when set; sessions
-// persist under $FAKE_CLI_STATE (default: $TMPDIR) so a resumed turn knows its history.
+// persist under $FAKE_CLI_STATE (default: $TMPDIR), or as Claude Code's do under $CLAUDE_CONFIG_DIR, so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -160,10 +160,15 @@ function logTurn(prompt) {
   );
 }
 
-const stateDir = join(process.env.FAKE_CLI_STATE ?? tmpdir(), 'fake-agent-sessions');
+// With $CLAUDE_CONFIG_DIR, sessions are where Claude Code keeps them: <it>/projects/<cwd as a key>/<id>.jsonl.
+const stateDir = process.env.CLAUDE_CONFIG_DIR
+  ? join(process.env.CLAUDE_CONFIG_DIR, 'projects', process.cwd().replace(/[^A-Za-z0-9]/g, '-'))
+  : join(process.env.FAKE_CLI_STATE ?? tmpdir(), 'fake-agent-sessions');
 mkdirSync(stateDir, { recursive: true });
+const markerDir = join(process.env.FAKE_CLI_STATE ?? tmpdir(), 'fake-agent-sessions');
+mkdirSync(markerDir, { recursive: true });
 const sessionId = resume ?? randomUUID();
-const sessionFile = join(stateDir, `${sessionId}.json`);
+const sessionFile = join(stateDir, process.env.CLAUDE_CONFIG_DIR ? `${sessionId}.jsonl` : `${sessionId}.json`);
 let history = [];
 if (resume) {
   try {
@@ -270,7 +275,8 @@ async function turn(prompt, ids = []) {
   if (sleepFor) await sleep(Number(sleepFor));
   const sleepOnce = directive('sleep-once');
   if (sleepOnce) {
-    const marker = join(stateDir, `slept-${createHash('sha256').update(prompt).digest('hex').slice(0, 16)}`);
+    // The test's bookkeeping, not the session's: kept in $FAKE_CLI_STATE whichever machine's home the session is in.
+    const marker = join(markerDir, `slept-${createHash('sha256').update(prompt).digest('hex').slice(0, 16)}`);
     if (!existsSync(marker)) {
       writeFileSync(marker, '');
       await sleep(Number(sleepOnce));

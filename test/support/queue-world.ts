@@ -21,20 +21,28 @@ export const TEST_QUEUE_SECRET = 'test-queue-secret-0123456789abcdef';
 /** Workers that stop renewing a lock this long are taken for dead: short, so a test sees it, and far above a loaded machine's pauses. */
 export const TEST_LOCK_SECONDS = 4;
 
-export async function startQueueWorld(redis: RedisServer, workerNames: string[], extraEnv: Record<string, string> = {}): Promise<QueueWorld> {
+/** Each worker's own environment beside the world's (a machine of its own: its CLIs' home, say). */
+export type WorkerEnv = (name: string) => Record<string, string>;
+
+export async function startQueueWorld(
+  redis: RedisServer,
+  workerNames: string[],
+  extraEnv: Record<string, string> = {},
+  workerEnv: WorkerEnv = () => ({}),
+): Promise<QueueWorld> {
   // The lock is the bridge's setting too: its own stall check runs as often as the workers' (BullMQ runs one check per interval across them all).
   const env = { BRIDGE_REDIS_URL: redis.url, BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET, BRIDGE_WORKER_LOCK_SECONDS: String(TEST_LOCK_SECONDS), ...extraEnv };
-  return addWorkers(await startTelegramWorld(env), redis, workerNames);
+  return addWorkers(await startTelegramWorld(env), redis, workerNames, workerEnv);
 }
 
 /** Workers beside a bridge already started on `redis`, with its environment less its Telegram settings. */
-export async function addWorkers(base: TelegramWorld, redis: RedisServer, workerNames: string[]): Promise<QueueWorld> {
+export async function addWorkers(base: TelegramWorld, redis: RedisServer, workerNames: string[], ownEnv: WorkerEnv = () => ({})): Promise<QueueWorld> {
   const workers = new Map<string, BridgeProcess>();
   // A worker has no bot token: it is not given one.
   const { TELEGRAM_BOT_TOKEN: _token, TELEGRAM_API_ROOT: _root, ...workerEnv } = base.env;
   const startWorker = async (name: string) => {
     // A test's end drains its workers: what still runs there is handed back soon, not after a minute.
-    const worker = startWorkerProcess({ BRIDGE_DRAIN_SECONDS: '2', ...workerEnv, BRIDGE_WORKER_NAME: name });
+    const worker = startWorkerProcess({ BRIDGE_DRAIN_SECONDS: '2', ...workerEnv, ...ownEnv(name), BRIDGE_WORKER_NAME: name });
     await worker.waitForLog(/taking runs from/);
     workers.set(name, worker);
     return worker;

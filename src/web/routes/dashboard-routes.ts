@@ -37,6 +37,19 @@ export interface DashboardSources {
   chats: WebOutbound;
   /** The chats' titles, kept from their messages. */
   chatTitles: ChatTitles;
+  /** The chats whose CLI is kept between turns now, and where it runs. */
+  liveSessions: () => LiveSessionInfo[];
+}
+
+/** A chat's kept CLI, as the dashboard shows it. */
+export interface LiveSessionInfo {
+  /** The chat's key, and its address (who may see it is decided by the address). */
+  chat: string;
+  address: ChatRef;
+  cli: string;
+  /** The worker it runs on (BRIDGE_SESSION_WORKERS); none: on the bridge's own host. */
+  worker?: string;
+  working: boolean;
 }
 
 /** Ended runs the table shows from the archive, besides the live ones. */
@@ -90,6 +103,12 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     const ended = mine.filter((run) => !ids.has(run.runId)).slice(-ARCHIVED_SHOWN);
     const all = [...mine.filter((run) => ids.has(run.runId)), ...ended].sort((a, b) => b.createdAt - a.createdAt);
     return c.json(all.map((run) => shownRun(run)));
+  });
+
+  // Where each chat's session runs: on the bridge's host, or on which worker.
+  app.get('/sessions', async (c) => {
+    const seen = await sources.access.filter(person(c), sources.liveSessions(), (session) => session.address);
+    return c.json(seen.map(({ address: _address, ...session }) => ({ ...session, chatName: named(session.chat) })));
   });
 
   app.get('/runs/:id', async (c) => {

@@ -3,6 +3,7 @@ import { Ago } from '../ago.tsx';
 import { duration, money, STATUS_ICON } from '../format.ts';
 import { questionOf, type Live } from '../live.ts';
 import { RunState } from '../waiting.tsx';
+import { LiveSessions } from '../sessions.tsx';
 
 const FILTERS = ['all', 'active', 'ended', 'failed'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -45,6 +46,7 @@ export function Runs({ live }: { live: Live }) {
         </select>
         <input type="search" placeholder="search" aria-label="Search runs" value={words} onInput={(e) => setWords((e.target as HTMLInputElement).value)} />
       </div>
+      <LiveSessions />
       {!live.connected && <p class="muted">Connecting…</p>}
       {live.connected && !shown.length && <p class="muted">No runs{filter === 'all' && !cli && !words ? ' yet: /spawn one from a chat' : ' match'}.</p>}
       <ul class="rows" data-testid="runs">

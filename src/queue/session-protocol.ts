@@ -1,0 +1,110 @@
+import type { Redis } from 'ioredis';
+import type { LiveLaunch, PermissionRequest } from '../session/live-cli.ts';
+import type { TurnLimits, TurnOutcome } from '../session/turn.ts';
+import type { AgentEvent, PermissionDecision } from '../protocols/events.ts';
+import type { McpAccess } from '../adapters/turn-options.ts';
+import { keys } from './redis.ts';
+import { registryKeys } from './worker-registry.ts';
+import type { QueueSigner, Signed } from './signing.ts';
+
+/**
+ * What a worker needs to start a chat's CLI as the bridge would: the CLI by name (the worker
+ * has its own adapters and environment), its options, directory and mode. Sealed in Redis: it
+ * holds the session's secret for the bridge's tools.
+ */
+export interface SessionLaunch {
+  cli: string;
+  spec: Omit<LiveLaunch['spec'], 'mcp'> & { mcp?: Omit<McpAccess, 'configFile'> };
+  cwd: string;
+  mode: LiveLaunch['mode'];
+  graceMs?: number;
+  /** Its walls where the worker's sandbox is on: the chat's home, a read-only directory in `safe`, and the chat's own hosts (`/net`). */
+  walls?: { home: string; readOnly: boolean; netAllow: string[] };
+}
+
+/** What the bridge asks of a chat's session on a worker. */
+export type SessionAsk =
+  | {
+      type: 'turn';
+      turnId: string;
+      /** The SessionLaunch, sealed for the chat. */
+      launch: string;
+      prompt: string;
+      limits: TurnLimits;
+      planning: boolean;
+      /** The session's state as last copied back (a new placement): put in the CLI's home before it resumes. */
+      state?: Signed;
+    }
+  | { type: 'steer'; turnId: string; text: string; id: string }
+  | { type: 'stop'; turnId: string; reason: string }
+  | { type: 'decide'; requestId: string; decision: PermissionDecision }
+  | { type: 'close' };
+
+/** An ask as signed for its worker: for which chat and placement. */
+export interface SessionAskFor {
+  chatId: string;
+  attempt: number;
+  ask: SessionAsk;
+}
+
+/** What a worker reports of a chat's session, in order, on the placement's event stream. */
+export type SessionEvent =
+  | { kind: 'event'; turnId: string; event: AgentEvent }
+  | { kind: 'permission'; turnId: string; request: PermissionRequest }
+  /** The session's state after a turn (signed and sealed, see session-state.ts), or why it was not copied. */
+  | { kind: 'state'; state: Signed }
+  | { kind: 'state-refused'; why: string }
+  | { kind: 'done'; turnId: string; outcome: TurnOutcome }
+  /** The turn could not start here (its directory is missing, its state was refused…). */
+  | { kind: 'failed'; turnId: string; why: string }
+  /** The worker gives the session back mid-turn (it is draining): the turn goes on elsewhere. */
+  | { kind: 'lost'; turnId: string; why: string };
+
+/** The event stream of a chat's session in one placement (each placement has its own, signed for its attempt). */
+export function sessionStream(chatId: string, attempt: number): string {
+  return `${chatId}-p${attempt}`;
+}
+
+/** How long an ask waits for its worker: one not taken by then is refused (the bridge has moved on). */
+const ASK_VALID_SECONDS = 600;
+
+/** The bridge's side: asks signed for one worker, into its inbox, and its bell rung (the control channel's). */
+export async function sendSessionAsk(redis: Redis, signer: QueueSigner, worker: string, ask: SessionAskFor): Promise<void> {
+  const signed = signer.sign({ kind: 'session', runId: worker, attempt: 0 }, ask, ASK_VALID_SECONDS);
+  const inbox = registryKeys.inbox(worker);
+  await redis.multi().rpush(inbox, JSON.stringify(signed)).expire(inbox, ASK_VALID_SECONDS).publish(keys.control, bellFor(worker)).exec();
+}
+
+/** The bell a worker's session asks ring on the control channel. */
+export function bellFor(worker: string): string {
+  return `worker:${worker}`;
+}
+
+/**
+ * The worker's side: takes every ask in its inbox at once (read and removed in one
+ * transaction), those the bridge signed for this worker and not taken before.
+ */
+export async function takeSessionAsks(
+  redis: Redis,
+  signer: QueueSigner,
+  worker: string,
+  taken: Set<string>,
+  refused: (why: string) => void,
+): Promise<SessionAskFor[]> {
+  const inbox = registryKeys.inbox(worker);
+  const replies = await redis.multi().lrange(inbox, 0, -1).del(inbox).exec();
+  const raw = (replies?.[0]?.[1] as string[] | null) ?? [];
+  const asks: SessionAskFor[] = [];
+  for (const entry of raw) {
+    const verified = signer.verify<SessionAskFor>(entry, { kind: 'session', runId: worker, attempt: 0 });
+    if (!verified.ok) refused(`a session ask: ${verified.why}`);
+    else if (taken.has(verified.nonce)) refused('a session ask: it was taken before (replayed)');
+    else if (typeof verified.body?.chatId !== 'string' || !Number.isSafeInteger(verified.body.attempt) || !verified.body.ask)
+      refused('a session ask: it is not one');
+    else {
+      taken.add(verified.nonce);
+      asks.push(verified.body);
+    }
+  }
+  return asks;
+}

@@ -1,0 +1,187 @@
+import type { Redis } from 'ioredis';
+import { PREFIX } from './redis.ts';
+import type { QueueSigner } from './signing.ts';
+
+/** What a worker says of itself, each heartbeat: what it can take, and what it holds. */
+export interface WorkerState {
+  name: string;
+  /** Chats' live CLI processes it holds at most (BRIDGE_WORKER_LIVE_SESSIONS). */
+  capacity: number;
+  /** Chats' live CLI processes on it now. */
+  load: number;
+  /** Chats placed on it (their processes live, or closed while idle). */
+  chats: number;
+  /** It is shutting down: no chat is placed on it, and its chats go elsewhere. */
+  draining: boolean;
+}
+
+/** Which worker a chat's session lives on, and the placement's number (each move is a new one). */
+export interface Lease {
+  worker: string;
+  attempt: number;
+}
+
+export const registryKeys = {
+  /** The names of the workers that said they are here (each one's state expires on its own). */
+  names: `${PREFIX}:workers`,
+  /** A worker's state, signed by it; gone when it stops beating. */
+  worker: (name: string) => `${PREFIX}:worker:${name}`,
+  /** The bridge's asks of the chats' sessions on a worker, oldest first. */
+  inbox: (name: string) => `${PREFIX}:worker:${name}:sessions`,
+  /** Which worker a chat's session lives on (signed by the bridge), renewed by that worker while it is alive. */
+  lease: (chatId: string) => `${PREFIX}:chat:${chatId}:lease`,
+};
+
+/** How often a worker beats within the time it is taken for dead after (its lease's length). */
+const BEATS_PER_LEASE = 4;
+
+/**
+ * Who is there to run chats' sessions, as the bridge sees it: each worker's signed state with
+ * an expiry (a worker that stops beating is gone once it lapses), and each chat's lease on the
+ * worker its session lives on. Anything here not signed with the queue secret is ignored.
+ */
+export class WorkerRegistry {
+  constructor(
+    private readonly redis: Redis,
+    private readonly signer: QueueSigner,
+    /** A worker silent this long is taken for dead, and the leases it held lapse (BRIDGE_WORKER_LOCK_SECONDS). */
+    readonly leaseMs: number,
+  ) {}
+
+  /** Every worker alive now, as it last said; forgets those whose state lapsed. */
+  async alive(): Promise<WorkerState[]> {
+    const names = await this.redis.smembers(registryKeys.names);
+    if (!names.length) return [];
+    const raw = await this.redis.mget(names.map(registryKeys.worker));
+    const states: WorkerState[] = [];
+    const gone: string[] = [];
+    names.forEach((name, i) => {
+      const value = raw[i];
+      if (value === null || value === undefined) return void gone.push(name);
+      const verified = this.signer.verify<WorkerState>(value, { kind: 'worker', runId: name, attempt: 0 });
+      if (verified.ok && verified.body.name === name) states.push(verified.body);
+    });
+    if (gone.length) await this.redis.srem(registryKeys.names, ...gone);
+    return states;
+  }
+
+  /** Whether `name` is alive and takes chats (not draining). */
+  async takes(name: string): Promise<boolean> {
+    return (await this.alive()).some((state) => state.name === name && !state.draining);
+  }
+
+  /**
+   * The worker a chat's session goes to: the least loaded of those alive and not draining,
+   * by the share of its capacity in use (one with room before any without), never `except`;
+   * `placedSince`: chats placed on each since its last beat (its state does not count them yet).
+   */
+  async pick(except?: string, placedSince: ReadonlyMap<string, number> = new Map()): Promise<WorkerState | undefined> {
+    // Chats placed since a worker last beat count as its load already: two chats at once go to two workers.
+    const open = (await this.alive())
+      .filter((state) => !state.draining && state.name !== except)
+      .map((state) => ({ ...state, load: state.load + (placedSince.get(state.name) ?? 0), chats: state.chats + (placedSince.get(state.name) ?? 0) }));
+    const share = (state: WorkerState) => state.load / Math.max(1, state.capacity);
+    open.sort(
+      (a, b) => Number(a.load >= a.capacity) - Number(b.load >= b.capacity) || share(a) - share(b) || a.chats - b.chats || a.name.localeCompare(b.name),
+    );
+    return open[0];
+  }
+
+  /** The worker a chat's session lives on, while its lease holds. */
+  async lease(chatId: string): Promise<Lease | undefined> {
+    const raw = await this.redis.get(registryKeys.lease(chatId));
+    if (raw === null) return undefined;
+    const attempt = this.signer.claimedAttempt(raw) ?? 0;
+    const verified = this.signer.verify<Lease>(raw, { kind: 'lease', runId: chatId, attempt });
+    return verified.ok && typeof verified.body.worker === 'string' ? verified.body : undefined;
+  }
+
+  /** Places a chat's session on a worker: the lease the worker renews while it holds the session. */
+  async grant(chatId: string, lease: Lease): Promise<void> {
+    const signed = this.signer.sign({ kind: 'lease', runId: chatId, attempt: lease.attempt }, lease, 365 * 24 * 3600);
+    await this.redis.set(registryKeys.lease(chatId), JSON.stringify(signed), 'PX', this.leaseMs);
+  }
+
+  /** The chat's session leaves its worker (closed, or moved): the next message places it anew. */
+  async release(chatId: string): Promise<void> {
+    await this.redis.del(registryKeys.lease(chatId));
+  }
+}
+
+/**
+ * A worker's side: it says what it can take and what it holds, every quarter of a lease, and
+ * renews the leases of the chats it holds; `markDraining` says at once that it takes no more
+ * (the bridge places no chat on it from then on); `leave` takes it out of the registry.
+ */
+export class WorkerPresence {
+  private timer: NodeJS.Timeout | undefined;
+  private draining = false;
+  private beating: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly signer: QueueSigner,
+    private readonly name: string,
+    private readonly capacity: number,
+    private readonly leaseMs: number,
+    /** The chats whose sessions it holds now (their leases are renewed). */
+    private readonly held: () => string[],
+    /** Its live CLI processes now (what its capacity bounds). */
+    private readonly load: () => number,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  async start(): Promise<void> {
+    await this.beat();
+    this.timer = setInterval(() => void this.beat(), Math.max(100, Math.floor(this.leaseMs / BEATS_PER_LEASE)));
+    this.timer.unref();
+  }
+
+  /** Placement skips this worker from now on (it is shutting down); its chats are handed back by its owner. */
+  async markDraining(): Promise<void> {
+    this.draining = true;
+    await this.beat();
+  }
+
+  /** Out of the registry (the process is leaving): the bridge moves its chats at their next message. */
+  async leave(): Promise<void> {
+    clearInterval(this.timer);
+    await this.beating;
+    await this.redis.multi().del(registryKeys.worker(this.name)).srem(registryKeys.names, this.name).exec();
+  }
+
+  /** Says what it can take now; renews the leases of the chats it holds (a lease that lapsed or moved is not taken back). */
+  beat(): Promise<void> {
+    this.beating = this.beating.then(() => this.beatOnce().catch(this.onError));
+    return this.beating;
+  }
+
+  private async beatOnce(): Promise<void> {
+    const held = this.held();
+    const state: WorkerState = { name: this.name, capacity: this.capacity, load: this.load(), chats: held.length, draining: this.draining };
+    const signed = this.signer.sign({ kind: 'worker', runId: this.name, attempt: 0 }, state, Math.ceil(this.leaseMs / 1000) + 1);
+    const beat = this.redis.multi().set(registryKeys.worker(this.name), JSON.stringify(signed), 'PX', this.leaseMs).sadd(registryKeys.names, this.name);
+    for (const chatId of held) beat.eval(RENEW_LEASE, 1, registryKeys.lease(chatId), leaseMark(this.name), String(this.leaseMs));
+    await beat.exec();
+  }
+}
+
+/** How a lease naming `worker` reads in Redis: its signed body, a JSON string within the JSON. */
+function leaseMark(worker: string): string {
+  return JSON.stringify(`"worker":${JSON.stringify(worker)}`).slice(1, -1);
+}
+
+/**
+ * Renews a lease that still names this worker (its signed body says so): one moved to another
+ * worker, or lapsed and gone, stays so.
+ */
+const RENEW_LEASE = `
+local value = redis.call('GET', KEYS[1])
+if value and string.find(value, ARGV[1], 1, true) then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0`;
