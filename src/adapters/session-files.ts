@@ -85,7 +85,9 @@ async function readAs(owner: FileOwner, path: string): Promise<Buffer> {
 async function writeAs(owner: FileOwner, path: string, data: Buffer): Promise<void> {
   const script = 'umask 077 && mkdir -p -- "$(dirname -- "$1")" && cat > "$1"';
   await new Promise<void>((done, fail) => {
-    const child = execFile('sh', ['-c', script, 'sh', path], { uid: owner.uid, gid: owner.gid }, (error) => (error ? fail(error) : done()));
+    const child = execFile('sh', ['-c', script, 'sh', path], { uid: owner.uid, gid: owner.gid }, (error, _out, stderr) =>
+      error ? fail(new Error(String(stderr).trim() || error.message, { cause: error })) : done(),
+    );
     child.stdin?.end(data);
   });
 }
