@@ -171,7 +171,21 @@ export async function createApp(options: {
   await remote?.start();
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
-  const chats = chatSessions({ config, store, sessionTools, agents, trusts, live, approvals, questions, hostQuestions, audit, out, ...(remote ? { remote } : {}), log });
+  const chats = chatSessions({
+    config,
+    store,
+    sessionTools,
+    agents,
+    trusts,
+    live,
+    approvals,
+    questions,
+    hostQuestions,
+    audit,
+    out,
+    ...(remote ? { remote } : {}),
+    log,
+  });
   const { subagents, orchestrator, queue } = runWork({
     config,
     runStore,

@@ -4,9 +4,10 @@ import { startRedis, type RedisServer } from '../support/redis-server.ts';
 
 /**
  * The chaos run's workers: with a queue (BRIDGE_REDIS_URL, or a redis-server of its own),
- * runs go to two worker processes, and among each cycle's faults one worker may be SIGKILLed
- * mid-run (its runs announced as interrupted by the stall check) or SIGTERMed (drained: its
- * runs finish or are handed back to the other), then started again.
+ * runs and chats' sessions go to two worker processes, and among each cycle's faults one
+ * worker may be SIGKILLed mid-run (its runs announced as interrupted by the stall check, its
+ * chats' turns sent again to the other in their sessions) or SIGTERMed (drained: its runs and
+ * turns finish or are handed back to the other), then started again.
  */
 export interface ChaosQueue {
   /** What the bridge and the workers need to use the queue. */
@@ -23,6 +24,8 @@ export async function chaosQueue(url: string | undefined, secret: string | undef
       BRIDGE_QUEUE_SECRET: secret ?? TEST_QUEUE_SECRET,
       // A dead worker's runs are announced within seconds, not a minute.
       BRIDGE_WORKER_LOCK_SECONDS: String(TEST_LOCK_SECONDS),
+      // The chats' own sessions live on the workers too, and must lose no turn when one dies.
+      BRIDGE_SESSION_WORKERS: 'on',
     },
     stop: async () => own?.stop(),
   };
