@@ -152,6 +152,8 @@ export class RemoteTurn implements RunningTurn {
   observe(event: AgentEvent): void {
     if (event.type === 'started') this.cli.named(event.sessionId);
     try {
+      // A host its worker's walls refused is the chat's to know, as from its own walls here: the audit trail too.
+      if (event.type === 'blocked') this.cli.launch.walls?.egress?.onBlocked?.(event.host, event.why);
       this.handlers.onEvent?.(event);
     } catch {
       // A listener's bug never stops the turn (as with a local CLI).
