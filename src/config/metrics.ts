@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/config-error.ts';
+import { otlpHeaderValues } from '../log/secrets.ts';
 import { hostPort } from './listen-address.ts';
 import { OTLP_PROTOCOLS, type MetricsConfig, type OtlpMetricsConfig, type OtlpProtocol } from '../telemetry/metrics-settings.ts';
 
@@ -13,21 +14,8 @@ export function metricsConfig(env: NodeJS.ProcessEnv): MetricsConfig {
     throw new ConfigError('BRIDGE_METRICS_TOKEN: expected at least 16 printable characters and no spaces (what Prometheus sends as its bearer token)');
   const addr = env.BRIDGE_METRICS_ADDR?.trim();
   const listen = addr ? hostPort('BRIDGE_METRICS_ADDR', addr, '0.0.0.0:9464') : undefined;
-  const headers = ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS'].flatMap((name) => headerValues(env[name]));
+  const headers = ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS'].flatMap((name) => otlpHeaderValues(env[name] ?? ''));
   return { disabled, token, listen, otlp: otlp(env), secrets: [...(token ? [token] : []), ...headers] };
-}
-
-/** The values of `key=value,key=value` (URL-encoded, as the standard writes them). */
-function headerValues(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').flatMap((pair) => {
-    const value = pair.slice(pair.indexOf('=') + 1).trim();
-    if (!pair.includes('=') || !value) return [];
-    try {
-      return [value, decodeURIComponent(value)];
-    } catch {
-      return [value];
-    }
-  });
 }
 
 function otlp(env: NodeJS.ProcessEnv): OtlpMetricsConfig | undefined {

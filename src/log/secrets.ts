@@ -58,7 +58,7 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** The values of OTEL_EXPORTER_OTLP_HEADERS (`name=value` pairs, comma-separated, values percent-encoded), as written and decoded. */
-function otlpHeaderValues(list: string): string[] {
+export function otlpHeaderValues(list: string): string[] {
   return list.split(',').flatMap((pair) => {
     const value = pair.slice(pair.indexOf('=') + 1).trim();
     if (!value || pair.indexOf('=') < 0) return [];
