@@ -42,8 +42,9 @@ describe('a share link', () => {
     sessionLink = new URL(/(http:\/\/\S+\/share#\S+)/.exec(shownText(offer))![1]!).href.slice(web.base.length);
     expect(offer.buttons.map((button) => (button as { url?: string }).url)).toEqual([`${web.base}${sessionLink}`]);
 
-    await openAs(BOB, '/').then((page) => page.context().close());
+    // Bob is of the chat before his first page: the dashboard asks who is in which chat, and keeps a stranger's answer a while.
     world.telegram.setStanding(GROUP, BOB, { status: 'member' });
+    await openAs(BOB, '/').then((page) => page.context().close());
     const bob = await openAs(BOB, sessionLink);
     await bob.waitForSelector('[data-testid="answer"]', { timeout: 20_000 });
     expect(await bob.textContent('h1')).toBe('Session with claude');
