@@ -12,20 +12,9 @@ import { fakeAdapter } from '../support/fake-cli.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
 import { listen, type RunningServer } from '../support/loopback-server.ts';
-import { cannotWall } from './walls-support.ts';
+import { cannotWall, type Escape } from './walls-support.ts';
 
 const cannot = cannotSwitchUser() ?? cannotWall();
-
-type Escape = {
-  keys: string[];
-  model?: string;
-  pids: number;
-  environ: string;
-  read: Record<string, string>;
-  write: Record<string, string>;
-  direct: Record<string, string>;
-  proxied: Record<string, string>;
-};
 
 describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGENT_USER})`, () => {
   let space: Awaited<ReturnType<typeof tempDir>>;
