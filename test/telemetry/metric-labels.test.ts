@@ -39,6 +39,8 @@ describe('the labels of every metric', () => {
     await t.app.idle();
     await spawnFrom(t.app, t.world, 'say:a run');
     await t.app.idle();
+    // A run's ending is counted once its record is on disk, which idle() does not wait for.
+    await expect.poll(async () => total((await sdk.scrape())!, 'jsonl_bridge_runs_ended_total', { outcome: 'completed' })).toBe(1);
     // A chat app's 429 through the real send budget, and deliveries as the hook routes answer them.
     let calls = 0;
     const budget = new SendBudget({
