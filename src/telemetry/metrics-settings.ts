@@ -11,6 +11,7 @@ export interface OtlpMetricsConfig {
   timeoutMs: number;
 }
 
+/** The OTLP protocols the bridge exports in, metrics and spans alike (no gRPC exporter is installed). */
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 

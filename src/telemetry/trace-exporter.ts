@@ -5,29 +5,27 @@ import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentel
 import { ProtobufTraceSerializer, TraceExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Log } from '../log/logger.ts';
-
-/** The OTLP protocols spans go out in; `http/protobuf` is the specification's default. */
-export const TRACE_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
-export type TraceProtocol = (typeof TRACE_PROTOCOLS)[number];
+import { OTLP_PROTOCOLS, type OtlpProtocol } from './metrics-settings.ts';
 
 /**
- * The protocol OTEL_EXPORTER_OTLP_TRACES_PROTOCOL (or OTEL_EXPORTER_OTLP_PROTOCOL) names,
+ * The protocol OTEL_EXPORTER_OTLP_TRACES_PROTOCOL (or OTEL_EXPORTER_OTLP_PROTOCOL) names
+ * (`http/protobuf`, the specification's default, when none),
  * which the OTLP exporters leave to whoever picks one; `problem` when it is none the bridge
  * speaks (grpc): then no span is sent, and the log says why.
  */
-export function traceProtocol(env: Record<string, string | undefined>): { protocol: TraceProtocol } | { problem: string } {
+export function traceProtocol(env: Record<string, string | undefined>): { protocol: OtlpProtocol } | { problem: string } {
   const variable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const written = env[variable]?.trim() || 'http/protobuf';
-  const known = TRACE_PROTOCOLS.find((protocol) => protocol === written);
+  const known = OTLP_PROTOCOLS.find((protocol) => protocol === written);
   if (known) return { protocol: known };
-  return { problem: `${variable}=${written} is not a protocol the bridge exports traces in (${TRACE_PROTOCOLS.join(' or ')}): no trace is exported` };
+  return { problem: `${variable}=${written} is not a protocol the bridge exports traces in (${OTLP_PROTOCOLS.join(' or ')}): no trace is exported` };
 }
 
 /**
  * The OTLP/HTTP exporter for `protocol`. Its endpoint, headers, timeout and compression are
  * the OTEL_EXPORTER_OTLP_(TRACES_)* variables as the exporter itself reads them.
  */
-export function otlpTraceExporter(protocol: TraceProtocol): SpanExporter {
+export function otlpTraceExporter(protocol: OtlpProtocol): SpanExporter {
   if (protocol === 'http/json') return new OTLPTraceExporter();
   return new OTLPExporterBase(
     createOtlpHttpExportDelegate(
