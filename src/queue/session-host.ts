@@ -1,9 +1,10 @@
+import type { Adapter } from '../adapters/load.ts';
 import { existsSync, rmSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { BridgeConfig } from '../config/config.ts';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import { readSessionFiles, writeSessionFiles, type FileOwner } from '../adapters/session-files.ts';
-import { homeOwner, scopeHome } from '../sandbox/walls.ts';
+import { homeOutside } from '../sandbox/walls.ts';
 import { writtenHostRules } from '../sandbox/host-rules.ts';
 import { asAgent } from '../process/agent-user.ts';
 import { LiveCli, liveLaunchKey, type LiveLaunch, type PermissionRequest } from '../session/live-cli.ts';
@@ -61,11 +62,13 @@ interface Hosted {
  * Where the chat's CLI keeps its sessions on this worker, and whose files they are: its walls'
  * home (the sandbox's uid), the agent user's home, or this process's own.
  */
-function sessionFilesPlace(env: Record<string, string | undefined>, launch: SessionLaunch): { env: Record<string, string | undefined>; owner?: FileOwner } {
-  const home = launch.walls ? scopeHome(launch.walls.home) : undefined;
-  const walled = homeOwner();
-  // In walls the CLI's home is the chat's, and names of the host's folders (CODEX_HOME) do not reach in.
-  if (home && walled) return { env: { ...env, HOME: home, CODEX_HOME: undefined, CLAUDE_CONFIG_DIR: undefined }, owner: walled };
+function sessionFilesPlace(
+  env: Record<string, string | undefined>,
+  launch: SessionLaunch,
+  adapter: Adapter,
+): { env: Record<string, string | undefined>; owner?: FileOwner } {
+  const walled = launch.walls ? homeOutside(launch.walls.home, env, adapter.walls) : undefined;
+  if (walled) return walled;
   const agent = asAgent(env, launch.cwd);
   return agent.uid !== undefined && agent.gid !== undefined ? { env: agent.env, owner: { uid: agent.uid, gid: agent.gid } } : { env };
 }
@@ -256,7 +259,7 @@ export class SessionHost implements DrainHolder {
     if (!existsSync(launch.cwd)) return fail(`its directory ${launch.cwd} does not exist on worker ${name}`);
     const env = this.options.config.cliEnv;
     hosted.netAllow = launch.walls?.netAllow ?? [];
-    const files = sessionFilesPlace(env, launch);
+    const files = sessionFilesPlace(env, launch, adapter);
     if (ask.state) {
       const state = openSessionState(this.options.signer, this.options.sealer, hosted.chatId, ask.state);
       if ('refused' in state) return fail(`its session's state was refused: ${state.refused}`);

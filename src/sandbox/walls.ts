@@ -100,9 +100,18 @@ export function wallsUp(): boolean {
   return raised !== undefined;
 }
 
-/** The uid a scope's home belongs to (the sandbox's), when the walls are up. */
-export function homeOwner(): { uid: number; gid: number } | undefined {
-  return raised ? { uid: raised.uid.uid, gid: raised.uid.gid } : undefined;
+/**
+ * A scope's home as the host sees it, for the files its CLI keeps there: the environment that
+ * names it (less the variables naming the CLI's host folders, as inside) and the uid it belongs
+ * to. Undefined when the walls are down.
+ */
+export function homeOutside(
+  scope: string,
+  env: Record<string, string | undefined>,
+  cli?: CliInWalls,
+): { env: Record<string, string | undefined>; owner: { uid: number; gid: number } } | undefined {
+  if (!raised) return undefined;
+  return { env: { ...outsidePathsLeftOut(env, cli?.unset), HOME: scopeHome(scope) }, owner: { uid: raised.uid.uid, gid: raised.uid.gid } };
 }
 
 /** Where a scope's home is on the host (made on first use, by the sandbox's uid: it is that uid's own). */
@@ -113,18 +122,23 @@ export function scopeHome(scope: string): string | undefined {
   return join(raised.homes, `${readable}-${hash}`);
 }
 
+/** A scope's home, made by the sandbox's uid if it is not there yet. */
+function madeHome(walls: Raised, scope: string): string {
+  const home = scopeHome(scope)!;
+  if (!existsSync(home)) asSandboxUid(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
+  return home;
+}
+
 /**
  * A session its uid's CLI saved outside any walls (started in a terminal), copied into a
  * scope's home at the same place, so the CLI in walls resumes it. False when the file is not
  * in that uid's home (nothing then to bring).
  */
 export function bringIntoHome(scope: string, file: string): boolean {
-  const home = scopeHome(scope);
-  if (!raised || !home) return false;
+  if (!raised) return false;
   const path = relative(raised.uid.home, file);
   if (path.startsWith('..') || isAbsolute(path)) return false;
-  if (!existsSync(home)) asSandboxUid(raised.uid, 'mkdir', ['-p', '-m', '700', home]);
-  copyIntoHome(raised.uid.home, home, path, raised.uid);
+  copyIntoHome(raised.uid.home, madeHome(raised, scope), path, raised.uid);
   return true;
 }
 
@@ -135,8 +149,7 @@ export function bringIntoHome(scope: string, file: string): boolean {
 export function enclose(launch: { command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }, scope: WallScope): Enclosure {
   const walls = raised;
   if (!walls) throw new Error('the walls are not up');
-  const home = scopeHome(scope.home)!;
-  if (!existsSync(home)) asSandboxUid(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
+  const home = madeHome(walls, scope.home);
   // The CLIs' settings and logins its uid has outside, as they are now.
   seedHome(walls.uid.home, home, walls.uid);
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
