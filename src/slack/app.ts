@@ -5,12 +5,12 @@ import type { Log } from '../log/logger.ts';
 import type { TransportHost } from '../ports/chat-transport.ts';
 import { chatKey, type ChatRef, type IncomingMessage } from '../ports/transport.ts';
 import { attachmentsOf, type SlackEventFile } from './attachments.ts';
-import { isDirectMessage, orderOfTs, slackChat } from './id.ts';
+import { isDirectMessage, orderOfTs, slackChat, slackPerson } from './id.ts';
 import { addressedToAnother, asCommand, coreText, mentions } from './incoming-text.ts';
 import type { SlackNames } from './people.ts';
 import type { SlackIdentity } from './reach.ts';
 import type { ReadySlackSettings } from './settings.ts';
-import { SeenEvents } from './seen-events.ts';
+import { type SeenEvents } from './seen-events.ts';
 import type { KnownThreads } from './threads.ts';
 
 /** A message event as the bridge reads it. */
@@ -19,15 +19,27 @@ interface MessageEvent {
   channel: string;
   channel_type?: string;
   user?: string;
+  /** The workspace of whoever wrote it: another one's in a channel shared with it (Slack Connect). */
+  user_team?: string;
+  team?: string;
   bot_id?: string;
+  bot_profile?: unknown;
+  app_id?: string;
   text?: string;
   ts: string;
   thread_ts?: string;
   files?: SlackEventFile[];
 }
 
-/** Message subtypes that are people writing; the rest (edits, joins, deletions) are not for the agent. */
+/** Message subtypes that are people writing; the rest (edits, joins, deletions, bots' messages) are not for the agent. */
 const WRITTEN = new Set([undefined, 'file_share', 'thread_broadcast']);
+
+/** Whether a person wrote it: an app or bot (this one too) is marked by any of these, not always by `bot_id`. */
+function writtenByPerson(message: MessageEvent, me: SlackIdentity): boolean {
+  return (
+    WRITTEN.has(message.subtype) && message.user !== undefined && message.user !== me.botUserId && !message.bot_id && !message.bot_profile && !message.app_id
+  );
+}
 
 export interface SlackAppParts {
   settings: ReadySlackSettings;
@@ -36,6 +48,7 @@ export interface SlackAppParts {
   web: WebClient;
   names: SlackNames;
   threads: KnownThreads;
+  seen: SeenEvents;
   log: Log;
   /** The Events API's receiver; none: Socket Mode. */
   receiver?: Receiver;
@@ -49,7 +62,7 @@ export interface SlackAppParts {
  * own session, and later replies there need none (but those that open by addressing someone else).
  */
 export function createSlackApp(parts: SlackAppParts): App {
-  const { settings, me, host, web, names, threads, log } = parts;
+  const { settings, me, host, web, names, threads, seen, log } = parts;
   const app = new App({
     token: settings.botToken,
     botId: me.botId,
@@ -71,19 +84,18 @@ export function createSlackApp(parts: SlackAppParts): App {
         : {}),
   });
   const inOrder = new KeyedSerializer();
-  const seen = new SeenEvents();
   const commands = () => new Set(host.commands.map((c) => c.name.toLowerCase()));
   const later = (key: string, work: () => Promise<void>) =>
     void inOrder.run(key, work).catch((error: unknown) => log.error({ err: error, chat: key }, 'handling a Slack message failed'));
 
   app.event('message', async ({ event, body }) => {
     const message = event as unknown as MessageEvent;
-    if (!WRITTEN.has(message.subtype) || !message.user || message.bot_id) return;
-    if (!seen.first(body.event_id ?? `${message.channel}:${message.ts}`)) return;
+    if (!writtenByPerson(message, me)) return;
+    if (!(await seen.first(body.event_id ?? `${message.channel}:${message.ts}`))) return;
     const address = await addressOf(message);
     if (!address) return;
     later(`message:${chatKey(address)}`, async () => {
-      const user = { id: message.user!, ...optional('name', await names.person(message.user!)) };
+      const user = slackPerson(message.user!, message.user_team ?? message.team, me.teamId, await names.person(message.user!));
       const attachments = attachmentsOf(message.files);
       const incoming: IncomingMessage = {
         address,
@@ -113,7 +125,7 @@ export function createSlackApp(parts: SlackAppParts): App {
   }
 
   app.command(/.*/, async ({ command, ack }) => {
-    if (!seen.first(command.trigger_id)) return ack();
+    if (!(await seen.first(command.trigger_id))) return ack();
     const text = command.text.trim() || 'help';
     const asCore = asCommand(text, commands());
     if (!asCore) {
@@ -134,7 +146,7 @@ export function createSlackApp(parts: SlackAppParts): App {
       const name = await names.person(command.user_id);
       await host.handleMessage({
         address,
-        user: { id: command.user_id, ...optional('name', name ?? command.user_name) },
+        user: slackPerson(command.user_id, (command as { user_team_id?: string }).user_team_id ?? command.team_id, me.teamId, name ?? command.user_name),
         text: asCore,
         ...(isDirectMessage(command.channel_id) ? { private: true } : {}),
         ...optional('chatTitle', await names.conversation(command.channel_id)),
@@ -144,17 +156,18 @@ export function createSlackApp(parts: SlackAppParts): App {
 
   app.action(/.*/, async ({ ack, body, action }) => {
     await ack();
-    if (!seen.first('trigger_id' in body ? body.trigger_id : undefined)) return;
+    if (!(await seen.first('trigger_id' in body ? body.trigger_id : undefined))) return;
     if (body.type !== 'block_actions' || action.type !== 'button' || !('value' in action) || action.value === undefined) return;
     const container = body.container as { channel_id?: string; message_ts?: string; thread_ts?: string };
     if (!container.channel_id || !container.message_ts) return;
     const address = slackChat(container.channel_id, container.thread_ts);
     const user = body.user.id;
+    const team = (body.user as { team_id?: string }).team_id ?? body.team?.id;
     const data = action.value;
     later(`press:${chatKey(address)}`, async () => {
       const answer = await host.handleButton({
         address,
-        user: { id: user, ...optional('name', await names.person(user)) },
+        user: slackPerson(user, team, me.teamId, await names.person(user)),
         data,
         messageId: container.message_ts!,
       });

@@ -1,4 +1,4 @@
-import { chatRef, type ChatRef, type MessageRef } from '../ports/transport.ts';
+import { chatRef, type ChatRef, type ChatUser, type MessageRef } from '../ports/transport.ts';
 
 /** Slack's transport id: what its chats' refs carry (`slack:C0123`), and its people's (`slack:U0123`). */
 export const SLACK = 'slack';
@@ -44,4 +44,14 @@ export function sentRef(to: ChatRef, ts: string): MessageRef {
 export function slackUserId(person: string): string | undefined {
   const [transport, id = ''] = person.split(/:(.*)/s);
   return transport === SLACK && /^[UW][A-Z0-9]+$/.test(id) ? id : undefined;
+}
+
+/**
+ * A person as the bridge knows them: by their id when they belong to the workspace the app is
+ * installed in; one of another workspace (a channel shared through Slack Connect) is
+ * `slack:<team>/<user>`, so allowlists take them only where they are named with their team.
+ */
+export function slackPerson(user: string, team: string | undefined, homeTeam: string, name?: string): ChatUser {
+  const foreign = team !== undefined && team !== '' && homeTeam !== '' && team !== homeTeam;
+  return { id: user, ...(foreign ? { identity: `${SLACK}:${team}/${user}` } : {}), ...(name ? { name } : {}) };
 }

@@ -9,7 +9,9 @@ export interface SlackIdentity {
   botUserId: string;
   botId: string;
   name: string;
+  /** The workspace's name, and its id: people of other workspaces are told apart by it. */
   team: string;
+  teamId: string;
 }
 
 /** Waits between attempts double from 1 s up to this. */
@@ -39,7 +41,7 @@ export async function reachSlack(
           (web) => web.apps.connections.open(),
         );
       if (attempt > 1) log.info(`Slack (${where}) answered; starting`);
-      return { botUserId: me.user_id!, botId: me.bot_id ?? '', name: me.user ?? 'bridge', team: me.team ?? '' };
+      return { botUserId: me.user_id!, botId: me.bot_id ?? '', name: me.user ?? 'bridge', team: me.team ?? '', teamId: me.team_id ?? '' };
     } catch (error) {
       if (error instanceof TransportRefusedError) throw error;
       const seconds = Math.min(MAX_WAIT_S, 2 ** (attempt - 1));

@@ -11,6 +11,7 @@ import { SlackOutbound } from './outbound.ts';
 import { SlackNames } from './people.ts';
 import { reachSlack, slackRoundTrip, type SlackIdentity } from './reach.ts';
 import { requireSlack, slackSettings } from './settings.ts';
+import { SeenEvents } from './seen-events.ts';
 import { KnownThreads } from './threads.ts';
 
 /**
@@ -28,6 +29,7 @@ const slack: TransportKind = {
     const lookups = slackClient(settings.botToken, settings.apiUrl, { retries: 1, timeoutMs: 10_000 });
     let me: SlackIdentity | undefined;
     let threads: KnownThreads | undefined;
+    let seen: SeenEvents | undefined;
     // With a signing secret and no app token: Slack's events come to the bridge's web server.
     const receiver = settings.receiving.mode === 'events' ? new EventsReceiver(settings.receiving.signingSecret) : undefined;
     let app: App | undefined;
@@ -44,12 +46,23 @@ const slack: TransportKind = {
       ...(receiver ? { routes: receiver.routes } : {}),
       async connect(log) {
         threads = await KnownThreads.open(sources.dataDir);
+        seen = await SeenEvents.open(sources.dataDir);
         me = await reachSlack(settings, log);
       },
       async serve(host, log) {
         if (stopped) return;
         if (receiver) receiver.log = log;
-        app = createSlackApp({ settings, me: me!, host, web, names: new SlackNames(lookups), threads: threads!, log, ...(receiver ? { receiver } : {}) });
+        app = createSlackApp({
+          settings,
+          me: me!,
+          host,
+          web,
+          names: new SlackNames(lookups),
+          threads: threads!,
+          seen: seen!,
+          log,
+          ...(receiver ? { receiver } : {}),
+        });
         const done = new Promise<void>((resolve) => (ended = resolve));
         await app.start();
         // Stopped while it started: it takes nothing more from Slack.
