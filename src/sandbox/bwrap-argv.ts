@@ -87,8 +87,9 @@ export function bwrapArgv(plan: WallPlan): string[] {
   for (const entry of plan.system) argv.push(...('bind' in entry ? ['--ro-bind', entry.bind, entry.bind] : ['--symlink', entry.target, entry.link]));
   for (const file of ETC_FILES) argv.push('--ro-bind-try', file, file);
   argv.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/run');
-  for (const path of plan.readOnly) argv.push('--ro-bind', path, path);
   argv.push('--bind', plan.home.host, plan.home.inside);
+  // After the home: an installation in the uid's home (a checkout's node_modules) is seen over it.
+  for (const path of plan.readOnly) argv.push('--ro-bind', path, path);
   argv.push(plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd);
   argv.push('--bind', plan.sockets, SOCKETS_INSIDE);
   argv.push('--chdir', plan.cwd);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, realpathSync, rmSync, chownSync, chmodSync, mkdtempSync } from 'node:fs';
+import { existsSync, rmSync, chownSync, chmodSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Server } from 'node:net';
 import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
 import type { SandboxDecision, SandboxUid } from './sandbox-decision.ts';
@@ -11,6 +11,7 @@ import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
 import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
+import { installation } from './installation.ts';
 import type { ModelApiAccess } from './model-api-access.ts';
 
 /** What an adapter says of its CLI in walls. */
@@ -178,7 +179,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     rmSync(sockets, { recursive: true, force: true });
     throw error;
   }
-  const installed = installation(launch.command);
+  const installed = installation(launch.command, launch.env.PATH);
   const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`);
   const args = bwrapArgv({
     system: walls.system,
@@ -272,37 +273,6 @@ function loopbackPort(url: string): { host: string; port: number } | undefined {
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) return undefined;
   return { host: host === 'localhost' ? '127.0.0.1' : host, port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)) };
-}
-
-/**
- * What the CLI needs of its installation, read-only: the whole node_modules it is in (its
- * native binary comes in a package beside it), else its own folder; and the runtime that
- * runs this bridge (its CLIs' node) when it is not already in the system's directories. The
- * command is run by its real path: a link to it (node_modules/.bin) is not inside.
- */
-function installation(command: string): { command: string; readOnly: string[] } {
-  const readOnly: string[] = [];
-  const real = realOrNot(command);
-  if (real) readOnly.push(installedIn(real, dirname(real)));
-  const node = realOrNot(process.execPath);
-  if (node) readOnly.push(installedIn(node, dirname(dirname(node))));
-  return { command: real ?? command, readOnly: readOnly.filter((path) => !SYSTEM.test(path)) };
-}
-
-const SYSTEM = /^\/(usr|bin|sbin|lib\w*)(\/|$)/;
-
-function installedIn(real: string, otherwise: string): string {
-  const modules = real.indexOf(`${sep}node_modules${sep}`);
-  return modules >= 0 ? real.slice(0, modules + `${sep}node_modules`.length) : otherwise;
-}
-
-function realOrNot(path: string): string | undefined {
-  if (!path.startsWith('/')) return undefined; // found on PATH, in the system's directories
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function once(action: () => void): () => void {

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startBridgeProcess, tempDir, type BridgeProcess } from './bridge-process.ts';
+import { chown } from 'node:fs/promises';
+import { startBridgeProcess, tempDir, type BridgeProcess, type RunAs } from './bridge-process.ts';
 import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface BridgeWorldOptions {
   close: () => Promise<void>;
   /** Files the bridge reads at its start (hooks.json), written before it starts. */
   dataFiles?: Record<string, string>;
+  /** The bridge runs as this user, its data and work directories its own. */
+  as?: RunAs;
 }
 
 export async function startBridgeWorld(options: BridgeWorldOptions): Promise<BridgeWorld> {
@@ -34,6 +37,8 @@ export async function startBridgeWorld(options: BridgeWorldOptions): Promise<Bri
   const data = await tempDir('bridge-data-');
   for (const [name, text] of Object.entries(options.dataFiles ?? {})) await writeFile(join(data.path, name), text, { mode: 0o600 });
   const work = await tempDir('bridge-work-');
+  const { as } = options;
+  if (as) for (const dir of [data.path, work.path]) await chown(dir, as.uid, as.gid);
   // The machine's own chat apps are none of the world's: only the twins' settings reach the bridge.
   const inherited = Object.entries(cli.env as Record<string, string>).filter(([name]) => !/^(TELEGRAM|SLACK|DISCORD)_/.test(name));
   const env: Record<string, string> = {
@@ -45,7 +50,7 @@ export async function startBridgeWorld(options: BridgeWorldOptions): Promise<Bri
     ...options.env,
   };
   const running = async () => {
-    const bridge = startBridgeProcess(env);
+    const bridge = startBridgeProcess(env, [], undefined, as);
     await options.ready(bridge);
     return bridge;
   };
