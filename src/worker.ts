@@ -7,6 +7,8 @@ import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
 import { createLog, type Log } from './log/logger.ts';
 import { guardOutput, printFatal } from './log/fatal.ts';
+import { lockDataDir } from './store/data-lock.ts';
+import { safeFileName } from './files/safe-name.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
@@ -47,6 +49,18 @@ async function main(): Promise<number> {
   if (tracing.exporting) log.info(`exporting traces over OTLP (${tracing.exporting})`);
   const home = join(config.dataDir, 'worker');
   await ensurePrivateDir(home);
+  try {
+    // Workers may share a data directory (one machine, several workers): each name is one process.
+    await lockDataDir(
+      join(home, `${safeFileName(name, 'worker')}.lock`),
+      `the worker name ${name} in ${home}`,
+      'give this one a BRIDGE_WORKER_NAME of its own',
+    );
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`jsonl-bridge worker: ${error.message}`);
+    return EX_CONFIG;
+  }
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
