@@ -278,7 +278,7 @@ describe('fake Telegram validation, as seen by grammY', () => {
     await expect(api.sendChatAction(USER, 'dancing' as 'typing')).rejects.toMatchObject({
       description: 'Bad Request: wrong parameter action in request',
     });
-    await expect(new Api('1:wrong-token', { apiRoot: fake.apiRoot }).getMe()).rejects.toMatchObject({
+    await expect(new Api('1:wrong-token-00000000000000000000000', { apiRoot: fake.apiRoot }).getMe()).rejects.toMatchObject({
       error_code: 401,
       description: 'Unauthorized',
     });

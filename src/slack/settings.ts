@@ -38,9 +38,9 @@ export function slackSettings({ env }: Pick<TransportSources, 'env'>): SlackSett
 export function tokenProblems(settings: SlackSettings): string[] {
   const problems: string[] = [];
   if (!settings.botToken) problems.push("SLACK_BOT_TOKEN is not set: set it to the app's Bot User OAuth Token (xoxb-…, OAuth & Permissions)");
-  else if (!/^xoxb-[\w-]+$/.test(settings.botToken))
+  else if (!/^xoxb-[\w-]{10,}$/.test(settings.botToken))
     problems.push(`SLACK_BOT_TOKEN: expected the app's bot token (xoxb-…, OAuth & Permissions), got ${settings.botToken.length} characters that are not one`);
-  if (settings.appToken && !/^xapp-[\w-]+$/.test(settings.appToken))
+  if (settings.appToken && !/^xapp-[\w-]{10,}$/.test(settings.appToken))
     problems.push(
       `SLACK_APP_TOKEN: expected an app-level token (xapp-…, Basic Information → App-Level Tokens, scope connections:write), got ${settings.appToken.length} characters that are not one`,
     );

@@ -27,10 +27,10 @@ export function requireToken(settings: TelegramSettings): Required<TelegramSetti
 
 /**
  * What is wrong with a value that is no bot token (@BotFather's are the bot's id, a colon and
- * a secret: 123456789:AAE…), said without the value: it is never sent to Telegram, where it
- * would show in a request's URL, and so in a log line, as a secret too short to redact.
+ * a secret of 35 letters, digits, `_` and `-`: 123456789:AAE…), said without the value: it is
+ * never sent to Telegram, where it would show in a request's URL.
  */
 export function tokenProblem(token: string): string | undefined {
-  if (/^\d+:[\w-]+$/.test(token)) return undefined;
-  return `expected the token @BotFather gave your bot (its id, a colon, then letters and digits: 123456789:AAE…), got ${token.length} characters that are not one`;
+  if (/^\d{1,20}:[\w-]{35}$/.test(token)) return undefined;
+  return `expected the token @BotFather gave your bot (its id, a colon, then 35 letters, digits, _ or -: 123456789:AAE…), got ${token.length} characters that are not one`;
 }

@@ -390,7 +390,7 @@ describe('runs of no chat (BRIDGE_API_NO_CHAT_MODE)', () => {
       try {
         const bridge = startBridgeProcess({
           BRIDGE_DATA_DIR: data.path,
-          TELEGRAM_BOT_TOKEN: '123:abc',
+          TELEGRAM_BOT_TOKEN: '123:abc-0000000000000000000000000000000',
           BRIDGE_API_ADDR: '127.0.0.1:0',
           BRIDGE_API_TOKENS: `ide=${IDE_TOKEN}`,
           BRIDGE_API_NO_CHAT_MODE: mode!,

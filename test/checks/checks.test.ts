@@ -81,14 +81,14 @@ describe('Telegram', () => {
     ]);
     const telegram = await FakeTelegram.start();
     try {
-      expect(lines(await checkTelegram({ token: '42:wrong', apiRoot: telegram.apiRoot }))).toEqual([
+      expect(lines(await checkTelegram({ token: '42:wrong-00000000000000000000000000000', apiRoot: telegram.apiRoot }))).toEqual([
         "✗ Telegram token: refused by Telegram (401). Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
       ]);
     } finally {
       await telegram.close();
     }
     const port = await freePort();
-    expect(lines(await checkTelegram({ token: '42:wrong', apiRoot: `http://127.0.0.1:${port}` }))).toEqual([
+    expect(lines(await checkTelegram({ token: '42:wrong-00000000000000000000000000000', apiRoot: `http://127.0.0.1:${port}` }))).toEqual([
       expect.stringMatching(
         new RegExp(
           `^✗ Telegram token: Telegram \\(127\\.0\\.0\\.1:${port}\\) is unreachable: .*ECONNREFUSED.*\\. Check the network, a proxy, or TELEGRAM_API_ROOT\\.$`,

@@ -114,7 +114,7 @@ describe('npm run doctor', () => {
 
   it('marks what is wrong with its fix, goes on to the rest, and exits 1', async () => {
     const { code, lines } = await doctor({
-      TELEGRAM_BOT_TOKEN: '42:refused',
+      TELEGRAM_BOT_TOKEN: '42:refused-000000000000000000000000000',
       ANTHROPIC_API_KEY: '',
       BRIDGE_REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
     });
@@ -157,7 +157,7 @@ describe('npm run doctor', () => {
     const { code, lines } = await doctor({ TELEGRAM_BOT_TOKEN: 'abc' });
     expect(code).toBe(1);
     expect(lines).toContain(
-      "✗ Telegram token: TELEGRAM_BOT_TOKEN: expected the token @BotFather gave your bot (its id, a colon, then letters and digits: 123456789:AAE…), got 3 characters that are not one. Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
+      "✗ Telegram token: TELEGRAM_BOT_TOKEN: expected the token @BotFather gave your bot (its id, a colon, then 35 letters, digits, _ or -: 123456789:AAE…), got 3 characters that are not one. Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
     );
     expect(lines.join('\n')).not.toMatch(/botabc|abc\//);
   });

@@ -11,7 +11,7 @@ import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 
 // A fetch error keeps the URL it called, and the Bot API's URLs hold the token: whatever is
 // printed — a log line, a fatal error, a crash — is redacted, nested causes included.
-const TOKEN = '7301234567:AAH-the-bots-token-must-never-show';
+const TOKEN = '7301234567:AAH-the-bots-token-must-never-show-';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A Bot API stand-in: the first `resets` requests are cut off mid-way; then `answer` says what each method gets. */

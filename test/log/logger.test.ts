@@ -17,7 +17,7 @@ function capture(format: LogFormat, secrets = new Secrets()) {
   return { log: createLog({ format, secrets, destination }), text: () => text };
 }
 
-const TOKEN = '123456789:AAE-bot-token-from-botfather';
+const TOKEN = '123456789:AAE-bot-token-from-botfather-000000';
 
 describe('the log', () => {
   it('writes one JSON object a line, with the level by name and the chat and run it is about', () => {

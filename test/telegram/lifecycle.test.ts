@@ -108,7 +108,7 @@ describe('bridge lifecycle', () => {
 describe('start-up errors', () => {
   async function startWith(env: Record<string, string>) {
     const data = await tempDir('bridge-data-');
-    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '123:abc', ...env });
+    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '123:abc-0000000000000000000000000000000', ...env });
     const exit = await bridge.exited;
     await data.remove();
     return { exit, stderr: bridge.stderr().trim() };
@@ -126,7 +126,7 @@ describe('start-up errors', () => {
     try {
       const { exit, stderr } = await startWith({
         TELEGRAM_API_ROOT: telegram.apiRoot,
-        TELEGRAM_BOT_TOKEN: '42:not-the-bots-token',
+        TELEGRAM_BOT_TOKEN: '42:not-the-bots-token-0000000000000000',
         BRIDGE_ALLOWED_USERS: String(OWNER),
       });
       expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
@@ -207,7 +207,7 @@ describe('start-up errors', () => {
     const port = await freePort();
     const data = await tempDir('bridge-data-');
     const cli = await fakeCliWorld();
-    const token = '123456789:TEST-fake-telegram-token';
+    const token = '123456789:TEST-fake-telegram-token-0000000000';
     const bridge = startBridgeProcess({
       ...(cli.env as Record<string, string>),
       BRIDGE_DATA_DIR: data.path,
@@ -268,7 +268,7 @@ describe('start-up errors', () => {
     [{ BRIDGE_LOG_FORMAT: 'xml' }, 'BRIDGE_LOG_FORMAT: expected pretty or json, got "xml"'],
     [
       { TELEGRAM_BOT_TOKEN: 'abc' },
-      'TELEGRAM_BOT_TOKEN: expected the token @BotFather gave your bot (its id, a colon, then letters and digits: 123456789:AAE…), got 3 characters that are not one',
+      'TELEGRAM_BOT_TOKEN: expected the token @BotFather gave your bot (its id, a colon, then 35 letters, digits, _ or -: 123456789:AAE…), got 3 characters that are not one',
     ],
     [{ BRIDGE_SILENCE_SECONDS: '5m' }, 'BRIDGE_SILENCE_SECONDS: expected a whole number of at least 1, got "5m"'],
     [{ BRIDGE_API_ADDR: '50051' }, 'BRIDGE_API_ADDR: expected host:port, like 127.0.0.1:50051, got "50051"'],

@@ -18,7 +18,7 @@ describe('reachTelegram', () => {
     const log = createLog({ format: 'json', secrets: new Secrets(), destination });
     const waits: number[] = [];
     const stop = new Error('enough');
-    const reached = reachTelegram({ token: '1:x', apiRoot: `http://127.0.0.1:${port}` }, log, async (ms) => {
+    const reached = reachTelegram({ token: '1:x-000000000000000000000000000000000', apiRoot: `http://127.0.0.1:${port}` }, log, async (ms) => {
       waits.push(ms);
       if (waits.length === 9) throw stop;
     });

@@ -216,7 +216,11 @@ describe('a tool-policy.json that is not valid', () => {
     try {
       const file = join(data.path, 'tool-policy.json');
       await writeFile(file, JSON.stringify({ rules: [{ tool: 'Bash(git push*)', approvals: 'two' }] }));
-      const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '123:abc', BRIDGE_ALLOWED_USERS: String(OWNER) });
+      const bridge = startBridgeProcess({
+        BRIDGE_DATA_DIR: data.path,
+        TELEGRAM_BOT_TOKEN: '123:abc-0000000000000000000000000000000',
+        BRIDGE_ALLOWED_USERS: String(OWNER),
+      });
       const exit = await bridge.exited;
       expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
       expect(bridge.stderr().trim()).toBe(`jsonl-bridge: ${file}: field "rules.0.approvals": expected number, received string`);

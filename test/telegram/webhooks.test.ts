@@ -325,7 +325,7 @@ describe('hooks.json', () => {
       const hooks = { hooks: { ci: { ...HOOKS.hooks.ci, signature: 'gitlab' } } };
       await writeFile(join(data.path, 'hooks.json'), JSON.stringify(hooks));
       const bridge = startBridgeProcess({
-        TELEGRAM_BOT_TOKEN: '1:not-used',
+        TELEGRAM_BOT_TOKEN: '1:not-used-00000000000000000000000000',
         BRIDGE_DATA_DIR: data.path,
         BRIDGE_WORKDIR: data.path,
         BRIDGE_WEB_ADDR: '127.0.0.1:0',
@@ -335,7 +335,7 @@ describe('hooks.json', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^jsonl-bridge: \S+hooks\.json: field "hooks\.ci\.signature": /);
       await writeFile(join(data.path, 'hooks.json'), `{"hooks": {"ci": {"secret": "${SECRETS.ci}",}}}`);
-      const broken = startBridgeProcess({ TELEGRAM_BOT_TOKEN: '1:not-used', BRIDGE_DATA_DIR: data.path, BRIDGE_WORKDIR: data.path });
+      const broken = startBridgeProcess({ TELEGRAM_BOT_TOKEN: '1:not-used-00000000000000000000000000', BRIDGE_DATA_DIR: data.path, BRIDGE_WORKDIR: data.path });
       expect((await broken.exited).code).toBe(78);
       expect(broken.stderr().trim()).toMatch(/^jsonl-bridge: \S+hooks\.json: not valid JSON \(line 1, column \d+\)$/);
       expect(broken.stderr()).not.toContain(SECRETS.ci);

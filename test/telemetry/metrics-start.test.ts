@@ -17,7 +17,7 @@ afterEach(async () => {
 async function exitOf(start: typeof startBridgeProcess, env: Record<string, string>) {
   const data = await tempDir('bridge-data-');
   try {
-    const child = start({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '123:abc', ...env });
+    const child = start({ BRIDGE_DATA_DIR: data.path, TELEGRAM_BOT_TOKEN: '123:abc-0000000000000000000000000000000', ...env });
     const exit = await child.exited;
     return { code: exit.code, stderr: child.stderr().trim() };
   } finally {

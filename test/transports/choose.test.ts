@@ -13,7 +13,13 @@ const refusal = (argv: string[], env: NodeJS.ProcessEnv) => {
   throw new Error('chosen, not refused');
 };
 
-const ALL = { TELEGRAM_BOT_TOKEN: '1:a', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', DISCORD_BOT_TOKEN: 'd', BRIDGE_WEB_ADDR: '127.0.0.1:0' };
+const ALL = {
+  TELEGRAM_BOT_TOKEN: '1:a-000000000000000000000000000000000',
+  SLACK_BOT_TOKEN: 'xoxb-1',
+  SLACK_APP_TOKEN: 'xapp-1',
+  DISCORD_BOT_TOKEN: 'd',
+  BRIDGE_WEB_ADDR: '127.0.0.1:0',
+};
 
 describe('the transports a bridge serves', () => {
   it('are every one whose settings are present, the web chat beside them', () => {
@@ -26,7 +32,7 @@ describe('the transports a bridge serves', () => {
   });
 
   it('are this terminal with --console, and the web chat with BRIDGE_WEB_ADDR, whatever else is set', () => {
-    expect(ids(['--console'], { TELEGRAM_BOT_TOKEN: '1:a' })).toEqual(['console']);
+    expect(ids(['--console'], { TELEGRAM_BOT_TOKEN: '1:a-000000000000000000000000000000000' })).toEqual(['console']);
     expect(ids(['--console'], ALL)).toEqual(['console', 'web']);
   });
 
@@ -43,7 +49,7 @@ describe('the transports a bridge serves', () => {
     expect(refusal([], { ...ALL, BRIDGE_TRANSPORTS: 'telegram,matrix' })).toBe(
       'BRIDGE_TRANSPORTS: "matrix" is not a transport; choose among telegram, slack, discord, web (the terminal is --console)',
     );
-    expect(refusal([], { TELEGRAM_BOT_TOKEN: '1:a', BRIDGE_TRANSPORTS: 'telegram,slack' })).toBe(
+    expect(refusal([], { TELEGRAM_BOT_TOKEN: '1:a-000000000000000000000000000000000', BRIDGE_TRANSPORTS: 'telegram,slack' })).toBe(
       'BRIDGE_TRANSPORTS names slack, but SLACK_BOT_TOKEN with SLACK_APP_TOKEN (or SLACK_SIGNING_SECRET) is not set',
     );
     expect(refusal([], { ...ALL, BRIDGE_TRANSPORTS: 'console' })).toMatch(/"console" is not a transport/);

@@ -5,7 +5,7 @@ import { childEnv } from '../../src/process/child-env.ts';
 // Every chat app's settings are the bridge's own: no CLI gets them, and no log line shows them.
 describe("the chat apps' variables", () => {
   const env = {
-    TELEGRAM_BOT_TOKEN: '123456:telegram-secret-token',
+    TELEGRAM_BOT_TOKEN: '123456:telegram-secret-token-0000000000000',
     SLACK_BOT_TOKEN: 'xoxb-slack-secret-token',
     SLACK_APP_TOKEN: 'xapp-slack-secret-app-token',
     SLACK_SIGNING_SECRET: 'slack-signing-secret-0123',

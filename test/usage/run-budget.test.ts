@@ -144,7 +144,7 @@ describe('prices.json', () => {
     const data = await tempDir('bridge-prices-');
     try {
       await writeFile(join(data.path, 'prices.json'), JSON.stringify({ models: { 'fake-model': { input: 'cheap', output: 1 } } }));
-      const bridge = startBridgeProcess({ TELEGRAM_BOT_TOKEN: '1:not-used', BRIDGE_DATA_DIR: data.path, BRIDGE_WORKDIR: data.path });
+      const bridge = startBridgeProcess({ TELEGRAM_BOT_TOKEN: '1:not-used-00000000000000000000000000', BRIDGE_DATA_DIR: data.path, BRIDGE_WORKDIR: data.path });
       expect((await bridge.exited).code).toBe(78);
       const lines = bridge.stderr().trim().split('\n');
       expect(lines).toHaveLength(1);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkInitData, signInitData } from '../../src/telegram/init-data.ts';
 import { LOGIN_LINK_MS, WebSessions } from '../../src/web/auth/web-sessions.ts';
 
-const TOKEN = '123456:secret-bot-token';
+const TOKEN = '123456:secret-bot-token-000000000000000000';
 const now = Date.parse('2026-11-25T12:00:00Z');
 const fields = (authDate: number) => ({ auth_date: String(Math.floor(authDate / 1000)), user: JSON.stringify({ id: 42, first_name: 'Ada' }) });
 

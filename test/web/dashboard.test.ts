@@ -107,7 +107,7 @@ describe('logging in', () => {
     expect(await file.getAttribute('download')).toMatch(/\.md$/);
     await page.context().close();
 
-    const forged = signInitData(fields, '123:not-the-bot-token');
+    const forged = signInitData(fields, '123:not-the-bot-token-00000000000000000');
     const other = await phonePage(browser);
     await other.goto(`${base}/app#tgWebAppData=${encodeURIComponent(forged)}`);
     expect(await other.textContent('[data-testid="login-error"]')).toMatch(/refused \(bad signature\)/);

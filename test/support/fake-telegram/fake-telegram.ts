@@ -58,7 +58,7 @@ export class FakeTelegram {
   }
 
   static async start(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
-    const token = options.token ?? '123456789:TEST-fake-telegram-token';
+    const token = options.token ?? '123456789:TEST-fake-telegram-token-0000000000';
     const botId = /^(\d+):[\w-]+$/.exec(token)?.[1];
     if (botId === undefined) throw new Error(`FakeTelegram: "${token}" is not a bot token (<digits>:<secret>)`);
     const world = new World({
