@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SubagentRunRecord } from '../../src/subagents/record.ts';
@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 const CHAT = -320;
-const { waitText } = ownerIn(() => world!, CHAT, 30_000);
+const { say, waitText } = ownerIn(() => world!, CHAT, 30_000);
 const texts = (chatId = CHAT) => world!.telegram.botMessages(chatId).map(shownText);
 const chatsFile = () => readFile(join(world!.dataDir, 'chats.json'), 'utf8');
 
@@ -21,6 +21,27 @@ const chatsFile = () => readFile(join(world!.dataDir, 'chats.json'), 'utf8');
 async function runs(): Promise<SubagentRunRecord[]> {
   const text = await readFile(join(world!.dataDir, 'subagents.json'), 'utf8').catch(() => '{"runs":{}}');
   return Object.values((JSON.parse(text) as { runs: Record<string, SubagentRunRecord> }).runs);
+}
+
+/** The records of one of the bridge's stores (`orchestrations.json`, `schedules.json`), as on disk. */
+async function records(file: string, field: string): Promise<{ fromMessage?: string }[]> {
+  const text = await readFile(join(world!.dataDir, file), 'utf8').catch(() => `{"${field}":{}}`);
+  return Object.values((JSON.parse(text) as Record<string, Record<string, { fromMessage?: string }>>)[field] ?? {});
+}
+
+/**
+ * A kill right after the command made its work, before it was noted done: the bridge is killed,
+ * and the chat's record holds the command as begun again, as that kill would have left it.
+ */
+async function killedBeforeDone(messageId: number, text: string): Promise<void> {
+  world!.bridge.kill('SIGKILL');
+  await world!.bridge.exited;
+  const data = JSON.parse(await chatsFile()) as { chats: Record<string, { commandsCut?: unknown[] }> };
+  const record = data.chats[`telegram:${CHAT}`]!;
+  const message = { address: { transport: 'telegram', chat: String(CHAT) }, user: { id: String(OWNER), name: 'Ada' }, messageId: String(messageId), text };
+  record.commandsCut = [...(record.commandsCut ?? []), { messageId: String(messageId), text, message }];
+  await writeFile(join(world!.dataDir, 'chats.json'), JSON.stringify(data));
+  await world!.restart();
 }
 
 const announced = (label: string) => (text: string) => new RegExp(`^[✅❌⏹⌛] #\\d+ ${label} `).test(text);
@@ -96,4 +117,41 @@ describe('a command a kill cut short', () => {
     const made = (await runs()).map((run) => run.label).sort();
     expect(made).toEqual(labels.map(({ label }) => label).sort());
   }, 240_000);
+
+  it('is found by its message where it made its work before the kill: a /spawn, /orchestrate or /every is not carried out twice, nor named', async () => {
+    world = await startTelegramWorld();
+    const spawn = say('/spawn --label once "note once"');
+    await waitText(/^✅ #1 once /);
+    const plan = say('/orchestrate a: note plan');
+    await expect.poll(async () => (await records('orchestrations.json', 'orchestrations')).length, { timeout: 20_000 }).toBe(1);
+    const every = say('/every 2h check the build');
+    await waitText(/^⏰ Scheduled /);
+    await expect.poll(async () => (await runs())[0]?.delivery.chat, { timeout: 20_000 }).toBe('sent');
+    await killedBeforeDone(spawn.message_id, '/spawn --label once "note once"');
+    await killedBeforeDone(plan.message_id, '/orchestrate a: note plan');
+    await killedBeforeDone(every.message_id, '/every 2h check the build');
+    say('say:after');
+    await waitText(/^after/);
+    expect(await runs()).toHaveLength(2); // the /spawn's, and the plan's step
+    expect(await records('orchestrations.json', 'orchestrations')).toHaveLength(1);
+    expect(await records('schedules.json', 'schedules')).toHaveLength(1);
+    expect(texts().filter((text) => CUT.test(text))).toEqual([]);
+    expect(texts().filter((text) => /^⏰ Scheduled /.test(text))).toHaveLength(1);
+    expect(JSON.parse(await chatsFile()).chats[`telegram:${CHAT}`].commandsCut).toEqual([]);
+  }, 120_000);
+
+  it('says plainly what is known of a /subagents send it cannot know the end of: handed to the run, perhaps not read', async () => {
+    world = await startTelegramWorld();
+    say('/spawn --label long "hang"');
+    await waitText(/^🚀 #1 started: long/);
+    const send = say('/subagents send 1 also this');
+    await waitText(/^✉️ #1 long/);
+    await killedBeforeDone(send.message_id, '/subagents send 1 also this');
+    const told = await waitText(CUT);
+    expect(told.text).toMatch(
+      /^⚠️ The bridge restarted while it was doing \/subagents send 1 also this: the message had been handed to #1 long, which may not have read it before the restart\./,
+    );
+    expect(told.replyToMessageId).toBe(send.message_id);
+    expect(texts().filter((text) => /^✉️ #1 long/.test(text))).toHaveLength(1);
+  });
 });
