@@ -46,7 +46,8 @@ async function replayChat(chat: ChatSession, byName: ReadonlyMap<string, Command
     } else if (effect.kind === 'none' && (begun.replays ?? 0) < RESUME_ATTEMPTS) {
       log.info(`carrying out ${commandWord(begun)} again: the restart cut it short before it made its work`);
       await chat.messages.commandReplayed(begun);
-      await parts.run(chat, begun.message!);
+      // A failure is its chat's alone (as when it first ran): the start goes on; it stays begun, and the next start looks again.
+      await parts.run(chat, begun.message!).catch((error: Error) => log.error({ err: error }, `${commandWord(begun)} failed when carried out again`));
     } else {
       const said =
         effect.kind === 'unknown'

@@ -89,7 +89,7 @@ describe('commands a restart cut short', () => {
     const chat = chatWith({});
     await chat.messages.commandBegun(message('1', '/make a'), true);
     const crashing = { ...parts, run: async () => Promise.reject(new Error('killed')) };
-    for (let i = 0; i < RESUME_ATTEMPTS; i++) await expect(replayCommands([chat], crashing)).rejects.toThrow('killed');
+    for (let i = 0; i < RESUME_ATTEMPTS; i++) await replayCommands([chat], crashing);
     expect(chat.record.commandsCut?.[0]?.replays).toBe(RESUME_ATTEMPTS);
     await replayCommands([chat], parts);
     expect(ran).toEqual([]);
