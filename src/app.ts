@@ -339,6 +339,8 @@ export async function createApp(options: {
       await orchestrator.start();
       // After the interrupted turns: a schedule that came due while the bridge was down queues behind them.
       await scheduler.start(scheduledWork({ bridge, spawner: subagents.spawner, chats, out, log }));
+      // Once what they make is taken up, so a command found to have made its run (or plan, or schedule) is not carried out again.
+      await bridge.replayCommands();
       // What an earlier process left to announce waits for a start that stays: a call begun
       // while this one stops could be cut by a kill, and sent twice. Runs that end during the
       // drain are still announced (their onEnded).
