@@ -150,7 +150,7 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
         home: 'telegram:1',
         egress: {
           // Nobody answers: the fake CLI's own timeout (3 s) closes the connection first.
-          ask: (host, port, gone) => {
+          ask: (host, port) => (address, gone) => {
             asked.push(`${host}:${port}`);
             return new Promise((resolve) =>
               gone.addEventListener('abort', () => {
