@@ -78,6 +78,9 @@ describe.skipIf(cannot)(`egress by address (${cannot ?? AGENT_USER})`, () => {
       .poll(blockedInAudit)
       .toContainEqual(expect.stringMatching(/^localhost: it resolves to an internal address \((127\.0\.0\.1|::1)\), which only the operator opens/));
     expect(served.filter((line) => line.startsWith('metrics'))).toEqual([]);
+    // An internal address a chat names is said to be the operator's to open.
+    say('/net allow 10.0.0.5:5432');
+    await answer(/may now reach 10\.0\.0\.5:5432\. \(10\.0\.0\.5:5432: internal, so reached only where the operator opens it, in BRIDGE_SANDBOX_INTERNAL\.\)/);
 
     // The operator names the address (on that port): the name the chat allowed reaches it; the address itself, which no list allows, still does not.
     world.env.BRIDGE_SANDBOX_INTERNAL = `127.0.0.1:${metricsPort}`;
