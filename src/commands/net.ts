@@ -53,7 +53,7 @@ export const net: Command = {
   },
 };
 
-/** An internal address or range that no address of the operator's opens: a chat's list alone never reaches it. */
+/** An internal address or range that no address of the operator's opens (one for any port: on every port): a chat's list alone never reaches it. */
 function unopened(rule: HostRule, bridge: CommandHost): boolean {
   const { allow, internal } = bridge.config.sandbox;
   return isIP(rule.host) !== 0 && isInternal(rule.host) && !coveredBy([...allow, ...internal], rule.host, rule.port ?? 0);
