@@ -19,7 +19,7 @@ import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 import { writtenHostRules, type HostRule } from '../sandbox/host-rules.ts';
-import type { HostVerdict } from '../sandbox/egress-proxy.ts';
+import type { HostQuestion } from '../sandbox/egress-decision.ts';
 import { scopeHome } from '../sandbox/walls.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
@@ -64,8 +64,8 @@ export interface ChatParts {
   permissions?: ChatPermissions;
   /** Its sandbox refused a host: once per host and process. */
   onBlocked?: (chat: ChatSession, host: string, why: string) => void;
-  /** A host not on its list, while its connection waits: a person is asked (in `ask`), or undefined (refused at once). */
-  askHost?: (chat: ChatSession, host: string, port: number, gone: AbortSignal) => Promise<HostVerdict> | undefined;
+  /** Who is asked about a host not on its list, once the address it resolves to is known (in `ask`), or undefined (refused at once). */
+  askHost?: (chat: ChatSession, host: string, port: number) => HostQuestion | undefined;
   /** Says a line in the chat: which CLI took over when a limit stopped its own (none: turns a limit stops end so). */
   tell?: (chat: ChatSession, text: string) => Promise<void>;
   log: Log;
@@ -442,7 +442,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
         egress: {
           allow: () => [...writtenHostRules(chat.record.netAllow), ...chat.sessionHostRules()],
           onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why),
-          ask: (host: string, port: number, gone: AbortSignal) => parts.askHost?.(chat, host, port, gone),
+          ask: (host: string, port: number) => parts.askHost?.(chat, host, port),
         },
       };
     },

@@ -204,7 +204,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     cliEnv: { ...childEnv(env), ...ownerMarks(dataDir) },
     logFormat: logFormat(env.BRIDGE_LOG_FORMAT, sources.logToTerminal ?? process.stderr.isTTY === true),
     agentUser,
-    sandbox: { decision: await decideSandbox(sandbox, agentUser, env), allow: sandbox.allow },
+    sandbox: { decision: await decideSandbox(sandbox, agentUser, env), allow: sandbox.allow, internal: sandbox.internal ?? [] },
   };
 }
 

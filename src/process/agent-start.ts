@@ -44,7 +44,7 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
     const why = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
     throw new ConfigError(`BRIDGE_SANDBOX: the sandboxes' homes are kept in ${homes}, which uid ${decision.uid.uid} cannot make (${why})`);
   }
-  raiseWalls(decision, { homes, sockets: user ? agentSpace(user) : tmpdir(), allow: sandbox.allow });
+  raiseWalls(decision, { homes, sockets: user ? agentSpace(user) : tmpdir(), allow: sandbox.allow, internal: sandbox.internal });
 }
 
 /** Whether CLIs run in walls, and why, said once the bridge or worker is up. */

@@ -97,8 +97,9 @@ async function probe(bwrap: string, who: SandboxUid): Promise<string | undefined
   );
 }
 
-/** The sandbox as the bridge runs it: whether its walls are up, and the hosts every sandbox may reach. */
+/** The sandbox as the bridge runs it: whether its walls are up, the hosts every sandbox may reach, and the internal addresses a list may open. */
 export interface Sandbox {
   decision: SandboxDecision;
   allow: HostRule[];
+  internal: HostRule[];
 }

@@ -6,7 +6,8 @@ import type { Server } from 'node:net';
 import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
 import type { SandboxDecision, SandboxUid } from './sandbox-decision.ts';
 import { relayToTcp } from './socket-relay.ts';
-import { egressProxy, type EgressPolicy, type HostVerdict } from './egress-proxy.ts';
+import { egressProxy } from './egress-proxy.ts';
+import type { EgressPolicy, HostQuestion, HostVerdict } from './egress-decision.ts';
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
@@ -33,7 +34,11 @@ export interface WallScope {
   /** The bridge's MCP endpoint for it: the same URL works inside, through a socket bound in. */
   mcpUrl?: string;
   /** Its chat's own hosts (`/net allow`), read at each connection, where a refusal is told, and who is asked about a host not on the list (`ask` mode). */
-  egress?: { allow?: () => readonly HostRule[]; onBlocked?: (host: string, why: string) => void; ask?: EgressPolicy['ask'] };
+  egress?: {
+    allow?: () => readonly HostRule[];
+    onBlocked?: (host: string, why: string) => void;
+    ask?: (host: string, port: number) => HostQuestion | undefined;
+  };
   /** What its adapter says of its CLI in walls (`walls` in its manifest). */
   cli?: CliInWalls;
 }
@@ -84,13 +89,17 @@ interface Raised {
   sockets: string;
   /** Hosts every sandbox may reach: BRIDGE_SANDBOX_ALLOW. */
   allow: HostRule[];
+  /** Internal addresses and ranges a sandbox may reach where a list allows them: BRIDGE_SANDBOX_INTERNAL. */
+  internal: HostRule[];
 }
 
 let raised: Raised | undefined;
 
 /** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
-export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[] }): void {
-  raised = decision.on ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], ...places } : undefined;
+export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[]; internal?: HostRule[] }): void {
+  raised = decision.on
+    ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], internal: [], ...places }
+    : undefined;
 }
 
 export function lowerWalls(): void {
@@ -228,14 +237,18 @@ function proxyVariables(url: string): Record<string, string> {
   return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: noProxy, no_proxy: noProxy };
 }
 
-/** What one sandbox may reach: the model APIs, BRIDGE_SANDBOX_ALLOW and its chat's own list; each refused host told once. */
+/**
+ * What one sandbox may reach: the model APIs, BRIDGE_SANDBOX_ALLOW and its chat's own list
+ * (internal addresses only where the operator named them); each refused host told once.
+ */
 function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, string | undefined>): EgressPolicy {
   const fixed = [...modelApiRules(env), ...walls.allow];
   const told = new Set<string>();
-  // Connections to one host while a person is asked about it wait for the same question,
-  // withdrawn once every one of them has gone.
-  const asking = new Map<string, { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController }>();
-  const wait = (open: { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController }, gone: AbortSignal) => {
+  // Connections to one host at one address while a person is asked about it wait for the same
+  // question, withdrawn once every one of them has gone.
+  type Open = { verdict: Promise<HostVerdict>; waiting: number; withdraw: AbortController };
+  const asking = new Map<string, Open>();
+  const wait = (open: Open, gone: AbortSignal) => {
     open.waiting++;
     gone.addEventListener(
       'abort',
@@ -248,16 +261,19 @@ function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, strin
   };
   return {
     rules: () => [...fixed, ...(scope.egress?.allow?.() ?? [])],
-    ask(host, port, gone) {
-      const key = `${host}:${port}`;
-      const open = asking.get(key);
-      if (open) return wait(open, gone);
-      const withdraw = new AbortController();
-      const asked = scope.egress?.ask?.(host, port, withdraw.signal);
-      if (!asked) return undefined;
-      const opened = { verdict: asked.finally(() => asking.delete(key)), waiting: 0, withdraw };
-      asking.set(key, opened);
-      return wait(opened, gone);
+    operator: [...fixed, ...walls.internal],
+    ask(host, port) {
+      const question = scope.egress?.ask?.(host, port);
+      if (!question) return undefined;
+      return (address, gone) => {
+        const key = `${host}:${port}@${address}`;
+        const open = asking.get(key);
+        if (open) return wait(open, gone);
+        const withdraw = new AbortController();
+        const opened = { verdict: question(address, withdraw.signal).finally(() => asking.delete(key)), waiting: 0, withdraw };
+        asking.set(key, opened);
+        return wait(opened, gone);
+      };
     },
     onBlocked(host, why) {
       if (told.has(host)) return;

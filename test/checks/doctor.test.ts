@@ -171,9 +171,14 @@ describe('npm run doctor', () => {
 
   it.skipIf(cannotSwitchUser())(`says the walls are up with BRIDGE_AGENT_USER where bubblewrap runs (${cannotSwitchUser() ?? AGENT_USER})`, async () => {
     const { uid } = agentIds()!;
-    const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto', BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX_ALLOW: 'registry.npmjs.org, *.pypi.org' });
+    const { lines } = await doctor({
+      BRIDGE_SANDBOX: 'auto',
+      BRIDGE_AGENT_USER: AGENT_USER,
+      BRIDGE_SANDBOX_ALLOW: 'registry.npmjs.org, *.pypi.org',
+      BRIDGE_SANDBOX_INTERNAL: '10.0.0.0/8',
+    });
     expect(lines).toContain(
-      `✓ sandbox: every CLI runs in a bubblewrap sandbox as ${AGENT_USER} (BRIDGE_AGENT_USER, uid ${uid}); beyond its model API it reaches registry.npmjs.org, *.pypi.org (BRIDGE_SANDBOX_ALLOW)`,
+      `✓ sandbox: every CLI runs in a bubblewrap sandbox as ${AGENT_USER} (BRIDGE_AGENT_USER, uid ${uid}); beyond its model API it reaches registry.npmjs.org, *.pypi.org (BRIDGE_SANDBOX_ALLOW); of internal addresses, a chat's list may open 10.0.0.0/8 (BRIDGE_SANDBOX_INTERNAL)`,
     );
   });
 

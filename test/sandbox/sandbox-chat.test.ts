@@ -75,7 +75,8 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     const server = await listen((_req, res) => res.end('ok'), { host: address });
     try {
       const host = new URL(server.origin).host;
-      await start({ FAKE_ESCAPE_URLS: `${server.origin}/,http://example.com/` });
+      // This machine's address is internal (private, or documentation's): the operator opens it, for /net to allow.
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/,http://example.com/`, BRIDGE_SANDBOX_INTERNAL: address });
       const homes = () => readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes')).catch(() => [] as string[]);
       const before = await homes();
       say(`/net allow ${host}`);
@@ -115,7 +116,7 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     const server = await listen((_req, res) => res.end('ok'), { host: address });
     try {
       const host = new URL(server.origin).host;
-      await start({ FAKE_ESCAPE_URLS: `${server.origin}/` });
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/`, BRIDGE_SANDBOX_INTERNAL: address });
       expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('refused: status 403');
 
       say(`/net allow ${host}`);
