@@ -43,10 +43,13 @@ export interface InPlace {
   info: Stats;
 }
 
-/** Why a file of a place was not opened: `outside` (a link, or out of the place), `unreadable` (by its owner), `special` (a pipe, a device…), `missing`. */
+/**
+ * Why a file of a place was not opened: `outside` (a link, or out of the place), `unreadable`
+ * (by the place's owner), `denied` (to the bridge itself), `special` (a pipe, a device…), `missing`.
+ */
 export interface Refused {
   path: string;
-  refused: 'outside' | 'unreadable' | 'special' | 'missing';
+  refused: 'outside' | 'unreadable' | 'denied' | 'special' | 'missing';
   /** In a sentence, for the chat or the agent. */
   why: string;
 }
@@ -150,6 +153,30 @@ export async function writeInPlace(place: AgentPlace, path: string, data: Buffer
   });
 }
 
+/** A folder held open: a path under `path` is resolved in that very folder, wherever it is moved or whatever is put in its place. */
+export interface HeldFolder {
+  path: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Holds `realDir` (a real path the caller checked) open, for writes the bridge itself makes
+ * there (an inbox it owns, in a directory an agent writes): a folder on the way swapped for a
+ * link after the check changes nothing, as with openat. Linux names the held folder
+ * (/proc/self/fd/N); elsewhere it is `realDir`, checked again.
+ */
+export async function holdFolder(realDir: string): Promise<HeldFolder> {
+  const handle = await open(realDir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  const proc = `/proc/self/fd/${handle.fd}`;
+  const at = await readlink(proc).catch(() => undefined);
+  const held = at === undefined ? ((await realpath(realDir)) === realDir ? realDir : undefined) : at === realDir ? proc : undefined;
+  if (!held) {
+    await handle.close();
+    throw new Error(`${realDir} was moved or replaced while it was being opened`);
+  }
+  return { path: held, close: () => handle.close() };
+}
+
 /** Under load a child may be slow to start; one that hangs (a pipe put in a file's place) is stopped. */
 const CHILD_TIMEOUT_MS = 60_000;
 
@@ -197,7 +224,7 @@ async function openOne(root: string, realRoot: string, path: string): Promise<In
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return { path, refused: 'outside', why: `${path} is a link` };
     if (code === 'ENOENT' || code === 'ENOTDIR') return { path, refused: 'missing', why: `${path} is gone` };
-    if (code === 'EACCES') return { path, refused: 'unreadable', why: `${path} is not readable` };
+    if (code === 'EACCES') return { path, refused: 'denied', why: `${path} is not readable` };
     throw error;
   }
   const info = await handle.stat();

@@ -66,7 +66,7 @@ describe('a place an agent writes, as the bridge reads it', () => {
 
 const skip = cannotSwitchUser();
 describe.skipIf(skip)(`a place of ${AGENT_USER}'s${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  it("reads only what that user reads itself: a root-only 0600 file in it is refused, saying so; its own files are read", async () => {
+  it('reads only what that user reads itself: a root-only 0600 file in it is refused, saying so; its own files are read', async () => {
     const ids = agentIds()!;
     await chown(join(home, 'sessions', 'own.jsonl'), ids.uid, ids.gid);
     await chmod(join(home, 'sessions', 'own.jsonl'), 0o600);
