@@ -3,6 +3,7 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { agentUser } from '../process/agent-user.ts';
+import { helperEnv } from '../sandbox/helper-env.ts';
 
 /*
  * A place an agent can write (a home, its own or a sandbox's; a working directory; an inbox; the
@@ -145,7 +146,7 @@ export async function writeInPlace(place: AgentPlace, path: string, data: Buffer
     const child = execFile(
       'sh',
       ['-c', WRITE, 'sh', place.root, rel],
-      { ...(owner ?? {}), env: CHILD_ENV, timeout: CHILD_TIMEOUT_MS },
+      { ...(owner ?? {}), env: helperEnv(), timeout: CHILD_TIMEOUT_MS },
       (error, _out, stderr) => (error ? fail(new Error(String(stderr).trim() || error.message, { cause: error })) : done()),
     );
     child.stdin?.on('error', () => {}); // a refusal may come before the data is taken
@@ -179,9 +180,6 @@ export async function holdFolder(realDir: string): Promise<HeldFolder> {
 
 /** Under load a child may be slow to start; one that hangs (a pipe put in a file's place) is stopped. */
 const CHILD_TIMEOUT_MS = 60_000;
-
-/** Nothing of the bridge's environment (its secrets): a process of the agent's uid is the agent's to read. */
-const CHILD_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' };
 
 /** $1 the root (made if missing: the bridge names it), $2 the path under it: folders walked one by one (never a link), the file renamed into place. */
 const WRITE = `set -e; umask 077
@@ -246,7 +244,7 @@ async function ownersFiles(owner: Owner, paths: readonly string[]): Promise<Map<
     const child = execFile(
       'xargs',
       ['-0', 'sh', '-c', script, 'sh'],
-      { uid: owner.uid, gid: owner.gid, env: CHILD_ENV, timeout: CHILD_TIMEOUT_MS, maxBuffer: 64 * paths.length + 1024 },
+      { uid: owner.uid, gid: owner.gid, env: helperEnv(), timeout: CHILD_TIMEOUT_MS, maxBuffer: 64 * paths.length + 1024 },
       (_error, out) => done(String(out)),
     );
     child.stdin?.on('error', () => {});

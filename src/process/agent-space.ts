@@ -3,6 +3,7 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, writeFileSync 
 import { lchown } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
+import { helperEnv } from '../sandbox/helper-env.ts';
 import { agentSpace, agentTemp, agentUser, type AgentUser } from './agent-user.ts';
 import { scratchFolder } from './scratch.ts';
 
@@ -22,7 +23,7 @@ export function prepareAgentSpace(user: AgentUser): void {
   ownedFolder(agentWorktrees(user), user.uid, 0o700, user);
   ownedFolder(agentTemp(user), user.uid, 0o700, user);
   try {
-    execFileSync('test', ['-w', agentTemp(user)], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+    execFileSync('test', ['-w', agentTemp(user)], { uid: user.uid, gid: user.gid, env: helperEnv(), stdio: 'ignore' });
   } catch {
     throw new ConfigError(`BRIDGE_AGENT_USER: ${user.name} cannot reach ${space}: open the folders above it to that user (chmod o+x)`);
   }

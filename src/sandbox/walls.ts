@@ -10,6 +10,7 @@ import { egressProxy, type EgressPolicy, type HostVerdict } from './egress-proxy
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
+import { helperEnv } from './helper-env.ts';
 import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
 import type { ModelApiAccess } from './model-api-access.ts';
 
@@ -314,5 +315,5 @@ function once(action: () => void): () => void {
 }
 
 function asSandboxUid(uid: SandboxUid, command: string, args: string[]): void {
-  execFileSync(command, args, { uid: uid.uid, gid: uid.gid, stdio: 'ignore' });
+  execFileSync(command, args, { uid: uid.uid, gid: uid.gid, env: helperEnv(), stdio: 'ignore' });
 }
