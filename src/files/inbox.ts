@@ -146,15 +146,20 @@ export class Inbox {
         return undefined;
       });
       if (!dir) continue;
-      for (const name of await readdir(dir).catch(() => [] as string[])) {
-        if (name === '.gitignore') continue;
-        const path = join(dir, name);
-        const info = await lstat(path).catch(() => undefined);
-        if (!info?.isFile() || now - info.mtimeMs <= maxAgeMs) continue;
-        // The folder is looked at again right before each removal: swapped for a link meanwhile, it is left alone.
-        if ((await realpath(dir).catch(() => undefined)) !== dir) break;
-        await unlink(path).catch(() => {});
-        removed++;
+      // Looked at and removed in the folder that was checked, held open: swapped for a link meanwhile, it changes nothing.
+      const held = await holdFolder(dir).catch(() => undefined);
+      if (!held) continue;
+      try {
+        for (const name of await readdir(held.path).catch(() => [] as string[])) {
+          if (name === '.gitignore') continue;
+          const path = join(held.path, name);
+          const info = await lstat(path).catch(() => undefined);
+          if (!info?.isFile() || now - info.mtimeMs <= maxAgeMs) continue;
+          await unlink(path).catch(() => {});
+          removed++;
+        }
+      } finally {
+        await held.close();
       }
     }
     return { removed, refused };
