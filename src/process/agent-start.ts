@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Log } from '../log/logger.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { raiseWalls } from '../sandbox/walls.ts';
+import { helperEnv } from '../sandbox/helper-env.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
 import { agentSpace, runAgentsAs, type AgentUser } from './agent-user.ts';
 import { prepareAgentSpace } from './agent-space.ts';
@@ -39,7 +40,7 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
   if (!decision.on) return raiseWalls(decision, { homes: '', sockets: '' });
   const homes = user ? join(user.home, '.jsonl-bridge', 'homes') : join(dataDir, 'homes');
   try {
-    execFileSync('mkdir', ['-p', '-m', '700', homes], { uid: decision.uid.uid, gid: decision.uid.gid, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('mkdir', ['-p', '-m', '700', homes], { uid: decision.uid.uid, gid: decision.uid.gid, env: helperEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
     const why = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
     throw new ConfigError(`BRIDGE_SANDBOX: the sandboxes' homes are kept in ${homes}, which uid ${decision.uid.uid} cannot make (${why})`);

@@ -1,6 +1,7 @@
 import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { helperEnv } from './helper-env.ts';
 
 /**
  * What of its uid's own home (the agent user's, or the bridge's) each sandbox's home is given:
@@ -64,7 +65,7 @@ export interface Owner {
 
 /** Copies `path` (a file or folder, relative to both homes) from one home into another, as the sandbox's uid. */
 export function copyIntoHome(source: string, home: string, path: string, owner: Owner): void {
-  const as: ExecFileSyncOptions = { uid: owner.uid, gid: owner.gid, stdio: ['ignore', 'ignore', 'pipe'] };
+  const as: ExecFileSyncOptions = { uid: owner.uid, gid: owner.gid, env: helperEnv(), stdio: ['ignore', 'ignore', 'pipe'] };
   try {
     execFileSync('mkdir', ['-p', '-m', '700', dirname(join(home, path))], as);
     execFileSync('cp', ['-R', '-L', '-T', '--preserve=timestamps', join(source, path), join(home, path)], as);

@@ -11,6 +11,7 @@ import type { EgressPolicy, HostQuestion, HostVerdict } from './egress-decision.
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
+import { helperEnv } from './helper-env.ts';
 import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
 import { installation } from './installation.ts';
 import type { ModelApiAccess } from './model-api-access.ts';
@@ -300,5 +301,5 @@ function once(action: () => void): () => void {
 }
 
 function asSandboxUid(uid: SandboxUid, command: string, args: string[]): void {
-  execFileSync(command, args, { uid: uid.uid, gid: uid.gid, stdio: 'ignore' });
+  execFileSync(command, args, { uid: uid.uid, gid: uid.gid, env: helperEnv(), stdio: 'ignore' });
 }

@@ -35,6 +35,7 @@ function script(request: ModelRequest): Reply {
   }
   if (/read the data/.test(text)) return { toolCalls: [{ name: 'Read', input: { file_path: join(data, 'probe.txt') } }] };
   if (/read the readme/.test(text)) return { toolCalls: [{ name: 'Read', input: { file_path: join(project!.path, 'README.md') } }] };
+  if (/send the root-only file/.test(text)) return { toolCalls: [{ name: 'mcp__bridge__send_file', input: { path: 'root-only.txt' } }] };
   if (/send the data/.test(text)) return { toolCalls: [{ name: 'mcp__bridge__send_file', input: { path: join(data, 'probe.txt') } }] };
   return { text: 'nothing to do' };
 }
@@ -60,6 +61,17 @@ describe('the real claude and the bridge it runs under', () => {
       // Its session is kept in the agent user's home, where /resume finds it.
       const slug = project.path.replace(/[^a-zA-Z0-9]/g, '-');
       expect((await readdir(`/home/${AGENT_USER}/.claude/projects/${slug}`)).some((name) => name.endsWith('.jsonl'))).toBe(true);
+
+      // A file of root's in its directory, 0600: the agent user cannot read it, so send_file does not either.
+      await writeFile(join(project.path, 'root-only.txt'), 'ROOT ONLY\n', { mode: 0o600 });
+      say('send the root-only file');
+      const refused = await said(/^tool said.*root-only/s);
+      expect(refused.text).toMatch(/^tool said \(error\): Not sent: refused: root-only\.txt is not readable by the agent user/);
+      expect(
+        telegram()
+          .botMessages(CHAT)
+          .some((m) => m.document),
+      ).toBe(false);
     },
   );
 
