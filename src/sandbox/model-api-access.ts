@@ -25,6 +25,8 @@ export interface ModelApiAccess {
    * (`{modelApiUrl}` in them is the proxy's URL inside).
    */
   pointAt: { env?: string; args?: string[] };
+  /** The calls it makes there (`POST /v1/messages`, see model-routes.ts): the credential proxy sends on no other. */
+  routes: string[];
 }
 
 /** What a CLI in walls holds where its credential was. */

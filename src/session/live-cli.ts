@@ -111,8 +111,8 @@ export class LiveCli {
       cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
-      // A host its sandbox refused shows in the progress of the turn at work.
-      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (host, why) => this.handle({ type: 'blocked', host, why }), adapter.walls)),
+      // A host its sandbox refused shows in the progress of the turn at work; a model call its credential proxy metered is that turn's cost.
+      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (event) => this.handle(event), adapter.walls)),
     });
     const reading = this.process
       .readLines((line) => this.onLine(line))
