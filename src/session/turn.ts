@@ -18,6 +18,7 @@ import { LiveInput } from './live-input.ts';
 import { TurnClock } from './turn-clock.ts';
 import { SilenceWatch, silenceReason } from './silence-watch.ts';
 import type { Log } from '../log/logger.ts';
+import { credentialVariables } from '../sandbox/model-api-access.ts';
 
 export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
 
@@ -136,6 +137,7 @@ export class Turn implements RunningTurn {
       cwd: run.cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
+      keys: credentialVariables([run.adapter.walls.modelApi]),
       ...(run.output ? { output: run.output } : {}),
       // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
       ...walled(
