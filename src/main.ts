@@ -22,6 +22,7 @@ import { WebOutbound } from './web/chat/web-outbound.ts';
 import { startTracing } from './telemetry/tracing.ts';
 import { MetricsSdk } from './telemetry/metrics.ts';
 import { startMetrics } from './telemetry/metrics-start.ts';
+import { proxyMetering } from './sandbox/proxy-metering.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
@@ -61,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
     // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
     await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log);
     await startAgentSpace(config.agentUser, log);
-    startWalls(config.sandbox, config.dataDir, config.agentUser);
+    startWalls(config.sandbox, config.dataDir, config.agentUser, proxyMetering(config));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge: ${error.message}`);

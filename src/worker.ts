@@ -22,6 +22,7 @@ import { startMetrics } from './telemetry/metrics-start.ts';
 import { QueueSealer } from './queue/sealing.ts';
 import { SessionHost } from './queue/session-host.ts';
 import { SESSION_SEALING } from './queue/session-state.ts';
+import { proxyMetering } from './sandbox/proxy-metering.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -65,7 +66,7 @@ async function main(): Promise<number> {
   await removeLeftScratch(log);
   try {
     await startAgentSpace(config.agentUser, log);
-    startWalls(config.sandbox, config.dataDir, config.agentUser);
+    startWalls(config.sandbox, config.dataDir, config.agentUser, proxyMetering(config));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge worker: ${error.message}`);

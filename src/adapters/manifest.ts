@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { inputEncoders, liveDialects, protocolNames } from '../protocols/index.ts';
 import { SAVED_SESSION_FORMATS } from './saved-sessions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
+import { routeProblem } from '../sandbox/model-routes.ts';
 
 /**
  * The shape of `adapters/<name>.json`: everything the bridge needs to know to drive one CLI.
@@ -9,6 +10,8 @@ import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-opt
  * a list whose value is absent for a turn is left out entirely. `{placeholder|json}` fills
  * in a quoted JSON string, which is also a TOML string (for codex's `-c key=value`).
  */
+
+const ROUTES_WANTED = 'list the calls the CLI makes to its model API, like "POST /v1/messages": the credential proxy sends on no other';
 
 const argTemplate = z.array(z.string()).describe('an array of argument strings');
 
@@ -156,7 +159,8 @@ export const adapterManifestSchema = z
      * as "Bearer" before it), where its API is (`upstream`: the variable naming its base URL,
      * else `default`), and how it is pointed at another (`pointAt`: a variable it reads, or
      * arguments put before its own, `{modelApiUrl}` in them): the bridge then holds the
-     * credential and the CLI calls the bridge's credential proxy with a placeholder. `args`:
+     * credential and the CLI calls the bridge's credential proxy with a placeholder, which sends
+     * on only the calls `routes` lists (`POST /v1/messages`, below the API's base URL). `args`:
      * added to each turn in walls (Claude Code's settings turning its own sandbox off);
      * `permissions`: replace the permission flags of those modes in walls (codex's own
      * sandbox, which cannot nest in ours, off: ours makes `safe` read-only); `unset`: the
@@ -191,6 +195,12 @@ export const adapterManifestSchema = z
               .object({ env: z.string().optional(), args: argTemplate.optional() })
               .strict()
               .refine((pointAt) => pointAt.env !== undefined || pointAt.args !== undefined, 'needs env or args'),
+            routes: z
+              .array(
+                z.string().superRefine((route, ctx) => void (routeProblem(route) && ctx.addIssue({ code: 'custom', message: routeProblem(route)! }))),
+                { error: ROUTES_WANTED },
+              )
+              .min(1, ROUTES_WANTED),
           })
           .strict()
           .optional(),

@@ -11,6 +11,7 @@ import { BUSY_MODES, isBusyMode, type BusyMode } from '../policy/busy-mode.ts';
 import { ownerMarks } from '../process/orphans.ts';
 import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
 import { decideSandbox, type Sandbox } from '../sandbox/sandbox-decision.ts';
+import { credentialVariables } from '../sandbox/model-api-access.ts';
 import { sandboxConfig } from '../sandbox/sandbox-config.ts';
 import { commaList } from './comma-list.ts';
 import { parseChain, type FallbackChain } from '../policy/fallback-chain.ts';
@@ -246,6 +247,8 @@ export function configSecrets(config: BridgeConfig): string[] {
     config.transcribe?.key ?? '',
     ...config.hooks.map((hook) => hook.secret),
     ...config.metrics.secrets,
+    // Every model key a CLI may hold (its adapter's credentials among them), as the CLIs get it.
+    ...credentialVariables([...config.adapters.values()].map((adapter) => adapter.walls.modelApi)).map((name) => config.cliEnv[name] ?? ''),
   ].filter(Boolean);
 }
 

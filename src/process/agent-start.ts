@@ -6,6 +6,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import { raiseWalls } from '../sandbox/walls.ts';
 import { helperEnv } from '../sandbox/helper-env.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
+import type { ProxyMetering } from '../sandbox/proxy-metering.ts';
 import { agentSpace, runAgentsAs, type AgentUser } from './agent-user.ts';
 import { prepareAgentSpace } from './agent-space.ts';
 import { removeLeftScratch } from './scratch.ts';
@@ -33,9 +34,10 @@ export function logAgentUser(user: AgentUser | undefined, log: Log): void {
 /**
  * At the start of the bridge or a worker, after the agent space: the walls go up when the
  * sandbox is on. Each sandbox's home is kept where its uid may reach (bwrap binds it as that
- * uid): the agent user's own home when agents run as one, else the data directory.
+ * uid): the agent user's own home when agents run as one, else the data directory. The
+ * credential proxies price what they pass by `metering`.
  */
-export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | undefined): void {
+export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | undefined, metering?: ProxyMetering): void {
   const { decision } = sandbox;
   if (!decision.on) return raiseWalls(decision, { homes: '', sockets: '' });
   const homes = user ? join(user.home, '.jsonl-bridge', 'homes') : join(dataDir, 'homes');
@@ -45,7 +47,13 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
     const why = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
     throw new ConfigError(`BRIDGE_SANDBOX: the sandboxes' homes are kept in ${homes}, which uid ${decision.uid.uid} cannot make (${why})`);
   }
-  raiseWalls(decision, { homes, sockets: user ? agentSpace(user) : tmpdir(), allow: sandbox.allow, internal: sandbox.internal });
+  raiseWalls(decision, {
+    homes,
+    sockets: user ? agentSpace(user) : tmpdir(),
+    allow: sandbox.allow,
+    internal: sandbox.internal,
+    ...(metering ? { metering } : {}),
+  });
 }
 
 /** Whether CLIs run in walls, and why, said once the bridge or worker is up. */

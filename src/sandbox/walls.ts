@@ -12,9 +12,11 @@ import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
 import { helperEnv } from './helper-env.ts';
-import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
+import { credentialProxy, heldApi, withoutCredentials, type ProxyWatch } from './credential-proxy.ts';
 import { installation } from './installation.ts';
 import type { ModelApiAccess } from './model-api-access.ts';
+import type { ProxyMetering } from './proxy-metering.ts';
+import type { BlockedEvent, UsageEvent } from '../protocols/events.ts';
 
 /** What an adapter says of its CLI in walls. */
 export interface CliInWalls {
@@ -42,17 +44,20 @@ export interface WallScope {
   };
   /** What its adapter says of its CLI in walls (`walls` in its manifest). */
   cli?: CliInWalls;
+  /** Each model call its credential proxy passed, metered from the API's answer. */
+  onMetered?: (event: UsageEvent) => void;
 }
 
 /**
  * A turn's walls: the session's, with what this process of it reads (its MCP config, its turn
- * folder) and the MCP endpoint it calls.
+ * folder) and the MCP endpoint it calls; what its walls refuse and meter is `report`ed as the
+ * turn's events.
  */
 export function turnWalls(
   base: WallScope | undefined,
   mcp: { url: string; configFile?: string } | undefined,
   folders: (string | undefined)[],
-  onBlocked: (host: string, why: string) => void,
+  report: (event: BlockedEvent | UsageEvent) => void,
   cli?: CliInWalls,
 ): WallScope | undefined {
   if (!base) return undefined;
@@ -62,10 +67,14 @@ export function turnWalls(
     ...base.egress,
     onBlocked: (host: string, why: string) => {
       base.egress?.onBlocked?.(host, why);
-      onBlocked(host, why);
+      report({ type: 'blocked', host, why });
     },
   };
-  return { ...base, readable, egress, ...(mcp ? { mcpUrl: mcp.url } : {}), ...(cli ? { cli } : {}) };
+  const onMetered = (event: UsageEvent) => {
+    base.onMetered?.(event);
+    report(event);
+  };
+  return { ...base, readable, egress, onMetered, ...(mcp ? { mcpUrl: mcp.url } : {}), ...(cli ? { cli } : {}) };
 }
 
 /** A CLI's command put inside its walls, and what to close when it has exited. */
@@ -92,12 +101,17 @@ interface Raised {
   allow: HostRule[];
   /** Internal addresses and ranges a sandbox may reach where a list allows them: BRIDGE_SANDBOX_INTERNAL. */
   internal: HostRule[];
+  /** How the credential proxies price what they pass; none: calls are metered in tokens only. */
+  metering?: ProxyMetering;
 }
 
 let raised: Raised | undefined;
 
 /** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
-export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[]; internal?: HostRule[] }): void {
+export function raiseWalls(
+  decision: SandboxDecision,
+  places: { homes: string; sockets: string; allow?: HostRule[]; internal?: HostRule[]; metering?: ProxyMetering },
+): void {
   raised = decision.on
     ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], internal: [], ...places }
     : undefined;
@@ -181,7 +195,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, launch.env)));
     forwards.push({ port: egressPort, socket: 'egress.sock' });
     if (api) {
-      servers.push(credentialProxy(join(sockets, 'model.sock'), api));
+      servers.push(credentialProxy(join(sockets, 'model.sock'), api, proxyWatch(walls, scope, api.upstream.host)));
       forwards.push({ port: modelPort, socket: 'model.sock' });
     }
   } catch (error) {
@@ -281,6 +295,20 @@ function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, strin
       told.add(host);
       scope.egress?.onBlocked?.(host, why);
     },
+  };
+}
+
+/** What a sandbox's credential proxy tells: each refused call once (as a refused host is), each metered one. */
+function proxyWatch(walls: Raised, scope: WallScope, host: string): ProxyWatch {
+  const told = new Set<string>();
+  return {
+    refused(call, why) {
+      if (told.has(call)) return;
+      told.add(call);
+      scope.egress?.onBlocked?.(`${host} ${call}`, why);
+    },
+    metered: (event) => scope.onMetered?.(event),
+    ...(walls.metering ? { metering: walls.metering } : {}),
   };
 }
 

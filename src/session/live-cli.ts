@@ -18,6 +18,7 @@ import { LiveTurn } from './live-turn.ts';
 import { delay } from '../concurrency/delay.ts';
 import { turnWalls, wallsUp, type WallScope } from '../sandbox/walls.ts';
 import { safely, walled, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
+import { credentialVariables } from '../sandbox/model-api-access.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt. */
 export interface LiveLaunch {
@@ -111,8 +112,9 @@ export class LiveCli {
       cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
-      // A host its sandbox refused shows in the progress of the turn at work.
-      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (host, why) => this.handle({ type: 'blocked', host, why }), adapter.walls)),
+      keys: credentialVariables([adapter.walls.modelApi]),
+      // A host its sandbox refused shows in the progress of the turn at work; a model call its credential proxy metered is that turn's cost.
+      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (event) => this.handle(event), adapter.walls)),
     });
     const reading = this.process
       .readLines((line) => this.onLine(line))

@@ -162,10 +162,12 @@ describe('npm run doctor', () => {
     expect(lines.join('\n')).not.toMatch(/botabc|abc\//);
   });
 
-  it('says whether each CLI runs in walls, and why not: as root without BRIDGE_AGENT_USER, auto runs without', async () => {
+  it('says what to type where the bridge is root without BRIDGE_AGENT_USER: auto would run its CLIs as root unwalled, so it does not start', async () => {
     const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto' });
-    expect(lines).toContain(
-      '! sandbox: BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER). Install bubblewrap and socat and set BRIDGE_AGENT_USER, so each CLI runs in walls.',
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^✗ configuration: the bridge runs as root with no BRIDGE_AGENT_USER, .*`useradd --create-home jsonl-agent && BRIDGE_AGENT_USER=jsonl-agent npm start`.*BRIDGE_SANDBOX=off/,
+      ),
     );
   });
 

@@ -46,6 +46,16 @@ function script(request: ModelRequest): Reply {
     ].join('; ');
     return { toolCalls: [{ name: 'Bash', input: { command, description: 'probe' } }] };
   }
+  if (/spend behind its back/.test(text)) {
+    // The agent calls the model API itself, through the credential proxy (which adds the key), and tries a call claude never makes.
+    const body = JSON.stringify({ model: 'claude-opus-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'an agent call' }] });
+    const command = [
+      `echo messages: $(curl -s -o /dev/null -w "%{http_code}" -H "content-type: application/json" -d '${body}' $ANTHROPIC_BASE_URL/v1/messages)`,
+      'echo anything: $(curl -s -o /dev/null -w "%{http_code}" $ANTHROPIC_BASE_URL/v1/anything)',
+    ].join('; ');
+    return { toolCalls: [{ name: 'Bash', input: { command, description: 'spend' } }] };
+  }
+  if (/an agent call/.test(text)) return { text: 'answered the agent' };
   // The whole conversation it was sent: a resumed session carries the earlier turns.
   if (/how many messages/.test(text)) return { text: `messages: ${request.messages.length}` };
   return { text: 'nothing to do' };
@@ -128,5 +138,31 @@ describe.skipIf(cannot)(`the real claude in its walls (${cannot ?? AGENT_USER})`
     say(`/resume ${n}`);
     await said(/continues the claude session "fix the terminal bug"/);
     expect(await readFile(join(home, '.claude', 'projects', key, `${id}.jsonl`), 'utf8')).toContain('fix the terminal bug');
+  }, 180_000);
+
+  it('meters a model call the agent makes itself through the credential proxy into the chat’s usage, and refuses a call claude never makes, audited', async () => {
+    const { gid } = agentIds()!;
+    project = await sharedRepo(gid);
+    real = await startRealCliWorld('claude', script, { BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX: 'bwrap', BRIDGE_WORKDIR: project.path });
+    dataDir = real.world.dataDir;
+    say('spend behind its back');
+    const reply = await said(/^tool said/);
+    expect(reply.text).toContain('messages: 200');
+    expect(reply.text).toContain('anything: 403');
+    // The refused call never reached the API; claude's two calls and the agent's own did, each with the real key.
+    expect(real.mock.requests.map((request) => request.url)).not.toContain('/v1/anything');
+    expect(real.mock.modelRequests).toHaveLength(3);
+    await expect
+      .poll(async () => (await readFile(join(dataDir, 'audit.jsonl'), 'utf8').catch(() => '')).split('\n').filter((line) => line.includes('"blocked"')))
+      .toEqual([expect.stringMatching(/"detail":"127\.0\.0\.1:\d+ GET \/v1\/anything: GET \/v1\/anything is not a call this CLI makes/)]);
+    // The chat's usage is what the proxy metered: all three calls (12 input tokens each at the mock), not the two claude reports.
+    const inputTokens = async () => {
+      const usage = JSON.parse(await readFile(join(dataDir, 'usage.json'), 'utf8').catch(() => '{"chats":{}}')) as {
+        chats: Record<string, { total: Record<string, { inputTokens: number; costUsd: number }> }>;
+      };
+      return Object.values(usage.chats).flatMap((chat) => Object.values(chat.total));
+    };
+    await expect.poll(inputTokens, { timeout: 20_000 }).toEqual([expect.objectContaining({ inputTokens: 36, costUsd: expect.any(Number) })]);
+    expect((await inputTokens())[0]!.costUsd).toBeGreaterThan(0);
   }, 180_000);
 });

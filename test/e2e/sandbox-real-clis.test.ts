@@ -3,6 +3,7 @@ import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Turn, type TurnOutcome } from '../../src/session/turn.ts';
+import type { AgentEvent } from '../../src/protocols/events.ts';
 import { runAgentsAs } from '../../src/process/agent-user.ts';
 import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
 import { lowerWalls, raiseWalls, scopeHome } from '../../src/sandbox/walls.ts';
@@ -96,23 +97,34 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
     const scope = `telegram:${cli}`;
     if (cli === 'codex') await codexHome(scope);
     if (cli === 'claude') await claudeHome(scope);
-    const outcome = await new Turn({
-      adapter: await realAdapter(cli),
-      spec: { prompt: `write ${file}`, ...(permissions ? { permissions } : {}) },
-      cwd: work,
-      env: { PATH: process.env.PATH, LANG: 'C.UTF-8', ...env },
-      walls: { home: scope, readOnly: permissions === 'safe' },
-      timeoutMs: 90_000,
-      graceMs: 500,
-    }).done;
+    const events: AgentEvent[] = [];
+    const outcome = await new Turn(
+      {
+        adapter: await realAdapter(cli),
+        spec: { prompt: `write ${file}`, ...(permissions ? { permissions } : {}) },
+        cwd: work,
+        env: { PATH: process.env.PATH, LANG: 'C.UTF-8', ...env },
+        walls: { home: scope, readOnly: permissions === 'safe' },
+        timeoutMs: 90_000,
+        graceMs: 500,
+      },
+      { onEvent: (event) => events.push(event) },
+    ).done;
     expect(outcome.status, `${outcome.error ?? ''}`).toBe('completed');
+    // Nothing the CLI calls its model API for is refused (the credential proxy's refusals name the call: `host GET /path`).
+    expect(events.filter((event) => event.type === 'blocked' && event.host.includes(' ')).map((event) => JSON.stringify(event))).toEqual([]);
+    // Each model call the mock answered was metered by the credential proxy, and is what the turn used.
+    const metered = events.filter((event) => event.type === 'usage' && event.proxy);
+    expect(metered).toHaveLength(mock.modelRequests.length);
+    expect(outcome.metered?.usage.inputTokens).toBe(12 * mock.modelRequests.length);
+    expect(outcome.result?.usage).toEqual(outcome.metered?.usage);
     return outcome;
   }
 
   // The operator's CODEX_HOME is a folder of the host, not inside: codex keeps its settings and sessions in the chat's home.
   const codexEnv = () => ({ CODEX_API_KEY: REAL_KEY, OPENAI_BASE_URL: `${mock.url}/v1`, CODEX_HOME: join(space.path, 'operator-codex-home') });
 
-  it('codex answers through the credential proxy holding a placeholder, its WebSocket attempt passed through with the real key and no delay', async () => {
+  it('codex answers through the credential proxy holding a placeholder, over HTTP with the real key and no delay, each call metered', async () => {
     const outcome = await turn('codex', 'made-by-codex.txt', codexEnv());
     expect(outcome.text).toContain(`key=${PLACEHOLDER_KEY}`);
     expect(outcome.text).not.toContain(REAL_KEY);
@@ -122,15 +134,15 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
     expect(outcome.text).toMatch(/Seccomp:\s+0/);
     expect(outcome.text).toContain('egress=403');
     expect(existsSync(join(work, 'made-by-codex.txt'))).toBe(true);
-    // The API saw the real key on every call: the WebSocket upgrade codex tries first, then each model call.
+    // The API saw the real key on every call, each over HTTP: the WebSocket codex tries first the
+    // credential proxy answers itself (426, as an API without them does), since it could not meter its frames.
     expect(mock.requests.map((request) => `${request.method} ${request.url} ${request.headers.upgrade ?? 'http'}`)).toEqual([
-      'GET /v1/responses websocket',
       'POST /v1/responses http',
       'POST /v1/responses http',
     ]);
     expect(new Set(mock.requests.map((request) => request.headers.authorization))).toEqual(new Set([`Bearer ${REAL_KEY}`]));
-    // The refused upgrade came back as the API said it (426), so codex went on over HTTP at once:
-    // a refusal it did not understand costs it five retries with backoff, over 5 s.
+    // codex understood the 426 and went on over HTTP at once: a refusal it did not understand
+    // costs it five retries with backoff, over 5 s.
     expect(outcome.durationMs).toBeLessThan(5_000);
   }, 120_000);
 

@@ -22,6 +22,7 @@
 //   grandchild     start a `sleep 600` child in the same process group; its pid goes to stderr
 //   fail           answer with an error result
 //   say:WORD       answer WORD instead of the echo
+//   print-env:NAME answer NAME=<its value in the environment> (an agent echoing a key it holds)
 //   long:CHARS     answer with about CHARS characters of Markdown paragraphs
 //   write:NAME     write a file NAME in the working directory
 //   commit         commit everything in the working directory's git repository
@@ -444,7 +445,7 @@ async function turn(prompt, ids = []) {
   const whoami = directive('whoami') ? whoAmI() : undefined;
   const escaped = directive('escape') ? JSON.stringify(await tryToEscape()) : undefined;
   const fetched = typeof directive('fetch') === 'string' ? await fetchThroughTunnel(directive('fetch')) : undefined;
-  const said = directive('say');
+  const said = directive('print-env') ? `${directive('print-env')}=${process.env[directive('print-env')] ?? ''}` : directive('say');
   const long = Number(directive('long') ?? 0);
   const answered =
     whoami ?? escaped ?? fetched ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);

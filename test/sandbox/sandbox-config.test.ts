@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxConfig } from '../../src/sandbox/sandbox-config.ts';
-import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
+import { decideSandbox, ROOT_WITHOUT_AGENT_USER } from '../../src/sandbox/sandbox-decision.ts';
 import { allowedBy, formatHostRule, parseHostRule } from '../../src/sandbox/host-rules.ts';
 import { bwrapArgv, forwardingScript } from '../../src/sandbox/bwrap-argv.ts';
 
@@ -52,13 +52,10 @@ describe('BRIDGE_SANDBOX', () => {
     );
   });
 
-  it('off is off; as root with no agent user, auto runs without walls and bwrap refuses to start, naming BRIDGE_AGENT_USER', async () => {
+  it('off is off; as root with no agent user, auto and bwrap refuse to start, naming BRIDGE_AGENT_USER', async () => {
     expect(await decideSandbox({ setting: 'off', allow: [] }, undefined)).toEqual({ on: false, why: 'BRIDGE_SANDBOX=off' });
     if (process.getuid?.() !== 0) return;
-    expect(await decideSandbox({ setting: 'auto', allow: [] }, undefined)).toEqual({
-      on: false,
-      why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER)',
-    });
+    await expect(decideSandbox({ setting: 'auto', allow: [] }, undefined)).rejects.toThrow(ROOT_WITHOUT_AGENT_USER);
     await expect(decideSandbox({ setting: 'bwrap', allow: [] }, undefined)).rejects.toThrow(
       'BRIDGE_SANDBOX=bwrap: the bridge runs as root and no BRIDGE_AGENT_USER is set',
     );
