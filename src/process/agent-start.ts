@@ -8,6 +8,7 @@ import type { Sandbox } from '../sandbox/sandbox-decision.ts';
 import { agentSpace, runAgentsAs, type AgentUser } from './agent-user.ts';
 import { prepareAgentSpace } from './agent-space.ts';
 import { removeLeftScratch } from './scratch.ts';
+import { bridgeIdentity } from './bridge-identity.ts';
 
 /**
  * At the start of the bridge or a worker: agents run as `user` from now on, in a space of its
@@ -32,7 +33,8 @@ export function logAgentUser(user: AgentUser | undefined, log: Log): void {
 /**
  * At the start of the bridge or a worker, after the agent space: the walls go up when the
  * sandbox is on. Each sandbox's home is kept where its uid may reach (bwrap binds it as that
- * uid): the agent user's own home when agents run as one, else the data directory.
+ * uid): the agent user's own home when agents run as one, else the data directory; named for
+ * this bridge's identity too, so two bridges with one agent user never share one.
  */
 export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | undefined): void {
   const { decision } = sandbox;
@@ -44,7 +46,7 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
     const why = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
     throw new ConfigError(`BRIDGE_SANDBOX: the sandboxes' homes are kept in ${homes}, which uid ${decision.uid.uid} cannot make (${why})`);
   }
-  raiseWalls(decision, { homes, sockets: user ? agentSpace(user) : tmpdir(), allow: sandbox.allow });
+  raiseWalls(decision, { homes, sockets: user ? agentSpace(user) : tmpdir(), allow: sandbox.allow, identity: bridgeIdentity(dataDir) });
 }
 
 /** Whether CLIs run in walls, and why, said once the bridge or worker is up. */
