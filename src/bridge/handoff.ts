@@ -11,7 +11,14 @@ import type { ChatSession } from './chat-session.ts';
 export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>, fresh = false): string | undefined {
   const sessionId = chat.record.cliSessionId;
   if (!sessionId || !chat.adapter.handoff) return undefined;
-  const home = chat.terminalHome(fresh);
+  let home: string | undefined;
+  try {
+    home = chat.terminalHome(fresh);
+  } catch (error) {
+    // /handoff says why; an answer's footer is left off rather than the answer lost.
+    if (fresh) throw error;
+    return undefined;
+  }
   return handoffCommand(chat.adapter, sessionId, chat.record.workdir, {
     ...(config.agentUser ? { agentUser: config.agentUser.name } : {}),
     ...(home ? { home } : {}),

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Owner } from './home-seed.ts';
 
@@ -127,7 +127,7 @@ let blanks: Blanks | undefined;
 
 /** The bridge's blanks, made once in `parent` (where the sandbox's uid reaches) with a name the next start clears if this process is killed. */
 export function madeBlanks(parent: string): Blanks {
-  if (blanks) return blanks;
+  if (blanks && dirname(dirname(blanks.file)) === parent && existsSync(blanks.folder)) return blanks;
   const dir = mkdtempSync(join(parent, `jsonl-bridge-blank-${process.pid}-`));
   const made = { file: join(dir, 'empty'), json: join(dir, 'empty.json'), folder: join(dir, 'folder') };
   writeFileSync(made.file, '', { mode: 0o444 });
