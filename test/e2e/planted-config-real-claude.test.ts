@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'shell-quote';
@@ -64,6 +64,8 @@ describe.skipIf(cannot)(`the real claude in walls, after its agent planted setti
   afterAll(async () => {
     await real?.stop();
     await project?.remove();
+    // Named for this bridge alone: nothing else uses them.
+    if (home) for (const made of [home, `${home}.terminal`]) await rm(made, { recursive: true, force: true });
   });
 
   const telegram = () => real.world.telegram;
