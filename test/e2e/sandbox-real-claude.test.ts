@@ -19,9 +19,13 @@ let real: RealCliWorld | undefined;
 let project: { path: string; remove(): Promise<void> } | undefined;
 let allowed: RunningServer | undefined;
 let terminal: string | undefined;
+let homes: string[] = [];
 afterEach(async () => {
   if (terminal) await rm(terminal, { recursive: true, force: true });
   terminal = undefined;
+  // Named for this test's bridge alone: nothing else uses them.
+  for (const home of homes) await rm(home, { recursive: true, force: true });
+  homes = [];
   await real?.stop();
   await project?.remove();
   await allowed?.close();
@@ -108,6 +112,7 @@ describe.skipIf(cannot)(`the real claude in its walls (${cannot ?? AGENT_USER})`
     const identity = (await readFile(join(dataDir, 'bridge-id'), 'utf8')).trim();
     const hash = createHash('sha256').update(`${identity}\0telegram:${CHAT}`).digest('hex').slice(0, 8);
     const home = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes', `telegram_${CHAT}-${hash}`);
+    homes = [home, `${home}.terminal`];
 
     // A terminal continues it in a home beside it, its configuration the operator's.
     say('/handoff');
