@@ -14,6 +14,11 @@ import { routeProblem } from '../sandbox/model-routes.ts';
 const ROUTES_WANTED = 'list the calls the CLI makes to its model API, like "POST /v1/messages": the credential proxy sends on no other';
 
 const argTemplate = z.array(z.string()).describe('an array of argument strings');
+/** A path inside a home, relative to it and staying in it (a folder ends in `/`). */
+const homePath = z
+  .string()
+  .regex(/^[\w.-]+(\/[\w.-]+)*\/?$/, 'a path relative to the home')
+  .refine((path) => !path.split('/').some((part) => part === '..' || part === '.'), 'a path staying in the home');
 
 export const PLACEHOLDERS = ['prompt', 'promptFile', 'sessionId', ...TURN_OPTION_NAMES.flatMap((name) => TURN_OPTIONS[name].placeholders)];
 /** `{name}` or `{name|json}`. */
@@ -166,6 +171,11 @@ export const adapterManifestSchema = z
      * sandbox, which cannot nest in ours, off: ours makes `safe` read-only); `unset`: the
      * variables naming where the CLI keeps its settings and sessions on the host (codex's
      * CODEX_HOME), left out in walls, where that folder is not: it keeps them in its home there.
+     * `config`: what the CLI reads as its configuration in its home (relative to it, a folder
+     * ending in `/`): in walls each is the operator's, read-only, at every start, or a blank;
+     * `operatorFields`: files it must write whose named top-level fields are configuration
+     * nonetheless (Claude Code's `.claude.json`: `mcpServers`, `projects`), reset to the
+     * operator's at every start. docs/sandbox.md says what each CLI declares.
      */
     walls: z
       .object({
@@ -207,9 +217,11 @@ export const adapterManifestSchema = z
         args: argTemplate.default([]),
         permissions: z.object({ bypass: argTemplate, safe: argTemplate, allowlist: argTemplate }).partial().strict().default({}),
         unset: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable')).default([]),
+        config: z.array(homePath).default([]),
+        operatorFields: z.record(homePath, z.array(z.string().min(1)).min(1)).default({}),
       })
       .strict()
-      .default({ args: [], permissions: {}, unset: [] }),
+      .default({ args: [], permissions: {}, unset: [], config: [], operatorFields: {} }),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**

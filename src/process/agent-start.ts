@@ -10,6 +10,7 @@ import type { ProxyMetering } from '../sandbox/proxy-metering.ts';
 import { agentSpace, runAgentsAs, type AgentUser } from './agent-user.ts';
 import { prepareAgentSpace } from './agent-space.ts';
 import { removeLeftScratch } from './scratch.ts';
+import { bridgeIdentity } from './bridge-identity.ts';
 
 /**
  * At the start of the bridge or a worker: agents run as `user` from now on, in a space of its
@@ -34,7 +35,8 @@ export function logAgentUser(user: AgentUser | undefined, log: Log): void {
 /**
  * At the start of the bridge or a worker, after the agent space: the walls go up when the
  * sandbox is on. Each sandbox's home is kept where its uid may reach (bwrap binds it as that
- * uid): the agent user's own home when agents run as one, else the data directory. The
+ * uid): the agent user's own home when agents run as one, else the data directory; named for
+ * this bridge's identity too, so two bridges with one agent user never share one. The
  * credential proxies price what they pass by `metering`.
  */
 export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | undefined, metering?: ProxyMetering): void {
@@ -52,6 +54,7 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
     sockets: user ? agentSpace(user) : tmpdir(),
     allow: sandbox.allow,
     internal: sandbox.internal,
+    identity: bridgeIdentity(dataDir),
     ...(metering ? { metering } : {}),
   });
 }

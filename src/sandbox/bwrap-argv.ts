@@ -74,6 +74,11 @@ export interface WallPlan {
   writableCwd: boolean;
   /** The sandbox's own home on the host, and where it appears inside ($HOME). */
   home: { host: string; inside: string };
+  /**
+   * The home's configuration (operator-config.ts): its folders bound onto themselves (a mount
+   * cannot be renamed, so neither can they), then each file or folder read-only over the home.
+   */
+  homeConfig?: { pinned: { from: string; to: string }[]; readOnly: { from: string; to: string }[] };
   /** The host folder of the sandbox's Unix sockets, seen inside at SOCKETS_INSIDE. */
   sockets: string;
   forwards: Forward[];
@@ -88,6 +93,8 @@ export function bwrapArgv(plan: WallPlan): string[] {
   for (const file of ETC_FILES) argv.push('--ro-bind-try', file, file);
   argv.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/run');
   argv.push('--bind', plan.home.host, plan.home.inside);
+  for (const dir of plan.homeConfig?.pinned ?? []) argv.push('--bind', dir.from, dir.to);
+  for (const entry of plan.homeConfig?.readOnly ?? []) argv.push('--ro-bind', entry.from, entry.to);
   // After the home: an installation in the uid's home (a checkout's node_modules) is seen over it.
   for (const path of plan.readOnly) argv.push('--ro-bind', path, path);
   argv.push(plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd);

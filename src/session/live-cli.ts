@@ -53,9 +53,10 @@ export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd
   const { adapter, spec } = launch;
   const agents = spec.agents && createHash('sha256').update(JSON.stringify(spec.agents)).digest('hex');
   const argv = buildLiveArgv(adapter, { ...spec, resumeId: undefined }, agents ? { agentsFile: agents } : {});
-  // A CLI given the mode as its session opens (a `live` program) needs a new process for another.
+  // A CLI given the mode as its session opens (a `live` program) needs a new process for another;
+  // so does one in walls, which starts each mode afresh from the operator's configuration.
   // Its walls are part of its command line: a directory made read-only needs a new process.
-  return JSON.stringify([adapter.name, launch.cwd, argv, adapter.live ? launch.mode : undefined, launch.walls?.readOnly ?? false]);
+  return JSON.stringify([adapter.name, launch.cwd, argv, adapter.live || launch.walls ? launch.mode : undefined, launch.walls?.readOnly ?? false]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { chown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -19,9 +19,13 @@ let real: RealCliWorld | undefined;
 let project: { path: string; remove(): Promise<void> } | undefined;
 let allowed: RunningServer | undefined;
 let terminal: string | undefined;
+let homes: string[] = [];
 afterEach(async () => {
   if (terminal) await rm(terminal, { recursive: true, force: true });
   terminal = undefined;
+  // Named for this test's bridge alone: nothing else uses them.
+  for (const home of homes) await rm(home, { recursive: true, force: true });
+  homes = [];
   await real?.stop();
   await project?.remove();
   await allowed?.close();
@@ -114,15 +118,15 @@ describe.skipIf(cannot)(`the real claude in its walls (${cannot ?? AGENT_USER})`
     say('how many messages');
     const resumed = await said(/^messages: /);
     expect(Number(/messages: (\d+)/.exec(resumed.text!)![1])).toBeGreaterThan(1);
-    const homes = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes');
-    const home = join(
-      homes,
-      (await readdir(homes)).find((name) => name.startsWith(`telegram_${CHAT}`))!,
-    );
+    // The chat's home, named for this bridge's identity and the chat.
+    const identity = (await readFile(join(dataDir, 'bridge-id'), 'utf8')).trim();
+    const hash = createHash('sha256').update(`${identity}\0telegram:${CHAT}`).digest('hex').slice(0, 8);
+    const home = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes', `telegram_${CHAT}-${hash}`);
+    homes = [home, `${home}.terminal`];
 
-    // A terminal continues it with that home.
+    // A terminal continues it in a home beside it, its configuration the operator's.
     say('/handoff');
-    expect((await said(/in a terminal/)).text).toContain(`HOME=${home}`);
+    expect((await said(/in a terminal/)).text).toContain(`HOME=${home}.terminal`);
 
     // A session started in a terminal, outside the walls: /resume offers it and brings it in.
     const key = project.path.replace(/[^A-Za-z0-9]/g, '-');

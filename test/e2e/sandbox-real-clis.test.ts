@@ -6,7 +6,7 @@ import { Turn, type TurnOutcome } from '../../src/session/turn.ts';
 import type { AgentEvent } from '../../src/protocols/events.ts';
 import { runAgentsAs } from '../../src/process/agent-user.ts';
 import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
-import { lowerWalls, raiseWalls, scopeHome } from '../../src/sandbox/walls.ts';
+import { lowerWalls, raiseWalls } from '../../src/sandbox/walls.ts';
 import { PLACEHOLDER_KEY } from '../../src/sandbox/model-api-access.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
@@ -33,6 +33,7 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
   let work: string;
   let uid = 0;
   let gid = 0;
+  let operator = '';
 
   /** The turn's first request runs a command that shows the key it holds and writes `file`; the tool's output is the answer. */
   function script(cli: Cli, file: string) {
@@ -61,7 +62,11 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
     const homes = join(space.path, 'homes');
     await mkdir(homes, { mode: 0o700 });
     await chown(homes, uid, gid);
-    raiseWalls(decision, { homes, sockets: space.path });
+    // The operator's own settings are in a home of this test's, not the agent user's shared one.
+    operator = join(space.path, 'operator');
+    await mkdir(operator, { mode: 0o700 });
+    await chown(operator, uid, gid);
+    raiseWalls(decision, { homes, sockets: space.path, settings: operator });
     work = join(space.path, 'work');
     await mkdir(work, { mode: 0o700 });
     await chown(work, uid, gid);
@@ -76,27 +81,27 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
     await space?.remove();
   });
 
-  /** The operator's codex settings, as copied into a chat's home: a known model, no update check, no analytics. */
-  async function codexHome(scope: string): Promise<void> {
-    const codex = join(scopeHome(scope)!, '.codex');
+  /** The operator's codex settings, which a chat's walls show: a known model, no update check, no analytics. */
+  async function codexHome(): Promise<void> {
+    const codex = join(operator, '.codex');
     await mkdir(codex, { recursive: true });
     await writeFile(join(codex, 'config.toml'), `model = "${CODEX_MODEL}"\ncheck_for_update_on_startup = false\n[analytics]\nenabled = false\n`);
-    for (const path of [scopeHome(scope)!, codex, join(codex, 'config.toml')]) await chown(path, uid, gid);
+    for (const path of [codex, join(codex, 'config.toml')]) await chown(path, uid, gid);
   }
 
-  /** The operator's Claude Code settings, as copied into a chat's home: its own sandbox on. */
-  async function claudeHome(scope: string): Promise<void> {
-    const claude = join(scopeHome(scope)!, '.claude');
+  /** The operator's Claude Code settings, which a chat's walls show: its own sandbox on. */
+  async function claudeHome(): Promise<void> {
+    const claude = join(operator, '.claude');
     await mkdir(claude, { recursive: true });
     await writeFile(join(claude, 'settings.json'), '{"sandbox":{"enabled":true}}');
-    for (const path of [scopeHome(scope)!, claude, join(claude, 'settings.json')]) await chown(path, uid, gid);
+    for (const path of [claude, join(claude, 'settings.json')]) await chown(path, uid, gid);
   }
 
   async function turn(cli: Cli, file: string, env: Record<string, string>, permissions?: 'safe'): Promise<TurnOutcome> {
     mock.reset(script(cli, file));
     const scope = `telegram:${cli}`;
-    if (cli === 'codex') await codexHome(scope);
-    if (cli === 'claude') await claudeHome(scope);
+    if (cli === 'codex') await codexHome();
+    if (cli === 'claude') await claudeHome();
     const events: AgentEvent[] = [];
     const outcome = await new Turn(
       {
