@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
     await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log);
-    await startAgentSpace(config.agentUser, log);
+    await startAgentSpace(config.agentUser, log, config.dataDir);
     startWalls(config.sandbox, config.dataDir, config.agentUser);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -123,7 +123,7 @@ async function main(argv: string[]): Promise<number> {
     })());
   onSignals(() => shutdown(true), log);
   transports.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
-  logAgentUser(config.agentUser, log);
+  logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
   logSandbox(config.sandbox, log);
   try {
     metricsListener = await startMetrics(config.metrics, telemetry, log);

@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
-    await startAgentSpace(config.agentUser, log);
+    await startAgentSpace(config.agentUser, log, config.dataDir);
     startWalls(config.sandbox, config.dataDir, config.agentUser);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -81,7 +81,7 @@ async function main(): Promise<number> {
   try {
     await worker.start();
     await sessions.start();
-    logAgentUser(config.agentUser, log);
+    logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
     logSandbox(config.sandbox, log);
   } catch (error) {
     log.fatal((error as Error).message);

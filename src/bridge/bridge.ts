@@ -40,6 +40,7 @@ export type BotConfig = Pick<
   | 'sandbox'
   | 'adapters'
   | 'projectRoots'
+  | 'offLimits'
   | 'projects'
   | 'dataDir'
   | 'cliEnv'

@@ -1,4 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
+import { isInside } from '../projects/directories.ts';
 
 /*
  * The walls of one CLI process, as bubblewrap's command line. Nothing of the host is there
@@ -76,6 +77,12 @@ export interface WallPlan {
   home: { host: string; inside: string };
   /** The host folder of the sandbox's Unix sockets, seen inside at SOCKETS_INSIDE. */
   sockets: string;
+  /**
+   * The bridge's own places (its data directory, the sandboxes' homes, the agent space): where
+   * one lies inside what is bound, an empty read-only folder is over it, with what of this
+   * process lies below it (its worktree, its turn's files) bound again on top.
+   */
+  masked?: string[];
   forwards: Forward[];
   socat: string;
   command: string;
@@ -91,12 +98,31 @@ export function bwrapArgv(plan: WallPlan): string[] {
   argv.push('--bind', plan.home.host, plan.home.inside);
   argv.push(plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd);
   argv.push('--bind', plan.sockets, SOCKETS_INSIDE);
+  argv.push(...masks(plan));
   argv.push('--chdir', plan.cwd);
   argv.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
   // No --new-session: what runs inside stays in the process group bwrap leads, which a stop
   // signals whole; its input is never a terminal, so there is no TIOCSTI to fear.
   argv.push('--hostname', 'sandbox', '--die-with-parent', '--cap-drop', 'ALL');
   argv.push('--', '/bin/sh', '-c', forwardingScript(plan.socat, plan.forwards), 'jsonl-bridge-sandbox', plan.command, ...plan.args);
+  return argv;
+}
+
+/** Each masked place that shows through a bind: an empty tmpfs over it, this process's own paths below it bound again, then made read-only. */
+function masks(plan: WallPlan): string[] {
+  const shown = [...plan.system.flatMap((entry) => ('bind' in entry ? [entry.bind] : [])), ...plan.readOnly, plan.cwd];
+  const again: [how: string, host: string, inside: string][] = [
+    ...plan.readOnly.map((path): [string, string, string] => ['--ro-bind', path, path]),
+    ['--bind', plan.home.host, plan.home.inside],
+    [plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd],
+  ];
+  const argv: string[] = [];
+  for (const place of plan.masked ?? []) {
+    if (!shown.some((path) => isInside(place, path))) continue;
+    argv.push('--tmpfs', place);
+    for (const [how, host, inside] of again) if (isInside(inside, place) && inside !== place) argv.push(how, host, inside);
+    argv.push('--remount-ro', place);
+  }
   return argv;
 }
 

@@ -83,13 +83,15 @@ interface Raised {
   sockets: string;
   /** Hosts every sandbox may reach: BRIDGE_SANDBOX_ALLOW. */
   allow: HostRule[];
+  /** The bridge's own places (data directory, homes, agent space): masked wherever a bind would show them. */
+  masked: string[];
 }
 
 let raised: Raised | undefined;
 
 /** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
-export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[] }): void {
-  raised = decision.on ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], ...places } : undefined;
+export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[]; masked?: string[] }): void {
+  raised = decision.on ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], masked: [], ...places } : undefined;
 }
 
 export function lowerWalls(): void {
@@ -187,6 +189,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     writableCwd: !scope.readOnly,
     home: { host: home, inside: walls.uid.home },
     sockets,
+    masked: walls.masked,
     forwards,
     socat: walls.socat,
     command: installed.command,
