@@ -12,7 +12,18 @@ import type { CommandServices } from './command-services.ts';
 export interface CommandHost {
   readonly config: Pick<
     BridgeConfig,
-    'adapters' | 'projectRoots' | 'offLimits' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser' | 'owners' | 'admins' | 'allowedUsers' | 'groupTurns' | 'sandbox'
+    | 'adapters'
+    | 'projectRoots'
+    | 'offLimits'
+    | 'projects'
+    | 'dataDir'
+    | 'cliEnv'
+    | 'agentUser'
+    | 'owners'
+    | 'admins'
+    | 'allowedUsers'
+    | 'groupTurns'
+    | 'sandbox'
   >;
   readonly out: Outbound;
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;

@@ -91,7 +91,9 @@ let raised: Raised | undefined;
 
 /** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
 export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[]; masked?: string[] }): void {
-  raised = decision.on ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], masked: [], ...places } : undefined;
+  raised = decision.on
+    ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], masked: [], ...places }
+    : undefined;
 }
 
 export function lowerWalls(): void {

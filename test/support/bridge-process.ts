@@ -55,8 +55,14 @@ function readable(line: string): string {
  * The bridge as users run it (`node --import tsx src/main.ts`, what `npm start` runs), in a
  * real process, so tests can signal it, SIGKILL it and start it again on the same data.
  */
-export function startBridgeProcess(env: Record<string, string>, args: string[] = [], input?: string): BridgeProcess {
-  return startRepoProcess('src/main.ts', env, args, input);
+export function startBridgeProcess(env: Record<string, string>, args: string[] = [], input?: string, as?: RunAs): BridgeProcess {
+  return startRepoProcess('src/main.ts', env, args, input, as);
+}
+
+/** Another user than the test's (root) to run a process as: a bridge that is not root. */
+export interface RunAs {
+  uid: number;
+  gid: number;
 }
 
 /** `npm run doctor`, in a real process. */
@@ -69,7 +75,7 @@ export function startWorkerProcess(env: Record<string, string>): BridgeProcess {
   return startRepoProcess('src/worker.ts', env, []);
 }
 
-function startRepoProcess(script: string, env: Record<string, string>, args: string[], input?: string): BridgeProcess {
+function startRepoProcess(script: string, env: Record<string, string>, args: string[], input?: string, as?: RunAs): BridgeProcess {
   let out = '';
   let err = '';
   const child: ResultPromise = execa('node', ['--import', 'tsx', script, ...args], {
@@ -82,6 +88,7 @@ function startRepoProcess(script: string, env: Record<string, string>, args: str
     // execa's default SIGKILL 5 s later would cut it short on a slow machine. Tests send SIGKILL themselves.
     forceKillAfterDelay: false,
     ...(input !== undefined ? { input } : { stdin: 'ignore' }),
+    ...(as ? { uid: as.uid, gid: as.gid } : {}),
   });
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));

@@ -1,5 +1,6 @@
 import { FakeTelegram } from './fake-telegram/index.ts';
 import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
+import type { RunAs } from './bridge-process.ts';
 
 export const OWNER = 111;
 
@@ -44,7 +45,7 @@ export interface TelegramWorld extends BridgeWorld {
 
 export async function startTelegramWorld(
   extraEnv: Record<string, string> = {},
-  options: { floodLimits?: boolean; dataFiles?: Record<string, string> } = {},
+  options: { floodLimits?: boolean; dataFiles?: Record<string, string>; runAs?: RunAs } = {},
 ): Promise<TelegramWorld> {
   const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot', ...(options.floodLimits ? { floodLimits: true } : {}) });
   const world = await startBridgeWorld({
@@ -52,6 +53,7 @@ export async function startTelegramWorld(
     ready: (bridge) => bridge.waitForLog(/jsonl-bridge running as/),
     close: () => telegram.close(),
     ...(options.dataFiles ? { dataFiles: options.dataFiles } : {}),
+    ...(options.runAs ? { runAs: options.runAs } : {}),
   });
   return Object.assign(world, { telegram });
 }
