@@ -18,7 +18,22 @@ const load = (env: Record<string, string>) => loadProjects({ BRIDGE_WORKDIR: 'ro
 
 describe('BRIDGE_PROJECT_ROOTS and BRIDGE_PROJECTS', () => {
   it('default to the working directory as the one root, and no names', async () => {
-    expect(await load({})).toEqual({ workdir: join(dir.path, 'roots', 'a'), projectRoots: [join(dir.path, 'roots', 'a')], projects: new Map() });
+    expect(await load({})).toEqual({ workdir: join(dir.path, 'roots', 'a'), projectRoots: [join(dir.path, 'roots', 'a')], projects: new Map(), offLimits: [] });
+  });
+
+  it('give no chat a directory in the bridge’s own places, though a root may cover them', async () => {
+    const data = join(dir.path, 'roots', 'a', 'app');
+    const config = await loadProjects({ BRIDGE_WORKDIR: 'roots/a' }, dir.path, [data]);
+    expect(config.offLimits).toEqual([data]);
+    const refused = (env: Record<string, string>) =>
+      loadProjects(env, dir.path, [data]).then(
+        () => new Error('not refused'),
+        (e: unknown) => e as Error,
+      );
+    expect((await refused({ BRIDGE_WORKDIR: 'roots/a/app' })).message).toBe(
+      `BRIDGE_WORKDIR: ${data} is inside ${data}, where the bridge keeps its own state (data directory, sandbox homes, agent space), which no agent may reach; choose a directory outside it, or move BRIDGE_DATA_DIR elsewhere`,
+    );
+    expect((await refused({ BRIDGE_WORKDIR: 'roots/a', BRIDGE_PROJECTS: 'app=roots/a/app' })).message).toMatch(/^BRIDGE_PROJECTS \(app\): /);
   });
 
   it('read several roots and named projects inside them', async () => {

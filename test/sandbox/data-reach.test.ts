@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, sharedRepo } from '../support/agent-user.ts';
-import { tempDir, type RunAs } from '../support/bridge-process.ts';
+import { startBridgeProcess, tempDir, type RunAs } from '../support/bridge-process.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { cannotWall, escapeIn, type Escape } from './walls-support.ts';
 
@@ -62,6 +62,20 @@ async function cdIntoDataRefused(work: string): Promise<void> {
   say('/cd');
   await answer(new RegExp(`^📁 ${work}\\n`));
 }
+
+describe('a layout that gives chats the bridge’s state', () => {
+  it('stops the start in one line saying how to fix it (status 78)', async () => {
+    const work = await tempDir('inside-data-');
+    removals.push(() => work.remove());
+    const data = join(work.path, 'data');
+    await mkdir(data, { mode: 0o700 });
+    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data, BRIDGE_WORKDIR: data }, ['--console']);
+    expect(await bridge.exited).toMatchObject({ code: 78 });
+    expect(bridge.stderr().trim()).toBe(
+      `jsonl-bridge: BRIDGE_WORKDIR: ${data} is inside ${data}, where the bridge keeps its own state (data directory, sandbox homes, agent space), which no agent may reach; choose a directory outside it, or move BRIDGE_DATA_DIR elsewhere`,
+    );
+  });
+});
 
 describe.skipIf(cannot)(`the bridge's state in the default layout, out of its agents' reach (${cannot ?? AGENT_USER})`, () => {
   it('a bridge that is not root, its CLIs in walls as its own user: the data directory and the homes in the working directory are masked, and /cd refuses them', async () => {

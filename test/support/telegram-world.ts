@@ -50,7 +50,8 @@ export async function startTelegramWorld(
   const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot', ...(options.floodLimits ? { floodLimits: true } : {}) });
   const world = await startBridgeWorld({
     env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER), ...extraEnv },
-    ready: (bridge) => bridge.waitForLog(/jsonl-bridge running as/),
+    // A loaded machine (the suite beside a CPU hog) may take its time to start a process.
+    ready: (bridge) => bridge.waitForLog(/jsonl-bridge running as/, 45_000),
     close: () => telegram.close(),
     ...(options.dataFiles ? { dataFiles: options.dataFiles } : {}),
     ...(options.runAs ? { runAs: options.runAs } : {}),
