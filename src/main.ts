@@ -14,6 +14,7 @@ import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { ServedTransports } from './serving/served-transports.ts';
 import { cliProblems } from './checks/start-checks.ts';
@@ -58,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
     await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log);
+    refuseStateInProjects(config);
     await startAgentSpace(config.agentUser, log, config.dataDir);
     startWalls(config.sandbox, config.dataDir, config.agentUser);
   } catch (error) {

@@ -10,6 +10,7 @@ import { guardOutput, printFatal } from './log/fatal.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { DrainDeadline, drainWorker, type DrainHolder } from './queue/worker-drain.ts';
@@ -50,6 +51,7 @@ async function main(): Promise<number> {
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
+    refuseStateInProjects(config);
     await startAgentSpace(config.agentUser, log, config.dataDir);
     startWalls(config.sandbox, config.dataDir, config.agentUser);
   } catch (error) {

@@ -30,7 +30,7 @@ export class ChatSessions {
       // A CLI removed from adapters/ since: fall back to the default rather than fail every turn.
       if (!this.config.adapters.has(record.cli)) record.cli = this.config.defaultCli;
       // A directory gone, no longer within the roots the operator allows, or the bridge's own: start where chats start.
-      if (!existsSync(record.workdir) || !mayWorkIn(record.workdir, this.config)) {
+      if (!existsSync(record.workdir) || (record.workdir !== this.config.workdir && !mayWorkIn(record.workdir, this.config))) {
         record.workdir = this.config.workdir;
         delete record.cliSessionId;
       }

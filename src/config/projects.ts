@@ -19,10 +19,10 @@ const PROJECT_NAME = /^[A-Za-z0-9][\w.-]{0,31}$/;
 
 /**
  * `BRIDGE_WORKDIR`, `BRIDGE_PROJECT_ROOTS` (default: the working directory) and `BRIDGE_PROJECTS`
- * (`name=path,…`); none of them inside `offLimits` (the bridge's own places).
+ * (`name=path,…`), with `offLimits` (the bridge's own places), which the start checks them against.
  */
 export async function loadProjects(env: NodeJS.ProcessEnv, cwd: string, offLimits: string[] = []): Promise<ProjectsConfig> {
-  const directory = async (path: string, variable: string) => outsideOf(offLimits, await existingDirectory(cwd, path, variable), variable);
+  const directory = (path: string, variable: string) => existingDirectory(cwd, path, variable);
   const home = await directory(env.BRIDGE_WORKDIR?.trim() || '.', 'BRIDGE_WORKDIR');
   const rawRoots = env.BRIDGE_PROJECT_ROOTS?.trim();
   const projectRoots = rawRoots ? await Promise.all(commaList(rawRoots).map((root) => directory(root, 'BRIDGE_PROJECT_ROOTS'))) : [home];
@@ -44,14 +44,24 @@ export async function loadProjects(env: NodeJS.ProcessEnv, cwd: string, offLimit
   return { workdir: home, projectRoots, projects, offLimits };
 }
 
-/** A directory the bridge keeps its own state in (or below one) cannot be given to chats: its whole start is refused, saying how to fix it. */
-function outsideOf(offLimits: string[], dir: string, variable: string): string {
-  const place = offLimits.find((place) => isInside(dir, place));
-  if (place)
-    throw new ConfigError(
-      `${variable}: ${dir} is inside ${place}, where the bridge keeps its own state (data directory, sandbox homes, agent space), which no agent may reach; choose a directory outside it, or move BRIDGE_DATA_DIR elsewhere`,
-    );
-  return dir;
+/**
+ * At the start of the bridge or a worker: a directory the bridge keeps its own state in (or
+ * below one) cannot be given to chats, so a setting that does stops the start, saying how to
+ * fix it. (A root that holds one is the default layout, `./data`: the walls mask it.)
+ */
+export function refuseStateInProjects({ workdir, projectRoots, projects, offLimits }: ProjectsConfig): void {
+  const given: [string, string][] = [
+    ['BRIDGE_WORKDIR', workdir],
+    ...projectRoots.map((root): [string, string] => ['BRIDGE_PROJECT_ROOTS', root]),
+    ...[...projects].map(([name, dir]): [string, string] => [`BRIDGE_PROJECTS (${name})`, dir]),
+  ];
+  for (const [variable, dir] of given) {
+    const place = offLimits.find((place) => isInside(dir, place));
+    if (place)
+      throw new ConfigError(
+        `${variable}: ${dir} is inside ${place}, where the bridge keeps its own state (data directory, sandbox homes, agent space), which no agent may reach; choose a directory outside it, or move BRIDGE_DATA_DIR elsewhere`,
+      );
+  }
 }
 
 async function existingDirectory(cwd: string, path: string, variable: string): Promise<string> {

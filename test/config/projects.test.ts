@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadProjects } from '../../src/config/projects.ts';
+import { loadProjects, refuseStateInProjects } from '../../src/config/projects.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { tempDir } from '../support/bridge-process.ts';
 
@@ -25,15 +25,21 @@ describe('BRIDGE_PROJECT_ROOTS and BRIDGE_PROJECTS', () => {
     const data = join(dir.path, 'roots', 'a', 'app');
     const config = await loadProjects({ BRIDGE_WORKDIR: 'roots/a' }, dir.path, [data]);
     expect(config.offLimits).toEqual([data]);
-    const refused = (env: Record<string, string>) =>
-      loadProjects(env, dir.path, [data]).then(
-        () => new Error('not refused'),
-        (e: unknown) => e as Error,
-      );
-    expect((await refused({ BRIDGE_WORKDIR: 'roots/a/app' })).message).toBe(
+    expect(() => refuseStateInProjects(config)).not.toThrow();
+    const refused = async (env: Record<string, string>) => {
+      try {
+        refuseStateInProjects(await loadProjects(env, dir.path, [data]));
+        return 'not refused';
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+    };
+    expect(await refused({ BRIDGE_WORKDIR: 'roots/a/app' })).toBe(
       `BRIDGE_WORKDIR: ${data} is inside ${data}, where the bridge keeps its own state (data directory, sandbox homes, agent space), which no agent may reach; choose a directory outside it, or move BRIDGE_DATA_DIR elsewhere`,
     );
-    expect((await refused({ BRIDGE_WORKDIR: 'roots/a', BRIDGE_PROJECTS: 'app=roots/a/app' })).message).toMatch(/^BRIDGE_PROJECTS \(app\): /);
+    expect(await refused({ BRIDGE_WORKDIR: 'roots/a', BRIDGE_PROJECTS: 'app=roots/a/app' })).toMatch(/^BRIDGE_PROJECTS \(app\): /);
+    expect(await refused({ BRIDGE_WORKDIR: 'roots/a', BRIDGE_PROJECT_ROOTS: 'roots/a,roots/a/app' })).toMatch(/^BRIDGE_PROJECT_ROOTS: /);
   });
 
   it('read several roots and named projects inside them', async () => {
