@@ -79,7 +79,7 @@ export interface WallPlan {
   sockets: string;
   /**
    * The bridge's own places (its data directory, the sandboxes' homes, the agent space): where
-   * one lies inside what is bound, an empty folder no one lists or writes is over it, with what
+   * one lies inside what is bound, an empty folder no one writes is over it, with what
    * of this process lies below it (its worktree, its turn's files) bound again on top.
    */
   masked?: string[];
@@ -109,9 +109,9 @@ export function bwrapArgv(plan: WallPlan): string[] {
 }
 
 /**
- * Each masked place that shows through a bind, or holds one: an empty tmpfs over it that can be passed
- * through but not listed (0111), this process's own paths below it bound again, then made
- * read-only (so not made listable either).
+ * Each masked place that shows through a bind, or holds one: an empty tmpfs over it, this
+ * process's own paths below it bound again, then made read-only. (No `--perms`: bubblewrap
+ * before 0.5, in Debian 11 and RHEL 8, has none, and an empty folder shows nothing anyway.)
  */
 function masks(plan: WallPlan): string[] {
   const shown = [...plan.system.flatMap((entry) => ('bind' in entry ? [entry.bind] : [])), ...plan.readOnly, plan.cwd];
@@ -126,7 +126,7 @@ function masks(plan: WallPlan): string[] {
     // Masked where a bind shows it or is made inside it (a run's worktree in it: the rest of it stays out of sight, unwritable);
     // a place inside another (the homes in the data directory) is hidden with it.
     if (!shown.some((path) => isInside(place, path) || isInside(path, place)) || masked.some((outer) => outer !== place && isInside(place, outer))) continue;
-    argv.push('--perms', '0111', '--tmpfs', place);
+    argv.push('--tmpfs', place);
     for (const [how, host, inside] of again) if (isInside(inside, place) && inside !== place) argv.push(how, host, inside);
     argv.push('--remount-ro', place);
   }
