@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,6 +73,26 @@ describe('a layout that gives chats the bridge’s state', () => {
     expect(await bridge.exited).toMatchObject({ code: 78 });
     expect(bridge.stderr().trim()).toBe(
       `jsonl-bridge: BRIDGE_WORKDIR: ${data} is inside ${data}, where the bridge keeps its own state (data directory, sandbox homes, agent space), which no agent may reach; choose a directory outside it, or move BRIDGE_DATA_DIR elsewhere`,
+    );
+  });
+});
+
+describe.skipIf(cannotSwitchUser())('a data directory the agent user can enter', () => {
+  it('stops the start in one line saying how to close it (status 78)', async () => {
+    const scratch = await tempDir('open-data-');
+    removals.push(() => scratch.remove());
+    await chmod(scratch.path, 0o755);
+    const data = join(scratch.path, 'data');
+    await mkdir(data);
+    // The bridge makes it 0700 at each start, which closes a group's or an ACL's way in, not an owner's.
+    const { uid, gid } = agentIds()!;
+    await chown(data, uid, gid);
+    const bridge = startBridgeProcess({ BRIDGE_DATA_DIR: data, BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_WORKDIR: scratch.path, BRIDGE_SANDBOX: 'off' }, [
+      '--console',
+    ]);
+    expect(await bridge.exited).toMatchObject({ code: 78 });
+    expect(bridge.stderr().trim()).toMatch(
+      new RegExp(`^jsonl-bridge: BRIDGE_DATA_DIR: ${data} is open to the agent user ${AGENT_USER}, who must never read it: `),
     );
   });
 });
