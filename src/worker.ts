@@ -12,6 +12,7 @@ import { safeFileName } from './files/safe-name.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { DrainDeadline, drainWorker, type DrainHolder } from './queue/worker-drain.ts';
@@ -65,7 +66,8 @@ async function main(): Promise<number> {
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
-    await startAgentSpace(config.agentUser, log);
+    refuseStateInProjects(config);
+    await startAgentSpace(config.agentUser, log, config.dataDir);
     startWalls(config.sandbox, config.dataDir, config.agentUser, proxyMetering(config));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -96,7 +98,7 @@ async function main(): Promise<number> {
   try {
     await worker.start();
     await sessions.start();
-    logAgentUser(config.agentUser, log);
+    logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
     logSandbox(config.sandbox, log);
   } catch (error) {
     log.fatal((error as Error).message);

@@ -35,7 +35,7 @@ const SESSIONS_KEPT = 20;
 /** The slice of the configuration chats' sessions run on. */
 export type ChatConfig = Pick<
   BridgeConfig,
-  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
+  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'offLimits' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
 > &
   Partial<Pick<BridgeConfig, 'approvalRules'>> & {
     settings: Pick<Settings, 'stopGraceMs'>;

@@ -6,6 +6,7 @@ import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkW
 import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
 import { checkAgentUser } from './agent-user-check.ts';
 import { checkSandbox } from './sandbox-check.ts';
+import { checkSessionsWritable } from './sessions-check.ts';
 import { runAgentsAs } from '../process/agent-user.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
@@ -31,9 +32,12 @@ export async function runChecks(
   say(await checkDataDir(config.dataDir));
   for (const transport of transports) say(await transport.check(sources));
   runAgentsAs(config.agentUser);
-  say(checkAgentUser(config.agentUser));
+  say(checkAgentUser(config.agentUser, config.sandbox));
   say(checkSandbox(config.sandbox));
-  for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv, config.defaultCli));
+  for (const adapter of config.adapters.values()) {
+    const cli = await checkCli(adapter, config.cliEnv, config.defaultCli);
+    say([...cli, checkSessionsWritable(adapter, config.cliEnv, config.sandbox, cli) ?? []].flat());
+  }
   say(await checkMcpListen(config.mcp));
   if (config.redisUrl) say(await checkRedis(config.redisUrl));
   if (config.transcribe) say(await checkTranscription(config.transcribe));

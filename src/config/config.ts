@@ -16,6 +16,7 @@ import { sandboxConfig } from '../sandbox/sandbox-config.ts';
 import { commaList } from './comma-list.ts';
 import { parseChain, type FallbackChain } from '../policy/fallback-chain.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
+import { statePlaces } from '../process/state-places.ts';
 import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 import { hostPort, tlsFiles } from './listen-address.ts';
@@ -196,7 +197,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     approvalRules: await loadToolPolicy(dataDir),
     timeZone: timeZone(env.BRIDGE_TZ),
     dataDir,
-    ...(await loadProjects(env, cwd)),
+    ...(await loadProjects(env, cwd, statePlaces(dataDir, agentUser))),
     defaultCli,
     adapters,
     manifest,

@@ -1,4 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
+import { isInside } from '../projects/directories.ts';
 
 /*
  * The walls of one CLI process, as bubblewrap's command line. Nothing of the host is there
@@ -81,6 +82,12 @@ export interface WallPlan {
   homeConfig?: { pinned: { from: string; to: string }[]; readOnly: { from: string; to: string }[] };
   /** The host folder of the sandbox's Unix sockets, seen inside at SOCKETS_INSIDE. */
   sockets: string;
+  /**
+   * The bridge's own places (its data directory, the sandboxes' homes, the agent space): where
+   * one lies inside what is bound, an empty folder no one writes is over it, with what
+   * of this process lies below it (its worktree, its turn's files) bound again on top.
+   */
+  masked?: string[];
   forwards: Forward[];
   socat: string;
   command: string;
@@ -99,12 +106,38 @@ export function bwrapArgv(plan: WallPlan): string[] {
   for (const path of plan.readOnly) argv.push('--ro-bind', path, path);
   argv.push(plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd);
   argv.push('--bind', plan.sockets, SOCKETS_INSIDE);
+  argv.push(...masks(plan));
   argv.push('--chdir', plan.cwd);
   argv.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
   // No --new-session: what runs inside stays in the process group bwrap leads, which a stop
   // signals whole; its input is never a terminal, so there is no TIOCSTI to fear.
   argv.push('--hostname', 'sandbox', '--die-with-parent', '--cap-drop', 'ALL');
   argv.push('--', '/bin/sh', '-c', forwardingScript(plan.socat, plan.forwards), 'jsonl-bridge-sandbox', plan.command, ...plan.args);
+  return argv;
+}
+
+/**
+ * Each masked place that shows through a bind, or holds one: an empty tmpfs over it, this
+ * process's own paths below it bound again, then made read-only. (No `--perms`: bubblewrap
+ * before 0.5, in Debian 11 and RHEL 8, has none, and an empty folder shows nothing anyway.)
+ */
+function masks(plan: WallPlan): string[] {
+  const shown = [...plan.system.flatMap((entry) => ('bind' in entry ? [entry.bind] : [])), ...plan.readOnly, plan.cwd];
+  const again: [how: string, host: string, inside: string][] = [
+    ...plan.readOnly.map((path): [string, string, string] => ['--ro-bind', path, path]),
+    ['--bind', plan.home.host, plan.home.inside],
+    [plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd],
+  ];
+  const argv: string[] = [];
+  const masked = plan.masked ?? [];
+  for (const place of masked) {
+    // Masked where a bind shows it or is made inside it (a run's worktree in it: the rest of it stays out of sight, unwritable);
+    // a place inside another (the homes in the data directory) is hidden with it.
+    if (!shown.some((path) => isInside(place, path) || isInside(path, place)) || masked.some((outer) => outer !== place && isInside(place, outer))) continue;
+    argv.push('--tmpfs', place);
+    for (const [how, host, inside] of again) if (isInside(inside, place) && inside !== place) argv.push(how, host, inside);
+    argv.push('--remount-ro', place);
+  }
   return argv;
 }
 

@@ -108,6 +108,8 @@ interface Raised {
   internal: HostRule[];
   /** How the credential proxies price what they pass; none: calls are metered in tokens only. */
   metering?: ProxyMetering;
+  /** The bridge's own places (data directory, homes, agent space): masked wherever a bind would show them. */
+  masked: string[];
 }
 
 let raised: Raised | undefined;
@@ -115,7 +117,16 @@ let raised: Raised | undefined;
 /** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
 export function raiseWalls(
   decision: SandboxDecision,
-  places: { homes: string; sockets: string; allow?: HostRule[]; internal?: HostRule[]; metering?: ProxyMetering; identity?: string; settings?: string },
+  places: {
+    homes: string;
+    sockets: string;
+    allow?: HostRule[];
+    internal?: HostRule[];
+    metering?: ProxyMetering;
+    identity?: string;
+    settings?: string;
+    masked?: string[];
+  },
 ): void {
   raised = decision.on
     ? {
@@ -125,6 +136,7 @@ export function raiseWalls(
         system: systemEntries(),
         allow: [],
         internal: [],
+        masked: [],
         settings: decision.uid.home,
         ...places,
       }
@@ -255,6 +267,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     home: { host: home, inside: walls.uid.home },
     homeConfig,
     sockets,
+    masked: walls.masked,
     forwards,
     socat: walls.socat,
     command: installed.command,

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { chown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,11 +68,6 @@ function script(request: ModelRequest): Reply {
 
 const { say, waitText: said } = ownerIn(() => real!.world, CHAT, 60_000);
 
-async function chownR(path: string, ids: { uid: number; gid: number }): Promise<void> {
-  await chown(path, ids.uid, ids.gid);
-  for (const name of await readdir(path)) await chown(join(path, name), ids.uid, ids.gid);
-}
-
 /** This machine's address on its network, where a server outside the sandbox listens. */
 function outsideAddress(): string | undefined {
   return Object.values(networkInterfaces())
@@ -132,9 +128,10 @@ describe.skipIf(cannot)(`the real claude in its walls (${cannot ?? AGENT_USER})`
     const key = project.path.replace(/[^A-Za-z0-9]/g, '-');
     terminal = join(`/home/${AGENT_USER}`, '.claude', 'projects', key);
     const id = randomUUID();
-    await mkdir(terminal, { recursive: true });
+    // Made as the agent user, as its claude in a terminal would: a folder root made there would keep that claude from saving any session.
+    await execa('runuser', ['-u', AGENT_USER, '--', 'mkdir', '-p', terminal]);
     await writeFile(join(terminal, `${id}.jsonl`), JSON.stringify({ type: 'user', message: { role: 'user', content: 'fix the terminal bug' } }) + '\n');
-    await chownR(terminal, agentIds()!);
+    await chown(join(terminal, `${id}.jsonl`), agentIds()!.uid, agentIds()!.gid);
     say('/resume');
     const listed = (await said(/^Sessions, newest first/)).text!.split('\n');
     const n = listed.findIndex((line) => line.includes('fix the terminal bug'));

@@ -36,7 +36,7 @@
 //                  and `git status` in its directory, each "ok" or its error
 //   escape         try, as a prompt-injected agent would, to get out of its sandbox, and answer
 //                  what came of each attempt as JSON: the model API keys in its environment,
-//                  reading each path of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, and each file
+//                  reading each path (a folder's names, a file's text) of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, and each file
 //                  named in $FAKE_ESCAPE_MCP_SIBLINGS beside its --mcp-config, writing each of $FAKE_ESCAPE_WRITE,
 //                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
 //                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY, and of
@@ -71,7 +71,7 @@
 // persist under $FAKE_CLI_STATE (default: $TMPDIR), or as Claude Code's do under $CLAUDE_CONFIG_DIR, so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -670,7 +670,7 @@ async function tryToEscape() {
     proxied: {},
   };
   for (const path of [...list('FAKE_ESCAPE_READ'), process.env.JSONL_BRIDGE_DATA_DIR].filter(Boolean))
-    result.read[path] = await attempt(() => readdirSync(path).join(' ') || 'empty');
+    result.read[path] = await attempt(() => (statSync(path).isDirectory() ? readdirSync(path).join(' ') || 'empty' : readFileSync(path, 'utf8') || 'empty'));
   // Files beside its own MCP config, by name (another chat's, under the same agent user).
   const config = flag('--mcp-config');
   if (config)
