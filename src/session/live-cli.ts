@@ -15,6 +15,7 @@ import type { LiveWire, WireSession } from '../protocols/index.ts';
 import type { Log } from '../log/logger.ts';
 import type { HandedMessages } from './live-input.ts';
 import { LiveTurn } from './live-turn.ts';
+import { ProcessMessages } from './process-messages.ts';
 import { delay } from '../concurrency/delay.ts';
 import { turnWalls, wallsUp, type WallScope } from '../sandbox/walls.ts';
 import { safely, walled, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
@@ -84,6 +85,8 @@ export class LiveCli {
   private readonly calls = new Map<string, unknown>();
   private readonly requests = new Map<string, (event: ControlEvent) => void>();
   private lastUsedAt = Date.now();
+  /** What the process has been sent, and whether it names messages back (only then is it steered). */
+  readonly messages = new ProcessMessages();
 
   constructor(
     private readonly launch: LiveLaunch,
@@ -142,6 +145,11 @@ export class LiveCli {
 
   get busy(): boolean {
     return this.turn !== undefined;
+  }
+
+  /** Whether the process names messages back: undefined until its output shows it. */
+  get namesMessages(): boolean | undefined {
+    return this.messages.names;
   }
 
   /** The CLI session the process continues: the one it resumed, or the one it named. */

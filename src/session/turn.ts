@@ -73,6 +73,8 @@ export interface RunningTurn {
   holdTimeout(): () => void;
   /** Messages sent to it that the CLI has not started on: what a stop drops. */
   readonly untaken: number;
+  /** Whether its CLI names the messages it is sent back (undefined: not known yet, or it takes none while it works). */
+  readonly namesMessages?: boolean | undefined;
 }
 
 export interface TurnRun {
@@ -176,6 +178,10 @@ export class Turn implements RunningTurn {
 
   get untaken(): number {
     return this.live?.untaken ?? 0;
+  }
+
+  get namesMessages(): boolean | undefined {
+    return this.live?.namesMessages;
   }
 
   get pid(): number | undefined {
