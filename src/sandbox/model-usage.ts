@@ -114,24 +114,21 @@ function anthropicUsage(usage: Record<string, unknown> | undefined, model: strin
 
 /** OpenAI counts cached prompt tokens inside its input tokens: taken out here, so each kind is priced once. */
 function openAiResponse(response: Record<string, unknown> | undefined): ModelCall | undefined {
-  const usage = record(response?.usage);
-  if (!response || !usage) return undefined;
-  const cached = num(record(usage.input_tokens_details)?.cached_tokens);
-  return compact({
-    provider: 'openai',
-    usage: { inputTokens: Math.max(0, num(usage.input_tokens) - cached), outputTokens: num(usage.output_tokens), cacheReadTokens: cached },
-    model: str(response.model),
-    id: str(response.id),
-  });
+  return response && openAiCall(response, { input: 'input_tokens', output: 'output_tokens', details: 'input_tokens_details' });
 }
 
 function chatCompletion(body: Record<string, unknown>): ModelCall | undefined {
+  return openAiCall(body, { input: 'prompt_tokens', output: 'completion_tokens', details: 'prompt_tokens_details' });
+}
+
+/** One OpenAI answer's usage, its fields named as that API names them (Responses, or chat completions). */
+function openAiCall(body: Record<string, unknown>, names: { input: string; output: string; details: string }): ModelCall | undefined {
   const usage = record(body.usage);
   if (!usage) return undefined;
-  const cached = num(record(usage.prompt_tokens_details)?.cached_tokens);
+  const cached = num(record(usage[names.details])?.cached_tokens);
   return compact({
     provider: 'openai',
-    usage: { inputTokens: Math.max(0, num(usage.prompt_tokens) - cached), outputTokens: num(usage.completion_tokens), cacheReadTokens: cached },
+    usage: { inputTokens: Math.max(0, num(usage[names.input]) - cached), outputTokens: num(usage[names.output]), cacheReadTokens: cached },
     model: str(body.model),
     id: str(body.id),
   });
