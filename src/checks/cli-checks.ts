@@ -20,7 +20,7 @@ export async function checkCli(adapter: Adapter, env: Record<string, string | un
   const subject = adapter.name;
   const variable = `BRIDGE_${adapter.name.toUpperCase().replaceAll('-', '_')}_COMMAND`;
   const path = await which(adapter.resolvedCommand, { path: env.PATH ?? '', nothrow: true });
-  if (!path && defaultCli !== undefined && adapter.name !== defaultCli && adapter.resolvedCommand === adapter.command)
+  if (!path && defaultCli !== undefined && !needed(adapter, defaultCli))
     return [
       optional(
         subject,
@@ -56,6 +56,28 @@ export async function checkCli(adapter: Adapter, env: Record<string, string | un
     ...results,
     fail(credentialSubject, missing ? `${shown} says ${firstLine(missing)}` : `${shown}: ${answer.ok ? 'none' : answer.why}`, credentials.fix),
   ];
+}
+
+/** Whether anything needs this CLI: it is the default, or a BRIDGE_<NAME>_COMMAND names it. */
+function needed(adapter: Adapter, defaultCli: string): boolean {
+  return adapter.name === defaultCli || adapter.resolvedCommand !== adapter.command;
+}
+
+/**
+ * For the doctor: what is wrong with a CLI nothing needs is said, but as optional, not as a
+ * fault (`-- --console` needs the default CLI alone). The start still says it, a line per CLI.
+ */
+export function optionalUnlessNeeded(adapter: Adapter, defaultCli: string, results: CheckResult[]): CheckResult[] {
+  if (needed(adapter, defaultCli)) return results;
+  return results.map((result) =>
+    result.ok
+      ? result
+      : optional(
+          result.subject,
+          `${result.found.replace(/\.$/, '')}, and optional: ${defaultCli} is the default CLI`,
+          `For /cli ${adapter.name} and /spawn --cli ${adapter.name}: ${result.fix ?? ''}`.trim(),
+        ),
+  );
 }
 
 async function ask(

@@ -1,6 +1,6 @@
 import { checkMetrics } from './metrics-check.ts';
 import type { BridgeConfig } from '../config/config.ts';
-import { checkCli } from './cli-checks.ts';
+import { checkCli, optionalUnlessNeeded } from './cli-checks.ts';
 import { checkDataDir, checkNode } from './system-checks.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress, checkHooks } from './service-checks.ts';
 import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
@@ -33,7 +33,8 @@ export async function runChecks(
   runAgentsAs(config.agentUser);
   say(checkAgentUser(config.agentUser));
   say(checkSandbox(config.sandbox));
-  for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv, config.defaultCli));
+  for (const adapter of config.adapters.values())
+    say(optionalUnlessNeeded(adapter, config.defaultCli, await checkCli(adapter, config.cliEnv, config.defaultCli)));
   say(await checkMcpListen(config.mcp));
   if (config.redisUrl) say(await checkRedis(config.redisUrl));
   if (config.transcribe) say(await checkTranscription(config.transcribe));

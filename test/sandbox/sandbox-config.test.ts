@@ -1,3 +1,7 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import which from 'which';
 import { describe, expect, it } from 'vitest';
 import { sandboxConfig } from '../../src/sandbox/sandbox-config.ts';
 import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
@@ -58,6 +62,7 @@ describe('BRIDGE_SANDBOX', () => {
     expect(await decideSandbox({ setting: 'auto', allow: [] }, undefined)).toEqual({
       on: false,
       why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER)',
+      fix: expect.stringMatching(/^Set BRIDGE_AGENT_USER to a user of its own \(docs\/agent-user\.md\)/),
     });
     await expect(decideSandbox({ setting: 'bwrap', allow: [] }, undefined)).rejects.toThrow(
       'BRIDGE_SANDBOX=bwrap: the bridge runs as root and no BRIDGE_AGENT_USER is set',
@@ -70,10 +75,27 @@ describe('BRIDGE_SANDBOX', () => {
     expect(await decideSandbox({ setting: 'auto', allow: [] }, agent, env)).toEqual({
       on: false,
       why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
+      fix: 'Install bubblewrap and socat (apt-get install bubblewrap socat), so each CLI runs in walls.',
     });
     await expect(decideSandbox({ setting: 'bwrap', allow: [] }, agent, env)).rejects.toThrow(
       'BRIDGE_SANDBOX=bwrap: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
     );
+  });
+
+  it('names only what is missing: socat alone, or nothing to install where both are there', async () => {
+    const agent = { uid: 4242, gid: 4242, home: '/home/agent', name: 'agent' };
+    const bin = await mkdtemp(join(tmpdir(), 'only-bwrap-'));
+    try {
+      await writeFile(join(bin, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
+      const decision = await decideSandbox({ setting: 'auto', allow: [] }, agent, { PATH: bin });
+      expect(decision).toMatchObject({ on: false, fix: 'Install socat (apt-get install socat), so each CLI runs in walls.' });
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
+    if (process.getuid?.() !== 0 || !which.sync('bwrap', { nothrow: true }) || !which.sync('socat', { nothrow: true })) return;
+    // As root, with both installed: only the user is missing.
+    const asRoot = await decideSandbox({ setting: 'auto', allow: [] }, undefined);
+    expect(asRoot).toMatchObject({ on: false, fix: 'Set BRIDGE_AGENT_USER to a user of its own (docs/agent-user.md), so each CLI runs in walls.' });
   });
 });
 
