@@ -1,4 +1,5 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import which from 'which';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { freePort } from '../support/free-port.ts';
 import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
+import { startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // `npm run doctor` as an operator runs it: a line per check, in order, and its exit status.
 let telegram: FakeTelegram;
@@ -225,5 +227,41 @@ describe('npm run doctor', () => {
       expect.stringMatching(/^✓ Node: /),
       '✗ configuration: SUBAGENTS_MAX_CONCURRENT: expected a whole number of at least 1, got "many". Fix it: nothing else can be checked until the bridge can read its configuration.',
     ]);
+  });
+});
+
+describe('npm run doctor beside a running bridge', () => {
+  let world: TelegramWorld | undefined;
+  let other: Server | undefined;
+  afterAll(async () => {
+    await world?.stop();
+    other?.close();
+  });
+
+  it("says the bridge runs (pid, since when) and takes the ports it listens on as its own; another process's port is still a conflict", async () => {
+    const web = `127.0.0.1:${await freePort()}`;
+    const api = `127.0.0.1:${await freePort()}`;
+    const listening = { BRIDGE_WEB_ADDR: web, BRIDGE_API_ADDR: api, BRIDGE_API_TOKENS: 'ci=api-token-0123456789abcdef' };
+    world = await startTelegramWorld(listening);
+    // A port some other program holds, named to the doctor only.
+    other = createServer();
+    await new Promise<void>((resolve) => other!.listen(0, '127.0.0.1', resolve));
+    const taken = (other.address() as AddressInfo).port;
+    const run = startDoctorProcess({ ...world.env, ...listening, BRIDGE_METRICS_ADDR: `127.0.0.1:${taken}` });
+    await run.exited;
+    const lines = run.stdout().trim().split('\n');
+    const pid = world.bridge.pid;
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^✓ running bridge: a bridge is running on this data directory \\(pid ${pid}, since \\d{4}-\\d\\d-\\d\\dT.*\\): the ports it listens on are its own$`,
+        ),
+      ),
+    );
+    expect(lines.find((line) => /^. web server:/.test(line))).toMatch(new RegExp(`^✓ web server: ${web} is the running bridge's \\(pid ${pid}\\), reached at`));
+    expect(lines).toContain(`✓ SubagentService: ${api} is the running bridge's (pid ${pid})`);
+    expect(lines).toContain(
+      `✗ metrics listener: cannot listen on 127.0.0.1:${taken}: the port is in use, and not by the running bridge (pid ${pid}). Set BRIDGE_METRICS_ADDR to a free host:port of this machine.`,
+    );
   });
 });
