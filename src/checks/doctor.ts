@@ -8,6 +8,7 @@ import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkW
 import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
 import { checkAgentUser } from './agent-user-check.ts';
 import { checkSandbox } from './sandbox-check.ts';
+import { inTrialWalls } from './trial-walls.ts';
 import { runAgentsAs } from '../process/agent-user.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
@@ -38,8 +39,13 @@ export async function runChecks(
   runAgentsAs(config.agentUser);
   say(checkAgentUser(config.agentUser));
   say(checkSandbox(config.sandbox));
-  for (const adapter of config.adapters.values())
-    say(optionalUnlessNeeded(adapter, config.defaultCli, await checkCli(adapter, config.cliEnv, config.defaultCli)));
+  // With the sandbox on, each CLI is asked inside walls like the bridge's, in a folder removed after.
+  await inTrialWalls(config.sandbox, async (cwd) => {
+    for (const adapter of config.adapters.values()) {
+      const results = await checkCli(adapter, config.cliEnv, config.defaultCli, undefined, cwd ? { cwd } : undefined);
+      say(optionalUnlessNeeded(adapter, config.defaultCli, results));
+    }
+  });
   say(await checkMcpListen(config.mcp, running));
   if (config.redisUrl) say(await checkRedis(config.redisUrl));
   if (config.transcribe) say(await checkTranscription(config.transcribe));
