@@ -54,7 +54,7 @@ export async function checkCli(
       fail(
         subject,
         `\`${[adapter.resolvedCommand, ...doctor.version].join(' ')}\` inside the walls ${version.why}`,
-        `The walls show what runs (${path}), the node_modules or folder it is in, and what a script names by absolute path: install it so, or set ${variable} to the program itself (docs/sandbox.md).`,
+        `The walls show what runs (${path}), read-only, with the node_modules or folder it is in and what a script names by absolute path, to the sandbox's user: install it so, where that user may read it, or set ${variable} to the program itself (docs/sandbox.md).`,
       ),
     ];
   if (!version.ok)

@@ -81,9 +81,29 @@ describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not ro
     expect(lines.find((line) => /^. claude:/.test(line))).toMatch(
       new RegExp(
         `^✗ claude: \`claude --version\` inside the walls failed \\(127\\): ${join(shim, 'claude')}: \\d+: exec: real-claude: not found\\. ` +
-          `The walls show what runs \\(${join(shim, 'claude')}\\), the node_modules or folder it is in, and what a script names by absolute path: .*BRIDGE_CLAUDE_COMMAND`,
+          `The walls show what runs \\(${join(shim, 'claude')}\\), read-only, with the node_modules or folder it is in and what a script names by absolute path.*BRIDGE_CLAUDE_COMMAND`,
       ),
     );
     expect(code).toBe(1);
+  });
+});
+
+describe.skipIf(cannot)(`npm run doctor, the sandbox on, as root with BRIDGE_AGENT_USER (${cannot ?? AGENT_USER})`, () => {
+  it('fails a CLI the agent user may not reach, with what the walls said', async () => {
+    // root's own folder, which the agent user cannot enter: outside the walls root runs it.
+    const own = await tempDir('doctor-walls-root-');
+    try {
+      await writeFile(join(own.path, 'claude'), '#!/bin/sh\necho "1.0.0 (Root Code)"\n', { mode: 0o755 });
+      const run = startDoctorProcess({ ...env, BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_CLAUDE_COMMAND: join(own.path, 'claude') }, ['--console']);
+      const { code } = await run.exited;
+      const line = run
+        .stdout()
+        .split('\n')
+        .find((found) => /^. claude:/.test(found));
+      expect(line).toMatch(new RegExp(`^✗ claude: \`${join(own.path, 'claude')} --version\` inside the walls failed \\(\\d+\\): .*Permission denied\\. `));
+      expect(code).toBe(1);
+    } finally {
+      await own.remove();
+    }
   });
 });
