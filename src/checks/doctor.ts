@@ -9,6 +9,7 @@ import type { TransportKind, TransportSources } from '../ports/chat-transport.ts
 import { checkAgentUser } from './agent-user-check.ts';
 import { checkSandbox } from './sandbox-check.ts';
 import { inTrialWalls } from './trial-walls.ts';
+import { checkSessionsWritable } from './sessions-check.ts';
 import { runAgentsAs } from '../process/agent-user.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
@@ -37,13 +38,13 @@ export async function runChecks(
   if (running) say(checkRunningBridge(running));
   for (const transport of transports) say(await transport.check(sources));
   runAgentsAs(config.agentUser);
-  say(checkAgentUser(config.agentUser));
+  say(checkAgentUser(config.agentUser, config.sandbox));
   say(checkSandbox(config.sandbox));
   // With the sandbox on, each CLI is asked inside walls like the bridge's, in a folder removed after.
   await inTrialWalls(config.sandbox, async (cwd) => {
     for (const adapter of config.adapters.values()) {
-      const results = await checkCli(adapter, config.cliEnv, config.defaultCli, undefined, cwd ? { cwd } : undefined);
-      say(optionalUnlessNeeded(adapter, config.defaultCli, results));
+      const cli = await checkCli(adapter, config.cliEnv, config.defaultCli, undefined, cwd ? { cwd } : undefined);
+      say(optionalUnlessNeeded(adapter, config.defaultCli, [...cli, checkSessionsWritable(adapter, config.cliEnv, config.sandbox, cli) ?? []].flat()));
     }
   });
   say(await checkMcpListen(config.mcp, running));

@@ -24,7 +24,9 @@ export type SandboxDecision =
 /**
  * BRIDGE_SANDBOX made true or false, once at start: `off` is off; `bwrap` is on or stops the
  * start (a ConfigError naming what is missing); `auto` is on where bubblewrap runs a process
- * as a uid that is not root, else off, saying why.
+ * as a uid that is not root, else off, saying why; but a bridge run as root with no agent user
+ * would run its CLIs as root outside any walls, able to read its environment and everything
+ * else: only `off` says so, and `auto` stops the start saying what to type.
  */
 export async function decideSandbox(config: SandboxConfig, agent: SandboxUid | undefined, env: NodeJS.ProcessEnv = process.env): Promise<SandboxDecision> {
   if (config.setting === 'off') return { on: false, why: 'BRIDGE_SANDBOX=off' };
@@ -34,8 +36,13 @@ export async function decideSandbox(config: SandboxConfig, agent: SandboxUid | u
     return { on: true, why: `every CLI runs in a bubblewrap sandbox as ${who}`, ...found };
   }
   if (config.setting === 'bwrap') throw new ConfigError(`BRIDGE_SANDBOX=bwrap: ${found.problem}`);
+  if (!agent && process.getuid?.() === 0) throw new ConfigError(ROOT_WITHOUT_AGENT_USER);
   return { on: false, why: `BRIDGE_SANDBOX=auto runs CLIs without walls: ${found.problem}`, fix: found.fix };
 }
+
+/** What a bridge started as root with no agent user says, in one line, before it stops. */
+export const ROOT_WITHOUT_AGENT_USER =
+  'the bridge runs as root with no BRIDGE_AGENT_USER, so its CLIs would run as root outside any walls: give them a user of their own, `useradd --create-home jsonl-agent && BRIDGE_AGENT_USER=jsonl-agent npm start` (it needs write access to your projects: docs/agent-user.md), or start with BRIDGE_SANDBOX=off to run them as root unwalled';
 
 /** What keeps the walls down, and what puts them up: only what is missing or wrong here is named. */
 async function sandboxProblem(

@@ -1,7 +1,6 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
-import which from 'which';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDoctorProcess, tempDir } from '../support/bridge-process.ts';
 import { CLI_BINARIES, REPO_ROOT } from '../support/cli-env.ts';
@@ -165,14 +164,29 @@ describe('npm run doctor', () => {
     expect(lines.join('\n')).not.toMatch(/botabc|abc\//);
   });
 
-  it.skipIf(process.getuid?.() !== 0 || !which.sync('bwrap', { nothrow: true }) || !which.sync('socat', { nothrow: true }))(
-    'says whether each CLI runs in walls, and why not: as root without BRIDGE_AGENT_USER, auto runs without, and only the user is asked for',
+  it('says what to type where the bridge is root without BRIDGE_AGENT_USER: auto would run its CLIs as root unwalled, so it does not start', async () => {
+    const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto' });
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^✗ configuration: the bridge runs as root with no BRIDGE_AGENT_USER, .*`useradd --create-home jsonl-agent && BRIDGE_AGENT_USER=jsonl-agent npm start`.*BRIDGE_SANDBOX=off/,
+      ),
+    );
+  });
+
+  it.skipIf(cannotSwitchUser())(
+    `names what keeps the walls down, not what is installed: bubblewrap that cannot run here (${cannotSwitchUser() ?? AGENT_USER})`,
     async () => {
-      const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto' });
-      // bubblewrap and socat are installed here: the doctor does not ask for them.
-      expect(lines).toContain(
-        '! sandbox: BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER). Set BRIDGE_AGENT_USER to a user of its own (docs/agent-user.md), so each CLI runs in walls.',
+      // A bwrap that fails as one does where user namespaces are off; socat is the real one.
+      const bin = join(scratch.path, 'refusing-bwrap');
+      await mkdir(bin, { recursive: true });
+      await writeFile(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+      const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto', BRIDGE_AGENT_USER: AGENT_USER, PATH: `${bin}:${env.PATH}` });
+      const line = lines.find((found) => found.startsWith('! sandbox'));
+      expect(line).toMatch(
+        /^! sandbox: BRIDGE_SANDBOX=auto runs CLIs without walls: bubblewrap cannot run here \(bwrap: No permissions to create new namespace\)/,
       );
+      expect(line).toMatch(/\. Let bubblewrap make user namespaces here .*, so each CLI runs in walls\.$/);
+      expect(line).not.toMatch(/Install/);
     },
   );
 

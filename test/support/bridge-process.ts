@@ -59,7 +59,7 @@ export function startBridgeProcess(env: Record<string, string>, args: string[] =
   return startRepoProcess('src/main.ts', env, args, input, as);
 }
 
-/** Another user than the test's (root's): the bridge as a person runs it on their own machine. */
+/** Another user than the test's (root) to run a process as: a bridge that is not root. */
 export interface RunAs {
   uid: number;
   gid: number;
@@ -89,6 +89,7 @@ function startRepoProcess(script: string, env: Record<string, string>, args: str
     forceKillAfterDelay: false,
     ...(as ? { uid: as.uid, gid: as.gid } : {}),
     ...(input !== undefined ? { input } : { stdin: 'ignore' }),
+    ...(as ? { uid: as.uid, gid: as.gid } : {}),
   });
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
