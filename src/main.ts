@@ -12,7 +12,7 @@ import { BARE_NUMBERS, chooseTransports } from './transports/index.ts';
 import { TransportRefusedError } from './ports/chat-transport.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
-import { lockDataDir } from './store/data-lock.ts';
+import { BRIDGE_LOCK, lockDataDir } from './store/data-lock.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { refuseStateInProjects } from './config/projects.ts';
@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     telemetry = MetricsSdk.start(config.metrics, 'jsonl-bridge');
     // Its data directory first: a transport keeps what it must there (the web chat's messages).
     await ensurePrivateDir(config.dataDir);
-    await lockDataDir(join(config.dataDir, 'bridge.lock'), `the data directory ${config.dataDir}`, 'give this one a BRIDGE_DATA_DIR of its own');
+    await lockDataDir(join(config.dataDir, BRIDGE_LOCK), `the data directory ${config.dataDir}`, 'give this one a BRIDGE_DATA_DIR of its own');
     transports = await ServedTransports.create(chosen, { env: process.env, dataDir: config.dataDir });
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxConfig } from '../../src/sandbox/sandbox-config.ts';
 import { decideSandbox, ROOT_WITHOUT_AGENT_USER } from '../../src/sandbox/sandbox-decision.ts';
@@ -67,10 +70,23 @@ describe('BRIDGE_SANDBOX', () => {
     expect(await decideSandbox({ setting: 'auto', allow: [] }, agent, env)).toEqual({
       on: false,
       why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
+      fix: 'Install bubblewrap and socat (apt-get install bubblewrap socat), so each CLI runs in walls.',
     });
     await expect(decideSandbox({ setting: 'bwrap', allow: [] }, agent, env)).rejects.toThrow(
       'BRIDGE_SANDBOX=bwrap: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
     );
+  });
+
+  it('names only what is missing: socat alone', async () => {
+    const agent = { uid: 4242, gid: 4242, home: '/home/agent', name: 'agent' };
+    const bin = await mkdtemp(join(tmpdir(), 'only-bwrap-'));
+    try {
+      await writeFile(join(bin, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
+      const decision = await decideSandbox({ setting: 'auto', allow: [] }, agent, { PATH: bin });
+      expect(decision).toMatchObject({ on: false, fix: 'Install socat (apt-get install socat), so each CLI runs in walls.' });
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 });
 

@@ -65,9 +65,9 @@ export interface RunAs {
   gid: number;
 }
 
-/** `npm run doctor`, in a real process. */
-export function startDoctorProcess(env: Record<string, string>, args: string[] = []): BridgeProcess {
-  return startRepoProcess('src/doctor.ts', env, args);
+/** `npm run doctor`, in a real process (as another user with `as`). */
+export function startDoctorProcess(env: Record<string, string>, args: string[] = [], as?: RunAs): BridgeProcess {
+  return startRepoProcess('src/doctor.ts', env, args, undefined, as);
 }
 
 /** A worker as users run it (`npm run worker`), in a real process. */
