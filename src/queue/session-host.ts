@@ -19,17 +19,19 @@ import type { Secrets } from '../log/secrets.ts';
 import { onAsks } from './control.ts';
 import { connect, followOutages, describeRedis } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import type { QueueSealer } from './sealing.ts';
-import { openSessionState, packSessionState } from './session-state.ts';
-import { bellFor, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent, type SessionLaunch } from './session-protocol.ts';
+import { SealedChannel } from './channel.ts';
+import { packSessionState, unpackFiles } from './session-state.ts';
+import { bellFor, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent, type SessionGrant, type SessionLaunch } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
+import type { WorkerKeys } from './worker-keys.ts';
 import { registryKeys, WorkerPresence } from './worker-registry.ts';
 
 export interface SessionHostOptions {
   config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers' | 'dataDir'> & { redisUrl: string };
+  /** The queue secret: signs this worker's state (it admits the worker). */
   signer: QueueSigner;
-  /** Seals the sessions' launches and states (BRIDGE_QUEUE_SECRET). */
-  sealer: QueueSealer;
+  /** This worker's own key pair: each chat's placement here comes with its channel's key sealed for it. */
+  keys: WorkerKeys;
   name: string;
   log: Log;
   secrets: Secrets;
@@ -44,6 +46,10 @@ const TOOL_TIMEOUT_MS = 10 * 60_000;
 interface Hosted {
   chatId: string;
   attempt: number;
+  /** The placement's channel: what the bridge asks and what this worker reports is sealed in it. */
+  channel: SealedChannel;
+  /** The number of the last state copied back in this placement. */
+  states: number;
   events: RunEventsWriter<SessionEvent>;
   cli?: LiveCli;
   /** The MCP config file written for its CLI, and the secret in it. */
@@ -100,6 +106,7 @@ export class SessionHost implements DrainHolder {
       this.commands,
       options.signer,
       options.name,
+      options.keys.publicKey,
       config.sessionWorkers.liveSessions,
       config.settings.workers.lockSeconds * 1000,
       () => [...this.sessions.keys()],
@@ -163,8 +170,12 @@ export class SessionHost implements DrainHolder {
   }
 
   private async takeAsks(): Promise<void> {
-    const asks = await takeSessionAsks(this.commands, this.options.signer, this.options.name, this.taken, (why) =>
-      this.options.log.warn(`refused from Redis: ${why}`),
+    const asks = await takeSessionAsks(
+      this.commands,
+      this.options.name,
+      (chatId, attempt, grant) => this.channelOf(chatId, attempt, grant),
+      this.taken,
+      (why) => this.options.log.warn(`refused from Redis: ${why}`),
     ).catch((error: Error) => {
       this.options.log.warn(`reading the chats' asks failed: ${error.message}`);
       return [];
@@ -172,6 +183,21 @@ export class SessionHost implements DrainHolder {
     for (const ask of asks) this.enqueue(ask);
     // Asks expire in minutes: the nonces of the oldest taken need not be kept past a bound.
     if (this.taken.size > TAKEN_KEPT) for (const nonce of [...this.taken].slice(0, this.taken.size - TAKEN_KEPT / 2)) this.taken.delete(nonce);
+  }
+
+  /** The channel of a chat's placement here: opened from its grant (sealed for this worker by the bridge), or the one held. */
+  private readonly grants = new Map<string, SealedChannel>();
+
+  private async channelOf(chatId: string, attempt: number, grant: string | undefined): Promise<SealedChannel | { refused: string }> {
+    const id = `${chatId}\n${attempt}`;
+    const held = this.grants.get(id) ?? (this.sessions.get(chatId)?.attempt === attempt ? this.sessions.get(chatId)!.channel : undefined);
+    if (held) return held;
+    if (!grant) return { refused: `no grant of placement ${attempt} of chat ${chatId} came to this worker` };
+    const opened = await this.options.keys.open<SessionGrant>(this.commands, 'chat', chatId, attempt, grant);
+    if ('refused' in opened) return opened;
+    const channel = new SealedChannel(Buffer.from(opened.body.key, 'base64'));
+    this.grants.set(id, channel);
+    return channel;
   }
 
   private enqueue(given: SessionAskFor): void {
@@ -183,13 +209,16 @@ export class SessionHost implements DrainHolder {
       hosted = undefined;
     }
     if (!hosted) {
-      if (given.ask.type !== 'turn') return;
+      const channel = this.grants.get(`${given.chatId}\n${given.attempt}`);
+      if (given.ask.type !== 'turn' || !channel) return;
       hosted = {
         chatId: given.chatId,
         attempt: given.attempt,
+        channel,
+        states: 0,
         events: new RunEventsWriter<SessionEvent>(
           this.commands,
-          this.options.signer,
+          channel,
           sessionStream(given.chatId, given.attempt),
           given.attempt,
           this.keepSeconds,
@@ -251,9 +280,7 @@ export class SessionHost implements DrainHolder {
       log.warn({ chat: hosted.chatId }, `a chat's turn was not run here: ${why}`);
       hosted.events.report({ kind: 'failed', turnId: ask.turnId, why });
     };
-    const opened = this.options.sealer.open(ask.launch, hosted.chatId);
-    if (!opened) return fail('its launch does not decrypt with the queue secret');
-    const launch = JSON.parse(opened.toString('utf8')) as SessionLaunch;
+    const launch = ask.launch;
     const adapter = this.options.config.adapters.get(launch.cli);
     if (!adapter) return fail(`worker ${name} has no CLI named ${launch.cli}`);
     if (!existsSync(launch.cwd)) return fail(`its directory ${launch.cwd} does not exist on worker ${name}`);
@@ -261,11 +288,9 @@ export class SessionHost implements DrainHolder {
     hosted.netAllow = launch.walls?.netAllow ?? [];
     const files = sessionFilesPlace(env, launch, adapter);
     if (ask.state) {
-      const state = openSessionState(this.options.signer, this.options.sealer, hosted.chatId, ask.state);
-      if ('refused' in state) return fail(`its session's state was refused: ${state.refused}`);
       if (!adapter.savedSessions) return fail(`${adapter.name} names no place for its sessions here`);
       try {
-        await writeSessionFiles(adapter.savedSessions, launch.cwd, files.env, state.files, files.owner);
+        await writeSessionFiles(adapter.savedSessions, launch.cwd, files.env, unpackFiles(ask.state.packed), files.owner);
       } catch (error) {
         return fail(`its session's state could not be put back: ${(error as Error).message}`);
       }
@@ -327,7 +352,7 @@ export class SessionHost implements DrainHolder {
     const sessionId = outcome.sessionId ?? cli.sessionId;
     if (sessionId && adapter.savedSessions) {
       const saved = await readSessionFiles(adapter.savedSessions, launch.cwd, sessionId, files.env, files.owner);
-      const packed = packSessionState(this.options.signer, this.options.sealer, hosted.chatId, sessionId, saved);
+      const packed = packSessionState(hosted.attempt, ++hosted.states, sessionId, saved);
       if ('state' in packed) hosted.events.report({ kind: 'state', state: packed.state });
       else {
         log.warn({ chat: hosted.chatId }, `a chat's session state was not copied back: ${packed.refused}`);
@@ -363,6 +388,8 @@ export class SessionHost implements DrainHolder {
   /** Stops a chat's process here; `release`: and lets its lease go (it is no longer here). */
   private async drop(hosted: Hosted, release: boolean): Promise<void> {
     if (this.sessions.get(hosted.chatId) === hosted) this.sessions.delete(hosted.chatId);
+    // Its placement's key goes with it: an ask for it from now on is refused.
+    this.grants.delete(`${hosted.chatId}\n${hosted.attempt}`);
     for (const decide of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
     hosted.decisions.clear();
     const cli = hosted.cli;
