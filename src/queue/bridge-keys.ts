@@ -53,7 +53,10 @@ export class BridgeKeys {
     });
     if (raw) {
       const stored = JSON.parse(raw) as Stored;
-      return new BridgeKeys(Buffer.from(stored.secret, 'base64'), createPrivateKey({ key: Buffer.from(stored.x25519, 'base64'), format: 'der', type: 'pkcs8' }));
+      return new BridgeKeys(
+        Buffer.from(stored.secret, 'base64'),
+        createPrivateKey({ key: Buffer.from(stored.x25519, 'base64'), format: 'der', type: 'pkcs8' }),
+      );
     }
     const { privateKey } = generateKeyPairSync('x25519');
     const stored: Stored = { v: 1, secret: randomBytes(32).toString('base64'), x25519: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64') };

@@ -44,6 +44,8 @@ export class RunEventsWriter<E extends { kind: string } = RunEvent> {
     private readonly keepSeconds: number,
     /** The number of the last report written before (by the worker that handed the run back): this one's come after it. */
     private seq = 0,
+    /** Takes the secrets this worker knows out of each report before it is sealed (its log's redaction set). */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   /** The number of the last report written. */
@@ -77,7 +79,7 @@ export class RunEventsWriter<E extends { kind: string } = RunEvent> {
   }
 
   private add(event: { kind: string; [field: string]: unknown }): void {
-    const body: Sequenced = { seq: ++this.seq, event };
+    const body: Sequenced = { seq: ++this.seq, event: JSON.parse(this.redact(JSON.stringify(event))) as Sequenced['event'] };
     const signed = this.signer.sign({ kind: 'event', runId: this.runId, attempt: this.attempt }, body, this.keepSeconds);
     this.written = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
   }
@@ -179,7 +181,8 @@ export class RunEventsReader {
     const raw = at >= 0 ? fields[at + 1] : undefined;
     const attempt = asSigned(raw)?.attempt;
     const channel = attempt === undefined ? undefined : followed.channel(attempt);
-    if (!channel) return void this.refused(runId, `a report: ${attempt === undefined ? 'it is not signed' : `it claims placement ${attempt}, which the bridge made for no worker`}`);
+    if (!channel)
+      return void this.refused(runId, `a report: ${attempt === undefined ? 'it is not signed' : `it claims placement ${attempt}, not this stream's`}`);
     const verified = channel.verify<Sequenced>(raw, { kind: 'event', runId, attempt: attempt! });
     if (!verified.ok) return void this.refused(runId, `a report: ${verified.why}`);
     const { seq, event } = verified.body;

@@ -122,8 +122,11 @@ export class RunPlacements {
     const before = Number((await redis.get(keys.placements(runId))) ?? 0);
     let handback: Handback | undefined;
     if (before > 0) {
-      handback = await takeHandback(redis, (attempt) => (attempt <= before ? this.channel(runId, attempt) : undefined), runId, (why) =>
-        this.options.refused(runId, why),
+      handback = await takeHandback(
+        redis,
+        (attempt) => (attempt <= before ? this.channel(runId, attempt) : undefined),
+        runId,
+        (why) => this.options.refused(runId, why),
       );
       const startedBy = handback ? undefined : await redis.get(keys.started(runId));
       // Its CLI started on a worker that did not hand it back: it may have acted, so it is not run again.

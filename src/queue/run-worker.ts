@@ -334,7 +334,7 @@ export class RunWorker implements DrainHolder {
     if (stoppedBefore) return stoppedEnding(stoppedBefore);
     // Its CLI starts here: a take after a stall knows it may have run (the bridge then refuses it, unless it was handed back).
     await this.commands.set(keys.started(runId), this.options.name, 'EX', this.keepSeconds);
-    const events = new RunEventsWriter(this.commands, channel, runId, attempt, this.keepSeconds, handback?.seq);
+    const events = new RunEventsWriter(this.commands, channel, runId, attempt, this.keepSeconds, handback?.seq, (text) => this.options.secrets.redact(text));
     events.report({ kind: 'worker', name: this.options.name });
     const log = this.options.log.child({ run: runId, chat: job.run.requesterKey });
     log.info(

@@ -14,7 +14,9 @@ export class QueueSealer {
   private readonly key: Buffer;
 
   constructor(secret: string | Buffer, purpose: string) {
-    this.key = Buffer.from(hkdfSync('sha256', typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret, Buffer.from('jsonl-bridge'), Buffer.from(purpose), 32));
+    this.key = Buffer.from(
+      hkdfSync('sha256', typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret, Buffer.from('jsonl-bridge'), Buffer.from(purpose), 32),
+    );
   }
 
   seal(plain: Buffer, context: string): string {

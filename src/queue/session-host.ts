@@ -21,7 +21,16 @@ import { connect, followOutages, describeRedis } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
 import { SealedChannel } from './channel.ts';
 import { packSessionState, unpackFiles } from './session-state.ts';
-import { bellFor, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent, type SessionGrant, type SessionLaunch } from './session-protocol.ts';
+import {
+  bellFor,
+  sessionStream,
+  takeSessionAsks,
+  type SessionAsk,
+  type SessionAskFor,
+  type SessionEvent,
+  type SessionGrant,
+  type SessionLaunch,
+} from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import { registryKeys, WorkerPresence } from './worker-registry.ts';
@@ -222,6 +231,8 @@ export class SessionHost implements DrainHolder {
           sessionStream(given.chatId, given.attempt),
           given.attempt,
           this.keepSeconds,
+          0,
+          (text) => this.options.secrets.redact(text),
         ),
         decisions: new Map(),
         lastUsed: Date.now(),

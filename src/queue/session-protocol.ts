@@ -87,7 +87,12 @@ export interface SessionGrant {
 /** The bridge's side: an ask sealed in the placement's channel, into its worker's inbox, and its bell rung (the control channel's). */
 export async function sendSessionAsk(redis: Redis, channel: SealedChannel, worker: string, ask: SessionAskFor, grant?: string): Promise<void> {
   const { chatId, attempt } = ask;
-  const envelope: Envelope = { chatId, attempt, ask: channel.sign({ kind: 'session', runId: chatId, attempt }, ask.ask, ASK_VALID_SECONDS), ...(grant ? { grant } : {}) };
+  const envelope: Envelope = {
+    chatId,
+    attempt,
+    ask: channel.sign({ kind: 'session', runId: chatId, attempt }, ask.ask, ASK_VALID_SECONDS),
+    ...(grant ? { grant } : {}),
+  };
   const inbox = registryKeys.inbox(worker);
   await redis.multi().rpush(inbox, JSON.stringify(envelope)).expire(inbox, ASK_VALID_SECONDS).publish(keys.control, bellFor(worker)).exec();
 }
@@ -121,7 +126,10 @@ export async function takeSessionAsks(
     }
     const { chatId, attempt } = envelope;
     const channel = await channelOf(chatId, attempt, envelope.grant);
-    const verified = 'refused' in channel ? { ok: false as const, why: channel.refused } : channel.verify<SessionAsk>(envelope.ask, { kind: 'session', runId: chatId, attempt });
+    const verified =
+      'refused' in channel
+        ? { ok: false as const, why: channel.refused }
+        : channel.verify<SessionAsk>(envelope.ask, { kind: 'session', runId: chatId, attempt });
     if (!verified.ok) refused(`a session ask: ${verified.why}`);
     else if (taken.has(verified.nonce)) refused('a session ask: it was taken before (replayed)');
     else if (!verified.body || typeof verified.body.type !== 'string') refused('a session ask: it is not one');
@@ -136,7 +144,11 @@ export async function takeSessionAsks(
 function parse(entry: string): Envelope | undefined {
   try {
     const envelope = JSON.parse(entry) as Envelope;
-    const ok = typeof envelope?.chatId === 'string' && Number.isSafeInteger(envelope.attempt) && envelope.ask && (envelope.grant === undefined || typeof envelope.grant === 'string');
+    const ok =
+      typeof envelope?.chatId === 'string' &&
+      Number.isSafeInteger(envelope.attempt) &&
+      envelope.ask &&
+      (envelope.grant === undefined || typeof envelope.grant === 'string');
     return ok ? envelope : undefined;
   } catch {
     return undefined;

@@ -7,21 +7,7 @@ import { MIN_QUEUE_SECRET_CHARS } from '../config/config.ts';
  * run's handback, what it can take, a chat's session state).
  */
 export type SignedKind =
-  | 'job'
-  | 'stop'
-  | 'message'
-  | 'holds'
-  | 'event'
-  | 'ending'
-  | 'read'
-  | 'handback'
-  | 'session'
-  | 'lease'
-  | 'worker'
-  | 'state'
-  | 'claim'
-  | 'grant'
-  | 'bridge';
+  'job' | 'stop' | 'message' | 'holds' | 'event' | 'ending' | 'read' | 'handback' | 'session' | 'lease' | 'worker' | 'state' | 'claim' | 'grant' | 'bridge';
 
 /** What a signature is bound to besides its body: a message signed for one run, attempt or kind is no other's. */
 export interface Binding {

@@ -24,7 +24,8 @@ export class WorkerKeys {
     const bridge = await this.bridgeKey(redis);
     if ('refused' in bridge) return bridge;
     const plain = unbox(this.pair.privateKey, bridge.key, grantContext(of, id, placement), sealed);
-    if (!plain) return { refused: 'its grant does not open with this worker’s key and the bridge’s (sealed for another worker or placement, or not by the bridge)' };
+    if (!plain)
+      return { refused: 'its grant does not open with this worker’s key and the bridge’s (sealed for another worker or placement, or not by the bridge)' };
     return { body: JSON.parse(plain.toString('utf8')) as T };
   }
 

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PREFIX, QUEUE_NAME, keys } from '../../src/queue/redis.ts';
 import { QueueSigner } from '../../src/queue/signing.ts';
+import { BridgeKeys } from '../../src/queue/bridge-keys.ts';
 import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { addWorkers, endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
@@ -224,8 +225,8 @@ describe('secrets', () => {
     ]);
     const dump = await redisDump();
     expect(dump).toContain(runId);
-    for (const secret of [signer.mcpToken(runId, 1), 'operator-docs-env-value-0123456789', 'operator-wiki-header-0123456789'])
-      expect(dump).not.toContain(secret);
+    const bearer = (await BridgeKeys.load(world.dataDir)).bearer('run', runId, 1);
+    for (const secret of [bearer, 'operator-docs-env-value-0123456789', 'operator-wiki-header-0123456789']) expect(dump).not.toContain(secret);
     // Nor does the chat: the run's info names the servers only.
     say('/subagents info 1');
     const info = await reply(/^mcpServers: /m);
