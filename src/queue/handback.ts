@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { SubagentRunRecord } from '../subagents/record.ts';
+import type { RunEnding } from '../subagents/execution.ts';
 import { keys } from './redis.ts';
 import { asSigned, type Signer } from './signing.ts';
 
@@ -64,3 +65,29 @@ const TAKE = `
 local handback = redis.call('GET', KEYS[1])
 if handback then redis.call('DEL', KEYS[1]) end
 return handback`;
+
+/** The record a run handed back goes on with here: in its CLI session (or from its task when it had none), where its worktree is. */
+export function takenOver(run: SubagentRunRecord, handback: Handback): SubagentRunRecord {
+  const { childSessionId: _, ...rest } = run;
+  return {
+    ...rest,
+    ...(handback.sessionId ? { childSessionId: handback.sessionId, resumes: (run.resumes ?? 0) + 1, movedFrom: handback.from } : {}),
+    ...(handback.worktree ? { worktree: handback.worktree } : {}),
+    // Its time and what it spent before count against its timeout and budget.
+    ...(handback.ranMs ? { timeoutSeconds: Math.max(1, run.timeoutSeconds - Math.floor(handback.ranMs / 1000)) } : {}),
+    ...(run.budget && handback.costUsd ? { budget: { ...run.budget, usd: Math.max(0, run.budget.usd - handback.costUsd) } } : {}),
+  };
+}
+
+/** A run's ending here, with what it did and cost on the workers before this one. */
+export function withEarlier(ending: RunEnding, handback: Handback): RunEnding {
+  if (!('outcome' in ending)) return ending;
+  const costUsd = (ending.outcome.result?.costUsd ?? 0) + (handback.costUsd ?? 0);
+  const result = ending.outcome.result && handback.costUsd ? { ...ending.outcome.result, costUsd } : ending.outcome.result;
+  return {
+    ...ending,
+    steps: ending.steps + handback.steps,
+    outcome: { ...ending.outcome, ...(result ? { result } : {}) },
+    ...(ending.stoppedForCost ? { stoppedForCost: { usd: ending.stoppedForCost.usd + (handback.costUsd ?? 0) } } : {}),
+  };
+}

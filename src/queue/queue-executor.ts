@@ -4,10 +4,9 @@ import { nanoid } from 'nanoid';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { ExecuteOptions, RunEnding, RunExecution, RunExecutor, RunReports } from '../subagents/execution.ts';
-import type { Worktree } from '../worktrees/index.ts';
 import { RunControl } from './control.ts';
 import { connect, describeRedis, followOutages, keys, PREFIX, QUEUE_NAME } from './redis.ts';
-import { RunEventsReader, type RunEvent } from './run-events.ts';
+import { deliver, RunEventsReader, type RunEvent } from './run-events.ts';
 import { RUN_ATTEMPT, runJob } from './run-job.ts';
 import { endingOfStall, INTERRUPTED, stoppedEnding } from './endings.ts';
 import { asSigned, type QueueSigner } from './signing.ts';
@@ -385,28 +384,5 @@ export class QueueExecutor implements RunExecutor {
 
   private noteError(error: Error): void {
     this.lastError = error.message;
-  }
-}
-
-/** A worker's report, to the registry. */
-function deliver(event: RunEvent, reports: RunReports): void {
-  switch (event.kind) {
-    case 'lines':
-      for (const line of event.lines) reports.onLine(line);
-      return;
-    case 'worker':
-      return reports.onWorker(event.name);
-    case 'session':
-      return reports.onSession(event.sessionId);
-    case 'tool':
-      return reports.onToolCall(event.name, event.input);
-    case 'worktree':
-      void reports.onWorktree(event.worktree as Worktree);
-      return;
-    case 'blocked':
-      if (typeof event.host === 'string' && typeof event.why === 'string') reports.onBlocked?.(event.host, event.why);
-      return;
-    case 'moved':
-      return; // the executor's own (see moved)
   }
 }

@@ -1,16 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { writePrivateFile } from '../store/private-files.ts';
 import type { LiveLaunch, PermissionAnswerer } from '../session/live-cli.ts';
 import type { Log } from '../log/logger.ts';
 import { connect, describeRedis, followOutages, PREFIX } from './redis.ts';
 import { RunEventsReader } from './run-events.ts';
 import { grantContext, type BridgeKeys } from './bridge-keys.ts';
 import type { SealedChannel } from './channel.ts';
-import type { QueueSealer } from './sealing.ts';
-import { acceptSessionState, openKept, sealKept, type PackedSession, type SessionState } from './session-state.ts';
+import { KeptStates } from './kept-states.ts';
+import type { PackedSession } from './session-state.ts';
 import { sendSessionAsk, sessionStream, type SessionAsk, type SessionEvent, type SessionGrant, type SessionLaunch } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
 import { WorkerRegistry, type Lease, type WorkerState } from './worker-registry.ts';
@@ -53,8 +50,6 @@ interface Placed {
   tell: Tell;
   /** Permission requests of the turn at work, answered once each. */
   asked: Set<string>;
-  /** The state being written. */
-  saving?: Promise<void>;
 }
 
 /** How often a chat waiting for a worker looks again. */
@@ -73,8 +68,7 @@ export class RemoteSessions implements RemoteSide {
   private readonly reader: RunEventsReader;
   readonly registry: WorkerRegistry;
   private readonly chats = new Map<string, Placed>();
-  private readonly stateDir: string;
-  private readonly kept: QueueSealer;
+  private readonly states: KeptStates;
   private watch: NodeJS.Timeout | undefined;
   /** Placements made lately: a worker's state counts them only from its next beat. */
   private recent: { worker: string; at: number }[] = [];
@@ -86,7 +80,7 @@ export class RemoteSessions implements RemoteSide {
     this.commands = connect(redisUrl);
     followOutages(this.commands, `Redis (${describeRedis(redisUrl)}) for chats' sessions`, log);
     this.registry = new WorkerRegistry(this.commands, options.signer, options.leaseMs, options.keys.own);
-    this.kept = options.keys.sealer('session-states');
+    this.states = KeptStates.in(options.dataDir, options.keys.sealer('session-states'), log);
     this.reader = new RunEventsReader(
       connect(redisUrl),
       this.commands,
@@ -95,11 +89,10 @@ export class RemoteSessions implements RemoteSide {
       (error) => log.warn(`reading chats' sessions' events failed: ${error.message}`),
       (stream, why) => log.warn({ session: stream }, `refused from Redis: ${why}`),
     );
-    this.stateDir = join(options.dataDir, 'session-states');
   }
 
   async start(): Promise<void> {
-    await mkdir(this.stateDir, { recursive: true, mode: 0o700 });
+    await this.states.start();
     // Workers learn the bridge's key here (again after Redis lost it).
     const publish = () => void this.options.keys.publish(this.commands, this.options.signer).catch(() => {});
     this.commands.on('ready', publish);
@@ -190,7 +183,7 @@ export class RemoteSessions implements RemoteSide {
     if (turn.isOver) return;
     if (placement.previous) placed.tell(`Continuing on worker ${placement.worker}: worker ${placement.previous} stopped.`);
     else if (again) placed.tell(`Continuing on worker ${placement.worker}: ${again}.`);
-    const state = placement.fresh ? await this.readState(placed.chatId) : undefined;
+    const state = placement.fresh ? await this.states.read(placed.chatId) : undefined;
     let resumeId = turn.cli.sessionId;
     let restore: PackedSession | undefined;
     if (state && (state.sessionId === resumeId || again !== undefined || placement.previous)) {
@@ -334,7 +327,7 @@ export class RemoteSessions implements RemoteSide {
         return this.ask(turn, { type: 'decide', requestId: event.request.requestId, decision });
       }
       case 'state':
-        return this.keepState(placed, attempt, event.state);
+        return this.states.keep(placed.chatId, attempt, event.state);
       case 'state-refused':
         this.options.log.warn({ chat: placed.chatId }, `a chat's session state was not copied back: ${event.why}`);
         placed.tell(`This chat's session was not copied back from its worker (${event.why}): if that worker stops, the chat's next message starts afresh.`);
@@ -374,38 +367,6 @@ export class RemoteSessions implements RemoteSide {
       if (lease?.attempt === placed.attempt) continue;
       await this.moveTurn(placed, turn, 'its lease lapsed');
     }
-  }
-
-  /**
-   * Keeps a state its worker copied back (it came in the placement's channel), when it is of this
-   * placement, fresh, and newer than the one kept: sealed with the bridge's own key on its disk.
-   */
-  private async keepState(placed: Placed, attempt: number, given: SessionState): Promise<void> {
-    // One write at a time per chat, in the order they came: the newest state is the one kept.
-    placed.saving = (placed.saving ?? Promise.resolve())
-      .catch(() => {})
-      .then(async () => {
-        const accepted = acceptSessionState(given, attempt, await this.readState(placed.chatId));
-        if ('refused' in accepted) return void this.options.log.warn({ chat: placed.chatId }, `refused a chat's session state from Redis: ${accepted.refused}`);
-        await writePrivateFile(this.stateFile(placed.chatId), sealKept(this.kept, placed.chatId, accepted.state));
-      });
-    await placed.saving;
-  }
-
-  /** The state last copied back, when one is kept and opens with the bridge's key for this chat. */
-  private async readState(chatId: string): Promise<ReturnType<typeof openKept>> {
-    const raw = await readFile(this.stateFile(chatId), 'utf8').catch(() => undefined);
-    if (!raw) return undefined;
-    const kept = openKept(this.kept, chatId, raw);
-    if (!kept) {
-      this.options.log.warn({ chat: chatId }, "a kept session state does not open with the bridge's key; the session starts afresh");
-      await rm(this.stateFile(chatId), { force: true });
-    }
-    return kept;
-  }
-
-  private stateFile(chatId: string): string {
-    return join(this.stateDir, `${chatId}.json`);
   }
 }
 

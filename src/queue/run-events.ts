@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import type { RunReports } from '../subagents/execution.ts';
+import type { Worktree } from '../worktrees/index.ts';
 import { keys } from './redis.ts';
 import { asSigned, type Signer } from './signing.ts';
 
@@ -247,4 +249,27 @@ export function compareIds(a: string, b: string): number {
   const [am, as] = a.split('-').map(Number) as [number, number?];
   const [bm, bs] = b.split('-').map(Number) as [number, number?];
   return am - bm || (as ?? 0) - (bs ?? 0);
+}
+
+/** A worker's report, to the registry. */
+export function deliver(event: RunEvent, reports: RunReports): void {
+  switch (event.kind) {
+    case 'lines':
+      for (const line of event.lines) reports.onLine(line);
+      return;
+    case 'worker':
+      return reports.onWorker(event.name);
+    case 'session':
+      return reports.onSession(event.sessionId);
+    case 'tool':
+      return reports.onToolCall(event.name, event.input);
+    case 'worktree':
+      void reports.onWorktree(event.worktree as Worktree);
+      return;
+    case 'blocked':
+      if (typeof event.host === 'string' && typeof event.why === 'string') reports.onBlocked?.(event.host, event.why);
+      return;
+    case 'moved':
+      return; // the executor's own (see moved)
+  }
 }

@@ -7,7 +7,6 @@ import type { BridgeConfig } from '../config/config.ts';
 import { askerId } from '../approvals/asker.ts';
 import { loadMcpServers, mcpServersFile, type McpServerConfig } from '../agents/mcp-servers.ts';
 import type { RunEnding, RunExecution } from '../subagents/execution.ts';
-import type { SubagentRunRecord } from '../subagents/record.ts';
 import { LocalExecutor } from '../subagents/local-execution.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
 import { agentReadableFolder } from '../process/agent-space.ts';
@@ -15,7 +14,7 @@ import { forgetAsks, onAsks, readAsks, readStop, type AskReader } from './contro
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import { writeHandback, type Handback } from './handback.ts';
+import { takenOver, withEarlier, writeHandback } from './handback.ts';
 import type { DrainDeadline, DrainHolder, Drainable, DrainOutcome } from './worker-drain.ts';
 import { checkQueuedJob, namedServers, parseRunJob, recordWithServers, RefusedJob, type RunJob } from './run-job.ts';
 import { claimRun, type RunGrant } from './run-placement.ts';
@@ -485,30 +484,4 @@ function describeEnding(ending: RunEnding | undefined): string {
   if ('interrupted' in ending) return ending.interrupted;
   const { status, error } = ending.outcome;
   return error ? `${status}: ${error}` : status;
-}
-
-/** The record a run handed back goes on with here: in its CLI session (or from its task when it had none), where its worktree is. */
-function takenOver(run: SubagentRunRecord, handback: Handback): SubagentRunRecord {
-  const { childSessionId: _, ...rest } = run;
-  return {
-    ...rest,
-    ...(handback.sessionId ? { childSessionId: handback.sessionId, resumes: (run.resumes ?? 0) + 1, movedFrom: handback.from } : {}),
-    ...(handback.worktree ? { worktree: handback.worktree } : {}),
-    // Its time and what it spent before count against its timeout and budget.
-    ...(handback.ranMs ? { timeoutSeconds: Math.max(1, run.timeoutSeconds - Math.floor(handback.ranMs / 1000)) } : {}),
-    ...(run.budget && handback.costUsd ? { budget: { ...run.budget, usd: Math.max(0, run.budget.usd - handback.costUsd) } } : {}),
-  };
-}
-
-/** A run's ending here, with what it did and cost on the workers before this one. */
-function withEarlier(ending: RunEnding, handback: Handback): RunEnding {
-  if (!('outcome' in ending)) return ending;
-  const costUsd = (ending.outcome.result?.costUsd ?? 0) + (handback.costUsd ?? 0);
-  const result = ending.outcome.result && handback.costUsd ? { ...ending.outcome.result, costUsd } : ending.outcome.result;
-  return {
-    ...ending,
-    steps: ending.steps + handback.steps,
-    outcome: { ...ending.outcome, ...(result ? { result } : {}) },
-    ...(ending.stoppedForCost ? { stoppedForCost: { usd: ending.stoppedForCost.usd + (handback.costUsd ?? 0) } } : {}),
-  };
 }

@@ -19,18 +19,10 @@ import type { Secrets } from '../log/secrets.ts';
 import { onAsks } from './control.ts';
 import { connect, followOutages, describeRedis } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import { SealedChannel } from './channel.ts';
+import type { SealedChannel } from './channel.ts';
 import { packSessionState, unpackFiles } from './session-state.ts';
-import {
-  bellFor,
-  sessionStream,
-  takeSessionAsks,
-  type SessionAsk,
-  type SessionAskFor,
-  type SessionEvent,
-  type SessionGrant,
-  type SessionLaunch,
-} from './session-protocol.ts';
+import { bellFor, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent, type SessionLaunch } from './session-protocol.ts';
+import { SessionGrants } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import { registryKeys, WorkerPresence } from './worker-registry.ts';
@@ -101,6 +93,7 @@ export class SessionHost implements DrainHolder {
   private readonly presence: WorkerPresence;
   private readonly sessions = new Map<string, Hosted>();
   private readonly taken = new Set<string>();
+  private readonly grants: SessionGrants;
   private readonly keepSeconds: number;
   private mcpDir: string | undefined;
   private closing = false;
@@ -110,6 +103,7 @@ export class SessionHost implements DrainHolder {
     this.commands = connect(config.redisUrl);
     followOutages(this.commands, `Redis (${describeRedis(config.redisUrl)}) for chats' sessions`, log);
     this.subscriber = connect(config.redisUrl);
+    this.grants = new SessionGrants(options.keys, this.commands);
     this.keepSeconds = config.settings.workers.keepHours * 3600;
     this.presence = new WorkerPresence(
       this.commands,
@@ -179,12 +173,8 @@ export class SessionHost implements DrainHolder {
   }
 
   private async takeAsks(): Promise<void> {
-    const asks = await takeSessionAsks(
-      this.commands,
-      this.options.name,
-      (chatId, attempt, grant) => this.channelOf(chatId, attempt, grant),
-      this.taken,
-      (why) => this.options.log.warn(`refused from Redis: ${why}`),
+    const asks = await takeSessionAsks(this.commands, this.options.name, this.grants, this.taken, (why) =>
+      this.options.log.warn(`refused from Redis: ${why}`),
     ).catch((error: Error) => {
       this.options.log.warn(`reading the chats' asks failed: ${error.message}`);
       return [];
@@ -192,21 +182,6 @@ export class SessionHost implements DrainHolder {
     for (const ask of asks) this.enqueue(ask);
     // Asks expire in minutes: the nonces of the oldest taken need not be kept past a bound.
     if (this.taken.size > TAKEN_KEPT) for (const nonce of [...this.taken].slice(0, this.taken.size - TAKEN_KEPT / 2)) this.taken.delete(nonce);
-  }
-
-  /** The channel of a chat's placement here: opened from its grant (sealed for this worker by the bridge), or the one held. */
-  private readonly grants = new Map<string, SealedChannel>();
-
-  private async channelOf(chatId: string, attempt: number, grant: string | undefined): Promise<SealedChannel | { refused: string }> {
-    const id = `${chatId}\n${attempt}`;
-    const held = this.grants.get(id) ?? (this.sessions.get(chatId)?.attempt === attempt ? this.sessions.get(chatId)!.channel : undefined);
-    if (held) return held;
-    if (!grant) return { refused: `no grant of placement ${attempt} of chat ${chatId} came to this worker` };
-    const opened = await this.options.keys.open<SessionGrant>(this.commands, 'chat', chatId, attempt, grant);
-    if ('refused' in opened) return opened;
-    const channel = new SealedChannel(Buffer.from(opened.body.key, 'base64'));
-    this.grants.set(id, channel);
-    return channel;
   }
 
   private enqueue(given: SessionAskFor): void {
@@ -218,7 +193,7 @@ export class SessionHost implements DrainHolder {
       hosted = undefined;
     }
     if (!hosted) {
-      const channel = this.grants.get(`${given.chatId}\n${given.attempt}`);
+      const channel = this.grants.held(given.chatId, given.attempt);
       if (given.ask.type !== 'turn' || !channel) return;
       hosted = {
         chatId: given.chatId,
@@ -399,8 +374,7 @@ export class SessionHost implements DrainHolder {
   /** Stops a chat's process here; `release`: and lets its lease go (it is no longer here). */
   private async drop(hosted: Hosted, release: boolean): Promise<void> {
     if (this.sessions.get(hosted.chatId) === hosted) this.sessions.delete(hosted.chatId);
-    // Its placement's key goes with it: an ask for it from now on is refused.
-    this.grants.delete(`${hosted.chatId}\n${hosted.attempt}`);
+    this.grants.forget(hosted.chatId, hosted.attempt);
     for (const decide of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
     hosted.decisions.clear();
     const cli = hosted.cli;

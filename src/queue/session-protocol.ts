@@ -5,7 +5,8 @@ import type { AgentEvent, PermissionDecision } from '../protocols/events.ts';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import { keys } from './redis.ts';
 import { registryKeys } from './worker-registry.ts';
-import type { SealedChannel } from './channel.ts';
+import { SealedChannel } from './channel.ts';
+import type { WorkerKeys } from './worker-keys.ts';
 import type { PackedSession, SessionState } from './session-state.ts';
 import type { Signed } from './signing.ts';
 
@@ -105,12 +106,12 @@ export function bellFor(worker: string): string {
 /**
  * The worker's side: takes every ask in its inbox at once (read and removed in one
  * transaction), those sealed in the channel of their chat's placement here and not taken
- * before. `channelOf` gives the channel of a placement, opening its grant when one comes.
+ * before. `grants` gives the channel of a placement, opening its grant when one comes.
  */
 export async function takeSessionAsks(
   redis: Redis,
   worker: string,
-  channelOf: (chatId: string, attempt: number, grant: string | undefined) => Promise<SealedChannel | { refused: string }>,
+  grants: Pick<SessionGrants, 'channel'>,
   taken: Set<string>,
   refused: (why: string) => void,
 ): Promise<SessionAskFor[]> {
@@ -125,7 +126,7 @@ export async function takeSessionAsks(
       continue;
     }
     const { chatId, attempt } = envelope;
-    const channel = await channelOf(chatId, attempt, envelope.grant);
+    const channel = await grants.channel(chatId, attempt, envelope.grant);
     const verified =
       'refused' in channel
         ? { ok: false as const, why: channel.refused }
@@ -152,5 +153,36 @@ function parse(entry: string): Envelope | undefined {
     return ok ? envelope : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** A worker's side: the channels of the chats' placements here, each opened from its grant (sealed for this worker by the bridge). */
+export class SessionGrants {
+  private readonly channels = new Map<string, SealedChannel>();
+
+  constructor(
+    private readonly keys: WorkerKeys,
+    private readonly redis: Redis,
+  ) {}
+
+  /** The placement's channel: the one held, or opened from `grant`; else why not. */
+  async channel(chatId: string, attempt: number, grant: string | undefined): Promise<SealedChannel | { refused: string }> {
+    const held = this.held(chatId, attempt);
+    if (held) return held;
+    if (!grant) return { refused: `no grant of placement ${attempt} of chat ${chatId} came to this worker` };
+    const opened = await this.keys.open<SessionGrant>(this.redis, 'chat', chatId, attempt, grant);
+    if ('refused' in opened) return opened;
+    const channel = new SealedChannel(Buffer.from(opened.body.key, 'base64'));
+    this.channels.set(`${chatId}\n${attempt}`, channel);
+    return channel;
+  }
+
+  held(chatId: string, attempt: number): SealedChannel | undefined {
+    return this.channels.get(`${chatId}\n${attempt}`);
+  }
+
+  /** The placement left this worker: its key goes with it, and an ask for it from now on is refused. */
+  forget(chatId: string, attempt: number): void {
+    this.channels.delete(`${chatId}\n${attempt}`);
   }
 }
