@@ -88,7 +88,7 @@ export class RunPlacements {
 
   forget(runId: string): void {
     this.refusals.delete(runId);
-    for (const id of this.channels.keys()) if (id.startsWith(`${runId}\n`)) this.channels.delete(id);
+    for (const ids of [this.channels, this.claims]) for (const id of ids.keys()) if (id.startsWith(`${runId}\n`)) ids.delete(id);
   }
 
   /** Answers a claim found on the run's stream: a placement sealed for the claimer, or why not. */
@@ -106,8 +106,9 @@ export class RunPlacements {
     const { admission, redis, keepSeconds } = this.options;
     const claim = admission.verify<Claim>(raw, { kind: 'claim', runId, attempt: 0 });
     if (!claim.ok) return this.options.refused(runId, `a claim: ${claim.why}`);
-    if (this.claims.has(claim.nonce)) return this.options.refused(runId, 'a claim: it was taken before (replayed)');
-    this.claims.add(claim.nonce);
+    const id = `${runId}\n${claim.nonce}`;
+    if (this.claims.has(id)) return this.options.refused(runId, 'a claim: it was taken before (replayed)');
+    this.claims.add(id);
     const { worker, publicKey } = claim.body;
     if (typeof worker !== 'string' || typeof publicKey !== 'string') return this.options.refused(runId, 'a claim: it is not one');
     const answer = async (placement: number, body: unknown) => {
