@@ -53,10 +53,13 @@ async function twoWorkers(mcpPort: number): Promise<QueueWorld> {
 
 /** Everything any client sends Redis from now on, as a reader with MONITOR sees it. */
 async function monitorRedis(): Promise<string[][]> {
-  reader = new Redis(redis.url);
+  const client = new Redis(redis.url);
+  // A connection of its own in MONITOR mode (ioredis makes one): the one closed after the test.
+  reader = await client.monitor();
+  client.disconnect();
   const seen: string[][] = [];
   // MONITOR shows each argument escaped; ioredis takes off the quotes' escapes, not the backslashes'.
-  (await reader.monitor()).on('monitor', (_time: string, args: string[]) => seen.push(args.map((arg) => String(arg).replace(/\\\\/g, '\\'))));
+  reader.on('monitor', (_time: string, args: string[]) => seen.push(args.map((arg) => String(arg).replace(/\\\\/g, '\\'))));
   return seen;
 }
 
