@@ -51,6 +51,7 @@ import { startListeners } from './listeners.ts';
 import { agentTools } from './app/agent-tools.ts';
 import { announcements } from './app/announcements.ts';
 import { sessionWorkers } from './app/session-workers.ts';
+import { BridgeKeys } from './queue/bridge-keys.ts';
 import { chatSessions } from './app/chats.ts';
 import { runWork } from './app/runs.ts';
 import { commandServices } from './app/services.ts';
@@ -167,7 +168,9 @@ export async function createApp(options: {
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   const hostQuestions = new HostQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, mayAnswer: chatPeopleMayAnswer(access, log), log });
   // Chats' sessions on workers (BRIDGE_SESSION_WORKERS): each worker bounds its own processes (BRIDGE_WORKER_LIVE_SESSIONS).
-  const remote = sessionWorkers(config, log);
+  // The bridge's own keys for its workers (queue-keys.json): what it places on each is sealed for that worker alone.
+  const queueKeys = config.redisUrl ? await BridgeKeys.load(config.dataDir) : undefined;
+  const remote = sessionWorkers(config, queueKeys, endpoint, log);
   await remote?.start();
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
@@ -208,6 +211,7 @@ export async function createApp(options: {
     trusts,
     out,
     announce: () => outbox.kick(),
+    ...(queueKeys ? { queueKeys } : {}),
     log,
   });
 

@@ -20,10 +20,9 @@ import { QueueSigner } from './queue/signing.ts';
 import { startTracing } from './telemetry/tracing.ts';
 import { MetricsSdk } from './telemetry/metrics.ts';
 import { startMetrics } from './telemetry/metrics-start.ts';
-import { QueueSealer } from './queue/sealing.ts';
 import { SessionHost } from './queue/session-host.ts';
-import { SESSION_SEALING } from './queue/session-state.ts';
 import { proxyMetering } from './sandbox/proxy-metering.ts';
+import { WorkerKeys } from './queue/worker-keys.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -85,12 +84,14 @@ async function main(): Promise<number> {
   }
   // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
   const signer = new QueueSigner(config.queueSecret!);
-  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, name, home, log, secrets });
+  // Its own key pair, for this process alone: what the bridge places here is sealed for it.
+  const keys = new WorkerKeys(signer);
+  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, keys, name, home, log, secrets });
   // Chats' own sessions (a bridge with BRIDGE_SESSION_WORKERS=on places them here): drained beside the runs.
   const sessions = new SessionHost({
     config: { ...config, redisUrl },
     signer,
-    sealer: new QueueSealer(config.queueSecret!, SESSION_SEALING),
+    keys,
     name,
     log,
     secrets,
