@@ -69,9 +69,17 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!transports.everyoneIsOwner && config.allowedUsers.length === 0 && config.owners.length === 0)
     log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your user id (the refusal message shows it).');
+  // What a CLI lacks is said before the first message meets it, a chat app out of reach or
+  // not; in the background, as a CLI may take seconds to answer.
+  const checking = new AbortController();
+  void cliProblems(config, checking.signal).then(
+    (problems) => problems.forEach((problem) => log.warn(problem)),
+    (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
+  );
   try {
     await transports.connect(log);
   } catch (error) {
+    checking.abort();
     // What the transport keeps cannot be written (its data directory): the setup's to fix.
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
@@ -107,7 +115,6 @@ async function main(argv: string[]): Promise<number> {
   // (the console's input).
   let stopping: Promise<void> | undefined;
   let metricsListener: Awaited<ReturnType<typeof startMetrics>> | undefined;
-  const checking = new AbortController();
   const shutdown = (drain: boolean) =>
     (stopping ??= (async () => {
       checking.abort();
@@ -134,14 +141,10 @@ async function main(argv: string[]): Promise<number> {
     // A listener that cannot listen (a port in use) is the setup's to fix, like a bad variable.
     if (!(error instanceof ConfigError)) throw error;
     log.fatal(error.message);
+    checking.abort();
     await app.shutdown();
     return EX_CONFIG;
   }
-  // What a CLI lacks is said before the first message meets it; in the background, as a CLI may take seconds to answer.
-  void cliProblems(config, checking.signal).then(
-    (problems) => problems.forEach((problem) => log.warn(problem)),
-    (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
-  );
   // A signal while the bridge started: it is already on its way out, and serves nothing.
   try {
     if (!stopping) await transports.serve(app.host, log);
