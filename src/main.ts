@@ -11,6 +11,7 @@ import { migrateDataDir } from './store/data-format.ts';
 import { BARE_NUMBERS, chooseTransports } from './transports/index.ts';
 import { TransportRefusedError } from './ports/chat-transport.ts';
 import { ChatStore } from './store/chat-store.ts';
+import { chatKey } from './ports/transport.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { lockDataDir } from './store/data-lock.ts';
 import { reapOrphans } from './process/orphans.ts';
@@ -131,7 +132,18 @@ async function main(argv: string[]): Promise<number> {
       await telemetry.shutdown().catch((error: unknown) => log.warn({ err: error }, 'the last metrics could not be exported'));
     })());
   onSignals(() => shutdown(true), log);
-  transports.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
+  transports.greet(
+    {
+      clis: config.adapters.size,
+      defaultCli: config.defaultCli,
+      workdir: config.workdir,
+      dataDir: config.dataDir,
+      logFile,
+      webUrl: config.web?.url,
+      chosen: (chat) => store.get(chatKey(chat)),
+    },
+    log,
+  );
   logAgentUser(config.agentUser, log);
   logSandbox(config.sandbox, log);
   try {
