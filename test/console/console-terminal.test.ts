@@ -91,14 +91,18 @@ describe('the console in a terminal', () => {
 });
 
 describe('the console fed by a pipe', () => {
-  it("/help shows examples, and the console's /press", async () => {
+  it("/help is short, shows examples and the console's /press, and nothing only chat apps have; /help <command> its options", async () => {
     const { env } = await world();
-    const bridge = startBridgeProcess(env, ['--console'], '/help\n');
+    const bridge = startBridgeProcess(env, ['--console'], '/help\n/help spawn\n');
     expect((await bridge.exited).code).toBe(0);
-    const help = bridge.stdout();
+    const [help, spawn] = bridge.stdout().split(/\n(?=\/spawn \[--label)/);
     expect(help).toMatch(/\nExamples\nWhy does npm test fail\? Fix it\.\n {4}a task for the agent, in plain words\n/);
     expect(help).toContain('/spawn --label Docs "write the install section of the README"');
-    expect(help).toMatch(/\n\/press <n>\n {4}Press the button printed as \[n\]/);
+    expect(help).toContain('Buttons: /press <n> presses the one printed as [n].');
+    expect(help).toMatch(/\nIn the background: \/spawn \/subagents /);
+    expect(help).not.toMatch(/\/start|Mini App|\/allow|\/deny/);
+    expect(help!.trim().split('\n').length).toBeLessThanOrEqual(25);
+    expect(spawn).toMatch(/^\/spawn \[--label L\].*"task"\n {4}Start a background subagent\n/);
   });
 
   it('prints the dashboard link once', async () => {
