@@ -3,10 +3,14 @@ import { code, rich, type RichText } from '../rich/index.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { ChatSession } from './chat-session.ts';
 
-/** The terminal command that continues the chat's session now; none before its first turn, or for a CLI that cannot be handed one. */
+/**
+ * The terminal command that continues the chat's session now; none before its first turn, while
+ * no turn of it has been answered (the CLI named a session its model never saw), or for a CLI
+ * that cannot be handed one.
+ */
 export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>): string | undefined {
   const sessionId = chat.record.cliSessionId;
-  if (!sessionId) return undefined;
+  if (!sessionId || !sessionAnswered(chat)) return undefined;
   const home = chat.cliHome();
   return handoffCommand(chat.adapter, sessionId, chat.record.workdir, {
     ...(config.agentUser ? { agentUser: config.agentUser.name } : {}),
@@ -17,4 +21,10 @@ export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agent
 /** The line under an answer when the chat asked for it (/handoff on). */
 export function handoffFooter(command: string): RichText {
   return rich`🖥 ${code(command)}`;
+}
+
+/** Whether the chat's current session has had an answer: one the bridge saw every turn of fail is its CLI's in name only. */
+export function sessionAnswered(chat: ChatSession): boolean {
+  const entry = chat.record.sessions?.find((session) => session.id === chat.record.cliSessionId);
+  return !entry?.unanswered;
 }
