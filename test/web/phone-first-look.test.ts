@@ -8,13 +8,19 @@ let web: WebWorld;
 beforeAll(async () => (web = await startWebWorld()), 120_000);
 afterAll(() => web?.stop());
 
+/** The page's window, which Node's types do not name: the callbacks below run in the page. */
+type View = { innerWidth: number; innerHeight: number };
+
 /** How far each tab of the bar shows: whole, or cut at one of the bar's edges. */
 function tabsShown(page: Page): Promise<{ label: string; whole: boolean }[]> {
   return page.$$eval('header nav.tabs a', (tabs) => {
     const bar = tabs[0]!.parentElement!.getBoundingClientRect();
     return tabs.map((tab) => {
       const box = tab.getBoundingClientRect();
-      return { label: tab.textContent ?? '', whole: box.left >= bar.left - 1 && box.right <= bar.right + 1 && box.right <= innerWidth + 1 };
+      return {
+        label: tab.textContent ?? '',
+        whole: box.left >= bar.left - 1 && box.right <= bar.right + 1 && box.right <= (globalThis as unknown as View).innerWidth + 1,
+      };
     });
   });
 }
@@ -46,14 +52,20 @@ describe('the web pages on a phone', () => {
     const hint = await page.waitForSelector('[data-testid="chat-empty"]');
     expect(await hint.textContent()).toMatch(/Write what you want done below.*\/help lists the commands/);
     await screenshot(page, 'phone-chat-empty');
-    const input = await page.$eval('.chat form', (form) => ({ bottom: form.getBoundingClientRect().bottom, height: innerHeight }));
+    const input = await page.$eval('.chat form', (form) => ({
+      bottom: form.getBoundingClientRect().bottom,
+      height: (globalThis as unknown as View).innerHeight,
+    }));
     expect(input.bottom).toBeLessThanOrEqual(input.height);
     // Its first message takes the hint's place.
     await page.fill('textarea[aria-label="Message"]', 'say:hello-from-the-phone');
     await page.click('.chat button[type="submit"]');
     await page.waitForSelector('.messages li:has-text("hello-from-the-phone")');
     expect(await page.$('[data-testid="chat-empty"]')).toBeNull();
-    const after = await page.$eval('.chat form', (form) => ({ bottom: form.getBoundingClientRect().bottom, height: innerHeight }));
+    const after = await page.$eval('.chat form', (form) => ({
+      bottom: form.getBoundingClientRect().bottom,
+      height: (globalThis as unknown as View).innerHeight,
+    }));
     expect(after.bottom).toBeLessThanOrEqual(after.height);
   });
 });
