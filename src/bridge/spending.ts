@@ -49,11 +49,13 @@ export class Spending {
 
   /**
    * A main turn ended, however it ended and whatever its CLI: counted, with what it cost where
-   * known (its CLI said, or its tokens at the table's prices), for the person it was for.
+   * known (as its credential proxy metered it, else as its CLI said, or its tokens at the
+   * table's prices), for the person it was for.
    */
   turnEnded(chat: ChatSession, outcome: TurnOutcome, person?: Person): void {
-    const result = outcome.result;
-    const costUsd = result && (result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result));
+    // What the credential proxy metered (walls) is the truth, also of a turn that ended with no result.
+    const result = outcome.result ?? (outcome.metered && { type: 'result' as const, text: '', isError: true, usage: outcome.metered.usage });
+    const costUsd = outcome.metered?.costUsd ?? (result && (result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result)));
     if (result?.usage || costUsd !== undefined) this.options.spent?.('turn', { cli: chat.record.cli, model: chat.record.model, usage: result?.usage, costUsd });
     this.record(chatKey(chat.address), chat.address, {
       cli: chat.record.cli,

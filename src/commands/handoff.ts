@@ -29,7 +29,7 @@ export const handoff: Command = {
     if (wanted) throw new UsageError(`"${args.trim()}" is neither on nor off.`);
     if (!chat.adapter.handoff) throw new UsageError(`${chat.record.cli} cannot continue a session in a terminal.`);
     refuseWhileBusy(chat);
-    const command = chatHandoff(chat, bridge.config);
+    const command = chatHandoff(chat, bridge.config, true);
     if (!command && chat.record.cliSessionId && !sessionAnswered(chat))
       throw new UsageError(`${chat.record.cli} has not answered in this chat's session yet, so there is nothing to continue: send a message first.`);
     if (!command) throw new UsageError('This chat has no session yet: send a message first.');
