@@ -11,6 +11,7 @@ import { migrateDataDir } from './store/data-format.ts';
 import { BARE_NUMBERS, chooseTransports } from './transports/index.ts';
 import { TransportRefusedError } from './ports/chat-transport.ts';
 import { ChatStore } from './store/chat-store.ts';
+import { chatKey } from './ports/transport.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { BRIDGE_LOCK, lockDataDir } from './store/data-lock.ts';
 import { reapOrphans } from './process/orphans.ts';
@@ -72,9 +73,17 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!transports.everyoneIsOwner && config.allowedUsers.length === 0 && config.owners.length === 0)
     log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your user id (the refusal message shows it).');
+  // What a CLI lacks is said before the first message meets it, a chat app out of reach or
+  // not; in the background, as a CLI may take seconds to answer.
+  const checking = new AbortController();
+  void cliProblems(config, checking.signal).then(
+    (problems) => problems.forEach((problem) => log.warn(problem)),
+    (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
+  );
   try {
     await transports.connect(log);
   } catch (error) {
+    checking.abort();
     // What the transport keeps cannot be written (its data directory): the setup's to fix.
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
@@ -110,7 +119,6 @@ async function main(argv: string[]): Promise<number> {
   // (the console's input).
   let stopping: Promise<void> | undefined;
   let metricsListener: Awaited<ReturnType<typeof startMetrics>> | undefined;
-  const checking = new AbortController();
   const shutdown = (drain: boolean) =>
     (stopping ??= (async () => {
       checking.abort();
@@ -127,7 +135,18 @@ async function main(argv: string[]): Promise<number> {
       await telemetry.shutdown().catch((error: unknown) => log.warn({ err: error }, 'the last metrics could not be exported'));
     })());
   onSignals(() => shutdown(true), log);
-  transports.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
+  transports.greet(
+    {
+      clis: config.adapters.size,
+      defaultCli: config.defaultCli,
+      workdir: config.workdir,
+      dataDir: config.dataDir,
+      logFile,
+      webUrl: config.web?.url,
+      chosen: (chat) => store.get(chatKey(chat)),
+    },
+    log,
+  );
   logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
   logSandbox(config.sandbox, log);
   try {
@@ -137,14 +156,10 @@ async function main(argv: string[]): Promise<number> {
     // A listener that cannot listen (a port in use) is the setup's to fix, like a bad variable.
     if (!(error instanceof ConfigError)) throw error;
     log.fatal(error.message);
+    checking.abort();
     await app.shutdown();
     return EX_CONFIG;
   }
-  // What a CLI lacks is said before the first message meets it; in the background, as a CLI may take seconds to answer.
-  void cliProblems(config, checking.signal).then(
-    (problems) => problems.forEach((problem) => log.warn(problem)),
-    (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
-  );
   // A signal while the bridge started: it is already on its way out, and serves nothing.
   try {
     if (!stopping) await transports.serve(app.host, log);

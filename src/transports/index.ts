@@ -74,23 +74,14 @@ const BESIDE = new Set(['web']);
  * present. A ConfigError says what is missing, naming every transport when none is set.
  */
 export function chooseTransports(argv: readonly string[], env: NodeJS.ProcessEnv): KnownTransport[] {
-  const byId = (id: string) => TRANSPORTS.find((t) => t.id === id);
   const web = byId('web')!;
+  // Named or not, a BRIDGE_TRANSPORTS that is wrong is said, with --console too: the next start without it would stop on it.
+  const written = writtenTransports(env);
   if (argv.includes('--console')) return [byId('console')!, ...(web.configured(env) ? [web] : [])];
-  const chatApps = TRANSPORTS.filter((t) => t.id !== 'console' && !BESIDE.has(t.id));
-  const written = env.BRIDGE_TRANSPORTS?.trim();
   if (written) {
     const chosen: KnownTransport[] = [];
-    for (const id of written
-      .split(',')
-      .map((part) => part.trim().toLowerCase())
-      .filter(Boolean)) {
-      const transport = byId(id);
-      if (!transport || transport.id === 'console')
-        throw new ConfigError(
-          `BRIDGE_TRANSPORTS: "${id}" is not a transport; choose among ${[...chatApps, web].map((t) => t.id).join(', ')} (the terminal is --console)`,
-        );
-      if (!transport.configured(env)) throw new ConfigError(`BRIDGE_TRANSPORTS names ${id}, but ${transport.needs} is not set`);
+    for (const transport of written) {
+      if (!transport.configured(env)) throw new ConfigError(`BRIDGE_TRANSPORTS names ${transport.id}, but ${transport.needs} is not set`);
       if (!chosen.includes(transport)) chosen.push(transport);
     }
     // The web pages and their chat come together: the pages show it.
@@ -103,7 +94,30 @@ export function chooseTransports(argv: readonly string[], env: NodeJS.ProcessEnv
   const present = TRANSPORTS.filter((t) => t.configured(env));
   if (present.every((t) => BESIDE.has(t.id)))
     throw new ConfigError(
-      `no chat app is set: set ${chatApps.map((t) => t.needs).join(', or ')}; or run \`npm start -- --console\` to use the bridge in this terminal`,
+      `no chat app is set: set ${CHAT_APPS.map((t) => t.needs).join(', or ')}; or run \`npm start -- --console\` to use the bridge in this terminal`,
     );
   return present;
+}
+
+const byId = (id: string) => TRANSPORTS.find((t) => t.id === id);
+
+/** Every transport but the terminal and those served beside one. */
+const CHAT_APPS = TRANSPORTS.filter((t) => t.id !== 'console' && !BESIDE.has(t.id));
+
+/** The transports BRIDGE_TRANSPORTS names, in order (undefined when it is unset); a name that is none stops the start, saying which are. */
+function writtenTransports(env: NodeJS.ProcessEnv): KnownTransport[] | undefined {
+  const written = env.BRIDGE_TRANSPORTS?.trim();
+  if (!written) return undefined;
+  return written
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean)
+    .map((id) => {
+      const transport = byId(id);
+      if (!transport || transport.id === 'console')
+        throw new ConfigError(
+          `BRIDGE_TRANSPORTS: "${id}" is not a transport; choose among ${[...CHAT_APPS, byId('web')!].map((t) => t.id).join(', ')} (the terminal is --console)`,
+        );
+      return transport;
+    });
 }
