@@ -11,8 +11,9 @@ export function leavingLine(atWork: { turns: readonly ChatRef[]; runs: number },
   const waitsFor = [...turnsByTransport(atWork.turns, here), ...(atWork.runs ? [counted(atWork.runs, 'run')] : [])];
   if (!waitsFor.length) return undefined;
   const what = inWords(waitsFor);
-  if (drainMs <= 0) return `Leaving: stopping ${what}; they go on at the next start.`;
-  return `Leaving: waiting up to ${Math.ceil(drainMs / 1000)} s for ${what} to finish, or they go on at the next start. Ctrl-C again to leave now.`;
+  const goesOn = atWork.turns.length + atWork.runs === 1 ? 'it goes on' : 'they go on';
+  if (drainMs <= 0) return `Leaving: stopping ${what}; ${goesOn} at the next start.`;
+  return `Leaving: waiting up to ${Math.ceil(drainMs / 1000)} s for ${what} to finish, or ${goesOn} at the next start. Ctrl-C again to leave now.`;
 }
 
 function turnsByTransport(turns: readonly ChatRef[], here: string): string[] {

@@ -93,7 +93,7 @@ describe('Ctrl-C in the console', () => {
     expect(terminal.text()).not.toMatch(/restart/i);
 
     // A second Ctrl-C is a new one once the first's could no longer be echoed by a shell (1 s).
-    await expect.poll(() => Date.now() - firstAt, { interval: 100 }).toBeGreaterThan(1100);
+    await expect.poll(() => Date.now() - firstAt, { interval: 100, timeout: 5000 }).toBeGreaterThan(1100);
     const tree = processesUnder(bridgePid(terminal, terminal.pid));
     expect(tree.length).toBeGreaterThanOrEqual(3); // the two CLIs and the grandchild, in their walls or not
     terminal.type(CTRL_C);
