@@ -52,6 +52,7 @@ import { startListeners } from './listeners.ts';
 import { agentTools } from './app/agent-tools.ts';
 import { announcements } from './app/announcements.ts';
 import { sessionWorkers } from './app/session-workers.ts';
+import { BridgeKeys } from './queue/bridge-keys.ts';
 import { chatSessions } from './app/chats.ts';
 import { runWork } from './app/runs.ts';
 import { commandServices } from './app/services.ts';
@@ -171,7 +172,9 @@ export async function createApp(options: {
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   const hostQuestions = new HostQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, mayAnswer: chatPeopleMayAnswer(access, log), log });
   // Chats' sessions on workers (BRIDGE_SESSION_WORKERS): each worker bounds its own processes (BRIDGE_WORKER_LIVE_SESSIONS).
-  const remote = sessionWorkers(config, log);
+  // The bridge's own keys for its workers (queue-keys.json): what it places on each is sealed for that worker alone.
+  const queueKeys = config.redisUrl ? await BridgeKeys.load(config.dataDir) : undefined;
+  const remote = sessionWorkers(config, queueKeys, endpoint, log);
   await remote?.start();
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
@@ -212,6 +215,7 @@ export async function createApp(options: {
     trusts,
     out,
     announce: () => outbox.kick(),
+    ...(queueKeys ? { queueKeys } : {}),
     log,
   });
 
@@ -343,6 +347,8 @@ export async function createApp(options: {
       await orchestrator.start();
       // After the interrupted turns: a schedule that came due while the bridge was down queues behind them.
       await scheduler.start(scheduledWork({ bridge, spawner: subagents.spawner, chats, out, log }));
+      // Once what they make is taken up, so a command found to have made its run (or plan, or schedule) is not carried out again.
+      await bridge.replayCommands();
       // What an earlier process left to announce waits for a start that stays: a call begun
       // while this one stops could be cut by a kill, and sent twice. Runs that end during the
       // drain are still announced (their onEnded).

@@ -13,6 +13,7 @@ import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { endOwnClis } from './process/end-own-clis.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { DrainDeadline, drainWorker, type DrainHolder } from './queue/worker-drain.ts';
@@ -20,9 +21,9 @@ import { QueueSigner } from './queue/signing.ts';
 import { startTracing } from './telemetry/tracing.ts';
 import { MetricsSdk } from './telemetry/metrics.ts';
 import { startMetrics } from './telemetry/metrics-start.ts';
-import { QueueSealer } from './queue/sealing.ts';
 import { SessionHost } from './queue/session-host.ts';
-import { SESSION_SEALING } from './queue/session-state.ts';
+import { proxyMetering } from './sandbox/proxy-metering.ts';
+import { WorkerKeys } from './queue/worker-keys.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -65,8 +66,9 @@ async function main(): Promise<number> {
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
-    await startAgentSpace(config.agentUser, log);
-    startWalls(config.sandbox, config.dataDir, config.agentUser);
+    refuseStateInProjects(config);
+    await startAgentSpace(config.agentUser, log, config.dataDir);
+    startWalls(config.sandbox, config.dataDir, config.agentUser, proxyMetering(config));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge worker: ${error.message}`);
@@ -83,12 +85,14 @@ async function main(): Promise<number> {
   }
   // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
   const signer = new QueueSigner(config.queueSecret!);
-  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, name, home, log, secrets });
+  // Its own key pair, for this process alone: what the bridge places here is sealed for it.
+  const keys = new WorkerKeys(signer);
+  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, keys, name, home, log, secrets });
   // Chats' own sessions (a bridge with BRIDGE_SESSION_WORKERS=on places them here): drained beside the runs.
   const sessions = new SessionHost({
     config: { ...config, redisUrl },
     signer,
-    sealer: new QueueSealer(config.queueSecret!, SESSION_SEALING),
+    keys,
     name,
     log,
     secrets,
@@ -96,7 +100,7 @@ async function main(): Promise<number> {
   try {
     await worker.start();
     await sessions.start();
-    logAgentUser(config.agentUser, log);
+    logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
     logSandbox(config.sandbox, log);
   } catch (error) {
     log.fatal((error as Error).message);

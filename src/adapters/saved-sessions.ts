@@ -1,5 +1,5 @@
-import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { entriesInPlace, readInPlace, type AgentPlace, type Owner } from '../files/agent-place.ts';
 
 /** A session a CLI saved on disk (a conversation started in a terminal, say), as /resume lists it. */
 export interface SavedSession {
@@ -20,29 +20,52 @@ export type SavedSessionFormat = (typeof SAVED_SESSION_FORMATS)[number];
 const READ_BYTES = 512 * 1024;
 const LISTED = 20;
 
-/** The newest sessions the CLI saved for `cwd`, newest first; none when it saved none there. */
-export async function readSavedSessions(format: SavedSessionFormat, cwd: string, env: Record<string, string | undefined>): Promise<SavedSession[]> {
+/**
+ * The newest sessions the CLI saved for `cwd`, newest first; none when it saved none there.
+ * Its home is a place its agent writes: read there without following a link, and, when it is
+ * `owner`'s (the agent user's, a sandbox's), only what that uid reads itself (files/agent-place.ts).
+ */
+export async function readSavedSessions(
+  format: SavedSessionFormat,
+  cwd: string,
+  env: Record<string, string | undefined>,
+  owner?: Owner,
+): Promise<SavedSession[]> {
+  const place = sessionsPlace(format, env, owner);
+  if (!place) return [];
   switch (format) {
     case 'claude-projects':
-      return claudeSessions(claudeProjectDir(cwd, env));
+      return claudeSessions(place, claudeProjectDir(cwd, env)!);
     case 'codex-rollouts':
-      return codexSessions(cwd, env.CODEX_HOME ?? (env.HOME ? join(env.HOME, '.codex') : undefined));
+      return codexSessions(place, cwd, codexSessionsDir(env)!);
   }
+}
+
+/**
+ * The place a CLI keeps its sessions in, as the bridge knows it: the folder the operator named
+ * (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`), else the home. Nothing below it is reached through a link.
+ */
+export function sessionsPlace(format: SavedSessionFormat, env: Record<string, string | undefined>, owner?: Owner): AgentPlace | undefined {
+  const root = format === 'claude-projects' ? env.CLAUDE_CONFIG_DIR || env.HOME : (env.CODEX_HOME ?? env.HOME);
+  return root ? { root, owner } : undefined;
 }
 
 /** Rollout files looked at, newest first: each names its directory in its first line, so they are opened to find this one's. */
 const ROLLOUTS_SCANNED = 200;
 
 /** Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, whose first line says the session's id and directory. */
-async function codexSessions(cwd: string, codexHome: string | undefined): Promise<SavedSession[]> {
-  if (!codexHome) return [];
+async function codexSessions(place: AgentPlace, cwd: string, root: string): Promise<SavedSession[]> {
   const files: string[] = [];
-  const newestFirst = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).sort().reverse();
-  const root = join(codexHome, 'sessions');
+  const newestFirst = async (dir: string, ofFiles = false) =>
+    (await entriesInPlace(place, dir))
+      .filter((entry) => entry.directory !== ofFiles)
+      .map((entry) => entry.name)
+      .sort()
+      .reverse();
   for (const year of await newestFirst(root)) {
     for (const month of await newestFirst(join(root, year))) {
       for (const day of await newestFirst(join(root, year, month))) {
-        for (const name of await newestFirst(join(root, year, month, day)))
+        for (const name of await newestFirst(join(root, year, month, day), true))
           if (name.startsWith('rollout-') && name.endsWith('.jsonl')) files.push(join(root, year, month, day, name));
         if (files.length >= ROLLOUTS_SCANNED) break;
       }
@@ -51,16 +74,23 @@ async function codexSessions(cwd: string, codexHome: string | undefined): Promis
     if (files.length >= ROLLOUTS_SCANNED) break;
   }
   const sessions: SavedSession[] = [];
-  for (const file of files.slice(0, ROLLOUTS_SCANNED)) {
-    const session = await codexSession(file, cwd);
-    if (session) sessions.push(session);
-    if (sessions.length >= LISTED) break;
+  const scanned = files.slice(0, ROLLOUTS_SCANNED);
+  // Read in batches of the number listed: most rollouts are other directories', and the owner's check is one process a batch.
+  for (let at = 0; at < scanned.length && sessions.length < LISTED; at += LISTED) {
+    const batch = scanned.slice(at, at + LISTED);
+    const read = await readInPlace(place, batch, READ_BYTES);
+    const byPath = new Map(read.map((file) => [file.path, file]));
+    for (const file of batch) {
+      const got = byPath.get(file);
+      const session = got && codexSession(file, linesOf(got.data), got.info.mtimeMs, cwd);
+      if (session) sessions.push(session);
+      if (sessions.length >= LISTED) break;
+    }
   }
   return sessions;
 }
 
-async function codexSession(file: string, cwd: string): Promise<SavedSession | undefined> {
-  const lines = await headLines(file);
+function codexSession(file: string, lines: string[], mtimeMs: number, cwd: string): SavedSession | undefined {
   let meta: { payload?: { id?: string; cwd?: string; timestamp?: string } };
   try {
     meta = JSON.parse(lines[0] ?? '');
@@ -85,7 +115,6 @@ async function codexSession(file: string, cwd: string): Promise<SavedSession | u
     firstPrompt ??= text;
   }
   if (firstPrompt === undefined) return undefined;
-  const { mtimeMs } = await stat(file);
   return { id: meta.payload.id, firstPrompt, startedAt: Date.parse(meta.payload.timestamp ?? '') || mtimeMs, lastAt: mtimeMs, turns, file };
 }
 
@@ -102,22 +131,23 @@ export function codexSessionsDir(env: Record<string, string | undefined>): strin
 }
 
 /** Claude Code: `<project dir>/<session id>.jsonl`. */
-async function claudeSessions(dir: string | undefined): Promise<SavedSession[]> {
-  if (!dir) return [];
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const files = await Promise.all(
-    names.filter((name) => name.endsWith('.jsonl')).map(async (name) => ({ file: join(dir, name), mtime: (await stat(join(dir, name))).mtimeMs })),
+async function claudeSessions(place: AgentPlace, dir: string): Promise<SavedSession[]> {
+  const files = (await entriesInPlace(place, dir)).filter((entry) => !entry.directory && entry.name.endsWith('.jsonl'));
+  const newest = files.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, LISTED);
+  const read = await readInPlace(
+    place,
+    newest.map((file) => file.path),
+    READ_BYTES,
   );
-  const newest = files.sort((a, b) => b.mtime - a.mtime).slice(0, LISTED);
-  const sessions = await Promise.all(newest.map(({ file, mtime }) => claudeSession(file, mtime)));
-  return sessions.filter((session) => session !== undefined);
+  const sessions = read.map((file) => claudeSession(file.path, linesOf(file.data), file.info.mtimeMs));
+  return sessions.filter((session) => session !== undefined).sort((a, b) => b.lastAt - a.lastAt);
 }
 
-async function claudeSession(file: string, mtime: number): Promise<SavedSession | undefined> {
+function claudeSession(file: string, lines: string[], mtime: number): SavedSession | undefined {
   let firstPrompt: string | undefined;
   let startedAt = mtime;
   let turns = 0;
-  for (const line of await headLines(file)) {
+  for (const line of lines) {
     let entry: { type?: string; timestamp?: string; message?: { role?: string; content?: unknown } };
     try {
       entry = JSON.parse(line);
@@ -135,13 +165,7 @@ async function claudeSession(file: string, mtime: number): Promise<SavedSession 
   return firstPrompt === undefined ? undefined : { id: basename(file, '.jsonl'), firstPrompt, startedAt, lastAt: mtime, turns, file };
 }
 
-async function headLines(file: string): Promise<string[]> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(READ_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, READ_BYTES, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8').split('\n').filter(Boolean);
-  } finally {
-    await handle.close();
-  }
+/** A file's first lines (a line cut by the read limit is dropped by JSON.parse later). */
+function linesOf(data: Buffer): string[] {
+  return data.toString('utf8').split('\n').filter(Boolean);
 }

@@ -1,18 +1,13 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { claudeProjectDir, codexSessionsDir, type SavedSessionFormat } from './saved-sessions.ts';
+import { join, relative, resolve, sep } from 'node:path';
+import { filesInPlace, readInPlace, writeInPlace, type Owner } from '../files/agent-place.ts';
+import { claudeProjectDir, codexSessionsDir, sessionsPlace, type SavedSessionFormat } from './saved-sessions.ts';
 
 /**
  * Whose files these are when that is not this process's user (the agent user, a sandbox's
- * uid): read and written as them, never as the bridge, so a link planted in their home reads
- * or writes nothing they could not.
+ * uid): read only where they read themselves and written as them, never as the bridge, so a
+ * link planted in their home reads or writes nothing they could not, nor anything outside it.
  */
-export interface FileOwner {
-  uid: number;
-  gid: number;
-}
+export type FileOwner = Owner;
 
 /** One file of a CLI's session, by its path under the folder the CLI keeps that directory's sessions in. */
 export interface SessionFile {
@@ -25,9 +20,14 @@ function sessionRoot(format: SavedSessionFormat, cwd: string, env: Record<string
   return format === 'claude-projects' ? claudeProjectDir(cwd, env) : codexSessionsDir(env);
 }
 
+/** A session file is at most what a session's state may hold (its cap is checked after). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
 /**
  * The files that hold a CLI's session: Claude Code's transcript `<id>.jsonl` and its folder
  * `<id>/` (subagents' transcripts, large tool results); codex's rollout `YYYY/MM/DD/rollout-…-<id>.jsonl`.
+ * Read as files/agent-place.ts reads a place an agent writes: a link is never followed, and
+ * what `owner` cannot read itself is left out.
  */
 export async function readSessionFiles(
   format: SavedSessionFormat,
@@ -37,20 +37,21 @@ export async function readSessionFiles(
   owner?: FileOwner,
 ): Promise<SessionFile[]> {
   const root = sessionRoot(format, cwd, env);
-  if (!root || !/^[\w-]+$/.test(sessionId)) return [];
+  const place = sessionsPlace(format, env, owner);
+  if (!root || !place || !/^[\w-]+$/.test(sessionId)) return [];
   const paths =
     format === 'claude-projects'
-      ? [join(root, `${sessionId}.jsonl`), ...(await walk(join(root, sessionId)))]
-      : (await walk(root, 3)).filter((path) => path.endsWith(`-${sessionId}.jsonl`));
-  const files: SessionFile[] = [];
-  for (const path of paths) {
-    const data = await (owner ? readAs(owner, path) : readFile(path)).catch(() => undefined);
-    if (data) files.push({ path: relative(root, path), data });
-  }
-  return files;
+      ? [join(root, `${sessionId}.jsonl`), ...(await filesInPlace(place, join(root, sessionId)))]
+      : (await filesInPlace(place, root, 3)).filter((path) => path.endsWith(`-${sessionId}.jsonl`));
+  // One byte past the limit: a file that large is left out, never cut short.
+  const read = await readInPlace(place, paths, MAX_FILE_BYTES + 1);
+  return read.filter((file) => file.data.length <= MAX_FILE_BYTES).map((file) => ({ path: relative(root, file.path), data: file.data }));
 }
 
-/** Puts a session's files where the CLI on this machine looks for `cwd`'s sessions; a path that would leave that folder is refused. */
+/**
+ * Puts a session's files where the CLI on this machine looks for `cwd`'s sessions, as `owner`
+ * when given; a path that would leave that folder, or a folder on the way that is a link, is refused.
+ */
 export async function writeSessionFiles(
   format: SavedSessionFormat,
   cwd: string,
@@ -59,49 +60,13 @@ export async function writeSessionFiles(
   owner?: FileOwner,
 ): Promise<void> {
   const root = sessionRoot(format, cwd, env);
-  if (!root) throw new Error('the CLI has no home here (HOME is not set)');
+  const place = sessionsPlace(format, env, owner);
+  if (!root || !place) throw new Error('the CLI has no home here (HOME is not set)');
   for (const file of files) {
     const path = resolve(root, file.path);
     if (!path.startsWith(root + sep)) throw new Error(`a session file's path leaves the CLI's folder: ${file.path}`);
-    if (owner) {
-      await writeAs(owner, path, file.data);
-      continue;
-    }
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await writeFile(path, file.data, { mode: 0o600 });
+    await writeInPlace(place, path, file.data);
   }
-}
-
-const run = promisify(execFile);
-
-/** A session file is at most what a session's state may hold (its cap is checked after). */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
-
-async function readAs(owner: FileOwner, path: string): Promise<Buffer> {
-  const { stdout } = await run('cat', ['--', path], { uid: owner.uid, gid: owner.gid, encoding: 'buffer', maxBuffer: MAX_FILE_BYTES });
-  return stdout;
-}
-
-async function writeAs(owner: FileOwner, path: string, data: Buffer): Promise<void> {
-  const script = 'umask 077 && mkdir -p -- "$(dirname -- "$1")" && cat > "$1"';
-  await new Promise<void>((done, fail) => {
-    const child = execFile('sh', ['-c', script, 'sh', path], { uid: owner.uid, gid: owner.gid }, (error, _out, stderr) =>
-      error ? fail(new Error(String(stderr).trim() || error.message, { cause: error })) : done(),
-    );
-    child.stdin?.end(data);
-  });
-}
-
-/** Every file under `dir` (to `depth` folders down), none when it is missing. */
-async function walk(dir: string, depth = 8): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const found: string[] = [];
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isFile()) found.push(path);
-    else if (entry.isDirectory() && depth > 0) found.push(...(await walk(path, depth - 1)));
-  }
-  return found;
 }
 
 /** The total size of `files`. */

@@ -16,6 +16,7 @@ import { isNoChat, type ChatRef, type Outbound } from '../ports/transport.ts';
 import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from '../presentation/orchestration.ts';
 import { QueueExecutor } from '../queue/queue-executor.ts';
 import { QueueSigner } from '../queue/signing.ts';
+import type { BridgeKeys } from '../queue/bridge-keys.ts';
 import { plain } from '../rich/index.ts';
 import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
 import type { RunStore } from '../subagents/run-store.ts';
@@ -42,6 +43,8 @@ export function runWork(parts: {
   out: Outbound;
   /** What is owed to the chats is announced now (the outbox). */
   announce: () => void;
+  /** The bridge's own keys for the queue (with BRIDGE_REDIS_URL). */
+  queueKeys?: BridgeKeys;
   log: Log;
 }): { subagents: Subagents; orchestrator: Orchestrator; queue: QueueExecutor | undefined } {
   const { config, sessionTools, out, log } = parts;
@@ -55,6 +58,7 @@ export function runWork(parts: {
   // With a queue, runs go to workers; without, they run in this process.
   const executor =
     config.redisUrl &&
+    parts.queueKeys &&
     new QueueExecutor({
       redisUrl: config.redisUrl,
       keepSeconds: settings.workers.keepHours * 3600,
@@ -62,6 +66,7 @@ export function runWork(parts: {
       toolTimeoutMs: parts.toolTimeoutMs,
       lockSeconds: settings.workers.lockSeconds,
       signer: new QueueSigner(config.queueSecret!),
+      keys: parts.queueKeys,
       tell,
       log,
     });

@@ -48,13 +48,16 @@ export class HostQuestions {
   }
 
   /**
-   * Asks the chat about `target` (host:port) for `who` (its CLI); `offerSession` where a
-   * person's turn it is (a grant is theirs). `gone`: the connection closed meanwhile (the CLI
-   * gave up, or exited), and the question is withdrawn.
+   * Asks the chat about `reach.target` (host:port) at `reach.address` (where it resolves, what
+   * an Allow lets it reach) for `who` (its CLI); `offerSession` where a person's turn it is (a
+   * grant is theirs). `gone`: the connection closed meanwhile (the CLI gave up, or exited), and
+   * the question is withdrawn.
    */
-  async ask(address: ChatRef, who: string, target: string, offerSession: boolean, gone?: AbortSignal): Promise<HostAnswer> {
+  async ask(address: ChatRef, who: string, reach: { target: string; address: string }, offerSession: boolean, gone?: AbortSignal): Promise<HostAnswer> {
     const id = nanoid(10);
-    const text = rich`🌐 ${who} asks to reach ${code(target)}, which is not on this chat's list (/net).`;
+    const { target } = reach;
+    const at = target.replace(/^\[|\]?:\d+$/g, '') === reach.address ? rich`` : rich` at ${code(reach.address)}`;
+    const text = rich`🌐 ${who} asks to reach ${code(target)}${at}, which is not on this chat's list (/net).`;
     const buttons: Button[][] = [
       [HOST.button('✅ Allow once', { id, choice: 'once' }), ...(offerSession ? [HOST.button('✅ Allow for this session', { id, choice: 'session' })] : [])],
       [HOST.button('⛔ Deny', { id, choice: 'deny' })],

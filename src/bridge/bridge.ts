@@ -20,6 +20,7 @@ import type { Person } from '../usage/usage-ledger.ts';
 import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
 import { Steering } from './steering.ts';
 import { recoverInterrupted } from './restarts.ts';
+import { replayCommands } from './command-replay.ts';
 import { Attachments } from './attachments.ts';
 import type { Inbox } from '../files/inbox.ts';
 import type { Transcriber } from '../files/transcriber.ts';
@@ -40,6 +41,7 @@ export type BotConfig = Pick<
   | 'sandbox'
   | 'adapters'
   | 'projectRoots'
+  | 'offLimits'
   | 'projects'
   | 'dataDir'
   | 'cliEnv'
@@ -292,6 +294,22 @@ export class Bridge {
     });
     // Albums that were gathering came after the messages above.
     if (!this.drainReason) await this.attachments.recover(interrupted);
+  }
+
+  /**
+   * At the start, once runs, orchestrations and schedules are taken up (so what a command made
+   * is found, and never made twice): the commands a restart cut short, carried out again where
+   * their work is not there, or named to their chats (see `replayCommands`).
+   */
+  async replayCommands(): Promise<void> {
+    await replayCommands(this.chats.interrupted(), {
+      commands: this.commands,
+      scope: () => this.scope,
+      out: this.out,
+      run: (chat, message) => this.pipeline.command(chat, message),
+      stopping: () => this.drainReason !== undefined,
+      log: this.log,
+    });
   }
 
   /**

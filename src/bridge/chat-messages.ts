@@ -1,6 +1,6 @@
 import type { SavedFile } from '../files/inbox.ts';
 import type { IncomingMessage } from '../ports/transport.ts';
-import type { ChatRecord, PendingMessage } from '../store/chat-store.ts';
+import type { BegunCommand, ChatRecord, PendingMessage } from '../store/chat-store.ts';
 
 /** How many handled message ids a chat remembers: far more than a transport gives again after a restart. */
 const TAKEN_KEPT = 200;
@@ -81,15 +81,36 @@ export class ChatMessages {
     await this.save({ gatheringAlbums: rest });
   }
 
-  /** A command is about to run: taken, and noted as begun until `commandDone`. */
-  async commandBegun(messageId: string | undefined, text: string): Promise<void> {
-    const begun = [...(this.record().commandsCut ?? []), { ...(messageId ? { messageId } : {}), text }];
-    await this.noteTaken(messageId, { commandsCut: begun });
+  /**
+   * A command is about to run: taken, and noted as begun until `commandDone`; `replayable`, with
+   * the whole message, to be carried out again if a restart cuts it short. Carried out again,
+   * it is noted once.
+   */
+  async commandBegun(message: Pick<IncomingMessage, 'messageId' | 'text'>, replayable = false): Promise<void> {
+    const { messageId, text } = message;
+    const begun = this.record().commandsCut ?? [];
+    if (messageId !== undefined && begun.some((c) => c.messageId === messageId && c.text === text)) return;
+    const entry: BegunCommand = { ...(messageId ? { messageId } : {}), text, ...(replayable ? { message: message as IncomingMessage } : {}) };
+    await this.noteTaken(messageId, { commandsCut: [...begun, entry] });
+  }
+
+  /**
+   * A command a restart cut short is carried out again: counted first (so a crash it causes
+   * cannot loop), and the files it had taken waiting again for it, in one write.
+   */
+  async commandReplayed(command: BegunCommand): Promise<void> {
+    const begun = this.record().commandsCut ?? [];
+    const userId = command.message?.user.id;
+    const waiting = this.record().waitingFiles ?? {};
+    const files =
+      command.files?.length && userId !== undefined ? { waitingFiles: { ...waiting, [userId]: [...command.files, ...(waiting[userId] ?? [])] } } : {};
+    const { files: _given, ...rest } = command;
+    await this.save({ commandsCut: begun.map((c) => (c === command || sameCommand(c, command) ? { ...rest, replays: (c.replays ?? 0) + 1 } : c)), ...files });
   }
 
   async commandDone(messageId: string | undefined, text: string): Promise<void> {
     const begun = this.record().commandsCut ?? [];
-    const index = begun.findIndex((c) => c.messageId === messageId && c.text === text);
+    const index = begun.findIndex((c) => sameCommand(c, { messageId, text }));
     if (index >= 0) await this.save({ commandsCut: begun.filter((_, i) => i !== index) });
   }
 
@@ -103,12 +124,23 @@ export class ChatMessages {
     await this.noteTaken(messageId, { waitingFiles: { ...waiting, [userId]: [...(waiting[userId] ?? []), ...files] } });
   }
 
-  /** The files waiting for `userId`'s words, which their message now takes. */
+  /**
+   * The files waiting for `userId`'s words, which their message now takes. A command of theirs
+   * that could be carried out again keeps them, in the same write, for that.
+   */
   async takeFiles(userId: string): Promise<SavedFile[]> {
     const { [userId]: files = [], ...others } = this.record().waitingFiles ?? {};
-    if (files.length) await this.save({ waitingFiles: others });
+    if (!files.length) return files;
+    const begun = this.record().commandsCut ?? [];
+    const taker = begun.findLast((c) => c.message?.user.id === userId);
+    const kept = taker ? { commandsCut: begun.map((c) => (c === taker ? { ...c, files: [...(c.files ?? []), ...files] } : c)) } : {};
+    await this.save({ waitingFiles: others, ...kept });
     return files;
   }
+}
+
+function sameCommand(a: Pick<BegunCommand, 'messageId' | 'text'>, b: Pick<BegunCommand, 'messageId' | 'text'>): boolean {
+  return a.messageId === b.messageId && a.text === b.text;
 }
 
 /** `list` without one occurrence of each of `gone`. */

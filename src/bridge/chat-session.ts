@@ -19,8 +19,8 @@ import type { ChatRef } from '../ports/transport.ts';
 import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 import { writtenHostRules, type HostRule } from '../sandbox/host-rules.ts';
-import type { HostVerdict } from '../sandbox/egress-proxy.ts';
-import { scopeHome } from '../sandbox/walls.ts';
+import type { HostQuestion } from '../sandbox/egress-decision.ts';
+import { scopeHome, terminalHome } from '../sandbox/walls.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import type { FallbackChain } from '../policy/fallback-chain.ts';
@@ -35,7 +35,7 @@ const SESSIONS_KEPT = 20;
 /** The slice of the configuration chats' sessions run on. */
 export type ChatConfig = Pick<
   BridgeConfig,
-  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
+  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'offLimits' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
 > &
   Partial<Pick<BridgeConfig, 'approvalRules'>> & {
     settings: Pick<Settings, 'stopGraceMs'>;
@@ -64,8 +64,8 @@ export interface ChatParts {
   permissions?: ChatPermissions;
   /** Its sandbox refused a host: once per host and process. */
   onBlocked?: (chat: ChatSession, host: string, why: string) => void;
-  /** A host not on its list, while its connection waits: a person is asked (in `ask`), or undefined (refused at once). */
-  askHost?: (chat: ChatSession, host: string, port: number, gone: AbortSignal) => Promise<HostVerdict> | undefined;
+  /** Who is asked about a host not on its list, once the address it resolves to is known (in `ask`), or undefined (refused at once). */
+  askHost?: (chat: ChatSession, host: string, port: number) => HostQuestion | undefined;
   /** Says a line in the chat: which CLI took over when a limit stopped its own (none: turns a limit stops end so). */
   tell?: (chat: ChatSession, text: string) => Promise<void>;
   log: Log;
@@ -358,6 +358,11 @@ export class ChatSession {
     return scopeHome(this.record.key);
   }
 
+  /** The home a terminal continues its session in (/handoff), the operator's configuration laid there; undefined without walls. */
+  terminalHome(fresh: boolean): string | undefined {
+    return terminalHome(this.record.key, this.adapter.walls, fresh);
+  }
+
   async showHandoff(on: boolean): Promise<void> {
     await this.save({ showHandoff: on });
   }
@@ -442,7 +447,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
         egress: {
           allow: () => [...writtenHostRules(chat.record.netAllow), ...chat.sessionHostRules()],
           onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why),
-          ask: (host: string, port: number, gone: AbortSignal) => parts.askHost?.(chat, host, port, gone),
+          ask: (host: string, port: number) => parts.askHost?.(chat, host, port),
         },
       };
     },

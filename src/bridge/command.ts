@@ -1,5 +1,16 @@
 import type { Role } from './roles.ts';
-import type { RichText, MessageRef, SendOptions, IncomingMessage, Outbound, ButtonPress, ButtonAnswer, ChatRef, ChatUser } from '../ports/transport.ts';
+import {
+  chatKey,
+  type RichText,
+  type MessageRef,
+  type SendOptions,
+  type IncomingMessage,
+  type Outbound,
+  type ButtonPress,
+  type ButtonAnswer,
+  type ChatRef,
+  type ChatUser,
+} from '../ports/transport.ts';
 import type { ButtonKind } from '../ports/buttons.ts';
 import type { ChatSession } from './chat-session.ts';
 import type { ChatSessions } from './chat-sessions.ts';
@@ -12,7 +23,18 @@ import type { CommandServices } from './command-services.ts';
 export interface CommandHost {
   readonly config: Pick<
     BridgeConfig,
-    'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser' | 'owners' | 'admins' | 'allowedUsers' | 'groupTurns' | 'sandbox'
+    | 'adapters'
+    | 'projectRoots'
+    | 'offLimits'
+    | 'projects'
+    | 'dataDir'
+    | 'cliEnv'
+    | 'agentUser'
+    | 'owners'
+    | 'admins'
+    | 'allowedUsers'
+    | 'groupTurns'
+    | 'sandbox'
   >;
   readonly out: Outbound;
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;
@@ -74,6 +96,12 @@ export interface Command {
    * asked: in a group where only the people named with /allow start turns, the others are refused it.
    */
   readonly startsWork?: boolean | ((args: string) => boolean);
+  /**
+   * What became of a use of it a restart cut short, found by the message that asked for it
+   * (`messageKey`, kept with what it made): its work is there, or is not (it is then carried out
+   * again, once), or cannot be known (the chat is told what is known). None: cannot be known.
+   */
+  readonly effectOf?: (key: string, args: string, scope: CommandScope) => CommandEffect | undefined;
   /** Its own deadline, for a command whose work may rightly take longer than `commandTimeoutSeconds` (zipping a directory). */
   readonly timeoutSeconds?: (settings: Pick<Settings, 'fileTransferTimeoutSeconds'>) => number;
   run(ctx: CommandContext): Promise<void>;
@@ -83,6 +111,17 @@ export interface Command {
   stop?(chat: ChatSession, reason: string, scope: CommandScope, onlyOf?: string): Promise<string | undefined>;
   /** Rows it adds to /status. */
   status?(chat: ChatSession, scope: CommandScope): Promise<[string, string][]>;
+}
+
+/** What became of a command a restart cut short (see `Command.effectOf`). */
+export type CommandEffect = { kind: 'done' } | { kind: 'none' } | { kind: 'unknown'; said: string };
+
+/**
+ * The key of the message that asked for some work (`<chat>#<message id>`), kept with what it
+ * made, so a command carried out again after a restart finds its work and makes none twice.
+ */
+export function messageKey(message: Pick<IncomingMessage, 'address' | 'messageId'>): string | undefined {
+  return message.messageId === undefined ? undefined : `${chatKey(message.address)}#${message.messageId}`;
 }
 
 /** Whether this use of the command starts work for an agent. */

@@ -84,24 +84,12 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
       await parts.startTurn(chat, { text: recovery.prompt, ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}) }, entry.by ?? '', entry);
     }
     if (lost.length) await tellLost(chat, lost, refused, parts);
-    for (const command of chat.record.commandsCut ?? []) await tellCut(chat, command, parts);
   }
 }
 
 /** A signal came while the start took up interrupted work: what is left stays pending, and nothing more starts. */
 function leaveForNextStart(log: Log): void {
   log.info('restarting again before the interrupted work was all taken up: the rest waits for the next start');
-}
-
-/** A command the restart cut short: whether it took effect is unknown, so it is named, not run again. */
-async function tellCut(chat: ChatSession, command: { messageId?: string; text: string }, parts: RecoveryParts): Promise<void> {
-  const text = `⚠️ The bridge restarted while it was doing ${truncate(command.text.replace(/\s+/g, ' '), 80)}: it may not have been done. Check, and send it again if it was not.`;
-  try {
-    await parts.out.send(chat.address, plain(text), command.messageId ? { replyTo: command.messageId } : {});
-    await chat.messages.commandDone(command.messageId, command.text);
-  } catch (error) {
-    parts.log.warn({ chat: chatKey(chat.address) }, `telling the chat about a command cut short failed: ${(error as Error).message}`);
-  }
 }
 
 async function tellLost(chat: ChatSession, lost: PendingMessage[], refused: string | undefined, parts: RecoveryParts): Promise<void> {

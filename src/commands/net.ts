@@ -1,6 +1,8 @@
 import { chatKey } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
-import { formatHostRule, parseHostRule } from '../sandbox/host-rules.ts';
+import { isIP } from 'node:net';
+import { coveredBy, formatHostRule, parseHostRule, type HostRule } from '../sandbox/host-rules.ts';
+import { isInternal } from '../sandbox/internal-addresses.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { ChatSession } from '../bridge/chat-session.ts';
 import { UsageError, type Command, type CommandHost } from '../bridge/command.ts';
@@ -37,9 +39,10 @@ export const net: Command = {
     const unknown = action === 'deny' ? hosts.filter((host) => !before.includes(host)) : [];
     await chat.setNetAllow(after);
     void services.audit.record({ event: 'net', chat: chatKey(chat.address), by: String(message.user.id), detail: `${action} ${hosts.join(' ')}` });
+    const closed = action === 'allow' ? hosts.filter((host) => unopened(parseHostRule(host, '/net'), bridge)) : [];
     const said =
       action === 'allow'
-        ? `🌐 This chat's agent may now reach ${hosts.join(', ')}.`
+        ? `🌐 This chat's agent may now reach ${hosts.join(', ')}.${closed.length ? ` (${closed.join(', ')}: internal, so reached only where the operator opens it, in BRIDGE_SANDBOX_INTERNAL.)` : ''}`
         : `🌐 This chat's agent may no longer reach ${hosts.filter((host) => !unknown.includes(host)).join(', ') || 'them'}.${unknown.length ? ` (${unknown.join(', ')} ${unknown.length === 1 ? 'was' : 'were'} not on the chat's list.)` : ''}`;
     await reply(plain(`${said}\n${describeNet(chat, bridge)}`));
   },
@@ -49,6 +52,12 @@ export const net: Command = {
     return [['Network', own.length ? `model API, BRIDGE_SANDBOX_ALLOW and ${own.join(', ')} (/net)` : 'model API and BRIDGE_SANDBOX_ALLOW only (/net)']];
   },
 };
+
+/** An internal address or range that no address of the operator's opens (one for any port: on every port): a chat's list alone never reaches it. */
+function unopened(rule: HostRule, bridge: CommandHost): boolean {
+  const { allow, internal } = bridge.config.sandbox;
+  return isIP(rule.host) !== 0 && isInternal(rule.host) && !coveredBy([...allow, ...internal], rule.host, rule.port ?? 0);
+}
 
 function describeNet(chat: ChatSession, bridge: CommandHost): string {
   const { decision, allow } = bridge.config.sandbox;

@@ -1,7 +1,7 @@
 import { orchestrationList, stoppingOrchestrationText } from '../presentation/orchestration.ts';
 import { chatKey } from '../ports/transport.ts';
 import { parsePlan, PlanError } from '../orchestration/index.ts';
-import { UsageError, type Command } from '../bridge/command.ts';
+import { messageKey, UsageError, type Command } from '../bridge/command.ts';
 
 /** /orchestrate <plan>: validated, then run in the background; its outcome is announced. */
 export const orchestrate: Command = {
@@ -10,6 +10,8 @@ export const orchestrate: Command = {
   usage: '/orchestrate <plan: JSON, or one step a line: id <- deps: prompt>',
   access: 'member',
   startsWork: true,
+  // Its record keeps the message that asked for it: cut short before it was made, it is carried out again.
+  effectOf: (key, _args, { services }) => ({ kind: services.orchestrator.madeFrom(key) ? 'done' : 'none' }),
   async run(ctx) {
     if (!ctx.args.trim()) throw new UsageError('Give the plan after the command: JSON, or one step a line ("id <- deps: prompt").');
     let plan;
@@ -20,12 +22,14 @@ export const orchestrate: Command = {
       throw error;
     }
     const user = ctx.message.user;
+    const fromMessage = messageKey(ctx.message);
     const created = await ctx.services.orchestrator.create(plan, {
       address: ctx.chat.address,
       requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
       cwd: ctx.chat.record.workdir,
       cli: ctx.chat.record.cli,
       depth: 0,
+      ...(fromMessage ? { fromMessage } : {}),
     });
     if (!created.ok) throw new UsageError(`The plan was not started: ${created.error}`);
   },

@@ -1,6 +1,6 @@
 import { idButton } from '../ports/buttons.ts';
 import { readSavedSessions, type SavedSession } from '../adapters/saved-sessions.ts';
-import { bringIntoHome } from '../sandbox/walls.ts';
+import { bringIntoHome, homeOutside } from '../sandbox/walls.ts';
 import { asAgent } from '../process/agent-user.ts';
 import type { Button } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
@@ -27,12 +27,13 @@ type Offered = SessionEntry & { outside?: string };
 async function sessionsOf(chat: ChatSession, config: CommandHost['config']): Promise<Offered[]> {
   const own = chat.record.sessions ?? [];
   const format = chat.adapter.savedSessions;
-  // The CLI keeps its sessions in its user's home: the agent user's, when agents run as one.
-  const userEnv = asAgent(config.cliEnv, chat.record.workdir).env;
-  const saved = format ? await readSavedSessions(format, chat.record.workdir, userEnv) : [];
-  // In walls, in the chat's own home: those saved outside (in a terminal) are brought in when chosen.
+  // The CLI keeps its sessions in its user's home: the agent user's, when agents run as one, read as it.
+  const agent = asAgent(config.cliEnv, chat.record.workdir);
+  const owner = agent.uid !== undefined && agent.gid !== undefined ? { uid: agent.uid, gid: agent.gid } : undefined;
+  const saved = format ? await readSavedSessions(format, chat.record.workdir, agent.env, owner) : [];
+  // In walls, in the chat's own home (its sandbox uid's): those saved outside (in a terminal) are brought in when chosen.
   const home = chat.cliHome();
-  const inside = format && home ? await readSavedSessions(format, chat.record.workdir, { HOME: home }) : [];
+  const inside = format && home ? await readSavedSessions(format, chat.record.workdir, { HOME: home }, homeOutside(chat.record.key, {})?.owner) : [];
   const byId = new Map<string, Offered>();
   for (const session of saved)
     byId.set(session.id, { ...withoutFile(session), cli: chat.record.cli, workdir: chat.record.workdir, ...(home ? { outside: session.file } : {}) });

@@ -4,7 +4,7 @@ import { userKey } from '../ports/transport.ts';
 import type { Schedule } from '../schedules/schedule.ts';
 import { parseAt, parseEvery, TimingError, type Timing } from '../schedules/timing.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../subagents/spawn-args.ts';
-import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+import { messageKey, UsageError, type Command, type CommandContext } from '../bridge/command.ts';
 
 /**
  * What follows the time: a prompt for the chat's session, or `--spawn` and /spawn's options and
@@ -36,14 +36,19 @@ async function make(ctx: CommandContext, parse: (text: string, timeZone: string)
     throw error;
   }
   const { user } = ctx.message;
+  const fromMessage = messageKey(ctx.message);
   const schedule = await scheduler.add({
     chat: ctx.chat.address,
+    ...(fromMessage ? { fromMessage } : {}),
     timing: parsed.timing,
     by: { kind: 'user', id: user.id, key: userKey(ctx.chat.address.transport, user), ...(user.name ? { name: user.name } : {}) },
     ...what(parsed.rest, new Set(ctx.bridge.config.adapters.keys())),
   });
   await ctx.reply(scheduledText(schedule, scheduler.timeZone));
 }
+
+/** Its schedule keeps the message that asked for it: cut short before it was made, /every or /at is carried out again. */
+const scheduleOf: Command['effectOf'] = (key, _args, { services }) => ({ kind: services.scheduler.madeFrom(key) ? 'done' : 'none' });
 
 /** /every <when> <prompt>: a schedule that repeats. */
 export const every: Command = {
@@ -52,6 +57,7 @@ export const every: Command = {
   usage: '/every <30m | 2h | daily HH:MM | weekdays HH:MM | cron> [--spawn [/spawn options]] <prompt>',
   // A chat's schedules are its admins' to make.
   access: 'admin',
+  effectOf: scheduleOf,
   run: (ctx) => make(ctx, parseEvery),
 };
 
@@ -62,6 +68,7 @@ export const at: Command = {
   usage: '/at <in 20m | HH:MM | ISO time> [--spawn [/spawn options]] <prompt>',
   // A chat's schedules are its admins' to make.
   access: 'admin',
+  effectOf: scheduleOf,
   run: (ctx) => make(ctx, (text, timeZone) => parseAt(text, timeZone)),
 };
 

@@ -2,7 +2,7 @@ import { spawnedText, stopButton } from '../presentation/runs.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../subagents/spawn-args.ts';
 import { DownloadError } from '../files/inbox.ts';
 import { promptWithFiles } from '../files/prompt.ts';
-import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+import { messageKey, UsageError, type Command, type CommandContext } from '../bridge/command.ts';
 
 /** /spawn [options] "task": a background subagent, with the files sent before it and the replied-to message as its context. */
 export const spawn: Command = {
@@ -12,6 +12,8 @@ export const spawn: Command = {
     '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--budget USD] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
   access: 'member',
   startsWork: true,
+  // Its run keeps the message that asked for it: cut short before it made one, it is carried out again.
+  effectOf: (key, _args, { services }) => ({ kind: services.subagents.registry.madeFrom(key) ? 'done' : 'none' }),
   async run(ctx) {
     let args;
     try {
@@ -22,6 +24,7 @@ export const spawn: Command = {
     }
     const user = ctx.message.user;
     const context = [ctx.message.replyTo?.text, await filesFor(ctx)].filter(Boolean).join('\n\n');
+    const fromMessage = messageKey(ctx.message);
     const result = await ctx.services.subagents.spawner.spawn(
       { ...args, ...(context ? { context } : {}) },
       {
@@ -30,6 +33,7 @@ export const spawn: Command = {
         cwd: ctx.chat.record.workdir,
         cli: ctx.chat.record.cli,
         depth: 0,
+        ...(fromMessage ? { fromMessage } : {}),
       },
     );
     if (!result.ok) throw new UsageError(result.error);

@@ -3,7 +3,7 @@ import { runInfo, runList, runLog, STOP_RUN, stoppingRunText } from '../presenta
 import { chatKey } from '../ports/transport.ts';
 import { displayName, isActive, type SubagentRunRecord } from '../subagents/record.ts';
 import { askerId } from '../approvals/asker.ts';
-import { UsageError, onPress, type Command, type CommandContext } from '../bridge/command.ts';
+import { messageKey, UsageError, onPress, type Command, type CommandContext } from '../bridge/command.ts';
 
 /** Who did it, for a run's record. */
 const who = (ctx: { message: { user: { id: string; name?: string } } }) => ctx.message.user.name ?? ctx.message.user.id;
@@ -15,6 +15,16 @@ export const subagents: Command = {
   usage: '/subagents [list | stop <id|#|all> | log <id|#> [n] | info <id|#> | send <id|#> <message> | revoke <id|#>]',
   access: 'member',
   startsWork: (args) => /^\s*send\b/i.test(args),
+  effectOf: (key, args, { services: { subagents } }) => {
+    if (!/^\s*send\b/i.test(args)) return undefined;
+    // Noted on the run before it was handed over: not there, it never was, and it is sent again.
+    const run = subagents.registry.heard(key);
+    if (!run) return { kind: 'none' };
+    return {
+      kind: 'unknown',
+      said: `the message had been handed to #${run.number} ${displayName(run)}, which may not have read it before the restart. /subagents log ${run.number} shows what it did; send it again if it missed it.`,
+    };
+  },
   async run(ctx) {
     const [sub = 'list', ref, extra] = ctx.args.trim().split(/\s+/).filter(Boolean);
     const { subagents, approvals } = ctx.services;
@@ -63,7 +73,7 @@ export const subagents: Command = {
         const text = ctx.args.trim().replace(/^\S+\s+\S+\s*/, '');
         if (!text) throw new UsageError(`What should #${ref.replace(/^#/, '')} hear? Put the message after its number.`);
         const run = findRun(ctx, ref);
-        const sent = await registry.send(run.runId, text, who(ctx));
+        const sent = await registry.send(run.runId, text, who(ctx), messageKey(ctx.message));
         if (!sent.ok) throw new UsageError(sent.error);
         const how = {
           live: 'has it now: it reads it while it works',

@@ -1,5 +1,5 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { isInside } from '../projects/directories.ts';
 
@@ -55,31 +55,4 @@ export function specialKind(info: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharact
   if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
   if (info.isSymbolicLink()) return 'a link';
   return undefined;
-}
-
-/**
- * Opens a regular file for reading, and only that: not through a symlink at its last part
- * (O_NOFOLLOW), never blocking on a named pipe (O_NONBLOCK), and checked on the opened
- * descriptor (fstat), so what was checked is what is read even if the path changed since.
- * With `inside`, the opened file must lie in one of these (real) directories, asked of the
- * descriptor where the system says (a folder on the way swapped for a link is caught too).
- */
-export async function openRegularFile(path: string, inside?: readonly string[]): Promise<{ handle: FileHandle; info: Stats }> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ELOOP') throw new OutsideError(`${path} is a link`);
-    throw error;
-  });
-  const info = await handle.stat();
-  const where = inside && (await openedPath(handle, path));
-  const outside = where !== undefined && !inside?.some((root) => isInside(where, root));
-  if (!info.isFile() || outside) {
-    await handle.close();
-    throw new OutsideError(outside ? `${path} leads outside (to ${where})` : `${path} is ${specialKind(info) ?? 'not a regular file'}`);
-  }
-  return { handle, info };
-}
-
-/** Where an opened file really is: Linux names it (/proc/self/fd); elsewhere the path is resolved again. */
-async function openedPath(handle: FileHandle, path: string): Promise<string> {
-  return readlink(`/proc/self/fd/${handle.fd}`).catch(() => realpath(path));
 }

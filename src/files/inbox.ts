@@ -7,6 +7,7 @@ import type { Attachment, Downloads } from '../ports/transport.ts';
 import { megabytes } from './sizes.ts';
 import { safeFileName } from './safe-name.ts';
 import { containedDir, OutsideError } from './contained.ts';
+import { holdFolder } from './agent-place.ts';
 import { every } from '../concurrency/periodic.ts';
 import type { Log } from '../log/logger.ts';
 
@@ -79,7 +80,11 @@ export class Inbox {
         gone ? '/cd to another directory to receive files' : 'send it again once that is fixed',
       );
     }
-    const partial = join(dir, `.partial-${nanoid(8)}`);
+    // Everything is made in the inbox itself, held open: a folder on the way swapped for a link meanwhile leads nowhere.
+    const held = await holdFolder(dir).catch((error: Error) => {
+      throw new DownloadError(attachment, `this chat's inbox: ${error.message}`, outsideAdvice);
+    });
+    const partial = join(held.path, `.partial-${nanoid(8)}`);
     try {
       // Made here, new and not through a link, so the download writes into this very file.
       await (await open(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)).close();
@@ -90,11 +95,11 @@ export class Inbox {
         throw error;
       });
       const { size } = await stat(partial);
-      const path = await claimName(dir, safeFileName(attachment.fileName, nameFor(attachment)));
-      await rename(partial, path);
-      await handToAgent(path); // 0600: the agent user's, when agents run as one
+      const name = await claimName(held.path, safeFileName(attachment.fileName, nameFor(attachment)));
+      await rename(partial, join(held.path, name));
+      await handToAgent(join(held.path, name)); // 0600: the agent user's, when agents run as one
       // Named under the working directory as the chat and the agent know it (the folder's real path may differ by a link).
-      const named = join(workdir, relative(await realpath(workdir), path));
+      const named = join(workdir, relative(await realpath(workdir), join(dir, name)));
       return {
         path: named,
         kind: attachment.kind,
@@ -107,6 +112,8 @@ export class Inbox {
       await rm(partial, { force: true });
       if (error instanceof DownloadError) throw error;
       throw new DownloadError(attachment, (error as Error).message);
+    } finally {
+      await held.close();
     }
   }
 
@@ -139,15 +146,20 @@ export class Inbox {
         return undefined;
       });
       if (!dir) continue;
-      for (const name of await readdir(dir).catch(() => [] as string[])) {
-        if (name === '.gitignore') continue;
-        const path = join(dir, name);
-        const info = await lstat(path).catch(() => undefined);
-        if (!info?.isFile() || now - info.mtimeMs <= maxAgeMs) continue;
-        // The folder is looked at again right before each removal: swapped for a link meanwhile, it is left alone.
-        if ((await realpath(dir).catch(() => undefined)) !== dir) break;
-        await unlink(path).catch(() => {});
-        removed++;
+      // Looked at and removed in the folder that was checked, held open: swapped for a link meanwhile, it changes nothing.
+      const held = await holdFolder(dir).catch(() => undefined);
+      if (!held) continue;
+      try {
+        for (const name of await readdir(held.path).catch(() => [] as string[])) {
+          if (name === '.gitignore') continue;
+          const path = join(held.path, name);
+          const info = await lstat(path).catch(() => undefined);
+          if (!info?.isFile() || now - info.mtimeMs <= maxAgeMs) continue;
+          await unlink(path).catch(() => {});
+          removed++;
+        }
+      } finally {
+        await held.close();
       }
     }
     return { removed, refused };
@@ -187,19 +199,19 @@ async function existingInbox(workdir: string): Promise<string | undefined> {
   return containedDir(workdir, INBOX_DIR);
 }
 
-/** The first free name of `name`, `name-2`, `name-3`…, reserved by creating it (so two saves never pick the same one). */
+/** The first free name of `name`, `name-2`, `name-3`… in `dir`, reserved by creating it (so two saves never pick the same one). */
 async function claimName(dir: string, name: string): Promise<string> {
   const extension = extname(name);
   const stem = basename(name, extension);
   for (let n = 1; ; n++) {
-    const path = join(dir, n === 1 ? name : `${stem}-${n}${extension}`);
-    const handle = await open(path, 'wx').catch((error: NodeJS.ErrnoException) => {
+    const claimed = n === 1 ? name : `${stem}-${n}${extension}`;
+    const handle = await open(join(dir, claimed), 'wx').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EEXIST') return undefined;
       throw error;
     });
     if (handle) {
       await handle.close();
-      return path;
+      return claimed;
     }
   }
 }

@@ -8,8 +8,9 @@ import { nanoid } from 'nanoid';
 import { isInside } from '../projects/directories.ts';
 import type { ChatCapabilities } from '../ports/capabilities.ts';
 import { megabytes } from './sizes.ts';
-import { openRegularFile, OutsideError, specialKind } from './contained.ts';
+import { specialKind } from './contained.ts';
 import { directoryEntries } from './directory-entries.ts';
+import { agentPlace, isOpened, openerIn, type AgentPlace, type Refused } from './agent-place.ts';
 
 /** How large a file the chat's app takes, and shows inline as a picture: its transport's capabilities. */
 export type SendLimits = Pick<ChatCapabilities, 'uploadBytes' | 'photoBytes'>;
@@ -59,21 +60,18 @@ export async function outgoingFile(from: string, wanted: string, roots: readonly
   const target = await resolveTarget(from, wanted, roots, dataDir);
   if (!target.ok) return target;
   if (target.directory) return { ok: false, error: `${wanted} is a directory: send the files in it, or an archive of it.` };
-  return sized(target.path, wanted, roots, limits);
+  return sized(target.path, wanted, agentPlace(await rootOf(target.path, roots)), limits);
 }
 
 /**
  * Opened and checked on the descriptor itself (no link followed, a pipe never waited on), and
  * sent from that descriptor: the path swapped for a link or a pipe after the check changes nothing.
+ * The roots are places an agent writes: when agents run as their own user, a file it cannot read
+ * is not sent (files/agent-place.ts).
  */
-async function sized(path: string, wanted: string, roots: readonly string[], limits: SendLimits): Promise<Outgoing> {
-  let opened;
-  try {
-    opened = await openRegularFile(path, roots);
-  } catch (error) {
-    if (error instanceof OutsideError) return { ok: false, error: `${wanted} changed while it was being sent: ${error.message}.` };
-    throw error;
-  }
+async function sized(path: string, wanted: string, place: AgentPlace, limits: SendLimits): Promise<Outgoing> {
+  const opened = await (await openerIn(place, [path]))(path);
+  if (!isOpened(opened)) return { ok: false, error: refusal(wanted, opened) };
   const { handle, info } = opened;
   const { size } = info;
   const refuse = async (error: string): Promise<Outgoing> => {
@@ -120,19 +118,23 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
   const zipped = pipeline(archive, counted, createWriteStream(path, { mode: 0o600, flags: 'wx' }), ...(signal ? [{ signal }] : []));
   const processed = entryCounter(archive, zipped);
   let reading: FileHandle | undefined; // the file being zipped: its stream closes it, unless the zip stops first
+  const openFile = await openerIn(
+    agentPlace(dir),
+    entries.files.map((file) => file.path),
+  );
   try {
     for (const name of entries.directories) processed.added(archive.append(Buffer.alloc(0), { name: `${name}/`, type: 'directory' }));
     for (const link of entries.links) processed.added(archive.symlink(link.name, link.target));
     // One file open at a time: the next is opened once the archive has taken the last.
     for (const file of entries.files) {
       signal?.throwIfAborted();
-      const opened = await openRegularFile(file.path, [dir]).catch((error: NodeJS.ErrnoException) => {
-        if (error instanceof OutsideError || error.code === 'ENOENT')
-          skipped.push(`${file.name} (${error instanceof OutsideError ? 'changed into something else while zipping' : 'gone'})`);
-        else throw error;
-        return undefined;
-      });
-      if (!opened) continue;
+      const opened = await openFile(file.path);
+      if (!isOpened(opened)) {
+        skipped.push(
+          `${file.name} (${opened.refused === 'missing' ? 'gone' : opened.refused === 'unreadable' ? 'not readable by the agent user' : 'changed into something else while zipping'})`,
+        );
+        continue;
+      }
       reading = opened.handle;
       processed.added(archive.append(opened.handle.createReadStream(), { name: file.name, date: opened.info.mtime, mode: opened.info.mode & 0o777 }));
       await processed.all();
@@ -148,7 +150,8 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
     if (error === tooBig) return { ok: false, error: tooBig.message };
     throw error;
   }
-  const sent = await sized(path, `${basename(dir)}.zip`, [await realpath(tempDir)], { uploadBytes: limit, photoBytes: 0 });
+  // The zip is the bridge's own, in its temp folder: read as the bridge.
+  const sent = await sized(path, `${basename(dir)}.zip`, { root: tempDir }, { uploadBytes: limit, photoBytes: 0 });
   return sent.ok && skipped.length ? { ...sent, skipped } : sent;
 }
 
@@ -170,6 +173,19 @@ function entryCounter(archive: ZipArchive, zipped: Promise<void>) {
       while (taken < appended) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), failed]);
     },
   };
+}
+
+/** Why a file was not sent, for the chat or the agent. */
+function refusal(wanted: string, refused: Refused): string {
+  if (refused.refused === 'unreadable') return `refused: ${wanted} is not readable by the agent user, and nothing it could not read itself is sent.`;
+  if (refused.refused === 'denied') return `${wanted} is not readable.`;
+  return `${wanted} changed while it was being sent: ${refused.why}.`;
+}
+
+/** The root `real` (a real path) lies in. */
+async function rootOf(real: string, roots: readonly string[]): Promise<string> {
+  for (const root of roots) if (isInside(real, await realOrSame(root))) return realOrSame(root);
+  return real;
 }
 
 /** The real path of `path`, or `path` itself when it does not exist (yet). */

@@ -31,6 +31,8 @@ export interface OrchestrationRecord {
   createdAt: number;
   endedAt?: number;
   stoppedBy?: string;
+  /** The message whose /orchestrate made it (`<chat>#<message id>`), saved in its first write: a replay after a restart finds it. */
+  fromMessage?: string;
   /** The message edited in place with every step's state. */
   progressMessageId?: string;
   /** The picture of the graph beside it, where the transport shows pictures: its message, and a digest of what it shows. */

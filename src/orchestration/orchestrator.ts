@@ -118,6 +118,7 @@ export class Orchestrator {
       steps: Object.fromEntries(plan.steps.map((step) => [step.id, { status: 'pending', attempts: 0 } satisfies StepRecord])),
       status: 'running',
       createdAt: Date.now(),
+      ...(origin.fromMessage ? { fromMessage: origin.fromMessage } : {}),
     };
     await this.options.store.save(record);
     await this.locked(record.id, async () => {
@@ -154,6 +155,11 @@ export class Orchestrator {
   /** Stops sweeping; running orchestrations stay saved, and go on after the next start. */
   close(): void {
     this.sweeping?.stop();
+  }
+
+  /** The orchestration the /orchestrate of this message (`<chat>#<message id>`) made, if it made one. */
+  madeFrom(key: string): OrchestrationRecord | undefined {
+    return this.options.store.all().find((o) => o.fromMessage === key);
   }
 
   get(id: string): OrchestrationRecord | undefined {

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { chown } from 'node:fs/promises';
+import { lchown } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
+import { helperEnv } from '../sandbox/helper-env.ts';
 import { agentSpace, agentTemp, agentUser, type AgentUser } from './agent-user.ts';
 import { scratchFolder } from './scratch.ts';
 
@@ -22,7 +23,7 @@ export function prepareAgentSpace(user: AgentUser): void {
   ownedFolder(agentWorktrees(user), user.uid, 0o700, user);
   ownedFolder(agentTemp(user), user.uid, 0o700, user);
   try {
-    execFileSync('test', ['-w', agentTemp(user)], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+    execFileSync('test', ['-w', agentTemp(user)], { uid: user.uid, gid: user.gid, env: helperEnv(), stdio: 'ignore' });
   } catch {
     throw new ConfigError(`BRIDGE_AGENT_USER: ${user.name} cannot reach ${space}: open the folders above it to that user (chmod o+x)`);
   }
@@ -70,10 +71,13 @@ export function writeAgentFile(path: string, contents: string): void {
   if (user) chownSync(path, user.uid, user.gid);
 }
 
-/** Gives a file the bridge made for the agent (a file someone sent to the chat) to the agent user, when there is one. */
+/**
+ * Gives a file the bridge made for the agent (a file someone sent to the chat) to the agent user,
+ * when there is one: never what a link put in its place leads to (lchown).
+ */
 export async function handToAgent(path: string): Promise<void> {
   const user = agentUser();
-  if (user) await chown(path, user.uid, user.gid);
+  if (user) await lchown(path, user.uid, user.gid);
 }
 
 /** The mode of folders the bridge makes in a project: passable by the agent user, when there is one, which lists nothing. */

@@ -18,6 +18,8 @@ export interface Schedule {
         /** The person whose turn made it (`<transport>:<id>`): it is theirs, checked as theirs at each firing. None: a turn no person typed made it. */
         for?: { id: string; key: string };
       };
+  /** The message whose /every or /at made it (`<chat>#<message id>`), saved in its first write: a replay after a restart finds it. */
+  fromMessage?: string;
   /** With --spawn: a run with /spawn's options (as written); otherwise a turn of the chat's main session. */
   spawn?: string;
   paused: boolean;

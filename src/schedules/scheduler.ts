@@ -19,7 +19,7 @@ export interface SchedulerOptions {
 /** Starts a schedule's work; 'refused': it did nothing, and will do nothing until someone resumes it (it is paused). */
 export type FireSchedule = (schedule: Schedule, late: boolean) => Promise<'refused' | void>;
 
-export type NewSchedule = Pick<Schedule, 'chat' | 'prompt' | 'timing' | 'by'> & { spawn?: string };
+export type NewSchedule = Pick<Schedule, 'chat' | 'prompt' | 'timing' | 'by' | 'fromMessage'> & { spawn?: string };
 
 /**
  * Fires schedules when they come due, with one timer for the soonest. Each firing is saved
@@ -67,6 +67,7 @@ export class Scheduler {
       timing: input.timing,
       by: input.by,
       ...(input.spawn !== undefined ? { spawn: input.spawn } : {}),
+      ...(input.fromMessage ? { fromMessage: input.fromMessage } : {}),
       paused: false,
       createdAt: now,
       fired: 0,
@@ -75,6 +76,11 @@ export class Scheduler {
     await this.options.store.save(schedule);
     this.arm();
     return schedule;
+  }
+
+  /** The schedule the /every or /at of this message (`<chat>#<message id>`) made, if it made one. */
+  madeFrom(key: string): Schedule | undefined {
+    return this.options.store.all().find((schedule) => schedule.fromMessage === key);
   }
 
   async pause(schedule: Schedule): Promise<void> {

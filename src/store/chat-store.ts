@@ -31,10 +31,11 @@ export interface ChatRecord {
    */
   taken?: string[];
   /**
-   * Commands begun and not yet finished (`/spawn …`): a restart in between names them to the
-   * chat, since whether they took effect is unknown; they are never run twice.
+   * Commands begun and not yet finished (`/spawn …`), noted before they act: a restart in
+   * between carries out once each whose work is not there (found by its message), and names
+   * the rest to the chat, saying what is known of them (see `bridge/command-replay.ts`).
    */
-  commandsCut?: { messageId?: string; text: string }[];
+  commandsCut?: BegunCommand[];
   /** Every answer ends with the terminal command that continues the session (`/handoff on`). */
   showHandoff?: boolean;
   /** Chosen with /busy; absent, the bridge's BRIDGE_BUSY_MODE. */
@@ -64,6 +65,18 @@ export interface ChatRecord {
   /** What the bridge saw of the current CLI's work since it took the session: the brief for a CLI that takes over. */
   work?: WorkNotes;
   updatedAt: number;
+}
+
+/** A command begun and not yet finished, as kept across a restart. */
+export interface BegunCommand {
+  messageId?: string;
+  text: string;
+  /** The whole message, for a command that can be carried out again after a restart (one that says whether its work is there). */
+  message?: IncomingMessage;
+  /** Files it had taken from those waiting for its sender's words: given back to it when it is carried out again. */
+  files?: WaitingFile[];
+  /** How many starts carried it out again (RESUME_ATTEMPTS at most, so a crash it causes cannot loop). */
+  replays?: number;
 }
 
 /**

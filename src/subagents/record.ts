@@ -46,6 +46,13 @@ export interface SubagentRunRecord {
   task: string;
   /** Its trace (W3C Trace Context), once it ended traced: its announcement's delivery joins it. */
   trace?: TraceCarrier;
+  /**
+   * The message whose command made it (`<chat>#<message id>`), saved in its first write: a
+   * command a restart cut short finds it, and is not carried out again.
+   */
+  fromMessage?: string;
+  /** The messages (`<chat>#<message id>`) of `/subagents send` handed to it, newest last. */
+  heardFrom?: string[];
   /** The message a /spawn replied to, given to the run as context. */
   context?: string;
   label?: string;

@@ -38,6 +38,9 @@ export interface RegistryOptions {
   log: Log;
 }
 
+/** How many `/subagents send` messages a run remembers being handed: far more than a restart could cut short. */
+const HEARD_KEPT = 20;
+
 interface Live {
   execution?: RunExecution;
   log?: RunLog;
@@ -129,6 +132,16 @@ export class SubagentRegistry {
       .all()
       .filter((r) => r.requesterKey === key)
       .sort((a, b) => b.number - a.number);
+  }
+
+  /** The run the command of this message (`<chat>#<message id>`) made, if it made one. */
+  madeFrom(key: string): SubagentRunRecord | undefined {
+    return this.store.all().find((run) => run.fromMessage === key);
+  }
+
+  /** The run a `/subagents send` of this message (`<chat>#<message id>`) was handed to, if it got that far. */
+  heard(key: string): SubagentRunRecord | undefined {
+    return this.store.all().find((run) => run.heardFrom?.includes(key));
   }
 
   /** `3`, `#3`, a run id, or an id prefix of at least 4 characters, within one chat. */
@@ -248,6 +261,8 @@ export class SubagentRegistry {
     runId: string,
     text: string,
     by: string,
+    /** The message whose command sends it (`<chat>#<message id>`): noted on the run before it is handed over (see `heard`). */
+    fromMessage?: string,
   ): Promise<{ ok: true; delivery: MessageDelivery; messageId: string } | { ok: false; error: string; refusal: Refusal }> {
     const run = this.store.get(runId);
     if (!run) return { ok: false, error: 'No such run.', refusal: 'invalid' };
@@ -259,6 +274,10 @@ export class SubagentRegistry {
       return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
     }
     const messageId = randomUUID();
+    if (fromMessage && this.live.get(runId)?.execution) {
+      const latest = this.store.get(runId) ?? run;
+      await this.store.save({ ...latest, heardFrom: [...(latest.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
+    }
     const delivery = this.live.get(runId)?.execution?.send(text, messageId);
     if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
     void this.options.audit.record({

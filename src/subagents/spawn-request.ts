@@ -31,6 +31,7 @@ export type SpawnRequest = Pick<
   | 'trusted'
   | 'orchestration'
   | 'netAllow'
+  | 'fromMessage'
 > & {
   address: ChatRef;
   /** Run in a fresh git worktree on its own branch (the record's `isolate`). */
@@ -85,6 +86,7 @@ export function runRecordFor(
     ...(request.trusted ? { trusted: true } : {}),
     ...(request.orchestration ? { orchestration: request.orchestration } : {}),
     ...(request.netAllow?.length ? { netAllow: request.netAllow } : {}),
+    ...(request.fromMessage ? { fromMessage: request.fromMessage } : {}),
     cwd: request.cwd,
     depth: request.depth,
     timeoutSeconds: request.timeoutSeconds,

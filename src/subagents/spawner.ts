@@ -57,6 +57,8 @@ export interface SpawnOrigin {
   orchestration?: { id: string; step: string };
   /** The most the run may do (a webhook's mode): the stricter of it and the chat's mode binds. */
   mode?: PermissionMode;
+  /** The message whose command asks (`messageKey`): kept on the run, so a replay after a restart finds it. */
+  fromMessage?: string;
 }
 
 export interface SpawnerOptions {
@@ -238,6 +240,7 @@ export class Spawner {
       ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
       ...(origin.orchestration ? { orchestration: origin.orchestration } : {}),
       ...(netAllow?.length ? { netAllow: [...netAllow] } : {}),
+      ...(origin.fromMessage ? { fromMessage: origin.fromMessage } : {}),
     };
     const unsupported = unsupportedRun(adapter, request);
     if (unsupported) return refuse(unsupported);

@@ -28,8 +28,10 @@ function questions(timeoutMs: number) {
 describe('a question about a host', () => {
   it('is answered only by the chat’s people: a press by anyone else leaves it open', async () => {
     const { out, hosts, press } = questions(5000);
-    const asked = hosts.ask(chat(-9), 'claude', 'example.com:443', true);
+    const asked = hosts.ask(chat(-9), 'claude', { target: 'example.com:443', address: '93.184.216.34' }, true);
     await expect.poll(() => out.sent.length).toBe(1);
+    // It names the host, the port and the address an Allow lets the connection reach.
+    expect(out.sent[0]!.text).toContain("claude asks to reach example.com:443 at 93.184.216.34, which is not on this chat's list (/net).");
     expect(out.sent[0]!.buttons.flat().map((b) => b.text)).toEqual(['✅ Allow once', '✅ Allow for this session', '⛔ Deny']);
     expect(await press('✅ Allow once', 2)).toEqual({ text: '⛔ Only people of this chat may answer it.', alert: true });
     expect(await press('✅ Allow for this session', 1)).toEqual({ text: '✅ Allowed for this session' });
@@ -41,7 +43,7 @@ describe('a question about a host', () => {
   it('is withdrawn when its connection closes before an answer', async () => {
     const { out, hosts, press } = questions(5000);
     const gone = new AbortController();
-    const asked = hosts.ask(chat(-9), 'claude', 'example.com:443', true, gone.signal);
+    const asked = hosts.ask(chat(-9), 'claude', { target: 'example.com:443', address: '93.184.216.34' }, true, gone.signal);
     await expect.poll(() => out.sent.length).toBe(1);
     gone.abort();
     expect(await asked).toEqual({ choice: 'gone' });
@@ -51,7 +53,7 @@ describe('a question about a host', () => {
 
   it('is refused when nobody answers within the approval timeout, and offers nothing for the session on a turn no person typed', async () => {
     const { out, hosts } = questions(1000);
-    const asked = hosts.ask(chat(-9), 'claude', 'example.com:443', false);
+    const asked = hosts.ask(chat(-9), 'claude', { target: 'example.com:443', address: '93.184.216.34' }, false);
     await expect.poll(() => out.sent.length).toBe(1);
     expect(out.sent[0]!.buttons.flat().map((b) => b.text)).toEqual(['✅ Allow once', '⛔ Deny']);
     expect(await asked).toEqual({ choice: 'timeout' });

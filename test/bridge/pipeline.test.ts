@@ -263,7 +263,7 @@ describe('each step alone', () => {
     const noted: string[] = [];
     const chat = fakeChat({
       messages: {
-        commandBegun: async (_id: string, text: string) => void noted.push(`begun ${text}`),
+        commandBegun: async ({ text }: { text: string }) => void noted.push(`begun ${text}`),
         commandDone: async (_id: string, text: string) => void noted.push(`done ${text}`),
       },
     });

@@ -100,7 +100,7 @@ function told(messages: readonly FakeMessage[], item: Sent): boolean {
   return messages.some((m) => (m.text ?? '').startsWith('⚠️ The bridge restarted before it finished') && (m.text ?? '').includes(head));
 }
 
-/** A /spawn the restart cut short before it made its run: named to the chat, not run again. */
+/** A /spawn the restart cut short, named to the chat instead of carried out (only after every replay of it was cut short too). */
 function cutShort(messages: readonly FakeMessage[], item: Sent): boolean {
   return messages.some((m) => m.replyToMessageId === item.messageId && (m.text ?? '').startsWith('⚠️ The bridge restarted while it was doing /spawn'));
 }

@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
@@ -35,6 +35,7 @@ function script(request: ModelRequest): Reply {
   }
   if (/read the data/.test(text)) return { toolCalls: [{ name: 'Read', input: { file_path: join(data, 'probe.txt') } }] };
   if (/read the readme/.test(text)) return { toolCalls: [{ name: 'Read', input: { file_path: join(project!.path, 'README.md') } }] };
+  if (/send the root-only file/.test(text)) return { toolCalls: [{ name: 'mcp__bridge__send_file', input: { path: 'root-only.txt' } }] };
   if (/send the data/.test(text)) return { toolCalls: [{ name: 'mcp__bridge__send_file', input: { path: join(data, 'probe.txt') } }] };
   return { text: 'nothing to do' };
 }
@@ -49,7 +50,11 @@ describe('the real claude and the bridge it runs under', () => {
     async () => {
       const { uid, gid } = agentIds()!;
       project = await sharedRepo(gid);
-      real = await startRealCliWorld('claude', script, { BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_WORKDIR: project.path });
+      // Its claude's own configuration, fresh for this test: nothing an earlier process left in the agent user's home counts.
+      const config = join(project.path, '.agent-claude');
+      await mkdir(config, { mode: 0o700 });
+      await chown(config, uid, gid);
+      real = await startRealCliWorld('claude', script, { BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_WORKDIR: project.path, CLAUDE_CONFIG_DIR: config });
       dataDir = real.world.dataDir;
       say('probe the bridge');
       const reply = await said(/^tool said/);
@@ -57,9 +62,20 @@ describe('the real claude and the bridge it runs under', () => {
       expect(reply.text).toContain('environ: refused');
       expect(reply.text).toContain('data: refused');
       expect(reply.text).toContain('git: readable');
-      // Its session is kept in the agent user's home, where /resume finds it.
+      // Its session is kept where the agent user's claude keeps them, where /resume finds it.
       const slug = project.path.replace(/[^a-zA-Z0-9]/g, '-');
-      expect((await readdir(`/home/${AGENT_USER}/.claude/projects/${slug}`)).some((name) => name.endsWith('.jsonl'))).toBe(true);
+      expect((await readdir(join(config, 'projects', slug))).some((name) => name.endsWith('.jsonl'))).toBe(true);
+
+      // A file of root's in its directory, 0600: the agent user cannot read it, so send_file does not either.
+      await writeFile(join(project.path, 'root-only.txt'), 'ROOT ONLY\n', { mode: 0o600 });
+      say('send the root-only file');
+      const refused = await said(/^tool said.*root-only/s);
+      expect(refused.text).toMatch(/^tool said \(error\): Not sent: refused: root-only\.txt is not readable by the agent user/);
+      expect(
+        telegram()
+          .botMessages(CHAT)
+          .some((m) => m.document),
+      ).toBe(false);
     },
   );
 

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DownloadError, Inbox, INBOX_DIR } from '../../src/files/inbox.ts';
 import { outgoingFile, resolveTarget, zipDirectory, type Outgoing, type Sendable } from '../../src/files/outgoing.ts';
 import { promptWithFiles } from '../../src/files/prompt.ts';
-import { openRegularFile, OutsideError } from '../../src/files/contained.ts';
+import { openInPlace } from '../../src/files/agent-place.ts';
 import { safeFileName } from '../../src/files/safe-name.ts';
 import { Transcriber } from '../../src/files/transcriber.ts';
 import type { Attachment, Downloads } from '../../src/ports/transport.ts';
@@ -137,6 +137,26 @@ describe('an inbox that leads outside the working directory', () => {
     await expect(saving).rejects.toThrow(`this chat's inbox: .bridge/inbox leads outside ${repo} (to ${elsewhere})`);
     await expect(saving).rejects.toMatchObject({ advice: 'move .bridge/inbox out of the way (or /cd to another directory) to receive files here' });
     expect(await readdir(elsewhere)).toEqual(['thesis.tex']);
+  });
+
+  it('saves nothing through a `.bridge` swapped for a link while a file arrives (a race with the check): it lands in the inbox checked', async () => {
+    const repo = join(dir.path, 'repo');
+    const outside = join(dir.path, 'outside');
+    await mkdir(join(outside, 'inbox'), { recursive: true });
+    await mkdir(repo);
+    const swapping: Downloads = {
+      maxBytes: 1000,
+      async download(_attachment, path) {
+        // As an agent in the working directory would, once the inbox was checked.
+        await rename(join(repo, '.bridge'), join(repo, 'moved'));
+        await symlink(outside, join(repo, '.bridge'));
+        await writeFile(path, 'the report');
+      },
+    };
+    const saved = await new Inbox(swapping).save(repo, { kind: 'document', id: 'a', fileName: 'report.txt' });
+    expect(saved.path).toBe(join(repo, INBOX_DIR, 'report.txt')); // where it was, when it was saved
+    expect(await readdir(join(outside, 'inbox'))).toEqual([]);
+    expect(await readFile(join(repo, 'moved', 'inbox', 'report.txt'), 'utf8')).toBe('the report');
   });
 
   it('is not swept: week-old files there survive, and the refusal is reported', async () => {
@@ -302,11 +322,15 @@ describe('files going out', () => {
     await mkdir(outside);
     await writeFile(join(outside, 'key.pem'), 'PRIVATE');
     await symlink(outside, join(work, 'swapped')); // as if `swapped` had been a real folder when it was checked
-    await expect(openRegularFile(join(work, 'swapped', 'key.pem'), [work])).rejects.toThrow(
-      new OutsideError(`${join(work, 'swapped', 'key.pem')} leads outside (to ${join(outside, 'key.pem')})`),
-    );
-    const { handle } = await openRegularFile(join(work, 'swapped', 'key.pem'), [dir.path]);
-    await handle.close();
+    const swapped = join(work, 'swapped', 'key.pem');
+    // Not even to a file inside the place: the path opened is the one that was checked, or nothing.
+    for (const root of [work, dir.path])
+      expect(await openInPlace({ root }, [swapped])).toEqual([
+        { path: swapped, refused: 'outside', why: `${swapped} leads elsewhere (to ${join(outside, 'key.pem')})` },
+      ]);
+    const [opened] = await openInPlace({ root: dir.path }, [join(outside, 'key.pem')]);
+    expect(opened).toMatchObject({ path: join(outside, 'key.pem'), handle: expect.anything() });
+    if (opened && 'handle' in opened) await opened.handle.close();
   });
 
   it('stops zipping when told to, leaving no partial archive', async () => {

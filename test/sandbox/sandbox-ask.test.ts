@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
 import { listen, type RunningServer } from '../support/loopback-server.ts';
 import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
-import { cannotWall, outsideAddress } from './walls-support.ts';
+import { cannotWall } from './walls-support.ts';
 
 // A chat in `ask` whose sandboxed agent reaches for a host nobody allowed: the chat is asked,
 // through the real bridge and the fake Bot API, while the connection waits.
@@ -54,18 +54,26 @@ const audit = async () =>
     .map((line) => JSON.parse(line) as Record<string, string>);
 
 describe.skipIf(cannot)(`a host not on the list, in ask mode (${cannot ?? AGENT_USER})`, () => {
-  it('is asked about while the connection waits: Allow once lets it through once, for this session until /new, Deny refuses; all in the audit trail', async () => {
+  it('is asked about at its address while the connection waits: Allow once lets it through once, for this session until /new, Deny refuses; all in the audit trail', async () => {
     const ids = agentIds()!;
     project = await sharedRepo(ids.gid);
-    server = await listen((_req, res) => res.end('ok'), { host: outsideAddress()! });
-    const url = `${server.origin}/`;
-    const target = new URL(server.origin).host;
-    world = await startTelegramWorld({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX: 'bwrap', BRIDGE_WORKDIR: project.path, BRIDGE_PERMISSION_MODE: 'ask' });
+    server = await listen((_req, res) => res.end('ok'));
+    // A name (resolved with no DNS) at an internal address the operator opened: a chat's Allow may reach it.
+    const port = new URL(server.origin).port;
+    const url = `http://localhost:${port}/`;
+    const target = `localhost:${port}`;
+    world = await startTelegramWorld({
+      BRIDGE_AGENT_USER: AGENT_USER,
+      BRIDGE_SANDBOX: 'bwrap',
+      BRIDGE_WORKDIR: project.path,
+      BRIDGE_PERMISSION_MODE: 'ask',
+      BRIDGE_SANDBOX_INTERNAL: `127.0.0.1:${port}`,
+    });
     await giveToAgent(world.cli.dir, ids);
 
     const first = fetchOnce(url);
     const asked = await openQuestion(1);
-    expect(shownText(asked)).toContain(`claude asks to reach ${target}, which is not on this chat's list (/net)`);
+    expect(shownText(asked)).toContain(`claude asks to reach ${target} at 127.0.0.1, which is not on this chat's list (/net)`);
     expect(buttons(asked)).toEqual(['✅ Allow once', '✅ Allow for this session', '⛔ Deny']);
     // Someone who may not use the chat answers nothing.
     press(asked, '⛔ Deny', BOB);
@@ -99,10 +107,28 @@ describe.skipIf(cannot)(`a host not on the list, in ask mode (${cannot ?? AGENT_
         (await audit()).filter((entry) => ['egress_allowed', 'blocked'].includes(entry.event!)).map((e) => `${e.event} ${e.by ?? ''} ${e.detail}`),
       )
       .toEqual([
-        `egress_allowed Ada ${target} once`,
-        `blocked  ${new URL(server.origin).hostname}: denied by Ada`,
-        `egress_allowed Ada ${target} for this session`,
-        `blocked  ${new URL(server.origin).hostname}: denied by Ada`,
+        `egress_allowed Ada ${target} at 127.0.0.1 once`,
+        'blocked  localhost: denied by Ada, at 127.0.0.1',
+        `egress_allowed Ada ${target} at 127.0.0.1 for this session`,
+        'blocked  localhost: denied by Ada, at 127.0.0.1',
+      ]);
+  });
+
+  it('asks nobody about an internal address the operator did not open: no Allow could reach it', async () => {
+    const ids = agentIds()!;
+    project = await sharedRepo(ids.gid);
+    server = await listen((_req, res) => res.end('metrics'));
+    const port = new URL(server.origin).port;
+    world = await startTelegramWorld({ BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX: 'bwrap', BRIDGE_WORKDIR: project.path, BRIDGE_PERMISSION_MODE: 'ask' });
+    await giveToAgent(world.cli.dir, ids);
+    expect(await fetchOnce(`http://localhost:${port}/metrics`)).toBe('fetch: refused (status 403)');
+    expect(await fetchOnce(`http://127.0.0.1:${port}/metrics`)).toBe('fetch: refused (status 403)');
+    expect(hostQuestions()).toEqual([]);
+    await expect
+      .poll(async () => (await audit()).filter((entry) => entry.event === 'blocked').map((e) => e.detail))
+      .toEqual([
+        expect.stringMatching(/^localhost: it resolves to an internal address \((127\.0\.0\.1|::1)\), which only the operator opens/),
+        expect.stringMatching(/^127\.0\.0\.1: an internal address, which only the operator opens/),
       ]);
   });
 });

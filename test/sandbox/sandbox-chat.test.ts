@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
@@ -75,7 +76,8 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     const server = await listen((_req, res) => res.end('ok'), { host: address });
     try {
       const host = new URL(server.origin).host;
-      await start({ FAKE_ESCAPE_URLS: `${server.origin}/,http://example.com/` });
+      // This machine's address is internal (private, or documentation's): the operator opens it, for /net to allow.
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/,http://example.com/`, BRIDGE_SANDBOX_INTERNAL: address });
       const homes = () => readdir(join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes')).catch(() => [] as string[]);
       const before = await homes();
       say(`/net allow ${host}`);
@@ -115,7 +117,7 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     const server = await listen((_req, res) => res.end('ok'), { host: address });
     try {
       const host = new URL(server.origin).host;
-      await start({ FAKE_ESCAPE_URLS: `${server.origin}/` });
+      await start({ FAKE_ESCAPE_URLS: `${server.origin}/`, BRIDGE_SANDBOX_INTERNAL: address });
       expect((await escapeAgain()).proxied[`${server.origin}/`]).toBe('refused: status 403');
 
       say(`/net allow ${host}`);
@@ -133,6 +135,50 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
       await expect.poll(audit).toContain(`"detail":"${address}: not on the list"`);
     } finally {
       await server.close();
+    }
+  });
+
+  it("/resume in walls follows no link the agent planted in its home: another chat's sessions, its own uid's, are not listed", async () => {
+    const ids = await start();
+    const OTHER = -4202;
+    const other = ownerIn(() => world!, OTHER);
+    other.say('say:other-chat');
+    await other.waitText(/^other-chat/, 30_000);
+    say('say:this-chat');
+    await answer(/^this-chat/, 30_000);
+    const homes = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes');
+    const homeOf = async (chat: number) => {
+      const names = (await readdir(homes)).filter((name) => name.includes(`_${chat}`));
+      const dated = await Promise.all(names.map(async (name) => ({ name, at: (await stat(join(homes, name))).mtimeMs })));
+      return join(homes, dated.sort((a, b) => b.at - a.at)[0]!.name);
+    };
+    const slug = project!.path.replace(/[^A-Za-z0-9]/g, '-');
+    const asAgent = (command: string, ...args: string[]) => execa(command, args, { uid: ids.uid, gid: ids.gid });
+    // The other chat's session, in its home: the agent user's as much as this chat's home is.
+    const theirs = join(await homeOf(OTHER), '.claude', 'projects', slug);
+    await asAgent('mkdir', '-p', theirs);
+    await asAgent(
+      'sh',
+      '-c',
+      'printf "%s\\n" "$1" > "$2"',
+      'sh',
+      JSON.stringify({ type: 'user', timestamp: new Date().toISOString(), message: { role: 'user', content: 'OTHER CHAT PROMPT' } }),
+      join(theirs, '0b6f6a4e-0000-4000-8000-000000000002.jsonl'),
+    );
+    // What this chat's agent plants in its own home: its sessions' folder, a link to theirs.
+    const ours = join(await homeOf(CHAT), '.claude', 'projects');
+    await asAgent('mkdir', '-p', ours);
+    await asAgent('ln', '-sfn', theirs, join(ours, slug));
+    try {
+      say('/resume');
+      const listed = await answer(/^(No sessions yet|Sessions, newest first)/);
+      expect(listed.text).not.toContain('OTHER CHAT PROMPT');
+      other.say('/resume');
+      expect((await other.waitText(/^Sessions, newest first/)).text).toContain('OTHER CHAT PROMPT'); // there, it is that chat's own
+    } finally {
+      // The homes outlive this test (the agent user's): leave nothing in them for another.
+      await rm(join(ours, slug), { force: true });
+      await rm(theirs, { recursive: true, force: true });
     }
   });
 });

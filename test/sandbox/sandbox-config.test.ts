@@ -1,12 +1,15 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxConfig } from '../../src/sandbox/sandbox-config.ts';
-import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
+import { decideSandbox, ROOT_WITHOUT_AGENT_USER } from '../../src/sandbox/sandbox-decision.ts';
 import { allowedBy, formatHostRule, parseHostRule } from '../../src/sandbox/host-rules.ts';
 import { bwrapArgv, forwardingScript } from '../../src/sandbox/bwrap-argv.ts';
 
 describe('BRIDGE_SANDBOX', () => {
   it('is auto unless set, and a wrong value names the variable and the choices', () => {
-    expect(sandboxConfig({})).toEqual({ setting: 'auto', allow: [] });
+    expect(sandboxConfig({})).toEqual({ setting: 'auto', allow: [], internal: [] });
     expect(sandboxConfig({ BRIDGE_SANDBOX: ' BWRAP ' }).setting).toBe('bwrap');
     expect(() => sandboxConfig({ BRIDGE_SANDBOX: 'docker' })).toThrow(
       'BRIDGE_SANDBOX: expected off, bwrap (every CLI in a bubblewrap sandbox, or no start) or auto (the sandbox where it can run), got "docker"',
@@ -22,18 +25,40 @@ describe('BRIDGE_SANDBOX', () => {
     expect(allowedBy(allow, 'pypi.org', 443)).toBe(false);
     expect(allowedBy(allow, 'evilpypi.org', 443)).toBe(false);
     expect(() => sandboxConfig({ BRIDGE_SANDBOX_ALLOW: 'https://github.com' })).toThrow(
-      'BRIDGE_SANDBOX_ALLOW: expected a host (example.com), a host and port (example.com:8443) or *.domain, got "https://github.com"',
+      'BRIDGE_SANDBOX_ALLOW: expected a host (example.com), a host and port (example.com:8443), *.domain, an address or a range (10.0.0.0/8), got "https://github.com"',
     );
     expect(() => parseHostRule('example.com:99999', 'BRIDGE_SANDBOX_ALLOW')).toThrow(/got "example.com:99999"/);
+    for (const bad of ['10.0.0.0/33', '300.1.1.1', 'example.com/8', '::1', '10.0.0.5@1.2.3.4']) expect(() => parseHostRule(bad, 'x'), bad).toThrow(/expected/);
   });
 
-  it('off is off; as root with no agent user, auto runs without walls and bwrap refuses to start, naming BRIDGE_AGENT_USER', async () => {
+  it('takes addresses and ranges, v4 and v6, and keeps a host bound to an address as it was written', () => {
+    const written = ['10.0.0.0/8', '10.0.0.5:5432', '[fd00::5]:8080', '[fd00::]/8:443', 'example.com:443@93.184.216.34', 'example.com:443@[2606:4700::1111]'];
+    expect(written.map((host) => formatHostRule(parseHostRule(host, 'x')))).toEqual(written);
+    expect(formatHostRule(parseHostRule('fd00::/8', 'x'))).toBe('[fd00::]/8');
+    const rules = written.map((host) => parseHostRule(host, 'x'));
+    expect(allowedBy(rules, '10.200.1.1', 22)).toBe(true);
+    expect(allowedBy(rules, 'fd12::1', 443)).toBe(true);
+    expect(allowedBy(rules, 'fd12::1', 80)).toBe(false);
+    // A range names addresses asked for, never a name (nothing is resolved to find out).
+    expect(allowedBy([parseHostRule('10.0.0.0/8', 'x')], 'git.internal', 443)).toBe(false);
+    expect(allowedBy(rules, 'example.com', 443, '93.184.216.34')).toBe(true);
+    expect(allowedBy(rules, 'example.com', 443, '93.184.216.35')).toBe(false);
+  });
+
+  it('BRIDGE_SANDBOX_INTERNAL takes the internal addresses and ranges a list may open, never a name', () => {
+    expect(sandboxConfig({ BRIDGE_SANDBOX_INTERNAL: '10.0.0.0/8, 192.168.1.5:5432' }).internal!.map(formatHostRule)).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5:5432',
+    ]);
+    expect(() => sandboxConfig({ BRIDGE_SANDBOX_INTERNAL: 'git.internal' })).toThrow(
+      'BRIDGE_SANDBOX_INTERNAL: expected addresses or ranges (10.0.0.5, 10.0.0.0/8, [fd00::]/8:443), got the name "git.internal"',
+    );
+  });
+
+  it('off is off; as root with no agent user, auto and bwrap refuse to start, naming BRIDGE_AGENT_USER', async () => {
     expect(await decideSandbox({ setting: 'off', allow: [] }, undefined)).toEqual({ on: false, why: 'BRIDGE_SANDBOX=off' });
     if (process.getuid?.() !== 0) return;
-    expect(await decideSandbox({ setting: 'auto', allow: [] }, undefined)).toEqual({
-      on: false,
-      why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER)',
-    });
+    await expect(decideSandbox({ setting: 'auto', allow: [] }, undefined)).rejects.toThrow(ROOT_WITHOUT_AGENT_USER);
     await expect(decideSandbox({ setting: 'bwrap', allow: [] }, undefined)).rejects.toThrow(
       'BRIDGE_SANDBOX=bwrap: the bridge runs as root and no BRIDGE_AGENT_USER is set',
     );
@@ -45,10 +70,23 @@ describe('BRIDGE_SANDBOX', () => {
     expect(await decideSandbox({ setting: 'auto', allow: [] }, agent, env)).toEqual({
       on: false,
       why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
+      fix: 'Install bubblewrap and socat (apt-get install bubblewrap socat), so each CLI runs in walls.',
     });
     await expect(decideSandbox({ setting: 'bwrap', allow: [] }, agent, env)).rejects.toThrow(
       'BRIDGE_SANDBOX=bwrap: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
     );
+  });
+
+  it('names only what is missing: socat alone', async () => {
+    const agent = { uid: 4242, gid: 4242, home: '/home/agent', name: 'agent' };
+    const bin = await mkdtemp(join(tmpdir(), 'only-bwrap-'));
+    try {
+      await writeFile(join(bin, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
+      const decision = await decideSandbox({ setting: 'auto', allow: [] }, agent, { PATH: bin });
+      expect(decision).toMatchObject({ on: false, fix: 'Install socat (apt-get install socat), so each CLI runs in walls.' });
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 });
 

@@ -46,6 +46,8 @@ describe.skipIf(cannot)(`a chat's session on a worker with BRIDGE_SANDBOX=bwrap 
       BRIDGE_SESSION_WORKERS: 'on',
       BRIDGE_AGENT_USER: AGENT_USER,
       BRIDGE_WORKDIR: project.path,
+      // This machine's address is internal: the operator opens it (on the worker too), for /net to allow.
+      BRIDGE_SANDBOX_INTERNAL: address,
       FAKE_ESCAPE_URLS: [`${allowed.origin}/`, 'http://example.com/'].join(','),
       FAKE_ESCAPE_READ: HOMES,
     });

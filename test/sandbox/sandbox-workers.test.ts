@@ -52,6 +52,8 @@ describe.skipIf(cannot)(`a run on a worker with BRIDGE_SANDBOX=bwrap (${cannot ?
       BRIDGE_AGENT_USER: AGENT_USER,
       BRIDGE_SANDBOX: 'bwrap',
       BRIDGE_WORKDIR: project.path,
+      // This machine's address is internal: the operator opens it (on the worker too), for /net to allow.
+      BRIDGE_SANDBOX_INTERNAL: address,
       FAKE_ESCAPE_URLS: [`${allowed.origin}/`, 'http://example.com/', 'http://example.com/again'].join(','),
       FAKE_ESCAPE_READ: [`/home/${AGENT_USER}`, HOMES].join(','),
       FAKE_ESCAPE_WRITE: [`/home/${AGENT_USER}/notes.md`, join(project.path, 'made.txt')].join(','),

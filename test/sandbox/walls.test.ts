@@ -121,16 +121,29 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
     expect(blocked).toEqual(['127.0.0.1: not on the list', 'example.com: not on the list']);
   });
 
-  it('reaches a host named in BRIDGE_SANDBOX_ALLOW through the proxy, a loopback one because it is named', async () => {
+  it('reaches a host named in BRIDGE_SANDBOX_ALLOW through the proxy; one on the loopback only where its address is named, on that port', async () => {
     const allowed = await listen((_req, res) => res.end('allowed'));
     const port = new URL(allowed.origin).port;
-    raiseWalls(decision, { homes, sockets: space.path, allow: [parseHostRule(`localhost:${port}`, 'BRIDGE_SANDBOX_ALLOW')] });
+    const byName = `http://localhost:${port}/pkg`;
+    const byAddress = `http://127.0.0.1:${port}/pkg`;
+    const urls = [byName, byAddress, `${botApi.origin}/getMe`].join(',');
     try {
-      const url = `http://localhost:${port}/pkg`;
+      // A name is no naming of the address it resolves to: localhost is refused.
+      raiseWalls(decision, { homes, sockets: space.path, allow: [parseHostRule(`localhost:${port}`, 'BRIDGE_SANDBOX_ALLOW')] });
       const blocked: string[] = [];
-      const seen = await escape('telegram:1', { FAKE_ESCAPE_URLS: `${url},${botApi.origin}/getMe` }, blocked);
-      expect(seen.proxied[url]).toBe('ok: status 200');
-      expect(seen.direct[url]).toMatch(/^refused: ECONNREFUSED/);
+      const refused = await escape('telegram:1', { FAKE_ESCAPE_URLS: urls }, blocked);
+      expect(refused.proxied[byName]).toBe('refused: status 403');
+      expect(blocked[0]).toMatch(/^localhost: it resolves to an internal address \((127\.0\.0\.1|::1)\), which only the operator opens/);
+      // Its address named, it is reached, by name or address; the same host's other ports are not.
+      raiseWalls(decision, {
+        homes,
+        sockets: space.path,
+        allow: [parseHostRule(`localhost:${port}`, 'BRIDGE_SANDBOX_ALLOW'), parseHostRule(`127.0.0.1:${port}`, 'BRIDGE_SANDBOX_ALLOW')],
+      });
+      const seen = await escape('telegram:1', { FAKE_ESCAPE_URLS: urls });
+      expect(seen.proxied[byName]).toBe('ok: status 200');
+      expect(seen.proxied[byAddress]).toBe('ok: status 200');
+      expect(seen.direct[byAddress]).toMatch(/^refused: ECONNREFUSED/);
       expect(seen.proxied[`${botApi.origin}/getMe`]).toBe('refused: status 403'); // another port of the same host
     } finally {
       raiseWalls(decision, { homes, sockets: space.path });
@@ -138,20 +151,24 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
     }
   });
 
-  it('holds a connection to a host not on the list while a person is asked, and withdraws the question once the connection closes', async () => {
+  it('holds a connection to a host not on the list while a person is asked about it at its address, and withdraws the question once the connection closes', async () => {
     const asked: string[] = [];
     const withdrawn: string[] = [];
+    // A name that resolves here with no DNS, at an address the operator opened (a name is resolved before a person is asked).
+    const port = new URL(botApi.origin).port;
+    raiseWalls(decision, { homes, sockets: space.path, internal: [parseHostRule(`127.0.0.1:${port}`, 'BRIDGE_SANDBOX_INTERNAL')] });
+    const url = `http://localhost:${port}/`;
     const turn = new Turn({
       adapter: fakeAdapter(),
       spec: { prompt: 'escape' },
       cwd: work,
-      env: { PATH: process.env.PATH, FAKE_ESCAPE_URLS: 'http://example.com/' },
+      env: { PATH: process.env.PATH, FAKE_ESCAPE_URLS: url },
       walls: {
         home: 'telegram:1',
         egress: {
           // Nobody answers: the fake CLI's own timeout (3 s) closes the connection first.
-          ask: (host, port, gone) => {
-            asked.push(`${host}:${port}`);
+          ask: (host, port) => (address, gone) => {
+            asked.push(`${host}:${port} at ${address}`);
             return new Promise((resolve) =>
               gone.addEventListener('abort', () => {
                 withdrawn.push(`${host}:${port}`);
@@ -164,10 +181,11 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
       graceMs: 500,
     });
     const outcome = await turn.done;
+    raiseWalls(decision, { homes, sockets: space.path });
     expect(outcome.status, `${outcome.error ?? ''}`).toBe('completed');
-    expect((JSON.parse(outcome.text) as Escape).proxied['http://example.com/']).toBe('refused: timeout');
-    expect(asked).toEqual(['example.com:80']);
-    expect(withdrawn).toEqual(['example.com:80']);
+    expect((JSON.parse(outcome.text) as Escape).proxied[url]).toBe('refused: timeout');
+    expect(asked).toEqual([`localhost:${port} at 127.0.0.1`]);
+    expect(withdrawn).toEqual([`localhost:${port}`]);
   });
 
   it('is stopped whole: a stop ends the CLI and what it started inside, and its sockets go', async () => {

@@ -1,4 +1,4 @@
-import { chown, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -172,5 +172,38 @@ describe.skipIf(skip)(`agents as ${AGENT_USER}${skip ? ` (skipped: ${skip})` : '
     expect(log.stdout).toMatch(/^Merge bridge\/[\w-]+ \(run #1 /);
     expect(await readdir(marks.path)).toEqual([]);
     await marks.remove();
+  });
+
+  it("never reads for a chat what that user cannot: /resume through a link it planted to root's sessions, /file get of a root-only file", async () => {
+    const ids = await start();
+    // Root's own sessions, 0600 in a 0700 folder: what a link from the agent's home must not reach.
+    const roots = await mkdtemp('/tmp/roots-sessions-');
+    await writeFile(
+      join(roots, '0b6f6a4e-0000-4000-8000-000000000001.jsonl'),
+      `${JSON.stringify({ type: 'user', timestamp: new Date().toISOString(), message: { role: 'user', content: 'ROOT ONLY PROMPT' } })}\n`,
+      { mode: 0o600 },
+    );
+    // As the agent would, in its own home: ~/.claude/projects/<its directory's slug> -> root's folder.
+    const projects = `/home/${AGENT_USER}/.claude/projects`;
+    await execa('mkdir', ['-p', projects], { uid: ids.uid, gid: ids.gid });
+    const planted = join(projects, project!.path.replace(/[^A-Za-z0-9]/g, '-'));
+    await execa('ln', ['-sfn', roots, planted], { uid: ids.uid, gid: ids.gid });
+    try {
+      say('/resume');
+      const listed = await answer(/^(No sessions yet|Sessions, newest first)/);
+      expect(listed.text).not.toContain('ROOT ONLY');
+      expect(listed.text).toMatch(/^No sessions yet/);
+    } finally {
+      await rm(planted, { force: true });
+      await rm(roots, { recursive: true, force: true });
+    }
+
+    await writeFile(join(project!.path, 'root-only.txt'), 'ROOT ONLY FILE\n', { mode: 0o600 });
+    await symlink('/etc/shadow', join(project!.path, 'shadow-link'));
+    say('/file get root-only.txt');
+    await answer(/^⚠️ refused: root-only\.txt is not readable by the agent user/);
+    say('/file get shadow-link');
+    await answer(/^⚠️ shadow-link is outside /);
+    expect(world!.telegram.botMessages(CHAT).some((m) => m.document)).toBe(false);
   });
 });

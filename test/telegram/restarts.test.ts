@@ -343,34 +343,6 @@ describe('the next start takes up what a kill cut short', () => {
     expect(call!.prompt).toMatch(/\n- \.bridge\/inbox\/build\.log \(document, [^)]*1 KB\)$/);
   });
 
-  it('names a command a kill cut short, replying to it, and runs it no second time', async () => {
-    world = await startTelegramWorld();
-    const log = world.telegram.sendFile({
-      chatId: CHAT,
-      userId: 111,
-      chatType: 'group',
-      firstName: 'Ada',
-      kind: 'document',
-      bytes: Buffer.from('x'),
-      fileName: 'a.log',
-    });
-    await expect.poll(() => readFile(join(world!.dataDir, 'chats.json'), 'utf8'), { timeout: 20_000 }).toContain('a.log');
-    // /spawn fetches the replied-to file again, and that fetch hangs: the command is half done.
-    world.telegram.failNext('download', { hang: true });
-    const spawn = world.telegram.sendText({ chatId: CHAT, userId: 111, firstName: 'Ada', text: '/spawn --label cut "read the log"', replyTo: log.message_id });
-    await expect.poll(() => readFile(join(world!.dataDir, 'chats.json'), 'utf8'), { timeout: 20_000 }).toContain('/spawn --label cut');
-    world.bridge.kill('SIGKILL');
-    await world.bridge.exited;
-    world.telegram.clearFaults();
-    await world.restart();
-    const told = await waitText(/^⚠️ The bridge restarted while it was doing \/spawn --label cut/);
-    expect(told.replyToMessageId).toBe(spawn.message_id);
-    say('say:after');
-    await waitText(/^after/);
-    expect(texts().filter((text) => /restarted while it was doing/.test(text))).toHaveLength(1);
-    expect(texts().filter((text) => /#1 cut/.test(text))).toEqual([]);
-  });
-
   it('takes up an album the kill caught gathering: its parts make one prompt after the restart', async () => {
     world = await startTelegramWorld();
     world.telegram.failNext('download', { hang: true });

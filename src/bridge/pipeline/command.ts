@@ -20,7 +20,7 @@ export interface CommandParts {
   log: Log;
 }
 
-/** A command runs here, within its deadline and at most once, and ends the message: the rest is for words to the agent. */
+/** A command runs here, within its deadline and once, and ends the message: the rest is for words to the agent. A restart's replay enters here too. */
 export function command(parts: CommandParts): Step<MessageContext> {
   const byName = new Map(parts.commands.map((registered) => [registered.name, registered]));
   return step('command', async ({ message, command, chat, reply }, next) => {
@@ -42,8 +42,8 @@ export function command(parts: CommandParts): Step<MessageContext> {
       return;
     }
     const { settings } = parts;
-    // At most once: a command cut short by a restart is not run again, and its chat is told.
-    await chat.messages.commandBegun(message.messageId, message.text);
+    // Noted before it acts: a restart that cuts it short carries it out again if its work is not there (once), or tells the chat.
+    await chat.messages.commandBegun(message, registered.effectOf !== undefined && message.messageId !== undefined);
     await runCommand(registered, {
       timeoutSeconds: registered.timeoutSeconds?.(settings) ?? settings.commandTimeoutSeconds,
       context: (signal) => ({ ...parts.scope(), chat, message, args: command.rest, reply, usage: registered.usage, signal }),

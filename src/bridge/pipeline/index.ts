@@ -46,19 +46,25 @@ export function messageSteps(parts: PipelineParts): { message: Step<MessageConte
   return { message: [allow(parts), dedupe(), groupTurns(parts), files(parts), command(parts), answer(parts), blank(), ...prompt], prompt };
 }
 
-/** The steps composed: `message` for what a transport hands on, `prompt` for a prompt of a chat (an album's). */
+/**
+ * The steps composed: `message` for what a transport hands on, `prompt` for a prompt of a chat
+ * (an album's), `command` for a command a restart cut short, carried out again (its message was
+ * let in, and its files received, before).
+ */
 export function messagePipeline(parts: PipelineParts): {
   message: (message: IncomingMessage) => Promise<void>;
   prompt: (chat: ChatSession, prompt: Prompt) => Promise<void>;
+  command: (chat: ChatSession, message: IncomingMessage) => Promise<void>;
 } {
   const steps = messageSteps(parts);
   const message = compose(steps.message);
   const prompt = compose(steps.prompt);
-  const context = (incoming: Prompt, chat?: ChatSession): MessageContext => {
+  const again = compose([command(parts)]);
+  const context = (incoming: Prompt, chat?: ChatSession, isPrompt = chat !== undefined): MessageContext => {
     let session = chat;
     return {
       message: incoming,
-      command: chat ? null : parseCommandLine(incoming.text),
+      command: isPrompt ? null : parseCommandLine(incoming.text),
       get chat() {
         return (session ??= parts.chats.get(incoming.address));
       },
@@ -68,5 +74,6 @@ export function messagePipeline(parts: PipelineParts): {
   return {
     message: (incoming) => message(context(incoming)),
     prompt: (chat, incoming) => prompt(context(incoming, chat)),
+    command: (chat, incoming) => again(context(incoming, chat, false)),
   };
 }
