@@ -80,11 +80,7 @@ export interface App {
   idle: () => Promise<void>;
   /** What a drain begun now would wait for: the chats whose turn is at work, and how many runs in this process. */
   atWork: () => { turns: ChatRef[]; runs: number };
-  /**
-   * The first part of a restart (SIGTERM), or of leaving (`why`): nothing new starts, and
-   * running turns and runs have BRIDGE_DRAIN_SECONDS to finish. `shutdown` then stops what is
-   * left, to go on after it.
-   */
+  /** A restart's first part, or leaving's (`why`): nothing new starts, and running turns and runs have BRIDGE_DRAIN_SECONDS to finish; `shutdown` then stops the rest, to go on after it. */
   drain: (why?: DrainReason) => Promise<void>;
   /** Stops every CLI cleanly and saves state. */
   shutdown: () => Promise<void>;
@@ -374,7 +370,7 @@ export async function createApp(options: {
     async drain(why) {
       stopping = true;
       const ms = config.restart.drainMs;
-      log.info(`draining: running turns and runs have ${ms / 1000} s to finish`);
+      log.info(`draining (${why ?? 'restart'}): running turns and runs have ${ms / 1000} s to finish`);
       await Promise.all([bridge.drain(ms, why), subagents.drain(ms)]);
     },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
