@@ -11,6 +11,7 @@ import { lockDataDir } from './store/data-lock.ts';
 import { safeFileName } from './files/safe-name.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
+import { endOwnClis } from './process/end-own-clis.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
@@ -108,7 +109,7 @@ async function main(): Promise<number> {
     await tracing.shutdown();
     return EX_CONFIG;
   }
-  await new Promise<void>((resolve) => onSignals([worker, sessions], config.restart.drainMs, log, resolve));
+  await new Promise<void>((resolve) => onSignals([worker, sessions], config.restart.drainMs, log, resolve, () => endOwnClis(config.dataDir)));
   await sessions.close();
   // What its runs' spans still hold goes out before it leaves.
   await tracing.shutdown();
@@ -126,7 +127,7 @@ const SAME_SIGNAL_MS = 1000;
  * hand back the rest), then leave. Second: hand back what is still running now. Third: leave
  * at once (what was running is then the stall check's).
  */
-function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log: Log, left: () => void): void {
+function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log: Log, left: () => void, endClis: () => void): void {
   const [worker] = holders;
   let deadline: DrainDeadline | undefined;
   let lastAt = 0;
@@ -154,6 +155,8 @@ function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log:
         return;
       }
       log.warn(`${signal} again: leaving now; what was running here is announced as interrupted once its lock lapses`);
+      // No CLI outlives the worker: their groups are ended and waited for.
+      endClis();
       process.exit(130);
     });
   }

@@ -10,6 +10,8 @@ import { ConfigError } from '../errors/config-error.ts';
  */
 export interface KnownTransport {
   id: string;
+  /** Its chats' turns, as a sentence names them: "2 Telegram turns", "1 web-chat turn". */
+  turns: string;
   /** The prefix of its own environment variables: kept from every CLI, and redacted wherever they show. */
   envPrefix?: string;
   /** Whether a bare number, where a person writes a chat or user, means this transport's. */
@@ -25,6 +27,7 @@ const set = (env: NodeJS.ProcessEnv, name: string) => Boolean(env[name]?.trim())
 export const TRANSPORTS: readonly KnownTransport[] = [
   {
     id: 'telegram',
+    turns: 'Telegram',
     envPrefix: 'TELEGRAM_',
     bareNumbers: true,
     needs: 'TELEGRAM_BOT_TOKEN',
@@ -32,23 +35,27 @@ export const TRANSPORTS: readonly KnownTransport[] = [
   },
   {
     id: 'slack',
+    turns: 'Slack',
     envPrefix: 'SLACK_',
     needs: 'SLACK_BOT_TOKEN with SLACK_APP_TOKEN (or SLACK_SIGNING_SECRET)',
     configured: (env) => set(env, 'SLACK_BOT_TOKEN'),
   },
   {
     id: 'discord',
+    turns: 'Discord',
     envPrefix: 'DISCORD_',
     needs: 'DISCORD_BOT_TOKEN',
     configured: (env) => set(env, 'DISCORD_BOT_TOKEN'),
   },
   {
     id: 'web',
+    turns: 'web-chat',
     needs: 'BRIDGE_WEB_ADDR',
     configured: (env) => set(env, 'BRIDGE_WEB_ADDR'),
   },
   {
     id: 'console',
+    turns: 'console',
     needs: '--console',
     // Only ever chosen by `--console`: a terminal is not a setting.
     configured: () => false,
