@@ -26,7 +26,10 @@ export const SILENT_CLOSE_MS = 5000;
  *
  * Only a CLI that has shown it names messages (ProcessMessages) is written one past the
  * prompt: from one that does not, an answer to a message written as a turn ends could not be
- * told from the next turn's, so such a message is refused and goes as a turn of its own.
+ * told from the next turn's, so such a message is refused and goes as a turn of its own. One
+ * sent before the CLI has shown either way (its first lines may not be read yet: a run's
+ * output comes in batches) is held until it has, where the caller can take it back
+ * (`unsteered`): then written, or given back to go as a turn.
  */
 export class LiveInput {
   private readonly unanswered = new Set<string>();
@@ -46,6 +49,9 @@ export class LiveInput {
   private answeredOnce = false;
   private closed = false;
   private silence: NodeJS.Timeout | undefined;
+  /** Messages past the prompt waiting for the CLI to show whether it names them. */
+  private held: SteeredMessage[] = [];
+  private readonly unsteered: ((messages: SteeredMessage[]) => void) | undefined;
 
   constructor(
     private readonly io: {
@@ -56,14 +62,18 @@ export class LiveInput {
     {
       handed,
       process = new ProcessMessages(),
+      unsteered,
     }: {
       /** Messages already written, which the CLI answers in this turn of its own (see `hand`): the first stands as its prompt. */
       handed?: HandedMessages;
       /** What the CLI's process has been sent before, and whether it names messages: one process's for all its turns. */
       process?: ProcessMessages;
+      /** Takes back messages held for a CLI that turned out not to name them (or ended first): they go as a turn. */
+      unsteered?: (messages: SteeredMessage[]) => void;
     } = {},
   ) {
     this.process = process;
+    this.unsteered = unsteered;
     if (!handed) return;
     this.prompt = handed.ids[0];
     this.namesThem = true;
@@ -76,7 +86,31 @@ export class LiveInput {
 
   /** Writes a message for the CLI; false when its input is closed, or it is past the prompt and the CLI has not shown it names messages (send it as a turn). */
   send(text: string, id: string): boolean {
-    if (this.closed || (this.prompt !== undefined && this.process.names !== true)) return false;
+    if (this.closed) return false;
+    if (this.prompt !== undefined && this.process.names === undefined && this.unsteered) {
+      this.held.push({ text, id });
+      return true;
+    }
+    if (this.prompt !== undefined && this.process.names !== true) return false;
+    return this.write(text, id);
+  }
+
+  /** The CLI has shown whether it names messages: the held ones are written, or given back. */
+  private release(): void {
+    if (this.process.names !== true || this.closed) return this.giveBack();
+    const held = this.held;
+    this.held = [];
+    const refused = held.filter((message) => !this.write(message.text, message.id));
+    if (refused.length) this.unsteered?.(refused);
+  }
+
+  private giveBack(): void {
+    const held = this.held;
+    this.held = [];
+    if (held.length) this.unsteered?.(held);
+  }
+
+  private write(text: string, id: string): boolean {
     if (!this.io.send(text, id)) return false;
     this.prompt ??= id;
     this.firstSentAt ??= Date.now();
@@ -99,6 +133,7 @@ export class LiveInput {
   /** Every event the CLI's output decodes to, in order: closes the input once all is answered. */
   observe(event: AgentEvent): void {
     this.process.observe(event);
+    if (this.held.length && this.process.names !== undefined) this.release();
     if (this.closed) return;
     clearTimeout(this.silence);
     if (event.type === 'input') {
@@ -143,13 +178,20 @@ export class LiveInput {
     return [...this.unanswered].filter((id) => id !== this.prompt && !this.taken.has(id)).length;
   }
 
-  /** No more messages: the CLI finishes what it has and exits. */
+  /** No more messages: the CLI finishes what it has and exits (what it was held is given back). */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.giveBack();
     clearTimeout(this.silence);
     this.io.end();
   }
+}
+
+/** A message sent into a turn. */
+export interface SteeredMessage {
+  text: string;
+  id: string;
 }
 
 /** Messages one turn's input gives to the next (LiveInput.hand): their ids, and those the CLI has started on. */

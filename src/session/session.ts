@@ -443,6 +443,7 @@ export class AgentSession implements LiveHolder {
   private handlers(options: TurnControls, generation: number): TurnHandlers {
     return {
       onLine: options.onLine,
+      ...(options.onUnsteered ? { onUnsteered: options.onUnsteered } : {}),
       onEvent: (event) => {
         // Persist the id as soon as the CLI names it: a bridge killed mid-turn still resumes.
         if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);

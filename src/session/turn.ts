@@ -14,7 +14,7 @@ import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ExitEvent, QuotaLimit, ResultEvent, Usage, UsageEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
 import { decoders, inputEncoders } from '../protocols/index.ts';
-import { LiveInput } from './live-input.ts';
+import { LiveInput, type SteeredMessage } from './live-input.ts';
 import { TurnClock } from './turn-clock.ts';
 import { SilenceWatch, silenceReason } from './silence-watch.ts';
 import type { Log } from '../log/logger.ts';
@@ -56,6 +56,12 @@ export interface TurnHandlers {
    * the turn lasts until they are answered too, and the last answer is its own.
    */
   onCarried?: (ids: string[], follow: (handlers: TurnHandlers, limits: TurnLimits) => RunningTurn) => void;
+  /**
+   * Messages sent into the turn that its CLI turned out unable to take while it works (they
+   * were held until it showed whether it names them): they go as a turn of their own. Without
+   * this handler such a message is refused at once while the CLI has not shown it.
+   */
+  onUnsteered?: (messages: SteeredMessage[]) => void;
 }
 
 /** How long a turn may run, and how long its CLI may show no progress of the model. */
@@ -158,10 +164,14 @@ export class Turn implements RunningTurn {
     if (via === 'live') {
       const process = this.process;
       const encode = inputEncoders[run.adapter.protocol]!;
-      this.live = new LiveInput({
-        send: (text, id) => process.writeInput(encode(text, id)),
-        end: () => process.endInput(),
-      });
+      const { onUnsteered } = this.handlers;
+      this.live = new LiveInput(
+        {
+          send: (text, id) => process.writeInput(encode(text, id)),
+          end: () => process.endInput(),
+        },
+        onUnsteered ? { unsteered: onUnsteered } : {},
+      );
       this.live.send(run.spec.prompt, randomUUID());
     }
     this.done = this.drive();

@@ -1,3 +1,4 @@
+import type { SteeredMessage } from '../session/live-input.ts';
 import { join } from 'node:path';
 import type { Adapter } from '../adapters/load.ts';
 import type { McpAccess } from '../adapters/turn-options.ts';
@@ -150,6 +151,8 @@ export class LocalExecutor implements RunExecutor {
       timeoutMs: run.timeoutSeconds * 1000,
       ...(this.options.silenceSeconds ? { silenceMs: this.options.silenceSeconds * 1000 } : {}),
       onLine: (line: string) => reports.onLine(line),
+      // Messages its CLI could not take while it worked after all: its next turn, as below.
+      onUnsteered: (messages: SteeredMessage[]) => inbox.push(...messages.map((m) => m.text)),
       onStart: () => (watcher = new TurnWatcher()),
       onEvent: (event: AgentEvent) => {
         watcher.observe(event);

@@ -44,7 +44,8 @@ describe.each(['1', 'separate'])('a CLI that does not name the messages it is se
       chat,
       sent.map((message, i) => ({ text: i ? `q${i + 1}` : first, message_id: message.message_id })),
     );
-    expect(world.telegram.botMessages(chat).filter((m) => cannotSteer.test(shownText(m)))).toHaveLength(1);
+    // Said once at most: a burst that all came before the CLI showed it names nothing queued without a word.
+    expect(world.telegram.botMessages(chat).filter((m) => cannotSteer.test(shownText(m))).length).toBeLessThanOrEqual(1);
     // None was taken into a running turn: no 👀 on any of them.
     for (const message of sent) expect(world.telegram.message(chat, message.message_id)!.botReactions).not.toContain('👀');
   }, 120_000);
