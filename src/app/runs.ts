@@ -15,6 +15,8 @@ import type { PermissionMode } from '../policy/permission-mode.ts';
 import { isNoChat, type ChatRef, type Outbound } from '../ports/transport.ts';
 import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from '../presentation/orchestration.ts';
 import { QueueExecutor } from '../queue/queue-executor.ts';
+import { credentialGate } from '../checks/credential-gate.ts';
+import { NO_SUCH_HOST, NOT_LISTED } from '../sandbox/egress-decision.ts';
 import { QueueSigner } from '../queue/signing.ts';
 import { plain } from '../rich/index.ts';
 import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
@@ -88,12 +90,16 @@ export function runWork(parts: {
     // A host a run's sandbox refused: one line in its chat, once per host (the audit trail has it too).
     onBlocked: (run, host, why) => {
       if (isNoChat(run.chat)) return;
-      const line = `🚫 #${run.number} ${displayName(run)}: blocked ${host} (${why})${why === 'not on the list' ? `; /net allow ${host} lets this chat's agents reach it` : ''}`;
+      const line =
+        why === NO_SUCH_HOST
+          ? `🔎 #${run.number} ${displayName(run)}: no such host ${host}: check this machine's network and DNS`
+          : `🚫 #${run.number} ${displayName(run)}: blocked ${host} (${why})${why === NOT_LISTED ? `; /net allow ${host} lets this chat's agents reach it` : ''}`;
       void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a blocked host's line failed: ${error.message}`));
     },
     agents: parts.agents,
     trusts: parts.trusts,
-    ...(executor ? { executor } : {}),
+    // What a CLI lacks is asked where runs run: here, not for workers, whose credentials are their own.
+    ...(executor ? { executor } : { lacks: credentialGate(config.cliEnv) }),
   });
   const orchestrator = new Orchestrator({
     store: parts.orchestrationStore,

@@ -1,6 +1,7 @@
 import { checkMetrics } from './metrics-check.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { checkCli } from './cli-checks.ts';
+import { checkModelApi } from './model-api-check.ts';
 import { checkDataDir, checkNode } from './system-checks.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress, checkHooks } from './service-checks.ts';
 import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
@@ -33,7 +34,13 @@ export async function runChecks(
   runAgentsAs(config.agentUser);
   say(checkAgentUser(config.agentUser));
   say(checkSandbox(config.sandbox));
-  for (const adapter of config.adapters.values()) say(await checkCli(adapter, config.cliEnv, config.defaultCli));
+  for (const adapter of config.adapters.values()) {
+    const cli = await checkCli(adapter, config.cliEnv, config.defaultCli);
+    say(cli);
+    // A CLI nothing needs (not installed, optional) is not asked after either.
+    const api = cli.some((result) => result.optional) ? undefined : await checkModelApi(adapter, config.cliEnv, config.sandbox.decision.on);
+    if (api) say(api);
+  }
   say(await checkMcpListen(config.mcp));
   if (config.redisUrl) say(await checkRedis(config.redisUrl));
   if (config.transcribe) say(await checkTranscription(config.transcribe));

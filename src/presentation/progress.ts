@@ -1,7 +1,8 @@
 import type { AgentEvent, Usage } from '../protocols/events.ts';
 import { truncate } from './format/index.ts';
-import { bold, code, italic, lines, rich, type RichText } from '../rich/index.ts';
+import { bold, code, italic, lines, plain, rich, type RichText } from '../rich/index.ts';
 import { toolSummary } from './tool-summary.ts';
+import { NO_SUCH_HOST } from '../sandbox/egress-decision.ts';
 
 export interface Step {
   id: string;
@@ -42,6 +43,10 @@ export class ProgressState {
   notice?: string;
   usage?: Usage;
   costUsd?: number;
+  /** Where the CLI's model API is: named while the CLI says it is not getting through. */
+  modelApi?: string;
+  /** The CLI's last words about not getting through (claude's API retries, codex's reconnects), until the model answers. */
+  private trouble?: string;
 
   constructor(
     /** The CLI at work (another takes over when a limit stops the first). */
@@ -77,7 +82,12 @@ export class ProgressState {
 
   /** Applies one event; returns whether the view changed. */
   apply(event: AgentEvent): boolean {
+    const answered = this.trouble !== undefined && ['text', 'usage', 'tool_start', 'tool_end', 'result'].includes(event.type);
+    if (answered) this.trouble = undefined;
     switch (event.type) {
+      case 'error':
+        this.trouble = event.message;
+        return true;
       case 'tool_start': {
         const depth = event.parentId ? (this.depths.get(event.parentId) ?? 0) + 1 : 0;
         this.depths.set(event.id, depth);
@@ -95,9 +105,9 @@ export class ProgressState {
         return true;
       }
       case 'blocked':
-        // Said once per host: the agent was refused a host nobody allowed (BRIDGE_SANDBOX_ALLOW, /net allow).
+        // Said once per host: the agent was refused a host nobody allowed (BRIDGE_SANDBOX_ALLOW, /net allow), or one that does not resolve.
         this.refusals++;
-        this.steps.push({ id: `blocked-${event.host}`, name: 'blocked', summary: event.host, depth: 0, state: 'error', blocked: true });
+        this.steps.push({ id: `blocked-${event.host}`, name: event.why, summary: event.host, depth: 0, state: 'error', blocked: true });
         if (this.steps.length > VISIBLE_STEPS) {
           this.steps.shift();
           this.hidden++;
@@ -108,7 +118,7 @@ export class ProgressState {
         this.costUsd = event.costUsd;
         return false;
       default:
-        return false;
+        return answered;
     }
   }
 
@@ -134,13 +144,14 @@ export class ProgressState {
         continue;
       }
       if (step.blocked) {
-        shown.push(rich`🚫 blocked ${code(step.summary)}`);
+        shown.push(refusedHost(step.summary, step.name));
         continue;
       }
       const indent = '   '.repeat(step.depth);
       const label = `${indent}${STEP_ICON[step.state]} ${step.name}`;
       shown.push(step.summary ? rich`${label} ${code(step.summary)}` : rich`${label}`);
     }
+    if (this.phase === 'working' && this.trouble) shown.push(plain(this.troubleLine(this.trouble)));
     const footer = this.footer();
     if (footer) shown.push(italic(footer));
     return lines(shown);
@@ -152,6 +163,12 @@ export class ProgressState {
     if (this.where) parts.push(`📁 ${this.where}`);
     const line = parts.join(' · ');
     return italic(line);
+  }
+
+  /** What the CLI tried, and its own words: a turn waiting on an API it cannot reach is not silent. */
+  private troubleLine(words: string): string {
+    const where = this.modelApi ? ` (${this.modelApi})` : '';
+    return `⚠️ No answer yet from ${this.title}'s model API${where}. ${this.title} says: "${truncate(words, 300)}". npm run doctor checks the way there.`;
   }
 
   private stats(): string[] {
@@ -170,6 +187,11 @@ export class ProgressState {
     if (this.where) parts.push(`📁 ${this.where}`);
     return parts.join('\n');
   }
+}
+
+/** A host the sandbox refused: blocked (a list opens it), or a name that does not resolve (this machine's network or DNS, which no list opens). */
+export function refusedHost(host: string, why: string): RichText {
+  return why === NO_SUCH_HOST ? rich`🔎 no such host ${code(host)}: check this machine's network and DNS` : rich`🚫 blocked ${code(host)}`;
 }
 
 const PHASE_ICON: Record<Phase, string> = { queued: '⏳', working: '⚙️', completed: '✅', failed: '❌', stopped: '⏹', timed_out: '⌛' };

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { listenOpen } from './socket-relay.ts';
-import { MODEL_CREDENTIAL_VARIABLES, PLACEHOLDER_KEY, type CredentialSpec, type ModelApiAccess } from './model-api-access.ts';
+import { MODEL_CREDENTIAL_VARIABLES, modelApiBase, PLACEHOLDER_KEY, type CredentialSpec, type ModelApiAccess } from './model-api-access.ts';
 
 /*
  * The model API credential stays in the bridge: the CLI in its walls is pointed at this proxy
@@ -31,12 +31,11 @@ export function heldApi(env: Record<string, string | undefined>, access: ModelAp
     if (secret && !held.some((h) => h.spec.header === spec.header)) held.push({ spec, secret });
   }
   if (!held.length) return undefined;
-  const { variable } = access.upstream;
-  const base = (variable && env[variable]) || access.upstream.default;
+  const base = modelApiBase(access, env);
   try {
     return { access, held, upstream: new URL(base) };
   } catch {
-    throw new Error(`${variable ?? 'the model API'} is not a URL: ${base}`);
+    throw new Error(`${access.upstream.variable ?? 'the model API'} is not a URL: ${base}`);
   }
 }
 

@@ -44,3 +44,9 @@ export const MODEL_CREDENTIAL_VARIABLES = [
   'GEMINI_API_KEY',
   'GOOGLE_API_KEY',
 ];
+
+/** Where a CLI's model API is, as the bridge reads it: the variable naming its base URL, else the adapter's default. */
+export function modelApiBase(access: Pick<ModelApiAccess, 'upstream'>, env: Record<string, string | undefined>): string {
+  const { variable } = access.upstream;
+  return (variable && env[variable]) || access.upstream.default;
+}

@@ -42,6 +42,8 @@ export interface SubagentsOptions {
   netAllow?: SpawnerOptions['netAllow'];
   /** A run's sandbox refused a host (once per host and run, on the bridge or a worker). */
   onBlocked?: RegistryOptions['onBlocked'];
+  /** What a CLI lacks to work, asked before a run on it is spawned (SpawnerOptions.lacks). */
+  lacks?: SpawnerOptions['lacks'];
   log: Log;
   /** The agents `--agent` may name, and those a run's own Task tool may delegate to. */
   agents: AgentLibrary;
@@ -107,6 +109,7 @@ export class Subagents {
       ...(options.costs ? { costs: options.costs } : {}),
       ...(options.chatMode ? { chatMode: options.chatMode } : {}),
       ...(options.netAllow ? { netAllow: options.netAllow } : {}),
+      ...(options.lacks ? { lacks: options.lacks } : {}),
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }
