@@ -40,7 +40,7 @@ const replayAdapter = (): Adapter => ({
   permissions: { bypass: [], unattended: 'everything' },
   toolSeparator: ',',
   env: {},
-  walls: { args: [], permissions: {}, unset: [] },
+  walls: { args: [], permissions: {}, unset: [], config: [], operatorFields: {} },
   doctor: { version: ['--version'] },
   file: 'bench',
 });

@@ -124,7 +124,10 @@ async function timedTurn(adapter: ReturnType<typeof fakeAdapter>, env: Record<st
 async function proxyHop(dir: string, api: string): Promise<BenchResult> {
   const socket = join(dir, 'model.sock');
   const claude = parseAdapterManifest(readFileSync(ADAPTER, 'utf8'), ADAPTER);
-  const server = credentialProxy(socket, heldApi({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api }, claude.walls.modelApi)!);
+  const server = credentialProxy(socket, heldApi({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api }, claude.walls.modelApi)!, {
+    refused: () => {},
+    metered: () => {},
+  });
   const target = new URL(api);
   const call = (options: { socketPath: string } | { host: string; port: number }) =>
     new Promise<number>((resolve, reject) => {

@@ -12,9 +12,10 @@ import { BARE_NUMBERS, chooseTransports } from './transports/index.ts';
 import { TransportRefusedError } from './ports/chat-transport.ts';
 import { ChatStore } from './store/chat-store.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
-import { lockDataDir } from './store/data-lock.ts';
+import { BRIDGE_LOCK, lockDataDir } from './store/data-lock.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { ServedTransports } from './serving/served-transports.ts';
 import { cliProblems } from './checks/start-checks.ts';
@@ -22,6 +23,7 @@ import { WebOutbound } from './web/chat/web-outbound.ts';
 import { startTracing } from './telemetry/tracing.ts';
 import { MetricsSdk } from './telemetry/metrics.ts';
 import { startMetrics } from './telemetry/metrics-start.ts';
+import { proxyMetering } from './sandbox/proxy-metering.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
@@ -38,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     telemetry = MetricsSdk.start(config.metrics, 'jsonl-bridge');
     // Its data directory first: a transport keeps what it must there (the web chat's messages).
     await ensurePrivateDir(config.dataDir);
-    await lockDataDir(join(config.dataDir, 'bridge.lock'), `the data directory ${config.dataDir}`, 'give this one a BRIDGE_DATA_DIR of its own');
+    await lockDataDir(join(config.dataDir, BRIDGE_LOCK), `the data directory ${config.dataDir}`, 'give this one a BRIDGE_DATA_DIR of its own');
     transports = await ServedTransports.create(chosen, { env: process.env, dataDir: config.dataDir });
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -60,8 +62,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
     await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log);
-    await startAgentSpace(config.agentUser, log);
-    startWalls(config.sandbox, config.dataDir, config.agentUser);
+    refuseStateInProjects(config);
+    await startAgentSpace(config.agentUser, log, config.dataDir);
+    startWalls(config.sandbox, config.dataDir, config.agentUser, proxyMetering(config));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge: ${error.message}`);
@@ -125,7 +128,7 @@ async function main(argv: string[]): Promise<number> {
     })());
   onSignals(() => shutdown(true), log);
   transports.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
-  logAgentUser(config.agentUser, log);
+  logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
   logSandbox(config.sandbox, log);
   try {
     metricsListener = await startMetrics(config.metrics, telemetry, log);

@@ -12,6 +12,7 @@ import { safeFileName } from './files/safe-name.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
 import { removeLeftScratch } from './process/scratch.ts';
+import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
 import { RunWorker } from './queue/run-worker.ts';
 import { DrainDeadline, drainWorker, type DrainHolder } from './queue/worker-drain.ts';
@@ -22,6 +23,7 @@ import { startMetrics } from './telemetry/metrics-start.ts';
 import { QueueSealer } from './queue/sealing.ts';
 import { SessionHost } from './queue/session-host.ts';
 import { SESSION_SEALING } from './queue/session-state.ts';
+import { proxyMetering } from './sandbox/proxy-metering.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -64,8 +66,9 @@ async function main(): Promise<number> {
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
   try {
-    await startAgentSpace(config.agentUser, log);
-    startWalls(config.sandbox, config.dataDir, config.agentUser);
+    refuseStateInProjects(config);
+    await startAgentSpace(config.agentUser, log, config.dataDir);
+    startWalls(config.sandbox, config.dataDir, config.agentUser, proxyMetering(config));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge worker: ${error.message}`);
@@ -95,7 +98,7 @@ async function main(): Promise<number> {
   try {
     await worker.start();
     await sessions.start();
-    logAgentUser(config.agentUser, log);
+    logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
     logSandbox(config.sandbox, log);
   } catch (error) {
     log.fatal((error as Error).message);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { inputEncoders, liveDialects, protocolNames } from '../protocols/index.ts';
 import { SAVED_SESSION_FORMATS } from './saved-sessions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
+import { routeProblem } from '../sandbox/model-routes.ts';
 
 /**
  * The shape of `adapters/<name>.json`: everything the bridge needs to know to drive one CLI.
@@ -10,7 +11,14 @@ import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-opt
  * in a quoted JSON string, which is also a TOML string (for codex's `-c key=value`).
  */
 
+const ROUTES_WANTED = 'list the calls the CLI makes to its model API, like "POST /v1/messages": the credential proxy sends on no other';
+
 const argTemplate = z.array(z.string()).describe('an array of argument strings');
+/** A path inside a home, relative to it and staying in it (a folder ends in `/`). */
+const homePath = z
+  .string()
+  .regex(/^[\w.-]+(\/[\w.-]+)*\/?$/, 'a path relative to the home')
+  .refine((path) => !path.split('/').some((part) => part === '..' || part === '.'), 'a path staying in the home');
 
 export const PLACEHOLDERS = ['prompt', 'promptFile', 'sessionId', ...TURN_OPTION_NAMES.flatMap((name) => TURN_OPTIONS[name].placeholders)];
 /** `{name}` or `{name|json}`. */
@@ -156,12 +164,18 @@ export const adapterManifestSchema = z
      * as "Bearer" before it), where its API is (`upstream`: the variable naming its base URL,
      * else `default`), and how it is pointed at another (`pointAt`: a variable it reads, or
      * arguments put before its own, `{modelApiUrl}` in them): the bridge then holds the
-     * credential and the CLI calls the bridge's credential proxy with a placeholder. `args`:
+     * credential and the CLI calls the bridge's credential proxy with a placeholder, which sends
+     * on only the calls `routes` lists (`POST /v1/messages`, below the API's base URL). `args`:
      * added to each turn in walls (Claude Code's settings turning its own sandbox off);
      * `permissions`: replace the permission flags of those modes in walls (codex's own
      * sandbox, which cannot nest in ours, off: ours makes `safe` read-only); `unset`: the
      * variables naming where the CLI keeps its settings and sessions on the host (codex's
      * CODEX_HOME), left out in walls, where that folder is not: it keeps them in its home there.
+     * `config`: what the CLI reads as its configuration in its home (relative to it, a folder
+     * ending in `/`): in walls each is the operator's, read-only, at every start, or a blank;
+     * `operatorFields`: files it must write whose named top-level fields are configuration
+     * nonetheless (Claude Code's `.claude.json`: `mcpServers`, `projects`), reset to the
+     * operator's at every start. docs/sandbox.md says what each CLI declares.
      */
     walls: z
       .object({
@@ -191,15 +205,23 @@ export const adapterManifestSchema = z
               .object({ env: z.string().optional(), args: argTemplate.optional() })
               .strict()
               .refine((pointAt) => pointAt.env !== undefined || pointAt.args !== undefined, 'needs env or args'),
+            routes: z
+              .array(
+                z.string().superRefine((route, ctx) => void (routeProblem(route) && ctx.addIssue({ code: 'custom', message: routeProblem(route)! }))),
+                { error: ROUTES_WANTED },
+              )
+              .min(1, ROUTES_WANTED),
           })
           .strict()
           .optional(),
         args: argTemplate.default([]),
         permissions: z.object({ bypass: argTemplate, safe: argTemplate, allowlist: argTemplate }).partial().strict().default({}),
         unset: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable')).default([]),
+        config: z.array(homePath).default([]),
+        operatorFields: z.record(homePath, z.array(z.string().min(1)).min(1)).default({}),
       })
       .strict()
-      .default({ args: [], permissions: {}, unset: [] }),
+      .default({ args: [], permissions: {}, unset: [], config: [], operatorFields: {} }),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**

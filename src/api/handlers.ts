@@ -17,7 +17,7 @@ import { watchOrchestration, watchRun } from './watch.ts';
 export interface ApiDeps extends CallDeps {
   subagents: Subagents;
   orchestrator: Orchestrator;
-  config: Pick<BridgeConfig, 'workdir' | 'projectRoots' | 'defaultCli' | 'bareNumbers'>;
+  config: Pick<BridgeConfig, 'workdir' | 'projectRoots' | 'offLimits' | 'defaultCli' | 'bareNumbers'>;
 }
 
 const LIMITS = { name: 100, tools: 100, toolName: 200, steps: 50 };
@@ -190,7 +190,7 @@ function tools(allowed: string[], denied: string[], autoApprove: boolean): Pick<
 
 async function directory(deps: ApiDeps, wanted: string): Promise<string> {
   if (!wanted) return deps.config.workdir;
-  const resolved = await resolveDirectory(deps.config.workdir, wanted, deps.config.projectRoots);
+  const resolved = await resolveDirectory(deps.config.workdir, wanted, deps.config);
   if (!resolved.ok) throw new ApiError(status.INVALID_ARGUMENT, `working_directory: ${resolved.error}`);
   return resolved.dir;
 }

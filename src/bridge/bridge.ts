@@ -41,6 +41,7 @@ export type BotConfig = Pick<
   | 'sandbox'
   | 'adapters'
   | 'projectRoots'
+  | 'offLimits'
   | 'projects'
   | 'dataDir'
   | 'cliEnv'

@@ -20,7 +20,7 @@ import type { TurnPresenter } from './turn-presenter.ts';
 import type { Log } from '../log/logger.ts';
 import { writtenHostRules, type HostRule } from '../sandbox/host-rules.ts';
 import type { HostQuestion } from '../sandbox/egress-decision.ts';
-import { scopeHome } from '../sandbox/walls.ts';
+import { scopeHome, terminalHome } from '../sandbox/walls.ts';
 import { modelApiBase } from '../sandbox/model-api-access.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
@@ -36,7 +36,7 @@ const SESSIONS_KEPT = 20;
 /** The slice of the configuration chats' sessions run on. */
 export type ChatConfig = Pick<
   BridgeConfig,
-  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
+  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'offLimits' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
 > &
   Partial<Pick<BridgeConfig, 'approvalRules'>> & {
     settings: Pick<Settings, 'stopGraceMs'>;
@@ -365,6 +365,11 @@ export class ChatSession {
   /** Where its CLI keeps its sessions and settings when it runs in walls (a home of the chat's own); undefined without walls. */
   cliHome(): string | undefined {
     return scopeHome(this.record.key);
+  }
+
+  /** The home a terminal continues its session in (/handoff), the operator's configuration laid there; undefined without walls. */
+  terminalHome(fresh: boolean): string | undefined {
+    return terminalHome(this.record.key, this.adapter.walls, fresh);
   }
 
   async showHandoff(on: boolean): Promise<void> {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chatKey, type ChatRef } from '../ports/transport.ts';
 import type { ChatStore } from '../store/chat-store.ts';
-import { isInside } from '../projects/directories.ts';
+import { mayWorkIn } from '../projects/directories.ts';
 import { ChatSession, type ChatParts } from './chat-session.ts';
 
 /** Every chat's session, created on first use from its persisted record (or the defaults). */
@@ -29,8 +29,8 @@ export class ChatSessions {
       };
       // A CLI removed from adapters/ since: fall back to the default rather than fail every turn.
       if (!this.config.adapters.has(record.cli)) record.cli = this.config.defaultCli;
-      // A directory gone, or no longer within the roots the operator allows: start where chats start.
-      if (!existsSync(record.workdir) || !this.config.projectRoots.some((root) => isInside(record.workdir, root))) {
+      // A directory gone, no longer within the roots the operator allows, or the bridge's own: start where chats start.
+      if (!existsSync(record.workdir) || (record.workdir !== this.config.workdir && !mayWorkIn(record.workdir, this.config))) {
         record.workdir = this.config.workdir;
         delete record.cliSessionId;
       }

@@ -23,7 +23,18 @@ import type { CommandServices } from './command-services.ts';
 export interface CommandHost {
   readonly config: Pick<
     BridgeConfig,
-    'adapters' | 'projectRoots' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser' | 'owners' | 'admins' | 'allowedUsers' | 'groupTurns' | 'sandbox'
+    | 'adapters'
+    | 'projectRoots'
+    | 'offLimits'
+    | 'projects'
+    | 'dataDir'
+    | 'cliEnv'
+    | 'agentUser'
+    | 'owners'
+    | 'admins'
+    | 'allowedUsers'
+    | 'groupTurns'
+    | 'sandbox'
   >;
   readonly out: Outbound;
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;

@@ -3,11 +3,22 @@ import { code, rich, type RichText } from '../rich/index.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import type { ChatSession } from './chat-session.ts';
 
-/** The terminal command that continues the chat's session now; none before its first turn, or for a CLI that cannot be handed one. */
-export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>): string | undefined {
+/**
+ * The terminal command that continues the chat's session now; none before its first turn, or
+ * for a CLI that cannot be handed one. In walls it runs in a home for the terminal, whose
+ * configuration is the operator's (laid afresh when `fresh`: /handoff), never the agent's.
+ */
+export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>, fresh = false): string | undefined {
   const sessionId = chat.record.cliSessionId;
-  if (!sessionId) return undefined;
-  const home = chat.cliHome();
+  if (!sessionId || !chat.adapter.handoff) return undefined;
+  let home: string | undefined;
+  try {
+    home = chat.terminalHome(fresh);
+  } catch (error) {
+    // /handoff says why; an answer's footer is left off rather than the answer lost.
+    if (fresh) throw error;
+    return undefined;
+  }
   return handoffCommand(chat.adapter, sessionId, chat.record.workdir, {
     ...(config.agentUser ? { agentUser: config.agentUser.name } : {}),
     ...(home ? { home } : {}),

@@ -47,11 +47,12 @@ export class Spending {
     return this.options.personBudget?.left(person);
   }
 
-  /** A main turn ended: what it cost, if its CLI said (or its tokens at the table's prices), for the person it was for. */
+  /** A main turn ended: what it cost, as its credential proxy metered it, else as its CLI said (or its tokens at the table's prices), for the person it was for. */
   turnEnded(chat: ChatSession, outcome: TurnOutcome, person?: Person): void {
-    const result = outcome.result;
+    // What the credential proxy metered (walls) is the truth, also of a turn that ended with no result.
+    const result = outcome.result ?? (outcome.metered && { type: 'result' as const, text: '', isError: true, usage: outcome.metered.usage });
     if (!result?.usage && result?.costUsd === undefined) return;
-    const costUsd = result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result);
+    const costUsd = outcome.metered?.costUsd ?? result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result);
     this.options.spent?.('turn', { cli: chat.record.cli, model: chat.record.model, usage: result.usage, costUsd });
     this.record(chatKey(chat.address), chat.address, {
       cli: chat.record.cli,

@@ -1,10 +1,13 @@
 import { agentSpace, type AgentUser } from '../process/agent-user.ts';
+import type { Sandbox } from '../sandbox/sandbox-decision.ts';
 import { pass, warn } from './check.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
-/** Who agents run as: their own user, or (warned) the bridge's, whose environment and data they could then read. */
-export function checkAgentUser(user: AgentUser | undefined): CheckResult {
+/** Who agents run as: their own user, the bridge's in walls, or (warned) the bridge's without walls, whose environment and data they could then read. */
+export function checkAgentUser(user: AgentUser | undefined, sandbox: Sandbox): CheckResult {
   const subject = 'agent user';
+  if (!user && sandbox.decision.on)
+    return pass(subject, `agents run as the bridge's own user (uid ${process.getuid?.() ?? '?'}), in walls that hide its environment and data directory`);
   if (!user)
     return warn(
       subject,

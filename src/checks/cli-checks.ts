@@ -3,6 +3,7 @@ import { execa } from 'execa';
 import which from 'which';
 import type { Adapter } from '../adapters/load.ts';
 import { agentUser, asAgent } from '../process/agent-user.ts';
+import { enclose, type Enclosure, type WallScope } from '../sandbox/walls.ts';
 import { fail, firstLine, optional, pass, warn } from './check.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
@@ -15,12 +16,20 @@ const ASK_TIMEOUT_MS = 30_000;
  * has credentials, by the adapter's own `doctor` recipe. A CLI that is not installed is no
  * fault when nothing needs it: it is not the default, and no BRIDGE_<NAME>_COMMAND names it
  * (`npm ci` puts droid's platform binary in node_modules, but no `droid` command on the PATH).
+ * `inWalls` (the doctor's, with the sandbox on): its version is asked inside the walls, as the
+ * bridge would start it there, where a CLI whose installation is not shown is not found.
  */
-export async function checkCli(adapter: Adapter, env: Record<string, string | undefined>, defaultCli?: string, cancel?: AbortSignal): Promise<CheckResult[]> {
+export async function checkCli(
+  adapter: Adapter,
+  env: Record<string, string | undefined>,
+  defaultCli?: string,
+  cancel?: AbortSignal,
+  inWalls?: { cwd: string },
+): Promise<CheckResult[]> {
   const subject = adapter.name;
   const variable = `BRIDGE_${adapter.name.toUpperCase().replaceAll('-', '_')}_COMMAND`;
   const path = await which(adapter.resolvedCommand, { path: env.PATH ?? '', nothrow: true });
-  if (!path && defaultCli !== undefined && adapter.name !== defaultCli && adapter.resolvedCommand === adapter.command)
+  if (!path && defaultCli !== undefined && !needed(adapter, defaultCli))
     return [
       optional(
         subject,
@@ -37,10 +46,20 @@ export async function checkCli(adapter: Adapter, env: Record<string, string | un
       ),
     ];
   const { doctor } = adapter;
-  const version = await ask(path, doctor.version, env, cancel);
+  const walls = inWalls && { cwd: inWalls.cwd, scope: { home: `doctor-${adapter.name}`, cli: adapter.walls } };
+  // In walls, the command as the bridge gives it to them: they find what it runs themselves.
+  const version = await ask(walls ? adapter.resolvedCommand : path, doctor.version, env, cancel, walls);
+  if (!version.ok && walls)
+    return [
+      fail(
+        subject,
+        `\`${[adapter.resolvedCommand, ...doctor.version].join(' ')}\` inside the walls ${version.why}`,
+        `The walls show what runs (${path}), read-only, with the node_modules or folder it is in and what a script names by absolute path, to the sandbox's user: install it so, where that user may read it, or set ${variable} to the program itself (docs/sandbox.md).`,
+      ),
+    ];
   if (!version.ok)
     return [fail(subject, `\`${[path, ...doctor.version].join(' ')}\` ${version.why}`, `Check the binary at ${path}, or set ${variable} to a working one.`)];
-  const results = [pass(subject, `${firstLine(version.output)} at ${path}`)];
+  const results = [pass(subject, `${firstLine(version.output)} at ${path}${walls ? ', inside the walls' : ''}`)];
   const credentials = await checkCredentials(adapter, path, env, cancel);
   return credentials ? [...results, credentials] : results;
 }
@@ -75,33 +94,69 @@ export async function checkCredentials(
   return fail(subject, `${shown}: ${answer.why}`, credentials.fix);
 }
 
+/** Whether anything needs this CLI: it is the default, or a BRIDGE_<NAME>_COMMAND names it. */
+function needed(adapter: Adapter, defaultCli: string): boolean {
+  return adapter.name === defaultCli || adapter.resolvedCommand !== adapter.command;
+}
+
+/**
+ * For the doctor: what is wrong with a CLI nothing needs is said, but as optional, not as a
+ * fault (`-- --console` needs the default CLI alone). The start still says it, a line per CLI.
+ */
+export function optionalUnlessNeeded(adapter: Adapter, defaultCli: string, results: CheckResult[]): CheckResult[] {
+  if (needed(adapter, defaultCli)) return results;
+  return results.map((result) =>
+    result.ok
+      ? result
+      : optional(
+          result.subject,
+          `${result.found.replace(/\.$/, '')}, and optional: ${defaultCli} is the default CLI`,
+          `For /cli ${adapter.name} and /spawn --cli ${adapter.name}: ${result.fix ?? ''}`.trim(),
+        ),
+  );
+}
+
 async function ask(
-  path: string,
+  command: string,
   args: string[],
   env: Record<string, string | undefined>,
   cancel?: AbortSignal,
+  walls?: { cwd: string; scope: WallScope },
 ): Promise<{ ok: true; output: string; timedOut?: undefined } | { ok: false; why: string; output: string; timedOut: boolean }> {
   const user = agentUser();
-  const result = await execa(path, args, {
-    ...asAgent(env, user?.home ?? process.cwd()),
-    ...(user ? { cwd: user.home } : {}),
-    extendEnv: false,
-    reject: false,
-    timeout: ASK_TIMEOUT_MS,
-    stdin: 'ignore',
-    all: true,
-    ...(cancel ? { cancelSignal: cancel } : {}),
-  });
-  const output = result.all ?? '';
-  if (result.timedOut || result.isCanceled) return { ok: false, why: `did not answer within ${ASK_TIMEOUT_MS / 1000} s`, output, timedOut: true };
-  if (result.exitCode !== 0)
-    return {
-      ok: false,
-      why: `failed (${result.exitCode ?? result.signal})${output.trim() ? `: ${firstLine(lastMeaningful(output))}` : ''}`,
-      output,
-      timedOut: false,
-    };
-  return { ok: true, output: result.stdout ?? '' };
+  const cwd = walls?.cwd ?? user?.home;
+  const agent = asAgent(env, cwd ?? process.cwd());
+  let enclosure: Enclosure | undefined;
+  try {
+    enclosure = walls ? enclose({ command, args, cwd: walls.cwd, env: agent.env }, walls.scope) : undefined;
+  } catch (error) {
+    return { ok: false, why: `could not be put up: ${firstLine((error as Error).message)}`, output: '', timedOut: false };
+  }
+  try {
+    const result = await execa(enclosure?.command ?? command, enclosure?.args ?? args, {
+      ...agent,
+      ...(enclosure ? { env: enclosure.env, uid: enclosure.uid, gid: enclosure.gid } : {}),
+      ...(cwd ? { cwd } : {}),
+      extendEnv: false,
+      reject: false,
+      timeout: ASK_TIMEOUT_MS,
+      stdin: 'ignore',
+      all: true,
+      ...(cancel ? { cancelSignal: cancel } : {}),
+    });
+    const output = result.all ?? '';
+    if (result.timedOut || result.isCanceled) return { ok: false, why: `did not answer within ${ASK_TIMEOUT_MS / 1000} s`, output, timedOut: true };
+    if (result.exitCode !== 0)
+      return {
+        ok: false,
+        why: `failed (${result.exitCode ?? result.signal})${output.trim() ? `: ${firstLine(lastMeaningful(output))}` : ''}`,
+        output,
+        timedOut: false,
+      };
+    return { ok: true, output: result.stdout ?? '' };
+  } finally {
+    enclosure?.close();
+  }
 }
 
 /**

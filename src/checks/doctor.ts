@@ -1,12 +1,16 @@
-import { checkMetrics } from './metrics-check.ts';
+import { join } from 'node:path';
 import type { BridgeConfig } from '../config/config.ts';
-import { checkCli } from './cli-checks.ts';
+import { checkCli, optionalUnlessNeeded } from './cli-checks.ts';
+import { checkMetrics } from './metrics-check.ts';
 import { checkModelApi } from './model-api-check.ts';
-import { checkDataDir, checkNode } from './system-checks.ts';
+import { checkDataDir, checkNode, checkRunningBridge } from './system-checks.ts';
+import { BRIDGE_LOCK, runningHolder } from '../store/data-lock.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress, checkHooks } from './service-checks.ts';
 import type { TransportKind, TransportSources } from '../ports/chat-transport.ts';
 import { checkAgentUser } from './agent-user-check.ts';
 import { checkSandbox } from './sandbox-check.ts';
+import { inTrialWalls } from './trial-walls.ts';
+import { checkSessionsWritable } from './sessions-check.ts';
 import { runAgentsAs } from '../process/agent-user.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
@@ -30,23 +34,29 @@ export async function runChecks(
   };
   say(checkNode());
   say(await checkDataDir(config.dataDir));
+  // A bridge running on this data directory listens on its own ports: those are no conflict.
+  const running = await runningHolder(join(config.dataDir, BRIDGE_LOCK));
+  if (running) say(checkRunningBridge(running));
   for (const transport of transports) say(await transport.check(sources));
   runAgentsAs(config.agentUser);
-  say(checkAgentUser(config.agentUser));
+  say(checkAgentUser(config.agentUser, config.sandbox));
   say(checkSandbox(config.sandbox));
-  for (const adapter of config.adapters.values()) {
-    const cli = await checkCli(adapter, config.cliEnv, config.defaultCli);
-    say(cli);
-    // A CLI nothing needs (not installed, optional) is not asked after either.
-    const api = cli.some((result) => result.optional) ? undefined : await checkModelApi(adapter, config.cliEnv, config.sandbox.decision.on);
-    if (api) say(api);
-  }
-  say(await checkMcpListen(config.mcp));
+  // With the sandbox on, each CLI is asked inside walls like the bridge's, in a folder removed after.
+  await inTrialWalls(config.sandbox, async (cwd) => {
+    for (const adapter of config.adapters.values()) {
+      const cli = await checkCli(adapter, config.cliEnv, config.defaultCli, undefined, cwd ? { cwd } : undefined);
+      // A CLI that is not there, or does not run, is not asked after its model API.
+      const api = cli[0]?.ok && !cli[0].optional ? await checkModelApi(adapter, config.cliEnv, config.sandbox.decision.on) : undefined;
+      const sessions = checkSessionsWritable(adapter, config.cliEnv, config.sandbox, cli);
+      say(optionalUnlessNeeded(adapter, config.defaultCli, [...cli, sessions ?? [], api ?? []].flat()));
+    }
+  });
+  say(await checkMcpListen(config.mcp, running));
   if (config.redisUrl) say(await checkRedis(config.redisUrl));
   if (config.transcribe) say(await checkTranscription(config.transcribe));
-  if (config.api) say(await checkApiAddress(config.api));
-  if (config.web) say(await checkWebAddress(config.web));
+  if (config.api) say(await checkApiAddress(config.api, running));
+  if (config.web) say(await checkWebAddress(config.web, running));
   if (config.hooks.length) say(checkHooks(config.hooks, config.web));
-  say(await checkMetrics(config.metrics, config.web));
+  say(await checkMetrics(config.metrics, config.web, running));
   return ok;
 }

@@ -2,10 +2,11 @@ import type { WebConfig } from '../config/web.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 import type { MetricsConfig } from '../telemetry/metrics-settings.ts';
 import { fail, optional, pass } from './check.ts';
-import { canBind } from './service-checks.ts';
+import { canBind, listenable } from './service-checks.ts';
+import type { Holder } from '../store/data-lock.ts';
 
 /** Where the metrics are served and pushed, and whether BRIDGE_METRICS_ADDR can be listened on. */
-export async function checkMetrics(metrics: MetricsConfig, web: WebConfig | undefined): Promise<CheckResult[]> {
+export async function checkMetrics(metrics: MetricsConfig, web: WebConfig | undefined, running?: Holder): Promise<CheckResult[]> {
   const subject = 'metrics';
   if (metrics.disabled) return [pass(subject, 'off (OTEL_SDK_DISABLED=true): nothing is recorded, served or exported')];
   const results: CheckResult[] = [];
@@ -15,10 +16,10 @@ export async function checkMetrics(metrics: MetricsConfig, web: WebConfig | unde
   if (web) results.push(pass(subject, `served at ${web.url}/metrics, ${who}`));
   if (metrics.listen) {
     const { host, port } = metrics.listen;
-    const bound = await canBind(host, port);
+    const bound = await canBind(host, port, running);
     results.push(
       bound.ok
-        ? pass('metrics listener', `can listen on ${host}:${port}: Prometheus scrapes http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics`)
+        ? pass('metrics listener', `${listenable(host, port, bound)}: Prometheus scrapes http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics`)
         : fail('metrics listener', `cannot listen on ${host}:${port}: ${bound.why}`, 'Set BRIDGE_METRICS_ADDR to a free host:port of this machine.'),
     );
   }

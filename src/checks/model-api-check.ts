@@ -68,13 +68,22 @@ function ask(url: string, options: RequestOptions): Promise<Answer> {
   });
 }
 
-/** The API asked through a credential proxy of its own, on a socket in a folder of its own, gone after. */
+/**
+ * The API asked through a credential proxy of its own, on a socket in a folder of its own, gone
+ * after, with a call the proxy sends on (its adapter's `routes`): a GET or HEAD where there is
+ * one, else its first call with no body, which the API refuses (an answer all the same).
+ */
 async function throughProxy(api: HeldApi): Promise<Answer> {
   const dir = await mkdtemp(join(tmpdir(), 'jsonl-bridge-doctor-'));
   const socketPath = join(dir, 'model-api.sock');
-  const proxy = credentialProxy(socketPath, api);
+  const proxy = credentialProxy(socketPath, api, { refused: () => {}, metered: () => {} });
+  const calls = api.access.routes.map((route) => {
+    const [method = 'GET', path = '/'] = route.split(' ');
+    return { method: method === '*' ? 'GET' : method, path: path.replace(/\/\*\*$/, '/').replaceAll('/*', '/x') };
+  });
+  const call = calls.find(({ method }) => method === 'GET' || method === 'HEAD') ?? calls[0] ?? { method: 'GET', path: '/' };
   try {
-    return await ask('http://model-api/', { socketPath });
+    return await ask(`http://model-api${call.path}`, { socketPath, method: call.method });
   } finally {
     proxy.close();
     await rm(dir, { recursive: true, force: true });

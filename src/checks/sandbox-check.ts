@@ -19,5 +19,5 @@ export function checkSandbox(sandbox: Sandbox): CheckResult {
       'off (BRIDGE_SANDBOX=off): each CLI reads what its user may read and reaches any host',
       'Set BRIDGE_SANDBOX=auto to put each CLI in walls.',
     );
-  return warn(subject, decision.why, 'Install bubblewrap and socat and set BRIDGE_AGENT_USER, so each CLI runs in walls.');
+  return warn(subject, decision.why, decision.fix ?? 'Set BRIDGE_SANDBOX=auto to put each CLI in walls.');
 }

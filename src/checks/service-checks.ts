@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { hostname } from 'node:os';
 import { createSecureContext } from 'node:tls';
 import { Redis } from 'ioredis';
 import type { ApiConfig, McpListen } from '../config/config.ts';
@@ -7,16 +8,29 @@ import type { Hook } from '../hooks/hooks-file.ts';
 import { PAGES_DIR, pagesBuilt } from '../web/pages.ts';
 import type { TranscriberConfig } from '../files/transcriber.ts';
 import { describeRedis } from '../queue/redis.ts';
+import type { Holder } from '../store/data-lock.ts';
+import { listensOn } from './port-owner.ts';
 import { fail, firstLine, pass, warn } from './check.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 const ANSWER_WITHIN_MS = 5000;
 
-/** Whether `host:port` can be listened on now (then let go: the doctor changes nothing). */
-export async function canBind(host: string, port: number): Promise<{ ok: true; port: number } | { ok: false; why: string }> {
+/** A port the doctor found it can listen on (then let go), or the running bridge's own. */
+export type Bound = { ok: true; port: number; bridge?: Holder } | { ok: false; why: string };
+
+/**
+ * Whether `host:port` can be listened on now (then let go: the doctor changes nothing). A port
+ * in use by the bridge running on this data directory is its own, not a conflict.
+ */
+export async function canBind(host: string, port: number, running?: Holder): Promise<Bound> {
   const server = createServer();
   return new Promise((resolve) => {
-    server.once('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, why: error.code === 'EADDRINUSE' ? 'the port is in use' : error.message }));
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') return resolve({ ok: false, why: error.message });
+      const owner = running && running.host === hostname() ? listensOn(running.pid, port) : false;
+      if (owner !== false) return resolve({ ok: true, port, bridge: running! });
+      resolve({ ok: false, why: running ? `the port is in use, and not by the running bridge (pid ${running.pid})` : 'the port is in use' });
+    });
     server.listen(port, host, () => {
       const bound = (server.address() as { port: number }).port;
       server.close(() => resolve({ ok: true, port: bound }));
@@ -24,22 +38,27 @@ export async function canBind(host: string, port: number): Promise<{ ok: true; p
   });
 }
 
-export async function checkMcpListen(where: McpListen): Promise<CheckResult> {
+/** What a port found good is: free, or the running bridge's. */
+export function listenable(host: string, port: number | string, bound: Bound): string {
+  return bound.ok && bound.bridge ? `${host}:${port} is the running bridge's (pid ${bound.bridge.pid})` : `can listen on ${host}:${port}`;
+}
+
+export async function checkMcpListen(where: McpListen, running?: Holder): Promise<CheckResult> {
   const subject = 'MCP endpoint';
-  const bound = await canBind(where.host, where.port);
+  const bound = await canBind(where.host, where.port, running);
   if (!bound.ok)
     return fail(subject, `cannot listen on ${where.host}:${where.port}: ${bound.why}`, 'Set BRIDGE_MCP_LISTEN to a free host:port of this machine.');
   return pass(
     subject,
-    `can listen on ${where.host}:${where.port === 0 ? '<a free port>' : where.port}${where.publicUrl ? `, reached at ${where.publicUrl}` : ''}`,
+    `${listenable(where.host, where.port === 0 ? '<a free port>' : where.port, bound)}${where.publicUrl ? `, reached at ${where.publicUrl}` : ''}`,
   );
 }
 
-export async function checkApiAddress(api: ApiConfig): Promise<CheckResult[]> {
+export async function checkApiAddress(api: ApiConfig, running?: Holder): Promise<CheckResult[]> {
   const subject = 'SubagentService';
-  const bound = await canBind(api.host, api.port);
+  const bound = await canBind(api.host, api.port, running);
   if (!bound.ok) return [fail(subject, `cannot listen on ${api.host}:${api.port}: ${bound.why}`, 'Set BRIDGE_API_ADDR to a free host:port of this machine.')];
-  const results = [pass(subject, `can listen on ${api.host}:${api.port}`)];
+  const results = [pass(subject, listenable(api.host, api.port, bound))];
   if (api.tls) results.push(checkTlsPair('SubagentService TLS', api.tls, 'BRIDGE_API'));
   results.push(
     api.tokens.length
@@ -50,12 +69,12 @@ export async function checkApiAddress(api: ApiConfig): Promise<CheckResult[]> {
 }
 
 /** The web server: its address, its certificate, its pages built, and whether a Mini App can open it (HTTPS). */
-export async function checkWebAddress(web: WebConfig, pagesDir = PAGES_DIR): Promise<CheckResult[]> {
+export async function checkWebAddress(web: WebConfig, running?: Holder, pagesDir = PAGES_DIR): Promise<CheckResult[]> {
   const subject = 'web server';
-  const bound = await canBind(web.host, web.port);
+  const bound = await canBind(web.host, web.port, running);
   if (!bound.ok) return [fail(subject, `cannot listen on ${web.host}:${web.port}: ${bound.why}`, 'Set BRIDGE_WEB_ADDR to a free host:port of this machine.')];
   const https = web.url.startsWith('https:');
-  const results = [pass(subject, `can listen on ${web.host}:${web.port}, reached at ${web.url}${https ? '' : ' (no Mini App: it needs HTTPS)'}`)];
+  const results = [pass(subject, `${listenable(web.host, web.port, bound)}, reached at ${web.url}${https ? '' : ' (no Mini App: it needs HTTPS)'}`)];
   if (web.tls) results.push(checkTlsPair('web server TLS', web.tls, 'BRIDGE_WEB'));
   results.push(
     pagesBuilt(pagesDir)

@@ -1,6 +1,8 @@
 import { constants } from 'node:fs';
 import { access, stat, statfs } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import type { Holder } from '../store/data-lock.ts';
 import { fail, pass } from './check.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
@@ -44,6 +46,15 @@ export async function checkDataDir(dir: string): Promise<CheckResult> {
   if (mode & 0o077)
     return fail(subject, `${dir} is readable by others (mode ${mode.toString(8)})`, `chmod 700 ${dir}: it holds sessions, logs and the audit trail.`);
   return withSpace(pass(subject, `${dir}, owner-only`), dir);
+}
+
+/** A bridge holds this data directory: said, since the ports it listens on are then in use, by it. */
+export function checkRunningBridge(holder: Holder): CheckResult {
+  const where = holder.host === hostname() ? '' : ` on ${holder.host}`;
+  return pass(
+    'running bridge',
+    `a bridge is running on this data directory (pid ${holder.pid}${where}, since ${holder.since}): the ports it listens on are its own`,
+  );
 }
 
 async function withSpace(result: CheckResult, dir: string): Promise<CheckResult> {

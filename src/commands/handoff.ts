@@ -29,7 +29,7 @@ export const handoff: Command = {
     if (wanted) throw new UsageError(`"${args.trim()}" is neither on nor off.`);
     if (!chat.adapter.handoff) throw new UsageError(`${chat.record.cli} cannot continue a session in a terminal.`);
     refuseWhileBusy(chat);
-    const command = chatHandoff(chat, bridge.config);
+    const command = chatHandoff(chat, bridge.config, true);
     if (!command) throw new UsageError('This chat has no session yet: send a message first.');
     // One writer at a time: the chat's live CLI closes, and resumes the session (with the terminal's turns) on the next message.
     await chat.closeLive();

@@ -17,7 +17,7 @@ export const cd: Command = {
       await reply(plain(`📁 ${chat.record.workdir}\nThis chat may work anywhere in ${roots}. Move with /cd <path> (relative to here), or /project.`));
       return;
     }
-    const resolved = await resolveDirectory(chat.record.workdir, wanted, bridge.config.projectRoots);
+    const resolved = await resolveDirectory(chat.record.workdir, wanted, bridge.config);
     if (!resolved.ok) throw new UsageError(resolved.error);
     await moveTo(ctx, resolved.dir);
   },

@@ -11,10 +11,12 @@ import { BUSY_MODES, isBusyMode, type BusyMode } from '../policy/busy-mode.ts';
 import { ownerMarks } from '../process/orphans.ts';
 import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
 import { decideSandbox, type Sandbox } from '../sandbox/sandbox-decision.ts';
+import { credentialVariables } from '../sandbox/model-api-access.ts';
 import { sandboxConfig } from '../sandbox/sandbox-config.ts';
 import { commaList } from './comma-list.ts';
 import { parseChain, type FallbackChain } from '../policy/fallback-chain.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
+import { statePlaces } from '../process/state-places.ts';
 import { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { loadBridgeManifest, type BridgeManifest, type Settings } from './bridge-manifest.ts';
 import { hostPort, tlsFiles } from './listen-address.ts';
@@ -195,7 +197,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     approvalRules: await loadToolPolicy(dataDir),
     timeZone: timeZone(env.BRIDGE_TZ),
     dataDir,
-    ...(await loadProjects(env, cwd)),
+    ...(await loadProjects(env, cwd, statePlaces(dataDir, agentUser))),
     defaultCli,
     adapters,
     manifest,
@@ -246,6 +248,8 @@ export function configSecrets(config: BridgeConfig): string[] {
     config.transcribe?.key ?? '',
     ...config.hooks.map((hook) => hook.secret),
     ...config.metrics.secrets,
+    // Every model key a CLI may hold (its adapter's credentials among them), as the CLIs get it.
+    ...credentialVariables([...config.adapters.values()].map((adapter) => adapter.walls.modelApi)).map((name) => config.cliEnv[name] ?? ''),
   ].filter(Boolean);
 }
 

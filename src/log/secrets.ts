@@ -8,8 +8,13 @@ import { BRIDGE_ENV_PREFIXES } from '../transports/index.ts';
 export class Secrets {
   private readonly values = new Set<string>();
 
-  /** Values shorter than this are not secrets worth the name, and would redact ordinary words. */
-  static readonly MIN_LENGTH = 8;
+  /**
+   * Values shorter than this are not redacted: only configured secrets come here (keys, tokens,
+   * passwords), and one of five characters or more (a test's `sk-x1`) is redacted, but below
+   * that a value is as likely a word or a number an answer holds (`test`, `1234`) and redacting
+   * it would garble every line; no provider issues keys that short.
+   */
+  static readonly MIN_LENGTH = 5;
 
   add(value: string | undefined): void {
     if (!value || value.length < Secrets.MIN_LENGTH) return;

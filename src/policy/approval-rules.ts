@@ -1,3 +1,4 @@
+import { commandFallsUnder } from './shell-rule.ts';
 import { ruleTool } from './tool-rules.ts';
 
 /**
@@ -72,8 +73,9 @@ export function rulesCovering(rules: readonly ApprovalRule[], work: RuledWork): 
 /**
  * Whether a call falls under a rule. Unlike auto-approval, which matches narrowly so that
  * nothing is approved by a guess, this matches widely, so that nothing escapes a rule by a
- * guess: a command is matched whole and in each of its parts (`cd x && git push`), and a
- * specifier the bridge cannot read covers every call of its tool.
+ * guess: a command is matched as the shell would run it, in each of its commands and through
+ * wrappers (`cd x && env git -C . push`), one it cannot read binds, and a specifier the bridge
+ * cannot read covers every call of its tool.
  */
 export function callFallsUnder(rule: ApprovalRule, call: RuledCall): boolean {
   if (rule.agent !== undefined && !inAgent(rule.agent, call)) return false;
@@ -96,28 +98,11 @@ function inAgent(agent: string, call: RuledCall): boolean {
 }
 
 function specifierMatches(tool: string, spec: string, input: Record<string, unknown>): boolean {
-  if (tool === 'Bash') return typeof input.command === 'string' ? commandMatches(spec, input.command) : true;
+  if (tool === 'Bash') return typeof input.command === 'string' ? commandFallsUnder(spec, input.command) : true;
   const path = input.file_path ?? input.notebook_path ?? input.path;
   if (['Edit', 'MultiEdit', 'Write', 'NotebookEdit'].includes(tool) && typeof path === 'string') return pathMatches(spec, path);
   if (tool === 'WebFetch' && spec.startsWith('domain:') && typeof input.url === 'string') return domainMatches(spec.slice('domain:'.length), input.url);
   return true;
-}
-
-/** `git push:*` (Claude Code's prefix form) or a pattern with `*` anywhere, against the command and each of its parts. */
-function commandMatches(spec: string, command: string): boolean {
-  const pattern = spec.endsWith(':*')
-    ? new RegExp(`^${escape(spec.slice(0, -2))}(?:\\s.*)?$`, 's')
-    : new RegExp(`^${spec.split('*').map(escape).join('.*')}$`, 's');
-  const parts = command.split(/&&|\|\||[;|&\n]|\$\(|`/).map((part) => part.replace(/^[\s({]+|[\s)}]+$/g, ''));
-  if ([command.trim(), ...parts].some((part) => pattern.test(part) || pattern.test(withoutAssignments(part)))) return true;
-  // `bash -lc 'git push'`, as codex runs its commands: the script inside counts.
-  const script = /^(?:\S*\/)?(?:ba|z)?sh\s+-l?c\s+(['"])([^]*)\1\s*$/.exec(command.trim())?.[2];
-  return script !== undefined && commandMatches(spec, script);
-}
-
-/** `GIT_SSH=x git push` is `git push` as far as a rule is concerned. */
-function withoutAssignments(part: string): string {
-  return part.replace(/^(?:[A-Za-z_]\w*=\S*\s+)+/, '');
 }
 
 /** `src/**`, `//etc/**` (absolute), `*.env`: gitignore-like, matched at the end of the call's path. */

@@ -1,7 +1,9 @@
 import { execa, type ResultPromise } from 'execa';
 import { agentUser, asAgent } from './agent-user.ts';
 import type { BatchedOutput, OutputPipe } from './batched-output.ts';
-import { readLines, type CliLine } from './lines.ts';
+import { parseLine, readLines, type CliLine } from './lines.ts';
+import { Secrets } from '../log/secrets.ts';
+import { MODEL_CREDENTIAL_VARIABLES } from '../sandbox/model-api-access.ts';
 import { TailBuffer } from './tail-buffer.ts';
 import { enclose, wallsUp, type Enclosure, type WallScope } from '../sandbox/walls.ts';
 
@@ -22,6 +24,8 @@ export interface CliLaunch {
   output?: BatchedOutput;
   /** Its walls, when the sandbox is on (BRIDGE_SANDBOX): whose home, which files. None: a home of its own command's. */
   walls?: WallScope;
+  /** The variables of `env` holding model keys (see credentialVariables): their values never show in what it prints. */
+  keys?: readonly string[];
 }
 
 export interface CliExit {
@@ -46,8 +50,11 @@ export class CliProcess {
   private stopping: Promise<void> | undefined;
   private hasExited = false;
   private readonly enclosure: Enclosure | undefined;
+  /** The model keys its environment holds (without walls, the real ones): redacted from its output. */
+  private readonly keys = new Secrets();
 
   constructor(launch: CliLaunch) {
+    for (const name of launch.keys ?? MODEL_CREDENTIAL_VARIABLES) this.keys.add(launch.env[name]);
     const agent = asAgent(launch.env, launch.cwd);
     // Inside its walls when the sandbox is on: every CLI process the bridge starts comes here.
     this.enclosure = wallsUp() ? enclose({ ...launch, env: agent.env }, launch.walls ?? { home: `cli-${launch.command}` }) : undefined;
@@ -92,9 +99,13 @@ export class CliProcess {
 
   /** Every line of stdout, to `onLine`; resolves when the CLI closes its stdout, rejects when reading fails. */
   readLines(onLine: (line: CliLine) => void): Promise<void> {
-    if (this.pipe) return this.pipe.readLines(onLine);
+    const redacted = (line: CliLine) => {
+      const raw = this.keys.redact(line.raw);
+      onLine(raw === line.raw ? line : (parseLine(raw) ?? { raw }));
+    };
+    if (this.pipe) return this.pipe.readLines(redacted);
     const stdout = this.child.stdout;
-    return stdout ? readLines(stdout, onLine) : Promise.resolve();
+    return stdout ? readLines(stdout, redacted) : Promise.resolve();
   }
 
   /** Writes one line to its open standard input; false once that input is closed or broken. */
@@ -111,7 +122,7 @@ export class CliProcess {
   }
 
   stderrTail(): string {
-    return this.stderr.toString();
+    return this.keys.redact(this.stderr.toString());
   }
 
   /** Stops the whole process group. Safe to call more than once; resolves when the CLI has exited. */

@@ -55,6 +55,13 @@ export interface UsageEvent {
   usage: Usage;
   model?: string;
   messageId?: string;
+  /**
+   * Read by the bridge's credential proxy from the API's own answer (a CLI in walls), and priced
+   * by the bridge: what the work's cost is counted from, over whatever the CLI says of itself.
+   * `costUsd` is absent when no price is known; `highest`: the model had none, so its provider's
+   * highest price was taken.
+   */
+  proxy?: { costUsd?: number; highest?: boolean };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from '../sess
 import type { AgentEvent } from '../protocols/events.ts';
 import { formatHostRule } from '../sandbox/host-rules.ts';
 import type { SessionLaunch } from './session-protocol.ts';
+import { ProcessMessages } from '../session/process-messages.ts';
 
 /** What a chat's kept CLI on a worker asks of the bridge's side of the queue (RemoteSessions). */
 export interface RemoteSide {
@@ -29,6 +30,8 @@ export class RemoteLiveCli implements LiveProcess {
   private turn: RemoteTurn | undefined;
   private lastUsedAt = Date.now();
   private closed = false;
+  /** What its CLI has been sent, and whether it names messages back, as its events show. */
+  readonly messages = new ProcessMessages();
 
   constructor(
     readonly chatId: string,
@@ -79,6 +82,7 @@ export class RemoteLiveCli implements LiveProcess {
     if (this.turn) throw new Error('the live CLI is already running a turn');
     this.lastUsedAt = Date.now();
     const turn = new RemoteTurn(this, prompt, handlers, options, this.side);
+    this.messages.sent(turn.id);
     this.turn = turn;
     void turn.done.then((outcome) => {
       if (outcome.sessionId) this.session = outcome.sessionId;
@@ -87,6 +91,11 @@ export class RemoteLiveCli implements LiveProcess {
     });
     this.side.run(turn);
     return turn;
+  }
+
+  /** Whether its CLI names messages back, as its events show (only then is it steered). */
+  get namesMessages(): boolean | undefined {
+    return this.messages.names;
   }
 
   /** The CLI named its session (a turn's `started`). */
@@ -130,8 +139,14 @@ export class RemoteTurn implements RunningTurn {
     return 0;
   }
 
+  get namesMessages(): boolean | undefined {
+    return this.cli.messages.names;
+  }
+
   send(text: string, id: string): boolean {
-    if (this.isOver) return false;
+    // Only into a CLI that names messages back (ProcessMessages); its worker's refuses the rest the same way.
+    if (this.isOver || this.cli.messages.names !== true) return false;
+    this.cli.messages.sent(id);
     this.side.steer(this, text, id);
     return true;
   }
@@ -150,6 +165,7 @@ export class RemoteTurn implements RunningTurn {
 
   /** One of the CLI's events, from its worker. */
   observe(event: AgentEvent): void {
+    this.cli.messages.observe(event);
     if (event.type === 'started') this.cli.named(event.sessionId);
     try {
       // A host its worker's walls refused is the chat's to know, as from its own walls here: the audit trail too.

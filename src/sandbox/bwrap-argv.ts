@@ -1,4 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
+import { isInside } from '../projects/directories.ts';
 
 /*
  * The walls of one CLI process, as bubblewrap's command line. Nothing of the host is there
@@ -74,8 +75,19 @@ export interface WallPlan {
   writableCwd: boolean;
   /** The sandbox's own home on the host, and where it appears inside ($HOME). */
   home: { host: string; inside: string };
+  /**
+   * The home's configuration (operator-config.ts): its folders bound onto themselves (a mount
+   * cannot be renamed, so neither can they), then each file or folder read-only over the home.
+   */
+  homeConfig?: { pinned: { from: string; to: string }[]; readOnly: { from: string; to: string }[] };
   /** The host folder of the sandbox's Unix sockets, seen inside at SOCKETS_INSIDE. */
   sockets: string;
+  /**
+   * The bridge's own places (its data directory, the sandboxes' homes, the agent space): where
+   * one lies inside what is bound, an empty folder no one writes is over it, with what
+   * of this process lies below it (its worktree, its turn's files) bound again on top.
+   */
+  masked?: string[];
   forwards: Forward[];
   socat: string;
   command: string;
@@ -88,16 +100,44 @@ export function bwrapArgv(plan: WallPlan): string[] {
   for (const file of ETC_FILES) argv.push('--ro-bind-try', file, file);
   argv.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/run');
   argv.push('--bind', plan.home.host, plan.home.inside);
+  for (const dir of plan.homeConfig?.pinned ?? []) argv.push('--bind', dir.from, dir.to);
+  for (const entry of plan.homeConfig?.readOnly ?? []) argv.push('--ro-bind', entry.from, entry.to);
   // After the home: an installation in the uid's home (a checkout's node_modules) is seen over it.
   for (const path of plan.readOnly) argv.push('--ro-bind', path, path);
   argv.push(plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd);
   argv.push('--bind', plan.sockets, SOCKETS_INSIDE);
+  argv.push(...masks(plan));
   argv.push('--chdir', plan.cwd);
   argv.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
   // No --new-session: what runs inside stays in the process group bwrap leads, which a stop
   // signals whole; its input is never a terminal, so there is no TIOCSTI to fear.
   argv.push('--hostname', 'sandbox', '--die-with-parent', '--cap-drop', 'ALL');
   argv.push('--', '/bin/sh', '-c', forwardingScript(plan.socat, plan.forwards), 'jsonl-bridge-sandbox', plan.command, ...plan.args);
+  return argv;
+}
+
+/**
+ * Each masked place that shows through a bind, or holds one: an empty tmpfs over it, this
+ * process's own paths below it bound again, then made read-only. (No `--perms`: bubblewrap
+ * before 0.5, in Debian 11 and RHEL 8, has none, and an empty folder shows nothing anyway.)
+ */
+function masks(plan: WallPlan): string[] {
+  const shown = [...plan.system.flatMap((entry) => ('bind' in entry ? [entry.bind] : [])), ...plan.readOnly, plan.cwd];
+  const again: [how: string, host: string, inside: string][] = [
+    ...plan.readOnly.map((path): [string, string, string] => ['--ro-bind', path, path]),
+    ['--bind', plan.home.host, plan.home.inside],
+    [plan.writableCwd ? '--bind' : '--ro-bind', plan.cwd, plan.cwd],
+  ];
+  const argv: string[] = [];
+  const masked = plan.masked ?? [];
+  for (const place of masked) {
+    // Masked where a bind shows it or is made inside it (a run's worktree in it: the rest of it stays out of sight, unwritable);
+    // a place inside another (the homes in the data directory) is hidden with it.
+    if (!shown.some((path) => isInside(place, path) || isInside(path, place)) || masked.some((outer) => outer !== place && isInside(place, outer))) continue;
+    argv.push('--tmpfs', place);
+    for (const [how, host, inside] of again) if (isInside(inside, place) && inside !== place) argv.push(how, host, inside);
+    argv.push('--remount-ro', place);
+  }
   return argv;
 }
 

@@ -1,16 +1,20 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
+import type { UsageEvent } from '../protocols/events.ts';
 import { listenOpen } from './socket-relay.ts';
 import { MODEL_CREDENTIAL_VARIABLES, modelApiBase, PLACEHOLDER_KEY, type CredentialSpec, type ModelApiAccess } from './model-api-access.ts';
+import { routeAllowed } from './model-routes.ts';
+import { UsageReader } from './model-usage.ts';
+import { bodyIfChecked, meteredEvent, requestedModel, unpricedModel, type ProxyMetering } from './proxy-metering.ts';
 
 /*
  * The model API credential stays in the bridge: the CLI in its walls is pointed at this proxy
  * (a Unix socket bound in, a loopback port inside) with a placeholder for its key or token,
- * and the proxy sends each request on to the real API with the real credential in the header
- * the CLI put the placeholder in, streaming the answer back. A WebSocket upgrade (codex's
- * `GET /responses`) goes through the same way. It forwards to that API only, so the
- * credential goes nowhere else.
+ * and the proxy sends each call its adapter lists on to the real API with the real credential
+ * in the header the CLI put the placeholder in, streaming the answer back and metering the
+ * usage in it. It forwards to that API only, so the credential goes nowhere else, and those
+ * calls only, so it buys nothing that goes unmetered.
  */
 
 export { PLACEHOLDER_KEY };
@@ -59,59 +63,77 @@ export function withoutCredentials(
   return { env: out, args: (pointAt.args ?? []).map((arg) => arg.replaceAll('{modelApiUrl}', insideUrl)) };
 }
 
-/** Serves the held API on `path`: each request, and each WebSocket upgrade, sent on with the real credential. */
-export function credentialProxy(path: string, api: HeldApi): Server {
+/** What the proxy tells of the calls it refuses and the model calls it passes, and how it prices them. */
+export interface ProxyWatch {
+  /** A call it refused (`GET /v1/anything`), and why. */
+  refused(call: string, why: string): void;
+  /** A model call it passed, as the API's answer reported it. */
+  metered(event: UsageEvent): void;
+  metering?: ProxyMetering;
+}
+
+/**
+ * Serves the held API on `path`: each call its CLI's adapter lists (`routes`) sent on with the
+ * real credential, the usage in each answer metered; any other call refused (403) and told.
+ * A WebSocket upgrade is answered 426: its frames cannot be metered, and codex, which tries
+ * one first, goes on over HTTP at once.
+ */
+export function credentialProxy(path: string, api: HeldApi, watch: ProxyWatch): Server {
   const { upstream } = api;
   const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
   const base = upstream.pathname.replace(/\/$/, '');
-  const onward = (req: IncomingMessage) => ({
+  const server = createServer((req, res) => {
+    const call = `${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}`;
+    const refuse = (why: string) => {
+      watch.refused(call, why);
+      // Answered once its body is read: a client still writing it would see its connection reset.
+      const answer = () =>
+        res.writeHead(403, { 'content-type': 'application/json' }).end(`${JSON.stringify({ error: { type: 'refused_by_bridge', message: why } })}\n`);
+      if (req.readableEnded) answer();
+      else req.on('end', answer).resume();
+    };
+    if (!routeAllowed(api.access.routes, req.method, req.url))
+      return refuse(`${call} is not a call this CLI makes to its model API (walls.modelApi.routes of its adapter), so the bridge does not send it on`);
+    void bodyIfChecked(req, watch.metering).then((body) => {
+      const unpriced = body && unpricedModel(body, watch.metering!);
+      if (unpriced) return refuse(unpriced);
+      const out = send(onward(req, api, base), (answer: IncomingMessage) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        const reader = new UsageReader(answer.headers['content-type']);
+        answer.on('data', (chunk: Buffer) => reader.take(chunk));
+        answer.on('end', () => {
+          for (const used of reader.end()) watch.metered(meteredEvent(used, watch.metering, body && requestedModel(body)));
+        });
+        answer.pipe(res);
+      });
+      out.on('error', (error) => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`the bridge could not reach ${upstream.origin}: ${error.message}\n`);
+        else res.destroy();
+      });
+      if (body) out.end(body);
+      else req.pipe(out);
+    });
+  });
+  server.on('upgrade', (_req: IncomingMessage, inside: Duplex) => {
+    inside.on('error', () => inside.destroy());
+    const text = 'the bridge meters model calls over HTTP: no WebSocket\n';
+    inside.end(`HTTP/1.1 426 Upgrade Required\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  });
+  listenOpen(server, path);
+  return server;
+}
+
+/** The request as the real API gets it: its path below the API's base, the real credential, and an answer not compressed (so it can be metered). */
+function onward(req: IncomingMessage, api: HeldApi, base: string) {
+  const { upstream } = api;
+  return {
     protocol: upstream.protocol,
     host: upstream.hostname,
     port: upstream.port || undefined,
     method: req.method,
     path: `${base}${req.url ?? '/'}`,
-    headers: withCredential(req.headers, api),
-  });
-  const server = createServer((req, res) => {
-    const out = send(onward(req), (answer: IncomingMessage) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    out.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`the bridge could not reach ${upstream.origin}: ${error.message}\n`);
-      else res.destroy();
-    });
-    req.pipe(out);
-  });
-  server.on('upgrade', (req: IncomingMessage, inside: Duplex, head: Buffer) => {
-    inside.on('error', () => inside.destroy());
-    const out = send(onward(req));
-    out.on('upgrade', (answer: IncomingMessage, outside: Duplex, outsideHead: Buffer) => {
-      inside.write(statusAndHeaders(answer));
-      if (outsideHead.length) inside.write(outsideHead);
-      if (head.length) outside.write(head);
-      outside.on('error', () => inside.destroy());
-      inside.on('close', () => outside.destroy());
-      outside.on('close', () => inside.destroy());
-      outside.pipe(inside).pipe(outside);
-    });
-    // The API refused the upgrade: its answer as it is, so the CLI falls back as it would without walls.
-    out.on('response', (answer: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        const body = Buffer.concat(chunks);
-        inside.end(Buffer.concat([Buffer.from(statusAndHeaders(answer, body.length)), body]));
-      });
-    });
-    out.on('error', (error) => {
-      const text = `the bridge could not reach ${upstream.origin}: ${error.message}\n`;
-      inside.end(`HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
-    });
-    out.end();
-  });
-  listenOpen(server, path);
-  return server;
+    headers: { ...withCredential(req.headers, api), 'accept-encoding': 'identity' },
+  };
 }
 
 /** The CLI's headers for the real API: its host, and the real credential where the CLI sent the placeholder's header. */
@@ -121,17 +143,4 @@ function withCredential(headers: IncomingHttpHeaders, api: HeldApi): IncomingHtt
     if (headers[spec.header] !== undefined || api.held.length === 1) out[spec.header] = spec.scheme ? `${spec.scheme} ${secret}` : secret;
   }
   return out;
-}
-
-/** An answer's status line and headers as sent on a raw socket; with `length`, its body is that long and the connection ends. */
-function statusAndHeaders(answer: IncomingMessage, length?: number): string {
-  const lines = [`HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}`];
-  const raw = answer.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (length !== undefined && ['content-length', 'transfer-encoding', 'connection'].includes(name)) continue;
-    lines.push(`${raw[i]}: ${raw[i + 1]}`);
-  }
-  if (length !== undefined) lines.push(`content-length: ${length}`, 'connection: close');
-  return `${lines.join('\r\n')}\r\n\r\n`;
 }

@@ -4,41 +4,20 @@ import { dirname, join } from 'node:path';
 import { helperEnv } from './helper-env.ts';
 
 /**
- * What of its uid's own home (the agent user's, or the bridge's) each sandbox's home is given:
- * the CLIs' settings, instructions, agents, commands and logins, and git's identity. A CLI in
- * walls then works as it did outside them. Never its sessions, history or caches: those are
- * each chat's own.
+ * What of its uid's own home (the agent user's, or the bridge's) each sandbox's home is given
+ * to keep: the CLIs' logins, which they refresh there. Never their sessions, history or
+ * caches (each chat's own), nor their configuration: that is bound read-only from the
+ * operator's home at every start (operator-config.ts), never kept where the agent writes.
  */
-const KEPT_IN_STEP = [
-  // Claude Code
-  '.claude/settings.json',
-  '.claude/CLAUDE.md',
-  '.claude/agents',
-  '.claude/commands',
-  '.claude/skills',
-  '.claude/.credentials.json',
-  // Codex
-  '.codex/config.toml',
-  '.codex/AGENTS.md',
-  '.codex/prompts',
-  '.codex/auth.json',
-  // Factory droid
-  '.factory/settings.json',
-  '.factory/AGENTS.md',
-  '.factory/droids',
-  '.factory/commands',
-  '.factory/auth.json',
-  // Who the agent commits as
-  '.gitconfig',
-];
+const KEPT_IN_STEP = ['.claude/.credentials.json', '.codex/auth.json', '.factory/auth.json'];
 
-/** Given once, when a home is made: the CLI rewrites them as it goes (Claude Code's state and account). */
+/** Given once, when a home is made: the CLI rewrites them as it goes (Claude Code's state and account; its configuration fields are reset at each start). */
 const GIVEN_ONCE = ['.claude.json'];
 
 /**
  * Copies what a sandbox's home is given from `source` into `home`: at first everything there
- * is, afterwards what the operator changed since (newer there than here), so a setting changed
- * or a login renewed outside reaches every chat at its CLI's next start. The copy runs as the
+ * is, afterwards what the operator changed since (newer there than here), so a login renewed
+ * outside reaches every chat at its CLI's next start. The copy runs as the
  * sandbox's uid, never as the bridge: the source is a home an agent could once write, and a
  * link planted there must not read for it what its uid may not.
  */

@@ -25,6 +25,8 @@ export interface ModelApiAccess {
    * (`{modelApiUrl}` in them is the proxy's URL inside).
    */
   pointAt: { env?: string; args?: string[] };
+  /** The calls it makes there (`POST /v1/messages`, see model-routes.ts): the credential proxy sends on no other. */
+  routes: string[];
 }
 
 /** What a CLI in walls holds where its credential was. */
@@ -49,4 +51,12 @@ export const MODEL_CREDENTIAL_VARIABLES = [
 export function modelApiBase(access: Pick<ModelApiAccess, 'upstream'>, env: Record<string, string | undefined>): string {
   const { variable } = access.upstream;
   return (variable && env[variable]) || access.upstream.default;
+}
+
+/**
+ * Every variable that holds a model key these CLIs may take: the list above and each one's
+ * adapter's credentials. Their values are redacted from what the CLI prints and from the logs.
+ */
+export function credentialVariables(accesses: readonly (ModelApiAccess | undefined)[]): string[] {
+  return [...new Set([...MODEL_CREDENTIAL_VARIABLES, ...accesses.flatMap((access) => access?.credentials.map((spec) => spec.variable) ?? [])])];
 }

@@ -12,12 +12,15 @@ import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
 import { helperEnv } from './helper-env.ts';
-import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
+import { clearConfig, configBinds, layTerminalHome, madeBlanks, terminalHomeOf, type CliConfig } from './operator-config.ts';
+import { credentialProxy, heldApi, withoutCredentials, type ProxyWatch } from './credential-proxy.ts';
 import { installation } from './installation.ts';
 import type { ModelApiAccess } from './model-api-access.ts';
+import type { ProxyMetering } from './proxy-metering.ts';
+import type { BlockedEvent, UsageEvent } from '../protocols/events.ts';
 
-/** What an adapter says of its CLI in walls. */
-export interface CliInWalls {
+/** What an adapter says of its CLI in walls: with the configuration it reads in its home (see operator-config.ts). */
+export interface CliInWalls extends CliConfig {
   /** How it reaches its model API: the credential it uses is held outside. */
   modelApi?: ModelApiAccess;
   /** Variables naming where it keeps its settings and sessions on the host: left out, so it keeps them in its home inside. */
@@ -42,17 +45,20 @@ export interface WallScope {
   };
   /** What its adapter says of its CLI in walls (`walls` in its manifest). */
   cli?: CliInWalls;
+  /** Each model call its credential proxy passed, metered from the API's answer. */
+  onMetered?: (event: UsageEvent) => void;
 }
 
 /**
  * A turn's walls: the session's, with what this process of it reads (its MCP config, its turn
- * folder) and the MCP endpoint it calls.
+ * folder) and the MCP endpoint it calls; what its walls refuse and meter is `report`ed as the
+ * turn's events.
  */
 export function turnWalls(
   base: WallScope | undefined,
   mcp: { url: string; configFile?: string } | undefined,
   folders: (string | undefined)[],
-  onBlocked: (host: string, why: string) => void,
+  report: (event: BlockedEvent | UsageEvent) => void,
   cli?: CliInWalls,
 ): WallScope | undefined {
   if (!base) return undefined;
@@ -62,10 +68,14 @@ export function turnWalls(
     ...base.egress,
     onBlocked: (host: string, why: string) => {
       base.egress?.onBlocked?.(host, why);
-      onBlocked(host, why);
+      report({ type: 'blocked', host, why });
     },
   };
-  return { ...base, readable, egress, ...(mcp ? { mcpUrl: mcp.url } : {}), ...(cli ? { cli } : {}) };
+  const onMetered = (event: UsageEvent) => {
+    base.onMetered?.(event);
+    report(event);
+  };
+  return { ...base, readable, egress, onMetered, ...(mcp ? { mcpUrl: mcp.url } : {}), ...(cli ? { cli } : {}) };
 }
 
 /** A CLI's command put inside its walls, and what to close when it has exited. */
@@ -86,20 +96,50 @@ interface Raised {
   system: SystemEntry[];
   /** Where each scope's home is kept. */
   homes: string;
+  /** The home the operator's CLI settings, logins and git identity come from: the sandbox uid's own. */
+  settings: string;
+  /** The bridge's own identity (its data directory's): two bridges with one agent user never share a home. */
+  identity?: string;
   /** Where each process's folder of sockets is made (reachable by the sandbox's uid). */
   sockets: string;
   /** Hosts every sandbox may reach: BRIDGE_SANDBOX_ALLOW. */
   allow: HostRule[];
   /** Internal addresses and ranges a sandbox may reach where a list allows them: BRIDGE_SANDBOX_INTERNAL. */
   internal: HostRule[];
+  /** How the credential proxies price what they pass; none: calls are metered in tokens only. */
+  metering?: ProxyMetering;
+  /** The bridge's own places (data directory, homes, agent space): masked wherever a bind would show them. */
+  masked: string[];
 }
 
 let raised: Raised | undefined;
 
 /** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
-export function raiseWalls(decision: SandboxDecision, places: { homes: string; sockets: string; allow?: HostRule[]; internal?: HostRule[] }): void {
+export function raiseWalls(
+  decision: SandboxDecision,
+  places: {
+    homes: string;
+    sockets: string;
+    allow?: HostRule[];
+    internal?: HostRule[];
+    metering?: ProxyMetering;
+    identity?: string;
+    settings?: string;
+    masked?: string[];
+  },
+): void {
   raised = decision.on
-    ? { uid: decision.uid, bwrap: decision.bwrap, socat: decision.socat, system: systemEntries(), allow: [], internal: [], ...places }
+    ? {
+        uid: decision.uid,
+        bwrap: decision.bwrap,
+        socat: decision.socat,
+        system: systemEntries(),
+        allow: [],
+        internal: [],
+        masked: [],
+        settings: decision.uid.home,
+        ...places,
+      }
     : undefined;
 }
 
@@ -125,19 +165,45 @@ export function homeOutside(
   return { env: { ...outsidePathsLeftOut(env, cli?.unset), HOME: scopeHome(scope) }, owner: { uid: raised.uid.uid, gid: raised.uid.gid } };
 }
 
-/** Where a scope's home is on the host (made on first use, by the sandbox's uid: it is that uid's own). */
+/** Where a scope's home is on the host (made on first use, by the sandbox's uid: it is that uid's own), named for the bridge and the scope. */
 export function scopeHome(scope: string): string | undefined {
   if (!raised) return undefined;
-  const readable = scope.replace(/[^\w.-]/g, '_').slice(0, 60);
-  const hash = createHash('sha256').update(scope).digest('hex').slice(0, 8);
-  return join(raised.homes, `${readable}-${hash}`);
+  return homeNamed(raised, scope, raised.identity);
 }
 
-/** A scope's home, made by the sandbox's uid if it is not there yet. */
+function homeNamed(walls: Raised, scope: string, identity: string | undefined): string {
+  const readable = scope.replace(/[^\w.-]/g, '_').slice(0, 60);
+  const hash = createHash('sha256')
+    .update(identity ? `${identity}\0${scope}` : scope)
+    .digest('hex')
+    .slice(0, 8);
+  return join(walls.homes, `${readable}-${hash}`);
+}
+
+/**
+ * A scope's home, made by the sandbox's uid if it is not there yet. A home named for the
+ * scope alone (before homes were named for their bridge) is taken over by the first bridge
+ * to want it, so its sessions still resume.
+ */
 function madeHome(walls: Raised, scope: string): string {
-  const home = scopeHome(scope)!;
+  const home = homeNamed(walls, scope, walls.identity);
+  if (existsSync(home)) return home;
+  const before = walls.identity ? homeNamed(walls, scope, undefined) : undefined;
+  if (before && existsSync(before)) asSandboxUid(walls.uid, 'mv', ['-T', '-n', before, home]);
   if (!existsSync(home)) asSandboxUid(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
   return home;
+}
+
+/**
+ * The home a terminal continues a scope's session in (`/handoff`): beside the scope's, with
+ * the operator's configuration laid there (afresh when `fresh`, else once), and the rest of
+ * the scope's home linked (see layTerminalHome). Undefined when the walls are down.
+ */
+export function terminalHome(scope: string, cli: CliConfig | undefined, fresh: boolean): string | undefined {
+  if (!raised) return undefined;
+  const home = madeHome(raised, scope);
+  if (!fresh && existsSync(terminalHomeOf(home))) return terminalHomeOf(home);
+  return layTerminalHome(raised.settings, home, cli, raised.uid);
 }
 
 /**
@@ -161,8 +227,10 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const walls = raised;
   if (!walls) throw new Error('the walls are not up');
   const home = madeHome(walls, scope.home);
-  // The CLIs' settings and logins its uid has outside, as they are now.
-  seedHome(walls.uid.home, home, walls.uid);
+  // The CLIs' logins its uid has outside, as they are now; their configuration the operator's, as it is now, read-only.
+  seedHome(walls.settings, home, walls.uid);
+  const present = clearConfig(walls.settings, home, scope.cli, walls.uid);
+  const homeConfig = configBinds(scope.cli, { host: home, inside: walls.uid.home, source: walls.settings }, present, madeBlanks(walls.sockets));
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
   const servers: Server[] = [];
   const forwards: Forward[] = [];
@@ -181,7 +249,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, launch.env)));
     forwards.push({ port: egressPort, socket: 'egress.sock' });
     if (api) {
-      servers.push(credentialProxy(join(sockets, 'model.sock'), api));
+      servers.push(credentialProxy(join(sockets, 'model.sock'), api, proxyWatch(walls, scope, api.upstream.host)));
       forwards.push({ port: modelPort, socket: 'model.sock' });
     }
   } catch (error) {
@@ -197,7 +265,9 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     cwd: launch.cwd,
     writableCwd: !scope.readOnly,
     home: { host: home, inside: walls.uid.home },
+    homeConfig,
     sockets,
+    masked: walls.masked,
     forwards,
     socat: walls.socat,
     command: installed.command,
@@ -281,6 +351,20 @@ function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, strin
       told.add(host);
       scope.egress?.onBlocked?.(host, why);
     },
+  };
+}
+
+/** What a sandbox's credential proxy tells: each refused call once (as a refused host is), each metered one. */
+function proxyWatch(walls: Raised, scope: WallScope, host: string): ProxyWatch {
+  const told = new Set<string>();
+  return {
+    refused(call, why) {
+      if (told.has(call)) return;
+      told.add(call);
+      scope.egress?.onBlocked?.(`${host} ${call}`, why);
+    },
+    metered: (event) => scope.onMetered?.(event),
+    ...(walls.metering ? { metering: walls.metering } : {}),
   };
 }
 

@@ -15,9 +15,11 @@ import type { LiveWire, WireSession } from '../protocols/index.ts';
 import type { Log } from '../log/logger.ts';
 import type { HandedMessages } from './live-input.ts';
 import { LiveTurn } from './live-turn.ts';
+import { ProcessMessages } from './process-messages.ts';
 import { delay } from '../concurrency/delay.ts';
 import { turnWalls, wallsUp, type WallScope } from '../sandbox/walls.ts';
 import { safely, walled, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
+import { credentialVariables } from '../sandbox/model-api-access.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt. */
 export interface LiveLaunch {
@@ -52,9 +54,10 @@ export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd
   const { adapter, spec } = launch;
   const agents = spec.agents && createHash('sha256').update(JSON.stringify(spec.agents)).digest('hex');
   const argv = buildLiveArgv(adapter, { ...spec, resumeId: undefined }, agents ? { agentsFile: agents } : {});
-  // A CLI given the mode as its session opens (a `live` program) needs a new process for another.
+  // A CLI given the mode as its session opens (a `live` program) needs a new process for another;
+  // so does one in walls, which starts each mode afresh from the operator's configuration.
   // Its walls are part of its command line: a directory made read-only needs a new process.
-  return JSON.stringify([adapter.name, launch.cwd, argv, adapter.live ? launch.mode : undefined, launch.walls?.readOnly ?? false]);
+  return JSON.stringify([adapter.name, launch.cwd, argv, adapter.live || launch.walls ? launch.mode : undefined, launch.walls?.readOnly ?? false]);
 }
 
 /**
@@ -82,6 +85,8 @@ export class LiveCli {
   private readonly calls = new Map<string, unknown>();
   private readonly requests = new Map<string, (event: ControlEvent) => void>();
   private lastUsedAt = Date.now();
+  /** What the process has been sent, and whether it names messages back (only then is it steered). */
+  readonly messages = new ProcessMessages();
 
   constructor(
     private readonly launch: LiveLaunch,
@@ -111,8 +116,9 @@ export class LiveCli {
       cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
-      // A host its sandbox refused shows in the progress of the turn at work.
-      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (host, why) => this.handle({ type: 'blocked', host, why }), adapter.walls)),
+      keys: credentialVariables([adapter.walls.modelApi]),
+      // A host its sandbox refused shows in the progress of the turn at work; a model call its credential proxy metered is that turn's cost.
+      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (event) => this.handle(event), adapter.walls)),
     });
     const reading = this.process
       .readLines((line) => this.onLine(line))
@@ -139,6 +145,11 @@ export class LiveCli {
 
   get busy(): boolean {
     return this.turn !== undefined;
+  }
+
+  /** Whether the process names messages back: undefined until its output shows it. */
+  get namesMessages(): boolean | undefined {
+    return this.messages.names;
   }
 
   /** The CLI session the process continues: the one it resumed, or the one it named. */

@@ -1,4 +1,5 @@
 import type { AgentEvent, ResultEvent } from '../protocols/events.ts';
+import { ProcessMessages } from './process-messages.ts';
 
 /**
  * After a result, how long a CLI that has not started on a message may stay silent before
@@ -22,9 +23,18 @@ export const SILENT_CLOSE_MS = 5000;
  * A message that reaches the CLI after its result (written as the turn ended) is a turn of
  * the CLI's own, with its own result: `leftBy` names such messages, and `hand` passes them to
  * the input of the turn that follows them.
+ *
+ * Only a CLI that has shown it names messages (ProcessMessages) is written one past the
+ * prompt: from one that does not, an answer to a message written as a turn ends could not be
+ * told from the next turn's, so such a message is refused and goes as a turn of its own.
  */
 export class LiveInput {
   private readonly unanswered = new Set<string>();
+  /** Every message of this input (written here, or handed to it). */
+  private readonly own = new Set<string>();
+  /** When its first message was written here. */
+  private firstSentAt: number | undefined;
+  private readonly process: ProcessMessages;
   /** Messages the CLI has started on (the rest of `unanswered` it holds, or has not read yet). */
   private readonly taken = new Set<string>();
   /** The first message: the turn's own prompt, not one sent into it. */
@@ -43,26 +53,52 @@ export class LiveInput {
       send(text: string, id: string): boolean;
       end(): void;
     },
-    /** Messages already written, which the CLI answers in this turn of its own (see `hand`): the first stands as its prompt. */
-    handed?: HandedMessages,
+    {
+      handed,
+      process = new ProcessMessages(),
+    }: {
+      /** Messages already written, which the CLI answers in this turn of its own (see `hand`): the first stands as its prompt. */
+      handed?: HandedMessages;
+      /** What the CLI's process has been sent before, and whether it names messages: one process's for all its turns. */
+      process?: ProcessMessages;
+    } = {},
   ) {
+    this.process = process;
     if (!handed) return;
     this.prompt = handed.ids[0];
     this.namesThem = true;
-    for (const id of handed.ids) this.unanswered.add(id);
+    for (const id of handed.ids) {
+      this.unanswered.add(id);
+      this.own.add(id);
+    }
     for (const id of handed.taken) this.taken.add(id);
   }
 
-  /** Writes a message for the CLI; false when its input is closed (send it another way). */
+  /** Writes a message for the CLI; false when its input is closed, or it is past the prompt and the CLI has not shown it names messages (send it as a turn). */
   send(text: string, id: string): boolean {
-    if (this.closed || !this.io.send(text, id)) return false;
+    if (this.closed || (this.prompt !== undefined && this.process.names !== true)) return false;
+    if (!this.io.send(text, id)) return false;
     this.prompt ??= id;
+    this.firstSentAt ??= Date.now();
+    this.process.sent(id);
+    this.own.add(id);
     this.unanswered.add(id);
     return true;
   }
 
+  /** Whether the CLI names messages back (undefined until its output shows it): only then does it take one while it works. */
+  get namesMessages(): boolean | undefined {
+    return this.process.names;
+  }
+
+  /** Whether `result` answers an earlier message than this input's, and so is not this turn's (ProcessMessages.answersEarlier). */
+  answersEarlier(result: ResultEvent): boolean {
+    return this.process.answersEarlier(result, this.own, this.firstSentAt);
+  }
+
   /** Every event the CLI's output decodes to, in order: closes the input once all is answered. */
   observe(event: AgentEvent): void {
+    this.process.observe(event);
     if (this.closed) return;
     clearTimeout(this.silence);
     if (event.type === 'input') {

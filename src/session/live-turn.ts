@@ -3,6 +3,7 @@ import type { CliExit } from '../process/cli-process.ts';
 import type { Log } from '../log/logger.ts';
 import type { AgentEvent, ResultEvent } from '../protocols/events.ts';
 import { LiveInput, type HandedMessages } from './live-input.ts';
+import type { ProcessMessages } from './process-messages.ts';
 import { TurnClock } from './turn-clock.ts';
 import { SilenceWatch, silenceReason } from './silence-watch.ts';
 import {
@@ -21,6 +22,8 @@ import {
 /** What a turn asks of the live CLI it runs in. */
 export interface TurnHost {
   readonly adapter: Adapter;
+  /** What its process has been sent, and whether it names messages back. */
+  readonly messages: ProcessMessages;
   sendMessage(text: string, id: string): boolean;
   interrupt(turn: LiveTurn, reason: StopReason): Promise<void>;
   /** The messages this turn leaves unanswered become a turn of the CLI's own. */
@@ -55,7 +58,10 @@ export class LiveTurn implements RunningTurn {
     handed?: HandedMessages,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
-    this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() }, handed);
+    this.input = new LiveInput(
+      { send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() },
+      { ...(handed ? { handed } : {}), process: cli.messages },
+    );
     this.clock = new TurnClock(timeoutMs, () => void this.cli.interrupt(this, timedOut(timeoutMs)));
     this.silence = new SilenceWatch(
       silenceMs,
@@ -69,6 +75,10 @@ export class LiveTurn implements RunningTurn {
 
   get untaken(): number {
     return this.input.untaken;
+  }
+
+  get namesMessages(): boolean | undefined {
+    return this.input.namesMessages;
   }
 
   send(text: string, id: string): boolean {
@@ -85,6 +95,11 @@ export class LiveTurn implements RunningTurn {
   }
 
   observe(event: AgentEvent): void {
+    if (event.type === 'result' && this.input.answersEarlier(event)) {
+      // The answer to a message of an earlier turn, written before this turn's: never this turn's answer.
+      this.log?.warn({ cli: this.cli.adapter.name }, 'a result for an earlier message came during a turn: it is not taken as that turn’s answer');
+      return;
+    }
     this.silence.observe(event);
     if (event.type === 'tool_start' && !event.parentId) this.openCalls.add(event.id);
     else if (event.type === 'tool_end') this.openCalls.delete(event.id);

@@ -70,6 +70,8 @@ export interface LiveProcess {
   readonly lastUsed: number;
   /** Where it runs, when not in this process: its worker's name. */
   readonly where?: string;
+  /** Whether it names the messages it is sent back (undefined until its output shows it): only then is it steered. */
+  readonly namesMessages?: boolean | undefined;
   startTurn(prompt: string, handlers: TurnHandlers, options?: TurnLimits & { planning?: boolean }): RunningTurn;
   close(): Promise<void>;
 }
@@ -182,9 +184,13 @@ export class AgentSession implements LiveHolder {
     });
   }
 
-  /** Whether a turn could take a message while it works: a live CLI, or one reading its input (config.liveInput). */
+  /**
+   * Whether a turn could take a message while it works: a live CLI, or one reading its input
+   * (config.liveInput), that has not shown it does not name messages back (ProcessMessages).
+   */
   get steerable(): boolean {
-    return this.runsLive || (this.config.liveInput === true && !!this.config.adapter.streamInput);
+    if (!this.runsLive && !(this.config.liveInput === true && this.config.adapter.streamInput)) return false;
+    return (this.current?.namesMessages ?? this.liveCli?.namesMessages) !== false;
   }
 
   /** Whether turns run in a CLI kept between them. */

@@ -11,13 +11,14 @@ import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
 import { turnWalls, type WallScope } from '../sandbox/walls.ts';
 import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
 import type { CliLine } from '../process/lines.ts';
-import type { AgentEvent, ExitEvent, QuotaLimit, ResultEvent } from '../protocols/events.ts';
+import type { AgentEvent, ExitEvent, QuotaLimit, ResultEvent, Usage, UsageEvent } from '../protocols/events.ts';
 import { LineDecoder } from '../protocols/line-decoder.ts';
 import { decoders, inputEncoders } from '../protocols/index.ts';
 import { LiveInput } from './live-input.ts';
 import { TurnClock } from './turn-clock.ts';
 import { SilenceWatch, silenceReason } from './silence-watch.ts';
 import type { Log } from '../log/logger.ts';
+import { credentialVariables } from '../sandbox/model-api-access.ts';
 
 export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
 
@@ -36,6 +37,11 @@ export interface TurnOutcome {
   notice?: string;
   /** It failed for its CLI's quota, credit or rate limit: the work can go on in another CLI, or once the limit resets. */
   limit?: QuotaLimit;
+  /**
+   * What its model calls used and cost as the credential proxy metered them (a CLI in walls
+   * holding no key): the turn's cost, whatever the CLI says (the result carries the same).
+   */
+  metered?: { usage: Usage; costUsd?: number };
 }
 
 export interface TurnHandlers {
@@ -67,6 +73,8 @@ export interface RunningTurn {
   holdTimeout(): () => void;
   /** Messages sent to it that the CLI has not started on: what a stop drops. */
   readonly untaken: number;
+  /** Whether its CLI names the messages it is sent back (undefined: not known yet, or it takes none while it works). */
+  readonly namesMessages?: boolean | undefined;
 }
 
 export interface TurnRun {
@@ -101,6 +109,8 @@ export class Turn implements RunningTurn {
   private readonly folder: string | undefined;
   /** Messages for a CLI that reads them while it works (spec.liveInput); the prompt was the first. */
   private readonly live: LiveInput | undefined;
+  /** What its events (and its walls') said so far. */
+  private readonly seen = new TurnTally();
 
   constructor(
     private readonly run: TurnRun,
@@ -129,14 +139,18 @@ export class Turn implements RunningTurn {
       cwd: run.cwd,
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
+      keys: credentialVariables([run.adapter.walls.modelApi]),
       ...(run.output ? { output: run.output } : {}),
-      // A host its sandbox refused shows in the turn's progress, as its steps do.
+      // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
       ...walled(
         turnWalls(
           run.walls,
           run.spec.mcp,
           [this.folder],
-          (host, why) => safely(() => this.handlers.onEvent?.({ type: 'blocked', host, why }), run.log),
+          (event) => {
+            this.seen.observe(event);
+            safely(() => this.handlers.onEvent?.(event), run.log);
+          },
           run.adapter.walls,
         ),
       ),
@@ -166,6 +180,10 @@ export class Turn implements RunningTurn {
     return this.live?.untaken ?? 0;
   }
 
+  get namesMessages(): boolean | undefined {
+    return this.live?.namesMessages;
+  }
+
   get pid(): number | undefined {
     return this.process.pid;
   }
@@ -190,7 +208,7 @@ export class Turn implements RunningTurn {
       this.stopReason ??= { status: 'timed_out', message: silenceReason(adapter.name, silenceMs ?? 0, lastWords) };
       void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
     });
-    const seen = new TurnTally();
+    const seen = this.seen;
     const onLine = (line: CliLine) => {
       safely(() => this.handlers.onLine?.(line.raw), this.run.log);
       for (const event of decoder.decode(line.raw, line.json)) {
@@ -238,9 +256,12 @@ export class TurnTally {
   lastError: string | undefined;
   /** A limit the CLI's errors named (a CLI that ends without a result says it only there). */
   limit: QuotaLimit | undefined;
+  /** The model calls its credential proxy metered, by the API's id for each. */
+  readonly metered = new Map<string, UsageEvent>();
 
   observe(event: AgentEvent): void {
-    if (event.type === 'started') this.sessionId = event.sessionId;
+    if (event.type === 'usage' && event.proxy) this.metered.set(event.messageId ?? `#${this.metered.size}`, event);
+    else if (event.type === 'started') this.sessionId = event.sessionId;
     else if (event.type === 'text' && !event.parentId) this.lastText = event.text;
     else if (event.type === 'error') {
       this.lastError = event.message;
@@ -268,9 +289,12 @@ export function turnOutcome(ended: {
   startedAt: number;
 }): TurnOutcome {
   const { adapter, tally, stopReason, exit } = ended;
-  const { result } = tally;
+  const metered = meteredTotal(tally.metered);
+  // The proxy's meter is the truth of what the turn used: the result says the same, so whatever shows or records it agrees.
+  const result = tally.result && metered ? { ...tally.result, usage: metered.usage, costUsd: metered.costUsd ?? tally.result.costUsd } : tally.result;
   const base = {
     result,
+    ...(metered ? { metered } : {}),
     sessionId: tally.sessionId,
     exit: { type: 'exit' as const, code: exit.code, signal: exit.signal },
     durationMs: Date.now() - ended.startedAt,
@@ -281,6 +305,21 @@ export function turnOutcome(ended: {
   if (result && !result.isError) return { ...base, status: 'completed' };
   const limit = tally.limit ? { limit: tally.limit } : {};
   return { ...base, status: 'failed', error: failure(adapter.name, exit, result, tally.lastError ?? lastLines(ended.stderr, 5)), ...limit };
+}
+
+/** What the calls the credential proxy metered add up to, or undefined when it metered none; a cost only where one was priced. */
+export function meteredTotal(calls: ReadonlyMap<string, UsageEvent>): TurnOutcome['metered'] {
+  if (!calls.size) return undefined;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let costUsd: number | undefined;
+  for (const call of calls.values()) {
+    usage.inputTokens += call.usage.inputTokens;
+    usage.outputTokens += call.usage.outputTokens;
+    usage.cacheReadTokens! += call.usage.cacheReadTokens ?? 0;
+    usage.cacheWriteTokens! += call.usage.cacheWriteTokens ?? 0;
+    if (call.proxy?.costUsd !== undefined) costUsd = (costUsd ?? 0) + call.proxy.costUsd;
+  }
+  return { usage, ...(costUsd !== undefined ? { costUsd } : {}) };
 }
 
 /** The events that close a turn: its failure, unless an event already said it, then its exit. */

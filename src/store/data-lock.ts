@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { ConfigError } from '../errors/config-error.ts';
 
 /** Who holds a data directory: written into its lock file. */
-interface Holder {
+export interface Holder {
   pid: number;
   host: string;
   /** When it started, for the sentence that names it. */
@@ -12,6 +12,9 @@ interface Holder {
   /** The process's start in clock ticks since boot (/proc/<pid>/stat): a pid used again by another process is not the holder. */
   start?: number;
 }
+
+/** The bridge's lock file in its data directory. */
+export const BRIDGE_LOCK = 'bridge.lock';
 
 /** A lock file being written by its taker is empty for a moment: read again for this long before it is taken for broken. */
 const WRITING_MS = 2000;
@@ -49,6 +52,13 @@ export async function lockDataDir(file: string, what: string, fix: string): Prom
     }
     await takeOver(file, found);
   }
+}
+
+/** The process holding a lock file, while it runs: how the doctor tells the running bridge's ports from a conflict. */
+export async function runningHolder(file: string): Promise<Holder | undefined> {
+  const found = await readFile(file, 'utf8').catch(() => undefined);
+  const holder = found === undefined ? undefined : parse(found);
+  return holder && alive(holder) ? holder : undefined;
 }
 
 /** Moves a dead holder's lock away, unless another taker replaced it meanwhile (then it is put back). */

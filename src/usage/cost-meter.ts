@@ -42,10 +42,14 @@ export function unpricedReason(cli: string, protocol: string, model: string | un
 /**
  * What a turn or a run has cost so far, priced as its CLI's output streams: each model call's
  * usage at its model's price (the same call reported again replaces what it said), and the
- * CLI's own cost where it gives one at the end, which is the truth when it comes.
+ * CLI's own cost where it gives one at the end. A CLI in walls whose credential the bridge
+ * holds: the calls its credential proxy metered are the truth, and what the CLI says of
+ * itself is not added (every call it makes goes through that proxy, as does any call its
+ * tools make there, which it would not report).
  */
 export class CostMeter {
   private readonly calls = new Map<string, number>();
+  private readonly proxied = new Map<string, number>();
   private loose = 0;
   private reported: number | undefined;
   /** The model the CLI said it runs (its `started` event): over the one it was asked for, or the table's guess. */
@@ -60,7 +64,10 @@ export class CostMeter {
 
   /** Takes an event of the CLI's; returns the cost so far. */
   observe(event: AgentEvent): number {
-    if (event.type === 'started' && event.model) this.started = event.model;
+    if (event.type === 'usage' && event.proxy) {
+      const usd = event.proxy.costUsd ?? this.price(event.usage, event.model ?? this.started ?? this.model, false);
+      this.proxied.set(event.messageId ?? `#${this.proxied.size}`, usd ?? 0);
+    } else if (event.type === 'started' && event.model) this.started = event.model;
     else if (event.type === 'usage') {
       const usd = this.price(event.usage, event.model ?? this.started ?? this.model);
       if (usd !== undefined) {
@@ -77,6 +84,7 @@ export class CostMeter {
 
   /** The cost so far: the CLI's own figure once it gave one (never below what was metered), else the metered one. */
   get usd(): number {
+    if (this.proxied.size) return [...this.proxied.values()].reduce((sum, usd) => sum + usd, 0);
     let metered = this.loose;
     for (const usd of this.calls.values()) metered += usd;
     return this.reported === undefined ? metered : Math.max(this.reported, metered);
@@ -84,13 +92,14 @@ export class CostMeter {
 
   /** Whether anything could be priced (a model of the table, or the CLI's own cost). */
   get priced(): boolean {
-    return this.metered || this.reported !== undefined || this.loose > 0;
+    return this.metered || this.reported !== undefined || this.loose > 0 || this.proxied.size > 0;
   }
 
-  private price(usage: Usage, model: string | undefined): number | undefined {
+  /** `asReported`: the CLI's own usage, whose input may include the cached tokens; the proxy's never does. */
+  private price(usage: Usage, model: string | undefined, asReported = true): number | undefined {
     const price = this.prices.priceOf(model);
     if (!price) return undefined;
-    const cached = this.metering.inputIncludesCache ? (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) : 0;
+    const cached = asReported && this.metering.inputIncludesCache ? (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) : 0;
     return costOf({ ...usage, inputTokens: Math.max(0, usage.inputTokens - cached) }, price);
   }
 }

@@ -22,6 +22,7 @@ const fileSchema = z
     $comment: z.string().optional(),
     models: z.record(z.string().min(1).max(200), priceSchema).optional(),
     defaults: z.record(z.string().min(1).max(64), z.string().min(1).max(200)).optional(),
+    providers: z.record(z.string().min(1).max(64), z.array(z.string().min(1).max(200)).min(1)).optional(),
   })
   .strict();
 
@@ -37,6 +38,7 @@ export class PriceTable {
   constructor(
     private readonly models: Readonly<Record<string, Price>>,
     private readonly defaults: Readonly<Record<string, string>> = {},
+    private readonly providers: Readonly<Record<string, readonly string[]>> = {},
   ) {}
 
   /** The shipped table with the operator's file (when there is one) over it; a bad file stops the start, naming it and the field. */
@@ -44,9 +46,9 @@ export class PriceTable {
     const shipped = parsePrices(await readFile(new URL('./prices.json', import.meta.url), 'utf8'), 'src/usage/prices.json');
     const file = join(dataDir, PRICES_FILE);
     const text = await readOperatorFile(file);
-    if (text === undefined) return new PriceTable(shipped.models ?? {}, shipped.defaults ?? {});
+    if (text === undefined) return new PriceTable(shipped.models ?? {}, shipped.defaults ?? {}, shipped.providers ?? {});
     const own = parsePrices(text, file);
-    return new PriceTable({ ...shipped.models, ...own.models }, { ...shipped.defaults, ...own.defaults });
+    return new PriceTable({ ...shipped.models, ...own.models }, { ...shipped.defaults, ...own.defaults }, { ...shipped.providers, ...own.providers });
   }
 
   /** The model a CLI runs when none is named, where the table says. */
@@ -58,6 +60,29 @@ export class PriceTable {
   priceOf(model: string | undefined): Price | undefined {
     const key = this.entryOf(model);
     return key === undefined ? undefined : this.models[key];
+  }
+
+  /**
+   * What a model of a provider's API costs: its own price, else the highest of every kind among
+   * that provider's models (`providers` in the table: the names its models begin with), so work
+   * of no known price is never counted cheaper than it may be. Undefined when neither is known.
+   */
+  priceOrHighest(model: string | undefined, provider: string): { price: Price; highest: boolean } | undefined {
+    const own = this.priceOf(model);
+    if (own) return { price: own, highest: false };
+    const starts = Object.hasOwn(this.providers, provider) ? this.providers[provider]! : [];
+    const theirs = Object.entries(this.models)
+      .filter(([key]) => starts.some((start) => key.startsWith(start)))
+      .map(([, price]) => price);
+    if (!theirs.length) return undefined;
+    const most = (kind: (price: Price) => number) => Math.max(...theirs.map(kind));
+    const price = {
+      input: most((p) => p.input),
+      output: most((p) => p.output),
+      cacheRead: most((p) => p.cacheRead ?? p.input),
+      cacheWrite: most((p) => p.cacheWrite ?? p.input),
+    };
+    return { price, highest: true };
   }
 
   /** The table's name for a model (its entry's key, `claude-sonnet-*` for a model it covers), or undefined: a name from a fixed set, for metrics. */

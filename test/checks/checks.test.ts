@@ -106,7 +106,8 @@ describe('CLIs', () => {
     await mkdir(join(home, 'codex'), { recursive: true });
     // Only what a CLI needs to start: no key of this machine's leaks in.
     env = { PATH: `${join(REPO_ROOT, 'node_modules/.bin')}:/usr/local/bin:/usr/bin:/bin`, HOME: home, CODEX_HOME: join(home, 'codex'), TMPDIR: home };
-    ({ adapters } = await loadConfig({ env: { BRIDGE_DROID_COMMAND: CLI_BINARIES.droid } }));
+    // The adapters alone: as root with no agent user, `auto` would stop the configuration.
+    ({ adapters } = await loadConfig({ env: { BRIDGE_DROID_COMMAND: CLI_BINARIES.droid, BRIDGE_SANDBOX: 'off' } }));
   });
 
   it('finds each CLI, its version, and the credentials it has', async () => {

@@ -1,4 +1,5 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDoctorProcess, tempDir } from '../support/bridge-process.ts';
@@ -9,6 +10,7 @@ import { startMockTranscriber, type MockTranscriber } from '../support/mock-tran
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
 import { startMockModel, type MockModel } from '../support/mock-model/index.ts';
+import { startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // `npm run doctor` as an operator runs it: a line per check, in order, and its exit status.
 let telegram: FakeTelegram;
@@ -184,12 +186,31 @@ describe('npm run doctor', () => {
     expect(lines.join('\n')).not.toMatch(/botabc|abc\//);
   });
 
-  it('says whether each CLI runs in walls, and why not: as root without BRIDGE_AGENT_USER, auto runs without', async () => {
+  it('says what to type where the bridge is root without BRIDGE_AGENT_USER: auto would run its CLIs as root unwalled, so it does not start', async () => {
     const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto' });
-    expect(lines).toContain(
-      '! sandbox: BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER). Install bubblewrap and socat and set BRIDGE_AGENT_USER, so each CLI runs in walls.',
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^✗ configuration: the bridge runs as root with no BRIDGE_AGENT_USER, .*`useradd --create-home jsonl-agent && BRIDGE_AGENT_USER=jsonl-agent npm start`.*BRIDGE_SANDBOX=off/,
+      ),
     );
   });
+
+  it.skipIf(cannotSwitchUser())(
+    `names what keeps the walls down, not what is installed: bubblewrap that cannot run here (${cannotSwitchUser() ?? AGENT_USER})`,
+    async () => {
+      // A bwrap that fails as one does where user namespaces are off; socat is the real one.
+      const bin = join(scratch.path, 'refusing-bwrap');
+      await mkdir(bin, { recursive: true });
+      await writeFile(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+      const { lines } = await doctor({ BRIDGE_SANDBOX: 'auto', BRIDGE_AGENT_USER: AGENT_USER, PATH: `${bin}:${env.PATH}` });
+      const line = lines.find((found) => found.startsWith('! sandbox'));
+      expect(line).toMatch(
+        /^! sandbox: BRIDGE_SANDBOX=auto runs CLIs without walls: bubblewrap cannot run here \(bwrap: No permissions to create new namespace\)/,
+      );
+      expect(line).toMatch(/\. Let bubblewrap make user namespaces here .*, so each CLI runs in walls\.$/);
+      expect(line).not.toMatch(/Install/);
+    },
+  );
 
   it.skipIf(cannotSwitchUser())(`says the walls are up with BRIDGE_AGENT_USER where bubblewrap runs (${cannotSwitchUser() ?? AGENT_USER})`, async () => {
     const { uid } = agentIds()!;
@@ -218,6 +239,25 @@ describe('npm run doctor', () => {
     expect(code).toBe(0);
   });
 
+  it('takes a CLI nothing needs as optional: codex of node_modules/.bin without its key fails nothing for the console', async () => {
+    // As the README's quick start has it: claude's key alone, codex found on npm's PATH, droid not installed.
+    const { code, lines } = await doctor(
+      { TELEGRAM_BOT_TOKEN: '', BRIDGE_CODEX_COMMAND: '', CODEX_API_KEY: '', BRIDGE_DROID_COMMAND: '', FACTORY_API_KEY: '' },
+      ['--console'],
+    );
+    expect(lines.filter((line) => line.startsWith('✗'))).toEqual([]);
+    expect(lines.find((line) => line.startsWith('– codex credentials'))).toMatch(
+      /^– codex credentials: .*, and optional: claude is the default CLI\. For \/cli codex and \/spawn --cli codex: Set CODEX_API_KEY/,
+    );
+    expect(code).toBe(0);
+    // Named by BRIDGE_CODEX_COMMAND, or the default, it is needed: its missing key is a fault.
+    const named = await doctor({ TELEGRAM_BOT_TOKEN: '', CODEX_API_KEY: '' }, ['--console']);
+    expect(named.lines.find((line) => line.startsWith('✗ codex credentials'))).toBeDefined();
+    const byDefault = await doctor({ TELEGRAM_BOT_TOKEN: '', BRIDGE_CODEX_COMMAND: '', CODEX_API_KEY: '', BRIDGE_DEFAULT_CLI: 'codex' }, ['--console']);
+    expect(byDefault.lines.find((line) => line.startsWith('✗ codex credentials'))).toBeDefined();
+    expect(byDefault.code).toBe(1);
+  });
+
   it('stops at a configuration it cannot read, naming the variable', async () => {
     const { code, lines } = await doctor({ SUBAGENTS_MAX_CONCURRENT: 'many' });
     expect(code).toBe(1);
@@ -225,5 +265,41 @@ describe('npm run doctor', () => {
       expect.stringMatching(/^✓ Node: /),
       '✗ configuration: SUBAGENTS_MAX_CONCURRENT: expected a whole number of at least 1, got "many". Fix it: nothing else can be checked until the bridge can read its configuration.',
     ]);
+  });
+});
+
+describe('npm run doctor beside a running bridge', () => {
+  let world: TelegramWorld | undefined;
+  let other: Server | undefined;
+  afterAll(async () => {
+    await world?.stop();
+    other?.close();
+  });
+
+  it("says the bridge runs (pid, since when) and takes the ports it listens on as its own; another process's port is still a conflict", async () => {
+    const web = `127.0.0.1:${await freePort()}`;
+    const api = `127.0.0.1:${await freePort()}`;
+    const listening = { BRIDGE_WEB_ADDR: web, BRIDGE_API_ADDR: api, BRIDGE_API_TOKENS: 'ci=api-token-0123456789abcdef' };
+    world = await startTelegramWorld(listening);
+    // A port some other program holds, named to the doctor only.
+    other = createServer();
+    await new Promise<void>((resolve) => other!.listen(0, '127.0.0.1', resolve));
+    const taken = (other.address() as AddressInfo).port;
+    const run = startDoctorProcess({ ...world.env, ...listening, BRIDGE_METRICS_ADDR: `127.0.0.1:${taken}` });
+    await run.exited;
+    const lines = run.stdout().trim().split('\n');
+    const pid = world.bridge.pid;
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^✓ running bridge: a bridge is running on this data directory \\(pid ${pid}, since \\d{4}-\\d\\d-\\d\\dT.*\\): the ports it listens on are its own$`,
+        ),
+      ),
+    );
+    expect(lines.find((line) => /^. web server:/.test(line))).toMatch(new RegExp(`^✓ web server: ${web} is the running bridge's \\(pid ${pid}\\), reached at`));
+    expect(lines).toContain(`✓ SubagentService: ${api} is the running bridge's (pid ${pid})`);
+    expect(lines).toContain(
+      `✗ metrics listener: cannot listen on 127.0.0.1:${taken}: the port is in use, and not by the running bridge (pid ${pid}). Set BRIDGE_METRICS_ADDR to a free host:port of this machine.`,
+    );
   });
 });

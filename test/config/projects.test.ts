@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadProjects } from '../../src/config/projects.ts';
+import { loadProjects, refuseStateInProjects } from '../../src/config/projects.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { tempDir } from '../support/bridge-process.ts';
 
@@ -18,7 +18,28 @@ const load = (env: Record<string, string>) => loadProjects({ BRIDGE_WORKDIR: 'ro
 
 describe('BRIDGE_PROJECT_ROOTS and BRIDGE_PROJECTS', () => {
   it('default to the working directory as the one root, and no names', async () => {
-    expect(await load({})).toEqual({ workdir: join(dir.path, 'roots', 'a'), projectRoots: [join(dir.path, 'roots', 'a')], projects: new Map() });
+    expect(await load({})).toEqual({ workdir: join(dir.path, 'roots', 'a'), projectRoots: [join(dir.path, 'roots', 'a')], projects: new Map(), offLimits: [] });
+  });
+
+  it('give no chat a directory in the bridge’s own places, though a root may cover them', async () => {
+    const data = join(dir.path, 'roots', 'a', 'app');
+    const config = await loadProjects({ BRIDGE_WORKDIR: 'roots/a' }, dir.path, [data]);
+    expect(config.offLimits).toEqual([data]);
+    expect(() => refuseStateInProjects(config)).not.toThrow();
+    const refused = async (env: Record<string, string>) => {
+      try {
+        refuseStateInProjects(await loadProjects(env, dir.path, [data]));
+        return 'not refused';
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+    };
+    expect(await refused({ BRIDGE_WORKDIR: 'roots/a/app' })).toBe(
+      `BRIDGE_WORKDIR: ${data} is inside ${data}, where the bridge keeps its own state (data directory, sandbox homes, agent space), which no agent may reach; choose a directory outside it, or move BRIDGE_DATA_DIR elsewhere`,
+    );
+    expect(await refused({ BRIDGE_WORKDIR: 'roots/a', BRIDGE_PROJECTS: 'app=roots/a/app' })).toMatch(/^BRIDGE_PROJECTS \(app\): /);
+    expect(await refused({ BRIDGE_WORKDIR: 'roots/a', BRIDGE_PROJECT_ROOTS: 'roots/a,roots/a/app' })).toMatch(/^BRIDGE_PROJECT_ROOTS: /);
   });
 
   it('read several roots and named projects inside them', async () => {

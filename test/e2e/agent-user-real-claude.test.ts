@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest, Reply } from '../support/mock-model/index.ts';
@@ -50,7 +50,11 @@ describe('the real claude and the bridge it runs under', () => {
     async () => {
       const { uid, gid } = agentIds()!;
       project = await sharedRepo(gid);
-      real = await startRealCliWorld('claude', script, { BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_WORKDIR: project.path });
+      // Its claude's own configuration, fresh for this test: nothing an earlier process left in the agent user's home counts.
+      const config = join(project.path, '.agent-claude');
+      await mkdir(config, { mode: 0o700 });
+      await chown(config, uid, gid);
+      real = await startRealCliWorld('claude', script, { BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_WORKDIR: project.path, CLAUDE_CONFIG_DIR: config });
       dataDir = real.world.dataDir;
       say('probe the bridge');
       const reply = await said(/^tool said/);
@@ -58,9 +62,9 @@ describe('the real claude and the bridge it runs under', () => {
       expect(reply.text).toContain('environ: refused');
       expect(reply.text).toContain('data: refused');
       expect(reply.text).toContain('git: readable');
-      // Its session is kept in the agent user's home, where /resume finds it.
+      // Its session is kept where the agent user's claude keeps them, where /resume finds it.
       const slug = project.path.replace(/[^a-zA-Z0-9]/g, '-');
-      expect((await readdir(`/home/${AGENT_USER}/.claude/projects/${slug}`)).some((name) => name.endsWith('.jsonl'))).toBe(true);
+      expect((await readdir(join(config, 'projects', slug))).some((name) => name.endsWith('.jsonl'))).toBe(true);
 
       // A file of root's in its directory, 0600: the agent user cannot read it, so send_file does not either.
       await writeFile(join(project.path, 'root-only.txt'), 'ROOT ONLY\n', { mode: 0o600 });

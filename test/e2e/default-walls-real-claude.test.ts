@@ -48,7 +48,7 @@ describe.skipIf(cannot)(`the defaults, as a person who is not root (${cannot ?? 
         BRIDGE_SANDBOX: 'auto',
         BRIDGE_WORKDIR: cliEnv.workdir,
       },
-      { as: ids },
+      { runAs: ids },
     );
     await world.bridge.waitForLog(/sandbox: every CLI runs in a bubblewrap sandbox/);
     say('who are you?');

@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { chown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { chown, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,9 +20,13 @@ let real: RealCliWorld | undefined;
 let project: { path: string; remove(): Promise<void> } | undefined;
 let allowed: RunningServer | undefined;
 let terminal: string | undefined;
+let homes: string[] = [];
 afterEach(async () => {
   if (terminal) await rm(terminal, { recursive: true, force: true });
   terminal = undefined;
+  // Named for this test's bridge alone: nothing else uses them.
+  for (const home of homes) await rm(home, { recursive: true, force: true });
+  homes = [];
   await real?.stop();
   await project?.remove();
   await allowed?.close();
@@ -46,17 +51,22 @@ function script(request: ModelRequest): Reply {
     ].join('; ');
     return { toolCalls: [{ name: 'Bash', input: { command, description: 'probe' } }] };
   }
+  if (/spend behind its back/.test(text)) {
+    // The agent calls the model API itself, through the credential proxy (which adds the key), and tries a call claude never makes.
+    const body = JSON.stringify({ model: 'claude-opus-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'an agent call' }] });
+    const command = [
+      `echo messages: $(curl -s -o /dev/null -w "%{http_code}" -H "content-type: application/json" -d '${body}' $ANTHROPIC_BASE_URL/v1/messages)`,
+      'echo anything: $(curl -s -o /dev/null -w "%{http_code}" $ANTHROPIC_BASE_URL/v1/anything)',
+    ].join('; ');
+    return { toolCalls: [{ name: 'Bash', input: { command, description: 'spend' } }] };
+  }
+  if (/an agent call/.test(text)) return { text: 'answered the agent' };
   // The whole conversation it was sent: a resumed session carries the earlier turns.
   if (/how many messages/.test(text)) return { text: `messages: ${request.messages.length}` };
   return { text: 'nothing to do' };
 }
 
 const { say, waitText: said } = ownerIn(() => real!.world, CHAT, 60_000);
-
-async function chownR(path: string, ids: { uid: number; gid: number }): Promise<void> {
-  await chown(path, ids.uid, ids.gid);
-  for (const name of await readdir(path)) await chown(join(path, name), ids.uid, ids.gid);
-}
 
 /** This machine's address on its network, where a server outside the sandbox listens. */
 function outsideAddress(): string | undefined {
@@ -104,23 +114,24 @@ describe.skipIf(cannot)(`the real claude in its walls (${cannot ?? AGENT_USER})`
     say('how many messages');
     const resumed = await said(/^messages: /);
     expect(Number(/messages: (\d+)/.exec(resumed.text!)![1])).toBeGreaterThan(1);
-    const homes = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes');
-    const home = join(
-      homes,
-      (await readdir(homes)).find((name) => name.startsWith(`telegram_${CHAT}`))!,
-    );
+    // The chat's home, named for this bridge's identity and the chat.
+    const identity = (await readFile(join(dataDir, 'bridge-id'), 'utf8')).trim();
+    const hash = createHash('sha256').update(`${identity}\0telegram:${CHAT}`).digest('hex').slice(0, 8);
+    const home = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes', `telegram_${CHAT}-${hash}`);
+    homes = [home, `${home}.terminal`];
 
-    // A terminal continues it with that home.
+    // A terminal continues it in a home beside it, its configuration the operator's.
     say('/handoff');
-    expect((await said(/in a terminal/)).text).toContain(`HOME=${home}`);
+    expect((await said(/in a terminal/)).text).toContain(`HOME=${home}.terminal`);
 
     // A session started in a terminal, outside the walls: /resume offers it and brings it in.
     const key = project.path.replace(/[^A-Za-z0-9]/g, '-');
     terminal = join(`/home/${AGENT_USER}`, '.claude', 'projects', key);
     const id = randomUUID();
-    await mkdir(terminal, { recursive: true });
+    // Made as the agent user, as its claude in a terminal would: a folder root made there would keep that claude from saving any session.
+    await execa('runuser', ['-u', AGENT_USER, '--', 'mkdir', '-p', terminal]);
     await writeFile(join(terminal, `${id}.jsonl`), JSON.stringify({ type: 'user', message: { role: 'user', content: 'fix the terminal bug' } }) + '\n');
-    await chownR(terminal, agentIds()!);
+    await chown(join(terminal, `${id}.jsonl`), agentIds()!.uid, agentIds()!.gid);
     say('/resume');
     const listed = (await said(/^Sessions, newest first/)).text!.split('\n');
     const n = listed.findIndex((line) => line.includes('fix the terminal bug'));
@@ -128,5 +139,31 @@ describe.skipIf(cannot)(`the real claude in its walls (${cannot ?? AGENT_USER})`
     say(`/resume ${n}`);
     await said(/continues the claude session "fix the terminal bug"/);
     expect(await readFile(join(home, '.claude', 'projects', key, `${id}.jsonl`), 'utf8')).toContain('fix the terminal bug');
+  }, 180_000);
+
+  it('meters a model call the agent makes itself through the credential proxy into the chat’s usage, and refuses a call claude never makes, audited', async () => {
+    const { gid } = agentIds()!;
+    project = await sharedRepo(gid);
+    real = await startRealCliWorld('claude', script, { BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX: 'bwrap', BRIDGE_WORKDIR: project.path });
+    dataDir = real.world.dataDir;
+    say('spend behind its back');
+    const reply = await said(/^tool said/);
+    expect(reply.text).toContain('messages: 200');
+    expect(reply.text).toContain('anything: 403');
+    // The refused call never reached the API; claude's two calls and the agent's own did, each with the real key.
+    expect(real.mock.requests.map((request) => request.url)).not.toContain('/v1/anything');
+    expect(real.mock.modelRequests).toHaveLength(3);
+    await expect
+      .poll(async () => (await readFile(join(dataDir, 'audit.jsonl'), 'utf8').catch(() => '')).split('\n').filter((line) => line.includes('"blocked"')))
+      .toEqual([expect.stringMatching(/"detail":"127\.0\.0\.1:\d+ GET \/v1\/anything: GET \/v1\/anything is not a call this CLI makes/)]);
+    // The chat's usage is what the proxy metered: all three calls (12 input tokens each at the mock), not the two claude reports.
+    const inputTokens = async () => {
+      const usage = JSON.parse(await readFile(join(dataDir, 'usage.json'), 'utf8').catch(() => '{"chats":{}}')) as {
+        chats: Record<string, { total: Record<string, { inputTokens: number; costUsd: number }> }>;
+      };
+      return Object.values(usage.chats).flatMap((chat) => Object.values(chat.total));
+    };
+    await expect.poll(inputTokens, { timeout: 20_000 }).toEqual([expect.objectContaining({ inputTokens: 36, costUsd: expect.any(Number) })]);
+    expect((await inputTokens())[0]!.costUsd).toBeGreaterThan(0);
   }, 180_000);
 });

@@ -3,9 +3,10 @@ import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Turn, type TurnOutcome } from '../../src/session/turn.ts';
+import type { AgentEvent } from '../../src/protocols/events.ts';
 import { runAgentsAs } from '../../src/process/agent-user.ts';
 import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
-import { lowerWalls, raiseWalls, scopeHome } from '../../src/sandbox/walls.ts';
+import { lowerWalls, raiseWalls } from '../../src/sandbox/walls.ts';
 import { PLACEHOLDER_KEY } from '../../src/sandbox/model-api-access.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
@@ -32,6 +33,7 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
   let work: string;
   let uid = 0;
   let gid = 0;
+  let operator = '';
 
   /** The turn's first request runs a command that shows the key it holds and writes `file`; the tool's output is the answer. */
   function script(cli: Cli, file: string) {
@@ -60,7 +62,11 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
     const homes = join(space.path, 'homes');
     await mkdir(homes, { mode: 0o700 });
     await chown(homes, uid, gid);
-    raiseWalls(decision, { homes, sockets: space.path });
+    // The operator's own settings are in a home of this test's, not the agent user's shared one.
+    operator = join(space.path, 'operator');
+    await mkdir(operator, { mode: 0o700 });
+    await chown(operator, uid, gid);
+    raiseWalls(decision, { homes, sockets: space.path, settings: operator });
     work = join(space.path, 'work');
     await mkdir(work, { mode: 0o700 });
     await chown(work, uid, gid);
@@ -75,44 +81,55 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
     await space?.remove();
   });
 
-  /** The operator's codex settings, as copied into a chat's home: a known model, no update check, no analytics. */
-  async function codexHome(scope: string): Promise<void> {
-    const codex = join(scopeHome(scope)!, '.codex');
+  /** The operator's codex settings, which a chat's walls show: a known model, no update check, no analytics. */
+  async function codexHome(): Promise<void> {
+    const codex = join(operator, '.codex');
     await mkdir(codex, { recursive: true });
     await writeFile(join(codex, 'config.toml'), `model = "${CODEX_MODEL}"\ncheck_for_update_on_startup = false\n[analytics]\nenabled = false\n`);
-    for (const path of [scopeHome(scope)!, codex, join(codex, 'config.toml')]) await chown(path, uid, gid);
+    for (const path of [codex, join(codex, 'config.toml')]) await chown(path, uid, gid);
   }
 
-  /** The operator's Claude Code settings, as copied into a chat's home: its own sandbox on. */
-  async function claudeHome(scope: string): Promise<void> {
-    const claude = join(scopeHome(scope)!, '.claude');
+  /** The operator's Claude Code settings, which a chat's walls show: its own sandbox on. */
+  async function claudeHome(): Promise<void> {
+    const claude = join(operator, '.claude');
     await mkdir(claude, { recursive: true });
     await writeFile(join(claude, 'settings.json'), '{"sandbox":{"enabled":true}}');
-    for (const path of [scopeHome(scope)!, claude, join(claude, 'settings.json')]) await chown(path, uid, gid);
+    for (const path of [claude, join(claude, 'settings.json')]) await chown(path, uid, gid);
   }
 
   async function turn(cli: Cli, file: string, env: Record<string, string>, permissions?: 'safe'): Promise<TurnOutcome> {
     mock.reset(script(cli, file));
     const scope = `telegram:${cli}`;
-    if (cli === 'codex') await codexHome(scope);
-    if (cli === 'claude') await claudeHome(scope);
-    const outcome = await new Turn({
-      adapter: await realAdapter(cli),
-      spec: { prompt: `write ${file}`, ...(permissions ? { permissions } : {}) },
-      cwd: work,
-      env: { PATH: process.env.PATH, LANG: 'C.UTF-8', ...env },
-      walls: { home: scope, readOnly: permissions === 'safe' },
-      timeoutMs: 90_000,
-      graceMs: 500,
-    }).done;
+    if (cli === 'codex') await codexHome();
+    if (cli === 'claude') await claudeHome();
+    const events: AgentEvent[] = [];
+    const outcome = await new Turn(
+      {
+        adapter: await realAdapter(cli),
+        spec: { prompt: `write ${file}`, ...(permissions ? { permissions } : {}) },
+        cwd: work,
+        env: { PATH: process.env.PATH, LANG: 'C.UTF-8', ...env },
+        walls: { home: scope, readOnly: permissions === 'safe' },
+        timeoutMs: 90_000,
+        graceMs: 500,
+      },
+      { onEvent: (event) => events.push(event) },
+    ).done;
     expect(outcome.status, `${outcome.error ?? ''}`).toBe('completed');
+    // Nothing the CLI calls its model API for is refused (the credential proxy's refusals name the call: `host GET /path`).
+    expect(events.filter((event) => event.type === 'blocked' && event.host.includes(' ')).map((event) => JSON.stringify(event))).toEqual([]);
+    // Each model call the mock answered was metered by the credential proxy, and is what the turn used.
+    const metered = events.filter((event) => event.type === 'usage' && event.proxy);
+    expect(metered).toHaveLength(mock.modelRequests.length);
+    expect(outcome.metered?.usage.inputTokens).toBe(12 * mock.modelRequests.length);
+    expect(outcome.result?.usage).toEqual(outcome.metered?.usage);
     return outcome;
   }
 
   // The operator's CODEX_HOME is a folder of the host, not inside: codex keeps its settings and sessions in the chat's home.
   const codexEnv = () => ({ CODEX_API_KEY: REAL_KEY, OPENAI_BASE_URL: `${mock.url}/v1`, CODEX_HOME: join(space.path, 'operator-codex-home') });
 
-  it('codex answers through the credential proxy holding a placeholder, its WebSocket attempt passed through with the real key and no delay', async () => {
+  it('codex answers through the credential proxy holding a placeholder, over HTTP with the real key and no delay, each call metered', async () => {
     const outcome = await turn('codex', 'made-by-codex.txt', codexEnv());
     expect(outcome.text).toContain(`key=${PLACEHOLDER_KEY}`);
     expect(outcome.text).not.toContain(REAL_KEY);
@@ -122,15 +139,15 @@ describe.skipIf(cannot)(`the real CLIs in their walls (${cannot ?? AGENT_USER})`
     expect(outcome.text).toMatch(/Seccomp:\s+0/);
     expect(outcome.text).toContain('egress=403');
     expect(existsSync(join(work, 'made-by-codex.txt'))).toBe(true);
-    // The API saw the real key on every call: the WebSocket upgrade codex tries first, then each model call.
+    // The API saw the real key on every call, each over HTTP: the WebSocket codex tries first the
+    // credential proxy answers itself (426, as an API without them does), since it could not meter its frames.
     expect(mock.requests.map((request) => `${request.method} ${request.url} ${request.headers.upgrade ?? 'http'}`)).toEqual([
-      'GET /v1/responses websocket',
       'POST /v1/responses http',
       'POST /v1/responses http',
     ]);
     expect(new Set(mock.requests.map((request) => request.headers.authorization))).toEqual(new Set([`Bearer ${REAL_KEY}`]));
-    // The refused upgrade came back as the API said it (426), so codex went on over HTTP at once:
-    // a refusal it did not understand costs it five retries with backoff, over 5 s.
+    // codex understood the 426 and went on over HTTP at once: a refusal it did not understand
+    // costs it five retries with backoff, over 5 s.
     expect(outcome.durationMs).toBeLessThan(5_000);
   }, 120_000);
 

@@ -126,6 +126,68 @@ describe('adapter manifests', () => {
       },
       'field "live": a CLI stays up one way',
     ],
+    // The credential proxy sends on only the calls a CLI makes: each adapter lists them.
+    [
+      {
+        ...valid,
+        walls: {
+          modelApi: {
+            credentials: [{ variable: 'MY_KEY', header: 'x-api-key' }],
+            upstream: { default: 'https://api.example.com' },
+            pointAt: { env: 'MY_URL' },
+          },
+        },
+      },
+      'field "walls.modelApi.routes": list the calls the CLI makes to its model API',
+    ],
+    [
+      {
+        ...valid,
+        walls: {
+          modelApi: {
+            ...{ credentials: [{ variable: 'MY_KEY', header: 'x-api-key' }], upstream: { default: 'https://api.example.com' }, pointAt: { env: 'MY_URL' } },
+            routes: [],
+          },
+        },
+      },
+      'field "walls.modelApi.routes": list the calls the CLI makes',
+    ],
+    [
+      {
+        ...valid,
+        walls: {
+          modelApi: {
+            ...{ credentials: [{ variable: 'MY_KEY', header: 'x-api-key' }], upstream: { default: 'https://api.example.com' }, pointAt: { env: 'MY_URL' } },
+            routes: ['/v1/messages'],
+          },
+        },
+      },
+      'field "walls.modelApi.routes.0": a method and a path',
+    ],
+    [
+      {
+        ...valid,
+        walls: {
+          modelApi: {
+            ...{ credentials: [{ variable: 'MY_KEY', header: 'x-api-key' }], upstream: { default: 'https://api.example.com' }, pointAt: { env: 'MY_URL' } },
+            routes: ['GET /v1/mod*'],
+          },
+        },
+      },
+      'field "walls.modelApi.routes.0": a `*` stands for a whole segment',
+    ],
+    [
+      {
+        ...valid,
+        walls: {
+          modelApi: {
+            ...{ credentials: [{ variable: 'MY_KEY', header: 'x-api-key' }], upstream: { default: 'https://api.example.com' }, pointAt: { env: 'MY_URL' } },
+            routes: ['POST /v1/../files'],
+          },
+        },
+      },
+      'field "walls.modelApi.routes.0": no `.` or `..` segments',
+    ],
   ])('refuses a malformed manifest naming the file and the field (%#)', async (manifest, message) => {
     const error = await load(manifest).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../src/protocols/events.ts';
 import { LiveInput, SILENT_CLOSE_MS } from '../../src/session/live-input.ts';
+import { ProcessMessages } from '../../src/session/process-messages.ts';
 
 // When a CLI reading messages while it works has answered them all: only then is its input closed.
 function live(options: { writable?: () => boolean } = {}) {
@@ -66,9 +67,47 @@ describe('messages to a CLI while it works', () => {
   it('takes a result as answering everything from a CLI that never names messages back', () => {
     const { input, ended } = live();
     input.send('the task', 'a');
-    input.send('more', 'b');
     input.observe(result());
     expect(ended()).toBe(1);
+  });
+
+  it('writes a message past the prompt only into a CLI that has named one back: one that has not is refused, and goes as a turn', () => {
+    const { input, written } = live();
+    input.send('the task', 'a');
+    expect(input.namesMessages).toBeUndefined();
+    expect(input.send('too early to know', 'b')).toBe(false);
+    input.observe({ type: 'text', text: 'working' });
+    expect(input.namesMessages).toBe(false);
+    expect(input.send('never into this one', 'c')).toBe(false);
+    expect(written).toEqual(['a:the task']);
+
+    const naming = live();
+    naming.input.send('the task', 'a');
+    naming.input.observe(stage('a', 'queued'));
+    expect(naming.input.namesMessages).toBe(true);
+    expect(naming.input.send('steered', 'b')).toBe(true);
+  });
+
+  it('tells a result for an earlier message from the turn’s own: by the ids it names, or else by how long its turn took', () => {
+    const process = new ProcessMessages();
+    const earlier = new LiveInput({ send: () => true, end: () => {} }, { process });
+    earlier.send('first', 'a');
+    earlier.observe(stage('a', 'queued'));
+    const next = new LiveInput({ send: () => true, end: () => {} }, { process });
+    next.send('second', 'b');
+    expect(next.answersEarlier({ type: 'result', text: 'first’s', isError: false, answered: ['a'] })).toBe(true);
+    expect(next.answersEarlier({ type: 'result', text: 'second’s', isError: false, answered: ['b'] })).toBe(false);
+    expect(next.answersEarlier({ type: 'result', text: 'a notification’s', isError: false, answered: ['n'] })).toBe(false);
+
+    const silent = new ProcessMessages();
+    const one = new LiveInput({ send: () => true, end: () => {} }, { process: silent });
+    one.send('first', 'a');
+    one.observe({ type: 'text', text: 'working' });
+    const two = new LiveInput({ send: () => true, end: () => {} }, { process: silent });
+    two.send('second', 'b');
+    expect(two.answersEarlier({ type: 'result', text: 'first’s', isError: false, durationMs: 4000 })).toBe(true);
+    expect(two.answersEarlier({ type: 'result', text: 'second’s', isError: false, durationMs: 3 })).toBe(false);
+    expect(two.answersEarlier({ type: 'result', text: 'no clock', isError: false })).toBe(false);
   });
 
   it('closes a CLI gone silent after a result with a message unanswered', () => {
@@ -106,7 +145,7 @@ describe('messages to a CLI while it works', () => {
 
   it('as the input of the turn that answers messages handed to it, ends with their answer', () => {
     const ended: number[] = [];
-    const input = new LiveInput({ send: () => true, end: () => ended.push(1) }, { ids: ['c', 'd'], taken: ['c'] });
+    const input = new LiveInput({ send: () => true, end: () => ended.push(1) }, { handed: { ids: ['c', 'd'], taken: ['c'] } });
     expect(input.untaken).toBe(1); // 'd': its first, 'c', stands as its prompt
     input.observe(stage('d', 'started'));
     input.observe(result(['c']));

@@ -22,11 +22,14 @@
 //   grandchild     start a `sleep 600` child in the same process group; its pid goes to stderr
 //   fail           answer with an error result
 //   say:WORD       answer WORD instead of the echo
+//   print-env:NAME answer NAME=<its value in the environment> (an agent echoing a key it holds)
 //   long:CHARS     answer with about CHARS characters of Markdown paragraphs
 //   write:NAME     write a file NAME in the working directory
 //   commit         commit everything in the working directory's git repository
 //   dirty:NAME     after that, write a file NAME that stays uncommitted
 //   wait-for:NAME  wait until a file NAME exists in the working directory (a test's go-ahead)
+//   answer-twice:S (with stream-json input) S seconds after its result, a second result for the same
+//                  message, as a CLI may write one after the bridge sent the next message
 //   end-at-message (with stream-json input) wait until the next message comes, then answer
 //                  before reading it: that message reaches it after its result, as when a
 //                  turn ends just as the bridge sends one into it, and so is a turn of its own
@@ -35,7 +38,7 @@
 //                  and `git status` in its directory, each "ok" or its error
 //   escape         try, as a prompt-injected agent would, to get out of its sandbox, and answer
 //                  what came of each attempt as JSON: the model API keys in its environment,
-//                  reading each path of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, and each file
+//                  reading each path (a folder's names, a file's text) of $FAKE_ESCAPE_READ and $JSONL_BRIDGE_DATA_DIR, and each file
 //                  named in $FAKE_ESCAPE_MCP_SIBLINGS beside its --mcp-config, writing each of $FAKE_ESCAPE_WRITE,
 //                  the pids it sees, /proc/$FAKE_ESCAPE_PID/environ, and a GET of each URL of
 //                  $FAKE_ESCAPE_URLS, directly and through $HTTPS_PROXY/$HTTP_PROXY, and of
@@ -46,6 +49,9 @@
 //   msg-tokens:N   each model call's message reports N output tokens (5 otherwise; 10 input each)
 //   question       ask the user (AskUserQuestion: "Which color?", Red or Blue) and answer what they chose
 //   (with $FAKE_CLI_LOGGED_OUT set, every turn answers as claude does without credentials)
+//   (with $FAKE_CLI_UNNAMED set, it is a claude older than 2.1.330 with stream-json input: it never
+//   names the messages it is sent back, no `command_lifecycle` and no `user_message_uuids`, and each
+//   result's duration_ms is the turn's own; `=separate` answers each waiting message with a result of its own)
 //   (with $FAKE_CLI_STATE/quota-claude.json written, every turn prints claude's recorded quota error: quota.mjs)
 //   (run as `exec --json …`, it is codex's one-shot runs instead: fake-codex.mjs; as
 //   `exec --output-format stream-json …`, droid: fake-droid.mjs)
@@ -70,7 +76,7 @@
 // persist under $FAKE_CLI_STATE (default: $TMPDIR), or as Claude Code's do under $CLAUDE_CONFIG_DIR, so a resumed turn knows its history.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -246,6 +252,14 @@ const heldUntilResult = [];
 let ignoringInterrupts = false;
 /** Turns this process has run (a cost, like claude's, is the whole process's). */
 let turnsHere = 0;
+/** A claude that does not name messages back ($FAKE_CLI_UNNAMED), and when its turn began (its results' duration). */
+const unnamed = process.env.FAKE_CLI_UNNAMED;
+let turnStartedAt = Date.now();
+/** What a result says of the messages it answered, and how long its turn took. */
+function namesOf(ids) {
+  if (unnamed) return { duration_ms: Date.now() - turnStartedAt };
+  return streamInput ? { user_message_uuids: ids } : {};
+}
 if (streamInput) await serveMessages();
 else {
   await turn(argPrompt);
@@ -255,6 +269,7 @@ else {
 
 /** One turn of `prompt`; `ids`: the stream-json messages it answers. */
 async function turn(prompt, ids = []) {
+  turnStartedAt = Date.now();
   const directive = directiveIn(prompt);
   logTurn(prompt);
   turnsHere++;
@@ -267,7 +282,7 @@ async function turn(prompt, ids = []) {
   out({ type: 'system', subtype: 'init', session_id: sessionId, model: flag('--model') ?? 'fake-model', cwd: process.cwd(), tools: ['Bash'] });
   const quota = quotaOut('claude');
   if (quota) {
-    for (const line of recordedQuotaLines('claude', quota, sessionId, streamInput ? { user_message_uuids: ids } : {})) out(line);
+    for (const line of recordedQuotaLines('claude', quota, sessionId, namesOf(ids))) out(line);
     if (!streamInput) process.stdout.write('', () => process.exit(1));
     return;
   }
@@ -299,7 +314,7 @@ async function turn(prompt, ids = []) {
   const denials = [];
   for (let i = 1; i <= tools; i++) {
     if (pace) await sleep(pace / 1000);
-    for (const message of arrived.splice(0)) {
+    for (const message of unnamed === 'separate' ? [] : arrived.splice(0)) {
       lifecycle(message.id, 'started');
       heard.push(message.text);
       lifecycle(message.id, 'completed');
@@ -454,7 +469,7 @@ async function turn(prompt, ids = []) {
   const whoami = directive('whoami') ? whoAmI() : undefined;
   const escaped = directive('escape') ? JSON.stringify(await tryToEscape()) : undefined;
   const fetched = typeof directive('fetch') === 'string' ? await fetchThroughTunnel(directive('fetch')) : undefined;
-  const said = directive('say');
+  const said = directive('print-env') ? `${directive('print-env')}=${process.env[directive('print-env')] ?? ''}` : directive('say');
   const long = Number(directive('long') ?? 0);
   const answered =
     whoami ?? escaped ?? fetched ?? mcpCheck ?? (long ? longMarkdown(long) : typeof said === 'string' ? said : `echo: ${prompt} (turn ${history.length})`);
@@ -479,10 +494,16 @@ async function turn(prompt, ids = []) {
     duration_ms: 5,
     total_cost_usd: 0.001 * turnsHere, // like claude's: the whole process's so far
     usage: { input_tokens: 10, output_tokens: 5 },
-    ...(streamInput ? { user_message_uuids: ids } : {}),
+    ...namesOf(ids),
   });
   // When the result line went out, for the benchmark that times its way to Telegram.
   if (process.env.FAKE_CLI_LOG) appendFileSync(`${process.env.FAKE_CLI_LOG}.results`, JSON.stringify({ prompt, emittedAt }) + '\n');
+  const again = directive('answer-twice');
+  if (again && streamInput) {
+    // A second result for the same message, once the bridge may have sent the next: never that one's answer.
+    await sleep(Number(again));
+    out({ type: 'result', subtype: 'success', is_error: false, result: 'late answer', session_id: sessionId, num_turns: 1, ...namesOf(ids) });
+  }
 }
 
 /** What Claude Code 2.1 prints for a turn without credentials: the error as an answer, then as the result. */
@@ -505,7 +526,7 @@ function notLoggedIn(ids) {
     num_turns: 1,
     duration_ms: 5,
     total_cost_usd: 0,
-    ...(streamInput ? { user_message_uuids: ids } : {}),
+    ...namesOf(ids),
   });
 }
 
@@ -562,7 +583,7 @@ async function serveMessages() {
       await new Promise((resolve) => (wake = resolve));
       continue;
     }
-    const messages = arrived.splice(0);
+    const messages = unnamed === 'separate' ? arrived.splice(0, 1) : arrived.splice(0);
     for (const { id } of messages) lifecycle(id, 'started');
     interrupt = new globalThis.AbortController();
     await turn(
@@ -610,7 +631,7 @@ function interrupted(ids, tools) {
     total_cost_usd: 0.001 * turnsHere,
     usage: { input_tokens: 10, output_tokens: 1 },
     errors: ['interrupted'],
-    user_message_uuids: ids,
+    ...namesOf(ids),
   });
 }
 
@@ -679,7 +700,7 @@ async function tryToEscape() {
     proxied: {},
   };
   for (const path of [...list('FAKE_ESCAPE_READ'), process.env.JSONL_BRIDGE_DATA_DIR].filter(Boolean))
-    result.read[path] = await attempt(() => readdirSync(path).join(' ') || 'empty');
+    result.read[path] = await attempt(() => (statSync(path).isDirectory() ? readdirSync(path).join(' ') || 'empty' : readFileSync(path, 'utf8') || 'empty'));
   // Files beside its own MCP config, by name (another chat's, under the same agent user).
   const config = flag('--mcp-config');
   if (config)
@@ -725,6 +746,7 @@ function fetchThroughTunnel(url) {
 }
 
 function lifecycle(id, state) {
+  if (unnamed) return;
   out({ type: 'command_lifecycle', command_uuid: id, state, uuid: randomUUID(), session_id: sessionId });
 }
 

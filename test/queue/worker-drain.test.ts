@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -35,28 +35,33 @@ const started = async (text: string) => {
 };
 /** Long enough for a second announcement to be out, were there one. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
+/** Lets the runs that wait for `name` (`wait-for:name`, in the chat's directory) go on: each runs until the test says, however loaded the machine. */
+const goAhead = (name: string) => writeFile(join(world!.workdir, name), '');
 
 describe('draining a worker', () => {
   it('SIGTERM: a short run finishes on its worker; a long one is handed back and finishes on the other, in its CLI session; each announced once', async () => {
     // One worker first, so both runs are on it; the other joins before the drain.
-    world = await startQueueWorld(redis, ['a'], { BRIDGE_DRAIN_SECONDS: '4' });
-    say('/spawn --label Short "tools:6 pace:400 say:short-finished"');
-    say('/spawn --label Long "tools:60 pace:100 say:long-finished"');
+    world = await startQueueWorld(redis, ['a'], { BRIDGE_DRAIN_SECONDS: '10' });
+    // Both run until the drain has begun: the short one is then let finish, the long one never is there.
+    say('/spawn --label Short "wait-for:short-go say:short-finished"');
+    say('/spawn --label Long "wait-for:long-go say:long-finished"');
     const short = await started('short-finished');
     const long = await started('long-finished');
     await world.startWorker('b');
     const a = world.workers.get('a')!;
     a.kill('SIGTERM');
-    await a.waitForLog(/draining: taking no new work; waiting up to 4 s for run [\w-]+ \(#1\), run [\w-]+ \(#2\)|run [\w-]+ \(#2\), run [\w-]+ \(#1\)/);
+    await a.waitForLog(/draining: taking no new work; waiting up to 10 s for run [\w-]+ \(#1\), run [\w-]+ \(#2\)|run [\w-]+ \(#2\), run [\w-]+ \(#1\)/);
+    await goAhead('short-go');
 
     expect(await reply(/^✅ #1 Short/, 20_000)).toContain('short-finished');
     await reply(/^↪️ #2 Long moves off worker a, which is shutting down: it goes on in its CLI session on the next free worker\.$/, 20_000);
     expect((await a.exited).code).toBe(0);
+    await goAhead('long-go');
     expect(await reply(/^✅ #2 Long/, 30_000)).toContain('long-finished');
     // The other worker took it up in the session the first one had, told why, with its task again.
     const resumed = (await world.cli.invocations()).filter((call) => call.resume === long.session);
     expect(resumed).toHaveLength(1);
-    expect(resumed[0]!.prompt).toBe(`${RUN_MOVED_PROMPT}\n\ntools:60 pace:100 say:long-finished`);
+    expect(resumed[0]!.prompt).toBe(`${RUN_MOVED_PROMPT}\n\nwait-for:long-go say:long-finished`);
     expect(resumed[0]!.pid).not.toBe(long.pid);
     expect(alive(long.pid)).toBe(false);
     expect(a.log()).toMatch(/draining: run [\w-]+ \(#1\) finished here/);
@@ -73,7 +78,7 @@ describe('draining a worker', () => {
 
   it('a second signal hands back what is running at once, without waiting out the drain', async () => {
     world = await startQueueWorld(redis, ['a', 'b'], { BRIDGE_DRAIN_SECONDS: '120' });
-    say('/spawn --label Long "tools:100 pace:100 say:long-finished"');
+    say('/spawn --label Long "wait-for:long-go say:long-finished"');
     const long = await started('long-finished');
     say('/subagents info 1');
     const first = /^worker: (a|b)$/m.exec(await reply(/^worker: [ab]$/m))![1]!;
@@ -89,6 +94,7 @@ describe('draining a worker', () => {
     expect((await worker.exited).code).toBe(0);
     expect(Date.now() - forcedAt).toBeLessThan(20_000);
     await reply(new RegExp(`^↪️ #1 Long moves off worker ${first}, which is shutting down`));
+    await goAhead('long-go');
     await reply(/^✅ #1 Long/, 30_000);
     const resumed = (await world.cli.invocations()).filter((call) => call.resume === long.session);
     expect(resumed).toHaveLength(1);
@@ -99,7 +105,7 @@ describe('draining a worker', () => {
 
   it('a run handed back to a worker whose CLI does not know its session (another machine) starts afresh there with its task, announced once', async () => {
     world = await startQueueWorld(redis, ['a'], { BRIDGE_DRAIN_SECONDS: '1' });
-    say('/spawn --label Far "tools:40 pace:100 say:done-afresh"');
+    say('/spawn --label Far "wait-for:far-go say:done-afresh"');
     const long = await started('done-afresh');
     const a = world.workers.get('a')!;
     a.kill('SIGTERM');
@@ -107,13 +113,14 @@ describe('draining a worker', () => {
     await a.exited;
     // The next worker's machine has no copy of the CLI's session.
     await rm(join(world.cli.dir, 'fake-agent-sessions', `${long.session}.json`));
+    await goAhead('far-go');
     await world.startWorker('b');
     expect(await reply(/^✅ #1 Far/, 30_000)).toContain('done-afresh');
     const calls = (await world.cli.invocations()).filter((call) => call.prompt.includes('done-afresh'));
     // Its resume found nothing (the fake CLI says so and logs no turn), and the same prompt ran in a fresh session: told why, with its task.
     expect(calls.map((call) => call.resume)).toEqual([undefined, undefined]);
     expect(calls[1]!.session).not.toBe(long.session);
-    expect(calls[1]!.prompt).toBe(`${RUN_MOVED_PROMPT}\n\ntools:40 pace:100 say:done-afresh`);
+    expect(calls[1]!.prompt).toBe(`${RUN_MOVED_PROMPT}\n\nwait-for:far-go say:done-afresh`);
     await settle();
     expect(announcements()).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { chmod, chown, mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedHome } from '../../src/sandbox/home-seed.ts';
@@ -8,7 +8,7 @@ import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent } from '../support/
 
 const cannot = cannotSwitchUser();
 
-describe.skipIf(cannot)(`a sandbox's home, given its uid's settings and logins (${cannot ?? 'as ' + AGENT_USER})`, () => {
+describe.skipIf(cannot)(`a sandbox's home, given its uid's logins (${cannot ?? 'as ' + AGENT_USER})`, () => {
   let space: Awaited<ReturnType<typeof tempDir>>;
   let source: string;
   let home: string;
@@ -43,33 +43,33 @@ describe.skipIf(cannot)(`a sandbox's home, given its uid's settings and logins (
 
   afterEach(() => space.remove());
 
-  it('gets the CLIs’ settings, agents, logins and git identity, owned by its uid, and none of their sessions or other secrets', () => {
+  it('gets the CLIs’ logins, owned by its uid, and none of their settings, sessions or other secrets (settings are bound read-only at each start)', () => {
     const copied = seedHome(source, home, ids);
-    expect(copied.sort()).toEqual(
-      ['.claude.json', '.claude/.credentials.json', '.claude/agents', '.claude/settings.json', '.codex/auth.json', '.gitconfig'].sort(),
-    );
-    expect(readFileSync(join(home, '.claude/settings.json'), 'utf8')).toBe('{"model":"opus"}');
-    expect(readFileSync(join(home, '.claude/agents/reviewer.md'), 'utf8')).toBe('# reviewer');
-    expect(statSync(join(home, '.claude/settings.json')).uid).toBe(ids.uid);
+    expect(copied.sort()).toEqual(['.claude.json', '.claude/.credentials.json', '.codex/auth.json'].sort());
+    expect(readFileSync(join(home, '.claude/.credentials.json'), 'utf8')).toBe('{"claudeAiOauth":{}}');
+    expect(statSync(join(home, '.claude/.credentials.json')).uid).toBe(ids.uid);
     expect(statSync(join(home, '.claude')).uid).toBe(ids.uid);
+    expect(existsSync(join(home, '.claude/settings.json'))).toBe(false);
+    expect(existsSync(join(home, '.claude/agents'))).toBe(false);
+    expect(existsSync(join(home, '.gitconfig'))).toBe(false);
     expect(existsSync(join(home, '.claude/projects'))).toBe(false);
     expect(existsSync(join(home, '.codex/sessions'))).toBe(false);
     expect(existsSync(join(home, '.ssh'))).toBe(false);
   });
 
-  it('takes a setting changed outside at the next start, keeps what the CLI changed inside, and gives its state file once', async () => {
+  it('takes a login renewed outside at the next start, keeps one the CLI renewed inside, and gives its state file once', async () => {
     seedHome(source, home, ids);
     expect(seedHome(source, home, ids)).toEqual([]);
     const later = Date.now() + 60_000;
-    await put('.claude/settings.json', '{"model":"sonnet"}', later);
+    await put('.claude/.credentials.json', '{"claudeAiOauth":{"renewed":"outside"}}', later);
     await put('.claude.json', '{"hasCompletedOnboarding":false}', later);
     // The CLI renewed its login inside: newer than the operator's.
     await writeFile(join(home, '.codex/auth.json'), '{"tokens":{"renewed":true}}');
     await utimes(join(home, '.codex/auth.json'), later / 1000 + 60, later / 1000 + 60);
     await put('.codex/auth.json', '{"tokens":{}}', later);
     await giveToAgent(source, ids);
-    expect(seedHome(source, home, ids)).toEqual(['.claude/settings.json']);
-    expect(readFileSync(join(home, '.claude/settings.json'), 'utf8')).toBe('{"model":"sonnet"}');
+    expect(seedHome(source, home, ids)).toEqual(['.claude/.credentials.json']);
+    expect(readFileSync(join(home, '.claude/.credentials.json'), 'utf8')).toContain('outside');
     expect(readFileSync(join(home, '.claude.json'), 'utf8')).toBe('{"hasCompletedOnboarding":true}');
     expect(readFileSync(join(home, '.codex/auth.json'), 'utf8')).toContain('renewed');
   });
@@ -77,10 +77,10 @@ describe.skipIf(cannot)(`a sandbox's home, given its uid's settings and logins (
   it('never reads for its uid what that uid may not: a link planted to a root-only file is refused, naming it', async () => {
     const secret = join(space.path, 'root-only');
     await writeFile(secret, 'root’s secret', { mode: 0o600 });
-    await mkdir(join(source, '.codex'), { recursive: true });
-    await symlink(secret, join(source, '.codex/config.toml'));
+    await rm(join(source, '.codex/auth.json'));
+    await symlink(secret, join(source, '.codex/auth.json'));
     await chown(join(source, '.codex'), ids.uid, ids.gid);
-    expect(() => seedHome(source, home, ids)).toThrow(/~\/\.codex\/config\.toml \(cp: .*Permission denied\)/);
-    expect(existsSync(join(home, '.codex/config.toml'))).toBe(false);
+    expect(() => seedHome(source, home, ids)).toThrow(/~\/\.codex\/auth\.json \(cp: .*Permission denied\)/);
+    expect(existsSync(join(home, '.codex/auth.json'))).toBe(false);
   });
 });

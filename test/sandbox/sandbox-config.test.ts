@@ -1,6 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxConfig } from '../../src/sandbox/sandbox-config.ts';
-import { decideSandbox } from '../../src/sandbox/sandbox-decision.ts';
+import { decideSandbox, ROOT_WITHOUT_AGENT_USER } from '../../src/sandbox/sandbox-decision.ts';
 import { allowedBy, formatHostRule, parseHostRule } from '../../src/sandbox/host-rules.ts';
 import { bwrapArgv, forwardingScript } from '../../src/sandbox/bwrap-argv.ts';
 
@@ -52,13 +55,10 @@ describe('BRIDGE_SANDBOX', () => {
     );
   });
 
-  it('off is off; as root with no agent user, auto runs without walls and bwrap refuses to start, naming BRIDGE_AGENT_USER', async () => {
+  it('off is off; as root with no agent user, auto and bwrap refuse to start, naming BRIDGE_AGENT_USER', async () => {
     expect(await decideSandbox({ setting: 'off', allow: [] }, undefined)).toEqual({ on: false, why: 'BRIDGE_SANDBOX=off' });
     if (process.getuid?.() !== 0) return;
-    expect(await decideSandbox({ setting: 'auto', allow: [] }, undefined)).toEqual({
-      on: false,
-      why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: the bridge runs as root and no BRIDGE_AGENT_USER is set (a sandbox as root still reads what root may; set BRIDGE_AGENT_USER)',
-    });
+    await expect(decideSandbox({ setting: 'auto', allow: [] }, undefined)).rejects.toThrow(ROOT_WITHOUT_AGENT_USER);
     await expect(decideSandbox({ setting: 'bwrap', allow: [] }, undefined)).rejects.toThrow(
       'BRIDGE_SANDBOX=bwrap: the bridge runs as root and no BRIDGE_AGENT_USER is set',
     );
@@ -70,10 +70,23 @@ describe('BRIDGE_SANDBOX', () => {
     expect(await decideSandbox({ setting: 'auto', allow: [] }, agent, env)).toEqual({
       on: false,
       why: 'BRIDGE_SANDBOX=auto runs CLIs without walls: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
+      fix: 'Install bubblewrap and socat (apt-get install bubblewrap socat), so each CLI runs in walls.',
     });
     await expect(decideSandbox({ setting: 'bwrap', allow: [] }, agent, env)).rejects.toThrow(
       'BRIDGE_SANDBOX=bwrap: bwrap (apt-get install bubblewrap) and socat (apt-get install socat) not found on PATH',
     );
+  });
+
+  it('names only what is missing: socat alone', async () => {
+    const agent = { uid: 4242, gid: 4242, home: '/home/agent', name: 'agent' };
+    const bin = await mkdtemp(join(tmpdir(), 'only-bwrap-'));
+    try {
+      await writeFile(join(bin, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
+      const decision = await decideSandbox({ setting: 'auto', allow: [] }, agent, { PATH: bin });
+      expect(decision).toMatchObject({ on: false, fix: 'Install socat (apt-get install socat), so each CLI runs in walls.' });
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 });
 

@@ -35,6 +35,22 @@ describe('BRIDGE_SANDBOX at start', () => {
     },
   );
 
+  it('auto as root with no agent user stops the start in one line saying what to type (its CLIs would run as root unwalled), status 78; off starts', async () => {
+    if (process.getuid?.() !== 0) return;
+    const data = await tempDir('sandbox-data-');
+    const bridge = startBridgeProcess({ BRIDGE_SANDBOX: 'auto', BRIDGE_DATA_DIR: data.path }, ['--console']);
+    expect(await bridge.exited).toMatchObject({ code: 78 });
+    expect(bridge.stderr().trim()).toBe(
+      'jsonl-bridge: the bridge runs as root with no BRIDGE_AGENT_USER, so its CLIs would run as root outside any walls: give them a user of their own, `useradd --create-home jsonl-agent && BRIDGE_AGENT_USER=jsonl-agent npm start` (it needs write access to your projects: docs/agent-user.md), or start with BRIDGE_SANDBOX=off to run them as root unwalled',
+    );
+    // The operator who says so runs them unwalled: the console comes up.
+    const off = startBridgeProcess({ BRIDGE_SANDBOX: 'off', BRIDGE_DATA_DIR: data.path }, ['--console']);
+    await off.waitForLog(/jsonl-bridge console: claude/, 60_000);
+    off.kill('SIGKILL');
+    await off.exited;
+    await data.remove();
+  });
+
   it('bwrap as root with no agent user stops the start, naming BRIDGE_AGENT_USER', async () => {
     if (process.getuid?.() !== 0) return;
     const data = await tempDir('sandbox-data-');

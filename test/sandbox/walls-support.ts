@@ -8,7 +8,7 @@ export function cannotWall(): string | undefined {
     execFileSync('socat', ['-V'], { stdio: 'ignore' });
     return undefined;
   } catch {
-    return 'needs bubblewrap and socat (apt-get install bubblewrap socat; .ci/run installs them)';
+    return 'needs bubblewrap and socat (sudo bash scripts/test-setup.sh installs them)';
   }
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The user `.ci/run` makes for agents (useradd --create-home jsonl-agent). */
+/** The user scripts/test-setup.sh makes for agents (useradd --create-home jsonl-agent). */
 export const AGENT_USER = 'jsonl-agent';
 
 /** Its uid and gid, or undefined when this machine has no such user. */
@@ -22,10 +22,10 @@ const idOf = (flag: string) => Number(execFileSync('id', [flag, AGENT_USER], { e
 /** Why a test that switches to the agent user cannot run here; undefined when it can. */
 export function cannotSwitchUser(): string | undefined {
   if (process.getuid?.() !== 0) return 'needs root, to run agents as another user';
-  if (!agentIds()) return `needs the user ${AGENT_USER} (useradd --create-home --shell /bin/bash ${AGENT_USER}; .ci/run makes it)`;
+  if (!agentIds()) return `needs the user ${AGENT_USER} (useradd --create-home --shell /bin/bash ${AGENT_USER}; sudo bash scripts/test-setup.sh makes it)`;
   // The agent runs this checkout's fake CLI and node_modules: every folder above it must be passable to it.
   if (!agentReaches(join(REPO_ROOT, 'package.json')))
-    return `needs ${AGENT_USER} to reach this checkout (${REPO_ROOT}): make the folders above it passable (chmod o+x), as .ci/run does`;
+    return `needs ${AGENT_USER} to reach this checkout (${REPO_ROOT}): make the folders above it passable (chmod o+x), as scripts/test-setup.sh does`;
   return undefined;
 }
 

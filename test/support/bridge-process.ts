@@ -59,15 +59,15 @@ export function startBridgeProcess(env: Record<string, string>, args: string[] =
   return startRepoProcess('src/main.ts', env, args, input, as);
 }
 
-/** Another user than the test's (root's): the bridge as a person runs it on their own machine. */
+/** Another user than the test's (root) to run a process as: a bridge that is not root. */
 export interface RunAs {
   uid: number;
   gid: number;
 }
 
-/** `npm run doctor`, in a real process. */
-export function startDoctorProcess(env: Record<string, string>, args: string[] = []): BridgeProcess {
-  return startRepoProcess('src/doctor.ts', env, args);
+/** `npm run doctor`, in a real process (as another user with `as`). */
+export function startDoctorProcess(env: Record<string, string>, args: string[] = [], as?: RunAs): BridgeProcess {
+  return startRepoProcess('src/doctor.ts', env, args, undefined, as);
 }
 
 /** A worker as users run it (`npm run worker`), in a real process. */
@@ -89,6 +89,7 @@ function startRepoProcess(script: string, env: Record<string, string>, args: str
     forceKillAfterDelay: false,
     ...(as ? { uid: as.uid, gid: as.gid } : {}),
     ...(input !== undefined ? { input } : { stdin: 'ignore' }),
+    ...(as ? { uid: as.uid, gid: as.gid } : {}),
   });
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));

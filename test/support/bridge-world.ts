@@ -1,6 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { chown, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chown } from 'node:fs/promises';
 import { startBridgeProcess, tempDir, type BridgeProcess, type RunAs } from './bridge-process.ts';
 import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
 
@@ -28,8 +27,8 @@ export interface BridgeWorldOptions {
   close: () => Promise<void>;
   /** Files the bridge reads at its start (hooks.json), written before it starts. */
   dataFiles?: Record<string, string>;
-  /** The bridge runs as this user, its data and work directories its own. */
-  as?: RunAs;
+  /** A bridge that is not root: run as this user, which is given the world's folders. */
+  runAs?: RunAs;
 }
 
 export async function startBridgeWorld(options: BridgeWorldOptions): Promise<BridgeWorld> {
@@ -37,8 +36,7 @@ export async function startBridgeWorld(options: BridgeWorldOptions): Promise<Bri
   const data = await tempDir('bridge-data-');
   for (const [name, text] of Object.entries(options.dataFiles ?? {})) await writeFile(join(data.path, name), text, { mode: 0o600 });
   const work = await tempDir('bridge-work-');
-  const { as } = options;
-  if (as) for (const dir of [data.path, work.path]) await chown(dir, as.uid, as.gid);
+  if (options.runAs) for (const dir of [cli.dir, data.path, work.path]) await chown(dir, options.runAs.uid, options.runAs.gid);
   // The machine's own chat apps are none of the world's: only the twins' settings reach the bridge.
   const inherited = Object.entries(cli.env as Record<string, string>).filter(([name]) => !/^(TELEGRAM|SLACK|DISCORD)_/.test(name));
   const env: Record<string, string> = {
@@ -50,7 +48,7 @@ export async function startBridgeWorld(options: BridgeWorldOptions): Promise<Bri
     ...options.env,
   };
   const running = async () => {
-    const bridge = startBridgeProcess(env, [], undefined, as);
+    const bridge = startBridgeProcess(env, [], undefined, options.runAs);
     await options.ready(bridge);
     return bridge;
   };

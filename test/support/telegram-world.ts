@@ -45,15 +45,16 @@ export interface TelegramWorld extends BridgeWorld {
 
 export async function startTelegramWorld(
   extraEnv: Record<string, string> = {},
-  options: { floodLimits?: boolean; dataFiles?: Record<string, string>; as?: RunAs } = {},
+  options: { floodLimits?: boolean; dataFiles?: Record<string, string>; runAs?: RunAs } = {},
 ): Promise<TelegramWorld> {
   const telegram = await FakeTelegram.start({ botUsername: 'bridge_test_bot', ...(options.floodLimits ? { floodLimits: true } : {}) });
   const world = await startBridgeWorld({
     env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER), ...extraEnv },
-    ready: (bridge) => bridge.waitForLog(/jsonl-bridge running as/),
+    // A loaded machine (the suite beside a CPU hog) may take its time to start a process.
+    ready: (bridge) => bridge.waitForLog(/jsonl-bridge running as/, 45_000),
     close: () => telegram.close(),
     ...(options.dataFiles ? { dataFiles: options.dataFiles } : {}),
-    ...(options.as ? { as: options.as } : {}),
+    ...(options.runAs ? { runAs: options.runAs } : {}),
   });
   return Object.assign(world, { telegram });
 }

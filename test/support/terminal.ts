@@ -54,7 +54,8 @@ export function startConsoleInTerminal(env: Record<string, string>): TerminalPro
   let shown = '';
   const child: ResultPromise = execa('python3', ['-c', RELAY, 'node', '--import', 'tsx', 'src/main.ts', '--console'], {
     cwd: REPO,
-    env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, ...env },
+    // No walls unless a test is about them (as startBridgeProcess): a root bridge with no agent user would not start.
+    env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, BRIDGE_SANDBOX: 'off', ...env },
     reject: false,
     buffer: false,
     stdin: 'pipe',

@@ -121,6 +121,19 @@ describe('a tool call the tool policy needs two people for', () => {
     expect(world.telegram.botMessages(chat).filter((m) => /^(🔐 claude asks to use Bash|claude: Bash)/.test(shownText(m)))).toHaveLength(1);
   });
 
+  it('binds a push however it is written: through wrappers, a path and git’s own options it is asked of two people all the same', async () => {
+    const chat = newGroup();
+    say(chat, 'bash:env+GIT_SSH=x+timeout+9+/usr/bin/git+-C+.+push say:rewritten', MEMBER);
+    const asked = await world.telegram.waitFor(
+      () => world.telegram.botMessages(chat).find((m) => /asks to use Bash|^claude: Bash/.test(shownText(m)) && m.buttons.length),
+      30_000,
+    );
+    expect(shownText(asked)).toContain("Needs 2 people's Allow (tool policy: Bash(git push*))");
+    const data = (asked.buttons as { text: string; callback_data: string }[]).find((b) => b.text === '⛔ Deny')!.callback_data;
+    world.telegram.pressButton({ chatId: chat, messageId: asked.messageId, data, userId: OWNER, firstName: NAMES[OWNER]! });
+    expect(shownText(await waitText(chat, /^rewritten/))).toContain('not run: Denied by Ada from the chat.');
+  });
+
   it('binds a run spawned in bypass mode: asked of two people; a run nothing covers runs unasked; droid is refused at spawn', async () => {
     const chat = newGroup();
     say(chat, '/spawn --label Pusher "bash:git+push+origin+main say:run-pushed"', MEMBER);

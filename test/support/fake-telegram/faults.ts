@@ -20,6 +20,8 @@ export interface FaultOptions {
   readonly chatId?: number;
   /** Only calls whose `text` matches fail: one part of a split message, say; for downloads, the file_path. */
   readonly text?: RegExp;
+  /** Every Nth matching call fails, from now until `clear` (a soak's steady faults); `times` is then ignored. */
+  readonly every?: number;
 }
 
 interface Planned {
@@ -28,6 +30,8 @@ interface Planned {
   readonly chatId: number | undefined;
   readonly text: RegExp | undefined;
   remaining: number;
+  readonly every: number | undefined;
+  seen: number;
 }
 
 /** Faults queued per method (case-insensitive, "*" for any method), consumed in order. */
@@ -37,7 +41,8 @@ export class FaultPlan {
   add(method: string, fault: Fault, options: FaultOptions = {}): void {
     const times = options.times ?? 1;
     if (!Number.isInteger(times) || times < 1) throw new Error(`failNext: times must be a positive integer, got ${times}`);
-    this.planned.push({ method: method.toLowerCase(), fault, chatId: options.chatId, text: options.text, remaining: times });
+    if (options.every !== undefined && (!Number.isInteger(options.every) || options.every < 1)) throw new Error(`failNext: every must be a positive integer`);
+    this.planned.push({ method: method.toLowerCase(), fault, chatId: options.chatId, text: options.text, remaining: times, every: options.every, seen: 0 });
   }
 
   clear(): void {
@@ -50,9 +55,11 @@ export class FaultPlan {
       (p) =>
         (p.method === name || p.method === '*') &&
         (p.chatId === undefined || p.chatId === Number(chatId)) &&
-        (p.text === undefined || (typeof text === 'string' && p.text.test(text))),
+        (p.text === undefined || (typeof text === 'string' && p.text.test(text))) &&
+        (p.every === undefined || ++p.seen % p.every === 0),
     );
     if (!entry) return undefined;
+    if (entry.every !== undefined) return entry.fault;
     entry.remaining--;
     if (entry.remaining === 0) this.planned.splice(this.planned.indexOf(entry), 1);
     return entry.fault;
