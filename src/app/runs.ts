@@ -17,6 +17,8 @@ import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from 
 import { QueueExecutor } from '../queue/queue-executor.ts';
 import { credentialGate } from '../checks/credential-gate.ts';
 import { NO_SUCH_HOST, NOT_LISTED } from '../sandbox/egress-decision.ts';
+import { modelApiBase } from '../sandbox/model-api-access.ts';
+import { noAnswerYet } from '../presentation/progress.ts';
 import { QueueSigner } from '../queue/signing.ts';
 import { plain } from '../rich/index.ts';
 import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
@@ -95,6 +97,13 @@ export function runWork(parts: {
           ? `🔎 #${run.number} ${displayName(run)}: no such host ${host}: check this machine's network and DNS`
           : `🚫 #${run.number} ${displayName(run)}: blocked ${host} (${why})${why === NOT_LISTED ? `; /net allow ${host} lets this chat's agents reach it` : ''}`;
       void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a blocked host's line failed: ${error.message}`));
+    },
+    // A run's CLI that keeps retrying its model API: one line in its chat, where that API is and the CLI's words.
+    onStuck: (run, words) => {
+      const access = config.adapters.get(run.cli)?.walls.modelApi;
+      const line = `⚠️ #${run.number} ${displayName(run)}: ${noAnswerYet(run.cli, access && modelApiBase(access, config.cliEnv), words)}`;
+      if (!isNoChat(run.chat))
+        void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a stuck run's line failed: ${error.message}`));
     },
     agents: parts.agents,
     trusts: parts.trusts,

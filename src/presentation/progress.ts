@@ -165,10 +165,8 @@ export class ProgressState {
     return italic(line);
   }
 
-  /** What the CLI tried, and its own words: a turn waiting on an API it cannot reach is not silent. */
   private troubleLine(words: string): string {
-    const where = this.modelApi ? ` (${this.modelApi})` : '';
-    return `⚠️ No answer yet from ${this.title}'s model API${where}. ${this.title} says: "${truncate(words, 300)}". npm run doctor checks the way there.`;
+    return `⚠️ ${noAnswerYet(this.title, this.modelApi, words)}`;
   }
 
   private stats(): string[] {
@@ -187,6 +185,11 @@ export class ProgressState {
     if (this.where) parts.push(`📁 ${this.where}`);
     return parts.join('\n');
   }
+}
+
+/** What the CLI tried, and its own words: a turn or run waiting on an API it cannot reach is not silent. */
+export function noAnswerYet(cli: string, modelApi: string | undefined, words: string): string {
+  return `No answer yet from ${cli}'s model API${modelApi ? ` (${modelApi})` : ''}. ${cli} says: "${truncate(words, 300)}". npm run doctor checks the way there.`;
 }
 
 /** A host the sandbox refused: blocked (a list opens it), or a name that does not resolve (this machine's network or DNS, which no list opens). */

@@ -42,6 +42,8 @@ export interface SubagentsOptions {
   netAllow?: SpawnerOptions['netAllow'];
   /** A run's sandbox refused a host (once per host and run, on the bridge or a worker). */
   onBlocked?: RegistryOptions['onBlocked'];
+  /** A run's CLI keeps saying it is not getting through to its model API: once per run. */
+  onStuck?: RegistryOptions['onStuck'];
   /** What a CLI lacks to work, asked before a run on it is spawned (SpawnerOptions.lacks). */
   lacks?: SpawnerOptions['lacks'];
   log: Log;
@@ -89,6 +91,7 @@ export class Subagents {
       limits,
       resume: config.restart.resume,
       ...(options.onBlocked ? { onBlocked: options.onBlocked } : {}),
+      ...(options.onStuck ? { onStuck: options.onStuck } : {}),
       log,
       protocolOf: (cli) => config.adapters.get(cli)?.protocol,
       onEnded: (run) => {

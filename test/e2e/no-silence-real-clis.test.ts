@@ -36,7 +36,15 @@ describe('no silence', () => {
     await waitText(/^⚙️ claude · working · 0:(1\d|[2-5]\d)\n/);
     say('/stop');
     await waitText(/^⏹ claude · stopped/);
-  });
+    // A run says it in its chat too, once, where it would otherwise say it only in its log.
+    say('/spawn --label Probe "hello"');
+    const run = await waitText(/^⚠️ #1 Probe: /);
+    expect(run.text).toMatch(
+      new RegExp(`^⚠️ #1 Probe: No answer yet from claude's model API \\(${closed.replaceAll('.', '\\.')}\\)\\. claude says: "API retry \\d+ of 10`),
+    );
+    say('/subagents stop 1');
+    await waitText(/^\S+ #1 Probe · \d+:\d\d\n/);
+  }, 180_000);
 
   it('answers a turn and a /spawn on codex without credentials in one line each, at once, without running codex', async () => {
     // A codex home with no login and no provider of its own, and no CODEX_API_KEY.
