@@ -16,7 +16,7 @@ import { LivePool } from './session/live-pool.ts';
 import { every } from './concurrency/periodic.ts';
 import { untilStill } from './concurrency/until-still.ts';
 import { spawnedText, stopButton } from './presentation/runs.ts';
-import { NO_CHAT, type Outbound } from './ports/transport.ts';
+import { NO_CHAT, type ChatRef, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
 import { DailyBudget, PersonDailyBudget } from './usage/budget.ts';
 import { CostMeter, meteringOf, unpricedReason } from './usage/cost-meter.ts';
@@ -42,6 +42,7 @@ import type { Log } from './log/logger.ts';
 import type { Secrets } from './log/secrets.ts';
 import { RunReview } from './subagents/run-review.ts';
 import { checkoutBusy } from './bridge/checkout-work.ts';
+import type { DrainReason } from './bridge/leaving.ts';
 import { Scheduler } from './schedules/scheduler.ts';
 import { ScheduleStore } from './schedules/schedule-store.ts';
 import { scheduledWork } from './bridge/scheduled-work.ts';
@@ -51,6 +52,7 @@ import { startListeners } from './listeners.ts';
 import { agentTools } from './app/agent-tools.ts';
 import { announcements } from './app/announcements.ts';
 import { sessionWorkers } from './app/session-workers.ts';
+import { BridgeKeys } from './queue/bridge-keys.ts';
 import { chatSessions } from './app/chats.ts';
 import { runWork } from './app/runs.ts';
 import { commandServices } from './app/services.ts';
@@ -76,11 +78,10 @@ export interface App {
   start: () => Promise<{ interrupted: number; requeued: number }>;
   /** Resolves when nothing is running: no turn, no subagent, no orchestration, nothing to announce (the console at the end of its input). */
   idle: () => Promise<void>;
-  /**
-   * The first part of a restart (SIGTERM): nothing new starts, and running turns and runs have
-   * BRIDGE_DRAIN_SECONDS to finish. `shutdown` then stops what is left, to go on after it.
-   */
-  drain: () => Promise<void>;
+  /** What a drain begun now would wait for: the chats whose turn is at work, and how many runs in this process. */
+  atWork: () => { turns: ChatRef[]; runs: number };
+  /** A restart's first part, or leaving's (`why`): nothing new starts, and running turns and runs have BRIDGE_DRAIN_SECONDS to finish; `shutdown` then stops the rest, to go on after it. */
+  drain: (why?: DrainReason) => Promise<void>;
   /** Stops every CLI cleanly and saves state. */
   shutdown: () => Promise<void>;
 }
@@ -167,7 +168,9 @@ export async function createApp(options: {
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   const hostQuestions = new HostQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, mayAnswer: chatPeopleMayAnswer(access, log), log });
   // Chats' sessions on workers (BRIDGE_SESSION_WORKERS): each worker bounds its own processes (BRIDGE_WORKER_LIVE_SESSIONS).
-  const remote = sessionWorkers(config, log);
+  // The bridge's own keys for its workers (queue-keys.json): what it places on each is sealed for that worker alone.
+  const queueKeys = config.redisUrl ? await BridgeKeys.load(config.dataDir) : undefined;
+  const remote = sessionWorkers(config, queueKeys, endpoint, log);
   await remote?.start();
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
@@ -208,6 +211,7 @@ export async function createApp(options: {
     trusts,
     out,
     announce: () => outbox.kick(),
+    ...(queueKeys ? { queueKeys } : {}),
     log,
   });
 
@@ -362,11 +366,12 @@ export async function createApp(options: {
       return recovered;
     },
     idle,
-    async drain() {
+    atWork: () => ({ turns: bridge.turnsAtWork(), runs: subagents.runsHere() }),
+    async drain(why) {
       stopping = true;
       const ms = config.restart.drainMs;
-      log.info(`draining: running turns and runs have ${ms / 1000} s to finish`);
-      await Promise.all([bridge.drain(ms), subagents.drain(ms)]);
+      log.info(`draining (${why ?? 'restart'}): running turns and runs have ${ms / 1000} s to finish`);
+      await Promise.all([bridge.drain(ms, why), subagents.drain(ms)]);
     },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {

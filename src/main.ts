@@ -11,9 +11,13 @@ import { migrateDataDir } from './store/data-format.ts';
 import { BARE_NUMBERS, chooseTransports } from './transports/index.ts';
 import { TransportRefusedError } from './ports/chat-transport.ts';
 import { ChatStore } from './store/chat-store.ts';
+import { chatKey } from './ports/transport.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { BRIDGE_LOCK, lockDataDir } from './store/data-lock.ts';
 import { reapOrphans } from './process/orphans.ts';
+import { endOwnClis } from './process/end-own-clis.ts';
+import { leavingLine } from './serving/leaving-line.ts';
+import type { DrainReason } from './bridge/leaving.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
@@ -28,6 +32,9 @@ import { proxyMetering } from './sandbox/proxy-metering.ts';
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
 // are known before the configuration is read, and the configuration's once it is.
 const secrets = guardOutput('jsonl-bridge');
+
+/** Once the data directory is known: ends what the bridge started, before it exits however it exits (see endOwnClis). */
+let endClis = (): void => {};
 
 async function main(argv: string[]): Promise<number> {
   let config: BridgeConfig;
@@ -58,6 +65,11 @@ async function main(argv: string[]): Promise<number> {
   const tracing = startTracing('jsonl-bridge', log);
   if (tracing.exporting) log.info(`exporting traces over OTLP (${tracing.exporting})`);
   await reapOrphans(config.dataDir, log);
+  endClis = () => {
+    const { ended, left } = endOwnClis(config.dataDir);
+    if (ended) log.info(`ended ${ended} process(es) the bridge had started`);
+    if (left.length) log.warn(`processes the bridge started outlive it, though SIGKILLed: ${left.join(', ')}`);
+  };
   await removeLeftScratch(log);
   try {
     // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
@@ -72,9 +84,17 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!transports.everyoneIsOwner && config.allowedUsers.length === 0 && config.owners.length === 0)
     log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your user id (the refusal message shows it).');
+  // What a CLI lacks is said before the first message meets it, a chat app out of reach or
+  // not; in the background, as a CLI may take seconds to answer.
+  const checking = new AbortController();
+  void cliProblems(config, checking.signal).then(
+    (problems) => problems.forEach((problem) => log.warn(problem)),
+    (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
+  );
   try {
     await transports.connect(log);
   } catch (error) {
+    checking.abort();
     // What the transport keeps cannot be written (its data directory): the setup's to fix.
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
@@ -110,11 +130,10 @@ async function main(argv: string[]): Promise<number> {
   // (the console's input).
   let stopping: Promise<void> | undefined;
   let metricsListener: Awaited<ReturnType<typeof startMetrics>> | undefined;
-  const checking = new AbortController();
-  const shutdown = (drain: boolean) =>
+  const shutdown = (drain?: DrainReason) =>
     (stopping ??= (async () => {
       checking.abort();
-      if (drain) await app.drain();
+      if (drain) await app.drain(drain);
       // What the drain finished is sent while the bridge still stops the rest.
       void tracing.flush();
       await transports.stop();
@@ -125,9 +144,30 @@ async function main(argv: string[]): Promise<number> {
       await metricsListener?.close();
       // The last interval's metrics, the shutdown's turns among them, reach the collector.
       await telemetry.shutdown().catch((error: unknown) => log.warn({ err: error }, 'the last metrics could not be exported'));
+      // Whatever a CLI left behind (a child that ignored its group's signals) goes with the bridge.
+      endClis();
     })());
-  onSignals(() => shutdown(true), log);
-  transports.greet({ clis: config.adapters.size, defaultCli: config.defaultCli, workdir: config.workdir, dataDir: config.dataDir, logFile }, log);
+  const { inTerminal } = transports;
+  const drain = (signal: NodeJS.Signals) => {
+    // A service manager's SIGTERM to a bridge serving chat apps is most often a restart; Ctrl-C, or a bridge in a terminal, is someone leaving.
+    const why = signal === 'SIGTERM' && !inTerminal ? 'restart' : 'stop';
+    const line = inTerminal ? leavingLine(app.atWork(), config.restart.drainMs, CONSOLE) : undefined;
+    if (line) console.error(line);
+    return shutdown(why);
+  };
+  onSignals(drain, inTerminal, log);
+  transports.greet(
+    {
+      clis: config.adapters.size,
+      defaultCli: config.defaultCli,
+      workdir: config.workdir,
+      dataDir: config.dataDir,
+      logFile,
+      webUrl: config.web?.url,
+      chosen: (chat) => store.get(chatKey(chat)),
+    },
+    log,
+  );
   logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
   logSandbox(config.sandbox, log);
   try {
@@ -137,14 +177,10 @@ async function main(argv: string[]): Promise<number> {
     // A listener that cannot listen (a port in use) is the setup's to fix, like a bad variable.
     if (!(error instanceof ConfigError)) throw error;
     log.fatal(error.message);
+    checking.abort();
     await app.shutdown();
     return EX_CONFIG;
   }
-  // What a CLI lacks is said before the first message meets it; in the background, as a CLI may take seconds to answer.
-  void cliProblems(config, checking.signal).then(
-    (problems) => problems.forEach((problem) => log.warn(problem)),
-    (error: unknown) => log.warn({ err: error }, 'the CLIs could not be checked'),
-  );
   // A signal while the bridge started: it is already on its way out, and serves nothing.
   try {
     if (!stopping) await transports.serve(app.host, log);
@@ -152,10 +188,10 @@ async function main(argv: string[]): Promise<number> {
     // A chat app that refuses the bot while it runs (its token revoked, an intent withdrawn): the setup's to fix, as at the start.
     if (!(error instanceof TransportRefusedError)) throw error;
     log.fatal(error.message);
-    await shutdown(true);
+    await shutdown('stop');
     return EX_CONFIG;
   }
-  await shutdown(false);
+  await shutdown();
   return 0;
 }
 
@@ -167,20 +203,27 @@ const SAME_SIGNAL_MS = 1000;
 
 /**
  * First signal: drain, stop what is left (to go on after the restart), persist, exit 0.
- * Second: leave at once; what was running is resumed at the next start.
+ * Second: leave at once, ending the CLIs' processes first (none outlives the bridge); what was
+ * running is resumed at the next start.
  */
-function onSignals(shutdown: () => Promise<void>, log: Log): void {
+function onSignals(shutdown: (signal: NodeJS.Signals) => Promise<void>, inTerminal: boolean, log: Log): void {
   let firstAt: number | undefined;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (firstAt !== undefined) {
         if (Date.now() - firstAt < SAME_SIGNAL_MS) return;
-        log.warn(`${signal} again: leaving now; what was running resumes at the next start`);
+        const leaving = `${signal} again: leaving now; what was running resumes at the next start`;
+        // In the terminal, in the words of its first line; a server's log warns.
+        if (inTerminal) {
+          console.error('Leaving now: what was running goes on at the next start.');
+          log.info(leaving);
+        } else log.warn(leaving);
+        endClis();
         process.exit(130);
       }
       firstAt = Date.now();
       log.info(`${signal}: draining, then shutting down (again to leave at once)`);
-      shutdown().then(
+      shutdown(signal).then(
         () => process.exit(0),
         (error) => {
           log.error({ err: error }, 'shutdown failed');
@@ -197,6 +240,7 @@ main(process.argv.slice(2)).then(
   },
   (error) => {
     printFatal('jsonl-bridge: fatal', error, secrets);
+    endClis();
     process.exit(1);
   },
 );

@@ -11,6 +11,7 @@ import { lockDataDir } from './store/data-lock.ts';
 import { safeFileName } from './files/safe-name.ts';
 import { ensurePrivateDir } from './store/private-files.ts';
 import { reapOrphans } from './process/orphans.ts';
+import { endOwnClis } from './process/end-own-clis.ts';
 import { removeLeftScratch } from './process/scratch.ts';
 import { refuseStateInProjects } from './config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
@@ -20,10 +21,9 @@ import { QueueSigner } from './queue/signing.ts';
 import { startTracing } from './telemetry/tracing.ts';
 import { MetricsSdk } from './telemetry/metrics.ts';
 import { startMetrics } from './telemetry/metrics-start.ts';
-import { QueueSealer } from './queue/sealing.ts';
 import { SessionHost } from './queue/session-host.ts';
-import { SESSION_SEALING } from './queue/session-state.ts';
 import { proxyMetering } from './sandbox/proxy-metering.ts';
+import { WorkerKeys } from './queue/worker-keys.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');
@@ -85,12 +85,14 @@ async function main(): Promise<number> {
   }
   // loadConfig requires the queue secret with BRIDGE_REDIS_URL.
   const signer = new QueueSigner(config.queueSecret!);
-  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, name, home, log, secrets });
+  // Its own key pair, for this process alone: what the bridge places here is sealed for it.
+  const keys = new WorkerKeys(signer);
+  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, keys, name, home, log, secrets });
   // Chats' own sessions (a bridge with BRIDGE_SESSION_WORKERS=on places them here): drained beside the runs.
   const sessions = new SessionHost({
     config: { ...config, redisUrl },
     signer,
-    sealer: new QueueSealer(config.queueSecret!, SESSION_SEALING),
+    keys,
     name,
     log,
     secrets,
@@ -107,7 +109,7 @@ async function main(): Promise<number> {
     await tracing.shutdown();
     return EX_CONFIG;
   }
-  await new Promise<void>((resolve) => onSignals([worker, sessions], config.restart.drainMs, log, resolve));
+  await new Promise<void>((resolve) => onSignals([worker, sessions], config.restart.drainMs, log, resolve, () => endOwnClis(config.dataDir)));
   await sessions.close();
   // What its runs' spans still hold goes out before it leaves.
   await tracing.shutdown();
@@ -125,7 +127,7 @@ const SAME_SIGNAL_MS = 1000;
  * hand back the rest), then leave. Second: hand back what is still running now. Third: leave
  * at once (what was running is then the stall check's).
  */
-function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log: Log, left: () => void): void {
+function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log: Log, left: () => void, endClis: () => void): void {
   const [worker] = holders;
   let deadline: DrainDeadline | undefined;
   let lastAt = 0;
@@ -153,6 +155,8 @@ function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log:
         return;
       }
       log.warn(`${signal} again: leaving now; what was running here is announced as interrupted once its lock lapses`);
+      // No CLI outlives the worker: their groups are ended and waited for.
+      endClis();
       process.exit(130);
     });
   }

@@ -19,7 +19,9 @@ import { credentialGate } from '../checks/credential-gate.ts';
 import { NO_SUCH_HOST, NOT_LISTED } from '../sandbox/egress-decision.ts';
 import { modelApiBase } from '../sandbox/model-api-access.ts';
 import { noAnswerYet } from '../presentation/progress.ts';
+import { blockedLine } from '../presentation/blocked.ts';
 import { QueueSigner } from '../queue/signing.ts';
+import type { BridgeKeys } from '../queue/bridge-keys.ts';
 import { plain } from '../rich/index.ts';
 import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
 import type { RunStore } from '../subagents/run-store.ts';
@@ -46,6 +48,8 @@ export function runWork(parts: {
   out: Outbound;
   /** What is owed to the chats is announced now (the outbox). */
   announce: () => void;
+  /** The bridge's own keys for the queue (with BRIDGE_REDIS_URL). */
+  queueKeys?: BridgeKeys;
   log: Log;
 }): { subagents: Subagents; orchestrator: Orchestrator; queue: QueueExecutor | undefined } {
   const { config, sessionTools, out, log } = parts;
@@ -59,6 +63,7 @@ export function runWork(parts: {
   // With a queue, runs go to workers; without, they run in this process.
   const executor =
     config.redisUrl &&
+    parts.queueKeys &&
     new QueueExecutor({
       redisUrl: config.redisUrl,
       keepSeconds: settings.workers.keepHours * 3600,
@@ -66,6 +71,7 @@ export function runWork(parts: {
       toolTimeoutMs: parts.toolTimeoutMs,
       lockSeconds: settings.workers.lockSeconds,
       signer: new QueueSigner(config.queueSecret!),
+      keys: parts.queueKeys,
       tell,
       log,
     });
@@ -94,7 +100,7 @@ export function runWork(parts: {
       if (isNoChat(run.chat)) return;
       const line =
         why === NO_SUCH_HOST
-          ? `🔎 #${run.number} ${displayName(run)}: no such host ${host}: check this machine's network and DNS`
+          ? `#${run.number} ${displayName(run)}: ${blockedLine(host, why)}`
           : `🚫 #${run.number} ${displayName(run)}: blocked ${host} (${why})${why === NOT_LISTED ? `; /net allow ${host} lets this chat's agents reach it` : ''}`;
       void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a blocked host's line failed: ${error.message}`));
     },

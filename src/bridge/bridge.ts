@@ -1,4 +1,3 @@
-import { formatDuration } from '../presentation/progress.ts';
 import { chatKey, type ButtonAnswer, type ButtonPress, type ChatRef, type ChatUser, type IncomingMessage, type Outbound } from '../ports/transport.ts';
 import type { TurnOutcome } from '../session/turn.ts';
 import type { BridgeConfig } from '../config/config.ts';
@@ -28,6 +27,7 @@ import type { Transcriber } from '../files/transcriber.ts';
 import type { Log } from '../log/logger.ts';
 import type { Transcripts } from '../transcripts/transcripts.ts';
 import { delay } from '../concurrency/delay.ts';
+import { DRAIN_WORDS, type DrainReason } from './leaving.ts';
 
 /** The slice of the configuration the bot itself uses. */
 export type BotConfig = Pick<
@@ -102,8 +102,8 @@ export class Bridge {
   readonly attachments: Attachments;
   private readonly steering: Steering;
   private readonly pipeline: ReturnType<typeof messagePipeline>;
-  /** Restarting: no new turn starts (see drain). */
-  private draining = false;
+  /** Set once a drain begins (a restart, or leaving): no new turn starts (see drain). */
+  private drainReason: DrainReason | undefined;
 
   constructor(private readonly options: BridgeOptions) {
     this.config = options.config;
@@ -170,7 +170,7 @@ export class Bridge {
       settings,
       questions: options.questions,
       budget: options.budget,
-      draining: () => this.draining,
+      draining: () => this.drainReason,
       steering: this.steering,
       limit: settings.maxQueuedMessages,
       startTurn: (chat, message, by) => this.startTurn(chat, message, by),
@@ -247,7 +247,7 @@ export class Bridge {
         out: this.out,
         budget: this.options.budget,
         limit: this.config.settings.maxQueuedMessages,
-        draining: () => this.draining,
+        draining: () => this.drainReason !== undefined,
         turns: this.turns,
       },
       address,
@@ -289,11 +289,11 @@ export class Bridge {
       resume: this.config.restart.resume,
       ...(this.options.budget ? { budget: this.options.budget } : {}),
       startTurn: async (chat, message, by, pending) => void (await this.turns.start(chat, message, by, pending)),
-      stopping: () => this.draining,
+      stopping: () => this.drainReason !== undefined,
       log: this.log,
     });
     // Albums that were gathering came after the messages above.
-    if (!this.draining) await this.attachments.recover(interrupted);
+    if (!this.drainReason) await this.attachments.recover(interrupted);
   }
 
   /**
@@ -307,29 +307,38 @@ export class Bridge {
       scope: () => this.scope,
       out: this.out,
       run: (chat, message) => this.pipeline.command(chat, message),
-      stopping: () => this.draining,
+      stopping: () => this.drainReason !== undefined,
       log: this.log,
     });
   }
 
   /**
-   * The first part of a restart: no new turn starts (queued ones and messages that come
-   * meanwhile are kept for after it, and their chats told), and the running turns have until
-   * `ms` have passed to finish. Their progress says so.
+   * The first part of a restart (or of leaving, `why`): no new turn starts (queued ones and
+   * messages that come meanwhile are kept for after it, and their chats told), and the running
+   * turns have until `ms` have passed to finish. Their progress says so.
    */
-  async drain(ms: number): Promise<void> {
-    this.draining = true;
+  async drain(ms: number, why: DrainReason = 'restart'): Promise<void> {
+    this.drainReason = why;
+    const words = DRAIN_WORDS[why];
     this.turns.shutDown();
     const chats = this.chats.active();
     for (const chat of chats) {
-      chat.agent.dropQueued(RESTARTING);
-      chat.current?.presenter.showNotice(`🔄 The bridge is restarting: this turn has ${formatDuration(ms)} to finish, or it goes on after the restart.`);
+      chat.agent.dropQueued(words.stopped);
+      chat.current?.presenter.showNotice(words.turn(ms));
     }
     await Promise.race([this.turns.idle(), delay(ms)]);
   }
 
+  /** The chats whose turn is at work (or starting): what a drain begun now waits for. */
+  turnsAtWork(): ChatRef[] {
+    return this.chats
+      .active()
+      .filter((chat) => chat.busy)
+      .map((chat) => chat.address);
+  }
+
   /** Stops every turn (CLIs exit cleanly) and waits until each has been reported. */
-  async shutdown(reason = this.config.restart.resume ? RESTARTING : 'the bridge is shutting down'): Promise<void> {
+  async shutdown(reason = this.config.restart.resume ? DRAIN_WORDS[this.drainReason ?? 'restart'].stopped : 'the bridge is shutting down'): Promise<void> {
     this.turns.shutDown();
     this.attachments.close();
     await Promise.all(this.chats.active().map((chat) => chat.stop(reason, { why: 'restart' })));
@@ -358,8 +367,5 @@ export class Bridge {
     return { text: '⏹ Stopping…' };
   }
 }
-
-/** Why work a restart stopped stopped: it goes on after the restart. */
-const RESTARTING = 'the bridge is restarting: this goes on once it is back';
 
 export type { ChatRef };

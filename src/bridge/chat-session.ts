@@ -385,7 +385,7 @@ export class ChatSession {
   }
 
   /** A turn ended in a session: remembered (first prompt, turns, when) for /resume, the newest few only. */
-  async noteTurn(prompt: string, sessionId: string | undefined): Promise<void> {
+  async noteTurn(prompt: string, sessionId: string | undefined, answered: boolean): Promise<void> {
     if (!sessionId) return;
     const now = Date.now();
     const sessions = [...(this.record.sessions ?? [])];
@@ -394,6 +394,9 @@ export class ChatSession {
     const entry: SessionEntry = known
       ? { ...known, turns: known.turns + 1, lastAt: now }
       : { id: sessionId, cli: this.record.cli, workdir: this.record.workdir, firstPrompt: prompt.slice(0, 200), startedAt: now, lastAt: now, turns: 1 };
+    // Answered once, it is a conversation the CLI has.
+    if (answered || (known && !known.unanswered)) delete entry.unanswered;
+    else entry.unanswered = true;
     // What outside text the session holds goes with it into /resume's list.
     const outside = sessionId === this.record.cliSessionId ? this.record.outsideText : undefined;
     if (outside) entry.outsideText = outside;

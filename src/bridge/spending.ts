@@ -47,27 +47,31 @@ export class Spending {
     return this.options.personBudget?.left(person);
   }
 
-  /** A main turn ended: what it cost, as its credential proxy metered it, else as its CLI said (or its tokens at the table's prices), for the person it was for. */
+  /**
+   * A main turn ended, however it ended and whatever its CLI: counted, with what it cost where
+   * known (as its credential proxy metered it, else as its CLI said, or its tokens at the
+   * table's prices), for the person it was for.
+   */
   turnEnded(chat: ChatSession, outcome: TurnOutcome, person?: Person): void {
     // What the credential proxy metered (walls) is the truth, also of a turn that ended with no result.
     const result = outcome.result ?? (outcome.metered && { type: 'result' as const, text: '', isError: true, usage: outcome.metered.usage });
-    if (!result?.usage && result?.costUsd === undefined) return;
-    const costUsd = outcome.metered?.costUsd ?? result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result);
-    this.options.spent?.('turn', { cli: chat.record.cli, model: chat.record.model, usage: result.usage, costUsd });
+    const costUsd = outcome.metered?.costUsd ?? (result && (result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result)));
+    if (result?.usage || costUsd !== undefined) this.options.spent?.('turn', { cli: chat.record.cli, model: chat.record.model, usage: result?.usage, costUsd });
     this.record(chatKey(chat.address), chat.address, {
       cli: chat.record.cli,
       ...(chat.record.model ? { model: chat.record.model } : {}),
-      ...tokens(result.usage),
+      ...tokens(result?.usage),
       ...(costUsd !== undefined ? { costUsd } : {}),
       ...(person ? { person } : {}),
     });
   }
 
-  /** A run ended: what it cost, charged to the chat that started it and to the person who did. */
+  /** A run ended, however it ended: counted, with what it cost where known, charged to the chat that started it and to the person who did. */
   runEnded(run: SubagentRunRecord): void {
-    if (!run.usage && run.costUsd === undefined) return;
+    // Stopped while it waited in the queue: it never ran.
+    if (run.startedAt === undefined) return;
     const person = paidBy(run);
-    this.options.spent?.('run', { cli: run.cli, model: run.model, usage: run.usage, costUsd: run.costUsd });
+    if (run.usage || run.costUsd !== undefined) this.options.spent?.('run', { cli: run.cli, model: run.model, usage: run.usage, costUsd: run.costUsd });
     this.record(run.requesterKey, runAddress(run), {
       cli: run.cli,
       ...(run.model ? { model: run.model } : {}),

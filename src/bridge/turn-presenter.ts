@@ -135,7 +135,10 @@ export class TurnPresenter {
     // A failure's error comes as a message of its own (below): the progress does not say it a second time.
     const detail = outcome.status === 'stopped' ? outcome.error : undefined;
     this.progress.finish(outcome.status, detail);
-    const footer = outcome.status === 'completed' ? this.options.answerFooter?.(outcome.sessionId) : undefined;
+    // Why the agent could not reach a host stays under the answer, which replaces the progress message that said it.
+    const blocked = this.progress.blocked.length ? this.progress.blocked.join('\n') : undefined;
+    const handoff = outcome.status === 'completed' ? this.options.answerFooter?.(outcome.sessionId) : undefined;
+    const footer = blocked && handoff ? lines([blocked, handoff]) : blocked !== undefined ? plain(blocked) : handoff;
     if (outcome.status === 'completed' && (await this.answerInPlace(outcome.text, outcome.notice, footer))) return;
     if (this.ref) await this.out.edit(this.ref, this.progress.render(), { buttons: [] }).catch((error) => this.log('final progress edit failed', error));
     if (outcome.notice)
@@ -149,7 +152,9 @@ export class TurnPresenter {
     } else if (outcome.status !== 'stopped') {
       // A new message, not only the edit: edits do not notify, and the user should know.
       const icon = outcome.status === 'timed_out' ? '⌛' : '❌';
-      await this.out.send(this.to, plain(`${icon} ${outcome.error ?? 'the turn failed'}`), { replyTo: this.options.replyTo });
+      await this.out.send(this.to, plain([`${icon} ${outcome.error ?? 'the turn failed'}`, ...this.progress.blocked].join('\n')), {
+        replyTo: this.options.replyTo,
+      });
     }
   }
 

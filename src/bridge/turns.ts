@@ -289,7 +289,7 @@ export class Turns {
           await out
             .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
             .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
-        await chat.noteTurn(text, outcome.sessionId);
+        await chat.noteTurn(text, outcome.sessionId, outcome.status === 'completed');
         await chat.noteWork(text, outcome);
         for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);

@@ -1,5 +1,5 @@
 import { lines, plain, pre } from '../rich/index.ts';
-import { chatHandoff } from '../bridge/handoff.ts';
+import { chatHandoff, sessionAnswered } from '../bridge/handoff.ts';
 import { refuseWhileBusy, UsageError, type Command } from '../bridge/command.ts';
 
 /**
@@ -30,6 +30,8 @@ export const handoff: Command = {
     if (!chat.adapter.handoff) throw new UsageError(`${chat.record.cli} cannot continue a session in a terminal.`);
     refuseWhileBusy(chat);
     const command = chatHandoff(chat, bridge.config, true);
+    if (!command && chat.record.cliSessionId && !sessionAnswered(chat))
+      throw new UsageError(`${chat.record.cli} has not answered in this chat's session yet, so there is nothing to continue: send a message first.`);
     if (!command) throw new UsageError('This chat has no session yet: send a message first.');
     // One writer at a time: the chat's live CLI closes, and resumes the session (with the terminal's turns) on the next message.
     await chat.closeLive();

@@ -1,4 +1,5 @@
-import { bold, code, lines, rich, type RichText } from '../rich/index.ts';
+import { bold, code, lines, plain, rich, type RichText } from '../rich/index.ts';
+import { consoleHelp } from './console-help.ts';
 import { CONSOLE } from '../console/console.ts';
 import { accessFor, type Command, type CommandContext } from '../bridge/command.ts';
 import { covers } from '../bridge/roles.ts';
@@ -11,11 +12,9 @@ const EXAMPLES: [string, string][] = [
   ['/orchestrate tests: write tests for src/app.ts\nfix <- tests: make them pass', 'a plan of steps, each after the ones it names'],
 ];
 
-/** The console's own command: its buttons are printed numbered, to be pressed by number. */
-const PRESS = rich`/press <n>\n    Press the button printed as [n] (the console has no buttons to tap)`;
-
-/** Every command's usage and description, after an introduction and examples. */
+/** Every command's usage and description, after an introduction and examples (the console's: grouped, see consoleHelp). */
 export function helpText(commands: readonly Command[], intro?: string, transport?: string): RichText {
+  if (transport === CONSOLE) return consoleHelp(commands, EXAMPLES);
   const head = intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.';
   return lines([
     head,
@@ -25,7 +24,6 @@ export function helpText(commands: readonly Command[], intro?: string, transport
     '',
     bold('Commands'),
     ...commands.map((c) => rich`${c.usage}\n    ${c.description}`),
-    ...(transport === CONSOLE ? [PRESS] : []),
   ]);
 }
 
@@ -54,10 +52,13 @@ export const start: Command = {
 
 export const help: Command = {
   name: 'help',
-  description: 'Commands and examples',
-  usage: '/help',
+  description: 'Commands and examples; with a command, its options',
+  usage: '/help [command]',
   access: 'member',
-  async run({ bridge, chat, message, reply }) {
-    await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport));
+  async run({ bridge, chat, message, reply, args }) {
+    const asked = args.trim().replace(/^\//, '').toLowerCase();
+    if (!asked) return void (await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport)));
+    const command = bridge.commands.find((c) => c.name === asked);
+    await reply(command ? rich`${command.usage}\n    ${command.description}` : plain(`There is no /${asked}: /help lists the commands.`));
   },
 };

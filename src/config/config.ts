@@ -8,7 +8,7 @@ import { childEnv } from '../process/child-env.ts';
 import type { TranscriberConfig } from '../files/transcriber.ts';
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../policy/permission-mode.ts';
 import { BUSY_MODES, isBusyMode, type BusyMode } from '../policy/busy-mode.ts';
-import { ownerMarks } from '../process/orphans.ts';
+import { ownerMarks } from '../process/owner-marks.ts';
 import { resolveAgentUser, type AgentUser } from '../process/agent-user.ts';
 import { decideSandbox, type Sandbox } from '../sandbox/sandbox-decision.ts';
 import { credentialVariables } from '../sandbox/model-api-access.ts';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { Transport, TransportKind } from '../ports/chat-transport.ts';
+import type { BridgeGreeting, Transport, TransportKind } from '../ports/chat-transport.ts';
 import { onePersonChats } from '../ports/chat-members.ts';
-import { CONSOLE, runConsole } from './console.ts';
+import { CONSOLE, CONSOLE_ADDRESS, runConsole } from './console.ts';
 import { ConsoleOutbound } from './outbound.ts';
 
 /**
@@ -25,11 +25,24 @@ export const consoleTransport: TransportKind = {
       // The end of input ends it; a signal ends the process.
       async stop() {},
       inTerminal: true,
-      greet({ defaultCli, workdir, logFile }) {
-        console.error(`jsonl-bridge console: ${defaultCli} in ${workdir}. Type a message, or /help. Ctrl-D ends. The log is in ${logFile}.`);
+      greet(bridge) {
+        console.error(consoleGreeting(bridge));
       },
     };
   },
 };
+
+/**
+ * The console's first lines: the CLI and folder its chat works with (its own choice, kept
+ * across restarts, or the bridge's default, said as such), what to do, and where the log and
+ * the web pages are.
+ */
+export function consoleGreeting({ chosen, defaultCli, workdir, logFile, webUrl }: BridgeGreeting): string {
+  const chat = chosen(CONSOLE_ADDRESS);
+  const cli = chat ? chat.cli : `${defaultCli} (the default; /cli changes it)`;
+  const lines = [`jsonl-bridge console: ${cli} in ${chat?.workdir ?? workdir}. Type a message, or /help. Ctrl-D ends. The log is in ${logFile}.`];
+  if (webUrl) lines.push(`The dashboard and the web chat are at ${webUrl}; /dashboard gives a login link.`);
+  return lines.join('\n');
+}
 
 export default consoleTransport;

@@ -100,5 +100,18 @@ export interface Transport {
   /** HTTP endpoints its service calls (events pushed to a public URL), mounted on the bridge's web server under its body limits. */
   readonly routes?: readonly TransportRoute[];
   /** Says, once, that the bridge is up and where: a log line, or the console's greeting. */
-  greet(bridge: { clis: number; defaultCli: string; workdir: string; dataDir: string; logFile: string | undefined }, log: Log): void;
+  greet(bridge: BridgeGreeting, log: Log): void;
+}
+
+/** What a transport's greeting may tell of the bridge. */
+export interface BridgeGreeting {
+  clis: number;
+  defaultCli: string;
+  workdir: string;
+  dataDir: string;
+  logFile: string | undefined;
+  /** Where people reach the web pages (BRIDGE_WEB_URL), when they are served. */
+  webUrl: string | undefined;
+  /** What a chat chose (`/cli`, `/cd`), kept across restarts; undefined: it has chosen nothing yet. */
+  chosen: (chat: ChatRef) => { cli: string; workdir: string } | undefined;
 }

@@ -7,7 +7,8 @@ import { code, plain, rich, titled, type RichText } from '../rich/index.ts';
 import { formatDuration } from './progress.ts';
 
 const STEP_ICON: Record<StepRecord['status'], string> = { pending: '·', running: '⚙️', completed: '✓', failed: '✗', skipped: '⤼', stopped: '⏹' };
-const DONE_ICON = { running: '🧭', completed: '✅', failed: '❌', stopped: '⏹' } as const;
+/** As its announcement says it: ✅ completed, ❌ failed or stopped (the word beside it says which). */
+const DONE_ICON = { running: '🧭', completed: '✅', failed: '❌', stopped: '❌' } as const;
 
 /** The message edited in place: every step, its run and state. */
 export function orchestrationProgress(orchestration: OrchestrationRecord, runOf: (runId: string) => SubagentRunRecord | undefined, now = Date.now()): RichText {

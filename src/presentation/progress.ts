@@ -2,7 +2,7 @@ import type { AgentEvent, Usage } from '../protocols/events.ts';
 import { truncate } from './format/index.ts';
 import { bold, code, italic, lines, plain, rich, type RichText } from '../rich/index.ts';
 import { toolSummary } from './tool-summary.ts';
-import { NO_SUCH_HOST } from '../sandbox/egress-decision.ts';
+import { blockedLine } from './blocked.ts';
 
 export interface Step {
   id: string;
@@ -12,14 +12,16 @@ export interface Step {
   state: 'running' | 'ok' | 'error';
   /** Not a tool call: a message the chat sent into the running turn. */
   message?: boolean;
-  /** A host the sandbox refused (not a tool call). */
-  blocked?: boolean;
+  /** A host the sandbox refused (not a tool call): why. */
+  blocked?: string;
 }
 
 export type Phase = 'queued' | 'working' | 'completed' | 'failed' | 'stopped' | 'timed_out';
 
 /** The steps shown; older ones are only counted, so a chatty CLI costs bounded memory. */
 const VISIBLE_STEPS = 12;
+/** Refused hosts said under the answer: an agent trying many says the first few. */
+const BLOCKED_KEPT = 5;
 const SUMMARY_CHARS = 70;
 
 /**
@@ -34,6 +36,8 @@ export class ProgressState {
   /** Messages steered into the turn, among the steps. */
   private messages = 0;
   private refusals = 0;
+  /** The hosts refused, each with why and what would help: said under the answer too, which takes the progress message's place. */
+  readonly blocked: string[] = [];
   private readonly depths = new Map<string, number>();
   endedAt?: number;
   detail?: string;
@@ -105,9 +109,10 @@ export class ProgressState {
         return true;
       }
       case 'blocked':
-        // Said once per host: the agent was refused a host nobody allowed (BRIDGE_SANDBOX_ALLOW, /net allow), or one that does not resolve.
+        // Said once per host: the agent was refused a host nobody allowed (BRIDGE_SANDBOX_ALLOW, /net allow).
         this.refusals++;
-        this.steps.push({ id: `blocked-${event.host}`, name: event.why, summary: event.host, depth: 0, state: 'error', blocked: true });
+        this.steps.push({ id: `blocked-${event.host}`, name: 'blocked', summary: event.host, depth: 0, state: 'error', blocked: event.why });
+        if (this.blocked.length < BLOCKED_KEPT) this.blocked.push(blockedLine(event.host, event.why));
         if (this.steps.length > VISIBLE_STEPS) {
           this.steps.shift();
           this.hidden++;
@@ -143,8 +148,8 @@ export class ProgressState {
         shown.push(rich`➕ added: ${italic(step.summary)}`);
         continue;
       }
-      if (step.blocked) {
-        shown.push(refusedHost(step.summary, step.name));
+      if (step.blocked !== undefined) {
+        shown.push(rich`${blockedLine(step.summary, step.blocked)}`);
         continue;
       }
       const indent = '   '.repeat(step.depth);
@@ -190,11 +195,6 @@ export class ProgressState {
 /** What the CLI tried, and its own words: a turn or run waiting on an API it cannot reach is not silent. */
 export function noAnswerYet(cli: string, modelApi: string | undefined, words: string): string {
   return `No answer yet from ${cli}'s model API${modelApi ? ` (${modelApi})` : ''}. ${cli} says: "${truncate(words, 300)}". npm run doctor checks the way there.`;
-}
-
-/** A host the sandbox refused: blocked (a list opens it), or a name that does not resolve (this machine's network or DNS, which no list opens). */
-export function refusedHost(host: string, why: string): RichText {
-  return why === NO_SUCH_HOST ? rich`🔎 no such host ${code(host)}: check this machine's network and DNS` : rich`🚫 blocked ${code(host)}`;
 }
 
 const PHASE_ICON: Record<Phase, string> = { queued: '⏳', working: '⚙️', completed: '✅', failed: '❌', stopped: '⏹', timed_out: '⌛' };

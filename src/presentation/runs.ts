@@ -8,14 +8,15 @@ import { timeAgo } from './relative-time.ts';
 import { formatCost, formatDuration } from './progress.ts';
 import { toolSummary } from './tool-summary.ts';
 
+/** As its announcement says it: ✅ completed, ❌ any other end (the word beside it says which). */
 export const STATUS_ICON: Record<RunStatus, string> = {
   queued: '⏳',
   running: '⚙️',
   completed: '✅',
   failed: '❌',
-  stopped: '⏹',
-  timed_out: '⌛',
-  interrupted: '⚠️',
+  stopped: '❌',
+  timed_out: '❌',
+  interrupted: '❌',
 };
 
 /** One line per run: `#3 Research · ⚙️ running · claude · 0:42 · id`. */

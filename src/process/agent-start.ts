@@ -4,6 +4,7 @@ import type { Log } from '../log/logger.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { raiseWalls } from '../sandbox/walls.ts';
 import { helperEnv } from '../sandbox/helper-env.ts';
+import { loopbackAllowWarnings } from '../sandbox/loopback-allow.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
 import type { ProxyMetering } from '../sandbox/proxy-metering.ts';
 import { agentSpace, runAgentsAs, type AgentUser } from './agent-user.ts';
@@ -85,6 +86,8 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
 /** Whether CLIs run in walls, and why, said once the bridge or worker is up. */
 export function logSandbox(sandbox: Sandbox, log: Log): void {
   const { decision } = sandbox;
+  // Walls off, the CLIs reach this machine's loopback themselves.
+  if (decision.on) for (const warning of loopbackAllowWarnings(sandbox.allow)) log.warn(warning);
   if (decision.on) log.info(`sandbox: ${decision.why}`);
   else if (decision.why === 'BRIDGE_SANDBOX=off') log.info('sandbox: off (BRIDGE_SANDBOX=off): CLIs run without walls');
   else log.warn(`sandbox: ${decision.why}`);

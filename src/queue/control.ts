@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { keys } from './redis.ts';
-import type { QueueSigner } from './signing.ts';
+import type { Signer } from './signing.ts';
 
 /** A message for a run, as SendToSubagent and /subagents send name it. */
 export interface RunMessage {
@@ -35,55 +35,108 @@ interface HoldsSnapshot {
   at: number;
 }
 
+/** Where a run is placed now: the placement's number and its channel (see SealedChannel). */
+export interface RunPlacement {
+  attempt: number;
+  channel: Signer;
+}
+
 /**
  * What the bridge asks of a run on a worker: stop it, give it a message, hold its timeout
- * while it waits on a person. Each ask is signed for the run and its attempt and kept in the
- * run's keys, then the bell rings (one pub/sub message naming the run), and the worker
- * running it reads the keys. Pub/sub drops what is published while a subscriber reconnects;
- * the keys do not, and a worker reads them again when it is subscribed again and when it
- * starts the run.
+ * while it waits on a person. Each ask is sealed in the channel of the run's placement (only
+ * its worker reads it, and nobody else could have written it) and kept in the run's keys, then
+ * the bell rings (one pub/sub message naming the run), and the worker running it reads the
+ * keys. Pub/sub drops what is published while a subscriber reconnects; the keys do not, and a
+ * worker reads them again when it is subscribed again and when it starts the run. What is
+ * asked before the run is placed waits here, and is written once it is; a run placed anew (a
+ * drained worker handed it back) gets its holds again and the messages its last worker left.
  */
 export class RunControl {
   /** Each run's holds, written whole each time: a set signed as one, so none can be put back alone. */
   private readonly holds = new Map<string, { ids: Set<string>; at: number }>();
+  private readonly placements = new Map<string, RunPlacement>();
+  /** What was asked of runs not placed yet. */
+  private readonly waiting = new Map<string, { stop?: string; messages: RunMessage[] }>();
 
   constructor(
     private readonly redis: Redis,
     /** How long the keys (and their signatures) outlive the last ask (the run's retention). */
     private readonly keepSeconds: number,
-    private readonly signer: QueueSigner,
   ) {}
 
-  async stop(runId: string, attempt: number, reason: string): Promise<void> {
-    const signed = this.signer.sign({ kind: 'stop', runId, attempt }, reason, this.keepSeconds);
+  /** The run is placed (again): what waited for it, and what its last placement left untaken, is written for this one. */
+  async placed(runId: string, placement: RunPlacement): Promise<void> {
+    const before = this.placements.get(runId);
+    this.placements.set(runId, placement);
+    const waiting = this.waiting.get(runId);
+    this.waiting.delete(runId);
+    if (before && before.attempt !== placement.attempt) {
+      const left = await this.redis.multi().lrange(keys.inbox(runId), 0, -1).del(keys.inbox(runId)).exec();
+      const taken: RunMessage[] = [];
+      for (const raw of (left?.[0]?.[1] as string[] | null) ?? []) {
+        const message = before.channel.verify<RunMessage>(raw, { kind: 'message', runId, attempt: before.attempt });
+        if (message.ok) taken.push(message.body);
+      }
+      for (const message of taken) await this.send(runId, message);
+      const stop = await this.redis.get(keys.stop(runId));
+      const reason = stop === null ? undefined : before.channel.verify<string>(stop, { kind: 'stop', runId, attempt: before.attempt });
+      if (reason?.ok) await this.stop(runId, reason.body);
+    }
+    if (waiting?.stop !== undefined) await this.stop(runId, waiting.stop);
+    for (const message of waiting?.messages ?? []) await this.send(runId, message);
+    const held = this.holds.get(runId);
+    if (held) await this.writeHolds(runId, held);
+  }
+
+  /** The run ended: nothing more is asked of it. */
+  forget(runId: string): void {
+    this.placements.delete(runId);
+    this.waiting.delete(runId);
+    this.holds.delete(runId);
+  }
+
+  async stop(runId: string, reason: string): Promise<void> {
+    const placement = this.placements.get(runId);
+    if (!placement) return void (this.waitingFor(runId).stop ??= reason);
+    const signed = placement.channel.sign({ kind: 'stop', runId, attempt: placement.attempt }, reason, this.keepSeconds);
     await this.ring(runId, this.redis.multi().set(keys.stop(runId), JSON.stringify(signed), 'EX', this.keepSeconds));
   }
 
-  async send(runId: string, attempt: number, message: RunMessage): Promise<void> {
+  async send(runId: string, message: RunMessage): Promise<void> {
+    const placement = this.placements.get(runId);
+    if (!placement) return void this.waitingFor(runId).messages.push(message);
     const inbox = keys.inbox(runId);
-    const signed = this.signer.sign({ kind: 'message', runId, attempt }, message, this.keepSeconds);
+    const signed = placement.channel.sign({ kind: 'message', runId, attempt: placement.attempt }, message, this.keepSeconds);
     await this.ring(runId, this.redis.multi().rpush(inbox, JSON.stringify(signed)).expire(inbox, this.keepSeconds));
   }
 
-  async hold(runId: string, attempt: number, holdId: string): Promise<void> {
+  async hold(runId: string, holdId: string): Promise<void> {
     const held = this.holds.get(runId) ?? { ids: new Set<string>(), at: 0 };
     this.holds.set(runId, held);
     held.ids.add(holdId);
-    await this.writeHolds(runId, attempt, held);
+    await this.writeHolds(runId, held);
   }
 
-  async release(runId: string, attempt: number, holdId: string): Promise<void> {
+  async release(runId: string, holdId: string): Promise<void> {
     const held = this.holds.get(runId);
     if (!held?.ids.delete(holdId)) return;
     if (!held.ids.size) this.holds.delete(runId);
-    await this.writeHolds(runId, attempt, held);
+    await this.writeHolds(runId, held);
   }
 
-  private async writeHolds(runId: string, attempt: number, held: { ids: Set<string>; at: number }): Promise<void> {
+  private waitingFor(runId: string): { stop?: string; messages: RunMessage[] } {
+    const waiting = this.waiting.get(runId) ?? { messages: [] };
+    this.waiting.set(runId, waiting);
+    return waiting;
+  }
+
+  private async writeHolds(runId: string, held: { ids: Set<string>; at: number }): Promise<void> {
+    const placement = this.placements.get(runId);
+    if (!placement) return; // written once it is placed
     // Strictly later than the last set written, even within one millisecond.
     held.at = Math.max(Date.now(), held.at + 1);
     const snapshot: HoldsSnapshot = { ids: [...held.ids], at: held.at };
-    const signed = this.signer.sign({ kind: 'holds', runId, attempt }, snapshot, this.keepSeconds);
+    const signed = placement.channel.sign({ kind: 'holds', runId, attempt: placement.attempt }, snapshot, this.keepSeconds);
     await this.ring(runId, this.redis.multi().set(keys.holds(runId), JSON.stringify(signed), 'EX', this.keepSeconds));
   }
 
@@ -93,10 +146,10 @@ export class RunControl {
   }
 }
 
-/** Why a run is to stop, when the bridge asked it (signed for it); `refused` hears why a stop found is not taken. */
+/** Why a run is to stop, when the bridge asked it (sealed in its placement's channel); `refused` hears why a stop found is not taken. */
 export async function readStop(
   redis: Redis,
-  signer: QueueSigner,
+  signer: Signer,
   reader: Pick<AskReader, 'runId' | 'attempt'>,
   refused: (why: string) => void,
 ): Promise<string | undefined> {
@@ -105,7 +158,7 @@ export async function readStop(
 }
 
 /** The stop's reason, when the bridge signed it for this run and attempt. */
-function stopOf(signer: QueueSigner, reader: Pick<AskReader, 'runId' | 'attempt'>, raw: string, refused: (why: string) => void): string | undefined {
+function stopOf(signer: Signer, reader: Pick<AskReader, 'runId' | 'attempt'>, raw: string, refused: (why: string) => void): string | undefined {
   const verified = signer.verify<string>(raw, { kind: 'stop', runId: reader.runId, attempt: reader.attempt });
   if (verified.ok && typeof verified.body === 'string') return verified.body;
   refused(`a stop: ${verified.ok ? 'it has no reason' : verified.why}`);
@@ -113,11 +166,11 @@ function stopOf(signer: QueueSigner, reader: Pick<AskReader, 'runId' | 'attempt'
 }
 
 /**
- * The worker's side: what is asked of a run now, as far as the bridge signed it for this run
- * and attempt. Messages are taken (removed) in the same transaction that reads them, so two
+ * The worker's side: what is asked of a run now, as far as the bridge sealed it in this
+ * placement's channel. Messages are taken (removed) in the same transaction that reads them, so two
  * reads never deliver one twice, and one put back after it was taken is refused.
  */
-export async function readAsks(redis: Redis, signer: QueueSigner, reader: AskReader): Promise<RunAsks> {
+export async function readAsks(redis: Redis, signer: Signer, reader: AskReader): Promise<RunAsks> {
   const { runId, attempt } = reader;
   const replies = await redis.multi().get(keys.stop(runId)).lrange(keys.inbox(runId), 0, -1).del(keys.inbox(runId)).get(keys.holds(runId)).exec();
   const [stopRaw, inbox, , holdsRaw] = (replies ?? []).map(([error, value]) => (error ? null : value)) as [

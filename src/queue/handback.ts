@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { SubagentRunRecord } from '../subagents/record.ts';
+import type { RunEnding } from '../subagents/execution.ts';
 import { keys } from './redis.ts';
-import type { QueueSigner } from './signing.ts';
+import { asSigned, type Signer } from './signing.ts';
 
 /**
  * What a draining worker leaves for the worker that takes its run next: where the run's CLI
@@ -25,38 +26,27 @@ export interface Handback {
   worktree?: SubagentRunRecord['worktree'];
 }
 
-/**
- * Takes the handback and marks this worker as the run's, in one step: only one worker takes
- * it, and a run whose worker dies afterwards is seen as started (and not run a third time).
- */
-const CLAIM = `
-local handback = redis.call('GET', KEYS[1])
-if not handback then return false end
-redis.call('DEL', KEYS[1])
-redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
-return handback`;
-
-/** Leaves the run's handback (signed for it) before its job goes back to the queue. */
-export async function writeHandback(redis: Redis, signer: QueueSigner, runId: string, attempt: number, handback: Handback, keepSeconds: number): Promise<void> {
-  const signed = signer.sign({ kind: 'handback', runId, attempt }, handback, keepSeconds);
+/** Leaves the run's handback, sealed in its placement's channel (for the bridge), before its job goes back to the queue. */
+export async function writeHandback(redis: Redis, channel: Signer, runId: string, attempt: number, handback: Handback, keepSeconds: number): Promise<void> {
+  const signed = channel.sign({ kind: 'handback', runId, attempt }, handback, keepSeconds);
   await redis.set(keys.handback(runId), JSON.stringify(signed), 'EX', keepSeconds);
 }
 
 /**
- * The handback a drained worker left for this run, taken by `worker` (none: nothing was left,
- * and the run's CLI started elsewhere and was cut off). One not signed for the run is
- * refused: `refused` hears why, and the run is taken for interrupted.
+ * The bridge's side: the handback a drained worker left for this run (none: nothing was left),
+ * taken once, when its placement's worker sealed it. One that was not is refused: `refused`
+ * hears why, and the run is taken for interrupted.
  */
-export async function claimHandback(
+export async function takeHandback(
   redis: Redis,
-  signer: QueueSigner,
-  reader: { runId: string; attempt: number; worker: string; keepSeconds: number },
+  channelOf: (attempt: number) => Signer | undefined,
+  runId: string,
   refused: (why: string) => void,
 ): Promise<Handback | undefined> {
-  const { runId, attempt } = reader;
-  const raw = (await redis.eval(CLAIM, 2, keys.handback(runId), keys.started(runId), reader.worker, String(reader.keepSeconds))) as string | null;
+  const raw = (await redis.eval(TAKE, 1, keys.handback(runId))) as string | null;
   if (raw === null) return undefined;
-  const verified = signer.verify<Handback>(raw, { kind: 'handback', runId, attempt });
+  const attempt = asSigned(raw)?.attempt ?? 0;
+  const verified = channelOf(attempt)?.verify<Handback>(raw, { kind: 'handback', runId, attempt }) ?? { ok: false as const, why: 'it is not signed' };
   if (!verified.ok) return void refused(`a handback: ${verified.why}`);
   const body = verified.body;
   if (
@@ -68,4 +58,36 @@ export async function claimHandback(
   )
     return void refused('a handback: it is not one');
   return body;
+}
+
+/** Read and removed in one step: a handback is taken once. */
+const TAKE = `
+local handback = redis.call('GET', KEYS[1])
+if handback then redis.call('DEL', KEYS[1]) end
+return handback`;
+
+/** The record a run handed back goes on with here: in its CLI session (or from its task when it had none), where its worktree is. */
+export function takenOver(run: SubagentRunRecord, handback: Handback): SubagentRunRecord {
+  const { childSessionId: _, ...rest } = run;
+  return {
+    ...rest,
+    ...(handback.sessionId ? { childSessionId: handback.sessionId, resumes: (run.resumes ?? 0) + 1, movedFrom: handback.from } : {}),
+    ...(handback.worktree ? { worktree: handback.worktree } : {}),
+    // Its time and what it spent before count against its timeout and budget.
+    ...(handback.ranMs ? { timeoutSeconds: Math.max(1, run.timeoutSeconds - Math.floor(handback.ranMs / 1000)) } : {}),
+    ...(run.budget && handback.costUsd ? { budget: { ...run.budget, usd: Math.max(0, run.budget.usd - handback.costUsd) } } : {}),
+  };
+}
+
+/** A run's ending here, with what it did and cost on the workers before this one. */
+export function withEarlier(ending: RunEnding, handback: Handback): RunEnding {
+  if (!('outcome' in ending)) return ending;
+  const costUsd = (ending.outcome.result?.costUsd ?? 0) + (handback.costUsd ?? 0);
+  const result = ending.outcome.result && handback.costUsd ? { ...ending.outcome.result, costUsd } : ending.outcome.result;
+  return {
+    ...ending,
+    steps: ending.steps + handback.steps,
+    outcome: { ...ending.outcome, ...(result ? { result } : {}) },
+    ...(ending.stoppedForCost ? { stoppedForCost: { usd: ending.stoppedForCost.usd + (handback.costUsd ?? 0) } } : {}),
+  };
 }

@@ -4,13 +4,14 @@ import { nanoid } from 'nanoid';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { ExecuteOptions, RunEnding, RunExecution, RunExecutor, RunReports } from '../subagents/execution.ts';
-import type { Worktree } from '../worktrees/index.ts';
 import { RunControl } from './control.ts';
 import { connect, describeRedis, followOutages, keys, PREFIX, QUEUE_NAME } from './redis.ts';
-import { RunEventsReader, type RunEvent } from './run-events.ts';
+import { deliver, RunEventsReader, type RunEvent } from './run-events.ts';
 import { RUN_ATTEMPT, runJob } from './run-job.ts';
 import { endingOfStall, INTERRUPTED, stoppedEnding } from './endings.ts';
-import type { QueueSigner } from './signing.ts';
+import { asSigned, type QueueSigner } from './signing.ts';
+import type { BridgeKeys } from './bridge-keys.ts';
+import { RunPlacements } from './run-placement.ts';
 import type { Log } from '../log/logger.ts';
 import type { QueueCensus } from '../telemetry/metrics-queue.ts';
 
@@ -20,15 +21,17 @@ export interface QueueExecutorOptions {
   keepSeconds: number;
   /**
    * The run's access to the bridge's tools (its worker writes the CLI's config file itself),
-   * granted with `reuse` as its secret: the one derived for the run, which its worker derives
-   * too, and this bridge again after a restart.
+   * granted with `reuse` as its secret: its placement's bearer, which its worker is given in
+   * its grant, and this bridge derives again after a restart. A new placement's revokes the last.
    */
   toolsFor: (run: SubagentRunRecord, reuse?: string) => McpAccess | undefined;
   toolTimeoutMs: number;
   /** How long a worker's lock on a run lasts unrenewed (settings.workers.lockSeconds): past it, the run's job has stalled. */
   lockSeconds: number;
-  /** Signs what the bridge puts in Redis and checks what workers put there (BRIDGE_QUEUE_SECRET). */
+  /** The queue secret (BRIDGE_QUEUE_SECRET): jobs are signed with it, and workers' claims checked (it admits a worker). */
   signer: QueueSigner;
+  /** The bridge's own keys: each placement's channel and bearer, the grants sealed for workers, its read marks. */
+  keys: BridgeKeys;
   /** Says a line in the run's chat (that it moved to another worker). */
   tell?: (run: SubagentRunRecord, line: string) => void;
   log: Log;
@@ -52,6 +55,7 @@ export class QueueExecutor implements RunExecutor {
   readonly outlivesBridge = true;
   private readonly commands: Redis;
   private readonly control: RunControl;
+  private readonly placements: RunPlacements;
   private readonly queue: Queue;
   private readonly events: QueueEvents;
   /** QueueEvents' own connection: BullMQ leaves a connection it was given open, so it is closed here. */
@@ -76,15 +80,27 @@ export class QueueExecutor implements RunExecutor {
     this.where = describeRedis(options.redisUrl);
     const onError = (error: Error) => this.noteError(error);
     this.commands = connect(options.redisUrl, onError);
-    this.control = new RunControl(this.commands, options.keepSeconds, options.signer);
+    this.control = new RunControl(this.commands, options.keepSeconds);
+    this.placements = new RunPlacements({
+      redis: this.commands,
+      admission: options.signer,
+      keys: options.keys,
+      jobs: options.keys.sealer('jobs'),
+      keepSeconds: options.keepSeconds,
+      refused: (runId, why) => this.refused(runId, why),
+    });
     // Until the first failed attempt, runs wait: nothing is refused at start-up for a slow Redis.
     followOutages(this.commands, `the queue's Redis (${this.where})`, options.log, { down: () => this.down(), up: () => this.up() });
+    // Workers learn the bridge's key here (again after Redis lost it).
+    const publish = () => void options.keys.publish(this.commands, options.signer).catch(onError);
+    this.commands.on('ready', publish);
+    publish();
     this.queue = new Queue(QUEUE_NAME, { connection: this.commands, prefix: PREFIX });
     this.queue.on('error', onError);
     this.eventsConnection = connect(options.redisUrl, onError);
     this.events = new QueueEvents(QUEUE_NAME, { connection: this.eventsConnection, prefix: PREFIX });
     this.events.on('error', onError);
-    this.reader = new RunEventsReader(connect(options.redisUrl, onError), this.commands, options.signer, options.keepSeconds, onError, (runId, why) =>
+    this.reader = new RunEventsReader(connect(options.redisUrl, onError), this.commands, options.keys.own, options.keepSeconds, onError, (runId, why) =>
       this.refused(runId, why),
     );
     this.closing = new Promise((resolve) => (this.close_ = resolve));
@@ -105,12 +121,11 @@ export class QueueExecutor implements RunExecutor {
   }
 
   execute(run: SubagentRunRecord, reports: RunReports, options: ExecuteOptions = {}): RunExecution {
-    const { signer, keepSeconds } = this.options;
-    const mcp = this.options.toolsFor(run, signer.mcpToken(run.runId, RUN_ATTEMPT));
+    // Where its tools are; the secret it gets on them is its placement's, granted when a worker claims it.
+    const mcp = this.options.toolsFor(run);
     const job = runJob(run, mcp && { url: mcp.url, serverName: mcp.serverName }, this.options.toolTimeoutMs, options.trace);
-    const signed = signer.sign({ kind: 'job', runId: run.runId, attempt: RUN_ATTEMPT }, job, keepSeconds);
     return this.follow(run, reports, () =>
-      this.queue.add('run', signed, {
+      this.queue.add('run', this.placements.queued(run.runId, job), {
         jobId: run.runId,
         attempts: 1,
         removeOnComplete: { age: this.options.keepSeconds },
@@ -194,7 +209,15 @@ export class QueueExecutor implements RunExecutor {
     const attempt = RUN_ATTEMPT;
     const removed = new Promise<RunEnding>((resolve) => this.endHere.set(runId, resolve));
     const ending = (async (): Promise<RunEnding> => {
-      await this.reader.follow(runId, attempt, (event) => {
+      const claimed = (raw: string) =>
+        void this.placements
+          .claim(runId, raw, {
+            data: async () => (await Job.fromId(this.queue, runId))?.data,
+            grantTools: (bearer) => this.options.toolsFor(run, bearer) !== undefined,
+            placed: (placement) => this.control.placed(runId, placement),
+          })
+          .catch((error: Error) => this.options.log.error({ run: runId, err: error }, `a claim of the run was not answered: ${error.message}`));
+      await this.reader.follow(runId, { channel: (placement) => this.placements.channel(runId, placement), onClaim: claimed }, (event) => {
         if (event.kind === 'moved') this.moved(run, event);
         else deliver(event, reports);
       });
@@ -206,19 +229,27 @@ export class QueueExecutor implements RunExecutor {
         await this.reader.forget(runId);
         return this.unsigned(job, signed.why);
       }
-      // Followed again after a restart: its CLI still holds the secret derived for it, which this bridge grants again.
-      if (!submit) this.options.toolsFor(run, this.options.signer.mcpToken(runId, attempt));
+      // Followed again after a restart: its CLI still holds its placement's secret, which this bridge derives and grants again.
+      const placement = submit ? undefined : await this.placements.current(runId);
+      if (placement) {
+        await this.control.placed(runId, placement);
+        this.options.toolsFor(run, this.placements.bearer(runId, placement.attempt));
+      }
       const finished = await Promise.race([this.finished(job), removed, this.closing]);
       if ('interrupted' in finished && finished.interrupted === 'the bridge is shutting down') return finished;
       await this.reader.caughtUp(runId);
       await this.reader.forget(runId);
       return finished;
-    })().finally(() => this.endHere.delete(runId));
+    })().finally(() => {
+      this.endHere.delete(runId);
+      this.control.forget(runId);
+      this.placements.forget(runId);
+    });
     const holds = new Map<string, true>();
     return {
       ending,
       stop: async (reason) => {
-        await this.control.stop(runId, attempt, reason);
+        await this.control.stop(runId, reason);
         const job = await Job.fromId(this.queue, runId);
         // Not taken by a worker yet: out of the queue, and stopped here.
         if (job && ['waiting', 'delayed', 'prioritized'].includes(await job.getState())) {
@@ -231,15 +262,15 @@ export class QueueExecutor implements RunExecutor {
         await ending;
       },
       send: (text, id) => {
-        void this.control.send(runId, attempt, { id, text }).catch(() => {});
+        void this.control.send(runId, { id, text }).catch(() => {});
         return { via: 'worker' };
       },
       holdTimeout: () => {
         const holdId = nanoid(8);
         holds.set(holdId, true);
-        void this.control.hold(runId, attempt, holdId).catch(() => {});
+        void this.control.hold(runId, holdId).catch(() => {});
         return () => {
-          if (holds.delete(holdId)) void this.control.release(runId, attempt, holdId).catch(() => {});
+          if (holds.delete(holdId)) void this.control.release(runId, holdId).catch(() => {});
         };
       },
     };
@@ -299,9 +330,13 @@ export class QueueExecutor implements RunExecutor {
     }
   }
 
-  /** The run's ending as its worker signed it; anything else is refused, and the run taken for interrupted. */
+  /** The run's ending as its placement's worker sealed it; anything else is refused, and the run taken for interrupted. */
   private endingOf(runId: string, value: unknown): RunEnding {
-    const verified = this.options.signer.verify<RunEnding>(value, { kind: 'ending', runId, attempt: RUN_ATTEMPT });
+    const attempt = asSigned(value)?.attempt ?? 0;
+    const verified = this.placements.channel(runId, attempt)?.verify<RunEnding>(value, { kind: 'ending', runId, attempt }) ?? {
+      ok: false as const,
+      why: 'it is not signed',
+    };
     if (verified.ok && verified.body && typeof verified.body === 'object') return verified.body;
     this.refused(runId, `its ending: ${verified.ok ? 'it is not an ending' : verified.why}`);
     return { interrupted: 'interrupted: its ending was refused (not signed by a worker of this bridge)' };
@@ -315,6 +350,9 @@ export class QueueExecutor implements RunExecutor {
   private failureOf(runId: string, reason: string | undefined): RunEnding {
     const stalled = endingOfStall(reason);
     if (stalled) return stalled;
+    // The bridge refused its worker's claim (its CLI had started elsewhere): the job failed for that.
+    const refusal = this.placements.refusals.get(runId);
+    if (refusal && reason?.endsWith(refusal)) return { interrupted: refusal };
     this.refused(runId, `its failure (${reason ?? 'no reason'}): no worker signed it`);
     return { interrupted: 'interrupted: its job failed without a signed report from its worker' };
   }
@@ -346,28 +384,5 @@ export class QueueExecutor implements RunExecutor {
 
   private noteError(error: Error): void {
     this.lastError = error.message;
-  }
-}
-
-/** A worker's report, to the registry. */
-function deliver(event: RunEvent, reports: RunReports): void {
-  switch (event.kind) {
-    case 'lines':
-      for (const line of event.lines) reports.onLine(line);
-      return;
-    case 'worker':
-      return reports.onWorker(event.name);
-    case 'session':
-      return reports.onSession(event.sessionId);
-    case 'tool':
-      return reports.onToolCall(event.name, event.input);
-    case 'worktree':
-      void reports.onWorktree(event.worktree as Worktree);
-      return;
-    case 'blocked':
-      if (typeof event.host === 'string' && typeof event.why === 'string') reports.onBlocked?.(event.host, event.why);
-      return;
-    case 'moved':
-      return; // the executor's own (see moved)
   }
 }

@@ -13,8 +13,12 @@ export const QUEUE_NAME = 'runs';
 export const keys = {
   /** A stream of what the run reports: its lines, its session, its tool calls. */
   events: (runId: string) => `${PREFIX}:run:${runId}:events`,
-  /** Set by the first worker that starts the run: a second attempt after a stall knows its CLI may have run. */
+  /** Set by the worker that starts the run: a take after a stall knows its CLI may have run. */
   started: (runId: string) => `${PREFIX}:run:${runId}:started`,
+  /** How many times the bridge placed the run on a worker: each placement's number, its channel's and its bearer's. */
+  placements: (runId: string) => `${PREFIX}:run:${runId}:placements`,
+  /** The bridge's answer to one claim of the run by a worker (its grant, sealed for that worker, or why not). */
+  grant: (runId: string, claim: string) => `${PREFIX}:run:${runId}:grant:${claim}`,
   /** Set when the run is to stop (why): read by the worker running it, or by one that takes it later. */
   stop: (runId: string) => `${PREFIX}:run:${runId}:stop`,
   /** What a draining worker left for the next one to go on with the run (see Handback). */

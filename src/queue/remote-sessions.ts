@@ -1,23 +1,30 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { writePrivateFile } from '../store/private-files.ts';
 import type { LiveLaunch, PermissionAnswerer } from '../session/live-cli.ts';
 import type { Log } from '../log/logger.ts';
 import { connect, describeRedis, followOutages, PREFIX } from './redis.ts';
 import { RunEventsReader } from './run-events.ts';
-import type { QueueSealer } from './sealing.ts';
-import type { SessionState } from './session-state.ts';
-import { sendSessionAsk, sessionStream, type SessionAsk, type SessionEvent } from './session-protocol.ts';
-import type { QueueSigner, Signed } from './signing.ts';
-import { WorkerRegistry, type WorkerState } from './worker-registry.ts';
+import { grantContext, type BridgeKeys } from './bridge-keys.ts';
+import type { SealedChannel } from './channel.ts';
+import { KeptStates } from './kept-states.ts';
+import type { PackedSession } from './session-state.ts';
+import { sendSessionAsk, sessionStream, type SessionAsk, type SessionEvent, type SessionGrant, type SessionLaunch } from './session-protocol.ts';
+import type { QueueSigner } from './signing.ts';
+import { WorkerRegistry, type Lease, type WorkerState } from './worker-registry.ts';
 import { RemoteLiveCli, type RemoteSide, type RemoteTurn } from './remote-live-cli.ts';
 
 export interface RemoteSessionsOptions {
   redisUrl: string;
+  /** The queue secret: workers' states are checked with it (it admits a worker). */
   signer: QueueSigner;
-  sealer: QueueSealer;
+  /** The bridge's own keys: each placement's channel and bearer, the grants sealed for workers, leases, kept states. */
+  keys: BridgeKeys;
+  /**
+   * Grants `bearer` on the bridge's MCP endpoint for what the session's own secret `token` may
+   * do, until the returned function revokes it (or `token` is revoked); undefined when `token`
+   * is not known there.
+   */
+  delegateTools?: (token: string, bearer: string) => (() => void) | undefined;
   /** Where chats' session states are kept (private files). */
   dataDir: string;
   /** A worker silent this long is taken for dead (BRIDGE_WORKER_LOCK_SECONDS). */
@@ -32,15 +39,17 @@ export type Tell = (text: string) => void;
 /** A chat's session as the bridge follows it on the workers. */
 interface Placed {
   chatId: string;
-  /** The worker and placement it has now (none before its first turn). */
+  /** The worker and placement it has now (none before its first turn), and the placement's channel and the worker's key. */
   worker?: string;
   attempt?: number;
+  channel?: SealedChannel;
+  publicKey?: string;
+  /** The placement's bearer on the MCP endpoint, for the session's secret `token`: revoked when the placement ends. */
+  tools?: { token: string; attempt: number; revoke: () => void };
   turn?: RemoteTurn;
   tell: Tell;
   /** Permission requests of the turn at work, answered once each. */
   asked: Set<string>;
-  /** The state being written. */
-  saving?: Promise<void>;
 }
 
 /** How often a chat waiting for a worker looks again. */
@@ -59,7 +68,7 @@ export class RemoteSessions implements RemoteSide {
   private readonly reader: RunEventsReader;
   readonly registry: WorkerRegistry;
   private readonly chats = new Map<string, Placed>();
-  private readonly stateDir: string;
+  private readonly states: KeptStates;
   private watch: NodeJS.Timeout | undefined;
   /** Placements made lately: a worker's state counts them only from its next beat. */
   private recent: { worker: string; at: number }[] = [];
@@ -70,20 +79,24 @@ export class RemoteSessions implements RemoteSide {
     const { log, redisUrl } = options;
     this.commands = connect(redisUrl);
     followOutages(this.commands, `Redis (${describeRedis(redisUrl)}) for chats' sessions`, log);
-    this.registry = new WorkerRegistry(this.commands, options.signer, options.leaseMs);
+    this.registry = new WorkerRegistry(this.commands, options.signer, options.leaseMs, options.keys.own);
+    this.states = KeptStates.in(options.dataDir, options.keys.sealer('session-states'), log);
     this.reader = new RunEventsReader(
       connect(redisUrl),
       this.commands,
-      options.signer,
+      options.keys.own,
       options.keepSeconds,
       (error) => log.warn(`reading chats' sessions' events failed: ${error.message}`),
       (stream, why) => log.warn({ session: stream }, `refused from Redis: ${why}`),
     );
-    this.stateDir = join(options.dataDir, 'session-states');
   }
 
   async start(): Promise<void> {
-    await mkdir(this.stateDir, { recursive: true, mode: 0o700 });
+    await this.states.start();
+    // Workers learn the bridge's key here (again after Redis lost it).
+    const publish = () => void this.options.keys.publish(this.commands, this.options.signer).catch(() => {});
+    this.commands.on('ready', publish);
+    publish();
     this.watch = setInterval(() => void this.watchTurns(), Math.max(200, Math.floor(this.options.leaseMs / 2)));
     this.watch.unref();
   }
@@ -91,6 +104,7 @@ export class RemoteSessions implements RemoteSide {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.watch);
+    for (const placed of this.chats.values()) placed.tools?.revoke();
     await this.reader.close();
     await this.commands.quit().catch(() => {});
   }
@@ -139,14 +153,14 @@ export class RemoteSessions implements RemoteSide {
 
   async closeProcess(chatId: string): Promise<void> {
     const placed = this.chats.get(chatId);
-    if (this.closing || !placed?.worker || placed.attempt === undefined) return;
-    await sendSessionAsk(this.commands, this.options.signer, placed.worker, { chatId, attempt: placed.attempt, ask: { type: 'close' } }).catch(() => {});
+    if (this.closing || !placed?.worker || placed.attempt === undefined || !placed.channel) return;
+    await sendSessionAsk(this.commands, placed.channel, placed.worker, { chatId, attempt: placed.attempt, ask: { type: 'close' } }).catch(() => {});
   }
 
   private async ask(turn: RemoteTurn, ask: SessionAsk): Promise<void> {
     const placed = this.chats.get(turn.cli.chatId);
-    if (!placed?.worker || placed.attempt === undefined) return;
-    await sendSessionAsk(this.commands, this.options.signer, placed.worker, { chatId: placed.chatId, attempt: placed.attempt, ask }).catch((error: Error) =>
+    if (!placed?.worker || placed.attempt === undefined || !placed.channel) return;
+    await sendSessionAsk(this.commands, placed.channel, placed.worker, { chatId: placed.chatId, attempt: placed.attempt, ask }).catch((error: Error) =>
       this.options.log.warn({ chat: placed.chatId }, `an ask for a chat's session was not sent: ${error.message}`),
     );
   }
@@ -169,32 +183,42 @@ export class RemoteSessions implements RemoteSide {
     if (turn.isOver) return;
     if (placement.previous) placed.tell(`Continuing on worker ${placement.worker}: worker ${placement.previous} stopped.`);
     else if (again) placed.tell(`Continuing on worker ${placement.worker}: ${again}.`);
-    const state = placement.fresh ? await this.readState(placed.chatId) : undefined;
+    const state = placement.fresh ? await this.states.read(placed.chatId) : undefined;
     let resumeId = turn.cli.sessionId;
-    let restore: Signed | undefined;
+    let restore: PackedSession | undefined;
     if (state && (state.sessionId === resumeId || again !== undefined || placement.previous)) {
-      restore = state.signed;
+      restore = { sessionId: state.sessionId, packed: state.packed, bytes: state.bytes };
       resumeId = state.sessionId;
     } else if (placement.fresh && (again !== undefined || placement.previous)) resumeId = undefined; // nothing copied back yet: a fresh session
     turn.id = randomUUID();
-    const launch = this.options.sealer.seal(Buffer.from(JSON.stringify(turn.cli.describe(resumeId))), placed.chatId);
+    const launch = this.withBearer(placed, turn.cli.describe(resumeId));
+    const { keys } = this.options;
+    const grant = keys.grant(placed.publicKey!, grantContext('chat', placed.chatId, placement.attempt), {
+      key: keys.channelKey('chat', placed.chatId, placement.attempt).toString('base64'),
+    } satisfies SessionGrant);
     const limits = {
       ...(turn.options.timeoutMs ? { timeoutMs: turn.options.timeoutMs } : {}),
       ...(turn.options.silenceMs ? { silenceMs: turn.options.silenceMs } : {}),
     };
-    await sendSessionAsk(this.commands, this.options.signer, placement.worker, {
-      chatId: placed.chatId,
-      attempt: placement.attempt,
-      ask: {
-        type: 'turn',
-        turnId: turn.id,
-        launch,
-        prompt: turn.prompt,
-        limits,
-        planning: turn.options.planning ?? false,
-        ...(restore ? { state: restore } : {}),
+    await sendSessionAsk(
+      this.commands,
+      placed.channel!,
+      placement.worker,
+      {
+        chatId: placed.chatId,
+        attempt: placement.attempt,
+        ask: {
+          type: 'turn',
+          turnId: turn.id,
+          launch,
+          prompt: turn.prompt,
+          limits,
+          planning: turn.options.planning ?? false,
+          ...(restore ? { state: restore } : {}),
+        },
       },
-    });
+      grant,
+    );
     // Stopped while it was being sent: the stop follows it.
     if (turn.stopReason !== undefined) this.stop(turn, turn.stopReason);
   }
@@ -204,8 +228,9 @@ export class RemoteSessions implements RemoteSide {
     const { chatId } = placed;
     const lease = await this.registry.lease(chatId);
     const alive = await this.registry.alive();
-    if (lease && alive.some((state) => state.name === lease.worker && !state.draining)) {
-      if (placed.attempt !== lease.attempt) await this.follow(placed, lease.worker, lease.attempt);
+    // Alive with the key it was placed with (one started again under its name has another: the chat is placed anew).
+    if (lease && alive.some((state) => state.name === lease.worker && !state.draining && state.publicKey === lease.publicKey)) {
+      if (placed.attempt !== lease.attempt) await this.follow(placed, lease);
       return { worker: lease.worker, attempt: lease.attempt, fresh: false };
     }
     const previous = lease?.worker ?? placed.worker;
@@ -214,19 +239,43 @@ export class RemoteSessions implements RemoteSide {
     this.placing = placing.catch(() => undefined);
     const pick = await placing;
     if (!pick) return undefined;
-    await this.follow(placed, pick.worker, pick.attempt);
+    await this.follow(placed, pick);
     this.options.log.info({ chat: chatId }, `a chat's session placed on worker ${pick.worker}${previous ? ` (it was on ${previous})` : ''}`);
     return { worker: pick.worker, attempt: pick.attempt, fresh: true, ...(previous && previous !== pick.worker ? { previous } : {}) };
   }
 
   /** The least loaded worker, leased to the chat under a new placement number. */
-  private async placeAnew(chatId: string): Promise<{ worker: string; attempt: number } | undefined> {
+  private async placeAnew(chatId: string): Promise<Lease | undefined> {
     const pick = await this.registry.pick(undefined, this.placedSince());
     if (!pick) return undefined;
     this.recent.push({ worker: pick.name, at: Date.now() });
     const attempt = await this.commands.incr(`${PREFIX}:chat:${chatId}:placements`);
-    await this.registry.grant(chatId, { worker: pick.name, attempt });
-    return { worker: pick.name, attempt };
+    const lease: Lease = { worker: pick.name, attempt, publicKey: pick.publicKey };
+    await this.registry.grant(chatId, lease);
+    return lease;
+  }
+
+  /**
+   * The launch as its worker gets it: with the placement's own bearer for the bridge's tools in
+   * place of the session's secret (which never leaves the bridge), granted for what that secret
+   * may do until the placement ends, or the session's secret is revoked.
+   */
+  private withBearer(placed: Placed, launch: SessionLaunch): SessionLaunch {
+    const token = launch.spec.mcp?.token;
+    const attempt = placed.attempt!;
+    if (!token || !this.options.delegateTools) {
+      placed.tools?.revoke();
+      placed.tools = undefined;
+      const { mcp: _, ...spec } = launch.spec;
+      return { ...launch, spec };
+    }
+    const bearer = this.options.keys.bearer('chat', placed.chatId, attempt);
+    if (placed.tools?.token !== token || placed.tools.attempt !== attempt) {
+      placed.tools?.revoke();
+      const revoke = this.options.delegateTools(token, bearer);
+      placed.tools = revoke && { token, attempt, revoke };
+    }
+    return { ...launch, spec: { ...launch.spec, mcp: { ...launch.spec.mcp!, token: bearer } } };
   }
 
   /** Chats placed on each worker within the last beat or so (a quarter of a lease, twice over). */
@@ -238,13 +287,20 @@ export class RemoteSessions implements RemoteSide {
     return counts;
   }
 
-  private async follow(placed: Placed, worker: string, attempt: number): Promise<void> {
+  /** Follows the chat's placement now; the last one's bearer ends with it. */
+  private async follow(placed: Placed, lease: Lease): Promise<void> {
+    const { worker, attempt, publicKey } = lease;
     if (placed.attempt !== undefined) await this.reader.forget(sessionStream(placed.chatId, placed.attempt)).catch(() => {});
+    placed.tools?.revoke();
+    placed.tools = undefined;
     placed.worker = worker;
     placed.attempt = attempt;
+    placed.publicKey = publicKey;
+    const channel = this.options.keys.channel('chat', placed.chatId, attempt);
+    placed.channel = channel;
     await this.reader.follow<SessionEvent>(
       sessionStream(placed.chatId, attempt),
-      attempt,
+      { channel: (given) => (given === attempt ? channel : undefined) },
       (event) =>
         void this.onEvent(placed, attempt, event).catch((error: Error) =>
           this.options.log.error({ err: error, chat: placed.chatId }, `an event of a chat's session on a worker failed: ${error.message}`),
@@ -271,7 +327,7 @@ export class RemoteSessions implements RemoteSide {
         return this.ask(turn, { type: 'decide', requestId: event.request.requestId, decision });
       }
       case 'state':
-        return this.keepState(placed, event.state);
+        return this.states.keep(placed.chatId, attempt, event.state);
       case 'state-refused':
         this.options.log.warn({ chat: placed.chatId }, `a chat's session state was not copied back: ${event.why}`);
         placed.tell(`This chat's session was not copied back from its worker (${event.why}): if that worker stops, the chat's next message starts afresh.`);
@@ -311,32 +367,6 @@ export class RemoteSessions implements RemoteSide {
       if (lease?.attempt === placed.attempt) continue;
       await this.moveTurn(placed, turn, 'its lease lapsed');
     }
-  }
-
-  /** Keeps a state its worker copied back, when signed for this chat; refused otherwise. */
-  private async keepState(placed: Placed, state: Signed): Promise<void> {
-    const verified = this.options.signer.verify<SessionState>(state, { kind: 'state', runId: placed.chatId, attempt: 0 });
-    if (!verified.ok) return void this.options.log.warn({ chat: placed.chatId }, `refused a chat's session state from Redis: ${verified.why}`);
-    // One write at a time per chat, in the order they came: the newest state is the one kept.
-    placed.saving = (placed.saving ?? Promise.resolve()).catch(() => {}).then(() => writePrivateFile(this.stateFile(placed.chatId), JSON.stringify(state)));
-    await placed.saving;
-  }
-
-  /** The state last copied back, when one is kept and still checks out. */
-  private async readState(chatId: string): Promise<{ sessionId: string; signed: Signed } | undefined> {
-    const raw = await readFile(this.stateFile(chatId), 'utf8').catch(() => undefined);
-    if (!raw) return undefined;
-    const verified = this.options.signer.verify<SessionState>(raw, { kind: 'state', runId: chatId, attempt: 0 });
-    if (!verified.ok) {
-      this.options.log.warn({ chat: chatId }, `a kept session state was refused: ${verified.why}; the session starts afresh`);
-      await rm(this.stateFile(chatId), { force: true });
-      return undefined;
-    }
-    return { sessionId: verified.body.sessionId, signed: JSON.parse(raw) as Signed };
-  }
-
-  private stateFile(chatId: string): string {
-    return join(this.stateDir, `${chatId}.json`);
   }
 }
 

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
+import type { RunReports } from '../subagents/execution.ts';
+import type { Worktree } from '../worktrees/index.ts';
 import { keys } from './redis.ts';
-import type { QueueSigner } from './signing.ts';
+import { asSigned, type Signer } from './signing.ts';
 
 /** What a worker reports of a run, in the order it happened. */
 export type RunEvent =
@@ -37,12 +39,15 @@ export class RunEventsWriter<E extends { kind: string } = RunEvent> {
 
   constructor(
     private readonly redis: Redis,
-    private readonly signer: QueueSigner,
+    /** The placement's channel: only the bridge reads what is written, and only this worker could have written it. */
+    private readonly signer: Signer,
     private readonly runId: string,
     private readonly attempt: number,
     private readonly keepSeconds: number,
     /** The number of the last report written before (by the worker that handed the run back): this one's come after it. */
     private seq = 0,
+    /** Takes the secrets this worker knows out of each report before it is sealed (its log's redaction set). */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   /** The number of the last report written. */
@@ -76,14 +81,20 @@ export class RunEventsWriter<E extends { kind: string } = RunEvent> {
   }
 
   private add(event: { kind: string; [field: string]: unknown }): void {
-    const body: Sequenced = { seq: ++this.seq, event };
+    const body: Sequenced = { seq: ++this.seq, event: JSON.parse(this.redact(JSON.stringify(event))) as Sequenced['event'] };
     const signed = this.signer.sign({ kind: 'event', runId: this.runId, attempt: this.attempt }, body, this.keepSeconds);
     this.written = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
   }
 }
 
-interface Followed {
-  attempt: number;
+/** How the bridge reads a stream: each placement's entries with that placement's channel; a worker's claim (a run's) apart. */
+export interface StreamSource {
+  channel: (attempt: number) => Signer | undefined;
+  /** An entry claiming the run for a worker (signed with the queue secret), as Redis holds it. */
+  onClaim?: (raw: string) => void;
+}
+
+interface Followed extends StreamSource {
   position: string;
   /** The number of the last entry handed over: an entry numbered no higher is a replay. */
   seq: number;
@@ -104,8 +115,9 @@ interface ReadMark {
  * The bridge's side: one loop reads the streams of every run it follows with a blocking
  * XREAD on a connection of its own, hands each event to its run, and keeps how far it read in
  * Redis, so a restarted bridge goes on where it stopped instead of repeating lines and tool
- * calls. An entry not signed by a worker for the run and its attempt, expired, or numbered at
- * or below the last one taken (a replay) is refused: `refused` hears the run and why.
+ * calls. An entry not sealed in the channel of one of the run's placements, for the run and
+ * that placement, expired, or numbered at or below the last one taken (a replay) is refused:
+ * `refused` hears the run and why.
  */
 export class RunEventsReader {
   private readonly followed = new Map<string, Followed>();
@@ -117,7 +129,8 @@ export class RunEventsReader {
     /** A connection for this reader alone: XREAD blocks it. */
     private readonly blocking: Redis,
     private readonly commands: Redis,
-    private readonly signer: QueueSigner,
+    /** Signs how far the bridge read (its own key: no worker rewinds it). */
+    private readonly marks: Signer,
     /** How long a read mark stays valid: the run's retention. */
     private readonly keepSeconds: number,
     private readonly onError: (error: Error) => void,
@@ -127,15 +140,15 @@ export class RunEventsReader {
   }
 
   /** Follows a run's events from where the bridge last read them (from the start for a new run). */
-  async follow<E extends { kind: string } = RunEvent>(runId: string, attempt: number, onEvent: (event: E) => void): Promise<void> {
+  async follow<E extends { kind: string } = RunEvent>(runId: string, source: StreamSource, onEvent: (event: E) => void): Promise<void> {
     const raw = await this.commands.hget(keys.read, runId);
     let mark: ReadMark = { position: '0', seq: 0 };
     if (raw !== null) {
-      const verified = this.signer.verify<ReadMark>(raw, { kind: 'read', runId, attempt });
+      const verified = this.marks.verify<ReadMark>(raw, { kind: 'read', runId, attempt: 0 });
       if (verified.ok) mark = verified.body;
       else this.refused(runId, `how far its events were read: ${verified.why}; reading them from the start`);
     }
-    this.followed.set(runId, { attempt, ...mark, onEvent, caughtUp: [] });
+    this.followed.set(runId, { ...source, ...mark, onEvent, caughtUp: [] });
     this.wake?.();
   }
 
@@ -162,10 +175,17 @@ export class RunEventsReader {
     await this.loop;
   }
 
-  /** The entry's event, when a worker signed it for this run and attempt and it comes after the last one taken. */
+  /** The entry's event, when its placement's worker sealed it for this run and placement and it comes after the last one taken. */
   private verify(runId: string, followed: Followed, fields: string[]): never | undefined {
+    const claim = fields.indexOf('c');
+    if (claim >= 0 && followed.onClaim) return void followed.onClaim(String(fields[claim + 1]));
     const at = fields.indexOf('e');
-    const verified = this.signer.verify<Sequenced>(at >= 0 ? fields[at + 1] : undefined, { kind: 'event', runId, attempt: followed.attempt });
+    const raw = at >= 0 ? fields[at + 1] : undefined;
+    const attempt = asSigned(raw)?.attempt;
+    const channel = attempt === undefined ? undefined : followed.channel(attempt);
+    if (!channel)
+      return void this.refused(runId, `a report: ${attempt === undefined ? 'it is not signed' : `it claims placement ${attempt}, not this stream's`}`);
+    const verified = channel.verify<Sequenced>(raw, { kind: 'event', runId, attempt: attempt! });
     if (!verified.ok) return void this.refused(runId, `a report: ${verified.why}`);
     const { seq, event } = verified.body;
     if (!Number.isSafeInteger(seq) || !event || typeof event !== 'object') return void this.refused(runId, 'a report: it is not an event');
@@ -210,7 +230,7 @@ export class RunEventsReader {
           if (event) followed.onEvent(event);
         }
         const mark: ReadMark = { position: followed.position, seq: followed.seq };
-        moved[runId] = JSON.stringify(this.signer.sign({ kind: 'read', runId, attempt: followed.attempt }, mark, this.keepSeconds));
+        moved[runId] = JSON.stringify(this.marks.sign({ kind: 'read', runId, attempt: 0 }, mark, this.keepSeconds));
       }
       if (Object.keys(moved).length) await this.commands.hset(keys.read, moved).catch((error: Error) => this.onError(error));
       for (const followed of this.followed.values()) {
@@ -229,4 +249,27 @@ export function compareIds(a: string, b: string): number {
   const [am, as] = a.split('-').map(Number) as [number, number?];
   const [bm, bs] = b.split('-').map(Number) as [number, number?];
   return am - bm || (as ?? 0) - (bs ?? 0);
+}
+
+/** A worker's report, to the registry. */
+export function deliver(event: RunEvent, reports: RunReports): void {
+  switch (event.kind) {
+    case 'lines':
+      for (const line of event.lines) reports.onLine(line);
+      return;
+    case 'worker':
+      return reports.onWorker(event.name);
+    case 'session':
+      return reports.onSession(event.sessionId);
+    case 'tool':
+      return reports.onToolCall(event.name, event.input);
+    case 'worktree':
+      void reports.onWorktree(event.worktree as Worktree);
+      return;
+    case 'blocked':
+      if (typeof event.host === 'string' && typeof event.why === 'string') reports.onBlocked?.(event.host, event.why);
+      return;
+    case 'moved':
+      return; // the executor's own (see moved)
+  }
 }

@@ -9,9 +9,9 @@ import { TRACEPARENT, type TraceCarrier } from '../telemetry/trace-context.ts';
 /**
  * A run as a worker gets it: the record the bridge decided (task, prompt, policy, CLI,
  * directory, limits), where the bridge's tools are, and the names of the operator's MCP
- * servers it asked for. No credential: the run's secret for the bridge's tools is derived
- * from the queue secret on both sides, and the servers' `env` and `headers` are the worker's
- * own (its `mcp-servers.json`).
+ * servers it asked for. No credential: the run's secret for the bridge's tools comes in its
+ * grant, sealed for the worker it is placed on, and the servers' `env` and `headers` are the
+ * worker's own (its `mcp-servers.json`).
  */
 export interface RunJob {
   /** The record, without the configurations of the operator's MCP servers (its own, and its agents'). */
@@ -29,8 +29,8 @@ export interface RunJob {
 }
 
 /**
- * A run is queued once (`attempts: 1`): its attempt is 1. A second take after a stall
- * ends it as interrupted without running it, under the same attempt.
+ * A run is queued once (`attempts: 1`): its job is signed for attempt 1. Each worker that takes
+ * it is a placement of its own, numbered from 1 (see RunPlacements).
  */
 export const RUN_ATTEMPT = 1;
 
@@ -100,16 +100,19 @@ const runJobSchema = z.object({
 /** Why a job is not run: it is not signed by the bridge for this run, or does not read as a run. */
 export class RefusedJob extends Error {}
 
-/** The job's data, verified and checked: a worker runs nothing the bridge did not sign, nor anything it cannot read for certain. */
-export function parseRunJob(signer: QueueSigner, jobId: string | undefined, data: unknown): { job: RunJob; attempt: number } {
+/** The job's data as it waits in the queue: signed with the queue secret (its record sealed for the bridge, see RunPlacements); else why it is refused. */
+export function checkQueuedJob(admission: QueueSigner, jobId: string | undefined, data: unknown): void {
   if (!jobId) throw new RefusedJob('the job has no id');
-  const attempt = signer.claimedAttempt(data) ?? RUN_ATTEMPT;
-  const verified = signer.verify<unknown>(data, { kind: 'job', runId: jobId, attempt });
+  const verified = admission.verify<unknown>(data, { kind: 'job', runId: jobId, attempt: RUN_ATTEMPT });
   if (!verified.ok) throw new RefusedJob(verified.why);
-  const parsed = runJobSchema.safeParse(verified.body);
+}
+
+/** The job the bridge granted, checked: a worker runs nothing it cannot read for certain. */
+export function parseRunJob(jobId: string, body: unknown): RunJob {
+  const parsed = runJobSchema.safeParse(body);
   if (!parsed.success)
     throw new RefusedJob(`the job is not a run the bridge queued: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   if (parsed.data.run.runId !== jobId) throw new RefusedJob(`the job ${jobId} holds run ${parsed.data.run.runId}`);
-  // The rest of the record passes through as the bridge wrote (and signed) it.
-  return { job: parsed.data as unknown as RunJob, attempt };
+  // The rest of the record passes through as the bridge wrote (and sealed) it.
+  return parsed.data as unknown as RunJob;
 }

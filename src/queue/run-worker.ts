@@ -7,7 +7,6 @@ import type { BridgeConfig } from '../config/config.ts';
 import { askerId } from '../approvals/asker.ts';
 import { loadMcpServers, mcpServersFile, type McpServerConfig } from '../agents/mcp-servers.ts';
 import type { RunEnding, RunExecution } from '../subagents/execution.ts';
-import type { SubagentRunRecord } from '../subagents/record.ts';
 import { LocalExecutor } from '../subagents/local-execution.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
 import { agentReadableFolder } from '../process/agent-space.ts';
@@ -15,9 +14,12 @@ import { forgetAsks, onAsks, readAsks, readStop, type AskReader } from './contro
 import { INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import { claimHandback, writeHandback, type Handback } from './handback.ts';
+import { takenOver, withEarlier, writeHandback } from './handback.ts';
 import type { DrainDeadline, DrainHolder, Drainable, DrainOutcome } from './worker-drain.ts';
-import { namedServers, parseRunJob, recordWithServers, RefusedJob, type RunJob } from './run-job.ts';
+import { checkQueuedJob, namedServers, parseRunJob, recordWithServers, RefusedJob, type RunJob } from './run-job.ts';
+import { claimRun, type RunGrant } from './run-placement.ts';
+import { SealedChannel } from './channel.ts';
+import type { WorkerKeys } from './worker-keys.ts';
 import type { QueueSigner, Signed } from './signing.ts';
 import type { Log } from '../log/logger.ts';
 import type { Secrets } from '../log/secrets.ts';
@@ -26,8 +28,10 @@ import { runWork, traceEnding } from '../subagents/run-spans.ts';
 
 export interface RunWorkerOptions {
   config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'dataDir' | 'sandbox'> & Partial<Pick<BridgeConfig, 'prices'>> & { redisUrl: string };
-  /** Checks what the bridge puts in Redis and signs what this worker reports (BRIDGE_QUEUE_SECRET). */
+  /** The queue secret (BRIDGE_QUEUE_SECRET): what admits this worker (its jobs, claims and state); each run's traffic is sealed in its placement's channel. */
   signer: QueueSigner;
+  /** This worker's own key pair: what the bridge places here is sealed for it. */
+  keys: WorkerKeys;
   /** Shown in /subagents info and to dashboards; unique among workers. */
   name: string;
   /** Where this worker keeps its runs' worktrees and tool configs. */
@@ -37,8 +41,13 @@ export interface RunWorkerOptions {
   secrets: Secrets;
 }
 
+/** A run placed here: its grant, and the placement's channel. */
+type Placed = RunGrant & { channel: SealedChannel };
+
 interface Running {
   execution: RunExecution;
+  /** Its placement's channel: what the bridge asks is sealed in it. */
+  channel: SealedChannel;
   /** What of the bridge's asks this run has taken. */
   asks: AskReader;
   /** The holds on its timeout, each with its release. */
@@ -75,6 +84,8 @@ export class RunWorker implements DrainHolder {
   private readonly running = new Map<string, Running>();
   private readonly taken = new Map<string, Taken>();
   private readonly access = new Map<string, McpAccess>();
+  /** Runs waiting for the bridge's grant: woken when their bell rings. */
+  private readonly bells = new Map<string, () => void>();
   /** Where its runs' MCP config files go, made at the first (see agentReadableFolder). */
   private mcpDir: string | undefined;
   private readonly keepSeconds: number;
@@ -143,6 +154,7 @@ export class RunWorker implements DrainHolder {
     });
     await onAsks(this.subscriber, (runId) => {
       for (const id of runId ? [runId] : this.running.keys()) void this.actOnAsks(id);
+      for (const [id, ring] of this.bells) if (!runId || id === runId) ring();
     });
     this.stopObserving = observeWorkerRuns(() => this.running.size);
     void this.worker.run();
@@ -198,7 +210,8 @@ export class RunWorker implements DrainHolder {
     const reader = this.running.get(runId)?.asks;
     if (!reader) return;
     // A failed read is read again at the next bell, or once this worker is subscribed again.
-    const asks = await readAsks(this.commands, this.options.signer, reader).catch(() => undefined);
+    const channel = this.running.get(runId)?.channel;
+    const asks = channel && (await readAsks(this.commands, channel, reader).catch(() => undefined));
     const running = this.running.get(runId);
     if (!asks || !running) return;
     for (const why of asks.refused) this.options.log.warn({ run: runId }, `refused from Redis: ${why}`);
@@ -222,35 +235,35 @@ export class RunWorker implements DrainHolder {
   }
 
   /**
-   * Runs a job the bridge signed, and returns its ending signed for the bridge. A job that is
-   * not signed for its run runs nothing: it fails, unsigned (nothing a forger could reuse).
-   * A run handed back by the drain goes back to the queue, for the next worker.
+   * Runs a job the bridge queued, once the bridge placed it here, and returns its ending sealed
+   * in the placement's channel. A job not signed with the queue secret runs nothing: it fails,
+   * unsigned (nothing a forger could reuse). A run handed back by the drain goes back to the
+   * queue, for the next worker.
    */
   private async process(job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<Signed> {
     // Taken as the drain began: it goes back untouched, first in line.
     if (this.draining) return this.backToQueue(job, token);
-    let parsed: ReturnType<typeof parseRunJob>;
-    try {
-      parsed = parseRunJob(this.options.signer, job.id, job.data);
-    } catch (error) {
-      if (!(error instanceof RefusedJob)) throw error;
-      this.options.log.warn({ run: job.id }, `refused a job from Redis, nothing run: ${error.message}`);
-      throw new UnrecoverableError(`refused by worker ${this.options.name}: ${error.message}`);
-    }
-    const { job: runJob, attempt } = parsed;
-    const { runId } = runJob.run;
-    // From its adding to its taking (BullMQ's clocks: the bridge's and this machine's).
-    queueWaited((job.processedOn ?? Date.now()) - job.timestamp);
+    const runId = String(job.id);
     let leave!: (outcome: DrainOutcome) => void;
-    const taken: Taken = { what: `run ${runId} (#${runJob.run.number})`, left: new Promise((resolve) => (leave = resolve)) };
-    this.taken.set(runId, taken);
-    // The run's part here, in the bridge's trace of it (the job carries where it is).
-    const protocol = this.options.config.adapters.get(runJob.run.cli)?.protocol;
-    const spans = AgentSpans.process(runWork(runJob.run, { protocol, ...(runJob.trace ? { parent: runJob.trace } : {}) }), QUEUE_NAME, this.options.name);
+    const taken: Taken = { what: `run ${runId}`, left: new Promise((resolve) => (leave = resolve)) };
     try {
+      checkQueuedJob(this.options.signer, job.id, job.data);
+      // From its adding to its taking (BullMQ's clocks: the bridge's and this machine's).
+      queueWaited((job.processedOn ?? Date.now()) - job.timestamp);
+      this.taken.set(runId, taken);
+      const placed = await this.claim(runId, taken, signal);
+      if (!placed) {
+        leave('handed back');
+        return await this.backToQueue(job, token);
+      }
+      const runJob = parseRunJob(runId, placed.job);
+      taken.what = `run ${runId} (#${runJob.run.number})`;
+      // The run's part here, in the bridge's trace of it (the job carries where it is).
+      const protocol = this.options.config.adapters.get(runJob.run.cli)?.protocol;
+      const spans = AgentSpans.process(runWork(runJob.run, { protocol, ...(runJob.trace ? { parent: runJob.trace } : {}) }), QUEUE_NAME, this.options.name);
       let ending: RunEnding | typeof HANDED_BACK;
       try {
-        ending = await this.run(runJob, attempt, signal, taken, spans);
+        ending = await this.run(runJob, placed, signal, taken, spans);
       } catch (error) {
         ending = { failed: `its worker (${this.options.name}) failed: ${(error as Error).message}` };
       }
@@ -264,11 +277,39 @@ export class RunWorker implements DrainHolder {
       }
       traceEnding(spans, ending);
       spans.end();
-      return this.options.signer.sign({ kind: 'ending', runId, attempt }, ending, this.keepSeconds);
+      return placed.channel.sign({ kind: 'ending', runId, attempt: placed.attempt }, ending, this.keepSeconds);
+    } catch (error) {
+      if (!(error instanceof RefusedJob)) throw error;
+      this.options.log.warn({ run: job.id }, `refused a job from Redis, nothing run: ${error.message}`);
+      throw new UnrecoverableError(`refused by worker ${this.options.name}: ${error.message}`);
     } finally {
       this.taken.delete(runId);
       leave('finished');
     }
+  }
+
+  /**
+   * Claims the run from the bridge and waits for its grant: the placement's channel, its bearer,
+   * the job, where its last worker stopped. Undefined when this worker gave up waiting (it
+   * drains, or shuts down): the job goes back to the queue. A refusal fails the job with it.
+   */
+  private async claim(runId: string, taken: Taken, signal: AbortSignal | undefined): Promise<Placed | undefined> {
+    const log = this.options.log.child({ run: runId });
+    const answer = await claimRun({
+      redis: this.commands,
+      admission: this.options.signer,
+      keys: this.options.keys,
+      runId,
+      worker: this.options.name,
+      keepSeconds: this.keepSeconds,
+      gaveUp: () => this.shuttingDown || this.draining || taken.handingBack === true || signal?.aborted === true,
+      bell: () => new Promise((resolve) => this.bells.set(runId, resolve)),
+      refused: (why) => log.warn(`refused from Redis: ${why}`),
+    }).finally(() => this.bells.delete(runId));
+    if (!answer) return undefined;
+    if ('refused' in answer) throw new UnrecoverableError(`refused by the bridge: ${answer.refused}`);
+    const { grant } = answer;
+    return { ...grant, channel: new SealedChannel(Buffer.from(grant.key, 'base64')) };
   }
 
   /** The job back in the queue, first in line, for another worker: BullMQ takes WaitingError for "moved, not failed". */
@@ -282,25 +323,17 @@ export class RunWorker implements DrainHolder {
     throw new WaitingError();
   }
 
-  private async run(job: RunJob, attempt: number, signal: AbortSignal | undefined, taken: Taken, spans: AgentSpans): Promise<RunEnding | typeof HANDED_BACK> {
+  private async run(job: RunJob, placed: Placed, signal: AbortSignal | undefined, taken: Taken, spans: AgentSpans): Promise<RunEnding | typeof HANDED_BACK> {
     const { mcp, toolTimeoutMs } = job;
     const { runId } = job.run;
+    const { attempt, channel, handback } = placed;
     const asks: AskReader = { runId, attempt, taken: new Set(), holdsAt: 0 };
     const refused = (why: string) => this.options.log.warn({ run: runId }, `refused from Redis: ${why}`);
-    const stoppedBefore = await readStop(this.commands, this.options.signer, asks, refused);
+    const stoppedBefore = await readStop(this.commands, channel, asks, refused);
     if (stoppedBefore) return stoppedEnding(stoppedBefore);
-    // Only the first attempt may start the CLI: a run whose worker died is not run twice. One
-    // a draining worker handed back goes on here, as it left it.
-    const first = await this.commands.set(keys.started(runId), this.options.name, 'EX', this.keepSeconds, 'NX');
-    let handback: Handback | undefined;
-    if (first !== 'OK') {
-      handback = await claimHandback(this.commands, this.options.signer, { runId, attempt, worker: this.options.name, keepSeconds: this.keepSeconds }, refused);
-      if (!handback) {
-        const previous = await this.commands.get(keys.started(runId));
-        return { interrupted: `${INTERRUPTED}the worker running it (${previous ?? 'unknown'}) stopped before it finished` };
-      }
-    }
-    const events = new RunEventsWriter(this.commands, this.options.signer, runId, attempt, this.keepSeconds, handback?.seq);
+    // Its CLI starts here: a take after a stall knows it may have run (the bridge then refuses it, unless it was handed back).
+    await this.commands.set(keys.started(runId), this.options.name, 'EX', this.keepSeconds);
+    const events = new RunEventsWriter(this.commands, channel, runId, attempt, this.keepSeconds, handback?.seq, (text) => this.options.secrets.redact(text));
     events.report({ kind: 'worker', name: this.options.name });
     const log = this.options.log.child({ run: runId, chat: job.run.requesterKey });
     log.info(
@@ -330,9 +363,9 @@ export class RunWorker implements DrainHolder {
       }
       const run = handback ? takenOver(recordWithServers(job, servers.found), handback) : recordWithServers(job, servers.found);
       const adapter = this.options.config.adapters.get(run.cli);
-      if (mcp && adapter) {
-        // Derived here as the bridge derives it: the secret is never in Redis.
-        mcpToken = this.options.signer.mcpToken(runId, attempt);
+      if (mcp && adapter && placed.bearer) {
+        // This placement's own, from its grant: the bridge revokes it when the run leaves this worker.
+        mcpToken = placed.bearer;
         this.options.secrets.add(mcpToken);
         this.access.set(
           runId,
@@ -358,7 +391,7 @@ export class RunWorker implements DrainHolder {
         onBlocked: (host, why) => events.report({ kind: 'blocked', host, why }),
         onWorker: () => {},
       });
-      this.running.set(runId, { execution, asks, holds: new Map() });
+      this.running.set(runId, { execution, asks, channel, holds: new Map() });
       taken.execution = execution;
       void this.actOnAsks(runId); // asked before it ran here
       const stop = () => void execution.stop(String(signal?.reason ?? 'stopped'));
@@ -373,7 +406,7 @@ export class RunWorker implements DrainHolder {
         // Its session goes on elsewhere; without one, it runs again from its task, unless it acted.
         if (sessionId || !toolCalled) {
           const ranMs = (handback?.ranMs ?? 0) + Date.now() - startedAt;
-          await this.handBack(runId, attempt, events, ending as Extract<RunEnding, { outcome: unknown }>, sessionId, ranMs);
+          await this.handBack(runId, placed, events, ending as Extract<RunEnding, { outcome: unknown }>, sessionId, ranMs);
           handedBack = true;
           return HANDED_BACK;
         }
@@ -404,7 +437,7 @@ export class RunWorker implements DrainHolder {
    */
   private async handBack(
     runId: string,
-    attempt: number,
+    placed: Placed,
     events: RunEventsWriter,
     ending: Extract<RunEnding, { outcome: unknown }>,
     sessionId: string | undefined,
@@ -414,9 +447,9 @@ export class RunWorker implements DrainHolder {
     const costUsd = ending.outcome.result?.costUsd;
     await writeHandback(
       this.commands,
-      this.options.signer,
+      placed.channel,
       runId,
-      attempt,
+      placed.attempt,
       {
         from: this.options.name,
         ...(sessionId ? { sessionId } : {}),
@@ -451,30 +484,4 @@ function describeEnding(ending: RunEnding | undefined): string {
   if ('interrupted' in ending) return ending.interrupted;
   const { status, error } = ending.outcome;
   return error ? `${status}: ${error}` : status;
-}
-
-/** The record a run handed back goes on with here: in its CLI session (or from its task when it had none), where its worktree is. */
-function takenOver(run: SubagentRunRecord, handback: Handback): SubagentRunRecord {
-  const { childSessionId: _, ...rest } = run;
-  return {
-    ...rest,
-    ...(handback.sessionId ? { childSessionId: handback.sessionId, resumes: (run.resumes ?? 0) + 1, movedFrom: handback.from } : {}),
-    ...(handback.worktree ? { worktree: handback.worktree } : {}),
-    // Its time and what it spent before count against its timeout and budget.
-    ...(handback.ranMs ? { timeoutSeconds: Math.max(1, run.timeoutSeconds - Math.floor(handback.ranMs / 1000)) } : {}),
-    ...(run.budget && handback.costUsd ? { budget: { ...run.budget, usd: Math.max(0, run.budget.usd - handback.costUsd) } } : {}),
-  };
-}
-
-/** A run's ending here, with what it did and cost on the workers before this one. */
-function withEarlier(ending: RunEnding, handback: Handback): RunEnding {
-  if (!('outcome' in ending)) return ending;
-  const costUsd = (ending.outcome.result?.costUsd ?? 0) + (handback.costUsd ?? 0);
-  const result = ending.outcome.result && handback.costUsd ? { ...ending.outcome.result, costUsd } : ending.outcome.result;
-  return {
-    ...ending,
-    steps: ending.steps + handback.steps,
-    outcome: { ...ending.outcome, ...(result ? { result } : {}) },
-    ...(ending.stoppedForCost ? { stoppedForCost: { usd: ending.stoppedForCost.usd + (handback.costUsd ?? 0) } } : {}),
-  };
 }

@@ -4,17 +4,19 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * Encrypts what must not be readable in Redis or on the bridge's disk by whoever can read
- * them (a chat's session state: its transcripts hold whatever the agent read), with AES-256-GCM
- * under a key derived from the queue secret (HKDF-SHA256): the bridge and its workers share it
- * without it ever being stored. `context` is authenticated too: a blob sealed for one chat does
- * not open as another's.
+ * Encrypts what must not be readable in Redis or on disk by whoever can read them (a run's job
+ * while it waits, a chat's session state: its transcripts hold whatever the agent read), with
+ * AES-256-GCM under a key derived (HKDF-SHA256) from `secret` for `purpose`: the bridge's own
+ * (see BridgeKeys), or a key two sides agreed (see boxes.ts). `context` is authenticated too: a
+ * blob sealed for one chat does not open as another's.
  */
 export class QueueSealer {
   private readonly key: Buffer;
 
-  constructor(secret: string, purpose: string) {
-    this.key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.from('jsonl-bridge'), Buffer.from(purpose), 32));
+  constructor(secret: string | Buffer, purpose: string) {
+    this.key = Buffer.from(
+      hkdfSync('sha256', typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret, Buffer.from('jsonl-bridge'), Buffer.from(purpose), 32),
+    );
   }
 
   seal(plain: Buffer, context: string): string {
@@ -25,7 +27,7 @@ export class QueueSealer {
     return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
   }
 
-  /** The plain bytes, or undefined when `sealed` was not sealed with this secret for `context` (or was altered). */
+  /** The plain bytes, or undefined when `sealed` was not sealed with this key for `context` (or was altered). */
   open(sealed: string, context: string): Buffer | undefined {
     const raw = Buffer.from(sealed, 'base64');
     if (raw.length < IV_BYTES + TAG_BYTES) return undefined;

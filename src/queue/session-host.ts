@@ -19,17 +19,20 @@ import type { Secrets } from '../log/secrets.ts';
 import { onAsks } from './control.ts';
 import { connect, followOutages, describeRedis } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import type { QueueSealer } from './sealing.ts';
-import { openSessionState, packSessionState } from './session-state.ts';
+import type { SealedChannel } from './channel.ts';
+import { packSessionState, unpackFiles } from './session-state.ts';
 import { bellFor, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent, type SessionLaunch } from './session-protocol.ts';
+import { SessionGrants } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
+import type { WorkerKeys } from './worker-keys.ts';
 import { registryKeys, WorkerPresence } from './worker-registry.ts';
 
 export interface SessionHostOptions {
   config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers' | 'dataDir'> & { redisUrl: string };
+  /** The queue secret: signs this worker's state (it admits the worker). */
   signer: QueueSigner;
-  /** Seals the sessions' launches and states (BRIDGE_QUEUE_SECRET). */
-  sealer: QueueSealer;
+  /** This worker's own key pair: each chat's placement here comes with its channel's key sealed for it. */
+  keys: WorkerKeys;
   name: string;
   log: Log;
   secrets: Secrets;
@@ -44,6 +47,10 @@ const TOOL_TIMEOUT_MS = 10 * 60_000;
 interface Hosted {
   chatId: string;
   attempt: number;
+  /** The placement's channel: what the bridge asks and what this worker reports is sealed in it. */
+  channel: SealedChannel;
+  /** The number of the last state copied back in this placement. */
+  states: number;
   events: RunEventsWriter<SessionEvent>;
   cli?: LiveCli;
   /** The MCP config file written for its CLI, and the secret in it. */
@@ -86,6 +93,7 @@ export class SessionHost implements DrainHolder {
   private readonly presence: WorkerPresence;
   private readonly sessions = new Map<string, Hosted>();
   private readonly taken = new Set<string>();
+  private readonly grants: SessionGrants;
   private readonly keepSeconds: number;
   private mcpDir: string | undefined;
   private closing = false;
@@ -95,11 +103,13 @@ export class SessionHost implements DrainHolder {
     this.commands = connect(config.redisUrl);
     followOutages(this.commands, `Redis (${describeRedis(config.redisUrl)}) for chats' sessions`, log);
     this.subscriber = connect(config.redisUrl);
+    this.grants = new SessionGrants(options.keys, this.commands);
     this.keepSeconds = config.settings.workers.keepHours * 3600;
     this.presence = new WorkerPresence(
       this.commands,
       options.signer,
       options.name,
+      options.keys.publicKey,
       config.sessionWorkers.liveSessions,
       config.settings.workers.lockSeconds * 1000,
       () => [...this.sessions.keys()],
@@ -163,7 +173,7 @@ export class SessionHost implements DrainHolder {
   }
 
   private async takeAsks(): Promise<void> {
-    const asks = await takeSessionAsks(this.commands, this.options.signer, this.options.name, this.taken, (why) =>
+    const asks = await takeSessionAsks(this.commands, this.options.name, this.grants, this.taken, (why) =>
       this.options.log.warn(`refused from Redis: ${why}`),
     ).catch((error: Error) => {
       this.options.log.warn(`reading the chats' asks failed: ${error.message}`);
@@ -183,16 +193,21 @@ export class SessionHost implements DrainHolder {
       hosted = undefined;
     }
     if (!hosted) {
-      if (given.ask.type !== 'turn') return;
+      const channel = this.grants.held(given.chatId, given.attempt);
+      if (given.ask.type !== 'turn' || !channel) return;
       hosted = {
         chatId: given.chatId,
         attempt: given.attempt,
+        channel,
+        states: 0,
         events: new RunEventsWriter<SessionEvent>(
           this.commands,
-          this.options.signer,
+          channel,
           sessionStream(given.chatId, given.attempt),
           given.attempt,
           this.keepSeconds,
+          0,
+          (text) => this.options.secrets.redact(text),
         ),
         decisions: new Map(),
         lastUsed: Date.now(),
@@ -251,9 +266,7 @@ export class SessionHost implements DrainHolder {
       log.warn({ chat: hosted.chatId }, `a chat's turn was not run here: ${why}`);
       hosted.events.report({ kind: 'failed', turnId: ask.turnId, why });
     };
-    const opened = this.options.sealer.open(ask.launch, hosted.chatId);
-    if (!opened) return fail('its launch does not decrypt with the queue secret');
-    const launch = JSON.parse(opened.toString('utf8')) as SessionLaunch;
+    const launch = ask.launch;
     const adapter = this.options.config.adapters.get(launch.cli);
     if (!adapter) return fail(`worker ${name} has no CLI named ${launch.cli}`);
     if (!existsSync(launch.cwd)) return fail(`its directory ${launch.cwd} does not exist on worker ${name}`);
@@ -261,11 +274,9 @@ export class SessionHost implements DrainHolder {
     hosted.netAllow = launch.walls?.netAllow ?? [];
     const files = sessionFilesPlace(env, launch, adapter);
     if (ask.state) {
-      const state = openSessionState(this.options.signer, this.options.sealer, hosted.chatId, ask.state);
-      if ('refused' in state) return fail(`its session's state was refused: ${state.refused}`);
       if (!adapter.savedSessions) return fail(`${adapter.name} names no place for its sessions here`);
       try {
-        await writeSessionFiles(adapter.savedSessions, launch.cwd, files.env, state.files, files.owner);
+        await writeSessionFiles(adapter.savedSessions, launch.cwd, files.env, unpackFiles(ask.state.packed), files.owner);
       } catch (error) {
         return fail(`its session's state could not be put back: ${(error as Error).message}`);
       }
@@ -327,7 +338,7 @@ export class SessionHost implements DrainHolder {
     const sessionId = outcome.sessionId ?? cli.sessionId;
     if (sessionId && adapter.savedSessions) {
       const saved = await readSessionFiles(adapter.savedSessions, launch.cwd, sessionId, files.env, files.owner);
-      const packed = packSessionState(this.options.signer, this.options.sealer, hosted.chatId, sessionId, saved);
+      const packed = packSessionState(hosted.attempt, ++hosted.states, sessionId, saved);
       if ('state' in packed) hosted.events.report({ kind: 'state', state: packed.state });
       else {
         log.warn({ chat: hosted.chatId }, `a chat's session state was not copied back: ${packed.refused}`);
@@ -363,6 +374,7 @@ export class SessionHost implements DrainHolder {
   /** Stops a chat's process here; `release`: and lets its lease go (it is no longer here). */
   private async drop(hosted: Hosted, release: boolean): Promise<void> {
     if (this.sessions.get(hosted.chatId) === hosted) this.sessions.delete(hosted.chatId);
+    this.grants.forget(hosted.chatId, hosted.attempt);
     for (const decide of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
     hosted.decisions.clear();
     const cli = hosted.cli;

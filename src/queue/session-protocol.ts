@@ -5,12 +5,16 @@ import type { AgentEvent, PermissionDecision } from '../protocols/events.ts';
 import type { McpAccess } from '../adapters/turn-options.ts';
 import { keys } from './redis.ts';
 import { registryKeys } from './worker-registry.ts';
-import type { QueueSigner, Signed } from './signing.ts';
+import { SealedChannel } from './channel.ts';
+import type { WorkerKeys } from './worker-keys.ts';
+import type { PackedSession, SessionState } from './session-state.ts';
+import type { Signed } from './signing.ts';
 
 /**
  * What a worker needs to start a chat's CLI as the bridge would: the CLI by name (the worker
- * has its own adapters and environment), its options, directory and mode. Sealed in Redis: it
- * holds the session's secret for the bridge's tools.
+ * has its own adapters and environment), its options, directory and mode. Sealed in the
+ * placement's channel with the rest of its ask: it holds the placement's secret for the
+ * bridge's tools.
  */
 export interface SessionLaunch {
   cli: string;
@@ -27,13 +31,12 @@ export type SessionAsk =
   | {
       type: 'turn';
       turnId: string;
-      /** The SessionLaunch, sealed for the chat. */
-      launch: string;
+      launch: SessionLaunch;
       prompt: string;
       limits: TurnLimits;
       planning: boolean;
       /** The session's state as last copied back (a new placement): put in the CLI's home before it resumes. */
-      state?: Signed;
+      state?: PackedSession;
     }
   | { type: 'steer'; turnId: string; text: string; id: string }
   | { type: 'stop'; turnId: string; reason: string }
@@ -51,8 +54,8 @@ export interface SessionAskFor {
 export type SessionEvent =
   | { kind: 'event'; turnId: string; event: AgentEvent }
   | { kind: 'permission'; turnId: string; request: PermissionRequest }
-  /** The session's state after a turn (signed and sealed, see session-state.ts), or why it was not copied. */
-  | { kind: 'state'; state: Signed }
+  /** The session's state after a turn (see session-state.ts), or why it was not copied. */
+  | { kind: 'state'; state: SessionState }
   | { kind: 'state-refused'; why: string }
   | { kind: 'done'; turnId: string; outcome: TurnOutcome }
   /** The turn could not start here (its directory is missing, its state was refused…). */
@@ -68,11 +71,31 @@ export function sessionStream(chatId: string, attempt: number): string {
 /** How long an ask waits for its worker: one not taken by then is refused (the bridge has moved on). */
 const ASK_VALID_SECONDS = 600;
 
-/** The bridge's side: asks signed for one worker, into its inbox, and its bell rung (the control channel's). */
-export async function sendSessionAsk(redis: Redis, signer: QueueSigner, worker: string, ask: SessionAskFor): Promise<void> {
-  const signed = signer.sign({ kind: 'session', runId: worker, attempt: 0 }, ask, ASK_VALID_SECONDS);
+/** An ask as it sits in a worker's inbox: for which chat and placement (in the clear), sealed in that placement's channel. */
+interface Envelope {
+  chatId: string;
+  attempt: number;
+  ask: Signed;
+  /** The placement's channel key, sealed by the bridge for this worker (see BridgeKeys.grant): with each turn, so a worker that lost it gets it again. */
+  grant?: string;
+}
+
+/** What a grant of a chat's placement holds. */
+export interface SessionGrant {
+  key: string;
+}
+
+/** The bridge's side: an ask sealed in the placement's channel, into its worker's inbox, and its bell rung (the control channel's). */
+export async function sendSessionAsk(redis: Redis, channel: SealedChannel, worker: string, ask: SessionAskFor, grant?: string): Promise<void> {
+  const { chatId, attempt } = ask;
+  const envelope: Envelope = {
+    chatId,
+    attempt,
+    ask: channel.sign({ kind: 'session', runId: chatId, attempt }, ask.ask, ASK_VALID_SECONDS),
+    ...(grant ? { grant } : {}),
+  };
   const inbox = registryKeys.inbox(worker);
-  await redis.multi().rpush(inbox, JSON.stringify(signed)).expire(inbox, ASK_VALID_SECONDS).publish(keys.control, bellFor(worker)).exec();
+  await redis.multi().rpush(inbox, JSON.stringify(envelope)).expire(inbox, ASK_VALID_SECONDS).publish(keys.control, bellFor(worker)).exec();
 }
 
 /** The bell a worker's session asks ring on the control channel. */
@@ -82,12 +105,13 @@ export function bellFor(worker: string): string {
 
 /**
  * The worker's side: takes every ask in its inbox at once (read and removed in one
- * transaction), those the bridge signed for this worker and not taken before.
+ * transaction), those sealed in the channel of their chat's placement here and not taken
+ * before. `grants` gives the channel of a placement, opening its grant when one comes.
  */
 export async function takeSessionAsks(
   redis: Redis,
-  signer: QueueSigner,
   worker: string,
+  grants: Pick<SessionGrants, 'channel'>,
   taken: Set<string>,
   refused: (why: string) => void,
 ): Promise<SessionAskFor[]> {
@@ -96,15 +120,69 @@ export async function takeSessionAsks(
   const raw = (replies?.[0]?.[1] as string[] | null) ?? [];
   const asks: SessionAskFor[] = [];
   for (const entry of raw) {
-    const verified = signer.verify<SessionAskFor>(entry, { kind: 'session', runId: worker, attempt: 0 });
+    const envelope = parse(entry);
+    if (!envelope) {
+      refused('a session ask: it is not signed');
+      continue;
+    }
+    const { chatId, attempt } = envelope;
+    const channel = await grants.channel(chatId, attempt, envelope.grant);
+    const verified =
+      'refused' in channel
+        ? { ok: false as const, why: channel.refused }
+        : channel.verify<SessionAsk>(envelope.ask, { kind: 'session', runId: chatId, attempt });
     if (!verified.ok) refused(`a session ask: ${verified.why}`);
     else if (taken.has(verified.nonce)) refused('a session ask: it was taken before (replayed)');
-    else if (typeof verified.body?.chatId !== 'string' || !Number.isSafeInteger(verified.body.attempt) || !verified.body.ask)
-      refused('a session ask: it is not one');
+    else if (!verified.body || typeof verified.body.type !== 'string') refused('a session ask: it is not one');
     else {
       taken.add(verified.nonce);
-      asks.push(verified.body);
+      asks.push({ chatId, attempt, ask: verified.body });
     }
   }
   return asks;
+}
+
+function parse(entry: string): Envelope | undefined {
+  try {
+    const envelope = JSON.parse(entry) as Envelope;
+    const ok =
+      typeof envelope?.chatId === 'string' &&
+      Number.isSafeInteger(envelope.attempt) &&
+      envelope.ask &&
+      (envelope.grant === undefined || typeof envelope.grant === 'string');
+    return ok ? envelope : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A worker's side: the channels of the chats' placements here, each opened from its grant (sealed for this worker by the bridge). */
+export class SessionGrants {
+  private readonly channels = new Map<string, SealedChannel>();
+
+  constructor(
+    private readonly keys: WorkerKeys,
+    private readonly redis: Redis,
+  ) {}
+
+  /** The placement's channel: the one held, or opened from `grant`; else why not. */
+  async channel(chatId: string, attempt: number, grant: string | undefined): Promise<SealedChannel | { refused: string }> {
+    const held = this.held(chatId, attempt);
+    if (held) return held;
+    if (!grant) return { refused: `no grant of placement ${attempt} of chat ${chatId} came to this worker` };
+    const opened = await this.keys.open<SessionGrant>(this.redis, 'chat', chatId, attempt, grant);
+    if ('refused' in opened) return opened;
+    const channel = new SealedChannel(Buffer.from(opened.body.key, 'base64'));
+    this.channels.set(`${chatId}\n${attempt}`, channel);
+    return channel;
+  }
+
+  held(chatId: string, attempt: number): SealedChannel | undefined {
+    return this.channels.get(`${chatId}\n${attempt}`);
+  }
+
+  /** The placement left this worker: its key goes with it, and an ask for it from now on is refused. */
+  forget(chatId: string, attempt: number): void {
+    this.channels.delete(`${chatId}\n${attempt}`);
+  }
 }

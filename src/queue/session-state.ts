@@ -1,7 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { sizeOf, type SessionFile } from '../adapters/session-files.ts';
 import type { QueueSealer } from './sealing.ts';
-import type { QueueSigner, Signed } from './signing.ts';
 
 /**
  * A chat's session state is refused past this size (the CLI's files, before compression):
@@ -10,58 +9,89 @@ import type { QueueSigner, Signed } from './signing.ts';
  */
 export const SESSION_STATE_MAX_BYTES = 32 * 1024 * 1024;
 
-/** What the key sealing chats' sessions' launches and states is derived for (HKDF's info). */
-export const SESSION_SEALING = 'chat-sessions';
+/**
+ * How long a state copied back stays good for the bridge to take: it crosses Redis once, right
+ * after its turn, sealed in its placement's channel. One older (replayed, or held back) is
+ * refused; the next turn's replaces it.
+ */
+export const STATE_VALID_SECONDS = 15 * 60;
 
-/** What a worker copies back after a turn: the CLI session it holds, sealed (AES-256-GCM) and signed. */
-export interface SessionState {
-  /** The CLI session the files hold. */
+/** The CLI session's files, packed (gzipped JSON, base64): what travels inside a sealed message. */
+export interface PackedSession {
   sessionId: string;
-  /** The files, gzipped JSON, sealed for the chat. */
-  sealed: string;
+  packed: string;
   /** Their size before compression. */
   bytes: number;
 }
 
-interface Packed {
-  files: { path: string; data: string }[];
+/** What a worker copies back after a turn, in its placement's channel: bound to that placement, numbered within it, and short-lived. */
+export interface SessionState extends PackedSession {
+  placement: number;
+  /** 1 for the first state of the placement, and up by one with each. */
+  seq: number;
+  /** Milliseconds since the epoch after which the bridge refuses it. */
+  exp: number;
 }
 
-/** How long a signed state stays valid: as long as the chat may come back to its session. */
-const STATE_VALID_SECONDS = 10 * 365 * 24 * 3600;
+/** A state the bridge keeps, as it knows it: which placement and number it came as (a later one replaces it, an earlier never). */
+interface Kept extends PackedSession {
+  placement: number;
+  seq: number;
+}
 
 /** The session's files as a state for the bridge, or why not (too big). */
 export function packSessionState(
-  signer: QueueSigner,
-  sealer: QueueSealer,
-  chatId: string,
+  placement: number,
+  seq: number,
   sessionId: string,
   files: SessionFile[],
-): { state: Signed } | { refused: string } {
+  now = Date.now(),
+): { state: SessionState } | { refused: string } {
   const bytes = sizeOf(files);
   if (bytes > SESSION_STATE_MAX_BYTES)
     return { refused: `its session's files are ${megabytes(bytes)}, over the ${megabytes(SESSION_STATE_MAX_BYTES)} a session may carry between workers` };
-  const packed: Packed = { files: files.map((file) => ({ path: file.path, data: file.data.toString('base64') })) };
-  const sealed = sealer.seal(gzipSync(JSON.stringify(packed)), `${chatId}\n${sessionId}`);
-  const body: SessionState = { sessionId, sealed, bytes };
-  return { state: signer.sign({ kind: 'state', runId: chatId, attempt: 0 }, body, STATE_VALID_SECONDS) };
+  const packed = gzipSync(JSON.stringify({ files: files.map((file) => ({ path: file.path, data: file.data.toString('base64') })) })).toString('base64');
+  return { state: { sessionId, packed, bytes, placement, seq, exp: now + STATE_VALID_SECONDS * 1000 } };
 }
 
-/** The state's session and files, when it was signed and sealed with the queue secret for this chat; else why not. */
-export function openSessionState(
-  signer: QueueSigner,
-  sealer: QueueSealer,
-  chatId: string,
-  given: unknown,
-): { sessionId: string; files: SessionFile[] } | { refused: string } {
-  const verified = signer.verify<SessionState>(given, { kind: 'state', runId: chatId, attempt: 0 });
-  if (!verified.ok) return { refused: verified.why };
-  const { sessionId, sealed, bytes } = verified.body;
-  if (typeof sessionId !== 'string' || typeof sealed !== 'string' || !(bytes <= SESSION_STATE_MAX_BYTES)) return { refused: 'it is not a session state' };
-  const plain = sealer.open(sealed, `${chatId}\n${sessionId}`);
-  if (!plain) return { refused: 'it does not decrypt with the queue secret for this chat' };
-  const packed = JSON.parse(gunzipSync(plain, { maxOutputLength: SESSION_STATE_MAX_BYTES * 2 }).toString('utf8')) as Packed;
-  return { sessionId, files: packed.files.map((file) => ({ path: file.path, data: Buffer.from(file.data, 'base64') })) };
+/** The session's files out of what was packed. */
+export function unpackFiles(packed: string): SessionFile[] {
+  const plain = gunzipSync(Buffer.from(packed, 'base64'), { maxOutputLength: SESSION_STATE_MAX_BYTES * 2 });
+  const { files } = JSON.parse(plain.toString('utf8')) as { files: { path: string; data: string }[] };
+  return files.map((file) => ({ path: file.path, data: Buffer.from(file.data, 'base64') }));
+}
+
+/**
+ * The bridge's side: the state as it is to be kept, when it came from the chat's placement now,
+ * has not expired, and comes after the one kept (by placement, then number); else why not.
+ */
+export function acceptSessionState(given: unknown, placement: number, kept: Kept | undefined, now = Date.now()): { state: Kept } | { refused: string } {
+  const state = given as SessionState;
+  const shaped =
+    state &&
+    typeof state.sessionId === 'string' &&
+    typeof state.packed === 'string' &&
+    Number.isSafeInteger(state.placement) &&
+    Number.isSafeInteger(state.seq) &&
+    typeof state.exp === 'number' &&
+    state.bytes <= SESSION_STATE_MAX_BYTES;
+  if (!shaped) return { refused: 'it is not a session state' };
+  if (state.placement !== placement) return { refused: `it is of placement ${state.placement}, not the chat's ${placement}` };
+  if (state.exp <= now) return { refused: `it expired at ${new Date(state.exp).toISOString()}` };
+  if (kept && (kept.placement > state.placement || (kept.placement === state.placement && kept.seq >= state.seq)))
+    return { refused: `it is not newer than the state kept (number ${state.seq} of placement ${state.placement}; replayed, or stale)` };
+  return { state: { sessionId: state.sessionId, packed: state.packed, bytes: state.bytes, placement: state.placement, seq: state.seq } };
+}
+
+/** A kept state as the bridge writes it to its disk: sealed with its own key, for this chat. */
+export function sealKept(sealer: QueueSealer, chatId: string, state: Kept): string {
+  return sealer.seal(Buffer.from(JSON.stringify(state), 'utf8'), chatId);
+}
+
+/** A kept state from the bridge's disk, when it was sealed by this bridge for this chat. */
+export function openKept(sealer: QueueSealer, chatId: string, sealed: string): Kept | undefined {
+  const plain = sealer.open(sealed.trim(), chatId);
+  return plain && (JSON.parse(plain.toString('utf8')) as Kept);
 }
 
 function megabytes(bytes: number): string {

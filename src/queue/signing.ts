@@ -6,7 +6,8 @@ import { MIN_QUEUE_SECRET_CHARS } from '../config/config.ts';
  * chat's session's asks and its lease on a worker) or a worker (reports, ending, a drained
  * run's handback, what it can take, a chat's session state).
  */
-export type SignedKind = 'job' | 'stop' | 'message' | 'holds' | 'event' | 'ending' | 'read' | 'handback' | 'session' | 'lease' | 'worker' | 'state';
+export type SignedKind =
+  'job' | 'stop' | 'message' | 'holds' | 'event' | 'ending' | 'read' | 'handback' | 'session' | 'lease' | 'worker' | 'state' | 'claim' | 'grant' | 'bridge';
 
 /** What a signature is bound to besides its body: a message signed for one run, attempt or kind is no other's. */
 export interface Binding {
@@ -28,6 +29,24 @@ export interface Signed extends Binding {
 
 export type Verified<T> = { ok: true; body: T; nonce: string } | { ok: false; why: string };
 
+/** What signs and checks messages for a binding: the queue secret's HMAC, or a placement's sealed channel (see channel.ts). */
+export interface Signer {
+  sign(binding: Binding, body: unknown, ttlSeconds: number): Signed;
+  verify<T>(data: unknown, expected: Binding): Verified<T>;
+}
+
+/** The message's body, when it is for exactly `expected` and has not expired (its signature checked already). */
+export function boundBody<T>(signed: Signed, body: string, expected: Binding, now: number): Verified<T> {
+  if (signed.kind !== expected.kind) return { ok: false, why: `it is signed as a ${signed.kind}, not a ${expected.kind}` };
+  if (signed.runId !== expected.runId) return { ok: false, why: `it is signed for run ${signed.runId}, not ${expected.runId}` };
+  if (signed.attempt !== expected.attempt) return { ok: false, why: `it is signed for attempt ${signed.attempt}, not ${expected.attempt}` };
+  if (signed.exp <= now) return { ok: false, why: `it expired at ${new Date(signed.exp).toISOString()}` };
+  return { ok: true, body: JSON.parse(body) as T, nonce: signed.nonce };
+}
+
+/** Said of a message whose signature (or seal) does not check out. */
+export const NOT_SIGNED_SO = 'its signature does not match (altered, or signed with another secret)';
+
 /**
  * Signs and checks what the bridge and its workers exchange through Redis, with the secret
  * they share (BRIDGE_QUEUE_SECRET): HMAC-SHA256 over the kind, run id, attempt, expiry, nonce
@@ -35,15 +54,17 @@ export type Verified<T> = { ok: true; body: T; nonce: string } | { ok: false; wh
  * move nothing from one run, attempt or kind to another, and nothing outlives its expiry.
  * Replays of a whole message are the reader's to refuse (by nonce or order), where they matter.
  */
-export class QueueSigner {
+export class QueueSigner implements Signer {
   private readonly key: Buffer;
 
+  /** `secret`: the queue secret, or a key of the bridge's own (bytes). */
   constructor(
-    secret: string,
+    secret: string | Buffer,
     private readonly now: () => number = Date.now,
   ) {
-    if (secret.length < MIN_QUEUE_SECRET_CHARS) throw new Error(`the queue secret is shorter than ${MIN_QUEUE_SECRET_CHARS} characters`);
-    this.key = Buffer.from(secret, 'utf8');
+    if (typeof secret === 'string' && secret.length < MIN_QUEUE_SECRET_CHARS)
+      throw new Error(`the queue secret is shorter than ${MIN_QUEUE_SECRET_CHARS} characters`);
+    this.key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
   }
 
   sign(binding: Binding, body: unknown, ttlSeconds: number): Signed {
@@ -63,26 +84,8 @@ export class QueueSigner {
     if (!signed) return { ok: false, why: 'it is not signed' };
     const given = Buffer.from(signed.sig, 'base64url');
     const wanted = Buffer.from(this.mac(signed), 'base64url');
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted))
-      return { ok: false, why: 'its signature does not match (altered, or signed with another secret)' };
-    if (signed.kind !== expected.kind) return { ok: false, why: `it is signed as a ${signed.kind}, not a ${expected.kind}` };
-    if (signed.runId !== expected.runId) return { ok: false, why: `it is signed for run ${signed.runId}, not ${expected.runId}` };
-    if (signed.attempt !== expected.attempt) return { ok: false, why: `it is signed for attempt ${signed.attempt}, not ${expected.attempt}` };
-    if (signed.exp <= this.now()) return { ok: false, why: `it expired at ${new Date(signed.exp).toISOString()}` };
-    return { ok: true, body: JSON.parse(signed.body) as T, nonce: signed.nonce };
-  }
-
-  /** The attempt a signed message claims, read before it is verified (a worker learns a job's attempt from the job). */
-  claimedAttempt(data: unknown): number | undefined {
-    return asSigned(data)?.attempt;
-  }
-
-  /**
-   * A run's secret on the bridge's MCP endpoint, derived rather than stored: the bridge and
-   * the worker running it compute the same, so it never sits in Redis.
-   */
-  mcpToken(runId: string, attempt: number): string {
-    return createHmac('sha256', this.key).update(`mcp-token\n${runId}\n${attempt}`).digest('base64url');
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return { ok: false, why: NOT_SIGNED_SO };
+    return boundBody<T>(signed, signed.body, expected, this.now());
   }
 
   private mac(s: Omit<Signed, 'sig'>): string {
@@ -99,7 +102,7 @@ function parseJson(text: string): unknown {
 }
 
 /** `data` (a Signed, or its JSON) as a Signed, when it has the shape of one. */
-function asSigned(given: unknown): Signed | undefined {
+export function asSigned(given: unknown): Signed | undefined {
   const data = typeof given === 'string' ? parseJson(given) : given;
   if (!data || typeof data !== 'object') return undefined;
   const s = data as Record<string, unknown>;

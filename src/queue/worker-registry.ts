@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { PREFIX } from './redis.ts';
-import type { QueueSigner } from './signing.ts';
+import { asSigned, type QueueSigner, type Signer } from './signing.ts';
 
 /** What a worker says of itself, each heartbeat: what it can take, and what it holds. */
 export interface WorkerState {
@@ -13,12 +13,16 @@ export interface WorkerState {
   chats: number;
   /** It is shutting down: no chat is placed on it, and its chats go elsewhere. */
   draining: boolean;
+  /** Its own public key (X25519, made at its start): what is placed on it is sealed for it. */
+  publicKey: string;
 }
 
 /** Which worker a chat's session lives on, and the placement's number (each move is a new one). */
 export interface Lease {
   worker: string;
   attempt: number;
+  /** The worker's key the placement was sealed for: a worker started again under the name has another, and the chat is placed anew. */
+  publicKey: string;
 }
 
 export const registryKeys = {
@@ -28,7 +32,7 @@ export const registryKeys = {
   worker: (name: string) => `${PREFIX}:worker:${name}`,
   /** The bridge's asks of the chats' sessions on a worker, oldest first. */
   inbox: (name: string) => `${PREFIX}:worker:${name}:sessions`,
-  /** Which worker a chat's session lives on (signed by the bridge), renewed by that worker while it is alive. */
+  /** Which worker a chat's session lives on (signed with the bridge's own key), renewed by that worker while it is alive. */
   lease: (chatId: string) => `${PREFIX}:chat:${chatId}:lease`,
 };
 
@@ -38,7 +42,8 @@ const BEATS_PER_LEASE = 4;
 /**
  * Who is there to run chats' sessions, as the bridge sees it: each worker's signed state with
  * an expiry (a worker that stops beating is gone once it lapses), and each chat's lease on the
- * worker its session lives on. Anything here not signed with the queue secret is ignored.
+ * worker its session lives on. A worker's state not signed with the queue secret, or a lease not
+ * signed with `leases` (the bridge's own key: no worker moves a chat), is ignored.
  */
 export class WorkerRegistry {
   constructor(
@@ -46,6 +51,7 @@ export class WorkerRegistry {
     private readonly signer: QueueSigner,
     /** A worker silent this long is taken for dead, and the leases it held lapse (BRIDGE_WORKER_LOCK_SECONDS). */
     readonly leaseMs: number,
+    private readonly leases: Signer = signer,
   ) {}
 
   /** Every worker alive now, as it last said; forgets those whose state lapsed. */
@@ -59,7 +65,7 @@ export class WorkerRegistry {
       const value = raw[i];
       if (value === null || value === undefined) return void gone.push(name);
       const verified = this.signer.verify<WorkerState>(value, { kind: 'worker', runId: name, attempt: 0 });
-      if (verified.ok && verified.body.name === name) states.push(verified.body);
+      if (verified.ok && verified.body.name === name && typeof verified.body.publicKey === 'string') states.push(verified.body);
     });
     if (gone.length) await this.redis.srem(registryKeys.names, ...gone);
     return states;
@@ -91,14 +97,14 @@ export class WorkerRegistry {
   async lease(chatId: string): Promise<Lease | undefined> {
     const raw = await this.redis.get(registryKeys.lease(chatId));
     if (raw === null) return undefined;
-    const attempt = this.signer.claimedAttempt(raw) ?? 0;
-    const verified = this.signer.verify<Lease>(raw, { kind: 'lease', runId: chatId, attempt });
-    return verified.ok && typeof verified.body.worker === 'string' ? verified.body : undefined;
+    const attempt = asSigned(raw)?.attempt ?? 0;
+    const verified = this.leases.verify<Lease>(raw, { kind: 'lease', runId: chatId, attempt });
+    return verified.ok && typeof verified.body.worker === 'string' && typeof verified.body.publicKey === 'string' ? verified.body : undefined;
   }
 
   /** Places a chat's session on a worker: the lease the worker renews while it holds the session. */
   async grant(chatId: string, lease: Lease): Promise<void> {
-    const signed = this.signer.sign({ kind: 'lease', runId: chatId, attempt: lease.attempt }, lease, 365 * 24 * 3600);
+    const signed = this.leases.sign({ kind: 'lease', runId: chatId, attempt: lease.attempt }, lease, 365 * 24 * 3600);
     await this.redis.set(registryKeys.lease(chatId), JSON.stringify(signed), 'PX', this.leaseMs);
   }
 
@@ -122,6 +128,8 @@ export class WorkerPresence {
     private readonly redis: Redis,
     private readonly signer: QueueSigner,
     private readonly name: string,
+    /** Its own public key, said with its state. */
+    private readonly publicKey: string,
     private readonly capacity: number,
     private readonly leaseMs: number,
     /** The chats whose sessions it holds now (their leases are renewed). */
@@ -162,7 +170,14 @@ export class WorkerPresence {
 
   private async beatOnce(): Promise<void> {
     const held = this.held();
-    const state: WorkerState = { name: this.name, capacity: this.capacity, load: this.load(), chats: held.length, draining: this.draining };
+    const state: WorkerState = {
+      name: this.name,
+      capacity: this.capacity,
+      load: this.load(),
+      chats: held.length,
+      draining: this.draining,
+      publicKey: this.publicKey,
+    };
     const signed = this.signer.sign({ kind: 'worker', runId: this.name, attempt: 0 }, state, Math.ceil(this.leaseMs / 1000) + 1);
     const beat = this.redis.multi().set(registryKeys.worker(this.name), JSON.stringify(signed), 'PX', this.leaseMs).sadd(registryKeys.names, this.name);
     for (const chatId of held) beat.eval(RENEW_LEASE, 1, registryKeys.lease(chatId), leaseMark(this.name), String(this.leaseMs));

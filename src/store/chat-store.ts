@@ -130,6 +130,8 @@ export interface SessionEntry {
   startedAt: number;
   lastAt: number;
   turns: number;
+  /** None of its turns has been answered yet (its CLI failed before its model did, say): there is no conversation to continue in a terminal. */
+  unanswered?: true;
   /** Text from outside the chat's people went into it: /resume does not continue it in a mode that allows more. */
   outsideText?: OutsideText;
 }

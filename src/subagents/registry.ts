@@ -222,8 +222,17 @@ export class SubagentRegistry {
    */
   async drain(ms: number): Promise<void> {
     this.holding = true;
-    const ending = this.executor.outlivesBridge ? [] : [...this.live.values()].flatMap((live) => (live.done ? [live.done] : []));
-    await Promise.race([Promise.all(ending), delay(ms)]);
+    await Promise.race([Promise.all(this.endingHere()), delay(ms)]);
+  }
+
+  /** How many runs a drain begun now waits for. */
+  runsHere(): number {
+    return this.endingHere().length;
+  }
+
+  /** The runs at work in this process, by when each ends (none when they run on workers). */
+  private endingHere(): Promise<void>[] {
+    return this.executor.outlivesBridge ? [] : [...this.live.values()].flatMap((live) => (live.done ? [live.done] : []));
   }
 
   /**

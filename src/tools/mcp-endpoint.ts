@@ -34,6 +34,8 @@ export interface Grant {
  */
 export class McpEndpoint {
   private readonly scopes = new Map<string, ToolScope>();
+  /** The bearers granted for another secret's scope (a chat's placement on a worker): revoked with it. */
+  private readonly delegates = new Map<string, Set<string>>();
 
   private constructor(
     private readonly http: HttpServer,
@@ -71,10 +73,33 @@ export class McpEndpoint {
       token,
       url: this.base,
       revoke: () => {
-        this.scopes.delete(token);
-        this.secrets?.remove(token);
+        this.forget(token);
+        for (const bearer of this.delegates.get(token) ?? []) this.forget(bearer);
+        this.delegates.delete(token);
       },
     };
+  }
+
+  /**
+   * `bearer` may do what the secret `token` may, until the returned function revokes it or
+   * `token` is revoked: what a worker holding a chat's session is given, never the session's own
+   * secret. Undefined when `token` is not granted here.
+   */
+  delegate(token: string, bearer: string): (() => void) | undefined {
+    const scope = this.scopes.get(token);
+    if (!scope) return undefined;
+    this.scopes.set(bearer, scope);
+    this.secrets?.add(bearer);
+    const held = this.delegates.get(token) ?? new Set<string>();
+    this.delegates.set(token, held.add(bearer));
+    return () => {
+      if (this.delegates.get(token)?.delete(bearer)) this.forget(bearer);
+    };
+  }
+
+  private forget(token: string): void {
+    this.scopes.delete(token);
+    this.secrets?.remove(token);
   }
 
   async close(): Promise<void> {

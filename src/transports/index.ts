@@ -10,6 +10,8 @@ import { ConfigError } from '../errors/config-error.ts';
  */
 export interface KnownTransport {
   id: string;
+  /** Its chats' turns, as a sentence names them: "2 Telegram turns", "1 web-chat turn". */
+  turns: string;
   /** The prefix of its own environment variables: kept from every CLI, and redacted wherever they show. */
   envPrefix?: string;
   /** Whether a bare number, where a person writes a chat or user, means this transport's. */
@@ -25,6 +27,7 @@ const set = (env: NodeJS.ProcessEnv, name: string) => Boolean(env[name]?.trim())
 export const TRANSPORTS: readonly KnownTransport[] = [
   {
     id: 'telegram',
+    turns: 'Telegram',
     envPrefix: 'TELEGRAM_',
     bareNumbers: true,
     needs: 'TELEGRAM_BOT_TOKEN',
@@ -32,23 +35,27 @@ export const TRANSPORTS: readonly KnownTransport[] = [
   },
   {
     id: 'slack',
+    turns: 'Slack',
     envPrefix: 'SLACK_',
     needs: 'SLACK_BOT_TOKEN with SLACK_APP_TOKEN (or SLACK_SIGNING_SECRET)',
     configured: (env) => set(env, 'SLACK_BOT_TOKEN'),
   },
   {
     id: 'discord',
+    turns: 'Discord',
     envPrefix: 'DISCORD_',
     needs: 'DISCORD_BOT_TOKEN',
     configured: (env) => set(env, 'DISCORD_BOT_TOKEN'),
   },
   {
     id: 'web',
+    turns: 'web-chat',
     needs: 'BRIDGE_WEB_ADDR',
     configured: (env) => set(env, 'BRIDGE_WEB_ADDR'),
   },
   {
     id: 'console',
+    turns: 'console',
     needs: '--console',
     // Only ever chosen by `--console`: a terminal is not a setting.
     configured: () => false,
@@ -74,23 +81,14 @@ const BESIDE = new Set(['web']);
  * present. A ConfigError says what is missing, naming every transport when none is set.
  */
 export function chooseTransports(argv: readonly string[], env: NodeJS.ProcessEnv): KnownTransport[] {
-  const byId = (id: string) => TRANSPORTS.find((t) => t.id === id);
   const web = byId('web')!;
+  // Named or not, a BRIDGE_TRANSPORTS that is wrong is said, with --console too: the next start without it would stop on it.
+  const written = writtenTransports(env);
   if (argv.includes('--console')) return [byId('console')!, ...(web.configured(env) ? [web] : [])];
-  const chatApps = TRANSPORTS.filter((t) => t.id !== 'console' && !BESIDE.has(t.id));
-  const written = env.BRIDGE_TRANSPORTS?.trim();
   if (written) {
     const chosen: KnownTransport[] = [];
-    for (const id of written
-      .split(',')
-      .map((part) => part.trim().toLowerCase())
-      .filter(Boolean)) {
-      const transport = byId(id);
-      if (!transport || transport.id === 'console')
-        throw new ConfigError(
-          `BRIDGE_TRANSPORTS: "${id}" is not a transport; choose among ${[...chatApps, web].map((t) => t.id).join(', ')} (the terminal is --console)`,
-        );
-      if (!transport.configured(env)) throw new ConfigError(`BRIDGE_TRANSPORTS names ${id}, but ${transport.needs} is not set`);
+    for (const transport of written) {
+      if (!transport.configured(env)) throw new ConfigError(`BRIDGE_TRANSPORTS names ${transport.id}, but ${transport.needs} is not set`);
       if (!chosen.includes(transport)) chosen.push(transport);
     }
     // The web pages and their chat come together: the pages show it.
@@ -103,7 +101,30 @@ export function chooseTransports(argv: readonly string[], env: NodeJS.ProcessEnv
   const present = TRANSPORTS.filter((t) => t.configured(env));
   if (present.every((t) => BESIDE.has(t.id)))
     throw new ConfigError(
-      `no chat app is set: set ${chatApps.map((t) => t.needs).join(', or ')}; or run \`npm start -- --console\` to use the bridge in this terminal`,
+      `no chat app is set: set ${CHAT_APPS.map((t) => t.needs).join(', or ')}; or run \`npm start -- --console\` to use the bridge in this terminal`,
     );
   return present;
+}
+
+const byId = (id: string) => TRANSPORTS.find((t) => t.id === id);
+
+/** Every transport but the terminal and those served beside one. */
+const CHAT_APPS = TRANSPORTS.filter((t) => t.id !== 'console' && !BESIDE.has(t.id));
+
+/** The transports BRIDGE_TRANSPORTS names, in order (undefined when it is unset); a name that is none stops the start, saying which are. */
+function writtenTransports(env: NodeJS.ProcessEnv): KnownTransport[] | undefined {
+  const written = env.BRIDGE_TRANSPORTS?.trim();
+  if (!written) return undefined;
+  return written
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean)
+    .map((id) => {
+      const transport = byId(id);
+      if (!transport || transport.id === 'console')
+        throw new ConfigError(
+          `BRIDGE_TRANSPORTS: "${id}" is not a transport; choose among ${[...CHAT_APPS, byId('web')!].map((t) => t.id).join(', ')} (the terminal is --console)`,
+        );
+      return transport;
+    });
 }

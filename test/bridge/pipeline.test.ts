@@ -21,6 +21,7 @@ import type { IncomingMessage } from '../../src/ports/transport.ts';
 import type { PendingMessage } from '../../src/store/chat-store.ts';
 import type { RichText } from '../../src/rich/index.ts';
 import { silentLog } from '../../src/log/logger.ts';
+import type { DrainReason } from '../../src/bridge/leaving.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { chat as chatRef } from '../support/chats.ts';
 
@@ -238,17 +239,22 @@ describe('each step alone', () => {
     expect(await handsOn(budget({ budget: undefined }), contextOf({ text: 'go' }))).toBe(true);
   });
 
-  it('drain: during a restart the message is kept with its files to run after it, and its person told', async () => {
+  it('drain: during a restart (or while leaving) the message is kept with its files to run after it, and its person told which', async () => {
     const out = new RecordingOutbound();
     const chat = fakeChat();
     const waiting = [{ path: '/work/.bridge/inbox/a.txt', kind: 'document' as const, bytes: 3 }];
-    let draining = false;
+    let draining: DrainReason | undefined;
     const step = drain({ draining: () => draining, attachments: { take: async () => waiting }, out, log: silentLog() });
     expect(await handsOn(step, contextOf({ text: 'later' }, chat, out))).toBe(true);
-    draining = true;
+    draining = 'restart';
     expect(await handsOn(step, contextOf({ text: 'later' }, chat, out))).toBe(false);
     expect(chat.pending).toEqual([expect.objectContaining({ by: '1', messageId: '7', text: expect.stringMatching(/^later\n\n\[The user sent this file/) })]);
-    expect(out.sent.map((s) => s.text)).toEqual(['🔄 The bridge is restarting: your message is kept, and runs as soon as it is back.']);
+    draining = 'stop';
+    expect(await handsOn(step, contextOf({ text: 'later' }, fakeChat(), out))).toBe(false);
+    expect(out.sent.map((s) => s.text)).toEqual([
+      '🔄 The bridge is restarting: your message is kept, and runs as soon as it is back.',
+      '⏸ The bridge is stopping: your message is kept, and runs when the bridge next starts.',
+    ]);
   });
 
   it("command: an unknown one and an owner's one used by another are answered; a known one runs, at most once, and ends the message", async () => {
@@ -334,7 +340,7 @@ describe('each step alone', () => {
   it('queue: past the limit the message is refused; below it a turn starts with the files that waited; a drain begun meanwhile keeps it', async () => {
     const out = new RecordingOutbound();
     const started: string[] = [];
-    let draining = false;
+    let draining: DrainReason | undefined;
     const parts = {
       limit: 2,
       draining: () => draining,
@@ -352,7 +358,7 @@ describe('each step alone', () => {
     expect(started).toEqual([expect.stringMatching(/^go\n\n\[The user sent this file with the message/)]);
     const kept = fakeChat({ busy: false, queued: 0 });
     parts.attachments.take = async () => {
-      draining = true; // the restart began while the files were taken
+      draining = 'restart'; // the restart began while the files were taken
       return [];
     };
     await queue(parts).run(contextOf({ text: 'late' }, kept, out), async () => {});

@@ -68,17 +68,43 @@ describe('the console in a terminal', () => {
     expect(screen).not.toMatch(/Not logged in|\/login/);
     expect(screen).not.toMatch(/WARN.*turn failed/); // the conversation says it; the log file keeps it
   });
+
+  it("greets with the chat's own CLI and folder after a restart, the default said as such before", async () => {
+    const { env } = await world();
+    const first = watched(startConsoleInTerminal(env));
+    await first.waitFor(/Type a message, or \/help/);
+    expect(first.text()).toContain(`jsonl-bridge console: claude (the default; /cli changes it) in ${env.BRIDGE_WORKDIR}.`);
+    first.type('/cli codex\r');
+    await first.waitFor(/Switched to codex/);
+    first.end();
+    expect(await first.exited).toBe(0);
+    const second = watched(startConsoleInTerminal(env));
+    await second.waitFor(/Type a message, or \/help/);
+    expect(second.text()).toContain(`jsonl-bridge console: codex in ${env.BRIDGE_WORKDIR}.`);
+  });
+
+  it('says where the web pages are when BRIDGE_WEB_ADDR is set', async () => {
+    const { env } = await world();
+    const port = await freePort();
+    const terminal = watched(startConsoleInTerminal({ ...env, BRIDGE_WEB_ADDR: `127.0.0.1:${port}` }));
+    await terminal.waitFor(/Type a message, or \/help/);
+    await terminal.waitFor(new RegExp(`The dashboard and the web chat are at http://127\\.0\\.0\\.1:${port}; /dashboard gives a login link\\.`));
+  });
 });
 
 describe('the console fed by a pipe', () => {
-  it("/help shows examples, and the console's /press", async () => {
+  it("/help is short, shows examples and the console's /press, and nothing only chat apps have; /help <command> its options", async () => {
     const { env } = await world();
-    const bridge = startBridgeProcess(env, ['--console'], '/help\n');
+    const bridge = startBridgeProcess(env, ['--console'], '/help\n/help spawn\n');
     expect((await bridge.exited).code).toBe(0);
-    const help = bridge.stdout();
+    const [help, spawn] = bridge.stdout().split(/\n(?=\/spawn \[--label)/);
     expect(help).toMatch(/\nExamples\nWhy does npm test fail\? Fix it\.\n {4}a task for the agent, in plain words\n/);
     expect(help).toContain('/spawn --label Docs "write the install section of the README"');
-    expect(help).toMatch(/\n\/press <n>\n {4}Press the button printed as \[n\]/);
+    expect(help).toContain('Buttons: /press <n> presses the one printed as [n].');
+    expect(help).toMatch(/\nIn the background: \/spawn \/subagents /);
+    expect(help).not.toMatch(/\/start|Mini App|\/allow|\/deny/);
+    expect(help!.trim().split('\n').length).toBeLessThanOrEqual(25);
+    expect(spawn).toMatch(/^\/spawn \[--label L\].*"task"\n {4}Start a background subagent\n/);
   });
 
   it('prints the dashboard link once', async () => {

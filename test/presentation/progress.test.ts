@@ -42,14 +42,4 @@ describe('the progress of a turn', () => {
     expect(progress.apply({ type: 'text', text: 'here I am' })).toBe(true);
     expect(plainText(progress.render(12_000))).toBe('⚙️ claude · working · 0:12');
   });
-
-  it('shows a host that does not resolve as its own line, with its own fix, apart from a host that was blocked', () => {
-    const progress = new ProgressState('claude', 0);
-    progress.apply({ type: 'blocked', host: 'api.anthropic.com', why: 'no such host' });
-    progress.apply({ type: 'blocked', host: 'example.com', why: 'not on the list' });
-    expect(plainText(progress.render(1000)).split('\n').slice(1)).toEqual([
-      "🔎 no such host api.anthropic.com: check this machine's network and DNS",
-      '🚫 blocked example.com',
-    ]);
-  });
 });

@@ -2,13 +2,22 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueueExecutor } from '../../src/queue/queue-executor.ts';
 import { QueueSigner } from '../../src/queue/signing.ts';
+import { BridgeKeys } from '../../src/queue/bridge-keys.ts';
+import { tempDir } from '../support/bridge-process.ts';
 import { silentLog } from '../../src/log/logger.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { TEST_QUEUE_SECRET } from '../support/queue-world.ts';
 
 let redis: RedisServer;
-beforeAll(async () => (redis = await startRedis()));
-afterAll(() => redis.stop());
+let data: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  redis = await startRedis();
+  data = await tempDir('executor-close-');
+});
+afterAll(async () => {
+  await redis.stop();
+  await data.remove();
+});
 
 /** The other clients connected to the server now. */
 async function otherClients(): Promise<string[]> {
@@ -31,6 +40,7 @@ describe('the queue executor', () => {
       toolTimeoutMs: 60_000,
       lockSeconds: 30,
       signer: new QueueSigner(TEST_QUEUE_SECRET),
+      keys: await BridgeKeys.load(data.path),
       log: silentLog(),
     });
     // Its own stall check is no worker.

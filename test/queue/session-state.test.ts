@@ -1,55 +1,61 @@
 import { describe, expect, it } from 'vitest';
 import { QueueSealer } from '../../src/queue/sealing.ts';
-import { openSessionState, packSessionState, SESSION_SEALING, SESSION_STATE_MAX_BYTES } from '../../src/queue/session-state.ts';
-import { QueueSigner, type Signed } from '../../src/queue/signing.ts';
+import {
+  acceptSessionState,
+  openKept,
+  packSessionState,
+  sealKept,
+  SESSION_STATE_MAX_BYTES,
+  STATE_VALID_SECONDS,
+  unpackFiles,
+  type SessionState,
+} from '../../src/queue/session-state.ts';
 
-// A chat's session state crosses Redis and sits on the bridge's disk: signed with the queue
-// secret, sealed (AES-256-GCM) for its chat and session, and capped in size.
-const SECRET = 'a-queue-secret-of-at-least-32-characters';
-const signer = new QueueSigner(SECRET);
-const sealer = new QueueSealer(SECRET, SESSION_SEALING);
+// A chat's session state crosses Redis once, sealed in its placement's channel: it is bound to
+// that placement and numbered within it, lives minutes, and is kept on the bridge's disk sealed
+// with the bridge's own key.
 const files = [
   { path: 'session-1.jsonl', data: Buffer.from('{"prompt":"the deploy key is in .env"}\n') },
   { path: 'session-1/subagents/a.jsonl', data: Buffer.from('{}\n') },
 ];
-const packed = () => {
-  const result = packSessionState(signer, sealer, 'chat-a', 'session-1', files);
+const packed = (placement: number, seq: number, now = Date.now()) => {
+  const result = packSessionState(placement, seq, 'session-1', files, now);
   if (!('state' in result)) throw new Error(result.refused);
   return result.state;
 };
 
 describe("a chat's session state", () => {
-  it('opens as its files for its chat, and nothing of them reads in the clear', () => {
-    const state = packed();
-    expect(JSON.stringify(state)).not.toContain('deploy key');
-    const opened = openSessionState(signer, sealer, 'chat-a', JSON.stringify(state));
-    expect(opened).toEqual({ sessionId: 'session-1', files });
+  it('unpacks as its files; kept, it reads as nothing and opens only with the key and chat it was sealed for', () => {
+    const state = packed(2, 1);
+    expect(unpackFiles(state.packed)).toEqual(files);
+    const accepted = acceptSessionState(state, 2, undefined);
+    if (!('state' in accepted)) throw new Error(accepted.refused);
+    const sealer = new QueueSealer(Buffer.alloc(32, 7), 'session-states');
+    const kept = sealKept(sealer, 'chat-a', accepted.state);
+    expect(kept).not.toContain('deploy key');
+    expect(openKept(sealer, 'chat-a', kept)).toMatchObject({ sessionId: 'session-1', placement: 2, seq: 1 });
+    expect(openKept(sealer, 'chat-b', kept)).toBeUndefined();
+    expect(openKept(new QueueSealer(Buffer.alloc(32, 8), 'session-states'), 'chat-a', kept)).toBeUndefined();
   });
 
-  it('is refused with a bad signature, altered, moved to another chat, or from another secret', () => {
-    const state = packed();
-    const otherSecret = `${SECRET}-other`;
-    const foreign = packSessionState(new QueueSigner(otherSecret), new QueueSealer(otherSecret, SESSION_SEALING), 'chat-a', 'session-1', files);
-    const cases: [unknown, string, RegExp][] = [
-      [{ ...state, sig: state.sig.slice(0, -4) + 'AAAA' }, 'chat-a', /signature does not match/],
-      [{ ...state, body: state.body.replace('session-1', 'session-2') }, 'chat-a', /signature does not match/],
-      [state, 'chat-b', /signed for run chat-a, not chat-b/],
-      [(foreign as { state: Signed }).state, 'chat-a', /signature does not match/],
-      [{ ...state, kind: 'event' }, 'chat-a', /signature does not match/],
+  it('is refused from another placement, expired, replayed or older than the one kept', () => {
+    const now = Date.now();
+    const kept = { sessionId: 'session-1', packed: '', bytes: 1, placement: 2, seq: 3 };
+    const cases: [SessionState, RegExp][] = [
+      [packed(1, 9), /of placement 1, not the chat's 2/],
+      [packed(2, 4, now - STATE_VALID_SECONDS * 1000 - 1), /expired/],
+      [packed(2, 3), /not newer than the state kept/],
+      [packed(2, 2), /not newer than the state kept/],
     ];
-    for (const [given, chat, why] of cases) expect(openSessionState(signer, sealer, chat, given)).toEqual({ refused: expect.stringMatching(why) });
-  });
-
-  it('is refused when signed but sealed with another key (its signature checks out, its contents do not)', () => {
-    const state = packed();
-    const resealed = new QueueSealer(SECRET, 'another-purpose').seal(Buffer.from('{}'), 'chat-a\nsession-1');
-    const forged = signer.sign({ kind: 'state', runId: 'chat-a', attempt: 0 }, { ...JSON.parse(state.body), sealed: resealed }, 60);
-    expect(openSessionState(signer, sealer, 'chat-a', forged)).toEqual({ refused: 'it does not decrypt with the queue secret for this chat' });
+    for (const [state, why] of cases) expect(acceptSessionState(state, 2, kept, now)).toEqual({ refused: expect.stringMatching(why) });
+    expect(acceptSessionState(packed(2, 4), 2, kept, now)).toMatchObject({ state: { placement: 2, seq: 4 } });
+    expect(acceptSessionState(packed(3, 1), 3, kept, now)).toMatchObject({ state: { placement: 3, seq: 1 } });
+    expect(acceptSessionState({ sessionId: 'x' }, 2, kept, now)).toEqual({ refused: 'it is not a session state' });
   });
 
   it('is not made past its cap: the reason names the sizes', () => {
     const big = [{ path: 'session-1.jsonl', data: Buffer.alloc(SESSION_STATE_MAX_BYTES + 1) }];
-    expect(packSessionState(signer, sealer, 'chat-a', 'session-1', big)).toEqual({
+    expect(packSessionState(1, 1, 'session-1', big)).toEqual({
       refused: expect.stringMatching(/^its session's files are 32\.0 MB, over the 32\.0 MB a session may carry between workers$/),
     });
   });

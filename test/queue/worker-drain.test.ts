@@ -148,12 +148,12 @@ describe('draining a worker', () => {
     expect(await invocations('say:never')).toHaveLength(1);
   });
 
-  it('a handback not signed by a worker of this bridge is refused: the run is not resumed, and is announced as interrupted once', async () => {
+  it('a handback not sealed by the worker the run was placed on is refused: the run is not resumed, and is announced as interrupted once', async () => {
     world = await startQueueWorld(redis, ['a']);
     say('/spawn --label Forged "tools:400 pace:100 say:never"');
     const cli = await started('say:never');
     const runId = / · id ([\w-]+)/.exec(await reply(/^🚀 #1 started/))![1]!;
-    // With the bridge away, only a worker takes the stalled job: it finds the forged handback.
+    // With the bridge away, only a worker takes the stalled job; the bridge, back, finds the forged handback as it answers its claim.
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     world.workers.get('a')!.kill('SIGKILL');
@@ -163,9 +163,9 @@ describe('draining a worker', () => {
     const handback = { from: 'a', sessionId: cli.session, seq: 1000, steps: 0 };
     await client.set(keys.handback(runId), JSON.stringify(forged.sign({ kind: 'handback', runId, attempt: 1 }, handback, 60)));
     client.disconnect();
-    const b = await world.startWorker('b');
-    await b.waitForLog(/refused from Redis: a handback: /, TEST_LOCK_SECONDS * 4000 + 10_000);
+    await world.startWorker('b');
     await world.restart();
+    await world.bridge.waitForLog(/refused from Redis: a handback: its signature does not match/, TEST_LOCK_SECONDS * 4000 + 10_000);
     expect(await reply(/^❌ #1 Forged/, 30_000)).toMatch(/interrupted/);
     await settle();
     expect(announcements()).toHaveLength(1);

@@ -25,17 +25,21 @@ afterEach(async () => {
 });
 
 const signer = new QueueSigner(SECRET);
-const registry = () => new WorkerRegistry(client, signer, LEASE_MS);
+/** The bridge's own key, which signs its leases (no worker has it). */
+const bridgeOwn = new QueueSigner(Buffer.alloc(32, 5));
+const registry = () => new WorkerRegistry(client, signer, LEASE_MS, bridgeOwn);
+const KEY = 'x'.repeat(43);
 function worker(name: string, capacity: number, load: number, chats: string[] = []): WorkerPresence {
   const presence = new WorkerPresence(
     client,
     signer,
     name,
+    KEY,
     capacity,
     LEASE_MS,
     () => chats,
     () => load,
-    (error) => {
+    (error: Error) => {
       throw error;
     },
   );
@@ -67,10 +71,10 @@ describe('the worker registry', () => {
     const held = ['chat-1'];
     const presence = worker('w1', 4, 1, held);
     await presence.start();
-    await registry().grant('chat-1', { worker: 'w1', attempt: 3 });
+    await registry().grant('chat-1', { worker: 'w1', attempt: 3, publicKey: KEY });
     // Renewed while it beats: well past one lease's length, it still holds.
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
-    expect(await registry().lease('chat-1')).toEqual({ worker: 'w1', attempt: 3 });
+    expect(await registry().lease('chat-1')).toEqual({ worker: 'w1', attempt: 3, publicKey: KEY });
     await presence.leave();
     presences.splice(0);
     await expect.poll(async () => registry().lease('chat-1'), { timeout: LEASE_MS * 4 }).toBeUndefined();
@@ -79,27 +83,29 @@ describe('the worker registry', () => {
 
   it('renews only a lease that names it: a chat moved to another worker stays there', async () => {
     const presence = worker('w1', 4, 1, ['chat-1']);
-    await registry().grant('chat-1', { worker: 'w2', attempt: 4 });
+    await registry().grant('chat-1', { worker: 'w2', attempt: 4, publicKey: KEY });
     await client.pexpire(registryKeys.lease('chat-1'), 60_000);
     await presence.beat();
     // Renewed by w1, it would hold for one lease (600 ms) from now.
     expect(await client.pttl(registryKeys.lease('chat-1'))).toBeGreaterThan(50_000);
-    await registry().grant('chat-1', { worker: 'w1', attempt: 5 });
+    await registry().grant('chat-1', { worker: 'w1', attempt: 5, publicKey: KEY });
     await client.pexpire(registryKeys.lease('chat-1'), 60_000);
     await presence.beat();
     expect(await client.pttl(registryKeys.lease('chat-1'))).toBeLessThanOrEqual(LEASE_MS);
   });
 
-  it('ignores a worker or a lease written into Redis without the secret', async () => {
+  it("ignores a worker written into Redis without the queue secret, and a lease without the bridge's own key (a worker has the secret, not that key)", async () => {
     const forger = new QueueSigner(`${SECRET}-forged`);
     await client.set(
       registryKeys.worker('evil'),
-      JSON.stringify(forger.sign({ kind: 'worker', runId: 'evil', attempt: 0 }, { name: 'evil', capacity: 99, load: 0, chats: 0, draining: false }, 60)),
+      JSON.stringify(
+        forger.sign({ kind: 'worker', runId: 'evil', attempt: 0 }, { name: 'evil', capacity: 99, load: 0, chats: 0, draining: false, publicKey: KEY }, 60),
+      ),
     );
     await client.sadd(registryKeys.names, 'evil');
     await client.set(
       registryKeys.lease('chat-1'),
-      JSON.stringify(forger.sign({ kind: 'lease', runId: 'chat-1', attempt: 1 }, { worker: 'evil', attempt: 1 }, 60)),
+      JSON.stringify(signer.sign({ kind: 'lease', runId: 'chat-1', attempt: 1 }, { worker: 'evil', attempt: 1, publicKey: KEY }, 60)),
     );
     expect(await registry().pick()).toBeUndefined();
     expect(await registry().lease('chat-1')).toBeUndefined();

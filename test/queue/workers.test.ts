@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../support/fake-cli.ts';
 import { parseLogLine, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { keys } from '../../src/queue/redis.ts';
-import { QueueSigner } from '../../src/queue/signing.ts';
+import { BridgeKeys } from '../../src/queue/bridge-keys.ts';
 import { endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { freePort } from '../support/free-port.ts';
@@ -50,9 +50,10 @@ describe('subagents on workers', () => {
     const [cli] = await world.cli.invocations();
     expect(cli!.envNames).not.toContain('TELEGRAM_BOT_TOKEN');
     expect(cli!.envNames).not.toContain('BRIDGE_REDIS_URL');
-    // Everything in Redis is what the bridge decided for the run, and never the bot's token.
+    // Redis holds the run, sealed: neither its task nor what it said reads there, and never the bot's token.
     const contents = await redisContents(redis.url);
-    expect(contents).toContain('from-a-worker');
+    expect(contents).toContain(/ · id ([\w-]+)/.exec(texts().find((t) => t.startsWith('🚀 #1'))!)![1]!);
+    expect(contents).not.toContain('from-a-worker');
     expect(contents).not.toContain(world.env.TELEGRAM_BOT_TOKEN!);
   });
 
@@ -90,14 +91,18 @@ describe('subagents on workers', () => {
         .exec();
       client.disconnect();
     };
-    const signer = new QueueSigner(TEST_QUEUE_SECRET);
+    // As the bridge seals them, in the run's placement's channel (its keys are in its data directory).
+    const bridgeKeys = await BridgeKeys.load(world.dataDir);
     const started = async (number: number) => / · id ([\w-]+)/.exec(await reply(new RegExp(`^🚀 #${number} started`)))![1]!;
 
     say('/spawn --label Told "tools:40 pace:100 say:worked"');
     await invocation('say:worked');
     const told = await started(1);
     await askWhileCutOff(told, (multi) =>
-      multi.rpush(keys.inbox(told), JSON.stringify(signer.sign({ kind: 'message', runId: told, attempt: 1 }, { id: 'm1', text: 'mind the docs' }, 60))),
+      multi.rpush(
+        keys.inbox(told),
+        JSON.stringify(bridgeKeys.channel('run', told, 1).sign({ kind: 'message', runId: told, attempt: 1 }, { id: 'm1', text: 'mind the docs' }, 60)),
+      ),
     );
     await reply(/^✅ #1 Told/, 30_000);
     expect(announcements()[0]).toContain('worked\nheard: mind the docs');
@@ -106,7 +111,10 @@ describe('subagents on workers', () => {
     const cli = await invocation('hang');
     const stuck = await started(2);
     await askWhileCutOff(stuck, (multi) =>
-      multi.set(keys.stop(stuck), JSON.stringify(signer.sign({ kind: 'stop', runId: stuck, attempt: 1 }, 'stopped by the test', 60))),
+      multi.set(
+        keys.stop(stuck),
+        JSON.stringify(bridgeKeys.channel('run', stuck, 1).sign({ kind: 'stop', runId: stuck, attempt: 1 }, 'stopped by the test', 60)),
+      ),
     );
     await reply(/^❌ #2 Stuck/);
     expect(announcements()[1]).toContain('Stopped');

@@ -130,7 +130,7 @@ describe('what the egress proxy lets through', () => {
     const progress = new ProgressState('Working', 0);
     expect(progress.apply({ type: 'tool_start', id: 't1', name: 'Bash', input: { command: 'curl https://example.com' } })).toBe(true);
     expect(progress.apply({ type: 'blocked', host: 'example.com', why: 'not on the list' })).toBe(true);
-    expect(plainText(progress.render(0))).toContain('🚫 blocked example.com');
+    expect(plainText(progress.render(0))).toContain('🚫 blocked example.com (not on the list: /net allow example.com)');
     expect(progress.stepCount).toBe(1);
   });
 });

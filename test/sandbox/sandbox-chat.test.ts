@@ -96,6 +96,17 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
     }
   });
 
+  it('says under the answer why the agent could not reach a host: blocked, or no such host, each with its own fix', async () => {
+    await start({ BRIDGE_SANDBOX_ALLOW: 'no-such-host.invalid' });
+    say('fetch:http://example.com/');
+    const blocked = await answer(/^fetch: refused \(status 403\)/, 30_000);
+    expect(blocked.text).toContain('\n🚫 blocked example.com (not on the list: /net allow example.com)');
+    say('fetch:http://no-such-host.invalid/');
+    const unknown = await answer(/^fetch: refused \(status 403\)[\s\S]*no-such-host/, 30_000);
+    expect(unknown.text).toContain('\n❓ no-such-host.invalid: no such host (the name does not resolve');
+    expect(unknown.text).not.toContain('blocked');
+  });
+
   it('streams a refused host to a ChatService client as a blocked event of the turn', async () => {
     const TOKEN = 'ci-token-0123456789abcdef';
     await start({ BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: `ci=${TOKEN}`, BRIDGE_API_SCOPES: `ci=${CHAT}` });

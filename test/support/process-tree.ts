@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessRow {
   pid: number;
@@ -20,4 +21,26 @@ export function processesUnder(root: number): ProcessRow[] {
     for (const row of rows) if (under.has(row.ppid)) under.add(row.pid);
   }
   return rows.filter((row) => row.pid !== root && under.has(row.pid));
+}
+
+/**
+ * The living processes (zombies aside: they are gone but for their exit status) whose
+ * environment carries `JSONL_BRIDGE_DATA_DIR=<dataDir>`: whatever a bridge on that data
+ * directory started, and what those started in turn, wherever they were re-parented.
+ */
+export function processesMarkedWith(dataDir: string): ProcessRow[] {
+  const mark = `JSONL_BRIDGE_DATA_DIR=${dataDir}`;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(mark)) return [];
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (state === 'Z') return [];
+        return [{ pid: Number(pid), ppid: Number(ppid), args: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() }];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
 }

@@ -47,6 +47,8 @@ export interface TerminalProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
   exited: Promise<number | undefined>;
   kill(): void;
+  /** The terminal's (the relay's): the bridge is its child. */
+  pid: number;
 }
 
 /** `npm start -- --console` (as node runs it) in a terminal of its own. */
@@ -76,6 +78,7 @@ export function startConsoleInTerminal(env: Record<string, string>): TerminalPro
     },
     exited: child.then((result) => result.exitCode),
     kill: () => void child.kill('SIGKILL'),
+    pid: child.pid!,
   };
 }
 

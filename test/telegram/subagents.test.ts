@@ -112,6 +112,10 @@ describe('/subagents', () => {
     world.telegram.pressButton({ chatId: chat, messageId: started.messageId, data: callbackData(started.buttons[0]), userId: OWNER });
     const stopped = await waitText(chat, /^❌ #1 Busy/);
     expect(stopped.text).toContain('Stopped: stopped by Ada');
+    // The list says it as the announcement did.
+    say(chat, '/subagents');
+    const list = await waitText(chat, /^Subagents\n/);
+    expect(list.text).toMatch(/#1 Busy · ❌ stopped · claude · /);
     say(chat, '/subagents stop 1');
     await waitText(chat, /#1 has already ended \(stopped\)/);
     say(chat, '/subagents stop #9');

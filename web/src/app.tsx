@@ -80,16 +80,20 @@ export function App() {
         <p class="error" data-testid="login-error">
           {auth.why}
         </p>
-        <p>
-          {location.pathname === '/share'
-            ? 'Send /dashboard to the bot for a login link, open it, then open this link again.'
-            : 'Send /dashboard to the bot for a login link.'}
-        </p>
+        <LoginHow why={auth.why} />
       </main>
     );
   // A shared conversation stands alone: none of the dashboard's tabs or actions around it.
   if (location.pathname === '/share') return <SharePage token={location.hash.slice(1)} />;
   return <Dashboard me={auth.me} />;
+}
+
+/** What to do to log in, unless the reason shown says it already: said once. */
+function LoginHow({ why }: { why: string }) {
+  const share = location.pathname === '/share';
+  if (why.includes('/dashboard')) return share ? <p data-testid="login-how">Then open this link again.</p> : null;
+  const how = 'Send /dashboard to the bot (or in the console) for a login link';
+  return <p data-testid="login-how">{share ? `${how}, open it, then open this link again.` : `${how}, and open it.`}</p>;
 }
 
 function Dashboard({ me }: { me: Me }) {

@@ -30,10 +30,11 @@ export const STATUS_ICON: Record<string, string> = {
   pending: '⏳',
   running: '🔄',
   completed: '✅',
+  // As the chat's announcement says it: every end but completed is ❌, the word beside it says which.
   failed: '❌',
-  stopped: '⏹',
-  timed_out: '⌛',
-  interrupted: '⚠️',
+  stopped: '❌',
+  timed_out: '❌',
+  interrupted: '❌',
   skipped: '⏭',
 };
 

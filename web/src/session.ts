@@ -36,7 +36,7 @@ channel?.addEventListener('message', (event: MessageEvent<Message>) => {
 });
 
 /** The session of another open tab of this origin, if one answers within `waitMs`; kept here. */
-export async function fromOtherTab(waitMs = 400): Promise<string | undefined> {
+export async function fromOtherTab(waitMs = 1000): Promise<string | undefined> {
   if (!channel) return undefined;
   const answer = new Promise<string | undefined>((resolve) => {
     const heard = (event: MessageEvent<Message>) => {

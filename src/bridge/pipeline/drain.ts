@@ -5,18 +5,19 @@ import { chatKey, type Outbound } from '../../ports/transport.ts';
 import { plain } from '../../rich/index.ts';
 import type { Attachments, Prompt } from '../attachments.ts';
 import type { ChatSession } from '../chat-session.ts';
+import { DRAIN_WORDS, type DrainReason } from '../leaving.ts';
 import { step, type Step } from './compose.ts';
 import type { MessageContext } from './context.ts';
 
 export interface DrainParts {
-  /** A restart has begun: no new turn starts. */
-  draining: () => boolean;
+  /** Why a drain has begun (a restart, or leaving): no new turn starts. None: no drain. */
+  draining: () => DrainReason | undefined;
   attachments: Pick<Attachments, 'take'>;
   out: Outbound;
   log: Log;
 }
 
-/** While the bridge drains for a restart, a message starts no turn: it is kept, with its files, to run after it. */
+/** While the bridge drains (for a restart, or to leave), a message starts no turn: it is kept, with its files, to run after it. */
 export function drain(parts: DrainParts): Step<MessageContext> {
   return step('drain', async ({ chat, message }, next) => {
     if (!parts.draining()) return next();
@@ -30,6 +31,6 @@ export async function keepForRestart(parts: DrainParts, chat: ChatSession, promp
   const text = promptWithFiles(prompt.text, files, chat.record.workdir);
   await chat.messages.addPending({ id: nanoid(10), text, by: prompt.user.id, ...(prompt.messageId !== undefined ? { messageId: prompt.messageId } : {}) });
   await parts.out
-    .send(chat.address, plain('🔄 The bridge is restarting: your message is kept, and runs as soon as it is back.'), { replyTo: prompt.messageId })
+    .send(chat.address, plain(DRAIN_WORDS[parts.draining() ?? 'restart'].kept), { replyTo: prompt.messageId })
     .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the restart notice failed: ${error.message}`));
 }

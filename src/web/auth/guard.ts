@@ -14,7 +14,8 @@ export type WebEnv = { Variables: { session: WebSession } };
 export function sessionGuard(sessions: WebSessions, allowed: (identity: string) => boolean): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
     const session = sessions.get(bearerOf(c));
-    if (!session || !allowed(session.identity)) return c.json({ error: 'Log in first: send /dashboard to the bot.' }, 401);
+    if (!session || !allowed(session.identity))
+      return c.json({ error: 'Log in first: send /dashboard to the bot (or in the console) for a login link, and open it.' }, 401);
     c.set('session', session);
     await next();
   };

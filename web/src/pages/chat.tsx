@@ -61,6 +61,12 @@ export function Chat({ live }: { live: Live }) {
   };
   return (
     <section class="chat">
+      {live.chat.length === 0 && (
+        <p class="empty" data-testid="chat-empty">
+          This is your own chat with the agent, as in your chat app. Write what you want done below, like "Why does npm test fail? Fix it.", and watch it work
+          here. /help lists the commands.
+        </p>
+      )}
       <ol class="messages" data-testid="chat" ref={list} tabIndex={0} aria-label="Conversation">
         {live.chat.map((m) => (
           <li key={m.id} class={m.from} data-message={m.id}>

@@ -1,0 +1,38 @@
+import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { formatHostRule, type HostRule } from './host-rules.ts';
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * What the walls cannot reach however it is allowed: this machine's loopback. Each sandbox has
+ * a network of its own, whose loopback is its own, so `127.0.0.1:5432` or `localhost` there is
+ * nothing the machine serves. One line per such entry, naming what to write instead: this
+ * machine's address, where the service must listen too.
+ */
+export function loopbackAllowWarnings(allow: readonly HostRule[], setting = 'BRIDGE_SANDBOX_ALLOW'): string[] {
+  return allow.filter(isLoopback).map((rule) => {
+    const written = formatHostRule(rule);
+    const instead = machineAddress();
+    const port = rule.port !== undefined ? `:${rule.port}` : '';
+    const example = instead ? `${instead}${port}` : `this machine's address${port}`;
+    return `${setting}: ${written} is the sandbox's own loopback, not this machine's, so its agents never reach a service there; write this machine's address instead (${example}), and have the service listen on it`;
+  });
+}
+
+function isLoopback(rule: HostRule): boolean {
+  if (rule.host === 'localhost' || rule.host.endsWith('.localhost')) return true;
+  const family = isIP(rule.host);
+  return family !== 0 && LOOPBACK.check(rule.host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** This machine's first address on a network (not its loopback), IPv4 first. */
+function machineAddress(): string | undefined {
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((address) => address !== undefined && !address.internal);
+  const chosen = addresses.find((address) => address!.family === 'IPv4') ?? addresses[0];
+  return chosen && (chosen.family === 'IPv6' ? `[${chosen.address}]` : chosen.address);
+}
