@@ -226,8 +226,12 @@ export const adapterManifestSchema = z
     env: z.record(z.string(), z.string()).default({}),
     /**
      * How `npm run doctor` asks the CLI about itself: the arguments that print its version,
-     * and how to tell it has credentials: one of `env` set, or `args` exiting 0 with no line
-     * matching `missing`; `fix` says what to do otherwise.
+     * and how to tell it has credentials: one of `env` set, its own configuration naming a
+     * model provider of its own (`ownProvider`: the first of `files` whose `$VARIABLES` are
+     * set, `~` its user's home, has a line matching `pattern`: that provider's key is the
+     * configuration's business), or `args` exiting 0 with no line matching `missing`; `fix`
+     * says what to do otherwise. The same recipe answers a chat's first turn on a CLI
+     * without credentials, in one line, before the CLI runs.
      */
     doctor: z
       .object({
@@ -237,6 +241,10 @@ export const adapterManifestSchema = z
             env: z.array(z.string()).default([]),
             args: argTemplate.optional(),
             missing: regexSource.optional(),
+            ownProvider: z
+              .object({ files: z.array(z.string().min(1)).min(1), pattern: regexSource })
+              .strict()
+              .optional(),
             fix: z.string().min(1),
           })
           .strict()

@@ -10,6 +10,7 @@ import { ChatSessions } from '../bridge/chat-sessions.ts';
 import type { ChatSession } from '../bridge/chat-session.ts';
 import type { BridgeConfig } from '../config/config.ts';
 import { ruledAgents } from '../policy/approval-rules.ts';
+import { credentialGate } from '../checks/credential-gate.ts';
 import type { Log } from '../log/logger.ts';
 import { userKey, type Outbound } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
@@ -79,7 +80,10 @@ export function chatSessions(parts: {
     permissions: chatPermissions({ approvals: parts.approvals, questions: parts.questions }),
     // Who took over when a limit stopped the chat's CLI (or which worker, when its own stopped): one line, a reply to the message at work.
     tell,
-    ...(remote ? { liveProcess: (chat, launch, answer) => remote.process(chat.record.key, launch, answer, (text) => void tell(chat, text)) } : {}),
+    // What a CLI lacks is asked where it runs: here, not for a worker, whose credentials are its own.
+    ...(remote
+      ? { liveProcess: (chat, launch, answer) => remote.process(chat.record.key, launch, answer, (text) => void tell(chat, text)) }
+      : { lacks: credentialGate(parts.config.cliEnv) }),
     log: parts.log,
   });
 }

@@ -15,6 +15,11 @@ import type { PermissionMode } from '../policy/permission-mode.ts';
 import { isNoChat, type ChatRef, type Outbound } from '../ports/transport.ts';
 import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from '../presentation/orchestration.ts';
 import { QueueExecutor } from '../queue/queue-executor.ts';
+import { credentialGate } from '../checks/credential-gate.ts';
+import { NO_SUCH_HOST, NOT_LISTED } from '../sandbox/egress-decision.ts';
+import { modelApiBase } from '../sandbox/model-api-access.ts';
+import { noAnswerYet } from '../presentation/progress.ts';
+import { blockedLine } from '../presentation/blocked.ts';
 import { QueueSigner } from '../queue/signing.ts';
 import type { BridgeKeys } from '../queue/bridge-keys.ts';
 import { plain } from '../rich/index.ts';
@@ -93,12 +98,23 @@ export function runWork(parts: {
     // A host a run's sandbox refused: one line in its chat, once per host (the audit trail has it too).
     onBlocked: (run, host, why) => {
       if (isNoChat(run.chat)) return;
-      const line = `🚫 #${run.number} ${displayName(run)}: blocked ${host} (${why})${why === 'not on the list' ? `; /net allow ${host} lets this chat's agents reach it` : ''}`;
+      const line =
+        why === NO_SUCH_HOST
+          ? `#${run.number} ${displayName(run)}: ${blockedLine(host, why)}`
+          : `🚫 #${run.number} ${displayName(run)}: blocked ${host} (${why})${why === NOT_LISTED ? `; /net allow ${host} lets this chat's agents reach it` : ''}`;
       void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a blocked host's line failed: ${error.message}`));
+    },
+    // A run's CLI that keeps retrying its model API: one line in its chat, where that API is and the CLI's words.
+    onStuck: (run, words) => {
+      const access = config.adapters.get(run.cli)?.walls.modelApi;
+      const line = `⚠️ #${run.number} ${displayName(run)}: ${noAnswerYet(run.cli, access && modelApiBase(access, config.cliEnv), words)}`;
+      if (!isNoChat(run.chat))
+        void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a stuck run's line failed: ${error.message}`));
     },
     agents: parts.agents,
     trusts: parts.trusts,
-    ...(executor ? { executor } : {}),
+    // What a CLI lacks is asked where runs run: here, not for workers, whose credentials are their own.
+    ...(executor ? { executor } : { lacks: credentialGate(config.cliEnv) }),
   });
   const orchestrator = new Orchestrator({
     store: parts.orchestrationStore,

@@ -21,6 +21,7 @@ import type { Log } from '../log/logger.ts';
 import { writtenHostRules, type HostRule } from '../sandbox/host-rules.ts';
 import type { HostQuestion } from '../sandbox/egress-decision.ts';
 import { scopeHome, terminalHome } from '../sandbox/walls.ts';
+import { modelApiBase } from '../sandbox/model-api-access.ts';
 import type { GrantHolder } from '../approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../policy/approval-rules.ts';
 import type { FallbackChain } from '../policy/fallback-chain.ts';
@@ -68,6 +69,8 @@ export interface ChatParts {
   askHost?: (chat: ChatSession, host: string, port: number) => HostQuestion | undefined;
   /** Says a line in the chat: which CLI took over when a limit stopped its own (none: turns a limit stops end so). */
   tell?: (chat: ChatSession, text: string) => Promise<void>;
+  /** What a CLI lacks to work (its credentials), in one line, asked before each turn (none: nothing is asked). */
+  lacks?: SessionConfig['lacks'];
   log: Log;
 }
 
@@ -131,6 +134,12 @@ export class ChatSession {
 
   get adapter(): Adapter {
     return this.config.adapters.get(this.record.cli) ?? this.config.adapters.get(this.config.defaultCli)!;
+  }
+
+  /** Where its CLI's model API is, as a turn that gets no answer from it names it. */
+  get modelApi(): string | undefined {
+    const access = this.adapter.walls.modelApi;
+    return access && modelApiBase(access, this.config.cliEnv);
   }
 
   /** The mode the chat chose, or the bridge's default. */
@@ -441,6 +450,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
       return chat.approvalRules.length > 0;
     },
     refusal: () => chat.ruleRefusal(),
+    ...(parts.lacks ? { lacks: parts.lacks } : {}),
     env: config.cliEnv,
     // The chat's own home in its walls; in `safe` its directory is read-only there too.
     get walls() {

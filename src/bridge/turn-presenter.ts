@@ -17,6 +17,8 @@ export interface PresenterOptions {
   stopButton?: Button;
   /** A line to end the answer with, given the session the turn ran in (the terminal command of /handoff on). */
   answerFooter?: (sessionId: string | undefined) => RichText | undefined;
+  /** Where the CLI's model API is, named while the CLI says it is not getting through. */
+  modelApi?: string;
   /** Where the transport's failures go: they never stop the turn. */
   log: Log;
 }
@@ -52,6 +54,7 @@ export class TurnPresenter {
     private readonly options: PresenterOptions,
   ) {
     this.progress = new ProgressState(options.title, Date.now(), options.where);
+    this.progress.modelApi = options.modelApi;
   }
 
   /**

@@ -184,6 +184,7 @@ export class Turns {
     const presenter = new TurnPresenter(out, chat.address, {
       title: chat.record.cli,
       where: displayPath(chat.record.workdir),
+      ...(chat.modelApi ? { modelApi: chat.modelApi } : {}),
       replyTo: turn.messageId,
       // As often as the setting says, and the chat's app allows.
       editIntervalMs: Math.max(settings.progressEditIntervalMs, 60_000 / out.capabilities(chat.address).editsPerMinute),
@@ -235,6 +236,7 @@ export class Turns {
         for (const listener of this.startListeners) listener(chat);
         // The CLI a limit moved the session to, or back from, as the turn starts.
         presenter.progress.title = chat.record.cli;
+        presenter.progress.modelApi = chat.modelApi;
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
         void chat.messages.updatePending(turnId, { startedAt });

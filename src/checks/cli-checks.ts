@@ -4,7 +4,7 @@ import which from 'which';
 import type { Adapter } from '../adapters/load.ts';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import { enclose, type Enclosure, type WallScope } from '../sandbox/walls.ts';
-import { fail, firstLine, optional, pass } from './check.ts';
+import { fail, firstLine, optional, pass, warn } from './check.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 /** A CLI asked about itself may be slow to start (a first run unpacks), never this slow. */
@@ -60,21 +60,38 @@ export async function checkCli(
   if (!version.ok)
     return [fail(subject, `\`${[path, ...doctor.version].join(' ')}\` ${version.why}`, `Check the binary at ${path}, or set ${variable} to a working one.`)];
   const results = [pass(subject, `${firstLine(version.output)} at ${path}${walls ? ', inside the walls' : ''}`)];
-  const { credentials } = doctor;
-  if (!credentials) return results;
-  const credentialSubject = `${subject} credentials`;
+  const credentials = await checkCredentials(adapter, path, env, cancel);
+  return credentials ? [...results, credentials] : results;
+}
+
+/**
+ * Whether the CLI at `path` has credentials, by its adapter's `doctor.credentials` recipe (none:
+ * it has no recipe). ✗ only on its own word or a recipe that leaves no doubt; a CLI that does not
+ * answer, or fails without the words for a missing login, is a warning: it may still work.
+ */
+export async function checkCredentials(
+  adapter: Adapter,
+  path: string,
+  env: Record<string, string | undefined>,
+  cancel?: AbortSignal,
+): Promise<CheckResult | undefined> {
+  const { credentials } = adapter.doctor;
+  if (!credentials) return undefined;
+  const subject = `${adapter.name} credentials`;
   const fromEnv = credentials.env.find((name) => env[name]);
-  if (fromEnv) return [...results, pass(credentialSubject, `${fromEnv} is set`)];
-  if (!credentials.args) return [...results, fail(credentialSubject, `none of ${credentials.env.join(', ')} is set`, credentials.fix)];
+  if (fromEnv) return pass(subject, `${fromEnv} is set`);
+  const own = credentials.ownProvider && (await ownProvider(credentials.ownProvider, env, cancel));
+  if (own) return pass(subject, `${own} names a model provider of its own`);
+  if (!credentials.args) return fail(subject, `none of ${credentials.env.join(', ')} is set`, credentials.fix);
   // The path found, not the bare name: a command copied into a plain shell, whose PATH may not have it, runs.
   const shown = `\`${[path, ...credentials.args].join(' ')}\``;
   const answer = await ask(path, credentials.args, env, cancel);
   const missing = credentials.missing === undefined ? undefined : new RegExp(credentials.missing).exec(answer.output)?.[0];
-  if (answer.ok && !missing) return [...results, pass(credentialSubject, `${shown} says it is logged in`)];
-  return [
-    ...results,
-    fail(credentialSubject, missing ? `${shown} says ${firstLine(missing)}` : `${shown}: ${answer.ok ? 'none' : answer.why}`, credentials.fix),
-  ];
+  if (missing) return fail(subject, `${shown} says ${firstLine(missing)}`, credentials.fix);
+  if (answer.ok) return pass(subject, `${shown} says it is logged in`);
+  // No answer, or a failure that is not the words for a missing login: no word on the credentials.
+  if (answer.timedOut || credentials.missing !== undefined) return warn(subject, `${shown} ${answer.why}`, credentials.fix);
+  return fail(subject, `${shown}: ${answer.why}`, credentials.fix);
 }
 
 /** Whether anything needs this CLI: it is the default, or a BRIDGE_<NAME>_COMMAND names it. */
@@ -105,7 +122,7 @@ async function ask(
   env: Record<string, string | undefined>,
   cancel?: AbortSignal,
   walls?: { cwd: string; scope: WallScope },
-): Promise<{ ok: true; output: string } | { ok: false; why: string; output: string }> {
+): Promise<{ ok: true; output: string; timedOut?: undefined } | { ok: false; why: string; output: string; timedOut: boolean }> {
   const user = agentUser();
   const cwd = walls?.cwd ?? user?.home;
   const agent = asAgent(env, cwd ?? process.cwd());
@@ -113,7 +130,7 @@ async function ask(
   try {
     enclosure = walls ? enclose({ command, args, cwd: walls.cwd, env: agent.env }, walls.scope) : undefined;
   } catch (error) {
-    return { ok: false, why: `could not be put up: ${firstLine((error as Error).message)}`, output: '' };
+    return { ok: false, why: `could not be put up: ${firstLine((error as Error).message)}`, output: '', timedOut: false };
   }
   try {
     const result = await execa(enclosure?.command ?? command, enclosure?.args ?? args, {
@@ -128,13 +145,35 @@ async function ask(
       ...(cancel ? { cancelSignal: cancel } : {}),
     });
     const output = result.all ?? '';
-    if (result.timedOut) return { ok: false, why: `did not answer within ${ASK_TIMEOUT_MS / 1000} s`, output };
+    if (result.timedOut || result.isCanceled) return { ok: false, why: `did not answer within ${ASK_TIMEOUT_MS / 1000} s`, output, timedOut: true };
     if (result.exitCode !== 0)
-      return { ok: false, why: `failed (${result.exitCode ?? result.signal})${output.trim() ? `: ${firstLine(lastMeaningful(output))}` : ''}`, output };
+      return {
+        ok: false,
+        why: `failed (${result.exitCode ?? result.signal})${output.trim() ? `: ${firstLine(lastMeaningful(output))}` : ''}`,
+        output,
+        timedOut: false,
+      };
     return { ok: true, output: result.stdout ?? '' };
   } finally {
     enclosure?.close();
   }
+}
+
+/**
+ * The CLI's own configuration file (the first of `files` whose variables are set, read as the
+ * CLI's user would) when a line of it matches `pattern`: its shown path, else undefined.
+ */
+async function ownProvider(
+  { files, pattern }: { files: string[]; pattern: string },
+  env: Record<string, string | undefined>,
+  cancel?: AbortSignal,
+): Promise<string | undefined> {
+  const home = agentUser()?.home ?? env.HOME;
+  const paths = files.map((file) => file.replace(/^~(?=\/)/, home ? home : '~').replace(/\$(\w+)/g, (_all, name: string) => env[name] ?? '\0'));
+  const path = paths.find((candidate) => !candidate.includes('\0') && !candidate.startsWith('~'));
+  if (!path) return undefined;
+  const read = await ask('cat', [path], env, cancel);
+  return read.ok && new RegExp(pattern, 'm').test(read.output) ? path : undefined;
 }
 
 /** CLIs print warnings before the line that says what is wrong: the last non-empty line says it. */

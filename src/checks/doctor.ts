@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { BridgeConfig } from '../config/config.ts';
 import { checkCli, optionalUnlessNeeded } from './cli-checks.ts';
 import { checkMetrics } from './metrics-check.ts';
+import { checkModelApi } from './model-api-check.ts';
 import { checkDataDir, checkNode, checkRunningBridge } from './system-checks.ts';
 import { BRIDGE_LOCK, runningHolder } from '../store/data-lock.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress, checkHooks } from './service-checks.ts';
@@ -44,7 +45,10 @@ export async function runChecks(
   await inTrialWalls(config.sandbox, async (cwd) => {
     for (const adapter of config.adapters.values()) {
       const cli = await checkCli(adapter, config.cliEnv, config.defaultCli, undefined, cwd ? { cwd } : undefined);
-      say(optionalUnlessNeeded(adapter, config.defaultCli, [...cli, checkSessionsWritable(adapter, config.cliEnv, config.sandbox, cli) ?? []].flat()));
+      // A CLI that is not there, or does not run, is not asked after its model API.
+      const api = cli[0]?.ok && !cli[0].optional ? await checkModelApi(adapter, config.cliEnv, config.sandbox.decision.on) : undefined;
+      const sessions = checkSessionsWritable(adapter, config.cliEnv, config.sandbox, cli);
+      say(optionalUnlessNeeded(adapter, config.defaultCli, [...cli, sessions ?? [], api ?? []].flat()));
     }
   });
   say(await checkMcpListen(config.mcp, running));

@@ -20,7 +20,8 @@ export async function cliProblems(config: Pick<BridgeConfig, 'adapters' | 'cliEn
   return cancel.aborted ? [] : checked.filter((line): line is string => line !== undefined);
 }
 
-function problemLine(cli: string, results: CheckResult[]): string | undefined {
+/** What a CLI lacks, in one line with its fix: its first failed check. */
+export function problemLine(cli: string, results: CheckResult[]): string | undefined {
   const failed = results.find((result) => !result.ok);
   if (!failed) return undefined;
   const what = failed.subject.endsWith(' credentials')

@@ -1,4 +1,5 @@
 import { spawnedText, stopButton } from '../presentation/runs.ts';
+import { plain } from '../rich/index.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../subagents/spawn-args.ts';
 import { DownloadError } from '../files/inbox.ts';
 import { promptWithFiles } from '../files/prompt.ts';
@@ -36,6 +37,8 @@ export const spawn: Command = {
         ...(fromMessage ? { fromMessage } : {}),
       },
     );
+    // Its CLI cannot work (no credentials): the one line that says so and how to fix it, not the usage.
+    if (!result.ok && result.refusal === 'unavailable') return void (await ctx.reply(plain(`❌ ${result.error}`)));
     if (!result.ok) throw new UsageError(result.error);
     await ctx.reply(spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] });
   },

@@ -7,15 +7,20 @@ import { OWN_CHAT_CAPABILITIES, WHOLE_MESSAGE_FIT, type ChatCapabilities, type M
 /** What the terminal can do: no message limit; documents and pictures are saved to files, and buttons are numbered. */
 export const CONSOLE_CAPABILITIES: ChatCapabilities = OWN_CHAT_CAPABILITIES;
 
+/** How often a message that shows nothing new prints its clock again: a clock frozen at 0:00 reads as a hang. */
+const CLOCK_EVERY_MS = 15_000;
+
 /**
  * The terminal as a chat: messages are printed as plain text. An edited message prints only
  * its lines that are new, so progress reads as a log: a line that differs from one printed
- * only in a clock (`working · 0:05`, then `· 0:10`) is no news (see sameButTime); documents and pictures are saved to
- * files, and files sent are shown by their paths.
+ * only in a clock (`working · 0:05`, then `· 0:10`) is no news (see sameButTime), but once a
+ * message has shown nothing new for CLOCK_EVERY_MS its clock is printed again; documents and
+ * pictures are saved to files, and files sent are shown by their paths.
  */
 export class ConsoleOutbound implements Outbound {
   private nextId = 1;
-  private readonly printed = new Map<string, Set<string>>();
+  /** Each message's lines as last printed, by what they say whatever the time, and when it last printed one. */
+  private readonly printed = new Map<string, { lines: Map<string, string>; at: number }>();
   /** Buttons by the number printed beside them, for `/press <n>`. */
   private readonly buttons = new Map<number, { messageId: string; data: string }>();
   private nextButton = 1;
@@ -30,7 +35,7 @@ export class ConsoleOutbound implements Outbound {
   async send(_to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
     const messageId = String(this.nextId++);
     const shown = plainText(text);
-    this.printed.set(messageId, new Set(shown.split('\n').map(sameButTime)));
+    this.printed.set(messageId, { lines: new Map(shown.split('\n').map((line) => [sameButTime(line), line])), at: Date.now() });
     this.write(shown + this.buttonHint(messageId, options.buttons) + '\n');
     return { ..._to, messageId };
   }
@@ -60,13 +65,17 @@ export class ConsoleOutbound implements Outbound {
   }
 
   async edit(ref: MessageRef, text: RichText): Promise<boolean> {
-    const seen = this.printed.get(ref.messageId) ?? new Set<string>();
-    const fresh = plainText(text)
-      .split('\n')
-      .filter((line) => !seen.has(sameButTime(line)));
-    for (const line of fresh) seen.add(sameButTime(line));
-    this.printed.set(ref.messageId, seen);
-    if (fresh.length) this.write(fresh.join('\n') + '\n');
+    const now = Date.now();
+    const shown = this.printed.get(ref.messageId) ?? { lines: new Map<string, string>(), at: now };
+    const lines = plainText(text).split('\n');
+    let fresh = lines.filter((line) => !shown.lines.has(sameButTime(line)));
+    if (!fresh.length && now - shown.at >= CLOCK_EVERY_MS) fresh = lines.filter((line) => shown.lines.get(sameButTime(line)) !== line).slice(0, 1);
+    for (const line of fresh) shown.lines.set(sameButTime(line), line);
+    if (fresh.length) {
+      shown.at = now;
+      this.write(fresh.join('\n') + '\n');
+    }
+    this.printed.set(ref.messageId, shown);
     return true;
   }
 

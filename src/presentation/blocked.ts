@@ -1,4 +1,4 @@
-import { NOT_LISTED } from '../sandbox/egress-decision.ts';
+import { NO_SUCH_HOST, NOT_LISTED } from '../sandbox/egress-decision.ts';
 
 /**
  * A host the walls did not let the agent reach, as a person reads it, with what would help:
@@ -6,7 +6,7 @@ import { NOT_LISTED } from '../sandbox/egress-decision.ts';
  * resolve is no block at all, and allowing it changes nothing.
  */
 export function blockedLine(host: string, why: string): string {
-  if (why === 'no such host') return `❓ ${host}: no such host (the name does not resolve: check its spelling, or this machine's DNS)`;
+  if (why === NO_SUCH_HOST) return `❓ ${host}: no such host (the name does not resolve: check its spelling, or this machine's DNS)`;
   if (why === NOT_LISTED) return `🚫 blocked ${host} (not on the list: /net allow ${host})`;
   return `🚫 blocked ${host} (${why})`;
 }

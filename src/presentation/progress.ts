@@ -1,6 +1,6 @@
 import type { AgentEvent, Usage } from '../protocols/events.ts';
 import { truncate } from './format/index.ts';
-import { bold, code, italic, lines, rich, type RichText } from '../rich/index.ts';
+import { bold, code, italic, lines, plain, rich, type RichText } from '../rich/index.ts';
 import { toolSummary } from './tool-summary.ts';
 import { blockedLine } from './blocked.ts';
 
@@ -47,6 +47,10 @@ export class ProgressState {
   notice?: string;
   usage?: Usage;
   costUsd?: number;
+  /** Where the CLI's model API is: named while the CLI says it is not getting through. */
+  modelApi?: string;
+  /** The CLI's last words about not getting through (claude's API retries, codex's reconnects), until the model answers. */
+  private trouble?: string;
 
   constructor(
     /** The CLI at work (another takes over when a limit stops the first). */
@@ -82,7 +86,12 @@ export class ProgressState {
 
   /** Applies one event; returns whether the view changed. */
   apply(event: AgentEvent): boolean {
+    const answered = this.trouble !== undefined && ['text', 'usage', 'tool_start', 'tool_end', 'result'].includes(event.type);
+    if (answered) this.trouble = undefined;
     switch (event.type) {
+      case 'error':
+        this.trouble = event.message;
+        return true;
       case 'tool_start': {
         const depth = event.parentId ? (this.depths.get(event.parentId) ?? 0) + 1 : 0;
         this.depths.set(event.id, depth);
@@ -114,7 +123,7 @@ export class ProgressState {
         this.costUsd = event.costUsd;
         return false;
       default:
-        return false;
+        return answered;
     }
   }
 
@@ -147,6 +156,7 @@ export class ProgressState {
       const label = `${indent}${STEP_ICON[step.state]} ${step.name}`;
       shown.push(step.summary ? rich`${label} ${code(step.summary)}` : rich`${label}`);
     }
+    if (this.phase === 'working' && this.trouble) shown.push(plain(this.troubleLine(this.trouble)));
     const footer = this.footer();
     if (footer) shown.push(italic(footer));
     return lines(shown);
@@ -158,6 +168,10 @@ export class ProgressState {
     if (this.where) parts.push(`📁 ${this.where}`);
     const line = parts.join(' · ');
     return italic(line);
+  }
+
+  private troubleLine(words: string): string {
+    return `⚠️ ${noAnswerYet(this.title, this.modelApi, words)}`;
   }
 
   private stats(): string[] {
@@ -176,6 +190,11 @@ export class ProgressState {
     if (this.where) parts.push(`📁 ${this.where}`);
     return parts.join('\n');
   }
+}
+
+/** What the CLI tried, and its own words: a turn or run waiting on an API it cannot reach is not silent. */
+export function noAnswerYet(cli: string, modelApi: string | undefined, words: string): string {
+  return `No answer yet from ${cli}'s model API${modelApi ? ` (${modelApi})` : ''}. ${cli} says: "${truncate(words, 300)}". npm run doctor checks the way there.`;
 }
 
 const PHASE_ICON: Record<Phase, string> = { queued: '⏳', working: '⚙️', completed: '✅', failed: '❌', stopped: '⏹', timed_out: '⌛' };

@@ -81,6 +81,7 @@ function decodeLine(line: Json): AgentEvent[] | null {
         const sessionId = str(line.session_id);
         return sessionId ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })] : [];
       }
+      if (line.subtype === 'api_retry') return [{ type: 'error', message: apiRetry(line) }];
       // status, permission_denied, hooks...: the tool_result that follows carries what matters.
       return [];
     case 'assistant':
@@ -158,6 +159,14 @@ function resultText(content: unknown): string {
     .filter(isObject)
     .map((part) => (part.type === 'text' ? (str(part.text) ?? '') : `[${str(part.type) ?? 'content'}]`))
     .join('\n');
+}
+
+/** Claude Code retrying its model API (no network, an overloaded API): its fields as a line, what the chat shows while it waits. */
+function apiRetry(line: Json): string {
+  const [attempt, most, status, delay] = [line.attempt, line.max_retries, line.error_status, line.retry_delay_ms].map(num);
+  const of = attempt === undefined ? '' : ` ${attempt}${most === undefined ? '' : ` of ${most}`}`;
+  const next = delay === undefined ? '' : `, next in ${(delay / 1000).toFixed(1)} s`;
+  return `API retry${of}${next}: ${str(line.error) ?? 'error'}${status === undefined ? ', no HTTP answer' : ` (HTTP ${status})`}`;
 }
 
 /** Claude Code's words for a missing login, naming its own /login, which a chat does not have. */

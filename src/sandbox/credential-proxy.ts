@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { UsageEvent } from '../protocols/events.ts';
 import { listenOpen } from './socket-relay.ts';
-import { MODEL_CREDENTIAL_VARIABLES, PLACEHOLDER_KEY, type CredentialSpec, type ModelApiAccess } from './model-api-access.ts';
+import { MODEL_CREDENTIAL_VARIABLES, modelApiBase, PLACEHOLDER_KEY, type CredentialSpec, type ModelApiAccess } from './model-api-access.ts';
 import { routeAllowed } from './model-routes.ts';
 import { UsageReader } from './model-usage.ts';
 import { bodyIfChecked, meteredEvent, requestedModel, unpricedModel, type ProxyMetering } from './proxy-metering.ts';
@@ -35,12 +35,11 @@ export function heldApi(env: Record<string, string | undefined>, access: ModelAp
     if (secret && !held.some((h) => h.spec.header === spec.header)) held.push({ spec, secret });
   }
   if (!held.length) return undefined;
-  const { variable } = access.upstream;
-  const base = (variable && env[variable]) || access.upstream.default;
+  const base = modelApiBase(access, env);
   try {
     return { access, held, upstream: new URL(base) };
   } catch {
-    throw new Error(`${variable ?? 'the model API'} is not a URL: ${base}`);
+    throw new Error(`${access.upstream.variable ?? 'the model API'} is not a URL: ${base}`);
   }
 }
 

@@ -19,6 +19,8 @@ export type HostQuestion = (address: string, gone: AbortSignal) => Promise<HostV
 
 /** Why a host no rule names is refused. */
 export const NOT_LISTED = 'not on the list';
+/** Why a host whose name does not resolve is refused: this machine's network or DNS, which no list opens. */
+export const NO_SUCH_HOST = 'no such host';
 
 export interface EgressPolicy {
   /** The rules as they are now (a chat's /net list changes while its CLI runs). */
@@ -59,7 +61,7 @@ export async function egressTarget(
   } catch {
     addresses = [];
   }
-  if (!addresses.length) return { refused: 'no such host' };
+  if (!addresses.length) return { refused: NO_SUCH_HOST };
   const reachable = addresses.filter((address) => !isInternal(address) || coveredBy(policy.operator, address, port));
   if (!reachable.length) return { refused: internal(name, addresses[0]!) };
   const allowed = reachable.find((address) => allowedBy(rules, name, port, address));

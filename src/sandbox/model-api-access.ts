@@ -47,6 +47,12 @@ export const MODEL_CREDENTIAL_VARIABLES = [
   'GOOGLE_API_KEY',
 ];
 
+/** Where a CLI's model API is, as the bridge reads it: the variable naming its base URL, else the adapter's default. */
+export function modelApiBase(access: Pick<ModelApiAccess, 'upstream'>, env: Record<string, string | undefined>): string {
+  const { variable } = access.upstream;
+  return (variable && env[variable]) || access.upstream.default;
+}
+
 /**
  * Every variable that holds a model key these CLIs may take: the list above and each one's
  * adapter's credentials. Their values are redacted from what the CLI prints and from the logs.

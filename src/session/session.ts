@@ -54,6 +54,8 @@ export interface SessionConfig {
   watched?: boolean;
   /** Why a turn may not run on this CLI now (it cannot ask about each call, and a rule needs it to), or undefined. */
   refusal?: () => string | undefined;
+  /** What the CLI lacks to work at all (its credentials), in one line, asked before each turn starts; undefined: nothing. */
+  lacks?: (adapter: Adapter) => Promise<string | undefined>;
   /** Where a turn goes when its CLI's limit stops it, or when a CLI a limit stopped is back (see SessionHandover). */
   handover?: SessionHandover;
 }
@@ -293,8 +295,14 @@ export class AgentSession implements LiveHolder {
         this.starting = next;
         const back = await this.reroute(() => this.config.handover?.before?.(next.prompt));
         const latest = await this.freshOptions();
+        const lacking = await this.config.lacks?.(this.config.adapter);
         this.starting = undefined;
         if (next.dropped) continue; // stopped meanwhile, and already answered
+        // Answered at once, in one line, rather than left to a CLI that would wait for minutes.
+        if (lacking) {
+          next.resolve({ ...notRun(lacking), status: 'failed' });
+          continue;
+        }
         const turn = back ? { ...next, prompt: back.prompt } : next;
         const stale = this.resumeId;
         let outcome = await this.runTurn(turn, latest);

@@ -33,6 +33,8 @@ export interface RegistryOptions {
   protocolOf?: (cli: string) => string | undefined;
   /** Its sandbox refused a host: besides the audit trail, said in its chat (once per host and run). */
   onBlocked?: (run: SubagentRunRecord, host: string, why: string) => void;
+  /** Its CLI keeps saying it is not getting through to its model API (`words`: its last): once per run. */
+  onStuck?: (run: SubagentRunRecord, words: string) => void;
   /** Called as each run starts (saved as running, its CLI about to start). */
   onStarted?: (run: SubagentRunRecord) => void;
   log: Log;
@@ -388,11 +390,14 @@ export class SubagentRegistry {
   /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
   private reportsFor(run: SubagentRunRecord, live: Live, spans?: AgentSpans): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    const reports = runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked);
+    const reports = runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked, this.options.onStuck);
     if (!spans) return reports;
     return {
       ...reports,
-      onEvent: (event) => spans.observe(event),
+      onEvent: (event) => {
+        reports.onEvent?.(event);
+        spans.observe(event);
+      },
       onSession: (sessionId) => {
         spans.conversation(sessionId);
         reports.onSession(sessionId);

@@ -1,9 +1,13 @@
 import type { AuditLog } from '../audit/audit-log.ts';
+import type { AgentEvent } from '../protocols/events.ts';
 import type { Log } from '../log/logger.ts';
 import type { RunReports } from './execution.ts';
 import type { SubagentRunRecord } from './record.ts';
 import type { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
+
+/** What the model answering looks like: after it, a CLI's retries are a new story. */
+const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text', 'usage', 'tool_start', 'tool_end', 'result']);
 
 /**
  * What a running run reports goes to its record, its log and the audit trail. A note on its
@@ -17,9 +21,13 @@ export function runReports(
   audit: AuditLog,
   problems: Log,
   blocked?: (run: SubagentRunRecord, host: string, why: string) => void,
+  stuck?: (run: SubagentRunRecord, words: string) => void,
 ): RunReports {
   // Once per host for the whole run: each of its turns is a process of its own, with its own proxy.
   const told = new Set<string>();
+  // Its CLI's words about not getting through (retries, reconnects) since the model last answered.
+  let troubles = 0;
+  let toldStuck = false;
   const current = () => store.get(run.runId) ?? run;
   const note = (patch: Partial<SubagentRunRecord>, what: string) =>
     void store
@@ -27,6 +35,14 @@ export function runReports(
       .catch((error: Error) => problems.warn({ runId: run.runId }, `could not note the run's ${what}: ${error.message}`));
   return {
     onLine: (raw) => log.write(raw),
+    // Said twice with no answer between, it is no passing hiccup: once in its chat, not only in its log.
+    onEvent: (event) => {
+      if (event.type !== 'error') troubles = MODEL_ANSWERED.has(event.type) ? 0 : troubles;
+      else if (++troubles >= 2 && !toldStuck) {
+        toldStuck = true;
+        stuck?.(current(), event.message);
+      }
+    },
     onSession: (sessionId) => note({ childSessionId: sessionId }, 'session'),
     // Every tool call is in the audit trail; approvals add their own decision entries.
     onToolCall: (tool, input) => {

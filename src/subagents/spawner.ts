@@ -79,6 +79,8 @@ export interface SpawnerOptions {
   netAllow?: (address: ChatRef) => readonly string[] | undefined;
   /** The operator's tool policy: work a rule covers runs only on a CLI that asks the bridge before each call. */
   approvalRules?: readonly ApprovalRule[];
+  /** What a CLI lacks to work (its credentials), in one line: a run on it is refused so, at once (none: not asked). */
+  lacks?: (adapter: Adapter) => Promise<string | undefined>;
 }
 
 /** How a spawn's budget is checked: whether its CLI and model can be priced, and the asking person's day. */
@@ -142,6 +144,8 @@ export class Spawner {
     const cli = intent.cli ?? agent?.cli ?? origin.cli;
     const adapter = adapters.get(cli);
     if (!adapter) return refuse(`Unknown CLI "${cli}". Available: ${[...adapters.keys()].join(', ')}.`);
+    const lacking = await this.options.lacks?.(adapter);
+    if (lacking) return { ...refuse(lacking), refusal: 'unavailable' };
     // An agent's own MCP servers go into the run's MCP configuration file: a CLI must read one.
     if (agent?.mcpServers && adapter.mcpConfigFormat !== 'claude-json')
       return refuse(

@@ -42,6 +42,10 @@ export interface SubagentsOptions {
   netAllow?: SpawnerOptions['netAllow'];
   /** A run's sandbox refused a host (once per host and run, on the bridge or a worker). */
   onBlocked?: RegistryOptions['onBlocked'];
+  /** A run's CLI keeps saying it is not getting through to its model API: once per run. */
+  onStuck?: RegistryOptions['onStuck'];
+  /** What a CLI lacks to work, asked before a run on it is spawned (SpawnerOptions.lacks). */
+  lacks?: SpawnerOptions['lacks'];
   log: Log;
   /** The agents `--agent` may name, and those a run's own Task tool may delegate to. */
   agents: AgentLibrary;
@@ -87,6 +91,7 @@ export class Subagents {
       limits,
       resume: config.restart.resume,
       ...(options.onBlocked ? { onBlocked: options.onBlocked } : {}),
+      ...(options.onStuck ? { onStuck: options.onStuck } : {}),
       log,
       protocolOf: (cli) => config.adapters.get(cli)?.protocol,
       onEnded: (run) => {
@@ -107,6 +112,7 @@ export class Subagents {
       ...(options.costs ? { costs: options.costs } : {}),
       ...(options.chatMode ? { chatMode: options.chatMode } : {}),
       ...(options.netAllow ? { netAllow: options.netAllow } : {}),
+      ...(options.lacks ? { lacks: options.lacks } : {}),
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }

@@ -135,7 +135,7 @@ describe('CLIs', () => {
     );
     // codex 0.169 sends CODEX_API_KEY, never OPENAI_API_KEY, to the OpenAI API: that one is no credential.
     expect(lines(await checkCli(adapters.get('codex')!, { ...env, OPENAI_API_KEY: 'sk-ignored' }))[1]).toBe(
-      `✗ codex credentials: \`${bin}/codex login status\`: failed (1): Not logged in. Set CODEX_API_KEY where the bridge starts (export CODEX_API_KEY=…; codex ignores OPENAI_API_KEY), or run \`codex login --with-api-key\` once.`,
+      `✗ codex credentials: \`${bin}/codex login status\` says Not logged in. Set CODEX_API_KEY where the bridge starts (export CODEX_API_KEY=…; codex ignores OPENAI_API_KEY), or run \`codex login --with-api-key\` once.`,
     );
     expect(lines(await checkCli(adapters.get('droid')!, env))[1]).toMatch(
       /^✗ droid credentials: `\/\S*droid doctor --auth --json` says no stored login found\. Set FACTORY_API_KEY where the bridge starts/,

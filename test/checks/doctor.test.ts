@@ -9,20 +9,23 @@ import { freePort } from '../support/free-port.ts';
 import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
+import { startMockModel, type MockModel } from '../support/mock-model/index.ts';
 import { startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // `npm run doctor` as an operator runs it: a line per check, in order, and its exit status.
 let telegram: FakeTelegram;
 let redis: RedisServer;
 let transcriber: MockTranscriber;
+let model: MockModel;
 let scratch: { path: string; remove(): Promise<void> };
 let env: Record<string, string>;
 beforeAll(async () => {
-  [telegram, redis, transcriber, scratch] = await Promise.all([
+  [telegram, redis, transcriber, scratch, model] = await Promise.all([
     FakeTelegram.start({ botUsername: 'doctor_bot' }),
     startRedis(),
     startMockTranscriber(),
     tempDir('doctor-'),
+    startMockModel(),
   ]);
   const home = join(scratch.path, 'home');
   await mkdir(join(home, 'codex'), { recursive: true });
@@ -40,6 +43,10 @@ beforeAll(async () => {
     ANTHROPIC_API_KEY: 'sk-ant-doctor',
     CODEX_API_KEY: 'sk-doctor',
     FACTORY_API_KEY: 'fk-doctor',
+    // Each CLI's model API is asked: here the mock, as there is no network.
+    ANTHROPIC_BASE_URL: model.url,
+    OPENAI_BASE_URL: `${model.url}/v1`,
+    FACTORY_API_BASE_URL: model.url,
     BRIDGE_REDIS_URL: redis.url,
     BRIDGE_QUEUE_SECRET: 'doctor-queue-secret-0123456789abcdef',
     BRIDGE_TRANSCRIBE_URL: transcriber.url,
@@ -54,7 +61,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await Promise.all([telegram?.close(), redis?.stop(), transcriber?.close()]);
+  await Promise.all([telegram?.close(), redis?.stop(), transcriber?.close(), model?.close()]);
   await scratch?.remove();
 });
 
@@ -77,10 +84,13 @@ describe('npm run doctor', () => {
       '! sandbox',
       '✓ claude',
       '✓ claude credentials',
+      '✓ claude model API',
       '✓ codex',
       '✓ codex credentials',
+      '✓ codex model API',
       '✓ droid',
       '✓ droid credentials',
+      '✓ droid model API',
       '✓ MCP endpoint',
       '✓ Redis',
       '✓ transcription',
@@ -132,6 +142,18 @@ describe('npm run doctor', () => {
     expect(lines.find((line) => line.startsWith('✗ Redis'))).toMatch(/does not answer/);
     expect(lines).toContain('✓ transcription: ' + transcriber.url + ' answers (model whisper-1)'); // the rest is still checked
     expect(lines.at(-1)).toBe('Fix what is marked ✗, then run npm run doctor again.');
+  });
+
+  it('says, for each CLI, where its model API is and whether it answered, and what to check when it does not', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const { code, lines } = await doctor({ ANTHROPIC_BASE_URL: closed });
+    expect(code).toBe(1);
+    expect(lines).toContain(
+      `✗ claude model API: ${closed} (ANTHROPIC_BASE_URL) did not answer: connection refused (ECONNREFUSED). Check this machine's network and DNS, and ANTHROPIC_BASE_URL: each turn on claude waits on this API.`,
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^✓ codex model API: ${model.url}/v1 \\(OPENAI_BASE_URL\\) answered \\(HTTP \\d+ in \\d+ ms\\)$`)),
+    );
   });
 
   it("warns that agents run as the bridge's own user without BRIDGE_AGENT_USER", async () => {
@@ -201,6 +223,8 @@ describe('npm run doctor', () => {
     expect(lines).toContain(
       `✓ sandbox: every CLI runs in a bubblewrap sandbox as ${AGENT_USER} (BRIDGE_AGENT_USER, uid ${uid}); beyond its model API it reaches registry.npmjs.org, *.pypi.org (BRIDGE_SANDBOX_ALLOW); of internal addresses, a chat's list may open 10.0.0.0/8 (BRIDGE_SANDBOX_INTERNAL)`,
     );
+    // In walls a CLI reaches its API through the bridge's credential proxy: so does the doctor.
+    expect(lines).toContainEqual(expect.stringMatching(/^✓ claude model API: \S+ \(ANTHROPIC_BASE_URL\) through the credential proxy answered \(HTTP \d+/));
   });
 
   it('checks what the console needs with --console: no token, no failure', async () => {

@@ -50,19 +50,21 @@ describe('the console in a terminal', () => {
     expect(terminal.screen()).toContain('\x1b[?2004l'); // and off at the end
   });
 
-  it('says at start, in the terminal, that claude has no credentials and how to give them; a turn says it once', async () => {
-    const { env } = await world();
+  it('says at start, in the terminal, that claude has no credentials and how to give them; a turn says it once, without running claude', async () => {
+    const { cli, env } = await world();
     const terminal = watched(startConsoleInTerminal({ ...env, FAKE_CLI_LOGGED_OUT: '1', ANTHROPIC_API_KEY: '', CODEX_API_KEY: 'sk-codex' }));
     await terminal.waitFor(/claude has no credentials: .*\n/);
     expect(terminal.text()).toContain(
       `claude has no credentials: \`${FAKE_AGENT} auth status\` says "loggedIn": false. Set ANTHROPIC_API_KEY where the bridge starts (export ANTHROPIC_API_KEY=…), or run \`claude\` once in a terminal and log in there.`,
     );
     terminal.type('hello\r');
-    await terminal.waitFor(/❌|restart the bridge/);
+    await terminal.waitFor(/❌/);
     terminal.end();
     expect(await terminal.exited).toBe(0);
     const screen = terminal.text();
-    expect(screen.match(/claude has no credentials\. Set ANTHROPIC_API_KEY/g)).toHaveLength(1);
+    // The answer is the one line, with its fix, the start said: claude is not run for nothing.
+    expect(screen.match(/❌ claude has no credentials: .* says "loggedIn": false\. Set ANTHROPIC_API_KEY/g)).toHaveLength(1);
+    expect(await cli.invocations()).toEqual([]);
     expect(screen).not.toMatch(/Not logged in|\/login/);
     expect(screen).not.toMatch(/WARN.*turn failed/); // the conversation says it; the log file keeps it
   });

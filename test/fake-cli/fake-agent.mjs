@@ -89,11 +89,21 @@ if (args[0] === 'exec') {
   else (await import('./fake-droid.mjs')).runAsDroid(args);
   await new Promise(() => {}); // it exits once its output is out
 }
-// What `npm run doctor` (and the start's credential check) asks claude: its version, and
-// `auth status`, logged out (as claude says it, exit 1) when $FAKE_CLI_LOGGED_OUT is set.
+// What `npm run doctor` (and the start's and a first turn's credential check) asks claude: its
+// version, and `auth status` (codex's `login status`, droid's `doctor --auth --json`), logged out
+// (as each says it, exit 1) when $FAKE_CLI_LOGGED_OUT is set.
 if (args[0] === '--version') {
   process.stdout.write('2.1.330 (Fake Code)\n');
   process.exit(0);
+}
+if (args[0] === 'login' && args[1] === 'status') {
+  process.stdout.write(process.env.FAKE_CLI_LOGGED_OUT ? 'Not logged in\n' : 'Logged in using an API key\n');
+  process.exit(process.env.FAKE_CLI_LOGGED_OUT ? 1 : 0);
+}
+if (args[0] === 'doctor' && args[1] === '--auth') {
+  const detail = process.env.FAKE_CLI_LOGGED_OUT ? 'no stored login found' : 'logged in';
+  process.stdout.write(JSON.stringify({ ok: !process.env.FAKE_CLI_LOGGED_OUT, results: [{ id: 'auth.credentials', detail }] }, null, 2) + '\n');
+  process.exit(process.env.FAKE_CLI_LOGGED_OUT ? 1 : 0);
 }
 if (args[0] === 'auth' && args[1] === 'status') {
   const loggedIn = !process.env.FAKE_CLI_LOGGED_OUT;

@@ -29,4 +29,17 @@ describe('the progress of a turn', () => {
     expect(toolSummary('Task', { description: 'Look around', prompt: 'Explore' })).toBe('Look around');
     expect(toolSummary('Task', { subagent_type: 'explorer' })).toBe('explorer');
   });
+
+  it("says, while the CLI is not getting through to its model API, where that is and the CLI's own words, until the model answers", () => {
+    const progress = new ProgressState('claude', 0);
+    progress.modelApi = 'https://api.anthropic.com';
+    progress.apply({ type: 'started', sessionId: 's' });
+    expect(progress.apply({ type: 'error', message: 'API retry 3 of 10, next in 2.5 s: unknown, no HTTP answer' })).toBe(true);
+    expect(plainText(progress.render(9000)).split('\n')).toEqual([
+      '⚙️ claude · working · 0:09',
+      '⚠️ No answer yet from claude\'s model API (https://api.anthropic.com). claude says: "API retry 3 of 10, next in 2.5 s: unknown, no HTTP answer". npm run doctor checks the way there.',
+    ]);
+    expect(progress.apply({ type: 'text', text: 'here I am' })).toBe(true);
+    expect(plainText(progress.render(12_000))).toBe('⚙️ claude · working · 0:12');
+  });
 });

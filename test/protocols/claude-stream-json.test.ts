@@ -128,6 +128,14 @@ describe('claude stream-json decoder', () => {
     ]);
   });
 
+  it('says each retry of a model API it cannot reach, in its own fields (2.1.330, ANTHROPIC_BASE_URL at a closed port)', () => {
+    expect(decode('claude-2.1.330-api-unreachable.raw.ndjson')).toEqual([
+      expect.objectContaining({ type: 'started' }),
+      { type: 'error', message: 'API retry 1 of 10, next in 0.5 s: unknown, no HTTP answer' },
+      { type: 'error', message: 'API retry 2 of 10, next in 1.2 s: unknown, no HTTP answer' },
+    ]);
+  });
+
   it('gives an error result a readable text when the CLI gives none', () => {
     expect(decode('claude-max-turns.synthetic.ndjson')).toEqual([
       { type: 'result', text: 'Claude Code ended with error_max_turns', isError: true, sessionId: 's-x', turns: 5 },
