@@ -86,7 +86,8 @@ describe('traces of turns', () => {
   it('a busy chat (a steer, an interrupt, a run): every span says only names, ids, counts, models and outcomes', async () => {
     world = await tracedWorld();
     say('tools:3 pace:400 first-private-words');
-    await world.telegram.waitFor(() => world!.telegram.botMessages(OWNER).find((m) => /claude/.test(m.text ?? '')));
+    // At work on a tool: its CLI has shown by then that it takes messages while it works.
+    await world.telegram.waitFor(() => world!.telegram.botMessages(OWNER).find((m) => /claude/.test(m.text ?? '') && /Bash/.test(m.text ?? '')));
     say('steered-private-words');
     await waitText(/first-private-words/);
     say('/busy interrupt');
