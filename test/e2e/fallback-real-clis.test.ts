@@ -1,3 +1,4 @@
+import { clockTime } from '../../src/fallback/limit-words.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
 import { claudeUsageLimit, openAiInsufficientQuota, startMockModel, type MockModel, type ModelRequest } from '../support/mock-model/index.ts';
@@ -14,7 +15,8 @@ let codex: CliEnv;
 let world: TelegramWorld;
 const CHAT = OWNER;
 const resetsAt = new Date(Date.now() + 3 * 3600_000);
-const hhmm = resetsAt.toISOString().slice(11, 16);
+// As the chat reads it: the time, with the date where the reset falls on another day than now.
+const resetsWhen = clockTime(resetsAt.getTime());
 
 /** What the model was asked, as one text. */
 const asked = (request: ModelRequest) => JSON.stringify(request.messages);
@@ -53,7 +55,7 @@ describe('the real claude out of quota', () => {
     world.telegram.sendText({ chatId: CHAT, userId: OWNER, text: 'make the tests pass', chatType: 'private', firstName: 'Ada' });
     const shown = () => world.telegram.botMessages(CHAT).map(shownText);
     await world.telegram.waitFor(() => shown().find((text) => /^codex, /.test(text)), 60_000);
-    expect(shown()).toContain(`↪️ codex took over from claude: claude's usage limit is reached (resets ${hhmm} UTC)`);
+    expect(shown()).toContain(`↪️ codex took over from claude: claude's usage limit is reached (resets ${resetsWhen})`);
     expect(shown().filter((text) => /^codex, /.test(text))).toEqual(['codex, briefed: the tests pass']);
     expect(shown().filter((text) => /^❌ (?!\w+ · )/.test(text))).toEqual([]);
     // claude asked once and was refused; codex was given the brief and the message.

@@ -317,7 +317,7 @@ describe('console mode', () => {
     await data.remove();
     expect(exit.code).toBe(0);
     const [greeting, ...rest] = bridge.stderr().trim().split('\n');
-    expect(greeting).toMatch(/^jsonl-bridge console: claude in .* The log is in .*bridge\.log\.$/);
+    expect(greeting).toMatch(/^jsonl-bridge console: claude \(the default; \/cli changes it\) in .* The log is in .*bridge\.log\.$/);
     expect(rest.map((line) => parseLogLine(line)?.level)).not.toContain('info'); // warnings (the agent user's) still show
     expect(logged.split('\n').map((line) => parseLogLine(line))).toContainEqual(expect.objectContaining({ level: 'info', msg: 'turn started' }));
     expect(mode).toBe(0o600);

@@ -2,6 +2,7 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/AgentEvent.ts';
 import { apiClient, type ApiClient } from '../support/api-client.ts';
+import { FAKE_AGENT } from '../support/fake-cli.ts';
 import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // A chat's permission mode binds every run spawned there, whoever spawns it: /spawn, a plan,
@@ -13,7 +14,13 @@ let world: TelegramWorld;
 let api: ApiClient;
 
 beforeAll(async () => {
-  world = await startTelegramWorld({ BRIDGE_API_ADDR: '127.0.0.1:0', BRIDGE_API_TOKENS: `ops=${TOKEN}`, BRIDGE_API_SCOPES: 'ops=*' });
+  // codex is the fake CLI too: the real one, with no credentials, would be refused before it starts.
+  world = await startTelegramWorld({
+    BRIDGE_CODEX_COMMAND: FAKE_AGENT,
+    BRIDGE_API_ADDR: '127.0.0.1:0',
+    BRIDGE_API_TOKENS: `ops=${TOKEN}`,
+    BRIDGE_API_SCOPES: 'ops=*',
+  });
   await world.bridge.waitForLog(/SubagentService listening on/);
   api = apiClient(/SubagentService listening on (\S+),/.exec(world.bridge.log())![1]!, TOKEN);
   ask.say('/permissions ask');

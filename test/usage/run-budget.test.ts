@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
+import { FAKE_AGENT } from '../support/fake-cli.ts';
 import { freePort } from '../support/free-port.ts';
 import { OWNER, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -37,7 +38,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   world = await startTelegramWorld(
     // The owner's own day is held to $0.25: the tests before the last spend less than that.
-    { BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, BRIDGE_PERSON_DAILY_BUDGET_USD: '0.25' },
+    // codex and droid are the fake CLI too: the real ones, with no credentials, are refused before their price is.
+    { BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, BRIDGE_PERSON_DAILY_BUDGET_USD: '0.25', BRIDGE_CODEX_COMMAND: FAKE_AGENT, BRIDGE_DROID_COMMAND: FAKE_AGENT },
     { dataFiles: { 'prices.json': JSON.stringify(PRICES), 'hooks.json': JSON.stringify(HOOKS) } },
   );
   await world.bridge.waitForLog(/webhooks: /);
