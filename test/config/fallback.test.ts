@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 
-const fallback = async (value: string) => (await loadConfig({ env: { BRIDGE_FALLBACK: value, BRIDGE_DATA_DIR: '/tmp/fallback-config-test' } })).fallback;
+const fallback = async (value: string) =>
+  (await loadConfig({ env: { BRIDGE_FALLBACK: value, BRIDGE_DATA_DIR: '/tmp/fallback-config-test', BRIDGE_SANDBOX: 'off' } })).fallback;
 
 describe('BRIDGE_FALLBACK', () => {
   it('is a chain of known CLIs, each once', async () => {

@@ -61,8 +61,8 @@ describe('traces of runs on workers', () => {
       return found.length === 2 && found;
     });
     for (const tool of tools) expect(tool.parentSpanId).toBe(worker.spanId);
-    // The context went in the job, signed with the rest: Redis holds the traceparent, and nothing else of tracing.
-    expect(await redisContents(redis.url)).toContain(bridge.traceId);
+    // The context went in the job, sealed with the rest for the worker: Redis shows nothing of it.
+    expect(await redisContents(redis.url)).not.toContain(bridge.traceId);
     const trace = collector.spans.filter((span) => span.traceId === bridge.traceId);
     expect(spanProblems(trace, ['traced-on-a-worker', 'echo step', world.workdir, world.dataDir])).toEqual([]);
   });
