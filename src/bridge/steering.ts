@@ -26,6 +26,9 @@ export interface SteeringOptions {
  * ends the turn through the CLI's interrupt so the message runs next, `queue` leaves it for
  * the next turn in order.
  */
+/** How long a message waits for a CLI just started to show whether it takes messages while it works. */
+const SHOWN_WITHIN_MS = 3000;
+
 export class Steering {
   /** Chats told once that their CLI cannot take a message while it works. */
   private readonly toldCannotSteer = new Set<string>();
@@ -58,6 +61,9 @@ export class Steering {
     }
     const files = [...(await attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
     const text = promptWithFiles(prompt.text, files, chat.record.workdir);
+    // A CLI just started may not have shown yet whether it names messages back: its first lines come within moments.
+    for (const until = Date.now() + SHOWN_WITHIN_MS; chat.agent.namesMessages === undefined && chat.busy && Date.now() < until;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const current = chat.current;
     const id = nanoid(10);
     if (current?.by !== prompt.user.id || !chat.agent.steer(text, id)) {

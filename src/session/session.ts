@@ -193,6 +193,11 @@ export class AgentSession implements LiveHolder {
     return (this.current?.namesMessages ?? this.liveCli?.namesMessages) !== false;
   }
 
+  /** Whether the running turn's CLI names messages back: undefined while it has not shown either way. */
+  get namesMessages(): boolean | undefined {
+    return this.current?.namesMessages ?? this.liveCli?.namesMessages;
+  }
+
   /** Whether turns run in a CLI kept between them. */
   get runsLive(): boolean {
     return this.config.live !== undefined && canRunLive(this.config.adapter);
