@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
 import { listen, type RunningServer } from '../support/loopback-server.ts';
 import { ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
-import { cannotWall, type Escape } from './walls-support.ts';
+import { auditEntries, cannotWall, fetchesIn, type Escape } from './walls-support.ts';
 
 // The model API on the host's loopback (ANTHROPIC_BASE_URL=http://127.0.0.1:A), and beside it
 // what the bridge and its machine serve there (its metrics, Redis, a dashboard: port B). The
@@ -24,22 +22,8 @@ const CHAT = -4400;
 const { say, waitText: answer } = ownerIn(() => world!, CHAT, 30_000);
 const cannot = cannotSwitchUser() ?? cannotWall();
 
-/** The answers of `fetch` turns so far. */
-const fetches = () => world!.telegram.botMessages(CHAT).filter((m) => /^fetch: /.test(m.text ?? ''));
-/** A GET of `url` through a CONNECT tunnel of the sandbox's proxy, as HTTPS clients go. */
-async function fetchOnce(url: string): Promise<string> {
-  const before = fetches().length;
-  say(`fetch:${url}`);
-  const got = await world!.telegram.waitFor(() => fetches()[before], 30_000);
-  return shownText(got).split('\n')[0]!;
-}
-const blockedInAudit = async () =>
-  (await readFile(join(world!.dataDir, 'audit.jsonl'), 'utf8').catch(() => ''))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, string>)
-    .filter((entry) => entry.event === 'blocked')
-    .map((entry) => entry.detail);
+const fetchOnce = fetchesIn(() => world!, CHAT, say);
+const blockedInAudit = async () => (await auditEntries(world!.dataDir)).filter((entry) => entry.event === 'blocked').map((entry) => entry.detail);
 
 describe.skipIf(cannot)(`egress by address (${cannot ?? AGENT_USER})`, () => {
   it('reaches the model API’s own port alone on its address, and a loopback name a chat allowed only once the operator names the address', async () => {

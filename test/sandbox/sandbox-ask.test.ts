@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
 import { listen, type RunningServer } from '../support/loopback-server.ts';
 import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
-import { cannotWall } from './walls-support.ts';
+import { auditEntries, cannotWall, fetchesIn } from './walls-support.ts';
 
 // A chat in `ask` whose sandboxed agent reaches for a host nobody allowed: the chat is asked,
 // through the real bridge and the fake Bot API, while the connection waits.
@@ -39,19 +37,8 @@ const press = (message: Shown, text: string, userId = OWNER) =>
     data: (message.buttons as { text: string; callback_data: string }[]).find((b) => b.text === text)!.callback_data,
     userId,
   });
-/** The answers of `fetch` turns so far. */
-const fetches = () => world!.telegram.botMessages(CHAT).filter((m) => /^fetch: /.test(m.text ?? ''));
-async function fetchOnce(url: string): Promise<string> {
-  const before = fetches().length;
-  say(`fetch:${url}`);
-  const got = await world!.telegram.waitFor(() => fetches()[before], 30_000);
-  return shownText(got).split('\n')[0]!;
-}
-const audit = async () =>
-  (await readFile(join(world!.dataDir, 'audit.jsonl'), 'utf8').catch(() => ''))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, string>);
+const fetchOnce = fetchesIn(() => world!, CHAT, say);
+const audit = () => auditEntries(world!.dataDir);
 
 describe.skipIf(cannot)(`a host not on the list, in ask mode (${cannot ?? AGENT_USER})`, () => {
   it('is asked about at its address while the connection waits: Allow once lets it through once, for this session until /new, Deny refuses; all in the audit trail', async () => {
