@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clockTime } from '../../src/fallback/limit-words.ts';
 import { FAKE_AGENT } from '../support/fake-cli.ts';
 import { OWNER, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -31,7 +32,6 @@ const quotaBack = (cli: string) => rm(join(world.cli.dir, `quota-${cli}.json`), 
 
 /** A turn's failure, as its own message (not its progress, `❌ claude · failed · …`). */
 const FAILURE = /^❌ (?!\w+ · )/;
-const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 function chatAt(chatId: number, userId = OWNER, firstName = 'Ada') {
   const shown = () => world.telegram.botMessages(chatId).map(shownText);
@@ -56,7 +56,7 @@ describe('a chat whose CLI hits its quota', () => {
     await quotaOut('claude', 'usage-limit', resetsAt);
     chat.say('fix the flaky test');
     const answer = await chat.waitText(/^droid echo: /);
-    expect(chat.shown()).toContain(`↪️ droid took over from claude: claude's usage limit is reached (resets ${hhmm(resetsAt)} UTC)`);
+    expect(chat.shown()).toContain(`↪️ droid took over from claude: claude's usage limit is reached (resets ${clockTime(resetsAt)})`);
     // The brief: the task, the last answer, and the message it answers, from the bridge's own record.
     expect(answer).toContain("you (droid) are taking over a session from claude, because claude's usage limit is reached");
     expect(answer).toContain('The task claude was given:\n  remember the word walnut');
@@ -106,7 +106,7 @@ describe('a chat whose CLI hits its quota', () => {
     chat.say('deploy it');
     const told = await chat.waitText(FAILURE);
     expect(told).toBe(
-      `❌ claude's usage limit is reached (resets ${hhmm(resetsAt)} UTC). Send your message again after ${hhmm(resetsAt)} UTC, when it resets. /fallback claude>codex lets another CLI take over meanwhile.`,
+      `❌ claude's usage limit is reached (resets ${clockTime(resetsAt)}). Send your message again after ${clockTime(resetsAt)}, when it resets. /fallback claude>codex lets another CLI take over meanwhile.`,
     );
     expect((await runsOf('deploy it')).map((run) => run.cli)).toEqual(['claude']);
   });
