@@ -1,10 +1,11 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadPackageDefinition, type ServiceDefinition } from '@grpc/grpc-js';
 import { loadSync, type Options } from '@grpc/proto-loader';
 import type { ProtoGrpcType } from './generated/chat.ts';
+import { REPO_ROOT } from '../kernel/repo-root.ts';
 
 /** Where the .proto files are: a file imports another by its path from here (`jsonl_bridge/v1/subagent.proto`), as protoc and grpcurl do. */
-const PROTO_DIR = fileURLToPath(new URL('../../proto/', import.meta.url));
+const PROTO_DIR = join(REPO_ROOT, 'proto');
 
 /** The services' definitions, loaded from the .proto files at start (their types are generated from the same files: `npm run generate`). */
 export const PROTO_FILES = ['jsonl_bridge/v1/subagent.proto', 'jsonl_bridge/v1/chat.proto'];

@@ -1,7 +1,6 @@
 import { BARE_NUMBERS } from '../transports/index.ts';
 import { qualifiedId } from '../ports/transport.ts';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadAdapters, type Adapter } from '../adapters/load.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { childEnv } from '../process/child-env.ts';
@@ -28,8 +27,7 @@ import { PriceTable } from '../usage/prices.ts';
 import { loadToolPolicy } from '../policy/tool-policy-file.ts';
 import type { ApprovalRule } from '../policy/approval-rules.ts';
 
-/** The repo's own files, wherever the bridge is started from. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { REPO_ROOT } from '../kernel/repo-root.ts';
 
 export interface BridgeConfig extends ProjectsConfig {
   /** BRIDGE_ALLOWED_USERS, each `transport:id` (a bare number written: the `bareNumbers` transport's). */

@@ -1,10 +1,15 @@
+import { extname } from 'node:path';
 import type { TransportKind } from '../ports/chat-transport.ts';
 import type { KnownTransport } from '../transports/index.ts';
+
+/** This file's own extension: `.ts` run from src/, `.js` from the build (scripts/build-server.mjs). */
+const CODE = extname(new URL(import.meta.url).pathname);
 
 /** The transport's own code, from its folder: loaded when it is served or checked. */
 export async function loadTransport(known: KnownTransport): Promise<TransportKind> {
   // A path made at run time: no part of the bridge depends on a transport's code but through here.
-  const folder: string = known.id;
-  const module = (await import(`../${folder}/transport.ts`)) as { default: TransportKind };
+  // (A variable, not a template in the import: a bundler would otherwise pull every transport in.)
+  const path = `../${known.id}/transport${CODE}`;
+  const module = (await import(path)) as { default: TransportKind };
   return module.default;
 }

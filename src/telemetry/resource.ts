@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { REPO_ROOT } from '../kernel/repo-root.ts';
 
 /** What this process is among the bridge's: the bridge itself, or a worker. */
 export type ServiceName = 'jsonl-bridge' | 'jsonl-bridge-worker';
 
 /** The bridge's version, as its package names it. */
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** One per process, shared by its metrics and its spans: two workers on one machine are two instances. */
 const INSTANCE_ID = randomUUID();

@@ -45,7 +45,7 @@ async function consoleWorld(extra: Record<string, string> = {}): Promise<Console
 
 /** The bridge under the terminal's relay (python's pty child): its pid. */
 function bridgePid(terminal: TerminalProcess, relay: number): number {
-  const bridge = processesUnder(relay).find((row) => /src\/main\.ts --console/.test(row.args));
+  const bridge = processesUnder(relay).find((row) => /dist\/server\/main\.js --console/.test(row.args));
   if (!bridge) throw new Error(`no bridge under the terminal; it showed:\n${terminal.text()}`);
   return bridge.pid;
 }

@@ -44,19 +44,19 @@ export function parseLogLine(line: string): LogEntry | undefined {
   }
 }
 
-function readable(line: string): string {
-  const entry = parseLogLine(line);
+function readable(line: string, entry: LogEntry | undefined): string {
   if (!entry) return line;
   const { level, msg, time: _time, pid: _pid, hostname: _host, ...fields } = entry;
   return `${level}: ${msg}${Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : ''}`;
 }
 
 /**
- * The bridge as users run it (`node --import tsx src/main.ts`, what `npm start` runs), in a
+ * The bridge as users run it (`node dist/server/main.js`, what `npm start` runs, built from
+ * the sources by the suite's global setup), in a
  * real process, so tests can signal it, SIGKILL it and start it again on the same data.
  */
 export function startBridgeProcess(env: Record<string, string>, args: string[] = [], input?: string, as?: RunAs): BridgeProcess {
-  return startRepoProcess('src/main.ts', env, args, input, as);
+  return startRepoProcess('main', env, args, input, as);
 }
 
 /** Another user than the test's (root) to run a process as: a bridge that is not root. */
@@ -67,18 +67,16 @@ export interface RunAs {
 
 /** `npm run doctor`, in a real process (as another user with `as`). */
 export function startDoctorProcess(env: Record<string, string>, args: string[] = [], as?: RunAs): BridgeProcess {
-  return startRepoProcess('src/doctor.ts', env, args, undefined, as);
+  return startRepoProcess('doctor', env, args, undefined, as);
 }
 
 /** A worker as users run it (`npm run worker`), in a real process. */
 export function startWorkerProcess(env: Record<string, string>): BridgeProcess {
-  return startRepoProcess('src/worker.ts', env, []);
+  return startRepoProcess('worker', env, []);
 }
 
-function startRepoProcess(script: string, env: Record<string, string>, args: string[], input?: string, as?: RunAs): BridgeProcess {
-  let out = '';
-  let err = '';
-  const child: ResultPromise = execa('node', ['--import', 'tsx', script, ...args], {
+function startRepoProcess(script: 'main' | 'doctor' | 'worker', env: Record<string, string>, args: string[], input?: string, as?: RunAs): BridgeProcess {
+  const child: ResultPromise = execa('node', [`dist/server/${script}.js`, ...args], {
     cwd: REPO,
     // No walls unless a test is about them: the fake CLI logs to the test's folders, outside any.
     env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, BRIDGE_SANDBOX: 'off', ...env },
@@ -89,28 +87,73 @@ function startRepoProcess(script: string, env: Record<string, string>, args: str
     forceKillAfterDelay: false,
     ...(as ? { uid: as.uid, gid: as.gid } : {}),
     ...(input !== undefined ? { input } : { stdin: 'ignore' }),
-    ...(as ? { uid: as.uid, gid: as.gid } : {}),
   });
+  let out = '';
+  const err = new LogLines();
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => err.add(chunk));
   const exited = child.then((result) => ({ code: result.exitCode, signal: result.signal }));
-  const log = () => err.split('\n').filter(Boolean).map(readable).join('\n');
   return {
     pid: child.pid!,
-    stderr: () => err,
-    log,
-    logEntries: () => err.split('\n').flatMap((line) => parseLogLine(line) ?? []),
+    stderr: () => err.raw,
+    log: () => err.readable(),
+    logEntries: () => [...err.entries],
     stdout: () => out,
     kill: (signal) => child.kill(signal),
     exited,
-    async waitForLog(pattern, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(log())) {
-        if (Date.now() > deadline) throw new Error(`${script} never logged ${pattern}; it logged:\n${log()}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    waitForLog: (pattern, timeoutMs = 20_000) => err.waitFor(pattern, timeoutMs, script),
   };
+}
+
+/**
+ * A process's stderr as it comes: each whole line is parsed once, as it arrives, and a wait
+ * is checked again on each chunk rather than on a timer (a test's log runs to thousands of
+ * lines, and parsing all of them every few milliseconds cost a core's share under load).
+ */
+class LogLines {
+  raw = '';
+  readonly entries: LogEntry[] = [];
+  private readonly lines: string[] = [];
+  private partial = '';
+  private readonly waiters = new Set<() => void>();
+
+  add(chunk: string): void {
+    this.raw += chunk;
+    const parts = (this.partial + chunk).split('\n');
+    this.partial = parts.pop()!;
+    for (const line of parts.filter(Boolean)) {
+      const entry = parseLogLine(line);
+      if (entry) this.entries.push(entry);
+      this.lines.push(readable(line, entry));
+    }
+    for (const check of this.waiters) check();
+  }
+
+  /** Every line so far, the last one too though it has no newline yet. */
+  readable(): string {
+    const last = this.partial ? [readable(this.partial, parseLogLine(this.partial))] : [];
+    return [...this.lines, ...last].join('\n');
+  }
+
+  waitFor(pattern: RegExp, timeoutMs: number, script: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      const check = () => {
+        if (!pattern.test(this.readable())) return;
+        done();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`${script} never logged ${pattern}; it logged:\n${this.readable()}`));
+      }, timeoutMs);
+      this.waiters.add(check);
+      check();
+    });
+  }
 }
 
 export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {

@@ -54,7 +54,7 @@ export interface TerminalProcess {
 /** `npm start -- --console` (as node runs it) in a terminal of its own. */
 export function startConsoleInTerminal(env: Record<string, string>): TerminalProcess {
   let shown = '';
-  const child: ResultPromise = execa('python3', ['-c', RELAY, 'node', '--import', 'tsx', 'src/main.ts', '--console'], {
+  const child: ResultPromise = execa('python3', ['-c', RELAY, 'node', 'dist/server/main.js', '--console'], {
     cwd: REPO,
     // No walls unless a test is about them (as startBridgeProcess): a root bridge with no agent user would not start.
     env: { BRIDGE_CLAUDE_COMMAND: FAKE_AGENT, BRIDGE_SANDBOX: 'off', ...env },

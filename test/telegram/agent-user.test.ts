@@ -36,7 +36,7 @@ describe('BRIDGE_AGENT_USER at start', () => {
   it.skipIf(skip)(`a bridge that is not root and lacks the capabilities says so, and exits 78${skip ? ` (skipped: ${skip})` : ''}`, async () => {
     const ids = agentIds()!;
     // The bridge itself started as the agent user, asked to run agents as nobody.
-    const result = await execa('node', ['--import', 'tsx', 'src/main.ts', '--console'], {
+    const result = await execa('node', ['dist/server/main.js', '--console'], {
       cwd: REPO_ROOT,
       uid: ids.uid,
       gid: ids.gid,
