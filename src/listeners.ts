@@ -2,7 +2,7 @@ import { unpricedReason } from './usage/cost-meter.ts';
 import type { ApprovalBroker } from './approvals/approval-broker.ts';
 import type { ChatAccess } from './access/chat-access.ts';
 import type { AuditLog } from './audit/audit-log.ts';
-import { ApiServer } from './api/api-server.ts';
+import type { ApiServer } from './api/api-server.ts';
 import type { ApiChats } from './api/chats.ts';
 import { ApiScopes } from './api/scopes.ts';
 import type { Bridge } from './bridge/bridge.ts';
@@ -82,6 +82,8 @@ export async function startListeners(parts: ListenerParts): Promise<{ close(): P
 async function startApi(parts: ListenerParts): Promise<ApiServer> {
   const { config, log } = parts;
   const apiConfig = config.api!;
+  // gRPC is loaded only when the API is served: a bridge without it starts without it.
+  const { ApiServer } = await import('./api/api-server.ts');
   const api = await ApiServer.start(apiConfig, {
     subagents: parts.subagents,
     orchestrator: parts.orchestrator,

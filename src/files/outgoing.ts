@@ -3,7 +3,7 @@ import { mkdir, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ZipArchive } from 'archiver';
+import type { ZipArchive } from 'archiver';
 import { nanoid } from 'nanoid';
 import { isInside } from '../projects/directories.ts';
 import type { ChatCapabilities } from '../ports/capabilities.ts';
@@ -105,6 +105,8 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
   const entries = await directoryEntries(dir, { signal, ...(options.dataDir ? { leaveOut: await realOrSame(options.dataDir) } : {}) });
   await mkdir(tempDir, { recursive: true, mode: 0o700 });
   const path = join(tempDir, `${nanoid(8)}-${basename(dir) || 'root'}.zip`);
+  // Loaded when a folder is first zipped: the start of a bridge that never does need not pay for it.
+  const { ZipArchive } = await import('archiver');
   const archive = new ZipArchive({ zlib: { level: 6 } });
   let written = 0;
   const tooBig = new Error(tooBigText(dir, limit));
