@@ -10,7 +10,7 @@ import { registryKeys, type Lease } from '../../src/queue/worker-registry.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { freePort } from '../support/free-port.ts';
 import { endQueueTest, startQueueWorld, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
-import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
+import { monitorRedis, redisContents, startRedis, type RedisMonitor, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, shownText } from '../support/telegram-world.ts';
 
 // A worker holds only what was placed on it. Two workers (machines of their own) and a Redis
@@ -19,7 +19,7 @@ import { OWNER, shownText } from '../support/telegram-world.ts';
 // with its placement.
 let redis: RedisServer;
 let world: QueueWorld | undefined;
-let reader: Redis | undefined;
+let reader: RedisMonitor | undefined;
 const homes = new Map<string, string>();
 const cleanups: (() => Promise<void>)[] = [];
 beforeAll(async () => (redis = await startRedis()));
@@ -28,7 +28,7 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 afterEach(async (context) => {
-  reader?.disconnect();
+  reader?.close();
   reader = undefined;
   await endQueueTest(context.task.result?.state === 'fail', world, redis);
   world = undefined;
@@ -51,16 +51,10 @@ async function twoWorkers(mcpPort: number): Promise<QueueWorld> {
   return startQueueWorld(redis, ['w1', 'w2'], env, (name) => ({ CLAUDE_CONFIG_DIR: homes.get(name)!, BRIDGE_DATA_DIR: join(homes.get(name)!, 'data') }));
 }
 
-/** Everything any client sends Redis from now on, as a reader with MONITOR sees it. */
-async function monitorRedis(): Promise<string[][]> {
-  const client = new Redis(redis.url);
-  // A connection of its own in MONITOR mode (ioredis makes one): the one closed after the test.
-  reader = await client.monitor();
-  client.disconnect();
-  const seen: string[][] = [];
-  // MONITOR shows each argument escaped; ioredis takes off the quotes' escapes, not the backslashes'.
-  reader.on('monitor', (_time: string, args: string[]) => seen.push(args.map((arg) => String(arg).replace(/\\\\/g, '\\'))));
-  return seen;
+/** Everything any client sends Redis from now on, as a reader with MONITOR sees it (closed after the test). */
+async function watchRedis(): Promise<string[][]> {
+  reader = await monitorRedis(redis);
+  return reader.seen;
 }
 
 /** The chat's placement, as anyone reading Redis finds it (its lease, signed but not sealed). */
@@ -84,7 +78,7 @@ describe('a worker holds only what was placed on it', () => {
   it('a Redis reader with the queue secret finds no prompt, answer or bearer, and opens nothing placed on a worker; the other worker refuses it', async () => {
     const port = await freePort();
     world = await twoWorkers(port);
-    const seen = await monitorRedis();
+    const seen = await watchRedis();
     say('a prompt about the plum tree');
     await answer(/^echo: a prompt about the plum tree \(turn 1\)$/);
     say('/spawn --label Sealed "tools:2 say:the.quince.tree.answers"');
@@ -129,7 +123,7 @@ describe('a worker holds only what was placed on it', () => {
   it("a bearer ends with its placement, and a report of the last placement is refused in the next one's stream", async () => {
     const port = await freePort();
     world = await twoWorkers(port);
-    const seen = await monitorRedis();
+    const seen = await watchRedis();
     say('first');
     await answer(/^echo: first \(turn 1\)$/);
     const first = await placement();

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
 import { Redis } from 'ioredis';
 import { tempDir } from './bridge-process.ts';
@@ -101,4 +102,57 @@ export async function redisContents(url: string): Promise<string> {
   } finally {
     client.disconnect();
   }
+}
+
+/** What a reader with MONITOR sees: each command any client sends, as its arguments. */
+export interface RedisMonitor {
+  readonly seen: string[][];
+  close(): void;
+}
+
+/**
+ * Everything any client sends Redis from now on, as a reader with MONITOR sees it. Over a
+ * plain socket: ioredis's monitor mode could take a MONITOR line that came with its +OK for a
+ * reply, and fail with "Command queue state error" on a loaded machine.
+ */
+export async function monitorRedis(server: Pick<RedisServer, 'port' | 'password'>): Promise<RedisMonitor> {
+  const socket = connect(server.port, '127.0.0.1');
+  const seen: string[][] = [];
+  let buffered = '';
+  let answered = 0;
+  let monitoring!: (error?: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => (monitoring = (error) => (error ? reject(error) : resolve())));
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    let end: number;
+    while ((end = buffered.indexOf('\r\n')) >= 0) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      // AUTH's +OK and MONITOR's, then one line per command: +<time> [<db> <client>] "arg" "arg"…
+      if (answered < 2) {
+        if (line !== '+OK') monitoring(new Error(`MONITOR: Redis answered ${line}`));
+        if (++answered === 2) monitoring();
+        continue;
+      }
+      const args = /^\+\d+\.\d+ \[[^\]]*\] (.*)$/.exec(line)?.[1];
+      if (args !== undefined) seen.push(monitorArgs(args));
+    }
+  });
+  socket.write(`AUTH ${server.password}\r\nMONITOR\r\n`);
+  await ready;
+  return { seen, close: () => socket.destroy() };
+}
+
+/** MONITOR's quoted arguments, unescaped (Redis writes them as sdscatrepr does), as UTF-8 text. */
+function monitorArgs(text: string): string[] {
+  const args: string[] = [];
+  const quoted = /"((?:[^"\\]|\\.)*)"/g;
+  for (const [, body] of text.matchAll(quoted)) {
+    const bytes = body!.replace(/\\(x[0-9a-f]{2}|.)/g, (_, escape: string) =>
+      escape.length === 3 ? String.fromCharCode(parseInt(escape.slice(1), 16)) : ({ n: '\n', r: '\r', t: '\t', a: '\x07', b: '\b' }[escape] ?? escape),
+    );
+    args.push(Buffer.from(bytes, 'latin1').toString('utf8'));
+  }
+  return args;
 }
