@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
@@ -67,8 +67,9 @@ describe('the subagent registry', () => {
 
   it('limits running runs per chat, queues the rest in order, refuses past the queue', async () => {
     await open({ maxConcurrent: 2, maxQueued: 2 });
-    const a = await spawnOk('sleep:0.6 say:a');
-    const b = await spawnOk('sleep:0.6 say:b');
+    // a and b hold until the test lets them go: however slow the machine, they still run when c and d come.
+    const a = await spawnOk('wait-for:go-a say:a');
+    const b = await spawnOk('wait-for:go-b say:b');
     const c = await spawnOk('say:c');
     const d = await spawnOk('say:d');
     expect([a, b, c, d].map((r) => [r.run.status, r.queuePosition])).toEqual([
@@ -85,6 +86,9 @@ describe('the subagent registry', () => {
     });
     // another chat is not affected by this chat's limit
     expect((await spawnOk('say:other', -2)).run.status).toBe('running');
+    await writeFile(join(world.dir, 'go-a'), '');
+    await ended(c.run.runId);
+    await writeFile(join(world.dir, 'go-b'), '');
     await ended(d.run.runId);
     const started = [c, d].map((r) => subagents.registry.get(r.run.runId)!.startedAt!);
     expect(started[0]).toBeLessThanOrEqual(started[1]!);
@@ -101,9 +105,10 @@ describe('the subagent registry', () => {
       const statuses = saved.get(run.runId) ?? [];
       if (statuses.at(-1) !== run.status) saved.set(run.runId, [...statuses, run.status]);
     });
-    const first = await spawnOk('sleep:0.3 say:first');
+    const first = await spawnOk('wait-for:go-first say:first');
     const second = await spawnOk('say:second');
     expect([first.run.status, second.run.status]).toEqual(['running', 'queued']);
+    await writeFile(join(world.dir, 'go-first'), '');
     // Each status as it reached the disk (a record in memory is ahead of its write).
     await expect.poll(() => saved.get(second.run.runId), { timeout: 15_000 }).toEqual(['queued', 'running', 'completed']);
     expect(saved.get(first.run.runId)).toEqual(['running', 'completed']);
@@ -129,9 +134,10 @@ describe('the subagent registry', () => {
   it('keeps a global cap across chats', async () => {
     await open({ globalMaxConcurrent: 2 });
     const runs = [];
-    for (const chat of [-1, -2, -3]) runs.push(await spawnOk('sleep:0.5', chat));
+    for (const chat of [-1, -2, -3]) runs.push(await spawnOk('wait-for:go say:held', chat));
     expect(runs.map((r) => r.run.status)).toEqual(['running', 'running', 'queued']);
     expect(subagents.registry.runningTotal()).toBe(2);
+    await writeFile(join(world.dir, 'go'), '');
     await ended(runs[2]!.run.runId);
   });
 
