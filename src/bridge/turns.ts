@@ -283,13 +283,14 @@ export class Turns {
         if (chat.current?.id === turnId) chat.current = undefined;
         transcript?.ended(outcome);
         spans.outcome(outcome);
+        // Noted before the chat sees the ending: a command it sends next (/status, /handoff) reads the session as it is.
+        await chat.noteTurn(text, outcome.sessionId, outcome.status === 'completed');
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await spans.delivering(chat.address.transport, () => presenter.finish(outcome));
         if (stoppedForCost !== undefined && outcome.status === 'stopped')
           await out
             .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
             .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
-        await chat.noteTurn(text, outcome.sessionId, outcome.status === 'completed');
         await chat.noteWork(text, outcome);
         for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);
