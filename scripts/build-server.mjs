@@ -25,10 +25,18 @@ async function filesUnder(dir) {
 async function writeIfChanged(path, content) {
   const old = await readFile(path).catch(() => undefined);
   if (old && Buffer.compare(old, content) === 0) return false;
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, content);
-  await rename(temp, path);
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    const temp = `${path}.${process.pid}.tmp`;
+    await writeFile(temp, content);
+    await rename(temp, path);
+  } catch (error) {
+    // A checkout this user may not write (installed by another): the build is its owner's to bring up to date.
+    console.error(
+      `jsonl-bridge: dist/server is older than src/ and cannot be written here (${error.code ?? error.message}): run \`npm run build\` as the checkout's owner.`,
+    );
+    process.exit(1);
+  }
   return true;
 }
 
