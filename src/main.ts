@@ -156,6 +156,18 @@ async function main(argv: string[]): Promise<number> {
     return shutdown(why);
   };
   onSignals(drain, inTerminal, log);
+  transports.greet(
+    {
+      clis: config.adapters.size,
+      defaultCli: config.defaultCli,
+      workdir: config.workdir,
+      dataDir: config.dataDir,
+      logFile,
+      webUrl: config.web?.url,
+      chosen: (chat) => store.get(chatKey(chat)),
+    },
+    log,
+  );
   logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
   logSandbox(config.sandbox, log);
   try {
@@ -169,19 +181,6 @@ async function main(argv: string[]): Promise<number> {
     await app.shutdown();
     return EX_CONFIG;
   }
-  // Said once everything listens: a chat app's events, the web pages and the API are taken from this line on.
-  transports.greet(
-    {
-      clis: config.adapters.size,
-      defaultCli: config.defaultCli,
-      workdir: config.workdir,
-      dataDir: config.dataDir,
-      logFile,
-      webUrl: config.web?.url,
-      chosen: (chat) => store.get(chatKey(chat)),
-    },
-    log,
-  );
   // A signal while the bridge started: it is already on its way out, and serves nothing.
   try {
     if (!stopping) await transports.serve(app.host, log);

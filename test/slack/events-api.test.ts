@@ -12,6 +12,8 @@ beforeAll(async () => {
   const port = await freePort();
   eventsUrl = `http://127.0.0.1:${port}/slack/events`;
   world = await startSlackWorld({ SLACK_APP_TOKEN: '', SLACK_SIGNING_SECRET: SECRET, BRIDGE_WEB_ADDR: `127.0.0.1:${port}` });
+  // Slack is answered once the web server listens, which the bridge says in its own line (after it says it runs).
+  await world.bridge.waitForLog(/listening on 127\.0\.0\.1:/, 45_000);
   world.slack.deliverEventsTo(eventsUrl, SECRET);
 }, 60_000);
 afterAll(() => world?.stop());
