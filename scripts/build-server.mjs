@@ -65,17 +65,12 @@ const result = await build({
     },
   ],
 });
+// What src/ holds beside its code (the shipped price table), copied where the code looks for it.
+const assets = files.filter((file) => !file.endsWith('.ts')).map((file) => ({ from: file, path: join(OUT, relative(SRC, file)) }));
 let written = 0;
 for (const file of result.outputFiles) if (await writeIfChanged(file.path, Buffer.from(file.contents))) written += 1;
-// What src/ holds beside its code (the shipped price table), where the code looks for it.
-for (const file of files.filter((path) => !path.endsWith('.ts'))) {
-  const target = join(OUT, relative(SRC, file));
-  if (await writeIfChanged(target, await readFile(file))) written += 1;
-}
+for (const asset of assets) if (await writeIfChanged(asset.path, await readFile(asset.from))) written += 1;
 // A source deleted since the last build leaves no module behind that an old import could still load.
-const expected = new Set([
-  ...result.outputFiles.map((file) => file.path),
-  ...files.filter((path) => !path.endsWith('.ts')).map((file) => join(OUT, relative(SRC, file))),
-]);
+const expected = new Set([...result.outputFiles, ...assets].map((file) => file.path));
 for (const file of await filesUnder(OUT).catch(() => [])) if (!expected.has(file) && !file.endsWith('.tmp')) await rm(file, { force: true });
 if (process.argv.includes('--verbose')) console.log(`dist/server: ${written} of ${expected.size} files written`);

@@ -20,15 +20,15 @@ export interface SteeringOptions {
   log: Log;
 }
 
+/** How long a message waits for a CLI just started to show whether it takes messages while it works. */
+const SHOWN_WITHIN_MS = 3000;
+
 /**
  * What a message does to a chat whose agent is at work, by the chat's busy mode (/busy):
  * `steer` puts it into the running turn where the CLI takes one while it works, `interrupt`
  * ends the turn through the CLI's interrupt so the message runs next, `queue` leaves it for
  * the next turn in order.
  */
-/** How long a message waits for a CLI just started to show whether it takes messages while it works. */
-const SHOWN_WITHIN_MS = 3000;
-
 export class Steering {
   /** Chats told once that their CLI cannot take a message while it works. */
   private readonly toldCannotSteer = new Set<string>();

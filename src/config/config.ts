@@ -26,7 +26,6 @@ import { loadHooks, type Hook } from '../hooks/hooks-file.ts';
 import { PriceTable } from '../usage/prices.ts';
 import { loadToolPolicy } from '../policy/tool-policy-file.ts';
 import type { ApprovalRule } from '../policy/approval-rules.ts';
-
 import { REPO_ROOT } from '../kernel/repo-root.ts';
 
 export interface BridgeConfig extends ProjectsConfig {

@@ -190,7 +190,7 @@ export class AgentSession implements LiveHolder {
    */
   get steerable(): boolean {
     if (!this.runsLive && !(this.config.liveInput === true && this.config.adapter.streamInput)) return false;
-    return (this.current?.namesMessages ?? this.liveCli?.namesMessages) !== false;
+    return this.namesMessages !== false;
   }
 
   /** Whether the running turn's CLI names messages back: undefined while it has not shown either way. */

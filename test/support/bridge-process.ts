@@ -52,8 +52,8 @@ function readable(line: string, entry: LogEntry | undefined): string {
 
 /**
  * The bridge as users run it (`node dist/server/main.js`, what `npm start` runs, built from
- * the sources by the suite's global setup), in a
- * real process, so tests can signal it, SIGKILL it and start it again on the same data.
+ * the sources by the suite's global setup), in a real process, so tests can signal it,
+ * SIGKILL it and start it again on the same data.
  */
 export function startBridgeProcess(env: Record<string, string>, args: string[] = [], input?: string, as?: RunAs): BridgeProcess {
   return startRepoProcess('main', env, args, input, as);
@@ -113,7 +113,8 @@ function startRepoProcess(script: 'main' | 'doctor' | 'worker', env: Record<stri
 class LogLines {
   raw = '';
   readonly entries: LogEntry[] = [];
-  private readonly lines: string[] = [];
+  /** The whole lines so far, readable, kept as one text: a wait tests it on every chunk. */
+  private text = '';
   private partial = '';
   private readonly waiters = new Set<() => void>();
 
@@ -124,15 +125,15 @@ class LogLines {
     for (const line of parts.filter(Boolean)) {
       const entry = parseLogLine(line);
       if (entry) this.entries.push(entry);
-      this.lines.push(readable(line, entry));
+      this.text += `${this.text ? '\n' : ''}${readable(line, entry)}`;
     }
     for (const check of this.waiters) check();
   }
 
   /** Every line so far, the last one too though it has no newline yet. */
   readable(): string {
-    const last = this.partial ? [readable(this.partial, parseLogLine(this.partial))] : [];
-    return [...this.lines, ...last].join('\n');
+    if (!this.partial) return this.text;
+    return `${this.text ? `${this.text}\n` : ''}${readable(this.partial, parseLogLine(this.partial))}`;
   }
 
   waitFor(pattern: RegExp, timeoutMs: number, script: string): Promise<void> {
