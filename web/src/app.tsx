@@ -127,14 +127,17 @@ function Tabs({ tab, waiting }: { tab: string; waiting: number }) {
     const el = bar.current;
     if (!el) return;
     const measure = () => setMore({ before: el.scrollLeft > 2, after: el.scrollLeft + el.clientWidth < el.scrollWidth - 2 });
-    measure();
     el.addEventListener('scroll', measure, { passive: true });
-    addEventListener('resize', measure);
+    // Measured again whenever the bar's box or a tab's changes, not only on a window's resize: a bar
+    // laid out before the page's styles (or a badge) settled kept a fade where nothing was past its edge.
+    const resized = new ResizeObserver(measure);
+    for (const box of [el, ...el.children]) resized.observe(box);
     // The chosen tab is always in view.
     el.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    measure();
     return () => {
       el.removeEventListener('scroll', measure);
-      removeEventListener('resize', measure);
+      resized.disconnect();
     };
   }, [tab]);
   const current = tab === 'run' ? 'runs' : tab;
