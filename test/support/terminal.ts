@@ -38,7 +38,7 @@ sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 export interface TerminalProcess {
   /** Types (or pastes) into the terminal. */
   type(text: string): void;
-  /** Ctrl-D. */
+  /** Ctrl-D, once the console reads the terminal (a Ctrl-D typed before its line editor is on is the terminal's, and lost). */
   end(): void;
   /** All the terminal showed so far, as sent. */
   screen(): string;
@@ -50,6 +50,8 @@ export interface TerminalProcess {
   /** The terminal's (the relay's): the bridge is its child. */
   pid: number;
 }
+
+const PASTE_ON = '\x1b[?2004h';
 
 /** `npm start -- --console` (as node runs it) in a terminal of its own. */
 export function startConsoleInTerminal(env: Record<string, string>): TerminalProcess {
@@ -64,9 +66,14 @@ export function startConsoleInTerminal(env: Record<string, string>): TerminalPro
   });
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (shown += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (shown += chunk));
+  // The console turns bracketed paste on as its line editor takes the terminal: from then on it reads what is typed.
+  const reading = async (): Promise<void> => {
+    const deadline = Date.now() + 20_000;
+    while (!shown.includes(PASTE_ON) && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 25));
+  };
   return {
     type: (text) => void child.stdin?.write(text),
-    end: () => void child.stdin?.end(),
+    end: () => void reading().then(() => child.stdin?.end()),
     screen: () => shown,
     text: () => readable(shown),
     async waitFor(pattern, timeoutMs = 20_000) {
