@@ -41,7 +41,7 @@ export async function benchMetrics(dir: string): Promise<BenchResult[]> {
       latency[mode].push(answer.time - (await emittedAt(cli.env.FAKE_CLI_LOG!, text)));
     };
     for (let round = 0; round < ROUNDS; round++) {
-      const sdk = MetricsSdk.start(ON, 'jsonl-bridge');
+      const sdk = await MetricsSdk.start(ON, 'jsonl-bridge');
       for (let i = 0; i < TURNS_PER_ROUND; i++) await turn('on', round * TURNS_PER_ROUND + i);
       const started = performance.now();
       const text = (await sdk.scrape())!;
@@ -71,16 +71,16 @@ export async function benchMetrics(dir: string): Promise<BenchResult[]> {
     { suite: 'metrics', name: 'result line → answer at the Bot API p99, OTEL_SDK_DISABLED', value: percentile(latency.off, 99), unit: 'ms' },
     { suite: 'metrics', name: 'a scrape of /metrics (collect and serialize)', value: round2(scrapeMs), unit: 'ms', note: `${series} series` },
   ];
-  const recordOn = recordingCost(true);
-  const recordOff = recordingCost(false);
+  const recordOn = await recordingCost(true);
+  const recordOff = await recordingCost(false);
   results.push({ suite: 'metrics', name: "a turn's records (start, end, tokens, cost, 2 chat app calls), metrics on", value: round2(recordOn), unit: 'µs' });
   results.push({ suite: 'metrics', name: "a turn's records, OTEL_SDK_DISABLED", value: round2(recordOff), unit: 'µs' });
   return results;
 }
 
 /** Microseconds for what one turn records, in a loop: with the SDK, or the API's no-op. */
-function recordingCost(on: boolean): number {
-  const sdk = on ? MetricsSdk.start(ON, 'jsonl-bridge') : undefined;
+async function recordingCost(on: boolean): Promise<number> {
+  const sdk = on ? await MetricsSdk.start(ON, 'jsonl-bridge') : undefined;
   if (!on) metrics.disable();
   const labels = { cli: 'claude', model: 'claude-opus-5-5' };
   const meter = sendMeter('telegram');

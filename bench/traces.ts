@@ -31,7 +31,7 @@ export async function benchTraces(dir: string): Promise<BenchResult[]> {
   };
   const traced = async (env: Record<string, string>) => {
     process.env = { ...saved, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_BSP_SCHEDULE_DELAY: '200', ...env };
-    const tracing = startTracing('jsonl-bridge', silentLog());
+    const tracing = await startTracing('jsonl-bridge', silentLog());
     const bytesBefore = sink.bytes();
     const measured = await block(TURNS);
     await tracing.shutdown();

@@ -51,8 +51,7 @@ import type { WebOutbound } from './web/chat/web-outbound.ts';
 import { startListeners } from './listeners.ts';
 import { agentTools } from './app/agent-tools.ts';
 import { announcements } from './app/announcements.ts';
-import { sessionWorkers } from './app/session-workers.ts';
-import { BridgeKeys } from './queue/bridge-keys.ts';
+import type { WorkerSide } from './app/workers.ts';
 import { chatSessions } from './app/chats.ts';
 import { runWork } from './app/runs.ts';
 import { commandServices } from './app/services.ts';
@@ -167,10 +166,11 @@ export async function createApp(options: {
 
   const questions = new AgentQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, log });
   const hostQuestions = new HostQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, mayAnswer: chatPeopleMayAnswer(access, log), log });
+  // Workers, with BRIDGE_REDIS_URL: their module (and the queue's libraries) is loaded only then.
+  const { redisUrl } = config;
+  const workers: WorkerSide | undefined = redisUrl ? await (await import('./app/workers.ts')).workerSide(config, redisUrl, endpoint, log) : undefined;
   // Chats' sessions on workers (BRIDGE_SESSION_WORKERS): each worker bounds its own processes (BRIDGE_WORKER_LIVE_SESSIONS).
-  // The bridge's own keys for its workers (queue-keys.json): what it places on each is sealed for that worker alone.
-  const queueKeys = config.redisUrl ? await BridgeKeys.load(config.dataDir) : undefined;
-  const remote = sessionWorkers(config, queueKeys, endpoint, log);
+  const remote = workers?.remote;
   await remote?.start();
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
@@ -211,7 +211,7 @@ export async function createApp(options: {
     trusts,
     out,
     announce: () => outbox.kick(),
-    ...(queueKeys ? { queueKeys } : {}),
+    ...(workers ? { workers } : {}),
     log,
   });
 

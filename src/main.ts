@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
     const chosen = chooseTransports(argv, process.env);
     config = await loadConfig();
     // Before any part is built: they record through the provider it installs.
-    telemetry = MetricsSdk.start(config.metrics, 'jsonl-bridge');
+    telemetry = await MetricsSdk.start(config.metrics, 'jsonl-bridge');
     // Its data directory first: a transport keeps what it must there (the web chat's messages).
     await ensurePrivateDir(config.dataDir);
     await lockDataDir(join(config.dataDir, BRIDGE_LOCK), `the data directory ${config.dataDir}`, 'give this one a BRIDGE_DATA_DIR of its own');
@@ -62,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   const log = createLog({ format: config.logFormat, secrets, ...(logFile ? { file: logFile } : {}) });
   for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
   // Before any turn: every turn and run is traced from its start (OTEL_EXPORTER_OTLP_ENDPOINT).
-  const tracing = startTracing('jsonl-bridge', log);
+  const tracing = await startTracing('jsonl-bridge', log);
   if (tracing.exporting) log.info(`exporting traces over OTLP (${tracing.exporting})`);
   await reapOrphans(config.dataDir, log);
   endClis = () => {

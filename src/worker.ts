@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   for (const secret of configSecrets(config)) secrets.add(secret);
   const name = process.env.BRIDGE_WORKER_NAME?.trim() || `${hostname()}-${process.pid}`;
   const log = createLog({ format: config.logFormat, secrets }).child({ worker: name });
-  const tracing = startTracing('jsonl-bridge-worker', log);
+  const tracing = await startTracing('jsonl-bridge-worker', log);
   if (tracing.exporting) log.info(`exporting traces over OTLP (${tracing.exporting})`);
   const home = join(config.dataDir, 'worker');
   await ensurePrivateDir(home);
@@ -74,7 +74,7 @@ async function main(): Promise<number> {
     console.error(`jsonl-bridge worker: ${error.message}`);
     return EX_CONFIG;
   }
-  const telemetry = MetricsSdk.start(config.metrics, 'jsonl-bridge-worker');
+  const telemetry = await MetricsSdk.start(config.metrics, 'jsonl-bridge-worker');
   let metricsListener: Awaited<ReturnType<typeof startMetrics>>;
   try {
     metricsListener = await startMetrics(config.metrics, telemetry, log);

@@ -14,14 +14,13 @@ import { svgToPng } from '../pictures/render-png.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import { isNoChat, type ChatRef, type Outbound } from '../ports/transport.ts';
 import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from '../presentation/orchestration.ts';
-import { QueueExecutor } from '../queue/queue-executor.ts';
+import type { QueueExecutor } from '../queue/queue-executor.ts';
 import { credentialGate } from '../checks/credential-gate.ts';
 import { NO_SUCH_HOST, NOT_LISTED } from '../sandbox/egress-decision.ts';
 import { modelApiBase } from '../sandbox/model-api-access.ts';
 import { noAnswerYet } from '../presentation/progress.ts';
 import { blockedLine } from '../presentation/blocked.ts';
-import { QueueSigner } from '../queue/signing.ts';
-import type { BridgeKeys } from '../queue/bridge-keys.ts';
+import type { WorkerSide } from './workers.ts';
 import { plain } from '../rich/index.ts';
 import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
 import type { RunStore } from '../subagents/run-store.ts';
@@ -48,8 +47,8 @@ export function runWork(parts: {
   out: Outbound;
   /** What is owed to the chats is announced now (the outbox). */
   announce: () => void;
-  /** The bridge's own keys for the queue (with BRIDGE_REDIS_URL). */
-  queueKeys?: BridgeKeys;
+  /** The bridge's side of its workers (with BRIDGE_REDIS_URL). */
+  workers?: WorkerSide;
   log: Log;
 }): { subagents: Subagents; orchestrator: Orchestrator; queue: QueueExecutor | undefined } {
   const { config, sessionTools, out, log } = parts;
@@ -61,20 +60,7 @@ export function runWork(parts: {
       void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a line about the run failed: ${error.message}`));
   };
   // With a queue, runs go to workers; without, they run in this process.
-  const executor =
-    config.redisUrl &&
-    parts.queueKeys &&
-    new QueueExecutor({
-      redisUrl: config.redisUrl,
-      keepSeconds: settings.workers.keepHours * 3600,
-      toolsFor,
-      toolTimeoutMs: parts.toolTimeoutMs,
-      lockSeconds: settings.workers.lockSeconds,
-      signer: new QueueSigner(config.queueSecret!),
-      keys: parts.queueKeys,
-      tell,
-      log,
-    });
+  const executor = parts.workers?.executor({ toolsFor, toolTimeoutMs: parts.toolTimeoutMs, tell });
   // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
   const chatMode = (address: ChatRef): PermissionMode => (isNoChat(address) ? (config.api?.noChatMode ?? 'safe') : parts.chats.get(address).permissionMode);
   const subagents = new Subagents({
@@ -136,5 +122,5 @@ export function runWork(parts: {
     retention: { ms: settings.subagents.retentionMinutes * 60_000, perChat: settings.subagents.historyPerChat },
     log,
   });
-  return { subagents, orchestrator, queue: executor || undefined };
+  return { subagents, orchestrator, queue: executor };
 }

@@ -1,6 +1,7 @@
 import { openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import type * as Pretty from 'pino-pretty';
 import type { Secrets } from './secrets.ts';
 
 /**
@@ -28,6 +29,9 @@ export interface LogOptions {
   file?: string;
 }
 
+/** The pretty formatter, loaded for a log a person reads (a JSON log, a service's, never needs it). */
+const prettyFormatter = (): typeof Pretty.PinoPretty => (createRequire(import.meta.url)('pino-pretty') as typeof Pretty).PinoPretty;
+
 /**
  * Lines are written synchronously: the line before a crash or an exit is the one that says
  * why, and must not be lost in a buffer.
@@ -46,7 +50,7 @@ export function createLog({ format, secrets, destination = process.stderr, file 
       ? typeof to === 'number'
         ? pino.destination({ dest: to, sync: true })
         : to
-      : PinoPretty({
+      : prettyFormatter()({
           destination: to,
           sync: true,
           singleLine: true,

@@ -1,11 +1,7 @@
 import { metrics } from '@opentelemetry/api';
 import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
-import { OTLPMetricExporter, OTLPMetricExporterBase } from '@opentelemetry/exporter-metrics-otlp-http';
-// The protobuf encoding's parts, as the 0.223 line's own http/protobuf exporter builds it (that package is not needed for two lines).
-import { ProtobufMetricsSerializer, MetricsExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import type { MetricsConfig, OtlpMetricsConfig } from './metrics-settings.ts';
+import type { MetricsConfig } from './metrics-settings.ts';
 import { telemetryResource, type ServiceName } from './resource.ts';
 
 /** What a scrape answers with, in Prometheus's text format (0.0.4). */
@@ -15,7 +11,8 @@ export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
  * The OpenTelemetry SDK for metrics, installed as the process's meter provider (the
  * instruments of `src/telemetry` record through the API, as any library would): a pull reader
  * for `/metrics`, and a periodic OTLP exporter when an endpoint is set. Off (OTEL_SDK_DISABLED),
- * nothing is installed and every instrument is the API's no-op.
+ * nothing is installed and every instrument is the API's no-op. The OTLP exporter's libraries
+ * are loaded only when it is used.
  */
 export class MetricsSdk {
   private constructor(
@@ -25,11 +22,12 @@ export class MetricsSdk {
     readonly pushedTo: string | undefined,
   ) {}
 
-  static start(config: MetricsConfig, service: ServiceName): MetricsSdk {
+  static async start(config: MetricsConfig, service: ServiceName): Promise<MetricsSdk> {
     if (config.disabled) return new MetricsSdk(undefined, undefined, undefined);
     const pull = new PrometheusExporter({ preventServerStart: true });
     const readers: MetricReader[] = [pull];
-    if (config.otlp)
+    if (config.otlp) {
+      const { otlpExporter } = await import('./metrics-otlp.ts');
       readers.push(
         new PeriodicExportingMetricReader({
           exporter: otlpExporter(config.otlp),
@@ -37,6 +35,7 @@ export class MetricsSdk {
           exportTimeoutMillis: Math.min(config.otlp.timeoutMs, config.otlp.intervalMs),
         }),
       );
+    }
     const provider = new MeterProvider({ resource: telemetryResource(service), readers });
     // One provider a process: a second start (tests) replaces the first's.
     metrics.disable();
@@ -65,20 +64,4 @@ export class MetricsSdk {
       if (metrics.getMeterProvider() === this.provider) metrics.disable();
     }
   }
-}
-
-/** OTLP over HTTP, in the encoding asked; URL, headers and timeout from the configuration and the OTEL_* variables. */
-function otlpExporter(otlp: OtlpMetricsConfig): OTLPMetricExporterBase {
-  const options = { url: otlp.url, timeoutMillis: otlp.timeoutMs };
-  if (otlp.protocol === 'http/json') return new OTLPMetricExporter(options);
-  return new OTLPMetricExporterBase(
-    createOtlpHttpExportDelegate(
-      convertLegacyHttpOptions(options, 'METRICS', 'v1/metrics', { 'Content-Type': 'application/x-protobuf' }),
-      ProtobufMetricsSerializer,
-      'otlp_http_metric_exporter',
-      MetricsExporterMetricsHelper,
-      undefined,
-    ),
-    options,
-  );
 }

@@ -5,21 +5,7 @@ import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentel
 import { ProtobufTraceSerializer, TraceExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Log } from '../log/logger.ts';
-import { OTLP_PROTOCOLS, type OtlpProtocol } from './metrics-settings.ts';
-
-/**
- * The protocol OTEL_EXPORTER_OTLP_TRACES_PROTOCOL (or OTEL_EXPORTER_OTLP_PROTOCOL) names
- * (`http/protobuf`, the specification's default, when none),
- * which the OTLP exporters leave to whoever picks one; `problem` when it is none the bridge
- * speaks (grpc): then no span is sent, and the log says why.
- */
-export function traceProtocol(env: Record<string, string | undefined>): { protocol: OtlpProtocol } | { problem: string } {
-  const variable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
-  const written = env[variable]?.trim() || 'http/protobuf';
-  const known = OTLP_PROTOCOLS.find((protocol) => protocol === written);
-  if (known) return { protocol: known };
-  return { problem: `${variable}=${written} is not a protocol the bridge exports traces in (${OTLP_PROTOCOLS.join(' or ')}): no trace is exported` };
-}
+import type { OtlpProtocol } from './metrics-settings.ts';
 
 /**
  * The OTLP/HTTP exporter for `protocol`. Its endpoint, headers, timeout and compression are

@@ -1,8 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { getBooleanFromEnv } from '@opentelemetry/core';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Log } from '../log/logger.ts';
-import { otlpTraceExporter, ReportingExporter, traceProtocol } from './trace-exporter.ts';
+import { OTLP_PROTOCOLS, type OtlpProtocol } from './metrics-settings.ts';
 import { telemetryResource, type ServiceName } from './resource.ts';
 
 /** The process's tracing: where its spans go, and how they are sent before it ends. */
@@ -25,9 +24,10 @@ const NOT_TRACING: Tracing = { exporting: undefined, flush: async () => {}, shut
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set and OTEL_SDK_DISABLED is not: the SDK's tracer
  * provider becomes the global one, which the engine's spans (AgentSpans) are made by. The
  * SDK reads the rest of the OTEL_* variables itself (sampler, batching, headers, timeout,
- * resource). Otherwise nothing is registered, and every span is the API's no-op.
+ * resource). Otherwise nothing is registered, and every span is the API's no-op, and the SDK
+ * and its exporters are not even loaded.
  */
-export function startTracing(service: ServiceName, log: Log): Tracing {
+export async function startTracing(service: ServiceName, log: Log): Promise<Tracing> {
   // The process's own: the SDK reads its variables there too.
   const env = process.env;
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
@@ -38,6 +38,10 @@ export function startTracing(service: ServiceName, log: Log): Tracing {
     log.warn(chosen.problem);
     return NOT_TRACING;
   }
+  const [{ BasicTracerProvider, BatchSpanProcessor }, { otlpTraceExporter, ReportingExporter }] = await Promise.all([
+    import('@opentelemetry/sdk-trace-base'),
+    import('./trace-exporter.ts'),
+  ]);
   const exporter = new ReportingExporter(otlpTraceExporter(chosen.protocol), log.child({ telemetry: 'traces' }));
   const provider = new BasicTracerProvider({ resource: telemetryResource(service), spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
@@ -55,6 +59,20 @@ export function startTracing(service: ServiceName, log: Log): Tracing {
         trace.disable();
       })),
   };
+}
+
+/**
+ * The protocol OTEL_EXPORTER_OTLP_TRACES_PROTOCOL (or OTEL_EXPORTER_OTLP_PROTOCOL) names
+ * (`http/protobuf`, the specification's default, when none),
+ * which the OTLP exporters leave to whoever picks one; `problem` when it is none the bridge
+ * speaks (grpc): then no span is sent, and the log says why.
+ */
+export function traceProtocol(env: Record<string, string | undefined>): { protocol: OtlpProtocol } | { problem: string } {
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const written = env[variable]?.trim() || 'http/protobuf';
+  const known = OTLP_PROTOCOLS.find((protocol) => protocol === written);
+  if (known) return { protocol: known };
+  return { problem: `${variable}=${written} is not a protocol the bridge exports traces in (${OTLP_PROTOCOLS.join(' or ')}): no trace is exported` };
 }
 
 /** An endpoint as the log may show it: a password or user in its URL is left out. */

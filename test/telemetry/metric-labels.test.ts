@@ -13,8 +13,8 @@ import { samples, total } from '../support/prometheus.ts';
 // from a fixed set, whatever people typed (a model name, a message, a path).
 const ON: MetricsConfig = { disabled: false, token: undefined, listen: undefined, otlp: undefined, secrets: [] };
 let sdk: MetricsSdk;
-beforeEach(() => {
-  sdk = MetricsSdk.start(ON, 'jsonl-bridge');
+beforeEach(async () => {
+  sdk = await MetricsSdk.start(ON, 'jsonl-bridge');
 });
 afterEach(() => sdk.shutdown());
 const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' } });

@@ -19,7 +19,7 @@ const log = () => ({ warn: vi.fn(), info: vi.fn(), child: () => ({ warn: vi.fn()
 async function oneTurn(env: Record<string, string>) {
   collector ??= await OtlpCollector.start();
   process.env = { ...saved, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', ...env };
-  const tracing = startTracing('jsonl-bridge-worker', log() as unknown as Log);
+  const tracing = await startTracing('jsonl-bridge-worker', log() as unknown as Log);
   AgentSpans.invoke({ work: 'turn', cli: 'claude', protocol: 'claude-stream-json', ids: { turn: 'turn-01' } }).end();
   await tracing.shutdown();
   return tracing;
@@ -48,14 +48,14 @@ describe('tracing under the OTEL_* variables', () => {
     collector = await OtlpCollector.start();
     process.env = { ...saved, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' };
     const said = log();
-    const tracing = startTracing('jsonl-bridge', said as unknown as Log);
+    const tracing = await startTracing('jsonl-bridge', said as unknown as Log);
     expect(tracing.exporting).toBeUndefined();
     expect(said.warn).toHaveBeenCalledWith(expect.stringContaining('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not a protocol the bridge exports traces in'));
   });
 
   it('says where it exports without the credentials of the endpoint’s URL', async () => {
     process.env = { ...saved, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://user:pa55word-secret@collector.internal:4318/v1/traces' };
-    const tracing = startTracing('jsonl-bridge', log() as unknown as Log);
+    const tracing = await startTracing('jsonl-bridge', log() as unknown as Log);
     expect(tracing.exporting).toBe('http/protobuf to https://collector.internal:4318/v1/traces');
     await tracing.shutdown();
   });
