@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Adapter } from '../src/adapters/load.ts';
 import { decoders } from '../src/protocols/index.ts';
 import { LineDecoder } from '../src/protocols/line-decoder.ts';
+import { CliProcess } from '../src/process/cli-process.ts';
 import { parseLine } from '../src/process/lines.ts';
 import { Turn } from '../src/session/turn.ts';
 import type { BenchResult } from './report.ts';
@@ -87,6 +88,18 @@ export async function benchDecode(dir: string): Promise<BenchResult[]> {
     if (ms < engineMs) [engineMs, engineEvents] = [ms, events];
   }
 
+  // The engine's floor: the same process and lines, parsed but not decoded and no turn.
+  let linesMs = Infinity;
+  for (let i = 0; i < 3; i++) {
+    let read = 0;
+    const start = performance.now();
+    const cli = new CliProcess({ command: 'cat', args: [file], cwd: dir, env: process.env });
+    await cli.readLines(() => read++);
+    await cli.exited;
+    if (read !== lines.length) throw new Error(`read ${read} lines of ${lines.length}`);
+    linesMs = Math.min(linesMs, performance.now() - start);
+  }
+
   const perSecond = (count: number, ms: number) => Math.round((count / ms) * 1000);
   const baselineLines = perSecond(lines.length, baseline.ms);
   return [
@@ -114,6 +127,13 @@ export async function benchDecode(dir: string): Promise<BenchResult[]> {
       note: 'lines/s over lines/s; 1.0 = as fast as JSON.parse alone',
     },
     { suite: 'decode', name: 'whole engine ÷ baseline', value: round(baseline.ms / engineMs), unit: 'ratio', note: 'lines/s over lines/s, same run' },
+    {
+      suite: 'decode',
+      name: 'process → parsed lines ÷ baseline',
+      value: round(baseline.ms / linesMs),
+      unit: 'ratio',
+      note: 'no decoding, no turn: what the whole engine can reach',
+    },
   ];
 }
 

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 
@@ -42,6 +43,8 @@ const isBlank = (code: number) => code === 32 || code === 9 || code === 13 || co
  */
 export class LineSplitter {
   private readonly decoder = new StringDecoder('utf8');
+  /** The last chunk went through the decoder, which may hold the start of a character it split. */
+  private decoding = false;
   private carry = '';
   private skipping = false;
 
@@ -50,8 +53,15 @@ export class LineSplitter {
     private readonly maxBytes = MAX_LINE_BYTES,
   ) {}
 
+  /**
+   * A chunk all ASCII (most of them: code, logs, English) is its own text, copied byte for
+   * byte, where decoding UTF-8 costs several times that; one that follows a chunk the decoder
+   * took goes through it too, which ends a character it holds.
+   */
   push(chunk: Buffer): void {
-    this.take(this.decoder.write(chunk));
+    const ascii = isAscii(chunk);
+    this.take(ascii && !this.decoding ? chunk.toString('latin1') : this.decoder.write(chunk));
+    this.decoding = !ascii;
   }
 
   /** The output ended: its last line counts even without a newline. */

@@ -1,4 +1,4 @@
-import type { AgentEvent, QuotaLimit, Usage } from './events.ts';
+import type { AgentEvent, QuotaLimit, Usage, UsageEvent } from './events.ts';
 import type { LiveWireFactory } from './live-wire.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 import { limitOfApiError, limitOfText } from './quota.ts';
@@ -124,7 +124,13 @@ function withUsage(line: Json, events: AgentEvent[]): AgentEvent[] {
   const message = line.message;
   const used = isObject(message) ? usage(message.usage) : undefined;
   if (!used || !isObject(message)) return events;
-  events.push(compact({ type: 'usage', usage: used, model: str(message.model), messageId: str(message.id) }));
+  // Built field by field, not through compact: one of these comes with nearly every assistant line.
+  const event: UsageEvent = { type: 'usage', usage: used };
+  const model = str(message.model);
+  const messageId = str(message.id);
+  if (model !== undefined) event.model = model;
+  if (messageId !== undefined) event.messageId = messageId;
+  events.push(event);
   return events;
 }
 
@@ -258,10 +264,11 @@ export function usage(raw: unknown): Usage | undefined {
   const inputTokens = num(raw.input_tokens);
   const outputTokens = num(raw.output_tokens);
   if (inputTokens === undefined && outputTokens === undefined) return undefined;
-  return compact({
-    inputTokens: inputTokens ?? 0,
-    outputTokens: outputTokens ?? 0,
-    cacheReadTokens: num(raw.cache_read_input_tokens),
-    cacheWriteTokens: num(raw.cache_creation_input_tokens),
-  });
+  // Field by field, not through compact: an assistant line's usage is read on every one of them.
+  const used: Usage = { inputTokens: inputTokens ?? 0, outputTokens: outputTokens ?? 0 };
+  const cacheReadTokens = num(raw.cache_read_input_tokens);
+  const cacheWriteTokens = num(raw.cache_creation_input_tokens);
+  if (cacheReadTokens !== undefined) used.cacheReadTokens = cacheReadTokens;
+  if (cacheWriteTokens !== undefined) used.cacheWriteTokens = cacheWriteTokens;
+  return used;
 }

@@ -16,6 +16,12 @@ export class SilenceWatch {
   private stopped = false;
   /** The CLI's last words that were not progress (its retries, its errors): what the reason quotes. */
   private lastWords: string | undefined;
+  /** Progress seen since the clock was last read: it is read once all of a chunk's events are in. */
+  private stampDue = false;
+  private readonly stamp = () => {
+    this.stampDue = false;
+    this.lastProgressAt = Date.now();
+  };
 
   constructor(
     private readonly silenceMs: number | undefined,
@@ -24,7 +30,11 @@ export class SilenceWatch {
     this.arm(silenceMs);
   }
 
-  /** Cheap on purpose (it runs for every event): the timer is re-armed only when it fires early. */
+  /**
+   * Cheap on purpose (it runs for every event): the timer is re-armed only when it fires early,
+   * and the clock is read once for the events of one chunk of output (all decoded in one go, so
+   * at one time), after them: read for each event, it cost more than the rest of the watch.
+   */
   observe(event: AgentEvent): void {
     switch (event.type) {
       case 'tool_start':
@@ -49,7 +59,9 @@ export class SilenceWatch {
       default:
         return;
     }
-    this.lastProgressAt = Date.now();
+    if (this.stampDue) return;
+    this.stampDue = true;
+    queueMicrotask(this.stamp);
   }
 
   /** Pauses the watch while the turn waits on a person; the release starts the silence afresh. */

@@ -155,7 +155,7 @@ export class Turn implements RunningTurn {
           [this.folder],
           (event) => {
             this.seen.observe(event);
-            safely(() => this.handlers.onEvent?.(event), run.log);
+            safely(this.handlers.onEvent, event, run.log);
           },
           run.adapter.walls,
         ),
@@ -208,24 +208,29 @@ export class Turn implements RunningTurn {
     const started = Date.now();
     const { adapter } = this.run;
     const decoder = new LineDecoder(decoders[adapter.protocol]!);
-    const emit = (event: AgentEvent) => safely(() => this.handlers.onEvent?.(event), this.run.log);
+    const emit = (event: AgentEvent) => safely(this.handlers.onEvent, event, this.run.log);
     this.clock = new TurnClock(this.run.timeoutMs, () => {
       this.stopReason ??= timedOut(this.run.timeoutMs);
       void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
     });
     const { silenceMs } = this.run;
-    this.silence = new SilenceWatch(silenceMs, (lastWords) => {
+    const silence = new SilenceWatch(silenceMs, (lastWords) => {
       this.stopReason ??= { status: 'timed_out', message: silenceReason(adapter.name, silenceMs ?? 0, lastWords) };
       void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
     });
-    const seen = this.seen;
+    this.silence = silence;
+    const { seen, live, handlers } = this;
+    const { log } = this.run;
+    // Runs for every line the CLI prints: no closure per line or event.
     const onLine = (line: CliLine) => {
-      safely(() => this.handlers.onLine?.(line.raw), this.run.log);
-      for (const event of decoder.decode(line.raw, line.json)) {
-        this.silence?.observe(event);
+      safely(handlers.onLine, line.raw, log);
+      const events = decoder.decode(line.raw, line.json);
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i]!;
+        silence.observe(event);
         seen.observe(event);
-        emit(event);
-        this.live?.observe(event);
+        safely(handlers.onEvent, event, log);
+        live?.observe(event);
       }
     };
     await this.process.readLines(onLine).catch((error: Error) => {
@@ -234,7 +239,7 @@ export class Turn implements RunningTurn {
     const exitInfo = await this.process.exited;
     this.live?.close();
     this.clock.stop();
-    this.silence.stop();
+    silence.stop();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
     const outcome = turnOutcome({ adapter, tally: seen, stopReason: this.stopReason, exit: exitInfo, stderr: this.process.stderrTail(), startedAt: started });
     for (const event of closingEvents(outcome, seen)) emit(event);
@@ -349,10 +354,11 @@ function lastLines(text: string, count: number): string {
   return text.trim().split('\n').slice(-count).join('\n');
 }
 
-/** A listener's bug must not kill the turn that feeds it. */
-export function safely(fn: () => void, log: Log | undefined): void {
+/** A listener's bug must not kill the turn that feeds it: `listener` (when there is one) is called with `value`. */
+export function safely<T>(listener: ((value: T) => void) | undefined, value: T, log: Log | undefined): void {
+  if (!listener) return;
   try {
-    fn();
+    listener(value);
   } catch (error) {
     if (log) log.error({ err: error }, 'a listener of the turn failed');
     else console.error('a listener of the turn failed:', error);

@@ -20,6 +20,19 @@ describe('reading a CLI’s lines', () => {
     expect(lines).toEqual([{ raw: '{"a":1}', json: { a: 1 } }, { raw: '{"b":"€"}', json: { b: '€' } }, { raw: 'banner without newline' }]);
   });
 
+  it('reads ASCII chunks as they are and the others as UTF-8, a character split between them too', async () => {
+    const euro = Buffer.from('€');
+    const chunks = [
+      '{"a":"',
+      euro.subarray(0, 2),
+      Buffer.concat([euro.subarray(2), Buffer.from('"}\n')]),
+      '{"b":"plain"}\n',
+      euro.subarray(0, 1),
+      '\n{"c":1}\n',
+    ];
+    expect((await linesOf(chunks)).map((line) => line.raw)).toEqual(['{"a":"€"}', '{"b":"plain"}', '\uFFFD', '{"c":1}']);
+  });
+
   it('skips blank lines and keeps what is not JSON as raw text', async () => {
     expect(await linesOf(['\n   \n{not json}\n[1,2]\n'])).toEqual([{ raw: '{not json}' }, { raw: '[1,2]', json: [1, 2] }]);
   });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Log } from '../../src/log/logger.ts';
 import type { AgentEvent } from '../../src/protocols/events.ts';
 import { Turn } from '../../src/session/turn.ts';
 import { alive, fakeAdapter, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
@@ -139,5 +140,27 @@ describe('a turn of a CLI process', () => {
     const { turn, done } = runTurn('hang', { timeoutMs: 400, graceMs: 100 });
     turn.holdTimeout()();
     expect((await done).status).toBe('timed_out');
+  });
+
+  it('goes on past listeners that throw, each failure to its log', async () => {
+    const failures: unknown[] = [];
+    const log = { error: (fields: unknown) => failures.push(fields) } as unknown as Log;
+    const events: AgentEvent[] = [];
+    const throwing = () => {
+      throw new Error('a listener bug');
+    };
+    const turn = new Turn(
+      { adapter: fakeAdapter(), spec: { prompt: 'hello' }, cwd: world.dir, env: world.env, log },
+      {
+        onEvent: (event) => {
+          events.push(event);
+          throwing();
+        },
+        onLine: throwing,
+      },
+    );
+    expect(await turn.done).toMatchObject({ status: 'completed', text: 'echo: hello (turn 1)' });
+    expect(events.map((e) => e.type)).toEqual(['started', 'text', 'usage', 'result', 'exit']);
+    expect(failures.length).toBeGreaterThanOrEqual(events.length + 1);
   });
 });
