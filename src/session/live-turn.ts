@@ -153,6 +153,6 @@ export class LiveTurn implements RunningTurn {
   }
 
   private emit(event: AgentEvent): void {
-    safely(this.handlers.onEvent, event, this.log);
+    safely(this.handlers, 'onEvent', event, this.log);
   }
 }

@@ -155,7 +155,7 @@ export class Turn implements RunningTurn {
           [this.folder],
           (event) => {
             this.seen.observe(event);
-            safely(this.handlers.onEvent, event, run.log);
+            safely(this.handlers, 'onEvent', event, run.log);
           },
           run.adapter.walls,
         ),
@@ -208,7 +208,7 @@ export class Turn implements RunningTurn {
     const started = Date.now();
     const { adapter } = this.run;
     const decoder = new LineDecoder(decoders[adapter.protocol]!);
-    const emit = (event: AgentEvent) => safely(this.handlers.onEvent, event, this.run.log);
+    const emit = (event: AgentEvent) => safely(this.handlers, 'onEvent', event, this.run.log);
     this.clock = new TurnClock(this.run.timeoutMs, () => {
       this.stopReason ??= timedOut(this.run.timeoutMs);
       void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
@@ -223,13 +223,13 @@ export class Turn implements RunningTurn {
     const { log } = this.run;
     // Runs for every line the CLI prints: no closure per line or event.
     const onLine = (line: CliLine) => {
-      safely(handlers.onLine, line.raw, log);
+      safely(handlers, 'onLine', line.raw, log);
       const events = decoder.decode(line.raw, line.json);
       for (let i = 0; i < events.length; i++) {
         const event = events[i]!;
         silence.observe(event);
         seen.observe(event);
-        safely(handlers.onEvent, event, log);
+        safely(handlers, 'onEvent', event, log);
         live?.observe(event);
       }
     };
@@ -354,11 +354,15 @@ function lastLines(text: string, count: number): string {
   return text.trim().split('\n').slice(-count).join('\n');
 }
 
-/** A listener's bug must not kill the turn that feeds it: `listener` (when there is one) is called with `value`. */
-export function safely<T>(listener: ((value: T) => void) | undefined, value: T, log: Log | undefined): void {
-  if (!listener) return;
+/**
+ * A listener's bug must not kill the turn that feeds it: `handlers[name]`, when there is one,
+ * is called with `value`, as their method (a class's listener keeps its `this`), and with no
+ * closure made for the call: this runs for every line and event a CLI prints.
+ */
+export function safely<K extends string, T>(handlers: { readonly [key in K]?: (value: T) => void }, name: K, value: T, log: Log | undefined): void {
+  if (!handlers[name]) return;
   try {
-    listener(value);
+    handlers[name](value);
   } catch (error) {
     if (log) log.error({ err: error }, 'a listener of the turn failed');
     else console.error('a listener of the turn failed:', error);

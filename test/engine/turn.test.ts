@@ -163,4 +163,17 @@ describe('a turn of a CLI process', () => {
     expect(events.map((e) => e.type)).toEqual(['started', 'text', 'usage', 'result', 'exit']);
     expect(failures.length).toBeGreaterThanOrEqual(events.length + 1);
   });
+
+  it("calls a class's listeners as its methods: they keep their this", async () => {
+    class Collector {
+      readonly types: string[] = [];
+      onEvent(event: AgentEvent): void {
+        this.types.push(event.type);
+      }
+    }
+    const collector = new Collector();
+    const turn = new Turn({ adapter: fakeAdapter(), spec: { prompt: 'hello' }, cwd: world.dir, env: world.env }, collector);
+    expect((await turn.done).status).toBe('completed');
+    expect(collector.types).toEqual(['started', 'text', 'usage', 'result', 'exit']);
+  });
 });
