@@ -1,8 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolScope } from './scope.ts';
 import type { BridgeTool, ToolDeps } from './tool.ts';
 import { spawnSubagent } from './definitions/spawn-subagent.ts';
@@ -116,6 +115,7 @@ export class McpEndpoint {
       return;
     }
     const server = await this.serverFor(scope);
+    const { StreamableHTTPServerTransport } = await sdkTransport();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -140,6 +140,7 @@ export class McpEndpoint {
    * scope does not exist for it).
    */
   private async serverFor(scope: ToolScope): Promise<McpServer> {
+    const { McpServer } = await sdkServer();
     const server = new McpServer({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
     const note = scope.tools.has(SPAWN_TOOL) ? await scope.agentsNote?.().catch(() => undefined) : undefined;
     for (const tool of this.calls.tools) {
@@ -153,6 +154,13 @@ export class McpEndpoint {
     return server;
   }
 }
+
+/**
+ * The MCP SDK (and the JSON Schema validator it brings), loaded when the first agent calls a
+ * tool: a bridge whose agents never do, and every start, spends nothing on it.
+ */
+const sdkServer = () => import('@modelcontextprotocol/sdk/server/mcp.js');
+const sdkTransport = () => import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 
 /** The tool whose `agent` argument names the agents of the scope's note. */
 const SPAWN_TOOL = spawnSubagent.name;
