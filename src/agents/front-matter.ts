@@ -1,4 +1,8 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+/** The YAML parser, loaded for the first file that has front matter (most starts read none). */
+const yaml = (): typeof Yaml => createRequire(import.meta.url)('yaml') as typeof Yaml;
 
 export interface FrontMatter {
   data: Record<string, unknown>;
@@ -23,6 +27,7 @@ export function parseFrontMatter(source: string): { value: FrontMatter } | { mes
 
   const yamlText = rest.slice(0, closing.index);
   const body = rest.slice(closing.index + closing[0].length);
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(yamlText, { prettyErrors: false, lineCounter });
   const error = document.errors[0];
