@@ -44,7 +44,12 @@ export async function startTracing(service: ServiceName, log: Log): Promise<Trac
   ]);
   const exporter = new ReportingExporter(otlpTraceExporter(chosen.protocol), log.child({ telemetry: 'traces' }));
   const provider = new BasicTracerProvider({ resource: telemetryResource(service), spanProcessors: [new BatchSpanProcessor(exporter)] });
-  trace.setGlobalTracerProvider(provider);
+  // One global provider a process: were one there already (a library's), the spans would go to it, not to OTLP.
+  if (!trace.setGlobalTracerProvider(provider)) {
+    log.warn('another tracer provider is registered in this process: no trace is exported over OTLP');
+    void provider.shutdown();
+    return NOT_TRACING;
+  }
   const within = (work: Promise<void>, what: string) =>
     Promise.race([
       work.catch((error: Error) => log.warn(`${what} traces failed: ${error.message}`)),

@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/protocols/events.ts';
 import type { TurnOutcome } from '../../src/session/turn.ts';
 import { AgentSpans } from '../../src/telemetry/traced-agent.ts';
@@ -12,8 +12,15 @@ import { spanProblems } from '../support/span-attributes.ts';
 // in-memory exporter: what they say of a busy turn, and what they never say.
 const exported = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exported)] });
-trace.setGlobalTracerProvider(provider);
-afterAll(() => provider.shutdown());
+// The process's one global provider while this file runs, and nobody's after it: test files share their worker's process.
+beforeAll(() => {
+  trace.disable();
+  trace.setGlobalTracerProvider(provider);
+});
+afterAll(async () => {
+  await provider.shutdown();
+  trace.disable();
+});
 beforeEach(() => exported.reset());
 
 const PROMPT = 'deploy with password hunter2-very-secret to /home/ada/project';

@@ -1,3 +1,5 @@
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Log } from '../../src/log/logger.ts';
 import { AgentSpans } from '../../src/telemetry/traced-agent.ts';
@@ -58,5 +60,20 @@ describe('tracing under the OTEL_* variables', () => {
     const tracing = await startTracing('jsonl-bridge', log() as unknown as Log);
     expect(tracing.exporting).toBe('http/protobuf to https://collector.internal:4318/v1/traces');
     await tracing.shutdown();
+  });
+
+  it('says so, and exports nothing, where another tracer provider is registered already', async () => {
+    const theirs = new BasicTracerProvider();
+    trace.setGlobalTracerProvider(theirs);
+    try {
+      process.env = { ...saved, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+      const said = log();
+      const tracing = await startTracing('jsonl-bridge', said as unknown as Log);
+      expect(tracing.exporting).toBeUndefined();
+      expect(said.warn).toHaveBeenCalledWith(expect.stringContaining('another tracer provider is registered in this process'));
+    } finally {
+      trace.disable();
+      await theirs.shutdown();
+    }
   });
 });
