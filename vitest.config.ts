@@ -11,8 +11,7 @@ export default defineConfig({
     // Files share their worker's loaded modules: importing the support and the sources again for
     // each of 285 files cost two minutes of CPU. Each file starts and ends its own worlds.
     isolate: false,
-    // Three on two cores: most files wait on real processes, timers and sockets for much of their
-    // time (a core sat idle for a fifth of a run with two, beside a CPU hog), and the third fills it.
-    maxWorkers: 3,
+    // Two cores: a third worker made a run beside a CPU hog slower (1,041 s against 995 s), not faster.
+    maxWorkers: 2,
   },
 });

@@ -156,6 +156,13 @@ async function main(argv: string[]): Promise<number> {
     return shutdown(why);
   };
   onSignals(drain, inTerminal, log);
+  const sayWalls = () => {
+    logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
+    logSandbox(config.sandbox, log);
+  };
+  // Who the agents run as, and in what walls: in a log, before the line that says the bridge runs
+  // (whoever waits for that line has them); in a terminal, after the greeting a person reads first.
+  if (!inTerminal) sayWalls();
   transports.greet(
     {
       clis: config.adapters.size,
@@ -168,8 +175,7 @@ async function main(argv: string[]): Promise<number> {
     },
     log,
   );
-  logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
-  logSandbox(config.sandbox, log);
+  if (inTerminal) sayWalls();
   try {
     metricsListener = await startMetrics(config.metrics, telemetry, log);
     await app.start();
