@@ -7,6 +7,9 @@ export default defineConfig({
     // Real processes and real HTTP: give them room, but fail a hung test rather than the CI run.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a condition: its default bound (1 s) failed a test on a loaded machine
+    // where the condition came later; a real failure still fails, at this bound.
+    expect: { poll: { timeout: 20_000 } },
     pool: 'forks',
     // Files share their worker's loaded modules: importing the support and the sources again for
     // each of 285 files cost two minutes of CPU. Each file starts and ends its own worlds.
