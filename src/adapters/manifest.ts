@@ -43,6 +43,12 @@ export const adapterManifestSchema = z
     /** Executable name (looked up on PATH) or path; `BRIDGE_<NAME>_COMMAND` overrides it. */
     command: z.string().min(1),
     protocol: z.enum(protocolNames as [string, ...string[]]),
+    /**
+     * Whose models the CLI runs, as the OpenTelemetry GenAI conventions name providers
+     * (`anthropic`, `openai`): its work's spans say it where the model's name does not. None
+     * for a CLI that runs any vendor's models (droid): the model's name alone says.
+     */
+    provider: z.optional(z.string().regex(/^[a-z][\w.-]*$/, 'a GenAI provider name, like "openai"')),
     /** Arguments every turn starts with. */
     args: argTemplate,
     /**
@@ -175,7 +181,10 @@ export const adapterManifestSchema = z
      * ending in `/`): in walls each is the operator's, read-only, at every start, or a blank;
      * `operatorFields`: files it must write whose named top-level fields are configuration
      * nonetheless (Claude Code's `.claude.json`: `mcpServers`, `projects`), reset to the
-     * operator's at every start. docs/sandbox.md says what each CLI declares.
+     * operator's at every start. `login`: the files of its login in its uid's home, copied into
+     * the sandbox's home, and again whenever the operator's is newer (the CLI refreshes it
+     * there); `givenOnce`: files copied in once, when a home is made, that the CLI rewrites as
+     * it goes (Claude Code's `.claude.json`). docs/sandbox.md says what each CLI declares.
      */
     walls: z
       .object({
@@ -219,9 +228,11 @@ export const adapterManifestSchema = z
         unset: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable')).default([]),
         config: z.array(homePath).default([]),
         operatorFields: z.record(homePath, z.array(z.string().min(1)).min(1)).default({}),
+        login: z.array(homePath).default([]),
+        givenOnce: z.array(homePath).default([]),
       })
       .strict()
-      .default({ args: [], permissions: {}, unset: [], config: [], operatorFields: {} }),
+      .default({ args: [], permissions: {}, unset: [], config: [], operatorFields: {}, login: [], givenOnce: [] }),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**

@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { entriesInPlace, readInPlace, type AgentPlace, type Owner } from '../files/agent-place.ts';
+import { entriesInPlace, filesInPlace, readInPlace, type AgentPlace, type Owner } from '../files/agent-place.ts';
 
 /** A session a CLI saved on disk (a conversation started in a terminal, say), as /resume lists it. */
 export interface SavedSession {
@@ -12,49 +12,88 @@ export interface SavedSession {
   file: string;
 }
 
-/** How a CLI keeps its sessions on disk; adapters name theirs in `savedSessions`. */
-export const SAVED_SESSION_FORMATS = ['claude-projects', 'codex-rollouts'] as const;
-export type SavedSessionFormat = (typeof SAVED_SESSION_FORMATS)[number];
+type Env = Record<string, string | undefined>;
+
+/**
+ * How a CLI keeps its sessions on disk: where (its folder, named by a variable or in the
+ * home), and how its files read. /resume lists them, a session moves to another machine with
+ * its files, and the doctor checks the CLI can write there.
+ */
+interface SavedSessionFormat {
+  /** The variable naming the CLI's folder (`CLAUDE_CONFIG_DIR`), else its folder in the home. */
+  home: { variable: string; folder: string };
+  /** The folder of its sessions in its own. */
+  sessions: string;
+  /** The folder in there that holds `cwd`'s sessions; none: every directory's are together. */
+  folderOf?: (cwd: string) => string;
+  /** The newest sessions of `cwd` in `folder` (its sessions folder), at most LISTED. */
+  list(place: AgentPlace, folder: string, cwd: string): Promise<SavedSession[]>;
+  /** The files that hold one session, in `folder`. */
+  files(place: AgentPlace, folder: string, id: string): Promise<string[]>;
+}
 
 /** Session files are read this far at most: the first prompt and the turn count are near the start. */
 const READ_BYTES = 512 * 1024;
 const LISTED = 20;
+
+/** How each CLI keeps its sessions, by the name adapters use in `savedSessions`. */
+const FORMATS = {
+  /** Claude Code: `$CLAUDE_CONFIG_DIR` (or `~/.claude`) `/projects/<cwd with every other character a dash>/<id>.jsonl`, and its folder `<id>/` (subagents' transcripts, large tool results). */
+  'claude-projects': {
+    home: { variable: 'CLAUDE_CONFIG_DIR', folder: '.claude' },
+    sessions: 'projects',
+    folderOf: (cwd) => cwd.replace(/[^A-Za-z0-9]/g, '-'),
+    list: claudeSessions,
+    files: async (place, folder, id) => [join(folder, `${id}.jsonl`), ...(await filesInPlace(place, join(folder, id)))],
+  },
+  /** Codex: `$CODEX_HOME` (or `~/.codex`) `/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, whose first line says the session's id and directory. */
+  'codex-rollouts': {
+    home: { variable: 'CODEX_HOME', folder: '.codex' },
+    sessions: 'sessions',
+    list: codexSessions,
+    files: async (place, folder, id) => (await filesInPlace(place, folder, 3)).filter((path) => path.endsWith(`-${id}.jsonl`)),
+  },
+} satisfies Record<string, SavedSessionFormat>;
+
+export type SavedSessionFormatName = keyof typeof FORMATS;
+export const SAVED_SESSION_FORMATS = Object.keys(FORMATS) as [SavedSessionFormatName, ...SavedSessionFormatName[]];
 
 /**
  * The newest sessions the CLI saved for `cwd`, newest first; none when it saved none there.
  * Its home is a place its agent writes: read there without following a link, and, when it is
  * `owner`'s (the agent user's, a sandbox's), only what that uid reads itself (files/agent-place.ts).
  */
-export async function readSavedSessions(
-  format: SavedSessionFormat,
-  cwd: string,
-  env: Record<string, string | undefined>,
-  owner?: Owner,
-): Promise<SavedSession[]> {
+export async function readSavedSessions(format: SavedSessionFormatName, cwd: string, env: Env, owner?: Owner): Promise<SavedSession[]> {
   const place = sessionsPlace(format, env, owner);
-  if (!place) return [];
-  switch (format) {
-    case 'claude-projects':
-      return claudeSessions(place, claudeProjectDir(cwd, env)!);
-    case 'codex-rollouts':
-      return codexSessions(place, cwd, codexSessionsDir(env)!);
-  }
+  const folder = sessionsFolder(format, env, cwd);
+  return place && folder ? FORMATS[format].list(place, folder, cwd) : [];
+}
+
+/** The files of one session the CLI saved for `cwd`, in its folder of `cwd`'s sessions. */
+export function sessionFilesIn(format: SavedSessionFormatName, place: AgentPlace, folder: string, id: string): Promise<string[]> {
+  return FORMATS[format].files(place, folder, id);
 }
 
 /**
  * The place a CLI keeps its sessions in, as the bridge knows it: the folder the operator named
  * (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`), else the home. Nothing below it is reached through a link.
  */
-export function sessionsPlace(format: SavedSessionFormat, env: Record<string, string | undefined>, owner?: Owner): AgentPlace | undefined {
-  const root = format === 'claude-projects' ? env.CLAUDE_CONFIG_DIR || env.HOME : (env.CODEX_HOME ?? env.HOME);
+export function sessionsPlace(format: SavedSessionFormatName, env: Env, owner?: Owner): AgentPlace | undefined {
+  const root = env[FORMATS[format].home.variable] || env.HOME;
   return root ? { root, owner } : undefined;
+}
+
+/** The folder the CLI keeps `cwd`'s sessions in, or, without `cwd`, all its sessions; undefined without a home. */
+export function sessionsFolder(format: SavedSessionFormatName, env: Env, cwd?: string): string | undefined {
+  const { home, sessions, folderOf } = FORMATS[format] as SavedSessionFormat;
+  const own = env[home.variable] || (env.HOME ? join(env.HOME, home.folder) : undefined);
+  return own && join(own, sessions, cwd === undefined ? '' : (folderOf?.(cwd) ?? ''));
 }
 
 /** Rollout files looked at, newest first: each names its directory in its first line, so they are opened to find this one's. */
 const ROLLOUTS_SCANNED = 200;
 
-/** Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, whose first line says the session's id and directory. */
-async function codexSessions(place: AgentPlace, cwd: string, root: string): Promise<SavedSession[]> {
+async function codexSessions(place: AgentPlace, root: string, cwd: string): Promise<SavedSession[]> {
   const files: string[] = [];
   const newestFirst = async (dir: string, ofFiles = false) =>
     (await entriesInPlace(place, dir))
@@ -118,19 +157,6 @@ function codexSession(file: string, lines: string[], mtimeMs: number, cwd: strin
   return { id: meta.payload.id, firstPrompt, startedAt: Date.parse(meta.payload.timestamp ?? '') || mtimeMs, lastAt: mtimeMs, turns, file };
 }
 
-/** Where Claude Code keeps the sessions of `cwd`: `$CLAUDE_CONFIG_DIR` (or `~/.claude`) `/projects/<cwd with every other character a dash>`. */
-export function claudeProjectDir(cwd: string, env: Record<string, string | undefined>): string | undefined {
-  const config = env.CLAUDE_CONFIG_DIR || (env.HOME ? join(env.HOME, '.claude') : undefined);
-  return config && join(config, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-}
-
-/** Where codex keeps its sessions: `$CODEX_HOME` (or `~/.codex`) `/sessions`. */
-export function codexSessionsDir(env: Record<string, string | undefined>): string | undefined {
-  const home = env.CODEX_HOME ?? (env.HOME ? join(env.HOME, '.codex') : undefined);
-  return home && join(home, 'sessions');
-}
-
-/** Claude Code: `<project dir>/<session id>.jsonl`. */
 async function claudeSessions(place: AgentPlace, dir: string): Promise<SavedSession[]> {
   const files = (await entriesInPlace(place, dir)).filter((entry) => !entry.directory && entry.name.endsWith('.jsonl'));
   const newest = files.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, LISTED);

@@ -28,6 +28,7 @@ export const APPROVAL_REQUESTS: Readonly<Record<string, string>> = {
  */
 export const codexAppServer: Decoder<AppServerState> = {
   protocol: 'codex-app-server',
+  metering: { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
   initial: () => IDLE,
   step(state, line) {
     if (!isObject(line) || typeof line.method !== 'string') return isObject(line) && 'id' in line ? { state, events: [] } : null;

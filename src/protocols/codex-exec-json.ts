@@ -15,6 +15,7 @@ export interface CodexState {
  */
 export const codexExecJson: Decoder<CodexState> = {
   protocol: 'codex-exec-json',
+  metering: { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
   initial: () => ({ lastText: '', started: [] }),
   step(state, line) {
     if (!isObject(line)) return null;

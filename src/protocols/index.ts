@@ -2,11 +2,11 @@ import { claudeStreamJson, claudeUserMessage, claudeWire } from './claude-stream
 import { codexAppServer } from './codex-app-server.ts';
 import { codexAppServerWire } from './codex-app-server-wire.ts';
 import { codexExecJson } from './codex-exec-json.ts';
-import type { Decoder } from './decoder.ts';
+import type { Decoder, Metering } from './decoder.ts';
 import { droidStreamJson } from './droid-stream-json.ts';
 import type { LiveWireFactory } from './live-wire.ts';
 
-export type { Decoder } from './decoder.ts';
+export type { Decoder, Metering } from './decoder.ts';
 export type { LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
 export type * from './events.ts';
 
@@ -19,6 +19,14 @@ export const decoders: Readonly<Record<string, Decoder<any>>> = {
 };
 
 export const protocolNames = Object.keys(decoders);
+
+const UNMETERED: Metering = { reportsCost: false, reportsUsage: false, inputIncludesCache: false };
+
+/** What the output of a dialect (one-shot or live) says of cost. */
+export function meteringOf(protocol: string): Metering {
+  const decoder = Object.hasOwn(decoders, protocol) ? decoders[protocol] : Object.hasOwn(liveDialects, protocol) ? liveDialects[protocol]!.decoder : undefined;
+  return decoder?.metering ?? UNMETERED;
+}
 
 /**
  * The dialects a CLI can also be written to while it works (an adapter's `streamInput`): one

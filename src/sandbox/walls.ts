@@ -10,7 +10,7 @@ import { egressProxy } from './egress-proxy.ts';
 import type { EgressPolicy, HostQuestion, HostVerdict } from './egress-decision.ts';
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
-import { copyIntoHome, seedHome } from './home-seed.ts';
+import { copyIntoHome, seedHome, type CliLogin } from './home-seed.ts';
 import { helperEnv } from './helper-env.ts';
 import { clearConfig, configBinds, layTerminalHome, madeBlanks, terminalHomeOf, type CliConfig } from './operator-config.ts';
 import { credentialProxy, heldApi, withoutCredentials, type ProxyWatch } from './credential-proxy.ts';
@@ -20,7 +20,7 @@ import type { ProxyMetering } from './proxy-metering.ts';
 import type { BlockedEvent, UsageEvent } from '../protocols/events.ts';
 
 /** What an adapter says of its CLI in walls: with the configuration it reads in its home (see operator-config.ts). */
-export interface CliInWalls extends CliConfig {
+export interface CliInWalls extends CliConfig, CliLogin {
   /** How it reaches its model API: the credential it uses is held outside. */
   modelApi?: ModelApiAccess;
   /** Variables naming where it keeps its settings and sessions on the host: left out, so it keeps them in its home inside. */
@@ -227,8 +227,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const walls = raised;
   if (!walls) throw new Error('the walls are not up');
   const home = madeHome(walls, scope.home);
-  // The CLIs' logins its uid has outside, as they are now; their configuration the operator's, as it is now, read-only.
-  seedHome(walls.settings, home, walls.uid);
+  // The CLI's login its uid has outside, as it is now; its configuration the operator's, as it is now, read-only.
+  seedHome(walls.settings, home, walls.uid, scope.cli);
   const present = clearConfig(walls.settings, home, scope.cli, walls.uid);
   const homeConfig = configBinds(scope.cli, { host: home, inside: walls.uid.home, source: walls.settings }, present, madeBlanks(walls.sockets));
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));

@@ -19,7 +19,8 @@ import type { Log } from '../log/logger.ts';
 import { BatchedOutput } from '../process/batched-output.ts';
 import { agentUser } from '../process/agent-user.ts';
 import { agentWorktrees } from '../process/agent-space.ts';
-import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
+import { CostMeter } from '../usage/cost-meter.ts';
+import { meteringOf } from '../protocols/index.ts';
 import { PriceTable } from '../usage/prices.ts';
 import { writtenHostRules } from '../sandbox/host-rules.ts';
 

@@ -1,26 +1,6 @@
 import type { AgentEvent, Usage } from '../protocols/events.ts';
+import { meteringOf, type Metering } from '../protocols/index.ts';
 import { costOf, type PriceTable } from './prices.ts';
-
-/** What a CLI's output says of cost, by its protocol: its own price (at a turn's end), tokens as it works, or nothing. */
-export interface Metering {
-  /** The CLI prices its turns itself (Claude Code's `total_cost_usd`). */
-  reportsCost: boolean;
-  /** The CLI reports tokens, which the price table turns into dollars. */
-  reportsUsage: boolean;
-  /** Its input tokens include the cached ones (OpenAI's way), which are priced apart. */
-  inputIncludesCache: boolean;
-}
-
-const METERING: Record<string, Metering> = {
-  'claude-stream-json': { reportsCost: true, reportsUsage: true, inputIncludesCache: false },
-  'codex-exec-json': { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
-  'codex-app-server': { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
-};
-const NOTHING: Metering = { reportsCost: false, reportsUsage: false, inputIncludesCache: false };
-
-export function meteringOf(protocol: string): Metering {
-  return Object.hasOwn(METERING, protocol) ? METERING[protocol]! : NOTHING;
-}
 
 /**
  * Why work on this CLI and model cannot be held to a budget (neither the CLI nor the price

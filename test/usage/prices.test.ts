@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/config-error.ts';
-import { CostMeter, meteringOf } from '../../src/usage/cost-meter.ts';
+import { meteringOf } from '../../src/protocols/index.ts';
+import { CostMeter } from '../../src/usage/cost-meter.ts';
 import { costOf, PriceTable } from '../../src/usage/prices.ts';
 
 let dataDir: string;
