@@ -184,7 +184,9 @@ export const adapterManifestSchema = z
      * operator's at every start. `login`: the files of its login in its uid's home, copied into
      * the sandbox's home, and again whenever the operator's is newer (the CLI refreshes it
      * there); `givenOnce`: files copied in once, when a home is made, that the CLI rewrites as
-     * it goes (Claude Code's `.claude.json`). docs/sandbox.md says what each CLI declares.
+     * it goes (Claude Code's `.claude.json`). `hosts`: what it calls besides its model API, on
+     * 443 (codex's chatgpt.com, for a ChatGPT login): every sandbox reaches those and each CLI's
+     * model API. docs/sandbox.md says what each CLI declares.
      */
     walls: z
       .object({
@@ -230,9 +232,10 @@ export const adapterManifestSchema = z
         operatorFields: z.record(homePath, z.array(z.string().min(1)).min(1)).default({}),
         login: z.array(homePath).default([]),
         givenOnce: z.array(homePath).default([]),
+        hosts: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a host name, like "chatgpt.com"')).default([]),
       })
       .strict()
-      .default({ args: [], permissions: {}, unset: [], config: [], operatorFields: {}, login: [], givenOnce: [] }),
+      .default({ args: [], permissions: {}, unset: [], config: [], operatorFields: {}, login: [], givenOnce: [], hosts: [] }),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**

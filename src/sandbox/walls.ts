@@ -15,7 +15,7 @@ import { helperEnv } from './helper-env.ts';
 import { clearConfig, configBinds, layTerminalHome, madeBlanks, terminalHomeOf, type CliConfig } from './operator-config.ts';
 import { credentialProxy, heldApi, withoutCredentials, type ProxyWatch } from './credential-proxy.ts';
 import { installation } from './installation.ts';
-import type { ModelApiAccess } from './model-api-access.ts';
+import { credentialVariables, type ModelApiAccess } from './model-api-access.ts';
 import type { ProxyMetering } from './proxy-metering.ts';
 import type { BlockedEvent, UsageEvent } from '../protocols/events.ts';
 
@@ -25,6 +25,8 @@ export interface CliInWalls extends CliConfig, CliLogin {
   modelApi?: ModelApiAccess;
   /** Variables naming where it keeps its settings and sessions on the host: left out, so it keeps them in its home inside. */
   unset?: string[];
+  /** Hosts it calls besides its model API's, on 443 (codex's chatgpt.com, for a ChatGPT login). */
+  hosts?: string[];
 }
 
 /** What one CLI process's walls are made of, besides what every sandbox has. */
@@ -98,6 +100,8 @@ interface Raised {
   homes: string;
   /** The home the operator's CLI settings, logins and git identity come from: the sandbox uid's own. */
   settings: string;
+  /** Every CLI the bridge drives, as its adapter says of it in walls: each sandbox reaches their model APIs, and holds none of their keys. */
+  clis: CliInWalls[];
   /** The bridge's own identity (its data directory's): two bridges with one agent user never share a home. */
   identity?: string;
   /** Where each process's folder of sockets is made (reachable by the sandbox's uid). */
@@ -126,6 +130,8 @@ export function raiseWalls(
     identity?: string;
     settings?: string;
     masked?: string[];
+    /** The adapters of the CLIs it drives. */
+    adapters?: Iterable<{ walls: CliInWalls }>;
   },
 ): void {
   raised = decision.on
@@ -139,6 +145,7 @@ export function raiseWalls(
         masked: [],
         settings: decision.uid.home,
         ...places,
+        clis: [...(places.adapters ?? [])].map((adapter) => adapter.walls),
       }
     : undefined;
 }
@@ -258,7 +265,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     throw error;
   }
   const installed = installation(launch.command, launch.env.PATH);
-  const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`);
+  const keys = credentialVariables(knownClis(walls, scope).map((cli) => cli.modelApi));
+  const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`, keys);
   const args = bwrapArgv({
     system: walls.system,
     readOnly: [...installed.readOnly, ...(scope.readable ?? [])].filter((path, i, all) => all.indexOf(path) === i),
@@ -308,12 +316,17 @@ function proxyVariables(url: string): Record<string, string> {
   return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: noProxy, no_proxy: noProxy };
 }
 
+/** The CLIs whose model APIs a sandbox reaches and whose keys it never holds: every one the bridge drives, and its own. */
+function knownClis(walls: Raised, scope: WallScope): CliInWalls[] {
+  return scope.cli ? [...walls.clis, scope.cli] : walls.clis;
+}
+
 /**
  * What one sandbox may reach: the model APIs, BRIDGE_SANDBOX_ALLOW and its chat's own list
  * (internal addresses only where the operator named them); each refused host told once.
  */
 function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, string | undefined>): EgressPolicy {
-  const fixed = [...modelApiRules(env), ...walls.allow];
+  const fixed = [...modelApiRules(knownClis(walls, scope), env), ...walls.allow];
   const told = new Set<string>();
   // Connections to one host at one address while a person is asked about it wait for the same
   // question, withdrawn once every one of them has gone.
