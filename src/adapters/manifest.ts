@@ -44,6 +44,11 @@ export const adapterManifestSchema = z
     command: z.string().min(1),
     protocol: z.enum(protocolNames as [string, ...string[]]),
     /**
+     * The model the CLI runs when none is named, as of its release: its work is priced, and its
+     * metrics labelled, by it. The operator's `BRIDGE_DATA_DIR/prices.json` `defaults` override it.
+     */
+    defaultModel: z.string().min(1).max(200).optional(),
+    /**
      * Whose models the CLI runs, as the OpenTelemetry GenAI conventions name providers
      * (`anthropic`, `openai`): its work's spans say it where the model's name does not. None
      * for a CLI that runs any vendor's models (droid): the model's name alone says.

@@ -12,6 +12,8 @@ export interface Decoder<S = unknown> {
   readonly protocol: string;
   /** What its output says of cost; none: nothing (the bridge cannot price its work). */
   readonly metering?: Metering;
+  /** Its tools' names in Claude Code's (`shell` → `Bash`), which approval rules are written in: a rule binds on every CLI. */
+  readonly toolNames?: Readonly<Record<string, string>>;
   initial(): S;
   step(state: S, line: unknown): DecodeStep<S> | null;
 }

@@ -20,14 +20,6 @@ export const decoders: Readonly<Record<string, Decoder<any>>> = {
 
 export const protocolNames = Object.keys(decoders);
 
-const UNMETERED: Metering = { reportsCost: false, reportsUsage: false, inputIncludesCache: false };
-
-/** What the output of a dialect (one-shot or live) says of cost. */
-export function meteringOf(protocol: string): Metering {
-  const decoder = Object.hasOwn(decoders, protocol) ? decoders[protocol] : Object.hasOwn(liveDialects, protocol) ? liveDialects[protocol]!.decoder : undefined;
-  return decoder?.metering ?? UNMETERED;
-}
-
 /**
  * The dialects a CLI can also be written to while it works (an adapter's `streamInput`): one
  * message as one line of its standard input, named by an id the CLI reports back.
@@ -53,3 +45,15 @@ export const liveDialects: Readonly<Record<string, LiveDialect>> = {
   [claudeStreamJson.protocol]: { decoder: claudeStreamJson, wire: claudeWire, plans: true },
   [codexAppServer.protocol]: { decoder: codexAppServer, wire: codexAppServerWire, plans: false },
 };
+
+const everyDecoder = [...Object.values(decoders), ...Object.values(liveDialects).map((dialect) => dialect.decoder)];
+
+/** Every dialect's tool names in Claude Code's, which approval rules are written in (`shell` → `Bash`). */
+export const ruleToolNames: Readonly<Record<string, string>> = Object.assign(Object.create(null), ...everyDecoder.map((decoder) => decoder.toolNames));
+
+const UNMETERED: Metering = { reportsCost: false, reportsUsage: false, inputIncludesCache: false };
+
+/** What the output of a dialect (one-shot or live) says of cost. */
+export function meteringOf(protocol: string): Metering {
+  return everyDecoder.find((decoder) => decoder.protocol === protocol)?.metering ?? UNMETERED;
+}

@@ -1,13 +1,16 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadAdapters } from '../../src/adapters/load.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { meteringOf } from '../../src/protocols/index.ts';
 import { CostMeter } from '../../src/usage/cost-meter.ts';
 import { costOf, PriceTable } from '../../src/usage/prices.ts';
 
 let dataDir: string;
+const shippedAdapters = () => loadAdapters(fileURLToPath(new URL('../../adapters/', import.meta.url)), {});
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'bridge-prices-'));
 });
@@ -20,8 +23,8 @@ describe('the price table', () => {
     expect(costOf(usage, { input: 1, output: 10 })).toBeCloseTo(1 + 1 + 2 + 0.4, 10);
   });
 
-  it("ships the adapters' default models, and knows a model by its dated or context-tagged names and by a key's * prefix", async () => {
-    const prices = await PriceTable.load(dataDir);
+  it("prices the adapters' default models, and knows a model by its dated or context-tagged names and by a key's * prefix", async () => {
+    const prices = await PriceTable.load(dataDir, (await shippedAdapters()).values());
     expect(prices.defaultModel('claude')).toBe('claude-opus-5-5');
     expect(prices.priceOf(prices.defaultModel('claude'))).toEqual({ input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 });
     expect(prices.priceOf(prices.defaultModel('codex'))).toEqual({ input: 5, output: 30, cacheRead: 0.5 });
@@ -35,9 +38,15 @@ describe('the price table', () => {
   it("takes the operator's prices.json over the shipped entries, model by model", async () => {
     await writeFile(
       join(dataDir, 'prices.json'),
-      JSON.stringify({ models: { 'gpt-5.5': { input: 1, output: 2 }, 'house-*': { input: 0.5, output: 1 } }, defaults: { droid: 'house-7' } }),
+      JSON.stringify({
+        models: { 'gpt-5.5': { input: 1, output: 2 }, 'house-*': { input: 0.5, output: 1 } },
+        defaults: { droid: 'house-7', codex: 'house-8' },
+      }),
     );
-    const prices = await PriceTable.load(dataDir);
+    const prices = await PriceTable.load(dataDir, (await shippedAdapters()).values());
+    // The operator's default over the adapter's (`defaultModel`).
+    expect(prices.defaultModel('codex')).toBe('house-8');
+    expect(prices.defaultModel('claude')).toBe('claude-opus-5-5');
     expect(prices.priceOf('gpt-5.5')).toEqual({ input: 1, output: 2 });
     expect(prices.priceOf('claude-opus-5-5')).toEqual({ input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 });
     expect(prices.priceOf(prices.defaultModel('droid'))).toEqual({ input: 0.5, output: 1 });
