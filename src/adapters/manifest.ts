@@ -274,25 +274,18 @@ export const adapterManifestSchema = z
   })
   .strict()
   .superRefine((manifest, ctx) => {
-    const templates: [string, string[]][] = [
-      ['args', manifest.args],
-      ['prompt', manifest.prompt],
-      ...(manifest.largePrompt ? [['largePrompt.args', manifest.largePrompt.args] as [string, string[]]] : []),
-      ...(manifest.streamInput ? [['streamInput', manifest.streamInput] as [string, string[]]] : []),
-      ['untrusted', manifest.untrusted],
-      ['resume', manifest.resume],
-      ...(manifest.handoff ? [['handoff', manifest.handoff] as [string, string[]]] : []),
-      ...Object.entries(manifest.options).map(([key, value]) => [`options.${key}`, value] as [string, string[]]),
-      ['permissions.bypass', manifest.permissions.bypass],
-      ...(manifest.permissions.prompt ? [['permissions.prompt', manifest.permissions.prompt] as [string, string[]]] : []),
-      ...(manifest.permissions.allowlist ? [['permissions.allowlist', manifest.permissions.allowlist] as [string, string[]]] : []),
-      ...(manifest.permissions.safe ? [['permissions.safe', manifest.permissions.safe] as [string, string[]]] : []),
-      ...(manifest.permissions.control ? [['permissions.control', manifest.permissions.control] as [string, string[]]] : []),
-      ...(manifest.live ? [['live.args', manifest.live.args] as [string, string[]]] : []),
-      ['walls.args', manifest.walls.args],
-      ...Object.entries(manifest.walls.permissions).map(([key, value]) => [`walls.permissions.${key}`, value] as [string, string[]]),
-      ...Object.entries(manifest.live?.options ?? {}).map(([key, value]) => [`live.options.${key}`, value] as [string, string[]]),
-    ];
+    const { args, prompt, streamInput, untrusted, resume, handoff, largePrompt, live, walls } = manifest;
+    // Every argument template, by its field's path: the lists in each of these objects.
+    const templates = Object.entries({
+      '': { args, prompt, streamInput, untrusted, resume, handoff },
+      'largePrompt.': { args: largePrompt?.args },
+      'options.': manifest.options,
+      'permissions.': manifest.permissions,
+      'live.': { args: live?.args },
+      'walls.': { args: walls.args },
+      'walls.permissions.': walls.permissions,
+      'live.options.': live?.options ?? {},
+    }).flatMap(([prefix, lists]) => Object.entries(lists).flatMap(([key, list]) => (Array.isArray(list) ? [[`${prefix}${key}`, list] as const] : [])));
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {
         for (const [, name] of arg.matchAll(PLACEHOLDER_PATTERN)) {

@@ -19,7 +19,7 @@ type Env = Record<string, string | undefined>;
  * home), and how its files read. /resume lists them, a session moves to another machine with
  * its files, and the doctor checks the CLI can write there.
  */
-interface SavedSessionFormat {
+export interface SavedSessionFormat {
   /** The variable naming the CLI's folder (`CLAUDE_CONFIG_DIR`), else its folder in the home. */
   home: { variable: string; folder: string };
   /** The folder of its sessions in its own. */
@@ -64,56 +64,40 @@ export const SAVED_SESSION_FORMATS = Object.keys(FORMATS) as [SavedSessionFormat
  * `owner`'s (the agent user's, a sandbox's), only what that uid reads itself (files/agent-place.ts).
  */
 export async function readSavedSessions(format: SavedSessionFormatName, cwd: string, env: Env, owner?: Owner): Promise<SavedSession[]> {
-  const place = sessionsPlace(format, env, owner);
-  const folder = sessionsFolder(format, env, cwd);
-  return place && folder ? FORMATS[format].list(place, folder, cwd) : [];
-}
-
-/** The files of one session the CLI saved for `cwd`, in its folder of `cwd`'s sessions. */
-export function sessionFilesIn(format: SavedSessionFormatName, place: AgentPlace, folder: string, id: string): Promise<string[]> {
-  return FORMATS[format].files(place, folder, id);
+  const at = sessionsAt(format, env, cwd, owner);
+  return at ? at.format.list(at.place, at.folder, cwd) : [];
 }
 
 /**
- * The place a CLI keeps its sessions in, as the bridge knows it: the folder the operator named
- * (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`), else the home. Nothing below it is reached through a link.
+ * Where a CLI keeps `cwd`'s sessions (without `cwd`: all of them), as `env` says, undefined
+ * without a home: in `place`, the folder the operator named (`CLAUDE_CONFIG_DIR`,
+ * `CODEX_HOME`) or else the home, through which no link is followed, read as `owner`.
  */
-export function sessionsPlace(format: SavedSessionFormatName, env: Env, owner?: Owner): AgentPlace | undefined {
-  const root = env[FORMATS[format].home.variable] || env.HOME;
-  return root ? { root, owner } : undefined;
-}
-
-/** The folder the CLI keeps `cwd`'s sessions in, or, without `cwd`, all its sessions; undefined without a home. */
-export function sessionsFolder(format: SavedSessionFormatName, env: Env, cwd?: string): string | undefined {
-  const { home, sessions, folderOf } = FORMATS[format] as SavedSessionFormat;
-  const own = env[home.variable] || (env.HOME ? join(env.HOME, home.folder) : undefined);
-  return own && join(own, sessions, cwd === undefined ? '' : (folderOf?.(cwd) ?? ''));
+export function sessionsAt(name: SavedSessionFormatName, env: Env, cwd?: string, owner?: Owner) {
+  const format: SavedSessionFormat = FORMATS[name];
+  const named = env[format.home.variable];
+  const root = named || env.HOME;
+  if (!root) return undefined;
+  const folder = join(named || join(root, format.home.folder), format.sessions, cwd === undefined ? '' : (format.folderOf?.(cwd) ?? ''));
+  return { place: { root, owner }, folder, format };
 }
 
 /** Rollout files looked at, newest first: each names its directory in its first line, so they are opened to find this one's. */
 const ROLLOUTS_SCANNED = 200;
 
 async function codexSessions(place: AgentPlace, root: string, cwd: string): Promise<SavedSession[]> {
-  const files: string[] = [];
-  const newestFirst = async (dir: string, ofFiles = false) =>
-    (await entriesInPlace(place, dir))
-      .filter((entry) => entry.directory !== ofFiles)
-      .map((entry) => entry.name)
-      .sort()
-      .reverse();
-  for (const year of await newestFirst(root)) {
-    for (const month of await newestFirst(join(root, year))) {
-      for (const day of await newestFirst(join(root, year, month))) {
-        for (const name of await newestFirst(join(root, year, month, day), true))
-          if (name.startsWith('rollout-') && name.endsWith('.jsonl')) files.push(join(root, year, month, day, name));
-        if (files.length >= ROLLOUTS_SCANNED) break;
-      }
-      if (files.length >= ROLLOUTS_SCANNED) break;
+  const scanned: string[] = [];
+  // Year, month and day folders, newest first, then the day's rollouts.
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    const names = (await entriesInPlace(place, dir)).filter((entry) => entry.directory === depth < 3).map((entry) => entry.name);
+    for (const name of names.sort().reverse()) {
+      if (scanned.length >= ROLLOUTS_SCANNED) return;
+      if (depth < 3) await walk(join(dir, name), depth + 1);
+      else if (name.startsWith('rollout-') && name.endsWith('.jsonl')) scanned.push(join(dir, name));
     }
-    if (files.length >= ROLLOUTS_SCANNED) break;
-  }
+  };
+  await walk(root, 0);
   const sessions: SavedSession[] = [];
-  const scanned = files.slice(0, ROLLOUTS_SCANNED);
   // Read in batches of the number listed: most rollouts are other directories', and the owner's check is one process a batch.
   for (let at = 0; at < scanned.length && sessions.length < LISTED; at += LISTED) {
     const batch = scanned.slice(at, at + LISTED);

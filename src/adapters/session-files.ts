@@ -1,6 +1,6 @@
 import { relative, resolve, sep } from 'node:path';
 import { readInPlace, writeInPlace, type Owner } from '../files/agent-place.ts';
-import { sessionFilesIn, sessionsFolder, sessionsPlace, type SavedSessionFormatName } from './saved-sessions.ts';
+import { sessionsAt, type SavedSessionFormatName } from './saved-sessions.ts';
 
 /**
  * Whose files these are when that is not this process's user (the agent user, a sandbox's
@@ -31,13 +31,11 @@ export async function readSessionFiles(
   env: Record<string, string | undefined>,
   owner?: FileOwner,
 ): Promise<SessionFile[]> {
-  const root = sessionsFolder(format, env, cwd);
-  const place = sessionsPlace(format, env, owner);
-  if (!root || !place || !/^[\w-]+$/.test(sessionId)) return [];
-  const paths = await sessionFilesIn(format, place, root, sessionId);
+  const at = sessionsAt(format, env, cwd, owner);
+  if (!at || !/^[\w-]+$/.test(sessionId)) return [];
   // One byte past the limit: a file that large is left out, never cut short.
-  const read = await readInPlace(place, paths, MAX_FILE_BYTES + 1);
-  return read.filter((file) => file.data.length <= MAX_FILE_BYTES).map((file) => ({ path: relative(root, file.path), data: file.data }));
+  const read = await readInPlace(at.place, await at.format.files(at.place, at.folder, sessionId), MAX_FILE_BYTES + 1);
+  return read.filter((file) => file.data.length <= MAX_FILE_BYTES).map((file) => ({ path: relative(at.folder, file.path), data: file.data }));
 }
 
 /**
@@ -51,13 +49,12 @@ export async function writeSessionFiles(
   files: SessionFile[],
   owner?: FileOwner,
 ): Promise<void> {
-  const root = sessionsFolder(format, env, cwd);
-  const place = sessionsPlace(format, env, owner);
-  if (!root || !place) throw new Error('the CLI has no home here (HOME is not set)');
+  const at = sessionsAt(format, env, cwd, owner);
+  if (!at) throw new Error('the CLI has no home here (HOME is not set)');
   for (const file of files) {
-    const path = resolve(root, file.path);
-    if (!path.startsWith(root + sep)) throw new Error(`a session file's path leaves the CLI's folder: ${file.path}`);
-    await writeInPlace(place, path, file.data);
+    const path = resolve(at.folder, file.path);
+    if (!path.startsWith(at.folder + sep)) throw new Error(`a session file's path leaves the CLI's folder: ${file.path}`);
+    await writeInPlace(at.place, path, file.data);
   }
 }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Adapter } from '../adapters/load.ts';
-import { sessionsFolder } from '../adapters/saved-sessions.ts';
+import { sessionsAt } from '../adapters/saved-sessions.ts';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
 import { fail } from './check.ts';
@@ -24,7 +24,7 @@ export function checkSessionsWritable(
 ): CheckResult | undefined {
   if (sandbox.decision.on || !adapter.savedSessions || cli.some((result) => !result.ok || result.optional)) return undefined;
   const user = agentUser();
-  const dir = sessionsFolder(adapter.savedSessions, asAgent(env, user?.home ?? process.cwd()).env);
+  const dir = sessionsAt(adapter.savedSessions, asAgent(env, user?.home ?? process.cwd()).env)?.folder;
   if (!dir) return undefined;
   const existing = nearestExisting(dir);
   if (writableBy(existing, user?.uid, user?.gid)) return undefined;

@@ -29,7 +29,7 @@ export const APPROVAL_REQUESTS: Readonly<Record<string, string>> = {
  */
 export const codexAppServer: Decoder<AppServerState> = {
   protocol: 'codex-app-server',
-  metering: { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
+  metering: { reportsUsage: true, inputIncludesCache: true },
   toolNames: CODEX_TOOL_NAMES,
   initial: () => IDLE,
   step(state, line) {

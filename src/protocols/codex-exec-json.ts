@@ -18,7 +18,7 @@ export const CODEX_TOOL_NAMES = { shell: 'Bash', exec_command: 'Bash', edit: 'Ed
 
 export const codexExecJson: Decoder<CodexState> = {
   protocol: 'codex-exec-json',
-  metering: { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
+  metering: { reportsUsage: true, inputIncludesCache: true },
   toolNames: CODEX_TOOL_NAMES,
   initial: () => ({ lastText: '', started: [] }),
   step(state, line) {

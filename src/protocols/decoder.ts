@@ -21,11 +21,11 @@ export interface Decoder<S = unknown> {
 /** What a dialect's output says of cost: the CLI's own price (at a turn's end), tokens as it works, or nothing. */
 export interface Metering {
   /** The CLI prices its turns itself (Claude Code's `total_cost_usd`). */
-  reportsCost: boolean;
+  reportsCost?: boolean;
   /** The CLI reports tokens, which the price table turns into dollars. */
-  reportsUsage: boolean;
+  reportsUsage?: boolean;
   /** Its input tokens include the cached ones (OpenAI's way), which are priced apart. */
-  inputIncludesCache: boolean;
+  inputIncludesCache?: boolean;
 }
 
 export interface DecodeStep<S> {

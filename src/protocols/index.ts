@@ -51,9 +51,7 @@ const everyDecoder = [...Object.values(decoders), ...Object.values(liveDialects)
 /** Every dialect's tool names in Claude Code's, which approval rules are written in (`shell` → `Bash`). */
 export const ruleToolNames: Readonly<Record<string, string>> = Object.assign(Object.create(null), ...everyDecoder.map((decoder) => decoder.toolNames));
 
-const UNMETERED: Metering = { reportsCost: false, reportsUsage: false, inputIncludesCache: false };
-
 /** What the output of a dialect (one-shot or live) says of cost. */
 export function meteringOf(protocol: string): Metering {
-  return everyDecoder.find((decoder) => decoder.protocol === protocol)?.metering ?? UNMETERED;
+  return everyDecoder.find((decoder) => decoder.protocol === protocol)?.metering ?? {};
 }

@@ -56,7 +56,6 @@ export function withoutCredentials(
 ): { env: Record<string, string | undefined>; args: string[] } {
   const out = { ...env };
   for (const name of keys) delete out[name];
-  for (const spec of api?.access.credentials ?? []) delete out[spec.variable];
   if (!api) return { env: out, args: [] };
   for (const { spec } of api.held) out[spec.variable] = PLACEHOLDER_KEY;
   const { pointAt } = api.access;

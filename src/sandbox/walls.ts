@@ -29,6 +29,9 @@ export interface CliInWalls extends CliConfig, CliLogin {
   hosts?: string[];
 }
 
+/** The adapters of the CLIs a bridge drives, as far as their walls go. */
+export type WalledClis = Iterable<{ walls: CliInWalls }>;
+
 /** What one CLI process's walls are made of, besides what every sandbox has. */
 export interface WallScope {
   /** Whose home it gets (a chat's key, a run's id): kept across turns and restarts, so sessions resume. */
@@ -130,8 +133,7 @@ export function raiseWalls(
     identity?: string;
     settings?: string;
     masked?: string[];
-    /** The adapters of the CLIs it drives. */
-    adapters?: Iterable<{ walls: CliInWalls }>;
+    adapters?: WalledClis;
   },
 ): void {
   raised = decision.on

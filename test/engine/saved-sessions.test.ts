@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSavedSessions, sessionsFolder, type SavedSessionFormatName } from '../../src/adapters/saved-sessions.ts';
+import { readSavedSessions, sessionsAt, type SavedSessionFormatName } from '../../src/adapters/saved-sessions.ts';
 import { readSessionFiles, writeSessionFiles } from '../../src/adapters/session-files.ts';
 
 // Each format of saved sessions is one record (saved-sessions.ts): where the CLI keeps them,
@@ -45,18 +45,18 @@ async function put(folder: string, files: Record<string, string>): Promise<void>
 describe('saved sessions, one record per format', () => {
   it('each CLI keeps them in its own folder in the home, or where its variable says', () => {
     const home = { HOME: '/home/a' };
-    expect(sessionsFolder('claude-projects', home, CWD)).toBe('/home/a/.claude/projects/-work-app');
-    expect(sessionsFolder('claude-projects', home)).toBe('/home/a/.claude/projects');
-    expect(sessionsFolder('claude-projects', { ...home, CLAUDE_CONFIG_DIR: '/etc/claude' }, CWD)).toBe('/etc/claude/projects/-work-app');
-    expect(sessionsFolder('codex-rollouts', home, CWD)).toBe('/home/a/.codex/sessions');
-    expect(sessionsFolder('codex-rollouts', { ...home, CODEX_HOME: '/etc/codex' })).toBe('/etc/codex/sessions');
-    expect(sessionsFolder('codex-rollouts', {}, CWD)).toBeUndefined();
+    expect(sessionsAt('claude-projects', home, CWD)?.folder).toBe('/home/a/.claude/projects/-work-app');
+    expect(sessionsAt('claude-projects', home)?.folder).toBe('/home/a/.claude/projects');
+    expect(sessionsAt('claude-projects', { ...home, CLAUDE_CONFIG_DIR: '/etc/claude' }, CWD)?.folder).toBe('/etc/claude/projects/-work-app');
+    expect(sessionsAt('codex-rollouts', home, CWD)?.folder).toBe('/home/a/.codex/sessions');
+    expect(sessionsAt('codex-rollouts', { ...home, CODEX_HOME: '/etc/codex' })?.folder).toBe('/etc/codex/sessions');
+    expect(sessionsAt('codex-rollouts', {}, CWD)?.folder).toBeUndefined();
   });
 
   it.each(Object.keys(SAVED) as SavedSessionFormatName[])('%s: lists a directory’s sessions, and moves one’s files to another home', async (format) => {
     const { id, files } = SAVED[format];
     const from = { HOME: join(space, 'from') };
-    await put(sessionsFolder(format, from, CWD)!, files);
+    await put(sessionsAt(format, from, CWD)!.folder, files);
     const [listed, ...more] = await readSavedSessions(format, CWD, from);
     expect(more).toEqual([]);
     expect(listed).toMatchObject({ id, firstPrompt: 'fix the bug', turns: 1, startedAt: Date.parse('2026-01-02T03:04:05Z') });
