@@ -43,16 +43,9 @@ export const adapterManifestSchema = z
     /** Executable name (looked up on PATH) or path; `BRIDGE_<NAME>_COMMAND` overrides it. */
     command: z.string().min(1),
     protocol: z.enum(protocolNames as [string, ...string[]]),
-    /**
-     * The model the CLI runs when none is named, as of its release: its work is priced, and its
-     * metrics labelled, by it. The operator's `BRIDGE_DATA_DIR/prices.json` `defaults` override it.
-     */
+    /** The model the CLI runs when none is named, for pricing and metrics (the operator's prices.json `defaults` over it). */
     defaultModel: z.string().min(1).max(200).optional(),
-    /**
-     * Whose models the CLI runs, as the OpenTelemetry GenAI conventions name providers
-     * (`anthropic`, `openai`): its work's spans say it where the model's name does not. None
-     * for a CLI that runs any vendor's models (droid): the model's name alone says.
-     */
+    /** Whose models it runs, as the GenAI conventions name providers (`anthropic`), where the model's name does not say. None: any vendor's (droid). */
     provider: z.optional(z.string().regex(/^[a-z][\w.-]*$/, 'a GenAI provider name, like "openai"')),
     /** Arguments every turn starts with. */
     args: argTemplate,
@@ -186,12 +179,10 @@ export const adapterManifestSchema = z
      * ending in `/`): in walls each is the operator's, read-only, at every start, or a blank;
      * `operatorFields`: files it must write whose named top-level fields are configuration
      * nonetheless (Claude Code's `.claude.json`: `mcpServers`, `projects`), reset to the
-     * operator's at every start. `login`: the files of its login in its uid's home, copied into
-     * the sandbox's home, and again whenever the operator's is newer (the CLI refreshes it
-     * there); `givenOnce`: files copied in once, when a home is made, that the CLI rewrites as
-     * it goes (Claude Code's `.claude.json`). `hosts`: what it calls besides its model API, on
-     * 443 (codex's chatgpt.com, for a ChatGPT login): every sandbox reaches those and each CLI's
-     * model API. docs/sandbox.md says what each CLI declares.
+     * operator's at every start. `login`: its login's files, copied in whenever the operator's is
+     * newer; `givenOnce`: copied in once, rewritten by the CLI (Claude Code's `.claude.json`);
+     * `hosts`: what it calls besides its model API, on 443, which every sandbox reaches too
+     * (codex's chatgpt.com). docs/sandbox.md says what each CLI declares.
      */
     walls: z
       .object({
@@ -240,7 +231,7 @@ export const adapterManifestSchema = z
         hosts: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a host name, like "chatgpt.com"')).default([]),
       })
       .strict()
-      .default({ args: [], permissions: {}, unset: [], config: [], operatorFields: {}, login: [], givenOnce: [], hosts: [] }),
+      .prefault({}),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**

@@ -14,11 +14,7 @@ export interface SavedSession {
 
 type Env = Record<string, string | undefined>;
 
-/**
- * How a CLI keeps its sessions on disk: where (its folder, named by a variable or in the
- * home), and how its files read. /resume lists them, a session moves to another machine with
- * its files, and the doctor checks the CLI can write there.
- */
+/** How a CLI keeps its sessions on disk, for /resume, for moving a session to another machine, and for the doctor. */
 export interface SavedSessionFormat {
   /** The variable naming the CLI's folder (`CLAUDE_CONFIG_DIR`), else its folder in the home. */
   home: { variable: string; folder: string };

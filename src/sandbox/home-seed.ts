@@ -5,10 +5,8 @@ import { helperEnv } from './helper-env.ts';
 
 /**
  * What of its uid's own home (the agent user's, or the bridge's) a sandbox's home is given for
- * its CLI, as the CLI's adapter declares (`walls.login`, `walls.givenOnce`). Never its
- * sessions, history or caches (each chat's own), nor its configuration: that is bound
- * read-only from the operator's home at every start (operator-config.ts), never kept where
- * the agent writes.
+ * its CLI, as its adapter declares: never its sessions, history or caches (each chat's own), nor
+ * its configuration, bound read-only from the operator's home at every start (operator-config.ts).
  */
 export interface CliLogin {
   /** Its login, which it refreshes there: kept in step with the operator's (Claude Code's `.claude/.credentials.json`). */

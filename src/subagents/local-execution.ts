@@ -20,7 +20,6 @@ import { BatchedOutput } from '../process/batched-output.ts';
 import { agentUser } from '../process/agent-user.ts';
 import { agentWorktrees } from '../process/agent-space.ts';
 import { CostMeter } from '../usage/cost-meter.ts';
-import { meteringOf } from '../protocols/index.ts';
 import { PriceTable } from '../usage/prices.ts';
 import { writtenHostRules } from '../sandbox/host-rules.ts';
 
@@ -146,7 +145,7 @@ export class LocalExecutor implements RunExecutor {
     };
     const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, reports, { watcher: () => watcher, moved });
     let steps = 0;
-    const meter = new CostMeter(this.options.prices ?? NO_PRICES, meteringOf(adapter.protocol), run.model ?? this.options.prices?.defaultModel(run.cli));
+    const meter = new CostMeter(this.options.prices ?? NO_PRICES, run.cli, adapter.protocol, run.model);
     let costStop: { usd: number } | undefined;
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
