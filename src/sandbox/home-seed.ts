@@ -4,25 +4,16 @@ import { dirname, join } from 'node:path';
 import { helperEnv } from './helper-env.ts';
 
 /**
- * What of its uid's own home (the agent user's, or the bridge's) a sandbox's home is given for
- * its CLI, as its adapter declares: never its sessions, history or caches (each chat's own), nor
- * its configuration, bound read-only from the operator's home at every start (operator-config.ts).
- */
-export interface CliLogin {
-  /** Its login, which it refreshes there: kept in step with the operator's (Claude Code's `.claude/.credentials.json`). */
-  login?: string[];
-  /** Given once, when a home is made: the CLI rewrites them as it goes (Claude Code's `.claude.json`, its state and account). */
-  givenOnce?: string[];
-}
-
-/**
- * Copies what a sandbox's home is given for `cli` from `source` into `home`: at first
- * everything there is, afterwards what the operator changed since (newer there than here), so
- * a login renewed outside reaches every chat at its CLI's next start. The copy runs as the
+ * Copies what a sandbox's home is given of its uid's own (the agent user's, or the bridge's)
+ * for `cli`, as its adapter declares (`walls.login`, `walls.givenOnce`), from `source` into
+ * `home`: at first everything there is, afterwards what the operator changed since (newer
+ * there than here), so a login renewed outside reaches every chat at its CLI's next start.
+ * Never its sessions, history or caches (each chat's own), nor its configuration, bound
+ * read-only from the operator's home at every start (operator-config.ts). The copy runs as the
  * sandbox's uid, never as the bridge: the source is a home an agent could once write, and a
  * link planted there must not read for it what its uid may not.
  */
-export function seedHome(source: string, home: string, owner: Owner, cli: CliLogin | undefined): string[] {
+export function seedHome(source: string, home: string, owner: Owner, cli: { login?: string[]; givenOnce?: string[] } | undefined): string[] {
   const copied: string[] = [];
   const copy = (path: string) => {
     copyIntoHome(source, home, path, owner);

@@ -10,7 +10,7 @@ import { egressProxy } from './egress-proxy.ts';
 import type { EgressPolicy, HostQuestion, HostVerdict } from './egress-decision.ts';
 import type { HostRule } from './host-rules.ts';
 import { modelApiRules } from './model-hosts.ts';
-import { copyIntoHome, seedHome, type CliLogin } from './home-seed.ts';
+import { copyIntoHome, seedHome } from './home-seed.ts';
 import { helperEnv } from './helper-env.ts';
 import { clearConfig, configBinds, layTerminalHome, madeBlanks, terminalHomeOf, type CliConfig } from './operator-config.ts';
 import { credentialProxy, heldApi, withoutCredentials, type ProxyWatch } from './credential-proxy.ts';
@@ -20,13 +20,17 @@ import type { ProxyMetering } from './proxy-metering.ts';
 import type { BlockedEvent, UsageEvent } from '../protocols/events.ts';
 
 /** What an adapter says of its CLI in walls: with the configuration it reads in its home (see operator-config.ts). */
-export interface CliInWalls extends CliConfig, CliLogin {
+export interface CliInWalls extends CliConfig {
   /** How it reaches its model API: the credential it uses is held outside. */
   modelApi?: ModelApiAccess;
   /** Variables naming where it keeps its settings and sessions on the host: left out, so it keeps them in its home inside. */
   unset?: string[];
   /** Hosts it calls besides its model API's, on 443 (codex's chatgpt.com, for a ChatGPT login). */
   hosts?: string[];
+  /** Its login's files in its uid's home, copied into the sandbox's, and again whenever the operator's is newer (it refreshes them there). */
+  login?: string[];
+  /** Files copied in once, when a home is made, that it rewrites as it goes (Claude Code's `.claude.json`). */
+  givenOnce?: string[];
 }
 
 /** The adapters of the CLIs a bridge drives, as far as their walls go. */
@@ -236,6 +240,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const walls = raised;
   if (!walls) throw new Error('the walls are not up');
   const home = madeHome(walls, scope.home);
+  // Every CLI the bridge drives and this one: the sandbox reaches their model APIs, and holds none of their keys.
+  const clis = walls.clis.concat(scope.cli ?? []);
   // The CLI's login its uid has outside, as it is now; its configuration the operator's, as it is now, read-only.
   seedHome(walls.settings, home, walls.uid, scope.cli);
   const present = clearConfig(walls.settings, home, scope.cli, walls.uid);
@@ -255,7 +261,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
       servers.push(relayToTcp(join(sockets, 'mcp.sock'), mcp.host, mcp.port));
       forwards.push({ port: mcp.port, socket: 'mcp.sock' });
     }
-    servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, launch.env)));
+    servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, clis, launch.env)));
     forwards.push({ port: egressPort, socket: 'egress.sock' });
     if (api) {
       servers.push(credentialProxy(join(sockets, 'model.sock'), api, proxyWatch(walls, scope, api.upstream.host)));
@@ -267,7 +273,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     throw error;
   }
   const installed = installation(launch.command, launch.env.PATH);
-  const keys = credentialVariables(knownClis(walls, scope).map((cli) => cli.modelApi));
+  const keys = credentialVariables(clis.map((cli) => cli.modelApi));
   const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`, keys);
   const args = bwrapArgv({
     system: walls.system,
@@ -318,17 +324,12 @@ function proxyVariables(url: string): Record<string, string> {
   return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: noProxy, no_proxy: noProxy };
 }
 
-/** The CLIs whose model APIs a sandbox reaches and whose keys it never holds: every one the bridge drives, and its own. */
-function knownClis(walls: Raised, scope: WallScope): CliInWalls[] {
-  return scope.cli ? [...walls.clis, scope.cli] : walls.clis;
-}
-
 /**
  * What one sandbox may reach: the model APIs, BRIDGE_SANDBOX_ALLOW and its chat's own list
  * (internal addresses only where the operator named them); each refused host told once.
  */
-function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, string | undefined>): EgressPolicy {
-  const fixed = [...modelApiRules(knownClis(walls, scope), env), ...walls.allow];
+function egressPolicy(walls: Raised, scope: WallScope, clis: CliInWalls[], env: Record<string, string | undefined>): EgressPolicy {
+  const fixed = [...modelApiRules(clis, env), ...walls.allow];
   const told = new Set<string>();
   // Connections to one host at one address while a person is asked about it wait for the same
   // question, withdrawn once every one of them has gone.

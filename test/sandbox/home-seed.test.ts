@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadAdapters } from '../../src/adapters/load.ts';
-import { seedHome, type CliLogin } from '../../src/sandbox/home-seed.ts';
+import { seedHome } from '../../src/sandbox/home-seed.ts';
+import type { CliInWalls } from '../../src/sandbox/walls.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent } from '../support/agent-user.ts';
 
@@ -16,8 +17,8 @@ describe.skipIf(cannot)(`a sandbox's home, given its uid's logins (${cannot ?? '
   let home: string;
   const ids = agentIds()!;
   // What each shipped adapter declares of its login (`walls.login`, `walls.givenOnce`).
-  let claude: CliLogin;
-  let codex: CliLogin;
+  let claude: CliInWalls;
+  let codex: CliInWalls;
   const seedBoth = () => [...seedHome(source, home, ids, claude), ...seedHome(source, home, ids, codex)];
 
   beforeAll(async () => {
