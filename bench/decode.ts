@@ -41,7 +41,7 @@ const replayAdapter = (): Adapter => ({
   permissions: { bypass: [], unattended: 'everything' },
   toolSeparator: ',',
   env: {},
-  walls: { args: [], permissions: {}, unset: [], config: [], operatorFields: {} },
+  walls: { args: [], permissions: {}, unset: [], config: [], operatorFields: {}, login: [], givenOnce: [], hosts: [] },
   doctor: { version: ['--version'] },
   file: 'bench',
 });

@@ -19,7 +19,7 @@ import { spawnedText, stopButton } from './presentation/runs.ts';
 import { NO_CHAT, type ChatRef, type Outbound } from './ports/transport.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from './ports/chat-transport.ts';
 import { DailyBudget, PersonDailyBudget } from './usage/budget.ts';
-import { CostMeter, meteringOf, unpricedReason } from './usage/cost-meter.ts';
+import { CostMeter, unpricedReason } from './usage/cost-meter.ts';
 import { UsageLedger } from './usage/usage-ledger.ts';
 import { AgentLibrary } from './agents/library.ts';
 import { TrustedDirectories } from './projects/trust.ts';
@@ -136,7 +136,7 @@ export async function createApp(options: {
     budget,
     personBudget,
     priceTurn: (cli, model, result) => {
-      const meter = new CostMeter(config.prices, meteringOf(config.adapters.get(cli)?.protocol ?? ''), model ?? config.prices.defaultModel(cli));
+      const meter = new CostMeter(config.prices, cli, config.adapters.get(cli)?.protocol, model);
       meter.observe(result);
       return meter.priced ? meter.usd : undefined;
     },
@@ -200,10 +200,7 @@ export async function createApp(options: {
     questions,
     refuseWork: (key, person) => spending.refusal(key, person),
     costs: {
-      unpriced: (cli, model) => {
-        const adapter = config.adapters.get(cli);
-        return adapter ? unpricedReason(cli, adapter.protocol, model, config.prices) : undefined;
-      },
+      unpriced: (cli, model) => unpricedReason(config, cli, model),
       personLeft: (person) => spending.personLeft(person),
     },
     chats,

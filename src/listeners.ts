@@ -135,10 +135,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
       chats: parts.chats,
       out: parts.out,
       log,
-      unpriced: (cli, model) => {
-        const adapter = config.adapters.get(cli);
-        return adapter ? unpricedReason(cli, adapter.protocol, model, config.prices) : undefined;
-      },
+      unpriced: (cli, model) => unpricedReason(config, cli, model),
     }),
     audit: parts.audit,
     log,

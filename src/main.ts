@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
     await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log);
     refuseStateInProjects(config);
     await startAgentSpace(config.agentUser, log, config.dataDir);
-    startWalls(config.sandbox, config.dataDir, config.agentUser, proxyMetering(config));
+    startWalls(config.sandbox, config.dataDir, config.agentUser, config.adapters.values(), proxyMetering(config));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge: ${error.message}`);

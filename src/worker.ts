@@ -68,7 +68,7 @@ async function main(): Promise<number> {
   try {
     refuseStateInProjects(config);
     await startAgentSpace(config.agentUser, log, config.dataDir);
-    startWalls(config.sandbox, config.dataDir, config.agentUser, proxyMetering(config));
+    startWalls(config.sandbox, config.dataDir, config.agentUser, config.adapters.values(), proxyMetering(config));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`jsonl-bridge worker: ${error.message}`);

@@ -43,6 +43,10 @@ export const adapterManifestSchema = z
     /** Executable name (looked up on PATH) or path; `BRIDGE_<NAME>_COMMAND` overrides it. */
     command: z.string().min(1),
     protocol: z.enum(protocolNames as [string, ...string[]]),
+    /** The model the CLI runs when none is named, for pricing and metrics (the operator's prices.json `defaults` over it). */
+    defaultModel: z.string().min(1).max(200).optional(),
+    /** Whose models it runs, as the GenAI conventions name providers (`anthropic`), where the model's name does not say. None: any vendor's (droid). */
+    provider: z.optional(z.string().regex(/^[a-z][\w.-]*$/, 'a GenAI provider name, like "openai"')),
     /** Arguments every turn starts with. */
     args: argTemplate,
     /**
@@ -175,7 +179,10 @@ export const adapterManifestSchema = z
      * ending in `/`): in walls each is the operator's, read-only, at every start, or a blank;
      * `operatorFields`: files it must write whose named top-level fields are configuration
      * nonetheless (Claude Code's `.claude.json`: `mcpServers`, `projects`), reset to the
-     * operator's at every start. docs/sandbox.md says what each CLI declares.
+     * operator's at every start. `login`: its login's files, copied in whenever the operator's is
+     * newer; `givenOnce`: copied in once, rewritten by the CLI (Claude Code's `.claude.json`);
+     * `hosts`: what it calls besides its model API, on 443, which every sandbox reaches too
+     * (codex's chatgpt.com). docs/sandbox.md says what each CLI declares.
      */
     walls: z
       .object({
@@ -219,9 +226,12 @@ export const adapterManifestSchema = z
         unset: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable')).default([]),
         config: z.array(homePath).default([]),
         operatorFields: z.record(homePath, z.array(z.string().min(1)).min(1)).default({}),
+        login: z.array(homePath).default([]),
+        givenOnce: z.array(homePath).default([]),
+        hosts: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a host name, like "chatgpt.com"')).default([]),
       })
       .strict()
-      .default({ args: [], permissions: {}, unset: [], config: [], operatorFields: {} }),
+      .prefault({}),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**
@@ -255,25 +265,18 @@ export const adapterManifestSchema = z
   })
   .strict()
   .superRefine((manifest, ctx) => {
-    const templates: [string, string[]][] = [
-      ['args', manifest.args],
-      ['prompt', manifest.prompt],
-      ...(manifest.largePrompt ? [['largePrompt.args', manifest.largePrompt.args] as [string, string[]]] : []),
-      ...(manifest.streamInput ? [['streamInput', manifest.streamInput] as [string, string[]]] : []),
-      ['untrusted', manifest.untrusted],
-      ['resume', manifest.resume],
-      ...(manifest.handoff ? [['handoff', manifest.handoff] as [string, string[]]] : []),
-      ...Object.entries(manifest.options).map(([key, value]) => [`options.${key}`, value] as [string, string[]]),
-      ['permissions.bypass', manifest.permissions.bypass],
-      ...(manifest.permissions.prompt ? [['permissions.prompt', manifest.permissions.prompt] as [string, string[]]] : []),
-      ...(manifest.permissions.allowlist ? [['permissions.allowlist', manifest.permissions.allowlist] as [string, string[]]] : []),
-      ...(manifest.permissions.safe ? [['permissions.safe', manifest.permissions.safe] as [string, string[]]] : []),
-      ...(manifest.permissions.control ? [['permissions.control', manifest.permissions.control] as [string, string[]]] : []),
-      ...(manifest.live ? [['live.args', manifest.live.args] as [string, string[]]] : []),
-      ['walls.args', manifest.walls.args],
-      ...Object.entries(manifest.walls.permissions).map(([key, value]) => [`walls.permissions.${key}`, value] as [string, string[]]),
-      ...Object.entries(manifest.live?.options ?? {}).map(([key, value]) => [`live.options.${key}`, value] as [string, string[]]),
-    ];
+    const { args, prompt, streamInput, untrusted, resume, handoff, largePrompt, live, walls } = manifest;
+    // Every argument template, by its field's path: the lists in each of these objects.
+    const templates = Object.entries({
+      '': { args, prompt, streamInput, untrusted, resume, handoff },
+      'largePrompt.': { args: largePrompt?.args },
+      'options.': manifest.options,
+      'permissions.': manifest.permissions,
+      'live.': { args: live?.args },
+      'walls.': { args: walls.args },
+      'walls.permissions.': walls.permissions,
+      'live.options.': live?.options ?? {},
+    }).flatMap(([prefix, lists]) => Object.entries(lists).flatMap(([key, list]) => (Array.isArray(list) ? [[`${prefix}${key}`, list] as const] : [])));
     for (const [path, template] of templates) {
       template.forEach((arg, index) => {
         for (const [, name] of arg.matchAll(PLACEHOLDER_PATTERN)) {

@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { entriesInPlace, readInPlace, type AgentPlace, type Owner } from '../files/agent-place.ts';
+import { entriesInPlace, filesInPlace, readInPlace, type AgentPlace, type Owner } from '../files/agent-place.ts';
 
 /** A session a CLI saved on disk (a conversation started in a terminal, say), as /resume lists it. */
 export interface SavedSession {
@@ -12,69 +12,88 @@ export interface SavedSession {
   file: string;
 }
 
-/** How a CLI keeps its sessions on disk; adapters name theirs in `savedSessions`. */
-export const SAVED_SESSION_FORMATS = ['claude-projects', 'codex-rollouts'] as const;
-export type SavedSessionFormat = (typeof SAVED_SESSION_FORMATS)[number];
+type Env = Record<string, string | undefined>;
+
+/** How a CLI keeps its sessions on disk, for /resume, for moving a session to another machine, and for the doctor. */
+export interface SavedSessionFormat {
+  /** The variable naming the CLI's folder (`CLAUDE_CONFIG_DIR`), else its folder in the home. */
+  home: { variable: string; folder: string };
+  /** The folder of its sessions in its own. */
+  sessions: string;
+  /** The folder in there that holds `cwd`'s sessions; none: every directory's are together. */
+  folderOf?: (cwd: string) => string;
+  /** The newest sessions of `cwd` in `folder` (its sessions folder), at most LISTED. */
+  list(place: AgentPlace, folder: string, cwd: string): Promise<SavedSession[]>;
+  /** The files that hold one session, in `folder`. */
+  files(place: AgentPlace, folder: string, id: string): Promise<string[]>;
+}
 
 /** Session files are read this far at most: the first prompt and the turn count are near the start. */
 const READ_BYTES = 512 * 1024;
 const LISTED = 20;
+
+/** How each CLI keeps its sessions, by the name adapters use in `savedSessions`. */
+const FORMATS = {
+  /** Claude Code: `$CLAUDE_CONFIG_DIR` (or `~/.claude`) `/projects/<cwd with every other character a dash>/<id>.jsonl`, and its folder `<id>/` (subagents' transcripts, large tool results). */
+  'claude-projects': {
+    home: { variable: 'CLAUDE_CONFIG_DIR', folder: '.claude' },
+    sessions: 'projects',
+    folderOf: (cwd) => cwd.replace(/[^A-Za-z0-9]/g, '-'),
+    list: claudeSessions,
+    files: async (place, folder, id) => [join(folder, `${id}.jsonl`), ...(await filesInPlace(place, join(folder, id)))],
+  },
+  /** Codex: `$CODEX_HOME` (or `~/.codex`) `/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, whose first line says the session's id and directory. */
+  'codex-rollouts': {
+    home: { variable: 'CODEX_HOME', folder: '.codex' },
+    sessions: 'sessions',
+    list: codexSessions,
+    files: async (place, folder, id) => (await filesInPlace(place, folder, 3)).filter((path) => path.endsWith(`-${id}.jsonl`)),
+  },
+} satisfies Record<string, SavedSessionFormat>;
+
+export type SavedSessionFormatName = keyof typeof FORMATS;
+export const SAVED_SESSION_FORMATS = Object.keys(FORMATS) as [SavedSessionFormatName, ...SavedSessionFormatName[]];
 
 /**
  * The newest sessions the CLI saved for `cwd`, newest first; none when it saved none there.
  * Its home is a place its agent writes: read there without following a link, and, when it is
  * `owner`'s (the agent user's, a sandbox's), only what that uid reads itself (files/agent-place.ts).
  */
-export async function readSavedSessions(
-  format: SavedSessionFormat,
-  cwd: string,
-  env: Record<string, string | undefined>,
-  owner?: Owner,
-): Promise<SavedSession[]> {
-  const place = sessionsPlace(format, env, owner);
-  if (!place) return [];
-  switch (format) {
-    case 'claude-projects':
-      return claudeSessions(place, claudeProjectDir(cwd, env)!);
-    case 'codex-rollouts':
-      return codexSessions(place, cwd, codexSessionsDir(env)!);
-  }
+export async function readSavedSessions(format: SavedSessionFormatName, cwd: string, env: Env, owner?: Owner): Promise<SavedSession[]> {
+  const at = sessionsAt(format, env, cwd, owner);
+  return at ? at.format.list(at.place, at.folder, cwd) : [];
 }
 
 /**
- * The place a CLI keeps its sessions in, as the bridge knows it: the folder the operator named
- * (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`), else the home. Nothing below it is reached through a link.
+ * Where a CLI keeps `cwd`'s sessions (without `cwd`: all of them), as `env` says, undefined
+ * without a home: in `place`, the folder the operator named (`CLAUDE_CONFIG_DIR`,
+ * `CODEX_HOME`) or else the home, through which no link is followed, read as `owner`.
  */
-export function sessionsPlace(format: SavedSessionFormat, env: Record<string, string | undefined>, owner?: Owner): AgentPlace | undefined {
-  const root = format === 'claude-projects' ? env.CLAUDE_CONFIG_DIR || env.HOME : (env.CODEX_HOME ?? env.HOME);
-  return root ? { root, owner } : undefined;
+export function sessionsAt(name: SavedSessionFormatName, env: Env, cwd?: string, owner?: Owner) {
+  const format: SavedSessionFormat = FORMATS[name];
+  const named = env[format.home.variable];
+  const root = named || env.HOME;
+  if (!root) return undefined;
+  const folder = join(named || join(root, format.home.folder), format.sessions, cwd === undefined ? '' : (format.folderOf?.(cwd) ?? ''));
+  return { place: { root, owner }, folder, format };
 }
 
 /** Rollout files looked at, newest first: each names its directory in its first line, so they are opened to find this one's. */
 const ROLLOUTS_SCANNED = 200;
 
-/** Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, whose first line says the session's id and directory. */
-async function codexSessions(place: AgentPlace, cwd: string, root: string): Promise<SavedSession[]> {
-  const files: string[] = [];
-  const newestFirst = async (dir: string, ofFiles = false) =>
-    (await entriesInPlace(place, dir))
-      .filter((entry) => entry.directory !== ofFiles)
-      .map((entry) => entry.name)
-      .sort()
-      .reverse();
-  for (const year of await newestFirst(root)) {
-    for (const month of await newestFirst(join(root, year))) {
-      for (const day of await newestFirst(join(root, year, month))) {
-        for (const name of await newestFirst(join(root, year, month, day), true))
-          if (name.startsWith('rollout-') && name.endsWith('.jsonl')) files.push(join(root, year, month, day, name));
-        if (files.length >= ROLLOUTS_SCANNED) break;
-      }
-      if (files.length >= ROLLOUTS_SCANNED) break;
+async function codexSessions(place: AgentPlace, root: string, cwd: string): Promise<SavedSession[]> {
+  const scanned: string[] = [];
+  // Year, month and day folders, newest first, then the day's rollouts.
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    const names = (await entriesInPlace(place, dir)).filter((entry) => entry.directory === depth < 3).map((entry) => entry.name);
+    for (const name of names.sort().reverse()) {
+      if (scanned.length >= ROLLOUTS_SCANNED) return;
+      if (depth < 3) await walk(join(dir, name), depth + 1);
+      else if (name.startsWith('rollout-') && name.endsWith('.jsonl')) scanned.push(join(dir, name));
     }
-    if (files.length >= ROLLOUTS_SCANNED) break;
-  }
+  };
+  await walk(root, 0);
   const sessions: SavedSession[] = [];
-  const scanned = files.slice(0, ROLLOUTS_SCANNED);
   // Read in batches of the number listed: most rollouts are other directories', and the owner's check is one process a batch.
   for (let at = 0; at < scanned.length && sessions.length < LISTED; at += LISTED) {
     const batch = scanned.slice(at, at + LISTED);
@@ -118,19 +137,6 @@ function codexSession(file: string, lines: string[], mtimeMs: number, cwd: strin
   return { id: meta.payload.id, firstPrompt, startedAt: Date.parse(meta.payload.timestamp ?? '') || mtimeMs, lastAt: mtimeMs, turns, file };
 }
 
-/** Where Claude Code keeps the sessions of `cwd`: `$CLAUDE_CONFIG_DIR` (or `~/.claude`) `/projects/<cwd with every other character a dash>`. */
-export function claudeProjectDir(cwd: string, env: Record<string, string | undefined>): string | undefined {
-  const config = env.CLAUDE_CONFIG_DIR || (env.HOME ? join(env.HOME, '.claude') : undefined);
-  return config && join(config, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-}
-
-/** Where codex keeps its sessions: `$CODEX_HOME` (or `~/.codex`) `/sessions`. */
-export function codexSessionsDir(env: Record<string, string | undefined>): string | undefined {
-  const home = env.CODEX_HOME ?? (env.HOME ? join(env.HOME, '.codex') : undefined);
-  return home && join(home, 'sessions');
-}
-
-/** Claude Code: `<project dir>/<session id>.jsonl`. */
 async function claudeSessions(place: AgentPlace, dir: string): Promise<SavedSession[]> {
   const files = (await entriesInPlace(place, dir)).filter((entry) => !entry.directory && entry.name.endsWith('.jsonl'));
   const newest = files.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, LISTED);

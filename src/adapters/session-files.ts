@@ -1,6 +1,6 @@
-import { join, relative, resolve, sep } from 'node:path';
-import { filesInPlace, readInPlace, writeInPlace, type Owner } from '../files/agent-place.ts';
-import { claudeProjectDir, codexSessionsDir, sessionsPlace, type SavedSessionFormat } from './saved-sessions.ts';
+import { relative, resolve, sep } from 'node:path';
+import { readInPlace, writeInPlace, type Owner } from '../files/agent-place.ts';
+import { sessionsAt, type SavedSessionFormatName } from './saved-sessions.ts';
 
 /**
  * Whose files these are when that is not this process's user (the agent user, a sandbox's
@@ -15,37 +15,27 @@ export interface SessionFile {
   data: Buffer;
 }
 
-/** The folder a CLI keeps `cwd`'s sessions in, on this machine (its home as `env` says). */
-function sessionRoot(format: SavedSessionFormat, cwd: string, env: Record<string, string | undefined>): string | undefined {
-  return format === 'claude-projects' ? claudeProjectDir(cwd, env) : codexSessionsDir(env);
-}
-
 /** A session file is at most what a session's state may hold (its cap is checked after). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
- * The files that hold a CLI's session: Claude Code's transcript `<id>.jsonl` and its folder
- * `<id>/` (subagents' transcripts, large tool results); codex's rollout `YYYY/MM/DD/rollout-…-<id>.jsonl`.
- * Read as files/agent-place.ts reads a place an agent writes: a link is never followed, and
- * what `owner` cannot read itself is left out.
+ * The files that hold a CLI's session, as its format says (saved-sessions.ts), relative to the
+ * folder the CLI keeps `cwd`'s sessions in on this machine (its home as `env` says). Read as
+ * files/agent-place.ts reads a place an agent writes: a link is never followed, and what
+ * `owner` cannot read itself is left out.
  */
 export async function readSessionFiles(
-  format: SavedSessionFormat,
+  format: SavedSessionFormatName,
   cwd: string,
   sessionId: string,
   env: Record<string, string | undefined>,
   owner?: FileOwner,
 ): Promise<SessionFile[]> {
-  const root = sessionRoot(format, cwd, env);
-  const place = sessionsPlace(format, env, owner);
-  if (!root || !place || !/^[\w-]+$/.test(sessionId)) return [];
-  const paths =
-    format === 'claude-projects'
-      ? [join(root, `${sessionId}.jsonl`), ...(await filesInPlace(place, join(root, sessionId)))]
-      : (await filesInPlace(place, root, 3)).filter((path) => path.endsWith(`-${sessionId}.jsonl`));
+  const at = sessionsAt(format, env, cwd, owner);
+  if (!at || !/^[\w-]+$/.test(sessionId)) return [];
   // One byte past the limit: a file that large is left out, never cut short.
-  const read = await readInPlace(place, paths, MAX_FILE_BYTES + 1);
-  return read.filter((file) => file.data.length <= MAX_FILE_BYTES).map((file) => ({ path: relative(root, file.path), data: file.data }));
+  const read = await readInPlace(at.place, await at.format.files(at.place, at.folder, sessionId), MAX_FILE_BYTES + 1);
+  return read.filter((file) => file.data.length <= MAX_FILE_BYTES).map((file) => ({ path: relative(at.folder, file.path), data: file.data }));
 }
 
 /**
@@ -53,19 +43,18 @@ export async function readSessionFiles(
  * when given; a path that would leave that folder, or a folder on the way that is a link, is refused.
  */
 export async function writeSessionFiles(
-  format: SavedSessionFormat,
+  format: SavedSessionFormatName,
   cwd: string,
   env: Record<string, string | undefined>,
   files: SessionFile[],
   owner?: FileOwner,
 ): Promise<void> {
-  const root = sessionRoot(format, cwd, env);
-  const place = sessionsPlace(format, env, owner);
-  if (!root || !place) throw new Error('the CLI has no home here (HOME is not set)');
+  const at = sessionsAt(format, env, cwd, owner);
+  if (!at) throw new Error('the CLI has no home here (HOME is not set)');
   for (const file of files) {
-    const path = resolve(root, file.path);
-    if (!path.startsWith(root + sep)) throw new Error(`a session file's path leaves the CLI's folder: ${file.path}`);
-    await writeInPlace(place, path, file.data);
+    const path = resolve(at.folder, file.path);
+    if (!path.startsWith(at.folder + sep)) throw new Error(`a session file's path leaves the CLI's folder: ${file.path}`);
+    await writeInPlace(at.place, path, file.data);
   }
 }
 

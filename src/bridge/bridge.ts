@@ -17,7 +17,7 @@ import { Allowlist } from './allowlist.ts';
 import type { Role } from './roles.ts';
 import { Turns, type EndedTurn, type TurnWatch } from './turns.ts';
 import type { Person } from '../usage/usage-ledger.ts';
-import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
+import { CostMeter } from '../usage/cost-meter.ts';
 import { Steering } from './steering.ts';
 import { recoverInterrupted } from './restarts.ts';
 import { replayCommands } from './command-replay.ts';
@@ -143,13 +143,7 @@ export class Bridge {
       out: this.out,
       stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId),
       // A turn with a budget of its own (a webhook's) is priced as it streams.
-      meter: (chat) =>
-        prices &&
-        new CostMeter(
-          prices,
-          meteringOf(options.config.adapters.get(chat.record.cli)?.protocol ?? ''),
-          chat.record.model ?? prices.defaultModel(chat.record.cli),
-        ),
+      meter: (chat) => prices && new CostMeter(prices, chat.record.cli, options.config.adapters.get(chat.record.cli)?.protocol, chat.record.model),
       ...(options.transcripts ? { transcripts: options.transcripts } : {}),
       log: this.log,
     });

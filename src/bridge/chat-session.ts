@@ -9,6 +9,7 @@ import type { LivePool } from '../session/live-pool.ts';
 import type { LiveLaunch, PermissionAnswerer, PermissionRequest } from '../session/live-cli.ts';
 import type { PermissionDecision } from '../protocols/events.ts';
 import { effectiveMode } from '../adapters/permissions.ts';
+import { canRunLive } from '../adapters/live.ts';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { BusyMode } from '../policy/busy-mode.ts';
 import { dataDirDenials } from '../policy/data-dir-rules.ts';
@@ -165,7 +166,13 @@ export class ChatSession {
   ruleRefusal(): string | undefined {
     const rules = this.approvalRules;
     if (!rules.length || this.agent.runsLive || this.effectivePermissionMode !== 'bypass') return undefined;
-    return `${cannotHonour(this.adapter.name, rules[0]!, `this turn was not run on ${this.adapter.name}`)} /cli claude or /cli codex, or /permissions safe, lets the chat work.`;
+    return `${cannotHonour(this.adapter.name, rules[0]!, `this turn was not run on ${this.adapter.name}`)} ${this.ruleWayOut()}`;
+  }
+
+  /** What lets the chat work when its CLI cannot honour the rules: a CLI that asks before each call (kept live), or reading only. */
+  ruleWayOut(): string {
+    const asking = [...this.config.adapters.values()].filter(canRunLive).map((adapter) => `/cli ${adapter.name}`);
+    return `${asking.length ? `${asking.join(' or ')}, or /permissions safe,` : '/permissions safe'} lets the chat work.`;
   }
 
   /** The chat's one agent session (sessionConfig: what it runs with is read at each turn). */

@@ -207,7 +207,7 @@ export class Turns {
     const spans = AgentSpans.invoke({
       work: 'turn',
       cli: chat.record.cli,
-      protocol: chat.adapter.protocol,
+      provider: chat.adapter.provider,
       ...(chat.record.model ? { model: chat.record.model } : {}),
       ...(chat.record.cliSessionId ? { conversationId: chat.record.cliSessionId } : {}),
       ids: { chat: chatKey(chat.address), turn: turnId },

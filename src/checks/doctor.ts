@@ -42,7 +42,7 @@ export async function runChecks(
   say(checkAgentUser(config.agentUser, config.sandbox));
   say(checkSandbox(config.sandbox));
   // With the sandbox on, each CLI is asked inside walls like the bridge's, in a folder removed after.
-  await inTrialWalls(config.sandbox, async (cwd) => {
+  await inTrialWalls(config.sandbox, config.adapters.values(), async (cwd) => {
     for (const adapter of config.adapters.values()) {
       const cli = await checkCli(adapter, config.cliEnv, config.defaultCli, undefined, cwd ? { cwd } : undefined);
       // A CLI that is not there, or does not run, is not asked after its model API.

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Adapter } from '../adapters/load.ts';
-import { claudeProjectDir, codexSessionsDir } from '../adapters/saved-sessions.ts';
+import { sessionsAt } from '../adapters/saved-sessions.ts';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
 import { fail } from './check.ts';
@@ -24,7 +24,7 @@ export function checkSessionsWritable(
 ): CheckResult | undefined {
   if (sandbox.decision.on || !adapter.savedSessions || cli.some((result) => !result.ok || result.optional)) return undefined;
   const user = agentUser();
-  const dir = sessionsDir(adapter.savedSessions, asAgent(env, user?.home ?? process.cwd()).env);
+  const dir = sessionsAt(adapter.savedSessions, asAgent(env, user?.home ?? process.cwd()).env)?.folder;
   if (!dir) return undefined;
   const existing = nearestExisting(dir);
   if (writableBy(existing, user?.uid, user?.gid)) return undefined;
@@ -35,19 +35,6 @@ export function checkSessionsWritable(
     `${who} cannot write ${existing} (owner uid ${info.uid}, mode ${(info.mode & 0o777).toString(8)}), where ${adapter.name} keeps its sessions, so no later turn or /resume can continue one`,
     `Give it to that user: chown -R ${user ? `${user.name}:` : (process.getuid?.() ?? '')} ${existing}`,
   );
-}
-
-/** The folder the CLI saves its sessions in, by the adapter's `savedSessions` format. */
-function sessionsDir(format: NonNullable<Adapter['savedSessions']>, env: Record<string, string | undefined>): string | undefined {
-  switch (format) {
-    case 'claude-projects': {
-      // The folder of the root directory's sessions is one in it, like every directory's.
-      const project = claudeProjectDir('/', env);
-      return project && dirname(project);
-    }
-    case 'codex-rollouts':
-      return codexSessionsDir(env);
-  }
 }
 
 function nearestExisting(path: string): string {

@@ -2,7 +2,7 @@ import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
-import { lowerWalls, raiseWalls } from '../sandbox/walls.ts';
+import { lowerWalls, raiseWalls, type WalledClis } from '../sandbox/walls.ts';
 
 /**
  * The walls the bridge would raise, raised for the doctor, which changes nothing: each
@@ -10,7 +10,7 @@ import { lowerWalls, raiseWalls } from '../sandbox/walls.ts';
  * of their own, the sandbox uid's, removed after `work`. `work` is given that working
  * directory, or nothing when the sandbox is off.
  */
-export async function inTrialWalls<T>(sandbox: Sandbox, work: (cwd: string | undefined) => Promise<T>): Promise<T> {
+export async function inTrialWalls<T>(sandbox: Sandbox, adapters: WalledClis, work: (cwd: string | undefined) => Promise<T>): Promise<T> {
   const { decision } = sandbox;
   if (!decision.on) return work(undefined);
   const { uid, gid, name } = decision.uid;
@@ -21,7 +21,7 @@ export async function inTrialWalls<T>(sandbox: Sandbox, work: (cwd: string | und
     const cwd = join(root, 'work');
     for (const dir of [homes, cwd]) mkdirSync(dir, { mode: 0o700 });
     for (const dir of [root, homes, cwd]) chownSync(dir, uid, gid);
-    raiseWalls(decision, { homes, sockets: root, allow: sandbox.allow, internal: sandbox.internal });
+    raiseWalls(decision, { homes, sockets: root, allow: sandbox.allow, internal: sandbox.internal, adapters });
     return await work(cwd);
   } finally {
     lowerWalls();

@@ -52,10 +52,7 @@ export function describeMode(chat: ChatSession): string {
   if (rules.length) {
     const named = rules.map((rule) => `${describeRule(rule)} (${rule.approvals} people)`).join(', ');
     lines.push(`The tool policy needs several people's Allow, in every mode, for ${named}.`);
-    if (chat.ruleRefusal())
-      lines.push(
-        `${cli.name} cannot ask the bridge before each tool call, so its turns are refused here: /cli claude or /cli codex, or /permissions safe, lets the chat work.`,
-      );
+    if (chat.ruleRefusal()) lines.push(`${cli.name} cannot ask the bridge before each tool call, so its turns are refused here: ${chat.ruleWayOut()}`);
   }
   return lines.join('\n');
 }

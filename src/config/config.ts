@@ -176,7 +176,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     bareNumbers: BARE_NUMBERS,
     dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'),
     personDailyBudgetUsd: dollars(env, 'BRIDGE_PERSON_DAILY_BUDGET_USD'),
-    prices: await PriceTable.load(dataDir),
+    prices: await PriceTable.load(dataDir, adapters.values()),
     permissionMode: permissionMode(env.BRIDGE_PERMISSION_MODE),
     busyMode: busyMode(env.BRIDGE_BUSY_MODE),
     fallback: fallbackChain(env.BRIDGE_FALLBACK, [...adapters.keys()]),

@@ -1,3 +1,4 @@
+import { ruleToolNames } from '../protocols/index.ts';
 import { commandFallsUnder } from './shell-rule.ts';
 import { ruleTool } from './tool-rules.ts';
 
@@ -81,15 +82,12 @@ export function callFallsUnder(rule: ApprovalRule, call: RuledCall): boolean {
   if (rule.agent !== undefined && !inAgent(rule.agent, call)) return false;
   if (rule.tool === undefined) return true;
   const name = ruleTool(rule.tool);
-  const tool = CLAUDE_NAMES[call.tool] ?? call.tool;
+  const tool = ruleToolNames[call.tool] ?? call.tool;
   if (!globName(name).test(tool)) return false;
   if (rule.tool === name) return true;
   const spec = rule.tool.slice(name.length + 1, -1);
   return specifierMatches(tool, spec, call.input);
 }
-
-/** Other CLIs' names for Claude Code's tools, as their permission requests give them (codex's app server: `shell`, `edit`). */
-const CLAUDE_NAMES: Readonly<Record<string, string>> = { shell: 'Bash', exec_command: 'Bash', Execute: 'Bash', edit: 'Edit' };
 
 /** A call is in an agent's work when the work is the agent's, or when it hands work to the agent (the Task tool). */
 function inAgent(agent: string, call: RuledCall): boolean {

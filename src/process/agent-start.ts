@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { Log } from '../log/logger.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { raiseWalls } from '../sandbox/walls.ts';
+import { raiseWalls, type WalledClis } from '../sandbox/walls.ts';
 import { helperEnv } from '../sandbox/helper-env.ts';
 import { loopbackAllowWarnings } from '../sandbox/loopback-allow.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
@@ -62,7 +62,7 @@ export function logAgentUser(user: AgentUser | undefined, sandbox: Sandbox, data
  * bridge's places are masked inside, whatever a CLI's directory covers. The credential
  * proxies price what they pass by `metering`.
  */
-export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | undefined, metering?: ProxyMetering): void {
+export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | undefined, adapters: WalledClis, metering?: ProxyMetering): void {
   const { decision } = sandbox;
   if (!decision.on) return raiseWalls(decision, { homes: '', sockets: '' });
   const homes = sandboxHomes(dataDir, user);
@@ -79,6 +79,7 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
     internal: sandbox.internal,
     identity: bridgeIdentity(dataDir),
     masked: statePlaces(dataDir, user),
+    adapters,
     ...(metering ? { metering } : {}),
   });
 }

@@ -30,6 +30,7 @@ const INITIAL: ClaudeState = { background: NONE };
  */
 export const claudeStreamJson: Decoder<ClaudeState> = {
   protocol: 'claude-stream-json',
+  metering: { reportsCost: true, reportsUsage: true },
   initial: () => INITIAL,
   step(state, line) {
     if (!isObject(line)) return null;

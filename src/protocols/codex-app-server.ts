@@ -1,5 +1,6 @@
 import type { AgentEvent, ToolStartEvent, Usage } from './events.ts';
 import { limitOfText } from './quota.ts';
+import { CODEX_TOOL_NAMES } from './codex-exec-json.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 
 /** What the decoder remembers within a turn: its answer so far, the messages it took, what it used. */
@@ -28,6 +29,8 @@ export const APPROVAL_REQUESTS: Readonly<Record<string, string>> = {
  */
 export const codexAppServer: Decoder<AppServerState> = {
   protocol: 'codex-app-server',
+  metering: { reportsUsage: true, inputIncludesCache: true },
+  toolNames: CODEX_TOOL_NAMES,
   initial: () => IDLE,
   step(state, line) {
     if (!isObject(line) || typeof line.method !== 'string') return isObject(line) && 'id' in line ? { state, events: [] } : null;

@@ -13,8 +13,13 @@ export interface CodexState {
  * Codex `exec --json`: `thread.started`, `turn.started`, `item.started`/`item.completed`,
  * `turn.completed` (usage only: the answer is the last `agent_message`), `turn.failed`, `error`.
  */
+/** Codex's tools in Claude Code's names, the model's own (`exec_command`) included. */
+export const CODEX_TOOL_NAMES = { shell: 'Bash', exec_command: 'Bash', edit: 'Edit' };
+
 export const codexExecJson: Decoder<CodexState> = {
   protocol: 'codex-exec-json',
+  metering: { reportsUsage: true, inputIncludesCache: true },
+  toolNames: CODEX_TOOL_NAMES,
   initial: () => ({ lastText: '', started: [] }),
   step(state, line) {
     if (!isObject(line)) return null;

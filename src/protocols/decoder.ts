@@ -10,8 +10,22 @@ import type { AgentEvent } from './events.ts';
  */
 export interface Decoder<S = unknown> {
   readonly protocol: string;
+  /** What its output says of cost; none: nothing (the bridge cannot price its work). */
+  readonly metering?: Metering;
+  /** Its tools' names in Claude Code's (`shell` → `Bash`), which approval rules are written in: a rule binds on every CLI. */
+  readonly toolNames?: Readonly<Record<string, string>>;
   initial(): S;
   step(state: S, line: unknown): DecodeStep<S> | null;
+}
+
+/** What a dialect's output says of cost: the CLI's own price (at a turn's end), tokens as it works, or nothing. */
+export interface Metering {
+  /** The CLI prices its turns itself (Claude Code's `total_cost_usd`). */
+  reportsCost?: boolean;
+  /** The CLI reports tokens, which the price table turns into dollars. */
+  reportsUsage?: boolean;
+  /** Its input tokens include the cached ones (OpenAI's way), which are priced apart. */
+  inputIncludesCache?: boolean;
 }
 
 export interface DecodeStep<S> {

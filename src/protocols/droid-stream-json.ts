@@ -7,7 +7,7 @@ import { limitOfApiError } from './quota.ts';
  * Factory droid `exec --output-format stream-json`: `system`/`init`, `message` (both roles),
  * `tool_call`, `tool_result`, `completion`, `error`.
  */
-export const droidStreamJson = statelessDecoder('droid-stream-json', decodeLine);
+export const droidStreamJson = { ...statelessDecoder('droid-stream-json', decodeLine), toolNames: { Execute: 'Bash' } };
 
 function decodeLine(line: Json): AgentEvent[] | null {
   switch (line.type) {

@@ -2,11 +2,11 @@ import { claudeStreamJson, claudeUserMessage, claudeWire } from './claude-stream
 import { codexAppServer } from './codex-app-server.ts';
 import { codexAppServerWire } from './codex-app-server-wire.ts';
 import { codexExecJson } from './codex-exec-json.ts';
-import type { Decoder } from './decoder.ts';
+import type { Decoder, Metering } from './decoder.ts';
 import { droidStreamJson } from './droid-stream-json.ts';
 import type { LiveWireFactory } from './live-wire.ts';
 
-export type { Decoder } from './decoder.ts';
+export type { Decoder, Metering } from './decoder.ts';
 export type { LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
 export type * from './events.ts';
 
@@ -45,3 +45,13 @@ export const liveDialects: Readonly<Record<string, LiveDialect>> = {
   [claudeStreamJson.protocol]: { decoder: claudeStreamJson, wire: claudeWire, plans: true },
   [codexAppServer.protocol]: { decoder: codexAppServer, wire: codexAppServerWire, plans: false },
 };
+
+const everyDecoder = [...Object.values(decoders), ...Object.values(liveDialects).map((dialect) => dialect.decoder)];
+
+/** Every dialect's tool names in Claude Code's, which approval rules are written in (`shell` → `Bash`). */
+export const ruleToolNames: Readonly<Record<string, string>> = Object.assign(Object.create(null), ...everyDecoder.map((decoder) => decoder.toolNames));
+
+/** What the output of a dialect (one-shot or live) says of cost. */
+export function meteringOf(protocol: string): Metering {
+  return everyDecoder.find((decoder) => decoder.protocol === protocol)?.metering ?? {};
+}

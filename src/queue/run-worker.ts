@@ -259,8 +259,8 @@ export class RunWorker implements DrainHolder {
       const runJob = parseRunJob(runId, placed.job);
       taken.what = `run ${runId} (#${runJob.run.number})`;
       // The run's part here, in the bridge's trace of it (the job carries where it is).
-      const protocol = this.options.config.adapters.get(runJob.run.cli)?.protocol;
-      const spans = AgentSpans.process(runWork(runJob.run, { protocol, ...(runJob.trace ? { parent: runJob.trace } : {}) }), QUEUE_NAME, this.options.name);
+      const provider = this.options.config.adapters.get(runJob.run.cli)?.provider;
+      const spans = AgentSpans.process(runWork(runJob.run, { provider, ...(runJob.trace ? { parent: runJob.trace } : {}) }), QUEUE_NAME, this.options.name);
       let ending: RunEnding | typeof HANDED_BACK;
       try {
         ending = await this.run(runJob, placed, signal, taken, spans);

@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { UsageEvent } from '../protocols/events.ts';
 import { listenOpen } from './socket-relay.ts';
-import { MODEL_CREDENTIAL_VARIABLES, modelApiBase, PLACEHOLDER_KEY, type CredentialSpec, type ModelApiAccess } from './model-api-access.ts';
+import { modelApiBase, PLACEHOLDER_KEY, type CredentialSpec, type ModelApiAccess } from './model-api-access.ts';
 import { routeAllowed } from './model-routes.ts';
 import { UsageReader } from './model-usage.ts';
 import { bodyIfChecked, meteredEvent, requestedModel, unpricedModel, type ProxyMetering } from './proxy-metering.ts';
@@ -45,17 +45,17 @@ export function heldApi(env: Record<string, string | undefined>, access: ModelAp
 
 /**
  * The sandbox's environment and the arguments put before the CLI's own: every model
- * credential the bridge's environment holds is gone, the held ones replaced by the
- * placeholder, and the CLI pointed at the proxy's address inside.
+ * credential the bridge's environment holds (`keys`: each CLI's, see credentialVariables) is
+ * gone, the held ones replaced by the placeholder, and the CLI pointed at the proxy's address inside.
  */
 export function withoutCredentials(
   env: Record<string, string | undefined>,
   api: HeldApi | undefined,
   insideUrl: string,
+  keys: readonly string[],
 ): { env: Record<string, string | undefined>; args: string[] } {
   const out = { ...env };
-  for (const name of MODEL_CREDENTIAL_VARIABLES) delete out[name];
-  for (const spec of api?.access.credentials ?? []) delete out[spec.variable];
+  for (const name of keys) delete out[name];
   if (!api) return { env: out, args: [] };
   for (const { spec } of api.held) out[spec.variable] = PLACEHOLDER_KEY;
   const { pointAt } = api.access;

@@ -4,31 +4,23 @@ import { dirname, join } from 'node:path';
 import { helperEnv } from './helper-env.ts';
 
 /**
- * What of its uid's own home (the agent user's, or the bridge's) each sandbox's home is given
- * to keep: the CLIs' logins, which they refresh there. Never their sessions, history or
- * caches (each chat's own), nor their configuration: that is bound read-only from the
- * operator's home at every start (operator-config.ts), never kept where the agent writes.
- */
-const KEPT_IN_STEP = ['.claude/.credentials.json', '.codex/auth.json', '.factory/auth.json'];
-
-/** Given once, when a home is made: the CLI rewrites them as it goes (Claude Code's state and account; its configuration fields are reset at each start). */
-const GIVEN_ONCE = ['.claude.json'];
-
-/**
- * Copies what a sandbox's home is given from `source` into `home`: at first everything there
- * is, afterwards what the operator changed since (newer there than here), so a login renewed
- * outside reaches every chat at its CLI's next start. The copy runs as the
+ * Copies what a sandbox's home is given of its uid's own (the agent user's, or the bridge's)
+ * for `cli`, as its adapter declares (`walls.login`, `walls.givenOnce`), from `source` into
+ * `home`: at first everything there is, afterwards what the operator changed since (newer
+ * there than here), so a login renewed outside reaches every chat at its CLI's next start.
+ * Never its sessions, history or caches (each chat's own), nor its configuration, bound
+ * read-only from the operator's home at every start (operator-config.ts). The copy runs as the
  * sandbox's uid, never as the bridge: the source is a home an agent could once write, and a
  * link planted there must not read for it what its uid may not.
  */
-export function seedHome(source: string, home: string, owner: Owner): string[] {
+export function seedHome(source: string, home: string, owner: Owner, cli: { login?: string[]; givenOnce?: string[] } | undefined): string[] {
   const copied: string[] = [];
   const copy = (path: string) => {
     copyIntoHome(source, home, path, owner);
     copied.push(path);
   };
-  for (const path of GIVEN_ONCE) if (existsSync(join(source, path)) && !existsSync(join(home, path))) copy(path);
-  for (const path of KEPT_IN_STEP) {
+  for (const path of cli?.givenOnce ?? []) if (existsSync(join(source, path)) && !existsSync(join(home, path))) copy(path);
+  for (const path of cli?.login ?? []) {
     const from = join(source, path);
     if (!existsSync(from)) continue;
     const to = join(home, path);

@@ -1,25 +1,20 @@
 import { parseHostRule, type HostRule } from './host-rules.ts';
+import type { ModelApiAccess } from './model-api-access.ts';
 
-/** The model APIs the CLIs call by default, over HTTPS: reached by every sandbox, as their CLI cannot work without. */
-const MODEL_API_HOSTS = ['api.anthropic.com', 'api.openai.com', 'chatgpt.com', 'api.factory.ai', 'app.factory.ai'];
-
-/** Where the environment points a CLI's model API instead (a gateway, a mock): reached too. */
-const BASE_URL_VARIABLES = ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL', 'FACTORY_API_BASE_URL'];
+type CallsOut = { modelApi?: Pick<ModelApiAccess, 'upstream'>; hosts?: string[] };
 
 /**
- * The model API hosts every sandbox may reach, besides BRIDGE_SANDBOX_ALLOW: each on its own
- * port only. A base URL's address (http://127.0.0.1:18999) is the operator's naming it, so it
- * is reached there even where internal, and on no other port.
+ * The model API hosts every sandbox may reach, besides BRIDGE_SANDBOX_ALLOW, each on its own
+ * port only: each CLI's API where its adapter says it is (`walls.modelApi.upstream`), the
+ * hosts it calls besides (`walls.hosts`), and where the environment points it instead (a
+ * gateway, a mock). A base URL's address (http://127.0.0.1:18999) is the operator's naming
+ * it, so it is reached there even where internal, and on no other port.
  */
-export function modelApiRules(env: Record<string, string | undefined>): HostRule[] {
-  const hosts = MODEL_API_HOSTS.map((host) => `${host}:443`);
-  for (const name of BASE_URL_VARIABLES) {
-    try {
-      const url = new URL(env[name] ?? '');
-      hosts.push(`${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`);
-    } catch {
-      // unset, or not a URL: the CLI will say so itself
-    }
-  }
-  return hosts.map((host) => parseHostRule(host, 'model API'));
+export function modelApiRules(clis: readonly CallsOut[], env: Record<string, string | undefined>): HostRule[] {
+  const called = clis.flatMap((cli) => (cli.hosts ?? []).map((host) => `https://${host}`));
+  const urls = clis.flatMap(({ modelApi }) => [modelApi?.upstream.default, env[modelApi?.upstream.variable ?? '']]).concat(called);
+  // A variable unset, or not a URL: the CLI will say so itself.
+  const reached = urls.flatMap((url) => (url && URL.canParse(url) ? [new URL(url)] : []));
+  const hosts = new Set(reached.map(({ hostname, port, protocol }) => `${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`));
+  return [...hosts].map((host) => parseHostRule(host, 'model API'));
 }

@@ -15,7 +15,7 @@ import { helperEnv } from './helper-env.ts';
 import { clearConfig, configBinds, layTerminalHome, madeBlanks, terminalHomeOf, type CliConfig } from './operator-config.ts';
 import { credentialProxy, heldApi, withoutCredentials, type ProxyWatch } from './credential-proxy.ts';
 import { installation } from './installation.ts';
-import type { ModelApiAccess } from './model-api-access.ts';
+import { credentialVariables, type ModelApiAccess } from './model-api-access.ts';
 import type { ProxyMetering } from './proxy-metering.ts';
 import type { BlockedEvent, UsageEvent } from '../protocols/events.ts';
 
@@ -25,7 +25,16 @@ export interface CliInWalls extends CliConfig {
   modelApi?: ModelApiAccess;
   /** Variables naming where it keeps its settings and sessions on the host: left out, so it keeps them in its home inside. */
   unset?: string[];
+  /** Hosts it calls besides its model API's, on 443 (codex's chatgpt.com, for a ChatGPT login). */
+  hosts?: string[];
+  /** Its login's files in its uid's home, copied into the sandbox's, and again whenever the operator's is newer (it refreshes them there). */
+  login?: string[];
+  /** Files copied in once, when a home is made, that it rewrites as it goes (Claude Code's `.claude.json`). */
+  givenOnce?: string[];
 }
+
+/** The adapters of the CLIs a bridge drives, as far as their walls go. */
+export type WalledClis = Iterable<{ walls: CliInWalls }>;
 
 /** What one CLI process's walls are made of, besides what every sandbox has. */
 export interface WallScope {
@@ -98,6 +107,8 @@ interface Raised {
   homes: string;
   /** The home the operator's CLI settings, logins and git identity come from: the sandbox uid's own. */
   settings: string;
+  /** Every CLI the bridge drives, as its adapter says of it in walls: each sandbox reaches their model APIs, and holds none of their keys. */
+  clis: CliInWalls[];
   /** The bridge's own identity (its data directory's): two bridges with one agent user never share a home. */
   identity?: string;
   /** Where each process's folder of sockets is made (reachable by the sandbox's uid). */
@@ -126,6 +137,7 @@ export function raiseWalls(
     identity?: string;
     settings?: string;
     masked?: string[];
+    adapters?: WalledClis;
   },
 ): void {
   raised = decision.on
@@ -139,6 +151,7 @@ export function raiseWalls(
         masked: [],
         settings: decision.uid.home,
         ...places,
+        clis: [...(places.adapters ?? [])].map((adapter) => adapter.walls),
       }
     : undefined;
 }
@@ -227,8 +240,10 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const walls = raised;
   if (!walls) throw new Error('the walls are not up');
   const home = madeHome(walls, scope.home);
-  // The CLIs' logins its uid has outside, as they are now; their configuration the operator's, as it is now, read-only.
-  seedHome(walls.settings, home, walls.uid);
+  // Every CLI the bridge drives and this one: the sandbox reaches their model APIs, and holds none of their keys.
+  const clis = walls.clis.concat(scope.cli ?? []);
+  // The CLI's login its uid has outside, as it is now; its configuration the operator's, as it is now, read-only.
+  seedHome(walls.settings, home, walls.uid, scope.cli);
   const present = clearConfig(walls.settings, home, scope.cli, walls.uid);
   const homeConfig = configBinds(scope.cli, { host: home, inside: walls.uid.home, source: walls.settings }, present, madeBlanks(walls.sockets));
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
@@ -246,7 +261,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
       servers.push(relayToTcp(join(sockets, 'mcp.sock'), mcp.host, mcp.port));
       forwards.push({ port: mcp.port, socket: 'mcp.sock' });
     }
-    servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, launch.env)));
+    servers.push(egressProxy(join(sockets, 'egress.sock'), egressPolicy(walls, scope, clis, launch.env)));
     forwards.push({ port: egressPort, socket: 'egress.sock' });
     if (api) {
       servers.push(credentialProxy(join(sockets, 'model.sock'), api, proxyWatch(walls, scope, api.upstream.host)));
@@ -258,7 +273,8 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     throw error;
   }
   const installed = installation(launch.command, launch.env.PATH);
-  const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`);
+  const keys = credentialVariables(clis.map((cli) => cli.modelApi));
+  const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`, keys);
   const args = bwrapArgv({
     system: walls.system,
     readOnly: [...installed.readOnly, ...(scope.readable ?? [])].filter((path, i, all) => all.indexOf(path) === i),
@@ -312,8 +328,8 @@ function proxyVariables(url: string): Record<string, string> {
  * What one sandbox may reach: the model APIs, BRIDGE_SANDBOX_ALLOW and its chat's own list
  * (internal addresses only where the operator named them); each refused host told once.
  */
-function egressPolicy(walls: Raised, scope: WallScope, env: Record<string, string | undefined>): EgressPolicy {
-  const fixed = [...modelApiRules(env), ...walls.allow];
+function egressPolicy(walls: Raised, scope: WallScope, clis: CliInWalls[], env: Record<string, string | undefined>): EgressPolicy {
+  const fixed = [...modelApiRules(clis, env), ...walls.allow];
   const told = new Set<string>();
   // Connections to one host at one address while a person is asked about it wait for the same
   // question, withdrawn once every one of them has gone.

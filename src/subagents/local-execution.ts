@@ -19,7 +19,7 @@ import type { Log } from '../log/logger.ts';
 import { BatchedOutput } from '../process/batched-output.ts';
 import { agentUser } from '../process/agent-user.ts';
 import { agentWorktrees } from '../process/agent-space.ts';
-import { CostMeter, meteringOf } from '../usage/cost-meter.ts';
+import { CostMeter } from '../usage/cost-meter.ts';
 import { PriceTable } from '../usage/prices.ts';
 import { writtenHostRules } from '../sandbox/host-rules.ts';
 
@@ -145,7 +145,7 @@ export class LocalExecutor implements RunExecutor {
     };
     const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, reports, { watcher: () => watcher, moved });
     let steps = 0;
-    const meter = new CostMeter(this.options.prices ?? NO_PRICES, meteringOf(adapter.protocol), run.model ?? this.options.prices?.defaultModel(run.cli));
+    const meter = new CostMeter(this.options.prices ?? NO_PRICES, run.cli, adapter.protocol, run.model);
     let costStop: { usd: number } | undefined;
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,

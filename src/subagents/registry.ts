@@ -29,8 +29,8 @@ export interface RegistryOptions {
   resume: boolean;
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
-  /** The protocol a CLI speaks, for its runs' spans (whose models it runs on). */
-  protocolOf?: (cli: string) => string | undefined;
+  /** Whose models a CLI runs (its manifest's `provider`), for its runs' spans. */
+  providerOf?: (cli: string) => string | undefined;
   /** Its sandbox refused a host: besides the audit trail, said in its chat (once per host and run). */
   onBlocked?: (run: SubagentRunRecord, host: string, why: string) => void;
   /** Its CLI keeps saying it is not getting through to its model API (`words`: its last): once per run. */
@@ -378,7 +378,7 @@ export class SubagentRegistry {
     this.options.onStarted?.(run);
     this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     // Its trace, from its start to its ending: on a worker, the job carries it there.
-    const spans = AgentSpans.invoke(runWork(run, { protocol: this.options.protocolOf?.(run.cli) }));
+    const spans = AgentSpans.invoke(runWork(run, { provider: this.options.providerOf?.(run.cli) }));
     const trace = carrierOf(spans.context);
     const execution = this.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
     // Stopped while its slot was being set up: stop it now that it can be.

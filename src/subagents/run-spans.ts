@@ -3,9 +3,9 @@ import { contextOf, type TraceCarrier } from '../telemetry/trace-context.ts';
 import type { RunEnding } from './execution.ts';
 import type { SubagentRunRecord } from './record.ts';
 
-/** What spans of a run are made of: its CLI's protocol says whose models it runs on. */
+/** What spans of a run are made of: its CLI's manifest says whose models it runs on. */
 export interface RunSpanParts {
-  protocol: string | undefined;
+  provider: string | undefined;
   /** The bridge's span of the run, as its job carries it to the worker. */
   parent?: TraceCarrier;
 }
@@ -16,7 +16,7 @@ export function runWork(run: Pick<SubagentRunRecord, 'runId' | 'cli' | 'model' |
   return {
     work: 'run' as const,
     cli: run.cli,
-    protocol: parts.protocol ?? '',
+    provider: parts.provider,
     ...(run.model ? { model: run.model } : {}),
     ...(run.resumes && run.childSessionId ? { conversationId: run.childSessionId } : {}),
     ids: { chat: run.requesterKey, run: run.runId },

@@ -146,10 +146,13 @@ export class Spawner {
     if (!adapter) return refuse(`Unknown CLI "${cli}". Available: ${[...adapters.keys()].join(', ')}.`);
     const lacking = await this.options.lacks?.(adapter);
     if (lacking) return { ...refuse(lacking), refusal: 'unavailable' };
+    // The CLIs a refusal suggests instead: those that can.
+    const able = (can: (adapter: Adapter) => boolean) => [...adapters.values()].flatMap((other) => (can(other) ? [other.name] : [])).join(', ');
     // An agent's own MCP servers go into the run's MCP configuration file: a CLI must read one.
-    if (agent?.mcpServers && adapter.mcpConfigFormat !== 'claude-json')
+    const readsMcpFile = (adapter: Adapter) => adapter.mcpConfigFormat === 'claude-json';
+    if (agent?.mcpServers && !readsMcpFile(adapter))
       return refuse(
-        `Agent "${agent.slug}" needs MCP servers (${agent.mcpServers.join(', ')}), which ${cli} cannot be given: run it with a CLI that reads an MCP configuration file (claude).`,
+        `Agent "${agent.slug}" needs MCP servers (${agent.mcpServers.join(', ')}), which ${cli} cannot be given: run it with a CLI that reads an MCP configuration file (${able(readsMcpFile)}).`,
       );
     const taskAgents = adapter.options.agents ? cliAgents(await catalog(), cli, ruledAgents(this.options.approvalRules ?? [])) : {};
     const servers = agent?.mcpServers ? (await catalog()).mcpServers : {};
@@ -215,7 +218,7 @@ export class Spawner {
       return refuse(
         `The tool policy (tool-policy.json) needs ${rules[0]!.approvals} people's Allow for ${describeRule(rules[0]!)}, and a run of no chat has nobody to ask: start it in a chat.`,
       );
-    if (rules.length && !canAsk(adapter)) return refuse(cannotHonour(cli, rules[0]!, `the run was not started: spawn it on a CLI that asks (claude)`));
+    if (rules.length && !canAsk(adapter)) return refuse(cannotHonour(cli, rules[0]!, `the run was not started: spawn it on a CLI that asks (${able(canAsk)})`));
     if (rules.length && !policy?.approvals) policy = { ...policy, approvals: true, ruledOnly: true };
     const label = intent.label ?? agent?.name;
     // Trust is decided once, for the directory the run comes from (its worktree is that repository's); a run that only reads never trusts.

@@ -93,7 +93,7 @@ export class Subagents {
       ...(options.onBlocked ? { onBlocked: options.onBlocked } : {}),
       ...(options.onStuck ? { onStuck: options.onStuck } : {}),
       log,
-      protocolOf: (cli) => config.adapters.get(cli)?.protocol,
+      providerOf: (cli) => config.adapters.get(cli)?.provider,
       onEnded: (run) => {
         for (const listener of this.endListeners) listener(run);
       },

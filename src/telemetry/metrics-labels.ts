@@ -15,14 +15,6 @@ export function outcomeOf(status: string): Outcome | 'other' {
 /** A model a label may name: one the price table knows, as the table names it; any other is `other`. */
 export const OTHER_MODEL = 'other';
 
-/** The GenAI conventions' provider of a model, from its name's family; `other` when unknown. */
-export function providerOf(model: string): string {
-  if (/^claude/i.test(model)) return 'anthropic';
-  if (/^(gpt|o\d|codex|chatgpt)/i.test(model)) return 'openai';
-  if (/^gemini/i.test(model)) return 'gcp.gemini';
-  return 'other';
-}
-
 /** `2xx`, `4xx`…: an HTTP status as its class. */
 export function statusClass(status: number): string {
   return status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : 'other';

@@ -1,6 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { instruments, TOKEN_COUNTS, WORK_SECONDS } from './metrics-instruments.ts';
-import { outcomeOf, providerOf } from './metrics-labels.ts';
+import { outcomeOf } from './metrics-labels.ts';
+import { providerOf } from './trace-attributes.ts';
 
 /** A chat's turn, or a subagent run. */
 export type Work = 'turn' | 'run';
@@ -49,7 +50,7 @@ const work = instruments((meter) => ({
 }));
 
 function attributes(kind: Work, labels: WorkLabels): Attributes {
-  return { 'jsonl_bridge.work': kind, cli: labels.cli, 'gen_ai.request.model': labels.model, 'gen_ai.provider.name': providerOf(labels.model) };
+  return { 'jsonl_bridge.work': kind, cli: labels.cli, 'gen_ai.request.model': labels.model, 'gen_ai.provider.name': providerOf(labels.model) ?? 'other' };
 }
 
 export function workStarted(kind: Work, labels: WorkLabels): void {

@@ -8,17 +8,15 @@ export function shortName(value: string): string {
 }
 
 /**
- * Whose models the work runs on, as the GenAI conventions name providers: by the model's
- * name where it says (droid runs any vendor's), else by the CLI's protocol.
+ * Whose models the work runs on, as the GenAI conventions name providers: by the model's name
+ * where it says (droid runs any vendor's), else as the CLI's manifest declares (`provider`).
  */
-export function providerOf(protocol: string, model: string | undefined): string | undefined {
-  const name = model?.toLowerCase() ?? '';
-  if (/^(claude|opus|sonnet|haiku)/.test(name)) return 'anthropic';
-  if (/^(gpt|o\d|codex)/.test(name)) return 'openai';
-  if (/^gemini/.test(name)) return 'gcp.gemini';
-  if (protocol.startsWith('claude')) return 'anthropic';
-  if (protocol.startsWith('codex')) return 'openai';
-  return undefined;
+export function providerOf(model: string | undefined, declared?: string): string | undefined {
+  const name = model ?? '';
+  if (/^(claude|opus|sonnet|haiku)/i.test(name)) return 'anthropic';
+  if (/^(gpt|o\d|codex|chatgpt)/i.test(name)) return 'openai';
+  if (/^gemini/i.test(name)) return 'gcp.gemini';
+  return declared;
 }
 
 /**

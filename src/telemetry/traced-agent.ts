@@ -10,9 +10,9 @@ export const TRACER_NAME = 'jsonl-bridge';
 export interface AgentWork {
   /** A chat's turn, or a subagent run. */
   work: 'turn' | 'run';
-  /** The CLI, by the name of its adapter, and the protocol it speaks (which says whose models it runs). */
+  /** The CLI, by the name of its adapter, and whose models it runs where its manifest says (`provider`). */
   cli: string;
-  protocol: string;
+  provider?: string | undefined;
   /** The model asked for, when one is. */
   model?: string;
   /** The CLI's session it continues, when known. */
@@ -207,7 +207,7 @@ export async function traceDelivery<T>(parent: Context | undefined, transport: s
 }
 
 function agentAttributes(work: AgentWork): Attributes {
-  const provider = providerOf(work.protocol, work.model);
+  const provider = providerOf(work.model, work.provider);
   return {
     'gen_ai.operation.name': 'invoke_agent',
     'gen_ai.agent.name': shortName(work.cli),

@@ -1,37 +1,21 @@
 import type { AgentEvent, Usage } from '../protocols/events.ts';
+import { meteringOf, type Metering } from '../protocols/index.ts';
 import { costOf, type PriceTable } from './prices.ts';
 
-/** What a CLI's output says of cost, by its protocol: its own price (at a turn's end), tokens as it works, or nothing. */
-export interface Metering {
-  /** The CLI prices its turns itself (Claude Code's `total_cost_usd`). */
-  reportsCost: boolean;
-  /** The CLI reports tokens, which the price table turns into dollars. */
-  reportsUsage: boolean;
-  /** Its input tokens include the cached ones (OpenAI's way), which are priced apart. */
-  inputIncludesCache: boolean;
-}
-
-const METERING: Record<string, Metering> = {
-  'claude-stream-json': { reportsCost: true, reportsUsage: true, inputIncludesCache: false },
-  'codex-exec-json': { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
-  'codex-app-server': { reportsCost: false, reportsUsage: true, inputIncludesCache: true },
-};
-const NOTHING: Metering = { reportsCost: false, reportsUsage: false, inputIncludesCache: false };
-
-export function meteringOf(protocol: string): Metering {
-  return Object.hasOwn(METERING, protocol) ? METERING[protocol]! : NOTHING;
-}
+/** What prices work: each CLI's adapter (its dialect says what its output tells of cost), and the price table. */
+type CostsOf = { adapters: ReadonlyMap<string, { protocol: string }>; prices: PriceTable };
 
 /**
  * Why work on this CLI and model cannot be held to a budget (neither the CLI nor the price
- * table gives a price), or undefined when it can.
+ * table gives a price), or undefined when it can (or the CLI is not one of `adapters`).
  */
-export function unpricedReason(cli: string, protocol: string, model: string | undefined, prices: PriceTable): string | undefined {
-  const metering = meteringOf(protocol);
-  if (metering.reportsCost) return undefined;
+export function unpricedReason({ adapters, prices }: CostsOf, cli: string, model?: string): string | undefined {
+  const metering = meteringOf(adapters.get(cli)?.protocol ?? '');
+  if (metering.reportsCost || !adapters.has(cli)) return undefined;
   const named = model ?? prices.defaultModel(cli);
+  const reporting = [...adapters].filter(([, adapter]) => meteringOf(adapter.protocol).reportsUsage).map(([name]) => name);
   if (!metering.reportsUsage)
-    return `${cli} reports neither a cost nor the tokens it uses, so the bridge cannot tell when a budget is reached: run it without --budget, or on a CLI that reports them (claude, codex).`;
+    return `${cli} reports neither a cost nor the tokens it uses, so the bridge cannot tell when a budget is reached: run it without --budget, or on a CLI that reports them (${reporting.join(', ')}).`;
   if (!named)
     return `The bridge does not know which model ${cli} runs when none is named, so it cannot price its work: name one with --model (a model of the price table), or set "defaults": {"${cli}": "<model>"} in BRIDGE_DATA_DIR/prices.json.`;
   if (!prices.priceOf(named))
@@ -55,12 +39,16 @@ export class CostMeter {
   /** The model the CLI said it runs (its `started` event): over the one it was asked for, or the table's guess. */
   private started: string | undefined;
   private metered = false;
+  private readonly prices: PriceTable;
+  private readonly metering: Metering;
+  private readonly model: string | undefined;
 
-  constructor(
-    private readonly prices: PriceTable,
-    private readonly metering: Metering,
-    private readonly model: string | undefined,
-  ) {}
+  /** For work on `cli`, whose output is in `protocol`, on `model`: else on the one it runs when none is named. */
+  constructor(prices: PriceTable, cli: string, protocol: string | undefined, model: string | undefined) {
+    this.prices = prices;
+    this.metering = meteringOf(protocol ?? '');
+    this.model = model ?? prices.defaultModel(cli);
+  }
 
   /** Takes an event of the CLI's; returns the cost so far. */
   observe(event: AgentEvent): number {

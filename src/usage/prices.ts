@@ -41,14 +41,18 @@ export class PriceTable {
     private readonly providers: Readonly<Record<string, readonly string[]>> = {},
   ) {}
 
-  /** The shipped table with the operator's file (when there is one) over it; a bad file stops the start, naming it and the field. */
-  static async load(dataDir: string): Promise<PriceTable> {
+  /**
+   * The shipped table with the operator's file (when there is one) over it, and the model each
+   * CLI runs when none is named as its adapter says (`defaultModel`), unless that file says;
+   * a bad file stops the start, naming it and the field.
+   */
+  static async load(dataDir: string, clis: Iterable<{ name: string; defaultModel?: string | undefined }> = []): Promise<PriceTable> {
     const shipped = parsePrices(await readFile(new URL('./prices.json', import.meta.url), 'utf8'), 'src/usage/prices.json');
     const file = join(dataDir, PRICES_FILE);
     const text = await readOperatorFile(file);
-    if (text === undefined) return new PriceTable(shipped.models ?? {}, shipped.defaults ?? {}, shipped.providers ?? {});
-    const own = parsePrices(text, file);
-    return new PriceTable({ ...shipped.models, ...own.models }, { ...shipped.defaults, ...own.defaults }, { ...shipped.providers, ...own.providers });
+    const own = text === undefined ? {} : parsePrices(text, file);
+    const defaults = Object.fromEntries([...clis].flatMap((cli) => (cli.defaultModel ? [[cli.name, cli.defaultModel]] : [])));
+    return new PriceTable({ ...shipped.models, ...own.models }, { ...defaults, ...own.defaults }, { ...shipped.providers, ...own.providers });
   }
 
   /** The model a CLI runs when none is named, where the table says. */

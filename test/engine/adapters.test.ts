@@ -188,6 +188,12 @@ describe('adapter manifests', () => {
       },
       'field "walls.modelApi.routes.0": no `.` or `..` segments',
     ],
+    [{ ...valid, defaultModel: '' }, 'field "defaultModel": Too small'],
+    [{ ...valid, walls: { hosts: ['https://chatgpt.com/'] } }, 'field "walls.hosts.0": a host name'],
+    [{ ...valid, provider: 'Anthropic Inc' }, 'field "provider": a GenAI provider name'],
+    [{ ...valid, walls: { login: ['../.ssh/id_ed25519'] } }, 'field "walls.login.0": a path staying in the home'],
+    [{ ...valid, walls: { givenOnce: ['/etc/passwd'] } }, 'field "walls.givenOnce.0": a path relative to the home'],
+    [{ ...valid, savedSessions: 'droid-sessions' }, 'field "savedSessions": Invalid option: expected one of "claude-projects"|"codex-rollouts"'],
   ])('refuses a malformed manifest naming the file and the field (%#)', async (manifest, message) => {
     const error = await load(manifest).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);

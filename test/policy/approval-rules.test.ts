@@ -22,6 +22,14 @@ describe('the tool policy’s rules', () => {
     expect(callFallsUnder(rule('Bash(git push*)'), { tool: 'Write', input: { file_path: 'git push' } })).toBe(false);
   });
 
+  it('bind on each CLI’s own tools, by the names its dialect gives them in Claude Code’s words (a decoder’s toolNames)', () => {
+    for (const tool of ['shell', 'exec_command', 'Execute'])
+      expect(callFallsUnder(rule('Bash(git push*)'), { tool, input: { command: 'git push' } }), tool).toBe(true);
+    expect(callFallsUnder(rule('Edit'), { tool: 'edit', input: {} })).toBe(true);
+    // Nothing a prototype holds is taken for a tool's other name.
+    expect(callFallsUnder(rule('Bash'), { tool: 'constructor', input: {} })).toBe(false);
+  });
+
   it('match paths, domains and MCP servers, and cover every call where a specifier cannot be read', () => {
     expect(callFallsUnder(rule('Edit(deploy/**)'), { tool: 'Edit', input: { file_path: '/repo/deploy/prod/k8s.yaml' } })).toBe(true);
     expect(callFallsUnder(rule('Edit(deploy/**)'), { tool: 'Edit', input: { file_path: '/repo/src/a.ts' } })).toBe(false);

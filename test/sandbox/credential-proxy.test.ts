@@ -1,8 +1,8 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { credentialProxy, heldApi, withoutCredentials, type ProxyWatch } from '../../src/sandbox/credential-proxy.ts';
-import { PLACEHOLDER_KEY } from '../../src/sandbox/model-api-access.ts';
+import { credentialProxy, heldApi, withoutCredentials, type HeldApi, type ProxyWatch } from '../../src/sandbox/credential-proxy.ts';
+import { credentialVariables, PLACEHOLDER_KEY } from '../../src/sandbox/model-api-access.ts';
 import type { ProxyMetering } from '../../src/sandbox/proxy-metering.ts';
 import type { UsageEvent } from '../../src/protocols/events.ts';
 import { PriceTable } from '../../src/usage/prices.ts';
@@ -26,6 +26,8 @@ afterEach(async () => {
 });
 
 const BETA = 'claude-code-20250219,oauth-2025-04-20';
+/** Every model key the walls keep out: each known vendor's, and the CLI's own. */
+const keysOf = (held: HeldApi) => credentialVariables([held.access]);
 type Cli = 'claude' | 'codex' | 'droid';
 
 /** What a proxy told: the calls it refused, and the model calls it metered. */
@@ -81,7 +83,12 @@ describe('the credential proxy', () => {
   it('holds claude’s OAuth token outside: the CLI sends a bearer placeholder with its oauth beta, the API gets the token', async () => {
     const seen: IncomingHttpHeaders[] = [];
     const { socketPath, held } = await proxyFor('claude', { CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-real' }, seen);
-    const inside = withoutCredentials({ CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-real', OPENAI_API_KEY: 'sk-other' }, held, 'http://127.0.0.1:3129');
+    const inside = withoutCredentials(
+      { CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-real', OPENAI_API_KEY: 'sk-other' },
+      held,
+      'http://127.0.0.1:3129',
+      keysOf(held),
+    );
     expect(inside.env).toEqual({ CLAUDE_CODE_OAUTH_TOKEN: PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:3129' });
     expect((await call(socketPath, '/v1/messages?beta=true', { authorization: `Bearer ${PLACEHOLDER_KEY}`, 'anthropic-beta': BETA })).status).toBe(200);
     // An answer it can read: never a compressed one, whatever the CLI (or the agent) asked for.
@@ -92,7 +99,7 @@ describe('the credential proxy', () => {
     const seen: IncomingHttpHeaders[] = [];
     const env = { ANTHROPIC_AUTH_TOKEN: 'gateway-token', CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-real' };
     const { socketPath, held } = await proxyFor('claude', env, seen);
-    expect(withoutCredentials(env, held, 'http://127.0.0.1:3129').env).toEqual({
+    expect(withoutCredentials(env, held, 'http://127.0.0.1:3129', keysOf(held)).env).toEqual({
       ANTHROPIC_AUTH_TOKEN: PLACEHOLDER_KEY,
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:3129',
     });
@@ -142,7 +149,7 @@ describe('the credential proxy', () => {
   it('answers codex’s WebSocket upgrade 426 itself, never sending it on (its frames could not be metered), so codex goes on over HTTP', async () => {
     const seen: IncomingHttpHeaders[] = [];
     const { socketPath, held } = await proxyFor('codex', { CODEX_API_KEY: 'sk-real' }, seen);
-    const inside = withoutCredentials({ CODEX_API_KEY: 'sk-real', ANTHROPIC_API_KEY: 'sk-ant' }, held, 'http://127.0.0.1:3129');
+    const inside = withoutCredentials({ CODEX_API_KEY: 'sk-real', ANTHROPIC_API_KEY: 'sk-ant' }, held, 'http://127.0.0.1:3129', keysOf(held));
     expect(inside).toEqual({ env: { CODEX_API_KEY: PLACEHOLDER_KEY }, args: ['-c', 'openai_base_url="http://127.0.0.1:3129"'] });
     const answer = await new Promise<number>((resolve, reject) => {
       request({ socketPath, path: '/responses', headers: { authorization: `Bearer ${PLACEHOLDER_KEY}`, connection: 'Upgrade', upgrade: 'websocket' } })
@@ -160,7 +167,7 @@ describe('the credential proxy', () => {
   it('sends droid’s Factory key on the calls droid makes to Factory’s API, and on no other', async () => {
     const seen: (IncomingHttpHeaders & { path?: string })[] = [];
     const { socketPath, held } = await proxyFor('droid', { FACTORY_API_KEY: 'fk-real' }, seen);
-    expect(withoutCredentials({ FACTORY_API_KEY: 'fk-real' }, held, 'http://127.0.0.1:3129').env).toEqual({
+    expect(withoutCredentials({ FACTORY_API_KEY: 'fk-real' }, held, 'http://127.0.0.1:3129', keysOf(held)).env).toEqual({
       FACTORY_API_KEY: PLACEHOLDER_KEY,
       FACTORY_API_BASE_URL: 'http://127.0.0.1:3129',
     });

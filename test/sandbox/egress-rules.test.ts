@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadAdapters } from '../../src/adapters/load.ts';
 import { egressTarget, type EgressPolicy, type HostQuestion } from '../../src/sandbox/egress-decision.ts';
 import { parseHostRule } from '../../src/sandbox/host-rules.ts';
 import { modelApiRules } from '../../src/sandbox/model-hosts.ts';
@@ -65,7 +67,8 @@ describe('what the egress proxy lets through', () => {
   });
 
   it('lets the model API’s own host through on its own port alone, a base URL’s address included', async () => {
-    const operator = modelApiRules({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:18999', OPENAI_BASE_URL: 'https://gateway.example/v1' });
+    const clis = [...(await loadAdapters(fileURLToPath(new URL('../../adapters/', import.meta.url)), {})).values()].map((adapter) => adapter.walls);
+    const operator = modelApiRules(clis, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:18999', OPENAI_BASE_URL: 'https://gateway.example/v1' });
     const policy = { rules: () => operator, operator };
     expect(await target(policy, '127.0.0.1', 18999)).toEqual({ address: '127.0.0.1' });
     // The finding: the same address's other ports (the bridge's metrics, Redis, the dashboard) were open.
@@ -76,6 +79,17 @@ describe('what the egress proxy lets through', () => {
     expect(await target(policy, 'api.anthropic.com', 80, '160.79.104.10')).toEqual({ refused: 'not on the list' });
     // A model API name resolving inside is refused like any other.
     expect(await target(policy, 'api.anthropic.com', 443, '127.0.0.1')).toEqual({ refused: `it resolves to an internal address (127.0.0.1), ${INTERNAL}` });
+    // Each CLI's model API and the hosts it calls besides, as its adapter declares them (`walls.modelApi.upstream`, `walls.hosts`).
+    for (const host of ['api.openai.com', 'chatgpt.com', 'api.factory.ai', 'app.factory.ai'])
+      expect(await target(policy, host, 443, '203.0.114.2'), host).toEqual({ address: '203.0.114.2' });
+    const added = modelApiRules(
+      [{ modelApi: { upstream: { variable: 'MYCLI_BASE_URL', default: 'https://api.mycli.example' } }, hosts: ['auth.mycli.example'] }],
+      {},
+    );
+    const mine = { rules: () => added, operator: added };
+    for (const host of ['api.mycli.example', 'auth.mycli.example'])
+      expect(await target(mine, host, 443, '203.0.114.3'), host).toEqual({ address: '203.0.114.3' });
+    expect(await target(mine, 'api.anthropic.com', 443, '160.79.104.10')).toEqual({ refused: 'not on the list' });
   });
 
   it('resolves no name that no rule names and nobody is asked about', async () => {

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, chown, mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadAdapters } from '../../src/adapters/load.ts';
 import { seedHome } from '../../src/sandbox/home-seed.ts';
+import type { CliInWalls } from '../../src/sandbox/walls.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent } from '../support/agent-user.ts';
 
@@ -13,6 +16,16 @@ describe.skipIf(cannot)(`a sandbox's home, given its uid's logins (${cannot ?? '
   let source: string;
   let home: string;
   const ids = agentIds()!;
+  // What each shipped adapter declares of its login (`walls.login`, `walls.givenOnce`).
+  let claude: CliInWalls;
+  let codex: CliInWalls;
+  const seedBoth = () => [...seedHome(source, home, ids, claude), ...seedHome(source, home, ids, codex)];
+
+  beforeAll(async () => {
+    const adapters = await loadAdapters(fileURLToPath(new URL('../../adapters/', import.meta.url)), {});
+    claude = adapters.get('claude')!.walls;
+    codex = adapters.get('codex')!.walls;
+  });
 
   const put = async (path: string, text: string, at?: number) => {
     const file = join(source, path);
@@ -43,9 +56,11 @@ describe.skipIf(cannot)(`a sandbox's home, given its uid's logins (${cannot ?? '
 
   afterEach(() => space.remove());
 
-  it('gets the CLIs’ logins, owned by its uid, and none of their settings, sessions or other secrets (settings are bound read-only at each start)', () => {
-    const copied = seedHome(source, home, ids);
-    expect(copied.sort()).toEqual(['.claude.json', '.claude/.credentials.json', '.codex/auth.json'].sort());
+  it('gets its CLI’s login, owned by its uid, and none of its settings, sessions or other secrets (settings are bound read-only at each start)', () => {
+    expect(seedHome(source, home, ids, claude).sort()).toEqual(['.claude.json', '.claude/.credentials.json'].sort());
+    // Another CLI's login reaches the home only when that CLI runs there.
+    expect(existsSync(join(home, '.codex/auth.json'))).toBe(false);
+    expect(seedHome(source, home, ids, codex)).toEqual(['.codex/auth.json']);
     expect(readFileSync(join(home, '.claude/.credentials.json'), 'utf8')).toBe('{"claudeAiOauth":{}}');
     expect(statSync(join(home, '.claude/.credentials.json')).uid).toBe(ids.uid);
     expect(statSync(join(home, '.claude')).uid).toBe(ids.uid);
@@ -58,8 +73,8 @@ describe.skipIf(cannot)(`a sandbox's home, given its uid's logins (${cannot ?? '
   });
 
   it('takes a login renewed outside at the next start, keeps one the CLI renewed inside, and gives its state file once', async () => {
-    seedHome(source, home, ids);
-    expect(seedHome(source, home, ids)).toEqual([]);
+    seedBoth();
+    expect(seedBoth()).toEqual([]);
     const later = Date.now() + 60_000;
     await put('.claude/.credentials.json', '{"claudeAiOauth":{"renewed":"outside"}}', later);
     await put('.claude.json', '{"hasCompletedOnboarding":false}', later);
@@ -68,7 +83,7 @@ describe.skipIf(cannot)(`a sandbox's home, given its uid's logins (${cannot ?? '
     await utimes(join(home, '.codex/auth.json'), later / 1000 + 60, later / 1000 + 60);
     await put('.codex/auth.json', '{"tokens":{}}', later);
     await giveToAgent(source, ids);
-    expect(seedHome(source, home, ids)).toEqual(['.claude/.credentials.json']);
+    expect(seedBoth()).toEqual(['.claude/.credentials.json']);
     expect(readFileSync(join(home, '.claude/.credentials.json'), 'utf8')).toContain('outside');
     expect(readFileSync(join(home, '.claude.json'), 'utf8')).toBe('{"hasCompletedOnboarding":true}');
     expect(readFileSync(join(home, '.codex/auth.json'), 'utf8')).toContain('renewed');
@@ -80,7 +95,7 @@ describe.skipIf(cannot)(`a sandbox's home, given its uid's logins (${cannot ?? '
     await rm(join(source, '.codex/auth.json'));
     await symlink(secret, join(source, '.codex/auth.json'));
     await chown(join(source, '.codex'), ids.uid, ids.gid);
-    expect(() => seedHome(source, home, ids)).toThrow(/~\/\.codex\/auth\.json \(cp: .*Permission denied\)/);
+    expect(() => seedHome(source, home, ids, codex)).toThrow(/~\/\.codex\/auth\.json \(cp: .*Permission denied\)/);
     expect(existsSync(join(home, '.codex/auth.json'))).toBe(false);
   });
 });

@@ -15,6 +15,15 @@ import { listen, type RunningServer } from '../support/loopback-server.ts';
 import { cannotWall, type Escape } from './walls-support.ts';
 
 const cannot = cannotSwitchUser() ?? cannotWall();
+/** A CLI the bridge drives besides the one in these walls, declared by its adapter alone. */
+const OTHER_CLI = {
+  modelApi: {
+    credentials: [{ variable: 'MYCLI_API_KEY', header: 'authorization', scheme: 'Bearer' }],
+    upstream: { default: 'https://api.mycli.example' },
+    pointAt: { env: 'MYCLI_BASE_URL' },
+    routes: ['POST /v1/chat'],
+  },
+};
 
 describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGENT_USER})`, () => {
   let space: Awaited<ReturnType<typeof tempDir>>;
@@ -34,7 +43,7 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
     homes = join(space.path, 'homes');
     await mkdir(homes, { mode: 0o700 });
     await chown(homes, uid, gid);
-    raiseWalls(decision, { homes, sockets: space.path });
+    raiseWalls(decision, { homes, sockets: space.path, adapters: [{ walls: OTHER_CLI }] });
     // The bridge's data directory: root's alone, as it is made.
     dataDir = join(space.path, 'data');
     await mkdir(dataDir, { mode: 0o700 });
@@ -100,7 +109,12 @@ describe.skipIf(cannot)(`a CLI in its walls (${cannot ?? 'bubblewrap as ' + AGEN
       res.end('{"data":[]}');
     });
     try {
-      const seen = await escape('telegram:1', { ANTHROPIC_API_KEY: 'sk-ant-real-secret', ANTHROPIC_BASE_URL: `${modelApi.origin}/` });
+      // Another CLI's key, known from its adapter alone, never reaches this one's walls.
+      const seen = await escape('telegram:1', {
+        ANTHROPIC_API_KEY: 'sk-ant-real-secret',
+        ANTHROPIC_BASE_URL: `${modelApi.origin}/`,
+        MYCLI_API_KEY: 'my-real-key',
+      });
       expect(seen.keys).toEqual(['ANTHROPIC_API_KEY=sk-held-by-the-bridge']);
       expect(JSON.stringify(seen)).not.toContain('sk-ant-real-secret');
       expect(seen.model).toBe('ok: status 200');

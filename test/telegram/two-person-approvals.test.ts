@@ -196,7 +196,10 @@ describe('a tool call the tool policy needs two people for', () => {
     const mode = shownText(await waitText(chat, /^🔐 Permissions: bypass/));
     // The agent rule binds that agent's runs, not the chat's own turns.
     expect(mode).toContain("The tool policy needs several people's Allow, in every mode, for Bash(git push*) (2 people).");
-    expect(mode).toContain('droid cannot ask the bridge before each tool call, so its turns are refused here');
+    // The way out names the CLIs that ask before each call, as their adapters say.
+    expect(mode).toContain(
+      'droid cannot ask the bridge before each tool call, so its turns are refused here: /cli claude or /cli codex, or /permissions safe, lets the chat work.',
+    );
     // In safe mode it only reads: no rule can be met, and droid is run (none is installed here: its absence is the answer).
     say(chat, '/permissions safe', ADMIN);
     await waitText(chat, /^🔐 Permissions: safe/);

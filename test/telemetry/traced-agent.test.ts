@@ -76,7 +76,7 @@ function busyTurn(end: TurnOutcome): AgentSpans {
   const agent = AgentSpans.invoke({
     work: 'turn',
     cli: 'claude',
-    protocol: 'claude-stream-json',
+    provider: 'anthropic',
     model: 'sonnet',
     ids: { chat: 'telegram:111', turn: 'turn-01' },
   });
@@ -148,7 +148,7 @@ describe('the spans of an agent’s work', () => {
     ];
     for (const [patch, type, message] of cases) {
       exported.reset();
-      const agent = AgentSpans.invoke({ work: 'turn', cli: 'codex', protocol: 'codex-app-server', ids: {} });
+      const agent = AgentSpans.invoke({ work: 'turn', cli: 'codex', provider: 'openai', ids: {} });
       agent.outcome(outcome(patch));
       agent.end();
       const [root] = spans();
@@ -157,18 +157,18 @@ describe('the spans of an agent’s work', () => {
       expect(root!.attributes['gen_ai.provider.name']).toBe('openai');
     }
     exported.reset();
-    const stopped = AgentSpans.invoke({ work: 'turn', cli: 'claude', protocol: 'claude-stream-json', ids: {} });
+    const stopped = AgentSpans.invoke({ work: 'turn', cli: 'claude', provider: 'anthropic', ids: {} });
     stopped.outcome(outcome({ status: 'stopped', error: 'stopped by Ada' }));
     stopped.end();
     expect(spans()[0]!.status.code).toBe(0);
   });
 
   it("a run's context crosses to a worker as a traceparent: the worker's span is its child, in its trace", () => {
-    const bridge = AgentSpans.invoke({ work: 'run', cli: 'claude', protocol: 'claude-stream-json', ids: { run: 'run-0001' } });
+    const bridge = AgentSpans.invoke({ work: 'run', cli: 'claude', provider: 'anthropic', ids: { run: 'run-0001' } });
     const carrier = carrierOf(bridge.context)!;
     expect(carrier.traceparent).toMatch(/^00-[\da-f]{32}-[\da-f]{16}-01$/);
     const worker = AgentSpans.process(
-      { work: 'run', cli: 'claude', protocol: 'claude-stream-json', ids: { run: 'run-0001' }, parent: contextOf(carrier)! },
+      { work: 'run', cli: 'claude', provider: 'anthropic', ids: { run: 'run-0001' }, parent: contextOf(carrier)! },
       'runs',
       'w1',
     );

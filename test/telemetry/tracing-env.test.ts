@@ -22,7 +22,7 @@ async function oneTurn(env: Record<string, string>) {
   collector ??= await OtlpCollector.start();
   process.env = { ...saved, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', ...env };
   const tracing = await startTracing('jsonl-bridge-worker', log() as unknown as Log);
-  AgentSpans.invoke({ work: 'turn', cli: 'claude', protocol: 'claude-stream-json', ids: { turn: 'turn-01' } }).end();
+  AgentSpans.invoke({ work: 'turn', cli: 'claude', provider: 'anthropic', ids: { turn: 'turn-01' } }).end();
   await tracing.shutdown();
   return tracing;
 }

@@ -1,12 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadAdapters } from '../../src/adapters/load.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
-import { CostMeter, meteringOf } from '../../src/usage/cost-meter.ts';
+import { CostMeter, unpricedReason } from '../../src/usage/cost-meter.ts';
 import { costOf, PriceTable } from '../../src/usage/prices.ts';
 
 let dataDir: string;
+const shippedAdapters = () => loadAdapters(fileURLToPath(new URL('../../adapters/', import.meta.url)), {});
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'bridge-prices-'));
 });
@@ -19,8 +22,8 @@ describe('the price table', () => {
     expect(costOf(usage, { input: 1, output: 10 })).toBeCloseTo(1 + 1 + 2 + 0.4, 10);
   });
 
-  it("ships the adapters' default models, and knows a model by its dated or context-tagged names and by a key's * prefix", async () => {
-    const prices = await PriceTable.load(dataDir);
+  it("prices the adapters' default models, and knows a model by its dated or context-tagged names and by a key's * prefix", async () => {
+    const prices = await PriceTable.load(dataDir, (await shippedAdapters()).values());
     expect(prices.defaultModel('claude')).toBe('claude-opus-5-5');
     expect(prices.priceOf(prices.defaultModel('claude'))).toEqual({ input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 });
     expect(prices.priceOf(prices.defaultModel('codex'))).toEqual({ input: 5, output: 30, cacheRead: 0.5 });
@@ -34,9 +37,15 @@ describe('the price table', () => {
   it("takes the operator's prices.json over the shipped entries, model by model", async () => {
     await writeFile(
       join(dataDir, 'prices.json'),
-      JSON.stringify({ models: { 'gpt-5.5': { input: 1, output: 2 }, 'house-*': { input: 0.5, output: 1 } }, defaults: { droid: 'house-7' } }),
+      JSON.stringify({
+        models: { 'gpt-5.5': { input: 1, output: 2 }, 'house-*': { input: 0.5, output: 1 } },
+        defaults: { droid: 'house-7', codex: 'house-8' },
+      }),
     );
-    const prices = await PriceTable.load(dataDir);
+    const prices = await PriceTable.load(dataDir, (await shippedAdapters()).values());
+    // The operator's default over the adapter's (`defaultModel`).
+    expect(prices.defaultModel('codex')).toBe('house-8');
+    expect(prices.defaultModel('claude')).toBe('claude-opus-5-5');
     expect(prices.priceOf('gpt-5.5')).toEqual({ input: 1, output: 2 });
     expect(prices.priceOf('claude-opus-5-5')).toEqual({ input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 });
     expect(prices.priceOf(prices.defaultModel('droid'))).toEqual({ input: 0.5, output: 1 });
@@ -52,10 +61,20 @@ describe('the price table', () => {
 });
 
 describe('the cost meter', () => {
+  it('tells why work cannot be held to a budget, by what its CLI’s dialect reports and the price table', async () => {
+    const adapters = await shippedAdapters();
+    const costs = { adapters, prices: await PriceTable.load(dataDir, adapters.values()) };
+    expect(unpricedReason(costs, 'claude')).toBeUndefined();
+    expect(unpricedReason(costs, 'codex')).toBeUndefined();
+    expect(unpricedReason(costs, 'codex', 'mystery-1')).toMatch(/^The model "mystery-1" has no price in the price table/);
+    expect(unpricedReason(costs, 'droid')).toMatch(/^droid reports neither a cost nor the tokens it uses.*on a CLI that reports them \(claude, codex\)\.$/);
+    expect(unpricedReason(costs, 'nobody')).toBeUndefined();
+  });
+
   const prices = new PriceTable({ m: { input: 1, output: 10, cacheRead: 0.1 } });
 
   it("replaces a model call's usage reported again (claude repeats it on each content block), and adds calls without ids", () => {
-    const meter = new CostMeter(prices, meteringOf('claude-stream-json'), 'm');
+    const meter = new CostMeter(prices, 'claude', 'claude-stream-json', 'm');
     const call = (id: string, output: number) => ({ type: 'usage' as const, usage: { inputTokens: 1000, outputTokens: output }, messageId: id });
     meter.observe(call('a', 1));
     expect(meter.observe(call('a', 100))).toBeCloseTo(0.001 + 0.001, 10);
@@ -65,20 +84,20 @@ describe('the cost meter', () => {
   });
 
   it('prices by the model the CLI says it runs, over the one it was asked for', () => {
-    const meter = new CostMeter(prices, meteringOf('claude-stream-json'), 'unpriced-guess');
+    const meter = new CostMeter(prices, 'claude', 'claude-stream-json', 'unpriced-guess');
     meter.observe({ type: 'started', sessionId: 's', model: 'm' });
     expect(meter.observe({ type: 'usage', usage: { inputTokens: 1_000_000, outputTokens: 0 } })).toBeCloseTo(1, 10);
   });
 
   it("prices codex's cached input apart from its fresh input, which includes it", () => {
-    const meter = new CostMeter(prices, meteringOf('codex-app-server'), 'm');
+    const meter = new CostMeter(prices, 'codex', 'codex-app-server', 'm');
     expect(meter.observe({ type: 'usage', usage: { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 800_000 } })).toBeCloseTo(0.2 + 0.08, 10);
   });
 
   it('prices a turn by its result when no call said its usage, and says when nothing could be priced', () => {
-    const meter = new CostMeter(prices, meteringOf('codex-exec-json'), 'm');
+    const meter = new CostMeter(prices, 'codex', 'codex-exec-json', 'm');
     expect(meter.observe({ type: 'result', text: '', isError: false, usage: { inputTokens: 1_000_000, outputTokens: 0 } })).toBeCloseTo(1, 10);
-    const unknown = new CostMeter(prices, meteringOf('codex-exec-json'), 'other');
+    const unknown = new CostMeter(prices, 'codex', 'codex-exec-json', 'other');
     unknown.observe({ type: 'usage', usage: { inputTokens: 5, outputTokens: 5 } });
     expect(unknown.priced).toBe(false);
   });
