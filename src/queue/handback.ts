@@ -37,14 +37,27 @@ export async function writeHandback(redis: Redis, channel: Signer, runId: string
  * taken once, when its placement's worker sealed it. One that was not is refused: `refused`
  * hears why, and the run is taken for interrupted.
  */
-export async function takeHandback(
-  redis: Redis,
-  channelOf: (attempt: number) => Signer | undefined,
-  runId: string,
-  refused: (why: string) => void,
-): Promise<Handback | undefined> {
+export async function takeHandback(redis: Redis, channelOf: ChannelOf, runId: string, refused: (why: string) => void): Promise<Handback | undefined> {
   const raw = (await redis.eval(TAKE, 1, keys.handback(runId))) as string | null;
-  if (raw === null) return undefined;
+  return raw === null ? undefined : opened(raw, channelOf, runId, refused);
+}
+
+/**
+ * Whether a handback sealed by its placement's worker waits for the run, left for the claim
+ * that takes it. One that was not sealed so is refused (`refused` hears why) and thrown away.
+ */
+export async function handbackWaits(redis: Redis, channelOf: ChannelOf, runId: string, refused: (why: string) => void): Promise<boolean> {
+  const raw = await redis.get(keys.handback(runId));
+  if (raw === null) return false;
+  if (opened(raw, channelOf, runId, refused)) return true;
+  await redis.eval(DROP, 1, keys.handback(runId), raw);
+  return false;
+}
+
+/** The channel of a run's placement `attempt`, when it had that placement. */
+type ChannelOf = (attempt: number) => Signer | undefined;
+
+function opened(raw: string, channelOf: ChannelOf, runId: string, refused: (why: string) => void): Handback | undefined {
   const attempt = asSigned(raw)?.attempt ?? 0;
   const verified = channelOf(attempt)?.verify<Handback>(raw, { kind: 'handback', runId, attempt }) ?? { ok: false as const, why: 'it is not signed' };
   if (!verified.ok) return void refused(`a handback: ${verified.why}`);
@@ -59,6 +72,11 @@ export async function takeHandback(
     return void refused('a handback: it is not one');
   return body;
 }
+
+/** Removed only if it is still the one refused (a worker's own, written since, stays). */
+const DROP = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;
 
 /** Read and removed in one step: a handback is taken once. */
 const TAKE = `

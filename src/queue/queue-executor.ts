@@ -278,7 +278,7 @@ export class QueueExecutor implements RunExecutor {
 
   /**
    * A job whose worker stopped renewing its lock (it died) went back to the queue. If its CLI
-   * had started, it is not run again: taken out of the queue here and ended as interrupted,
+   * had started and its worker did not hand it back, it is not run again: taken out of the queue here and ended as interrupted,
    * whether or not a worker is left to take it (one that took it first ends it the same way).
    * Its CLI session is on the dead worker's machine, so it is not resumed elsewhere.
    */
@@ -287,6 +287,7 @@ export class QueueExecutor implements RunExecutor {
     if (!end) return;
     const startedBy = await this.commands.get(keys.started(runId));
     if (!startedBy) return; // its CLI never started: any worker may still run it
+    if (await this.placements.handedBack(runId)) return; // its worker handed it back before it died: the next worker goes on with it
     const job = await Job.fromId(this.queue, runId);
     if (!job || !['waiting', 'delayed', 'prioritized'].includes(await job.getState())) return;
     const removed = await job.remove().then(

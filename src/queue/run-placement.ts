@@ -3,7 +3,7 @@ import { grantContext, type BridgeKeys } from './bridge-keys.ts';
 import type { SealedChannel } from './channel.ts';
 import type { RunPlacement } from './control.ts';
 import { INTERRUPTED } from './endings.ts';
-import { takeHandback, type Handback } from './handback.ts';
+import { handbackWaits, takeHandback, type Handback } from './handback.ts';
 import { keys } from './redis.ts';
 import type { QueueSealer } from './sealing.ts';
 import type { QueueSigner } from './signing.ts';
@@ -75,6 +75,25 @@ export class RunPlacements {
     return channel && { attempt, channel };
   }
 
+  /**
+   * Whether the run's last worker handed it back before its job went back to the queue: its
+   * handback waits for the next claim. One not sealed by a worker the run was placed on is
+   * refused and thrown away.
+   */
+  async handedBack(runId: string): Promise<boolean> {
+    const before = await this.placementsSoFar(runId);
+    return before > 0 && handbackWaits(this.options.redis, this.placedBefore(runId, before), runId, (why) => this.options.refused(runId, why));
+  }
+
+  private async placementsSoFar(runId: string): Promise<number> {
+    return Number((await this.options.redis.get(keys.placements(runId))) ?? 0);
+  }
+
+  /** The channels of the placements the run had so far (a handback's seal is checked against its own). */
+  private placedBefore(runId: string, before: number): (attempt: number) => SealedChannel | undefined {
+    return (attempt) => (attempt <= before ? this.channel(runId, attempt) : undefined);
+  }
+
   /** The job's data as queued: its record sealed for the bridge alone, signed with the queue secret (only a worker of this bridge takes it). */
   queued(runId: string, job: unknown): unknown {
     const sealed = this.options.jobs.seal(Buffer.from(JSON.stringify(job), 'utf8'), runId);
@@ -120,15 +139,10 @@ export class RunPlacements {
       this.refusals.set(runId, why);
       return answer(0, { refused: why });
     };
-    const before = Number((await redis.get(keys.placements(runId))) ?? 0);
+    const before = await this.placementsSoFar(runId);
     let handback: Handback | undefined;
     if (before > 0) {
-      handback = await takeHandback(
-        redis,
-        (attempt) => (attempt <= before ? this.channel(runId, attempt) : undefined),
-        runId,
-        (why) => this.options.refused(runId, why),
-      );
+      handback = await takeHandback(redis, this.placedBefore(runId, before), runId, (why) => this.options.refused(runId, why));
       const startedBy = handback ? undefined : await redis.get(keys.started(runId));
       // Its CLI started on a worker that did not hand it back: it may have acted, so it is not run again.
       if (startedBy) return refuse(`${INTERRUPTED}the worker running it (${startedBy}) stopped before it finished`);

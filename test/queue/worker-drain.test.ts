@@ -153,7 +153,7 @@ describe('draining a worker', () => {
     say('/spawn --label Forged "tools:400 pace:100 say:never"');
     const cli = await started('say:never');
     const runId = / · id ([\w-]+)/.exec(await reply(/^🚀 #1 started/))![1]!;
-    // With the bridge away, only a worker takes the stalled job; the bridge, back, finds the forged handback as it answers its claim.
+    // The bridge, back, meets the forged handback at the stall it notices or at worker b's claim, whichever comes first: each refuses it.
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     world.workers.get('a')!.kill('SIGKILL');
