@@ -72,7 +72,7 @@ describe('stopping from the dashboard', () => {
 
     const announced = await ops.waitText(/^❌ #1 Endless/);
     expect(announced.text).toMatch(/Stopped:\*?\*? stopped by Ada/);
-    expect(await auditLines()).toContainEqual(expect.objectContaining({ event: 'stop', runId, by: 'Ada', chat: `telegram:${OPS}` }));
+    await expect.poll(auditLines).toContainEqual(expect.objectContaining({ event: 'stop', runId, by: 'Ada', chat: `telegram:${OPS}` }));
     // Once: a second stop is refused, and no second announcement comes.
     const again = await apiFrom(page, `/api/runs/${runId}/stop`, { method: 'POST' });
     expect(again).toEqual({ status: 409, body: { error: '#1 has already ended (stopped).' } });
@@ -116,7 +116,7 @@ describe('stopping from the dashboard', () => {
     await page.waitForSelector('[data-step="second"][data-status="skipped"]');
     await plans.waitText(/^❌ Halted \(orchestration #1\) · [\d:]+ · stopped by Ada\n/);
     await screenshot(page, 'graph-stopped');
-    expect(await auditLines()).toContainEqual(expect.objectContaining({ event: 'stop', by: 'Ada', chat: `telegram:${PLANS}` }));
+    await expect.poll(auditLines).toContainEqual(expect.objectContaining({ event: 'stop', by: 'Ada', chat: `telegram:${PLANS}` }));
     await page.context().close();
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, get, post } from './api.ts';
+import { ApiError, follow, get, post } from './api.ts';
 import { Approvals } from './pages/approvals.tsx';
 import { Audit } from './pages/audit.tsx';
 import { Chat } from './pages/chat.tsx';
@@ -8,9 +8,20 @@ import { Graphs } from './pages/graphs.tsx';
 import { RunPage } from './pages/run.tsx';
 import { Runs } from './pages/runs.tsx';
 import { SharePage } from './pages/share.tsx';
-import { useLive, type Live } from './live.ts';
+import { followLive, NOTHING_YET, type Live } from './live.ts';
 import { bearer, forget, fromOtherTab, keep } from './session.ts';
 import type { Me } from './types.ts';
+
+/** What the page shows that changes while it is open, kept current by the bridge's event stream. */
+function useLive(): Live {
+  const [live, setLive] = useState<Live>(NOTHING_YET);
+  useEffect(() => {
+    const stop = new AbortController();
+    followLive({ get, follow }, setLive, stop.signal);
+    return () => stop.abort();
+  }, []);
+  return live;
+}
 
 type Auth = { state: 'checking' } | { state: 'in'; me: Me } | { state: 'out'; why: string };
 
