@@ -4,7 +4,7 @@
 import { ConfigError } from './errors/config-error.ts';
 import { configSecrets, loadConfig } from './config/config.ts';
 import { guardOutput, printFatal } from './log/fatal.ts';
-import { formatCheck } from './checks/check.ts';
+import { formatCheck } from './ports/check-result.ts';
 import { runChecks } from './checks/doctor.ts';
 import { checkNode } from './checks/system-checks.ts';
 import type { CheckResult } from './ports/check-result.ts';

@@ -6,7 +6,7 @@ import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts
 import { createLog, type Log } from './log/logger.ts';
 import { guardOutput, printFatal } from './log/fatal.ts';
 import { bridgeListeners, cleartextWarnings } from './config/cleartext.ts';
-import { CONSOLE } from './console/console.ts';
+import { CONSOLE } from './transports/index.ts';
 import { migrateDataDir } from './store/data-format.ts';
 import { BARE_NUMBERS, chooseTransports } from './transports/index.ts';
 import { TransportRefusedError } from './ports/chat-transport.ts';

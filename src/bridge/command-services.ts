@@ -7,7 +7,7 @@ import type { Subagents } from '../subagents/subagents.ts';
 import type { RunReview } from '../subagents/run-review.ts';
 import type { DailyBudget, PersonDailyBudget } from '../usage/budget.ts';
 import type { UsageLedger } from '../usage/usage-ledger.ts';
-import type { WebLinks } from '../web/web-links.ts';
+import type { WebLinks } from './web-links.ts';
 import type { Scheduler } from '../schedules/scheduler.ts';
 import type { Hook } from '../hooks/hooks-file.ts';
 import type { ChatRef } from '../ports/transport.ts';

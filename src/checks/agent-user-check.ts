@@ -1,6 +1,6 @@
 import { agentSpace, type AgentUser } from '../process/agent-user.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
-import { pass, warn } from './check.ts';
+import { pass, warn } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 /** Who agents run as: their own user, the bridge's in walls, or (warned) the bridge's without walls, whose environment and data they could then read. */

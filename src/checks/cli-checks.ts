@@ -4,7 +4,7 @@ import which from 'which';
 import type { Adapter } from '../adapters/load.ts';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import { enclose, type Enclosure, type WallScope } from '../sandbox/walls.ts';
-import { fail, firstLine, optional, pass, warn } from './check.ts';
+import { fail, firstLine, optional, pass, warn } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 /** A CLI asked about itself may be slow to start (a first run unpacks), never this slow. */

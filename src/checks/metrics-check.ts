@@ -1,7 +1,7 @@
 import type { WebConfig } from '../config/web.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 import type { MetricsConfig } from '../telemetry/metrics-settings.ts';
-import { fail, optional, pass } from './check.ts';
+import { fail, optional, pass } from '../ports/check-result.ts';
 import { canBind, listenable } from './service-checks.ts';
 import type { Holder } from '../store/data-lock.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Adapter } from '../adapters/load.ts';
 import { credentialProxy, heldApi, type HeldApi } from '../sandbox/credential-proxy.ts';
 import { modelApiBase } from '../sandbox/model-api-access.ts';
-import { fail, pass } from './check.ts';
+import { fail, pass } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 /** Long enough for a slow network; past it a CLI would be retrying already. */

@@ -1,6 +1,6 @@
 import { formatHostRule } from '../sandbox/host-rules.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
-import { pass, warn } from './check.ts';
+import { pass, warn } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 /** Whether every CLI runs in its walls, and why (BRIDGE_SANDBOX=bwrap that cannot run never gets here: the configuration refuses it). */

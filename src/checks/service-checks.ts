@@ -10,7 +10,7 @@ import type { TranscriberConfig } from '../files/transcriber.ts';
 import { describeRedis } from '../queue/redis.ts';
 import type { Holder } from '../store/data-lock.ts';
 import { listensOn } from './port-owner.ts';
-import { fail, firstLine, pass, warn } from './check.ts';
+import { fail, firstLine, pass, warn } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 const ANSWER_WITHIN_MS = 5000;

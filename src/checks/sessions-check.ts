@@ -5,7 +5,7 @@ import type { Adapter } from '../adapters/load.ts';
 import { sessionsAt } from '../adapters/saved-sessions.ts';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
-import { fail } from './check.ts';
+import { fail } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 /**

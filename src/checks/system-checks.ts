@@ -3,7 +3,7 @@ import { access, stat, statfs } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Holder } from '../store/data-lock.ts';
-import { fail, pass } from './check.ts';
+import { fail, pass } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 
 const MIN_NODE_MAJOR = 20;

@@ -3,7 +3,7 @@ import { plain } from '../rich/index.ts';
 import { findRun, type SubagentRunRecord } from '../subagents/record.ts';
 import type { Conversation } from '../transcripts/conversation.ts';
 import { exportFiles } from '../transcripts/export-files.ts';
-import type { ShareTarget } from '../web/shares/share-links.ts';
+import type { ShareTarget } from '../bridge/web-links.ts';
 import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { bold, code, lines, plain, rich, type RichText } from '../rich/index.ts';
 import { consoleHelp } from './console-help.ts';
-import { CONSOLE } from '../console/console.ts';
+import { CONSOLE } from '../transports/index.ts';
 import { accessFor, type Command, type CommandContext } from '../bridge/command.ts';
 import { covers } from '../bridge/roles.ts';
 

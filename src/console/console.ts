@@ -3,9 +3,7 @@ import type { ConsoleOutbound } from './outbound.ts';
 import { chatRef, type ChatRef } from '../ports/transport.ts';
 import { plain } from '../rich/index.ts';
 import { consoleMessages } from './console-input.ts';
-
-/** The console's transport id. */
-export const CONSOLE = 'console';
+import { CONSOLE } from '../transports/index.ts';
 
 /** The console's one chat: the terminal (chat 0, as it was when ids were numbers). */
 export const CONSOLE_ADDRESS: ChatRef = chatRef(CONSOLE, 0);

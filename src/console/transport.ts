@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { BridgeGreeting, Transport, TransportKind } from '../ports/chat-transport.ts';
 import { onePersonChats } from '../ports/chat-members.ts';
-import { CONSOLE, CONSOLE_ADDRESS, runConsole } from './console.ts';
+import { CONSOLE_ADDRESS, runConsole } from './console.ts';
+import { CONSOLE } from '../transports/index.ts';
 import { ConsoleOutbound } from './outbound.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { Routes, type APIUser } from 'discord.js';
-import { fail, firstLine, pass, warn } from '../checks/check.ts';
+import { fail, firstLine, pass, warn } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 import { inviteUrl, MESSAGE_CONTENT_HOW } from './invite.ts';
 import { TOKEN_HOW } from './reach.ts';

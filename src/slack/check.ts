@@ -1,4 +1,4 @@
-import { fail, firstLine, pass } from '../checks/check.ts';
+import { fail, firstLine, pass } from '../ports/check-result.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 import { isTokenRefusal, platformError, slackClient } from './client.ts';
 import { tokenProblems, type SlackSettings } from './settings.ts';

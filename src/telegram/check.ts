@@ -1,5 +1,5 @@
 import { Api, GrammyError, HttpError } from 'grammy';
-import { fail, firstLine, pass } from '../checks/check.ts';
+import { fail, firstLine, pass } from '../ports/check-result.ts';
 import { tokenProblem, type TelegramSettings } from './settings.ts';
 import type { CheckResult } from '../ports/check-result.ts';
 

@@ -24,6 +24,9 @@ export interface KnownTransport {
 
 const set = (env: NodeJS.ProcessEnv, name: string) => Boolean(env[name]?.trim());
 
+/** The console's transport id: the bridge started with `--console` has it, and /help is written for a terminal there. */
+export const CONSOLE = 'console';
+
 export const TRANSPORTS: readonly KnownTransport[] = [
   {
     id: 'telegram',
@@ -54,7 +57,7 @@ export const TRANSPORTS: readonly KnownTransport[] = [
     configured: (env) => set(env, 'BRIDGE_WEB_ADDR'),
   },
   {
-    id: 'console',
+    id: CONSOLE,
     turns: 'console',
     needs: '--console',
     // Only ever chosen by `--console`: a terminal is not a setting.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Adapter } from '../../src/adapters/load.ts';
-import { formatCheck } from '../../src/checks/check.ts';
+import { formatCheck } from '../../src/ports/check-result.ts';
 import type { CheckResult } from '../../src/ports/check-result.ts';
 import { checkCli } from '../../src/checks/cli-checks.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription } from '../../src/checks/service-checks.ts';

@@ -5,12 +5,10 @@ import type { Low } from 'lowdb';
 import { openJsonStore } from '../../store/json-store.ts';
 import { own } from '../../store/own.ts';
 import { writePrivateFile } from '../../store/private-files.ts';
+import type { ShareTarget } from '../../bridge/web-links.ts';
 
 /** A share link works this long from when it was made. */
 export const SHARE_LINK_MS = 7 * 24 * 3_600_000;
-
-/** What a share link shows: one CLI session of a chat, or one run. */
-export type ShareTarget = { kind: 'session'; chat: string; session: string } | { kind: 'run'; chat: string; runId: string };
 
 export interface Share {
   id: string;
