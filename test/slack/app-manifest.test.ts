@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { slackManifestFromCode } from '../../scripts/manifest-from-code.ts';
-import { COMMANDS } from '../../src/commands/index.ts';
-import { BOT_EVENTS, slackAppManifest } from '../../src/slack/app-manifest.ts';
+import { COMMANDS } from '../../src/chat/commands/index.ts';
+import { BOT_EVENTS, slackAppManifest } from '../../src/transports/slack/app-manifest.ts';
 import { DOWNLOAD_SCOPE, REQUIRED_SCOPES } from '../support/fake-slack/methods.ts';
 
 const SLACK_SRC = fileURLToPath(new URL('../../src/slack/', import.meta.url));

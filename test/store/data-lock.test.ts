@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockDataDir } from '../../src/store/data-lock.ts';
+import { lockDataDir } from '../../src/kernel/store/data-lock.ts';
 import { startBridgeProcess } from '../support/bridge-process.ts';
 import { startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 

@@ -1,0 +1,13 @@
+// Original file: proto/jsonl_bridge/v1/chat.proto
+
+import type { ChatRef as _jsonl_bridge_v1_ChatRef, ChatRef__Output as _jsonl_bridge_v1_ChatRef__Output } from './ChatRef.ts';
+
+export interface SendMessageRequest {
+  chat?: _jsonl_bridge_v1_ChatRef | null;
+  text?: string;
+}
+
+export interface SendMessageRequest__Output {
+  chat: _jsonl_bridge_v1_ChatRef__Output | null;
+  text: string;
+}
