@@ -2,7 +2,7 @@ import { briefOf } from '../../engine/fallback/brief.ts';
 import { limitReason, resetTime } from '../../engine/fallback/limit-words.ts';
 import { freshNotes } from '../../engine/fallback/work-notes.ts';
 import { nextInChain } from '../../kernel/policy/fallback-chain.ts';
-import type { SessionHandover } from '../../engine/session/session.ts';
+import type { SessionHandover } from '../../engine/session/session-config.ts';
 import type { FallbackChain } from '../../kernel/policy/fallback-chain.ts';
 import type { ChatRecord } from '../../kernel/store/chat-store.ts';
 import type { TurnWatcher } from '../../engine/fallback/work-notes.ts';

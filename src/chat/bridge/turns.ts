@@ -6,7 +6,7 @@ import { displayPath } from '../../work/presentation/paths.ts';
 import { formatDuration } from '../../work/presentation/progress.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { TurnOutcome } from '../../engine/session/turn.ts';
-import type { CarriedTurn, TurnControls } from '../../engine/session/session.ts';
+import type { CarriedTurn, TurnControls } from '../../engine/session/turn-controls.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import type { OutsideSource, PendingMessage } from '../../kernel/store/chat-store.ts';
 import type { Person } from '../../engine/usage/usage-ledger.ts';

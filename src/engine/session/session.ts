@@ -1,130 +1,13 @@
 import type { Adapter } from '../adapters/load.ts';
-import type { TurnOptions } from '../adapters/turn-options.ts';
-import type { TurnSpec } from '../adapters/argv.ts';
-import { Turn, walled, type RunningTurn, type TurnHandlers, type TurnLimits, type TurnOutcome } from './turn.ts';
-import type { WallScope } from '../sandbox/wall-scope.ts';
+import { Turn, walled, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
 import { canRunLive } from '../adapters/live.ts';
-import { LiveCli, liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from './live-cli.ts';
-import type { LiveHolder, LivePool } from './live-pool.ts';
-import type { Log } from '../../kernel/log/logger.ts';
-import type { BatchedOutput } from '../process/batched-output.ts';
-
-/** What a session's turns run with beyond the prompt: their options, and whether the directory is trusted. */
-export type SessionOptions = Omit<TurnOptions, 'cwd'> & Pick<TurnSpec, 'trusted'>;
-
-/** Everything about a session that stays the same from turn to turn. */
-export interface SessionConfig {
-  adapter: Adapter;
-  cwd: string;
-  /** The environment CLIs run with (normally the bridge's own: API keys pass through). */
-  env: Record<string, string | undefined>;
-  /** The CLI's own session id from an earlier run (a restart), to resume on the first turn. */
-  resumeId?: string;
-  /** Every turn's options (model, tools, system prompt…); the working directory is `cwd`. */
-  options?: SessionOptions;
-  /** Options read afresh before each turn (agent definitions someone may have just edited, trust just given), over `options`. */
-  freshOptions?: () => Promise<SessionOptions>;
-  /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
-  permissions?: TurnSpec['permissions'];
-  graceMs?: number;
-  /** Turns take messages while they work, where the CLI can (TurnSpec.liveInput; see `steer`). */
-  liveInput?: boolean;
-  /** Read the CLI's output in batches (background runs, where nobody waits for each line). */
-  output?: BatchedOutput;
-  /** Where a turn reports a listener's bug. */
-  log?: Log;
-  /** Called whenever the CLI's session id changes, so the owner can persist it. */
-  onResumeId?(id: string): void;
-  /**
-   * Keep the CLI's process between turns where it can (canRunLive), within this pool's
-   * bound: a turn is then a message to it, a stop its interrupt, and its permission
-   * requests go to `onPermission`.
-   */
-  live?: LivePool;
-  onPermission?: PermissionAnswerer;
-  /** Whose walls its CLI runs in when the sandbox is on (read at each turn: `safe` makes the directory read-only). */
-  walls?: WallScope;
-  /** Where the kept CLI runs: a process here (LiveCli) unless this says elsewhere (a worker). */
-  liveProcess?: (launch: LiveLaunch, answer: PermissionAnswerer) => LiveProcess;
-  /**
-   * Some tool calls must be asked about even when the session bypasses permissions (a rule of
-   * the tool policy covers them): a CLI given its mode as its session opens (codex's app
-   * server) then asks about every call, and the bridge answers those no rule covers itself.
-   */
-  watched?: boolean;
-  /** Why a turn may not run on this CLI now (it cannot ask about each call, and a rule needs it to), or undefined. */
-  refusal?: () => string | undefined;
-  /** What the CLI lacks to work at all (its credentials), in one line, asked before each turn starts; undefined: nothing. */
-  lacks?: (adapter: Adapter) => Promise<string | undefined>;
-  /** Where a turn goes when its CLI's limit stops it, or when a CLI a limit stopped is back (see SessionHandover). */
-  handover?: SessionHandover;
-}
-
-/** A CLI kept between a session's turns, wherever it runs (LiveCli here, or on a worker). */
-export interface LiveProcess {
-  readonly key: string;
-  readonly isAlive: boolean;
-  readonly busy: boolean;
-  /** The CLI session it continues. */
-  readonly sessionId: string | undefined;
-  readonly lastUsed: number;
-  /** Where it runs, when not in this process: its worker's name. */
-  readonly where?: string;
-  /** Whether it names the messages it is sent back (undefined until its output shows it): only then is it steered. */
-  readonly namesMessages?: boolean | undefined;
-  startTurn(prompt: string, handlers: TurnHandlers, options?: TurnLimits & { planning?: boolean }): RunningTurn;
-  close(): Promise<void>;
-}
-
-/**
- * The session's owner moves it to another CLI (the `adapter` it gives) when a quota or rate
- * limit stops a turn, and back once that limit has reset: each returns the prompt the turn
- * runs with there (a brief of the work so far, then the message) and the session it resumes.
- */
-export interface SessionHandover {
-  /** Before a turn: the session goes back to a CLI whose limit has reset, or stays. */
-  before?(prompt: string): Promise<Reroute | undefined>;
-  /** A turn failed for its CLI's limit: it goes on in another CLI, or ends so. */
-  afterLimit(outcome: TurnOutcome, prompt: string): Promise<Reroute | undefined>;
-}
-
-export interface Reroute {
-  prompt: string;
-  /** The session it continues in the CLI it moves to; none: a fresh one. */
-  resumeId: string | undefined;
-}
+import { LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
+import type { LiveHolder } from './live-pool.ts';
+import type { LiveProcess, Reroute, SessionConfig, SessionOptions } from './session-config.ts';
+import type { Stopped, TurnControls } from './turn-controls.ts';
 
 /** How many times one turn may move on to another CLI: past the longest chain of CLIs there are. */
 const MAX_HANDOVERS = 4;
-
-/** How one sent turn is run and followed: its timeout and its callbacks. */
-export interface TurnControls extends TurnHandlers {
-  timeoutMs?: number;
-  /** The turn ends when its CLI shows no progress of the model this long (see SilenceWatch). */
-  silenceMs?: number;
-  /** Called when this turn leaves the queue and its CLI starts. */
-  onStart?(): void;
-  /** Run in the CLI's plan mode (live CLIs only): the agent proposes a plan and waits for approval. */
-  planning?: boolean;
-  /**
-   * Messages sent into this turn (`steer`) that its live CLI takes, after this turn's answer,
-   * as a turn of its own (they reached it after its result): how that turn is followed. It runs
-   * before the queued turns, as the CLI has it already. Without this, this turn lasts until
-   * they are answered too, and the last answer is its own.
-   */
-  onCarried?(ids: string[]): CarriedTurn;
-}
-
-/** A turn the CLI took by itself from messages sent into another (TurnControls.onCarried): its callbacks, and who hears its outcome. */
-export interface CarriedTurn extends TurnControls {
-  ended(outcome: TurnOutcome): void;
-}
-
-/** What a stop ended: whether a turn was running, and how many messages it dropped (queued, or sent to the CLI and not yet taken). */
-export interface Stopped {
-  running: boolean;
-  dropped: number;
-}
 
 interface Pending {
   prompt: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LiveProcess } from '../../engine/session/session.ts';
+import type { LiveProcess } from '../../engine/session/session-config.ts';
 import { liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from '../../engine/session/live-cli.ts';
 import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from '../../engine/session/turn.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';

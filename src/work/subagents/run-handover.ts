@@ -3,7 +3,7 @@ import { briefOf } from '../../engine/fallback/brief.ts';
 import { limitReason, resetTime } from '../../engine/fallback/limit-words.ts';
 import { freshNotes, type TurnWatcher } from '../../engine/fallback/work-notes.ts';
 import { nextInChain, type FallbackChain } from '../../kernel/policy/fallback-chain.ts';
-import type { SessionConfig, SessionHandover, SessionOptions } from '../../engine/session/session.ts';
+import type { SessionConfig, SessionHandover, SessionOptions } from '../../engine/session/session-config.ts';
 import { TURN_OPTION_NAMES } from '../../engine/adapters/turn-options.ts';
 import { effectiveMode, unsupportedMode } from '../../engine/adapters/permissions.ts';
 import type { SubagentRunRecord } from './record.ts';
