@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { keys } from './redis.ts';
 import type { Signer } from './signing.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { RunExecution } from '../subagents/execution.ts';
 
 /** A message for a run, as SendToSubagent and /subagents send name it. */
 export interface RunMessage {
@@ -230,4 +232,34 @@ export async function onAsks(subscriber: Redis, rang: (runId: string | undefined
         () => {},
       ),
   );
+}
+
+/** A run on a worker, as what the bridge asks acts on it. */
+export interface RunningHere {
+  execution: Pick<RunExecution, 'send' | 'holdTimeout'>;
+  /** The holds on its timeout, each with its release. */
+  holds: Map<string, () => void>;
+  /** Its stop was asked and acted on. */
+  stopping?: true;
+}
+
+/** The worker's side: does what the bridge asked of a run running there (`cancel` ends its job, for the stop's reason). */
+export function actOnAsks(running: RunningHere, asks: RunAsks, o: { cancel: (why: string) => void; log: Log }): void {
+  for (const why of asks.refused) o.log.warn(`refused from Redis: ${why}`);
+  if (asks.stop && !running.stopping) {
+    running.stopping = true;
+    o.log.info(`stopping the run (${asks.stop})`);
+    o.cancel(asks.stop);
+  }
+  for (const message of asks.messages) {
+    if (!running.execution.send(message.text, message.id)) o.log.warn('a message came as the run was ending: it was not delivered');
+  }
+  if (!asks.holds) return;
+  const held = new Set(asks.holds);
+  for (const holdId of held) if (!running.holds.has(holdId)) running.holds.set(holdId, running.execution.holdTimeout());
+  for (const [holdId, release] of running.holds) {
+    if (held.has(holdId)) continue;
+    release();
+    running.holds.delete(holdId);
+  }
 }

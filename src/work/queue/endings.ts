@@ -19,3 +19,12 @@ export function endingOfStall(reason: string | undefined): RunEnding | undefined
   if (reason && STALLED.test(reason)) return { interrupted: `${INTERRUPTED}the worker running it stopped (its job stalled)` };
   return undefined;
 }
+
+/** A run's end, for the worker's log. */
+export function describeEnding(ending: RunEnding | undefined): string {
+  if (!ending) return 'the worker failed to run it';
+  if ('failed' in ending) return `failed: ${ending.failed}`;
+  if ('interrupted' in ending) return ending.interrupted;
+  const { status, error } = ending.outcome;
+  return error ? `${status}: ${error}` : status;
+}

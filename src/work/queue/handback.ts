@@ -26,6 +26,26 @@ export interface Handback {
   worktree?: SubagentRunRecord['worktree'];
 }
 
+/** What a run stopped by the drain leaves (`from` its worker): where its CLI stopped, and what it did and cost so far. */
+export function handbackOf(
+  from: string,
+  ending: Extract<RunEnding, { outcome: unknown }>,
+  sessionId: string | undefined,
+  seq: number,
+  ranMs: number,
+): Handback {
+  const costUsd = ending.outcome.result?.costUsd;
+  return {
+    from,
+    ...(sessionId ? { sessionId } : {}),
+    seq,
+    steps: ending.steps,
+    ranMs,
+    ...(costUsd !== undefined ? { costUsd } : {}),
+    ...(ending.worktree ? { worktree: ending.worktree } : {}),
+  };
+}
+
 /** Leaves the run's handback, sealed in its placement's channel (for the bridge), before its job goes back to the queue. */
 export async function writeHandback(redis: Redis, channel: Signer, runId: string, attempt: number, handback: Handback, keepSeconds: number): Promise<void> {
   const signed = channel.sign({ kind: 'handback', runId, attempt }, handback, keepSeconds);

@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import type { CliAgents } from '../../engine/agents/cli-agents.ts';
-import type { McpServerConfig } from '../../engine/agents/mcp-servers.ts';
+import { loadMcpServers, mcpServersFile, type McpServerConfig } from '../../engine/agents/mcp-servers.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { QueueSigner } from './signing.ts';
+import type { RunEnding } from '../subagents/execution.ts';
+import { INTERRUPTED } from './endings.ts';
+import { takenOver, type Handback } from './handback.ts';
 import { TRACEPARENT, type TraceCarrier } from '../../services/telemetry/trace-context.ts';
 
 /**
@@ -115,4 +119,41 @@ export function parseRunJob(jobId: string, body: unknown): RunJob {
   if (parsed.data.run.runId !== jobId) throw new RefusedJob(`the job ${jobId} holds run ${parsed.data.run.runId}`);
   // The rest of the record passes through as the bridge wrote (and sealed) it.
   return parsed.data as unknown as RunJob;
+}
+
+/** The MCP servers a run names, as this worker's operator configured them in `dataDir` (their `env` and `headers` never travel). */
+export async function serversHere(dataDir: string, worker: string, names: string[]): Promise<{ found: Record<string, McpServerConfig> } | { missing: string }> {
+  if (!names.length) return { found: {} };
+  const file = mcpServersFile(dataDir);
+  const { servers, problems } = await loadMcpServers(dataDir);
+  const missing = names.filter((name) => !Object.hasOwn(servers, name));
+  if (!missing.length) return { found: Object.fromEntries(names.map((name) => [name, servers[name]!])) };
+  const why = problems.length ? `; that file has a problem: ${problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join('; ')}` : '';
+  return {
+    missing: `it names the MCP server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which worker ${worker} does not have in ${file}${why}`,
+  };
+}
+
+/**
+ * Whether a run can start, or go on, on this worker (`worker`, its data in `dataDir`): its
+ * directory, its worktree and the MCP servers it names are here. The record it runs with, or
+ * how it ends instead.
+ */
+export async function runHere(
+  job: RunJob,
+  handback: Handback | undefined,
+  dataDir: string,
+  worker: string,
+): Promise<{ run: SubagentRunRecord } | { ending: RunEnding }> {
+  if (!existsSync(job.run.cwd)) return { ending: { failed: `its directory ${job.run.cwd} does not exist on worker ${worker}` } };
+  if (handback?.worktree && !existsSync(handback.worktree.workdir))
+    return {
+      ending: {
+        interrupted: `${INTERRUPTED}its worker (${handback.from}) was shut down, and its worktree ${handback.worktree.workdir} is not on worker ${worker}`,
+      },
+    };
+  const servers = await serversHere(dataDir, worker, namedServers(job));
+  if ('missing' in servers) return { ending: { failed: servers.missing } };
+  const run = recordWithServers(job, servers.found);
+  return { run: handback ? takenOver(run, handback) : run };
 }

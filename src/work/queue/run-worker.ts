@@ -1,24 +1,19 @@
-import { existsSync, rmSync } from 'node:fs';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { observeWorkerRuns, queueWaited } from '../../services/telemetry/metrics-queue.ts';
 import type { Redis } from 'ioredis';
-import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import type { BridgeConfig } from '../../services/config/config.ts';
-import { askerId } from '../approvals/asker.ts';
-import { loadMcpServers, mcpServersFile, type McpServerConfig } from '../../engine/agents/mcp-servers.ts';
 import type { RunEnding, RunExecution } from '../subagents/execution.ts';
 import { LocalExecutor } from '../subagents/local-execution.ts';
-import { mcpAccessFor } from '../tools/mcp-config.ts';
-import { agentReadableFolder } from '../../engine/process/agent-space.ts';
-import { forgetAsks, onAsks, readAsks, readStop, type AskReader } from './control.ts';
-import { INTERRUPTED, stoppedEnding } from './endings.ts';
+import { actOnAsks, forgetAsks, onAsks, readAsks, readStop, type AskReader, type RunningHere } from './control.ts';
+import { describeEnding, INTERRUPTED, stoppedEnding } from './endings.ts';
 import { connect, describeRedis, keys, followOutages, PREFIX, QUEUE_NAME } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import { takenOver, withEarlier, writeHandback } from './handback.ts';
+import { handbackOf, withEarlier, writeHandback } from './handback.ts';
 import type { DrainDeadline, DrainHolder, Drainable, DrainOutcome } from './worker-drain.ts';
-import { checkQueuedJob, namedServers, parseRunJob, recordWithServers, RefusedJob, type RunJob } from './run-job.ts';
+import { checkQueuedJob, parseRunJob, RefusedJob, runHere, type RunJob } from './run-job.ts';
 import { claimRun, type RunGrant } from './run-placement.ts';
 import { SealedChannel } from './channel.ts';
+import { RunToolAccess } from './run-tool-access.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import type { QueueSigner, Signed } from './signing.ts';
 import type { Log } from '../../kernel/log/logger.ts';
@@ -44,17 +39,8 @@ export interface RunWorkerOptions {
 /** A run placed here: its grant, and the placement's channel. */
 type Placed = RunGrant & { channel: SealedChannel };
 
-interface Running {
-  execution: RunExecution;
-  /** Its placement's channel: what the bridge asks is sealed in it. */
-  channel: SealedChannel;
-  /** What of the bridge's asks this run has taken. */
-  asks: AskReader;
-  /** The holds on its timeout, each with its release. */
-  holds: Map<string, () => void>;
-  /** Its stop was asked and acted on. */
-  stopping?: true;
-}
+/** A run running here: its execution, its placement's channel (what the bridge asks is sealed in it), and what of those asks it has taken. */
+type Running = RunningHere & { execution: RunExecution; channel: SealedChannel; asks: AskReader };
 
 /** A job this worker took, from the moment it took it: what a drain waits for. */
 interface Taken {
@@ -83,11 +69,10 @@ export class RunWorker implements DrainHolder {
   private readonly executor: LocalExecutor;
   private readonly running = new Map<string, Running>();
   private readonly taken = new Map<string, Taken>();
-  private readonly access = new Map<string, McpAccess>();
+  private readonly tools: RunToolAccess;
   /** Runs waiting for the bridge's grant: woken when their bell rings. */
   private readonly bells = new Map<string, () => void>();
   /** Where its runs' MCP config files go, made at the first (see agentReadableFolder). */
-  private mcpDir: string | undefined;
   private readonly keepSeconds: number;
   private shuttingDown = false;
   /** Draining: jobs taken from now on go straight back to the queue. */
@@ -103,6 +88,7 @@ export class RunWorker implements DrainHolder {
     });
     this.subscriber = connect(config.redisUrl);
     const workers = config.settings.workers;
+    this.tools = new RunToolAccess(options.secrets);
     this.keepSeconds = workers.keepHours * 3600;
     this.executor = new LocalExecutor({
       adapters: config.adapters,
@@ -111,7 +97,7 @@ export class RunWorker implements DrainHolder {
       stopGraceMs: config.settings.stopGraceMs,
       maxDepth: config.settings.subagents.maxDepth,
       silenceSeconds: config.settings.silenceSeconds,
-      toolsFor: (run) => this.access.get(run.runId),
+      toolsFor: (run) => this.tools.of(run.runId),
       ...(config.prices ? { prices: config.prices } : {}),
       log,
     });
@@ -200,7 +186,7 @@ export class RunWorker implements DrainHolder {
     this.worker.cancelAllJobs('its worker is shutting down');
     await this.worker.close();
     await this.executor.close();
-    if (this.mcpDir) rmSync(this.mcpDir, { recursive: true, force: true });
+    this.tools.close();
     this.subscriber.disconnect();
     this.commands.disconnect();
   }
@@ -214,24 +200,7 @@ export class RunWorker implements DrainHolder {
     const asks = channel && (await readAsks(this.commands, channel, reader).catch(() => undefined));
     const running = this.running.get(runId);
     if (!asks || !running) return;
-    for (const why of asks.refused) this.options.log.warn({ run: runId }, `refused from Redis: ${why}`);
-    if (asks.stop && !running.stopping) {
-      running.stopping = true;
-      this.options.log.info({ run: runId }, `stopping the run (${asks.stop})`);
-      this.worker.cancelJob(runId, asks.stop);
-    }
-    for (const message of asks.messages) {
-      if (!running.execution.send(message.text, message.id))
-        this.options.log.warn({ run: runId }, 'a message came as the run was ending: it was not delivered');
-    }
-    if (!asks.holds) return;
-    const held = new Set(asks.holds);
-    for (const holdId of held) if (!running.holds.has(holdId)) running.holds.set(holdId, running.execution.holdTimeout());
-    for (const [holdId, release] of running.holds) {
-      if (held.has(holdId)) continue;
-      release();
-      running.holds.delete(holdId);
-    }
+    actOnAsks(running, asks, { cancel: (why) => this.worker.cancelJob(runId, why), log: this.options.log.child({ run: runId }) });
   }
 
   /**
@@ -344,34 +313,16 @@ export class RunWorker implements DrainHolder {
     );
     let ending: RunEnding | undefined;
     let handedBack = false;
-    let mcpToken: string | undefined;
     try {
-      if (!existsSync(job.run.cwd)) {
-        ending = { failed: `its directory ${job.run.cwd} does not exist on worker ${this.options.name}` };
+      const here = await runHere(job, handback, this.options.config.dataDir, this.options.name);
+      if ('ending' in here) {
+        ending = here.ending;
         return ending;
       }
-      if (handback?.worktree && !existsSync(handback.worktree.workdir)) {
-        ending = {
-          interrupted: `${INTERRUPTED}its worker (${handback.from}) was shut down, and its worktree ${handback.worktree.workdir} is not on worker ${this.options.name}`,
-        };
-        return ending;
-      }
-      const servers = await this.mcpServers(namedServers(job));
-      if ('missing' in servers) {
-        ending = { failed: servers.missing };
-        return ending;
-      }
-      const run = handback ? takenOver(recordWithServers(job, servers.found), handback) : recordWithServers(job, servers.found);
+      const { run } = here;
       const adapter = this.options.config.adapters.get(run.cli);
-      if (mcp && adapter && placed.bearer) {
-        // This placement's own, from its grant: the bridge revokes it when the run leaves this worker.
-        mcpToken = placed.bearer;
-        this.options.secrets.add(mcpToken);
-        this.access.set(
-          runId,
-          mcpAccessFor(adapter, { ...mcp, token: mcpToken }, (this.mcpDir ??= agentReadableFolder('mcp')), askerId.run(runId), toolTimeoutMs, run.mcpServers),
-        );
-      }
+      // This placement's own bearer, from its grant: the bridge revokes it when the run leaves this worker.
+      if (mcp && adapter && placed.bearer) this.tools.grant(runId, adapter, mcp, placed.bearer, toolTimeoutMs, run.mcpServers);
       const startedAt = Date.now();
       let sessionId = run.childSessionId;
       let toolCalled = handback !== undefined && (handback.steps > 0 || handback.sessionId !== undefined);
@@ -406,7 +357,10 @@ export class RunWorker implements DrainHolder {
         // Its session goes on elsewhere; without one, it runs again from its task, unless it acted.
         if (sessionId || !toolCalled) {
           const ranMs = (handback?.ranMs ?? 0) + Date.now() - startedAt;
-          await this.handBack(runId, placed, events, ending as Extract<RunEnding, { outcome: unknown }>, sessionId, ranMs);
+          // The chat hears it moves, and the next worker finds where it stopped.
+          events.report({ kind: 'moved', from: this.options.name, inSession: sessionId !== undefined });
+          const left = handbackOf(this.options.name, ending as Extract<RunEnding, { outcome: unknown }>, sessionId, events.last, ranMs);
+          await writeHandback(this.commands, placed.channel, runId, placed.attempt, left, this.keepSeconds);
           handedBack = true;
           return HANDED_BACK;
         }
@@ -423,65 +377,8 @@ export class RunWorker implements DrainHolder {
       this.running.delete(runId);
       // What is asked of a run handed back is the next worker's to read.
       if (!handedBack) await forgetAsks(this.commands, runId).catch(() => {});
-      const configFile = this.access.get(runId)?.configFile;
-      if (configFile) rmSync(configFile, { force: true });
-      this.access.delete(runId);
-      if (mcpToken) this.options.secrets.remove(mcpToken);
+      this.tools.revoke(runId);
       await events.close();
     }
   }
-
-  /**
-   * A run stopped by the drain: the chat hears it moves, and the next worker finds where it
-   * stopped (its CLI session, its reports' numbering, what it did and cost so far).
-   */
-  private async handBack(
-    runId: string,
-    placed: Placed,
-    events: RunEventsWriter,
-    ending: Extract<RunEnding, { outcome: unknown }>,
-    sessionId: string | undefined,
-    ranMs: number,
-  ): Promise<void> {
-    events.report({ kind: 'moved', from: this.options.name, inSession: sessionId !== undefined });
-    const costUsd = ending.outcome.result?.costUsd;
-    await writeHandback(
-      this.commands,
-      placed.channel,
-      runId,
-      placed.attempt,
-      {
-        from: this.options.name,
-        ...(sessionId ? { sessionId } : {}),
-        seq: events.last,
-        steps: ending.steps,
-        ranMs,
-        ...(costUsd !== undefined ? { costUsd } : {}),
-        ...(ending.worktree ? { worktree: ending.worktree } : {}),
-      },
-      this.keepSeconds,
-    );
-  }
-
-  /** The MCP servers a run names, as this worker's operator configured them (their `env` and `headers` never travel). */
-  private async mcpServers(names: string[]): Promise<{ found: Record<string, McpServerConfig> } | { missing: string }> {
-    if (!names.length) return { found: {} };
-    const file = mcpServersFile(this.options.config.dataDir);
-    const { servers, problems } = await loadMcpServers(this.options.config.dataDir);
-    const missing = names.filter((name) => !Object.hasOwn(servers, name));
-    if (!missing.length) return { found: Object.fromEntries(names.map((name) => [name, servers[name]!])) };
-    const why = problems.length ? `; that file has a problem: ${problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join('; ')}` : '';
-    return {
-      missing: `it names the MCP server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which worker ${this.options.name} does not have in ${file}${why}`,
-    };
-  }
-}
-
-/** A run's end, for the worker's log. */
-function describeEnding(ending: RunEnding | undefined): string {
-  if (!ending) return 'the worker failed to run it';
-  if ('failed' in ending) return `failed: ${ending.failed}`;
-  if ('interrupted' in ending) return ending.interrupted;
-  const { status, error } = ending.outcome;
-  return error ? `${status}: ${error}` : status;
 }
