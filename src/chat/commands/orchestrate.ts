@@ -23,14 +23,19 @@ export const orchestrate: Command = {
     }
     const user = ctx.message.user;
     const fromMessage = messageKey(ctx.message);
-    const created = await ctx.services.orchestrator.create(plan, {
-      address: ctx.chat.address,
-      requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
-      cwd: ctx.chat.record.workdir,
-      cli: ctx.chat.record.cli,
-      depth: 0,
-      ...(fromMessage ? { fromMessage } : {}),
-    });
+    // Its progress message answers the command, as /spawn's start does.
+    const created = await ctx.services.orchestrator.create(
+      plan,
+      {
+        address: ctx.chat.address,
+        requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
+        cwd: ctx.chat.record.workdir,
+        cli: ctx.chat.record.cli,
+        depth: 0,
+        ...(fromMessage ? { fromMessage } : {}),
+      },
+      ctx.message.messageId,
+    );
     if (!created.ok) throw new UsageError(`The plan was not started: ${created.error}`);
   },
 };

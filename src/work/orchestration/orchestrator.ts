@@ -100,7 +100,12 @@ export class Orchestrator {
    * Checks every step as the run it will become (CLI, agent, policy, the origin's limits)
    * before anything starts: a plan with a step that cannot run is refused, naming the step.
    */
-  async create(plan: Plan, origin: PlanOrigin): Promise<{ ok: true; record: OrchestrationRecord } | { ok: false; error: string }> {
+  async create(
+    plan: Plan,
+    origin: PlanOrigin,
+    /** The message that asked for it, which its progress message answers. */
+    replyTo?: string,
+  ): Promise<{ ok: true; record: OrchestrationRecord } | { ok: false; error: string }> {
     for (const step of plan.steps) {
       const prepared = await this.options.subagents.spawner.prepare(stepIntent(step, step.prompt), origin);
       if (!prepared.ok) return { ok: false, error: `step "${step.id}": ${prepared.error}` };
@@ -128,6 +133,7 @@ export class Orchestrator {
             .send(
               address,
               this.options.progressText(record, (id) => this.run(id)),
+              replyTo !== undefined ? { replyTo } : {},
             )
             .catch(() => undefined);
       if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
