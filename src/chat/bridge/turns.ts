@@ -82,6 +82,8 @@ export class Turns {
   private shuttingDown = false;
   /** What each running turn's record says of its tool calls, by turn id. */
   private readonly calls = new CallsInFlight();
+  /** Each chat's last started turn until its answer is shown: the next turn's progress comes after it, so answers stay in order. */
+  private readonly shown = new Map<string, Promise<void>>();
 
   constructor(private readonly options: TurnsOptions) {}
 
@@ -223,6 +225,9 @@ export class Turns {
           cli: chat.record.cli,
         })
       : undefined;
+    let answerShown!: () => void;
+    const shownHere = new Promise<void>((resolve) => (answerShown = resolve));
+    const key = chatKey(chat.address);
     const controls: TurnControls = {
       timeoutMs,
       ...(settings.silenceSeconds ? { silenceMs: settings.silenceSeconds * 1000 } : {}),
@@ -240,7 +245,10 @@ export class Turns {
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
         void chat.messages.updatePending(turnId, { startedAt });
-        void presenter.begin();
+        // After the answer of the turn before it (a carried one ends as the next starts).
+        const before = this.shown.get(key);
+        this.shown.set(key, shownHere);
+        void (before ? before.then(() => presenter.begin()) : presenter.begin());
         presenter.warnLater(
           plain(
             `⏳ This turn will be stopped in ${formatDuration(leadMs)}: turns run for ${formatDuration(timeoutMs)} at most (turnTimeoutSeconds in manifest.json). /stop stops it now.`,
@@ -291,6 +299,7 @@ export class Turns {
           await out
             .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
             .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
+        answerShown();
         await chat.noteWork(text, outcome);
         for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);
@@ -299,6 +308,8 @@ export class Turns {
       } catch (error) {
         log.error({ err: error }, 'reporting the turn failed');
       } finally {
+        answerShown();
+        if (this.shown.get(key) === shownHere) this.shown.delete(key);
         spans.end();
       }
     };

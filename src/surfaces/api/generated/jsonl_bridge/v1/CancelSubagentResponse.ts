@@ -1,6 +1,9 @@
 // Original file: proto/jsonl_bridge/v1/subagent.proto
 
-import type { SubagentInfo as _jsonl_bridge_v1_SubagentInfo, SubagentInfo__Output as _jsonl_bridge_v1_SubagentInfo__Output } from './SubagentInfo.ts';
+import type {
+  SubagentInfo as _jsonl_bridge_v1_SubagentInfo,
+  SubagentInfo__Output as _jsonl_bridge_v1_SubagentInfo__Output,
+} from '../../jsonl_bridge/v1/SubagentInfo.ts';
 
 export interface CancelSubagentResponse {
   cancelled?: boolean;

@@ -1,8 +1,11 @@
 // Original file: proto/jsonl_bridge/v1/chat.proto
 
-import type { ChatRef as _jsonl_bridge_v1_ChatRef, ChatRef__Output as _jsonl_bridge_v1_ChatRef__Output } from './ChatRef.ts';
-import type { PermissionMode as _jsonl_bridge_v1_PermissionMode, PermissionMode__Output as _jsonl_bridge_v1_PermissionMode__Output } from './PermissionMode.ts';
-import type { BusyMode as _jsonl_bridge_v1_BusyMode, BusyMode__Output as _jsonl_bridge_v1_BusyMode__Output } from './BusyMode.ts';
+import type { ChatRef as _jsonl_bridge_v1_ChatRef, ChatRef__Output as _jsonl_bridge_v1_ChatRef__Output } from '../../jsonl_bridge/v1/ChatRef.ts';
+import type {
+  PermissionMode as _jsonl_bridge_v1_PermissionMode,
+  PermissionMode__Output as _jsonl_bridge_v1_PermissionMode__Output,
+} from '../../jsonl_bridge/v1/PermissionMode.ts';
+import type { BusyMode as _jsonl_bridge_v1_BusyMode, BusyMode__Output as _jsonl_bridge_v1_BusyMode__Output } from '../../jsonl_bridge/v1/BusyMode.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ChatInfo {

@@ -2,13 +2,19 @@
 
 import type * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
-import type { ChatInfo as _jsonl_bridge_v1_ChatInfo, ChatInfo__Output as _jsonl_bridge_v1_ChatInfo__Output } from './ChatInfo.ts';
-import type { ChatTurnEvent as _jsonl_bridge_v1_ChatTurnEvent, ChatTurnEvent__Output as _jsonl_bridge_v1_ChatTurnEvent__Output } from './ChatTurnEvent.ts';
-import type { GetChatRequest as _jsonl_bridge_v1_GetChatRequest, GetChatRequest__Output as _jsonl_bridge_v1_GetChatRequest__Output } from './GetChatRequest.ts';
+import type { ChatInfo as _jsonl_bridge_v1_ChatInfo, ChatInfo__Output as _jsonl_bridge_v1_ChatInfo__Output } from '../../jsonl_bridge/v1/ChatInfo.ts';
+import type {
+  ChatTurnEvent as _jsonl_bridge_v1_ChatTurnEvent,
+  ChatTurnEvent__Output as _jsonl_bridge_v1_ChatTurnEvent__Output,
+} from '../../jsonl_bridge/v1/ChatTurnEvent.ts';
+import type {
+  GetChatRequest as _jsonl_bridge_v1_GetChatRequest,
+  GetChatRequest__Output as _jsonl_bridge_v1_GetChatRequest__Output,
+} from '../../jsonl_bridge/v1/GetChatRequest.ts';
 import type {
   SendMessageRequest as _jsonl_bridge_v1_SendMessageRequest,
   SendMessageRequest__Output as _jsonl_bridge_v1_SendMessageRequest__Output,
-} from './SendMessageRequest.ts';
+} from '../../jsonl_bridge/v1/SendMessageRequest.ts';
 
 export interface ChatServiceClient extends grpc.Client {
   GetChat(

@@ -3,12 +3,12 @@
 import type {
   OrchestrationStep as _jsonl_bridge_v1_OrchestrationStep,
   OrchestrationStep__Output as _jsonl_bridge_v1_OrchestrationStep__Output,
-} from './OrchestrationStep.ts';
+} from '../../jsonl_bridge/v1/OrchestrationStep.ts';
 import type {
   OrchestrationStrategy as _jsonl_bridge_v1_OrchestrationStrategy,
   OrchestrationStrategy__Output as _jsonl_bridge_v1_OrchestrationStrategy__Output,
-} from './OrchestrationStrategy.ts';
-import type { ChatRef as _jsonl_bridge_v1_ChatRef, ChatRef__Output as _jsonl_bridge_v1_ChatRef__Output } from './ChatRef.ts';
+} from '../../jsonl_bridge/v1/OrchestrationStrategy.ts';
+import type { ChatRef as _jsonl_bridge_v1_ChatRef, ChatRef__Output as _jsonl_bridge_v1_ChatRef__Output } from '../../jsonl_bridge/v1/ChatRef.ts';
 
 export interface OrchestrationPlan {
   parentSessionId?: string;

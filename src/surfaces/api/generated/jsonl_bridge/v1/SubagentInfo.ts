@@ -1,7 +1,10 @@
 // Original file: proto/jsonl_bridge/v1/subagent.proto
 
-import type { ChatRef as _jsonl_bridge_v1_ChatRef, ChatRef__Output as _jsonl_bridge_v1_ChatRef__Output } from './ChatRef.ts';
-import type { SubagentStatus as _jsonl_bridge_v1_SubagentStatus, SubagentStatus__Output as _jsonl_bridge_v1_SubagentStatus__Output } from './SubagentStatus.ts';
+import type { ChatRef as _jsonl_bridge_v1_ChatRef, ChatRef__Output as _jsonl_bridge_v1_ChatRef__Output } from '../../jsonl_bridge/v1/ChatRef.ts';
+import type {
+  SubagentStatus as _jsonl_bridge_v1_SubagentStatus,
+  SubagentStatus__Output as _jsonl_bridge_v1_SubagentStatus__Output,
+} from '../../jsonl_bridge/v1/SubagentStatus.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface SubagentInfo {

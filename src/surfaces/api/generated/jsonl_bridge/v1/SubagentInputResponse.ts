@@ -1,6 +1,6 @@
 // Original file: proto/jsonl_bridge/v1/subagent.proto
 
-import type { Delivery as _jsonl_bridge_v1_Delivery, Delivery__Output as _jsonl_bridge_v1_Delivery__Output } from './Delivery.ts';
+import type { Delivery as _jsonl_bridge_v1_Delivery, Delivery__Output as _jsonl_bridge_v1_Delivery__Output } from '../../jsonl_bridge/v1/Delivery.ts';
 
 export interface SubagentInputResponse {
   pending?: number;

@@ -2,64 +2,67 @@
 
 import type * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
-import type { AgentEvent as _jsonl_bridge_v1_AgentEvent, AgentEvent__Output as _jsonl_bridge_v1_AgentEvent__Output } from './AgentEvent.ts';
+import type { AgentEvent as _jsonl_bridge_v1_AgentEvent, AgentEvent__Output as _jsonl_bridge_v1_AgentEvent__Output } from '../../jsonl_bridge/v1/AgentEvent.ts';
 import type {
   CancelSubagentRequest as _jsonl_bridge_v1_CancelSubagentRequest,
   CancelSubagentRequest__Output as _jsonl_bridge_v1_CancelSubagentRequest__Output,
-} from './CancelSubagentRequest.ts';
+} from '../../jsonl_bridge/v1/CancelSubagentRequest.ts';
 import type {
   CancelSubagentResponse as _jsonl_bridge_v1_CancelSubagentResponse,
   CancelSubagentResponse__Output as _jsonl_bridge_v1_CancelSubagentResponse__Output,
-} from './CancelSubagentResponse.ts';
+} from '../../jsonl_bridge/v1/CancelSubagentResponse.ts';
 import type {
   ListSubagentsRequest as _jsonl_bridge_v1_ListSubagentsRequest,
   ListSubagentsRequest__Output as _jsonl_bridge_v1_ListSubagentsRequest__Output,
-} from './ListSubagentsRequest.ts';
+} from '../../jsonl_bridge/v1/ListSubagentsRequest.ts';
 import type {
   ListSubagentsResponse as _jsonl_bridge_v1_ListSubagentsResponse,
   ListSubagentsResponse__Output as _jsonl_bridge_v1_ListSubagentsResponse__Output,
-} from './ListSubagentsResponse.ts';
+} from '../../jsonl_bridge/v1/ListSubagentsResponse.ts';
 import type {
   OrchestrationEvent as _jsonl_bridge_v1_OrchestrationEvent,
   OrchestrationEvent__Output as _jsonl_bridge_v1_OrchestrationEvent__Output,
-} from './OrchestrationEvent.ts';
+} from '../../jsonl_bridge/v1/OrchestrationEvent.ts';
 import type {
   OrchestrationPlan as _jsonl_bridge_v1_OrchestrationPlan,
   OrchestrationPlan__Output as _jsonl_bridge_v1_OrchestrationPlan__Output,
-} from './OrchestrationPlan.ts';
+} from '../../jsonl_bridge/v1/OrchestrationPlan.ts';
 import type {
   OrchestrationResponse as _jsonl_bridge_v1_OrchestrationResponse,
   OrchestrationResponse__Output as _jsonl_bridge_v1_OrchestrationResponse__Output,
-} from './OrchestrationResponse.ts';
+} from '../../jsonl_bridge/v1/OrchestrationResponse.ts';
 import type {
   RevokeAutoApproveRequest as _jsonl_bridge_v1_RevokeAutoApproveRequest,
   RevokeAutoApproveRequest__Output as _jsonl_bridge_v1_RevokeAutoApproveRequest__Output,
-} from './RevokeAutoApproveRequest.ts';
+} from '../../jsonl_bridge/v1/RevokeAutoApproveRequest.ts';
 import type {
   RevokeAutoApproveResponse as _jsonl_bridge_v1_RevokeAutoApproveResponse,
   RevokeAutoApproveResponse__Output as _jsonl_bridge_v1_RevokeAutoApproveResponse__Output,
-} from './RevokeAutoApproveResponse.ts';
+} from '../../jsonl_bridge/v1/RevokeAutoApproveResponse.ts';
 import type {
   SpawnSubagentRequest as _jsonl_bridge_v1_SpawnSubagentRequest,
   SpawnSubagentRequest__Output as _jsonl_bridge_v1_SpawnSubagentRequest__Output,
-} from './SpawnSubagentRequest.ts';
+} from '../../jsonl_bridge/v1/SpawnSubagentRequest.ts';
 import type {
   SpawnSubagentResponse as _jsonl_bridge_v1_SpawnSubagentResponse,
   SpawnSubagentResponse__Output as _jsonl_bridge_v1_SpawnSubagentResponse__Output,
-} from './SpawnSubagentResponse.ts';
-import type { SubagentInput as _jsonl_bridge_v1_SubagentInput, SubagentInput__Output as _jsonl_bridge_v1_SubagentInput__Output } from './SubagentInput.ts';
+} from '../../jsonl_bridge/v1/SpawnSubagentResponse.ts';
+import type {
+  SubagentInput as _jsonl_bridge_v1_SubagentInput,
+  SubagentInput__Output as _jsonl_bridge_v1_SubagentInput__Output,
+} from '../../jsonl_bridge/v1/SubagentInput.ts';
 import type {
   SubagentInputResponse as _jsonl_bridge_v1_SubagentInputResponse,
   SubagentInputResponse__Output as _jsonl_bridge_v1_SubagentInputResponse__Output,
-} from './SubagentInputResponse.ts';
+} from '../../jsonl_bridge/v1/SubagentInputResponse.ts';
 import type {
   WatchOrchestrationRequest as _jsonl_bridge_v1_WatchOrchestrationRequest,
   WatchOrchestrationRequest__Output as _jsonl_bridge_v1_WatchOrchestrationRequest__Output,
-} from './WatchOrchestrationRequest.ts';
+} from '../../jsonl_bridge/v1/WatchOrchestrationRequest.ts';
 import type {
   WatchSubagentRequest as _jsonl_bridge_v1_WatchSubagentRequest,
   WatchSubagentRequest__Output as _jsonl_bridge_v1_WatchSubagentRequest__Output,
-} from './WatchSubagentRequest.ts';
+} from '../../jsonl_bridge/v1/WatchSubagentRequest.ts';
 
 export interface SubagentServiceClient extends grpc.Client {
   CancelSubagent(

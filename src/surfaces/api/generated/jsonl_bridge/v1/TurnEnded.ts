@@ -1,6 +1,6 @@
 // Original file: proto/jsonl_bridge/v1/chat.proto
 
-import type { TurnStatus as _jsonl_bridge_v1_TurnStatus, TurnStatus__Output as _jsonl_bridge_v1_TurnStatus__Output } from './TurnStatus.ts';
+import type { TurnStatus as _jsonl_bridge_v1_TurnStatus, TurnStatus__Output as _jsonl_bridge_v1_TurnStatus__Output } from '../../jsonl_bridge/v1/TurnStatus.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface TurnEnded {
