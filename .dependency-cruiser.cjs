@@ -1,10 +1,25 @@
 /**
- * The layers of src/ as a check: no cycle between files or between folders, type imports
- * included (a type import still ties one part's design to another's). `npm test` runs it
- * through test/architecture/dependencies.test.ts.
+ * The layers of src/ as a check: its tiers, each importing only those below it; no cycle
+ * between files or between folders, type imports included (a type import still ties one
+ * part's design to another's). `npm test` runs it through
+ * test/architecture/dependencies.test.ts.
  */
+
+/** The tiers of src/, bottom first (docs/how-it-works.md says what each holds). The entry points, src/*.ts, stand above them all. */
+const TIERS = ['kernel', 'engine', 'services', 'work', 'chat', 'transports', 'surfaces', 'app'];
+
+const tiersImportDown = TIERS.slice(0, -1).map((tier, at) => ({
+  name: `${tier}-imports-down`,
+  severity: 'error',
+  comment: `src/${tier}/ may import only the tiers below it (${TIERS.slice(0, at).join(', ') || 'none'}): move what it needs of a higher tier down, or have the higher tier pass it in.`,
+  from: { path: `^src/${tier}/` },
+  to: { path: `^src/(${TIERS.slice(at + 1).join('|')})/` },
+}));
+
 module.exports = {
+  TIERS,
   forbidden: [
+    ...tiersImportDown,
     {
       name: 'no-file-cycles',
       severity: 'error',
@@ -24,9 +39,9 @@ module.exports = {
       name: 'commands-on-top',
       severity: 'error',
       comment:
-        'The commands are the top layer: they use the bridge, the engine and the services, and only app.ts (which wires them) imports them. Move what another part needs of a command below it (src/bridge/command.ts holds what a command is).',
-      from: { path: '^src/', pathNot: ['^src/commands/', '^src/app\\.ts$'] },
-      to: { path: '^src/commands/' },
+        'The commands are the top layer: they use the bridge, the engine and the services, and only app.ts (which wires them) imports them. Move what another part needs of a command below it (src/chat/bridge/command.ts holds what a command is).',
+      from: { path: '^src/', pathNot: ['^src/chat/commands/', '^src/app/create-app\\.ts$'] },
+      to: { path: '^src/chat/commands/' },
     },
   ],
   options: {

@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'dist/', 'test/fixtures/', 'src/api/generated/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'dist/', 'test/fixtures/', 'src/surfaces/api/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config/config.ts';
-import { silentLog } from '../src/log/logger.ts';
-import { ChatStore } from '../src/store/chat-store.ts';
-import { ensurePrivateDir } from '../src/store/private-files.ts';
-import { telegram as telegramTransport } from '../src/telegram/transport.ts';
+import { createApp } from '../src/app/create-app.ts';
+import { loadConfig } from '../src/services/config/config.ts';
+import { silentLog } from '../src/kernel/log/logger.ts';
+import { ChatStore } from '../src/kernel/store/chat-store.ts';
+import { ensurePrivateDir } from '../src/kernel/store/private-files.ts';
+import { telegram as telegramTransport } from '../src/transports/telegram/transport.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../test/support/fake-cli.ts';
 import { FakeTelegram } from '../test/support/fake-telegram/index.ts';
 import { testConfig } from '../test/support/test-config.ts';

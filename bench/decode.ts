@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Adapter } from '../src/adapters/load.ts';
-import { decoders } from '../src/protocols/index.ts';
-import { LineDecoder } from '../src/protocols/line-decoder.ts';
-import { CliProcess } from '../src/process/cli-process.ts';
-import { parseLine } from '../src/process/lines.ts';
-import { Turn } from '../src/session/turn.ts';
+import type { Adapter } from '../src/engine/adapters/load.ts';
+import { decoders } from '../src/kernel/protocols/index.ts';
+import { LineDecoder } from '../src/kernel/protocols/line-decoder.ts';
+import { CliProcess } from '../src/engine/process/cli-process.ts';
+import { parseLine } from '../src/engine/process/lines.ts';
+import { Turn } from '../src/engine/session/turn.ts';
 import type { BenchResult } from './report.ts';
 
 const TRANSCRIPT = fileURLToPath(new URL('../test/fixtures/transcripts/claude-2.1.330-tool-bash.raw.ndjson', import.meta.url));

@@ -1,8 +1,8 @@
 import { metrics } from '@opentelemetry/api';
-import { MetricsSdk } from '../src/telemetry/metrics.ts';
-import type { MetricsConfig } from '../src/telemetry/metrics-settings.ts';
-import { sendMeter } from '../src/telemetry/metrics-chat-apps.ts';
-import { workEnded, workSpent, workStarted } from '../src/telemetry/metrics-work.ts';
+import { MetricsSdk } from '../src/services/telemetry/metrics.ts';
+import type { MetricsConfig } from '../src/services/telemetry/metrics-settings.ts';
+import { sendMeter } from '../src/services/telemetry/metrics-chat-apps.ts';
+import { workEnded, workSpent, workStarted } from '../src/services/telemetry/metrics-work.ts';
 import { emittedAt } from './fake-cli-results.ts';
 import { percentile, startBenchBot } from './bot.ts';
 import type { BenchResult } from './report.ts';

@@ -1,7 +1,7 @@
-import { layoutGraph } from '../src/pictures/graph-layout.ts';
-import type { GraphModel, NodeState } from '../src/pictures/graph-model.ts';
-import { graphSvg } from '../src/pictures/graph-svg.ts';
-import { svgToPng } from '../src/pictures/render-png.ts';
+import { layoutGraph } from '../src/services/pictures/graph-layout.ts';
+import type { GraphModel, NodeState } from '../src/services/pictures/graph-model.ts';
+import { graphSvg } from '../src/services/pictures/graph-svg.ts';
+import { svgToPng } from '../src/services/pictures/render-png.ts';
 import type { BenchResult } from './report.ts';
 
 /**

@@ -1,14 +1,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SubagentRunRecord } from '../src/subagents/record.ts';
-import { RunStore } from '../src/subagents/run-store.ts';
-import type { SpawnResult } from '../src/subagents/spawn-request.ts';
+import type { SubagentRunRecord } from '../src/work/subagents/record.ts';
+import { RunStore } from '../src/work/subagents/run-store.ts';
+import type { SpawnResult } from '../src/work/subagents/spawn-request.ts';
 import { openApp, spawnFrom } from '../test/support/app-world.ts';
 import { fakeCliWorld } from '../test/support/fake-cli.ts';
 import { RecordingOutbound } from '../test/support/recording-outbound.ts';
 import type { BenchResult } from './report.ts';
 import { chat } from '../test/support/chats.ts';
-import { chatKey } from '../src/ports/transport.ts';
+import { chatKey } from '../src/kernel/ports/chat.ts';
 
 const RUNS = 200;
 const CHATS = 50;

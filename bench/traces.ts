@@ -1,6 +1,6 @@
 import { execa } from 'execa';
-import { silentLog } from '../src/log/logger.ts';
-import { startTracing } from '../src/telemetry/tracing.ts';
+import { silentLog } from '../src/kernel/log/logger.ts';
+import { startTracing } from '../src/services/telemetry/tracing.ts';
 import { startBenchBot, type BenchBot } from './bot.ts';
 import type { BenchResult } from './report.ts';
 

@@ -1,15 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApp, type App } from '../src/app.ts';
-import { loadConfig } from '../src/config/config.ts';
-import { ChatStore } from '../src/store/chat-store.ts';
+import { createApp, type App } from '../src/app/create-app.ts';
+import { loadConfig } from '../src/services/config/config.ts';
+import { ChatStore } from '../src/kernel/store/chat-store.ts';
 import { startWorkerProcess, type BridgeProcess } from '../test/support/bridge-process.ts';
 import { FAKE_AGENT, fakeCliWorld, type FakeCliWorld } from '../test/support/fake-cli.ts';
 import { RecordingOutbound } from '../test/support/recording-outbound.ts';
 import { startRedis } from '../test/support/redis-server.ts';
 import { TEST_QUEUE_SECRET } from '../test/support/queue-world.ts';
 import type { BenchResult } from './report.ts';
-import { silentLog } from '../src/log/logger.ts';
+import { silentLog } from '../src/kernel/log/logger.ts';
 import { chat } from '../test/support/chats.ts';
 
 const RUNS = 200;

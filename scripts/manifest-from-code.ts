@@ -1,9 +1,9 @@
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { format } from 'prettier';
-import { COMMANDS } from '../src/commands/index.ts';
-import { TOOLS } from '../src/tools/index.ts';
+import { COMMANDS } from '../src/chat/commands/index.ts';
+import { TOOLS } from '../src/work/tools/index.ts';
 import { stringify } from 'yaml';
-import { slackAppManifest } from '../src/slack/app-manifest.ts';
+import { slackAppManifest } from '../src/transports/slack/app-manifest.ts';
 
 /** What manifest.json says of each command: generated from its module. */
 export function commandManifest(): { name: string; description: string; usage: string }[] {
@@ -32,7 +32,7 @@ export async function manifestFromCode(current: Record<string, unknown>): Promis
 export async function slackManifestFromCode(): Promise<string> {
   const header = [
     '# The Slack app jsonl-bridge needs: api.slack.com/apps → Create New App → From a manifest → paste this.',
-    '# Written by `npm run manifest` from src/slack/app-manifest.ts.',
+    '# Written by `npm run manifest` from src/transports/slack/app-manifest.ts.',
   ].join('\n');
   return format(`${header}\n${stringify(slackAppManifest(COMMANDS))}`, { parser: 'yaml', singleQuote: true, printWidth: 160 });
 }

@@ -1,15 +1,15 @@
 // `npm run doctor`: checks the setup a line at a time (✓, or ✗ and what to do) and exits
 // non-zero if anything is wrong. It changes nothing. `npm run doctor -- --console` checks
 // what the console needs (`npm start -- --console`): no chat app's settings.
-import { ConfigError } from './errors/config-error.ts';
-import { configSecrets, loadConfig } from './config/config.ts';
-import { guardOutput, printFatal } from './log/fatal.ts';
-import { formatCheck } from './checks/check.ts';
-import { runChecks } from './checks/doctor.ts';
-import { checkNode } from './checks/system-checks.ts';
-import type { CheckResult } from './ports/check-result.ts';
-import { chooseTransports, TRANSPORTS } from './transports/index.ts';
-import { loadTransport } from './serving/load.ts';
+import { ConfigError } from './kernel/errors/config-error.ts';
+import { configSecrets, loadConfig } from './services/config/config.ts';
+import { guardOutput, printFatal } from './kernel/log/fatal.ts';
+import { formatCheck } from './kernel/ports/check-result.ts';
+import { runChecks } from './app/checks/run-checks.ts';
+import { checkNode } from './app/checks/system-checks.ts';
+import type { CheckResult } from './kernel/ports/check-result.ts';
+import { chooseTransports, TRANSPORTS } from './kernel/known-transports.ts';
+import { loadTransport } from './transports/serving/load.ts';
 
 // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log, a crash included.
 const secrets = guardOutput('jsonl-bridge doctor');

@@ -3,27 +3,27 @@
 // and the CLIs.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, EX_CONFIG } from './errors/config-error.ts';
-import { configSecrets, loadConfig, type BridgeConfig } from './config/config.ts';
-import { createLog, type Log } from './log/logger.ts';
-import { guardOutput, printFatal } from './log/fatal.ts';
-import { lockDataDir } from './store/data-lock.ts';
-import { safeFileName } from './files/safe-name.ts';
-import { ensurePrivateDir } from './store/private-files.ts';
-import { reapOrphans } from './process/orphans.ts';
-import { endOwnClis } from './process/end-own-clis.ts';
-import { removeLeftScratch } from './process/scratch.ts';
-import { refuseStateInProjects } from './config/projects.ts';
-import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './process/agent-start.ts';
-import { RunWorker } from './queue/run-worker.ts';
-import { DrainDeadline, drainWorker, type DrainHolder } from './queue/worker-drain.ts';
-import { QueueSigner } from './queue/signing.ts';
-import { startTracing } from './telemetry/tracing.ts';
-import { MetricsSdk } from './telemetry/metrics.ts';
-import { startMetrics } from './telemetry/metrics-start.ts';
-import { SessionHost } from './queue/session-host.ts';
-import { proxyMetering } from './sandbox/proxy-metering.ts';
-import { WorkerKeys } from './queue/worker-keys.ts';
+import { ConfigError, EX_CONFIG } from './kernel/errors/config-error.ts';
+import { configSecrets, loadConfig, type BridgeConfig } from './services/config/config.ts';
+import { createLog, type Log } from './kernel/log/logger.ts';
+import { guardOutput, printFatal } from './kernel/log/fatal.ts';
+import { lockDataDir } from './kernel/store/data-lock.ts';
+import { safeFileName } from './engine/files/safe-name.ts';
+import { ensurePrivateDir } from './kernel/store/private-files.ts';
+import { reapOrphans } from './engine/process/orphans.ts';
+import { endOwnClis } from './engine/process/end-own-clis.ts';
+import { removeLeftScratch } from './engine/process/scratch.ts';
+import { refuseStateInProjects } from './services/config/projects.ts';
+import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './engine/process/agent-start.ts';
+import { RunWorker } from './work/queue/run-worker.ts';
+import { DrainDeadline, drainWorker, type DrainHolder } from './work/queue/worker-drain.ts';
+import { QueueSigner } from './work/queue/signing.ts';
+import { startTracing } from './services/telemetry/tracing.ts';
+import { MetricsSdk } from './services/telemetry/metrics.ts';
+import { startMetrics } from './services/telemetry/metrics-start.ts';
+import { SessionHost } from './work/queue/session-host.ts';
+import { proxyMetering } from './engine/sandbox/proxy-metering.ts';
+import { WorkerKeys } from './work/queue/worker-keys.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');

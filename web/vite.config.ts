@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
 
-// The dashboard and chat pages, built into dist/web, which the bridge serves (src/web/web-server.ts).
+// The dashboard and chat pages, built into dist/web, which the bridge serves (src/surfaces/web/web-server.ts).
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [preact()],

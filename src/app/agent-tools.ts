@@ -1,11 +1,11 @@
-import type { AgentLibrary } from '../agents/library.ts';
-import type { ApprovalBroker } from '../approvals/approval-broker.ts';
-import type { BridgeConfig } from '../config/config.ts';
-import type { Secrets } from '../log/secrets.ts';
-import { TOOLS } from '../tools/index.ts';
-import { McpEndpoint } from '../tools/mcp-endpoint.ts';
-import { SessionTools } from '../tools/session-tools.ts';
-import type { ToolDeps } from '../tools/tool.ts';
+import type { AgentLibrary } from '../engine/agents/library.ts';
+import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
+import type { BridgeConfig } from '../services/config/config.ts';
+import type { Secrets } from '../kernel/log/secrets.ts';
+import { TOOLS } from '../work/tools/index.ts';
+import { McpEndpoint } from '../work/tools/mcp-endpoint.ts';
+import { SessionTools } from '../work/tools/session-tools.ts';
+import type { ToolDeps } from '../work/tools/tool.ts';
 
 export interface AgentTools {
   /** The MCP endpoint the CLIs call the bridge's tools on. */

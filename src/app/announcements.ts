@@ -1,12 +1,12 @@
-import type { Settings } from '../config/bridge-manifest.ts';
-import type { Log } from '../log/logger.ts';
-import type { OrchestrationStore } from '../orchestration/orchestration-store.ts';
-import { orchestrationAnnouncements } from '../outbox/orchestration-announcements.ts';
-import { Outbox } from '../outbox/outbox.ts';
-import { runAnnouncements } from '../outbox/run-announcements.ts';
-import type { Outbound } from '../ports/transport.ts';
-import type { RunStore } from '../subagents/run-store.ts';
-import { orchestrationHandBack, runHandBack, type AgentInbox } from '../tools/agent-inbox.ts';
+import type { Settings } from '../services/config/bridge-manifest.ts';
+import type { Log } from '../kernel/log/logger.ts';
+import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
+import { orchestrationAnnouncements } from '../work/outbox/orchestration-announcements.ts';
+import { Outbox } from '../work/outbox/outbox.ts';
+import { runAnnouncements } from '../work/outbox/run-announcements.ts';
+import type { Outbound } from '../kernel/ports/chat.ts';
+import type { RunStore } from '../work/subagents/run-store.ts';
+import { orchestrationReport, runReport, type AgentInbox } from '../chat/bridge/agent-inbox.ts';
 
 /** What is owed to the chats (runs' and orchestrations' results), announced once each, and handed back to the agent that asked. */
 export function announcements(parts: {
@@ -26,12 +26,12 @@ export function announcements(parts: {
         store: parts.runStore,
         documentOverChars: settings.answerAsDocumentOverChars,
         retentionMinutes: settings.subagents.retentionMinutes,
-        toAgent: (runs) => agentInbox.deliver(runs.map(runHandBack)),
+        toAgent: (runs) => agentInbox.deliver(runs.map(runReport)),
       }),
       orchestrationAnnouncements({
         store: parts.orchestrationStore,
         documentOverChars: settings.answerAsDocumentOverChars,
-        toAgent: (records) => agentInbox.deliver(records.map(orchestrationHandBack)),
+        toAgent: (records) => agentInbox.deliver(records.map(orchestrationReport)),
       }),
     ],
   });

@@ -1,24 +1,24 @@
-import type { AgentLibrary } from '../agents/library.ts';
-import type { AuditLog } from '../audit/audit-log.ts';
-import type { HostQuestions } from '../approvals/host-questions.ts';
-import { chatEgressQuestions } from '../bridge/chat-egress.ts';
-import { cliAgents } from '../agents/cli-agents.ts';
-import type { ApprovalBroker } from '../approvals/approval-broker.ts';
-import { chatPermissions } from '../bridge/agent-permissions.ts';
-import type { AgentQuestions } from '../bridge/agent-questions.ts';
-import { ChatSessions } from '../bridge/chat-sessions.ts';
-import type { ChatSession } from '../bridge/chat-session.ts';
-import type { BridgeConfig } from '../config/config.ts';
-import { ruledAgents } from '../policy/approval-rules.ts';
-import { credentialGate } from '../checks/credential-gate.ts';
-import type { Log } from '../log/logger.ts';
-import { userKey, type Outbound } from '../ports/transport.ts';
-import { plain } from '../rich/index.ts';
-import type { LivePool } from '../session/live-pool.ts';
-import type { RemoteSessions } from '../queue/remote-sessions.ts';
-import type { ChatStore } from '../store/chat-store.ts';
-import type { SessionTools } from '../tools/session-tools.ts';
-import { WEB, webIdentityOf } from '../web/chat/web-chat.ts';
+import type { AgentLibrary } from '../engine/agents/library.ts';
+import type { AuditLog } from '../kernel/audit/audit-log.ts';
+import type { HostQuestions } from '../work/approvals/host-questions.ts';
+import { chatEgressQuestions } from '../chat/bridge/chat-egress.ts';
+import { cliAgents } from '../engine/agents/cli-agents.ts';
+import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
+import { chatPermissions } from '../chat/bridge/agent-permissions.ts';
+import type { AgentQuestions } from '../chat/bridge/agent-questions.ts';
+import { ChatSessions } from '../chat/bridge/chat-sessions.ts';
+import type { ChatSession } from '../chat/bridge/chat-session.ts';
+import type { BridgeConfig } from '../services/config/config.ts';
+import { ruledAgents } from '../kernel/policy/approval-rules.ts';
+import { credentialGate } from './checks/credential-gate.ts';
+import type { Log } from '../kernel/log/logger.ts';
+import { userKey, type Outbound } from '../kernel/ports/chat.ts';
+import { plain } from '../kernel/rich/index.ts';
+import type { LivePool } from '../engine/session/live-pool.ts';
+import type { RemoteSessions } from '../work/queue/remote-sessions.ts';
+import type { ChatStore } from '../kernel/store/chat-store.ts';
+import type { SessionTools } from '../work/tools/session-tools.ts';
+import { WEB, webIdentityOf } from '../surfaces/web/chat/web-chat.ts';
 
 /** The chats' sessions, each with the bridge's tools for its agent, its directory's trust and agents, and its people asked for approvals. */
 export function chatSessions(parts: {

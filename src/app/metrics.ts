@@ -1,14 +1,14 @@
-import type { ApprovalBroker } from '../approvals/approval-broker.ts';
-import type { Bridge } from '../bridge/bridge.ts';
-import type { BridgeConfig } from '../config/config.ts';
-import type { QueueExecutor } from '../queue/queue-executor.ts';
-import type { LivePool } from '../session/live-pool.ts';
-import type { Subagents } from '../subagents/subagents.ts';
-import { observeApprovals } from '../telemetry/metrics-approvals.ts';
-import { OTHER_MODEL } from '../telemetry/metrics-labels.ts';
-import { observeQueue } from '../telemetry/metrics-queue.ts';
-import { observeProcesses, startSessionCounters } from '../telemetry/metrics-sessions.ts';
-import { workEnded, workStarted, type WorkLabels } from '../telemetry/metrics-work.ts';
+import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
+import type { Bridge } from '../chat/bridge/bridge.ts';
+import type { BridgeConfig } from '../services/config/config.ts';
+import type { QueueExecutor } from '../work/queue/queue-executor.ts';
+import type { LivePool } from '../engine/session/live-pool.ts';
+import type { Subagents } from '../work/subagents/subagents.ts';
+import { observeApprovals } from '../services/telemetry/metrics-approvals.ts';
+import { OTHER_MODEL } from '../services/telemetry/metrics-labels.ts';
+import { observeQueue } from '../services/telemetry/metrics-queue.ts';
+import { observeProcesses, startSessionCounters } from '../services/telemetry/metrics-sessions.ts';
+import { workEnded, workStarted, type WorkLabels } from '../services/telemetry/metrics-work.ts';
 
 /** A turn's or run's labels: its CLI, and its model as the price table names it (a name typed in /model that the table does not know is `other`). */
 export function workLabels(config: Pick<BridgeConfig, 'prices'>): (cli: string, model: string | undefined) => WorkLabels {

@@ -1,24 +1,24 @@
 import { join } from 'node:path';
-import type { AgentLibrary } from '../agents/library.ts';
-import type { ApprovalBroker } from '../approvals/approval-broker.ts';
-import type { AuditLog } from '../audit/audit-log.ts';
-import type { ChatPeople } from '../access/chat-people.ts';
-import { PeopleSeen } from '../access/people-seen.ts';
-import type { CommandServices } from '../bridge/command-services.ts';
-import type { BridgeConfig } from '../config/config.ts';
-import { HOOKS_FILE } from '../hooks/hooks-file.ts';
-import type { Orchestrator } from '../orchestration/orchestrator.ts';
-import { wholeChatKey } from '../ports/transport.ts';
-import type { TrustedDirectories } from '../projects/trust.ts';
-import type { Scheduler } from '../schedules/scheduler.ts';
-import type { RunReview } from '../subagents/run-review.ts';
-import type { Subagents } from '../subagents/subagents.ts';
-import type { DailyBudget, PersonDailyBudget } from '../usage/budget.ts';
-import type { UsageLedger } from '../usage/usage-ledger.ts';
-import type { WebSessions } from '../web/auth/web-sessions.ts';
-import { webLinks } from '../web/web-links.ts';
-import type { ShareLinks } from '../web/shares/share-links.ts';
-import type { Conversations } from '../transcripts/conversations.ts';
+import type { AgentLibrary } from '../engine/agents/library.ts';
+import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
+import type { AuditLog } from '../kernel/audit/audit-log.ts';
+import type { ChatPeople } from '../work/access/chat-people.ts';
+import { PeopleSeen } from '../work/access/people-seen.ts';
+import type { CommandServices } from '../chat/bridge/command-services.ts';
+import type { BridgeConfig } from '../services/config/config.ts';
+import { HOOKS_FILE } from '../services/hooks/hooks-file.ts';
+import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
+import { wholeChatKey } from '../kernel/ports/chat.ts';
+import type { TrustedDirectories } from '../engine/projects/trust.ts';
+import type { Scheduler } from '../services/schedules/scheduler.ts';
+import type { RunReview } from '../work/subagents/run-review.ts';
+import type { Subagents } from '../work/subagents/subagents.ts';
+import type { DailyBudget, PersonDailyBudget } from '../engine/usage/budget.ts';
+import type { UsageLedger } from '../engine/usage/usage-ledger.ts';
+import type { WebSessions } from '../surfaces/web/auth/web-sessions.ts';
+import { webLinks } from '../surfaces/web/web-links.ts';
+import type { ShareLinks } from '../surfaces/web/shares/share-links.ts';
+import type { Conversations } from '../work/transcripts/conversations.ts';
 
 /** What the commands work with beyond the chat's own session, from the parts built. */
 export function commandServices(parts: {

@@ -1,15 +1,15 @@
-import type { BridgeConfig } from '../config/config.ts';
-import type { Log } from '../log/logger.ts';
-import { BridgeKeys } from '../queue/bridge-keys.ts';
-import { QueueExecutor, type QueueExecutorOptions } from '../queue/queue-executor.ts';
-import { RemoteSessions } from '../queue/remote-sessions.ts';
-import { QueueSigner } from '../queue/signing.ts';
-import type { McpEndpoint } from '../tools/mcp-endpoint.ts';
+import type { BridgeConfig } from '../services/config/config.ts';
+import type { Log } from '../kernel/log/logger.ts';
+import { BridgeKeys } from '../work/queue/bridge-keys.ts';
+import { QueueExecutor, type QueueExecutorOptions } from '../work/queue/queue-executor.ts';
+import { RemoteSessions } from '../work/queue/remote-sessions.ts';
+import { QueueSigner } from '../work/queue/signing.ts';
+import type { McpEndpoint } from '../work/tools/mcp-endpoint.ts';
 
 /**
  * The bridge's side of its workers (BRIDGE_REDIS_URL): its own keys for them (queue-keys.json;
  * what it places on each is sealed for that worker alone), the executor that places runs, and
- * the chats' sessions on workers when BRIDGE_SESSION_WORKERS is on. app.ts loads this module
+ * the chats' sessions on workers when BRIDGE_SESSION_WORKERS is on. create-app.ts loads this module
  * only for a bridge with Redis, so one without loads no queue library.
  */
 export interface WorkerSide {

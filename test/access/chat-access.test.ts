@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ChatAccess } from '../../src/access/chat-access.ts';
-import { createLog } from '../../src/log/logger.ts';
-import { Secrets } from '../../src/log/secrets.ts';
-import type { ChatMembers } from '../../src/ports/chat-members.ts';
-import { chatRef, NO_CHAT } from '../../src/ports/transport.ts';
+import { ChatAccess } from '../../src/work/access/chat-access.ts';
+import { createLog } from '../../src/kernel/log/logger.ts';
+import { Secrets } from '../../src/kernel/log/secrets.ts';
+import type { ChatMembers } from '../../src/kernel/ports/chat-members.ts';
+import { chatRef, NO_CHAT } from '../../src/kernel/ports/chat.ts';
 
 function world() {
   const lines: { level: number; msg: string }[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CachedMembers } from '../../src/access/member-cache.ts';
-import type { ChatMembers } from '../../src/ports/chat-members.ts';
-import { chatRef } from '../../src/ports/transport.ts';
+import { CachedMembers } from '../../src/work/access/member-cache.ts';
+import type { ChatMembers } from '../../src/kernel/ports/chat-members.ts';
+import { chatRef } from '../../src/kernel/ports/chat.ts';
 
 /** A transport's answers, counted, each held until `settle` (or at once). */
 function counted(answer: (chat: string, person: string) => boolean | Error, held = false) {

@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTurnEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/ChatTurnEvent.ts';
+import type { ChatTurnEvent__Output } from '../../src/surfaces/api/generated/jsonl_bridge/v1/ChatTurnEvent.ts';
 import { apiAddressOf, chatApiClient, introduceChats, type ChatApiClient } from '../support/api-client.ts';
 import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 

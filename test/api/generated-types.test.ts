@@ -12,9 +12,9 @@ it('the generated types match proto/', { timeout: 60_000 }, async () => {
   const scratch = join(REPO, 'test', `.generated-${process.pid}`);
   try {
     const { generate } = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')).scripts as { generate: string };
-    const command = generate.replaceAll('src/api/generated', relative(REPO, scratch));
+    const command = generate.replaceAll('src/surfaces/api/generated', relative(REPO, scratch));
     await execa(command, { cwd: REPO, shell: true, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
-    const committed = join(REPO, 'src/api/generated');
+    const committed = join(REPO, 'src/surfaces/api/generated');
     const files = async (dir: string) =>
       (await readdir(dir, { recursive: true, withFileTypes: true }))
         .filter((e) => e.isFile())

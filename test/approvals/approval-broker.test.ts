@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.ts';
-import { ApprovalBroker, MAX_OPEN_QUESTIONS } from '../../src/approvals/approval-broker.ts';
-import { QUESTION } from '../../src/approvals/question.ts';
-import { askerId, runAsker, type Asker } from '../../src/approvals/asker.ts';
-import { buildPolicy, type ToolPolicy } from '../../src/policy/tool-policy.ts';
-import type { SubagentRunRecord } from '../../src/subagents/record.ts';
+import { AuditLog, type AuditEntry } from '../../src/kernel/audit/audit-log.ts';
+import { ApprovalBroker, MAX_OPEN_QUESTIONS } from '../../src/work/approvals/approval-broker.ts';
+import { QUESTION } from '../../src/work/approvals/question.ts';
+import { askerId, runAsker, type Asker } from '../../src/work/approvals/asker.ts';
+import { buildPolicy, type ToolPolicy } from '../../src/kernel/policy/tool-policy.ts';
+import type { SubagentRunRecord } from '../../src/work/subagents/record.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { chat } from '../support/chats.ts';

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.ts';
-import { ApprovalBroker } from '../../src/approvals/approval-broker.ts';
-import { QUESTION } from '../../src/approvals/question.ts';
-import { mainAsker, type Asker } from '../../src/approvals/asker.ts';
-import type { ApprovalRule } from '../../src/policy/approval-rules.ts';
-import { buildPolicy } from '../../src/policy/tool-policy.ts';
+import { AuditLog, type AuditEntry } from '../../src/kernel/audit/audit-log.ts';
+import { ApprovalBroker } from '../../src/work/approvals/approval-broker.ts';
+import { QUESTION } from '../../src/work/approvals/question.ts';
+import { mainAsker, type Asker } from '../../src/work/approvals/asker.ts';
+import type { ApprovalRule } from '../../src/kernel/policy/approval-rules.ts';
+import { buildPolicy } from '../../src/kernel/policy/tool-policy.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { chat } from '../support/chats.ts';

@@ -10,28 +10,28 @@ const CLI_NAMES = /claude|codex|droid|factory|anthropic|openai|CLAUDE_|CODEX_|FA
 
 /**
  * Where code may name a CLI besides its manifest (adapters/*.json) and its decoder
- * (protocols/<dialect>.ts), each for its reason. Comments may name any, as examples. Adding a
- * JSONL CLI is its manifest, its decoder and one line of protocols/index.ts.
+ * (kernel/protocols/<dialect>.ts), each for its reason. Comments may name any, as examples. Adding a
+ * JSONL CLI is its manifest, its decoder and one line of kernel/protocols/index.ts.
  */
 const MAY_NAME: Record<string, string> = {
-  'protocols/index.ts': 'the one list of dialects',
-  'adapters/saved-sessions.ts': 'one record per saved-session format',
-  'adapters/manifest.ts': "the name of Claude Code's MCP configuration format, and an example in a message",
-  'tools/mcp-config.ts': 'writes that format (mcpConfigFormat: claude-json)',
-  'subagents/spawner.ts': 'asks for that format',
-  'subagents/subagents.ts': "reads the log of a run whose CLI's adapter is gone in the default CLI's dialect",
-  'config/config.ts': "BRIDGE_DEFAULT_CLI's default, which the contract names",
-  'telemetry/trace-attributes.ts': "the one guess of a model's provider by its name (droid runs any vendor's)",
-  'sandbox/model-usage.ts': "the model APIs' answers (Anthropic's, OpenAI's), which the credential proxy meters",
-  'sandbox/model-api-access.ts': 'the well-known model keys no sandbox holds, whichever CLI it runs',
-  'agents/load.ts': "Claude Code's agent files (.claude/agents) as a source of agents for every CLI",
-  'agents/claude-source.ts': 'the same',
-  'agents/types.ts': 'the same',
-  'presentation/agents.ts': 'the same',
-  'commands/trust.ts': 'an example in help',
-  'commands/fallback.ts': 'an example in help',
-  'policy/fallback-chain.ts': 'an example in an error',
-  'slack/app-manifest.ts': "the Slack app's description",
+  'kernel/protocols/index.ts': 'the one list of dialects',
+  'engine/adapters/saved-sessions.ts': 'one record per saved-session format',
+  'engine/adapters/manifest.ts': "the name of Claude Code's MCP configuration format, and an example in a message",
+  'work/tools/mcp-config.ts': 'writes that format (mcpConfigFormat: claude-json)',
+  'work/subagents/spawner.ts': 'asks for that format',
+  'work/subagents/subagents.ts': "reads the log of a run whose CLI's adapter is gone in the default CLI's dialect",
+  'services/config/config.ts': "BRIDGE_DEFAULT_CLI's default, which the contract names",
+  'services/telemetry/trace-attributes.ts': "the one guess of a model's provider by its name (droid runs any vendor's)",
+  'engine/sandbox/model-usage.ts': "the model APIs' answers (Anthropic's, OpenAI's), which the credential proxy meters",
+  'engine/sandbox/model-api-access.ts': 'the well-known model keys no sandbox holds, whichever CLI it runs',
+  'engine/agents/load.ts': "Claude Code's agent files (.claude/agents) as a source of agents for every CLI",
+  'engine/agents/claude-source.ts': 'the same',
+  'engine/agents/types.ts': 'the same',
+  'work/presentation/agents.ts': 'the same',
+  'chat/commands/trust.ts': 'an example in help',
+  'chat/commands/fallback.ts': 'an example in help',
+  'kernel/policy/fallback-chain.ts': 'an example in an error',
+  'transports/slack/app-manifest.ts': "the Slack app's description",
 };
 
 async function sources(dir: string): Promise<string[]> {
@@ -45,7 +45,7 @@ describe('the CLIs', () => {
     const allowed = new Set<string>();
     for (const file of await sources(SRC)) {
       const path = relative(SRC, file);
-      if (/^protocols\/(claude|codex|droid)[\w-]*\.ts$/.test(path) || path.startsWith('generated/')) continue;
+      if (/^kernel\/protocols\/(claude|codex|droid)[\w-]*\.ts$/.test(path) || path.startsWith('surfaces/api/generated/')) continue;
       (await readFile(file, 'utf8')).split('\n').forEach((line, i) => {
         if (!CLI_NAMES.test(line) || /^\s*(\*|\/\/|\/\*)/.test(line)) return;
         if (Object.hasOwn(MAY_NAME, path)) allowed.add(path);

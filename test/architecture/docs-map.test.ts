@@ -14,9 +14,13 @@ const docs = [
     .map((f) => `docs/${f}`),
 ];
 const read = (file: string) => readFileSync(join(REPO, file), 'utf8');
-const parts = readdirSync(join(REPO, 'src'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const folders = (dir: string) =>
+  readdirSync(join(REPO, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+/** The tiers of src/, and the parts in each (`chat/bridge`). */
+const tiers = folders('src');
+const parts = tiers.flatMap((tier) => folders(`src/${tier}`).map((part) => `${tier}/${part}`));
 
 /** The paths a text names in code spans: `src/…`, or a part's file such as `bridge/turns.ts`. */
 function namedPaths(text: string): string[] {
@@ -25,18 +29,18 @@ function namedPaths(text: string): string[] {
     const path = span.replace(/^src\//, '');
     // A pattern (`src/<id>/transport.ts`, `adapters/*.json`) names no one path.
     if (/[<*{]/.test(span)) return [];
-    const named = span.startsWith('src/') || (/^[a-z-]+\/[\w./-]+\.ts$/.test(span) && parts.includes(path.split('/')[0]!));
+    const named = span.startsWith('src/') || (/^[a-z-]+\/[\w./-]+\.ts$/.test(span) && tiers.includes(path.split('/')[0]!));
     return named ? [path.replace(/[/.,:]+$/, '')] : [];
   });
 }
 
 describe('the docs as a map of src/', () => {
-  it(`names every part of src/ in ${MAP}'s table of folders`, () => {
+  it(`names every tier of src/, and every part in it, in ${MAP}'s table of folders`, () => {
     const rows = read(MAP)
       .split('\n')
       .filter((line) => line.startsWith('| `'));
-    const named = new Set(rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`src\/([\w-]+)/g)].map((match) => match[1]!)));
-    expect(parts.filter((part) => !named.has(part))).toEqual([]);
+    const named = new Set(rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`src\/([\w/-]+?)\/?`/g)].map((match) => match[1]!)));
+    expect([...tiers, ...parts].filter((folder) => !named.has(folder))).toEqual([]);
   });
 
   it('names no file or folder of src/ that is not there', () => {

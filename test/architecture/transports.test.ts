@@ -2,20 +2,20 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TRANSPORTS } from '../../src/transports/index.ts';
-import { loadTransport } from '../../src/serving/load.ts';
-import { BUTTON_PAYLOAD_BYTES, type ChatCapabilities } from '../../src/ports/capabilities.ts';
-import { idButton } from '../../src/ports/buttons.ts';
-import { CONSOLE_CAPABILITIES } from '../../src/console/outbound.ts';
-import { DISCORD_CAPABILITIES } from '../../src/discord/capabilities.ts';
-import { SLACK_CAPABILITIES } from '../../src/slack/capabilities.ts';
-import { TELEGRAM_CAPABILITIES } from '../../src/telegram/capabilities.ts';
-import { WEB_CAPABILITIES } from '../../src/web/chat/web-outbound.ts';
+import { TRANSPORTS } from '../../src/kernel/known-transports.ts';
+import { loadTransport } from '../../src/transports/serving/load.ts';
+import { BUTTON_PAYLOAD_BYTES, type ChatCapabilities } from '../../src/kernel/ports/capabilities.ts';
+import { idButton } from '../../src/kernel/ports/buttons.ts';
+import { CONSOLE_CAPABILITIES } from '../../src/transports/console/outbound.ts';
+import { DISCORD_CAPABILITIES } from '../../src/transports/discord/capabilities.ts';
+import { SLACK_CAPABILITIES } from '../../src/transports/slack/capabilities.ts';
+import { TELEGRAM_CAPABILITIES } from '../../src/transports/telegram/capabilities.ts';
+import { WEB_CAPABILITIES } from '../../src/surfaces/web/chat/web-outbound.ts';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Where a transport may be named: its own folder, and the one list of transports. */
-const MAY_NAME = ['transports/index.ts'];
+const MAY_NAME = ['kernel/known-transports.ts'];
 
 async function sources(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -27,7 +27,7 @@ describe('the transports', () => {
     const naming: string[] = [];
     for (const file of await sources(SRC)) {
       const path = relative(SRC, file);
-      if (path.startsWith(`${app}/`) || MAY_NAME.includes(path)) continue;
+      if (path.startsWith(`transports/${app}/`) || MAY_NAME.includes(path)) continue;
       (await readFile(file, 'utf8')).split('\n').forEach((line, i) => {
         if (new RegExp(app, 'i').test(line)) naming.push(`src/${path}:${i + 1}: ${line.trim()}`);
       });
@@ -39,7 +39,7 @@ describe('the transports', () => {
     expect(new Set(TRANSPORTS.map((t) => t.id)).size).toBe(TRANSPORTS.length);
     for (const known of TRANSPORTS) {
       const kind = await loadTransport(known);
-      expect(kind.id, `src/${known.id}/transport.ts`).toBe(known.id);
+      expect(kind.id, `src/${known.folder}/transport.ts`).toBe(known.id);
     }
   });
 

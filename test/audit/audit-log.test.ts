@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/audit/audit-log.ts';
+import { AuditLog } from '../../src/kernel/audit/audit-log.ts';
 import { tempDir } from '../support/bridge-process.ts';
 
 let dir: { path: string; remove(): Promise<void> };

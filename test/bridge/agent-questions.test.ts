@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentQuestions } from '../../src/bridge/agent-questions.ts';
-import { silentLog } from '../../src/log/logger.ts';
+import { AgentQuestions } from '../../src/chat/bridge/agent-questions.ts';
+import { silentLog } from '../../src/kernel/log/logger.ts';
 import { HeldOutbound, RecordingOutbound } from '../support/recording-outbound.ts';
 
 // A question or plan nobody answers does not hold the chat's turn for ever: after the approval

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.ts';
-import type { Attachment, Downloads, IncomingMessage } from '../../src/ports/transport.ts';
+import type { App } from '../../src/app/create-app.ts';
+import type { Attachment, Downloads, IncomingMessage } from '../../src/kernel/ports/chat.ts';
 import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { QUESTION } from '../../src/approvals/question.ts';
-import { idButton } from '../../src/ports/buttons.ts';
-import { STOP_RUN } from '../../src/presentation/runs.ts';
-import { REVIEW } from '../../src/presentation/review.ts';
+import { QUESTION } from '../../src/work/approvals/question.ts';
+import { idButton } from '../../src/kernel/ports/buttons.ts';
+import { STOP_RUN } from '../../src/work/presentation/runs.ts';
+import { REVIEW } from '../../src/work/presentation/review.ts';
 import { appPerTest } from '../support/app-world.ts';
 import { chat } from '../support/chats.ts';
 

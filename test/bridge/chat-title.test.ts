@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatKey } from '../../src/ports/transport.ts';
+import { chatKey } from '../../src/kernel/ports/chat.ts';
 import { appPerTest } from '../support/app-world.ts';
 import { chat } from '../support/chats.ts';
 

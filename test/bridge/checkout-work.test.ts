@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutBusy } from '../../src/bridge/checkout-work.ts';
-import type { ChatSession } from '../../src/bridge/chat-session.ts';
-import type { SubagentRunRecord } from '../../src/subagents/record.ts';
+import { checkoutBusy } from '../../src/chat/bridge/checkout-work.ts';
+import type { ChatSession } from '../../src/chat/bridge/chat-session.ts';
+import type { SubagentRunRecord } from '../../src/work/subagents/record.ts';
 
 const chat = (workdir: string, busy: boolean) => ({ busy, record: { workdir } }) as unknown as ChatSession;
 const run = (cwd: string, status: SubagentRunRecord['status'], worktree = false) =>

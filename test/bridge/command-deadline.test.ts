@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest } from '../support/app-world.ts';
-import { idButton } from '../../src/ports/buttons.ts';
-import { plain } from '../../src/rich/index.ts';
-import { COMMANDS } from '../../src/commands/index.ts';
-import type { Command } from '../../src/bridge/command.ts';
+import { idButton } from '../../src/kernel/ports/buttons.ts';
+import { plain } from '../../src/kernel/rich/index.ts';
+import { COMMANDS } from '../../src/chat/commands/index.ts';
+import type { Command } from '../../src/chat/bridge/command.ts';
 import { chat } from '../support/chats.ts';
 
 let stoppedWith: unknown;

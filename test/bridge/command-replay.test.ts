@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ChatMessages } from '../../src/bridge/chat-messages.ts';
-import type { ChatSession } from '../../src/bridge/chat-session.ts';
-import { messageKey, type Command, type CommandEffect, type CommandScope } from '../../src/bridge/command.ts';
-import { replayCommands } from '../../src/bridge/command-replay.ts';
-import { silentLog } from '../../src/log/logger.ts';
-import { RESUME_ATTEMPTS } from '../../src/policy/resume-attempts.ts';
-import type { IncomingMessage } from '../../src/ports/transport.ts';
-import type { ChatRecord } from '../../src/store/chat-store.ts';
+import { ChatMessages } from '../../src/chat/bridge/chat-messages.ts';
+import type { ChatSession } from '../../src/chat/bridge/chat-session.ts';
+import { messageKey, type Command, type CommandEffect, type CommandScope } from '../../src/chat/bridge/command.ts';
+import { replayCommands } from '../../src/chat/bridge/command-replay.ts';
+import { silentLog } from '../../src/kernel/log/logger.ts';
+import { RESUME_ATTEMPTS } from '../../src/kernel/policy/resume-attempts.ts';
+import type { IncomingMessage } from '../../src/kernel/ports/chat.ts';
+import type { ChatRecord } from '../../src/kernel/store/chat-store.ts';
 import { chat as chatRef } from '../support/chats.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 

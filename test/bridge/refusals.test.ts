@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RefusalThrottle } from '../../src/bridge/refusals.ts';
+import { RefusalThrottle } from '../../src/chat/bridge/refusals.ts';
 
 describe('refusing strangers', () => {
   it('refuses each user once per window', () => {

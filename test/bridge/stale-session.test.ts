@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChatStore } from '../../src/store/chat-store.ts';
+import { ChatStore } from '../../src/kernel/store/chat-store.ts';
 import { appPerTest } from '../support/app-world.ts';
 import { chat } from '../support/chats.ts';
 

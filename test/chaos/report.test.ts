@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { promptWithFiles } from '../../src/files/prompt.ts';
+import { promptWithFiles } from '../../src/engine/files/prompt.ts';
 import { formatReport, turnStarts, type ChaosReport, type Sent } from './report.ts';
 
 // The chaos run judges order by when each message's turn started in the CLI: a start given to

@@ -1,4 +1,4 @@
-import { RESUME_ATTEMPTS } from '../../src/policy/resume-attempts.ts';
+import { RESUME_ATTEMPTS } from '../../src/kernel/policy/resume-attempts.ts';
 import type { RecordedCall } from '../support/fake-telegram/call-log.ts';
 import type { FakeMessage } from '../support/fake-telegram/message-view.ts';
 import type { TelegramWorld } from '../support/telegram-world.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PeopleSeen } from '../../src/access/people-seen.ts';
-import { whomNamed } from '../../src/commands/people.ts';
-import { chatRef, type IncomingMessage } from '../../src/ports/transport.ts';
+import { PeopleSeen } from '../../src/work/access/people-seen.ts';
+import { whomNamed } from '../../src/chat/commands/people.ts';
+import { chatRef, type IncomingMessage } from '../../src/kernel/ports/chat.ts';
 
 // Whom /allow and /deny name, on the chat's own transport, however a person writes them.
 const GROUP = chatRef('slack', 'C1');

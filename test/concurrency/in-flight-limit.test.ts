@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inFlightLimit } from '../../src/concurrency/in-flight-limit.ts';
+import { inFlightLimit } from '../../src/kernel/concurrency/in-flight-limit.ts';
 
 describe('inFlightLimit', () => {
   it('runs at most so many calls at once, the others in the order they came, failures freeing their slot too', async () => {

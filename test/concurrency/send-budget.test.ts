@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SendBudget } from '../../src/concurrency/send-budget.ts';
+import { SendBudget } from '../../src/kernel/concurrency/send-budget.ts';
 
 // The per-chat send budget in isolation: calls are plain async functions that record when they ran.
 function recorder() {

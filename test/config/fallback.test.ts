@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.ts';
-import { ConfigError } from '../../src/errors/config-error.ts';
+import { loadConfig } from '../../src/services/config/config.ts';
+import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 
 const fallback = async (value: string) =>
   (await loadConfig({ env: { BRIDGE_FALLBACK: value, BRIDGE_DATA_DIR: '/tmp/fallback-config-test', BRIDGE_SANDBOX: 'off' } })).fallback;

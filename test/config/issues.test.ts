@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeIssues } from '../../src/errors/config-error.ts';
+import { describeIssues } from '../../src/kernel/errors/config-error.ts';
 
 // What is wrong with a file or a message, in words: never JavaScript's own values.
 describe('describing invalid fields', () => {

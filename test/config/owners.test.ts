@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Allowlist } from '../../src/bridge/allowlist.ts';
-import { ConfigError } from '../../src/errors/config-error.ts';
+import { Allowlist } from '../../src/chat/bridge/allowlist.ts';
+import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { chat, user } from '../support/chats.ts';
 import { testConfig } from '../support/test-config.ts';

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadProjects, refuseStateInProjects } from '../../src/config/projects.ts';
-import { ConfigError } from '../../src/errors/config-error.ts';
+import { loadProjects, refuseStateInProjects } from '../../src/services/config/projects.ts';
+import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 import { tempDir } from '../support/bridge-process.ts';
 
 let dir: { path: string; remove(): Promise<void> };

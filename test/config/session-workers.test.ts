@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors/config-error.ts';
+import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { testConfig } from '../support/test-config.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConsoleOutbound } from '../../src/console/outbound.ts';
-import { CONSOLE_ADDRESS } from '../../src/console/console.ts';
-import { plain } from '../../src/rich/index.ts';
+import { ConsoleOutbound } from '../../src/transports/console/outbound.ts';
+import { CONSOLE_ADDRESS } from '../../src/transports/console/console.ts';
+import { plain } from '../../src/kernel/rich/index.ts';
 
 describe('the console as a chat', () => {
   it('prints each change of a message once: a clock that moves is no change', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canViewChannel, type ViewQuestion } from '../../src/discord/channel-view.ts';
+import { canViewChannel, type ViewQuestion } from '../../src/transports/discord/channel-view.ts';
 
 const VIEW = String(1 << 10);
 const ADMIN = String(1 << 3);

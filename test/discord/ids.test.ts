@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discordUserId, snowflakeOrder } from '../../src/discord/id.ts';
+import { discordUserId, snowflakeOrder } from '../../src/transports/discord/id.ts';
 
 describe('Discord ids', () => {
   it('orders snowflakes as numbers that stay exact, later ones higher', () => {

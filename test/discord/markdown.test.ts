@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DISCORD_FIT } from '../../src/discord/format/split.ts';
-import { escapeMarkdown, renderMarkdown } from '../../src/discord/format/markdown.ts';
-import { parseMarkdown } from '../../src/presentation/format/parse.ts';
-import { plainText } from '../../src/rich/index.ts';
+import { DISCORD_FIT } from '../../src/transports/discord/format/split.ts';
+import { escapeMarkdown, renderMarkdown } from '../../src/transports/discord/format/markdown.ts';
+import { parseMarkdown } from '../../src/work/presentation/format/parse.ts';
+import { plainText } from '../../src/kernel/rich/index.ts';
 import { readable } from '../support/fake-discord/index.ts';
 import { randomMarkdown, seeded } from '../format/support/generate.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { membersThrough, DmPeople } from '../../src/discord/members.ts';
-import { discordRest } from '../../src/discord/rest.ts';
-import { discordChat } from '../../src/discord/id.ts';
+import { membersThrough, DmPeople } from '../../src/transports/discord/members.ts';
+import { discordRest } from '../../src/transports/discord/rest.ts';
+import { discordChat } from '../../src/transports/discord/id.ts';
 import { FakeDiscord } from '../support/fake-discord/index.ts';
 
 // Who is in a Discord chat, asked of the fake Discord through discord.js's REST client.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/protocols/events.ts';
-import { AgentSession } from '../../src/session/session.ts';
+import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
+import { AgentSession } from '../../src/engine/session/session.ts';
 import { CODEX_MODEL, DROID_MODEL, prepareCliEnv, type CliEnv, type CliName } from '../support/cli-env.ts';
 import { echoScript, shellToolCall, startMockModel, toolThenText, type MockModel } from '../support/mock-model/index.ts';
 import { realAdapter } from '../support/real-adapters.ts';

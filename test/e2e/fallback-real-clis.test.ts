@@ -1,4 +1,4 @@
-import { clockTime } from '../../src/fallback/limit-words.ts';
+import { clockTime } from '../../src/engine/fallback/limit-words.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
 import { claudeUsageLimit, openAiInsufficientQuota, startMockModel, type MockModel, type ModelRequest } from '../support/mock-model/index.ts';

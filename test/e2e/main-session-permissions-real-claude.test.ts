@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../src/audit/audit-log.ts';
+import type { AuditEntry } from '../../src/kernel/audit/audit-log.ts';
 import { createNamedFile } from '../support/mock-model/index.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
 import { OWNER } from '../support/telegram-world.ts';

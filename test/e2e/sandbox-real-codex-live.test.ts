@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PLACEHOLDER_KEY } from '../../src/sandbox/model-api-access.ts';
+import { PLACEHOLDER_KEY } from '../../src/engine/sandbox/model-api-access.ts';
 import { CLI_BINARIES, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
 import { shellToolCall, startMockModel, type MockModel, type ModelRequest, type Reply } from '../support/mock-model/index.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';

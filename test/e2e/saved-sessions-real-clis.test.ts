@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSavedSessions } from '../../src/adapters/saved-sessions.ts';
-import { AgentSession } from '../../src/session/session.ts';
+import { readSavedSessions } from '../../src/engine/adapters/saved-sessions.ts';
+import { AgentSession } from '../../src/engine/session/session.ts';
 import { CODEX_MODEL, prepareCliEnv, type CliEnv } from '../support/cli-env.ts';
 import { echoScript, startMockModel, type MockModel } from '../support/mock-model/index.ts';
 import { realAdapter } from '../support/real-adapters.ts';

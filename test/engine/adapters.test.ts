@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildArgv, buildLiveArgv } from '../../src/adapters/argv.ts';
-import { loadAdapters } from '../../src/adapters/load.ts';
-import { effectiveMode, unsupportedMode } from '../../src/adapters/permissions.ts';
-import { TURN_OPTION_NAMES, TURN_OPTIONS, unsupportedOption, type TurnOptions } from '../../src/adapters/turn-options.ts';
-import { ConfigError } from '../../src/errors/config-error.ts';
+import { buildArgv, buildLiveArgv } from '../../src/engine/adapters/argv.ts';
+import { loadAdapters } from '../../src/engine/adapters/load.ts';
+import { effectiveMode, unsupportedMode } from '../../src/engine/adapters/permissions.ts';
+import { TURN_OPTION_NAMES, TURN_OPTIONS, unsupportedOption, type TurnOptions } from '../../src/engine/adapters/turn-options.ts';
+import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 
 const REPO_ADAPTERS = fileURLToPath(new URL('../../adapters/', import.meta.url));
 const valid = {

@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BatchedOutput } from '../../src/process/batched-output.ts';
-import { CliProcess } from '../../src/process/cli-process.ts';
-import { FifoPool } from '../../src/process/fifo-pool.ts';
-import type { CliLine } from '../../src/process/lines.ts';
+import { BatchedOutput } from '../../src/engine/process/batched-output.ts';
+import { CliProcess } from '../../src/engine/process/cli-process.ts';
+import { FifoPool } from '../../src/engine/process/fifo-pool.ts';
+import type { CliLine } from '../../src/engine/process/lines.ts';
 
 // Background runs' output through named pipes read on one clock, with real processes.
 const outputs: BatchedOutput[] = [];

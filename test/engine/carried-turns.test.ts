@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadAdapters, type Adapter } from '../../src/adapters/load.ts';
-import { LivePool } from '../../src/session/live-pool.ts';
-import { AgentSession, type CarriedTurn } from '../../src/session/session.ts';
-import type { TurnOutcome } from '../../src/session/turn.ts';
+import { loadAdapters, type Adapter } from '../../src/engine/adapters/load.ts';
+import { LivePool } from '../../src/engine/session/live-pool.ts';
+import { AgentSession } from '../../src/engine/session/session.ts';
+import { type CarriedTurn } from '../../src/engine/session/turn-controls.ts';
+import type { TurnOutcome } from '../../src/engine/session/turn.ts';
 import { FAKE_AGENT, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 
 // A live CLI (Claude Code's stream-json input, played by the fake) takes a message that reaches

@@ -1,11 +1,11 @@
 import { parse } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { handoffCommand } from '../../src/adapters/handoff.ts';
+import { handoffCommand } from '../../src/engine/adapters/handoff.ts';
 import { fileURLToPath } from 'node:url';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAdapters } from '../../src/adapters/load.ts';
+import { loadAdapters } from '../../src/engine/adapters/load.ts';
 
 const SHIPPED = fileURLToPath(new URL('../../adapters/', import.meta.url));
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AgentEvent } from '../../src/protocols/events.ts';
-import { LiveInput, SILENT_CLOSE_MS } from '../../src/session/live-input.ts';
-import { ProcessMessages } from '../../src/session/process-messages.ts';
+import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
+import { LiveInput, SILENT_CLOSE_MS } from '../../src/engine/session/live-input.ts';
+import { ProcessMessages } from '../../src/engine/session/process-messages.ts';
 
 // When a CLI reading messages while it works has answered them all: only then is its input closed.
 function live(options: { writable?: () => boolean } = {}) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LivePool, type LiveHolder } from '../../src/session/live-pool.ts';
+import { LivePool, type LiveHolder } from '../../src/engine/session/live-pool.ts';
 
 /** A session holding a live CLI, as the pool sees it. */
 function holder(lastUsed: number, busy = false): LiveHolder & { closed: number } {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readLines, type CliLine } from '../../src/process/lines.ts';
+import { readLines, type CliLine } from '../../src/engine/process/lines.ts';
 
 // The line reader every CLI's output goes through, fed chunk by chunk as a pipe would.
 async function linesOf(chunks: (string | Buffer)[], maxBytes?: number): Promise<CliLine[]> {

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSavedSessions, sessionsAt, type SavedSessionFormatName } from '../../src/adapters/saved-sessions.ts';
-import { readSessionFiles, writeSessionFiles } from '../../src/adapters/session-files.ts';
+import { readSavedSessions, sessionsAt, type SavedSessionFormatName } from '../../src/engine/adapters/saved-sessions.ts';
+import { readSessionFiles, writeSessionFiles } from '../../src/engine/adapters/session-files.ts';
 
 // Each format of saved sessions is one record (saved-sessions.ts): where the CLI keeps them,
 // given its environment and the directory, and how its files read. /resume lists them, a

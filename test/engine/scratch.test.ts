@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLog } from '../../src/log/logger.ts';
-import { removeLeftScratch, scratchFolder } from '../../src/process/scratch.ts';
+import { silentLog } from '../../src/kernel/log/logger.ts';
+import { removeLeftScratch, scratchFolder } from '../../src/engine/process/scratch.ts';
 
 // Scratch folders in the temp directory: a process killed outright leaves its own, and the
 // next start removes them, with real processes for the pids.
@@ -25,7 +25,7 @@ describe('scratch folders', () => {
     const script = [
       "import { writeFileSync } from 'node:fs';",
       "import { join } from 'node:path';",
-      `import { scratchFolder } from ${JSON.stringify(join(process.cwd(), 'src/process/scratch.ts'))};`,
+      `import { scratchFolder } from ${JSON.stringify(join(process.cwd(), 'src/engine/process/scratch.ts'))};`,
       `writeFileSync(join(scratchFolder('turn', ${JSON.stringify(parent)}), 'prompt.md'), 'secret plan');`,
       'setInterval(() => {}, 1000);',
     ].join('\n');

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentSession } from '../../src/session/session.ts';
+import { AgentSession } from '../../src/engine/session/session.ts';
 import { fakeAdapter, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 
 let world: FakeCliWorld;

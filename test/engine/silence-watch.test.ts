@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SilenceWatch } from '../../src/session/silence-watch.ts';
+import { SilenceWatch } from '../../src/engine/session/silence-watch.ts';
 
 // The watch reads the clock once for a chunk's events, after them (reading it per event was a
 // third of the engine's own time): progress still counts from when it came, to the millisecond.

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Turn } from '../../src/session/turn.ts';
+import { Turn } from '../../src/engine/session/turn.ts';
 import { fakeAdapter, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 
 // A CLI that gets nowhere is not "working" for ever: a turn whose CLI shows no progress of the

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Log } from '../../src/log/logger.ts';
-import type { AgentEvent } from '../../src/protocols/events.ts';
-import { Turn } from '../../src/session/turn.ts';
+import type { Log } from '../../src/kernel/log/logger.ts';
+import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
+import { Turn } from '../../src/engine/session/turn.ts';
 import { alive, fakeAdapter, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 
 let world: FakeCliWorld;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { briefOf } from '../../src/fallback/brief.ts';
-import { freshNotes, noted, TurnWatcher } from '../../src/fallback/work-notes.ts';
+import { briefOf } from '../../src/engine/fallback/brief.ts';
+import { freshNotes, noted, TurnWatcher } from '../../src/engine/fallback/work-notes.ts';
 
 describe('the brief a CLI taking over gets', () => {
   it("is written from the bridge's own record: the task, the last answers, the files touched, the call in flight", () => {

@@ -1,7 +1,7 @@
 import { chmod, chown, lstat, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { entriesInPlace, filesInPlace, openInPlace, readInPlace, writeInPlace, type AgentPlace } from '../../src/files/agent-place.ts';
+import { entriesInPlace, filesInPlace, openInPlace, readInPlace, writeInPlace, type AgentPlace } from '../../src/engine/files/agent-place.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
 import { tempDir } from '../support/bridge-process.ts';
 

@@ -2,11 +2,11 @@ import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DELIVERY_KEEP_MS, DeliveryIds } from '../../src/hooks/deliveries.ts';
-import { parseHooks } from '../../src/hooks/hooks-file.ts';
-import { RateLimit } from '../../src/hooks/rate-limit.ts';
-import { signedBy } from '../../src/hooks/signature.ts';
-import { ABSENT, fillPrompt, matches, quoted } from '../../src/hooks/template.ts';
+import { DELIVERY_KEEP_MS, DeliveryIds } from '../../src/services/hooks/deliveries.ts';
+import { parseHooks } from '../../src/services/hooks/hooks-file.ts';
+import { RateLimit } from '../../src/services/hooks/rate-limit.ts';
+import { signedBy } from '../../src/services/hooks/signature.ts';
+import { ABSENT, fillPrompt, matches, quoted } from '../../src/services/hooks/template.ts';
 import { tempDir } from '../support/bridge-process.ts';
 
 const SECRET = 'a-secret-of-enough-characters';

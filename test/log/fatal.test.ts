@@ -4,9 +4,9 @@ import { Writable } from 'node:stream';
 import { execa } from 'execa';
 import { Api } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLog } from '../../src/log/logger.ts';
-import { describeError } from '../../src/log/fatal.ts';
-import { environmentSecrets, Secrets } from '../../src/log/secrets.ts';
+import { createLog } from '../../src/kernel/log/logger.ts';
+import { describeError } from '../../src/kernel/log/fatal.ts';
+import { environmentSecrets, Secrets } from '../../src/kernel/log/secrets.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 
 // A fetch error keeps the URL it called, and the Bot API's URLs hold the token: whatever is
@@ -127,8 +127,8 @@ describe('a process that dies', () => {
     ['what a library prints on its own', `console.error('[grammY runner]', error); process.exitCode = 1;`],
   ])('%s is printed redacted, and the process exits 1', async (_, crash) => {
     const script = `
-      import { environmentSecrets, Secrets } from './src/log/secrets.ts';
-      import { exitOnUncaught, redactStandardStreams } from './src/log/fatal.ts';
+      import { environmentSecrets, Secrets } from './src/kernel/log/secrets.ts';
+      import { exitOnUncaught, redactStandardStreams } from './src/kernel/log/fatal.ts';
       const secrets = new Secrets();
       for (const value of environmentSecrets(process.env)) secrets.add(value);
       exitOnUncaught('jsonl-bridge', secrets);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLog, type LogFormat } from '../../src/log/logger.ts';
-import { Secrets } from '../../src/log/secrets.ts';
+import { createLog, type LogFormat } from '../../src/kernel/log/logger.ts';
+import { Secrets } from '../../src/kernel/log/secrets.ts';
 
 function capture(format: LogFormat, secrets = new Secrets()) {
   let text = '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLinePlan, parsePlan } from '../../src/orchestration/index.ts';
+import { parseLinePlan, parsePlan } from '../../src/work/orchestration/index.ts';
 import { planError, step } from './support/plans.ts';
 
 describe('the line form', () => {

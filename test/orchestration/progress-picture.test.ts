@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Log } from '../../src/log/logger.ts';
-import type { OrchestrationRecord } from '../../src/orchestration/orchestration-record.ts';
-import { ProgressPictures, type ProgressDrawing } from '../../src/orchestration/progress-picture.ts';
-import { NO_CHAT, type MessageRef, type Outbound, type Picture } from '../../src/ports/transport.ts';
-import { plainText, plain } from '../../src/rich/index.ts';
+import type { Log } from '../../src/kernel/log/logger.ts';
+import type { OrchestrationRecord } from '../../src/work/orchestration/orchestration-record.ts';
+import { ProgressPictures, type ProgressDrawing } from '../../src/work/orchestration/progress-picture.ts';
+import { NO_CHAT, type MessageRef, type Outbound, type Picture } from '../../src/kernel/ports/chat.ts';
+import { plainText, plain } from '../../src/kernel/rich/index.ts';
 import { fanOutFanIn } from './support/plans.ts';
 
 // The picture beside an orchestration's progress: sent once, replaced only when the graph

@@ -12,7 +12,7 @@ import {
   validatePlan,
   type Plan,
   type StepStates,
-} from '../../src/orchestration/index.ts';
+} from '../../src/work/orchestration/index.ts';
 import { seeded, type Random } from '../format/support/generate.ts';
 import { int, randomAcyclicPlan, toLineForm } from './support/random-plan.ts';
 

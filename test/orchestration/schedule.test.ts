@@ -10,7 +10,7 @@ import {
   type Plan,
   type StepStates,
   type StepStatus,
-} from '../../src/orchestration/index.ts';
+} from '../../src/work/orchestration/index.ts';
 import { fanOutFanIn, plan, step } from './support/plans.ts';
 
 function withStatus(states: StepStates, status: StepStatus, ...ids: string[]): StepStates {

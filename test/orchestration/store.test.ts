@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OrchestrationRecord } from '../../src/orchestration/orchestration-record.ts';
-import { OrchestrationStore } from '../../src/orchestration/orchestration-store.ts';
+import type { OrchestrationRecord } from '../../src/work/orchestration/orchestration-record.ts';
+import { OrchestrationStore } from '../../src/work/orchestration/orchestration-store.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { chat } from '../support/chats.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlan, validatePlan } from '../../src/orchestration/index.ts';
+import { parsePlan, validatePlan } from '../../src/work/orchestration/index.ts';
 import { plan, planError, step } from './support/plans.ts';
 
 describe('validatePlan', () => {

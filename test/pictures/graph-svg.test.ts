@@ -1,8 +1,8 @@
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
-import { layoutGraph, METRICS, textWidth } from '../../src/pictures/graph-layout.ts';
-import { NODE_STATES, type GraphModel } from '../../src/pictures/graph-model.ts';
-import { escapeXml, graphSvg } from '../../src/pictures/graph-svg.ts';
+import { layoutGraph, METRICS, textWidth } from '../../src/services/pictures/graph-layout.ts';
+import { NODE_STATES, type GraphModel } from '../../src/services/pictures/graph-model.ts';
+import { escapeXml, graphSvg } from '../../src/services/pictures/graph-svg.ts';
 
 // The graph as boxes and arrows: laid out by dagre, drawn as SVG a page can query.
 const FAN: GraphModel = {

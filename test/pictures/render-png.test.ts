@@ -1,10 +1,10 @@
 import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { layoutGraph, METRICS } from '../../src/pictures/graph-layout.ts';
-import type { GraphModel } from '../../src/pictures/graph-model.ts';
-import { graphSvg } from '../../src/pictures/graph-svg.ts';
-import { FONT_FILES, svgToPng } from '../../src/pictures/render-png.ts';
+import { layoutGraph, METRICS } from '../../src/services/pictures/graph-layout.ts';
+import type { GraphModel } from '../../src/services/pictures/graph-model.ts';
+import { graphSvg } from '../../src/services/pictures/graph-svg.ts';
+import { FONT_FILES, svgToPng } from '../../src/services/pictures/render-png.ts';
 
 // SVG to PNG with resvg and the DejaVu Sans the package ships: a real PNG, at the size asked,
 // whose words are drawn (a font missing would leave them blank, and the test says so).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { callFallsUnder, ruleFor, rulesCovering, type ApprovalRule } from '../../src/policy/approval-rules.ts';
-import { parseToolPolicy } from '../../src/policy/tool-policy-file.ts';
-import { ConfigError } from '../../src/errors/config-error.ts';
+import { callFallsUnder, ruleFor, rulesCovering, type ApprovalRule } from '../../src/kernel/policy/approval-rules.ts';
+import { parseToolPolicy } from '../../src/kernel/policy/tool-policy-file.ts';
+import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 
 const rule = (tool: string, approvals = 2): ApprovalRule => ({ tool, approvals });
 const bash = (command: string) => ({ tool: 'Bash', input: { command } });

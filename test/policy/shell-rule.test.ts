@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandFallsUnder } from '../../src/policy/shell-rule.ts';
+import { commandFallsUnder } from '../../src/kernel/policy/shell-rule.ts';
 
 // A Bash rule of the tool policy (`Bash(git push*)`) against commands read as the shell reads
 // them: the rewrites the fifth security review escaped with, what cannot be known binding, and

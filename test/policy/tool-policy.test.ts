@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPolicy, narrowPolicy, PolicyError } from '../../src/policy/tool-policy.ts';
+import { buildPolicy, narrowPolicy, PolicyError } from '../../src/kernel/policy/tool-policy.ts';
 
 describe('tool policy', () => {
   it('is absent when nothing is asked for: the CLI keeps its defaults', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isToolRule, ruleCovers, ruleMatches, ruleTool, splitToolRules } from '../../src/policy/tool-rules.ts';
+import { isToolRule, ruleCovers, ruleMatches, ruleTool, splitToolRules } from '../../src/kernel/policy/tool-rules.ts';
 
 describe("Claude Code's permission rules", () => {
   it('accepts what Claude Code accepts', () => {

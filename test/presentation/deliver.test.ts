@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planMarkdown, type Part } from '../../src/presentation/deliver.ts';
-import { plainText } from '../../src/rich/index.ts';
+import { planMarkdown, type Part } from '../../src/work/presentation/deliver.ts';
+import { plainText } from '../../src/kernel/rich/index.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 
 /** A part as the chat shows it without styles. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { OrchestrationRecord } from '../../src/orchestration/orchestration-record.ts';
-import { graphSvg } from '../../src/pictures/graph-svg.ts';
-import { orchestrationGraph, orchestrationSummary } from '../../src/presentation/orchestration.ts';
-import type { SubagentRunRecord } from '../../src/subagents/record.ts';
+import type { OrchestrationRecord } from '../../src/work/orchestration/orchestration-record.ts';
+import { graphSvg } from '../../src/services/pictures/graph-svg.ts';
+import { orchestrationGraph, orchestrationSummary } from '../../src/work/presentation/orchestration.ts';
+import type { SubagentRunRecord } from '../../src/work/subagents/record.ts';
 import { fanOutFanIn, step } from '../orchestration/support/plans.ts';
 
 // An orchestration as the graph its picture (and the dashboard) draws.

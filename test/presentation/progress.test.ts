@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressState } from '../../src/presentation/progress.ts';
-import { toolSummary } from '../../src/presentation/tool-summary.ts';
-import { plainText } from '../../src/rich/index.ts';
+import { ProgressState } from '../../src/work/presentation/progress.ts';
+import { toolSummary } from '../../src/work/presentation/tool-summary.ts';
+import { plainText } from '../../src/kernel/rich/index.ts';
 
 describe('the progress of a turn', () => {
   it("names the agent a Task step hands work to, and nests that agent's steps under it", () => {

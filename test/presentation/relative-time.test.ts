@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeAgo } from '../../src/presentation/relative-time.ts';
+import { timeAgo } from '../../src/work/presentation/relative-time.ts';
 
 describe('how long ago', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asAgent, resolveAgentUser, runAgentsAs, trustedDirectories } from '../../src/process/agent-user.ts';
-import { dataDirDenials } from '../../src/policy/data-dir-rules.ts';
-import { outgoingFile, resolveTarget, zipDirectory } from '../../src/files/outgoing.ts';
+import { asAgent, resolveAgentUser, runAgentsAs, trustedDirectories } from '../../src/engine/process/agent-user.ts';
+import { dataDirDenials } from '../../src/kernel/policy/data-dir-rules.ts';
+import { outgoingFile, resolveTarget, zipDirectory } from '../../src/engine/files/outgoing.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
 

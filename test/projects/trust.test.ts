@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildArgv } from '../../src/adapters/argv.ts';
-import { untrustedConfigFound } from '../../src/adapters/untrusted-files.ts';
-import { TrustedDirectories } from '../../src/projects/trust.ts';
+import { buildArgv } from '../../src/engine/adapters/argv.ts';
+import { untrustedConfigFound } from '../../src/engine/adapters/untrusted-files.ts';
+import { TrustedDirectories } from '../../src/engine/projects/trust.ts';
 import { realAdapters } from '../support/real-adapters.ts';
 
 let root: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { codexAppServerWire } from '../../src/protocols/codex-app-server-wire.ts';
-import type { AgentEvent } from '../../src/protocols/events.ts';
-import type { WireSession } from '../../src/protocols/live-wire.ts';
+import { codexAppServerWire } from '../../src/kernel/protocols/codex-app-server-wire.ts';
+import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
+import type { WireSession } from '../../src/kernel/protocols/live-wire.ts';
 import { decodeFixture } from './decode-fixture.ts';
 
 const decode = (file: string) => decodeFixture('codex-app-server', file);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codexExecJson } from '../../src/protocols/codex-exec-json.ts';
+import { codexExecJson } from '../../src/kernel/protocols/codex-exec-json.ts';
 import { decodeFixture } from './decode-fixture.ts';
 
 const decode = (file: string) => decodeFixture('codex-exec-json', file);

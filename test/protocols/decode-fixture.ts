@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { decoders, liveDialects } from '../../src/protocols/index.ts';
-import type { AgentEvent } from '../../src/protocols/events.ts';
-import { LineDecoder } from '../../src/protocols/line-decoder.ts';
-import { parseLine } from '../../src/process/lines.ts';
+import { decoders, liveDialects } from '../../src/kernel/protocols/index.ts';
+import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
+import { LineDecoder } from '../../src/kernel/protocols/line-decoder.ts';
+import { parseLine } from '../../src/engine/process/lines.ts';
 
 const dir = new URL('../fixtures/transcripts/', import.meta.url);
 

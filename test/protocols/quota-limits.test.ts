@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/protocols/events.ts';
-import { limitOfText } from '../../src/protocols/quota.ts';
+import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
+import { limitOfText } from '../../src/kernel/protocols/quota.ts';
 import { decodeFixture } from './decode-fixture.ts';
 
 /** The events that say the turn was refused for a limit, and the limit each names. */

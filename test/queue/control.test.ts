@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { onAsks, readAsks, forgetAsks, RunControl, type AskReader } from '../../src/queue/control.ts';
-import { keys } from '../../src/queue/redis.ts';
+import { onAsks, readAsks, forgetAsks, RunControl, type AskReader } from '../../src/work/queue/control.ts';
+import { keys } from '../../src/work/queue/redis.ts';
 import { randomBytes } from 'node:crypto';
-import { SealedChannel } from '../../src/queue/channel.ts';
+import { SealedChannel } from '../../src/work/queue/channel.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 
 // What the bridge asks of a run on a worker, through a real redis-server: kept in keys, rung

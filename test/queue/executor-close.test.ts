@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueueExecutor } from '../../src/queue/queue-executor.ts';
-import { QueueSigner } from '../../src/queue/signing.ts';
-import { BridgeKeys } from '../../src/queue/bridge-keys.ts';
+import { QueueExecutor } from '../../src/work/queue/queue-executor.ts';
+import { QueueSigner } from '../../src/work/queue/signing.ts';
+import { BridgeKeys } from '../../src/work/queue/bridge-keys.ts';
 import { tempDir } from '../support/bridge-process.ts';
-import { silentLog } from '../../src/log/logger.ts';
+import { silentLog } from '../../src/kernel/log/logger.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { TEST_QUEUE_SECRET } from '../support/queue-world.ts';
 

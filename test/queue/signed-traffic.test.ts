@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PREFIX, QUEUE_NAME, keys } from '../../src/queue/redis.ts';
-import { QueueSigner } from '../../src/queue/signing.ts';
-import { BridgeKeys } from '../../src/queue/bridge-keys.ts';
+import { PREFIX, QUEUE_NAME, keys } from '../../src/work/queue/redis.ts';
+import { QueueSigner } from '../../src/work/queue/signing.ts';
+import { BridgeKeys } from '../../src/work/queue/bridge-keys.ts';
 import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { addWorkers, endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
 import { startTelegramWorld } from '../support/telegram-world.ts';
-import { telegramChat } from '../../src/telegram/id.ts';
+import { telegramChat } from '../../src/transports/telegram/id.ts';
 
 // What goes through Redis between the bridge and its workers is signed with
 // BRIDGE_QUEUE_SECRET and holds no credential: whoever can write to Redis, without the

@@ -7,9 +7,9 @@ import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
-import { keys } from '../../src/queue/redis.ts';
-import { QueueSigner } from '../../src/queue/signing.ts';
-import { RUN_MOVED_PROMPT } from '../../src/subagents/system-prompt.ts';
+import { keys } from '../../src/work/queue/redis.ts';
+import { QueueSigner } from '../../src/work/queue/signing.ts';
+import { RUN_MOVED_PROMPT } from '../../src/work/subagents/system-prompt.ts';
 
 // A worker's drain, on a real redis-server with a real bridge and two real workers over the
 // fake CLI: SIGTERM lets what runs there finish within BRIDGE_DRAIN_SECONDS and hands back

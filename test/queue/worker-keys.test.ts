@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BridgeKeys } from '../../src/queue/bridge-keys.ts';
-import { keys, PREFIX } from '../../src/queue/redis.ts';
-import { QueueSealer } from '../../src/queue/sealing.ts';
-import { QueueSigner } from '../../src/queue/signing.ts';
-import { WorkerKeys } from '../../src/queue/worker-keys.ts';
-import { registryKeys, type Lease } from '../../src/queue/worker-registry.ts';
+import { BridgeKeys } from '../../src/work/queue/bridge-keys.ts';
+import { keys, PREFIX } from '../../src/work/queue/redis.ts';
+import { QueueSealer } from '../../src/work/queue/sealing.ts';
+import { QueueSigner } from '../../src/work/queue/signing.ts';
+import { WorkerKeys } from '../../src/work/queue/worker-keys.ts';
+import { registryKeys, type Lease } from '../../src/work/queue/worker-registry.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { freePort } from '../support/free-port.ts';
 import { endQueueTest, startQueueWorld, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bold, code, concat, framed, italic, lines, link, plain, plainText, pre, rich, slice, titled } from '../../src/rich/index.ts';
-import { parseMarkdown } from '../../src/presentation/format/index.ts';
+import { bold, code, concat, framed, italic, lines, link, plain, plainText, pre, rich, slice, titled } from '../../src/kernel/rich/index.ts';
+import { parseMarkdown } from '../../src/work/presentation/format/index.ts';
 
 /** Each run's text and the styles it has. */
 const styles = (text: ReturnType<typeof plain>) =>

@@ -1,11 +1,11 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { credentialProxy, heldApi, withoutCredentials, type HeldApi, type ProxyWatch } from '../../src/sandbox/credential-proxy.ts';
-import { credentialVariables, PLACEHOLDER_KEY } from '../../src/sandbox/model-api-access.ts';
-import type { ProxyMetering } from '../../src/sandbox/proxy-metering.ts';
-import type { UsageEvent } from '../../src/protocols/events.ts';
-import { PriceTable } from '../../src/usage/prices.ts';
+import { credentialProxy, heldApi, withoutCredentials, type HeldApi, type ProxyWatch } from '../../src/engine/sandbox/credential-proxy.ts';
+import { credentialVariables, PLACEHOLDER_KEY } from '../../src/engine/sandbox/model-api-access.ts';
+import type { ProxyMetering } from '../../src/engine/sandbox/proxy-metering.ts';
+import type { UsageEvent } from '../../src/kernel/protocols/events.ts';
+import { PriceTable } from '../../src/engine/usage/prices.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { listen, type RunningServer } from '../support/loopback-server.ts';
 import { realAdapter } from '../support/real-adapters.ts';

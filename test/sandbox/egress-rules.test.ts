@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadAdapters } from '../../src/adapters/load.ts';
-import { egressTarget, type EgressPolicy, type HostQuestion } from '../../src/sandbox/egress-decision.ts';
-import { parseHostRule } from '../../src/sandbox/host-rules.ts';
-import { modelApiRules } from '../../src/sandbox/model-hosts.ts';
-import { ProgressState } from '../../src/presentation/progress.ts';
-import { plainText } from '../../src/rich/plain.ts';
+import { loadAdapters } from '../../src/engine/adapters/load.ts';
+import { egressTarget, type EgressPolicy, type HostQuestion } from '../../src/engine/sandbox/egress-decision.ts';
+import { parseHostRule } from '../../src/engine/sandbox/host-rules.ts';
+import { modelApiRules } from '../../src/engine/sandbox/model-hosts.ts';
+import { ProgressState } from '../../src/work/presentation/progress.ts';
+import { plainText } from '../../src/kernel/rich/plain.ts';
 
 const parse = (hosts: string[]) => hosts.map((host) => parseHostRule(host, 'test'));
 /** A policy with these rules, the operator's being `operator` (BRIDGE_SANDBOX_ALLOW, BRIDGE_SANDBOX_INTERNAL, the model API's). */

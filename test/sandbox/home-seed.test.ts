@@ -3,9 +3,9 @@ import { chmod, chown, mkdir, rm, symlink, utimes, writeFile } from 'node:fs/pro
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadAdapters } from '../../src/adapters/load.ts';
-import { seedHome } from '../../src/sandbox/home-seed.ts';
-import type { CliInWalls } from '../../src/sandbox/walls.ts';
+import { loadAdapters } from '../../src/engine/adapters/load.ts';
+import { seedHome } from '../../src/engine/sandbox/home-seed.ts';
+import type { CliInWalls } from '../../src/engine/sandbox/wall-scope.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent } from '../support/agent-user.ts';
 

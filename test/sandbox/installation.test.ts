@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installation } from '../../src/sandbox/installation.ts';
+import { installation } from '../../src/engine/sandbox/installation.ts';
 
 // What of a CLI's installation its walls show: every way it can be named (a path, a bare
 // name on the PATH such as npm start's node_modules/.bin, a shim that execs a native binary

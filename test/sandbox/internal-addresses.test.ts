@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { carriedIpv4, isInternal } from '../../src/sandbox/internal-addresses.ts';
+import { carriedIpv4, isInternal } from '../../src/engine/sandbox/internal-addresses.ts';
 
 // The egress proxy's classifier, against this test's own list of IANA's special-purpose
 // ranges (and the embeddings that carry a v4 address in v6), in every way an address is written.

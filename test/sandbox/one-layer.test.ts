@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildArgv, buildLiveArgv } from '../../src/adapters/argv.ts';
-import { lowerWalls, raiseWalls } from '../../src/sandbox/walls.ts';
+import { buildArgv, buildLiveArgv } from '../../src/engine/adapters/argv.ts';
+import { lowerWalls, raiseWalls } from '../../src/engine/sandbox/walls.ts';
 import { realAdapter } from '../support/real-adapters.ts';
 
 // One layer of sandbox: in the bridge's walls each CLI is told to leave its own off (it would

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser, giveToAgent, sharedRepo } from '../support/agent-user.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 import { cannotWall, escapeIn, outsideAddress, type Escape } from './walls-support.ts';
-import { askerId } from '../../src/approvals/asker.ts';
+import { askerId } from '../../src/work/approvals/asker.ts';
 import { listen } from '../support/loopback-server.ts';
 import { apiAddressOf, chatApiClient, introduceChats } from '../support/api-client.ts';
 

@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxConfig } from '../../src/sandbox/sandbox-config.ts';
-import { decideSandbox, ROOT_WITHOUT_AGENT_USER } from '../../src/sandbox/sandbox-decision.ts';
-import { allowedBy, formatHostRule, parseHostRule } from '../../src/sandbox/host-rules.ts';
-import { bwrapArgv, forwardingScript } from '../../src/sandbox/bwrap-argv.ts';
+import { sandboxConfig } from '../../src/engine/sandbox/sandbox-config.ts';
+import { decideSandbox, ROOT_WITHOUT_AGENT_USER } from '../../src/engine/sandbox/sandbox-decision.ts';
+import { allowedBy, formatHostRule, parseHostRule } from '../../src/engine/sandbox/host-rules.ts';
+import { bwrapArgv, forwardingScript } from '../../src/engine/sandbox/bwrap-argv.ts';
 
 describe('BRIDGE_SANDBOX', () => {
   it('is auto unless set, and a wrong value names the variable and the choices', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeTiming, nextFire, parseAt, parseEvery } from '../../src/schedules/timing.ts';
+import { describeTiming, nextFire, parseAt, parseEvery } from '../../src/services/schedules/timing.ts';
 
 // When schedules fire: the words people write, read in the bridge's time zone (croner does the calendar).
 const BERLIN = 'Europe/Berlin';

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Outbound } from '../../src/ports/transport.ts';
-import { planMarkdown } from '../../src/presentation/deliver.ts';
-import { RoutedOutbound } from '../../src/serving/routed-outbound.ts';
-import { WebOutbound } from '../../src/web/chat/web-outbound.ts';
-import { plain } from '../../src/rich/index.ts';
+import type { Outbound } from '../../src/kernel/ports/chat.ts';
+import { planMarkdown } from '../../src/work/presentation/deliver.ts';
+import { RoutedOutbound } from '../../src/transports/serving/routed-outbound.ts';
+import { WebOutbound } from '../../src/surfaces/web/chat/web-outbound.ts';
+import { plain } from '../../src/kernel/rich/index.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 
 // Several transports at once: each chat is cut and described by its own app, never by the first one served.

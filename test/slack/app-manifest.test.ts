@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { slackManifestFromCode } from '../../scripts/manifest-from-code.ts';
-import { COMMANDS } from '../../src/commands/index.ts';
-import { BOT_EVENTS, slackAppManifest } from '../../src/slack/app-manifest.ts';
+import { COMMANDS } from '../../src/chat/commands/index.ts';
+import { BOT_EVENTS, slackAppManifest } from '../../src/transports/slack/app-manifest.ts';
 import { DOWNLOAD_SCOPE, REQUIRED_SCOPES } from '../support/fake-slack/methods.ts';
 
-const SLACK_SRC = fileURLToPath(new URL('../../src/slack/', import.meta.url));
+const SLACK_SRC = fileURLToPath(new URL('../../src/transports/slack/', import.meta.url));
 const manifestPath = new URL('../../slack-app-manifest.yml', import.meta.url);
 
 /** Every Web API method the transport's code calls (`web.chat.postMessage(`, `filesUploadV2(` …). */

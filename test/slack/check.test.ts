@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSlack } from '../../src/slack/check.ts';
-import { SlackDownloads } from '../../src/slack/downloads.ts';
-import { slackSettings } from '../../src/slack/settings.ts';
+import { checkSlack } from '../../src/transports/slack/check.ts';
+import { SlackDownloads } from '../../src/transports/slack/downloads.ts';
+import { slackSettings } from '../../src/transports/slack/settings.ts';
 import { FakeSlack } from '../support/fake-slack/index.ts';
 
 let slack: FakeSlack;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown } from '../../src/presentation/format/index.ts';
-import { bold, code, concat, italic, link, plain, pre } from '../../src/rich/index.ts';
-import { plainText } from '../../src/rich/plain.ts';
-import { renderMrkdwn } from '../../src/slack/format/mrkdwn.ts';
-import { slackMessagesOf, slackPreview } from '../../src/slack/format/split.ts';
-import { asCommand, coreText, plainFromSlack } from '../../src/slack/incoming-text.ts';
-import { slackMessage } from '../../src/slack/presenter.ts';
+import { parseMarkdown } from '../../src/work/presentation/format/index.ts';
+import { bold, code, concat, italic, link, plain, pre } from '../../src/kernel/rich/index.ts';
+import { plainText } from '../../src/kernel/rich/plain.ts';
+import { renderMrkdwn } from '../../src/transports/slack/format/mrkdwn.ts';
+import { slackMessagesOf, slackPreview } from '../../src/transports/slack/format/split.ts';
+import { asCommand, coreText, plainFromSlack } from '../../src/transports/slack/incoming-text.ts';
+import { slackMessage } from '../../src/transports/slack/presenter.ts';
 
 describe('rich text as Slack mrkdwn', () => {
   it('writes each style its own way, markers hugging the words, and escapes what Slack reads as markup', () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plain } from '../../src/rich/index.ts';
-import { slackClient } from '../../src/slack/client.ts';
-import { slackChat } from '../../src/slack/id.ts';
-import { membersThrough } from '../../src/slack/members.ts';
-import { SlackOutbound } from '../../src/slack/outbound.ts';
+import { plain } from '../../src/kernel/rich/index.ts';
+import { slackClient } from '../../src/transports/slack/client.ts';
+import { slackChat } from '../../src/transports/slack/id.ts';
+import { membersThrough } from '../../src/transports/slack/members.ts';
+import { SlackOutbound } from '../../src/transports/slack/outbound.ts';
 import { FakeSlack } from '../support/fake-slack/index.ts';
 
 // The outbound and the members against the Slack twin, through the real Web API client.

@@ -1,10 +1,10 @@
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATA_FORMAT, migrateDataDir } from '../../src/store/data-format.ts';
-import { ConfigError, EX_CONFIG } from '../../src/errors/config-error.ts';
-import { silentLog } from '../../src/log/logger.ts';
-import { chatKey } from '../../src/ports/transport.ts';
+import { DATA_FORMAT, migrateDataDir } from '../../src/kernel/store/data-format.ts';
+import { ConfigError, EX_CONFIG } from '../../src/kernel/errors/config-error.ts';
+import { silentLog } from '../../src/kernel/log/logger.ts';
+import { chatKey } from '../../src/kernel/ports/chat.ts';
 import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockDataDir } from '../../src/store/data-lock.ts';
+import { lockDataDir } from '../../src/kernel/store/data-lock.ts';
 import { startBridgeProcess } from '../support/bridge-process.ts';
 import { startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
@@ -52,7 +52,7 @@ describe('the data directory’s lock', () => {
     const file = join(dir, 'bridge.lock');
     await writeFile(file, JSON.stringify({ pid: await deadPid(), host: hostname(), since: '2026-01-01T00:00:00.000Z' }));
     // Each taker in its own process, as two bridges would be.
-    const taker = `import { lockDataDir } from ${JSON.stringify(new URL('../../src/store/data-lock.ts', import.meta.url).pathname)};
+    const taker = `import { lockDataDir } from ${JSON.stringify(new URL('../../src/kernel/store/data-lock.ts', import.meta.url).pathname)};
       try { await lockDataDir(process.argv[1], 'it', 'fix it'); console.log('took'); await new Promise((r) => setTimeout(r, 1500)); }
       catch (e) { console.log('refused: ' + e.message); }`;
     const results = await Promise.all(Array.from({ length: 6 }, () => execa('node', ['--import', 'tsx', '--input-type=module', '-e', taker, file])));

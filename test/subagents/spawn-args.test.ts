@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpawnArgs, SpawnArgsError } from '../../src/subagents/spawn-args.ts';
+import { parseSpawnArgs, SpawnArgsError } from '../../src/work/subagents/spawn-args.ts';
 
 describe('/spawn arguments', () => {
   it.each([

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.ts';
-import { buildPolicy, narrowPolicy } from '../../src/policy/tool-policy.ts';
-import { Spawner, type SpawnerOptions, type SpawnIntent, type SpawnOrigin } from '../../src/subagents/spawner.ts';
-import { AgentLibrary } from '../../src/agents/library.ts';
-import { AgentToggles } from '../../src/agents/toggles.ts';
-import { TrustedDirectories } from '../../src/projects/trust.ts';
+import type { App } from '../../src/app/create-app.ts';
+import { buildPolicy, narrowPolicy } from '../../src/kernel/policy/tool-policy.ts';
+import { Spawner, type SpawnerOptions, type SpawnIntent, type SpawnOrigin } from '../../src/work/subagents/spawner.ts';
+import { AgentLibrary } from '../../src/engine/agents/library.ts';
+import { AgentToggles } from '../../src/engine/agents/toggles.ts';
+import { TrustedDirectories } from '../../src/engine/projects/trust.ts';
 import { openApp } from '../support/app-world.ts';
 import { OWNER } from '../support/telegram-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';

@@ -1,9 +1,9 @@
 import { credentials, Metadata, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
-import { loadServices } from '../../src/api/proto.ts';
-import type { SubagentServiceClient } from '../../src/api/generated/jsonl_bridge/v1/SubagentService.ts';
-import type { ChatServiceClient } from '../../src/api/generated/jsonl_bridge/v1/ChatService.ts';
-import type { ChatInfo__Output } from '../../src/api/generated/jsonl_bridge/v1/ChatInfo.ts';
-import type { ChatTurnEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/ChatTurnEvent.ts';
+import { loadServices } from '../../src/surfaces/api/proto.ts';
+import type { SubagentServiceClient } from '../../src/surfaces/api/generated/jsonl_bridge/v1/SubagentService.ts';
+import type { ChatServiceClient } from '../../src/surfaces/api/generated/jsonl_bridge/v1/ChatService.ts';
+import type { ChatInfo__Output } from '../../src/surfaces/api/generated/jsonl_bridge/v1/ChatInfo.ts';
+import type { ChatTurnEvent__Output } from '../../src/surfaces/api/generated/jsonl_bridge/v1/ChatTurnEvent.ts';
 import { OWNER, type TelegramWorld } from './telegram-world.ts';
 
 /**

@@ -1,15 +1,15 @@
 import { afterEach, beforeEach } from 'vitest';
-import { createApp, type App } from '../../src/app.ts';
-import type { Downloads, Outbound } from '../../src/ports/transport.ts';
-import type { Settings } from '../../src/config/bridge-manifest.ts';
-import { ChatStore } from '../../src/store/chat-store.ts';
-import type { Requester } from '../../src/subagents/record.ts';
-import type { SpawnIntent } from '../../src/subagents/spawner.ts';
+import { createApp, type App } from '../../src/app/create-app.ts';
+import type { Downloads, Outbound } from '../../src/kernel/ports/chat.ts';
+import type { Settings } from '../../src/services/config/bridge-manifest.ts';
+import { ChatStore } from '../../src/kernel/store/chat-store.ts';
+import type { Requester } from '../../src/work/subagents/record.ts';
+import type { SpawnIntent } from '../../src/work/subagents/spawner.ts';
 import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
 import { RecordingOutbound } from './recording-outbound.ts';
 import { testConfig } from './test-config.ts';
-import { silentLog } from '../../src/log/logger.ts';
-import type { Command } from '../../src/bridge/command.ts';
+import { silentLog } from '../../src/kernel/log/logger.ts';
+import type { Command } from '../../src/chat/bridge/command.ts';
 import { chat } from './chats.ts';
 
 /** The whole bridge in this process, wired as `npm start` wires it, over the fake CLI and a test Outbound. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAdapterManifest, type Adapter } from '../../src/adapters/load.ts';
+import { parseAdapterManifest, type Adapter } from '../../src/engine/adapters/load.ts';
 
 export const FAKE_AGENT = fileURLToPath(new URL('../fake-cli/fake-agent.mjs', import.meta.url));
 const FAKE_MANIFEST = fileURLToPath(new URL('../fixtures/adapters/fake.json', import.meta.url));

@@ -1,14 +1,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { OUTCOMES } from '../../src/telemetry/metrics-labels.ts';
-import { INTERRUPTS } from '../../src/telemetry/metrics-sessions.ts';
-import { TRANSPORTS } from '../../src/transports/index.ts';
+import { OUTCOMES } from '../../src/services/telemetry/metrics-labels.ts';
+import { INTERRUPTS } from '../../src/services/telemetry/metrics-sessions.ts';
+import { TRANSPORTS } from '../../src/kernel/known-transports.ts';
 import type { Sample } from './prometheus.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The models a label may name: the shipped price table's entries, and `other`. */
-const MODELS = [...Object.keys((JSON.parse(readFileSync(`${REPO}src/usage/prices.json`, 'utf8')) as { models: object }).models), 'other'];
+const MODELS = [...Object.keys((JSON.parse(readFileSync(`${REPO}src/engine/usage/prices.json`, 'utf8')) as { models: object }).models), 'other'];
 /** The CLIs of adapters/, and the tests' fake. */
 const CLIS = [...readdirSync(`${REPO}adapters`).map((file) => file.replace(/\.json$/, '')), 'fake'];
 

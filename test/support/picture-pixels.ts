@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
-import { NODE_STATES, type NodeState } from '../../src/pictures/graph-model.ts';
-import { STATE_STYLE } from '../../src/pictures/graph-svg.ts';
+import { NODE_STATES, type NodeState } from '../../src/services/pictures/graph-model.ts';
+import { STATE_STYLE } from '../../src/services/pictures/graph-svg.ts';
 
 /**
  * A graph picture read back from its PNG: how many pixels show each state's fill colour

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { loadAdapters, type Adapter } from '../../src/adapters/load.ts';
+import { loadAdapters, type Adapter } from '../../src/engine/adapters/load.ts';
 import { CLI_BINARIES, type CliName } from './cli-env.ts';
 
 const ADAPTERS_DIR = fileURLToPath(new URL('../../adapters/', import.meta.url));

@@ -1,7 +1,7 @@
-import type { Button, ChatCapabilities, ChatRef, MessageFit, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/ports/transport.ts';
-import { plainText } from '../../src/rich/index.ts';
-import { TELEGRAM_CAPABILITIES } from '../../src/telegram/capabilities.ts';
-import { captionPreview, messagesOf, renderHtml } from '../../src/telegram/format/index.ts';
+import type { Button, ChatCapabilities, ChatRef, MessageFit, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/kernel/ports/chat.ts';
+import { plainText } from '../../src/kernel/rich/index.ts';
+import { TELEGRAM_CAPABILITIES } from '../../src/transports/telegram/capabilities.ts';
+import { captionPreview, messagesOf, renderHtml } from '../../src/transports/telegram/format/index.ts';
 
 export interface Sent {
   to: ChatRef;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { SubagentRunRecord } from '../../src/subagents/record.ts';
+import type { SubagentRunRecord } from '../../src/work/subagents/record.ts';
 import { chat } from './chats.ts';
 
 /** A run of chat -1 that completed a second ago, its log in `dir`: what tests of ended runs start from. */

@@ -1,7 +1,7 @@
 import { lstat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInside } from '../../src/projects/directories.ts';
+import { isInside } from '../../src/engine/projects/directories.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 

@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Api } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Inbox, INBOX_DIR } from '../../src/files/inbox.ts';
-import { TelegramDownloads } from '../../src/telegram/downloads.ts';
+import { Inbox, INBOX_DIR } from '../../src/engine/files/inbox.ts';
+import { TelegramDownloads } from '../../src/transports/telegram/downloads.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { tempDir } from '../support/bridge-process.ts';
 

@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clockTime } from '../../src/fallback/limit-words.ts';
+import { clockTime } from '../../src/engine/fallback/limit-words.ts';
 import { FAKE_AGENT } from '../support/fake-cli.ts';
 import { OWNER, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 

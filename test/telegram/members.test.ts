@@ -1,7 +1,7 @@
 import { Api } from 'grammy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { membersThrough } from '../../src/telegram/members.ts';
-import { telegramChat } from '../../src/telegram/id.ts';
+import { membersThrough } from '../../src/transports/telegram/members.ts';
+import { telegramChat } from '../../src/transports/telegram/id.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 
 // getChatMember through grammY against the fake Bot API over HTTP, with Telegram's answers and errors.

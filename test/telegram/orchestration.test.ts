@@ -44,7 +44,7 @@ describe('/orchestrate', () => {
 
   it('fans out and in, hands each result downstream, and announces once with every outcome', async () => {
     world = await startTelegramWorld({ SUBAGENTS_MAX_CONCURRENT: '2' });
-    say(`/orchestrate ${FAN}`);
+    const asked = say(`/orchestrate ${FAN}`);
     const done = await waitText(/^✅ Release \(orchestration #1\)/);
     expect(done.text).toMatch(/✓ analyze: completed\n.*✓ backend: completed\n.*✓ frontend: completed\n.*✓ docs: completed\n.*✓ integration: completed/s);
     expect(done.text).toContain('Result of integration:\n\nall-wired');
@@ -58,6 +58,8 @@ describe('/orchestrate', () => {
     // one progress message, edited in place, and no per-step announcements
     const progress = world.telegram.botMessages(CHAT).find((m) => m.text?.startsWith('✅ #1 Release · dag'));
     expect(progress?.text).toContain('✓ integration');
+    // It answers the command, as a run's start does.
+    expect(progress?.replyToMessageId).toBe(asked.message_id);
     expect(texts().filter((t) => /^[✅❌] #\d+ /.test(t) && !t.includes('Release'))).toEqual([]);
     expect(texts().filter((t) => t.startsWith('✅ Release'))).toHaveLength(1);
     say('/orchestrations');

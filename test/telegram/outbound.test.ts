@@ -1,10 +1,10 @@
 import { Api } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bold, italic, plain } from '../../src/rich/index.ts';
-import { TelegramOutbound } from '../../src/telegram/outbound.ts';
-import { telegramChat } from '../../src/telegram/id.ts';
+import { bold, italic, plain } from '../../src/kernel/rich/index.ts';
+import { TelegramOutbound } from '../../src/transports/telegram/outbound.ts';
+import { telegramChat } from '../../src/transports/telegram/id.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
-import { ChatUnreachableError } from '../../src/ports/transport.ts';
+import { ChatUnreachableError } from '../../src/kernel/ports/chat.ts';
 
 // The Outbound over grammY's real client and the fake Bot API: what it does with each of
 // Telegram's refusals.

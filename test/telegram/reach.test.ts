@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLog } from '../../src/log/logger.ts';
-import { Secrets } from '../../src/log/secrets.ts';
-import { reachTelegram } from '../../src/telegram/reach.ts';
+import { createLog } from '../../src/kernel/log/logger.ts';
+import { Secrets } from '../../src/kernel/log/secrets.ts';
+import { reachTelegram } from '../../src/transports/telegram/reach.ts';
 import { freePort } from '../support/free-port.ts';
 
 describe('reachTelegram', () => {

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SubagentRunRecord } from '../../src/subagents/record.ts';
+import type { SubagentRunRecord } from '../../src/work/subagents/record.ts';
 import { OWNER, ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // A restart loses no work a person asked for: a command that starts work, taken before a kill

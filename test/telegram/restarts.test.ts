@@ -3,7 +3,7 @@ import { watch } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESUME_ATTEMPTS } from '../../src/policy/resume-attempts.ts';
+import { RESUME_ATTEMPTS } from '../../src/kernel/policy/resume-attempts.ts';
 import { ownerIn, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // A restart loses no work: SIGTERM drains (running turns may finish, new messages are kept),

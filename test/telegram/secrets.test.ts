@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInside } from '../../src/projects/directories.ts';
+import { isInside } from '../../src/engine/projects/directories.ts';
 import { startTelegramWorld, ownerIn, type TelegramWorld } from '../support/telegram-world.ts';
 
 // What the bridge keeps to itself: its token and settings never reach a CLI, and the MCP

@@ -1,6 +1,6 @@
 import { status, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent__Output } from '../../src/api/generated/jsonl_bridge/v1/AgentEvent.ts';
+import type { AgentEvent__Output } from '../../src/surfaces/api/generated/jsonl_bridge/v1/AgentEvent.ts';
 import { apiClient, type ApiClient } from '../support/api-client.ts';
 import { FAKE_AGENT } from '../support/fake-cli.ts';
 import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';

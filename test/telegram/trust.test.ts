@@ -1,5 +1,5 @@
 import { mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
-import type { AuditEntry } from '../../src/audit/audit-log.ts';
+import type { AuditEntry } from '../../src/kernel/audit/audit-log.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpdateJournal } from '../../src/telegram/update-journal.ts';
+import { UpdateJournal } from '../../src/transports/telegram/update-journal.ts';
 
 // The journal keeps each batch of messages on disk from the moment getUpdates returns it,
 // before the runner asks for the next batch (which tells Telegram it was taken).

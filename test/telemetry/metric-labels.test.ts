@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SendBudget } from '../../src/concurrency/send-budget.ts';
-import type { MetricsConfig } from '../../src/telemetry/metrics-settings.ts';
-import { MetricsSdk } from '../../src/telemetry/metrics.ts';
-import { sendMeter } from '../../src/telemetry/metrics-chat-apps.ts';
-import { webhookDelivered } from '../../src/telemetry/metrics-webhooks.ts';
+import { SendBudget } from '../../src/kernel/concurrency/send-budget.ts';
+import type { MetricsConfig } from '../../src/services/telemetry/metrics-settings.ts';
+import { MetricsSdk } from '../../src/services/telemetry/metrics.ts';
+import { sendMeter } from '../../src/services/telemetry/metrics-chat-apps.ts';
+import { webhookDelivered } from '../../src/services/telemetry/metrics-webhooks.ts';
 import { appPerTest, spawnFrom } from '../support/app-world.ts';
 import { chat } from '../support/chats.ts';
 import { unboundedLabels } from '../support/metric-labels.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { environmentSecrets, Secrets } from '../../src/log/secrets.ts';
-import { childEnv } from '../../src/process/child-env.ts';
+import { environmentSecrets, Secrets } from '../../src/kernel/log/secrets.ts';
+import { childEnv } from '../../src/engine/process/child-env.ts';
 
 // The standard OTEL_* variables are the bridge's telemetry settings: their headers often carry
 // the collector's token, so no CLI (nor anything else the bridge starts) gets them, and no log

@@ -1,9 +1,9 @@
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Log } from '../../src/log/logger.ts';
-import { otlpTraceExporter, ReportingExporter } from '../../src/telemetry/trace-exporter.ts';
-import { traceProtocol } from '../../src/telemetry/tracing.ts';
+import type { Log } from '../../src/kernel/log/logger.ts';
+import { otlpTraceExporter, ReportingExporter } from '../../src/services/telemetry/trace-exporter.ts';
+import { traceProtocol } from '../../src/services/telemetry/tracing.ts';
 import { OtlpCollector } from '../support/otlp-collector.ts';
 
 // How spans leave the process: the protocol the OTEL_* variables name, and a collector that

@@ -1,9 +1,9 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Log } from '../../src/log/logger.ts';
-import { AgentSpans } from '../../src/telemetry/traced-agent.ts';
-import { startTracing } from '../../src/telemetry/tracing.ts';
+import type { Log } from '../../src/kernel/log/logger.ts';
+import { AgentSpans } from '../../src/services/telemetry/traced-agent.ts';
+import { startTracing } from '../../src/services/telemetry/tracing.ts';
 import { OtlpCollector } from '../support/otlp-collector.ts';
 
 // The standard OTEL_* variables as the SDK reads them, through the bridge's tracing: who the

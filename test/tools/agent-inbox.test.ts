@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../src/app.ts';
-import { ChatStore } from '../../src/store/chat-store.ts';
-import type { SubagentRunRecord } from '../../src/subagents/record.ts';
-import { AgentInbox, handBackTurn, runHandBack } from '../../src/tools/agent-inbox.ts';
+import { createApp, type App } from '../../src/app/create-app.ts';
+import { ChatStore } from '../../src/kernel/store/chat-store.ts';
+import type { SubagentRunRecord } from '../../src/work/subagents/record.ts';
+import { AgentInbox, reportsTurn, runReport } from '../../src/chat/bridge/agent-inbox.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
-import { silentLog } from '../../src/log/logger.ts';
+import { silentLog } from '../../src/kernel/log/logger.ts';
 import { chat } from '../support/chats.ts';
 
 let world: FakeCliWorld;
@@ -50,15 +50,15 @@ describe('handing results back to the main agent', () => {
   it("batches results that finish together into one turn of the chat's session", async () => {
     const inbox = new AgentInbox(app.bridge, true, 200);
     await Promise.all([
-      inbox.deliver([runHandBack(run(1, 'first result'))]),
-      inbox.deliver([run(2, 'second result'), run(3, 'partial', 'failed')].map(runHandBack)),
+      inbox.deliver([runReport(run(1, 'first result'))]),
+      inbox.deliver([run(2, 'second result'), run(3, 'partial', 'failed')].map(runReport)),
     ]);
     await app.bridge.idle();
     const turns = (await world.invocations()).map((c) => c.prompt);
     expect(turns).toHaveLength(1);
     expect(turns[0]).toBe(
-      handBackTurn(
-        [run(1, 'first result'), run(2, 'second result'), run(3, 'partial', 'failed')].map((r) => runHandBack(r).section),
+      reportsTurn(
+        [run(1, 'first result'), run(2, 'second result'), run(3, 'partial', 'failed')].map((r) => runReport(r).section),
         true,
       ),
     );
@@ -69,9 +69,9 @@ describe('handing results back to the main agent', () => {
     const inbox = new AgentInbox(app.bridge, false, 50);
     const session = app.bridge.chats.get(chat(-1));
     await app.bridge.startTurn(session, { text: 'sleep:1 working' });
-    const first = inbox.deliver([runHandBack(run(1, 'early'))]);
+    const first = inbox.deliver([runReport(run(1, 'early'))]);
     await new Promise((r) => setTimeout(r, 300));
-    const second = inbox.deliver([runHandBack(run(2, 'later'))]);
+    const second = inbox.deliver([runReport(run(2, 'later'))]);
     await Promise.all([first, second]);
     await app.bridge.idle();
     const turns = (await world.invocations()).map((c) => c.prompt);

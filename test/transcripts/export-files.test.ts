@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Conversation, ConversationTurn } from '../../src/transcripts/conversation.ts';
-import { exportFiles } from '../../src/transcripts/export-files.ts';
+import type { Conversation, ConversationTurn } from '../../src/work/transcripts/conversation.ts';
+import { exportFiles } from '../../src/work/transcripts/export-files.ts';
 
 // A conversation bigger than the chat app takes a file: the oldest turns go, and both files say
 // so; a last turn too big alone loses its oldest steps; what cannot fit at all is refused.

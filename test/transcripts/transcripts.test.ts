@@ -2,9 +2,9 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sessionConversation } from '../../src/transcripts/session-conversation.ts';
-import type { TranscriptEntry } from '../../src/transcripts/transcript-entry.ts';
-import { Transcripts } from '../../src/transcripts/transcripts.ts';
+import { sessionConversation } from '../../src/work/transcripts/session-conversation.ts';
+import type { TranscriptEntry } from '../../src/work/transcripts/transcript-entry.ts';
+import { Transcripts } from '../../src/work/transcripts/transcripts.ts';
 
 // The bridge's own record of chats' turns: owner-only, bounded on disk however long a chat
 // talks, and read back as the turns of one CLI session, those it resumed from included.

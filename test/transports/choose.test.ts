@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors/config-error.ts';
-import { chooseTransports } from '../../src/transports/index.ts';
+import { ConfigError } from '../../src/kernel/errors/config-error.ts';
+import { chooseTransports } from '../../src/kernel/known-transports.ts';
 
 const ids = (argv: string[], env: NodeJS.ProcessEnv) => chooseTransports(argv, env).map((t) => t.id);
 const refusal = (argv: string[], env: NodeJS.ProcessEnv) => {

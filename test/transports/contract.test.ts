@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSPORTS } from '../../src/transports/index.ts';
+import { TRANSPORTS } from '../../src/kernel/known-transports.ts';
 import type { ChatAppTwin, ChatOnApp } from '../support/chat-apps/chat-app.ts';
 import { CHAT_APP_TWINS } from '../support/chat-apps/index.ts';
 import { startChatAppWorld, type ChatAppWorld } from '../support/chat-apps/world.ts';

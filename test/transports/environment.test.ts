@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { environmentSecrets } from '../../src/log/secrets.ts';
-import { childEnv } from '../../src/process/child-env.ts';
+import { environmentSecrets } from '../../src/kernel/log/secrets.ts';
+import { childEnv } from '../../src/engine/process/child-env.ts';
 
 // Every chat app's settings are the bridge's own: no CLI gets them, and no log line shows them.
 describe("the chat apps' variables", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chat } from '../support/chats.ts';
 import { appPerTest, spawnFrom } from '../support/app-world.ts';
-import { origin } from '../../src/tools/runs.ts';
-import type { ToolScope } from '../../src/tools/scope.ts';
-import type { ToolDeps } from '../../src/tools/tool.ts';
+import { origin } from '../../src/work/tools/runs.ts';
+import type { ToolScope } from '../../src/work/tools/scope.ts';
+import type { ToolDeps } from '../../src/work/tools/tool.ts';
 
 // What the agent spawns while it works for a person spends that person's budget: asking the
 // agent to spawn is no way around one's day. Every fake CLI turn and run costs $0.0010.

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATA_FORMAT } from '../../src/store/data-format.ts';
-import { UsageLedger, utcDay } from '../../src/usage/usage-ledger.ts';
+import { DATA_FORMAT } from '../../src/kernel/store/data-format.ts';
+import { UsageLedger, utcDay } from '../../src/engine/usage/usage-ledger.ts';
 
 let dataDir: string;
 beforeEach(async () => {

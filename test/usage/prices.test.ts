@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadAdapters } from '../../src/adapters/load.ts';
-import { ConfigError } from '../../src/errors/config-error.ts';
-import { CostMeter, unpricedReason } from '../../src/usage/cost-meter.ts';
-import { costOf, PriceTable } from '../../src/usage/prices.ts';
+import { loadAdapters } from '../../src/engine/adapters/load.ts';
+import { ConfigError } from '../../src/kernel/errors/config-error.ts';
+import { CostMeter, unpricedReason } from '../../src/engine/usage/cost-meter.ts';
+import { costOf, PriceTable } from '../../src/engine/usage/prices.ts';
 
 let dataDir: string;
 const shippedAdapters = () => loadAdapters(fileURLToPath(new URL('../../adapters/', import.meta.url)), {});

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkInitData, signInitData } from '../../src/telegram/init-data.ts';
-import { LOGIN_LINK_MS, WebSessions } from '../../src/web/auth/web-sessions.ts';
+import { checkInitData, signInitData } from '../../src/transports/telegram/init-data.ts';
+import { LOGIN_LINK_MS, WebSessions } from '../../src/surfaces/web/auth/web-sessions.ts';
 
 const TOKEN = '123456:secret-bot-token-000000000000000000';
 const now = Date.parse('2026-11-25T12:00:00Z');

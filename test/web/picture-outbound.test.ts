@@ -2,11 +2,11 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatRef, MessageRef, Outbound, Picture } from '../../src/ports/transport.ts';
-import { plain } from '../../src/rich/index.ts';
-import { RoutedOutbound } from '../../src/serving/routed-outbound.ts';
-import { WebOutbound } from '../../src/web/chat/web-outbound.ts';
-import type { WebMessage } from '../../src/web/chat/web-message.ts';
+import type { ChatRef, MessageRef, Outbound, Picture } from '../../src/kernel/ports/chat.ts';
+import { plain } from '../../src/kernel/rich/index.ts';
+import { RoutedOutbound } from '../../src/transports/serving/routed-outbound.ts';
+import { WebOutbound } from '../../src/surfaces/web/chat/web-outbound.ts';
+import type { WebMessage } from '../../src/surfaces/web/chat/web-message.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 
 // Pictures (an orchestration's graph) to the web chat, and through the outbound that serves

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createWorktree, findRepoRoot, WorktreeError } from '../../src/worktrees/index.ts';
+import { createWorktree, findRepoRoot, WorktreeError } from '../../src/engine/worktrees/index.ts';
 import { branches, commitFiles, emptyRepo, gitIn, repoWith, tempDir, worktreePaths } from './git-fixture.ts';
 
 describe('createWorktree', () => {

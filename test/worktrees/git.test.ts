@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTransient } from '../../src/worktrees/git.ts';
+import { isTransient } from '../../src/engine/worktrees/git.ts';
 
 describe('isTransient', () => {
   it('retries what another git process causes for a moment', () => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createWorktree, hasUnmergedCommits, removeWorktree, type Worktree } from '../../src/worktrees/index.ts';
+import { createWorktree, hasUnmergedCommits, removeWorktree, type Worktree } from '../../src/engine/worktrees/index.ts';
 import { branches, commitFiles, gitIn, repoWith, worktreePaths } from './git-fixture.ts';
 
 async function setUp(runId = 'abc'): Promise<{ repo: string; wt: Worktree }> {

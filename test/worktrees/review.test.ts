@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createWorktree, discardWorktree, mergeWorktree, worktreeDiff, type Worktree } from '../../src/worktrees/index.ts';
-import { parseNumstat } from '../../src/worktrees/diff.ts';
+import { createWorktree, discardWorktree, mergeWorktree, worktreeDiff, type Worktree } from '../../src/engine/worktrees/index.ts';
+import { parseNumstat } from '../../src/engine/worktrees/diff.ts';
 import { branches, commitFiles, gitIn, repoWith, worktreePaths } from './git-fixture.ts';
 
 async function setUp(files?: Record<string, string>): Promise<{ repo: string; wt: Worktree }> {

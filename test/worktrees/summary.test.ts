@@ -1,7 +1,7 @@
 import { rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createWorktree, summarizeWorktree } from '../../src/worktrees/index.ts';
+import { createWorktree, summarizeWorktree } from '../../src/engine/worktrees/index.ts';
 import { commitFiles, gitIn, repoWith, writeFiles } from './git-fixture.ts';
 
 describe('summarizeWorktree', () => {

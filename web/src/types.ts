@@ -1,9 +1,9 @@
 // The API's shapes, as the bridge defines them: one definition on both sides.
-export type { RunView } from '../../src/web/views/run-view.ts';
-export type { OrchestrationView } from '../../src/web/views/orchestration-view.ts';
-export type { WebMessage, WebSpan } from '../../src/web/chat/web-message.ts';
-export type { AuditEntry } from '../../src/audit/audit-log.ts';
-export type { Tally } from '../../src/usage/usage-ledger.ts';
+export type { RunView } from '../../src/surfaces/web/views/run-view.ts';
+export type { OrchestrationView } from '../../src/surfaces/web/views/orchestration-view.ts';
+export type { WebMessage, WebSpan } from '../../src/surfaces/web/chat/web-message.ts';
+export type { AuditEntry } from '../../src/kernel/audit/audit-log.ts';
+export type { Tally } from '../../src/engine/usage/usage-ledger.ts';
 
 export interface Me {
   identity: string;
@@ -26,4 +26,4 @@ export interface Question {
   approvals?: { rule: string; needed: number; by: string[] };
 }
 
-export type { SharedView } from '../../src/web/views/shared-view.ts';
+export type { SharedView } from '../../src/surfaces/web/views/shared-view.ts';

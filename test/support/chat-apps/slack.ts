@@ -1,5 +1,5 @@
-import { COMMANDS } from '../../../src/commands/index.ts';
-import { slackAppManifest } from '../../../src/slack/app-manifest.ts';
+import { COMMANDS } from '../../../src/chat/commands/index.ts';
+import { slackAppManifest } from '../../../src/transports/slack/app-manifest.ts';
 import { FakeSlack, type StoredMessage } from '../fake-slack/index.ts';
 import { shownText } from '../telegram-world.ts';
 import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';

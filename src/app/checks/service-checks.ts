@@ -1,0 +1,153 @@
+import { createServer } from 'node:net';
+import { hostname } from 'node:os';
+import { createSecureContext } from 'node:tls';
+import { Redis } from 'ioredis';
+import type { ApiConfig } from '../../services/config/api.ts';
+import type { McpListen } from '../../services/config/config.ts';
+import type { WebConfig } from '../../services/config/web.ts';
+import type { Hook } from '../../services/hooks/hooks-file.ts';
+import { PAGES_DIR, pagesBuilt } from '../../surfaces/web/pages.ts';
+import type { TranscriberConfig } from '../../engine/files/transcriber.ts';
+import { describeRedis } from '../../work/queue/redis.ts';
+import type { Holder } from '../../kernel/store/data-lock.ts';
+import { listensOn } from './port-owner.ts';
+import { fail, firstLine, pass, warn } from '../../kernel/ports/check-result.ts';
+import type { CheckResult } from '../../kernel/ports/check-result.ts';
+
+const ANSWER_WITHIN_MS = 5000;
+
+/** A port the doctor found it can listen on (then let go), or the running bridge's own. */
+export type Bound = { ok: true; port: number; bridge?: Holder } | { ok: false; why: string };
+
+/**
+ * Whether `host:port` can be listened on now (then let go: the doctor changes nothing). A port
+ * in use by the bridge running on this data directory is its own, not a conflict.
+ */
+export async function canBind(host: string, port: number, running?: Holder): Promise<Bound> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') return resolve({ ok: false, why: error.message });
+      const owner = running && running.host === hostname() ? listensOn(running.pid, port) : false;
+      if (owner !== false) return resolve({ ok: true, port, bridge: running! });
+      resolve({ ok: false, why: running ? `the port is in use, and not by the running bridge (pid ${running.pid})` : 'the port is in use' });
+    });
+    server.listen(port, host, () => {
+      const bound = (server.address() as { port: number }).port;
+      server.close(() => resolve({ ok: true, port: bound }));
+    });
+  });
+}
+
+/** What a port found good is: free, or the running bridge's. */
+export function listenable(host: string, port: number | string, bound: Bound): string {
+  return bound.ok && bound.bridge ? `${host}:${port} is the running bridge's (pid ${bound.bridge.pid})` : `can listen on ${host}:${port}`;
+}
+
+export async function checkMcpListen(where: McpListen, running?: Holder): Promise<CheckResult> {
+  const subject = 'MCP endpoint';
+  const bound = await canBind(where.host, where.port, running);
+  if (!bound.ok)
+    return fail(subject, `cannot listen on ${where.host}:${where.port}: ${bound.why}`, 'Set BRIDGE_MCP_LISTEN to a free host:port of this machine.');
+  return pass(
+    subject,
+    `${listenable(where.host, where.port === 0 ? '<a free port>' : where.port, bound)}${where.publicUrl ? `, reached at ${where.publicUrl}` : ''}`,
+  );
+}
+
+export async function checkApiAddress(api: ApiConfig, running?: Holder): Promise<CheckResult[]> {
+  const subject = 'SubagentService';
+  const bound = await canBind(api.host, api.port, running);
+  if (!bound.ok) return [fail(subject, `cannot listen on ${api.host}:${api.port}: ${bound.why}`, 'Set BRIDGE_API_ADDR to a free host:port of this machine.')];
+  const results = [pass(subject, listenable(api.host, api.port, bound))];
+  if (api.tls) results.push(checkTlsPair('SubagentService TLS', api.tls, 'BRIDGE_API'));
+  results.push(
+    api.tokens.length
+      ? pass('SubagentService clients', api.tokens.map((t) => t.name).join(', '))
+      : fail('SubagentService clients', 'BRIDGE_API_TOKENS is empty, so every call is refused', 'Set BRIDGE_API_TOKENS=name=<a token of 16+ characters>.'),
+  );
+  return results;
+}
+
+/** The web server: its address, its certificate, its pages built, and whether a Mini App can open it (HTTPS). */
+export async function checkWebAddress(web: WebConfig, running?: Holder, pagesDir = PAGES_DIR): Promise<CheckResult[]> {
+  const subject = 'web server';
+  const bound = await canBind(web.host, web.port, running);
+  if (!bound.ok) return [fail(subject, `cannot listen on ${web.host}:${web.port}: ${bound.why}`, 'Set BRIDGE_WEB_ADDR to a free host:port of this machine.')];
+  const https = web.url.startsWith('https:');
+  const results = [pass(subject, `${listenable(web.host, web.port, bound)}, reached at ${web.url}${https ? '' : ' (no Mini App: it needs HTTPS)'}`)];
+  if (web.tls) results.push(checkTlsPair('web server TLS', web.tls, 'BRIDGE_WEB'));
+  results.push(
+    pagesBuilt(pagesDir)
+      ? pass('web pages', `built in ${pagesDir}`)
+      : fail('web pages', `not built (${pagesDir} has no index.html)`, 'Run npm run build (npm ci does it too).'),
+  );
+  return results;
+}
+
+/** A certificate and its key belong together. */
+function checkTlsPair(subject: string, tls: { cert: Buffer; key: Buffer }, prefix: string): CheckResult {
+  try {
+    createSecureContext({ cert: tls.cert, key: tls.key });
+    return pass(subject, 'the certificate and key belong together');
+  } catch (error) {
+    return fail(
+      subject,
+      `the certificate and key are unusable: ${firstLine((error as Error).message)}`,
+      `Point ${prefix}_TLS_CERT and ${prefix}_TLS_KEY at a PEM certificate and its own key.`,
+    );
+  }
+}
+
+/** Redis, asked once (no retries): it answers PING with these credentials, and its version. */
+export async function checkRedis(url: string): Promise<CheckResult> {
+  const subject = 'Redis';
+  const where = describeRedis(url);
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: ANSWER_WITHIN_MS,
+    enableOfflineQueue: false,
+  });
+  // What went wrong comes as an event (refused, a refused AUTH); the command then only fails with "Connection is closed".
+  let cause: Error | undefined;
+  redis.on('error', (error: Error) => (cause ??= error));
+  try {
+    await redis.connect();
+    await redis.ping();
+    const version = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? 'unknown';
+    return pass(subject, `${where} answers (Redis ${version})`);
+  } catch (error) {
+    const message = firstLine((cause ?? (error as Error)).message);
+    if (/WRONGPASS|NOAUTH|NOPERM/.test(message))
+      return fail(subject, `${where} refused the credentials: ${message}`, 'Fix the user and password in BRIDGE_REDIS_URL.');
+    return fail(subject, `${where} does not answer: ${message}`, 'Start Redis (apt-get install redis-server), or fix the host and port in BRIDGE_REDIS_URL.');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The transcription API: its model list answers with the key (OpenAI, Groq and local whisper servers all have one). */
+export async function checkTranscription(config: TranscriberConfig): Promise<CheckResult> {
+  const subject = 'transcription';
+  const url = `${config.url.replace(/\/+$/, '')}/models`;
+  try {
+    const response = await fetch(url, { headers: config.key ? { authorization: `Bearer ${config.key}` } : {}, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+    if (response.status === 401 || response.status === 403)
+      return fail(subject, `${config.url} refused the key (${response.status})`, 'Set BRIDGE_TRANSCRIBE_KEY to a key this API accepts.');
+    if (!response.ok && response.status !== 404)
+      return fail(subject, `${config.url} answered ${response.status}`, 'Check BRIDGE_TRANSCRIBE_URL: it is the API base, like http://127.0.0.1:8000/v1.');
+    return pass(subject, `${config.url} answers (model ${config.model})`);
+  } catch (error) {
+    const cause = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
+    return fail(subject, `${config.url} does not answer: ${firstLine(cause)}`, 'Start the transcription server, or fix BRIDGE_TRANSCRIBE_URL.');
+  }
+}
+
+/** The webhooks of hooks.json (read and checked with the configuration): how many, and whether the web server serves them. */
+export function checkHooks(hooks: readonly Hook[], web: WebConfig | undefined): CheckResult {
+  const names = hooks.map((hook) => hook.name).join(', ');
+  if (!web) return warn('webhooks', `${hooks.length} in hooks.json (${names}), but the web server is off`, 'Set BRIDGE_WEB_ADDR: webhooks are served there.');
+  return pass('webhooks', `${hooks.length} in hooks.json, at ${web.url}/hooks/<name>: ${names}`);
+}

@@ -1,0 +1,486 @@
+import { interrupted, type Interrupt } from '../../services/telemetry/metrics-sessions.ts';
+import type { Adapter } from '../../engine/adapters/load.ts';
+import type { AgentSpans } from '../../services/telemetry/traced-agent.ts';
+import type { BridgeConfig } from '../../services/config/config.ts';
+import type { Settings } from '../../services/config/bridge-manifest.ts';
+import type { TurnOptions } from '../../engine/adapters/turn-options.ts';
+import { AgentSession } from '../../engine/session/session.ts';
+import { type LiveProcess, type SessionConfig, type SessionOptions } from '../../engine/session/session-config.ts';
+import { type Stopped } from '../../engine/session/turn-controls.ts';
+import type { LivePool } from '../../engine/session/live-pool.ts';
+import type { LiveLaunch, PermissionAnswerer, PermissionRequest } from '../../engine/session/live-cli.ts';
+import type { PermissionDecision } from '../../kernel/protocols/events.ts';
+import { effectiveMode } from '../../engine/adapters/permissions.ts';
+import { canRunLive } from '../../engine/adapters/live.ts';
+import type { PermissionMode } from '../../kernel/policy/permission-mode.ts';
+import type { BusyMode } from '../../kernel/policy/busy-mode.ts';
+import { dataDirDenials } from '../../kernel/policy/data-dir-rules.ts';
+import type { ChatRecord, ChatStore, OutsideSource, OutsideText, SessionEntry } from '../../kernel/store/chat-store.ts';
+import { outgrows, withSource } from './outside-text.ts';
+import { ChatMessages } from './chat-messages.ts';
+import type { ChatRef } from '../../kernel/ports/chat.ts';
+import type { TurnPresenter } from './turn-presenter.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import { writtenHostRules, type HostRule } from '../../engine/sandbox/host-rules.ts';
+import type { HostQuestion } from '../../engine/sandbox/egress-decision.ts';
+import { scopeHome, terminalHome } from '../../engine/sandbox/walls.ts';
+import { modelApiBase } from '../../engine/sandbox/model-api-access.ts';
+import type { GrantHolder } from '../../work/approvals/session-grants.ts';
+import { cannotHonour, rulesCovering, type ApprovalRule } from '../../kernel/policy/approval-rules.ts';
+import type { FallbackChain } from '../../kernel/policy/fallback-chain.ts';
+import { noted, TurnWatcher } from '../../engine/fallback/work-notes.ts';
+import type { AgentEvent } from '../../kernel/protocols/events.ts';
+import type { TurnOutcome } from '../../engine/session/turn.ts';
+import { chatHandover } from './chat-fallback.ts';
+
+/** Sessions a chat remembers for /resume. */
+const SESSIONS_KEPT = 20;
+
+/** The slice of the configuration chats' sessions run on. */
+export type ChatConfig = Pick<
+  BridgeConfig,
+  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'offLimits' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
+> &
+  Partial<Pick<BridgeConfig, 'approvalRules'>> & {
+    settings: Pick<Settings, 'stopGraceMs'>;
+  };
+
+/** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
+export type ToolsForChat = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
+/** What a chat's turns read afresh each time: whether its directory is trusted, and the agents its CLI's Task tool may delegate to. */
+export type FreshSessionOptions = (chat: ChatSession) => Promise<Pick<SessionOptions, 'agents' | 'trusted'>>;
+/** Answers a live CLI's permission requests for the chat (by its mode; questions and plans as buttons). */
+export type ChatPermissions = (chat: ChatSession, request: PermissionRequest, turn: Parameters<PermissionAnswerer>[1]) => Promise<PermissionDecision>;
+
+/** What every chat's session is built from, beside its record. */
+export interface ChatParts {
+  config: ChatConfig;
+  store: ChatStore;
+  /** What the tools part adds to each main session. */
+  tools: ToolsForChat;
+  /** The session is closed (a new one starts): the secret its tools were granted stops working now, not at the next turn. */
+  revokeTools?: (chat: ChatSession) => void;
+  fresh: FreshSessionOptions;
+  /** Keep CLIs between turns within this bound (absent: one process per turn). */
+  live?: LivePool;
+  /** Where a chat's kept CLI runs, when not in this process (a worker: BRIDGE_SESSION_WORKERS). */
+  liveProcess?: (chat: ChatSession, launch: LiveLaunch, answer: PermissionAnswerer) => LiveProcess;
+  permissions?: ChatPermissions;
+  /** Its sandbox refused a host: once per host and process. */
+  onBlocked?: (chat: ChatSession, host: string, why: string) => void;
+  /** Who is asked about a host not on its list, once the address it resolves to is known (in `ask`), or undefined (refused at once). */
+  askHost?: (chat: ChatSession, host: string, port: number) => HostQuestion | undefined;
+  /** Says a line in the chat: which CLI took over when a limit stopped its own (none: turns a limit stops end so). */
+  tell?: (chat: ChatSession, text: string) => Promise<void>;
+  /** What a CLI lacks to work (its credentials), in one line, asked before each turn (none: nothing is asked). */
+  lacks?: SessionConfig['lacks'];
+  log: Log;
+}
+
+/** A message sent into a turn at work: what a turn of its own needs, should the CLI take it as one. */
+export interface SteeredMessage {
+  text: string;
+  messageId?: string;
+  by: string;
+}
+
+/**
+ * One chat's (or topic's) main agent session and what is persisted about it. The CLI
+ * session id is saved the moment the CLI names it, so a restart resumes the conversation.
+ */
+export class ChatSession {
+  private agentSession: AgentSession | undefined;
+  /** The tools granted to the session, and what they were granted for: a new grant (a new secret) only when that changes. */
+  private granted: { key: string; options: ReturnType<ToolsForChat> } | undefined;
+  /**
+   * The presenter of the turn now running, for the Stop button and /status; `by`: whose
+   * message started it; `steers`: the messages sent into it, by the id its CLI knows them by.
+   */
+  current:
+    | {
+        id: string;
+        presenter: TurnPresenter;
+        startedAt: number;
+        by: string;
+        /** Who set this work going (`<transport>:<id>`): the one who typed it, or a schedule's maker; none for work nobody started (a webhook). */
+        startedBy?: string;
+        steers: Map<string, SteeredMessage>;
+        /** Its trace: what happens to the turn (a steer, an interrupt) is an event of its span. */
+        spans?: AgentSpans;
+      }
+    | undefined;
+  private readonly config: ChatConfig;
+  private readonly store: ChatStore;
+  private readonly log: Log;
+  /** Counts the changes that end what "Allow for this session" was given under: a mode, directory, CLI or model, a new or resumed session. */
+  private grantEpoch = 0;
+  /** Hosts allowed "for this session" from a question in `ask`: kept while the grant epoch is the one they were given in. */
+  private sessionHosts: { epoch: number; rules: HostRule[] } = { epoch: 0, rules: [] };
+  /** What the chat has taken and still owes: pending messages, the ids taken, commands begun, albums gathering, files waiting for words. */
+  readonly messages: ChatMessages;
+  /** What the turn at work has done so far (its tools, the call in flight): for a brief, should a limit stop its CLI. */
+  watcher = new TurnWatcher();
+
+  constructor(
+    readonly address: ChatRef,
+    public record: ChatRecord,
+    private readonly parts: ChatParts,
+  ) {
+    this.config = parts.config;
+    this.store = parts.store;
+    this.log = parts.log;
+    this.messages = new ChatMessages(
+      () => this.record,
+      (patch) => this.save(patch),
+    );
+  }
+
+  get adapter(): Adapter {
+    return this.config.adapters.get(this.record.cli) ?? this.config.adapters.get(this.config.defaultCli)!;
+  }
+
+  /** Where its CLI's model API is, as a turn that gets no answer from it names it. */
+  get modelApi(): string | undefined {
+    const access = this.adapter.walls.modelApi;
+    return access && modelApiBase(access, this.config.cliEnv);
+  }
+
+  /** The mode the chat chose, or the bridge's default. */
+  get permissionMode(): PermissionMode {
+    return this.record.permissionMode ?? this.config.permissionMode;
+  }
+
+  /** What its CLI runs with: `ask` on a CLI that cannot ask runs read-only. */
+  get effectivePermissionMode(): PermissionMode {
+    return effectiveMode(this.adapter, this.permissionMode, { live: this.agent.runsLive });
+  }
+
+  /** The rules of the tool policy this chat's turns could meet (none when it only reads). */
+  get approvalRules(): ApprovalRule[] {
+    return rulesCovering(this.config.approvalRules ?? [], { readOnly: this.effectivePermissionMode === 'safe' });
+  }
+
+  /**
+   * Why the chat's turns may not run on its CLI: a rule of the tool policy needs people to
+   * approve some calls, and in `bypass` a CLI the bridge keeps no control channel with (droid)
+   * would run them unseen. (`ask` on such a CLI only reads; a live CLI asks about each call.)
+   */
+  ruleRefusal(): string | undefined {
+    const rules = this.approvalRules;
+    if (!rules.length || this.agent.runsLive || this.effectivePermissionMode !== 'bypass') return undefined;
+    return `${cannotHonour(this.adapter.name, rules[0]!, `this turn was not run on ${this.adapter.name}`)} ${this.ruleWayOut()}`;
+  }
+
+  /** What lets the chat work when its CLI cannot honour the rules: a CLI that asks before each call (kept live), or reading only. */
+  ruleWayOut(): string {
+    const asking = [...this.config.adapters.values()].filter(canRunLive).map((adapter) => `/cli ${adapter.name}`);
+    return `${asking.length ? `${asking.join(' or ')}, or /permissions safe,` : '/permissions safe'} lets the chat work.`;
+  }
+
+  /** The chat's one agent session (sessionConfig: what it runs with is read at each turn). */
+  get agent(): AgentSession {
+    this.agentSession ??= new AgentSession(sessionConfig(this, this.parts));
+    return this.agentSession;
+  }
+
+  /**
+   * Whom "Allow for this session" covers in the turn at work: the person who typed it, under
+   * the chat's settings as they are now. None for a turn no person typed (a webhook, a
+   * schedule, an API client, a run's result): it uses no grant and is offered none.
+   */
+  turnGrantHolder(): GrantHolder | undefined {
+    const person = this.current?.by;
+    if (!person) return undefined;
+    const settings = JSON.stringify([this.grantEpoch, this.effectivePermissionMode, this.record.cli, this.record.workdir, this.record.model ?? '']);
+    return { person, settings };
+  }
+
+  /** Everything a turn runs with beyond its prompt, as the chat is set now. */
+  async turnOptions(): Promise<SessionOptions> {
+    const mode = this.effectivePermissionMode;
+    const key = this.grantKey();
+    if (this.granted?.key !== key) this.granted = { key, options: this.parts.tools(this) };
+    return {
+      ...(this.record.model ? { model: this.record.model } : {}),
+      // Reading without asking (safe, ask) stops at the data directory, where the CLI can be told so.
+      ...(mode !== 'bypass' && this.adapter.options.disallowedTools ? { disallowedTools: dataDirDenials(this.config.dataDir) } : {}),
+      ...this.granted.options,
+      ...(await this.parts.fresh(this)),
+    };
+  }
+
+  /** The hosts its sandbox may reach for the current session besides /net (never written: /new or another session ends them). */
+  sessionHostRules(): readonly HostRule[] {
+    return this.sessionHosts.epoch === this.grantEpoch ? this.sessionHosts.rules : [];
+  }
+
+  /** A host allowed for the current session (Allow for this session). */
+  allowHostForSession(rule: HostRule): void {
+    const rules = [...this.sessionHostRules(), rule];
+    this.sessionHosts = { epoch: this.grantEpoch, rules };
+  }
+
+  /** What the session's tools were granted for: a change of it is a new secret. */
+  private grantKey(): string {
+    return JSON.stringify([this.effectivePermissionMode, this.adapter.name, this.record.workdir]);
+  }
+
+  get busy(): boolean {
+    return this.agentSession?.busy ?? false;
+  }
+
+  get queued(): number {
+    return this.agentSession?.queued ?? 0;
+  }
+
+  /** A fresh CLI session on the next turn, with a new MCP secret (the old one stops working). */
+  async reset(): Promise<void> {
+    this.agentSession?.reset();
+    if (this.granted) this.parts.revokeTools?.(this);
+    this.granted = undefined;
+    this.grantEpoch++;
+    // A new session has no work to brief on, nor one to go back to once a limit resets.
+    await this.save({ cliSessionId: undefined, outsideText: undefined, home: undefined, work: undefined });
+  }
+
+  /** Text from outside the chat's people went into the current session: it keeps that for good (see OutsideText). */
+  async noteOutsideText(source: OutsideSource): Promise<void> {
+    await this.save({ outsideText: withSource(this.record.outsideText, source) });
+  }
+
+  /** What outside text a session of this chat holds (the current one, or one /resume lists). */
+  outsideTextOf(sessionId: string): OutsideText | undefined {
+    if (sessionId === this.record.cliSessionId) return this.record.outsideText;
+    return this.record.sessions?.find((entry) => entry.id === sessionId)?.outsideText;
+  }
+
+  /**
+   * The current session holds outside text whose sender may do less than the chat's mode now
+   * allows (it was loosened, or the bridge's default was): the next turn starts a new session.
+   * Returns what the old one held, for the chat to be told; undefined when nothing changed.
+   */
+  async leaveOutgrownSession(): Promise<OutsideText | undefined> {
+    const outside = this.record.outsideText;
+    if (!this.outgrown) return undefined;
+    await this.reset();
+    return outside;
+  }
+
+  /** Whether the current session holds outside text whose sender may do less than the chat's mode now allows. */
+  get outgrown(): boolean {
+    return outgrows(this.record.outsideText, this.effectivePermissionMode);
+  }
+
+  /**
+   * Changes what the next turn runs with. A new CLI or directory starts a fresh session (one
+   * CLI cannot resume another's); a new model or permission mode continues the conversation,
+   * unless the mode now allows more than outside text in it may do: then a fresh session
+   * starts too, and what the old one held is returned for the chat to be told.
+   */
+  async change(patch: Pick<Partial<ChatRecord>, 'cli' | 'model' | 'workdir' | 'permissionMode'>): Promise<OutsideText | undefined> {
+    const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
+    if (fresh) this.agentSession?.reset();
+    // `model: undefined` is a change too (back to the CLI's default).
+    if ((Object.keys(patch) as (keyof typeof patch)[]).some((field) => patch[field] !== this.record[field])) this.grantEpoch++;
+    // A CLI chosen by hand: the session a limit moved away from is not gone back to.
+    const chosen = patch.cli !== undefined && patch.cli !== this.record.cli ? { home: undefined, work: undefined } : {};
+    await this.save(fresh ? { ...patch, ...chosen, cliSessionId: undefined, outsideText: undefined } : patch);
+    // The secret given for the old mode, CLI or directory stops working now, not at the next turn (a running turn keeps it till then).
+    if (this.granted && this.granted.key !== this.grantKey() && !this.busy) {
+      this.parts.revokeTools?.(this);
+      this.granted = undefined;
+    }
+    return this.leaveOutgrownSession();
+  }
+
+  /** The CLIs its turns go on in when a limit stops theirs: the chat's /fallback, else BRIDGE_FALLBACK; none: they wait. */
+  get fallbackChain(): FallbackChain | undefined {
+    const chosen = this.record.fallback;
+    return chosen === 'off' ? undefined : (chosen ?? this.config.fallback);
+  }
+
+  async setFallback(chain: string[] | 'off' | undefined): Promise<void> {
+    await this.save({ fallback: chain });
+  }
+
+  knowsCli(cli: string): boolean {
+    return this.config.adapters.has(cli);
+  }
+
+  get knownClis(): string[] {
+    return [...this.config.adapters.keys()];
+  }
+
+  /** A turn begins: what it does is watched afresh. */
+  watchTurn(): void {
+    this.watcher = new TurnWatcher();
+  }
+
+  watch(event: AgentEvent): void {
+    this.watcher.observe(event);
+  }
+
+  /** A turn ended: an answer goes into the notes of the CLI's work (the brief another CLI gets). */
+  async noteWork(prompt: string, outcome: TurnOutcome): Promise<void> {
+    if (outcome.status !== 'completed') return;
+    const notes = this.record.work?.cli === this.record.cli ? this.record.work : { cli: this.record.cli, answers: [], files: [] };
+    await this.save({ work: noted(notes, prompt, outcome.text, this.watcher.files) });
+  }
+
+  /**
+   * The session moves to `cli` (a limit stopped its own, or one that stopped is back),
+   * continuing `sessionId` there or a fresh one: the agent session continues from it itself.
+   * What the old CLI's tools were granted stops working; outside text the session held goes
+   * with the brief, so it stays marked.
+   */
+  async switchCli(cli: string, sessionId: string | undefined, patch: Pick<Partial<ChatRecord>, 'home' | 'limited' | 'work'>): Promise<void> {
+    this.grantEpoch++;
+    if (this.granted) this.parts.revokeTools?.(this);
+    this.granted = undefined;
+    await this.save({ ...patch, cli, cliSessionId: sessionId });
+    this.current?.presenter.retitle(cli);
+  }
+
+  /** CLIs a limit stopped, and until when. */
+  async saveLimits(limited: ChatRecord['limited']): Promise<void> {
+    await this.save({ limited });
+  }
+
+  /** What a message sent while the agent works does (/busy). */
+  get busyMode(): BusyMode {
+    return this.record.busyMode ?? this.config.busyMode;
+  }
+
+  async setBusyMode(mode: BusyMode): Promise<void> {
+    await this.save({ busyMode: mode });
+  }
+
+  /** The hosts its sandbox may reach besides the model API and BRIDGE_SANDBOX_ALLOW (/net); read at each connection. */
+  async setNetAllow(hosts: string[]): Promise<void> {
+    await this.save({ netAllow: hosts });
+  }
+
+  /** Whether the next turns run in plan mode (/plan), until a plan is approved. */
+  async setPlanning(on: boolean): Promise<void> {
+    await this.save({ planning: on });
+  }
+
+  /** Closes the live CLI process (it resumes on the next message): the session then has one writer, a terminal. */
+  async closeLive(): Promise<void> {
+    await this.agentSession?.closeLive();
+  }
+
+  /** Whether every answer ends with the terminal command that continues the session (`/handoff on|off`). */
+  /** Where its CLI keeps its sessions and settings when it runs in walls (a home of the chat's own); undefined without walls. */
+  cliHome(): string | undefined {
+    return scopeHome(this.record.key);
+  }
+
+  /** The home a terminal continues its session in (/handoff), the operator's configuration laid there; undefined without walls. */
+  terminalHome(fresh: boolean): string | undefined {
+    return terminalHome(this.record.key, this.adapter.walls, fresh);
+  }
+
+  async showHandoff(on: boolean): Promise<void> {
+    await this.save({ showHandoff: on });
+  }
+
+  /** Continues a session found by /resume: its CLI, in its directory, from the next message on. */
+  async resume(entry: Pick<SessionEntry, 'id' | 'cli' | 'workdir'>): Promise<void> {
+    this.agentSession?.continueFrom(entry.id);
+    this.granted = undefined;
+    this.grantEpoch++;
+    await this.save({ cli: entry.cli, workdir: entry.workdir, cliSessionId: entry.id, outsideText: this.outsideTextOf(entry.id) });
+  }
+
+  /** A turn ended in a session: remembered (first prompt, turns, when) for /resume, the newest few only. */
+  async noteTurn(prompt: string, sessionId: string | undefined, answered: boolean): Promise<void> {
+    if (!sessionId) return;
+    const now = Date.now();
+    const sessions = [...(this.record.sessions ?? [])];
+    const index = sessions.findIndex((entry) => entry.id === sessionId);
+    const known = index >= 0 ? sessions.splice(index, 1)[0]! : undefined;
+    const entry: SessionEntry = known
+      ? { ...known, turns: known.turns + 1, lastAt: now }
+      : { id: sessionId, cli: this.record.cli, workdir: this.record.workdir, firstPrompt: prompt.slice(0, 200), startedAt: now, lastAt: now, turns: 1 };
+    // Answered once, it is a conversation the CLI has.
+    if (answered || (known && !known.unanswered)) delete entry.unanswered;
+    else entry.unanswered = true;
+    // What outside text the session holds goes with it into /resume's list.
+    const outside = sessionId === this.record.cliSessionId ? this.record.outsideText : undefined;
+    if (outside) entry.outsideText = outside;
+    await this.save({ sessions: [...sessions, entry].slice(-SESSIONS_KEPT) });
+  }
+
+  /** `why`: what cut the turn short, for the metrics (a person's Stop by default). */
+  async stop(reason: string, options: { keepQueued?: boolean; why?: Interrupt } = {}): Promise<Stopped> {
+    const stopped = (await this.agentSession?.stop(reason, options)) ?? { running: false, dropped: 0 };
+    if (stopped.running) interrupted(this.record.cli, options.why ?? 'stop');
+    return stopped;
+  }
+
+  /** Keeps the chat's record from its first message on (the bridge knows it can write here), and its title as it changes. */
+  async remember(title?: string): Promise<void> {
+    const named = title && title !== this.record.title ? { title } : undefined;
+    if (named || !this.store.get(this.record.key)) await this.save(named ?? {});
+  }
+
+  /** Remembers the CLI session a turn named, for the next turn and the next start. */
+  async saveSessionId(id: string): Promise<void> {
+    await this.save({ cliSessionId: id });
+  }
+
+  private async save(patch: Partial<ChatRecord>): Promise<void> {
+    this.record = { ...this.record, ...patch };
+    await this.store.put(this.record).catch((error: Error) => this.log.error({ chat: this.record.key, err: error }, 'saving the chat failed'));
+  }
+}
+
+/**
+ * The chat's one agent session's configuration. What it runs with is read from the chat at
+ * each turn, so a change (a model, a mode, a directory) applies from the next turn on: a live
+ * CLI whose command line it changes is restarted once the running turn ends, resuming the
+ * session.
+ */
+function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
+  const { live, permissions, config } = parts;
+  return {
+    get adapter() {
+      return chat.adapter;
+    },
+    get cwd() {
+      return chat.record.workdir;
+    },
+    get permissions() {
+      const mode = chat.effectivePermissionMode;
+      return mode === 'bypass' ? undefined : mode;
+    },
+    get watched() {
+      return chat.approvalRules.length > 0;
+    },
+    refusal: () => chat.ruleRefusal(),
+    ...(parts.lacks ? { lacks: parts.lacks } : {}),
+    env: config.cliEnv,
+    // The chat's own home in its walls; in `safe` its directory is read-only there too.
+    get walls() {
+      return {
+        home: chat.record.key,
+        readOnly: chat.effectivePermissionMode === 'safe',
+        egress: {
+          allow: () => [...writtenHostRules(chat.record.netAllow), ...chat.sessionHostRules()],
+          onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why),
+          ask: (host: string, port: number) => parts.askHost?.(chat, host, port),
+        },
+      };
+    },
+    freshOptions: () => chat.turnOptions(),
+    log: parts.log.child({ chat: chat.record.key }),
+    resumeId: chat.record.cliSessionId,
+    graceMs: config.settings.stopGraceMs,
+    onResumeId: (id) => void chat.saveSessionId(id),
+    ...(live ? { live } : {}),
+    ...(parts.liveProcess ? { liveProcess: (launch, answer) => parts.liveProcess!(chat, launch, answer) } : {}),
+    ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),
+    ...(parts.tell ? { handover: chatHandover(chat, (text) => parts.tell!(chat, text)) } : {}),
+  };
+}

@@ -1,0 +1,64 @@
+import { bold, code, lines, plain, rich, type RichText } from '../../kernel/rich/index.ts';
+import { consoleHelp } from './console-help.ts';
+import { CONSOLE } from '../../kernel/known-transports.ts';
+import { accessFor, type Command, type CommandContext } from '../bridge/command.ts';
+import { covers } from '../bridge/roles.ts';
+
+/** What the first messages of a chat can look like: a task, a background run, a move, a plan. */
+const EXAMPLES: [string, string][] = [
+  ['Why does npm test fail? Fix it.', 'a task for the agent, in plain words'],
+  ['/spawn --label Docs "write the install section of the README"', 'the same in the background; its result is announced here'],
+  ['/cd ../other-project', 'work in another directory (within BRIDGE_PROJECT_ROOTS)'],
+  ['/orchestrate tests: write tests for src/app/create-app.ts\nfix <- tests: make them pass', 'a plan of steps, each after the ones it names'],
+];
+
+/** Every command's usage and description, after an introduction and examples (the console's: grouped, see consoleHelp). */
+export function helpText(commands: readonly Command[], intro?: string, transport?: string): RichText {
+  if (transport === CONSOLE) return consoleHelp(commands, EXAMPLES);
+  const head = intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.';
+  return lines([
+    head,
+    '',
+    bold('Examples'),
+    ...EXAMPLES.map(([example, what]) => rich`${code(example)}\n    ${what}`),
+    '',
+    bold('Commands'),
+    ...commands.map((c) => rich`${c.usage}\n    ${c.description}`),
+  ]);
+}
+
+/** The commands this person may use: /help shows nobody what they would be refused. */
+function theirs({ bridge, chat, message }: Pick<CommandContext, 'bridge' | 'chat' | 'message'>): readonly Command[] {
+  const role = bridge.roleOf(chat.address, message.user);
+  return bridge.commands.filter((command) => covers(role, accessFor(command, '')));
+}
+
+export const start: Command = {
+  name: 'start',
+  description: 'What this bot does and how to use it',
+  usage: '/start',
+  access: 'member',
+  async run({ bridge, chat, message, reply }) {
+    const cli = [...bridge.config.adapters.keys()].join(', ');
+    await reply(
+      helpText(
+        theirs({ bridge, chat, message }),
+        `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
+        chat.address.transport,
+      ),
+    );
+  },
+};
+
+export const help: Command = {
+  name: 'help',
+  description: 'Commands and examples; with a command, its options',
+  usage: '/help [command]',
+  access: 'member',
+  async run({ bridge, chat, message, reply, args }) {
+    const asked = args.trim().replace(/^\//, '').toLowerCase();
+    if (!asked) return void (await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport)));
+    const command = bridge.commands.find((c) => c.name === asked);
+    await reply(command ? rich`${command.usage}\n    ${command.description}` : plain(`There is no /${asked}: /help lists the commands.`));
+  },
+};

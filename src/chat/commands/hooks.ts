@@ -1,0 +1,14 @@
+import { hookList } from '../../work/presentation/hooks.ts';
+import type { Command } from '../bridge/command.ts';
+
+/** /hooks: the webhooks whose turns and runs come to this chat, with their URLs; never their secrets. */
+export const hooks: Command = {
+  name: 'hooks',
+  description: 'List the webhooks that start work in this chat, with their URLs',
+  usage: '/hooks',
+  access: 'member',
+  async run(ctx) {
+    const { hooks: directory } = ctx.services;
+    await ctx.reply(hookList(directory.forChat(ctx.chat.address), directory));
+  },
+};

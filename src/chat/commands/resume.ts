@@ -1,0 +1,114 @@
+import { idButton } from '../../kernel/ports/buttons.ts';
+import { readSavedSessions, type SavedSession } from '../../engine/adapters/saved-sessions.ts';
+import { bringIntoHome, homeOutside } from '../../engine/sandbox/walls.ts';
+import { asAgent } from '../../engine/process/agent-user.ts';
+import type { Button } from '../../kernel/ports/chat.ts';
+import { plain } from '../../kernel/rich/index.ts';
+import { displayPath } from '../../work/presentation/paths.ts';
+import { timeAgo } from '../../work/presentation/relative-time.ts';
+import { truncate } from '../../work/presentation/format/index.ts';
+import type { SessionEntry } from '../../kernel/store/chat-store.ts';
+import type { ChatSession } from '../bridge/chat-session.ts';
+import { outgrows } from '../bridge/outside-text.ts';
+import { UsageError, onPress, refuseWhileBusy, type Command, type CommandHost } from '../bridge/command.ts';
+
+const LISTED = 10;
+
+/** A listed session's button: continues it. */
+const RESUME_SESSION = idButton('rs');
+/**
+ * /resume: this chat's recent sessions, and those its CLI saved for the chat's directory
+ * (started in a terminal, say), newest first; a button or `/resume <n>` continues one.
+ */
+/** A session offered: where its CLI saved it outside the chat's walls, when it must be brought in to continue. */
+type Offered = SessionEntry & { outside?: string };
+
+/** Sessions to offer: the chat's own and those its CLI saved for the directory, newest first. */
+async function sessionsOf(chat: ChatSession, config: CommandHost['config']): Promise<Offered[]> {
+  const own = chat.record.sessions ?? [];
+  const format = chat.adapter.savedSessions;
+  // The CLI keeps its sessions in its user's home: the agent user's, when agents run as one, read as it.
+  const agent = asAgent(config.cliEnv, chat.record.workdir);
+  const owner = agent.uid !== undefined && agent.gid !== undefined ? { uid: agent.uid, gid: agent.gid } : undefined;
+  const saved = format ? await readSavedSessions(format, chat.record.workdir, agent.env, owner) : [];
+  // In walls, in the chat's own home (its sandbox uid's): those saved outside (in a terminal) are brought in when chosen.
+  const home = chat.cliHome();
+  const inside = format && home ? await readSavedSessions(format, chat.record.workdir, { HOME: home }, homeOutside(chat.record.key, {})?.owner) : [];
+  const byId = new Map<string, Offered>();
+  for (const session of saved)
+    byId.set(session.id, { ...withoutFile(session), cli: chat.record.cli, workdir: chat.record.workdir, ...(home ? { outside: session.file } : {}) });
+  for (const session of inside) byId.set(session.id, { ...withoutFile(session), cli: chat.record.cli, workdir: chat.record.workdir });
+  for (const entry of own) {
+    const listed = byId.get(entry.id);
+    byId.set(entry.id, { ...listed, ...entry, turns: Math.max(entry.turns, listed?.turns ?? 0) });
+  }
+  return [...byId.values()].sort((a, b) => b.lastAt - a.lastAt).slice(0, LISTED);
+}
+
+function withoutFile({ file: _file, ...session }: SavedSession): Omit<SavedSession, 'file'> {
+  return session;
+}
+
+async function resume(chat: ChatSession, entry: Offered): Promise<string> {
+  refuseWhileBusy(chat);
+  const outside = chat.outsideTextOf(entry.id);
+  if (outgrows(outside, chat.permissionMode))
+    throw new UsageError(
+      `That session holds text from ${outside!.from.join(', ')}, which may do no more than ${outside!.ceiling}: it cannot continue in ${chat.permissionMode} mode. /permissions ${outside!.ceiling} first, or start anew.`,
+    );
+  if (entry.outside && !bringIntoHome(chat.record.key, entry.outside))
+    throw new UsageError(`That session was saved outside the chat's sandbox, in ${displayPath(entry.outside)}, where its CLI cannot reach it.`);
+  await chat.resume(entry);
+  return `▶ The next message continues the ${entry.cli} session "${truncate(entry.firstPrompt, 60)}" (${entry.turns} turn${entry.turns === 1 ? '' : 's'}) in ${displayPath(entry.workdir)}.`;
+}
+
+/**
+ * /resume: this chat's recent sessions, and those its CLI saved for the chat's directory
+ * (started in a terminal, say), newest first; a button or `/resume <n>` continues one.
+ */
+export const resumeCommand: Command = {
+  name: 'resume',
+  description: "This chat's recent sessions, and its CLI's own for this directory; continue one",
+  usage: '/resume [n]',
+  access: 'member',
+  async run({ bridge, chat, args, reply }) {
+    const sessions = await sessionsOf(chat, bridge.config);
+    const wanted = args.trim();
+    if (wanted) {
+      const n = Number(wanted);
+      const entry = Number.isInteger(n) && n >= 1 ? sessions[n - 1] : undefined;
+      if (!entry)
+        throw new UsageError(sessions.length ? `Choose a session from 1 to ${sessions.length}: /resume lists them.` : 'There is no session to resume yet.');
+      await reply(plain(await resume(chat, entry)));
+      return;
+    }
+    if (!sessions.length) {
+      await reply(plain('No sessions yet in this chat or, for its CLI, in this directory. Send a message to start one.'));
+      return;
+    }
+    const now = Date.now();
+    const lines = sessions.map((entry, i) => {
+      const current = entry.id === chat.record.cliSessionId ? ' (current)' : '';
+      return `${i + 1}. ${timeAgo(now - entry.lastAt)} · ${entry.turns} turn${entry.turns === 1 ? '' : 's'} · ${entry.cli} · "${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 70)}" · ${displayPath(entry.workdir)}${current}`;
+    });
+    const buttons: Button[][] = sessions.map((entry, i) => [
+      RESUME_SESSION.button(`▶ ${i + 1}. ${truncate(entry.firstPrompt.replace(/\s+/g, ' '), 30)}`, entry.id),
+    ]);
+    await reply(plain(`Sessions, newest first\n${lines.join('\n')}\nContinue one with its button or /resume <n>.`), { buttons });
+  },
+  buttons: [
+    onPress(RESUME_SESSION, async (press, sessionId, { bridge }) => {
+      const chat = bridge.chats.get(press.address);
+      const entry = (await sessionsOf(chat, bridge.config)).find((session) => session.id === sessionId);
+      if (!entry) return { text: 'That session is no longer listed.' };
+      try {
+        const text = await resume(chat, entry);
+        await bridge.out.send(press.address, plain(text));
+        return { text: '▶ Resumed' };
+      } catch (error) {
+        if (error instanceof UsageError) return { text: error.message, alert: true };
+        throw error;
+      }
+    }),
+  ],
+};

@@ -1,0 +1,63 @@
+import { spawnedText, stopButton } from '../../work/presentation/runs.ts';
+import { plain } from '../../kernel/rich/index.ts';
+import { parseSpawnArgs, SpawnArgsError } from '../../work/subagents/spawn-args.ts';
+import { DownloadError } from '../../engine/files/inbox.ts';
+import { promptWithFiles } from '../../engine/files/prompt.ts';
+import { messageKey, UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+
+/** /spawn [options] "task": a background subagent, with the files sent before it and the replied-to message as its context. */
+export const spawn: Command = {
+  name: 'spawn',
+  description: 'Start a background subagent',
+  usage:
+    '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--budget USD] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
+  access: 'member',
+  startsWork: true,
+  // Its run keeps the message that asked for it: cut short before it made one, it is carried out again.
+  effectOf: (key, _args, { services }) => ({ kind: services.subagents.registry.madeFrom(key) ? 'done' : 'none' }),
+  async run(ctx) {
+    let args;
+    try {
+      args = parseSpawnArgs(ctx.args);
+    } catch (error) {
+      if (error instanceof SpawnArgsError) throw new UsageError(error.message);
+      throw error;
+    }
+    const user = ctx.message.user;
+    const context = [ctx.message.replyTo?.text, await filesFor(ctx)].filter(Boolean).join('\n\n');
+    const fromMessage = messageKey(ctx.message);
+    const result = await ctx.services.subagents.spawner.spawn(
+      { ...args, ...(context ? { context } : {}) },
+      {
+        address: ctx.chat.address,
+        requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
+        cwd: ctx.chat.record.workdir,
+        cli: ctx.chat.record.cli,
+        depth: 0,
+        ...(fromMessage ? { fromMessage } : {}),
+      },
+    );
+    // Its CLI cannot work (no credentials): the one line that says so and how to fix it, not the usage.
+    if (!result.ok && result.refusal === 'unavailable') return void (await ctx.reply(plain(`❌ ${result.error}`)));
+    if (!result.ok) throw new UsageError(result.error);
+    await ctx.reply(spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] });
+  },
+};
+
+/**
+ * The files a /spawn gives its run: those the user sent before it and the ones of the message
+ * it replies to, by absolute path (a run in a worktree does not see the chat's inbox).
+ */
+async function filesFor(ctx: CommandContext): Promise<string> {
+  const files = await ctx.bridge.attachments.take(ctx.chat, ctx.message.user.id);
+  const replied = ctx.message.replyTo?.attachments;
+  if (replied?.length) {
+    try {
+      files.push(...(await ctx.bridge.attachments.save(ctx.chat, replied)));
+    } catch (error) {
+      if (error instanceof DownloadError) throw new UsageError(`The file you replied to could not be received: ${error.message}; ${error.advice}.`);
+      throw error;
+    }
+  }
+  return promptWithFiles('', files, undefined);
+}

@@ -1,0 +1,319 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import type { Adapter } from '../adapters/load.ts';
+import { buildLiveArgv, type TurnSpec } from '../adapters/argv.ts';
+import { liveDialect } from '../adapters/live.ts';
+import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
+import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
+import { UnsupportedOptionError } from '../../kernel/errors/unsupported-option-error.ts';
+import { agentReadableFolder } from '../process/agent-space.ts';
+import { CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-process.ts';
+import type { CliLine } from '../process/lines.ts';
+import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent } from '../../kernel/protocols/events.ts';
+import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
+import type { LiveWire, WireSession } from '../../kernel/protocols/index.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { HandedMessages } from './live-input.ts';
+import { LiveTurn } from './live-turn.ts';
+import { ProcessMessages } from './process-messages.ts';
+import { delay } from '../../kernel/concurrency/delay.ts';
+import { wallsUp } from '../sandbox/walls.ts';
+import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
+import { safely, walled, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
+import { credentialVariables } from '../sandbox/model-api-access.ts';
+
+/** What a live CLI starts with: everything a turn has but its prompt. */
+export interface LiveLaunch {
+  adapter: Adapter;
+  spec: Omit<TurnSpec, 'prompt' | 'liveInput' | 'permissions'>;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** The chat's permission mode, for a CLI that is given it when its session opens (codex's sandbox). */
+  mode: WireSession['mode'];
+  graceMs?: number;
+  log?: Log;
+  /** Whose walls its CLI runs in, when the sandbox is on. */
+  walls?: WallScope;
+}
+
+/** A permission request, with the tool call's own input where the request carries less (ExitPlanMode's plan). */
+export interface PermissionRequest extends PermissionEvent {
+  callInput?: unknown;
+}
+
+/** Decides a permission request of the turn at work; `signal` aborts when the turn ends, `hold` pauses its timeout. */
+export type PermissionAnswerer = (request: PermissionRequest, turn: { signal: AbortSignal; hold(): () => void }) => Promise<PermissionDecision>;
+
+/** How long an interrupted CLI has to end its turn before its process is stopped instead. */
+export const INTERRUPT_GRACE_MS = 5000;
+
+/**
+ * What a live CLI's command line depends on, beside the session it continues: a turn whose
+ * key differs needs a new process (a new model, mode, directory, agents, tools).
+ */
+export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd' | 'mode' | 'walls'>): string {
+  const { adapter, spec } = launch;
+  const agents = spec.agents && createHash('sha256').update(JSON.stringify(spec.agents)).digest('hex');
+  const argv = buildLiveArgv(adapter, { ...spec, resumeId: undefined }, agents ? { agentsFile: agents } : {});
+  // A CLI given the mode as its session opens (a `live` program) needs a new process for another;
+  // so does one in walls, which starts each mode afresh from the operator's configuration.
+  // Its walls are part of its command line: a directory made read-only needs a new process.
+  return JSON.stringify([adapter.name, launch.cwd, argv, adapter.live || launch.walls ? launch.mode : undefined, launch.walls?.readOnly ?? false]);
+}
+
+/**
+ * A CLI process kept between a chat's turns (Claude Code with `--input-format stream-json`
+ * and its stdio control channel, codex's app server): each turn is a message on its input, a
+ * message sent while it works steers the turn, an interrupt ends a turn and keeps the
+ * process, and the bridge answers its permission requests. Its dialect's wire says how each
+ * is written. One turn at a time; the session continues in the process.
+ */
+export class LiveCli {
+  readonly key: string;
+  readonly exited: Promise<CliExit>;
+  private readonly process: CliProcess;
+  private readonly wire: LiveWire;
+  private readonly decoder: LineDecoder;
+  /** Its own owner-only folder, for the files its command line names (agents): gone with the process. */
+  private readonly folder: string | undefined;
+  private turn: LiveTurn | undefined;
+  private alive = true;
+  private session: string | undefined;
+  private planning = false;
+  /** What the process has cost so far: the CLI reports its whole life's cost with each result. */
+  private costSoFar = 0;
+  /** The input of each tool call of the turn, by its id: a permission request may carry less. */
+  private readonly calls = new Map<string, unknown>();
+  private readonly requests = new Map<string, (event: ControlEvent) => void>();
+  private lastUsedAt = Date.now();
+  /** What the process has been sent, and whether it names messages back (only then is it steered). */
+  readonly messages = new ProcessMessages();
+
+  constructor(
+    private readonly launch: LiveLaunch,
+    private readonly answer: PermissionAnswerer,
+  ) {
+    const { adapter, spec, cwd, env } = launch;
+    const unsafe = spec.trusted ? undefined : untrustedConfigFound(adapter, cwd, env.HOME);
+    if (unsafe) throw new UnsupportedOptionError(unsafe);
+    this.key = liveLaunchKey(launch);
+    this.session = spec.resumeId;
+    const dialect = liveDialect(adapter);
+    if (!dialect) throw new UnsupportedOptionError(`${adapter.name} cannot stay up between turns`);
+    this.decoder = new LineDecoder(dialect.decoder);
+    const agents = wantedOptions(spec).includes('agents') && adapter.options.agents ? JSON.stringify(spec.agents) : undefined;
+    if (agents) this.folder = agentReadableFolder('live');
+    let argv: string[];
+    try {
+      argv = buildLiveArgv(adapter, spec, writeTurnFiles(this.folder, agents ? { agentsFile: agents } : {}));
+    } catch (error) {
+      this.removeFolder();
+      throw error;
+    }
+    this.process = new CliProcess({
+      command: adapter.resolvedCommand,
+      args: argv,
+      openInput: true,
+      cwd,
+      // The MCP secret travels in the environment, never on the command line.
+      env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
+      keys: credentialVariables([adapter.walls.modelApi]),
+      // A host its sandbox refused shows in the progress of the turn at work; a model call its credential proxy metered is that turn's cost.
+      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (event) => this.handle(event), adapter.walls)),
+    });
+    const reading = this.process
+      .readLines((line) => this.onLine(line))
+      .catch((error: Error) => {
+        this.turn?.tally.observe({ type: 'error', message: `reading ${adapter.name}'s output failed: ${error.message}` });
+      });
+    this.exited = Promise.all([reading, this.process.exited]).then(([, exit]) => {
+      this.alive = false;
+      this.removeFolder();
+      this.turn?.processEnded(exit, this.process.stderrTail());
+      for (const settle of this.requests.values()) settle({ type: 'control', requestId: '', ok: false, error: 'the CLI exited' });
+      return exit;
+    });
+    this.wire = dialect.wire(
+      { write: (line) => this.alive && this.process.writeInput(line), emit: (event) => this.handle(event) },
+      { ...(spec.resumeId ? { resumeId: spec.resumeId } : {}), cwd, mode: launch.mode, walled: wallsUp() },
+    );
+  }
+
+  /** Whether the process still runs and takes turns. */
+  get isAlive(): boolean {
+    return this.alive;
+  }
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  /** Whether the process names messages back: undefined until its output shows it. */
+  get namesMessages(): boolean | undefined {
+    return this.messages.names;
+  }
+
+  /** The CLI session the process continues: the one it resumed, or the one it named. */
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  get lastUsed(): number {
+    return this.lastUsedAt;
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** Starts a turn of `prompt`; `planning`: in plan mode (the agent proposes, and waits for approval before it changes anything). */
+  startTurn(prompt: string, handlers: TurnHandlers, options: TurnLimits & { planning?: boolean } = {}): RunningTurn {
+    if (this.turn) throw new Error('the live CLI is already running a turn');
+    this.lastUsedAt = Date.now();
+    const planning = options.planning ?? false;
+    if (planning !== this.planning && this.alive && this.wire.setPlanning) {
+      // Written before the prompt: the CLI reads its input in order.
+      this.wire.setPlanning(randomUUID(), planning);
+      this.planning = planning;
+    }
+    this.calls.clear();
+    const turn = this.follow(handlers, options);
+    if (!turn.send(prompt, randomUUID())) turn.processEnded({ code: null, signal: null }, 'its input is closed');
+    return turn;
+  }
+
+  /**
+   * `from` ended at its answer, and the CLI takes `handed` (sent into it, they reached it after
+   * that answer) as a turn of its own: that turn is the one at work from now on, followed as
+   * `from`'s handlers say, so its events and its answer go to those messages and never to the
+   * turn the bridge starts next.
+   */
+  carry(from: LiveTurn, handed: HandedMessages): void {
+    let followed = false;
+    const follow = (handlers: TurnHandlers, limits: TurnLimits) => {
+      followed = true;
+      return this.follow(handlers, limits, handed);
+    };
+    safely({ carried: (ids: string[]) => from.handlers.onCarried?.(ids, follow) }, 'carried', handed.ids, this.launch.log);
+    // A follower that failed: still the CLI's turn at work, whose answer goes to no other turn.
+    if (!followed) this.follow({}, {}, handed);
+  }
+
+  /** A turn from now on the one at work: its events are the CLI's until it ends. */
+  private follow(handlers: TurnHandlers, limits: TurnLimits, handed?: HandedMessages): LiveTurn {
+    const turn = new LiveTurn(this, handlers, limits, this.launch.log, handed);
+    this.turn = turn;
+    void turn.done.then(() => {
+      if (this.turn === turn) this.turn = undefined;
+      this.lastUsedAt = Date.now();
+    });
+    return turn;
+  }
+
+  /** Ends the turn at work through the CLI's own interrupt; stops the process if it does not end the turn in time. */
+  async interrupt(turn: LiveTurn, reason: StopReason): Promise<void> {
+    turn.stopReason ??= reason;
+    if (!this.alive || this.turn !== turn) return turn.done.then(() => {});
+    // Messages it has not taken would run as its next turn, before the bridge could stop it:
+    // the stop drops them with the process, and the session resumes in a new one.
+    if (turn.untaken) return this.stopProcess().then(() => turn.done.then(() => {}));
+    const requestId = randomUUID();
+    const answered = new Promise<ControlEvent>((resolve) => this.requests.set(requestId, resolve));
+    this.wire.interrupt(requestId);
+    void answered.then((event) => {
+      // Messages it still holds would run as the next turn: a stop drops them, with the process.
+      if (event.stillQueued?.length) void this.stopProcess();
+    });
+    const ended = await Promise.race([turn.done.then(() => true), delay(INTERRUPT_GRACE_MS).then(() => false)]);
+    if (!ended) await this.stopProcess();
+    await turn.done;
+  }
+
+  get adapter(): Adapter {
+    return this.launch.adapter;
+  }
+
+  /** One message (a turn's prompt, or a steer) to the CLI's input; false when the process is gone. */
+  sendMessage(text: string, id: string): boolean {
+    return this.alive && this.wire.send(text, id);
+  }
+
+  /** Closes the process: its input ends, and one that does not exit in time is stopped. */
+  async close(): Promise<void> {
+    if (!this.alive) {
+      await this.exited;
+      return;
+    }
+    this.process.endInput();
+    const exited = await Promise.race([this.exited.then(() => true), delay(INTERRUPT_GRACE_MS).then(() => false)]);
+    if (!exited) await this.stopProcess();
+  }
+
+  /** Stops the whole process group (SIGTERM, grace, SIGKILL): the session resumes in a new process. */
+  async stopProcess(): Promise<void> {
+    await this.process.stop(this.launch.graceMs ?? DEFAULT_GRACE_MS);
+    await this.exited;
+  }
+
+  private onLine(line: CliLine): void {
+    const turn = this.turn;
+    if (turn) safely(turn.handlers, 'onLine', line.raw, this.launch.log);
+    if (this.wire.take(line.json)) return;
+    for (const decoded of this.decoder.decode(line.raw, line.json)) this.handle(decoded);
+  }
+
+  /** One event of the CLI's, decoded or learned by the wire. */
+  private handle(decoded: AgentEvent): void {
+    const event = this.perTurn(decoded);
+    if (event.type === 'started') this.session = event.sessionId;
+    else if (event.type === 'tool_start') this.calls.set(event.id, event.input);
+    else if (event.type === 'permission') void this.onPermission(event);
+    else if (event.type === 'control') this.settleRequest(event);
+    if (event.type === 'result' && event.sessionId) this.session = event.sessionId;
+    this.turn?.observe(event);
+  }
+
+  /** The answer to one of the bridge's control requests: its waiter, once. */
+  private settleRequest(event: ControlEvent): void {
+    const settle = this.requests.get(event.requestId);
+    this.requests.delete(event.requestId);
+    settle?.(event);
+  }
+
+  /** A result's cost is the process's whole life's so far: each turn's is what it added. */
+  private perTurn(event: AgentEvent): AgentEvent {
+    if (event.type !== 'result' || event.costUsd === undefined) return event;
+    const added = Math.max(0, event.costUsd - this.costSoFar);
+    this.costSoFar = event.costUsd;
+    return { ...event, costUsd: added };
+  }
+
+  private async onPermission(event: PermissionEvent): Promise<void> {
+    const turn = this.turn;
+    let decision: PermissionDecision;
+    if (!turn) decision = { behavior: 'deny', message: 'No turn is running.' };
+    else {
+      const release = turn.holdTimeout();
+      try {
+        decision = await this.answer(
+          { ...event, ...(event.toolUseId && this.calls.has(event.toolUseId) ? { callInput: this.calls.get(event.toolUseId) } : {}) },
+          { signal: turn.signal, hold: () => turn.holdTimeout() },
+        );
+      } catch (error) {
+        decision = { behavior: 'deny', message: `The bridge could not decide: ${(error as Error).message}` };
+      } finally {
+        release();
+      }
+    }
+    // Approving a plan ends plan mode in the CLI itself.
+    if (decision.behavior === 'allow' && event.tool === PLAN_TOOL) this.planning = false;
+    if (this.alive) this.wire.decide(event.requestId, decision);
+  }
+
+  private removeFolder(): void {
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+  }
+}
+
+/** The tool a CLI in plan mode calls with its plan. */
+export const PLAN_TOOL = 'ExitPlanMode';

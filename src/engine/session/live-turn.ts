@@ -1,0 +1,158 @@
+import type { Adapter } from '../adapters/load.ts';
+import type { CliExit } from '../process/cli-process.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { AgentEvent, ResultEvent } from '../../kernel/protocols/events.ts';
+import { LiveInput, type HandedMessages } from './live-input.ts';
+import type { ProcessMessages } from './process-messages.ts';
+import { TurnClock } from './turn-clock.ts';
+import { SilenceWatch, silenceReason } from './silence-watch.ts';
+import {
+  closingEvents,
+  safely,
+  timedOut,
+  turnOutcome,
+  TurnTally,
+  type RunningTurn,
+  type StopReason,
+  type TurnHandlers,
+  type TurnLimits,
+  type TurnOutcome,
+} from './turn.ts';
+
+/** What a turn asks of the live CLI it runs in. */
+export interface TurnHost {
+  readonly adapter: Adapter;
+  /** What its process has been sent, and whether it names messages back. */
+  readonly messages: ProcessMessages;
+  sendMessage(text: string, id: string): boolean;
+  interrupt(turn: LiveTurn, reason: StopReason): Promise<void>;
+  /** The messages this turn leaves unanswered become a turn of the CLI's own. */
+  carry(from: LiveTurn, handed: HandedMessages): void;
+}
+
+/**
+ * One turn of a LiveCli: from its prompt until the CLI has answered every message of it (or
+ * the process ended), or until its answer when the messages it has not answered go to a turn of
+ * the CLI's own (LiveCli.carry).
+ */
+export class LiveTurn implements RunningTurn {
+  readonly done: Promise<TurnOutcome>;
+  readonly tally = new TurnTally();
+  stopReason: StopReason | undefined;
+  private readonly input: LiveInput;
+  private readonly clock: TurnClock;
+  private readonly silence: SilenceWatch;
+  private readonly ended = new AbortController();
+  private readonly startedAt = Date.now();
+  /** The turn's own tool calls that have not ended (a background agent's ends with its notification). */
+  private readonly openCalls = new Set<string>();
+  private awaitingBackground = false;
+  private settle!: (outcome: TurnOutcome) => void;
+
+  constructor(
+    private readonly cli: TurnHost,
+    readonly handlers: TurnHandlers,
+    { timeoutMs, silenceMs }: TurnLimits,
+    private readonly log: Log | undefined,
+    /** Messages the CLI answers in this turn of its own, already written (LiveCli.carry). */
+    handed?: HandedMessages,
+  ) {
+    this.done = new Promise((resolve) => (this.settle = resolve));
+    this.input = new LiveInput(
+      { send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() },
+      { ...(handed ? { handed } : {}), process: cli.messages },
+    );
+    this.clock = new TurnClock(timeoutMs, () => void this.cli.interrupt(this, timedOut(timeoutMs)));
+    this.silence = new SilenceWatch(
+      silenceMs,
+      (lastWords) => void this.cli.interrupt(this, { status: 'timed_out', message: silenceReason(cli.adapter.name, silenceMs ?? 0, lastWords) }),
+    );
+  }
+
+  get signal(): AbortSignal {
+    return this.ended.signal;
+  }
+
+  get untaken(): number {
+    return this.input.untaken;
+  }
+
+  get namesMessages(): boolean | undefined {
+    return this.input.namesMessages;
+  }
+
+  send(text: string, id: string): boolean {
+    return this.input.send(text, id);
+  }
+
+  stop(reason: string): Promise<void> {
+    return this.cli.interrupt(this, { status: 'stopped', message: reason });
+  }
+
+  holdTimeout(): () => void {
+    const releases = [this.clock.hold(), this.silence.hold()];
+    return () => releases.forEach((release) => release());
+  }
+
+  observe(event: AgentEvent): void {
+    if (event.type === 'result' && this.input.answersEarlier(event)) {
+      // The answer to a message of an earlier turn, written before this turn's: never this turn's answer.
+      this.log?.warn({ cli: this.cli.adapter.name }, 'a result for an earlier message came during a turn: it is not taken as that turn’s answer');
+      return;
+    }
+    this.silence.observe(event);
+    if (event.type === 'tool_start' && !event.parentId) this.openCalls.add(event.id);
+    else if (event.type === 'tool_end') this.openCalls.delete(event.id);
+    this.tally.observe(event);
+    this.emit(event);
+    if (event.type === 'result' && this.endsBefore(event)) return;
+    this.input.observe(event);
+    if (this.awaitingBackground && event.type === 'result' && !this.openCalls.size) this.answered();
+  }
+
+  /**
+   * A result that answers the turn while messages sent into it wait for a turn of the CLI's
+   * own (they reached it after this result, as Claude Code takes a message after its result):
+   * with a follower for them (TurnHandlers.onCarried), this turn ends here with its own answer
+   * and that turn carries them. Returns whether it did.
+   */
+  private endsBefore(result: ResultEvent): boolean {
+    if (!this.handlers.onCarried || this.stopReason || this.openCalls.size) return false;
+    const left = this.input.leftBy(result);
+    if (!left.length) return false;
+    this.cli.carry(this, this.input.hand(left));
+    this.finish({ code: 0, signal: null }, '');
+    return true;
+  }
+
+  /** Every message answered: the turn is over, the process stays. */
+  private answered(): void {
+    // A background agent (a Task call still open) still works: when it ends, the CLI answers its
+    // notification with a turn of its own, whose result is this turn's answer, as in a one-shot run.
+    if (this.openCalls.size && !this.stopReason) {
+      this.awaitingBackground = true;
+      return;
+    }
+    this.finish({ code: 0, signal: null }, '');
+  }
+
+  /** The process ended during the turn (a crash, a stop): the turn ends with it. */
+  processEnded(exit: CliExit, stderr: string): void {
+    this.finish(exit, stderr);
+  }
+
+  private finish(exit: CliExit, stderr: string): void {
+    if (this.ended.signal.aborted) return;
+    this.ended.abort();
+    this.clock.stop();
+    this.silence.stop();
+    this.input.close();
+    const outcome = turnOutcome({ adapter: this.cli.adapter, tally: this.tally, stopReason: this.stopReason, exit, stderr, startedAt: this.startedAt });
+    for (const event of closingEvents(outcome, this.tally)) this.emit(event);
+    this.settle(outcome);
+  }
+
+  private emit(event: AgentEvent): void {
+    safely(this.handlers, 'onEvent', event, this.log);
+  }
+}

@@ -1,0 +1,94 @@
+import type { Adapter } from '../adapters/load.ts';
+import type { TurnOptions } from '../adapters/turn-options.ts';
+import type { TurnSpec } from '../adapters/argv.ts';
+import type { BatchedOutput } from '../process/batched-output.ts';
+import type { WallScope } from '../sandbox/wall-scope.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { LiveLaunch, PermissionAnswerer } from './live-cli.ts';
+import type { LivePool } from './live-pool.ts';
+import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from './turn.ts';
+
+/** What a session's turns run with beyond the prompt: their options, and whether the directory is trusted. */
+export type SessionOptions = Omit<TurnOptions, 'cwd'> & Pick<TurnSpec, 'trusted'>;
+
+/** Everything about a session that stays the same from turn to turn. */
+export interface SessionConfig {
+  adapter: Adapter;
+  cwd: string;
+  /** The environment CLIs run with (normally the bridge's own: API keys pass through). */
+  env: Record<string, string | undefined>;
+  /** The CLI's own session id from an earlier run (a restart), to resume on the first turn. */
+  resumeId?: string;
+  /** Every turn's options (model, tools, system prompt…); the working directory is `cwd`. */
+  options?: SessionOptions;
+  /** Options read afresh before each turn (agent definitions someone may have just edited, trust just given), over `options`. */
+  freshOptions?: () => Promise<SessionOptions>;
+  /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
+  permissions?: TurnSpec['permissions'];
+  graceMs?: number;
+  /** Turns take messages while they work, where the CLI can (TurnSpec.liveInput; see `steer`). */
+  liveInput?: boolean;
+  /** Read the CLI's output in batches (background runs, where nobody waits for each line). */
+  output?: BatchedOutput;
+  /** Where a turn reports a listener's bug. */
+  log?: Log;
+  /** Called whenever the CLI's session id changes, so the owner can persist it. */
+  onResumeId?(id: string): void;
+  /**
+   * Keep the CLI's process between turns where it can (canRunLive), within this pool's
+   * bound: a turn is then a message to it, a stop its interrupt, and its permission
+   * requests go to `onPermission`.
+   */
+  live?: LivePool;
+  onPermission?: PermissionAnswerer;
+  /** Whose walls its CLI runs in when the sandbox is on (read at each turn: `safe` makes the directory read-only). */
+  walls?: WallScope;
+  /** Where the kept CLI runs: a process here (LiveCli) unless this says elsewhere (a worker). */
+  liveProcess?: (launch: LiveLaunch, answer: PermissionAnswerer) => LiveProcess;
+  /**
+   * Some tool calls must be asked about even when the session bypasses permissions (a rule of
+   * the tool policy covers them): a CLI given its mode as its session opens (codex's app
+   * server) then asks about every call, and the bridge answers those no rule covers itself.
+   */
+  watched?: boolean;
+  /** Why a turn may not run on this CLI now (it cannot ask about each call, and a rule needs it to), or undefined. */
+  refusal?: () => string | undefined;
+  /** What the CLI lacks to work at all (its credentials), in one line, asked before each turn starts; undefined: nothing. */
+  lacks?: (adapter: Adapter) => Promise<string | undefined>;
+  /** Where a turn goes when its CLI's limit stops it, or when a CLI a limit stopped is back (see SessionHandover). */
+  handover?: SessionHandover;
+}
+
+/** A CLI kept between a session's turns, wherever it runs (LiveCli here, or on a worker). */
+export interface LiveProcess {
+  readonly key: string;
+  readonly isAlive: boolean;
+  readonly busy: boolean;
+  /** The CLI session it continues. */
+  readonly sessionId: string | undefined;
+  readonly lastUsed: number;
+  /** Where it runs, when not in this process: its worker's name. */
+  readonly where?: string;
+  /** Whether it names the messages it is sent back (undefined until its output shows it): only then is it steered. */
+  readonly namesMessages?: boolean | undefined;
+  startTurn(prompt: string, handlers: TurnHandlers, options?: TurnLimits & { planning?: boolean }): RunningTurn;
+  close(): Promise<void>;
+}
+
+/**
+ * The session's owner moves it to another CLI (the `adapter` it gives) when a quota or rate
+ * limit stops a turn, and back once that limit has reset: each returns the prompt the turn
+ * runs with there (a brief of the work so far, then the message) and the session it resumes.
+ */
+export interface SessionHandover {
+  /** Before a turn: the session goes back to a CLI whose limit has reset, or stays. */
+  before?(prompt: string): Promise<Reroute | undefined>;
+  /** A turn failed for its CLI's limit: it goes on in another CLI, or ends so. */
+  afterLimit(outcome: TurnOutcome, prompt: string): Promise<Reroute | undefined>;
+}
+
+export interface Reroute {
+  prompt: string;
+  /** The session it continues in the CLI it moves to; none: a fresh one. */
+  resumeId: string | undefined;
+}

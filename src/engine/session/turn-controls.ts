@@ -1,0 +1,30 @@
+import type { TurnHandlers, TurnOutcome } from './turn.ts';
+
+/** How one sent turn is run and followed: its timeout and its callbacks. */
+export interface TurnControls extends TurnHandlers {
+  timeoutMs?: number;
+  /** The turn ends when its CLI shows no progress of the model this long (see SilenceWatch). */
+  silenceMs?: number;
+  /** Called when this turn leaves the queue and its CLI starts. */
+  onStart?(): void;
+  /** Run in the CLI's plan mode (live CLIs only): the agent proposes a plan and waits for approval. */
+  planning?: boolean;
+  /**
+   * Messages sent into this turn (`steer`) that its live CLI takes, after this turn's answer,
+   * as a turn of its own (they reached it after its result): how that turn is followed. It runs
+   * before the queued turns, as the CLI has it already. Without this, this turn lasts until
+   * they are answered too, and the last answer is its own.
+   */
+  onCarried?(ids: string[]): CarriedTurn;
+}
+
+/** A turn the CLI took by itself from messages sent into another (TurnControls.onCarried): its callbacks, and who hears its outcome. */
+export interface CarriedTurn extends TurnControls {
+  ended(outcome: TurnOutcome): void;
+}
+
+/** What a stop ended: whether a turn was running, and how many messages it dropped (queued, or sent to the CLI and not yet taken). */
+export interface Stopped {
+  running: boolean;
+  dropped: number;
+}

@@ -1,0 +1,388 @@
+import type { Adapter } from '../adapters/load.ts';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildArgv, promptVia, type TurnFiles, type TurnSpec } from '../adapters/argv.ts';
+import { UnsupportedOptionError } from '../../kernel/errors/unsupported-option-error.ts';
+import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
+import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
+import type { BatchedOutput } from '../process/batched-output.ts';
+import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
+import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
+import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
+import type { CliLine } from '../process/lines.ts';
+import type { AgentEvent, ExitEvent, QuotaLimit, ResultEvent, Usage, UsageEvent } from '../../kernel/protocols/events.ts';
+import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
+import { decoders, inputEncoders } from '../../kernel/protocols/index.ts';
+import { LiveInput, type SteeredMessage } from './live-input.ts';
+import { TurnClock } from './turn-clock.ts';
+import { SilenceWatch, silenceReason } from './silence-watch.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import { credentialVariables } from '../sandbox/model-api-access.ts';
+
+export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
+
+export interface TurnOutcome {
+  status: TurnStatus;
+  /** The answer (on failure: whatever the agent said before failing). */
+  text: string;
+  /** Why the turn did not complete, in words a user can act on. */
+  error?: string;
+  result?: ResultEvent;
+  /** The CLI's session id, to resume next turn. */
+  sessionId?: string;
+  exit: ExitEvent;
+  durationMs: number;
+  /** Something the chat should know about how the turn ran (its old session was gone, say). */
+  notice?: string;
+  /** It failed for its CLI's quota, credit or rate limit: the work can go on in another CLI, or once the limit resets. */
+  limit?: QuotaLimit;
+  /**
+   * What its model calls used and cost as the credential proxy metered them (a CLI in walls
+   * holding no key): the turn's cost, whatever the CLI says (the result carries the same).
+   */
+  metered?: { usage: Usage; costUsd?: number };
+}
+
+export interface TurnHandlers {
+  /** Every decoded event, in order; `exit` is always the last. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Every raw stdout line, for run logs. */
+  onLine?: (raw: string) => void;
+  /**
+   * Messages sent into the turn (`send`) that the CLI takes, after the turn's answer, as a
+   * turn of its own (a live CLI they reached after its result): the turn ends with its own
+   * answer, and `follow` starts following that turn with its handlers. Without this handler
+   * the turn lasts until they are answered too, and the last answer is its own.
+   */
+  onCarried?: (ids: string[], follow: (handlers: TurnHandlers, limits: TurnLimits) => RunningTurn) => void;
+  /**
+   * Messages sent into the turn that its CLI turned out unable to take while it works (they
+   * were held until it showed whether it names them): they go as a turn of their own. Without
+   * this handler such a message is refused at once while the CLI has not shown it.
+   */
+  onUnsteered?: (messages: SteeredMessage[]) => void;
+}
+
+/** How long a turn may run, and how long its CLI may show no progress of the model. */
+export interface TurnLimits {
+  timeoutMs?: number;
+  silenceMs?: number;
+}
+
+/** A turn under way, whichever way its CLI runs: one process for the turn (Turn), or one kept between turns (LiveCli). */
+export interface RunningTurn {
+  readonly done: Promise<TurnOutcome>;
+  /** A message for the CLI while it works; false when it takes no more (send it as a turn). */
+  send(text: string, id: string): boolean;
+  stop(reason: string): Promise<void>;
+  holdTimeout(): () => void;
+  /** Messages sent to it that the CLI has not started on: what a stop drops. */
+  readonly untaken: number;
+  /** Whether its CLI names the messages it is sent back (undefined: not known yet, or it takes none while it works). */
+  readonly namesMessages?: boolean | undefined;
+}
+
+export interface TurnRun {
+  adapter: Adapter;
+  spec: TurnSpec;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Stop the turn after this long and report it as timed out. */
+  timeoutMs?: number;
+  /** End the turn when its CLI shows no progress of the model this long (see SilenceWatch). */
+  silenceMs?: number;
+  graceMs?: number;
+  /** Read the CLI's output in batches (see CliLaunch). */
+  output?: BatchedOutput;
+  /** Where a listener's bug is reported (it never stops the turn). */
+  log?: Log;
+  /** Whose walls its CLI runs in, when the sandbox is on. */
+  walls?: WallScope;
+}
+
+/**
+ * One turn: start the CLI, decode its lines into events, and decide the outcome. Never
+ * throws for anything the CLI does; the outcome says what happened.
+ */
+export class Turn implements RunningTurn {
+  readonly done: Promise<TurnOutcome>;
+  private readonly process: CliProcess;
+  private stopReason: StopReason | undefined;
+  private clock: TurnClock | undefined;
+  private silence: SilenceWatch | undefined;
+  /** The turn's own owner-only folder, for what its CLI reads from files (a large prompt, agents): gone with the turn. */
+  private readonly folder: string | undefined;
+  /** Messages for a CLI that reads them while it works (spec.liveInput); the prompt was the first. */
+  private readonly live: LiveInput | undefined;
+  /** What its events (and its walls') said so far. */
+  private readonly seen = new TurnTally();
+
+  constructor(
+    private readonly run: TurnRun,
+    private readonly handlers: TurnHandlers = {},
+  ) {
+    const unsafe = run.spec.trusted ? undefined : untrustedConfigFound(run.adapter, run.cwd, run.env.HOME);
+    if (unsafe) throw new UnsupportedOptionError(unsafe);
+    const via = promptVia(run.adapter, run.spec);
+    const wanted = wantedOptions(run.spec);
+    const contents: Record<string, string> = {
+      ...(via === 'file' ? { promptFile: run.spec.prompt } : {}),
+      ...(wanted.includes('agents') && run.adapter.options.agents ? { agentsFile: JSON.stringify(run.spec.agents) } : {}),
+    };
+    if (Object.keys(contents).length) this.folder = agentReadableFolder('turn');
+    let argv: string[];
+    try {
+      argv = buildArgv(run.adapter, run.spec, writeTurnFiles(this.folder, contents));
+    } catch (error) {
+      if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+      throw error;
+    }
+    this.process = new CliProcess({
+      command: run.adapter.resolvedCommand,
+      args: argv,
+      ...(via === 'stdin' ? { input: run.spec.prompt } : via === 'live' ? { openInput: true } : {}),
+      cwd: run.cwd,
+      // The MCP secret travels in the environment, never on the command line.
+      env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
+      keys: credentialVariables([run.adapter.walls.modelApi]),
+      ...(run.output ? { output: run.output } : {}),
+      // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
+      ...walled(
+        turnWalls(
+          run.walls,
+          run.spec.mcp,
+          [this.folder],
+          (event) => {
+            this.seen.observe(event);
+            safely(this.handlers, 'onEvent', event, run.log);
+          },
+          run.adapter.walls,
+        ),
+      ),
+    });
+    if (via === 'live') {
+      const process = this.process;
+      const encode = inputEncoders[run.adapter.protocol]!;
+      const { onUnsteered } = this.handlers;
+      this.live = new LiveInput(
+        {
+          send: (text, id) => process.writeInput(encode(text, id)),
+          end: () => process.endInput(),
+        },
+        onUnsteered ? { unsteered: onUnsteered } : {},
+      );
+      this.live.send(run.spec.prompt, randomUUID());
+    }
+    this.done = this.drive();
+  }
+
+  /**
+   * A message for the CLI while it works, where it reads them (spec.liveInput): within its
+   * current turn if it has more to do, else as the one after. False when it takes no more
+   * (it has answered everything and is finishing, or cannot take messages at all).
+   */
+  send(text: string, id: string): boolean {
+    return this.live?.send(text, id) ?? false;
+  }
+
+  get untaken(): number {
+    return this.live?.untaken ?? 0;
+  }
+
+  get namesMessages(): boolean | undefined {
+    return this.live?.namesMessages;
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** Stops the CLI's whole process group; the outcome becomes `stopped` with this reason. */
+  async stop(reason: string): Promise<void> {
+    this.stopReason ??= { status: 'stopped', message: reason };
+    await this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
+  }
+
+  private async drive(): Promise<TurnOutcome> {
+    const started = Date.now();
+    const { adapter } = this.run;
+    const decoder = new LineDecoder(decoders[adapter.protocol]!);
+    const emit = (event: AgentEvent) => safely(this.handlers, 'onEvent', event, this.run.log);
+    this.clock = new TurnClock(this.run.timeoutMs, () => {
+      this.stopReason ??= timedOut(this.run.timeoutMs);
+      void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
+    });
+    const { silenceMs } = this.run;
+    const silence = new SilenceWatch(silenceMs, (lastWords) => {
+      this.stopReason ??= { status: 'timed_out', message: silenceReason(adapter.name, silenceMs ?? 0, lastWords) };
+      void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
+    });
+    this.silence = silence;
+    const { seen, live, handlers } = this;
+    const { log } = this.run;
+    // Runs for every line the CLI prints: no closure per line or event.
+    const onLine = (line: CliLine) => {
+      safely(handlers, 'onLine', line.raw, log);
+      const events = decoder.decode(line.raw, line.json);
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i]!;
+        silence.observe(event);
+        seen.observe(event);
+        safely(handlers, 'onEvent', event, log);
+        live?.observe(event);
+      }
+    };
+    await this.process.readLines(onLine).catch((error: Error) => {
+      seen.lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
+    });
+    const exitInfo = await this.process.exited;
+    this.live?.close();
+    this.clock.stop();
+    silence.stop();
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+    const outcome = turnOutcome({ adapter, tally: seen, stopReason: this.stopReason, exit: exitInfo, stderr: this.process.stderrTail(), startedAt: started });
+    for (const event of closingEvents(outcome, seen)) emit(event);
+    return outcome;
+  }
+
+  /** Pauses the timeout while the run waits on a person (see TurnClock); a no-op before the turn starts. */
+  holdTimeout(): () => void {
+    const releases = [this.clock?.hold(), this.silence?.hold()];
+    return () => releases.forEach((release) => release?.());
+  }
+}
+
+/** Why a turn ended before its CLI finished it. */
+export interface StopReason {
+  status: 'stopped' | 'timed_out';
+  message: string;
+}
+
+export function timedOut(timeoutMs: number | undefined): StopReason {
+  return { status: 'timed_out', message: `timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s` };
+}
+
+/** What a turn's events said: its session, its last words, its result. */
+export class TurnTally {
+  result: ResultEvent | undefined;
+  sessionId: string | undefined;
+  lastText = '';
+  lastError: string | undefined;
+  /** A limit the CLI's errors named (a CLI that ends without a result says it only there). */
+  limit: QuotaLimit | undefined;
+  /** The model calls its credential proxy metered, by the API's id for each. */
+  readonly metered = new Map<string, UsageEvent>();
+
+  observe(event: AgentEvent): void {
+    if (event.type === 'usage' && event.proxy) this.metered.set(event.messageId ?? `#${this.metered.size}`, event);
+    else if (event.type === 'started') this.sessionId = event.sessionId;
+    else if (event.type === 'text' && !event.parentId) this.lastText = event.text;
+    else if (event.type === 'error') {
+      this.lastError = event.message;
+      this.limit = event.limit ?? this.limit;
+    } else if (event.type === 'result') {
+      this.result = event;
+      this.limit = event.limit ?? this.limit;
+      this.sessionId = event.sessionId ?? this.sessionId;
+    }
+  }
+}
+
+/**
+ * How a turn went, from what its events said and how it ended: stopped (or timed out) when
+ * the bridge ended it, completed on a result that is no error, otherwise failed, with the
+ * most telling words available (the CLI's error, else the end of its stderr).
+ */
+export function turnOutcome(ended: {
+  adapter: Pick<Adapter, 'name'>;
+  tally: TurnTally;
+  stopReason: StopReason | undefined;
+  /** How the process ended, for a turn that ended with it. */
+  exit: { code: number | null; signal: string | null; spawnError?: string };
+  stderr: string;
+  startedAt: number;
+}): TurnOutcome {
+  const { adapter, tally, stopReason, exit } = ended;
+  const metered = meteredTotal(tally.metered);
+  // The proxy's meter is the truth of what the turn used: the result says the same, so whatever shows or records it agrees.
+  const result = tally.result && metered ? { ...tally.result, usage: metered.usage, costUsd: metered.costUsd ?? tally.result.costUsd } : tally.result;
+  const base = {
+    result,
+    ...(metered ? { metered } : {}),
+    sessionId: tally.sessionId,
+    exit: { type: 'exit' as const, code: exit.code, signal: exit.signal },
+    durationMs: Date.now() - ended.startedAt,
+    text: result?.text ?? tally.lastText,
+  };
+  if (stopReason) return { ...base, status: stopReason.status, error: stopReason.message };
+  if (exit.spawnError) return { ...base, status: 'failed', error: `${adapter.name}: ${exit.spawnError}` };
+  if (result && !result.isError) return { ...base, status: 'completed' };
+  const limit = tally.limit ? { limit: tally.limit } : {};
+  return { ...base, status: 'failed', error: failure(adapter.name, exit, result, tally.lastError ?? lastLines(ended.stderr, 5)), ...limit };
+}
+
+/** What the calls the credential proxy metered add up to, or undefined when it metered none; a cost only where one was priced. */
+export function meteredTotal(calls: ReadonlyMap<string, UsageEvent>): TurnOutcome['metered'] {
+  if (!calls.size) return undefined;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let costUsd: number | undefined;
+  for (const call of calls.values()) {
+    usage.inputTokens += call.usage.inputTokens;
+    usage.outputTokens += call.usage.outputTokens;
+    usage.cacheReadTokens! += call.usage.cacheReadTokens ?? 0;
+    usage.cacheWriteTokens! += call.usage.cacheWriteTokens ?? 0;
+    if (call.proxy?.costUsd !== undefined) costUsd = (costUsd ?? 0) + call.proxy.costUsd;
+  }
+  return { usage, ...(costUsd !== undefined ? { costUsd } : {}) };
+}
+
+/** The events that close a turn: its failure, unless an event already said it, then its exit. */
+export function closingEvents(outcome: TurnOutcome, tally: TurnTally): AgentEvent[] {
+  const { error } = outcome;
+  const unsaid = outcome.status === 'failed' && error && error !== tally.result?.text && error !== tally.lastError;
+  return [...(unsaid ? [{ type: 'error' as const, message: error }] : []), outcome.exit];
+}
+
+function failure(name: string, exit: { code: number | null; signal: string | null }, result: ResultEvent | undefined, detail: string): string {
+  if (result?.isError) return result.text || `${name} reported an error`;
+  const how = exit.signal ? `was killed by ${exit.signal}` : exit.code ? `exited with code ${exit.code}` : 'exited without a result';
+  return detail ? `${name} ${how}: ${detail}` : `${name} ${how}`;
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trim().split('\n').slice(-count).join('\n');
+}
+
+/**
+ * A listener's bug must not kill the turn that feeds it: `handlers[name]`, when there is one,
+ * is called with `value`, as their method (a class's listener keeps its `this`), and with no
+ * closure made for the call: this runs for every line and event a CLI prints.
+ */
+export function safely<K extends string, T>(handlers: { readonly [key in K]?: (value: T) => void }, name: K, value: T, log: Log | undefined): void {
+  if (!handlers[name]) return;
+  try {
+    handlers[name](value);
+  } catch (error) {
+    if (log) log.error({ err: error }, 'a listener of the turn failed');
+    else console.error('a listener of the turn failed:', error);
+  }
+}
+
+const TURN_FILE_NAMES: Record<keyof TurnFiles, string> = { promptFile: 'prompt.md', agentsFile: 'agents.json' };
+
+/** Each file in the turn's folder, readable by the CLI's user only; their paths for the argv. */
+export function writeTurnFiles(folder: string | undefined, contents: Partial<Record<keyof TurnFiles, string>>): TurnFiles {
+  const files: TurnFiles = {};
+  for (const [key, content] of Object.entries(contents) as [keyof TurnFiles, string][]) {
+    const file = join(folder!, TURN_FILE_NAMES[key]);
+    writeAgentFile(file, content);
+    files[key] = file;
+  }
+  return files;
+}
+
+/** The launch's walls, when it has any. */
+export function walled(walls: WallScope | undefined): { walls?: WallScope } {
+  return walls ? { walls } : {};
+}

@@ -1,0 +1,190 @@
+import { isAbsolute, join } from 'node:path';
+import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
+import { currentBranch, git, GitFailure, resolveCommit } from './git.ts';
+import type { Worktree } from './types.ts';
+import { exists } from './exists.ts';
+import { repositoryProgram } from './repo-programs.ts';
+
+/** Why a merge changed nothing: each worded for the person who asked, in `message`. */
+export type MergeRefusal = 'gone' | 'detached' | 'nothing' | 'dirty' | 'conflict' | 'programs' | 'failed';
+
+export type MergeResult =
+  | {
+      ok: true;
+      /** The branch merged into, in the checkout at `repoRoot`. */
+      into: string;
+      repoRoot: string;
+      /** The merge commit, and where the branch was before it. */
+      commit: string;
+      previous: string;
+      /** Commits it brought, and their diff. */
+      commits: number;
+      filesChanged: number;
+      insertions: number;
+      deletions: number;
+    }
+  | { ok: false; refusal: MergeRefusal; message: string; /** The files in question: conflicting, changed, in the way. */ files?: string[] };
+
+/** Whoever commits when the checkout names nobody (a bridge on a fresh machine). */
+const FALLBACK_IDENTITY = ['-c', 'user.name=jsonl-bridge', '-c', 'user.email=jsonl-bridge@localhost'];
+const NAMED_FILES = 5;
+/** One merge at a time into a checkout. */
+const byCheckout = new KeyedSerializer();
+
+/**
+ * Merges the run's branch (a merge commit, `--no-ff`) into the branch checked out where the
+ * worktree was made from. Refused, with nothing changed, when that checkout is on no branch, has
+ * uncommitted changes to tracked files or an operation under way, already has every commit, sets
+ * a filter or merge driver in its own config (a program of the repository's), or when the merge
+ * would conflict: `git merge-tree` decides that first, without touching the
+ * checkout. A merge that still fails is undone.
+ */
+export function mergeWorktree(wt: Worktree, options: { message?: string } = {}): Promise<MergeResult> {
+  return byCheckout.run(wt.repoRoot, () => merge(wt, options.message ?? `Merge ${wt.branch}`));
+}
+
+async function merge(wt: Worktree, message: string): Promise<MergeResult> {
+  const cwd = wt.repoRoot;
+  const tip = await resolveCommit(`refs/heads/${wt.branch}`, cwd);
+  if (!tip) return refused('gone', `its branch ${wt.branch} no longer exists`);
+  const into = await currentBranch(cwd);
+  const head = await resolveCommit('HEAD', cwd);
+  if (!into || !head) return refused('detached', `no branch with a commit is checked out in ${cwd}: check one out to merge into`);
+  const commits = Number(await git(['rev-list', '--count', `${head}..${tip}`], { cwd }));
+  if (commits === 0) return refused('nothing', `${into} already has every commit of ${wt.branch}`);
+
+  const program = await repositoryProgram(cwd);
+  if (program)
+    return refused(
+      'programs',
+      `the repository's git config sets ${program.key} (in ${program.file}), a program git would run while merging: the bridge runs no program a repository names. Remove it from ${program.file} or merge by hand`,
+    );
+  const underWay = await operationUnderWay(cwd);
+  if (underWay) return refused('dirty', `${cwd} is in the middle of a ${underWay}: finish or abort it first`);
+  const changed = await changedFiles(cwd);
+  if (changed.length) return refused('dirty', `${cwd} has uncommitted changes (${listed(changed)}): commit or stash them first`, changed);
+  const conflicts = await conflictsOf(cwd, head, tip);
+  if (conflicts.length) return refused('conflict', `${wt.branch} conflicts with ${into} in ${listed(conflicts)}`, conflicts);
+
+  try {
+    await git(
+      [
+        ...(await identity(cwd)),
+        'merge',
+        '--no-ff',
+        '--no-verify',
+        '--no-gpg-sign',
+        '--no-verify-signatures',
+        '--no-progress',
+        '--no-edit',
+        '-m',
+        message,
+        tip,
+      ],
+      { cwd },
+    );
+  } catch (error) {
+    if (!(error instanceof GitFailure)) throw error;
+    await undo(cwd, head);
+    const inTheWay = untrackedInTheWay(error.stderr);
+    if (inTheWay.length) return refused('dirty', `untracked files in ${cwd} are in the way (${listed(inTheWay)}): move them first`, inTheWay);
+    return refused('failed', `git merge failed: ${error.message}`);
+  }
+  const commit = (await resolveCommit('HEAD', cwd))!;
+  const stat = await git(['diff', '--no-ext-diff', '--no-textconv', '--numstat', head, commit], { cwd });
+  let [filesChanged, insertions, deletions] = [0, 0, 0];
+  for (const line of stat.split('\n').filter(Boolean)) {
+    const [added = '', deleted = ''] = line.split('\t');
+    filesChanged++;
+    insertions += Number(added) || 0;
+    deletions += Number(deleted) || 0;
+  }
+  return { ok: true, into, repoRoot: cwd, commit, previous: head, commits, filesChanged, insertions, deletions };
+}
+
+function refused(refusal: MergeRefusal, message: string, files?: string[]): MergeResult {
+  return { ok: false, refusal, message, ...(files ? { files } : {}) };
+}
+
+/** A merge, rebase, cherry-pick, revert or bisect left half done in the checkout. */
+async function operationUnderWay(cwd: string): Promise<string | undefined> {
+  const markers: [string, string][] = [
+    ['MERGE_HEAD', 'merge'],
+    ['rebase-merge', 'rebase'],
+    ['rebase-apply', 'rebase'],
+    ['CHERRY_PICK_HEAD', 'cherry-pick'],
+    ['REVERT_HEAD', 'revert'],
+    ['BISECT_LOG', 'bisect'],
+  ];
+  for (const [marker, what] of markers) {
+    const path = await git(['rev-parse', '--git-path', marker], { cwd });
+    if (await exists(isAbsolute(path) ? path : join(cwd, path))) return what;
+  }
+  return undefined;
+}
+
+/** Tracked files changed, staged or unmerged in the checkout (untracked ones are git's to weigh: only those in the way stop a merge). */
+async function changedFiles(cwd: string): Promise<string[]> {
+  const output = await git(['status', '--porcelain=v1', '-z', '--untracked-files=no'], { cwd });
+  const entries = output.split('\0');
+  const files: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (!entry) continue;
+    files.push(entry.slice(3));
+    if (entry[0] === 'R' || entry[0] === 'C') i++; // a rename's source follows
+  }
+  return files;
+}
+
+/** The files a merge of `tip` into `head` would leave in conflict, found in the object store alone. */
+async function conflictsOf(cwd: string, head: string, tip: string): Promise<string[]> {
+  try {
+    await git(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', head, tip], { cwd });
+    return [];
+  } catch (error) {
+    // Exit 1: "<tree>\0<path>\0…": the merge is not clean.
+    if (!(error instanceof GitFailure) || error.exitCode !== 1) throw error;
+    const [, ...paths] = error.stdout.split('\0');
+    return [...new Set(paths.filter(Boolean))];
+  }
+}
+
+/** The checkout's own identity if it has one, else the bridge's: a merge commit needs a committer. */
+async function identity(cwd: string): Promise<string[]> {
+  try {
+    await git(['var', 'GIT_COMMITTER_IDENT'], { cwd });
+    await git(['var', 'GIT_AUTHOR_IDENT'], { cwd });
+    return [];
+  } catch (error) {
+    if (error instanceof GitFailure) return FALLBACK_IDENTITY;
+    throw error;
+  }
+}
+
+/** Leaves the checkout as it was at `head`: a merge git left half done is aborted, a staged one reset. */
+async function undo(cwd: string, head: string): Promise<void> {
+  if ((await operationUnderWay(cwd)) === 'merge') {
+    await git(['merge', '--abort'], { cwd });
+    return;
+  }
+  if ((await resolveCommit('HEAD', cwd)) !== head) return; // it committed after all
+  // Changes staged by a merge that stopped short of its commit; the tree was clean before, so nothing else is touched.
+  const staged = await git(['diff', '--cached', '--name-only'], { cwd });
+  if (staged) await git(['reset', '--merge', head], { cwd });
+}
+
+/** The files git names after "untracked working tree files would be overwritten by merge". */
+function untrackedInTheWay(stderr: string): string[] {
+  if (!/untracked working tree files would be overwritten/.test(stderr)) return [];
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('\t'))
+    .map((line) => line.trim());
+}
+
+/** "a, b, c, d, e and 3 more". */
+function listed(files: string[]): string {
+  const named = files.slice(0, NAMED_FILES).join(', ');
+  return files.length > NAMED_FILES ? `${named} and ${files.length - NAMED_FILES} more` : named;
+}

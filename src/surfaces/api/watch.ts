@@ -1,0 +1,85 @@
+import type { ServerWritableStream } from '@grpc/grpc-js';
+import type { Orchestrator } from '../../work/orchestration/orchestrator.ts';
+import type { SubagentRunRecord } from '../../work/subagents/record.ts';
+import { followRun } from '../../work/subagents/follow-run.ts';
+import type { Subagents } from '../../work/subagents/subagents.ts';
+import { apiEvent, subagentInfo } from './convert.ts';
+import type { AgentEvent } from './generated/jsonl_bridge/v1/AgentEvent.ts';
+import type { OrchestrationEvent } from './generated/jsonl_bridge/v1/OrchestrationEvent.ts';
+
+/** How often a watch looks for what is new. */
+const POLL_MS = 250;
+
+/** A run's events (see `followRun`), then a last message that says how it ended. */
+export async function watchRun(
+  subagents: Subagents,
+  run: SubagentRunRecord,
+  fromSequence: number,
+  call: ServerWritableStream<unknown, AgentEvent>,
+  bareNumbers: string,
+): Promise<void> {
+  const gone = closed(call);
+  for await (const item of followRun(subagents, run, fromSequence, () => gone.value)) {
+    if ('event' in item) {
+      const event = apiEvent(item.event, item.sequence);
+      if (event) await write(call, event);
+    } else await write(call, { sequence: item.sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(item.ended, bareNumbers) } });
+  }
+}
+
+/** An orchestration's steps as they start and end (those already past first), then how it ended. */
+export async function watchOrchestration(orchestrator: Orchestrator, id: string, call: ServerWritableStream<unknown, OrchestrationEvent>): Promise<void> {
+  const told = new Map<string, string>();
+  const gone = closed(call);
+  while (!gone.value) {
+    const record = orchestrator.get(id);
+    if (!record) return;
+    for (const step of record.plan.steps) {
+      const state = record.steps[step.id];
+      const now = state?.status ?? 'pending';
+      if (told.get(step.id) === now || now === 'pending') continue;
+      const subagentId = state?.runId ?? '';
+      // A step seen only once it had ended still gets its start, so every step reads started → ended.
+      if (now !== 'running' && !told.has(step.id) && subagentId) await write(call, { orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
+      told.set(step.id, now);
+      if (now === 'running') await write(call, { orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
+      else if (now === 'completed') await write(call, { orchestrationId: id, stepCompleted: { stepId: step.id, subagentId, result: state?.summary ?? '' } });
+      else
+        await write(call, {
+          orchestrationId: id,
+          stepFailed: { stepId: step.id, subagentId, error: state?.error ?? now, skipped: now === 'skipped' },
+        });
+    }
+    if (record.status !== 'running') {
+      const steps = record.plan.steps.length;
+      const done = record.plan.steps.filter((step) => record.steps[step.id]?.status === 'completed').length;
+      await write(
+        call,
+        record.status === 'completed'
+          ? { orchestrationId: id, completed: { summary: `${done} of ${steps} steps completed` } }
+          : {
+              orchestrationId: id,
+              failed: { error: record.status === 'stopped' ? `stopped by ${record.stoppedBy ?? 'someone'}` : `${done} of ${steps} steps completed` },
+            },
+      );
+      return;
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Writes one message, waiting while the client's buffer is full. */
+async function write<T>(call: ServerWritableStream<unknown, T>, message: T): Promise<void> {
+  if (!call.write(message)) await new Promise((resolve) => call.once('drain', resolve));
+}
+
+/** Becomes true once the client has gone (cancelled, or its connection closed). */
+function closed(call: ServerWritableStream<unknown, unknown>): { value: boolean } {
+  const state = { value: false };
+  const mark = () => (state.value = true);
+  call.once('cancelled', mark);
+  call.once('close', mark);
+  return state;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

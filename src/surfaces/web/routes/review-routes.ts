@@ -1,0 +1,68 @@
+import { Hono } from 'hono';
+import { discardedText, mergedText, refusedText } from '../../../work/presentation/review.ts';
+import { plainText } from '../../../kernel/rich/index.ts';
+import type { RunReview } from '../../../work/subagents/run-review.ts';
+import type { SubagentRunRecord } from '../../../work/subagents/record.ts';
+import type { WebEnv } from '../auth/guard.ts';
+import type { WebSession } from '../auth/web-sessions.ts';
+import type { ChatAccess } from '../../../work/access/chat-access.ts';
+import type { Context } from 'hono';
+
+export interface ReviewSources {
+  review: Pick<RunReview, 'diff' | 'merge' | 'discard' | 'mayChange'>;
+  findRun: (id: string) => Promise<SubagentRunRecord | undefined>;
+  /** Whether this person sees the run's chat: a run of a chat they are not in is no run for them. */
+  access: Pick<ChatAccess, 'sees'>;
+  /** Whether this person is an owner (BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS). */
+  isOwner: (identity: string) => boolean;
+  /** An admin (BRIDGE_ADMINS): of a run they may see, any run's merge or discard is theirs too. */
+  isAdmin: (identity: string) => boolean;
+}
+
+/** The diff of a run's worktree, and merging or discarding it: the same service, rules and audit as the chat's buttons. */
+export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
+  const app = new Hono<WebEnv>();
+  const reviewer = (session: WebSession) => {
+    const [transport = '', userId = ''] = session.identity.split(/:(.*)/s);
+    return {
+      transport,
+      userId,
+      ...(session.name ? { name: session.name } : {}),
+      owner: sources.isOwner(session.identity),
+      admin: sources.isAdmin(session.identity),
+      via: 'dashboard',
+    };
+  };
+
+  const visibleRun = async (c: Context<WebEnv>) => {
+    const run = await sources.findRun(c.req.param('id') ?? '');
+    return run && (await sources.access.sees(c.get('session').identity, run.chat)) ? run : undefined;
+  };
+
+  app.get('/:id/diff', async (c) => {
+    const run = await visibleRun(c);
+    if (!run) return c.json({ error: 'No such run.' }, 404);
+    const diff = await sources.review.diff(run);
+    if (!diff.ok) return c.json({ error: plainText(refusedText(diff)) }, 409);
+    const { run: _run, ...shown } = diff;
+    return c.json({ ...shown, mayChange: sources.review.mayChange(run, reviewer(c.get('session'))) });
+  });
+
+  app.post('/:id/merge', async (c) => {
+    const run = await visibleRun(c);
+    if (!run) return c.json({ error: 'No such run.' }, 404);
+    const merged = await sources.review.merge(run, reviewer(c.get('session')));
+    return merged.ok ? c.json({ text: plainText(mergedText(merged)) }) : c.json({ error: plainText(refusedText(merged)), files: merged.files ?? [] }, 409);
+  });
+
+  app.post('/:id/discard', async (c) => {
+    const run = await visibleRun(c);
+    if (!run) return c.json({ error: 'No such run.' }, 404);
+    const body = await c.req.json().catch(() => ({}));
+    const confirmed = typeof body?.confirmedCommits === 'number' ? { confirmedCommits: body.confirmedCommits } : {};
+    const discarded = await sources.review.discard(run, reviewer(c.get('session')), confirmed);
+    if (discarded.ok) return c.json({ text: plainText(discardedText(discarded)) });
+    return c.json({ error: plainText(refusedText(discarded)), ...(discarded.unmerged !== undefined ? { unmerged: discarded.unmerged } : {}) }, 409);
+  });
+  return app;
+}

@@ -1,0 +1,63 @@
+import { Hono } from 'hono';
+import type { ChatAccess } from '../../../work/access/chat-access.ts';
+import { chatOfKey } from '../../../kernel/ports/chat.ts';
+import type { SubagentRunRecord } from '../../../work/subagents/record.ts';
+import type { Conversation } from '../../../work/transcripts/conversation.ts';
+import type { Conversations } from '../../../work/transcripts/conversations.ts';
+import type { WebEnv } from '../auth/guard.ts';
+import type { ShareLinks } from '../shares/share-links.ts';
+import { sharedView } from '../views/shared-view.ts';
+import { parseMarkdown } from '../../../work/presentation/format/index.ts';
+
+/** What the share links' pages are made from. */
+export interface ShareSources {
+  links: Pick<ShareLinks, 'find' | 'create'>;
+  conversations: Pick<Conversations, 'session' | 'run'>;
+  findRun(id: string): Promise<SubagentRunRecord | undefined>;
+  access: Pick<ChatAccess, 'sees'>;
+  /** The CLI a chat (`chatKey`) talks to now: what a session names when its transcript does not. */
+  cliOf(chat: string): string | undefined;
+}
+
+const GONE = 'This link does not work: it has expired, was revoked, or was never made. Ask the chat for a new one (/export).';
+const NOT_YOURS =
+  'This conversation is shared with the people of its chat only, and you are not one of them. Someone of that chat can send it to you with /export.';
+
+/**
+ * Share links, behind the session guard like every API call: the conversation a link names,
+ * read-only, for a person of its chat (anyone else: 403, and nothing of it); and a new link to
+ * a run the person may see (the dashboard's run page offers one).
+ */
+export function shareRoutes(sources: ShareSources): Hono<WebEnv> {
+  const app = new Hono<WebEnv>();
+  const person = (c: { get(key: 'session'): { identity: string } }) => c.get('session').identity;
+
+  // The token comes in the body: a path lands in logs (a failed request's line), a body does not.
+  app.post('/open', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as { token?: unknown };
+    const share = typeof body.token === 'string' ? sources.links.find(body.token) : undefined;
+    const chat = share && chatOfKey(share.target.chat);
+    if (!share || !chat) return c.json({ error: GONE }, 404);
+    if (!(await sources.access.sees(person(c), chat))) return c.json({ error: NOT_YOURS }, 403);
+    let conversation: Conversation | undefined;
+    if (share.target.kind === 'session') {
+      conversation = await sources.conversations.session(share.target.chat, share.target.session, sources.cliOf(share.target.chat) ?? 'the CLI');
+    } else {
+      const run = await sources.findRun(share.target.runId);
+      conversation = run && run.requesterKey === share.target.chat ? await sources.conversations.run(run) : undefined;
+    }
+    if (!conversation) return c.json({ error: 'What this link shows is no longer kept by the bridge.' }, 404);
+    return c.json({ ...sharedView(conversation, (text) => parseMarkdown(text)), expiresAt: share.expiresAt });
+  });
+
+  // A link to a run, from its page: the run must be one the person sees, as its page is.
+  app.post('/', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as { run?: unknown };
+    if (typeof body.run !== 'string') return c.json({ error: 'Say which run: {"run": "<id>"}.' }, 400);
+    const run = await sources.findRun(body.run);
+    if (!run || !(await sources.access.sees(person(c), run.chat))) return c.json({ error: 'No such run.' }, 404);
+    const { token, share } = await sources.links.create({ kind: 'run', chat: run.requesterKey, runId: run.runId }, person(c));
+    return c.json({ path: `/share#${token}`, expiresAt: share.expiresAt });
+  });
+  return app;
+}

@@ -1,0 +1,144 @@
+import { createServer as createHttpsServer } from 'node:https';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+import type { WebConfig } from '../../services/config/web.ts';
+import { ConfigError } from '../../kernel/errors/config-error.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { InAppLogin, TransportHost } from '../../kernel/ports/transport.ts';
+import { API_BODY_BYTES, AUTH_BODY_BYTES, limitBody } from '../../kernel/http/body-limit.ts';
+import { sessionGuard, type WebEnv } from './auth/guard.ts';
+import { jsonOnly, ownPagesOnly } from './auth/own-pages-only.ts';
+import type { WebSessions } from './auth/web-sessions.ts';
+import { actionRoutes, type ActionSources } from './routes/action-routes.ts';
+import { authRoutes } from './routes/auth-routes.ts';
+import { chatRoutes } from './routes/chat-routes.ts';
+import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
+import { reviewRoutes, type ReviewSources } from './routes/review-routes.ts';
+import { shareRoutes, type ShareSources } from './routes/share-routes.ts';
+import { pagesBuilt } from './pages.ts';
+
+export interface WebParts {
+  config: WebConfig;
+  sessions: WebSessions;
+  allowed: (identity: string) => boolean;
+  /** The chat app's in-app page (a Mini App) and the transport it vouches for people of; none: there is none. */
+  inApp?: { login: InAppLogin; transport: string };
+  dashboard: DashboardSources;
+  review: ReviewSources;
+  /** Stopping runs and plans, as the chat's commands do. */
+  actions: ActionSources;
+  /** Read-only links to a chat's session or run. */
+  shares: ShareSources;
+  /** What the chat page's messages and presses go to. */
+  host: () => TransportHost;
+  /** The built pages (`npm run build`). */
+  pagesDir: string;
+  /** More routes on the same server (webhooks), outside every session. */
+  extra?: (app: Hono) => void;
+  log: Log;
+}
+
+/** The pages a browser may open: each is the one-page app, which reads its own path. */
+const PAGES = ['/', '/login', '/app', '/chat', '/share'];
+
+/**
+ * The bridge's web server on BRIDGE_WEB_ADDR: the dashboard and chat pages, their API (a
+ * session for everything but logging in), and whatever else is mounted beside them.
+ */
+export class WebServer {
+  private constructor(
+    private readonly server: ServerType,
+    readonly address: string,
+  ) {}
+
+  static async start(parts: WebParts): Promise<WebServer> {
+    const app = new Hono();
+    const { config, log } = parts;
+    app.use(
+      '*',
+      secureHeaders({
+        contentSecurityPolicy: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          // The chat app's web client shows its in-app page in a frame.
+          frameAncestors: ["'self'", ...(parts.inApp?.login.frameAncestors ?? [])],
+        },
+        xFrameOptions: false,
+        referrerPolicy: 'no-referrer',
+      }),
+    );
+    // Mounted routes bring their own body limit (the webhooks' 1 MB, audited); the rest is limited below.
+    parts.extra?.(app);
+    // Each check before any body is read: whose page, JSON, and a few KiB.
+    app.use('/api/auth/*', ownPagesOnly(config.url, config.tls ? 'https' : 'http', log), jsonOnly, limitBody(AUTH_BODY_BYTES));
+    app.route(
+      '/api/auth',
+      authRoutes({
+        sessions: parts.sessions,
+        allowed: parts.allowed,
+        ...(parts.inApp ? { inApp: parts.inApp } : {}),
+        log,
+      }),
+    );
+    const api = new Hono<WebEnv>();
+    // Nobody's body is read before their session is known.
+    api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));
+    api.route('/chat', chatRoutes(parts.dashboard.chats, parts.host));
+    api.route('/runs', reviewRoutes(parts.review));
+    api.route('/shares', shareRoutes(parts.shares));
+    api.route('/', actionRoutes(parts.actions));
+    api.route('/', dashboardRoutes(parts.dashboard));
+    app.route('/api', api);
+    app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));
+    // The pages take no body; whatever is sent to them is held to the API's limit too.
+    app.use('*', limitBody(API_BODY_BYTES));
+
+    const index = join(parts.pagesDir, 'index.html');
+    const built = pagesBuilt(parts.pagesDir);
+    if (!built) log.warn(`the web pages are not built (${index} is missing): run npm run build`);
+    for (const page of PAGES)
+      app.get(page, async (c) =>
+        built ? c.html(await readFile(index, 'utf8')) : c.text('The web pages are not built: run `npm run build` where the bridge is installed.', 503),
+      );
+    app.use('/assets/*', serveStatic({ root: parts.pagesDir }));
+    app.get('/favicon.svg', serveStatic({ root: parts.pagesDir, onFound: (_path, c) => c.header('cache-control', 'public, max-age=86400') }));
+    app.notFound((c) => c.json({ error: 'Not found.' }, 404));
+    app.onError((error, c) => {
+      log.error({ err: error, path: c.req.path }, 'a web request failed');
+      return c.json({ error: 'Something went wrong on the bridge; it is in its log.' }, 500);
+    });
+
+    const server = serve({
+      fetch: app.fetch,
+      port: config.port,
+      hostname: config.host,
+      // A body past its limit is thrown away by limitBody, which lets its sender read the 413.
+      autoCleanupIncoming: false,
+      ...(config.tls ? { createServer: createHttpsServer, serverOptions: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          new ConfigError(
+            `BRIDGE_WEB_ADDR: cannot listen on ${config.host}:${config.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}`,
+          ),
+        ),
+      );
+    });
+    const { port } = server.address() as AddressInfo;
+    return new WebServer(server, `${config.host}:${port}`);
+  }
+
+  async close(): Promise<void> {
+    // Event streams stay open until their pages leave: they are cut.
+    if ('closeAllConnections' in this.server) this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

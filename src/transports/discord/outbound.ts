@@ -1,0 +1,178 @@
+import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Routes, type APIMessage, type REST } from 'discord.js';
+import { megabytes } from '../../engine/files/sizes.ts';
+import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
+import type {
+  Button,
+  ChatCapabilities,
+  ChatRef,
+  EditOptions,
+  MessageFit,
+  MessageRef,
+  Outbound,
+  OutgoingFile,
+  Picture,
+  RichText,
+  SendOptions,
+} from '../../kernel/ports/chat.ts';
+import { truncate } from '../../work/presentation/format/index.ts';
+import { plainText } from '../../kernel/rich/index.ts';
+import { DISCORD_CAPABILITIES, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
+import { actionRows } from './components.ts';
+import { escapeMarkdown, renderMarkdown } from './format/markdown.ts';
+import { DISCORD_FIT } from './format/split.ts';
+import { channelIdOf, DISCORD, snowflakeOrder } from './id.ts';
+import type { PendingInteractions } from './interactions.ts';
+import { discordCode } from './rest.ts';
+
+/** Links are shown as links, not as embeds under the message: an answer full of links stays readable. */
+const SUPPRESS_EMBEDS = 1 << 2;
+/** The bridge's messages never ping anyone: an agent writing `@everyone` or `<@id>` notifies nobody. */
+const NO_PINGS = { parse: [] as string[] };
+/** Answers meaning the message, its channel or its interaction is gone: an edit of it is no error. */
+const GONE = new Set([10003, 10008, 10015, 10062]);
+
+interface Upload {
+  name: string;
+  data: Buffer;
+}
+
+/**
+ * The bridge's Outbound over Discord's REST API. Each channel's calls keep to its send budget
+ * (Discord's 5 a channel every 5 s; new messages ahead of progress edits, a waiting edit
+ * replaced by a newer one of the same message); beneath it, discord.js's queue keeps to the
+ * limits Discord's headers state and waits out a 429. Rich text goes as Discord Markdown; the
+ * first message answering an application command takes the place of its deferred reply.
+ */
+export class DiscordOutbound implements Outbound {
+  private readonly budget = new SendBudget({ limits: () => DISCORD_CHANNEL_LIMIT, meter: sendMeter(DISCORD) });
+
+  constructor(
+    private readonly rest: REST,
+    private readonly interactions: PendingInteractions,
+    /** The application's id, known once connected: interaction webhooks are under it. */
+    private readonly application: () => string,
+  ) {}
+
+  send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(channelIdOf(to), 'message', () => this.post(to, this.body(text, options.buttons), [], options.replyTo));
+  }
+
+  edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
+    const channel = channelIdOf(ref);
+    return this.budget.schedule(
+      channel,
+      options.urgent ? 'message' : 'edit',
+      () => this.patch(ref, this.body(text, options.buttons ?? []), []),
+      `${channel}:${ref.messageId}`,
+    );
+  }
+
+  async react(message: MessageRef, emoji: string): Promise<void> {
+    const channel = channelIdOf(message);
+    // Reactions have a bucket of their own: they wait for nothing else of the channel.
+    await this.rest.put(Routes.channelMessageOwnReaction(channel, message.messageId, emoji));
+  }
+
+  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, { name: document.filename, data: Buffer.from(document.content, 'utf8') }, document.caption, options);
+  }
+
+  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    const name = file.filename ?? basename(file.path);
+    const data = file.content ? await collect(file.content()) : await readFile(file.path);
+    return this.upload(to, { name, data }, file.caption, options);
+  }
+
+  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, { name: picture.filename, data: Buffer.from(picture.png) }, picture.caption, options);
+  }
+
+  /** The message's file replaced by the new picture (the old attachment dropped), its text by the caption. */
+  editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const channel = channelIdOf(ref);
+    const body = { ...(picture.caption ? this.body(picture.caption) : { content: '' }), attachments: [{ id: 0, filename: picture.filename }] };
+    return this.budget.schedule(
+      channel,
+      'edit',
+      () => this.patch(ref, body, [{ name: picture.filename, data: Buffer.from(picture.png) }]),
+      `${channel}:${ref.messageId}`,
+    );
+  }
+
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(channelIdOf(to));
+  }
+
+  capabilities(): ChatCapabilities {
+    return DISCORD_CAPABILITIES;
+  }
+
+  fit(): MessageFit {
+    return DISCORD_FIT;
+  }
+
+  private async upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    if (file.data.length > DISCORD_CAPABILITIES.uploadBytes)
+      throw new Error(`${file.name} is ${megabytes(file.data.length)}, over the ${megabytes(DISCORD_CAPABILITIES.uploadBytes)} a bot may upload to Discord`);
+    const body = { ...(caption ? this.body(caption, options.buttons) : this.body(undefined, options.buttons)), attachments: [{ id: 0, filename: file.name }] };
+    return this.budget.schedule(channelIdOf(to), 'message', () => this.post(to, body, [file], options.replyTo));
+  }
+
+  /** A message's body: its Markdown (plain words if the Markdown would not fit), its buttons, no pings, no embeds. */
+  private body(text: RichText | undefined, buttons?: readonly (readonly Button[])[]): Record<string, unknown> {
+    let content: string | undefined;
+    if (text) {
+      content = renderMarkdown(text);
+      if (content.length > DISCORD_CAPABILITIES.messageChars) content = truncate(escapeMarkdown(plainText(text)), DISCORD_CAPABILITIES.messageChars);
+    }
+    return {
+      ...(content !== undefined ? { content } : {}),
+      ...(buttons ? { components: actionRows(buttons) } : {}),
+      allowed_mentions: NO_PINGS,
+      flags: SUPPRESS_EMBEDS,
+    };
+  }
+
+  private async post(to: ChatRef, body: Record<string, unknown>, files: Upload[], replyTo: string | undefined): Promise<MessageRef> {
+    const channel = channelIdOf(to);
+    if (this.interactions.isInteraction(replyTo)) {
+      const token = this.interactions.claim(replyTo!);
+      if (token) {
+        // The command's deferred reply becomes this message: flags other than the embeds' are not the reply's to change.
+        const sent = (await this.rest.patch(Routes.webhookMessage(this.application(), token), {
+          body: { ...body, flags: SUPPRESS_EMBEDS },
+          files,
+          auth: false,
+        })) as APIMessage;
+        this.interactions.answered(replyTo!, sent.id);
+        return { ...to, messageId: sent.id, order: snowflakeOrder(sent.id) };
+      }
+      replyTo = undefined;
+    }
+    const reference = replyTo !== undefined ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {};
+    const sent = (await this.rest.post(Routes.channelMessages(channel), { body: { ...body, ...reference }, files })) as APIMessage;
+    return { ...to, messageId: sent.id, order: snowflakeOrder(sent.id) };
+  }
+
+  private async patch(ref: MessageRef, body: Record<string, unknown>, files: Upload[]): Promise<boolean> {
+    const token = this.interactions.tokenOfReply(ref.messageId);
+    try {
+      if (token) await this.rest.patch(Routes.webhookMessage(this.application(), token, ref.messageId), { body, files, auth: false });
+      else await this.rest.patch(Routes.channelMessage(channelIdOf(ref), ref.messageId), { body, files });
+      return true;
+    } catch (error) {
+      const code = discordCode(error);
+      if (code !== undefined && GONE.has(code)) return false;
+      throw error;
+    }
+  }
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}

@@ -1,0 +1,89 @@
+import type { Client } from 'discord.js';
+import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { checkDiscord } from './check.ts';
+import { DiscordDownloads } from './downloads.ts';
+import { createClient, startGateway } from './gateway.ts';
+import { DISCORD } from './id.ts';
+import { PendingInteractions } from './interactions.ts';
+import { inviteUrl } from './invite.ts';
+import { discordMembers, DmPeople } from './members.ts';
+import { MessageContentNotice } from './message-content.ts';
+import { DiscordOutbound } from './outbound.ts';
+import { MESSAGE_CONTENT_OFF, reachDiscord, type DiscordIdentity } from './reach.ts';
+import { discordRest } from './rest.ts';
+import { ReadMarks } from './read-marks.ts';
+import { discordSettings, requireToken } from './settings.ts';
+
+/**
+ * Discord, through discord.js: the gateway for messages, commands and presses, REST (with
+ * discord.js's rate-limit queue) for everything the bridge sends. Its settings are
+ * DISCORD_BOT_TOKEN and DISCORD_API_URL.
+ */
+export const discord: TransportKind = {
+  id: DISCORD,
+  check: (sources) => checkDiscord(discordSettings(sources)),
+  create(sources): Transport {
+    const settings = requireToken(discordSettings(sources));
+    const rest = discordRest(settings);
+    const interactions = new PendingInteractions();
+    const dmPeople = new DmPeople();
+    let identity: DiscordIdentity | undefined;
+    let client: Client | undefined;
+    let marks: ReadMarks | undefined;
+    let stopped = false;
+    let ended: (() => void) | undefined;
+    const until = new Promise<void>((resolve) => (ended = resolve));
+    const where = new URL(settings.apiUrl).host;
+    return {
+      id: DISCORD,
+      everyoneIsOwner: false,
+      secrets: [settings.token],
+      out: new DiscordOutbound(rest, interactions, () => identity!.application.id),
+      members: discordMembers(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), dmPeople),
+      downloads: new DiscordDownloads(),
+      roundTripMs: async () => {
+        const start = performance.now();
+        await discordRest(settings, { retries: 0 }).get('/users/@me');
+        return performance.now() - start;
+      },
+      async connect(log) {
+        marks = await ReadMarks.open(sources.dataDir);
+        identity = await reachDiscord(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), where, log);
+        if (!identity.messageContent) log.warn(`Discord: ${MESSAGE_CONTENT_OFF}`);
+      },
+      async serve(host, log) {
+        if (stopped) return;
+        client = createClient(settings, identity!);
+        const gateway = await startGateway({
+          client,
+          token: settings.token,
+          identity: identity!,
+          host,
+          out: this.out,
+          interactions,
+          dmPeople,
+          notice: new MessageContentNotice(identity!.user.username),
+          marks: marks!,
+          log,
+        });
+        // Stopped while it logged in: it takes nothing more from Discord.
+        if (stopped) await client.destroy();
+        await Promise.race([until, gateway.closed]);
+      },
+      async stop() {
+        stopped = true;
+        await client?.destroy();
+        await marks?.flush();
+        ended?.();
+      },
+      inTerminal: false,
+      greet({ clis, defaultCli, dataDir }, log) {
+        log.info(
+          `jsonl-bridge running on Discord as @${identity!.user.username}: ${clis} CLIs (default ${defaultCli}), data in ${dataDir}; invite: ${inviteUrl(identity!.application.id)}`,
+        );
+      },
+    };
+  },
+};
+
+export default discord;

@@ -1,0 +1,84 @@
+import { TransportNotServedError } from '../../kernel/ports/transport.ts';
+import type {
+  ChatCapabilities,
+  ChatRef,
+  EditOptions,
+  MessageFit,
+  MessageRef,
+  Outbound,
+  OutgoingFile,
+  Picture,
+  RichText,
+  SendOptions,
+} from '../../kernel/ports/chat.ts';
+
+/** Any chat, where a transport's capabilities are the same in all of its chats. */
+const anyChat: ChatRef = { transport: '', chat: '' };
+
+/**
+ * Every transport served, as one Outbound: each call goes to the transport its chat is on, and
+ * each chat is cut and paced by its own app's rules.
+ */
+export class RoutedOutbound implements Outbound {
+  constructor(private readonly byId: ReadonlyMap<string, Outbound>) {}
+
+  async send(to: ChatRef, text: RichText, options?: SendOptions): Promise<MessageRef> {
+    return this.of(to).send(to, text, options);
+  }
+
+  async edit(ref: MessageRef, text: RichText, options?: EditOptions): Promise<boolean> {
+    return this.of(ref).edit(ref, text, options);
+  }
+
+  async react(message: MessageRef, emoji: string): Promise<void> {
+    await this.of(message).react?.(message, emoji);
+  }
+
+  async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef> {
+    return this.of(to).sendDocument(to, document, options);
+  }
+
+  async sendFile(to: ChatRef, file: OutgoingFile, options?: SendOptions): Promise<MessageRef> {
+    return this.of(to).sendFile(to, file, options);
+  }
+
+  /** To the chat's transport; one that shows no pictures refuses, and the caller goes on without. */
+  async sendPicture(to: ChatRef, picture: Picture, options?: SendOptions): Promise<MessageRef> {
+    const out = this.of(to);
+    if (!out.sendPicture) throw new Error(`the ${to.transport} transport shows no pictures`);
+    return out.sendPicture(to, picture, options);
+  }
+
+  async editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const out = this.of(ref);
+    if (!out.editPicture) throw new Error(`the ${ref.transport} transport shows no pictures`);
+    return out.editPicture(ref, picture);
+  }
+
+  /** A chat of a transport not served now is described by the tightest served: what is planned for it then fits wherever it goes. */
+  capabilities(to: ChatRef): ChatCapabilities {
+    return this.served(to)?.capabilities(to) ?? this.tightest().capabilities(to);
+  }
+
+  fit(to: ChatRef): MessageFit {
+    return this.served(to)?.fit(to) ?? this.tightest().fit(to);
+  }
+
+  crowded(to: ChatRef): boolean {
+    return this.served(to)?.crowded?.(to) ?? false;
+  }
+
+  private served(chat: ChatRef): Outbound | undefined {
+    return this.byId.get(chat.transport);
+  }
+
+  private of(chat: ChatRef): Outbound {
+    const out = this.served(chat);
+    if (!out) throw new TransportNotServedError(chat.transport);
+    return out;
+  }
+
+  private tightest(): Outbound {
+    return [...this.byId.values()].reduce((a, b) => (b.capabilities(anyChat).messageChars < a.capabilities(anyChat).messageChars ? b : a));
+  }
+}

@@ -1,0 +1,23 @@
+import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
+
+/**
+ * What Slack lets a bot do, from its documented limits: one place, asked by the core.
+ * - messageChars: a section block's text holds 3,000 characters (a message's `text` 40,000,
+ *   but Slack asks for 4,000 at most, and a message that gains buttons shows its text in a section);
+ * - uploadBytes: files.getUploadURLExternal takes files up to 1 GB;
+ * - buttonPayloadBytes: a button's `value` holds 2,000 characters; an actions block 25 elements;
+ * - editsPerMinute: chat.update is a Tier 3 method (about 50 a minute).
+ */
+export const SLACK_CAPABILITIES: ChatCapabilities = Object.freeze({
+  messageChars: 3000,
+  captionChars: 3000,
+  uploadBytes: 1024 * 1024 * 1024,
+  photoBytes: 1024 * 1024 * 1024,
+  buttonPayloadBytes: 2000,
+  buttonsPerRow: 25,
+  editsPerMinute: 50,
+  threads: true,
+  drafts: false,
+  reactions: true,
+  pictures: true,
+});

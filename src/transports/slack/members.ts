@@ -1,0 +1,42 @@
+import type { WebClient } from '@slack/web-api';
+import { CachedMembers } from '../../work/access/member-cache.ts';
+import { inFlightLimit } from '../../kernel/concurrency/in-flight-limit.ts';
+import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
+import { platformError } from './client.ts';
+import { channelOf, slackUserId } from './id.ts';
+
+/** Look-ups under way at once: a page of many chats asks side by side, within conversations.members' tier. */
+const LOOKUPS_AT_ONCE = 5;
+
+/**
+ * Who is in a Slack conversation: conversations.members, page by page, the answer kept a while
+ * per (chat, person) as every transport's is (CachedMembers). A conversation the bot cannot see
+ * (channel_not_found, not_in_channel) is a definite no; the network or a 429 is "cannot tell now".
+ */
+export function slackMembers(web: WebClient): CachedMembers {
+  return new CachedMembers(membersThrough(web));
+}
+
+export function membersThrough(web: Pick<WebClient, 'conversations'>, atOnce = LOOKUPS_AT_ONCE): ChatMembers {
+  const limited = inFlightLimit(atOnce);
+  return {
+    async isMember(chat, person) {
+      const user = slackUserId(person);
+      if (user === undefined) return false;
+      try {
+        return await limited(async () => {
+          let cursor: string | undefined;
+          do {
+            const page = await web.conversations.members({ channel: channelOf(chat), limit: 1000, ...(cursor ? { cursor } : {}) });
+            if (page.members?.includes(user)) return true;
+            cursor = page.response_metadata?.next_cursor || undefined;
+          } while (cursor);
+          return false;
+        });
+      } catch (error) {
+        if (['channel_not_found', 'not_in_channel', 'missing_scope'].includes(platformError(error) ?? '')) return false;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
+import type { WebClient } from '@slack/web-api';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
+import type {
+  ChatCapabilities,
+  ChatRef,
+  EditOptions,
+  MessageFit,
+  MessageRef,
+  Outbound,
+  OutgoingFile,
+  Picture,
+  RichText,
+  SendOptions,
+} from '../../kernel/ports/chat.ts';
+import { SLACK_CAPABILITIES } from './capabilities.ts';
+import { platformError, retryAfter } from './client.ts';
+import { renderMrkdwn } from './format/mrkdwn.ts';
+import { slackMessagesOf, slackPreview } from './format/split.ts';
+import { channelOf, sentRef, SLACK, threadTsOf } from './id.ts';
+import { emojiName, slackMessage } from './presenter.ts';
+
+/**
+ * Slack lets a channel take about one message a second, with short bursts: three calls in any
+ * three seconds keeps under it, whatever the mix of new messages and edits.
+ */
+export const SLACK_CHANNEL_LIMIT = { max: 3, windowMs: 3000 };
+
+/**
+ * The bridge's Outbound over Slack's Web API: mrkdwn text, buttons as Block Kit, files by
+ * files.uploadV2. Each channel's calls keep to its send budget (new messages ahead of progress
+ * edits); a 429 pauses that channel for its Retry-After and the call is tried again.
+ */
+export class SlackOutbound implements Outbound {
+  /** Pictures replaced: the message a first ref stands for now. */
+  private readonly pictures = new Map<string, string>();
+
+  constructor(
+    private readonly web: WebClient,
+    private readonly budget = new SendBudget({ limits: () => SLACK_CHANNEL_LIMIT, retryAfter, meter: sendMeter(SLACK) }),
+  ) {}
+
+  send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(channelOf(to), 'message', async () => {
+      const message = slackMessage(text, options.buttons);
+      const thread = threadTsOf(to);
+      const sent = await this.web.chat.postMessage({
+        channel: channelOf(to),
+        text: message.text,
+        ...(message.blocks.length ? { blocks: message.blocks } : {}),
+        ...(thread ? { thread_ts: thread } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      return sentRef(to, sent.ts!);
+    });
+  }
+
+  edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
+    return this.budget.schedule(
+      channelOf(ref),
+      options.urgent ? 'message' : 'edit',
+      async () => {
+        const message = slackMessage(text, options.buttons);
+        try {
+          // Empty blocks clear the buttons an earlier version had.
+          await this.web.chat.update({ channel: channelOf(ref), ts: ref.messageId, text: message.text, blocks: message.blocks as never[] });
+          return true;
+        } catch (error) {
+          // Deleted by someone: nothing to edit, and no error.
+          if (platformError(error) === 'message_not_found') return false;
+          throw error;
+        }
+      },
+      `${ref.chat}:${ref.messageId}`,
+    );
+  }
+
+  async react(message: MessageRef, emoji: string): Promise<void> {
+    const name = emojiName(emoji);
+    if (!name) return;
+    await this.budget.schedule(
+      channelOf(message),
+      'edit',
+      () =>
+        this.web.reactions.add({ channel: channelOf(message), timestamp: message.messageId, name }).catch((error: unknown) => {
+          if (platformError(error) !== 'already_reacted') throw error;
+        }),
+      `reaction:${message.chat}:${message.messageId}`,
+    );
+  }
+
+  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, _options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(channelOf(to), 'message', () => this.upload(to, document.filename, Buffer.from(document.content, 'utf8'), document.caption));
+  }
+
+  sendFile(to: ChatRef, file: OutgoingFile, _options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(channelOf(to), 'message', async () => this.upload(to, file.filename ?? basename(file.path), await bytesOf(file), file.caption));
+  }
+
+  sendPicture(to: ChatRef, picture: Picture, _options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(channelOf(to), 'message', () => this.upload(to, picture.filename, Buffer.from(picture.png), picture.caption));
+  }
+
+  /**
+   * A file cannot be replaced in its message on Slack: the new picture is shared anew and the one
+   * it replaces deleted, so the chat shows one, the newest (the caller keeps the first ref, which
+   * stands for the newest). An edit, so it waits behind new messages and a newer one replaces it.
+   */
+  editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const key = `${ref.chat}:${ref.messageId}`;
+    return this.budget.schedule(
+      channelOf(ref),
+      'edit',
+      async () => {
+        const shown = this.pictures.get(key) ?? ref.messageId;
+        const sent = await this.upload(ref, picture.filename, Buffer.from(picture.png), picture.caption);
+        this.pictures.set(key, sent.messageId);
+        await this.web.chat.delete({ channel: channelOf(ref), ts: shown }).catch((error: unknown) => {
+          // Deleted already (by someone): the new one is there anyway.
+          if (platformError(error) !== 'message_not_found') throw error;
+        });
+        return true;
+      },
+      key,
+    );
+  }
+
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(channelOf(to));
+  }
+
+  capabilities(): ChatCapabilities {
+    return SLACK_CAPABILITIES;
+  }
+
+  fit(): MessageFit {
+    return SLACK_FIT;
+  }
+
+  /** files.uploadV2: the bytes to Slack's upload URL, then shared in the chat (its thread) with the caption as the comment. */
+  private async upload(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined): Promise<MessageRef> {
+    const thread = threadTsOf(to);
+    const comment = caption ? renderMrkdwn(caption) : undefined;
+    const file = { file: bytes, filename, ...(comment ? { initial_comment: comment } : {}) };
+    const result = (await this.web.filesUploadV2(
+      thread ? { ...file, channel_id: channelOf(to), thread_ts: thread } : { ...file, channel_id: channelOf(to) },
+    )) as { files?: { files?: { id: string; shares?: Record<string, Record<string, { ts: string }[]>> }[] }[] };
+    const uploaded = result.files?.[0]?.files?.[0];
+    const shares = uploaded?.shares ?? {};
+    const ts = [...Object.values(shares.public ?? {}), ...Object.values(shares.private ?? {})].flat()[0]?.ts;
+    // Slack may share the file a moment later: its message is then known by the file's id only.
+    return ts ? sentRef(to, ts) : { ...to, messageId: uploaded?.id ?? filename };
+  }
+}
+
+const SLACK_FIT: MessageFit = Object.freeze({ split: slackMessagesOf, preview: slackPreview });
+
+async function bytesOf(file: OutgoingFile): Promise<Buffer> {
+  if (!file.content) return readFile(file.path);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of file.content()) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,248 @@
+import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
+import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
+import type { ReactionTypeEmoji } from 'grammy/types';
+import { basename } from 'node:path';
+import {
+  ChatUnreachableError,
+  type Button,
+  type ChatRef,
+  type EditOptions,
+  type MessageFit,
+  type MessageRef,
+  type Outbound,
+  type OutgoingFile,
+  type Picture,
+  type RichText,
+  type SendOptions,
+} from '../../kernel/ports/chat.ts';
+import { TELEGRAM_CAPABILITIES } from './capabilities.ts';
+import { truncate } from '../../work/presentation/format/index.ts';
+import { plainText } from '../../kernel/rich/index.ts';
+import { captionPreview, messagesOf, renderHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT } from './format/index.ts';
+import { SendBudget, type ChatLimit } from '../../kernel/concurrency/send-budget.ts';
+import { chatIdOf, messageIdOf, TELEGRAM, threadIdOf } from './id.ts';
+
+/**
+ * The bridge's Outbound over the Bot API. HTML first; if Telegram rejects the markup, the
+ * same words again as plain text. Each chat's calls keep to its send budget; a 429 that gets
+ * through anyway, and network errors, are retried below this by the auto-retry transformer.
+ */
+export class TelegramOutbound implements Outbound {
+  constructor(
+    private readonly api: Api,
+    /** Every call waits its chat's turn: Telegram's per-chat limits, answers before progress edits. */
+    private readonly budget = new SendBudget({ limits: telegramLimit, retryAfter: floodWait, meter: sendMeter(TELEGRAM) }),
+  ) {}
+
+  send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.call(to.chat, 'message', () => this.sendNow(to, text, options));
+  }
+
+  edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
+    return this.call(ref.chat, options.urgent ? 'message' : 'edit', () => this.editNow(ref, text, options), `${ref.chat}:${ref.messageId}`);
+  }
+
+  async react(message: MessageRef, emoji: string): Promise<void> {
+    // Within the chat's budget, behind new messages: a burst of steers must not hold up an answer.
+    await this.call(
+      message.chat,
+      'edit',
+      () => this.api.setMessageReaction(chatIdOf(message), messageIdOf(message), [{ type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] }]),
+      `reaction:${message.chat}:${message.messageId}`,
+    );
+  }
+
+  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    const file = () => new InputFile(Buffer.from(document.content, 'utf8'), document.filename);
+    return this.call(to.chat, 'message', () => this.upload(to, 'document', file, document.caption, options));
+  }
+
+  sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    return this.call(to.chat, 'message', () => this.sendFileNow(to, file, options));
+  }
+
+  /** A photo: counted as a new message. */
+  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
+    const file = () => new InputFile(picture.png, picture.filename);
+    return this.call(to.chat, 'message', () => this.upload(to, 'photo', file, picture.caption, options));
+  }
+
+  /** editMessageMedia with a new upload: an edit, so it waits behind new messages and a newer one replaces it while it waits. */
+  editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    return this.call(ref.chat, 'edit', () => this.editPictureNow(ref, picture), `${ref.chat}:${ref.messageId}`);
+  }
+
+  /** Within the chat's budget; Telegram refusing the chat for good is said the core's way. */
+  private call<T>(chat: string, priority: 'message' | 'edit', run: () => Promise<T>, mergeKey?: string): Promise<T> {
+    return this.budget.schedule(chat, priority, run, mergeKey).catch((error: unknown) => {
+      throw isUnreachable(error) ? new ChatUnreachableError(error.description, { cause: error }) : error;
+    });
+  }
+
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(to.chat);
+  }
+
+  capabilities() {
+    return TELEGRAM_CAPABILITIES;
+  }
+
+  fit(): MessageFit {
+    return TELEGRAM_FIT;
+  }
+
+  private async sendNow(to: ChatRef, text: RichText, options: SendOptions): Promise<MessageRef> {
+    const base = {
+      ...thread(to),
+      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: Number(options.replyTo), allow_sending_without_reply: true } } : {}),
+      ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
+      link_preview_options: { is_disabled: true },
+    };
+    try {
+      const sent = await this.api.sendMessage(chatIdOf(to), renderHtml(text), { ...base, parse_mode: 'HTML' });
+      return sentRef(to, sent);
+    } catch (error) {
+      if (!isMarkupRejection(error)) throw error;
+      const sent = await this.api.sendMessage(chatIdOf(to), truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), base);
+      return sentRef(to, sent);
+    }
+  }
+
+  private async editNow(ref: MessageRef, text: RichText, options: EditOptions): Promise<boolean> {
+    const markup = { reply_markup: keyboard(options.buttons ?? []) };
+    try {
+      await this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), renderHtml(text), {
+        ...markup,
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+      });
+      return true;
+    } catch (error) {
+      if (isHarmlessEditError(error)) return !isGone(error);
+      if (!isMarkupRejection(error)) throw error;
+      return this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), markup).then(
+        () => true,
+        (again: unknown) => {
+          if (!isHarmlessEditError(again)) throw again;
+          return !isGone(again);
+        },
+      );
+    }
+  }
+
+  private async editPictureNow(ref: MessageRef, picture: Picture): Promise<boolean> {
+    const edit = (caption: { caption?: string; parse_mode?: 'HTML' }) =>
+      this.api.editMessageMedia(chatIdOf(ref), messageIdOf(ref), { type: 'photo', media: new InputFile(picture.png, picture.filename), ...caption }).then(
+        () => true,
+        (error: unknown) => {
+          if (!isHarmlessEditError(error)) throw error;
+          return !isGone(error);
+        },
+      );
+    const { caption } = picture;
+    try {
+      return await edit(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
+    } catch (error) {
+      if (!caption || !isMarkupRejection(error)) throw error;
+      return edit({ caption: truncate(plainText(caption), TELEGRAM_CAPTION_LIMIT) });
+    }
+  }
+
+  private async sendFileNow(to: ChatRef, file: OutgoingFile, options: SendOptions): Promise<MessageRef> {
+    const input = () => new InputFile(file.content ?? file.path, file.filename ?? basename(file.path));
+    if (file.as === 'document') return this.upload(to, 'document', input, file.caption, options);
+    try {
+      return await this.upload(to, 'photo', input, file.caption, options);
+    } catch (error) {
+      // Telegram shows only some images as photos (size, dimensions, format): the rest go as documents.
+      if (!(error instanceof GrammyError && error.error_code === 400 && /PHOTO|IMAGE|dimensions|too big/i.test(error.description))) throw error;
+      return this.upload(to, 'document', input, file.caption, options);
+    }
+  }
+
+  /** A document or photo with its caption: HTML first, the plain caption if Telegram refuses the markup. */
+  private async upload(to: ChatRef, as: 'document' | 'photo', file: () => InputFile, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    const base = {
+      ...thread(to),
+      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: Number(options.replyTo), allow_sending_without_reply: true } } : {}),
+      ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
+    };
+    const send = (extra: { caption?: string; parse_mode?: 'HTML' }) =>
+      as === 'photo' ? this.api.sendPhoto(chatIdOf(to), file(), { ...base, ...extra }) : this.api.sendDocument(chatIdOf(to), file(), { ...base, ...extra });
+    try {
+      const sent = await send(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
+      return sentRef(to, sent);
+    } catch (error) {
+      if (!caption || !isMarkupRejection(error)) throw error;
+      const sent = await send({ caption: truncate(plainText(caption), TELEGRAM_CAPTION_LIMIT) });
+      return sentRef(to, sent);
+    }
+  }
+}
+
+/**
+ * How many calls one chat may take in a window, as Telegram asks: one message a second in a
+ * private chat, twenty a minute in a group. Edits, documents and chat actions count like
+ * messages. Users' chat ids are positive, groups' and channels' negative.
+ */
+export const PRIVATE_CHAT_LIMIT: ChatLimit = { max: 1, windowMs: 1000 };
+export const GROUP_CHAT_LIMIT: ChatLimit = { max: 20, windowMs: 60_000 };
+
+export function telegramLimit(chat: string): ChatLimit {
+  return Number(chat) > 0 ? PRIVATE_CHAT_LIMIT : GROUP_CHAT_LIMIT;
+}
+
+/** Cut as Telegram counts: the HTML as rendered, 4,096 characters a message and 1,024 a caption. */
+const TELEGRAM_FIT: MessageFit = { split: (text, frame = {}) => messagesOf(text, frame), preview: (text) => captionPreview(text) };
+
+function thread(to: ChatRef) {
+  const threadId = threadIdOf(to);
+  return threadId !== undefined ? { message_thread_id: threadId } : {};
+}
+
+function keyboard(rows: Button[][]): InlineKeyboard {
+  return InlineKeyboard.from(
+    rows.map((row) =>
+      row.map((b) =>
+        b.opens ? (b.opens.inApp ? InlineKeyboard.webApp(b.text, b.opens.url) : InlineKeyboard.url(b.text, b.opens.url)) : InlineKeyboard.text(b.text, b.data),
+      ),
+    ),
+  );
+}
+
+/** Telegram refused the formatting (or its length as formatted): plain text will do. */
+function isMarkupRejection(error: unknown): boolean {
+  return (
+    error instanceof GrammyError && error.error_code === 400 && /can't parse entities|message is too long|caption is too long|entities/i.test(error.description)
+  );
+}
+
+/** The bot was removed or blocked, the chat is gone, or it may not write there. */
+function isUnreachable(error: unknown): error is GrammyError {
+  return (
+    error instanceof GrammyError &&
+    (error.error_code === 403 || (error.error_code === 400 && /chat not found|bot was kicked|CHAT_WRITE_FORBIDDEN|have no rights/i.test(error.description)))
+  );
+}
+
+/** Not worth failing over: nothing changed, or the user deleted the message. */
+function isHarmlessEditError(error: unknown): boolean {
+  return (
+    error instanceof GrammyError && error.error_code === 400 && /message is not modified|message to edit not found|MESSAGE_ID_INVALID/i.test(error.description)
+  );
+}
+
+/** The message to edit is no longer there. */
+function isGone(error: unknown): boolean {
+  return error instanceof GrammyError && /message to edit not found|MESSAGE_ID_INVALID/i.test(error.description);
+}
+
+/** A 429's `retry_after`: how long Telegram wants this chat left alone. */
+function floodWait(error: unknown): number | undefined {
+  return error instanceof GrammyError && error.error_code === 429 ? (error.parameters.retry_after ?? 1) : undefined;
+}
+
+/** What the bridge keeps of a message it sent: where it is (a chat's message ids go up, people's and the bot's alike). */
+function sentRef(to: ChatRef, sent: { message_id: number }): MessageRef {
+  return { ...to, messageId: String(sent.message_id), order: sent.message_id };
+}

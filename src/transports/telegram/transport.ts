@@ -1,0 +1,62 @@
+import type { Bot } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
+import { miniApp } from './init-data.ts';
+import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { createBot, createOutboundApi, startTelegram, type TelegramBridge } from './bot.ts';
+import { checkTelegram } from './check.ts';
+import { TelegramDownloads } from './downloads.ts';
+import { TELEGRAM } from './id.ts';
+import { telegramMembers } from './members.ts';
+import { TelegramOutbound } from './outbound.ts';
+import { reachTelegram, telegramRoundTrip } from './reach.ts';
+import { requireToken, telegramSettings } from './settings.ts';
+import { UpdateJournal } from './update-journal.ts';
+
+/**
+ * Telegram, through grammY: long polling with the runner, answers through the outbound with
+ * its send budget, files fetched from the Bot API. Its settings are TELEGRAM_BOT_TOKEN and
+ * TELEGRAM_API_ROOT.
+ */
+export const telegram: TransportKind = {
+  id: TELEGRAM,
+  check: (sources) => checkTelegram(telegramSettings(sources)),
+  create(sources): Transport {
+    const settings = requireToken(telegramSettings(sources));
+    const bot: Bot = createBot(settings);
+    let me: UserFromGetMe | undefined;
+    let running: TelegramBridge | undefined;
+    let journal: UpdateJournal | undefined;
+    let stopped = false;
+    return {
+      id: TELEGRAM,
+      everyoneIsOwner: false,
+      secrets: [settings.token],
+      inApp: miniApp(settings.token),
+      out: new TelegramOutbound(createOutboundApi(settings)),
+      members: telegramMembers(settings),
+      downloads: new TelegramDownloads(bot.api, { token: settings.token, apiRoot: settings.apiRoot }),
+      roundTripMs: telegramRoundTrip(settings),
+      async connect(log) {
+        journal = await UpdateJournal.open(sources.dataDir);
+        me = await reachTelegram(settings, log);
+      },
+      async serve(host, log) {
+        if (stopped) return;
+        running = await startTelegram(bot, me!, host, this.out, log, journal!);
+        // Stopped while it started: it takes nothing more from Telegram (what it took is in the journal).
+        if (stopped) await running.stop();
+        await running.runner.task();
+      },
+      async stop() {
+        stopped = true;
+        await running?.stop();
+      },
+      inTerminal: false,
+      greet({ clis, defaultCli, dataDir }, log) {
+        log.info(`jsonl-bridge running as @${me!.username}: ${clis} CLIs (default ${defaultCli}), data in ${dataDir}`);
+      },
+    };
+  },
+};
+
+export default telegram;

@@ -1,0 +1,212 @@
+import { TransportNotServedError } from '../../kernel/ports/transport.ts';
+import { ChatUnreachableError } from '../../kernel/ports/chat.ts';
+import { sendPart, type MessageFit, type Part } from '../presentation/deliver.ts';
+import { chatKey, type ChatRef, type Outbound } from '../../kernel/ports/chat.ts';
+import type { Delivery } from '../subagents/delivery.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import { contextOf, type TraceCarrier } from '../../services/telemetry/trace-context.ts';
+import { traceDelivery } from '../../services/telemetry/traced-agent.ts';
+
+/** Retries back off from 1 s to 5 min; a destination that is gone for good is given up after this many. */
+const MAX_BACKOFF_MS = 5 * 60_000;
+const MAX_ATTEMPTS = 30;
+
+/** One thing to announce: an ended run, an ended orchestration. */
+export interface Announcement {
+  /** Unique across sources. */
+  id: string;
+  address: ChatRef;
+  /** One chat's announcements go out in this order. */
+  endedAt: number;
+  delivery: Delivery;
+  /** The trace of the work it announces: its delivery is a span of it. */
+  trace?: TraceCarrier;
+  /**
+   * Planned from the saved record, for the messages of the transport it goes out on, so the
+   * same every time: a resumed delivery skips what was sent.
+   */
+  parts(fit: MessageFit): Part[];
+}
+
+/** A kind of record the outbox announces, and where their delivery state is saved. */
+export interface AnnouncementSource {
+  /** What its records are called in the log: "run", "orchestration". */
+  name: string;
+  /** Ended records with a chat or agent delivery still pending. */
+  pending(): Announcement[];
+  /**
+   * Merges a change into an announcement's saved delivery state (an undefined field is
+   * removed); resolves once it is on disk. A patch, so the chat's and the agent's deliveries,
+   * running side by side, never overwrite each other.
+   */
+  save(id: string, patch: Partial<Delivery>): Promise<void>;
+  /** Gives the outcome to the main agent that asked for the work; resolves once it is queued as a turn. */
+  toAgent?(ids: string[]): Promise<void>;
+}
+
+export interface OutboxOptions {
+  out: Outbound;
+  sources: AnnouncementSource[];
+  log: Log;
+}
+
+/**
+ * The one durable outbox: everything the bridge announces goes out exactly once. Each part's
+ * sending is saved before the next one goes, so a 429, a 5xx, a dropped connection or a
+ * restart resumes at the first part not yet sent and never sends one twice. A chat that is
+ * gone for good (403, chat not found) is given up at once, and said so in the record.
+ */
+export class Outbox {
+  private busy: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly handing = new Set<string>();
+  /** Announcements whose calls this process began: a `sending` mark of theirs is its own, not a previous process's. */
+  private readonly started = new Set<string>();
+
+  constructor(private readonly options: OutboxOptions) {}
+
+  /** Something may be waiting: deliver it soon. */
+  kick(): void {
+    if (this.closed) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = this.drain().finally(() => {
+      this.busy = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Waits for the deliveries under way (tests, shutdown). */
+  async settle(): Promise<void> {
+    while (this.busy) await this.busy;
+  }
+
+  /** No delivery under way, and no result on its way to an agent. */
+  isIdle(): boolean {
+    return this.busy === undefined && this.handing.size === 0;
+  }
+
+  async idle(): Promise<void> {
+    await this.settle();
+    while (!this.isIdle()) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+  }
+
+  private async drain(): Promise<void> {
+    const now = Date.now();
+    const due = this.options.sources.flatMap((source) =>
+      source
+        .pending()
+        .filter((a) => (a.delivery.retryAt ?? 0) <= now)
+        .map((a) => ({ source, a })),
+    );
+    // One chat's announcements go out in order; different chats do not wait for each other.
+    const byChat = new Map<string, typeof due>();
+    for (const item of due.sort((x, y) => x.a.endedAt - y.a.endedAt)) {
+      const key = chatKey(item.a.address);
+      byChat.set(key, [...(byChat.get(key) ?? []), item]);
+    }
+    await Promise.all(
+      [...byChat.values()].map(async (items) => {
+        for (const { source, a } of items) if (a.delivery.chat === 'pending') await this.deliver(source, a);
+      }),
+    );
+    for (const source of this.options.sources) {
+      const ids = due.filter((item) => item.source === source && item.a.delivery.agent === 'pending').map((item) => item.a.id);
+      if (ids.length && source.toAgent) this.handToAgent(source, ids);
+    }
+    this.scheduleRetry();
+  }
+
+  private async deliver(source: AnnouncementSource, announcement: Announcement): Promise<void> {
+    const parts = announcement.parts(this.options.out.fit(announcement.address));
+    const { delivery } = announcement;
+    if (delivery.sending !== undefined && !this.started.has(`${source.name}:${announcement.id}`)) {
+      // The one duplicate the Bot API cannot rule out: the chat may have the part already, and it goes again rather than never.
+      this.options.log.warn(
+        { [source.name]: announcement.id, chat: chatKey(announcement.address), part: delivery.sentParts + 1 },
+        `the bridge stopped while announcing it (the call began ${new Date(delivery.sending).toISOString()}): whether the chat got that part is unknown, so it goes again`,
+      );
+    }
+    try {
+      await traceDelivery(contextOf(announcement.trace), announcement.address.transport, async () => {
+        for (let i = delivery.sentParts; i < parts.length; i++) {
+          // Saved before the call: a stop during it leaves word that its outcome is unknown.
+          await source.save(announcement.id, { sending: Date.now() });
+          this.started.add(`${source.name}:${announcement.id}`);
+          await sendPart(this.options.out, announcement.address, parts[i]!);
+          await source.save(announcement.id, { sentParts: i + 1, sending: undefined });
+        }
+      });
+      await source.save(announcement.id, { chat: 'sent', retryAt: undefined });
+    } catch (error) {
+      // Its transport is not served now: it waits, untried, for a bridge that serves it.
+      if (error instanceof TransportNotServedError) {
+        await source.save(announcement.id, { sending: undefined });
+        return;
+      }
+      const attempts = delivery.attempts + 1;
+      const message = (error as Error).message ?? String(error);
+      const gone = isPermanent(error) || attempts >= MAX_ATTEMPTS;
+      this.options.log.warn(
+        { [source.name]: announcement.id, chat: chatKey(announcement.address) },
+        `announcing failed (attempt ${attempts}${gone ? ', giving up' : ''}): ${message}`,
+      );
+      await source.save(announcement.id, {
+        attempts,
+        lastError: message,
+        // Refused or not made (the API client retries what it can): this process knows how it went.
+        sending: undefined,
+        ...(gone ? { chat: 'skipped' as const, retryAt: undefined } : { retryAt: Date.now() + backoff(attempts) }),
+      });
+    }
+  }
+
+  /**
+   * The hand-back is a new turn of the main agent, which may wait behind the one running:
+   * that wait must not hold up other chats' announcements, so it is not awaited here.
+   */
+  private handToAgent(source: AnnouncementSource, ids: string[]): void {
+    const key = (id: string) => `${source.name}:${id}`;
+    const fresh = ids.filter((id) => !this.handing.has(key(id)));
+    if (!fresh.length) return;
+    for (const id of fresh) this.handing.add(key(id));
+    source.toAgent!(fresh)
+      .then(async () => {
+        for (const id of fresh) await source.save(id, { agent: 'sent' });
+      })
+      .catch((error: Error) => this.options.log.warn({ [source.name]: fresh.join(',') }, `handing results to the main agent failed: ${error.message}`))
+      .finally(() => {
+        for (const id of fresh) this.handing.delete(key(id));
+      });
+  }
+
+  private scheduleRetry(): void {
+    clearTimeout(this.timer);
+    const waiting = this.options.sources.flatMap((source) => source.pending()).filter((a) => a.delivery.retryAt);
+    if (!waiting.length || this.closed) return;
+    const next = Math.min(...waiting.map((a) => a.delivery.retryAt!));
+    this.timer = setTimeout(() => this.kick(), Math.max(50, next - Date.now()));
+    this.timer.unref();
+  }
+}
+
+function backoff(attempts: number): number {
+  return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (attempts - 1));
+}
+
+/** The chat is gone or the bot was removed: retrying cannot help. */
+function isPermanent(error: unknown): boolean {
+  return error instanceof ChatUnreachableError;
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { LiveProcess } from '../../engine/session/session-config.ts';
+import { liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from '../../engine/session/live-cli.ts';
+import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from '../../engine/session/turn.ts';
+import type { AgentEvent } from '../../kernel/protocols/events.ts';
+import { formatHostRule } from '../../engine/sandbox/host-rules.ts';
+import type { SessionLaunch } from './session-protocol.ts';
+import { ProcessMessages } from '../../engine/session/process-messages.ts';
+
+/** What a chat's kept CLI on a worker asks of the bridge's side of the queue (RemoteSessions). */
+export interface RemoteSide {
+  /** Runs the turn on the chat's worker (placing it first), following it until it ends wherever it goes. */
+  run(turn: RemoteTurn): void;
+  steer(turn: RemoteTurn, text: string, id: string): void;
+  stop(turn: RemoteTurn, reason: string): void;
+  /** The chat's process on its worker closes (its session resumes there, or elsewhere, in a new one). */
+  closeProcess(chatId: string): Promise<void>;
+  /** The worker the chat is placed on now. */
+  workerOf(chatId: string): string | undefined;
+}
+
+/**
+ * A chat's kept CLI when it lives on a worker: turns, steering and stops go to the worker
+ * through the signed queue traffic, and events, permission requests and answers come back on
+ * the chat's event stream. To the chat's session it is a LiveCli like any other.
+ */
+export class RemoteLiveCli implements LiveProcess {
+  readonly key: string;
+  private session: string | undefined;
+  private turn: RemoteTurn | undefined;
+  private lastUsedAt = Date.now();
+  private closed = false;
+  /** What its CLI has been sent, and whether it names messages back, as its events show. */
+  readonly messages = new ProcessMessages();
+
+  constructor(
+    readonly chatId: string,
+    readonly launch: LiveLaunch,
+    readonly answer: PermissionAnswerer,
+    private readonly side: RemoteSide,
+  ) {
+    this.key = liveLaunchKey(launch);
+    this.session = launch.spec.resumeId;
+  }
+
+  get isAlive(): boolean {
+    return !this.closed;
+  }
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  get lastUsed(): number {
+    return this.lastUsedAt;
+  }
+
+  get where(): string | undefined {
+    return this.side.workerOf(this.chatId);
+  }
+
+  /** What the worker starts the CLI with: the launch less what is this machine's own (its environment, adapter, log). */
+  describe(resumeId: string | undefined): SessionLaunch {
+    const { adapter, spec, cwd, mode, graceMs, walls } = this.launch;
+    const { mcp, ...rest } = spec;
+    return {
+      cli: adapter.name,
+      spec: { ...rest, resumeId, ...(mcp ? { mcp: { url: mcp.url, serverName: mcp.serverName, token: mcp.token } } : {}) },
+      cwd,
+      mode,
+      ...(graceMs !== undefined ? { graceMs } : {}),
+      // The worker's sandbox decides whether there are walls; the chat decides whose and what they let through.
+      ...(walls ? { walls: { home: walls.home, readOnly: walls.readOnly === true, netAllow: (walls.egress?.allow?.() ?? []).map(formatHostRule) } } : {}),
+    };
+  }
+
+  startTurn(prompt: string, handlers: TurnHandlers, options: TurnLimits & { planning?: boolean } = {}): RunningTurn {
+    if (this.turn) throw new Error('the live CLI is already running a turn');
+    this.lastUsedAt = Date.now();
+    const turn = new RemoteTurn(this, prompt, handlers, options, this.side);
+    this.messages.sent(turn.id);
+    this.turn = turn;
+    void turn.done.then((outcome) => {
+      if (outcome.sessionId) this.session = outcome.sessionId;
+      if (this.turn === turn) this.turn = undefined;
+      this.lastUsedAt = Date.now();
+    });
+    this.side.run(turn);
+    return turn;
+  }
+
+  /** Whether its CLI names messages back, as its events show (only then is it steered). */
+  get namesMessages(): boolean | undefined {
+    return this.messages.names;
+  }
+
+  /** The CLI named its session (a turn's `started`). */
+  named(sessionId: string): void {
+    this.session = sessionId;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.side.closeProcess(this.chatId);
+  }
+}
+
+/** A turn of a chat's CLI on a worker, as the bridge follows it: the same turn through a move to another worker. */
+export class RemoteTurn implements RunningTurn {
+  readonly done: Promise<TurnOutcome>;
+  /** The id its worker knows it by now (a move gives it a new one). */
+  id = randomUUID();
+  readonly ended = new AbortController();
+  private settle!: (outcome: TurnOutcome) => void;
+  private readonly startedAt = Date.now();
+  /** Why it was stopped, once it was. */
+  stopReason: string | undefined;
+
+  constructor(
+    readonly cli: RemoteLiveCli,
+    readonly prompt: string,
+    readonly handlers: TurnHandlers,
+    readonly options: TurnLimits & { planning?: boolean },
+    private readonly side: RemoteSide,
+  ) {
+    this.done = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  get isOver(): boolean {
+    return this.ended.signal.aborted;
+  }
+
+  get untaken(): number {
+    return 0;
+  }
+
+  get namesMessages(): boolean | undefined {
+    return this.cli.messages.names;
+  }
+
+  send(text: string, id: string): boolean {
+    // Only into a CLI that names messages back (ProcessMessages); its worker's refuses the rest the same way.
+    if (this.isOver || this.cli.messages.names !== true) return false;
+    this.cli.messages.sent(id);
+    this.side.steer(this, text, id);
+    return true;
+  }
+
+  async stop(reason: string): Promise<void> {
+    if (this.isOver) return;
+    this.stopReason = reason;
+    this.side.stop(this, reason);
+    await this.done;
+  }
+
+  holdTimeout(): () => void {
+    // The turn's clock runs on its worker, which holds it while the bridge answers a request.
+    return () => {};
+  }
+
+  /** One of the CLI's events, from its worker. */
+  observe(event: AgentEvent): void {
+    this.cli.messages.observe(event);
+    if (event.type === 'started') this.cli.named(event.sessionId);
+    try {
+      // A host its worker's walls refused is the chat's to know, as from its own walls here: the audit trail too.
+      if (event.type === 'blocked') this.cli.launch.walls?.egress?.onBlocked?.(event.host, event.why);
+      this.handlers.onEvent?.(event);
+    } catch {
+      // A listener's bug never stops the turn (as with a local CLI).
+    }
+  }
+
+  end(outcome: TurnOutcome): void {
+    if (this.isOver) return;
+    this.ended.abort();
+    this.settle(outcome);
+  }
+
+  /** It ended without its worker's outcome: stopped before it ran, or it could not run. */
+  endWithout(status: TurnOutcome['status'], error: string): void {
+    this.end({ status, text: '', error, exit: { type: 'exit', code: null, signal: null }, durationMs: Date.now() - this.startedAt });
+  }
+}

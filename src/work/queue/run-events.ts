@@ -1,0 +1,275 @@
+import type { Redis } from 'ioredis';
+import type { RunReports } from '../subagents/execution.ts';
+import type { Worktree } from '../../engine/worktrees/index.ts';
+import { keys } from './redis.ts';
+import { asSigned, type Signer } from './signing.ts';
+
+/** What a worker reports of a run, in the order it happened. */
+export type RunEvent =
+  | { kind: 'lines'; lines: string[] }
+  | { kind: 'worker'; name: string }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'tool'; name: string; input: unknown }
+  | { kind: 'worktree'; worktree: unknown }
+  | { kind: 'blocked'; host: string; why: string }
+  /** Its worker was drained and handed it back: it goes on with the next worker, in its CLI session when it has one. */
+  | { kind: 'moved'; from: string; inSession: boolean };
+
+/** Lines are sent this often: one stream entry for many lines. */
+const LINES_EVERY_MS = 50;
+/** A run's stream keeps about this many entries; the bridge reads them far sooner. */
+const STREAM_MAX_ENTRIES = 100_000;
+
+/** An entry of the stream, as signed: its place in the run's order, so one added twice is seen. */
+interface Sequenced {
+  seq: number;
+  event: { kind: string };
+}
+
+/**
+ * A worker's side of a run's event stream in Redis: lines gathered and sent in batches,
+ * reports sent at once, everything in order (one connection runs its commands in order),
+ * each entry signed for the run and its attempt and numbered. While Redis is away, commands
+ * wait in the connection's queue; nothing is dropped.
+ */
+export class RunEventsWriter<E extends { kind: string } = RunEvent> {
+  private lines: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private written: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly redis: Redis,
+    /** The placement's channel: only the bridge reads what is written, and only this worker could have written it. */
+    private readonly signer: Signer,
+    private readonly runId: string,
+    private readonly attempt: number,
+    private readonly keepSeconds: number,
+    /** The number of the last report written before (by the worker that handed the run back): this one's come after it. */
+    private seq = 0,
+    /** Takes the secrets this worker knows out of each report before it is sealed (its log's redaction set). */
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
+
+  /** The number of the last report written. */
+  get last(): number {
+    return this.seq;
+  }
+
+  line(raw: string): void {
+    this.lines.push(raw);
+    this.timer ??= setTimeout(() => this.sendLines(), LINES_EVERY_MS);
+  }
+
+  report(event: Exclude<E, { kind: 'lines' }>): void {
+    this.sendLines();
+    this.add(event);
+  }
+
+  /** Sends what is gathered and resolves once everything is in Redis; the stream expires after `keepSeconds`. */
+  async close(): Promise<void> {
+    this.sendLines();
+    this.written = this.redis.expire(keys.events(this.runId), this.keepSeconds);
+    await this.written;
+  }
+
+  private sendLines(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.lines.length) return;
+    this.add({ kind: 'lines', lines: this.lines });
+    this.lines = [];
+  }
+
+  private add(event: { kind: string; [field: string]: unknown }): void {
+    const body: Sequenced = { seq: ++this.seq, event: JSON.parse(this.redact(JSON.stringify(event))) as Sequenced['event'] };
+    const signed = this.signer.sign({ kind: 'event', runId: this.runId, attempt: this.attempt }, body, this.keepSeconds);
+    this.written = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
+  }
+}
+
+/** How the bridge reads a stream: each placement's entries with that placement's channel; a worker's claim (a run's) apart. */
+export interface StreamSource {
+  channel: (attempt: number) => Signer | undefined;
+  /** An entry claiming the run for a worker (signed with the queue secret), as Redis holds it. */
+  onClaim?: (raw: string) => void;
+}
+
+interface Followed extends StreamSource {
+  position: string;
+  /** The number of the last entry handed over: an entry numbered no higher is a replay. */
+  seq: number;
+  onEvent: (event: never) => void;
+  caughtUp: { target: string; resolve: () => void }[];
+}
+
+/** How long one read waits for new entries; a run followed meanwhile waits at most this long. */
+const BLOCK_MS = 500;
+
+/** How far the bridge read a run's stream: signed, so nobody rewinds it to have entries taken twice. */
+interface ReadMark {
+  position: string;
+  seq: number;
+}
+
+/**
+ * The bridge's side: one loop reads the streams of every run it follows with a blocking
+ * XREAD on a connection of its own, hands each event to its run, and keeps how far it read in
+ * Redis, so a restarted bridge goes on where it stopped instead of repeating lines and tool
+ * calls. An entry not sealed in the channel of one of the run's placements, for the run and
+ * that placement, expired, or numbered at or below the last one taken (a replay) is refused:
+ * `refused` hears the run and why.
+ */
+export class RunEventsReader {
+  private readonly followed = new Map<string, Followed>();
+  private wake: (() => void) | undefined;
+  private closed = false;
+  private readonly loop: Promise<void>;
+
+  constructor(
+    /** A connection for this reader alone: XREAD blocks it. */
+    private readonly blocking: Redis,
+    private readonly commands: Redis,
+    /** Signs how far the bridge read (its own key: no worker rewinds it). */
+    private readonly marks: Signer,
+    /** How long a read mark stays valid: the run's retention. */
+    private readonly keepSeconds: number,
+    private readonly onError: (error: Error) => void,
+    private readonly refused: (runId: string, why: string) => void,
+  ) {
+    this.loop = this.run();
+  }
+
+  /** Follows a run's events from where the bridge last read them (from the start for a new run). */
+  async follow<E extends { kind: string } = RunEvent>(runId: string, source: StreamSource, onEvent: (event: E) => void): Promise<void> {
+    const raw = await this.commands.hget(keys.read, runId);
+    let mark: ReadMark = { position: '0', seq: 0 };
+    if (raw !== null) {
+      const verified = this.marks.verify<ReadMark>(raw, { kind: 'read', runId, attempt: 0 });
+      if (verified.ok) mark = verified.body;
+      else this.refused(runId, `how far its events were read: ${verified.why}; reading them from the start`);
+    }
+    this.followed.set(runId, { ...source, ...mark, onEvent, caughtUp: [] });
+    this.wake?.();
+  }
+
+  /** Resolves once every event in the run's stream now has been handed over (its worker is done writing). */
+  async caughtUp(runId: string): Promise<void> {
+    const followed = this.followed.get(runId);
+    if (!followed) return;
+    const [last] = await this.commands.xrevrange(keys.events(runId), '+', '-', 'COUNT', 1);
+    if (!last || compareIds(followed.position, last[0]) >= 0) return;
+    await new Promise<void>((resolve) => followed.caughtUp.push({ target: last[0], resolve }));
+  }
+
+  /** Stops following a run and drops what Redis holds of its events (its record has them now). */
+  async forget(runId: string): Promise<void> {
+    this.followed.delete(runId);
+    await this.commands.multi().hdel(keys.read, runId).del(keys.events(runId)).exec();
+  }
+
+  /** Stops reading; runs still followed are picked up again by the next bridge. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake?.();
+    this.blocking.disconnect();
+    await this.loop;
+  }
+
+  /** The entry's event, when its placement's worker sealed it for this run and placement and it comes after the last one taken. */
+  private verify(runId: string, followed: Followed, fields: string[]): never | undefined {
+    const claim = fields.indexOf('c');
+    if (claim >= 0 && followed.onClaim) return void followed.onClaim(String(fields[claim + 1]));
+    const at = fields.indexOf('e');
+    const raw = at >= 0 ? fields[at + 1] : undefined;
+    const attempt = asSigned(raw)?.attempt;
+    const channel = attempt === undefined ? undefined : followed.channel(attempt);
+    if (!channel)
+      return void this.refused(runId, `a report: ${attempt === undefined ? 'it is not signed' : `it claims placement ${attempt}, not this stream's`}`);
+    const verified = channel.verify<Sequenced>(raw, { kind: 'event', runId, attempt: attempt! });
+    if (!verified.ok) return void this.refused(runId, `a report: ${verified.why}`);
+    const { seq, event } = verified.body;
+    if (!Number.isSafeInteger(seq) || !event || typeof event !== 'object') return void this.refused(runId, 'a report: it is not an event');
+    if (seq <= followed.seq) return void this.refused(runId, `a report: it was taken before (replayed, number ${seq})`);
+    followed.seq = seq;
+    return event as never;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.closed) {
+      if (!this.followed.size) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+        continue;
+      }
+      const runIds = [...this.followed.keys()];
+      let reply: [string, [string, string[]][]][] | null;
+      try {
+        reply = await this.blocking.xread(
+          'COUNT',
+          1000,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          ...runIds.map(keys.events),
+          ...runIds.map((id) => this.followed.get(id)!.position),
+        );
+      } catch (error) {
+        if (this.closed) return;
+        this.onError(error as Error);
+        await new Promise((resolve) => setTimeout(resolve, BLOCK_MS));
+        continue;
+      }
+      const moved: Record<string, string> = {};
+      for (const [key, entries] of reply ?? []) {
+        const runId = runIds[runIds.map(keys.events).indexOf(key)]!;
+        const followed = this.followed.get(runId);
+        if (!followed) continue;
+        for (const [id, fields] of entries) {
+          followed.position = id;
+          const event = this.verify(runId, followed, fields);
+          if (event) followed.onEvent(event);
+        }
+        const mark: ReadMark = { position: followed.position, seq: followed.seq };
+        moved[runId] = JSON.stringify(this.marks.sign({ kind: 'read', runId, attempt: 0 }, mark, this.keepSeconds));
+      }
+      if (Object.keys(moved).length) await this.commands.hset(keys.read, moved).catch((error: Error) => this.onError(error));
+      for (const followed of this.followed.values()) {
+        followed.caughtUp = followed.caughtUp.filter((waiter) => {
+          if (compareIds(followed.position, waiter.target) < 0) return true;
+          waiter.resolve();
+          return false;
+        });
+      }
+    }
+  }
+}
+
+/** Orders stream ids (`<ms>-<seq>`). */
+export function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(Number) as [number, number?];
+  const [bm, bs] = b.split('-').map(Number) as [number, number?];
+  return am - bm || (as ?? 0) - (bs ?? 0);
+}
+
+/** A worker's report, to the registry. */
+export function deliver(event: RunEvent, reports: RunReports): void {
+  switch (event.kind) {
+    case 'lines':
+      for (const line of event.lines) reports.onLine(line);
+      return;
+    case 'worker':
+      return reports.onWorker(event.name);
+    case 'session':
+      return reports.onSession(event.sessionId);
+    case 'tool':
+      return reports.onToolCall(event.name, event.input);
+    case 'worktree':
+      void reports.onWorktree(event.worktree as Worktree);
+      return;
+    case 'blocked':
+      if (typeof event.host === 'string' && typeof event.why === 'string') reports.onBlocked?.(event.host, event.why);
+      return;
+    case 'moved':
+      return; // the executor's own (see moved)
+  }
+}

@@ -1,0 +1,400 @@
+import type { Adapter } from '../../engine/adapters/load.ts';
+import { existsSync, rmSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import type { BridgeConfig } from '../../services/config/config.ts';
+import type { McpAccess } from '../../engine/adapters/turn-options.ts';
+import { readSessionFiles, writeSessionFiles, type FileOwner } from '../../engine/adapters/session-files.ts';
+import { homeOutside } from '../../engine/sandbox/walls.ts';
+import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
+import { asAgent } from '../../engine/process/agent-user.ts';
+import { LiveCli, liveLaunchKey, type LiveLaunch, type PermissionRequest } from '../../engine/session/live-cli.ts';
+import type { RunningTurn } from '../../engine/session/turn.ts';
+import type { PermissionDecision } from '../../kernel/protocols/events.ts';
+import { agentReadableFolder } from '../../engine/process/agent-space.ts';
+import { mcpAccessFor } from '../tools/mcp-config.ts';
+import { dataDirDenials } from '../../kernel/policy/data-dir-rules.ts';
+import type { DrainDeadline, Drainable, DrainHolder, DrainOutcome } from './worker-drain.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { Secrets } from '../../kernel/log/secrets.ts';
+import { onAsks } from './control.ts';
+import { connect, followOutages, describeRedis } from './redis.ts';
+import { RunEventsWriter } from './run-events.ts';
+import type { SealedChannel } from './channel.ts';
+import { packSessionState, unpackFiles } from './session-state.ts';
+import { bellFor, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent, type SessionLaunch } from './session-protocol.ts';
+import { SessionGrants } from './session-protocol.ts';
+import type { QueueSigner } from './signing.ts';
+import type { WorkerKeys } from './worker-keys.ts';
+import { registryKeys, WorkerPresence } from './worker-registry.ts';
+
+export interface SessionHostOptions {
+  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers' | 'dataDir'> & { redisUrl: string };
+  /** The queue secret: signs this worker's state (it admits the worker). */
+  signer: QueueSigner;
+  /** This worker's own key pair: each chat's placement here comes with its channel's key sealed for it. */
+  keys: WorkerKeys;
+  name: string;
+  log: Log;
+  secrets: Secrets;
+}
+
+/** Nonces of asks taken kept to refuse replays: far more than the asks of their validity (minutes). */
+const TAKEN_KEPT = 50_000;
+
+/** How long a chat's CLI waits for one call of the bridge's tools. */
+const TOOL_TIMEOUT_MS = 10 * 60_000;
+
+interface Hosted {
+  chatId: string;
+  attempt: number;
+  /** The placement's channel: what the bridge asks and what this worker reports is sealed in it. */
+  channel: SealedChannel;
+  /** The number of the last state copied back in this placement. */
+  states: number;
+  events: RunEventsWriter<SessionEvent>;
+  cli?: LiveCli;
+  /** The MCP config file written for its CLI, and the secret in it. */
+  tools?: { access: McpAccess; token: string };
+  turn?: { id: string; running: RunningTurn };
+  /** Permission requests waiting for the bridge's answer, by request id. */
+  decisions: Map<string, (decision: PermissionDecision) => void>;
+  lastUsed: number;
+  /** Asks are acted on one at a time, in order. */
+  queue: Promise<void>;
+  /** The chat's own hosts (`/net`), as its last turn's launch said: what its walls let through here. */
+  netAllow?: string[];
+}
+
+/**
+ * Where the chat's CLI keeps its sessions on this worker, and whose files they are: its walls'
+ * home (the sandbox's uid), the agent user's home, or this process's own.
+ */
+function sessionFilesPlace(
+  env: Record<string, string | undefined>,
+  launch: SessionLaunch,
+  adapter: Adapter,
+): { env: Record<string, string | undefined>; owner?: FileOwner } {
+  const walled = launch.walls ? homeOutside(launch.walls.home, env, adapter.walls) : undefined;
+  if (walled) return walled;
+  const agent = asAgent(env, launch.cwd);
+  return agent.uid !== undefined && agent.gid !== undefined ? { env: agent.env, owner: { uid: agent.uid, gid: agent.gid } } : { env };
+}
+
+/**
+ * The chats' sessions a worker holds: each chat's live CLI process, started and given turns,
+ * steering, stops and permission answers as the bridge asks through its inbox, reporting its
+ * events on the placement's stream and copying the CLI's session state back after each turn.
+ * At most BRIDGE_WORKER_LIVE_SESSIONS processes stay up (the least recently used idle one
+ * closes; its state is back with the bridge already).
+ */
+export class SessionHost implements DrainHolder {
+  private readonly commands: Redis;
+  private readonly subscriber: Redis;
+  private readonly presence: WorkerPresence;
+  private readonly sessions = new Map<string, Hosted>();
+  private readonly taken = new Set<string>();
+  private readonly grants: SessionGrants;
+  private readonly keepSeconds: number;
+  private mcpDir: string | undefined;
+  private closing = false;
+
+  constructor(private readonly options: SessionHostOptions) {
+    const { config, log } = options;
+    this.commands = connect(config.redisUrl);
+    followOutages(this.commands, `Redis (${describeRedis(config.redisUrl)}) for chats' sessions`, log);
+    this.subscriber = connect(config.redisUrl);
+    this.grants = new SessionGrants(options.keys, this.commands);
+    this.keepSeconds = config.settings.workers.keepHours * 3600;
+    this.presence = new WorkerPresence(
+      this.commands,
+      options.signer,
+      options.name,
+      options.keys.publicKey,
+      config.sessionWorkers.liveSessions,
+      config.settings.workers.lockSeconds * 1000,
+      () => [...this.sessions.keys()],
+      () => [...this.sessions.values()].filter((hosted) => hosted.cli?.isAlive || hosted.turn).length,
+      (error) => log.warn(`saying what this worker holds failed: ${error.message}`),
+    );
+  }
+
+  /** The chats whose sessions live here. */
+  get held(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  async start(): Promise<void> {
+    await onAsks(this.subscriber, (bell) => {
+      if (bell === undefined || bell === bellFor(this.options.name)) void this.takeAsks();
+    });
+    await this.presence.start();
+    await this.takeAsks();
+    this.options.log.info(`worker ${this.options.name} holding chats' sessions, up to ${this.options.config.sessionWorkers.liveSessions} live processes`);
+  }
+
+  /** The drain's first step (DrainHolder): no chat is placed here from now on. */
+  async stopTaking(): Promise<void> {
+    await this.presence.markDraining();
+  }
+
+  /**
+   * What the drain waits on: each chat's session held here. A turn at work gets until the
+   * deadline to end; one still at work then is given back to the bridge (which sends its
+   * message again on another worker). Either way the chat's lease is let go, so its next
+   * message goes elsewhere, with its state as last copied back.
+   */
+  drainables(): Drainable[] {
+    return [...this.sessions.values()].map((hosted) => ({
+      what: `chat ${hosted.chatId}'s session`,
+      finishOrHandBack: async (deadline: DrainDeadline): Promise<DrainOutcome> => {
+        // A session's queue settles once its turn has ended and its state and answer are reported.
+        const ended = await Promise.race([hosted.queue.then(() => true), deadline.reached.then(() => false)]);
+        const turn = hosted.turn;
+        if (turn) hosted.events.report({ kind: 'lost', turnId: turn.id, why: `worker ${this.options.name} stopped` });
+        hosted.turn = undefined;
+        await this.drop(hosted, true);
+        return ended && !turn ? 'finished' : 'handed back';
+      },
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await this.closeAll();
+    await this.presence.leave().catch(() => {});
+    this.subscriber.disconnect();
+    await this.commands.quit().catch(() => {});
+  }
+
+  private async closeAll(): Promise<void> {
+    const all = [...this.sessions.values()];
+    await Promise.all(all.map((hosted) => this.drop(hosted, true)));
+  }
+
+  private async takeAsks(): Promise<void> {
+    const asks = await takeSessionAsks(this.commands, this.options.name, this.grants, this.taken, (why) =>
+      this.options.log.warn(`refused from Redis: ${why}`),
+    ).catch((error: Error) => {
+      this.options.log.warn(`reading the chats' asks failed: ${error.message}`);
+      return [];
+    });
+    for (const ask of asks) this.enqueue(ask);
+    // Asks expire in minutes: the nonces of the oldest taken need not be kept past a bound.
+    if (this.taken.size > TAKEN_KEPT) for (const nonce of [...this.taken].slice(0, this.taken.size - TAKEN_KEPT / 2)) this.taken.delete(nonce);
+  }
+
+  private enqueue(given: SessionAskFor): void {
+    let hosted = this.sessions.get(given.chatId);
+    if (hosted && given.attempt < hosted.attempt) return this.options.log.warn({ chat: given.chatId }, 'refused an ask for an older placement of a chat');
+    if (hosted && given.attempt > hosted.attempt) {
+      // Placed here again (it was elsewhere meanwhile): the process here holds an older state.
+      void this.drop(hosted, false);
+      hosted = undefined;
+    }
+    if (!hosted) {
+      const channel = this.grants.held(given.chatId, given.attempt);
+      if (given.ask.type !== 'turn' || !channel) return;
+      hosted = {
+        chatId: given.chatId,
+        attempt: given.attempt,
+        channel,
+        states: 0,
+        events: new RunEventsWriter<SessionEvent>(
+          this.commands,
+          channel,
+          sessionStream(given.chatId, given.attempt),
+          given.attempt,
+          this.keepSeconds,
+          0,
+          (text) => this.options.secrets.redact(text),
+        ),
+        decisions: new Map(),
+        lastUsed: Date.now(),
+        queue: Promise.resolve(),
+      };
+      this.sessions.set(given.chatId, hosted);
+      void this.presence.beat(); // the bridge places the next chat knowing this one is here
+    }
+    const target = hosted;
+    const ask = given.ask;
+    // A turn sent while another runs: the bridge restarted and sends its turn again; the old one ends first (its answer goes nowhere).
+    if (ask.type === 'turn' && target.turn && target.turn.id !== ask.turnId) {
+      this.options.log.info({ chat: target.chatId }, "a chat's turn was sent again (its bridge restarted): the one at work here stops first");
+      void target.turn.running.stop('the bridge sent this turn again');
+    }
+    // Steering, stops and answers act at once (a turn waits on them); turns and closes in order.
+    if (given.ask.type === 'steer' || given.ask.type === 'stop' || given.ask.type === 'decide') return void this.act(target, given.ask);
+    target.queue = target.queue
+      .then(() => this.act(target, given.ask))
+      .catch((error: Error) => this.options.log.error({ chat: target.chatId, err: error }, 'a session ask failed'));
+  }
+
+  private async act(hosted: Hosted, ask: SessionAsk): Promise<void> {
+    switch (ask.type) {
+      case 'turn':
+        return this.startTurn(hosted, ask).catch((error: Error) => {
+          this.options.log.error({ chat: hosted.chatId, err: error }, `a chat's turn failed here: ${error.message}`);
+          if (hosted.turn?.id === ask.turnId) hosted.turn = undefined;
+          hosted.events.report({ kind: 'failed', turnId: ask.turnId, why: `it failed on worker ${this.options.name}: ${error.message}` });
+        });
+      case 'steer':
+        if (hosted.turn?.id === ask.turnId && !hosted.turn.running.send(ask.text, ask.id))
+          this.options.log.warn({ chat: hosted.chatId }, 'a message came as the turn was ending: it was not delivered');
+        return;
+      case 'stop':
+        if (hosted.turn?.id === ask.turnId) await hosted.turn.running.stop(ask.reason);
+        return;
+      case 'decide': {
+        const decide = hosted.decisions.get(ask.requestId);
+        hosted.decisions.delete(ask.requestId);
+        return decide?.(ask.decision);
+      }
+      case 'close': {
+        // Only the process: the chat stays placed here, its session's files with it.
+        const cli = hosted.cli;
+        if (cli) this.options.log.info({ chat: hosted.chatId }, "a chat's CLI closed here, as the bridge asked (idle, or its options changed)");
+        hosted.cli = undefined;
+        return cli?.close();
+      }
+    }
+  }
+
+  private async startTurn(hosted: Hosted, ask: Extract<SessionAsk, { type: 'turn' }>): Promise<void> {
+    const { log, name } = this.options;
+    const fail = (why: string) => {
+      log.warn({ chat: hosted.chatId }, `a chat's turn was not run here: ${why}`);
+      hosted.events.report({ kind: 'failed', turnId: ask.turnId, why });
+    };
+    const launch = ask.launch;
+    const adapter = this.options.config.adapters.get(launch.cli);
+    if (!adapter) return fail(`worker ${name} has no CLI named ${launch.cli}`);
+    if (!existsSync(launch.cwd)) return fail(`its directory ${launch.cwd} does not exist on worker ${name}`);
+    const env = this.options.config.cliEnv;
+    hosted.netAllow = launch.walls?.netAllow ?? [];
+    const files = sessionFilesPlace(env, launch, adapter);
+    if (ask.state) {
+      if (!adapter.savedSessions) return fail(`${adapter.name} names no place for its sessions here`);
+      try {
+        await writeSessionFiles(adapter.savedSessions, launch.cwd, files.env, unpackFiles(ask.state.packed), files.owner);
+      } catch (error) {
+        return fail(`its session's state could not be put back: ${(error as Error).message}`);
+      }
+    }
+    // The bridge's tools: their config file written once per secret (a new secret, a new file).
+    if (hosted.tools?.token !== launch.spec.mcp?.token) this.forgetTools(hosted);
+    let mcp = hosted.tools?.access;
+    if (launch.spec.mcp && !mcp) {
+      mcp = mcpAccessFor(adapter, launch.spec.mcp, (this.mcpDir ??= agentReadableFolder('mcp')), `chat-${hosted.chatId}`, TOOL_TIMEOUT_MS);
+      hosted.tools = { access: mcp, token: mcp.token };
+      this.options.secrets.add(mcp.token);
+    }
+    const liveLaunch: LiveLaunch = {
+      adapter,
+      spec: {
+        ...launch.spec,
+        ...(mcp ? { mcp } : {}),
+        // Reading stops at this worker's data directory too, where the bridge's stops at its own.
+        ...(launch.spec.disallowedTools ? { disallowedTools: [...launch.spec.disallowedTools, ...dataDirDenials(this.options.config.dataDir)] } : {}),
+      },
+      cwd: launch.cwd,
+      env,
+      mode: launch.mode,
+      ...(launch.graceMs !== undefined ? { graceMs: launch.graceMs } : {}),
+      // In this worker's walls, when its sandbox is on: the chat's own home and hosts, as on the bridge.
+      ...(launch.walls
+        ? { walls: { home: launch.walls.home, readOnly: launch.walls.readOnly, egress: { allow: () => writtenHostRules(hosted.netAllow) } } }
+        : {}),
+      log: log.child({ chat: hosted.chatId }),
+    };
+    let cli = hosted.cli;
+    if (cli && (!cli.isAlive || cli.key !== liveLaunchKey(liveLaunch) || cli.sessionId !== launch.spec.resumeId)) {
+      await cli.close();
+      cli = undefined;
+    }
+    if (!cli) {
+      try {
+        cli = new LiveCli(liveLaunch, (request, turn) => this.askBridge(hosted, request, turn.signal));
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+      hosted.cli = cli;
+      await this.makeRoom(hosted);
+    }
+    hosted.lastUsed = Date.now();
+    const turnId = ask.turnId;
+    log.info({ chat: hosted.chatId, cli: adapter.name, cwd: launch.cwd }, `a chat's turn started here${ask.state ? ', its session restored' : ''}`);
+    const running = cli.startTurn(
+      ask.prompt,
+      { onEvent: (event) => hosted.events.report({ kind: 'event', turnId, event }) },
+      { ...ask.limits, planning: ask.planning },
+    );
+    hosted.turn = { id: turnId, running };
+    const outcome = await running.done;
+    if (hosted.turn?.id !== turnId) return; // given back meanwhile (a drain)
+    hosted.turn = undefined;
+    log.info({ chat: hosted.chatId }, `a chat's turn ended here: ${outcome.status}`);
+    hosted.lastUsed = Date.now();
+    const sessionId = outcome.sessionId ?? cli.sessionId;
+    if (sessionId && adapter.savedSessions) {
+      const saved = await readSessionFiles(adapter.savedSessions, launch.cwd, sessionId, files.env, files.owner);
+      const packed = packSessionState(hosted.attempt, ++hosted.states, sessionId, saved);
+      if ('state' in packed) hosted.events.report({ kind: 'state', state: packed.state });
+      else {
+        log.warn({ chat: hosted.chatId }, `a chat's session state was not copied back: ${packed.refused}`);
+        hosted.events.report({ kind: 'state-refused', why: packed.refused });
+      }
+    }
+    hosted.events.report({ kind: 'done', turnId, outcome });
+  }
+
+  /** A permission request of the chat's CLI, asked of the bridge (its people, by buttons); the turn ending answers it no. */
+  private askBridge(hosted: Hosted, request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
+    const turnId = hosted.turn?.id ?? '';
+    return new Promise((resolve) => {
+      hosted.decisions.set(request.requestId, resolve);
+      signal.addEventListener('abort', () => resolve({ behavior: 'deny', message: 'The turn ended.' }), { once: true });
+      hosted.events.report({ kind: 'permission', turnId, request });
+    });
+  }
+
+  /** Past the live-process limit, the least recently used idle process here closes (its session resumes in a new one). */
+  private async makeRoom(keep: Hosted): Promise<void> {
+    const live = [...this.sessions.values()].filter((hosted) => hosted.cli?.isAlive);
+    const over = live.length - this.options.config.sessionWorkers.liveSessions;
+    if (over <= 0) return;
+    const idle = live.filter((hosted) => hosted !== keep && !hosted.turn).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const hosted of idle.slice(0, over)) {
+      const cli = hosted.cli;
+      hosted.cli = undefined;
+      await cli?.close();
+    }
+  }
+
+  /** Stops a chat's process here; `release`: and lets its lease go (it is no longer here). */
+  private async drop(hosted: Hosted, release: boolean): Promise<void> {
+    if (this.sessions.get(hosted.chatId) === hosted) this.sessions.delete(hosted.chatId);
+    this.grants.forget(hosted.chatId, hosted.attempt);
+    for (const decide of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
+    hosted.decisions.clear();
+    const cli = hosted.cli;
+    hosted.cli = undefined;
+    await cli?.close().catch(() => {});
+    this.forgetTools(hosted);
+    await hosted.events.close().catch(() => {});
+    if (release) await this.releaseLease(hosted.chatId).catch(() => {});
+  }
+
+  private forgetTools(hosted: Hosted): void {
+    if (hosted.tools?.access.configFile) rmSync(hosted.tools.access.configFile, { force: true });
+    if (hosted.tools) this.options.secrets.remove(hosted.tools.token);
+    hosted.tools = undefined;
+  }
+
+  /** Lets a chat's lease go if it still names this worker. */
+  private async releaseLease(chatId: string): Promise<void> {
+    const key = registryKeys.lease(chatId);
+    const raw = await this.commands.get(key);
+    if (raw && raw.includes(JSON.stringify(`"worker":${JSON.stringify(this.options.name)}`).slice(1, -1))) await this.commands.del(key);
+  }
+}

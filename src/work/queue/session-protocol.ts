@@ -1,0 +1,188 @@
+import type { Redis } from 'ioredis';
+import type { LiveLaunch, PermissionRequest } from '../../engine/session/live-cli.ts';
+import type { TurnLimits, TurnOutcome } from '../../engine/session/turn.ts';
+import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/events.ts';
+import type { McpAccess } from '../../engine/adapters/turn-options.ts';
+import { keys } from './redis.ts';
+import { registryKeys } from './worker-registry.ts';
+import { SealedChannel } from './channel.ts';
+import type { WorkerKeys } from './worker-keys.ts';
+import type { PackedSession, SessionState } from './session-state.ts';
+import type { Signed } from './signing.ts';
+
+/**
+ * What a worker needs to start a chat's CLI as the bridge would: the CLI by name (the worker
+ * has its own adapters and environment), its options, directory and mode. Sealed in the
+ * placement's channel with the rest of its ask: it holds the placement's secret for the
+ * bridge's tools.
+ */
+export interface SessionLaunch {
+  cli: string;
+  spec: Omit<LiveLaunch['spec'], 'mcp'> & { mcp?: Omit<McpAccess, 'configFile'> };
+  cwd: string;
+  mode: LiveLaunch['mode'];
+  graceMs?: number;
+  /** Its walls where the worker's sandbox is on: the chat's home, a read-only directory in `safe`, and the chat's own hosts (`/net`). */
+  walls?: { home: string; readOnly: boolean; netAllow: string[] };
+}
+
+/** What the bridge asks of a chat's session on a worker. */
+export type SessionAsk =
+  | {
+      type: 'turn';
+      turnId: string;
+      launch: SessionLaunch;
+      prompt: string;
+      limits: TurnLimits;
+      planning: boolean;
+      /** The session's state as last copied back (a new placement): put in the CLI's home before it resumes. */
+      state?: PackedSession;
+    }
+  | { type: 'steer'; turnId: string; text: string; id: string }
+  | { type: 'stop'; turnId: string; reason: string }
+  | { type: 'decide'; requestId: string; decision: PermissionDecision }
+  | { type: 'close' };
+
+/** An ask as signed for its worker: for which chat and placement. */
+export interface SessionAskFor {
+  chatId: string;
+  attempt: number;
+  ask: SessionAsk;
+}
+
+/** What a worker reports of a chat's session, in order, on the placement's event stream. */
+export type SessionEvent =
+  | { kind: 'event'; turnId: string; event: AgentEvent }
+  | { kind: 'permission'; turnId: string; request: PermissionRequest }
+  /** The session's state after a turn (see session-state.ts), or why it was not copied. */
+  | { kind: 'state'; state: SessionState }
+  | { kind: 'state-refused'; why: string }
+  | { kind: 'done'; turnId: string; outcome: TurnOutcome }
+  /** The turn could not start here (its directory is missing, its state was refused…). */
+  | { kind: 'failed'; turnId: string; why: string }
+  /** The worker gives the session back mid-turn (it is draining): the turn goes on elsewhere. */
+  | { kind: 'lost'; turnId: string; why: string };
+
+/** The event stream of a chat's session in one placement (each placement has its own, signed for its attempt). */
+export function sessionStream(chatId: string, attempt: number): string {
+  return `${chatId}-p${attempt}`;
+}
+
+/** How long an ask waits for its worker: one not taken by then is refused (the bridge has moved on). */
+const ASK_VALID_SECONDS = 600;
+
+/** An ask as it sits in a worker's inbox: for which chat and placement (in the clear), sealed in that placement's channel. */
+interface Envelope {
+  chatId: string;
+  attempt: number;
+  ask: Signed;
+  /** The placement's channel key, sealed by the bridge for this worker (see BridgeKeys.grant): with each turn, so a worker that lost it gets it again. */
+  grant?: string;
+}
+
+/** What a grant of a chat's placement holds. */
+export interface SessionGrant {
+  key: string;
+}
+
+/** The bridge's side: an ask sealed in the placement's channel, into its worker's inbox, and its bell rung (the control channel's). */
+export async function sendSessionAsk(redis: Redis, channel: SealedChannel, worker: string, ask: SessionAskFor, grant?: string): Promise<void> {
+  const { chatId, attempt } = ask;
+  const envelope: Envelope = {
+    chatId,
+    attempt,
+    ask: channel.sign({ kind: 'session', runId: chatId, attempt }, ask.ask, ASK_VALID_SECONDS),
+    ...(grant ? { grant } : {}),
+  };
+  const inbox = registryKeys.inbox(worker);
+  await redis.multi().rpush(inbox, JSON.stringify(envelope)).expire(inbox, ASK_VALID_SECONDS).publish(keys.control, bellFor(worker)).exec();
+}
+
+/** The bell a worker's session asks ring on the control channel. */
+export function bellFor(worker: string): string {
+  return `worker:${worker}`;
+}
+
+/**
+ * The worker's side: takes every ask in its inbox at once (read and removed in one
+ * transaction), those sealed in the channel of their chat's placement here and not taken
+ * before. `grants` gives the channel of a placement, opening its grant when one comes.
+ */
+export async function takeSessionAsks(
+  redis: Redis,
+  worker: string,
+  grants: Pick<SessionGrants, 'channel'>,
+  taken: Set<string>,
+  refused: (why: string) => void,
+): Promise<SessionAskFor[]> {
+  const inbox = registryKeys.inbox(worker);
+  const replies = await redis.multi().lrange(inbox, 0, -1).del(inbox).exec();
+  const raw = (replies?.[0]?.[1] as string[] | null) ?? [];
+  const asks: SessionAskFor[] = [];
+  for (const entry of raw) {
+    const envelope = parse(entry);
+    if (!envelope) {
+      refused('a session ask: it is not signed');
+      continue;
+    }
+    const { chatId, attempt } = envelope;
+    const channel = await grants.channel(chatId, attempt, envelope.grant);
+    const verified =
+      'refused' in channel
+        ? { ok: false as const, why: channel.refused }
+        : channel.verify<SessionAsk>(envelope.ask, { kind: 'session', runId: chatId, attempt });
+    if (!verified.ok) refused(`a session ask: ${verified.why}`);
+    else if (taken.has(verified.nonce)) refused('a session ask: it was taken before (replayed)');
+    else if (!verified.body || typeof verified.body.type !== 'string') refused('a session ask: it is not one');
+    else {
+      taken.add(verified.nonce);
+      asks.push({ chatId, attempt, ask: verified.body });
+    }
+  }
+  return asks;
+}
+
+function parse(entry: string): Envelope | undefined {
+  try {
+    const envelope = JSON.parse(entry) as Envelope;
+    const ok =
+      typeof envelope?.chatId === 'string' &&
+      Number.isSafeInteger(envelope.attempt) &&
+      envelope.ask &&
+      (envelope.grant === undefined || typeof envelope.grant === 'string');
+    return ok ? envelope : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A worker's side: the channels of the chats' placements here, each opened from its grant (sealed for this worker by the bridge). */
+export class SessionGrants {
+  private readonly channels = new Map<string, SealedChannel>();
+
+  constructor(
+    private readonly keys: WorkerKeys,
+    private readonly redis: Redis,
+  ) {}
+
+  /** The placement's channel: the one held, or opened from `grant`; else why not. */
+  async channel(chatId: string, attempt: number, grant: string | undefined): Promise<SealedChannel | { refused: string }> {
+    const held = this.held(chatId, attempt);
+    if (held) return held;
+    if (!grant) return { refused: `no grant of placement ${attempt} of chat ${chatId} came to this worker` };
+    const opened = await this.keys.open<SessionGrant>(this.redis, 'chat', chatId, attempt, grant);
+    if ('refused' in opened) return opened;
+    const channel = new SealedChannel(Buffer.from(opened.body.key, 'base64'));
+    this.channels.set(`${chatId}\n${attempt}`, channel);
+    return channel;
+  }
+
+  held(chatId: string, attempt: number): SealedChannel | undefined {
+    return this.channels.get(`${chatId}\n${attempt}`);
+  }
+
+  /** The placement left this worker: its key goes with it, and an ask for it from now on is refused. */
+  forget(chatId: string, attempt: number): void {
+    this.channels.delete(`${chatId}\n${attempt}`);
+  }
+}

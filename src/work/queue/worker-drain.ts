@@ -1,0 +1,93 @@
+import type { Log } from '../../kernel/log/logger.ts';
+
+/** How a thing the drain waited for left the worker. */
+export type DrainOutcome = 'finished' | 'handed back';
+
+/**
+ * When a drain stops waiting: BRIDGE_DRAIN_SECONDS after it began, or at once when it is
+ * forced (a second signal).
+ */
+export class DrainDeadline {
+  readonly reached: Promise<void>;
+  private reach!: () => void;
+  private readonly timer: NodeJS.Timeout;
+  private forced = false;
+
+  constructor(readonly ms: number) {
+    this.reached = new Promise((resolve) => (this.reach = resolve));
+    this.timer = setTimeout(() => this.reach(), ms);
+  }
+
+  /** Stops waiting now: what is still here is handed back at once. */
+  force(): void {
+    this.forced = true;
+    clearTimeout(this.timer);
+    this.reach();
+  }
+
+  get wasForced(): boolean {
+    return this.forced;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/**
+ * Something a worker holds that its drain sees through before the worker leaves: it finishes
+ * here before the deadline, or at the deadline is stopped and handed back for another worker
+ * to go on with.
+ */
+export interface Drainable {
+  /** What it is, for the drain's log: `run 3fK2aQ (#3)`. */
+  readonly what: string;
+  /** Resolves once it has left this worker: ended here by itself, or, once `deadline` is reached, handed back. */
+  finishOrHandBack(deadline: DrainDeadline): Promise<DrainOutcome>;
+}
+
+/**
+ * A part of the worker that holds work: its runs (RunWorker), and any other kind of work a
+ * worker takes (a chat's live session). The drain asks each to take nothing new, then sees
+ * through everything each holds.
+ */
+export interface DrainHolder {
+  /** From now on takes no new work from the queue; what it holds goes on. */
+  stopTaking(): Promise<void>;
+  /** What it holds now. */
+  drainables(): Drainable[];
+}
+
+/**
+ * A worker's drain (its first SIGTERM or Ctrl-C): every holder stops taking work at once,
+ * then each thing held finishes within the deadline or is handed back at it. Says in the log
+ * what it waits for, what finished, and what was handed back. Resolves once nothing is held.
+ */
+export async function drainWorker(holders: readonly DrainHolder[], deadline: DrainDeadline, log: Log): Promise<{ finished: number; handedBack: number }> {
+  await Promise.all(holders.map((holder) => holder.stopTaking()));
+  const held = holders.flatMap((holder) => holder.drainables());
+  const tally = { finished: 0, handedBack: 0 };
+  if (!held.length) {
+    log.info('draining: taking no new work, and nothing is running here');
+    deadline.clear();
+    return tally;
+  }
+  log.info(
+    `draining: taking no new work; waiting up to ${deadline.ms / 1000} s for ${held.map((thing) => thing.what).join(', ')} to finish, then handing back what is left (again to hand it back now)`,
+  );
+  let left = held.length;
+  await Promise.all(
+    held.map(async (thing) => {
+      const outcome = await thing.finishOrHandBack(deadline);
+      left--;
+      if (outcome === 'finished') tally.finished++;
+      else tally.handedBack++;
+      log.info(
+        `draining: ${thing.what} ${outcome === 'finished' ? 'finished here' : 'was handed back to the queue'}${left ? `; waiting for ${left} more` : ''}`,
+      );
+    }),
+  );
+  deadline.clear();
+  log.info(`drained: ${tally.finished} finished here, ${tally.handedBack} handed back`);
+  return tally;
+}

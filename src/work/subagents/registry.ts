@@ -1,0 +1,465 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { nanoid } from 'nanoid';
+import { chatKey } from '../../kernel/ports/chat.ts';
+import type { SubagentSettings } from '../../services/config/bridge-manifest.ts';
+import { findRun, isActive, requesterName, resumable, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
+import type { RunStore } from './run-store.ts';
+import { fromOutcome, stoppedForCost } from './run-outcome.ts';
+import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
+import { RunLog } from './run-log.ts';
+import { runReports } from './run-reports.ts';
+import type { AuditLog } from '../../kernel/audit/audit-log.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
+import { delay } from '../../kernel/concurrency/delay.ts';
+import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
+import { carrierOf } from '../../services/telemetry/trace-context.ts';
+import { tracedRun, traceEnding } from './run-spans.ts';
+
+export interface RegistryOptions {
+  store: RunStore;
+  audit: AuditLog;
+  executor: RunExecutor;
+  /** Run logs live under it. */
+  dataDir: string;
+  limits: SubagentSettings;
+  /** Runs of this process a restart cut short are taken up again at the next start (BRIDGE_RESUME_INTERRUPTED), rather than announced as interrupted. */
+  resume: boolean;
+  /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
+  onEnded: (run: SubagentRunRecord) => void;
+  /** Whose models a CLI runs (its manifest's `provider`), for its runs' spans. */
+  providerOf?: (cli: string) => string | undefined;
+  /** Its sandbox refused a host: besides the audit trail, said in its chat (once per host and run). */
+  onBlocked?: (run: SubagentRunRecord, host: string, why: string) => void;
+  /** Its CLI keeps saying it is not getting through to its model API (`words`: its last): once per run. */
+  onStuck?: (run: SubagentRunRecord, words: string) => void;
+  /** Called as each run starts (saved as running, its CLI about to start). */
+  onStarted?: (run: SubagentRunRecord) => void;
+  log: Log;
+}
+
+/** How many `/subagents send` messages a run remembers being handed: far more than a restart could cut short. */
+const HEARD_KEPT = 20;
+
+interface Live {
+  execution?: RunExecution;
+  log?: RunLog;
+  /** Settles once the run has ended and its record is saved. */
+  done?: Promise<void>;
+}
+
+/**
+ * Every subagent run: limits and queues, and the state machine; each running one is
+ * executed by the executor and followed here. Every transition is saved before it is acted
+ * on: a crash at any point leaves a record that says what to recover.
+ */
+export class SubagentRegistry {
+  private readonly live = new Map<string, Live>();
+  private readonly store: RunStore;
+  private readonly executor: RunExecutor;
+  private readonly logsDir: string;
+  private readonly log: Log;
+  private closed = false;
+  /** Restarting: no queued run starts (see drain). */
+  private holding = false;
+
+  constructor(private readonly options: RegistryOptions) {
+    this.store = options.store;
+    this.executor = options.executor;
+    this.logsDir = join(options.dataDir, 'runs');
+    this.log = options.log;
+    this.executor.onAvailable(() => this.schedule());
+  }
+
+  get limits(): SubagentSettings {
+    return this.options.limits;
+  }
+
+  /** Queues the run (or starts it, when its chat and the machine have room); refused past the queue's limit. */
+  async spawn(request: SpawnRequest): Promise<SpawnResult> {
+    const unavailable = this.executor.unavailable();
+    if (unavailable)
+      return { ok: false, error: `Subagents cannot start now: ${unavailable}. Nothing was queued; try again once it is back (/status shows it).` };
+    const key = chatKey(request.address);
+    const runs = this.forChat(key);
+    const running = runs.filter((r) => r.status === 'running').length;
+    const queued = runs.filter((r) => r.status === 'queued').length;
+    const mustQueue = running >= this.limits.maxConcurrent || this.runningTotal() >= this.limits.globalMaxConcurrent || queued > 0;
+    if (mustQueue && queued >= this.limits.maxQueued) {
+      return {
+        ok: false,
+        refusal: 'limit',
+        error: `Limit reached: ${running} running and ${queued} queued in this chat (at most ${this.limits.maxConcurrent} running, ${this.limits.maxQueued} queued). Wait for one to finish, or /subagents stop one.`,
+      };
+    }
+
+    const runId = nanoid(10);
+    await mkdir(this.logsDir, { recursive: true, mode: 0o700 });
+    // Decided after the last wait, in step with the save below: a spawn beside it sees this run.
+    const live = this.claimSlot(key);
+    const run = runRecordFor(request, {
+      runId,
+      number: this.store.nextNumber(key),
+      logFile: join(this.logsDir, `${runId}.jsonl`),
+      startsNow: live !== undefined,
+      at: Date.now(),
+      announceTo: this.limits.announceTo,
+    });
+    const saved = this.store.save(run);
+    if (live) {
+      // Its slot is taken, and a stop or a shutdown waits for it, from now on.
+      this.live.set(runId, live);
+      live.done = saved.then(
+        () => this.execute(run, live).catch((error) => this.log.error({ run: runId, chat: key, err: error }, 'the run failed to run')),
+        () => this.unclaim(run),
+      );
+    }
+    await saved;
+    const by = requesterName(request.requester);
+    void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: run.task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
+    if (!live) this.schedule();
+    const latest = this.store.get(runId)!;
+    return { ok: true, run: latest, queuePosition: latest.status === 'queued' ? this.queuePosition(latest) : 0 };
+  }
+
+  get(runId: string): SubagentRunRecord | undefined {
+    return this.store.get(runId);
+  }
+
+  /** This chat's live runs (active and recently ended), newest first. */
+  forChat(key: string): SubagentRunRecord[] {
+    return this.store
+      .all()
+      .filter((r) => r.requesterKey === key)
+      .sort((a, b) => b.number - a.number);
+  }
+
+  /** The run the command of this message (`<chat>#<message id>`) made, if it made one. */
+  madeFrom(key: string): SubagentRunRecord | undefined {
+    return this.store.all().find((run) => run.fromMessage === key);
+  }
+
+  /** The run a `/subagents send` of this message (`<chat>#<message id>`) was handed to, if it got that far. */
+  heard(key: string): SubagentRunRecord | undefined {
+    return this.store.all().find((run) => run.heardFrom?.includes(key));
+  }
+
+  /** `3`, `#3`, a run id, or an id prefix of at least 4 characters, within one chat. */
+  find(key: string, ref: string): SubagentRunRecord | undefined {
+    return findRun(this.forChat(key), ref);
+  }
+
+  queuePosition(run: SubagentRunRecord): number {
+    const queue = this.forChat(run.requesterKey)
+      .filter((r) => r.status === 'queued')
+      .sort((a, b) => a.createdAt - b.createdAt);
+    return queue.findIndex((r) => r.runId === run.runId) + 1;
+  }
+
+  /** Stops a queued or running run. Resolves once it has ended. False if it was not active. */
+  async stop(runId: string, by: string): Promise<boolean> {
+    const run = this.store.get(runId);
+    if (!run || !isActive(run)) return false;
+    void this.options.audit.record({ event: 'stop', runId, chat: run.requesterKey, by });
+    if (run.status === 'queued') {
+      await this.end(run, { status: 'stopped', error: `stopped by ${by} before it started`, stoppedBy: by });
+      return true;
+    }
+    await this.store.save({ ...run, stoppedBy: by });
+    const live = this.live.get(runId);
+    await live?.execution?.stop(`stopped by ${by}`);
+    await live?.done;
+    return true;
+  }
+
+  /** Stops every active run of a chat; returns how many. */
+  /** `onlyOf`: only the runs this person (`<transport>:<id>`) started. */
+  async stopAll(key: string, by: string, onlyOf?: string): Promise<number> {
+    const active = this.forChat(key).filter((run) => isActive(run) && (onlyOf === undefined || startedBy(run) === onlyOf));
+    // Queued ones first, so none of them starts in a slot a stopping run frees.
+    active.sort((a, b) => (a.status === 'queued' ? -1 : 0) - (b.status === 'queued' ? -1 : 0));
+    let stopped = 0;
+    for (const run of active) if (await this.stop(run.runId, by)) stopped++;
+    return stopped;
+  }
+
+  /**
+   * After a restart: a run that was running is followed again where it still runs (on a
+   * worker), and interrupted where its process went with the old bridge; a queued one waits
+   * its turn again. Ended ones keep their delivery state.
+   */
+  async recover(): Promise<{ interrupted: number; requeued: number }> {
+    let interrupted = 0;
+    for (const run of this.store.all()) {
+      if (run.status !== 'running') continue;
+      const live: Live = {};
+      const execution = this.executor.reattach(run, this.reportsFor(run, live));
+      if (execution) {
+        this.live.set(run.runId, live);
+        live.done = this.follow(run, live, execution);
+        continue;
+      }
+      if (resumable(run, this.options.resume)) {
+        // Queued again, marked: it starts in its session (or from its task) when a slot is free.
+        const { stoppedBy: _, ...rest } = run;
+        await this.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
+        this.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} is taken up again after the restart`);
+        continue;
+      }
+      await this.end(run, { status: 'interrupted', error: 'interrupted by a restart of the bridge' });
+      interrupted++;
+    }
+    const requeued = this.store.all().filter((r) => r.status === 'queued').length;
+    this.schedule();
+    return { interrupted, requeued };
+  }
+
+  /**
+   * The first part of a restart: no queued run starts, and the runs in this process have until
+   * `ms` have passed to end by themselves (runs on workers go on regardless).
+   */
+  async drain(ms: number): Promise<void> {
+    this.holding = true;
+    await Promise.race([Promise.all(this.endingHere()), delay(ms)]);
+  }
+
+  /** How many runs a drain begun now waits for. */
+  runsHere(): number {
+    return this.endingHere().length;
+  }
+
+  /** The runs at work in this process, by when each ends (none when they run on workers). */
+  private endingHere(): Promise<void>[] {
+    return this.executor.outlivesBridge ? [] : [...this.live.values()].flatMap((live) => (live.done ? [live.done] : []));
+  }
+
+  /**
+   * Graceful shutdown: runs in this process are stopped and recorded as interrupted; runs on
+   * workers keep going and are followed again after the restart; queued ones stay queued.
+   */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    const stopRuns = !this.executor.outlivesBridge;
+    await Promise.all(
+      [...this.live.entries()].map(async ([runId, live]) => {
+        if (!stopRuns) return;
+        const run = this.store.get(runId);
+        if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
+        await live.execution?.stop('the bridge is shutting down');
+        await live.done;
+      }),
+    );
+    await this.executor.close();
+  }
+
+  /**
+   * A message for a running run, delivered as its execution can (see RunExecution.send): into
+   * its CLI while it works, or its next turn (a queued run has no session yet; an ended one is
+   * over). Audited, with the message's id and how it went.
+   */
+  async send(
+    runId: string,
+    text: string,
+    by: string,
+    /** The message whose command sends it (`<chat>#<message id>`): noted on the run before it is handed over (see `heard`). */
+    fromMessage?: string,
+  ): Promise<{ ok: true; delivery: MessageDelivery; messageId: string } | { ok: false; error: string; refusal: Refusal }> {
+    const run = this.store.get(runId);
+    if (!run) return { ok: false, error: 'No such run.', refusal: 'invalid' };
+    if (run.status !== 'running') {
+      const why =
+        run.status === 'queued'
+          ? 'has not started yet: wait for it, or stop it and spawn again with the message'
+          : `has ended (${run.status.replace('_', ' ')})`;
+      return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
+    }
+    const messageId = randomUUID();
+    if (fromMessage && this.live.get(runId)?.execution) {
+      const latest = this.store.get(runId) ?? run;
+      await this.store.save({ ...latest, heardFrom: [...(latest.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
+    }
+    const delivery = this.live.get(runId)?.execution?.send(text, messageId);
+    if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
+    void this.options.audit.record({
+      event: 'send',
+      runId,
+      chat: run.requesterKey,
+      by,
+      input: text,
+      detail: `message ${messageId}, ${delivery.via.replace('_', ' ')}`,
+    });
+    return { ok: true, delivery, messageId };
+  }
+
+  /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */
+  holdTimeout(runId: string): () => void {
+    return this.live.get(runId)?.execution?.holdTimeout() ?? (() => {});
+  }
+
+  /** Ends a run's auto-approval: from now on its tool calls are asked in the chat. */
+  async revokeAutoApprove(runId: string, by: string): Promise<boolean> {
+    const run = this.store.get(runId);
+    const auto = run?.policy?.autoApprove;
+    if (!run || !auto || auto.revoked || !isActive(run)) return false;
+    await this.store.save({ ...run, policy: { ...run.policy!, autoApprove: { ...auto, revoked: { by, at: Date.now() } } } });
+    await this.options.audit.record({ event: 'revoke', runId, chat: run.requesterKey, by });
+    return true;
+  }
+
+  /** Where runs execute, for /status: this process, or the workers and their queue. */
+  describeExecution(): Promise<string> {
+    return this.executor.describe();
+  }
+
+  runningTotal(): number {
+    return this.live.size;
+  }
+
+  queuedTotal(): number {
+    return this.store.all().filter((run) => run.status === 'queued').length;
+  }
+
+  /** Starts queued runs, oldest first, wherever a chat and the machine have room. */
+  schedule(): void {
+    if (this.closed || this.holding || this.executor.unavailable()) return;
+    const queued = this.store
+      .all()
+      .filter((r) => r.status === 'queued')
+      .sort((a, b) => a.createdAt - b.createdAt);
+    const runningByChat = new Map<string, number>();
+    for (const runId of this.live.keys()) {
+      const run = this.store.get(runId);
+      if (run) runningByChat.set(run.requesterKey, (runningByChat.get(run.requesterKey) ?? 0) + 1);
+    }
+    for (const run of queued) {
+      if (this.live.size >= this.limits.globalMaxConcurrent) return;
+      const running = runningByChat.get(run.requesterKey) ?? 0;
+      if (running >= this.limits.maxConcurrent) continue;
+      runningByChat.set(run.requesterKey, running + 1);
+      const live: Live = {}; // claims the slot now; start() fills it in
+      this.live.set(run.runId, live);
+      live.done = this.start(run, live).catch((error) => this.log.error({ run: run.runId, chat: run.requesterKey, err: error }, 'the run failed to run'));
+    }
+  }
+
+  /**
+   * A slot for a new run of this chat when it may start at once (as schedule would start it:
+   * room in its chat and on the machine, nothing of its chat queued before it), else none.
+   */
+  private claimSlot(key: string): Live | undefined {
+    if (this.closed || this.holding || this.executor.unavailable()) return undefined;
+    if (this.live.size >= this.limits.globalMaxConcurrent) return undefined;
+    const runs = this.forChat(key);
+    if (runs.some((r) => r.status === 'queued')) return undefined;
+    return runs.filter((r) => this.live.has(r.runId)).length < this.limits.maxConcurrent ? {} : undefined;
+  }
+
+  /**
+   * Its first write failed: the slot goes, and the run waits in memory as queued, as a queued
+   * run whose write failed would (a later write may still save it).
+   */
+  private unclaim(run: SubagentRunRecord): void {
+    this.live.delete(run.runId);
+    const { startedAt: _, ...queued } = run;
+    this.store.save({ ...queued, status: 'queued' }).catch(() => {});
+  }
+
+  /** A queued run starts: it is saved as running before its CLI starts. */
+  private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
+    const run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
+    await this.store.save(run);
+    await this.execute(run, live);
+  }
+
+  /** A run saved as running: its CLI starts, and is followed to its end. */
+  private async execute(run: SubagentRunRecord, live: Live): Promise<void> {
+    this.options.onStarted?.(run);
+    this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
+    // Its trace, from its start to its ending: on a worker, the job carries it there.
+    const spans = AgentSpans.invoke(tracedRun(run, { provider: this.options.providerOf?.(run.cli) }));
+    const trace = carrierOf(spans.context);
+    const execution = this.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
+    // Stopped while its slot was being set up: stop it now that it can be.
+    const stoppedBy = this.store.get(run.runId)?.stoppedBy;
+    if (stoppedBy) void execution.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
+    await this.follow(run, live, execution, spans);
+  }
+
+  /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
+  private reportsFor(run: SubagentRunRecord, live: Live, spans?: AgentSpans): RunReports {
+    live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
+    const reports = runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked, this.options.onStuck);
+    if (!spans) return reports;
+    return {
+      ...reports,
+      onEvent: (event) => {
+        reports.onEvent?.(event);
+        spans.observe(event);
+      },
+      onSession: (sessionId) => {
+        spans.conversation(sessionId);
+        reports.onSession(sessionId);
+      },
+      onHandover: (cli) => {
+        spans.note('handed over');
+        reports.onHandover?.(cli);
+      },
+    };
+  }
+
+  /** Waits for a running run's ending, records it, and gives its slot to the next one. */
+  private async follow(run: SubagentRunRecord, live: Live, execution: RunExecution, spans?: AgentSpans): Promise<void> {
+    live.execution = execution;
+    let ending: RunEnding;
+    try {
+      ending = await execution.ending;
+    } finally {
+      live.log?.close();
+    }
+    const trace = spans && carrierOf(spans.context);
+    if (spans) {
+      traceEnding(spans, ending);
+      spans.end();
+    }
+    if (this.closed && 'interrupted' in ending) return; // the bridge is going: followed again after the restart
+    const stored = this.store.get(run.runId) ?? run;
+    const latest = trace ? { ...stored, trace } : stored;
+    // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.
+    if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
+    if ('failed' in ending) await this.end(latest, { status: 'failed', error: ending.failed });
+    else if ('interrupted' in ending) await this.end(latest, { status: 'interrupted', error: ending.interrupted });
+    else {
+      const ended = fromOutcome(latest, ending.outcome);
+      await this.end(
+        { ...latest, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) },
+        ending.stoppedForCost && ended.status === 'stopped' ? stoppedForCost(latest, ended, ending.stoppedForCost.usd) : ended,
+      );
+    }
+    this.live.delete(run.runId);
+    this.schedule();
+  }
+
+  private async end(run: SubagentRunRecord, patch: Partial<SubagentRunRecord> & { status: RunStatus }): Promise<void> {
+    const { audit } = this.options;
+    if (patch.status === 'timed_out') void audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: patch.error });
+    // The record keeps the run's audit counts: /subagents info never reads the trail back.
+    const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now(), auditCounts: audit.countsFor(run.runId) };
+    this.log[ended.status === 'completed' || ended.status === 'stopped' ? 'info' : 'warn'](
+      {
+        run: run.runId,
+        chat: run.requesterKey,
+        ...(ended.startedAt ? { ms: ended.endedAt! - ended.startedAt } : {}),
+        ...(ended.costUsd !== undefined ? { costUsd: ended.costUsd } : {}),
+        ...(ended.error ? { error: ended.error } : {}),
+      },
+      `run #${run.number} ${ended.status}`,
+    );
+    audit.forget(run.runId);
+    // Nothing to deliver (an orchestration step, say): its retention starts now.
+    if (ended.delivery.chat !== 'pending' && ended.delivery.agent !== 'pending') ended.archiveAfter = ended.endedAt! + this.limits.retentionMinutes * 60_000;
+    await this.store.save(ended);
+    this.options.onEnded(ended);
+  }
+}

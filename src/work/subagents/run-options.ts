@@ -1,0 +1,26 @@
+import type { Adapter } from '../../engine/adapters/load.ts';
+import { unsupportedOption, type TurnOptions } from '../../engine/adapters/turn-options.ts';
+import type { SubagentRunRecord } from './record.ts';
+
+type RunChoices = Pick<SubagentRunRecord, 'model' | 'policy' | 'maxTurns' | 'agents'>;
+
+/** What a run's turns ask of its CLI, from its record (or its request, at spawn). */
+export function runTurnOptions(run: RunChoices): TurnOptions {
+  return {
+    ...(run.model ? { model: run.model } : {}),
+    ...(run.policy?.allowedTools ? { allowedTools: run.policy.allowedTools } : {}),
+    ...(run.policy?.disallowedTools ? { disallowedTools: run.policy.disallowedTools } : {}),
+    ...(run.maxTurns ? { maxTurns: run.maxTurns } : {}),
+    ...(run.agents ? { agents: run.agents } : {}),
+  };
+}
+
+/** A run its CLI cannot carry out is refused at spawn, not mid-run: the sentence says why. */
+export function unsupportedRun(adapter: Adapter, run: RunChoices): string | undefined {
+  const option = unsupportedOption(adapter, runTurnOptions(run));
+  if (option) return `${option}.`;
+  if (run.policy?.readOnly && !adapter.permissions.safe) return `${adapter.name} has no read-only mode (no permissions.safe in ${adapter.file}).`;
+  if (run.policy?.approvals && (!adapter.permissions.prompt || !adapter.options.mcp))
+    return `${adapter.name} cannot ask the chat for approvals (its adapter has no permission-prompt tool).`;
+  return undefined;
+}

@@ -1,0 +1,70 @@
+import type { AuditLog } from '../../kernel/audit/audit-log.ts';
+import type { AgentEvent } from '../../kernel/protocols/events.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { RunReports } from './execution.ts';
+import type { SubagentRunRecord } from './record.ts';
+import type { RunLog } from './run-log.ts';
+import type { RunStore } from './run-store.ts';
+
+/** What the model answering looks like: after it, a CLI's retries are a new story. */
+const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text', 'usage', 'tool_start', 'tool_end', 'result']);
+
+/**
+ * What a running run reports goes to its record, its log and the audit trail. A note on its
+ * record that cannot be written (the disk is full) is logged: the run goes on, and its ending
+ * is written whole.
+ */
+export function runReports(
+  run: SubagentRunRecord,
+  log: RunLog,
+  store: RunStore,
+  audit: AuditLog,
+  problems: Log,
+  blocked?: (run: SubagentRunRecord, host: string, why: string) => void,
+  stuck?: (run: SubagentRunRecord, words: string) => void,
+): RunReports {
+  // Once per host for the whole run: each of its turns is a process of its own, with its own proxy.
+  const told = new Set<string>();
+  // Its CLI's words about not getting through (retries, reconnects) since the model last answered.
+  let troubles = 0;
+  let toldStuck = false;
+  const current = () => store.get(run.runId) ?? run;
+  const note = (patch: Partial<SubagentRunRecord>, what: string) =>
+    void store
+      .save({ ...current(), ...patch })
+      .catch((error: Error) => problems.warn({ runId: run.runId }, `could not note the run's ${what}: ${error.message}`));
+  return {
+    onLine: (raw) => log.write(raw),
+    // Said twice with no answer between, it is no passing hiccup: once in its chat, not only in its log.
+    onEvent: (event) => {
+      if (event.type !== 'error') troubles = MODEL_ANSWERED.has(event.type) ? 0 : troubles;
+      else if (++troubles >= 2 && !toldStuck) {
+        toldStuck = true;
+        stuck?.(current(), event.message);
+      }
+    },
+    onSession: (sessionId) => note({ childSessionId: sessionId }, 'session'),
+    // Every tool call is in the audit trail; approvals add their own decision entries.
+    onToolCall: (tool, input) => {
+      // Once: a run that acted is not simply run again after a restart.
+      if (!current().toolCalled) note({ toolCalled: true }, 'first tool call');
+      void audit.record({
+        event: 'tool_call',
+        runId: run.runId,
+        chat: run.requesterKey,
+        tool,
+        input,
+        decision: run.policy?.approvals ? 'asked the bridge if needed' : 'cli permissions',
+      });
+    },
+    onWorktree: (worktree) => store.save({ ...current(), worktree }),
+    onWorker: (worker) => note({ worker }, 'worker'),
+    onBlocked: (host, why) => {
+      if (told.has(host)) return;
+      told.add(host);
+      void audit.record({ event: 'blocked', runId: run.runId, chat: run.requesterKey, detail: `${host}: ${why}` });
+      blocked?.(current(), host, why);
+    },
+    onHandover: (cli) => note({ cli, childSessionId: undefined }, 'new CLI'),
+  };
+}

@@ -1,0 +1,32 @@
+import type { AgentSpans } from '../../services/telemetry/traced-agent.ts';
+import { contextOf, type TraceCarrier } from '../../services/telemetry/trace-context.ts';
+import type { RunEnding } from './execution.ts';
+import type { SubagentRunRecord } from './record.ts';
+
+/** What spans of a run are made of: its CLI's manifest says whose models it runs on. */
+export interface RunSpanParts {
+  provider: string | undefined;
+  /** The bridge's span of the run, as its job carries it to the worker. */
+  parent?: TraceCarrier;
+}
+
+/** The run as its spans describe it: its CLI, model, chat and id, never its task. */
+export function tracedRun(run: Pick<SubagentRunRecord, 'runId' | 'cli' | 'model' | 'requesterKey' | 'childSessionId' | 'resumes'>, parts: RunSpanParts) {
+  const parent = contextOf(parts.parent);
+  return {
+    work: 'run' as const,
+    cli: run.cli,
+    provider: parts.provider,
+    ...(run.model ? { model: run.model } : {}),
+    ...(run.resumes && run.childSessionId ? { conversationId: run.childSessionId } : {}),
+    ids: { chat: run.requesterKey, run: run.runId },
+    ...(parent ? { parent } : {}),
+  };
+}
+
+/** How a run's ending reads on its span: its CLI's outcome, or in the bridge's few words why it had none (never its message, which may name a path). */
+export function traceEnding(spans: AgentSpans, ending: RunEnding): void {
+  if ('outcome' in ending) spans.outcome(ending.outcome);
+  else if ('failed' in ending) spans.failed('not_run', 'the run could not start', 'failed');
+  else spans.failed('interrupted', 'the run was cut off before it ended', 'interrupted');
+}

@@ -1,0 +1,175 @@
+import type { Settings } from '../../services/config/bridge-manifest.ts';
+import type { BridgeConfig } from '../../services/config/config.ts';
+import { decoders, type AgentEvent } from '../../kernel/protocols/index.ts';
+import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
+import { parseLine } from '../../engine/process/lines.ts';
+import type { AuditLog } from '../../kernel/audit/audit-log.ts';
+import type { SubagentRunRecord } from './record.ts';
+import { SubagentRegistry, type RegistryOptions } from './registry.ts';
+import { LocalExecutor, type LocalExecutionOptions } from './local-execution.ts';
+import type { RunExecutor } from './execution.ts';
+import { readRunLog } from './run-log.ts';
+import type { RunStore } from './run-store.ts';
+import { Spawner, type SpawnerOptions } from './spawner.ts';
+import { Sweeper } from './sweeper.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { AgentLibrary } from '../../engine/agents/library.ts';
+
+/** The slice of the configuration the subagent part runs on. */
+export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> &
+  Partial<Pick<BridgeConfig, 'prices' | 'approvalRules'>> & {
+    settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
+  };
+
+export interface SubagentsOptions {
+  config: SubagentConfig;
+  store: RunStore;
+  audit: AuditLog;
+  toolsFor: LocalExecutionOptions['toolsFor'];
+  /** How runs started with `--ask` are answered on their CLI's control channel (LocalExecutionOptions.permissions). */
+  permissions?: LocalExecutionOptions['permissions'];
+  /** The CLIs a run goes on in when a limit stops its own, and who hears of it (LocalExecutionOptions). */
+  fallback?: Pick<LocalExecutionOptions, 'fallback' | 'tell'>;
+  /** Where runs execute; by default in this process (a LocalExecutor). */
+  executor?: RunExecutor;
+  /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
+  refuseWork?: SpawnerOptions['refuseWork'];
+  /** How a run's budget is checked (see RunCosts). */
+  costs?: SpawnerOptions['costs'];
+  /** The permission mode of a chat: it binds the runs spawned there. */
+  chatMode?: SpawnerOptions['chatMode'];
+  /** The hosts a chat's `/net` allows: they bind the runs spawned there. */
+  netAllow?: SpawnerOptions['netAllow'];
+  /** A run's sandbox refused a host (once per host and run, on the bridge or a worker). */
+  onBlocked?: RegistryOptions['onBlocked'];
+  /** A run's CLI keeps saying it is not getting through to its model API: once per run. */
+  onStuck?: RegistryOptions['onStuck'];
+  /** What a CLI lacks to work, asked before a run on it is spawned (SpawnerOptions.lacks). */
+  lacks?: SpawnerOptions['lacks'];
+  log: Log;
+  /** The agents `--agent` may name, and those a run's own Task tool may delegate to. */
+  agents: AgentLibrary;
+  /** Whether the owner trusts a directory (/trust). */
+  trusts: (dir: string) => Promise<boolean>;
+}
+
+/** The subagent part: the registry, the one way to spawn into it, and the sweeper. */
+export class Subagents {
+  readonly store: RunStore;
+  readonly registry: SubagentRegistry;
+  readonly spawner: Spawner;
+  readonly audit: AuditLog;
+  readonly sweeper: Sweeper;
+  private readonly endListeners: ((run: SubagentRunRecord) => void)[] = [];
+  private readonly startListeners: ((run: SubagentRunRecord) => void)[] = [];
+
+  constructor(private readonly options: SubagentsOptions) {
+    const { config, store, audit, log } = options;
+    const limits = config.settings.subagents;
+    this.store = store;
+    this.audit = audit;
+    const executor =
+      options.executor ??
+      new LocalExecutor({
+        adapters: config.adapters,
+        cliEnv: config.cliEnv,
+        dataDir: config.dataDir,
+        stopGraceMs: config.settings.stopGraceMs,
+        maxDepth: limits.maxDepth,
+        ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
+        toolsFor: options.toolsFor,
+        ...(config.prices ? { prices: config.prices } : {}),
+        ...(options.permissions ? { permissions: options.permissions } : {}),
+        ...options.fallback,
+        log,
+      });
+    this.registry = new SubagentRegistry({
+      store,
+      audit,
+      executor,
+      dataDir: config.dataDir,
+      limits,
+      resume: config.restart.resume,
+      ...(options.onBlocked ? { onBlocked: options.onBlocked } : {}),
+      ...(options.onStuck ? { onStuck: options.onStuck } : {}),
+      log,
+      providerOf: (cli) => config.adapters.get(cli)?.provider,
+      onEnded: (run) => {
+        for (const listener of this.endListeners) listener(run);
+      },
+      onStarted: (run) => {
+        for (const listener of this.startListeners) listener(run);
+      },
+    });
+    this.spawner = new Spawner({
+      registry: this.registry,
+      adapters: config.adapters,
+      agents: options.agents,
+      trusts: options.trusts,
+      limits,
+      ...(config.approvalRules ? { approvalRules: config.approvalRules } : {}),
+      ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
+      ...(options.costs ? { costs: options.costs } : {}),
+      ...(options.chatMode ? { chatMode: options.chatMode } : {}),
+      ...(options.netAllow ? { netAllow: options.netAllow } : {}),
+      ...(options.lacks ? { lacks: options.lacks } : {}),
+    });
+    this.sweeper = new Sweeper(store, limits.historyPerChat, log);
+  }
+
+  /** Called as every run starts. */
+  onStarted(listener: (run: SubagentRunRecord) => void): void {
+    this.startListeners.push(listener);
+  }
+
+  /** Called once for every run that ends, after its record is saved (the outbox, approvals and orchestrations follow runs this way). */
+  onEnded(listener: (run: SubagentRunRecord) => void): void {
+    this.endListeners.push(listener);
+  }
+
+  /** Recovers what a previous bridge left (interrupted, queued), then runs and sweeps. */
+  async start(sweepIntervalMs?: number): Promise<{ interrupted: number; requeued: number }> {
+    const recovered = await this.registry.recover();
+    this.sweeper.start(sweepIntervalMs);
+    return recovered;
+  }
+
+  /** Resolves once no run is queued or running (scripts, tests). */
+  async idle(): Promise<void> {
+    while (!this.isIdle()) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  isIdle(): boolean {
+    return !this.store.all().some((run) => run.status === 'queued' || run.status === 'running');
+  }
+
+  /** The runs at work in this process: what a drain waits for (runs on workers go on regardless). */
+  runsHere(): number {
+    return this.registry.runsHere();
+  }
+
+  /** The first part of a restart (see SubagentRegistry.drain). */
+  drain(ms: number): Promise<void> {
+    return this.registry.drain(ms);
+  }
+
+  async shutdown(): Promise<void> {
+    this.sweeper.stop();
+    await this.registry.shutdown();
+  }
+
+  /** A decoder for the run's log lines, in its CLI's protocol. */
+  decoderFor(run: SubagentRunRecord): LineDecoder {
+    const adapter = this.options.config.adapters.get(run.cli);
+    return new LineDecoder(decoders[adapter?.protocol ?? 'claude-stream-json']!);
+  }
+
+  /** The run's decoded log, for /subagents log. */
+  async events(run: SubagentRunRecord): Promise<AgentEvent[]> {
+    const decoder = this.decoderFor(run);
+    return (await readRunLog(run.logFile)).flatMap((raw) => {
+      const line = parseLine(raw);
+      return line ? decoder.decode(line.raw, line.json) : [];
+    });
+  }
+}
