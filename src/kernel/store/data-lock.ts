@@ -1,5 +1,5 @@
 import { readFileSync, unlinkSync } from 'node:fs';
-import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { ConfigError } from '../errors/config-error.ts';
 
@@ -18,24 +18,27 @@ export const BRIDGE_LOCK = 'bridge.lock';
 
 /** A lock file being written by its taker is empty for a moment: read again for this long before it is taken for broken. */
 const WRITING_MS = 2000;
+/** How long a start tries to take the lock, among others taking it at once, before it gives up. */
+const TRYING_MS = 10_000;
 
 /**
  * One process per data directory (or per worker's state): the lock file names the holder, and a
  * second process refuses to start, naming it. A lock whose process is gone (killed, the machine
- * restarted) is taken over: renamed away first, which only one of two takers can do, and
- * checked to be the dead one's, so two starting together never both take it. Released when the
- * process exits.
+ * restarted) is taken over: removed by one taker at a time, and only while it is still the
+ * dead one's, so two starting together never both take it. Released when the process exits.
  */
 export async function lockDataDir(file: string, what: string, fix: string): Promise<void> {
   const mine: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...optionalStart(process.pid) };
   const text = JSON.stringify(mine);
-  for (let attempt = 0; ; attempt++) {
+  // Past this, something keeps making and removing the lock file: said as the error it is.
+  const deadline = Date.now() + TRYING_MS;
+  for (;;) {
     try {
       await writeFile(file, text, { flag: 'wx', mode: 0o600 });
       process.once('exit', () => releaseIfMine(file, text));
       return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 20) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() > deadline) throw error;
     }
     const found = await readFile(file, 'utf8').catch(() => undefined);
     if (found === undefined) continue; // gone in between: try again
@@ -61,18 +64,32 @@ export async function runningHolder(file: string): Promise<Holder | undefined> {
   return holder && alive(holder) ? holder : undefined;
 }
 
-/** Moves a dead holder's lock away, unless another taker replaced it meanwhile (then it is put back). */
+/**
+ * Removes a dead holder's lock, unless another taker replaced it meanwhile: one taker at a time
+ * looks and removes, holding the lock's guard file (`<lock>.takeover`), so a lock another taker
+ * has just written is never the one removed. A guard left by a taker that died (it is held for
+ * a moment only) is removed once it is older than GUARD_STALE_MS.
+ */
 async function takeOver(file: string, dead: string): Promise<void> {
-  const aside = `${file}.stale-${process.pid}`;
+  const guard = `${file}.takeover`;
   try {
-    await rename(file, aside);
-  } catch {
-    return; // another taker moved it first
+    await writeFile(guard, String(process.pid), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const age = Date.now() - ((await stat(guard).catch(() => undefined))?.mtimeMs ?? Date.now());
+    if (age > GUARD_STALE_MS) await unlink(guard).catch(() => undefined);
+    else await new Promise((resolve) => setTimeout(resolve, 20));
+    return; // the caller tries again
   }
-  const moved = await readFile(aside, 'utf8').catch(() => undefined);
-  if (moved === dead) await unlink(aside).catch(() => undefined);
-  else await rename(aside, file).catch(() => undefined);
+  try {
+    if ((await readFile(file, 'utf8').catch(() => undefined)) === dead) await unlink(file).catch(() => undefined);
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
 }
+
+/** A takeover's guard is held for a read and a removal: one this old was left by a taker that died. */
+const GUARD_STALE_MS = 10_000;
 
 function parse(text: string): Holder | undefined {
   try {
