@@ -3,6 +3,7 @@ import { WebClient, ErrorCode, type WebAPIPlatformError, type WebAPIRateLimitedE
 import type { SocketModeReceiver } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSlack } from './support/fake-slack/index.ts';
+import { readableMrkdwn } from './support/chat-apps/slack.ts';
 
 // Bolt's own Socket Mode client, the one the bridge runs.
 const { SocketModeClient } = createRequire(import.meta.resolve('@slack/bolt'))('@slack/socket-mode') as {
@@ -173,5 +174,13 @@ describe('the fake Socket Mode, through @slack/socket-mode', () => {
     } finally {
       await client.disconnect();
     }
+  });
+});
+
+describe('mrkdwn as the chat-app twin shows it to a test', () => {
+  it('renders styles away in pairs, as Slack reads them, and keeps a lone marker (a link secret ending in _) as text', () => {
+    expect(readableMrkdwn('*_both_* and _it_, ~gone~.')).toBe('both and it, gone.');
+    expect(readableMrkdwn('*Bold:* text')).toBe('Bold: text');
+    expect(readableMrkdwn('http://127.0.0.1:8080/login#a_b-c_')).toBe('http://127.0.0.1:8080/login#a_b-c_');
   });
 });

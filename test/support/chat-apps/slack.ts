@@ -86,16 +86,22 @@ export async function slackTwin(): Promise<ChatAppTwin> {
   };
 }
 
+/**
+ * A style's markers as Slack reads them: an opening one after a space (or a line's start) and
+ * a closing one of the same kind before a space or punctuation, on one line. A lone one (the
+ * `_` a link's secret may end with) is text.
+ */
+const STYLED = /(^|[\s(>])([*_~])(?=\S)([^\n]*?\S)\2(?=$|[\s).,:;!?*_~])/gm;
+
 /** mrkdwn as a reader sees it: markers, link targets, fences and escapes rendered away. */
 export function readableMrkdwn(text: string): string {
-  return text
-    .replace(/^```\n?|\n?```$/gm, '')
-    .replace(/<([^|>\s]+)\|([^>]+)>/g, '$2')
-    .replace(/(^|[\s(>])[*_~]+(?=\S)|(?<=\S)[*_~]+(?=$|[\s).,:;!?])/gm, '$1')
-    .replace(/`/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  let unstyled = text.replace(/^```\n?|\n?```$/gm, '').replace(/<([^|>\s]+)\|([^>]+)>/g, '$2');
+  // Nested styles (*_both_*) come off one at a time.
+  for (let before = ''; before !== unstyled;) {
+    before = unstyled;
+    unstyled = unstyled.replace(STYLED, '$1$3');
+  }
+  return unstyled.replace(/`/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
 function shownMessage(slack: FakeSlack, message: StoredMessage): ShownMessage {
