@@ -99,6 +99,23 @@ describe('a restart drains', () => {
     expect(resumed!.resume).toBe(first!.session);
   });
 
+  it('does not take up after the restart a turn someone stopped just before it, whose answer was still going out', async () => {
+    world = await startTelegramWorld();
+    say('hang-in-tool build it');
+    await waitText(/make build/);
+    // Telegram holds the chat's next edit for 3 s: the stopped turn's last progress edit waits, and its end is still under way at the signal.
+    world.telegram.failNext('editMessageText', { code: 429, retryAfter: 3 }, { chatId: CHAT });
+    say('/stop');
+    await waitText(/^⏹ Stopped the turn/);
+    world.bridge.kill('SIGTERM');
+    expect(await world.bridge.exited).toMatchObject({ code: 0 });
+    await world.restart();
+    say('after');
+    await waitText(/^echo: after/);
+    expect(texts().filter((text) => text.startsWith('↻ Resuming'))).toEqual([]);
+    expect((await invocations()).map((call) => call.prompt)).toEqual(['hang-in-tool build it', 'after']);
+  });
+
   it('counts a signal forwarded twice (npm start) once: the drain goes on and ends with 0', async () => {
     world = await startTelegramWorld({ BRIDGE_DRAIN_SECONDS: '30' });
     say('sleep:2 doubled');

@@ -284,6 +284,9 @@ export class Turns {
       ...(chat.record.planning && chat.agent.runsLive ? { planning: true } : {}),
     };
     const ended = async (ending: TurnOutcome): Promise<void> => {
+      // Stopped by the shutdown only if it ended after the shutdown began: a turn someone stopped
+      // just before it (its answer still going out) is not taken up again after the restart.
+      const cutByShutdown = this.shuttingDown && ending.status === 'stopped';
       try {
         const outcome = limitTold(chat, ending);
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
@@ -304,7 +307,7 @@ export class Turns {
         for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
-        if (!(this.shuttingDown && outcome.status === 'stopped')) await chat.messages.removePending(turnId);
+        if (!cutByShutdown) await chat.messages.removePending(turnId);
       } catch (error) {
         log.error({ err: error }, 'reporting the turn failed');
       } finally {
