@@ -183,6 +183,7 @@ export class Turns {
     const { out, config } = this.options;
     const { id: turnId, text, by, log, outside } = turn;
     const settings = config.settings;
+    const key = chatKey(chat.address);
     const presenter = new TurnPresenter(out, chat.address, {
       title: chat.record.cli,
       where: displayPath(chat.record.workdir),
@@ -212,11 +213,11 @@ export class Turns {
       provider: chat.adapter.provider,
       ...(chat.record.model ? { model: chat.record.model } : {}),
       ...(chat.record.cliSessionId ? { conversationId: chat.record.cliSessionId } : {}),
-      ids: { chat: chatKey(chat.address), turn: turnId },
+      ids: { chat: key, turn: turnId },
     });
     const transcript = this.options.transcripts
       ? turnRecorder(this.options.transcripts, {
-          chat: chatKey(chat.address),
+          chat: key,
           turn: turnId,
           text,
           // As the transcripts name people: `<transport>:<id>`.
@@ -227,7 +228,6 @@ export class Turns {
       : undefined;
     let answerShown!: () => void;
     const shownHere = new Promise<void>((resolve) => (answerShown = resolve));
-    const key = chatKey(chat.address);
     const controls: TurnControls = {
       timeoutMs,
       ...(settings.silenceSeconds ? { silenceMs: settings.silenceSeconds * 1000 } : {}),
