@@ -18,6 +18,7 @@ import type { Attachments } from './attachments.ts';
 import type { BridgeConfig } from '../../services/config/config.ts';
 import type { Settings } from '../../services/config/bridge-manifest.ts';
 import type { CommandServices } from './command-services.ts';
+import type { SpawnOrigin } from '../../work/subagents/spawner.ts';
 
 /** What a command may ask of the bot that runs it. */
 export interface CommandHost {
@@ -122,6 +123,22 @@ export type CommandEffect = { kind: 'done' } | { kind: 'none' } | { kind: 'unkno
  */
 export function messageKey(message: Pick<IncomingMessage, 'address' | 'messageId'>): string | undefined {
   return message.messageId === undefined ? undefined : `${chatKey(message.address)}#${message.messageId}`;
+}
+
+/** Where work a person starts with a command comes from: their chat, its directory and CLI, and the message that asked (a restart carries it out once). */
+export function commandOrigin(
+  ctx: Pick<CommandContext, 'chat' | 'message'>,
+): Pick<SpawnOrigin, 'address' | 'requester' | 'cwd' | 'cli' | 'depth' | 'fromMessage'> {
+  const { user } = ctx.message;
+  const fromMessage = messageKey(ctx.message);
+  return {
+    address: ctx.chat.address,
+    requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
+    cwd: ctx.chat.record.workdir,
+    cli: ctx.chat.record.cli,
+    depth: 0,
+    ...(fromMessage ? { fromMessage } : {}),
+  };
 }
 
 /** Whether this use of the command starts work for an agent. */

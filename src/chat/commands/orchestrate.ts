@@ -1,7 +1,7 @@
 import { orchestrationList, stoppingOrchestrationText } from '../../work/presentation/orchestration.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import { parsePlan, PlanError } from '../../work/orchestration/index.ts';
-import { messageKey, UsageError, type Command } from '../bridge/command.ts';
+import { commandOrigin, UsageError, type Command } from '../bridge/command.ts';
 
 /** /orchestrate <plan>: validated, then run in the background; its outcome is announced. */
 export const orchestrate: Command = {
@@ -21,21 +21,8 @@ export const orchestrate: Command = {
       if (error instanceof PlanError) throw new UsageError(`The plan was not started: ${error.message}`);
       throw error;
     }
-    const user = ctx.message.user;
-    const fromMessage = messageKey(ctx.message);
     // Its progress message answers the command, as /spawn's start does.
-    const created = await ctx.services.orchestrator.create(
-      plan,
-      {
-        address: ctx.chat.address,
-        requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
-        cwd: ctx.chat.record.workdir,
-        cli: ctx.chat.record.cli,
-        depth: 0,
-        ...(fromMessage ? { fromMessage } : {}),
-      },
-      ctx.message.messageId,
-    );
+    const created = await ctx.services.orchestrator.create(plan, commandOrigin(ctx), ctx.message.messageId);
     if (!created.ok) throw new UsageError(`The plan was not started: ${created.error}`);
   },
 };

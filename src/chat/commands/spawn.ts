@@ -3,7 +3,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../../work/subagents/spawn-args.ts';
 import { DownloadError } from '../../engine/files/inbox.ts';
 import { promptWithFiles } from '../../engine/files/prompt.ts';
-import { messageKey, UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+import { commandOrigin, UsageError, type Command, type CommandContext } from '../bridge/command.ts';
 
 /** /spawn [options] "task": a background subagent, with the files sent before it and the replied-to message as its context. */
 export const spawn: Command = {
@@ -23,20 +23,8 @@ export const spawn: Command = {
       if (error instanceof SpawnArgsError) throw new UsageError(error.message);
       throw error;
     }
-    const user = ctx.message.user;
     const context = [ctx.message.replyTo?.text, await filesFor(ctx)].filter(Boolean).join('\n\n');
-    const fromMessage = messageKey(ctx.message);
-    const result = await ctx.services.subagents.spawner.spawn(
-      { ...args, ...(context ? { context } : {}) },
-      {
-        address: ctx.chat.address,
-        requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
-        cwd: ctx.chat.record.workdir,
-        cli: ctx.chat.record.cli,
-        depth: 0,
-        ...(fromMessage ? { fromMessage } : {}),
-      },
-    );
+    const result = await ctx.services.subagents.spawner.spawn({ ...args, ...(context ? { context } : {}) }, commandOrigin(ctx));
     // Its CLI cannot work (no credentials): the one line that says so and how to fix it, not the usage.
     if (!result.ok && result.refusal === 'unavailable') return void (await ctx.reply(plain(`❌ ${result.error}`)));
     if (!result.ok) throw new UsageError(result.error);
