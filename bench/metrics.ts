@@ -1,4 +1,5 @@
 import { metrics } from '@opentelemetry/api';
+import { silentLog } from '../src/kernel/log/logger.ts';
 import { MetricsSdk } from '../src/services/telemetry/metrics.ts';
 import type { MetricsConfig } from '../src/services/telemetry/metrics-settings.ts';
 import { sendMeter } from '../src/services/telemetry/metrics-chat-apps.ts';
@@ -47,7 +48,7 @@ export async function benchMetrics(dir: string): Promise<BenchResult[]> {
       const text = (await sdk.scrape())!;
       scrapeMs = performance.now() - started;
       series = text.split('\n').filter((line) => line && !line.startsWith('#')).length;
-      await sdk.shutdown();
+      await sdk.shutdown(silentLog());
       metrics.disable();
       for (let i = 0; i < TURNS_PER_ROUND; i++) await turn('off', round * TURNS_PER_ROUND + i);
     }
@@ -97,7 +98,7 @@ async function recordingCost(on: boolean): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < RECORDS; i++) once();
   const micros = ((performance.now() - started) * 1000) / RECORDS;
-  void sdk?.shutdown();
+  void sdk?.shutdown(silentLog());
   return micros;
 }
 

@@ -138,12 +138,12 @@ async function main(argv: string[]): Promise<number> {
       void tracing.flush();
       await transports.stop();
       await app.shutdown();
-      await tracing.shutdown();
+      const spansSent = tracing.shutdown();
       // What the stopping turns said last is on disk before the process ends.
       await webChats?.flush();
       await metricsListener?.close();
-      // The last interval's metrics, the shutdown's turns among them, reach the collector.
-      await telemetry.shutdown().catch((error: unknown) => log.warn({ err: error }, 'the last metrics could not be exported'));
+      // The last interval's metrics, the shutdown's turns among them, reach the collector, beside the last spans.
+      await Promise.all([spansSent, telemetry.shutdown(log)]);
       // Whatever a CLI left behind (a child that ignored its group's signals) goes with the bridge.
       endClis();
     })());

@@ -111,11 +111,9 @@ async function main(): Promise<number> {
   }
   await new Promise<void>((resolve) => onSignals([worker, sessions], config.restart.drainMs, log, resolve, () => endOwnClis(config.dataDir)));
   await sessions.close();
-  // What its runs' spans still hold goes out before it leaves.
-  await tracing.shutdown();
   await metricsListener?.close();
-  // Its last runs' metrics reach the collector before it leaves.
-  await telemetry.shutdown().catch((error: unknown) => log.warn({ err: error }, 'the last metrics could not be exported'));
+  // What its runs' spans still hold, and its last runs' metrics, reach the collector before it leaves.
+  await Promise.all([tracing.shutdown(), telemetry.shutdown(log)]);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SendBudget } from '../../src/kernel/concurrency/send-budget.ts';
 import type { MetricsConfig } from '../../src/services/telemetry/metrics-settings.ts';
+import { silentLog } from '../../src/kernel/log/logger.ts';
 import { MetricsSdk } from '../../src/services/telemetry/metrics.ts';
 import { sendMeter } from '../../src/services/telemetry/metrics-chat-apps.ts';
 import { webhookDelivered } from '../../src/services/telemetry/metrics-webhooks.ts';
@@ -16,7 +17,7 @@ let sdk: MetricsSdk;
 beforeEach(async () => {
   sdk = await MetricsSdk.start(ON, 'jsonl-bridge');
 });
-afterEach(() => sdk.shutdown());
+afterEach(() => sdk.shutdown(silentLog()));
 const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' } });
 
 const SECRET_TEXT = 'the launch code is 0000';

@@ -1,8 +1,10 @@
 import { metrics } from '@opentelemetry/api';
 import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import type { Log } from '../../kernel/log/logger.ts';
 import type { MetricsConfig } from './metrics-settings.ts';
 import { telemetryResource, type ServiceName } from './resource.ts';
+import { sendWithin } from './send-within.ts';
 
 /** What a scrape answers with, in Prometheus's text format (0.0.4). */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -54,14 +56,12 @@ export class MetricsSdk {
     return new PrometheusSerializer().serialize(resourceMetrics);
   }
 
-  /** Pushes what is left (the last interval's) and stops: the drain's last step. */
-  async shutdown(): Promise<void> {
-    if (!this.provider) return;
-    try {
-      // The periodic reader's shutdown exports once more: a flush before it would send the interval twice.
-      await this.provider.shutdown();
-    } finally {
-      if (metrics.getMeterProvider() === this.provider) metrics.disable();
-    }
+  /** Pushes what is left (the last interval's) and stops, within SEND_WITHIN_MS: the drain's last step. */
+  async shutdown(log: Log): Promise<void> {
+    const provider = this.provider;
+    if (!provider) return;
+    // The periodic reader's shutdown exports once more: a flush before it would send the interval twice.
+    await sendWithin(provider.shutdown(), 'exporting the last metrics', log);
+    if (metrics.getMeterProvider() === provider) metrics.disable();
   }
 }

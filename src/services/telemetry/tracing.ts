@@ -3,6 +3,7 @@ import { getBooleanFromEnv } from '@opentelemetry/core';
 import type { Log } from '../../kernel/log/logger.ts';
 import { OTLP_PROTOCOLS, type OtlpProtocol } from './metrics-settings.ts';
 import { telemetryResource, type ServiceName } from './resource.ts';
+import { sendWithin } from './send-within.ts';
 
 /** The process's tracing: where its spans go, and how they are sent before it ends. */
 export interface Tracing {
@@ -13,9 +14,6 @@ export interface Tracing {
   /** Sends what is left and stops; after it, spans go nowhere. */
   shutdown(): Promise<void>;
 }
-
-/** However slow the collector, an ending process waits at most this long for its spans to go. */
-const FLUSH_WITHIN_MS = 5000;
 
 const NOT_TRACING: Tracing = { exporting: undefined, flush: async () => {}, shutdown: async () => {} };
 
@@ -50,17 +48,12 @@ export async function startTracing(service: ServiceName, log: Log): Promise<Trac
     void provider.shutdown();
     return NOT_TRACING;
   }
-  const within = (work: Promise<void>, what: string) =>
-    Promise.race([
-      work.catch((error: Error) => log.warn(`${what} traces failed: ${error.message}`)),
-      new Promise<void>((resolve) => setTimeout(resolve, FLUSH_WITHIN_MS).unref()),
-    ]);
   let stopped: Promise<void> | undefined;
   return {
     exporting: `${chosen.protocol} to ${withoutCredentials(endpoint)}`,
-    flush: () => within(provider.forceFlush(), 'sending'),
+    flush: () => sendWithin(provider.forceFlush(), 'sending traces', log),
     shutdown: () =>
-      (stopped ??= within(provider.shutdown(), 'sending the last').finally(() => {
+      (stopped ??= sendWithin(provider.shutdown(), 'sending the last traces', log).finally(() => {
         trace.disable();
       })),
   };
