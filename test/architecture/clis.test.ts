@@ -30,7 +30,7 @@ const MAY_NAME: Record<string, string> = {
   'work/presentation/agents.ts': 'the same',
   'chat/commands/trust.ts': 'an example in help',
   'chat/commands/fallback.ts': 'an example in help',
-  'kernel/policy/fallback-chain.ts': 'an example in an error',
+  'engine/fallback/chain.ts': 'an example in an error',
   'transports/slack/app-manifest.ts': "the Slack app's description",
 };
 

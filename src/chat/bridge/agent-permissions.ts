@@ -71,7 +71,7 @@ export function chatPermissions(parts: Parts): ChatPermissions {
             ...(startedBy ? { startedBy } : {}),
           });
         },
-        planApproved: () => chat.setPlanning(false),
+        planApproved: () => chat.set({ planning: false }),
       },
       request,
       turn,

@@ -23,7 +23,7 @@ export function chatEgressQuestions(parts: { hosts: HostQuestions; audit: AuditL
         if (answer.choice === 'gone') return { allowed: false, why: 'its connection closed before an answer' };
         if (answer.choice === 'deny') return { allowed: false, why: `denied by ${answer.by}` };
         if (answer.choice === 'timeout') return { allowed: false, why: 'nobody answered in time' };
-        if (answer.choice === 'session') chat.allowHostForSession({ host: host.toLowerCase(), wildcard: false, port, address });
+        if (answer.choice === 'session') chat.grants.allowHost({ host: host.toLowerCase(), wildcard: false, port, address });
         void parts.audit.record({
           event: 'egress_allowed',
           chat: chat.record.key,

@@ -1,6 +1,5 @@
 import { interrupted, type Interrupt } from '../../services/telemetry/metrics-sessions.ts';
 import type { Adapter } from '../../engine/adapters/load.ts';
-import type { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 import type { BridgeConfig } from '../../services/config/config.ts';
 import type { Settings } from '../../services/config/bridge-manifest.ts';
 import type { TurnOptions } from '../../engine/adapters/turn-options.ts';
@@ -19,22 +18,20 @@ import type { ChatRecord, ChatStore, OutsideSource, OutsideText, SessionEntry } 
 import { outgrows, withSource } from './outside-text.ts';
 import { ChatMessages } from './chat-messages.ts';
 import type { ChatRef } from '../../kernel/ports/chat.ts';
-import type { TurnPresenter } from './turn-presenter.ts';
+import type { CurrentTurn } from './current-turn.ts';
+import { ChatGrants } from './chat-grants.ts';
+import { withTurn } from './resume-list.ts';
 import type { Log } from '../../kernel/log/logger.ts';
-import { writtenHostRules, type HostRule } from '../../engine/sandbox/host-rules.ts';
+import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
 import type { HostQuestion } from '../../engine/sandbox/egress-decision.ts';
 import { scopeHome, terminalHome } from '../../engine/sandbox/walls.ts';
 import { modelApiBase } from '../../engine/sandbox/model-api-access.ts';
 import type { GrantHolder } from '../../work/approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../../kernel/policy/approval-rules.ts';
-import type { FallbackChain } from '../../kernel/policy/fallback-chain.ts';
+import type { FallbackChain } from '../../engine/fallback/chain.ts';
 import { noted, TurnWatcher } from '../../engine/fallback/work-notes.ts';
-import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import type { TurnOutcome } from '../../engine/session/turn.ts';
-import { chatHandover } from './chat-fallback.ts';
-
-/** Sessions a chat remembers for /resume. */
-const SESSIONS_KEPT = 20;
+import { chatHandover } from '../../engine/fallback/chat-handover.ts';
 
 /** The slice of the configuration chats' sessions run on. */
 export type ChatConfig = Pick<
@@ -77,48 +74,22 @@ export interface ChatParts {
   log: Log;
 }
 
-/** A message sent into a turn at work: what a turn of its own needs, should the CLI take it as one. */
-export interface SteeredMessage {
-  text: string;
-  messageId?: string;
-  by: string;
-}
-
 /**
  * One chat's (or topic's) main agent session and what is persisted about it. The CLI
  * session id is saved the moment the CLI names it, so a restart resumes the conversation.
  */
 export class ChatSession {
   private agentSession: AgentSession | undefined;
-  /** The tools granted to the session, and what they were granted for: a new grant (a new secret) only when that changes. */
-  private granted: { key: string; options: ReturnType<ToolsForChat> } | undefined;
-  /**
-   * The presenter of the turn now running, for the Stop button and /status; `by`: whose
-   * message started it; `steers`: the messages sent into it, by the id its CLI knows them by.
-   */
-  current:
-    | {
-        id: string;
-        presenter: TurnPresenter;
-        startedAt: number;
-        by: string;
-        /** Who set this work going (`<transport>:<id>`): the one who typed it, or a schedule's maker; none for work nobody started (a webhook). */
-        startedBy?: string;
-        steers: Map<string, SteeredMessage>;
-        /** Its trace: what happens to the turn (a steer, an interrupt) is an event of its span. */
-        spans?: AgentSpans;
-      }
-    | undefined;
+  /** The turn now at work. */
+  current: CurrentTurn | undefined;
   private readonly config: ChatConfig;
   private readonly store: ChatStore;
   private readonly log: Log;
-  /** Counts the changes that end what "Allow for this session" was given under: a mode, directory, CLI or model, a new or resumed session. */
-  private grantEpoch = 0;
-  /** Hosts allowed "for this session" from a question in `ask`: kept while the grant epoch is the one they were given in. */
-  private sessionHosts: { epoch: number; rules: HostRule[] } = { epoch: 0, rules: [] };
+  /** What the session was given (its tools' secret, "Allow for this session"), and under what. */
+  readonly grants: ChatGrants<ReturnType<ToolsForChat>>;
   /** What the chat has taken and still owes: pending messages, the ids taken, commands begun, albums gathering, files waiting for words. */
   readonly messages: ChatMessages;
-  /** What the turn at work has done so far (its tools, the call in flight): for a brief, should a limit stop its CLI. */
+  /** What the turn at work has done so far (its tools, the call in flight): for a brief, should a limit stop its CLI; each turn watches afresh. */
   watcher = new TurnWatcher();
 
   constructor(
@@ -129,6 +100,7 @@ export class ChatSession {
     this.config = parts.config;
     this.store = parts.store;
     this.log = parts.log;
+    this.grants = new ChatGrants(() => parts.revokeTools?.(this));
     this.messages = new ChatMessages(
       () => this.record,
       (patch) => this.save(patch),
@@ -191,33 +163,20 @@ export class ChatSession {
   turnGrantHolder(): GrantHolder | undefined {
     const person = this.current?.by;
     if (!person) return undefined;
-    const settings = JSON.stringify([this.grantEpoch, this.effectivePermissionMode, this.record.cli, this.record.workdir, this.record.model ?? '']);
+    const settings = JSON.stringify([this.grants.epoch, this.effectivePermissionMode, this.record.cli, this.record.workdir, this.record.model ?? '']);
     return { person, settings };
   }
 
   /** Everything a turn runs with beyond its prompt, as the chat is set now. */
   async turnOptions(): Promise<SessionOptions> {
     const mode = this.effectivePermissionMode;
-    const key = this.grantKey();
-    if (this.granted?.key !== key) this.granted = { key, options: this.parts.tools(this) };
     return {
       ...(this.record.model ? { model: this.record.model } : {}),
       // Reading without asking (safe, ask) stops at the data directory, where the CLI can be told so.
       ...(mode !== 'bypass' && this.adapter.options.disallowedTools ? { disallowedTools: dataDirDenials(this.config.dataDir) } : {}),
-      ...this.granted.options,
+      ...this.grants.tools(this.grantKey(), () => this.parts.tools(this)),
       ...(await this.parts.fresh(this)),
     };
-  }
-
-  /** The hosts its sandbox may reach for the current session besides /net (never written: /new or another session ends them). */
-  sessionHostRules(): readonly HostRule[] {
-    return this.sessionHosts.epoch === this.grantEpoch ? this.sessionHosts.rules : [];
-  }
-
-  /** A host allowed for the current session (Allow for this session). */
-  allowHostForSession(rule: HostRule): void {
-    const rules = [...this.sessionHostRules(), rule];
-    this.sessionHosts = { epoch: this.grantEpoch, rules };
   }
 
   /** What the session's tools were granted for: a change of it is a new secret. */
@@ -236,9 +195,7 @@ export class ChatSession {
   /** A fresh CLI session on the next turn, with a new MCP secret (the old one stops working). */
   async reset(): Promise<void> {
     this.agentSession?.reset();
-    if (this.granted) this.parts.revokeTools?.(this);
-    this.granted = undefined;
-    this.grantEpoch++;
+    this.grants.endSession(true);
     // A new session has no work to brief on, nor one to go back to once a limit resets.
     await this.save({ cliSessionId: undefined, outsideText: undefined, home: undefined, work: undefined });
   }
@@ -281,15 +238,12 @@ export class ChatSession {
     const fresh = (patch.cli !== undefined && patch.cli !== this.record.cli) || (patch.workdir !== undefined && patch.workdir !== this.record.workdir);
     if (fresh) this.agentSession?.reset();
     // `model: undefined` is a change too (back to the CLI's default).
-    if ((Object.keys(patch) as (keyof typeof patch)[]).some((field) => patch[field] !== this.record[field])) this.grantEpoch++;
+    if ((Object.keys(patch) as (keyof typeof patch)[]).some((field) => patch[field] !== this.record[field])) this.grants.settingChanged();
     // A CLI chosen by hand: the session a limit moved away from is not gone back to.
     const chosen = patch.cli !== undefined && patch.cli !== this.record.cli ? { home: undefined, work: undefined } : {};
     await this.save(fresh ? { ...patch, ...chosen, cliSessionId: undefined, outsideText: undefined } : patch);
     // The secret given for the old mode, CLI or directory stops working now, not at the next turn (a running turn keeps it till then).
-    if (this.granted && this.granted.key !== this.grantKey() && !this.busy) {
-      this.parts.revokeTools?.(this);
-      this.granted = undefined;
-    }
+    if (!this.busy) this.grants.revokeUnlessFor(this.grantKey());
     return this.leaveOutgrownSession();
   }
 
@@ -299,25 +253,12 @@ export class ChatSession {
     return chosen === 'off' ? undefined : (chosen ?? this.config.fallback);
   }
 
-  async setFallback(chain: string[] | 'off' | undefined): Promise<void> {
-    await this.save({ fallback: chain });
-  }
-
   knowsCli(cli: string): boolean {
     return this.config.adapters.has(cli);
   }
 
   get knownClis(): string[] {
     return [...this.config.adapters.keys()];
-  }
-
-  /** A turn begins: what it does is watched afresh. */
-  watchTurn(): void {
-    this.watcher = new TurnWatcher();
-  }
-
-  watch(event: AgentEvent): void {
-    this.watcher.observe(event);
   }
 
   /** A turn ended: an answer goes into the notes of the CLI's work (the brief another CLI gets). */
@@ -334,16 +275,9 @@ export class ChatSession {
    * with the brief, so it stays marked.
    */
   async switchCli(cli: string, sessionId: string | undefined, patch: Pick<Partial<ChatRecord>, 'home' | 'limited' | 'work'>): Promise<void> {
-    this.grantEpoch++;
-    if (this.granted) this.parts.revokeTools?.(this);
-    this.granted = undefined;
+    this.grants.endSession(true);
     await this.save({ ...patch, cli, cliSessionId: sessionId });
     this.current?.presenter.retitle(cli);
-  }
-
-  /** CLIs a limit stopped, and until when. */
-  async saveLimits(limited: ChatRecord['limited']): Promise<void> {
-    await this.save({ limited });
   }
 
   /** What a message sent while the agent works does (/busy). */
@@ -351,18 +285,13 @@ export class ChatSession {
     return this.record.busyMode ?? this.config.busyMode;
   }
 
-  async setBusyMode(mode: BusyMode): Promise<void> {
-    await this.save({ busyMode: mode });
-  }
-
-  /** The hosts its sandbox may reach besides the model API and BRIDGE_SANDBOX_ALLOW (/net); read at each connection. */
-  async setNetAllow(hosts: string[]): Promise<void> {
-    await this.save({ netAllow: hosts });
-  }
-
-  /** Whether the next turns run in plan mode (/plan), until a plan is approved. */
-  async setPlanning(on: boolean): Promise<void> {
-    await this.save({ planning: on });
+  /**
+   * Saves a setting the next turns read (see ChatRecord): /busy, /net (read at each
+   * connection), /plan, /fallback, /handoff, the CLIs a limit stopped, the CLI session a turn
+   * named.
+   */
+  async set(setting: Pick<Partial<ChatRecord>, 'busyMode' | 'netAllow' | 'planning' | 'fallback' | 'showHandoff' | 'limited' | 'cliSessionId'>): Promise<void> {
+    await this.save(setting);
   }
 
   /** Closes the live CLI process (it resumes on the next message): the session then has one writer, a terminal. */
@@ -370,7 +299,6 @@ export class ChatSession {
     await this.agentSession?.closeLive();
   }
 
-  /** Whether every answer ends with the terminal command that continues the session (`/handoff on|off`). */
   /** Where its CLI keeps its sessions and settings when it runs in walls (a home of the chat's own); undefined without walls. */
   cliHome(): string | undefined {
     return scopeHome(this.record.key);
@@ -381,35 +309,16 @@ export class ChatSession {
     return terminalHome(this.record.key, this.adapter.walls, fresh);
   }
 
-  async showHandoff(on: boolean): Promise<void> {
-    await this.save({ showHandoff: on });
-  }
-
   /** Continues a session found by /resume: its CLI, in its directory, from the next message on. */
   async resume(entry: Pick<SessionEntry, 'id' | 'cli' | 'workdir'>): Promise<void> {
     this.agentSession?.continueFrom(entry.id);
-    this.granted = undefined;
-    this.grantEpoch++;
+    this.grants.endSession(false);
     await this.save({ cli: entry.cli, workdir: entry.workdir, cliSessionId: entry.id, outsideText: this.outsideTextOf(entry.id) });
   }
 
-  /** A turn ended in a session: remembered (first prompt, turns, when) for /resume, the newest few only. */
+  /** A turn ended in a session: remembered for /resume. */
   async noteTurn(prompt: string, sessionId: string | undefined, answered: boolean): Promise<void> {
-    if (!sessionId) return;
-    const now = Date.now();
-    const sessions = [...(this.record.sessions ?? [])];
-    const index = sessions.findIndex((entry) => entry.id === sessionId);
-    const known = index >= 0 ? sessions.splice(index, 1)[0]! : undefined;
-    const entry: SessionEntry = known
-      ? { ...known, turns: known.turns + 1, lastAt: now }
-      : { id: sessionId, cli: this.record.cli, workdir: this.record.workdir, firstPrompt: prompt.slice(0, 200), startedAt: now, lastAt: now, turns: 1 };
-    // Answered once, it is a conversation the CLI has.
-    if (answered || (known && !known.unanswered)) delete entry.unanswered;
-    else entry.unanswered = true;
-    // What outside text the session holds goes with it into /resume's list.
-    const outside = sessionId === this.record.cliSessionId ? this.record.outsideText : undefined;
-    if (outside) entry.outsideText = outside;
-    await this.save({ sessions: [...sessions, entry].slice(-SESSIONS_KEPT) });
+    if (sessionId) await this.save({ sessions: withTurn(this.record, prompt, sessionId, answered) });
   }
 
   /** `why`: what cut the turn short, for the metrics (a person's Stop by default). */
@@ -423,11 +332,6 @@ export class ChatSession {
   async remember(title?: string): Promise<void> {
     const named = title && title !== this.record.title ? { title } : undefined;
     if (named || !this.store.get(this.record.key)) await this.save(named ?? {});
-  }
-
-  /** Remembers the CLI session a turn named, for the next turn and the next start. */
-  async saveSessionId(id: string): Promise<void> {
-    await this.save({ cliSessionId: id });
   }
 
   private async save(patch: Partial<ChatRecord>): Promise<void> {
@@ -467,7 +371,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
         home: chat.record.key,
         readOnly: chat.effectivePermissionMode === 'safe',
         egress: {
-          allow: () => [...writtenHostRules(chat.record.netAllow), ...chat.sessionHostRules()],
+          allow: () => [...writtenHostRules(chat.record.netAllow), ...chat.grants.hostRules],
           onBlocked: (host: string, why: string) => parts.onBlocked?.(chat, host, why),
           ask: (host: string, port: number) => parts.askHost?.(chat, host, port),
         },
@@ -477,7 +381,8 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     log: parts.log.child({ chat: chat.record.key }),
     resumeId: chat.record.cliSessionId,
     graceMs: config.settings.stopGraceMs,
-    onResumeId: (id) => void chat.saveSessionId(id),
+    // Remembered the moment the CLI names it, for the next turn and the next start.
+    onResumeId: (id) => void chat.set({ cliSessionId: id }),
     ...(live ? { live } : {}),
     ...(parts.liveProcess ? { liveProcess: (launch, answer) => parts.liveProcess!(chat, launch, answer) } : {}),
     ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),

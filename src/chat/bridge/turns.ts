@@ -11,17 +11,20 @@ import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import type { OutsideSource, PendingMessage } from '../../kernel/store/chat-store.ts';
 import type { Person } from '../../engine/usage/usage-ledger.ts';
 import type { CostMeter } from '../../engine/usage/cost-meter.ts';
+import { CostCap } from '../../engine/usage/cost-cap.ts';
 import { costStopText } from '../../work/presentation/usage.ts';
 import { allowsMore, newSessionNotice } from './outside-text.ts';
 import type { BridgeConfig } from '../../services/config/config.ts';
 import type { Settings } from '../../services/config/bridge-manifest.ts';
-import type { ChatSession, SteeredMessage } from './chat-session.ts';
+import type { ChatSession } from './chat-session.ts';
+import type { SteeredMessage } from './current-turn.ts';
 import { chatHandoff, handoffFooter } from './handoff.ts';
 import { TurnPresenter } from './turn-presenter.ts';
 import { CallsInFlight } from './calls-in-flight.ts';
 import type { Transcripts } from '../../work/transcripts/transcripts.ts';
 import { turnRecorder } from '../../work/transcripts/turn-recorder.ts';
 import { waitNotice } from '../../engine/fallback/limit-words.ts';
+import { TurnWatcher } from '../../engine/fallback/work-notes.ts';
 import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 
 /** One turn as it is followed: its id (its pending message's), its message, whose it is, and its log. */
@@ -204,8 +207,17 @@ export class Turns {
     const leadMs = Math.min(settings.turnTimeoutWarningSeconds * 1000, timeoutMs / 2);
     const steers = new Map<string, SteeredMessage>();
     const meter = turn.budgetUsd !== undefined ? this.options.meter?.(chat) : undefined;
-    /** What it had cost when its budget stopped it. */
-    let stoppedForCost: number | undefined;
+    // At its budget: stopped as the Stop button stops it, once; what waits behind it stays.
+    const cap =
+      meter &&
+      new CostCap(meter, turn.budgetUsd!, () =>
+        this.track(
+          chat.stop('it reached its budget', { keepQueued: true, why: 'budget' }).then(
+            () => {},
+            (error: Error) => log.warn(`stopping the turn for cost failed: ${error.message}`),
+          ),
+        ),
+      );
     // Its trace, from the message taken to the answer sent: the CLI's tool calls, what steered it, the delivery.
     const spans = AgentSpans.invoke({
       work: 'turn',
@@ -237,7 +249,7 @@ export class Turns {
         chat.current = { id: turnId, presenter, startedAt, by, steers, spans, ...(turn.payer ? { startedBy: turn.payer.key } : {}) };
         spans.note('started');
         transcript?.started(chat.record.cliSessionId);
-        chat.watchTurn();
+        chat.watcher = new TurnWatcher();
         for (const listener of this.startListeners) listener(chat);
         // The CLI a limit moved the session to, or back from, as the turn starts.
         presenter.progress.title = chat.record.cli;
@@ -257,23 +269,13 @@ export class Turns {
         );
       },
       onEvent: (event) => {
-        chat.watch(event);
+        chat.watcher.observe(event);
         spans.observe(event);
         presenter.onEvent(event);
         transcript?.event(event);
         this.calls.note(chat, turnId, event);
         watch?.onEvent?.(event);
-        const usd = meter?.observe(event);
-        // At its budget: stopped as the Stop button stops it, once; what waits behind it stays.
-        if (usd !== undefined && stoppedForCost === undefined && usd >= turn.budgetUsd!) {
-          stoppedForCost = usd;
-          this.track(
-            chat.stop('it reached its budget', { keepQueued: true, why: 'budget' }).then(
-              () => {},
-              (error: Error) => log.warn(`stopping the turn for cost failed: ${error.message}`),
-            ),
-          );
-        }
+        cap?.observe(event);
       },
       onCarried: (ids) =>
         this.carry(
@@ -298,9 +300,10 @@ export class Turns {
         await chat.noteTurn(text, outcome.sessionId, outcome.status === 'completed');
         // A turn whose CLI never started (it could not be run) has no progress message, but is answered all the same.
         await spans.delivering(chat.address.transport, () => presenter.finish(outcome));
-        if (stoppedForCost !== undefined && outcome.status === 'stopped')
+        const stoppedFor = cap?.stoppedFor;
+        if (stoppedFor !== undefined && outcome.status === 'stopped')
           await out
-            .send(chat.address, plain(costStopText(Math.max(stoppedForCost, meter?.usd ?? 0), turn.budgetUsd!)), { replyTo: turn.messageId })
+            .send(chat.address, plain(costStopText(stoppedFor, turn.budgetUsd!)), { replyTo: turn.messageId })
             .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
         answerShown();
         await chat.noteWork(text, outcome);

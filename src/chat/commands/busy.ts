@@ -17,7 +17,7 @@ export const busy: Command = {
       return;
     }
     if (!isBusyMode(wanted)) throw new UsageError(`Unknown busy mode "${wanted}": ${BUSY_MODES.join(', ')}.`);
-    await chat.setBusyMode(wanted);
+    await chat.set({ busyMode: wanted });
     await reply(plain(describeBusy(chat)));
   },
   async status(chat) {

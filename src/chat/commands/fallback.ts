@@ -1,5 +1,5 @@
 import { clockTime } from '../../engine/fallback/limit-words.ts';
-import { parseChain, writeChain } from '../../kernel/policy/fallback-chain.ts';
+import { parseChain, writeChain } from '../../engine/fallback/chain.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { ChatSession } from '../bridge/chat-session.ts';
 import { UsageError, type Command } from '../bridge/command.ts';
@@ -21,13 +21,13 @@ export const fallback: Command = {
       return;
     }
     if (wanted === 'off' || wanted === 'default') {
-      await chat.setFallback(wanted === 'off' ? 'off' : undefined);
+      await chat.set({ fallback: wanted === 'off' ? 'off' : undefined });
       await reply(plain(describeFallback(chat)));
       return;
     }
     const parsed = parseChain(wanted, chat.knownClis);
     if ('problem' in parsed) throw new UsageError(`${parsed.problem[0]!.toUpperCase()}${parsed.problem.slice(1)}.`);
-    await chat.setFallback([...parsed.chain]);
+    await chat.set({ fallback: [...parsed.chain] });
     await reply(plain(describeFallback(chat)));
   },
   async status(chat) {

@@ -16,7 +16,7 @@ export const handoff: Command = {
   async run({ bridge, chat, args, reply }) {
     const wanted = args.trim().toLowerCase();
     if (wanted === 'on' || wanted === 'off') {
-      await chat.showHandoff(wanted === 'on');
+      await chat.set({ showHandoff: wanted === 'on' });
       await reply(
         plain(
           wanted === 'on'

@@ -37,7 +37,7 @@ export const net: Command = {
     const before = chat.record.netAllow ?? [];
     const after = action === 'allow' ? [...before, ...hosts.filter((host) => !before.includes(host))] : before.filter((host) => !hosts.includes(host));
     const unknown = action === 'deny' ? hosts.filter((host) => !before.includes(host)) : [];
-    await chat.setNetAllow(after);
+    await chat.set({ netAllow: after });
     void services.audit.record({ event: 'net', chat: chatKey(chat.address), by: String(message.user.id), detail: `${action} ${hosts.join(' ')}` });
     const closed = action === 'allow' ? hosts.filter((host) => unopened(parseHostRule(host, '/net'), bridge)) : [];
     const said =

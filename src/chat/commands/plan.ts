@@ -17,12 +17,12 @@ export const plan: Command = {
     if (wanted && wanted !== 'off' && wanted !== 'on') throw new UsageError(`"${args.trim()}" is neither on nor off.`);
     if (wanted === 'off') {
       const was = chat.record.planning === true;
-      await chat.setPlanning(false);
+      await chat.set({ planning: false });
       await reply(plain(was ? '📋 Plan mode is off: messages run as usual.' : '📋 Plan mode was not on.'));
       return;
     }
     if (!chat.agent.runsLive || !canPlan(chat.adapter)) throw new UsageError(`${chat.record.cli} has no plan mode the bridge can drive.`);
-    await chat.setPlanning(true);
+    await chat.set({ planning: true });
     const mode = chat.effectivePermissionMode;
     await reply(
       plain(

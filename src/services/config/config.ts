@@ -12,7 +12,7 @@ import { resolveAgentUser, type AgentUser } from '../../engine/process/agent-use
 import { decideSandbox, type Sandbox } from '../../engine/sandbox/sandbox-decision.ts';
 import { credentialVariables } from '../../engine/sandbox/model-api-access.ts';
 import { sandboxConfig } from '../../engine/sandbox/sandbox-config.ts';
-import { parseChain, type FallbackChain } from '../../kernel/policy/fallback-chain.ts';
+import { parseChain, type FallbackChain } from '../../engine/fallback/chain.ts';
 import { loadProjects, type ProjectsConfig } from './projects.ts';
 import { statePlaces } from '../../engine/process/state-places.ts';
 import { LOG_FORMATS, type LogFormat } from '../../kernel/log/logger.ts';

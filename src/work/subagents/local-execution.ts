@@ -5,8 +5,8 @@ import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import { AgentSession } from '../../engine/session/session.ts';
 import { type SessionConfig } from '../../engine/session/session-config.ts';
 import { TurnWatcher } from '../../engine/fallback/work-notes.ts';
-import type { FallbackChain } from '../../kernel/policy/fallback-chain.ts';
-import { runHandover, type RunHandoverParts } from './run-handover.ts';
+import type { FallbackChain } from '../../engine/fallback/chain.ts';
+import { runHandover, type RunHandoverParts } from '../../engine/fallback/run-handover.ts';
 import { canRunLive } from '../../engine/adapters/live.ts';
 import type { PermissionAnswerer, PermissionRequest } from '../../engine/session/live-cli.ts';
 import { LivePool } from '../../engine/session/live-pool.ts';
@@ -21,6 +21,7 @@ import { BatchedOutput } from '../../engine/process/batched-output.ts';
 import { agentUser } from '../../engine/process/agent-user.ts';
 import { agentWorktrees } from '../../engine/process/agent-space.ts';
 import { CostMeter } from '../../engine/usage/cost-meter.ts';
+import { CostCap } from '../../engine/usage/cost-cap.ts';
 import { PriceTable } from '../../engine/usage/prices.ts';
 import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
 
@@ -147,7 +148,8 @@ export class LocalExecutor implements RunExecutor {
     const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, reports, { watcher: () => watcher, moved });
     let steps = 0;
     const meter = new CostMeter(this.options.prices ?? NO_PRICES, run.cli, adapter.protocol, run.model);
-    let costStop: { usd: number } | undefined;
+    const budget = run.budget;
+    const cap = budget && new CostCap(meter, budget.usd, () => void session.stop(`it reached its budget of $${budget.usd}`));
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
       ...(this.options.silenceSeconds ? { silenceMs: this.options.silenceSeconds * 1000 } : {}),
@@ -166,12 +168,8 @@ export class LocalExecutor implements RunExecutor {
           named = true;
           reports.onSession(event.sessionId);
         }
-        const usd = meter.observe(event);
-        // At its budget: stopped as Stop stops it (the CLI's interrupt), once; what it did so far is its result.
-        if (run.budget && !costStop && usd >= run.budget.usd) {
-          costStop = { usd };
-          void session.stop(`it reached its budget of $${run.budget.usd}`);
-        }
+        if (cap) cap.observe(event);
+        else meter.observe(event);
       },
     };
     const turn = session.send(subagentPrompt(run), handlers);
@@ -180,7 +178,8 @@ export class LocalExecutor implements RunExecutor {
     // Messages its CLI could not take while it worked (it cannot read them, or was finishing):
     // its next turn, in the same CLI session. Its cost is the turns' together (each is a
     // process of its own).
-    while (outcome.status === 'completed' && inbox.length && !costStop) outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
+    while (outcome.status === 'completed' && inbox.length && cap?.stoppedFor === undefined)
+      outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
     // What the CLI said it cost, or (codex) what its tokens cost at the table's prices.
     if (meter.priced && outcome.result) outcome = { ...outcome, result: { ...outcome.result, costUsd: meter.usd } };
     const summary = worktree ? await summarizeWorktree(worktree).catch(() => undefined) : undefined;
@@ -188,7 +187,7 @@ export class LocalExecutor implements RunExecutor {
       outcome,
       steps,
       ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}),
-      ...(costStop ? { stoppedForCost: { usd: Math.max(costStop.usd, meter.usd) } } : {}),
+      ...(cap?.stoppedFor !== undefined ? { stoppedForCost: { usd: cap.stoppedFor } } : {}),
     };
   }
 

@@ -6,9 +6,10 @@ import { chatKey } from '../../kernel/ports/chat.ts';
 import type { SubagentSettings } from '../../services/config/bridge-manifest.ts';
 import { findRun, isActive, requesterName, resumable, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
-import { fromOutcome, stoppedForCost } from './run-outcome.ts';
+import { endingOf } from './run-outcome.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
 import { RunLog } from './run-log.ts';
+import { RunSlots, type Live } from './run-slots.ts';
 import { runReports } from './run-reports.ts';
 import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import type { Log } from '../../kernel/log/logger.ts';
@@ -16,7 +17,7 @@ import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from 
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 import { carrierOf } from '../../services/telemetry/trace-context.ts';
-import { tracedRun, traceEnding } from './run-spans.ts';
+import { tracedReports, tracedRun, traceEnding } from './run-spans.ts';
 
 export interface RegistryOptions {
   store: RunStore;
@@ -43,20 +44,13 @@ export interface RegistryOptions {
 /** How many `/subagents send` messages a run remembers being handed: far more than a restart could cut short. */
 const HEARD_KEPT = 20;
 
-interface Live {
-  execution?: RunExecution;
-  log?: RunLog;
-  /** Settles once the run has ended and its record is saved. */
-  done?: Promise<void>;
-}
-
 /**
- * Every subagent run: limits and queues, and the state machine; each running one is
- * executed by the executor and followed here. Every transition is saved before it is acted
- * on: a crash at any point leaves a record that says what to recover.
+ * Every subagent run's state machine, within the limits and queues of its RunSlots; each
+ * running one is executed by the executor and followed here. Every transition is saved before
+ * it is acted on: a crash at any point leaves a record that says what to recover.
  */
 export class SubagentRegistry {
-  private readonly live = new Map<string, Live>();
+  private readonly slots: RunSlots;
   private readonly store: RunStore;
   private readonly executor: RunExecutor;
   private readonly logsDir: string;
@@ -67,6 +61,7 @@ export class SubagentRegistry {
 
   constructor(private readonly options: RegistryOptions) {
     this.store = options.store;
+    this.slots = new RunSlots(options.store, options.limits);
     this.executor = options.executor;
     this.logsDir = join(options.dataDir, 'runs');
     this.log = options.log;
@@ -74,7 +69,7 @@ export class SubagentRegistry {
   }
 
   get limits(): SubagentSettings {
-    return this.options.limits;
+    return this.slots.limits;
   }
 
   /** Queues the run (or starts it, when its chat and the machine have room); refused past the queue's limit. */
@@ -83,22 +78,13 @@ export class SubagentRegistry {
     if (unavailable)
       return { ok: false, error: `Subagents cannot start now: ${unavailable}. Nothing was queued; try again once it is back (/status shows it).` };
     const key = chatKey(request.address);
-    const runs = this.forChat(key);
-    const running = runs.filter((r) => r.status === 'running').length;
-    const queued = runs.filter((r) => r.status === 'queued').length;
-    const mustQueue = running >= this.limits.maxConcurrent || this.runningTotal() >= this.limits.globalMaxConcurrent || queued > 0;
-    if (mustQueue && queued >= this.limits.maxQueued) {
-      return {
-        ok: false,
-        refusal: 'limit',
-        error: `Limit reached: ${running} running and ${queued} queued in this chat (at most ${this.limits.maxConcurrent} running, ${this.limits.maxQueued} queued). Wait for one to finish, or /subagents stop one.`,
-      };
-    }
+    const full = this.slots.refusal(key);
+    if (full) return { ok: false, refusal: 'limit', error: full };
 
     const runId = nanoid(10);
     await mkdir(this.logsDir, { recursive: true, mode: 0o700 });
     // Decided after the last wait, in step with the save below: a spawn beside it sees this run.
-    const live = this.claimSlot(key);
+    const live = this.starting() ? this.slots.claimNew(key) : undefined;
     const run = runRecordFor(request, {
       runId,
       number: this.store.nextNumber(key),
@@ -110,7 +96,7 @@ export class SubagentRegistry {
     const saved = this.store.save(run);
     if (live) {
       // Its slot is taken, and a stop or a shutdown waits for it, from now on.
-      this.live.set(runId, live);
+      this.slots.live.set(runId, live);
       live.done = saved.then(
         () => this.execute(run, live).catch((error) => this.log.error({ run: runId, chat: key, err: error }, 'the run failed to run')),
         () => this.unclaim(run),
@@ -130,10 +116,7 @@ export class SubagentRegistry {
 
   /** This chat's live runs (active and recently ended), newest first. */
   forChat(key: string): SubagentRunRecord[] {
-    return this.store
-      .all()
-      .filter((r) => r.requesterKey === key)
-      .sort((a, b) => b.number - a.number);
+    return this.slots.of(key);
   }
 
   /** The run the command of this message (`<chat>#<message id>`) made, if it made one. */
@@ -152,10 +135,7 @@ export class SubagentRegistry {
   }
 
   queuePosition(run: SubagentRunRecord): number {
-    const queue = this.forChat(run.requesterKey)
-      .filter((r) => r.status === 'queued')
-      .sort((a, b) => a.createdAt - b.createdAt);
-    return queue.findIndex((r) => r.runId === run.runId) + 1;
+    return this.slots.queuePosition(run);
   }
 
   /** Stops a queued or running run. Resolves once it has ended. False if it was not active. */
@@ -168,14 +148,13 @@ export class SubagentRegistry {
       return true;
     }
     await this.store.save({ ...run, stoppedBy: by });
-    const live = this.live.get(runId);
+    const live = this.slots.live.get(runId);
     await live?.execution?.stop(`stopped by ${by}`);
     await live?.done;
     return true;
   }
 
-  /** Stops every active run of a chat; returns how many. */
-  /** `onlyOf`: only the runs this person (`<transport>:<id>`) started. */
+  /** Stops every active run of a chat (`onlyOf`: only those this person, `<transport>:<id>`, started); returns how many. */
   async stopAll(key: string, by: string, onlyOf?: string): Promise<number> {
     const active = this.forChat(key).filter((run) => isActive(run) && (onlyOf === undefined || startedBy(run) === onlyOf));
     // Queued ones first, so none of them starts in a slot a stopping run frees.
@@ -197,7 +176,7 @@ export class SubagentRegistry {
       const live: Live = {};
       const execution = this.executor.reattach(run, this.reportsFor(run, live));
       if (execution) {
-        this.live.set(run.runId, live);
+        this.slots.live.set(run.runId, live);
         live.done = this.follow(run, live, execution);
         continue;
       }
@@ -232,7 +211,7 @@ export class SubagentRegistry {
 
   /** The runs at work in this process, by when each ends (none when they run on workers). */
   private endingHere(): Promise<void>[] {
-    return this.executor.outlivesBridge ? [] : [...this.live.values()].flatMap((live) => (live.done ? [live.done] : []));
+    return this.executor.outlivesBridge ? [] : [...this.slots.live.values()].flatMap((live) => (live.done ? [live.done] : []));
   }
 
   /**
@@ -243,7 +222,7 @@ export class SubagentRegistry {
     this.closed = true;
     const stopRuns = !this.executor.outlivesBridge;
     await Promise.all(
-      [...this.live.entries()].map(async ([runId, live]) => {
+      [...this.slots.live.entries()].map(async ([runId, live]) => {
         if (!stopRuns) return;
         const run = this.store.get(runId);
         if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
@@ -276,11 +255,11 @@ export class SubagentRegistry {
       return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
     }
     const messageId = randomUUID();
-    if (fromMessage && this.live.get(runId)?.execution) {
+    if (fromMessage && this.slots.live.get(runId)?.execution) {
       const latest = this.store.get(runId) ?? run;
       await this.store.save({ ...latest, heardFrom: [...(latest.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
     }
-    const delivery = this.live.get(runId)?.execution?.send(text, messageId);
+    const delivery = this.slots.live.get(runId)?.execution?.send(text, messageId);
     if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
     void this.options.audit.record({
       event: 'send',
@@ -295,7 +274,7 @@ export class SubagentRegistry {
 
   /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */
   holdTimeout(runId: string): () => void {
-    return this.live.get(runId)?.execution?.holdTimeout() ?? (() => {});
+    return this.slots.live.get(runId)?.execution?.holdTimeout() ?? (() => {});
   }
 
   /** Ends a run's auto-approval: from now on its tool calls are asked in the chat. */
@@ -314,7 +293,7 @@ export class SubagentRegistry {
   }
 
   runningTotal(): number {
-    return this.live.size;
+    return this.slots.live.size;
   }
 
   queuedTotal(): number {
@@ -323,37 +302,14 @@ export class SubagentRegistry {
 
   /** Starts queued runs, oldest first, wherever a chat and the machine have room. */
   schedule(): void {
-    if (this.closed || this.holding || this.executor.unavailable()) return;
-    const queued = this.store
-      .all()
-      .filter((r) => r.status === 'queued')
-      .sort((a, b) => a.createdAt - b.createdAt);
-    const runningByChat = new Map<string, number>();
-    for (const runId of this.live.keys()) {
-      const run = this.store.get(runId);
-      if (run) runningByChat.set(run.requesterKey, (runningByChat.get(run.requesterKey) ?? 0) + 1);
-    }
-    for (const run of queued) {
-      if (this.live.size >= this.limits.globalMaxConcurrent) return;
-      const running = runningByChat.get(run.requesterKey) ?? 0;
-      if (running >= this.limits.maxConcurrent) continue;
-      runningByChat.set(run.requesterKey, running + 1);
-      const live: Live = {}; // claims the slot now; start() fills it in
-      this.live.set(run.runId, live);
+    if (!this.starting()) return;
+    for (const { run, live } of this.slots.claimQueued())
       live.done = this.start(run, live).catch((error) => this.log.error({ run: run.runId, chat: run.requesterKey, err: error }, 'the run failed to run'));
-    }
   }
 
-  /**
-   * A slot for a new run of this chat when it may start at once (as schedule would start it:
-   * room in its chat and on the machine, nothing of its chat queued before it), else none.
-   */
-  private claimSlot(key: string): Live | undefined {
-    if (this.closed || this.holding || this.executor.unavailable()) return undefined;
-    if (this.live.size >= this.limits.globalMaxConcurrent) return undefined;
-    const runs = this.forChat(key);
-    if (runs.some((r) => r.status === 'queued')) return undefined;
-    return runs.filter((r) => this.live.has(r.runId)).length < this.limits.maxConcurrent ? {} : undefined;
+  /** Runs may start now: the bridge is not closing or draining, and their executor is there. */
+  private starting(): boolean {
+    return !this.closed && !this.holding && !this.executor.unavailable();
   }
 
   /**
@@ -361,7 +317,7 @@ export class SubagentRegistry {
    * run whose write failed would (a later write may still save it).
    */
   private unclaim(run: SubagentRunRecord): void {
-    this.live.delete(run.runId);
+    this.slots.live.delete(run.runId);
     const { startedAt: _, ...queued } = run;
     this.store.save({ ...queued, status: 'queued' }).catch(() => {});
   }
@@ -391,22 +347,7 @@ export class SubagentRegistry {
   private reportsFor(run: SubagentRunRecord, live: Live, spans?: AgentSpans): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
     const reports = runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked, this.options.onStuck);
-    if (!spans) return reports;
-    return {
-      ...reports,
-      onEvent: (event) => {
-        reports.onEvent?.(event);
-        spans.observe(event);
-      },
-      onSession: (sessionId) => {
-        spans.conversation(sessionId);
-        reports.onSession(sessionId);
-      },
-      onHandover: (cli) => {
-        spans.note('handed over');
-        reports.onHandover?.(cli);
-      },
-    };
+    return spans ? tracedReports(reports, spans) : reports;
   }
 
   /** Waits for a running run's ending, records it, and gives its slot to the next one. */
@@ -428,16 +369,9 @@ export class SubagentRegistry {
     const latest = trace ? { ...stored, trace } : stored;
     // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.
     if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
-    if ('failed' in ending) await this.end(latest, { status: 'failed', error: ending.failed });
-    else if ('interrupted' in ending) await this.end(latest, { status: 'interrupted', error: ending.interrupted });
-    else {
-      const ended = fromOutcome(latest, ending.outcome);
-      await this.end(
-        { ...latest, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) },
-        ending.stoppedForCost && ended.status === 'stopped' ? stoppedForCost(latest, ended, ending.stoppedForCost.usd) : ended,
-      );
-    }
-    this.live.delete(run.runId);
+    const { run: last, ended } = endingOf(latest, ending);
+    await this.end(last, ended);
+    this.slots.live.delete(run.runId);
     this.schedule();
   }
 

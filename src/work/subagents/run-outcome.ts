@@ -1,8 +1,22 @@
 import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { RunEnding } from './execution.ts';
 import type { RunStatus, SubagentRunRecord } from './record.ts';
 
+type Ended = Partial<SubagentRunRecord> & { status: RunStatus };
+
+/** How a run's record ends for how executing it ended: the run as it was then (its steps, its worktree), and what its end says. */
+export function endingOf(run: SubagentRunRecord, ending: RunEnding): { run: SubagentRunRecord; ended: Ended } {
+  if ('failed' in ending) return { run, ended: { status: 'failed', error: ending.failed } };
+  if ('interrupted' in ending) return { run, ended: { status: 'interrupted', error: ending.interrupted } };
+  const ended = fromOutcome(run, ending.outcome);
+  return {
+    run: { ...run, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) },
+    ended: ending.stoppedForCost && ended.status === 'stopped' ? stoppedForCost(run, ended, ending.stoppedForCost.usd) : ended,
+  };
+}
+
 /** A run's end as its record tells it: the status, why, and the turn's stats. */
-export function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Partial<SubagentRunRecord> & { status: RunStatus } {
+function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Partial<SubagentRunRecord> & { status: RunStatus } {
   const stats = {
     ...(outcome.result?.usage ? { usage: outcome.result.usage } : {}),
     ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),
@@ -24,11 +38,7 @@ export function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Parti
 }
 
 /** A run its budget stopped: what it cost then, said as the reason. */
-export function stoppedForCost(
-  run: SubagentRunRecord,
-  ended: Partial<SubagentRunRecord> & { status: RunStatus },
-  usd: number,
-): Partial<SubagentRunRecord> & { status: RunStatus } {
+function stoppedForCost(run: SubagentRunRecord, ended: Ended, usd: number): Ended {
   const costUsd = Math.max(usd, ended.costUsd ?? 0);
   const budget = run.budget!;
   const whose =

@@ -1,6 +1,6 @@
 import type { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 import { contextOf, type TraceCarrier } from '../../services/telemetry/trace-context.ts';
-import type { RunEnding } from './execution.ts';
+import type { RunEnding, RunReports } from './execution.ts';
 import type { SubagentRunRecord } from './record.ts';
 
 /** What spans of a run are made of: its CLI's manifest says whose models it runs on. */
@@ -29,4 +29,23 @@ export function traceEnding(spans: AgentSpans, ending: RunEnding): void {
   if ('outcome' in ending) spans.outcome(ending.outcome);
   else if ('failed' in ending) spans.failed('not_run', 'the run could not start', 'failed');
   else spans.failed('interrupted', 'the run was cut off before it ended', 'interrupted');
+}
+
+/** A run's reports, each also told to its spans: its events, the CLI session it names, a handover. */
+export function tracedReports(reports: RunReports, spans: AgentSpans): RunReports {
+  return {
+    ...reports,
+    onEvent: (event) => {
+      reports.onEvent?.(event);
+      spans.observe(event);
+    },
+    onSession: (sessionId) => {
+      spans.conversation(sessionId);
+      reports.onSession(sessionId);
+    },
+    onHandover: (cli) => {
+      spans.note('handed over');
+      reports.onHandover?.(cli);
+    },
+  };
 }

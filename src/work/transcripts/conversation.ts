@@ -1,8 +1,10 @@
+import type { TranscriptEntry } from './transcript-entry.ts';
+
 /**
  * A conversation as it is exported and shared: a chat's session or a run, turn by turn, each
  * turn its prompt, what the agent said and did on the way (tool calls with their input and the
- * start of their output), and its answer. Built from the bridge's own records (a chat's
- * transcript, a run's log), never from the model.
+ * start of their output), and its answer. Built from the bridge's own record of each turn
+ * (TranscriptEntry: a chat's transcript, or a run's log read as one), never from the model.
  */
 export interface Conversation {
   kind: 'session' | 'run';
@@ -60,4 +62,57 @@ export type Step =
 export function withAnswer(steps: Step[], answer: string | undefined): Step[] {
   const last = steps.at(-1);
   return answer && last?.kind === 'text' && !last.nested && last.text.trim() === answer.trim() ? steps.slice(0, -1) : steps;
+}
+
+/** One turn from its lines of the record, in order: its prompt, its steps, and how it ended. */
+export function conversationTurn(lines: readonly TranscriptEntry[]): ConversationTurn {
+  const turn: ConversationTurn = { at: lines[0]!.at, steps: [] };
+  const tools = new Map<string, Extract<Step, { kind: 'tool' }>>();
+  for (const line of lines) {
+    switch (line.kind) {
+      case 'prompt':
+        turn.prompt = line.text;
+        if (line.by) turn.by = line.by;
+        if (line.sender) turn.sender = line.sender;
+        break;
+      case 'text':
+        turn.steps.push({ kind: 'text', text: line.text, ...(line.nested ? { nested: true as const } : {}) });
+        break;
+      case 'steer':
+        turn.steps.push({ kind: 'message', text: line.text, ...(line.by ? { by: line.by } : {}), ...(line.sender ? { sender: line.sender } : {}) });
+        break;
+      case 'tool': {
+        const { id, name, summary, input } = line;
+        const step = { kind: 'tool' as const, id, name, summary, input, ...(line.nested ? { nested: true as const } : {}) };
+        tools.set(id, step);
+        turn.steps.push(step);
+        break;
+      }
+      case 'tool_end': {
+        const step = tools.get(line.id);
+        if (step) Object.assign(step, { output: line.output, ...(line.isError ? { isError: true } : {}) });
+        break;
+      }
+      case 'end':
+        turn.status = line.status;
+        if (line.answer) turn.answer = line.answer;
+        if (line.error) turn.error = line.error;
+        if (line.costUsd !== undefined) turn.costUsd = line.costUsd;
+        if (line.durationMs !== undefined) turn.durationMs = line.durationMs;
+        break;
+    }
+  }
+  turn.steps = withAnswer(turn.steps, turn.answer);
+  return turn;
+}
+
+/** A record's lines by turn, in the order each turn began. */
+export function linesByTurn(entries: readonly TranscriptEntry[]): TranscriptEntry[][] {
+  const byTurn = new Map<string, TranscriptEntry[]>();
+  for (const entry of entries) {
+    const lines = byTurn.get(entry.turn) ?? [];
+    lines.push(entry);
+    byTurn.set(entry.turn, lines);
+  }
+  return [...byTurn.values()];
 }

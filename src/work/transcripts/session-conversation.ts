@@ -1,5 +1,4 @@
-import type { Conversation, ConversationTurn, Step } from './conversation.ts';
-import { withAnswer } from './conversation.ts';
+import { conversationTurn, linesByTurn, type Conversation, type ConversationTurn } from './conversation.ts';
 import type { TranscriptEntry } from './transcript-entry.ts';
 
 /**
@@ -11,12 +10,6 @@ export function sessionTurns(
   entries: readonly TranscriptEntry[],
   session: string,
 ): { turns: ConversationTurn[]; earlierTurnsGone: boolean; cli?: string; model?: string } {
-  const byTurn = new Map<string, TranscriptEntry[]>();
-  for (const entry of entries) {
-    const lines = byTurn.get(entry.turn) ?? [];
-    lines.push(entry);
-    byTurn.set(entry.turn, lines);
-  }
   const sessionOf = (lines: TranscriptEntry[]) => {
     for (const line of lines) if ((line.kind === 'session' || line.kind === 'end') && line.session) return line.session;
     return undefined;
@@ -24,7 +17,7 @@ export function sessionTurns(
   // Newest first: each turn of the session adds the session it resumed.
   const ids = new Set([session]);
   const chosen: TranscriptEntry[][] = [];
-  for (const lines of [...byTurn.values()].reverse()) {
+  for (const lines of linesByTurn(entries).reverse()) {
     const own = sessionOf(lines);
     if (own === undefined || !ids.has(own)) continue;
     chosen.unshift(lines);
@@ -32,58 +25,11 @@ export function sessionTurns(
     if (from) ids.add(from);
   }
   const first = chosen[0]?.find((line) => line.kind === 'prompt');
-  let cli: string | undefined;
-  let model: string | undefined;
-  const turns = chosen.map((lines) => {
-    const turn: ConversationTurn = { at: lines[0]!.at, steps: [] };
-    const tools = new Map<string, Extract<Step, { kind: 'tool' }>>();
-    for (const line of lines) {
-      switch (line.kind) {
-        case 'prompt':
-          turn.prompt = line.text;
-          if (line.by) turn.by = line.by;
-          if (line.sender) turn.sender = line.sender;
-          cli = line.cli;
-          break;
-        case 'session':
-          if (line.model) model = line.model;
-          break;
-        case 'text':
-          turn.steps.push({ kind: 'text', text: line.text, ...(line.nested ? { nested: true as const } : {}) });
-          break;
-        case 'steer':
-          turn.steps.push({ kind: 'message', text: line.text, ...(line.by ? { by: line.by } : {}), ...(line.sender ? { sender: line.sender } : {}) });
-          break;
-        case 'tool': {
-          const step = {
-            kind: 'tool' as const,
-            id: line.id,
-            name: line.name,
-            summary: line.summary,
-            input: line.input,
-            ...(line.nested ? { nested: true as const } : {}),
-          };
-          tools.set(line.id, step);
-          turn.steps.push(step);
-          break;
-        }
-        case 'tool_end': {
-          const step = tools.get(line.id);
-          if (step) Object.assign(step, { output: line.output, ...(line.isError ? { isError: true } : {}) });
-          break;
-        }
-        case 'end':
-          turn.status = line.status;
-          if (line.answer) turn.answer = line.answer;
-          if (line.error) turn.error = line.error;
-          if (line.costUsd !== undefined) turn.costUsd = line.costUsd;
-          turn.durationMs = line.durationMs;
-          break;
-      }
-    }
-    turn.steps = withAnswer(turn.steps, turn.answer);
-    return turn;
-  });
+  const turns = chosen.map(conversationTurn);
+  // The CLI of its last prompt, the model of its last session line.
+  const kept = chosen.flat();
+  const cli = kept.flatMap((line) => (line.kind === 'prompt' ? [line.cli] : [])).at(-1);
+  const model = kept.flatMap((line) => (line.kind === 'session' && line.model ? [line.model] : [])).at(-1);
   // The oldest turn kept resumed a session: what came before it is no longer in the record.
   const earlierTurnsGone = chosen.length > 0 && (first === undefined || first.kind !== 'prompt' || first.from !== undefined);
   return { turns, earlierTurnsGone, ...(cli ? { cli } : {}), ...(model ? { model } : {}) };

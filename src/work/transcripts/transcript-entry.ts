@@ -23,7 +23,7 @@ export type TranscriptEntry = { turn: string; at: number } & (
   | { kind: 'steer'; text: string; by?: string; sender?: string }
   | { kind: 'tool'; id: string; name: string; summary: string; input: string; nested?: true }
   | { kind: 'tool_end'; id: string; isError: boolean; output: string }
-  | { kind: 'end'; status: TurnStatus; session?: string; answer: string; error?: string; costUsd?: number; durationMs: number }
+  | { kind: 'end'; status: TurnStatus; session?: string; answer: string; error?: string; costUsd?: number; durationMs?: number }
 );
 
 export type TranscriptKind = TranscriptEntry['kind'];

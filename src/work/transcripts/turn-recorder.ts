@@ -2,6 +2,7 @@ import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { toolSummary } from '../presentation/tool-summary.ts';
 import type { TurnOutcome } from '../../engine/session/turn.ts';
 import { toolInput } from './tool-input.ts';
+import type { TranscriptEntry } from './transcript-entry.ts';
 import type { Transcripts } from './transcripts.ts';
 
 /** What a turn's transcript is told at its start. */
@@ -15,7 +16,7 @@ export interface TurnStart {
   cli: string;
 }
 
-/** One turn's lines of its chat's transcript, as the turn goes: its prompt, its events, its end. */
+/** One turn's lines of its chat's transcript, as the turn goes: its prompt, its events (entryOf), its end. */
 export function turnRecorder(transcripts: Transcripts, start: TurnStart) {
   const { chat, turn } = start;
   const at = () => Date.now();
@@ -34,30 +35,8 @@ export function turnRecorder(transcripts: Transcripts, start: TurnStart) {
       });
     },
     event(event: AgentEvent): void {
-      const nested = 'parentId' in event && event.parentId ? { nested: true as const } : {};
-      switch (event.type) {
-        case 'started':
-          transcripts.record(chat, { turn, at: at(), kind: 'session', session: event.sessionId, ...(event.model ? { model: event.model } : {}) });
-          break;
-        case 'text':
-          if (event.text.trim()) transcripts.record(chat, { turn, at: at(), kind: 'text', text: event.text, ...nested });
-          break;
-        case 'tool_start':
-          transcripts.record(chat, {
-            turn,
-            at: at(),
-            kind: 'tool',
-            id: event.id,
-            name: event.name,
-            summary: toolSummary(event.name, event.input),
-            input: toolInput(event.input),
-            ...nested,
-          });
-          break;
-        case 'tool_end':
-          transcripts.record(chat, { turn, at: at(), kind: 'tool_end', id: event.id, isError: event.isError, output: event.preview });
-          break;
-      }
+      const entry = entryOf(event, turn, at());
+      if (entry) transcripts.record(chat, entry);
     },
     ended(outcome: TurnOutcome): void {
       transcripts.record(chat, {
@@ -73,4 +52,34 @@ export function turnRecorder(transcripts: Transcripts, start: TurnStart) {
       });
     },
   };
+}
+
+/**
+ * What an event of a CLI adds to the record of its turn: the session it names, its prose and
+ * its tool calls; nothing for the rest. A chat's turns are recorded with it as they go, and a
+ * run's log is read back through it, so both are one record.
+ */
+export function entryOf(event: AgentEvent, turn: string, at: number): TranscriptEntry | undefined {
+  const nested = 'parentId' in event && event.parentId ? { nested: true as const } : {};
+  switch (event.type) {
+    case 'started':
+      return { turn, at, kind: 'session', session: event.sessionId, ...(event.model ? { model: event.model } : {}) };
+    case 'text':
+      return event.text.trim() ? { turn, at, kind: 'text', text: event.text, ...nested } : undefined;
+    case 'tool_start':
+      return {
+        turn,
+        at,
+        kind: 'tool',
+        id: event.id,
+        name: event.name,
+        summary: toolSummary(event.name, event.input),
+        input: toolInput(event.input),
+        ...nested,
+      };
+    case 'tool_end':
+      return { turn, at, kind: 'tool_end', id: event.id, isError: event.isError, output: event.preview };
+    default:
+      return undefined;
+  }
 }

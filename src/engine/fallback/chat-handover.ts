@@ -1,11 +1,11 @@
-import { briefOf } from '../../engine/fallback/brief.ts';
-import { limitReason, resetTime } from '../../engine/fallback/limit-words.ts';
-import { freshNotes } from '../../engine/fallback/work-notes.ts';
-import { nextInChain } from '../../kernel/policy/fallback-chain.ts';
-import type { SessionHandover } from '../../engine/session/session-config.ts';
-import type { FallbackChain } from '../../kernel/policy/fallback-chain.ts';
+import { briefOf } from './brief.ts';
+import { resetTime } from './limit-words.ts';
+import { takeOver } from './take-over.ts';
+import { freshNotes } from './work-notes.ts';
+import type { SessionHandover } from '../session/session-config.ts';
+import type { FallbackChain } from './chain.ts';
 import type { ChatRecord } from '../../kernel/store/chat-store.ts';
-import type { TurnWatcher } from '../../engine/fallback/work-notes.ts';
+import type { TurnWatcher } from './work-notes.ts';
 
 /** What of a chat's session its moves between CLIs read and change (ChatSession's). */
 export interface HandoverChat {
@@ -14,7 +14,7 @@ export interface HandoverChat {
   readonly watcher: TurnWatcher;
   knowsCli(cli: string): boolean;
   switchCli(cli: string, sessionId: string | undefined, patch: Pick<Partial<ChatRecord>, 'home' | 'limited' | 'work'>): Promise<void>;
-  saveLimits(limited: ChatRecord['limited']): Promise<void>;
+  set(setting: Pick<Partial<ChatRecord>, 'limited'>): Promise<void>;
 }
 
 /**
@@ -39,32 +39,19 @@ export function chatHandover(chat: HandoverChat, tell: (text: string) => Promise
     async afterLimit(outcome, prompt) {
       const limit = outcome.limit!;
       const now = Date.now();
-      const from = chat.record.cli;
-      const limited = { ...stillLimited(chat.record, now), [from]: { kind: limit.kind, until: resetTime(limit, now) } };
-      const chain = chat.fallbackChain;
-      const to = chain ? nextInChain(chain, from, (cli) => (limited[cli]?.until ?? 0) > now || !chat.knowsCli(cli)) : undefined;
-      if (!to) {
-        await chat.saveLimits(limited);
+      const { record } = chat;
+      const from = record.cli;
+      const limited = { ...stillLimited(record, now), [from]: { kind: limit.kind, until: resetTime(limit, now) } };
+      const cannot = (cli: string) => (limited[cli]?.until ?? 0) > now || !chat.knowsCli(cli);
+      const next = takeOver({ from, limit, now, chain: chat.fallbackChain, cannot, notes: record.work ?? freshNotes(from), prompt, watcher: chat.watcher });
+      if (!next) {
+        await chat.set({ limited });
         return undefined;
       }
-      const watcher = chat.watcher;
-      const reason = limitReason(from, limit, now);
-      const brief = briefOf({
-        from,
-        to,
-        reason,
-        notes: chat.record.work ?? freshNotes(from),
-        current: {
-          prompt,
-          files: watcher.files,
-          ...(watcher.inFlight ? { inFlight: watcher.inFlight } : {}),
-          ...(watcher.lastText ? { said: watcher.lastText } : {}),
-        },
-      });
-      const home = chat.record.home ?? { cli: from, ...(chat.record.cliSessionId ? { sessionId: chat.record.cliSessionId } : {}) };
-      await chat.switchCli(to, undefined, { limited, home, work: { ...freshNotes(to), files: chat.record.work?.files ?? [] } });
-      await tell(`↪️ ${to} took over from ${from}: ${reason}`);
-      return { prompt: `${brief}\n\n${prompt}`, resumeId: undefined };
+      const home = record.home ?? { cli: from, ...(record.cliSessionId ? { sessionId: record.cliSessionId } : {}) };
+      await chat.switchCli(next.to, undefined, { limited, home, work: { ...freshNotes(next.to), files: record.work?.files ?? [] } });
+      await tell(`↪️ ${next.to} took over from ${from}: ${next.reason}`);
+      return { prompt: `${next.brief}\n\n${prompt}`, resumeId: undefined };
     },
   };
 }

@@ -1,12 +1,11 @@
-import type { Adapter } from '../../engine/adapters/load.ts';
-import { briefOf } from '../../engine/fallback/brief.ts';
-import { limitReason, resetTime } from '../../engine/fallback/limit-words.ts';
-import { freshNotes, type TurnWatcher } from '../../engine/fallback/work-notes.ts';
-import { nextInChain, type FallbackChain } from '../../kernel/policy/fallback-chain.ts';
-import type { SessionConfig, SessionHandover, SessionOptions } from '../../engine/session/session-config.ts';
-import { TURN_OPTION_NAMES } from '../../engine/adapters/turn-options.ts';
-import { effectiveMode, unsupportedMode } from '../../engine/adapters/permissions.ts';
-import type { SubagentRunRecord } from './record.ts';
+import type { Adapter } from '../adapters/load.ts';
+import { resetTime } from './limit-words.ts';
+import { takeOver } from './take-over.ts';
+import { freshNotes, type TurnWatcher } from './work-notes.ts';
+import type { FallbackChain } from './chain.ts';
+import type { SessionConfig, SessionHandover, SessionOptions } from '../session/session-config.ts';
+import { TURN_OPTION_NAMES } from '../adapters/turn-options.ts';
+import { effectiveMode, unsupportedMode } from '../adapters/permissions.ts';
 
 /** What a run's move to another CLI needs: the CLIs there are, its chat's chain, what its turn did, and who hears of it. */
 export interface RunHandoverParts {
@@ -23,7 +22,7 @@ export interface RunHandoverParts {
  * the CLI's default model (the first CLI's model means nothing to another). A run is one task:
  * it ends where it is, with no return once the first CLI's limit resets.
  */
-export function runHandover(run: SubagentRunRecord, session: SessionConfig, parts: RunHandoverParts): SessionHandover {
+export function runHandover(run: { task: string; number: number }, session: SessionConfig, parts: RunHandoverParts): SessionHandover {
   const limited = new Map<string, number>();
   return {
     async afterLimit(outcome, prompt) {
@@ -32,29 +31,25 @@ export function runHandover(run: SubagentRunRecord, session: SessionConfig, part
       limited.set(from, resetTime(outcome.limit!, now));
       const mode = session.permissions === 'safe' || session.permissions === 'ask' ? session.permissions : undefined;
       const unfit = (cli: string) => !parts.adapters.has(cli) || (mode !== undefined && unsupportedMode(parts.adapters.get(cli)!, mode) !== undefined);
-      const to = parts.chain ? nextInChain(parts.chain, from, (cli) => (limited.get(cli) ?? 0) > now || unfit(cli)) : undefined;
-      if (!to) return undefined;
-      const adapter = parts.adapters.get(to)!;
-      const watcher = parts.watcher();
-      const reason = limitReason(from, outcome.limit!, now);
-      const brief = briefOf({
+      const cannot = (cli: string) => (limited.get(cli) ?? 0) > now || unfit(cli);
+      const next = takeOver({
         from,
-        to,
-        reason,
+        limit: outcome.limit!,
+        now,
+        chain: parts.chain,
+        cannot,
         notes: freshNotes(from),
-        current: {
-          prompt: run.task,
-          files: watcher.files,
-          ...(watcher.inFlight ? { inFlight: watcher.inFlight } : {}),
-          ...(watcher.lastText ? { said: watcher.lastText } : {}),
-        },
+        prompt: run.task,
+        watcher: parts.watcher(),
       });
+      if (!next) return undefined;
+      const adapter = parts.adapters.get(next.to)!;
       session.adapter = adapter;
       session.options = fitted(session.options ?? {}, adapter);
       // A run that asks, on a CLI that cannot: it only reads there, as it would have been started.
       if (session.permissions === 'ask' && effectiveMode(adapter, 'ask') === 'safe') session.permissions = 'safe';
-      parts.moved(to, `↪️ ${to} took over #${run.number} from ${from}: ${reason}`);
-      return { prompt: `${brief}\n\n${prompt}`, resumeId: undefined };
+      parts.moved(next.to, `↪️ ${next.to} took over #${run.number} from ${from}: ${next.reason}`);
+      return { prompt: `${next.brief}\n\n${prompt}`, resumeId: undefined };
     },
   };
 }

@@ -1,0 +1,89 @@
+import type { SubagentSettings } from '../../services/config/bridge-manifest.ts';
+import type { RunExecution } from './execution.ts';
+import type { SubagentRunRecord } from './record.ts';
+import type { RunLog } from './run-log.ts';
+import type { RunStore } from './run-store.ts';
+
+/** A run holding a slot: from the moment it may start until its ending is saved. */
+export interface Live {
+  execution?: RunExecution;
+  log?: RunLog;
+  /** Settles once the run has ended and its record is saved. */
+  done?: Promise<void>;
+}
+
+/**
+ * The limits and queues of runs: how many may run in one chat and on the machine, how many
+ * may wait, and which run holds a slot. A slot is claimed in the same tick as the decision
+ * it follows, so two spawns side by side never both take the last one.
+ */
+export class RunSlots {
+  /** The runs holding a slot, by id. */
+  readonly live = new Map<string, Live>();
+
+  constructor(
+    private readonly store: RunStore,
+    readonly limits: SubagentSettings,
+  ) {}
+
+  /** Why a new run of this chat cannot even be queued (its queue is full), or undefined. */
+  refusal(key: string): string | undefined {
+    const runs = this.of(key);
+    const running = runs.filter((r) => r.status === 'running').length;
+    const queued = runs.filter((r) => r.status === 'queued').length;
+    const mustQueue = running >= this.limits.maxConcurrent || this.live.size >= this.limits.globalMaxConcurrent || queued > 0;
+    if (!mustQueue || queued < this.limits.maxQueued) return undefined;
+    return `Limit reached: ${running} running and ${queued} queued in this chat (at most ${this.limits.maxConcurrent} running, ${this.limits.maxQueued} queued). Wait for one to finish, or /subagents stop one.`;
+  }
+
+  /**
+   * A slot for a new run of this chat when it may start at once (as `claimQueued` would start
+   * it: room in its chat and on the machine, nothing of its chat queued before it), else none.
+   */
+  claimNew(key: string): Live | undefined {
+    if (this.live.size >= this.limits.globalMaxConcurrent) return undefined;
+    const runs = this.of(key);
+    if (runs.some((r) => r.status === 'queued')) return undefined;
+    return runs.filter((r) => this.live.has(r.runId)).length < this.limits.maxConcurrent ? {} : undefined;
+  }
+
+  /** The queued runs that may start now, oldest first, each with the slot it now holds. */
+  claimQueued(): { run: SubagentRunRecord; live: Live }[] {
+    const queued = this.store
+      .all()
+      .filter((r) => r.status === 'queued')
+      .sort((a, b) => a.createdAt - b.createdAt);
+    const runningByChat = new Map<string, number>();
+    for (const runId of this.live.keys()) {
+      const run = this.store.get(runId);
+      if (run) runningByChat.set(run.requesterKey, (runningByChat.get(run.requesterKey) ?? 0) + 1);
+    }
+    const claimed: { run: SubagentRunRecord; live: Live }[] = [];
+    for (const run of queued) {
+      if (this.live.size >= this.limits.globalMaxConcurrent) break;
+      const running = runningByChat.get(run.requesterKey) ?? 0;
+      if (running >= this.limits.maxConcurrent) continue;
+      runningByChat.set(run.requesterKey, running + 1);
+      const live: Live = {};
+      this.live.set(run.runId, live);
+      claimed.push({ run, live });
+    }
+    return claimed;
+  }
+
+  /** Its place in its chat's queue (1: next), 0 when it is not queued. */
+  queuePosition(run: SubagentRunRecord): number {
+    const queue = this.of(run.requesterKey)
+      .filter((r) => r.status === 'queued')
+      .sort((a, b) => a.createdAt - b.createdAt);
+    return queue.findIndex((r) => r.runId === run.runId) + 1;
+  }
+
+  /** This chat's live runs (active and recently ended), newest first. */
+  of(key: string): SubagentRunRecord[] {
+    return this.store
+      .all()
+      .filter((r) => r.requesterKey === key)
+      .sort((a, b) => b.number - a.number);
+  }
+}
