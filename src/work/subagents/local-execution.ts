@@ -148,8 +148,7 @@ export class LocalExecutor implements RunExecutor {
     const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, reports, { watcher: () => watcher, moved });
     let steps = 0;
     const meter = new CostMeter(this.options.prices ?? NO_PRICES, run.cli, adapter.protocol, run.model);
-    const budget = run.budget;
-    const cap = budget && new CostCap(meter, budget.usd, () => void session.stop(`it reached its budget of $${budget.usd}`));
+    const cap = new CostCap(meter, run.budget?.usd, () => void session.stop(`it reached its budget of $${run.budget!.usd}`));
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
       ...(this.options.silenceSeconds ? { silenceMs: this.options.silenceSeconds * 1000 } : {}),
@@ -168,8 +167,7 @@ export class LocalExecutor implements RunExecutor {
           named = true;
           reports.onSession(event.sessionId);
         }
-        if (cap) cap.observe(event);
-        else meter.observe(event);
+        cap.observe(event);
       },
     };
     const turn = session.send(subagentPrompt(run), handlers);
@@ -178,8 +176,7 @@ export class LocalExecutor implements RunExecutor {
     // Messages its CLI could not take while it worked (it cannot read them, or was finishing):
     // its next turn, in the same CLI session. Its cost is the turns' together (each is a
     // process of its own).
-    while (outcome.status === 'completed' && inbox.length && cap?.stoppedFor === undefined)
-      outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
+    while (outcome.status === 'completed' && inbox.length && cap.stoppedFor === undefined) outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
     // What the CLI said it cost, or (codex) what its tokens cost at the table's prices.
     if (meter.priced && outcome.result) outcome = { ...outcome, result: { ...outcome.result, costUsd: meter.usd } };
     const summary = worktree ? await summarizeWorktree(worktree).catch(() => undefined) : undefined;
@@ -187,7 +184,7 @@ export class LocalExecutor implements RunExecutor {
       outcome,
       steps,
       ...(worktree ? { worktree: { ...worktree, ...(summary ? { summary } : {}) } } : {}),
-      ...(cap?.stoppedFor !== undefined ? { stoppedForCost: { usd: cap.stoppedFor } } : {}),
+      ...(cap.stoppedFor !== undefined ? { stoppedForCost: { usd: cap.stoppedFor } } : {}),
     };
   }
 

@@ -84,7 +84,7 @@ export class SubagentRegistry {
     const runId = nanoid(10);
     await mkdir(this.logsDir, { recursive: true, mode: 0o700 });
     // Decided after the last wait, in step with the save below: a spawn beside it sees this run.
-    const live = this.starting() ? this.slots.claimNew(key) : undefined;
+    const live = this.starting() ? this.slots.claimNew(key, runId) : undefined;
     const run = runRecordFor(request, {
       runId,
       number: this.store.nextNumber(key),
@@ -95,8 +95,7 @@ export class SubagentRegistry {
     });
     const saved = this.store.save(run);
     if (live) {
-      // Its slot is taken, and a stop or a shutdown waits for it, from now on.
-      this.slots.live.set(runId, live);
+      // Its slot is taken: a stop or a shutdown waits for it from now on.
       live.done = saved.then(
         () => this.execute(run, live).catch((error) => this.log.error({ run: runId, chat: key, err: error }, 'the run failed to run')),
         () => this.unclaim(run),

@@ -16,7 +16,7 @@ export function endingOf(run: SubagentRunRecord, ending: RunEnding): { run: Suba
 }
 
 /** A run's end as its record tells it: the status, why, and the turn's stats. */
-function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Partial<SubagentRunRecord> & { status: RunStatus } {
+function fromOutcome(run: SubagentRunRecord, outcome: TurnOutcome): Ended {
   const stats = {
     ...(outcome.result?.usage ? { usage: outcome.result.usage } : {}),
     ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),

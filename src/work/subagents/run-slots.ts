@@ -37,14 +37,18 @@ export class RunSlots {
   }
 
   /**
-   * A slot for a new run of this chat when it may start at once (as `claimQueued` would start
-   * it: room in its chat and on the machine, nothing of its chat queued before it), else none.
+   * The slot a new run (`runId`) of this chat now holds when it may start at once (as
+   * `claimQueued` would start it: room in its chat and on the machine, nothing of its chat
+   * queued before it), else none.
    */
-  claimNew(key: string): Live | undefined {
+  claimNew(key: string, runId: string): Live | undefined {
     if (this.live.size >= this.limits.globalMaxConcurrent) return undefined;
     const runs = this.of(key);
     if (runs.some((r) => r.status === 'queued')) return undefined;
-    return runs.filter((r) => this.live.has(r.runId)).length < this.limits.maxConcurrent ? {} : undefined;
+    if (runs.filter((r) => this.live.has(r.runId)).length >= this.limits.maxConcurrent) return undefined;
+    const live: Live = {};
+    this.live.set(runId, live);
+    return live;
   }
 
   /** The queued runs that may start now, oldest first, each with the slot it now holds. */
