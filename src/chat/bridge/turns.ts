@@ -210,7 +210,7 @@ export class Turns {
     // At its budget: stopped as the Stop button stops it, once; what waits behind it stays.
     const cap =
       meter &&
-      new CostCap(meter, turn.budgetUsd!, () =>
+      new CostCap(meter, turn.budgetUsd, () =>
         this.track(
           chat.stop('it reached its budget', { keepQueued: true, why: 'budget' }).then(
             () => {},
