@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { readOperatorFile } from '../../kernel/errors/operator-file.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../../kernel/errors/config-error.ts';
 import type { Usage } from '../../kernel/protocols/events.ts';
+// Part of the code, so it travels with it into the build's bundle.
+import shippedPrices from './prices.json' with { type: 'json' };
 
 /** US dollars per million tokens of each kind. */
 export interface Price {
@@ -47,7 +48,7 @@ export class PriceTable {
    * a bad file stops the start, naming it and the field.
    */
   static async load(dataDir: string, clis: Iterable<{ name: string; defaultModel?: string | undefined }> = []): Promise<PriceTable> {
-    const shipped = parsePrices(await readFile(new URL('./prices.json', import.meta.url), 'utf8'), 'src/engine/usage/prices.json');
+    const shipped = pricesOf(shippedPrices, 'src/engine/usage/prices.json');
     const file = join(dataDir, PRICES_FILE);
     const text = await readOperatorFile(file);
     const own = text === undefined ? {} : parsePrices(text, file);
@@ -130,6 +131,11 @@ export function parsePrices(text: string, file: string): z.infer<typeof fileSche
   } catch (error) {
     throw new ConfigError(`${file}: not valid JSON (${(error as Error).message.slice(0, 120)})`);
   }
+  return pricesOf(json, file);
+}
+
+/** A price file's content, checked. */
+function pricesOf(json: unknown, file: string): z.infer<typeof fileSchema> {
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success)
     throw new ConfigError(

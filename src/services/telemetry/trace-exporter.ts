@@ -3,9 +3,20 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import { ProtobufTraceSerializer, TraceExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { Resource } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { OtlpProtocol } from './metrics-settings.ts';
+
+/**
+ * The SDK's tracer provider, its spans batched to OTLP/HTTP over `protocol`, failures said in
+ * `log`. Here, with the SDK imported statically, since this file is loaded only when traces
+ * are exported (the build's bundle gives a CommonJS package imported with `import()` only its
+ * default export).
+ */
+export function otlpTracerProvider(protocol: OtlpProtocol, resource: Resource, log: Log): BasicTracerProvider {
+  return new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new ReportingExporter(otlpTraceExporter(protocol), log))] });
+}
 
 /**
  * The OTLP/HTTP exporter for `protocol`. Its endpoint, headers, timeout and compression are

@@ -36,12 +36,8 @@ export async function startTracing(service: ServiceName, log: Log): Promise<Trac
     log.warn(chosen.problem);
     return NOT_TRACING;
   }
-  const [{ BasicTracerProvider, BatchSpanProcessor }, { otlpTraceExporter, ReportingExporter }] = await Promise.all([
-    import('@opentelemetry/sdk-trace-base'),
-    import('./trace-exporter.ts'),
-  ]);
-  const exporter = new ReportingExporter(otlpTraceExporter(chosen.protocol), log.child({ telemetry: 'traces' }));
-  const provider = new BasicTracerProvider({ resource: telemetryResource(service), spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const { otlpTracerProvider } = await import('./trace-exporter.ts');
+  const provider = otlpTracerProvider(chosen.protocol, telemetryResource(service), log.child({ telemetry: 'traces' }));
   // One global provider a process: were one there already (a library's), the spans would go to it, not to OTLP.
   if (!trace.setGlobalTracerProvider(provider)) {
     log.warn('another tracer provider is registered in this process: no trace is exported over OTLP');
