@@ -147,7 +147,7 @@ export class SubagentRegistry {
       return true;
     }
     await this.store.save({ ...run, stoppedBy: by });
-    const live = this.slots.live.get(runId);
+    const live = this.slots.slotOf(runId);
     await live?.execution?.stop(`stopped by ${by}`);
     await live?.done;
     return true;
@@ -175,7 +175,7 @@ export class SubagentRegistry {
       const live: Live = {};
       const execution = this.executor.reattach(run, this.reportsFor(run, live));
       if (execution) {
-        this.slots.live.set(run.runId, live);
+        this.slots.keep(run.runId, live);
         live.done = this.follow(run, live, execution);
         continue;
       }
@@ -210,7 +210,7 @@ export class SubagentRegistry {
 
   /** The runs at work in this process, by when each ends (none when they run on workers). */
   private endingHere(): Promise<void>[] {
-    return this.executor.outlivesBridge ? [] : [...this.slots.live.values()].flatMap((live) => (live.done ? [live.done] : []));
+    return this.executor.outlivesBridge ? [] : this.slots.held().flatMap(([, live]) => (live.done ? [live.done] : []));
   }
 
   /**
@@ -221,7 +221,7 @@ export class SubagentRegistry {
     this.closed = true;
     const stopRuns = !this.executor.outlivesBridge;
     await Promise.all(
-      [...this.slots.live.entries()].map(async ([runId, live]) => {
+      this.slots.held().map(async ([runId, live]) => {
         if (!stopRuns) return;
         const run = this.store.get(runId);
         if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
@@ -254,11 +254,11 @@ export class SubagentRegistry {
       return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
     }
     const messageId = randomUUID();
-    if (fromMessage && this.slots.live.get(runId)?.execution) {
+    if (fromMessage && this.slots.slotOf(runId)?.execution) {
       const latest = this.store.get(runId) ?? run;
       await this.store.save({ ...latest, heardFrom: [...(latest.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
     }
-    const delivery = this.slots.live.get(runId)?.execution?.send(text, messageId);
+    const delivery = this.slots.slotOf(runId)?.execution?.send(text, messageId);
     if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
     void this.options.audit.record({
       event: 'send',
@@ -273,7 +273,7 @@ export class SubagentRegistry {
 
   /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */
   holdTimeout(runId: string): () => void {
-    return this.slots.live.get(runId)?.execution?.holdTimeout() ?? (() => {});
+    return this.slots.slotOf(runId)?.execution?.holdTimeout() ?? (() => {});
   }
 
   /** Ends a run's auto-approval: from now on its tool calls are asked in the chat. */
@@ -292,7 +292,7 @@ export class SubagentRegistry {
   }
 
   runningTotal(): number {
-    return this.slots.live.size;
+    return this.slots.count;
   }
 
   queuedTotal(): number {
@@ -316,7 +316,7 @@ export class SubagentRegistry {
    * run whose write failed would (a later write may still save it).
    */
   private unclaim(run: SubagentRunRecord): void {
-    this.slots.live.delete(run.runId);
+    this.slots.release(run.runId);
     const { startedAt: _, ...queued } = run;
     this.store.save({ ...queued, status: 'queued' }).catch(() => {});
   }
@@ -370,7 +370,7 @@ export class SubagentRegistry {
     if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
     const { run: last, ended } = endingOf(latest, ending);
     await this.end(last, ended);
-    this.slots.live.delete(run.runId);
+    this.slots.release(run.runId);
     this.schedule();
   }
 

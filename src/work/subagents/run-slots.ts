@@ -19,12 +19,37 @@ export interface Live {
  */
 export class RunSlots {
   /** The runs holding a slot, by id. */
-  readonly live = new Map<string, Live>();
+  private readonly live = new Map<string, Live>();
 
   constructor(
     private readonly store: RunStore,
     readonly limits: SubagentSettings,
   ) {}
+
+  /** The slot `runId` holds, if any. */
+  slotOf(runId: string): Live | undefined {
+    return this.live.get(runId);
+  }
+
+  /** Every run holding a slot, with its slot. */
+  held(): [runId: string, live: Live][] {
+    return [...this.live.entries()];
+  }
+
+  /** How many runs hold a slot. */
+  get count(): number {
+    return this.live.size;
+  }
+
+  /** A run found running at a restart, and followed again, keeps its slot whatever the limits. */
+  keep(runId: string, live: Live): void {
+    this.live.set(runId, live);
+  }
+
+  /** The run's slot is free: its ending is saved, or its start failed. */
+  release(runId: string): void {
+    this.live.delete(runId);
+  }
 
   /** Why a new run of this chat cannot even be queued (its queue is full), or undefined. */
   refusal(key: string): string | undefined {
