@@ -115,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
     store,
     out: transports.out,
     members: transports.members,
-    ...(webChats ? { web: { outbound: webChats, ...(inApp ? { inApp } : {}) } } : {}),
+    ...(webChats ? { web: { outbound: webChats, inApp } } : {}),
     ...(owner ? { trustEveryoneOn: owner } : {}),
     log,
     secrets,

@@ -186,7 +186,7 @@ export async function createApp(options: {
     hostQuestions,
     audit,
     out,
-    ...(remote ? { remote } : {}),
+    remote,
     log,
   });
   const { subagents, orchestrator, queue } = wireRuns({
@@ -208,7 +208,7 @@ export async function createApp(options: {
     trusts,
     out,
     announce: () => outbox.kick(),
-    ...(workers ? { workers } : {}),
+    workers,
     log,
   });
 

@@ -144,7 +144,7 @@ async function startWeb(parts: ListenerParts): Promise<WebServer | undefined> {
     config: config.web,
     sessions,
     allowed: (identity) => bridge.isAllowedAnywhere(identity),
-    ...(inApp ? { inApp } : {}),
+    inApp,
     dashboard: {
       runs: runStore,
       subagents: parts.subagents,

@@ -52,7 +52,7 @@ export function commandServices(parts: {
     audit: parts.audit,
     ledger: parts.ledger,
     budget: parts.budget,
-    ...(parts.personBudget ? { personBudget: parts.personBudget } : {}),
+    personBudget: parts.personBudget,
     ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.shares, web.inApp && config.web.url.startsWith('https:')) } : {}),
     scheduler: parts.scheduler,
     people: parts.people,
@@ -64,7 +64,7 @@ export function commandServices(parts: {
       file: join(config.dataDir, HOOKS_FILE),
     },
     health: {
-      ...(parts.roundTrips ? { roundTrips: parts.roundTrips } : {}),
+      roundTrips: parts.roundTrips,
       runs: () => ({ running: subagents.registry.runningTotal(), queued: subagents.registry.queuedTotal() }),
       dataDir: config.dataDir,
     },

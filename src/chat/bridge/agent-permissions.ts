@@ -67,7 +67,7 @@ export function chatPermissions(parts: Parts): ChatPermissions {
           return mainAsker(chat.address, chat.adapter.name, {
             hold: () => turn.hold(),
             onWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
-            ...(holder ? { grantHolder: holder } : {}),
+            grantHolder: holder,
             ...(startedBy ? { startedBy } : {}),
           });
         },

@@ -133,7 +133,7 @@ export class Bridge {
       out: options.out,
       attachments: this.attachments,
       startTurn: (chat, message, by) => this.startTurn(chat, message, by),
-      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
+      transcripts: options.transcripts,
       log: this.log,
     });
     this.commands = options.commands;
@@ -144,7 +144,7 @@ export class Bridge {
       stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId),
       // A turn with a budget of its own (a webhook's) is priced as it streams.
       meter: (chat) => prices && new CostMeter(prices, chat.record.cli, options.config.adapters.get(chat.record.cli)?.protocol, chat.record.model),
-      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
+      transcripts: options.transcripts,
       log: this.log,
     });
     const { settings } = options.config;
@@ -281,7 +281,7 @@ export class Bridge {
     await recoverInterrupted(interrupted, {
       out: this.out,
       resume: this.config.restart.resume,
-      ...(this.options.budget ? { budget: this.options.budget } : {}),
+      budget: this.options.budget,
       startTurn: async (chat, message, by, pending) => void (await this.turns.start(chat, message, by, pending)),
       stopping: () => this.drainReason !== undefined,
       log: this.log,

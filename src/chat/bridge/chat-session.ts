@@ -363,7 +363,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
       return chat.approvalRules.length > 0;
     },
     refusal: () => chat.ruleRefusal(),
-    ...(parts.lacks ? { lacks: parts.lacks } : {}),
+    lacks: parts.lacks,
     env: config.cliEnv,
     // The chat's own home in its walls; in `safe` its directory is read-only there too.
     get walls() {

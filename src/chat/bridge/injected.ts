@@ -47,7 +47,7 @@ export async function inject(
       text: message.text,
       by: '',
       messageId: shown.messageId,
-      ...(message.outside ? { outside: message.outside } : {}),
+      outside: message.outside,
     });
     return { ok: true, turnId: '', position: 0 };
   }
@@ -57,7 +57,7 @@ export async function inject(
     text: message.text,
     messageId: shown.messageId,
     sender: message.from,
-    ...(message.outside ? { outside: message.outside } : {}),
+    outside: message.outside,
     ...(message.payer ? { payer: message.payer } : {}),
     ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
   };

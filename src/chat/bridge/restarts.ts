@@ -81,7 +81,7 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
       }
       parts.log.info({ chat: chatKey(chat.address), turn: entry.id, recovery: recovery.kind }, 'taking up a message the restart left');
       if (recovery.kind === 'resume') resumed(chat.record.cli);
-      await parts.startTurn(chat, { text: recovery.prompt, ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}) }, entry.by ?? '', entry);
+      await parts.startTurn(chat, { text: recovery.prompt, messageId: entry.messageId }, entry.by ?? '', entry);
     }
     if (lost.length) await tellLost(chat, lost, refused, parts);
   }

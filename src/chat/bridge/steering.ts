@@ -75,7 +75,7 @@ export class Steering {
       return true;
     }
     // Should the CLI take it as a turn of its own (it came after its result), that turn answers it.
-    current.steers.set(id, { text, by: prompt.user.id, ...(prompt.messageId !== undefined ? { messageId: prompt.messageId } : {}) });
+    current.steers.set(id, { text, by: prompt.user.id, messageId: prompt.messageId });
     // On disk before the transport lets the message go: a kill now still tells the resumed agent.
     await chat.messages.noteSteered(current.id, text, prompt.messageId);
     this.options.transcripts?.record(chatKey(chat.address), {

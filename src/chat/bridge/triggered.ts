@@ -38,7 +38,7 @@ export class Triggered {
       injected = await this.parts.bridge.inject(chat, {
         text,
         from,
-        ...(outside ? { outside } : {}),
+        outside,
         ...(payer ? { payer } : {}),
         ...(budgetUsd !== undefined ? { budgetUsd } : {}),
       });

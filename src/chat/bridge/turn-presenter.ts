@@ -147,7 +147,7 @@ export class TurnPresenter {
       await deliverMarkdown(this.out, this.to, outcome.text, {
         replyTo: this.options.replyTo,
         documentOverChars: this.options.documentOverChars,
-        ...(footer ? { footer } : {}),
+        footer,
       });
     } else if (outcome.status !== 'stopped') {
       // A new message, not only the edit: edits do not notify, and the user should know.

@@ -136,13 +136,13 @@ export class Turns {
         .catch((error: Error) => this.options.log.warn({ chat: chatKey(address) }, `the new session notice failed: ${error.message}`));
     }
     const position = chat.busy ? chat.queued + 1 : 0;
-    const log = this.options.log.child({ chat: chatKey(address), turn: turnId, ...(message.messageId !== undefined ? { message: message.messageId } : {}) });
+    const log = this.options.log.child({ chat: chatKey(address), turn: turnId, message: message.messageId });
     if (!pending) {
       await chat.messages.addPending({
         id: turnId,
         text: message.text,
         by,
-        ...(message.messageId !== undefined ? { messageId: message.messageId } : {}),
+        messageId: message.messageId,
         ...(outside ? { outside } : {}),
       });
     }
@@ -166,7 +166,7 @@ export class Turns {
         messageId: message.messageId,
         by,
         log,
-        ...(outside ? { outside } : {}),
+        outside,
         ...(payer ? { payer } : {}),
         ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
         ...(message.sender ? { sender: message.sender } : {}),
@@ -335,7 +335,7 @@ export class Turns {
       id,
       text: first.text,
       by: first.by,
-      ...(first.messageId !== undefined ? { messageId: first.messageId } : {}),
+      messageId: first.messageId,
       ...(more.length ? { steered: more.map((message) => message.text) } : {}),
     };
     // The record changes at once (the write follows), so this turn's end removes what it adds.
@@ -344,11 +344,11 @@ export class Turns {
       entry,
       messages.map((message) => message.text),
     );
-    const log = this.options.log.child({ chat: chatKey(chat.address), turn: id, ...(first.messageId !== undefined ? { message: first.messageId } : {}) });
+    const log = this.options.log.child({ chat: chatKey(chat.address), turn: id, message: first.messageId });
     log.info({ from: from.id, messages: messages.length }, 'the CLI took messages steered into the turn as a turn of its own');
     const text = [first, ...more].map((message) => message.text).join('\n\n');
     const payer = first.by === from.by ? from.payer : first.by ? { key: `${chat.address.transport}:${first.by}` } : undefined;
-    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log, ...(payer ? { payer } : {}) });
+    const { controls, ended } = this.follow(chat, { id, text, messageId: first.messageId, by: first.by, log, payer });
     let settle!: (outcome: TurnOutcome) => void;
     this.track(new Promise<TurnOutcome>((resolve) => (settle = resolve)).then(ended));
     return { ...controls, ended: (outcome) => settle(outcome) };

@@ -36,7 +36,7 @@ export const file: Command = {
           ...(target.directory ? { filename: `${basename(target.path)}.zip` } : {}),
           ...(caption ? { caption } : {}),
         },
-        { ...(message.messageId !== undefined ? { replyTo: message.messageId } : {}) },
+        { replyTo: message.messageId },
       );
     } finally {
       await sent.close();

@@ -36,7 +36,7 @@ function cliAgent(agent: AgentDefinition, servers: Record<string, McpServerConfi
   return {
     description: agent.description,
     prompt: agent.prompt,
-    ...(agent.allowedTools ? { tools: agent.allowedTools } : {}),
+    tools: agent.allowedTools,
     ...(agent.disallowedTools ? { disallowedTools: agent.disallowedTools } : {}),
     ...(agent.model ? { model: agent.model } : {}),
     ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),

@@ -81,7 +81,7 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
     identity: bridgeIdentity(dataDir),
     masked: statePlaces(dataDir, user),
     adapters,
-    ...(metering ? { metering } : {}),
+    metering,
   });
 }
 

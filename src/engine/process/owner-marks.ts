@@ -46,7 +46,7 @@ export function markedProcesses(dataDir: string): MarkedProcess[] {
       const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (state === 'Z' || state === 'X') continue;
       const starter = environ.find((entry) => entry.startsWith(`${OWNER_PID_VARIABLE}=`))?.slice(OWNER_PID_VARIABLE.length + 1);
-      found.push({ pid, ppid: Number(ppid), pgrp: Number(pgrp), ...(starter !== undefined ? { starter } : {}) });
+      found.push({ pid, ppid: Number(ppid), pgrp: Number(pgrp), starter });
     } catch {
       // gone already, or not ours to read
     }

@@ -44,7 +44,7 @@ export function parseHostRule(raw: string, where: string): HostRule {
   return {
     host: wildcard ? host.slice(2) : host,
     wildcard,
-    ...(port !== undefined ? { port } : {}),
+    port,
     ...(prefix !== undefined ? { prefix } : {}),
     ...(bound !== undefined ? { address: bound } : {}),
   };

@@ -66,6 +66,6 @@ export function proxyWatch(scope: WallScope, host: string, metering: ProxyMeteri
       scope.egress?.onBlocked?.(`${host} ${call}`, why);
     },
     metered: (event) => scope.onMetered?.(event),
-    ...(metering ? { metering } : {}),
+    metering,
   };
 }

@@ -58,10 +58,7 @@ export class LiveTurn implements RunningTurn {
     handed?: HandedMessages,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
-    this.input = new LiveInput(
-      { send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() },
-      { ...(handed ? { handed } : {}), process: cli.messages },
-    );
+    this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() }, { handed, process: cli.messages });
     this.clock = new TurnClock(timeoutMs, () => void this.cli.interrupt(this, timedOut(timeoutMs)));
     this.silence = new SilenceWatch(
       silenceMs,

@@ -296,7 +296,7 @@ export class AgentSession implements LiveHolder {
       env: config.env,
       spec: { ...config.options, ...fresh, resumeId: this.resumeId, cwd: config.cwd },
       mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : config.watched ? ('ask' as const) : ('bypass' as const),
-      ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
+      graceMs: config.graceMs,
       ...(config.log ? { log: config.log } : {}),
       ...walled(config.walls),
     };
@@ -339,7 +339,7 @@ export class AgentSession implements LiveHolder {
   private handlers(options: TurnControls, generation: number): TurnHandlers {
     return {
       onLine: options.onLine,
-      ...(options.onUnsteered ? { onUnsteered: options.onUnsteered } : {}),
+      onUnsteered: options.onUnsteered,
       onEvent: (event) => {
         // Persist the id as soon as the CLI names it: a bridge killed mid-turn still resumes.
         if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);

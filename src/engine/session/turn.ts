@@ -309,7 +309,7 @@ export function turnOutcome(ended: {
   const result = tally.result && metered ? { ...tally.result, usage: metered.usage, costUsd: metered.costUsd ?? tally.result.costUsd } : tally.result;
   const base = {
     result,
-    ...(metered ? { metered } : {}),
+    metered,
     sessionId: tally.sessionId,
     exit: { type: 'exit' as const, code: exit.code, signal: exit.signal },
     durationMs: Date.now() - ended.startedAt,
@@ -334,7 +334,7 @@ export function meteredTotal(calls: ReadonlyMap<string, UsageEvent>): TurnOutcom
     usage.cacheWriteTokens! += call.usage.cacheWriteTokens ?? 0;
     if (call.proxy?.costUsd !== undefined) costUsd = (costUsd ?? 0) + call.proxy.costUsd;
   }
-  return { usage, ...(costUsd !== undefined ? { costUsd } : {}) };
+  return { usage, costUsd };
 }
 
 /** The events that close a turn: its failure, unless an event already said it, then its exit. */

@@ -103,7 +103,7 @@ async function merge(wt: Worktree, message: string): Promise<MergeResult> {
 }
 
 function refused(refusal: MergeRefusal, message: string, files?: string[]): MergeResult {
-  return { ok: false, refusal, message, ...(files ? { files } : {}) };
+  return { ok: false, refusal, message, files };
 }
 
 /** A merge, rebase, cherry-pick, revert or bisect left half done in the checkout. */

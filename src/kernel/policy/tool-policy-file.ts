@@ -52,7 +52,7 @@ export function parseToolPolicy(text: string, file: string): ApprovalRule[] {
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) throw new ConfigError(`${file}: ${describeIssues(parsed.error.issues.slice(0, 1))}`);
   return parsed.data.rules.map((rule) => ({
-    ...(rule.tool !== undefined ? { tool: rule.tool } : {}),
+    tool: rule.tool,
     ...(rule.agent !== undefined ? { agent: rule.agent } : {}),
     approvals: rule.approvals,
   }));

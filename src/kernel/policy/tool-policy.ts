@@ -67,7 +67,7 @@ export function buildPolicy(request: PolicyRequest): ToolPolicy | undefined {
     const bounds = typeof request.autoApprove === 'object' ? request.autoApprove : {};
     return {
       allowedTools: allowed,
-      ...(disallowed ? { disallowedTools: disallowed } : {}),
+      disallowedTools: disallowed,
       approvals: true,
       autoApprove: {
         tools: allowed,
@@ -78,7 +78,7 @@ export function buildPolicy(request: PolicyRequest): ToolPolicy | undefined {
     };
   }
   if (!allowed && !disallowed && !request.ask) return undefined;
-  return { ...(allowed ? { allowedTools: allowed } : {}), ...(disallowed ? { disallowedTools: disallowed } : {}), approvals: request.ask === true };
+  return { allowedTools: allowed, ...(disallowed ? { disallowedTools: disallowed } : {}), approvals: request.ask === true };
 }
 
 /**

@@ -59,7 +59,7 @@ export const codexAppServer: Decoder<AppServerState> = {
         // A retried stream error is codex's own business; the turn goes on.
         const message = `codex: ${error ?? 'error'}`;
         const limit = error ? limitOfText(error) : undefined;
-        return { state, events: [params.willRetry === true ? { type: 'log', line: message } : { type: 'error', message, ...(limit ? { limit } : {}) }] };
+        return { state, events: [params.willRetry === true ? { type: 'log', line: message } : { type: 'error', message, limit }] };
       }
       default:
         // Deltas, status changes, warnings: the items and the turn's end carry what matters.
@@ -134,7 +134,7 @@ function toolOutput(item: Json): unknown {
 function turnResult(state: AppServerState, turn: unknown): AgentEvent {
   const status = isObject(turn) ? turn.status : undefined;
   const error = isObject(turn) && isObject(turn.error) ? str(turn.error.message) : undefined;
-  const common = { answered: [...state.taken], ...(state.usage ? { usage: state.usage } : {}) };
+  const common = { answered: [...state.taken], usage: state.usage };
   if (status === 'completed') return { type: 'result', text: state.lastText, isError: false, ...common };
   const text =
     status === 'interrupted' ? 'codex stopped the turn' : (error ?? `codex ended the turn ${typeof status === 'string' ? status : 'without finishing'}`);

@@ -131,7 +131,7 @@ export function parseHooks(text: string, file: string, bareNumbers: string, clis
       spawn,
       mode: hook.mode,
       perMinute: hook.perMinute,
-      ...(hook.budget !== undefined ? { budgetUsd: hook.budget } : {}),
+      budgetUsd: hook.budget,
       ...(hook.when ? { when: Object.fromEntries(Object.entries(hook.when).map(([path, value]) => [path, [value].flat()])) } : {}),
     };
   });

@@ -66,7 +66,7 @@ export class Scheduler {
       prompt: input.prompt,
       timing: input.timing,
       by: input.by,
-      ...(input.spawn !== undefined ? { spawn: input.spawn } : {}),
+      spawn: input.spawn,
       ...(input.fromMessage ? { fromMessage: input.fromMessage } : {}),
       paused: false,
       createdAt: now,

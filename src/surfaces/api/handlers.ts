@@ -129,7 +129,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
           depends_on: step.dependsOn,
           ...(() => {
             const t = tools(step.allowedTools, [], step.autoApprovePermissions);
-            return { ...(t.allow ? { allow: t.allow } : {}), ...(t.autoApprove ? { autoApprove: true } : {}) };
+            return { allow: t.allow, ...(t.autoApprove ? { autoApprove: true } : {}) };
           })(),
           ...(step.maxTurns ? { maxTurns: positive(`${where}.max_turns`, step.maxTurns) } : {}),
         };

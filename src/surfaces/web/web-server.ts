@@ -82,7 +82,7 @@ export class WebServer {
       authRoutes({
         sessions: parts.sessions,
         allowed: parts.allowed,
-        ...(parts.inApp ? { inApp: parts.inApp } : {}),
+        inApp: parts.inApp,
         log,
       }),
     );

@@ -15,7 +15,7 @@ export class DiscordDownloads implements Downloads {
   async download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void> {
     if (attachment.size !== undefined && attachment.size > this.maxBytes)
       throw new Error(`it is over the ${megabytes(this.maxBytes)} the bridge takes from Discord`);
-    const response = await fetch(attachment.id, { redirect: 'follow', ...(signal ? { signal } : {}) });
+    const response = await fetch(attachment.id, { redirect: 'follow', signal });
     await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} the bridge takes from Discord`, signal });
   }
 }

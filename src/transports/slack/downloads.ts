@@ -19,7 +19,7 @@ export class SlackDownloads implements Downloads {
 
   async download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void> {
     const url = this.trusted(attachment.id);
-    const response = await fetch(url, { headers: { authorization: `Bearer ${this.botToken}` }, ...(signal ? { signal } : {}) });
+    const response = await fetch(url, { headers: { authorization: `Bearer ${this.botToken}` }, signal });
     if (/text\/html/i.test(response.headers.get('content-type') ?? '') && !/html/i.test(attachment.mimeType ?? ''))
       throw new Error('Slack sent its sign-in page instead of the file: the app needs the files:read scope (reinstall it from the manifest)');
     await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} a bot may download`, signal });

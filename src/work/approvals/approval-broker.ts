@@ -293,7 +293,7 @@ export class ApprovalBroker {
         tool,
         input,
         askedAt: Date.now(),
-        ...(rule ? { rule } : {}),
+        rule,
         approvedBy: [],
         resolve: (decision, by, detail) => settle(decision, by, detail),
       };

@@ -60,7 +60,7 @@ export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker 
     title: `#${run.number} ${displayName(run)}`,
     lifetime: 'run',
     grantHolder: WHOLE_RUN,
-    ...(run.policy ? { policy: run.policy } : {}),
+    policy: run.policy,
     ...(run.agent ? { agent: run.agent } : {}),
     ...(starter ? { startedBy: starter } : {}),
     ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),

@@ -118,7 +118,7 @@ export class Orchestrator {
       chatKey: key,
       chat: address,
       requester: origin.requester,
-      origin: { cwd: origin.cwd, cli: origin.cli, depth: origin.depth, ...(origin.policy ? { policy: origin.policy } : {}) },
+      origin: { cwd: origin.cwd, cli: origin.cli, depth: origin.depth, policy: origin.policy },
       plan,
       steps: Object.fromEntries(plan.steps.map((step) => [step.id, { status: 'pending', attempts: 0 } satisfies StepRecord])),
       status: 'running',

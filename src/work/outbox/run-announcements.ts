@@ -43,7 +43,7 @@ function toAnnouncement(documentOverChars: number) {
     address: runAddress(run),
     endedAt: run.endedAt!,
     delivery: run.delivery,
-    ...(run.trace ? { trace: run.trace } : {}),
+    trace: run.trace,
     parts: (fit) =>
       planMarkdown(announcementBody(run), fit, {
         header: announcementHeader(run),

@@ -72,7 +72,7 @@ export class RemoteLiveCli implements LiveProcess {
       spec: { ...rest, resumeId, ...(mcp ? { mcp: { url: mcp.url, serverName: mcp.serverName, token: mcp.token } } : {}) },
       cwd,
       mode,
-      ...(graceMs !== undefined ? { graceMs } : {}),
+      graceMs,
       // The worker's sandbox decides whether there are walls; the chat decides whose and what they let through.
       ...(walls ? { walls: { home: walls.home, readOnly: walls.readOnly === true, netAllow: (walls.egress?.allow?.() ?? []).map(formatHostRule) } } : {}),
     };

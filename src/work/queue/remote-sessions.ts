@@ -214,7 +214,7 @@ export class RemoteSessions implements RemoteSide {
           prompt: turn.prompt,
           limits,
           planning: turn.options.planning ?? false,
-          ...(restore ? { state: restore } : {}),
+          state: restore,
         },
       },
       grant,

@@ -98,7 +98,7 @@ export class RunWorker implements DrainHolder {
       maxDepth: config.settings.subagents.maxDepth,
       silenceSeconds: config.settings.silenceSeconds,
       toolsFor: (run) => this.tools.of(run.runId),
-      ...(config.prices ? { prices: config.prices } : {}),
+      prices: config.prices,
       log,
     });
     this.worker = new Worker(QUEUE_NAME, (job, token, signal) => this.process(job, token, signal), {
@@ -229,7 +229,7 @@ export class RunWorker implements DrainHolder {
       taken.what = `run ${runId} (#${runJob.run.number})`;
       // The run's part here, in the bridge's trace of it (the job carries where it is).
       const provider = this.options.config.adapters.get(runJob.run.cli)?.provider;
-      const spans = AgentSpans.process(tracedRun(runJob.run, { provider, ...(runJob.trace ? { parent: runJob.trace } : {}) }), QUEUE_NAME, this.options.name);
+      const spans = AgentSpans.process(tracedRun(runJob.run, { provider, parent: runJob.trace }), QUEUE_NAME, this.options.name);
       let ending: RunEnding | typeof HANDED_BACK;
       try {
         ending = await this.run(runJob, placed, signal, taken, spans);

@@ -300,7 +300,7 @@ export class SessionHost implements DrainHolder {
       cwd: launch.cwd,
       env,
       mode: launch.mode,
-      ...(launch.graceMs !== undefined ? { graceMs: launch.graceMs } : {}),
+      graceMs: launch.graceMs,
       // In this worker's walls, when its sandbox is on: the chat's own home and hosts, as on the bridge.
       ...(launch.walls
         ? { walls: { home: launch.walls.home, readOnly: launch.walls.readOnly, egress: { allow: () => writtenHostRules(hosted.netAllow) } } }

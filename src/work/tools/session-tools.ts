@@ -88,7 +88,7 @@ export class SessionTools {
       depth: 0,
       kind: 'main',
       sessionId: session.sessionId,
-      ...(session.turnBy ? { turnBy: session.turnBy } : {}),
+      turnBy: session.turnBy,
       // A CLI with a control channel asks the bridge there, not through the permission tool.
       tools: new Set([
         ...toolsGranted('delegate'),
@@ -102,7 +102,7 @@ export class SessionTools {
             asker: () => {
               const holder = session.grantHolder?.();
               return mainAsker(address, adapter.name, {
-                ...(session.onApprovalWaiting ? { onWaiting: session.onApprovalWaiting } : {}),
+                onWaiting: session.onApprovalWaiting,
                 ...(holder ? { grantHolder: holder, startedBy: `${address.transport}:${holder.person}` } : {}),
               });
             },
@@ -111,7 +111,7 @@ export class SessionTools {
     };
     const mcp = this.mcpFor(adapter, name, scope);
     return {
-      ...(mcp ? { mcp } : {}),
+      mcp,
       ...(mcp && adapter.options.systemPrompt ? { systemPrompt: MAIN_SESSION_PROMPT } : {}),
     };
   }

@@ -29,7 +29,7 @@ export function drain(parts: DrainParts): Step<MessageContext> {
 export async function keepForRestart(parts: DrainParts, chat: ChatSession, prompt: Prompt): Promise<void> {
   const files = [...(await parts.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
   const text = promptWithFiles(prompt.text, files, chat.record.workdir);
-  await chat.messages.addPending({ id: nanoid(10), text, by: prompt.user.id, ...(prompt.messageId !== undefined ? { messageId: prompt.messageId } : {}) });
+  await chat.messages.addPending({ id: nanoid(10), text, by: prompt.user.id, messageId: prompt.messageId });
   await parts.out
     .send(chat.address, plain(DRAIN_WORDS[parts.draining() ?? 'restart'].kept), { replyTo: prompt.messageId })
     .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the restart notice failed: ${error.message}`));

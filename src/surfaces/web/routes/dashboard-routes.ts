@@ -68,7 +68,7 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     run.orchestration && sources.orchestrations.get(run.orchestration.id)?.plan.steps.find((step) => step.id === run.orchestration!.step)?.prompt;
   const shownRun = (run: SubagentRunRecord) => {
     const task = ownTask(run);
-    return runView(run, { chatName: named(run.requesterKey), ...(task !== undefined ? { ownTask: task } : {}) });
+    return runView(run, { chatName: named(run.requesterKey), ownTask: task });
   };
   const shownOrchestration = (record: OrchestrationRecord) => orchestrationView(record, named(record.chatKey));
   const questionView = (question: WaitingQuestion) => {

@@ -62,7 +62,7 @@ export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
     const confirmed = typeof body?.confirmedCommits === 'number' ? { confirmedCommits: body.confirmedCommits } : {};
     const discarded = await sources.review.discard(run, reviewer(c.get('session')), confirmed);
     if (discarded.ok) return c.json({ text: plainText(discardedText(discarded)) });
-    return c.json({ error: plainText(refusedText(discarded)), ...(discarded.unmerged !== undefined ? { unmerged: discarded.unmerged } : {}) }, 409);
+    return c.json({ error: plainText(refusedText(discarded)), unmerged: discarded.unmerged }, 409);
   });
   return app;
 }

@@ -23,7 +23,7 @@ export function orchestrationView(record: OrchestrationRecord, chatName = record
     name: orchestrationName(record),
     status: record.status,
     createdAt: record.createdAt,
-    ...(record.endedAt !== undefined ? { endedAt: record.endedAt } : {}),
+    endedAt: record.endedAt,
     steps: record.plan.steps.map((step) => {
       const state = record.steps[step.id];
       return {

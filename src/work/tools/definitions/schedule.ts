@@ -38,7 +38,7 @@ export const schedule = defineTool({
     }
     // The follow-up is the person's whose turn made it: it fires only while they are still allowed.
     const person = scope.turnBy?.();
-    const by = { kind: 'agent' as const, ...(person ? { for: person } : {}) };
+    const by = { kind: 'agent' as const, for: person };
     const made = await scheduler.add({ chat: scope.address, prompt, timing: { kind: 'once', at }, by });
     return ok(`Scheduled ${scheduleLine(made, scheduler.timeZone)}. The prompt comes back to you as a message then.`);
   },
