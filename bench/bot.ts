@@ -37,6 +37,8 @@ export async function startBenchBot(
   const config = options.cli
     ? await loadConfig({
         env: {
+          // The bridge's own costs, as the tests' config measures them: the walls' are the sandbox bench's.
+          BRIDGE_SANDBOX: 'off',
           ...cli.env,
           ...env,
           ...options.env,
