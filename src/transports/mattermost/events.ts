@@ -12,6 +12,8 @@ import { socketTo } from './websocket-globals.ts';
 
 /** Posts remembered as taken, and thread roots as known: the newest this many. */
 const REMEMBERED = 5000;
+/** Channels caught up on after a new connection: the most recently heard from. */
+const CAUGHT_UP_CHANNELS = 50;
 
 /** What the `posted` event carries besides the post (as JSON text). */
 interface PostedData {
@@ -48,6 +50,8 @@ export class MattermostEvents {
   private readonly taken = new Set<string>();
   /** Thread roots in channels, and whether each is the bot's (a mention opened it or it joined it). */
   private readonly roots = new Map<string, boolean>();
+  /** The channels the bot heard from, newest last: what a new connection catches up on, from the last post seen. */
+  private readonly channels = new Map<string, { type: string; title: string | undefined; since: number }>();
 
   constructor(private readonly parts: EventParts) {}
 
@@ -56,8 +60,12 @@ export class MattermostEvents {
     const opened = new Promise<void>((resolve) => this.socket.addFirstConnectListener(resolve));
     this.socket.addMessageListener((message: { event: string; data: unknown }) => {
       if (message.event !== 'posted') return;
-      this.posted(message.data as PostedData).catch((error: unknown) => this.parts.log.error({ err: error }, 'Mattermost: handling a post failed'));
+      this.posted(message.data as PostedData);
     });
+    // Registered, the client also starts its sequence afresh on a new connection, rather than reconnecting for ever.
+    this.socket.addMissedMessageListener(
+      () => void this.catchUp().catch((error: unknown) => this.parts.log.warn({ err: error }, 'Mattermost: fetching what was missed failed')),
+    );
     this.socket.addReconnectListener(() => this.parts.log.info('Mattermost: the WebSocket is back'));
     this.socket.initialize(this.parts.api.client.getWebSocketUrl().replace(/^http/, 'ws'), this.parts.settings.token);
     return opened;
@@ -67,31 +75,59 @@ export class MattermostEvents {
     this.socket.close();
   }
 
-  private async posted(data: PostedData): Promise<void> {
+  private posted(data: PostedData): void {
     const post = JSON.parse(data.post) as EventPost;
+    const seen = { type: data.channel_type ?? 'O', title: data.channel_display_name, since: post.create_at ?? Date.now() };
+    this.channels.delete(post.channel_id);
+    this.channels.set(post.channel_id, seen);
+    if (this.channels.size > CAUGHT_UP_CHANNELS) this.channels.delete(this.channels.keys().next().value!);
+    this.take(post, seen, data.sender_name?.replace(/^@/, ''));
+  }
+
+  /**
+   * The socket came back as a new connection (the server restarted, or kept no queue for it):
+   * what was posted meanwhile in the channels the bot heard from is fetched
+   * (`GET /channels/{id}/posts?since=…`), each post taken once.
+   */
+  private async catchUp(): Promise<void> {
+    for (const [channel, seen] of [...this.channels]) {
+      const page = await this.parts.api
+        .get<{ order: string[]; posts: Record<string, EventPost> }>(`/channels/${channel}/posts?since=${seen.since}`)
+        .catch(() => undefined);
+      const posts = Object.values(page?.posts ?? {}).sort((a, b) => (a.create_at ?? 0) - (b.create_at ?? 0));
+      for (const post of posts) this.take(post, seen, undefined);
+    }
+  }
+
+  /** A post handed to the bridge when it is for the bot, each one once, a channel's in the order they came. */
+  private take(post: EventPost, channel: { type: string; title?: string | undefined }, username: string | undefined): void {
     const { me, host } = this.parts;
     if (post.user_id === me.id || post.type || post.props?.from_bot === true || post.props?.from_bot === 'true' || post.props?.from_webhook) return;
     if (!this.first(post.id)) return;
-    const address = await this.addressOf(post, data.channel_type === 'D');
-    if (!address) return;
-    const commands = new Set(host.commands.map((c) => c.name.toLowerCase()));
-    const attachments = attachmentsOf(post);
-    const username = data.sender_name?.replace(/^@/, '');
+    const direct = channel.type === 'D';
     void this.inOrder
-      .run(`message:${chatKey(address)}`, async () => {
-        const name = await this.parts.names.of(post.user_id, username);
-        await host.handleMessage({
-          address,
-          user: { id: post.user_id, ...(name ? { name } : {}) },
-          text: coreText(post.message ?? '', me.username, commands),
-          messageId: post.id,
-          ...(post.create_at ? { order: post.create_at } : {}),
-          ...(attachments.length ? { attachments } : {}),
-          ...(data.channel_type === 'D' ? { private: true } : {}),
-          ...(data.channel_display_name ? { chatTitle: data.channel_display_name } : {}),
-        });
+      .run(`channel:${post.channel_id}`, async () => {
+        const address = await this.addressOf(post, direct);
+        if (!address) return;
+        const commands = new Set(host.commands.map((c) => c.name.toLowerCase()));
+        const attachments = attachmentsOf(post);
+        void this.inOrder
+          .run(`message:${chatKey(address)}`, async () => {
+            const name = await this.parts.names.of(post.user_id, username);
+            await host.handleMessage({
+              address,
+              user: { id: post.user_id, ...(name ? { name } : {}) },
+              text: coreText(post.message ?? '', me.username, commands),
+              messageId: post.id,
+              ...(post.create_at ? { order: post.create_at } : {}),
+              ...(attachments.length ? { attachments } : {}),
+              ...(direct ? { private: true } : {}),
+              ...(channel.title ? { chatTitle: channel.title } : {}),
+            });
+          })
+          .catch((error: unknown) => this.parts.log.error({ err: error, chat: chatKey(address) }, 'handling a Mattermost post failed'));
       })
-      .catch((error: unknown) => this.parts.log.error({ err: error, chat: chatKey(address) }, 'handling a Mattermost post failed'));
+      .catch((error: unknown) => this.parts.log.error({ err: error }, 'Mattermost: handling a post failed'));
   }
 
   /** Where a post goes; undefined when it is not for the bot. */

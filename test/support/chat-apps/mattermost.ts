@@ -11,8 +11,8 @@ import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
  * server takes `/…` for its own slash commands). Buttons' presses go from the twin to the
  * bridge's web server, which the twin's settings turn on.
  */
-export async function mattermostTwin(): Promise<ChatAppTwin> {
-  const mm = await FakeMattermost.start();
+export async function mattermostTwin(given?: FakeMattermost): Promise<ChatAppTwin> {
+  const mm = given ?? (await FakeMattermost.start());
   const ada = mm.addUser('ada', 'Ada').id;
   const mention = `@${mm.bot.username}`;
   const people: string[] = [];

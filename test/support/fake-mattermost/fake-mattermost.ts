@@ -238,6 +238,13 @@ export class FakeMattermost {
     return { bytes: file.bytes, type: file.mime_type };
   }
 
+  /** A channel's posts created or changed after `since` (ms), as `getPostsSince` asks. */
+  postsSince(channel: string, since: number, user: string): Answer {
+    this.member(channel, user);
+    const posts = [...this.posts.values()].filter((p) => p.channel_id === channel && !p.ephemeralTo && p.update_at > since);
+    return { json: { order: posts.map((p) => p.id).reverse(), posts: Object.fromEntries(posts.map((p) => [p.id, wire(p)])) } };
+  }
+
   membership(channel: string, member: string, user: string): Answer {
     this.member(channel, user);
     if (!this.channels.get(channel)!.members.has(member))
@@ -287,6 +294,7 @@ export class FakeMattermost {
           return;
         }
       } else if (raw.length) body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      else body = Object.fromEntries(url.searchParams);
       call.body = body;
       const answer = await found.handler(this, found.params, body, form, user);
       call.status = 'json' in answer ? (answer.status ?? 200) : 200;

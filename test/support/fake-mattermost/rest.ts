@@ -25,6 +25,7 @@ const ROUTES: [method: string, pattern: RegExp, route: string, handler: Handler]
   ['POST', /^\/reactions$/, 'POST /reactions', (mm, _p, body) => ({ json: mm.react(String(body.post_id), String(body.emoji_name)) })],
   ['POST', /^\/files$/, 'POST /files', (mm, _p, _b, form, user) => ({ json: { file_infos: mm.upload(user, form), client_ids: [] }, status: 201 })],
   ['GET', new RegExp(`^/files/${ID}$`), 'GET /files/:id', (mm, [id], _b, _f, user) => mm.download(id!, user)],
+  ['GET', new RegExp(`^/channels/${ID}/posts$`), 'GET /channels/:id/posts', (mm, [id], body, _f, user) => mm.postsSince(id!, Number(body.since ?? 0), user)],
   [
     'GET',
     new RegExp(`^/channels/${ID}/members/${ID}$`),
