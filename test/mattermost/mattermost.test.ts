@@ -46,6 +46,17 @@ describe('the Mattermost transport, with its buttons on the web server', () => {
     await chat.waitFor(/^signed-ran/);
   });
 
+  it('writes its commands in help as Mattermost people do, @bridgebot status, never a bare /status', async () => {
+    const chat = app.direct();
+    await chat.command('help');
+    const help = (await chat.waitFor(/Commands/)).text;
+    expect(help).toMatch(/^@bridgebot status/m);
+    expect(help).toContain('@bridgebot spawn --label Docs');
+    expect(help).not.toMatch(/(^|\s)\/(status|spawn|help)\b/m);
+    await chat.command('help', 'nosuch');
+    await chat.waitFor(/^There is no @bridgebot nosuch: @bridgebot help lists the commands\.$/);
+  });
+
   it('waits out the server’s 429s, and answers', async () => {
     const chat = app.group(2);
     mm.limit.refuseNext(2);

@@ -53,6 +53,8 @@ export class MattermostOutbound implements Outbound {
     private readonly buttons: SignedButtons,
     /** The bot's user id, known once connected: reactions are its own. */
     private readonly botId: () => string,
+    /** The bot's username, known once connected: commands are written with it. */
+    private readonly botName: () => string | undefined = () => undefined,
   ) {}
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
@@ -110,9 +112,15 @@ export class MattermostOutbound implements Outbound {
     return this.budget.crowded(channelOf(to));
   }
 
+  /** Its limits, and commands written `@bridgebot status`, by the bot's name once it is known. */
   capabilities(): ChatCapabilities {
-    return MATTERMOST_CAPABILITIES;
+    const name = this.botName();
+    if (!name) return MATTERMOST_CAPABILITIES;
+    if (this.named?.commandPrefix !== `@${name} `) this.named = Object.freeze({ ...MATTERMOST_CAPABILITIES, commandPrefix: `@${name} ` });
+    return this.named;
   }
+
+  private named: ChatCapabilities | undefined;
 
   fit(): MessageFit {
     return MATTERMOST_FIT;

@@ -37,7 +37,12 @@ const mattermostTransport: TransportKind = {
       id: MATTERMOST,
       everyoneIsOwner: false,
       secrets: [settings.token],
-      out: new MattermostOutbound(api, buttons, () => me!.id),
+      out: new MattermostOutbound(
+        api,
+        buttons,
+        () => me!.id,
+        () => me?.username,
+      ),
       members: mattermostMembers(new MattermostApi(settings, 0)),
       downloads: new MattermostDownloads(settings),
       roundTripMs: async () => {
