@@ -9,6 +9,9 @@ import { actionsOf, FakeMattermost } from '../support/fake-mattermost/index.ts';
 // refused, the server's 429s and dropped sockets are waited out, and a bridge with Mattermost
 // alone (no web server) serves, saying it shows no buttons.
 
+/** The token Mattermost gave the operator's `/bridge` slash command. */
+const COMMAND_TOKEN = 'ab12cd34ef56gh78ij90kl12mn';
+
 describe('the Mattermost transport, with its buttons on the web server', () => {
   let mm: FakeMattermost;
   let app: ChatAppTwin;
@@ -17,7 +20,7 @@ describe('the Mattermost transport, with its buttons on the web server', () => {
   beforeAll(async () => {
     mm = await FakeMattermost.start();
     app = await mattermostTwin(mm);
-    world = await startChatAppWorld([app]);
+    world = await startChatAppWorld([app], { MATTERMOST_COMMAND_TOKEN: COMMAND_TOKEN });
   }, 60_000);
   afterAll(() => world?.stop());
 
@@ -55,6 +58,17 @@ describe('the Mattermost transport, with its buttons on the web server', () => {
     expect(help).not.toMatch(/(^|\s)\/(status|spawn|help)\b/m);
     await chat.command('help', 'nosuch');
     await chat.waitFor(/^There is no @bridgebot nosuch: @bridgebot help lists the commands\.$/);
+  });
+
+  it('takes its registered slash command with the command’s token, and refuses it without', async () => {
+    const chat = app.direct();
+    const url = `http://${world.env.BRIDGE_WEB_ADDR}/mattermost/command`;
+    const user = app.owner.slice('mattermost:'.length);
+    expect(await mm.slashCommand({ url, token: 'x'.repeat(26), user, channel: chat.id, text: 'status' })).toBe(401);
+    expect(await mm.slashCommand({ url, token: COMMAND_TOKEN, user, channel: chat.id, text: 'status' })).toBe(200);
+    await chat.waitFor(/CLI/);
+    await mm.slashCommand({ url, token: COMMAND_TOKEN, user, channel: chat.id, text: 'fly away' });
+    await chat.waitFor(/^fly is no command of the bridge: \/bridge help lists them/);
   });
 
   it('waits out the server’s 429s, and answers', async () => {

@@ -45,7 +45,7 @@ export function addressedToAnother(message: string, botName: string): boolean {
 }
 
 /** `status now` → `/status now` when `status` is a command; undefined otherwise. */
-function asCommand(text: string, commands: ReadonlySet<string>): string | undefined {
+export function asCommand(text: string, commands: ReadonlySet<string>): string | undefined {
   const match = /^\/?([A-Za-z][\w-]*)(\s[\s\S]*)?$/.exec(text.trim());
   if (!match) return undefined;
   const name = match[1]!.toLowerCase();

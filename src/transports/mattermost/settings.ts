@@ -7,6 +7,8 @@ export interface MattermostSettings {
   url?: string;
   /** A bot account's access token. */
   token?: string;
+  /** The token of the slash command an operator registered for the bridge: its uses are taken only with it. */
+  commandToken?: string;
   /** Where the server sends button presses: the bridge's web server (BRIDGE_WEB_URL, or BRIDGE_WEB_ADDR); none: no buttons. */
   actionsUrl?: string;
 }
@@ -14,11 +16,13 @@ export interface MattermostSettings {
 export interface ReadyMattermostSettings {
   url: string;
   token: string;
+  commandToken?: string;
   actionsUrl?: string;
 }
 
-/** The route on the web server that takes the presses of the bridge's buttons. */
+/** The routes on the web server that take the presses of the bridge's buttons, and the uses of its slash command. */
 export const ACTIONS_PATH = '/mattermost/actions';
+export const COMMAND_PATH = '/mattermost/command';
 
 export const TOKEN_HOW = 'make a bot account (System Console → Integrations → Bot Accounts → Add Bot Account) and copy its access token into MATTERMOST_TOKEN';
 
@@ -26,10 +30,12 @@ export function mattermostSettings({ env }: Pick<TransportSources, 'env'>): Matt
   const value = (name: string) => env[name]?.trim() || undefined;
   const url = value('MATTERMOST_URL')?.replace(/\/+$/, '');
   const token = value('MATTERMOST_TOKEN');
+  const commandToken = value('MATTERMOST_COMMAND_TOKEN');
   const web = value('BRIDGE_WEB_URL') ?? (value('BRIDGE_WEB_ADDR') ? `http://${value('BRIDGE_WEB_ADDR')}` : undefined);
   return {
     ...(url ? { url } : {}),
     ...(token ? { token } : {}),
+    ...(commandToken ? { commandToken } : {}),
     ...(web ? { actionsUrl: `${web.replace(/\/+$/, '')}${ACTIONS_PATH}` } : {}),
   };
 }
@@ -52,5 +58,12 @@ export function settingsProblems(settings: MattermostSettings): string[] {
 export function requireMattermost(settings: MattermostSettings): ReadyMattermostSettings {
   const [problem] = settingsProblems(settings);
   if (problem) throw new ConfigError(problem);
-  return { url: settings.url!, token: settings.token!, ...(settings.actionsUrl ? { actionsUrl: settings.actionsUrl } : {}) };
+  if (settings.commandToken && !settings.actionsUrl)
+    throw new ConfigError('MATTERMOST_COMMAND_TOKEN: the slash command comes to the web server: set BRIDGE_WEB_ADDR too');
+  return {
+    url: settings.url!,
+    token: settings.token!,
+    ...(settings.commandToken ? { commandToken: settings.commandToken } : {}),
+    ...(settings.actionsUrl ? { actionsUrl: settings.actionsUrl } : {}),
+  };
 }

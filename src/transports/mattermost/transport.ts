@@ -10,6 +10,7 @@ import { MattermostOutbound } from './outbound.ts';
 import { MattermostNames } from './people.ts';
 import { Presses } from './presses.ts';
 import { reachMattermost, type MattermostIdentity } from './reach.ts';
+import { SlashCommand } from './slash-command.ts';
 import { mattermostSettings, requireMattermost } from './settings.ts';
 
 /**
@@ -27,6 +28,7 @@ const mattermostTransport: TransportKind = {
     const buttons = new SignedButtons(settings.token, settings.actionsUrl);
     const names = new MattermostNames(new MattermostApi(settings, 1));
     const presses = new Presses(buttons, api, names);
+    const command = settings.commandToken ? new SlashCommand(settings.commandToken, names) : undefined;
     let me: MattermostIdentity | undefined;
     let events: MattermostEvents | undefined;
     let stopped = false;
@@ -36,7 +38,7 @@ const mattermostTransport: TransportKind = {
     return {
       id: MATTERMOST,
       everyoneIsOwner: false,
-      secrets: [settings.token],
+      secrets: [settings.token, ...(settings.commandToken ? [settings.commandToken] : [])],
       out: new MattermostOutbound(
         api,
         buttons,
@@ -51,7 +53,7 @@ const mattermostTransport: TransportKind = {
         return performance.now() - start;
       },
       // Without the web server there is nowhere for presses to come: the buttons are left out, and the start says so.
-      ...(buttons.pressable ? { routes: presses.routes } : {}),
+      ...(buttons.pressable ? { routes: [...presses.routes, ...(command?.routes ?? [])] } : {}),
       async connect(log) {
         me = await reachMattermost(new MattermostApi(settings, 0), where, log);
         if (!buttons.pressable) log.warn('Mattermost: no buttons (Allow / Deny, Stop, answers) without the web server: set BRIDGE_WEB_ADDR');
@@ -60,6 +62,7 @@ const mattermostTransport: TransportKind = {
         if (stopped) return;
         presses.host = host;
         presses.log = log;
+        if (command) [command.host, command.log] = [host, log];
         events = new MattermostEvents({ api, me: me!, host, settings, names, log });
         await events.start();
         // Stopped while it connected: it takes nothing more from the server.

@@ -110,6 +110,32 @@ export class FakeMattermost {
     this.changes.notify();
   }
 
+  /**
+   * Someone uses a slash command the operator registered (its Request URL and token): the
+   * server posts it as a form, and shows what it answers to them alone.
+   */
+  async slashCommand(options: { url: string; token: string; user: string; channel: string; text: string; rootId?: string }): Promise<number> {
+    const user = this.users.get(options.user)!;
+    const channel = this.channels.get(options.channel)!;
+    const form = new URLSearchParams({
+      token: options.token,
+      command: '/bridge',
+      text: options.text,
+      channel_id: channel.id,
+      channel_name: channel.name,
+      team_id: 'team',
+      user_id: user.id,
+      user_name: user.username,
+      trigger_id: newId(),
+      ...(options.rootId ? { root_id: options.rootId } : {}),
+    });
+    const response = await fetch(options.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const body = (await response.json().catch(() => undefined)) as { text?: string } | undefined;
+    if (response.ok && body?.text) this.createPost(this.bot.id, { channel_id: channel.id, message: body.text, root_id: options.rootId ?? '' }, user.id);
+    this.changes.notify();
+    return response.status;
+  }
+
   /** The bot's posts in a channel (a thread: those under its root), oldest first, ephemeral ones to others left out. */
   botPosts(channel: string, root?: string): Post[] {
     return [...this.posts.values()].filter(
