@@ -76,7 +76,12 @@ export class MattermostEvents {
   }
 
   private posted(data: PostedData): void {
-    const post = JSON.parse(data.post) as EventPost;
+    let post: EventPost;
+    try {
+      post = JSON.parse(data.post) as EventPost;
+    } catch {
+      return this.parts.log.warn('Mattermost: a posted event carried no readable post');
+    }
     const seen = { type: data.channel_type ?? 'O', title: data.channel_display_name, since: post.create_at ?? Date.now() };
     this.channels.delete(post.channel_id);
     this.channels.set(post.channel_id, seen);
