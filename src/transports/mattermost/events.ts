@@ -41,7 +41,7 @@ export interface EventParts {
  */
 export class MattermostEvents {
   private readonly socket = new mattermost.WebSocketClient({
-    newWebSocketFn: (url: string) => socketTo(url, this.parts.settings.token) as never,
+    newWebSocketFn: (url: string) => socketTo(url) as never,
     // After a drop: again within a second or two, as a bot should not stay deaf for long.
     minWebSocketRetryTime: 500,
     reconnectJitterRange: 500,

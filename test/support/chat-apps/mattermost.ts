@@ -83,7 +83,7 @@ export async function mattermostTwin(given?: FakeMattermost): Promise<ChatAppTwi
         .filter((call) => !NOT_COUNTED.has(call.route))
         .map((call) => ({
           method: call.route,
-          ...(typeof call.body?.channel_id === 'string' ? { chat: call.body.channel_id } : {}),
+          ...(call.chat ? { chat: call.chat } : {}),
           ...(typeof call.body?.message === 'string' ? { text: readable(call.body.message) } : {}),
           at: call.at,
         })),

@@ -314,6 +314,7 @@ export class FakeMattermost {
           );
           this.member(stored.channel_id, user);
           call.body = { channel_id: stored.channel_id };
+          call.chat = stored.channel_id;
           const answer = { file_infos: [{ id: stored.id, name: stored.name, size: stored.size, mime_type: stored.mime_type }], client_ids: [] };
           this.send(response, 201, headers, answer);
           this.calls.push({ ...call, status: 201 });
@@ -322,6 +323,8 @@ export class FakeMattermost {
       } else if (raw.length) body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
       else body = Object.fromEntries(url.searchParams);
       call.body = body;
+      const about = typeof body.channel_id === 'string' ? body.channel_id : this.posts.get(found.params[0] ?? '')?.channel_id;
+      if (about) call.chat = about;
       const answer = await found.handler(this, found.params, body, form, user);
       call.status = 'json' in answer ? (answer.status ?? 200) : 200;
       if ('json' in answer) this.send(response, call.status, headers, answer.json);

@@ -55,6 +55,8 @@ export interface Call {
   /** The route with its ids replaced: `PUT /posts/:id/patch`. */
   route: string;
   status: number;
+  /** The channel it was about: its body's, or its post's. */
+  chat?: string;
   body?: Record<string, unknown>;
   at: number;
 }
