@@ -57,6 +57,14 @@ export const TRANSPORTS: readonly KnownTransport[] = [
     configured: (env) => set(env, 'DISCORD_BOT_TOKEN'),
   },
   {
+    id: 'mattermost',
+    folder: 'transports/mattermost',
+    turns: 'Mattermost',
+    envPrefix: 'MATTERMOST_',
+    needs: 'MATTERMOST_URL with MATTERMOST_TOKEN',
+    configured: (env) => set(env, 'MATTERMOST_TOKEN'),
+  },
+  {
     id: 'web',
     folder: 'surfaces/web',
     turns: 'web-chat',

@@ -8,6 +8,7 @@ import { BUTTON_PAYLOAD_BYTES, type ChatCapabilities } from '../../src/kernel/po
 import { idButton } from '../../src/kernel/ports/buttons.ts';
 import { CONSOLE_CAPABILITIES } from '../../src/transports/console/outbound.ts';
 import { DISCORD_CAPABILITIES } from '../../src/transports/discord/capabilities.ts';
+import { MATTERMOST_CAPABILITIES } from '../../src/transports/mattermost/capabilities.ts';
 import { SLACK_CAPABILITIES } from '../../src/transports/slack/capabilities.ts';
 import { TELEGRAM_CAPABILITIES } from '../../src/transports/telegram/capabilities.ts';
 import { WEB_CAPABILITIES } from '../../src/surfaces/web/chat/web-outbound.ts';
@@ -23,17 +24,20 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 describe('the transports', () => {
-  it.each(['telegram', 'slack', 'discord'])('are named only in their own folders: nothing else in src/ knows %s, in code or in comments', async (app) => {
-    const naming: string[] = [];
-    for (const file of await sources(SRC)) {
-      const path = relative(SRC, file);
-      if (path.startsWith(`transports/${app}/`) || MAY_NAME.includes(path)) continue;
-      (await readFile(file, 'utf8')).split('\n').forEach((line, i) => {
-        if (new RegExp(app, 'i').test(line)) naming.push(`src/${path}:${i + 1}: ${line.trim()}`);
-      });
-    }
-    expect(naming).toEqual([]);
-  });
+  it.each(['telegram', 'slack', 'discord', 'mattermost'])(
+    'are named only in their own folders: nothing else in src/ knows %s, in code or in comments',
+    async (app) => {
+      const naming: string[] = [];
+      for (const file of await sources(SRC)) {
+        const path = relative(SRC, file);
+        if (path.startsWith(`transports/${app}/`) || MAY_NAME.includes(path)) continue;
+        (await readFile(file, 'utf8')).split('\n').forEach((line, i) => {
+          if (new RegExp(app, 'i').test(line)) naming.push(`src/${path}:${i + 1}: ${line.trim()}`);
+        });
+      }
+      expect(naming).toEqual([]);
+    },
+  );
 
   it('are each a folder whose transport.ts exports its kind, listed once by the id its chats carry', async () => {
     expect(new Set(TRANSPORTS.map((t) => t.id)).size).toBe(TRANSPORTS.length);
@@ -48,6 +52,7 @@ describe('the transports', () => {
       telegram: TELEGRAM_CAPABILITIES,
       slack: SLACK_CAPABILITIES,
       discord: DISCORD_CAPABILITIES,
+      mattermost: MATTERMOST_CAPABILITIES,
       web: WEB_CAPABILITIES,
       console: CONSOLE_CAPABILITIES,
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DISCORD_FIT } from '../../src/transports/discord/format/split.ts';
-import { escapeMarkdown, renderMarkdown } from '../../src/transports/discord/format/markdown.ts';
+import { escapeMarkdown, renderMarkdown } from '../../src/work/presentation/format/markdown.ts';
 import { parseMarkdown } from '../../src/work/presentation/format/parse.ts';
 import { plainText } from '../../src/kernel/rich/index.ts';
 import { readable } from '../support/fake-discord/index.ts';

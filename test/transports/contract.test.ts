@@ -47,7 +47,8 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     // The twin refuses a message past the app's limit, as the app does: all of it shown is all of it within.
     await expect.poll(async () => (await chat.shown()).map((m) => m.text).join('\n').length, { timeout: 30_000 }).toBeGreaterThan(8500);
     const shown = await chat.shown();
-    expect(shown.length).toBeGreaterThan(1);
+    // An app whose one message holds it all (past this, an answer goes as a document) shows it whole.
+    expect(shown.length).toBeGreaterThan((app.messageChars ?? 0) > 9000 ? 0 : 1);
   });
 
   it('asks before a tool runs in ask mode, with buttons; Allow lets it run', async () => {

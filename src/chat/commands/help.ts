@@ -1,3 +1,4 @@
+import { asWritten } from '../../kernel/ports/capabilities.ts';
 import { bold, code, lines, plain, rich, type RichText } from '../../kernel/rich/index.ts';
 import { consoleHelp } from './console-help.ts';
 import { CONSOLE } from '../../kernel/known-transports.ts';
@@ -12,18 +13,22 @@ const EXAMPLES: [string, string][] = [
   ['/orchestrate tests: write tests for src/app/create-app.ts\nfix <- tests: make them pass', 'a plan of steps, each after the ones it names'],
 ];
 
-/** Every command's usage and description, after an introduction and examples (the console's: grouped, see consoleHelp). */
-export function helpText(commands: readonly Command[], intro?: string, transport?: string): RichText {
+/**
+ * Every command's usage and description, after an introduction and examples (the console's:
+ * grouped, see consoleHelp), each command written as the chat's app has people write it.
+ */
+export function helpText(commands: readonly Command[], intro?: string, transport?: string, prefix: { commandPrefix?: string } = {}): RichText {
   if (transport === CONSOLE) return consoleHelp(commands, EXAMPLES);
   const head = intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.';
+  const written = (text: string) => asWritten(text, prefix);
   return lines([
     head,
     '',
     bold('Examples'),
-    ...EXAMPLES.map(([example, what]) => rich`${code(example)}\n    ${what}`),
+    ...EXAMPLES.map(([example, what]) => rich`${code(written(example))}\n    ${what}`),
     '',
     bold('Commands'),
-    ...commands.map((c) => rich`${c.usage}\n    ${c.description}`),
+    ...commands.map((c) => rich`${written(c.usage)}\n    ${c.description}`),
   ]);
 }
 
@@ -45,6 +50,7 @@ export const start: Command = {
         theirs({ bridge, chat, message }),
         `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
         chat.address.transport,
+        bridge.out.capabilities(chat.address),
       ),
     );
   },
@@ -57,8 +63,10 @@ export const help: Command = {
   access: 'member',
   async run({ bridge, chat, message, reply, args }) {
     const asked = args.trim().replace(/^\//, '').toLowerCase();
-    if (!asked) return void (await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport)));
+    const capabilities = bridge.out.capabilities(chat.address);
+    if (!asked) return void (await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport, capabilities)));
     const command = bridge.commands.find((c) => c.name === asked);
-    await reply(command ? rich`${command.usage}\n    ${command.description}` : plain(`There is no /${asked}: /help lists the commands.`));
+    const written = (text: string) => asWritten(text, capabilities);
+    await reply(command ? rich`${written(command.usage)}\n    ${command.description}` : plain(written(`There is no /${asked}: /help lists the commands.`)));
   },
 };

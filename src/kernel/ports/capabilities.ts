@@ -30,6 +30,17 @@ export interface ChatCapabilities {
   reactions: boolean;
   /** Whether pictures show inline (an orchestration's graph). */
   pictures: boolean;
+  /**
+   * How people of the app write a command, before its word, where the app takes `/…` for its
+   * own (`@bridgebot ` for `@bridgebot status`); absent: `/status`.
+   */
+  commandPrefix?: string;
+}
+
+/** `/status`, `/help spawn` in a text about commands, as the app's people write them (`@bridgebot status`). */
+export function asWritten(text: string, capabilities: Pick<ChatCapabilities, 'commandPrefix'>): string {
+  const prefix = capabilities.commandPrefix;
+  return prefix ? text.replace(/(^|[\s`“(])\/([a-z][a-z_]*)\b/g, `$1${prefix}$2`) : text;
 }
 
 /** How text fits one chat's messages: cut by its app's rules. */

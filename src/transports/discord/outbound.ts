@@ -21,7 +21,7 @@ import { truncate } from '../../work/presentation/format/index.ts';
 import { plainText } from '../../kernel/rich/index.ts';
 import { DISCORD_CAPABILITIES, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
-import { escapeMarkdown, renderMarkdown } from './format/markdown.ts';
+import { escapeMarkdown, renderMarkdown } from '../../work/presentation/format/markdown.ts';
 import { DISCORD_FIT } from './format/split.ts';
 import { channelIdOf, DISCORD, snowflakeOrder } from './id.ts';
 import type { PendingInteractions } from './interactions.ts';

@@ -11,6 +11,8 @@ export interface ChatAppTwin {
   readonly env: Record<string, string>;
   /** The person who owns the bridge, as BRIDGE_ALLOWED_USERS holds them. */
   readonly owner: string;
+  /** Characters one message of the app holds, where past the 2,000–4,096 of most: an answer of 9,000 is then one message. */
+  readonly messageChars?: number;
   /** The owner's private chat with the bot. */
   direct(): ChatOnApp;
   /**

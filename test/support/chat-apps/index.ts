@@ -1,5 +1,6 @@
 import type { ChatAppTwin } from './chat-app.ts';
 import { discordTwin } from './discord.ts';
+import { mattermostTwin } from './mattermost.ts';
 import { slackTwin } from './slack.ts';
 import { telegramTwin } from './telegram.ts';
 
@@ -8,4 +9,5 @@ export const CHAT_APP_TWINS: Record<string, () => Promise<ChatAppTwin>> = {
   telegram: telegramTwin,
   slack: slackTwin,
   discord: discordTwin,
+  mattermost: mattermostTwin,
 };

@@ -3,7 +3,7 @@ import type { RichText } from '../../../kernel/rich/model.ts';
 import { messagesWithin, previewWithin } from '../../../work/presentation/format/split.ts';
 import type { MessageFit } from '../../../kernel/ports/capabilities.ts';
 import { DISCORD_CAPABILITIES } from '../capabilities.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdown } from '../../../work/presentation/format/markdown.ts';
 
 /** The messages `text` takes on Discord: each within 2,000 characters as its Markdown is sent. */
 export function discordMessages(text: RichText, frame: Frame = {}): RichText[] {

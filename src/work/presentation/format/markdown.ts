@@ -1,19 +1,20 @@
 import type { RichText, RunStyle } from '../../../kernel/rich/model.ts';
 import { clipped, type RangeOptions } from '../../../kernel/rich/range.ts';
 
-// Rich text as Discord's Markdown. Each run is written on its own (its markers opened and
-// closed around it, whitespace kept outside them, since Discord does not take `** a**`), so
+// Rich text as the chat apps' Markdown (CommonMark with their own line openings, read alike by
+// the apps that take Markdown). Each run is written on its own (its markers opened and
+// closed around it, whitespace kept outside them, since CommonMark does not take `** a**`), so
 // any range, one cut mid-run included, is balanced; a code block cut in two is closed in the
-// first message and opened again in the next. Italics are `*…*`, which Discord reads inside a
+// first message and opened again in the next. Italics are `*…*`, which the apps read inside a
 // word too; where one run's markers would touch the next's (`**a***b*`), an invisible space
 // keeps them apart.
 
 /** Characters a run's markers begin or end with. */
 const MARKER = /[*_~`]/;
 
-/** Characters Discord reads as Markdown anywhere in a line. */
+/** Characters the apps read as Markdown anywhere in a line. */
 const INLINE = /[\\*_~`|[\]<]/g;
-/** Line openings Discord reads as a heading, a quote or a list (an escape goes before a sign, never before a digit, which would show it). */
+/** Line openings the apps read as a heading, a quote or a list (an escape goes before a sign, never before a digit, which would show it). */
 const LINE_START = /^(#{1,3} |> |>>> |-# |[-*] )/gm;
 const NUMBERED = /^(\d+)\. /gm;
 const URL = /https?:\/\/[^\s<>]+/g;
@@ -62,7 +63,7 @@ function inline(text: string, style: RunStyle): string {
   return lead + body + trail;
 }
 
-/** Discord Markdown for rich.text[from, to); `bare` leaves every style out (its escapes stay). */
+/** Chat Markdown for rich.text[from, to); `bare` leaves every style out (its escapes stay). */
 export function renderMarkdown(rich: RichText, from = 0, to = rich.text.length, { bare = false }: RangeOptions = {}): string {
   let out = '';
   let fence: string | null = null;

@@ -1,0 +1,32 @@
+import { chatRef, type ChatRef, type MessageRef } from '../../kernel/ports/chat.ts';
+
+/** Mattermost's transport id: what its chats' refs carry (`mattermost:<channel id>:<root post id>`), and its people's. */
+export const MATTERMOST = 'mattermost';
+
+/** Mattermost's ids: 26 lowercase letters and digits. */
+const ID = /^[a-z0-9]{26}$/;
+
+/** A channel as the bridge's ChatRef; a thread (its root post's id, `root_id`) is a chat of its own. */
+export function mattermostChat(channel: string, rootId?: string): ChatRef {
+  return chatRef(MATTERMOST, channel, rootId || undefined);
+}
+
+export function channelOf(ref: ChatRef): string {
+  return ref.chat;
+}
+
+/** The thread's root post, for `root_id`. */
+export function rootOf(ref: ChatRef): string | undefined {
+  return ref.thread;
+}
+
+/** A post the bridge sent, in the order Mattermost made it (its `create_at`, ms). */
+export function sentRef(to: ChatRef, post: { id: string; create_at?: number }): MessageRef {
+  return { ...to, messageId: post.id, ...(post.create_at ? { order: post.create_at } : {}) };
+}
+
+/** `mattermost:<user id>` → the id; a person of another transport has none. */
+export function mattermostUserId(person: string): string | undefined {
+  const [transport, id = ''] = person.split(/:(.*)/s);
+  return transport === MATTERMOST && ID.test(id) ? id : undefined;
+}

@@ -1,0 +1,80 @@
+import type { Attachment } from '../../kernel/ports/chat.ts';
+
+/** A post as the WebSocket's `posted` event carries it, as far as the bridge reads it. */
+export interface EventPost {
+  id: string;
+  user_id: string;
+  channel_id: string;
+  root_id?: string;
+  message?: string;
+  type?: string;
+  create_at?: number;
+  file_ids?: string[];
+  metadata?: { files?: { id: string; name?: string; mime_type?: string; size?: number }[] };
+  props?: { from_bot?: string | boolean; from_webhook?: string };
+}
+
+/**
+ * The text the core gets: a leading `@bot` taken off, and the word after it, when it names a
+ * command, turned into `/command rest…` (`@bot status` → `/status`). A `/status` typed where
+ * the server did not take it as its own slash command is a command too.
+ */
+export function coreText(message: string, botName: string, commands: ReadonlySet<string>): string {
+  const mention = new RegExp(`(^|\\s)@${escape(botName)}\\b[\\s:,]*`, 'gi');
+  const leading = new RegExp(`^\\s*@${escape(botName)}\\b[\\s:,]*`, 'i');
+  if (leading.test(message)) {
+    const rest = message.replace(leading, '').replace(mention, '$1').trim();
+    return asCommand(rest, commands) ?? rest;
+  }
+  const text = message
+    .replace(mention, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
+  return text.startsWith('/') ? (asCommand(text.slice(1), commands) ?? text) : text;
+}
+
+/** Whether the post mentions the bot anywhere. */
+export function mentions(message: string, botName: string): boolean {
+  return new RegExp(`(^|[^\\w@])@${escape(botName)}\\b`, 'i').test(message);
+}
+
+/** Whether the post opens by addressing someone else (`@bob can you…`): in the bot's thread, that is people talking among themselves. */
+export function addressedToAnother(message: string, botName: string): boolean {
+  const first = /^\s*@([\w.-]+)/.exec(message);
+  return first !== null && first[1]!.toLowerCase() !== botName.toLowerCase();
+}
+
+/** `status now` → `/status now` when `status` is a command; undefined otherwise. */
+export function asCommand(text: string, commands: ReadonlySet<string>): string | undefined {
+  const match = /^\/?([A-Za-z][\w-]*)(\s[\s\S]*)?$/.exec(text.trim());
+  if (!match) return undefined;
+  const name = match[1]!.toLowerCase();
+  return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
+}
+
+/** The files a post carries, as attachments to fetch (an attachment's id is the file's). */
+export function attachmentsOf(post: EventPost): Attachment[] {
+  const described = new Map((post.metadata?.files ?? []).map((file) => [file.id, file]));
+  return (post.file_ids ?? []).map((id) => {
+    const file = described.get(id);
+    const mime = file?.mime_type ?? '';
+    const kind: Attachment['kind'] = mime.startsWith('image/')
+      ? 'photo'
+      : mime.startsWith('audio/')
+        ? 'audio'
+        : mime.startsWith('video/')
+          ? 'video'
+          : 'document';
+    return {
+      kind,
+      id,
+      ...(file?.name ? { fileName: file.name } : {}),
+      ...(mime ? { mimeType: mime } : {}),
+      ...(file?.size !== undefined ? { size: file.size } : {}),
+    };
+  });
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+}

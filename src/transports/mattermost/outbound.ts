@@ -1,0 +1,182 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { megabytes } from '../../engine/files/sizes.ts';
+import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
+import type {
+  ChatCapabilities,
+  ChatRef,
+  EditOptions,
+  MessageFit,
+  MessageRef,
+  Outbound,
+  OutgoingFile,
+  Picture,
+  RichText,
+  SendOptions,
+} from '../../kernel/ports/chat.ts';
+import { plainText } from '../../kernel/rich/index.ts';
+import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
+import { escapeMarkdown, renderMarkdown } from '../../work/presentation/format/markdown.ts';
+import { truncate } from '../../work/presentation/format/index.ts';
+import type { SignedButtons } from './buttons.ts';
+import { MATTERMOST_CAPABILITIES, MATTERMOST_CHANNEL_LIMIT } from './capabilities.ts';
+import { retryAfter, statusOf, type MattermostApi } from './client.ts';
+import { MATTERMOST_FIT } from './format/split.ts';
+import { channelOf, MATTERMOST, rootOf, sentRef } from './id.ts';
+
+/** The emoji the bridge reacts with, by Mattermost's names. */
+const EMOJI_NAMES: Readonly<Record<string, string>> = {
+  '👀': 'eyes',
+  '👍': '+1',
+  '✅': 'white_check_mark',
+  '❌': 'x',
+  '⏳': 'hourglass_flowing_sand',
+  '🤔': 'thinking',
+};
+
+interface Post {
+  id: string;
+  create_at?: number;
+}
+
+/**
+ * The bridge's Outbound over Mattermost's REST API: Markdown posts (a thread's under its
+ * `root_id`), progress as edits of one post (`PUT /posts/{id}/patch`), buttons as interactive
+ * message attachments, files uploaded to the channel and posted. Each channel's calls keep to
+ * its send budget; a 429 pauses that channel for the seconds its headers ask.
+ */
+export class MattermostOutbound implements Outbound {
+  private readonly budget = new SendBudget({ limits: () => MATTERMOST_CHANNEL_LIMIT, retryAfter, meter: sendMeter(MATTERMOST) });
+
+  constructor(
+    private readonly api: MattermostApi,
+    private readonly buttons: SignedButtons,
+    /** The bot's user id, known once connected: reactions are its own. */
+    private readonly botId: () => string,
+    /** The bot's username, known once connected: commands are written with it. */
+    private readonly botName: () => string | undefined = () => undefined,
+  ) {}
+
+  send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(channelOf(to), 'message', () => this.post(to, message(text), options, []));
+  }
+
+  edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
+    return this.budget.schedule(
+      channelOf(ref),
+      options.urgent ? 'message' : 'edit',
+      // No buttons given: the ones it had go (an empty list clears them).
+      () => this.patch(ref, { message: message(text), props: { attachments: this.buttons.attachments(ref, options.buttons) } }),
+      `${ref.chat}:${ref.messageId}`,
+    );
+  }
+
+  async react(target: MessageRef, emoji: string): Promise<void> {
+    const name = EMOJI_NAMES[emoji];
+    if (!name) return;
+    await this.budget.schedule(
+      channelOf(target),
+      'edit',
+      () => this.api.post('/reactions', { user_id: this.botId(), post_id: target.messageId, emoji_name: name }),
+      `reaction:${target.chat}:${target.messageId}`,
+    );
+  }
+
+  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, document.filename, Buffer.from(document.content, 'utf8'), document.caption, options);
+  }
+
+  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    const bytes = file.content ? await collect(file.content()) : await readFile(file.path);
+    return this.upload(to, file.filename ?? basename(file.path), bytes, file.caption, options);
+  }
+
+  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, picture.filename, Buffer.from(picture.png), picture.caption, options);
+  }
+
+  /** A post's files cannot change: the new picture is uploaded and takes the place of the old in the same post. */
+  editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    return this.budget.schedule(
+      channelOf(ref),
+      'edit',
+      async () => {
+        const fileId = await this.uploadOnly(ref, picture.filename, Buffer.from(picture.png));
+        return this.patch(ref, { file_ids: [fileId], message: picture.caption ? message(picture.caption) : '' });
+      },
+      `${ref.chat}:${ref.messageId}`,
+    );
+  }
+
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(channelOf(to));
+  }
+
+  /** Its limits, and commands written `@bridgebot status`, by the bot's name once it is known. */
+  capabilities(): ChatCapabilities {
+    const name = this.botName();
+    if (!name) return MATTERMOST_CAPABILITIES;
+    if (this.named?.commandPrefix !== `@${name} `) this.named = Object.freeze({ ...MATTERMOST_CAPABILITIES, commandPrefix: `@${name} ` });
+    return this.named;
+  }
+
+  private named: ChatCapabilities | undefined;
+
+  fit(): MessageFit {
+    return MATTERMOST_FIT;
+  }
+
+  private upload(to: ChatRef, name: string, bytes: Buffer, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    if (bytes.length > MATTERMOST_CAPABILITIES.uploadBytes)
+      throw new Error(`${name} is ${megabytes(bytes.length)}, over the ${megabytes(MATTERMOST_CAPABILITIES.uploadBytes)} Mattermost takes by default`);
+    return this.budget.schedule(channelOf(to), 'message', async () => {
+      const fileId = await this.uploadOnly(to, name, bytes);
+      return this.post(to, caption ? message(caption) : '', options, [fileId]);
+    });
+  }
+
+  /** The file, uploaded to the channel: its id, for a post to carry. */
+  private async uploadOnly(to: ChatRef, name: string, bytes: Buffer): Promise<string> {
+    const form = new FormData();
+    form.append('channel_id', channelOf(to));
+    form.append('files', new Blob([bytes]), name);
+    const uploaded = await this.api.post<{ file_infos: { id: string }[] }>('/files', form);
+    return uploaded.file_infos[0]!.id;
+  }
+
+  private async post(to: ChatRef, text: string, options: SendOptions, fileIds: string[]): Promise<MessageRef> {
+    const attachments = this.buttons.attachments(to, options.buttons);
+    const root = rootOf(to);
+    const sent = await this.api.post<Post>('/posts', {
+      channel_id: channelOf(to),
+      message: text,
+      ...(root ? { root_id: root } : {}),
+      ...(fileIds.length ? { file_ids: fileIds } : {}),
+      ...(attachments.length ? { props: { attachments } } : {}),
+    });
+    return sentRef(to, sent);
+  }
+
+  /** A post changed; a deleted one (404) or one the bot may no longer edit (403) is no error, only gone. */
+  private async patch(ref: MessageRef, patch: Record<string, unknown>): Promise<boolean> {
+    try {
+      await this.api.put(`/posts/${ref.messageId}/patch`, patch);
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404 || statusOf(error) === 403) return false;
+      throw error;
+    }
+  }
+}
+
+/** A post's Markdown; plain words when the Markdown would not fit. */
+function message(text: RichText): string {
+  const markdown = renderMarkdown(text);
+  return markdown.length <= MATTERMOST_CAPABILITIES.messageChars ? markdown : truncate(escapeMarkdown(plainText(text)), MATTERMOST_CAPABILITIES.messageChars);
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
