@@ -135,7 +135,15 @@ export class LiveCli {
     });
     this.wire = dialect.wire(
       { write: (line) => this.alive && this.process.writeInput(line), emit: (event) => this.handle(event) },
-      { ...(spec.resumeId ? { resumeId: spec.resumeId } : {}), cwd, mode: launch.mode, walled: wallsUp() },
+      {
+        ...(spec.resumeId ? { resumeId: spec.resumeId } : {}),
+        cwd,
+        mode: launch.mode,
+        walled: wallsUp(),
+        ...(spec.mcp ? { mcp: { serverName: spec.mcp.serverName, url: spec.mcp.url, token: spec.mcp.token } } : {}),
+        ...(adapter.live?.authMethod ? { authMethod: adapter.live.authMethod } : {}),
+        ...(adapter.live?.openTimeoutSeconds ? { openTimeoutMs: adapter.live.openTimeoutSeconds * 1000 } : {}),
+      },
     );
   }
 
