@@ -98,6 +98,12 @@ describe('an ACP agent', () => {
     say(chat, 'SECOND');
     await waitText(chat, /^acp echo: SECOND/, 30_000);
     await waitText(chat, /^acp echo: sleep:2 FIRST/);
+    // Said once: ACP names no message back, so none is steered into a running prompt.
+    expect(
+      telegram()
+        .botMessages(chat)
+        .filter((m) => /cannot take a message while it works/.test(m.text ?? '')),
+    ).toHaveLength(1);
     say(chat, 'prompt-count');
     await waitText(chat, /^prompts at once: 1$/);
   });
@@ -164,5 +170,20 @@ describe('an ACP agent', () => {
     say(chat, 'still there?');
     await waitText(chat, /^acp echo: still there\? \(turn 1\)/);
     await waitText(chat, /no longer knows the previous session/);
+  });
+
+  it('runs /spawn --cli in an agent process of its own, asking the chat in its mode, announced once', async () => {
+    const chat = newChat();
+    say(chat, '/spawn --cli fake-acp --label Look "bash:ls"');
+    await waitText(chat, /^🚀 #1 started: Look · fake-acp/m);
+    press(chat, await question(chat, /#1 Look asks to use Bash/), /Allow$/);
+    const done = await waitText(chat, /^✅ #1 Look/, 30_000);
+    expect(done.text).toContain('ran: ls');
+    await expect.poll(async () => (await prompts('bash:ls')).length).toBe(1);
+    expect(
+      telegram()
+        .botMessages(chat)
+        .filter((m) => /^✅ #1/.test(m.text ?? '')),
+    ).toHaveLength(1);
   });
 });

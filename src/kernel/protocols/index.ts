@@ -42,6 +42,8 @@ export interface LiveDialect {
   wire: LiveWireFactory;
   /** The agent can be told to plan first, and waits for its plan's approval (its wire's `setPlanning`). */
   plans: boolean;
+  /** False: the dialect never names a message back (ACP), known before its first line: none is ever sent into a running turn. */
+  namesMessages?: false;
 }
 
 /**
@@ -51,7 +53,7 @@ export interface LiveDialect {
 export const liveDialects: Readonly<Record<string, LiveDialect>> = {
   [claudeStreamJson.protocol]: { decoder: claudeStreamJson, wire: claudeWire, plans: true },
   [codexAppServer.protocol]: { decoder: codexAppServer, wire: codexAppServerWire, plans: false },
-  [acpDecoder.protocol]: { decoder: acpDecoder, wire: acpWire, plans: false },
+  [acpDecoder.protocol]: { decoder: acpDecoder, wire: acpWire, plans: false, namesMessages: false },
 };
 
 const everyDecoder = [...Object.values(decoders), ...Object.values(liveDialects).map((dialect) => dialect.decoder)];
