@@ -40,11 +40,14 @@ describe('ACP session updates', () => {
     const { events } = run([
       { sessionUpdate: 'tool_call', toolCallId: 'e', title: 'src/a.ts', kind: 'edit' },
       { sessionUpdate: 'tool_call', toolCallId: 'm', title: 'a → b', kind: 'move', status: 'failed', rawOutput: 'denied' },
+      { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'git push', kind: 'execute', rawInput: {} },
     ]);
     expect(events).toEqual([
       { type: 'tool_start', id: 'e', name: 'Edit', input: { description: 'src/a.ts' } },
       { type: 'tool_start', id: 'm', name: 'move', input: { description: 'a → b' } },
       { type: 'tool_end', id: 'm', isError: true, preview: 'denied' },
+      // A command given only by its title (Gemini CLI's) is the command, which tool-policy rules match.
+      { type: 'tool_start', id: 'x', name: 'Bash', input: { command: 'git push' } },
     ]);
   });
 

@@ -94,10 +94,15 @@ export function acpToolName(kind: unknown): string {
   return ACP_TOOL_NAMES[name] ?? name;
 }
 
-/** What a tool call is given: its raw input where the agent says, else its title. */
+/**
+ * What a tool call is given: its raw input where the agent says, else its title, which for a
+ * command is the command (Gemini CLI sends no raw input), so tool-policy rules match it.
+ */
 export function acpToolInput(call: Json): Record<string, unknown> {
   const title = str(call.title);
-  return isObject(call.rawInput) ? { ...call.rawInput } : title ? { description: title } : {};
+  if (isObject(call.rawInput) && Object.keys(call.rawInput).length) return { ...call.rawInput };
+  if (!title) return {};
+  return call.kind === 'execute' ? { command: title } : { description: title };
 }
 
 function endMessage(state: AcpTurnState): AcpStep {
