@@ -159,7 +159,7 @@ describe('an ACP agent', () => {
     await waitText(chat, /did not open its session within 2 s/);
   });
 
-  it('starts a new session, saying so, when the agent refuses session/load', async () => {
+  it('starts a new session, briefed from the bridge’s notes and saying so, when the agent refuses session/load', async () => {
     const chat = newChat();
     say(chat, '/cli forgetful');
     await waitText(chat, /forgetful/);
@@ -168,8 +168,12 @@ describe('an ACP agent', () => {
     say(chat, 'crash');
     await waitText(chat, /crashed on purpose/);
     say(chat, 'still there?');
-    await waitText(chat, /^acp echo: still there\? \(turn 1\)/);
-    await waitText(chat, /no longer knows the previous session/);
+    await waitText(chat, /^acp echo: \[The bridge: you \(forgetful\) could not load this chat's previous session/);
+    await waitText(chat, /no longer knows the previous session \([\w-]+\), so this message started a fresh one, told what the bridge saw of the work so far\./);
+    // Briefed from the bridge's own notes: the earlier exchange, then the message.
+    const briefed = (await acp.log()).find((entry) => entry.method === 'session/prompt' && entry.text?.startsWith('[The bridge:'))!;
+    expect(briefed.text).toContain('remember me');
+    expect(briefed.text).toMatch(/still there\?$/);
   });
 
   it('runs /spawn --cli in an agent process of its own, asking the chat in its mode, announced once', async () => {

@@ -197,8 +197,13 @@ export class AgentSession implements LiveHolder {
         if (stale && this.isUnknownSession(outcome)) {
           // The CLI no longer knows the session (deleted, another machine): start afresh rather than fail every turn.
           this.resumeId = undefined;
-          const fresh = await this.runTurn(turn, latest, { started: true });
-          outcome = { ...fresh, notice: `${this.adapter.name} no longer knows the previous session (${stale}), so this message started a fresh one.` };
+          // Briefed on the work so far, from the bridge's own notes, where it has any.
+          const briefed = this.config.handover?.lostSession?.(turn.prompt);
+          const fresh = await this.runTurn(briefed ? { ...turn, prompt: briefed } : turn, latest, { started: true });
+          outcome = {
+            ...fresh,
+            notice: `${this.adapter.name} no longer knows the previous session (${stale}), so this message started a fresh one${briefed ? ', told what the bridge saw of the work so far' : ''}.`,
+          };
         }
         outcome = await this.goOnElsewhere(next, outcome);
         next.resolve(outcome);
