@@ -12,6 +12,7 @@ beforeAll(async () => {
   acp = await startAcpWorld(
     { BRIDGE_PERMISSION_MODE: 'ask', BRIDGE_BUSY_MODE: 'steer' },
     { mute: { FAKE_ACP_NO_INIT: '1' }, forgetful: { FAKE_ACP_REFUSE_LOAD: '1' } },
+    { 'tool-policy.json': JSON.stringify({ rules: [{ tool: 'Bash(git push*)', approvals: 2 }] }) },
   );
 });
 afterAll(() => acp?.stop());
@@ -189,5 +190,36 @@ describe('an ACP agent', () => {
         .botMessages(chat)
         .filter((m) => /^✅ #1/.test(m.text ?? '')),
     ).toHaveLength(1);
+  });
+
+  it('in bypass allows at once, but for what a tool-policy rule binds, which is asked', async () => {
+    const chat = newChat();
+    say(chat, '/permissions bypass');
+    await waitText(chat, /bypass/);
+    say(chat, 'bash:ls+-la');
+    await waitText(chat, /^ran: ls -la/);
+    expect(
+      telegram()
+        .botMessages(chat)
+        .filter((m) => m.buttons.length > 0 && /ls -la/.test(m.text ?? '')),
+    ).toEqual([]);
+    say(chat, 'bash:git+push+origin+main');
+    const asked = await question(chat, /git push origin main/);
+    expect(shownText(asked)).toContain("Needs 2 people's Allow (tool policy: Bash(git push*))");
+    press(chat, asked, /Deny$/);
+    await waitText(chat, /^denied: git push origin main/);
+  });
+
+  it('in safe refuses what is not reading, unasked', async () => {
+    const chat = newChat();
+    say(chat, '/permissions safe');
+    await waitText(chat, /safe/);
+    say(chat, 'bash:touch+y');
+    await waitText(chat, /^denied: touch y/);
+    expect(
+      telegram()
+        .botMessages(chat)
+        .filter((m) => m.buttons.length > 0 && /touch y/.test(m.text ?? '')),
+    ).toEqual([]);
   });
 });

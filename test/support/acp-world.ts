@@ -29,7 +29,11 @@ export interface AcpWorld {
  * each (the default `fake-acp`, and whatever `agents` adds, each with its own environment), all
  * logging to one file and keeping their sessions in one folder.
  */
-export async function startAcpWorld(env: Record<string, string> = {}, agents: Record<string, Record<string, string>> = {}): Promise<AcpWorld> {
+export async function startAcpWorld(
+  env: Record<string, string> = {},
+  agents: Record<string, Record<string, string>> = {},
+  dataFiles: Record<string, string> = {},
+): Promise<AcpWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'fake-acp-'));
   const logFile = join(dir, 'log.jsonl');
   const entry = (extra: Record<string, string>) => ({
@@ -39,7 +43,7 @@ export async function startAcpWorld(env: Record<string, string> = {}, agents: Re
     openTimeoutSeconds: 2,
   });
   const clis = { 'fake-acp': entry({}), ...Object.fromEntries(Object.entries(agents).map(([id, extra]) => [id, entry(extra)])) };
-  const world = await startTelegramWorld({ BRIDGE_DEFAULT_CLI: 'fake-acp', ...env }, { dataFiles: { 'clis.json': JSON.stringify(clis) } });
+  const world = await startTelegramWorld({ BRIDGE_DEFAULT_CLI: 'fake-acp', ...env }, { dataFiles: { ...dataFiles, 'clis.json': JSON.stringify(clis) } });
   return {
     world,
     async log() {
