@@ -11,7 +11,11 @@ let acp: AcpWorld;
 beforeAll(async () => {
   acp = await startAcpWorld(
     { BRIDGE_PERMISSION_MODE: 'ask', BRIDGE_BUSY_MODE: 'steer' },
-    { mute: { FAKE_ACP_NO_INIT: '1' }, forgetful: { FAKE_ACP_REFUSE_LOAD: '1' } },
+    {
+      mute: { env: { FAKE_ACP_NO_INIT: '1' } },
+      slow: { env: { FAKE_ACP_NO_INIT: '1' }, openTimeoutSeconds: 120 },
+      forgetful: { env: { FAKE_ACP_REFUSE_LOAD: '1' } },
+    },
     { 'tool-policy.json': JSON.stringify({ rules: [{ tool: 'Bash(git push*)', approvals: 2 }] }) },
   );
 });
@@ -158,6 +162,16 @@ describe('an ACP agent', () => {
     expect(shownText(await waitText(chat, /mute/))).not.toMatch(/⚠️/);
     say(chat, 'anyone there?');
     await waitText(chat, /did not open its session within 2 s/);
+  });
+
+  it('Stop while the agent has not opened its session ends the turn at once', async () => {
+    const chat = newChat();
+    say(chat, '/cli slow');
+    await waitText(chat, /Switched to slow/);
+    say(chat, 'hello?');
+    await expect.poll(async () => (await acp.log()).filter((entry) => entry.method === 'initialize').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    say(chat, '/stop');
+    await waitText(chat, /^⏹ Stopped the turn/, 10_000);
   });
 
   it('starts a new session, briefed from the bridge’s notes and saying so, when the agent refuses session/load', async () => {

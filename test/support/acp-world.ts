@@ -31,18 +31,18 @@ export interface AcpWorld {
  */
 export async function startAcpWorld(
   env: Record<string, string> = {},
-  agents: Record<string, Record<string, string>> = {},
+  agents: Record<string, { env?: Record<string, string>; openTimeoutSeconds?: number }> = {},
   dataFiles: Record<string, string> = {},
 ): Promise<AcpWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'fake-acp-'));
   const logFile = join(dir, 'log.jsonl');
-  const entry = (extra: Record<string, string>) => ({
+  const entry = ({ env: extra = {}, openTimeoutSeconds = 2 }: { env?: Record<string, string>; openTimeoutSeconds?: number }) => ({
     command: FAKE_ACP_AGENT,
     args: ['--acp'],
     env: { FAKE_ACP_LOG: logFile, FAKE_ACP_STATE: join(dir, 'sessions'), ...extra },
-    openTimeoutSeconds: 2,
+    openTimeoutSeconds,
   });
-  const clis = { 'fake-acp': entry({}), ...Object.fromEntries(Object.entries(agents).map(([id, extra]) => [id, entry(extra)])) };
+  const clis = { 'fake-acp': entry({}), ...Object.fromEntries(Object.entries(agents).map(([id, agent]) => [id, entry(agent)])) };
   const world = await startTelegramWorld({ BRIDGE_DEFAULT_CLI: 'fake-acp', ...env }, { dataFiles: { ...dataFiles, 'clis.json': JSON.stringify(clis) } });
   return {
     world,

@@ -95,6 +95,13 @@ class AcpClient implements LiveWire {
   }
 
   interrupt(requestId: string): void {
+    if (!this.session && !this.failed && this.waiting.length) {
+      // Stopped while the session opens: the prompt waiting for it is dropped, and its turn ends.
+      this.waiting = [];
+      this.io.emit({ type: 'control', requestId, ok: true });
+      this.io.emit(this.failure('the turn was stopped before the agent opened its session'));
+      return;
+    }
     if (!this.session || !this.prompting) {
       this.io.emit({ type: 'control', requestId, ok: true });
       return;
