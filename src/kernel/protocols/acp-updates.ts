@@ -141,7 +141,8 @@ function toolOutput(update: Json): unknown {
  */
 export const acpDecoder: Decoder<null> = {
   protocol: 'acp',
-  metering: { reportsCost: true, reportsUsage: true },
+  // Its cost where the agent reports one (`usage_update.cost`); tokens are not in the stable protocol.
+  metering: { reportsCost: true },
   toolNames: ACP_TOOL_NAMES,
   initial: () => null,
   step: () => null,
