@@ -14,7 +14,9 @@ describe('BRIDGE_FALLBACK', () => {
   });
 
   it('refuses an unknown CLI, a repeat, a gap or a chain of one, saying which', async () => {
-    await expect(fallback('claude>gemini')).rejects.toThrow(new ConfigError('BRIDGE_FALLBACK: unknown CLI "gemini"; known: claude, codex, droid'));
+    await expect(fallback('claude>cobol')).rejects.toThrow(
+      new ConfigError('BRIDGE_FALLBACK: unknown CLI "cobol"; known: claude, codex, copilot, droid, gemini, opencode, qwen'),
+    );
     await expect(fallback('claude>codex>claude')).rejects.toThrow(
       new ConfigError('BRIDGE_FALLBACK: claude is named twice in "claude>codex>claude": each CLI once'),
     );

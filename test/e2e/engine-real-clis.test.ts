@@ -7,7 +7,7 @@ import { realAdapter } from '../support/real-adapters.ts';
 
 // The real claude, codex and droid binaries, through the same session code the bot uses,
 // against the mock model API on 127.0.0.1.
-const MODELS: Record<CliName, string | undefined> = { claude: undefined, codex: CODEX_MODEL, droid: DROID_MODEL };
+const MODELS: Partial<Record<CliName, string>> = { codex: CODEX_MODEL, droid: DROID_MODEL };
 
 describe.each(['claude', 'codex', 'droid'] as const)('%s through AgentSession', (cli) => {
   let mock: MockModel;

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildArgv, buildLiveArgv } from '../../src/engine/adapters/argv.ts';
+import { canRunLive } from '../../src/engine/adapters/live.ts';
 import { loadAdapters } from '../../src/engine/adapters/load.ts';
+import { loadOperatorClis } from '../../src/engine/adapters/operator-clis.ts';
 import { effectiveMode, unsupportedMode } from '../../src/engine/adapters/permissions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, unsupportedOption, type TurnOptions } from '../../src/engine/adapters/turn-options.ts';
 import { ConfigError } from '../../src/kernel/errors/config-error.ts';
@@ -29,10 +31,34 @@ async function load(manifest: unknown, file = 'mycli.json') {
 }
 
 describe('adapter manifests', () => {
-  it('loads the shipped claude, codex and droid manifests', async () => {
-    const adapters = await loadAdapters(REPO_ADAPTERS, {});
-    expect([...adapters.keys()]).toEqual(['claude', 'codex', 'droid']);
+  it('loads the shipped manifests: claude, codex and droid in their dialects, the ACP agents live', async () => {
+    const adapters = await loadAdapters(REPO_ADAPTERS, { BRIDGE_GEMINI_COMMAND: '/opt/gemini/bin/gemini' });
+    expect([...adapters.keys()]).toEqual(['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'qwen']);
     expect(adapters.get('codex')!.protocol).toBe('codex-exec-json');
+    for (const id of ['copilot', 'gemini', 'opencode', 'qwen']) {
+      const agent = adapters.get(id)!;
+      expect([agent.protocol, agent.live?.protocol, canRunLive(agent)]).toEqual(['acp', 'acp', true]);
+    }
+    expect(adapters.get('gemini')!.resolvedCommand).toBe('/opt/gemini/bin/gemini');
+    expect(buildLiveArgv(adapters.get('gemini')!, { model: 'gemini-2.5-pro' })).toEqual(['--acp', '--model', 'gemini-2.5-pro']);
+    expect(buildLiveArgv(adapters.get('opencode')!, {})).toEqual(['acp']);
+  });
+
+  it('takes more ACP agents from clis.json, each id one entry, and stops at a bad one naming it', async () => {
+    const shipped = await loadAdapters(REPO_ADAPTERS, {});
+    const write = (json: unknown) => writeFile(join(dir, 'clis.json'), JSON.stringify(json));
+    await write({ kimi: { command: 'kimi', args: ['--acp'], env: { KIMI_API_KEY: 'k' } } });
+    const [kimi] = await loadOperatorClis(dir, shipped, { BRIDGE_KIMI_COMMAND: '/usr/local/bin/kimi' });
+    expect([kimi!.name, kimi!.resolvedCommand, kimi!.env, canRunLive(kimi!)]).toEqual(['kimi', '/usr/local/bin/kimi', { KIMI_API_KEY: 'k' }, true]);
+    expect(buildLiveArgv(kimi!, {})).toEqual(['--acp']);
+    await write({ kimi: { args: ['--acp'] } });
+    await expect(loadOperatorClis(dir, shipped, {})).rejects.toThrow(/clis\.json: "kimi": .*command/);
+    await write({ gemini: { command: 'gemini' } });
+    await expect(loadOperatorClis(dir, shipped, {})).rejects.toThrow(/clis\.json: "gemini": a CLI the bridge ships has that id/);
+    await write({ 'Bad Id': { command: 'x' } });
+    await expect(loadOperatorClis(dir, shipped, {})).rejects.toThrow(/clis\.json: "Bad Id": /);
+    await rm(join(dir, 'clis.json'));
+    expect(await loadOperatorClis(dir, shipped, {})).toEqual([]);
   });
 
   it('a new CLI speaking a known protocol needs only a file', async () => {

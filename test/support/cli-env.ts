@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
-export type CliName = 'claude' | 'codex' | 'droid';
+export type CliName = 'claude' | 'codex' | 'droid' | 'gemini';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -16,7 +16,11 @@ export const CLI_BINARIES: Record<CliName, string> = {
   claude: join(REPO_ROOT, 'node_modules/.bin/claude'),
   codex: join(REPO_ROOT, 'node_modules/.bin/codex'),
   droid: join(REPO_ROOT, 'node_modules/@factory/cli-linux-x64/bin/droid'),
+  gemini: join(REPO_ROOT, 'node_modules/.bin/gemini'),
 };
+
+/** The model Gemini CLI asks the mock for. */
+export const GEMINI_MODEL = 'gemini-2.5-flash';
 
 /** A model slug codex knows; an unknown one makes it print an extra "error" item. */
 export const CODEX_MODEL = 'gpt-5.5';
@@ -106,6 +110,19 @@ async function configure(cli: CliName, home: string, mockUrl: string): Promise<R
         FACTORY_RELAY_BASE_URL: mockUrl,
         FACTORY_DISABLE_DYNAMIC_CONFIG: '1',
       };
+    }
+    case 'gemini': {
+      // Its API key chosen in its settings (the bridge then names it in ACP's `authenticate`), nothing sent home.
+      const settings = {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        model: { name: GEMINI_MODEL },
+      };
+      await mkdir(join(home, '.gemini'), { recursive: true });
+      await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
+      return { GEMINI_API_KEY: MOCK_API_KEY, GOOGLE_GEMINI_BASE_URL: mockUrl, GEMINI_CLI_NO_RELAUNCH: 'true' };
     }
   }
 }

@@ -146,8 +146,8 @@ describe('/fallback', () => {
     expect(await chat.waitText(/^↪️ Fallback/)).toMatch(/^↪️ Fallback: claude>droid \(the bridge's default, BRIDGE_FALLBACK\): when a quota/);
     chat.say('/fallback droid>claude', MEMBER);
     expect(await chat.waitText(/^⛔/)).toBe('⛔ /fallback droid>claude needs an admin (BRIDGE_ADMINS) or an owner; you are a member (/whoami says why).');
-    chat.say('/fallback claude>gemini', ADMIN);
-    expect(await chat.waitText(/gemini/)).toMatch(/Unknown CLI "gemini"; known: claude, codex, droid\./);
+    chat.say('/fallback claude>cobol', ADMIN);
+    expect(await chat.waitText(/cobol/)).toMatch(/Unknown CLI "cobol"; known: claude, codex, copilot, droid, gemini, opencode, qwen\./);
     chat.say('/fallback droid>claude', ADMIN);
     expect(await chat.waitText(/^↪️ Fallback: droid>claude:/)).toMatch(/the first returns once its limit resets\.$/);
     // Its own: another chat keeps the bridge's.

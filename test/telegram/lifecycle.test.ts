@@ -236,7 +236,7 @@ describe('start-up errors', () => {
   it.each([
     [{ SUBAGENTS_MAX_CONCURRENT: 'four' }, 'SUBAGENTS_MAX_CONCURRENT: expected a whole number of at least 1, got "four"'],
     [{ SUBAGENTS_TIMEOUT_SECONDS: '-5' }, 'SUBAGENTS_TIMEOUT_SECONDS: expected a whole number of at least 1, got "-5"'],
-    [{ BRIDGE_DEFAULT_CLI: 'cobol' }, 'BRIDGE_DEFAULT_CLI: unknown CLI "cobol"; known: claude, codex, droid'],
+    [{ BRIDGE_DEFAULT_CLI: 'cobol' }, 'BRIDGE_DEFAULT_CLI: unknown CLI "cobol"; known: claude, codex, copilot, droid, gemini, opencode, qwen'],
     [{ BRIDGE_ALLOWED_USERS: '111,bob' }, 'BRIDGE_ALLOWED_USERS: expected comma-separated user ids (numbers, or transport:id), got "bob"'],
     [{ BRIDGE_DAILY_BUDGET_USD: 'lots' }, 'BRIDGE_DAILY_BUDGET_USD: expected an amount of US dollars above 0, like 5 or 2.50, got "lots"'],
     [{ BRIDGE_PROJECT_ROOTS: '/no/such/root' }, 'BRIDGE_PROJECT_ROOTS: /no/such/root is not an existing directory'],

@@ -56,7 +56,7 @@ describe('/spawn', () => {
     const before = (await world.cli.invocations()).length;
     for (const [input, message] of [
       ['/spawn --colour red "x"', /Unknown flag --colour/],
-      ['/spawn --cli cobol "x"', /Unknown CLI "cobol"\. Available: claude, codex, droid\./],
+      ['/spawn --cli cobol "x"', /Unknown CLI "cobol"\. Available: claude, codex, copilot, droid, gemini, opencode, qwen\./],
       ['/spawn', /The task is empty/],
       ['/spawn "never closed', /The task's quote is never closed/],
       ['/spawn --timeout soon "x"', /--timeout takes a whole number of seconds/],

@@ -239,7 +239,7 @@ describe('the Telegram bridge', () => {
     say(chat, 'two');
     await answer(chat, /^echo: two \(turn 1\)/); // a new session: turn 1 again
     say(chat, '/cli');
-    await answer(chat, /This chat uses claude\. Available: claude, codex, droid/);
+    await answer(chat, /This chat uses claude\. Available: claude, codex, copilot, droid, gemini, opencode, qwen/);
     say(chat, '/cli cobol');
     const refusal = await answer(chat, /Unknown CLI "cobol"/);
     expect(refusal.text).toContain('Usage: /cli <name>');

@@ -198,7 +198,7 @@ describe('a tool call the tool policy needs two people for', () => {
     expect(mode).toContain("The tool policy needs several people's Allow, in every mode, for Bash(git push*) (2 people).");
     // The way out names the CLIs that ask before each call, as their adapters say.
     expect(mode).toContain(
-      'droid cannot ask the bridge before each tool call, so its turns are refused here: /cli claude or /cli codex, or /permissions safe, lets the chat work.',
+      'droid cannot ask the bridge before each tool call, so its turns are refused here: /cli claude or /cli codex or /cli copilot or /cli gemini or /cli opencode or /cli qwen, or /permissions safe, lets the chat work.',
     );
     // In safe mode it only reads: no rule can be met, and droid is run (none is installed here: its absence is the answer).
     say(chat, '/permissions safe', ADMIN);

@@ -78,9 +78,16 @@ export function chatPermissions(parts: Parts): ChatPermissions {
     );
 }
 
-/** A run started with `--ask`: it asks for every tool its policy does not allow. */
+/**
+ * A run started with `--ask`: it asks for every tool its policy does not allow. A run of a CLI
+ * that is always live (an ACP agent) asks here whatever its policy, answered by it: read-only
+ * refuses, no `--ask` allows but for what a rule of the tool policy covers.
+ */
 export function runPermissions(parts: Parts): RunPermissions {
-  return (run, request, turn) => answer(parts, { address: runAddress(run), mode: 'ask', asker: () => runAsker(run, () => turn.hold()) }, request, turn);
+  return (run, request, turn) => {
+    const mode = run.policy?.readOnly ? 'safe' : run.policy?.approvals ? 'ask' : 'bypass';
+    return answer(parts, { address: runAddress(run), mode, asker: () => runAsker(run, () => turn.hold()) }, request, turn);
+  };
 }
 
 /** The plan's text: in the tool call's input (the permission request carries none). */

@@ -22,11 +22,15 @@ export async function loadAdapters(dir: string, env: NodeJS.ProcessEnv = process
     if (manifest.name !== basename(file, '.json')) {
       throw new ConfigError(`${path}: field "name": expected "${basename(file, '.json')}" (the file's name), got "${manifest.name}"`);
     }
-    const override = env[`BRIDGE_${manifest.name.toUpperCase().replaceAll('-', '_')}_COMMAND`];
-    adapters.set(manifest.name, { ...manifest, resolvedCommand: override || manifest.command, file: path });
+    adapters.set(manifest.name, { ...manifest, resolvedCommand: commandOverride(manifest.name, env) ?? manifest.command, file: path });
   }
   if (adapters.size === 0) throw new ConfigError(`${dir}: no adapter manifests (*.json) found`);
   return adapters;
+}
+
+/** `BRIDGE_<NAME>_COMMAND`: the executable an operator or a test runs for the CLI `name`. */
+export function commandOverride(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  return env[`BRIDGE_${name.toUpperCase().replaceAll('-', '_')}_COMMAND`] || undefined;
 }
 
 export function parseAdapterManifest(text: string, path: string): AdapterManifest {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inputEncoders, liveDialects, protocolNames } from '../../kernel/protocols/index.ts';
+import { inputEncoders, liveDialects, liveOnlyProtocols, protocolNames } from '../../kernel/protocols/index.ts';
 import { SAVED_SESSION_FORMATS } from './saved-sessions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
 import { routeProblem } from '../sandbox/model-routes.ts';
@@ -51,9 +51,10 @@ export const adapterManifestSchema = z
     args: argTemplate,
     /**
      * How the prompt is passed, always last: e.g. ["-p", "--", "{prompt}"]. Put the CLI's end of
-     * options (`--`) before it, so a prompt that starts with a dash stays text.
+     * options (`--`) before it, so a prompt that starts with a dash stays text. None for a
+     * CLI whose dialect is live only (ACP: the prompt is a `session/prompt`).
      */
-    prompt: argTemplate,
+    prompt: argTemplate.default([]),
     /**
      * How a prompt too large for one argument (Linux refuses more than 128 KiB) is passed
      * instead: on standard input (`["-p"]` for Claude Code, `["-"]` for codex), or in a file
@@ -84,8 +85,8 @@ export const adapterManifestSchema = z
      * one refuses to start, naming it.
      */
     untrustedFiles: z.array(z.string().min(1)).default([]),
-    /** Added when the turn continues the CLI's own session: e.g. ["--resume", "{sessionId}"]. */
-    resume: argTemplate,
+    /** Added when the turn continues the CLI's own session: e.g. ["--resume", "{sessionId}"]. None for a live-only dialect (ACP's `session/load`). */
+    resume: argTemplate.default([]),
     /**
      * The arguments that continue a session in the CLI's own interactive mode, in a terminal
      * (`/handoff`): e.g. ["--resume", "{sessionId}"]. None: the CLI cannot be handed a session.
@@ -150,6 +151,10 @@ export const adapterManifestSchema = z
       .object({
         protocol: z.enum(Object.keys(liveDialects) as [string, ...string[]]),
         args: argTemplate,
+        /** The authentication method an ACP agent is told to use (`gemini-api-key`), where it offers it. */
+        authMethod: z.string().min(1).optional(),
+        /** How long the agent has to open its session (ACP's `initialize` and `session/new`) before its turns fail; its wire's default otherwise. */
+        openTimeoutSeconds: z.number().positive().max(600).optional(),
         options: z
           .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)
           .partial()
@@ -290,7 +295,15 @@ export const adapterManifestSchema = z
         }
       });
     }
-    if (!manifest.prompt.some((arg) => arg.includes('{prompt}'))) {
+    const liveOnly = liveOnlyProtocols.has(manifest.protocol);
+    if (liveOnly && manifest.live?.protocol !== manifest.protocol) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['live'],
+        message: `the ${manifest.protocol} dialect is live only: add "live": {"protocol": "${manifest.protocol}", "args": [...]}`,
+      });
+    }
+    if (!liveOnly && !manifest.prompt.some((arg) => arg.includes('{prompt}'))) {
       ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'must contain {prompt}' });
     }
     if (manifest.streamInput && !inputEncoders[manifest.protocol]) {
@@ -306,7 +319,7 @@ export const adapterManifestSchema = z
     if (manifest.live && manifest.permissions.control) {
       ctx.addIssue({ code: 'custom', path: ['live'], message: 'a CLI stays up one way: its own control channel (permissions.control) or live, not both' });
     }
-    for (const [path, template] of [['resume', manifest.resume] as const, ['handoff', manifest.handoff] as const]) {
+    for (const [path, template] of [['resume', liveOnly ? undefined : manifest.resume] as const, ['handoff', manifest.handoff] as const]) {
       if (template && !template.some((arg) => arg.includes('{sessionId}'))) ctx.addIssue({ code: 'custom', path: [path], message: 'must contain {sessionId}' });
     }
   });

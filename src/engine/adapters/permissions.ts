@@ -1,5 +1,6 @@
 import type { PermissionMode } from '../../kernel/policy/permission-mode.ts';
 import { UnsupportedOptionError } from '../../kernel/errors/unsupported-option-error.ts';
+import { liveOnlyProtocols } from '../../kernel/protocols/index.ts';
 import { canRunLive } from './live.ts';
 import type { Adapter } from './load.ts';
 import { wallsUp } from '../sandbox/walls.ts';
@@ -13,9 +14,11 @@ export interface ModeContext {
 
 /**
  * Whether the CLI can ask the bridge before a tool runs: through a permission-prompt tool
- * reached over MCP, or, in a live session, over its own input (codex's approval requests).
+ * reached over MCP, or, in a live session, over its own input (codex's approval requests; an
+ * ACP agent's, whose sessions are all live).
  */
 export function canAsk(adapter: PermissionAdapter, context: ModeContext = {}): boolean {
+  if (liveOnlyProtocols.has(adapter.protocol)) return true;
   return (adapter.permissions.prompt !== undefined && adapter.options.mcp !== undefined) || (context.live === true && canRunLive(adapter));
 }
 

@@ -11,6 +11,8 @@ export interface Handover {
   current?: { prompt: string; files: readonly string[]; inFlight?: string; said?: string };
   /** `to` did the session's work before `from` took over, and is back: `from`'s work is what it missed. */
   returning?: boolean;
+  /** `to` is `from`, which could not load its own session: the bridge's notes are all that is left of it. */
+  lost?: boolean;
 }
 
 /**
@@ -21,9 +23,11 @@ export interface Handover {
 export function briefOf(handover: Handover): string {
   const { from, to, reason, notes, current } = handover;
   const lines = [
-    handover.returning
-      ? `[The bridge: you (${to}) are back in this session: ${reason}. Meanwhile ${from} went on with it; this is what the bridge saw of ${from}'s work.`
-      : `[The bridge: you (${to}) are taking over a session from ${from}, because ${reason}. This is what the bridge saw of ${from}'s work; ${from}'s own context is not available to you.`,
+    handover.lost
+      ? `[The bridge: you (${to}) could not load this chat's previous session, so this one is new. This is what the bridge saw of the work in it; its context is not available to you.`
+      : handover.returning
+        ? `[The bridge: you (${to}) are back in this session: ${reason}. Meanwhile ${from} went on with it; this is what the bridge saw of ${from}'s work.`
+        : `[The bridge: you (${to}) are taking over a session from ${from}, because ${reason}. This is what the bridge saw of ${from}'s work; ${from}'s own context is not available to you.`,
   ];
   if (notes.task) lines.push('', `The task ${from} was given:`, quote(notes.task));
   if (notes.answers.length) {

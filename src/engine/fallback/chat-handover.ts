@@ -36,6 +36,11 @@ export function chatHandover(chat: HandoverChat, tell: (text: string) => Promise
       const brief = briefOf({ from, to: home.cli, reason, notes, returning: true });
       return { prompt: `${brief}\n\n${prompt}`, resumeId: home.sessionId };
     },
+    lostSession(prompt) {
+      const { cli, work } = chat.record;
+      if (work?.cli !== cli || (!work.task && !work.answers.length)) return undefined;
+      return `${briefOf({ from: cli, to: cli, reason: 'its session could not be loaded', notes: work, lost: true })}\n\n${prompt}`;
+    },
     async afterLimit(outcome, prompt) {
       const limit = outcome.limit!;
       const now = Date.now();

@@ -87,7 +87,7 @@ export class LiveCli {
   private readonly requests = new Map<string, (event: ControlEvent) => void>();
   private lastUsedAt = Date.now();
   /** What the process has been sent, and whether it names messages back (only then is it steered). */
-  readonly messages = new ProcessMessages();
+  readonly messages: ProcessMessages;
 
   constructor(
     private readonly launch: LiveLaunch,
@@ -100,6 +100,7 @@ export class LiveCli {
     this.session = spec.resumeId;
     const dialect = liveDialect(adapter);
     if (!dialect) throw new UnsupportedOptionError(`${adapter.name} cannot stay up between turns`);
+    this.messages = new ProcessMessages(dialect.namesMessages);
     this.decoder = new LineDecoder(dialect.decoder);
     const agents = wantedOptions(spec).includes('agents') && adapter.options.agents ? JSON.stringify(spec.agents) : undefined;
     if (agents) this.folder = agentReadableFolder('live');
@@ -135,7 +136,15 @@ export class LiveCli {
     });
     this.wire = dialect.wire(
       { write: (line) => this.alive && this.process.writeInput(line), emit: (event) => this.handle(event) },
-      { ...(spec.resumeId ? { resumeId: spec.resumeId } : {}), cwd, mode: launch.mode, walled: wallsUp() },
+      {
+        ...(spec.resumeId ? { resumeId: spec.resumeId } : {}),
+        cwd,
+        mode: launch.mode,
+        walled: wallsUp(),
+        ...(spec.mcp ? { mcp: { serverName: spec.mcp.serverName, url: spec.mcp.url, token: spec.mcp.token } } : {}),
+        ...(adapter.live?.authMethod ? { authMethod: adapter.live.authMethod } : {}),
+        ...(adapter.live?.openTimeoutSeconds ? { openTimeoutMs: adapter.live.openTimeoutSeconds * 1000 } : {}),
+      },
     );
   }
 

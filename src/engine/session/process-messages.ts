@@ -17,8 +17,10 @@ export const RESULT_CLOCK_MARGIN_MS = 250;
  * one that does not, a message written as a turn ends has an answer no turn can tell apart.
  */
 export class ProcessMessages {
-  private known: boolean | undefined;
   private readonly sentIds = new Set<string>();
+
+  /** `known`: what the dialect says before any output (ACP names none). */
+  constructor(private known?: boolean) {}
 
   /** Whether it names its messages back: undefined until its output has shown it. */
   get names(): boolean | undefined {

@@ -85,6 +85,8 @@ export interface SessionHandover {
   before?(prompt: string): Promise<Reroute | undefined>;
   /** A turn failed for its CLI's limit: it goes on in another CLI, or ends so. */
   afterLimit(outcome: TurnOutcome, prompt: string): Promise<Reroute | undefined>;
+  /** The CLI no longer knows the session (ACP's `session/load` refused): the prompt a fresh one starts with, briefed on the work so far; undefined: no work to tell. */
+  lostSession?(prompt: string): string | undefined;
 }
 
 export interface Reroute {

@@ -1,6 +1,7 @@
 import type { Adapter } from '../adapters/load.ts';
 import { Turn, walled, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
 import { canRunLive } from '../adapters/live.ts';
+import { liveOnlyProtocols } from '../../kernel/protocols/index.ts';
 import { LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
 import type { LiveHolder } from './live-pool.ts';
 import type { LiveProcess, Reroute, SessionConfig, SessionOptions } from './session-config.ts';
@@ -197,8 +198,13 @@ export class AgentSession implements LiveHolder {
         if (stale && this.isUnknownSession(outcome)) {
           // The CLI no longer knows the session (deleted, another machine): start afresh rather than fail every turn.
           this.resumeId = undefined;
-          const fresh = await this.runTurn(turn, latest, { started: true });
-          outcome = { ...fresh, notice: `${this.adapter.name} no longer knows the previous session (${stale}), so this message started a fresh one.` };
+          // An ACP agent (whose session/load a restart depends on) is briefed on the work so far from the bridge's notes.
+          const briefed = liveOnlyProtocols.has(this.adapter.protocol) ? this.config.handover?.lostSession?.(turn.prompt) : undefined;
+          const fresh = await this.runTurn(briefed ? { ...turn, prompt: briefed } : turn, latest, { started: true });
+          outcome = {
+            ...fresh,
+            notice: `${this.adapter.name} no longer knows the previous session (${stale}), so this message started a fresh one${briefed ? ', told what the bridge saw of the work so far' : ''}.`,
+          };
         }
         outcome = await this.goOnElsewhere(next, outcome);
         next.resolve(outcome);

@@ -1,3 +1,5 @@
+import { acpDecoder } from './acp-updates.ts';
+import { acpWire } from './acp-wire.ts';
 import { claudeStreamJson, claudeUserMessage, claudeWire } from './claude-stream-json.ts';
 import { codexAppServer } from './codex-app-server.ts';
 import { codexAppServerWire } from './codex-app-server-wire.ts';
@@ -16,9 +18,14 @@ export const decoders: Readonly<Record<string, Decoder<any>>> = {
   [claudeStreamJson.protocol]: claudeStreamJson,
   [codexExecJson.protocol]: codexExecJson,
   [droidStreamJson.protocol]: droidStreamJson,
+  // An ACP agent has no one-shot dialect: every turn of it is a live one (its manifest's `live`).
+  [acpDecoder.protocol]: acpDecoder,
 };
 
 export const protocolNames = Object.keys(decoders);
+
+/** The dialects with no one-shot runs: a CLI speaking one is always live (its manifest's `live`), with no prompt or resume arguments. */
+export const liveOnlyProtocols: ReadonlySet<string> = new Set([acpDecoder.protocol]);
 
 /**
  * The dialects a CLI can also be written to while it works (an adapter's `streamInput`): one
@@ -35,15 +42,18 @@ export interface LiveDialect {
   wire: LiveWireFactory;
   /** The agent can be told to plan first, and waits for its plan's approval (its wire's `setPlanning`). */
   plans: boolean;
+  /** False: the dialect never names a message back (ACP), known before its first line: none is ever sent into a running turn. */
+  namesMessages?: false;
 }
 
 /**
  * The dialects of live CLIs, by protocol name: Claude Code's own stream-json with its control
- * channel (`streamInput` and `permissions.control`), and codex's app server (its manifest's `live`).
+ * channel (`streamInput` and `permissions.control`), codex's app server and any ACP agent (their manifests' `live`).
  */
 export const liveDialects: Readonly<Record<string, LiveDialect>> = {
   [claudeStreamJson.protocol]: { decoder: claudeStreamJson, wire: claudeWire, plans: true },
   [codexAppServer.protocol]: { decoder: codexAppServer, wire: codexAppServerWire, plans: false },
+  [acpDecoder.protocol]: { decoder: acpDecoder, wire: acpWire, plans: false, namesMessages: false },
 };
 
 const everyDecoder = [...Object.values(decoders), ...Object.values(liveDialects).map((dialect) => dialect.decoder)];

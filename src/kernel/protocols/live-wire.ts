@@ -17,6 +17,12 @@ export interface WireSession {
   mode: 'bypass' | 'ask' | 'safe';
   /** It runs in the bridge's walls: a sandbox of its own would nest in them, and fail, so it is left off. */
   walled?: boolean;
+  /** The bridge's MCP server, for a dialect that offers it when its session opens (ACP's `session/new`). */
+  mcp?: { serverName: string; url: string; token: string };
+  /** The authentication method to choose, for a dialect that asks for one (ACP's `authenticate`). */
+  authMethod?: string;
+  /** How long the CLI has to open its session before its turns fail. */
+  openTimeoutMs?: number;
 }
 
 /**

@@ -2,6 +2,7 @@ import { BARE_NUMBERS } from '../../kernel/known-transports.ts';
 import { qualifiedId } from '../../kernel/ports/chat.ts';
 import { resolve } from 'node:path';
 import { loadAdapters, type Adapter } from '../../engine/adapters/load.ts';
+import { loadOperatorClis } from '../../engine/adapters/operator-clis.ts';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
 import { childEnv } from '../../engine/process/child-env.ts';
 import type { TranscriberConfig } from '../../engine/files/transcriber.ts';
@@ -123,6 +124,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
   const cwd = sources.cwd ?? process.cwd();
   const manifest = await loadBridgeManifest(sources.manifestPath ?? resolve(REPO_ROOT, 'manifest.json'));
   const adapters = await loadAdapters(sources.adaptersDir ?? resolve(REPO_ROOT, 'adapters'), env);
+  const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
+  for (const agent of await loadOperatorClis(dataDir, adapters, env)) adapters.set(agent.name, agent);
 
   const defaultCli = env.BRIDGE_DEFAULT_CLI?.trim() || 'claude';
   if (!adapters.has(defaultCli)) {
@@ -144,7 +147,6 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
       lockSeconds: integer(env, 'BRIDGE_WORKER_LOCK_SECONDS', manifest.settings.workers.lockSeconds, 1),
     },
   };
-  const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
   const allowedUsers = userIds(env, 'BRIDGE_ALLOWED_USERS', BARE_NUMBERS);
   const agentUser = await resolveAgentUser(env.BRIDGE_AGENT_USER);
   const sandbox = sandboxConfig(env);

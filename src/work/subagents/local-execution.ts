@@ -8,6 +8,7 @@ import { TurnWatcher } from '../../engine/fallback/work-notes.ts';
 import type { FallbackChain } from '../../engine/fallback/chain.ts';
 import { runHandover, type RunHandoverParts } from '../../engine/fallback/run-handover.ts';
 import { canRunLive } from '../../engine/adapters/live.ts';
+import { liveOnlyProtocols } from '../../kernel/protocols/index.ts';
 import type { PermissionAnswerer, PermissionRequest } from '../../engine/session/live-cli.ts';
 import { LivePool } from '../../engine/session/live-pool.ts';
 import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/events.ts';
@@ -188,9 +189,10 @@ export class LocalExecutor implements RunExecutor {
     };
   }
 
-  /** A run that asks, on a CLI with a control channel, in the bridge that can answer it there. */
+  /** A run that asks, on a CLI with a control channel, in the bridge that can answer it there; a run of a CLI with no one-shot runs (ACP) too. */
   private asksOnControl(run: SubagentRunRecord, adapter: Adapter): boolean {
-    return !!this.options.permissions && run.policy?.approvals === true && !run.policy.readOnly && canRunLive(adapter);
+    if (!this.options.permissions || !canRunLive(adapter)) return false;
+    return liveOnlyProtocols.has(adapter.protocol) || (run.policy?.approvals === true && !run.policy.readOnly);
   }
 
   private sessionFor(run: SubagentRunRecord, adapter: Adapter, reports: RunReports, handover: Pick<RunHandoverParts, 'watcher' | 'moved'>): AgentSession {

@@ -1,3 +1,4 @@
+import { canAsk } from '../../engine/adapters/permissions.ts';
 import type { Adapter } from '../../engine/adapters/load.ts';
 import { unsupportedOption, type TurnOptions } from '../../engine/adapters/turn-options.ts';
 import type { SubagentRunRecord } from './record.ts';
@@ -20,7 +21,7 @@ export function unsupportedRun(adapter: Adapter, run: RunChoices): string | unde
   const option = unsupportedOption(adapter, runTurnOptions(run));
   if (option) return `${option}.`;
   if (run.policy?.readOnly && !adapter.permissions.safe) return `${adapter.name} has no read-only mode (no permissions.safe in ${adapter.file}).`;
-  if (run.policy?.approvals && (!adapter.permissions.prompt || !adapter.options.mcp))
-    return `${adapter.name} cannot ask the chat for approvals (its adapter has no permission-prompt tool).`;
+  // A permission-prompt tool, or a CLI whose every run is live (ACP) and asks the chat directly.
+  if (run.policy?.approvals && !canAsk(adapter)) return `${adapter.name} cannot ask the chat for approvals (its adapter has no permission-prompt tool).`;
   return undefined;
 }

@@ -1,10 +1,11 @@
-// One node:http server that impersonates every backend the three CLIs talk to:
-// Anthropic Messages (claude, droid BYOK), OpenAI Responses (codex) and Factory's /api.
+// One node:http server that impersonates every backend the CLIs talk to: Anthropic Messages
+// (claude, droid BYOK), OpenAI Responses (codex), Factory's /api and the Gemini API (Gemini CLI).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { normalizeAnthropic, sendAnthropicError, streamAnthropic } from './anthropic.ts';
 import { waitUnlessAborted } from './delay.ts';
+import { GEMINI_PATH, normalizeGemini, sendGeminiError, streamGemini } from './gemini.ts';
 import { normalizeOpenAi, sendOpenAiError, streamOpenAi } from './openai.ts';
 import { asRecord } from './reply.ts';
 import { defaultScript } from './scripts.ts';
@@ -63,7 +64,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   const requests: RecordedRequest[] = [];
   const scriptErrors: unknown[] = [];
   const shutdown = new AbortController();
-  const counters = { model: 0, message: 0, toolUse: 0, response: 0, item: 0, call: 0 };
+  const counters = { model: 0, message: 0, toolUse: 0, response: 0, item: 0, call: 0, geminiCall: 0 };
   const anthropicIds = {
     message: () => `msg_mock_${++counters.message}`,
     toolUse: () => `toolu_mock_${++counters.toolUse}`,
@@ -74,13 +75,17 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     call: () => `call_mock_${++counters.call}`,
   };
 
-  async function answerModel(api: ModelApi, body: Record<string, unknown>, record: RecordedRequest, res: ServerResponse): Promise<void> {
+  /** A Gemini call names its model in its path, and streams or not by its method. */
+  type GeminiCall = { model: string; streaming: boolean };
+
+  async function answerModel(api: ModelApi, body: Record<string, unknown>, record: RecordedRequest, res: ServerResponse, gemini?: GeminiCall): Promise<void> {
     // Watch for the CLI hanging up from the start: a cancel may come while the script still runs.
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     if (res.destroyed || res.socket?.destroyed) gone.abort();
-    const normalize = api === 'anthropic' ? normalizeAnthropic : normalizeOpenAi;
-    const request = normalize(body, counters.model++);
+    const request = gemini
+      ? normalizeGemini(body, counters.model++, gemini.model)
+      : (api === 'anthropic' ? normalizeAnthropic : normalizeOpenAi)(body, counters.model++);
     record.model = request;
     let reply: Reply;
     try {
@@ -95,7 +100,10 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       if (!(await waitUnlessAborted(reply.delayMs, stop))) return;
     }
     if (gone.signal.aborted) return;
-    if (reply.error) {
+    if (gemini) {
+      if (reply.error) sendGeminiError(res, reply.error);
+      else streamGemini(res, request, reply, gemini.streaming, () => `gemini_call_${++counters.geminiCall}`);
+    } else if (reply.error) {
       (api === 'anthropic' ? sendAnthropicError : sendOpenAiError)(res, reply.error);
     } else if (api === 'anthropic') {
       streamAnthropic(res, request.model, reply, anthropicIds);
@@ -114,7 +122,10 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
 
     const api = MODEL_ROUTES[path];
     const json = asRecord(body);
-    if (method === 'POST' && api !== undefined && json !== undefined) {
+    const gemini = GEMINI_PATH.exec(path);
+    if (method === 'POST' && gemini && json !== undefined) {
+      await answerModel('gemini', json, record, res, { model: gemini[1]!, streaming: gemini[2] === 'streamGenerateContent' });
+    } else if (method === 'POST' && api !== undefined && json !== undefined) {
       await answerModel(api, json, record, res);
     } else if (path.startsWith('/api/')) {
       // Factory backend (droid): sessions, flags, usage... all accept an empty object.

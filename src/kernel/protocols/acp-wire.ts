@@ -1,0 +1,239 @@
+import * as acp from '@agentclientprotocol/sdk';
+import {
+  ACP_IDLE,
+  ACP_READING_KINDS,
+  acpPermissionTool,
+  acpToolInput,
+  acpToolName,
+  acpTurnEnd,
+  acpUpdate,
+  type AcpStep,
+  type AcpTurnState,
+} from './acp-updates.ts';
+import { isObject, num, str } from './decoder.ts';
+import type { AgentEvent, PermissionDecision } from './events.ts';
+import type { LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
+
+/** How long an agent has to answer `initialize` and open its session before its turns fail. */
+export const ACP_OPEN_TIMEOUT_MS = 30_000;
+
+type Outcome = acp.RequestPermissionResponse['outcome'];
+
+/** A permission request the chat has yet to answer: its options, and how to answer it. */
+interface Asked {
+  options: acp.PermissionOption[];
+  answer(outcome: Outcome): void;
+}
+
+/**
+ * The bridge as an ACP client (the Agent Client Protocol, JSON-RPC on the agent's stdio),
+ * through the SDK: `initialize` (no `fs/*`, no `terminal/*`: the agent runs its tools itself,
+ * in the walls), then the session opened once (`session/load` of the one to continue where
+ * the agent offers it, else `session/new`) in the chat's directory with the bridge's MCP
+ * server; a message is a `session/prompt`, its answer's stop reason the result. ACP names no
+ * message back, so a message is never sent into a running prompt (the bridge queues it, as for
+ * any CLI that cannot be steered). Stop is `session/cancel`, and the session stays.
+ */
+export const acpWire: LiveWireFactory = (io, session) => new AcpClient(io, session);
+
+class AcpClient implements LiveWire {
+  private readonly connection: acp.ClientConnection;
+  private incoming!: ReadableStreamDefaultController<acp.AnyMessage>;
+  private session: string | undefined;
+  /** Why the session could not be opened: every turn fails with it. */
+  private failed: string | undefined;
+  /** A prompt is at work: no other is sent until it is answered. */
+  private prompting = false;
+  /** A cancel was sent for the prompt at work: permission requests are answered `cancelled`. */
+  private cancelling = false;
+  private state: AcpTurnState = ACP_IDLE;
+  private waiting: (() => void)[] = [];
+  private readonly asked = new Map<string, Asked>();
+  private nextAsk = 1;
+
+  constructor(
+    private readonly io: WireIo,
+    private readonly wire: WireSession,
+  ) {
+    const readable = new ReadableStream<acp.AnyMessage>({ start: (controller) => void (this.incoming = controller) });
+    const writable = new WritableStream<acp.AnyMessage>({ write: (message) => void io.write(JSON.stringify(message)) });
+    this.connection = acp
+      .client({ name: 'jsonl-bridge' })
+      .onNotification('session/update', ({ params }) => this.apply(acpUpdate(this.state, params.update)))
+      .onRequest('session/request_permission', ({ params }) => this.permission(params))
+      .connect({ readable, writable });
+    void this.open();
+  }
+
+  take(line: unknown): boolean {
+    if (!isObject(line) || line.jsonrpc !== '2.0') return false;
+    this.incoming.enqueue(line as acp.AnyMessage);
+    return true;
+  }
+
+  send(text: string, id: string): boolean {
+    if (this.failed) {
+      const failed = this.failure(this.failed);
+      // After the caller has counted the message as sent.
+      queueMicrotask(() => this.io.emit(failed));
+      return true;
+    }
+    if (!this.session) {
+      this.waiting.push(() => this.send(text, id));
+      return true;
+    }
+    // A second prompt into a running one is cancelled, refused or lost, by agent: never sent.
+    if (this.prompting) return false;
+    this.prompting = true;
+    this.cancelling = false;
+    const prompt = this.connection.agent.request('session/prompt', { sessionId: this.session, prompt: [{ type: 'text', text }] });
+    prompt.then(
+      (response) => this.ended(response),
+      (error: Error) => this.ended(undefined, error),
+    );
+    return true;
+  }
+
+  interrupt(requestId: string): void {
+    if (!this.session && !this.failed && this.waiting.length) {
+      // Stopped while the session opens: the prompt waiting for it is dropped, and its turn ends.
+      this.waiting = [];
+      this.io.emit({ type: 'control', requestId, ok: true });
+      this.io.emit(this.failure('the turn was stopped before the agent opened its session'));
+      return;
+    }
+    if (!this.session || !this.prompting) {
+      this.io.emit({ type: 'control', requestId, ok: true });
+      return;
+    }
+    this.cancelling = true;
+    // Whatever waits for the chat's answer is withdrawn, as the protocol asks of a cancel.
+    for (const asked of this.asked.values()) asked.answer({ outcome: 'cancelled' });
+    this.asked.clear();
+    void this.connection.agent.notify('session/cancel', { sessionId: this.session }).catch(() => {});
+    this.io.emit({ type: 'control', requestId, ok: true });
+  }
+
+  decide(requestId: string, decision: PermissionDecision): void {
+    const asked = this.asked.get(requestId);
+    if (!asked) return;
+    this.asked.delete(requestId);
+    // Once: "allow for this session" is the bridge's own grant, which answers the next ask.
+    const kinds = decision.behavior === 'allow' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
+    const option = kinds.map((kind) => asked.options.find((candidate) => candidate.kind === kind)).find(Boolean);
+    asked.answer(option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' });
+  }
+
+  private async open(): Promise<void> {
+    const { cwd, resumeId, mcp, authMethod } = this.wire;
+    const timer = setTimeout(() => this.fail(`the agent did not open its session within ${this.openTimeout / 1000} s`), this.openTimeout);
+    timer.unref?.();
+    try {
+      const agent = this.connection.agent;
+      const init = await agent.request('initialize', {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientInfo: { name: 'jsonl-bridge', version: '1' },
+      });
+      if (authMethod && init.authMethods?.some((method) => method.id === authMethod)) await agent.request('authenticate', { methodId: authMethod });
+      const http = init.agentCapabilities?.mcpCapabilities?.http === true;
+      const mcpServers: acp.McpServer[] =
+        mcp && http ? [{ type: 'http', name: mcp.serverName, url: mcp.url, headers: [{ name: 'authorization', value: `Bearer ${mcp.token}` }] }] : [];
+      if (resumeId) {
+        if (!init.agentCapabilities?.loadSession) throw new Error(`could not load the session ${resumeId}: the agent does not load sessions`);
+        await agent.request('session/load', { sessionId: resumeId, cwd, mcpServers }).catch((error: Error) => {
+          throw new Error(`could not load the session ${resumeId}: ${error.message}`);
+        });
+        this.state = ACP_IDLE; // the replayed conversation is not this turn's
+        this.opened(resumeId);
+      } else {
+        const opened = await agent.request('session/new', { cwd, mcpServers });
+        this.opened(opened.sessionId);
+      }
+    } catch (error) {
+      this.fail(`acp: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private get openTimeout(): number {
+    return this.wire.openTimeoutMs ?? ACP_OPEN_TIMEOUT_MS;
+  }
+
+  private opened(sessionId: string): void {
+    if (this.failed) return;
+    this.session = sessionId;
+    this.io.emit({ type: 'started', sessionId, cwd: this.wire.cwd });
+    this.flush();
+  }
+
+  private permission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
+    const call = params.toolCall as unknown as Record<string, unknown>;
+    // After a cancel, or for no prompt: withdrawn, as the protocol asks.
+    if (!this.prompting || this.cancelling) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    this.apply(acpPermissionTool(this.state, call));
+    const kind = str(call.kind);
+    if (this.wire.mode === 'safe' && kind && ACP_READING_KINDS.has(kind)) {
+      const allow = params.options.find((option) => option.kind === 'allow_once');
+      if (allow) return Promise.resolve({ outcome: { outcome: 'selected', optionId: allow.optionId } });
+    }
+    const requestId = `acp-${this.nextAsk++}`;
+    return new Promise((resolve) => {
+      this.asked.set(requestId, { options: params.options, answer: (outcome) => resolve({ outcome }) });
+      const toolUseId = str(call.toolCallId);
+      this.io.emit({ type: 'permission', requestId, tool: acpToolName(kind), input: acpToolInput(call), ...(toolUseId ? { toolUseId } : {}) });
+    });
+  }
+
+  /** The prompt's answer (or its failure): the turn's result. */
+  private ended(response: acp.PromptResponse | undefined, error?: Error): void {
+    this.prompting = false;
+    const end = acpTurnEnd(this.state);
+    this.apply(end);
+    const costUsd = end.state.costUsd;
+    const usage = usageOf(response);
+    const common = { ...(costUsd !== undefined ? { costUsd } : {}), ...(usage ? { usage } : {}), sessionId: this.session };
+    const stop = response?.stopReason;
+    let result: AgentEvent;
+    if (stop === 'end_turn') result = { type: 'result', text: end.answer, isError: false, ...common };
+    else if (stop === 'cancelled') result = { type: 'result', text: 'the agent stopped the turn', isError: true, ...common };
+    else {
+      const why = error ? `the agent failed the prompt: ${error.message}` : `the agent ended the turn: ${stop ?? 'no stop reason'}`;
+      result = { type: 'result', text: end.answer || why, isError: stop !== 'max_tokens' && stop !== 'max_turn_requests', ...common };
+    }
+    this.io.emit(result);
+  }
+
+  private apply(step: AcpStep): void {
+    this.state = step.state;
+    for (const event of step.events) this.io.emit(event);
+  }
+
+  private flush(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const next of waiting) next();
+  }
+
+  private fail(reason: string): void {
+    if (this.session || this.failed) return;
+    this.failed = reason;
+    this.flush();
+  }
+
+  private failure(reason: string): AgentEvent {
+    return { type: 'result', text: reason, isError: true };
+  }
+}
+
+/** Tokens, where the agent reports them with its answer (`usage`, not yet in the stable protocol). */
+function usageOf(response: acp.PromptResponse | undefined): { inputTokens: number; outputTokens: number; cacheReadTokens?: number } | undefined {
+  const usage =
+    isObject(response) && isObject((response as Record<string, unknown>).usage)
+      ? ((response as Record<string, unknown>).usage as Record<string, unknown>)
+      : undefined;
+  if (!usage) return undefined;
+  const cached = num(usage.cachedReadTokens);
+  return { inputTokens: num(usage.inputTokens) ?? 0, outputTokens: num(usage.outputTokens) ?? 0, ...(cached !== undefined ? { cacheReadTokens: cached } : {}) };
+}

@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// A stand-in ACP agent (the Agent Client Protocol on stdio), built on the SDK's agent side and
+// driven by directives in its prompt, as test/fake-cli/fake-agent.mjs is, so a test can make it
+// misbehave on purpose:
+//
+//   (none)            answer "acp echo: <prompt> (turn N)" in two chunks, with a usage_update costing $0.01 a turn
+//   bash:CMD          one `execute` tool call of CMD (`+` for a space), asked about with
+//                     session/request_permission first; answer "ran: CMD" or "denied: CMD"
+//   ask-first         with bash: the permission request comes with no tool_call before it (as Gemini's)
+//   plan              a plan of two entries before the answer
+//   sleep:S           work S seconds before answering; a session/cancel ends it at once (stopReason cancelled)
+//   ask-after-cancel  wait for session/cancel, then ask permission for `rm -rf /` all the same, and log the answer
+//   crash             one chunk, then exit 3 with a line on stderr, mid-turn
+//   garbage           non-JSON lines and a stray JSON line on stdout, then the answer
+//   unknown-request   send the client a request it does not know (`x/unknown`) and answer what came back
+//   prompt-count      answer how many session/prompt requests this process has had at once, at most
+//
+// Environment: FAKE_ACP_LOG (a JSONL file each request and outcome is appended to),
+// FAKE_ACP_STATE (a folder where sessions are kept, so session/load works across processes),
+// FAKE_ACP_NO_INIT (never answer initialize), FAKE_ACP_REFUSE_LOAD (refuse session/load).
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import * as acp from '@agentclientprotocol/sdk';
+
+const log = (entry) => process.env.FAKE_ACP_LOG && appendFileSync(process.env.FAKE_ACP_LOG, JSON.stringify({ pid: process.pid, ...entry }) + '\n');
+const state = process.env.FAKE_ACP_STATE;
+if (state) mkdirSync(state, { recursive: true });
+const sessionFile = (id) => join(state ?? '/nonexistent', `${id}.json`);
+const sessions = new Map();
+const cancels = new Map();
+let atOnce = 0;
+let most = 0;
+
+function saveSession(id, turns) {
+  sessions.set(id, turns);
+  if (state) writeFileSync(sessionFile(id), JSON.stringify(turns));
+}
+
+const directive = (prompt, name) => {
+  const match = new RegExp(`(?:^|\\s)${name}(?::(\\S+))?(?=\\s|$)`).exec(prompt);
+  return match ? (match[1] ?? true) : undefined;
+};
+
+const sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve(true)), { once: true });
+  });
+
+const app = acp
+  .agent({ name: 'fake-acp' })
+  .onRequest('initialize', async ({ params }) => {
+    log({ method: 'initialize', clientCapabilities: params.clientCapabilities });
+    if (process.env.FAKE_ACP_NO_INIT) return new Promise(() => {});
+    return {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: true, mcpCapabilities: { http: true } },
+      authMethods: [{ id: 'fake-key', name: 'a fake key' }],
+    };
+  })
+  .onRequest('authenticate', ({ params }) => {
+    log({ method: 'authenticate', methodId: params.methodId });
+    return {};
+  })
+  .onRequest('session/new', ({ params }) => {
+    const sessionId = randomUUID();
+    log({ method: 'session/new', sessionId, cwd: params.cwd, mcpServers: params.mcpServers });
+    saveSession(sessionId, []);
+    return { sessionId };
+  })
+  .onRequest('session/load', ({ params }) => {
+    log({ method: 'session/load', sessionId: params.sessionId });
+    if (process.env.FAKE_ACP_REFUSE_LOAD || !state || !existsSync(sessionFile(params.sessionId))) {
+      throw acp.RequestError.invalidParams({}, `No previous sessions found for ${params.sessionId}`);
+    }
+    sessions.set(params.sessionId, JSON.parse(readFileSync(sessionFile(params.sessionId), 'utf8')));
+    return {};
+  })
+  .onNotification('session/cancel', ({ params }) => {
+    log({ method: 'session/cancel', sessionId: params.sessionId });
+    cancels.get(params.sessionId)?.abort();
+  })
+  .onRequest('session/prompt', async ({ params, client }) => {
+    atOnce++;
+    most = Math.max(most, atOnce);
+    try {
+      return await prompt(params, client);
+    } finally {
+      atOnce--;
+    }
+  });
+
+async function prompt(params, client) {
+  const { sessionId } = params;
+  const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
+  log({ method: 'session/prompt', sessionId, text });
+  const cancel = new globalThis.AbortController();
+  cancels.set(sessionId, cancel);
+  const turns = sessions.get(sessionId) ?? [];
+  saveSession(sessionId, [...turns, text]);
+  const update = (u) => client.notify('session/update', { sessionId, update: u });
+  const say = async (words) => {
+    const half = Math.ceil(words.length / 2);
+    await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: words.slice(0, half) } });
+    await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: words.slice(half) } });
+  };
+  const cost = async () => update({ sessionUpdate: 'usage_update', used: 1000, size: 100000, cost: { amount: 0.01 * (turns.length + 1), currency: 'USD' } });
+
+  if (directive(text, 'crash')) {
+    await say('about to crash');
+    process.stderr.write('fake-acp: crashed on purpose\n');
+    process.exit(3);
+  }
+  if (directive(text, 'garbage')) {
+    process.stdout.write('this is not json\n{"neither": "is this JSON-RPC"}\n');
+  }
+  if (directive(text, 'unknown-request')) {
+    const came = await client.request('x/unknown', {}).then(
+      () => 'answered',
+      (error) => `refused (${error.code})`,
+    );
+    await say(`unknown request: ${came}`);
+    await cost();
+    return { stopReason: 'end_turn' };
+  }
+  if (directive(text, 'plan')) {
+    await update({
+      sessionUpdate: 'plan',
+      entries: [
+        { content: 'look around', priority: 'high', status: 'completed' },
+        { content: 'answer', priority: 'medium', status: 'in_progress' },
+      ],
+    });
+  }
+  const sleepFor = directive(text, 'sleep');
+  if (sleepFor && (await sleep(Number(sleepFor) * 1000, cancel.signal))) return { stopReason: 'cancelled' };
+  if (directive(text, 'ask-after-cancel')) {
+    await sleep(600_000, cancel.signal);
+    const toolCall = { toolCallId: 'late-1', title: 'rm -rf /', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf /' } };
+    const answer = await client.request('session/request_permission', { sessionId, toolCall, options: OPTIONS });
+    log({ event: 'late-permission', outcome: answer.outcome });
+    return { stopReason: 'cancelled' };
+  }
+  const bash = directive(text, 'bash');
+  if (typeof bash === 'string') {
+    const command = bash.replaceAll('+', ' ');
+    const toolCallId = `call-${randomUUID().slice(0, 8)}`;
+    const toolCall = { toolCallId, title: command, kind: 'execute', status: 'pending', rawInput: { command } };
+    if (!directive(text, 'ask-first')) await update({ sessionUpdate: 'tool_call', ...toolCall });
+    const answer = await client.request('session/request_permission', { sessionId, toolCall, options: OPTIONS });
+    log({ event: 'permission', outcome: answer.outcome });
+    if (answer.outcome.outcome === 'cancelled') return { stopReason: 'cancelled' };
+    const allowed = OPTIONS.find((option) => option.optionId === answer.outcome.optionId)?.kind.startsWith('allow') === true;
+    await update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: allowed ? 'completed' : 'failed',
+      content: [{ type: 'content', content: { type: 'text', text: allowed ? `ran ${command}` : 'denied' } }],
+    });
+    await say(`${allowed ? 'ran' : 'denied'}: ${command}`);
+    await cost();
+    return { stopReason: 'end_turn' };
+  }
+  if (directive(text, 'prompt-count')) {
+    await say(`prompts at once: ${most}`);
+    return { stopReason: 'end_turn' };
+  }
+  await say(`acp echo: ${text} (turn ${turns.length + 1})`);
+  await cost();
+  return { stopReason: 'end_turn' };
+}
+
+const OPTIONS = [
+  { optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'proceed_always', name: 'Always allow', kind: 'allow_always' },
+  { optionId: 'cancel', name: 'Reject', kind: 'reject_once' },
+];
+
+const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+void connection.closed.then(() => process.exit(0));

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ACP_IDLE, acpPermissionTool, acpTurnEnd, acpUpdate, type AcpTurnState } from '../../src/kernel/protocols/acp-updates.ts';
+import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
+
+/** The events a run of updates means, and the state it leaves. */
+function run(updates: unknown[], from: AcpTurnState = ACP_IDLE): { state: AcpTurnState; events: AgentEvent[] } {
+  let state = from;
+  const events: AgentEvent[] = [];
+  for (const update of updates) {
+    const step = acpUpdate(state, update);
+    state = step.state;
+    events.push(...step.events);
+  }
+  return { state, events };
+}
+
+const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+
+describe('ACP session updates', () => {
+  it('join message chunks into one text, shown when the agent turns to a tool, and the last message is the answer', () => {
+    const { state, events } = run([
+      chunk('Let me '),
+      chunk('look.'),
+      { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls -la', kind: 'execute', status: 'pending', rawInput: { command: 'ls -la' } },
+      { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' },
+      { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'a b c' } }] },
+      chunk('Three '),
+      chunk('files.'),
+    ]);
+    expect(events).toEqual([
+      { type: 'text', text: 'Let me look.' },
+      { type: 'tool_start', id: 't1', name: 'Bash', input: { command: 'ls -la' } },
+      { type: 'tool_end', id: 't1', isError: false, preview: 'a b c' },
+    ]);
+    const end = acpTurnEnd(state);
+    expect([end.answer, end.events]).toEqual(['Three files.', [{ type: 'text', text: 'Three files.' }]]);
+  });
+
+  it('name tools by kind in Claude Code’s names where there is one, with the title when there is no raw input; a failed one is an error', () => {
+    const { events } = run([
+      { sessionUpdate: 'tool_call', toolCallId: 'e', title: 'src/a.ts', kind: 'edit' },
+      { sessionUpdate: 'tool_call', toolCallId: 'm', title: 'a → b', kind: 'move', status: 'failed', rawOutput: 'denied' },
+      { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'git push', kind: 'execute', rawInput: {} },
+    ]);
+    expect(events).toEqual([
+      { type: 'tool_start', id: 'e', name: 'Edit', input: { description: 'src/a.ts' } },
+      { type: 'tool_start', id: 'm', name: 'move', input: { description: 'a → b' } },
+      { type: 'tool_end', id: 'm', isError: true, preview: 'denied' },
+      // A command given only by its title (Gemini CLI's) is the command, which tool-policy rules match.
+      { type: 'tool_start', id: 'x', name: 'Bash', input: { command: 'git push' } },
+    ]);
+  });
+
+  it('start a tool a permission request is the first to name (as Gemini asks), once', () => {
+    const call = { toolCallId: 'g1', title: 'rm x', kind: 'execute', rawInput: { command: 'rm x' } };
+    const asked = acpPermissionTool(ACP_IDLE, call);
+    expect(asked.events).toEqual([{ type: 'tool_start', id: 'g1', name: 'Bash', input: { command: 'rm x' } }]);
+    expect(run([{ sessionUpdate: 'tool_call_update', toolCallId: 'g1', status: 'completed' }], asked.state).events).toEqual([
+      { type: 'tool_end', id: 'g1', isError: false, preview: '' },
+    ]);
+    expect(acpPermissionTool(asked.state, call).events).toEqual([]);
+  });
+
+  it('show a plan as the progress view’s todo list, keep the session’s cost in dollars, and pass over what shows nothing', () => {
+    const { state, events } = run([
+      { sessionUpdate: 'plan', entries: [{ content: 'read', priority: 'high', status: 'completed' }] },
+      { sessionUpdate: 'usage_update', used: 5000, size: 100000, cost: { amount: 0.25, currency: 'USD' } },
+      { sessionUpdate: 'usage_update', used: 6000, size: 100000, cost: { amount: 9, currency: 'EUR' } },
+      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } },
+      { sessionUpdate: 'available_commands_update', availableCommands: [] },
+      { sessionUpdate: 'something_new' },
+      'not an update',
+    ]);
+    expect(events).toEqual([
+      { type: 'tool_start', id: expect.stringMatching(/^plan-/), name: 'TodoWrite', input: { todos: [{ content: 'read', status: 'completed' }] } },
+      { type: 'tool_end', id: expect.stringMatching(/^plan-/), isError: false, preview: '' },
+    ]);
+    expect(state.costUsd).toBe(0.25);
+    expect(acpTurnEnd(state).state.costUsd).toBe(0.25);
+  });
+});
