@@ -4,6 +4,7 @@
 // misbehave on purpose:
 //
 //   (none)            answer "acp echo: <prompt> (turn N)" in two chunks, with a usage_update costing $0.01 a turn
+//                     (`$FAKE_ACP_NAME echo: …` where that is set: which agent of several answered)
 //   bash:CMD          one `execute` tool call of CMD (`+` for a space), asked about with
 //                     session/request_permission first; answer "ran: CMD" or "denied: CMD"
 //   ask-first         with bash: the permission request comes with no tool_call before it (as Gemini's)
@@ -17,7 +18,7 @@
 //
 // Environment: FAKE_ACP_LOG (a JSONL file each request and outcome is appended to),
 // FAKE_ACP_STATE (a folder where sessions are kept, so session/load works across processes),
-// FAKE_ACP_NO_INIT (never answer initialize), FAKE_ACP_REFUSE_LOAD (refuse session/load).
+// FAKE_ACP_NO_INIT (never answer initialize), FAKE_ACP_REFUSE_LOAD (refuse session/load), FAKE_ACP_NAME (the name its echo answers in).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -167,7 +168,7 @@ async function prompt(params, client) {
     await say(`prompts at once: ${most}`);
     return { stopReason: 'end_turn' };
   }
-  await say(`acp echo: ${text} (turn ${turns.length + 1})`);
+  await say(`${process.env.FAKE_ACP_NAME ?? 'acp'} echo: ${text} (turn ${turns.length + 1})`);
   await cost();
   return { stopReason: 'end_turn' };
 }

@@ -6,8 +6,9 @@ export interface ChatAppWorld extends BridgeWorld {
   apps: ChatAppTwin[];
 }
 
-export async function startChatAppWorld(apps: ChatAppTwin[], extraEnv: Record<string, string> = {}): Promise<ChatAppWorld> {
+export async function startChatAppWorld(apps: ChatAppTwin[], extraEnv: Record<string, string> = {}, dataFiles?: Record<string, string>): Promise<ChatAppWorld> {
   const world = await startBridgeWorld({
+    ...(dataFiles ? { dataFiles } : {}),
     env: { ...Object.assign({}, ...apps.map((app) => app.env)), BRIDGE_ALLOWED_USERS: apps.map((app) => app.owner).join(','), ...extraEnv },
     ready: async (bridge) => {
       await bridge.waitForLog(/serving /, 30_000);
