@@ -118,7 +118,9 @@ describe('start-up errors', () => {
     const { exit, stderr } = await startWith({ TELEGRAM_BOT_TOKEN: '' });
     expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
     expect(stderr.split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/no chat app is set: set TELEGRAM_BOT_TOKEN, or SLACK_BOT_TOKEN .*, or DISCORD_BOT_TOKEN; or run `npm start -- --console`/);
+    expect(stderr).toMatch(
+      /no chat app is set: set TELEGRAM_BOT_TOKEN, or SLACK_BOT_TOKEN .*, or DISCORD_BOT_TOKEN, or MATTERMOST_URL with MATTERMOST_TOKEN; or run `npm start -- --console`/,
+    );
   });
 
   it('exits non-zero with one line naming the token and @BotFather when Telegram refuses it', async () => {
