@@ -9,6 +9,7 @@ import { idButton } from '../../src/kernel/ports/buttons.ts';
 import { CONSOLE_CAPABILITIES } from '../../src/transports/console/outbound.ts';
 import { DISCORD_CAPABILITIES } from '../../src/transports/discord/capabilities.ts';
 import { SLACK_CAPABILITIES } from '../../src/transports/slack/capabilities.ts';
+import { TEAMS_CAPABILITIES } from '../../src/transports/teams/capabilities.ts';
 import { TELEGRAM_CAPABILITIES } from '../../src/transports/telegram/capabilities.ts';
 import { WEB_CAPABILITIES } from '../../src/surfaces/web/chat/web-outbound.ts';
 
@@ -48,6 +49,7 @@ describe('the transports', () => {
       telegram: TELEGRAM_CAPABILITIES,
       slack: SLACK_CAPABILITIES,
       discord: DISCORD_CAPABILITIES,
+      teams: TEAMS_CAPABILITIES,
       web: WEB_CAPABILITIES,
       console: CONSOLE_CAPABILITIES,
     };
