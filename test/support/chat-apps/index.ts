@@ -1,6 +1,7 @@
 import type { ChatAppTwin } from './chat-app.ts';
 import { discordTwin } from './discord.ts';
 import { slackTwin } from './slack.ts';
+import { teamsTwin } from './teams.ts';
 import { telegramTwin } from './telegram.ts';
 
 /** Every chat app's twin, by transport id: what the transport contract suite runs against. */
@@ -8,4 +9,5 @@ export const CHAT_APP_TWINS: Record<string, () => Promise<ChatAppTwin>> = {
   telegram: telegramTwin,
   slack: slackTwin,
   discord: discordTwin,
+  teams: teamsTwin,
 };
