@@ -98,7 +98,7 @@ export async function teamsTwin(): Promise<ChatAppTwin> {
         chain(
           channel,
           started,
-          [...teams.people.values()].find((p) => `teams:${p.aadObjectId}` === other)!,
+          [...teams.people.values()].find((p) => `teams:${p.aadObjectId}` === other),
         ),
     };
   };
