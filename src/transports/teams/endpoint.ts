@@ -49,10 +49,15 @@ export class MessagesEndpoint {
       this.log.warn(`Teams: an activity of another tenant (${otherTenant}) refused: the bot serves its own tenant only`);
       return new Response('tenant refused', { status: 403 });
     }
+    // The SDK answers a token whose signature or form is wrong (jsonwebtoken's own errors) 500: it is a refusal.
+    if (answer.code === 500 && TOKEN_ERROR.test(answer.text())) answer.code = 401;
     if (answer.code === 401) this.log.warn('Teams: an activity whose token was not the Bot Framework’s refused (401)');
     return answer.response();
   }
 }
+
+/** jsonwebtoken's messages for a token it cannot trust. */
+const TOKEN_ERROR = /^(invalid (signature|token|algorithm)|jwt (malformed|signature is required|not active|expired))/;
 
 /** The Node-style response the adapter writes its answer into, as a fetch Response. */
 class AnswerShape {
@@ -78,6 +83,11 @@ class AnswerShape {
 
   end(): this {
     return this;
+  }
+
+  /** What it says, where it is text. */
+  text(): string {
+    return typeof this.body === 'string' ? this.body : '';
   }
 
   response(): Response {
