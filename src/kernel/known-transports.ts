@@ -61,7 +61,7 @@ export const TRANSPORTS: readonly KnownTransport[] = [
     folder: 'transports/teams',
     turns: 'Teams',
     envPrefix: 'TEAMS_',
-    needs: 'TEAMS_APP_ID with TEAMS_APP_PASSWORD and TEAMS_TENANT_ID (and BRIDGE_WEB_ADDR)',
+    needs: 'TEAMS_APP_ID with TEAMS_APP_PASSWORD and TEAMS_TENANT_ID',
     configured: (env) => set(env, 'TEAMS_APP_ID'),
   },
   {
