@@ -71,6 +71,14 @@ describe('the Teams endpoint', () => {
       expect(await connectorStatus(`v3/conversations/${encodeURIComponent(personal())}/activities`, authorization)).toBe(401);
   });
 
+  it("waits out Teams' 429 for its Retry-After, and the answer arrives", async () => {
+    teams.throttle(2);
+    const before = teams.throttledCalls;
+    expect(await teams.deliver(message('say:after-busy'))).toBe(200);
+    await teams.waitFor(() => teams.botMessages(personal()).find((m) => /^after-busy/.test(teams.shown(m).text)), 20_000);
+    expect(teams.throttledCalls - before).toBe(2);
+  });
+
   it("refuses a body past the web server's limit", async () => {
     expect(await teams.deliver(message(`say:${'x'.repeat(2 * 1024 * 1024)}`))).toBe(413);
   });

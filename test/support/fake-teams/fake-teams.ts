@@ -49,6 +49,10 @@ export class FakeTeams {
   private readonly files = new Map<string, Buffer>();
   private readonly limits = new ConversationLimits();
   private nextId = Date.now();
+  /** Connector calls still to be answered 429 (Retry-After: 1), whatever the pace: a test's busy Teams. */
+  private throttled = 0;
+  /** 429s answered so far. */
+  throttledCalls = 0;
   /** Where the bot's messaging endpoint is. */
   endpoint = '';
 
@@ -91,6 +95,11 @@ export class FakeTeams {
     const person = { aadObjectId: randomUUID(), id: `29:${randomUUID()}`, name };
     this.people.set(person.aadObjectId, person);
     return person;
+  }
+
+  /** Answers the next `calls` sends and updates 429 with a Retry-After, as a busy Teams does. */
+  throttle(calls: number): void {
+    this.throttled = calls;
   }
 
   newId(): string {
@@ -223,7 +232,8 @@ export class FakeTeams {
     }
     if (kind !== 'activities') return answer(404, { error: { code: 'NotFound', message: path } });
     if (raw.length > ACTIVITY_BYTES) return answer(413, { error: { code: 'MessageSizeTooBig', message: 'Message size too big.' } });
-    const wait = this.limits.take(conversation);
+    const wait = this.throttled > 0 ? (this.throttled--, 1) : this.limits.take(conversation);
+    if (wait !== undefined) this.throttledCalls++;
     if (wait !== undefined) return answer(429, { error: { code: 'Throttled', message: 'Too many requests.' } }, { 'retry-after': String(wait) });
     let activity: { type?: string; text?: string; attachments?: BotAttachment[] };
     try {
