@@ -1,6 +1,12 @@
 import { ConfidentialClientApplication } from '@azure/msal-node';
 import { CloudAdapter, ConfigurationBotFrameworkAuthentication } from 'botbuilder';
-import { AuthenticationConstants, MsalServiceClientCredentialsFactory } from 'botframework-connector';
+import {
+  AuthenticationError,
+  SkillValidation,
+  AuthenticationConfiguration,
+  AuthenticationConstants,
+  MsalServiceClientCredentialsFactory,
+} from 'botframework-connector';
 import { isMicrosoftLogin, type ReadyTeamsSettings } from './settings.ts';
 
 /**
@@ -26,6 +32,10 @@ export function teamsAdapter(settings: ReadyTeamsSettings, login = teamsLogin(se
     },
     // The same class, typed twice by the package (its ES module and CommonJS declarations).
     new MsalServiceClientCredentialsFactory(settings.appId, login as never),
+    // Another bot calling this one as a skill is no one the bridge serves.
+    new AuthenticationConfiguration([], async (claims) => {
+      if (SkillValidation.isSkillClaim(claims)) throw new AuthenticationError('a bot calling as a skill is refused', 401);
+    }),
   );
   return new CloudAdapter(authentication);
 }
