@@ -25,8 +25,9 @@ export async function teamsTwin(): Promise<ChatAppTwin> {
       return { id: m.id, text: shownText({ text: seen.text }), buttons: seen.buttons, files: seen.files, edits: m.edits };
     });
 
-  /** One conversation as `person` uses it; `conversation()` is its id once it has one. */
+  /** One conversation as `person` uses it, `id` naming it in calls (a reply chain: its channel); `conversation()` is its id once it has one. */
   const chat = (
+    id: string,
     conversation: () => string | undefined,
     write: (person: TeamsPerson, text: string, extra?: Record<string, unknown>) => Promise<void>,
     person: TeamsPerson,
@@ -37,9 +38,7 @@ export async function teamsTwin(): Promise<ChatAppTwin> {
       return id ? shown(id) : [];
     };
     return {
-      get id() {
-        return conversation() ?? '';
-      },
+      id,
       say: (text) => write(person, text),
       sendFile: ({ name, bytes, caption }) => write(person, caption ?? '', { attachments: [teams.sharedFile(name, bytes)] }),
       command: (name, args) => write(person, commandText(name, args)),
@@ -79,6 +78,7 @@ export async function teamsTwin(): Promise<ChatAppTwin> {
   const personal = `a:${ada.aadObjectId}`;
   const direct = () =>
     chat(
+      personal,
       () => personal,
       (person, text, extra) => send(person, personal, text, extra),
       ada,
@@ -93,7 +93,7 @@ export async function teamsTwin(): Promise<ChatAppTwin> {
       await send(who, conversation()!, `${mention} ${text}`, extra);
     };
     return {
-      ...chat(conversation, write, person, (name, args) => `${name}${args ? ` ${args}` : ''}`),
+      ...chat(channel, conversation, write, person, (name, args) => `${name}${args ? ` ${args}` : ''}`),
       as: (other) =>
         chain(
           channel,
@@ -113,7 +113,8 @@ export async function teamsTwin(): Promise<ChatAppTwin> {
       const channel = `19:group-${n}-${teams.newId()}@thread.tacv2`;
       return { ...chain(channel), thread: () => chain(channel) };
     },
-    calls: () => teams.calls.map((call) => ({ method: call.method, chat: call.conversation, ...(call.text ? { text: call.text } : {}), at: call.time })),
+    calls: () =>
+      teams.calls.map((call) => ({ method: call.method, chat: call.conversation.split(';')[0]!, ...(call.text ? { text: call.text } : {}), at: call.time })),
     // The endpoint answers 503 until the bridge serves: a personal chat's update, delivered until taken.
     async connected() {
       await teams.waitFor(
