@@ -36,6 +36,7 @@ const KEPT_AS_INSTALLED = [
   '@grpc/proto-loader',
   'discord.js', // its gateway's worker file (@discordjs/ws)
   '@discordjs/*',
+  'open', // its xdg-open script (MSAL's interactive sign-in, which a bot never uses)
 ];
 
 /**
@@ -45,6 +46,7 @@ const KEPT_AS_INSTALLED = [
 const HARMLESS_DIRNAME = {
   '@grammyjs/runner': 'in a comment only',
   undici: 'behind `typeof __filename`, for stack traces',
+  botbuilder: 'in a comment only',
 };
 
 /** The package a path in node_modules belongs to (the innermost, for one nested in another). */

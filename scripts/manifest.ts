@@ -1,8 +1,9 @@
 // `npm run manifest`: writes the commands and tools of manifest.json from their modules (the contract names
 // the file; the code is where they are defined), its settings staying as operators left them; and the Slack
-// app's manifest, slack-app-manifest.yml, from the transport's own needs.
+// app's manifest, slack-app-manifest.yml, from the transport's own needs; and the Teams app package, dist/teams-app.zip.
 import { readFile, writeFile } from 'node:fs/promises';
 import { manifestFromCode, slackManifestFromCode } from './manifest-from-code.ts';
+import { writeTeamsAppPackage } from './teams-app-package.ts';
 
 const path = new URL('../manifest.json', import.meta.url);
 const before = await readFile(path, 'utf8');
@@ -21,3 +22,5 @@ else {
   await writeFile(slackPath, slackAfter);
   console.log('slack-app-manifest.yml written.');
 }
+
+console.log(await writeTeamsAppPackage(process.env));

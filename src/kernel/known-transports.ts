@@ -65,6 +65,14 @@ export const TRANSPORTS: readonly KnownTransport[] = [
     configured: (env) => set(env, 'MATTERMOST_TOKEN'),
   },
   {
+    id: 'teams',
+    folder: 'transports/teams',
+    turns: 'Teams',
+    envPrefix: 'TEAMS_',
+    needs: 'TEAMS_APP_ID with TEAMS_APP_PASSWORD and TEAMS_TENANT_ID',
+    configured: (env) => set(env, 'TEAMS_APP_ID'),
+  },
+  {
     id: 'web',
     folder: 'surfaces/web',
     turns: 'web-chat',

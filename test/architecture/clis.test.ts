@@ -32,6 +32,7 @@ const MAY_NAME: Record<string, string> = {
   'chat/commands/fallback.ts': 'an example in help',
   'engine/fallback/chain.ts': 'an example in an error',
   'transports/slack/app-manifest.ts': "the Slack app's description",
+  'transports/teams/app-manifest.ts': "the Teams app's description",
 };
 
 async function sources(dir: string): Promise<string[]> {

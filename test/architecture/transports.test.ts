@@ -10,6 +10,7 @@ import { CONSOLE_CAPABILITIES } from '../../src/transports/console/outbound.ts';
 import { DISCORD_CAPABILITIES } from '../../src/transports/discord/capabilities.ts';
 import { MATTERMOST_CAPABILITIES } from '../../src/transports/mattermost/capabilities.ts';
 import { SLACK_CAPABILITIES } from '../../src/transports/slack/capabilities.ts';
+import { TEAMS_CAPABILITIES } from '../../src/transports/teams/capabilities.ts';
 import { TELEGRAM_CAPABILITIES } from '../../src/transports/telegram/capabilities.ts';
 import { WEB_CAPABILITIES } from '../../src/surfaces/web/chat/web-outbound.ts';
 
@@ -53,6 +54,7 @@ describe('the transports', () => {
       slack: SLACK_CAPABILITIES,
       discord: DISCORD_CAPABILITIES,
       mattermost: MATTERMOST_CAPABILITIES,
+      teams: TEAMS_CAPABILITIES,
       web: WEB_CAPABILITIES,
       console: CONSOLE_CAPABILITIES,
     };

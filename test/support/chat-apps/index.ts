@@ -2,6 +2,7 @@ import type { ChatAppTwin } from './chat-app.ts';
 import { discordTwin } from './discord.ts';
 import { mattermostTwin } from './mattermost.ts';
 import { slackTwin } from './slack.ts';
+import { teamsTwin } from './teams.ts';
 import { telegramTwin } from './telegram.ts';
 
 /** Every chat app's twin, by transport id: what the transport contract suite runs against. */
@@ -10,4 +11,5 @@ export const CHAT_APP_TWINS: Record<string, () => Promise<ChatAppTwin>> = {
   slack: slackTwin,
   discord: discordTwin,
   mattermost: mattermostTwin,
+  teams: teamsTwin,
 };

@@ -1,0 +1,56 @@
+import type { Activity, Attachment as CardAttachment } from 'botbuilder';
+import type { Button } from '../../kernel/ports/chat.ts';
+import type { RichText } from '../../kernel/rich/model.ts';
+import { plainText } from '../../kernel/rich/plain.ts';
+
+/** An Adaptive Card, as Teams renders them (1.4 is what every Teams client shows). */
+export const ADAPTIVE_CARD = 'application/vnd.microsoft.card.adaptive';
+const CARD_VERSION = '1.4';
+
+/** A press comes back as a message whose `value` carries this key: the button's data. */
+export const PRESS_KEY = 'bridge';
+
+/** A button's title, as Teams shows it without cutting. */
+const TITLE_CHARS = 60;
+
+/**
+ * A message as Teams shows it: plain text; with buttons, an Adaptive Card whose text block is
+ * the message and whose rows of buttons are action sets. A press is a `messageBack`: it comes
+ * back as a message activity carrying the button's data in its `value`, and shows nothing in
+ * the chat. An update with no buttons clears an earlier card.
+ */
+export function teamsMessage(text: RichText, buttons: readonly (readonly Button[])[] = []): Partial<Activity> {
+  const shown = plainText(text);
+  const rows = buttons.filter((row) => row.length);
+  if (!rows.length) return { type: 'message', text: shown, textFormat: 'plain', attachments: [] };
+  return { type: 'message', text: '', attachments: [adaptiveCard(shown, rows)] };
+}
+
+function adaptiveCard(text: string, rows: readonly (readonly Button[])[]): CardAttachment {
+  return {
+    contentType: ADAPTIVE_CARD,
+    content: {
+      type: 'AdaptiveCard',
+      $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+      version: CARD_VERSION,
+      body: [
+        // A card's markdown is its own: the text goes as written, every character shown.
+        { type: 'TextBlock', text: text.trim() || '…', wrap: true },
+        ...rows.map((row) => ({ type: 'ActionSet', actions: row.map(action) })),
+      ],
+    },
+  };
+}
+
+function action(button: Button): Record<string, unknown> {
+  const title = [...button.text].length > TITLE_CHARS ? `${[...button.text].slice(0, TITLE_CHARS - 1).join('')}…` : button.text;
+  if (button.opens) return { type: 'Action.OpenUrl', title, url: button.opens.url };
+  return { type: 'Action.Submit', title, data: { msteams: { type: 'messageBack', value: { [PRESS_KEY]: button.data } } } };
+}
+
+/** The button data a press carries, when the activity is one. */
+export function pressedData(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const data = (value as Record<string, unknown>)[PRESS_KEY];
+  return typeof data === 'string' ? data : undefined;
+}

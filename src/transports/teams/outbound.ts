@@ -1,0 +1,132 @@
+import type { Activity } from 'botbuilder';
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
+import type {
+  ChatCapabilities,
+  ChatRef,
+  EditOptions,
+  MessageFit,
+  MessageRef,
+  Outbound,
+  OutgoingFile,
+  Picture,
+  RichText,
+  SendOptions,
+} from '../../kernel/ports/chat.ts';
+import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
+import { TEAMS_CAPABILITIES, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
+import { teamsMessage } from './cards.ts';
+import type { TeamsConnector } from './connector.ts';
+import { TEAMS_FIT } from './format.ts';
+import { conversationOf, sentRef, TEAMS } from './id.ts';
+
+/** What a file's name says it holds, for the few kinds Teams shows inline; the rest are bytes. */
+const MIME: Readonly<Record<string, string>> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+};
+
+/**
+ * The bridge's Outbound over the Bot Connector, through the CloudAdapter (each call with the
+ * app's token): a new message is sent to its conversation (a reply chain's id sends it into
+ * the chain), progress updates that activity in place. Each conversation's calls keep to its
+ * send budget; a 429 pauses it for its Retry-After. A file goes inline in its message, as
+ * a bot in a channel or group chat can share no other way (its capabilities keep files small).
+ */
+export class TeamsOutbound implements Outbound {
+  constructor(
+    private readonly connector: TeamsConnector,
+    private readonly budget = new SendBudget({ limits: () => TEAMS_CONVERSATION_LIMIT, retryAfter, meter: sendMeter(TEAMS) }),
+  ) {}
+
+  send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(conversationOf(to), 'message', () => this.post(to, teamsMessage(text, options.buttons)));
+  }
+
+  edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
+    return this.budget.schedule(
+      conversationOf(ref),
+      options.urgent ? 'message' : 'edit',
+      () =>
+        this.connector.within(ref, async (context) => {
+          try {
+            await context.updateActivity({ ...teamsMessage(text, options.buttons), id: ref.messageId });
+            return true;
+          } catch (error) {
+            // Deleted by someone: nothing to edit, and no error.
+            if (statusOf(error) === 404) return false;
+            throw error;
+          }
+        }),
+      `${ref.chat}:${ref.thread ?? ''}:${ref.messageId}`,
+    );
+  }
+
+  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }): Promise<MessageRef> {
+    return this.budget.schedule(conversationOf(to), 'message', () =>
+      this.postFile(to, document.filename, Buffer.from(document.content, 'utf8'), document.caption),
+    );
+  }
+
+  sendFile(to: ChatRef, file: OutgoingFile): Promise<MessageRef> {
+    return this.budget.schedule(conversationOf(to), 'message', async () =>
+      this.postFile(to, file.filename ?? basename(file.path), await bytesOf(file), file.caption),
+    );
+  }
+
+  sendPicture(to: ChatRef, picture: Picture): Promise<MessageRef> {
+    return this.budget.schedule(conversationOf(to), 'message', () => this.postFile(to, picture.filename, Buffer.from(picture.png), picture.caption));
+  }
+
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(conversationOf(to));
+  }
+
+  capabilities(): ChatCapabilities {
+    return TEAMS_CAPABILITIES;
+  }
+
+  fit(): MessageFit {
+    return TEAMS_FIT;
+  }
+
+  private postFile(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined): Promise<MessageRef> {
+    const contentType = MIME[extname(filename).toLowerCase()] ?? 'application/octet-stream';
+    const message = caption ? teamsMessage(caption) : { type: 'message', text: '' };
+    return this.post(to, { ...message, attachments: [{ contentType, name: filename, contentUrl: `data:${contentType};base64,${bytes.toString('base64')}` }] });
+  }
+
+  private post(to: ChatRef, activity: Partial<Activity>): Promise<MessageRef> {
+    return this.connector.within(to, async (context) => {
+      const sent = await context.sendActivity(activity);
+      return sentRef(to, sent?.id ?? '');
+    });
+  }
+}
+
+/** The HTTP status of a Bot Connector's refusal. */
+export function statusOf(error: unknown): number | undefined {
+  const status = (error as { statusCode?: unknown }).statusCode ?? (error as { status?: unknown }).status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Seconds a 429 asks to wait (its Retry-After), for the send budget. */
+function retryAfter(error: unknown): number | undefined {
+  if (statusOf(error) !== 429) return undefined;
+  const headers = (error as { response?: { headers?: { get?: (name: string) => string | undefined } } }).response?.headers;
+  const seconds = Number(headers?.get?.('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 1;
+}
+
+async function bytesOf(file: OutgoingFile): Promise<Buffer> {
+  if (!file.content) return readFile(file.path);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of file.content()) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,63 @@
+import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { teamsAdapter, teamsLogin } from './auth.ts';
+import { teamsBot } from './bot.ts';
+import { checkTeams } from './check.ts';
+import { TeamsConnector } from './connector.ts';
+import { KnownConversations } from './conversations.ts';
+import { TeamsDownloads } from './downloads.ts';
+import { MessagesEndpoint } from './endpoint.ts';
+import { TEAMS } from './id.ts';
+import { TeamsOutbound } from './outbound.ts';
+import { reachTeams } from './reach.ts';
+import { requireTeams, teamsSettings } from './settings.ts';
+
+/**
+ * Microsoft Teams, through the Bot Framework SDK (botbuilder's CloudAdapter): the Bot
+ * Framework posts activities to `POST /api/messages` on the bridge's web server, and the
+ * bridge answers through each conversation's Bot Connector with the app's token.
+ */
+const teams: TransportKind = {
+  id: TEAMS,
+  check: (sources) => checkTeams(teamsSettings(sources)),
+  async create(sources): Promise<Transport> {
+    const settings = requireTeams(teamsSettings(sources));
+    const login = teamsLogin(settings);
+    const adapter = teamsAdapter(settings, login);
+    const conversations = await KnownConversations.open(sources.dataDir);
+    const connector = new TeamsConnector(adapter, settings.appId, settings.tenantId, conversations);
+    const out = new TeamsOutbound(connector);
+    const endpoint = new MessagesEndpoint(adapter, settings.tenantId);
+    let ended: () => void = () => {};
+    let stopped = false;
+    return {
+      id: TEAMS,
+      everyoneIsOwner: false,
+      secrets: [settings.appPassword],
+      out,
+      members: connector.members(),
+      downloads: new TeamsDownloads(),
+      routes: endpoint.routes,
+      async connect(log) {
+        await reachTeams(login, log);
+      },
+      async serve(host, log) {
+        if (stopped) return;
+        endpoint.log = log;
+        adapter.onTurnError = async (_context, error) => log.error({ err: error }, 'Teams: handling an activity failed');
+        endpoint.turn = teamsBot({ host, conversations, out, log });
+        await new Promise<void>((resolve) => (ended = resolve));
+      },
+      async stop() {
+        stopped = true;
+        endpoint.turn = undefined;
+        ended();
+      },
+      inTerminal: false,
+      greet({ clis, defaultCli, dataDir }, log) {
+        log.info(`jsonl-bridge running as Teams app ${settings.appId}: ${clis} CLIs (default ${defaultCli}), data in ${dataDir}`);
+      },
+    };
+  },
+};
+
+export default teams;
