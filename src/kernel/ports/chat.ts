@@ -186,6 +186,14 @@ export interface Attachment {
   durationSeconds?: number;
 }
 
+/** What a file of this MIME type is, where its chat app says no more of it. */
+export function attachmentKind(mime: string | undefined): Attachment['kind'] {
+  const type = mime ?? '';
+  if (type.startsWith('image/')) return 'photo';
+  if (type.startsWith('audio/')) return 'audio';
+  return type.startsWith('video/') ? 'video' : 'document';
+}
+
 /** Fetches attachments: the transport's side of receiving files. */
 export interface Downloads {
   /** The largest file the transport can fetch. */

@@ -1,5 +1,5 @@
 import type { Attachment as DiscordAttachment, Collection } from 'discord.js';
-import type { Attachment } from '../../kernel/ports/chat.ts';
+import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
 
 /** Discord's flag on a voice message's attachment-carrying message. */
 const IS_VOICE_MESSAGE = 1 << 13;
@@ -12,16 +12,7 @@ const IS_VOICE_MESSAGE = 1 << 13;
 export function attachmentsOf(files: Collection<string, DiscordAttachment>, messageFlags: number): Attachment[] {
   return [...files.values()].map((file) => {
     const type = file.contentType ?? '';
-    const kind =
-      messageFlags & IS_VOICE_MESSAGE
-        ? 'voice'
-        : type.startsWith('image/')
-          ? 'photo'
-          : type.startsWith('audio/')
-            ? 'audio'
-            : type.startsWith('video/')
-              ? 'video'
-              : 'document';
+    const kind = messageFlags & IS_VOICE_MESSAGE ? 'voice' : attachmentKind(type);
     return {
       kind,
       id: file.url,

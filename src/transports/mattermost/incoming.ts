@@ -1,4 +1,4 @@
-import type { Attachment } from '../../kernel/ports/chat.ts';
+import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
 
 /** A post as the WebSocket's `posted` event carries it, as far as the bridge reads it. */
 export interface EventPost {
@@ -58,13 +58,7 @@ export function attachmentsOf(post: EventPost): Attachment[] {
   return (post.file_ids ?? []).map((id) => {
     const file = described.get(id);
     const mime = file?.mime_type ?? '';
-    const kind: Attachment['kind'] = mime.startsWith('image/')
-      ? 'photo'
-      : mime.startsWith('audio/')
-        ? 'audio'
-        : mime.startsWith('video/')
-          ? 'video'
-          : 'document';
+    const kind = attachmentKind(mime);
     return {
       kind,
       id,

@@ -1,4 +1,4 @@
-import type { Attachment } from '../../kernel/ports/chat.ts';
+import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
 
 /** A file of a Slack message event, as far as the bridge reads it. */
 export interface SlackEventFile {
@@ -16,13 +16,7 @@ export function attachmentsOf(files: readonly SlackEventFile[] | undefined): Att
     const url = file.url_private_download ?? file.url_private;
     if (!url) return [];
     const mime = file.mimetype ?? '';
-    const kind: Attachment['kind'] = mime.startsWith('image/')
-      ? 'photo'
-      : mime.startsWith('audio/')
-        ? 'audio'
-        : mime.startsWith('video/')
-          ? 'video'
-          : 'document';
+    const kind = attachmentKind(mime);
     return [
       {
         kind,
