@@ -30,7 +30,7 @@ export async function checkCli(
   const subject = adapter.name;
   const variable = `BRIDGE_${adapter.name.toUpperCase().replaceAll('-', '_')}_COMMAND`;
   const path = await which(adapter.resolvedCommand, { path: env.PATH ?? '', nothrow: true });
-  if (!path && defaultCli !== undefined && !needed(adapter, defaultCli))
+  if (!path && defaultCli !== undefined && !cliNeeded(adapter, defaultCli))
     return [
       optional(
         subject,
@@ -96,16 +96,16 @@ export async function checkCredentials(
 }
 
 /** Whether anything needs this CLI: it is the default, or a BRIDGE_<NAME>_COMMAND names it. */
-function needed(adapter: Adapter, defaultCli: string): boolean {
+export function cliNeeded(adapter: Adapter, defaultCli: string): boolean {
   return adapter.name === defaultCli || adapter.resolvedCommand !== adapter.command;
 }
 
 /**
  * For the doctor: what is wrong with a CLI nothing needs is said, but as optional, not as a
- * fault (`-- --console` needs the default CLI alone). The start still says it, a line per CLI.
+ * fault (`-- --console` needs the default CLI alone). The start does not ask it (start-checks.ts).
  */
 export function optionalUnlessNeeded(adapter: Adapter, defaultCli: string, results: CheckResult[]): CheckResult[] {
-  if (needed(adapter, defaultCli)) return results;
+  if (cliNeeded(adapter, defaultCli)) return results;
   return results.map((result) =>
     result.ok
       ? result
