@@ -10,8 +10,8 @@ let web: string;
 
 beforeAll(async () => {
   const apps = await Promise.all(Object.values(CHAT_APP_TWINS).map((make) => make()));
-  // A chat app whose service posts to the web server (Teams) has chosen its address.
-  const address = apps.map((app) => app.env.BRIDGE_WEB_ADDR).find(Boolean) ?? `127.0.0.1:${await freePort()}`;
+  // A chat app whose service was told where to post (Teams) has chosen the web server's address.
+  const address = apps.map((app) => app.postsTo).find(Boolean) ?? `127.0.0.1:${await freePort()}`;
   web = `http://${address}`;
   world = await startChatAppWorld(apps, { BRIDGE_WEB_ADDR: address });
 }, 90_000);

@@ -9,6 +9,12 @@ export interface ChatAppTwin {
   readonly transport: string;
   /** The bridge's settings pointing it at this twin. */
   readonly env: Record<string, string>;
+  /**
+   * The web server's address the app's service was told to post to, where the twin chose it
+   * (Teams: its messaging endpoint); the bridge must listen there. Others (Mattermost: its
+   * buttons' URL is in each post) work with any BRIDGE_WEB_ADDR.
+   */
+  readonly postsTo?: string;
   /** The person who owns the bridge, as BRIDGE_ALLOWED_USERS holds them. */
   readonly owner: string;
   /** Characters one message of the app holds, where past the 2,000–4,096 of most: an answer of 9,000 is then one message. */

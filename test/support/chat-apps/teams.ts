@@ -106,6 +106,7 @@ export async function teamsTwin(): Promise<ChatAppTwin> {
   return {
     transport: 'teams',
     env: { ...teams.env(), BRIDGE_WEB_ADDR: `127.0.0.1:${port}` },
+    postsTo: `127.0.0.1:${port}`,
     owner: `teams:${ada.aadObjectId}`,
     direct,
     addPerson: (name) => `teams:${teams.addPerson(name).aadObjectId}`,
