@@ -49,7 +49,8 @@ export async function checkCli(
   const { doctor } = adapter;
   const walls = inWalls && { cwd: inWalls.cwd, scope: { home: `doctor-${adapter.name}`, cli: adapter.walls } };
   // In walls, the command as the bridge gives it to them: they find what it runs themselves.
-  const version = await ask(walls ? adapter.resolvedCommand : path, doctor.version, env, cancel, walls);
+  // Its environment as the bridge gives it to the CLI: the manifest's own variables over the bridge's.
+  const version = await ask(walls ? adapter.resolvedCommand : path, doctor.version, { ...env, ...adapter.env }, cancel, walls);
   if (!version.ok && walls)
     return [
       fail(
@@ -86,7 +87,7 @@ export async function checkCredentials(
   if (!credentials.args) return fail(subject, `none of ${credentials.env.join(', ')} is set`, credentials.fix);
   // The path found, not the bare name: a command copied into a plain shell, whose PATH may not have it, runs.
   const shown = `\`${[path, ...credentials.args].join(' ')}\``;
-  const answer = await ask(path, credentials.args, env, cancel);
+  const answer = await ask(path, credentials.args, { ...env, ...adapter.env }, cancel);
   const missing = credentials.missing === undefined ? undefined : new RegExp(credentials.missing).exec(answer.output)?.[0];
   if (missing) return fail(subject, `${shown} says ${firstLine(missing)}`, credentials.fix);
   if (answer.ok) return pass(subject, `${shown} says it is logged in`);
