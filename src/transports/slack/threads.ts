@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writePrivateFile } from '../../kernel/store/private-files.ts';
+import { KeptJson } from '../../kernel/store/kept-json.ts';
 
 /** Threads remembered at most: the oldest are forgotten first. */
 const MAX_THREADS = 5000;
@@ -12,23 +11,14 @@ const MAX_THREADS = 5000;
  */
 export class KnownThreads {
   private constructor(
-    private readonly file: string,
+    private readonly kept: KeptJson,
     private readonly keys: Set<string>,
   ) {}
 
   static async open(dataDir: string): Promise<KnownThreads> {
-    const file = join(dataDir, 'slack-threads.json');
-    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '[]';
-      throw error;
-    });
-    let keys: unknown;
-    try {
-      keys = JSON.parse(text);
-    } catch {
-      keys = [];
-    }
-    return new KnownThreads(file, new Set(Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : []));
+    const kept = new KeptJson(join(dataDir, 'slack-threads.json'));
+    const keys = await kept.read();
+    return new KnownThreads(kept, new Set(Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : []));
   }
 
   has(channel: string, threadTs: string): boolean {
@@ -43,11 +33,6 @@ export class KnownThreads {
       if (this.keys.size <= MAX_THREADS) break;
       this.keys.delete(old);
     }
-    // One write at a time (they share a temporary file), each of the set as it is then.
-    const written = this.writing.then(() => writePrivateFile(this.file, JSON.stringify([...this.keys])));
-    this.writing = written.catch(() => undefined);
-    await written;
+    await this.kept.write(() => [...this.keys]);
   }
-
-  private writing: Promise<void> = Promise.resolve();
 }

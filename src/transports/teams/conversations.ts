@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writePrivateFile } from '../../kernel/store/private-files.ts';
+import { KeptJson } from '../../kernel/store/kept-json.ts';
 
 /** Conversations remembered at most: the oldest are forgotten first. */
 const MAX_CONVERSATIONS = 5000;
@@ -11,27 +10,16 @@ const MAX_CONVERSATIONS = 5000;
  * data directory, so a restart can still reach every chat it was written in.
  */
 export class KnownConversations {
-  private writing: Promise<void> = Promise.resolve();
-
   private constructor(
-    private readonly file: string,
+    private readonly kept: KeptJson,
     private readonly serviceUrls: Map<string, string>,
   ) {}
 
   static async open(dataDir: string): Promise<KnownConversations> {
-    const file = join(dataDir, 'teams-conversations.json');
-    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '{}';
-      throw error;
-    });
-    let held: unknown;
-    try {
-      held = JSON.parse(text);
-    } catch {
-      held = {};
-    }
+    const kept = new KeptJson(join(dataDir, 'teams-conversations.json'));
+    const held = await kept.read();
     const entries = Object.entries(typeof held === 'object' && held ? held : {}).filter((e): e is [string, string] => typeof e[1] === 'string');
-    return new KnownConversations(file, new Map(entries));
+    return new KnownConversations(kept, new Map(entries));
   }
 
   /** The service URL of a chat (a channel, a group or personal chat), by its id. */
@@ -44,9 +32,6 @@ export class KnownConversations {
     this.serviceUrls.delete(chat);
     this.serviceUrls.set(chat, serviceUrl);
     if (this.serviceUrls.size > MAX_CONVERSATIONS) this.serviceUrls.delete(this.serviceUrls.keys().next().value!);
-    // One write at a time (they share a temporary file), each of the map as it is then.
-    const written = this.writing.then(() => writePrivateFile(this.file, JSON.stringify(Object.fromEntries(this.serviceUrls))));
-    this.writing = written.catch(() => undefined);
-    await written;
+    await this.kept.write(() => Object.fromEntries(this.serviceUrls));
   }
 }

@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { writePrivateFile } from './private-files.ts';
+
+/**
+ * A small file a part keeps in the data directory (a chat app's threads, its conversations):
+ * read back as whatever JSON it holds, and written one write at a time, since the writes share
+ * a temporary file beside it.
+ */
+export class KeptJson {
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  /** What it holds; undefined when it is not there or not JSON (a file cut short is forgotten, not fatal). */
+  async read(): Promise<unknown> {
+    const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Writes what `snapshot` gives once the writes before it are done: the state as it is then. */
+  write(snapshot: () => unknown): Promise<void> {
+    const written = this.writing.then(() => writePrivateFile(this.file, JSON.stringify(snapshot())));
+    this.writing = written.catch(() => undefined);
+    return written;
+  }
+}
