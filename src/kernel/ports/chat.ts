@@ -60,7 +60,7 @@ export function wholeChatKey(ref: ChatRef): string {
 export function qualifiedId(written: string, bareNumbers: string): string | undefined {
   const text = written.trim();
   if (/^-?\d+$/.test(text)) return `${bareNumbers}:${text}`;
-  // A Matrix user id keeps its server's colon (`matrix:@alice:example.org`).
+  // An id naming its server keeps the server's colon (`<transport>:@alice:example.org`).
   return /^[a-z][a-z0-9-]*:(?:[^\s:]+|@[^\s:]+:[^\s]+)$/.test(text) ? text : undefined;
 }
 

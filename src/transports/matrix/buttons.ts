@@ -31,7 +31,9 @@ export function buttonLines(rows: readonly (readonly Button[])[] | undefined): {
         h.push(`${key} ${escapeHtml(button.text)}`);
       }
     }
-    if (p.length) [plain.push(p.join(' · ')), html.push(h.join(' · '))];
+    if (!p.length) continue;
+    plain.push(p.join(' · '));
+    html.push(h.join(' · '));
   }
   return { plain: plain.join('\n'), html: html.join('<br>'), data };
 }

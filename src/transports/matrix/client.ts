@@ -1,4 +1,4 @@
-import { createClient, MatrixError, Method, type MatrixClient } from 'matrix-js-sdk';
+import { createClient, MatrixError, type MatrixClient, type Method } from 'matrix-js-sdk';
 import { logger } from 'matrix-js-sdk/lib/logger.js';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { ReadyMatrixSettings } from './settings.ts';
@@ -23,8 +23,14 @@ export function matrixClient(settings: ReadyMatrixSettings, userId: string, stor
 }
 
 /** A call of the Client-Server API under /_matrix/client/v3: its JSON answer, or the SDK's MatrixError. */
-export function call<T>(client: MatrixClient, method: 'GET' | 'PUT' | 'POST', path: string, body?: Record<string, unknown>, query?: Record<string, string>): Promise<T> {
-  return client.http.authedRequest<T>(method as Method, path, query, body) as Promise<T>;
+export function call<T>(
+  client: MatrixClient,
+  method: 'GET' | 'PUT' | 'POST',
+  path: string,
+  body?: Record<string, unknown>,
+  query?: Record<string, string>,
+): Promise<T> {
+  return client.http.authedRequest<T>(method as Method, path, query, body);
 }
 
 /** Seconds the homeserver asked to wait, when `error` is its M_LIMIT_EXCEEDED (its `retry_after_ms`, or the Retry-After header). */

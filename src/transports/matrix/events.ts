@@ -66,7 +66,8 @@ export class MatrixEvents {
     const { me, log } = this.parts;
     if (!this.live || event.getSender() === me.userId || event.isRedacted()) return;
     const type = event.getType();
-    if (type === 'm.room.encryption') void this.parts.invites.refuseEncrypted(room.roomId).catch((error: unknown) => log.warn({ err: error }, 'Matrix: leaving an encrypted room failed'));
+    if (type === 'm.room.encryption')
+      void this.parts.invites.refuseEncrypted(room.roomId).catch((error: unknown) => log.warn({ err: error }, 'Matrix: leaving an encrypted room failed'));
     if (type === 'm.reaction') return this.reaction(event, room);
     if (type !== 'm.room.message') return;
     const content = event.getContent<MessageContent>();
@@ -118,7 +119,9 @@ export class MatrixEvents {
     const sender = event.getSender()!;
     void this.parts.names
       .of(sender, room)
-      .then((name) => this.parts.host.handleButton({ address: press.chat, user: { id: sender, ...(name ? { name } : {}) }, data: press.data, messageId: relation.event_id! }))
+      .then((name) =>
+        this.parts.host.handleButton({ address: press.chat, user: { id: sender, ...(name ? { name } : {}) }, data: press.data, messageId: relation.event_id! }),
+      )
       .catch((error: unknown) => this.parts.log.error({ err: error, chat: chatKey(press.chat) }, 'Matrix: handling a press failed'));
   }
 
@@ -139,7 +142,9 @@ export class MatrixEvents {
   private async isDirect(room: Room): Promise<boolean> {
     const known = this.parts.kept.room(room.roomId);
     if (known) return known.direct;
-    const joined = await call<{ joined: Record<string, unknown> }>(this.parts.client, 'GET', `/rooms/${encodeURIComponent(room.roomId)}/joined_members`).catch(() => undefined);
+    const joined = await call<{ joined: Record<string, unknown> }>(this.parts.client, 'GET', `/rooms/${encodeURIComponent(room.roomId)}/joined_members`).catch(
+      () => undefined,
+    );
     if (!joined) return false;
     const direct = Object.keys(joined.joined).length <= 2;
     await this.parts.kept.keepRoom(room.roomId, { direct });

@@ -151,8 +151,8 @@ export class MatrixOutbound implements Outbound {
     try {
       await this.event(ref, 'm.room.message', {
         ...fresh,
-        body: `* ${String(fresh.body)}`,
-        ...(fresh.formatted_body ? { formatted_body: `* ${String(fresh.formatted_body)}` } : {}),
+        body: `* ${fresh.body as string}`,
+        ...(fresh.formatted_body ? { formatted_body: `* ${fresh.formatted_body as string}` } : {}),
         'm.new_content': fresh,
         'm.relates_to': { rel_type: 'm.replace', event_id: ref.messageId },
       });
@@ -165,7 +165,10 @@ export class MatrixOutbound implements Outbound {
 
   /** The message's keys as the bot's reactions, those of buttons gone taken off (redacted). */
   private async setReactions(ref: MessageRef, data: string[]): Promise<void> {
-    const held = this.buttons.keep(ref.messageId, chatKey(ref), { chat: { transport: ref.transport, chat: ref.chat, ...(ref.thread ? { thread: ref.thread } : {}) }, data });
+    const held = this.buttons.keep(ref.messageId, chatKey(ref), {
+      chat: { transport: ref.transport, chat: ref.chat, ...(ref.thread ? { thread: ref.thread } : {}) },
+      data,
+    });
     const keys: string[] = KEYS.slice(0, data.length);
     for (const [key, reaction] of [...held]) {
       if (keys.includes(key)) continue;

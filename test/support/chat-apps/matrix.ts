@@ -24,7 +24,12 @@ export async function matrixTwin(given?: FakeMatrix): Promise<ChatAppTwin> {
   const shown = (room: string, thread?: string): ShownMessage[] => mx.botMessages(room, thread).map((event) => shownMessage(mx, event));
 
   /** A chat of `room` as `user` writes in it: `mention` each message (a group's), in a thread once it has a root. */
-  const chat = (room: string, user: string, mention: boolean, started?: { root: string; mentioned?: boolean }): ChatOnApp & { as(person: string): ChatOnApp } => {
+  const chat = (
+    room: string,
+    user: string,
+    mention: boolean,
+    started?: { root: string; mentioned?: boolean },
+  ): ChatOnApp & { as(person: string): ChatOnApp } => {
     const thread = () => started?.root;
     const mentioning = () => mention && !started?.mentioned;
     const addressed = (text: string) => (mentioning() ? { body: `${bot.displayname}: ${text}`, mentions: [bot.userId] } : { body: text });

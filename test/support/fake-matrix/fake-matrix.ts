@@ -65,7 +65,8 @@ export class FakeMatrix {
     this.append(room, by, 'm.room.join_rules', { join_rule: 'invite' }, '');
     if (options.name) this.append(room, by, 'm.room.name', { name: options.name }, '');
     if (options.encrypted) this.append(room, by, 'm.room.encryption', { algorithm: 'm.megolm.v1.aes-sha2' }, '');
-    for (const member of options.members ?? []) this.append(room, member, 'm.room.member', { membership: 'join', displayname: this.users.get(member)?.displayname }, member);
+    for (const member of options.members ?? [])
+      this.append(room, member, 'm.room.member', { membership: 'join', displayname: this.users.get(member)?.displayname }, member);
     for (const invited of options.invite ?? [])
       this.append(room, by, 'm.room.member', { membership: 'invite', ...(options.direct ? { is_direct: true } : {}) }, invited);
     return room;
@@ -74,7 +75,14 @@ export class FakeMatrix {
   /** Someone writes in a room (a thread's root given: in that thread), mentioning whom `mentions` names. */
   say(options: { user: string; room: string; body: string; thread?: string; mentions?: string[]; replyTo?: string }): RoomEvent {
     const relation = options.thread
-      ? { 'm.relates_to': { rel_type: 'm.thread', event_id: options.thread, is_falling_back: true, 'm.in_reply_to': { event_id: options.replyTo ?? options.thread } } }
+      ? {
+          'm.relates_to': {
+            rel_type: 'm.thread',
+            event_id: options.thread,
+            is_falling_back: true,
+            'm.in_reply_to': { event_id: options.replyTo ?? options.thread },
+          },
+        }
       : options.replyTo
         ? { 'm.relates_to': { 'm.in_reply_to': { event_id: options.replyTo } } }
         : {};
@@ -85,7 +93,9 @@ export class FakeMatrix {
   /** Someone sends a file (uploaded to the media repository first), with a caption as its body where given (Matrix 1.10). */
   sendFile(options: { user: string; room: string; name: string; bytes: Buffer; caption?: string; thread?: string; mentions?: string[] }): RoomEvent {
     const stored = this.store(options.name, 'text/plain', options.bytes);
-    const relation = options.thread ? { 'm.relates_to': { rel_type: 'm.thread', event_id: options.thread, is_falling_back: true, 'm.in_reply_to': { event_id: options.thread } } } : {};
+    const relation = options.thread
+      ? { 'm.relates_to': { rel_type: 'm.thread', event_id: options.thread, is_falling_back: true, 'm.in_reply_to': { event_id: options.thread } } }
+      : {};
     return this.send(options.user, options.room, 'm.room.message', {
       msgtype: 'm.file',
       body: options.caption ?? options.name,
@@ -136,7 +146,16 @@ export class FakeMatrix {
   }
 
   waitFor<T>(check: Check<T>, timeoutMs = 20_000): Promise<T> {
-    return waitUntil(this.changes, check, timeoutMs, () => `Recent calls:\n${this.calls.slice(-15).map((c) => `  ${c.route} → ${c.status}`).join('\n')}`);
+    return waitUntil(
+      this.changes,
+      check,
+      timeoutMs,
+      () =>
+        `Recent calls:\n${this.calls
+          .slice(-15)
+          .map((c) => `  ${c.route} → ${c.status}`)
+          .join('\n')}`,
+    );
   }
 
   async close(): Promise<void> {

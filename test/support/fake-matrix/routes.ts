@@ -27,7 +27,12 @@ const ROUTES: [method: string, pattern: RegExp, route: string, handler: Handler,
   ['GET', re(`${C}/account/whoami`), 'GET /account/whoami', ({ user }) => ({ json: { user_id: user, device_id: 'BRIDGE', is_guest: false } })],
   ['GET', re(`${C}/profile/${P}(?:/displayname)?`), 'GET /profile/:user', ({ mx, params }) => profile(mx, params[0]!)],
   ['GET', re(`${C}/pushrules/?`), 'GET /pushrules', () => ({ json: { global: { override: [], content: [], room: [], sender: [], underride: [] } } })],
-  ['POST', re(`${C}/user/${P}/filter`), 'POST /user/:user/filter', ({ mx, user }) => ((user === mx.bot.userId && mx.bot$.starts++), { json: { filter_id: '1' } })],
+  [
+    'POST',
+    re(`${C}/user/${P}/filter`),
+    'POST /user/:user/filter',
+    ({ mx, user }) => (user === mx.bot.userId && mx.bot$.starts++, { json: { filter_id: '1' } }),
+  ],
   ['GET', re(`${C}/user/${P}/filter/${P}`), 'GET /user/:user/filter/:id', () => ({ json: { room: { timeline: { limit: 10 } } } })],
   ['GET', re(`${C}/user/${P}/account_data/${P}`), 'GET /user/:user/account_data/:type', () => notFound('Account data not found')],
   ['GET', re(`${C}/capabilities`), 'GET /capabilities', () => ({ json: { capabilities: {} } })],
@@ -39,17 +44,36 @@ const ROUTES: [method: string, pattern: RegExp, route: string, handler: Handler,
   ['POST', re(`${C}/rooms/${P}/leave`), 'POST /rooms/:room/leave', (c) => leave(c)],
   ['GET', re(`${C}/rooms/${P}/event/${P}`), 'GET /rooms/:room/event/:event', ({ mx, params, user }) => event(mx, params[0]!, params[1]!, user)],
   ['GET', re(`${C}/rooms/${P}/joined_members`), 'GET /rooms/:room/joined_members', ({ mx, params, user }) => joinedMembers(mx, params[0]!, user)],
-  ['GET', re(`${C}/rooms/${P}/state/${P}/${P}?`), 'GET /rooms/:room/state/:type/:key', ({ mx, params, user }) => state(mx, params[0]!, params[1]!, params[2] ?? '', user)],
+  [
+    'GET',
+    re(`${C}/rooms/${P}/state/${P}/${P}?`),
+    'GET /rooms/:room/state/:type/:key',
+    ({ mx, params, user }) => state(mx, params[0]!, params[1]!, params[2] ?? '', user),
+  ],
   ['GET', re(`/_matrix/client/v1/rooms/${P}/relations/${P}(?:/${P})?(?:/${P})?`), 'GET /rooms/:room/relations/:event', (c) => relations(c)],
   ['POST', /^\/_matrix\/media\/v3\/upload$/, 'POST /upload', (c) => upload(c)],
-  ['GET', re(`/_matrix/client/v1/media/download/${P}/${P}(?:/${P})?`), 'GET /media/download/:server/:id', ({ mx, params }) => download(mx, params[0]!, params[1]!)],
+  [
+    'GET',
+    re(`/_matrix/client/v1/media/download/${P}/${P}(?:/${P})?`),
+    'GET /media/download/:server/:id',
+    ({ mx, params }) => download(mx, params[0]!, params[1]!),
+  ],
   ['GET', /^\/_matrix\/(?:client\/v1\/media|media\/v3)\/config$/, 'GET /media/config', () => ({ json: { 'm.upload.size': MAX_UPLOAD_BYTES } })],
 ];
 
 export function route(method: string, path: string): { route: string; handler: Handler; params: string[]; open: boolean } | undefined {
   for (const [m, pattern, name, handler, open] of ROUTES) {
     const match = m === method ? pattern.exec(path) : null;
-    if (match) return { route: name, handler, params: match.slice(1).filter((p) => p !== undefined).map(decodeURIComponent), open: open === true };
+    if (match)
+      return {
+        route: name,
+        handler,
+        params: match
+          .slice(1)
+          .filter((p) => p !== undefined)
+          .map(decodeURIComponent),
+        open: open === true,
+      };
   }
   return undefined;
 }

@@ -19,7 +19,9 @@ const STRIKE: Tag = { id: 'del', open: '<del>', close: '</del>' };
 const CODE: Tag = { id: 'code', open: '<code>', close: '</code>' };
 
 function preTag(lang: string): Tag {
-  return lang === '' ? { id: 'pre', open: '<pre><code>', close: '</code></pre>' } : { id: `pre:${lang}`, open: `<pre><code class="language-${escapeHtml(lang)}">`, close: '</code></pre>' };
+  return lang === ''
+    ? { id: 'pre', open: '<pre><code>', close: '</code></pre>' }
+    : { id: `pre:${lang}`, open: `<pre><code class="language-${escapeHtml(lang)}">`, close: '</code></pre>' };
 }
 
 /** Outermost first: quote > pre > link > strong > em > del > code. */
