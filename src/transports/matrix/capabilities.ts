@@ -27,5 +27,9 @@ export const MATRIX_CAPABILITIES: ChatCapabilities = Object.freeze({
   commandPrefix: '!',
 });
 
-/** A room's calls: the homeserver's limit is the bot's, across rooms; five in two seconds a room leaves room for the others. */
-export const MATRIX_ROOM_LIMIT = { max: 5, windowMs: 2000 };
+/**
+ * A room's calls: the homeserver's limit is the bot's, across rooms, and a button costs a call
+ * of its own (its key's reaction, then its redaction); eight in two seconds a room leaves room
+ * for the others, and an M_LIMIT_EXCEEDED pauses the room for as long as it asks.
+ */
+export const MATRIX_ROOM_LIMIT = { max: 8, windowMs: 2000 };

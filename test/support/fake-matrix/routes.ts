@@ -95,7 +95,10 @@ function profile(mx: FakeMatrix, userId: string): Answer {
 async function sync({ mx, query, user, call, request }: Context): Promise<Answer> {
   const since = query.get('since') ?? undefined;
   if (since) call.since = since;
-  if (since && user === mx.bot.userId && mx.bot$.syncingSince !== mx.bot$.starts) [mx.bot$.syncingSince] = [mx.bot$.starts, mx.changes.notify()];
+  if (since && user === mx.bot.userId && mx.bot$.syncingSince !== mx.bot$.starts) {
+    mx.bot$.syncingSince = mx.bot$.starts;
+    mx.changes.notify();
+  }
   const from = since ? Number(since.slice(1)) : undefined;
   const filter = query.get('filter') ?? '';
   const limit = filter.startsWith('{') ? Number((JSON.parse(filter) as { room?: { timeline?: { limit?: number } } }).room?.timeline?.limit ?? 10) : 10;
