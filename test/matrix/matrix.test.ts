@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkMatrix } from '../../src/transports/matrix/check.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import type { ChatAppTwin } from '../support/chat-apps/chat-app.ts';
 import { matrixTwin } from '../support/chat-apps/matrix.ts';
@@ -105,6 +106,20 @@ describe('the Matrix transport', () => {
 });
 
 describe('a bridge whose Matrix token the homeserver does not know', () => {
+  it('is told so by the doctor, which names the account of a good one', async () => {
+    const mx = await FakeMatrix.start();
+    try {
+      expect(await checkMatrix({ homeserverUrl: mx.url, accessToken: mx.token })).toEqual([
+        expect.objectContaining({ ok: true, subject: 'Matrix token', found: '@bridgebot:example.org (Bridge Bot)' }),
+      ]);
+      const [refused] = await checkMatrix({ homeserverUrl: mx.url, accessToken: 'syt_not_a_token_of_this_server' });
+      expect(refused).toMatchObject({ ok: false, subject: 'Matrix token' });
+      expect(refused!.found).toMatch(/refused MATRIX_ACCESS_TOKEN \(M_UNKNOWN_TOKEN/);
+    } finally {
+      await mx.close();
+    }
+  });
+
   it('stops the start in one line', async () => {
     const mx = await FakeMatrix.start();
     const data = await tempDir('bridge-data-');
