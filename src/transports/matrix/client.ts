@@ -4,8 +4,9 @@ import type { Log } from '../../kernel/log/logger.ts';
 import type { ReadyMatrixSettings } from './settings.ts';
 import type { KeptSync } from './kept-sync.ts';
 
-// The SDK logs every request at debug level to the console: the bridge's log says what matters.
-(logger as unknown as { setLevel(level: string): void }).setLevel('warn');
+// The SDK's own lines go to the console, a warning for each push rule a homeserver leaves out:
+// only its errors are kept, and the bridge's log says what matters (the sync lost and back).
+(logger as unknown as { setLevel(level: string): void }).setLevel('error');
 
 /**
  * The bot's client, matrix-js-sdk's MatrixClient: its /sync loop (long polls with `since`

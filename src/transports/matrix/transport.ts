@@ -1,4 +1,4 @@
-import { HttpApiEvent, type MatrixClient } from 'matrix-js-sdk';
+import { ClientEvent, HttpApiEvent, SyncState, type MatrixClient } from 'matrix-js-sdk';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { ButtonMemory } from './buttons.ts';
 import { checkMatrix } from './check.ts';
@@ -59,6 +59,12 @@ const matrixTransport: TransportKind = {
         if (stopped) return;
         const c = theClient();
         c.on(HttpApiEvent.SessionLoggedOut, () => log.error(`Matrix: the homeserver logged the bot out (M_UNKNOWN_TOKEN): ${TOKEN_HOW}, and start again`));
+        c.on(ClientEvent.Sync, (state, previous, data) => {
+          if (state === SyncState.Error && previous !== SyncState.Error)
+            log.warn(`Matrix (${where}): syncing failed (${data?.error?.message ?? 'no answer'}); trying again until the homeserver answers`);
+          if (state === SyncState.Syncing && (previous === SyncState.Error || previous === SyncState.Reconnecting))
+            log.info(`Matrix (${where}) answers again; syncing`);
+        });
         const invites = new Invites(c, me!.userId, kept!, host, log);
         const events = new MatrixEvents({ client: c, me: me!, host, kept: kept!, invites, buttons, names: new MatrixNames(theClient), log });
         const synced = events.start();
