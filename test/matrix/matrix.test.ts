@@ -50,6 +50,15 @@ describe('the Matrix transport', () => {
     expect((await room.shown()).some((m) => /not-for-the-bot/.test(m.text))).toBe(false);
   });
 
+  it('takes a button’s number written as the answer, for clients that show no reactions', async () => {
+    const chat = app.direct();
+    await chat.say('question pick');
+    const asked = await chat.waitFor(/Which color\?/);
+    const blue = asked.buttons.findIndex((label) => /^Blue/.test(label));
+    await chat.say(String(blue + 1));
+    expect((await chat.waitFor(/^echo: question pick/)).text).toContain('answered: Blue');
+  });
+
   it('joins a room an allowed person invites it to, and declines a stranger’s invite saying why', async () => {
     const direct = mx.createRoom({ creator: ada, invite: [mx.bot.userId], direct: true }).roomId;
     await mx.waitFor(() => mx.membership(direct, mx.bot.userId) === 'join');
