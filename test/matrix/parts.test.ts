@@ -52,7 +52,8 @@ describe("the Matrix transport's parts", () => {
     expect(lines.plain).toBe('1️⃣ ✅ Allow · 2️⃣ ❌ Deny\nDocs: https://x.example');
     const memory = new ButtonMemory();
     const chat = matrixChat('!r:example.org');
-    memory.keep('$q', 'matrix:!r~example.org', { chat, data: lines.data });
+    memory.keep('$q', 'matrix:!r~example.org', { chat, data: lines.data }, true);
+    memory.keep('$progress', 'matrix:!r~example.org', { chat, data: ['stop'] }, false);
     expect(memory.press('$q', '2️⃣')).toEqual({ chat, data: 'd' });
     expect(memory.press('$q', '2\u20E3')).toEqual({ chat, data: 'd' });
     expect(memory.press('$q', '3️⃣')).toBeUndefined();

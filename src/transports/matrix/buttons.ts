@@ -48,12 +48,17 @@ export class ButtonMemory {
   /** Each chat's latest message with buttons: what a bare number written there presses. */
   private readonly latest = new Map<string, string>();
 
-  keep(eventId: string, chatKey: string, kept: KeptButtons): Map<string, string> {
+  /**
+   * A message's buttons as they are now. Only a message sent with its buttons (a question) is
+   * what a number answers: a progress message's Stop, added by an edit, is pressed by its
+   * reaction alone, so that a "1" written mid-turn stays a message.
+   */
+  keep(eventId: string, chatKey: string, kept: KeptButtons, asked: boolean): Map<string, string> {
     const reactions = this.byEvent.get(eventId)?.reactions ?? new Map<string, string>();
     this.byEvent.delete(eventId);
     this.byEvent.set(eventId, { ...kept, reactions });
-    if (kept.data.length) this.latest.set(chatKey, eventId);
-    else if (this.latest.get(chatKey) === eventId) this.latest.delete(chatKey);
+    if (kept.data.length && asked) this.latest.set(chatKey, eventId);
+    else if (!kept.data.length && this.latest.get(chatKey) === eventId) this.latest.delete(chatKey);
     if (this.byEvent.size > REMEMBERED) this.byEvent.delete(this.byEvent.keys().next().value!);
     if (this.latest.size > REMEMBERED) this.latest.delete(this.latest.keys().next().value!);
     return reactions;

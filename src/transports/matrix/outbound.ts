@@ -63,7 +63,7 @@ export class MatrixOutbound implements Outbound {
         const lines = buttonLines(options.buttons);
         const fresh = message(text, lines);
         const edited = await this.replace(ref, fresh);
-        if (edited) await this.setReactions(ref, lines.data);
+        if (edited) await this.setReactions(ref, lines.data, false);
         return edited;
       },
       `${ref.chat}:${ref.messageId}`,
@@ -164,11 +164,9 @@ export class MatrixOutbound implements Outbound {
   }
 
   /** The message's keys as the bot's reactions, those of buttons gone taken off (redacted). */
-  private async setReactions(ref: MessageRef, data: string[]): Promise<void> {
-    const held = this.buttons.keep(ref.messageId, chatKey(ref), {
-      chat: { transport: ref.transport, chat: ref.chat, ...(ref.thread ? { thread: ref.thread } : {}) },
-      data,
-    });
+  private async setReactions(ref: MessageRef, data: string[], asked = true): Promise<void> {
+    const chat = { transport: ref.transport, chat: ref.chat, ...(ref.thread ? { thread: ref.thread } : {}) };
+    const held = this.buttons.keep(ref.messageId, chatKey(ref), { chat, data }, asked);
     const keys: string[] = KEYS.slice(0, data.length);
     for (const [key, reaction] of [...held]) {
       if (keys.includes(key)) continue;
