@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import type { MatrixClient } from 'matrix-js-sdk';
 import { megabytes } from '../../engine/files/sizes.ts';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
@@ -84,7 +85,7 @@ export class MatrixOutbound implements Outbound {
   }
 
   async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
-    const bytes = file.content ? await collect(file.content()) : await readFile(file.path);
+    const bytes = file.content ? await buffer(file.content()) : await readFile(file.path);
     return this.upload(to, file.filename ?? basename(file.path), bytes, 'application/octet-stream', file.caption, options);
   }
 
@@ -202,10 +203,4 @@ function within(content: Content): Content {
   if (inner) lean['m.new_content'] = { msgtype: inner.msgtype, body: inner.body };
   else return { msgtype: lean.msgtype, body: lean.body, ...(lean['m.relates_to'] ? { 'm.relates_to': lean['m.relates_to'] } : {}) };
   return lean;
-}
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of chunks) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts);
 }
