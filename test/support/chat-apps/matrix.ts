@@ -92,7 +92,7 @@ export async function matrixTwin(given?: FakeMatrix): Promise<ChatAppTwin> {
     // Each start makes its sync filter anew; its first incremental /sync says the first sync is taken (what came before it is history to a fresh bot).
     async connected() {
       const expected = ++starts;
-      await mx.waitFor(() => mx.bot$.syncingSince >= expected, 30_000);
+      await mx.waitFor(() => mx.botClient.syncingSince >= expected, 30_000);
     },
     stop: () => mx.close(),
   };

@@ -28,7 +28,7 @@ export class FakeMatrix {
   /** Tokens the server no longer knows (logged out). */
   readonly revoked = new Set<string>();
   /** How many times the bot's client started (it makes its sync filter at each start), and the start its latest incremental /sync came from. */
-  readonly bot$ = { starts: 0, syncingSince: 0 };
+  readonly botClient = { starts: 0, syncingSince: 0 };
 
   private constructor(
     private readonly server: Server,

@@ -31,7 +31,7 @@ const ROUTES: [method: string, pattern: RegExp, route: string, handler: Handler,
     'POST',
     re(`${C}/user/${P}/filter`),
     'POST /user/:user/filter',
-    ({ mx, user }) => (user === mx.bot.userId && mx.bot$.starts++, { json: { filter_id: '1' } }),
+    ({ mx, user }) => (user === mx.bot.userId && mx.botClient.starts++, { json: { filter_id: '1' } }),
   ],
   ['GET', re(`${C}/user/${P}/filter/${P}`), 'GET /user/:user/filter/:id', () => ({ json: { room: { timeline: { limit: 10 } } } })],
   ['GET', re(`${C}/user/${P}/account_data/${P}`), 'GET /user/:user/account_data/:type', () => notFound('Account data not found')],
@@ -95,8 +95,8 @@ function profile(mx: FakeMatrix, userId: string): Answer {
 async function sync({ mx, query, user, call, request }: Context): Promise<Answer> {
   const since = query.get('since') ?? undefined;
   if (since) call.since = since;
-  if (since && user === mx.bot.userId && mx.bot$.syncingSince !== mx.bot$.starts) {
-    mx.bot$.syncingSince = mx.bot$.starts;
+  if (since && user === mx.bot.userId && mx.botClient.syncingSince !== mx.botClient.starts) {
+    mx.botClient.syncingSince = mx.botClient.starts;
     mx.changes.notify();
   }
   const from = since ? Number(since.slice(1)) : undefined;
