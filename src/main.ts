@@ -1,7 +1,7 @@
 // The bridge's entry: `npm start` (every chat app whose settings are present) or `npm start -- --console` (this terminal).
 import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './kernel/errors/config-error.ts';
-import { createApp } from './app/create-app.ts';
+import { COMMAND_NAMES, createApp } from './app/create-app.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './services/config/config.ts';
 import { createLog, type Log } from './kernel/log/logger.ts';
 import { guardOutput, printFatal } from './kernel/log/fatal.ts';
@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     // Its data directory first: a transport keeps what it must there (the web chat's messages).
     await ensurePrivateDir(config.dataDir);
     await lockDataDir(join(config.dataDir, BRIDGE_LOCK), `the data directory ${config.dataDir}`, 'give this one a BRIDGE_DATA_DIR of its own');
-    transports = await ServedTransports.create(chosen, { env: process.env, dataDir: config.dataDir });
+    transports = await ServedTransports.create(chosen, { env: process.env, dataDir: config.dataDir }, COMMAND_NAMES);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(secrets.redact(`jsonl-bridge: ${error.message}`));

@@ -63,6 +63,9 @@ import { recordMetrics, workLabels } from './metrics.ts';
 import { workSpent } from '../services/telemetry/metrics-work.ts';
 import type { Scrape } from '../services/telemetry/metrics-server.ts';
 
+/** The chat's commands by name: what the chat apps write the app's way in every text (main.ts gives them to the transports it starts). */
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map((command) => command.name);
+
 export interface App {
   bridge: Bridge;
   /** What the transport feeds and asks. */

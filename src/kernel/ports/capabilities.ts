@@ -1,6 +1,6 @@
 import type { Frame } from '../rich/edit.ts';
 import type { RichText } from '../rich/model.ts';
-import { framed } from '../rich/edit.ts';
+import { framed, replaced } from '../rich/edit.ts';
 
 /**
  * What one chat app can do, declared by its transport in one constant: the core asks this
@@ -37,10 +37,31 @@ export interface ChatCapabilities {
   commandPrefix?: string;
 }
 
-/** `/status`, `/help spawn` in a text about commands, as the app's people write them (`@bridgebot status`). */
-export function asWritten(text: string, capabilities: Pick<ChatCapabilities, 'commandPrefix'>): string {
+/** A command named in a text (`/status`, `(/help spawn)`): its word. */
+const COMMAND_WORD = /(?<=^|[\s`“(])\/([a-z][a-z_]*)\b/g;
+
+/**
+ * `/status`, `/help spawn` in a text, as the app's people write them (`@bridgebot status`):
+ * with `commands`, only those words (`/tmp` is left as it is).
+ */
+export function asWritten(text: string, capabilities: Pick<ChatCapabilities, 'commandPrefix'>, commands?: ReadonlySet<string>): string {
   const prefix = capabilities.commandPrefix;
-  return prefix ? text.replace(/(^|[\s`“(])\/([a-z][a-z_]*)\b/g, `$1${prefix}$2`) : text;
+  return prefix ? text.replace(COMMAND_WORD, (whole, word: string) => writtenWord(whole, word, prefix, commands)) : text;
+}
+
+/**
+ * Any text for a chat (the bridge's words and the agent's alike) with the bridge's own
+ * `commands` in it written as the app's people write them: `/status` where that does nothing
+ * would send them nowhere.
+ */
+export function commandsAsWritten(text: RichText, capabilities: Pick<ChatCapabilities, 'commandPrefix'>, commands: ReadonlySet<string>): RichText {
+  const prefix = capabilities.commandPrefix;
+  if (!prefix || !commands.size) return text;
+  return replaced(text, COMMAND_WORD, ([whole, word]) => writtenWord(whole, word!, prefix, commands));
+}
+
+function writtenWord(whole: string, word: string, prefix: string, commands: ReadonlySet<string> | undefined): string {
+  return !commands || commands.has(word) ? `${prefix}${word}` : whole;
 }
 
 /** How text fits one chat's messages: cut by its app's rules. */

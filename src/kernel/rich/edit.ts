@@ -36,6 +36,35 @@ export function slice(rich: RichText, from: number, to: number, { bare = false }
   return { text: rich.text.slice(from, to), runs, cuts };
 }
 
+/**
+ * The rich text with each match of `pattern` (global) replaced by what `replace` makes of it,
+ * in the style where the match starts; its cuts stay where they were, less those in a match.
+ */
+export function replaced(rich: RichText, pattern: RegExp, replace: (match: RegExpMatchArray) => string): RichText {
+  const parts: RichText[] = [];
+  const cuts: Cut[] = [];
+  const keepCuts = (from: number, to: number, shift: number) => {
+    for (const cut of rich.cuts) if (cut.at >= from && cut.at + cut.skip <= to) cuts.push({ ...cut, at: cut.at + shift });
+  };
+  let [from, shift] = [0, 0];
+  for (const match of rich.text.matchAll(pattern)) {
+    const [at, replacement] = [match.index, replace(match)];
+    if (replacement === match[0]) continue;
+    keepCuts(from, at, shift);
+    const piece = slice(rich, at, at + match[0].length);
+    parts.push(slice(rich, from, at), {
+      text: replacement,
+      runs: [{ text: replacement, style: piece.runs[0]?.style ?? UNSTYLED, start: 0, plainSuffix: piece.runs.at(-1)?.plainSuffix ?? '' }],
+      cuts: [],
+    });
+    shift += replacement.length - match[0].length;
+    from = at + match[0].length;
+  }
+  if (!parts.length) return rich;
+  keepCuts(from, rich.text.length, shift);
+  return { ...concat([...parts, slice(rich, from, rich.text.length)]), cuts };
+}
+
 /** Lines put around an answer's messages: a header before the first, a footer after the last. */
 export interface Frame {
   header?: RichText;

@@ -1,3 +1,4 @@
+import { commandsAsWritten } from '../../kernel/ports/capabilities.ts';
 import { TransportNotServedError } from '../../kernel/ports/transport.ts';
 import type {
   ChatCapabilities,
@@ -20,14 +21,18 @@ const anyChat: ChatRef = { transport: '', chat: '' };
  * each chat is cut and paced by its own app's rules.
  */
 export class RoutedOutbound implements Outbound {
-  constructor(private readonly byId: ReadonlyMap<string, Outbound>) {}
+  constructor(
+    private readonly byId: ReadonlyMap<string, Outbound>,
+    /** The bridge's commands: each chat's texts name them as its app's people write them (see commandsAsWritten). */
+    private readonly commands: ReadonlySet<string> = new Set(),
+  ) {}
 
   async send(to: ChatRef, text: RichText, options?: SendOptions): Promise<MessageRef> {
-    return this.of(to).send(to, text, options);
+    return this.of(to).send(to, this.written(to, text), options);
   }
 
   async edit(ref: MessageRef, text: RichText, options?: EditOptions): Promise<boolean> {
-    return this.of(ref).edit(ref, text, options);
+    return this.of(ref).edit(ref, this.written(ref, text), options);
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {
@@ -35,7 +40,8 @@ export class RoutedOutbound implements Outbound {
   }
 
   async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef> {
-    return this.of(to).sendDocument(to, document, options);
+    const caption = document.caption && this.written(to, document.caption);
+    return this.of(to).sendDocument(to, { ...document, ...(caption ? { caption } : {}) }, options);
   }
 
   async sendFile(to: ChatRef, file: OutgoingFile, options?: SendOptions): Promise<MessageRef> {
@@ -66,6 +72,10 @@ export class RoutedOutbound implements Outbound {
 
   crowded(to: ChatRef): boolean {
     return this.served(to)?.crowded?.(to) ?? false;
+  }
+
+  private written(to: ChatRef, text: RichText): RichText {
+    return commandsAsWritten(text, this.capabilities(to), this.commands);
   }
 
   private served(chat: ChatRef): Outbound | undefined {

@@ -22,15 +22,21 @@ import { RoutedOutbound } from './routed-outbound.ts';
 export class ServedTransports {
   readonly out: RoutedOutbound;
 
-  private constructor(readonly all: readonly Transport[]) {
-    this.out = new RoutedOutbound(new Map(all.map((t) => [t.id, t.out])));
+  private constructor(
+    readonly all: readonly Transport[],
+    commands: readonly string[],
+  ) {
+    this.out = new RoutedOutbound(new Map(all.map((t) => [t.id, t.out])), new Set(commands));
   }
 
-  /** Loads and creates each chosen transport: a missing or wrong setting throws a ConfigError naming it. */
-  static async create(chosen: readonly KnownTransport[], sources: TransportSources): Promise<ServedTransports> {
+  /**
+   * Loads and creates each chosen transport: a missing or wrong setting throws a ConfigError
+   * naming it. `commands` are the bridge's, named in its texts as each app writes them.
+   */
+  static async create(chosen: readonly KnownTransport[], sources: TransportSources, commands: readonly string[] = []): Promise<ServedTransports> {
     const created: Transport[] = [];
     for (const known of chosen) created.push(await (await loadTransport(known)).create(sources));
-    return new ServedTransports(created);
+    return new ServedTransports(created, commands);
   }
 
   get ids(): string[] {

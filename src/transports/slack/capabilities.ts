@@ -1,4 +1,5 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
+import { SLASH_COMMAND } from './app-manifest.ts';
 
 /**
  * What Slack lets a bot do, from its documented limits: one place, asked by the core.
@@ -20,4 +21,6 @@ export const SLACK_CAPABILITIES: ChatCapabilities = Object.freeze({
   drafts: false,
   reactions: true,
   pictures: true,
+  // `/status` is Slack's own: the bridge's commands go through its one slash command.
+  commandPrefix: `${SLASH_COMMAND} `,
 });

@@ -39,6 +39,8 @@ export class SlackOutbound implements Outbound {
 
   constructor(
     private readonly web: WebClient,
+    /** The bot's name once Slack said it (auth.test): in a thread, commands are written `@name status`. */
+    private readonly botName: () => string | undefined = () => undefined,
     private readonly budget = new SendBudget({ limits: () => SLACK_CHANNEL_LIMIT, retryAfter, meter: sendMeter(SLACK) }),
   ) {}
 
@@ -132,9 +134,18 @@ export class SlackOutbound implements Outbound {
     return this.budget.crowded(channelOf(to));
   }
 
-  capabilities(): ChatCapabilities {
-    return SLACK_CAPABILITIES;
+  /**
+   * Its limits, and commands written as Slack takes them: `/bridge status`, its one slash
+   * command; in a thread, where Slack offers no slash command, `@name status`.
+   */
+  capabilities(to?: ChatRef): ChatCapabilities {
+    const name = to && threadTsOf(to) ? this.botName() : undefined;
+    if (!name) return SLACK_CAPABILITIES;
+    if (this.inThreads?.commandPrefix !== `@${name} `) this.inThreads = Object.freeze({ ...SLACK_CAPABILITIES, commandPrefix: `@${name} ` });
+    return this.inThreads;
   }
+
+  private inThreads: ChatCapabilities | undefined;
 
   fit(): MessageFit {
     return SLACK_FIT;

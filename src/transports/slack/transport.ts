@@ -39,7 +39,7 @@ const slack: TransportKind = {
       id: SLACK,
       everyoneIsOwner: false,
       secrets: [settings.botToken, ...(settings.receiving.mode === 'socket' ? [settings.receiving.appToken] : [settings.receiving.signingSecret])],
-      out: new SlackOutbound(web),
+      out: new SlackOutbound(web, () => me?.name),
       members: slackMembers(lookups),
       downloads: new SlackDownloads(settings.botToken, settings.apiUrl),
       roundTripMs: slackRoundTrip(settings),

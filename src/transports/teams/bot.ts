@@ -37,6 +37,7 @@ export function teamsBot(parts: {
     const activity = context.activity;
     const address = teamsChat(activity.conversation.id);
     await conversations.remember(address.chat, activity.serviceUrl);
+    out.knowName(activity.recipient?.name);
     if (activity.type !== 'message') return;
     if (activity.id) {
       if (seen.has(activity.id)) return;

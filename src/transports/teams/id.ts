@@ -15,6 +15,11 @@ export function teamsChat(conversationId: string): ChatRef {
   return chain ? chatRef(TEAMS, ownId(chain[1]!), chain[2]) : chatRef(TEAMS, ownId(conversationId));
 }
 
+/** A personal chat (its conversation id `a:…`): every message there is for the bot. */
+export function isPersonal(ref: ChatRef): boolean {
+  return ref.chat.startsWith('a~');
+}
+
 /** The conversation id the Bot Connector takes for a ref: a reply chain's keeps its root. */
 export function conversationOf(ref: ChatRef): string {
   const chat = ref.chat.replaceAll('~', ':');

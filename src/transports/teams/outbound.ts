@@ -19,7 +19,7 @@ import { TEAMS_CAPABILITIES, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts'
 import { teamsMessage } from './cards.ts';
 import type { TeamsConnector } from './connector.ts';
 import { TEAMS_FIT } from './format.ts';
-import { conversationOf, sentRef, TEAMS } from './id.ts';
+import { conversationOf, isPersonal, sentRef, TEAMS } from './id.ts';
 
 /** What a file's name says it holds, for the few kinds Teams shows inline; the rest are bytes. */
 const MIME: Readonly<Record<string, string>> = {
@@ -88,9 +88,23 @@ export class TeamsOutbound implements Outbound {
     return this.budget.crowded(conversationOf(to));
   }
 
-  capabilities(): ChatCapabilities {
-    return TEAMS_CAPABILITIES;
+  /** The bot learns its name from what people send it (the activity's recipient). */
+  knowName(name: string | undefined): void {
+    if (name) this.botName = name;
   }
+
+  /**
+   * Its limits, and commands written `@name status` where a message reaches the bot only by
+   * mentioning it (a channel, a group chat); a personal chat takes `/status` as it is.
+   */
+  capabilities(to?: ChatRef): ChatCapabilities {
+    if (!to || !this.botName || isPersonal(to)) return TEAMS_CAPABILITIES;
+    if (this.named?.commandPrefix !== `@${this.botName} `) this.named = Object.freeze({ ...TEAMS_CAPABILITIES, commandPrefix: `@${this.botName} ` });
+    return this.named;
+  }
+
+  private botName: string | undefined;
+  private named: ChatCapabilities | undefined;
 
   fit(): MessageFit {
     return TEAMS_FIT;

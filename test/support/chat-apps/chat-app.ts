@@ -1,3 +1,6 @@
+import { COMMANDS } from '../../../src/chat/commands/index.ts';
+import { asWritten } from '../../../src/kernel/ports/capabilities.ts';
+
 /**
  * A chat app's twin as the transport contract suite drives it: people write, send files,
  * run commands and press buttons the way that app lets them, and read what the bot shows. One
@@ -63,6 +66,8 @@ export interface ChatOnApp {
   sendFile(file: { name: string; bytes: Buffer; caption?: string }): Promise<void>;
   /** A command the way this app has people run it (`/status`, `/bridge status`, an application command). */
   command(name: string, args?: string): Promise<void>;
+  /** A text of the bridge's as this chat shows it: its commands written as the app's people write them (`/status` → `/bridge status`). */
+  written(text: string): string;
   /** The bot's messages here as they show now, oldest first. */
   shown(): Promise<ShownMessage[]>;
   /** Waits for the bot's first message here whose text shows `pattern`. */
@@ -81,4 +86,11 @@ export interface ShownMessage {
   readonly files: readonly { name: string; bytes: Buffer }[];
   /** How many times it was edited. */
   readonly edits: number;
+}
+
+const COMMAND_NAMES = new Set(COMMANDS.map((command) => command.name));
+
+/** How the bridge's texts show in a chat whose app writes its commands `prefix…` (`@bridgebot status`); none: `/status` as it is. */
+export function writtenWith(prefix?: string): (text: string) => string {
+  return (text) => asWritten(text, prefix ? { commandPrefix: prefix } : {}, COMMAND_NAMES);
 }

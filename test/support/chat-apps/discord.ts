@@ -1,6 +1,6 @@
 import { ADA } from '../discord-world.ts';
 import { FakeDiscord, readable, type MessageRecord } from '../fake-discord/index.ts';
-import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
+import { writtenWith, type ChatAppTwin, type ChatOnApp, type ShownMessage } from './chat-app.ts';
 
 /**
  * Discord's twin, the fake Discord, as the contract suite drives it: a group is a server
@@ -37,6 +37,7 @@ export async function discordTwin(): Promise<ChatAppTwin> {
           files: [{ filename: name, bytes, contentType: 'text/plain' }],
         }),
       command: async (name, args) => void discord.runCommand({ user, name, channel: channel(), command: name, ...(args !== undefined ? { text: args } : {}) }),
+      written: writtenWith(),
       shown: async () => shown(),
       waitFor: (pattern, timeoutMs = 20_000) => discord.waitFor(() => shown().find((message) => pattern.test(message.text)), timeoutMs),
       press: async (message, label) => {

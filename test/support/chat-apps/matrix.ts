@@ -1,6 +1,6 @@
 import { FakeMatrix, type RoomEvent } from '../fake-matrix/index.ts';
 import { shownText } from '../telegram-world.ts';
-import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
+import { writtenWith, type ChatAppTwin, type ChatOnApp, type ShownMessage } from './chat-app.ts';
 
 /** The keys of the bridge's buttons, as it reacts with them. */
 const KEYS = ['1️⃣', '2️⃣', '3️⃣', '4️⃣', '5️⃣', '6️⃣', '7️⃣', '8️⃣', '9️⃣', '🔟'];
@@ -53,6 +53,7 @@ export async function matrixTwin(given?: FakeMatrix): Promise<ChatAppTwin> {
           }),
         ),
       command: async (name, args) => sent(mx.say({ user, room, body: `!${name}${args ? ` ${args}` : ''}`, ...(thread() ? { thread: thread()! } : {}) })),
+      written: writtenWith('!'),
       shown: async () => messages(),
       waitFor: (pattern, timeoutMs = 20_000) => mx.waitFor(() => messages().find((m) => pattern.test(m.text)), timeoutMs),
       press: async (message, label) => {

@@ -2,7 +2,7 @@ import { readable } from '../fake-discord/readable.ts';
 import { FakeMattermost, MAX_POST_RUNES, type Post } from '../fake-mattermost/index.ts';
 import { freePort } from '../free-port.ts';
 import { shownText } from '../telegram-world.ts';
-import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
+import { writtenWith, type ChatAppTwin, type ChatOnApp, type ShownMessage } from './chat-app.ts';
 
 /**
  * Mattermost's twin as the contract suite drives it. The direct chat is the owner's direct
@@ -31,6 +31,7 @@ export async function mattermostTwin(given?: FakeMattermost): Promise<ChatAppTwi
       say: async (text) => void mm.say({ user: ada, channel, text }),
       sendFile: async ({ name, bytes, caption }) => void mm.say({ user: ada, channel, text: caption ?? '', files: [{ name, bytes }] }),
       command: async (name, args) => void mm.say({ user: ada, channel, text: `${mention} ${name}${args ? ` ${args}` : ''}` }),
+      written: writtenWith(`${mention} `),
       shown: async () => shown(),
       waitFor: (pattern, timeoutMs = 20_000) => mm.waitFor(() => shown().find((m) => pattern.test(m.text)), timeoutMs),
       press: (message, label) => mm.press({ user: ada, post: message.id, label }),
@@ -56,6 +57,7 @@ export async function mattermostTwin(given?: FakeMattermost): Promise<ChatAppTwi
       say: async (text) => write(text),
       sendFile: async ({ name, bytes, caption }) => write(caption ?? '', [{ name, bytes }]),
       command: async (name, args) => write(`${started.root ? `${mention} ` : ''}${name}${args ? ` ${args}` : ''}`),
+      written: writtenWith(`${mention} `),
       shown: async () => shown(),
       waitFor: (pattern, timeoutMs = 20_000) => mm.waitFor(() => shown().find((m) => pattern.test(m.text)), timeoutMs),
       press: (message, label) => mm.press({ user, post: message.id, label }),

@@ -2,7 +2,7 @@ import { COMMANDS } from '../../../src/chat/commands/index.ts';
 import { slackAppManifest } from '../../../src/transports/slack/app-manifest.ts';
 import { FakeSlack, type StoredMessage } from '../fake-slack/index.ts';
 import { shownText } from '../telegram-world.ts';
-import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
+import { writtenWith, type ChatAppTwin, type ChatOnApp, type ShownMessage } from './chat-app.ts';
 
 /**
  * Slack's twin as the contract suite drives it. The direct chat is the owner's DM with the bot
@@ -24,6 +24,7 @@ export async function slackTwin(): Promise<ChatAppTwin> {
       say: async (text) => void slack.dm({ user: ada, text }),
       sendFile: async ({ name, bytes, caption }) => void slack.dm({ user: ada, text: caption ?? '', files: [{ name, content: bytes }] }),
       command: async (name, args) => void slack.slashCommand({ channel, user: ada, text: args ? `${name} ${args}` : name }),
+      written: writtenWith('/bridge '),
       shown: async () => shown(),
       waitFor: (pattern, timeoutMs = 20_000) => slack.waitFor(() => shown().find((m) => pattern.test(m.text)), timeoutMs),
       press: async (message, label) => void slack.pressButton({ channel, ts: message.id, user: ada, text: label }),
@@ -50,6 +51,7 @@ export async function slackTwin(): Promise<ChatAppTwin> {
       say: async (text) => write(text),
       sendFile: async ({ name, bytes, caption }) => write(caption ?? '', [{ name, content: bytes }]),
       command: async (name, args) => write(started.root ? `${mention} ${name}${args ? ` ${args}` : ''}` : `${name}${args ? ` ${args}` : ''}`),
+      written: writtenWith(`@${slack.workspace.identity.botName} `),
       shown: async () => shown(),
       waitFor: (pattern, timeoutMs = 20_000) => slack.waitFor(() => shown().find((m) => pattern.test(m.text)), timeoutMs),
       press: async (message, label) => void slack.pressButton({ channel, ts: message.id, user, text: label }),

@@ -1,7 +1,7 @@
 import { FakeTeams, type TeamsPerson } from '../fake-teams/index.ts';
 import { freePort } from '../free-port.ts';
 import { shownText } from '../telegram-world.ts';
-import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
+import { writtenWith, type ChatAppTwin, type ChatOnApp, type ShownMessage } from './chat-app.ts';
 
 /**
  * Teams' twin as the contract suite drives it. The direct chat is the owner's personal chat
@@ -42,6 +42,8 @@ export async function teamsTwin(): Promise<ChatAppTwin> {
       say: (text) => write(person, text),
       sendFile: ({ name, bytes, caption }) => write(person, caption ?? '', { attachments: [teams.sharedFile(name, bytes)] }),
       command: (name, args) => write(person, commandText(name, args)),
+      // A personal chat takes `/status` as it is; elsewhere a message reaches the bot only by its mention.
+      written: writtenWith(id.startsWith('a:') ? undefined : `@${bot.name} `),
       shown: async () => messages(),
       waitFor: (pattern, timeoutMs = 20_000) => teams.waitFor(() => messages().find((m) => pattern.test(m.text)), timeoutMs),
       press: async (message, label) => {

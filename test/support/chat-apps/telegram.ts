@@ -1,6 +1,6 @@
 import { FakeTelegram, type FakeMessage } from '../fake-telegram/index.ts';
 import { OWNER, shownText } from '../telegram-world.ts';
-import type { ChatAppTwin, ChatOnApp, ShownMessage } from './chat-app.ts';
+import { writtenWith, type ChatAppTwin, type ChatOnApp, type ShownMessage } from './chat-app.ts';
 
 /** Who writes: the owner unless told. */
 type Writer = { userId: number; firstName: string };
@@ -18,6 +18,7 @@ export async function telegramTwin(): Promise<ChatAppTwin> {
       sendFile: async ({ name, bytes, caption }) =>
         void telegram.sendFile({ ...where, kind: 'document', bytes, fileName: name, ...(caption !== undefined ? { caption } : {}) }),
       command: async (name, args) => void telegram.sendText({ ...where, text: args ? `/${name} ${args}` : `/${name}` }),
+      written: writtenWith(),
       shown: async () => shown(),
       waitFor: (pattern, timeoutMs = 20_000) => telegram.waitFor(() => shown().find((message) => pattern.test(message.text)), timeoutMs),
       press: async (message, label) => {
