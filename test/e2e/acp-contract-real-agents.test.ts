@@ -7,18 +7,23 @@ import { agentIds, AGENT_USER, cannotSwitchUser, sharedRepo } from '../support/a
 import type { ModelRequest } from '../support/mock-model/index.ts';
 import { processesUnder } from '../support/process-tree.ts';
 import { REAL_ACP_AGENTS, startRealAcpWorld, type RealAcpWorld } from '../support/real-acp-agents.ts';
-import { OWNER, ownerIn, shownText } from '../support/telegram-world.ts';
+import { OWNER, shownText } from '../support/telegram-world.ts';
 
 // The ACP agents' contract: the same cases against every real ACP agent in the suite (each
-// pinned in package.json, against the mock model), one bridge per agent for all of them:
-// a turn, a shell command asked about and allowed, Stop as `session/cancel` keeping the session
-// in the same process, `/spawn` announced once, and a restart going on with the session
-// (`session/load`, or the bridge's brief where the agent cannot load it).
+// pinned in package.json, against the mock model), one bridge per agent for all of them, in
+// walls as the agent user where this machine has them: a turn, a shell command asked about and
+// allowed (which, walled, cannot read the agent's key: the agent holds a placeholder, and the
+// credential proxy adds the real one), Stop as `session/cancel` keeping the session in the same
+// process, `/spawn` announced once, and a restart going on with the session (`session/load`, or
+// the bridge's brief where the agent cannot load it).
 const CHAT = OWNER;
 const mentions = (request: ModelRequest, word: string) => JSON.stringify(request.messages).includes(word);
+const cannot = cannotSwitchUser() ?? cannotWall();
+const REAL_KEY = 'real-secret-of-the-operator';
 
-describe.each(REAL_ACP_AGENTS)('the real $id over ACP', (agent) => {
+describe.each(REAL_ACP_AGENTS)(`the real $id over ACP${cannot ? ` (not in walls: ${cannot})` : ` in walls (${AGENT_USER})`}`, (agent) => {
   let real: RealAcpWorld;
+  let project: { path: string; remove(): Promise<void> } | undefined;
   const telegram = () => real.world.telegram;
   const say = (text: string) => telegram().sendText({ chatId: CHAT, userId: OWNER, text, chatType: 'private', firstName: 'Ada' });
   const shown = () => telegram().botMessages(CHAT);
@@ -31,9 +36,16 @@ describe.each(REAL_ACP_AGENTS)('the real $id over ACP', (agent) => {
   const asked = (word: string) => real.mock.modelRequests.filter((request) => request.lastUserText.includes(word));
 
   beforeAll(async () => {
-    real = await startRealAcpWorld(agent, { BRIDGE_PERMISSION_MODE: 'ask' });
+    project = cannot ? undefined : await sharedRepo(agentIds()!.gid);
+    const walls: Record<string, string> = project
+      ? { BRIDGE_WORKDIR: project.path, BRIDGE_AGENT_USER: AGENT_USER, BRIDGE_SANDBOX: 'bwrap', [agent.keyVariable]: REAL_KEY }
+      : {};
+    real = await startRealAcpWorld(agent, { BRIDGE_PERMISSION_MODE: 'ask', ...walls });
   }, 120_000);
-  afterAll(() => real?.stop());
+  afterAll(async () => {
+    await real?.stop();
+    await project?.remove();
+  });
 
   it('answers a turn', async () => {
     real.script((request) => ({ text: request.lastUserText.includes('PING') ? `PONG from ${agent.id}` : 'ok' }));
@@ -41,18 +53,27 @@ describe.each(REAL_ACP_AGENTS)('the real $id over ACP', (agent) => {
     await waitText(new RegExp(`^PONG from ${agent.id}`));
   }, 90_000);
 
-  it('asks the chat before a shell command, and runs it once allowed', async () => {
+  it('asks the chat before a shell command, and runs it once allowed (in walls, where it cannot read the key)', async () => {
     real.script((request) => {
       if (!request.lastUserText.includes('MAKEFILE')) return { text: 'ok' };
       const result = request.toolResults.at(-1);
-      if (result) return { text: `made it: ${result.content.includes('made') ? 'yes' : 'no'}` };
-      return { toolCalls: [agent.shell('echo made > made.txt && cat made.txt')] };
+      // The key the tool printed (Qwen Code's output repeats the command first).
+      if (result) return { text: `made it: ${result.content.includes('made') ? 'yes' : 'no'}; ${/key=[^$\s"]+/.exec(result.content)?.[0]}` };
+      return { toolCalls: [agent.shell(`echo made > made.txt && cat made.txt; echo "key=$${agent.keyVariable}"`)] };
     });
     say('MAKEFILE please');
     const question = await telegram().waitFor(() => shown().find((m) => /echo made > made\.txt/.test(m.text ?? '') && m.buttons.length > 0), 60_000);
     const allow = (question.buttons as { text: string; callback_data: string }[]).find((b) => /Allow$/.test(b.text))!;
     telegram().pressButton({ chatId: CHAT, messageId: question.messageId, data: allow.callback_data, userId: OWNER });
-    await waitText(/^made it: yes/);
+    const answer = await waitText(/^made it: yes/);
+    if (!project) return;
+    expect(answer.text).toContain(`key=${PLACEHOLDER_KEY}`);
+    expect(answer.text).not.toContain(REAL_KEY);
+    expect(existsSync(join(project.path, 'made.txt'))).toBe(true);
+    // The model API had the real key all the same, from the credential proxy.
+    const calls = real.mock.requests.filter((request) => request.model).map((request) => JSON.stringify(request.headers));
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((headers) => headers.includes(REAL_KEY))).toBe(true);
   }, 90_000);
 
   it('Stop cancels the turn and keeps the session: the next message is answered in it, by the same process', async () => {
@@ -90,48 +111,5 @@ describe.each(REAL_ACP_AGENTS)('the real $id over ACP', (agent) => {
     await real.world.restart();
     say('AFTER RESTART');
     await waitText(/^remembered/, 90_000);
-  }, 150_000);
-});
-
-// In walls, as the agent user: pointed at the credential proxy, the agent holds a placeholder
-// key (the proxy adds the real one), and its shell tool writes in the chat's directory but
-// cannot read the key.
-const cannot = cannotSwitchUser() ?? cannotWall();
-const REAL_KEY = 'real-secret-of-the-operator';
-
-describe.skipIf(cannot).each(REAL_ACP_AGENTS)(`the real $id over ACP in walls (${cannot ?? AGENT_USER})`, (agent) => {
-  let real: RealAcpWorld | undefined;
-  let project: { path: string; remove(): Promise<void> } | undefined;
-  afterAll(async () => {
-    await real?.stop();
-    await project?.remove();
-  });
-
-  it('answers through the credential proxy, and its tool cannot read the key', async () => {
-    project = await sharedRepo(agentIds()!.gid);
-    real = await startRealAcpWorld(agent, {
-      BRIDGE_WORKDIR: project.path,
-      BRIDGE_AGENT_USER: AGENT_USER,
-      BRIDGE_SANDBOX: 'bwrap',
-      BRIDGE_PERMISSION_MODE: 'bypass',
-      [agent.keyVariable]: REAL_KEY,
-    });
-    real.script((request) => {
-      if (!request.lastUserText.includes('walled.txt')) return { text: 'ok' };
-      const result = request.toolResults.at(-1);
-      if (result) return { text: `tool said: ${result.content}` };
-      return { toolCalls: [agent.shell(`echo "key=$${agent.keyVariable}"; echo made > walled.txt && echo wrote`)] };
-    });
-    const { say, waitText } = ownerIn(() => real!.world, CHAT, 90_000);
-    say('write walled.txt');
-    const reply = await waitText(/^tool said/);
-    expect(reply.text).toContain(`key=${PLACEHOLDER_KEY}`);
-    expect(reply.text).not.toContain(REAL_KEY);
-    expect(reply.text).toContain('wrote');
-    expect(existsSync(join(project.path, 'walled.txt'))).toBe(true);
-    const calls = real.mock.modelRequests.length;
-    expect(calls).toBeGreaterThanOrEqual(2);
-    const keys = real.mock.requests.filter((request) => request.model).map((request) => JSON.stringify(request.headers));
-    expect(keys.every((headers) => headers.includes(REAL_KEY))).toBe(true);
   }, 150_000);
 });
