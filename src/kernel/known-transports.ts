@@ -73,6 +73,14 @@ export const TRANSPORTS: readonly KnownTransport[] = [
     configured: (env) => set(env, 'TEAMS_APP_ID'),
   },
   {
+    id: 'matrix',
+    folder: 'transports/matrix',
+    turns: 'Matrix',
+    envPrefix: 'MATRIX_',
+    needs: 'MATRIX_HOMESERVER_URL with MATRIX_ACCESS_TOKEN',
+    configured: (env) => set(env, 'MATRIX_ACCESS_TOKEN'),
+  },
+  {
     id: 'web',
     folder: 'surfaces/web',
     turns: 'web-chat',

@@ -8,6 +8,7 @@ import { BUTTON_PAYLOAD_BYTES, type ChatCapabilities } from '../../src/kernel/po
 import { idButton } from '../../src/kernel/ports/buttons.ts';
 import { CONSOLE_CAPABILITIES } from '../../src/transports/console/outbound.ts';
 import { DISCORD_CAPABILITIES } from '../../src/transports/discord/capabilities.ts';
+import { MATRIX_CAPABILITIES } from '../../src/transports/matrix/capabilities.ts';
 import { MATTERMOST_CAPABILITIES } from '../../src/transports/mattermost/capabilities.ts';
 import { SLACK_CAPABILITIES } from '../../src/transports/slack/capabilities.ts';
 import { TEAMS_CAPABILITIES } from '../../src/transports/teams/capabilities.ts';
@@ -25,7 +26,7 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 describe('the transports', () => {
-  it.each(['telegram', 'slack', 'discord', 'mattermost'])(
+  it.each(['telegram', 'slack', 'discord', 'mattermost', 'matrix'])(
     'are named only in their own folders: nothing else in src/ knows %s, in code or in comments',
     async (app) => {
       const naming: string[] = [];
@@ -55,6 +56,7 @@ describe('the transports', () => {
       discord: DISCORD_CAPABILITIES,
       mattermost: MATTERMOST_CAPABILITIES,
       teams: TEAMS_CAPABILITIES,
+      matrix: MATRIX_CAPABILITIES,
       web: WEB_CAPABILITIES,
       console: CONSOLE_CAPABILITIES,
     };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeContexts } from '../support/browser.ts';
 import { addWorkers, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, shownText } from '../support/telegram-world.ts';
@@ -19,7 +20,8 @@ beforeAll(async () => {
   world = await addWorkers(web.world, redis, ['desk-worker']);
 }, 120_000);
 afterAll(async () => {
-  await web?.browser.close();
+  // The world stops the bridge and its workers; the browser is the test process's, kept.
+  if (web) await closeContexts(web.browser);
   await world?.stop();
   await redis?.stop();
 });

@@ -38,7 +38,7 @@ export async function startBridgeWorld(options: BridgeWorldOptions): Promise<Bri
   const work = await tempDir('bridge-work-');
   if (options.runAs) for (const dir of [cli.dir, data.path, work.path]) await chown(dir, options.runAs.uid, options.runAs.gid);
   // The machine's own chat apps are none of the world's: only the twins' settings reach the bridge.
-  const inherited = Object.entries(cli.env as Record<string, string>).filter(([name]) => !/^(TELEGRAM|SLACK|DISCORD|MATTERMOST|TEAMS)_/.test(name));
+  const inherited = Object.entries(cli.env as Record<string, string>).filter(([name]) => !/^(TELEGRAM|SLACK|DISCORD|MATTERMOST|TEAMS|MATRIX)_/.test(name));
   const env: Record<string, string> = {
     ...Object.fromEntries(inherited),
     BRIDGE_DATA_DIR: data.path,

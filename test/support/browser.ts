@@ -8,9 +8,25 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where screenshots of each page are kept, as the suite's artifacts (`npm run screenshots` copies them into docs/). */
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
 
-export async function launchBrowser(): Promise<Browser> {
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test process's one browser, launched at its first use: a launch costs about a second of
+ * CPU, and files of one worker run one after another. Each world opens contexts of its own in
+ * it, and closes them (`closeContexts`), never the browser.
+ */
+export function sharedBrowser(): Promise<Browser> {
   // As root, chromium runs only without its sandbox.
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  shared ??= chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }).then((browser) => {
+    browser.on('disconnected', () => (shared = undefined));
+    return browser;
+  });
+  return shared;
+}
+
+/** Closes every context (and so every page) open in the browser: what a world opened in it. */
+export async function closeContexts(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((context) => context.close()));
 }
 
 /** A phone-sized page: the dashboard must work at phone width. */

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser, SIZES, type Size } from './browser.ts';
+import { closeContexts, sharedBrowser, SIZES, type Size } from './browser.ts';
 import { freePort } from './free-port.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from './telegram-world.ts';
 
@@ -8,6 +8,7 @@ export interface WebWorld {
   world: TelegramWorld;
   /** Where the pages are: `http://127.0.0.1:<port>`. */
   base: string;
+  /** The test process's one browser (see sharedBrowser): pages go in contexts of their own. */
   browser: Browser;
   /** Asks the bot (in the person's private chat: the owner's unless told) for a one-time login link. */
   loginLink(userId?: number): Promise<string>;
@@ -19,7 +20,7 @@ export interface WebWorld {
 export async function startWebWorld(env: Record<string, string> = {}, options: Parameters<typeof startTelegramWorld>[1] = {}): Promise<WebWorld> {
   const port = await freePort();
   const world = await startTelegramWorld({ BRIDGE_WEB_ADDR: `127.0.0.1:${port}`, ...env }, options);
-  const browser = await launchBrowser();
+  const browser = await sharedBrowser();
   const loginLink = (userId = OWNER) => loginLinkFrom(world, userId);
   return {
     world,
@@ -33,7 +34,7 @@ export async function startWebWorld(env: Record<string, string> = {}, options: P
       return page;
     },
     async stop() {
-      await browser.close();
+      await closeContexts(browser);
       await world.stop();
     },
   };

@@ -119,7 +119,7 @@ describe('start-up errors', () => {
     expect(exit.code).toBe(78); // EX_CONFIG: fix the setup, do not restart
     expect(stderr.split('\n')).toHaveLength(1);
     expect(stderr).toMatch(
-      /no chat app is set: set TELEGRAM_BOT_TOKEN, or SLACK_BOT_TOKEN .*, or DISCORD_BOT_TOKEN, or MATTERMOST_URL with MATTERMOST_TOKEN, or TEAMS_APP_ID with TEAMS_APP_PASSWORD and TEAMS_TENANT_ID; or run `npm start -- --console`/,
+      /no chat app is set: set TELEGRAM_BOT_TOKEN, or SLACK_BOT_TOKEN .*, or DISCORD_BOT_TOKEN, or MATTERMOST_URL with MATTERMOST_TOKEN, or TEAMS_APP_ID with TEAMS_APP_PASSWORD and TEAMS_TENANT_ID, or MATRIX_HOMESERVER_URL with MATRIX_ACCESS_TOKEN; or run `npm start -- --console`/,
     );
   });
 

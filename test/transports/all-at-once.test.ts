@@ -19,7 +19,7 @@ afterAll(() => world?.stop());
 
 describe('a bridge serving every chat app at once', () => {
   it('says what it serves, and answers each app in its own chat and session', async () => {
-    expect(world.bridge.log()).toMatch(/serving telegram, slack, discord, mattermost, teams, web/);
+    expect(world.bridge.log()).toMatch(/serving telegram, slack, discord, mattermost, teams, matrix, web/);
     const chats = world.apps.map((app) => ({ app, chat: app.group(1) }));
     await Promise.all(chats.map(({ app, chat }) => chat.say(`say:hello-${app.transport}`)));
     for (const { app, chat } of chats) {

@@ -41,15 +41,15 @@ describe('the transports a bridge serves', () => {
   it('stop the start in one line naming every chat app when none is set', () => {
     const message = refusal([], {});
     expect(message).toBe(
-      'no chat app is set: set TELEGRAM_BOT_TOKEN, or SLACK_BOT_TOKEN with SLACK_APP_TOKEN (or SLACK_SIGNING_SECRET), or DISCORD_BOT_TOKEN, or MATTERMOST_URL with MATTERMOST_TOKEN, or TEAMS_APP_ID with TEAMS_APP_PASSWORD and TEAMS_TENANT_ID; or run `npm start -- --console` to use the bridge in this terminal',
+      'no chat app is set: set TELEGRAM_BOT_TOKEN, or SLACK_BOT_TOKEN with SLACK_APP_TOKEN (or SLACK_SIGNING_SECRET), or DISCORD_BOT_TOKEN, or MATTERMOST_URL with MATTERMOST_TOKEN, or TEAMS_APP_ID with TEAMS_APP_PASSWORD and TEAMS_TENANT_ID, or MATRIX_HOMESERVER_URL with MATRIX_ACCESS_TOKEN; or run `npm start -- --console` to use the bridge in this terminal',
     );
     // The web chat alone has nobody to log in to it.
     expect(refusal([], { BRIDGE_WEB_ADDR: '127.0.0.1:0' })).toBe(message);
   });
 
   it('refuse a BRIDGE_TRANSPORTS that names what is not there, saying what is', () => {
-    expect(refusal([], { ...ALL, BRIDGE_TRANSPORTS: 'telegram,matrix' })).toBe(
-      'BRIDGE_TRANSPORTS: "matrix" is not a transport; choose among telegram, slack, discord, mattermost, teams, web (the terminal is --console)',
+    expect(refusal([], { ...ALL, BRIDGE_TRANSPORTS: 'telegram,rocketchat' })).toBe(
+      'BRIDGE_TRANSPORTS: "rocketchat" is not a transport; choose among telegram, slack, discord, mattermost, teams, matrix, web (the terminal is --console)',
     );
     expect(refusal([], { TELEGRAM_BOT_TOKEN: '1:a-000000000000000000000000000000000', BRIDGE_TRANSPORTS: 'telegram,slack' })).toBe(
       'BRIDGE_TRANSPORTS names slack, but SLACK_BOT_TOKEN with SLACK_APP_TOKEN (or SLACK_SIGNING_SECRET) is not set',

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { TRANSPORTS } from '../../src/kernel/known-transports.ts';
 import type { ChatAppTwin, ChatOnApp } from '../support/chat-apps/chat-app.ts';
 import { CHAT_APP_TWINS } from '../support/chat-apps/index.ts';
@@ -6,7 +6,8 @@ import { startChatAppWorld, type ChatAppWorld } from '../support/chat-apps/world
 
 // The transport contract: what people rely on in any chat app, run against each transport's
 // twin through its real client library, with the bridge as a process and the fake CLI.
-// A new transport passes this before it is listed.
+// A new transport passes this before it is listed. Each case but the restart has a chat of its
+// own, so they run at once in the app's one bridge, as a team's chats do; the restart comes last.
 
 it('covers every chat app the bridge serves', () => {
   const chatApps = TRANSPORTS.map((t) => t.id).filter((id) => id !== 'console' && id !== 'web');
@@ -33,7 +34,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
   }, 60_000);
   afterAll(() => world?.stop());
 
-  it('answers a turn in the message that showed its progress', async () => {
+  it.concurrent('answers a turn in the message that showed its progress', async ({ expect }) => {
     const chat = group();
     await chat.say('tools:3 pace:300 say:answered-here');
     const answer = await chat.waitFor(/^answered-here/);
@@ -41,7 +42,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     expect((await chat.shown()).filter((m) => /answered-here/.test(m.text))).toHaveLength(1);
   });
 
-  it("splits a long answer within the app's limit, losing nothing", async () => {
+  it.concurrent("splits a long answer within the app's limit, losing nothing", async ({ expect }) => {
     const chat = group();
     await chat.say('long:9000');
     // The twin refuses a message past the app's limit, as the app does: all of it shown is all of it within.
@@ -51,7 +52,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     expect(shown.length).toBeGreaterThan((app.messageChars ?? 0) > 9000 ? 0 : 1);
   });
 
-  it('asks before a tool runs in ask mode, with buttons; Allow lets it run', async () => {
+  it.concurrent('asks before a tool runs in ask mode, with buttons; Allow lets it run', async ({ expect }) => {
     const chat = group();
     await chat.command('permissions', 'ask');
     await chat.waitFor(/Permissions: ask/);
@@ -62,7 +63,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     await chat.waitFor(/^allowed-ran/);
   });
 
-  it("puts the agent's question as buttons, and a press answers it", async () => {
+  it.concurrent("puts the agent's question as buttons, and a press answers it", async ({ expect }) => {
     const chat = group();
     await chat.say('question pick');
     const asked = await chat.waitFor(/Which color\?/);
@@ -70,7 +71,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     expect((await chat.waitFor(/^echo: question pick/)).text).toContain('answered: Blue');
   });
 
-  it('takes a file into the chat’s inbox, and sends one back', async () => {
+  it.concurrent('takes a file into the chat’s inbox, and sends one back', async ({ expect }) => {
     const chat = group();
     await chat.sendFile({ name: 'notes.txt', bytes: Buffer.from('the contract holds'), caption: 'read it' });
     expect((await chat.waitFor(/^echo: read it/)).text).toMatch(/\.bridge\/inbox\/[^ ]*notes\.txt/);
@@ -82,7 +83,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
       .toBeGreaterThan(0);
   });
 
-  it('keeps a session per thread', async () => {
+  it.concurrent('keeps a session per thread', async ({ expect }) => {
     const parent = group();
     const [a, b] = [parent.thread(1), parent.thread(2)];
     await a.say('say:alpha');
@@ -93,17 +94,17 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     expect(new Set(runs.map((c) => c.session)).size).toBe(2);
   });
 
-  it('stops a turn with its Stop button, keeping the session', async () => {
+  it.concurrent('stops a turn with its Stop button, keeping the session', async ({ expect }) => {
     const chat = group();
     await chat.say('hang');
-    const progress = await waitForButton(chat, /Stop/);
+    const progress = await waitForButton(chat, /Stop/, expect);
     await chat.press(progress, /Stop/);
     await chat.waitFor(/stopped/);
     await chat.say('say:after-stop');
     await chat.waitFor(/^after-stop/);
   });
 
-  it('steers: a message sent mid-turn joins it', async () => {
+  it.concurrent('steers: a message sent mid-turn joins it', async ({ expect }) => {
     const chat = group();
     await chat.say('tools:8 pace:300 first');
     await chat.waitFor(/Bash/);
@@ -111,7 +112,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     expect((await chat.waitFor(/^echo: tools:8 pace:300 first/, 30_000)).text).toContain('heard: also this');
   });
 
-  it('runs /spawn and announces its result once', async () => {
+  it.concurrent('runs /spawn and announces its result once', async ({ expect }) => {
     const chat = group();
     await chat.command('spawn', '"say:spawned-result"');
     await chat.waitFor(/#\d+ started/);
@@ -119,7 +120,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
     await expect.poll(async () => (await chat.shown()).filter((m) => /spawned-result/.test(m.text)).length, { timeout: 2000 }).toBe(1);
   });
 
-  it('lets a team of owner, admin and members each do what their role allows here, and nothing more', async () => {
+  it.concurrent('lets a team of owner, admin and members each do what their role allows here, and nothing more', async ({ expect }) => {
     const room = group();
     const [admin, mia, max, sam] = [room.as(team.admin), room.as(team.mia), room.as(team.max), room.as(team.sam)];
     const idOf = (person: string) => person.slice(person.indexOf(':') + 1);
@@ -186,7 +187,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
 });
 
 /** The bot's first message here that carries a matching button. */
-async function waitForButton(chat: ChatOnApp, label: RegExp) {
+async function waitForButton(chat: ChatOnApp, label: RegExp, expect: ExpectStatic) {
   await expect.poll(async () => (await chat.shown()).find((m) => m.buttons.some((b) => label.test(b))), { timeout: 20_000 }).toBeTruthy();
   return (await chat.shown()).find((m) => m.buttons.some((b) => label.test(b)))!;
 }

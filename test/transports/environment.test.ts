@@ -10,6 +10,7 @@ describe("the chat apps' variables", () => {
     SLACK_APP_TOKEN: 'xapp-slack-secret-app-token',
     SLACK_SIGNING_SECRET: 'slack-signing-secret-0123',
     DISCORD_BOT_TOKEN: 'discord.secret.token-0123456789',
+    MATRIX_ACCESS_TOKEN: 'syt_matrix_secret_token_0123',
     ANTHROPIC_API_KEY: 'sk-ant-for-the-cli',
     PATH: '/usr/bin',
   };

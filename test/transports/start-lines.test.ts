@@ -29,7 +29,7 @@ describe('the start', () => {
     const bridge = stopped(startBridgeProcess({ BRIDGE_DATA_DIR: await dataDir(), BRIDGE_TRANSPORTS: 'bogus' }, ['--console'], ''));
     expect((await bridge.exited).code).toBe(78);
     expect(bridge.stderr()).toBe(
-      'jsonl-bridge: BRIDGE_TRANSPORTS: "bogus" is not a transport; choose among telegram, slack, discord, mattermost, teams, web (the terminal is --console)\n',
+      'jsonl-bridge: BRIDGE_TRANSPORTS: "bogus" is not a transport; choose among telegram, slack, discord, mattermost, teams, matrix, web (the terminal is --console)\n',
     );
     expect(bridge.stdout()).toBe('');
   });

@@ -29,8 +29,9 @@ export function whomNamed(ctx: Pick<CommandContext, 'args' | 'message' | 'chat' 
     if (qualified[1] !== transport) return { problem: `${written} is someone of ${qualified[1]}; this chat is on ${transport}.` };
     return { person: written };
   }
-  // Numbers, user ids (U…), 26-character ids and directory object ids (GUIDs) are ids as they are written.
-  if (/^(\d{3,}|[UW][A-Z0-9]{6,}|[a-z0-9]{26}|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12})$/i.test(written)) return { person: `${transport}:${written}` };
+  // Numbers, user ids (U…), 26-character ids, directory object ids (GUIDs) and ids naming their server (@alice:example.org) are ids as they are written.
+  if (/^(\d{3,}|[UW][A-Z0-9]{6,}|[a-z0-9]{26}|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|@[^\s:]+:\S+)$/i.test(written))
+    return { person: `${transport}:${written}` };
   const found = ctx.services.seen.named(ctx.chat.address, written);
   if (found.length === 1) return found[0]!;
   if (found.length > 1)

@@ -60,7 +60,8 @@ export function wholeChatKey(ref: ChatRef): string {
 export function qualifiedId(written: string, bareNumbers: string): string | undefined {
   const text = written.trim();
   if (/^-?\d+$/.test(text)) return `${bareNumbers}:${text}`;
-  return /^[a-z][a-z0-9-]*:[^\s:]+$/.test(text) ? text : undefined;
+  // An id naming its server keeps the server's colon (`<transport>:@alice:example.org`).
+  return /^[a-z][a-z0-9-]*:(?:[^\s:]+|@[^\s:]+:[^\s]+)$/.test(text) ? text : undefined;
 }
 
 /** Whom a person's work is charged to: their key (`transport:id`, as allowlists hold it) and name. */

@@ -1,5 +1,6 @@
 import type { ChatAppTwin } from './chat-app.ts';
 import { discordTwin } from './discord.ts';
+import { matrixTwin } from './matrix.ts';
 import { mattermostTwin } from './mattermost.ts';
 import { slackTwin } from './slack.ts';
 import { teamsTwin } from './teams.ts';
@@ -12,4 +13,5 @@ export const CHAT_APP_TWINS: Record<string, () => Promise<ChatAppTwin>> = {
   discord: discordTwin,
   mattermost: mattermostTwin,
   teams: teamsTwin,
+  matrix: matrixTwin,
 };

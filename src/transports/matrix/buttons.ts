@@ -1,0 +1,83 @@
+import type { Button, ChatRef } from '../../kernel/ports/chat.ts';
+import { escapeHtml } from './format/html.ts';
+
+/** The reaction keys of a message's buttons, in order: Matrix bots' buttons are reactions. */
+export const KEYS = ['1️⃣', '2️⃣', '3️⃣', '4️⃣', '5️⃣', '6️⃣', '7️⃣', '8️⃣', '9️⃣', '🔟'] as const;
+
+/** Messages whose buttons are remembered: the newest this many. */
+const REMEMBERED = 2000;
+
+/** A message's buttons as the bridge keeps them: each key's data, and the chat it was sent to. */
+export interface KeptButtons {
+  chat: ChatRef;
+  data: string[];
+}
+
+/** The buttons' line under a message's text: each button's key and label, a row a line; links as links. */
+export function buttonLines(rows: readonly (readonly Button[])[] | undefined): { plain: string; html: string; data: string[] } {
+  const data: string[] = [];
+  const plain: string[] = [];
+  const html: string[] = [];
+  for (const row of rows ?? []) {
+    const [p, h] = [[] as string[], [] as string[]];
+    for (const button of row) {
+      if (button.opens) {
+        p.push(`${button.text}: ${button.opens.url}`);
+        h.push(`<a href="${escapeHtml(button.opens.url)}">${escapeHtml(button.text)}</a>`);
+      } else if (data.length < KEYS.length) {
+        const key = KEYS[data.length]!;
+        data.push(button.data);
+        p.push(`${key} ${button.text}`);
+        h.push(`${key} ${escapeHtml(button.text)}`);
+      }
+    }
+    if (!p.length) continue;
+    plain.push(p.join(' · '));
+    html.push(h.join(' · '));
+  }
+  return { plain: plain.join('\n'), html: html.join('<br>'), data };
+}
+
+/**
+ * The buttons of the bridge's messages, by event id: a reaction with a message's key (or a
+ * reply of its number) is a press of that button. The reactions the bot put on a message
+ * (the keys people tap) are remembered too, to take them off when its buttons go.
+ */
+export class ButtonMemory {
+  private readonly byEvent = new Map<string, KeptButtons & { reactions: Map<string, string> }>();
+  /** Each chat's latest message with buttons: what a bare number written there presses. */
+  private readonly latest = new Map<string, string>();
+
+  /**
+   * A message's buttons as they are now. Only a message sent with its buttons (a question) is
+   * what a number answers: a progress message's Stop, added by an edit, is pressed by its
+   * reaction alone, so that a "1" written mid-turn stays a message.
+   */
+  keep(eventId: string, chatKey: string, kept: KeptButtons, asked: boolean): Map<string, string> {
+    const reactions = this.byEvent.get(eventId)?.reactions ?? new Map<string, string>();
+    this.byEvent.delete(eventId);
+    this.byEvent.set(eventId, { ...kept, reactions });
+    if (kept.data.length && asked) this.latest.set(chatKey, eventId);
+    else if (!kept.data.length && this.latest.get(chatKey) === eventId) this.latest.delete(chatKey);
+    if (this.byEvent.size > REMEMBERED) this.byEvent.delete(this.byEvent.keys().next().value!);
+    if (this.latest.size > REMEMBERED) this.latest.delete(this.latest.keys().next().value!);
+    return reactions;
+  }
+
+  /** The data of the button a key names on an event; undefined: no such button. */
+  press(eventId: string, key: string): { chat: ChatRef; data: string } | undefined {
+    const kept = this.byEvent.get(eventId);
+    const index = KEYS.indexOf(key.replace(/\uFE0F?\u20E3$/, '\uFE0F\u20E3') as (typeof KEYS)[number]);
+    const data = index >= 0 ? kept?.data[index] : undefined;
+    return kept && data !== undefined ? { chat: kept.chat, data } : undefined;
+  }
+
+  /** The message a number written in a chat presses a button of: the chat's latest with buttons. */
+  latestIn(chatKey: string): string | undefined {
+    return this.latest.get(chatKey);
+  }
+
+  reactions(eventId: string): Map<string, string> {
+    return this.byEvent.get(eventId)?.reactions ?? new Map();
+  }
+}

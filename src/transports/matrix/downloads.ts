@@ -1,0 +1,28 @@
+import { saveDownload } from '../../engine/files/save-download.ts';
+import { megabytes } from '../../engine/files/sizes.ts';
+import type { Attachment, Downloads } from '../../kernel/ports/chat.ts';
+import { MATRIX_CAPABILITIES } from './capabilities.ts';
+import type { ReadyMatrixSettings } from './settings.ts';
+
+/** `mxc://<server>/<media id>`, as the spec allows them. */
+const MXC = /^mxc:\/\/([A-Za-z0-9.:[\]-]+)\/([A-Za-z0-9_-]+)$/;
+
+/**
+ * Files people send, fetched from the media repository with the bot's token (authenticated
+ * media, `GET /_matrix/client/v1/media/download/{server}/{id}`): the address is made here, from
+ * MATRIX_HOMESERVER_URL, so the token never goes where a message could point it.
+ */
+export class MatrixDownloads implements Downloads {
+  readonly maxBytes = MATRIX_CAPABILITIES.uploadBytes;
+
+  constructor(private readonly settings: ReadyMatrixSettings) {}
+
+  async download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void> {
+    const mxc = MXC.exec(attachment.id);
+    if (!mxc) throw new Error('Matrix gave no mxc:// address to download');
+    const url = `${this.settings.homeserverUrl}/_matrix/client/v1/media/download/${encodeURIComponent(mxc[1]!)}/${encodeURIComponent(mxc[2]!)}`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${this.settings.accessToken}` }, ...(signal ? { signal } : {}) });
+    if (!response.ok) throw new Error(`the homeserver answered ${response.status} for the file`);
+    await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} a bot may download`, signal });
+  }
+}

@@ -1,0 +1,173 @@
+import { ClientEvent, RoomEvent, type MatrixClient, type MatrixEvent, type Room } from 'matrix-js-sdk';
+import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import { chatKey, type ChatRef } from '../../kernel/ports/chat.ts';
+import type { TransportHost } from '../../kernel/ports/transport.ts';
+import type { ButtonMemory } from './buttons.ts';
+import { call } from './client.ts';
+import { matrixChat } from './id.ts';
+import { attachmentsOf, captionOf, coreText, isBangCommand, mentions, threadRootOf, type MatrixIdentity, type MessageContent } from './incoming.ts';
+import type { Invites } from './invites.ts';
+import type { KeptSync } from './kept-sync.ts';
+import type { MatrixNames } from './people.ts';
+
+/** Thread roots remembered as the bot's or not: the newest this many. */
+const REMEMBERED = 5000;
+
+export interface EventParts {
+  client: MatrixClient;
+  me: MatrixIdentity;
+  host: TransportHost;
+  kept: KeptSync;
+  invites: Invites;
+  buttons: ButtonMemory;
+  names: MatrixNames;
+  log: Log;
+}
+
+/**
+ * The rooms' events, as the SDK's /sync loop gives them: each message for the bot handed to the
+ * bridge, one room's in order, and each reaction on a button pressed. A direct room is a
+ * private chat, where every message is for the bot; in other rooms a message is when it
+ * mentions the bot, is a `!command`, or is in a thread (`m.thread`) the bot is in, which is a
+ * session of its own. What the first sync of a fresh bot brings is history, not asked of it.
+ */
+export class MatrixEvents {
+  private readonly inOrder = new KeyedSerializer();
+  /** Thread roots, and whether each is the bot's (it wrote or was mentioned in the root). */
+  private readonly roots = new Map<string, boolean>();
+  private live: boolean;
+
+  constructor(private readonly parts: EventParts) {
+    this.live = parts.kept.resumed;
+  }
+
+  /** Listens; resolves once the first sync is in. */
+  start(): Promise<void> {
+    const { client } = this.parts;
+    client.on(RoomEvent.Timeline, (event, room, toStart) => {
+      if (!toStart && room) this.timeline(event, room);
+    });
+    client.on(RoomEvent.MyMembership, (room, membership) => {
+      if (membership === 'invite') this.parts.invites.invited(room);
+    });
+    return new Promise((resolve) => {
+      const synced = (state: string) => {
+        if (state !== 'PREPARED') return;
+        client.off(ClientEvent.Sync, synced);
+        this.live = true;
+        resolve();
+      };
+      client.on(ClientEvent.Sync, synced);
+    });
+  }
+
+  private timeline(event: MatrixEvent, room: Room): void {
+    const { me, log } = this.parts;
+    if (!this.live || event.getSender() === me.userId || event.isRedacted()) return;
+    const type = event.getType();
+    if (type === 'm.room.encryption')
+      void this.parts.invites.refuseEncrypted(room.roomId).catch((error: unknown) => log.warn({ err: error }, 'Matrix: leaving an encrypted room failed'));
+    if (type === 'm.reaction') return this.reaction(event, room);
+    if (type !== 'm.room.message') return;
+    const content = event.getContent<MessageContent>();
+    // Another bot's notices, and edits of messages already taken, are not new messages.
+    if (content.msgtype === 'm.notice' || content['m.relates_to']?.rel_type === 'm.replace') return;
+    void this.inOrder
+      .run(`room:${room.roomId}`, async () => {
+        const address = await this.addressOf(event, content, room);
+        if (address) this.hand(event, content, room, address.chat, address.direct);
+      })
+      .catch((error: unknown) => log.error({ err: error }, 'Matrix: handling a message failed'));
+  }
+
+  /** Hands the message to the bridge; a bare number written under a message with buttons presses its button. */
+  private hand(event: MatrixEvent, content: MessageContent, room: Room, address: ChatRef, direct: boolean): void {
+    const { host, me, names, buttons, log } = this.parts;
+    const sender = event.getSender()!;
+    const commands = new Set(host.commands.map((c) => c.name.toLowerCase()));
+    const attachments = attachmentsOf(content);
+    const text = attachments.length ? captionOf(content) : coreText(content.body ?? '', me, commands);
+    const number = /^\s*(\d{1,2})\s*$/.exec(text)?.[1];
+    const pressed = number ? buttons.latestIn(chatKey(address)) : undefined;
+    void this.inOrder
+      .run(`message:${chatKey(address)}`, async () => {
+        const name = await names.of(sender, room);
+        const user = { id: sender, ...(name ? { name } : {}) };
+        const press = pressed && buttons.press(pressed, `${number}\uFE0F\u20E3`);
+        if (press) return void (await host.handleButton({ address: press.chat, user, data: press.data, messageId: pressed }));
+        await host.handleMessage({
+          address,
+          user,
+          text,
+          messageId: event.getId()!,
+          order: event.getTs(),
+          ...(attachments.length ? { attachments } : {}),
+          ...(direct ? { private: true } : {}),
+          ...(room.name && !direct ? { chatTitle: room.name } : {}),
+        });
+      })
+      .catch((error: unknown) => log.error({ err: error, chat: chatKey(address) }, 'handling a Matrix message failed'));
+  }
+
+  /** A reaction with a button's key on one of the bridge's messages is a press of that button. */
+  private reaction(event: MatrixEvent, room: Room): void {
+    const relation = event.getContent<MessageContent>()['m.relates_to'];
+    if (relation?.rel_type !== 'm.annotation' || !relation.event_id || !relation.key) return;
+    const press = this.parts.buttons.press(relation.event_id, relation.key);
+    if (!press) return;
+    const sender = event.getSender()!;
+    void this.parts.names
+      .of(sender, room)
+      .then((name) =>
+        this.parts.host.handleButton({ address: press.chat, user: { id: sender, ...(name ? { name } : {}) }, data: press.data, messageId: relation.event_id! }),
+      )
+      .catch((error: unknown) => this.parts.log.error({ err: error, chat: chatKey(press.chat) }, 'Matrix: handling a press failed'));
+  }
+
+  /** Where a message goes, and whether it is a private chat; undefined when it is not for the bot. */
+  private async addressOf(event: MatrixEvent, content: MessageContent, room: Room): Promise<{ chat: ChatRef; direct: boolean } | undefined> {
+    const root = threadRootOf(content);
+    const direct = await this.isDirect(room);
+    if (direct) return { chat: matrixChat(room.roomId, root), direct };
+    const commands = new Set(this.parts.host.commands.map((c) => c.name.toLowerCase()));
+    const forMe = mentions(content, this.parts.me) || isBangCommand(content.body ?? '', commands);
+    // A mention makes the thread it is in the bot's, or the thread a reply to it would begin.
+    if (forMe) this.remember(root ?? event.getId()!, true);
+    if (forMe || (root && (await this.botsThread(room.roomId, root)))) return { chat: matrixChat(room.roomId, root), direct };
+    return undefined;
+  }
+
+  /** A room of the bot and one person: its invite said so (`is_direct`), or it has two members (asked once, then kept). */
+  private async isDirect(room: Room): Promise<boolean> {
+    const known = this.parts.kept.room(room.roomId);
+    if (known) return known.direct;
+    const joined = await call<{ joined: Record<string, unknown> }>(this.parts.client, 'GET', `/rooms/${encodeURIComponent(room.roomId)}/joined_members`).catch(
+      () => undefined,
+    );
+    if (!joined) return false;
+    const direct = Object.keys(joined.joined).length <= 2;
+    await this.parts.kept.keepRoom(room.roomId, { direct });
+    return direct;
+  }
+
+  /** Whether a thread is the bot's: its root is the bot's message or mentions it (asked of the homeserver once, then remembered). */
+  private async botsThread(roomId: string, root: string): Promise<boolean> {
+    const known = this.roots.get(root);
+    if (known !== undefined) return known;
+    const event = await call<{ sender?: string; content?: MessageContent }>(
+      this.parts.client,
+      'GET',
+      `/rooms/${encodeURIComponent(roomId)}/event/${encodeURIComponent(root)}`,
+    ).catch(() => undefined);
+    if (!event) return false;
+    const mine = event.sender === this.parts.me.userId || mentions(event.content ?? {}, this.parts.me);
+    this.remember(root, mine);
+    return mine;
+  }
+
+  private remember(root: string, mine: boolean): void {
+    this.roots.set(root, mine);
+    if (this.roots.size > REMEMBERED) this.roots.delete(this.roots.keys().next().value!);
+  }
+}

@@ -1,0 +1,206 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import type { MatrixClient } from 'matrix-js-sdk';
+import { megabytes } from '../../engine/files/sizes.ts';
+import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
+import {
+  chatKey,
+  type ChatCapabilities,
+  type ChatRef,
+  type EditOptions,
+  type MessageFit,
+  type MessageRef,
+  type Outbound,
+  type OutgoingFile,
+  type Picture,
+  type RichText,
+  type SendOptions,
+} from '../../kernel/ports/chat.ts';
+import { plainText } from '../../kernel/rich/index.ts';
+import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
+import { buttonLines, KEYS, type ButtonMemory } from './buttons.ts';
+import { MATRIX_CAPABILITIES, MATRIX_ROOM_LIMIT } from './capabilities.ts';
+import { call, errcodeOf, retryAfter } from './client.ts';
+import { renderHtml } from './format/html.ts';
+import { MATRIX_FIT } from './format/split.ts';
+import { MATRIX, roomOf, sentRef, threadOf } from './id.ts';
+
+/** An event's JSON is at most 64 KiB: past this the fallbacks and HTML are left out. */
+const MAX_EVENT_BYTES = 60_000;
+
+type Content = Record<string, unknown>;
+
+/**
+ * The bridge's Outbound over the Client-Server API: messages as `m.notice` (bots' messages,
+ * which other bots do not answer) with a plain `body` and its `org.matrix.custom.html`, a
+ * thread's under its `m.thread` relation; progress as edits of one message (`m.replace`);
+ * buttons as reactions on the message, keyed 1️⃣ 2️⃣ …; files uploaded to the media repository
+ * and sent as `m.file` or `m.image`. Each room's calls keep to its send budget; an
+ * M_LIMIT_EXCEEDED pauses that room for its `retry_after_ms`.
+ */
+export class MatrixOutbound implements Outbound {
+  private readonly budget = new SendBudget({ limits: () => MATRIX_ROOM_LIMIT, retryAfter, meter: sendMeter(MATRIX) });
+
+  constructor(
+    private readonly client: () => MatrixClient,
+    private readonly buttons: ButtonMemory,
+  ) {}
+
+  send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
+    return this.budget.schedule(roomOf(to), 'message', async () => {
+      const lines = buttonLines(options.buttons);
+      const ref = await this.event(to, 'm.room.message', { ...message(text, lines), ...this.inThread(to, options.replyTo) });
+      await this.setReactions(ref, lines.data);
+      return ref;
+    });
+  }
+
+  edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
+    return this.budget.schedule(
+      roomOf(ref),
+      options.urgent ? 'message' : 'edit',
+      async () => {
+        const lines = buttonLines(options.buttons);
+        const fresh = message(text, lines);
+        const edited = await this.replace(ref, fresh);
+        if (edited) await this.setReactions(ref, lines.data, false);
+        return edited;
+      },
+      `${ref.chat}:${ref.messageId}`,
+    );
+  }
+
+  async react(target: MessageRef, emoji: string): Promise<void> {
+    await this.budget.schedule(
+      roomOf(target),
+      'edit',
+      () => this.event(target, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: target.messageId, key: emoji } }),
+      `reaction:${target.chat}:${target.messageId}:${emoji}`,
+    );
+  }
+
+  async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, document.filename, Buffer.from(document.content, 'utf8'), 'text/plain', document.caption, options);
+  }
+
+  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    const bytes = file.content ? await buffer(file.content()) : await readFile(file.path);
+    return this.upload(to, file.filename ?? basename(file.path), bytes, 'application/octet-stream', file.caption, options);
+  }
+
+  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, picture.filename, Buffer.from(picture.png), 'image/png', picture.caption, options);
+  }
+
+  /** The new picture is uploaded, and replaces the old in the same message. */
+  editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
+    return this.budget.schedule(
+      roomOf(ref),
+      'edit',
+      async () => this.replace(ref, await this.media(picture.filename, Buffer.from(picture.png), 'image/png')),
+      `${ref.chat}:${ref.messageId}`,
+    );
+  }
+
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(roomOf(to));
+  }
+
+  capabilities(): ChatCapabilities {
+    return MATRIX_CAPABILITIES;
+  }
+
+  fit(): MessageFit {
+    return MATRIX_FIT;
+  }
+
+  /** A caption goes as the message before its file: the Matrix clients that show a file's caption are still few. */
+  private async upload(to: ChatRef, name: string, bytes: Buffer, type: string, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    if (bytes.length > MATRIX_CAPABILITIES.uploadBytes)
+      throw new Error(`${name} is ${megabytes(bytes.length)}, over the ${megabytes(MATRIX_CAPABILITIES.uploadBytes)} a homeserver takes by default`);
+    if (caption && caption.text.trim()) await this.send(to, caption);
+    return this.budget.schedule(roomOf(to), 'message', async () => {
+      const lines = buttonLines(options.buttons);
+      const ref = await this.event(to, 'm.room.message', { ...(await this.media(name, bytes, type)), ...this.inThread(to, options.replyTo) });
+      await this.setReactions(ref, lines.data);
+      return ref;
+    });
+  }
+
+  /** The file in the media repository, as a message's content. */
+  private async media(name: string, bytes: Buffer, type: string): Promise<Content> {
+    const { content_uri: url } = await this.client().uploadContent(bytes, { name, type, includeFilename: true });
+    return { msgtype: type.startsWith('image/') ? 'm.image' : 'm.file', body: name, filename: name, url, info: { mimetype: type, size: bytes.length } };
+  }
+
+  /** Where a thread's messages go: under its root, as a reply to the message given (else the root) for clients without threads. */
+  private inThread(to: ChatRef, replyTo: string | undefined): Content {
+    const root = threadOf(to);
+    if (root) return { 'm.relates_to': { rel_type: 'm.thread', event_id: root, is_falling_back: !replyTo, 'm.in_reply_to': { event_id: replyTo ?? root } } };
+    return replyTo ? { 'm.relates_to': { 'm.in_reply_to': { event_id: replyTo } } } : {};
+  }
+
+  private async event(to: ChatRef, type: string, content: Content): Promise<MessageRef> {
+    const path = `/rooms/${encodeURIComponent(roomOf(to))}/send/${encodeURIComponent(type)}/${encodeURIComponent(this.client().makeTxnId())}`;
+    const sent = await call<{ event_id: string }>(this.client(), 'PUT', path, within(content));
+    return sentRef(to, sent.event_id);
+  }
+
+  /** A message replaced by its edit; one the bot may no longer edit (M_FORBIDDEN) or that is gone (M_NOT_FOUND) is no error, only gone. */
+  private async replace(ref: MessageRef, fresh: Content): Promise<boolean> {
+    try {
+      await this.event(ref, 'm.room.message', {
+        ...fresh,
+        body: `* ${fresh.body as string}`,
+        ...(fresh.formatted_body ? { formatted_body: `* ${fresh.formatted_body as string}` } : {}),
+        'm.new_content': fresh,
+        'm.relates_to': { rel_type: 'm.replace', event_id: ref.messageId },
+      });
+      return true;
+    } catch (error) {
+      if (errcodeOf(error) === 'M_FORBIDDEN' || errcodeOf(error) === 'M_NOT_FOUND') return false;
+      throw error;
+    }
+  }
+
+  /** The message's keys as the bot's reactions, those of buttons gone taken off (redacted). */
+  private async setReactions(ref: MessageRef, data: string[], asked = true): Promise<void> {
+    const chat = { transport: ref.transport, chat: ref.chat, ...(ref.thread ? { thread: ref.thread } : {}) };
+    const held = this.buttons.keep(ref.messageId, chatKey(ref), { chat, data }, asked);
+    const keys: string[] = KEYS.slice(0, data.length);
+    for (const [key, reaction] of [...held]) {
+      if (keys.includes(key)) continue;
+      const path = `/rooms/${encodeURIComponent(roomOf(ref))}/redact/${encodeURIComponent(reaction)}/${encodeURIComponent(this.client().makeTxnId())}`;
+      await call(this.client(), 'PUT', path, {}).catch(() => undefined);
+      held.delete(key);
+    }
+    for (const key of keys.filter((k) => !held.has(k))) {
+      const reaction = await this.event(ref, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: ref.messageId, key } });
+      held.set(key, reaction.messageId);
+    }
+  }
+}
+
+/** A message's content: its plain body and HTML, its buttons' line under both. */
+function message(text: RichText, lines: { plain: string; html: string }): Content {
+  const [plain, html] = [plainText(text), renderHtml(text)];
+  return {
+    msgtype: 'm.notice',
+    body: lines.plain ? `${plain}\n\n${lines.plain}` : plain,
+    format: 'org.matrix.custom.html',
+    formatted_body: lines.html ? `${html}<br><br>${lines.html}` : html,
+  };
+}
+
+/** An event's content within the 64 KiB an event holds: past it, the edit's fallback goes, then the HTML. */
+function within(content: Content): Content {
+  const size = (c: Content) => Buffer.byteLength(JSON.stringify(c));
+  if (size(content) <= MAX_EVENT_BYTES) return content;
+  const { formatted_body: _html, ...lean }: Content = { ...content, ...(content['m.new_content'] ? { body: '* (edited)' } : {}) };
+  if (size(lean) <= MAX_EVENT_BYTES) return lean;
+  const inner = lean['m.new_content'] as Content | undefined;
+  if (inner) lean['m.new_content'] = { msgtype: inner.msgtype, body: inner.body };
+  else return { msgtype: lean.msgtype, body: lean.body, ...(lean['m.relates_to'] ? { 'm.relates_to': lean['m.relates_to'] } : {}) };
+  return lean;
+}
