@@ -98,7 +98,10 @@ describe('npm run doctor', () => {
       '– gemini credentials',
       '– gemini model API',
       '– opencode',
-      '– qwen',
+      // The same for Qwen Code; its model API is the OpenAI one codex is pointed at here.
+      '✓ qwen',
+      '– qwen credentials',
+      '✓ qwen model API',
       '✓ MCP endpoint',
       '✓ Redis',
       '✓ transcription',

@@ -15,6 +15,11 @@
 //   garbage           non-JSON lines and a stray JSON line on stdout, then the answer
 //   unknown-request   send the client a request it does not know (`x/unknown`) and answer what came back
 //   prompt-count      answer how many session/prompt requests this process has had at once, at most
+//   stream:N          answer N paragraphs, one chunk every 400 ms (each paragraph in two chunks)
+//   /memory, /compress  its own commands (listed in available_commands_update once a session opens): "ran its own /NAME"
+//
+// A session/load replays the session's past (each prompt as a user_message_chunk, an answer to it as an
+// agent_message_chunk) before it answers, and one more chunk of it after, as agents do.
 //
 // Environment: FAKE_ACP_LOG (a JSONL file each request and outcome is appended to),
 // FAKE_ACP_STATE (a folder where sessions are kept, so session/load works across processes),
@@ -65,18 +70,27 @@ const app = acp
     log({ method: 'authenticate', methodId: params.methodId });
     return {};
   })
-  .onRequest('session/new', ({ params }) => {
+  .onRequest('session/new', ({ params, client }) => {
     const sessionId = randomUUID();
     log({ method: 'session/new', sessionId, cwd: params.cwd, mcpServers: params.mcpServers });
     saveSession(sessionId, []);
+    setTimeout(() => void listCommands(sessionId, client));
     return { sessionId };
   })
-  .onRequest('session/load', ({ params }) => {
-    log({ method: 'session/load', sessionId: params.sessionId });
-    if (process.env.FAKE_ACP_REFUSE_LOAD || !state || !existsSync(sessionFile(params.sessionId))) {
-      throw acp.RequestError.invalidParams({}, `No previous sessions found for ${params.sessionId}`);
+  .onRequest('session/load', async ({ params, client }) => {
+    const { sessionId } = params;
+    log({ method: 'session/load', sessionId });
+    if (process.env.FAKE_ACP_REFUSE_LOAD || !state || !existsSync(sessionFile(sessionId))) {
+      throw acp.RequestError.invalidParams({}, `No previous sessions found for ${sessionId}`);
     }
-    sessions.set(params.sessionId, JSON.parse(readFileSync(sessionFile(params.sessionId), 'utf8')));
+    const turns = JSON.parse(readFileSync(sessionFile(sessionId), 'utf8'));
+    sessions.set(sessionId, turns);
+    const replay = (sessionUpdate, text) => client.notify('session/update', { sessionId, update: { sessionUpdate, content: { type: 'text', text } } });
+    for (const turn of turns) {
+      await replay('user_message_chunk', turn);
+      await replay('agent_message_chunk', `replayed answer to ${turn}. `);
+    }
+    setTimeout(() => void replay('agent_message_chunk', 'a late replayed chunk. ').then(() => listCommands(sessionId, client)));
     return {};
   })
   .onNotification('session/cancel', ({ params }) => {
@@ -164,6 +178,17 @@ async function prompt(params, client) {
     await cost();
     return { stopReason: 'end_turn' };
   }
+  const own = OWN_COMMANDS.find((command) => text.startsWith(`/${command.name}`));
+  if (own) {
+    await say(`ran its own /${own.name}`);
+    return { stopReason: 'end_turn' };
+  }
+  const paragraphs = Number(directive(text, 'stream') ?? 0);
+  for (let i = 1; i <= paragraphs; i++) {
+    if (await sleep(400, cancel.signal)) return { stopReason: 'cancelled' };
+    await say(`Paragraph ${i} of ${paragraphs}.\n\n`);
+  }
+  if (paragraphs) return { stopReason: 'end_turn' };
   if (directive(text, 'prompt-count')) {
     await say(`prompts at once: ${most}`);
     return { stopReason: 'end_turn' };
@@ -172,6 +197,14 @@ async function prompt(params, client) {
   await cost();
   return { stopReason: 'end_turn' };
 }
+
+const OWN_COMMANDS = [
+  { name: 'memory', description: 'Show what it remembers' },
+  { name: 'compress', description: 'Compress the conversation', input: { hint: '[what to keep]' } },
+];
+
+const listCommands = (sessionId, client) =>
+  client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: OWN_COMMANDS } });
 
 const OPTIONS = [
   { optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' },

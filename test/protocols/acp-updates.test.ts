@@ -36,6 +36,18 @@ describe('ACP session updates', () => {
     expect([end.answer, end.events]).toEqual(['Three files.', [{ type: 'text', text: 'Three files.' }]]);
   });
 
+  it('show a long message as it streams, a paragraph at a time (or a long run to its last word), and the whole of it is the answer', () => {
+    const long = 'word '.repeat(150);
+    const { state, events } = run([chunk('First para'), chunk('graph.\n\nSecond'), chunk(' one.\n\n'), chunk(long), chunk('the end.')]);
+    expect(events).toEqual([
+      { type: 'text', text: 'First paragraph.' },
+      { type: 'text', text: 'Second one.' },
+      { type: 'text', text: long.trimEnd() },
+    ]);
+    const end = acpTurnEnd(state);
+    expect([end.answer, end.events]).toEqual([`First paragraph.\n\nSecond one.\n\n${long}the end.`, [{ type: 'text', text: 'the end.' }]]);
+  });
+
   it('name tools by kind in Claude Code’s names where there is one, with the title when there is no raw input; a failed one is an error', () => {
     const { events } = run([
       { sessionUpdate: 'tool_call', toolCallId: 'e', title: 'src/a.ts', kind: 'edit' },

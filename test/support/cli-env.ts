@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
-export type CliName = 'claude' | 'codex' | 'droid' | 'gemini';
+export type CliName = 'claude' | 'codex' | 'droid' | 'gemini' | 'qwen' | 'claude-acp';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -17,10 +17,16 @@ export const CLI_BINARIES: Record<CliName, string> = {
   codex: join(REPO_ROOT, 'node_modules/.bin/codex'),
   droid: join(REPO_ROOT, 'node_modules/@factory/cli-linux-x64/bin/droid'),
   gemini: join(REPO_ROOT, 'node_modules/.bin/gemini'),
+  qwen: join(REPO_ROOT, 'node_modules/.bin/qwen'),
+  // Claude Code over ACP through Zed's adapter: an operator's clis.json entry, not a shipped CLI.
+  'claude-acp': join(REPO_ROOT, 'node_modules/.bin/claude-agent-acp'),
 };
 
 /** The model Gemini CLI asks the mock for. */
 export const GEMINI_MODEL = 'gemini-2.5-flash';
+
+/** The model Qwen Code names to the mock's chat completions (any name: the API is the mock's). */
+export const QWEN_MODEL = 'qwen-mock';
 
 /** A model slug codex knows; an unknown one makes it print an extra "error" item. */
 export const CODEX_MODEL = 'gpt-5.5';
@@ -79,6 +85,7 @@ function droidSettings(mockUrl: string): string {
 async function configure(cli: CliName, home: string, mockUrl: string): Promise<Record<string, string>> {
   switch (cli) {
     case 'claude':
+    case 'claude-acp':
       return {
         ANTHROPIC_BASE_URL: mockUrl,
         ANTHROPIC_API_KEY: MOCK_API_KEY,
@@ -123,6 +130,21 @@ async function configure(cli: CliName, home: string, mockUrl: string): Promise<R
       await mkdir(join(home, '.gemini'), { recursive: true });
       await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
       return { GEMINI_API_KEY: MOCK_API_KEY, GOOGLE_GEMINI_BASE_URL: mockUrl, GEMINI_CLI_NO_RELAUNCH: 'true' };
+    }
+    case 'qwen': {
+      // The OpenAI-style key chosen, nothing sent home, and no background model calls of its own (memory).
+      const settings = {
+        security: { auth: { selectedType: 'openai' } },
+        general: { enableAutoUpdate: false },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+        model: { name: QWEN_MODEL },
+      };
+      await mkdir(join(home, '.qwen'), { recursive: true });
+      await writeFile(join(home, '.qwen', 'settings.json'), JSON.stringify(settings, null, 2));
+      // Its usage statistics (to Alibaba's RUM host) off by the variable too: in walls its settings are the walls'.
+      return { OPENAI_API_KEY: MOCK_API_KEY, OPENAI_BASE_URL: `${mockUrl}/v1`, OPENAI_MODEL: QWEN_MODEL, QWEN_USAGE_STATISTICS_ENABLED: 'false' };
     }
   }
 }

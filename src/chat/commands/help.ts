@@ -1,4 +1,5 @@
 import { asWritten } from '../../kernel/ports/capabilities.ts';
+import type { AgentCommand } from '../../kernel/protocols/index.ts';
 import { bold, code, lines, plain, rich, type RichText } from '../../kernel/rich/index.ts';
 import { consoleHelp } from './console-help.ts';
 import { CONSOLE } from '../../kernel/known-transports.ts';
@@ -38,6 +39,17 @@ function theirs({ bridge, chat, message }: Pick<CommandContext, 'bridge' | 'chat
   return bridge.commands.filter((command) => covers(role, accessFor(command, '')));
 }
 
+/** The agent's own slash commands (an ACP agent's, once its process listed them), which the chat passes through to it. */
+function agentCommandsText(cli: string, commands: readonly AgentCommand[], prefix: { commandPrefix?: string }): RichText | undefined {
+  if (!commands.length) return undefined;
+  const written = (text: string) => asWritten(text, prefix);
+  return lines([
+    bold(`${cli}'s own commands`),
+    plain('Sent to the agent as they are, where the bridge has no command of that name.'),
+    ...commands.map((c) => rich`${written(`/${c.name}${c.hint ? ` ${c.hint}` : ''}`)}\n    ${c.description}`),
+  ]);
+}
+
 export const start: Command = {
   name: 'start',
   description: 'What this bot does and how to use it',
@@ -64,7 +76,13 @@ export const help: Command = {
   async run({ bridge, chat, message, reply, args }) {
     const asked = args.trim().replace(/^\//, '').toLowerCase();
     const capabilities = bridge.out.capabilities(chat.address);
-    if (!asked) return void (await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport, capabilities)));
+    if (!asked) {
+      await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport, capabilities));
+      // A message of their own: the bridge's list alone fills a message of the smallest apps.
+      const own = agentCommandsText(chat.adapter.name, chat.agent.agentCommands, capabilities);
+      if (own) await reply(own);
+      return;
+    }
     const command = bridge.commands.find((c) => c.name === asked);
     const written = (text: string) => asWritten(text, capabilities);
     await reply(command ? rich`${written(command.usage)}\n    ${command.description}` : plain(written(`There is no /${asked}: /help lists the commands.`)));

@@ -19,6 +19,8 @@ const entrySchema = z
     description: z.string().optional(),
     /** How long it has to open its session before its turns fail (a slow starter's more than the default 30 s). */
     openTimeoutSeconds: z.number().positive().max(600).optional(),
+    /** How it runs in walls, as a shipped manifest's `walls` (its `modelApi`: the key the credential proxy holds). */
+    walls: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 
@@ -48,7 +50,7 @@ export async function loadOperatorClis(dataDir: string, shipped: ReadonlyMap<str
     if (shipped.has(id)) throw new ConfigError(`${path}: "${id}": a CLI the bridge ships has that id; choose another`);
     const entry = entrySchema.safeParse(raw);
     if (!entry.success) throw new ConfigError(`${path}: "${id}": ${describeIssues(entry.error.issues)}`);
-    const { command, args, env: agentEnv, description, openTimeoutSeconds } = entry.data;
+    const { command, args, env: agentEnv, description, openTimeoutSeconds, walls } = entry.data;
     const manifest = adapterManifestSchema.safeParse({
       name: id,
       description: description ?? `${id} (an ACP agent of ${OPERATOR_CLIS_FILE})`,
@@ -62,6 +64,7 @@ export async function loadOperatorClis(dataDir: string, shipped: ReadonlyMap<str
       permissions: { safe: [] },
       unknownSession: ACP_UNKNOWN_SESSION,
       env: agentEnv,
+      ...(walls ? { walls } : {}),
     });
     if (!manifest.success) throw new ConfigError(`${path}: "${id}": ${describeIssues(manifest.error.issues)}`);
     return { ...manifest.data, resolvedCommand: commandOverride(id, env) ?? command, file: path };

@@ -11,7 +11,7 @@ import { CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-proce
 import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent } from '../../kernel/protocols/events.ts';
 import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
-import type { LiveWire, WireSession } from '../../kernel/protocols/index.ts';
+import type { AgentCommand, LiveWire, WireSession } from '../../kernel/protocols/index.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { HandedMessages } from './live-input.ts';
 import { LiveTurn } from './live-turn.ts';
@@ -160,6 +160,11 @@ export class LiveCli {
   /** Whether the process names messages back: undefined until its output shows it. */
   get namesMessages(): boolean | undefined {
     return this.messages.names;
+  }
+
+  /** The agent's own slash commands, as its wire last heard them. */
+  get agentCommands(): readonly AgentCommand[] {
+    return this.wire.commands ?? [];
   }
 
   /** The CLI session the process continues: the one it resumed, or the one it named. */

@@ -7,6 +7,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import type { LiveLaunch, PermissionAnswerer } from './live-cli.ts';
 import type { LivePool } from './live-pool.ts';
 import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from './turn.ts';
+import type { AgentCommand } from '../../kernel/protocols/index.ts';
 
 /** What a session's turns run with beyond the prompt: their options, and whether the directory is trusted. */
 export type SessionOptions = Omit<TurnOptions, 'cwd'> & Pick<TurnSpec, 'trusted'>;
@@ -71,6 +72,8 @@ export interface LiveProcess {
   readonly where?: string;
   /** Whether it names the messages it is sent back (undefined until its output shows it): only then is it steered. */
   readonly namesMessages?: boolean | undefined;
+  /** The agent's own slash commands, as it listed them (an ACP agent's); none where it lists none. */
+  readonly agentCommands?: readonly AgentCommand[];
   startTurn(prompt: string, handlers: TurnHandlers, options?: TurnLimits & { planning?: boolean }): RunningTurn;
   close(): Promise<void>;
 }

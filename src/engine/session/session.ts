@@ -6,6 +6,7 @@ import { LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
 import type { LiveHolder } from './live-pool.ts';
 import type { LiveProcess, Reroute, SessionConfig, SessionOptions } from './session-config.ts';
 import type { Stopped, TurnControls } from './turn-controls.ts';
+import type { AgentCommand } from '../../kernel/protocols/index.ts';
 
 /** How many times one turn may move on to another CLI: past the longest chain of CLIs there are. */
 const MAX_HANDOVERS = 4;
@@ -98,6 +99,11 @@ export class AgentSession implements LiveHolder {
   /** The worker the kept CLI runs on, when it runs on one. */
   get liveWhere(): string | undefined {
     return this.liveCli?.where;
+  }
+
+  /** The agent's own slash commands, as its process listed them (none before it started). */
+  get agentCommands(): readonly AgentCommand[] {
+    return this.liveCli?.agentCommands ?? [];
   }
 
   /** Whether a CLI process is kept up for this session now. */

@@ -3,8 +3,10 @@ import type { AgentEvent } from './events.ts';
 
 /** What a session's updates leave to remember within a turn: the message being written, the tools seen, the cost so far. */
 export interface AcpTurnState {
-  /** The agent's message being streamed in chunks, shown whole once it ends. */
+  /** The agent's message being streamed in chunks: what of it is not shown yet. */
   message: string;
+  /** What of that message is shown already (its paragraphs, as they came). */
+  shown: string;
   /** The turn's last whole message: its answer. */
   answer: string;
   /** Tool calls announced, by id: one asked about before it was announced is started by its request. */
@@ -13,7 +15,10 @@ export interface AcpTurnState {
   costUsd: number | undefined;
 }
 
-export const ACP_IDLE: AcpTurnState = { message: '', answer: '', tools: new Set(), costUsd: undefined };
+export const ACP_IDLE: AcpTurnState = { message: '', shown: '', answer: '', tools: new Set(), costUsd: undefined };
+
+/** A streamed message is shown a paragraph at a time, or at a word past this many characters of one. */
+const SHOWN_AT_CHARS = 600;
 
 /** ACP's tool kinds in Claude Code's tool names, which approval rules and progress lines are written in. */
 export const ACP_TOOL_NAMES: Readonly<Record<string, string>> = {
@@ -33,8 +38,9 @@ export interface AcpStep {
 }
 
 /**
- * One `session/update` of an ACP agent, as the bridge's events: message chunks are joined into
- * one text (shown when the agent turns to something else, or the turn ends), `tool_call` and
+ * One `session/update` of an ACP agent, as the bridge's events: message chunks are joined and
+ * shown as they come, a paragraph at a time (so a long answer is progress while it streams,
+ * and the whole message is the answer), `tool_call` and
  * `tool_call_update` are tools by their kind with their title and status, `plan` is a TodoWrite
  * (the progress view's plan), `usage_update` keeps the session's cost. A pure reducer, as a
  * dialect's decoder is.
@@ -45,7 +51,7 @@ export function acpUpdate(state: AcpTurnState, update: unknown): AcpStep {
     case 'agent_message_chunk': {
       const content = isObject(update.content) ? update.content : {};
       const text = content.type === 'text' ? (str(content.text) ?? '') : '';
-      return { state: { ...state, message: state.message + text }, events: [] };
+      return showWritten({ ...state, message: state.message + text });
     }
     case 'tool_call':
     case 'tool_call_update': {
@@ -106,8 +112,20 @@ export function acpToolInput(call: Json): Record<string, unknown> {
 }
 
 function endMessage(state: AcpTurnState): AcpStep {
-  if (!state.message) return { state, events: [] };
-  return { state: { ...state, message: '', answer: state.message }, events: [{ type: 'text', text: state.message }] };
+  if (!state.message && !state.shown) return { state, events: [] };
+  const events: AgentEvent[] = state.message.trim() ? [{ type: 'text', text: state.message }] : [];
+  return { state: { ...state, message: '', shown: '', answer: state.shown + state.message }, events };
+}
+
+/** The streamed message's written paragraphs (or a long run of one, to its last word) shown now. */
+function showWritten(state: AcpTurnState): AcpStep {
+  const paragraph = state.message.lastIndexOf('\n\n');
+  const word = state.message.length > SHOWN_AT_CHARS ? state.message.lastIndexOf(' ') : -1;
+  const cut = paragraph > 0 ? paragraph + 2 : word > 0 ? word + 1 : 0;
+  if (cut === 0) return { state, events: [] };
+  const written = state.message.slice(0, cut);
+  const next = { ...state, message: state.message.slice(cut), shown: state.shown + written };
+  return { state: next, events: written.trim() ? [{ type: 'text', text: written.trimEnd() }] : [] };
 }
 
 function toolUpdate(state: AcpTurnState, update: Json): AcpStep {

@@ -10,12 +10,19 @@ import {
   type AcpStep,
   type AcpTurnState,
 } from './acp-updates.ts';
+import { delay } from '../concurrency/delay.ts';
 import { isObject, num, str } from './decoder.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
-import type { LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
+import type { AgentCommand, LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
 
 /** How long an agent has to answer `initialize` and open its session before its turns fail. */
 export const ACP_OPEN_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a loaded session's replay of its past may pause before it is taken as done: Gemini
+ * CLI answers `session/load` first and replays after, which would otherwise run into the turn.
+ */
+const REPLAY_QUIET_MS = 300;
 
 type Outcome = acp.RequestPermissionResponse['outcome'];
 
@@ -50,6 +57,9 @@ class AcpClient implements LiveWire {
   private waiting: (() => void)[] = [];
   private readonly asked = new Map<string, Asked>();
   private nextAsk = 1;
+  /** When the agent last updated the session: a loaded one's replay is over once it goes quiet. */
+  private lastUpdateAt = 0;
+  commands: readonly AgentCommand[] = [];
 
   constructor(
     private readonly io: WireIo,
@@ -59,7 +69,7 @@ class AcpClient implements LiveWire {
     const writable = new WritableStream<acp.AnyMessage>({ write: (message) => void io.write(JSON.stringify(message)) });
     this.connection = acp
       .client({ name: 'jsonl-bridge' })
-      .onNotification('session/update', ({ params }) => this.apply(acpUpdate(this.state, params.update)))
+      .onNotification('session/update', ({ params }) => this.update(params.update))
       .onRequest('session/request_permission', ({ params }) => this.permission(params))
       .connect({ readable, writable });
     void this.open();
@@ -89,7 +99,7 @@ class AcpClient implements LiveWire {
     const prompt = this.connection.agent.request('session/prompt', { sessionId: this.session, prompt: [{ type: 'text', text }] });
     prompt.then(
       (response) => this.ended(response),
-      (error: Error) => this.ended(undefined, error),
+      (error: unknown) => this.ended(undefined, new Error(said(error))),
     );
     return true;
   }
@@ -141,19 +151,27 @@ class AcpClient implements LiveWire {
         mcp && http ? [{ type: 'http', name: mcp.serverName, url: mcp.url, headers: [{ name: 'authorization', value: `Bearer ${mcp.token}` }] }] : [];
       if (resumeId) {
         if (!init.agentCapabilities?.loadSession) throw new Error(`could not load the session ${resumeId}: the agent does not load sessions`);
-        await agent.request('session/load', { sessionId: resumeId, cwd, mcpServers }).catch((error: Error) => {
-          throw new Error(`could not load the session ${resumeId}: ${error.message}`);
+        await agent.request('session/load', { sessionId: resumeId, cwd, mcpServers }).catch((error: unknown) => {
+          throw new Error(`could not load the session ${resumeId}: ${said(error)}`);
         });
-        this.state = ACP_IDLE; // the replayed conversation is not this turn's
+        await this.replayed();
         this.opened(resumeId);
       } else {
         const opened = await agent.request('session/new', { cwd, mcpServers });
         this.opened(opened.sessionId);
       }
     } catch (error) {
-      this.fail(`acp: ${(error as Error).message}`);
+      this.fail(`acp: ${said(error)}`);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** Once a loaded session's replay has gone quiet. */
+  private async replayed(): Promise<void> {
+    this.lastUpdateAt = Date.now();
+    for (let quiet = 0; quiet < REPLAY_QUIET_MS; quiet = Date.now() - this.lastUpdateAt) {
+      await delay(REPLAY_QUIET_MS - quiet);
     }
   }
 
@@ -205,6 +223,18 @@ class AcpClient implements LiveWire {
     this.io.emit(result);
   }
 
+  /**
+   * An update of the session: a turn's while a prompt runs. Outside one (a loaded session's
+   * replay of its past, which may come after `session/load` answered, or what an agent says
+   * after its answer) none is a turn's.
+   */
+  private update(update: acp.SessionUpdate): void {
+    this.lastUpdateAt = Date.now();
+    // The agent's own slash commands, which it lists whenever it likes (most once its session opens).
+    if (update.sessionUpdate === 'available_commands_update') this.commands = acpCommands(update.availableCommands);
+    else if (this.prompting) this.apply(acpUpdate(this.state, update));
+  }
+
   private apply(step: AcpStep): void {
     this.state = step.state;
     for (const event of step.events) this.io.emit(event);
@@ -225,6 +255,22 @@ class AcpClient implements LiveWire {
   private failure(reason: string): AgentEvent {
     return { type: 'result', text: reason, isError: true };
   }
+}
+
+/** An error's words, with the details an agent adds to a JSON-RPC error (`data.details`: Qwen Code's "Internal error" says what went wrong there). */
+function said(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const data = error instanceof acp.RequestError && isObject(error.data) ? error.data : undefined;
+  const details = str(data?.details) ?? str(data?.message);
+  return details && !message.includes(details) ? `${message}: ${details}` : message;
+}
+
+/** The agent's commands as the chat shows them: by name, without a slash. */
+function acpCommands(commands: readonly acp.AvailableCommand[]): AgentCommand[] {
+  return commands.map((command) => {
+    const hint = command.input && 'hint' in command.input ? command.input.hint : undefined;
+    return { name: command.name.replace(/^\//, ''), description: command.description, ...(hint ? { hint } : {}) };
+  });
 }
 
 /** Tokens, where the agent reports them with its answer (`usage`, not yet in the stable protocol). */

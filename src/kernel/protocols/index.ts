@@ -9,7 +9,7 @@ import { droidStreamJson } from './droid-stream-json.ts';
 import type { LiveWireFactory } from './live-wire.ts';
 
 export type { Decoder, Metering } from './decoder.ts';
-export type { LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
+export type { AgentCommand, LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
 export type * from './events.ts';
 
 /** Every JSONL dialect a CLI's one-shot runs speak, by the name adapter manifests use in `protocol`. */

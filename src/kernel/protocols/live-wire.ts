@@ -46,6 +46,16 @@ export interface LiveWire {
   setPlanning?(requestId: string, planning: boolean): void;
   /** The answer to a `permission` event. */
   decide(requestId: string, decision: PermissionDecision): void;
+  /** The agent's own slash commands, as it last listed them; absent on a dialect without them. */
+  readonly commands?: readonly AgentCommand[];
+}
+
+/** A slash command of the agent's own (ACP's `available_commands_update`): a chat passes it through to it as its prompt. */
+export interface AgentCommand {
+  name: string;
+  description: string;
+  /** What it takes after its name, where the agent says. */
+  hint?: string;
 }
 
 /** A dialect's wire, made for each process. */

@@ -1,5 +1,6 @@
 // One node:http server that impersonates every backend the CLIs talk to: Anthropic Messages
-// (claude, droid BYOK), OpenAI Responses (codex), Factory's /api and the Gemini API (Gemini CLI).
+// (claude, droid BYOK), OpenAI Responses (codex), OpenAI chat completions (Qwen Code), Factory's
+// /api and the Gemini API (Gemini CLI).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -7,6 +8,7 @@ import { normalizeAnthropic, sendAnthropicError, streamAnthropic } from './anthr
 import { waitUnlessAborted } from './delay.ts';
 import { GEMINI_PATH, normalizeGemini, sendGeminiError, streamGemini } from './gemini.ts';
 import { normalizeOpenAi, sendOpenAiError, streamOpenAi } from './openai.ts';
+import { answerOpenAiChat, normalizeOpenAiChat } from './openai-chat.ts';
 import { asRecord } from './reply.ts';
 import { defaultScript } from './scripts.ts';
 import { sendJson } from './sse.ts';
@@ -37,6 +39,7 @@ export interface MockModel {
 const MODEL_ROUTES: Record<string, ModelApi> = {
   '/v1/messages': 'anthropic',
   '/v1/responses': 'openai',
+  '/v1/chat/completions': 'openai-chat',
   // droid with a Factory key calls the models through Factory's API.
   '/api/llm/a/v1/messages': 'anthropic',
   '/api/llm/o/v1/responses': 'openai',
@@ -64,7 +67,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   const requests: RecordedRequest[] = [];
   const scriptErrors: unknown[] = [];
   const shutdown = new AbortController();
-  const counters = { model: 0, message: 0, toolUse: 0, response: 0, item: 0, call: 0, geminiCall: 0 };
+  const counters = { model: 0, message: 0, toolUse: 0, response: 0, item: 0, call: 0, geminiCall: 0, completion: 0 };
   const anthropicIds = {
     message: () => `msg_mock_${++counters.message}`,
     toolUse: () => `toolu_mock_${++counters.toolUse}`,
@@ -85,7 +88,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     if (res.destroyed || res.socket?.destroyed) gone.abort();
     const request = gemini
       ? normalizeGemini(body, counters.model++, gemini.model)
-      : (api === 'anthropic' ? normalizeAnthropic : normalizeOpenAi)(body, counters.model++);
+      : (api === 'anthropic' ? normalizeAnthropic : api === 'openai-chat' ? normalizeOpenAiChat : normalizeOpenAi)(body, counters.model++);
     record.model = request;
     let reply: Reply;
     try {
@@ -107,6 +110,8 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       (api === 'anthropic' ? sendAnthropicError : sendOpenAiError)(res, reply.error);
     } else if (api === 'anthropic') {
       streamAnthropic(res, request.model, reply, anthropicIds);
+    } else if (api === 'openai-chat') {
+      answerOpenAiChat(res, request, reply, { completion: () => `chatcmpl_mock_${++counters.completion}`, call: openAiIds.call });
     } else {
       streamOpenAi(res, request, reply, openAiIds);
     }

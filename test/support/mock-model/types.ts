@@ -1,7 +1,7 @@
 // Shared shapes of the mock model API: what a script sees and what it returns.
 
 /** Which wire protocol a model request came in on. */
-export type ModelApi = 'anthropic' | 'openai' | 'gemini';
+export type ModelApi = 'anthropic' | 'openai' | 'openai-chat' | 'gemini';
 
 /** A tool result the CLI sent back to the model in the newest turn. */
 export interface ToolResultView {

@@ -26,6 +26,8 @@ export function command(parts: CommandParts): Step<MessageContext> {
   return step('command', async ({ message, command, chat, reply }, next) => {
     if (!command) return next();
     const registered = byName.get(command.name);
+    // One of the agent's own commands (an ACP agent's, which /help lists): its prompt, as it is.
+    if (!registered && chat.agent.agentCommands.some((own) => own.name.toLowerCase() === command.name)) return next();
     if (!registered) {
       await reply(plain(`Unknown command /${command.name}. Try /help.`));
       return;
