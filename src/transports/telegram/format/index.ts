@@ -1,5 +1,5 @@
 // Rich text as Telegram shows it: HTML, cut into messages and captions that fit.
-export { escapeHtml } from './escape.ts';
+export { escapeHtml } from '../../../kernel/rich/html.ts';
 export { renderHtml } from './html.ts';
 export { captionPreview, preview, TELEGRAM_CAPTION_LIMIT } from './preview.ts';
 export { documentPreview, markdownToTelegramHtml, splitForTelegram } from './render.ts';
