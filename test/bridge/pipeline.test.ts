@@ -128,6 +128,7 @@ function fakeChat(overrides: Partial<Record<keyof ChatSession, unknown>> = {}): 
     titles,
     remember: async (title?: string) => void titles.push(title),
     messages: { hasTaken: () => false, addPending: async (message: PendingMessage) => void pending.push(message) },
+    agent: { agentCommands: [] },
     ...overrides,
   } as unknown as ChatSession & { pending: PendingMessage[]; titles: (string | undefined)[] };
 }
