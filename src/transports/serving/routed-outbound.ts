@@ -40,25 +40,24 @@ export class RoutedOutbound implements Outbound {
   }
 
   async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef> {
-    const caption = document.caption && this.written(to, document.caption);
-    return this.of(to).sendDocument(to, { ...document, ...(caption ? { caption } : {}) }, options);
+    return this.of(to).sendDocument(to, this.captioned(to, document), options);
   }
 
   async sendFile(to: ChatRef, file: OutgoingFile, options?: SendOptions): Promise<MessageRef> {
-    return this.of(to).sendFile(to, file, options);
+    return this.of(to).sendFile(to, this.captioned(to, file), options);
   }
 
   /** To the chat's transport; one that shows no pictures refuses, and the caller goes on without. */
   async sendPicture(to: ChatRef, picture: Picture, options?: SendOptions): Promise<MessageRef> {
     const out = this.of(to);
     if (!out.sendPicture) throw new Error(`the ${to.transport} transport shows no pictures`);
-    return out.sendPicture(to, picture, options);
+    return out.sendPicture(to, this.captioned(to, picture), options);
   }
 
   async editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
     const out = this.of(ref);
     if (!out.editPicture) throw new Error(`the ${ref.transport} transport shows no pictures`);
-    return out.editPicture(ref, picture);
+    return out.editPicture(ref, this.captioned(ref, picture));
   }
 
   /** A chat of a transport not served now is described by the tightest served: what is planned for it then fits wherever it goes. */
@@ -76,6 +75,11 @@ export class RoutedOutbound implements Outbound {
 
   private written(to: ChatRef, text: RichText): RichText {
     return commandsAsWritten(text, this.capabilities(to), this.commands);
+  }
+
+  /** A file's or picture's caption is a text for the chat too. */
+  private captioned<T extends { caption?: RichText }>(to: ChatRef, sent: T): T {
+    return sent.caption ? { ...sent, caption: this.written(to, sent.caption) } : sent;
   }
 
   private served(chat: ChatRef): Outbound | undefined {
