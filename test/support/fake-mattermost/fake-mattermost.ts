@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Changes } from '../fake-telegram/changes.ts';
-import { waitUntil, type Check } from '../fake-telegram/wait-for.ts';
+import { recentCalls, waitUntil, type Check } from '../fake-telegram/wait-for.ts';
 import { MattermostFault, newId, type Call, type Channel, type Post, type StoredFile, type User } from './model.ts';
 import { RateLimit } from './rate-limit.ts';
 import { checkFileSize, checkMessage, route, wire, type Answer } from './rest.ts';
@@ -144,16 +144,7 @@ export class FakeMattermost {
   }
 
   waitFor<T>(check: Check<T>, timeoutMs = 20_000): Promise<T> {
-    return waitUntil(
-      this.changes,
-      check,
-      timeoutMs,
-      () =>
-        `Recent calls:\n${this.calls
-          .slice(-15)
-          .map((c) => `  ${c.route} → ${c.status}`)
-          .join('\n')}`,
-    );
+    return waitUntil(this.changes, check, timeoutMs, () => recentCalls(this.calls));
   }
 
   async close(): Promise<void> {

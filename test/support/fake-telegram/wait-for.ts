@@ -33,3 +33,11 @@ export function waitUntil<T>(changes: Changes, check: Check<T>, timeoutMs: numbe
     if (!settle()) unsubscribe = changes.subscribe(() => void settle());
   });
 }
+
+/** A twin's last calls and what it answered, for a timed-out wait's message. */
+export function recentCalls(calls: readonly { route: string; status: number }[]): string {
+  return `Recent calls:\n${calls
+    .slice(-15)
+    .map((call) => `  ${call.route} → ${call.status}`)
+    .join('\n')}`;
+}
