@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './test/support/slowest-first.ts';
 
 export default defineConfig({
   test: {
@@ -18,5 +19,6 @@ export default defineConfig({
     // third worker overlaps those waits. Before the bundled build, when a bridge's start cost
     // twice the CPU, a third worker made a run beside a CPU hog slower (1,041 s against 995 s).
     maxWorkers: 3,
+    sequence: { sequencer: SlowestFirst },
   },
 });
