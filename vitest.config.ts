@@ -15,10 +15,10 @@ export default defineConfig({
     // Files share their worker's loaded modules: importing the support and the sources again for
     // each of 285 files cost two minutes of CPU. Each file starts and ends its own worlds.
     isolate: false,
-    // Two cores, but half of many files' time is waiting (a restart, a timeout, a rate limit): a
-    // third worker overlaps those waits. Before the bundled build, when a bridge's start cost
-    // twice the CPU, a third worker made a run beside a CPU hog slower (1,041 s against 995 s).
-    maxWorkers: 3,
+    // Two cores, but half of many files' time is waiting (a restart, a timeout, a rate limit):
+    // more workers overlap those waits, and take more of the CPU from whatever else runs. Beside
+    // a CPU hog, two had done 60% of the suite when three had done 82%; see docs/testing.md.
+    maxWorkers: 4,
     sequence: { sequencer: SlowestFirst },
   },
 });

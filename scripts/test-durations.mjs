@@ -9,7 +9,7 @@ const [hash] = readdirSync(CACHE);
 if (!hash) throw new Error(`no vitest timings in ${CACHE}: run the suite first`);
 const { results } = JSON.parse(readFileSync(join(CACHE, hash, 'results.json'), 'utf8'));
 const seconds = Object.fromEntries(
-  results.map(([key, { duration }]) => [key.slice(key.indexOf(':') + 1), Math.round(duration / 100) / 10]).sort(([a], [b]) => a.localeCompare(b)),
+  results.map(([key, { duration }]) => [key.slice(key.indexOf(':') + 1), Math.round(duration / 1000)]).sort(([a], [b]) => a.localeCompare(b)),
 );
 writeFileSync('test/durations.json', `${JSON.stringify(seconds, null, 2)}\n`);
 console.log(`test/durations.json: ${Object.keys(seconds).length} files`);
