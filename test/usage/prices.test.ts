@@ -30,6 +30,10 @@ describe('the price table', () => {
     expect(prices.priceOf('claude-opus-4-8[1m]')).toEqual(prices.priceOf('claude-opus-4-8'));
     expect(prices.priceOf('claude-haiku-4-5-20251001')).toEqual(prices.priceOf('claude-haiku-4-5'));
     expect(prices.priceOf('claude-sonnet-4-6')).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+    expect(prices.priceOf(prices.defaultModel('gemini'))).toEqual({ input: 0.3, output: 2.5, cacheRead: 0.03 });
+    expect(prices.priceOf('gemini-3.1-pro-preview')).toEqual({ input: 2, output: 12, cacheRead: 0.2 });
+    // A Gemini model the table does not know counts at the highest of Gemini's prices, not at none.
+    expect(prices.priceOrHighest('gemini-9-ultra', 'gcp.gemini')).toEqual({ price: { input: 2, output: 12, cacheRead: 0.2, cacheWrite: 2 }, highest: true });
     expect(prices.priceOf('mystery-1')).toBeUndefined();
     expect(prices.defaultModel('droid')).toBeUndefined();
   });
