@@ -15,6 +15,7 @@ beforeAll(async () => {
       mute: { env: { FAKE_ACP_NO_INIT: '1' } },
       slow: { env: { FAKE_ACP_NO_INIT: '1' }, openTimeoutSeconds: 120 },
       forgetful: { env: { FAKE_ACP_REFUSE_LOAD: '1' } },
+      eager: { env: { FAKE_ACP_MODE: 'auto' } },
     },
     { 'tool-policy.json': JSON.stringify({ rules: [{ tool: 'Bash(git push*)', approvals: 2 }] }) },
   );
@@ -224,7 +225,7 @@ describe('an ACP agent', () => {
     await waitText(chat, /^denied: git push origin main/);
   });
 
-  it('in safe refuses what is not reading, unasked', async () => {
+  it('in safe refuses what is not reading, unasked, and puts the agent in its own read-only mode', async () => {
     const chat = newChat();
     say(chat, '/permissions safe');
     await waitText(chat, /safe/);
@@ -235,5 +236,27 @@ describe('an ACP agent', () => {
         .botMessages(chat)
         .filter((m) => m.buttons.length > 0 && /touch y/.test(m.text ?? '')),
     ).toEqual([]);
+    // Its session went to `plan` before its first prompt.
+    const log = await acp.log();
+    const [prompt] = log.filter((entry) => entry.method === 'session/prompt' && entry.text === 'bash:touch+y');
+    const modes = log.filter((entry) => entry.method === 'session/set_mode' && entry.sessionId === prompt!.sessionId);
+    expect(modes).toEqual([expect.objectContaining({ modeId: 'plan' })]);
+    expect(log.indexOf(modes[0]!)).toBeLessThan(log.indexOf(prompt!));
+  });
+
+  it('puts an agent that opens in a mode allowing things unasked in `default`, where the chat decides', async () => {
+    const chat = newChat();
+    say(chat, '/cli eager');
+    await waitText(chat, /eager/);
+    say(chat, 'bash:touch+z');
+    const asked = await question(chat, /touch z/);
+    press(chat, asked, /Deny$/);
+    await waitText(chat, /^denied: touch z/);
+    const log = await acp.log();
+    const [prompt] = log.filter((entry) => entry.method === 'session/prompt' && entry.text === 'bash:touch+z');
+    const modes = log.filter((entry) => entry.method === 'session/set_mode' && entry.sessionId === prompt!.sessionId);
+    expect(modes).toEqual([expect.objectContaining({ modeId: 'default' })]);
+    // An agent that opens in `default` is left in it.
+    expect(log.filter((entry) => entry.method === 'session/set_mode' && entry.modeId === 'default')).toEqual(modes);
   });
 });

@@ -18,12 +18,15 @@
 //   stream:N          answer N paragraphs, one chunk every 400 ms (each paragraph in two chunks)
 //   /memory, /compress  its own commands (listed in available_commands_update once a session opens): "ran its own /NAME"
 //
+// A session opens in its `default` mode (FAKE_ACP_MODE: another); `plan` and `auto` are offered
+// beside it (session/set_mode, logged).
 // A session/load replays the session's past (each prompt as a user_message_chunk, an answer to it as an
 // agent_message_chunk) before it answers, and one more chunk of it after, as agents do.
 //
 // Environment: FAKE_ACP_LOG (a JSONL file each request and outcome is appended to),
 // FAKE_ACP_STATE (a folder where sessions are kept, so session/load works across processes),
-// FAKE_ACP_NO_INIT (never answer initialize), FAKE_ACP_REFUSE_LOAD (refuse session/load), FAKE_ACP_NAME (the name its echo answers in).
+// FAKE_ACP_NO_INIT (never answer initialize), FAKE_ACP_REFUSE_LOAD (refuse session/load), FAKE_ACP_NAME (the name its echo answers in),
+// FAKE_ACP_MODE (the mode its sessions open in).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -55,6 +58,16 @@ const sleep = (ms, signal) =>
     signal?.addEventListener('abort', () => (clearTimeout(timer), resolve(true)), { once: true });
   });
 
+/** Its modes, as Gemini CLI, Qwen Code and Claude's adapter offer theirs: `plan` reads and changes nothing, `auto` allows what it deems safe. */
+const MODES = {
+  currentModeId: process.env.FAKE_ACP_MODE ?? 'default',
+  availableModes: [
+    { id: 'default', name: 'Default', description: 'Asks before it changes anything' },
+    { id: 'plan', name: 'Plan', description: 'Reads and plans; changes nothing' },
+    { id: 'auto', name: 'Auto', description: 'Allows what it deems safe' },
+  ],
+};
+
 const app = acp
   .agent({ name: 'fake-acp' })
   .onRequest('initialize', async ({ params }) => {
@@ -75,7 +88,7 @@ const app = acp
     log({ method: 'session/new', sessionId, cwd: params.cwd, mcpServers: params.mcpServers });
     saveSession(sessionId, []);
     setTimeout(() => void listCommands(sessionId, client));
-    return { sessionId };
+    return { sessionId, modes: MODES };
   })
   .onRequest('session/load', async ({ params, client }) => {
     const { sessionId } = params;
@@ -91,6 +104,10 @@ const app = acp
       await replay('agent_message_chunk', `replayed answer to ${turn}. `);
     }
     setTimeout(() => void replay('agent_message_chunk', 'a late replayed chunk. ').then(() => listCommands(sessionId, client)));
+    return { modes: MODES };
+  })
+  .onRequest('session/set_mode', ({ params }) => {
+    log({ method: 'session/set_mode', sessionId: params.sessionId, modeId: params.modeId });
     return {};
   })
   .onNotification('session/cancel', ({ params }) => {

@@ -13,6 +13,8 @@ export interface AcpLogEntry {
   event?: string;
   sessionId?: string;
   text?: string;
+  /** The mode a `session/set_mode` asked for. */
+  modeId?: string;
   outcome?: { outcome: string; optionId?: string };
   mcpServers?: { name: string; url: string; type?: string }[];
   clientCapabilities?: Record<string, unknown>;

@@ -15,6 +15,12 @@ import { isObject, num, str } from './decoder.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
 import type { AgentCommand, LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
 
+/** The ids agents give the mode in which they read and plan but change nothing (Gemini CLI's, Qwen Code's and Claude's `plan`). */
+const READ_ONLY_MODES: ReadonlySet<string> = new Set(['plan', 'read-only', 'readonly']);
+
+/** The mode in which agents ask before they change anything (Gemini CLI's, Qwen Code's and Claude's). */
+const ASKING_MODE = 'default';
+
 /** How long an agent has to answer `initialize` and open its session before its turns fail. */
 export const ACP_OPEN_TIMEOUT_MS = 30_000;
 
@@ -151,13 +157,15 @@ class AcpClient implements LiveWire {
         mcp && http ? [{ type: 'http', name: mcp.serverName, url: mcp.url, headers: [{ name: 'authorization', value: `Bearer ${mcp.token}` }] }] : [];
       if (resumeId) {
         if (!init.agentCapabilities?.loadSession) throw new Error(`could not load the session ${resumeId}: the agent does not load sessions`);
-        await agent.request('session/load', { sessionId: resumeId, cwd, mcpServers }).catch((error: unknown) => {
+        const loaded = await agent.request('session/load', { sessionId: resumeId, cwd, mcpServers }).catch((error: unknown) => {
           throw new Error(`could not load the session ${resumeId}: ${said(error)}`);
         });
         await this.replayed();
+        await this.agentMode(resumeId, loaded?.modes);
         this.opened(resumeId);
       } else {
         const opened = await agent.request('session/new', { cwd, mcpServers });
+        await this.agentMode(opened.sessionId, opened.modes);
         this.opened(opened.sessionId);
       }
     } catch (error) {
@@ -165,6 +173,23 @@ class AcpClient implements LiveWire {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The agent's own mode, where it offers modes: one that leaves every decision to the bridge.
+   * That is `default`, in which it asks before it edits or runs anything (Qwen Code opens in
+   * `auto`, where a classifier of its own allows what it deems safe, unasked and unaudited);
+   * in `safe`, its read-only mode, so it plans rather than tries what the bridge would refuse.
+   * The bridge's own answers hold either way, so an agent that will not switch is logged, not failed.
+   */
+  private async agentMode(sessionId: string, modes: acp.SessionModeState | null | undefined): Promise<void> {
+    if (!modes) return;
+    const safe = this.wire.mode === 'safe';
+    const wanted = modes.availableModes.find((mode) => (safe ? READ_ONLY_MODES.has(mode.id.toLowerCase()) : mode.id === ASKING_MODE));
+    if (!wanted || wanted.id === modes.currentModeId) return;
+    await this.connection.agent.request('session/set_mode', { sessionId, modeId: wanted.id }).catch((error: unknown) => {
+      this.io.emit({ type: 'log', line: `the agent did not take its mode "${wanted.id}": ${said(error)}` });
+    });
   }
 
   /** Once a loaded session's replay has gone quiet. */
