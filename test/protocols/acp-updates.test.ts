@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACP_IDLE, acpPermissionTool, acpTurnEnd, acpUpdate, type AcpTurnState } from '../../src/kernel/protocols/acp-updates.ts';
+import { acpWire } from '../../src/kernel/protocols/acp-wire.ts';
 import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
 
 /** The events a run of updates means, and the state it leaves. */
@@ -89,5 +90,60 @@ describe('ACP session updates', () => {
     ]);
     expect(state.costUsd).toBe(0.25);
     expect(acpTurnEnd(state).state.costUsd).toBe(0.25);
+  });
+});
+
+describe('the ACP wire, taking updates as the agent sent them', () => {
+  /** A wire opened on an agent played here: its requests answered, its events kept. */
+  async function openedWire() {
+    const events: AgentEvent[] = [];
+    const written: { id?: unknown; method?: string }[] = [];
+    const wire = acpWire(
+      {
+        write: (line) => {
+          const message = JSON.parse(line) as { id?: unknown; method?: string };
+          written.push(message);
+          const result =
+            message.method === 'initialize' ? { protocolVersion: 1, agentCapabilities: {} } : message.method === 'session/new' ? { sessionId: 's' } : undefined;
+          if (result) queueMicrotask(() => wire.take({ jsonrpc: '2.0', id: message.id, result }));
+          return true;
+        },
+        emit: (event) => void events.push(event),
+      },
+      { cwd: '/', mode: 'bypass' },
+    );
+    await expect.poll(() => events.some((event) => event.type === 'started')).toBe(true);
+    const update = (update: unknown) => wire.take({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update } });
+    return { wire, events, written, update };
+  }
+
+  it('passes over what is not an update or not a command, and keeps the commands that are', async () => {
+    const { wire, events, written, update } = await openedWire();
+    wire.take({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's' } });
+    update('not an update');
+    update({
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [
+        { name: '/memory', description: 'Its memory' },
+        'junk',
+        { description: 'no name' },
+        { name: 'compress', input: { hint: 'how much' } },
+      ],
+    });
+    expect(wire.take('not JSON-RPC')).toBe(false);
+    await expect
+      .poll(() => wire.commands)
+      .toEqual([
+        { name: 'memory', description: 'Its memory' },
+        { name: 'compress', description: '', hint: 'how much' },
+      ]);
+    // And a turn after all that is one as any other.
+    wire.send('hello', 'm1');
+    await expect.poll(() => written.find((message) => message.method === 'session/prompt')).toBeTruthy();
+    update({ sessionUpdate: 'tool_call', toolCallId: 7, title: 'a bad id' });
+    update(chunk('Hi.'));
+    wire.take({ jsonrpc: '2.0', id: written.find((message) => message.method === 'session/prompt')!.id, result: { stopReason: 'end_turn' } });
+    await expect.poll(() => events.find((event) => event.type === 'result')).toMatchObject({ text: 'Hi.', isError: false });
+    expect(events.filter((event) => event.type === 'tool_start')).toEqual([]);
   });
 });
