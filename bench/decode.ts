@@ -7,6 +7,8 @@ import { LineDecoder } from '../src/kernel/protocols/line-decoder.ts';
 import { CliProcess } from '../src/engine/process/cli-process.ts';
 import { parseLine } from '../src/engine/process/lines.ts';
 import { Turn } from '../src/engine/session/turn.ts';
+import { acpWire } from '../src/kernel/protocols/acp-wire.ts';
+import type { LiveWire } from '../src/kernel/protocols/live-wire.ts';
 import type { BenchResult } from './report.ts';
 
 const TRANSCRIPT = fileURLToPath(new URL('../test/fixtures/transcripts/claude-2.1.330-tool-bash.raw.ndjson', import.meta.url));
@@ -45,6 +47,67 @@ const replayAdapter = (): Adapter => ({
   doctor: { version: ['--version'] },
   file: 'bench',
 });
+
+/** One turn of an ACP agent at work: `calls` times a paragraph of its message, then a shell call announced and completed. */
+function acpTurn(calls: number): string[] {
+  const lines: string[] = [];
+  const update = (update: object) => lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'bench', update } }));
+  for (let i = 0; i < calls; i++) {
+    update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Checking the build before the change.\n\n' } });
+    update({ sessionUpdate: 'tool_call', toolCallId: `call_${i}`, title: 'npm test', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' } });
+    update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: `call_${i}`,
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: 'ok' } }],
+    });
+  }
+  return lines;
+}
+
+/**
+ * ACP's way from a line to events, as a live agent's turns take it: each line parsed, then the
+ * SDK's connection and the updates' reducer; `turns` prompts of `turn`'s lines, each answered.
+ */
+async function acpWireRun(dir: string, turns: number, turn: readonly string[]): Promise<{ ms: number; events: number }> {
+  let events = 0;
+  let wake = () => {};
+  const next = () => new Promise<void>((resolve) => (wake = resolve));
+  let promptId: unknown;
+  const answer = (id: unknown, result: object) => queueMicrotask(() => wire.take({ jsonrpc: '2.0', id, result }));
+  const opened = next();
+  const wire: LiveWire = acpWire(
+    {
+      write: (line) => {
+        const message = JSON.parse(line) as { id?: unknown; method?: string };
+        if (message.method === 'initialize') answer(message.id, { protocolVersion: 1, agentCapabilities: {} });
+        else if (message.method === 'session/new') answer(message.id, { sessionId: 'bench' });
+        else if (message.method === 'session/prompt') {
+          promptId = message.id;
+          wake();
+        }
+        return true;
+      },
+      emit: (event) => {
+        if (event.type === 'started' || event.type === 'result') wake();
+        else events++;
+      },
+    },
+    { cwd: dir, mode: 'bypass' },
+  );
+  await opened;
+  const start = performance.now();
+  for (let i = 0; i < turns; i++) {
+    const prompted = next();
+    wire.send('go on', String(i));
+    await prompted;
+    const ended = next();
+    for (const raw of turn) wire.take(parseLine(raw)!.json);
+    wire.take({ jsonrpc: '2.0', id: promptId, result: { stopReason: 'end_turn' } });
+    await ended;
+  }
+  return { ms: performance.now() - start, events };
+}
 
 function best<T>(runs: number, fn: () => T): { ms: number; value: T } {
   let ms = Infinity;
@@ -100,7 +163,17 @@ export async function benchDecode(dir: string): Promise<BenchResult[]> {
     linesMs = Math.min(linesMs, performance.now() - start);
   }
 
+  // ACP's turns: as many lines as the recorded stream's, in turns of 100 tool calls.
+  const turn = acpTurn(100);
+  const acpTurns = Math.round(lines.length / turn.length);
+  let acp = { ms: Infinity, events: 0 };
+  for (let i = 0; i < 3; i++) {
+    const run = await acpWireRun(dir, acpTurns, turn);
+    if (run.ms < acp.ms) acp = run;
+  }
+
   const perSecond = (count: number, ms: number) => Math.round((count / ms) * 1000);
+  const microsPerEvent = (ms: number, events: number) => (ms * 1000) / events;
   const baselineLines = perSecond(lines.length, baseline.ms);
   return [
     { suite: 'decode', name: 'stream size', value: lines.length, unit: 'lines', note: `${(bytes / 1e6).toFixed(1)} MB` },
@@ -127,6 +200,20 @@ export async function benchDecode(dir: string): Promise<BenchResult[]> {
       note: 'lines/s over lines/s; 1.0 = as fast as JSON.parse alone',
     },
     { suite: 'decode', name: 'whole engine ÷ baseline', value: round(baseline.ms / engineMs), unit: 'ratio', note: 'lines/s over lines/s, same run' },
+    {
+      suite: 'decode',
+      name: 'ACP: line → events (the SDK’s connection and the updates)',
+      value: perSecond(acp.events, acp.ms),
+      unit: 'events/s',
+      note: `${perSecond(acpTurns * turn.length, acp.ms)} lines/s, ${acpTurns} turns of ${turn.length} updates`,
+    },
+    {
+      suite: 'decode',
+      name: 'CPU per event, ACP ÷ claude’s decoder',
+      value: round(microsPerEvent(acp.ms, acp.events) / microsPerEvent(decodeOnly.ms, decodeOnly.value)),
+      unit: 'ratio',
+      note: `${microsPerEvent(acp.ms, acp.events).toFixed(2)} µs against ${microsPerEvent(decodeOnly.ms, decodeOnly.value).toFixed(2)} µs, each from a parsed line`,
+    },
     {
       suite: 'decode',
       name: 'process → parsed lines ÷ baseline',

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CLI_BINARIES, prepareCliEnv } from '../test/support/cli-env.ts';
@@ -6,6 +5,7 @@ import { FAKE_AGENT } from '../test/support/fake-cli.ts';
 import type { FakeMessage, FakeTelegram } from '../test/support/fake-telegram/index.ts';
 import { shellToolCall, startMockModel, type MockModel } from '../test/support/mock-model/index.ts';
 import { percentile, startBenchBot, type BenchBot } from './bot.ts';
+import { processes, treeRss } from './process-rss.ts';
 import type { BenchResult } from './report.ts';
 
 const OWNER = 7;
@@ -228,18 +228,11 @@ function toolsCompared(perTurn: string[], live: string[]): string {
 
 /** RSS of the live CLI processes under this one (`mark` on their command line), with their children, in KiB. */
 function liveCliRss(mark: string): number {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((row) => row.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/)!)
-    .map(([, pid, ppid, rss, args]) => ({ pid: Number(pid), ppid: Number(ppid), rss: Number(rss), args: args! }));
-  const roots = rows.filter((row) => row.ppid === process.pid && row.args.includes(mark));
-  const tree = new Set(roots.map((row) => row.pid));
-  for (let size = 0; size !== tree.size;) {
-    size = tree.size;
-    for (const row of rows) if (tree.has(row.ppid)) tree.add(row.pid);
-  }
-  return rows.filter((row) => tree.has(row.pid)).reduce((sum, row) => sum + row.rss, 0);
+  const rows = processes();
+  return treeRss(
+    rows.filter((row) => row.ppid === process.pid && row.args.includes(mark)).map((row) => row.pid),
+    rows,
+  );
 }
 
 const answered = (telegram: FakeTelegram, chatId: number, text: string) =>

@@ -16,6 +16,7 @@ import { benchTransports } from './transports.ts';
 import { benchTraces } from './traces.ts';
 import { benchSandbox } from './sandbox.ts';
 import { benchMetrics } from './metrics.ts';
+import { benchAcp } from './acp.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -31,6 +32,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   traces: benchTraces,
   sandbox: benchSandbox,
   metrics: benchMetrics,
+  acp: benchAcp,
 };
 
 const only = process.argv.slice(2);

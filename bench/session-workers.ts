@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { TEST_QUEUE_SECRET } from '../test/support/queue-world.ts';
 import { startRedis } from '../test/support/redis-server.ts';
 import { emittedAt } from './fake-cli-results.ts';
 import { percentile, startBenchBot, type BenchBot } from './bot.ts';
+import { treeRss } from './process-rss.ts';
 import type { BenchResult } from './report.ts';
 
 const OWNER = 7;
@@ -153,19 +153,4 @@ async function resultAt(log: string, text: string): Promise<number> {
 async function inputAt(log: string, text: string): Promise<number> {
   const lines = (await readFile(`${log}.inputs`, 'utf8')).trim().split('\n');
   return lines.map((line) => JSON.parse(line) as { text: string; receivedAt: number }).findLast((line) => line.text === text)!.receivedAt;
-}
-
-/** RSS of these processes and everything under them, in KiB. */
-function treeRss(roots: number[]): number {
-  if (!roots.length) return 0;
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((row) => row.trim().split(/\s+/).map(Number) as [number, number, number]);
-  const tree = new Set(roots);
-  for (let size = 0; size !== tree.size;) {
-    size = tree.size;
-    for (const [pid, ppid] of rows) if (tree.has(ppid)) tree.add(pid);
-  }
-  return rows.filter(([pid]) => tree.has(pid)).reduce((sum, [, , rss]) => sum + rss, 0);
 }

@@ -82,8 +82,16 @@ export interface RealAcpWorld {
   stop(): Promise<void>;
 }
 
-/** The bridge as a process whose default CLI is the real `agent`, against the fake Bot API and the mock model. */
-export async function startRealAcpWorld(agent: RealAcpAgent, extraEnv: Record<string, string> = {}): Promise<RealAcpWorld> {
+/**
+ * The bridge as a process whose default CLI is the real `agent`, against the fake Bot API and
+ * the mock model; `command` puts something of the caller's in front of the agent's binary (the
+ * bench's stdio tap), given the binary's path.
+ */
+export async function startRealAcpWorld(
+  agent: RealAcpAgent,
+  extraEnv: Record<string, string> = {},
+  { command = (binary: string) => binary }: { command?: (binary: string) => string } = {},
+): Promise<RealAcpWorld> {
   const mock = await startMockModel();
   const cliEnv = await prepareCliEnv(agent.cli, mock.url);
   const all = { ...cliEnv.env, BRIDGE_DEFAULT_CLI: agent.id, BRIDGE_WORKDIR: cliEnv.workdir, ...extraEnv };
@@ -91,8 +99,9 @@ export async function startRealAcpWorld(agent: RealAcpAgent, extraEnv: Record<st
   const entry = agent.operatorEntry?.(all);
   const env = entry
     ? Object.fromEntries(Object.entries(all).filter(([name]) => !(name in entry.env)))
-    : { ...all, [`BRIDGE_${agent.id.toUpperCase()}_COMMAND`]: CLI_BINARIES[agent.cli] };
-  const world = await startTelegramWorld(env, entry ? { dataFiles: { 'clis.json': JSON.stringify({ [agent.id]: entry }) } } : {});
+    : { ...all, [`BRIDGE_${agent.id.toUpperCase()}_COMMAND`]: command(CLI_BINARIES[agent.cli]) };
+  const clis = entry && { [agent.id]: { ...entry, command: command(String(entry.command)) } };
+  const world = await startTelegramWorld(env, clis ? { dataFiles: { 'clis.json': JSON.stringify(clis) } } : {});
   return {
     mock,
     cliEnv,
