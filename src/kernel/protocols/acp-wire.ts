@@ -193,7 +193,8 @@ class AcpClient implements LiveWire {
    * That is `default`, in which it asks before it edits or runs anything (Qwen Code opens in
    * `auto`, where a classifier of its own allows what it deems safe, unasked and unaudited);
    * in `safe`, its read-only mode, so it plans rather than tries what the bridge would refuse.
-   * The bridge's own answers hold either way, so an agent that will not switch is logged, not failed.
+   * The bridge's own answers hold either way, so an agent that has no such mode, or will not
+   * switch, goes on as it is.
    */
   private async agentMode(sessionId: string, modes: acp.SessionModeState | null | undefined): Promise<void> {
     if (!modes) return;
