@@ -9,7 +9,8 @@ import { FakeMatrix } from '../support/fake-matrix/index.ts';
 // What the contract suite does not show of Matrix, on one bridge: commands written the Matrix
 // way, invites taken only from allowed people, encrypted rooms refused in words, the
 // homeserver's M_LIMIT_EXCEEDED waited out, a restart resuming its sync without answering
-// anything twice, and a token the homeserver logged out said plainly.
+// anything twice (and buttons that still answer after it), and a token the homeserver logged
+// out said plainly.
 
 describe('the Matrix transport', () => {
   let mx: FakeMatrix;
@@ -59,6 +60,24 @@ describe('the Matrix transport', () => {
     expect((await chat.waitFor(/^echo: question pick/)).text).toContain('answered: Blue');
   });
 
+  it('says what a press did, and answers a press on a question from before a restart, not ignoring it', async () => {
+    const room = app.group(7);
+    const questions = async () => (await room.shown()).filter((m) => /Which color\?/.test(m.text));
+    await room.say('question pick');
+    const first = await room.waitFor(/Which color\?/);
+    await room.press(first, /^Blue/);
+    await room.waitFor(/^✅ Blue/);
+    expect((await room.waitFor(/^echo: question pick/)).text).toContain('answered: Blue');
+    await room.say('question pick');
+    await expect.poll(async () => (await questions()).length).toBe(2);
+    const second = (await questions()).at(-1)!;
+    await world.restart();
+    await room.press(second, /^Red/);
+    await room.waitFor(/^This question was already answered\./);
+    // Its turn was taken up again after the restart, in its session.
+    await room.waitFor(/^echo: The bridge that runs you restarted/);
+  });
+
   it('joins a room an allowed person invites it to, and declines a stranger’s invite saying why', async () => {
     const direct = mx.createRoom({ creator: ada, invite: [mx.bot.userId], direct: true }).roomId;
     await mx.waitFor(() => mx.membership(direct, mx.bot.userId) === 'join');
@@ -104,7 +123,7 @@ describe('the Matrix transport', () => {
     expect(mx.calls.filter((call) => call.route === 'GET /sync').slice(syncs)[0]?.since).toMatch(/^s\d+$/);
     const answers = (await chat.shown()).map((m) => m.text).filter((text) => /^(before-restart|while-down|after-restart)/.test(text));
     expect(answers).toHaveLength(3);
-    const prompts = (await world.cli.invocations()).map((c) => c.prompt).filter((p) => /restart|while-down/.test(p));
+    const prompts = (await world.cli.invocations()).map((c) => c.prompt).filter((p) => /^say:(before-restart|while-down|after-restart)$/.test(p));
     expect(prompts).toEqual(['say:before-restart', 'say:while-down', 'say:after-restart']);
   });
 

@@ -1,4 +1,5 @@
 import type { Button, ChatRef } from '../../kernel/ports/chat.ts';
+import type { KeptJson } from '../../kernel/store/kept-json.ts';
 import { escapeHtml } from './format/html.ts';
 
 /** The reaction keys of a message's buttons, in order: Matrix bots' buttons are reactions. */
@@ -6,6 +7,9 @@ export const KEYS = ['1️⃣', '2️⃣', '3️⃣', '4️⃣', '5️⃣', '6�
 
 /** Messages whose buttons are remembered: the newest this many. */
 const REMEMBERED = 2000;
+
+/** How long a change waits to be kept on disk, with those that come meanwhile: a progress message is edited often. */
+const KEEP_EVERY_MS = 500;
 
 /** A message's buttons as the bridge keeps them: each key's data, and the chat it was sent to. */
 export interface KeptButtons {
@@ -47,6 +51,31 @@ export class ButtonMemory {
   private readonly byEvent = new Map<string, KeptButtons & { reactions: Map<string, string> }>();
   /** Each chat's latest message with buttons: what a bare number written there presses. */
   private readonly latest = new Map<string, string>();
+  private keeping: NodeJS.Timeout | undefined;
+
+  /**
+   * `file`: where the messages that have buttons now are kept (`matrix-buttons.json`), so that a
+   * press on one sent before a restart reaches the bridge, which answers it, as a press in any
+   * chat app does, rather than nothing happening.
+   */
+  constructor(private readonly file?: KeptJson) {}
+
+  /** What was kept before this start. */
+  async load(): Promise<void> {
+    const kept = (await this.file?.read()) as Kept | undefined;
+    for (const [eventId, entry] of Object.entries(kept?.messages ?? {})) {
+      if (!entry || typeof entry.chat?.chat !== 'string' || !Array.isArray(entry.data)) continue;
+      this.byEvent.set(eventId, { chat: entry.chat, data: entry.data.map(String), reactions: new Map(Object.entries(entry.reactions ?? {})) });
+    }
+    for (const [chat, eventId] of Object.entries(kept?.latest ?? {})) if (this.byEvent.has(eventId)) this.latest.set(chat, eventId);
+  }
+
+  /** Keeps on disk what is not kept yet (the bridge stops). */
+  async flush(): Promise<void> {
+    clearTimeout(this.keeping);
+    this.keeping = undefined;
+    await this.file?.write(() => this.snapshot());
+  }
 
   /**
    * A message's buttons as they are now. Only a message sent with its buttons (a question) is
@@ -61,6 +90,7 @@ export class ButtonMemory {
     else if (!kept.data.length && this.latest.get(chatKey) === eventId) this.latest.delete(chatKey);
     if (this.byEvent.size > REMEMBERED) this.byEvent.delete(this.byEvent.keys().next().value!);
     if (this.latest.size > REMEMBERED) this.latest.delete(this.latest.keys().next().value!);
+    this.changed();
     return reactions;
   }
 
@@ -80,4 +110,24 @@ export class ButtonMemory {
   reactions(eventId: string): Map<string, string> {
     return this.byEvent.get(eventId)?.reactions ?? new Map();
   }
+
+  private changed(): void {
+    if (!this.file || this.keeping) return;
+    this.keeping = setTimeout(() => void this.flush().catch(() => {}), KEEP_EVERY_MS);
+    this.keeping.unref();
+  }
+
+  /** The messages that have buttons now (a message without any has nothing to press), and each chat's latest. */
+  private snapshot(): Kept {
+    const messages = Object.fromEntries(
+      [...this.byEvent].filter(([, kept]) => kept.data.length).map(([eventId, kept]) => [eventId, { ...kept, reactions: Object.fromEntries(kept.reactions) }]),
+    );
+    return { messages, latest: Object.fromEntries([...this.latest].filter(([, eventId]) => eventId in messages)) };
+  }
+}
+
+/** The file's shape. */
+interface Kept {
+  messages?: Record<string, KeptButtons & { reactions?: Record<string, string> }>;
+  latest?: Record<string, string>;
 }

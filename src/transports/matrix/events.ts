@@ -1,7 +1,8 @@
 import { ClientEvent, RoomEvent, type MatrixClient, type MatrixEvent, type Room } from 'matrix-js-sdk';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import type { Log } from '../../kernel/log/logger.ts';
-import { chatKey, type ChatRef } from '../../kernel/ports/chat.ts';
+import { chatKey, type ButtonAnswer, type ChatRef, type Outbound } from '../../kernel/ports/chat.ts';
+import { plain } from '../../kernel/rich/index.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 import type { ButtonMemory } from './buttons.ts';
 import { call } from './client.ts';
@@ -22,6 +23,8 @@ export interface EventParts {
   invites: Invites;
   buttons: ButtonMemory;
   names: MatrixNames;
+  /** Where a press's answer is said: Matrix has no popup for it, as Teams has none. */
+  out: Outbound;
   log: Log;
 }
 
@@ -95,7 +98,7 @@ export class MatrixEvents {
         const name = await names.of(sender, room);
         const user = { id: sender, ...(name ? { name } : {}) };
         const press = pressed && buttons.press(pressed, `${number}\uFE0F\u20E3`);
-        if (press) return void (await host.handleButton({ address: press.chat, user, data: press.data, messageId: pressed }));
+        if (press) return this.answer(press.chat, await host.handleButton({ address: press.chat, user, data: press.data, messageId: pressed }));
         await host.handleMessage({
           address,
           user,
@@ -122,7 +125,13 @@ export class MatrixEvents {
       .then((name) =>
         this.parts.host.handleButton({ address: press.chat, user: { id: sender, ...(name ? { name } : {}) }, data: press.data, messageId: relation.event_id! }),
       )
+      .then((answer) => this.answer(press.chat, answer))
       .catch((error: unknown) => this.parts.log.error({ err: error, chat: chatKey(press.chat) }, 'Matrix: handling a press failed'));
+  }
+
+  /** What the bridge answers a press (`✅ Answered`, `This question was already answered.`), said in the chat. */
+  private async answer(chat: ChatRef, answer: ButtonAnswer): Promise<void> {
+    if (answer.text) await this.parts.out.send(chat, plain(answer.text));
   }
 
   /** Where a message goes, and whether it is a private chat; undefined when it is not for the bot. */

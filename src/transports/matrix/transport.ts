@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { ClientEvent, HttpApiEvent, SyncState, type MatrixClient } from 'matrix-js-sdk';
+import { KeptJson } from '../../kernel/store/kept-json.ts';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { ButtonMemory } from './buttons.ts';
 import { checkMatrix } from './check.ts';
@@ -29,7 +31,7 @@ const matrixTransport: TransportKind = {
   check: (sources) => checkMatrix(matrixSettings(sources)),
   create(sources): Transport {
     const settings = requireMatrix(matrixSettings(sources));
-    const buttons = new ButtonMemory();
+    const buttons = new ButtonMemory(new KeptJson(join(sources.dataDir, 'matrix-buttons.json')));
     let me: MatrixIdentity | undefined;
     let client: MatrixClient | undefined;
     let kept: KeptSync | undefined;
@@ -38,11 +40,12 @@ const matrixTransport: TransportKind = {
     const until = new Promise<void>((resolve) => (ended = resolve));
     const where = new URL(settings.homeserverUrl).host;
     const theClient = () => client!;
+    const out = new MatrixOutbound(theClient, buttons);
     return {
       id: MATRIX,
       everyoneIsOwner: false,
       secrets: [settings.accessToken],
-      out: new MatrixOutbound(theClient, buttons),
+      out,
       members: matrixMembers(theClient),
       downloads: new MatrixDownloads(settings),
       roundTripMs: async () => {
@@ -53,6 +56,7 @@ const matrixTransport: TransportKind = {
       async connect(log) {
         me = await reachMatrix(settings, where, log);
         kept = await KeptSync.open(sources.dataDir);
+        await buttons.load();
         client = matrixClient(settings, me.userId, kept, log);
       },
       async serve(host, log) {
@@ -66,7 +70,7 @@ const matrixTransport: TransportKind = {
             log.info(`Matrix (${where}) answers again; syncing`);
         });
         const invites = new Invites(c, me!.userId, kept!, host, log);
-        const events = new MatrixEvents({ client: c, me: me!, host, kept: kept!, invites, buttons, names: new MatrixNames(theClient), log });
+        const events = new MatrixEvents({ client: c, me: me!, host, kept: kept!, invites, buttons, names: new MatrixNames(theClient), out, log });
         const synced = events.start();
         await c.startClient({ initialSyncLimit: 1, threadSupport: false, lazyLoadMembers: false, disablePresence: true, pollTimeout: POLL_MS });
         await Promise.race([synced, until]);
@@ -78,6 +82,7 @@ const matrixTransport: TransportKind = {
         stopped = true;
         client?.stopClient();
         await kept?.save();
+        await buttons.flush();
         ended();
       },
       inTerminal: false,
