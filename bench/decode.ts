@@ -7,8 +7,7 @@ import { LineDecoder } from '../src/kernel/protocols/line-decoder.ts';
 import { CliProcess } from '../src/engine/process/cli-process.ts';
 import { parseLine } from '../src/engine/process/lines.ts';
 import { Turn } from '../src/engine/session/turn.ts';
-import { acpWire } from '../src/kernel/protocols/acp-wire.ts';
-import type { LiveWire } from '../src/kernel/protocols/live-wire.ts';
+import { PLAYED_SESSION, playedAcpWire } from '../test/support/played-acp-agent.ts';
 import type { BenchResult } from './report.ts';
 
 const TRANSCRIPT = fileURLToPath(new URL('../test/fixtures/transcripts/claude-2.1.330-tool-bash.raw.ndjson', import.meta.url));
@@ -51,7 +50,7 @@ const replayAdapter = (): Adapter => ({
 /** One turn of an ACP agent at work: `calls` times a paragraph of its message, then a shell call announced and completed. */
 function acpTurn(calls: number): string[] {
   const lines: string[] = [];
-  const update = (update: object) => lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'bench', update } }));
+  const update = (update: object) => lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: PLAYED_SESSION, update } }));
   for (let i = 0; i < calls; i++) {
     update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Checking the build before the change.\n\n' } });
     update({ sessionUpdate: 'tool_call', toolCallId: `call_${i}`, title: 'npm test', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' } });
@@ -74,23 +73,17 @@ async function acpWireRun(dir: string, turns: number, turn: readonly string[]): 
   let wake = () => {};
   const next = () => new Promise<void>((resolve) => (wake = resolve));
   let promptId: unknown;
-  const answer = (id: unknown, result: object) => queueMicrotask(() => wire.take({ jsonrpc: '2.0', id, result }));
   const opened = next();
-  const wire: LiveWire = acpWire(
+  const wire = playedAcpWire(
     {
-      write: (line) => {
-        const message = JSON.parse(line) as { id?: unknown; method?: string };
-        if (message.method === 'initialize') answer(message.id, { protocolVersion: 1, agentCapabilities: {} });
-        else if (message.method === 'session/new') answer(message.id, { sessionId: 'bench' });
-        else if (message.method === 'session/prompt') {
-          promptId = message.id;
-          wake();
-        }
-        return true;
-      },
       emit: (event) => {
         if (event.type === 'started' || event.type === 'result') wake();
         else events++;
+      },
+      written: (request) => {
+        if (request.method !== 'session/prompt') return;
+        promptId = request.id;
+        wake();
       },
     },
     { cwd: dir, mode: 'bypass' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACP_IDLE, acpPermissionTool, acpTurnEnd, acpUpdate, type AcpTurnState } from '../../src/kernel/protocols/acp-updates.ts';
-import { acpWire } from '../../src/kernel/protocols/acp-wire.ts';
 import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
+import { PLAYED_SESSION, playedAcpWire, type WrittenRequest } from '../support/played-acp-agent.ts';
 
 /** The events a run of updates means, and the state it leaves. */
 function run(updates: unknown[], from: AcpTurnState = ACP_IDLE): { state: AcpTurnState; events: AgentEvent[] } {
@@ -94,32 +94,19 @@ describe('ACP session updates', () => {
 });
 
 describe('the ACP wire, taking updates as the agent sent them', () => {
-  /** A wire opened on an agent played here: its requests answered, its events kept. */
+  /** A wire opened on an agent played here: its requests kept, its events kept. */
   async function openedWire() {
     const events: AgentEvent[] = [];
-    const written: { id?: unknown; method?: string }[] = [];
-    const wire = acpWire(
-      {
-        write: (line) => {
-          const message = JSON.parse(line) as { id?: unknown; method?: string };
-          written.push(message);
-          const result =
-            message.method === 'initialize' ? { protocolVersion: 1, agentCapabilities: {} } : message.method === 'session/new' ? { sessionId: 's' } : undefined;
-          if (result) queueMicrotask(() => wire.take({ jsonrpc: '2.0', id: message.id, result }));
-          return true;
-        },
-        emit: (event) => void events.push(event),
-      },
-      { cwd: '/', mode: 'bypass' },
-    );
+    const written: WrittenRequest[] = [];
+    const wire = playedAcpWire({ emit: (event) => void events.push(event), written: (request) => void written.push(request) });
     await expect.poll(() => events.some((event) => event.type === 'started')).toBe(true);
-    const update = (update: unknown) => wire.take({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update } });
+    const update = (update: unknown) => wire.take({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: PLAYED_SESSION, update } });
     return { wire, events, written, update };
   }
 
   it('passes over what is not an update or not a command, and keeps the commands that are', async () => {
     const { wire, events, written, update } = await openedWire();
-    wire.take({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's' } });
+    wire.take({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: PLAYED_SESSION } });
     update('not an update');
     update({
       sessionUpdate: 'available_commands_update',

@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // order, which is by file size when it has no timings, as on a fresh clone). The timings are
 // vitest's own from an earlier run here, else those recorded in test/durations.json; files in
 // neither are new and go first, as vitest would send them.
-export const RECORDED_DURATIONS = new URL('../durations.json', import.meta.url);
+const RECORDED_DURATIONS = new URL('../durations.json', import.meta.url);
 
 export class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
