@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
+import { delay } from '../src/kernel/concurrency/delay.ts';
 import { FAKE_AGENT } from '../test/support/fake-cli.ts';
 import { REAL_ACP_AGENTS, startRealAcpWorld } from '../test/support/real-acp-agents.ts';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../test/support/telegram-world.ts';
@@ -57,6 +58,32 @@ function tapped(dir: string, name: string, binary: string): { command: string; l
   return { command, log };
 }
 
+/**
+ * The lines of a turn in the tap's log: its prompt and its end. The tap notes a line after it
+ * has passed it on, so the answer can reach the chat app before its end is noted: the log is
+ * read again until it is (each line's time is when it crossed, not when it was noted).
+ */
+async function crossed(log: string, dialect: Dialect, text: string): Promise<{ prompt: Crossing; end: Crossing }> {
+  for (let tries = 0; ; tries++) {
+    const crossings = (await readFile(log, 'utf8'))
+      .trim()
+      .split('\n')
+      .flatMap((line) => {
+        // A line being written as it is read is read whole the next time.
+        try {
+          return [JSON.parse(line) as Crossing];
+        } catch {
+          return [];
+        }
+      });
+    const at = crossings.findIndex((line) => line.dir === 'in' && dialect.isPrompt(line.head, text));
+    const end = at < 0 ? undefined : dialect.end(crossings.slice(at + 1), crossings[at]!);
+    if (end) return { prompt: crossings[at]!, end };
+    if (tries === 50) throw new Error(at < 0 ? `the CLI's input never had the prompt "${text}"` : `the CLI never ended the turn of "${text}" on its output`);
+    await delay(100);
+  }
+}
+
 interface Measured {
   /** From the message sent at the chat app to its prompt on the CLI's input. */
   toPrompt: number[];
@@ -78,26 +105,18 @@ async function measure(world: TelegramWorld, log: string, dialect: Dialect, mess
   const toAnswer: number[] = [];
   for (let i = 0; i <= TURNS; i++) {
     const text = message(i);
-    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    await delay(PAUSE_MS);
     const sentAt = Date.now();
     telegram.sendText({ chatId: OWNER, userId: OWNER, text, chatType: 'private', firstName: 'Ada' });
     await telegram.waitFor(() => telegram.botMessages(OWNER).some((m) => answer(i).test(m.text ?? '')), 120_000);
     const answeredAt = Date.now();
     if (i === 0) continue;
-    const crossings = (await readFile(log, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Crossing);
-    const at = crossings.findIndex((line) => line.dir === 'in' && dialect.isPrompt(line.head, text));
-    if (at < 0) throw new Error(`the CLI's input never had the prompt "${text}"`);
-    const prompt = crossings[at]!;
-    const end = dialect.end(crossings.slice(at + 1), prompt);
-    if (!end) throw new Error(`the CLI never ended the turn of "${text}" on its output`);
+    const { prompt, end } = await crossed(log, dialect, text);
     toPrompt.push(prompt.at - sentAt);
     toAnswer.push(answeredAt - end.at);
   }
   // Idle, as it waits for the next message: the CLI's tree under the tap, the tap left out.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await delay(2000);
   const rows = processes();
   const taps = rows.filter((row) => row.args.includes(TAP) && row.args.includes(log)).map((row) => row.pid);
   const rss = treeRss(
