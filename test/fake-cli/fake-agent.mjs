@@ -164,6 +164,7 @@ function logTurn(prompt) {
       resume,
       session: sessionId,
       pid: process.pid,
+      ppid: process.ppid,
       envNames: Object.keys(process.env).sort(),
       startedAt: Date.now(),
       launchedAt: Math.round(performance.timeOrigin),

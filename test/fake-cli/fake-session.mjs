@@ -29,6 +29,6 @@ export function continueSession(resume, prompt, unknownSession) {
 /** Notes this run in $FAKE_CLI_LOG, where the tests read the CLIs' invocations. */
 export function logRun(run) {
   if (!process.env.FAKE_CLI_LOG) return;
-  const entry = { ...run, cwd: process.cwd(), pid: process.pid, envNames: [], startedAt: Date.now(), launchedAt: Date.now() };
+  const entry = { ...run, cwd: process.cwd(), pid: process.pid, ppid: process.ppid, envNames: [], startedAt: Date.now(), launchedAt: Date.now() };
   appendFileSync(process.env.FAKE_CLI_LOG, JSON.stringify(entry) + '\n');
 }

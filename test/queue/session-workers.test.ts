@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { alive } from '../support/fake-cli.ts';
+import { alive, FAKE_AGENT } from '../support/fake-cli.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { endQueueTest, startQueueWorld, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
@@ -91,6 +91,20 @@ describe("chats' sessions on workers", () => {
 
     say('/status');
     expect((await answer(/^Status\n/)).text).toContain(`worker ${worker![0]}`);
+  });
+
+  it('a CLI that cannot stay up between turns (droid) runs each turn on the chat’s worker, a process a turn, in its session', async () => {
+    world = await twoWorkers({ BRIDGE_DEFAULT_CLI: 'droid', BRIDGE_DROID_COMMAND: FAKE_AGENT });
+    say('first for droid');
+    await answer(/^droid echo: first for droid \(turn 1\)$/);
+    say('second for droid');
+    await answer(/^droid echo: second for droid \(turn 2\)$/);
+    const [first, second] = [await invocation('first for droid'), await invocation('second for droid')];
+    const workers = new Set([...world.workers.values()].map((worker) => worker.pid));
+    expect(workers.has(first.ppid)).toBe(true);
+    expect(second.ppid).toBe(first.ppid);
+    expect(second.pid).not.toBe(first.pid);
+    expect(second.resume).toBe(first.session);
   });
 
   it('places chats on the least loaded worker: two chats starting at once go to the two workers', async () => {

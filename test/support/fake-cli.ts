@@ -28,6 +28,8 @@ export interface FakeCliWorld {
       /** The session the turn ran in (with stream-json input, several turns of one process share it). */
       session: string;
       pid: number;
+      /** The process that started it. */
+      ppid: number;
       envNames: string[];
       startedAt: number;
       /** When its process began (before Node loaded the script): what start-up took is `startedAt` less this. */

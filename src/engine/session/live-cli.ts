@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { Adapter } from '../adapters/load.ts';
-import { buildLiveArgv, type TurnSpec } from '../adapters/argv.ts';
+import { buildArgv, buildLiveArgv, type TurnSpec } from '../adapters/argv.ts';
 import { liveDialect } from '../adapters/live.ts';
 import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
@@ -54,7 +54,11 @@ export const INTERRUPT_GRACE_MS = 5000;
 export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd' | 'mode' | 'walls'>): string {
   const { adapter, spec } = launch;
   const agents = spec.agents && createHash('sha256').update(JSON.stringify(spec.agents)).digest('hex');
-  const argv = buildLiveArgv(adapter, { ...spec, resumeId: undefined }, agents ? { agentsFile: agents } : {});
+  const files = agents ? { agentsFile: agents } : {};
+  // A CLI that cannot stay up (kept elsewhere, a process per turn): its one-shot command line.
+  const argv = liveDialect(adapter)
+    ? buildLiveArgv(adapter, { ...spec, resumeId: undefined }, files)
+    : buildArgv(adapter, { ...spec, prompt: '', resumeId: undefined }, files);
   // A CLI given the mode as its session opens (a `live` program) needs a new process for another;
   // so does one in walls, which starts each mode afresh from the operator's configuration.
   // Its walls are part of its command line: a directory made read-only needs a new process.

@@ -258,7 +258,8 @@ export class AgentSession implements LiveHolder {
   private async runTurn(pending: Pending, fresh: SessionOptions, again: { started?: boolean } = {}): Promise<TurnOutcome> {
     const refused = this.config.refusal?.();
     if (refused) return { ...notRun(refused), status: 'failed' };
-    if (this.runsLive) return this.runLive(pending, fresh, again);
+    // A session kept elsewhere (a worker) goes there for every turn: its CLI stays up there if it can, else runs a process a turn.
+    if (this.runsLive || this.config.liveProcess) return this.runLive(pending, fresh, again);
     const { prompt, options } = pending;
     const { config } = this;
     const generation = this.generation;
@@ -326,7 +327,7 @@ export class AgentSession implements LiveHolder {
       }
       this.liveCli = cli;
     }
-    const keep = config.live!.admit(this);
+    const keep = config.live?.admit(this) ?? true;
     const { prompt, options } = pending;
     const turn = cli.startTurn(prompt, this.handlers(options, generation), {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),

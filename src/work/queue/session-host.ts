@@ -7,8 +7,10 @@ import { readSessionFiles, writeSessionFiles, type FileOwner } from '../../engin
 import { homeOutside } from '../../engine/sandbox/walls.ts';
 import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
 import { asAgent } from '../../engine/process/agent-user.ts';
-import { LiveCli, liveLaunchKey, type LiveLaunch, type PermissionRequest } from '../../engine/session/live-cli.ts';
-import type { RunningTurn } from '../../engine/session/turn.ts';
+import { liveLaunchKey, type PermissionRequest } from '../../engine/session/live-cli.ts';
+import { AgentSession } from '../../engine/session/session.ts';
+import { LivePool } from '../../engine/session/live-pool.ts';
+import type { SessionConfig } from '../../engine/session/session-config.ts';
 import type { PermissionDecision } from '../../kernel/protocols/events.ts';
 import { agentReadableFolder } from '../../engine/process/agent-space.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
@@ -52,10 +54,12 @@ interface Hosted {
   /** The number of the last state copied back in this placement. */
   states: number;
   events: RunEventsWriter<SessionEvent>;
-  cli?: LiveCli;
+  /** The chat's CLI session here, and what its command line depends on (another needs a new one). */
+  session?: { agent: AgentSession; key: string };
   /** The MCP config file written for its CLI, and the secret in it. */
   tools?: { access: McpAccess; token: string };
-  turn?: { id: string; running: RunningTurn };
+  /** The turn at work here, by the id the bridge knows it by. */
+  turn?: { id: string };
   /** Permission requests waiting for the bridge's answer, by request id. */
   decisions: Map<string, (decision: PermissionDecision) => void>;
   lastUsed: number;
@@ -81,11 +85,12 @@ function sessionFilesPlace(
 }
 
 /**
- * The chats' sessions a worker holds: each chat's live CLI process, started and given turns,
- * steering, stops and permission answers as the bridge asks through its inbox, reporting its
- * events on the placement's stream and copying the CLI's session state back after each turn.
- * At most BRIDGE_WORKER_LIVE_SESSIONS processes stay up (the least recently used idle one
- * closes; its state is back with the bridge already).
+ * The chats' sessions a worker holds: each chat's CLI session, given turns, steering, stops and
+ * permission answers as the bridge asks through its inbox, reporting its events on the
+ * placement's stream and copying the CLI's session state back after each turn. A CLI that can
+ * stay up between turns does (at most BRIDGE_WORKER_LIVE_SESSIONS processes: the least recently
+ * used idle one closes, its state back with the bridge already); any other runs a process per
+ * turn, resuming its session, as it would on the bridge.
  */
 export class SessionHost implements DrainHolder {
   private readonly commands: Redis;
@@ -94,6 +99,8 @@ export class SessionHost implements DrainHolder {
   private readonly sessions = new Map<string, Hosted>();
   private readonly taken = new Set<string>();
   private readonly grants: SessionGrants;
+  /** The bound on CLI processes kept between turns here; the bridge closes idle ones itself. */
+  private readonly live: LivePool;
   private readonly keepSeconds: number;
   private mcpDir: string | undefined;
   private closing = false;
@@ -105,6 +112,7 @@ export class SessionHost implements DrainHolder {
     this.subscriber = connect(config.redisUrl);
     this.grants = new SessionGrants(options.keys, this.commands);
     this.keepSeconds = config.settings.workers.keepHours * 3600;
+    this.live = new LivePool({ max: config.sessionWorkers.liveSessions, idleMs: Infinity });
     this.presence = new WorkerPresence(
       this.commands,
       options.signer,
@@ -113,7 +121,7 @@ export class SessionHost implements DrainHolder {
       config.sessionWorkers.liveSessions,
       config.settings.workers.lockSeconds * 1000,
       () => [...this.sessions.keys()],
-      () => [...this.sessions.values()].filter((hosted) => hosted.cli?.isAlive || hosted.turn).length,
+      () => [...this.sessions.values()].filter((hosted) => hosted.session?.agent.hasLiveProcess || hosted.turn).length,
       (error) => log.warn(`saying what this worker holds failed: ${error.message}`),
     );
   }
@@ -221,7 +229,7 @@ export class SessionHost implements DrainHolder {
     // A turn sent while another runs: the bridge restarted and sends its turn again; the old one ends first (its answer goes nowhere).
     if (ask.type === 'turn' && target.turn && target.turn.id !== ask.turnId) {
       this.options.log.info({ chat: target.chatId }, "a chat's turn was sent again (its bridge restarted): the one at work here stops first");
-      void target.turn.running.stop('the bridge sent this turn again');
+      void target.session?.agent.stop('the bridge sent this turn again');
     }
     // Steering, stops and answers act at once (a turn waits on them); turns and closes in order.
     if (given.ask.type === 'steer' || given.ask.type === 'stop' || given.ask.type === 'decide') return void this.act(target, given.ask);
@@ -239,11 +247,11 @@ export class SessionHost implements DrainHolder {
           hosted.events.report({ kind: 'failed', turnId: ask.turnId, why: `it failed on worker ${this.options.name}: ${error.message}` });
         });
       case 'steer':
-        if (hosted.turn?.id === ask.turnId && !hosted.turn.running.send(ask.text, ask.id))
+        if (hosted.turn?.id === ask.turnId && !hosted.session?.agent.steer(ask.text, ask.id))
           this.options.log.warn({ chat: hosted.chatId }, 'a message came as the turn was ending: it was not delivered');
         return;
       case 'stop':
-        if (hosted.turn?.id === ask.turnId) await hosted.turn.running.stop(ask.reason);
+        if (hosted.turn?.id === ask.turnId) await hosted.session?.agent.stop(ask.reason);
         return;
       case 'decide': {
         const decide = hosted.decisions.get(ask.requestId);
@@ -252,10 +260,9 @@ export class SessionHost implements DrainHolder {
       }
       case 'close': {
         // Only the process: the chat stays placed here, its session's files with it.
-        const cli = hosted.cli;
-        if (cli) this.options.log.info({ chat: hosted.chatId }, "a chat's CLI closed here, as the bridge asked (idle, or its options changed)");
-        hosted.cli = undefined;
-        return cli?.close();
+        if (hosted.session?.agent.hasLiveProcess)
+          this.options.log.info({ chat: hosted.chatId }, "a chat's CLI closed here, as the bridge asked (idle, or its options changed)");
+        return hosted.session?.agent.closeLive();
       }
     }
   }
@@ -289,53 +296,52 @@ export class SessionHost implements DrainHolder {
       hosted.tools = { access: mcp, token: mcp.token };
       this.options.secrets.add(mcp.token);
     }
-    const liveLaunch: LiveLaunch = {
+    const { resumeId, cwd: _, ...options } = launch.spec;
+    const walls = launch.walls && {
+      home: launch.walls.home,
+      readOnly: launch.walls.readOnly,
+      egress: { allow: () => writtenHostRules(hosted.netAllow) },
+    };
+    const config: SessionConfig = {
       adapter,
-      spec: {
-        ...launch.spec,
-        ...(mcp ? { mcp } : {}),
-        // Reading stops at this worker's data directory too, where the bridge's stops at its own.
-        ...(launch.spec.disallowedTools ? { disallowedTools: [...launch.spec.disallowedTools, ...dataDirDenials(this.options.config.dataDir)] } : {}),
-      },
       cwd: launch.cwd,
       env,
-      mode: launch.mode,
+      resumeId,
+      options: {
+        ...options,
+        ...(mcp ? { mcp } : {}),
+        // Reading stops at this worker's data directory too, where the bridge's stops at its own.
+        ...(options.disallowedTools ? { disallowedTools: [...options.disallowedTools, ...dataDirDenials(this.options.config.dataDir)] } : {}),
+      },
+      // The mode the bridge's session runs in ('bypass': none asked), as its own would give it.
+      ...(launch.mode !== 'bypass' ? { permissions: launch.mode } : {}),
       graceMs: launch.graceMs,
+      liveInput: true,
+      live: this.live,
+      onPermission: (request, turn) => this.askBridge(hosted, request, turn.signal),
       // In this worker's walls, when its sandbox is on: the chat's own home and hosts, as on the bridge.
-      ...(launch.walls
-        ? { walls: { home: launch.walls.home, readOnly: launch.walls.readOnly, egress: { allow: () => writtenHostRules(hosted.netAllow) } } }
-        : {}),
+      ...(walls ? { walls } : {}),
       log: log.child({ chat: hosted.chatId }),
     };
-    let cli = hosted.cli;
-    if (cli && (!cli.isAlive || cli.key !== liveLaunchKey(liveLaunch) || cli.sessionId !== launch.spec.resumeId)) {
-      await cli.close();
-      cli = undefined;
-    }
-    if (!cli) {
-      try {
-        cli = new LiveCli(liveLaunch, (request, turn) => this.askBridge(hosted, request, turn.signal));
-      } catch (error) {
-        return fail((error as Error).message);
-      }
-      hosted.cli = cli;
-      await this.makeRoom(hosted);
-    }
+    // What the CLI's command line depends on: another needs a session (and process) of its own.
+    const key = liveLaunchKey({ adapter, spec: { ...config.options, resumeId: undefined }, cwd: launch.cwd, mode: launch.mode, ...(walls ? { walls } : {}) });
+    if (hosted.session && hosted.session.key !== key) await this.endSession(hosted);
+    const session = (hosted.session ??= { agent: new AgentSession(config), key }).agent;
+    if (session.cliSessionId !== resumeId) session.continueFrom(resumeId);
     hosted.lastUsed = Date.now();
     const turnId = ask.turnId;
     log.info({ chat: hosted.chatId, cli: adapter.name, cwd: launch.cwd }, `a chat's turn started here${ask.state ? ', its session restored' : ''}`);
-    const running = cli.startTurn(
-      ask.prompt,
-      { onEvent: (event) => hosted.events.report({ kind: 'event', turnId, event }) },
-      { ...ask.limits, planning: ask.planning },
-    );
-    hosted.turn = { id: turnId, running };
-    const outcome = await running.done;
+    hosted.turn = { id: turnId };
+    const outcome = await session.send(ask.prompt, {
+      onEvent: (event) => hosted.events.report({ kind: 'event', turnId, event }),
+      ...ask.limits,
+      planning: ask.planning,
+    });
     if (hosted.turn?.id !== turnId) return; // given back meanwhile (a drain)
     hosted.turn = undefined;
     log.info({ chat: hosted.chatId }, `a chat's turn ended here: ${outcome.status}`);
     hosted.lastUsed = Date.now();
-    const sessionId = outcome.sessionId ?? cli.sessionId;
+    const sessionId = outcome.sessionId ?? session.cliSessionId;
     if (sessionId && adapter.savedSessions) {
       const saved = await readSessionFiles(adapter.savedSessions, launch.cwd, sessionId, files.env, files.owner);
       const packed = packSessionState(hosted.attempt, ++hosted.states, sessionId, saved);
@@ -358,17 +364,13 @@ export class SessionHost implements DrainHolder {
     });
   }
 
-  /** Past the live-process limit, the least recently used idle process here closes (its session resumes in a new one). */
-  private async makeRoom(keep: Hosted): Promise<void> {
-    const live = [...this.sessions.values()].filter((hosted) => hosted.cli?.isAlive);
-    const over = live.length - this.options.config.sessionWorkers.liveSessions;
-    if (over <= 0) return;
-    const idle = live.filter((hosted) => hosted !== keep && !hosted.turn).sort((a, b) => a.lastUsed - b.lastUsed);
-    for (const hosted of idle.slice(0, over)) {
-      const cli = hosted.cli;
-      hosted.cli = undefined;
-      await cli?.close();
-    }
+  /** Ends the chat's CLI session here: its turn, if one runs, and its process. */
+  private async endSession(hosted: Hosted): Promise<void> {
+    const session = hosted.session?.agent;
+    hosted.session = undefined;
+    if (!session) return;
+    await session.stop('the session left this worker').catch(() => {});
+    await session.closeLive().catch(() => {});
   }
 
   /** Stops a chat's process here; `release`: and lets its lease go (it is no longer here). */
@@ -377,9 +379,7 @@ export class SessionHost implements DrainHolder {
     this.grants.forget(hosted.chatId, hosted.attempt);
     for (const decide of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
     hosted.decisions.clear();
-    const cli = hosted.cli;
-    hosted.cli = undefined;
-    await cli?.close().catch(() => {});
+    await this.endSession(hosted);
     this.forgetTools(hosted);
     await hosted.events.close().catch(() => {});
     if (release) await this.releaseLease(hosted.chatId).catch(() => {});
