@@ -166,21 +166,50 @@ describe("chats' sessions on workers", () => {
     expect(texts().filter((text) => /^Continuing on worker/.test(text))).toHaveLength(1);
   }, 120_000);
 
-  it('the bridge killed mid-turn and started again: the turn is taken up again on the same worker, which ends the cut one first, and the session goes on', async () => {
+  it('the bridge killed mid-turn and started again: the turn goes on on its worker, its answer comes once after the restart, and the session goes on', async () => {
     world = await twoWorkers();
     say('before the restart');
     await answer(/^echo: before the restart \(turn 1\)$/);
     const first = await invocation('before the restart');
-    say('sleep-once:60 across the restart');
-    await invocation('sleep-once:60 across the restart');
+    say('tools:2 pace:200 sleep:3 across the restart');
+    await invocation('tools:2 pace:200 sleep:3 across the restart');
     await world.restart('SIGKILL');
-    // The restarted bridge takes the turn up in its session (as without workers): on the same worker, whose CLI ends the cut turn first.
-    await answer(/^↻ Resuming after the restart: “sleep-once:60 across the restart”$/);
-    await answer(/^echo: The bridge that runs you restarted while you were working on my last message[^]*\(turn \d\)$/, 60_000);
-    const resumed = (await world.cli.invocations()).find((c) => c.prompt.startsWith('The bridge that runs you restarted'))!;
-    expect(resumed.pid).toBe(first.pid);
+    await answer(/^↻ Resuming after the restart: “tools:2 pace:200 sleep:3 across the restart”$/);
+    await answer(/^echo: tools:2 pace:200 sleep:3 across the restart \(turn 2\)$/, 60_000);
+    // Followed on its worker, not cut and run again: its CLI never heard of the restart.
+    expect((await world.cli.invocations()).filter((c) => c.prompt.startsWith('The bridge that runs you restarted'))).toEqual([]);
     say('after the restart');
-    await answer(/^echo: after the restart \(turn 5\)$/);
+    await answer(/^echo: after the restart \(turn 3\)$/);
+    expect((await invocation('after the restart')).pid).toBe(first.pid);
+    expect(texts().filter((text) => text.startsWith('echo: tools:2 pace:200 sleep:3 across the restart'))).toHaveLength(1);
+  }, 120_000);
+
+  it('a turn that ended on its worker while the bridge was down: its answer comes after the restart, and it is not run again', async () => {
+    world = await twoWorkers();
+    say('before the kill');
+    await answer(/^echo: before the kill \(turn 1\)$/);
+    say('sleep:1 ends while the bridge is down');
+    await invocation('sleep:1 ends while the bridge is down');
+    world.bridge.kill('SIGKILL');
+    await world.bridge.exited;
+    // Its worker ends the turn while no bridge reads: the answer waits in Redis.
+    await Promise.race(
+      [...world.workers.values()].map((worker) => worker.waitForLog(/a chat's turn ended here: completed[^]*a chat's turn ended here: completed/, 20_000)),
+    );
+    await world.restart();
+    await answer(/^echo: sleep:1 ends while the bridge is down \(turn 2\)$/, 60_000);
+    expect((await world.cli.invocations()).map((c) => c.prompt)).toEqual(['before the kill', 'sleep:1 ends while the bridge is down']);
+  }, 120_000);
+
+  it('a question pending when the bridge was killed is asked again after the restart, and its answer reaches the turn on the worker', async () => {
+    world = await twoWorkers();
+    say('question pick');
+    await answer(/^❓ Color\nWhich color\?/);
+    await world.restart('SIGKILL');
+    const asked = await world.telegram.waitFor(() => world!.telegram.botMessages(CHAT).filter((m) => /^❓ Color\nWhich color\?/.test(shownText(m)))[1], 30_000);
+    press(asked, 'Blue');
+    expect((await answer(/^echo: question pick/)).text).toContain('answered: Blue');
+    expect((await world.cli.invocations()).map((c) => c.prompt)).toEqual(['question pick']);
   }, 120_000);
 
   it("in a mode that only reads, the CLI on a worker may not read that worker's data directory either", async () => {

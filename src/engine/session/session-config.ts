@@ -8,6 +8,7 @@ import type { LiveLaunch, PermissionAnswerer } from './live-cli.ts';
 import type { LivePool } from './live-pool.ts';
 import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from './turn.ts';
 import type { AgentCommand } from '../../kernel/protocols/index.ts';
+import type { TurnControls } from './turn-controls.ts';
 
 /** What a session's turns run with beyond the prompt: their options, and whether the directory is trusted. */
 export type SessionOptions = Omit<TurnOptions, 'cwd'> & Pick<TurnSpec, 'trusted'>;
@@ -60,6 +61,9 @@ export interface SessionConfig {
   handover?: SessionHandover;
 }
 
+/** How a turn of a kept CLI runs: its limits, whether it plans, whether it takes up one a restart cut short (see TurnControls). */
+export type LiveTurnOptions = TurnLimits & Pick<TurnControls, 'planning' | 'turnId' | 'takingUp'>;
+
 /** A CLI kept between a session's turns, wherever it runs (LiveCli here, or on a worker). */
 export interface LiveProcess {
   readonly key: string;
@@ -74,7 +78,7 @@ export interface LiveProcess {
   readonly namesMessages?: boolean | undefined;
   /** The agent's own slash commands, as it listed them (an ACP agent's); none where it lists none. */
   readonly agentCommands?: readonly AgentCommand[];
-  startTurn(prompt: string, handlers: TurnHandlers, options?: TurnLimits & { planning?: boolean }): RunningTurn;
+  startTurn(prompt: string, handlers: TurnHandlers, options?: LiveTurnOptions): RunningTurn;
   close(): Promise<void>;
 }
 

@@ -333,6 +333,8 @@ export class AgentSession implements LiveHolder {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.silenceMs ? { silenceMs: options.silenceMs } : {}),
       planning: options.planning ?? false,
+      ...(options.turnId ? { turnId: options.turnId } : {}),
+      ...(options.takingUp ? { takingUp: true } : {}),
     });
     const outcome = await this.follow(turn, pending, again, generation);
     if (!keep || !cli.isAlive) this.unkept = cli;

@@ -9,6 +9,10 @@ export interface TurnControls extends TurnHandlers {
   onStart?(): void;
   /** Run in the CLI's plan mode (live CLIs only): the agent proposes a plan and waits for approval. */
   planning?: boolean;
+  /** The id its owner knows it by (a chat's pending message), the same after a restart of the bridge. */
+  turnId?: string;
+  /** It takes up turn `turnId`, which a restart of the bridge cut short: where that one went on elsewhere (a worker), it is followed, not run again. */
+  takingUp?: boolean;
   /**
    * Messages sent into this turn (`steer`) that its live CLI takes, after this turn's answer,
    * as a turn of its own (they reached it after its result): how that turn is followed. It runs

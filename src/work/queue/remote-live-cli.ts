@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { LiveProcess } from '../../engine/session/session-config.ts';
+import type { LiveProcess, LiveTurnOptions } from '../../engine/session/session-config.ts';
 import { liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from '../../engine/session/live-cli.ts';
-import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from '../../engine/session/turn.ts';
+import type { RunningTurn, TurnHandlers, TurnOutcome } from '../../engine/session/turn.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { formatHostRule } from '../../engine/sandbox/host-rules.ts';
 import type { SessionLaunch } from './session-protocol.ts';
@@ -78,7 +78,7 @@ export class RemoteLiveCli implements LiveProcess {
     };
   }
 
-  startTurn(prompt: string, handlers: TurnHandlers, options: TurnLimits & { planning?: boolean } = {}): RunningTurn {
+  startTurn(prompt: string, handlers: TurnHandlers, options: LiveTurnOptions = {}): RunningTurn {
     if (this.turn) throw new Error('the live CLI is already running a turn');
     this.lastUsedAt = Date.now();
     const turn = new RemoteTurn(this, prompt, handlers, options, this.side);
@@ -114,7 +114,7 @@ export class RemoteLiveCli implements LiveProcess {
 export class RemoteTurn implements RunningTurn {
   readonly done: Promise<TurnOutcome>;
   /** The id its worker knows it by now (a move gives it a new one). */
-  id = randomUUID();
+  id: string = randomUUID();
   readonly ended = new AbortController();
   private settle!: (outcome: TurnOutcome) => void;
   private readonly startedAt = Date.now();
@@ -125,7 +125,7 @@ export class RemoteTurn implements RunningTurn {
     readonly cli: RemoteLiveCli,
     readonly prompt: string,
     readonly handlers: TurnHandlers,
-    readonly options: TurnLimits & { planning?: boolean },
+    readonly options: LiveTurnOptions,
     private readonly side: RemoteSide,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));

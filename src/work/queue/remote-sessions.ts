@@ -134,10 +134,38 @@ export class RemoteSessions implements RemoteSide {
       if (placed.turn === turn) placed.turn = undefined;
       placed.asked.clear();
     });
-    void this.dispatch(placed, turn).catch((error: Error) => {
+    const start = async () => {
+      if (turn.options.takingUp && (await this.adopt(placed, turn))) return;
+      await this.dispatch(placed, turn);
+    };
+    void start().catch((error: Error) => {
       this.options.log.error({ err: error, chat: placed.chatId }, 'a turn could not be sent to a worker');
       turn.endWithout('failed', `The turn could not be sent to a worker: ${error.message}`);
     });
+  }
+
+  /**
+   * A turn taking up one a restart of the bridge cut short: when the cut one is the last sent to
+   * the chat's worker (its state says so), at work or ended there since, it is followed from where
+   * the last bridge stopped reading rather than sent again, and the worker says again what may
+   * have gone unread: the requests it waits on, or how it ended. False: it is sent as any turn.
+   */
+  private async adopt(placed: Placed, turn: RemoteTurn): Promise<boolean> {
+    const { chatId } = placed;
+    const lease = await this.registry.lease(chatId);
+    if (!lease) return false;
+    const worker = (await this.registry.alive()).find((state) => state.name === lease.worker && state.publicKey === lease.publicKey);
+    // The last turn sent there, if it is this one (its id begins with the owner's): at work, or ended while no bridge read it.
+    const turnId = worker?.working?.[chatId];
+    if (!turnId || !turn.options.turnId || !turnId.startsWith(`${turn.options.turnId}.`)) return false;
+    await this.follow(placed, lease);
+    turn.id = turnId;
+    // Its CLI holds this placement's bearer: granted again for what the session's secret may do.
+    this.withBearer(placed, turn.cli.describe(turn.cli.sessionId));
+    this.options.log.info({ chat: chatId }, `a chat's turn went on on worker ${lease.worker} while the bridge restarted: followed again`);
+    await this.ask(turn, { type: 'attach', turnId });
+    if (turn.stopReason !== undefined) this.stop(turn, turn.stopReason);
+    return true;
   }
 
   steer(turn: RemoteTurn, text: string, id: string): void {
@@ -190,7 +218,8 @@ export class RemoteSessions implements RemoteSide {
       restore = { sessionId: state.sessionId, packed: state.packed, bytes: state.bytes };
       resumeId = state.sessionId;
     } else if (placement.fresh && (again !== undefined || placement.previous)) resumeId = undefined; // nothing copied back yet: a fresh session
-    turn.id = randomUUID();
+    // Named by its owner's id too: a restarted bridge knows it by that (see adopt).
+    turn.id = `${turn.options.turnId ?? 'turn'}.${randomUUID()}`;
     const launch = this.withBearer(placed, turn.cli.describe(resumeId));
     const { keys } = this.options;
     const grant = keys.grant(placed.publicKey!, grantContext('chat', placed.chatId, placement.attempt), {

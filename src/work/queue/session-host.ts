@@ -60,8 +60,10 @@ interface Hosted {
   tools?: { access: McpAccess; token: string };
   /** The turn at work here, by the id the bridge knows it by. */
   turn?: { id: string };
-  /** Permission requests waiting for the bridge's answer, by request id. */
-  decisions: Map<string, (decision: PermissionDecision) => void>;
+  /** The last turn sent here, and how it ended once it did: what a restarted bridge follows again (see attach). */
+  last?: { id: string; ending?: Extract<SessionEvent, { kind: 'done' | 'failed' }> };
+  /** Permission requests waiting for the bridge's answer, by request id: what was asked, and its answer's taker. */
+  decisions: Map<string, { request: PermissionRequest; decide: (decision: PermissionDecision) => void }>;
   lastUsed: number;
   /** Asks are acted on one at a time, in order. */
   queue: Promise<void>;
@@ -123,6 +125,7 @@ export class SessionHost implements DrainHolder {
       () => [...this.sessions.keys()],
       () => [...this.sessions.values()].filter((hosted) => hosted.session?.agent.hasLiveProcess || hosted.turn).length,
       (error) => log.warn(`saying what this worker holds failed: ${error.message}`),
+      () => Object.fromEntries([...this.sessions.values()].flatMap((hosted) => (hosted.last ? [[hosted.chatId, hosted.last.id]] : []))),
     );
   }
 
@@ -232,7 +235,8 @@ export class SessionHost implements DrainHolder {
       void target.session?.agent.stop('the bridge sent this turn again');
     }
     // Steering, stops and answers act at once (a turn waits on them); turns and closes in order.
-    if (given.ask.type === 'steer' || given.ask.type === 'stop' || given.ask.type === 'decide') return void this.act(target, given.ask);
+    if (given.ask.type === 'steer' || given.ask.type === 'stop' || given.ask.type === 'decide' || given.ask.type === 'attach')
+      return void this.act(target, given.ask);
     target.queue = target.queue
       .then(() => this.act(target, given.ask))
       .catch((error: Error) => this.options.log.error({ chat: target.chatId, err: error }, 'a session ask failed'));
@@ -244,7 +248,7 @@ export class SessionHost implements DrainHolder {
         return this.startTurn(hosted, ask).catch((error: Error) => {
           this.options.log.error({ chat: hosted.chatId, err: error }, `a chat's turn failed here: ${error.message}`);
           if (hosted.turn?.id === ask.turnId) hosted.turn = undefined;
-          hosted.events.report({ kind: 'failed', turnId: ask.turnId, why: `it failed on worker ${this.options.name}: ${error.message}` });
+          this.ended(hosted, { kind: 'failed', turnId: ask.turnId, why: `it failed on worker ${this.options.name}: ${error.message}` });
         });
       case 'steer':
         if (hosted.turn?.id === ask.turnId && !hosted.session?.agent.steer(ask.text, ask.id))
@@ -254,9 +258,16 @@ export class SessionHost implements DrainHolder {
         if (hosted.turn?.id === ask.turnId) await hosted.session?.agent.stop(ask.reason);
         return;
       case 'decide': {
-        const decide = hosted.decisions.get(ask.requestId);
+        const waiting = hosted.decisions.get(ask.requestId);
         hosted.decisions.delete(ask.requestId);
-        return decide?.(ask.decision);
+        return waiting?.decide(ask.decision);
+      }
+      case 'attach': {
+        // A restarted bridge follows the turn again: what may have gone unread it says again (an ending twice is one).
+        if (hosted.last?.id !== ask.turnId) return;
+        if (hosted.last.ending) return hosted.events.report(hosted.last.ending);
+        for (const { request } of hosted.decisions.values()) hosted.events.report({ kind: 'permission', turnId: ask.turnId, request });
+        return;
       }
       case 'close': {
         // Only the process: the chat stays placed here, its session's files with it.
@@ -271,8 +282,9 @@ export class SessionHost implements DrainHolder {
     const { log, name } = this.options;
     const fail = (why: string) => {
       log.warn({ chat: hosted.chatId }, `a chat's turn was not run here: ${why}`);
-      hosted.events.report({ kind: 'failed', turnId: ask.turnId, why });
+      this.ended(hosted, { kind: 'failed', turnId: ask.turnId, why });
     };
+    hosted.last = { id: ask.turnId };
     const launch = ask.launch;
     const adapter = this.options.config.adapters.get(launch.cli);
     if (!adapter) return fail(`worker ${name} has no CLI named ${launch.cli}`);
@@ -332,6 +344,7 @@ export class SessionHost implements DrainHolder {
     const turnId = ask.turnId;
     log.info({ chat: hosted.chatId, cli: adapter.name, cwd: launch.cwd }, `a chat's turn started here${ask.state ? ', its session restored' : ''}`);
     hosted.turn = { id: turnId };
+    void this.presence.beat(); // a bridge restarted from now on follows this turn rather than cutting it
     const outcome = await session.send(ask.prompt, {
       onEvent: (event) => hosted.events.report({ kind: 'event', turnId, event }),
       ...ask.limits,
@@ -351,14 +364,20 @@ export class SessionHost implements DrainHolder {
         hosted.events.report({ kind: 'state-refused', why: packed.refused });
       }
     }
-    hosted.events.report({ kind: 'done', turnId, outcome });
+    this.ended(hosted, { kind: 'done', turnId, outcome });
+  }
+
+  /** The turn ended (or could not start): the bridge hears how, and it is kept for a bridge restarted meanwhile. */
+  private ended(hosted: Hosted, ending: Extract<SessionEvent, { kind: 'done' | 'failed' }>): void {
+    if (hosted.last?.id === ending.turnId) hosted.last.ending = ending;
+    hosted.events.report(ending);
   }
 
   /** A permission request of the chat's CLI, asked of the bridge (its people, by buttons); the turn ending answers it no. */
   private askBridge(hosted: Hosted, request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     const turnId = hosted.turn?.id ?? '';
     return new Promise((resolve) => {
-      hosted.decisions.set(request.requestId, resolve);
+      hosted.decisions.set(request.requestId, { request, decide: resolve });
       signal.addEventListener('abort', () => resolve({ behavior: 'deny', message: 'The turn ended.' }), { once: true });
       hosted.events.report({ kind: 'permission', turnId, request });
     });
@@ -377,7 +396,7 @@ export class SessionHost implements DrainHolder {
   private async drop(hosted: Hosted, release: boolean): Promise<void> {
     if (this.sessions.get(hosted.chatId) === hosted) this.sessions.delete(hosted.chatId);
     this.grants.forget(hosted.chatId, hosted.attempt);
-    for (const decide of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
+    for (const { decide } of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
     hosted.decisions.clear();
     await this.endSession(hosted);
     this.forgetTools(hosted);

@@ -41,6 +41,8 @@ export type SessionAsk =
   | { type: 'steer'; turnId: string; text: string; id: string }
   | { type: 'stop'; turnId: string; reason: string }
   | { type: 'decide'; requestId: string; decision: PermissionDecision }
+  /** A restarted bridge follows the turn at work again: the requests it waits on are asked again. */
+  | { type: 'attach'; turnId: string }
   | { type: 'close' };
 
 /** An ask as signed for its worker: for which chat and placement. */

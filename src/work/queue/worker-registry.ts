@@ -15,6 +15,8 @@ export interface WorkerState {
   draining: boolean;
   /** Its own public key (X25519, made at its start): what is placed on it is sealed for it. */
   publicKey: string;
+  /** The turn at work for each chat that has one here, by the id the bridge sent it with: a restarted bridge follows it again. */
+  working?: Record<string, string>;
 }
 
 /** Which worker a chat's session lives on, and the placement's number (each move is a new one). */
@@ -137,6 +139,8 @@ export class WorkerPresence {
     /** Its live CLI processes now (what its capacity bounds). */
     private readonly load: () => number,
     private readonly onError: (error: Error) => void,
+    /** The turns at work now, by chat (see WorkerState.working). */
+    private readonly working: () => Record<string, string> = () => ({}),
   ) {}
 
   get isDraining(): boolean {
@@ -177,6 +181,7 @@ export class WorkerPresence {
       chats: held.length,
       draining: this.draining,
       publicKey: this.publicKey,
+      working: this.working(),
     };
     const signed = this.signer.sign({ kind: 'worker', runId: this.name, attempt: 0 }, state, Math.ceil(this.leaseMs / 1000) + 1);
     const beat = this.redis.multi().set(registryKeys.worker(this.name), JSON.stringify(signed), 'PX', this.leaseMs).sadd(registryKeys.names, this.name);
