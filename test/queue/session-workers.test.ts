@@ -222,6 +222,22 @@ describe("chats' sessions on workers", () => {
     expect(argv).toContain(`${world.dataDir}/**`);
   });
 
+  it('with Redis away the chat is told once, the message waits, and it runs on a worker once Redis is back', async () => {
+    world = await twoWorkers();
+    say('before the outage');
+    await answer(/^echo: before the outage \(turn 1\)$/);
+    await redis.halt();
+    try {
+      await world.bridge.waitForLog(/for chats' sessions did not answer/);
+      say('during the outage');
+      await answer(/^This chat's workers cannot be reached: Redis \(redis:\/\/127\.0\.0\.1:\d+\) is unreachable\. The message waits until it is back\.$/);
+    } finally {
+      await redis.start();
+    }
+    await answer(/^echo: during the outage \(turn \d\)$/, 60_000);
+    expect(texts().filter((text) => /cannot be reached/.test(text))).toHaveLength(1);
+  }, 120_000);
+
   it('with no worker alive the chat is told once, and the message waits for one', async () => {
     world = await startQueueWorld(redis, [], { BRIDGE_SESSION_WORKERS: 'on' });
     say('waiting one');

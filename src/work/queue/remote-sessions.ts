@@ -74,11 +74,19 @@ export class RemoteSessions implements RemoteSide {
   private recent: { worker: string; at: number }[] = [];
   private placing: Promise<unknown> = Promise.resolve();
   private closing = false;
+  /** The Redis the workers are reached through, for what the chats are told. */
+  private readonly where: string;
+  /** Since when that Redis has been unreachable, while it is. */
+  private downSince: number | undefined;
 
   constructor(private readonly options: RemoteSessionsOptions) {
     const { log, redisUrl } = options;
     this.commands = connect(redisUrl);
-    followOutages(this.commands, `Redis (${describeRedis(redisUrl)}) for chats' sessions`, log);
+    this.where = `Redis (${describeRedis(redisUrl)})`;
+    followOutages(this.commands, `${this.where} for chats' sessions`, log, {
+      down: () => (this.downSince ??= Date.now()),
+      up: () => (this.downSince = undefined),
+    });
     this.registry = new WorkerRegistry(this.commands, options.signer, options.leaseMs, options.keys.own);
     this.states = KeptStates.in(options.dataDir, options.keys.sealer('session-states'), log);
     this.reader = new RunEventsReader(
@@ -199,14 +207,23 @@ export class RemoteSessions implements RemoteSide {
    * turn waits for one (a Stop ends it).
    */
   private async dispatch(placed: Placed, turn: RemoteTurn, again?: string): Promise<void> {
-    let told = false;
-    let placement = await this.place(placed);
-    while (!placement) {
-      if (turn.isOver || this.closing) return;
-      if (!told) placed.tell('No worker is connected to run this chat: the message waits until one is.');
-      told = true;
+    let told: string | undefined;
+    // Each reason it waits is said once: Redis away, then no worker.
+    const wait = async (why: string) => {
+      if (told !== why) placed.tell(why);
+      told = why;
       await new Promise((resolve) => setTimeout(resolve, WAIT_FOR_WORKER_MS));
+    };
+    let placement;
+    for (;;) {
+      if (turn.isOver || this.closing) return;
+      if (this.downSince !== undefined) {
+        await wait(`This chat's workers cannot be reached: ${this.where} is unreachable. The message waits until it is back.`);
+        continue;
+      }
       placement = await this.place(placed);
+      if (placement) break;
+      await wait('No worker is connected to run this chat: the message waits until one is.');
     }
     if (turn.isOver) return;
     if (placement.previous) placed.tell(`Continuing on worker ${placement.worker}: worker ${placement.previous} stopped.`);
