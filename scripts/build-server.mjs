@@ -30,8 +30,7 @@ const KEPT_AS_INSTALLED = [
   '@resvg/resvg-js', // native
   'pino', // its transports run a worker file of its own (thread-stream)
   'pino-pretty',
-  'bullmq', // its Lua scripts, and msgpackr's native part
-  'ioredis', // the one copy bullmq is handed
+  'ioredis', // it trims its errors' stacks by its own path (__dirname)
   '@grpc/grpc-js', // the .proto files of its own services
   '@grpc/proto-loader',
   'discord.js', // its gateway's worker file (@discordjs/ws)

@@ -1,6 +1,6 @@
-// A worker's entry: `npm run worker`. It takes subagent runs from the queue on BRIDGE_REDIS_URL
-// and executes them on this machine; any number of them, on any machine with the repository
-// and the CLIs.
+// A worker's entry: `npm run worker`. It holds the CLI sessions the bridge on BRIDGE_REDIS_URL
+// places on it (subagent runs, and chats' own sessions with BRIDGE_SESSION_WORKERS) and runs
+// them on this machine; any number of them, on any machine with the repository and the CLIs.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './kernel/errors/config-error.ts';
@@ -15,8 +15,7 @@ import { endOwnClis } from './engine/process/end-own-clis.ts';
 import { removeLeftScratch } from './engine/process/scratch.ts';
 import { refuseStateInProjects } from './services/config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './engine/process/agent-start.ts';
-import { RunWorker } from './work/queue/run-worker.ts';
-import { DrainDeadline, drainWorker, type DrainHolder } from './work/queue/worker-drain.ts';
+import { DrainDeadline, drainWorker } from './work/queue/worker-drain.ts';
 import { QueueSigner } from './work/queue/signing.ts';
 import { startTracing } from './services/telemetry/tracing.ts';
 import { MetricsSdk } from './services/telemetry/metrics.ts';
@@ -87,30 +86,18 @@ async function main(): Promise<number> {
   const signer = new QueueSigner(config.queueSecret!);
   // Its own key pair, for this process alone: what the bridge places here is sealed for it.
   const keys = new WorkerKeys(signer);
-  const worker = new RunWorker({ config: { ...config, redisUrl }, signer, keys, name, home, log, secrets });
-  // Chats' own sessions (a bridge with BRIDGE_SESSION_WORKERS=on places them here): drained beside the runs.
-  const sessions = new SessionHost({
-    config: { ...config, redisUrl },
-    signer,
-    keys,
-    name,
-    log,
-    secrets,
-  });
+  const sessions = new SessionHost({ config: { ...config, redisUrl }, signer, keys, name, log, secrets });
   try {
-    await worker.start();
     await sessions.start();
     logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
     logSandbox(config.sandbox, log);
   } catch (error) {
     log.fatal((error as Error).message);
     await sessions.close();
-    await worker.close();
     await tracing.shutdown();
     return EX_CONFIG;
   }
-  await new Promise<void>((resolve) => onSignals([worker, sessions], config.restart.drainMs, log, resolve, () => endOwnClis(config.dataDir)));
-  await sessions.close();
+  await new Promise<void>((resolve) => onSignals(sessions, config.restart.drainMs, log, resolve, () => endOwnClis(config.dataDir)));
   await metricsListener?.close();
   // What its runs' spans still hold, and its last runs' metrics, reach the collector before it leaves.
   await Promise.all([tracing.shutdown(), telemetry.shutdown(log)]);
@@ -125,8 +112,7 @@ const SAME_SIGNAL_MS = 1000;
  * hand back the rest), then leave. Second: hand back what is still running now. Third: leave
  * at once (what was running is then the stall check's).
  */
-function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log: Log, left: () => void, endClis: () => void): void {
-  const [worker] = holders;
+function onSignals(host: SessionHost, drainMs: number, log: Log, left: () => void, endClis: () => void): void {
   let deadline: DrainDeadline | undefined;
   let lastAt = 0;
   let forced = false;
@@ -137,9 +123,8 @@ function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log:
       if (!deadline) {
         log.info(`${signal}: draining, then leaving (again to hand back what is still running now)`);
         deadline = new DrainDeadline(drainMs);
-        // Its runs and the chats' sessions it holds alike.
-        drainWorker(holders, deadline, log)
-          .then(() => worker.close())
+        drainWorker([host], deadline, log)
+          .then(() => host.close())
           .then(left, (error) => {
             log.error({ err: error }, 'shutdown failed');
             process.exit(1);
@@ -152,7 +137,7 @@ function onSignals(holders: [RunWorker, ...DrainHolder[]], drainMs: number, log:
         deadline.force();
         return;
       }
-      log.warn(`${signal} again: leaving now; what was running here is announced as interrupted once its lock lapses`);
+      log.warn(`${signal} again: leaving now; what was running here goes on on another worker once its lease lapses`);
       // No CLI outlives the worker: their groups are ended and waited for.
       endClis();
       process.exit(130);

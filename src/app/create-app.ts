@@ -172,9 +172,9 @@ export async function createApp(options: {
   // Workers, with BRIDGE_REDIS_URL: their module (and the queue's libraries) is loaded only then.
   const { redisUrl } = config;
   const workers: WorkerSide | undefined = redisUrl ? await (await import('./workers.ts')).workerSide(config, redisUrl, endpoint, log) : undefined;
+  await workers?.sessions.start();
   // Chats' sessions on workers (BRIDGE_SESSION_WORKERS): each worker bounds its own processes (BRIDGE_WORKER_LIVE_SESSIONS).
-  const remote = workers?.remote;
-  await remote?.start();
+  const remote = workers?.chatsOnWorkers ? workers.sessions : undefined;
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
   const chats = chatSessions({
@@ -192,7 +192,7 @@ export async function createApp(options: {
     remote,
     log,
   });
-  const { subagents, orchestrator, queue } = wireRuns({
+  const { subagents, orchestrator } = wireRuns({
     config,
     runStore,
     orchestrationStore,
@@ -289,7 +289,7 @@ export async function createApp(options: {
     },
   });
 
-  const stopObserving = recordMetrics({ config, bridge, subagents, live, approvals, queue });
+  const stopObserving = recordMetrics({ config, bridge, subagents, live, approvals, workers: workers?.sessions });
 
   let listeners: { close(): Promise<void> } | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
@@ -387,7 +387,7 @@ export async function createApp(options: {
       await bridge.shutdown();
       await transcripts.flush();
       await live.closeAll();
-      await remote?.close();
+      await workers?.sessions.close();
       await outbox.settle();
       outbox.close();
       await endpoint.close();

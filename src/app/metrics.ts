@@ -1,7 +1,7 @@
 import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
 import type { Bridge } from '../chat/bridge/bridge.ts';
 import type { BridgeConfig } from '../services/config/config.ts';
-import type { QueueExecutor } from '../work/queue/queue-executor.ts';
+import type { QueueCensus } from '../services/telemetry/metrics-queue.ts';
 import type { LivePool } from '../engine/session/live-pool.ts';
 import type { Subagents } from '../work/subagents/subagents.ts';
 import { observeApprovals } from '../services/telemetry/metrics-approvals.ts';
@@ -26,7 +26,8 @@ export function recordMetrics(parts: {
   subagents: Subagents;
   live: LivePool;
   approvals: ApprovalBroker;
-  queue: QueueExecutor | undefined;
+  /** The workers' side, with BRIDGE_REDIS_URL: its work at one look. */
+  workers: { census(): Promise<QueueCensus | undefined> } | undefined;
 }): () => void {
   const labels = workLabels(parts.config);
   startSessionCounters(parts.config.adapters.keys());
@@ -44,7 +45,7 @@ export function recordMetrics(parts: {
   const stops = [
     observeProcesses(() => parts.live.counts()),
     observeApprovals(() => parts.approvals.waiting().map((question) => question.askedAt)),
-    ...(parts.queue ? [observeQueue(() => parts.queue!.census())] : []),
+    ...(parts.workers ? [observeQueue(() => parts.workers!.census())] : []),
   ];
   return () => stops.forEach((stop) => stop());
 }

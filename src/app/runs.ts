@@ -14,7 +14,6 @@ import { svgToPng } from '../services/pictures/render-png.ts';
 import type { PermissionMode } from '../kernel/policy/permission-mode.ts';
 import { isNoChat, type ChatRef, type Outbound } from '../kernel/ports/chat.ts';
 import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from '../work/presentation/orchestration.ts';
-import type { QueueExecutor } from '../work/queue/queue-executor.ts';
 import { credentialGate } from './checks/credential-gate.ts';
 import { NO_SUCH_HOST, NOT_LISTED } from '../engine/sandbox/egress-decision.ts';
 import { modelApiBase } from '../engine/sandbox/model-api-access.ts';
@@ -50,7 +49,7 @@ export function wireRuns(parts: {
   /** The bridge's side of its workers (with BRIDGE_REDIS_URL). */
   workers?: WorkerSide;
   log: Log;
-}): { subagents: Subagents; orchestrator: Orchestrator; queue: QueueExecutor | undefined } {
+}): { subagents: Subagents; orchestrator: Orchestrator } {
   const { config, sessionTools, out, log } = parts;
   const { settings } = config;
   const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
@@ -59,8 +58,6 @@ export function wireRuns(parts: {
     if (!isNoChat(run.chat))
       void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a line about the run failed: ${error.message}`));
   };
-  // With a queue, runs go to workers; without, they run in this process.
-  const executor = parts.workers?.executor({ toolsFor, toolTimeoutMs: parts.toolTimeoutMs, tell });
   // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
   const chatMode = (address: ChatRef): PermissionMode => (isNoChat(address) ? (config.api?.noChatMode ?? 'safe') : parts.chats.get(address).permissionMode);
   const subagents = new Subagents({
@@ -99,8 +96,8 @@ export function wireRuns(parts: {
     },
     agents: parts.agents,
     trusts: parts.trusts,
-    // What a CLI lacks is asked where runs run: here, not for workers, whose credentials are their own.
-    ...(executor ? { executor } : { lacks: credentialGate(config.cliEnv) }),
+    // With workers, runs' CLIs run there; what a CLI lacks is asked where it runs: here, not for workers, whose credentials are their own.
+    ...(parts.workers ? { remote: parts.workers.sessions } : { lacks: credentialGate(config.cliEnv) }),
   });
   const orchestrator = new Orchestrator({
     store: parts.orchestrationStore,
@@ -122,5 +119,5 @@ export function wireRuns(parts: {
     retention: { ms: settings.subagents.retentionMinutes * 60_000, perChat: settings.subagents.historyPerChat },
     log,
   });
-  return { subagents, orchestrator, queue: executor };
+  return { subagents, orchestrator };
 }

@@ -5,9 +5,9 @@ import { startRedis, type RedisServer } from '../support/redis-server.ts';
 /**
  * The chaos run's workers: with a queue (BRIDGE_REDIS_URL, or a redis-server of its own),
  * runs and chats' sessions go to two worker processes, and among each cycle's faults one
- * worker may be SIGKILLed mid-run (its runs announced as interrupted by the stall check, its
- * chats' turns sent again to the other in their sessions) or SIGTERMed (drained: its runs and
- * turns finish or are handed back to the other), then started again.
+ * worker may be SIGKILLed mid-run (its runs' and chats' turns sent again to the other, in their
+ * sessions as last copied back) or SIGTERMed (drained: its turns finish or are handed back to
+ * the other), then started again.
  */
 export interface ChaosQueue {
   /** What the bridge and the workers need to use the queue. */

@@ -152,7 +152,7 @@ export async function account(
         report.problems.push(`run ${item.text} (chat ${item.chatId}): never announced`);
       } else {
         report.runs.announced++;
-        if (messages.some((m) => new RegExp(`^↪️ #\\d+ ${item.text} moves off worker`).test(m.text ?? ''))) report.runs.moved++;
+        if (messages.some((m) => new RegExp(`^#\\d+ ${item.text} continues on worker`).test(m.text ?? ''))) report.runs.moved++;
         if (announced.some((m) => (m.text ?? '').startsWith('❌'))) report.runs.interrupted++;
         const gap = killGap(Math.min(...announced.map((m) => announcedAt.get(`${item.chatId}:${m.messageId}`) ?? Infinity)));
         const runId = / · ([\w-]{10})$/.exec(announced[0]!.text ?? '')?.[1];
@@ -280,7 +280,7 @@ export function formatReport(report: ChaosReport): string {
     ...(kills.workers
       ? ([
           ['workers: SIGKILL / drained', `${kills.workers.sigkill} / ${kills.workers.drained}`],
-          ['runs handed back by a draining worker and taken up by another', runs.moved],
+          ['runs that went on on another worker (drained or killed)', runs.moved],
         ] as [string, string | number][])
       : []),
     ['runs announced (of which interrupted)', `${runs.announced} (${runs.interrupted})`],

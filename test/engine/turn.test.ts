@@ -92,7 +92,11 @@ describe('a turn of a CLI process', () => {
   });
 
   it('stops a hung CLI on timeout: SIGTERM, grace, SIGKILL, whole group', async () => {
-    const { done } = runTurn('grandchild ignore-term hang', { timeoutMs: 400, graceMs: 300 });
+    const { turn, done } = runTurn('grandchild ignore-term hang', { timeoutMs: 400, graceMs: 300 });
+    // Its clock waits until the CLI ignores SIGTERM: on a loaded machine its start can take longer than the timeout.
+    const release = turn.holdTimeout();
+    await expect.poll(async () => (await world.hanging()).length, { timeout: 20_000 }).toBe(1);
+    release();
     const outcome = await done;
     expect(outcome).toMatchObject({ status: 'timed_out', error: 'timed out after 0 s', exit: { signal: 'SIGKILL' } });
     const [invocation] = await world.invocations();

@@ -44,7 +44,7 @@ export const SPAN_ATTRIBUTES: Record<string, (value: AttributeValue) => boolean>
   'jsonl_bridge.transport': NAME,
   'jsonl_bridge.worker': NAME,
   'error.type': ERROR_TYPE,
-  'messaging.system': oneOf('bullmq'),
+  'messaging.system': oneOf('jsonl_bridge'),
   'messaging.operation.type': oneOf('process'),
   'messaging.destination.name': NAME,
   'messaging.message.id': ID,

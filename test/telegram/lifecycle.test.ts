@@ -266,7 +266,7 @@ describe('start-up errors', () => {
       { BRIDGE_MCP_URL: 'bridge:8765' },
       'BRIDGE_MCP_URL: expected the http(s) URL workers reach the bridge\'s tools at, like http://bridge.internal:8765/mcp, got "bridge:8765"',
     ],
-    [{ BRIDGE_WORKER_CONCURRENCY: '0' }, 'BRIDGE_WORKER_CONCURRENCY: expected a whole number of at least 1, got "0"'],
+    [{ BRIDGE_WORKER_LOCK_SECONDS: '0' }, 'BRIDGE_WORKER_LOCK_SECONDS: expected a whole number of at least 1, got "0"'],
     [{ BRIDGE_LOG_FORMAT: 'xml' }, 'BRIDGE_LOG_FORMAT: expected pretty or json, got "xml"'],
     [
       { TELEGRAM_BOT_TOKEN: 'abc' },

@@ -87,8 +87,8 @@ describe('metrics of the bridge and its workers', () => {
     expect(samples(bridge).some((s) => s.name === 'jsonl_bridge_cli_processes')).toBe(true);
     expect(total(bridge, 'jsonl_bridge_approvals_waiting')).toBe(0);
     expect(bridge).toMatch(/^target_info\{.*service_name="jsonl-bridge".*service_instance_id="[\w-]{36}"/m);
-    // The worker's own: the run's wait in the queue, and who it is.
-    expect(total(fromWorker.body, 'jsonl_bridge_queue_wait_count')).toBe(1);
+    // The run's wait for a worker (the bridge's); the worker's own: what is at work there, and who it is.
+    expect(total(bridge, 'jsonl_bridge_queue_wait_count')).toBe(1);
     expect(total(fromWorker.body, 'jsonl_bridge_worker_runs')).toBe(0);
     expect(fromWorker.body).toMatch(/^target_info\{.*service_name="jsonl-bridge-worker"/m);
 

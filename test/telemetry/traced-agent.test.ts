@@ -167,11 +167,7 @@ describe('the spans of an agent’s work', () => {
     const bridge = AgentSpans.invoke({ work: 'run', cli: 'claude', provider: 'anthropic', ids: { run: 'run-0001' } });
     const carrier = carrierOf(bridge.context)!;
     expect(carrier.traceparent).toMatch(/^00-[\da-f]{32}-[\da-f]{16}-01$/);
-    const worker = AgentSpans.process(
-      { work: 'run', cli: 'claude', provider: 'anthropic', ids: { run: 'run-0001' }, parent: contextOf(carrier)! },
-      'runs',
-      'w1',
-    );
+    const worker = AgentSpans.process({ work: 'run', cli: 'claude', provider: 'anthropic', ids: { run: 'run-0001' }, parent: contextOf(carrier)! }, 'w1');
     worker.end();
     bridge.end();
     const [onWorker, onBridge] = spans();

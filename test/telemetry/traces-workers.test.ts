@@ -5,8 +5,8 @@ import { endQueueTest, startQueueWorld, type QueueWorld } from '../support/queue
 import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
 
-// A run queued through a real redis-server to a real worker process: the worker's spans join
-// the trace the bridge began for the run, through the context its signed job carries.
+// A run placed through a real redis-server on a real worker process: the worker's span joins
+// the trace the bridge began for the run, through the context its sealed turn carries.
 let redis: RedisServer;
 let world: QueueWorld | undefined;
 let collector: OtlpCollector | undefined;
@@ -21,7 +21,7 @@ afterEach(async (context) => {
 const { say, waitText } = ownerIn(() => world!, OWNER);
 
 describe('traces of runs on workers', () => {
-  it("a run on a worker is one trace: the bridge's invoke_agent, the worker's process span under it, the CLI's tool calls under that", async () => {
+  it("a run on a worker is one trace: the bridge's invoke_agent, with the worker's process span and the CLI's tool calls under it", async () => {
     collector = await OtlpCollector.start();
     world = await startQueueWorld(redis, ['w1'], {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
@@ -33,7 +33,7 @@ describe('traces of runs on workers', () => {
 
     const work = await collector.waitFor((spans) => {
       const bridge = spans.find((span) => span.name === 'invoke_agent claude' && span.attributes['jsonl_bridge.work'] === 'run');
-      const worker = spans.find((span) => span.name === 'process runs');
+      const worker = spans.find((span) => span.name === 'process sessions');
       return bridge && worker && { bridge, worker };
     });
     const { bridge, worker } = work;
@@ -46,13 +46,12 @@ describe('traces of runs on workers', () => {
     expect(worker.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.response.model': 'fake-model',
-      'messaging.system': 'bullmq',
+      'messaging.system': 'jsonl_bridge',
       'messaging.operation.type': 'process',
       'jsonl_bridge.worker': 'w1',
       'jsonl_bridge.outcome': 'completed',
       'jsonl_bridge.tool_calls': 2,
     });
-    expect(worker.attributes['messaging.message.id']).toBe(bridge.attributes['jsonl_bridge.run.id']);
     const [cli] = await world.cli.invocations();
     expect(bridge.attributes['gen_ai.conversation.id']).toBe(cli!.session);
 
@@ -60,8 +59,8 @@ describe('traces of runs on workers', () => {
       const found = spans.filter((span) => span.name === 'execute_tool Bash' && span.traceId === bridge.traceId);
       return found.length === 2 && found;
     });
-    for (const tool of tools) expect(tool.parentSpanId).toBe(worker.spanId);
-    // The context went in the job, sealed with the rest for the worker: Redis shows nothing of it.
+    for (const tool of tools) expect(tool.parentSpanId).toBe(bridge.spanId);
+    // The context went in the turn, sealed with the rest for the worker: Redis shows nothing of it.
     expect(await redisContents(redis.url)).not.toContain(bridge.traceId);
     const trace = collector.spans.filter((span) => span.traceId === bridge.traceId);
     expect(spanProblems(trace, ['traced-on-a-worker', 'echo step', world.workdir, world.dataDir])).toEqual([]);

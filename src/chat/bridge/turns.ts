@@ -173,7 +173,6 @@ export class Turns {
       },
       watch,
     );
-    // Its turn was at work when the bridge stopped: where it went on elsewhere (a worker), it is followed rather than run again.
     this.track(chat.agent.send(message.text, { ...controls, turnId, ...(pending?.startedAt ? { takingUp: true } : {}) }).then(ended));
     return turnId;
   }

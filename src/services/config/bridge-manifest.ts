@@ -53,14 +53,12 @@ export const bridgeManifestSchema = z
             logMaxBytes: positive,
           })
           .strict(),
-        /** Workers (`npm run worker`), when runs go through a queue (BRIDGE_REDIS_URL). */
+        /** Workers (`npm run worker`), which hold runs' sessions, and chats' with BRIDGE_SESSION_WORKERS (BRIDGE_REDIS_URL). */
         workers: z
           .object({
-            /** Runs one worker executes at once (BRIDGE_WORKER_CONCURRENCY). */
-            concurrency: positive,
-            /** A worker that stops renewing a run's lock this long is taken for dead (BRIDGE_WORKER_LOCK_SECONDS). */
+            /** A worker that stops renewing its leases this long is taken for dead (BRIDGE_WORKER_LOCK_SECONDS). */
             lockSeconds: positive,
-            /** Jobs, results and event streams stay in Redis this long after a run ends. */
+            /** Event streams stay in Redis this long after they were last written. */
             keepHours: positive,
           })
           .strict(),

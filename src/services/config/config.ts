@@ -143,7 +143,6 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     },
     workers: {
       ...manifest.settings.workers,
-      concurrency: integer(env, 'BRIDGE_WORKER_CONCURRENCY', manifest.settings.workers.concurrency, 1),
       lockSeconds: integer(env, 'BRIDGE_WORKER_LOCK_SECONDS', manifest.settings.workers.lockSeconds, 1),
     },
   };

@@ -1,7 +1,7 @@
 import type { BatchObservableResult } from '@opentelemetry/api';
 import { instruments, WAIT_SECONDS } from './metrics-instruments.ts';
 
-/** What the queue's Redis says at one look: jobs by state, and each worker's freshest sign of life. */
+/** The work on workers at one look: turns by state, and how long each worker has been silent. */
 export interface QueueCensus {
   waiting: number;
   active: number;
@@ -14,19 +14,19 @@ const queue = instruments((meter) => ({
   meter,
   jobs: meter.createObservableGauge('jsonl_bridge.queue.jobs', {
     unit: '{job}',
-    description: 'Runs in the queue, by state (waiting for a worker, active, delayed)',
+    description: 'Turns of sessions placed on workers (runs and chats), by state (waiting for a worker, active)',
   }),
-  workers: meter.createObservableGauge('jsonl_bridge.workers.connected', { unit: '{worker}', description: "Workers connected to the queue's Redis" }),
+  workers: meter.createObservableGauge('jsonl_bridge.workers.connected', { unit: '{worker}', description: 'Workers alive (beating in Redis)' }),
   lag: meter.createObservableGauge('jsonl_bridge.worker.lag', {
     unit: 's',
-    description: 'The longest any connected worker has been silent to Redis (a healthy one speaks every few seconds)',
+    description: 'The longest any live worker has been silent (a healthy one beats every few seconds)',
   }),
   wait: meter.createHistogram('jsonl_bridge.queue.wait', {
     unit: 's',
-    description: 'How long a run waited in the queue before a worker took it',
+    description: 'How long a turn waited for a worker (placement included) before it was sent to one',
     advice: { explicitBucketBoundaries: WAIT_SECONDS },
   }),
-  running: meter.createObservableGauge('jsonl_bridge.worker.runs', { unit: '{run}', description: 'Runs this worker is executing' }),
+  running: meter.createObservableGauge('jsonl_bridge.worker.runs', { unit: '{turn}', description: "Turns at work on this worker (runs' and chats')" }),
 }));
 
 /**
@@ -46,12 +46,12 @@ export function observeQueue(census: () => Promise<QueueCensus | undefined>): ()
   return () => meter.removeBatchObservableCallback(callback, [jobs, workers, lag]);
 }
 
-/** A worker took a run that was queued `ms` ago. */
+/** A turn went to its worker `ms` after it was sent off. */
 export function queueWaited(ms: number): void {
   queue().wait.record(Math.max(0, ms) / 1000);
 }
 
-/** Reports the runs a worker executes now; returns how to stop. */
+/** Reports the turns at work on a worker now; returns how to stop. */
 export function observeWorkerRuns(count: () => number): () => void {
   const { running } = queue();
   const callback = (result: { observe(value: number): void }) => result.observe(count());

@@ -36,6 +36,8 @@ export class AgentSpans {
   private readonly tools = new Map<string, Span>();
   private readonly usage = new Map<string, Usage>();
   private toolCalls = 0;
+  /** Whether its tool calls are spans of its own (not where another span has them). */
+  private toolSpans = true;
   private resultUsage: Usage | undefined;
   private ended = false;
 
@@ -48,21 +50,26 @@ export class AgentSpans {
     return new AgentSpans(`invoke_agent ${shortName(work.cli)}`, SpanKind.INTERNAL, agentAttributes(work), work.parent);
   }
 
-  /** A run as a worker processes the job the bridge queued for it, in the bridge's trace. */
-  static process(work: AgentWork, queue: string, worker: string): AgentSpans {
-    return new AgentSpans(
-      `process ${queue}`,
+  /**
+   * A turn of a session a worker holds (a run's), in the bridge's trace: its worker, model and
+   * outcome. Its tool calls are the bridge's span's children, made from the same events there.
+   */
+  static process(work: AgentWork, worker: string): AgentSpans {
+    const spans = new AgentSpans(
+      'process sessions',
       SpanKind.CONSUMER,
       {
         ...agentAttributes(work),
-        'messaging.system': 'bullmq',
+        'messaging.system': 'jsonl_bridge',
         'messaging.operation.type': 'process',
-        'messaging.destination.name': queue,
+        'messaging.destination.name': 'sessions',
         ...(work.ids.run ? { 'messaging.message.id': work.ids.run } : {}),
         'jsonl_bridge.worker': shortName(worker),
       },
       work.parent,
     );
+    spans.toolSpans = false;
+    return spans;
   }
 
   /** The context its children (and a worker's spans, through the job) join. */
@@ -89,6 +96,7 @@ export class AgentSpans {
         return;
       case 'tool_start': {
         this.toolCalls++;
+        if (!this.toolSpans) return;
         const parent = (event.parentId && this.tools.get(event.parentId)) || this.span;
         const tool = trace.getTracer(TRACER_NAME).startSpan(
           `execute_tool ${shortName(event.name)}`,

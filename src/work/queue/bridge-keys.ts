@@ -12,7 +12,7 @@ import { QueueSigner } from './signing.ts';
 /** Where the bridge says its public key, signed with the queue secret: workers learn it there. */
 export const BRIDGE_KEY = `${PREFIX}:bridge`;
 
-/** A placement is of a run (a BullMQ job taken by a worker) or of a chat's session (leased to a worker). */
+/** What a placement is of, bound into each of its keys: a session on a worker is `chat` (a run's too, by its session's hashed id). */
 export type PlacementOf = 'run' | 'chat';
 
 interface Stored {

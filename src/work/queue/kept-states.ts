@@ -32,7 +32,7 @@ export class KeptStates {
     const saved = (this.saving.get(chatId) ?? Promise.resolve())
       .catch(() => {})
       .then(async () => {
-        const accepted = acceptSessionState(given, attempt, await this.read(chatId));
+        const accepted = acceptSessionState(given, attempt, await this.readNow(chatId));
         if ('refused' in accepted) return void this.log.warn({ chat: chatId }, `refused a chat's session state from Redis: ${accepted.refused}`);
         await writePrivateFile(this.file(chatId), sealKept(this.sealer, chatId, accepted.state));
       });
@@ -40,8 +40,13 @@ export class KeptStates {
     return saved;
   }
 
-  /** The state last kept, when one is and it opens with the bridge's key for this chat. */
+  /** The state last kept, when one is and it opens with the bridge's key for this chat; after every keep asked before it. */
   async read(chatId: string): Promise<ReturnType<typeof openKept>> {
+    await (this.saving.get(chatId) ?? Promise.resolve()).catch(() => {});
+    return this.readNow(chatId);
+  }
+
+  private async readNow(chatId: string): Promise<ReturnType<typeof openKept>> {
     const raw = await readFile(this.file(chatId), 'utf8').catch(() => undefined);
     if (!raw) return undefined;
     const kept = openKept(this.sealer, chatId, raw);
@@ -50,6 +55,13 @@ export class KeptStates {
       await rm(this.file(chatId), { force: true });
     }
     return kept;
+  }
+
+  /** The session's work is over: its state goes, once what is being written has been. */
+  async forget(chatId: string): Promise<void> {
+    await (this.saving.get(chatId) ?? Promise.resolve()).catch(() => {});
+    this.saving.delete(chatId);
+    await rm(this.file(chatId), { force: true });
   }
 
   private file(chatId: string): string {

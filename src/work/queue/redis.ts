@@ -6,30 +6,14 @@ import type { Log } from '../../kernel/log/logger.ts';
  * user limited to `~jsonl-bridge:*` and `&jsonl-bridge:*` is all they need.
  */
 export const PREFIX = 'jsonl-bridge';
-/** The BullMQ queue subagent runs go through (dashboards such as Bull Board show it under PREFIX). */
-export const QUEUE_NAME = 'runs';
 
-/** The names of what a run has in Redis besides its BullMQ job (whose id is the run id). */
+/** The names of what the bridge and its workers share in Redis besides the registry's (see worker-registry.ts). */
 export const keys = {
-  /** A stream of what the run reports: its lines, its session, its tool calls. */
-  events: (runId: string) => `${PREFIX}:run:${runId}:events`,
-  /** Set by the worker that starts the run: a take after a stall knows its CLI may have run. */
-  started: (runId: string) => `${PREFIX}:run:${runId}:started`,
-  /** How many times the bridge placed the run on a worker: each placement's number, its channel's and its bearer's. */
-  placements: (runId: string) => `${PREFIX}:run:${runId}:placements`,
-  /** The bridge's answer to one claim of the run by a worker (its grant, sealed for that worker, or why not). */
-  grant: (runId: string, claim: string) => `${PREFIX}:run:${runId}:grant:${claim}`,
-  /** Set when the run is to stop (why): read by the worker running it, or by one that takes it later. */
-  stop: (runId: string) => `${PREFIX}:run:${runId}:stop`,
-  /** What a draining worker left for the next one to go on with the run (see Handback). */
-  handback: (runId: string) => `${PREFIX}:run:${runId}:handback`,
-  /** A list of messages for the run that its worker has not taken yet. */
-  inbox: (runId: string) => `${PREFIX}:run:${runId}:inbox`,
-  /** A set of the holds on the run's timeout (each a person it waits on). */
-  holds: (runId: string) => `${PREFIX}:run:${runId}:holds`,
-  /** How far the bridge has read each run's events (a hash: run id → stream id). */
+  /** A stream of what a session's worker reports in one placement (see sessionStream). */
+  events: (stream: string) => `${PREFIX}:run:${stream}:events`,
+  /** How far the bridge has read each stream (a hash: stream → its signed read mark). */
   read: `${PREFIX}:events-read`,
-  /** Pub/sub: the bell rung with a run's id when something is asked of it (see RunControl). */
+  /** Pub/sub: the bell rung with a worker's name when something is asked of it. */
   control: `${PREFIX}:control`,
 };
 
@@ -75,6 +59,26 @@ export function followOutages(redis: Redis, label: string, log: Log, on: { down?
     }
     attempts = 0;
     answered = true;
+  });
+}
+
+/**
+ * Resolves once `redis` answers a PING, however long it is unreachable; rejects at once when it
+ * refuses the credentials (nothing would ever work), with `refused` and Redis's own words.
+ */
+export async function answered(redis: Redis, refused: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => {
+      if (!/WRONGPASS|NOAUTH|NOPERM/.test(error.message)) return;
+      redis.off('error', onError);
+      redis.disconnect();
+      reject(new Error(`${refused}: ${error.message}`));
+    };
+    redis.on('error', onError);
+    redis.ping().then(() => {
+      redis.off('error', onError);
+      resolve();
+    }, reject);
   });
 }
 

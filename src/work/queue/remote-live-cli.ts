@@ -6,6 +6,7 @@ import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { formatHostRule } from '../../engine/sandbox/host-rules.ts';
 import type { SessionLaunch } from './session-protocol.ts';
 import { ProcessMessages } from '../../engine/session/process-messages.ts';
+import type { CliAgents } from '../../engine/agents/cli-agents.ts';
 
 /** What a chat's kept CLI on a worker asks of the bridge's side of the queue (RemoteSessions). */
 export interface RemoteSide {
@@ -38,6 +39,8 @@ export class RemoteLiveCli implements LiveProcess {
     readonly launch: LiveLaunch,
     readonly answer: PermissionAnswerer,
     private readonly side: RemoteSide,
+    /** The operator's MCP servers its own agent names (a run's). */
+    private readonly mcpServers?: string[],
   ) {
     this.key = liveLaunchKey(launch);
     this.session = launch.spec.resumeId;
@@ -66,10 +69,24 @@ export class RemoteLiveCli implements LiveProcess {
   /** What the worker starts the CLI with: the launch less what is this machine's own (its environment, adapter, log). */
   describe(resumeId: string | undefined): SessionLaunch {
     const { adapter, spec, cwd, mode, graceMs, walls } = this.launch;
-    const { mcp, ...rest } = spec;
+    const { mcp, agents, ...rest } = spec;
+    // The operator's MCP servers go by name: the worker configures them from its own file.
+    const agentMcpServers: Record<string, string[]> = {};
+    const bareAgents: CliAgents = {};
+    for (const [slug, { mcpServers: inline, ...agent }] of Object.entries(agents ?? {})) {
+      bareAgents[slug] = agent;
+      if (inline) agentMcpServers[slug] = inline.flatMap((server) => Object.keys(server));
+    }
     return {
       cli: adapter.name,
-      spec: { ...rest, resumeId, ...(mcp ? { mcp: { url: mcp.url, serverName: mcp.serverName, token: mcp.token } } : {}) },
+      spec: {
+        ...rest,
+        resumeId,
+        ...(agents ? { agents: bareAgents } : {}),
+        ...(mcp ? { mcp: { url: mcp.url, serverName: mcp.serverName, token: mcp.token } } : {}),
+      },
+      ...(this.mcpServers?.length ? { mcpServers: this.mcpServers } : {}),
+      ...(Object.keys(agentMcpServers).length ? { agentMcpServers } : {}),
       cwd,
       mode,
       graceMs,
@@ -173,6 +190,15 @@ export class RemoteTurn implements RunningTurn {
       this.handlers.onEvent?.(event);
     } catch {
       // A listener's bug never stops the turn (as with a local CLI).
+    }
+  }
+
+  /** A raw line of its CLI's output, from its worker (a run's log). */
+  line(raw: string): void {
+    try {
+      this.handlers.onLine?.(raw);
+    } catch {
+      // As with an event: a listener's bug never stops the turn.
     }
   }
 

@@ -2,15 +2,18 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { LiveLaunch, PermissionAnswerer } from '../../engine/session/live-cli.ts';
 import type { Log } from '../../kernel/log/logger.ts';
-import { connect, describeRedis, followOutages, PREFIX } from './redis.ts';
+import { connect, describeRedis, followOutages } from './redis.ts';
 import { RunEventsReader } from './run-events.ts';
 import { grantContext, type BridgeKeys } from './bridge-keys.ts';
-import type { SealedChannel } from './channel.ts';
 import { KeptStates } from './kept-states.ts';
 import type { PackedSession } from './session-state.ts';
-import { sendSessionAsk, sessionStream, type SessionAsk, type SessionEvent, type SessionGrant, type SessionLaunch } from './session-protocol.ts';
+import { sendSessionAsk, sessionStream, type SessionAsk, type SessionEvent, type SessionGrant } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
-import { WorkerRegistry, type Lease, type WorkerState } from './worker-registry.ts';
+import { queueWaited, type QueueCensus } from '../../services/telemetry/metrics-queue.ts';
+import { describeWork, workCensus } from './work-census.ts';
+import { WorkerRegistry, type WorkerState } from './worker-registry.ts';
+import { WorkerPicker } from './worker-picker.ts';
+import { SessionPlacer, type Placed, type PlacerParts, type Tell } from './session-placer.ts';
 import { RemoteLiveCli, type RemoteSide, type RemoteTurn } from './remote-live-cli.ts';
 
 export interface RemoteSessionsOptions {
@@ -19,12 +22,8 @@ export interface RemoteSessionsOptions {
   signer: QueueSigner;
   /** The bridge's own keys: each placement's channel and bearer, the grants sealed for workers, leases, kept states. */
   keys: BridgeKeys;
-  /**
-   * Grants `bearer` on the bridge's MCP endpoint for what the session's own secret `token` may
-   * do, until the returned function revokes it (or `token` is revoked); undefined when `token`
-   * is not known there.
-   */
-  delegateTools?: (token: string, bearer: string) => (() => void) | undefined;
+  /** Grants `bearer` on the bridge's MCP endpoint for what the session's own secret `token` may do, until revoked; undefined when `token` is not known there. */
+  delegateTools?: PlacerParts['delegateTools'];
   /** Where chats' session states are kept (private files). */
   dataDir: string;
   /** A worker silent this long is taken for dead (BRIDGE_WORKER_LOCK_SECONDS). */
@@ -33,35 +32,18 @@ export interface RemoteSessionsOptions {
   log: Log;
 }
 
-/** Says a line in the chat (a move to another worker, no worker to run it). */
-export type Tell = (text: string) => void;
-
-/** A chat's session as the bridge follows it on the workers. */
-interface Placed {
-  chatId: string;
-  /** The worker and placement it has now (none before its first turn), and the placement's channel and the worker's key. */
-  worker?: string;
-  attempt?: number;
-  channel?: SealedChannel;
-  publicKey?: string;
-  /** The placement's bearer on the MCP endpoint, for the session's secret `token`: revoked when the placement ends. */
-  tools?: { token: string; attempt: number; revoke: () => void };
-  turn?: RemoteTurn;
-  tell: Tell;
-  /** Permission requests of the turn at work, answered once each. */
-  asked: Set<string>;
-}
-
 /** How often a chat waiting for a worker looks again. */
 const WAIT_FOR_WORKER_MS = 500;
 
+/** /status and a metrics scrape wait this long for Redis, and no longer. */
+const DESCRIBE_WITHIN_MS = 2000;
+
 /**
- * The bridge's side of chats' sessions on workers (BRIDGE_SESSION_WORKERS): places each chat
- * on the least loaded worker and keeps it there (a lease in Redis its worker renews), sends its
- * turns, steering, stops and answers through the signed queue traffic, follows its events, and
- * keeps the session state its worker copies back after each turn. When the lease lapses (the
- * worker died) or the worker gives the session back (it drains), the next turn, or the turn at
- * work sent again, goes to another worker with that state, and the chat is told in one line.
+ * The bridge's one client of its workers: each session (a run's, or a chat's with
+ * BRIDGE_SESSION_WORKERS) placed on one (SessionPlacer), its turns, steering, stops and
+ * answers sent sealed, its reports followed. A turn whose worker is lost goes to another, in the
+ * session's state as last copied back, the chat told in one line; one a restart of the bridge
+ * cut short is followed again where it went on.
  */
 export class RemoteSessions implements RemoteSide {
   private readonly commands: Redis;
@@ -70,24 +52,30 @@ export class RemoteSessions implements RemoteSide {
   private readonly chats = new Map<string, Placed>();
   private readonly states: KeptStates;
   private watch: NodeJS.Timeout | undefined;
-  /** Placements made lately: a worker's state counts them only from its next beat. */
-  private recent: { worker: string; at: number }[] = [];
-  private placing: Promise<unknown> = Promise.resolve();
+  private readonly placer: SessionPlacer;
   private closing = false;
   /** The Redis the workers are reached through, for what the chats are told. */
   private readonly where: string;
   /** Since when that Redis has been unreachable, while it is. */
   private downSince: number | undefined;
+  private readonly availableListeners: (() => void)[] = [];
 
   constructor(private readonly options: RemoteSessionsOptions) {
     const { log, redisUrl } = options;
     this.commands = connect(redisUrl);
-    this.where = `Redis (${describeRedis(redisUrl)})`;
-    followOutages(this.commands, `${this.where} for chats' sessions`, log, {
-      down: () => (this.downSince ??= Date.now()),
-      up: () => (this.downSince = undefined),
+    this.where = `the queue's Redis (${describeRedis(redisUrl)})`;
+    followOutages(this.commands, this.where, log, {
+      down: () => {
+        this.downSince ??= Date.now();
+        log.warn(`${this.where} is unreachable: runs on workers go on; new ones wait until it is back`);
+      },
+      up: () => {
+        this.downSince = undefined;
+        for (const listener of this.availableListeners) listener();
+      },
     });
     this.registry = new WorkerRegistry(this.commands, options.signer, options.leaseMs, options.keys.own);
+
     this.states = KeptStates.in(options.dataDir, options.keys.sealer('session-states'), log);
     this.reader = new RunEventsReader(
       connect(redisUrl),
@@ -97,6 +85,15 @@ export class RemoteSessions implements RemoteSide {
       (error) => log.warn(`reading chats' sessions' events failed: ${error.message}`),
       (stream, why) => log.warn({ session: stream }, `refused from Redis: ${why}`),
     );
+    this.placer = new SessionPlacer({
+      registry: this.registry,
+      picker: new WorkerPicker(this.commands, this.registry, options.leaseMs),
+      reader: this.reader,
+      keys: options.keys,
+      ...(options.delegateTools ? { delegateTools: options.delegateTools } : {}),
+      log,
+      onEvent: (placed, attempt, event) => this.onEvent(placed, attempt, event),
+    });
   }
 
   async start(): Promise<void> {
@@ -117,13 +114,58 @@ export class RemoteSessions implements RemoteSide {
     await this.commands.quit().catch(() => {});
   }
 
-  /** The kept CLI of a chat's session, on a worker. */
-  process(chatKey: string, launch: LiveLaunch, answer: PermissionAnswerer, tell: Tell): RemoteLiveCli {
-    const chatId = chatIdOf(chatKey);
+  /**
+   * The kept CLI of a session on a worker: a chat's, or a run's (`key`: what it is known by).
+   * `placedOn` hears each worker it is placed on; `lines`: its turns report their raw lines.
+   */
+  process(
+    key: string,
+    launch: LiveLaunch,
+    answer: PermissionAnswerer,
+    tell: Tell,
+    hooks: Pick<Placed, 'placedOn' | 'lines' | 'noun' | 'what' | 'mcpServers' | 'trace'> = {},
+  ): RemoteLiveCli {
+    const chatId = chatIdOf(key);
     const placed = this.chats.get(chatId) ?? { chatId, tell, asked: new Set<string>() };
     placed.tell = tell;
+    Object.assign(placed, hooks);
     this.chats.set(chatId, placed);
-    return new RemoteLiveCli(chatId, launch, answer, this);
+    return new RemoteLiveCli(chatId, launch, answer, this, hooks.mcpServers);
+  }
+
+  /** The work of `key` is over (a run ended): its session leaves its worker, and nothing of it is kept here. */
+  async leave(key: string): Promise<void> {
+    const chatId = chatIdOf(key);
+    const placed = this.chats.get(chatId);
+    if (!placed) return;
+    this.chats.delete(chatId);
+    placed.tools?.revoke();
+    if (placed.attempt !== undefined) await this.reader.forget(sessionStream(chatId, placed.attempt)).catch(() => {});
+    if (placed.worker && placed.attempt !== undefined && placed.channel)
+      await sendSessionAsk(this.commands, placed.channel, placed.worker, { chatId, attempt: placed.attempt, ask: { type: 'leave' } }).catch(() => {});
+    await this.states.forget(chatId);
+  }
+
+  /** Why no work can go to a worker now (Redis is unreachable), or undefined. */
+  unavailable(): string | undefined {
+    if (this.downSince === undefined) return undefined;
+    return `${this.where} is unreachable since ${new Date(this.downSince).toISOString().slice(11, 19)} UTC`;
+  }
+
+  /** Called whenever work can go to workers again after Redis was unreachable. */
+  onAvailable(listener: () => void): void {
+    this.availableListeners.push(listener);
+  }
+
+  /** Where work runs, for /status: answers within DESCRIBE_WITHIN_MS whatever Redis does. */
+  async describe(): Promise<string> {
+    const down = this.unavailable();
+    return down ? `on workers, but ${down}` : describeWork(this.where, await this.census(), DESCRIBE_WITHIN_MS);
+  }
+
+  /** The work at one look, for the metrics and /status; undefined when Redis is away or does not answer in time. */
+  async census(): Promise<QueueCensus | undefined> {
+    return this.unavailable() ? undefined : workCensus(this.registry, this.chats.values(), DESCRIBE_WITHIN_MS);
   }
 
   workerOf(chatId: string): string | undefined {
@@ -166,10 +208,11 @@ export class RemoteSessions implements RemoteSide {
     // The last turn sent there, if it is this one (its id begins with the owner's): at work, or ended while no bridge read it.
     const turnId = worker?.working?.[chatId];
     if (!turnId || !turn.options.turnId || !turnId.startsWith(`${turn.options.turnId}.`)) return false;
-    await this.follow(placed, lease);
+    await this.placer.follow(placed, lease);
     turn.id = turnId;
+    placed.placedOn?.(lease.worker);
     // Its CLI holds this placement's bearer: granted again for what the session's secret may do.
-    this.withBearer(placed, turn.cli.describe(turn.cli.sessionId));
+    this.placer.withBearer(placed, turn.cli.describe(turn.cli.sessionId));
     this.options.log.info({ chat: chatId }, `a chat's turn went on on worker ${lease.worker} while the bridge restarted: followed again`);
     await this.ask(turn, { type: 'attach', turnId });
     if (turn.stopReason !== undefined) this.stop(turn, turn.stopReason);
@@ -207,27 +250,41 @@ export class RemoteSessions implements RemoteSide {
    * turn waits for one (a Stop ends it).
    */
   private async dispatch(placed: Placed, turn: RemoteTurn, again?: string): Promise<void> {
+    const sentOff = Date.now();
     let told: string | undefined;
     // Each reason it waits is said once: Redis away, then no worker.
     const wait = async (why: string) => {
       if (told !== why) placed.tell(why);
       told = why;
+      placed.waiting = true;
       await new Promise((resolve) => setTimeout(resolve, WAIT_FOR_WORKER_MS));
     };
     let placement;
     for (;;) {
       if (turn.isOver || this.closing) return;
       if (this.downSince !== undefined) {
-        await wait(`This chat's workers cannot be reached: ${this.where} is unreachable. The message waits until it is back.`);
+        await wait(
+          placed.noun
+            ? `${placed.noun} cannot reach a worker: ${this.where} is unreachable. It waits until it is back.`
+            : `This chat's workers cannot be reached: ${this.where} is unreachable. The message waits until it is back.`,
+        );
         continue;
       }
-      placement = await this.place(placed);
+      placement = await this.placer.place(placed);
       if (placement) break;
-      await wait('No worker is connected to run this chat: the message waits until one is.');
+      await wait(
+        placed.noun
+          ? `No worker is connected to run ${placed.noun}: it waits until one is.`
+          : 'No worker is connected to run this chat: the message waits until one is.',
+      );
     }
+    placed.waiting = false;
     if (turn.isOver) return;
-    if (placement.previous) placed.tell(`Continuing on worker ${placement.worker}: worker ${placement.previous} stopped.`);
-    else if (again) placed.tell(`Continuing on worker ${placement.worker}: ${again}.`);
+    queueWaited(Date.now() - sentOff);
+    placed.placedOn?.(placement.worker);
+    const on = `${placed.noun ? `${placed.noun} continues` : 'Continuing'} on worker ${placement.worker}`;
+    if (placement.previous) placed.tell(`${on}: worker ${placement.previous} stopped.`);
+    else if (again) placed.tell(`${on}: ${again}.`);
     const state = placement.fresh ? await this.states.read(placed.chatId) : undefined;
     let resumeId = turn.cli.sessionId;
     let restore: PackedSession | undefined;
@@ -237,7 +294,7 @@ export class RemoteSessions implements RemoteSide {
     } else if (placement.fresh && (again !== undefined || placement.previous)) resumeId = undefined; // nothing copied back yet: a fresh session
     // Named by its owner's id too: a restarted bridge knows it by that (see adopt).
     turn.id = `${turn.options.turnId ?? 'turn'}.${randomUUID()}`;
-    const launch = this.withBearer(placed, turn.cli.describe(resumeId));
+    const launch = this.placer.withBearer(placed, { ...turn.cli.describe(resumeId), ...(placed.what ? { what: placed.what } : {}) });
     const { keys } = this.options;
     const grant = keys.grant(placed.publicKey!, grantContext('chat', placed.chatId, placement.attempt), {
       key: keys.channelKey('chat', placed.chatId, placement.attempt).toString('base64'),
@@ -261,6 +318,8 @@ export class RemoteSessions implements RemoteSide {
           limits,
           planning: turn.options.planning ?? false,
           state: restore,
+          ...(placed.lines ? { lines: true } : {}),
+          ...(placed.trace ? { trace: placed.trace } : {}),
         },
       },
       grant,
@@ -269,97 +328,15 @@ export class RemoteSessions implements RemoteSide {
     if (turn.stopReason !== undefined) this.stop(turn, turn.stopReason);
   }
 
-  /** The chat's worker: the one its lease names while that one is alive and takes chats, else the least loaded (a new placement). */
-  private async place(placed: Placed): Promise<{ worker: string; attempt: number; fresh: boolean; previous?: string } | undefined> {
-    const { chatId } = placed;
-    const lease = await this.registry.lease(chatId);
-    const alive = await this.registry.alive();
-    // Alive with the key it was placed with (one started again under its name has another: the chat is placed anew).
-    if (lease && alive.some((state) => state.name === lease.worker && !state.draining && state.publicKey === lease.publicKey)) {
-      if (placed.attempt !== lease.attempt) await this.follow(placed, lease);
-      return { worker: lease.worker, attempt: lease.attempt, fresh: false };
-    }
-    const previous = lease?.worker ?? placed.worker;
-    // One placement at a time: each knows of the one before it.
-    const placing = this.placing.then(() => this.placeAnew(chatId));
-    this.placing = placing.catch(() => undefined);
-    const pick = await placing;
-    if (!pick) return undefined;
-    await this.follow(placed, pick);
-    this.options.log.info({ chat: chatId }, `a chat's session placed on worker ${pick.worker}${previous ? ` (it was on ${previous})` : ''}`);
-    return { worker: pick.worker, attempt: pick.attempt, fresh: true, ...(previous && previous !== pick.worker ? { previous } : {}) };
-  }
-
-  /** The least loaded worker, leased to the chat under a new placement number. */
-  private async placeAnew(chatId: string): Promise<Lease | undefined> {
-    const pick = await this.registry.pick(undefined, this.placedSince());
-    if (!pick) return undefined;
-    this.recent.push({ worker: pick.name, at: Date.now() });
-    const attempt = await this.commands.incr(`${PREFIX}:chat:${chatId}:placements`);
-    const lease: Lease = { worker: pick.name, attempt, publicKey: pick.publicKey };
-    await this.registry.grant(chatId, lease);
-    return lease;
-  }
-
-  /**
-   * The launch as its worker gets it: with the placement's own bearer for the bridge's tools in
-   * place of the session's secret (which never leaves the bridge), granted for what that secret
-   * may do until the placement ends, or the session's secret is revoked.
-   */
-  private withBearer(placed: Placed, launch: SessionLaunch): SessionLaunch {
-    const token = launch.spec.mcp?.token;
-    const attempt = placed.attempt!;
-    if (!token || !this.options.delegateTools) {
-      placed.tools?.revoke();
-      placed.tools = undefined;
-      const { mcp: _, ...spec } = launch.spec;
-      return { ...launch, spec };
-    }
-    const bearer = this.options.keys.bearer('chat', placed.chatId, attempt);
-    if (placed.tools?.token !== token || placed.tools.attempt !== attempt) {
-      placed.tools?.revoke();
-      const revoke = this.options.delegateTools(token, bearer);
-      placed.tools = revoke && { token, attempt, revoke };
-    }
-    return { ...launch, spec: { ...launch.spec, mcp: { ...launch.spec.mcp!, token: bearer } } };
-  }
-
-  /** Chats placed on each worker within the last beat or so (a quarter of a lease, twice over). */
-  private placedSince(): Map<string, number> {
-    const since = Date.now() - this.options.leaseMs / 2;
-    this.recent = this.recent.filter((placement) => placement.at >= since);
-    const counts = new Map<string, number>();
-    for (const { worker } of this.recent) counts.set(worker, (counts.get(worker) ?? 0) + 1);
-    return counts;
-  }
-
-  /** Follows the chat's placement now; the last one's bearer ends with it. */
-  private async follow(placed: Placed, lease: Lease): Promise<void> {
-    const { worker, attempt, publicKey } = lease;
-    if (placed.attempt !== undefined) await this.reader.forget(sessionStream(placed.chatId, placed.attempt)).catch(() => {});
-    placed.tools?.revoke();
-    placed.tools = undefined;
-    placed.worker = worker;
-    placed.attempt = attempt;
-    placed.publicKey = publicKey;
-    const channel = this.options.keys.channel('chat', placed.chatId, attempt);
-    placed.channel = channel;
-    await this.reader.follow<SessionEvent>(
-      sessionStream(placed.chatId, attempt),
-      { channel: (given) => (given === attempt ? channel : undefined) },
-      (event) =>
-        void this.onEvent(placed, attempt, event).catch((error: Error) =>
-          this.options.log.error({ err: error, chat: placed.chatId }, `an event of a chat's session on a worker failed: ${error.message}`),
-        ),
-    );
-  }
-
   private async onEvent(placed: Placed, attempt: number, event: SessionEvent): Promise<void> {
     if (placed.attempt !== attempt) return;
     const turn = placed.turn;
     switch (event.kind) {
       case 'event':
         if (turn?.id === event.turnId) turn.observe(event.event);
+        return;
+      case 'lines':
+        for (const line of event.lines) turn?.line(line);
         return;
       case 'permission': {
         if (turn?.id !== event.turnId || placed.asked.has(event.request.requestId)) return;

@@ -1,19 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { RunReports } from '../subagents/execution.ts';
-import type { Worktree } from '../../engine/worktrees/index.ts';
 import { keys } from './redis.ts';
 import { asSigned, type Signer } from './signing.ts';
-
-/** What a worker reports of a run, in the order it happened. */
-export type RunEvent =
-  | { kind: 'lines'; lines: string[] }
-  | { kind: 'worker'; name: string }
-  | { kind: 'session'; sessionId: string }
-  | { kind: 'tool'; name: string; input: unknown }
-  | { kind: 'worktree'; worktree: unknown }
-  | { kind: 'blocked'; host: string; why: string }
-  /** Its worker was drained and handed it back: it goes on with the next worker, in its CLI session when it has one. */
-  | { kind: 'moved'; from: string; inSession: boolean };
 
 /** Lines are sent this often: one stream entry for many lines. */
 const LINES_EVERY_MS = 50;
@@ -32,7 +19,7 @@ interface Sequenced {
  * each entry signed for the run and its attempt and numbered. While Redis is away, commands
  * wait in the connection's queue; nothing is dropped.
  */
-export class RunEventsWriter<E extends { kind: string } = RunEvent> {
+export class RunEventsWriter<E extends { kind: string }> {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private written: Promise<unknown> = Promise.resolve();
@@ -87,11 +74,9 @@ export class RunEventsWriter<E extends { kind: string } = RunEvent> {
   }
 }
 
-/** How the bridge reads a stream: each placement's entries with that placement's channel; a worker's claim (a run's) apart. */
+/** How the bridge reads a stream: each placement's entries with that placement's channel. */
 export interface StreamSource {
   channel: (attempt: number) => Signer | undefined;
-  /** An entry claiming the run for a worker (signed with the queue secret), as Redis holds it. */
-  onClaim?: (raw: string) => void;
 }
 
 interface Followed extends StreamSource {
@@ -140,7 +125,7 @@ export class RunEventsReader {
   }
 
   /** Follows a run's events from where the bridge last read them (from the start for a new run). */
-  async follow<E extends { kind: string } = RunEvent>(runId: string, source: StreamSource, onEvent: (event: E) => void): Promise<void> {
+  async follow<E extends { kind: string }>(runId: string, source: StreamSource, onEvent: (event: E) => void): Promise<void> {
     const raw = await this.commands.hget(keys.read, runId);
     let mark: ReadMark = { position: '0', seq: 0 };
     if (raw !== null) {
@@ -177,8 +162,6 @@ export class RunEventsReader {
 
   /** The entry's event, when its placement's worker sealed it for this run and placement and it comes after the last one taken. */
   private verify(runId: string, followed: Followed, fields: string[]): never | undefined {
-    const claim = fields.indexOf('c');
-    if (claim >= 0 && followed.onClaim) return void followed.onClaim(String(fields[claim + 1]));
     const at = fields.indexOf('e');
     const raw = at >= 0 ? fields[at + 1] : undefined;
     const attempt = asSigned(raw)?.attempt;
@@ -249,27 +232,4 @@ export function compareIds(a: string, b: string): number {
   const [am, as] = a.split('-').map(Number) as [number, number?];
   const [bm, bs] = b.split('-').map(Number) as [number, number?];
   return am - bm || (as ?? 0) - (bs ?? 0);
-}
-
-/** A worker's report, to the registry. */
-export function deliver(event: RunEvent, reports: RunReports): void {
-  switch (event.kind) {
-    case 'lines':
-      for (const line of event.lines) reports.onLine(line);
-      return;
-    case 'worker':
-      return reports.onWorker(event.name);
-    case 'session':
-      return reports.onSession(event.sessionId);
-    case 'tool':
-      return reports.onToolCall(event.name, event.input);
-    case 'worktree':
-      void reports.onWorktree(event.worktree as Worktree);
-      return;
-    case 'blocked':
-      if (typeof event.host === 'string' && typeof event.why === 'string') reports.onBlocked?.(event.host, event.why);
-      return;
-    case 'moved':
-      return; // the executor's own (see moved)
-  }
 }

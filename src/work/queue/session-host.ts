@@ -1,36 +1,32 @@
-import type { Adapter } from '../../engine/adapters/load.ts';
 import { existsSync, rmSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { BridgeConfig } from '../../services/config/config.ts';
-import type { McpAccess } from '../../engine/adapters/turn-options.ts';
-import { readSessionFiles, writeSessionFiles, type FileOwner } from '../../engine/adapters/session-files.ts';
-import { homeOutside } from '../../engine/sandbox/walls.ts';
-import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
-import { asAgent } from '../../engine/process/agent-user.ts';
-import { liveLaunchKey, type PermissionRequest } from '../../engine/session/live-cli.ts';
+import { readSessionFiles, writeSessionFiles } from '../../engine/adapters/session-files.ts';
+import type { PermissionRequest } from '../../engine/session/live-cli.ts';
 import { AgentSession } from '../../engine/session/session.ts';
 import { LivePool } from '../../engine/session/live-pool.ts';
-import type { SessionConfig } from '../../engine/session/session-config.ts';
 import type { PermissionDecision } from '../../kernel/protocols/events.ts';
 import { agentReadableFolder } from '../../engine/process/agent-space.ts';
 import { mcpAccessFor } from '../tools/mcp-config.ts';
-import { dataDirDenials } from '../../kernel/policy/data-dir-rules.ts';
+import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
+import { observeWorkerRuns } from '../../services/telemetry/metrics-queue.ts';
+import { contextOf } from '../../services/telemetry/trace-context.ts';
 import type { DrainDeadline, Drainable, DrainHolder, DrainOutcome } from './worker-drain.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { Secrets } from '../../kernel/log/secrets.ts';
-import { onAsks } from './control.ts';
-import { connect, followOutages, describeRedis } from './redis.ts';
+import { answered, connect, followOutages, describeRedis } from './redis.ts';
 import { RunEventsWriter } from './run-events.ts';
-import type { SealedChannel } from './channel.ts';
 import { packSessionState, unpackFiles } from './session-state.ts';
-import { bellFor, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent, type SessionLaunch } from './session-protocol.ts';
+import { bellFor, onAsks, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
+import { operatorServers, sessionConfigOf, sessionFilesPlace } from './worker-launch.ts';
+import type { Hosted } from './hosted-session.ts';
 import { SessionGrants } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
 import type { WorkerKeys } from './worker-keys.ts';
-import { registryKeys, WorkerPresence } from './worker-registry.ts';
+import { WorkerPresence } from './worker-registry.ts';
 
 export interface SessionHostOptions {
-  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers' | 'dataDir'> & { redisUrl: string };
+  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers' | 'dataDir' | 'sandbox'> & { redisUrl: string };
   /** The queue secret: signs this worker's state (it admits the worker). */
   signer: QueueSigner;
   /** This worker's own key pair: each chat's placement here comes with its channel's key sealed for it. */
@@ -45,46 +41,6 @@ const TAKEN_KEPT = 50_000;
 
 /** How long a chat's CLI waits for one call of the bridge's tools. */
 const TOOL_TIMEOUT_MS = 10 * 60_000;
-
-interface Hosted {
-  chatId: string;
-  attempt: number;
-  /** The placement's channel: what the bridge asks and what this worker reports is sealed in it. */
-  channel: SealedChannel;
-  /** The number of the last state copied back in this placement. */
-  states: number;
-  events: RunEventsWriter<SessionEvent>;
-  /** The chat's CLI session here, and what its command line depends on (another needs a new one). */
-  session?: { agent: AgentSession; key: string };
-  /** The MCP config file written for its CLI, and the secret in it. */
-  tools?: { access: McpAccess; token: string };
-  /** The turn at work here, by the id the bridge knows it by. */
-  turn?: { id: string };
-  /** The last turn sent here, and how it ended once it did: what a restarted bridge follows again (see attach). */
-  last?: { id: string; ending?: Extract<SessionEvent, { kind: 'done' | 'failed' }> };
-  /** Permission requests waiting for the bridge's answer, by request id: what was asked, and its answer's taker. */
-  decisions: Map<string, { request: PermissionRequest; decide: (decision: PermissionDecision) => void }>;
-  lastUsed: number;
-  /** Asks are acted on one at a time, in order. */
-  queue: Promise<void>;
-  /** The chat's own hosts (`/net`), as its last turn's launch said: what its walls let through here. */
-  netAllow?: string[];
-}
-
-/**
- * Where the chat's CLI keeps its sessions on this worker, and whose files they are: its walls'
- * home (the sandbox's uid), the agent user's home, or this process's own.
- */
-function sessionFilesPlace(
-  env: Record<string, string | undefined>,
-  launch: SessionLaunch,
-  adapter: Adapter,
-): { env: Record<string, string | undefined>; owner?: FileOwner } {
-  const walled = launch.walls ? homeOutside(launch.walls.home, env, adapter.walls) : undefined;
-  if (walled) return walled;
-  const agent = asAgent(env, launch.cwd);
-  return agent.uid !== undefined && agent.gid !== undefined ? { env: agent.env, owner: { uid: agent.uid, gid: agent.gid } } : { env };
-}
 
 /**
  * The chats' sessions a worker holds: each chat's CLI session, given turns, steering, stops and
@@ -106,11 +62,15 @@ export class SessionHost implements DrainHolder {
   private readonly keepSeconds: number;
   private mcpDir: string | undefined;
   private closing = false;
+  private stopObserving: (() => void) | undefined;
 
   constructor(private readonly options: SessionHostOptions) {
     const { config, log } = options;
     this.commands = connect(config.redisUrl);
-    followOutages(this.commands, `Redis (${describeRedis(config.redisUrl)}) for chats' sessions`, log);
+    const where = `Redis (${describeRedis(config.redisUrl)})`;
+    followOutages(this.commands, where, log, {
+      down: () => log.warn(`${where} is unreachable: the work here goes on, and its reports wait until it is back`),
+    });
     this.subscriber = connect(config.redisUrl);
     this.grants = new SessionGrants(options.keys, this.commands);
     this.keepSeconds = config.settings.workers.keepHours * 3600;
@@ -129,18 +89,25 @@ export class SessionHost implements DrainHolder {
     );
   }
 
-  /** The chats whose sessions live here. */
-  get held(): string[] {
-    return [...this.sessions.keys()];
-  }
-
+  /**
+   * Listens for the bridge's asks, then says what it can take. Redis refusing the credentials
+   * fails the start (nothing would ever work); Redis unreachable is waited for.
+   */
   async start(): Promise<void> {
+    const { config, log, name } = this.options;
+    await answered(this.commands, `Redis (${describeRedis(config.redisUrl)}) refused this worker`);
     await onAsks(this.subscriber, (bell) => {
       if (bell === undefined || bell === bellFor(this.options.name)) void this.takeAsks();
     });
     await this.presence.start();
     await this.takeAsks();
-    this.options.log.info(`worker ${this.options.name} holding chats' sessions, up to ${this.options.config.sessionWorkers.liveSessions} live processes`);
+    this.stopObserving = observeWorkerRuns(() => [...this.sessions.values()].filter((hosted) => hosted.turn).length);
+    // Its own configuration decides its walls (BRIDGE_SANDBOX): said where the operator looks first.
+    const { decision } = config.sandbox;
+    const walls = decision.on ? `in walls (${decision.why}, through this worker's own egress and credential proxies)` : `without walls (${decision.why})`;
+    log.info(
+      `worker ${name} taking runs from ${describeRedis(config.redisUrl)}, CLIs ${walls}; chats' sessions too, keeping up to ${config.sessionWorkers.liveSessions} CLI processes between turns`,
+    );
   }
 
   /** The drain's first step (DrainHolder): no chat is placed here from now on. */
@@ -156,15 +123,18 @@ export class SessionHost implements DrainHolder {
    */
   drainables(): Drainable[] {
     return [...this.sessions.values()].map((hosted) => ({
-      what: `chat ${hosted.chatId}'s session`,
+      what: hosted.what,
       finishOrHandBack: async (deadline: DrainDeadline): Promise<DrainOutcome> => {
         // A session's queue settles once its turn has ended and its state and answer are reported.
         const ended = await Promise.race([hosted.queue.then(() => true), deadline.reached.then(() => false)]);
-        const turn = hosted.turn;
-        if (turn) hosted.events.report({ kind: 'lost', turnId: turn.id, why: `worker ${this.options.name} stopped` });
-        hosted.turn = undefined;
+        if (!ended && hosted.turn) {
+          // Interrupted as Stop interrupts it: its session keeps what it did, and goes on elsewhere with it.
+          hosted.givingBack = `worker ${this.options.name} stopped`;
+          await hosted.session?.agent.stop(`its worker (${this.options.name}) is shutting down`);
+          await hosted.queue;
+        }
         await this.drop(hosted, true);
-        return ended && !turn ? 'finished' : 'handed back';
+        return ended ? 'finished' : 'handed back';
       },
     }));
   }
@@ -172,6 +142,7 @@ export class SessionHost implements DrainHolder {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.stopObserving?.();
     await this.closeAll();
     await this.presence.leave().catch(() => {});
     this.subscriber.disconnect();
@@ -220,6 +191,7 @@ export class SessionHost implements DrainHolder {
           0,
           (text) => this.options.secrets.redact(text),
         ),
+        what: `chat ${given.chatId}'s session`,
         decisions: new Map(),
         lastUsed: Date.now(),
         queue: Promise.resolve(),
@@ -246,7 +218,7 @@ export class SessionHost implements DrainHolder {
     switch (ask.type) {
       case 'turn':
         return this.startTurn(hosted, ask).catch((error: Error) => {
-          this.options.log.error({ chat: hosted.chatId, err: error }, `a chat's turn failed here: ${error.message}`);
+          this.options.log.error({ chat: hosted.chatId, err: error }, `${hosted.what}: a turn failed here: ${error.message}`);
           if (hosted.turn?.id === ask.turnId) hosted.turn = undefined;
           this.ended(hosted, { kind: 'failed', turnId: ask.turnId, why: `it failed on worker ${this.options.name}: ${error.message}` });
         });
@@ -269,6 +241,9 @@ export class SessionHost implements DrainHolder {
         for (const { request } of hosted.decisions.values()) hosted.events.report({ kind: 'permission', turnId: ask.turnId, request });
         return;
       }
+      case 'leave':
+        this.options.log.info({ chat: hosted.chatId }, 'a session left this worker: its work is over');
+        return this.drop(hosted, true);
       case 'close': {
         // Only the process: the chat stays placed here, its session's files with it.
         if (hosted.session?.agent.hasLiveProcess)
@@ -281,11 +256,12 @@ export class SessionHost implements DrainHolder {
   private async startTurn(hosted: Hosted, ask: Extract<SessionAsk, { type: 'turn' }>): Promise<void> {
     const { log, name } = this.options;
     const fail = (why: string) => {
-      log.warn({ chat: hosted.chatId }, `a chat's turn was not run here: ${why}`);
+      log.warn({ chat: hosted.chatId }, `${hosted.what}: a turn was not run here: ${why}`);
       this.ended(hosted, { kind: 'failed', turnId: ask.turnId, why });
     };
     hosted.last = { id: ask.turnId };
     const launch = ask.launch;
+    if (launch.what) hosted.what = launch.what;
     const adapter = this.options.config.adapters.get(launch.cli);
     if (!adapter) return fail(`worker ${name} has no CLI named ${launch.cli}`);
     if (!existsSync(launch.cwd)) return fail(`its directory ${launch.cwd} does not exist on worker ${name}`);
@@ -300,59 +276,56 @@ export class SessionHost implements DrainHolder {
         return fail(`its session's state could not be put back: ${(error as Error).message}`);
       }
     }
+    // The operator's MCP servers it names, configured from this worker's own file.
+    const operator = await operatorServers(launch, this.options.config.dataDir, name);
+    if ('lacking' in operator) return fail(operator.lacking);
+    const { servers } = operator;
     // The bridge's tools: their config file written once per secret (a new secret, a new file).
     if (hosted.tools?.token !== launch.spec.mcp?.token) this.forgetTools(hosted);
     let mcp = hosted.tools?.access;
     if (launch.spec.mcp && !mcp) {
-      mcp = mcpAccessFor(adapter, launch.spec.mcp, (this.mcpDir ??= agentReadableFolder('mcp')), `chat-${hosted.chatId}`, TOOL_TIMEOUT_MS);
+      const others = Object.fromEntries((launch.mcpServers ?? []).map((server) => [server, servers[server]!]));
+      mcp = mcpAccessFor(adapter, launch.spec.mcp, (this.mcpDir ??= agentReadableFolder('mcp')), `chat-${hosted.chatId}`, TOOL_TIMEOUT_MS, others);
       hosted.tools = { access: mcp, token: mcp.token };
       this.options.secrets.add(mcp.token);
     }
-    const { resumeId, cwd: _, ...options } = launch.spec;
-    const walls = launch.walls && {
-      home: launch.walls.home,
-      readOnly: launch.walls.readOnly,
-      egress: { allow: () => writtenHostRules(hosted.netAllow) },
-    };
-    const config: SessionConfig = {
+    const { config, key } = sessionConfigOf(launch, {
       adapter,
-      cwd: launch.cwd,
       env,
-      resumeId,
-      options: {
-        ...options,
-        ...(mcp ? { mcp } : {}),
-        // Reading stops at this worker's data directory too, where the bridge's stops at its own.
-        ...(options.disallowedTools ? { disallowedTools: [...options.disallowedTools, ...dataDirDenials(this.options.config.dataDir)] } : {}),
-      },
-      // The mode the bridge's session runs in ('bypass': none asked), as its own would give it.
-      ...(launch.mode !== 'bypass' ? { permissions: launch.mode } : {}),
-      graceMs: launch.graceMs,
-      liveInput: true,
+      mcp,
+      servers,
+      dataDir: this.options.config.dataDir,
       live: this.live,
       onPermission: (request, turn) => this.askBridge(hosted, request, turn.signal),
-      // In this worker's walls, when its sandbox is on: the chat's own home and hosts, as on the bridge.
-      ...(walls ? { walls } : {}),
+      netAllow: () => hosted.netAllow,
       log: log.child({ chat: hosted.chatId }),
-    };
-    // What the CLI's command line depends on: another needs a session (and process) of its own.
-    const key = liveLaunchKey({ adapter, spec: { ...config.options, resumeId: undefined }, cwd: launch.cwd, mode: launch.mode, ...(walls ? { walls } : {}) });
+    });
     if (hosted.session && hosted.session.key !== key) await this.endSession(hosted);
     const session = (hosted.session ??= { agent: new AgentSession(config), key }).agent;
-    if (session.cliSessionId !== resumeId) session.continueFrom(resumeId);
+    if (session.cliSessionId !== launch.spec.resumeId) session.continueFrom(launch.spec.resumeId);
     hosted.lastUsed = Date.now();
     const turnId = ask.turnId;
-    log.info({ chat: hosted.chatId, cli: adapter.name, cwd: launch.cwd }, `a chat's turn started here${ask.state ? ', its session restored' : ''}`);
+    log.info({ chat: hosted.chatId, cli: adapter.name, cwd: launch.cwd }, `${hosted.what}: a turn started here${ask.state ? ', its session restored' : ''}`);
     hosted.turn = { id: turnId };
     void this.presence.beat(); // a bridge restarted from now on follows this turn rather than cutting it
+    // Its part here, in the bridge's trace of the work (where the bridge sent one).
+    const parent = contextOf(ask.trace);
+    const spans = parent && AgentSpans.process({ work: 'run', cli: adapter.name, provider: adapter.provider, ids: {}, parent }, name);
     const outcome = await session.send(ask.prompt, {
-      onEvent: (event) => hosted.events.report({ kind: 'event', turnId, event }),
+      onEvent: (event) => {
+        spans?.observe(event);
+        hosted.events.report({ kind: 'event', turnId, event });
+      },
+      // In batches, each before the event that follows it (the writer's own).
+      ...(ask.lines ? { onLine: (line: string) => hosted.events.line(line) } : {}),
       ...ask.limits,
       planning: ask.planning,
     });
+    spans?.outcome(outcome);
+    spans?.end();
     if (hosted.turn?.id !== turnId) return; // given back meanwhile (a drain)
     hosted.turn = undefined;
-    log.info({ chat: hosted.chatId }, `a chat's turn ended here: ${outcome.status}`);
+    log.info({ chat: hosted.chatId }, `${hosted.what}: its turn ended here: ${outcome.status}`);
     hosted.lastUsed = Date.now();
     const sessionId = outcome.sessionId ?? session.cliSessionId;
     if (sessionId && adapter.savedSessions) {
@@ -364,6 +337,7 @@ export class SessionHost implements DrainHolder {
         hosted.events.report({ kind: 'state-refused', why: packed.refused });
       }
     }
+    if (hosted.givingBack) return hosted.events.report({ kind: 'lost', turnId, why: hosted.givingBack });
     this.ended(hosted, { kind: 'done', turnId, outcome });
   }
 
@@ -401,19 +375,12 @@ export class SessionHost implements DrainHolder {
     await this.endSession(hosted);
     this.forgetTools(hosted);
     await hosted.events.close().catch(() => {});
-    if (release) await this.releaseLease(hosted.chatId).catch(() => {});
+    if (release) await this.presence.release(hosted.chatId).catch(() => {});
   }
 
   private forgetTools(hosted: Hosted): void {
     if (hosted.tools?.access.configFile) rmSync(hosted.tools.access.configFile, { force: true });
     if (hosted.tools) this.options.secrets.remove(hosted.tools.token);
     hosted.tools = undefined;
-  }
-
-  /** Lets a chat's lease go if it still names this worker. */
-  private async releaseLease(chatId: string): Promise<void> {
-    const key = registryKeys.lease(chatId);
-    const raw = await this.commands.get(key);
-    if (raw && raw.includes(JSON.stringify(`"worker":${JSON.stringify(this.options.name)}`).slice(1, -1))) await this.commands.del(key);
   }
 }

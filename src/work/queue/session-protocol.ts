@@ -9,6 +9,7 @@ import { SealedChannel } from './channel.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import type { PackedSession, SessionState } from './session-state.ts';
 import type { Signed } from './signing.ts';
+import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 
 /**
  * What a worker needs to start a chat's CLI as the bridge would: the CLI by name (the worker
@@ -17,11 +18,20 @@ import type { Signed } from './signing.ts';
  * bridge's tools.
  */
 export interface SessionLaunch {
+  /** What the session is, for the worker's log: a run (`run <id> (#3)`), or a chat's session (by its hashed id). */
+  what?: string;
   cli: string;
   spec: Omit<LiveLaunch['spec'], 'mcp'> & { mcp?: Omit<McpAccess, 'configFile'> };
   cwd: string;
   mode: LiveLaunch['mode'];
   graceMs?: number;
+  /**
+   * The operator's MCP servers the session's own agent names, and those each agent its CLI may
+   * delegate to names (Claude Code's inline `mcpServers`): by name only. Their `env` and
+   * `headers` are the worker's own (its `mcp-servers.json`), never carried through Redis.
+   */
+  mcpServers?: string[];
+  agentMcpServers?: Record<string, string[]>;
   /** Its walls where the worker's sandbox is on: the chat's home, a read-only directory in `safe`, and the chat's own hosts (`/net`). */
   walls?: { home: string; readOnly: boolean; netAllow: string[] };
 }
@@ -37,13 +47,19 @@ export type SessionAsk =
       planning: boolean;
       /** The session's state as last copied back (a new placement): put in the CLI's home before it resumes. */
       state?: PackedSession;
+      /** Report the CLI's raw output lines too (a run's log). */
+      lines?: boolean;
+      /** The bridge's span of the work (a run's): the worker's span of this turn joins its trace. */
+      trace?: TraceCarrier;
     }
   | { type: 'steer'; turnId: string; text: string; id: string }
   | { type: 'stop'; turnId: string; reason: string }
   | { type: 'decide'; requestId: string; decision: PermissionDecision }
   /** A restarted bridge follows the turn at work again: the requests it waits on are asked again. */
   | { type: 'attach'; turnId: string }
-  | { type: 'close' };
+  | { type: 'close' }
+  /** The work is over (a run ended): its session leaves the worker, with its lease. */
+  | { type: 'leave' };
 
 /** An ask as signed for its worker: for which chat and placement. */
 export interface SessionAskFor {
@@ -55,6 +71,8 @@ export interface SessionAskFor {
 /** What a worker reports of a chat's session, in order, on the placement's event stream. */
 export type SessionEvent =
   | { kind: 'event'; turnId: string; event: AgentEvent }
+  /** The turn at work's raw output lines, in batches (only when it asked for them). */
+  | { kind: 'lines'; lines: string[] }
   | { kind: 'permission'; turnId: string; request: PermissionRequest }
   /** The session's state after a turn (see session-state.ts), or why it was not copied. */
   | { kind: 'state'; state: SessionState }
@@ -98,6 +116,27 @@ export async function sendSessionAsk(redis: Redis, channel: SealedChannel, worke
   };
   const inbox = registryKeys.inbox(worker);
   await redis.multi().rpush(inbox, JSON.stringify(envelope)).expire(inbox, ASK_VALID_SECONDS).publish(keys.control, bellFor(worker)).exec();
+}
+
+/**
+ * Subscribes `subscriber` (a connection given to it alone) to the bell: `rang` gets the worker
+ * each time something is asked of one, and is called with none each time the subscriber is
+ * subscribed again after being cut off from Redis (anything may have been asked meanwhile).
+ */
+export async function onAsks(subscriber: Redis, rang: (bell: string | undefined) => void): Promise<void> {
+  subscriber.on('message', (channel: string, bell: string) => {
+    if (channel === keys.control) rang(bell);
+  });
+  await subscriber.subscribe(keys.control);
+  // On 'ready' the connection has queued its own resubscription; this one is answered after it.
+  subscriber.on(
+    'ready',
+    () =>
+      void subscriber.subscribe(keys.control).then(
+        () => rang(undefined),
+        () => {},
+      ),
+  );
 }
 
 /** The bell a worker's session asks ring on the control channel. */

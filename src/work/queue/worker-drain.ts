@@ -83,7 +83,7 @@ export async function drainWorker(holders: readonly DrainHolder[], deadline: Dra
       if (outcome === 'finished') tally.finished++;
       else tally.handedBack++;
       log.info(
-        `draining: ${thing.what} ${outcome === 'finished' ? 'finished here' : 'was handed back to the queue'}${left ? `; waiting for ${left} more` : ''}`,
+        `draining: ${thing.what} ${outcome === 'finished' ? 'finished here' : 'was handed back, to go on on another worker'}${left ? `; waiting for ${left} more` : ''}`,
       );
     }),
   );

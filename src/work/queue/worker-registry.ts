@@ -17,6 +17,8 @@ export interface WorkerState {
   publicKey: string;
   /** The turn at work for each chat that has one here, by the id the bridge sent it with: a restarted bridge follows it again. */
   working?: Record<string, string>;
+  /** When it said so (its clock, in ms): how long it has been silent, for the metrics. */
+  at?: number;
 }
 
 /** Which worker a chat's session lives on, and the placement's number (each move is a new one). */
@@ -166,6 +168,13 @@ export class WorkerPresence {
     await this.redis.multi().del(registryKeys.worker(this.name)).srem(registryKeys.names, this.name).exec();
   }
 
+  /** Lets a session's lease go if it still names this worker (it left: the next turn places it anew). */
+  async release(chatId: string): Promise<void> {
+    const key = registryKeys.lease(chatId);
+    const raw = await this.redis.get(key);
+    if (raw?.includes(leaseMark(this.name))) await this.redis.del(key);
+  }
+
   /** Says what it can take now; renews the leases of the chats it holds (a lease that lapsed or moved is not taken back). */
   beat(): Promise<void> {
     this.beating = this.beating.then(() => this.beatOnce().catch(this.onError));
@@ -182,6 +191,7 @@ export class WorkerPresence {
       draining: this.draining,
       publicKey: this.publicKey,
       working: this.working(),
+      at: Date.now(),
     };
     const signed = this.signer.sign({ kind: 'worker', runId: this.name, attempt: 0 }, state, Math.ceil(this.leaseMs / 1000) + 1);
     const beat = this.redis.multi().set(registryKeys.worker(this.name), JSON.stringify(signed), 'PX', this.leaseMs).sadd(registryKeys.names, this.name);

@@ -3,6 +3,8 @@ import type { TurnOutcome } from '../../engine/session/turn.ts';
 import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 import type { Worktree } from '../../engine/worktrees/index.ts';
 import type { SubagentRunRecord } from './record.ts';
+import type { LiveLaunch, PermissionAnswerer } from '../../engine/session/live-cli.ts';
+import type { LiveProcess } from '../../engine/session/session-config.ts';
 
 /**
  * Where a run executes, as the registry sees it: started with its record, it reports as it
@@ -27,10 +29,31 @@ export interface RunExecutor {
   close(): Promise<void>;
 }
 
+/**
+ * Where runs' CLIs run when not in this process: on workers (RemoteSessions), each run's CLI a
+ * session placed on one, known by `key`, told where it is placed, its raw lines reported.
+ */
+export interface RunPlaces {
+  process(
+    key: string,
+    launch: LiveLaunch,
+    answer: PermissionAnswerer,
+    tell: (line: string) => void,
+    hooks: { placedOn?: (worker: string) => void; lines?: boolean; noun?: string; what?: string; mcpServers?: string[]; trace?: TraceCarrier },
+  ): LiveProcess;
+  /** The run is over: its session leaves its worker. */
+  leave(key: string): Promise<void>;
+  unavailable(): string | undefined;
+  onAvailable(listener: () => void): void;
+  describe(): Promise<string>;
+}
+
 /** How one run is executed beyond its record. */
 export interface ExecuteOptions {
   /** The bridge's span of the run: the spans of its execution (on a worker too) join its trace. */
   trace?: TraceCarrier;
+  /** It was at work when the bridge restarted: where it went on elsewhere (a worker), it is followed, not started again. */
+  takingUp?: boolean;
 }
 
 /** How executing a run ended: its CLI's outcome, or why it could not start, or why it was cut off. */

@@ -14,7 +14,8 @@ import { LivePool } from '../../engine/session/live-pool.ts';
 import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/events.ts';
 import { createWorktree, summarizeWorktree } from '../../engine/worktrees/index.ts';
 import type { SubagentRunRecord } from './record.ts';
-import type { RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
+import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
+import type { ExecuteOptions, RunEnding, RunExecution, RunExecutor, RunPlaces, RunReports } from './execution.ts';
 import { runTurnOptions } from './run-options.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
 import type { Log } from '../../kernel/log/logger.ts';
@@ -49,8 +50,10 @@ export interface LocalExecutionOptions {
   permissions?: RunPermissions;
   /** The CLIs a run goes on in when a quota or rate limit stops its own: its chat's chain. */
   fallback?: (run: SubagentRunRecord) => FallbackChain | undefined;
-  /** Says a line in the run's chat (which CLI took it over). */
+  /** Says a line in the run's chat (which CLI took it over, which worker it continues on). */
   tell?: (run: SubagentRunRecord, line: string) => void;
+  /** Runs' CLIs run on workers (BRIDGE_REDIS_URL), each a session placed on one; without, in this process. */
+  remote?: RunPlaces;
   log?: Log;
 }
 
@@ -62,6 +65,9 @@ const NO_PRICES = new PriceTable({});
 /** A run's CLI on its control channel lives for each turn only: nothing is kept between a run's turns. */
 const RUN_TURNS_ONLY = new LivePool({ max: 0, idleMs: 0 });
 
+/** A run's CLI on a worker is kept there for its follow-up turns, until the run ends; its worker bounds its processes itself. */
+const RUNS_ON_WORKERS = new LivePool({ max: Infinity, idleMs: Infinity });
+
 /**
  * Runs a subagent on this machine: its git worktree when it asked for one, its CLI as an
  * agent session in its directory, its raw output line by line to its reports, and its
@@ -69,18 +75,22 @@ const RUN_TURNS_ONLY = new LivePool({ max: 0, idleMs: 0 });
  * runs the jobs it takes with it.
  */
 export class LocalExecutor implements RunExecutor {
-  readonly outlivesBridge = false;
   /** Nobody watches a background run line by line: its output is read in batches. */
   private readonly output = new BatchedOutput(RUN_READ_EVERY_MS);
 
   constructor(private readonly options: LocalExecutionOptions) {}
 
-  execute(run: SubagentRunRecord, reports: RunReports): RunExecution {
+  /** Runs on workers go on while the bridge restarts: it follows them again (reattach). */
+  get outlivesBridge(): boolean {
+    return this.options.remote !== undefined;
+  }
+
+  execute(run: SubagentRunRecord, reports: RunReports, options: ExecuteOptions = {}): RunExecution {
     let session: AgentSession | undefined;
     let stopReason: string | undefined;
     let ended = false;
     const inbox: string[] = [];
-    const ending = this.run(run, reports, inbox, (created) => {
+    const ending = this.run(run, reports, inbox, options, (created) => {
       session = created;
       if (stopReason) void created.stop(stopReason);
     }).finally(() => (ended = true));
@@ -93,26 +103,28 @@ export class LocalExecutor implements RunExecutor {
       holdTimeout: () => session?.holdTimeout() ?? (() => {}),
       send: (text, id) => {
         if (ended || stopReason) return undefined;
-        if (session?.steer(text, id)) return { via: 'live' };
+        if (session?.steer(text, id)) return this.options.remote ? { via: 'worker' } : { via: 'live' };
         inbox.push(text);
         return { via: 'next_turn', waiting: inbox.length };
       },
     };
   }
 
-  /** A run's CLI went with the bridge that started it. */
-  reattach(): undefined {
-    return undefined;
+  /** A run on a worker went on while the bridge restarted: followed again there. One in this process went with the bridge that started it. */
+  reattach(run: SubagentRunRecord, reports: RunReports): RunExecution | undefined {
+    return this.options.remote ? this.execute(run, reports, { takingUp: true }) : undefined;
   }
 
-  unavailable(): undefined {
-    return undefined;
+  unavailable(): string | undefined {
+    return this.options.remote?.unavailable();
   }
 
-  onAvailable(): void {}
+  onAvailable(listener: () => void): void {
+    this.options.remote?.onAvailable(listener);
+  }
 
   async describe(): Promise<string> {
-    return 'in the bridge’s own process';
+    return this.options.remote ? this.options.remote.describe() : 'in the bridge’s own process';
   }
 
   /** Once its runs have ended. */
@@ -120,7 +132,28 @@ export class LocalExecutor implements RunExecutor {
     this.output.close();
   }
 
-  private async run(run: SubagentRunRecord, reports: RunReports, inbox: string[], started: (session: AgentSession) => void): Promise<RunEnding> {
+  private async run(
+    run: SubagentRunRecord,
+    reports: RunReports,
+    inbox: string[],
+    options: ExecuteOptions,
+    started: (session: AgentSession) => void,
+  ): Promise<RunEnding> {
+    try {
+      return await this.runHere(run, reports, inbox, options, started);
+    } finally {
+      // Its session on a worker is over with it.
+      await this.options.remote?.leave(runKey(run));
+    }
+  }
+
+  private async runHere(
+    run: SubagentRunRecord,
+    reports: RunReports,
+    inbox: string[],
+    { takingUp, trace }: ExecuteOptions,
+    started: (session: AgentSession) => void,
+  ): Promise<RunEnding> {
     const adapter = this.options.adapters.get(run.cli);
     if (!adapter) return { failed: `the CLI "${run.cli}" is no longer configured` };
     let worktree = run.worktree;
@@ -146,7 +179,7 @@ export class LocalExecutor implements RunExecutor {
       reports.onHandover?.(to);
       this.options.tell?.(run, line);
     };
-    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, reports, { watcher: () => watcher, moved });
+    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, reports, { watcher: () => watcher, moved }, trace);
     let steps = 0;
     const meter = new CostMeter(this.options.prices ?? NO_PRICES, run.cli, adapter.protocol, run.model);
     const cap = new CostCap(meter, run.budget?.usd, () => void session.stop(`it reached its budget of $${run.budget!.usd}`));
@@ -171,13 +204,15 @@ export class LocalExecutor implements RunExecutor {
         cap.observe(event);
       },
     };
-    const turn = session.send(subagentPrompt(run), handlers);
+    // Each of its turns is known by its id: a bridge restarted meanwhile follows the one at work on its worker.
+    const turn = session.send(subagentPrompt(run), { ...handlers, turnId: run.runId, ...(takingUp ? { takingUp: true } : {}) });
     started(session);
     let outcome = await turn;
     // Messages its CLI could not take while it worked (it cannot read them, or was finishing):
     // its next turn, in the same CLI session. Its cost is the turns' together (each is a
     // process of its own).
-    while (outcome.status === 'completed' && inbox.length && cap.stoppedFor === undefined) outcome = await session.send(inbox.splice(0).join('\n\n'), handlers);
+    while (outcome.status === 'completed' && inbox.length && cap.stoppedFor === undefined)
+      outcome = await session.send(inbox.splice(0).join('\n\n'), { ...handlers, turnId: run.runId });
     // What the CLI said it cost, or (codex) what its tokens cost at the table's prices.
     if (meter.priced && outcome.result) outcome = { ...outcome, result: { ...outcome.result, costUsd: meter.usd } };
     const summary = worktree ? await summarizeWorktree(worktree).catch(() => undefined) : undefined;
@@ -192,10 +227,36 @@ export class LocalExecutor implements RunExecutor {
   /** A run that asks, on a CLI with a control channel, in the bridge that can answer it there; a run of a CLI with no one-shot runs (ACP) too. */
   private asksOnControl(run: SubagentRunRecord, adapter: Adapter): boolean {
     if (!this.options.permissions || !canRunLive(adapter)) return false;
+    if (this.options.remote) return true; // kept on its worker, which asks here of whatever needs an answer
     return liveOnlyProtocols.has(adapter.protocol) || (run.policy?.approvals === true && !run.policy.readOnly);
   }
 
-  private sessionFor(run: SubagentRunRecord, adapter: Adapter, reports: RunReports, handover: Pick<RunHandoverParts, 'watcher' | 'moved'>): AgentSession {
+  /** A run's CLI kept on a worker for all its turns, placed as a chat's is: its worker named in its record, its raw lines its log. */
+  private onWorkers(run: SubagentRunRecord, reports: RunReports, trace: TraceCarrier | undefined): Pick<SessionConfig, 'live' | 'liveProcess'> {
+    const remote = this.options.remote!;
+    const tell = (line: string) => this.options.tell?.(run, line);
+    const noun = `#${run.number}${run.label ? ` ${run.label}` : ''}`;
+    return {
+      live: RUNS_ON_WORKERS,
+      liveProcess: (launch, answer) =>
+        remote.process(runKey(run), launch, answer, tell, {
+          placedOn: (worker) => reports.onWorker(worker),
+          lines: true,
+          noun,
+          what: `run ${run.runId} (#${run.number})`,
+          ...(run.mcpServers ? { mcpServers: Object.keys(run.mcpServers) } : {}),
+          ...(trace ? { trace } : {}),
+        }),
+    };
+  }
+
+  private sessionFor(
+    run: SubagentRunRecord,
+    adapter: Adapter,
+    reports: RunReports,
+    handover: Pick<RunHandoverParts, 'watcher' | 'moved'>,
+    trace?: TraceCarrier,
+  ): AgentSession {
     const mcp = this.options.toolsFor(run);
     const netAllow = writtenHostRules(run.netAllow);
     const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.maxDepth);
@@ -214,6 +275,7 @@ export class LocalExecutor implements RunExecutor {
       },
       ...(run.policy?.readOnly ? { permissions: 'safe' as const } : run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       ...(this.asksOnControl(run, adapter) ? { live: RUN_TURNS_ONLY, onPermission: (request, turn) => this.options.permissions!(run, request, turn) } : {}),
+      ...(this.options.remote ? this.onWorkers(run, reports, trace) : {}),
       graceMs: this.options.stopGraceMs,
       ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
       output: this.output,
@@ -231,6 +293,11 @@ export class LocalExecutor implements RunExecutor {
     if (chain) config.handover = runHandover(run, config, { adapters: this.options.adapters, chain, ...handover });
     return new AgentSession(config);
   }
+}
+
+/** What a run is known by on the workers. */
+function runKey(run: Pick<SubagentRunRecord, 'runId'>): string {
+  return `run:${run.runId}`;
 }
 
 /** Runs' worktrees: the agent user's own folder when agents run as one (the data directory is out of its reach), else in the data directory. */

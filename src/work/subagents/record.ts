@@ -113,8 +113,6 @@ export interface SubagentRunRecord {
   toolCalled?: boolean;
   /** How many starts took it up again after a restart cut it short (RESUME_ATTEMPTS at most, so a crash during resumes cannot loop). */
   resumes?: number;
-  /** On the worker that took it over: the worker a drain moved it from, in its CLI session (its prompt says so). */
-  movedFrom?: string;
   pid?: number;
   result?: string;
   error?: string;

@@ -7,7 +7,7 @@ import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import type { SubagentRunRecord } from './record.ts';
 import { SubagentRegistry, type RegistryOptions } from './registry.ts';
 import { LocalExecutor, type LocalExecutionOptions } from './local-execution.ts';
-import type { RunExecutor } from './execution.ts';
+import type { RunExecutor, RunPlaces } from './execution.ts';
 import { readRunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner, type SpawnerOptions } from './spawner.ts';
@@ -32,6 +32,8 @@ export interface SubagentsOptions {
   fallback?: Pick<LocalExecutionOptions, 'fallback' | 'tell'>;
   /** Where runs execute; by default in this process (a LocalExecutor). */
   executor?: RunExecutor;
+  /** Runs' CLIs run on workers (BRIDGE_REDIS_URL). */
+  remote?: RunPlaces;
   /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
   refuseWork?: SpawnerOptions['refuseWork'];
   /** How a run's budget is checked (see RunCosts). */
@@ -81,6 +83,7 @@ export class Subagents {
         ...(config.prices ? { prices: config.prices } : {}),
         ...(options.permissions ? { permissions: options.permissions } : {}),
         ...options.fallback,
+        ...(options.remote ? { remote: options.remote } : {}),
         log,
       });
     this.registry = new SubagentRegistry({

@@ -17,17 +17,8 @@ export function subagentSystemPrompt(run: Pick<SubagentRunRecord, 'requester' | 
 export const RUN_RESUME_PROMPT =
   'The bridge that runs you restarted while you were working on your task, so your work stopped. Check what was done (a command in flight may not have finished), then continue where you left off and finish the task.';
 
-/**
- * What a run a draining worker handed back is told, in its session on the next worker, before
- * its task again: where the CLI cannot find the session on that machine, it starts afresh
- * with the task in hand.
- */
-export const RUN_MOVED_PROMPT =
-  'The machine you were running on was shut down while you worked on your task, so your work stopped there; you now run on another machine, in the same project directory. Check what was done (a command in flight may not have finished), then continue where you left off and finish the task. If you see no earlier work of yours in this conversation, do the task from the start. Your task, as you were given it:';
-
 /** The prompt of the run: the task, and the message it replied to when there was one (or, resumed, why it goes on). */
-export function subagentPrompt(run: Pick<SubagentRunRecord, 'task' | 'resumes' | 'childSessionId' | 'movedFrom'> & { context?: string }): string {
-  if (run.movedFrom && run.childSessionId) return `${RUN_MOVED_PROMPT}\n\n${run.task}`;
+export function subagentPrompt(run: Pick<SubagentRunRecord, 'task' | 'resumes' | 'childSessionId'> & { context?: string }): string {
   // Taken up after a restart in the session that has the task already: told why it stopped.
   if (run.resumes && run.childSessionId) return RUN_RESUME_PROMPT;
   if (!run.context) return run.task;

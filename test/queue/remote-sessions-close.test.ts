@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueueExecutor } from '../../src/work/queue/queue-executor.ts';
+import { RemoteSessions } from '../../src/work/queue/remote-sessions.ts';
 import { QueueSigner } from '../../src/work/queue/signing.ts';
 import { BridgeKeys } from '../../src/work/queue/bridge-keys.ts';
 import { tempDir } from '../support/bridge-process.ts';
@@ -31,22 +31,21 @@ async function otherClients(): Promise<string[]> {
   }
 }
 
-describe('the queue executor', () => {
+describe("the bridge's side of its workers", () => {
   it('closes every connection it opened: nothing keeps reconnecting, or keeps the process alive, after it', async () => {
-    const executor = new QueueExecutor({
+    const sessions = new RemoteSessions({
       redisUrl: redis.url,
-      keepSeconds: 60,
-      toolsFor: () => undefined,
-      toolTimeoutMs: 60_000,
-      lockSeconds: 30,
       signer: new QueueSigner(TEST_QUEUE_SECRET),
       keys: await BridgeKeys.load(data.path),
+      dataDir: data.path,
+      leaseMs: 30_000,
+      keepSeconds: 60,
       log: silentLog(),
     });
-    // Its own stall check is no worker.
-    expect(await executor.describe()).toMatch(/^on workers through .*: 0 workers connected/);
-    await expect.poll(async () => (await otherClients()).length).toBeGreaterThanOrEqual(3);
-    await executor.close();
+    await sessions.start();
+    expect(await sessions.describe()).toMatch(/^on workers through .*: 0 workers connected, 0 running, 0 waiting for a worker$/);
+    await expect.poll(async () => (await otherClients()).length).toBeGreaterThanOrEqual(2);
+    await sessions.close();
     await expect.poll(otherClients).toEqual([]);
   });
 });
