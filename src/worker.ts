@@ -15,14 +15,14 @@ import { endOwnClis } from './engine/process/end-own-clis.ts';
 import { removeLeftScratch } from './engine/process/scratch.ts';
 import { refuseStateInProjects } from './services/config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './engine/process/agent-start.ts';
-import { DrainDeadline, drainWorker } from './work/queue/worker-drain.ts';
-import { QueueSigner } from './work/queue/signing.ts';
+import { DrainDeadline, drainWorker } from './work/workers/worker-drain.ts';
+import { QueueSigner } from './work/workers/signing.ts';
 import { startTracing } from './services/telemetry/tracing.ts';
 import { MetricsSdk } from './services/telemetry/metrics.ts';
 import { startMetrics } from './services/telemetry/metrics-start.ts';
-import { SessionHost } from './work/queue/session-host.ts';
+import { SessionHost } from './work/workers/session-host.ts';
 import { proxyMetering } from './engine/sandbox/proxy-metering.ts';
-import { WorkerKeys } from './work/queue/worker-keys.ts';
+import { WorkerKeys } from './work/workers/worker-keys.ts';
 
 // Everything printed is redacted, a crash included (see main.ts).
 const secrets = guardOutput('jsonl-bridge worker');

@@ -15,7 +15,7 @@ import type { Log } from '../kernel/log/logger.ts';
 import { userKey, type Outbound } from '../kernel/ports/chat.ts';
 import { plain } from '../kernel/rich/index.ts';
 import type { LivePool } from '../engine/session/live-pool.ts';
-import type { RemoteSessions } from '../work/queue/remote-sessions.ts';
+import type { RemoteSessions } from '../work/workers/remote-sessions.ts';
 import type { ChatStore } from '../kernel/store/chat-store.ts';
 import type { SessionTools } from '../work/tools/session-tools.ts';
 import { WEB, webIdentityOf } from '../surfaces/web/chat/web-chat.ts';

@@ -1,8 +1,8 @@
 import type { BridgeConfig } from '../services/config/config.ts';
 import type { Log } from '../kernel/log/logger.ts';
-import { BridgeKeys } from '../work/queue/bridge-keys.ts';
-import { RemoteSessions } from '../work/queue/remote-sessions.ts';
-import { QueueSigner } from '../work/queue/signing.ts';
+import { BridgeKeys } from '../work/workers/bridge-keys.ts';
+import { RemoteSessions } from '../work/workers/remote-sessions.ts';
+import { QueueSigner } from '../work/workers/signing.ts';
 import type { McpEndpoint } from '../work/tools/mcp-endpoint.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { WebConfig } from '../../services/config/web.ts';
 import type { Hook } from '../../services/hooks/hooks-file.ts';
 import { PAGES_DIR, pagesBuilt } from '../../surfaces/web/pages.ts';
 import type { TranscriberConfig } from '../../engine/files/transcriber.ts';
-import { describeRedis } from '../../work/queue/redis.ts';
+import { describeRedis } from '../../work/workers/redis.ts';
 import type { Holder } from '../../kernel/store/data-lock.ts';
 import { listensOn } from './port-owner.ts';
 import { fail, firstLine, pass, warn } from '../../kernel/ports/check-result.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueSigner, type Signed } from '../../src/work/queue/signing.ts';
+import { QueueSigner, type Signed } from '../../src/work/workers/signing.ts';
 
 // What goes through Redis is signed for one run, attempt and kind, until it expires.
 const SECRET = 'a-queue-secret-of-at-least-32-characters';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueSealer } from '../../src/work/queue/sealing.ts';
+import { QueueSealer } from '../../src/work/workers/sealing.ts';
 import {
   acceptSessionState,
   openKept,
@@ -9,7 +9,7 @@ import {
   STATE_VALID_SECONDS,
   unpackFiles,
   type SessionState,
-} from '../../src/work/queue/session-state.ts';
+} from '../../src/work/workers/session-state.ts';
 
 // A chat's session state crosses Redis once, sealed in its placement's channel: it is bound to
 // that placement and numbered within it, lives minutes, and is kept on the bridge's disk sealed

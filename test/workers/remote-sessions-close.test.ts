@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteSessions } from '../../src/work/queue/remote-sessions.ts';
-import { QueueSigner } from '../../src/work/queue/signing.ts';
-import { BridgeKeys } from '../../src/work/queue/bridge-keys.ts';
+import { RemoteSessions } from '../../src/work/workers/remote-sessions.ts';
+import { QueueSigner } from '../../src/work/workers/signing.ts';
+import { BridgeKeys } from '../../src/work/workers/bridge-keys.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { silentLog } from '../../src/kernel/log/logger.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';

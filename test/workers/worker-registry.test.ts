@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { QueueSigner } from '../../src/work/queue/signing.ts';
-import { registryKeys, WorkerPresence, WorkerRegistry } from '../../src/work/queue/worker-registry.ts';
+import { QueueSigner } from '../../src/work/workers/signing.ts';
+import { registryKeys, WorkerPresence, WorkerRegistry } from '../../src/work/workers/worker-registry.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 
 // Who can take chats' sessions, on a real redis-server: each worker's signed state with an

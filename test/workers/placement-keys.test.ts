@@ -2,9 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRIDGE_KEY, BridgeKeys, grantContext } from '../../src/work/queue/bridge-keys.ts';
-import { QueueSigner } from '../../src/work/queue/signing.ts';
-import { WorkerKeys } from '../../src/work/queue/worker-keys.ts';
+import { BRIDGE_KEY, BridgeKeys, grantContext } from '../../src/work/workers/bridge-keys.ts';
+import { QueueSigner } from '../../src/work/workers/signing.ts';
+import { WorkerKeys } from '../../src/work/workers/worker-keys.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 
