@@ -16,8 +16,8 @@ const RUNS = 200;
 const CHATS = 50;
 const WORKERS = 2;
 /**
- * Runs in flight at once: by default what two workers take at their default concurrency, under
- * every limit, so no run waits for a slot. Each is a CLI starting, so on a small machine the
+ * Runs in flight at once: by default 8, under every limit and what two workers keep at once, so
+ * no run waits for a slot. Each is a CLI starting, so on a small machine the
  * figure is mostly that many start-ups sharing its cores: BENCH_WORKERS_IN_FLIGHT=1 shows a lone one.
  */
 function inFlight(text: string | undefined): number {
@@ -83,10 +83,14 @@ interface Measured {
 
 /** The bridge in this process with its real configuration (the claude adapter, pointed at the fake CLI), and the workers beside it. */
 async function measure(dataDir: string, atOnce: number, extraEnv: Record<string, string>): Promise<Measured> {
-  const workdir = join(dataDir, 'work');
+  // Beside its data directory, not in it: a worker refuses a project where its state is.
+  const workdir = `${dataDir}-work`;
+  await mkdir(dataDir, { recursive: true });
   await mkdir(workdir, { recursive: true });
   const cli = await fakeCliWorld();
   const env: Record<string, string> = {
+    // The bridge's own costs, as the tests' config measures them: the walls' are the sandbox bench's.
+    BRIDGE_SANDBOX: 'off',
     ...(cli.env as Record<string, string>),
     ...extraEnv,
     BRIDGE_DATA_DIR: dataDir,
