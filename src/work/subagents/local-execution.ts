@@ -65,9 +65,6 @@ const NO_PRICES = new PriceTable({});
 /** A run's CLI on its control channel lives for each turn only: nothing is kept between a run's turns. */
 const RUN_TURNS_ONLY = new LivePool({ max: 0, idleMs: 0 });
 
-/** A run's CLI on a worker is kept there for its follow-up turns, until the run ends; its worker bounds its processes itself. */
-const RUNS_ON_WORKERS = new LivePool({ max: Infinity, idleMs: Infinity });
-
 /**
  * Runs a subagent on this machine: its git worktree when it asked for one, its CLI as an
  * agent session in its directory, its raw output line by line to its reports, and its
@@ -227,17 +224,21 @@ export class LocalExecutor implements RunExecutor {
   /** A run that asks, on a CLI with a control channel, in the bridge that can answer it there; a run of a CLI with no one-shot runs (ACP) too. */
   private asksOnControl(run: SubagentRunRecord, adapter: Adapter): boolean {
     if (!this.options.permissions || !canRunLive(adapter)) return false;
-    if (this.options.remote) return true; // kept on its worker, which asks here of whatever needs an answer
     return liveOnlyProtocols.has(adapter.protocol) || (run.policy?.approvals === true && !run.policy.readOnly);
   }
 
-  /** A run's CLI kept on a worker for all its turns, placed as a chat's is: its worker named in its record, its raw lines its log. */
-  private onWorkers(run: SubagentRunRecord, reports: RunReports, trace: TraceCarrier | undefined): Pick<SessionConfig, 'live' | 'liveProcess'> {
+  /**
+   * A run's CLI kept on a worker for all its turns, placed as a chat's is: its worker named in its
+   * record, its raw lines its log, what it asks answered here. Kept in no pool of this process:
+   * its worker bounds its processes, and the session goes with the run.
+   */
+  private onWorkers(run: SubagentRunRecord, reports: RunReports, trace: TraceCarrier | undefined): Pick<SessionConfig, 'liveProcess' | 'onPermission'> {
     const remote = this.options.remote!;
     const tell = (line: string) => this.options.tell?.(run, line);
     const noun = `#${run.number}${run.label ? ` ${run.label}` : ''}`;
+    const permissions = this.options.permissions;
     return {
-      live: RUNS_ON_WORKERS,
+      ...(permissions ? { onPermission: (request, turn) => permissions(run, request, turn) } : {}),
       liveProcess: (launch, answer) =>
         remote.process(runKey(run), launch, answer, tell, {
           placedOn: (worker) => reports.onWorker(worker),
@@ -274,8 +275,11 @@ export class LocalExecutor implements RunExecutor {
         ...(run.trusted ? { trusted: true } : {}),
       },
       ...(run.policy?.readOnly ? { permissions: 'safe' as const } : run.policy?.approvals ? { permissions: 'ask' as const } : {}),
-      ...(this.asksOnControl(run, adapter) ? { live: RUN_TURNS_ONLY, onPermission: (request, turn) => this.options.permissions!(run, request, turn) } : {}),
-      ...(this.options.remote ? this.onWorkers(run, reports, trace) : {}),
+      ...(this.options.remote
+        ? this.onWorkers(run, reports, trace)
+        : this.asksOnControl(run, adapter)
+          ? { live: RUN_TURNS_ONLY, onPermission: (request, turn) => this.options.permissions!(run, request, turn) }
+          : {}),
       graceMs: this.options.stopGraceMs,
       ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
       output: this.output,

@@ -39,8 +39,6 @@ export class RemoteLiveCli implements LiveProcess {
     readonly launch: LiveLaunch,
     readonly answer: PermissionAnswerer,
     private readonly side: RemoteSide,
-    /** The operator's MCP servers its own agent names (a run's). */
-    private readonly mcpServers?: string[],
   ) {
     this.key = liveLaunchKey(launch);
     this.session = launch.spec.resumeId;
@@ -85,7 +83,6 @@ export class RemoteLiveCli implements LiveProcess {
         ...(agents ? { agents: bareAgents } : {}),
         ...(mcp ? { mcp: { url: mcp.url, serverName: mcp.serverName, token: mcp.token } } : {}),
       },
-      ...(this.mcpServers?.length ? { mcpServers: this.mcpServers } : {}),
       ...(Object.keys(agentMcpServers).length ? { agentMcpServers } : {}),
       cwd,
       mode,

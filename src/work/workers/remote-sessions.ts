@@ -11,7 +11,7 @@ import { sendSessionAsk, sessionStream, type SessionAsk, type SessionEvent, type
 import type { QueueSigner } from './signing.ts';
 import { queueWaited, type QueueCensus } from '../../services/telemetry/metrics-queue.ts';
 import { describeWork, workCensus } from './work-census.ts';
-import { WorkerRegistry, type WorkerState } from './worker-registry.ts';
+import { WorkerRegistry } from './worker-registry.ts';
 import { WorkerPicker } from './worker-picker.ts';
 import { SessionPlacer, type Placed, type PlacerParts, type Tell } from './session-placer.ts';
 import { RemoteLiveCli, type RemoteSide, type RemoteTurn } from './remote-live-cli.ts';
@@ -130,7 +130,7 @@ export class RemoteSessions implements RemoteSide {
     placed.tell = tell;
     Object.assign(placed, hooks);
     this.chats.set(chatId, placed);
-    return new RemoteLiveCli(chatId, launch, answer, this, hooks.mcpServers);
+    return new RemoteLiveCli(chatId, launch, answer, this);
   }
 
   /** The work of `key` is over (a run ended): its session leaves its worker, and nothing of it is kept here. */
@@ -141,8 +141,7 @@ export class RemoteSessions implements RemoteSide {
     this.chats.delete(chatId);
     placed.tools?.revoke();
     if (placed.attempt !== undefined) await this.reader.forget(sessionStream(chatId, placed.attempt)).catch(() => {});
-    if (placed.worker && placed.attempt !== undefined && placed.channel)
-      await sendSessionAsk(this.commands, placed.channel, placed.worker, { chatId, attempt: placed.attempt, ask: { type: 'leave' } }).catch(() => {});
+    await this.send(placed, { type: 'leave' });
     await this.states.forget(chatId);
   }
 
@@ -170,11 +169,6 @@ export class RemoteSessions implements RemoteSide {
 
   workerOf(chatId: string): string | undefined {
     return this.chats.get(chatId)?.worker;
-  }
-
-  /** The workers alive now, with what they hold. */
-  workers(): Promise<WorkerState[]> {
-    return this.registry.alive();
   }
 
   run(turn: RemoteTurn): void {
@@ -232,15 +226,20 @@ export class RemoteSessions implements RemoteSide {
 
   async closeProcess(chatId: string): Promise<void> {
     const placed = this.chats.get(chatId);
-    if (this.closing || !placed?.worker || placed.attempt === undefined || !placed.channel) return;
-    await sendSessionAsk(this.commands, placed.channel, placed.worker, { chatId, attempt: placed.attempt, ask: { type: 'close' } }).catch(() => {});
+    if (placed && !this.closing) await this.send(placed, { type: 'close' });
   }
 
   private async ask(turn: RemoteTurn, ask: SessionAsk): Promise<void> {
     const placed = this.chats.get(turn.cli.chatId);
-    if (!placed?.worker || placed.attempt === undefined || !placed.channel) return;
-    await sendSessionAsk(this.commands, placed.channel, placed.worker, { chatId: placed.chatId, attempt: placed.attempt, ask }).catch((error: Error) =>
-      this.options.log.warn({ chat: placed.chatId }, `an ask for a chat's session was not sent: ${error.message}`),
+    if (placed) await this.send(placed, ask);
+  }
+
+  /** An ask to the session's worker in its placement, once it has one; a failure is logged, not thrown. */
+  private async send(placed: Placed, ask: SessionAsk): Promise<void> {
+    const { chatId, worker, attempt, channel } = placed;
+    if (!worker || attempt === undefined || !channel) return;
+    await sendSessionAsk(this.commands, channel, worker, { chatId, attempt, ask }).catch((error: Error) =>
+      this.options.log.warn({ chat: chatId }, `an ask for a session on a worker was not sent: ${error.message}`),
     );
   }
 
@@ -294,7 +293,11 @@ export class RemoteSessions implements RemoteSide {
     } else if (placement.fresh && (again !== undefined || placement.previous)) resumeId = undefined; // nothing copied back yet: a fresh session
     // Named by its owner's id too: a restarted bridge knows it by that (see adopt).
     turn.id = `${turn.options.turnId ?? 'turn'}.${randomUUID()}`;
-    const launch = this.placer.withBearer(placed, { ...turn.cli.describe(resumeId), ...(placed.what ? { what: placed.what } : {}) });
+    const launch = this.placer.withBearer(placed, {
+      ...turn.cli.describe(resumeId),
+      ...(placed.what ? { what: placed.what } : {}),
+      ...(placed.mcpServers?.length ? { mcpServers: placed.mcpServers } : {}),
+    });
     const { keys } = this.options;
     const grant = keys.grant(placed.publicKey!, grantContext('chat', placed.chatId, placement.attempt), {
       key: keys.channelKey('chat', placed.chatId, placement.attempt).toString('base64'),
