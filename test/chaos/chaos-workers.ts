@@ -89,6 +89,6 @@ export class ChaosWorkers {
   private async startOne(name: string): Promise<void> {
     const worker = startWorkerProcess({ ...this.env, BRIDGE_WORKER_NAME: name });
     this.workers.set(name, worker);
-    await worker.waitForLog(/taking runs from/, 60_000);
+    await worker.waitForLog(/taking work from/, 60_000);
   }
 }

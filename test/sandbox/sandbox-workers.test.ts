@@ -63,7 +63,7 @@ describe.skipIf(cannot)(`a run on a worker with BRIDGE_SANDBOX=bwrap (${cannot ?
     world = await addWorkers(base, redis, ['w1']);
     await giveToAgent(world.cli.dir, ids);
     expect(world.workers.get('w1')!.log()).toMatch(
-      new RegExp(`worker w1 taking runs from .*, CLIs in walls \\(every CLI runs in a bubblewrap sandbox as ${AGENT_USER}`),
+      new RegExp(`worker w1 taking work from .*, CLIs in walls \\(every CLI runs in a bubblewrap sandbox as ${AGENT_USER}`),
     );
 
     say(`/net allow ${allowedHost}`);

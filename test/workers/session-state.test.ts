@@ -42,7 +42,7 @@ describe("a chat's session state", () => {
     const now = Date.now();
     const kept = { sessionId: 'session-1', packed: '', bytes: 1, placement: 2, seq: 3 };
     const cases: [SessionState, RegExp][] = [
-      [packed(1, 9), /of placement 1, not the chat's 2/],
+      [packed(1, 9), /of placement 1, not the session's 2/],
       [packed(2, 4, now - STATE_VALID_SECONDS * 1000 - 1), /expired/],
       [packed(2, 3), /not newer than the state kept/],
       [packed(2, 2), /not newer than the state kept/],

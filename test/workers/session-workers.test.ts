@@ -110,10 +110,11 @@ describe("chats' sessions on workers", () => {
   it('places chats on the least loaded worker: two chats starting at once go to the two workers', async () => {
     world = await twoWorkers();
     const [a, b] = [-3001, -3002];
-    for (const chatId of [a, b]) world.telegram.sendText({ chatId, userId: OWNER, text: `first of ${chatId}`, chatType: 'group', firstName: 'Ada' });
-    for (const chatId of [a, b])
-      await world.telegram.waitFor(() => world!.telegram.botMessages(chatId).find((m) => /^echo: first of/.test(shownText(m))), 30_000);
-    const parents = await Promise.all([a, b].map(async (chatId) => parentOf((await invocation(`first of ${chatId}`)).pid)));
+    for (const sessionKey of [a, b])
+      world.telegram.sendText({ chatId: sessionKey, userId: OWNER, text: `first of ${sessionKey}`, chatType: 'group', firstName: 'Ada' });
+    for (const sessionKey of [a, b])
+      await world.telegram.waitFor(() => world!.telegram.botMessages(sessionKey).find((m) => /^echo: first of/.test(shownText(m))), 30_000);
+    const parents = await Promise.all([a, b].map(async (sessionKey) => parentOf((await invocation(`first of ${sessionKey}`)).pid)));
     expect(new Set(parents)).toEqual(new Set([...world.workers.values()].map((worker) => worker.pid)));
   });
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PREFIX, keys } from '../../src/work/workers/redis.ts';
 import { BridgeKeys, grantContext } from '../../src/work/workers/bridge-keys.ts';
 import { SealedChannel } from '../../src/work/workers/channel.ts';
-import { chatIdOf } from '../../src/work/workers/remote-sessions.ts';
+import { sessionKeyOf } from '../../src/work/workers/session-protocol.ts';
 import { bellFor, sessionStream } from '../../src/work/workers/session-protocol.ts';
 import { registryKeys, type WorkerState } from '../../src/work/workers/worker-registry.ts';
 import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
@@ -45,7 +45,7 @@ const redisDump = async () => {
 };
 /** A run's session on the workers: its id there, and its first placement's event stream. */
 const runSession = (runId: string) => {
-  const id = chatIdOf(`run:${runId}`);
+  const id = sessionKeyOf(`run:${runId}`);
   return { id, stream: keys.events(sessionStream(id, 1)) };
 };
 /** Puts `envelopes` in worker w1's inbox and rings its bell, as the bridge does. */
@@ -72,18 +72,18 @@ describe('asks', () => {
     const client = new Redis(redis.url);
     const state = JSON.parse(JSON.parse((await client.get(registryKeys.worker('w1')))!).body) as WorkerState;
     client.disconnect();
-    const grant = forger.grant(state.publicKey, grantContext('chat', 'c-forged-2', 1), { key: forger.channelKey('chat', 'c-forged-2', 1).toString('base64') });
+    const grant = forger.grant(state.publicKey, grantContext('c-forged-2', 1), { key: forger.channelKey('c-forged-2', 1).toString('base64') });
     await intoInbox(
-      { chatId: 'c-forged-1', attempt: 1, ask: turn },
+      { sessionKey: 'c-forged-1', attempt: 1, ask: turn },
       {
-        chatId: 'c-forged-2',
+        sessionKey: 'c-forged-2',
         attempt: 1,
-        ask: forger.channel('chat', 'c-forged-2', 1).sign({ kind: 'session', runId: 'c-forged-2', attempt: 1 }, turn, 60),
+        ask: forger.channel('c-forged-2', 1).sign({ kind: 'session', id: 'c-forged-2', attempt: 1 }, turn, 60),
         grant,
       },
     );
     const worker = world.workers.get('w1')!;
-    await worker.waitForLog(logged('refused from Redis: a session ask: no grant of placement 1 of chat c-forged-1 came to this worker'));
+    await worker.waitForLog(logged('refused from Redis: a session ask: no grant of placement 1 of session c-forged-1 came to this worker'));
     await worker.waitForLog(/refused from Redis: a session ask: (?!no grant)/);
     expect(await world.cli.invocations()).toEqual([]);
     expect(existsSync(marker)).toBe(false);
@@ -96,11 +96,11 @@ describe('asks', () => {
     await expect.poll(async () => (await world!.cli.invocations()).length, { timeout: 20_000 }).toBe(1);
     const notTheKey = new SealedChannel(randomBytes(32));
     await intoInbox(
-      { chatId: id, attempt: 1, ask: { type: 'stop', turnId: 'any', reason: 'stopped by a forger' } },
+      { sessionKey: id, attempt: 1, ask: { type: 'stop', turnId: 'any', reason: 'stopped by a forger' } },
       {
-        chatId: id,
+        sessionKey: id,
         attempt: 1,
-        ask: notTheKey.sign({ kind: 'session', runId: id, attempt: 1 }, { type: 'steer', turnId: 'any', text: 'forged message', id: 'm2' }, 60),
+        ask: notTheKey.sign({ kind: 'session', id, attempt: 1 }, { type: 'steer', turnId: 'any', text: 'forged message', id: 'm2' }, 60),
       },
     );
     const worker = world.workers.get('w1')!;
@@ -127,7 +127,7 @@ describe('reports', () => {
       stream,
       '*',
       'e',
-      JSON.stringify(notTheKey.sign({ kind: 'event', runId: sessionStream(id, 1), attempt: 1 }, { seq: 1001, event: forged }, 60)),
+      JSON.stringify(notTheKey.sign({ kind: 'event', id: sessionStream(id, 1), attempt: 1 }, { seq: 1001, event: forged }, 60)),
     );
     writer.disconnect();
     const ended = await reply(/^[✅❌] #1 Faked/, 30_000);
@@ -189,7 +189,7 @@ describe('secrets', () => {
     ]);
     const dump = await redisDump();
     expect(dump).toContain(runSession(runId).id);
-    const bearer = (await BridgeKeys.load(world.dataDir)).bearer('chat', runSession(runId).id, 1);
+    const bearer = (await BridgeKeys.load(world.dataDir)).bearer(runSession(runId).id, 1);
     for (const secret of [bearer, 'operator-docs-env-value-0123456789', 'operator-wiki-header-0123456789']) expect(dump).not.toContain(secret);
     // Nor does the chat: the run's info names the servers only.
     say('/subagents info 1');
@@ -213,7 +213,7 @@ describe('secrets', () => {
     });
     world.workers.set('bare', worker);
     opened.push({ close: () => own.remove() });
-    await worker.waitForLog(/taking runs from/);
+    await worker.waitForLog(/taking work from/);
     say('/spawn --agent librarian "say:never"');
     const ended = await reply(/^❌ #1 librarian/, 30_000);
     expect(ended).toContain(`it names the MCP servers docs, wiki, which worker bare does not have in ${join(own.path, 'mcp-servers.json')}`);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { QueueSigner, type Signed } from '../../src/work/workers/signing.ts';
 
-// What goes through Redis is signed for one run, attempt and kind, until it expires.
+// What goes through Redis is signed for one session, attempt and kind, until it expires.
 const SECRET = 'a-queue-secret-of-at-least-32-characters';
-const binding = { kind: 'message', runId: 'run-1', attempt: 1 } as const;
+const binding = { kind: 'session', id: 's-1', attempt: 1 } as const;
 
 describe('QueueSigner', () => {
   it('verifies what it signed, as the JSON Redis holds too, and gives its body', () => {
@@ -32,19 +32,22 @@ describe('QueueSigner', () => {
     for (const data of altered) expect(signer.verify(data, binding)).toEqual({ ok: false, why: expect.stringMatching(/^its signature does not match/) });
   });
 
-  it('refuses a message signed for another run, attempt or kind, rewritten or not', () => {
+  it('refuses a message signed for another session, attempt or kind, rewritten or not', () => {
     const signer = new QueueSigner(SECRET);
     const signed = signer.sign(binding, 'stop it', 60);
-    expect(signer.verify(signed, { ...binding, runId: 'run-2' })).toEqual({ ok: false, why: 'it is signed for run run-1, not run-2' });
+    expect(signer.verify(signed, { ...binding, id: 's-2' })).toEqual({ ok: false, why: 'it is signed for s-1, not s-2' });
     expect(signer.verify(signed, { ...binding, attempt: 2 })).toEqual({ ok: false, why: 'it is signed for attempt 1, not 2' });
-    expect(signer.verify(signed, { ...binding, kind: 'stop' })).toEqual({ ok: false, why: 'it is signed as a message, not a stop' });
+    expect(signer.verify(signed, { ...binding, kind: 'event' })).toEqual({ ok: false, why: 'it is signed as session, not event' });
     // Relabelled to pass the binding: the signature gives it away.
-    expect(signer.verify({ ...signed, runId: 'run-2' }, { ...binding, runId: 'run-2' })).toMatchObject({
+    expect(signer.verify({ ...signed, id: 's-2' }, { ...binding, id: 's-2' })).toMatchObject({
       ok: false,
       why: expect.stringMatching(/^its signature/),
     });
     expect(signer.verify({ ...signed, attempt: 2 }, { ...binding, attempt: 2 })).toMatchObject({ ok: false, why: expect.stringMatching(/^its signature/) });
-    expect(signer.verify({ ...signed, kind: 'stop' }, { ...binding, kind: 'stop' })).toMatchObject({ ok: false, why: expect.stringMatching(/^its signature/) });
+    expect(signer.verify({ ...signed, kind: 'event' }, { ...binding, kind: 'event' })).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/^its signature/),
+    });
   });
 
   it('refuses what has expired', () => {

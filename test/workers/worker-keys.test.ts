@@ -7,7 +7,7 @@ import { QueueSealer } from '../../src/work/workers/sealing.ts';
 import { QueueSigner } from '../../src/work/workers/signing.ts';
 import { WorkerKeys } from '../../src/work/workers/worker-keys.ts';
 import { registryKeys, type Lease } from '../../src/work/workers/worker-registry.ts';
-import { chatIdOf } from '../../src/work/workers/remote-sessions.ts';
+import { sessionKeyOf } from '../../src/work/workers/session-protocol.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { freePort } from '../support/free-port.ts';
 import { endQueueTest, startQueueWorld, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
@@ -59,12 +59,12 @@ async function watchRedis(): Promise<string[][]> {
 }
 
 /** The chat's placement, as anyone reading Redis finds it (its lease, signed but not sealed). */
-async function placement(): Promise<{ chatId: string; lease: Lease }> {
+async function placement(): Promise<{ sessionKey: string; lease: Lease }> {
   const client = new Redis(redis.url);
-  const [key] = await client.keys(`${PREFIX}:chat:*:lease`);
+  const [key] = await client.keys(`${PREFIX}:session:*:lease`);
   const raw = await client.get(key!);
   client.disconnect();
-  return { chatId: key!.split(':')[2]!, lease: JSON.parse(JSON.parse(raw!).body) as Lease };
+  return { sessionKey: key!.split(':')[2]!, lease: JSON.parse(JSON.parse(raw!).body) as Lease };
 }
 
 /** What the bridge's MCP endpoint answers a bearer: 401 when it does not know it. */
@@ -85,25 +85,25 @@ describe('a worker holds only what was placed on it', () => {
     say('/spawn --label Sealed "tools:2 say:the.quince.tree.answers"');
     const runId = / · id ([\w-]+)/.exec(shownText(await answer(/^🚀 #1 started/)))![1]!;
     await answer(/^✅ #1 Sealed/, 60_000);
-    const { chatId, lease } = await placement();
+    const { sessionKey, lease } = await placement();
     const bridgeKeys = await BridgeKeys.load(world.dataDir);
-    const chatBearer = bridgeKeys.bearer('chat', chatId, lease.attempt);
-    const runBearer = bridgeKeys.bearer('chat', chatIdOf(`run:${runId}`), 1);
+    const chatBearer = bridgeKeys.bearer(sessionKey, lease.attempt);
+    const runBearer = bridgeKeys.bearer(sessionKeyOf(`run:${runId}`), 1);
 
     const everything = `${seen.map((args) => args.join(' ')).join('\n')}\n${await redisContents(redis.url)}`;
     for (const clear of ['plum tree', 'the.quince.tree.answers', chatBearer, runBearer, TEST_QUEUE_SECRET]) expect(everything).not.toContain(clear);
 
     // The turn's ask to the chat's worker and its grant, as the reader took them from Redis.
     const ask = seen.find(
-      ([command, key, value]) => command!.toLowerCase() === 'rpush' && key === registryKeys.inbox(lease.worker) && value!.includes(chatId),
+      ([command, key, value]) => command!.toLowerCase() === 'rpush' && key === registryKeys.inbox(lease.worker) && value!.includes(sessionKey),
     )!;
     const envelope = JSON.parse(ask[2]!) as { ask: unknown; grant: string };
     // The queue secret opens none of it, as it opened the launch before; nor does a worker's key of its own.
-    expect(admission.verify(envelope.ask, { kind: 'session', runId: chatId, attempt: lease.attempt })).toMatchObject({ ok: false });
-    expect(new QueueSealer(TEST_QUEUE_SECRET, 'chat-sessions').open(envelope.grant, chatId)).toBeUndefined();
+    expect(admission.verify(envelope.ask, { kind: 'session', id: sessionKey, attempt: lease.attempt })).toMatchObject({ ok: false });
+    expect(new QueueSealer(TEST_QUEUE_SECRET, 'chat-sessions').open(envelope.grant, sessionKey)).toBeUndefined();
     const another = new WorkerKeys(admission);
     const client = new Redis(redis.url);
-    expect(await another.open(client, 'chat', chatId, lease.attempt, envelope.grant)).toMatchObject({ refused: expect.stringMatching(/does not open/) });
+    expect(await another.open(client, sessionKey, lease.attempt, envelope.grant)).toMatchObject({ refused: expect.stringMatching(/does not open/) });
     // The other worker, given the ask as if it were its own, refuses it and starts nothing.
     const other = lease.worker === 'w1' ? 'w2' : 'w1';
     const before = (await world.cli.invocations()).length;
@@ -125,7 +125,7 @@ describe('a worker holds only what was placed on it', () => {
     await answer(/^echo: first \(turn 1\)$/);
     const first = await placement();
     const bridgeKeys = await BridgeKeys.load(world.dataDir);
-    const old = bridgeKeys.bearer('chat', first.chatId, first.lease.attempt);
+    const old = bridgeKeys.bearer(first.sessionKey, first.lease.attempt);
     expect(await mcpStatus(port, old)).not.toBe(401);
 
     const victim = world.workers.get(first.lease.worker)!;
@@ -137,10 +137,10 @@ describe('a worker holds only what was placed on it', () => {
     const second = await placement();
     expect(second.lease.attempt).toBeGreaterThan(first.lease.attempt);
     expect(await mcpStatus(port, old)).toBe(401);
-    expect(await mcpStatus(port, bridgeKeys.bearer('chat', second.chatId, second.lease.attempt))).not.toBe(401);
+    expect(await mcpStatus(port, bridgeKeys.bearer(second.sessionKey, second.lease.attempt))).not.toBe(401);
 
     // The state the first worker copied back, added again to the second placement's stream: not this placement's, refused.
-    const stream = (attempt: number) => keys.events(`${first.chatId}-p${attempt}`);
+    const stream = (attempt: number) => keys.events(`${first.sessionKey}-p${attempt}`);
     const reports = seen.filter(([command, key]) => command!.toLowerCase() === 'xadd' && key === stream(first.lease.attempt));
     expect(reports.length).toBeGreaterThan(0);
     const client = new Redis(redis.url);

@@ -99,13 +99,13 @@ describe('the worker registry', () => {
     await client.set(
       registryKeys.worker('evil'),
       JSON.stringify(
-        forger.sign({ kind: 'worker', runId: 'evil', attempt: 0 }, { name: 'evil', capacity: 99, load: 0, chats: 0, draining: false, publicKey: KEY }, 60),
+        forger.sign({ kind: 'worker', id: 'evil', attempt: 0 }, { name: 'evil', capacity: 99, load: 0, sessions: 0, draining: false, publicKey: KEY }, 60),
       ),
     );
     await client.sadd(registryKeys.names, 'evil');
     await client.set(
       registryKeys.lease('chat-1'),
-      JSON.stringify(signer.sign({ kind: 'lease', runId: 'chat-1', attempt: 1 }, { worker: 'evil', attempt: 1, publicKey: KEY }, 60)),
+      JSON.stringify(signer.sign({ kind: 'lease', id: 'chat-1', attempt: 1 }, { worker: 'evil', attempt: 1, publicKey: KEY }, 60)),
     );
     expect(await registry().pick()).toBeUndefined();
     expect(await registry().lease('chat-1')).toBeUndefined();

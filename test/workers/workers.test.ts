@@ -6,7 +6,7 @@ import { alive } from '../support/fake-cli.ts';
 import { parseLogLine, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { keys } from '../../src/work/workers/redis.ts';
 import { BridgeKeys } from '../../src/work/workers/bridge-keys.ts';
-import { chatIdOf } from '../../src/work/workers/remote-sessions.ts';
+import { sessionKeyOf } from '../../src/work/workers/session-protocol.ts';
 import { bellFor, type SessionAsk } from '../../src/work/workers/session-protocol.ts';
 import { registryKeys, type WorkerState } from '../../src/work/workers/worker-registry.ts';
 import { endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
@@ -55,7 +55,7 @@ describe('subagents on workers', () => {
     expect(cli!.envNames).not.toContain('BRIDGE_REDIS_URL');
     // Redis holds the run, sealed: neither its task nor what it said reads there, and never the bot's token.
     const contents = await redisContents(redis.url);
-    expect(contents).toContain(chatIdOf(`run:${/ · id ([\w-]+)/.exec(texts().find((t) => t.startsWith('🚀 #1'))!)![1]!}`));
+    expect(contents).toContain(sessionKeyOf(`run:${/ · id ([\w-]+)/.exec(texts().find((t) => t.startsWith('🚀 #1'))!)![1]!}`));
     expect(contents).not.toContain('from-a-worker');
     expect(contents).not.toContain(world.env.TELEGRAM_BOT_TOKEN!);
   });
@@ -90,19 +90,19 @@ describe('subagents on workers', () => {
     const client = new Redis(redis.url);
     // What the bridge does to ask, in one transaction with cutting off every subscriber: the bell reaches nobody, and only the inbox is left.
     const askWhileCutOff = async (runId: string, ask: (turnId: string) => SessionAsk) => {
-      const chatId = chatIdOf(`run:${runId}`);
+      const sessionKey = sessionKeyOf(`run:${runId}`);
       // The turn at work, as the worker says it (what the bridge sent it with).
       let turnId: string | undefined;
       await expect
         .poll(async () => {
           const state = JSON.parse(JSON.parse((await client.get(registryKeys.worker('w1')))!).body) as WorkerState;
-          return (turnId = state.working?.[chatId]);
+          return (turnId = state.working?.[sessionKey]);
         })
         .toBeTruthy();
       const envelope = {
-        chatId,
+        sessionKey,
         attempt: 1,
-        ask: bridgeKeys.channel('chat', chatId, 1).sign({ kind: 'session', runId: chatId, attempt: 1 }, ask(turnId!), 60),
+        ask: bridgeKeys.channel(sessionKey, 1).sign({ kind: 'session', id: sessionKey, attempt: 1 }, ask(turnId!), 60),
       };
       await client
         .multi()
@@ -268,7 +268,7 @@ describe('subagents on workers', () => {
       await redis.start();
     }
     await world.bridge.waitForLog(/the queue's Redis \(.*\) is reachable$/m);
-    await world.workers.get('early')!.waitForLog(/worker early taking runs from/);
+    await world.workers.get('early')!.waitForLog(/worker early taking work from/);
     say('/spawn --label Late "say:redis-came-up"');
     await reply(/^✅ #\d+ Late/, 30_000);
     expect(world.bridge.stderr()).not.toMatch(/^\s+at /m);

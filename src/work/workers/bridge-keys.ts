@@ -12,9 +12,6 @@ import { QueueSigner } from './signing.ts';
 /** Where the bridge says its public key, signed with the queue secret: workers learn it there. */
 export const BRIDGE_KEY = `${PREFIX}:bridge`;
 
-/** What a placement is of, bound into each of its keys: a session on a worker is `chat` (a run's too, by its session's hashed id). */
-export type PlacementOf = 'run' | 'chat';
-
 interface Stored {
   v: 1;
   /** The bridge's own secret: placements' keys and bearers, its leases and read marks, what it keeps sealed. */
@@ -26,13 +23,13 @@ interface Stored {
 /**
  * The bridge's own keys, kept in its data directory (`queue-keys.json`, 0600) and never in Redis
  * nor on a worker. Each placement's key and MCP bearer are derived from its secret, by what the
- * placement is, its id and its number: random to anyone else, unique to the placement, and the
+ * session it places (its key) and the placement's number: random to anyone else, unique to the placement, and the
  * same again after a restart (the bridge follows the placements it made). What a worker is
  * given is sealed for that worker's own public key (a grant); what the bridge keeps for itself
- * (a run's job while it waits, a chat's session state) is sealed with a key only it has.
+ * (a run's job while it waits, a session's state) is sealed with a key only it has.
  */
 export class BridgeKeys {
-  /** Signs what only the bridge writes and reads back: chats' leases, how far it read the streams. */
+  /** Signs what only the bridge writes and reads back: sessions' leases, how far it read the streams. */
   readonly own: QueueSigner;
   readonly publicKey: string;
 
@@ -66,23 +63,23 @@ export class BridgeKeys {
 
   /** Says the bridge's public key in Redis, signed with the queue secret (a worker pins the first it sees). */
   async publish(redis: Redis, admission: QueueSigner): Promise<void> {
-    const signed = admission.sign({ kind: 'bridge', runId: 'bridge', attempt: 0 }, { publicKey: this.publicKey }, 10 * 365 * 24 * 3600);
+    const signed = admission.sign({ kind: 'bridge', id: 'bridge', attempt: 0 }, { publicKey: this.publicKey }, 10 * 365 * 24 * 3600);
     await redis.set(BRIDGE_KEY, JSON.stringify(signed));
   }
 
   /** The channel of one placement: the bridge's and its worker's alone. */
-  channel(of: PlacementOf, id: string, placement: number): SealedChannel {
-    return new SealedChannel(this.channelKey(of, id, placement));
+  channel(session: string, placement: number): SealedChannel {
+    return new SealedChannel(this.channelKey(session, placement));
   }
 
   /** The key of that channel, for the grant that gives it to the placement's worker. */
-  channelKey(of: PlacementOf, id: string, placement: number): Buffer {
-    return this.derive(`channel\n${of}\n${id}\n${placement}`);
+  channelKey(session: string, placement: number): Buffer {
+    return this.derive(`channel\nsession\n${session}\n${placement}`);
   }
 
   /** The placement's secret on the bridge's MCP endpoint: granted while the placement lasts, revoked when it ends. */
-  bearer(of: PlacementOf, id: string, placement: number): string {
-    return this.derive(`bearer\n${of}\n${id}\n${placement}`).toString('base64url');
+  bearer(session: string, placement: number): string {
+    return this.derive(`bearer\nsession\n${session}\n${placement}`).toString('base64url');
   }
 
   /** What a worker is given for a placement (its key, its bearer, its work), sealed for that worker's public key and that placement alone. */
@@ -100,7 +97,7 @@ export class BridgeKeys {
   }
 }
 
-/** The context a grant is sealed for: one placement of one run or chat. */
-export function grantContext(of: PlacementOf, id: string, placement: number): string {
-  return `grant\n${of}\n${id}\n${placement}`;
+/** The context a grant is sealed for: one placement of one session (a chat's or a run's, by its key). */
+export function grantContext(session: string, placement: number): string {
+  return `grant\nsession\n${session}\n${placement}`;
 }

@@ -4,11 +4,11 @@ import { asSigned, boundBody, NOT_SIGNED_SO, type Binding, type Signed, type Sig
 const NONCE_BYTES = 12;
 
 /**
- * A placement's channel: what the bridge and the one worker a run or a chat's session is
+ * A placement's channel: what the bridge and the one worker a session (a chat's or a run's) is
  * placed on say to each other through Redis, encrypted and authenticated with AES-256-GCM under
  * the placement's own key (random to everyone but the bridge, which derives it from a secret of
  * its own, and given to that worker alone, sealed for its key). Whoever reads Redis reads none of
- * it; another worker, holding the queue secret, can neither read nor forge it. The kind, run,
+ * it; another worker, holding the queue secret, can neither read nor forge it. The kind, id,
  * attempt, expiry and nonce are authenticated beside the body, as QueueSigner binds them.
  */
 export class SealedChannel implements Signer {
@@ -21,7 +21,7 @@ export class SealedChannel implements Signer {
 
   sign(binding: Binding, body: unknown, ttlSeconds: number): Signed {
     const iv = randomBytes(NONCE_BYTES);
-    const head = { v: 1 as const, ...binding, exp: this.now() + ttlSeconds * 1000, nonce: iv.toString('base64url') };
+    const head = { v: 2 as const, ...binding, exp: this.now() + ttlSeconds * 1000, nonce: iv.toString('base64url') };
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(aad(head));
     const sealed = Buffer.concat([cipher.update(JSON.stringify(body), 'utf8'), cipher.final()]);
@@ -48,5 +48,5 @@ export class SealedChannel implements Signer {
 }
 
 function aad(head: Omit<Signed, 'body' | 'sig'>): Buffer {
-  return Buffer.from([head.v, head.kind, head.runId, head.attempt, head.exp, head.nonce].join('\n'), 'utf8');
+  return Buffer.from([head.v, head.kind, head.id, head.attempt, head.exp, head.nonce].join('\n'), 'utf8');
 }

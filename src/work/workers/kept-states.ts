@@ -6,9 +6,9 @@ import type { QueueSealer } from './sealing.ts';
 import { acceptSessionState, openKept, sealKept, type SessionState } from './session-state.ts';
 
 /**
- * The chats' session states as the bridge keeps them (`session-states/`, a private file per
- * chat), sealed with its own key: the newest that came from each chat's placement, fresh, and
- * after the one kept. Writes for one chat go one at a time, in the order they came.
+ * The sessions' states as the bridge keeps them (`session-states/`, a private file per
+ * session), sealed with its own key: the newest that came from each session's placement, fresh, and
+ * after the one kept. Writes for one session go one at a time, in the order they came.
  */
 export class KeptStates {
   private readonly saving = new Map<string, Promise<void>>();
@@ -27,44 +27,44 @@ export class KeptStates {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Keeps a state copied back by the chat's placement `attempt` (it came in that placement's channel), or logs why not. */
-  keep(chatId: string, attempt: number, given: SessionState): Promise<void> {
-    const saved = (this.saving.get(chatId) ?? Promise.resolve())
+  /** Keeps a state copied back by the session's placement `attempt` (it came in that placement's channel), or logs why not. */
+  keep(sessionKey: string, attempt: number, given: SessionState): Promise<void> {
+    const saved = (this.saving.get(sessionKey) ?? Promise.resolve())
       .catch(() => {})
       .then(async () => {
-        const accepted = acceptSessionState(given, attempt, await this.readNow(chatId));
-        if ('refused' in accepted) return void this.log.warn({ chat: chatId }, `refused a chat's session state from Redis: ${accepted.refused}`);
-        await writePrivateFile(this.file(chatId), sealKept(this.sealer, chatId, accepted.state));
+        const accepted = acceptSessionState(given, attempt, await this.readNow(sessionKey));
+        if ('refused' in accepted) return void this.log.warn({ session: sessionKey }, `refused a session's state from Redis: ${accepted.refused}`);
+        await writePrivateFile(this.file(sessionKey), sealKept(this.sealer, sessionKey, accepted.state));
       });
-    this.saving.set(chatId, saved);
+    this.saving.set(sessionKey, saved);
     return saved;
   }
 
   /** The state last kept, when one is and it opens with the bridge's key for this chat; after every keep asked before it. */
-  async read(chatId: string): Promise<ReturnType<typeof openKept>> {
-    await (this.saving.get(chatId) ?? Promise.resolve()).catch(() => {});
-    return this.readNow(chatId);
+  async read(sessionKey: string): Promise<ReturnType<typeof openKept>> {
+    await (this.saving.get(sessionKey) ?? Promise.resolve()).catch(() => {});
+    return this.readNow(sessionKey);
   }
 
-  private async readNow(chatId: string): Promise<ReturnType<typeof openKept>> {
-    const raw = await readFile(this.file(chatId), 'utf8').catch(() => undefined);
+  private async readNow(sessionKey: string): Promise<ReturnType<typeof openKept>> {
+    const raw = await readFile(this.file(sessionKey), 'utf8').catch(() => undefined);
     if (!raw) return undefined;
-    const kept = openKept(this.sealer, chatId, raw);
+    const kept = openKept(this.sealer, sessionKey, raw);
     if (!kept) {
-      this.log.warn({ chat: chatId }, "a kept session state does not open with the bridge's key; the session starts afresh");
-      await rm(this.file(chatId), { force: true });
+      this.log.warn({ session: sessionKey }, "a kept session state does not open with the bridge's key; the session starts afresh");
+      await rm(this.file(sessionKey), { force: true });
     }
     return kept;
   }
 
   /** The session's work is over: its state goes, once what is being written has been. */
-  async forget(chatId: string): Promise<void> {
-    await (this.saving.get(chatId) ?? Promise.resolve()).catch(() => {});
-    this.saving.delete(chatId);
-    await rm(this.file(chatId), { force: true });
+  async forget(sessionKey: string): Promise<void> {
+    await (this.saving.get(sessionKey) ?? Promise.resolve()).catch(() => {});
+    this.saving.delete(sessionKey);
+    await rm(this.file(sessionKey), { force: true });
   }
 
-  private file(chatId: string): string {
-    return join(this.dir, `${chatId}.json`);
+  private file(sessionKey: string): string {
+    return join(this.dir, `${sessionKey}.json`);
   }
 }

@@ -8,22 +8,22 @@ import type { SessionLaunch } from './session-protocol.ts';
 import { ProcessMessages } from '../../engine/session/process-messages.ts';
 import type { CliAgents } from '../../engine/agents/cli-agents.ts';
 
-/** What a chat's kept CLI on a worker asks of the bridge's side of the queue (RemoteSessions). */
+/** What a session's kept CLI on a worker asks of the bridge's side of the queue (RemoteSessions). */
 export interface RemoteSide {
-  /** Runs the turn on the chat's worker (placing it first), following it until it ends wherever it goes. */
+  /** Runs the turn on the session's worker (placing it first), following it until it ends wherever it goes. */
   run(turn: RemoteTurn): void;
   steer(turn: RemoteTurn, text: string, id: string): void;
   stop(turn: RemoteTurn, reason: string): void;
-  /** The chat's process on its worker closes (its session resumes there, or elsewhere, in a new one). */
-  closeProcess(chatId: string): Promise<void>;
-  /** The worker the chat is placed on now. */
-  workerOf(chatId: string): string | undefined;
+  /** The session's process on its worker closes (its session resumes there, or elsewhere, in a new one). */
+  closeProcess(sessionKey: string): Promise<void>;
+  /** The worker the session is placed on now. */
+  workerOf(sessionKey: string): string | undefined;
 }
 
 /**
- * A chat's kept CLI when it lives on a worker: turns, steering and stops go to the worker
+ * A session's kept CLI when it lives on a worker: turns, steering and stops go to the worker
  * through the signed queue traffic, and events, permission requests and answers come back on
- * the chat's event stream. To the chat's session it is a LiveCli like any other.
+ * the session's report stream. To the session it is a LiveCli like any other.
  */
 export class RemoteLiveCli implements LiveProcess {
   readonly key: string;
@@ -35,7 +35,7 @@ export class RemoteLiveCli implements LiveProcess {
   readonly messages = new ProcessMessages();
 
   constructor(
-    readonly chatId: string,
+    readonly sessionKey: string,
     readonly launch: LiveLaunch,
     readonly answer: PermissionAnswerer,
     private readonly side: RemoteSide,
@@ -61,7 +61,7 @@ export class RemoteLiveCli implements LiveProcess {
   }
 
   get where(): string | undefined {
-    return this.side.workerOf(this.chatId);
+    return this.side.workerOf(this.sessionKey);
   }
 
   /** What the worker starts the CLI with: the launch less what is this machine's own (its environment, adapter, log). */
@@ -120,11 +120,11 @@ export class RemoteLiveCli implements LiveProcess {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.side.closeProcess(this.chatId);
+    await this.side.closeProcess(this.sessionKey);
   }
 }
 
-/** A turn of a chat's CLI on a worker, as the bridge follows it: the same turn through a move to another worker. */
+/** A turn of a session's CLI on a worker, as the bridge follows it: the same turn through a move to another worker. */
 export class RemoteTurn implements RunningTurn {
   readonly done: Promise<TurnOutcome>;
   /** The id its worker knows it by now (a move gives it a new one). */

@@ -1,13 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { LiveLaunch, PermissionAnswerer } from '../../engine/session/live-cli.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { connect, describeRedis, followOutages } from './redis.ts';
-import { RunEventsReader } from './run-events.ts';
+import { ReportReader } from './report-stream.ts';
 import { grantContext, type BridgeKeys } from './bridge-keys.ts';
 import { KeptStates } from './kept-states.ts';
 import type { PackedSession } from './session-state.ts';
-import { sendSessionAsk, sessionStream, type SessionAsk, type SessionEvent, type SessionGrant } from './session-protocol.ts';
+import { sendSessionAsk, sessionKeyOf, sessionStream, type SessionAsk, type SessionEvent, type SessionGrant } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
 import { queueWaited, type QueueCensus } from '../../services/telemetry/metrics-queue.ts';
 import { describeWork, workCensus } from './work-census.ts';
@@ -24,7 +24,7 @@ export interface RemoteSessionsOptions {
   keys: BridgeKeys;
   /** Grants `bearer` on the bridge's MCP endpoint for what the session's own secret `token` may do, until revoked; undefined when `token` is not known there. */
   delegateTools?: PlacerParts['delegateTools'];
-  /** Where chats' session states are kept (private files). */
+  /** Where sessions' states are kept (private files). */
   dataDir: string;
   /** A worker silent this long is taken for dead (BRIDGE_WORKER_LOCK_SECONDS). */
   leaseMs: number;
@@ -32,7 +32,7 @@ export interface RemoteSessionsOptions {
   log: Log;
 }
 
-/** How often a chat waiting for a worker looks again. */
+/** How often work waiting for a worker looks again. */
 const WAIT_FOR_WORKER_MS = 500;
 
 /** /status and a metrics scrape wait this long for Redis, and no longer. */
@@ -47,14 +47,14 @@ const DESCRIBE_WITHIN_MS = 2000;
  */
 export class RemoteSessions implements RemoteSide {
   private readonly commands: Redis;
-  private readonly reader: RunEventsReader;
+  private readonly reader: ReportReader;
   readonly registry: WorkerRegistry;
-  private readonly chats = new Map<string, Placed>();
+  private readonly sessions = new Map<string, Placed>();
   private readonly states: KeptStates;
   private watch: NodeJS.Timeout | undefined;
   private readonly placer: SessionPlacer;
   private closing = false;
-  /** The Redis the workers are reached through, for what the chats are told. */
+  /** The Redis the workers are reached through, for what chats are told. */
   private readonly where: string;
   /** Since when that Redis has been unreachable, while it is. */
   private downSince: number | undefined;
@@ -77,12 +77,12 @@ export class RemoteSessions implements RemoteSide {
     this.registry = new WorkerRegistry(this.commands, options.signer, options.leaseMs, options.keys.own);
 
     this.states = KeptStates.in(options.dataDir, options.keys.sealer('session-states'), log);
-    this.reader = new RunEventsReader(
+    this.reader = new ReportReader(
       connect(redisUrl),
       this.commands,
       options.keys.own,
       options.keepSeconds,
-      (error) => log.warn(`reading chats' sessions' events failed: ${error.message}`),
+      (error) => log.warn(`reading sessions' reports failed: ${error.message}`),
       (stream, why) => log.warn({ session: stream }, `refused from Redis: ${why}`),
     );
     this.placer = new SessionPlacer({
@@ -109,7 +109,7 @@ export class RemoteSessions implements RemoteSide {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.watch);
-    for (const placed of this.chats.values()) placed.tools?.revoke();
+    for (const placed of this.sessions.values()) placed.tools?.revoke();
     await this.reader.close();
     await this.commands.quit().catch(() => {});
   }
@@ -125,24 +125,24 @@ export class RemoteSessions implements RemoteSide {
     tell: Tell,
     hooks: Pick<Placed, 'placedOn' | 'lines' | 'noun' | 'what' | 'mcpServers' | 'trace'> = {},
   ): RemoteLiveCli {
-    const chatId = chatIdOf(key);
-    const placed = this.chats.get(chatId) ?? { chatId, tell, asked: new Set<string>() };
+    const sessionKey = sessionKeyOf(key);
+    const placed = this.sessions.get(sessionKey) ?? { sessionKey, tell, asked: new Set<string>() };
     placed.tell = tell;
     Object.assign(placed, hooks);
-    this.chats.set(chatId, placed);
-    return new RemoteLiveCli(chatId, launch, answer, this);
+    this.sessions.set(sessionKey, placed);
+    return new RemoteLiveCli(sessionKey, launch, answer, this);
   }
 
   /** The work of `key` is over (a run ended): its session leaves its worker, and nothing of it is kept here. */
   async leave(key: string): Promise<void> {
-    const chatId = chatIdOf(key);
-    const placed = this.chats.get(chatId);
+    const sessionKey = sessionKeyOf(key);
+    const placed = this.sessions.get(sessionKey);
     if (!placed) return;
-    this.chats.delete(chatId);
+    this.sessions.delete(sessionKey);
     placed.tools?.revoke();
-    if (placed.attempt !== undefined) await this.reader.forget(sessionStream(chatId, placed.attempt)).catch(() => {});
+    if (placed.attempt !== undefined) await this.reader.forget(sessionStream(sessionKey, placed.attempt)).catch(() => {});
     await this.send(placed, { type: 'leave' });
-    await this.states.forget(chatId);
+    await this.states.forget(sessionKey);
   }
 
   /** Why no work can go to a worker now (Redis is unreachable), or undefined. */
@@ -164,15 +164,15 @@ export class RemoteSessions implements RemoteSide {
 
   /** The work at one look, for the metrics and /status; undefined when Redis is away or does not answer in time. */
   async census(): Promise<QueueCensus | undefined> {
-    return this.unavailable() ? undefined : workCensus(this.registry, this.chats.values(), DESCRIBE_WITHIN_MS);
+    return this.unavailable() ? undefined : workCensus(this.registry, this.sessions.values(), DESCRIBE_WITHIN_MS);
   }
 
-  workerOf(chatId: string): string | undefined {
-    return this.chats.get(chatId)?.worker;
+  workerOf(sessionKey: string): string | undefined {
+    return this.sessions.get(sessionKey)?.worker;
   }
 
   run(turn: RemoteTurn): void {
-    const placed = this.chats.get(turn.cli.chatId)!;
+    const placed = this.sessions.get(turn.cli.sessionKey)!;
     placed.turn = turn;
     void turn.done.then(() => {
       if (placed.turn === turn) placed.turn = undefined;
@@ -183,31 +183,31 @@ export class RemoteSessions implements RemoteSide {
       await this.dispatch(placed, turn);
     };
     void start().catch((error: Error) => {
-      this.options.log.error({ err: error, chat: placed.chatId }, 'a turn could not be sent to a worker');
+      this.options.log.error({ err: error, session: placed.sessionKey }, 'a turn could not be sent to a worker');
       turn.endWithout('failed', `The turn could not be sent to a worker: ${error.message}`);
     });
   }
 
   /**
    * A turn taking up one a restart of the bridge cut short: when the cut one is the last sent to
-   * the chat's worker (its state says so), at work or ended there since, it is followed from where
+   * the session's worker (its state says so), at work or ended there since, it is followed from where
    * the last bridge stopped reading rather than sent again, and the worker says again what may
    * have gone unread: the requests it waits on, or how it ended. False: it is sent as any turn.
    */
   private async adopt(placed: Placed, turn: RemoteTurn): Promise<boolean> {
-    const { chatId } = placed;
-    const lease = await this.registry.lease(chatId);
+    const { sessionKey } = placed;
+    const lease = await this.registry.lease(sessionKey);
     if (!lease) return false;
     const worker = (await this.registry.alive()).find((state) => state.name === lease.worker && state.publicKey === lease.publicKey);
     // The last turn sent there, if it is this one (its id begins with the owner's): at work, or ended while no bridge read it.
-    const turnId = worker?.working?.[chatId];
+    const turnId = worker?.working?.[sessionKey];
     if (!turnId || !turn.options.turnId || !turnId.startsWith(`${turn.options.turnId}.`)) return false;
     await this.placer.follow(placed, lease);
     turn.id = turnId;
     placed.placedOn?.(lease.worker);
     // Its CLI holds this placement's bearer: granted again for what the session's secret may do.
     this.placer.withBearer(placed, turn.cli.describe(turn.cli.sessionId));
-    this.options.log.info({ chat: chatId }, `a chat's turn went on on worker ${lease.worker} while the bridge restarted: followed again`);
+    this.options.log.info({ session: sessionKey }, `a turn went on on worker ${lease.worker} while the bridge restarted: followed again`);
     await this.ask(turn, { type: 'attach', turnId });
     if (turn.stopReason !== undefined) this.stop(turn, turn.stopReason);
     return true;
@@ -218,33 +218,33 @@ export class RemoteSessions implements RemoteSide {
   }
 
   stop(turn: RemoteTurn, reason: string): void {
-    const placed = this.chats.get(turn.cli.chatId);
+    const placed = this.sessions.get(turn.cli.sessionKey);
     // Not on a worker yet (waiting for one): it ends here.
     if (!placed?.worker || placed.turn !== turn || !turn.id) return turn.endWithout('stopped', reason);
     void this.ask(turn, { type: 'stop', turnId: turn.id, reason });
   }
 
-  async closeProcess(chatId: string): Promise<void> {
-    const placed = this.chats.get(chatId);
+  async closeProcess(sessionKey: string): Promise<void> {
+    const placed = this.sessions.get(sessionKey);
     if (placed && !this.closing) await this.send(placed, { type: 'close' });
   }
 
   private async ask(turn: RemoteTurn, ask: SessionAsk): Promise<void> {
-    const placed = this.chats.get(turn.cli.chatId);
+    const placed = this.sessions.get(turn.cli.sessionKey);
     if (placed) await this.send(placed, ask);
   }
 
   /** An ask to the session's worker in its placement, once it has one; a failure is logged, not thrown. */
   private async send(placed: Placed, ask: SessionAsk): Promise<void> {
-    const { chatId, worker, attempt, channel } = placed;
+    const { sessionKey, worker, attempt, channel } = placed;
     if (!worker || attempt === undefined || !channel) return;
-    await sendSessionAsk(this.commands, channel, worker, { chatId, attempt, ask }).catch((error: Error) =>
-      this.options.log.warn({ chat: chatId }, `an ask for a session on a worker was not sent: ${error.message}`),
+    await sendSessionAsk(this.commands, channel, worker, { sessionKey, attempt, ask }).catch((error: Error) =>
+      this.options.log.warn({ session: sessionKey }, `an ask for a session on a worker was not sent: ${error.message}`),
     );
   }
 
   /**
-   * Sends the turn to the chat's worker, placing the chat first when it has none alive: on the
+   * Sends the turn to the session's worker, placing the session first when it has none alive: on the
    * least loaded, with its session's state; with no worker alive, the chat is told once and the
    * turn waits for one (a Stop ends it).
    */
@@ -284,7 +284,7 @@ export class RemoteSessions implements RemoteSide {
     const on = `${placed.noun ? `${placed.noun} continues` : 'Continuing'} on worker ${placement.worker}`;
     if (placement.previous) placed.tell(`${on}: worker ${placement.previous} stopped.`);
     else if (again) placed.tell(`${on}: ${again}.`);
-    const state = placement.fresh ? await this.states.read(placed.chatId) : undefined;
+    const state = placement.fresh ? await this.states.read(placed.sessionKey) : undefined;
     let resumeId = turn.cli.sessionId;
     let restore: PackedSession | undefined;
     if (state && (state.sessionId === resumeId || again !== undefined || placement.previous)) {
@@ -299,8 +299,8 @@ export class RemoteSessions implements RemoteSide {
       ...(placed.mcpServers?.length ? { mcpServers: placed.mcpServers } : {}),
     });
     const { keys } = this.options;
-    const grant = keys.grant(placed.publicKey!, grantContext('chat', placed.chatId, placement.attempt), {
-      key: keys.channelKey('chat', placed.chatId, placement.attempt).toString('base64'),
+    const grant = keys.grant(placed.publicKey!, grantContext(placed.sessionKey, placement.attempt), {
+      key: keys.channelKey(placed.sessionKey, placement.attempt).toString('base64'),
     } satisfies SessionGrant);
     const limits = {
       ...(turn.options.timeoutMs ? { timeoutMs: turn.options.timeoutMs } : {}),
@@ -311,7 +311,7 @@ export class RemoteSessions implements RemoteSide {
       placed.channel!,
       placement.worker,
       {
-        chatId: placed.chatId,
+        sessionKey: placed.sessionKey,
         attempt: placement.attempt,
         ask: {
           type: 'turn',
@@ -353,9 +353,9 @@ export class RemoteSessions implements RemoteSide {
         return this.ask(turn, { type: 'decide', requestId: event.request.requestId, decision });
       }
       case 'state':
-        return this.states.keep(placed.chatId, attempt, event.state);
+        return this.states.keep(placed.sessionKey, attempt, event.state);
       case 'state-refused':
-        this.options.log.warn({ chat: placed.chatId }, `a chat's session state was not copied back: ${event.why}`);
+        this.options.log.warn({ session: placed.sessionKey }, `a session's state was not copied back: ${event.why}`);
         placed.tell(`This chat's session was not copied back from its worker (${event.why}): if that worker stops, the chat's next message starts afresh.`);
         return;
       case 'done':
@@ -374,8 +374,8 @@ export class RemoteSessions implements RemoteSide {
   private async moveTurn(placed: Placed, turn: RemoteTurn, why: string): Promise<void> {
     if (turn.isOver) return;
     const from = placed.worker;
-    await this.registry.release(placed.chatId).catch(() => {});
-    this.options.log.warn({ chat: placed.chatId }, `a chat's turn lost its worker ${from} (${why}): sending it again`);
+    await this.registry.release(placed.sessionKey).catch(() => {});
+    this.options.log.warn({ session: placed.sessionKey }, `a turn lost its worker ${from} (${why}): sending it again`);
     // The chat hears of the move once the new worker is known.
     placed.worker = undefined;
     await this.dispatch(placed, turn, `worker ${from} stopped`).catch((error: Error) =>
@@ -385,18 +385,13 @@ export class RemoteSessions implements RemoteSide {
 
   /** Turns at work whose worker's lease lapsed (it died): moved. */
   private async watchTurns(): Promise<void> {
-    for (const placed of this.chats.values()) {
+    for (const placed of this.sessions.values()) {
       const turn = placed.turn;
       if (!turn || turn.isOver || placed.attempt === undefined || !placed.worker) continue;
-      const lease = await this.registry.lease(placed.chatId).catch(() => 'unknown' as const);
+      const lease = await this.registry.lease(placed.sessionKey).catch(() => 'unknown' as const);
       if (lease === 'unknown') continue; // Redis away: nothing is known
       if (lease?.attempt === placed.attempt) continue;
       await this.moveTurn(placed, turn, 'its lease lapsed');
     }
   }
-}
-
-/** A chat's id in Redis: its key hashed (a chat's key holds ids people may not want in Redis). */
-export function chatIdOf(chatKey: string): string {
-  return `c${createHash('sha256').update(chatKey).digest('hex').slice(0, 24)}`;
 }

@@ -5,10 +5,10 @@ const TAG_BYTES = 16;
 
 /**
  * Encrypts what must not be readable in Redis or on disk by whoever can read them (a run's job
- * while it waits, a chat's session state: its transcripts hold whatever the agent read), with
+ * while it waits, a session's state: its transcripts hold whatever the agent read), with
  * AES-256-GCM under a key derived (HKDF-SHA256) from `secret` for `purpose`: the bridge's own
  * (see BridgeKeys), or a key two sides agreed (see boxes.ts). `context` is authenticated too: a
- * blob sealed for one chat does not open as another's.
+ * blob sealed for one session does not open as another's.
  */
 export class QueueSealer {
   private readonly key: Buffer;

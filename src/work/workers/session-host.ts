@@ -15,7 +15,7 @@ import type { DrainDeadline, Drainable, DrainHolder, DrainOutcome } from './work
 import type { Log } from '../../kernel/log/logger.ts';
 import type { Secrets } from '../../kernel/log/secrets.ts';
 import { answered, connect, followOutages, describeRedis } from './redis.ts';
-import { RunEventsWriter } from './run-events.ts';
+import { ReportWriter } from './report-stream.ts';
 import { packSessionState, unpackFiles } from './session-state.ts';
 import { bellFor, onAsks, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
 import { operatorServers, sessionConfigOf, sessionFilesPlace } from './worker-launch.ts';
@@ -29,7 +29,7 @@ export interface SessionHostOptions {
   config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers' | 'dataDir' | 'sandbox'> & { redisUrl: string };
   /** The queue secret: signs this worker's state (it admits the worker). */
   signer: QueueSigner;
-  /** This worker's own key pair: each chat's placement here comes with its channel's key sealed for it. */
+  /** This worker's own key pair: each session's placement here comes with its channel's key sealed for it. */
   keys: WorkerKeys;
   name: string;
   log: Log;
@@ -39,11 +39,11 @@ export interface SessionHostOptions {
 /** Nonces of asks taken kept to refuse replays: far more than the asks of their validity (minutes). */
 const TAKEN_KEPT = 50_000;
 
-/** How long a chat's CLI waits for one call of the bridge's tools. */
+/** How long a session's CLI waits for one call of the bridge's tools. */
 const TOOL_TIMEOUT_MS = 10 * 60_000;
 
 /**
- * The chats' sessions a worker holds: each chat's CLI session, given turns, steering, stops and
+ * The sessions a worker holds: each one's CLI session, given turns, steering, stops and
  * permission answers as the bridge asks through its inbox, reporting its events on the
  * placement's stream and copying the CLI's session state back after each turn. A CLI that can
  * stay up between turns does (at most BRIDGE_WORKER_LIVE_SESSIONS processes: the least recently
@@ -85,7 +85,7 @@ export class SessionHost implements DrainHolder {
       () => [...this.sessions.keys()],
       () => [...this.sessions.values()].filter((hosted) => hosted.session?.agent.hasLiveProcess || hosted.turn).length,
       (error) => log.warn(`saying what this worker holds failed: ${error.message}`),
-      () => Object.fromEntries([...this.sessions.values()].flatMap((hosted) => (hosted.last ? [[hosted.chatId, hosted.last.id]] : []))),
+      () => Object.fromEntries([...this.sessions.values()].flatMap((hosted) => (hosted.last ? [[hosted.sessionKey, hosted.last.id]] : []))),
     );
   }
 
@@ -106,19 +106,19 @@ export class SessionHost implements DrainHolder {
     const { decision } = config.sandbox;
     const walls = decision.on ? `in walls (${decision.why}, through this worker's own egress and credential proxies)` : `without walls (${decision.why})`;
     log.info(
-      `worker ${name} taking runs from ${describeRedis(config.redisUrl)}, CLIs ${walls}; chats' sessions too, keeping up to ${config.sessionWorkers.liveSessions} CLI processes between turns`,
+      `worker ${name} taking work from ${describeRedis(config.redisUrl)}, CLIs ${walls}, keeping up to ${config.sessionWorkers.liveSessions} CLI processes between turns`,
     );
   }
 
-  /** The drain's first step (DrainHolder): no chat is placed here from now on. */
+  /** The drain's first step (DrainHolder): no session is placed here from now on. */
   async stopTaking(): Promise<void> {
     await this.presence.markDraining();
   }
 
   /**
-   * What the drain waits on: each chat's session held here. A turn at work gets until the
+   * What the drain waits on: each session held here. A turn at work gets until the
    * deadline to end; one still at work then is given back to the bridge (which sends its
-   * message again on another worker). Either way the chat's lease is let go, so its next
+   * message again on another worker). Either way the session's lease is let go, so its next
    * message goes elsewhere, with its state as last copied back.
    */
   drainables(): Drainable[] {
@@ -158,7 +158,7 @@ export class SessionHost implements DrainHolder {
     const asks = await takeSessionAsks(this.commands, this.options.name, this.grants, this.taken, (why) =>
       this.options.log.warn(`refused from Redis: ${why}`),
     ).catch((error: Error) => {
-      this.options.log.warn(`reading the chats' asks failed: ${error.message}`);
+      this.options.log.warn(`reading the sessions' asks failed: ${error.message}`);
       return [];
     });
     for (const ask of asks) this.enqueue(ask);
@@ -167,43 +167,44 @@ export class SessionHost implements DrainHolder {
   }
 
   private enqueue(given: SessionAskFor): void {
-    let hosted = this.sessions.get(given.chatId);
-    if (hosted && given.attempt < hosted.attempt) return this.options.log.warn({ chat: given.chatId }, 'refused an ask for an older placement of a chat');
+    let hosted = this.sessions.get(given.sessionKey);
+    if (hosted && given.attempt < hosted.attempt)
+      return this.options.log.warn({ session: given.sessionKey }, 'refused an ask for an older placement of a session');
     if (hosted && given.attempt > hosted.attempt) {
       // Placed here again (it was elsewhere meanwhile): the process here holds an older state.
       void this.drop(hosted, false);
       hosted = undefined;
     }
     if (!hosted) {
-      const channel = this.grants.held(given.chatId, given.attempt);
+      const channel = this.grants.held(given.sessionKey, given.attempt);
       if (given.ask.type !== 'turn' || !channel) return;
       hosted = {
-        chatId: given.chatId,
+        sessionKey: given.sessionKey,
         attempt: given.attempt,
         channel,
         states: 0,
-        events: new RunEventsWriter<SessionEvent>(
+        events: new ReportWriter<SessionEvent>(
           this.commands,
           channel,
-          sessionStream(given.chatId, given.attempt),
+          sessionStream(given.sessionKey, given.attempt),
           given.attempt,
           this.keepSeconds,
           0,
           (text) => this.options.secrets.redact(text),
         ),
-        what: `chat ${given.chatId}'s session`,
+        what: `session ${given.sessionKey}`,
         decisions: new Map(),
         lastUsed: Date.now(),
         queue: Promise.resolve(),
       };
-      this.sessions.set(given.chatId, hosted);
-      void this.presence.beat(); // the bridge places the next chat knowing this one is here
+      this.sessions.set(given.sessionKey, hosted);
+      void this.presence.beat(); // the bridge places the next session knowing this one is here
     }
     const target = hosted;
     const ask = given.ask;
     // A turn sent while another runs: the bridge restarted and sends its turn again; the old one ends first (its answer goes nowhere).
     if (ask.type === 'turn' && target.turn && target.turn.id !== ask.turnId) {
-      this.options.log.info({ chat: target.chatId }, "a chat's turn was sent again (its bridge restarted): the one at work here stops first");
+      this.options.log.info({ session: target.sessionKey }, 'a turn was sent again (its bridge restarted): the one at work here stops first');
       void target.session?.agent.stop('the bridge sent this turn again');
     }
     // Steering, stops and answers act at once (a turn waits on them); turns and closes in order.
@@ -211,20 +212,20 @@ export class SessionHost implements DrainHolder {
       return void this.act(target, given.ask);
     target.queue = target.queue
       .then(() => this.act(target, given.ask))
-      .catch((error: Error) => this.options.log.error({ chat: target.chatId, err: error }, 'a session ask failed'));
+      .catch((error: Error) => this.options.log.error({ session: target.sessionKey, err: error }, 'a session ask failed'));
   }
 
   private async act(hosted: Hosted, ask: SessionAsk): Promise<void> {
     switch (ask.type) {
       case 'turn':
         return this.startTurn(hosted, ask).catch((error: Error) => {
-          this.options.log.error({ chat: hosted.chatId, err: error }, `${hosted.what}: a turn failed here: ${error.message}`);
+          this.options.log.error({ session: hosted.sessionKey, err: error }, `${hosted.what}: a turn failed here: ${error.message}`);
           if (hosted.turn?.id === ask.turnId) hosted.turn = undefined;
           this.ended(hosted, { kind: 'failed', turnId: ask.turnId, why: `it failed on worker ${this.options.name}: ${error.message}` });
         });
       case 'steer':
         if (hosted.turn?.id === ask.turnId && !hosted.session?.agent.steer(ask.text, ask.id))
-          this.options.log.warn({ chat: hosted.chatId }, 'a message came as the turn was ending: it was not delivered');
+          this.options.log.warn({ session: hosted.sessionKey }, 'a message came as the turn was ending: it was not delivered');
         return;
       case 'stop':
         if (hosted.turn?.id === ask.turnId) await hosted.session?.agent.stop(ask.reason);
@@ -242,12 +243,12 @@ export class SessionHost implements DrainHolder {
         return;
       }
       case 'leave':
-        this.options.log.info({ chat: hosted.chatId }, 'a session left this worker: its work is over');
+        this.options.log.info({ session: hosted.sessionKey }, 'a session left this worker: its work is over');
         return this.drop(hosted, true);
       case 'close': {
-        // Only the process: the chat stays placed here, its session's files with it.
+        // Only the process: the session stays placed here, its session's files with it.
         if (hosted.session?.agent.hasLiveProcess)
-          this.options.log.info({ chat: hosted.chatId }, "a chat's CLI closed here, as the bridge asked (idle, or its options changed)");
+          this.options.log.info({ session: hosted.sessionKey }, "a session's CLI closed here, as the bridge asked (idle, or its options changed)");
         return hosted.session?.agent.closeLive();
       }
     }
@@ -256,7 +257,7 @@ export class SessionHost implements DrainHolder {
   private async startTurn(hosted: Hosted, ask: Extract<SessionAsk, { type: 'turn' }>): Promise<void> {
     const { log, name } = this.options;
     const fail = (why: string) => {
-      log.warn({ chat: hosted.chatId }, `${hosted.what}: a turn was not run here: ${why}`);
+      log.warn({ session: hosted.sessionKey }, `${hosted.what}: a turn was not run here: ${why}`);
       this.ended(hosted, { kind: 'failed', turnId: ask.turnId, why });
     };
     hosted.last = { id: ask.turnId };
@@ -285,7 +286,7 @@ export class SessionHost implements DrainHolder {
     let mcp = hosted.tools?.access;
     if (launch.spec.mcp && !mcp) {
       const others = Object.fromEntries((launch.mcpServers ?? []).map((server) => [server, servers[server]!]));
-      mcp = mcpAccessFor(adapter, launch.spec.mcp, (this.mcpDir ??= agentReadableFolder('mcp')), `chat-${hosted.chatId}`, TOOL_TIMEOUT_MS, others);
+      mcp = mcpAccessFor(adapter, launch.spec.mcp, (this.mcpDir ??= agentReadableFolder('mcp')), `session-${hosted.sessionKey}`, TOOL_TIMEOUT_MS, others);
       hosted.tools = { access: mcp, token: mcp.token };
       this.options.secrets.add(mcp.token);
     }
@@ -298,14 +299,17 @@ export class SessionHost implements DrainHolder {
       live: this.live,
       onPermission: (request, turn) => this.askBridge(hosted, request, turn.signal),
       netAllow: () => hosted.netAllow,
-      log: log.child({ chat: hosted.chatId }),
+      log: log.child({ session: hosted.sessionKey }),
     });
     if (hosted.session && hosted.session.key !== key) await this.endSession(hosted);
     const session = (hosted.session ??= { agent: new AgentSession(config), key }).agent;
     if (session.cliSessionId !== launch.spec.resumeId) session.continueFrom(launch.spec.resumeId);
     hosted.lastUsed = Date.now();
     const turnId = ask.turnId;
-    log.info({ chat: hosted.chatId, cli: adapter.name, cwd: launch.cwd }, `${hosted.what}: a turn started here${ask.state ? ', its session restored' : ''}`);
+    log.info(
+      { session: hosted.sessionKey, cli: adapter.name, cwd: launch.cwd },
+      `${hosted.what}: a turn started here${ask.state ? ', its session restored' : ''}`,
+    );
     hosted.turn = { id: turnId };
     void this.presence.beat(); // a bridge restarted from now on follows this turn rather than cutting it
     // Its part here, in the bridge's trace of the work (where the bridge sent one).
@@ -325,7 +329,7 @@ export class SessionHost implements DrainHolder {
     spans?.end();
     if (hosted.turn?.id !== turnId) return; // given back meanwhile (a drain)
     hosted.turn = undefined;
-    log.info({ chat: hosted.chatId }, `${hosted.what}: its turn ended here: ${outcome.status}`);
+    log.info({ session: hosted.sessionKey }, `${hosted.what}: its turn ended here: ${outcome.status}`);
     hosted.lastUsed = Date.now();
     const sessionId = outcome.sessionId ?? session.cliSessionId;
     if (sessionId && adapter.savedSessions) {
@@ -333,7 +337,7 @@ export class SessionHost implements DrainHolder {
       const packed = packSessionState(hosted.attempt, ++hosted.states, sessionId, saved);
       if ('state' in packed) hosted.events.report({ kind: 'state', state: packed.state });
       else {
-        log.warn({ chat: hosted.chatId }, `a chat's session state was not copied back: ${packed.refused}`);
+        log.warn({ session: hosted.sessionKey }, `a session's state was not copied back: ${packed.refused}`);
         hosted.events.report({ kind: 'state-refused', why: packed.refused });
       }
     }
@@ -347,7 +351,7 @@ export class SessionHost implements DrainHolder {
     hosted.events.report(ending);
   }
 
-  /** A permission request of the chat's CLI, asked of the bridge (its people, by buttons); the turn ending answers it no. */
+  /** A permission request of the session's CLI, asked of the bridge (its people, by buttons); the turn ending answers it no. */
   private askBridge(hosted: Hosted, request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     const turnId = hosted.turn?.id ?? '';
     return new Promise((resolve) => {
@@ -357,7 +361,7 @@ export class SessionHost implements DrainHolder {
     });
   }
 
-  /** Ends the chat's CLI session here: its turn, if one runs, and its process. */
+  /** Ends the session's CLI session here: its turn, if one runs, and its process. */
   private async endSession(hosted: Hosted): Promise<void> {
     const session = hosted.session?.agent;
     hosted.session = undefined;
@@ -366,16 +370,16 @@ export class SessionHost implements DrainHolder {
     await session.closeLive().catch(() => {});
   }
 
-  /** Stops a chat's process here; `release`: and lets its lease go (it is no longer here). */
+  /** Stops a session's process here; `release`: and lets its lease go (it is no longer here). */
   private async drop(hosted: Hosted, release: boolean): Promise<void> {
-    if (this.sessions.get(hosted.chatId) === hosted) this.sessions.delete(hosted.chatId);
-    this.grants.forget(hosted.chatId, hosted.attempt);
+    if (this.sessions.get(hosted.sessionKey) === hosted) this.sessions.delete(hosted.sessionKey);
+    this.grants.forget(hosted.sessionKey, hosted.attempt);
     for (const { decide } of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
     hosted.decisions.clear();
     await this.endSession(hosted);
     this.forgetTools(hosted);
     await hosted.events.close().catch(() => {});
-    if (release) await this.presence.release(hosted.chatId).catch(() => {});
+    if (release) await this.presence.release(hosted.sessionKey).catch(() => {});
   }
 
   private forgetTools(hosted: Hosted): void {

@@ -3,7 +3,7 @@ import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 import type { BridgeKeys } from './bridge-keys.ts';
 import type { SealedChannel } from './channel.ts';
 import type { RemoteTurn } from './remote-live-cli.ts';
-import type { RunEventsReader } from './run-events.ts';
+import type { ReportReader } from './report-stream.ts';
 import { sessionStream, type SessionEvent, type SessionLaunch } from './session-protocol.ts';
 import type { WorkerPicker } from './worker-picker.ts';
 import type { Lease, WorkerRegistry } from './worker-registry.ts';
@@ -13,7 +13,7 @@ export type Tell = (text: string) => void;
 
 /** A session on the workers (a chat's, or a run's), as the bridge follows it. */
 export interface Placed {
-  chatId: string;
+  sessionKey: string;
   /** The worker and placement it has now (none before its first turn), and the placement's channel and the worker's key. */
   worker?: string;
   attempt?: number;
@@ -45,7 +45,7 @@ export interface Placed {
 export interface PlacerParts {
   registry: WorkerRegistry;
   picker: WorkerPicker;
-  reader: RunEventsReader;
+  reader: ReportReader;
   keys: BridgeKeys;
   /** Grants `bearer` for what the session's own secret `token` may do, until the returned function revokes it. */
   delegateTools?: (token: string, bearer: string) => (() => void) | undefined;
@@ -61,21 +61,21 @@ export interface PlacerParts {
 export class SessionPlacer {
   constructor(private readonly parts: PlacerParts) {}
 
-  /** The chat's worker: the one its lease names while that one is alive and takes chats, else the least loaded (a new placement). */
+  /** The session's worker: the one its lease names while that one is alive and takes sessions, else the least loaded (a new placement). */
   async place(placed: Placed): Promise<{ worker: string; attempt: number; fresh: boolean; previous?: string } | undefined> {
-    const { chatId } = placed;
-    const lease = await this.parts.registry.lease(chatId);
+    const { sessionKey } = placed;
+    const lease = await this.parts.registry.lease(sessionKey);
     const alive = await this.parts.registry.alive();
-    // Alive with the key it was placed with (one started again under its name has another: the chat is placed anew).
+    // Alive with the key it was placed with (one started again under its name has another: the session is placed anew).
     if (lease && alive.some((state) => state.name === lease.worker && !state.draining && state.publicKey === lease.publicKey)) {
       if (placed.attempt !== lease.attempt) await this.follow(placed, lease);
       return { worker: lease.worker, attempt: lease.attempt, fresh: false };
     }
     const previous = lease?.worker ?? placed.worker;
-    const pick = await this.parts.picker.place(chatId);
+    const pick = await this.parts.picker.place(sessionKey);
     if (!pick) return undefined;
     await this.follow(placed, pick);
-    this.parts.log.info({ chat: chatId }, `a chat's session placed on worker ${pick.worker}${previous ? ` (it was on ${previous})` : ''}`);
+    this.parts.log.info({ session: sessionKey }, `a session placed on worker ${pick.worker}${previous ? ` (it was on ${previous})` : ''}`);
     return { worker: pick.worker, attempt: pick.attempt, fresh: true, ...(previous && previous !== pick.worker ? { previous } : {}) };
   }
 
@@ -93,7 +93,7 @@ export class SessionPlacer {
       const { mcp: _, ...spec } = launch.spec;
       return { ...launch, spec };
     }
-    const bearer = this.parts.keys.bearer('chat', placed.chatId, attempt);
+    const bearer = this.parts.keys.bearer(placed.sessionKey, attempt);
     if (placed.tools?.token !== token || placed.tools.attempt !== attempt) {
       placed.tools?.revoke();
       const revoke = this.parts.delegateTools(token, bearer);
@@ -102,25 +102,25 @@ export class SessionPlacer {
     return { ...launch, spec: { ...launch.spec, mcp: { ...launch.spec.mcp!, token: bearer } } };
   }
 
-  /** Follows the chat's placement now; the last one's bearer ends with it. */
+  /** Follows the session's placement now; the last one's bearer ends with it. */
   async follow(placed: Placed, lease: Lease): Promise<void> {
     const { worker, attempt, publicKey } = lease;
-    if (placed.attempt !== undefined) await this.parts.reader.forget(sessionStream(placed.chatId, placed.attempt)).catch(() => {});
+    if (placed.attempt !== undefined) await this.parts.reader.forget(sessionStream(placed.sessionKey, placed.attempt)).catch(() => {});
     placed.tools?.revoke();
     placed.tools = undefined;
     placed.worker = worker;
     placed.attempt = attempt;
     placed.publicKey = publicKey;
-    const channel = this.parts.keys.channel('chat', placed.chatId, attempt);
+    const channel = this.parts.keys.channel(placed.sessionKey, attempt);
     placed.channel = channel;
     await this.parts.reader.follow<SessionEvent>(
-      sessionStream(placed.chatId, attempt),
+      sessionStream(placed.sessionKey, attempt),
       { channel: (given) => (given === attempt ? channel : undefined) },
       (event) =>
         void this.parts
           .onEvent(placed, attempt, event)
           .catch((error: Error) =>
-            this.parts.log.error({ err: error, chat: placed.chatId }, `an event of a chat's session on a worker failed: ${error.message}`),
+            this.parts.log.error({ err: error, session: placed.sessionKey }, `an event of a session on a worker failed: ${error.message}`),
           ),
     );
   }

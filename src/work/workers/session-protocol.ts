@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { LiveLaunch, PermissionRequest } from '../../engine/session/live-cli.ts';
 import type { TurnLimits, TurnOutcome } from '../../engine/session/turn.ts';
@@ -12,13 +13,13 @@ import type { Signed } from './signing.ts';
 import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 
 /**
- * What a worker needs to start a chat's CLI as the bridge would: the CLI by name (the worker
+ * What a worker needs to start a session's CLI as the bridge would: the CLI by name (the worker
  * has its own adapters and environment), its options, directory and mode. Sealed in the
  * placement's channel with the rest of its ask: it holds the placement's secret for the
  * bridge's tools.
  */
 export interface SessionLaunch {
-  /** What the session is, for the worker's log: a run (`run <id> (#3)`), or a chat's session (by its hashed id). */
+  /** What the session is, for the worker's log: a run (`run <id> (#3)`), or a session (by its hashed id). */
   what?: string;
   cli: string;
   spec: Omit<LiveLaunch['spec'], 'mcp'> & { mcp?: Omit<McpAccess, 'configFile'> };
@@ -36,7 +37,7 @@ export interface SessionLaunch {
   walls?: { home: string; readOnly: boolean; netAllow: string[] };
 }
 
-/** What the bridge asks of a chat's session on a worker. */
+/** What the bridge asks of a session on a worker. */
 export type SessionAsk =
   | {
       type: 'turn';
@@ -61,14 +62,14 @@ export type SessionAsk =
   /** The work is over (a run ended): its session leaves the worker, with its lease. */
   | { type: 'leave' };
 
-/** An ask as signed for its worker: for which chat and placement. */
+/** An ask as signed for its worker: for which session and placement. */
 export interface SessionAskFor {
-  chatId: string;
+  sessionKey: string;
   attempt: number;
   ask: SessionAsk;
 }
 
-/** What a worker reports of a chat's session, in order, on the placement's event stream. */
+/** What a worker reports of a session, in order, on the placement's event stream. */
 export type SessionEvent =
   | { kind: 'event'; turnId: string; event: AgentEvent }
   /** The turn at work's raw output lines, in batches (only when it asked for them). */
@@ -83,35 +84,40 @@ export type SessionEvent =
   /** The worker gives the session back mid-turn (it is draining): the turn goes on elsewhere. */
   | { kind: 'lost'; turnId: string; why: string };
 
-/** The event stream of a chat's session in one placement (each placement has its own, signed for its attempt). */
-export function sessionStream(chatId: string, attempt: number): string {
-  return `${chatId}-p${attempt}`;
+/** A session's key in Redis: its owner's key hashed (a chat's key holds ids people may not want in Redis). */
+export function sessionKeyOf(ownerKey: string): string {
+  return `c${createHash('sha256').update(ownerKey).digest('hex').slice(0, 24)}`;
+}
+
+/** The report stream of a session in one placement (each placement has its own, signed for its attempt). */
+export function sessionStream(sessionKey: string, attempt: number): string {
+  return `${sessionKey}-p${attempt}`;
 }
 
 /** How long an ask waits for its worker: one not taken by then is refused (the bridge has moved on). */
 const ASK_VALID_SECONDS = 600;
 
-/** An ask as it sits in a worker's inbox: for which chat and placement (in the clear), sealed in that placement's channel. */
+/** An ask as it sits in a worker's inbox: for which session and placement (in the clear), sealed in that placement's channel. */
 interface Envelope {
-  chatId: string;
+  sessionKey: string;
   attempt: number;
   ask: Signed;
   /** The placement's channel key, sealed by the bridge for this worker (see BridgeKeys.grant): with each turn, so a worker that lost it gets it again. */
   grant?: string;
 }
 
-/** What a grant of a chat's placement holds. */
+/** What a grant of a session's placement holds. */
 export interface SessionGrant {
   key: string;
 }
 
 /** The bridge's side: an ask sealed in the placement's channel, into its worker's inbox, and its bell rung (the control channel's). */
 export async function sendSessionAsk(redis: Redis, channel: SealedChannel, worker: string, ask: SessionAskFor, grant?: string): Promise<void> {
-  const { chatId, attempt } = ask;
+  const { sessionKey, attempt } = ask;
   const envelope: Envelope = {
-    chatId,
+    sessionKey,
     attempt,
-    ask: channel.sign({ kind: 'session', runId: chatId, attempt }, ask.ask, ASK_VALID_SECONDS),
+    ask: channel.sign({ kind: 'session', id: sessionKey, attempt }, ask.ask, ASK_VALID_SECONDS),
     ...(grant ? { grant } : {}),
   };
   const inbox = registryKeys.inbox(worker);
@@ -146,7 +152,7 @@ export function bellFor(worker: string): string {
 
 /**
  * The worker's side: takes every ask in its inbox at once (read and removed in one
- * transaction), those sealed in the channel of their chat's placement here and not taken
+ * transaction), those sealed in the channel of their session's placement here and not taken
  * before. `grants` gives the channel of a placement, opening its grant when one comes.
  */
 export async function takeSessionAsks(
@@ -166,18 +172,18 @@ export async function takeSessionAsks(
       refused('a session ask: it is not signed');
       continue;
     }
-    const { chatId, attempt } = envelope;
-    const channel = await grants.channel(chatId, attempt, envelope.grant);
+    const { sessionKey, attempt } = envelope;
+    const channel = await grants.channel(sessionKey, attempt, envelope.grant);
     const verified =
       'refused' in channel
         ? { ok: false as const, why: channel.refused }
-        : channel.verify<SessionAsk>(envelope.ask, { kind: 'session', runId: chatId, attempt });
+        : channel.verify<SessionAsk>(envelope.ask, { kind: 'session', id: sessionKey, attempt });
     if (!verified.ok) refused(`a session ask: ${verified.why}`);
     else if (taken.has(verified.nonce)) refused('a session ask: it was taken before (replayed)');
     else if (!verified.body || typeof verified.body.type !== 'string') refused('a session ask: it is not one');
     else {
       taken.add(verified.nonce);
-      asks.push({ chatId, attempt, ask: verified.body });
+      asks.push({ sessionKey, attempt, ask: verified.body });
     }
   }
   return asks;
@@ -187,7 +193,7 @@ function parse(entry: string): Envelope | undefined {
   try {
     const envelope = JSON.parse(entry) as Envelope;
     const ok =
-      typeof envelope?.chatId === 'string' &&
+      typeof envelope?.sessionKey === 'string' &&
       Number.isSafeInteger(envelope.attempt) &&
       envelope.ask &&
       (envelope.grant === undefined || typeof envelope.grant === 'string');
@@ -197,7 +203,7 @@ function parse(entry: string): Envelope | undefined {
   }
 }
 
-/** A worker's side: the channels of the chats' placements here, each opened from its grant (sealed for this worker by the bridge). */
+/** A worker's side: the channels of the placements here, each opened from its grant (sealed for this worker by the bridge). */
 export class SessionGrants {
   private readonly channels = new Map<string, SealedChannel>();
 
@@ -207,23 +213,23 @@ export class SessionGrants {
   ) {}
 
   /** The placement's channel: the one held, or opened from `grant`; else why not. */
-  async channel(chatId: string, attempt: number, grant: string | undefined): Promise<SealedChannel | { refused: string }> {
-    const held = this.held(chatId, attempt);
+  async channel(sessionKey: string, attempt: number, grant: string | undefined): Promise<SealedChannel | { refused: string }> {
+    const held = this.held(sessionKey, attempt);
     if (held) return held;
-    if (!grant) return { refused: `no grant of placement ${attempt} of chat ${chatId} came to this worker` };
-    const opened = await this.keys.open<SessionGrant>(this.redis, 'chat', chatId, attempt, grant);
+    if (!grant) return { refused: `no grant of placement ${attempt} of session ${sessionKey} came to this worker` };
+    const opened = await this.keys.open<SessionGrant>(this.redis, sessionKey, attempt, grant);
     if ('refused' in opened) return opened;
     const channel = new SealedChannel(Buffer.from(opened.body.key, 'base64'));
-    this.channels.set(`${chatId}\n${attempt}`, channel);
+    this.channels.set(`${sessionKey}\n${attempt}`, channel);
     return channel;
   }
 
-  held(chatId: string, attempt: number): SealedChannel | undefined {
-    return this.channels.get(`${chatId}\n${attempt}`);
+  held(sessionKey: string, attempt: number): SealedChannel | undefined {
+    return this.channels.get(`${sessionKey}\n${attempt}`);
   }
 
   /** The placement left this worker: its key goes with it, and an ask for it from now on is refused. */
-  forget(chatId: string, attempt: number): void {
-    this.channels.delete(`${chatId}\n${attempt}`);
+  forget(sessionKey: string, attempt: number): void {
+    this.channels.delete(`${sessionKey}\n${attempt}`);
   }
 }

@@ -3,7 +3,7 @@ import { sizeOf, type SessionFile } from '../../engine/adapters/session-files.ts
 import type { QueueSealer } from './sealing.ts';
 
 /**
- * A chat's session state is refused past this size (the CLI's files, before compression):
+ * A session state is refused past this size (the CLI's files, before compression):
  * a transcript holds whatever the agent read, and a session bigger than this is better started
  * afresh than carried through Redis after every turn.
  */
@@ -62,7 +62,7 @@ export function unpackFiles(packed: string): SessionFile[] {
 }
 
 /**
- * The bridge's side: the state as it is to be kept, when it came from the chat's placement now,
+ * The bridge's side: the state as it is to be kept, when it came from the session's placement now,
  * has not expired, and comes after the one kept (by placement, then number); else why not.
  */
 export function acceptSessionState(given: unknown, placement: number, kept: Kept | undefined, now = Date.now()): { state: Kept } | { refused: string } {
@@ -76,21 +76,21 @@ export function acceptSessionState(given: unknown, placement: number, kept: Kept
     typeof state.exp === 'number' &&
     state.bytes <= SESSION_STATE_MAX_BYTES;
   if (!shaped) return { refused: 'it is not a session state' };
-  if (state.placement !== placement) return { refused: `it is of placement ${state.placement}, not the chat's ${placement}` };
+  if (state.placement !== placement) return { refused: `it is of placement ${state.placement}, not the session's ${placement}` };
   if (state.exp <= now) return { refused: `it expired at ${new Date(state.exp).toISOString()}` };
   if (kept && (kept.placement > state.placement || (kept.placement === state.placement && kept.seq >= state.seq)))
     return { refused: `it is not newer than the state kept (number ${state.seq} of placement ${state.placement}; replayed, or stale)` };
   return { state: { sessionId: state.sessionId, packed: state.packed, bytes: state.bytes, placement: state.placement, seq: state.seq } };
 }
 
-/** A kept state as the bridge writes it to its disk: sealed with its own key, for this chat. */
-export function sealKept(sealer: QueueSealer, chatId: string, state: Kept): string {
-  return sealer.seal(Buffer.from(JSON.stringify(state), 'utf8'), chatId);
+/** A kept state as the bridge writes it to its disk: sealed with its own key, for this session. */
+export function sealKept(sealer: QueueSealer, sessionKey: string, state: Kept): string {
+  return sealer.seal(Buffer.from(JSON.stringify(state), 'utf8'), sessionKey);
 }
 
-/** A kept state from the bridge's disk, when it was sealed by this bridge for this chat. */
-export function openKept(sealer: QueueSealer, chatId: string, sealed: string): Kept | undefined {
-  const plain = sealer.open(sealed.trim(), chatId);
+/** A kept state from the bridge's disk, when it was sealed by this bridge for this session. */
+export function openKept(sealer: QueueSealer, sessionKey: string, sealed: string): Kept | undefined {
+  const plain = sealer.open(sealed.trim(), sessionKey);
   return plain && (JSON.parse(plain.toString('utf8')) as Kept);
 }
 

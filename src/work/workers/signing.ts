@@ -2,23 +2,22 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { MIN_QUEUE_SECRET_CHARS } from '../../services/config/config.ts';
 
 /**
- * What goes through Redis, by who writes it: the bridge (job, controls, its read marks, a
- * chat's session's asks and its lease on a worker) or a worker (reports, ending, a drained
- * run's handback, what it can take, a chat's session state).
+ * What goes through Redis signed, by who writes it: the bridge (a session's asks, how far it
+ * read the reports, a session's lease on a worker, its own public key) or a worker (a
+ * session's reports, what it can take).
  */
-export type SignedKind =
-  'job' | 'stop' | 'message' | 'holds' | 'event' | 'ending' | 'read' | 'handback' | 'session' | 'lease' | 'worker' | 'state' | 'claim' | 'grant' | 'bridge';
+export type SignedKind = 'session' | 'event' | 'read' | 'lease' | 'worker' | 'bridge';
 
-/** What a signature is bound to besides its body: a message signed for one run, attempt or kind is no other's. */
+/** What a signature is bound to besides its body: a message signed for one session (or stream), placement or kind is no other's. */
 export interface Binding {
   kind: SignedKind;
-  runId: string;
+  id: string;
   attempt: number;
 }
 
 /** A signed message as it sits in Redis. `body` is JSON, signed as written. */
 export interface Signed extends Binding {
-  v: 1;
+  v: 2;
   /** Milliseconds since the epoch after which it is refused. */
   exp: number;
   /** Makes each message unique, so a reader can tell one taken twice. */
@@ -37,8 +36,8 @@ export interface Signer {
 
 /** The message's body, when it is for exactly `expected` and has not expired (its signature checked already). */
 export function boundBody<T>(signed: Signed, body: string, expected: Binding, now: number): Verified<T> {
-  if (signed.kind !== expected.kind) return { ok: false, why: `it is signed as a ${signed.kind}, not a ${expected.kind}` };
-  if (signed.runId !== expected.runId) return { ok: false, why: `it is signed for run ${signed.runId}, not ${expected.runId}` };
+  if (signed.kind !== expected.kind) return { ok: false, why: `it is signed as ${signed.kind}, not ${expected.kind}` };
+  if (signed.id !== expected.id) return { ok: false, why: `it is signed for ${signed.id}, not ${expected.id}` };
   if (signed.attempt !== expected.attempt) return { ok: false, why: `it is signed for attempt ${signed.attempt}, not ${expected.attempt}` };
   if (signed.exp <= now) return { ok: false, why: `it expired at ${new Date(signed.exp).toISOString()}` };
   return { ok: true, body: JSON.parse(body) as T, nonce: signed.nonce };
@@ -49,9 +48,9 @@ export const NOT_SIGNED_SO = 'its signature does not match (altered, or signed w
 
 /**
  * Signs and checks what the bridge and its workers exchange through Redis, with the secret
- * they share (BRIDGE_QUEUE_SECRET): HMAC-SHA256 over the kind, run id, attempt, expiry, nonce
+ * they share (BRIDGE_QUEUE_SECRET): HMAC-SHA256 over the kind, id, attempt, expiry, nonce
  * and body. Whoever can write to Redis without the secret can forge nothing, alter nothing,
- * move nothing from one run, attempt or kind to another, and nothing outlives its expiry.
+ * move nothing from one session, attempt or kind to another, and nothing outlives its expiry.
  * Replays of a whole message are the reader's to refuse (by nonce or order), where they matter.
  */
 export class QueueSigner implements Signer {
@@ -69,7 +68,7 @@ export class QueueSigner implements Signer {
 
   sign(binding: Binding, body: unknown, ttlSeconds: number): Signed {
     const unsigned = {
-      v: 1 as const,
+      v: 2 as const,
       ...binding,
       exp: this.now() + ttlSeconds * 1000,
       nonce: randomBytes(12).toString('base64url'),
@@ -89,7 +88,7 @@ export class QueueSigner implements Signer {
   }
 
   private mac(s: Omit<Signed, 'sig'>): string {
-    return createHmac('sha256', this.key).update([s.v, s.kind, s.runId, s.attempt, s.exp, s.nonce, s.body].join('\n')).digest('base64url');
+    return createHmac('sha256', this.key).update([s.v, s.kind, s.id, s.attempt, s.exp, s.nonce, s.body].join('\n')).digest('base64url');
   }
 }
 
@@ -107,16 +106,16 @@ export function asSigned(given: unknown): Signed | undefined {
   if (!data || typeof data !== 'object') return undefined;
   const s = data as Record<string, unknown>;
   const ok =
-    s.v === 1 &&
+    s.v === 2 &&
     typeof s.kind === 'string' &&
-    typeof s.runId === 'string' &&
+    typeof s.id === 'string' &&
     Number.isSafeInteger(s.attempt) &&
     Number.isSafeInteger(s.exp) &&
     typeof s.nonce === 'string' &&
     typeof s.body === 'string' &&
     typeof s.sig === 'string' &&
     !s.kind.includes('\n') &&
-    !s.runId.includes('\n') &&
+    !s.id.includes('\n') &&
     !s.nonce.includes('\n');
   return ok ? (s as unknown as Signed) : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { newKeyPair, unbox, type KeyPair } from './boxes.ts';
-import { BRIDGE_KEY, grantContext, type PlacementOf } from './bridge-keys.ts';
+import { BRIDGE_KEY, grantContext } from './bridge-keys.ts';
 import type { QueueSigner } from './signing.ts';
 
 /**
@@ -20,10 +20,10 @@ export class WorkerKeys {
   }
 
   /** The grant's body, when the bridge sealed it for this worker and this placement; else why not. */
-  async open<T>(redis: Redis, of: PlacementOf, id: string, placement: number, sealed: string): Promise<{ body: T } | { refused: string }> {
+  async open<T>(redis: Redis, session: string, placement: number, sealed: string): Promise<{ body: T } | { refused: string }> {
     const bridge = await this.bridgeKey(redis);
     if ('refused' in bridge) return bridge;
-    const plain = unbox(this.pair.privateKey, bridge.key, grantContext(of, id, placement), sealed);
+    const plain = unbox(this.pair.privateKey, bridge.key, grantContext(session, placement), sealed);
     if (!plain)
       return { refused: 'its grant does not open with this worker’s key and the bridge’s (sealed for another worker or placement, or not by the bridge)' };
     return { body: JSON.parse(plain.toString('utf8')) as T };
@@ -32,7 +32,7 @@ export class WorkerKeys {
   /** The bridge's public key: the first one this worker saw, as long as Redis still says it. */
   private async bridgeKey(redis: Redis): Promise<{ key: string } | { refused: string }> {
     const raw = await redis.get(BRIDGE_KEY);
-    const verified = this.admission.verify<{ publicKey?: unknown }>(raw, { kind: 'bridge', runId: 'bridge', attempt: 0 });
+    const verified = this.admission.verify<{ publicKey?: unknown }>(raw, { kind: 'bridge', id: 'bridge', attempt: 0 });
     if (!verified.ok) return { refused: `the bridge's key in Redis was refused: ${raw === null ? 'there is none' : verified.why}` };
     const said = verified.body.publicKey;
     if (typeof said !== 'string') return { refused: "the bridge's key in Redis is not one" };

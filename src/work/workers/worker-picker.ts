@@ -31,7 +31,7 @@ export class WorkerPicker {
     const pick = await this.registry.pick(undefined, this.placedSince());
     if (!pick) return undefined;
     this.recent.push({ worker: pick.name, at: Date.now() });
-    const attempt = await this.commands.incr(`${PREFIX}:chat:${sessionId}:placements`);
+    const attempt = await this.commands.incr(`${PREFIX}:session:${sessionId}:placements`);
     const lease: Lease = { worker: pick.name, attempt, publicKey: pick.publicKey };
     await this.registry.grant(sessionId, lease);
     return lease;

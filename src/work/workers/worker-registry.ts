@@ -10,22 +10,22 @@ export interface WorkerState {
   /** Chats' live CLI processes on it now. */
   load: number;
   /** Chats placed on it (their processes live, or closed while idle). */
-  chats: number;
-  /** It is shutting down: no chat is placed on it, and its chats go elsewhere. */
+  sessions: number;
+  /** It is shutting down: no session is placed on it, and its sessions go elsewhere. */
   draining: boolean;
   /** Its own public key (X25519, made at its start): what is placed on it is sealed for it. */
   publicKey: string;
-  /** The turn at work for each chat that has one here, by the id the bridge sent it with: a restarted bridge follows it again. */
+  /** The turn at work for each session that has one here, by the id the bridge sent it with: a restarted bridge follows it again. */
   working?: Record<string, string>;
   /** When it said so (its clock, in ms): how long it has been silent, for the metrics. */
   at?: number;
 }
 
-/** Which worker a chat's session lives on, and the placement's number (each move is a new one). */
+/** Which worker a session lives on, and the placement's number (each move is a new one). */
 export interface Lease {
   worker: string;
   attempt: number;
-  /** The worker's key the placement was sealed for: a worker started again under the name has another, and the chat is placed anew. */
+  /** The worker's key the placement was sealed for: a worker started again under the name has another, and the session is placed anew. */
   publicKey: string;
 }
 
@@ -34,20 +34,20 @@ export const registryKeys = {
   names: `${PREFIX}:workers`,
   /** A worker's state, signed by it; gone when it stops beating. */
   worker: (name: string) => `${PREFIX}:worker:${name}`,
-  /** The bridge's asks of the chats' sessions on a worker, oldest first. */
+  /** The bridge's asks of the sessions on a worker, oldest first. */
   inbox: (name: string) => `${PREFIX}:worker:${name}:sessions`,
-  /** Which worker a chat's session lives on (signed with the bridge's own key), renewed by that worker while it is alive. */
-  lease: (chatId: string) => `${PREFIX}:chat:${chatId}:lease`,
+  /** Which worker a session lives on (signed with the bridge's own key), renewed by that worker while it is alive. */
+  lease: (sessionKey: string) => `${PREFIX}:session:${sessionKey}:lease`,
 };
 
 /** How often a worker beats within the time it is taken for dead after (its lease's length). */
 const BEATS_PER_LEASE = 4;
 
 /**
- * Who is there to run chats' sessions, as the bridge sees it: each worker's signed state with
- * an expiry (a worker that stops beating is gone once it lapses), and each chat's lease on the
+ * Who is there to run sessions, as the bridge sees it: each worker's signed state with
+ * an expiry (a worker that stops beating is gone once it lapses), and each session's lease on the
  * worker its session lives on. A worker's state not signed with the queue secret, or a lease not
- * signed with `leases` (the bridge's own key: no worker moves a chat), is ignored.
+ * signed with `leases` (the bridge's own key: no worker moves a session), is ignored.
  */
 export class WorkerRegistry {
   constructor(
@@ -68,60 +68,60 @@ export class WorkerRegistry {
     names.forEach((name, i) => {
       const value = raw[i];
       if (value === null || value === undefined) return void gone.push(name);
-      const verified = this.signer.verify<WorkerState>(value, { kind: 'worker', runId: name, attempt: 0 });
+      const verified = this.signer.verify<WorkerState>(value, { kind: 'worker', id: name, attempt: 0 });
       if (verified.ok && verified.body.name === name && typeof verified.body.publicKey === 'string') states.push(verified.body);
     });
     if (gone.length) await this.redis.srem(registryKeys.names, ...gone);
     return states;
   }
 
-  /** Whether `name` is alive and takes chats (not draining). */
+  /** Whether `name` is alive and takes sessions (not draining). */
   async takes(name: string): Promise<boolean> {
     return (await this.alive()).some((state) => state.name === name && !state.draining);
   }
 
   /**
-   * The worker a chat's session goes to: the least loaded of those alive and not draining,
+   * The worker a session goes to: the least loaded of those alive and not draining,
    * by the share of its capacity in use (one with room before any without), never `except`;
-   * `placedSince`: chats placed on each since its last beat (its state does not count them yet).
+   * `placedSince`: sessions placed on each since its last beat (its state does not count them yet).
    */
   async pick(except?: string, placedSince: ReadonlyMap<string, number> = new Map()): Promise<WorkerState | undefined> {
-    // Chats placed since a worker last beat count as its load already: two chats at once go to two workers.
+    // Sessions placed since a worker last beat count as its load already: two sessions at once go to two workers.
     const open = (await this.alive())
       .filter((state) => !state.draining && state.name !== except)
-      .map((state) => ({ ...state, load: state.load + (placedSince.get(state.name) ?? 0), chats: state.chats + (placedSince.get(state.name) ?? 0) }));
+      .map((state) => ({ ...state, load: state.load + (placedSince.get(state.name) ?? 0), sessions: state.sessions + (placedSince.get(state.name) ?? 0) }));
     const share = (state: WorkerState) => state.load / Math.max(1, state.capacity);
     open.sort(
-      (a, b) => Number(a.load >= a.capacity) - Number(b.load >= b.capacity) || share(a) - share(b) || a.chats - b.chats || a.name.localeCompare(b.name),
+      (a, b) => Number(a.load >= a.capacity) - Number(b.load >= b.capacity) || share(a) - share(b) || a.sessions - b.sessions || a.name.localeCompare(b.name),
     );
     return open[0];
   }
 
-  /** The worker a chat's session lives on, while its lease holds. */
-  async lease(chatId: string): Promise<Lease | undefined> {
-    const raw = await this.redis.get(registryKeys.lease(chatId));
+  /** The worker a session lives on, while its lease holds. */
+  async lease(sessionKey: string): Promise<Lease | undefined> {
+    const raw = await this.redis.get(registryKeys.lease(sessionKey));
     if (raw === null) return undefined;
     const attempt = asSigned(raw)?.attempt ?? 0;
-    const verified = this.leases.verify<Lease>(raw, { kind: 'lease', runId: chatId, attempt });
+    const verified = this.leases.verify<Lease>(raw, { kind: 'lease', id: sessionKey, attempt });
     return verified.ok && typeof verified.body.worker === 'string' && typeof verified.body.publicKey === 'string' ? verified.body : undefined;
   }
 
-  /** Places a chat's session on a worker: the lease the worker renews while it holds the session. */
-  async grant(chatId: string, lease: Lease): Promise<void> {
-    const signed = this.leases.sign({ kind: 'lease', runId: chatId, attempt: lease.attempt }, lease, 365 * 24 * 3600);
-    await this.redis.set(registryKeys.lease(chatId), JSON.stringify(signed), 'PX', this.leaseMs);
+  /** Places a session on a worker: the lease the worker renews while it holds the session. */
+  async grant(sessionKey: string, lease: Lease): Promise<void> {
+    const signed = this.leases.sign({ kind: 'lease', id: sessionKey, attempt: lease.attempt }, lease, 365 * 24 * 3600);
+    await this.redis.set(registryKeys.lease(sessionKey), JSON.stringify(signed), 'PX', this.leaseMs);
   }
 
-  /** The chat's session leaves its worker (closed, or moved): the next message places it anew. */
-  async release(chatId: string): Promise<void> {
-    await this.redis.del(registryKeys.lease(chatId));
+  /** The session leaves its worker (closed, or moved): the next message places it anew. */
+  async release(sessionKey: string): Promise<void> {
+    await this.redis.del(registryKeys.lease(sessionKey));
   }
 }
 
 /**
  * A worker's side: it says what it can take and what it holds, every quarter of a lease, and
- * renews the leases of the chats it holds; `markDraining` says at once that it takes no more
- * (the bridge places no chat on it from then on); `leave` takes it out of the registry.
+ * renews the leases of the sessions it holds; `markDraining` says at once that it takes no more
+ * (the bridge places no session on it from then on); `leave` takes it out of the registry.
  */
 export class WorkerPresence {
   private timer: NodeJS.Timeout | undefined;
@@ -136,12 +136,12 @@ export class WorkerPresence {
     private readonly publicKey: string,
     private readonly capacity: number,
     private readonly leaseMs: number,
-    /** The chats whose sessions it holds now (their leases are renewed). */
+    /** The sessions it holds now (their leases are renewed). */
     private readonly held: () => string[],
     /** Its live CLI processes now (what its capacity bounds). */
     private readonly load: () => number,
     private readonly onError: (error: Error) => void,
-    /** The turns at work now, by chat (see WorkerState.working). */
+    /** The turns at work now, by session (see WorkerState.working). */
     private readonly working: () => Record<string, string> = () => ({}),
   ) {}
 
@@ -155,13 +155,13 @@ export class WorkerPresence {
     this.timer.unref();
   }
 
-  /** Placement skips this worker from now on (it is shutting down); its chats are handed back by its owner. */
+  /** Placement skips this worker from now on (it is shutting down); its sessions are handed back by its owner. */
   async markDraining(): Promise<void> {
     this.draining = true;
     await this.beat();
   }
 
-  /** Out of the registry (the process is leaving): the bridge moves its chats at their next message. */
+  /** Out of the registry (the process is leaving): the bridge moves its sessions at their next message. */
   async leave(): Promise<void> {
     clearInterval(this.timer);
     await this.beating;
@@ -169,13 +169,13 @@ export class WorkerPresence {
   }
 
   /** Lets a session's lease go if it still names this worker (it left: the next turn places it anew). */
-  async release(chatId: string): Promise<void> {
-    const key = registryKeys.lease(chatId);
+  async release(sessionKey: string): Promise<void> {
+    const key = registryKeys.lease(sessionKey);
     const raw = await this.redis.get(key);
     if (raw?.includes(leaseMark(this.name))) await this.redis.del(key);
   }
 
-  /** Says what it can take now; renews the leases of the chats it holds (a lease that lapsed or moved is not taken back). */
+  /** Says what it can take now; renews the leases of the sessions it holds (a lease that lapsed or moved is not taken back). */
   beat(): Promise<void> {
     this.beating = this.beating.then(() => this.beatOnce().catch(this.onError));
     return this.beating;
@@ -187,15 +187,15 @@ export class WorkerPresence {
       name: this.name,
       capacity: this.capacity,
       load: this.load(),
-      chats: held.length,
+      sessions: held.length,
       draining: this.draining,
       publicKey: this.publicKey,
       working: this.working(),
       at: Date.now(),
     };
-    const signed = this.signer.sign({ kind: 'worker', runId: this.name, attempt: 0 }, state, Math.ceil(this.leaseMs / 1000) + 1);
+    const signed = this.signer.sign({ kind: 'worker', id: this.name, attempt: 0 }, state, Math.ceil(this.leaseMs / 1000) + 1);
     const beat = this.redis.multi().set(registryKeys.worker(this.name), JSON.stringify(signed), 'PX', this.leaseMs).sadd(registryKeys.names, this.name);
-    for (const chatId of held) beat.eval(RENEW_LEASE, 1, registryKeys.lease(chatId), leaseMark(this.name), String(this.leaseMs));
+    for (const sessionKey of held) beat.eval(RENEW_LEASE, 1, registryKeys.lease(sessionKey), leaseMark(this.name), String(this.leaseMs));
     await beat.exec();
   }
 }

@@ -19,7 +19,7 @@ interface Sequenced {
  * each entry signed for the run and its attempt and numbered. While Redis is away, commands
  * wait in the connection's queue; nothing is dropped.
  */
-export class RunEventsWriter<E extends { kind: string }> {
+export class ReportWriter<E extends { kind: string }> {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private written: Promise<unknown> = Promise.resolve();
@@ -28,7 +28,7 @@ export class RunEventsWriter<E extends { kind: string }> {
     private readonly redis: Redis,
     /** The placement's channel: only the bridge reads what is written, and only this worker could have written it. */
     private readonly signer: Signer,
-    private readonly runId: string,
+    private readonly stream: string,
     private readonly attempt: number,
     private readonly keepSeconds: number,
     /** The number of the last report written before (by the worker that handed the run back): this one's come after it. */
@@ -55,7 +55,7 @@ export class RunEventsWriter<E extends { kind: string }> {
   /** Sends what is gathered and resolves once everything is in Redis; the stream expires after `keepSeconds`. */
   async close(): Promise<void> {
     this.sendLines();
-    this.written = this.redis.expire(keys.events(this.runId), this.keepSeconds);
+    this.written = this.redis.expire(keys.events(this.stream), this.keepSeconds);
     await this.written;
   }
 
@@ -69,8 +69,8 @@ export class RunEventsWriter<E extends { kind: string }> {
 
   private add(event: { kind: string; [field: string]: unknown }): void {
     const body: Sequenced = { seq: ++this.seq, event: JSON.parse(this.redact(JSON.stringify(event))) as Sequenced['event'] };
-    const signed = this.signer.sign({ kind: 'event', runId: this.runId, attempt: this.attempt }, body, this.keepSeconds);
-    this.written = this.redis.xadd(keys.events(this.runId), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
+    const signed = this.signer.sign({ kind: 'event', id: this.stream, attempt: this.attempt }, body, this.keepSeconds);
+    this.written = this.redis.xadd(keys.events(this.stream), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
   }
 }
 
@@ -104,7 +104,7 @@ interface ReadMark {
  * that placement, expired, or numbered at or below the last one taken (a replay) is refused:
  * `refused` hears the run and why.
  */
-export class RunEventsReader {
+export class ReportReader {
   private readonly followed = new Map<string, Followed>();
   private wake: (() => void) | undefined;
   private closed = false;
@@ -119,37 +119,37 @@ export class RunEventsReader {
     /** How long a read mark stays valid: the run's retention. */
     private readonly keepSeconds: number,
     private readonly onError: (error: Error) => void,
-    private readonly refused: (runId: string, why: string) => void,
+    private readonly refused: (stream: string, why: string) => void,
   ) {
     this.loop = this.run();
   }
 
   /** Follows a run's events from where the bridge last read them (from the start for a new run). */
-  async follow<E extends { kind: string }>(runId: string, source: StreamSource, onEvent: (event: E) => void): Promise<void> {
-    const raw = await this.commands.hget(keys.read, runId);
+  async follow<E extends { kind: string }>(stream: string, source: StreamSource, onEvent: (event: E) => void): Promise<void> {
+    const raw = await this.commands.hget(keys.read, stream);
     let mark: ReadMark = { position: '0', seq: 0 };
     if (raw !== null) {
-      const verified = this.marks.verify<ReadMark>(raw, { kind: 'read', runId, attempt: 0 });
+      const verified = this.marks.verify<ReadMark>(raw, { kind: 'read', id: stream, attempt: 0 });
       if (verified.ok) mark = verified.body;
-      else this.refused(runId, `how far its events were read: ${verified.why}; reading them from the start`);
+      else this.refused(stream, `how far its events were read: ${verified.why}; reading them from the start`);
     }
-    this.followed.set(runId, { ...source, ...mark, onEvent, caughtUp: [] });
+    this.followed.set(stream, { ...source, ...mark, onEvent, caughtUp: [] });
     this.wake?.();
   }
 
   /** Resolves once every event in the run's stream now has been handed over (its worker is done writing). */
-  async caughtUp(runId: string): Promise<void> {
-    const followed = this.followed.get(runId);
+  async caughtUp(stream: string): Promise<void> {
+    const followed = this.followed.get(stream);
     if (!followed) return;
-    const [last] = await this.commands.xrevrange(keys.events(runId), '+', '-', 'COUNT', 1);
+    const [last] = await this.commands.xrevrange(keys.events(stream), '+', '-', 'COUNT', 1);
     if (!last || compareIds(followed.position, last[0]) >= 0) return;
     await new Promise<void>((resolve) => followed.caughtUp.push({ target: last[0], resolve }));
   }
 
   /** Stops following a run and drops what Redis holds of its events (its record has them now). */
-  async forget(runId: string): Promise<void> {
-    this.followed.delete(runId);
-    await this.commands.multi().hdel(keys.read, runId).del(keys.events(runId)).exec();
+  async forget(stream: string): Promise<void> {
+    this.followed.delete(stream);
+    await this.commands.multi().hdel(keys.read, stream).del(keys.events(stream)).exec();
   }
 
   /** Stops reading; runs still followed are picked up again by the next bridge. */
@@ -161,18 +161,18 @@ export class RunEventsReader {
   }
 
   /** The entry's event, when its placement's worker sealed it for this run and placement and it comes after the last one taken. */
-  private verify(runId: string, followed: Followed, fields: string[]): never | undefined {
+  private verify(stream: string, followed: Followed, fields: string[]): never | undefined {
     const at = fields.indexOf('e');
     const raw = at >= 0 ? fields[at + 1] : undefined;
     const attempt = asSigned(raw)?.attempt;
     const channel = attempt === undefined ? undefined : followed.channel(attempt);
     if (!channel)
-      return void this.refused(runId, `a report: ${attempt === undefined ? 'it is not signed' : `it claims placement ${attempt}, not this stream's`}`);
-    const verified = channel.verify<Sequenced>(raw, { kind: 'event', runId, attempt: attempt! });
-    if (!verified.ok) return void this.refused(runId, `a report: ${verified.why}`);
+      return void this.refused(stream, `a report: ${attempt === undefined ? 'it is not signed' : `it claims placement ${attempt}, not this stream's`}`);
+    const verified = channel.verify<Sequenced>(raw, { kind: 'event', id: stream, attempt: attempt! });
+    if (!verified.ok) return void this.refused(stream, `a report: ${verified.why}`);
     const { seq, event } = verified.body;
-    if (!Number.isSafeInteger(seq) || !event || typeof event !== 'object') return void this.refused(runId, 'a report: it is not an event');
-    if (seq <= followed.seq) return void this.refused(runId, `a report: it was taken before (replayed, number ${seq})`);
+    if (!Number.isSafeInteger(seq) || !event || typeof event !== 'object') return void this.refused(stream, 'a report: it is not an event');
+    if (seq <= followed.seq) return void this.refused(stream, `a report: it was taken before (replayed, number ${seq})`);
     followed.seq = seq;
     return event as never;
   }
@@ -184,7 +184,7 @@ export class RunEventsReader {
         this.wake = undefined;
         continue;
       }
-      const runIds = [...this.followed.keys()];
+      const streams = [...this.followed.keys()];
       let reply: [string, [string, string[]][]][] | null;
       try {
         reply = await this.blocking.xread(
@@ -193,8 +193,8 @@ export class RunEventsReader {
           'BLOCK',
           BLOCK_MS,
           'STREAMS',
-          ...runIds.map(keys.events),
-          ...runIds.map((id) => this.followed.get(id)!.position),
+          ...streams.map(keys.events),
+          ...streams.map((id) => this.followed.get(id)!.position),
         );
       } catch (error) {
         if (this.closed) return;
@@ -204,16 +204,16 @@ export class RunEventsReader {
       }
       const moved: Record<string, string> = {};
       for (const [key, entries] of reply ?? []) {
-        const runId = runIds[runIds.map(keys.events).indexOf(key)]!;
-        const followed = this.followed.get(runId);
+        const stream = streams[streams.map(keys.events).indexOf(key)]!;
+        const followed = this.followed.get(stream);
         if (!followed) continue;
         for (const [id, fields] of entries) {
           followed.position = id;
-          const event = this.verify(runId, followed, fields);
+          const event = this.verify(stream, followed, fields);
           if (event) followed.onEvent(event);
         }
         const mark: ReadMark = { position: followed.position, seq: followed.seq };
-        moved[runId] = JSON.stringify(this.marks.sign({ kind: 'read', runId, attempt: 0 }, mark, this.keepSeconds));
+        moved[stream] = JSON.stringify(this.marks.sign({ kind: 'read', id: stream, attempt: 0 }, mark, this.keepSeconds));
       }
       if (Object.keys(moved).length) await this.commands.hset(keys.read, moved).catch((error: Error) => this.onError(error));
       for (const followed of this.followed.values()) {
