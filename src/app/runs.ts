@@ -66,7 +66,7 @@ export function wireRuns(parts: {
     audit: parts.audit,
     log,
     toolsFor,
-    // Runs in this process ask the chat on their CLI's control channel; a worker's, through the MCP tool.
+    // Runs ask the chat on their CLI's control channel, on a worker too (the worker reports what the CLI asks).
     permissions: runPermissions({ approvals: parts.approvals, questions: parts.questions }),
     // A run goes on in the next CLI of its chat's chain when a limit stops its own, and says so there.
     fallback: {
@@ -76,7 +76,7 @@ export function wireRuns(parts: {
     refuseWork: parts.refuseWork,
     costs: parts.costs,
     chatMode,
-    // A chat's /net hosts go with the runs spawned there, to a worker too (in the signed job).
+    // A chat's /net hosts go with the runs spawned there, to a worker too (in the session's launch).
     netAllow: (address) => (isNoChat(address) ? undefined : parts.chats.get(address).record.netAllow),
     // A host a run's sandbox refused: one line in its chat, once per host (the audit trail has it too).
     onBlocked: (run, host, why) => {

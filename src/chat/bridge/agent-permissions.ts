@@ -4,7 +4,7 @@ import type { PermissionMode } from '../../kernel/policy/permission-mode.ts';
 import type { ChatRef } from '../../kernel/ports/chat.ts';
 import type { PermissionDecision } from '../../kernel/protocols/events.ts';
 import { PLAN_TOOL, type PermissionAnswerer, type PermissionRequest } from '../../engine/session/live-cli.ts';
-import type { RunPermissions } from '../../work/subagents/local-execution.ts';
+import type { RunPermissions } from '../../work/subagents/run-executor.ts';
 import { runAddress } from '../../work/subagents/record.ts';
 import { QUESTION_TOOL, type AgentQuestions } from './agent-questions.ts';
 import type { ChatPermissions } from './chat-session.ts';

@@ -72,7 +72,7 @@ export class AgentSpans {
     return spans;
   }
 
-  /** The context its children (and a worker's spans, through the job) join. */
+  /** The context its children (and a worker's spans, through the turn sent there) join. */
   get context(): Context {
     return trace.setSpan(ROOT_CONTEXT, this.span);
   }

@@ -7,29 +7,6 @@ import type { LiveLaunch, PermissionAnswerer } from '../../engine/session/live-c
 import type { LiveProcess } from '../../engine/session/session-config.ts';
 
 /**
- * Where a run executes, as the registry sees it: started with its record, it reports as it
- * goes, can be stopped and have its timeout held, and ends with its CLI's outcome. The
- * registry keeps limits, queues and records; an executor only runs what it is given.
- */
-export interface RunExecutor {
-  /** Its runs outlive the bridge (they execute on workers): a shutdown leaves them running. */
-  readonly outlivesBridge: boolean;
-  execute(run: SubagentRunRecord, reports: RunReports, options?: ExecuteOptions): RunExecution;
-  /**
-   * After a restart of the bridge: follows a run it had started, if it can still be running
-   * somewhere (on a worker); undefined when it went with the old bridge.
-   */
-  reattach(run: SubagentRunRecord, reports: RunReports): RunExecution | undefined;
-  /** Why no run can start now (its queue's Redis is unreachable), or undefined. */
-  unavailable(): string | undefined;
-  /** Called whenever runs can start again after being unavailable. */
-  onAvailable(listener: () => void): void;
-  /** Where runs execute, for /status. */
-  describe(): Promise<string>;
-  close(): Promise<void>;
-}
-
-/**
  * Where runs' CLIs run when not in this process: on workers (RemoteSessions), each run's CLI a
  * session placed on one, known by `key`, told where it is placed, its raw lines reported.
  */
@@ -56,12 +33,9 @@ export interface ExecuteOptions {
   takingUp?: boolean;
 }
 
-/** How executing a run ended: its CLI's outcome, or why it could not start, or why it was cut off. */
+/** How executing a run ended: its CLI's outcome, or why it could not start. */
 export type RunEnding =
-  | { outcome: TurnOutcome; steps: number; worktree?: SubagentRunRecord['worktree']; stoppedForCost?: { usd: number } }
-  | { failed: string }
-  /** Its CLI was started but its end is unknown (the worker running it died). */
-  | { interrupted: string };
+  { outcome: TurnOutcome; steps: number; worktree?: SubagentRunRecord['worktree']; stoppedForCost?: { usd: number } } | { failed: string };
 
 /** What executing a run tells the registry as it goes. */
 export interface RunReports {

@@ -80,7 +80,7 @@ export interface SubagentRunRecord {
   orchestration?: { id: string; step: string };
   /**
    * The hosts its chat's `/net` allowed when it was spawned: its sandbox reaches them besides its
-   * model API and BRIDGE_SANDBOX_ALLOW, on the bridge or on a worker (the job carries them, signed).
+   * model API and BRIDGE_SANDBOX_ALLOW, on the bridge or on a worker (its session's launch carries them, sealed).
    */
   netAllow?: string[];
   /** The owner trusted the directory it was spawned from (/trust) and it may do more than read: its CLI may use what the repository ships. */

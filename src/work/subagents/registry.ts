@@ -7,7 +7,8 @@ import type { SubagentSettings } from '../../services/config/bridge-manifest.ts'
 import { findRun, isActive, requesterName, resumable, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { endingOf } from './run-outcome.ts';
-import type { MessageDelivery, RunEnding, RunExecution, RunExecutor, RunReports } from './execution.ts';
+import type { MessageDelivery, RunEnding, RunExecution, RunReports } from './execution.ts';
+import type { RunExecutor } from './run-executor.ts';
 import { RunLog } from './run-log.ts';
 import { RunSlots, type Live } from './run-slots.ts';
 import { runReports } from './run-reports.ts';
@@ -332,7 +333,7 @@ export class SubagentRegistry {
   private async execute(run: SubagentRunRecord, live: Live): Promise<void> {
     this.options.onStarted?.(run);
     this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
-    // Its trace, from its start to its ending: on a worker, the job carries it there.
+    // Its trace, from its start to its ending: on a worker, its session's turn carries it there.
     const spans = AgentSpans.invoke(tracedRun(run, { provider: this.options.providerOf?.(run.cli) }));
     const trace = carrierOf(spans.context);
     const execution = this.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
@@ -363,7 +364,6 @@ export class SubagentRegistry {
       traceEnding(spans, ending);
       spans.end();
     }
-    if (this.closed && 'interrupted' in ending) return; // the bridge is going: followed again after the restart
     const stored = this.store.get(run.runId) ?? run;
     const latest = trace ? { ...stored, trace } : stored;
     // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.

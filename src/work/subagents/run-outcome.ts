@@ -7,7 +7,6 @@ type Ended = Partial<SubagentRunRecord> & { status: RunStatus };
 /** How a run's record ends for how executing it ended: the run as it was then (its steps, its worktree), and what its end says. */
 export function endingOf(run: SubagentRunRecord, ending: RunEnding): { run: SubagentRunRecord; ended: Ended } {
   if ('failed' in ending) return { run, ended: { status: 'failed', error: ending.failed } };
-  if ('interrupted' in ending) return { run, ended: { status: 'interrupted', error: ending.interrupted } };
   const ended = fromOutcome(run, ending.outcome);
   return {
     run: { ...run, steps: ending.steps, ...(ending.worktree ? { worktree: ending.worktree } : {}) },

@@ -6,7 +6,7 @@ import type { SubagentRunRecord } from './record.ts';
 /** What spans of a run are made of: its CLI's manifest says whose models it runs on. */
 export interface RunSpanParts {
   provider: string | undefined;
-  /** The bridge's span of the run, as its job carries it to the worker. */
+  /** The bridge's span of the run, as its session's turn carries it to a worker. */
   parent?: TraceCarrier;
 }
 
@@ -27,8 +27,7 @@ export function tracedRun(run: Pick<SubagentRunRecord, 'runId' | 'cli' | 'model'
 /** How a run's ending reads on its span: its CLI's outcome, or in the bridge's few words why it had none (never its message, which may name a path). */
 export function traceEnding(spans: AgentSpans, ending: RunEnding): void {
   if ('outcome' in ending) spans.outcome(ending.outcome);
-  else if ('failed' in ending) spans.failed('not_run', 'the run could not start', 'failed');
-  else spans.failed('interrupted', 'the run was cut off before it ended', 'interrupted');
+  else spans.failed('not_run', 'the run could not start', 'failed');
 }
 
 /** A run's reports, each also told to its spans: its events, the CLI session it names, a handover. */

@@ -6,8 +6,8 @@ import { parseLine } from '../../engine/process/lines.ts';
 import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import type { SubagentRunRecord } from './record.ts';
 import { SubagentRegistry, type RegistryOptions } from './registry.ts';
-import { LocalExecutor, type LocalExecutionOptions } from './local-execution.ts';
-import type { RunExecutor, RunPlaces } from './execution.ts';
+import { RunExecutor, type RunExecutorOptions } from './run-executor.ts';
+import type { RunPlaces } from './execution.ts';
 import { readRunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner, type SpawnerOptions } from './spawner.ts';
@@ -25,13 +25,11 @@ export interface SubagentsOptions {
   config: SubagentConfig;
   store: RunStore;
   audit: AuditLog;
-  toolsFor: LocalExecutionOptions['toolsFor'];
-  /** How runs started with `--ask` are answered on their CLI's control channel (LocalExecutionOptions.permissions). */
-  permissions?: LocalExecutionOptions['permissions'];
-  /** The CLIs a run goes on in when a limit stops its own, and who hears of it (LocalExecutionOptions). */
-  fallback?: Pick<LocalExecutionOptions, 'fallback' | 'tell'>;
-  /** Where runs execute; by default in this process (a LocalExecutor). */
-  executor?: RunExecutor;
+  toolsFor: RunExecutorOptions['toolsFor'];
+  /** How runs started with `--ask` are answered on their CLI's control channel (RunExecutorOptions.permissions). */
+  permissions?: RunExecutorOptions['permissions'];
+  /** The CLIs a run goes on in when a limit stops its own, and who hears of it (RunExecutorOptions). */
+  fallback?: Pick<RunExecutorOptions, 'fallback' | 'tell'>;
   /** Runs' CLIs run on workers (BRIDGE_REDIS_URL). */
   remote?: RunPlaces;
   /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
@@ -70,22 +68,20 @@ export class Subagents {
     const limits = config.settings.subagents;
     this.store = store;
     this.audit = audit;
-    const executor =
-      options.executor ??
-      new LocalExecutor({
-        adapters: config.adapters,
-        cliEnv: config.cliEnv,
-        dataDir: config.dataDir,
-        stopGraceMs: config.settings.stopGraceMs,
-        maxDepth: limits.maxDepth,
-        ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
-        toolsFor: options.toolsFor,
-        ...(config.prices ? { prices: config.prices } : {}),
-        ...(options.permissions ? { permissions: options.permissions } : {}),
-        ...options.fallback,
-        ...(options.remote ? { remote: options.remote } : {}),
-        log,
-      });
+    const executor = new RunExecutor({
+      adapters: config.adapters,
+      cliEnv: config.cliEnv,
+      dataDir: config.dataDir,
+      stopGraceMs: config.settings.stopGraceMs,
+      maxDepth: limits.maxDepth,
+      ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
+      toolsFor: options.toolsFor,
+      ...(config.prices ? { prices: config.prices } : {}),
+      ...(options.permissions ? { permissions: options.permissions } : {}),
+      ...options.fallback,
+      ...(options.remote ? { remote: options.remote } : {}),
+      log,
+    });
     this.registry = new SubagentRegistry({
       store,
       audit,

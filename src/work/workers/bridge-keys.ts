@@ -26,7 +26,7 @@ interface Stored {
  * session it places (its key) and the placement's number: random to anyone else, unique to the placement, and the
  * same again after a restart (the bridge follows the placements it made). What a worker is
  * given is sealed for that worker's own public key (a grant); what the bridge keeps for itself
- * (a run's job while it waits, a session's state) is sealed with a key only it has.
+ * (a session's state) is sealed with a key only it has.
  */
 export class BridgeKeys {
   /** Signs what only the bridge writes and reads back: sessions' leases, how far it read the streams. */

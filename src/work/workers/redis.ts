@@ -18,8 +18,8 @@ export const keys = {
 };
 
 /**
- * A connection as BullMQ wants it: commands wait for a reconnect instead of failing, since
- * losing a job's completion to a blip would lose the run. Errors are reported through
+ * A connection that outlasts a blip: commands wait for a reconnect instead of failing, since
+ * a report or an ask lost to a blip would lose the turn it belongs to. Errors are reported through
  * `onError` (once per outage is up to the caller), never thrown at the process.
  */
 export function connect(url: string, onError: (error: Error) => void = () => {}): Redis {

@@ -4,8 +4,8 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * Encrypts what must not be readable in Redis or on disk by whoever can read them (a run's job
- * while it waits, a session's state: its transcripts hold whatever the agent read), with
+ * Encrypts what must not be readable in Redis or on disk by whoever can read them (a
+ * session's state: its transcripts hold whatever the agent read), with
  * AES-256-GCM under a key derived (HKDF-SHA256) from `secret` for `purpose`: the bridge's own
  * (see BridgeKeys), or a key two sides agreed (see boxes.ts). `context` is authenticated too: a
  * blob sealed for one session does not open as another's.

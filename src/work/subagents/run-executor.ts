@@ -15,7 +15,7 @@ import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/even
 import { createWorktree, summarizeWorktree } from '../../engine/worktrees/index.ts';
 import type { SubagentRunRecord } from './record.ts';
 import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
-import type { ExecuteOptions, RunEnding, RunExecution, RunExecutor, RunPlaces, RunReports } from './execution.ts';
+import type { ExecuteOptions, RunEnding, RunExecution, RunPlaces, RunReports } from './execution.ts';
 import { runTurnOptions } from './run-options.ts';
 import { subagentPrompt, subagentSystemPrompt } from './system-prompt.ts';
 import type { Log } from '../../kernel/log/logger.ts';
@@ -30,7 +30,7 @@ import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
 const RUN_READ_EVERY_MS = 100;
 
-export interface LocalExecutionOptions {
+export interface RunExecutorOptions {
   adapters: ReadonlyMap<string, Adapter>;
   cliEnv: Record<string, string | undefined>;
   dataDir: string;
@@ -44,8 +44,8 @@ export interface LocalExecutionOptions {
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
   /**
    * How a run started with `--ask` is answered on its CLI's control channel, where the CLI has
-   * one: its questions come to the chat as buttons too. Absent (a worker, far from the chat),
-   * it asks through the bridge's MCP permission tool.
+   * one (on a worker too): its questions come to the chat as buttons. Absent (scripts, tests),
+   * nothing asks: its CLI runs as its mode says.
    */
   permissions?: RunPermissions;
   /** The CLIs a run goes on in when a quota or rate limit stops its own: its chat's chain. */
@@ -66,22 +66,23 @@ const NO_PRICES = new PriceTable({});
 const RUN_TURNS_ONLY = new LivePool({ max: 0, idleMs: 0 });
 
 /**
- * Runs a subagent on this machine: its git worktree when it asked for one, its CLI as an
- * agent session in its directory, its raw output line by line to its reports, and its
- * outcome as its ending. The bridge runs subagents with it when there is no queue; a worker
- * runs the jobs it takes with it.
+ * Executes runs, as the registry gives them: each its git worktree when it asked for one, its
+ * CLI as an agent session in its directory (kept in this process, or placed on a worker as a
+ * chat's is, with `remote`), its raw output line by line to its reports, and its outcome as its
+ * ending. The registry keeps limits, queues and records; this only runs what it is given.
  */
-export class LocalExecutor implements RunExecutor {
+export class RunExecutor {
   /** Nobody watches a background run line by line: its output is read in batches. */
   private readonly output = new BatchedOutput(RUN_READ_EVERY_MS);
 
-  constructor(private readonly options: LocalExecutionOptions) {}
+  constructor(private readonly options: RunExecutorOptions) {}
 
-  /** Runs on workers go on while the bridge restarts: it follows them again (reattach). */
+  /** Its runs outlive the bridge (they execute on workers): a shutdown leaves them running, and a restart follows them again (reattach). */
   get outlivesBridge(): boolean {
     return this.options.remote !== undefined;
   }
 
+  /** Starts the run (saved as running), reporting as it goes; stopping it, holding its timeout and messages for it go through the execution. */
   execute(run: SubagentRunRecord, reports: RunReports, options: ExecuteOptions = {}): RunExecution {
     let session: AgentSession | undefined;
     let stopReason: string | undefined;
@@ -112,14 +113,17 @@ export class LocalExecutor implements RunExecutor {
     return this.options.remote ? this.execute(run, reports, { takingUp: true }) : undefined;
   }
 
+  /** Why no run can start now (the workers' Redis is unreachable), or undefined. */
   unavailable(): string | undefined {
     return this.options.remote?.unavailable();
   }
 
+  /** Called whenever runs can start again after being unavailable. */
   onAvailable(listener: () => void): void {
     this.options.remote?.onAvailable(listener);
   }
 
+  /** Where runs execute, for /status. */
   async describe(): Promise<string> {
     return this.options.remote ? this.options.remote.describe() : 'in the bridge’s own process';
   }
@@ -286,7 +290,7 @@ export class LocalExecutor implements RunExecutor {
       // Messages sent to the run reach its CLI while it works, where the CLI reads them.
       liveInput: true,
       // A home of its own, kept while it may resume; read-only runs see their directory read-only.
-      // Its chat's /net hosts as they were at its spawn (on a worker too: they came in its job).
+      // Its chat's /net hosts as they were at its spawn (on a worker too: they go in its session's launch).
       walls: {
         home: `run-${run.runId}`,
         readOnly: run.policy?.readOnly === true,
