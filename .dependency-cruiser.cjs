@@ -39,7 +39,7 @@ module.exports = {
       name: 'commands-on-top',
       severity: 'error',
       comment:
-        'The commands are the top layer: they use the bridge, the engine and the services, and only app.ts (which wires them) imports them. Move what another part needs of a command below it (src/chat/bridge/command.ts holds what a command is).',
+        'The commands are the top layer: they use the other parts of the chat tier, the engine and the services, and only create-app.ts (which wires them) imports them. Move what another part needs of a command below it (src/chat/dispatch/command.ts holds what a command is).',
       from: { path: '^src/', pathNot: ['^src/chat/commands/', '^src/app/create-app\\.ts$'] },
       to: { path: '^src/chat/commands/' },
     },

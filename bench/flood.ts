@@ -26,7 +26,7 @@ export async function benchFlood(dir: string): Promise<BenchResult[]> {
     for (const { chatId, userId } of chats) telegram.sendText({ chatId, userId, text: prompt, ...(chatId < 0 ? { chatType: 'group' as const } : {}) });
     const answered = (chatId: number) => telegram.botMessages(chatId).some((m) => (m.text ?? '').startsWith('echo:'));
     await telegram.waitFor(() => chats.every(({ chatId }) => answered(chatId)), (SECONDS + 240) * 1000);
-    await app.bridge.idle();
+    await app.bot.idle();
     const wallS = (Date.now() - started) / 1000;
     const floods = telegram.calls.filter((call) => call.status === 429 && !call.injected).length;
     const lost = chats.filter(({ chatId }) => !answered(chatId)).length;

@@ -132,7 +132,7 @@ async function presses(bot: BenchBot): Promise<number[]> {
     }
   }
   for (const user of PRESSERS) telegram.sendText({ chatId: user, userId: user, text: '/stop' });
-  await bot.app.bridge.idle();
+  await bot.app.bot.idle();
   return times;
 }
 

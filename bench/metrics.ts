@@ -36,7 +36,7 @@ export async function benchMetrics(dir: string): Promise<BenchResult[]> {
       const before = process.cpuUsage();
       telegram.sendText({ chatId, userId: OWNER, text, chatType: 'group' });
       const answer = await telegram.waitForCall('editMessageText', (c) => c.params.chat_id === chatId && String(c.params.text).startsWith('echo:'), 30_000);
-      await app.bridge.idle();
+      await app.bot.idle();
       const used = process.cpuUsage(before);
       cpu[mode] += (used.user + used.system) / 1000;
       latency[mode].push(answer.time - (await emittedAt(cli.env.FAKE_CLI_LOG!, text)));

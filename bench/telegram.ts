@@ -29,7 +29,7 @@ export async function benchTelegram(dir: string): Promise<BenchResult[]> {
       const writesBefore = storeWrites.count();
       telegram.sendText({ chatId, userId: OWNER, text: `tools:${tools} pace:${pace}`, chatType: 'group' });
       await telegram.waitFor(() => telegram.botMessages(chatId).some((m) => m.text?.startsWith('echo:')), 120_000);
-      await app.bridge.idle();
+      await app.bot.idle();
       const calls = telegram.calls.slice(before).filter((c) => c.params.chat_id === chatId);
       const edits = calls.filter((c) => c.method === 'editMessageText').length;
       const seconds = ((tools * pace) / 1000).toFixed(1);

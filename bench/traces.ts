@@ -100,7 +100,7 @@ async function turn(bot: BenchBot, chatId: number): Promise<number> {
   const sent = Date.now();
   telegram.sendText({ chatId, userId: OWNER, text: `tools:${TOOLS} turn ${chatId}`, chatType: 'group' });
   const answer = await telegram.waitForCall('editMessageText', (c) => c.params.chat_id === chatId && String(c.params.text).startsWith('echo:'), 30_000);
-  await bot.app.bridge.idle();
+  await bot.app.bot.idle();
   return answer.time - sent;
 }
 

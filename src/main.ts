@@ -17,7 +17,7 @@ import { BRIDGE_LOCK, lockDataDir } from './kernel/store/data-lock.ts';
 import { reapOrphans } from './engine/process/orphans.ts';
 import { endOwnClis } from './engine/process/end-own-clis.ts';
 import { leavingLine } from './transports/serving/leaving-line.ts';
-import type { DrainReason } from './chat/bridge/leaving.ts';
+import type { DrainReason } from './chat/turns/leaving.ts';
 import { removeLeftScratch } from './engine/process/scratch.ts';
 import { refuseStateInProjects } from './services/config/projects.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './engine/process/agent-start.ts';

@@ -6,7 +6,7 @@ import { Outbox } from '../work/outbox/outbox.ts';
 import { runAnnouncements } from '../work/outbox/run-announcements.ts';
 import type { Outbound } from '../kernel/ports/chat.ts';
 import type { RunStore } from '../work/subagents/run-store.ts';
-import { orchestrationReport, runReport, type AgentInbox } from '../chat/bridge/agent-inbox.ts';
+import { orchestrationReport, runReport, type AgentInbox } from '../chat/agent/agent-inbox.ts';
 
 /** What is owed to the chats (runs' and orchestrations' results), announced once each, and handed back to the agent that asked. */
 export function announcements(parts: {

@@ -1,13 +1,13 @@
 import type { AgentLibrary } from '../engine/agents/library.ts';
 import type { AuditLog } from '../kernel/audit/audit-log.ts';
 import type { HostQuestions } from '../work/approvals/host-questions.ts';
-import { chatEgressQuestions } from '../chat/bridge/chat-egress.ts';
+import { chatEgressQuestions } from '../chat/session/chat-egress.ts';
 import { cliAgents } from '../engine/agents/cli-agents.ts';
 import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
-import { chatPermissions } from '../chat/bridge/agent-permissions.ts';
-import type { AgentQuestions } from '../chat/bridge/agent-questions.ts';
-import { ChatSessions } from '../chat/bridge/chat-sessions.ts';
-import type { ChatSession } from '../chat/bridge/chat-session.ts';
+import { chatPermissions } from '../chat/agent/agent-permissions.ts';
+import type { AgentQuestions } from '../chat/agent/agent-questions.ts';
+import { ChatSessions } from '../chat/session/chat-sessions.ts';
+import type { ChatSession } from '../chat/session/chat-session.ts';
 import type { BridgeConfig } from '../services/config/config.ts';
 import { ruledAgents } from '../kernel/policy/approval-rules.ts';
 import { credentialGate } from './checks/credential-gate.ts';

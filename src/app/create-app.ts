@@ -6,11 +6,11 @@ import { ChatPeople } from '../work/access/chat-people.ts';
 import { ChatAccess } from '../work/access/chat-access.ts';
 import type { ChatMembers } from '../kernel/ports/chat-members.ts';
 import { AuditLog } from '../kernel/audit/audit-log.ts';
-import { Bridge } from '../chat/bridge/bridge.ts';
+import { Bot } from '../chat/bot.ts';
 import { COMMANDS } from '../chat/commands/index.ts';
-import type { Command } from '../chat/bridge/command.ts';
-import { Spending } from '../chat/bridge/spending.ts';
-import { AgentQuestions } from '../chat/bridge/agent-questions.ts';
+import type { Command } from '../chat/dispatch/command.ts';
+import { Spending } from '../chat/people/spending.ts';
+import { AgentQuestions } from '../chat/agent/agent-questions.ts';
 import { HostQuestions } from '../work/approvals/host-questions.ts';
 import { LivePool } from '../engine/session/live-pool.ts';
 import { every } from '../kernel/concurrency/periodic.ts';
@@ -32,7 +32,7 @@ import type { ChatStore } from '../kernel/store/chat-store.ts';
 import { runAddress } from '../work/subagents/record.ts';
 import { RunStore } from '../work/subagents/run-store.ts';
 import type { Subagents } from '../work/subagents/subagents.ts';
-import { AgentInbox } from '../chat/bridge/agent-inbox.ts';
+import { AgentInbox } from '../chat/agent/agent-inbox.ts';
 import { MCP_SERVER_NAME, type McpEndpoint } from '../work/tools/mcp-endpoint.ts';
 import { APPROVAL_TOOL } from '../work/tools/definitions/approve-tool.ts';
 import { Inbox } from '../engine/files/inbox.ts';
@@ -41,14 +41,14 @@ import type { Downloads } from '../kernel/ports/chat.ts';
 import type { Log } from '../kernel/log/logger.ts';
 import type { Secrets } from '../kernel/log/secrets.ts';
 import { RunReview } from '../work/subagents/run-review.ts';
-import { checkoutBusy } from '../chat/bridge/checkout-work.ts';
-import type { DrainReason } from '../chat/bridge/leaving.ts';
+import { checkoutBusy } from '../chat/turns/checkout-work.ts';
+import type { DrainReason } from '../chat/turns/leaving.ts';
 import { Scheduler } from '../services/schedules/scheduler.ts';
 import { ScheduleStore } from '../services/schedules/schedule-store.ts';
-import { scheduledWork } from '../chat/bridge/scheduled-work.ts';
-import { WebSessions } from '../surfaces/web/auth/web-sessions.ts';
+import { scheduledWork } from '../chat/triggers/scheduled-work.ts';
+import { WebLogins } from '../surfaces/web/auth/web-logins.ts';
 import type { WebOutbound } from '../surfaces/web/chat/web-outbound.ts';
-import { startListeners } from './listeners.ts';
+import { startSurfaces } from './surfaces.ts';
 import { agentTools } from './agent-tools.ts';
 import { announcements } from './announcements.ts';
 import type { WorkerSide } from './workers.ts';
@@ -67,7 +67,7 @@ import type { Scrape } from '../services/telemetry/metrics-server.ts';
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map((command) => command.name);
 
 export interface App {
-  bridge: Bridge;
+  bot: Bot;
   /** What the transport feeds and asks. */
   host: TransportHost;
   subagents: Subagents;
@@ -151,8 +151,8 @@ export async function createApp(options: {
   // Owners are the allowlist's, which the bridge holds: asked once it is built, at the first look-up.
   const access = new ChatAccess({
     members: options.members ?? new Map(),
-    isOwner: (person): boolean => bridge.isOwner(NO_CHAT, { id: person, identity: person }),
-    mayUse: (chat, person): boolean => bridge.isAllowed(chat, { id: person, identity: person }),
+    isOwner: (person): boolean => bot.isOwner(NO_CHAT, { id: person, identity: person }),
+    mayUse: (chat, person): boolean => bot.isAllowed(chat, { id: person, identity: person }),
     log,
   });
   const approvals = new ApprovalBroker({
@@ -215,8 +215,8 @@ export async function createApp(options: {
     log,
   });
 
-  const webSessions = config.web && options.web ? await WebSessions.open(config.dataDir) : undefined;
-  const shares = webSessions ? await ShareLinks.open(config.dataDir) : undefined;
+  const webLogins = config.web && options.web ? await WebLogins.open(config.dataDir) : undefined;
+  const shares = webLogins ? await ShareLinks.open(config.dataDir) : undefined;
   const transcripts = new Transcripts(config.dataDir);
   const conversations = new Conversations({
     transcripts,
@@ -243,11 +243,11 @@ export async function createApp(options: {
     personBudget,
     scheduler,
     people,
-    web: webSessions && shares ? { sessions: webSessions, shares, inApp: options.web?.inApp !== undefined } : undefined,
+    web: webLogins && shares ? { sessions: webLogins, shares, inApp: options.web?.inApp !== undefined } : undefined,
     conversations,
     roundTrips: options.roundTrips,
   });
-  const bridge = new Bridge({
+  const bot = new Bot({
     config,
     chats,
     out,
@@ -260,17 +260,17 @@ export async function createApp(options: {
     transcripts,
     log,
   });
-  bridge.button(QUESTION, (press, answer) => approvals.answer(press, answer));
-  questions.wire((kind, handler) => bridge.button(kind, handler));
-  hostQuestions.wire((kind, handler) => bridge.button(kind, handler));
-  const agentInbox = new AgentInbox(bridge, settings.subagents.announceTo === 'both');
+  bot.button(QUESTION, (press, answer) => approvals.answer(press, answer));
+  questions.wire((kind, handler) => bot.button(kind, handler));
+  hostQuestions.wire((kind, handler) => bot.button(kind, handler));
+  const agentInbox = new AgentInbox(bot, settings.subagents.announceTo === 'both');
   const outbox = announcements({ out, runStore, orchestrationStore, settings, agentInbox, log });
   subagents.onEnded((run) => {
     sessionTools.release(run.runId); // and with its secret, its open questions
     outbox.kick();
     spending.runEnded(run);
   });
-  bridge.onTurnEnded((chat, outcome, turn) => {
+  bot.onTurnEnded((chat, outcome, turn) => {
     approvals.cancel(askerId.main(chat.address), 'The turn ended.');
     spending.turnEnded(chat, outcome, turn.payer);
   });
@@ -289,24 +289,24 @@ export async function createApp(options: {
     },
   });
 
-  const stopObserving = recordMetrics({ config, bridge, subagents, live, approvals, workers: workers?.sessions });
+  const stopObserving = recordMetrics({ config, bot, subagents, live, approvals, workers: workers?.sessions });
 
-  let listeners: { close(): Promise<void> } | undefined;
+  let surfaces: { close(): Promise<void> } | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
   let liveSweeping: { stop: () => void } | undefined;
 
-  const idle = () => untilStill([bridge, subagents, orchestrator, outbox, agentInbox]);
+  const idle = () => untilStill([bot, subagents, orchestrator, outbox, agentInbox]);
   /** A restart has begun (a signal, perhaps while the bridge was still starting). */
   let stopping = false;
   const host: TransportHost = {
-    handleMessage: (message) => bridge.handleMessage(message),
-    handleButton: (press) => bridge.handleButton(press),
-    isAllowed: (chat, user) => bridge.isAllowed(chat, user),
-    commands: bridge.commands,
+    handleMessage: (message) => bot.handleMessage(message),
+    handleButton: (press) => bot.handleButton(press),
+    isAllowed: (chat, user) => bot.isAllowed(chat, user),
+    commands: bot.commands,
     idle,
   };
   return {
-    bridge,
+    bot,
     host,
     subagents,
     orchestrator,
@@ -314,11 +314,11 @@ export async function createApp(options: {
     endpoint,
     live,
     async start() {
-      listeners = await startListeners({
+      surfaces = await startSurfaces({
         config,
         log,
         out,
-        bridge,
+        bot,
         chats,
         store,
         host,
@@ -331,20 +331,20 @@ export async function createApp(options: {
         ledger,
         audit,
         review,
-        ...(webSessions && shares && options.web ? { web: { sessions: webSessions, shares, ...options.web } } : {}),
+        ...(webLogins && shares && options.web ? { web: { sessions: webLogins, shares, ...options.web } } : {}),
         conversations,
         routes: options.routes ?? [],
         ...(options.scrapeMetrics ? { scrapeMetrics: options.scrapeMetrics } : {}),
       });
-      await bridge.recoverInterrupted();
+      await bot.recoverInterrupted();
       const recovered = await subagents.start();
       if (recovered.interrupted || recovered.requeued)
         log.info(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
       // After the interrupted turns: a schedule that came due while the bridge was down queues behind them.
-      await scheduler.start(scheduledWork({ bridge, spawner: subagents.spawner, chats, out, log }));
+      await scheduler.start(scheduledWork({ bot, spawner: subagents.spawner, chats, out, log }));
       // Once what they make is taken up, so a command found to have made its run (or plan, or schedule) is not carried out again.
-      await bridge.replayCommands();
+      await bot.replayCommands();
       // What an earlier process left to announce waits for a start that stays: a call begun
       // while this one stops could be cut by a kill, and sent twice. Runs that end during the
       // drain are still announced (their onEnded).
@@ -366,12 +366,12 @@ export async function createApp(options: {
       return recovered;
     },
     idle,
-    atWork: () => ({ turns: bridge.turnsAtWork(), runs: subagents.runsHere() }),
+    atWork: () => ({ turns: bot.turnsAtWork(), runs: subagents.runsHere() }),
     async drain(why) {
       stopping = true;
       const ms = config.restart.drainMs;
       log.info(`draining (${why ?? 'restart'}): running turns and runs have ${ms / 1000} s to finish`);
-      await Promise.all([bridge.drain(ms, why), subagents.drain(ms)]);
+      await Promise.all([bot.drain(ms, why), subagents.drain(ms)]);
     },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {
@@ -381,10 +381,10 @@ export async function createApp(options: {
       stopObserving();
       orchestrator.close();
       scheduler.close();
-      await listeners?.close();
+      await surfaces?.close();
       agentInbox.close();
       await subagents.shutdown();
-      await bridge.shutdown();
+      await bot.shutdown();
       await transcripts.flush();
       await live.closeAll();
       await workers?.sessions.close();

@@ -1,5 +1,5 @@
 import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
-import type { Bridge } from '../chat/bridge/bridge.ts';
+import type { Bot } from '../chat/bot.ts';
 import type { BridgeConfig } from '../services/config/config.ts';
 import type { QueueCensus } from '../services/telemetry/metrics-queue.ts';
 import type { LivePool } from '../engine/session/live-pool.ts';
@@ -22,7 +22,7 @@ export function workLabels(config: Pick<BridgeConfig, 'prices'>): (cli: string, 
  */
 export function recordMetrics(parts: {
   config: Pick<BridgeConfig, 'prices' | 'adapters'>;
-  bridge: Bridge;
+  bot: Bot;
   subagents: Subagents;
   live: LivePool;
   approvals: ApprovalBroker;
@@ -31,8 +31,8 @@ export function recordMetrics(parts: {
 }): () => void {
   const labels = workLabels(parts.config);
   startSessionCounters(parts.config.adapters.keys());
-  parts.bridge.onTurnStarted((chat) => workStarted('turn', labels(chat.record.cli, chat.record.model)));
-  parts.bridge.onTurnEnded((chat, outcome) => workEnded('turn', labels(chat.record.cli, chat.record.model), outcome.status, outcome.durationMs));
+  parts.bot.onTurnStarted((chat) => workStarted('turn', labels(chat.record.cli, chat.record.model)));
+  parts.bot.onTurnEnded((chat, outcome) => workEnded('turn', labels(chat.record.cli, chat.record.model), outcome.status, outcome.durationMs));
   parts.subagents.onStarted((run) => workStarted('run', labels(run.cli, run.model)));
   parts.subagents.onEnded((run) =>
     workEnded(

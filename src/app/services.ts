@@ -4,7 +4,7 @@ import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
 import type { AuditLog } from '../kernel/audit/audit-log.ts';
 import type { ChatPeople } from '../work/access/chat-people.ts';
 import { PeopleSeen } from '../work/access/people-seen.ts';
-import type { CommandServices } from '../chat/bridge/command-services.ts';
+import type { CommandServices } from '../chat/dispatch/command-services.ts';
 import type { BridgeConfig } from '../services/config/config.ts';
 import { HOOKS_FILE } from '../services/hooks/hooks-file.ts';
 import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
@@ -15,7 +15,7 @@ import type { RunReview } from '../work/subagents/run-review.ts';
 import type { Subagents } from '../work/subagents/subagents.ts';
 import type { DailyBudget, PersonDailyBudget } from '../engine/usage/budget.ts';
 import type { UsageLedger } from '../engine/usage/usage-ledger.ts';
-import type { WebSessions } from '../surfaces/web/auth/web-sessions.ts';
+import type { WebLogins } from '../surfaces/web/auth/web-logins.ts';
 import { webLinks } from '../surfaces/web/web-links.ts';
 import type { ShareLinks } from '../surfaces/web/shares/share-links.ts';
 import type { Conversations } from '../work/transcripts/conversations.ts';
@@ -36,7 +36,7 @@ export function commandServices(parts: {
   scheduler: Scheduler;
   people: ChatPeople;
   /** The web pages' sign-ins, when they are served; `inApp`: a chat app opens them signed in. */
-  web: { sessions: WebSessions; shares: ShareLinks; inApp: boolean } | undefined;
+  web: { sessions: WebLogins; shares: ShareLinks; inApp: boolean } | undefined;
   /** The chats' sessions and runs as conversations, for /export. */
   conversations: Conversations;
   roundTrips: ReadonlyMap<string, () => Promise<number>> | undefined;

@@ -18,11 +18,11 @@ const folders = (dir: string) =>
   readdirSync(join(REPO, dir), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
-/** The tiers of src/, and the parts in each (`chat/bridge`). */
+/** The tiers of src/, and the parts in each (`chat/turns`). */
 const tiers = folders('src');
 const parts = tiers.flatMap((tier) => folders(`src/${tier}`).map((part) => `${tier}/${part}`));
 
-/** The paths a text names in code spans: `src/…`, or a part's file such as `bridge/turns.ts`. */
+/** The paths a text names in code spans: `src/…`, or a part's file such as `turns/turns.ts`. */
 function namedPaths(text: string): string[] {
   const spans = [...text.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!);
   return spans.flatMap((span) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Allowlist } from '../../src/chat/bridge/allowlist.ts';
+import { Allowlist } from '../../src/chat/people/allowlist.ts';
 import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { chat, user } from '../support/chats.ts';

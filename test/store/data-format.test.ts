@@ -62,7 +62,7 @@ describe('the data directory format', () => {
     const out = new RecordingOutbound();
     const app = await openApp(world, out, { dataDir, workdir: world.dir });
     try {
-      expect(app.bridge.chats.get(chat(-1001234, 7)).record).toMatchObject({ cliSessionId: 'topic-session-id', sessions: [{ turns: 2 }] });
+      expect(app.bot.chats.get(chat(-1001234, 7)).record).toMatchObject({ cliSessionId: 'topic-session-id', sessions: [{ turns: 2 }] });
       expect(out.textsTo(-1001234).join('\n')).toMatch(/The bridge restarted before it finished this message:\n• the message in flight/);
       expect(app.subagents.registry.find(chatKey(chat(-1001234, 7)), '#1')?.runId).toBe('TopicRun01');
       expect(app.subagents.registry.find('console:0', '#1')?.runId).toBe('HAt5krxrrq');

@@ -9,7 +9,7 @@ import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
 import { RecordingOutbound } from './recording-outbound.ts';
 import { testConfig } from './test-config.ts';
 import { silentLog } from '../../src/kernel/log/logger.ts';
-import type { Command } from '../../src/chat/bridge/command.ts';
+import type { Command } from '../../src/chat/dispatch/command.ts';
 import { chat } from './chats.ts';
 
 /** The whole bridge in this process, wired as `npm start` wires it, over the fake CLI and a test Outbound. */

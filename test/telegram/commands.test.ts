@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ownCommandText } from '../../src/transports/telegram/commands.ts';
 import { attachmentsOf } from '../../src/transports/telegram/attachments.ts';
-import { parseCommandLine } from '../../src/chat/bridge/command-line.ts';
+import { parseCommandLine } from '../../src/chat/dispatch/command-line.ts';
 import type { Message } from 'grammy/types';
 
 describe("a Telegram group's commands, as the bridge is handed them", () => {

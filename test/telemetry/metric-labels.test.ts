@@ -23,7 +23,7 @@ const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1' } });
 const SECRET_TEXT = 'the launch code is 0000';
 const PATHLIKE_MODEL = '/home/ada/models/private-finetune';
 const say = (chatId: number, text: string) =>
-  t.app.bridge.handleMessage({ address: chat(chatId), user: { id: '1', name: 'Ada' }, text, messageId: String(Math.random()) });
+  t.app.bot.handleMessage({ address: chat(chatId), user: { id: '1', name: 'Ada' }, text, messageId: String(Math.random()) });
 const answered = (chatId: number, pattern: RegExp) =>
   expect.poll(() => t.out.shownTo(chatId).some((text) => pattern.test(text)), { timeout: 15_000 }).toBe(true);
 
@@ -35,7 +35,7 @@ describe('the labels of every metric', () => {
     await say(-2, 'say:second-done');
     await answered(-2, /second-done/);
     await say(-3, 'hang');
-    await expect.poll(() => t.app.bridge.chats.get(chat(-3)).busy).toBe(true);
+    await expect.poll(() => t.app.bot.chats.get(chat(-3)).busy).toBe(true);
     await say(-3, '/stop');
     await t.app.idle();
     await spawnFrom(t.app, t.world, 'say:a run');

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/create-app.ts';
 import { ChatStore } from '../../src/kernel/store/chat-store.ts';
 import type { SubagentRunRecord } from '../../src/work/subagents/record.ts';
-import { AgentInbox, reportsTurn, runReport } from '../../src/chat/bridge/agent-inbox.ts';
+import { AgentInbox, reportsTurn, runReport } from '../../src/chat/agent/agent-inbox.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
@@ -48,12 +48,12 @@ const run = (n: number, result: string, status: SubagentRunRecord['status'] = 'c
 
 describe('handing results back to the main agent', () => {
   it("batches results that finish together into one turn of the chat's session", async () => {
-    const inbox = new AgentInbox(app.bridge, true, 200);
+    const inbox = new AgentInbox(app.bot, true, 200);
     await Promise.all([
       inbox.deliver([runReport(run(1, 'first result'))]),
       inbox.deliver([run(2, 'second result'), run(3, 'partial', 'failed')].map(runReport)),
     ]);
-    await app.bridge.idle();
+    await app.bot.idle();
     const turns = (await world.invocations()).map((c) => c.prompt);
     expect(turns).toHaveLength(1);
     expect(turns[0]).toBe(
@@ -66,14 +66,14 @@ describe('handing results back to the main agent', () => {
   });
 
   it('waits for the turn in progress, then gives everything gathered meanwhile in one turn', async () => {
-    const inbox = new AgentInbox(app.bridge, false, 50);
-    const session = app.bridge.chats.get(chat(-1));
-    await app.bridge.startTurn(session, { text: 'sleep:1 working' });
+    const inbox = new AgentInbox(app.bot, false, 50);
+    const session = app.bot.chats.get(chat(-1));
+    await app.bot.startTurn(session, { text: 'sleep:1 working' });
     const first = inbox.deliver([runReport(run(1, 'early'))]);
     await new Promise((r) => setTimeout(r, 300));
     const second = inbox.deliver([runReport(run(2, 'later'))]);
     await Promise.all([first, second]);
-    await app.bridge.idle();
+    await app.bot.idle();
     const turns = (await world.invocations()).map((c) => c.prompt);
     expect(turns).toHaveLength(2);
     expect(turns[1]).toContain('early');

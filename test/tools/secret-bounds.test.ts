@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => {});
 });
 
-const say = (chatId: number, text: string) => t.app.bridge.handleMessage({ address: chat(chatId), user: { id: '1', name: 'Ada' }, text });
+const say = (chatId: number, text: string) => t.app.bot.handleMessage({ address: chat(chatId), user: { id: '1', name: 'Ada' }, text });
 
 /** The bridge's secret in the MCP config of the `nth` CLI invocation with this prompt, once it has started. */
 async function secretOf(prompt: string, nth = 0): Promise<{ url: string; token: string }> {
@@ -91,7 +91,7 @@ describe("a chat's MCP secret", () => {
     const client = await connect(secret);
     expect((await call(client, 'list_subagents', {})).isError).toBe(false);
     // /new waits for the turn to end (it is refused while the agent works).
-    await expect.poll(() => t.app.bridge.chats.get(chat(A)).busy).toBe(false);
+    await expect.poll(() => t.app.bot.chats.get(chat(A)).busy).toBe(false);
     await say(A, '/new');
     expect(t.out.textsTo(A).at(-1)).toMatch(/^🆕 Fresh/);
     expect(await status(secret)).toBe(401);
@@ -101,7 +101,7 @@ describe("a chat's MCP secret", () => {
   it("stops working when the chat's mode changes: a secret given in bypass never acts in a chat that now asks", async () => {
     await say(A, 'say:in bypass');
     const secret = await secretOf('say:in bypass');
-    await expect.poll(() => t.app.bridge.chats.get(chat(A)).busy).toBe(false);
+    await expect.poll(() => t.app.bot.chats.get(chat(A)).busy).toBe(false);
     expect(await status(secret)).toBe(200);
     await say(A, '/permissions ask');
     expect(t.out.textsTo(A).at(-1)).toMatch(/^🔐 Permissions: ask/);

@@ -28,9 +28,9 @@ describe("the agent's spawns", () => {
   it('are charged to that person, and refused once their day is spent', async () => {
     const agent = { kind: 'agent', chatKey: 'telegram:-1', for: 'telegram:1' } as const;
     for (const task of ['say:one', 'say:two']) expect(await spawnFrom(t.app, t.world, task, -1, { requester: agent })).toMatchObject({ ok: true });
-    await t.app.bridge.idle();
+    await t.app.bot.idle();
     const usage = async () => {
-      await t.app.bridge.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text: '/usage' });
+      await t.app.bot.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text: '/usage' });
       return t.out.textsTo(-1).at(-1)!;
     };
     await expect.poll(usage).toMatch(/\nYou today: \$0\.0020 across chats, \$0\.0020 here of your daily budget of \$0\.0020/);

@@ -6,8 +6,8 @@ import { chat } from '../support/chats.ts';
 const t = appPerTest({ env: { BRIDGE_ALLOWED_USERS: '1', BRIDGE_DAILY_BUDGET_USD: '0.0025' } });
 
 const say = async (text: string) => {
-  await t.app.bridge.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text });
-  await t.app.bridge.idle();
+  await t.app.bot.handleMessage({ address: chat(-1), user: { id: '1', name: 'Ada' }, text });
+  await t.app.bot.idle();
 };
 const texts = () => t.out.textsTo(-1);
 

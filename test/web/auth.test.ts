@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkInitData, signInitData } from '../../src/transports/telegram/init-data.ts';
-import { LOGIN_LINK_MS, WebSessions } from '../../src/surfaces/web/auth/web-sessions.ts';
+import { LOGIN_LINK_MS, WebLogins } from '../../src/surfaces/web/auth/web-logins.ts';
 
 const TOKEN = '123456:secret-bot-token-000000000000000000';
 const now = Date.parse('2026-11-25T12:00:00Z');
@@ -30,7 +30,7 @@ describe('login links and sessions', () => {
 
   it('a link works once, within ten minutes', async () => {
     dir = await mkdtemp(join(tmpdir(), 'web-sessions-'));
-    const sessions = await WebSessions.open(dir);
+    const sessions = await WebLogins.open(dir);
     const who = { identity: 'telegram:42', name: 'Ada' };
     const once = sessions.loginLink(who, now);
     expect(sessions.useLink(once, now + 1000)).toEqual(who);
@@ -42,9 +42,9 @@ describe('login links and sessions', () => {
 
   it('keeps sessions across a restart by the hash of their secret only', async () => {
     dir = await mkdtemp(join(tmpdir(), 'web-sessions-'));
-    const { secret } = await (await WebSessions.open(dir)).start({ identity: 'telegram:42' });
+    const { secret } = await (await WebLogins.open(dir)).start({ identity: 'telegram:42' });
     expect(await readFile(join(dir, 'web-sessions.json'), 'utf8')).not.toContain(secret);
-    const reopened = await WebSessions.open(dir);
+    const reopened = await WebLogins.open(dir);
     expect(reopened.get(secret)?.identity).toBe('telegram:42');
     await reopened.end(secret);
     expect(reopened.get(secret)).toBeUndefined();
@@ -52,13 +52,13 @@ describe('login links and sessions', () => {
 
   it('drops, at its start, the sessions an older bridge kept for a cookie: any server on the host may have been sent that cookie', async () => {
     dir = await mkdtemp(join(tmpdir(), 'web-sessions-'));
-    const kept = await (await WebSessions.open(dir)).start({ identity: 'telegram:42' });
+    const kept = await (await WebLogins.open(dir)).start({ identity: 'telegram:42' });
     const file = join(dir, 'web-sessions.json');
     const data = JSON.parse(await readFile(file, 'utf8')) as { sessions: Record<string, object> };
     const cookieSecret = 'a-cookie-any-port-of-the-host-was-sent';
     data.sessions[createHash('sha256').update(cookieSecret).digest('hex')] = { identity: 'telegram:42', csrf: 'its-token', expiresAt: Date.now() + 60_000 };
     await writeFile(file, JSON.stringify(data));
-    const reopened = await WebSessions.open(dir);
+    const reopened = await WebLogins.open(dir);
     expect(reopened.get(cookieSecret)).toBeUndefined();
     expect(reopened.get(kept.secret)?.identity).toBe('telegram:42');
     expect(await readFile(file, 'utf8')).not.toContain('its-token');

@@ -2,7 +2,7 @@ import { chooseAgent } from '../../engine/agents/choose-agent.ts';
 import type { AgentLibrary } from '../../engine/agents/library.ts';
 import { agentDetails, agentList } from '../../work/presentation/agents.ts';
 import { plain, plainText } from '../../kernel/rich/index.ts';
-import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+import { UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /** A definition longer than this is sent as a file: a chat message would be split mid-prompt. */
 const SHOW_INLINE_CHARS = 3000;
@@ -70,7 +70,7 @@ async function show(ctx: CommandContext, agents: AgentLibrary, name: string): Pr
     await ctx.reply(details);
     return;
   }
-  await ctx.bridge.out.sendDocument(ctx.chat.address, {
+  await ctx.bot.out.sendDocument(ctx.chat.address, {
     filename: `${agent.slug}.md`,
     content: plainText(details),
     caption: plain(`${agent.icon ? `${agent.icon} ` : ''}${agent.name}: its definition and prompt (${agent.file})`),

@@ -1,7 +1,7 @@
 import { BUSY_MODE_MEANING, BUSY_MODES, isBusyMode } from '../../kernel/policy/busy-mode.ts';
 import { plain } from '../../kernel/rich/index.ts';
-import type { ChatSession } from '../bridge/chat-session.ts';
-import { UsageError, type Command } from '../bridge/command.ts';
+import type { ChatSession } from '../session/chat-session.ts';
+import { UsageError, type Command } from '../dispatch/command.ts';
 
 /** `/busy [steer|queue|interrupt]`: what a message sent while this chat's agent works does. */
 export const busy: Command = {

@@ -1,5 +1,5 @@
 import { bold, code, lines, rich, type RichText } from '../../kernel/rich/index.ts';
-import type { Command } from '../bridge/command.ts';
+import type { Command } from '../dispatch/command.ts';
 
 /**
  * The console's /help, short enough to read in a terminal: the commands grouped by what they

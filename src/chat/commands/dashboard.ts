@@ -1,6 +1,6 @@
 import { chatRef, userKey, type Button } from '../../kernel/ports/chat.ts';
 import { lines, plain } from '../../kernel/rich/index.ts';
-import type { Command } from '../bridge/command.ts';
+import type { Command } from '../dispatch/command.ts';
 
 /**
  * /dashboard: the web dashboard, as the chat app's Mini App (a button, in a private chat, where the
@@ -12,7 +12,7 @@ export const dashboard: Command = {
   description: 'Open the dashboard: runs, orchestrations, costs, the audit log, approvals and a chat page, in the Mini App or a browser',
   usage: '/dashboard',
   access: 'member',
-  async run({ bridge, services, chat, message, reply }) {
+  async run({ bot, services, chat, message, reply }) {
     const web = services.web;
     if (!web) {
       await reply(plain('The dashboard is off: the operator sets BRIDGE_WEB_ADDR (and BRIDGE_WEB_URL, the address people reach it at) to serve it.'));
@@ -35,7 +35,7 @@ export const dashboard: Command = {
     }
     const privately = chatRef(chat.address.transport, user.id);
     try {
-      await bridge.out.send(privately, note, { buttons });
+      await bot.out.send(privately, note, { buttons });
     } catch {
       await reply(plain("I can't write to you privately yet: open a private chat with me, press Start, then send /dashboard again."));
       return;

@@ -3,8 +3,8 @@ import { plain } from '../../kernel/rich/index.ts';
 import { findRun, type SubagentRunRecord } from '../../work/subagents/record.ts';
 import type { Conversation } from '../../work/transcripts/conversation.ts';
 import { exportFiles } from '../../work/transcripts/export-files.ts';
-import type { ShareTarget } from '../bridge/web-links.ts';
-import { UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+import type { ShareTarget } from '../session/web-links.ts';
+import { UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /**
  * /export: the chat's current session, or one of its runs, as a Markdown file (tool calls
@@ -69,8 +69,8 @@ async function chatRun(ctx: CommandContext, key: string, ref: string): Promise<S
 }
 
 async function send(ctx: CommandContext, conversation: Conversation, name: string, target: ShareTarget): Promise<void> {
-  const { bridge, chat, services, message } = ctx;
-  const limit = bridge.out.capabilities(chat.address).uploadBytes;
+  const { bot, chat, services, message } = ctx;
+  const limit = bot.out.capabilities(chat.address).uploadBytes;
   const made = exportFiles(conversation, name, limit);
   if (!made.ok) {
     await ctx.reply(plain(`⚠️ ${conversation.title} cannot be sent here: ${made.error}`));
@@ -80,8 +80,8 @@ async function send(ctx: CommandContext, conversation: Conversation, name: strin
   const caption = plain([`📤 ${conversation.title} · ${turns}`, ...(made.leftOut ? [made.leftOut] : [])].join('\n'));
   const replyTo = message.messageId !== undefined ? { replyTo: message.messageId } : {};
   const [markdown, json] = made.files;
-  await bridge.out.sendDocument(chat.address, { ...markdown, caption }, replyTo);
-  await bridge.out.sendDocument(chat.address, json, replyTo);
+  await bot.out.sendDocument(chat.address, { ...markdown, caption }, replyTo);
+  await bot.out.sendDocument(chat.address, json, replyTo);
   const web = services.web;
   if (!web) return;
   const by = userKey(chat.address.transport, message.user);

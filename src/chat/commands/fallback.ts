@@ -1,8 +1,8 @@
 import { clockTime } from '../../engine/fallback/limit-words.ts';
 import { parseChain, writeChain } from '../../engine/fallback/chain.ts';
 import { plain } from '../../kernel/rich/index.ts';
-import type { ChatSession } from '../bridge/chat-session.ts';
-import { UsageError, type Command } from '../bridge/command.ts';
+import type { ChatSession } from '../session/chat-session.ts';
+import { UsageError, type Command } from '../dispatch/command.ts';
 
 /**
  * `/fallback [claude>codex|off|default]`: the CLIs this chat's turns go on in when a quota or

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { outgoingFile, resolveTarget, zipDirectory } from '../../engine/files/outgoing.ts';
 import { plain } from '../../kernel/rich/index.ts';
-import { UsageError, type Command } from '../bridge/command.ts';
+import { UsageError, type Command } from '../dispatch/command.ts';
 
 /** `/file get <path>`: a file from the chat's working directory (or anywhere in the project roots), a directory zipped. */
 export const file: Command = {
@@ -12,12 +12,12 @@ export const file: Command = {
   access: 'member',
   // Zipping a large directory may rightly take longer than a command.
   timeoutSeconds: (settings) => settings.fileTransferTimeoutSeconds,
-  async run({ bridge, chat, args, message, signal }) {
+  async run({ bot, chat, args, message, signal }) {
     const [, sub, rest] = /^\s*(\S*)\s*(.*)$/s.exec(args) ?? [];
     const wanted = (rest ?? '').trim().replace(/^(["'])(.*)\1$/s, '$2');
     if (sub?.toLowerCase() !== 'get' || !wanted) throw new UsageError('Say which file: /file get <path>, relative to this chat’s directory.');
-    const { projectRoots, dataDir } = bridge.config;
-    const limits = bridge.out.capabilities(chat.address);
+    const { projectRoots, dataDir } = bot.config;
+    const limits = bot.out.capabilities(chat.address);
     const target = await resolveTarget(chat.record.workdir, wanted, projectRoots, dataDir);
     if (!target.ok) throw new UsageError(target.error);
     const sent = target.directory
@@ -27,7 +27,7 @@ export const file: Command = {
     try {
       signal.throwIfAborted();
       const caption = sent.skipped?.length ? plain(leftOut(sent.skipped)) : undefined;
-      await bridge.out.sendFile(
+      await bot.out.sendFile(
         chat.address,
         {
           path: sent.path,

@@ -1,6 +1,6 @@
 import { lines, plain, pre } from '../../kernel/rich/index.ts';
-import { chatHandoff, sessionAnswered } from '../bridge/handoff.ts';
-import { refuseWhileBusy, UsageError, type Command } from '../bridge/command.ts';
+import { chatHandoff, sessionAnswered } from '../session/handoff.ts';
+import { refuseWhileBusy, UsageError, type Command } from '../dispatch/command.ts';
 
 /**
  * /handoff [on|off]: the command that continues this chat's session in a terminal, on this
@@ -13,7 +13,7 @@ export const handoff: Command = {
   description: "The terminal command that continues this chat's session; on|off: under every answer",
   usage: '/handoff [on|off]',
   access: 'member',
-  async run({ bridge, chat, args, reply }) {
+  async run({ bot, chat, args, reply }) {
     const wanted = args.trim().toLowerCase();
     if (wanted === 'on' || wanted === 'off') {
       await chat.set({ showHandoff: wanted === 'on' });
@@ -29,7 +29,7 @@ export const handoff: Command = {
     if (wanted) throw new UsageError(`"${args.trim()}" is neither on nor off.`);
     if (!chat.adapter.handoff) throw new UsageError(`${chat.record.cli} cannot continue a session in a terminal.`);
     refuseWhileBusy(chat);
-    const command = chatHandoff(chat, bridge.config, true);
+    const command = chatHandoff(chat, bot.config, true);
     if (!command && chat.record.cliSessionId && !sessionAnswered(chat))
       throw new UsageError(`${chat.record.cli} has not answered in this chat's session yet, so there is nothing to continue: send a message first.`);
     if (!command) throw new UsageError('This chat has no session yet: send a message first.');
@@ -43,8 +43,8 @@ export const handoff: Command = {
       ]),
     );
   },
-  async status(chat, { bridge }) {
-    const command = chatHandoff(chat, bridge.config);
+  async status(chat, { bot }) {
+    const command = chatHandoff(chat, bot.config);
     return command ? [['Continue in a terminal', command]] : [];
   },
 };

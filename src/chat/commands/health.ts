@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { megabytes } from '../../engine/files/sizes.ts';
-import type { CommandHost } from '../bridge/command.ts';
-import type { HealthSources } from '../bridge/command-services.ts';
+import type { CommandHost } from '../dispatch/command.ts';
+import type { HealthSources } from '../dispatch/command-services.ts';
 
 /** Whatever it is asked, /status answers within this: a slow disk or network shows as such. */
 const ANSWER_WITHIN_MS = 3000;
@@ -11,8 +11,8 @@ const ANSWER_WITHIN_MS = 3000;
  * long it has been up, how fast the transport answers, what runs and waits across all chats,
  * and how much its data directory holds. Where the queue's Redis stands is the subagents' row.
  */
-export async function healthRows(bridge: Pick<CommandHost, 'chats'>, sources: HealthSources): Promise<[string, string][]> {
-  const chats = bridge.chats.active();
+export async function healthRows(bot: Pick<CommandHost, 'chats'>, sources: HealthSources): Promise<[string, string][]> {
+  const chats = bot.chats.active();
   const turns = chats.filter((chat) => chat.current).length;
   const waiting = chats.reduce((sum, chat) => sum + chat.queued, 0);
   const runs = sources.runs();

@@ -3,8 +3,8 @@ import type { AgentCommand } from '../../kernel/protocols/index.ts';
 import { bold, code, lines, plain, rich, type RichText } from '../../kernel/rich/index.ts';
 import { consoleHelp } from './console-help.ts';
 import { CONSOLE } from '../../kernel/known-transports.ts';
-import { accessFor, type Command, type CommandContext } from '../bridge/command.ts';
-import { covers } from '../bridge/roles.ts';
+import { accessFor, type Command, type CommandContext } from '../dispatch/command.ts';
+import { covers } from '../people/roles.ts';
 
 /** What the first messages of a chat can look like: a task, a background run, a move, a plan. */
 const EXAMPLES: [string, string][] = [
@@ -34,9 +34,9 @@ export function helpText(commands: readonly Command[], intro?: string, transport
 }
 
 /** The commands this person may use: /help shows nobody what they would be refused. */
-function theirs({ bridge, chat, message }: Pick<CommandContext, 'bridge' | 'chat' | 'message'>): readonly Command[] {
-  const role = bridge.roleOf(chat.address, message.user);
-  return bridge.commands.filter((command) => covers(role, accessFor(command, '')));
+function theirs({ bot, chat, message }: Pick<CommandContext, 'bot' | 'chat' | 'message'>): readonly Command[] {
+  const role = bot.roleOf(chat.address, message.user);
+  return bot.commands.filter((command) => covers(role, accessFor(command, '')));
 }
 
 /** The agent's own slash commands (an ACP agent's, once its process listed them), which the chat passes through to it. */
@@ -55,14 +55,14 @@ export const start: Command = {
   description: 'What this bot does and how to use it',
   usage: '/start',
   access: 'member',
-  async run({ bridge, chat, message, reply }) {
-    const cli = [...bridge.config.adapters.keys()].join(', ');
+  async run({ bot, chat, message, reply }) {
+    const cli = [...bot.config.adapters.keys()].join(', ');
     await reply(
       helpText(
-        theirs({ bridge, chat, message }),
+        theirs({ bot, chat, message }),
         `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
         chat.address.transport,
-        bridge.out.capabilities(chat.address),
+        bot.out.capabilities(chat.address),
       ),
     );
   },
@@ -73,17 +73,17 @@ export const help: Command = {
   description: 'Commands and examples; with a command, its options',
   usage: '/help [command]',
   access: 'member',
-  async run({ bridge, chat, message, reply, args }) {
+  async run({ bot, chat, message, reply, args }) {
     const asked = args.trim().replace(/^\//, '').toLowerCase();
-    const capabilities = bridge.out.capabilities(chat.address);
+    const capabilities = bot.out.capabilities(chat.address);
     if (!asked) {
-      await reply(helpText(theirs({ bridge, chat, message }), undefined, chat.address.transport, capabilities));
+      await reply(helpText(theirs({ bot, chat, message }), undefined, chat.address.transport, capabilities));
       // A message of their own: the bridge's list alone fills a message of the smallest apps.
       const own = agentCommandsText(chat.adapter.name, chat.agent.agentCommands, capabilities);
       if (own) await reply(own);
       return;
     }
-    const command = bridge.commands.find((c) => c.name === asked);
+    const command = bot.commands.find((c) => c.name === asked);
     const written = (text: string) => asWritten(text, capabilities);
     await reply(command ? rich`${written(command.usage)}\n    ${command.description}` : plain(written(`There is no /${asked}: /help lists the commands.`)));
   },

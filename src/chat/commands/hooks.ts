@@ -1,5 +1,5 @@
 import { hookList } from '../../work/presentation/hooks.ts';
-import type { Command } from '../bridge/command.ts';
+import type { Command } from '../dispatch/command.ts';
 
 /** /hooks: the webhooks whose turns and runs come to this chat, with their URLs; never their secrets. */
 export const hooks: Command = {

@@ -1,4 +1,4 @@
-import type { Command } from '../bridge/command.ts';
+import type { Command } from '../dispatch/command.ts';
 import { help, start } from './help.ts';
 import { cli, model, newSession, status, stop } from './session.ts';
 import { cd, project } from './projects.ts';

@@ -1,7 +1,7 @@
 import { orchestrationList, stoppingOrchestrationText } from '../../work/presentation/orchestration.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import { parsePlan, PlanError } from '../../work/orchestration/index.ts';
-import { commandOrigin, UsageError, type Command } from '../bridge/command.ts';
+import { commandOrigin, UsageError, type Command } from '../dispatch/command.ts';
 
 /** /orchestrate <plan>: validated, then run in the background; its outcome is announced. */
 export const orchestrate: Command = {

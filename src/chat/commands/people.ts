@@ -1,7 +1,7 @@
 import type { Standing } from '../../work/access/chat-people.ts';
 import { personLabel } from '../../work/access/people-seen.ts';
-import type { Command, CommandContext } from '../bridge/command.ts';
-import { covers } from '../bridge/roles.ts';
+import type { Command, CommandContext } from '../dispatch/command.ts';
+import { covers } from '../people/roles.ts';
 import { timeAgo } from '../../work/presentation/relative-time.ts';
 import { chatKey, userKey } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
@@ -48,7 +48,7 @@ function refusedHere(ctx: CommandContext): string | undefined {
 }
 
 async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
-  const { bridge, services, chat, message, reply } = ctx;
+  const { bot, services, chat, message, reply } = ctx;
   const problem = refusedHere(ctx);
   if (problem) return void (await reply(plain(problem)));
   if (!ctx.args.trim() && !message.replyTo?.fromId) return void (await reply(plain(peopleList(ctx))));
@@ -59,11 +59,11 @@ async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
   const label = personLabel(person, name);
   const who = { id: person.slice(person.indexOf(':') + 1), identity: person };
   const me = userKey(chat.address.transport, message.user);
-  const theirRole = bridge.roleOf(chat.address, who);
+  const theirRole = bot.roleOf(chat.address, who);
   if (theirRole === 'owner') return void (await reply(plain(`${label} is an owner: always allowed, in every chat.`)));
   if (is === 'denied') {
     if (person === me) return void (await reply(plain('You cannot deny yourself.')));
-    if (!covers(bridge.roleOf(chat.address, message.user), 'owner') && theirRole === 'admin')
+    if (!covers(bot.roleOf(chat.address, message.user), 'owner') && theirRole === 'admin')
       return void (await reply(plain(`⛔ ${label} is an admin: only an owner may deny them here.`)));
   }
   const before = await services.people.set(chat.address, person, {
@@ -79,7 +79,7 @@ async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
     by: personLabel(me, message.user.name),
     detail: label,
   });
-  const turnsToo = bridge.config.groupTurns === 'allowed' ? ', and start the agent’s work' : '';
+  const turnsToo = bot.config.groupTurns === 'allowed' ? ', and start the agent’s work' : '';
   const text =
     is === 'allowed'
       ? `✅ ${label} may use the bridge in this chat${turnsToo}${before?.is === 'denied' ? ': no longer denied' : ''}.`
@@ -89,10 +89,10 @@ async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
 
 /** What was said of people in this chat, and what holds for everyone else. */
 function peopleList(ctx: CommandContext): string {
-  const { bridge, services, chat } = ctx;
+  const { bot, services, chat } = ctx;
   const said = services.people.list(chat.address);
   const turns =
-    bridge.config.groupTurns === 'allowed'
+    bot.config.groupTurns === 'allowed'
       ? 'Only the people named here, the admins and the owners start the agent’s work in this group (BRIDGE_GROUP_TURNS=allowed); everyone else allowed may use the commands that only look.'
       : 'Everyone allowed here starts turns (BRIDGE_GROUP_TURNS=everyone).';
   const lines = said.map(

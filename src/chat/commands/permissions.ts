@@ -2,9 +2,9 @@ import { canAsk, unsupportedMode } from '../../engine/adapters/permissions.ts';
 import { isPermissionMode, PERMISSION_MODE_MEANING, PERMISSION_MODES } from '../../kernel/policy/permission-mode.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import { describeRule } from '../../kernel/policy/approval-rules.ts';
-import type { ChatSession } from '../bridge/chat-session.ts';
-import { newSessionNotice } from '../bridge/outside-text.ts';
-import { refuseWhileBusy, UsageError, type Command } from '../bridge/command.ts';
+import type { ChatSession } from '../session/chat-session.ts';
+import { newSessionNotice } from '../session/outside-text.ts';
+import { refuseWhileBusy, UsageError, type Command } from '../dispatch/command.ts';
 
 /** `/permissions [safe|ask|bypass]`: how this chat's main session treats tools that need permission. */
 export const permissions: Command = {

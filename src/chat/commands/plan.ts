@@ -1,6 +1,6 @@
 import { canPlan } from '../../engine/adapters/live.ts';
 import { plain } from '../../kernel/rich/index.ts';
-import { UsageError, type Command } from '../bridge/command.ts';
+import { UsageError, type Command } from '../dispatch/command.ts';
 
 /**
  * `/plan [off]`: the next turns run in the CLI's plan mode: the agent looks around and

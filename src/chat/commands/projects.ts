@@ -1,7 +1,7 @@
 import { resolveDirectory } from '../../engine/projects/directories.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import { displayPath } from '../../work/presentation/paths.ts';
-import { UsageError, type CommandContext, type Command, refuseWhileBusy } from '../bridge/command.ts';
+import { UsageError, type CommandContext, type Command, refuseWhileBusy } from '../dispatch/command.ts';
 
 /** `/cd [path]`: where this chat works, or a move within the project roots. */
 export const cd: Command = {
@@ -10,14 +10,14 @@ export const cd: Command = {
   usage: '/cd [path]',
   access: 'member',
   async run(ctx) {
-    const { bridge, chat, args, reply } = ctx;
+    const { bot, chat, args, reply } = ctx;
     const wanted = args.trim();
     if (!wanted) {
-      const roots = bridge.config.projectRoots.map((root) => displayPath(root)).join(', ');
+      const roots = bot.config.projectRoots.map((root) => displayPath(root)).join(', ');
       await reply(plain(`📁 ${chat.record.workdir}\nThis chat may work anywhere in ${roots}. Move with /cd <path> (relative to here), or /project.`));
       return;
     }
-    const resolved = await resolveDirectory(chat.record.workdir, wanted, bridge.config);
+    const resolved = await resolveDirectory(chat.record.workdir, wanted, bot.config);
     if (!resolved.ok) throw new UsageError(resolved.error);
     await moveTo(ctx, resolved.dir);
   },
@@ -30,8 +30,8 @@ export const project: Command = {
   usage: '/project [name]',
   access: 'member',
   async run(ctx) {
-    const { bridge, chat, args, reply } = ctx;
-    const { projects } = bridge.config;
+    const { bot, chat, args, reply } = ctx;
+    const { projects } = bot.config;
     const wanted = args.trim();
     if (!wanted) {
       if (!projects.size) {

@@ -8,9 +8,9 @@ import { displayPath } from '../../work/presentation/paths.ts';
 import { timeAgo } from '../../work/presentation/relative-time.ts';
 import { truncate } from '../../work/presentation/format/index.ts';
 import type { SessionEntry } from '../../kernel/store/chat-store.ts';
-import type { ChatSession } from '../bridge/chat-session.ts';
-import { outgrows } from '../bridge/outside-text.ts';
-import { UsageError, onPress, refuseWhileBusy, type Command, type CommandHost } from '../bridge/command.ts';
+import type { ChatSession } from '../session/chat-session.ts';
+import { outgrows } from '../session/outside-text.ts';
+import { UsageError, onPress, refuseWhileBusy, type Command, type CommandHost } from '../dispatch/command.ts';
 
 const LISTED = 10;
 
@@ -71,8 +71,8 @@ export const resumeCommand: Command = {
   description: "This chat's recent sessions, and its CLI's own for this directory; continue one",
   usage: '/resume [n]',
   access: 'member',
-  async run({ bridge, chat, args, reply }) {
-    const sessions = await sessionsOf(chat, bridge.config);
+  async run({ bot, chat, args, reply }) {
+    const sessions = await sessionsOf(chat, bot.config);
     const wanted = args.trim();
     if (wanted) {
       const n = Number(wanted);
@@ -97,13 +97,13 @@ export const resumeCommand: Command = {
     await reply(plain(`Sessions, newest first\n${lines.join('\n')}\nContinue one with its button or /resume <n>.`), { buttons });
   },
   buttons: [
-    onPress(RESUME_SESSION, async (press, sessionId, { bridge }) => {
-      const chat = bridge.chats.get(press.address);
-      const entry = (await sessionsOf(chat, bridge.config)).find((session) => session.id === sessionId);
+    onPress(RESUME_SESSION, async (press, sessionId, { bot }) => {
+      const chat = bot.chats.get(press.address);
+      const entry = (await sessionsOf(chat, bot.config)).find((session) => session.id === sessionId);
       if (!entry) return { text: 'That session is no longer listed.' };
       try {
         const text = await resume(chat, entry);
-        await bridge.out.send(press.address, plain(text));
+        await bot.out.send(press.address, plain(text));
         return { text: '▶ Resumed' };
       } catch (error) {
         if (error instanceof UsageError) return { text: error.message, alert: true };

@@ -22,7 +22,7 @@ import {
 } from '../../work/presentation/review.ts';
 import type { Reviewer } from '../../work/subagents/run-review.ts';
 import type { SubagentRunRecord } from '../../work/subagents/record.ts';
-import { onPress, UsageError, type Command, type CommandContext, type CommandScope } from '../bridge/command.ts';
+import { onPress, UsageError, type Command, type CommandContext, type CommandScope } from '../dispatch/command.ts';
 
 /** Where a review's answers go: replies to the command, or to the message whose button was pressed. */
 interface Answering {
@@ -34,7 +34,7 @@ interface Answering {
 
 /** Who asks, as the review service weighs them. */
 function reviewer(scope: CommandScope, address: ChatRef, user: ChatUser, via: string): Reviewer {
-  const role = scope.bridge.roleOf(address, user);
+  const role = scope.bot.roleOf(address, user);
   return { transport: address.transport, userId: user.id, ...(user.name ? { name: user.name } : {}), owner: role === 'owner', admin: role === 'admin', via };
 }
 
@@ -93,7 +93,7 @@ function reviewCommand(name: keyof typeof ACTIONS, description: string): Command
         scope: ctx,
         who: reviewer(ctx, address, ctx.message.user, `/${name}`),
         reply: ctx.reply,
-        sendDiff: (document) => ctx.bridge.out.sendDocument(address, document, { replyTo: ctx.message.messageId }),
+        sendDiff: (document) => ctx.bot.out.sendDocument(address, document, { replyTo: ctx.message.messageId }),
       });
     },
   };
@@ -107,7 +107,7 @@ function reviewCommand(name: keyof typeof ACTIONS, description: string): Command
 async function pressed(press: ButtonPress, payload: ReviewPress, scope: CommandScope): Promise<ButtonAnswer> {
   const run = await scope.services.review.find(chatKey(press.address), payload.runId);
   if (!run) return { text: 'No such run in this chat.' };
-  const { out } = scope.bridge;
+  const { out } = scope.bot;
   const who = reviewer(scope, press.address, press.user, 'button');
   const answering: Answering = {
     scope,

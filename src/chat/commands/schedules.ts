@@ -4,7 +4,7 @@ import { userKey } from '../../kernel/ports/chat.ts';
 import type { Schedule } from '../../services/schedules/schedule.ts';
 import { parseAt, parseEvery, TimingError, type Timing } from '../../services/schedules/timing.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../../work/subagents/spawn-args.ts';
-import { messageKey, UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+import { messageKey, UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /**
  * What follows the time: a prompt for the chat's session, or `--spawn` and /spawn's options and
@@ -42,7 +42,7 @@ async function make(ctx: CommandContext, parse: (text: string, timeZone: string)
     ...(fromMessage ? { fromMessage } : {}),
     timing: parsed.timing,
     by: { kind: 'user', id: user.id, key: userKey(ctx.chat.address.transport, user), ...(user.name ? { name: user.name } : {}) },
-    ...what(parsed.rest, new Set(ctx.bridge.config.adapters.keys())),
+    ...what(parsed.rest, new Set(ctx.bot.config.adapters.keys())),
   });
   await ctx.reply(scheduledText(schedule, scheduler.timeZone));
 }

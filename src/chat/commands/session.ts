@@ -3,10 +3,10 @@ import { modelNameProblem, unsupportedOption } from '../../engine/adapters/turn-
 import { unsupportedMode } from '../../engine/adapters/permissions.ts';
 import { bold, code, lines, plain, rich } from '../../kernel/rich/index.ts';
 import { formatDuration } from '../../work/presentation/progress.ts';
-import { UsageError, type Command, refuseWhileBusy } from '../bridge/command.ts';
+import { UsageError, type Command, refuseWhileBusy } from '../dispatch/command.ts';
 import { describeMode } from './permissions.ts';
 import { healthRows } from './health.ts';
-import type { ChatSession } from '../bridge/chat-session.ts';
+import type { ChatSession } from '../session/chat-session.ts';
 
 export const newSession: Command = {
   name: 'new',
@@ -25,11 +25,11 @@ export const stop: Command = {
   description: "Stop the running turn and this chat's subagents (a member's: their own)",
   usage: '/stop',
   access: 'member',
-  async run({ bridge, chat, message, reply }) {
+  async run({ bot, chat, message, reply }) {
     // A member stops the turn, and of the chat's work only their own; an admin or an owner, all of it.
-    const member = bridge.roleOf(chat.address, message.user) === 'member';
+    const member = bot.roleOf(chat.address, message.user) === 'member';
     const onlyOf = member ? userKey(chat.address.transport, message.user) : undefined;
-    const report = await bridge.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`, onlyOf);
+    const report = await bot.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`, onlyOf);
     await reply(plain(report));
   },
 };
@@ -48,7 +48,7 @@ export const status: Command = {
   description: 'Session, CLI, model, working directory, queue',
   usage: '/status',
   access: 'member',
-  async run({ bridge, chat, reply, services }) {
+  async run({ bot, chat, reply, services }) {
     const { record } = chat;
     const running = chat.current ? `running for ${formatDuration(Date.now() - chat.current.startedAt)}` : 'idle';
     const rows: [string, string][] = [
@@ -65,8 +65,8 @@ export const status: Command = {
       ['Turn', running],
       ['CLI process', processState(chat)],
       ['Queued messages', String(chat.queued)],
-      ...(await bridge.statusExtras(chat)),
-      ...(await healthRows(bridge, services.health)),
+      ...(await bot.statusExtras(chat)),
+      ...(await healthRows(bot, services.health)),
     ];
     await reply(lines([bold('Status'), ...rows.map(([k, v]) => rich`${k}: ${code(v)}`)]));
   },
@@ -77,15 +77,15 @@ export const cli: Command = {
   description: "Switch this chat's CLI",
   usage: '/cli <name>',
   access: 'member',
-  async run({ bridge, chat, args, reply }) {
-    const names = [...bridge.config.adapters.keys()];
+  async run({ bot, chat, args, reply }) {
+    const names = [...bot.config.adapters.keys()];
     const wanted = args.trim().toLowerCase();
     if (!wanted) {
       await reply(plain(`This chat uses ${chat.record.cli}. Available: ${names.join(', ')}. Switch with /cli <name>.`));
       return;
     }
-    if (!bridge.config.adapters.has(wanted)) throw new UsageError(`Unknown CLI "${wanted}". Available: ${names.join(', ')}.`);
-    const unsupported = unsupportedMode(bridge.config.adapters.get(wanted)!, chat.permissionMode);
+    if (!bot.config.adapters.has(wanted)) throw new UsageError(`Unknown CLI "${wanted}". Available: ${names.join(', ')}.`);
+    const unsupported = unsupportedMode(bot.config.adapters.get(wanted)!, chat.permissionMode);
     if (unsupported) throw new UsageError(`${unsupported}: this chat's permission mode is ${chat.permissionMode} (/permissions).`);
     refuseWhileBusy(chat);
     if (wanted === chat.record.cli) {

@@ -3,7 +3,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../../work/subagents/spawn-args.ts';
 import { DownloadError } from '../../engine/files/inbox.ts';
 import { promptWithFiles } from '../../engine/files/prompt.ts';
-import { commandOrigin, UsageError, type Command, type CommandContext } from '../bridge/command.ts';
+import { commandOrigin, UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /** /spawn [options] "task": a background subagent, with the files sent before it and the replied-to message as its context. */
 export const spawn: Command = {
@@ -37,11 +37,11 @@ export const spawn: Command = {
  * it replies to, by absolute path (a run in a worktree does not see the chat's inbox).
  */
 async function filesFor(ctx: CommandContext): Promise<string> {
-  const files = await ctx.bridge.attachments.take(ctx.chat, ctx.message.user.id);
+  const files = await ctx.bot.attachments.take(ctx.chat, ctx.message.user.id);
   const replied = ctx.message.replyTo?.attachments;
   if (replied?.length) {
     try {
-      files.push(...(await ctx.bridge.attachments.save(ctx.chat, replied)));
+      files.push(...(await ctx.bot.attachments.save(ctx.chat, replied)));
     } catch (error) {
       if (error instanceof DownloadError) throw new UsageError(`The file you replied to could not be received: ${error.message}; ${error.advice}.`);
       throw error;

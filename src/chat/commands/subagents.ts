@@ -3,7 +3,7 @@ import { runInfo, runList, runLog, STOP_RUN, stoppingRunText } from '../../work/
 import { chatKey } from '../../kernel/ports/chat.ts';
 import { displayName, isActive, type SubagentRunRecord } from '../../work/subagents/record.ts';
 import { askerId } from '../../work/approvals/asker.ts';
-import { messageKey, UsageError, onPress, type Command, type CommandContext } from '../bridge/command.ts';
+import { messageKey, UsageError, onPress, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /** Who did it, for a run's record. */
 const who = (ctx: { message: { user: { id: string; name?: string } } }) => ctx.message.user.name ?? ctx.message.user.id;

@@ -2,8 +2,8 @@ import { chatKey } from '../../kernel/ports/chat.ts';
 import type { TrustedDirectories, TrustEntry } from '../../engine/projects/trust.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import { displayPath } from '../../work/presentation/paths.ts';
-import type { ChatSession } from '../bridge/chat-session.ts';
-import { UsageError, type Command } from '../bridge/command.ts';
+import type { ChatSession } from '../session/chat-session.ts';
+import { UsageError, type Command } from '../dispatch/command.ts';
 
 /** What a repository ships that a CLI uses only where the owner trusts it. */
 const SHIPPED = 'the settings, hooks and MCP servers it ships (.claude/settings.json, .mcp.json, …) and its own agents';
@@ -19,12 +19,12 @@ export const trust: Command = {
   usage: '/trust [on|off]',
   // Anyone may ask; only the owner decides.
   access: (args) => (args.trim() ? 'owner' : 'member'),
-  async run({ bridge, services, chat, args, message, reply }) {
+  async run({ bot, services, chat, args, message, reply }) {
     const { trust, audit } = services;
     const wanted = args.trim().toLowerCase();
     const dir = chat.record.workdir;
     if (!wanted) {
-      await reply(plain(`${await describeTrust(chat, trust)}${bridge.isOwner(chat.address, message.user) ? '\n/trust on|off changes it.' : ''}`));
+      await reply(plain(`${await describeTrust(chat, trust)}${bot.isOwner(chat.address, message.user) ? '\n/trust on|off changes it.' : ''}`));
       return;
     }
     if (wanted !== 'on' && wanted !== 'off') throw new UsageError(`"${args.trim()}" is neither on nor off.`);

@@ -1,7 +1,7 @@
 import { chatKey, personOf } from '../../kernel/ports/chat.ts';
 import { usageText } from '../../work/presentation/usage.ts';
 import { utcDay } from '../../engine/usage/usage-ledger.ts';
-import type { Command } from '../bridge/command.ts';
+import type { Command } from '../dispatch/command.ts';
 
 /**
  * /usage: what this chat's turns and runs cost, today and in total, by CLI and model, and what
@@ -13,13 +13,13 @@ export const usage: Command = {
   description: "What this chat's turns and runs cost, today and in total, and your own spend",
   usage: '/usage',
   access: 'member',
-  async run({ services: { ledger, budget, personBudget }, bridge, chat, message, reply }) {
+  async run({ services: { ledger, budget, personBudget }, bot, chat, message, reply }) {
     const now = Date.now();
     const day = utcDay(now);
     const key = chatKey(chat.address);
     const report = ledger.report(key, now);
     const me = personOf(chat.address, message.user);
-    const role = bridge.roleOf(chat.address, message.user);
+    const role = bot.roleOf(chat.address, message.user);
     await reply(
       usageText({
         day,

@@ -1,5 +1,5 @@
-import { aRole, type Role } from '../bridge/roles.ts';
-import type { Command } from '../bridge/command.ts';
+import { aRole, type Role } from '../people/roles.ts';
+import type { Command } from '../dispatch/command.ts';
 import { userKey } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
 
@@ -22,14 +22,14 @@ export const whoami: Command = {
   description: 'Who you are to the bridge, and why',
   usage: '/whoami',
   access: 'member',
-  async run({ bridge, services, chat, message, reply }) {
+  async run({ bot, services, chat, message, reply }) {
     const { user } = message;
-    const role = bridge.roleOf(chat.address, user);
+    const role = bot.roleOf(chat.address, user);
     const id = userKey(chat.address.transport, user);
     const name = user.name ? `${user.name} (${id})` : id;
     const said = services.people.standing(chat.address, id);
     // The console's person is its owner by being at the keyboard, not by a list.
-    const listed = bridge.config.owners.includes(id) || bridge.config.allowedUsers.includes(id) || bridge.config.admins.includes(id);
+    const listed = bot.config.owners.includes(id) || bot.config.allowedUsers.includes(id) || bot.config.admins.includes(id);
     const why =
       role === 'owner' && !listed
         ? 'you are at this terminal'
@@ -37,7 +37,7 @@ export const whoami: Command = {
           ? `${said.byName ?? said.by} allowed you in this chat with /allow`
           : WHY[role];
     const lines = [`You are ${name}, ${aRole(role)} here: ${why}.`, `You may ${MAY[role]}.`];
-    if (!message.private && bridge.config.groupTurns === 'allowed' && role === 'member')
+    if (!message.private && bot.config.groupTurns === 'allowed' && role === 'member')
       lines.push(
         said?.is === 'allowed'
           ? 'In this group only the people an admin named with /allow start the agent’s work, and you are one.'

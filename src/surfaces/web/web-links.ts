@@ -1,9 +1,9 @@
-import type { WebLinks } from '../../chat/bridge/web-links.ts';
-import type { WebSessions } from './auth/web-sessions.ts';
+import type { WebLinks } from '../../chat/session/web-links.ts';
+import type { WebLogins } from './auth/web-logins.ts';
 import type { ShareLinks } from './shares/share-links.ts';
 
 /** The web server's links, at its address `url`. */
-export function webLinks(url: string, sessions: WebSessions, shares: ShareLinks, miniApp: boolean): WebLinks {
+export function webLinks(url: string, sessions: WebLogins, shares: ShareLinks, miniApp: boolean): WebLinks {
   return {
     loginLink: (who) => `${url}/login#${sessions.loginLink(who)}`,
     ...(miniApp ? { miniAppUrl: `${url}/app` } : {}),

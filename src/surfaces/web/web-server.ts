@@ -13,7 +13,7 @@ import type { InAppLogin, TransportHost } from '../../kernel/ports/transport.ts'
 import { API_BODY_BYTES, AUTH_BODY_BYTES, limitBody } from '../../kernel/http/body-limit.ts';
 import { sessionGuard, type WebEnv } from './auth/guard.ts';
 import { jsonOnly, ownPagesOnly } from './auth/own-pages-only.ts';
-import type { WebSessions } from './auth/web-sessions.ts';
+import type { WebLogins } from './auth/web-logins.ts';
 import { actionRoutes, type ActionSources } from './routes/action-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
@@ -24,7 +24,7 @@ import { pagesBuilt } from './pages.ts';
 
 export interface WebParts {
   config: WebConfig;
-  sessions: WebSessions;
+  sessions: WebLogins;
   allowed: (identity: string) => boolean;
   /** The chat app's in-app page (a Mini App) and the transport it vouches for people of; none: there is none. */
   inApp?: { login: InAppLogin; transport: string };

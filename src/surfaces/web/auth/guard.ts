@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { WebSession, WebSessions } from './web-sessions.ts';
+import type { WebLogin, WebLogins } from './web-logins.ts';
 
-export type WebEnv = { Variables: { session: WebSession } };
+export type WebEnv = { Variables: { session: WebLogin } };
 
 /**
  * Every API route but logging in: a session, from the `Authorization: Bearer` header the pages
@@ -11,7 +11,7 @@ export type WebEnv = { Variables: { session: WebSession } };
  * needed any more: another site's page can neither read the secret nor add the header (that
  * would take a CORS preflight, which this server never answers).
  */
-export function sessionGuard(sessions: WebSessions, allowed: (identity: string) => boolean): MiddlewareHandler<WebEnv> {
+export function sessionGuard(sessions: WebLogins, allowed: (identity: string) => boolean): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
     const session = sessions.get(bearerOf(c));
     if (!session || !allowed(session.identity))

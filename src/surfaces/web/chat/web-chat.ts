@@ -1,6 +1,6 @@
 import { onePersonChats, type ChatMembers } from '../../../kernel/ports/chat-members.ts';
 import { chatKey, chatRef, type ChatRef, type ChatUser } from '../../../kernel/ports/chat.ts';
-import type { WebIdentity } from '../auth/web-sessions.ts';
+import type { WebIdentity } from '../auth/web-logins.ts';
 
 /** The web pages' transport id: what their chats' ChatRefs carry. */
 export const WEB = 'web';

@@ -2,11 +2,11 @@ import { Hono, type Context } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import type { InAppLogin } from '../../../kernel/ports/transport.ts';
 import { bearerOf } from '../auth/guard.ts';
-import type { WebIdentity, WebSessions } from '../auth/web-sessions.ts';
+import type { WebIdentity, WebLogins } from '../auth/web-logins.ts';
 import type { Log } from '../../../kernel/log/logger.ts';
 
 export interface AuthParts {
-  sessions: WebSessions;
+  sessions: WebLogins;
   allowed: (identity: string) => boolean;
   /** The chat app's in-app page, and the transport it vouches for people of; none: there is none. */
   inApp?: { login: InAppLogin; transport: string };

@@ -4,7 +4,7 @@ import { plainText } from '../../../kernel/rich/index.ts';
 import type { RunReview } from '../../../work/subagents/run-review.ts';
 import type { SubagentRunRecord } from '../../../work/subagents/record.ts';
 import type { WebEnv } from '../auth/guard.ts';
-import type { WebSession } from '../auth/web-sessions.ts';
+import type { WebLogin } from '../auth/web-logins.ts';
 import type { ChatAccess } from '../../../work/access/chat-access.ts';
 import type { Context } from 'hono';
 
@@ -22,7 +22,7 @@ export interface ReviewSources {
 /** The diff of a run's worktree, and merging or discarding it: the same service, rules and audit as the chat's buttons. */
 export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
-  const reviewer = (session: WebSession) => {
+  const reviewer = (session: WebLogin) => {
     const [transport = '', userId = ''] = session.identity.split(/:(.*)/s);
     return {
       transport,

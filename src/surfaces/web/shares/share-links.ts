@@ -5,7 +5,7 @@ import type { Low } from 'lowdb';
 import { openJsonStore } from '../../../kernel/store/json-store.ts';
 import { own } from '../../../kernel/store/own.ts';
 import { writePrivateFile } from '../../../kernel/store/private-files.ts';
-import type { ShareTarget } from '../../../chat/bridge/web-links.ts';
+import type { ShareTarget } from '../../../chat/session/web-links.ts';
 
 /** A share link works this long from when it was made. */
 export const SHARE_LINK_MS = 7 * 24 * 3_600_000;

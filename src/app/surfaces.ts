@@ -1,0 +1,230 @@
+import { unpricedReason } from '../engine/usage/cost-meter.ts';
+import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
+import type { ChatAccess } from '../work/access/chat-access.ts';
+import type { AuditLog } from '../kernel/audit/audit-log.ts';
+import type { ApiServer } from '../surfaces/api/api-server.ts';
+import type { ApiChats } from '../surfaces/api/chats.ts';
+import { ApiScopes } from '../surfaces/api/scopes.ts';
+import type { Bot } from '../chat/bot.ts';
+import type { ChatSessions } from '../chat/session/chat-sessions.ts';
+import { hookWork } from '../chat/triggers/hook-work.ts';
+import type { BridgeConfig } from '../services/config/config.ts';
+import { DeliveryIds } from '../services/hooks/deliveries.ts';
+import { hookRoutes, MAX_BODY_BYTES as HOOK_BODY_BYTES } from '../services/hooks/hook-routes.ts';
+import { limitBody } from '../kernel/http/body-limit.ts';
+import { ConfigError } from '../kernel/errors/config-error.ts';
+import { RateLimit } from '../services/hooks/rate-limit.ts';
+import type { Log } from '../kernel/log/logger.ts';
+import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
+import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
+import type { InAppLogin, TransportHost, TransportRoute } from '../kernel/ports/transport.ts';
+import type { Outbound } from '../kernel/ports/chat.ts';
+import type { ChatStore } from '../kernel/store/chat-store.ts';
+import type { RunReview } from '../work/subagents/run-review.ts';
+import type { RunStore } from '../work/subagents/run-store.ts';
+import type { Subagents } from '../work/subagents/subagents.ts';
+import type { UsageLedger } from '../engine/usage/usage-ledger.ts';
+import type { WebLogins } from '../surfaces/web/auth/web-logins.ts';
+import { WEB } from '../surfaces/web/chat/web-chat.ts';
+import type { WebOutbound } from '../surfaces/web/chat/web-outbound.ts';
+import { PAGES_DIR } from '../surfaces/web/pages.ts';
+import { WebServer } from '../surfaces/web/web-server.ts';
+import type { ShareLinks } from '../surfaces/web/shares/share-links.ts';
+import type { Conversations } from '../work/transcripts/conversations.ts';
+import { mountMetrics } from '../services/telemetry/metrics-route.ts';
+import type { Scrape } from '../services/telemetry/metrics-server.ts';
+
+/** The parts of the bridge its surfaces (the API, the web server and its hooks) serve: built by `create-app.ts`, handed over whole. */
+export interface SurfaceParts {
+  config: BridgeConfig;
+  log: Log;
+  out: Outbound;
+  bot: Bot;
+  chats: ChatSessions;
+  store: ChatStore;
+  host: TransportHost;
+  subagents: Subagents;
+  orchestrator: Orchestrator;
+  runStore: RunStore;
+  orchestrationStore: OrchestrationStore;
+  approvals: ApprovalBroker;
+  /** What each person of the web pages may see and answer. */
+  access: ChatAccess;
+  ledger: UsageLedger;
+  audit: AuditLog;
+  review: RunReview;
+  /** The web pages' sessions and chats, when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
+  web?: { sessions: WebLogins; shares: ShareLinks; outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
+  /** Endpoints the transports' services call, beside the webhooks. */
+  routes: readonly TransportRoute[];
+  /** The chats' sessions and runs as conversations, for the share links' pages. */
+  conversations: Conversations;
+  /** The metrics as Prometheus text, served at `/metrics`; none: not served. */
+  scrapeMetrics?: Scrape;
+}
+
+/**
+ * What the bridge serves beyond its transport, started after everything is built: the API
+ * (SubagentService and ChatService, BRIDGE_API_ADDR) and the web server (dashboard, chat
+ * pages and webhooks, BRIDGE_WEB_ADDR). Returns how to close them.
+ */
+export async function startSurfaces(parts: SurfaceParts): Promise<{ close(): Promise<void> }> {
+  const api = parts.config.api ? await startApi(parts) : undefined;
+  const web = await startWeb(parts);
+  return {
+    async close() {
+      await api?.close();
+      await web?.close();
+    },
+  };
+}
+
+async function startApi(parts: SurfaceParts): Promise<ApiServer> {
+  const { config, log } = parts;
+  const apiConfig = config.api!;
+  // gRPC is loaded only when the API is served: a bridge without it starts without it.
+  const { ApiServer } = await import('../surfaces/api/api-server.ts');
+  const api = await ApiServer.start(apiConfig, {
+    subagents: parts.subagents,
+    orchestrator: parts.orchestrator,
+    chats: apiChats(parts.bot, parts.chats),
+    audit: parts.audit,
+    config,
+    reachable: (chat) => parts.store.knows(chat),
+    log,
+  });
+  for (const client of ApiScopes.unscoped(apiConfig)) log.warn(unscopedWarning(client, config));
+  const clients = apiConfig.tokens.length;
+  log.info(`SubagentService listening on ${api.address}${apiConfig.tls ? ' (TLS)' : ''}, ${clients} client${clients === 1 ? '' : 's'}; ChatService beside it`);
+  return api;
+}
+
+/** Exactly what a client no scope names can do: it is easy to give a token and forget it can start work. */
+function unscopedWarning(client: string, config: BridgeConfig): string {
+  const where = `working in ${config.projectRoots.join(', ')} or below`;
+  const what =
+    config.api!.noChatMode === 'bypass'
+      ? `in bypass mode (BRIDGE_API_NO_CHAT_MODE=bypass), ${where}: they run any command and write any file the agents' user may, asking nobody`
+      : `in safe mode, ${where}: their tools only read, and change nothing (BRIDGE_API_NO_CHAT_MODE=bypass would let them run any tool)`;
+  return `API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat, and it can start such runs and plans ${what}`;
+}
+
+async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
+  const { config, log, bot, runStore } = parts;
+  const { hooks } = config;
+  if (!config.web || !parts.web) {
+    if (parts.routes.length)
+      throw new ConfigError(`${parts.routes.map((route) => route.path).join(', ')} must be served on the web server: set BRIDGE_WEB_ADDR`);
+    if (hooks.length) log.warn(`${hooks.length} webhook${hooks.length === 1 ? '' : 's'} in hooks.json, but BRIDGE_WEB_ADDR is not set: none can be reached`);
+    return undefined;
+  }
+  const { sessions, shares, outbound, inApp } = parts.web;
+  // A web user is who their chat app vouched for: the one allowlist decides, on every call.
+  const who = (identity: string) =>
+    [
+      { transport: WEB, chat: '-' },
+      { id: '-', identity },
+    ] as const;
+  const mountHooks = hookRoutes({
+    hooks,
+    deliveries: await DeliveryIds.open(config.dataDir),
+    limit: new RateLimit(),
+    start: hookWork({
+      bot,
+      spawner: parts.subagents.spawner,
+      chats: parts.chats,
+      out: parts.out,
+      log,
+      unpriced: (cli, model) => unpricedReason(config, cli, model),
+    }),
+    audit: parts.audit,
+    log,
+  });
+  const web = await WebServer.start({
+    config: config.web,
+    sessions,
+    allowed: (identity) => bot.isAllowedAnywhere(identity),
+    inApp,
+    dashboard: {
+      runs: runStore,
+      subagents: parts.subagents,
+      orchestrations: parts.orchestrationStore,
+      approvals: parts.approvals,
+      access: parts.access,
+      ledger: parts.ledger,
+      auditFile: parts.audit.file,
+      chats: outbound,
+      chatTitles: (key) => parts.store.get(key)?.title,
+      liveSessions: () =>
+        parts.chats
+          .active()
+          .filter((chat) => chat.agent.hasLiveProcess)
+          .map((chat) => ({
+            chat: chat.record.key,
+            address: chat.address,
+            cli: chat.record.cli,
+            working: chat.busy,
+            ...(chat.agent.liveWhere ? { worker: chat.agent.liveWhere } : {}),
+          })),
+    },
+    review: {
+      review: parts.review,
+      findRun: (id) => runStore.find(id),
+      access: parts.access,
+      isOwner: (identity) => bot.isOwner(...who(identity)),
+      isAdmin: (identity) => bot.roleOf(...who(identity)) === 'admin',
+    },
+    actions: {
+      registry: parts.subagents.registry,
+      orchestrator: parts.orchestrator,
+      findRun: (id) => runStore.find(id),
+      access: parts.access,
+    },
+    shares: {
+      links: shares,
+      conversations: parts.conversations,
+      findRun: (id) => runStore.find(id),
+      access: parts.access,
+      cliOf: (chat) => parts.store.get(chat)?.cli,
+    },
+    host: () => parts.host,
+    pagesDir: PAGES_DIR,
+    // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.
+    extra: (app) => {
+      mountHooks(app);
+      if (parts.scrapeMetrics) mountMetrics(app, parts.scrapeMetrics, config.metrics.token);
+      // A chat app's own calls, each under the webhooks' limit and signed by that app (its transport checks).
+      for (const route of parts.routes) app.on(route.method, route.path, limitBody(HOOK_BODY_BYTES), (c) => route.handle(c.req.raw));
+    },
+    log,
+  });
+  log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);
+  if (parts.scrapeMetrics && !config.metrics.disabled)
+    log.info(
+      `metrics on ${config.web.url}/metrics (to this machine${config.metrics.token ? ', and to others with BRIDGE_METRICS_TOKEN' : ' only: set BRIDGE_METRICS_TOKEN to let others scrape'})`,
+    );
+  if (hooks.length) log.info(`webhooks: ${hooks.map((hook) => `${config.web!.url}/hooks/${hook.name}`).join(', ')}`);
+  return web;
+}
+
+/** The ChatService's way into the chats: a message as the bridge injects one (queued, never steering), and what a chat's session is. */
+function apiChats(bot: Bot, chats: ChatSessions): ApiChats {
+  return {
+    send: (address, message, follow) => bot.inject(address, message, follow),
+    view: (address) => {
+      const chat = chats.get(address);
+      const { record, current } = chat;
+      return {
+        cli: record.cli,
+        ...(record.model ? { model: record.model } : {}),
+        ...(record.cliSessionId ? { sessionId: record.cliSessionId } : {}),
+        workdir: record.workdir,
+        permissionMode: chat.permissionMode,
+        busyMode: chat.busyMode,
+        busy: chat.busy,
+        ...(current ? { running: { turnId: current.id, startedAt: current.startedAt } } : {}),
+        queued: chat.queued,
+      };
+    },
+  };
+}

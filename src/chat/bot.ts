@@ -1,0 +1,365 @@
+import { chatKey, type ButtonAnswer, type ButtonPress, type ChatRef, type ChatUser, type IncomingMessage, type Outbound } from '../kernel/ports/chat.ts';
+import type { TurnOutcome } from '../engine/session/turn.ts';
+import type { BridgeConfig } from '../services/config/config.ts';
+import type { Settings } from '../services/config/bridge-manifest.ts';
+import type { OutsideSource } from '../kernel/store/chat-store.ts';
+import type { ChatSession } from './session/chat-session.ts';
+import type { ChatSessions } from './session/chat-sessions.ts';
+import type { Command, CommandScope } from './dispatch/command.ts';
+import type { CommandServices } from './dispatch/command-services.ts';
+import { idButton, type ButtonHandler, type ButtonKind } from '../kernel/ports/buttons.ts';
+import { ButtonPresses } from './dispatch/button-presses.ts';
+import { inject, type Injected } from './turns/injected.ts';
+import { RefusalThrottle } from './people/refusals.ts';
+import { messagePipeline, type WaitingForWords } from './pipeline/index.ts';
+import type { WorkBudget } from './people/spending.ts';
+import { Allowlist } from './people/allowlist.ts';
+import type { Role } from './people/roles.ts';
+import { Turns, type EndedTurn, type TurnWatch } from './turns/turns.ts';
+import type { Person } from '../engine/usage/usage-ledger.ts';
+import { CostMeter } from '../engine/usage/cost-meter.ts';
+import { Steering } from './turns/steering.ts';
+import { recoverInterrupted } from './turns/restarts.ts';
+import { replayCommands } from './dispatch/command-replay.ts';
+import { Attachments } from './session/attachments.ts';
+import type { Inbox } from '../engine/files/inbox.ts';
+import type { Transcriber } from '../engine/files/transcriber.ts';
+import type { Log } from '../kernel/log/logger.ts';
+import type { Transcripts } from '../work/transcripts/transcripts.ts';
+import { delay } from '../kernel/concurrency/delay.ts';
+import { DRAIN_WORDS, type DrainReason } from './turns/leaving.ts';
+
+/** The slice of the configuration the bot itself uses. */
+export type BotConfig = Pick<
+  BridgeConfig,
+  | 'allowedUsers'
+  | 'owners'
+  | 'admins'
+  | 'groupTurns'
+  | 'bareNumbers'
+  | 'agentUser'
+  | 'sandbox'
+  | 'adapters'
+  | 'projectRoots'
+  | 'offLimits'
+  | 'projects'
+  | 'dataDir'
+  | 'cliEnv'
+  | 'restart'
+> &
+  Partial<Pick<BridgeConfig, 'prices'>> & {
+    settings: Pick<
+      Settings,
+      | 'progressEditIntervalMs'
+      | 'answerAsDocumentOverChars'
+      | 'turnTimeoutSeconds'
+      | 'turnTimeoutWarningSeconds'
+      | 'maxQueuedMessages'
+      | 'fileReminderSeconds'
+      | 'commandTimeoutSeconds'
+      | 'fileTransferTimeoutSeconds'
+    >;
+  };
+
+export interface BotOptions {
+  config: BotConfig;
+  chats: ChatSessions;
+  out: Outbound;
+  /** Every command, in the order /help lists them (`commands/index.ts`). */
+  commands: readonly Command[];
+  /** What the commands work with beyond the chat's own session. */
+  services: CommandServices;
+  /** The transport whose one user is the owner at the keyboard, allowlist or not (the console); none: the allowlist decides. */
+  trustEveryoneOn?: string;
+  /** What each chat may still spend today: past it, no new turn starts. */
+  budget?: WorkBudget;
+  /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
+  files?: { inboxes?: ReadonlyMap<string, Inbox>; transcriber?: Transcriber };
+  /** What waits for words in a chat (the agent's question or plan): a message that answers it is taken there. */
+  questions?: WaitingForWords;
+  /** The chats' transcripts, kept as their turns go (for /export and share links). */
+  transcripts?: Transcripts;
+  log: Log;
+}
+
+/** A running turn's Stop button. */
+const STOP_TURN = idButton('stop');
+
+/**
+ * The transport-neutral bot: who may talk, what a message means (a command or a turn: its
+ * steps are `pipeline/`), and how turns are shown. Every transport (a chat app, the console)
+ * feeds it and gives it an Outbound.
+ */
+export class Bot {
+  readonly config: BotConfig;
+  readonly chats: ChatSessions;
+  readonly out: Outbound;
+  readonly commands: readonly Command[];
+  private readonly presses: ButtonPresses;
+  private readonly allowlist: Allowlist;
+  private readonly turns: Turns;
+  private readonly log: Log;
+  readonly attachments: Attachments;
+  private readonly steering: Steering;
+  private readonly pipeline: ReturnType<typeof messagePipeline>;
+  /** Set once a drain begins (a restart, or leaving): no new turn starts (see drain). */
+  private drainReason: DrainReason | undefined;
+
+  constructor(private readonly options: BotOptions) {
+    this.config = options.config;
+    this.out = options.out;
+    this.chats = options.chats;
+    this.log = options.log;
+    const { people, seen } = options.services;
+    this.allowlist = new Allowlist({
+      allowed: options.config.allowedUsers,
+      owners: options.config.owners,
+      admins: options.config.admins,
+      trustEveryoneOn: options.trustEveryoneOn,
+      bareNumbers: options.config.bareNumbers,
+      people,
+      groupTurns: options.config.groupTurns,
+    });
+    this.presses = new ButtonPresses({ allowlist: this.allowlist, seen, timeoutSeconds: options.config.settings.commandTimeoutSeconds, log: this.log });
+    this.attachments = new Attachments({
+      inboxes: options.files?.inboxes ?? new Map(),
+      transcriber: options.files?.transcriber,
+      out: options.out,
+      submit: (chat, prompt) => this.pipeline.prompt(chat, prompt),
+      log: this.log,
+      reminderMs: options.config.settings.fileReminderSeconds * 1000,
+    });
+    this.steering = new Steering({
+      out: options.out,
+      attachments: this.attachments,
+      startTurn: (chat, message, by) => this.startTurn(chat, message, by),
+      transcripts: options.transcripts,
+      log: this.log,
+    });
+    this.commands = options.commands;
+    const prices = options.config.prices;
+    this.turns = new Turns({
+      config: this.config,
+      out: this.out,
+      stopButton: (turnId) => STOP_TURN.button('⏹ Stop', turnId),
+      // A turn with a budget of its own (a webhook's) is priced as it streams.
+      meter: (chat) => prices && new CostMeter(prices, chat.record.cli, options.config.adapters.get(chat.record.cli)?.protocol, chat.record.model),
+      transcripts: options.transcripts,
+      log: this.log,
+    });
+    const { settings } = options.config;
+    this.pipeline = messagePipeline({
+      chats: this.chats,
+      out: this.out,
+      allowlist: this.allowlist,
+      people,
+      seen,
+      refusals: new RefusalThrottle(),
+      turnRefusals: new RefusalThrottle(),
+      attachments: this.attachments,
+      commands: options.commands,
+      scope: () => this.scope,
+      roleOf: (chat, user) => this.roleOf(chat, user),
+      mayStartTurns: (chat, user, inGroup) => this.allowlist.mayStartTurns(chat, user, inGroup),
+      settings,
+      questions: options.questions,
+      budget: options.budget,
+      draining: () => this.drainReason,
+      steering: this.steering,
+      limit: settings.maxQueuedMessages,
+      startTurn: (chat, message, by) => this.startTurn(chat, message, by),
+      log: this.log,
+    });
+    this.button(STOP_TURN, (press, turnId) => this.stopButton(press, turnId));
+    for (const command of options.commands)
+      for (const route of command.buttons ?? []) this.button(route.kind, (press, payload) => route.press(press, payload, this.scope));
+  }
+
+  /** What every part of a command is given. */
+  private get scope(): CommandScope {
+    return { bot: this, services: this.options.services };
+  }
+
+  /** Handles the presses of one kind of button, with its payload decoded (a press whose payload does not decode is answered here). */
+  button<P>(kind: ButtonKind<P>, handler: ButtonHandler<P>): void {
+    this.presses.on(kind, handler);
+  }
+
+  /** Called as every turn's CLI starts on it. */
+  onTurnStarted(listener: (chat: ChatSession) => void): void {
+    this.turns.onStarted(listener);
+  }
+
+  /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
+  onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
+    this.turns.onEnded(listener);
+  }
+
+  async statusExtras(chat: ChatSession): Promise<[string, string][]> {
+    return (await Promise.all(this.commands.map(async (command) => (command.status ? command.status(chat, this.scope) : [])))).flat();
+  }
+
+  /** Whether this user, writing in this chat, may use the bridge: BRIDGE_ALLOWED_USERS and what the chat's admins said (the console's one user always may). */
+  isAllowed(chat: ChatRef, user: ChatUser): boolean {
+    return this.allowlist.isAllowed(chat, user);
+  }
+
+  /** Whether this person (`<transport>:<id>`) may use the bridge in some chat: the web pages let them in. */
+  isAllowedAnywhere(person: string): boolean {
+    return this.allowlist.isAllowedAnywhere(person);
+  }
+
+  /** An owner: one of BRIDGE_OWNERS (by default the first id in BRIDGE_ALLOWED_USERS), or the console's one user. Only they decide what the bridge trusts. */
+  isOwner(chat: ChatRef, user: ChatUser): boolean {
+    return this.allowlist.isOwner(chat, user);
+  }
+
+  /** What an allowed person is here: an owner, an admin (BRIDGE_ADMINS) or a member. */
+  roleOf(chat: ChatRef, user: ChatUser): Role {
+    return this.allowlist.roleOf(chat, user);
+  }
+
+  /** Handles one message (a command, words for the agent, files, an answer): see `pipeline/`. Returns once it is accepted (a turn runs on in the background). */
+  async handleMessage(message: IncomingMessage): Promise<void> {
+    await this.pipeline.message(message);
+  }
+
+  /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
+  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string; payer?: Person }, by = ''): Promise<void> {
+    await this.turns.start(chat, message, by);
+  }
+
+  /** A message into a chat's main session from something other than its people (a schedule, a webhook, an API client): see `inject`. */
+  async inject(
+    address: ChatRef,
+    message: { text: string; from: string; outside?: OutsideSource; payer?: Person; budgetUsd?: number },
+    watch?: TurnWatch,
+  ): Promise<Injected> {
+    return inject(
+      {
+        chats: this.chats,
+        out: this.out,
+        budget: this.options.budget,
+        limit: this.config.settings.maxQueuedMessages,
+        draining: () => this.drainReason !== undefined,
+        turns: this.turns,
+      },
+      address,
+      message,
+      watch,
+    );
+  }
+
+  async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
+    return this.presses.press(press);
+  }
+
+  /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */
+  async stopChat(chat: ChatSession, reason: string, onlyOf?: string): Promise<string> {
+    const { running, dropped } = await chat.stop(reason);
+    const lines = [
+      [
+        running ? '⏹ Stopped the turn; the session goes on with your next message.' : 'No turn was running.',
+        dropped ? `Dropped ${dropped} waiting message${dropped === 1 ? '' : 's'}.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    ];
+    for (const command of this.commands) {
+      const line = await command.stop?.(chat, reason, this.scope, onlyOf);
+      if (line) lines.push(line);
+    }
+    return lines.join('\n');
+  }
+
+  /**
+   * At the start: the messages in flight when the bridge last stopped are taken up (resumed,
+   * or run if they were waiting), or named to their chats (BRIDGE_RESUME_INTERRUPTED=off).
+   */
+  async recoverInterrupted(): Promise<void> {
+    const interrupted = this.chats.interrupted();
+    await recoverInterrupted(interrupted, {
+      out: this.out,
+      resume: this.config.restart.resume,
+      budget: this.options.budget,
+      startTurn: async (chat, message, by, pending) => void (await this.turns.start(chat, message, by, pending)),
+      stopping: () => this.drainReason !== undefined,
+      log: this.log,
+    });
+    // Albums that were gathering came after the messages above.
+    if (!this.drainReason) await this.attachments.recover(interrupted);
+  }
+
+  /**
+   * At the start, once runs, orchestrations and schedules are taken up (so what a command made
+   * is found, and never made twice): the commands a restart cut short, carried out again where
+   * their work is not there, or named to their chats (see `replayCommands`).
+   */
+  async replayCommands(): Promise<void> {
+    await replayCommands(this.chats.interrupted(), {
+      commands: this.commands,
+      scope: () => this.scope,
+      out: this.out,
+      run: (chat, message) => this.pipeline.command(chat, message),
+      stopping: () => this.drainReason !== undefined,
+      log: this.log,
+    });
+  }
+
+  /**
+   * The first part of a restart (or of leaving, `why`): no new turn starts (queued ones and
+   * messages that come meanwhile are kept for after it, and their chats told), and the running
+   * turns have until `ms` have passed to finish. Their progress says so.
+   */
+  async drain(ms: number, why: DrainReason = 'restart'): Promise<void> {
+    this.drainReason = why;
+    const words = DRAIN_WORDS[why];
+    this.turns.shutDown();
+    const chats = this.chats.active();
+    for (const chat of chats) {
+      chat.agent.dropQueued(words.stopped);
+      chat.current?.presenter.showNotice(words.turn(ms));
+    }
+    await Promise.race([this.turns.idle(), delay(ms)]);
+  }
+
+  /** The chats whose turn is at work (or starting): what a drain begun now waits for. */
+  turnsAtWork(): ChatRef[] {
+    return this.chats
+      .active()
+      .filter((chat) => chat.busy)
+      .map((chat) => chat.address);
+  }
+
+  /** Stops every turn (CLIs exit cleanly) and waits until each has been reported. */
+  async shutdown(reason = this.config.restart.resume ? DRAIN_WORDS[this.drainReason ?? 'restart'].stopped : 'the bridge is shutting down'): Promise<void> {
+    this.turns.shutDown();
+    this.attachments.close();
+    await Promise.all(this.chats.active().map((chat) => chat.stop(reason, { why: 'restart' })));
+    await this.turns.idle();
+  }
+
+  isIdle(): boolean {
+    return this.turns.isIdle();
+  }
+
+  /** Resolves when no turn is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    await this.turns.idle();
+  }
+
+  private async stopButton(press: ButtonPress, turnId: string): Promise<ButtonAnswer> {
+    const chat = this.chats.get(press.address);
+    if (chat.current?.id !== turnId) return { text: 'That turn has already ended.' };
+    // Answered at once: the turn ends through the CLI's interrupt (a few seconds at worst), and its progress says so.
+    this.turns.track(
+      chat.stop(`stopped by ${press.user.name ?? press.user.id}`, { keepQueued: true }).then(
+        () => {},
+        (error: Error) => this.log.warn({ chat: chatKey(press.address) }, `stopping the turn failed: ${error.message}`),
+      ),
+    );
+    return { text: '⏹ Stopping…' };
+  }
+}
+
+export type { ChatRef };

@@ -1,0 +1,173 @@
+import type { Role } from '../people/roles.ts';
+import {
+  chatKey,
+  type RichText,
+  type MessageRef,
+  type SendOptions,
+  type IncomingMessage,
+  type Outbound,
+  type ButtonPress,
+  type ButtonAnswer,
+  type ChatRef,
+  type ChatUser,
+} from '../../kernel/ports/chat.ts';
+import type { ButtonKind } from '../../kernel/ports/buttons.ts';
+import type { ChatSession } from '../session/chat-session.ts';
+import type { ChatSessions } from '../session/chat-sessions.ts';
+import type { Attachments } from '../session/attachments.ts';
+import type { BridgeConfig } from '../../services/config/config.ts';
+import type { Settings } from '../../services/config/bridge-manifest.ts';
+import type { CommandServices } from './command-services.ts';
+import type { SpawnOrigin } from '../../work/subagents/spawner.ts';
+
+/** What a command may ask of the bot that runs it. */
+export interface CommandHost {
+  readonly config: Pick<
+    BridgeConfig,
+    | 'adapters'
+    | 'projectRoots'
+    | 'offLimits'
+    | 'projects'
+    | 'dataDir'
+    | 'cliEnv'
+    | 'agentUser'
+    | 'owners'
+    | 'admins'
+    | 'allowedUsers'
+    | 'groupTurns'
+    | 'sandbox'
+  >;
+  readonly out: Outbound;
+  readonly chats: Pick<ChatSessions, 'get' | 'active'>;
+  /** Every command, in the order /help lists them. */
+  readonly commands: readonly Command[];
+  /** Stops the chat's turn, its queue, and whatever else the chat has running; returns a report. */
+  /** `onlyOf`: a member's /stop, which stops the turn but, of the chat's work, only theirs (`<transport>:<id>`). */
+  stopChat(chat: ChatSession, reason: string, onlyOf?: string): Promise<string>;
+  /** Rows the commands add to /status. */
+  statusExtras(chat: ChatSession): Promise<[string, string][]>;
+  /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
+  readonly attachments: Pick<Attachments, 'take' | 'save'>;
+  /** An owner: one of BRIDGE_OWNERS (by default the first of BRIDGE_ALLOWED_USERS), or the console's one user. */
+  /** What an allowed person is here: an owner, an admin or a member. */
+  roleOf(chat: ChatRef, user: ChatUser): Role;
+  isOwner(chat: ChatRef, user: ChatUser): boolean;
+}
+
+/** What every part of a command (its handler, its buttons, its /stop and /status hooks) is given. */
+export interface CommandScope {
+  bot: CommandHost;
+  /** The parts of the bridge beyond the chat's own session: subagents, orchestrations, agents, trust, usage. */
+  services: CommandServices;
+}
+
+export interface CommandContext extends CommandScope {
+  chat: ChatSession;
+  message: IncomingMessage;
+  /** What follows the command word. */
+  args: string;
+  reply: (text: RichText, options?: SendOptions) => Promise<MessageRef>;
+  /** The command's usage line. */
+  usage: string;
+  /** Aborted when the command passes its deadline: work that can stop (streams, archives) stops. */
+  signal: AbortSignal;
+}
+
+/** Who may run a command: every member of a chat, its admins (and the owners), or the owners alone. */
+export type Access = Role;
+
+/**
+ * A slash command, whole: what /help and the transport's command menu show of it, who may use
+ * it, its handler, and what it adds to the chat besides (buttons on its replies, a line in
+ * /stop's report, rows in /status). `manifest.json`'s `commands` are generated from these.
+ */
+export interface Command {
+  /** The command word, without the slash: lowercase letters, digits and _, at most 32. */
+  readonly name: string;
+  /** One line for the command menu (at most 256 characters). */
+  readonly description: string;
+  readonly usage: string;
+  /**
+   * Who may use it, for every use or by what it is asked (a command anyone may read with, that
+   * only the owner may change with). Everyone else is refused before the handler runs.
+   */
+  readonly access: Access | ((args: string) => Access);
+  /**
+   * It starts work for an agent (a run, a plan, a message to a run), always or by what it is
+   * asked: in a group where only the people named with /allow start turns, the others are refused it.
+   */
+  readonly startsWork?: boolean | ((args: string) => boolean);
+  /**
+   * What became of a use of it a restart cut short, found by the message that asked for it
+   * (`messageKey`, kept with what it made): its work is there, or is not (it is then carried out
+   * again, once), or cannot be known (the chat is told what is known). None: cannot be known.
+   */
+  readonly effectOf?: (key: string, args: string, scope: CommandScope) => CommandEffect | undefined;
+  /** Its own deadline, for a command whose work may rightly take longer than `commandTimeoutSeconds` (zipping a directory). */
+  readonly timeoutSeconds?: (settings: Pick<Settings, 'fileTransferTimeoutSeconds'>) => number;
+  run(ctx: CommandContext): Promise<void>;
+  /** The buttons its replies carry, and what a press does. */
+  readonly buttons?: readonly ButtonRoute[];
+  /** What else /stop stops for it in this chat; a line for /stop's report when it stopped something. */
+  stop?(chat: ChatSession, reason: string, scope: CommandScope, onlyOf?: string): Promise<string | undefined>;
+  /** Rows it adds to /status. */
+  status?(chat: ChatSession, scope: CommandScope): Promise<[string, string][]>;
+}
+
+/** What became of a command a restart cut short (see `Command.effectOf`). */
+export type CommandEffect = { kind: 'done' } | { kind: 'none' } | { kind: 'unknown'; said: string };
+
+/**
+ * The key of the message that asked for some work (`<chat>#<message id>`), kept with what it
+ * made, so a command carried out again after a restart finds its work and makes none twice.
+ */
+export function messageKey(message: Pick<IncomingMessage, 'address' | 'messageId'>): string | undefined {
+  return message.messageId === undefined ? undefined : `${chatKey(message.address)}#${message.messageId}`;
+}
+
+/** Where work a person starts with a command comes from: their chat, its directory and CLI, and the message that asked (a restart carries it out once). */
+export function commandOrigin(
+  ctx: Pick<CommandContext, 'chat' | 'message'>,
+): Pick<SpawnOrigin, 'address' | 'requester' | 'cwd' | 'cli' | 'depth' | 'fromMessage'> {
+  const { user } = ctx.message;
+  const fromMessage = messageKey(ctx.message);
+  return {
+    address: ctx.chat.address,
+    requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
+    cwd: ctx.chat.record.workdir,
+    cli: ctx.chat.record.cli,
+    depth: 0,
+    ...(fromMessage ? { fromMessage } : {}),
+  };
+}
+
+/** Whether this use of the command starts work for an agent. */
+export function startsWork(command: Pick<Command, 'startsWork'>, args: string): boolean {
+  return typeof command.startsWork === 'function' ? command.startsWork(args) : command.startsWork === true;
+}
+
+/** One kind of button and what a press of it does, with its payload decoded. */
+export interface ButtonRoute {
+  readonly kind: ButtonKind<unknown>;
+  press(press: ButtonPress, payload: unknown, scope: CommandScope): Promise<ButtonAnswer>;
+}
+
+/** Routes a kind of button's presses to a handler typed by the kind's payload. */
+export function onPress<P>(kind: ButtonKind<P>, press: (press: ButtonPress, payload: P, scope: CommandScope) => Promise<ButtonAnswer>): ButtonRoute {
+  return { kind, press: (p, payload, scope) => press(p, payload as P, scope) };
+}
+
+/** A wrong use of a command: answered with this message and the command's usage. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Commands that change what the next turn runs with wait for the running one. */
+export function refuseWhileBusy(chat: ChatSession): void {
+  if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
+}
+
+/** The role a command needs, asked with these arguments. */
+export function accessFor(command: Pick<Command, 'access'>, args: string): Role {
+  return typeof command.access === 'function' ? command.access(args) : command.access;
+}

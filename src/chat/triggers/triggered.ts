@@ -1,0 +1,74 @@
+import type { Log } from '../../kernel/log/logger.ts';
+import type { OutsideSource } from '../../kernel/store/chat-store.ts';
+import { chatKey, type ChatRef, type Outbound, type RichText } from '../../kernel/ports/chat.ts';
+import { spawnedText, stopButton } from '../../work/presentation/runs.ts';
+import { plain } from '../../kernel/rich/index.ts';
+import type { SpawnIntent, SpawnOrigin, Spawner } from '../../work/subagents/spawner.ts';
+import type { Bot } from '../bot.ts';
+import type { Person } from '../../engine/usage/usage-ledger.ts';
+import type { ChatSessions } from '../session/chat-sessions.ts';
+
+export interface TriggeredParts {
+  bot: Pick<Bot, 'inject' | 'isAllowed'>;
+  spawner: Pick<Spawner, 'spawn'>;
+  chats: Pick<ChatSessions, 'get'>;
+  out: Outbound;
+  log: Log;
+}
+
+export type TriggeredTurn = { ok: true; turnId: string } | { ok: false; reason: string; unreachable?: true };
+export type TriggeredRun = { ok: true; runId: string } | { ok: false; reason: string };
+
+/**
+ * Work nobody typed in the chat (a schedule, a webhook), headed by where it comes from
+ * (`⏰ Schedule #2`, `🪝 Webhook ci`): a turn of the chat's main session through
+ * `Bot.inject` (queued behind a person's, never steering it), or a run, announced like a
+ * /spawn. Whatever refuses it (the budget, a full queue, an option) is said in the chat.
+ */
+export class Triggered {
+  constructor(private readonly parts: TriggeredParts) {}
+
+  /**
+   * `outside`: the text comes from outside the chat's people (a webhook's delivery), and the
+   * session it enters keeps that. `payer`: the person its cost is for too (a schedule's maker).
+   */
+  async turn(chat: ChatRef, from: string, text: string, outside?: OutsideSource, payer?: Person, budgetUsd?: number): Promise<TriggeredTurn> {
+    let injected: Awaited<ReturnType<Bot['inject']>>;
+    try {
+      injected = await this.parts.bot.inject(chat, {
+        text,
+        from,
+        outside,
+        ...(payer ? { payer } : {}),
+        ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+      });
+    } catch (error) {
+      // The chat could not be written to: nobody there to tell.
+      return { ok: false, reason: `the chat cannot be reached (${(error as Error).message})`, unreachable: true };
+    }
+    if (injected.ok) return { ok: true, turnId: injected.turnId };
+    await this.tell(chat, `${from} did not run: ${injected.reason}`);
+    return { ok: false, reason: injected.reason };
+  }
+
+  /** A run from the chat's directory and CLI; `heading` is shown above its start. */
+  async run(chat: ChatRef, from: string, intent: SpawnIntent, origin: Pick<SpawnOrigin, 'requester' | 'mode'>, heading: RichText): Promise<TriggeredRun> {
+    const { record } = this.parts.chats.get(chat);
+    const result = await this.parts.spawner
+      .spawn(intent, { address: chat, cwd: record.workdir, cli: record.cli, depth: 0, ...origin })
+      .catch((error: Error) => ({ ok: false as const, error: error.message }));
+    if (!result.ok) {
+      await this.tell(chat, `${from} did not start its run: ${result.error}`);
+      return { ok: false, reason: result.error };
+    }
+    await this.parts.out
+      .send(chat, heading)
+      .then(() => this.parts.out.send(chat, spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] }))
+      .catch((error: Error) => this.parts.log.warn({ chat: chatKey(chat) }, `a notice of ${from} failed: ${error.message}`));
+    return { ok: true, runId: result.run.runId };
+  }
+
+  tell(chat: ChatRef, text: string): Promise<unknown> {
+    return this.parts.out.send(chat, plain(text)).catch((error: Error) => this.parts.log.warn({ chat: chatKey(chat) }, `a notice failed: ${error.message}`));
+  }
+}
