@@ -41,7 +41,7 @@ describe('the real claude binary as a chat’s session on a worker', () => {
   it('resumes its session on the other worker after its own is killed, with the transcript copied back', async () => {
     say('remember the word apricot');
     await waitText(/^You said: remember the word apricot/);
-    const [first] = [...world.workers].filter(([, worker]) => /session: a turn started here/.test(worker.log()));
+    const [first] = [...world.workers].filter(([, worker]) => /session \w+: a turn started here/.test(worker.log()));
     expect(first).toBeDefined();
     const [dead, deadProcess] = first!;
     const other = dead === 'home-1' ? 'home-2' : 'home-1';
@@ -51,7 +51,7 @@ describe('the real claude binary as a chat’s session on a worker', () => {
     say('which word was it?');
     await waitText(new RegExp(`^Continuing on worker ${other}: worker ${dead} stopped\\.$`));
     await waitText(/^You said: which word was it\?/);
-    expect(world.workers.get(other)!.log()).toMatch(/session: a turn started here, its session restored/);
+    expect(world.workers.get(other)!.log()).toMatch(/session \w+: a turn started here, its session restored/);
     // The other worker's claude sent the model the whole conversation: the session went on.
     const request = real.mock.modelRequests.find((r) => r.lastUserText.includes('which word was it?'))!;
     expect(JSON.stringify(request.messages)).toContain('remember the word apricot');

@@ -3,7 +3,7 @@ import type { PermissionRequest } from '../../engine/session/live-cli.ts';
 import type { AgentSession } from '../../engine/session/session.ts';
 import type { PermissionDecision } from '../../kernel/protocols/events.ts';
 import type { SealedChannel } from './channel.ts';
-import type { ReportWriter } from './report-stream.ts';
+import type { SessionStreamWriter } from './session-stream.ts';
 import type { SessionEvent } from './session-protocol.ts';
 
 /** A session a worker holds (a run's, or a chat's), in one placement: what SessionHost keeps of it. */
@@ -14,7 +14,7 @@ export interface Hosted {
   channel: SealedChannel;
   /** The number of the last state copied back in this placement. */
   states: number;
-  events: ReportWriter<SessionEvent>;
+  events: SessionStreamWriter<SessionEvent>;
   /** The CLI session here, and what its command line depends on (another needs a new one). */
   session?: { agent: AgentSession; key: string };
   /** The MCP config file written for its CLI, and the secret in it. */

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { LiveLaunch, PermissionAnswerer } from '../../engine/session/live-cli.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { connect, describeRedis, followOutages } from './redis.ts';
-import { ReportReader } from './report-stream.ts';
+import { SessionStreamReader } from './session-stream.ts';
 import { grantContext, type BridgeKeys } from './bridge-keys.ts';
 import { KeptStates } from './kept-states.ts';
 import type { PackedSession } from './session-state.ts';
@@ -47,7 +47,7 @@ const DESCRIBE_WITHIN_MS = 2000;
  */
 export class RemoteSessions implements RemoteSide {
   private readonly commands: Redis;
-  private readonly reader: ReportReader;
+  private readonly reader: SessionStreamReader;
   readonly registry: WorkerRegistry;
   private readonly sessions = new Map<string, Placed>();
   private readonly states: KeptStates;
@@ -77,7 +77,7 @@ export class RemoteSessions implements RemoteSide {
     this.registry = new WorkerRegistry(this.commands, options.signer, options.leaseMs, options.keys.own);
 
     this.states = KeptStates.in(options.dataDir, options.keys.sealer('session-states'), log);
-    this.reader = new ReportReader(
+    this.reader = new SessionStreamReader(
       connect(redisUrl),
       this.commands,
       options.keys.own,

@@ -15,7 +15,7 @@ import type { DrainDeadline, Drainable, DrainHolder, DrainOutcome } from './work
 import type { Log } from '../../kernel/log/logger.ts';
 import type { Secrets } from '../../kernel/log/secrets.ts';
 import { answered, connect, followOutages, describeRedis } from './redis.ts';
-import { ReportWriter } from './report-stream.ts';
+import { SessionStreamWriter } from './session-stream.ts';
 import { packSessionState, unpackFiles } from './session-state.ts';
 import { bellFor, onAsks, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
 import { operatorServers, sessionConfigOf, sessionFilesPlace } from './worker-launch.ts';
@@ -183,7 +183,7 @@ export class SessionHost implements DrainHolder {
         attempt: given.attempt,
         channel,
         states: 0,
-        events: new ReportWriter<SessionEvent>(
+        events: new SessionStreamWriter<SessionEvent>(
           this.commands,
           channel,
           sessionStream(given.sessionKey, given.attempt),

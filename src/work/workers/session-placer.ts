@@ -3,7 +3,7 @@ import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 import type { BridgeKeys } from './bridge-keys.ts';
 import type { SealedChannel } from './channel.ts';
 import type { RemoteTurn } from './remote-live-cli.ts';
-import type { ReportReader } from './report-stream.ts';
+import type { SessionStreamReader } from './session-stream.ts';
 import { sessionStream, type SessionEvent, type SessionLaunch } from './session-protocol.ts';
 import type { WorkerPicker } from './worker-picker.ts';
 import type { Lease, WorkerRegistry } from './worker-registry.ts';
@@ -45,7 +45,7 @@ export interface Placed {
 export interface PlacerParts {
   registry: WorkerRegistry;
   picker: WorkerPicker;
-  reader: ReportReader;
+  reader: SessionStreamReader;
   keys: BridgeKeys;
   /** Grants `bearer` for what the session's own secret `token` may do, until the returned function revokes it. */
   delegateTools?: (token: string, bearer: string) => (() => void) | undefined;

@@ -19,7 +19,7 @@ interface Sequenced {
  * each entry signed for the run and its attempt and numbered. While Redis is away, commands
  * wait in the connection's queue; nothing is dropped.
  */
-export class ReportWriter<E extends { kind: string }> {
+export class SessionStreamWriter<E extends { kind: string }> {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private written: Promise<unknown> = Promise.resolve();
@@ -104,7 +104,7 @@ interface ReadMark {
  * that placement, expired, or numbered at or below the last one taken (a replay) is refused:
  * `refused` hears the run and why.
  */
-export class ReportReader {
+export class SessionStreamReader {
   private readonly followed = new Map<string, Followed>();
   private wake: (() => void) | undefined;
   private closed = false;
