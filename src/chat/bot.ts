@@ -8,6 +8,7 @@ import type { ChatSessions } from './session/chat-sessions.ts';
 import type { Command, CommandScope } from './dispatch/command.ts';
 import type { CommandServices } from './dispatch/command-services.ts';
 import { idButton, type ButtonHandler, type ButtonKind } from '../kernel/ports/buttons.ts';
+import { asWritten } from '../kernel/ports/capabilities.ts';
 import { ButtonPresses } from './dispatch/button-presses.ts';
 import { inject, type Injected } from './turns/injected.ts';
 import { RefusalThrottle } from './people/refusals.ts';
@@ -95,6 +96,7 @@ export class Bot {
   readonly chats: ChatSessions;
   readonly out: Outbound;
   readonly commands: readonly Command[];
+  private readonly commandNames: ReadonlySet<string>;
   private readonly presses: ButtonPresses;
   private readonly allowlist: Allowlist;
   private readonly turns: Turns;
@@ -137,6 +139,7 @@ export class Bot {
       log: this.log,
     });
     this.commands = options.commands;
+    this.commandNames = new Set(options.commands.map((command) => command.name));
     const prices = options.config.prices;
     this.turns = new Turns({
       config: this.config,
@@ -251,7 +254,9 @@ export class Bot {
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {
-    return this.presses.press(press);
+    const answer = await this.presses.press(press);
+    // Shown where the press was (a notice, or a line in the chat, outside the Outbound): its commands as the app's people write them.
+    return answer.text ? { ...answer, text: asWritten(answer.text, this.out.capabilities(press.address), this.commandNames) } : answer;
   }
 
   /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */

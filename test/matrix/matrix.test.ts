@@ -60,6 +60,21 @@ describe('the Matrix transport', () => {
     expect((await chat.waitFor(/^echo: question pick/)).text).toContain('answered: Blue');
   });
 
+  it('names the commands in what a press answers the Matrix way, as in every other text', async () => {
+    const room = app.group(9);
+    await room.say('say:a-first-session');
+    await room.waitFor(/^a-first-session/);
+    await room.command('resume');
+    const listed = await room.waitFor(/^Sessions, newest first/);
+    await room.say('hang');
+    await expect.poll(async () => (await room.shown()).some((m) => m.buttons.some((label) => /Stop/.test(label))), { timeout: 20_000 }).toBe(true);
+    // Resuming waits for the running turn: the answer says how to stop it, as this room writes it.
+    await room.press(listed, /^▶ 1\./);
+    expect((await room.waitFor(/^A turn is running\./)).text).toBe('A turn is running. !stop it first, or wait for it to end.');
+    await room.command('stop');
+    await room.waitFor(/^⏹ Stopped the turn/);
+  });
+
   it('says what a press did, and answers a press on a question from before a restart, not ignoring it', async () => {
     const room = app.group(7);
     const questions = async () => (await room.shown()).filter((m) => /Which color\?/.test(m.text));
