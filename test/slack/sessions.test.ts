@@ -21,6 +21,15 @@ describe('a Slack thread', () => {
     await world.slack.waitFor(() => world.slack.message(world.general, steer.ts)!.reactions.some((r) => r.name === 'eyes'), 10_000);
   });
 
+  it("shows the agent at work in the thread's status, and takes it away with the answer", async () => {
+    const { message } = world.slack.say({ channel: world.general, user: world.ada, text: `${mention()} tools:6 pace:300 say:status-shown` });
+    const statuses = () => world.slack.threadStatuses(world.general, message.ts);
+    await world.slack.waitFor(() => statuses().at(-1) === 'is working…', 20_000);
+    await waitForSlackText(world, world.general, /^status-shown/, { thread: message.ts });
+    await world.slack.waitFor(() => statuses().at(-1) === '', 10_000);
+    expect(statuses()).toEqual(['is working…', '']);
+  });
+
   it("its progress message's Stop button stops the turn", async () => {
     const { message } = world.slack.say({ channel: world.general, user: world.ada, text: `${mention()} tools:40 pace:500 say:never` });
     const progress = await world.slack.waitFor(

@@ -35,6 +35,10 @@ export class RoutedOutbound implements Outbound {
     return this.of(ref).edit(ref, this.written(ref, text), options);
   }
 
+  async working(to: ChatRef, status: string): Promise<void> {
+    await this.of(to).working?.(to, status);
+  }
+
   async react(message: MessageRef, emoji: string): Promise<void> {
     await this.of(message).react?.(message, emoji);
   }

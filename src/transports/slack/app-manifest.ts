@@ -12,6 +12,8 @@ export const METHOD_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'chat.delete': ['chat:write'],
   'chat.postEphemeral': ['chat:write'],
   'reactions.add': ['reactions:write'],
+  // The thread status while the agent works (Slack takes chat:write for it since March 2026; assistant:write before).
+  'assistant.threads.setStatus': ['chat:write'],
   // A conversation of any kind: public and private channels, DMs, group DMs.
   'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
   'conversations.members': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],

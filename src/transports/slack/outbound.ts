@@ -28,6 +28,9 @@ import { emojiName, slackMessage } from './presenter.ts';
  */
 export const SLACK_CHANNEL_LIMIT = { max: 3, windowMs: 3000 };
 
+/** Slack's words for an app it does not let set a thread's status: its token lacks the scope, or the method is not the app's to call. */
+const STATUS_REFUSED: ReadonlySet<string> = new Set(['missing_scope', 'not_allowed_token_type', 'access_denied', 'no_permission', 'unknown_method']);
+
 /**
  * The bridge's Outbound over Slack's Web API: mrkdwn text, buttons as Block Kit, files by
  * files.uploadV2. Each channel's calls keep to its send budget (new messages ahead of progress
@@ -36,6 +39,9 @@ export const SLACK_CHANNEL_LIMIT = { max: 3, windowMs: 3000 };
 export class SlackOutbound implements Outbound {
   /** Pictures replaced: the message a first ref stands for now. */
   private readonly pictures = new Map<string, string>();
+
+  /** Slack refused the thread status for good (see working). */
+  private noStatus = false;
 
   constructor(
     private readonly web: WebClient,
@@ -78,6 +84,21 @@ export class SlackOutbound implements Outbound {
       },
       `${ref.chat}:${ref.messageId}`,
     );
+  }
+
+  /**
+   * The thread's status under its last message ("is working…"; Slack takes it away by itself
+   * two minutes after the last call, or at the bot's next message there). In threads only: a
+   * channel's or DM's own messages have none. An app Slack does not let set it (a token without
+   * the scope) goes on without it.
+   */
+  async working(to: ChatRef, status: string): Promise<void> {
+    const thread = threadTsOf(to);
+    if (!thread || this.noStatus) return;
+    await this.web.assistant.threads.setStatus({ channel_id: channelOf(to), thread_ts: thread, status }).catch((error: unknown) => {
+      if (!STATUS_REFUSED.has(platformError(error) ?? '')) throw error;
+      this.noStatus = true;
+    });
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {

@@ -190,6 +190,11 @@ export class FakeSlack {
     return this.workspace.message(channel, ts);
   }
 
+  /** The statuses a thread was given, in order (`''`: taken away, by the bot or by its reply there); its status now is the last. */
+  threadStatuses(channel: string, threadTs: string): readonly string[] {
+    return this.workspace.threadStatuses.get(`${channel}/${threadTs}`) ?? [];
+  }
+
   botMessages(channel: string, thread?: string): StoredMessage[] {
     return this.workspace.messagesIn(channel, { ...(thread === undefined ? {} : { thread }), bot: true });
   }

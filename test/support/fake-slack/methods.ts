@@ -24,6 +24,8 @@ export const REQUIRED_SCOPES: Readonly<Record<string, (params: Params) => string
   'chat.delete': () => 'chat:write',
   'chat.postEphemeral': () => 'chat:write',
   'reactions.add': () => 'reactions:write',
+  // Slack takes assistant:write too, for now; chat:write is the one it keeps.
+  'assistant.threads.setStatus': () => 'chat:write',
   'conversations.info': (params) => `${kindOf(params.channel)}:read`,
   'conversations.members': (params) => `${kindOf(params.channel)}:read`,
   'users.info': () => 'users:read',
@@ -114,7 +116,20 @@ function post(ctx: MethodContext, params: Params): Record<string, unknown> {
     ...(blocks ? { blocks } : {}),
     ...(threadTs ? { threadTs } : {}),
   });
+  // The bot's reply in a thread takes its status away, as Slack's does.
+  if (threadTs) ctx.workspace.setThreadStatus(channel.id, threadTs, '');
   return { channel: channel.id, ts: message.ts, message: messageJson(ctx, message) };
+}
+
+/** assistant.threads.setStatus: the thread's status under its last message while the bot works; `''` takes it away. */
+function threadStatus(ctx: MethodContext, params: Params): Record<string, unknown> {
+  const channel = channelOf(ctx, params, 'channel_id');
+  const threadTs = str(params, 'thread_ts');
+  const root = threadTs === undefined ? undefined : ctx.workspace.message(channel.id, threadTs);
+  if (!root || root.deleted) throw new SlackError('invalid_thread_ts');
+  if (typeof params.status !== 'string') throw new SlackError('invalid_arguments');
+  ctx.workspace.setThreadStatus(channel.id, threadTs!, params.status);
+  return {};
 }
 
 function update(ctx: MethodContext, params: Params): Record<string, unknown> {
@@ -291,6 +306,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
   'chat.delete': remove,
   'chat.postEphemeral': ephemeral,
   'reactions.add': react,
+  'assistant.threads.setStatus': threadStatus,
   'conversations.info': conversationInfo,
   'conversations.members': conversationMembers,
   'users.info': userInfo,

@@ -71,6 +71,8 @@ export class Workspace {
   readonly messages: StoredMessage[] = [];
   readonly ephemeral: EphemeralMessage[] = [];
   readonly files = new Map<string, SlackFile>();
+  /** Each thread's status (`<channel>/<thread ts>`), and every one it was given, in order (`''`: taken away). */
+  readonly threadStatuses = new Map<string, string[]>();
   private lastTs = 0;
   private nextId = 1;
 
@@ -79,6 +81,13 @@ export class Workspace {
     readonly changes: Changes,
   ) {
     this.users.set(identity.botUserId, { id: identity.botUserId, name: identity.botName, realName: identity.botName, displayName: identity.botName });
+  }
+
+  setThreadStatus(channel: string, threadTs: string, status: string): void {
+    const key = `${channel}/${threadTs}`;
+    const seen = this.threadStatuses.get(key) ?? [];
+    if (status || seen.at(-1)) this.threadStatuses.set(key, [...seen, status]);
+    this.changes.notify();
   }
 
   /** A message timestamp as Slack writes them ("1700000000.000100"), strictly increasing. */
