@@ -10,6 +10,7 @@ import { attachmentsOf } from './downloads.ts';
 import { teamsChat } from './id.ts';
 import { chatTitle, coreText, teamsPerson } from './incoming.ts';
 import type { TeamsOutbound } from './outbound.ts';
+import { FILE_CONSENT_INVOKE } from './file-consent.ts';
 
 /** Activity ids remembered, so one the Bot Framework delivers again is not answered twice. */
 const SEEN_ACTIVITIES = 2000;
@@ -17,7 +18,8 @@ const SEEN_ACTIVITIES = 2000;
 /**
  * The bot's turn, once the adapter has checked the activity: a message goes to the core (a
  * press of a card's button, a messageBack, to its buttons), in order per chat, after the
- * activity is answered, so the Bot Framework never waits on a turn. Every activity tells where
+ * activity is answered, so the Bot Framework never waits on a turn; a file consent's answer
+ * goes to the outbound, which holds the file. Every activity tells where
  * its conversation's connector is, kept for answering later.
  */
 export function teamsBot(parts: {
@@ -38,12 +40,16 @@ export function teamsBot(parts: {
     const address = teamsChat(activity.conversation.id);
     await conversations.remember(address.chat, activity.serviceUrl);
     out.knowName(activity.recipient?.name);
-    if (activity.type !== 'message') return;
+    const consent = activity.type === 'invoke' && activity.name === FILE_CONSENT_INVOKE;
+    if (activity.type !== 'message' && !consent) return;
+    // A person's answer to a file's consent card: acknowledged at once (Teams waits on it), the upload after.
+    if (consent) await context.sendActivity({ type: 'invokeResponse', value: { status: 200 } });
     if (activity.id) {
       if (seen.has(activity.id)) return;
       seen.add(activity.id);
       if (seen.size > SEEN_ACTIVITIES) seen.delete(seen.values().next().value!);
     }
+    if (consent) return later(`file:${chatKey(address)}`, () => out.consented(address, activity.value));
     const user = teamsPerson(activity);
     if (!user) return;
     const data = pressedData(activity.value);

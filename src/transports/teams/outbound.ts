@@ -14,12 +14,14 @@ import type {
   RichText,
   SendOptions,
 } from '../../kernel/ports/chat.ts';
+import { plain } from '../../kernel/rich/build.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { TEAMS_CAPABILITIES, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
 import { teamsMessage } from './cards.ts';
 import type { TeamsConnector } from './connector.ts';
 import { TEAMS_FIT } from './format.ts';
 import { conversationOf, isPersonal, sentRef, TEAMS } from './id.ts';
+import { CONSENT_FILE_BYTES, consentAnswer, fileInfoCard, FileOffers, uploadFile } from './file-consent.ts';
 
 /** What a file's name says it holds, for the few kinds Teams shows inline; the rest are bytes. */
 const MIME: Readonly<Record<string, string>> = {
@@ -36,10 +38,13 @@ const MIME: Readonly<Record<string, string>> = {
  * The bridge's Outbound over the Bot Connector, through the CloudAdapter (each call with the
  * app's token): a new message is sent to its conversation (a reply chain's id sends it into
  * the chain), progress updates that activity in place. Each conversation's calls keep to its
- * send budget; a 429 pauses it for its Retry-After. A file goes inline in its message, as
- * a bot in a channel or group chat can share no other way (its capabilities keep files small).
+ * send budget; a 429 pauses it for its Retry-After. A file goes inline in its message where it
+ * fits, as a bot in a channel or group chat can share no other way (its capabilities keep files
+ * small there); a larger one in a personal chat is offered through Teams' file consent.
  */
 export class TeamsOutbound implements Outbound {
+  private readonly offers = new FileOffers();
+
   constructor(
     private readonly connector: TeamsConnector,
     private readonly budget = new SendBudget({ limits: () => TEAMS_CONVERSATION_LIMIT, retryAfter, meter: sendMeter(TEAMS) }),
@@ -98,7 +103,8 @@ export class TeamsOutbound implements Outbound {
    * mentioning it (a channel, a group chat); a personal chat takes `/status` as it is.
    */
   capabilities(to?: ChatRef): ChatCapabilities {
-    if (!to || !this.botName || isPersonal(to)) return TEAMS_CAPABILITIES;
+    if (to && isPersonal(to)) return PERSONAL_CAPABILITIES;
+    if (!to || !this.botName) return TEAMS_CAPABILITIES;
     if (this.named?.commandPrefix !== `@${this.botName} `) this.named = Object.freeze({ ...TEAMS_CAPABILITIES, commandPrefix: `@${this.botName} ` });
     return this.named;
   }
@@ -110,9 +116,40 @@ export class TeamsOutbound implements Outbound {
     return TEAMS_FIT;
   }
 
+  /**
+   * The person's answer to a file's consent card (its invoke's value): allowed, the file goes to
+   * their OneDrive and shows as a file card; declined, or no longer at hand, the chat is told.
+   */
+  async consented(to: ChatRef, value: unknown): Promise<void> {
+    const answer = consentAnswer(value);
+    if (!answer) return;
+    const offer = this.offers.take(answer.offer);
+    if (!offer) {
+      await this.send(to, plain('📎 That file is no longer at hand (it was offered over 30 minutes ago, or before the bridge restarted): ask for it again.'));
+      return;
+    }
+    if (!answer.accepted) {
+      await this.send(to, plain(`📎 ${offer.filename} was not sent: declined.`));
+      return;
+    }
+    try {
+      await uploadFile(answer.upload, offer.bytes);
+    } catch (error) {
+      await this.send(to, plain(`📎 ${offer.filename} could not be put in your OneDrive: ${(error as Error).message}.`));
+      return;
+    }
+    const message = offer.caption ? teamsMessage(offer.caption) : { type: 'message', text: '' };
+    await this.budget.schedule(conversationOf(to), 'message', () => this.post(to, { ...message, attachments: [fileInfoCard(answer.upload)] }));
+  }
+
+  /** Inline where it fits a message; past that, in a personal chat, offered through a consent card. */
   private postFile(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined): Promise<MessageRef> {
-    const contentType = MIME[extname(filename).toLowerCase()] ?? 'application/octet-stream';
     const message = caption ? teamsMessage(caption) : { type: 'message', text: '' };
+    if (bytes.length > TEAMS_CAPABILITIES.uploadBytes && isPersonal(to)) {
+      if (bytes.length > CONSENT_FILE_BYTES) throw new Error(`${filename} is over the ${CONSENT_FILE_BYTES / 1024 / 1024} MB a file may be offered in Teams`);
+      return this.post(to, { type: 'message', text: '', attachments: [this.offers.offer(to, filename, bytes, caption)] });
+    }
+    const contentType = MIME[extname(filename).toLowerCase()] ?? 'application/octet-stream';
     return this.post(to, { ...message, attachments: [{ contentType, name: filename, contentUrl: `data:${contentType};base64,${bytes.toString('base64')}` }] });
   }
 
@@ -123,6 +160,9 @@ export class TeamsOutbound implements Outbound {
     });
   }
 }
+
+/** A personal chat: files past a message's size go through the person's consent, into their OneDrive. */
+const PERSONAL_CAPABILITIES: ChatCapabilities = Object.freeze({ ...TEAMS_CAPABILITIES, uploadBytes: CONSENT_FILE_BYTES });
 
 /** The HTTP status of a Bot Connector's refusal. */
 export function statusOf(error: unknown): number | undefined {

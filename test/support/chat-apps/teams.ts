@@ -10,8 +10,8 @@ import { writtenWith, type ChatAppTwin, type ChatOnApp, type ShownMessage } from
  * it too (Teams gives a bot only those), commands as `@bot status`; a group's threads are
  * further posts of its channel.
  */
-export async function teamsTwin(): Promise<ChatAppTwin> {
-  const teams = await FakeTeams.start();
+export async function teamsTwin(given?: FakeTeams): Promise<ChatAppTwin> {
+  const teams = given ?? (await FakeTeams.start());
   const port = await freePort();
   teams.endpoint = `http://127.0.0.1:${port}`;
   const ada = teams.addPerson('Ada');

@@ -10,6 +10,9 @@ import { SigningKey } from './signing.ts';
 /** A bot's activity as Teams takes it, at most: past it, 413. */
 const ACTIVITY_BYTES = 28 * 1024;
 const FILE_DOWNLOAD_INFO = 'application/vnd.microsoft.teams.file.download.info';
+/** The card that asks a person before a bot puts a file in their OneDrive, and the one that shows it there. */
+const FILE_CONSENT_CARD = 'application/vnd.microsoft.teams.card.file.consent';
+const FILE_INFO_CARD = 'application/vnd.microsoft.teams.card.file.info';
 
 export interface TeamsPerson {
   aadObjectId: string;
@@ -33,7 +36,9 @@ export interface ConnectorCall {
  * token, 403 in a conversation the bot is not in, 400 for an activity without a type, 413 past
  * 28 KB, 404 updating an activity that is not there, 429 with Retry-After past 7 calls a second
  * or 60 in 30 s in one conversation. People write by the twin posting signed activities to the
- * bot's messaging endpoint.
+ * bot's messaging endpoint. A file consent card is taken in a personal chat only; a person's
+ * answer comes to the bot as Teams' invoke, and an allowed file is put at its upload URL (one
+ * range, as OneDrive's upload session takes it).
  */
 export class FakeTeams {
   readonly appId = randomUUID();
@@ -47,6 +52,8 @@ export class FakeTeams {
   readonly conversations = new Set<string>();
   private readonly tokens = new Set<string>();
   private readonly files = new Map<string, Buffer>();
+  /** Upload sessions given with an allowed consent, by id: what each was to hold, and what it holds. */
+  private readonly uploads = new Map<string, { name: string; bytes?: Buffer }>();
   private readonly limits = new ConversationLimits();
   private nextId = Date.now();
   /** Connector calls still to be answered 429 (Retry-After: 1), whatever the pace: a test's busy Teams. */
@@ -126,6 +133,35 @@ export class FakeTeams {
     return { contentType: FILE_DOWNLOAD_INFO, name, content: { downloadUrl: `${this.url}/files/${id}`, uniqueId: id, fileType: name.split('.').pop() } };
   }
 
+  /** A person's answer to a file consent card of `message` (Allow, or Decline), as Teams sends it to the bot: an invoke; its HTTP status. */
+  async answerFileConsent(message: BotMessage, person: TeamsPerson, action: 'accept' | 'decline'): Promise<number> {
+    const card = message.attachments.find((a) => a.contentType === FILE_CONSENT_CARD);
+    if (!card) throw new Error('fake Teams: that message asks no file consent');
+    const content = card.content as { acceptContext?: unknown; declineContext?: unknown };
+    const id = randomUUID();
+    const name = card.name ?? 'file';
+    if (action === 'accept') this.uploads.set(id, { name });
+    return this.deliver({
+      type: 'invoke',
+      name: 'fileConsent/invoke',
+      id: this.newId(),
+      from: { id: person.id, aadObjectId: person.aadObjectId, name: person.name },
+      conversation: { id: message.conversation, tenantId: this.tenantId, conversationType: 'personal' },
+      channelData: { tenant: { id: this.tenantId } },
+      replyToId: message.id,
+      value: {
+        type: 'fileUpload',
+        action,
+        context: action === 'accept' ? content.acceptContext : content.declineContext,
+        ...(action === 'accept'
+          ? {
+              uploadInfo: { name, uploadUrl: `${this.url}/upload/${id}`, contentUrl: `${this.url}/drive/${id}`, uniqueId: id, fileType: name.split('.').pop() },
+            }
+          : {}),
+      },
+    });
+  }
+
   /** The bot's messages in a conversation (a reply chain's id: that chain), oldest first. */
   botMessages(conversation: string): BotMessage[] {
     return this.messages.filter((m) => m.conversation === conversation);
@@ -138,11 +174,19 @@ export class FakeTeams {
   /** A message as a reader sees it: its text (a card's text block), its buttons, its files. */
   shown(message: BotMessage): { text: string; buttons: string[]; files: { name: string; bytes: Buffer }[] } {
     const cards = message.attachments.filter((a) => a.contentType === 'application/vnd.microsoft.card.adaptive').map(shownCard);
-    const files = message.attachments.filter((a) => a.contentUrl?.startsWith('data:'));
+    const inline = message.attachments.filter((a) => a.contentUrl?.startsWith('data:'));
+    // A file the bot put in someone's OneDrive, shown by its card.
+    const uploaded = message.attachments.filter((a) => a.contentType === FILE_INFO_CARD);
     return {
       text: [message.text, ...cards.map((c) => c.text)].filter(Boolean).join('\n'),
       buttons: cards.flatMap((c) => c.actions.map((a) => a.title)),
-      files: files.map((f) => ({ name: f.name ?? '', bytes: Buffer.from(f.contentUrl!.slice(f.contentUrl!.indexOf(',') + 1), 'base64') })),
+      files: [
+        ...inline.map((f) => ({ name: f.name ?? '', bytes: Buffer.from(f.contentUrl!.slice(f.contentUrl!.indexOf(',') + 1), 'base64') })),
+        ...uploaded.map((f) => ({
+          name: f.name ?? '',
+          bytes: this.uploads.get((f.content as { uniqueId?: string }).uniqueId ?? '')?.bytes ?? Buffer.alloc(0),
+        })),
+      ],
     };
   }
 
@@ -187,6 +231,15 @@ export class FakeTeams {
       if (!bytes) return answer(404);
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       return void res.end(bytes);
+    }
+    if (req.method === 'PUT' && path.startsWith('/upload/')) {
+      const upload = this.uploads.get(path.slice('/upload/'.length));
+      if (!upload) return answer(404, { error: { code: 'itemNotFound', message: 'The upload session was not found.' } });
+      const range = /^bytes 0-(\d+)\/(\d+)$/.exec(String(req.headers['content-range'] ?? ''));
+      if (!range || Number(range[1]) + 1 !== raw.length || Number(range[2]) !== raw.length)
+        return answer(400, { error: { code: 'invalidRange', message: 'The Content-Range does not match the bytes sent.' } });
+      upload.bytes = raw;
+      return answer(201, { id: path.slice('/upload/'.length), name: upload.name, size: raw.length });
     }
     const tenant = `/${this.tenantId}`;
     if (req.method === 'GET' && path === `${tenant}/v2.0/.well-known/openid-configuration`)
@@ -244,6 +297,8 @@ export class FakeTeams {
     if (activity.type !== 'message') return answer(400, { error: { code: 'BadArgument', message: 'Unknown activity type.' } });
     const text = activity.text ?? '';
     const attachments = activity.attachments ?? [];
+    if (attachments.some((a) => a.contentType === FILE_CONSENT_CARD) && !conversation.startsWith('a:'))
+      return answer(400, { error: { code: 'BadArgument', message: 'A file consent card is allowed in a personal chat only.' } });
     if (method === 'PUT' && item) {
       const message = this.messages.find((m) => m.id === item && m.conversation === conversation);
       if (!message) return answer(404, { error: { code: 'ActivityNotFoundInConversation', message: 'The activity was not found.' } });
