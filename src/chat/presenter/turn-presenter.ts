@@ -29,10 +29,6 @@ const HEARTBEAT_MS = 5000;
 const CROWDED_PROGRESS_DELAY_MS = 5000;
 /** A turn answered within this long is likely still watched: its answer replaces the progress message. */
 const ANSWER_IN_PLACE_WITHIN_MS = 10_000;
-/** The app's sign of the agent at work (Outbound.working), said again this often: Slack takes its thread status away after two minutes. */
-const WORKING_AGAIN_MS = 90_000;
-/** What that sign says. */
-const WORKING = 'is working…';
 
 /**
  * Shows one turn in a chat: a progress message edited in place (rate-limited), then the
@@ -51,7 +47,8 @@ export class TurnPresenter {
   /** The progress message's send, put off in a crowded chat. */
   private deferred: NodeJS.Timeout | undefined;
   private timeoutWarning: NodeJS.Timeout | undefined;
-  private working: NodeJS.Timeout | undefined;
+  /** The app shows the agent at work (Outbound.working). */
+  private working = false;
 
   constructor(
     private readonly out: Outbound,
@@ -69,7 +66,7 @@ export class TurnPresenter {
    */
   begin(): Promise<void> {
     // At once, in a crowded chat too: the app's sign costs none of the chat's messages.
-    this.startWorking();
+    if (!this.working && !this.closed) this.showWorking(true);
     if (this.out.crowded?.(this.to) && !this.deferred) {
       this.deferred = setTimeout(() => void this.begin(), CROWDED_PROGRESS_DELAY_MS);
       this.deferred.unref();
@@ -82,8 +79,6 @@ export class TurnPresenter {
         this.ref = ref;
         this.lastEditAt = Date.now();
         if (this.dirty) this.schedule();
-        // Said again: a message of the bot's takes the app's sign away (Slack's thread status).
-        if (this.working) this.sayWorking(WORKING);
       })
       .catch((error) => this.log('sending the progress message failed', error));
     this.heartbeat = setInterval(() => this.schedule(), HEARTBEAT_MS);
@@ -139,10 +134,7 @@ export class TurnPresenter {
     clearTimeout(this.deferred);
     clearTimeout(this.timer);
     clearInterval(this.heartbeat);
-    if (this.working) {
-      clearInterval(this.working);
-      this.sayWorking('');
-    }
+    if (this.working) this.showWorking(false);
     await this.sending;
     await this.editing;
     // A failure's error comes as a message of its own (below): the progress does not say it a second time.
@@ -228,17 +220,11 @@ export class TurnPresenter {
       });
   }
 
-  /** The app's sign of the agent at work while the turn goes on, said again before the app takes it away. */
-  private startWorking(): void {
-    if (!this.out.working || this.working || this.closed) return;
-    this.sayWorking(WORKING);
-    this.working = setInterval(() => this.sayWorking(WORKING), WORKING_AGAIN_MS);
-    this.working.unref();
-  }
-
-  /** The app's sign of the agent at work, or none (`''`): a failure is logged, and the turn goes on. */
-  private sayWorking(status: string): void {
-    this.out.working?.(this.to, status).catch((error) => this.log('the working status failed', error));
+  /** The app's sign of the agent at work, on or off: a failure is logged, and the turn goes on. */
+  private showWorking(working: boolean): void {
+    if (!this.out.working) return;
+    this.working = working;
+    this.out.working(this.to, working).catch((error) => this.log('showing the agent at work failed', error));
   }
 
   private log(message: string, error: unknown): void {

@@ -117,11 +117,11 @@ export interface Outbound {
   /** Marks someone's message with an emoji (👀: the working agent has it); transports without reactions leave it out. */
   react?(message: MessageRef, emoji: string): Promise<void>;
   /**
-   * The app's own sign that the agent is at work in `to` (Slack's thread status, "is
-   * working…"), kept while it works by calling again; `''` takes it away. Apps without one, and
-   * chats where it does not show, leave it out.
+   * Shows, the app's own way, that the agent is at work in `to` (a status under the thread),
+   * kept up until told it is not; apps without such a sign, and chats where it does not show,
+   * leave it out.
    */
-  working?(to: ChatRef, status: string): Promise<void>;
+  working?(to: ChatRef, working: boolean): Promise<void>;
   /** Text the bridge made (a long answer, a log) as a document. */
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options?: SendOptions): Promise<MessageRef>;
   /** A file from disk: as a photo (shown inline) or a document. */

@@ -35,8 +35,8 @@ export class RoutedOutbound implements Outbound {
     return this.of(ref).edit(ref, this.written(ref, text), options);
   }
 
-  async working(to: ChatRef, status: string): Promise<void> {
-    await this.of(to).working?.(to, status);
+  async working(to: ChatRef, working: boolean): Promise<void> {
+    await this.of(to).working?.(to, working);
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {

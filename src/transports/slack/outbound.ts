@@ -28,6 +28,10 @@ import { emojiName, slackMessage } from './presenter.ts';
  */
 export const SLACK_CHANNEL_LIMIT = { max: 3, windowMs: 3000 };
 
+/** What a thread's status says while the agent works there, said again this often: Slack takes it away after two minutes. */
+const WORKING = 'is working…';
+const STATUS_AGAIN_MS = 90_000;
+
 /** Slack's words for an app it does not let set a thread's status: its token lacks the scope, or the method is not the app's to call. */
 const STATUS_REFUSED: ReadonlySet<string> = new Set(['missing_scope', 'not_allowed_token_type', 'access_denied', 'no_permission', 'unknown_method']);
 
@@ -42,6 +46,8 @@ export class SlackOutbound implements Outbound {
 
   /** Slack refused the thread status for good (see working). */
   private noStatus = false;
+  /** The threads whose status says the agent is at work, each with the timer that says it again. */
+  private readonly statuses = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly web: WebClient,
@@ -62,6 +68,8 @@ export class SlackOutbound implements Outbound {
         unfurl_links: false,
         unfurl_media: false,
       });
+      // The bot's message took the thread's status away: said again while the agent works there.
+      if (thread && this.statuses.has(`${channelOf(to)}/${thread}`)) void this.setStatus(to, thread, WORKING).catch(() => {});
       return sentRef(to, sent.ts!);
     });
   }
@@ -87,17 +95,32 @@ export class SlackOutbound implements Outbound {
   }
 
   /**
-   * The thread's status under its last message ("is working…"; Slack takes it away by itself
-   * two minutes after the last call, or at the bot's next message there). In threads only: a
-   * channel's or DM's own messages have none. An app Slack does not let set it (a token without
-   * the scope) goes on without it.
+   * The thread's status under its last message, "is working…", while the agent works. Slack
+   * takes it away by itself two minutes after it was set, and at the bot's next message there:
+   * it is set again before the one, and after the other. In threads only (a channel's or DM's
+   * own messages have none). An app Slack does not let set it (a token without the scope) goes
+   * on without it.
    */
-  async working(to: ChatRef, status: string): Promise<void> {
+  async working(to: ChatRef, working: boolean): Promise<void> {
     const thread = threadTsOf(to);
     if (!thread || this.noStatus) return;
+    const key = `${channelOf(to)}/${thread}`;
+    clearInterval(this.statuses.get(key));
+    this.statuses.delete(key);
+    if (working) {
+      const again = setInterval(() => void this.setStatus(to, thread, WORKING).catch(() => {}), STATUS_AGAIN_MS);
+      again.unref();
+      this.statuses.set(key, again);
+    }
+    await this.setStatus(to, thread, working ? WORKING : '');
+  }
+
+  private async setStatus(to: ChatRef, thread: string, status: string): Promise<void> {
     await this.web.assistant.threads.setStatus({ channel_id: channelOf(to), thread_ts: thread, status }).catch((error: unknown) => {
       if (!STATUS_REFUSED.has(platformError(error) ?? '')) throw error;
       this.noStatus = true;
+      for (const again of this.statuses.values()) clearInterval(again);
+      this.statuses.clear();
     });
   }
 
