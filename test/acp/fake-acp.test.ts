@@ -16,6 +16,7 @@ beforeAll(async () => {
       slow: { env: { FAKE_ACP_NO_INIT: '1' }, openTimeoutSeconds: 120 },
       forgetful: { env: { FAKE_ACP_REFUSE_LOAD: '1' } },
       eager: { env: { FAKE_ACP_MODE: 'auto' } },
+      headstrong: { env: { FAKE_ACP_MODE: 'auto', FAKE_ACP_NO_DEFAULT: '1' } },
     },
     { 'tool-policy.json': JSON.stringify({ rules: [{ tool: 'Bash(git push*)', approvals: 2 }] }) },
   );
@@ -258,5 +259,18 @@ describe('an ACP agent', () => {
     expect(modes).toEqual([expect.objectContaining({ modeId: 'default' })]);
     // An agent that opens in `default` is left in it.
     expect(log.filter((entry) => entry.method === 'session/set_mode' && entry.modeId === 'default')).toEqual(modes);
+  });
+
+  it("says in the bridge's log when an agent offers no mode in which it asks, and leaves it in its own", async () => {
+    const chat = newChat();
+    say(chat, '/cli headstrong');
+    await waitText(chat, /headstrong/);
+    say(chat, 'hello there');
+    await waitText(chat, /^acp echo: hello there/);
+    await acp.world.bridge.waitForLog(
+      /headstrong: the agent offers no "default" mode, in which it asks before it acts \(its modes: plan, auto\): it stays in "auto"/,
+    );
+    const [prompt] = (await acp.log()).filter((entry) => entry.method === 'session/prompt' && entry.text === 'hello there');
+    expect((await acp.log()).filter((entry) => entry.method === 'session/set_mode' && entry.sessionId === prompt!.sessionId)).toEqual([]);
   });
 });

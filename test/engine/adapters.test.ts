@@ -44,6 +44,13 @@ describe('adapter manifests', () => {
     expect(buildLiveArgv(adapters.get('opencode')!, {})).toEqual(['acp']);
   });
 
+  it('has OpenCode ask the bridge before it does anything but read, as every agent does (left to itself, it runs its shell unasked)', async () => {
+    const permission = JSON.parse((await loadAdapters(REPO_ADAPTERS, {})).get('opencode')!.env.OPENCODE_PERMISSION ?? '{}') as Record<string, string>;
+    expect(permission['*']).toBe('ask');
+    const allowed = Object.entries(permission).flatMap(([tool, action]) => (action === 'ask' ? [] : [`${tool}: ${action}`]));
+    expect(allowed.sort()).toEqual(['glob', 'grep', 'list', 'lsp', 'read', 'todoread', 'todowrite'].map((tool) => `${tool}: allow`));
+  });
+
   it('takes more ACP agents from clis.json, each id one entry, and stops at a bad one naming it', async () => {
     const shipped = await loadAdapters(REPO_ADAPTERS, {});
     const write = (json: unknown) => writeFile(join(dir, 'clis.json'), JSON.stringify(json));

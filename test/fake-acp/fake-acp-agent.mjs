@@ -65,7 +65,7 @@ const MODES = {
     { id: 'default', name: 'Default', description: 'Asks before it changes anything' },
     { id: 'plan', name: 'Plan', description: 'Reads and plans; changes nothing' },
     { id: 'auto', name: 'Auto', description: 'Allows what it deems safe' },
-  ],
+  ].filter((mode) => !(process.env.FAKE_ACP_NO_DEFAULT && mode.id === 'default')),
 };
 
 const app = acp

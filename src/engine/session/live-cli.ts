@@ -139,7 +139,11 @@ export class LiveCli {
       return exit;
     });
     this.wire = dialect.wire(
-      { write: (line) => this.alive && this.process.writeInput(line), emit: (event) => this.handle(event) },
+      {
+        write: (line) => this.alive && this.process.writeInput(line),
+        emit: (event) => this.handle(event),
+        warn: (line) => this.launch.log?.warn(`${adapter.name}: ${line}`),
+      },
       {
         ...(spec.resumeId ? { resumeId: spec.resumeId } : {}),
         cwd,

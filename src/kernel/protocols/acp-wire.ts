@@ -200,9 +200,14 @@ class AcpClient implements LiveWire {
     if (!modes) return;
     const safe = this.wire.mode === 'safe';
     const wanted = modes.availableModes.find((mode) => (safe ? READ_ONLY_MODES.has(mode.id.toLowerCase()) : mode.id === ASKING_MODE));
-    if (!wanted || wanted.id === modes.currentModeId) return;
+    if (!wanted) {
+      const offered = modes.availableModes.map((mode) => mode.id).join(', ');
+      const mode = safe ? 'read-only mode' : `"${ASKING_MODE}" mode, in which it asks before it acts`;
+      return this.io.warn?.(`the agent offers no ${mode} (its modes: ${offered}): it stays in "${modes.currentModeId}"`);
+    }
+    if (wanted.id === modes.currentModeId) return;
     await this.connection.agent.request('session/set_mode', { sessionId, modeId: wanted.id }).catch((error: unknown) => {
-      this.io.emit({ type: 'log', line: `the agent did not take its mode "${wanted.id}": ${said(error)}` });
+      this.io.warn?.(`the agent did not take its mode "${wanted.id}": ${said(error)}`);
     });
   }
 

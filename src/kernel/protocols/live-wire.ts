@@ -6,6 +6,8 @@ export interface WireIo {
   write(line: string): boolean;
   /** An event the wire learned itself (an answer to its own request), among the decoded ones. */
   emit(event: AgentEvent): void;
+  /** What the operator should know of the agent itself, not of one turn (it keeps a mode of its own): the bridge's log. */
+  warn?(line: string): void;
 }
 
 /** The session a wire opens when its process starts. */
