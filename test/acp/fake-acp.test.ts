@@ -17,6 +17,7 @@ beforeAll(async () => {
       forgetful: { env: { FAKE_ACP_REFUSE_LOAD: '1' } },
       eager: { env: { FAKE_ACP_MODE: 'auto' } },
       headstrong: { env: { FAKE_ACP_MODE: 'auto', FAKE_ACP_NO_DEFAULT: '1' } },
+      copilotish: { env: { FAKE_ACP_MODE: 'https://agentclientprotocol.com/protocol/session-modes#auto', FAKE_ACP_URL_MODES: '1' } },
     },
     { 'tool-policy.json': JSON.stringify({ rules: [{ tool: 'Bash(git push*)', approvals: 2 }] }) },
   );
@@ -261,15 +262,25 @@ describe('an ACP agent', () => {
     expect(log.filter((entry) => entry.method === 'session/set_mode' && entry.modeId === 'default')).toEqual(modes);
   });
 
+  it('reads modes named by URL as Copilot names them: `…#agent` is the one that asks', async () => {
+    const chat = newChat();
+    say(chat, '/cli copilotish');
+    await waitText(chat, /copilotish/);
+    say(chat, 'bash:touch+u');
+    press(chat, await question(chat, /touch u/), /Deny$/);
+    await waitText(chat, /^denied: touch u/);
+    const [prompt] = (await acp.log()).filter((entry) => entry.method === 'session/prompt' && entry.text === 'bash:touch+u');
+    const modes = (await acp.log()).filter((entry) => entry.method === 'session/set_mode' && entry.sessionId === prompt!.sessionId);
+    expect(modes).toEqual([expect.objectContaining({ modeId: 'https://agentclientprotocol.com/protocol/session-modes#agent' })]);
+  });
+
   it("says in the bridge's log when an agent offers no mode in which it asks, and leaves it in its own", async () => {
     const chat = newChat();
     say(chat, '/cli headstrong');
     await waitText(chat, /headstrong/);
     say(chat, 'hello there');
     await waitText(chat, /^acp echo: hello there/);
-    await acp.world.bridge.waitForLog(
-      /headstrong: the agent offers no "default" mode, in which it asks before it acts \(its modes: plan, auto\): it stays in "auto"/,
-    );
+    await acp.world.bridge.waitForLog(/headstrong: the agent offers no mode in which it asks before it acts \(its modes: plan, auto\): it stays in "auto"/);
     const [prompt] = (await acp.log()).filter((entry) => entry.method === 'session/prompt' && entry.text === 'hello there');
     expect((await acp.log()).filter((entry) => entry.method === 'session/set_mode' && entry.sessionId === prompt!.sessionId)).toEqual([]);
   });

@@ -65,8 +65,14 @@ const MODES = {
     { id: 'default', name: 'Default', description: 'Asks before it changes anything' },
     { id: 'plan', name: 'Plan', description: 'Reads and plans; changes nothing' },
     { id: 'auto', name: 'Auto', description: 'Allows what it deems safe' },
-  ].filter((mode) => !(process.env.FAKE_ACP_NO_DEFAULT && mode.id === 'default')),
+  ]
+    .filter((mode) => !(process.env.FAKE_ACP_NO_DEFAULT && mode.id === 'default'))
+    // Named by URL, as Copilot names its own (`…#agent` is its `default`): FAKE_ACP_URL_MODES.
+    .map((mode) => (process.env.FAKE_ACP_URL_MODES ? { ...mode, id: urlMode(mode.id) } : mode)),
 };
+function urlMode(id) {
+  return `https://agentclientprotocol.com/protocol/session-modes#${id === 'default' ? 'agent' : id}`;
+}
 
 const app = acp
   .agent({ name: 'fake-acp' })

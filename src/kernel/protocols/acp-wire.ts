@@ -18,8 +18,11 @@ import type { AgentCommand, LiveWire, LiveWireFactory, WireIo, WireSession } fro
 /** The ids agents give the mode in which they read and plan but change nothing (Gemini CLI's, Qwen Code's and Claude's `plan`). */
 const READ_ONLY_MODES: ReadonlySet<string> = new Set(['plan', 'read-only', 'readonly']);
 
-/** The mode in which agents ask before they change anything (Gemini CLI's, Qwen Code's and Claude's). */
-const ASKING_MODE = 'default';
+/** The modes in which agents ask before they change anything (Gemini CLI's, Qwen Code's and Claude's `default`, Copilot's `agent`). */
+const ASKING_MODES: ReadonlySet<string> = new Set(['default', 'agent']);
+
+/** A mode's name: the end of its id (Copilot names its modes by URL, `…/session-modes#plan`). */
+const modeName = (id: string): string => id.slice(Math.max(id.lastIndexOf('#'), id.lastIndexOf('/')) + 1).toLowerCase();
 
 /**
  * A session update as the agent sent it, under a name of the bridge's own
@@ -190,19 +193,19 @@ class AcpClient implements LiveWire {
 
   /**
    * The agent's own mode, where it offers modes: one that leaves every decision to the bridge.
-   * That is `default`, in which it asks before it edits or runs anything (Qwen Code opens in
-   * `auto`, where a classifier of its own allows what it deems safe, unasked and unaudited);
-   * in `safe`, its read-only mode, so it plans rather than tries what the bridge would refuse.
-   * The bridge's own answers hold either way, so an agent that has no such mode, or will not
-   * switch, goes on as it is.
+   * That is `default` (Copilot's `agent`), in which it asks before it edits or runs anything
+   * (Qwen Code opens in `auto`, where a classifier of its own allows what it deems safe,
+   * unasked and unaudited); in `safe`, its read-only mode, so it plans rather than tries what
+   * the bridge would refuse. An agent that has no such mode, or will not switch, goes on as it
+   * is, and the bridge's log says so: what it then does unasked, no answer of the bridge's holds.
    */
   private async agentMode(sessionId: string, modes: acp.SessionModeState | null | undefined): Promise<void> {
     if (!modes) return;
     const safe = this.wire.mode === 'safe';
-    const wanted = modes.availableModes.find((mode) => (safe ? READ_ONLY_MODES.has(mode.id.toLowerCase()) : mode.id === ASKING_MODE));
+    const wanted = modes.availableModes.find((mode) => (safe ? READ_ONLY_MODES : ASKING_MODES).has(modeName(mode.id)));
     if (!wanted) {
       const offered = modes.availableModes.map((mode) => mode.id).join(', ');
-      const mode = safe ? 'read-only mode' : `"${ASKING_MODE}" mode, in which it asks before it acts`;
+      const mode = safe ? 'read-only mode' : 'mode in which it asks before it acts';
       return this.io.warn?.(`the agent offers no ${mode} (its modes: ${offered}): it stays in "${modes.currentModeId}"`);
     }
     if (wanted.id === modes.currentModeId) return;
