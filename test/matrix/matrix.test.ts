@@ -17,13 +17,14 @@ describe('the Matrix transport', () => {
   let app: ChatAppTwin;
   let world: ChatAppWorld;
   let ada: string;
+  let bob: string;
 
   beforeAll(async () => {
     mx = await FakeMatrix.start();
     app = await matrixTwin(mx);
     ada = app.owner.slice('matrix:'.length);
     // Someone besides the owner in its groups: a room of two is a private chat.
-    app.addPerson('Bob');
+    bob = app.addPerson('Bob').slice('matrix:'.length);
     world = await startChatAppWorld([app]);
   }, 60_000);
   afterAll(() => world?.stop());
@@ -49,6 +50,15 @@ describe('the Matrix transport', () => {
     await room.say('say:for-the-bot');
     await room.waitFor(/^for-the-bot/);
     expect((await room.shown()).some((m) => /not-for-the-bot/.test(m.text))).toBe(false);
+  });
+
+  it("takes !allow written as a reply to someone's message: its writer may use the room from then on", async () => {
+    const room = app.group(12);
+    const asked = mx.say({ user: bob, room: room.id, body: 'may I use the bot too?' });
+    mx.say({ user: ada, room: room.id, body: '!allow', replyTo: asked.event_id });
+    expect((await room.waitFor(/may use the bridge in this chat/)).text).toMatch(/Bob/);
+    mx.say({ user: bob, room: room.id, body: '!whoami' });
+    await room.waitFor(/^You are Bob/);
   });
 
   it('takes a button’s number written as the answer, for clients that show no reactions', async () => {

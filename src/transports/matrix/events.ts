@@ -1,13 +1,24 @@
-import { ClientEvent, RoomEvent, type MatrixClient, type MatrixEvent, type Room } from 'matrix-js-sdk';
+import { ClientEvent, MatrixEvent, RoomEvent, type MatrixClient, type Room } from 'matrix-js-sdk';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import type { Log } from '../../kernel/log/logger.ts';
-import { chatKey, type ButtonAnswer, type ChatRef, type Outbound } from '../../kernel/ports/chat.ts';
+import { chatKey, type ButtonAnswer, type ChatRef, type IncomingMessage, type Outbound } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 import type { ButtonMemory } from './buttons.ts';
 import { call } from './client.ts';
 import { matrixChat } from './id.ts';
-import { attachmentsOf, captionOf, coreText, isBangCommand, mentions, threadRootOf, type MatrixIdentity, type MessageContent } from './incoming.ts';
+import {
+  attachmentsOf,
+  captionOf,
+  coreText,
+  isBangCommand,
+  mentions,
+  repliedEventOf,
+  threadRootOf,
+  withoutReplyFallback,
+  type MatrixIdentity,
+  type MessageContent,
+} from './incoming.ts';
 import type { Invites } from './invites.ts';
 import type { KeptSync } from './kept-sync.ts';
 import type { MatrixNames } from './people.ts';
@@ -99,6 +110,7 @@ export class MatrixEvents {
         const user = { id: sender, ...(name ? { name } : {}) };
         const press = pressed && buttons.press(pressed, `${number}\uFE0F\u20E3`);
         if (press) return this.answer(press.chat, await host.handleButton({ address: press.chat, user, data: press.data, messageId: pressed }));
+        const replyTo = await this.repliedTo(content, room);
         await host.handleMessage({
           address,
           user,
@@ -108,9 +120,30 @@ export class MatrixEvents {
           ...(attachments.length ? { attachments } : {}),
           ...(direct ? { private: true } : {}),
           ...(room.name && !direct ? { chatTitle: room.name } : {}),
+          ...(replyTo ? { replyTo } : {}),
         });
       })
       .catch((error: unknown) => log.error({ err: error, chat: chatKey(address) }, 'handling a Matrix message failed'));
+  }
+
+  /**
+   * The message this one replies to (`/allow` names its writer so): whose, and what it said.
+   * Looked up in the room as the SDK holds it, else asked of the homeserver; none when neither
+   * has it.
+   */
+  private async repliedTo(content: MessageContent, room: Room): Promise<IncomingMessage['replyTo']> {
+    const id = repliedEventOf(content);
+    if (!id) return undefined;
+    const event =
+      room.findEventById(id) ??
+      (await this.parts.client.fetchRoomEvent(room.roomId, id).then(
+        (raw) => new MatrixEvent(raw),
+        () => undefined,
+      ));
+    const sender = event?.getSender();
+    if (!event || !sender) return undefined;
+    const name = await this.parts.names.of(sender, room);
+    return { text: withoutReplyFallback(event.getContent<MessageContent>().body ?? ''), fromId: sender, ...(name ? { from: name } : {}) };
   }
 
   /** A reaction with a button's key on one of the bridge's messages is a press of that button. */

@@ -10,7 +10,7 @@ export interface MessageContent {
   filename?: string;
   info?: { mimetype?: string; size?: number };
   'm.mentions'?: { user_ids?: string[] };
-  'm.relates_to'?: { rel_type?: string; event_id?: string; key?: string; 'm.in_reply_to'?: { event_id?: string } };
+  'm.relates_to'?: { rel_type?: string; event_id?: string; key?: string; is_falling_back?: boolean; 'm.in_reply_to'?: { event_id?: string } };
   'm.new_content'?: unknown;
 }
 
@@ -62,6 +62,12 @@ export function asCommand(text: string, commands: ReadonlySet<string>): string |
   return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
 }
 
+/** The message this one replies to, by its event id: a reply, not the fallback a thread's every message carries (`is_falling_back`). */
+export function repliedEventOf(content: MessageContent): string | undefined {
+  const relation = content['m.relates_to'];
+  return relation?.is_falling_back ? undefined : relation?.['m.in_reply_to']?.event_id;
+}
+
 /** The thread a message is in (`m.thread`), by its root event. */
 export function threadRootOf(content: MessageContent): string | undefined {
   const relation = content['m.relates_to'];
@@ -90,7 +96,7 @@ export function captionOf(content: MessageContent): string {
 }
 
 /** A reply's quoted fallback (`> <@alice:…> …` lines) is the client's, not what the person wrote. */
-function withoutReplyFallback(body: string): string {
+export function withoutReplyFallback(body: string): string {
   return body.replace(/^(> .*\n)+\n?/, '');
 }
 

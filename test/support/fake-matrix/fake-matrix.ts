@@ -79,7 +79,8 @@ export class FakeMatrix {
           'm.relates_to': {
             rel_type: 'm.thread',
             event_id: options.thread,
-            is_falling_back: true,
+            // A reply to a message of the thread, or the fallback every thread message carries for older clients.
+            is_falling_back: options.replyTo === undefined,
             'm.in_reply_to': { event_id: options.replyTo ?? options.thread },
           },
         }
