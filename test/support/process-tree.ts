@@ -7,6 +7,11 @@ export interface ProcessRow {
   args: string;
 }
 
+/** The pid of the process that started `pid`. */
+export function parentOf(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+}
+
 /** The processes under `root` (its children, theirs, and so on), from `ps`. */
 export function processesUnder(root: number): ProcessRow[] {
   const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })

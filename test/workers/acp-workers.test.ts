@@ -1,31 +1,26 @@
-import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ACP_AGENT, type AcpLogEntry } from '../support/acp-world.ts';
+import { startAcpWorld, type AcpWorld } from '../support/acp-world.ts';
+import { parentOf } from '../support/process-tree.ts';
 import { addWorkers, endQueueTest, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
-import { OWNER, shownText, startTelegramWorld } from '../support/telegram-world.ts';
+import { OWNER, shownText } from '../support/telegram-world.ts';
 
 // An ACP agent (the fake one, from clis.json) on a worker, as claude runs there: a chat's session
 // (BRIDGE_SESSION_WORKERS=on) kept up on the worker between turns, its permission requests asked
 // in the chat, Stop as `session/cancel` with the process kept; and a run, announced once.
 
 let redis: RedisServer;
+let acp: AcpWorld | undefined;
 let world: QueueWorld | undefined;
-let dir: string;
-let failed = false;
 
 beforeAll(async () => {
   redis = await startRedis();
 });
 afterAll(() => redis?.stop());
 afterEach(async (context) => {
-  failed = context.task.result?.state === 'fail';
-  await endQueueTest(failed, world, redis);
-  world = undefined;
-  await rm(dir, { recursive: true, force: true });
+  // Its logs if it failed; then the ACP world's stop (the bridge, its workers, the agent's folder); then Redis emptied.
+  await endQueueTest(context.task.result?.state === 'fail', world && { ...world, stop: () => acp!.stop() }, redis);
+  [acp, world] = [undefined, undefined];
 });
 
 const CHAT = -7700;
@@ -44,50 +39,28 @@ const press = (message: { messageId: number; buttons: readonly unknown[] }, labe
   if (!button) throw new Error(`no button ${label} among ${JSON.stringify(message.buttons)}`);
   telegram().pressButton({ chatId: CHAT, messageId: message.messageId, data: button.callback_data, userId: OWNER });
 };
-const log = async (): Promise<AcpLogEntry[]> =>
-  (await readFile(join(dir, 'log.jsonl'), 'utf8').catch(() => ''))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as AcpLogEntry);
 const prompted = async (text: string) => {
-  await expect
-    .poll(async () => (await log()).find((entry) => entry.method === 'session/prompt' && entry.text?.includes(text)), { timeout: 30_000 })
-    .toBeTruthy();
-  return (await log()).find((entry) => entry.method === 'session/prompt' && entry.text?.includes(text))!;
+  const find = async () => (await acp!.log()).find((entry) => entry.method === 'session/prompt' && entry.text?.includes(text));
+  await expect.poll(find, { timeout: 30_000 }).toBeTruthy();
+  return (await find())!;
 };
-/** The pid of the process that started `pid`. */
-const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
 
-/** The bridge and one worker, both with the fake ACP agent in their `clis.json`, the chat's default CLI. */
+/** The bridge and one worker, both reading the fake ACP agent from the one data directory's clis.json, the chat's default CLI. */
 async function acpOnWorker(): Promise<QueueWorld> {
-  dir = await mkdtemp(join(tmpdir(), 'acp-workers-'));
-  const clis = {
-    'fake-acp': {
-      command: FAKE_ACP_AGENT,
-      args: ['--acp'],
-      env: { FAKE_ACP_LOG: join(dir, 'log.jsonl'), FAKE_ACP_STATE: join(dir, 'sessions') },
-      openTimeoutSeconds: 5,
-    },
-  };
-  const base = await startTelegramWorld(
-    {
-      BRIDGE_REDIS_URL: redis.url,
-      BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET,
-      BRIDGE_WORKER_LOCK_SECONDS: String(TEST_LOCK_SECONDS),
-      BRIDGE_SESSION_WORKERS: 'on',
-      BRIDGE_DEFAULT_CLI: 'fake-acp',
-      BRIDGE_PERMISSION_MODE: 'ask',
-    },
-    { dataFiles: { 'clis.json': JSON.stringify(clis) } },
-  );
-  // The worker reads the same data directory, and so the same clis.json.
-  return addWorkers(base, redis, ['w1']);
+  acp = await startAcpWorld({
+    BRIDGE_REDIS_URL: redis.url,
+    BRIDGE_QUEUE_SECRET: TEST_QUEUE_SECRET,
+    BRIDGE_WORKER_LOCK_SECONDS: String(TEST_LOCK_SECONDS),
+    BRIDGE_SESSION_WORKERS: 'on',
+    BRIDGE_PERMISSION_MODE: 'ask',
+  });
+  return (world = await addWorkers(acp.world, redis, ['w1']));
 }
 
 describe('an ACP agent on a worker', () => {
   it("is a chat's session there: its turns in one process, a permission asked in the chat, Stop keeping process and session", async () => {
-    world = await acpOnWorker();
-    const worker = world.workers.get('w1')!;
+    await acpOnWorker();
+    const worker = world!.workers.get('w1')!;
     say('hello');
     await shown(/^acp echo: hello \(turn 1\)/);
     const first = await prompted('hello');
@@ -114,12 +87,12 @@ describe('an ACP agent on a worker', () => {
     const [stopped, next] = [await prompted('LONGJOB'), await prompted('after the stop')];
     expect(next.pid).toBe(first.pid);
     expect(next.sessionId).toBe(first.sessionId);
-    expect((await log()).some((entry) => entry.method === 'session/cancel' && entry.sessionId === stopped.sessionId)).toBe(true);
+    expect((await acp!.log()).some((entry) => entry.method === 'session/cancel' && entry.sessionId === stopped.sessionId)).toBe(true);
   });
 
   it('runs a subagent there, announced once with its answer', async () => {
-    world = await acpOnWorker();
-    const worker = world.workers.get('w1')!;
+    await acpOnWorker();
+    const worker = world!.workers.get('w1')!;
     say('/spawn --label Far "far away"');
     const announced = await shown(/^✅ #1 Far/);
     expect(shownText(announced)).toContain('acp echo: far away');

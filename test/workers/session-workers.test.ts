@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alive, FAKE_AGENT } from '../support/fake-cli.ts';
 import { tempDir } from '../support/bridge-process.ts';
+import { parentOf } from '../support/process-tree.ts';
 import { endQueueTest, startQueueWorld, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, shownText } from '../support/telegram-world.ts';
@@ -40,8 +41,6 @@ const invocation = async (prompt: string) => {
   await expect.poll(async () => (await world!.cli.invocations()).find((c) => c.prompt === prompt), { timeout: 30_000 }).toBeTruthy();
   return (await world!.cli.invocations()).find((c) => c.prompt === prompt)!;
 };
-/** The pid of the process that started `pid`. */
-const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
 
 async function twoWorkers(env: Record<string, string> = {}): Promise<QueueWorld> {
   for (const name of ['w1', 'w2']) {

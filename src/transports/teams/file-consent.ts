@@ -1,7 +1,6 @@
 import type { Attachment } from 'botbuilder';
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
-import type { ChatRef } from '../../kernel/ports/chat.ts';
 import { isObject, str } from '../../kernel/protocols/decoder.ts';
 import type { RichText } from '../../kernel/rich/index.ts';
 
@@ -23,7 +22,6 @@ const OFFERS_KEPT = 20;
 
 /** A file offered, waiting for the person's answer. */
 export interface FileOffer {
-  to: ChatRef;
   filename: string;
   bytes: Buffer;
   caption?: RichText;
@@ -53,10 +51,10 @@ export class FileOffers {
   private readonly offers = new Map<string, FileOffer>();
 
   /** The consent card for the file, which holds it until answered. */
-  offer(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined, now = Date.now()): Attachment {
+  offer(filename: string, bytes: Buffer, caption: RichText | undefined, now = Date.now()): Attachment {
     for (const [id, offer] of this.offers) if (now - offer.at > OFFER_MS || this.offers.size >= OFFERS_KEPT) this.offers.delete(id);
     const id = randomUUID();
-    this.offers.set(id, { to, filename, bytes, ...(caption ? { caption } : {}), at: now });
+    this.offers.set(id, { filename, bytes, ...(caption ? { caption } : {}), at: now });
     return {
       contentType: FILE_CONSENT_CARD,
       name: filename,

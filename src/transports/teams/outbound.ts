@@ -15,6 +15,7 @@ import type {
   SendOptions,
 } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/build.ts';
+import { megabytes } from '../../engine/files/sizes.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { TEAMS_CAPABILITIES, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
 import { teamsMessage } from './cards.ts';
@@ -138,19 +139,21 @@ export class TeamsOutbound implements Outbound {
       await this.send(to, plain(`📎 ${offer.filename} could not be put in your OneDrive: ${(error as Error).message}.`));
       return;
     }
-    const message = offer.caption ? teamsMessage(offer.caption) : { type: 'message', text: '' };
-    await this.budget.schedule(conversationOf(to), 'message', () => this.post(to, { ...message, attachments: [fileInfoCard(answer.upload)] }));
+    await this.budget.schedule(conversationOf(to), 'message', () => this.post(to, { ...captioned(offer.caption), attachments: [fileInfoCard(answer.upload)] }));
   }
 
   /** Inline where it fits a message; past that, in a personal chat, offered through a consent card. */
   private postFile(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined): Promise<MessageRef> {
-    const message = caption ? teamsMessage(caption) : { type: 'message', text: '' };
     if (bytes.length > TEAMS_CAPABILITIES.uploadBytes && isPersonal(to)) {
-      if (bytes.length > CONSENT_FILE_BYTES) throw new Error(`${filename} is over the ${CONSENT_FILE_BYTES / 1024 / 1024} MB a file may be offered in Teams`);
-      return this.post(to, { type: 'message', text: '', attachments: [this.offers.offer(to, filename, bytes, caption)] });
+      if (bytes.length > CONSENT_FILE_BYTES)
+        throw new Error(`${filename} is ${megabytes(bytes.length)}, over the ${megabytes(CONSENT_FILE_BYTES)} a file may be offered in Teams`);
+      return this.post(to, { type: 'message', text: '', attachments: [this.offers.offer(filename, bytes, caption)] });
     }
     const contentType = MIME[extname(filename).toLowerCase()] ?? 'application/octet-stream';
-    return this.post(to, { ...message, attachments: [{ contentType, name: filename, contentUrl: `data:${contentType};base64,${bytes.toString('base64')}` }] });
+    return this.post(to, {
+      ...captioned(caption),
+      attachments: [{ contentType, name: filename, contentUrl: `data:${contentType};base64,${bytes.toString('base64')}` }],
+    });
   }
 
   private post(to: ChatRef, activity: Partial<Activity>): Promise<MessageRef> {
@@ -159,6 +162,11 @@ export class TeamsOutbound implements Outbound {
       return sentRef(to, sent?.id ?? '');
     });
   }
+}
+
+/** A file's message: its caption, or none. */
+function captioned(caption: RichText | undefined): Partial<Activity> {
+  return caption ? teamsMessage(caption) : { type: 'message', text: '' };
 }
 
 /** A personal chat: files past a message's size go through the person's consent, into their OneDrive. */
