@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { mkdir, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
@@ -117,7 +118,8 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
     },
   });
   const skipped = [...entries.skipped];
-  const zipped = pipeline(archive, counted, createWriteStream(path, { mode: 0o600, flags: 'wx' }), ...(signal ? [{ signal }] : []));
+  const output = createWriteStream(path, { mode: 0o600, flags: 'wx' });
+  const zipped = pipeline(archive, counted, output, ...(signal ? [{ signal }] : []));
   const processed = entryCounter(archive, zipped);
   let reading: FileHandle | undefined; // the file being zipped: its stream closes it, unless the zip stops first
   const openFile = await openerIn(
@@ -147,6 +149,8 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
   } catch (error) {
     archive.abort();
     await zipped.catch(() => {});
+    // Stopped before its file was even open, the stream still opens (creates) it, then closes it: removed after that.
+    if (!output.closed) await once(output, 'close').catch(() => {});
     await reading?.close().catch(() => {});
     await rm(path, { force: true });
     if (error === tooBig) return { ok: false, error: tooBig.message };
