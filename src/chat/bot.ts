@@ -5,7 +5,7 @@ import type { Settings } from '../services/config/bridge-manifest.ts';
 import type { OutsideSource } from '../kernel/store/chat-store.ts';
 import type { ChatSession } from './session/chat-session.ts';
 import type { ChatSessions } from './session/chat-sessions.ts';
-import type { Command, CommandScope } from './dispatch/command.ts';
+import type { Command, CommandHost, CommandScope } from './dispatch/command.ts';
 import type { CommandServices } from './dispatch/command-services.ts';
 import { idButton, type ButtonHandler, type ButtonKind } from '../kernel/ports/buttons.ts';
 import { asWritten } from '../kernel/ports/capabilities.ts';
@@ -30,24 +30,9 @@ import type { Transcripts } from '../work/transcripts/transcripts.ts';
 import { delay } from '../kernel/concurrency/delay.ts';
 import { DRAIN_WORDS, type DrainReason } from './turns/leaving.ts';
 
-/** The slice of the configuration the bot itself uses. */
-export type BotConfig = Pick<
-  BridgeConfig,
-  | 'allowedUsers'
-  | 'owners'
-  | 'admins'
-  | 'groupTurns'
-  | 'bareNumbers'
-  | 'agentUser'
-  | 'sandbox'
-  | 'adapters'
-  | 'projectRoots'
-  | 'offLimits'
-  | 'projects'
-  | 'dataDir'
-  | 'cliEnv'
-  | 'restart'
-> &
+/** The slice of the configuration the bot itself uses: what its commands may read, and its own. */
+export type BotConfig = CommandHost['config'] &
+  Pick<BridgeConfig, 'bareNumbers' | 'restart'> &
   Partial<Pick<BridgeConfig, 'prices'>> & {
     settings: Pick<
       Settings,

@@ -3,7 +3,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { truncate } from '../../work/presentation/format/index.ts';
 import { chatKey, type IncomingMessage, type Outbound } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
-import { RESUME_ATTEMPTS } from '../../kernel/policy/resume-attempts.ts';
+import { mayResume } from '../../kernel/policy/resume-attempts.ts';
 import type { PendingMessage } from '../../kernel/store/chat-store.ts';
 import type { ChatSession } from '../session/chat-session.ts';
 import type { WorkBudget } from '../people/spending.ts';
@@ -17,18 +17,13 @@ export type Recovery =
   /** Its turn was at work, in a session never named, and it had called no tool: it runs again. */
   | { kind: 'again'; prompt: string };
 
-/**
- * What becomes of a pending message at the start: none when it cannot be taken up (its turn
- * was resumed RESUME_ATTEMPTS times already, so a crash during resumes cannot loop; or it acted
- * in a session nobody can continue): the chat is then told it was interrupted.
- */
+/** What becomes of a pending message at the start: none when it cannot be taken up (see mayResume): the chat is then told it was interrupted. */
 export function recoveryOf(entry: PendingMessage, sessionKnown: boolean): Recovery | undefined {
   // Kept by a bridge that did not note what its turns did (no `by`): whether it ran is unknown.
   if (entry.by === undefined) return undefined;
   if (!entry.startedAt) return { kind: 'waiting', prompt: entry.text };
-  if ((entry.resumes ?? 0) >= RESUME_ATTEMPTS) return undefined;
-  if (sessionKnown) return { kind: 'resume', prompt: resumePrompt(entry) };
-  return entry.toolCalled ? undefined : { kind: 'again', prompt: entry.text };
+  if (!mayResume(entry, sessionKnown)) return undefined;
+  return sessionKnown ? { kind: 'resume', prompt: resumePrompt(entry) } : { kind: 'again', prompt: entry.text };
 }
 
 /** The agent's side of a resume: the bridge restarted, what was at work, and to go on. */

@@ -4,3 +4,12 @@
  * names the work as interrupted instead.
  */
 export const RESUME_ATTEMPTS = 3;
+
+/**
+ * Whether work a restart cut short (a chat's turn or a run) is taken up again: fewer than
+ * RESUME_ATTEMPTS times so far, and either in the session its CLI named, or from its prompt
+ * when it called no tool (running it again repeats nothing it did).
+ */
+export function mayResume(work: { resumes?: number; toolCalled?: boolean }, sessionKnown: boolean): boolean {
+  return (work.resumes ?? 0) < RESUME_ATTEMPTS && (sessionKnown || !work.toolCalled);
+}

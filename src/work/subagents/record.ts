@@ -4,7 +4,7 @@ import type { PermissionMode } from '../../kernel/policy/permission-mode.ts';
 import type { Worktree, WorktreeSummary } from '../../engine/worktrees/index.ts';
 import type { Usage } from '../../kernel/protocols/events.ts';
 import type { ChatRef } from '../../kernel/ports/chat.ts';
-import { RESUME_ATTEMPTS } from '../../kernel/policy/resume-attempts.ts';
+import { mayResume } from '../../kernel/policy/resume-attempts.ts';
 import type { Delivery } from './delivery.ts';
 import type { CliAgents } from '../../engine/agents/cli-agents.ts';
 import type { McpServerConfig } from '../../engine/agents/mcp-servers.ts';
@@ -164,13 +164,9 @@ export function requesterName(requester: Requester): string {
   return requester.kind === 'hook' ? `webhook ${requester.hook}` : 'the agent';
 }
 
-/**
- * Whether a run a restart cut short in this process can be taken up (`resume`:
- * BRIDGE_RESUME_INTERRUPTED; RESUME_ATTEMPTS times at most): in the session its CLI named, or
- * from its task if it named none and called no tool.
- */
+/** Whether a run a restart cut short in this process is taken up (`resume`: BRIDGE_RESUME_INTERRUPTED), by the rule a turn's is. */
 export function resumable(run: SubagentRunRecord, resume: boolean): boolean {
-  return resume && (run.resumes ?? 0) < RESUME_ATTEMPTS && (run.childSessionId !== undefined || !run.toolCalled);
+  return resume && mayResume(run, run.childSessionId !== undefined);
 }
 
 /**
