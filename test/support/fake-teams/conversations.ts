@@ -1,9 +1,13 @@
+import { readCardMarkdown } from './reading.ts';
+
 /** A message the bot sent (and maybe updated), as the twin keeps it. */
 export interface BotMessage {
   id: string;
   /** The conversation it went to: a reply chain's id names its channel and root. */
   conversation: string;
   text: string;
+  /** How Teams reads `text`: `xml` (its HTML), `plain`, or Markdown when none is said. */
+  textFormat?: string;
   attachments: BotAttachment[];
   edits: number;
 }
@@ -30,7 +34,7 @@ export class ConversationLimits {
   }
 }
 
-/** A card's text and its buttons, as a reader sees them. */
+/** A card's text (its text blocks' Markdown, read) and its buttons, as a reader sees them. */
 export function shownCard(attachment: BotAttachment): { text: string; actions: { title: string; data?: unknown }[] } {
   const body = ((attachment.content as { body?: unknown[] } | undefined)?.body ?? []) as {
     type: string;
@@ -40,7 +44,7 @@ export function shownCard(attachment: BotAttachment): { text: string; actions: {
   return {
     text: body
       .filter((e) => e.type === 'TextBlock')
-      .map((e) => e.text ?? '')
+      .map((e) => readCardMarkdown(e.text ?? ''))
       .join('\n'),
     actions: body.filter((e) => e.type === 'ActionSet').flatMap((e) => e.actions ?? []),
   };

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { selfSignedCertificate } from '../certificate.ts';
 import { ConversationLimits, shownCard, type BotAttachment, type BotMessage } from './conversations.ts';
+import { readTeamsHtml } from './reading.ts';
 import { SigningKey } from './signing.ts';
 
 /** A bot's activity as Teams takes it, at most: past it, 413. */
@@ -35,10 +36,11 @@ export interface ConnectorCall {
  * REST (send, reply, update, a member), with Teams' limits and errors: 401 without the app's
  * token, 403 in a conversation the bot is not in, 400 for an activity without a type, 413 past
  * 28 KB, 404 updating an activity that is not there, 429 with Retry-After past 7 calls a second
- * or 60 in 30 s in one conversation. People write by the twin posting signed activities to the
- * bot's messaging endpoint. A file consent card is taken in a personal chat only; a person's
- * answer comes to the bot as Teams' invoke, and an allowed file is put at its upload URL (one
- * range, as OneDrive's upload session takes it).
+ * or 60 in 30 s in one conversation. A message is shown as Teams reads it: its HTML with
+ * textFormat xml, a card's text block as the card's Markdown (reading.ts). People write by the
+ * twin posting signed activities to the bot's messaging endpoint. A file consent card is taken
+ * in a personal chat only; a person's answer comes to the bot as Teams' invoke, and an allowed
+ * file is put at its upload URL (one range, as OneDrive's upload session takes it).
  */
 export class FakeTeams {
   readonly appId = randomUUID();
@@ -171,14 +173,14 @@ export class FakeTeams {
     return this.messages.find((m) => m.id === id);
   }
 
-  /** A message as a reader sees it: its text (a card's text block), its buttons, its files. */
+  /** A message as a reader sees it: its text (its HTML rendered, a card's text block read), its buttons, its files. */
   shown(message: BotMessage): { text: string; buttons: string[]; files: { name: string; bytes: Buffer }[] } {
     const cards = message.attachments.filter((a) => a.contentType === 'application/vnd.microsoft.card.adaptive').map(shownCard);
     const inline = message.attachments.filter((a) => a.contentUrl?.startsWith('data:'));
     // A file the bot put in someone's OneDrive, shown by its card.
     const uploaded = message.attachments.filter((a) => a.contentType === FILE_INFO_CARD);
     return {
-      text: [message.text, ...cards.map((c) => c.text)].filter(Boolean).join('\n'),
+      text: [message.textFormat === 'xml' ? readTeamsHtml(message.text).text : message.text, ...cards.map((c) => c.text)].filter(Boolean).join('\n'),
       buttons: cards.flatMap((c) => c.actions.map((a) => a.title)),
       files: [
         ...inline.map((f) => ({ name: f.name ?? '', bytes: Buffer.from(f.contentUrl!.slice(f.contentUrl!.indexOf(',') + 1), 'base64') })),
@@ -288,7 +290,7 @@ export class FakeTeams {
     const wait = this.throttled > 0 ? (this.throttled--, 1) : this.limits.take(conversation);
     if (wait !== undefined) this.throttledCalls++;
     if (wait !== undefined) return answer(429, { error: { code: 'Throttled', message: 'Too many requests.' } }, { 'retry-after': String(wait) });
-    let activity: { type?: string; text?: string; attachments?: BotAttachment[] };
+    let activity: { type?: string; text?: string; textFormat?: string; attachments?: BotAttachment[] };
     try {
       activity = JSON.parse(raw.toString()) as typeof activity;
     } catch {
@@ -296,25 +298,22 @@ export class FakeTeams {
     }
     if (activity.type !== 'message') return answer(400, { error: { code: 'BadArgument', message: 'Unknown activity type.' } });
     const text = activity.text ?? '';
+    const textFormat = activity.textFormat;
     const attachments = activity.attachments ?? [];
     if (attachments.some((a) => a.contentType === FILE_CONSENT_CARD) && !conversation.startsWith('a:'))
       return answer(400, { error: { code: 'BadArgument', message: 'A file consent card is allowed in a personal chat only.' } });
     if (method === 'PUT' && item) {
       const message = this.messages.find((m) => m.id === item && m.conversation === conversation);
       if (!message) return answer(404, { error: { code: 'ActivityNotFoundInConversation', message: 'The activity was not found.' } });
-      Object.assign(message, { text, attachments, edits: message.edits + 1 });
-      this.calls.push({ method: 'updateActivity', conversation, text, time: Date.now() });
+      Object.assign(message, { text, textFormat, attachments, edits: message.edits + 1 });
+      this.calls.push({ method: 'updateActivity', conversation, text: this.shown(message).text, time: Date.now() });
       return answer(200, { id: item });
     }
     if (method !== 'POST') return answer(405);
     const id = this.newId();
-    this.messages.push({ id, conversation, text, attachments, edits: 0 });
-    this.calls.push({
-      method: item ? 'replyToActivity' : 'sendToConversation',
-      conversation,
-      text: text || attachments.map((a) => shownCard(a).text).join(''),
-      time: Date.now(),
-    });
+    const message: BotMessage = { id, conversation, text, ...(textFormat ? { textFormat } : {}), attachments, edits: 0 };
+    this.messages.push(message);
+    this.calls.push({ method: item ? 'replyToActivity' : 'sendToConversation', conversation, text: this.shown(message).text, time: Date.now() });
     answer(201, { id });
   }
 }

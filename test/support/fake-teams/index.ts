@@ -1,1 +1,2 @@
 export * from './fake-teams.ts';
+export * from './reading.ts';
