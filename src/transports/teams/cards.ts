@@ -1,7 +1,8 @@
 import type { Activity, Attachment as CardAttachment } from 'botbuilder';
 import type { Button } from '../../kernel/ports/chat.ts';
 import type { RichText } from '../../kernel/rich/model.ts';
-import { plainText } from '../../kernel/rich/plain.ts';
+import { renderCardMarkdown } from './format/card-markdown.ts';
+import { renderTeamsHtml } from './format/html.ts';
 
 /** An Adaptive Card, as Teams renders them (1.4 is what every Teams client shows). */
 export const ADAPTIVE_CARD = 'application/vnd.microsoft.card.adaptive';
@@ -14,16 +15,16 @@ export const PRESS_KEY = 'bridge';
 const TITLE_CHARS = 60;
 
 /**
- * A message as Teams shows it: plain text; with buttons, an Adaptive Card whose text block is
- * the message and whose rows of buttons are action sets. A press is a `messageBack`: it comes
- * back as a message activity carrying the button's data in its `value`, and shows nothing in
- * the chat. An update with no buttons clears an earlier card.
+ * A message as Teams shows it: its HTML (`textFormat: 'xml'`); with buttons, an Adaptive Card
+ * whose text block is the message in the card's Markdown and whose rows of buttons are action
+ * sets. A press is a `messageBack`: it comes back as a message activity carrying the button's
+ * data in its `value`, and shows nothing in the chat. An update with no buttons clears an
+ * earlier card.
  */
 export function teamsMessage(text: RichText, buttons: readonly (readonly Button[])[] = []): Partial<Activity> {
-  const shown = plainText(text);
   const rows = buttons.filter((row) => row.length);
-  if (!rows.length) return { type: 'message', text: shown, textFormat: 'plain', attachments: [] };
-  return { type: 'message', text: '', attachments: [adaptiveCard(shown, rows)] };
+  if (!rows.length) return { type: 'message', text: renderTeamsHtml(text), textFormat: 'xml', attachments: [] };
+  return { type: 'message', text: '', attachments: [adaptiveCard(renderCardMarkdown(text), rows)] };
 }
 
 function adaptiveCard(text: string, rows: readonly (readonly Button[])[]): CardAttachment {
@@ -34,7 +35,7 @@ function adaptiveCard(text: string, rows: readonly (readonly Button[])[]): CardA
       $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
       version: CARD_VERSION,
       body: [
-        // A card's markdown is its own: the text goes as written, every character shown.
+        // A card reads no HTML: its text block takes its own Markdown, which has no code (format/card-markdown.ts).
         { type: 'TextBlock', text: text.trim() || '…', wrap: true },
         ...rows.map((row) => ({ type: 'ActionSet', actions: row.map(action) })),
       ],

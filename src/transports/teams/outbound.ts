@@ -20,7 +20,7 @@ import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { TEAMS_CAPABILITIES, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
 import { teamsMessage } from './cards.ts';
 import type { TeamsConnector } from './connector.ts';
-import { TEAMS_FIT } from './format.ts';
+import { TEAMS_FIT } from './format/split.ts';
 import { conversationOf, isPersonal, sentRef, TEAMS } from './id.ts';
 import { CONSENT_FILE_BYTES, consentAnswer, fileInfoCard, FileOffers, uploadFile } from './file-consent.ts';
 
