@@ -3,9 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAppTwin } from '../support/chat-apps/chat-app.ts';
-import { teamsTwin } from '../support/chat-apps/teams.ts';
-import { startChatAppWorld, type ChatAppWorld } from '../support/chat-apps/world.ts';
-import { FakeTeams, type TeamsPerson } from '../support/fake-teams/index.ts';
+import { teamsWorld } from '../support/chat-apps/teams.ts';
+import type { ChatAppWorld } from '../support/chat-apps/world.ts';
+import type { FakeTeams, TeamsPerson } from '../support/fake-teams/index.ts';
 
 // A file past what a Teams message holds (18 KB inline): in a personal chat Teams asks the
 // person first (a file consent card); allowed, the bot puts it in their OneDrive through the
@@ -21,10 +21,8 @@ describe('a file past what a Teams message holds', () => {
   let ada: TeamsPerson;
 
   beforeAll(async () => {
-    teams = await FakeTeams.start();
-    app = await teamsTwin(teams);
+    ({ teams, app, world } = await teamsWorld());
     ada = [...teams.people.values()].find((person) => person.name === 'Ada')!;
-    world = await startChatAppWorld([app]);
   }, 60_000);
   afterAll(() => world?.stop());
 

@@ -39,7 +39,7 @@ describe('the Teams transport', () => {
     expect(submit.type).toBe('Action.Submit');
     expect(pressedData((submit.data as { msteams: { value: unknown } }).msteams.value)).toBe('a:1');
     expect(body[2]!.actions![0]!.type).toBe('Action.OpenUrl');
-    expect(teamsMessage(plain('done'))).toMatchObject({ text: 'done', attachments: [] });
+    expect(teamsMessage(plain('done'))).toMatchObject({ text: 'done', textFormat: 'xml', attachments: [] });
   });
 
   it('says what is wrong with its settings, without their values', () => {

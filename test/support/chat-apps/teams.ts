@@ -2,6 +2,14 @@ import { FakeTeams, type TeamsPerson } from '../fake-teams/index.ts';
 import { freePort } from '../free-port.ts';
 import { shownText } from '../telegram-world.ts';
 import { writtenWith, type ChatAppTwin, type ChatOnApp, type ShownMessage } from './chat-app.ts';
+import { startChatAppWorld, type ChatAppWorld } from './world.ts';
+
+/** The bridge serving Teams' twin alone, with the twin at hand for what a test asks of it beyond the contract's view. */
+export async function teamsWorld(): Promise<{ teams: FakeTeams; app: ChatAppTwin; world: ChatAppWorld }> {
+  const teams = await FakeTeams.start();
+  const app = await teamsTwin(teams);
+  return { teams, app, world: await startChatAppWorld([app]) };
+}
 
 /**
  * Teams' twin as the contract suite drives it. The direct chat is the owner's personal chat
