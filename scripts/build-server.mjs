@@ -3,7 +3,7 @@
 // with plain node. A start used to load ~1,100 modules, one file each, and Node's ES module
 // loader spent half the start's CPU resolving and reading them; a bundle halves the start.
 //
-// Entries: the three programs, and each chat app's `transport.ts`, which the bridge loads by
+// Entries: the three programs, the MCP relay (a build of its own, below), and each chat app's `transport.ts`, which the bridge loads by
 // path when that app is configured (src/transports/serving/load.ts). What they share is split
 // into dist/server/chunks/, and what starts lazily (the workers, the gRPC server, the OTLP
 // exporter) stays out of the start. Source maps sit beside (`node --enable-source-maps`).
@@ -112,6 +112,21 @@ const result = await build({
     },
   ],
 });
+// The MCP relay an agent without MCP over http runs (src/mcp-stdio-relay.ts): one file, the SDK
+// inside and no chunk beside it, so an agent's walls show that file alone of the bridge.
+const relay = await build({
+  entryPoints: [join(SRC, 'mcp-stdio-relay.ts')],
+  outdir: OUT,
+  outbase: SRC,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
+  write: false,
+  logLevel: 'warning',
+});
 if (findsItsOwnFiles.size > 0) {
   console.error(
     `jsonl-bridge: ${[...findsItsOwnFiles].join(', ')} would look for files of its own beside the bundle (__dirname): add it to KEPT_AS_INSTALLED in scripts/build-server.mjs.`,
@@ -119,11 +134,12 @@ if (findsItsOwnFiles.size > 0) {
   process.exit(1);
 }
 let written = 0;
-for (const file of result.outputFiles) if (await writeIfChanged(file.path, Buffer.from(file.contents))) written += 1;
+const outputFiles = [...result.outputFiles, ...relay.outputFiles];
+for (const file of outputFiles) if (await writeIfChanged(file.path, Buffer.from(file.contents))) written += 1;
 // What an earlier build left is removed, but for the chunks of the last day: a chunk is named by
 // its content's hash, and a bridge still running from that build loads some of its chunks late
 // (the workers' side, an /export's zip), after a `git pull` and a build for another program.
-const expected = new Set(result.outputFiles.map((file) => file.path));
+const expected = new Set(outputFiles.map((file) => file.path));
 const dayAgo = Date.now() - 24 * 3600_000;
 for (const file of await filesUnder(OUT).catch(() => [])) {
   if (expected.has(file) || file.endsWith('.tmp')) continue;
