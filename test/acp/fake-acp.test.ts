@@ -18,6 +18,7 @@ beforeAll(async () => {
       eager: { env: { FAKE_ACP_MODE: 'auto' } },
       headstrong: { env: { FAKE_ACP_MODE: 'auto', FAKE_ACP_NO_DEFAULT: '1' } },
       copilotish: { env: { FAKE_ACP_MODE: 'https://agentclientprotocol.com/protocol/session-modes#auto', FAKE_ACP_URL_MODES: '1' } },
+      'stdio-only': { env: { FAKE_ACP_NO_HTTP_MCP: '1' } },
     },
     { 'tool-policy.json': JSON.stringify({ rules: [{ tool: 'Bash(git push*)', approvals: 2 }] }) },
   );
@@ -67,6 +68,29 @@ describe('an ACP agent', () => {
     expect(init.clientCapabilities).toMatchObject({ fs: { readTextFile: false, writeTextFile: false }, terminal: false });
     const opened = log.find((entry) => entry.method === 'session/new' && entry.sessionId === first!.sessionId)!;
     expect(opened.mcpServers?.map((server) => server.type)).toEqual(['http']);
+  });
+
+  it('offers an agent without MCP over http the bridge’s tools over stdio, through the bridge’s relay: it lists them and spawns a run', async () => {
+    const chat = newChat();
+    say(chat, '/cli stdio-only');
+    await waitText(chat, /stdio-only/);
+    say(chat, 'mcp-spawn:relayed+task');
+    const answer = shownText(await waitText(chat, /^mcp over stdio/, 30_000));
+    expect(answer).toMatch(/^mcp over stdio: \S*\bspawn_subagent\b\S*; Subagent #1 started/);
+    await waitText(chat, /^✅ #1 Relayed/, 30_000);
+    const log = await acp.log();
+    const prompt = log.find((entry) => entry.method === 'session/prompt' && entry.text === 'mcp-spawn:relayed+task')!;
+    const server = log.find((entry) => entry.method === 'session/new' && entry.sessionId === prompt.sessionId)!.mcpServers![0]!;
+    expect(server).toMatchObject({
+      name: 'bridge',
+      args: [expect.stringMatching(/\/dist\/server\/mcp-stdio-relay\.js$/), expect.stringMatching(/^http:\/\/.*\/mcp$/)],
+    });
+    // The session's secret reaches the relay in its environment, never in its argv, which `ps` shows.
+    const secret = server.env!.find((variable) => variable.name === 'JSONL_BRIDGE_MCP_TOKEN')!.value;
+    expect(secret.length).toBeGreaterThan(16);
+    const ran = log.find((entry) => entry.event === 'mcp-stdio' && entry.pid === prompt.pid)!;
+    expect(ran.argv).toEqual([server.command, ...server.args!]);
+    expect(ran.argv!.join(' ')).not.toContain(secret);
   });
 
   it('asks the chat before a tool call, and runs it once allowed', async () => {

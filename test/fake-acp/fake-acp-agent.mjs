@@ -17,6 +17,10 @@
 //   prompt-count      answer how many session/prompt requests this process has had at once, at most
 //   stream:N          answer N paragraphs, one chunk every 400 ms (each paragraph in two chunks)
 //   /memory, /compress  its own commands (listed in available_commands_update once a session opens): "ran its own /NAME"
+//   mcp-spawn:TASK    start the stdio MCP server its session was given (with the MCP SDK's stdio client, as agents do),
+//                     list its tools and call spawn_subagent with TASK (`+` for a space); answer "mcp over stdio:
+//                     <tools>; <the call's answer>", or "mcp over stdio failed: …" with the server's stderr; the
+//                     server's argv (from /proc) is logged as {event: 'mcp-stdio', argv}
 //
 // A session opens in its `default` mode (FAKE_ACP_MODE: another); `plan` and `auto` are offered
 // beside it (session/set_mode, logged).
@@ -26,18 +30,22 @@
 // Environment: FAKE_ACP_LOG (a JSONL file each request and outcome is appended to),
 // FAKE_ACP_STATE (a folder where sessions are kept, so session/load works across processes),
 // FAKE_ACP_NO_INIT (never answer initialize), FAKE_ACP_REFUSE_LOAD (refuse session/load), FAKE_ACP_NAME (the name its echo answers in),
-// FAKE_ACP_MODE (the mode its sessions open in).
+// FAKE_ACP_MODE (the mode its sessions open in), FAKE_ACP_NO_HTTP_MCP (it declares no MCP over http: only stdio).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const log = (entry) => process.env.FAKE_ACP_LOG && appendFileSync(process.env.FAKE_ACP_LOG, JSON.stringify({ pid: process.pid, ...entry }) + '\n');
 const state = process.env.FAKE_ACP_STATE;
 if (state) mkdirSync(state, { recursive: true });
 const sessionFile = (id) => join(state ?? '/nonexistent', `${id}.json`);
 const sessions = new Map();
+/** The MCP servers each session was given, by its id. */
+const mcpServersOf = new Map();
 const cancels = new Map();
 let atOnce = 0;
 let most = 0;
@@ -81,7 +89,7 @@ const app = acp
     if (process.env.FAKE_ACP_NO_INIT) return new Promise(() => {});
     return {
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: true, mcpCapabilities: { http: true } },
+      agentCapabilities: { loadSession: true, mcpCapabilities: { http: !process.env.FAKE_ACP_NO_HTTP_MCP } },
       authMethods: [{ id: 'fake-key', name: 'a fake key' }],
     };
   })
@@ -92,13 +100,15 @@ const app = acp
   .onRequest('session/new', ({ params, client }) => {
     const sessionId = randomUUID();
     log({ method: 'session/new', sessionId, cwd: params.cwd, mcpServers: params.mcpServers });
+    mcpServersOf.set(sessionId, params.mcpServers);
     saveSession(sessionId, []);
     setTimeout(() => void listCommands(sessionId, client));
     return { sessionId, modes: MODES };
   })
   .onRequest('session/load', async ({ params, client }) => {
     const { sessionId } = params;
-    log({ method: 'session/load', sessionId });
+    log({ method: 'session/load', sessionId, mcpServers: params.mcpServers });
+    mcpServersOf.set(sessionId, params.mcpServers);
     if (process.env.FAKE_ACP_REFUSE_LOAD || !state || !existsSync(sessionFile(sessionId))) {
       throw acp.RequestError.invalidParams({}, `No previous sessions found for ${sessionId}`);
     }
@@ -201,6 +211,11 @@ async function prompt(params, client) {
     await cost();
     return { stopReason: 'end_turn' };
   }
+  const task = directive(text, 'mcp-spawn');
+  if (typeof task === 'string') {
+    await say(await spawnOverStdio(sessionId, task.replaceAll('+', ' ')));
+    return { stopReason: 'end_turn' };
+  }
   const own = OWN_COMMANDS.find((command) => text.startsWith(`/${command.name}`));
   if (own) {
     await say(`ran its own /${own.name}`);
@@ -219,6 +234,29 @@ async function prompt(params, client) {
   await say(`${process.env.FAKE_ACP_NAME ?? 'acp'} echo: ${text} (turn ${turns.length + 1})`);
   await cost();
   return { stopReason: 'end_turn' };
+}
+
+/** The session's stdio MCP server, started as agents start one: its tools, and a spawn_subagent of `task` through it. */
+async function spawnOverStdio(sessionId, task) {
+  const server = (mcpServersOf.get(sessionId) ?? []).find((given) => 'command' in given);
+  if (!server) return `mcp over stdio: none offered (${JSON.stringify(mcpServersOf.get(sessionId) ?? [])})`;
+  const env = Object.fromEntries(server.env.map(({ name, value }) => [name, value]));
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, env, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => (stderr += chunk));
+  const client = new Client({ name: 'fake-acp', version: '1' });
+  try {
+    await client.connect(transport);
+    log({ event: 'mcp-stdio', argv: readFileSync(`/proc/${transport.pid}/cmdline`, 'utf8').split('\0').filter(Boolean) });
+    const { tools } = await client.listTools();
+    const called = await client.callTool({ name: 'spawn_subagent', arguments: { task, label: 'Relayed' } });
+    const answer = called.content.map((part) => part.text ?? '').join('');
+    return `mcp over stdio: ${tools.map((tool) => tool.name).join(',')}; ${called.isError ? 'error: ' : ''}${answer}`;
+  } catch (error) {
+    return `mcp over stdio failed: ${error.message}; its stderr: ${stderr.trim()}`;
+  } finally {
+    await client.close().catch(() => {});
+  }
 }
 
 const OWN_COMMANDS = [

@@ -16,7 +16,10 @@ export interface AcpLogEntry {
   /** The mode a `session/set_mode` asked for. */
   modeId?: string;
   outcome?: { outcome: string; optionId?: string };
-  mcpServers?: { name: string; url: string; type?: string }[];
+  /** Its MCP servers: over http (`url`), or a program it starts (`command`, its `args` and `env`). */
+  mcpServers?: { name: string; type?: string; url?: string; command?: string; args?: string[]; env?: { name: string; value: string }[] }[];
+  /** The argv a stdio MCP server of it ran with (`mcp-spawn`). */
+  argv?: string[];
   clientCapabilities?: Record<string, unknown>;
 }
 

@@ -21,6 +21,7 @@ import { wallsUp } from '../sandbox/walls.ts';
 import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
 import { safely, walled, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
 import { credentialVariables } from '../sandbox/model-api-access.ts';
+import { MCP_RELAY_SCRIPT, mcpOverStdio } from './mcp-stdio-relay.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt. */
 export interface LiveLaunch {
@@ -108,6 +109,7 @@ export class LiveCli {
     this.decoder = new LineDecoder(dialect.decoder);
     const agents = wantedOptions(spec).includes('agents') && adapter.options.agents ? JSON.stringify(spec.agents) : undefined;
     if (agents) this.folder = agentReadableFolder('live');
+    const relay = dialect.offersMcp && spec.mcp ? mcpOverStdio(spec.mcp) : undefined;
     let argv: string[];
     try {
       argv = buildLiveArgv(adapter, spec, writeTurnFiles(this.folder, agents ? { agentsFile: agents } : {}));
@@ -124,7 +126,8 @@ export class LiveCli {
       env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
       keys: credentialVariables([adapter.walls.modelApi]),
       // A host its sandbox refused shows in the progress of the turn at work; a model call its credential proxy metered is that turn's cost.
-      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder], (event) => this.handle(event), adapter.walls)),
+      // The MCP relay too, for a dialect that may offer the bridge's MCP server over stdio: it runs inside.
+      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder, relay && MCP_RELAY_SCRIPT], (event) => this.handle(event), adapter.walls)),
     });
     const reading = this.process
       .readLines((line) => this.onLine(line))
@@ -149,7 +152,7 @@ export class LiveCli {
         cwd,
         mode: launch.mode,
         walled: wallsUp(),
-        ...(spec.mcp ? { mcp: { serverName: spec.mcp.serverName, url: spec.mcp.url, token: spec.mcp.token } } : {}),
+        ...(spec.mcp ? { mcp: { serverName: spec.mcp.serverName, url: spec.mcp.url, token: spec.mcp.token, ...(relay ? { stdio: relay } : {}) } } : {}),
         ...(adapter.live?.authMethod ? { authMethod: adapter.live.authMethod } : {}),
         ...(adapter.live?.openTimeoutSeconds ? { openTimeoutMs: adapter.live.openTimeoutSeconds * 1000 } : {}),
       },

@@ -57,9 +57,10 @@ interface Asked {
  * through the SDK: `initialize` (no `fs/*`, no `terminal/*`: the agent runs its tools itself,
  * in the walls), then the session opened once (`session/load` of the one to continue where
  * the agent offers it, else `session/new`) in the chat's directory with the bridge's MCP
- * server; a message is a `session/prompt`, its answer's stop reason the result. ACP names no
- * message back, so a message is never sent into a running prompt (the bridge queues it, as for
- * any CLI that cannot be steered). Stop is `session/cancel`, and the session stays.
+ * server (over http, else over stdio through the bridge's relay); a message is a
+ * `session/prompt`, its answer's stop reason the result. ACP names no message back, so a
+ * message is never sent into a running prompt (the bridge queues it, as for any CLI that
+ * cannot be steered). Stop is `session/cancel`, and the session stays.
  */
 export const acpWire: LiveWireFactory = (io, session) => new AcpClient(io, session);
 
@@ -168,9 +169,7 @@ class AcpClient implements LiveWire {
         clientInfo: { name: 'jsonl-bridge', version: '1' },
       });
       if (authMethod && init.authMethods?.some((method) => method.id === authMethod)) await agent.request('authenticate', { methodId: authMethod });
-      const http = init.agentCapabilities?.mcpCapabilities?.http === true;
-      const mcpServers: acp.McpServer[] =
-        mcp && http ? [{ type: 'http', name: mcp.serverName, url: mcp.url, headers: [{ name: 'authorization', value: `Bearer ${mcp.token}` }] }] : [];
+      const mcpServers = mcp ? this.offeredMcp(mcp, init.agentCapabilities?.mcpCapabilities?.http === true) : [];
       if (resumeId) {
         if (!init.agentCapabilities?.loadSession) throw new Error(`could not load the session ${resumeId}: the agent does not load sessions`);
         const loaded = await agent.request('session/load', { sessionId: resumeId, cwd, mcpServers }).catch((error: unknown) => {
@@ -189,6 +188,22 @@ class AcpClient implements LiveWire {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The bridge's MCP server as the agent takes it: over http where it says it can, else over
+   * stdio, which every ACP agent takes, through the bridge's relay to the same endpoint.
+   */
+  private offeredMcp(mcp: NonNullable<WireSession['mcp']>, http: boolean): acp.McpServer[] {
+    if (http) return [{ type: 'http', name: mcp.serverName, url: mcp.url, headers: [{ name: 'authorization', value: `Bearer ${mcp.token}` }] }];
+    if (!mcp.stdio) {
+      this.io.warn?.(
+        "the agent takes no MCP server over http, and the bridge's relay for stdio is not built (npm run build): it gets none of the bridge's tools",
+      );
+      return [];
+    }
+    const { command, args, env } = mcp.stdio;
+    return [{ name: mcp.serverName, command, args, env: Object.entries(env).map(([name, value]) => ({ name, value })) }];
   }
 
   /**

@@ -9,7 +9,7 @@ import { droidStreamJson } from './droid-stream-json.ts';
 import type { LiveWireFactory } from './live-wire.ts';
 
 export type { Decoder, Metering } from './decoder.ts';
-export type { AgentCommand, LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
+export type { AgentCommand, LiveWire, LiveWireFactory, StdioMcp, WireIo, WireSession } from './live-wire.ts';
 export type * from './events.ts';
 
 /** Every JSONL dialect a CLI's one-shot runs speak, by the name adapter manifests use in `protocol`. */
@@ -44,6 +44,8 @@ export interface LiveDialect {
   plans: boolean;
   /** False: the dialect never names a message back (ACP), known before its first line: none is ever sent into a running turn. */
   namesMessages?: false;
+  /** It offers the bridge's MCP server as its session opens (ACP), over stdio where the agent takes no http: the relay must be in its walls. */
+  offersMcp?: true;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface LiveDialect {
 export const liveDialects: Readonly<Record<string, LiveDialect>> = {
   [claudeStreamJson.protocol]: { decoder: claudeStreamJson, wire: claudeWire, plans: true },
   [codexAppServer.protocol]: { decoder: codexAppServer, wire: codexAppServerWire, plans: false },
-  [acpDecoder.protocol]: { decoder: acpDecoder, wire: acpWire, plans: false, namesMessages: false },
+  [acpDecoder.protocol]: { decoder: acpDecoder, wire: acpWire, plans: false, namesMessages: false, offersMcp: true },
 };
 
 const everyDecoder = [...Object.values(decoders), ...Object.values(liveDialects).map((dialect) => dialect.decoder)];

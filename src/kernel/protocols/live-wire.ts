@@ -20,11 +20,22 @@ export interface WireSession {
   /** It runs in the bridge's walls: a sandbox of its own would nest in them, and fail, so it is left off. */
   walled?: boolean;
   /** The bridge's MCP server, for a dialect that offers it when its session opens (ACP's `session/new`). */
-  mcp?: { serverName: string; url: string; token: string };
+  mcp?: { serverName: string; url: string; token: string; stdio?: StdioMcp };
   /** The authentication method to choose, for a dialect that asks for one (ACP's `authenticate`). */
   authMethod?: string;
   /** How long the CLI has to open its session before its turns fail. */
   openTimeoutMs?: number;
+}
+
+/**
+ * The same MCP server as a program the agent starts and speaks to on its stdio: the bridge's
+ * relay to its endpoint, for an agent that takes no MCP server over http. `env` holds the
+ * secret (never `args`, which `ps` shows).
+ */
+export interface StdioMcp {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
 }
 
 /**
