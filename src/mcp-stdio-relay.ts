@@ -6,10 +6,20 @@
 // with the SDK inside, so an agent's walls need show nothing else of the bridge.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { MCP_TOKEN_VARIABLE } from './engine/adapters/turn-options.ts';
 
 const NAME = 'jsonl-bridge mcp relay';
+
+/**
+ * The bridge answers a tool's call when the tool ends, and one may wait many minutes for a
+ * person's approval (approvalTimeoutSeconds in manifest.json); Node's own fetch gives up after 300 s
+ * with no headers. How long to wait is the agent's MCP client's to decide, not the relay's.
+ */
+const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+const patientFetch = ((input, init) => undiciFetch(input, { ...init, dispatcher: patient })) as FetchLike;
 
 /** The usage error's exit code (sysexits' EX_USAGE); the bridge unreachable is 1. */
 const EX_USAGE = 64;
@@ -26,7 +36,7 @@ function main(): void {
   }
   const endpoint = url.href;
   const agent = new StdioServerTransport();
-  const bridge = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const bridge = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: patientFetch });
   /** The id of the agent's `initialize`: its answer names the protocol version the later requests carry. */
   let initializeId: string | number | undefined;
 
