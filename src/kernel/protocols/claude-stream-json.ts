@@ -1,6 +1,6 @@
 import type { AgentEvent, QuotaLimit, Usage, UsageEvent } from './events.ts';
 import type { LiveWireFactory } from './live-wire.ts';
-import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+import { compact, isObject, num, preview, str, type DecodeStep, type Decoder, type Json } from './decoder.ts';
 import { limitOfApiError, limitOfText } from './quota.ts';
 
 /** The Task (Agent) calls whose agent works in the background: they end with its notification, not their tool result. */
@@ -32,25 +32,57 @@ export const claudeStreamJson: Decoder<ClaudeState> = {
   protocol: 'claude-stream-json',
   metering: { reportsCost: true, reportsUsage: true },
   initial: () => INITIAL,
+  // The line's type is read once and dispatched on: lines of every shape pass here, so each
+  // property read is a generic (megamorphic) lookup, and a missing one costs the most.
   step(state, line) {
     if (!isObject(line)) return null;
-    if (line.type === 'system' && (line.subtype === 'task_started' || line.subtype === 'task_notification')) {
-      const step = backgroundTask(state.background, line);
-      return { state: { ...state, background: step.state }, events: step.events };
+    switch (line.type) {
+      case 'assistant':
+        if (line.is_api_error_message === true) {
+          const limit = limitOfApiError(num(line.api_error_status), str(line.error), apiErrorText(line));
+          return { state: limit ? { ...state, limit } : state, events: [] };
+        }
+        return { state, events: withUsage(line, eachBlock(line, assistantBlock)) };
+      case 'user': {
+        const events = eachBlock(line, toolResult);
+        const background = state.background;
+        return { state, events: background.size ? events.filter((event) => !(event.type === 'tool_end' && background.has(event.id))) : events };
+      }
+      case 'system':
+        return system(state, line);
+      case 'result':
+        return { state: { background: state.background }, events: [result(line, state)] };
+      case 'rate_limit_event':
+        return { state: rateLimitEvent(state, line), events: [] };
+      case 'stream_event':
+        // Partial-message deltas (--include-partial-messages); the whole blocks follow anyway.
+        return { state, events: [] };
+      case 'command_lifecycle':
+        return { state, events: inputState(line) };
+      case 'control_request':
+        return { state, events: controlRequest(line) };
+      case 'control_response':
+        return { state, events: controlResponse(line) };
+      default:
+        return null;
     }
-    if (line.type === 'rate_limit_event') return { state: rateLimitEvent(state, line), events: [] };
-    if (line.type === 'assistant' && line.is_api_error_message === true) {
-      const limit = limitOfApiError(num(line.api_error_status), str(line.error), apiErrorText(line));
-      return { state: limit ? { ...state, limit } : state, events: [] };
-    }
-    if (line.type === 'result') return { state: { background: state.background }, events: [result(line, state)] };
-    const events = decodeLine(line);
-    if (!events) return null;
-    const background = state.background;
-    if (!background.size || line.type !== 'user') return { state, events };
-    return { state, events: events.filter((event) => !(event.type === 'tool_end' && background.has(event.id))) };
   },
 };
+
+function system(state: ClaudeState, line: Json): DecodeStep<ClaudeState> {
+  const subtype = line.subtype;
+  if (subtype === 'task_started' || subtype === 'task_notification') {
+    const step = backgroundTask(state.background, line);
+    return { state: { ...state, background: step.state }, events: step.events };
+  }
+  if (subtype === 'init') {
+    const sessionId = str(line.session_id);
+    return { state, events: sessionId ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })] : [] };
+  }
+  if (subtype === 'api_retry') return { state, events: [{ type: 'error', message: apiRetry(line) }] };
+  // status, permission_denied, hooks...: the tool_result that follows carries what matters.
+  return { state, events: [] };
+}
 
 /** A subscription's limits as the API's headers told them: a refusal names when it resets. */
 function rateLimitEvent(state: ClaudeState, line: Json): ClaudeState {
@@ -73,34 +105,6 @@ function backgroundTask(state: BackgroundTasks, line: Json): { state: Background
   const rest = new Set(state);
   rest.delete(id);
   return { state: rest, events: [{ type: 'tool_end', id, isError: line.status !== 'completed', preview: preview(str(line.summary) ?? '') }] };
-}
-
-function decodeLine(line: Json): AgentEvent[] | null {
-  switch (line.type) {
-    case 'system':
-      if (line.subtype === 'init') {
-        const sessionId = str(line.session_id);
-        return sessionId ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })] : [];
-      }
-      if (line.subtype === 'api_retry') return [{ type: 'error', message: apiRetry(line) }];
-      // status, permission_denied, hooks...: the tool_result that follows carries what matters.
-      return [];
-    case 'assistant':
-      return withUsage(line, eachBlock(line, assistantBlock));
-    case 'user':
-      return eachBlock(line, toolResult);
-    case 'stream_event':
-      // Partial-message deltas (--include-partial-messages); the whole blocks follow anyway.
-      return [];
-    case 'command_lifecycle':
-      return inputState(line);
-    case 'control_request':
-      return controlRequest(line);
-    case 'control_response':
-      return controlResponse(line);
-    default:
-      return null;
-  }
 }
 
 /**
