@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compose, step, type Step } from '../../src/chat/pipeline/compose.ts';
+import { pipelineOf, step, type Step } from '../../src/chat/pipeline/step.ts';
 import { messageSteps, type MessageContext, type PipelineParts } from '../../src/chat/pipeline/index.ts';
 import { allow } from '../../src/chat/pipeline/allow.ts';
 import { dedupe } from '../../src/chat/pipeline/dedupe.ts';
@@ -38,14 +38,14 @@ const noting = (name: string): Step<Ctx> =>
 describe('composing steps', () => {
   it('runs them in order, each around the rest', async () => {
     const ctx = { log: [] };
-    await compose([noting('a'), noting('b'), noting('c')])(ctx);
+    await pipelineOf([noting('a'), noting('b'), noting('c')])(ctx);
     expect(ctx.log).toEqual(['a in', 'b in', 'c in', 'c out', 'b out', 'a out']);
   });
 
   it('a step that does not hand on ends the message: no later step runs', async () => {
     const ctx = { log: [] };
     const ends = step<Ctx>('ends', async (c) => void c.log.push('ends'));
-    await compose([noting('a'), ends, noting('never')])(ctx);
+    await pipelineOf([noting('a'), ends, noting('never')])(ctx);
     expect(ctx.log).toEqual(['a in', 'ends', 'a out']);
   });
 
@@ -55,7 +55,7 @@ describe('composing steps', () => {
     const fails = step<Ctx>('fails', async () => {
       throw failure;
     });
-    await expect(compose([noting('a'), fails, noting('never')])(ctx)).rejects.toBe(failure);
+    await expect(pipelineOf([noting('a'), fails, noting('never')])(ctx)).rejects.toBe(failure);
     expect(ctx.log).toEqual(['a in']);
   });
 
@@ -65,12 +65,12 @@ describe('composing steps', () => {
       await next();
     });
     const ctx = { log: [] };
-    await expect(compose([twice, noting('b')])(ctx)).rejects.toThrow('the twice step handed the message on twice');
+    await expect(pipelineOf([twice, noting('b')])(ctx)).rejects.toThrow('the twice step handed the message on twice');
     expect(ctx.log).toEqual(['b in', 'b out']);
   });
 
   it('no steps: nothing happens', async () => {
-    await expect(compose<Ctx>([])({ log: [] })).resolves.toBeUndefined();
+    await expect(pipelineOf<Ctx>([])({ log: [] })).resolves.toBeUndefined();
   });
 });
 

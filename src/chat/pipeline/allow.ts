@@ -4,7 +4,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey, userKey, wholeChatKey, type Outbound } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
 import { allowedElsewhere, deniedHere, refusal, type RefusalThrottle } from '../people/refusals.ts';
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
 export interface AllowParts {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from '../../kernel/ports/chat.ts';
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
 /** What waits for words in a chat: the agent's questions and plans (AgentQuestions). */

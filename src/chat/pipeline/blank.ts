@@ -1,5 +1,5 @@
 import { plain } from '../../kernel/rich/index.ts';
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
 /** Words of nothing but blank space reach no agent. A chat app sends no such message, but a modified client can: it is answered, not dropped. */

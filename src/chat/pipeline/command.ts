@@ -6,7 +6,7 @@ import { accessFor, startsWork, type Command, type CommandScope } from '../dispa
 import { notNamedForTurns } from '../people/refusals.ts';
 import { aRole, covers, roleNamed, type Role } from '../people/roles.ts';
 import { runCommand } from '../dispatch/command-runner.ts';
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
 export interface CommandParts {

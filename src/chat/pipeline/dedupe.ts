@@ -1,4 +1,4 @@
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
 /** A message the transport gives again after a restart (it could not know it was taken) is handled once. */

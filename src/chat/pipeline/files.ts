@@ -1,5 +1,5 @@
 import type { Attachments } from '../session/attachments.ts';
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey, userKey, type Outbound } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
 import { notNamedForTurns, type RefusalThrottle } from '../people/refusals.ts';
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
 export interface GroupTurnsParts {

@@ -12,7 +12,7 @@ import { blank } from './blank.ts';
 import { budget } from './budget.ts';
 import type { WorkBudget } from '../people/spending.ts';
 import { command, type CommandParts } from './command.ts';
-import { compose, type Step } from './compose.ts';
+import { pipelineOf, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 import { dedupe } from './dedupe.ts';
 import { drain } from './drain.ts';
@@ -57,9 +57,9 @@ export function messagePipeline(parts: PipelineParts): {
   command: (chat: ChatSession, message: IncomingMessage) => Promise<void>;
 } {
   const steps = messageSteps(parts);
-  const message = compose(steps.message);
-  const prompt = compose(steps.prompt);
-  const again = compose([command(parts)]);
+  const message = pipelineOf(steps.message);
+  const prompt = pipelineOf(steps.prompt);
+  const again = pipelineOf([command(parts)]);
   const context = (incoming: Prompt, chat?: ChatSession, isPrompt = chat !== undefined): MessageContext => {
     let session = chat;
     return {

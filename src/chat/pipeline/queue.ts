@@ -3,7 +3,7 @@ import type { Person } from '../../engine/usage/usage-ledger.ts';
 import { promptWithFiles } from '../../engine/files/prompt.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { ChatSession } from '../session/chat-session.ts';
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 import { keepForRestart, type DrainParts } from './drain.ts';
 

@@ -1,5 +1,5 @@
 import type { Steering } from '../turns/steering.ts';
-import { step, type Step } from './compose.ts';
+import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
 /** A message to a chat whose agent is at work goes by its busy mode (/busy): into the running turn, or interrupting it, or on to the queue. */

@@ -23,8 +23,8 @@ interface Data {
   bodies?: Record<string, DeliveryRecord>;
 }
 
-/** One delivery: its id and, when its body is signed, the body itself. */
-export interface Delivery {
+/** One delivery of a webhook: its id and, when its body is signed, the body itself. */
+export interface HookDelivery {
   id: string;
   body?: Uint8Array;
 }
@@ -53,7 +53,7 @@ export class DeliveryIds {
     return new DeliveryIds(db);
   }
 
-  async claim(hook: string, delivery: Delivery, now = Date.now()): Promise<Claim> {
+  async claim(hook: string, delivery: HookDelivery, now = Date.now()): Promise<Claim> {
     const keys: [Record<string, DeliveryRecord>, string][] = [[this.db.data.deliveries, `${hook} ${delivery.id}`]];
     if (delivery.body) keys.push([this.db.data.bodies!, `${hook} ${createHash('sha256').update(delivery.body).digest('hex')}`]);
     const startingKey = (table: Record<string, DeliveryRecord>, key: string) => `${table === this.db.data.deliveries ? 'id' : 'body'} ${key}`;

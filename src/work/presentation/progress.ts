@@ -4,7 +4,7 @@ import { bold, code, italic, lines, plain, rich, type RichText } from '../../ker
 import { toolSummary } from './tool-summary.ts';
 import { blockedLine } from './blocked.ts';
 
-export interface Step {
+export interface ProgressStep {
   id: string;
   name: string;
   summary: string;
@@ -31,7 +31,7 @@ const SUMMARY_CHARS = 70;
 export class ProgressState {
   phase: Phase = 'working';
   readonly startedAt: number;
-  private readonly steps: Step[] = [];
+  private readonly steps: ProgressStep[] = [];
   private hidden = 0;
   /** Messages steered into the turn, among the steps. */
   private messages = 0;
@@ -206,7 +206,7 @@ const PHASE_WORD: Record<Phase, string> = {
   stopped: 'stopped',
   timed_out: 'timed out',
 };
-const STEP_ICON: Record<Step['state'], string> = { running: '▸', ok: '✓', error: '✗' };
+const STEP_ICON: Record<ProgressStep['state'], string> = { running: '▸', ok: '✓', error: '✗' };
 
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));

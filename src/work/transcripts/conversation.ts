@@ -31,7 +31,7 @@ export interface ConversationTurn {
   by?: string;
   /** Who sent it, as people read it (a name, `⏰ Schedule #2`). */
   sender?: string;
-  steps: Step[];
+  steps: TurnStep[];
   answer?: string;
   /** How it ended: completed, failed, stopped, timed_out; none: still at work (or cut by a restart). */
   status?: string;
@@ -40,7 +40,7 @@ export interface ConversationTurn {
   durationMs?: number;
 }
 
-export type Step =
+export type TurnStep =
   | { kind: 'text'; text: string; nested?: true }
   /** A message sent into the turn while it worked. */
   | { kind: 'message'; text: string; by?: string; sender?: string }
@@ -59,7 +59,7 @@ export type Step =
     };
 
 /** A turn's steps, from its tool calls and prose in order; the last prose, when it is the answer, is the answer's. */
-export function withAnswer(steps: Step[], answer: string | undefined): Step[] {
+export function withAnswer(steps: TurnStep[], answer: string | undefined): TurnStep[] {
   const last = steps.at(-1);
   return answer && last?.kind === 'text' && !last.nested && last.text.trim() === answer.trim() ? steps.slice(0, -1) : steps;
 }
@@ -67,7 +67,7 @@ export function withAnswer(steps: Step[], answer: string | undefined): Step[] {
 /** One turn from its lines of the record, in order: its prompt, its steps, and how it ended. */
 export function conversationTurn(lines: readonly TranscriptEntry[]): ConversationTurn {
   const turn: ConversationTurn = { at: lines[0]!.at, steps: [] };
-  const tools = new Map<string, Extract<Step, { kind: 'tool' }>>();
+  const tools = new Map<string, Extract<TurnStep, { kind: 'tool' }>>();
   for (const line of lines) {
     switch (line.kind) {
       case 'prompt':

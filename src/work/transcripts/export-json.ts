@@ -1,4 +1,4 @@
-import type { Conversation, Step } from './conversation.ts';
+import type { Conversation, TurnStep } from './conversation.ts';
 
 /** The export's JSON: its name and version say what reads it. */
 export const EXPORT_FORMAT = 'jsonl-bridge.conversation';
@@ -24,7 +24,7 @@ export function conversationJson(conversation: Conversation, exportedAt: Date, l
   )}\n`;
 }
 
-function stepJson(step: Step): unknown {
+function stepJson(step: TurnStep): unknown {
   if (step.kind !== 'tool') return step;
   return { ...step, input: parsed(step.input) };
 }

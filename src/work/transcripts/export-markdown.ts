@@ -1,4 +1,4 @@
-import type { Conversation, ConversationTurn, Step } from './conversation.ts';
+import type { Conversation, ConversationTurn, TurnStep } from './conversation.ts';
 import { formatDuration, formatCost } from '../presentation/progress.ts';
 
 /**
@@ -49,7 +49,7 @@ function turnMarkdown(turn: ConversationTurn, number: number): string {
   return parts.join('\n\n');
 }
 
-function stepMarkdown(step: Step): string {
+function stepMarkdown(step: TurnStep): string {
   if (step.kind === 'text') return step.nested ? quoted(step.text) : step.text;
   if (step.kind === 'message') {
     const sender = who(step.sender, step.by);

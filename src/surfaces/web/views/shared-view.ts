@@ -1,5 +1,5 @@
 import type { RichText } from '../../../kernel/ports/chat.ts';
-import type { Conversation, Step } from '../../../work/transcripts/conversation.ts';
+import type { Conversation, TurnStep } from '../../../work/transcripts/conversation.ts';
 import { spansOf, type WebSpan } from '../chat/web-message.ts';
 
 /** A shared conversation as its page shows it: the agent's words as styled text (never markup), tool calls as they are. */
@@ -8,7 +8,7 @@ export interface SharedView extends Omit<Conversation, 'turns'> {
     at: number;
     prompt?: string;
     by?: string;
-    steps: (Exclude<Step, { kind: 'text' }> | { kind: 'text'; spans: WebSpan[]; nested?: true })[];
+    steps: (Exclude<TurnStep, { kind: 'text' }> | { kind: 'text'; spans: WebSpan[]; nested?: true })[];
     sender?: string;
     answer?: WebSpan[];
     status?: string;

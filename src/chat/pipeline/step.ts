@@ -19,7 +19,7 @@ export function step<C>(name: string, run: (ctx: C, next: Next) => Promise<void>
  * The steps as one, in order (grammY's middleware, smaller): each is given the next as `next`.
  * A step may hand on once: a second `next()` is a mistake in the step, and throws.
  */
-export function compose<C>(steps: readonly Step<C>[]): (ctx: C) => Promise<void> {
+export function pipelineOf<C>(steps: readonly Step<C>[]): (ctx: C) => Promise<void> {
   const from =
     (index: number) =>
     async (ctx: C): Promise<void> => {
