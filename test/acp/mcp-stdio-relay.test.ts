@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpEndpoint } from '../../src/work/tools/mcp-endpoint.ts';
 import { MCP_RELAY_SCRIPT } from '../../src/engine/session/mcp-stdio-relay.ts';
-import { freePort } from '../support/free-port.ts';
+import { REFUSING_PORT } from '../support/free-port.ts';
 
 // The bridge's MCP relay as an agent runs it (the build's, by plain Node), when it cannot do
 // its work: each way ends in a line on stderr and a non-zero exit, never a silent hang.
@@ -42,7 +42,7 @@ describe('the MCP relay, run by an agent without MCP over http', () => {
   });
 
   it('answers the agent’s request with an error, says on stderr that it cannot reach the bridge, and exits 1', async () => {
-    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const url = `http://127.0.0.1:${REFUSING_PORT}/mcp`;
     const { stdout, stderr, code } = await relay([url], { JSONL_BRIDGE_MCP_TOKEN: 'secret' });
     expect(code).toBe(1);
     expect(stderr).toContain(`jsonl-bridge mcp relay: cannot reach the bridge's MCP endpoint at ${url}: fetch failed`);

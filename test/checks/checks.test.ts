@@ -13,7 +13,7 @@ import { checkTelegram } from '../../src/transports/telegram/check.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { CLI_BINARIES, REPO_ROOT } from '../support/cli-env.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
-import { freePort } from '../support/free-port.ts';
+import { freePort, REFUSING_PORT } from '../support/free-port.ts';
 import { startMockTranscriber } from '../support/mock-transcriber.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 
@@ -87,7 +87,7 @@ describe('Telegram', () => {
     } finally {
       await telegram.close();
     }
-    const port = await freePort();
+    const port = REFUSING_PORT;
     expect(lines(await checkTelegram({ token: '42:wrong-00000000000000000000000000000', apiRoot: `http://127.0.0.1:${port}` }))).toEqual([
       expect.stringMatching(
         new RegExp(
@@ -195,7 +195,7 @@ describe('services', () => {
       const [wrong] = lines(await checkRedis(`redis://:not-the-password@127.0.0.1:${redis.port}`));
       expect(wrong).toMatch(/^✗ Redis: redis:\/\/127\.0\.0\.1:\d+ refused the credentials: WRONGPASS.*\. Fix the user and password in BRIDGE_REDIS_URL\.$/);
       expect(wrong).not.toContain('not-the-password');
-      const port = await freePort();
+      const port = REFUSING_PORT;
       expect(lines(await checkRedis(`redis://127.0.0.1:${port}`))).toEqual([
         expect.stringMatching(new RegExp(`^✗ Redis: redis://127\\.0\\.0\\.1:${port} does not answer: .*ECONNREFUSED.*\\. Start Redis`)),
       ]);
@@ -216,7 +216,7 @@ describe('services', () => {
     } finally {
       await mock.close();
     }
-    const port = await freePort();
+    const port = REFUSING_PORT;
     expect(lines(await checkTranscription({ url: `http://127.0.0.1:${port}/v1`, model: 'whisper-1' }))).toEqual([
       expect.stringMatching(/^✗ transcription: http:\/\/127\.0\.0\.1:\d+\/v1 does not answer: .*ECONNREFUSED.*\. Start the transcription server/),
     ]);

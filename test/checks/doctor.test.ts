@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDoctorProcess, tempDir } from '../support/bridge-process.ts';
 import { CLI_BINARIES, REPO_ROOT } from '../support/cli-env.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
-import { freePort } from '../support/free-port.ts';
+import { REFUSING_PORT, freePort } from '../support/free-port.ts';
 import { startMockTranscriber, type MockTranscriber } from '../support/mock-transcriber.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
@@ -139,7 +139,7 @@ describe('npm run doctor', () => {
     const { code, lines } = await doctor({
       TELEGRAM_BOT_TOKEN: '42:refused-000000000000000000000000000',
       ANTHROPIC_API_KEY: '',
-      BRIDGE_REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      BRIDGE_REDIS_URL: `redis://127.0.0.1:${REFUSING_PORT}`,
     });
     expect(code).toBe(1);
     expect(lines).toContain(
@@ -156,7 +156,7 @@ describe('npm run doctor', () => {
   });
 
   it('says, for each CLI, where its model API is and whether it answered, and what to check when it does not', async () => {
-    const closed = `http://127.0.0.1:${await freePort()}`;
+    const closed = `http://127.0.0.1:${REFUSING_PORT}`;
     const { code, lines } = await doctor({ ANTHROPIC_BASE_URL: closed });
     expect(code).toBe(1);
     expect(lines).toContain(

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../support/free-port.ts';
+import { REFUSING_PORT } from '../support/free-port.ts';
 import { startRealCliWorld, type RealCliWorld } from '../support/real-cli-world.ts';
 import { ownerIn } from '../support/telegram-world.ts';
 
@@ -23,7 +23,7 @@ const { say, waitText } = ownerIn(() => real!.world, CHAT, 60_000);
 
 describe('no silence', () => {
   it("says within seconds that claude gets no answer from its model API: where that is, and claude's own words; the clock goes on", async () => {
-    const closed = `http://127.0.0.1:${await freePort()}`;
+    const closed = `http://127.0.0.1:${REFUSING_PORT}`;
     // As claude is by default: it retries, for minutes (the test environment turns that off).
     real = await startRealCliWorld('claude', undefined, { ANTHROPIC_BASE_URL: closed, CLAUDE_CODE_MAX_RETRIES: '10' });
     say('hello');

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A loopback port nothing listens on: for a server to start later, or a peer never there. */
+/** A loopback port nothing listens on now: for a server this test starts on it later. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -11,3 +11,11 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A loopback port that refuses every connection, for a peer that is never there. Not one
+ * freePort() found: the system may give that port to another test's server a moment later
+ * (listen(0)), which would then answer. Port 2 is never given so, nothing here listens on it,
+ * and fetch does not refuse it beforehand as a "bad port" (as it does 1).
+ */
+export const REFUSING_PORT = 2;

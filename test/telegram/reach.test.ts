@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { createLog } from '../../src/kernel/log/logger.ts';
 import { Secrets } from '../../src/kernel/log/secrets.ts';
 import { reachTelegram } from '../../src/transports/telegram/reach.ts';
-import { freePort } from '../support/free-port.ts';
+import { REFUSING_PORT } from '../support/free-port.ts';
 
 describe('reachTelegram', () => {
   it('doubles its wait from 1 s to a 60 s cap, a warning per attempt, while nothing answers', async () => {
-    const port = await freePort();
+    const port = REFUSING_PORT;
     const lines: { level: string; msg: string }[] = [];
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { OtlpCollector, type ReceivedSpan } from '../support/otlp-collector.ts';
 import { spanProblems } from '../support/span-attributes.ts';
-import { freePort } from '../support/free-port.ts';
+import { REFUSING_PORT } from '../support/free-port.ts';
 import { OWNER, ownerIn, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // The bridge as users run it, exporting its traces over OTLP/HTTP (http/json) to a stand-in
@@ -137,9 +137,8 @@ describe('traces of turns', () => {
   });
 
   it('with the collector unreachable, turns still answer, and the log says so once', async () => {
-    // A port nobody listens on.
     world = await startTelegramWorld({
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${REFUSING_PORT}`,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '50',
       // The exporter's retries give up within this: the failure is said sooner than the SDK's ten seconds.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeCliWorld } from '../support/fake-cli.ts';
 import { startBridgeProcess, tempDir, type BridgeProcess } from '../support/bridge-process.ts';
-import { freePort } from '../support/free-port.ts';
+import { REFUSING_PORT } from '../support/free-port.ts';
 
 // What the start says, whatever the chat apps do: a wrong setting stops it, what a CLI lacks is said.
 let cleanups: (() => Promise<void>)[] = [];
@@ -44,7 +44,7 @@ describe('the start', () => {
         FAKE_CLI_LOGGED_OUT: '1',
         ANTHROPIC_API_KEY: '',
         TELEGRAM_BOT_TOKEN: '123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-        TELEGRAM_API_ROOT: `http://127.0.0.1:${await freePort()}`,
+        TELEGRAM_API_ROOT: `http://127.0.0.1:${REFUSING_PORT}`,
         BRIDGE_ALLOWED_USERS: '111',
         BRIDGE_DATA_DIR: await dataDir(),
       }),

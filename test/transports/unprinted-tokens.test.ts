@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBridgeProcess, startDoctorProcess, tempDir, type BridgeProcess } from '../support/bridge-process.ts';
-import { freePort } from '../support/free-port.ts';
+import { REFUSING_PORT } from '../support/free-port.ts';
 
 // A chat app's token is never printed, whatever happens to it: each app's real client library
 // (grammY, Bolt, discord.js) fails against a server that is not there, and neither the
@@ -28,7 +28,7 @@ async function everythingPrinted(bridge: BridgeProcess, dataDir: string): Promis
 }
 
 async function unreachable(): Promise<string> {
-  return `http://127.0.0.1:${await freePort()}`;
+  return `http://127.0.0.1:${REFUSING_PORT}`;
 }
 
 const APPS: [string, string[], () => Promise<Record<string, string>>][] = [
