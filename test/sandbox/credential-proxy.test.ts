@@ -184,6 +184,21 @@ describe('the credential proxy', () => {
       ['POST /api/llm/o/v1/responses', 'Bearer fk-real'],
     ]);
   });
+
+  it('holds Copilot’s own key only where COPILOT_PROVIDER_BASE_URL names its API: with a GitHub login it has no API of its own to hold', async () => {
+    const access = (await realAdapter('copilot')).walls.modelApi;
+    expect(heldApi({ COPILOT_GITHUB_TOKEN: 'gh-token' }, access)).toBeUndefined();
+    expect(heldApi({ COPILOT_PROVIDER_API_KEY: 'sk-own' }, access)).toBeUndefined();
+    const held = heldApi({ COPILOT_PROVIDER_API_KEY: 'sk-own', COPILOT_PROVIDER_BASE_URL: 'https://models.example.com/v1' }, access)!;
+    expect(held.upstream.href).toBe('https://models.example.com/v1');
+    // Either way the key stays out of the walls: held, it is the placeholder; not held, it is gone.
+    const inside = (env: Record<string, string>) => withoutCredentials(env, heldApi(env, access), 'http://127.0.0.1:3129', credentialVariables([access])).env;
+    expect(inside({ COPILOT_PROVIDER_API_KEY: 'sk-own', COPILOT_PROVIDER_BASE_URL: 'https://models.example.com/v1' })).toEqual({
+      COPILOT_PROVIDER_API_KEY: PLACEHOLDER_KEY,
+      COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:3129',
+    });
+    expect(inside({ COPILOT_PROVIDER_API_KEY: 'sk-own' })).toEqual({});
+  });
 });
 
 describe('the credential proxy’s meter', () => {

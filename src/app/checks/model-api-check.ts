@@ -29,6 +29,8 @@ export async function checkModelApi(adapter: Adapter, env: Record<string, string
   const subject = `${adapter.name} model API`;
   const named = access.upstream.variable && env[access.upstream.variable] ? ` (${access.upstream.variable})` : '';
   const base = modelApiBase(access, env);
+  // The CLI does not use this API as it is set (Copilot with a GitHub login rather than its own key).
+  if (!base) return undefined;
   let held: HeldApi | undefined;
   try {
     held = walls ? heldApi(env, access) : undefined;

@@ -171,7 +171,8 @@ export const adapterManifestSchema = z
      * How the CLI runs inside the bridge's walls (BRIDGE_SANDBOX). `modelApi`: the credentials
      * it takes from its environment (`variable`, the `header` it sends each in, a `scheme` such
      * as "Bearer" before it), where its API is (`upstream`: the variable naming its base URL,
-     * else `default`), and how it is pointed at another (`pointAt`: a variable it reads, or
+     * else `default`; no default: the API is the CLI's only where the variable names it, as
+     * Copilot's own key, without which it uses GitHub's), and how it is pointed at another (`pointAt`: a variable it reads, or
      * arguments put before its own, `{modelApiUrl}` in them): the bridge then holds the
      * credential and the CLI calls the bridge's credential proxy with a placeholder, which sends
      * on only the calls `routes` lists (`POST /v1/messages`, below the API's base URL). `args`:
@@ -210,7 +211,7 @@ export const adapterManifestSchema = z
             upstream: z
               .object({
                 variable: z.string().optional(),
-                default: z.url({ protocol: /^https?$/ }),
+                default: z.url({ protocol: /^https?$/ }).optional(),
               })
               .strict(),
             pointAt: z

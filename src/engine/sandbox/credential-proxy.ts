@@ -34,8 +34,8 @@ export function heldApi(env: Record<string, string | undefined>, access: ModelAp
     const secret = env[spec.variable];
     if (secret && !held.some((h) => h.spec.header === spec.header)) held.push({ spec, secret });
   }
-  if (!held.length) return undefined;
   const base = modelApiBase(access, env);
+  if (!held.length || !base) return undefined;
   try {
     return { access, held, upstream: new URL(base) };
   } catch {

@@ -18,8 +18,8 @@ export interface CredentialSpec {
 export interface ModelApiAccess {
   /** In the order the CLI prefers them: of two sent in one header, the first is held, the other left out. */
   credentials: CredentialSpec[];
-  /** Where the API is: the variable naming its base URL (read by the bridge), else `default`. */
-  upstream: { variable?: string; default: string };
+  /** Where the API is: the variable naming its base URL (read by the bridge), else `default`; neither: the CLI does not use this API as it is set. */
+  upstream: { variable?: string; default?: string };
   /**
    * How the CLI is told the proxy's URL: a variable it reads, or arguments put before its own
    * (`{modelApiUrl}` in them is the proxy's URL inside).
@@ -47,8 +47,8 @@ export const MODEL_CREDENTIAL_VARIABLES = [
   'GOOGLE_API_KEY',
 ];
 
-/** Where a CLI's model API is, as the bridge reads it: the variable naming its base URL, else the adapter's default. */
-export function modelApiBase(access: Pick<ModelApiAccess, 'upstream'>, env: Record<string, string | undefined>): string {
+/** Where a CLI's model API is, as the bridge reads it: the variable naming its base URL, else the adapter's default (none: not used). */
+export function modelApiBase(access: Pick<ModelApiAccess, 'upstream'>, env: Record<string, string | undefined>): string | undefined {
   const { variable } = access.upstream;
   return (variable && env[variable]) || access.upstream.default;
 }
