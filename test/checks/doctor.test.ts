@@ -88,8 +88,10 @@ describe('npm run doctor', () => {
       '✓ codex',
       '✓ codex credentials',
       '✓ codex model API',
-      // Not installed here, and not the default: shown, no fault.
-      '– copilot',
+      // Installed by npm ci (the suite runs it), not the default: no key, no fault; with no
+      // COPILOT_PROVIDER_BASE_URL it uses GitHub's API, not one of its own to ask after.
+      '✓ copilot',
+      '– copilot credentials',
       '✓ droid',
       '✓ droid credentials',
       '✓ droid model API',

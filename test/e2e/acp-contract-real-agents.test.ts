@@ -58,16 +58,18 @@ describe.each(REAL_ACP_AGENTS)(`the real $id over ACP${cannot ? ` (not in walls:
       if (!request.lastUserText.includes('MAKEFILE')) return { text: 'ok' };
       const result = request.toolResults.at(-1);
       // The key the tool printed (Qwen Code's output repeats the command first).
-      if (result) return { text: `made it: ${result.content.includes('made') ? 'yes' : 'no'}; ${/key=[^$\s"]+/.exec(result.content)?.[0]}` };
+      if (result) return { text: `made it: ${result.content.includes('made') ? 'yes' : 'no'}; ${/key=[^$\s"]+/.exec(result.content)?.[0] ?? 'no key'}` };
       return { toolCalls: [agent.shell(`echo made > made.txt && cat made.txt; echo "key=$${agent.keyVariable}"`)] };
     });
     say('MAKEFILE please');
-    const question = await telegram().waitFor(() => shown().find((m) => /echo made > made\.txt/.test(m.text ?? '') && m.buttons.length > 0), 60_000);
-    const allow = (question.buttons as { text: string; callback_data: string }[]).find((b) => /Allow$/.test(b.text))!;
+    // The question, not the progress naming the same command (with its Stop button) as the agent's tool call comes first.
+    const allowOf = (m: { buttons: readonly unknown[] }) => (m.buttons as { text: string; callback_data: string }[]).find((b) => /Allow$/.test(b.text));
+    const question = await telegram().waitFor(() => shown().find((m) => /echo made > made\.txt/.test(m.text ?? '') && allowOf(m)), 60_000);
+    const allow = allowOf(question)!;
     telegram().pressButton({ chatId: CHAT, messageId: question.messageId, data: allow.callback_data, userId: OWNER });
     const answer = await waitText(/^made it: yes/);
     if (!project) return;
-    expect(answer.text).toContain(`key=${PLACEHOLDER_KEY}`);
+    expect(answer.text).toContain(agent.toolsLackKey ? 'made it: yes; no key' : `key=${PLACEHOLDER_KEY}`);
     expect(answer.text).not.toContain(REAL_KEY);
     expect(existsSync(join(project.path, 'made.txt'))).toBe(true);
     // The model API had the real key all the same, from the credential proxy.

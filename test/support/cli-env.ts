@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
-export type CliName = 'claude' | 'codex' | 'droid' | 'gemini' | 'qwen' | 'claude-acp';
+export type CliName = 'claude' | 'codex' | 'droid' | 'gemini' | 'qwen' | 'claude-acp' | 'copilot';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -20,6 +20,7 @@ export const CLI_BINARIES: Record<CliName, string> = {
   qwen: join(REPO_ROOT, 'node_modules/.bin/qwen'),
   // Claude Code over ACP through Zed's adapter: an operator's clis.json entry, not a shipped CLI.
   'claude-acp': join(REPO_ROOT, 'node_modules/.bin/claude-agent-acp'),
+  copilot: join(REPO_ROOT, 'node_modules/.bin/copilot'),
 };
 
 /** The model Gemini CLI asks the mock for. */
@@ -131,6 +132,15 @@ async function configure(cli: CliName, home: string, mockUrl: string): Promise<R
       await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
       return { GEMINI_API_KEY: MOCK_API_KEY, GOOGLE_GEMINI_BASE_URL: mockUrl, GEMINI_CLI_NO_RELAUNCH: 'true' };
     }
+    case 'copilot':
+      // Its bring-your-own-key mode, with no GitHub login: an OpenAI-style API (the mock), nothing fetched from GitHub.
+      return {
+        COPILOT_PROVIDER_BASE_URL: `${mockUrl}/v1`,
+        COPILOT_PROVIDER_API_KEY: MOCK_API_KEY,
+        COPILOT_PROVIDER_TYPE: 'openai',
+        COPILOT_MODEL: 'copilot-mock',
+        COPILOT_OFFLINE: '1',
+      };
     case 'qwen': {
       // The OpenAI-style key chosen, nothing sent home, and no background model calls of its own (memory).
       const settings = {

@@ -16,6 +16,8 @@ export interface RealAcpAgent {
   aside(request: ModelRequest): Reply | undefined;
   /** The variable holding its model API key, which walls hide from its tools. */
   keyVariable: string;
+  /** Its shell tool runs without that variable at all (Copilot takes it out): a command prints no key, not even the walls' placeholder. */
+  toolsLackKey?: true;
   /**
    * Answers the first prompt after a Stop with the stopped turn's end, empty (claude-agent-acp
    * 0.23.1: the interrupted query's result ends the next prompt; its answer comes after, unread).
@@ -48,6 +50,14 @@ export const REAL_ACP_AGENTS: readonly RealAcpAgent[] = [
     shell: (command) => ({ name: 'run_shell_command', input: { command, description: 'run it', is_background: false } }),
     aside: () => undefined,
     keyVariable: 'OPENAI_API_KEY',
+  },
+  {
+    id: 'copilot',
+    cli: 'copilot',
+    shell: (command) => ({ name: 'bash', input: { command, description: 'run it' } }),
+    aside: () => undefined,
+    keyVariable: 'COPILOT_PROVIDER_API_KEY',
+    toolsLackKey: true,
   },
   {
     id: 'claude-acp',

@@ -16,7 +16,7 @@ import {
   type ReplyError,
 } from './mock-model/index.ts';
 
-const [cli, kind] = process.argv.slice(2) as [Exclude<CliName, 'gemini' | 'qwen' | 'claude-acp'>, string];
+const [cli, kind] = process.argv.slice(2) as [Exclude<CliName, 'gemini' | 'qwen' | 'claude-acp' | 'copilot'>, string];
 const resetAt = new Date(Date.now() + 3 * 3600_000);
 const answers: Record<string, ReplyError> = {
   'rate-limit': cli === 'codex' ? openAiRateLimit(resetAt) : anthropicRateLimit(resetAt),
