@@ -33,6 +33,11 @@ describe('a turn of a CLI process', () => {
     expect(outcome).toMatchObject({ status: 'completed', text: 'echo: pasted \0 bytes (turn 1)' });
   });
 
+  it('reports a crash in a terminal’s colours in plain words: a chat shows no escape codes', async () => {
+    const outcome = await runTurn('crash-in-colour:4').done;
+    expect(outcome.error).toBe('fake exited with code 4: Error: the fake agent crashed in colour');
+  });
+
   it('reports a crash with its exit code and the end of stderr', async () => {
     const { done, events } = runTurn('crash:3');
     const outcome = await done;

@@ -11,6 +11,7 @@
 //   huge:MB        one tool result of MB megabytes on a single line
 //   garbage        interleave non-JSON lines and unknown events
 //   crash:CODE     print to stderr and exit CODE without a result
+//   crash-in-colour:CODE  the same, its words in a terminal's colours (as OpenCode prints them)
 //   signal:NAME    kill itself with signal NAME
 //   silent         exit 0 without a result
 //   hang           print nothing more and never exit
@@ -424,6 +425,11 @@ async function turn(prompt, ids = []) {
     clearInterval(keepAlive);
   }
   if (interrupt.signal.aborted) return interrupted(ids, tools);
+  const inColour = directive('crash-in-colour');
+  if (inColour) {
+    process.stderr.write('\x1b[91m\x1b[1mError: \x1b[0mthe fake agent crashed in colour\n');
+    process.exit(Number(inColour) || 1);
+  }
   const crash = directive('crash');
   if (crash) {
     process.stderr.write('fatal: the fake agent crashed on purpose\n');

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { execa, type ResultPromise } from 'execa';
 import { agentUser, asAgent } from './agent-user.ts';
 import type { BatchedOutput, OutputPipe } from './batched-output.ts';
@@ -122,8 +123,9 @@ export class CliProcess {
     this.child.stdin?.end();
   }
 
+  /** What it last said on stderr, as a chat may be shown it: its keys redacted, a terminal's colours and cursor codes taken out. */
   stderrTail(): string {
-    return this.keys.redact(this.stderr.toString());
+    return this.keys.redact(stripVTControlCharacters(this.stderr.toString()));
   }
 
   /** Stops the whole process group. Safe to call more than once; resolves when the CLI has exited. */
