@@ -8,7 +8,7 @@ import type { UsageEvent } from '../../src/kernel/protocols/events.ts';
 import { PriceTable } from '../../src/engine/usage/prices.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { listen, type RunningServer } from '../support/loopback-server.ts';
-import { realAdapter } from '../support/real-adapters.ts';
+import { realAdapter, realAdapters } from '../support/real-adapters.ts';
 import { startMockModel, type MockModel } from '../support/mock-model/index.ts';
 
 // The credential proxy per CLI, on its own (no walls needed): what the CLI inside holds, what
@@ -198,6 +198,18 @@ describe('the credential proxy', () => {
       COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:3129',
     });
     expect(inside({ COPILOT_PROVIDER_API_KEY: 'sk-own' })).toEqual({});
+  });
+
+  it('holds OpenCode’s OpenAI-style key for the API OPENAI_BASE_URL names, which its provider reads as {env:…}', async () => {
+    const access = (await realAdapters()).get('opencode')!.walls.modelApi;
+    expect(heldApi({ OPENAI_API_KEY: 'sk-own' }, access)).toBeUndefined();
+    const env = { OPENAI_API_KEY: 'sk-own', OPENAI_BASE_URL: 'https://models.example.com/v1' };
+    const held = heldApi(env, access)!;
+    expect(held.upstream.href).toBe('https://models.example.com/v1');
+    expect(withoutCredentials(env, held, 'http://127.0.0.1:3129', credentialVariables([access])).env).toEqual({
+      OPENAI_API_KEY: PLACEHOLDER_KEY,
+      OPENAI_BASE_URL: 'http://127.0.0.1:3129',
+    });
   });
 });
 
