@@ -83,18 +83,15 @@ async function writeIfChanged(path, content) {
 // folders: src/transports/*, and the web chat's in src/surfaces/web); the kernel's is its port.
 const transports = (await filesUnder(SRC)).filter((file) => file.endsWith('/transport.ts') && !file.startsWith(join(SRC, 'kernel')));
 const findsItsOwnFiles = new Set();
-const result = await build({
-  entryPoints: ['main.ts', 'worker.ts', 'doctor.ts'].map((file) => join(SRC, file)).concat(transports),
+/** What both builds are: Node's ES modules, each file's map beside it, and no bundled package that looks for files beside it. */
+const common = {
   outdir: OUT,
   outbase: SRC,
   bundle: true,
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
-  external: KEPT_AS_INSTALLED,
   // Bundled CommonJS calls require(): an ES module has none of its own.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
   write: false,
@@ -111,22 +108,17 @@ const result = await build({
       },
     },
   ],
+};
+const result = await build({
+  ...common,
+  entryPoints: ['main.ts', 'worker.ts', 'doctor.ts'].map((file) => join(SRC, file)).concat(transports),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  external: KEPT_AS_INSTALLED,
 });
 // The MCP relay an agent without MCP over http runs (src/mcp-stdio-relay.ts): one file, the SDK
 // inside and no chunk beside it, so an agent's walls show that file alone of the bridge.
-const relay = await build({
-  entryPoints: [join(SRC, 'mcp-stdio-relay.ts')],
-  outdir: OUT,
-  outbase: SRC,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: 'linked',
-  banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
-  write: false,
-  logLevel: 'warning',
-});
+const relay = await build({ ...common, entryPoints: [join(SRC, 'mcp-stdio-relay.ts')] });
 if (findsItsOwnFiles.size > 0) {
   console.error(
     `jsonl-bridge: ${[...findsItsOwnFiles].join(', ')} would look for files of its own beside the bundle (__dirname): add it to KEPT_AS_INSTALLED in scripts/build-server.mjs.`,
