@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAcpWorld, type AcpWorld } from '../support/acp-world.ts';
-import { OWNER, shownText } from '../support/telegram-world.ts';
+import { allowButtonOf, OWNER, shownText } from '../support/telegram-world.ts';
 
 // A chat's live session with an ACP agent (the fake one, on the SDK's agent side, declared in
 // clis.json): one process per chat, a `session/prompt` per turn, Stop as `session/cancel`, its
@@ -49,7 +49,7 @@ const question = (chat: number, pattern: RegExp) =>
     () =>
       telegram()
         .botMessages(chat)
-        .find((m) => pattern.test(m.text ?? '') && m.buttons.length > 0),
+        .find((m) => pattern.test(m.text ?? '') && allowButtonOf(m)),
     20_000,
   );
 
@@ -242,7 +242,7 @@ describe('an ACP agent', () => {
     expect(
       telegram()
         .botMessages(chat)
-        .filter((m) => m.buttons.length > 0 && /ls -la/.test(m.text ?? '')),
+        .filter((m) => allowButtonOf(m) && /ls -la/.test(m.text ?? '')),
     ).toEqual([]);
     say(chat, 'bash:git+push+origin+main');
     const asked = await question(chat, /git push origin main/);
@@ -260,7 +260,7 @@ describe('an ACP agent', () => {
     expect(
       telegram()
         .botMessages(chat)
-        .filter((m) => m.buttons.length > 0 && /touch y/.test(m.text ?? '')),
+        .filter((m) => allowButtonOf(m) && /touch y/.test(m.text ?? '')),
     ).toEqual([]);
     // Its session went to `plan` before its first prompt.
     const log = await acp.log();

@@ -7,7 +7,7 @@ import { agentIds, AGENT_USER, cannotSwitchUser, sharedRepo } from '../support/a
 import type { ModelRequest } from '../support/mock-model/index.ts';
 import { processesUnder } from '../support/process-tree.ts';
 import { REAL_ACP_AGENTS, startRealAcpWorld, type RealAcpWorld } from '../support/real-acp-agents.ts';
-import { OWNER, shownText } from '../support/telegram-world.ts';
+import { allowButtonOf, OWNER, shownText } from '../support/telegram-world.ts';
 
 // The ACP agents' contract: the same cases against every real ACP agent in the suite (each
 // pinned in package.json, against the mock model), one bridge per agent for all of them, in
@@ -62,10 +62,8 @@ describe.each(REAL_ACP_AGENTS)(`the real $id over ACP${cannot ? ` (not in walls:
       return { toolCalls: [agent.shell(`echo made > made.txt && cat made.txt; echo "key=$${agent.keyVariable}"`)] };
     });
     say('MAKEFILE please');
-    // The question, not the progress naming the same command (with its Stop button) as the agent's tool call comes first.
-    const allowOf = (m: { buttons: readonly unknown[] }) => (m.buttons as { text: string; callback_data: string }[]).find((b) => /Allow$/.test(b.text));
-    const question = await telegram().waitFor(() => shown().find((m) => /echo made > made\.txt/.test(m.text ?? '') && allowOf(m)), 60_000);
-    const allow = allowOf(question)!;
+    const question = await telegram().waitFor(() => shown().find((m) => /echo made > made\.txt/.test(m.text ?? '') && allowButtonOf(m)), 60_000);
+    const allow = allowButtonOf(question)!;
     telegram().pressButton({ chatId: CHAT, messageId: question.messageId, data: allow.callback_data, userId: OWNER });
     const answer = await waitText(/^made it: yes/);
     if (!project) return;

@@ -14,6 +14,15 @@ export function shownText(message: { text?: string | undefined; caption?: string
 export const STRANGER = 999;
 
 /**
+ * The Allow button of an approval question, if the message is one. A message naming the same
+ * command can come first: the turn's progress, with its Stop button, shows the agent's tool call
+ * before the question is asked.
+ */
+export function allowButtonOf(message: { buttons: readonly unknown[] }): { text: string; callback_data: string } | undefined {
+  return (message.buttons as { text: string; callback_data: string }[]).find((button) => /Allow$/.test(button.text));
+}
+
+/**
  * The owner, Ada, in one chat of a world (a getter: worlds are made per test): `say` sends as
  * her (the chat's type follows from its id), `waitText` waits for the bot's first message
  * there that matches, as a reader sees it.

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { allowButtonOf, OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // A chat's permission mode: the bridge's default, changed with /permissions, kept across a
 // restart, and turned into the CLI's own flags on the next turn.
@@ -42,7 +42,7 @@ describe('/permissions', () => {
       () =>
         world.telegram
           .botMessages(chat)
-          .filter((m) => /Bash/.test(m.text ?? '') && m.buttons.length)
+          .filter((m) => /Bash/.test(m.text ?? '') && allowButtonOf(m))
           .at(-1),
       20_000,
     );

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAddressOf, apiClient } from '../support/api-client.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
-import { shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
+import { allowButtonOf, shownText, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
 
 // Two-person approvals through the bridge as a real process: the operator's tool-policy.json
 // needs two people's Allow for `git push`, the chat bypasses permissions, the live fake CLI
@@ -125,7 +125,7 @@ describe('a tool call the tool policy needs two people for', () => {
     const chat = newGroup();
     say(chat, 'bash:env+GIT_SSH=x+timeout+9+/usr/bin/git+-C+.+push say:rewritten', MEMBER);
     const asked = await world.telegram.waitFor(
-      () => world.telegram.botMessages(chat).find((m) => /asks to use Bash|^claude: Bash/.test(shownText(m)) && m.buttons.length),
+      () => world.telegram.botMessages(chat).find((m) => /asks to use Bash|^claude: Bash/.test(shownText(m)) && allowButtonOf(m)),
       30_000,
     );
     expect(shownText(asked)).toContain("Needs 2 people's Allow (tool policy: Bash(git push*))");

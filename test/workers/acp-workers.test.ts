@@ -3,7 +3,7 @@ import { startAcpWorld, type AcpWorld } from '../support/acp-world.ts';
 import { parentOf } from '../support/process-tree.ts';
 import { addWorkers, endQueueTest, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
-import { OWNER, shownText } from '../support/telegram-world.ts';
+import { allowButtonOf, OWNER, shownText } from '../support/telegram-world.ts';
 
 // An ACP agent (the fake one, from clis.json) on a worker, as claude runs there: a chat's session
 // (BRIDGE_SESSION_WORKERS=on) kept up on the worker between turns, its permission requests asked
@@ -72,7 +72,7 @@ describe('an ACP agent on a worker', () => {
       () =>
         telegram()
           .botMessages(CHAT)
-          .find((m) => /ls -la/.test(m.text ?? '') && m.buttons.length > 0),
+          .find((m) => /ls -la/.test(m.text ?? '') && allowButtonOf(m)),
       30_000,
     );
     press(question, /^✅ Allow$/);
