@@ -188,7 +188,10 @@ export const adapterManifestSchema = z
      * operator's at every start. `login`: its login's files, copied in whenever the operator's is
      * newer; `givenOnce`: copied in once, rewritten by the CLI (Claude Code's `.claude.json`);
      * `hosts`: what it calls besides its model API, on 443, which every sandbox reaches too
-     * (codex's chatgpt.com). docs/sandbox.md says what each CLI declares.
+     * (codex's chatgpt.com). `programCache`: the variable naming where the CLI unpacks its own
+     * program on its first start in a home (Copilot's 235 MB), and how it is made to unpack
+     * only (`fill`): the bridge has it unpack once into a folder every sandbox is shown
+     * read-only, so no home holds a copy. docs/sandbox.md says what each CLI declares.
      */
     walls: z
       .object({
@@ -235,6 +238,13 @@ export const adapterManifestSchema = z
         login: z.array(homePath).default([]),
         givenOnce: z.array(homePath).default([]),
         hosts: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a host name, like "chatgpt.com"')).default([]),
+        programCache: z
+          .object({
+            env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable'),
+            fill: z.object({ args: argTemplate.default([]), env: z.record(z.string(), z.string()).default({}) }).strict(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .prefault({}),

@@ -3,6 +3,7 @@ import type { HostQuestion } from './egress-decision.ts';
 import type { HostRule } from './host-rules.ts';
 import type { ModelApiAccess } from './model-api-access.ts';
 import type { CliConfig } from './operator-config.ts';
+import type { ProgramCache } from './program-cache.ts';
 
 /** What an adapter says of its CLI in walls: with the configuration it reads in its home (see operator-config.ts). */
 export interface CliInWalls extends CliConfig {
@@ -16,6 +17,8 @@ export interface CliInWalls extends CliConfig {
   login?: string[];
   /** Files copied in once, when a home is made, that it rewrites as it goes (Claude Code's `.claude.json`). */
   givenOnce?: string[];
+  /** Where it unpacks its own program (the variable naming it), unpacked once for every sandbox instead of in each home (see program-cache.ts). */
+  programCache?: ProgramCache;
 }
 
 /** The adapters of the CLIs a bridge drives, as far as their walls go. */

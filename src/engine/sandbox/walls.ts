@@ -15,6 +15,7 @@ import { helperEnv } from './helper-env.ts';
 import { clearConfig, configBinds, layTerminalHome, madeBlanks, terminalHomeOf, type CliConfig } from './operator-config.ts';
 import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
 import { installation } from './installation.ts';
+import { sharedProgram } from './program-cache.ts';
 import { credentialVariables } from './model-api-access.ts';
 import type { ProxyMetering } from './proxy-metering.ts';
 
@@ -206,9 +207,12 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const installed = installation(launch.command, launch.env.PATH);
   const keys = credentialVariables(clis.map((cli) => cli.modelApi));
   const inside = withoutCredentials(outsidePathsLeftOut(launch.env, scope.cli?.unset), api, `http://127.0.0.1:${modelPort}`, keys);
+  const cache = scope.cli?.programCache;
+  const program = cache && sharedProgram(cache, installed.command, walls.homes, walls.uid);
+  if (cache && program) inside.env[cache.env] = program;
   const args = bwrapArgv({
     system: walls.system,
-    readOnly: [...installed.readOnly, ...(scope.readable ?? [])].filter((path, i, all) => all.indexOf(path) === i),
+    readOnly: [...installed.readOnly, ...(program ? [program] : []), ...(scope.readable ?? [])].filter((path, i, all) => all.indexOf(path) === i),
     cwd: launch.cwd,
     writableCwd: !scope.readOnly,
     home: { host: home, inside: walls.uid.home },
