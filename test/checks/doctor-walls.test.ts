@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
@@ -64,6 +64,29 @@ describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not ro
     expect(code).toBe(0);
     // It changes nothing: its walls' homes and sockets are gone.
     expect(await leftInTemp()).toEqual([]);
+  });
+
+  it('warns of a key written into a CLI’s configuration, which its agent reads in the walls, and not of a variable named there', async () => {
+    const settings = join(env.HOME!, '.claude', 'settings.json');
+    const local = join(env.HOME!, '.claude', 'settings.local.json');
+    await mkdir(join(env.HOME!, '.claude'), { recursive: true });
+    try {
+      await writeFile(settings, JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://api.anthropic.com' }, otherKey: env.ANTHROPIC_API_KEY }));
+      await writeFile(local, JSON.stringify({ env: { GITHUB_TOKEN: 'ghp_0123456789abcdefghij' } }));
+      const held = await doctorAsUser();
+      expect(held.lines.filter((line) => line.includes('configuration:'))).toEqual([
+        '! claude configuration: ~/.claude/settings.json (ANTHROPIC_API_KEY\'s value); ~/.claude/settings.local.json ("GITHUB_TOKEN") hold what looks like a key, which its agent reads inside the walls. ' +
+          'Take the key out of the file: name the variable it is in instead where the CLI allows (OpenCode: {env:OPENAI_API_KEY}), and set that variable where the bridge starts, so the credential proxy holds it and the agent sees a placeholder (docs/sandbox.md).',
+      ]);
+      expect(held.code).toBe(0);
+
+      await writeFile(settings, JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://api.anthropic.com' }, apiKeyHelper: '$HOME/bin/key' }));
+      await writeFile(local, JSON.stringify({ env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } }));
+      const clean = await doctorAsUser();
+      expect(clean.lines.filter((line) => line.includes('configuration:'))).toEqual([]);
+    } finally {
+      await rm(join(env.HOME!, '.claude'), { recursive: true, force: true });
+    }
   });
 
   it('fails a CLI the walls cannot run, with the reason from inside: a shim that execs a program of a folder they do not show', async () => {

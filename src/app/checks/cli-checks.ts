@@ -3,10 +3,11 @@ import { execa } from 'execa';
 import which from 'which';
 import type { Adapter } from '../../engine/adapters/load.ts';
 import { agentUser, asAgent } from '../../engine/process/agent-user.ts';
-import { enclose, type Enclosure } from '../../engine/sandbox/walls.ts';
+import { enclose, settingsHome, type Enclosure } from '../../engine/sandbox/walls.ts';
 import { type WallScope } from '../../engine/sandbox/wall-scope.ts';
 import { fail, firstLine, optional, pass, warn } from '../../kernel/ports/check-result.ts';
 import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { checkConfigKeys } from './config-keys.ts';
 
 /** A CLI asked about itself may be slow to start (a first run unpacks), never this slow. */
 const ASK_TIMEOUT_MS = 30_000;
@@ -63,7 +64,13 @@ export async function checkCli(
     return [fail(subject, `\`${[path, ...doctor.version].join(' ')}\` ${version.why}`, `Check the binary at ${path}, or set ${variable} to a working one.`)];
   const results = [pass(subject, `${firstLine(version.output)} at ${path}${walls ? ', inside the walls' : ''}`)];
   const credentials = await checkCredentials(adapter, path, env, cancel);
-  return credentials ? [...results, credentials] : results;
+  const home = settingsHome();
+  const readAsItsUser = async (file: string) => {
+    const read = await ask('cat', [file], env, cancel);
+    return read.ok ? read.output : undefined;
+  };
+  const keys = walls && home ? await checkConfigKeys(adapter, env, home, readAsItsUser) : undefined;
+  return [...results, credentials, keys].filter((result): result is CheckResult => result !== undefined);
 }
 
 /**
@@ -170,7 +177,7 @@ async function ownProvider(
   env: Record<string, string | undefined>,
   cancel?: AbortSignal,
 ): Promise<string | undefined> {
-  const home = agentUser()?.home ?? env.HOME;
+  const home = settingsHome();
   const paths = files.map((file) => file.replace(/^~(?=\/)/, home ? home : '~').replace(/\$(\w+)/g, (_all, name: string) => env[name] ?? '\0'));
   const path = paths.find((candidate) => !candidate.includes('\0') && !candidate.startsWith('~'));
   if (!path) return undefined;

@@ -96,6 +96,11 @@ export function wallsUp(): boolean {
   return raised !== undefined;
 }
 
+/** The home the walls show each CLI's configuration from, read-only (the sandbox uid's own); undefined when they are down. */
+export function settingsHome(): string | undefined {
+  return raised?.settings;
+}
+
 /**
  * A scope's home as the host sees it, for the files its CLI keeps there: the environment that
  * names it (less the variables naming the CLI's host folders, as inside) and the uid it belongs
