@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createApp } from '../src/app/create-app.ts';
-import { loadConfig } from '../src/services/config/config.ts';
+import { loadConfig } from '../src/app/config.ts';
 import { silentLog } from '../src/kernel/log/logger.ts';
 import { ChatStore } from '../src/kernel/store/chat-store.ts';
 import { ensurePrivateDir } from '../src/kernel/store/private-files.ts';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createApp, type App } from '../src/app/create-app.ts';
-import { loadConfig } from '../src/services/config/config.ts';
+import { loadConfig } from '../src/app/config.ts';
 import { ChatStore } from '../src/kernel/store/chat-store.ts';
 import { startWorkerProcess, type BridgeProcess } from '../test/support/bridge-process.ts';
 import { FAKE_AGENT, fakeCliWorld, type FakeCliWorld } from '../test/support/fake-cli.ts';

@@ -2,7 +2,7 @@
 // non-zero if anything is wrong. It changes nothing. `npm run doctor -- --console` checks
 // what the console needs (`npm start -- --console`): no chat app's settings.
 import { ConfigError } from './kernel/errors/config-error.ts';
-import { configSecrets, loadConfig } from './services/config/config.ts';
+import { configSecrets, loadConfig } from './app/config.ts';
 import { guardOutput, printFatal } from './kernel/log/fatal.ts';
 import { formatCheck } from './kernel/ports/check-result.ts';
 import { runChecks } from './app/checks/run-checks.ts';

@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './kernel/errors/config-error.ts';
-import { configSecrets, loadConfig, type BridgeConfig } from './services/config/config.ts';
+import { configSecrets, loadConfig, type BridgeConfig } from './app/config.ts';
 import { createLog, type Log } from './kernel/log/logger.ts';
 import { guardOutput, printFatal } from './kernel/log/fatal.ts';
 import { lockDataDir } from './kernel/store/data-lock.ts';
@@ -13,7 +13,7 @@ import { ensurePrivateDir } from './kernel/store/private-files.ts';
 import { reapOrphans } from './engine/process/orphans.ts';
 import { endOwnClis } from './engine/process/end-own-clis.ts';
 import { removeLeftScratch } from './engine/process/scratch.ts';
-import { refuseStateInProjects } from './services/config/projects.ts';
+import { refuseStateInProjects } from './engine/projects/projects-settings.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './engine/process/agent-start.ts';
 import { DrainDeadline, drainWorker } from './work/workers/worker-drain.ts';
 import { QueueSigner } from './work/workers/signing.ts';

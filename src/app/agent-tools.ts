@@ -1,6 +1,6 @@
 import type { AgentLibrary } from '../engine/agents/library.ts';
 import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
-import type { BridgeConfig } from '../services/config/config.ts';
+import type { BridgeConfig } from './config.ts';
 import type { Secrets } from '../kernel/log/secrets.ts';
 import { TOOLS } from '../work/tools/index.ts';
 import { McpEndpoint } from '../work/tools/mcp-endpoint.ts';

@@ -1,4 +1,4 @@
-import type { Settings } from '../services/config/bridge-manifest.ts';
+import type { Settings } from '../kernel/settings/bridge-manifest.ts';
 import type { Log } from '../kernel/log/logger.ts';
 import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import { orchestrationAnnouncements } from '../work/outbox/orchestration-announcements.ts';

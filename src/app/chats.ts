@@ -8,7 +8,7 @@ import { chatPermissions } from '../chat/agent/agent-permissions.ts';
 import type { AgentQuestions } from '../chat/agent/agent-questions.ts';
 import { ChatSessions } from '../chat/session/chat-sessions.ts';
 import type { ChatSession } from '../chat/session/chat-session.ts';
-import type { BridgeConfig } from '../services/config/config.ts';
+import type { BridgeConfig } from './config.ts';
 import { ruledAgents } from '../kernel/policy/approval-rules.ts';
 import { credentialGate } from './checks/credential-gate.ts';
 import type { Log } from '../kernel/log/logger.ts';

@@ -24,7 +24,7 @@ import { UsageLedger } from '../engine/usage/usage-ledger.ts';
 import { AgentLibrary } from '../engine/agents/library.ts';
 import { TrustedDirectories } from '../engine/projects/trust.ts';
 import { AgentToggles } from '../engine/agents/toggles.ts';
-import type { BridgeConfig } from '../services/config/config.ts';
+import type { BridgeConfig } from './config.ts';
 import { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
 import type { Outbox } from '../work/outbox/outbox.ts';

@@ -1,6 +1,6 @@
 import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
 import type { Bot } from '../chat/bot.ts';
-import type { BridgeConfig } from '../services/config/config.ts';
+import type { BridgeConfig } from './config.ts';
 import type { QueueCensus } from '../services/telemetry/metrics-queue.ts';
 import type { LivePool } from '../engine/session/live-pool.ts';
 import type { Subagents } from '../work/subagents/subagents.ts';

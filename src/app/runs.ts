@@ -5,7 +5,7 @@ import type { AuditLog } from '../kernel/audit/audit-log.ts';
 import { runPermissions } from '../chat/agent/agent-permissions.ts';
 import type { AgentQuestions } from '../chat/agent/agent-questions.ts';
 import type { ChatSessions } from '../chat/session/chat-sessions.ts';
-import type { BridgeConfig } from '../services/config/config.ts';
+import type { BridgeConfig } from './config.ts';
 import type { Log } from '../kernel/log/logger.ts';
 import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import { Orchestrator } from '../work/orchestration/orchestrator.ts';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { PeopleSeen } from '../work/access/people-seen.ts';
 import type { CommandServices } from '../chat/dispatch/command-services.ts';
-import type { BridgeConfig } from '../services/config/config.ts';
+import type { BridgeConfig } from './config.ts';
 import { HOOKS_FILE } from '../services/hooks/hooks-file.ts';
 import { wholeChatKey } from '../kernel/ports/chat.ts';
 import type { WebLogins } from '../surfaces/web/auth/web-logins.ts';

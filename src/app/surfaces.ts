@@ -8,7 +8,7 @@ import { ApiScopes } from '../surfaces/api/scopes.ts';
 import type { Bot } from '../chat/bot.ts';
 import type { ChatSessions } from '../chat/session/chat-sessions.ts';
 import { hookWork } from '../chat/triggers/hook-work.ts';
-import type { BridgeConfig } from '../services/config/config.ts';
+import type { BridgeConfig } from './config.ts';
 import { DeliveryIds } from '../services/hooks/deliveries.ts';
 import { hookRoutes, MAX_BODY_BYTES as HOOK_BODY_BYTES } from '../services/hooks/hook-routes.ts';
 import { limitBody } from '../kernel/http/body-limit.ts';

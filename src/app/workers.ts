@@ -1,4 +1,4 @@
-import type { BridgeConfig } from '../services/config/config.ts';
+import type { BridgeConfig } from './config.ts';
 import type { Log } from '../kernel/log/logger.ts';
 import { BridgeKeys } from '../work/workers/bridge-keys.ts';
 import { RemoteSessions } from '../work/workers/remote-sessions.ts';

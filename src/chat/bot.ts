@@ -1,7 +1,9 @@
 import { chatKey, type ButtonAnswer, type ButtonPress, type ChatRef, type ChatUser, type IncomingMessage, type Outbound } from '../kernel/ports/chat.ts';
 import type { TurnOutcome } from '../engine/session/turn.ts';
-import type { BridgeConfig } from '../services/config/config.ts';
-import type { Settings } from '../services/config/bridge-manifest.ts';
+import type { EngineSettings } from '../engine/engine-settings.ts';
+import type { PeopleSettings } from './people/people-settings.ts';
+import type { RestartSettings } from '../work/restart-settings.ts';
+import type { Settings } from '../kernel/settings/bridge-manifest.ts';
 import type { OutsideSource } from '../kernel/store/chat-store.ts';
 import type { ChatSession } from './session/chat-session.ts';
 import type { ChatSessions } from './session/chat-sessions.ts';
@@ -32,8 +34,9 @@ import { DRAIN_WORDS, type DrainReason } from './turns/leaving.ts';
 
 /** The slice of the configuration the bot itself uses: what its commands may read, and its own. */
 export type BotConfig = CommandHost['config'] &
-  Pick<BridgeConfig, 'bareNumbers' | 'restart'> &
-  Partial<Pick<BridgeConfig, 'prices'>> & {
+  Pick<PeopleSettings, 'bareNumbers'> &
+  Partial<Pick<EngineSettings, 'prices'>> & {
+    restart: RestartSettings;
     settings: Pick<
       Settings,
       | 'progressEditIntervalMs'

@@ -20,7 +20,7 @@ const MAY_NAME: Record<string, string> = {
   'work/tools/mcp-config.ts': 'writes that format (mcpConfigFormat: claude-json)',
   'work/subagents/spawner.ts': 'asks for that format',
   'work/subagents/subagents.ts': "reads the log of a run whose CLI's adapter is gone in the default CLI's dialect",
-  'services/config/config.ts': "BRIDGE_DEFAULT_CLI's default, which the contract names",
+  'engine/engine-settings.ts': "BRIDGE_DEFAULT_CLI's default, which the contract names",
   'services/telemetry/trace-attributes.ts': "the one guess of a model's provider by its name (droid runs any vendor's)",
   'engine/sandbox/model-usage.ts': "the model APIs' answers (Anthropic's, OpenAI's), which the credential proxy meters",
   'engine/sandbox/model-api-access.ts': 'the well-known model keys no sandbox holds, whichever CLI it runs',

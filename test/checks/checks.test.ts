@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/services/config/config.ts';
+import { loadConfig } from '../../src/app/config.ts';
 import type { Adapter } from '../../src/engine/adapters/load.ts';
 import { formatCheck } from '../../src/kernel/ports/check-result.ts';
 import type { CheckResult } from '../../src/kernel/ports/check-result.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeListeners, cleartextWarnings, isLoopback } from '../../src/services/config/cleartext.ts';
+import { bridgeListeners, cleartextWarnings, isLoopback } from '../../src/app/checks/cleartext.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { freePort } from '../support/free-port.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/services/config/config.ts';
+import { loadConfig } from '../../src/app/config.ts';
 import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 
 const fallback = async (value: string) =>

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { commandManifest, manifestFromCode, toolManifest } from '../../scripts/manifest-from-code.ts';
 import { TOOLS } from '../../src/work/tools/index.ts';
 import { COMMANDS } from '../../src/chat/commands/index.ts';
-import { bridgeManifestSchema } from '../../src/services/config/bridge-manifest.ts';
+import { bridgeManifestSchema } from '../../src/kernel/settings/bridge-manifest.ts';
 
 const path = new URL('../../manifest.json', import.meta.url);
 

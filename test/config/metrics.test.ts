@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metricsConfig } from '../../src/services/config/metrics.ts';
+import { metricsConfig } from '../../src/services/telemetry/metrics-settings.ts';
 
 // BRIDGE_METRICS_* and the standard OTEL_* variables the metrics honour.
 describe('the metrics settings', () => {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadProjects, refuseStateInProjects } from '../../src/services/config/projects.ts';
+import { loadProjects, refuseStateInProjects } from '../../src/engine/projects/projects-settings.ts';
 import { ConfigError } from '../../src/kernel/errors/config-error.ts';
 import { tempDir } from '../support/bridge-process.ts';
 

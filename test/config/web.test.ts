@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webConfig } from '../../src/services/config/web.ts';
+import { webConfig } from '../../src/surfaces/web/web-settings.ts';
 
 // BRIDGE_WEB_*: where the dashboard is served and the address people reach it at.
 describe('the web server settings', () => {

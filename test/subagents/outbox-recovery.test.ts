@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../../src/services/config/bridge-manifest.ts';
+import type { Settings } from '../../src/kernel/settings/bridge-manifest.ts';
 import type { SubagentRunRecord } from '../../src/work/subagents/record.ts';
 import { RunStore } from '../../src/work/subagents/run-store.ts';
 import { RUN_RESUME_PROMPT } from '../../src/work/subagents/system-prompt.ts';

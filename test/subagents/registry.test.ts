@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/create-app.ts';
-import type { Settings } from '../../src/services/config/bridge-manifest.ts';
+import type { Settings } from '../../src/kernel/settings/bridge-manifest.ts';
 import type { Subagents } from '../../src/work/subagents/subagents.ts';
 import { openApp, spawnFrom } from '../support/app-world.ts';
 import { alive, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';

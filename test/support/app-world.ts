@@ -1,7 +1,7 @@
 import { afterEach, beforeEach } from 'vitest';
 import { createApp, type App } from '../../src/app/create-app.ts';
 import type { Downloads, Outbound } from '../../src/kernel/ports/chat.ts';
-import type { Settings } from '../../src/services/config/bridge-manifest.ts';
+import type { Settings } from '../../src/kernel/settings/bridge-manifest.ts';
 import { ChatStore } from '../../src/kernel/store/chat-store.ts';
 import type { Requester } from '../../src/work/subagents/record.ts';
 import type { SpawnIntent } from '../../src/work/subagents/spawner.ts';

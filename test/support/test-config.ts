@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type BridgeConfig } from '../../src/services/config/config.ts';
-import type { Settings } from '../../src/services/config/bridge-manifest.ts';
+import { loadConfig, type BridgeConfig } from '../../src/app/config.ts';
+import type { Settings } from '../../src/kernel/settings/bridge-manifest.ts';
 import { FAKE_AGENT } from './fake-cli.ts';
 
 const FIXTURE_ADAPTERS = fileURLToPath(new URL('../fixtures/adapters/', import.meta.url));

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentLibrary } from '../../src/engine/agents/library.ts';
 import { AgentToggles } from '../../src/engine/agents/toggles.ts';
 import { SessionTools } from '../../src/work/tools/session-tools.ts';
-import type { Settings } from '../../src/services/config/bridge-manifest.ts';
+import type { Settings } from '../../src/kernel/settings/bridge-manifest.ts';
 import type { App } from '../../src/app/create-app.ts';
 import type { Subagents } from '../../src/work/subagents/subagents.ts';
 import type { McpEndpoint, Grant } from '../../src/work/tools/mcp-endpoint.ts';

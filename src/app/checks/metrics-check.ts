@@ -1,4 +1,4 @@
-import type { WebConfig } from '../../services/config/web.ts';
+import type { WebConfig } from '../../surfaces/web/web-settings.ts';
 import type { CheckResult } from '../../kernel/ports/check-result.ts';
 import type { MetricsConfig } from '../../services/telemetry/metrics-settings.ts';
 import { fail, optional, pass } from '../../kernel/ports/check-result.ts';

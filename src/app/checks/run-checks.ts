@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BridgeConfig } from '../../services/config/config.ts';
+import type { BridgeConfig } from '../config.ts';
 import { checkCli, optionalUnlessNeeded } from './cli-checks.ts';
 import { checkMetrics } from './metrics-check.ts';
 import { checkModelApi } from './model-api-check.ts';

@@ -1,4 +1,4 @@
-import type { BridgeConfig } from '../../services/config/config.ts';
+import type { BridgeConfig } from '../config.ts';
 import type { CheckResult } from '../../kernel/ports/check-result.ts';
 import { checkCli, cliNeeded } from './cli-checks.ts';
 import { checkSessionsWritable } from './sessions-check.ts';

@@ -15,28 +15,16 @@ import type { ButtonKind } from '../../kernel/ports/buttons.ts';
 import type { ChatSession } from '../session/chat-session.ts';
 import type { ChatSessions } from '../session/chat-sessions.ts';
 import type { Attachments } from '../session/attachments.ts';
-import type { BridgeConfig } from '../../services/config/config.ts';
-import type { Settings } from '../../services/config/bridge-manifest.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
+import type { PeopleSettings } from '../people/people-settings.ts';
+import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { CommandServices } from './command-services.ts';
 import type { SpawnOrigin } from '../../work/subagents/spawner.ts';
 
 /** What a command may ask of the bot that runs it. */
 export interface CommandHost {
-  readonly config: Pick<
-    BridgeConfig,
-    | 'adapters'
-    | 'projectRoots'
-    | 'offLimits'
-    | 'projects'
-    | 'dataDir'
-    | 'cliEnv'
-    | 'agentUser'
-    | 'owners'
-    | 'admins'
-    | 'allowedUsers'
-    | 'groupTurns'
-    | 'sandbox'
-  >;
+  readonly config: Pick<EngineSettings, 'adapters' | 'projectRoots' | 'offLimits' | 'projects' | 'dataDir' | 'cliEnv' | 'agentUser' | 'sandbox'> &
+    Pick<PeopleSettings, 'owners' | 'admins' | 'allowedUsers' | 'groupTurns'>;
   readonly out: Outbound;
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;
   /** Every command, in the order /help lists them. */

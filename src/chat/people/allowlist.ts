@@ -1,5 +1,5 @@
 import type { ChatPeople } from '../../work/access/chat-people.ts';
-import type { GroupTurns } from '../../services/config/config.ts';
+import type { GroupTurns } from './people-settings.ts';
 import { userKey, type ChatRef, type ChatUser } from '../../kernel/ports/chat.ts';
 import type { Role } from './roles.ts';
 

@@ -1,4 +1,4 @@
-import type { Settings } from '../../services/config/bridge-manifest.ts';
+import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey, type ChatRef, type ChatUser } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';

@@ -1,7 +1,8 @@
 import { interrupted, type Interrupt } from '../../services/telemetry/metrics-sessions.ts';
 import type { Adapter } from '../../engine/adapters/load.ts';
-import type { BridgeConfig } from '../../services/config/config.ts';
-import type { Settings } from '../../services/config/bridge-manifest.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
+import type { DefaultModes } from './default-modes.ts';
+import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { TurnOptions } from '../../engine/adapters/turn-options.ts';
 import { AgentSession } from '../../engine/session/session.ts';
 import { type LiveProcess, type SessionConfig, type SessionOptions } from '../../engine/session/session-config.ts';
@@ -34,11 +35,9 @@ import type { TurnOutcome } from '../../engine/session/turn.ts';
 import { chatHandover } from '../../engine/fallback/chat-handover.ts';
 
 /** The slice of the configuration chats' sessions run on. */
-export type ChatConfig = Pick<
-  BridgeConfig,
-  'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'offLimits' | 'cliEnv' | 'permissionMode' | 'dataDir' | 'busyMode' | 'fallback'
-> &
-  Partial<Pick<BridgeConfig, 'approvalRules'>> & {
+export type ChatConfig = Pick<EngineSettings, 'adapters' | 'defaultCli' | 'workdir' | 'projectRoots' | 'offLimits' | 'cliEnv' | 'dataDir' | 'fallback'> &
+  DefaultModes & {
+    approvalRules?: ApprovalRule[];
     settings: Pick<Settings, 'stopGraceMs'>;
   };
 

@@ -1,6 +1,6 @@
 import { handoffCommand } from '../../engine/adapters/handoff.ts';
 import { code, rich, type RichText } from '../../kernel/rich/index.ts';
-import type { BridgeConfig } from '../../services/config/config.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
 import type { ChatSession } from './chat-session.ts';
 
 /**
@@ -9,7 +9,7 @@ import type { ChatSession } from './chat-session.ts';
  * that cannot be handed one. In walls it runs in a home for the terminal, whose configuration
  * is the operator's (laid afresh when `fresh`: /handoff), never the agent's.
  */
-export function chatHandoff(chat: ChatSession, config: Pick<BridgeConfig, 'agentUser'>, fresh = false): string | undefined {
+export function chatHandoff(chat: ChatSession, config: Pick<EngineSettings, 'agentUser'>, fresh = false): string | undefined {
   const sessionId = chat.record.cliSessionId;
   if (!sessionId || !chat.adapter.handoff || !sessionAnswered(chat)) return undefined;
   let home: string | undefined;

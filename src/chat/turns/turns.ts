@@ -14,8 +14,8 @@ import type { CostMeter } from '../../engine/usage/cost-meter.ts';
 import { CostCap } from '../../engine/usage/cost-cap.ts';
 import { costStopText } from '../../work/presentation/usage.ts';
 import { allowsMore, newSessionNotice } from '../session/outside-text.ts';
-import type { BridgeConfig } from '../../services/config/config.ts';
-import type { Settings } from '../../services/config/bridge-manifest.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
+import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { ChatSession } from '../session/chat-session.ts';
 import type { SteeredMessage } from '../session/current-turn.ts';
 import { chatHandoff, handoffFooter } from '../session/handoff.ts';
@@ -57,7 +57,7 @@ export interface TurnWatch {
 }
 
 export interface TurnsOptions {
-  config: Pick<BridgeConfig, 'agentUser'> & {
+  config: Pick<EngineSettings, 'agentUser'> & {
     settings: Pick<Settings, 'progressEditIntervalMs' | 'answerAsDocumentOverChars' | 'turnTimeoutSeconds' | 'turnTimeoutWarningSeconds'> &
       Partial<Pick<Settings, 'silenceSeconds'>>;
   };

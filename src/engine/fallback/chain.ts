@@ -1,3 +1,5 @@
+import { ConfigError } from '../../kernel/errors/config-error.ts';
+
 /**
  * A fallback chain (`claude>codex>droid`): the CLIs a turn or run goes on in, in order, when
  * its CLI's quota or rate limit stops it. Read from BRIDGE_FALLBACK and from `/fallback`.
@@ -15,6 +17,15 @@ export function parseChain(text: string, known: readonly string[]): { chain: Fal
   if (twice) return { problem: `${twice} is named twice in "${text}": each CLI once` };
   if (names.length < 2) return { problem: `"${text}" names one CLI: a fallback needs at least two, as claude>codex` };
   return { chain: names };
+}
+
+/** BRIDGE_FALLBACK: the chain, or none (unset, or `off`: a turn waits for its quota). */
+export function fallbackChain(raw: string | undefined, known: string[]): FallbackChain | undefined {
+  const text = raw?.trim();
+  if (!text || text.toLowerCase() === 'off') return undefined;
+  const parsed = parseChain(text, known);
+  if ('problem' in parsed) throw new ConfigError(`BRIDGE_FALLBACK: ${parsed.problem}`);
+  return parsed.chain;
 }
 
 /** The CLI that goes on after `from`, skipping those still limited: the next in the chain (the first, for a CLI the chain does not name). */

@@ -1,11 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { ConfigError } from '../../kernel/errors/config-error.ts';
 
 export interface TranscriberConfig {
   /** Base URL of an OpenAI-compatible API: `<url>/audio/transcriptions` is called. */
   url: string;
   key?: string;
   model: string;
+}
+
+/** BRIDGE_TRANSCRIBE_URL, _KEY and _MODEL; none without the URL. */
+export function transcriberConfig(env: NodeJS.ProcessEnv): TranscriberConfig | undefined {
+  const url = env.BRIDGE_TRANSCRIBE_URL?.trim();
+  if (!url) return undefined;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new ConfigError(`BRIDGE_TRANSCRIBE_URL: expected the http(s) base URL of an OpenAI-compatible API, like http://127.0.0.1:8000/v1, got "${url}"`);
+  const key = env.BRIDGE_TRANSCRIBE_KEY?.trim();
+  return { url, ...(key ? { key } : {}), model: env.BRIDGE_TRANSCRIBE_MODEL?.trim() || 'whisper-1' };
 }
 
 /** The endpoint may take its time on a long recording, but not forever. */

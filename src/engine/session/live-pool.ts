@@ -1,3 +1,5 @@
+import { wholeNumber } from '../../kernel/settings/variables.ts';
+
 /** A session that keeps a CLI process between its turns. */
 export interface LiveHolder {
   readonly liveBusy: boolean;
@@ -11,6 +13,11 @@ export interface LivePoolOptions {
   max: number;
   /** One with no turn for this long is closed (BRIDGE_IDLE_MINUTES). */
   idleMs: number;
+}
+
+/** CLI processes kept between turns (BRIDGE_LIVE_SESSIONS), and how long one may idle (BRIDGE_IDLE_MINUTES). */
+export function liveSessions(env: NodeJS.ProcessEnv): LivePoolOptions {
+  return { max: wholeNumber(env, 'BRIDGE_LIVE_SESSIONS', 8, 0), idleMs: wholeNumber(env, 'BRIDGE_IDLE_MINUTES', 30, 1) * 60_000 };
 }
 
 /**

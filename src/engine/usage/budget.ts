@@ -1,4 +1,23 @@
+import { ConfigError } from '../../kernel/errors/config-error.ts';
 import { utcDay, type UsageLedger } from './usage-ledger.ts';
+
+export interface BudgetSettings {
+  /** Per chat and UTC day; none: no limit. */
+  dailyBudgetUsd: number | undefined;
+  /** Per person and UTC day, across chats (BRIDGE_PERSON_DAILY_BUDGET_USD); none: no limit. */
+  personDailyBudgetUsd: number | undefined;
+}
+
+export function budgetSettings(env: NodeJS.ProcessEnv): BudgetSettings {
+  return { dailyBudgetUsd: dollars(env, 'BRIDGE_DAILY_BUDGET_USD'), personDailyBudgetUsd: dollars(env, 'BRIDGE_PERSON_DAILY_BUDGET_USD') };
+}
+
+function dollars(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${name}: expected an amount of US dollars above 0, like 5 or 2.50, got "${raw}"`);
+  return Number(raw);
+}
 
 /** The share of the budget at which the chat is warned, once a day. */
 const WARN_AT = 0.8;

@@ -1,7 +1,19 @@
 import { Cron } from 'croner';
+import { ConfigError } from '../../kernel/errors/config-error.ts';
 
 /** When a schedule fires: on a cron pattern, every so long, or once. */
 export type Timing = { kind: 'cron'; pattern: string } | { kind: 'every'; ms: number } | { kind: 'once'; at: number };
+
+/** The time zone schedules are read in (BRIDGE_TZ, or the machine's): `daily 09:00` is 09:00 there. */
+export function scheduleTimeZone(raw: string | undefined): string {
+  const zone = raw?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new ConfigError(`BRIDGE_TZ: expected an IANA time zone, like Europe/Berlin or UTC, got "${zone}"`);
+  }
+  return zone;
+}
 
 /** Schedules closer together than this would flood a chat. */
 export const MIN_GAP_MS = 10_000;

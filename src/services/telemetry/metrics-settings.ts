@@ -1,4 +1,6 @@
-/** What the metrics are configured with (read and checked by src/services/config/metrics.ts). */
+import { ConfigError } from '../../kernel/errors/config-error.ts';
+import { otlpHeaderValues } from '../../kernel/log/secrets.ts';
+import { hostPort } from '../../kernel/settings/listen-address.ts';
 
 /** Where the OTLP exporter sends metrics, and how. */
 export interface OtlpMetricsConfig {
@@ -27,4 +29,62 @@ export interface MetricsConfig {
   otlp: OtlpMetricsConfig | undefined;
   /** What no log line may show: the token, and the values of the OTLP headers (they often carry the collector's). */
   secrets: string[];
+}
+
+/** The standard's defaults: a minute between exports, 30 s for one. */
+const DEFAULT_INTERVAL_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function metricsConfig(env: NodeJS.ProcessEnv): MetricsConfig {
+  const disabled = bool(env, 'OTEL_SDK_DISABLED');
+  const token = env.BRIDGE_METRICS_TOKEN?.trim() || undefined;
+  if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token))
+    throw new ConfigError('BRIDGE_METRICS_TOKEN: expected at least 16 printable characters and no spaces (what Prometheus sends as its bearer token)');
+  const addr = env.BRIDGE_METRICS_ADDR?.trim();
+  const listen = addr ? hostPort('BRIDGE_METRICS_ADDR', addr, '0.0.0.0:9464') : undefined;
+  const headers = ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS'].flatMap((name) => otlpHeaderValues(env[name] ?? ''));
+  return { disabled, token, listen, otlp: otlp(env), secrets: [...(token ? [token] : []), ...headers] };
+}
+
+function otlp(env: NodeJS.ProcessEnv): OtlpMetricsConfig | undefined {
+  const exporters = (env.OTEL_METRICS_EXPORTER ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = exporters.find((name) => !['otlp', 'prometheus', 'none'].includes(name));
+  if (unknown) throw new ConfigError(`OTEL_METRICS_EXPORTER: expected otlp, prometheus or none, got "${unknown}"`);
+  const own = env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT?.trim();
+  const shared = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const name = own ? 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  // The shared endpoint is a base the signal's path goes under; the signal's own is used as written.
+  const url = own || (shared ? `${shared.replace(/\/+$/, '')}/v1/metrics` : undefined);
+  if (!url || exporters.includes('none') || (exporters.length && !exporters.includes('otlp'))) return undefined;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new ConfigError(`${name}: expected the http(s) address of an OTLP collector, like http://127.0.0.1:4318, got "${own || shared}"`);
+  const protocolName = env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolName]?.trim().toLowerCase() || 'http/protobuf';
+  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol))
+    throw new ConfigError(
+      `${protocolName}: expected http/protobuf or http/json, got "${env[protocolName]!.trim()}"${protocol === 'grpc' ? ' (gRPC is not supported: a collector takes OTLP over HTTP on port 4318)' : ''}`,
+    );
+  return {
+    url,
+    protocol: protocol as OtlpProtocol,
+    intervalMs: milliseconds(env, 'OTEL_METRIC_EXPORT_INTERVAL', DEFAULT_INTERVAL_MS),
+    timeoutMs: milliseconds(env, 'OTEL_METRIC_EXPORT_TIMEOUT', DEFAULT_TIMEOUT_MS),
+  };
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return false;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name}: expected true or false, got "${env[name]!.trim()}"`);
+  return raw === 'true';
+}
+
+function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${name}: expected a whole number of milliseconds of at least 1, got "${raw}"`);
+  return Number(raw);
 }

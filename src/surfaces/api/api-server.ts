@@ -1,5 +1,5 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import type { ApiConfig } from '../../services/config/api.ts';
+import type { ApiConfig } from './api-settings.ts';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
 import { ApiClients } from './auth.ts';
 import { ApiScopes } from './scopes.ts';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metadata } from '@grpc/grpc-js';
-import type { ApiConfig } from '../../services/config/api.ts';
+import type { ApiConfig } from './api-settings.ts';
 
 /**
  * The client a call comes from, by the bearer token in its `authorization` metadata, or

@@ -1,5 +1,5 @@
 import { status, type Metadata, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
-import type { BridgeConfig } from '../../services/config/config.ts';
+import type { PeopleSettings } from '../../chat/people/people-settings.ts';
 import { isNoChat, wholeChatKey, type ChatRef } from '../../kernel/ports/chat.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { ApiClients } from './auth.ts';
@@ -9,7 +9,7 @@ import type { ChatRef as ApiChatRef } from './generated/jsonl_bridge/v1/ChatRef.
 
 /** What every service's calls are checked with: who the client is, which chats it reaches, and which the bot can. */
 export interface CallDeps {
-  config: Pick<BridgeConfig, 'bareNumbers'>;
+  config: Pick<PeopleSettings, 'bareNumbers'>;
   clients: ApiClients;
   scopes: ApiScopes;
   /** Whether the bot can write to this chat (`wholeChatKey`): someone allowed has talked to it there. */

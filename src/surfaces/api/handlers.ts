@@ -1,5 +1,6 @@
 import { status } from '@grpc/grpc-js';
-import type { BridgeConfig } from '../../services/config/config.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
+import type { PeopleSettings } from '../../chat/people/people-settings.ts';
 import { validatePlan } from '../../work/orchestration/validate.ts';
 import { PlanError, STRATEGIES, type Plan, type PlanStep, type Strategy } from '../../work/orchestration/plan.ts';
 import type { Orchestrator } from '../../work/orchestration/orchestrator.ts';
@@ -17,7 +18,7 @@ import { watchOrchestration, watchRun } from './watch.ts';
 export interface ApiDeps extends CallDeps {
   subagents: Subagents;
   orchestrator: Orchestrator;
-  config: Pick<BridgeConfig, 'workdir' | 'projectRoots' | 'offLimits' | 'defaultCli' | 'bareNumbers'>;
+  config: Pick<EngineSettings, 'workdir' | 'projectRoots' | 'offLimits' | 'defaultCli'> & Pick<PeopleSettings, 'bareNumbers'>;
 }
 
 const LIMITS = { name: 100, tools: 100, toolName: 200, steps: 50 };

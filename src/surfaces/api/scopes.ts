@@ -1,4 +1,4 @@
-import type { ApiConfig } from '../../services/config/api.ts';
+import type { ApiConfig } from './api-settings.ts';
 import { isNoChat, wholeChatKey, type ChatRef } from '../../kernel/ports/chat.ts';
 
 /**

@@ -6,7 +6,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import type { WebConfig } from '../../services/config/web.ts';
+import type { WebConfig } from './web-settings.ts';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { InAppLogin, TransportHost } from '../../kernel/ports/transport.ts';

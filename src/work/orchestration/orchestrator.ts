@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import { every } from '../../kernel/concurrency/periodic.ts';
 import { chatKey, isNoChat, type Outbound, type RichText } from '../../kernel/ports/chat.ts';
-import type { SubagentSettings } from '../../services/config/bridge-manifest.ts';
+import type { SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
 import { pendingDelivery } from '../subagents/delivery.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnIntent, SpawnOrigin } from '../subagents/spawner.ts';

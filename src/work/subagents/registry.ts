@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { chatKey } from '../../kernel/ports/chat.ts';
-import type { SubagentSettings } from '../../services/config/bridge-manifest.ts';
+import type { SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
 import { findRun, isActive, requesterName, resumable, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { endingOf } from './run-outcome.ts';

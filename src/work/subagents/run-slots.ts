@@ -1,4 +1,4 @@
-import type { SubagentSettings } from '../../services/config/bridge-manifest.ts';
+import type { SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
 import type { RunExecution } from './execution.ts';
 import type { SubagentRunRecord } from './record.ts';
 import type { RunLog } from './run-log.ts';

@@ -1,4 +1,4 @@
-import type { SubagentSettings } from '../../services/config/bridge-manifest.ts';
+import type { SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
 import { chatKey, isNoChat, type ChatRef } from '../../kernel/ports/chat.ts';
 import { pendingDelivery, type Delivery } from './delivery.ts';
 import type { SubagentRunRecord } from './record.ts';

@@ -1,5 +1,7 @@
-import type { Settings } from '../../services/config/bridge-manifest.ts';
-import type { BridgeConfig } from '../../services/config/config.ts';
+import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
+import type { RestartSettings } from '../restart-settings.ts';
+import type { ApprovalRule } from '../../kernel/policy/approval-rules.ts';
 import { decoders, type AgentEvent } from '../../kernel/protocols/index.ts';
 import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
 import { parseLine } from '../../engine/process/lines.ts';
@@ -16,8 +18,10 @@ import type { Log } from '../../kernel/log/logger.ts';
 import type { AgentLibrary } from '../../engine/agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
-export type SubagentConfig = Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'dataDir' | 'restart'> &
-  Partial<Pick<BridgeConfig, 'prices' | 'approvalRules'>> & {
+export type SubagentConfig = Pick<EngineSettings, 'adapters' | 'cliEnv' | 'dataDir'> &
+  Partial<Pick<EngineSettings, 'prices'>> & {
+    restart: RestartSettings;
+    approvalRules?: ApprovalRule[];
     settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
   };
 

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolScope } from './scope.ts';
 import type { BridgeTool, ToolDeps } from './tool.ts';
 import { spawnSubagent } from './definitions/spawn-subagent.ts';
-import type { McpListen } from '../../services/config/config.ts';
+import type { McpListen } from './mcp-listen.ts';
 import type { Secrets } from '../../kernel/log/secrets.ts';
 
 /** What the endpoint serves: the tools, and the parts of the bridge they work with. */

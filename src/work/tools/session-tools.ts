@@ -3,7 +3,7 @@ import { agentReadableFolder } from '../../engine/process/agent-space.ts';
 import type { ChatRef } from '../../kernel/ports/chat.ts';
 import type { McpAccess, TurnOptions } from '../../engine/adapters/turn-options.ts';
 import type { Adapter } from '../../engine/adapters/load.ts';
-import type { BridgeConfig } from '../../services/config/config.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
 import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
 import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts';
 import type { ToolScope } from './scope.ts';
@@ -43,7 +43,7 @@ export interface MainSession {
 
 export interface SessionToolsOptions {
   endpoint: McpEndpoint;
-  config: Pick<BridgeConfig, 'adapters' | 'dataDir'>;
+  config: Pick<EngineSettings, 'adapters' | 'dataDir'>;
   /** manifest.json `settings.subagents.maxDepth`: how deep runs may spawn runs. */
   maxDepth: number;
   /**

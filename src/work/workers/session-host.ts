@@ -1,6 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import type { Redis } from 'ioredis';
-import type { BridgeConfig } from '../../services/config/config.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
+import type { QueueSettings } from './queue-settings.ts';
+import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import { readSessionFiles, writeSessionFiles } from '../../engine/adapters/session-files.ts';
 import type { PermissionRequest } from '../../engine/session/live-cli.ts';
 import { AgentSession } from '../../engine/session/session.ts';
@@ -26,7 +28,8 @@ import type { WorkerKeys } from './worker-keys.ts';
 import { WorkerPresence } from './worker-registry.ts';
 
 export interface SessionHostOptions {
-  config: Pick<BridgeConfig, 'adapters' | 'cliEnv' | 'settings' | 'sessionWorkers' | 'dataDir' | 'sandbox'> & { redisUrl: string };
+  config: Pick<EngineSettings, 'adapters' | 'cliEnv' | 'dataDir' | 'sandbox'> &
+    Pick<QueueSettings, 'sessionWorkers'> & { settings: Settings; redisUrl: string };
   /** The queue secret: signs this worker's state (it admits the worker). */
   signer: QueueSigner;
   /** This worker's own key pair: each session's placement here comes with its channel's key sealed for it. */

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { MIN_QUEUE_SECRET_CHARS } from '../../services/config/config.ts';
+import { MIN_QUEUE_SECRET_CHARS } from './queue-settings.ts';
 
 /**
  * What goes through Redis signed, by who writes it: the bridge (a session's asks, how far it

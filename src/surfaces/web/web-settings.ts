@@ -1,5 +1,5 @@
 import { ConfigError } from '../../kernel/errors/config-error.ts';
-import { hostPort, tlsFiles } from './listen-address.ts';
+import { hostPort, tlsFiles } from '../../kernel/settings/listen-address.ts';
 
 /** The web server (BRIDGE_WEB_ADDR): the dashboard, the chat page, and webhooks. */
 export interface WebConfig {

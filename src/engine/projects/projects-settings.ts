@@ -1,8 +1,8 @@
-import { commaList } from './comma-list.ts';
+import { commaList } from '../../kernel/settings/variables.ts';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
-import { isInside } from '../../engine/projects/directories.ts';
+import { isInside } from './directories.ts';
 
 export interface ProjectsConfig {
   /** Where every chat starts (BRIDGE_WORKDIR), resolved. */

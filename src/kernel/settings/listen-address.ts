@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError } from '../../kernel/errors/config-error.ts';
+import { ConfigError } from '../errors/config-error.ts';
 
 /** `host:port` (an IPv6 host in brackets), or the variable named as wrong. */
 export function hostPort(name: string, raw: string, example: string): { host: string; port: number } {

@@ -1,7 +1,7 @@
 import { ConfigError } from '../../kernel/errors/config-error.ts';
 import { qualifiedId } from '../../kernel/ports/chat.ts';
-import { commaList } from './comma-list.ts';
-import { hostPort, tlsFiles } from './listen-address.ts';
+import { commaList } from '../../kernel/settings/variables.ts';
+import { hostPort, tlsFiles } from '../../kernel/settings/listen-address.ts';
 
 /** The SubagentService (BRIDGE_API_ADDR): where it listens, the clients it accepts, and TLS when a certificate is given. */
 export interface ApiConfig {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ConfigError, describeIssues } from '../../kernel/errors/config-error.ts';
+import { ConfigError, describeIssues } from '../errors/config-error.ts';
+import { wholeNumber } from './variables.ts';
 
 const command = z.object({ name: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), description: z.string().min(1).max(256), usage: z.string() }).strict();
 const tool = z.object({ name: z.string().regex(/^[a-z][a-z0-9_]*$/), description: z.string().min(1), inputSchema: z.record(z.string(), z.unknown()) }).strict();
@@ -82,4 +83,20 @@ export async function loadBridgeManifest(path: string): Promise<BridgeManifest> 
   const parsed = bridgeManifestSchema.safeParse(json);
   if (!parsed.success) throw new ConfigError(`${path}: ${describeIssues(parsed.error.issues)}`);
   return parsed.data;
+}
+
+/** manifest.json's settings, with the variables that override some of them. */
+export function bridgeSettings(env: NodeJS.ProcessEnv, { settings }: BridgeManifest): Settings {
+  const { subagents, workers } = settings;
+  return {
+    ...settings,
+    silenceSeconds: wholeNumber(env, 'BRIDGE_SILENCE_SECONDS', settings.silenceSeconds, 1),
+    subagents: {
+      ...subagents,
+      maxConcurrent: wholeNumber(env, 'SUBAGENTS_MAX_CONCURRENT', subagents.maxConcurrent, 1),
+      maxQueued: wholeNumber(env, 'SUBAGENTS_MAX_QUEUED', subagents.maxQueued, 0),
+      timeoutSeconds: wholeNumber(env, 'SUBAGENTS_TIMEOUT_SECONDS', subagents.timeoutSeconds, 1),
+    },
+    workers: { ...workers, lockSeconds: wholeNumber(env, 'BRIDGE_WORKER_LOCK_SECONDS', workers.lockSeconds, 1) },
+  };
 }

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import type { BridgeConfig } from './config.ts';
+import type { BridgeConfig } from '../config.ts';
 
 /** Something the bridge listens on, as the operator configured it. */
 export interface Listener {
