@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../kernel/repo-root.ts';
-import { logFormat, type LogFormat } from '../kernel/log/logger.ts';
+import { LOG_FORMATS, type LogFormat } from '../kernel/log/logger.ts';
+import { oneOf } from '../kernel/settings/variables.ts';
 import { bridgeSettings, loadBridgeManifest, type BridgeManifest, type Settings } from '../kernel/settings/bridge-manifest.ts';
 import { loadToolPolicy } from '../kernel/policy/tool-policy-file.ts';
 import type { ApprovalRule } from '../kernel/policy/approval-rules.ts';
@@ -59,6 +60,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
   const manifest = await loadBridgeManifest(sources.manifestPath ?? resolve(REPO_ROOT, 'manifest.json'));
   const engine = await loadEngineSettings(env, sources.cwd ?? process.cwd(), sources.adaptersDir ?? resolve(REPO_ROOT, 'adapters'));
   const people = peopleSettings(env);
+  const terminal = sources.logToTerminal ?? process.stderr.isTTY === true;
   return {
     ...engine,
     manifest,
@@ -76,7 +78,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeCon
     hooks: await loadHooks(engine.dataDir, people.bareNumbers, [...engine.adapters.keys()]),
     approvalRules: await loadToolPolicy(engine.dataDir),
     timeZone: scheduleTimeZone(env.BRIDGE_TZ),
-    logFormat: logFormat(env.BRIDGE_LOG_FORMAT, sources.logToTerminal ?? process.stderr.isTTY === true),
+    logFormat: oneOf(env, 'BRIDGE_LOG_FORMAT', LOG_FORMATS, terminal ? 'pretty' : 'json', LOG_FORMATS.join(' or ')),
   };
 }
 

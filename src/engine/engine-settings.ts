@@ -38,9 +38,7 @@ export async function loadEngineSettings(env: NodeJS.ProcessEnv, cwd: string, ad
   const dataDir = resolve(cwd, env.BRIDGE_DATA_DIR?.trim() || './data');
   for (const agent of await loadOperatorClis(dataDir, adapters, env)) adapters.set(agent.name, agent);
   const defaultCli = env.BRIDGE_DEFAULT_CLI?.trim() || 'claude';
-  if (!adapters.has(defaultCli)) {
-    throw new ConfigError(`BRIDGE_DEFAULT_CLI: unknown CLI "${defaultCli}"; known: ${[...adapters.keys()].join(', ')}`);
-  }
+  if (!adapters.has(defaultCli)) throw new ConfigError(`BRIDGE_DEFAULT_CLI: unknown CLI "${defaultCli}"; known: ${[...adapters.keys()].join(', ')}`);
   const agentUser = await resolveAgentUser(env.BRIDGE_AGENT_USER);
   const sandbox = sandboxConfig(env);
   return {

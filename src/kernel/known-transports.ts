@@ -1,4 +1,5 @@
 import { ConfigError } from './errors/config-error.ts';
+import { commaList } from './settings/variables.ts';
 
 /**
  * The one list of the bridge's transports, by id: what the core must know of each before one
@@ -150,10 +151,8 @@ const CHAT_APPS = TRANSPORTS.filter((t) => t.id !== 'console' && !BESIDE.has(t.i
 function writtenTransports(env: NodeJS.ProcessEnv): KnownTransport[] | undefined {
   const written = env.BRIDGE_TRANSPORTS?.trim();
   if (!written) return undefined;
-  return written
-    .split(',')
-    .map((part) => part.trim().toLowerCase())
-    .filter(Boolean)
+  return commaList(written)
+    .map((part) => part.toLowerCase())
     .map((id) => {
       const transport = byId(id);
       if (!transport || transport.id === 'console')

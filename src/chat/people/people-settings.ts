@@ -1,6 +1,7 @@
 import { BARE_NUMBERS } from '../../kernel/known-transports.ts';
 import { qualifiedId } from '../../kernel/ports/chat.ts';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
+import { oneOf } from '../../kernel/settings/variables.ts';
 
 /** Who may use the bot, and as what. */
 export interface PeopleSettings {
@@ -18,6 +19,7 @@ export interface PeopleSettings {
 
 export const GROUP_TURNS = ['everyone', 'allowed'] as const;
 export type GroupTurns = (typeof GROUP_TURNS)[number];
+const GROUP_TURNS_MEANING = 'everyone (anyone allowed who is in the group) or allowed (only those an admin named with /allow)';
 
 export function peopleSettings(env: NodeJS.ProcessEnv): PeopleSettings {
   const allowedUsers = userIds(env, 'BRIDGE_ALLOWED_USERS');
@@ -27,7 +29,7 @@ export function peopleSettings(env: NodeJS.ProcessEnv): PeopleSettings {
     allowedUsers,
     owners: owners.length ? owners : allowedUsers.slice(0, 1),
     admins,
-    groupTurns: groupTurns(env.BRIDGE_GROUP_TURNS),
+    groupTurns: oneOf(env, 'BRIDGE_GROUP_TURNS', GROUP_TURNS, 'everyone', GROUP_TURNS_MEANING),
     bareNumbers: BARE_NUMBERS,
   };
 }
@@ -40,14 +42,4 @@ function userIds(env: NodeJS.ProcessEnv, name: string): string[] {
     if (!id) throw new ConfigError(`${name}: expected comma-separated user ids (numbers, or transport:id), got "${part.trim()}"`);
     return id;
   });
-}
-
-function groupTurns(raw: string | undefined): GroupTurns {
-  const value = raw?.trim().toLowerCase();
-  if (!value) return 'everyone';
-  if (!(GROUP_TURNS as readonly string[]).includes(value))
-    throw new ConfigError(
-      `BRIDGE_GROUP_TURNS: expected everyone (anyone allowed who is in the group) or allowed (only those an admin named with /allow), got "${raw}"`,
-    );
-  return value as GroupTurns;
 }

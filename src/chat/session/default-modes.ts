@@ -1,6 +1,6 @@
-import { ConfigError } from '../../kernel/errors/config-error.ts';
-import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../../kernel/policy/permission-mode.ts';
-import { BUSY_MODES, isBusyMode, type BusyMode } from '../../kernel/policy/busy-mode.ts';
+import { oneOf } from '../../kernel/settings/variables.ts';
+import { PERMISSION_MODES, type PermissionMode } from '../../kernel/policy/permission-mode.ts';
+import { BUSY_MODES, type BusyMode } from '../../kernel/policy/busy-mode.ts';
 
 /** The modes a chat is in until it chooses others. */
 export interface DefaultModes {
@@ -10,12 +10,6 @@ export interface DefaultModes {
   busyMode: BusyMode;
 }
 
-/** BRIDGE_PERMISSION_MODE (by default bypass) and BRIDGE_BUSY_MODE (by default steer). */
 export function defaultModes(env: NodeJS.ProcessEnv): DefaultModes {
-  const permission = env.BRIDGE_PERMISSION_MODE?.trim().toLowerCase() || 'bypass';
-  if (!isPermissionMode(permission))
-    throw new ConfigError(`BRIDGE_PERMISSION_MODE: expected one of ${PERMISSION_MODES.join(', ')}, got "${env.BRIDGE_PERMISSION_MODE}"`);
-  const busy = env.BRIDGE_BUSY_MODE?.trim().toLowerCase() || 'steer';
-  if (!isBusyMode(busy)) throw new ConfigError(`BRIDGE_BUSY_MODE: expected one of ${BUSY_MODES.join(', ')}, got "${env.BRIDGE_BUSY_MODE}"`);
-  return { permissionMode: permission, busyMode: busy };
+  return { permissionMode: oneOf(env, 'BRIDGE_PERMISSION_MODE', PERMISSION_MODES, 'bypass'), busyMode: oneOf(env, 'BRIDGE_BUSY_MODE', BUSY_MODES, 'steer') };
 }

@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
 import type * as Pretty from 'pino-pretty';
 import type { Secrets } from './secrets.ts';
-import { ConfigError } from '../errors/config-error.ts';
 
 /**
  * The bridge's log: one line per event, with its level and, where there is one, the `chat`
@@ -14,14 +13,6 @@ export type Log = Logger;
 /** `pretty`: a line a person reads in a terminal; `json`: one object a line, for journald and collectors. */
 export type LogFormat = 'pretty' | 'json';
 export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json'];
-
-/** BRIDGE_LOG_FORMAT; unset: for a person when the log goes to a terminal (`terminal`), else JSON. */
-export function logFormat(raw: string | undefined, terminal: boolean): LogFormat {
-  const format = raw?.trim().toLowerCase();
-  if (!format) return terminal ? 'pretty' : 'json';
-  if (!(LOG_FORMATS as readonly string[]).includes(format)) throw new ConfigError(`BRIDGE_LOG_FORMAT: expected ${LOG_FORMATS.join(' or ')}, got "${raw}"`);
-  return format as LogFormat;
-}
 
 export interface LogOptions {
   format: LogFormat;

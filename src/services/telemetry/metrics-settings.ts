@@ -1,6 +1,7 @@
 import { ConfigError } from '../../kernel/errors/config-error.ts';
 import { otlpHeaderValues } from '../../kernel/log/secrets.ts';
 import { hostPort } from '../../kernel/settings/listen-address.ts';
+import { commaList, onOff, wholeNumber } from '../../kernel/settings/variables.ts';
 
 /** Where the OTLP exporter sends metrics, and how. */
 export interface OtlpMetricsConfig {
@@ -36,7 +37,7 @@ const DEFAULT_INTERVAL_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function metricsConfig(env: NodeJS.ProcessEnv): MetricsConfig {
-  const disabled = bool(env, 'OTEL_SDK_DISABLED');
+  const disabled = onOff(env, 'OTEL_SDK_DISABLED', false, ['true', 'false']);
   const token = env.BRIDGE_METRICS_TOKEN?.trim() || undefined;
   if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token))
     throw new ConfigError('BRIDGE_METRICS_TOKEN: expected at least 16 printable characters and no spaces (what Prometheus sends as its bearer token)');
@@ -47,10 +48,7 @@ export function metricsConfig(env: NodeJS.ProcessEnv): MetricsConfig {
 }
 
 function otlp(env: NodeJS.ProcessEnv): OtlpMetricsConfig | undefined {
-  const exporters = (env.OTEL_METRICS_EXPORTER ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
+  const exporters = commaList(env.OTEL_METRICS_EXPORTER).map((name) => name.toLowerCase());
   const unknown = exporters.find((name) => !['otlp', 'prometheus', 'none'].includes(name));
   if (unknown) throw new ConfigError(`OTEL_METRICS_EXPORTER: expected otlp, prometheus or none, got "${unknown}"`);
   const own = env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT?.trim();
@@ -70,21 +68,7 @@ function otlp(env: NodeJS.ProcessEnv): OtlpMetricsConfig | undefined {
   return {
     url,
     protocol: protocol as OtlpProtocol,
-    intervalMs: milliseconds(env, 'OTEL_METRIC_EXPORT_INTERVAL', DEFAULT_INTERVAL_MS),
-    timeoutMs: milliseconds(env, 'OTEL_METRIC_EXPORT_TIMEOUT', DEFAULT_TIMEOUT_MS),
+    intervalMs: wholeNumber(env, 'OTEL_METRIC_EXPORT_INTERVAL', DEFAULT_INTERVAL_MS, 1, 'milliseconds'),
+    timeoutMs: wholeNumber(env, 'OTEL_METRIC_EXPORT_TIMEOUT', DEFAULT_TIMEOUT_MS, 1, 'milliseconds'),
   };
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (!raw) return false;
-  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name}: expected true or false, got "${env[name]!.trim()}"`);
-  return raw === 'true';
-}
-
-function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${name}: expected a whole number of milliseconds of at least 1, got "${raw}"`);
-  return Number(raw);
 }

@@ -21,12 +21,8 @@ export async function webConfig(env: NodeJS.ProcessEnv): Promise<WebConfig | und
   const tls = await tlsFiles(env, 'BRIDGE_WEB');
   const host = where.host.includes(':') ? `[${where.host}]` : where.host;
   const url = (env.BRIDGE_WEB_URL?.trim() || `${tls ? 'https' : 'http'}://${host}:${where.port}`).replace(/\/+$/, '');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+  if (!URL.canParse(url))
     throw new ConfigError(`BRIDGE_WEB_URL: expected the address people reach the web server at, like https://bridge.example.com, got "${url}"`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ConfigError(`BRIDGE_WEB_URL: expected an http(s) address, got "${url}"`);
+  if (!/^https?:$/.test(new URL(url).protocol)) throw new ConfigError(`BRIDGE_WEB_URL: expected an http(s) address, got "${url}"`);
   return { ...where, url, ...(tls ? { tls } : {}) };
 }
