@@ -49,7 +49,6 @@ export interface ConfigSources {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   adaptersDir?: string;
-  manifestPath?: string;
   /** Whether the log goes to a terminal: it is written for a person then, unless BRIDGE_LOG_FORMAT says otherwise. */
   logToTerminal?: boolean;
 }
@@ -57,7 +56,7 @@ export interface ConfigSources {
 /** Reads the whole configuration once, failing with the variable or file and field at fault. */
 export async function loadConfig(sources: ConfigSources = {}): Promise<BridgeConfig> {
   const env = sources.env ?? process.env;
-  const manifest = await loadBridgeManifest(sources.manifestPath ?? resolve(REPO_ROOT, 'manifest.json'));
+  const manifest = await loadBridgeManifest(resolve(REPO_ROOT, 'manifest.json'));
   const engine = await loadEngineSettings(env, sources.cwd ?? process.cwd(), sources.adaptersDir ?? resolve(REPO_ROOT, 'adapters'));
   const people = peopleSettings(env);
   const terminal = sources.logToTerminal ?? process.stderr.isTTY === true;

@@ -1,4 +1,5 @@
 import { ConfigError } from '../../kernel/errors/config-error.ts';
+import { commaList } from '../../kernel/settings/variables.ts';
 import { isIP } from 'node:net';
 import { formatHostRule, parseHostRule, type HostRule } from './host-rules.ts';
 
@@ -20,11 +21,7 @@ export function sandboxConfig(env: NodeJS.ProcessEnv): SandboxConfig {
     throw new ConfigError(
       `BRIDGE_SANDBOX: expected off, bwrap (every CLI in a bubblewrap sandbox, or no start) or auto (the sandbox where it can run), got "${env.BRIDGE_SANDBOX!.trim()}"`,
     );
-  const rules = (name: string) =>
-    (env[name] ?? '')
-      .split(',')
-      .filter((part) => part.trim())
-      .map((part) => parseHostRule(part, name));
+  const rules = (name: string) => commaList(env[name]).map((part) => parseHostRule(part, name));
   const internal = rules('BRIDGE_SANDBOX_INTERNAL');
   const named = internal.find((rule) => !isIP(rule.host));
   if (named)

@@ -15,7 +15,6 @@ export interface LivePoolOptions {
   idleMs: number;
 }
 
-/** CLI processes kept between turns (BRIDGE_LIVE_SESSIONS), and how long one may idle (BRIDGE_IDLE_MINUTES). */
 export function liveSessions(env: NodeJS.ProcessEnv): LivePoolOptions {
   return { max: wholeNumber(env, 'BRIDGE_LIVE_SESSIONS', 8, 0), idleMs: wholeNumber(env, 'BRIDGE_IDLE_MINUTES', 30, 1) * 60_000 };
 }

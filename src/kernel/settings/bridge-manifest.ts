@@ -71,7 +71,6 @@ export const bridgeManifestSchema = z
 export type BridgeManifest = z.infer<typeof bridgeManifestSchema>;
 export type Settings = BridgeManifest['settings'];
 export type SubagentSettings = Settings['subagents'];
-export type WorkerSettings = Settings['workers'];
 
 export async function loadBridgeManifest(path: string): Promise<BridgeManifest> {
   let json: unknown;

@@ -18,22 +18,17 @@ export interface QueueSettings {
 export const MIN_QUEUE_SECRET_CHARS = 32;
 
 export function queueSettings(env: NodeJS.ProcessEnv): QueueSettings {
-  return { redisUrl: redisUrl(env.BRIDGE_REDIS_URL), queueSecret: queueSecret(env), sessionWorkers: sessionWorkers(env) };
-}
-
-function redisUrl(raw: string | undefined): string | undefined {
-  const url = raw?.trim();
-  if (!url) return undefined;
-  if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol))
+  const redisUrl = env.BRIDGE_REDIS_URL?.trim() || undefined;
+  if (redisUrl && (!URL.canParse(redisUrl) || !/^rediss?:$/.test(new URL(redisUrl).protocol)))
     throw new ConfigError(
-      `BRIDGE_REDIS_URL: expected a redis:// or rediss:// URL, like redis://:password@127.0.0.1:6379/0, got "${url.replace(/:[^:@/]*@/, ':***@')}"`,
+      `BRIDGE_REDIS_URL: expected a redis:// or rediss:// URL, like redis://:password@127.0.0.1:6379/0, got "${redisUrl.replace(/:[^:@/]*@/, ':***@')}"`,
     );
-  return url;
+  return { redisUrl, queueSecret: queueSecret(env, redisUrl), sessionWorkers: sessionWorkers(env, redisUrl) };
 }
 
 /** Required with a queue: without it, whoever can write to Redis could run commands on the workers. */
-function queueSecret(env: NodeJS.ProcessEnv): string | undefined {
-  if (!env.BRIDGE_REDIS_URL?.trim()) return undefined;
+function queueSecret(env: NodeJS.ProcessEnv, redisUrl: string | undefined): string | undefined {
+  if (!redisUrl) return undefined;
   const secret = env.BRIDGE_QUEUE_SECRET?.trim() ?? '';
   if (!secret)
     throw new ConfigError(
@@ -45,9 +40,8 @@ function queueSecret(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Chats' sessions on workers need the queue they reach the workers through. */
-function sessionWorkers(env: NodeJS.ProcessEnv): QueueSettings['sessionWorkers'] {
+function sessionWorkers(env: NodeJS.ProcessEnv, redisUrl: string | undefined): QueueSettings['sessionWorkers'] {
   const on = onOff(env, 'BRIDGE_SESSION_WORKERS', false);
-  if (on && !env.BRIDGE_REDIS_URL?.trim())
-    throw new ConfigError('BRIDGE_SESSION_WORKERS: on needs BRIDGE_REDIS_URL (the Redis the bridge reaches its workers through)');
+  if (on && !redisUrl) throw new ConfigError('BRIDGE_SESSION_WORKERS: on needs BRIDGE_REDIS_URL (the Redis the bridge reaches its workers through)');
   return { on, liveSessions: wholeNumber(env, 'BRIDGE_WORKER_LIVE_SESSIONS', 8, 1) };
 }
