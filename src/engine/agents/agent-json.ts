@@ -44,7 +44,7 @@ export function parseAgentJson(text: string, file: string, known: KnownNames): P
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { problems: issuesToProblems(file, parsed.error.issues, Object.keys(schema.shape)), setsPrompt };
   const { budget, ...fields } = parsed.data;
-  return { value: { ...fields, ...(budget !== undefined ? { budgetUsd: budget } : {}) }, problems: [], setsPrompt };
+  return { value: { ...fields, budgetUsd: budget }, problems: [], setsPrompt };
 }
 
 function isObject(value: unknown): value is object {

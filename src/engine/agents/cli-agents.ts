@@ -37,10 +37,10 @@ function cliAgent(agent: AgentDefinition, servers: Record<string, McpServerConfi
     description: agent.description,
     prompt: agent.prompt,
     tools: agent.allowedTools,
-    ...(agent.disallowedTools ? { disallowedTools: agent.disallowedTools } : {}),
-    ...(agent.model ? { model: agent.model } : {}),
-    ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
-    ...(agent.mcpServers ? { mcpServers: agent.mcpServers.map((name) => ({ [name]: servers[name]! })) } : {}),
-    ...(agent.skills ? { skills: agent.skills } : {}),
+    disallowedTools: agent.disallowedTools,
+    model: agent.model,
+    maxTurns: agent.maxTurns,
+    mcpServers: agent.mcpServers?.map((name) => ({ [name]: servers[name]! })),
+    skills: agent.skills,
   };
 }

@@ -32,8 +32,8 @@ export function takeOver(work: StoppedWork): { to: string; reason: string; brief
   const current = {
     prompt: work.prompt,
     files: watcher.files,
-    ...(watcher.inFlight ? { inFlight: watcher.inFlight } : {}),
-    ...(watcher.lastText ? { said: watcher.lastText } : {}),
+    inFlight: watcher.inFlight,
+    said: watcher.lastText,
   };
   return { to, reason, brief: briefOf({ from, to, reason, notes: work.notes, current }) };
 }

@@ -45,8 +45,8 @@ export function parseHostRule(raw: string, where: string): HostRule {
     host: wildcard ? host.slice(2) : host,
     wildcard,
     port,
-    ...(prefix !== undefined ? { prefix } : {}),
-    ...(bound !== undefined ? { address: bound } : {}),
+    prefix,
+    address: bound,
   };
 }
 

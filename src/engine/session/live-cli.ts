@@ -148,12 +148,12 @@ export class LiveCli {
         warn: (line) => this.launch.log?.warn(`${adapter.name}: ${line}`),
       },
       {
-        ...(spec.resumeId ? { resumeId: spec.resumeId } : {}),
+        resumeId: spec.resumeId,
         cwd,
         mode: launch.mode,
         walled: wallsUp(),
-        ...(spec.mcp ? { mcp: { serverName: spec.mcp.serverName, url: spec.mcp.url, token: spec.mcp.token, ...(relay ? { stdio: relay } : {}) } } : {}),
-        ...(adapter.live?.authMethod ? { authMethod: adapter.live.authMethod } : {}),
+        ...(spec.mcp ? { mcp: { serverName: spec.mcp.serverName, url: spec.mcp.url, token: spec.mcp.token, stdio: relay } } : {}),
+        authMethod: adapter.live?.authMethod,
         ...(adapter.live?.openTimeoutSeconds ? { openTimeoutMs: adapter.live.openTimeoutSeconds * 1000 } : {}),
       },
     );

@@ -273,8 +273,8 @@ export class AgentSession implements LiveHolder {
           timeoutMs: options.timeoutMs,
           ...(options.silenceMs ? { silenceMs: options.silenceMs } : {}),
           graceMs: config.graceMs,
-          ...(config.output ? { output: config.output } : {}),
-          ...(config.log ? { log: config.log } : {}),
+          output: config.output,
+          log: config.log,
           ...walled(config.walls),
           spec: {
             ...config.options,
@@ -283,7 +283,7 @@ export class AgentSession implements LiveHolder {
             resumeId: this.resumeId,
             cwd: config.cwd,
             permissions: config.permissions,
-            ...(config.liveInput ? { liveInput: true } : {}),
+            liveInput: config.liveInput,
           },
         },
         this.handlers(options, generation),
@@ -310,7 +310,7 @@ export class AgentSession implements LiveHolder {
       spec: { ...config.options, ...fresh, resumeId: this.resumeId, cwd: config.cwd },
       mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : config.watched ? ('ask' as const) : ('bypass' as const),
       graceMs: config.graceMs,
-      ...(config.log ? { log: config.log } : {}),
+      log: config.log,
       ...walled(config.walls),
     };
     let cli = this.liveCli;
@@ -333,8 +333,8 @@ export class AgentSession implements LiveHolder {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.silenceMs ? { silenceMs: options.silenceMs } : {}),
       planning: options.planning ?? false,
-      ...(options.turnId ? { turnId: options.turnId } : {}),
-      ...(options.takingUp ? { takingUp: true } : {}),
+      turnId: options.turnId,
+      takingUp: options.takingUp,
     });
     const outcome = await this.follow(turn, pending, again, generation);
     if (!keep || !cli.isAlive) this.unkept = cli;

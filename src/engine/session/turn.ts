@@ -146,7 +146,7 @@ export class Turn implements RunningTurn {
       // The MCP secret travels in the environment, never on the command line.
       env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
       keys: credentialVariables([run.adapter.walls.modelApi]),
-      ...(run.output ? { output: run.output } : {}),
+      output: run.output,
       // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
       ...walled(
         turnWalls(
