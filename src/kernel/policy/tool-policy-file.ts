@@ -53,7 +53,7 @@ export function parseToolPolicy(text: string, file: string): ApprovalRule[] {
   if (!parsed.success) throw new ConfigError(`${file}: ${describeIssues(parsed.error.issues.slice(0, 1))}`);
   return parsed.data.rules.map((rule) => ({
     tool: rule.tool,
-    ...(rule.agent !== undefined ? { agent: rule.agent } : {}),
+    agent: rule.agent,
     approvals: rule.approvals,
   }));
 }

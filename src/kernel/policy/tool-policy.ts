@@ -78,7 +78,7 @@ export function buildPolicy(request: PolicyRequest): ToolPolicy | undefined {
     };
   }
   if (!allowed && !disallowed && !request.ask) return undefined;
-  return { allowedTools: allowed, ...(disallowed ? { disallowedTools: disallowed } : {}), approvals: request.ask === true };
+  return { allowedTools: allowed, disallowedTools: disallowed, approvals: request.ask === true };
 }
 
 /**
@@ -111,7 +111,7 @@ export function narrowPolicy(parent: ToolPolicy | undefined, child: ToolPolicy |
   }
   const narrowed: ToolPolicy = {
     ...(parent.readOnly || child?.readOnly ? { readOnly: true } : {}),
-    ...(allowed ? { allowedTools: allowed } : {}),
+    allowedTools: allowed,
     ...(disallowed.length ? { disallowedTools: disallowed } : {}),
     approvals,
     ...(autoApprove ? { autoApprove: { ...autoApprove, tools: autoApprove.tools.filter((tool) => !allowed || allowed.includes(tool)) } } : {}),

@@ -273,7 +273,7 @@ class AcpClient implements LiveWire {
     this.apply(end);
     const costUsd = end.state.costUsd;
     const usage = usageOf(response);
-    const common = { ...(costUsd !== undefined ? { costUsd } : {}), ...(usage ? { usage } : {}), sessionId: this.session };
+    const common = { costUsd, usage, sessionId: this.session };
     const stop = response?.stopReason;
     let result: AgentEvent;
     if (stop === 'end_turn') result = { type: 'result', text: end.answer, isError: false, ...common };
@@ -345,5 +345,5 @@ function usageOf(response: acp.PromptResponse | undefined): { inputTokens: numbe
       : undefined;
   if (!usage) return undefined;
   const cached = num(usage.cachedReadTokens);
-  return { inputTokens: num(usage.inputTokens) ?? 0, outputTokens: num(usage.outputTokens) ?? 0, ...(cached !== undefined ? { cacheReadTokens: cached } : {}) };
+  return { inputTokens: num(usage.inputTokens) ?? 0, outputTokens: num(usage.outputTokens) ?? 0, cacheReadTokens: cached };
 }

@@ -139,7 +139,7 @@ function turnResult(state: AppServerState, turn: unknown): AgentEvent {
   const text =
     status === 'interrupted' ? 'codex stopped the turn' : (error ?? `codex ended the turn ${typeof status === 'string' ? status : 'without finishing'}`);
   const limit = error ? limitOfText(error) : undefined;
-  return { type: 'result', text, isError: true, ...common, ...(limit ? { limit } : {}) };
+  return { type: 'result', text, isError: true, ...common, limit };
 }
 
 /** Codex reports each model call's usage (`last`); a turn's is their sum. */
