@@ -102,7 +102,7 @@ export class ApprovalBroker {
     return [...this.pending.entries()].map(([id, p]) => ({
       id,
       chatKey: p.asker.chatKey,
-      ...(p.asker.runId ? { runId: p.asker.runId } : {}),
+      runId: p.asker.runId,
       title: p.asker.title,
       tool: p.tool,
       input: p.input,
@@ -128,7 +128,7 @@ export class ApprovalBroker {
   /** The tool policy's rule a call of this asker falls under (the one needing the most approvals), if any. */
   ruleFor(asker: Pick<Asker, 'agent'>, tool: string, input: Record<string, unknown>): ApprovalRule | undefined {
     const rules = this.options.rules ?? [];
-    return rules.length ? ruleFor(rules, { tool, input, ...(asker.agent ? { agent: asker.agent } : {}) }) : undefined;
+    return rules.length ? ruleFor(rules, { tool, input, agent: asker.agent }) : undefined;
   }
 
   /**

@@ -61,9 +61,9 @@ export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker 
     lifetime: 'run',
     grantHolder: WHOLE_RUN,
     policy: run.policy,
-    ...(run.agent ? { agent: run.agent } : {}),
+    agent: run.agent,
     ...(starter ? { startedBy: starter } : {}),
-    ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
+    startedAt: run.startedAt,
     hold,
   };
 }

@@ -123,7 +123,7 @@ export class Orchestrator {
       steps: Object.fromEntries(plan.steps.map((step) => [step.id, { status: 'pending', attempts: 0 } satisfies StepRecord])),
       status: 'running',
       createdAt: Date.now(),
-      ...(origin.fromMessage ? { fromMessage: origin.fromMessage } : {}),
+      fromMessage: origin.fromMessage,
     };
     await this.options.store.save(record);
     await this.locked(record.id, async () => {

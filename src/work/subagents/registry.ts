@@ -384,7 +384,7 @@ export class SubagentRegistry {
         run: run.runId,
         chat: run.requesterKey,
         ...(ended.startedAt ? { ms: ended.endedAt! - ended.startedAt } : {}),
-        ...(ended.costUsd !== undefined ? { costUsd: ended.costUsd } : {}),
+        costUsd: ended.costUsd,
         ...(ended.error ? { error: ended.error } : {}),
       },
       `run #${run.number} ${ended.status}`,

@@ -164,7 +164,7 @@ export class RunExecutor {
           dir: run.cwd,
           worktreesDir: worktreesDir(this.options.dataDir),
           runId: run.runId,
-          ...(run.label ? { label: run.label } : {}),
+          label: run.label,
         });
       } catch (error) {
         return { failed: `could not make its git worktree: ${(error as Error).message}` };
@@ -180,7 +180,7 @@ export class RunExecutor {
       reports.onHandover?.(to);
       this.options.tell?.(run, line);
     };
-    const session = this.sessionFor({ ...run, ...(worktree ? { worktree } : {}) }, adapter, reports, { watcher: () => watcher, moved }, trace);
+    const session = this.sessionFor({ ...run, worktree }, adapter, reports, { watcher: () => watcher, moved }, trace);
     let steps = 0;
     const meter = new CostMeter(this.options.prices ?? NO_PRICES, run.cli, adapter.protocol, run.model);
     const cap = new CostCap(meter, run.budget?.usd, () => void session.stop(`it reached its budget of $${run.budget!.usd}`));
@@ -206,7 +206,7 @@ export class RunExecutor {
       },
     };
     // Each of its turns is known by its id: a bridge restarted meanwhile follows the one at work on its worker.
-    const turn = session.send(subagentPrompt(run), { ...handlers, turnId: run.runId, ...(takingUp ? { takingUp: true } : {}) });
+    const turn = session.send(subagentPrompt(run), { ...handlers, turnId: run.runId, takingUp });
     started(session);
     let outcome = await turn;
     // Messages its CLI could not take while it worked (it cannot read them, or was finishing):
@@ -250,7 +250,7 @@ export class RunExecutor {
           noun,
           what: `run ${run.runId} (#${run.number})`,
           ...(run.mcpServers ? { mcpServers: Object.keys(run.mcpServers) } : {}),
-          ...(trace ? { trace } : {}),
+          trace,
         }),
     };
   }
@@ -274,9 +274,9 @@ export class RunExecutor {
       options: {
         ...runTurnOptions(run),
         ...(adapter.options.systemPrompt ? { systemPrompt: run.agentPrompt ? `${systemPrompt}\n\n${run.agentPrompt}` : systemPrompt } : {}),
-        ...(mcp ? { mcp } : {}),
+        mcp,
         // Its worktree is the trusted repository's too: trust was decided for the directory it came from.
-        ...(run.trusted ? { trusted: true } : {}),
+        trusted: run.trusted,
       },
       ...(run.policy?.readOnly ? { permissions: 'safe' as const } : run.policy?.approvals ? { permissions: 'ask' as const } : {}),
       ...(this.options.remote
@@ -285,7 +285,7 @@ export class RunExecutor {
           ? { live: RUN_TURNS_ONLY, onPermission: (request, turn) => this.options.permissions!(run, request, turn) }
           : {}),
       graceMs: this.options.stopGraceMs,
-      ...(this.options.log ? { log: this.options.log.child({ run: run.runId }) } : {}),
+      log: this.options.log?.child({ run: run.runId }),
       output: this.output,
       // Messages sent to the run reach its CLI while it works, where the CLI reads them.
       liveInput: true,

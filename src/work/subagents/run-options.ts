@@ -8,11 +8,11 @@ type RunChoices = Pick<SubagentRunRecord, 'model' | 'policy' | 'maxTurns' | 'age
 /** What a run's turns ask of its CLI, from its record (or its request, at spawn). */
 export function runTurnOptions(run: RunChoices): TurnOptions {
   return {
-    ...(run.model ? { model: run.model } : {}),
-    ...(run.policy?.allowedTools ? { allowedTools: run.policy.allowedTools } : {}),
-    ...(run.policy?.disallowedTools ? { disallowedTools: run.policy.disallowedTools } : {}),
-    ...(run.maxTurns ? { maxTurns: run.maxTurns } : {}),
-    ...(run.agents ? { agents: run.agents } : {}),
+    model: run.model,
+    allowedTools: run.policy?.allowedTools,
+    disallowedTools: run.policy?.disallowedTools,
+    maxTurns: run.maxTurns,
+    agents: run.agents,
   };
 }
 

@@ -202,5 +202,5 @@ function reviewerName(who: Reviewer): string {
 }
 
 function refused(refusal: ReviewRefusal, message: string, files?: string[], unmerged?: number): ReviewRefused {
-  return { ok: false, refusal, message, files, ...(unmerged !== undefined ? { unmerged } : {}) };
+  return { ok: false, refusal, message, files, unmerged };
 }

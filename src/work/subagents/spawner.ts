@@ -205,14 +205,14 @@ export class Spawner {
             : `This chat is in safe mode: its runs only read, and ${lifted.join(', ')} cannot change that. /permissions changes the chat's mode.`,
         );
       // An agent's own allowlist is dropped, not obeyed: it could list tools that write.
-      policy = { ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}), approvals: false, readOnly: true };
+      policy = { disallowedTools: policy?.disallowedTools, approvals: false, readOnly: true };
     } else if (mode === 'ask' && !policy?.approvals) policy = { ...policy, approvals: true };
     // A rule of the tool policy binds in every mode: the run's CLI asks the bridge before each call, which answers what no rule covers itself.
     const rules = rulesCovering(this.options.approvalRules ?? [], {
-      ...(agent ? { agent: agent.slug } : {}),
-      ...(policy?.readOnly ? { readOnly: true } : {}),
-      ...(policy?.allowedTools ? { allowedTools: policy.allowedTools } : {}),
-      ...(policy?.disallowedTools ? { disallowedTools: policy.disallowedTools } : {}),
+      agent: agent?.slug,
+      readOnly: policy?.readOnly,
+      allowedTools: policy?.allowedTools,
+      disallowedTools: policy?.disallowedTools,
     });
     if (rules.length && isNoChat(origin.address))
       return refuse(
@@ -239,13 +239,13 @@ export class Spawner {
       ...(Object.keys(taskAgents).length ? { agents: taskAgents } : {}),
       ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, servers[name]!])) } : {}),
       ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
-      ...(budget ? { budget } : {}),
-      ...(policy ? { policy } : {}),
+      budget,
+      policy,
       chatMode: mode,
       ...(intent.worktree ? { worktree: true } : {}),
       ...(trusted ? { trusted: true } : {}),
       ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
-      ...(origin.orchestration ? { orchestration: origin.orchestration } : {}),
+      orchestration: origin.orchestration,
       ...(netAllow?.length ? { netAllow: [...netAllow] } : {}),
       ...(origin.fromMessage ? { fromMessage: origin.fromMessage } : {}),
     };

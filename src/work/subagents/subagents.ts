@@ -78,12 +78,12 @@ export class Subagents {
       dataDir: config.dataDir,
       stopGraceMs: config.settings.stopGraceMs,
       maxDepth: limits.maxDepth,
-      ...(config.settings.silenceSeconds ? { silenceSeconds: config.settings.silenceSeconds } : {}),
+      silenceSeconds: config.settings.silenceSeconds,
       toolsFor: options.toolsFor,
-      ...(config.prices ? { prices: config.prices } : {}),
-      ...(options.permissions ? { permissions: options.permissions } : {}),
+      prices: config.prices,
+      permissions: options.permissions,
       ...options.fallback,
-      ...(options.remote ? { remote: options.remote } : {}),
+      remote: options.remote,
       log,
     });
     this.registry = new SubagentRegistry({
@@ -94,7 +94,7 @@ export class Subagents {
       limits,
       resume: config.restart.resume,
       onBlocked: options.onBlocked,
-      ...(options.onStuck ? { onStuck: options.onStuck } : {}),
+      onStuck: options.onStuck,
       log,
       providerOf: (cli) => config.adapters.get(cli)?.provider,
       onEnded: (run) => {
@@ -111,11 +111,11 @@ export class Subagents {
       trusts: options.trusts,
       limits,
       approvalRules: config.approvalRules,
-      ...(options.refuseWork ? { refuseWork: options.refuseWork } : {}),
-      ...(options.costs ? { costs: options.costs } : {}),
-      ...(options.chatMode ? { chatMode: options.chatMode } : {}),
-      ...(options.netAllow ? { netAllow: options.netAllow } : {}),
-      ...(options.lacks ? { lacks: options.lacks } : {}),
+      refuseWork: options.refuseWork,
+      costs: options.costs,
+      chatMode: options.chatMode,
+      netAllow: options.netAllow,
+      lacks: options.lacks,
     });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }

@@ -185,7 +185,7 @@ export class SessionTools {
     const grant = this.options.endpoint.grant(scope, reuse);
     const dir = (this.configDir ??= agentReadableFolder('mcp'));
     const mcp = mcpAccessFor(adapter, { url: grant.url, serverName: MCP_SERVER_NAME, token: grant.token }, dir, name, this.options.toolTimeoutMs, others);
-    this.grants.set(name, { grant, ...(mcp.configFile ? { configFile: mcp.configFile } : {}) });
+    this.grants.set(name, { grant, configFile: mcp.configFile });
     return mcp;
   }
 

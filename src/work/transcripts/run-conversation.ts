@@ -61,8 +61,8 @@ export function runConversation(run: SubagentRunRecord, events: readonly AgentEv
     title: `Run #${run.number} ${displayName(run)}`,
     chat,
     cli: run.cli,
-    ...(model ? { model } : {}),
-    ...(started[0] ? { session: started[0].sessionId } : {}),
+    model,
+    session: started[0]?.sessionId,
     status: run.status,
     turns,
   };

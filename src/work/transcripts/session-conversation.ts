@@ -32,7 +32,7 @@ export function sessionTurns(
   const model = kept.flatMap((line) => (line.kind === 'session' && line.model ? [line.model] : [])).at(-1);
   // The oldest turn kept resumed a session: what came before it is no longer in the record.
   const earlierTurnsGone = chosen.length > 0 && (first === undefined || first.kind !== 'prompt' || first.from !== undefined);
-  return { turns, earlierTurnsGone, ...(cli ? { cli } : {}), ...(model ? { model } : {}) };
+  return { turns, earlierTurnsGone, ...(cli ? { cli } : {}), model };
 }
 
 /** A chat's session as a conversation. */
@@ -43,7 +43,7 @@ export function sessionConversation(entries: readonly TranscriptEntry[], session
     title: `Session with ${cli}`,
     chat,
     cli,
-    ...(model ? { model } : {}),
+    model,
     session,
     turns,
     ...(earlierTurnsGone ? { earlierTurnsGone } : {}),

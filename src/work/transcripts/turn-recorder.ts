@@ -48,7 +48,7 @@ export function turnRecorder(transcripts: Transcripts, start: TurnStart) {
         durationMs: outcome.durationMs,
         ...(outcome.sessionId ? { session: outcome.sessionId } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
-        ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),
+        costUsd: outcome.result?.costUsd,
       });
     },
   };

@@ -90,7 +90,7 @@ export class RemoteSessions implements RemoteSide {
       picker: new WorkerPicker(this.commands, this.registry, options.leaseMs),
       reader: this.reader,
       keys: options.keys,
-      ...(options.delegateTools ? { delegateTools: options.delegateTools } : {}),
+      delegateTools: options.delegateTools,
       log,
       onEvent: (placed, attempt, event) => this.onEvent(placed, attempt, event),
     });
@@ -322,7 +322,7 @@ export class RemoteSessions implements RemoteSide {
           planning: turn.options.planning ?? false,
           state: restore,
           ...(placed.lines ? { lines: true } : {}),
-          ...(placed.trace ? { trace: placed.trace } : {}),
+          trace: placed.trace,
         },
       },
       grant,

@@ -118,7 +118,7 @@ export async function sendSessionAsk(redis: Redis, channel: SealedChannel, worke
     sessionKey,
     attempt,
     ask: channel.sign({ kind: 'session', id: sessionKey, attempt }, ask.ask, ASK_VALID_SECONDS),
-    ...(grant ? { grant } : {}),
+    grant,
   };
   const inbox = registryKeys.inbox(worker);
   await redis.multi().rpush(inbox, JSON.stringify(envelope)).expire(inbox, ASK_VALID_SECONDS).publish(keys.control, bellFor(worker)).exec();

@@ -99,9 +99,9 @@ export function sessionConfigOf(launch: SessionLaunch, parts: WorkerParts): { co
     live: parts.live,
     onPermission: parts.onPermission,
     // In this worker's walls, when its sandbox is on: the session's own home and hosts, as on the bridge.
-    ...(walls ? { walls } : {}),
+    walls,
     log: parts.log,
   };
-  const key = liveLaunchKey({ adapter, spec: { ...config.options, resumeId: undefined }, cwd: launch.cwd, mode: launch.mode, ...(walls ? { walls } : {}) });
+  const key = liveLaunchKey({ adapter, spec: { ...config.options, resumeId: undefined }, cwd: launch.cwd, mode: launch.mode, walls });
   return { config, key };
 }
