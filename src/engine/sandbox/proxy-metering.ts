@@ -56,8 +56,8 @@ export function meteredEvent(call: ModelCall, metering: ProxyMetering | undefine
   return {
     type: 'usage',
     usage: call.usage,
-    ...(model ? { model } : {}),
-    ...(call.id ? { messageId: call.id } : {}),
+    model,
+    messageId: call.id,
     proxy: priced ? { costUsd: costOf(call.usage, priced.price), ...(priced.highest ? { highest: true } : {}) } : {},
   };
 }

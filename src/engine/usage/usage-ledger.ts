@@ -144,7 +144,7 @@ export class UsageLedger {
         }
       }
       if (!Object.keys(chats).length) continue;
-      spends.push({ key, ...(usage.name ? { name: usage.name } : {}), tally: sum(Object.values(chats)), chats });
+      spends.push({ key, name: usage.name, tally: sum(Object.values(chats)), chats });
     }
     return spends.sort((a, b) => b.tally.costUsd - a.tally.costUsd || a.key.localeCompare(b.key));
   }
