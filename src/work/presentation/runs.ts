@@ -42,13 +42,8 @@ export function runInfo(run: SubagentRunRecord, extra: Record<string, unknown> =
   const { mcpServers, agents, ...rest } = run;
   const agentsShown =
     agents &&
-    Object.fromEntries(
-      Object.entries(agents).map(([slug, agent]) => [
-        slug,
-        { ...agent, ...(agent.mcpServers ? { mcpServers: agent.mcpServers.flatMap((s) => Object.keys(s)) } : {}) },
-      ]),
-    );
-  const shown = { ...rest, ...(agentsShown ? { agents: agentsShown } : {}), ...(mcpServers ? { mcpServers: Object.keys(mcpServers) } : {}), ...extra };
+    Object.fromEntries(Object.entries(agents).map(([slug, agent]) => [slug, { ...agent, mcpServers: agent.mcpServers?.flatMap((s) => Object.keys(s)) }]));
+  const shown = { ...rest, agents: agentsShown, ...(mcpServers ? { mcpServers: Object.keys(mcpServers) } : {}), ...extra };
   const body = truncate(fieldLines(shown, '', now).join('\n'), 3800);
   return lines([bold(`#${run.number} ${displayName(run)}`), body]);
 }

@@ -17,10 +17,10 @@ export function tracedRun(run: Pick<SubagentRunRecord, 'runId' | 'cli' | 'model'
     work: 'run' as const,
     cli: run.cli,
     provider: parts.provider,
-    ...(run.model ? { model: run.model } : {}),
+    model: run.model,
     ...(run.resumes && run.childSessionId ? { conversationId: run.childSessionId } : {}),
     ids: { chat: run.requesterKey, run: run.runId },
-    ...(parent ? { parent } : {}),
+    parent,
   };
 }
 

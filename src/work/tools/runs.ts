@@ -17,11 +17,11 @@ export function origin(scope: ToolScope, deps: ToolDeps): SpawnOrigin {
   const requester: Requester = {
     kind: 'agent',
     chatKey: chatKey(scope.address),
-    ...(sessionId ? { sessionId } : {}),
+    sessionId,
     runId: scope.runId,
-    ...(person ? { for: person } : {}),
+    for: person,
   };
-  const base = { address: scope.address, requester, ...(sessionId ? { requesterSessionId: sessionId } : {}) };
+  const base = { address: scope.address, requester, requesterSessionId: sessionId };
   if (caller) return { ...base, cwd: caller.cwd, cli: caller.cli, depth: caller.depth, policy: caller.policy };
   // A main session that asks before its tools run starts runs that ask too.
   return { ...base, ...deps.chatDefaults(scope.address), depth: scope.depth, ...(scope.asker ? { policy: { approvals: true } } : {}) };

@@ -295,7 +295,7 @@ export class RemoteSessions implements RemoteSide {
     turn.id = `${turn.options.turnId ?? 'turn'}.${randomUUID()}`;
     const launch = this.placer.withBearer(placed, {
       ...turn.cli.describe(resumeId),
-      ...(placed.what ? { what: placed.what } : {}),
+      what: placed.what,
       ...(placed.mcpServers?.length ? { mcpServers: placed.mcpServers } : {}),
     });
     const { keys } = this.options;
