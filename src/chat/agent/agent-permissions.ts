@@ -68,7 +68,7 @@ export function chatPermissions(parts: Parts): ChatPermissions {
             hold: () => turn.hold(),
             onWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
             grantHolder: holder,
-            ...(startedBy ? { startedBy } : {}),
+            startedBy,
           });
         },
         planApproved: () => chat.set({ planning: false }),

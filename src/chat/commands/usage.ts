@@ -28,7 +28,7 @@ export const usage: Command = {
         person: {
           costUsd: ledger.personCostOn(me.key, day),
           hereUsd: ledger.people({ day, chatKeys: [key] }).find((spend) => spend.key === me.key)?.tally.costUsd ?? 0,
-          ...(personBudget?.limitUsd !== undefined ? { limitUsd: personBudget.limitUsd } : {}),
+          limitUsd: personBudget?.limitUsd,
         },
         ...(role === 'admin' || role === 'owner' ? { people: ledger.people({ day, chatKeys: [key] }) } : {}),
         ...(role === 'owner' ? { everyone: ledger.people({ day }) } : {}),

@@ -125,7 +125,7 @@ export function commandOrigin(
     cwd: ctx.chat.record.workdir,
     cli: ctx.chat.record.cli,
     depth: 0,
-    ...(fromMessage ? { fromMessage } : {}),
+    fromMessage,
   };
 }
 

@@ -59,10 +59,10 @@ export class Spending {
     if (result?.usage || costUsd !== undefined) this.options.spent?.('turn', { cli: chat.record.cli, model: chat.record.model, usage: result?.usage, costUsd });
     this.record(chatKey(chat.address), chat.address, {
       cli: chat.record.cli,
-      ...(chat.record.model ? { model: chat.record.model } : {}),
+      model: chat.record.model,
       ...tokens(result?.usage),
-      ...(costUsd !== undefined ? { costUsd } : {}),
-      ...(person ? { person } : {}),
+      costUsd,
+      person,
     });
   }
 
@@ -74,9 +74,9 @@ export class Spending {
     if (run.usage || run.costUsd !== undefined) this.options.spent?.('run', { cli: run.cli, model: run.model, usage: run.usage, costUsd: run.costUsd });
     this.record(run.requesterKey, runAddress(run), {
       cli: run.cli,
-      ...(run.model ? { model: run.model } : {}),
+      model: run.model,
       ...tokens(run.usage),
-      ...(run.costUsd !== undefined ? { costUsd: run.costUsd } : {}),
+      costUsd: run.costUsd,
       run: { runId: run.runId, number: run.number, label: displayName(run) },
       ...(person ? { person: { key: person, ...(run.requester.kind === 'user' && run.requester.name ? { name: run.requester.name } : {}) } } : {}),
     });

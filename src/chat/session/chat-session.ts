@@ -170,7 +170,7 @@ export class ChatSession {
   async turnOptions(): Promise<SessionOptions> {
     const mode = this.effectivePermissionMode;
     return {
-      ...(this.record.model ? { model: this.record.model } : {}),
+      model: this.record.model,
       // Reading without asking (safe, ask) stops at the data directory, where the CLI can be told so.
       ...(mode !== 'bypass' && this.adapter.options.disallowedTools ? { disallowedTools: dataDirDenials(this.config.dataDir) } : {}),
       ...this.grants.tools(this.grantKey(), () => this.parts.tools(this)),
@@ -382,7 +382,7 @@ function sessionConfig(chat: ChatSession, parts: ChatParts): SessionConfig {
     graceMs: config.settings.stopGraceMs,
     // Remembered the moment the CLI names it, for the next turn and the next start.
     onResumeId: (id) => void chat.set({ cliSessionId: id }),
-    ...(live ? { live } : {}),
+    live,
     ...(parts.liveProcess ? { liveProcess: (launch, answer) => parts.liveProcess!(chat, launch, answer) } : {}),
     ...(permissions ? { onPermission: (request, turn) => permissions(chat, request, turn) } : {}),
     ...(parts.tell ? { handover: chatHandover(chat, (text) => parts.tell!(chat, text)) } : {}),

@@ -21,8 +21,8 @@ export function chatHandoff(chat: ChatSession, config: Pick<EngineSettings, 'age
     return undefined;
   }
   return handoffCommand(chat.adapter, sessionId, chat.record.workdir, {
-    ...(config.agentUser ? { agentUser: config.agentUser.name } : {}),
-    ...(home ? { home } : {}),
+    agentUser: config.agentUser?.name,
+    home,
   });
 }
 

@@ -39,8 +39,8 @@ export class Triggered {
         text,
         from,
         outside,
-        ...(payer ? { payer } : {}),
-        ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+        payer,
+        budgetUsd,
       });
     } catch (error) {
       // The chat could not be written to: nobody there to tell.

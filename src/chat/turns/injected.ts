@@ -58,8 +58,8 @@ export async function inject(
     messageId: shown.messageId,
     sender: message.from,
     outside: message.outside,
-    ...(message.payer ? { payer: message.payer } : {}),
-    ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
+    payer: message.payer,
+    budgetUsd: message.budgetUsd,
   };
   return { ok: true, turnId: await parts.turns.start(chat, turn, '', undefined, watch), position };
 }

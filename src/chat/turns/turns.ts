@@ -143,7 +143,7 @@ export class Turns {
         text: message.text,
         by,
         messageId: message.messageId,
-        ...(outside ? { outside } : {}),
+        outside,
       });
     }
     // A restart began while the message was on its way here: it waits, pending, behind those the drain kept.
@@ -167,9 +167,9 @@ export class Turns {
         by,
         log,
         outside,
-        ...(payer ? { payer } : {}),
-        ...(message.budgetUsd !== undefined ? { budgetUsd: message.budgetUsd } : {}),
-        ...(message.sender ? { sender: message.sender } : {}),
+        payer,
+        budgetUsd: message.budgetUsd,
+        sender: message.sender,
       },
       watch,
     );
@@ -190,7 +190,7 @@ export class Turns {
     const presenter = new TurnPresenter(out, chat.address, {
       title: chat.record.cli,
       where: displayPath(chat.record.workdir),
-      ...(chat.modelApi ? { modelApi: chat.modelApi } : {}),
+      modelApi: chat.modelApi,
       replyTo: turn.messageId,
       // As often as the setting says, and the chat's app allows.
       editIntervalMs: Math.max(settings.progressEditIntervalMs, 60_000 / out.capabilities(chat.address).editsPerMinute),
@@ -223,8 +223,8 @@ export class Turns {
       work: 'turn',
       cli: chat.record.cli,
       provider: chat.adapter.provider,
-      ...(chat.record.model ? { model: chat.record.model } : {}),
-      ...(chat.record.cliSessionId ? { conversationId: chat.record.cliSessionId } : {}),
+      model: chat.record.model,
+      conversationId: chat.record.cliSessionId,
       ids: { chat: key, turn: turnId },
     });
     const transcript = this.options.transcripts
@@ -234,7 +234,7 @@ export class Turns {
           text,
           // As the transcripts name people: `<transport>:<id>`.
           by: by && !by.includes(':') ? `${chat.address.transport}:${by}` : by,
-          ...(turn.sender ? { sender: turn.sender } : {}),
+          sender: turn.sender,
           cli: chat.record.cli,
         })
       : undefined;
@@ -246,7 +246,7 @@ export class Turns {
       onStart: () => {
         log.info({ cli: chat.record.cli, cwd: chat.record.workdir }, 'turn started');
         const startedAt = Date.now();
-        chat.current = { id: turnId, presenter, startedAt, by, steers, spans, ...(turn.payer ? { startedBy: turn.payer.key } : {}) };
+        chat.current = { id: turnId, presenter, startedAt, by, steers, spans, startedBy: turn.payer?.key };
         spans.note('started');
         transcript?.started(chat.record.cliSessionId);
         chat.watcher = new TurnWatcher();
@@ -394,7 +394,7 @@ function limitTold(chat: ChatSession, outcome: TurnOutcome): TurnOutcome {
 function turnSummary(outcome: TurnOutcome): Record<string, unknown> {
   return {
     ms: outcome.durationMs,
-    ...(outcome.result?.costUsd !== undefined ? { costUsd: outcome.result.costUsd } : {}),
+    costUsd: outcome.result?.costUsd,
     ...(outcome.error ? { error: outcome.error } : {}),
   };
 }
