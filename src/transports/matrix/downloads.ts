@@ -21,7 +21,7 @@ export class MatrixDownloads implements Downloads {
     const mxc = MXC.exec(attachment.id);
     if (!mxc) throw new Error('Matrix gave no mxc:// address to download');
     const url = `${this.settings.homeserverUrl}/_matrix/client/v1/media/download/${encodeURIComponent(mxc[1]!)}/${encodeURIComponent(mxc[2]!)}`;
-    const response = await fetch(url, { headers: { authorization: `Bearer ${this.settings.accessToken}` }, ...(signal ? { signal } : {}) });
+    const response = await fetch(url, { headers: { authorization: `Bearer ${this.settings.accessToken}` }, signal });
     if (!response.ok) throw new Error(`the homeserver answered ${response.status} for the file`);
     await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} a bot may download`, signal });
   }

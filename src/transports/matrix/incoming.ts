@@ -85,7 +85,7 @@ export function attachmentsOf(content: MessageContent): Attachment[] {
       id: content.url,
       ...(name ? { fileName: name } : {}),
       ...(mime ? { mimeType: mime } : {}),
-      ...(content.info?.size !== undefined ? { size: content.info.size } : {}),
+      size: content.info?.size,
     },
   ];
 }

@@ -21,7 +21,7 @@ export function matrixSettings({ env }: Pick<TransportSources, 'env'>): MatrixSe
   const value = (name: string) => env[name]?.trim() || undefined;
   const homeserverUrl = value('MATRIX_HOMESERVER_URL')?.replace(/\/+$/, '');
   const accessToken = value('MATRIX_ACCESS_TOKEN');
-  return { ...(homeserverUrl ? { homeserverUrl } : {}), ...(accessToken ? { accessToken } : {}) };
+  return { homeserverUrl, accessToken };
 }
 
 /** What is wrong with the settings as written, said without the token's value; none: nothing. */

@@ -18,7 +18,7 @@ export class MattermostDownloads implements Downloads {
     if (!/^[a-z0-9]{26}$/.test(attachment.id)) throw new Error('Mattermost gave no file id to download');
     const response = await fetch(`${this.settings.url}/api/v4/files/${attachment.id}`, {
       headers: { authorization: `Bearer ${this.settings.token}`, 'x-requested-with': 'XMLHttpRequest' },
-      ...(signal ? { signal } : {}),
+      signal,
     });
     if (!response.ok) throw new Error(`Mattermost answered ${response.status} for the file`);
     await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} a bot may download`, signal });

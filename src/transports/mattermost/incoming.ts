@@ -64,7 +64,7 @@ export function attachmentsOf(post: EventPost): Attachment[] {
       id,
       ...(file?.name ? { fileName: file.name } : {}),
       ...(mime ? { mimeType: mime } : {}),
-      ...(file?.size !== undefined ? { size: file.size } : {}),
+      size: file?.size,
     };
   });
 }

@@ -33,9 +33,9 @@ export function mattermostSettings({ env }: Pick<TransportSources, 'env'>): Matt
   const commandToken = value('MATTERMOST_COMMAND_TOKEN');
   const web = value('BRIDGE_WEB_URL') ?? (value('BRIDGE_WEB_ADDR') ? `http://${value('BRIDGE_WEB_ADDR')}` : undefined);
   return {
-    ...(url ? { url } : {}),
-    ...(token ? { token } : {}),
-    ...(commandToken ? { commandToken } : {}),
+    url,
+    token,
+    commandToken,
     ...(web ? { actionsUrl: `${web.replace(/\/+$/, '')}${ACTIONS_PATH}` } : {}),
   };
 }

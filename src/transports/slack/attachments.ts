@@ -23,7 +23,7 @@ export function attachmentsOf(files: readonly SlackEventFile[] | undefined): Att
         id: url,
         ...(file.name ? { fileName: file.name } : {}),
         ...(mime ? { mimeType: mime } : {}),
-        ...(file.size !== undefined ? { size: file.size } : {}),
+        size: file.size,
       },
     ];
   });

@@ -27,9 +27,9 @@ export function slackSettings({ env }: Pick<TransportSources, 'env'>): SlackSett
   const appToken = value('SLACK_APP_TOKEN');
   const signingSecret = value('SLACK_SIGNING_SECRET');
   return {
-    ...(botToken ? { botToken } : {}),
-    ...(appToken ? { appToken } : {}),
-    ...(signingSecret ? { signingSecret } : {}),
+    botToken,
+    appToken,
+    signingSecret,
     apiUrl: (value('SLACK_API_URL') ?? DEFAULT_API_URL).replace(/\/*$/, '/'),
   };
 }

@@ -28,7 +28,7 @@ export class TeamsDownloads implements Downloads {
 
   async download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void> {
     if (new URL(attachment.id).protocol !== 'https:') throw new Error('Teams gave no https address to download it from');
-    const response = await fetch(attachment.id, { redirect: 'follow', ...(signal ? { signal } : {}) });
+    const response = await fetch(attachment.id, { redirect: 'follow', signal });
     await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} the bridge takes from Teams`, signal });
   }
 }

@@ -22,9 +22,9 @@ export function teamsSettings({ env }: Pick<TransportSources, 'env'>): TeamsSett
   const value = (name: string) => env[name]?.trim() || undefined;
   const [appId, appPassword, tenantId] = [value('TEAMS_APP_ID'), value('TEAMS_APP_PASSWORD'), value('TEAMS_TENANT_ID')];
   return {
-    ...(appId ? { appId } : {}),
-    ...(appPassword ? { appPassword } : {}),
-    ...(tenantId ? { tenantId } : {}),
+    appId,
+    appPassword,
+    tenantId,
     loginUrl: (value('TEAMS_LOGIN_URL') ?? DEFAULT_LOGIN_URL).replace(/\/+$/, ''),
     openIdUrl: value('TEAMS_OPENID_URL') ?? DEFAULT_OPENID_URL,
   };
