@@ -165,7 +165,7 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   app.get('/usage/people', async (c) => {
     const keys = sources.access.isOwner(person(c)) ? undefined : await sources.access.filter(person(c), sources.ledger.chats(), chatOfKey);
     const spends = sources.ledger.people(keys ? { chatKeys: keys } : {});
-    return c.json(spends.map(({ key, name, tally }) => ({ key, ...(name ? { name } : {}), tally })));
+    return c.json(spends.map(({ key, name, tally }) => ({ key, name, tally })));
   });
 
   // A line of no chat (the bridge's own, an API client's) is the owners'.

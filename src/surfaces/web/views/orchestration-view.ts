@@ -31,8 +31,8 @@ export function orchestrationView(record: OrchestrationRecord, chatName = record
         name: step.name,
         status: state?.status ?? 'pending',
         dependsOn: step.depends_on,
-        ...(state?.runId ? { runId: state.runId } : {}),
-        ...(state?.runNumber !== undefined ? { runNumber: state.runNumber } : {}),
+        runId: state?.runId,
+        runNumber: state?.runNumber,
         ...(state?.error ? { error: state.error } : {}),
       };
     }),
