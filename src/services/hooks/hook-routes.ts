@@ -72,9 +72,9 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
       decision: outcome.decision,
       by: `hook ${name}`,
       detail: what,
-      ...(outcome.delivery ? { delivery: outcome.delivery } : {}),
-      ...(outcome.started?.run ? { runId: outcome.started.run } : {}),
-      ...(outcome.started?.turn ? { turnId: outcome.started.turn } : {}),
+      delivery: outcome.delivery,
+      runId: outcome.started?.run,
+      turnId: outcome.started?.turn,
     });
     const line = `webhook ${name}: ${what}`;
     if (outcome.decision === 'refused') log.warn({ hook: name }, line);

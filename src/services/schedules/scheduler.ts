@@ -67,11 +67,11 @@ export class Scheduler {
       timing: input.timing,
       by: input.by,
       spawn: input.spawn,
-      ...(input.fromMessage ? { fromMessage: input.fromMessage } : {}),
+      fromMessage: input.fromMessage,
       paused: false,
       createdAt: now,
       fired: 0,
-      ...this.nextOf(input.timing, now),
+      nextAt: this.nextAfter(input.timing, now),
     };
     await this.options.store.save(schedule);
     this.arm();
@@ -90,8 +90,7 @@ export class Scheduler {
 
   /** Goes on from now: what it missed while paused is not made up. */
   async resume(schedule: Schedule, now = Date.now()): Promise<Schedule> {
-    const { nextAt: _old, ...rest } = schedule;
-    const resumed = { ...rest, paused: false, ...this.nextOf(schedule.timing, now) };
+    const resumed = { ...schedule, paused: false, nextAt: this.nextAfter(schedule.timing, now) };
     await this.options.store.save(resumed);
     this.arm();
     return resumed;
@@ -107,9 +106,8 @@ export class Scheduler {
     clearTimeout(this.timer);
   }
 
-  private nextOf(timing: Timing, after: number): { nextAt?: number } {
-    const next = nextFire(timing, after, this.options.timeZone);
-    return next === undefined ? {} : { nextAt: next };
+  private nextAfter(timing: Timing, after: number): number | undefined {
+    return nextFire(timing, after, this.options.timeZone);
   }
 
   private arm(): void {
@@ -135,12 +133,11 @@ export class Scheduler {
 
   /** Saves its next time (none for a one-shot), then runs it. */
   private async fireOne(schedule: Schedule, now: number, late: boolean): Promise<void> {
-    const { nextAt: _due, ...rest } = schedule;
     // From the time it was due, so an interval keeps its rhythm; from now when that is past (a late or slow firing).
     const due = schedule.nextAt ?? now;
     const following = nextFire(schedule.timing, due, this.options.timeZone);
     const next = following !== undefined && following <= now ? nextFire(schedule.timing, now, this.options.timeZone) : following;
-    const updated: Schedule = { ...rest, lastAt: now, fired: schedule.fired + 1, ...(next !== undefined ? { nextAt: next } : {}) };
+    const updated: Schedule = { ...schedule, lastAt: now, fired: schedule.fired + 1, nextAt: next };
     await this.options.store.save(updated);
     this.options.log.info({ chat: schedule.chatKey, schedule: schedule.id, late }, `schedule #${schedule.number} fires`);
     try {
