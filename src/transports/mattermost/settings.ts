@@ -63,7 +63,7 @@ export function requireMattermost(settings: MattermostSettings): ReadyMattermost
   return {
     url: settings.url!,
     token: settings.token!,
-    ...(settings.commandToken ? { commandToken: settings.commandToken } : {}),
-    ...(settings.actionsUrl ? { actionsUrl: settings.actionsUrl } : {}),
+    commandToken: settings.commandToken,
+    actionsUrl: settings.actionsUrl,
   };
 }

@@ -43,7 +43,7 @@ const slack: TransportKind = {
       members: slackMembers(lookups),
       downloads: new SlackDownloads(settings.botToken, settings.apiUrl),
       roundTripMs: slackRoundTrip(settings),
-      ...(receiver ? { routes: receiver.routes } : {}),
+      routes: receiver?.routes,
       async connect(log) {
         threads = await KnownThreads.open(sources.dataDir);
         seen = await SeenEvents.open(sources.dataDir);
@@ -61,7 +61,7 @@ const slack: TransportKind = {
           threads: threads!,
           seen: seen!,
           log,
-          ...(receiver ? { receiver } : {}),
+          receiver,
         });
         const done = new Promise<void>((resolve) => (ended = resolve));
         await app.start();
