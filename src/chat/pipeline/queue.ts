@@ -30,10 +30,6 @@ export function queue(parts: QueueParts): Step<MessageContext> {
     // The drain may have begun while the files were taken: the person is told, as in the drain step.
     if (parts.draining()) return keepForRestart(parts, chat, { ...message, files });
     const text = promptWithFiles(message.text, files, chat.record.workdir);
-    await parts.startTurn(
-      chat,
-      { ...message, text, ...(message.user.name ? { sender: message.user.name } : {}), payer: personOf(chat.address, message.user) },
-      message.user.id,
-    );
+    await parts.startTurn(chat, { ...message, text, sender: message.user.name, payer: personOf(chat.address, message.user) }, message.user.id);
   });
 }

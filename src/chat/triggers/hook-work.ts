@@ -53,7 +53,7 @@ export function hookWork(
         ...(options.agent ? { agent: options.agent } : {}),
         ...(options.worktree ? { worktree: true } : {}),
         ...(options.timeout ? { timeoutSeconds: options.timeout } : {}),
-        ...(hook.budgetUsd !== undefined ? { budgetUsd: hook.budgetUsd } : {}),
+        budgetUsd: hook.budgetUsd,
       },
       { requester: { kind: 'hook', hook: hook.name }, mode: hook.mode },
       rich`${bold(from)}: ${truncate(prompt, 600)}${why}`,

@@ -67,11 +67,7 @@ export class Steering {
     const current = chat.current;
     const id = nanoid(10);
     if (current?.by !== prompt.user.id || !chat.agent.steer(text, id)) {
-      await this.options.startTurn(
-        chat,
-        { ...prompt, text, ...(prompt.user.name ? { sender: prompt.user.name } : {}), payer: personOf(chat.address, prompt.user) },
-        prompt.user.id,
-      );
+      await this.options.startTurn(chat, { ...prompt, text, sender: prompt.user.name, payer: personOf(chat.address, prompt.user) }, prompt.user.id);
       return true;
     }
     // Should the CLI take it as a turn of its own (it came after its result), that turn answers it.
