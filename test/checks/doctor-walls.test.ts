@@ -76,7 +76,7 @@ describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not ro
       const held = await doctorAsUser();
       expect(held.lines.filter((line) => line.includes('configuration:'))).toEqual([
         '! claude configuration: ~/.claude/settings.json (ANTHROPIC_API_KEY\'s value); ~/.claude/settings.local.json ("GITHUB_TOKEN") hold what looks like a key, which its agent reads inside the walls. ' +
-          'Take the key out of the file: name the variable it is in instead where the CLI allows (OpenCode: {env:OPENAI_API_KEY}), and set that variable where the bridge starts, so the credential proxy holds it and the agent sees a placeholder (docs/sandbox.md).',
+          'Take the key out of the file: write a reference to the variable it is in instead where the CLI reads one (such as {env:NAME}), and set that variable where the bridge starts, so the credential proxy holds it and the agent sees a placeholder (docs/sandbox.md).',
       ]);
       expect(held.code).toBe(0);
 

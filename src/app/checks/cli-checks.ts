@@ -177,7 +177,7 @@ async function ownProvider(
   env: Record<string, string | undefined>,
   cancel?: AbortSignal,
 ): Promise<string | undefined> {
-  const home = settingsHome();
+  const home = agentUser()?.home ?? env.HOME;
   const paths = files.map((file) => file.replace(/^~(?=\/)/, home ? home : '~').replace(/\$(\w+)/g, (_all, name: string) => env[name] ?? '\0'));
   const path = paths.find((candidate) => !candidate.includes('\0') && !candidate.startsWith('~'));
   if (!path) return undefined;

@@ -49,6 +49,6 @@ export async function checkConfigKeys(
   return warn(
     `${adapter.name} configuration`,
     `${holding.join('; ')} ${holding.length === 1 ? 'holds' : 'hold'} what looks like a key, which its agent reads inside the walls`,
-    `Take the key out of the file: name the variable it is in instead where the CLI allows (OpenCode: {env:OPENAI_API_KEY}), and set that variable where the bridge starts, so the credential proxy holds it and the agent sees a placeholder (docs/sandbox.md).`,
+    `Take the key out of the file: write a reference to the variable it is in instead where the CLI reads one (such as {env:NAME}), and set that variable where the bridge starts, so the credential proxy holds it and the agent sees a placeholder (docs/sandbox.md).`,
   );
 }
