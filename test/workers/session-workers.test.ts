@@ -185,6 +185,19 @@ describe("chats' sessions on workers", () => {
     expect(texts().filter((text) => text.startsWith('echo: tools:2 pace:200 sleep:3 across the restart'))).toHaveLength(1);
   }, 120_000);
 
+  it('the bridge restarted mid-turn, its shutdown stopping the turn on its worker: the next start resumes it in its session, and it is answered', async () => {
+    world = await twoWorkers();
+    say('before the restart');
+    await answer(/^echo: before the restart \(turn 1\)$/);
+    say('hang on the worker');
+    await invocation('hang on the worker');
+    await world.restart('SIGTERM');
+    await answer(/^↻ Resuming after the restart: “hang on the worker”$/);
+    // Resumed anew in its session: not followed again on its worker, where the shutdown had stopped it and read how.
+    await answer(/^echo: The bridge that runs you restarted while you were working on my last message/, 60_000);
+    expect(world.bridge.log()).not.toMatch(/followed again/);
+  }, 120_000);
+
   it('a turn that ended on its worker while the bridge was down: its answer comes after the restart, and it is not run again', async () => {
     world = await twoWorkers();
     say('before the kill');

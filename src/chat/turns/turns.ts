@@ -173,7 +173,9 @@ export class Turns {
       },
       watch,
     );
-    this.track(chat.agent.send(message.text, { ...controls, turnId, ...(pending?.startedAt ? { takingUp: true } : {}) }).then(ended));
+    // A turn a restart cut short is followed again where it may have gone on; one the shutdown stopped has ended there.
+    const takingUp = pending?.startedAt !== undefined && !pending.stoppedByShutdown;
+    this.track(chat.agent.send(message.text, { ...controls, turnId, takingUp }).then(ended));
     return turnId;
   }
 
@@ -256,7 +258,7 @@ export class Turns {
         presenter.progress.modelApi = chat.modelApi;
         // The text goes into the session now: it carries that for good.
         if (outside) void chat.noteOutsideText(outside);
-        void chat.messages.updatePending(turnId, { startedAt });
+        void chat.messages.updatePending(turnId, { startedAt, stoppedByShutdown: undefined });
         // After the answer of the turn before it (a carried one ends as the next starts).
         const before = this.shown.get(key);
         this.shown.set(key, shownHere);
@@ -310,7 +312,8 @@ export class Turns {
         for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
-        if (!cutByShutdown) await chat.messages.removePending(turnId);
+        if (cutByShutdown) await chat.messages.updatePending(turnId, { stoppedByShutdown: true });
+        else await chat.messages.removePending(turnId);
       } catch (error) {
         log.error({ err: error }, 'reporting the turn failed');
       } finally {

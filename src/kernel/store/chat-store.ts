@@ -157,6 +157,11 @@ export interface PendingMessage {
   steered?: string[];
   /** How many starts have resumed it (RESUME_ATTEMPTS at most, so a crash during a resume cannot loop). */
   resumes?: number;
+  /**
+   * Its turn was stopped by the bridge's own shutdown, which read how it ended: the next start
+   * resumes it anew, never follows it again where it ran (on a worker, that ending is all there is).
+   */
+  stoppedByShutdown?: boolean;
   /** Its text came from outside the chat's people: the session it enters is marked so (OutsideText). */
   outside?: OutsideSource;
 }
