@@ -53,18 +53,20 @@ describe.each(REAL_ACP_AGENTS)(`the real $id over ACP${cannot ? ` (not in walls:
     await waitText(new RegExp(`^PONG from ${agent.id}`));
   }, 90_000);
 
-  it.runIf(agent.cli === 'copilot')('unpacks its program once for every chat (in walls), into a folder it is shown read-only, not into the chat’s home', () => {
-    if (!project) return;
-    const programs = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes', '.programs');
-    // The agent runs with its program's folder named; the bridge had it unpacked there, as the agent user.
-    const named = agents().map((pid) => /(?:^|\0)COPILOT_PKG_CACHE_HOME=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'latin1'))?.[1]);
-    expect(named.length).toBeGreaterThan(0);
-    for (const folder of named) {
-      expect(folder).toMatch(new RegExp(`^${programs}/copilot_pkg_cache_home-[0-9a-f]{8}$`));
-      expect(readdirSync(join(folder!, 'pkg', 'linux-x64')).length).toBeGreaterThan(0);
-      expect(statSync(folder!).uid).toBe(agentIds()!.uid);
-    }
-  });
+  // Only Copilot unpacks its own program (its manifest's walls.programCache).
+  if (agent.cli === 'copilot')
+    it('unpacks its program once for every chat (in walls), into a folder it is shown read-only, not into the chat’s home', () => {
+      if (!project) return;
+      const programs = join(`/home/${AGENT_USER}`, '.jsonl-bridge', 'homes', '.programs');
+      // The agent runs with its program's folder named; the bridge had it unpacked there, as the agent user.
+      const named = agents().map((pid) => /(?:^|\0)COPILOT_PKG_CACHE_HOME=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'latin1'))?.[1]);
+      expect(named.length).toBeGreaterThan(0);
+      for (const folder of named) {
+        expect(folder).toMatch(new RegExp(`^${programs}/copilot_pkg_cache_home-[0-9a-f]{8}$`));
+        expect(readdirSync(join(folder!, 'pkg', 'linux-x64')).length).toBeGreaterThan(0);
+        expect(statSync(folder!).uid).toBe(agentIds()!.uid);
+      }
+    });
 
   it('asks the chat before a shell command, and runs it once allowed (in walls, where it cannot read the key)', async () => {
     real.script((request) => {
