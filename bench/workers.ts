@@ -105,7 +105,7 @@ async function measure(dataDir: string, atOnce: number, extraEnv: Record<string,
   try {
     if (env.BRIDGE_REDIS_URL) {
       for (let i = 0; i < WORKERS; i++) workers.push(startWorkerProcess({ ...env, BRIDGE_WORKER_NAME: `bench-${i}` }));
-      await Promise.all(workers.map((worker) => worker.waitForLog(/taking runs from/)));
+      await Promise.all(workers.map((worker) => worker.waitForLog(/taking work from/)));
     }
     return await spawnAll(app, workdir, out, atOnce, () => cli.invocations());
   } finally {
