@@ -39,7 +39,7 @@ export async function benchSessionWorkers(dir: string): Promise<BenchResult[]> {
           CLAUDE_CONFIG_DIR: join(data.path, 'claude'),
           BRIDGE_CLAUDE_COMMAND: FAKE_AGENT,
         });
-        await worker.waitForLog(/holding chats' sessions/, 60_000);
+        await worker.waitForLog(/taking work from/, 60_000);
         workers.push(worker);
       }
       return workers.map((worker) => worker.pid);

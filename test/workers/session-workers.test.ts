@@ -42,6 +42,16 @@ const invocation = async (prompt: string) => {
   return (await world!.cli.invocations()).find((c) => c.prompt === prompt)!;
 };
 
+/** A chat whose first turn (`first`) was answered, and whose turn for `command` is now at work: the first's invocation. */
+async function turnAtWork(first: string, command: string) {
+  say(first);
+  await answer(new RegExp(`^echo: ${first} \\(turn 1\\)$`));
+  const invoked = await invocation(first);
+  say(command);
+  await invocation(command);
+  return invoked;
+}
+
 async function twoWorkers(env: Record<string, string> = {}): Promise<QueueWorld> {
   for (const name of ['w1', 'w2']) {
     if (homes.has(name)) continue;
@@ -169,11 +179,7 @@ describe("chats' sessions on workers", () => {
 
   it('the bridge killed mid-turn and started again: the turn goes on on its worker, its answer comes once after the restart, and the session goes on', async () => {
     world = await twoWorkers();
-    say('before the restart');
-    await answer(/^echo: before the restart \(turn 1\)$/);
-    const first = await invocation('before the restart');
-    say('tools:2 pace:200 sleep:3 across the restart');
-    await invocation('tools:2 pace:200 sleep:3 across the restart');
+    const first = await turnAtWork('before the restart', 'tools:2 pace:200 sleep:3 across the restart');
     await world.restart('SIGKILL');
     await answer(/^↻ Resuming after the restart: “tools:2 pace:200 sleep:3 across the restart”$/);
     await answer(/^echo: tools:2 pace:200 sleep:3 across the restart \(turn 2\)$/, 60_000);
@@ -187,10 +193,7 @@ describe("chats' sessions on workers", () => {
 
   it('the bridge restarted mid-turn, its shutdown stopping the turn on its worker: the next start resumes it in its session, and it is answered', async () => {
     world = await twoWorkers();
-    say('before the restart');
-    await answer(/^echo: before the restart \(turn 1\)$/);
-    say('hang on the worker');
-    await invocation('hang on the worker');
+    await turnAtWork('before the restart', 'hang on the worker');
     await world.restart('SIGTERM');
     await answer(/^↻ Resuming after the restart: “hang on the worker”$/);
     // Resumed anew in its session: not followed again on its worker, where the shutdown had stopped it and read how.
@@ -200,10 +203,7 @@ describe("chats' sessions on workers", () => {
 
   it('a turn that ended on its worker while the bridge was down: its answer comes after the restart, and it is not run again', async () => {
     world = await twoWorkers();
-    say('before the kill');
-    await answer(/^echo: before the kill \(turn 1\)$/);
-    say('sleep:1 ends while the bridge is down');
-    await invocation('sleep:1 ends while the bridge is down');
+    await turnAtWork('before the kill', 'sleep:1 ends while the bridge is down');
     world.bridge.kill('SIGKILL');
     await world.bridge.exited;
     // Its worker ends the turn while no bridge reads: the answer waits in Redis.

@@ -342,11 +342,8 @@ export class Turns {
       ...(more.length ? { steered: more.map((message) => message.text) } : {}),
     };
     // The record changes at once (the write follows), so this turn's end removes what it adds.
-    void chat.messages.carryOver(
-      from.id,
-      entry,
-      messages.map((message) => message.text),
-    );
+    const steered = messages.map((message) => message.text);
+    void chat.messages.carryOver(from.id, entry, steered);
     const log = this.options.log.child({ chat: chatKey(chat.address), turn: id, message: first.messageId });
     log.info({ from: from.id, messages: messages.length }, 'the CLI took messages steered into the turn as a turn of its own');
     const text = [first, ...more].map((message) => message.text).join('\n\n');
