@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeListeners, cleartextWarnings, isLoopback } from '../../src/app/checks/cleartext.ts';
+import { bridgeListeners, cleartextWarnings } from '../../src/app/checks/cleartext.ts';
+import { isLoopback } from '../../src/kernel/http/loopback.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import { freePort } from '../support/free-port.ts';
 

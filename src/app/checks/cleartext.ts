@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { isLoopback } from '../../kernel/http/loopback.ts';
 import type { BridgeConfig } from '../config.ts';
 
 /** Something the bridge listens on, as the operator configured it. */
@@ -12,18 +12,6 @@ export interface Listener {
   tls: boolean;
   /** How to have it speak TLS, or keep it close. */
   advice: string;
-}
-
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4'); // IPv4-mapped IPv6 (::ffff:127.0.0.1) is matched against it too
-loopback.addAddress('::1', 'ipv6');
-
-/** 127.0.0.0/8, ::1 and localhost. Anything else (0.0.0.0, ::, a name, an interface's address) is beyond. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost') return true;
-  const family = isIP(bare);
-  return family !== 0 && loopback.check(bare, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** A warning line for each listener that speaks cleartext beyond loopback. */

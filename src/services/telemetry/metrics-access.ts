@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIPv4 } from 'node:net';
+import { isLoopback } from '../../kernel/http/loopback.ts';
 
 /** Who asks for the metrics: the socket's peer and the headers that matter. */
 export interface Scraper {
@@ -28,14 +28,6 @@ export function admit(scraper: Scraper, token: string | undefined, openWithoutTo
   const given = /^Bearer\s+(\S+)\s*$/i.exec(scraper.authorization ?? '')?.[1];
   if (given !== undefined && sameSecret(given, token)) return { ok: true };
   return { ok: false, status: 401, reason: 'Send BRIDGE_METRICS_TOKEN as a bearer token (Authorization: Bearer <token>).' };
-}
-
-/** 127.0.0.0/8, ::1, and IPv4 loopback as IPv6 writes it. */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.replace(/^::ffff:/i, '');
-  if (isIPv4(v4)) return v4.startsWith('127.');
-  return address === '::1';
 }
 
 /** Equal or not, in the same time whatever the values: digests of equal length are compared. */
