@@ -3,21 +3,22 @@ import { startAcpWorld, type AcpWorld } from '../support/acp-world.ts';
 import { ownerIn } from '../support/telegram-world.ts';
 
 // What an ACP agent shows while it talks, and its own commands: a long answer streamed in
-// chunks is progress as it comes (the silence watch, at three seconds here, never stops a talking
-// agent), and `/help` lists the commands the agent announced, which pass through to it.
+// chunks is progress as it comes (the silence watch, at five seconds here, never stops an agent
+// talking for thirteen; five leave a loaded machine time to start the agent), and `/help` lists
+// the commands the agent announced, which pass through to it.
 let acp: AcpWorld;
 beforeAll(async () => {
-  acp = await startAcpWorld({ BRIDGE_SILENCE_SECONDS: '3' });
+  acp = await startAcpWorld({ BRIDGE_SILENCE_SECONDS: '5' });
 });
 afterAll(() => acp?.stop());
 
 describe('an ACP agent', () => {
   it('shows a long answer as it streams, and is never taken for silent while it talks', async () => {
     const chat = -6001;
-    const { say, waitText } = ownerIn(() => acp.world, chat, 20_000);
-    say('stream:12');
-    const answer = await waitText(/Paragraph 12 of 12\./);
-    expect(answer.text).toMatch(/^Paragraph 1 of 12\.\n\nParagraph 2 of 12\.[\s\S]*Paragraph 12 of 12\./);
+    const { say, waitText } = ownerIn(() => acp.world, chat, 40_000);
+    say('stream:16');
+    const answer = await waitText(/Paragraph 16 of 16\./);
+    expect(answer.text).toMatch(/^Paragraph 1 of 16\.\n\nParagraph 2 of 16\.[\s\S]*Paragraph 16 of 16\./);
     expect(answer.text).not.toMatch(/silent|timed out/);
   });
 

@@ -12,7 +12,7 @@ beforeAll(async () => {
   acp = await startAcpWorld(
     { BRIDGE_PERMISSION_MODE: 'ask', BRIDGE_BUSY_MODE: 'steer' },
     {
-      mute: { env: { FAKE_ACP_NO_INIT: '1' } },
+      mute: { env: { FAKE_ACP_NO_INIT: '1' }, openTimeoutSeconds: 2 },
       slow: { env: { FAKE_ACP_NO_INIT: '1' }, openTimeoutSeconds: 120 },
       forgetful: { env: { FAKE_ACP_REFUSE_LOAD: '1' } },
       eager: { env: { FAKE_ACP_MODE: 'auto' } },

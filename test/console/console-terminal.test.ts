@@ -119,10 +119,10 @@ describe('the console fed by a pipe', () => {
 
   it('ends a turn whose CLI shows no progress for BRIDGE_SILENCE_SECONDS, saying why', async () => {
     const { env } = await world();
-    const bridge = startBridgeProcess({ ...env, BRIDGE_SILENCE_SECONDS: '1' }, ['--console'], 'reconnecting\n');
+    const bridge = startBridgeProcess({ ...env, BRIDGE_SILENCE_SECONDS: '3' }, ['--console'], 'reconnecting\n');
     expect((await bridge.exited).code).toBe(0);
     expect(bridge.stdout()).toMatch(
-      /⌛ claude showed no progress for 1 s \(its last words: .*Reconnecting… \d+\/5 waiting for network.*\), so the turn was ended\. Check its network and its credentials \(npm run doctor\); BRIDGE_SILENCE_SECONDS sets how long to wait\./,
+      /⌛ claude showed no progress for 3 s \(its last words: .*Reconnecting… \d+\/5 waiting for network.*\), so the turn was ended\. Check its network and its credentials \(npm run doctor\); BRIDGE_SILENCE_SECONDS sets how long to wait\./,
     );
   });
 

@@ -41,11 +41,13 @@ export async function startAcpWorld(
 ): Promise<AcpWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'fake-acp-'));
   const logFile = join(dir, 'log.jsonl');
-  const entry = ({ env: extra = {}, openTimeoutSeconds = 2 }: { env?: Record<string, string>; openTimeoutSeconds?: number }) => ({
+  // The bridge's own opening deadline unless an agent sets one: a node process may take seconds
+  // to start on a loaded machine, and only the test of the deadline wants it short.
+  const entry = ({ env: extra = {}, openTimeoutSeconds }: { env?: Record<string, string>; openTimeoutSeconds?: number }) => ({
     command: FAKE_ACP_AGENT,
     args: ['--acp'],
     env: { FAKE_ACP_LOG: logFile, FAKE_ACP_STATE: join(dir, 'sessions'), ...extra },
-    openTimeoutSeconds,
+    ...(openTimeoutSeconds ? { openTimeoutSeconds } : {}),
   });
   const clis = { 'fake-acp': entry({}), ...Object.fromEntries(Object.entries(agents).map(([id, agent]) => [id, entry(agent)])) };
   const world = await startTelegramWorld({ BRIDGE_DEFAULT_CLI: 'fake-acp', ...env }, { dataFiles: { ...dataFiles, 'clis.json': JSON.stringify(clis) } });
