@@ -35,7 +35,8 @@ describe.each(['claude', 'codex'] as const)('spawn_subagent through the real %s'
     const texts = () => world.telegram.botMessages(CHAT).map(shownText);
     world.telegram.sendText({ chatId: CHAT, userId: OWNER, text: 'please delegate the counting', chatType: 'group', firstName: 'Ada' });
     await world.telegram.waitFor(() => texts().some((t) => t.startsWith('Delegated to a subagent')), 40_000);
-    expect(texts().some((t) => /^🚀 #1 started by the agent: Counter · \w+ · id/.test(t))).toBe(true);
+    // The start is said beside the agent's answer, not before it: either may reach the chat first.
+    await world.telegram.waitFor(() => texts().some((t) => /^🚀 #1 started by the agent: Counter · \w+ · id/.test(t)), 40_000);
     const announcement = await world.telegram.waitFor(() => texts().find((t) => t.startsWith('✅ #1 Counter')), 40_000);
     expect(announcement).toContain(SUBAGENT_ANSWER);
     await world.telegram.waitFor(() => texts().some((t) => t === 'The main agent read the result.'), 40_000);

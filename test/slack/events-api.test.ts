@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.ts';
+import { START_WAIT_MS } from '../support/bridge-process.ts';
 import { botMessagesAfter, startSlackWorld, waitForSlackText, type SlackWorld } from '../support/slack-world.ts';
 
 // Slack's Events API instead of Socket Mode: SLACK_SIGNING_SECRET and no app token, Slack
@@ -13,7 +14,7 @@ beforeAll(async () => {
   eventsUrl = `http://127.0.0.1:${port}/slack/events`;
   world = await startSlackWorld({ SLACK_APP_TOKEN: '', SLACK_SIGNING_SECRET: SECRET, BRIDGE_WEB_ADDR: `127.0.0.1:${port}` });
   // Slack is answered once the web server listens, which the bridge says in its own line (after it says it runs).
-  await world.bridge.waitForLog(/listening on 127\.0\.0\.1:/, 45_000);
+  await world.bridge.waitForLog(/listening on 127\.0\.0\.1:/, START_WAIT_MS);
   world.slack.deliverEventsTo(eventsUrl, SECRET);
 }, 60_000);
 afterAll(() => world?.stop());

@@ -7,6 +7,9 @@ import { FAKE_AGENT } from './fake-cli.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
+/** How long a test waits for a bridge or a worker to start: node starts in seconds on a loaded machine. */
+export const START_WAIT_MS = 45_000;
+
 export interface BridgeProcess {
   readonly pid: number;
   /** Everything it wrote to stderr so far, as written. */

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { startWorkerProcess, type BridgeProcess } from './bridge-process.ts';
+import { START_WAIT_MS, startWorkerProcess, type BridgeProcess } from './bridge-process.ts';
 import type { RedisServer } from './redis-server.ts';
 import { startTelegramWorld, type TelegramWorld } from './telegram-world.ts';
 
@@ -43,7 +43,7 @@ export async function addWorkers(base: TelegramWorld, redis: RedisServer, worker
   const startWorker = async (name: string) => {
     // A test's end drains its workers: what still runs there is handed back soon, not after a minute.
     const worker = startWorkerProcess({ BRIDGE_DRAIN_SECONDS: '2', ...workerEnv, ...ownEnv(name), BRIDGE_WORKER_NAME: name });
-    await worker.waitForLog(/taking work from/);
+    await worker.waitForLog(/taking work from/, START_WAIT_MS);
     workers.set(name, worker);
     return worker;
   };

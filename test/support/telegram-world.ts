@@ -1,6 +1,6 @@
 import { FakeTelegram } from './fake-telegram/index.ts';
 import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
-import type { RunAs } from './bridge-process.ts';
+import { START_WAIT_MS, type RunAs } from './bridge-process.ts';
 
 export const OWNER = 111;
 
@@ -60,7 +60,7 @@ export async function startTelegramWorld(
   const world = await startBridgeWorld({
     env: { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, BRIDGE_ALLOWED_USERS: String(OWNER), ...extraEnv },
     // A loaded machine (the suite beside a CPU hog) may take its time to start a process.
-    ready: (bridge) => bridge.waitForLog(/jsonl-bridge running as/, 45_000),
+    ready: (bridge) => bridge.waitForLog(/jsonl-bridge running as/, START_WAIT_MS),
     close: () => telegram.close(),
     ...(options.dataFiles ? { dataFiles: options.dataFiles } : {}),
     ...(options.runAs ? { runAs: options.runAs } : {}),

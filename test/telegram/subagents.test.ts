@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, startTelegramWorld, type TelegramWorld } from '../support/telegram-world.ts';
@@ -41,13 +41,15 @@ describe('/spawn', () => {
 
   it('queues past the limit with the position, and refuses past the queue', async () => {
     const chat = newChat();
-    say(chat, '/spawn "sleep:1 say:a"');
-    say(chat, '/spawn "sleep:1 say:b"');
+    // The first two hold their slots until the test lets them go, however slowly /spawn "d" comes.
+    say(chat, '/spawn "wait-for:queue-go say:a"');
+    say(chat, '/spawn "wait-for:queue-go say:b"');
     say(chat, '/spawn "say:c"');
     say(chat, '/spawn "say:d"');
     await waitText(chat, /^⏳ #3 queued \(1 in line\)/);
     const refusal = await waitText(chat, /Limit reached: 2 running and 1 queued/);
     expect(refusal.text).toContain('Usage: /spawn');
+    await writeFile(join(world.workdir, 'queue-go'), '');
     await waitText(chat, /^✅ #3 /);
   });
 

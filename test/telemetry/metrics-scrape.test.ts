@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkerProcess, type BridgeProcess } from '../support/bridge-process.ts';
+import { START_WAIT_MS, startWorkerProcess, type BridgeProcess } from '../support/bridge-process.ts';
 import { freePort } from '../support/free-port.ts';
 import { dashboardMetrics, unboundedLabels } from '../support/metric-labels.ts';
 import { promtoolProblems, samples, scrape, total } from '../support/prometheus.ts';
@@ -46,7 +46,7 @@ describe('metrics of the bridge and its workers', () => {
     await world.bridge.waitForLog(new RegExp(`metrics on http://127\\.0\\.0\\.1:${bridgeMetricsPort}/metrics`));
     const { TELEGRAM_BOT_TOKEN: _token, TELEGRAM_API_ROOT: _root, BRIDGE_METRICS_ADDR: _own, BRIDGE_WEB_ADDR: _web, ...workerEnv } = world.env;
     worker = startWorkerProcess({ ...workerEnv, BRIDGE_WORKER_NAME: 'w1', BRIDGE_METRICS_ADDR: `127.0.0.1:${workerMetricsPort}` });
-    await worker.waitForLog(/taking work from/);
+    await worker.waitForLog(/taking work from/, START_WAIT_MS);
     await worker.waitForLog(new RegExp(`metrics on http://127\\.0\\.0\\.1:${workerMetricsPort}/metrics`));
 
     say('hello with words no metric may hold');

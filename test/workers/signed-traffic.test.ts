@@ -10,7 +10,7 @@ import { SealedChannel } from '../../src/work/workers/channel.ts';
 import { sessionKeyOf } from '../../src/work/workers/session-protocol.ts';
 import { bellFor, sessionStream } from '../../src/work/workers/session-protocol.ts';
 import { registryKeys, type WorkerState } from '../../src/work/workers/worker-registry.ts';
-import { startWorkerProcess, tempDir } from '../support/bridge-process.ts';
+import { START_WAIT_MS, startWorkerProcess, tempDir } from '../support/bridge-process.ts';
 import { addWorkers, endQueueTest, startQueueWorld, TEST_LOCK_SECONDS, TEST_QUEUE_SECRET, type QueueWorld } from '../support/queue-world.ts';
 import { redisContents, startRedis, type RedisServer } from '../support/redis-server.ts';
 import { OWNER, ownerIn } from '../support/telegram-world.ts';
@@ -213,7 +213,7 @@ describe('secrets', () => {
     });
     world.workers.set('bare', worker);
     opened.push({ close: () => own.remove() });
-    await worker.waitForLog(/taking work from/);
+    await worker.waitForLog(/taking work from/, START_WAIT_MS);
     say('/spawn --agent librarian "say:never"');
     const ended = await reply(/^❌ #1 librarian/, 30_000);
     expect(ended).toContain(`it names the MCP servers docs, wiki, which worker bare does not have in ${join(own.path, 'mcp-servers.json')}`);
