@@ -6,6 +6,7 @@ import type { Delivery } from '../subagents/delivery.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { contextOf, type TraceCarrier } from '../../services/telemetry/trace-context.ts';
 import { traceDelivery } from '../../services/telemetry/traced-agent.ts';
+import { delay } from '../../kernel/concurrency/delay.ts';
 
 /** Retries back off from 1 s to 5 min; a destination that is gone for good is given up after this many. */
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -64,6 +65,12 @@ export class Outbox {
   private readonly handing = new Set<string>();
   /** Announcements whose calls this process began: a `sending` mark of theirs is its own, not a previous process's. */
   private readonly started = new Set<string>();
+  /**
+   * Announcements this process tried and could not deliver for now (their transport is not
+   * served here, or the hand-back to the agent failed): the next kick tries them again, but
+   * nobody waits for them.
+   */
+  private readonly notNow = new Set<string>();
 
   constructor(private readonly options: OutboxOptions) {}
 
@@ -88,19 +95,44 @@ export class Outbox {
     while (this.busy) await this.busy;
   }
 
-  /** No delivery under way, and no result on its way to an agent. */
+  /** No delivery under way or due, and no result on its way to an agent. */
   isIdle(): boolean {
-    return this.busy === undefined && this.handing.size === 0;
+    return this.busy === undefined && this.handing.size === 0 && !this.anyDue();
   }
 
+  /**
+   * Resolves once nothing is under way or due. An ended record's announcement is due from the
+   * moment its end is saved, before whoever saved it has kicked the outbox (the console's end of
+   * input must not leave in that gap).
+   */
   async idle(): Promise<void> {
-    await this.settle();
-    while (!this.isIdle()) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (;;) {
+      await this.settle();
+      if (this.isIdle()) return;
+      if (!this.busy && this.anyDue()) this.kick();
+      await delay(50);
+    }
   }
 
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+  }
+
+  /** Whether something would be sent now. A closed outbox sends nothing, so nothing is due. */
+  private anyDue(): boolean {
+    if (this.closed) return false;
+    const now = Date.now();
+    return this.options.sources.some((source) =>
+      source
+        .pending()
+        .some(
+          (a) =>
+            (a.delivery.retryAt ?? 0) <= now &&
+            !this.notNow.has(`${source.name}:${a.id}`) &&
+            (a.delivery.chat === 'pending' || (a.delivery.agent === 'pending' && source.toAgent !== undefined)),
+        ),
+    );
   }
 
   private async drain(): Promise<void> {
@@ -150,9 +182,11 @@ export class Outbox {
         }
       });
       await source.save(announcement.id, { chat: 'sent', retryAt: undefined });
+      this.notNow.delete(`${source.name}:${announcement.id}`);
     } catch (error) {
       // Its transport is not served now: it waits, untried, for a bridge that serves it.
       if (error instanceof TransportNotServedError) {
+        this.notNow.add(`${source.name}:${announcement.id}`);
         await source.save(announcement.id, { sending: undefined });
         return;
       }
@@ -184,9 +218,15 @@ export class Outbox {
     for (const id of fresh) this.handing.add(key(id));
     source.toAgent!(fresh)
       .then(async () => {
-        for (const id of fresh) await source.save(id, { agent: 'sent' });
+        for (const id of fresh) {
+          await source.save(id, { agent: 'sent' });
+          this.notNow.delete(key(id));
+        }
       })
-      .catch((error: Error) => this.options.log.warn({ [source.name]: fresh.join(',') }, `handing results to the main agent failed: ${error.message}`))
+      .catch((error: Error) => {
+        for (const id of fresh) this.notNow.add(key(id));
+        this.options.log.warn({ [source.name]: fresh.join(',') }, `handing results to the main agent failed: ${error.message}`);
+      })
       .finally(() => {
         for (const id of fresh) this.handing.delete(key(id));
       });
