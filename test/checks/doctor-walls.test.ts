@@ -51,7 +51,8 @@ async function leftInTemp(): Promise<string[]> {
   return (await readdir(env.TMPDIR!)).filter((name) => !name.startsWith('tsx-'));
 }
 
-describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not root (${cannot ?? AGENT_USER})`, () => {
+// Each doctor starts each CLI and a trial of the walls: a minute or more on a loaded machine.
+describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not root (${cannot ?? AGENT_USER})`, { timeout: 180_000 }, () => {
   it('asks the bare `claude` of node_modules/.bin for its version inside the walls, and says it from there', async () => {
     const { code, lines, stderr } = await doctorAsUser();
     expect(stderr).toBe('');
@@ -111,7 +112,7 @@ describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not ro
   });
 });
 
-describe.skipIf(cannot)(`npm run doctor, the sandbox on, as root with BRIDGE_AGENT_USER (${cannot ?? AGENT_USER})`, () => {
+describe.skipIf(cannot)(`npm run doctor, the sandbox on, as root with BRIDGE_AGENT_USER (${cannot ?? AGENT_USER})`, { timeout: 180_000 }, () => {
   it('fails a CLI the agent user may not reach, with what the walls said', async () => {
     // root's own folder, which the agent user cannot enter: outside the walls root runs it.
     const own = await tempDir('doctor-walls-root-');

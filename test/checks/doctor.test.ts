@@ -71,7 +71,11 @@ async function doctor(overrides: Record<string, string> = {}, args: string[] = [
   return { code, lines: run.stdout().trim().split('\n'), stderr: run.stderr() };
 }
 
-describe('npm run doctor', () => {
+// Each doctor runs every check, starting each CLI and a trial of the walls: seconds on a quiet
+// machine, a minute or more on a loaded one, so a test's bound is three.
+const DOCTOR_TEST_MS = 180_000;
+
+describe('npm run doctor', { timeout: DOCTOR_TEST_MS }, () => {
   it('checks everything in order, all ✓, exits 0, and shows no secret', async () => {
     const { code, lines, stderr } = await doctor();
     expect(stderr).toBe('');
@@ -281,7 +285,7 @@ describe('npm run doctor', () => {
   });
 });
 
-describe('npm run doctor beside a running bridge', () => {
+describe('npm run doctor beside a running bridge', { timeout: DOCTOR_TEST_MS }, () => {
   let world: TelegramWorld | undefined;
   let other: Server | undefined;
   afterAll(async () => {

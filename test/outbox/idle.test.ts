@@ -12,7 +12,7 @@ const quiet = { warn() {}, info() {}, error() {}, debug() {} } as unknown as Log
 function source(deliveries: Map<string, Delivery>): AnnouncementSource {
   const announcement = (id: string): Announcement => ({
     id,
-    address: { transport: id === 'elsewhere' ? 'slack' : 'telegram', chatId: '-1' },
+    address: { transport: id === 'elsewhere' ? 'slack' : 'telegram', chat: '-1' },
     endedAt: 1,
     delivery: deliveries.get(id)!,
     parts: () => [{ kind: 'text', text: plain(`ended: ${id}`), options: {} }],
