@@ -19,7 +19,10 @@ function script(request: ModelRequest): Reply {
   return { text: 'ok' };
 }
 
-describe.each(['claude', 'codex'] as const)('spawn_subagent through the real %s', (cli) => {
+// Three real CLI sessions in a row (the main agent's, the run's, the main one's again): minutes on a loaded machine.
+const WAIT_MS = 90_000;
+
+describe.each(['claude', 'codex'] as const)('spawn_subagent through the real %s', { timeout: 4 * WAIT_MS }, (cli) => {
   let real: RealCliWorld;
   let mock: MockModel;
   let world: TelegramWorld;
@@ -34,12 +37,12 @@ describe.each(['claude', 'codex'] as const)('spawn_subagent through the real %s'
   it('starts the run, announces it in the chat, and hands its result back to the main session', async () => {
     const texts = () => world.telegram.botMessages(CHAT).map(shownText);
     world.telegram.sendText({ chatId: CHAT, userId: OWNER, text: 'please delegate the counting', chatType: 'group', firstName: 'Ada' });
-    await world.telegram.waitFor(() => texts().some((t) => t.startsWith('Delegated to a subagent')), 40_000);
+    await world.telegram.waitFor(() => texts().some((t) => t.startsWith('Delegated to a subagent')), WAIT_MS);
     // The start is said beside the agent's answer, not before it: either may reach the chat first.
-    await world.telegram.waitFor(() => texts().some((t) => /^🚀 #1 started by the agent: Counter · \w+ · id/.test(t)), 40_000);
-    const announcement = await world.telegram.waitFor(() => texts().find((t) => t.startsWith('✅ #1 Counter')), 40_000);
+    await world.telegram.waitFor(() => texts().some((t) => /^🚀 #1 started by the agent: Counter · \w+ · id/.test(t)), WAIT_MS);
+    const announcement = await world.telegram.waitFor(() => texts().find((t) => t.startsWith('✅ #1 Counter')), WAIT_MS);
     expect(announcement).toContain(SUBAGENT_ANSWER);
-    await world.telegram.waitFor(() => texts().some((t) => t === 'The main agent read the result.'), 40_000);
+    await world.telegram.waitFor(() => texts().some((t) => t === 'The main agent read the result.'), WAIT_MS);
     const handBack = mock.modelRequests.find((r) => r.lastUserText.includes('[jsonl-bridge]'))!;
     expect(handBack.lastUserText).toContain('Subagent #1 "Counter"');
     expect(handBack.lastUserText).toContain(SUBAGENT_ANSWER);

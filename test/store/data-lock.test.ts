@@ -51,11 +51,21 @@ describe('the data directory’s lock', () => {
     dir = await mkdtemp(join(tmpdir(), 'data-lock-'));
     const file = join(dir, 'bridge.lock');
     await writeFile(file, JSON.stringify({ pid: await deadPid(), host: hostname(), since: '2026-01-01T00:00:00.000Z' }));
-    // Each taker in its own process, as two bridges would be.
-    const taker = `import { lockDataDir } from ${JSON.stringify(new URL('../../src/kernel/store/data-lock.ts', import.meta.url).pathname)};
-      try { await lockDataDir(process.argv[1], 'it', 'fix it'); console.log('took'); await new Promise((r) => setTimeout(r, 1500)); }
+    // Each taker in its own process, as two bridges would be. One that takes the lock holds it
+    // until the test lets go, however slowly a loaded machine starts the others.
+    const taker = `import { existsSync } from 'node:fs';
+      import { lockDataDir } from ${JSON.stringify(new URL('../../src/kernel/store/data-lock.ts', import.meta.url).pathname)};
+      try { await lockDataDir(process.argv[1], 'it', 'fix it'); console.log('took'); while (!existsSync(process.argv[1] + '.release')) await new Promise((r) => setTimeout(r, 50)); }
       catch (e) { console.log('refused: ' + e.message); }`;
-    const results = await Promise.all(Array.from({ length: 6 }, () => execa('node', ['--import', 'tsx', '--input-type=module', '-e', taker, file])));
+    let ended = 0;
+    const takers = Array.from({ length: 6 }, () => execa('node', ['--import', 'tsx', '--input-type=module', '-e', taker, file]).finally(() => ended++));
+    // Five refused, or the wait's end: either way the holders let go, and the counts below say what happened.
+    await expect
+      .poll(() => ended, { timeout: 30_000 })
+      .toBe(5)
+      .catch(() => undefined);
+    await writeFile(`${file}.release`, '');
+    const results = await Promise.all(takers);
     const took = results.filter((r) => r.stdout === 'took');
     expect(took).toHaveLength(1);
     expect(results.filter((r) => r.stdout.startsWith('refused: it is in use by another jsonl-bridge'))).toHaveLength(5);

@@ -32,7 +32,8 @@ export interface FakeTelegramOptions {
   readonly port?: number;
 }
 
-const DEFAULT_WAIT_MS = 5000;
+/** As the other fakes' and expect.poll's: a bound for a condition that never comes, reached only by a failure. */
+const DEFAULT_WAIT_MS = 20_000;
 
 /**
  * A fake Telegram Bot API server for tests that drive the real grammY client over real HTTP.
