@@ -88,7 +88,7 @@ describe('the SubagentService', () => {
   });
 
   it('delivers a message into the running CLI: within its turn while it makes tool calls, and the reply is the result', async () => {
-    const { subagentId } = await spawn({ prompt: 'tools:40 pace:100 say:first-answer' });
+    const { subagentId } = await spawn({ prompt: 'tools:40 pace:100 say:first-answer until-heard' });
     let sent: Promise<SendResponse> | undefined;
     const events = await api.stream<AgentEvent__Output>('WatchSubagent', { subagentId, fromSequence: 0 }, (event) => {
       if (event.event === 'toolStart' && !sent) sent = api.call('SendToSubagent', { subagentId, text: 'now the docs, please' });

@@ -8,6 +8,9 @@
 //   bash:CMD       after those, one Bash call running CMD (`+` for a space: bash:git+push+origin+main);
 //                  the answer says `ran: CMD` or the denial
 //   pace:MS        wait MS milliseconds between tool calls
+//   until-heard    with stream-json input, go on making tool calls (at the pace, 100 ms at least)
+//                  after the N until a message has joined the turn: a steering test's window that
+//                  no loaded machine closes before its message comes
 //   huge:MB        one tool result of MB megabytes on a single line
 //   garbage        interleave non-JSON lines and unknown events
 //   crash:CODE     print to stderr and exit CODE without a result
@@ -314,8 +317,9 @@ async function turn(prompt, ids = []) {
   const pace = Number(directive('pace') ?? 0);
   const heard = [];
   const denials = [];
-  for (let i = 1; i <= tools; i++) {
-    if (pace) await sleep(pace / 1000);
+  const untilHeard = streamInput && directive('until-heard');
+  for (let i = 1; i <= tools || (untilHeard && !heard.length); i++) {
+    if (pace || i > tools) await sleep(Math.max(pace, i > tools ? 100 : 0) / 1000);
     for (const message of unnamed === 'separate' ? [] : arrived.splice(0)) {
       lifecycle(message.id, 'started');
       heard.push(message.text);

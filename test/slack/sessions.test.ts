@@ -11,7 +11,7 @@ const mention = () => `<@${world.slack.botUserId}>`;
 
 describe('a Slack thread', () => {
   it('a reply without a mention while the turn works joins it (steering)', async () => {
-    const { message } = world.slack.say({ channel: world.general, user: world.ada, text: `${mention()} tools:10 pace:300 first` });
+    const { message } = world.slack.say({ channel: world.general, user: world.ada, text: `${mention()} tools:10 pace:300 first until-heard` });
     // Working: its first tool call is shown.
     await world.slack.waitFor(() => botMessagesAfter(world, world.general, { thread: message.ts }).find((m) => /Bash/.test(m.text)), 20_000);
     const steer = world.slack.say({ channel: world.general, user: world.ada, text: 'also check the tests', threadTs: message.ts }).message;

@@ -91,7 +91,7 @@ describe('/export', () => {
     const chatId = -5300;
     const group = chat(chatId);
     const say = (text: string) => world.telegram.sendText({ chatId, userId: OWNER, text, firstName: 'Ada', chatType: 'group' });
-    say('tools:3 pace:700 say:busy');
+    say('tools:3 pace:700 say:busy until-heard');
     await world.telegram.waitFor(() => world.telegram.botMessages(chatId).find((m) => /echo step 1/.test(m.text ?? '')), 30_000);
     say('also look at the tests');
     await group.waitText(/heard: also look at the tests/);

@@ -49,7 +49,7 @@ describe('a live session', () => {
 
   it('steers: a message sent while the agent works goes into its turn, and the progress shows it added', async () => {
     const chat = newChat();
-    say(chat, 'tools:10 pace:300 first');
+    say(chat, 'tools:10 pace:300 first until-heard');
     const progress = await working(chat);
     const steered = say(chat, 'also check the tests');
     const done = await answer(chat, /^echo: tools:10 pace:300 first/);
@@ -64,7 +64,7 @@ describe('a live session', () => {
 
   it('a file sent with a caption while the agent works steers the turn the same way, its path in the message', async () => {
     const chat = newChat();
-    say(chat, 'tools:10 pace:300 file-turn');
+    say(chat, 'tools:10 pace:300 file-turn until-heard');
     await working(chat);
     world.telegram.sendFile({
       chatId: chat,

@@ -23,7 +23,7 @@ describe('steering, interrupts and resumes', () => {
     const metrics = async () => (await scrape(`http://127.0.0.1:${port}/metrics`)).body;
     expect(total(await metrics(), 'jsonl_bridge_steers_total', { cli: 'claude' })).toBe(0);
 
-    say(-1, 'tools:10 pace:300 first');
+    say(-1, 'tools:10 pace:300 first until-heard');
     await world.telegram.waitFor(() => world!.telegram.botMessages(-1).find((m) => m.history.some((v) => /Bash/.test(v.content.text ?? ''))));
     say(-1, 'also check the tests');
     await answer(-1, /heard: also check the tests/);

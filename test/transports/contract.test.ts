@@ -106,7 +106,7 @@ describe.each(Object.entries(CHAT_APP_TWINS))('the %s transport', (_id, makeTwin
 
   it.concurrent('steers: a message sent mid-turn joins it', async ({ expect }) => {
     const chat = group();
-    await chat.say('tools:8 pace:300 first');
+    await chat.say('tools:8 pace:300 first until-heard');
     await chat.waitFor(/Bash/);
     await chat.say('also this');
     expect((await chat.waitFor(/^echo: tools:8 pace:300 first/, 30_000)).text).toContain('heard: also this');

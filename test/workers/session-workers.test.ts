@@ -80,8 +80,8 @@ describe("chats' sessions on workers", () => {
     await answer(/^echo: two \(turn 2\)$/);
     expect((await invocation('two')).pid).toBe(first.pid);
 
-    say('tools:10 pace:300 steered');
-    await invocation('tools:10 pace:300 steered');
+    say('tools:10 pace:300 steered until-heard');
+    await invocation('tools:10 pace:300 steered until-heard');
     say('also check the tests');
     expect((await answer(/^echo: tools:10 pace:300 steered/)).text).toContain('heard: also check the tests');
 

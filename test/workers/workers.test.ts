@@ -114,7 +114,7 @@ describe('subagents on workers', () => {
     const started = async (number: number) => / · id ([\w-]+)/.exec(await reply(new RegExp(`^🚀 #${number} started`)))![1]!;
 
     try {
-      say('/spawn --label Told "tools:40 pace:100 say:worked"');
+      say('/spawn --label Told "tools:40 pace:100 say:worked until-heard"');
       await invocation('say:worked');
       const told = await started(1);
       await askWhileCutOff(told, (turnId) => ({ type: 'steer', turnId, text: 'mind the docs', id: 'm1' }));
@@ -135,7 +135,7 @@ describe('subagents on workers', () => {
 
   it('/subagents send reaches the run on its worker, whose CLI takes it into the turn at work', async () => {
     world = await startQueueWorld(redis, ['w1']);
-    say('/spawn --label Remote "tools:100 pace:100 say:worked"');
+    say('/spawn --label Remote "tools:100 pace:100 say:worked until-heard"');
     await invocation('tools:100 pace:100');
     say('/subagents send 1 mind the docs');
     await reply(/^✉️ #1 Remote gets it on its worker: while it works where its CLI reads messages, else as its next turn; its reply is announced here\.$/);
