@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatProblem } from '../../src/engine/agents/index.ts';
+import { formatProblem } from '../../src/engine/agents/problem.ts';
 import { agentJson, makeWorkspace, type Workspace } from './workspace.ts';
 
 let ws: Workspace;

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { loadAgents } from '../../src/engine/agents/index.ts';
+import { loadAgents } from '../../src/engine/agents/load.ts';
 
 export const KNOWN_CLIS = ['claude', 'codex', 'droid'] as const;
 /** The MCP servers the operator configured, as far as these tests are concerned. */

@@ -1,23 +1,12 @@
+import { compact } from '../../kernel/protocols/decoder.ts';
 import type { AgentDefinition, AgentProblem, AgentSource } from './types.ts';
 import { toolsInBoth } from './fields.ts';
 
-export interface DefinitionFields {
-  name?: string;
-  description: string;
-  model?: string;
-  cli?: string;
-  allowedTools?: string[];
-  disallowedTools?: string[];
-  maxTurns?: number;
-  /** The file's `budget`: the most one run of it may cost, in US dollars. */
-  budgetUsd?: number;
-  mcpServers?: string[];
-  skills?: string[];
-  icon?: string;
-  enabled: boolean;
-}
+/** What a file says of an agent: a definition's own fields, its name optional (the slug otherwise). */
+export type DefinitionFields = Omit<AgentDefinition, 'slug' | 'name' | 'prompt' | 'source' | 'file'> & { name?: string };
 
-export interface DefinitionInput {
+/** The checks that span fields, then the definition with absent options left out (not `undefined`). */
+export function assembleDefinition(input: {
   slug: string;
   source: AgentSource;
   file: string;
@@ -25,33 +14,23 @@ export interface DefinitionInput {
   fields: DefinitionFields;
   /** What the file calls the two tool lists (front matter says `tools`), for the problem text. */
   toolKeys: { allowed: string; disallowed: string };
-}
-
-/** The checks that span fields, then the definition with absent options left out (not `undefined`). */
-export function assembleDefinition(input: DefinitionInput): { definition: AgentDefinition } | { problems: AgentProblem[] } {
-  const { fields } = input;
+}): { definition: AgentDefinition } | { problems: AgentProblem[] } {
+  const { fields, slug, source, file, prompt } = input;
   const both = toolsInBoth(fields.allowedTools, fields.disallowedTools);
   if (both.length) {
     const message = `also in "${input.toolKeys.allowed}": ${both.join(', ')}; a tool cannot be both allowed and disallowed`;
-    return { problems: [{ file: input.file, field: input.toolKeys.disallowed, message }] };
+    return { problems: [{ file, field: input.toolKeys.disallowed, message }] };
   }
-  const definition: AgentDefinition = {
-    slug: input.slug,
-    name: fields.name ?? input.slug,
-    description: fields.description,
-    prompt: input.prompt,
-    enabled: fields.enabled,
-    source: input.source,
-    file: input.file,
-  };
-  if (fields.model !== undefined) definition.model = fields.model;
-  if (fields.cli !== undefined) definition.cli = fields.cli;
-  if (fields.allowedTools !== undefined) definition.allowedTools = fields.allowedTools;
-  if (fields.disallowedTools !== undefined) definition.disallowedTools = fields.disallowedTools;
-  if (fields.maxTurns !== undefined) definition.maxTurns = fields.maxTurns;
-  if (fields.budgetUsd !== undefined) definition.budgetUsd = fields.budgetUsd;
-  if (fields.mcpServers?.length) definition.mcpServers = fields.mcpServers;
-  if (fields.skills?.length) definition.skills = fields.skills;
-  if (fields.icon !== undefined) definition.icon = fields.icon;
+  const { name, mcpServers, skills, ...rest } = fields;
+  const definition = compact({
+    slug,
+    name: name ?? slug,
+    ...rest,
+    prompt,
+    source,
+    file,
+    mcpServers: mcpServers?.length ? mcpServers : undefined,
+    skills: skills?.length ? skills : undefined,
+  });
   return { definition };
 }

@@ -1,9 +1,10 @@
+import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { buildCatalog } from './catalog.ts';
 import { loadClaudeAgent } from './claude-source.ts';
 import { loadAgentFolder } from './folder-source.ts';
 import { listDir } from './safe-fs.ts';
-import type { AgentCatalog, AgentSource, KnownNames, LoadedEntry } from './types.ts';
+import type { AgentCatalog, KnownNames, LoadedEntry } from './types.ts';
 
 export interface LoadAgentsOptions {
   /** The working directory whose own definitions count; none (a directory nobody trusted): only the operator's. */
@@ -27,37 +28,38 @@ export interface LoadAgentsOptions {
 export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatalog> {
   const { workdir, userDir } = options;
   const known: KnownNames = { clis: options.knownClis, mcpServers: options.mcpServers ?? [] };
+  const folders = (entry: Dirent) => entry.isDirectory() || entry.isSymbolicLink();
   const sources = await Promise.all([
-    loadFolders(userDir, 'user', known),
-    ...(workdir ? [loadFolders(join(workdir, '.bridge', 'agents'), 'workdir', known), loadClaudeFiles(join(workdir, '.claude', 'agents'), known)] : []),
+    loadEntries(userDir, folders, (path, name) => loadAgentFolder(path, name, 'user', known)),
+    ...(workdir
+      ? [
+          loadEntries(join(workdir, '.bridge', 'agents'), folders, (path, name) => loadAgentFolder(path, name, 'workdir', known)),
+          loadEntries(
+            join(workdir, '.claude', 'agents'),
+            (entry) => /\.md$/i.test(entry.name) && (entry.isFile() || entry.isSymbolicLink()),
+            (path) => loadClaudeAgent(path, known),
+          ),
+        ]
+      : []),
   ]);
-  const override = options.enabledOverride;
-  if (override) {
-    for (const entry of sources.flat()) {
-      const enabled = entry.definition && override(entry.definition.slug);
-      if (entry.definition && enabled !== undefined) entry.definition.enabled = enabled;
-    }
+  for (const { definition } of sources.flat()) {
+    const enabled = definition && options.enabledOverride?.(definition.slug);
+    if (definition && enabled !== undefined) definition.enabled = enabled;
   }
   return buildCatalog(sources);
 }
 
 /** Loose files (a README, say) and hidden entries are not agents and are passed over. */
-async function loadFolders(dir: string, source: AgentSource, known: KnownNames): Promise<LoadedEntry[]> {
+async function loadEntries(
+  dir: string,
+  isAgent: (entry: Dirent) => boolean,
+  load: (path: string, name: string) => Promise<LoadedEntry>,
+): Promise<LoadedEntry[]> {
   const listing = await listDir(dir);
   if (listing.status === 'failed') return [{ file: dir, problems: [{ file: dir, message: listing.message }] }];
   const names = listing.entries
-    .filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()))
+    .filter((entry) => !entry.name.startsWith('.') && isAgent(entry))
     .map((entry) => entry.name)
     .sort();
-  return Promise.all(names.map((name) => loadAgentFolder(join(dir, name), name, source, known)));
-}
-
-async function loadClaudeFiles(dir: string, known: KnownNames): Promise<LoadedEntry[]> {
-  const listing = await listDir(dir);
-  if (listing.status === 'failed') return [{ file: dir, problems: [{ file: dir, message: listing.message }] }];
-  const names = listing.entries
-    .filter((entry) => !entry.name.startsWith('.') && /\.md$/i.test(entry.name) && (entry.isFile() || entry.isSymbolicLink()))
-    .map((entry) => entry.name)
-    .sort();
-  return Promise.all(names.map((name) => loadClaudeAgent(join(dir, name), known)));
+  return Promise.all(names.map((name) => load(join(dir, name), name)));
 }

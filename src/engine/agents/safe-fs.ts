@@ -22,7 +22,7 @@ export async function readBounded(path: string, limit = MAX_FILE_BYTES): Promise
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) return { status: 'failed', message: 'not a regular file' };
-    if (stats.size > limit) return tooLarge(stats.size, limit);
+    if (stats.size > limit) return { status: 'failed', message: `file is ${stats.size} bytes, over the ${limit / 1024} KiB limit; skipped` };
     // One byte more than it had shows whether the file grew since fstat.
     const buffer = Buffer.alloc(stats.size + 1);
     let length = 0;
@@ -48,10 +48,6 @@ export async function listDir(dir: string): Promise<ListResult> {
     if (isMissing(error)) return { status: 'ok', entries: [] };
     return { status: 'failed', message: `cannot list folder (${errorCode(error)})` };
   }
-}
-
-function tooLarge(size: number, limit: number): ReadResult {
-  return { status: 'failed', message: `file is ${size} bytes, over the ${limit / 1024} KiB limit; skipped` };
 }
 
 function isMissing(error: unknown): boolean {
