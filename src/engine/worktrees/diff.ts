@@ -1,5 +1,5 @@
 import { git, resolveCommit } from './git.ts';
-import { uncommittedFiles } from './summary.ts';
+import { exists } from './exists.ts';
 import type { Worktree } from './types.ts';
 
 /** One file of a branch's diff, from `git diff --numstat`. */
@@ -69,9 +69,7 @@ export async function worktreeDiff(wt: Worktree, options: { maxBytes?: number } 
     diff,
     truncated,
     files,
-    filesChanged: files.length,
-    insertions: files.reduce((sum, file) => sum + file.insertions, 0),
-    deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+    ...counted(files),
     commitCount: Number(count),
     commits: parseLog(log),
     uncommittedFiles: uncommitted.length,
@@ -87,6 +85,37 @@ async function diffBase(wt: Worktree, tip: string): Promise<string> {
   const from = (await resolveCommit(wt.baseCommit, cwd)) ?? (await resolveCommit('HEAD', cwd));
   if (!from) return tip;
   return git(['merge-base', from, tip], { cwd }).catch(() => from);
+}
+
+/** How many files `from`..`to` changes, and its lines added and removed. */
+export async function diffCounts(cwd: string, from: string, to: string): Promise<{ filesChanged: number; insertions: number; deletions: number }> {
+  return counted(parseNumstat(await git(['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', from, to], { cwd })));
+}
+
+function counted(files: DiffFile[]): { filesChanged: number; insertions: number; deletions: number } {
+  return {
+    filesChanged: files.length,
+    insertions: files.reduce((sum, file) => sum + file.insertions, 0),
+    deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+  };
+}
+
+/** Paths `git status` reports in the worktree (untracked files each on their own); none if it is gone. */
+export async function uncommittedFiles(path: string): Promise<string[]> {
+  return (await exists(path)) ? statusFiles(path, 'all') : [];
+}
+
+/** The paths `git status` reports in `cwd`, untracked ones as `untracked` says (`all`: each on its own; `no`: none). */
+export async function statusFiles(cwd: string, untracked: 'all' | 'no'): Promise<string[]> {
+  const entries = (await git(['status', '--porcelain=v1', '-z', `--untracked-files=${untracked}`], { cwd })).split('\0');
+  const files: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] ?? '';
+    if (!entry) continue;
+    files.push(entry.slice(3)); // "XY path"
+    if (entry[0] === 'R' || entry[0] === 'C') i++; // a rename's source path follows as its own entry
+  }
+  return files;
 }
 
 /** `added<TAB>deleted<TAB>path<NUL>`, or for a rename `added<TAB>deleted<TAB><NUL>from<NUL>to<NUL>`; binary files count "-". */

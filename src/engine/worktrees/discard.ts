@@ -1,6 +1,6 @@
 import { resolveCommit } from './git.ts';
 import { removeWorktree } from './remove.ts';
-import { uncommittedFiles } from './summary.ts';
+import { uncommittedFiles } from './diff.ts';
 import type { Worktree } from './types.ts';
 import { countUnmergedCommits } from './unmerged.ts';
 import { exists } from './exists.ts';

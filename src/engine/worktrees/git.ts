@@ -110,23 +110,21 @@ export function isTransient(stderr: string): boolean {
 }
 
 /** The commit `rev` names, or undefined when it names none. */
-export async function resolveCommit(rev: string, cwd: string): Promise<string | undefined> {
-  try {
-    return await git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd });
-  } catch (error) {
-    if (error instanceof GitFailure) return undefined;
-    throw error;
-  }
+export function resolveCommit(rev: string, cwd: string): Promise<string | undefined> {
+  return answerOrNone(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], cwd);
 }
 
 /** The branch HEAD is on in `cwd`, or undefined when detached. */
-export async function currentBranch(cwd: string): Promise<string | undefined> {
-  try {
-    return await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd });
-  } catch (error) {
+export function currentBranch(cwd: string): Promise<string | undefined> {
+  return answerOrNone(['symbolic-ref', '--quiet', '--short', 'HEAD'], cwd);
+}
+
+/** What git answers, or undefined when it refuses (a GitFailure). */
+function answerOrNone(args: string[], cwd: string): Promise<string | undefined> {
+  return git(args, { cwd }).catch((error: unknown) => {
     if (error instanceof GitFailure) return undefined;
     throw error;
-  }
+  });
 }
 
 /** git's first `fatal:`/`error:` line without the prefix, else its first line. */

@@ -4,6 +4,7 @@ import { currentBranch, git, GitFailure, resolveCommit } from './git.ts';
 import type { Worktree } from './types.ts';
 import { exists } from './exists.ts';
 import { repositoryProgram } from './repo-programs.ts';
+import { diffCounts, statusFiles } from './diff.ts';
 
 /** Why a merge changed nothing: each worded for the person who asked, in `message`. */
 export type MergeRefusal = 'gone' | 'detached' | 'nothing' | 'dirty' | 'conflict' | 'programs' | 'failed';
@@ -61,7 +62,8 @@ async function merge(wt: Worktree, message: string): Promise<MergeResult> {
     );
   const underWay = await operationUnderWay(cwd);
   if (underWay) return refused('dirty', `${cwd} is in the middle of a ${underWay}: finish or abort it first`);
-  const changed = await changedFiles(cwd);
+  // Tracked files changed, staged or unmerged (untracked ones are git's to weigh: only those in the way stop a merge).
+  const changed = await statusFiles(cwd, 'no');
   if (changed.length) return refused('dirty', `${cwd} has uncommitted changes (${listed(changed)}): commit or stash them first`, changed);
   const conflicts = await conflictsOf(cwd, head, tip);
   if (conflicts.length) return refused('conflict', `${wt.branch} conflicts with ${into} in ${listed(conflicts)}`, conflicts);
@@ -91,15 +93,7 @@ async function merge(wt: Worktree, message: string): Promise<MergeResult> {
     return refused('failed', `git merge failed: ${error.message}`);
   }
   const commit = (await resolveCommit('HEAD', cwd))!;
-  const stat = await git(['diff', '--no-ext-diff', '--no-textconv', '--numstat', head, commit], { cwd });
-  let [filesChanged, insertions, deletions] = [0, 0, 0];
-  for (const line of stat.split('\n').filter(Boolean)) {
-    const [added = '', deleted = ''] = line.split('\t');
-    filesChanged++;
-    insertions += Number(added) || 0;
-    deletions += Number(deleted) || 0;
-  }
-  return { ok: true, into, repoRoot: cwd, commit, previous: head, commits, filesChanged, insertions, deletions };
+  return { ok: true, into, repoRoot: cwd, commit, previous: head, commits, ...(await diffCounts(cwd, head, commit)) };
 }
 
 function refused(refusal: MergeRefusal, message: string, files?: string[]): MergeResult {
@@ -121,20 +115,6 @@ async function operationUnderWay(cwd: string): Promise<string | undefined> {
     if (await exists(isAbsolute(path) ? path : join(cwd, path))) return what;
   }
   return undefined;
-}
-
-/** Tracked files changed, staged or unmerged in the checkout (untracked ones are git's to weigh: only those in the way stop a merge). */
-async function changedFiles(cwd: string): Promise<string[]> {
-  const output = await git(['status', '--porcelain=v1', '-z', '--untracked-files=no'], { cwd });
-  const entries = output.split('\0');
-  const files: string[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    if (!entry) continue;
-    files.push(entry.slice(3));
-    if (entry[0] === 'R' || entry[0] === 'C') i++; // a rename's source follows
-  }
-  return files;
 }
 
 /** The files a merge of `tip` into `head` would leave in conflict, found in the object store alone. */

@@ -1,6 +1,6 @@
-import { access } from 'node:fs/promises';
 import { git, resolveCommit } from './git.ts';
 import type { Worktree, WorktreeSummary } from './types.ts';
+import { diffCounts, uncommittedFiles } from './diff.ts';
 
 // Narrow enough for a phone; ~20 lines in all so the summary fits one chat message.
 const STAT_WIDTH = 60;
@@ -15,33 +15,18 @@ export async function summarizeWorktree(wt: Worktree): Promise<WorktreeSummary> 
   return { ...committed.counts, uncommittedFiles: uncommitted.length, stat };
 }
 
-interface CommittedChanges {
-  counts: Pick<WorktreeSummary, 'commits' | 'filesChanged' | 'insertions' | 'deletions'>;
-  stat: string[];
-}
-
-async function committedChanges(wt: Worktree): Promise<CommittedChanges> {
+async function committedChanges(
+  wt: Worktree,
+): Promise<{ counts: Pick<WorktreeSummary, 'commits' | 'filesChanged' | 'insertions' | 'deletions'>; stat: string[] }> {
   const cwd = wt.repoRoot;
   const tip = await resolveCommit(`refs/heads/${wt.branch}`, cwd);
   if (!tip) return { counts: { commits: 0, filesChanged: 0, insertions: 0, deletions: 0 }, stat: [] };
-  const range = [wt.baseCommit, tip];
-  const diff = ['diff', '--no-ext-diff', '--no-textconv'];
-  const [commits, numstat, stat] = await Promise.all([
+  const [commits, counts, stat] = await Promise.all([
     git(['rev-list', '--count', `${wt.baseCommit}..${tip}`], { cwd }),
-    git([...diff, '--numstat', ...range], { cwd }),
-    git([...diff, `--stat=${STAT_WIDTH}`, ...range], { cwd }),
+    diffCounts(cwd, wt.baseCommit, tip),
+    git(['diff', '--no-ext-diff', '--no-textconv', `--stat=${STAT_WIDTH}`, wt.baseCommit, tip], { cwd }),
   ]);
-  let filesChanged = 0;
-  let insertions = 0;
-  let deletions = 0;
-  for (const line of numstat.split('\n').filter(Boolean)) {
-    // "added<TAB>deleted<TAB>path"; binary files show "-" for both.
-    const [added = '', deleted = ''] = line.split('\t');
-    filesChanged++;
-    insertions += Number(added) || 0;
-    deletions += Number(deleted) || 0;
-  }
-  return { counts: { commits: Number(commits), filesChanged, insertions, deletions }, stat: shortenStat(stat) };
+  return { counts: { commits: Number(commits), ...counts }, stat: shortenStat(stat) };
 }
 
 /** git's --stat lines, keeping the final "N files changed" line when files are cut. */
@@ -52,25 +37,6 @@ function shortenStat(stat: string): string[] {
   if (lines.length <= MAX_FILE_LINES) return [...lines, total];
   const shown = lines.slice(0, MAX_FILE_LINES - 1);
   return [...shown, ` … and ${lines.length - shown.length} more files`, total];
-}
-
-/** Paths `git status` reports in the worktree (untracked files each on their own); none if it is gone. */
-export async function uncommittedFiles(path: string): Promise<string[]> {
-  try {
-    await access(path);
-  } catch {
-    return [];
-  }
-  const output = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: path });
-  const entries = output.split('\0');
-  const files: string[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] ?? '';
-    if (!entry) continue;
-    files.push(entry.slice(3)); // "XY path"
-    if (entry[0] === 'R' || entry[0] === 'C') i++; // a rename's source path follows as its own entry
-  }
-  return files;
 }
 
 function describeUncommitted(files: string[]): string[] {
