@@ -28,15 +28,25 @@ const WARN_AT = 0.8;
  */
 export class DailyBudget {
   constructor(
-    private readonly ledger: UsageLedger,
+    protected readonly ledger: UsageLedger,
     readonly limitUsd: number | undefined,
   ) {}
 
+  /** What `key` (a chat's) spent on `day`. */
+  protected costOn(key: string, day: string): number {
+    return this.ledger.costOn(key, day);
+  }
+
   /** The day's spending when it has reached the limit (new work is refused), else undefined. */
-  spent(chatKey: string, now = Date.now()): number | undefined {
+  spent(key: string, now = Date.now()): number | undefined {
     if (this.limitUsd === undefined) return undefined;
-    const spent = this.ledger.costOn(chatKey, utcDay(now));
+    const spent = this.costOn(key, utcDay(now));
     return spent >= this.limitUsd ? spent : undefined;
+  }
+
+  /** What is left today, when there is a limit. */
+  left(key: string, now = Date.now()): number | undefined {
+    return this.limitUsd === undefined ? undefined : Math.max(0, this.limitUsd - this.costOn(key, utcDay(now)));
   }
 
   /** Whether a cost just took the day past 80 % of the limit: the chat is told once. */
@@ -50,26 +60,9 @@ export class DailyBudget {
  * UTC day's cost reaches it, their new turns and spawns are refused until midnight UTC; work
  * already running finishes (a run with a budget of its own stops at what their day had left).
  */
-export class PersonDailyBudget {
-  constructor(
-    private readonly ledger: UsageLedger,
-    readonly limitUsd: number | undefined,
-  ) {}
-
-  /** The person's day's spending when it has reached the limit, else undefined. */
-  spent(person: string, now = Date.now()): number | undefined {
-    if (this.limitUsd === undefined) return undefined;
-    const spent = this.ledger.personCostOn(person, utcDay(now));
-    return spent >= this.limitUsd ? spent : undefined;
-  }
-
-  /** What the person has left today, when there is a limit. */
-  left(person: string, now = Date.now()): number | undefined {
-    return this.limitUsd === undefined ? undefined : Math.max(0, this.limitUsd - this.ledger.personCostOn(person, utcDay(now)));
-  }
-
-  crossedWarning(before: number, after: number): boolean {
-    return this.limitUsd !== undefined && before < this.limitUsd * WARN_AT && after >= this.limitUsd * WARN_AT;
+export class PersonDailyBudget extends DailyBudget {
+  protected override costOn(person: string, day: string): number {
+    return this.ledger.personCostOn(person, day);
   }
 }
 
