@@ -28,19 +28,22 @@ export async function loadAdapters(dir: string, env: NodeJS.ProcessEnv = process
   return adapters;
 }
 
+/** The JSON `text` of the operator's file at `path`; a ConfigError naming it when it is not JSON. */
+export function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message}`);
+  }
+}
+
 /** `BRIDGE_<NAME>_COMMAND`: the executable an operator or a test runs for the CLI `name`. */
 export function commandOverride(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return env[`BRIDGE_${name.toUpperCase().replaceAll('-', '_')}_COMMAND`] || undefined;
 }
 
 export function parseAdapterManifest(text: string, path: string): AdapterManifest {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = adapterManifestSchema.safeParse(json);
+  const parsed = adapterManifestSchema.safeParse(parseJson(text, path));
   if (!parsed.success) throw new ConfigError(`${path}: ${describeIssues(parsed.error.issues)}`);
   return parsed.data;
 }

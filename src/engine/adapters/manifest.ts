@@ -14,6 +14,12 @@ import { routeProblem } from '../sandbox/model-routes.ts';
 const ROUTES_WANTED = 'list the calls the CLI makes to its model API, like "POST /v1/messages": the credential proxy sends on no other';
 
 const argTemplate = z.array(z.string()).describe('an array of argument strings');
+/** Each option's arguments: a CLI without one simply does not offer it. */
+const optionTemplates = z
+  .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)
+  .partial()
+  .strict()
+  .default({});
 /** A path inside a home, relative to it and staying in it (a folder ends in `/`). */
 const homePath = z
   .string()
@@ -101,11 +107,7 @@ export const adapterManifestSchema = z
      */
     unknownSession: regexSource.optional(),
     /** Optional features; a CLI without one simply does not offer it. */
-    options: z
-      .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)
-      .partial()
-      .strict()
-      .default({}),
+    options: optionTemplates,
     /**
      * Who answers the CLI's permission prompts. `bypass` is added to every turn that does not
      * ask the bridge (the CLI cannot ask anyone in a non-interactive run); `prompt` makes the
@@ -155,11 +157,7 @@ export const adapterManifestSchema = z
         authMethod: z.string().min(1).optional(),
         /** How long the agent has to open its session (ACP's `initialize` and `session/new`) before its turns fail; its wire's default otherwise. */
         openTimeoutSeconds: z.number().positive().max(600).optional(),
-        options: z
-          .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)
-          .partial()
-          .strict()
-          .default({}),
+        options: optionTemplates,
       })
       .strict()
       .optional(),

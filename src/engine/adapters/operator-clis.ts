@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../../kernel/errors/config-error.ts';
-import { commandOverride, type Adapter } from './load.ts';
+import { commandOverride, parseJson, type Adapter } from './load.ts';
 import { adapterManifestSchema } from './manifest.ts';
 
 /** How the ACP wire says a session could not be loaded (refused, or not offered): the session starts afresh. */
@@ -39,12 +39,7 @@ export async function loadOperatorClis(dataDir: string, shipped: ReadonlyMap<str
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new ConfigError(`${path}: cannot be read: ${(error as Error).message}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message}`);
-  }
+  const json = parseJson(text, path);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`${path}: expected an object of agents by id`);
   return Object.entries(json).map(([id, raw]) => {
     if (shipped.has(id)) throw new ConfigError(`${path}: "${id}": a CLI the bridge ships has that id; choose another`);

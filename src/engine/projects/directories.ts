@@ -37,14 +37,10 @@ export async function resolveDirectory(from: string, wanted: string, places: Wor
     return { ok: false, error: `${path} does not exist.` };
   }
   if (!(await stat(real)).isDirectory()) return { ok: false, error: `${path} is not a directory.` };
-  if (!roots.some((root) => isInside(real, root))) {
-    const where = real === path ? path : `${path} (which is ${real})`;
+  const where = real === path ? path : `${path} (which is ${real})`;
+  if (!roots.some((root) => isInside(real, root)))
     return { ok: false, error: `${where} is outside the directories this bot may work in: ${roots.join(', ')} (BRIDGE_PROJECT_ROOTS).` };
-  }
   if (!mayWorkIn(real, places))
-    return {
-      ok: false,
-      error: `${real === path ? path : `${path} (which is ${real})`} holds the bridge's own state (its data directory or the agents' homes): no chat works there.`,
-    };
+    return { ok: false, error: `${where} holds the bridge's own state (its data directory or the agents' homes): no chat works there.` };
   return { ok: true, dir: real };
 }

@@ -61,10 +61,4 @@ export class TrustedDirectories {
   }
 }
 
-async function resolved(dir: string): Promise<string | undefined> {
-  try {
-    return await realpath(resolve(dir));
-  } catch {
-    return undefined;
-  }
-}
+const resolved = (dir: string): Promise<string | undefined> => realpath(resolve(dir)).catch(() => undefined);

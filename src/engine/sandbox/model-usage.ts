@@ -1,4 +1,5 @@
 import type { Usage } from '../../kernel/protocols/events.ts';
+import { compact } from '../../kernel/protocols/decoder.ts';
 
 /*
  * What a model call used, read from the API's own answer as the credential proxy passes it
@@ -99,7 +100,7 @@ function anthropic(message: Record<string, unknown> | undefined): ModelCall | un
 
 function anthropicUsage(usage: Record<string, unknown> | undefined, model: string | undefined, id: string | undefined): ModelCall | undefined {
   if (!usage) return undefined;
-  return compact({
+  return compact<ModelCall>({
     provider: 'anthropic',
     usage: {
       inputTokens: num(usage.input_tokens),
@@ -126,7 +127,7 @@ function openAiCall(body: Record<string, unknown>, names: { input: string; outpu
   const usage = record(body.usage);
   if (!usage) return undefined;
   const cached = num(record(usage[names.details])?.cached_tokens);
-  return compact({
+  return compact<ModelCall>({
     provider: 'openai',
     usage: { inputTokens: Math.max(0, num(usage[names.input]) - cached), outputTokens: num(usage[names.output]), cacheReadTokens: cached },
     model: str(body.model),
@@ -141,10 +142,6 @@ function larger(a: Usage, b: Usage): Usage {
     cacheReadTokens: Math.max(a.cacheReadTokens ?? 0, b.cacheReadTokens ?? 0),
     cacheWriteTokens: Math.max(a.cacheWriteTokens ?? 0, b.cacheWriteTokens ?? 0),
   };
-}
-
-function compact(call: { provider: Provider; usage: Usage; model: string | undefined; id: string | undefined }): ModelCall {
-  return { provider: call.provider, usage: call.usage, ...(call.model ? { model: call.model } : {}), ...(call.id ? { id: call.id } : {}) };
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -40,10 +40,8 @@ export async function findRepoRoot(dir: string): Promise<string | undefined> {
   }
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
+const isDirectory = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
