@@ -19,7 +19,7 @@ import { ProcessMessages } from './process-messages.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { wallsUp } from '../sandbox/walls.ts';
 import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
-import { safely, walled, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
+import { safely, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
 import { credentialVariables } from '../sandbox/model-api-access.ts';
 import { MCP_RELAY_SCRIPT, mcpOverStdio } from './mcp-stdio-relay.ts';
 
@@ -127,7 +127,7 @@ export class LiveCli {
       keys: credentialVariables([adapter.walls.modelApi]),
       // A host its sandbox refused shows in the progress of the turn at work; a model call its credential proxy metered is that turn's cost.
       // The MCP relay too, for a dialect that may offer the bridge's MCP server over stdio: it runs inside.
-      ...walled(turnWalls(launch.walls, spec.mcp, [this.folder, relay && MCP_RELAY_SCRIPT], (event) => this.handle(event), adapter.walls)),
+      walls: turnWalls(launch.walls, spec.mcp, [this.folder, relay && MCP_RELAY_SCRIPT], (event) => this.handle(event), adapter.walls),
     });
     const reading = this.process
       .readLines((line) => this.onLine(line))

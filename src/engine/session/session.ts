@@ -1,5 +1,5 @@
 import type { Adapter } from '../adapters/load.ts';
-import { Turn, walled, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import { Turn, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
 import { canRunLive } from '../adapters/live.ts';
 import { liveOnlyProtocols } from '../../kernel/protocols/index.ts';
 import { LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
@@ -275,7 +275,7 @@ export class AgentSession implements LiveHolder {
           graceMs: config.graceMs,
           output: config.output,
           log: config.log,
-          ...walled(config.walls),
+          walls: config.walls,
           spec: {
             ...config.options,
             ...fresh,
@@ -311,7 +311,7 @@ export class AgentSession implements LiveHolder {
       mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : config.watched ? ('ask' as const) : ('bypass' as const),
       graceMs: config.graceMs,
       log: config.log,
-      ...walled(config.walls),
+      walls: config.walls,
     };
     let cli = this.liveCli;
     if (cli && (!cli.isAlive || cli.key !== liveLaunchKey(launch) || cli.sessionId !== this.resumeId)) {

@@ -148,17 +148,15 @@ export class Turn implements RunningTurn {
       keys: credentialVariables([run.adapter.walls.modelApi]),
       output: run.output,
       // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
-      ...walled(
-        turnWalls(
-          run.walls,
-          run.spec.mcp,
-          [this.folder],
-          (event) => {
-            this.seen.observe(event);
-            safely(this.handlers, 'onEvent', event, run.log);
-          },
-          run.adapter.walls,
-        ),
+      walls: turnWalls(
+        run.walls,
+        run.spec.mcp,
+        [this.folder],
+        (event) => {
+          this.seen.observe(event);
+          safely(this.handlers, 'onEvent', event, run.log);
+        },
+        run.adapter.walls,
       ),
     });
     if (via === 'live') {
@@ -380,9 +378,4 @@ export function writeTurnFiles(folder: string | undefined, contents: Partial<Rec
     files[key] = file;
   }
   return files;
-}
-
-/** The launch's walls, when it has any. */
-export function walled(walls: WallScope | undefined): { walls?: WallScope } {
-  return walls ? { walls } : {};
 }
