@@ -106,7 +106,7 @@ export class Inbox {
         ...(attachment.recorded ? { recorded: true } : {}),
         bytes: size,
         ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}),
-        ...durationOf(attachment),
+        ...(attachment.durationSeconds !== undefined ? { durationSeconds: attachment.durationSeconds } : {}),
       };
     } catch (error) {
       await rm(partial, { force: true });
@@ -175,10 +175,6 @@ function nameFor(attachment: Attachment): string {
   return subtype ? `${fallback}.${subtype.replace(/^x-/, '').split('+')[0]}` : fallback;
 }
 
-function durationOf(attachment: Attachment): Pick<SavedFile, 'durationSeconds'> {
-  return attachment.durationSeconds !== undefined ? { durationSeconds: attachment.durationSeconds } : {};
-}
-
 /** The inbox's real folder, made where missing; an OutsideError when it leads out of `workdir`. */
 async function prepare(workdir: string): Promise<string> {
   const dir = await containedDir(workdir, INBOX_DIR, projectFolderMode());
@@ -191,10 +187,7 @@ async function prepare(workdir: string): Promise<string> {
 
 /** The inbox's real folder if there is one (nothing is made); an OutsideError when it leads out of `workdir`. */
 async function existingInbox(workdir: string): Promise<string | undefined> {
-  const exists = await lstat(join(workdir, INBOX_DIR)).then(
-    () => true,
-    () => false,
-  );
+  const exists = await lstat(join(workdir, INBOX_DIR)).catch(() => undefined);
   if (!exists || !(await stat(workdir).catch(() => undefined))?.isDirectory()) return undefined;
   return containedDir(workdir, INBOX_DIR);
 }
