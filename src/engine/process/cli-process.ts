@@ -6,6 +6,7 @@ import { parseLine, readLines, type CliLine } from './lines.ts';
 import { Secrets } from '../../kernel/log/secrets.ts';
 import { MODEL_CREDENTIAL_VARIABLES } from '../sandbox/model-api-access.ts';
 import { TailBuffer } from './tail-buffer.ts';
+import { signalIfThere } from './owner-marks.ts';
 import { enclose, wallsUp, type Enclosure } from '../sandbox/walls.ts';
 import { type WallScope } from '../sandbox/wall-scope.ts';
 
@@ -147,13 +148,7 @@ export class CliProcess {
   }
 
   private killGroup(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    if (this.child.pid !== undefined) signalIfThere(-this.child.pid, signal);
   }
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { markedProcesses, type MarkedProcess } from './owner-marks.ts';
+import { markedProcesses, signalIfThere, type MarkedProcess } from './owner-marks.ts';
 
 /** How long what this process started gets between SIGTERM and SIGKILL as it leaves at once. */
 export const LEAVING_GRACE_MS = 2000;
@@ -48,13 +48,7 @@ function whileAlive(ours: () => MarkedProcess[], ms: number): MarkedProcess[] {
 function signal(processes: MarkedProcess[], name: NodeJS.Signals): void {
   const own = ownGroup();
   for (const { pid, pgrp } of processes) {
-    for (const target of pgrp !== own && pgrp > 1 ? [-pgrp, pid] : [pid]) {
-      try {
-        process.kill(target, name);
-      } catch {
-        // gone already
-      }
-    }
+    for (const target of pgrp !== own && pgrp > 1 ? [-pgrp, pid] : [pid]) signalIfThere(target, name);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Log } from '../../kernel/log/logger.ts';
-import { markedProcesses } from './owner-marks.ts';
+import { markedProcesses, signalIfThere } from './owner-marks.ts';
 
 /**
  * A bridge or worker killed outright (SIGKILL, OOM, power) leaves its CLIs running in their
@@ -13,13 +13,7 @@ export async function reapOrphans(dataDir: string, log: Log): Promise<number> {
   const leaders = markedProcesses(dataDir)
     .filter(({ pid, ppid, pgrp, starter }) => pgrp === pid && String(ppid) !== starter)
     .map(({ pid }) => pid);
-  for (const pid of leaders) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  for (const pid of leaders) signalIfThere(-pid, 'SIGKILL');
   if (leaders.length) log.warn(`stopped ${leaders.length} CLI process group(s) left running by a previous bridge or worker`);
   return leaders.length;
 }

@@ -9,6 +9,15 @@ export function ownerMarks(dataDir: string): Record<string, string> {
   return { [OWNER_VARIABLE]: dataDir, [OWNER_PID_VARIABLE]: String(process.pid) };
 }
 
+/** Sends `signal` to a process (a group, when negative) that may be gone already. */
+export function signalIfThere(target: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(target, signal);
+  } catch {
+    // gone already
+  }
+}
+
 /** A process that carries a data directory's mark in its environment: a CLI, or anything it started. */
 export interface MarkedProcess {
   pid: number;
