@@ -97,11 +97,9 @@ export class LiveInput {
 
   /** The CLI has shown whether it names messages: the held ones are written, or given back. */
   private release(): void {
-    if (this.process.names !== true || this.closed) return this.giveBack();
-    const held = this.held;
-    this.held = [];
-    const refused = held.filter((message) => !this.write(message.text, message.id));
-    if (refused.length) this.unsteered?.(refused);
+    // Those it refuses (its input gone meanwhile) are given back.
+    if (this.process.names === true && !this.closed) this.held = this.held.filter((message) => !this.write(message.text, message.id));
+    this.giveBack();
   }
 
   private giveBack(): void {
