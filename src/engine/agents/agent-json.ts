@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isObject } from '../../kernel/protocols/decoder.ts';
 import type { DefinitionFields } from './definition.ts';
 import { budgetUsd, cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
@@ -45,8 +46,4 @@ export function parseAgentJson(text: string, file: string, known: KnownNames): P
   if (!parsed.success) return { problems: issuesToProblems(file, parsed.error.issues, Object.keys(schema.shape)), setsPrompt };
   const { budget, ...fields } = parsed.data;
   return { value: { ...fields, budgetUsd: budget }, problems: [], setsPrompt };
-}
-
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -27,7 +27,7 @@ export function chatHandover(chat: HandoverChat, tell: (text: string) => Promise
   return {
     async before(prompt) {
       const { home, cli: from } = chat.record;
-      if (!home || home.cli === from || limitedUntil(chat.record, home.cli) > Date.now()) return undefined;
+      if (!home || home.cli === from || (chat.record.limited?.[home.cli]?.until ?? 0) > Date.now()) return undefined;
       const notes = chat.record.work ?? freshNotes(from);
       const { [home.cli]: _reset, ...limited } = chat.record.limited ?? {};
       await chat.switchCli(home.cli, home.sessionId, { home: undefined, limited, work: freshNotes(home.cli) });
@@ -59,10 +59,6 @@ export function chatHandover(chat: HandoverChat, tell: (text: string) => Promise
       return { prompt: `${next.brief}\n\n${prompt}`, resumeId: undefined };
     },
   };
-}
-
-function limitedUntil(record: ChatRecord, cli: string): number {
-  return record.limited?.[cli]?.until ?? 0;
 }
 
 /** The limits not yet reset. */
