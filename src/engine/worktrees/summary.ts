@@ -9,24 +9,19 @@ const NAMED_UNCOMMITTED = 3;
 
 /** What the run left: its commits and their diff since baseCommit, and what it did not commit. */
 export async function summarizeWorktree(wt: Worktree): Promise<WorktreeSummary> {
-  const committed = await committedChanges(wt);
-  const uncommitted = await uncommittedFiles(wt.path);
-  const stat = [...committed.stat, ...describeUncommitted(uncommitted)].join('\n') || 'no changes';
-  return { ...committed.counts, uncommittedFiles: uncommitted.length, stat };
-}
-
-async function committedChanges(
-  wt: Worktree,
-): Promise<{ counts: Pick<WorktreeSummary, 'commits' | 'filesChanged' | 'insertions' | 'deletions'>; stat: string[] }> {
   const cwd = wt.repoRoot;
   const tip = await resolveCommit(`refs/heads/${wt.branch}`, cwd);
-  if (!tip) return { counts: { commits: 0, filesChanged: 0, insertions: 0, deletions: 0 }, stat: [] };
-  const [commits, counts, stat] = await Promise.all([
-    git(['rev-list', '--count', `${wt.baseCommit}..${tip}`], { cwd }),
-    diffCounts(cwd, wt.baseCommit, tip),
-    git(['diff', '--no-ext-diff', '--no-textconv', `--stat=${STAT_WIDTH}`, wt.baseCommit, tip], { cwd }),
-  ]);
-  return { counts: { commits: Number(commits), ...counts }, stat: shortenStat(stat) };
+  // A branch that is gone has nothing committed to tell.
+  const [commits, counts, stat] = tip
+    ? await Promise.all([
+        git(['rev-list', '--count', `${wt.baseCommit}..${tip}`], { cwd }),
+        diffCounts(cwd, wt.baseCommit, tip),
+        git(['diff', '--no-ext-diff', '--no-textconv', `--stat=${STAT_WIDTH}`, wt.baseCommit, tip], { cwd }),
+      ])
+    : ['0', { filesChanged: 0, insertions: 0, deletions: 0 }, ''];
+  const uncommitted = await uncommittedFiles(wt.path);
+  const lines = [...shortenStat(stat), ...describeUncommitted(uncommitted)];
+  return { commits: Number(commits), ...counts, uncommittedFiles: uncommitted.length, stat: lines.join('\n') || 'no changes' };
 }
 
 /** git's --stat lines, keeping the final "N files changed" line when files are cut. */
