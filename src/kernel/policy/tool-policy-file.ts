@@ -51,9 +51,5 @@ export function parseToolPolicy(text: string, file: string): ApprovalRule[] {
   }
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) throw new ConfigError(`${file}: ${describeIssues(parsed.error.issues.slice(0, 1))}`);
-  return parsed.data.rules.map((rule) => ({
-    tool: rule.tool,
-    agent: rule.agent,
-    approvals: rule.approvals,
-  }));
+  return parsed.data.rules;
 }

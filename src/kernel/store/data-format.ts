@@ -1,4 +1,5 @@
-import { access, copyFile, mkdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { writePrivateFile } from './private-files.ts';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
@@ -56,7 +57,7 @@ function migrations(context: MigrationContext): Record<number, Migration> {
  * records as they are). Data of a newer format stops the start with one line.
  */
 export async function migrateDataDir(dataDir: string, context: MigrationContext, log: Log): Promise<{ from: number; backup?: string }> {
-  const present = await presentFiles(dataDir);
+  const present = presentFiles(dataDir);
   // None recorded: format 1 where records exist (bridges before the format was recorded), else a new directory.
   const found = (await recordedFormat(dataDir)) ?? (present.length ? 1 : undefined);
   if (found === undefined) {
@@ -80,7 +81,7 @@ export async function migrateDataDir(dataDir: string, context: MigrationContext,
       const next = name.endsWith('.jsonl')
         ? migrateLines(text, step.lines[name as (typeof LINES)[number]])
         : JSON.stringify({ ...step.documents[name as (typeof DOCUMENTS)[number]](JSON.parse(text) as Json), version: format + 1 }, null, 2);
-      await replace(path, next);
+      await writePrivateFile(path, next); // whole or not at all: a crash leaves the old file or the new one
     }
   }
   await writeFormat(dataDir);
@@ -102,16 +103,8 @@ async function recordedFormat(dataDir: string): Promise<number | undefined> {
   return format;
 }
 
-async function presentFiles(dataDir: string): Promise<string[]> {
-  const names: string[] = [];
-  for (const name of [...DOCUMENTS, ...LINES]) {
-    const exists = await access(join(dataDir, name)).then(
-      () => true,
-      () => false,
-    );
-    if (exists) names.push(name);
-  }
-  return names;
+function presentFiles(dataDir: string): string[] {
+  return [...DOCUMENTS, ...LINES].filter((name) => existsSync(join(dataDir, name)));
 }
 
 /** A line that does not parse (the torn end of a crash) is kept as it was: the archive's reader skips it as before. */
@@ -130,10 +123,5 @@ function migrateLines(text: string, step: (record: Json) => Json): string {
 }
 
 function writeFormat(dataDir: string): Promise<void> {
-  return replace(join(dataDir, FORMAT_FILE), `${JSON.stringify({ format: DATA_FORMAT })}\n`);
-}
-
-/** Whole or not at all: a crash leaves the old file or the new one. */
-function replace(path: string, content: string): Promise<void> {
-  return writePrivateFile(path, content);
+  return writePrivateFile(join(dataDir, FORMAT_FILE), `${JSON.stringify({ format: DATA_FORMAT })}\n`);
 }

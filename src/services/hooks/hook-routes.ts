@@ -1,6 +1,6 @@
 import { webhookDelivered } from '../telemetry/metrics-webhooks.ts';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
+import { peerOf } from '../../kernel/http/peer.ts';
 import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
@@ -53,7 +53,7 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
 
   const record = (c: Context, hook: Hook | undefined, name: string, outcome: Outcome) => {
     webhookDelivered(outcome.status, outcome.decision);
-    const from = remote(c);
+    const from = peerOf(c);
     const what = [
       `${outcome.status}`,
       outcome.reason,
@@ -178,12 +178,4 @@ function shown(started: Omit<DeliveryRecord, 'at' | 'delivery'>): Record<string,
 /** A name from the URL as the audit log may hold it: whoever sends writes it. */
 function printable(name: string): string {
   return name.replace(/[^\x21-\x7e]/g, '?').slice(0, 64);
-}
-
-function remote(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
 }

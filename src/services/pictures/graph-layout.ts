@@ -63,15 +63,6 @@ export const METRICS = {
   maxTitleWidth: 520,
 } as const;
 
-export const STATE_WORD: Record<GraphNode['state'], string> = {
-  waiting: 'waiting',
-  running: 'running',
-  done: 'done',
-  failed: 'failed',
-  skipped: 'skipped',
-  stopped: 'stopped',
-};
-
 /** Wider than this (to its height), a top-to-bottom picture is worth laying out the other way. */
 const TARGET_ASPECT = 1.2;
 /** Chat apps refuse photos far longer than wide (past 20 to 1, or the reverse): keep well inside. */
@@ -103,16 +94,8 @@ function withTitle(placed: Placed, title: string): GraphLayout {
   const width = Math.max(placed.width, Math.min(wanted, METRICS.maxTitleWidth));
   const room = width - 2 * METRICS.margin;
   const shown = fit(title, METRICS.maxTitleChars, (text) => textWidth(text, METRICS.titleSize, true) <= room);
-  const dx = (width - placed.width) / 2;
   const dy = METRICS.titleHeight;
-  return {
-    ...placed,
-    width,
-    height: placed.height + dy,
-    title: shown,
-    nodes: placed.nodes.map((node) => ({ ...node, x: node.x + dx, y: node.y + dy })),
-    edges: placed.edges.map((edge) => ({ ...edge, points: edge.points.map((p) => ({ x: p.x + dx, y: p.y + dy })) })),
-  };
+  return { ...moved(placed, (width - placed.width) / 2, dy), width, height: placed.height + dy, title: shown };
 }
 
 type Sized = GraphNode & { width: number; height: number; shownLabel: string; shownDetail: string };
@@ -121,7 +104,7 @@ type Placed = Omit<GraphLayout, 'title'>;
 function sizeNode(node: GraphNode): Sized {
   const room = METRICS.maxNodeWidth - METRICS.padLeft - METRICS.padRight;
   const shownLabel = fit(oneLine(node.label) || node.id, METRICS.maxLabelChars, (text) => textWidth(text, METRICS.labelSize, true) <= room);
-  const detail = oneLine([STATE_WORD[node.state], node.detail].filter(Boolean).join(' · '));
+  const detail = oneLine([node.state, node.detail].filter(Boolean).join(' · '));
   const shownDetail = fit(detail, METRICS.maxDetailChars, (text) => textWidth(text, METRICS.detailSize, false) <= room);
   const words = Math.max(textWidth(shownLabel, METRICS.labelSize, true), textWidth(shownDetail, METRICS.detailSize, false));
   const width = clamp(Math.ceil(words + METRICS.padLeft + METRICS.padRight), METRICS.minNodeWidth, METRICS.maxNodeWidth);
@@ -178,12 +161,13 @@ function withinAspect(placed: GraphLayout): GraphLayout {
   const width = Math.max(placed.width, Math.ceil(placed.height / MAX_ASPECT));
   const height = Math.max(placed.height, Math.ceil(placed.width / MAX_ASPECT));
   if (width === placed.width && height === placed.height) return placed;
-  const dx = (width - placed.width) / 2;
-  const dy = (height - placed.height) / 2;
+  return { ...moved(placed, (width - placed.width) / 2, (height - placed.height) / 2), width, height };
+}
+
+/** Every box and arrow moved by (dx, dy). */
+function moved<T extends Placed>(placed: T, dx: number, dy: number): T {
   return {
     ...placed,
-    width,
-    height,
     nodes: placed.nodes.map((node) => ({ ...node, x: node.x + dx, y: node.y + dy })),
     edges: placed.edges.map((edge) => ({ ...edge, points: edge.points.map((p) => ({ x: p.x + dx, y: p.y + dy })) })),
   };

@@ -1,4 +1,4 @@
-import { layoutGraph, METRICS, type GraphLayout, type PlacedEdge, type PlacedNode, type Point } from './graph-layout.ts';
+import { layoutGraph, METRICS, type PlacedEdge, type PlacedNode, type Point } from './graph-layout.ts';
 import type { GraphModel, NodeState } from './graph-model.ts';
 
 /**
@@ -38,10 +38,7 @@ export const STATE_STYLE: Record<NodeState, Style> = {
 const EDGE = { plain: '#94a3b8', done: '#16a34a' } as const;
 
 export function graphSvg(model: GraphModel, options: SvgOptions = {}): string {
-  return layoutSvg(layoutGraph(model), options);
-}
-
-export function layoutSvg(layout: GraphLayout, options: SvgOptions = {}): string {
+  const layout = layoutGraph(model);
   const prefix = escapeXml(options.idPrefix ?? '');
   const background = options.background === undefined ? '#ffffff' : options.background;
   const stateOf = new Map(layout.nodes.map((node) => [node.id, node.state]));

@@ -3,7 +3,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey, type ChatRef } from '../../kernel/ports/chat.ts';
 import type { Schedule } from './schedule.ts';
 import type { ScheduleStore } from './schedule-store.ts';
-import { nextFire, type Timing } from './timing.ts';
+import { nextFire } from './timing.ts';
 
 /** The longest a Node timer waits (about 24.8 days): a later schedule is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -15,8 +15,7 @@ export interface SchedulerOptions {
   log: Log;
 }
 
-/** Runs a schedule's prompt: `late` when it came due while the bridge was down. */
-/** Starts a schedule's work; 'refused': it did nothing, and will do nothing until someone resumes it (it is paused). */
+/** Starts a schedule's work (`late`: it came due while the bridge was down); 'refused': it did nothing, and will do nothing until someone resumes it (it is paused). */
 export type FireSchedule = (schedule: Schedule, late: boolean) => Promise<'refused' | void>;
 
 export type NewSchedule = Pick<Schedule, 'chat' | 'prompt' | 'timing' | 'by' | 'fromMessage'> & { spawn?: string };
@@ -41,11 +40,7 @@ export class Scheduler {
 
   async start(fire: FireSchedule, now = Date.now()): Promise<void> {
     this.fire = fire;
-    for (const schedule of this.options.store.all()) {
-      if (schedule.paused || schedule.nextAt === undefined || schedule.nextAt > now) continue;
-      await this.fireOne(schedule, now, true);
-    }
-    this.arm();
+    await this.fireDue(now, true);
   }
 
   forChat(address: ChatRef): Schedule[] {
@@ -71,7 +66,7 @@ export class Scheduler {
       paused: false,
       createdAt: now,
       fired: 0,
-      nextAt: this.nextAfter(input.timing, now),
+      nextAt: nextFire(input.timing, now, this.timeZone),
     };
     await this.options.store.save(schedule);
     this.arm();
@@ -90,7 +85,7 @@ export class Scheduler {
 
   /** Goes on from now: what it missed while paused is not made up. */
   async resume(schedule: Schedule, now = Date.now()): Promise<Schedule> {
-    const resumed = { ...schedule, paused: false, nextAt: this.nextAfter(schedule.timing, now) };
+    const resumed = { ...schedule, paused: false, nextAt: nextFire(schedule.timing, now, this.timeZone) };
     await this.options.store.save(resumed);
     this.arm();
     return resumed;
@@ -106,14 +101,9 @@ export class Scheduler {
     clearTimeout(this.timer);
   }
 
-  private nextAfter(timing: Timing, after: number): number | undefined {
-    return nextFire(timing, after, this.options.timeZone);
-  }
-
   private arm(): void {
     clearTimeout(this.timer);
-    if (this.closed) return;
-    if (!this.fire) return;
+    if (this.closed || !this.fire) return;
     const due = this.options.store
       .all()
       .filter((s) => !s.paused && s.nextAt !== undefined)
@@ -121,13 +111,15 @@ export class Scheduler {
     if (!due.length) return;
     const wait = Math.min(Math.max(Math.min(...due) - Date.now(), 0), MAX_TIMER_MS);
     this.timer = setTimeout(() => {
-      this.ticking = this.ticking.then(() => this.tick()).catch((error: Error) => this.options.log.error({ err: error }, 'firing schedules failed'));
+      this.ticking = this.ticking
+        .then(() => this.fireDue(Date.now(), false))
+        .catch((error: Error) => this.options.log.error({ err: error }, 'firing schedules failed'));
     }, wait);
   }
 
-  private async tick(now = Date.now()): Promise<void> {
+  private async fireDue(now: number, late: boolean): Promise<void> {
     for (const schedule of this.options.store.all())
-      if (!schedule.paused && schedule.nextAt !== undefined && schedule.nextAt <= now) await this.fireOne(schedule, now, false);
+      if (!schedule.paused && schedule.nextAt !== undefined && schedule.nextAt <= now) await this.fireOne(schedule, now, late);
     this.arm();
   }
 
@@ -135,8 +127,8 @@ export class Scheduler {
   private async fireOne(schedule: Schedule, now: number, late: boolean): Promise<void> {
     // From the time it was due, so an interval keeps its rhythm; from now when that is past (a late or slow firing).
     const due = schedule.nextAt ?? now;
-    const following = nextFire(schedule.timing, due, this.options.timeZone);
-    const next = following !== undefined && following <= now ? nextFire(schedule.timing, now, this.options.timeZone) : following;
+    const following = nextFire(schedule.timing, due, this.timeZone);
+    const next = following !== undefined && following <= now ? nextFire(schedule.timing, now, this.timeZone) : following;
     const updated: Schedule = { ...schedule, lastAt: now, fired: schedule.fired + 1, nextAt: next };
     await this.options.store.save(updated);
     this.options.log.info({ chat: schedule.chatKey, schedule: schedule.id, late }, `schedule #${schedule.number} fires`);

@@ -120,13 +120,8 @@ export function formatTime(ms: number, timeZone: string): string {
 }
 
 function humanMs(ms: number): string {
-  for (const [unit, size] of [
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-    ['m', 60_000],
-  ] as const)
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  return `${ms / 1000}s`;
+  const unit = ['d', 'h', 'm'].find((name) => ms % UNITS[name]! === 0);
+  return unit ? `${ms / UNITS[unit]!}${unit}` : `${ms / 1000}s`;
 }
 
 function looksLikeCron(pattern: string): boolean {

@@ -17,8 +17,6 @@ const chatApps = instruments((meter) => ({
   }),
 }));
 
-/** What a transport's send budget reports, for the transport it belongs to. */
-
 /** The send budget's meter for one transport, named by its id (a fixed set: the transports the code knows). */
 export function sendMeter(transport: string): SendMeter {
   // At 0 from the start: a panel shows none rather than no data, and rate() counts the first.

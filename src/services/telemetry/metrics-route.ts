@@ -1,5 +1,5 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
+import { peerOf } from '../../kernel/http/peer.ts';
 import { admit, forwardedBy } from './metrics-access.ts';
 import { answerScrape, type Scrape } from './metrics-server.ts';
 
@@ -10,16 +10,8 @@ import { answerScrape, type Scrape } from './metrics-server.ts';
  */
 export function mountMetrics(app: Hono, scrape: Scrape, token: string | undefined): void {
   app.get('/metrics', async (c) => {
-    const admission = admit({ remote: remote(c), authorization: c.req.header('authorization'), forwarded: forwardedBy((name) => c.req.header(name)) }, token);
+    const admission = admit({ remote: peerOf(c), authorization: c.req.header('authorization'), forwarded: forwardedBy((name) => c.req.header(name)) }, token);
     const answer = await answerScrape(admission, scrape);
     return c.body(answer.body, answer.status as 200, { 'content-type': answer.contentType, 'cache-control': 'no-store', ...answer.headers });
   });
-}
-
-function remote(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
 }

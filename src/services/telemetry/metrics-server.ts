@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../../kernel/errors/config-error.ts';
+import { closeServer, listening } from '../../kernel/http/listen.ts';
 import { admit, forwardedBy, type Admission } from './metrics-access.ts';
 import { PROMETHEUS_CONTENT_TYPE } from './metrics.ts';
 
@@ -43,17 +43,9 @@ export class MetricsListener {
 
   static async start(listen: { host: string; port: number }, scrape: Scrape, token: string | undefined): Promise<MetricsListener> {
     const server = createServer((request, response) => void serve(request, response, scrape, token));
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(
-          new ConfigError(
-            `BRIDGE_METRICS_ADDR: cannot listen on ${listen.host}:${listen.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}`,
-          ),
-        ),
-      );
-      server.listen(listen.port, listen.host);
-    });
+    const listened = listening(server, 'BRIDGE_METRICS_ADDR', listen.host, listen.port);
+    server.listen(listen.port, listen.host);
+    await listened;
     const { port } = server.address() as AddressInfo;
     const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
     return new MetricsListener(server, `${host}:${port}`);
@@ -64,9 +56,8 @@ export class MetricsListener {
     return `http://${this.address}/metrics`;
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }
 

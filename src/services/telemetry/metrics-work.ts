@@ -1,4 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
+import type { Usage } from '../../kernel/protocols/events.ts';
 import { instruments, TOKEN_COUNTS, WORK_SECONDS } from './metrics-instruments.ts';
 import { outcomeOf } from './metrics-labels.ts';
 import { providerOf } from './trace-attributes.ts';
@@ -10,14 +11,6 @@ export type Work = 'turn' | 'run';
 export interface WorkLabels {
   cli: string;
   model: string;
-}
-
-/** What a turn or run used, as the CLI reported it. */
-export interface WorkUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
 }
 
 const work = instruments((meter) => ({
@@ -66,7 +59,7 @@ export function workEnded(kind: Work, labels: WorkLabels, status: string, durati
 }
 
 /** What a turn or run used and cost, once it ended. */
-export function workSpent(kind: Work, labels: WorkLabels, usage: WorkUsage | undefined, costUsd: number | undefined): void {
+export function workSpent(kind: Work, labels: WorkLabels, usage: Usage | undefined, costUsd: number | undefined): void {
   const made = work();
   const base = attributes(kind, labels);
   if (usage) {

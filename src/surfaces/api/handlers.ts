@@ -128,10 +128,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
           ...(step.agent ? { agent: step.agent } : {}),
           worktree: false,
           depends_on: step.dependsOn,
-          ...(() => {
-            const t = tools(step.allowedTools, [], step.autoApprovePermissions);
-            return { allow: t.allow, ...(t.autoApprove ? { autoApprove: true } : {}) };
-          })(),
+          ...tools(step.allowedTools, [], step.autoApprovePermissions),
           ...(step.maxTurns ? { maxTurns: positive(`${where}.max_turns`, step.maxTurns) } : {}),
         };
       });

@@ -40,11 +40,10 @@ export async function watchOrchestration(orchestrator: Orchestrator, id: string,
       if (told.get(step.id) === now || now === 'pending') continue;
       const subagentId = state?.runId ?? '';
       // A step seen only once it had ended still gets its start, so every step reads started → ended.
-      if (now !== 'running' && !told.has(step.id) && subagentId) await write(call, { orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
+      if (now === 'running' || (!told.has(step.id) && subagentId)) await write(call, { orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
       told.set(step.id, now);
-      if (now === 'running') await write(call, { orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
-      else if (now === 'completed') await write(call, { orchestrationId: id, stepCompleted: { stepId: step.id, subagentId, result: state?.summary ?? '' } });
-      else
+      if (now === 'completed') await write(call, { orchestrationId: id, stepCompleted: { stepId: step.id, subagentId, result: state?.summary ?? '' } });
+      else if (now !== 'running')
         await write(call, {
           orchestrationId: id,
           stepFailed: { stepId: step.id, subagentId, error: state?.error ?? now, skipped: now === 'skipped' },
@@ -53,15 +52,9 @@ export async function watchOrchestration(orchestrator: Orchestrator, id: string,
     if (record.status !== 'running') {
       const steps = record.plan.steps.length;
       const done = record.plan.steps.filter((step) => record.steps[step.id]?.status === 'completed').length;
-      await write(
-        call,
-        record.status === 'completed'
-          ? { orchestrationId: id, completed: { summary: `${done} of ${steps} steps completed` } }
-          : {
-              orchestrationId: id,
-              failed: { error: record.status === 'stopped' ? `stopped by ${record.stoppedBy ?? 'someone'}` : `${done} of ${steps} steps completed` },
-            },
-      );
+      const summary = `${done} of ${steps} steps completed`;
+      const error = record.status === 'stopped' ? `stopped by ${record.stoppedBy ?? 'someone'}` : summary;
+      await write(call, record.status === 'completed' ? { orchestrationId: id, completed: { summary } } : { orchestrationId: id, failed: { error } });
       return;
     }
     await sleep(POLL_MS);

@@ -7,7 +7,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { WebConfig } from './web-settings.ts';
-import { ConfigError } from '../../kernel/errors/config-error.ts';
+import { closeServer, listening } from '../../kernel/http/listen.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { InAppLogin, TransportHost } from '../../kernel/ports/transport.ts';
 import { API_BODY_BYTES, AUTH_BODY_BYTES, limitBody } from '../../kernel/http/body-limit.ts';
@@ -122,23 +122,12 @@ export class WebServer {
       autoCleanupIncoming: false,
       ...(config.tls ? { createServer: createHttpsServer, serverOptions: { cert: config.tls.cert, key: config.tls.key } } : {}),
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(
-          new ConfigError(
-            `BRIDGE_WEB_ADDR: cannot listen on ${config.host}:${config.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}`,
-          ),
-        ),
-      );
-    });
+    await listening(server, 'BRIDGE_WEB_ADDR', config.host, config.port);
     const { port } = server.address() as AddressInfo;
     return new WebServer(server, `${config.host}:${port}`);
   }
 
-  async close(): Promise<void> {
-    // Event streams stay open until their pages leave: they are cut.
-    if ('closeAllConnections' in this.server) this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }

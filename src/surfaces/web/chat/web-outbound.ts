@@ -91,15 +91,7 @@ export class WebOutbound implements Outbound {
   }
 
   async send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    const message = this.add(to, {
-      id: nanoid(10),
-      from: 'bridge',
-      spans: spansOf(text),
-      ...(options.buttons?.length ? { buttons: options.buttons } : {}),
-      ...(options.replyTo ? { replyTo: options.replyTo } : {}),
-      at: Date.now(),
-    });
-    return { ...to, messageId: message.id };
+    return this.fromBridge(to, text, options);
   }
 
   async edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
@@ -169,12 +161,17 @@ export class WebOutbound implements Outbound {
   }
 
   private async sendWithFile(to: ChatRef, id: string, name: string, photo: boolean, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    return this.fromBridge(to, caption ?? plain(''), { buttons: options.buttons }, { id, name, photo });
+  }
+
+  private fromBridge(to: ChatRef, text: RichText, options: SendOptions, file?: WebMessage['file']): MessageRef {
     const message = this.add(to, {
       id: nanoid(10),
       from: 'bridge',
-      spans: spansOf(caption ?? plain('')),
-      file: { id, name, photo },
+      spans: spansOf(text),
+      ...(file ? { file } : {}),
       ...(options.buttons?.length ? { buttons: options.buttons } : {}),
+      ...(options.replyTo ? { replyTo: options.replyTo } : {}),
       at: Date.now(),
     });
     return { ...to, messageId: message.id };

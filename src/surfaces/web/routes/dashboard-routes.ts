@@ -66,10 +66,7 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   // A step shows its own prompt: the upstream results its CLI got first are on their own steps' pages.
   const ownTask = (run: SubagentRunRecord) =>
     run.orchestration && sources.orchestrations.get(run.orchestration.id)?.plan.steps.find((step) => step.id === run.orchestration!.step)?.prompt;
-  const shownRun = (run: SubagentRunRecord) => {
-    const task = ownTask(run);
-    return runView(run, { chatName: named(run.requesterKey), ownTask: task });
-  };
+  const shownRun = (run: SubagentRunRecord) => runView(run, { chatName: named(run.requesterKey), ownTask: ownTask(run) });
   const shownOrchestration = (record: OrchestrationRecord) => orchestrationView(record, named(record.chatKey));
   const questionView = (question: WaitingQuestion) => {
     const input = JSON.stringify(question.input, null, 2);
@@ -155,15 +152,15 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     return c.body(svg, 200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
   });
 
-  app.get('/usage', async (c) => {
-    if (sources.access.isOwner(person(c))) return c.json(sources.ledger.byDay());
-    const keys = await sources.access.filter(person(c), sources.ledger.chats(), chatOfKey);
-    return c.json(sources.ledger.byDay(keys));
-  });
+  // The spending of the chats this person may see (undefined: every chat, for an owner).
+  const spendingSeen = async (c: Context<WebEnv>) =>
+    sources.access.isOwner(person(c)) ? undefined : await sources.access.filter(person(c), sources.ledger.chats(), chatOfKey);
 
-  // What each person spent over the days kept, in the chats this person may see (every chat, for an owner).
+  app.get('/usage', async (c) => c.json(sources.ledger.byDay(await spendingSeen(c))));
+
+  // What each person spent over the days kept.
   app.get('/usage/people', async (c) => {
-    const keys = sources.access.isOwner(person(c)) ? undefined : await sources.access.filter(person(c), sources.ledger.chats(), chatOfKey);
+    const keys = await spendingSeen(c);
     const spends = sources.ledger.people(keys ? { chatKeys: keys } : {});
     return c.json(spends.map(({ key, name, tally }) => ({ key, name, tally })));
   });

@@ -7,7 +7,6 @@ import type { Conversations } from '../../../work/transcripts/conversations.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import type { ShareLinks } from '../shares/share-links.ts';
 import { sharedView } from '../views/shared-view.ts';
-import { parseMarkdown } from '../../../work/presentation/format/index.ts';
 
 /** What the share links' pages are made from. */
 export interface ShareSources {
@@ -47,7 +46,7 @@ export function shareRoutes(sources: ShareSources): Hono<WebEnv> {
       conversation = run && run.requesterKey === share.target.chat ? await sources.conversations.run(run) : undefined;
     }
     if (!conversation) return c.json({ error: 'What this link shows is no longer kept by the bridge.' }, 404);
-    return c.json({ ...sharedView(conversation, (text) => parseMarkdown(text)), expiresAt: share.expiresAt });
+    return c.json({ ...sharedView(conversation), expiresAt: share.expiresAt });
   });
 
   // A link to a run, from its page: the run must be one the person sees, as its page is.
