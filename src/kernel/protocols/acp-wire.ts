@@ -158,8 +158,8 @@ class AcpClient implements LiveWire {
   }
 
   private async open(): Promise<void> {
-    const { cwd, resumeId, mcp, authMethod } = this.wire;
-    const timer = setTimeout(() => this.fail(`the agent did not open its session within ${this.openTimeout / 1000} s`), this.openTimeout);
+    const { cwd, resumeId, mcp, authMethod, openTimeoutMs = ACP_OPEN_TIMEOUT_MS } = this.wire;
+    const timer = setTimeout(() => this.fail(`the agent did not open its session within ${openTimeoutMs / 1000} s`), openTimeoutMs);
     timer.unref?.();
     try {
       const agent = this.connection.agent;
@@ -235,10 +235,6 @@ class AcpClient implements LiveWire {
     for (let quiet = 0; quiet < REPLAY_QUIET_MS; quiet = Date.now() - this.lastUpdateAt) {
       await delay(REPLAY_QUIET_MS - quiet);
     }
-  }
-
-  private get openTimeout(): number {
-    return this.wire.openTimeoutMs ?? ACP_OPEN_TIMEOUT_MS;
   }
 
   private opened(sessionId: string): void {
@@ -339,11 +335,8 @@ function acpCommands(commands: unknown): AgentCommand[] {
 
 /** Tokens, where the agent reports them with its answer (`usage`, not yet in the stable protocol). */
 function usageOf(response: acp.PromptResponse | undefined): { inputTokens: number; outputTokens: number; cacheReadTokens?: number } | undefined {
-  const usage =
-    isObject(response) && isObject((response as Record<string, unknown>).usage)
-      ? ((response as Record<string, unknown>).usage as Record<string, unknown>)
-      : undefined;
-  if (!usage) return undefined;
+  const usage = (response as Record<string, unknown> | undefined)?.usage;
+  if (!isObject(usage)) return undefined;
   const cached = num(usage.cachedReadTokens);
   return { inputTokens: num(usage.inputTokens) ?? 0, outputTokens: num(usage.outputTokens) ?? 0, cacheReadTokens: cached };
 }

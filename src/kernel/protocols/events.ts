@@ -169,5 +169,3 @@ export type AgentEvent =
   | BlockedEvent
   | LogEvent
   | ExitEvent;
-
-export type AgentEventType = AgentEvent['type'];

@@ -29,8 +29,7 @@ export async function startTracing(service: ServiceName, log: Log): Promise<Trac
   // The process's own: the SDK reads its variables there too.
   const env = process.env;
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  if (!endpoint || getBooleanFromEnv('OTEL_SDK_DISABLED')) return NOT_TRACING;
-  if (env.OTEL_TRACES_EXPORTER?.trim() === 'none') return NOT_TRACING;
+  if (!endpoint || getBooleanFromEnv('OTEL_SDK_DISABLED') || env.OTEL_TRACES_EXPORTER?.trim() === 'none') return NOT_TRACING;
   const chosen = traceProtocol(env);
   if ('problem' in chosen) {
     log.warn(chosen.problem);

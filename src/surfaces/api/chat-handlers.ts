@@ -1,3 +1,4 @@
+import { EventEmitter, on } from 'node:events';
 import { status, type ServerWritableStream } from '@grpc/grpc-js';
 import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import { chatKey, isNoChat, type ChatRef } from '../../kernel/ports/chat.ts';
@@ -47,14 +48,18 @@ export function chatHandlers(deps: ChatApiDeps): ChatServiceHandlers {
         if (error instanceof ApiError && error.code !== status.INVALID_ARGUMENT) audit(chatKey(namedChat(deps, request.chat)), `refused: ${error.message}`);
         throw error;
       }
-      const turn = new TurnStream();
-      const sent = await deps.chats.send(chat, { text: request.text, from: fromClient(client) }, turn);
+      // The turn's events and outcome, kept until the stream takes them; nothing is kept once the client has gone.
+      const turn = new EventEmitter();
+      const watching = new AbortController();
+      const items = on(turn, 'item', { signal: watching.signal }) as AsyncIterableIterator<[Item]>;
+      const follower = { onEvent: (event: AgentEvent) => turn.emit('item', { event }), onEnded: (ended: TurnOutcome) => turn.emit('item', { ended }) };
+      const sent = await deps.chats.send(chat, { text: request.text, from: fromClient(client) }, follower);
       if (!sent.ok) {
         audit(chatKey(chat), `refused: ${sent.reason}`);
         throw new ApiError(status.RESOURCE_EXHAUSTED, sent.reason);
       }
       audit(chatKey(chat), 'accepted', sent.turnId ? { turnId: sent.turnId } : { detail: 'kept for after the restart' });
-      await followTurn(call, turn, { turnId: sent.turnId, position: sent.position, chat: apiChat(chat, deps.config.bareNumbers) });
+      await followTurn(call, items, watching, { turnId: sent.turnId, position: sent.position, chat: apiChat(chat, deps.config.bareNumbers) });
     }),
 
     GetChat: unary(deps, async (request, client) => {
@@ -66,50 +71,19 @@ export function chatHandlers(deps: ChatApiDeps): ChatServiceHandlers {
 
 type Item = { event: AgentEvent } | { ended: TurnOutcome };
 
-/** A turn's events and outcome as they come, kept until the stream takes them; nothing is kept once the client has gone. */
-class TurnStream {
-  private readonly items: Item[] = [];
-  private wake: (() => void) | undefined;
-  private dropped = false;
-
-  onEvent(event: AgentEvent): void {
-    this.push({ event });
-  }
-
-  onEnded(outcome: TurnOutcome): void {
-    this.push({ ended: outcome });
-  }
-
-  /** The client went away: the turn goes on, unwatched. */
-  drop(): void {
-    this.dropped = true;
-    this.items.length = 0;
-    this.wake?.();
-  }
-
-  async next(): Promise<Item | undefined> {
-    while (!this.items.length && !this.dropped) await new Promise<void>((resolve) => (this.wake = resolve));
-    return this.dropped ? undefined : this.items.shift();
-  }
-
-  private push(item: Item): void {
-    if (this.dropped) return;
-    this.items.push(item);
-    this.wake?.();
-  }
-}
-
 /** `accepted`, the turn's events numbered from 0, then `ended`: until the turn ends or the client goes. */
 async function followTurn(
   call: ServerWritableStream<unknown, ChatTurnEvent>,
-  turn: TurnStream,
+  items: AsyncIterableIterator<[Item]>,
+  watching: AbortController,
   accepted: { turnId: string; position: number; chat: ApiChatRef },
 ): Promise<void> {
   const gone = new Promise<void>((resolve) => {
     call.once('cancelled', resolve);
     call.once('close', resolve);
   });
-  void gone.then(() => turn.drop());
+  // The client went away: the turn goes on, unwatched.
+  void gone.then(() => watching.abort());
   const write = async (message: ChatTurnEvent) => {
     if (!call.write(message)) await Promise.race([new Promise((resolve) => call.once('drain', resolve)), gone]);
   };
@@ -119,28 +93,32 @@ async function followTurn(
     return;
   }
   let sequence = 0;
-  for (let item = await turn.next(); item; item = await turn.next()) {
-    if ('event' in item) {
-      const event = apiEvent(item.event, sequence);
-      if (event) {
-        sequence++;
-        await write({ agent: event });
+  try {
+    for await (const [item] of items) {
+      if ('event' in item) {
+        const event = apiEvent(item.event, sequence);
+        if (event) {
+          sequence++;
+          await write({ agent: event });
+        }
+        continue;
       }
-      continue;
+      const outcome = item.ended;
+      await write({
+        ended: {
+          turnId: accepted.turnId,
+          status: `TURN_STATUS_${outcome.status.toUpperCase()}` as TurnStatus,
+          text: outcome.text,
+          error: outcome.error ?? '',
+          costUsd: outcome.result?.costUsd ?? 0,
+          durationMs: outcome.durationMs,
+          sessionId: outcome.sessionId ?? '',
+        },
+      });
+      return;
     }
-    const outcome = item.ended;
-    await write({
-      ended: {
-        turnId: accepted.turnId,
-        status: `TURN_STATUS_${outcome.status.toUpperCase()}` as TurnStatus,
-        text: outcome.text,
-        error: outcome.error ?? '',
-        costUsd: outcome.result?.costUsd ?? 0,
-        durationMs: outcome.durationMs,
-        sessionId: outcome.sessionId ?? '',
-      },
-    });
-    return;
+  } catch (error) {
+    if (!watching.signal.aborted) throw error;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AgentEvent, InputEvent } from '../../kernel/protocols/events.ts';
+import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import type { SubagentRunRecord } from '../../work/subagents/record.ts';
 import { displayName } from '../../work/subagents/record.ts';
 import { chatRef, isNoChat, NO_CHAT, qualifiedId, type ChatRef as Chat } from '../../kernel/ports/chat.ts';
@@ -53,7 +53,7 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent | undefi
     case 'log':
       return { ...base, log: { line: event.line } };
     case 'input':
-      return { ...base, input: { messageId: event.id, stage: INPUT_STAGES[event.state] } };
+      return { ...base, input: { messageId: event.id, stage: `INPUT_STAGE_${event.state.toUpperCase()}` as InputStage } };
     case 'permission':
       // The control channel's traffic has no message of its own: it reads as the log line it is.
       return { ...base, log: { line: `permission asked for ${event.tool}` } };
@@ -68,19 +68,10 @@ export function apiEvent(event: AgentEvent, sequence: number): ApiEvent | undefi
   }
 }
 
-const INPUT_STAGES: Record<InputEvent['state'], InputStage> = {
-  queued: 'INPUT_STAGE_QUEUED',
-  started: 'INPUT_STAGE_STARTED',
-  completed: 'INPUT_STAGE_COMPLETED',
-  cancelled: 'INPUT_STAGE_CANCELLED',
-};
-
 /** Where a message for a run went, as the API names it. */
-export const DELIVERIES: Record<MessageDelivery['via'], Delivery> = {
-  live: 'DELIVERY_LIVE',
-  next_turn: 'DELIVERY_NEXT_TURN',
-  worker: 'DELIVERY_WORKER',
-};
+export function apiDelivery(via: MessageDelivery['via']): Delivery {
+  return `DELIVERY_${via.toUpperCase()}` as Delivery;
+}
 
 /** A chat as the API shows it: its `transport:chat` and thread, and the numbers too where they are numbers. */
 export function apiChat(chat: Chat, bareNumbers: string): ChatRef {

@@ -11,7 +11,7 @@ import type { Refusal } from '../../work/subagents/spawn-request.ts';
 import type { SpawnIntent } from '../../work/subagents/spawner.ts';
 import type { Subagents } from '../../work/subagents/subagents.ts';
 import { ApiError, mayActIn, namedChat, streaming, text, unary, type CallDeps } from './calls.ts';
-import { DELIVERIES, subagentInfo } from './convert.ts';
+import { apiDelivery, subagentInfo } from './convert.ts';
 import type { SubagentServiceHandlers } from './generated/jsonl_bridge/v1/SubagentService.ts';
 import { watchOrchestration, watchRun } from './watch.ts';
 
@@ -85,7 +85,7 @@ export function subagentHandlers(deps: ApiDeps): SubagentServiceHandlers {
       const { delivery, messageId } = sent;
       return {
         pending: delivery.via === 'next_turn' ? delivery.waiting : 0,
-        delivery: DELIVERIES[delivery.via],
+        delivery: apiDelivery(delivery.via),
         messageId: delivery.via === 'next_turn' ? '' : messageId,
       };
     }),

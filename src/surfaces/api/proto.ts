@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadPackageDefinition, type ServiceDefinition } from '@grpc/grpc-js';
+import { loadPackageDefinition } from '@grpc/grpc-js';
 import { loadSync, type Options } from '@grpc/proto-loader';
 import type { ProtoGrpcType } from './generated/chat.ts';
 import { REPO_ROOT } from '../../kernel/repo-root.ts';
@@ -17,5 +17,3 @@ export const LOAD_OPTIONS: Options = { longs: Number, enums: String, defaults: t
 export function loadServices(): ProtoGrpcType['jsonl_bridge']['v1'] {
   return (loadPackageDefinition(loadSync(PROTO_FILES, { ...LOAD_OPTIONS, includeDirs: [PROTO_DIR] })) as unknown as ProtoGrpcType).jsonl_bridge.v1;
 }
-
-export type { ServiceDefinition };
