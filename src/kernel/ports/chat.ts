@@ -205,8 +205,7 @@ export function attachmentKind(mime: string | undefined): Attachment['kind'] {
 export interface Downloads {
   /** The largest file the transport can fetch. */
   readonly maxBytes: number;
-  /** Writes the attachment's bytes to `path`; rejects (with a sentence) when it cannot. */
-  /** Stops, rejecting, when `signal` is aborted (a download past its deadline). */
+  /** Writes the attachment's bytes to `path`; rejects (with a sentence) when it cannot, or when `signal` is aborted (a download past its deadline). */
   download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void>;
 }
 

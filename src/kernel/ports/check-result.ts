@@ -21,9 +21,9 @@ export const warn = (subject: string, found: string, fix: string): CheckResult =
 export const optional = (subject: string, found: string, fix: string): CheckResult => ({ ok: true, optional: true, subject, found, fix });
 
 export function formatCheck(result: CheckResult): string {
-  if (result.warning) return `! ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
-  if (result.optional) return `– ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
-  return result.ok ? `✓ ${result.subject}: ${result.found}` : `✗ ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
+  if (result.ok && !result.warning && !result.optional) return `✓ ${result.subject}: ${result.found}`;
+  const mark = result.warning ? '!' : result.optional ? '–' : '✗';
+  return `${mark} ${result.subject}: ${result.found.replace(/\.$/, '')}. ${result.fix}`;
 }
 
 /** The first line of an error or of a command's output: enough to recognise, short enough for one line. */

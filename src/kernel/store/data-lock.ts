@@ -28,7 +28,7 @@ const TRYING_MS = 10_000;
  * dead one's, so two starting together never both take it. Released when the process exits.
  */
 export async function lockDataDir(file: string, what: string, fix: string): Promise<void> {
-  const mine: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...optionalStart(process.pid) };
+  const mine: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), start: startOf(process.pid) };
   const text = JSON.stringify(mine);
   // Past this, something keeps making and removing the lock file: said as the error it is.
   const deadline = Date.now() + TRYING_MS;
@@ -110,11 +110,6 @@ function alive(holder: Holder): boolean {
   }
   const start = startOf(holder.pid);
   return holder.start === undefined || start === undefined || start === holder.start;
-}
-
-function optionalStart(pid: number): { start?: number } {
-  const start = startOf(pid);
-  return start === undefined ? {} : { start };
 }
 
 /** Field 22 of /proc/<pid>/stat (after the command's parenthesised name, which may hold spaces). */

@@ -10,12 +10,9 @@ export class RateLimit {
 
   take(key: string, perMinute: number, now = Date.now()): { ok: true } | { ok: false; retryAfterSeconds: number } {
     const recent = (this.taken.get(key) ?? []).filter((at) => at > now - WINDOW_MS);
-    if (recent.length >= perMinute) {
-      this.taken.set(key, recent);
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + WINDOW_MS - now) / 1000)) };
-    }
-    recent.push(now);
     this.taken.set(key, recent);
+    if (recent.length >= perMinute) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + WINDOW_MS - now) / 1000)) };
+    recent.push(now);
     return { ok: true };
   }
 }

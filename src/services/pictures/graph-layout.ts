@@ -107,7 +107,7 @@ function sizeNode(node: GraphNode): Sized {
   const detail = oneLine([node.state, node.detail].filter(Boolean).join(' · '));
   const shownDetail = fit(detail, METRICS.maxDetailChars, (text) => textWidth(text, METRICS.detailSize, false) <= room);
   const words = Math.max(textWidth(shownLabel, METRICS.labelSize, true), textWidth(shownDetail, METRICS.detailSize, false));
-  const width = clamp(Math.ceil(words + METRICS.padLeft + METRICS.padRight), METRICS.minNodeWidth, METRICS.maxNodeWidth);
+  const width = Math.min(METRICS.maxNodeWidth, Math.max(METRICS.minNodeWidth, Math.ceil(words + METRICS.padLeft + METRICS.padRight)));
   return { ...node, width, height: METRICS.nodeHeight, shownLabel, shownDetail };
 }
 
@@ -205,8 +205,4 @@ function fit(text: string, max: number, fits: (text: string) => boolean): string
   let shown = cut(text, max);
   for (let keep = Math.min(max, Array.from(text).length) - 1; keep > 1 && !fits(shown); keep--) shown = cut(text, keep);
   return shown;
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
 }
