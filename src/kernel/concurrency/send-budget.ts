@@ -1,4 +1,3 @@
-/** How many calls one chat may take in a window: its app's rule (a message a second, twenty a minute). */
 /** How one call to a chat app's API went: answered, refused for its rate (a 429), or failed otherwise. */
 export type CallOutcome = 'ok' | 'rate_limited' | 'error';
 
@@ -11,6 +10,7 @@ export interface SendMeter {
   rateLimited(): void;
 }
 
+/** How many calls one chat may take in a window: its app's rule (a message a second, twenty a minute). */
 export interface ChatLimit {
   max: number;
   windowMs: number;

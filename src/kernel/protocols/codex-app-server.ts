@@ -1,6 +1,6 @@
 import type { AgentEvent, ToolStartEvent, Usage } from './events.ts';
 import { limitOfText } from './quota.ts';
-import { CODEX_TOOL_NAMES } from './codex-exec-json.ts';
+import { CODEX_TOOL_NAMES, toolFailed } from './codex-exec-json.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 
 /** What the decoder remembers within a turn: its answer so far, the messages it took, what it used. */
@@ -95,7 +95,7 @@ function itemCompleted(state: AppServerState, item: unknown) {
   }
   const id = str(item.id);
   if (!id || !toolStart(item)) return { state, events: [] };
-  return { state, events: [{ type: 'tool_end' as const, id, isError: toolFailed(item), preview: preview(toolOutput(item)) }] };
+  return { state, events: [{ type: 'tool_end' as const, id, isError: toolFailed(item, item.exitCode), preview: preview(toolOutput(item)) }] };
 }
 
 /** The item kinds that are the agent acting become tool calls, named as codex exec's are. */
@@ -116,12 +116,6 @@ function toolStart(item: Json): ToolStartEvent | null {
     default:
       return null;
   }
-}
-
-function toolFailed(item: Json): boolean {
-  if (item.status === 'failed' || item.status === 'declined') return true;
-  const exitCode = num(item.exitCode);
-  return exitCode !== undefined && exitCode !== 0;
 }
 
 function toolOutput(item: Json): unknown {

@@ -9,13 +9,13 @@ export interface CodexState {
   started: readonly string[];
 }
 
+/** Codex's tools in Claude Code's names, the model's own (`exec_command`) included. */
+export const CODEX_TOOL_NAMES = { shell: 'Bash', exec_command: 'Bash', edit: 'Edit' };
+
 /**
  * Codex `exec --json`: `thread.started`, `turn.started`, `item.started`/`item.completed`,
  * `turn.completed` (usage only: the answer is the last `agent_message`), `turn.failed`, `error`.
  */
-/** Codex's tools in Claude Code's names, the model's own (`exec_command`) included. */
-export const CODEX_TOOL_NAMES = { shell: 'Bash', exec_command: 'Bash', edit: 'Edit' };
-
 export const codexExecJson: Decoder<CodexState> = {
   protocol: 'codex-exec-json',
   metering: { reportsUsage: true, inputIncludesCache: true },
@@ -108,10 +108,11 @@ function toolStart(item: Json): ToolStartEvent | null {
   }
 }
 
-function toolFailed(item: Json): boolean {
+/** A tool item failed: codex says so, or its command's exit code (each dialect's own field) does. */
+export function toolFailed(item: Json, exitCode = item.exit_code): boolean {
   if (item.status === 'failed' || item.status === 'declined') return true;
-  const exitCode = num(item.exit_code);
-  return exitCode !== undefined && exitCode !== 0;
+  const code = num(exitCode);
+  return code !== undefined && code !== 0;
 }
 
 function toolOutput(item: Json): unknown {

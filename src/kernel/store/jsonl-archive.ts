@@ -15,7 +15,7 @@ export class JsonlArchive<T> {
 
   async append(records: readonly T[]): Promise<void> {
     if (!records.length) return;
-    await appendFile(this.file, records.map((record) => JSON.stringify(record)).join('\n') + '\n', { mode: 0o600 });
+    await appendFile(this.file, asLines(records), { mode: 0o600 });
   }
 
   /** Oldest first; a line torn by a crash mid-append is skipped. */
@@ -45,15 +45,11 @@ export class JsonlArchive<T> {
       (count < perChat ? kept : dropped).push(record);
       counts.set(chat, count + 1);
     }
-    if (dropped.length > 0) {
-      await writePrivateFile(
-        this.file,
-        kept
-          .reverse()
-          .map((record) => JSON.stringify(record))
-          .join('\n') + '\n',
-      );
-    }
+    if (dropped.length > 0) await writePrivateFile(this.file, asLines(kept.reverse()));
     return dropped;
   }
+}
+
+function asLines(records: readonly unknown[]): string {
+  return records.map((record) => JSON.stringify(record)).join('\n') + '\n';
 }

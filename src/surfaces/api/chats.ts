@@ -1,8 +1,7 @@
 import type { BusyMode } from '../../kernel/policy/busy-mode.ts';
 import type { PermissionMode } from '../../kernel/policy/permission-mode.ts';
 import type { ChatRef } from '../../kernel/ports/chat.ts';
-import type { AgentEvent } from '../../kernel/protocols/events.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnWatch } from '../../chat/turns/turns.ts';
 
 /** A chat's main session as the ChatService shows it. */
 export interface ChatView {
@@ -21,12 +20,6 @@ export interface ChatView {
   queued: number;
 }
 
-/** Someone following one turn: its events, then its outcome. */
-export interface TurnFollower {
-  onEvent(event: AgentEvent): void;
-  onEnded(outcome: TurnOutcome): void;
-}
-
 /**
  * What the ChatService needs of the bot's chats, passed in by the app: a message into a
  * chat's main session from something other than its people (queued behind the turn at work,
@@ -40,7 +33,7 @@ export interface ApiChats {
   send(
     chat: ChatRef,
     message: { text: string; from: string },
-    follow: TurnFollower,
+    follow: TurnWatch,
   ): Promise<{ ok: true; turnId: string; position: number } | { ok: false; reason: string }>;
   view(chat: ChatRef): ChatView;
 }
