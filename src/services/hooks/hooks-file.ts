@@ -13,17 +13,6 @@ export const MIN_HOOK_SECRET_CHARS = 16;
 /** The longest a run may be given, as /spawn's --timeout: a day. */
 const MAX_TIMEOUT_SECONDS = 86_400;
 
-/** /spawn's options a hook's run may take. */
-export interface HookSpawn {
-  label?: string;
-  cli?: string;
-  model?: string;
-  agent?: string;
-  worktree?: boolean;
-  /** Seconds. */
-  timeout?: number;
-}
-
 /** One webhook, `POST /hooks/<name>`: whose delivery becomes a turn (or a run) in its chat. */
 export interface Hook {
   name: string;
@@ -35,7 +24,7 @@ export interface Hook {
   signature: 'github' | 'bearer';
   secret: string;
   /** A turn of the chat's main session (false), or a run with these /spawn options. */
-  spawn: false | HookSpawn;
+  spawn: false | z.infer<typeof spawnSchema>;
   /** The most its work may do: its chat's own mode binds too. */
   mode: PermissionMode;
   /** Deliveries it takes a minute; past that, 429. */
@@ -43,15 +32,14 @@ export interface Hook {
   /** The most each delivery's turn or run may cost, in US dollars: it is stopped for cost once reached. */
   budgetUsd?: number;
   /** Only deliveries whose body has these values at these paths start work (`{"action": "completed", "workflow_run.conclusion": ["failure", "timed_out"]}`); others are ignored. */
-  when?: Record<string, Scalar[]>;
+  when?: Record<string, z.infer<typeof scalar>[]>;
 }
-
-export type Scalar = string | number | boolean | null;
 
 const id = z.union([z.string().trim().min(1).max(64), z.number().int()]);
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+/** /spawn's options a hook's run may take. */
 const spawnSchema = z
   .object({
     label: z.string().trim().min(1).max(64).optional(),
@@ -59,7 +47,7 @@ const spawnSchema = z
     model: z.string().trim().min(1).max(128).optional(),
     agent: z.string().trim().min(1).max(64).optional(),
     worktree: z.boolean().optional(),
-    timeout: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).optional(),
+    timeout: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).optional(), // seconds
   })
   .strict();
 

@@ -1,8 +1,10 @@
 import type { Hono } from 'hono';
 import { peerOf } from '../../kernel/http/peer.ts';
 import { admit, forwardedBy } from './metrics-access.ts';
-import type { Scrape } from './metrics-server.ts';
 import { PROMETHEUS_CONTENT_TYPE } from './metrics.ts';
+
+/** What answers a scrape: the metrics as Prometheus text, or undefined when they are off. */
+export type Scrape = () => Promise<string | undefined>;
 
 /** The headers of every answer the metrics' routes give: plain text, never cached. */
 export const TEXT_ANSWER = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };

@@ -2,10 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { closeServer, listening } from '../../kernel/http/listen.ts';
-import { mountMetrics, TEXT_ANSWER } from './metrics-route.ts';
+import { mountMetrics, TEXT_ANSWER, type Scrape } from './metrics-route.ts';
 
-/** What answers a scrape: the metrics as Prometheus text, or undefined when they are off. */
-export type Scrape = () => Promise<string | undefined>;
+export type { Scrape } from './metrics-route.ts';
 
 /**
  * BRIDGE_METRICS_ADDR: a plain HTTP listener serving `GET /metrics` and nothing else (how a

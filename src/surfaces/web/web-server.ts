@@ -8,26 +8,21 @@ import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { WebConfig } from './web-settings.ts';
 import { closeServer, listening } from '../../kernel/http/listen.ts';
-import type { Log } from '../../kernel/log/logger.ts';
-import type { InAppLogin, TransportHost } from '../../kernel/ports/transport.ts';
+import type { TransportHost } from '../../kernel/ports/transport.ts';
 import { API_BODY_BYTES, AUTH_BODY_BYTES, limitBody } from '../../kernel/http/body-limit.ts';
 import { sessionGuard, type WebEnv } from './auth/guard.ts';
 import { jsonOnly, ownPagesOnly } from './auth/own-pages-only.ts';
-import type { WebLogins } from './auth/web-logins.ts';
 import { actionRoutes, type ActionSources } from './routes/action-routes.ts';
-import { authRoutes } from './routes/auth-routes.ts';
+import { authRoutes, type AuthParts } from './routes/auth-routes.ts';
 import { chatRoutes } from './routes/chat-routes.ts';
 import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
 import { reviewRoutes, type ReviewSources } from './routes/review-routes.ts';
 import { shareRoutes, type ShareSources } from './routes/share-routes.ts';
 import { pagesBuilt } from './pages.ts';
 
-export interface WebParts {
+/** The web server's parts: logging in's (AuthParts), and the rest. */
+export interface WebParts extends AuthParts {
   config: WebConfig;
-  sessions: WebLogins;
-  allowed: (identity: string) => boolean;
-  /** The chat app's in-app page (a Mini App) and the transport it vouches for people of; none: there is none. */
-  inApp?: { login: InAppLogin; transport: string };
   dashboard: DashboardSources;
   review: ReviewSources;
   /** Stopping runs and plans, as the chat's commands do. */
@@ -40,7 +35,6 @@ export interface WebParts {
   pagesDir: string;
   /** More routes on the same server (webhooks), outside every session. */
   extra?: (app: Hono) => void;
-  log: Log;
 }
 
 /** The pages a browser may open: each is the one-page app, which reads its own path. */
@@ -77,15 +71,7 @@ export class WebServer {
     parts.extra?.(app);
     // Each check before any body is read: whose page, JSON, and a few KiB.
     app.use('/api/auth/*', ownPagesOnly(config.url, config.tls ? 'https' : 'http', log), jsonOnly, limitBody(AUTH_BODY_BYTES));
-    app.route(
-      '/api/auth',
-      authRoutes({
-        sessions: parts.sessions,
-        allowed: parts.allowed,
-        inApp: parts.inApp,
-        log,
-      }),
-    );
+    app.route('/api/auth', authRoutes(parts));
     const api = new Hono<WebEnv>();
     // Nobody's body is read before their session is known.
     api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));

@@ -1,14 +1,14 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie } from 'hono/cookie';
-import type { InAppLogin } from '../../../kernel/ports/transport.ts';
 import { bearerOf } from '../auth/guard.ts';
+import type { InAppLogin } from '../../../kernel/ports/transport.ts';
 import type { WebIdentity, WebLogins } from '../auth/web-logins.ts';
 import type { Log } from '../../../kernel/log/logger.ts';
 
 export interface AuthParts {
   sessions: WebLogins;
   allowed: (identity: string) => boolean;
-  /** The chat app's in-app page, and the transport it vouches for people of; none: there is none. */
+  /** The chat app's in-app page (a Mini App) and the transport it vouches for people of; none: there is none. */
   inApp?: { login: InAppLogin; transport: string };
   log: Log;
 }
