@@ -65,16 +65,3 @@ export function compact<T extends object>(event: T): T {
   for (const key in event) if (event[key] !== undefined) kept[key] = event[key];
   return kept;
 }
-
-/** A dialect whose lines mean the same whatever came before: a decoder from a per-line function. */
-export function statelessDecoder(protocol: string, decodeLine: (line: Json) => AgentEvent[] | null): Decoder<null> {
-  return {
-    protocol,
-    initial: () => null,
-    step(state, line) {
-      if (!isObject(line)) return null;
-      const events = decodeLine(line);
-      return events ? { state, events } : null;
-    },
-  };
-}

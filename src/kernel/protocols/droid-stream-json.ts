@@ -1,13 +1,22 @@
 import type { AgentEvent } from './events.ts';
 import { usage } from './claude-stream-json.ts';
-import { compact, isObject, num, preview, statelessDecoder, str, type Json } from './decoder.ts';
+import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 import { limitOfApiError } from './quota.ts';
 
 /**
  * Factory droid `exec --output-format stream-json`: `system`/`init`, `message` (both roles),
  * `tool_call`, `tool_result`, `completion`, `error`.
  */
-export const droidStreamJson = { ...statelessDecoder('droid-stream-json', decodeLine), toolNames: { Execute: 'Bash' } };
+export const droidStreamJson: Decoder<null> = {
+  protocol: 'droid-stream-json',
+  toolNames: { Execute: 'Bash' },
+  initial: () => null,
+  // Its lines mean the same whatever came before: no state.
+  step(state, line) {
+    const events = isObject(line) ? decodeLine(line) : null;
+    return events ? { state, events } : null;
+  },
+};
 
 function decodeLine(line: Json): AgentEvent[] | null {
   switch (line.type) {
