@@ -4,6 +4,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { TransportRefusedError } from '../../kernel/ports/transport.ts';
 import { discordCode, grantsMessageContent, httpStatus, type ApplicationInfo } from './rest.ts';
 import { MESSAGE_CONTENT_HOW } from './invite.ts';
+import { untilAnswered } from '../serving/reach.ts';
 
 /** Discord refused the token: nothing will work until it is changed. */
 export class DiscordTokenRefusedError extends TransportRefusedError {
@@ -19,35 +20,26 @@ export interface DiscordIdentity {
   messageContent: boolean;
 }
 
-/** Waits between attempts double from 1 s up to this. */
-const MAX_WAIT_S = 60;
-
 /**
- * The bot's identity, from Discord: asked until Discord answers (a line per failed attempt,
- * backing off, forever: a server may boot before its network), and a DiscordTokenRefusedError
- * at once when the token is refused. The REST client given has no retries of its own.
+ * The bot's identity, from Discord: asked until Discord answers (untilAnswered), and a
+ * DiscordTokenRefusedError at once when the token is refused. The REST client given has no
+ * retries of its own.
  */
-export async function reachDiscord(
-  rest: REST,
-  where: string,
-  log: Log,
-  wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
-): Promise<DiscordIdentity> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const user = (await rest.get(Routes.user('@me'))) as APIUser;
-      const application = (await rest.get(Routes.currentApplication())) as ApplicationInfo;
-      if (attempt > 1) log.info(`Discord (${where}) answered; starting`);
-      return { user, application: { id: application.id, flags: application.flags ?? 0 }, messageContent: grantsMessageContent(application) };
-    } catch (error) {
-      if (httpStatus(error) === 401) throw new DiscordTokenRefusedError(`Discord refused DISCORD_BOT_TOKEN (401 Unauthorized): ${TOKEN_HOW}, and start again.`);
-      const seconds = Math.min(MAX_WAIT_S, 2 ** (attempt - 1));
-      const code = discordCode(error);
-      const why = code !== undefined ? `${httpStatus(error)} ${(error as Error).message}` : error instanceof Error ? error.message : String(error);
-      log.warn(`Discord (${where}) is unreachable: ${why}; trying again in ${seconds} s (attempt ${attempt})`);
-      await wait(seconds * 1000);
-    }
-  }
+export function reachDiscord(rest: REST, where: string, log: Log): Promise<DiscordIdentity> {
+  const reach = async (): Promise<DiscordIdentity> => {
+    const user = (await rest.get(Routes.user('@me'))) as APIUser;
+    const application = (await rest.get(Routes.currentApplication())) as ApplicationInfo;
+    return { user, application: { id: application.id, flags: application.flags ?? 0 }, messageContent: grantsMessageContent(application) };
+  };
+  return untilAnswered(`Discord (${where})`, reach, {
+    log,
+    refusal: (error) =>
+      httpStatus(error) === 401
+        ? new DiscordTokenRefusedError(`Discord refused DISCORD_BOT_TOKEN (401 Unauthorized): ${TOKEN_HOW}, and start again.`)
+        : undefined,
+    why: (error) =>
+      discordCode(error) !== undefined ? `${httpStatus(error)} ${(error as Error).message}` : error instanceof Error ? error.message : String(error),
+  });
 }
 
 /** Said at start and by the doctor when guild messages will arrive without their text. */

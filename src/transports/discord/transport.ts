@@ -1,5 +1,6 @@
 import type { Client } from 'discord.js';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { roundTrip } from '../serving/reach.ts';
 import { checkDiscord } from './check.ts';
 import { DiscordDownloads } from './downloads.ts';
 import { createClient, startGateway } from './gateway.ts';
@@ -41,11 +42,7 @@ export const discord: TransportKind = {
       out: new DiscordOutbound(rest, interactions, () => identity!.application.id),
       members: discordMembers(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), dmPeople),
       downloads: new DiscordDownloads(),
-      roundTripMs: async () => {
-        const start = performance.now();
-        await discordRest(settings, { retries: 0 }).get('/users/@me');
-        return performance.now() - start;
-      },
+      roundTripMs: roundTrip(() => discordRest(settings, { retries: 0 }).get('/users/@me')),
       async connect(log) {
         marks = await ReadMarks.open(sources.dataDir);
         identity = await reachDiscord(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), where, log);

@@ -4,9 +4,7 @@ import { TransportRefusedError } from '../../kernel/ports/transport.ts';
 import { errcodeOf } from './client.ts';
 import type { MatrixIdentity } from './incoming.ts';
 import { TOKEN_HOW, type ReadyMatrixSettings } from './settings.ts';
-
-/** Waits between attempts double from 1 s up to this. */
-const MAX_WAIT_S = 60;
+import { untilAnswered } from '../serving/reach.ts';
 
 /** The token's account, asked of the homeserver once (`GET /account/whoami`), with its display name. */
 export async function whoAmI(settings: ReadyMatrixSettings): Promise<MatrixIdentity> {
@@ -25,27 +23,13 @@ export function refusal(error: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * The bot's account, from the homeserver: asked until it answers (a line per failed attempt,
- * backing off: a homeserver may boot after the bridge), and a refusal at once when the token is.
- */
-export async function reachMatrix(
-  settings: ReadyMatrixSettings,
-  where: string,
-  log: Log,
-  wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
-): Promise<MatrixIdentity> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const me = await whoAmI(settings);
-      if (attempt > 1) log.info(`Matrix (${where}) answered; starting`);
-      return me;
-    } catch (error) {
+/** The bot's account, from the homeserver: asked until it answers (untilAnswered), and a refusal at once when the token is. */
+export function reachMatrix(settings: ReadyMatrixSettings, where: string, log: Log): Promise<MatrixIdentity> {
+  return untilAnswered(`Matrix (${where})`, () => whoAmI(settings), {
+    log,
+    refusal: (error) => {
       const refused = refusal(error);
-      if (refused) throw new TransportRefusedError(`Matrix: ${refused}, and start again.`);
-      const seconds = Math.min(MAX_WAIT_S, 2 ** (attempt - 1));
-      log.warn(`Matrix (${where}) is unreachable: ${(error as Error).message}; trying again in ${seconds} s (attempt ${attempt})`);
-      await wait(seconds * 1000);
-    }
-  }
+      return refused ? new TransportRefusedError(`Matrix: ${refused}, and start again.`) : undefined;
+    },
+  });
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ClientEvent, HttpApiEvent, SyncState, type MatrixClient } from 'matrix-js-sdk';
 import { KeptJson } from '../../kernel/store/kept-json.ts';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { roundTrip } from '../serving/reach.ts';
 import { ButtonMemory } from './buttons.ts';
 import { checkMatrix } from './check.ts';
 import { matrixClient } from './client.ts';
@@ -48,11 +49,7 @@ const matrixTransport: TransportKind = {
       out,
       members: matrixMembers(theClient),
       downloads: new MatrixDownloads(settings),
-      roundTripMs: async () => {
-        const start = performance.now();
-        await theClient().getVersions();
-        return performance.now() - start;
-      },
+      roundTripMs: roundTrip(() => theClient().getVersions()),
       async connect(log) {
         me = await reachMatrix(settings, where, log);
         kept = await KeptSync.open(sources.dataDir);

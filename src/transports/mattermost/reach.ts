@@ -2,6 +2,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { TransportRefusedError } from '../../kernel/ports/transport.ts';
 import { statusOf, type MattermostApi } from './client.ts';
 import { TOKEN_HOW } from './settings.ts';
+import { untilAnswered } from '../serving/reach.ts';
 
 /** Who the bot is on its server. */
 export interface MattermostIdentity {
@@ -9,35 +10,28 @@ export interface MattermostIdentity {
   username: string;
 }
 
-/** Waits between attempts double from 1 s up to this. */
-const MAX_WAIT_S = 60;
-
 /**
- * The bot's account, from the server (`GET /users/me`): asked until it answers (a line per
- * failed attempt, backing off: a server may boot before its network), and a refusal at once
- * when the token is refused (401) or the account may not use the API (403).
+ * The bot's account, from the server (`GET /users/me`): asked until it answers (untilAnswered),
+ * and a refusal at once when the token is refused (401) or the account may not use the API (403).
  */
-export async function reachMattermost(
-  api: MattermostApi,
-  where: string,
-  log: Log,
-  wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
-): Promise<MattermostIdentity> {
-  for (let attempt = 1; ; attempt++) {
-    try {
+export function reachMattermost(api: MattermostApi, where: string, log: Log): Promise<MattermostIdentity> {
+  return untilAnswered(
+    `Mattermost (${where})`,
+    async () => {
       const me = await api.get<MattermostIdentity>('/users/me');
-      if (attempt > 1) log.info(`Mattermost (${where}) answered; starting`);
       return { id: me.id, username: me.username };
-    } catch (error) {
-      const status = statusOf(error);
-      if (status === 401) throw new TransportRefusedError(`Mattermost refused MATTERMOST_TOKEN (401 Unauthorized): ${TOKEN_HOW}, and start again.`);
-      if (status === 403)
-        throw new TransportRefusedError(
-          `Mattermost refused the bot's account (403): enable it, or its access tokens (System Console → Integrations → Bot Accounts).`,
-        );
-      const seconds = Math.min(MAX_WAIT_S, 2 ** (attempt - 1));
-      log.warn(`Mattermost (${where}) is unreachable: ${(error as Error).message}; trying again in ${seconds} s (attempt ${attempt})`);
-      await wait(seconds * 1000);
-    }
-  }
+    },
+    {
+      log,
+      refusal: (error) => {
+        const status = statusOf(error);
+        if (status === 401) return new TransportRefusedError(`Mattermost refused MATTERMOST_TOKEN (401 Unauthorized): ${TOKEN_HOW}, and start again.`);
+        if (status === 403)
+          return new TransportRefusedError(
+            `Mattermost refused the bot's account (403): enable it, or its access tokens (System Console → Integrations → Bot Accounts).`,
+          );
+        return undefined;
+      },
+    },
+  );
 }

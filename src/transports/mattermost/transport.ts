@@ -1,4 +1,5 @@
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { roundTrip } from '../serving/reach.ts';
 import { SignedButtons } from './buttons.ts';
 import { checkMattermost } from './check.ts';
 import { MattermostApi } from './client.ts';
@@ -47,11 +48,7 @@ const mattermostTransport: TransportKind = {
       ),
       members: mattermostMembers(new MattermostApi(settings, 0)),
       downloads: new MattermostDownloads(settings),
-      roundTripMs: async () => {
-        const start = performance.now();
-        await new MattermostApi(settings, 0).get('/system/ping');
-        return performance.now() - start;
-      },
+      roundTripMs: roundTrip(() => new MattermostApi(settings, 0).get('/system/ping')),
       // Without the web server there is nowhere for presses to come: the buttons are left out, and the start says so.
       ...(buttons.pressable ? { routes: [...presses.routes, ...(command?.routes ?? [])] } : {}),
       async connect(log) {

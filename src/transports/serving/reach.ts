@@ -1,0 +1,47 @@
+import type { Log } from '../../kernel/log/logger.ts';
+
+/** Waits between attempts double from 1 s up to this. */
+const MAX_WAIT_S = 60;
+
+export interface Reaching {
+  log: Log;
+  /** The refusal to throw at once (nothing will work until a setting is changed), if the error is one. */
+  refusal: (error: unknown) => Error | undefined;
+  /** What a failed attempt's line says went wrong. */
+  why?: (error: unknown) => string;
+  wait?: (ms: number) => Promise<unknown>;
+}
+
+/**
+ * What a transport's start asks of its service (who the bot is), asked until `service` answers:
+ * a line per failed attempt, backing off, forever (a server may boot before its network), and a
+ * refusal thrown at once.
+ */
+export async function untilAnswered<T>(
+  service: string,
+  ask: () => Promise<T>,
+  { log, refusal, why = (error) => (error as Error).message, wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }: Reaching,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answer = await ask();
+      if (attempt > 1) log.info(`${service} answered; starting`);
+      return answer;
+    } catch (error) {
+      const refused = refusal(error);
+      if (refused) throw refused;
+      const seconds = Math.min(MAX_WAIT_S, 2 ** (attempt - 1));
+      log.warn(`${service} is unreachable: ${why(error)}; trying again in ${seconds} s (attempt ${attempt})`);
+      await wait(seconds * 1000);
+    }
+  }
+}
+
+/** How long one call to the service takes now: its round trip, for /status. */
+export function roundTrip(ask: () => Promise<unknown>): () => Promise<number> {
+  return async () => {
+    const start = performance.now();
+    await ask();
+    return performance.now() - start;
+  };
+}
