@@ -1,27 +1,10 @@
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { Routes, type APIMessage, type REST } from 'discord.js';
-import { megabytes } from '../../engine/files/sizes.ts';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type {
-  Button,
-  ChatCapabilities,
-  ChatRef,
-  EditOptions,
-  MessageFit,
-  MessageRef,
-  Outbound,
-  OutgoingFile,
-  Picture,
-  RichText,
-  SendOptions,
-} from '../../kernel/ports/chat.ts';
-import { truncate } from '../../work/presentation/format/index.ts';
-import { plainText } from '../../kernel/rich/index.ts';
+import type { Button, ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import { AppOutbound, checkSize, markdownWithin, type Upload } from '../serving/app-outbound.ts';
 import { DISCORD_CAPABILITIES, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
-import { escapeMarkdown, renderMarkdown } from '../../work/presentation/format/markdown.ts';
 import { DISCORD_FIT } from './format/split.ts';
 import { channelIdOf, DISCORD, snowflakeOrder } from './id.ts';
 import type { PendingInteractions } from './interactions.ts';
@@ -34,7 +17,8 @@ const NO_PINGS = { parse: [] as string[] };
 /** Answers meaning the message, its channel or its interaction is gone: an edit of it is no error. */
 const GONE = new Set([10003, 10008, 10015, 10062]);
 
-interface Upload {
+/** A file as discord.js sends it. */
+interface RawFile {
   name: string;
   data: Buffer;
 }
@@ -46,28 +30,28 @@ interface Upload {
  * limits Discord's headers state and waits out a 429. Rich text goes as Discord Markdown; the
  * first message answering an application command takes the place of its deferred reply.
  */
-export class DiscordOutbound implements Outbound {
-  private readonly budget = new SendBudget({ limits: () => DISCORD_CHANNEL_LIMIT, meter: sendMeter(DISCORD) });
+export class DiscordOutbound extends AppOutbound {
+  protected readonly budget = new SendBudget({ limits: () => DISCORD_CHANNEL_LIMIT, meter: sendMeter(DISCORD) });
 
   constructor(
     private readonly rest: REST,
     private readonly interactions: PendingInteractions,
     /** The application's id, known once connected: interaction webhooks are under it. */
     private readonly application: () => string,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected placeOf(to: ChatRef): string {
+    return channelIdOf(to);
+  }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(channelIdOf(to), 'message', () => this.post(to, this.body(text, options.buttons), [], options.replyTo));
+    return this.message(to, () => this.post(to, this.body(text, options.buttons), [], options.replyTo));
   }
 
   edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
-    const channel = channelIdOf(ref);
-    return this.budget.schedule(
-      channel,
-      options.urgent ? 'message' : 'edit',
-      () => this.patch(ref, this.body(text, options.buttons ?? []), []),
-      `${channel}:${ref.messageId}`,
-    );
+    return this.edited(ref, () => this.patch(ref, this.body(text, options.buttons ?? []), []), options.urgent);
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {
@@ -76,34 +60,10 @@ export class DiscordOutbound implements Outbound {
     await this.rest.put(Routes.channelMessageOwnReaction(channel, message.messageId, emoji));
   }
 
-  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
-    return this.upload(to, { name: document.filename, data: Buffer.from(document.content, 'utf8') }, document.caption, options);
-  }
-
-  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
-    const name = file.filename ?? basename(file.path);
-    const data = file.content ? await collect(file.content()) : await readFile(file.path);
-    return this.upload(to, { name, data }, file.caption, options);
-  }
-
-  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
-    return this.upload(to, { name: picture.filename, data: Buffer.from(picture.png) }, picture.caption, options);
-  }
-
   /** The message's file replaced by the new picture (the old attachment dropped), its text by the caption. */
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
-    const channel = channelIdOf(ref);
     const body = { ...(picture.caption ? this.body(picture.caption) : { content: '' }), attachments: [{ id: 0, filename: picture.filename }] };
-    return this.budget.schedule(
-      channel,
-      'edit',
-      () => this.patch(ref, body, [{ name: picture.filename, data: Buffer.from(picture.png) }]),
-      `${channel}:${ref.messageId}`,
-    );
-  }
-
-  crowded(to: ChatRef): boolean {
-    return this.budget.crowded(channelIdOf(to));
+    return this.edited(ref, () => this.patch(ref, body, [{ name: picture.filename, data: Buffer.from(picture.png) }]));
   }
 
   capabilities(): ChatCapabilities {
@@ -114,20 +74,15 @@ export class DiscordOutbound implements Outbound {
     return DISCORD_FIT;
   }
 
-  private async upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
-    if (file.data.length > DISCORD_CAPABILITIES.uploadBytes)
-      throw new Error(`${file.name} is ${megabytes(file.data.length)}, over the ${megabytes(DISCORD_CAPABILITIES.uploadBytes)} a bot may upload to Discord`);
-    const body = { ...(caption ? this.body(caption, options.buttons) : this.body(undefined, options.buttons)), attachments: [{ id: 0, filename: file.name }] };
-    return this.budget.schedule(channelIdOf(to), 'message', () => this.post(to, body, [file], options.replyTo));
+  protected async upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    checkSize(file, DISCORD_CAPABILITIES.uploadBytes, 'a bot may upload to Discord');
+    const body = { ...this.body(caption, options.buttons), attachments: [{ id: 0, filename: file.name }] };
+    return this.message(to, () => this.post(to, body, [{ name: file.name, data: file.bytes }], options.replyTo));
   }
 
   /** A message's body: its Markdown (plain words if the Markdown would not fit), its buttons, no pings, no embeds. */
   private body(text: RichText | undefined, buttons?: readonly (readonly Button[])[]): Record<string, unknown> {
-    let content: string | undefined;
-    if (text) {
-      content = renderMarkdown(text);
-      if (content.length > DISCORD_CAPABILITIES.messageChars) content = truncate(escapeMarkdown(plainText(text)), DISCORD_CAPABILITIES.messageChars);
-    }
+    const content = text && markdownWithin(text, DISCORD_CAPABILITIES.messageChars);
     return {
       ...(content !== undefined ? { content } : {}),
       ...(buttons ? { components: actionRows(buttons) } : {}),
@@ -136,7 +91,7 @@ export class DiscordOutbound implements Outbound {
     };
   }
 
-  private async post(to: ChatRef, body: Record<string, unknown>, files: Upload[], replyTo: string | undefined): Promise<MessageRef> {
+  private async post(to: ChatRef, body: Record<string, unknown>, files: RawFile[], replyTo: string | undefined): Promise<MessageRef> {
     const channel = channelIdOf(to);
     if (this.interactions.isInteraction(replyTo)) {
       const token = this.interactions.claim(replyTo!);
@@ -157,7 +112,7 @@ export class DiscordOutbound implements Outbound {
     return { ...to, messageId: sent.id, order: snowflakeOrder(sent.id) };
   }
 
-  private async patch(ref: MessageRef, body: Record<string, unknown>, files: Upload[]): Promise<boolean> {
+  private async patch(ref: MessageRef, body: Record<string, unknown>, files: RawFile[]): Promise<boolean> {
     const token = this.interactions.tokenOfReply(ref.messageId);
     try {
       if (token) await this.rest.patch(Routes.webhookMessage(this.application(), token, ref.messageId), { body, files, auth: false });
@@ -169,10 +124,4 @@ export class DiscordOutbound implements Outbound {
       throw error;
     }
   }
-}
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of chunks) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts);
 }

@@ -1,8 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { buffer } from 'node:stream/consumers';
 import type { MatrixClient } from 'matrix-js-sdk';
-import { megabytes } from '../../engine/files/sizes.ts';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
 import {
   chatKey,
@@ -11,12 +7,11 @@ import {
   type EditOptions,
   type MessageFit,
   type MessageRef,
-  type Outbound,
-  type OutgoingFile,
   type Picture,
   type RichText,
   type SendOptions,
 } from '../../kernel/ports/chat.ts';
+import { AppOutbound, checkSize, type Upload } from '../serving/app-outbound.ts';
 import { plainText } from '../../kernel/rich/index.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { buttonLines, KEYS, type ButtonMemory } from './buttons.ts';
@@ -31,6 +26,9 @@ const MAX_EVENT_BYTES = 60_000;
 
 type Content = Record<string, unknown>;
 
+/** What each kind of file is said to hold. */
+const MIME_TYPES: Readonly<Record<Upload['kind'], string>> = { document: 'text/plain', file: 'application/octet-stream', picture: 'image/png' };
+
 /**
  * The bridge's Outbound over the Client-Server API: messages as `m.notice` (bots' messages,
  * which other bots do not answer) with a plain `body` and its `org.matrix.custom.html`, a
@@ -39,16 +37,22 @@ type Content = Record<string, unknown>;
  * and sent as `m.file` or `m.image`. Each room's calls keep to its send budget; an
  * M_LIMIT_EXCEEDED pauses that room for its `retry_after_ms`.
  */
-export class MatrixOutbound implements Outbound {
-  private readonly budget = new SendBudget({ limits: () => MATRIX_ROOM_LIMIT, retryAfter, meter: sendMeter(MATRIX) });
+export class MatrixOutbound extends AppOutbound {
+  protected readonly budget = new SendBudget({ limits: () => MATRIX_ROOM_LIMIT, retryAfter, meter: sendMeter(MATRIX) });
 
   constructor(
     private readonly client: () => MatrixClient,
     private readonly buttons: ButtonMemory,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected placeOf(to: ChatRef): string {
+    return roomOf(to);
+  }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(roomOf(to), 'message', async () => {
+    return this.message(to, async () => {
       const lines = buttonLines(options.buttons);
       const ref = await this.event(to, 'm.room.message', { ...message(text, lines), ...this.inThread(to, options.replyTo) });
       await this.setReactions(ref, lines.data);
@@ -57,17 +61,15 @@ export class MatrixOutbound implements Outbound {
   }
 
   edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
-    return this.budget.schedule(
-      roomOf(ref),
-      options.urgent ? 'message' : 'edit',
+    return this.edited(
+      ref,
       async () => {
         const lines = buttonLines(options.buttons);
-        const fresh = message(text, lines);
-        const edited = await this.replace(ref, fresh);
+        const edited = await this.replace(ref, message(text, lines));
         if (edited) await this.setReactions(ref, lines.data, false);
         return edited;
       },
-      `${ref.chat}:${ref.messageId}`,
+      options.urgent,
     );
   }
 
@@ -80,31 +82,9 @@ export class MatrixOutbound implements Outbound {
     );
   }
 
-  async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
-    return this.upload(to, document.filename, Buffer.from(document.content, 'utf8'), 'text/plain', document.caption, options);
-  }
-
-  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
-    const bytes = file.content ? await buffer(file.content()) : await readFile(file.path);
-    return this.upload(to, file.filename ?? basename(file.path), bytes, 'application/octet-stream', file.caption, options);
-  }
-
-  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
-    return this.upload(to, picture.filename, Buffer.from(picture.png), 'image/png', picture.caption, options);
-  }
-
   /** The new picture is uploaded, and replaces the old in the same message. */
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
-    return this.budget.schedule(
-      roomOf(ref),
-      'edit',
-      async () => this.replace(ref, await this.media(picture.filename, Buffer.from(picture.png), 'image/png')),
-      `${ref.chat}:${ref.messageId}`,
-    );
-  }
-
-  crowded(to: ChatRef): boolean {
-    return this.budget.crowded(roomOf(to));
+    return this.edited(ref, async () => this.replace(ref, await this.media(picture.filename, Buffer.from(picture.png), 'image/png')));
   }
 
   capabilities(): ChatCapabilities {
@@ -116,13 +96,13 @@ export class MatrixOutbound implements Outbound {
   }
 
   /** A caption goes as the message before its file: the Matrix clients that show a file's caption are still few. */
-  private async upload(to: ChatRef, name: string, bytes: Buffer, type: string, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
-    if (bytes.length > MATRIX_CAPABILITIES.uploadBytes)
-      throw new Error(`${name} is ${megabytes(bytes.length)}, over the ${megabytes(MATRIX_CAPABILITIES.uploadBytes)} a homeserver takes by default`);
+  protected async upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    checkSize(file, MATRIX_CAPABILITIES.uploadBytes, 'a homeserver takes by default');
     if (caption && caption.text.trim()) await this.send(to, caption);
-    return this.budget.schedule(roomOf(to), 'message', async () => {
+    return this.message(to, async () => {
       const lines = buttonLines(options.buttons);
-      const ref = await this.event(to, 'm.room.message', { ...(await this.media(name, bytes, type)), ...this.inThread(to, options.replyTo) });
+      const media = await this.media(file.name, file.bytes, MIME_TYPES[file.kind]);
+      const ref = await this.event(to, 'm.room.message', { ...media, ...this.inThread(to, options.replyTo) });
       await this.setReactions(ref, lines.data);
       return ref;
     });

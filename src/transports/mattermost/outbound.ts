@@ -1,23 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { megabytes } from '../../engine/files/sizes.ts';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type {
-  ChatCapabilities,
-  ChatRef,
-  EditOptions,
-  MessageFit,
-  MessageRef,
-  Outbound,
-  OutgoingFile,
-  Picture,
-  RichText,
-  SendOptions,
-} from '../../kernel/ports/chat.ts';
-import { plainText } from '../../kernel/rich/index.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
-import { escapeMarkdown, renderMarkdown } from '../../work/presentation/format/markdown.ts';
-import { truncate } from '../../work/presentation/format/index.ts';
+import { AppOutbound, checkSize, markdownWithin, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
 import type { SignedButtons } from './buttons.ts';
 import { MATTERMOST_CAPABILITIES, MATTERMOST_CHANNEL_LIMIT } from './capabilities.ts';
 import { retryAfter, statusOf, type MattermostApi } from './client.ts';
@@ -45,8 +29,8 @@ interface Post {
  * message attachments, files uploaded to the channel and posted. Each channel's calls keep to
  * its send budget; a 429 pauses that channel for the seconds its headers ask.
  */
-export class MattermostOutbound implements Outbound {
-  private readonly budget = new SendBudget({ limits: () => MATTERMOST_CHANNEL_LIMIT, retryAfter, meter: sendMeter(MATTERMOST) });
+export class MattermostOutbound extends AppOutbound {
+  protected readonly budget = new SendBudget({ limits: () => MATTERMOST_CHANNEL_LIMIT, retryAfter, meter: sendMeter(MATTERMOST) });
 
   constructor(
     private readonly api: MattermostApi,
@@ -55,19 +39,24 @@ export class MattermostOutbound implements Outbound {
     private readonly botId: () => string,
     /** The bot's username, known once connected: commands are written with it. */
     private readonly botName: () => string | undefined = () => undefined,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected placeOf(to: ChatRef): string {
+    return channelOf(to);
+  }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(channelOf(to), 'message', () => this.post(to, message(text), options, []));
+    return this.message(to, () => this.post(to, message(text), options, []));
   }
 
   edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
-    return this.budget.schedule(
-      channelOf(ref),
-      options.urgent ? 'message' : 'edit',
+    return this.edited(
+      ref,
       // No buttons given: the ones it had go (an empty list clears them).
       () => this.patch(ref, { message: message(text), props: { attachments: this.buttons.attachments(ref, options.buttons) } }),
-      `${ref.chat}:${ref.messageId}`,
+      options.urgent,
     );
   }
 
@@ -82,55 +71,30 @@ export class MattermostOutbound implements Outbound {
     );
   }
 
-  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
-    return this.upload(to, document.filename, Buffer.from(document.content, 'utf8'), document.caption, options);
-  }
-
-  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
-    const bytes = file.content ? await collect(file.content()) : await readFile(file.path);
-    return this.upload(to, file.filename ?? basename(file.path), bytes, file.caption, options);
-  }
-
-  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
-    return this.upload(to, picture.filename, Buffer.from(picture.png), picture.caption, options);
-  }
-
   /** A post's files cannot change: the new picture is uploaded and takes the place of the old in the same post. */
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
-    return this.budget.schedule(
-      channelOf(ref),
-      'edit',
-      async () => {
-        const fileId = await this.uploadOnly(ref, picture.filename, Buffer.from(picture.png));
-        return this.patch(ref, { file_ids: [fileId], message: picture.caption ? message(picture.caption) : '' });
-      },
-      `${ref.chat}:${ref.messageId}`,
-    );
-  }
-
-  crowded(to: ChatRef): boolean {
-    return this.budget.crowded(channelOf(to));
+    return this.edited(ref, async () => {
+      const fileId = await this.uploadOnly(ref, picture.filename, Buffer.from(picture.png));
+      return this.patch(ref, { file_ids: [fileId], message: picture.caption ? message(picture.caption) : '' });
+    });
   }
 
   /** Its limits, and commands written `@bridgebot status`, by the bot's name once it is known. */
   capabilities(): ChatCapabilities {
     const name = this.botName();
-    if (!name) return MATTERMOST_CAPABILITIES;
-    if (this.named?.commandPrefix !== `@${name} `) this.named = Object.freeze({ ...MATTERMOST_CAPABILITIES, commandPrefix: `@${name} ` });
-    return this.named;
+    return name ? this.named(name) : MATTERMOST_CAPABILITIES;
   }
 
-  private named: ChatCapabilities | undefined;
+  private readonly named = namedCapabilities(MATTERMOST_CAPABILITIES);
 
   fit(): MessageFit {
     return MATTERMOST_FIT;
   }
 
-  private upload(to: ChatRef, name: string, bytes: Buffer, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
-    if (bytes.length > MATTERMOST_CAPABILITIES.uploadBytes)
-      throw new Error(`${name} is ${megabytes(bytes.length)}, over the ${megabytes(MATTERMOST_CAPABILITIES.uploadBytes)} Mattermost takes by default`);
-    return this.budget.schedule(channelOf(to), 'message', async () => {
-      const fileId = await this.uploadOnly(to, name, bytes);
+  protected async upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
+    checkSize(file, MATTERMOST_CAPABILITIES.uploadBytes, 'Mattermost takes by default');
+    return this.message(to, async () => {
+      const fileId = await this.uploadOnly(to, file.name, file.bytes);
       return this.post(to, caption ? message(caption) : '', options, [fileId]);
     });
   }
@@ -171,12 +135,5 @@ export class MattermostOutbound implements Outbound {
 
 /** A post's Markdown; plain words when the Markdown would not fit. */
 function message(text: RichText): string {
-  const markdown = renderMarkdown(text);
-  return markdown.length <= MATTERMOST_CAPABILITIES.messageChars ? markdown : truncate(escapeMarkdown(plainText(text)), MATTERMOST_CAPABILITIES.messageChars);
-}
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of chunks) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts);
+  return markdownWithin(text, MATTERMOST_CAPABILITIES.messageChars);
 }

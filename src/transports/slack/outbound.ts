@@ -1,20 +1,8 @@
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import type { WebClient } from '@slack/web-api';
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type {
-  ChatCapabilities,
-  ChatRef,
-  EditOptions,
-  MessageFit,
-  MessageRef,
-  Outbound,
-  OutgoingFile,
-  Picture,
-  RichText,
-  SendOptions,
-} from '../../kernel/ports/chat.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import { AppOutbound, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
 import { SLACK_CAPABILITIES } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
@@ -40,7 +28,7 @@ const STATUS_REFUSED: ReadonlySet<string> = new Set(['missing_scope', 'not_allow
  * files.uploadV2. Each channel's calls keep to its send budget (new messages ahead of progress
  * edits); a 429 pauses that channel for its Retry-After and the call is tried again.
  */
-export class SlackOutbound implements Outbound {
+export class SlackOutbound extends AppOutbound {
   /** Pictures replaced: the message a first ref stands for now. */
   private readonly pictures = new Map<string, string>();
 
@@ -53,11 +41,17 @@ export class SlackOutbound implements Outbound {
     private readonly web: WebClient,
     /** The bot's name once Slack said it (auth.test): in a thread, commands are written `@name status`. */
     private readonly botName: () => string | undefined = () => undefined,
-    private readonly budget = new SendBudget({ limits: () => SLACK_CHANNEL_LIMIT, retryAfter, meter: sendMeter(SLACK) }),
-  ) {}
+    protected readonly budget = new SendBudget({ limits: () => SLACK_CHANNEL_LIMIT, retryAfter, meter: sendMeter(SLACK) }),
+  ) {
+    super();
+  }
+
+  protected placeOf(to: ChatRef): string {
+    return channelOf(to);
+  }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(channelOf(to), 'message', async () => {
+    return this.message(to, async () => {
       const message = slackMessage(text, options.buttons);
       const thread = threadTsOf(to);
       const sent = await this.web.chat.postMessage({
@@ -75,9 +69,8 @@ export class SlackOutbound implements Outbound {
   }
 
   edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
-    return this.budget.schedule(
-      channelOf(ref),
-      options.urgent ? 'message' : 'edit',
+    return this.edited(
+      ref,
       async () => {
         const message = slackMessage(text, options.buttons);
         try {
@@ -90,7 +83,7 @@ export class SlackOutbound implements Outbound {
           throw error;
         }
       },
-      `${ref.chat}:${ref.messageId}`,
+      options.urgent,
     );
   }
 
@@ -138,18 +131,6 @@ export class SlackOutbound implements Outbound {
     );
   }
 
-  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, _options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(channelOf(to), 'message', () => this.upload(to, document.filename, Buffer.from(document.content, 'utf8'), document.caption));
-  }
-
-  sendFile(to: ChatRef, file: OutgoingFile, _options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(channelOf(to), 'message', async () => this.upload(to, file.filename ?? basename(file.path), await bytesOf(file), file.caption));
-  }
-
-  sendPicture(to: ChatRef, picture: Picture, _options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(channelOf(to), 'message', () => this.upload(to, picture.filename, Buffer.from(picture.png), picture.caption));
-  }
-
   /**
    * A file cannot be replaced in its message on Slack: the new picture is shared anew and the one
    * it replaces deleted, so the chat shows one, the newest (the caller keeps the first ref, which
@@ -157,25 +138,16 @@ export class SlackOutbound implements Outbound {
    */
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
     const key = `${ref.chat}:${ref.messageId}`;
-    return this.budget.schedule(
-      channelOf(ref),
-      'edit',
-      async () => {
-        const shown = this.pictures.get(key) ?? ref.messageId;
-        const sent = await this.upload(ref, picture.filename, Buffer.from(picture.png), picture.caption);
-        this.pictures.set(key, sent.messageId);
-        await this.web.chat.delete({ channel: channelOf(ref), ts: shown }).catch((error: unknown) => {
-          // Deleted already (by someone): the new one is there anyway.
-          if (platformError(error) !== 'message_not_found') throw error;
-        });
-        return true;
-      },
-      key,
-    );
-  }
-
-  crowded(to: ChatRef): boolean {
-    return this.budget.crowded(channelOf(to));
+    return this.edited(ref, async () => {
+      const shown = this.pictures.get(key) ?? ref.messageId;
+      const sent = await this.share(ref, picture.filename, Buffer.from(picture.png), picture.caption);
+      this.pictures.set(key, sent.messageId);
+      await this.web.chat.delete({ channel: channelOf(ref), ts: shown }).catch((error: unknown) => {
+        // Deleted already (by someone): the new one is there anyway.
+        if (platformError(error) !== 'message_not_found') throw error;
+      });
+      return true;
+    });
   }
 
   /**
@@ -184,19 +156,21 @@ export class SlackOutbound implements Outbound {
    */
   capabilities(to?: ChatRef): ChatCapabilities {
     const name = to && threadTsOf(to) ? this.botName() : undefined;
-    if (!name) return SLACK_CAPABILITIES;
-    if (this.inThreads?.commandPrefix !== `@${name} `) this.inThreads = Object.freeze({ ...SLACK_CAPABILITIES, commandPrefix: `@${name} ` });
-    return this.inThreads;
+    return name ? this.inThreads(name) : SLACK_CAPABILITIES;
   }
 
-  private inThreads: ChatCapabilities | undefined;
+  private readonly inThreads = namedCapabilities(SLACK_CAPABILITIES);
 
   fit(): MessageFit {
     return SLACK_FIT;
   }
 
+  protected upload(to: ChatRef, file: Upload, caption: RichText | undefined): Promise<MessageRef> {
+    return this.message(to, () => this.share(to, file.name, file.bytes, caption));
+  }
+
   /** files.uploadV2: the bytes to Slack's upload URL, then shared in the chat (its thread) with the caption as the comment. */
-  private async upload(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined): Promise<MessageRef> {
+  private async share(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined): Promise<MessageRef> {
     const thread = threadTsOf(to);
     const comment = caption ? renderMrkdwn(caption) : undefined;
     const file = { file: bytes, filename, ...(comment ? { initial_comment: comment } : {}) };
@@ -212,10 +186,3 @@ export class SlackOutbound implements Outbound {
 }
 
 const SLACK_FIT: MessageFit = Object.freeze({ split: slackMessagesOf, preview: slackPreview });
-
-async function bytesOf(file: OutgoingFile): Promise<Buffer> {
-  if (!file.content) return readFile(file.path);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of file.content()) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}

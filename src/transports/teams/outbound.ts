@@ -1,21 +1,9 @@
 import type { Activity } from 'botbuilder';
-import { readFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { extname } from 'node:path';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type {
-  ChatCapabilities,
-  ChatRef,
-  EditOptions,
-  MessageFit,
-  MessageRef,
-  Outbound,
-  OutgoingFile,
-  Picture,
-  RichText,
-  SendOptions,
-} from '../../kernel/ports/chat.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/build.ts';
-import { megabytes } from '../../engine/files/sizes.ts';
+import { AppOutbound, checkSize, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { TEAMS_CAPABILITIES, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
 import { teamsMessage } from './cards.ts';
@@ -43,22 +31,27 @@ const MIME: Readonly<Record<string, string>> = {
  * fits, as a bot in a channel or group chat can share no other way (its capabilities keep files
  * small there); a larger one in a personal chat is offered through Teams' file consent.
  */
-export class TeamsOutbound implements Outbound {
+export class TeamsOutbound extends AppOutbound {
   private readonly offers = new FileOffers();
 
   constructor(
     private readonly connector: TeamsConnector,
-    private readonly budget = new SendBudget({ limits: () => TEAMS_CONVERSATION_LIMIT, retryAfter, meter: sendMeter(TEAMS) }),
-  ) {}
+    protected readonly budget = new SendBudget({ limits: () => TEAMS_CONVERSATION_LIMIT, retryAfter, meter: sendMeter(TEAMS) }),
+  ) {
+    super();
+  }
+
+  protected placeOf(to: ChatRef): string {
+    return conversationOf(to);
+  }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
-    return this.budget.schedule(conversationOf(to), 'message', () => this.post(to, teamsMessage(text, options.buttons)));
+    return this.message(to, () => this.post(to, teamsMessage(text, options.buttons)));
   }
 
   edit(ref: MessageRef, text: RichText, options: EditOptions = {}): Promise<boolean> {
-    return this.budget.schedule(
-      conversationOf(ref),
-      options.urgent ? 'message' : 'edit',
+    return this.edited(
+      ref,
       () =>
         this.connector.within(ref, async (context) => {
           try {
@@ -70,28 +63,8 @@ export class TeamsOutbound implements Outbound {
             throw error;
           }
         }),
-      `${ref.chat}:${ref.thread ?? ''}:${ref.messageId}`,
+      options.urgent,
     );
-  }
-
-  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }): Promise<MessageRef> {
-    return this.budget.schedule(conversationOf(to), 'message', () =>
-      this.postFile(to, document.filename, Buffer.from(document.content, 'utf8'), document.caption),
-    );
-  }
-
-  sendFile(to: ChatRef, file: OutgoingFile): Promise<MessageRef> {
-    return this.budget.schedule(conversationOf(to), 'message', async () =>
-      this.postFile(to, file.filename ?? basename(file.path), await bytesOf(file), file.caption),
-    );
-  }
-
-  sendPicture(to: ChatRef, picture: Picture): Promise<MessageRef> {
-    return this.budget.schedule(conversationOf(to), 'message', () => this.postFile(to, picture.filename, Buffer.from(picture.png), picture.caption));
-  }
-
-  crowded(to: ChatRef): boolean {
-    return this.budget.crowded(conversationOf(to));
   }
 
   /** The bot learns its name from what people send it (the activity's recipient). */
@@ -105,13 +78,11 @@ export class TeamsOutbound implements Outbound {
    */
   capabilities(to?: ChatRef): ChatCapabilities {
     if (to && isPersonal(to)) return PERSONAL_CAPABILITIES;
-    if (!to || !this.botName) return TEAMS_CAPABILITIES;
-    if (this.named?.commandPrefix !== `@${this.botName} `) this.named = Object.freeze({ ...TEAMS_CAPABILITIES, commandPrefix: `@${this.botName} ` });
-    return this.named;
+    return to && this.botName ? this.named(this.botName) : TEAMS_CAPABILITIES;
   }
 
   private botName: string | undefined;
-  private named: ChatCapabilities | undefined;
+  private readonly named = namedCapabilities(TEAMS_CAPABILITIES);
 
   fit(): MessageFit {
     return TEAMS_FIT;
@@ -139,20 +110,22 @@ export class TeamsOutbound implements Outbound {
       await this.send(to, plain(`📎 ${offer.filename} could not be put in your OneDrive: ${(error as Error).message}.`));
       return;
     }
-    await this.budget.schedule(conversationOf(to), 'message', () => this.post(to, { ...captioned(offer.caption), attachments: [fileInfoCard(answer.upload)] }));
+    await this.message(to, () => this.post(to, { ...captioned(offer.caption), attachments: [fileInfoCard(answer.upload)] }));
   }
 
   /** Inline where it fits a message; past that, in a personal chat, offered through a consent card. */
-  private postFile(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined): Promise<MessageRef> {
-    if (bytes.length > TEAMS_CAPABILITIES.uploadBytes && isPersonal(to)) {
-      if (bytes.length > CONSENT_FILE_BYTES)
-        throw new Error(`${filename} is ${megabytes(bytes.length)}, over the ${megabytes(CONSENT_FILE_BYTES)} a file may be offered in Teams`);
-      return this.post(to, { type: 'message', text: '', attachments: [this.offers.offer(filename, bytes, caption)] });
-    }
-    const contentType = MIME[extname(filename).toLowerCase()] ?? 'application/octet-stream';
-    return this.post(to, {
-      ...captioned(caption),
-      attachments: [{ contentType, name: filename, contentUrl: `data:${contentType};base64,${bytes.toString('base64')}` }],
+  protected upload(to: ChatRef, file: Upload, caption: RichText | undefined): Promise<MessageRef> {
+    const { name, bytes } = file;
+    return this.message(to, async () => {
+      if (bytes.length > TEAMS_CAPABILITIES.uploadBytes && isPersonal(to)) {
+        checkSize(file, CONSENT_FILE_BYTES, 'a file may be offered in Teams');
+        return this.post(to, { type: 'message', text: '', attachments: [this.offers.offer(name, bytes, caption)] });
+      }
+      const contentType = MIME[extname(name).toLowerCase()] ?? 'application/octet-stream';
+      return this.post(to, {
+        ...captioned(caption),
+        attachments: [{ contentType, name, contentUrl: `data:${contentType};base64,${bytes.toString('base64')}` }],
+      });
     });
   }
 
@@ -184,11 +157,4 @@ function retryAfter(error: unknown): number | undefined {
   const headers = (error as { response?: { headers?: { get?: (name: string) => string | undefined } } }).response?.headers;
   const seconds = Number(headers?.get?.('retry-after'));
   return Number.isFinite(seconds) && seconds > 0 ? seconds : 1;
-}
-
-async function bytesOf(file: OutgoingFile): Promise<Buffer> {
-  if (!file.content) return readFile(file.path);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of file.content()) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }

@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { megabytes } from '../../engine/files/sizes.ts';
+import type { SendBudget } from '../../kernel/concurrency/send-budget.ts';
+import type {
+  ChatCapabilities,
+  ChatRef,
+  EditOptions,
+  MessageFit,
+  MessageRef,
+  Outbound,
+  OutgoingFile,
+  Picture,
+  RichText,
+  SendOptions,
+} from '../../kernel/ports/chat.ts';
+import { plainText } from '../../kernel/rich/index.ts';
+import { truncate } from '../../work/presentation/format/index.ts';
+import { escapeMarkdown, renderMarkdown } from '../../work/presentation/format/markdown.ts';
+
+/** A file on its way to a chat: a document the bridge wrote, a file from disk, or a picture it drew (a PNG). */
+export interface Upload {
+  name: string;
+  bytes: Buffer;
+  kind: 'document' | 'file' | 'picture';
+}
+
+/**
+ * What the outbounds of the apps that take a file as its bytes share: a document, a file and a
+ * picture go as one upload, and each chat's calls keep to the app's send budget, counted where
+ * the app counts them (its channel, room or conversation).
+ */
+export abstract class AppOutbound implements Outbound {
+  protected abstract readonly budget: SendBudget;
+  /** Where the app counts a chat's calls: the budget's key. */
+  protected abstract placeOf(to: ChatRef): string;
+  protected abstract upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef>;
+  abstract send(to: ChatRef, text: RichText, options?: SendOptions): Promise<MessageRef>;
+  abstract edit(ref: MessageRef, text: RichText, options?: EditOptions): Promise<boolean>;
+  abstract capabilities(to?: ChatRef): ChatCapabilities;
+  abstract fit(): MessageFit;
+
+  sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, { name: document.filename, bytes: Buffer.from(document.content, 'utf8'), kind: 'document' }, document.caption, options);
+  }
+
+  async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, { name: file.filename ?? basename(file.path), bytes: await bytesOf(file), kind: 'file' }, file.caption, options);
+  }
+
+  sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
+    return this.upload(to, { name: picture.filename, bytes: Buffer.from(picture.png), kind: 'picture' }, picture.caption, options);
+  }
+
+  crowded(to: ChatRef): boolean {
+    return this.budget.crowded(this.placeOf(to));
+  }
+
+  /** A new message (or a call counted as one), within its chat's budget. */
+  protected message<T>(to: ChatRef, run: () => Promise<T>): Promise<T> {
+    return this.budget.schedule(this.placeOf(to), 'message', run);
+  }
+
+  /**
+   * An edit of a message: behind new messages (unless `urgent`), and a newer edit of the same
+   * message replaces one still waiting.
+   */
+  protected edited<T>(ref: MessageRef, run: () => Promise<T>, urgent = false): Promise<T> {
+    return this.budget.schedule(this.placeOf(ref), urgent ? 'message' : 'edit', run, `${ref.chat}:${ref.messageId}`);
+  }
+}
+
+/** A file's bytes: read afresh from where it was opened, or from its path. */
+export async function bytesOf(file: OutgoingFile): Promise<Buffer> {
+  if (!file.content) return readFile(file.path);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of file.content()) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** A file larger than the app takes is refused before anything is sent: `where` says whose limit it is. */
+export function checkSize(file: Upload, limit: number, where: string): void {
+  if (file.bytes.length > limit) throw new Error(`${file.name} is ${megabytes(file.bytes.length)}, over the ${megabytes(limit)} ${where}`);
+}
+
+/** An app's capabilities with its commands written `@name status`, made once for each name the bot has. */
+export function namedCapabilities(base: ChatCapabilities): (name: string) => ChatCapabilities {
+  let named: ChatCapabilities | undefined;
+  return (name) => {
+    if (named?.commandPrefix !== `@${name} `) named = Object.freeze({ ...base, commandPrefix: `@${name} ` });
+    return named;
+  };
+}
+
+/** A message's Markdown within `chars`; plain words (escaped, cut) when the Markdown would not fit. */
+export function markdownWithin(text: RichText, chars: number): string {
+  const markdown = renderMarkdown(text);
+  return markdown.length <= chars ? markdown : truncate(escapeMarkdown(plainText(text)), chars);
+}
