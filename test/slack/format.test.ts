@@ -3,7 +3,7 @@ import { parseMarkdown } from '../../src/work/presentation/format/index.ts';
 import { bold, code, concat, italic, link, plain, pre } from '../../src/kernel/rich/index.ts';
 import { plainText } from '../../src/kernel/rich/plain.ts';
 import { renderMrkdwn } from '../../src/transports/slack/format/mrkdwn.ts';
-import { slackMessagesOf, slackPreview } from '../../src/transports/slack/format/split.ts';
+import { SLACK_FIT } from '../../src/transports/slack/format/split.ts';
 import { asCommand, coreText, plainFromSlack } from '../../src/transports/slack/incoming-text.ts';
 import { slackMessage } from '../../src/transports/slack/presenter.ts';
 
@@ -24,11 +24,11 @@ describe('rich text as Slack mrkdwn', () => {
 
   it('cuts a long answer into messages within a section block, none losing a word', () => {
     const long = parseMarkdown(Array.from({ length: 60 }, (_, i) => `**Paragraph ${i}.** ${'word '.repeat(30)}`).join('\n\n'));
-    const messages = slackMessagesOf(long);
+    const messages = SLACK_FIT.split(long);
     expect(messages.length).toBeGreaterThan(2);
     for (const message of messages) expect(renderMrkdwn(message).length).toBeLessThanOrEqual(3000);
     expect(messages.map((m) => plainText(m)).join('\n\n')).toBe(plainText(long));
-    expect(renderMrkdwn(slackPreview(long)).length).toBeLessThanOrEqual(700);
+    expect(renderMrkdwn(SLACK_FIT.preview(long)!).length).toBeLessThanOrEqual(700);
   });
 
   it('puts buttons in actions blocks under a section, each value its data and each action_id unique', () => {

@@ -1,8 +1,5 @@
+import { KeptNames } from '../serving/kept-names.ts';
 import type { MattermostApi } from './client.ts';
-
-/** How long a name is kept before it is asked again: people rename themselves now and then. */
-const NAME_MS = 10 * 60_000;
-const MAX_NAMES = 2000;
 
 interface Profile {
   username?: string;
@@ -17,20 +14,15 @@ interface Profile {
  * cannot tell now.
  */
 export class MattermostNames {
-  private readonly names = new Map<string, { name: string | undefined; until: number }>();
+  private readonly names = new KeptNames();
 
   constructor(private readonly api: MattermostApi) {}
 
   async of(user: string, fallback: string | undefined): Promise<string | undefined> {
-    const now = Date.now();
-    const held = this.names.get(user);
-    if (held && held.until > now) return held.name ?? fallback;
-    const profile = await this.api.get<Profile>(`/users/${user}`).catch(() => undefined);
-    const full = [profile?.first_name, profile?.last_name].filter(Boolean).join(' ');
-    const name = full || profile?.nickname || profile?.username;
-    this.names.delete(user);
-    this.names.set(user, { name, until: now + NAME_MS });
-    if (this.names.size > MAX_NAMES) this.names.delete(this.names.keys().next().value!);
+    const name = await this.names.of(user, async () => {
+      const profile = await this.api.get<Profile>(`/users/${user}`);
+      return [profile.first_name, profile.last_name].filter(Boolean).join(' ') || profile.nickname || profile.username;
+    });
     return name ?? fallback;
   }
 }

@@ -6,7 +6,7 @@ import { AppOutbound, namedCapabilities, type Upload } from '../serving/app-outb
 import { SLACK_CAPABILITIES } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
-import { slackMessagesOf, slackPreview } from './format/split.ts';
+import { SLACK_FIT } from './format/split.ts';
 import { channelOf, sentRef, SLACK, threadTsOf } from './id.ts';
 import { emojiName, slackMessage } from './presenter.ts';
 
@@ -184,5 +184,3 @@ export class SlackOutbound extends AppOutbound {
     return ts ? sentRef(to, ts) : { ...to, messageId: uploaded?.id ?? filename };
   }
 }
-
-const SLACK_FIT: MessageFit = Object.freeze({ split: slackMessagesOf, preview: slackPreview });

@@ -1,10 +1,6 @@
 import type { WebClient } from '@slack/web-api';
+import { KeptNames } from '../serving/kept-names.ts';
 import { platformError } from './client.ts';
-
-/** How long a name is kept before it is asked again. */
-const NAME_MS = 60 * 60_000;
-/** Names kept at most; the oldest go first. */
-const MAX_NAMES = 5000;
 
 /**
  * People's and conversations' names, for the dashboard and the chats' titles: users.info and
@@ -12,12 +8,13 @@ const MAX_NAMES = 5000;
  * message still goes through.
  */
 export class SlackNames {
-  private readonly names = new Map<string, { name: string | undefined; until: number }>();
+  /** Each kept an hour; 5,000 at most. */
+  private readonly names = new KeptNames(60 * 60_000, 5000);
 
   constructor(private readonly web: Pick<WebClient, 'users' | 'conversations'>) {}
 
   person(user: string): Promise<string | undefined> {
-    return this.cached(`user:${user}`, async () => {
+    return this.names.of(`user:${user}`, async () => {
       const { user: info } = await this.web.users.info({ user });
       return info?.profile?.display_name || info?.real_name || info?.name || undefined;
     });
@@ -25,7 +22,7 @@ export class SlackNames {
 
   /** `#general` for a channel; a DM is named for its person. */
   conversation(channel: string): Promise<string | undefined> {
-    return this.cached(`conversation:${channel}`, async () => {
+    return this.names.of(`conversation:${channel}`, async () => {
       const { channel: info } = (await this.web.conversations.info({ channel })) as { channel?: { is_im?: boolean; user?: string; name?: string } };
       if (info?.is_im) return info.user ? this.person(info.user) : undefined;
       return info?.name ? `#${info.name}` : undefined;
@@ -43,16 +40,5 @@ export class SlackNames {
     } catch (error) {
       return platformError(error) === 'channel_not_found' ? false : undefined;
     }
-  }
-
-  private async cached(key: string, ask: () => Promise<string | undefined>): Promise<string | undefined> {
-    const now = Date.now();
-    const held = this.names.get(key);
-    if (held && held.until > now) return held.name;
-    const name = await ask().catch(() => undefined);
-    this.names.delete(key);
-    this.names.set(key, { name, until: now + NAME_MS });
-    if (this.names.size > MAX_NAMES) this.names.delete(this.names.keys().next().value!);
-    return name;
   }
 }

@@ -1,15 +1,6 @@
-import type { Frame } from '../../../kernel/rich/edit.ts';
-import type { RichText } from '../../../kernel/rich/model.ts';
-import type { MessageFit } from '../../../kernel/ports/capabilities.ts';
 import { renderMarkdown } from '../../../work/presentation/format/markdown.ts';
-import { messagesWithin, previewWithin } from '../../../work/presentation/format/split.ts';
+import { fitWithin } from '../../serving/message-fit.ts';
 import { MATTERMOST_CAPABILITIES } from '../capabilities.ts';
 
-/** A long answer's preview leaves room in its post for a header and the size line. */
-const PREVIEW_CHARS = 3000;
-
 /** How text fits a Mattermost post: its Markdown within the post's 16,383 characters. */
-export const MATTERMOST_FIT: MessageFit = Object.freeze({
-  split: (text: RichText, frame: Frame = {}) => messagesWithin(text, MATTERMOST_CAPABILITIES.messageChars, renderMarkdown, frame),
-  preview: (text: RichText) => previewWithin(text, PREVIEW_CHARS, renderMarkdown),
-});
+export const MATTERMOST_FIT = fitWithin(MATTERMOST_CAPABILITIES.messageChars, renderMarkdown, 3000);
