@@ -1,10 +1,11 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
+import { appCapabilities } from '../serving/app-capabilities.ts';
 
 /**
  * What a Discord chat can take, said once: the core asks, and nothing outside this folder
  * names a Discord limit.
  */
-export const DISCORD_CAPABILITIES: ChatCapabilities = Object.freeze({
+export const DISCORD_CAPABILITIES: ChatCapabilities = appCapabilities({
   /** A message's content. */
   messageChars: 2000,
   /** A file's message text is its content: the same limit. */
@@ -17,10 +18,6 @@ export const DISCORD_CAPABILITIES: ChatCapabilities = Object.freeze({
   buttonsPerRow: 5,
   /** Five a channel every five seconds, messages and edits together: a progress message gets half. */
   editsPerMinute: 30,
-  threads: true,
-  drafts: false,
-  reactions: true,
-  pictures: true,
 });
 
 /** A channel's messages (new ones and edits alike): Discord's per-channel bucket. */

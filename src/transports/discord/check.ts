@@ -1,5 +1,6 @@
 import { Routes, type APIUser } from 'discord.js';
-import { fail, firstLine, pass, warn } from '../../kernel/ports/check-result.ts';
+import { fail, pass, warn } from '../../kernel/ports/check-result.ts';
+import { unreachable } from '../serving/reach.ts';
 import type { CheckResult } from '../../kernel/ports/check-result.ts';
 import { inviteUrl, MESSAGE_CONTENT_HOW } from './invite.ts';
 import { TOKEN_HOW } from './reach.ts';
@@ -27,12 +28,6 @@ export async function checkDiscord({ token, apiUrl }: DiscordSettings): Promise<
     ];
   } catch (error) {
     if (httpStatus(error) === 401) return [fail('Discord token', 'refused by Discord (401)', `${TOKEN_HOW[0]!.toUpperCase()}${TOKEN_HOW.slice(1)}.`)];
-    return [
-      fail(
-        'Discord token',
-        `Discord (${new URL(apiUrl).host}) is unreachable: ${firstLine(error instanceof Error ? error.message : String(error))}`,
-        'Check the network, a proxy, or DISCORD_API_URL.',
-      ),
-    ];
+    return [unreachable('Discord token', `Discord (${new URL(apiUrl).host})`, error, 'DISCORD_API_URL')];
   }
 }

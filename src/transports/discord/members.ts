@@ -1,7 +1,7 @@
 import { Routes, type APIGuild, type APIGuildMember, type REST } from 'discord.js';
 import { CachedMembers } from '../../work/access/member-cache.ts';
-import { inFlightLimit } from '../../kernel/concurrency/in-flight-limit.ts';
 import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
+import { askedMembers } from '../serving/asked-members.ts';
 import { canViewChannel } from './channel-view.ts';
 import { discordUserId } from './id.ts';
 import { discordCode } from './rest.ts';
@@ -36,42 +36,36 @@ export class DmPeople {
 }
 
 export function membersThrough(rest: REST, dmPeople: DmPeople, atOnce = LOOKUPS_AT_ONCE): ChatMembers {
-  const limited = inFlightLimit(atOnce);
-  return {
-    async isMember(chat, person) {
-      const user = discordUserId(person);
-      if (user === undefined) return false;
+  return askedMembers(
+    discordUserId,
+    async (chat, user, limited) => {
       const known = dmPeople.of(chat.chat);
       if (known !== undefined) return known === user;
-      try {
-        const channel = (await limited(() => rest.get(Routes.channel(chat.chat)))) as {
-          guild_id?: string;
-          recipients?: { id: string }[];
-          permission_overwrites?: { id: string; type: number; allow: string; deny: string }[];
-        };
-        if (channel.recipients) {
-          const recipient = channel.recipients[0]?.id;
-          if (recipient) dmPeople.saw(chat.chat, recipient);
-          return recipient === user;
-        }
-        const guildId = channel.guild_id;
-        if (!guildId) return false;
-        const member = (await limited(() => rest.get(Routes.guildMember(guildId, user)))) as APIGuildMember;
-        const guild = (await limited(() => rest.get(Routes.guild(guildId)))) as APIGuild;
-        // A member of the server who may not see this channel is not one of its people.
-        return canViewChannel({
-          guildId,
-          ownerId: guild.owner_id,
-          roles: guild.roles,
-          memberRoles: member.roles,
-          userId: user,
-          overwrites: channel.permission_overwrites ?? [],
-        });
-      } catch (error) {
-        const code = discordCode(error);
-        if (code !== undefined && NOT_THERE.has(code)) return false;
-        throw error;
+      const channel = (await limited(() => rest.get(Routes.channel(chat.chat)))) as {
+        guild_id?: string;
+        recipients?: { id: string }[];
+        permission_overwrites?: { id: string; type: number; allow: string; deny: string }[];
+      };
+      if (channel.recipients) {
+        const recipient = channel.recipients[0]?.id;
+        if (recipient) dmPeople.saw(chat.chat, recipient);
+        return recipient === user;
       }
+      const guildId = channel.guild_id;
+      if (!guildId) return false;
+      const member = (await limited(() => rest.get(Routes.guildMember(guildId, user)))) as APIGuildMember;
+      const guild = (await limited(() => rest.get(Routes.guild(guildId)))) as APIGuild;
+      // A member of the server who may not see this channel is not one of its people.
+      return canViewChannel({
+        guildId,
+        ownerId: guild.owner_id,
+        roles: guild.roles,
+        memberRoles: member.roles,
+        userId: user,
+        overwrites: channel.permission_overwrites ?? [],
+      });
     },
-  };
+    (error) => NOT_THERE.has(discordCode(error) ?? 0),
+    atOnce,
+  );
 }

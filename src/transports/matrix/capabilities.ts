@@ -1,4 +1,5 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
+import { appCapabilities } from '../serving/app-capabilities.ts';
 
 /**
  * What Matrix lets a bot do, from the spec and Synapse's defaults: one place, asked by the core.
@@ -12,7 +13,7 @@ import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
  *   one every 2 s, and an M_LIMIT_EXCEEDED pauses the room for the time it asks;
  * - commands are `!status`: Matrix clients take `/…` for themselves.
  */
-export const MATRIX_CAPABILITIES: ChatCapabilities = Object.freeze({
+export const MATRIX_CAPABILITIES: ChatCapabilities = appCapabilities({
   messageChars: 8000,
   captionChars: 0,
   uploadBytes: 50 * 1024 * 1024,
@@ -20,10 +21,6 @@ export const MATRIX_CAPABILITIES: ChatCapabilities = Object.freeze({
   buttonPayloadBytes: 1024,
   buttonsPerRow: 10,
   editsPerMinute: 30,
-  threads: true,
-  drafts: false,
-  reactions: true,
-  pictures: true,
   commandPrefix: '!',
 });
 

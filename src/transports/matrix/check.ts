@@ -1,4 +1,5 @@
-import { fail, firstLine, pass, type CheckResult } from '../../kernel/ports/check-result.ts';
+import { fail, pass, type CheckResult } from '../../kernel/ports/check-result.ts';
+import { unreachable } from '../serving/reach.ts';
 import { refusal, whoAmI } from './reach.ts';
 import { requireMatrix, settingsProblems, TOKEN_HOW, type MatrixSettings } from './settings.ts';
 
@@ -13,12 +14,6 @@ export async function checkMatrix(settings: MatrixSettings): Promise<CheckResult
   } catch (error) {
     const refused = refusal(error);
     if (refused) return [fail('Matrix token', refused, 'Log the bot in again and copy its new access token.')];
-    return [
-      fail(
-        'Matrix token',
-        `the homeserver (${new URL(ready.homeserverUrl).host}) is unreachable: ${firstLine(error instanceof Error ? error.message : String(error))}`,
-        'Check the network, a proxy, or MATRIX_HOMESERVER_URL.',
-      ),
-    ];
+    return [unreachable('Matrix token', `the homeserver (${new URL(ready.homeserverUrl).host})`, error, 'MATRIX_HOMESERVER_URL')];
   }
 }

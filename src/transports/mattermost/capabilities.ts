@@ -1,4 +1,5 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
+import { appCapabilities } from '../serving/app-capabilities.ts';
 
 /**
  * What Mattermost lets a bot do, from its documented limits: one place, asked by the core.
@@ -9,7 +10,7 @@ import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
  * - editsPerMinute: the API's rate limit is per token (10 a second, bursts of 100, by
  *   default), so one post's progress edits keep far under it: one a second.
  */
-export const MATTERMOST_CAPABILITIES: ChatCapabilities = Object.freeze({
+export const MATTERMOST_CAPABILITIES: ChatCapabilities = appCapabilities({
   messageChars: 16383,
   captionChars: 16383,
   uploadBytes: 100 * 1024 * 1024,
@@ -17,10 +18,6 @@ export const MATTERMOST_CAPABILITIES: ChatCapabilities = Object.freeze({
   buttonPayloadBytes: 1024,
   buttonsPerRow: 5,
   editsPerMinute: 60,
-  threads: true,
-  drafts: false,
-  reactions: true,
-  pictures: true,
 });
 
 /**

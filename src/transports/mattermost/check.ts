@@ -1,4 +1,5 @@
-import { fail, firstLine, pass, warn, type CheckResult } from '../../kernel/ports/check-result.ts';
+import { fail, pass, warn, type CheckResult } from '../../kernel/ports/check-result.ts';
+import { unreachable } from '../serving/reach.ts';
 import { MattermostApi, statusOf } from './client.ts';
 import { settingsProblems, TOKEN_HOW, type MattermostSettings } from './settings.ts';
 
@@ -26,12 +27,6 @@ export async function checkMattermost(settings: MattermostSettings): Promise<Che
   } catch (error) {
     const status = statusOf(error);
     if (status === 401) return [fail('Mattermost token', 'refused by the server (401)', `${TOKEN_HOW[0]!.toUpperCase()}${TOKEN_HOW.slice(1)}.`)];
-    return [
-      fail(
-        'Mattermost token',
-        `Mattermost (${new URL(settings.url!).host}) is unreachable: ${firstLine(error instanceof Error ? error.message : String(error))}`,
-        'Check the network, a proxy, or MATTERMOST_URL.',
-      ),
-    ];
+    return [unreachable('Mattermost token', `Mattermost (${new URL(settings.url!).host})`, error, 'MATTERMOST_URL')];
   }
 }

@@ -1,10 +1,7 @@
 import { CachedMembers } from '../../work/access/member-cache.ts';
-import { inFlightLimit } from '../../kernel/concurrency/in-flight-limit.ts';
+import { askedMembers } from '../serving/asked-members.ts';
 import { statusOf, type MattermostApi } from './client.ts';
 import { channelOf, mattermostUserId } from './id.ts';
-
-/** Look-ups under way at once: a page of many chats asks side by side, within the token's rate limit. */
-const LOOKUPS_AT_ONCE = 5;
 
 /**
  * Who is in a Mattermost channel: `GET /channels/{id}/members/{user}`, the answer kept a while
@@ -12,18 +9,14 @@ const LOOKUPS_AT_ONCE = 5;
  * anything else is "cannot tell now".
  */
 export function mattermostMembers(api: MattermostApi): CachedMembers {
-  const limited = inFlightLimit(LOOKUPS_AT_ONCE);
-  return new CachedMembers({
-    async isMember(chat, person) {
-      const user = mattermostUserId(person);
-      if (user === undefined) return false;
-      try {
+  return new CachedMembers(
+    askedMembers(
+      mattermostUserId,
+      async (chat, user, limited) => {
         await limited(() => api.get(`/channels/${channelOf(chat)}/members/${user}`));
         return true;
-      } catch (error) {
-        if (statusOf(error) === 404 || statusOf(error) === 403) return false;
-        throw error;
-      }
-    },
-  });
+      },
+      (error) => statusOf(error) === 404 || statusOf(error) === 403,
+    ),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Log } from '../../kernel/log/logger.ts';
+import { fail, firstLine, type CheckResult } from '../../kernel/ports/check-result.ts';
 
 /** Waits between attempts double from 1 s up to this. */
 const MAX_WAIT_S = 60;
@@ -35,6 +36,15 @@ export async function untilAnswered<T>(
       await wait(seconds * 1000);
     }
   }
+}
+
+/** The doctor's line for a service that did not answer: `setting` says where it is looked for. */
+export function unreachable(subject: string, service: string, error: unknown, setting: string): CheckResult {
+  return fail(
+    subject,
+    `${service} is unreachable: ${firstLine(error instanceof Error ? error.message : String(error))}`,
+    `Check the network, a proxy, or ${setting}.`,
+  );
 }
 
 /** How long one call to the service takes now: its round trip, for /status. */

@@ -1,4 +1,5 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
+import { appCapabilities } from '../serving/app-capabilities.ts';
 import { SLASH_COMMAND } from './app-manifest.ts';
 
 /**
@@ -9,7 +10,7 @@ import { SLASH_COMMAND } from './app-manifest.ts';
  * - buttonPayloadBytes: a button's `value` holds 2,000 characters; an actions block 25 elements;
  * - editsPerMinute: chat.update is a Tier 3 method (about 50 a minute).
  */
-export const SLACK_CAPABILITIES: ChatCapabilities = Object.freeze({
+export const SLACK_CAPABILITIES: ChatCapabilities = appCapabilities({
   messageChars: 3000,
   captionChars: 3000,
   uploadBytes: 1024 * 1024 * 1024,
@@ -17,10 +18,6 @@ export const SLACK_CAPABILITIES: ChatCapabilities = Object.freeze({
   buttonPayloadBytes: 2000,
   buttonsPerRow: 25,
   editsPerMinute: 50,
-  threads: true,
-  drafts: false,
-  reactions: true,
-  pictures: true,
   // `/status` is Slack's own: the bridge's commands go through its one slash command.
   commandPrefix: `${SLASH_COMMAND} `,
 });

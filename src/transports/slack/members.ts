@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { CachedMembers } from '../../work/access/member-cache.ts';
-import { inFlightLimit } from '../../kernel/concurrency/in-flight-limit.ts';
 import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
+import { askedMembers } from '../serving/asked-members.ts';
 import { platformError } from './client.ts';
 import { channelOf, slackUserId } from './id.ts';
 
@@ -18,25 +18,19 @@ export function slackMembers(web: WebClient): CachedMembers {
 }
 
 export function membersThrough(web: Pick<WebClient, 'conversations'>, atOnce = LOOKUPS_AT_ONCE): ChatMembers {
-  const limited = inFlightLimit(atOnce);
-  return {
-    async isMember(chat, person) {
-      const user = slackUserId(person);
-      if (user === undefined) return false;
-      try {
-        return await limited(async () => {
-          let cursor: string | undefined;
-          do {
-            const page = await web.conversations.members({ channel: channelOf(chat), limit: 1000, ...(cursor ? { cursor } : {}) });
-            if (page.members?.includes(user)) return true;
-            cursor = page.response_metadata?.next_cursor || undefined;
-          } while (cursor);
-          return false;
-        });
-      } catch (error) {
-        if (['channel_not_found', 'not_in_channel', 'missing_scope'].includes(platformError(error) ?? '')) return false;
-        throw error;
-      }
-    },
-  };
+  return askedMembers(
+    slackUserId,
+    (chat, user, limited) =>
+      limited(async () => {
+        let cursor: string | undefined;
+        do {
+          const page = await web.conversations.members({ channel: channelOf(chat), limit: 1000, ...(cursor ? { cursor } : {}) });
+          if (page.members?.includes(user)) return true;
+          cursor = page.response_metadata?.next_cursor || undefined;
+        } while (cursor);
+        return false;
+      }),
+    (error) => ['channel_not_found', 'not_in_channel', 'missing_scope'].includes(platformError(error) ?? ''),
+    atOnce,
+  );
 }

@@ -1,4 +1,5 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
+import { appCapabilities } from '../serving/app-capabilities.ts';
 
 /**
  * What Teams lets a bot do, from its documented limits: one place, asked by the core.
@@ -10,7 +11,7 @@ import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
  * - editsPerMinute: a bot may send 7 calls a second, 60 in 30 s, in one conversation:
  *   progress keeps to one edit every two seconds.
  */
-export const TEAMS_CAPABILITIES: ChatCapabilities = Object.freeze({
+export const TEAMS_CAPABILITIES: ChatCapabilities = appCapabilities({
   messageChars: 4000,
   captionChars: 1000,
   uploadBytes: 18 * 1024,
@@ -18,10 +19,7 @@ export const TEAMS_CAPABILITIES: ChatCapabilities = Object.freeze({
   buttonPayloadBytes: 1000,
   buttonsPerRow: 5,
   editsPerMinute: 30,
-  threads: true,
-  drafts: false,
   reactions: false,
-  pictures: true,
 });
 
 /** One conversation's calls: two a second keeps under Teams' 7 a second and 60 in 30 s, new messages and edits together. */

@@ -1,8 +1,8 @@
 import { Api, GrammyError } from 'grammy';
 import type { ChatMember } from 'grammy/types';
 import { CachedMembers } from '../../work/access/member-cache.ts';
-import { inFlightLimit } from '../../kernel/concurrency/in-flight-limit.ts';
 import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
+import { askedMembers } from '../serving/asked-members.ts';
 import { chatIdOf, TELEGRAM } from './id.ts';
 import type { TelegramSettings } from './settings.ts';
 
@@ -25,21 +25,15 @@ export function telegramMembers({ token, apiRoot }: Required<TelegramSettings>):
 }
 
 export function membersThrough(api: Pick<Api, 'getChatMember'>, atOnce = LOOKUPS_AT_ONCE): ChatMembers {
-  const limited = inFlightLimit(atOnce);
-  return {
-    async isMember(chat, person) {
-      const user = personId(person);
-      if (user === undefined) return false;
+  return askedMembers(
+    personId,
+    async (chat, user, limited) => {
       const chatId = chatIdOf(chat);
-      if (chatId > 0) return chatId === user;
-      try {
-        return isIn(await limited(() => api.getChatMember(chatId, user)));
-      } catch (error) {
-        if (error instanceof GrammyError && (error.error_code === 400 || error.error_code === 403)) return false;
-        throw error;
-      }
+      return chatId > 0 ? chatId === user : isIn(await limited(() => api.getChatMember(chatId, user)));
     },
-  };
+    (error) => error instanceof GrammyError && (error.error_code === 400 || error.error_code === 403),
+    atOnce,
+  );
 }
 
 /** `telegram:222` → 222; a person of another transport has no Telegram id. */
