@@ -1,7 +1,18 @@
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { Routes, type APIMessage, type REST } from 'discord.js';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type { Button, ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import type {
+  Button,
+  ChatCapabilities,
+  ChatRef,
+  EditOptions,
+  MessageFit,
+  MessageRef,
+  Outbound,
+  Picture,
+  RichText,
+  SendOptions,
+} from '../../kernel/ports/chat.ts';
 import { AppOutbound, checkSize, markdownWithin, type Upload } from '../serving/app-outbound.ts';
 import { DISCORD_CAPABILITIES, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
@@ -30,7 +41,7 @@ interface RawFile {
  * limits Discord's headers state and waits out a 429. Rich text goes as Discord Markdown; the
  * first message answering an application command takes the place of its deferred reply.
  */
-export class DiscordOutbound extends AppOutbound {
+export class DiscordOutbound extends AppOutbound implements Outbound {
   protected readonly budget = new SendBudget({ limits: () => DISCORD_CHANNEL_LIMIT, meter: sendMeter(DISCORD) });
 
   constructor(

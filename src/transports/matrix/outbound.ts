@@ -7,6 +7,7 @@ import {
   type EditOptions,
   type MessageFit,
   type MessageRef,
+  type Outbound,
   type Picture,
   type RichText,
   type SendOptions,
@@ -37,7 +38,7 @@ const MIME_TYPES: Readonly<Record<Upload['kind'], string>> = { document: 'text/p
  * and sent as `m.file` or `m.image`. Each room's calls keep to its send budget; an
  * M_LIMIT_EXCEEDED pauses that room for its `retry_after_ms`.
  */
-export class MatrixOutbound extends AppOutbound {
+export class MatrixOutbound extends AppOutbound implements Outbound {
   protected readonly budget = new SendBudget({ limits: () => MATRIX_ROOM_LIMIT, retryAfter, meter: sendMeter(MATRIX) });
 
   constructor(

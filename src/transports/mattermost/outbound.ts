@@ -1,5 +1,5 @@
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { AppOutbound, checkSize, markdownWithin, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
 import type { SignedButtons } from './buttons.ts';
@@ -29,7 +29,7 @@ interface Post {
  * message attachments, files uploaded to the channel and posted. Each channel's calls keep to
  * its send budget; a 429 pauses that channel for the seconds its headers ask.
  */
-export class MattermostOutbound extends AppOutbound {
+export class MattermostOutbound extends AppOutbound implements Outbound {
   protected readonly budget = new SendBudget({ limits: () => MATTERMOST_CHANNEL_LIMIT, retryAfter, meter: sendMeter(MATTERMOST) });
 
   constructor(

@@ -2,18 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { megabytes } from '../../engine/files/sizes.ts';
 import type { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type {
-  ChatCapabilities,
-  ChatRef,
-  EditOptions,
-  MessageFit,
-  MessageRef,
-  Outbound,
-  OutgoingFile,
-  Picture,
-  RichText,
-  SendOptions,
-} from '../../kernel/ports/chat.ts';
+import type { ChatRef, MessageRef, OutgoingFile, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
 import { plainText } from '../../kernel/rich/index.ts';
 import { truncate } from '../../work/presentation/format/index.ts';
 import { escapeMarkdown, renderMarkdown } from '../../work/presentation/format/markdown.ts';
@@ -30,15 +20,11 @@ export interface Upload {
  * picture go as one upload, and each chat's calls keep to the app's send budget, counted where
  * the app counts them (its channel, room or conversation).
  */
-export abstract class AppOutbound implements Outbound {
+export abstract class AppOutbound {
   protected abstract readonly budget: SendBudget;
   /** Where the app counts a chat's calls: the budget's key. */
   protected abstract placeOf(to: ChatRef): string;
   protected abstract upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef>;
-  abstract send(to: ChatRef, text: RichText, options?: SendOptions): Promise<MessageRef>;
-  abstract edit(ref: MessageRef, text: RichText, options?: EditOptions): Promise<boolean>;
-  abstract capabilities(to?: ChatRef): ChatCapabilities;
-  abstract fit(): MessageFit;
 
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
     return this.upload(to, { name: document.filename, bytes: Buffer.from(document.content, 'utf8'), kind: 'document' }, document.caption, options);

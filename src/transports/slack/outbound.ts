@@ -1,7 +1,7 @@
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import type { WebClient } from '@slack/web-api';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { AppOutbound, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
 import { SLACK_CAPABILITIES } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
@@ -28,7 +28,7 @@ const STATUS_REFUSED: ReadonlySet<string> = new Set(['missing_scope', 'not_allow
  * files.uploadV2. Each channel's calls keep to its send budget (new messages ahead of progress
  * edits); a 429 pauses that channel for its Retry-After and the call is tried again.
  */
-export class SlackOutbound extends AppOutbound {
+export class SlackOutbound extends AppOutbound implements Outbound {
   /** Pictures replaced: the message a first ref stands for now. */
   private readonly pictures = new Map<string, string>();
 

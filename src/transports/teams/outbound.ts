@@ -1,7 +1,7 @@
 import type { Activity } from 'botbuilder';
 import { extname } from 'node:path';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/build.ts';
 import { AppOutbound, checkSize, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
@@ -31,7 +31,7 @@ const MIME: Readonly<Record<string, string>> = {
  * fits, as a bot in a channel or group chat can share no other way (its capabilities keep files
  * small there); a larger one in a personal chat is offered through Teams' file consent.
  */
-export class TeamsOutbound extends AppOutbound {
+export class TeamsOutbound extends AppOutbound implements Outbound {
   private readonly offers = new FileOffers();
 
   constructor(
