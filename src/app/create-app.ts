@@ -151,8 +151,8 @@ export async function createApp(options: {
   // Owners are the allowlist's, which the bridge holds: asked once it is built, at the first look-up.
   const access = new ChatAccess({
     members: options.members ?? new Map(),
-    isOwner: (person): boolean => bot.isOwner(NO_CHAT, { id: person, identity: person }),
-    mayUse: (chat, person): boolean => bot.isAllowed(chat, { id: person, identity: person }),
+    isOwner: (person): boolean => bot.allowlist.isOwner(NO_CHAT, { id: person, identity: person }),
+    mayUse: (chat, person): boolean => bot.allowlist.isAllowed(chat, { id: person, identity: person }),
     log,
   });
   const approvals = new ApprovalBroker({
@@ -270,7 +270,7 @@ export async function createApp(options: {
     outbox.kick();
     spending.runEnded(run);
   });
-  bot.onTurnEnded((chat, outcome, turn) => {
+  bot.turns.onEnded((chat, outcome, turn) => {
     approvals.cancel(askerId.main(chat.address), 'The turn ended.');
     spending.turnEnded(chat, outcome, turn.payer);
   });
@@ -301,7 +301,7 @@ export async function createApp(options: {
   const host: TransportHost = {
     handleMessage: (message) => bot.handleMessage(message),
     handleButton: (press) => bot.handleButton(press),
-    isAllowed: (chat, user) => bot.isAllowed(chat, user),
+    isAllowed: (chat, user) => bot.allowlist.isAllowed(chat, user),
     commands: bot.commands,
     idle,
   };

@@ -31,8 +31,8 @@ export function recordMetrics(parts: {
 }): () => void {
   const labels = workLabels(parts.config);
   startSessionCounters(parts.config.adapters.keys());
-  parts.bot.onTurnStarted((chat) => workStarted('turn', labels(chat.record.cli, chat.record.model)));
-  parts.bot.onTurnEnded((chat, outcome) => workEnded('turn', labels(chat.record.cli, chat.record.model), outcome.status, outcome.durationMs));
+  parts.bot.turns.onStarted((chat) => workStarted('turn', labels(chat.record.cli, chat.record.model)));
+  parts.bot.turns.onEnded((chat, outcome) => workEnded('turn', labels(chat.record.cli, chat.record.model), outcome.status, outcome.durationMs));
   parts.subagents.onStarted((run) => workStarted('run', labels(run.cli, run.model)));
   parts.subagents.onEnded((run) =>
     workEnded(

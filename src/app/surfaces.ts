@@ -143,7 +143,7 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
   const web = await WebServer.start({
     config: config.web,
     sessions,
-    allowed: (identity) => bot.isAllowedAnywhere(identity),
+    allowed: (identity) => bot.allowlist.isAllowedAnywhere(identity),
     inApp,
     dashboard: {
       runs: runStore,
@@ -171,8 +171,8 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
       review: parts.review,
       findRun: (id) => runStore.find(id),
       access: parts.access,
-      isOwner: (identity) => bot.isOwner(...who(identity)),
-      isAdmin: (identity) => bot.roleOf(...who(identity)) === 'admin',
+      isOwner: (identity) => bot.allowlist.isOwner(...who(identity)),
+      isAdmin: (identity) => bot.allowlist.roleOf(...who(identity)) === 'admin',
     },
     actions: {
       registry: parts.subagents.registry,

@@ -1,5 +1,5 @@
-import { chatKey, type ButtonAnswer, type ButtonPress, type ChatRef, type ChatUser, type IncomingMessage, type Outbound } from '../kernel/ports/chat.ts';
-import type { TurnOutcome } from '../engine/session/turn.ts';
+import { nanoid } from 'nanoid';
+import { chatKey, type ButtonAnswer, type ButtonPress, type ChatRef, type IncomingMessage, type Outbound } from '../kernel/ports/chat.ts';
 import type { EngineSettings } from '../engine/engine-settings.ts';
 import type { PeopleSettings } from './people/people-settings.ts';
 import type { RestartSettings } from '../work/restart-settings.ts';
@@ -12,13 +12,11 @@ import type { CommandServices } from './dispatch/command-services.ts';
 import { idButton, type ButtonHandler, type ButtonKind } from '../kernel/ports/buttons.ts';
 import { asWritten } from '../kernel/ports/capabilities.ts';
 import { ButtonPresses } from './dispatch/button-presses.ts';
-import { inject, type Injected } from './turns/injected.ts';
 import { RefusalThrottle } from './people/refusals.ts';
 import { messagePipeline, type WaitingForWords } from './pipeline/index.ts';
 import type { WorkBudget } from './people/spending.ts';
 import { Allowlist } from './people/allowlist.ts';
-import type { Role } from './people/roles.ts';
-import { Turns, type EndedTurn, type TurnWatch } from './turns/turns.ts';
+import { Turns, type TurnWatch } from './turns/turns.ts';
 import type { Person } from '../engine/usage/usage-ledger.ts';
 import { CostMeter } from '../engine/usage/cost-meter.ts';
 import { Steering } from './turns/steering.ts';
@@ -30,6 +28,8 @@ import type { Transcriber } from '../engine/files/transcriber.ts';
 import type { Log } from '../kernel/log/logger.ts';
 import type { Transcripts } from '../work/transcripts/transcripts.ts';
 import { delay } from '../kernel/concurrency/delay.ts';
+import { truncate } from '../work/presentation/format/index.ts';
+import { bold, rich } from '../kernel/rich/index.ts';
 import { DRAIN_WORDS, type DrainReason } from './turns/leaving.ts';
 
 /** The slice of the configuration the bot itself uses: what its commands may read, and its own. */
@@ -74,6 +74,9 @@ export interface BotOptions {
 /** A running turn's Stop button. */
 const STOP_TURN = idButton('stop');
 
+/** What became of a message injected into a chat (see `Bot.inject`). */
+export type Injected = { ok: true; turnId: string; position: number } | { ok: false; reason: string };
+
 /**
  * The transport-neutral bot: who may talk, what a message means (a command or a turn: its
  * steps are `pipeline/`), and how turns are shown. Every transport (a chat app, the console)
@@ -86,8 +89,10 @@ export class Bot {
   readonly commands: readonly Command[];
   private readonly commandNames: ReadonlySet<string>;
   private readonly presses: ButtonPresses;
-  private readonly allowlist: Allowlist;
-  private readonly turns: Turns;
+  /** Who may use the bridge, where, and as what. */
+  readonly allowlist: Allowlist;
+  /** The turns of the chats' main sessions: their listeners hear each start and end. */
+  readonly turns: Turns;
   private readonly log: Log;
   readonly attachments: Attachments;
   private readonly steering: Steering;
@@ -150,7 +155,7 @@ export class Bot {
       attachments: this.attachments,
       commands: options.commands,
       scope: () => this.scope,
-      roleOf: (chat, user) => this.roleOf(chat, user),
+      roleOf: (chat, user) => this.allowlist.roleOf(chat, user),
       mayStartTurns: (chat, user, inGroup) => this.allowlist.mayStartTurns(chat, user, inGroup),
       settings,
       questions: options.questions,
@@ -176,38 +181,8 @@ export class Bot {
     this.presses.on(kind, handler);
   }
 
-  /** Called as every turn's CLI starts on it. */
-  onTurnStarted(listener: (chat: ChatSession) => void): void {
-    this.turns.onStarted(listener);
-  }
-
-  /** Called with every turn's outcome once it has been shown (usage is recorded this way). */
-  onTurnEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
-    this.turns.onEnded(listener);
-  }
-
   async statusExtras(chat: ChatSession): Promise<[string, string][]> {
     return (await Promise.all(this.commands.map(async (command) => (command.status ? command.status(chat, this.scope) : [])))).flat();
-  }
-
-  /** Whether this user, writing in this chat, may use the bridge: BRIDGE_ALLOWED_USERS and what the chat's admins said (the console's one user always may). */
-  isAllowed(chat: ChatRef, user: ChatUser): boolean {
-    return this.allowlist.isAllowed(chat, user);
-  }
-
-  /** Whether this person (`<transport>:<id>`) may use the bridge in some chat: the web pages let them in. */
-  isAllowedAnywhere(person: string): boolean {
-    return this.allowlist.isAllowedAnywhere(person);
-  }
-
-  /** An owner: one of BRIDGE_OWNERS (by default the first id in BRIDGE_ALLOWED_USERS), or the console's one user. Only they decide what the bridge trusts. */
-  isOwner(chat: ChatRef, user: ChatUser): boolean {
-    return this.allowlist.isOwner(chat, user);
-  }
-
-  /** What an allowed person is here: an owner, an admin (BRIDGE_ADMINS) or a member. */
-  roleOf(chat: ChatRef, user: ChatUser): Role {
-    return this.allowlist.roleOf(chat, user);
   }
 
   /** Handles one message (a command, words for the agent, files, an answer): see `pipeline/`. Returns once it is accepted (a turn runs on in the background). */
@@ -220,25 +195,34 @@ export class Bot {
     await this.turns.start(chat, message, by);
   }
 
-  /** A message into a chat's main session from something other than its people (a schedule, a webhook, an API client): see `inject`. */
+  /**
+   * A message into a chat's main session from something other than its people: a schedule,
+   * a webhook, an API client. It never steers or interrupts: it queues behind the turn at work,
+   * and the budget, the queue's limit and a drain apply as to anyone's message. The chat sees
+   * it, headed by `from` (`⏰ Schedule #2`), and the answer replies to it. `watch` follows its
+   * turn to the answer. `position`: 0, it starts now; n, n-th in the chat's queue. While the
+   * bridge drains, the message is kept for after the restart: no turn id, and `watch` hears nothing.
+   */
   async inject(
     address: ChatRef,
     message: { text: string; from: string; outside?: OutsideSource; payer?: Person; budgetUsd?: number },
     watch?: TurnWatch,
   ): Promise<Injected> {
-    return inject(
-      {
-        chats: this.chats,
-        out: this.out,
-        budget: this.options.budget,
-        limit: this.config.settings.maxQueuedMessages,
-        draining: () => this.drainReason !== undefined,
-        turns: this.turns,
-      },
-      address,
-      message,
-      watch,
-    );
+    const chat = this.chats.get(address);
+    const refused = this.options.budget?.refusal(chatKey(address), message.payer?.key);
+    if (refused) return { ok: false, reason: refused };
+    const limit = this.config.settings.maxQueuedMessages;
+    if (chat.busy && chat.queued >= limit) return { ok: false, reason: `${limit} messages are already waiting for the agent in this chat.` };
+    const shown = await this.out.send(address, rich`${bold(message.from)}: ${truncate(message.text, 600)}`);
+    const { text, outside } = message;
+    if (this.drainReason) {
+      await chat.messages.addPending({ id: nanoid(10), text, by: '', messageId: shown.messageId, outside });
+      return { ok: true, turnId: '', position: 0 };
+    }
+    // Read as Turns.start reads it, in the same tick.
+    const position = chat.busy ? chat.queued + 1 : 0;
+    const turn = { text, messageId: shown.messageId, sender: message.from, outside, payer: message.payer, budgetUsd: message.budgetUsd };
+    return { ok: true, turnId: await this.turns.start(chat, turn, '', undefined, watch), position };
   }
 
   async handleButton(press: ButtonPress): Promise<ButtonAnswer> {

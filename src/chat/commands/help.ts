@@ -35,7 +35,7 @@ export function helpText(commands: readonly Command[], intro?: string, transport
 
 /** The commands this person may use: /help shows nobody what they would be refused. */
 function theirs({ bot, chat, message }: Pick<CommandContext, 'bot' | 'chat' | 'message'>): readonly Command[] {
-  const role = bot.roleOf(chat.address, message.user);
+  const role = bot.allowlist.roleOf(chat.address, message.user);
   return bot.commands.filter((command) => covers(role, accessFor(command, '')));
 }
 

@@ -59,11 +59,11 @@ async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
   const label = personLabel(person, name);
   const who = { id: person.slice(person.indexOf(':') + 1), identity: person };
   const me = userKey(chat.address.transport, message.user);
-  const theirRole = bot.roleOf(chat.address, who);
+  const theirRole = bot.allowlist.roleOf(chat.address, who);
   if (theirRole === 'owner') return void (await reply(plain(`${label} is an owner: always allowed, in every chat.`)));
   if (is === 'denied') {
     if (person === me) return void (await reply(plain('You cannot deny yourself.')));
-    if (!covers(bot.roleOf(chat.address, message.user), 'owner') && theirRole === 'admin')
+    if (!covers(bot.allowlist.roleOf(chat.address, message.user), 'owner') && theirRole === 'admin')
       return void (await reply(plain(`⛔ ${label} is an admin: only an owner may deny them here.`)));
   }
   const before = await services.people.set(chat.address, person, {

@@ -34,7 +34,7 @@ interface Answering {
 
 /** Who asks, as the review service weighs them. */
 function reviewer(scope: CommandScope, address: ChatRef, user: ChatUser, via: string): Reviewer {
-  const role = scope.bot.roleOf(address, user);
+  const role = scope.bot.allowlist.roleOf(address, user);
   return { transport: address.transport, userId: user.id, ...(user.name ? { name: user.name } : {}), owner: role === 'owner', admin: role === 'admin', via };
 }
 

@@ -27,7 +27,7 @@ export const stop: Command = {
   access: 'member',
   async run({ bot, chat, message, reply }) {
     // A member stops the turn, and of the chat's work only their own; an admin or an owner, all of it.
-    const member = bot.roleOf(chat.address, message.user) === 'member';
+    const member = bot.allowlist.roleOf(chat.address, message.user) === 'member';
     const onlyOf = member ? userKey(chat.address.transport, message.user) : undefined;
     const report = await bot.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`, onlyOf);
     await reply(plain(report));

@@ -24,7 +24,7 @@ export const trust: Command = {
     const wanted = args.trim().toLowerCase();
     const dir = chat.record.workdir;
     if (!wanted) {
-      await reply(plain(`${await describeTrust(chat, trust)}${bot.isOwner(chat.address, message.user) ? '\n/trust on|off changes it.' : ''}`));
+      await reply(plain(`${await describeTrust(chat, trust)}${bot.allowlist.isOwner(chat.address, message.user) ? '\n/trust on|off changes it.' : ''}`));
       return;
     }
     if (wanted !== 'on' && wanted !== 'off') throw new UsageError(`"${args.trim()}" is neither on nor off.`);

@@ -19,7 +19,7 @@ export const usage: Command = {
     const key = chatKey(chat.address);
     const report = ledger.report(key, now);
     const me = personOf(chat.address, message.user);
-    const role = bot.roleOf(chat.address, message.user);
+    const role = bot.allowlist.roleOf(chat.address, message.user);
     await reply(
       usageText({
         day,

@@ -24,7 +24,7 @@ export const whoami: Command = {
   access: 'member',
   async run({ bot, services, chat, message, reply }) {
     const { user } = message;
-    const role = bot.roleOf(chat.address, user);
+    const role = bot.allowlist.roleOf(chat.address, user);
     const id = userKey(chat.address.transport, user);
     const name = user.name ? `${user.name} (${id})` : id;
     const said = services.people.standing(chat.address, id);

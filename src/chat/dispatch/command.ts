@@ -1,4 +1,5 @@
 import type { Role } from '../people/roles.ts';
+import type { Allowlist } from '../people/allowlist.ts';
 import {
   chatKey,
   type RichText,
@@ -8,8 +9,6 @@ import {
   type Outbound,
   type ButtonPress,
   type ButtonAnswer,
-  type ChatRef,
-  type ChatUser,
 } from '../../kernel/ports/chat.ts';
 import type { ButtonKind } from '../../kernel/ports/buttons.ts';
 import type { ChatSession } from '../session/chat-session.ts';
@@ -29,17 +28,17 @@ export interface CommandHost {
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;
   /** Every command, in the order /help lists them. */
   readonly commands: readonly Command[];
-  /** Stops the chat's turn, its queue, and whatever else the chat has running; returns a report. */
-  /** `onlyOf`: a member's /stop, which stops the turn but, of the chat's work, only theirs (`<transport>:<id>`). */
+  /**
+   * Stops the chat's turn, its queue, and whatever else the chat has running; returns a report.
+   * `onlyOf`: a member's /stop, which stops the turn but, of the chat's work, only theirs (`<transport>:<id>`).
+   */
   stopChat(chat: ChatSession, reason: string, onlyOf?: string): Promise<string>;
   /** Rows the commands add to /status. */
   statusExtras(chat: ChatSession): Promise<[string, string][]>;
   /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
   readonly attachments: Pick<Attachments, 'take' | 'save'>;
-  /** An owner: one of BRIDGE_OWNERS (by default the first of BRIDGE_ALLOWED_USERS), or the console's one user. */
-  /** What an allowed person is here: an owner, an admin or a member. */
-  roleOf(chat: ChatRef, user: ChatUser): Role;
-  isOwner(chat: ChatRef, user: ChatUser): boolean;
+  /** What an allowed person is here (an owner, an admin or a member), and whether an owner. */
+  readonly allowlist: Pick<Allowlist, 'roleOf' | 'isOwner'>;
 }
 
 /** What every part of a command (its handler, its buttons, its /stop and /status hooks) is given. */

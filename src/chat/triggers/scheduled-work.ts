@@ -17,7 +17,7 @@ export function scheduledWork(parts: TriggeredParts): (schedule: Schedule, late:
     // paused (its chat is told once; the owner may delete it, or resume it once they are allowed again).
     const { by, chat } = schedule;
     const maker = by.kind === 'user' ? (by.key ? { id: by.id, key: by.key, name: by.name ?? by.id } : undefined) : by.for && { ...by.for, name: by.for.id };
-    if (maker && !parts.bot.isAllowed(chat, { id: maker.id, identity: maker.key })) {
+    if (maker && !parts.bot.allowlist.isAllowed(chat, { id: maker.id, identity: maker.key })) {
       const whose = by.kind === 'user' ? `${maker.name}, who made it,` : `${maker.name}, in whose turn the agent made it,`;
       await triggered.tell(chat, `${from} did not run: ${whose} is no longer allowed here. It is paused: /schedules delete ${schedule.number} removes it.`);
       return 'refused';

@@ -9,7 +9,7 @@ import type { Person } from '../../engine/usage/usage-ledger.ts';
 import type { ChatSessions } from '../session/chat-sessions.ts';
 
 export interface TriggeredParts {
-  bot: Pick<Bot, 'inject' | 'isAllowed'>;
+  bot: Pick<Bot, 'inject' | 'allowlist'>;
   spawner: Pick<Spawner, 'spawn'>;
   chats: Pick<ChatSessions, 'get'>;
   out: Outbound;
