@@ -317,9 +317,7 @@ export async function createApp(options: {
       surfaces = await startSurfaces({
         config,
         log,
-        out,
         bot,
-        chats,
         store,
         host,
         subagents,

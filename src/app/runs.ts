@@ -53,10 +53,9 @@ export function wireRuns(parts: {
   const { config, sessionTools, out, log } = parts;
   const { settings } = config;
   const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
-  // A line in a run's chat: which CLI took it over, or that it moved to another worker.
-  const tell = (run: SubagentRunRecord, line: string) => {
-    if (!isNoChat(run.chat))
-      void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a line about the run failed: ${error.message}`));
+  // A line in a run's chat (a run of no chat has none); `what` names it in the log should it fail.
+  const say = (run: SubagentRunRecord, line: string, what: string) => {
+    if (!isNoChat(run.chat)) void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `${what} failed: ${error.message}`));
   };
   // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
   const chatMode = (address: ChatRef): PermissionMode => (isNoChat(address) ? (config.api?.noChatMode ?? 'safe') : parts.chats.get(address).permissionMode);
@@ -71,7 +70,8 @@ export function wireRuns(parts: {
     // A run goes on in the next CLI of its chat's chain when a limit stops its own, and says so there.
     fallback: {
       fallback: (run) => (isNoChat(run.chat) ? config.fallback : parts.chats.get(run.chat).fallbackChain),
-      tell,
+      // Which CLI took it over, or that it moved to another worker.
+      tell: (run, line) => say(run, line, 'a line about the run'),
     },
     refuseWork: parts.refuseWork,
     costs: parts.costs,
@@ -80,19 +80,16 @@ export function wireRuns(parts: {
     netAllow: (address) => (isNoChat(address) ? undefined : parts.chats.get(address).record.netAllow),
     // A host a run's sandbox refused: one line in its chat, once per host (the audit trail has it too).
     onBlocked: (run, host, why) => {
-      if (isNoChat(run.chat)) return;
       const line =
         why === NO_SUCH_HOST
           ? `#${run.number} ${displayName(run)}: ${blockedLine(host, why)}`
           : `🚫 #${run.number} ${displayName(run)}: blocked ${host} (${why})${why === NOT_LISTED ? `; /net allow ${host} lets this chat's agents reach it` : ''}`;
-      void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a blocked host's line failed: ${error.message}`));
+      say(run, line, "a blocked host's line");
     },
     // A run's CLI that keeps retrying its model API: one line in its chat, where that API is and the CLI's words.
     onStuck: (run, words) => {
       const access = config.adapters.get(run.cli)?.walls.modelApi;
-      const line = `⚠️ #${run.number} ${displayName(run)}: ${noAnswerYet(run.cli, access && modelApiBase(access, config.cliEnv), words)}`;
-      if (!isNoChat(run.chat))
-        void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `a stuck run's line failed: ${error.message}`));
+      say(run, `⚠️ #${run.number} ${displayName(run)}: ${noAnswerYet(run.cli, access && modelApiBase(access, config.cliEnv), words)}`, "a stuck run's line");
     },
     agents: parts.agents,
     trusts: parts.trusts,

@@ -6,7 +6,6 @@ import type { ApiServer } from '../surfaces/api/api-server.ts';
 import type { ApiChats } from '../surfaces/api/chats.ts';
 import { ApiScopes } from '../surfaces/api/scopes.ts';
 import type { Bot } from '../chat/bot.ts';
-import type { ChatSessions } from '../chat/session/chat-sessions.ts';
 import { hookWork } from '../chat/triggers/hook-work.ts';
 import type { BridgeConfig } from './config.ts';
 import { DeliveryIds } from '../services/hooks/deliveries.ts';
@@ -18,7 +17,6 @@ import type { Log } from '../kernel/log/logger.ts';
 import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from '../kernel/ports/transport.ts';
-import type { Outbound } from '../kernel/ports/chat.ts';
 import type { ChatStore } from '../kernel/store/chat-store.ts';
 import type { RunReview } from '../work/subagents/run-review.ts';
 import type { RunStore } from '../work/subagents/run-store.ts';
@@ -38,9 +36,7 @@ import type { Scrape } from '../services/telemetry/metrics-server.ts';
 export interface SurfaceParts {
   config: BridgeConfig;
   log: Log;
-  out: Outbound;
   bot: Bot;
-  chats: ChatSessions;
   store: ChatStore;
   host: TransportHost;
   subagents: Subagents;
@@ -87,7 +83,7 @@ async function startApi(parts: SurfaceParts): Promise<ApiServer> {
   const api = await ApiServer.start(apiConfig, {
     subagents: parts.subagents,
     orchestrator: parts.orchestrator,
-    chats: apiChats(parts.bot, parts.chats),
+    chats: apiChats(parts.bot),
     audit: parts.audit,
     config,
     reachable: (chat) => parts.store.knows(chat),
@@ -132,8 +128,8 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
     start: hookWork({
       bot,
       spawner: parts.subagents.spawner,
-      chats: parts.chats,
-      out: parts.out,
+      chats: bot.chats,
+      out: bot.out,
       log,
       unpriced: (cli, model) => unpricedReason(config, cli, model),
     }),
@@ -156,7 +152,7 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
       chats: outbound,
       chatTitles: (key) => parts.store.get(key)?.title,
       liveSessions: () =>
-        parts.chats
+        bot.chats
           .active()
           .filter((chat) => chat.agent.hasLiveProcess)
           .map((chat) => ({
@@ -208,11 +204,11 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
 }
 
 /** The ChatService's way into the chats: a message as the bridge injects one (queued, never steering), and what a chat's session is. */
-function apiChats(bot: Bot, chats: ChatSessions): ApiChats {
+function apiChats(bot: Bot): ApiChats {
   return {
     send: (address, message, follow) => bot.inject(address, message, follow),
     view: (address) => {
-      const chat = chats.get(address);
+      const chat = bot.chats.get(address);
       const { record, current } = chat;
       return {
         cli: record.cli,

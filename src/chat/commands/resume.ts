@@ -1,5 +1,5 @@
 import { idButton } from '../../kernel/ports/buttons.ts';
-import { readSavedSessions, type SavedSession } from '../../engine/adapters/saved-sessions.ts';
+import { readSavedSessions } from '../../engine/adapters/saved-sessions.ts';
 import { bringIntoHome, homeOutside } from '../../engine/sandbox/walls.ts';
 import { asAgent } from '../../engine/process/agent-user.ts';
 import type { Button } from '../../kernel/ports/chat.ts';
@@ -16,10 +16,6 @@ const LISTED = 10;
 
 /** A listed session's button: continues it. */
 const RESUME_SESSION = idButton('rs');
-/**
- * /resume: this chat's recent sessions, and those its CLI saved for the chat's directory
- * (started in a terminal, say), newest first; a button or `/resume <n>` continues one.
- */
 /** A session offered: where its CLI saved it outside the chat's walls, when it must be brought in to continue. */
 type Offered = SessionEntry & { outside?: string };
 
@@ -35,18 +31,13 @@ async function sessionsOf(chat: ChatSession, config: CommandHost['config']): Pro
   const home = chat.cliHome();
   const inside = format && home ? await readSavedSessions(format, chat.record.workdir, { HOME: home }, homeOutside(chat.record.key, {})?.owner) : [];
   const byId = new Map<string, Offered>();
-  for (const session of saved)
-    byId.set(session.id, { ...withoutFile(session), cli: chat.record.cli, workdir: chat.record.workdir, ...(home ? { outside: session.file } : {}) });
-  for (const session of inside) byId.set(session.id, { ...withoutFile(session), cli: chat.record.cli, workdir: chat.record.workdir });
+  for (const { file, ...session } of saved) byId.set(session.id, { ...session, cli: chat.record.cli, workdir: chat.record.workdir, outside: home && file });
+  for (const { file: _file, ...session } of inside) byId.set(session.id, { ...session, cli: chat.record.cli, workdir: chat.record.workdir });
   for (const entry of own) {
     const listed = byId.get(entry.id);
     byId.set(entry.id, { ...listed, ...entry, turns: Math.max(entry.turns, listed?.turns ?? 0) });
   }
   return [...byId.values()].sort((a, b) => b.lastAt - a.lastAt).slice(0, LISTED);
-}
-
-function withoutFile({ file: _file, ...session }: SavedSession): Omit<SavedSession, 'file'> {
-  return session;
 }
 
 async function resume(chat: ChatSession, entry: Offered): Promise<string> {

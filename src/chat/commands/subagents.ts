@@ -47,7 +47,6 @@ export const subagents: Command = {
         return;
       }
       case 'log': {
-        if (!ref) throw new UsageError('Which run? Give its #number or id.');
         const count = extra ? Number(extra) : 15;
         if (!Number.isInteger(count) || count < 1 || count > 200) throw new UsageError('The number of steps is a whole number from 1 to 200.');
         const run = findRun(ctx, ref);
@@ -55,7 +54,6 @@ export const subagents: Command = {
         return;
       }
       case 'info': {
-        if (!ref) throw new UsageError('Which run? Give its #number or id.');
         const run = findRun(ctx, ref);
         const waiting = approvals.waitingFor(askerId.run(run.runId));
         await ctx.reply(
@@ -84,7 +82,6 @@ export const subagents: Command = {
         return;
       }
       case 'revoke': {
-        if (!ref) throw new UsageError('Which run? Give its #number or id.');
         const run = findRun(ctx, ref);
         if (!(await registry.revokeAutoApprove(run.runId, who(ctx)))) throw new UsageError(`#${run.number} has no auto-approval to revoke.`);
         await ctx.reply(plain(`🔒 Auto-approval revoked for #${run.number} ${displayName(run)}: its next tool calls are asked here.`));
@@ -128,7 +125,8 @@ export const subagents: Command = {
   },
 };
 
-function findRun(ctx: CommandContext, ref: string): SubagentRunRecord {
+function findRun(ctx: CommandContext, ref: string | undefined): SubagentRunRecord {
+  if (!ref) throw new UsageError('Which run? Give its #number or id.');
   const run = ctx.services.subagents.registry.find(chatKey(ctx.chat.address), ref);
   if (!run) throw new UsageError(`No run "${ref}" in this chat. /subagents lists them.`);
   return run;

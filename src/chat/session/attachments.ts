@@ -11,7 +11,6 @@ import type { Log } from '../../kernel/log/logger.ts';
 export type Prompt = IncomingMessage & { files?: SavedFile[] };
 
 export interface AttachmentOptions {
-  /** Where files are saved; none when the transport cannot fetch files (the console). */
   /** Each transport's inbox, by id; a transport not here (the console): files cannot be received. */
   inboxes: ReadonlyMap<string, Inbox>;
   transcriber: Transcriber | undefined;
