@@ -51,7 +51,7 @@ import type { WebOutbound } from '../surfaces/web/chat/web-outbound.ts';
 import { startSurfaces } from './surfaces.ts';
 import { agentTools } from './agent-tools.ts';
 import { announcements } from './announcements.ts';
-import type { WorkerSide } from './workers.ts';
+import type { RemoteSessions } from '../work/workers/remote-sessions.ts';
 import { chatSessions } from './chats.ts';
 import { wireRuns } from './runs.ts';
 import { commandServices } from './services.ts';
@@ -171,10 +171,10 @@ export async function createApp(options: {
   const hostQuestions = new HostQuestions({ out, timeoutMs: settings.approvalTimeoutSeconds * 1000, mayAnswer: chatPeopleMayAnswer(access, log), log });
   // Workers, with BRIDGE_REDIS_URL: their module (and the queue's libraries) is loaded only then.
   const { redisUrl } = config;
-  const workers: WorkerSide | undefined = redisUrl ? await (await import('./workers.ts')).workerSide(config, redisUrl, endpoint, log) : undefined;
-  await workers?.sessions.start();
+  const workers: RemoteSessions | undefined = redisUrl ? await (await import('./workers.ts')).workerSide(config, redisUrl, endpoint, log) : undefined;
+  await workers?.start();
   // Chats' sessions on workers (BRIDGE_SESSION_WORKERS): each worker bounds its own processes (BRIDGE_WORKER_LIVE_SESSIONS).
-  const remote = workers?.chatsOnWorkers ? workers.sessions : undefined;
+  const remote = config.sessionWorkers.on ? workers : undefined;
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
   const chats = chatSessions({
@@ -289,7 +289,7 @@ export async function createApp(options: {
     },
   });
 
-  const stopObserving = recordMetrics({ config, bot, subagents, live, approvals, workers: workers?.sessions });
+  const stopObserving = recordMetrics({ config, bot, subagents, live, approvals, workers });
 
   let surfaces: { close(): Promise<void> } | undefined;
   let inboxSweeping: { stop: () => void } | undefined;
@@ -385,7 +385,7 @@ export async function createApp(options: {
       await bot.shutdown();
       await transcripts.flush();
       await live.closeAll();
-      await workers?.sessions.close();
+      await workers?.close();
       await outbox.settle();
       outbox.close();
       await endpoint.close();

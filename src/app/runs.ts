@@ -19,7 +19,7 @@ import { NO_SUCH_HOST, NOT_LISTED } from '../engine/sandbox/egress-decision.ts';
 import { modelApiBase } from '../engine/sandbox/model-api-access.ts';
 import { noAnswerYet } from '../work/presentation/progress.ts';
 import { blockedLine } from '../work/presentation/blocked.ts';
-import type { WorkerSide } from './workers.ts';
+import type { RemoteSessions } from '../work/workers/remote-sessions.ts';
 import { plain } from '../kernel/rich/index.ts';
 import { displayName, type SubagentRunRecord } from '../work/subagents/record.ts';
 import type { RunStore } from '../work/subagents/run-store.ts';
@@ -46,8 +46,8 @@ export function wireRuns(parts: {
   out: Outbound;
   /** What is owed to the chats is announced now (the outbox). */
   announce: () => void;
-  /** The bridge's side of its workers (with BRIDGE_REDIS_URL). */
-  workers?: WorkerSide;
+  /** Where runs' sessions are placed on workers (with BRIDGE_REDIS_URL). */
+  workers?: RemoteSessions;
   log: Log;
 }): { subagents: Subagents; orchestrator: Orchestrator } {
   const { config, sessionTools, out, log } = parts;
@@ -94,7 +94,7 @@ export function wireRuns(parts: {
     agents: parts.agents,
     trusts: parts.trusts,
     // With workers, runs' CLIs run there; what a CLI lacks is asked where it runs: here, not for workers, whose credentials are their own.
-    ...(parts.workers ? { remote: parts.workers.sessions } : { lacks: credentialGate(config.cliEnv) }),
+    ...(parts.workers ? { remote: parts.workers } : { lacks: credentialGate(config.cliEnv) }),
   });
   const orchestrator = new Orchestrator({
     store: parts.orchestrationStore,

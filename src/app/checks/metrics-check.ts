@@ -1,8 +1,8 @@
 import type { WebConfig } from '../../surfaces/web/web-settings.ts';
 import type { CheckResult } from '../../kernel/ports/check-result.ts';
 import type { MetricsConfig } from '../../services/telemetry/metrics-settings.ts';
-import { fail, optional, pass } from '../../kernel/ports/check-result.ts';
-import { canBind, listenable } from './service-checks.ts';
+import { optional, pass } from '../../kernel/ports/check-result.ts';
+import { checkListen } from './service-checks.ts';
 import type { Holder } from '../../kernel/store/data-lock.ts';
 
 /** Where the metrics are served and pushed, and whether BRIDGE_METRICS_ADDR can be listened on. */
@@ -16,12 +16,8 @@ export async function checkMetrics(metrics: MetricsConfig, web: WebConfig | unde
   if (web) results.push(pass(subject, `served at ${web.url}/metrics, ${who}`));
   if (metrics.listen) {
     const { host, port } = metrics.listen;
-    const bound = await canBind(host, port, running);
-    results.push(
-      bound.ok
-        ? pass('metrics listener', `${listenable(host, port, bound)}: Prometheus scrapes http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics`)
-        : fail('metrics listener', `cannot listen on ${host}:${port}: ${bound.why}`, 'Set BRIDGE_METRICS_ADDR to a free host:port of this machine.'),
-    );
+    const scrapes = `: Prometheus scrapes http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics`;
+    results.push(await checkListen('metrics listener', metrics.listen, 'BRIDGE_METRICS_ADDR', running, scrapes));
   }
   if (metrics.otlp) results.push(pass('metrics export', `to ${metrics.otlp.url} (${metrics.otlp.protocol}) every ${metrics.otlp.intervalMs / 1000} s`));
   if (!results.length)

@@ -39,27 +39,32 @@ export async function canBind(host: string, port: number, running?: Holder): Pro
   });
 }
 
-/** What a port found good is: free, or the running bridge's. */
-export function listenable(host: string, port: number | string, bound: Bound): string {
-  return bound.ok && bound.bridge ? `${host}:${port} is the running bridge's (pid ${bound.bridge.pid})` : `can listen on ${host}:${port}`;
+/**
+ * Whether `host:port` (set by `variable`) can be listened on: found good, free or the running
+ * bridge's (`more` said after it), or why not. `shown`: the port as the line writes it.
+ */
+export async function checkListen(
+  subject: string,
+  { host, port }: { host: string; port: number },
+  variable: string,
+  running: Holder | undefined,
+  more = '',
+  shown: number | string = port,
+): Promise<CheckResult> {
+  const bound = await canBind(host, port, running);
+  if (!bound.ok) return fail(subject, `cannot listen on ${host}:${port}: ${bound.why}`, `Set ${variable} to a free host:port of this machine.`);
+  return pass(subject, `${bound.bridge ? `${host}:${shown} is the running bridge's (pid ${bound.bridge.pid})` : `can listen on ${host}:${shown}`}${more}`);
 }
 
 export async function checkMcpListen(where: McpListen, running?: Holder): Promise<CheckResult> {
-  const subject = 'MCP endpoint';
-  const bound = await canBind(where.host, where.port, running);
-  if (!bound.ok)
-    return fail(subject, `cannot listen on ${where.host}:${where.port}: ${bound.why}`, 'Set BRIDGE_MCP_LISTEN to a free host:port of this machine.');
-  return pass(
-    subject,
-    `${listenable(where.host, where.port === 0 ? '<a free port>' : where.port, bound)}${where.publicUrl ? `, reached at ${where.publicUrl}` : ''}`,
-  );
+  const reached = where.publicUrl ? `, reached at ${where.publicUrl}` : '';
+  return checkListen('MCP endpoint', where, 'BRIDGE_MCP_LISTEN', running, reached, where.port === 0 ? '<a free port>' : where.port);
 }
 
 export async function checkApiAddress(api: ApiConfig, running?: Holder): Promise<CheckResult[]> {
-  const subject = 'SubagentService';
-  const bound = await canBind(api.host, api.port, running);
-  if (!bound.ok) return [fail(subject, `cannot listen on ${api.host}:${api.port}: ${bound.why}`, 'Set BRIDGE_API_ADDR to a free host:port of this machine.')];
-  const results = [pass(subject, listenable(api.host, api.port, bound))];
+  const listening = await checkListen('SubagentService', api, 'BRIDGE_API_ADDR', running);
+  if (!listening.ok) return [listening];
+  const results = [listening];
   if (api.tls) results.push(checkTlsPair('SubagentService TLS', api.tls, 'BRIDGE_API'));
   results.push(
     api.tokens.length
@@ -71,11 +76,10 @@ export async function checkApiAddress(api: ApiConfig, running?: Holder): Promise
 
 /** The web server: its address, its certificate, its pages built, and whether a Mini App can open it (HTTPS). */
 export async function checkWebAddress(web: WebConfig, running?: Holder, pagesDir = PAGES_DIR): Promise<CheckResult[]> {
-  const subject = 'web server';
-  const bound = await canBind(web.host, web.port, running);
-  if (!bound.ok) return [fail(subject, `cannot listen on ${web.host}:${web.port}: ${bound.why}`, 'Set BRIDGE_WEB_ADDR to a free host:port of this machine.')];
   const https = web.url.startsWith('https:');
-  const results = [pass(subject, `${listenable(web.host, web.port, bound)}, reached at ${web.url}${https ? '' : ' (no Mini App: it needs HTTPS)'}`)];
+  const listening = await checkListen('web server', web, 'BRIDGE_WEB_ADDR', running, `, reached at ${web.url}${https ? '' : ' (no Mini App: it needs HTTPS)'}`);
+  if (!listening.ok) return [listening];
+  const results = [listening];
   if (web.tls) results.push(checkTlsPair('web server TLS', web.tls, 'BRIDGE_WEB'));
   results.push(
     pagesBuilt(pagesDir)

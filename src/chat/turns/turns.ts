@@ -118,25 +118,24 @@ export class Turns {
     const { address } = chat;
     const turnId = pending?.id ?? nanoid(10);
     const outside = pending?.outside ?? message.outside;
+    const log = this.options.log.child({ chat: chatKey(address), turn: turnId, message: message.messageId });
+    // A line in reply to the message; `what` names it in the log, should it fail.
+    const notice = (text: string, what: string) =>
+      out.send(address, plain(text), { replyTo: message.messageId }).catch((error: Error) => log.warn(`${what} failed: ${error.message}`));
     // Outside text kept across a restart whose chat now allows more than its sender (another default): it does not run.
     if (outside && allowsMore(chat.effectivePermissionMode, outside.ceiling)) {
-      const line = `⛔ A message from ${outside.from} was not run: this chat's mode, ${chat.effectivePermissionMode}, now allows more than its ${outside.ceiling}.`;
-      await out
-        .send(address, plain(line), { replyTo: message.messageId })
-        .catch((error: Error) => this.options.log.warn({ chat: chatKey(address) }, `a notice failed: ${error.message}`));
+      await notice(
+        `⛔ A message from ${outside.from} was not run: this chat's mode, ${chat.effectivePermissionMode}, now allows more than its ${outside.ceiling}.`,
+        'a notice',
+      );
       if (pending) await chat.messages.removePending(pending.id);
       return turnId;
     }
     // A session holding outside text never runs in a mode that allows more, however the mode got looser (a restart with another default).
     // Checked first without waiting: the queue position below is read in the tick the caller read it.
     const left = !chat.busy && chat.outgrown ? await chat.leaveOutgrownSession() : undefined;
-    if (left) {
-      await out
-        .send(address, plain(newSessionNotice(left, chat.effectivePermissionMode, 'this')), { replyTo: message.messageId })
-        .catch((error: Error) => this.options.log.warn({ chat: chatKey(address) }, `the new session notice failed: ${error.message}`));
-    }
+    if (left) await notice(newSessionNotice(left, chat.effectivePermissionMode, 'this'), 'the new session notice');
     const position = chat.busy ? chat.queued + 1 : 0;
-    const log = this.options.log.child({ chat: chatKey(address), turn: turnId, message: message.messageId });
     if (!pending) {
       await chat.messages.addPending({
         id: turnId,
@@ -150,9 +149,7 @@ export class Turns {
     if (this.shuttingDown) return turnId;
     // In a crowded chat the answer itself says the message was taken: no notice to wait behind.
     if (position && !out.crowded?.(address)) {
-      await out
-        .send(address, plain(`⏳ Queued (${ordinal(position)} in line): it runs when the current turn ends.`), { replyTo: message.messageId })
-        .catch((error: Error) => log.warn(`the queue notice failed: ${error.message}`));
+      await notice(`⏳ Queued (${ordinal(position)} in line): it runs when the current turn ends.`, 'the queue notice');
       // Or while the notice went out (a flood limit can hold it for seconds).
       if (this.shuttingDown) return turnId;
     }
