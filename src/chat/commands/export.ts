@@ -1,6 +1,5 @@
 import { chatKey, userKey } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
-import { findRun, type SubagentRunRecord } from '../../work/subagents/record.ts';
 import type { Conversation } from '../../work/transcripts/conversation.ts';
 import { exportFiles } from '../../work/transcripts/export-files.ts';
 import type { ShareTarget } from '../session/web-links.ts';
@@ -49,7 +48,7 @@ async function exportSession(ctx: CommandContext): Promise<void> {
 async function exportRun(ctx: CommandContext, ref: string): Promise<void> {
   const { chat, services } = ctx;
   const key = chatKey(chat.address);
-  const run = await chatRun(ctx, key, ref);
+  const run = await services.review.find(key, ref);
   if (!run) throw new UsageError(`No run "${ref}" in this chat. /subagents lists them.`);
   if (run.status === 'queued') {
     await ctx.reply(plain(`Nothing to export: #${run.number} is queued and has not started yet.`));
@@ -57,15 +56,6 @@ async function exportRun(ctx: CommandContext, ref: string): Promise<void> {
   }
   const conversation = await services.conversations.run(run);
   await send(ctx, conversation, `run-${run.number}`, { kind: 'run', chat: key, runId: run.runId });
-}
-
-/** One of the chat's runs, live or archived, by `#`, id or id prefix. */
-async function chatRun(ctx: CommandContext, key: string, ref: string): Promise<SubagentRunRecord | undefined> {
-  const { subagents } = ctx.services;
-  const live = subagents.registry.find(key, ref);
-  if (live) return live;
-  const archived = (await subagents.store.archived()).filter((run) => run.requesterKey === key);
-  return findRun(archived, ref);
 }
 
 async function send(ctx: CommandContext, conversation: Conversation, name: string, target: ShareTarget): Promise<void> {

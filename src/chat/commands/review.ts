@@ -32,10 +32,16 @@ interface Answering {
   sendDiff: (document: { filename: string; content: string; caption: RichText }) => Promise<MessageRef>;
 }
 
-/** Who asks, as the review service weighs them. */
-function reviewer(scope: CommandScope, address: ChatRef, user: ChatUser, via: string): Reviewer {
+/** Answers in reply to message `replyTo` of the chat, for `user` (as the review service weighs them), who asked `via` a command or a button. */
+function answering(scope: CommandScope, address: ChatRef, user: ChatUser, replyTo: string | undefined, via: string): Answering {
   const role = scope.bot.allowlist.roleOf(address, user);
-  return { transport: address.transport, userId: user.id, ...(user.name ? { name: user.name } : {}), owner: role === 'owner', admin: role === 'admin', via };
+  const { out } = scope.bot;
+  return {
+    scope,
+    who: { transport: address.transport, userId: user.id, name: user.name, owner: role === 'owner', admin: role === 'admin', via },
+    reply: (text, options) => out.send(address, text, { replyTo, ...options }),
+    sendDiff: (document) => out.sendDocument(address, document, { replyTo }),
+  };
 }
 
 /** The run's diff as a file, or why there is none; a short line of how it went, for a button's toast. */
@@ -88,13 +94,7 @@ function reviewCommand(name: keyof typeof ACTIONS, description: string): Command
       if (!ref) throw new UsageError('Which run? Give its #number or id (/subagents lists them).');
       const run = await ctx.services.review.find(chatKey(ctx.chat.address), ref);
       if (!run) throw new UsageError(`No run "${ref}" in this chat. /subagents lists them.`);
-      const { address } = ctx.chat;
-      await ACTIONS[name](run, {
-        scope: ctx,
-        who: reviewer(ctx, address, ctx.message.user, `/${name}`),
-        reply: ctx.reply,
-        sendDiff: (document) => ctx.bot.out.sendDocument(address, document, { replyTo: ctx.message.messageId }),
-      });
+      await ACTIONS[name](run, answering(ctx, ctx.chat.address, ctx.message.user, ctx.message.messageId, `/${name}`));
     },
   };
 }
@@ -108,23 +108,17 @@ async function pressed(press: ButtonPress, payload: ReviewPress, scope: CommandS
   const run = await scope.services.review.find(chatKey(press.address), payload.runId);
   if (!run) return { text: 'No such run in this chat.' };
   const { out } = scope.bot;
-  const who = reviewer(scope, press.address, press.user, 'button');
-  const answering: Answering = {
-    scope,
-    who,
-    reply: (text, options) => out.send(press.address, text, { replyTo: press.messageId, ...options }),
-    sendDiff: (document) => out.sendDocument(press.address, document, { replyTo: press.messageId }),
-  };
-  if (payload.action !== 'keep' && payload.action !== 'confirm') return { text: await ACTIONS[payload.action](run, answering) };
+  const answers = answering(scope, press.address, press.user, press.messageId, 'button');
+  if (payload.action !== 'keep' && payload.action !== 'confirm') return { text: await ACTIONS[payload.action](run, answers) };
   // The question's own buttons: its message says how it ended, and offers them no more.
-  if (!scope.services.review.mayChange(run, who)) return { text: '⛔ Only an owner, an admin, or whoever started the run, may decide.', alert: true };
+  if (!scope.services.review.mayChange(run, answers.who)) return { text: '⛔ Only an owner, an admin, or whoever started the run, may decide.', alert: true };
   const question: MessageRef = { ...press.address, messageId: press.messageId };
   if (payload.action !== 'confirm') {
     await out.edit(question, keptText(run), { buttons: [], urgent: true });
     return { text: 'Kept' };
   }
   const edited: Answering = {
-    ...answering,
+    ...answers,
     reply: (text, options) => out.edit(question, text, { buttons: options?.buttons ?? [], urgent: true }).then(() => question),
   };
   return { text: await discardRun(run, edited, payload.commits) };
