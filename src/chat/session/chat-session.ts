@@ -81,9 +81,6 @@ export class ChatSession {
   private agentSession: AgentSession | undefined;
   /** The turn now at work. */
   current: CurrentTurn | undefined;
-  private readonly config: ChatConfig;
-  private readonly store: ChatStore;
-  private readonly log: Log;
   /** What the session was given (its tools' secret, "Allow for this session"), and under what. */
   readonly grants: ChatGrants<ReturnType<ToolsForChat>>;
   /** What the chat has taken and still owes: pending messages, the ids taken, commands begun, albums gathering, files waiting for words. */
@@ -96,9 +93,6 @@ export class ChatSession {
     public record: ChatRecord,
     private readonly parts: ChatParts,
   ) {
-    this.config = parts.config;
-    this.store = parts.store;
-    this.log = parts.log;
     this.grants = new ChatGrants(() => parts.revokeTools?.(this));
     this.messages = new ChatMessages(
       () => this.record,
@@ -107,18 +101,18 @@ export class ChatSession {
   }
 
   get adapter(): Adapter {
-    return this.config.adapters.get(this.record.cli) ?? this.config.adapters.get(this.config.defaultCli)!;
+    return this.parts.config.adapters.get(this.record.cli) ?? this.parts.config.adapters.get(this.parts.config.defaultCli)!;
   }
 
   /** Where its CLI's model API is, as a turn that gets no answer from it names it. */
   get modelApi(): string | undefined {
     const access = this.adapter.walls.modelApi;
-    return access && modelApiBase(access, this.config.cliEnv);
+    return access && modelApiBase(access, this.parts.config.cliEnv);
   }
 
   /** The mode the chat chose, or the bridge's default. */
   get permissionMode(): PermissionMode {
-    return this.record.permissionMode ?? this.config.permissionMode;
+    return this.record.permissionMode ?? this.parts.config.permissionMode;
   }
 
   /** What its CLI runs with: `ask` on a CLI that cannot ask runs read-only. */
@@ -128,7 +122,7 @@ export class ChatSession {
 
   /** The rules of the tool policy this chat's turns could meet (none when it only reads). */
   get approvalRules(): ApprovalRule[] {
-    return rulesCovering(this.config.approvalRules ?? [], { readOnly: this.effectivePermissionMode === 'safe' });
+    return rulesCovering(this.parts.config.approvalRules ?? [], { readOnly: this.effectivePermissionMode === 'safe' });
   }
 
   /**
@@ -144,7 +138,7 @@ export class ChatSession {
 
   /** What lets the chat work when its CLI cannot honour the rules: a CLI that asks before each call (kept live), or reading only. */
   ruleWayOut(): string {
-    const asking = [...this.config.adapters.values()].filter(canRunLive).map((adapter) => `/cli ${adapter.name}`);
+    const asking = [...this.parts.config.adapters.values()].filter(canRunLive).map((adapter) => `/cli ${adapter.name}`);
     return `${asking.length ? `${asking.join(' or ')}, or /permissions safe,` : '/permissions safe'} lets the chat work.`;
   }
 
@@ -172,7 +166,7 @@ export class ChatSession {
     return {
       model: this.record.model,
       // Reading without asking (safe, ask) stops at the data directory, where the CLI can be told so.
-      ...(mode !== 'bypass' && this.adapter.options.disallowedTools ? { disallowedTools: dataDirDenials(this.config.dataDir) } : {}),
+      ...(mode !== 'bypass' && this.adapter.options.disallowedTools ? { disallowedTools: dataDirDenials(this.parts.config.dataDir) } : {}),
       ...this.grants.tools(this.grantKey(), () => this.parts.tools(this)),
       ...(await this.parts.fresh(this)),
     };
@@ -249,15 +243,15 @@ export class ChatSession {
   /** The CLIs its turns go on in when a limit stops theirs: the chat's /fallback, else BRIDGE_FALLBACK; none: they wait. */
   get fallbackChain(): FallbackChain | undefined {
     const chosen = this.record.fallback;
-    return chosen === 'off' ? undefined : (chosen ?? this.config.fallback);
+    return chosen === 'off' ? undefined : (chosen ?? this.parts.config.fallback);
   }
 
   knowsCli(cli: string): boolean {
-    return this.config.adapters.has(cli);
+    return this.parts.config.adapters.has(cli);
   }
 
   get knownClis(): string[] {
-    return [...this.config.adapters.keys()];
+    return [...this.parts.config.adapters.keys()];
   }
 
   /** A turn ended: an answer goes into the notes of the CLI's work (the brief another CLI gets). */
@@ -281,7 +275,7 @@ export class ChatSession {
 
   /** What a message sent while the agent works does (/busy). */
   get busyMode(): BusyMode {
-    return this.record.busyMode ?? this.config.busyMode;
+    return this.record.busyMode ?? this.parts.config.busyMode;
   }
 
   /**
@@ -330,12 +324,12 @@ export class ChatSession {
   /** Keeps the chat's record from its first message on (the bridge knows it can write here), and its title as it changes. */
   async remember(title?: string): Promise<void> {
     const named = title && title !== this.record.title ? { title } : undefined;
-    if (named || !this.store.get(this.record.key)) await this.save(named ?? {});
+    if (named || !this.parts.store.get(this.record.key)) await this.save(named ?? {});
   }
 
   private async save(patch: Partial<ChatRecord>): Promise<void> {
     this.record = { ...this.record, ...patch };
-    await this.store.put(this.record).catch((error: Error) => this.log.error({ chat: this.record.key, err: error }, 'saving the chat failed'));
+    await this.parts.store.put(this.record).catch((error: Error) => this.parts.log.error({ chat: this.record.key, err: error }, 'saving the chat failed'));
   }
 }
 

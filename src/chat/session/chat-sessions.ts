@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { chatKey, type ChatRef } from '../../kernel/ports/chat.ts';
-import type { ChatStore } from '../../kernel/store/chat-store.ts';
 import { mayWorkIn } from '../../engine/projects/directories.ts';
 import { ChatSession, type ChatParts } from './chat-session.ts';
 
@@ -8,30 +7,24 @@ import { ChatSession, type ChatParts } from './chat-session.ts';
 export class ChatSessions {
   private readonly sessions = new Map<string, ChatSession>();
 
-  private readonly config: ChatParts['config'];
-  private readonly store: ChatStore;
-
-  constructor(private readonly parts: ChatParts) {
-    this.config = parts.config;
-    this.store = parts.store;
-  }
+  constructor(private readonly parts: ChatParts) {}
 
   get(address: ChatRef): ChatSession {
     const key = chatKey(address);
     let session = this.sessions.get(key);
     if (!session) {
-      const record = this.store.get(key) ?? {
+      const record = this.parts.store.get(key) ?? {
         key,
         chat: address,
-        cli: this.config.defaultCli,
-        workdir: this.config.workdir,
+        cli: this.parts.config.defaultCli,
+        workdir: this.parts.config.workdir,
         updatedAt: Date.now(),
       };
       // A CLI removed from adapters/ since: fall back to the default rather than fail every turn.
-      if (!this.config.adapters.has(record.cli)) record.cli = this.config.defaultCli;
+      if (!this.parts.config.adapters.has(record.cli)) record.cli = this.parts.config.defaultCli;
       // A directory gone, no longer within the roots the operator allows, or the bridge's own: start where chats start.
-      if (!existsSync(record.workdir) || (record.workdir !== this.config.workdir && !mayWorkIn(record.workdir, this.config))) {
-        record.workdir = this.config.workdir;
+      if (!existsSync(record.workdir) || (record.workdir !== this.parts.config.workdir && !mayWorkIn(record.workdir, this.parts.config))) {
+        record.workdir = this.parts.config.workdir;
         delete record.cliSessionId;
       }
       session = new ChatSession(address, record, this.parts);
@@ -46,7 +39,7 @@ export class ChatSessions {
 
   /** Chats that had messages in flight when the bridge last stopped (a turn, a command, an album gathering). */
   interrupted(): ChatSession[] {
-    return this.store
+    return this.parts.store
       .all()
       .filter((record) => record.pending?.length || record.commandsCut?.length || Object.keys(record.gatheringAlbums ?? {}).length)
       .map((record) => this.get(record.chat));
