@@ -50,11 +50,7 @@ async function main(argv: string[]): Promise<number> {
     await lockDataDir(join(config.dataDir, BRIDGE_LOCK), `the data directory ${config.dataDir}`, 'give this one a BRIDGE_DATA_DIR of its own');
     transports = await ServedTransports.create(chosen, { env: process.env, dataDir: config.dataDir }, COMMAND_NAMES);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
-      return EX_CONFIG;
-    }
-    throw error;
+    return refused(error);
   }
   for (const secret of [...configSecrets(config), ...transports.secrets]) secrets.add(secret);
   // A transport in this terminal keeps it for the conversation: the log goes to a file, and only warnings and errors show.
@@ -78,9 +74,7 @@ async function main(argv: string[]): Promise<number> {
     await startAgentSpace(config.agentUser, log, config.dataDir);
     startWalls(config.sandbox, config.dataDir, config.agentUser, config.adapters.values(), proxyMetering(config));
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`jsonl-bridge: ${error.message}`);
-    return EX_CONFIG;
+    return refused(error);
   }
   if (!transports.everyoneIsOwner && config.allowedUsers.length === 0 && config.owners.length === 0)
     log.warn('BRIDGE_ALLOWED_USERS is empty: the bot will refuse EVERYONE. Set it to your user id (the refusal message shows it).');
@@ -96,11 +90,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     checking.abort();
     // What the transport keeps cannot be written (its data directory): the setup's to fix.
-    if (error instanceof ConfigError) {
-      console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
-      return EX_CONFIG;
-    }
-    if (!(error instanceof TransportRefusedError)) throw error;
+    if (!(error instanceof TransportRefusedError)) return refused(error);
     log.fatal(error.message);
     return EX_CONFIG;
   }
@@ -199,6 +189,13 @@ async function main(argv: string[]): Promise<number> {
   }
   await shutdown();
   return 0;
+}
+
+/** The setup's fault (a ConfigError), said in one line, ends the start with EX_CONFIG; anything else is thrown on. */
+function refused(error: unknown): number {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
+  return EX_CONFIG;
 }
 
 /**

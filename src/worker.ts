@@ -32,11 +32,7 @@ async function main(): Promise<number> {
   try {
     config = await loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(secrets.redact(`jsonl-bridge worker: ${error.message}`));
-      return EX_CONFIG;
-    }
-    throw error;
+    return refused(error);
   }
   const { redisUrl } = config;
   if (!redisUrl) {
@@ -58,9 +54,7 @@ async function main(): Promise<number> {
       'give this one a BRIDGE_WORKER_NAME of its own',
     );
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`jsonl-bridge worker: ${error.message}`);
-    return EX_CONFIG;
+    return refused(error);
   }
   await reapOrphans(config.dataDir, log);
   await removeLeftScratch(log);
@@ -69,9 +63,7 @@ async function main(): Promise<number> {
     await startAgentSpace(config.agentUser, log, config.dataDir);
     startWalls(config.sandbox, config.dataDir, config.agentUser, config.adapters.values(), proxyMetering(config));
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`jsonl-bridge worker: ${error.message}`);
-    return EX_CONFIG;
+    return refused(error);
   }
   const telemetry = await MetricsSdk.start(config.metrics, 'jsonl-bridge-worker');
   let metricsListener: Awaited<ReturnType<typeof startMetrics>>;
@@ -102,6 +94,13 @@ async function main(): Promise<number> {
   // What its runs' spans still hold, and its last runs' metrics, reach the collector before it leaves.
   await Promise.all([tracing.shutdown(), telemetry.shutdown(log)]);
   return 0;
+}
+
+/** The setup's fault (a ConfigError), said in one line, ends the worker with EX_CONFIG; anything else is thrown on. */
+function refused(error: unknown): number {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(secrets.redact(`jsonl-bridge worker: ${error.message}`));
+  return EX_CONFIG;
 }
 
 /** Under `npm run worker`, npm forwards the process group's signal a moment later: within this long, it counts once. */

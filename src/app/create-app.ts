@@ -27,7 +27,6 @@ import { AgentToggles } from '../engine/agents/toggles.ts';
 import type { BridgeConfig } from './config.ts';
 import { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
-import type { Outbox } from '../work/outbox/outbox.ts';
 import type { ChatStore } from '../kernel/store/chat-store.ts';
 import { runAddress } from '../work/subagents/record.ts';
 import { RunStore } from '../work/subagents/run-store.ts';
@@ -72,7 +71,6 @@ export interface App {
   host: TransportHost;
   subagents: Subagents;
   orchestrator: Orchestrator;
-  outbox: Outbox;
   endpoint: McpEndpoint;
   /** The chats' CLI processes kept between turns. */
   live: LivePool;
@@ -310,7 +308,6 @@ export async function createApp(options: {
     host,
     subagents,
     orchestrator,
-    outbox,
     endpoint,
     live,
     async start() {

@@ -234,14 +234,8 @@ export class Bot {
   /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */
   async stopChat(chat: ChatSession, reason: string, onlyOf?: string): Promise<string> {
     const { running, dropped } = await chat.stop(reason);
-    const lines = [
-      [
-        running ? '⏹ Stopped the turn; the session goes on with your next message.' : 'No turn was running.',
-        dropped ? `Dropped ${dropped} waiting message${dropped === 1 ? '' : 's'}.` : '',
-      ]
-        .filter(Boolean)
-        .join(' '),
-    ];
+    const turn = running ? '⏹ Stopped the turn; the session goes on with your next message.' : 'No turn was running.';
+    const lines = [`${turn}${dropped ? ` Dropped ${dropped} waiting message${dropped === 1 ? '' : 's'}.` : ''}`];
     for (const command of this.commands) {
       const line = await command.stop?.(chat, reason, this.scope, onlyOf);
       if (line) lines.push(line);
