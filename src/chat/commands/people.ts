@@ -41,16 +41,10 @@ export function whomNamed(ctx: Pick<CommandContext, 'args' | 'message' | 'chat' 
   };
 }
 
-/** Changing who may use the bridge here: a group's or a channel's admins; a private chat has no one to allow. */
-function refusedHere(ctx: CommandContext): string | undefined {
-  if (ctx.message.private) return 'This chat is its person’s alone: /allow and /deny name people in groups and channels.';
-  return undefined;
-}
-
 async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
   const { bot, services, chat, message, reply } = ctx;
-  const problem = refusedHere(ctx);
-  if (problem) return void (await reply(plain(problem)));
+  // Changing who may use the bridge here: a group's or a channel's admins; a private chat has no one to allow.
+  if (message.private) return void (await reply(plain('This chat is its person’s alone: /allow and /deny name people in groups and channels.')));
   if (!ctx.args.trim() && !message.replyTo?.fromId) return void (await reply(plain(peopleList(ctx))));
   const named = whomNamed(ctx, is === 'allowed' ? 'allow' : 'deny');
   if ('problem' in named) return void (await reply(plain(named.problem)));

@@ -1,5 +1,4 @@
-import type { Log } from '../../kernel/log/logger.ts';
-import type { IncomingMessage, Outbound } from '../../kernel/ports/chat.ts';
+import type { IncomingMessage } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
 import type { Attachments, Prompt } from '../session/attachments.ts';
 import type { ChatSession } from '../session/chat-session.ts';
@@ -26,14 +25,12 @@ export type { WaitingForWords } from './answer.ts';
 
 export interface PipelineParts extends CommandParts, Omit<QueueParts, 'attachments'>, AllowParts, GroupTurnsParts {
   chats: Pick<ChatSessions, 'get'>;
-  out: Outbound;
   allowlist: Allowlist;
   attachments: Pick<Attachments, 'receive' | 'take'>;
   /** What waits for words in a chat (the agent's questions); none: nothing does. */
   questions: WaitingForWords | undefined;
   budget: WorkBudget | undefined;
   steering: Pick<Steering, 'take'>;
-  log: Log;
 }
 
 /**
