@@ -5,7 +5,7 @@ import { coveredBy, formatHostRule, parseHostRule, type HostRule } from '../../e
 import { isInternal } from '../../engine/sandbox/internal-addresses.ts';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
 import type { ChatSession } from '../session/chat-session.ts';
-import { UsageError, type Command, type CommandHost } from '../dispatch/command.ts';
+import { parsed, UsageError, type Command, type CommandHost } from '../dispatch/command.ts';
 
 /**
  * `/net [list] | allow HOST… | deny HOST…`: the hosts this chat's sandbox may reach besides
@@ -26,14 +26,7 @@ export const net: Command = {
     }
     if (action !== 'allow' && action !== 'deny') throw new UsageError(`"${verb}" is none of list, allow or deny.`);
     if (!words.length) throw new UsageError(`Name a host to ${action}: example.com, example.com:8443 or *.example.com.`);
-    const hosts = words.map((word) => {
-      try {
-        return formatHostRule(parseHostRule(word.replace(/,$/, ''), `/net ${action}`));
-      } catch (error) {
-        if (error instanceof ConfigError) throw new UsageError(error.message);
-        throw error;
-      }
-    });
+    const hosts = words.map((word) => parsed(ConfigError, () => formatHostRule(parseHostRule(word.replace(/,$/, ''), `/net ${action}`))));
     const before = chat.record.netAllow ?? [];
     const after = action === 'allow' ? [...before, ...hosts.filter((host) => !before.includes(host))] : before.filter((host) => !hosts.includes(host));
     const unknown = action === 'deny' ? hosts.filter((host) => !before.includes(host)) : [];

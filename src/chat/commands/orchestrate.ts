@@ -1,7 +1,7 @@
 import { orchestrationList, stoppingOrchestrationText } from '../../work/presentation/orchestration.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import { parsePlan, PlanError } from '../../work/orchestration/index.ts';
-import { commandOrigin, UsageError, type Command } from '../dispatch/command.ts';
+import { commandOrigin, parsed, UsageError, type Command } from '../dispatch/command.ts';
 
 /** /orchestrate <plan>: validated, then run in the background; its outcome is announced. */
 export const orchestrate: Command = {
@@ -14,13 +14,7 @@ export const orchestrate: Command = {
   effectOf: (key, _args, { services }) => ({ kind: services.orchestrator.madeFrom(key) ? 'done' : 'none' }),
   async run(ctx) {
     if (!ctx.args.trim()) throw new UsageError('Give the plan after the command: JSON, or one step a line ("id <- deps: prompt").');
-    let plan;
-    try {
-      plan = parsePlan(ctx.args);
-    } catch (error) {
-      if (error instanceof PlanError) throw new UsageError(`The plan was not started: ${error.message}`);
-      throw error;
-    }
+    const plan = parsed(PlanError, () => parsePlan(ctx.args), 'The plan was not started: ');
     // Its progress message answers the command, as /spawn's start does.
     const created = await ctx.services.orchestrator.create(plan, commandOrigin(ctx), ctx.message.messageId);
     if (!created.ok) throw new UsageError(`The plan was not started: ${created.error}`);

@@ -4,7 +4,7 @@ import { userKey } from '../../kernel/ports/chat.ts';
 import type { Schedule } from '../../services/schedules/schedule.ts';
 import { parseAt, parseEvery, TimingError, type Timing } from '../../services/schedules/timing.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../../work/subagents/spawn-args.ts';
-import { messageKey, UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
+import { messageKey, parsed, UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /**
  * What follows the time: a prompt for the chat's session, or `--spawn` and /spawn's options and
@@ -16,33 +16,22 @@ function what(rest: string, clis: ReadonlySet<string>): { prompt: string; spawn?
     if (!rest.trim()) throw new UsageError('Say what to do after the time.');
     return { prompt: rest.trim() };
   }
-  try {
-    const args = parseSpawnArgs(spawn[1]!);
-    if (args.cli && !clis.has(args.cli)) throw new UsageError(`There is no CLI "${args.cli}": ${[...clis].join(', ')}.`);
-    return { prompt: args.task, spawn: spawn[1]! };
-  } catch (error) {
-    if (error instanceof SpawnArgsError) throw new UsageError(error.message);
-    throw error;
-  }
+  const args = parsed(SpawnArgsError, () => parseSpawnArgs(spawn[1]!));
+  if (args.cli && !clis.has(args.cli)) throw new UsageError(`There is no CLI "${args.cli}": ${[...clis].join(', ')}.`);
+  return { prompt: args.task, spawn: spawn[1]! };
 }
 
 async function make(ctx: CommandContext, parse: (text: string, timeZone: string) => { timing: Timing; rest: string }): Promise<void> {
   const { scheduler } = ctx.services;
-  let parsed: { timing: Timing; rest: string };
-  try {
-    parsed = parse(ctx.args, scheduler.timeZone);
-  } catch (error) {
-    if (error instanceof TimingError) throw new UsageError(error.message);
-    throw error;
-  }
+  const asked = parsed(TimingError, () => parse(ctx.args, scheduler.timeZone));
   const { user } = ctx.message;
   const fromMessage = messageKey(ctx.message);
   const schedule = await scheduler.add({
     chat: ctx.chat.address,
     ...(fromMessage ? { fromMessage } : {}),
-    timing: parsed.timing,
+    timing: asked.timing,
     by: { kind: 'user', id: user.id, key: userKey(ctx.chat.address.transport, user), ...(user.name ? { name: user.name } : {}) },
-    ...what(parsed.rest, new Set(ctx.bot.config.adapters.keys())),
+    ...what(asked.rest, new Set(ctx.bot.config.adapters.keys())),
   });
   await ctx.reply(scheduledText(schedule, scheduler.timeZone));
 }

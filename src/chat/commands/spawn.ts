@@ -3,7 +3,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import { parseSpawnArgs, SpawnArgsError } from '../../work/subagents/spawn-args.ts';
 import { DownloadError } from '../../engine/files/inbox.ts';
 import { promptWithFiles } from '../../engine/files/prompt.ts';
-import { commandOrigin, UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
+import { commandOrigin, parsed, UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /** /spawn [options] "task": a background subagent, with the files sent before it and the replied-to message as its context. */
 export const spawn: Command = {
@@ -16,13 +16,7 @@ export const spawn: Command = {
   // Its run keeps the message that asked for it: cut short before it made one, it is carried out again.
   effectOf: (key, _args, { services }) => ({ kind: services.subagents.registry.madeFrom(key) ? 'done' : 'none' }),
   async run(ctx) {
-    let args;
-    try {
-      args = parseSpawnArgs(ctx.args);
-    } catch (error) {
-      if (error instanceof SpawnArgsError) throw new UsageError(error.message);
-      throw error;
-    }
+    const args = parsed(SpawnArgsError, () => parseSpawnArgs(ctx.args));
     const context = [ctx.message.replyTo?.text, await filesFor(ctx)].filter(Boolean).join('\n\n');
     const result = await ctx.services.subagents.spawner.spawn({ ...args, ...(context ? { context } : {}) }, commandOrigin(ctx));
     // Its CLI cannot work (no credentials): the one line that says so and how to fix it, not the usage.

@@ -149,6 +149,16 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** What `parse` reads from a command's words; its own error (`kind`) is a wrong use, answered with its message (after `said`). */
+export function parsed<T>(kind: abstract new (...args: never[]) => Error, parse: () => T, said = ''): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof kind) throw new UsageError(`${said}${error.message}`);
+    throw error;
+  }
+}
+
 /** Commands that change what the next turn runs with wait for the running one. */
 export function refuseWhileBusy(chat: ChatSession): void {
   if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
