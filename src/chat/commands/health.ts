@@ -16,12 +16,12 @@ export async function healthRows(bot: Pick<CommandHost, 'chats'>, sources: Healt
   const turns = chats.filter((chat) => chat.current).length;
   const waiting = chats.reduce((sum, chat) => sum + chat.queued, 0);
   const runs = sources.runs();
-  const transports = [...(sources.roundTrips ?? new Map<string, () => Promise<number>>())];
+  const transports = [...(sources.roundTrips ?? [])];
   const [size, ...roundTrips] = await Promise.all([timed(diskUsage(sources.dataDir)), ...transports.map(([, roundTrip]) => timed(roundTrip()))]);
   return [
     ['Bridge', `up ${uptime(process.uptime() * 1000)}, pid ${process.pid}, Node ${process.versions.node}`],
     ...roundTrips.map((roundTrip, i): [string, string] => [
-      `${capitalised(transports[i]![0])} round trip`,
+      `${transports[i]![0].replace(/^./, (first) => first.toUpperCase())} round trip`,
       'value' in roundTrip ? `${Math.round(roundTrip.value)} ms` : roundTrip.failed,
     ]),
     [
@@ -58,8 +58,4 @@ function uptime(ms: number): string {
   if (d) return `${d} d ${h} h`;
   if (h) return `${h} h ${m} min`;
   return m ? `${m} min` : `${Math.floor(ms / 1000)} s`;
-}
-
-function capitalised(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }

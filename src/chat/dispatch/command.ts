@@ -60,9 +60,6 @@ export interface CommandContext extends CommandScope {
   signal: AbortSignal;
 }
 
-/** Who may run a command: every member of a chat, its admins (and the owners), or the owners alone. */
-export type Access = Role;
-
 /**
  * A slash command, whole: what /help and the transport's command menu show of it, who may use
  * it, its handler, and what it adds to the chat besides (buttons on its replies, a line in
@@ -78,7 +75,7 @@ export interface Command {
    * Who may use it, for every use or by what it is asked (a command anyone may read with, that
    * only the owner may change with). Everyone else is refused before the handler runs.
    */
-  readonly access: Access | ((args: string) => Access);
+  readonly access: Role | ((args: string) => Role);
   /**
    * It starts work for an agent (a run, a plan, a message to a run), always or by what it is
    * asked: in a group where only the people named with /allow start turns, the others are refused it.
@@ -117,14 +114,13 @@ export function commandOrigin(
   ctx: Pick<CommandContext, 'chat' | 'message'>,
 ): Pick<SpawnOrigin, 'address' | 'requester' | 'cwd' | 'cli' | 'depth' | 'fromMessage'> {
   const { user } = ctx.message;
-  const fromMessage = messageKey(ctx.message);
   return {
     address: ctx.chat.address,
     requester: { kind: 'user', userId: user.id, ...(user.name ? { name: user.name } : {}) },
     cwd: ctx.chat.record.workdir,
     cli: ctx.chat.record.cli,
     depth: 0,
-    fromMessage,
+    fromMessage: messageKey(ctx.message),
   };
 }
 
