@@ -1,57 +1,16 @@
-import { join } from 'node:path';
-import type { Low } from 'lowdb';
-import { nextChatNumber } from '../../kernel/store/chat-numbers.ts';
-import { openJsonStore } from '../../kernel/store/json-store.ts';
-import { JsonlArchive } from '../../kernel/store/jsonl-archive.ts';
 import { needsDelivery, pendingDelivery } from '../subagents/delivery.ts';
 import type { OrchestrationRecord } from './orchestration-record.ts';
-import { DATA_FORMAT } from '../../kernel/store/data-format.ts';
-import { own, putOwn } from '../../kernel/store/own.ts';
+import { LiveStore } from '../subagents/live-store.ts';
 
-interface Data {
-  /** The data format it was written in (store/data-format.ts). */
-  version: number;
-  numbers: Record<string, number>;
-  orchestrations: Record<string, OrchestrationRecord>;
-}
-
-/** Orchestrations in `<dataDir>/orchestrations.json`, saved on every step change. */
-export class OrchestrationStore {
-  private readonly saved = new Set<(record: OrchestrationRecord) => void>();
-  private constructor(
-    private readonly db: Low<Data>,
-    private readonly history: JsonlArchive<OrchestrationRecord>,
-  ) {}
-
+/** Orchestrations in `<dataDir>/orchestrations.json`, saved on every step change, and those archived in `orchestrations-archive.jsonl`. */
+export class OrchestrationStore extends LiveStore<OrchestrationRecord> {
   /** `defaults`: where plans saved by the first release (which kept no origin) go on running. */
   static async open(dataDir: string, defaults: { cwd: string; cli: string }): Promise<OrchestrationStore> {
-    const db = await openJsonStore<Data>(join(dataDir, 'orchestrations.json'), { version: DATA_FORMAT, numbers: {}, orchestrations: {} });
-    for (const record of Object.values(db.data.orchestrations)) upgrade(record, defaults);
-    return new OrchestrationStore(db, new JsonlArchive(join(dataDir, 'orchestrations-archive.jsonl'), (record) => record.chatKey));
-  }
-
-  get(id: string): OrchestrationRecord | undefined {
-    return own(this.db.data.orchestrations, id);
-  }
-
-  all(): OrchestrationRecord[] {
-    return Object.values(this.db.data.orchestrations);
-  }
-
-  nextNumber(chatKey: string): number {
-    return nextChatNumber(this.db.data.numbers, chatKey);
-  }
-
-  async save(record: OrchestrationRecord): Promise<void> {
-    putOwn(this.db.data.orchestrations, record.id, record);
-    await this.db.write();
-    for (const listener of this.saved) listener(record);
-  }
-
-  /** Calls `listener` with each orchestration once its change is on disk; returns the unsubscribe. */
-  onSaved(listener: (record: OrchestrationRecord) => void): () => void {
-    this.saved.add(listener);
-    return () => this.saved.delete(listener);
+    const store = new OrchestrationStore(
+      ...(await LiveStore.load<OrchestrationRecord>(dataDir, { name: 'orchestrations', field: 'orchestrations', idOf: (o) => o.id, chatOf: (o) => o.chatKey })),
+    );
+    for (const record of store.all()) upgrade(record, defaults);
+    return store;
   }
 
   /**
@@ -63,16 +22,9 @@ export class OrchestrationStore {
       (o) => o.status !== 'running' && o.endedAt !== undefined && o.endedAt + retentionMs <= now && o.delivery && !needsDelivery(o.delivery),
     );
     if (!due.length) return 0;
-    await this.history.append(due);
-    for (const record of due) delete this.db.data.orchestrations[record.id];
-    await this.db.write();
-    await this.history.trim(perChat);
+    await this.archive(due);
+    await this.trimArchive(perChat);
     return due.length;
-  }
-
-  /** Archived orchestrations, oldest first. */
-  archived(): Promise<OrchestrationRecord[]> {
-    return this.history.read();
   }
 }
 
