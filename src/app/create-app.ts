@@ -28,7 +28,6 @@ import type { BridgeConfig } from './config.ts';
 import { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
 import type { ChatStore } from '../kernel/store/chat-store.ts';
-import { runAddress } from '../work/subagents/record.ts';
 import { RunStore } from '../work/subagents/run-store.ts';
 import type { Subagents } from '../work/subagents/subagents.ts';
 import { AgentInbox } from '../chat/agent/agent-inbox.ts';
@@ -280,7 +279,7 @@ export async function createApp(options: {
     orchestrator,
     out,
     // People see what the agent started, and can stop it, like any /spawn.
-    notice: (run, position) => void out.send(runAddress(run), spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {}),
+    notice: (run, position) => void out.send(run.chat, spawnedText(run, position, true), { buttons: [[stopButton(run)]] }).catch(() => {}),
     chatDefaults: (address) => {
       const { record } = chats.get(address);
       return { cwd: record.workdir, cli: record.cli };

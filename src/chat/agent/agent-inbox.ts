@@ -1,10 +1,10 @@
 import type { Bot } from '../bot.ts';
 import { chatKey, type ChatRef } from '../../kernel/ports/chat.ts';
 import { formatDuration } from '../../work/presentation/progress.ts';
-import { displayName, runAddress, runtimeMs, type SubagentRunRecord } from '../../work/subagents/record.ts';
+import { displayName, runtimeMs, type SubagentRunRecord } from '../../work/subagents/record.ts';
 import { orchestrationAnnouncement } from '../../work/presentation/orchestration.ts';
 import { plainText } from '../../kernel/rich/index.ts';
-import { orchestrationAddress, type OrchestrationRecord } from '../../work/orchestration/orchestration-record.ts';
+import type { OrchestrationRecord } from '../../work/orchestration/orchestration-record.ts';
 
 /** One piece of finished work reported to the main agent that started it: its chat, and a section of the turn. */
 export interface AgentReport {
@@ -108,11 +108,11 @@ export function runReport(run: SubagentRunRecord): AgentReport {
   const how = run.status === 'completed' ? 'completed' : `${run.status.replace('_', ' ')}: ${run.error ?? 'no reason given'}`;
   const title = `## Subagent #${run.number} "${displayName(run)}" (id ${run.runId}, started with spawn_subagent) ${how} after ${formatDuration(runtimeMs(run))}`;
   const result = run.result?.trim() ? run.result.trim() : '(no result text)';
-  return { address: runAddress(run), section: `${title}\n\nTask: ${run.task}\n\nResult:\n${result}` };
+  return { address: run.chat, section: `${title}\n\nTask: ${run.task}\n\nResult:\n${result}` };
 }
 
 /** An orchestration started with create_orchestration: every step's outcome and the final result. */
 export function orchestrationReport(orchestration: OrchestrationRecord): AgentReport {
   const { header, body } = orchestrationAnnouncement(orchestration);
-  return { address: orchestrationAddress(orchestration), section: `## Orchestration (started with create_orchestration)\n\n${plainText(header)}\n\n${body}` };
+  return { address: orchestration.chat, section: `## Orchestration (started with create_orchestration)\n\n${plainText(header)}\n\n${body}` };
 }

@@ -5,7 +5,6 @@ import type { ChatRef } from '../../kernel/ports/chat.ts';
 import type { PermissionDecision } from '../../kernel/protocols/events.ts';
 import { PLAN_TOOL, type PermissionAnswerer, type PermissionRequest } from '../../engine/session/live-cli.ts';
 import type { RunPermissions } from '../../work/subagents/run-executor.ts';
-import { runAddress } from '../../work/subagents/record.ts';
 import { QUESTION_TOOL, type AgentQuestions } from './agent-questions.ts';
 import type { ChatPermissions } from '../session/chat-session.ts';
 
@@ -86,7 +85,7 @@ export function chatPermissions(parts: Parts): ChatPermissions {
 export function runPermissions(parts: Parts): RunPermissions {
   return (run, request, turn) => {
     const mode = run.policy?.readOnly ? 'safe' : run.policy?.approvals ? 'ask' : 'bypass';
-    return answer(parts, { address: runAddress(run), mode, asker: () => runAsker(run, () => turn.hold()) }, request, turn);
+    return answer(parts, { address: run.chat, mode, asker: () => runAsker(run, () => turn.hold()) }, request, turn);
   };
 }
 

@@ -2,7 +2,7 @@ import { chatKey, type ChatRef, type Outbound } from '../../kernel/ports/chat.ts
 import { plain } from '../../kernel/rich/index.ts';
 import { budgetRefusalText, budgetWarningText, personBudgetRefusalText, personBudgetWarningText } from '../../work/presentation/usage.ts';
 import type { ResultEvent, Usage } from '../../kernel/protocols/events.ts';
-import { displayName, paidBy, runAddress, type SubagentRunRecord } from '../../work/subagents/record.ts';
+import { displayName, paidBy, type SubagentRunRecord } from '../../work/subagents/record.ts';
 import type { TurnOutcome } from '../../engine/session/turn.ts';
 import { msUntilReset, type DailyBudget, type PersonDailyBudget } from '../../engine/usage/budget.ts';
 import type { Person, Spend, UsageLedger } from '../../engine/usage/usage-ledger.ts';
@@ -72,7 +72,7 @@ export class Spending {
     if (run.startedAt === undefined) return;
     const person = paidBy(run);
     if (run.usage || run.costUsd !== undefined) this.options.spent?.('run', { cli: run.cli, model: run.model, usage: run.usage, costUsd: run.costUsd });
-    this.record(run.requesterKey, runAddress(run), {
+    this.record(run.requesterKey, run.chat, {
       cli: run.cli,
       model: run.model,
       ...tokens(run.usage),

@@ -1,6 +1,6 @@
 import { chatKey, type ChatRef } from '../../kernel/ports/chat.ts';
 import type { ToolPolicy } from '../../kernel/policy/tool-policy.ts';
-import { displayName, runAddress, startedBy, type SubagentRunRecord } from '../subagents/record.ts';
+import { displayName, startedBy, type SubagentRunRecord } from '../subagents/record.ts';
 import { WHOLE_RUN, type GrantHolder } from './session-grants.ts';
 
 /**
@@ -56,7 +56,7 @@ export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker 
     id: askerId.run(run.runId),
     runId: run.runId,
     chatKey: run.requesterKey,
-    address: runAddress(run),
+    address: run.chat,
     title: `#${run.number} ${displayName(run)}`,
     lifetime: 'run',
     grantHolder: WHOLE_RUN,

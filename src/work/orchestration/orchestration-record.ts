@@ -44,7 +44,3 @@ export interface OrchestrationRecord {
 export function orchestrationName(orchestration: Pick<OrchestrationRecord, 'plan' | 'number'>): string {
   return orchestration.plan.name ?? `Orchestration #${orchestration.number}`;
 }
-
-export function orchestrationAddress(orchestration: Pick<OrchestrationRecord, 'chat'>): ChatRef {
-  return orchestration.chat;
-}

@@ -8,7 +8,7 @@ import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { SpawnIntent, SpawnOrigin } from '../subagents/spawner.ts';
 import type { Subagents } from '../subagents/subagents.ts';
 import { stepById } from './graph.ts';
-import { orchestrationAddress, type OrchestrationRecord, type StepRecord } from './orchestration-record.ts';
+import { type OrchestrationRecord, type StepRecord } from './orchestration-record.ts';
 import type { OrchestrationStore } from './orchestration-store.ts';
 import type { Plan, PlanStep } from './plan.ts';
 import { cascade, isFinished, overallStatus, readySteps } from './schedule.ts';
@@ -22,17 +22,8 @@ export type PlanOrigin = Omit<SpawnOrigin, 'orchestration' | 'requesterSessionId
 
 /** A step as a spawn asks for it; the prompt carries the upstream results once they exist. */
 function stepIntent(step: PlanStep, task: string): SpawnIntent {
-  return {
-    task,
-    label: step.name,
-    ...(step.cli ? { cli: step.cli } : {}),
-    ...(step.model ? { model: step.model } : {}),
-    ...(step.agent ? { agent: step.agent } : {}),
-    ...(step.worktree ? { worktree: true } : {}),
-    ...(step.allow ? { allow: step.allow } : {}),
-    ...(step.autoApprove ? { autoApprove: true } : {}),
-    ...(step.maxTurns ? { maxTurns: step.maxTurns } : {}),
-  };
+  const { cli, model, agent, worktree, allow, autoApprove, maxTurns } = step;
+  return { task, label: step.name, cli, model, agent, worktree, allow, autoApprove, maxTurns };
 }
 
 /** A step interrupted by a restart is started again this many times before it counts as failed. */
@@ -279,7 +270,7 @@ export class Orchestrator {
   /** A subagent run for the step, its prompt carrying the results it depends on; or why not. */
   private async spawnStep(record: OrchestrationRecord, stepId: string): Promise<SubagentRunRecord | string> {
     const step = stepById(record.plan, stepId);
-    const address = orchestrationAddress(record);
+    const address = record.chat;
     const result = await this.options.subagents.spawner.spawn(stepIntent(step, promptWithUpstream(record.plan, stepId, record.steps)), {
       address,
       requester: record.requester,
@@ -319,7 +310,7 @@ export class Orchestrator {
     const record = this.get(id);
     if (!record?.progressMessageId) return;
     this.lastProgress.set(id, Date.now());
-    const ref = { ...orchestrationAddress(record), messageId: record.progressMessageId };
+    const ref = { ...record.chat, messageId: record.progressMessageId };
     await this.options.out
       .edit(
         ref,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isNoChat, type Outbound, type RichText } from '../../kernel/ports/chat.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
 import type { Log } from '../../kernel/log/logger.ts';
-import { orchestrationAddress, type OrchestrationRecord } from './orchestration-record.ts';
+import type { OrchestrationRecord } from './orchestration-record.ts';
 
 /** How an orchestration is drawn (the presentation's and the pictures' work, handed in). */
 export interface ProgressDrawing {
@@ -76,8 +76,8 @@ export class ProgressPictures {
       const drawn = createHash('sha256').update(svg).digest('base64url').slice(0, 22);
       if (drawn === shown?.drawn) return;
       const picture = { png: await drawing.png(svg), filename: `orchestration-${record.number}.png`, caption: drawing.caption(record) };
-      if (shown) await out.editPicture({ ...orchestrationAddress(record), messageId: shown.messageId }, picture);
-      const messageId = shown?.messageId ?? (await out.sendPicture(orchestrationAddress(record), picture)).messageId;
+      if (shown) await out.editPicture({ ...record.chat, messageId: shown.messageId }, picture);
+      const messageId = shown?.messageId ?? (await out.sendPicture(record.chat, picture)).messageId;
       await this.options.remember(id, { messageId, drawn });
     } catch (error) {
       if (!shown && record.status === 'running') this.failed.add(id);

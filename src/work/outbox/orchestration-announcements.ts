@@ -2,7 +2,7 @@ import { planMarkdown } from '../presentation/deliver.ts';
 import { orchestrationAnnouncement } from '../presentation/orchestration.ts';
 import { needsDelivery, patchDelivery } from '../subagents/delivery.ts';
 import type { AnnouncementSource } from './outbox.ts';
-import { orchestrationAddress, type OrchestrationRecord } from '../orchestration/orchestration-record.ts';
+import type { OrchestrationRecord } from '../orchestration/orchestration-record.ts';
 import type { OrchestrationStore } from '../orchestration/orchestration-store.ts';
 
 export interface OrchestrationAnnouncementOptions {
@@ -23,7 +23,7 @@ export function orchestrationAnnouncements(options: OrchestrationAnnouncementOpt
         .filter((record) => record.endedAt && record.delivery && needsDelivery(record.delivery))
         .map((record) => ({
           id: record.id,
-          address: orchestrationAddress(record),
+          address: record.chat,
           endedAt: record.endedAt!,
           delivery: record.delivery!,
           parts: (fit) => {

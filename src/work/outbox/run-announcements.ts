@@ -2,7 +2,7 @@ import { planMarkdown } from '../presentation/deliver.ts';
 import { needsDelivery, patchDelivery } from '../subagents/delivery.ts';
 import type { Announcement, AnnouncementSource } from './outbox.ts';
 import { announcementBody, announcementHeader } from '../presentation/announcement.ts';
-import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
 import { reviewable, reviewButtons } from '../presentation/review.ts';
 import type { RunStore } from '../subagents/run-store.ts';
 
@@ -40,7 +40,7 @@ export function runAnnouncements(options: RunAnnouncementOptions): AnnouncementS
 function toAnnouncement(documentOverChars: number) {
   return (run: SubagentRunRecord): Announcement => ({
     id: run.runId,
-    address: runAddress(run),
+    address: run.chat,
     endedAt: run.endedAt!,
     delivery: run.delivery,
     trace: run.trace,

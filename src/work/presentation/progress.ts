@@ -70,7 +70,7 @@ export class ProgressState {
   /** A message sent into the running turn (steered): shown among the steps, where it went in. */
   addMessage(text: string): void {
     this.messages++;
-    this.steps.push({
+    this.push({
       id: `message-${this.steps.length + this.hidden}`,
       name: '',
       summary: truncate(text.replace(/\s+/g, ' '), SUMMARY_CHARS),
@@ -78,10 +78,6 @@ export class ProgressState {
       state: 'ok',
       message: true,
     });
-    if (this.steps.length > VISIBLE_STEPS) {
-      this.steps.shift();
-      this.hidden++;
-    }
   }
 
   /** Applies one event; returns whether the view changed. */
@@ -95,11 +91,7 @@ export class ProgressState {
       case 'tool_start': {
         const depth = event.parentId ? (this.depths.get(event.parentId) ?? 0) + 1 : 0;
         this.depths.set(event.id, depth);
-        this.steps.push({ id: event.id, name: event.name, summary: truncate(toolSummary(event.name, event.input), SUMMARY_CHARS), depth, state: 'running' });
-        if (this.steps.length > VISIBLE_STEPS) {
-          this.steps.shift();
-          this.hidden++;
-        }
+        this.push({ id: event.id, name: event.name, summary: truncate(toolSummary(event.name, event.input), SUMMARY_CHARS), depth, state: 'running' });
         return true;
       }
       case 'tool_end': {
@@ -111,12 +103,8 @@ export class ProgressState {
       case 'blocked':
         // Said once per host: the agent was refused a host nobody allowed (BRIDGE_SANDBOX_ALLOW, /net allow).
         this.refusals++;
-        this.steps.push({ id: `blocked-${event.host}`, name: 'blocked', summary: event.host, depth: 0, state: 'error', blocked: event.why });
+        this.push({ id: `blocked-${event.host}`, name: 'blocked', summary: event.host, depth: 0, state: 'error', blocked: event.why });
         if (this.blocked.length < BLOCKED_KEPT) this.blocked.push(blockedLine(event.host, event.why));
-        if (this.steps.length > VISIBLE_STEPS) {
-          this.steps.shift();
-          this.hidden++;
-        }
         return true;
       case 'result':
         this.usage = event.usage;
@@ -124,6 +112,15 @@ export class ProgressState {
         return false;
       default:
         return answered;
+    }
+  }
+
+  /** A step shown; the oldest shown is only counted once there are more than VISIBLE_STEPS. */
+  private push(step: ProgressStep): void {
+    this.steps.push(step);
+    if (this.steps.length > VISIBLE_STEPS) {
+      this.steps.shift();
+      this.hidden++;
     }
   }
 
@@ -156,7 +153,7 @@ export class ProgressState {
       const label = `${indent}${STEP_ICON[step.state]} ${step.name}`;
       shown.push(step.summary ? rich`${label} ${code(step.summary)}` : rich`${label}`);
     }
-    if (this.phase === 'working' && this.trouble) shown.push(plain(this.troubleLine(this.trouble)));
+    if (this.phase === 'working' && this.trouble) shown.push(plain(`⚠️ ${noAnswerYet(this.title, this.modelApi, this.trouble)}`));
     const footer = this.footer();
     if (footer) shown.push(italic(footer));
     return lines(shown);
@@ -166,12 +163,7 @@ export class ProgressState {
   summary(now = Date.now()): RichText {
     const parts = [`${PHASE_ICON[this.phase]} ${formatDuration((this.endedAt ?? now) - this.startedAt)}`, ...this.stats()];
     if (this.where) parts.push(`📁 ${this.where}`);
-    const line = parts.join(' · ');
-    return italic(line);
-  }
-
-  private troubleLine(words: string): string {
-    return `⚠️ ${noAnswerYet(this.title, this.modelApi, words)}`;
+    return italic(parts.join(' · '));
   }
 
   private stats(): string[] {

@@ -2,6 +2,7 @@ import type { CostlyRun, PersonSpend, Tally } from '../../engine/usage/usage-led
 import { sum } from '../../engine/usage/usage-ledger.ts';
 import { formatCost, formatDuration, formatTokens } from './progress.ts';
 import { titled, type RichText } from '../../kernel/rich/index.ts';
+import { personLabel } from '../access/people-seen.ts';
 
 export interface UsageView {
   day: string;
@@ -43,21 +44,13 @@ export function usageText(view: UsageView): RichText {
       limitUsd === undefined ? '' : ` of your daily budget of ${formatCost(limitUsd)} (${Math.floor((costUsd / limitUsd) * 100)} %), resets at 00:00 UTC`;
     lines.push(`You today: ${formatCost(costUsd)} across chats, ${formatCost(hereUsd)} here${of}`);
   }
-  if (view.people) {
-    lines.push(`People in this chat today: ${view.people.length ? '' : 'nobody has spent anything'}`.trimEnd());
-    for (const spend of view.people) lines.push(`  ${personName(spend)}: ${describe(spend.tally)}`);
-  }
-  if (view.everyone) {
-    lines.push(`Everyone today, across chats: ${view.everyone.length ? '' : 'nobody has spent anything'}`.trimEnd());
-    for (const spend of view.everyone) lines.push(`  ${personName(spend)}: ${describe(spend.tally)}`);
-  }
-  const head = '💰 Usage of this chat';
-  return titled(head, lines.join('\n'));
-}
-
-/** A person as /usage names them: their name with their key (`transport:id`), or the key alone when no name was seen. */
-export function personName(person: { key: string; name?: string }): string {
-  return person.name ? `${person.name} (${person.key})` : person.key;
+  const spenders = (title: string, spends: PersonSpend[]) => {
+    lines.push(`${title}: ${spends.length ? '' : 'nobody has spent anything'}`.trimEnd());
+    for (const spend of spends) lines.push(`  ${personLabel(spend.key, spend.name)}: ${describe(spend.tally)}`);
+  };
+  if (view.people) spenders('People in this chat today', view.people);
+  if (view.everyone) spenders('Everyone today, across chats', view.everyone);
+  return titled('💰 Usage of this chat', lines.join('\n'));
 }
 
 function describe(tally: Tally): string {

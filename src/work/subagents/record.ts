@@ -152,11 +152,6 @@ export function findRun<R extends Pick<SubagentRunRecord, 'number' | 'runId'>>(r
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
-/** The chat (and topic) that asked for the run: where it is announced. */
-export function runAddress(run: Pick<SubagentRunRecord, 'chat'>): ChatRef {
-  return run.chat;
-}
-
 /** Who asked, in the audit log. */
 export function requesterName(requester: Requester): string {
   if (requester.kind === 'user') return requester.name ?? String(requester.userId);

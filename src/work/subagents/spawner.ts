@@ -116,7 +116,8 @@ export class Spawner {
     const { adapters, limits } = this.options;
     const task = intent.task.trim();
     if (!task) return refuse('The task is empty.');
-    const person = personOf(origin);
+    // The person a spawn is charged to: who typed it (a schedule's maker included), none for work nobody typed.
+    const person = paidBy({ requester: origin.requester, chat: origin.address });
     const spent = this.options.refuseWork?.(chatKey(origin.address), person);
     if (spent) return { ...refuse(spent), refusal: 'limit' };
     if (
@@ -267,11 +268,6 @@ function unattended(adapter: Adapter | undefined, policy: ToolPolicy | undefined
 /** Whether the child would do more unattended than its parent (a codex sandbox starting a claude that bypasses). */
 function exceeds(child: Adapter, childPolicy: ToolPolicy | undefined, parent: Adapter | undefined, parentPolicy: ToolPolicy | undefined): boolean {
   return UNATTENDED_RANK[unattended(child, childPolicy)] > UNATTENDED_RANK[unattended(parent, parentPolicy)];
-}
-
-/** The person a spawn is charged to: who typed it (a schedule's maker included), none for work nobody typed. */
-function personOf(origin: SpawnOrigin): string | undefined {
-  return paidBy({ requester: origin.requester, chat: origin.address });
 }
 
 function refuse(error: string): { ok: false; error: string } {

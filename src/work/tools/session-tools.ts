@@ -4,7 +4,7 @@ import type { ChatRef } from '../../kernel/ports/chat.ts';
 import type { McpAccess, TurnOptions } from '../../engine/adapters/turn-options.ts';
 import type { Adapter } from '../../engine/adapters/load.ts';
 import type { EngineSettings } from '../../engine/engine-settings.ts';
-import { runAddress, type SubagentRunRecord } from '../subagents/record.ts';
+import type { SubagentRunRecord } from '../subagents/record.ts';
 import { MCP_SERVER_NAME, type Grant, type McpEndpoint } from './mcp-endpoint.ts';
 import type { ToolScope } from './scope.ts';
 import { toolsGranted } from './index.ts';
@@ -132,7 +132,7 @@ export class SessionTools {
       adapter,
       askerId.run(run.runId),
       {
-        address: runAddress(run),
+        address: run.chat,
         depth: run.depth,
         kind: 'subagent',
         runId: run.runId,

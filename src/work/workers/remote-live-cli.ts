@@ -27,9 +27,10 @@ export interface RemoteSide {
  */
 export class RemoteLiveCli implements LiveProcess {
   readonly key: string;
-  private session: string | undefined;
+  /** The CLI session it continues: the one it resumes, then the one its CLI names. */
+  sessionId: string | undefined;
   private turn: RemoteTurn | undefined;
-  private lastUsedAt = Date.now();
+  lastUsed = Date.now();
   private closed = false;
   /** What its CLI has been sent, and whether it names messages back, as its events show. */
   readonly messages = new ProcessMessages();
@@ -41,7 +42,7 @@ export class RemoteLiveCli implements LiveProcess {
     private readonly side: RemoteSide,
   ) {
     this.key = liveLaunchKey(launch);
-    this.session = launch.spec.resumeId;
+    this.sessionId = launch.spec.resumeId;
   }
 
   get isAlive(): boolean {
@@ -50,14 +51,6 @@ export class RemoteLiveCli implements LiveProcess {
 
   get busy(): boolean {
     return this.turn !== undefined;
-  }
-
-  get sessionId(): string | undefined {
-    return this.session;
-  }
-
-  get lastUsed(): number {
-    return this.lastUsedAt;
   }
 
   get where(): string | undefined {
@@ -94,14 +87,14 @@ export class RemoteLiveCli implements LiveProcess {
 
   startTurn(prompt: string, handlers: TurnHandlers, options: LiveTurnOptions = {}): RunningTurn {
     if (this.turn) throw new Error('the live CLI is already running a turn');
-    this.lastUsedAt = Date.now();
+    this.lastUsed = Date.now();
     const turn = new RemoteTurn(this, prompt, handlers, options, this.side);
     this.messages.sent(turn.id);
     this.turn = turn;
     void turn.done.then((outcome) => {
-      if (outcome.sessionId) this.session = outcome.sessionId;
+      if (outcome.sessionId) this.sessionId = outcome.sessionId;
       if (this.turn === turn) this.turn = undefined;
-      this.lastUsedAt = Date.now();
+      this.lastUsed = Date.now();
     });
     this.side.run(turn);
     return turn;
@@ -110,11 +103,6 @@ export class RemoteLiveCli implements LiveProcess {
   /** Whether its CLI names messages back, as its events show (only then is it steered). */
   get namesMessages(): boolean | undefined {
     return this.messages.names;
-  }
-
-  /** The CLI named its session (a turn's `started`). */
-  named(sessionId: string): void {
-    this.session = sessionId;
   }
 
   async close(): Promise<void> {
@@ -180,7 +168,7 @@ export class RemoteTurn implements RunningTurn {
   /** One of the CLI's events, from its worker. */
   observe(event: AgentEvent): void {
     this.cli.messages.observe(event);
-    if (event.type === 'started') this.cli.named(event.sessionId);
+    if (event.type === 'started') this.cli.sessionId = event.sessionId;
     try {
       // A host its worker's walls refused is the chat's to know, as from its own walls here: the audit trail too.
       if (event.type === 'blocked') this.cli.launch.walls?.egress?.onBlocked?.(event.host, event.why);
