@@ -1,17 +1,14 @@
 import type { BridgeTool } from './tool.ts';
 import { spawnSubagent } from './definitions/spawn-subagent.ts';
-import { listSubagents } from './definitions/list-subagents.ts';
-import { subagentStatus } from './definitions/subagent-status.ts';
-import { subagentLog } from './definitions/subagent-log.ts';
 import { createOrchestration } from './definitions/create-orchestration.ts';
 import { approveTool } from './definitions/approve-tool.ts';
 import { sendFile } from './definitions/send-file.ts';
-import { stopSubagent } from './definitions/stop-subagent.ts';
+import { listSubagents, stopSubagent, subagentLog, subagentStatus } from './definitions/run-tools.ts';
 import { schedule } from './definitions/schedule.ts';
 
 /**
  * Every MCP tool the bridge serves, in the order agents see them listed. A new tool is a
- * module in `definitions/` and a line here; `npm run manifest` then writes it into manifest.json.
+ * definition in `definitions/` and a line here; `npm run manifest` then writes it into manifest.json.
  */
 export const TOOLS: readonly BridgeTool[] = [
   spawnSubagent,

@@ -20,11 +20,8 @@ export function inlineText(tokens: readonly Token[]): string {
 
 function collect(tokens: readonly Token[], style: InlineStyle, out: Span[]): void {
   tokens.forEach((token, i) => {
-    if (isIntrawordAsterisk(token, tokens[i - 1], tokens[i + 1])) {
-      push(out, token.raw, style);
-      return;
-    }
-    collectOne(token, style, out);
+    if (isIntrawordAsterisk(token, tokens[i - 1], tokens[i + 1])) push(out, token.raw, style);
+    else collectOne(token, style, out);
   });
 }
 
@@ -36,34 +33,24 @@ function collectOne(generic: Token, style: InlineStyle, out: Span[]): void {
       // Text inside raw HTML (`escaped`) is verbatim source: no entity decoding.
       else push(out, token.escaped === true ? token.text : decodeEntities(token.text), style);
       return;
-    case 'escape':
-      push(out, token.text, style);
-      return;
     case 'strong':
-      collect(token.tokens, { ...style, bold: true }, out);
-      return;
+      return collect(token.tokens, { ...style, bold: true }, out);
     case 'em':
-      collect(token.tokens, { ...style, italic: true }, out);
-      return;
+      return collect(token.tokens, { ...style, italic: true }, out);
     case 'del':
-      collect(token.tokens, { ...style, strike: true }, out);
-      return;
+      return collect(token.tokens, { ...style, strike: true }, out);
     case 'codespan':
-      push(out, token.text, codeStyle(style));
-      return;
+      return push(out, token.text, codeStyle(style));
     case 'br':
-      push(out, '\n', style);
-      return;
+      return push(out, '\n', style);
     case 'link':
-      link(token.href, token.tokens, style, out);
-      return;
+      return link(token.href, token.tokens, style, out);
     case 'image':
-      image(token.href, token.text, style, out);
-      return;
+      return image(token.href, token.text, style, out);
+    case 'escape':
     case 'html':
       // Raw HTML is shown as typed, never interpreted.
-      push(out, token.text, style);
-      return;
+      return push(out, token.text, style);
     case 'checkbox':
       return; // rendered by the list as ☐/☑
     default:
