@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlan } from '../../src/work/orchestration/index.ts';
+import { parsePlan } from '../../src/work/orchestration/parse.ts';
 import { planError, step } from './support/plans.ts';
 
 describe('the JSON form', () => {

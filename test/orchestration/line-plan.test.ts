@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseLinePlan, parsePlan } from '../../src/work/orchestration/index.ts';
+import { parseLinePlan } from '../../src/work/orchestration/line-plan.ts';
+import { parsePlan } from '../../src/work/orchestration/parse.ts';
 import { planError, step } from './support/plans.ts';
 
 describe('the line form', () => {

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, expect, it } from 'vitest';
-import {
-  cascade,
-  finalStep,
-  initialStates,
-  isFinished,
-  overallStatus,
-  parsePlan,
-  PlanError,
-  readySteps,
-  validatePlan,
-  type Plan,
-  type StepStates,
-} from '../../src/work/orchestration/index.ts';
+import { cascade, isFinished, overallStatus, readySteps } from '../../src/work/orchestration/schedule.ts';
+import { finalStep } from '../../src/work/orchestration/graph.ts';
+import { initialStates, type StepStates } from '../../src/work/orchestration/state.ts';
+import { parsePlan } from '../../src/work/orchestration/parse.ts';
+import { PlanError, type Plan } from '../../src/work/orchestration/plan.ts';
+import { validatePlan } from '../../src/work/orchestration/validate.ts';
 import { seeded, type Random } from '../format/support/generate.ts';
 import { int, randomAcyclicPlan, toLineForm } from './support/random-plan.ts';
 

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  cascade,
-  finalStep,
-  initialStates,
-  isFinished,
-  overallStatus,
-  readySteps,
-  validatePlan,
-  type Plan,
-  type StepStates,
-  type StepStatus,
-} from '../../src/work/orchestration/index.ts';
+import { cascade, isFinished, overallStatus, readySteps } from '../../src/work/orchestration/schedule.ts';
+import { finalStep } from '../../src/work/orchestration/graph.ts';
+import { initialStates, type StepStates, type StepStatus } from '../../src/work/orchestration/state.ts';
+import { validatePlan } from '../../src/work/orchestration/validate.ts';
+import type { Plan } from '../../src/work/orchestration/plan.ts';
 import { fanOutFanIn, plan, step } from './support/plans.ts';
 
 function withStatus(states: StepStates, status: StepStatus, ...ids: string[]): StepStates {

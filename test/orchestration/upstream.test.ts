@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { promptWithUpstream } from '../../src/work/orchestration/index.ts';
+import { promptWithUpstream } from '../../src/work/orchestration/upstream.ts';
 import { fanOutFanIn, plan, step } from './support/plans.ts';
 
 describe('promptWithUpstream', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlan, validatePlan } from '../../src/work/orchestration/index.ts';
+import { parsePlan } from '../../src/work/orchestration/parse.ts';
+import { validatePlan } from '../../src/work/orchestration/validate.ts';
 import { plan, planError, step } from './support/plans.ts';
 
 describe('validatePlan', () => {

@@ -1,6 +1,7 @@
 import { orchestrationList, stoppingOrchestrationText } from '../../work/presentation/orchestration.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
-import { parsePlan, PlanError } from '../../work/orchestration/index.ts';
+import { parsePlan } from '../../work/orchestration/parse.ts';
+import { PlanError } from '../../work/orchestration/plan.ts';
 import { commandOrigin, parsed, UsageError, type Command } from '../dispatch/command.ts';
 
 /** /orchestrate <plan>: validated, then run in the background; its outcome is announced. */

@@ -1,4 +1,4 @@
-import { PlanError, type Plan, type PlanStep, type Strategy } from '../../../src/work/orchestration/index.ts';
+import { PlanError, type Plan, type PlanStep, type Strategy } from '../../../src/work/orchestration/plan.ts';
 
 /** A step as validatePlan returns it: name = id, no worktree, unless `extra` says otherwise. */
 export function step(id: string, depends_on: string[] = [], extra: Partial<PlanStep> = {}): PlanStep {

@@ -1,4 +1,4 @@
-import type { Plan, PlanStep } from '../../../src/work/orchestration/index.ts';
+import type { Plan, PlanStep } from '../../../src/work/orchestration/plan.ts';
 import type { Random } from '../../format/support/generate.ts';
 
 export const int = (r: Random, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));

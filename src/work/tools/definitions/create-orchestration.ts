@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { parsePlan, PlanError } from '../../orchestration/index.ts';
+import { parsePlan } from '../../orchestration/parse.ts';
+import { PlanError } from '../../orchestration/plan.ts';
 import { origin } from '../runs.ts';
 import { defineTool, error, ok } from '../tool.ts';
 
