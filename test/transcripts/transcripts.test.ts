@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sessionConversation } from '../../src/work/transcripts/session-conversation.ts';
+import { sessionConversation } from '../../src/work/transcripts/conversations.ts';
 import type { TranscriptEntry } from '../../src/work/transcripts/transcript-entry.ts';
 import { Transcripts } from '../../src/work/transcripts/transcripts.ts';
 

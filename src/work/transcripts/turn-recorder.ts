@@ -1,7 +1,6 @@
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { toolSummary } from '../presentation/tool-summary.ts';
 import type { TurnOutcome } from '../../engine/session/turn.ts';
-import { toolInput } from './tool-input.ts';
 import type { TranscriptEntry } from './transcript-entry.ts';
 import type { Transcripts } from './transcripts.ts';
 
@@ -81,5 +80,16 @@ export function entryOf(event: AgentEvent, turn: string, at: number): Transcript
       return { turn, at, kind: 'tool_end', id: event.id, isError: event.isError, output: event.preview };
     default:
       return undefined;
+  }
+}
+
+/** A tool call's input as the export keeps it: its JSON, indented. */
+function toolInput(input: unknown): string {
+  if (input === undefined) return '';
+  try {
+    return JSON.stringify(input, null, 2) ?? '';
+  } catch {
+    // A cycle or a BigInt: no CLI prints one, but the export must not fail on it.
+    return typeof input === 'string' ? input : '(an input that is not JSON)';
   }
 }
