@@ -14,6 +14,7 @@ import { readRunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner, type SpawnerOptions } from './spawner.ts';
 import { Sweeper } from './sweeper.ts';
+import { every } from '../../kernel/concurrency/periodic.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { AgentLibrary } from '../../engine/agents/library.ts';
 
@@ -66,6 +67,7 @@ export class Subagents {
   readonly sweeper: Sweeper;
   private readonly endListeners: ((run: SubagentRunRecord) => void)[] = [];
   private readonly startListeners: ((run: SubagentRunRecord) => void)[] = [];
+  private sweeping: { stop: () => void } | undefined;
 
   constructor(private readonly options: SubagentsOptions) {
     const { config, store, audit, log } = options;
@@ -131,9 +133,13 @@ export class Subagents {
   }
 
   /** Recovers what a previous bridge left (interrupted, queued), then runs and sweeps. */
-  async start(sweepIntervalMs?: number): Promise<{ interrupted: number; requeued: number }> {
+  async start(sweepIntervalMs = 60_000): Promise<{ interrupted: number; requeued: number }> {
     const recovered = await this.registry.recover();
-    this.sweeper.start(sweepIntervalMs);
+    this.sweeping = every(
+      sweepIntervalMs,
+      () => this.sweeper.sweep(),
+      (error) => this.options.log.error({ err: error }, 'sweeping finished runs failed'),
+    );
     return recovered;
   }
 
@@ -157,7 +163,7 @@ export class Subagents {
   }
 
   async shutdown(): Promise<void> {
-    this.sweeper.stop();
+    this.sweeping?.stop();
     await this.registry.shutdown();
   }
 

@@ -10,22 +10,11 @@ import type { Log } from '../../kernel/log/logger.ts';
  * go with the ones dropped).
  */
 export class Sweeper {
-  private timer: NodeJS.Timeout | undefined;
-
   constructor(
     private readonly store: RunStore,
     private readonly historyPerChat: number,
     private readonly log: Log,
   ) {}
-
-  start(intervalMs = 60_000): void {
-    this.timer = setInterval(() => void this.sweep().catch((error) => this.log.error({ err: error }, 'sweeping finished runs failed')), intervalMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
 
   async sweep(now = Date.now()): Promise<{ archived: number; dropped: number }> {
     const due = this.store.all().filter((run) => !isActive(run) && run.archiveAfter !== undefined && run.archiveAfter <= now);
