@@ -9,14 +9,12 @@ import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import type { SubagentRunRecord } from './record.ts';
 import { SubagentRegistry, type RegistryOptions } from './registry.ts';
 import { RunExecutor, type RunExecutorOptions } from './run-executor.ts';
-import type { RunPlaces } from './execution.ts';
 import { readRunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner, type SpawnerOptions } from './spawner.ts';
 import { Sweeper } from './sweeper.ts';
 import { every } from '../../kernel/concurrency/periodic.ts';
 import type { Log } from '../../kernel/log/logger.ts';
-import type { AgentLibrary } from '../../engine/agents/library.ts';
 
 /** The slice of the configuration the subagent part runs on. */
 export type SubagentConfig = Pick<EngineSettings, 'adapters' | 'cliEnv' | 'dataDir'> &
@@ -26,37 +24,17 @@ export type SubagentConfig = Pick<EngineSettings, 'adapters' | 'cliEnv' | 'dataD
     settings: Pick<Settings, 'subagents' | 'stopGraceMs' | 'approvalTimeoutSeconds'> & Partial<Pick<Settings, 'silenceSeconds'>>;
   };
 
-export interface SubagentsOptions {
-  config: SubagentConfig;
-  store: RunStore;
-  audit: AuditLog;
-  toolsFor: RunExecutorOptions['toolsFor'];
-  /** How runs started with `--ask` are answered on their CLI's control channel (RunExecutorOptions.permissions). */
-  permissions?: RunExecutorOptions['permissions'];
-  /** The CLIs a run goes on in when a limit stops its own, and who hears of it (RunExecutorOptions). */
-  fallback?: Pick<RunExecutorOptions, 'fallback' | 'tell'>;
-  /** Runs' CLIs run on workers (BRIDGE_REDIS_URL). */
-  remote?: RunPlaces;
-  /** Why a chat (or the person asking) may start no new run now (a daily budget is spent), or undefined. */
-  refuseWork?: SpawnerOptions['refuseWork'];
-  /** How a run's budget is checked (see RunCosts). */
-  costs?: SpawnerOptions['costs'];
-  /** The permission mode of a chat: it binds the runs spawned there. */
-  chatMode?: SpawnerOptions['chatMode'];
-  /** The hosts a chat's `/net` allows: they bind the runs spawned there. */
-  netAllow?: SpawnerOptions['netAllow'];
-  /** A run's sandbox refused a host (once per host and run, on the bridge or a worker). */
-  onBlocked?: RegistryOptions['onBlocked'];
-  /** A run's CLI keeps saying it is not getting through to its model API: once per run. */
-  onStuck?: RegistryOptions['onStuck'];
-  /** What a CLI lacks to work, asked before a run on it is spawned (SpawnerOptions.lacks). */
-  lacks?: SpawnerOptions['lacks'];
-  log: Log;
-  /** The agents `--agent` may name, and those a run's own Task tool may delegate to. */
-  agents: AgentLibrary;
-  /** Whether the owner trusts a directory (/trust). */
-  trusts: (dir: string) => Promise<boolean>;
-}
+/** What the part is built on: the configuration, the runs' store and audit trail, and what its executor, registry and spawner are handed (see theirs). */
+export type SubagentsOptions = Pick<RunExecutorOptions, 'toolsFor' | 'permissions' | 'remote'> &
+  Pick<RegistryOptions, 'onBlocked' | 'onStuck'> &
+  Pick<SpawnerOptions, 'refuseWork' | 'costs' | 'chatMode' | 'netAllow' | 'lacks' | 'agents' | 'trusts'> & {
+    config: SubagentConfig;
+    store: RunStore;
+    audit: AuditLog;
+    /** The CLIs a run goes on in when a limit stops its own, and who hears of it. */
+    fallback?: Pick<RunExecutorOptions, 'fallback' | 'tell'>;
+    log: Log;
+  };
 
 /** The subagent part: the registry, the one way to spawn into it, and the sweeper. */
 export class Subagents {
