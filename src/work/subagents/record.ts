@@ -12,8 +12,6 @@ import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'stopped' | 'timed_out' | 'interrupted';
 
-export const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
-
 /** Who asked for the run: a person with /spawn, a main agent through the spawn tool, or a client of the API (named by its token). */
 export type Requester =
   | { kind: 'user'; userId: string; name?: string }

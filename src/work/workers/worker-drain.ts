@@ -11,7 +11,6 @@ export class DrainDeadline {
   readonly reached: Promise<void>;
   private reach!: () => void;
   private readonly timer: NodeJS.Timeout;
-  private forced = false;
 
   constructor(readonly ms: number) {
     this.reached = new Promise((resolve) => (this.reach = resolve));
@@ -20,13 +19,8 @@ export class DrainDeadline {
 
   /** Stops waiting now: what is still here is handed back at once. */
   force(): void {
-    this.forced = true;
     clearTimeout(this.timer);
     this.reach();
-  }
-
-  get wasForced(): boolean {
-    return this.forced;
   }
 
   clear(): void {

@@ -75,11 +75,6 @@ export class WorkerRegistry {
     return states;
   }
 
-  /** Whether `name` is alive and takes sessions (not draining). */
-  async takes(name: string): Promise<boolean> {
-    return (await this.alive()).some((state) => state.name === name && !state.draining);
-  }
-
   /**
    * The worker a session goes to: the least loaded of those alive and not draining,
    * by the share of its capacity in use (one with room before any without), never `except`;
@@ -144,10 +139,6 @@ export class WorkerPresence {
     /** The turns at work now, by session (see WorkerState.working). */
     private readonly working: () => Record<string, string> = () => ({}),
   ) {}
-
-  get isDraining(): boolean {
-    return this.draining;
-  }
 
   async start(): Promise<void> {
     await this.beat();
