@@ -360,12 +360,12 @@ export async function createApp(options: {
       return recovered;
     },
     idle,
-    atWork: () => ({ turns: bot.turnsAtWork(), runs: subagents.runsHere() }),
+    atWork: () => ({ turns: bot.turnsAtWork(), runs: subagents.registry.runsHere() }),
     async drain(why) {
       stopping = true;
       const ms = config.restart.drainMs;
       log.info(`draining (${why ?? 'restart'}): running turns and runs have ${ms / 1000} s to finish`);
-      await Promise.all([bot.drain(ms, why), subagents.drain(ms)]);
+      await Promise.all([bot.drain(ms, why), subagents.registry.drain(ms)]);
     },
     // Subagents first, so no queued run starts in a slot a stopping turn frees.
     async shutdown() {

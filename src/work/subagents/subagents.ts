@@ -130,16 +130,6 @@ export class Subagents {
     return !this.store.all().some((run) => run.status === 'queued' || run.status === 'running');
   }
 
-  /** The runs at work in this process: what a drain waits for (runs on workers go on regardless). */
-  runsHere(): number {
-    return this.registry.runsHere();
-  }
-
-  /** The first part of a restart (see SubagentRegistry.drain). */
-  drain(ms: number): Promise<void> {
-    return this.registry.drain(ms);
-  }
-
   async shutdown(): Promise<void> {
     this.sweeping?.stop();
     await this.registry.shutdown();
