@@ -1,13 +1,24 @@
 import { z } from 'zod';
-import { displayName } from '../../subagents/record.ts';
+import { displayName, type SubagentRunRecord } from '../../subagents/record.ts';
 import { runInfo, runList, runLog } from '../../presentation/runs.ts';
 import { plainText } from '../../../kernel/rich/index.ts';
 import { runsOfChat, withRun } from '../runs.ts';
-import { defineTool, error, ok } from '../tool.ts';
+import { defineTool, error, ok, type ToolDeps, type ToolResult } from '../tool.ts';
 
 // The tools that look at and stop the runs the caller may see (see runsOfChat).
 
 const runId = z.string().describe('Run id or #number.');
+
+/** A tool about one run the caller may see, named by its id or #number. */
+function ofRun(name: string, description: string, use: (run: SubagentRunRecord, deps: ToolDeps) => ToolResult | Promise<ToolResult>) {
+  return defineTool({
+    name,
+    description,
+    grant: 'delegate',
+    input: z.strictObject({ id: runId }),
+    run: ({ id }, scope, deps) => withRun(scope, deps, id, (run) => use(run, deps)),
+  });
+}
 
 export const listSubagents = defineTool({
   name: 'list_subagents',
@@ -19,15 +30,7 @@ export const listSubagents = defineTool({
   },
 });
 
-export const subagentStatus = defineTool({
-  name: 'subagent_status',
-  description: "Every field of one run's record.",
-  grant: 'delegate',
-  input: z.strictObject({ id: runId }),
-  async run({ id }, scope, deps) {
-    return withRun(scope, deps, id, (run) => ok(plainText(runInfo(run))));
-  },
-});
+export const subagentStatus = ofRun('subagent_status', "Every field of one run's record.", (run) => ok(plainText(runInfo(run))));
 
 export const subagentLog = defineTool({
   name: 'subagent_log',
@@ -42,15 +45,7 @@ export const subagentLog = defineTool({
   },
 });
 
-export const stopSubagent = defineTool({
-  name: 'stop_subagent',
-  description: 'Stop a running or queued subagent run.',
-  grant: 'delegate',
-  input: z.strictObject({ id: runId }),
-  async run({ id }, scope, deps) {
-    return withRun(scope, deps, id, async (run) => {
-      const stopped = await deps.subagents.registry.stop(run.runId, 'the agent');
-      return stopped ? ok(`Stopped #${run.number} ${displayName(run)}.`) : error(`#${run.number} has already ended (${run.status}).`);
-    });
-  },
+export const stopSubagent = ofRun('stop_subagent', 'Stop a running or queued subagent run.', async (run, deps) => {
+  const stopped = await deps.subagents.registry.stop(run.runId, 'the agent');
+  return stopped ? ok(`Stopped #${run.number} ${displayName(run)}.`) : error(`#${run.number} has already ended (${run.status}).`);
 });
