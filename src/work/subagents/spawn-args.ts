@@ -37,11 +37,7 @@ export function parseSpawnArgs(input: string): SpawnArgs {
     }
     if (!VALUE_FLAGS.has(name)) throw new SpawnArgsError(`Unknown flag --${name}. Flags: ${SPAWN_FLAGS}.`);
     let value = flag[2];
-    if (value === undefined) {
-      const token = takeToken(rest, `--${name}`);
-      value = token.value;
-      rest = token.rest;
-    }
+    if (value === undefined) ({ value, rest } = takeToken(rest, `--${name}`));
     if (!value) throw new SpawnArgsError(`--${name} needs a value.`);
     if (name === 'timeout') {
       if (!/^\d+$/.test(value) || Number(value) < 1) throw new SpawnArgsError(`--timeout takes a whole number of seconds, got "${value}".`);
@@ -52,11 +48,8 @@ export function parseSpawnArgs(input: string): SpawnArgs {
       if (!usd || Number(usd[1]) <= 0 || Number(usd[1]) > MAX_BUDGET_USD)
         throw new SpawnArgsError(`--budget takes an amount of US dollars above 0 and at most ${MAX_BUDGET_USD}, like 0.50, got "${value.slice(0, 40)}".`);
       args.budgetUsd = Number(usd[1]);
-    } else if (name === 'allow' || name === 'deny') {
-      args[name] = splitToolRules(value);
-    } else {
-      args[name] = value;
-    }
+    } else if (name === 'allow' || name === 'deny') args[name] = splitToolRules(value);
+    else args[name] = value;
   }
   if (rest.startsWith('-- ') || rest === '--') rest = rest.slice(2).trimStart();
   const close = QUOTES[rest[0] ?? ''];
