@@ -126,7 +126,6 @@ const MODE_NOTE: Record<NonNullable<SubagentRunRecord['chatMode']>, string> = {
   bypass: 'Bypass mode: tools run without asking.',
 };
 
-/** The answer to a spawn: its number, label, CLI and id, and whether it had to queue. */
 /** What a run with a budget may spend, and, when the person's day left less than asked, that their day binds. */
 function budgetNote(run: SubagentRunRecord): string {
   const budget = run.budget;
@@ -135,6 +134,7 @@ function budgetNote(run: SubagentRunRecord): string {
   return `\n💸 Budget ${formatCost(budget.usd)}, what is left of the daily budget of the person who started it (${formatCost(budget.askedUsd)} was asked): stopped for cost once reached.`;
 }
 
+/** The answer to a spawn: its number, label, CLI and id, and whether it had to queue. */
 export function spawnedText(run: SubagentRunRecord, queuePosition: number, byAgent = false): RichText {
   const what = `${queuePosition ? `⏳ #${run.number} queued (${queuePosition} in line)` : `🚀 #${run.number} started`}${byAgent ? ' by the agent' : ''}`;
   const text = `${what}: ${displayName(run)} · ${run.cli}${run.model ? `/${run.model}` : ''} · id ${run.runId}`;

@@ -19,10 +19,9 @@ import type { Secrets } from '../../kernel/log/secrets.ts';
 import { answered, connect, followOutages, describeRedis } from './redis.ts';
 import { SessionStreamWriter } from './session-stream.ts';
 import { packSessionState, unpackFiles } from './session-state.ts';
-import { bellFor, onAsks, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
+import { bellFor, onAsks, SessionGrants, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
 import { operatorServers, sessionConfigOf, sessionFilesPlace } from './worker-launch.ts';
 import type { Hosted } from './hosted-session.ts';
-import { SessionGrants } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import { WorkerPresence } from './worker-registry.ts';
@@ -146,15 +145,10 @@ export class SessionHost implements DrainHolder {
     if (this.closing) return;
     this.closing = true;
     this.stopObserving?.();
-    await this.closeAll();
+    await Promise.all([...this.sessions.values()].map((hosted) => this.drop(hosted, true)));
     await this.presence.leave().catch(() => {});
     this.subscriber.disconnect();
     await this.commands.quit().catch(() => {});
-  }
-
-  private async closeAll(): Promise<void> {
-    const all = [...this.sessions.values()];
-    await Promise.all(all.map((hosted) => this.drop(hosted, true)));
   }
 
   private async takeAsks(): Promise<void> {
