@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Hook } from './hooks-file.ts';
+import { sameSecret } from '../../kernel/http/same-secret.ts';
 
 /** The headers a delivery's signature is read from. */
 export interface SignatureHeaders {
@@ -22,10 +23,4 @@ export function signedBy(hook: Pick<Hook, 'signature' | 'secret'>, body: Uint8Ar
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.authorization ?? '');
   if (!match) return false;
   return sameSecret(match[1]!, hook.secret);
-}
-
-/** Equal strings, in time that tells nothing of where they differ (nor of the secret's length: both are hashed first). */
-function sameSecret(given: string, secret: string): boolean {
-  const digest = (text: string) => createHmac('sha256', 'jsonl-bridge hook').update(text).digest();
-  return timingSafeEqual(digest(given), digest(secret));
 }

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { isLoopback } from '../../kernel/http/loopback.ts';
+import { sameSecret } from '../../kernel/http/same-secret.ts';
 
 /** Who asks for the metrics: the socket's peer and the headers that matter. */
 export interface Scraper {
@@ -28,12 +28,6 @@ export function admit(scraper: Scraper, token: string | undefined, openWithoutTo
   const given = /^Bearer\s+(\S+)\s*$/i.exec(scraper.authorization ?? '')?.[1];
   if (given !== undefined && sameSecret(given, token)) return { ok: true };
   return { ok: false, status: 401, reason: 'Send BRIDGE_METRICS_TOKEN as a bearer token (Authorization: Bearer <token>).' };
-}
-
-/** Equal or not, in the same time whatever the values: digests of equal length are compared. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** Whether headers say a proxy forwarded the request. */

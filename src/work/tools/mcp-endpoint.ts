@@ -1,8 +1,9 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolScope } from './scope.ts';
+import { sameSecret } from '../../kernel/http/same-secret.ts';
 import type { BridgeTool, ToolDeps } from './tool.ts';
 import { spawnSubagent } from './definitions/spawn-subagent.ts';
 import type { McpListen } from './mcp-listen.ts';
@@ -164,9 +165,3 @@ const sdkTransport = () => import('@modelcontextprotocol/sdk/server/streamableHt
 
 /** The tool whose `agent` argument names the agents of the scope's note. */
 const SPAWN_TOOL = spawnSubagent.name;
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
