@@ -8,6 +8,9 @@ import { contextOf, type TraceCarrier } from '../../services/telemetry/trace-con
 import { traceDelivery } from '../../services/telemetry/traced-agent.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 
+/** An announcement's key in the outbox's own sets (the calls it began, those it leaves for now, the hand-backs on their way). */
+const keyOf = (source: AnnouncementSource, id: string) => `${source.name}:${id}`;
+
 /** Retries back off from 1 s to 5 min; a destination that is gone for good is given up after this many. */
 const MAX_BACKOFF_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 30;
@@ -119,30 +122,28 @@ export class Outbox {
     clearTimeout(this.timer);
   }
 
-  /** Whether something would be sent now. A closed outbox sends nothing, so nothing is due. */
-  private anyDue(): boolean {
-    if (this.closed) return false;
+  /** The pending announcements whose time has come (none still waiting out a retry's back-off). */
+  private dueNow(): { source: AnnouncementSource; a: Announcement }[] {
     const now = Date.now();
-    return this.options.sources.some((source) =>
-      source
-        .pending()
-        .some(
-          (a) =>
-            (a.delivery.retryAt ?? 0) <= now &&
-            !this.notNow.has(`${source.name}:${a.id}`) &&
-            (a.delivery.chat === 'pending' || (a.delivery.agent === 'pending' && source.toAgent !== undefined)),
-        ),
-    );
-  }
-
-  private async drain(): Promise<void> {
-    const now = Date.now();
-    const due = this.options.sources.flatMap((source) =>
+    return this.options.sources.flatMap((source) =>
       source
         .pending()
         .filter((a) => (a.delivery.retryAt ?? 0) <= now)
         .map((a) => ({ source, a })),
     );
+  }
+
+  /** Whether a drain would send something now. A closed outbox sends nothing, so nothing is due. */
+  private anyDue(): boolean {
+    if (this.closed) return false;
+    return this.dueNow().some(
+      ({ source, a }) =>
+        !this.notNow.has(keyOf(source, a.id)) && (a.delivery.chat === 'pending' || (a.delivery.agent === 'pending' && source.toAgent !== undefined)),
+    );
+  }
+
+  private async drain(): Promise<void> {
+    const due = this.dueNow();
     // One chat's announcements go out in order; different chats do not wait for each other.
     const byChat = new Map<string, typeof due>();
     for (const item of due.sort((x, y) => x.a.endedAt - y.a.endedAt)) {
@@ -164,7 +165,7 @@ export class Outbox {
   private async deliver(source: AnnouncementSource, announcement: Announcement): Promise<void> {
     const parts = announcement.parts(this.options.out.fit(announcement.address));
     const { delivery } = announcement;
-    if (delivery.sending !== undefined && !this.started.has(`${source.name}:${announcement.id}`)) {
+    if (delivery.sending !== undefined && !this.started.has(keyOf(source, announcement.id))) {
       // The one duplicate the Bot API cannot rule out: the chat may have the part already, and it goes again rather than never.
       this.options.log.warn(
         { [source.name]: announcement.id, chat: chatKey(announcement.address), part: delivery.sentParts + 1 },
@@ -176,17 +177,17 @@ export class Outbox {
         for (let i = delivery.sentParts; i < parts.length; i++) {
           // Saved before the call: a stop during it leaves word that its outcome is unknown.
           await source.save(announcement.id, { sending: Date.now() });
-          this.started.add(`${source.name}:${announcement.id}`);
+          this.started.add(keyOf(source, announcement.id));
           await sendPart(this.options.out, announcement.address, parts[i]!);
           await source.save(announcement.id, { sentParts: i + 1, sending: undefined });
         }
       });
       await source.save(announcement.id, { chat: 'sent', retryAt: undefined });
-      this.notNow.delete(`${source.name}:${announcement.id}`);
+      this.notNow.delete(keyOf(source, announcement.id));
     } catch (error) {
       // Its transport is not served now: it waits, untried, for a bridge that serves it.
       if (error instanceof TransportNotServedError) {
-        this.notNow.add(`${source.name}:${announcement.id}`);
+        this.notNow.add(keyOf(source, announcement.id));
         await source.save(announcement.id, { sending: undefined });
         return;
       }
@@ -212,7 +213,7 @@ export class Outbox {
    * that wait must not hold up other chats' announcements, so it is not awaited here.
    */
   private handToAgent(source: AnnouncementSource, ids: string[]): void {
-    const key = (id: string) => `${source.name}:${id}`;
+    const key = (id: string) => keyOf(source, id);
     const fresh = ids.filter((id) => !this.handing.has(key(id)));
     if (!fresh.length) return;
     for (const id of fresh) this.handing.add(key(id));
