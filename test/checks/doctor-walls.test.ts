@@ -3,7 +3,7 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentIds, AGENT_USER, cannotSwitchUser } from '../support/agent-user.ts';
-import { startDoctorProcess, tempDir } from '../support/bridge-process.ts';
+import { DOCTOR_TEST_MS, startDoctorProcess, tempDir } from '../support/bridge-process.ts';
 import { REPO_ROOT } from '../support/cli-env.ts';
 import { cannotWall } from '../sandbox/walls-support.ts';
 
@@ -51,8 +51,7 @@ async function leftInTemp(): Promise<string[]> {
   return (await readdir(env.TMPDIR!)).filter((name) => !name.startsWith('tsx-'));
 }
 
-// Each doctor starts each CLI and a trial of the walls: a minute or more on a loaded machine.
-describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not root (${cannot ?? AGENT_USER})`, { timeout: 180_000 }, () => {
+describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not root (${cannot ?? AGENT_USER})`, { timeout: DOCTOR_TEST_MS }, () => {
   it('asks the bare `claude` of node_modules/.bin for its version inside the walls, and says it from there', async () => {
     const { code, lines, stderr } = await doctorAsUser();
     expect(stderr).toBe('');
@@ -112,7 +111,7 @@ describe.skipIf(cannot)(`npm run doctor, the sandbox on, as a user who is not ro
   });
 });
 
-describe.skipIf(cannot)(`npm run doctor, the sandbox on, as root with BRIDGE_AGENT_USER (${cannot ?? AGENT_USER})`, { timeout: 180_000 }, () => {
+describe.skipIf(cannot)(`npm run doctor, the sandbox on, as root with BRIDGE_AGENT_USER (${cannot ?? AGENT_USER})`, { timeout: DOCTOR_TEST_MS }, () => {
   it('fails a CLI the agent user may not reach, with what the walls said', async () => {
     // root's own folder, which the agent user cannot enter: outside the walls root runs it.
     const own = await tempDir('doctor-walls-root-');

@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDoctorProcess, tempDir } from '../support/bridge-process.ts';
+import { DOCTOR_TEST_MS, startDoctorProcess, tempDir } from '../support/bridge-process.ts';
 import { CLI_BINARIES, REPO_ROOT } from '../support/cli-env.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { REFUSING_PORT, freePort } from '../support/free-port.ts';
@@ -70,10 +70,6 @@ async function doctor(overrides: Record<string, string> = {}, args: string[] = [
   const { code } = await run.exited;
   return { code, lines: run.stdout().trim().split('\n'), stderr: run.stderr() };
 }
-
-// Each doctor runs every check, starting each CLI and a trial of the walls: seconds on a quiet
-// machine, a minute or more on a loaded one, so a test's bound is three.
-const DOCTOR_TEST_MS = 180_000;
 
 describe('npm run doctor', { timeout: DOCTOR_TEST_MS }, () => {
   it('checks everything in order, all ✓, exits 0, and shows no secret', async () => {

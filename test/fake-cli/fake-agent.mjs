@@ -319,7 +319,9 @@ async function turn(prompt, ids = []) {
   const denials = [];
   const untilHeard = streamInput && directive('until-heard');
   for (let i = 1; i <= tools || (untilHeard && !heard.length); i++) {
-    if (pace || i > tools) await sleep(Math.max(pace, i > tools ? 100 : 0) / 1000);
+    // Past the N, waiting for a message: paced at 100 ms at least, never a busy loop.
+    const gap = i > tools ? Math.max(pace, 100) : pace;
+    if (gap) await sleep(gap / 1000);
     for (const message of unnamed === 'separate' ? [] : arrived.splice(0)) {
       lifecycle(message.id, 'started');
       heard.push(message.text);

@@ -10,6 +10,12 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** How long a test waits for a bridge or a worker to start: node starts in seconds on a loaded machine. */
 export const START_WAIT_MS = 45_000;
 
+/**
+ * A doctor test's bound: each doctor runs every check, starting each CLI and a trial of the
+ * walls, seconds on a quiet machine and a minute or more on a loaded one.
+ */
+export const DOCTOR_TEST_MS = 180_000;
+
 export interface BridgeProcess {
   readonly pid: number;
   /** Everything it wrote to stderr so far, as written. */
