@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
- * Whether a secret a caller presented is the expected one, in time that tells nothing of where
+ * Whether a secret or signature a caller presented is the expected one, in time that tells nothing of where
  * they differ, nor of the secret's length: both are hashed, and the equal-length digests compared.
  */
 export function sameSecret(given: string, expected: string): boolean {

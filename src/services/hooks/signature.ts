@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Hook } from './hooks-file.ts';
 import { sameSecret } from '../../kernel/http/same-secret.ts';
 
@@ -17,8 +17,7 @@ export function signedBy(hook: Pick<Hook, 'signature' | 'secret'>, body: Uint8Ar
   if (hook.signature === 'github') {
     const match = /^sha256=([0-9a-fA-F]{64})$/.exec(headers.hubSignature?.trim() ?? '');
     if (!match) return false;
-    const expected = createHmac('sha256', hook.secret).update(body).digest();
-    return timingSafeEqual(Buffer.from(match[1]!, 'hex'), expected);
+    return sameSecret(match[1]!.toLowerCase(), createHmac('sha256', hook.secret).update(body).digest('hex'));
   }
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.authorization ?? '');
   if (!match) return false;

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameSecret } from '../../kernel/http/same-secret.ts';
 import type { Button, ChatRef } from '../../kernel/ports/chat.ts';
 import { channelOf, rootOf } from './id.ts';
 
@@ -65,9 +66,7 @@ export class SignedButtons {
     const c = context as Partial<ButtonContext> | undefined;
     if (typeof c?.d !== 'string' || typeof c.c !== 'string' || typeof c.s !== 'string' || (c.r !== undefined && typeof c.r !== 'string')) return undefined;
     if (c.c !== channel) return undefined;
-    const expected = Buffer.from(this.signature(c.c, c.r, c.d), 'hex');
-    const given = Buffer.from(c.s, 'hex');
-    return given.length === expected.length && timingSafeEqual(given, expected) ? (c as ButtonContext) : undefined;
+    return sameSecret(c.s, this.signature(c.c, c.r, c.d)) ? (c as ButtonContext) : undefined;
   }
 
   private signature(channel: string, root: string | undefined, data: string): string {

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../../kernel/http/same-secret.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import type { TransportHost, TransportRoute } from '../../kernel/ports/transport.ts';
@@ -27,9 +27,7 @@ export class SlashCommand {
 
   private async handle(request: Request): Promise<Response> {
     const form = new URLSearchParams(await request.text());
-    const given = Buffer.from(form.get('token') ?? '');
-    const expected = Buffer.from(this.token);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!sameSecret(form.get('token') ?? '', this.token)) {
       this.log.warn('Mattermost: a slash command without the command’s token was refused');
       return Response.json({ text: 'not this bridge’s command' }, { status: 401 });
     }

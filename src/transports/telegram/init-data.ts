@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameSecret } from '../../kernel/http/same-secret.ts';
 import type { InAppLogin } from '../../kernel/ports/transport.ts';
 
 /** The bot's Mini App as the web pages' in-app login: its launch data checked with the bot token; Telegram's web client frames it. */
@@ -26,8 +27,7 @@ export function checkInitData(initData: string, botToken: string, now = Date.now
     .sort()
     .join('\n');
   const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
-  const expected = createHmac('sha256', secret).update(checkString).digest();
-  if (!timingSafeEqual(expected, Buffer.from(hash, 'hex'))) return { ok: false, reason: 'bad signature' };
+  if (!sameSecret(hash, createHmac('sha256', secret).update(checkString).digest('hex'))) return { ok: false, reason: 'bad signature' };
   const authDate = Number(params.get('auth_date'));
   if (!Number.isFinite(authDate) || now / 1000 - authDate > INIT_DATA_MAX_AGE_S) return { ok: false, reason: 'expired' };
   let user: { id?: unknown; first_name?: unknown; username?: unknown };

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { sameSecret } from '../../kernel/http/same-secret.ts';
 import { MIN_QUEUE_SECRET_CHARS } from './queue-settings.ts';
 
 /**
@@ -81,9 +82,7 @@ export class QueueSigner implements Signer {
   verify<T>(data: unknown, expected: Binding): Verified<T> {
     const signed = asSigned(data);
     if (!signed) return { ok: false, why: 'it is not signed' };
-    const given = Buffer.from(signed.sig, 'base64url');
-    const wanted = Buffer.from(this.mac(signed), 'base64url');
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return { ok: false, why: NOT_SIGNED_SO };
+    if (!sameSecret(signed.sig, this.mac(signed))) return { ok: false, why: NOT_SIGNED_SO };
     return boundBody<T>(signed, signed.body, expected, this.now());
   }
 

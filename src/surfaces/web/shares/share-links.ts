@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { sameSecret } from '../../../kernel/http/same-secret.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Low } from 'lowdb';
@@ -58,9 +59,7 @@ export class ShareLinks {
     const [id = '', expires = '', signature = ''] = token.split('.');
     const share = own(this.db.data.shares, id);
     if (!share || share.expiresAt <= now || share.expiresAt.toString(36) !== expires) return undefined;
-    const expected = Buffer.from(this.sign(share).split('.')[2]!);
-    const given = Buffer.from(signature);
-    return given.length === expected.length && timingSafeEqual(given, expected) ? share : undefined;
+    return sameSecret(signature, this.sign(share).split('.')[2]!) ? share : undefined;
   }
 
   /** Revokes every link to the chat's (`chatKey`) sessions and runs; returns how many. */
