@@ -17,6 +17,7 @@ import { benchTraces } from './traces.ts';
 import { benchSandbox } from './sandbox.ts';
 import { benchMetrics } from './metrics.ts';
 import { benchAcp } from './acp.ts';
+import { benchWalks } from './walks.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -33,6 +34,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   sandbox: benchSandbox,
   metrics: benchMetrics,
   acp: benchAcp,
+  walks: benchWalks,
 };
 
 const only = process.argv.slice(2);
