@@ -18,6 +18,7 @@ import { benchSandbox } from './sandbox.ts';
 import { benchMetrics } from './metrics.ts';
 import { benchAcp } from './acp.ts';
 import { benchWalks } from './walks.ts';
+import { benchLayout } from './layout.ts';
 import { printTable, type BenchResult } from './report.ts';
 
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
@@ -35,6 +36,7 @@ const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
   metrics: benchMetrics,
   acp: benchAcp,
   walks: benchWalks,
+  layout: benchLayout,
 };
 
 const only = process.argv.slice(2);
