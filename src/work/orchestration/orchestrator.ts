@@ -135,13 +135,9 @@ export class Orchestrator {
     return { ok: true, record: this.get(record.id)! };
   }
 
-  anyRunning(): boolean {
-    return this.options.store.all().some((o) => o.status === 'running');
-  }
-
   /** No orchestration running, and no picture of one on its way. */
   isIdle(): boolean {
-    return !this.anyRunning() && (this.pictures?.isIdle() ?? true);
+    return !this.options.store.all().some((o) => o.status === 'running') && (this.pictures?.isIdle() ?? true);
   }
 
   /** Resolves when no orchestration is running and its last picture has landed (the console at the end of its input). */

@@ -79,12 +79,9 @@ export interface StreamSource {
   channel: (attempt: number) => Signer | undefined;
 }
 
-interface Followed extends StreamSource {
-  position: string;
-  /** The number of the last entry handed over: an entry numbered no higher is a replay. */
-  seq: number;
+/** A stream followed: from its read mark on (`seq`: an entry numbered no higher is a replay). */
+interface Followed extends StreamSource, ReadMark {
   onEvent: (event: never) => void;
-  caughtUp: { target: string; resolve: () => void }[];
 }
 
 /** How long one read waits for new entries; a run followed meanwhile waits at most this long. */
@@ -133,17 +130,8 @@ export class SessionStreamReader {
       if (verified.ok) mark = verified.body;
       else this.refused(stream, `how far its events were read: ${verified.why}; reading them from the start`);
     }
-    this.followed.set(stream, { ...source, ...mark, onEvent, caughtUp: [] });
+    this.followed.set(stream, { ...source, ...mark, onEvent });
     this.wake?.();
-  }
-
-  /** Resolves once every event in the run's stream now has been handed over (its worker is done writing). */
-  async caughtUp(stream: string): Promise<void> {
-    const followed = this.followed.get(stream);
-    if (!followed) return;
-    const [last] = await this.commands.xrevrange(keys.events(stream), '+', '-', 'COUNT', 1);
-    if (!last || compareIds(followed.position, last[0]) >= 0) return;
-    await new Promise<void>((resolve) => followed.caughtUp.push({ target: last[0], resolve }));
   }
 
   /** Stops following a run and drops what Redis holds of its events (its record has them now). */
@@ -216,20 +204,6 @@ export class SessionStreamReader {
         moved[stream] = JSON.stringify(this.marks.sign({ kind: 'read', id: stream, attempt: 0 }, mark, this.keepSeconds));
       }
       if (Object.keys(moved).length) await this.commands.hset(keys.read, moved).catch((error: Error) => this.onError(error));
-      for (const followed of this.followed.values()) {
-        followed.caughtUp = followed.caughtUp.filter((waiter) => {
-          if (compareIds(followed.position, waiter.target) < 0) return true;
-          waiter.resolve();
-          return false;
-        });
-      }
     }
   }
-}
-
-/** Orders stream ids (`<ms>-<seq>`). */
-export function compareIds(a: string, b: string): number {
-  const [am, as] = a.split('-').map(Number) as [number, number?];
-  const [bm, bs] = b.split('-').map(Number) as [number, number?];
-  return am - bm || (as ?? 0) - (bs ?? 0);
 }
