@@ -53,29 +53,23 @@ export class Subagents {
     this.store = store;
     this.audit = audit;
     const executor = new RunExecutor({
-      adapters: config.adapters,
-      cliEnv: config.cliEnv,
-      dataDir: config.dataDir,
+      ...config,
+      ...options.fallback,
       stopGraceMs: config.settings.stopGraceMs,
       maxDepth: limits.maxDepth,
       silenceSeconds: config.settings.silenceSeconds,
       toolsFor: options.toolsFor,
-      prices: config.prices,
       permissions: options.permissions,
-      ...options.fallback,
       remote: options.remote,
       log,
     });
+    // The store, audit trail, log and what runs tell (onBlocked, onStuck) are the part's own.
     this.registry = new SubagentRegistry({
-      store,
-      audit,
+      ...options,
       executor,
       dataDir: config.dataDir,
       limits,
       resume: config.restart.resume,
-      onBlocked: options.onBlocked,
-      onStuck: options.onStuck,
-      log,
       providerOf: (cli) => config.adapters.get(cli)?.provider,
       onEnded: (run) => {
         for (const listener of this.endListeners) listener(run);
@@ -84,19 +78,8 @@ export class Subagents {
         for (const listener of this.startListeners) listener(run);
       },
     });
-    this.spawner = new Spawner({
-      registry: this.registry,
-      adapters: config.adapters,
-      agents: options.agents,
-      trusts: options.trusts,
-      limits,
-      approvalRules: config.approvalRules,
-      refuseWork: options.refuseWork,
-      costs: options.costs,
-      chatMode: options.chatMode,
-      netAllow: options.netAllow,
-      lacks: options.lacks,
-    });
+    // Whether work is refused, what it costs, the chat's mode and hosts, what a CLI lacks, the agents and trust: as given.
+    this.spawner = new Spawner({ ...options, registry: this.registry, adapters: config.adapters, limits, approvalRules: config.approvalRules });
     this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }
 

@@ -18,14 +18,13 @@ export interface Hosted {
   /** The CLI session here, and what its command line depends on (another needs a new one). */
   session?: { agent: AgentSession; key: string };
   /** The MCP config file written for its CLI, and the secret in it. */
-  tools?: { access: McpAccess; token: string };
+  tools?: McpAccess;
   /** The turn at work here, by the id the bridge knows it by. */
   turn?: { id: string };
   /** The last turn sent here, and how it ended once it did: what a restarted bridge follows again (see attach). */
   last?: { id: string; ending?: Extract<SessionEvent, { kind: 'done' | 'failed' }> };
   /** Permission requests waiting for the bridge's answer, by request id: what was asked, and its answer's taker. */
   decisions: Map<string, { request: PermissionRequest; decide: (decision: PermissionDecision) => void }>;
-  lastUsed: number;
   /** Asks are acted on one at a time, in order. */
   queue: Promise<void>;
   /** The chat's own hosts (`/net`), as its last turn's launch said: what its walls let through here. */

@@ -191,7 +191,6 @@ export class SessionHost implements DrainHolder {
         ),
         what: `session ${given.sessionKey}`,
         decisions: new Map(),
-        lastUsed: Date.now(),
         queue: Promise.resolve(),
       };
       this.sessions.set(given.sessionKey, hosted);
@@ -280,11 +279,11 @@ export class SessionHost implements DrainHolder {
     const { servers } = operator;
     // The bridge's tools: their config file written once per secret (a new secret, a new file).
     if (hosted.tools?.token !== launch.spec.mcp?.token) this.forgetTools(hosted);
-    let mcp = hosted.tools?.access;
+    let mcp = hosted.tools;
     if (launch.spec.mcp && !mcp) {
       const others = Object.fromEntries((launch.mcpServers ?? []).map((server) => [server, servers[server]!]));
       mcp = mcpAccessFor(adapter, launch.spec.mcp, (this.mcpDir ??= agentReadableFolder('mcp')), `session-${hosted.sessionKey}`, TOOL_TIMEOUT_MS, others);
-      hosted.tools = { access: mcp, token: mcp.token };
+      hosted.tools = mcp;
       this.options.secrets.add(mcp.token);
     }
     const { config, key } = sessionConfigOf(launch, {
@@ -301,7 +300,6 @@ export class SessionHost implements DrainHolder {
     if (hosted.session && hosted.session.key !== key) await this.endSession(hosted);
     const session = (hosted.session ??= { agent: new AgentSession(config), key }).agent;
     if (session.cliSessionId !== launch.spec.resumeId) session.continueFrom(launch.spec.resumeId);
-    hosted.lastUsed = Date.now();
     const turnId = ask.turnId;
     log.info(
       { session: hosted.sessionKey, cli: adapter.name, cwd: launch.cwd },
@@ -327,7 +325,6 @@ export class SessionHost implements DrainHolder {
     if (hosted.turn?.id !== turnId) return; // given back meanwhile (a drain)
     hosted.turn = undefined;
     log.info({ session: hosted.sessionKey }, `${hosted.what}: its turn ended here: ${outcome.status}`);
-    hosted.lastUsed = Date.now();
     const sessionId = outcome.sessionId ?? session.cliSessionId;
     if (sessionId && adapter.savedSessions) {
       const saved = await readSessionFiles(adapter.savedSessions, launch.cwd, sessionId, files.env, files.owner);
@@ -380,7 +377,7 @@ export class SessionHost implements DrainHolder {
   }
 
   private forgetTools(hosted: Hosted): void {
-    if (hosted.tools?.access.configFile) rmSync(hosted.tools.access.configFile, { force: true });
+    if (hosted.tools?.configFile) rmSync(hosted.tools.configFile, { force: true });
     if (hosted.tools) this.options.secrets.remove(hosted.tools.token);
     hosted.tools = undefined;
   }
