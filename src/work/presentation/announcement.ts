@@ -17,7 +17,9 @@ export function announcementBody(run: SubagentRunRecord): string {
   if (run.status === 'completed') {
     parts.push(run.result?.trim() || '_(the run finished without a final message)_');
   } else {
-    const word = run.stoppedForCost ? 'Stopped for cost' : (STATUS_WORD[run.status] ?? 'Failed');
+    // An announced run has ended: failed, stopped, timed out or interrupted, said as a heading says it.
+    const ended = run.status.replace('_', ' ');
+    const word = run.stoppedForCost ? 'Stopped for cost' : ended[0]!.toUpperCase() + ended.slice(1);
     parts.push(`**${word}:** ${escapeMarkdown(run.error ?? 'no reason given')}`);
     if (run.result?.trim() && run.result.trim() !== run.error?.trim()) parts.push(`Its last message:\n\n${run.result.trim()}`);
   }
@@ -34,13 +36,6 @@ export function statsLine(run: SubagentRunRecord): string {
   if (run.costUsd !== undefined) stats.push(formatCost(run.costUsd));
   return stats.join(' · ');
 }
-
-const STATUS_WORD: Partial<Record<SubagentRunRecord['status'], string>> = {
-  failed: 'Failed',
-  stopped: 'Stopped',
-  timed_out: 'Timed out',
-  interrupted: 'Interrupted',
-};
 
 /** Where the run's work is: its branch and what changed there. */
 function worktreeLine(worktree: NonNullable<SubagentRunRecord['worktree']>, worker: string | undefined): string {

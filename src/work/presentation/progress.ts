@@ -137,7 +137,7 @@ export class ProgressState {
     const asking = this.phase === 'working' && this.waiting.length > 0;
     const head = asking
       ? `🔐 ${this.title} · waiting for your answer · ${elapsed}`
-      : `${PHASE_ICON[this.phase]} ${this.title} · ${PHASE_WORD[this.phase]} · ${elapsed}`;
+      : `${PHASE_ICON[this.phase]} ${this.title} · ${this.phase === 'completed' ? 'done' : this.phase.replace('_', ' ')} · ${elapsed}`;
     const shown: RichText[] = [bold(head)];
     if (this.hidden) shown.push(rich`… ${this.hidden} earlier step${this.hidden === 1 ? '' : 's'}`);
     for (const step of this.steps) {
@@ -190,14 +190,6 @@ export function noAnswerYet(cli: string, modelApi: string | undefined, words: st
 }
 
 const PHASE_ICON: Record<Phase, string> = { queued: '⏳', working: '⚙️', completed: '✅', failed: '❌', stopped: '⏹', timed_out: '⌛' };
-const PHASE_WORD: Record<Phase, string> = {
-  queued: 'queued',
-  working: 'working',
-  completed: 'done',
-  failed: 'failed',
-  stopped: 'stopped',
-  timed_out: 'timed out',
-};
 const STEP_ICON: Record<ProgressStep['state'], string> = { running: '▸', ok: '✓', error: '✗' };
 
 export function formatDuration(ms: number): string {
