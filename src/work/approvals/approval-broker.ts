@@ -125,12 +125,6 @@ export class ApprovalBroker {
     return this.answer({ address: pending.asker.address, user, data: '', messageId: pending.ref?.messageId ?? '' }, { id, choice });
   }
 
-  /** The tool policy's rule a call of this asker falls under (the one needing the most approvals), if any. */
-  ruleFor(asker: Pick<Asker, 'agent'>, tool: string, input: Record<string, unknown>): ApprovalRule | undefined {
-    const rules = this.options.rules ?? [];
-    return rules.length ? ruleFor(rules, { tool, input, agent: asker.agent }) : undefined;
-  }
-
   /**
    * Decides a call: `bypass` work runs every call no rule of the tool policy covers without
    * asking; a call a rule covers is asked in every mode, of as many people as the rule says,
@@ -152,7 +146,8 @@ export class ApprovalBroker {
       return deny(`${tool} answers the CLI's permission prompts; it is not a tool to call.`, 'the permission tool is not for the model');
     if (asker.policy?.disallowedTools?.some((rule) => ruleMatches(rule, tool, input))) return deny(`${tool} is not allowed for this run.`, 'disallowed tool');
     if (tool.startsWith(this.options.ownServerPrefix)) return allow('bridge', "the bridge's own tool, under its own checks");
-    const rule = this.ruleFor(asker, tool, input);
+    // The tool policy's rule the call falls under (the one needing the most approvals), if any.
+    const rule = ruleFor(this.options.rules ?? [], { tool, input, agent: asker.agent });
     // A run asking only for the tool policy's sake bypasses the rest.
     if (!rule && (mode === 'bypass' || asker.policy?.ruledOnly)) return { behavior: 'allow', updatedInput: input };
     if (rule) return this.waitingFor(asker.id) >= MAX_OPEN_QUESTIONS ? tooMany() : this.ask(asker, tool, input, rule);

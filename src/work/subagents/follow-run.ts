@@ -1,7 +1,7 @@
 import { parseLine } from '../../engine/process/lines.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { isActive, type SubagentRunRecord } from './record.ts';
-import { readRunLog } from './run-log.ts';
+import { readRotated } from './run-log.ts';
 import type { Subagents } from './subagents.ts';
 
 /** How often a follower looks for what is new: a run's log is written every 100 ms. */
@@ -22,7 +22,7 @@ export async function* followRun(subagents: Subagents, run: SubagentRunRecord, f
     // Whether it had ended is read before its log: everything it wrote is in the log by then.
     const current = subagents.registry.get(run.runId) ?? run;
     const over = !isActive(current);
-    const all = await readRunLog(run.logFile);
+    const all = await readRotated(run.logFile);
     for (const raw of all.slice(lines)) {
       const line = parseLine(raw);
       for (const event of line ? decoder.decode(line.raw, line.json) : []) {

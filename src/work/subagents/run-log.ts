@@ -30,7 +30,7 @@ export class RunLog {
     if (this.fd === undefined) return;
     // A single line larger than half the bound is cut, not dropped: its start says what it was.
     const half = Math.floor(this.maxBytes / 2);
-    const text = line.length > half ? `${line.slice(0, half)}… [cut: ${line.length} characters]` : line;
+    const text = cut(line, half);
     const size = Buffer.byteLength(text) + 1;
     if (this.bytes > 0 && this.bytes + size > this.maxBytes) this.rotate();
     this.bytes += size;
@@ -65,8 +65,13 @@ export class RunLog {
   }
 }
 
-/** The run's lines, oldest first, from the previous part and the current one. */
-export async function readRunLog(file: string): Promise<string[]> {
+/** A rotated file's lines (a run's log, a chat's transcript), oldest first, from the previous part and the current one. */
+export async function readRotated(file: string): Promise<string[]> {
   const parts = await Promise.all([`${file}.1`, file].map((path) => readFile(path, 'utf8').catch(() => '')));
   return parts.join('').split('\n').filter(Boolean);
+}
+
+/** A text cut to `chars`, saying how long it was: a line of a log or a transcript never grows without bound. */
+export function cut(text: string, chars: number): string {
+  return text.length > chars ? `${text.slice(0, chars)}… [cut: ${text.length} characters]` : text;
 }

@@ -5,8 +5,7 @@ import type { SubagentRunRecord } from './record.ts';
 
 /**
  * A run as the Spawner resolved it: every default applied, every check passed but the limits.
- * Its fields are the record's, as documented there, but for where it goes and whether it wants
- * a worktree.
+ * Its fields are the record's, as documented there, but for where it goes.
  */
 export type SpawnRequest = Pick<
   SubagentRunRecord,
@@ -30,13 +29,10 @@ export type SpawnRequest = Pick<
   | 'mcpServers'
   | 'trusted'
   | 'orchestration'
+  | 'isolate'
   | 'netAllow'
   | 'fromMessage'
-> & {
-  address: ChatRef;
-  /** Run in a fresh git worktree on its own branch (the record's `isolate`). */
-  worktree?: boolean;
-};
+> & { address: ChatRef };
 
 /** Why a spawn was refused, for callers that answer with codes (the API): the request was wrong, or the bridge cannot take it now. */
 export type Refusal = 'invalid' | 'limit' | 'unavailable';
@@ -62,34 +58,13 @@ export function runRecordFor(
   request: SpawnRequest,
   made: { runId: string; number: number; logFile: string; startsNow: boolean; at: number; announceTo: SubagentSettings['announceTo'] },
 ): SubagentRunRecord {
+  const { address, ...fields } = request;
   return {
     runId: made.runId,
     number: made.number,
-    chat: request.address,
-    requesterKey: chatKey(request.address),
-    requesterSessionId: request.requesterSessionId,
-    requester: request.requester,
-    cli: request.cli,
-    model: request.model,
-    agent: request.agent,
-    task: request.task,
-    context: request.context,
-    label: request.label,
-    policy: request.policy,
-    chatMode: request.chatMode,
-    maxTurns: request.maxTurns,
-    budget: request.budget,
-    agentPrompt: request.agentPrompt,
-    agents: request.agents,
-    mcpServers: request.mcpServers,
-    isolate: request.worktree,
-    trusted: request.trusted,
-    orchestration: request.orchestration,
-    netAllow: request.netAllow,
-    fromMessage: request.fromMessage,
-    cwd: request.cwd,
-    depth: request.depth,
-    timeoutSeconds: request.timeoutSeconds,
+    chat: address,
+    requesterKey: chatKey(address),
+    ...fields,
     ...(made.startsNow ? { status: 'running', startedAt: made.at } : { status: 'queued' }),
     createdAt: made.at,
     logFile: made.logFile,

@@ -225,35 +225,37 @@ export class Spawner {
     // Trust is decided once, for the directory the run comes from (its worktree is that repository's); a run that only reads never trusts.
     const trusted = mode !== 'safe' && (await this.options.trusts(origin.cwd));
     const netAllow = this.options.netAllow?.(origin.address);
+    // In the order the run's record (and /subagents info) lists its fields.
     const request: SpawnRequest = {
       address: origin.address,
+      ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
       requester: origin.requester,
-      task,
       cli,
-      cwd: origin.cwd,
-      depth,
-      timeoutSeconds: intent.timeoutSeconds ?? limits.timeoutSeconds,
+      ...(model ? { model } : {}),
+      ...(agent ? { agent: agent.slug } : {}),
+      task,
       ...(intent.context ? { context: intent.context } : {}),
       ...(label ? { label } : {}),
-      ...(model ? { model } : {}),
-      ...(agent ? { agent: agent.slug, agentPrompt: agent.prompt } : {}),
-      ...(Object.keys(taskAgents).length ? { agents: taskAgents } : {}),
-      ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, servers[name]!])) } : {}),
-      ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
-      budget,
       policy,
       chatMode: mode,
-      ...(intent.worktree ? { worktree: true } : {}),
+      ...((intent.maxTurns ?? agent?.maxTurns) ? { maxTurns: intent.maxTurns ?? agent?.maxTurns } : {}),
+      budget,
+      ...(agent ? { agentPrompt: agent.prompt } : {}),
+      ...(Object.keys(taskAgents).length ? { agents: taskAgents } : {}),
+      ...(agent?.mcpServers ? { mcpServers: Object.fromEntries(agent.mcpServers.map((name) => [name, servers[name]!])) } : {}),
+      ...(intent.worktree ? { isolate: true } : {}),
       ...(trusted ? { trusted: true } : {}),
-      ...(origin.requesterSessionId ? { requesterSessionId: origin.requesterSessionId } : {}),
       orchestration: origin.orchestration,
       ...(netAllow?.length ? { netAllow: [...netAllow] } : {}),
       ...(origin.fromMessage ? { fromMessage: origin.fromMessage } : {}),
+      cwd: origin.cwd,
+      depth,
+      timeoutSeconds: intent.timeoutSeconds ?? limits.timeoutSeconds,
     };
     const unsupported = unsupportedRun(adapter, request);
     if (unsupported) return refuse(unsupported);
     // Refused now, not when the run starts: outside a repository there is nothing to branch from.
-    if (request.worktree && !(await findRepoRoot(request.cwd))) return refuse(`${request.cwd} is not inside a git repository: --worktree needs one.`);
+    if (request.isolate && !(await findRepoRoot(request.cwd))) return refuse(`${request.cwd} is not inside a git repository: --worktree needs one.`);
     return { ok: true, request };
   }
 }

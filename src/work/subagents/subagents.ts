@@ -9,7 +9,7 @@ import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import type { SubagentRunRecord } from './record.ts';
 import { SubagentRegistry, type RegistryOptions } from './registry.ts';
 import { RunExecutor, type RunExecutorOptions } from './run-executor.ts';
-import { readRunLog } from './run-log.ts';
+import { readRotated } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner, type SpawnerOptions } from './spawner.ts';
 import { Sweeper } from './sweeper.ts';
@@ -127,7 +127,7 @@ export class Subagents {
   /** The run's decoded log, for /subagents log. */
   async events(run: SubagentRunRecord): Promise<AgentEvent[]> {
     const decoder = this.decoderFor(run);
-    return (await readRunLog(run.logFile)).flatMap((raw) => {
+    return (await readRotated(run.logFile)).flatMap((raw) => {
       const line = parseLine(raw);
       return line ? decoder.decode(line.raw, line.json) : [];
     });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import type { TranscriptEntry } from './transcript-entry.ts';
+import { cut, readRotated } from '../subagents/run-log.ts';
 
 /** A chat's transcript rotates past this (`.1` keeps the part before): at most twice it on disk per chat. */
 export const TRANSCRIPT_MAX_BYTES = 4 * 1024 * 1024;
@@ -53,11 +54,8 @@ export class Transcripts {
   /** Every kept line of the chat's transcript, oldest first (lines still on their way included). */
   async read(chat: string): Promise<TranscriptEntry[]> {
     await this.writes.run(chat, async () => {});
-    const file = this.fileOf(chat);
-    const parts = await Promise.all([`${file}.1`, file].map((path) => readFile(path, 'utf8').catch(() => '')));
     const entries: TranscriptEntry[] = [];
-    for (const line of parts.join('').split('\n')) {
-      if (!line) continue;
+    for (const line of await readRotated(this.fileOf(chat))) {
       try {
         entries.push(JSON.parse(line) as TranscriptEntry);
       } catch {
@@ -112,8 +110,4 @@ function bounded(entry: TranscriptEntry): TranscriptEntry {
     default:
       return entry;
   }
-}
-
-function cut(text: string, chars: number): string {
-  return text.length > chars ? `${text.slice(0, chars)}… [cut: ${text.length} characters]` : text;
 }
