@@ -122,7 +122,7 @@ function onSignals(host: SessionHost, drainMs: number, log: Log, left: () => voi
       if (!deadline) {
         log.info(`${signal}: draining, then leaving (again to hand back what is still running now)`);
         deadline = new DrainDeadline(drainMs);
-        drainWorker([host], deadline, log)
+        drainWorker(host, deadline, log)
           .then(() => host.close())
           .then(left, (error) => {
             log.error({ err: error }, 'shutdown failed');

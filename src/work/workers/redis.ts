@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Log } from '../../kernel/log/logger.ts';
 
 /**
- * Every key the bridge and its workers use starts with this, BullMQ's own included: an ACL
+ * Every key the bridge and its workers use starts with this: an ACL
  * user limited to `~jsonl-bridge:*` and `&jsonl-bridge:*` is all they need.
  */
 export const PREFIX = 'jsonl-bridge';

@@ -40,11 +40,7 @@ export interface Drainable {
   finishOrHandBack(deadline: DrainDeadline): Promise<DrainOutcome>;
 }
 
-/**
- * A part of the worker that holds work: its runs (RunWorker), and any other kind of work a
- * worker takes (a chat's live session). The drain asks each to take nothing new, then sees
- * through everything each holds.
- */
+/** What a worker holds work in (its sessions, SessionHost): the drain has it take nothing new, then sees through what it holds. */
 export interface DrainHolder {
   /** From now on takes no new work from the queue; what it holds goes on. */
   stopTaking(): Promise<void>;
@@ -53,13 +49,13 @@ export interface DrainHolder {
 }
 
 /**
- * A worker's drain (its first SIGTERM or Ctrl-C): every holder stops taking work at once,
- * then each thing held finishes within the deadline or is handed back at it. Says in the log
- * what it waits for, what finished, and what was handed back. Resolves once nothing is held.
+ * A worker's drain (its first SIGTERM or Ctrl-C): it stops taking work at once, then each
+ * thing held finishes within the deadline or is handed back at it. Says in the log what it
+ * waits for, what finished, and what was handed back. Resolves once nothing is held.
  */
-export async function drainWorker(holders: readonly DrainHolder[], deadline: DrainDeadline, log: Log): Promise<{ finished: number; handedBack: number }> {
-  await Promise.all(holders.map((holder) => holder.stopTaking()));
-  const held = holders.flatMap((holder) => holder.drainables());
+export async function drainWorker(holder: DrainHolder, deadline: DrainDeadline, log: Log): Promise<{ finished: number; handedBack: number }> {
+  await holder.stopTaking();
+  const held = holder.drainables();
   const tally = { finished: 0, handedBack: 0 };
   if (!held.length) {
     log.info('draining: taking no new work, and nothing is running here');
