@@ -77,7 +77,7 @@ export class Orchestrator {
         remember: (id, picture) =>
           this.locked(id, async () => {
             const record = this.get(id);
-            if (record) await this.save({ ...record, picture });
+            if (record) await this.options.store.save({ ...record, picture });
           }),
         log: options.log,
       });
@@ -120,14 +120,8 @@ export class Orchestrator {
     await this.locked(record.id, async () => {
       const ref = isNoChat(address)
         ? undefined
-        : await this.options.out
-            .send(
-              address,
-              this.options.progressText(record, (id) => this.run(id)),
-              replyTo !== undefined ? { replyTo } : {},
-            )
-            .catch(() => undefined);
-      if (ref) await this.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
+        : await this.options.out.send(address, this.progressText(record), replyTo !== undefined ? { replyTo } : {}).catch(() => undefined);
+      if (ref) await this.options.store.save({ ...this.get(record.id)!, progressMessageId: ref.messageId });
       await this.advance(record.id);
     });
     // Right after the progress message, showing the steps just started; outside the lock, so a step's end never waits for it.
@@ -182,7 +176,7 @@ export class Orchestrator {
         if (state.status === 'pending') steps[stepId] = { ...state, status: 'skipped', error: `stopped by ${by}` };
         if (state.status === 'running' && state.runId) running.push(state.runId);
       }
-      await this.save({ ...record, steps, stoppedBy: by });
+      await this.options.store.save({ ...record, steps, stoppedBy: by });
       if (!running.length) await this.finishIfDone(id);
       return true;
     });
@@ -237,7 +231,7 @@ export class Orchestrator {
       steps[stepId] = { ...state, status: stopped ? 'stopped' : 'failed', error: run?.error ?? 'its run was lost' };
       steps = cascade(record.plan, steps, stepId) as typeof steps;
     }
-    await this.save({ ...record, steps });
+    await this.options.store.save({ ...record, steps });
     await this.advance(record.id);
   }
 
@@ -252,11 +246,11 @@ export class Orchestrator {
       const steps = { ...record.steps };
       if (typeof spawned === 'string') {
         steps[stepId] = { ...state, status: 'failed', error: spawned, attempts: state.attempts + 1 };
-        await this.save({ ...record, steps: cascade(record.plan, steps, stepId) as typeof steps });
+        await this.options.store.save({ ...record, steps: cascade(record.plan, steps, stepId) as typeof steps });
       } else {
         const { error: _retryNote, ...rest } = state;
         steps[stepId] = { ...rest, status: 'running', runId: spawned.runId, runNumber: spawned.number, attempts: state.attempts + 1 };
-        await this.save({ ...record, steps });
+        await this.options.store.save({ ...record, steps });
       }
     }
     await this.finishIfDone(id);
@@ -281,7 +275,7 @@ export class Orchestrator {
     const record = this.get(id)!;
     if (record.status !== 'running' || !isFinished(record.plan, record.steps)) return;
     const toAgent = record.requester.kind === 'agent' && this.options.announceTo !== 'chat';
-    await this.save({
+    await this.options.store.save({
       ...record,
       status: overallStatus(record.plan, record.steps),
       endedAt: Date.now(),
@@ -308,21 +302,19 @@ export class Orchestrator {
     this.lastProgress.set(id, Date.now());
     const ref = { ...record.chat, messageId: record.progressMessageId };
     await this.options.out
-      .edit(
-        ref,
-        this.options.progressText(record, (runId) => this.run(runId)),
-      )
+      .edit(ref, this.progressText(record))
       .catch((error: Error) => this.log.warn({ orchestration: record.id }, `editing the orchestration's progress failed: ${error.message}`));
     // The picture follows the text, at most as often; the one drawn at the end shows how it ended.
     this.pictures?.update(id);
   }
 
-  private run(runId: string): SubagentRunRecord | undefined {
-    return this.options.subagents.registry.get(runId);
+  /** The progress message's text, as it is now. */
+  private progressText(record: OrchestrationRecord): RichText {
+    return this.options.progressText(record, (runId) => this.run(runId));
   }
 
-  private save(record: OrchestrationRecord): Promise<void> {
-    return this.options.store.save(record);
+  private run(runId: string): SubagentRunRecord | undefined {
+    return this.options.subagents.registry.get(runId);
   }
 
   /** One change at a time per orchestration: steps ending together must not race. */

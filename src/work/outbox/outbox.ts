@@ -1,7 +1,6 @@
 import { TransportNotServedError } from '../../kernel/ports/transport.ts';
-import { ChatUnreachableError } from '../../kernel/ports/chat.ts';
-import { sendPart, type MessageFit, type Part } from '../presentation/deliver.ts';
-import { chatKey, type ChatRef, type Outbound } from '../../kernel/ports/chat.ts';
+import { chatKey, ChatUnreachableError, type ChatRef, type MessageFit, type Outbound } from '../../kernel/ports/chat.ts';
+import { sendPart, type Part } from '../presentation/deliver.ts';
 import type { Delivery } from '../subagents/delivery.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { contextOf, type TraceCarrier } from '../../services/telemetry/trace-context.ts';

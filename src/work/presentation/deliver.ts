@@ -12,8 +12,6 @@ export interface DeliverOptions extends SendOptions {
   filename?: string;
 }
 
-export type { MessageFit };
-
 /** C0 controls but tab and newline, and DEL. */
 // eslint-disable-next-line no-control-regex
 const INVISIBLE_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;

@@ -1,5 +1,4 @@
-import type { CostlyRun, PersonSpend, Tally } from '../../engine/usage/usage-ledger.ts';
-import { sum } from '../../engine/usage/usage-ledger.ts';
+import { sum, type CostlyRun, type PersonSpend, type Tally } from '../../engine/usage/usage-ledger.ts';
 import { formatCost, formatDuration, formatTokens } from './progress.ts';
 import { titled, type RichText } from '../../kernel/rich/index.ts';
 import { personLabel } from '../access/people-seen.ts';

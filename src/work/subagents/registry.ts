@@ -255,10 +255,8 @@ export class SubagentRegistry {
       return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
     }
     const messageId = randomUUID();
-    if (fromMessage && this.slots.slotOf(runId)?.execution) {
-      const latest = this.store.get(runId) ?? run;
-      await this.store.save({ ...latest, heardFrom: [...(latest.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
-    }
+    if (fromMessage && this.slots.slotOf(runId)?.execution)
+      await this.store.save({ ...run, heardFrom: [...(run.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
     const delivery = this.slots.slotOf(runId)?.execution?.send(text, messageId);
     if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
     void this.options.audit.record({
