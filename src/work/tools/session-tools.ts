@@ -96,18 +96,16 @@ export class SessionTools {
         ...toolsGranted('everyone'),
         ...(asks && !canRunLive(adapter) ? toolsGranted('approve') : []),
       ]),
-      ...this.agentsNote(adapter, session.workdir),
-      ...(asks
-        ? {
-            asker: () => {
-              const holder = session.grantHolder?.();
-              return mainAsker(address, adapter.name, {
-                onWaiting: session.onApprovalWaiting,
-                ...(holder ? { grantHolder: holder, startedBy: `${address.transport}:${holder.person}` } : {}),
-              });
-            },
+      agentsNote: this.agentsNote(adapter, session.workdir),
+      asker: asks
+        ? () => {
+            const holder = session.grantHolder?.();
+            return mainAsker(address, adapter.name, {
+              onWaiting: session.onApprovalWaiting,
+              ...(holder ? { grantHolder: holder, startedBy: `${address.transport}:${holder.person}` } : {}),
+            });
           }
-        : {}),
+        : undefined,
     };
     const mcp = this.mcpFor(adapter, name, scope);
     return {
@@ -138,7 +136,7 @@ export class SessionTools {
         runId: run.runId,
         tools,
         sessionId: () => run.childSessionId,
-        ...this.agentsNote(adapter, run.cwd),
+        agentsNote: this.agentsNote(adapter, run.cwd),
       },
       run.mcpServers,
       reuse,
@@ -146,15 +144,13 @@ export class SessionTools {
   }
 
   /** For a CLI that cannot take agents into its own Task tool: they are named in spawn_subagent's description instead. */
-  private agentsNote(adapter: Adapter, workdir: string): Pick<ToolScope, 'agentsNote'> {
+  private agentsNote(adapter: Adapter, workdir: string): ToolScope['agentsNote'] {
     const { agents } = this.options;
-    if (!agents || adapter.options.agents) return {};
-    return {
-      agentsNote: async () => {
-        const usable = (await agents.catalog(workdir)).agents.filter((agent) => agent.enabled);
-        if (!usable.length) return undefined;
-        return `Agents you can name in "agent" (each runs with its own prompt, tools and model): ${usable.map((agent) => `${agent.slug} (${agent.description})`).join('; ')}.`;
-      },
+    if (!agents || adapter.options.agents) return undefined;
+    return async () => {
+      const usable = (await agents.catalog(workdir)).agents.filter((agent) => agent.enabled);
+      if (!usable.length) return undefined;
+      return `Agents you can name in "agent" (each runs with its own prompt, tools and model): ${usable.map((agent) => `${agent.slug} (${agent.description})`).join('; ')}.`;
     };
   }
 
