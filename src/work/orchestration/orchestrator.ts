@@ -154,10 +154,7 @@ export class Orchestrator {
   }
 
   forChat(key: string): OrchestrationRecord[] {
-    return this.options.store
-      .all()
-      .filter((o) => o.chatKey === key)
-      .sort((a, b) => b.number - a.number);
+    return this.options.store.forChat(key);
   }
 
   find(key: string, ref: string): OrchestrationRecord | undefined {

@@ -28,7 +28,7 @@ export interface LiveFiles<T> {
  * trimmed per chat). A save resolves once a write including it is on disk; saves made while a
  * write is on its way share the next one (the JSON store's own group commit).
  */
-export class LiveStore<T> {
+export class LiveStore<T extends { number: number }> {
   private readonly saved = new Set<(record: T) => void>();
 
   protected constructor(
@@ -38,7 +38,10 @@ export class LiveStore<T> {
     private readonly history: JsonlArchive<T>,
   ) {}
 
-  protected static async load<T>(dataDir: string, files: LiveFiles<T>): Promise<[Low<LiveData>, Record<string, T>, LiveFiles<T>, JsonlArchive<T>]> {
+  protected static async load<T extends { number: number }>(
+    dataDir: string,
+    files: LiveFiles<T>,
+  ): Promise<[Low<LiveData>, Record<string, T>, LiveFiles<T>, JsonlArchive<T>]> {
     const db = await openJsonStore<LiveData>(join(dataDir, `${files.name}.json`), { version: DATA_FORMAT, numbers: {}, [files.field]: {} });
     const records = (db.data as unknown as Record<string, Record<string, T>>)[files.field]!;
     return [db, records, files, new JsonlArchive(join(dataDir, `${files.name}-archive.jsonl`), files.chatOf)];
@@ -50,6 +53,13 @@ export class LiveStore<T> {
 
   all(): T[] {
     return Object.values(this.records);
+  }
+
+  /** A chat's live records, newest first. */
+  forChat(chatKey: string): T[] {
+    return this.all()
+      .filter((record) => this.files.chatOf(record) === chatKey)
+      .sort((a, b) => b.number - a.number);
   }
 
   nextNumber(chatKey: string): number {

@@ -116,7 +116,7 @@ export class SubagentRegistry {
 
   /** This chat's live runs (active and recently ended), newest first. */
   forChat(key: string): SubagentRunRecord[] {
-    return this.slots.of(key);
+    return this.store.forChat(key);
   }
 
   /** The run the command of this message (`<chat>#<message id>`) made, if it made one. */

@@ -54,11 +54,7 @@ export class RunReview {
 
   /** `3`, `#3`, an id or an id prefix, among a chat's runs: the live ones, then those archived (whose worktrees may still wait for review). */
   async find(chatKey: string, ref: string): Promise<SubagentRunRecord | undefined> {
-    const live = this.options.store.all().filter((run) => run.requesterKey === chatKey);
-    const found = findRun(
-      live.sort((a, b) => b.number - a.number),
-      ref,
-    );
+    const found = findRun(this.options.store.forChat(chatKey), ref);
     if (found) return found;
     const archived = (await this.options.store.archived()).filter((run) => run.requesterKey === chatKey).reverse();
     return findRun(archived, ref);

@@ -53,7 +53,7 @@ export class RunSlots {
 
   /** Why a new run of this chat cannot even be queued (its queue is full), or undefined. */
   refusal(key: string): string | undefined {
-    const runs = this.of(key);
+    const runs = this.store.forChat(key);
     const running = runs.filter((r) => r.status === 'running').length;
     const queued = runs.filter((r) => r.status === 'queued').length;
     const mustQueue = running >= this.limits.maxConcurrent || this.live.size >= this.limits.globalMaxConcurrent || queued > 0;
@@ -68,7 +68,7 @@ export class RunSlots {
    */
   claimNew(key: string, runId: string): Live | undefined {
     if (this.live.size >= this.limits.globalMaxConcurrent) return undefined;
-    const runs = this.of(key);
+    const runs = this.store.forChat(key);
     if (runs.some((r) => r.status === 'queued')) return undefined;
     if (runs.filter((r) => this.live.has(r.runId)).length >= this.limits.maxConcurrent) return undefined;
     const live: Live = {};
@@ -102,17 +102,10 @@ export class RunSlots {
 
   /** Its place in its chat's queue (1: next), 0 when it is not queued. */
   queuePosition(run: SubagentRunRecord): number {
-    const queue = this.of(run.requesterKey)
+    const queue = this.store
+      .forChat(run.requesterKey)
       .filter((r) => r.status === 'queued')
       .sort((a, b) => a.createdAt - b.createdAt);
     return queue.findIndex((r) => r.runId === run.runId) + 1;
-  }
-
-  /** This chat's live runs (active and recently ended), newest first. */
-  of(key: string): SubagentRunRecord[] {
-    return this.store
-      .all()
-      .filter((r) => r.requesterKey === key)
-      .sort((a, b) => b.number - a.number);
   }
 }
