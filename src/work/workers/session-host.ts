@@ -186,7 +186,6 @@ export class SessionHost implements DrainHolder {
           sessionStream(given.sessionKey, given.attempt),
           given.attempt,
           this.keepSeconds,
-          0,
           (text) => this.options.secrets.redact(text),
         ),
         what: `session ${given.sessionKey}`,

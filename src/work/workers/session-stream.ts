@@ -23,6 +23,8 @@ export class SessionStreamWriter<E extends { kind: string }> {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private written: Promise<unknown> = Promise.resolve();
+  /** The number of the last report written. */
+  private seq = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -31,16 +33,9 @@ export class SessionStreamWriter<E extends { kind: string }> {
     private readonly stream: string,
     private readonly attempt: number,
     private readonly keepSeconds: number,
-    /** The number of the last report written before (by the worker that handed the run back): this one's come after it. */
-    private seq = 0,
     /** Takes the secrets this worker knows out of each report before it is sealed (its log's redaction set). */
-    private readonly redact: (text: string) => string = (text) => text,
+    private readonly redact: (text: string) => string,
   ) {}
-
-  /** The number of the last report written. */
-  get last(): number {
-    return this.seq;
-  }
 
   line(raw: string): void {
     this.lines.push(raw);
