@@ -332,7 +332,7 @@ export class SubagentRegistry {
     this.options.onStarted?.(run);
     this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     // Its trace, from its start to its ending: on a worker, its session's turn carries it there.
-    const spans = AgentSpans.invoke(tracedRun(run, { provider: this.options.providerOf?.(run.cli) }));
+    const spans = AgentSpans.invoke(tracedRun(run, this.options.providerOf?.(run.cli)));
     const trace = carrierOf(spans.context);
     const execution = this.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
     // Stopped while its slot was being set up: stop it now that it can be.

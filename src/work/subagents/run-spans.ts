@@ -1,26 +1,19 @@
 import type { AgentSpans } from '../../services/telemetry/traced-agent.ts';
-import { contextOf, type TraceCarrier } from '../../services/telemetry/trace-context.ts';
 import type { RunEnding, RunReports } from './execution.ts';
 import type { SubagentRunRecord } from './record.ts';
 
-/** What spans of a run are made of: its CLI's manifest says whose models it runs on. */
-export interface RunSpanParts {
-  provider: string | undefined;
-  /** The bridge's span of the run, as its session's turn carries it to a worker. */
-  parent?: TraceCarrier;
-}
-
-/** The run as its spans describe it: its CLI, model, chat and id, never its task. */
-export function tracedRun(run: Pick<SubagentRunRecord, 'runId' | 'cli' | 'model' | 'requesterKey' | 'childSessionId' | 'resumes'>, parts: RunSpanParts) {
-  const parent = contextOf(parts.parent);
+/** The run as its spans describe it: its CLI, model, chat and id, never its task; `provider`: whose models its CLI runs (its manifest says). */
+export function tracedRun(
+  run: Pick<SubagentRunRecord, 'runId' | 'cli' | 'model' | 'requesterKey' | 'childSessionId' | 'resumes'>,
+  provider: string | undefined,
+) {
   return {
     work: 'run' as const,
     cli: run.cli,
-    provider: parts.provider,
+    provider,
     model: run.model,
     ...(run.resumes && run.childSessionId ? { conversationId: run.childSessionId } : {}),
     ids: { chat: run.requesterKey, run: run.runId },
-    parent,
   };
 }
 
