@@ -6,20 +6,8 @@ const stepId = z.string().regex(STEP_ID_PATTERN, `expected a step id: ${STEP_ID_
 const text = z.string().trim().min(1, 'expected a non-empty string');
 const stepIds = z.array(stepId);
 // Agents write "analyze", "a, b" and ["a", "b"] alike; ids hold no commas or spaces, so all read one way.
-const dependsOn = z
-  .union(
-    [
-      z
-        .string()
-        .transform((value) => value.split(/[\s,]+/).filter(Boolean))
-        .pipe(stepIds),
-      stepIds,
-    ],
-    {
-      error: 'expected a step id or a list of step ids',
-    },
-  )
-  .default([]);
+const idsInText = z.string().transform((value) => value.split(/[\s,]+/).filter(Boolean));
+const dependsOn = z.union([idsInText.pipe(stepIds), stepIds], { error: 'expected a step id or a list of step ids' }).default([]);
 
 // Strict objects: a misspelt `dependsOn` silently dropped would run the step too early.
 export const jsonStepSchema = z.strictObject({
