@@ -12,15 +12,14 @@ import { acceptSessionState, openKept, sealKept, type SessionState } from './ses
  */
 export class KeptStates {
   private readonly saving = new Map<string, Promise<void>>();
+  private readonly dir: string;
 
   constructor(
-    private readonly dir: string,
+    dataDir: string,
     private readonly sealer: QueueSealer,
     private readonly log: Log,
-  ) {}
-
-  static in(dataDir: string, sealer: QueueSealer, log: Log): KeptStates {
-    return new KeptStates(join(dataDir, 'session-states'), sealer, log);
+  ) {
+    this.dir = join(dataDir, 'session-states');
   }
 
   async start(): Promise<void> {

@@ -76,7 +76,7 @@ export class RemoteSessions implements RemoteSide {
     });
     this.registry = new WorkerRegistry(this.commands, options.signer, options.leaseMs, options.keys.own);
 
-    this.states = KeptStates.in(options.dataDir, options.keys.sealer('session-states'), log);
+    this.states = new KeptStates(options.dataDir, options.keys.sealer('session-states'), log);
     this.reader = new SessionStreamReader(
       connect(redisUrl),
       this.commands,
