@@ -1,6 +1,7 @@
 import type { Conversation } from './conversation.ts';
 import { conversationJson } from './export-json.ts';
 import { conversationMarkdown } from './export-markdown.ts';
+import { longestFit } from '../presentation/format/split.ts';
 
 export interface ExportFile {
   filename: string;
@@ -31,7 +32,7 @@ export function exportFiles(conversation: Conversation, name: string, limitBytes
     const leftOut = `The first ${dropped} of ${turns.length} turns are left out: the whole would be over this chat's limit of ${limit} a file.`;
     return { files: render({ ...conversation, turns: turns.slice(dropped) }, leftOut), leftOut };
   };
-  const turnsKept = largest(turns.length - 1, (kept) => fits(keptTurns(kept).files));
+  const turnsKept = longestFit(-1, turns.length - 1, (kept) => fits(keptTurns(kept).files));
   if (turnsKept > 0) return { ok: true, ...keptTurns(turnsKept) };
   const last = turns.at(-1);
   if (!last) return { ok: false, error: `Even an empty export is over this chat's limit of ${limit} a file.` };
@@ -40,24 +41,9 @@ export function exportFiles(conversation: Conversation, name: string, limitBytes
     const leftOut = `Only the last turn is here, without its first ${dropped} of ${last.steps.length} steps: the whole would be over this chat's limit of ${limit} a file.`;
     return { files: render({ ...conversation, turns: [{ ...last, steps: last.steps.slice(dropped) }] }, leftOut), leftOut };
   };
-  const stepsKept = largest(last.steps.length, (kept) => fits(keptSteps(kept).files));
+  const stepsKept = longestFit(-1, last.steps.length, (kept) => fits(keptSteps(kept).files));
   if (stepsKept >= 0 && fits(keptSteps(stepsKept).files)) return { ok: true, ...keptSteps(stepsKept) };
   return { ok: false, error: `Even the last turn alone is over this chat's limit of ${limit} a file.` };
-}
-
-/** The largest n in 0..most for which `fits(n)` holds, given that it holds for every smaller n once it holds for one; -1: none. */
-function largest(most: number, fits: (n: number) => boolean): number {
-  let low = 0;
-  let high = most;
-  let best = -1;
-  while (low <= high) {
-    const middle = Math.floor((low + high) / 2);
-    if (fits(middle)) {
-      best = middle;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return best;
 }
 
 function megabytes(bytes: number): string {

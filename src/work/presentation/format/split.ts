@@ -87,10 +87,11 @@ export function nextChunk(doc: RichText, start: number, limit: number, render: R
 }
 
 /**
- * The largest `to` in [from, max] with fits(to). Rendered length only grows
- * as a range is extended, so binary search applies.
+ * The largest `to` in (from, max] with fits(to), else `from`, by binary search: `fits` holds
+ * for every smaller `to` once it holds for one (rendered length only grows as a range is
+ * extended; an export only grows with what it keeps).
  */
-function longestFit(from: number, max: number, fits: (to: number) => boolean): number {
+export function longestFit(from: number, max: number, fits: (to: number) => boolean): number {
   let lo = from;
   let hi = max;
   while (lo < hi) {
