@@ -21,8 +21,6 @@ import { sameHolder, SessionGrants } from './session-grants.ts';
 import type { MayAnswer } from './who-may-answer.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 
-export type { PermissionDecision };
-
 interface Pending {
   asker: Asker;
   tool: string;
