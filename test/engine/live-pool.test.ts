@@ -4,7 +4,7 @@ import { LivePool, type LiveHolder } from '../../src/engine/session/live-pool.ts
 /** A session holding a live CLI, as the pool sees it. */
 function holder(lastUsed: number, busy = false): LiveHolder & { closed: number } {
   return {
-    liveBusy: busy,
+    busy,
     liveLastUsed: lastUsed,
     closed: 0,
     async closeLive() {

@@ -3,11 +3,8 @@ import { rmSync } from 'node:fs';
 import type { Adapter } from '../adapters/load.ts';
 import { buildArgv, buildLiveArgv, type TurnSpec } from '../adapters/argv.ts';
 import { liveDialect } from '../adapters/live.ts';
-import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
-import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import { UnsupportedOptionError } from '../../kernel/errors/unsupported-option-error.ts';
-import { agentReadableFolder } from '../process/agent-space.ts';
-import { CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-process.ts';
+import { type CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-process.ts';
 import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent } from '../../kernel/protocols/events.ts';
 import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
@@ -18,9 +15,8 @@ import { LiveTurn } from './live-turn.ts';
 import { ProcessMessages } from './process-messages.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { wallsUp } from '../sandbox/walls.ts';
-import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
-import { safely, writeTurnFiles, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
-import { credentialVariables } from '../sandbox/model-api-access.ts';
+import type { WallScope } from '../sandbox/wall-scope.ts';
+import { safely, startCli, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
 import { MCP_RELAY_SCRIPT, mcpOverStdio } from './mcp-stdio-relay.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt. */
@@ -98,37 +94,25 @@ export class LiveCli {
     private readonly launch: LiveLaunch,
     private readonly answer: PermissionAnswerer,
   ) {
-    const { adapter, spec, cwd, env } = launch;
-    const unsafe = spec.trusted ? undefined : untrustedConfigFound(adapter, cwd, env.HOME);
-    if (unsafe) throw new UnsupportedOptionError(unsafe);
-    this.key = liveLaunchKey(launch);
-    this.session = spec.resumeId;
+    const { adapter, spec, cwd } = launch;
     const dialect = liveDialect(adapter);
     if (!dialect) throw new UnsupportedOptionError(`${adapter.name} cannot stay up between turns`);
+    const relay = dialect.offersMcp && spec.mcp ? mcpOverStdio(spec.mcp) : undefined;
+    // A host its sandbox refused shows in the progress of the turn at work; a model call its credential proxy metered is that turn's cost.
+    // The MCP relay is shown too, for a dialect that may offer the bridge's MCP server over stdio: it runs inside.
+    const started = startCli(
+      launch,
+      'live',
+      (files) => buildLiveArgv(adapter, spec, files),
+      (event) => this.handle(event),
+      relay && MCP_RELAY_SCRIPT,
+    );
+    this.process = started.process;
+    this.folder = started.folder;
+    this.key = liveLaunchKey(launch);
+    this.session = spec.resumeId;
     this.messages = new ProcessMessages(dialect.namesMessages);
     this.decoder = new LineDecoder(dialect.decoder);
-    const agents = wantedOptions(spec).includes('agents') && adapter.options.agents ? JSON.stringify(spec.agents) : undefined;
-    if (agents) this.folder = agentReadableFolder('live');
-    const relay = dialect.offersMcp && spec.mcp ? mcpOverStdio(spec.mcp) : undefined;
-    let argv: string[];
-    try {
-      argv = buildLiveArgv(adapter, spec, writeTurnFiles(this.folder, agents ? { agentsFile: agents } : {}));
-    } catch (error) {
-      this.removeFolder();
-      throw error;
-    }
-    this.process = new CliProcess({
-      command: adapter.resolvedCommand,
-      args: argv,
-      openInput: true,
-      cwd,
-      // The MCP secret travels in the environment, never on the command line.
-      env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
-      keys: credentialVariables([adapter.walls.modelApi]),
-      // A host its sandbox refused shows in the progress of the turn at work; a model call its credential proxy metered is that turn's cost.
-      // The MCP relay too, for a dialect that may offer the bridge's MCP server over stdio: it runs inside.
-      walls: turnWalls(launch.walls, spec.mcp, [this.folder, relay && MCP_RELAY_SCRIPT], (event) => this.handle(event), adapter.walls),
-    });
     const reading = this.process
       .readLines((line) => this.onLine(line))
       .catch((error: Error) => {

@@ -2,7 +2,7 @@ import { wholeNumber } from '../../kernel/settings/variables.ts';
 
 /** A session that keeps a CLI process between its turns. */
 export interface LiveHolder {
-  readonly liveBusy: boolean;
+  readonly busy: boolean;
   readonly liveLastUsed: number;
   /** Closes its process; its session resumes in a new one on its next turn. */
   closeLive(): Promise<void>;
@@ -36,7 +36,7 @@ export class LivePool {
   /** The processes kept now, running a turn or idle. */
   counts(): { busy: number; idle: number } {
     let busy = 0;
-    for (const holder of this.holders) if (holder.liveBusy) busy++;
+    for (const holder of this.holders) if (holder.busy) busy++;
     return { busy, idle: this.holders.size - busy };
   }
 
@@ -44,7 +44,7 @@ export class LivePool {
   admit(holder: LiveHolder): boolean {
     this.holders.add(holder);
     while (this.holders.size > this.options.max) {
-      const idle = [...this.holders].filter((other) => other !== holder && !other.liveBusy).sort((a, b) => a.liveLastUsed - b.liveLastUsed)[0];
+      const idle = [...this.holders].filter((other) => other !== holder && !other.busy).sort((a, b) => a.liveLastUsed - b.liveLastUsed)[0];
       if (!idle) {
         this.holders.delete(holder);
         return false;
@@ -62,7 +62,7 @@ export class LivePool {
 
   /** Closes the processes idle for longer than idleMs. */
   async sweep(now = Date.now()): Promise<void> {
-    const idle = [...this.holders].filter((holder) => !holder.liveBusy && now - holder.liveLastUsed >= this.options.idleMs);
+    const idle = [...this.holders].filter((holder) => !holder.busy && now - holder.liveLastUsed >= this.options.idleMs);
     for (const holder of idle) this.holders.delete(holder);
     await Promise.all(idle.map((holder) => holder.closeLive()));
   }

@@ -4,12 +4,10 @@ import type { Log } from '../../kernel/log/logger.ts';
 import type { AgentEvent, ResultEvent } from '../../kernel/protocols/events.ts';
 import { LiveInput, type HandedMessages } from './live-input.ts';
 import type { ProcessMessages } from './process-messages.ts';
-import { TurnClock } from './turn-clock.ts';
-import { SilenceWatch, silenceReason } from './silence-watch.ts';
+import { TurnLimitWatch } from './turn-clock.ts';
 import {
   closingEvents,
   safely,
-  timedOut,
   turnOutcome,
   TurnTally,
   type RunningTurn,
@@ -40,8 +38,7 @@ export class LiveTurn implements RunningTurn {
   readonly tally = new TurnTally();
   stopReason: StopReason | undefined;
   private readonly input: LiveInput;
-  private readonly clock: TurnClock;
-  private readonly silence: SilenceWatch;
+  private readonly limits: TurnLimitWatch;
   private readonly ended = new AbortController();
   private readonly startedAt = Date.now();
   /** The turn's own tool calls that have not ended (a background agent's ends with its notification). */
@@ -52,18 +49,14 @@ export class LiveTurn implements RunningTurn {
   constructor(
     private readonly cli: TurnHost,
     readonly handlers: TurnHandlers,
-    { timeoutMs, silenceMs }: TurnLimits,
+    limits: TurnLimits,
     private readonly log: Log | undefined,
     /** Messages the CLI answers in this turn of its own, already written (LiveCli.carry). */
     handed?: HandedMessages,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
     this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() }, { handed, process: cli.messages });
-    this.clock = new TurnClock(timeoutMs, () => void this.cli.interrupt(this, timedOut(timeoutMs)));
-    this.silence = new SilenceWatch(
-      silenceMs,
-      (lastWords) => void this.cli.interrupt(this, { status: 'timed_out', message: silenceReason(cli.adapter.name, silenceMs ?? 0, lastWords) }),
-    );
+    this.limits = new TurnLimitWatch(limits, cli.adapter.name, (reason) => void this.cli.interrupt(this, reason));
   }
 
   get signal(): AbortSignal {
@@ -87,8 +80,7 @@ export class LiveTurn implements RunningTurn {
   }
 
   holdTimeout(): () => void {
-    const releases = [this.clock.hold(), this.silence.hold()];
-    return () => releases.forEach((release) => release());
+    return this.limits.hold();
   }
 
   observe(event: AgentEvent): void {
@@ -97,7 +89,7 @@ export class LiveTurn implements RunningTurn {
       this.log?.warn({ cli: this.cli.adapter.name }, 'a result for an earlier message came during a turn: it is not taken as that turn’s answer');
       return;
     }
-    this.silence.observe(event);
+    this.limits.silence.observe(event);
     if (event.type === 'tool_start' && !event.parentId) this.openCalls.add(event.id);
     else if (event.type === 'tool_end') this.openCalls.delete(event.id);
     this.tally.observe(event);
@@ -141,8 +133,7 @@ export class LiveTurn implements RunningTurn {
   private finish(exit: CliExit, stderr: string): void {
     if (this.ended.signal.aborted) return;
     this.ended.abort();
-    this.clock.stop();
-    this.silence.stop();
+    this.limits.stop();
     this.input.close();
     const outcome = turnOutcome({ adapter: this.cli.adapter, tally: this.tally, stopReason: this.stopReason, exit, stderr, startedAt: this.startedAt });
     for (const event of closingEvents(outcome, this.tally)) this.emit(event);

@@ -88,10 +88,6 @@ export class AgentSession implements LiveHolder {
     return this.config.live !== undefined && canRunLive(this.config.adapter);
   }
 
-  get liveBusy(): boolean {
-    return this.busy;
-  }
-
   get liveLastUsed(): number {
     return this.liveCli?.lastUsed ?? 0;
   }
@@ -195,7 +191,7 @@ export class AgentSession implements LiveHolder {
         if (next.dropped) continue; // stopped meanwhile, and already answered
         // Answered at once, in one line, rather than left to a CLI that would wait for minutes.
         if (lacking) {
-          next.resolve({ ...notRun(lacking), status: 'failed' });
+          next.resolve(notRun(lacking, 'failed'));
           continue;
         }
         const turn = back ? { ...next, prompt: back.prompt } : next;
@@ -257,7 +253,7 @@ export class AgentSession implements LiveHolder {
 
   private async runTurn(pending: Pending, fresh: SessionOptions, again: { started?: boolean } = {}): Promise<TurnOutcome> {
     const refused = this.config.refusal?.();
-    if (refused) return { ...notRun(refused), status: 'failed' };
+    if (refused) return notRun(refused, 'failed');
     // A session kept elsewhere (a worker) goes there for every turn: its CLI stays up there if it can, else runs a process a turn.
     if (this.runsLive || this.config.liveProcess) return this.runLive(pending, fresh, again);
     const { prompt, options } = pending;
@@ -265,32 +261,20 @@ export class AgentSession implements LiveHolder {
     const generation = this.generation;
     let turn: Turn;
     try {
-      turn = new Turn(
-        {
-          adapter: config.adapter,
-          cwd: config.cwd,
-          env: config.env,
-          timeoutMs: options.timeoutMs,
-          ...(options.silenceMs ? { silenceMs: options.silenceMs } : {}),
-          graceMs: config.graceMs,
-          output: config.output,
-          log: config.log,
-          walls: config.walls,
-          spec: {
-            ...config.options,
-            ...fresh,
-            prompt,
-            resumeId: this.resumeId,
-            cwd: config.cwd,
-            permissions: config.permissions,
-            liveInput: config.liveInput,
-          },
-        },
-        this.handlers(options, generation),
-      );
+      const spec = {
+        ...config.options,
+        ...fresh,
+        prompt,
+        resumeId: this.resumeId,
+        cwd: config.cwd,
+        permissions: config.permissions,
+        liveInput: config.liveInput,
+      };
+      // The session's CLI, directory, environment, walls and output, with this turn's limits.
+      turn = new Turn({ ...config, timeoutMs: options.timeoutMs, silenceMs: options.silenceMs, spec }, this.handlers(options, generation));
     } catch (error) {
       // An option this CLI cannot take: a clear failure, not a crash.
-      return { ...notRun((error as Error).message), status: 'failed' };
+      return notRun((error as Error).message, 'failed');
     }
     return this.follow(turn, pending, again, generation);
   }
@@ -323,19 +307,13 @@ export class AgentSession implements LiveHolder {
         const answer = config.onPermission ?? denyAll;
         cli = config.liveProcess ? config.liveProcess(launch, answer) : new LiveCli(launch, answer);
       } catch (error) {
-        return { ...notRun((error as Error).message), status: 'failed' };
+        return notRun((error as Error).message, 'failed');
       }
       this.liveCli = cli;
     }
     const keep = config.live?.admit(this) ?? true;
     const { prompt, options } = pending;
-    const turn = cli.startTurn(prompt, this.handlers(options, generation), {
-      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.silenceMs ? { silenceMs: options.silenceMs } : {}),
-      planning: options.planning ?? false,
-      turnId: options.turnId,
-      takingUp: options.takingUp,
-    });
+    const turn = cli.startTurn(prompt, this.handlers(options, generation), options);
     const outcome = await this.follow(turn, pending, again, generation);
     if (!keep || !cli.isAlive) this.unkept = cli;
     await this.settleLive();
@@ -395,6 +373,6 @@ export class AgentSession implements LiveHolder {
 /** A live CLI whose owner answers no permission requests: nothing needing permission runs. */
 const denyAll: PermissionAnswerer = async () => ({ behavior: 'deny', message: 'Nobody can approve tools in this session.' });
 
-function notRun(reason: string): TurnOutcome {
-  return { status: 'stopped', text: '', error: reason, exit: { type: 'exit', code: null, signal: null }, durationMs: 0 };
+function notRun(reason: string, status: 'stopped' | 'failed' = 'stopped'): TurnOutcome {
+  return { status, text: '', error: reason, exit: { type: 'exit', code: null, signal: null }, durationMs: 0 };
 }

@@ -1,8 +1,33 @@
+import { SilenceWatch, silenceReason } from './silence-watch.ts';
+import type { StopReason, TurnLimits } from './turn.ts';
+
+/** A turn's two limits, its timeout and its CLI's silence: either ends it with its reason; both wait while it waits on a person. */
+export class TurnLimitWatch {
+  readonly silence: SilenceWatch;
+  private readonly clock: TurnClock;
+
+  constructor({ timeoutMs, silenceMs }: TurnLimits, cli: string, end: (reason: StopReason) => void) {
+    this.clock = new TurnClock(timeoutMs, () => end({ status: 'timed_out', message: `timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s` }));
+    this.silence = new SilenceWatch(silenceMs, (lastWords) => end({ status: 'timed_out', message: silenceReason(cli, silenceMs ?? 0, lastWords) }));
+  }
+
+  /** Pauses both; returns the release. */
+  hold(): () => void {
+    const releases = [this.clock.hold(), this.silence.hold()];
+    return () => releases.forEach((release) => release());
+  }
+
+  stop(): void {
+    this.clock.stop();
+    this.silence.stop();
+  }
+}
+
 /**
  * A turn's timeout, which can be held while the turn waits on something outside it (a person
  * answering an approval or a question): waiting is not hanging.
  */
-export class TurnClock {
+class TurnClock {
   private timer: NodeJS.Timeout | undefined;
   private deadline: number | undefined;
   private holds = 0;

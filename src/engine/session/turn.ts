@@ -11,12 +11,11 @@ import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
 import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
 import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
 import type { CliLine } from '../process/lines.ts';
-import type { AgentEvent, ExitEvent, QuotaLimit, ResultEvent, Usage, UsageEvent } from '../../kernel/protocols/events.ts';
+import type { AgentEvent, BlockedEvent, ExitEvent, QuotaLimit, ResultEvent, Usage, UsageEvent } from '../../kernel/protocols/events.ts';
 import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
 import { decoders, inputEncoders } from '../../kernel/protocols/index.ts';
 import { LiveInput, type SteeredMessage } from './live-input.ts';
-import { TurnClock } from './turn-clock.ts';
-import { SilenceWatch, silenceReason } from './silence-watch.ts';
+import { TurnLimitWatch } from './turn-clock.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { credentialVariables } from '../sandbox/model-api-access.ts';
 
@@ -109,8 +108,7 @@ export class Turn implements RunningTurn {
   readonly done: Promise<TurnOutcome>;
   private readonly process: CliProcess;
   private stopReason: StopReason | undefined;
-  private clock: TurnClock | undefined;
-  private silence: SilenceWatch | undefined;
+  private limits: TurnLimitWatch | undefined;
   /** The turn's own owner-only folder, for what its CLI reads from files (a large prompt, agents): gone with the turn. */
   private readonly folder: string | undefined;
   /** Messages for a CLI that reads them while it works (spec.liveInput); the prompt was the first. */
@@ -122,44 +120,19 @@ export class Turn implements RunningTurn {
     private readonly run: TurnRun,
     private readonly handlers: TurnHandlers = {},
   ) {
-    const unsafe = run.spec.trusted ? undefined : untrustedConfigFound(run.adapter, run.cwd, run.env.HOME);
-    if (unsafe) throw new UnsupportedOptionError(unsafe);
-    const via = promptVia(run.adapter, run.spec);
-    const wanted = wantedOptions(run.spec);
-    const contents: Record<string, string> = {
-      ...(via === 'file' ? { promptFile: run.spec.prompt } : {}),
-      ...(wanted.includes('agents') && run.adapter.options.agents ? { agentsFile: JSON.stringify(run.spec.agents) } : {}),
-    };
-    if (Object.keys(contents).length) this.folder = agentReadableFolder('turn');
-    let argv: string[];
-    try {
-      argv = buildArgv(run.adapter, run.spec, writeTurnFiles(this.folder, contents));
-    } catch (error) {
-      if (this.folder) rmSync(this.folder, { recursive: true, force: true });
-      throw error;
-    }
-    this.process = new CliProcess({
-      command: run.adapter.resolvedCommand,
-      args: argv,
-      ...(via === 'stdin' ? { input: run.spec.prompt } : via === 'live' ? { openInput: true } : {}),
-      cwd: run.cwd,
-      // The MCP secret travels in the environment, never on the command line.
-      env: { ...run.env, ...run.adapter.env, ...(run.spec.mcp ? { [MCP_TOKEN_VARIABLE]: run.spec.mcp.token } : {}) },
-      keys: credentialVariables([run.adapter.walls.modelApi]),
-      output: run.output,
-      // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
-      walls: turnWalls(
-        run.walls,
-        run.spec.mcp,
-        [this.folder],
-        (event) => {
-          this.seen.observe(event);
-          safely(this.handlers, 'onEvent', event, run.log);
-        },
-        run.adapter.walls,
-      ),
-    });
-    if (via === 'live') {
+    // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
+    const started = startCli(
+      run,
+      'turn',
+      (files) => buildArgv(run.adapter, run.spec, files),
+      (event) => {
+        this.seen.observe(event);
+        safely(this.handlers, 'onEvent', event, run.log);
+      },
+    );
+    this.process = started.process;
+    this.folder = started.folder;
+    if (started.via === 'live') {
       const process = this.process;
       const encode = inputEncoders[run.adapter.protocol]!;
       const { onUnsteered } = this.handlers;
@@ -207,16 +180,11 @@ export class Turn implements RunningTurn {
     const { adapter } = this.run;
     const decoder = new LineDecoder(decoders[adapter.protocol]!);
     const emit = (event: AgentEvent) => safely(this.handlers, 'onEvent', event, this.run.log);
-    this.clock = new TurnClock(this.run.timeoutMs, () => {
-      this.stopReason ??= timedOut(this.run.timeoutMs);
+    const limits = (this.limits = new TurnLimitWatch(this.run, adapter.name, (reason) => {
+      this.stopReason ??= reason;
       void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
-    });
-    const { silenceMs } = this.run;
-    const silence = new SilenceWatch(silenceMs, (lastWords) => {
-      this.stopReason ??= { status: 'timed_out', message: silenceReason(adapter.name, silenceMs ?? 0, lastWords) };
-      void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
-    });
-    this.silence = silence;
+    }));
+    const { silence } = limits;
     const { seen, live, handlers } = this;
     const { log } = this.run;
     // Runs for every line the CLI prints: no closure per line or event.
@@ -236,18 +204,16 @@ export class Turn implements RunningTurn {
     });
     const exitInfo = await this.process.exited;
     this.live?.close();
-    this.clock.stop();
-    silence.stop();
+    limits.stop();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
     const outcome = turnOutcome({ adapter, tally: seen, stopReason: this.stopReason, exit: exitInfo, stderr: this.process.stderrTail(), startedAt: started });
     for (const event of closingEvents(outcome, seen)) emit(event);
     return outcome;
   }
 
-  /** Pauses the timeout while the run waits on a person (see TurnClock); a no-op before the turn starts. */
+  /** Pauses the timeout while the run waits on a person (see TurnLimitWatch); a no-op before the turn starts. */
   holdTimeout(): () => void {
-    const releases = [this.clock?.hold(), this.silence?.hold()];
-    return () => releases.forEach((release) => release?.());
+    return this.limits?.hold() ?? (() => {});
   }
 }
 
@@ -255,10 +221,6 @@ export class Turn implements RunningTurn {
 export interface StopReason {
   status: 'stopped' | 'timed_out';
   message: string;
-}
-
-export function timedOut(timeoutMs: number | undefined): StopReason {
-  return { status: 'timed_out', message: `timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s` };
 }
 
 /** What a turn's events said: its session, its last words, its result. */
@@ -369,13 +331,49 @@ export function safely<K extends string, T>(handlers: { readonly [key in K]?: (v
 
 const TURN_FILE_NAMES: Record<keyof TurnFiles, string> = { promptFile: 'prompt.md', agentsFile: 'agents.json' };
 
-/** Each file in the turn's folder, readable by the CLI's user only; their paths for the argv. */
-export function writeTurnFiles(folder: string | undefined, contents: Partial<Record<keyof TurnFiles, string>>): TurnFiles {
-  const files: TurnFiles = {};
-  for (const [key, content] of Object.entries(contents) as [keyof TurnFiles, string][]) {
-    const file = join(folder!, TURN_FILE_NAMES[key]);
-    writeAgentFile(file, content);
-    files[key] = file;
+/**
+ * A CLI's process, for one turn (a prompt in `spec`) or for as long as it is kept: refused in
+ * an untrusted directory holding configuration it would act on; the files its command line
+ * names (a large prompt, agents) in an owner-only folder of its own (`folder`, the caller's to
+ * remove), readable by the CLI's user only; the MCP secret in its environment, never on its
+ * command line; in the session's walls, with that folder and `readable` shown, what they
+ * refuse and meter `report`ed. `via`: how the prompt goes (`live`: on its open input).
+ */
+export function startCli(
+  run: Pick<TurnRun, 'adapter' | 'cwd' | 'env' | 'walls' | 'output'> & { spec: Omit<TurnSpec, 'prompt'> & { prompt?: string } },
+  kind: 'turn' | 'live',
+  argv: (files: TurnFiles) => string[],
+  report: (event: BlockedEvent | UsageEvent) => void,
+  readable?: string,
+): { process: CliProcess; folder: string | undefined; via: ReturnType<typeof promptVia> } {
+  const { adapter, spec, cwd, env } = run;
+  const unsafe = spec.trusted ? undefined : untrustedConfigFound(adapter, cwd, env.HOME);
+  if (unsafe) throw new UnsupportedOptionError(unsafe);
+  const via = spec.prompt === undefined ? 'live' : promptVia(adapter, { prompt: spec.prompt, liveInput: spec.liveInput });
+  const contents: Partial<Record<keyof TurnFiles, string>> = {
+    ...(via === 'file' ? { promptFile: spec.prompt } : {}),
+    ...(wantedOptions(spec).includes('agents') && adapter.options.agents ? { agentsFile: JSON.stringify(spec.agents) } : {}),
+  };
+  const folder = Object.keys(contents).length ? agentReadableFolder(kind) : undefined;
+  let args: string[];
+  try {
+    const files: TurnFiles = {};
+    for (const [key, content] of Object.entries(contents) as [keyof TurnFiles, string][])
+      writeAgentFile((files[key] = join(folder!, TURN_FILE_NAMES[key])), content);
+    args = argv(files);
+  } catch (error) {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+    throw error;
   }
-  return files;
+  const child = new CliProcess({
+    command: adapter.resolvedCommand,
+    args,
+    ...(via === 'stdin' ? { input: spec.prompt } : via === 'live' ? { openInput: true } : {}),
+    cwd,
+    env: { ...env, ...adapter.env, ...(spec.mcp ? { [MCP_TOKEN_VARIABLE]: spec.mcp.token } : {}) },
+    keys: credentialVariables([adapter.walls.modelApi]),
+    output: run.output,
+    walls: turnWalls(run.walls, spec.mcp, [folder, readable], report, adapter.walls),
+  });
+  return { process: child, folder, via };
 }
