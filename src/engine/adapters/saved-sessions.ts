@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
-import { entriesInPlace, filesInPlace, readInPlace, type AgentPlace, type Owner } from '../files/agent-place.ts';
+import { entriesInPlace, filesInPlace, readInPlace, type AgentPlace } from '../files/agent-place.ts';
+import type { Owner } from '../sandbox/helper-env.ts';
 
 /** A session a CLI saved on disk (a conversation started in a terminal, say), as /resume lists it. */
 export interface SavedSession {

@@ -1,13 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
-import { readInPlace, writeInPlace, type Owner } from '../files/agent-place.ts';
+import { readInPlace, writeInPlace } from '../files/agent-place.ts';
+import type { Owner } from '../sandbox/helper-env.ts';
 import { sessionsAt, type SavedSessionFormatName } from './saved-sessions.ts';
-
-/**
- * Whose files these are when that is not this process's user (the agent user, a sandbox's
- * uid): read only where they read themselves and written as them, never as the bridge, so a
- * link planted in their home reads or writes nothing they could not, nor anything outside it.
- */
-export type FileOwner = Owner;
 
 /** One file of a CLI's session, by its path under the folder the CLI keeps that directory's sessions in. */
 export interface SessionFile {
@@ -29,7 +23,7 @@ export async function readSessionFiles(
   cwd: string,
   sessionId: string,
   env: Record<string, string | undefined>,
-  owner?: FileOwner,
+  owner?: Owner,
 ): Promise<SessionFile[]> {
   const at = sessionsAt(format, env, cwd, owner);
   if (!at || !/^[\w-]+$/.test(sessionId)) return [];
@@ -47,7 +41,7 @@ export async function writeSessionFiles(
   cwd: string,
   env: Record<string, string | undefined>,
   files: SessionFile[],
-  owner?: FileOwner,
+  owner?: Owner,
 ): Promise<void> {
   const at = sessionsAt(format, env, cwd, owner);
   if (!at) throw new Error('the CLI has no home here (HOME is not set)');

@@ -3,7 +3,7 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { agentUser } from '../process/agent-user.ts';
-import { helperEnv } from '../sandbox/helper-env.ts';
+import { helperEnv, type Owner } from '../sandbox/helper-env.ts';
 
 /*
  * A place an agent can write (a home, its own or a sandbox's; a working directory; an inbox; the
@@ -18,12 +18,6 @@ import { helperEnv } from '../sandbox/helper-env.ts';
  * Node has no openat, so a folder swapped for a link between the check and the use is caught
  * after the open (the descriptor's own path), and the owner's open proves what it may read.
  */
-
-/** Whose a place is when it is not the bridge's own uid's. */
-export interface Owner {
-  uid: number;
-  gid: number;
-}
 
 export interface AgentPlace {
   /** The place, as the bridge named it (a home it made or looked up, a directory a person chose): never a path an agent wrote. */

@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { lchown } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
-import { helperEnv } from '../sandbox/helper-env.ts';
+import { runAs } from '../sandbox/helper-env.ts';
 import { agentSpace, agentTemp, agentUser, type AgentUser } from './agent-user.ts';
 import { scratchFolder } from './scratch.ts';
 
@@ -23,7 +22,7 @@ export function prepareAgentSpace(user: AgentUser): void {
   ownedFolder(agentWorktrees(user), user.uid, 0o700, user);
   ownedFolder(agentTemp(user), user.uid, 0o700, user);
   try {
-    execFileSync('test', ['-w', agentTemp(user)], { uid: user.uid, gid: user.gid, env: helperEnv(), stdio: 'ignore' });
+    runAs(user, 'test', ['-w', agentTemp(user)]);
   } catch {
     throw new ConfigError(`BRIDGE_AGENT_USER: ${user.name} cannot reach ${space}: open the folders above it to that user (chmod o+x)`);
   }

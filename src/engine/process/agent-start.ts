@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { Log } from '../../kernel/log/logger.ts';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
 import { raiseWalls } from '../sandbox/walls.ts';
 import { type WalledClis } from '../sandbox/wall-scope.ts';
-import { helperEnv } from '../sandbox/helper-env.ts';
+import { helperFailure, runAs } from '../sandbox/helper-env.ts';
 import { loopbackAllowWarnings } from '../sandbox/loopback-allow.ts';
 import type { Sandbox } from '../sandbox/sandbox-decision.ts';
 import type { ProxyMetering } from '../sandbox/proxy-metering.ts';
@@ -34,7 +33,7 @@ export async function startAgentSpace(user: AgentUser | undefined, log: Log, dat
 /** Whether `user` may list or enter `dir`, as the system answers for that uid. */
 function opensTo(user: AgentUser, dir: string): boolean {
   try {
-    execFileSync('sh', ['-c', 'test -r "$1" || test -x "$1"', 'sh', dir], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+    runAs(user, 'sh', ['-c', 'test -r "$1" || test -x "$1"', 'sh', dir]);
     return true;
   } catch {
     return false;
@@ -68,10 +67,9 @@ export function startWalls(sandbox: Sandbox, dataDir: string, user: AgentUser | 
   if (!decision.on) return raiseWalls(decision, { homes: '', sockets: '' });
   const homes = sandboxHomes(dataDir, user);
   try {
-    execFileSync('mkdir', ['-p', '-m', '700', homes], { uid: decision.uid.uid, gid: decision.uid.gid, env: helperEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    runAs(decision.uid, 'mkdir', ['-p', '-m', '700', homes]);
   } catch (error) {
-    const why = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
-    throw new ConfigError(`BRIDGE_SANDBOX: the sandboxes' homes are kept in ${homes}, which uid ${decision.uid.uid} cannot make (${why})`);
+    throw new ConfigError(`BRIDGE_SANDBOX: the sandboxes' homes are kept in ${homes}, which uid ${decision.uid.uid} cannot make (${helperFailure(error)})`);
   }
   raiseWalls(decision, {
     homes,

@@ -1,7 +1,6 @@
-import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { helperEnv } from './helper-env.ts';
+import { helperFailure, runAs, type Owner } from './helper-env.ts';
 
 /**
  * Copies what a sandbox's home is given of its uid's own (the agent user's, or the bridge's)
@@ -29,20 +28,13 @@ export function seedHome(source: string, home: string, owner: Owner, cli: { logi
   return copied;
 }
 
-export interface Owner {
-  uid: number;
-  gid: number;
-}
-
 /** Copies `path` (a file or folder, relative to both homes) from one home into another, as the sandbox's uid. */
 export function copyIntoHome(source: string, home: string, path: string, owner: Owner): void {
-  const as: ExecFileSyncOptions = { uid: owner.uid, gid: owner.gid, env: helperEnv(), stdio: ['ignore', 'ignore', 'pipe'] };
   try {
-    execFileSync('mkdir', ['-p', '-m', '700', dirname(join(home, path))], as);
-    execFileSync('cp', ['-R', '-L', '-T', '--preserve=timestamps', join(source, path), join(home, path)], as);
+    runAs(owner, 'mkdir', ['-p', '-m', '700', dirname(join(home, path))]);
+    runAs(owner, 'cp', ['-R', '-L', '-T', '--preserve=timestamps', join(source, path), join(home, path)]);
   } catch (error) {
-    const why = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
-    throw new Error(`the sandbox's home could not be given ~/${path} (${why}): fix or remove it in ${source}`, { cause: error });
+    throw new Error(`the sandbox's home could not be given ~/${path} (${helperFailure(error)}): fix or remove it in ${source}`, { cause: error });
   }
 }
 

@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { helperEnv } from './helper-env.ts';
+import { helperFailure, runAs, type Owner } from './helper-env.ts';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Owner } from './home-seed.ts';
 
 /*
  * What a CLI obeys is the operator's, never the agent's. A chat's home is writable and kept,
@@ -104,16 +102,9 @@ export function terminalHomeOf(chat: string): string {
 
 function runLay(job: LayJob, owner: Owner): string[] {
   try {
-    const out = execFileSync(process.execPath, ['-e', LAY_SCRIPT, JSON.stringify(job)], {
-      uid: owner.uid,
-      gid: owner.gid,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: helperEnv(),
-    });
-    return JSON.parse(out.toString()) as string[];
+    return JSON.parse(runAs(owner, process.execPath, ['-e', LAY_SCRIPT, JSON.stringify(job)]).toString()) as string[];
   } catch (error) {
-    const why = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
-    throw new Error(`the sandbox's home could not be given the operator's configuration: ${why}`, { cause: error });
+    throw new Error(`the sandbox's home could not be given the operator's configuration: ${helperFailure(error)}`, { cause: error });
   }
 }
 

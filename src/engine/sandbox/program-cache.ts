@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { helperEnv } from './helper-env.ts';
-import type { Owner } from './home-seed.ts';
+import { runAs, type Owner } from './helper-env.ts';
 
 /** How a CLI that unpacks its own program on its first start in a home (Copilot) is made to unpack it once, for every sandbox. */
 export interface ProgramCache {
@@ -30,11 +28,11 @@ export function sharedProgram(cache: ProgramCache, command: string, homes: strin
   const folder = join(homes, '.programs', name);
   let ok = filled.get(folder);
   if (ok === undefined) {
-    const as = { uid: owner.uid, gid: owner.gid, stdio: 'ignore' as const, timeout: FILL_TIMEOUT_MS };
+    const as = { stdio: 'ignore' as const, timeout: FILL_TIMEOUT_MS };
     try {
-      execFileSync('mkdir', ['-p', '-m', '700', folder], { ...as, env: helperEnv() });
+      runAs(owner, 'mkdir', ['-p', '-m', '700', folder], as);
       // Synchronous as the rest of a sandbox's making is: the first start waits for it, once.
-      execFileSync(command, cache.fill.args, { ...as, cwd: folder, env: { ...helperEnv(), ...cache.fill.env, [cache.env]: folder } });
+      runAs(owner, command, cache.fill.args, { ...as, cwd: folder, env: { ...cache.fill.env, [cache.env]: folder } });
       ok = true;
     } catch {
       ok = false;

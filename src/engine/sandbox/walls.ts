@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync, chownSync, chmodSync, mkdtempSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Server } from 'node:net';
 import { bwrapArgv, SOCKETS_INSIDE, systemEntries, type Forward, type SystemEntry } from './bwrap-argv.ts';
@@ -11,7 +10,7 @@ import type { HostRule } from './host-rules.ts';
 import { egressPolicy, proxyWatch } from './scope-egress.ts';
 import type { CliInWalls, WalledClis, WallScope } from './wall-scope.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
-import { helperEnv } from './helper-env.ts';
+import { runAs } from './helper-env.ts';
 import { clearConfig, configBinds, layTerminalHome, madeBlanks, terminalHomeOf, type CliConfig } from './operator-config.ts';
 import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
 import { installation } from './installation.ts';
@@ -139,8 +138,8 @@ function madeHome(walls: Raised, scope: string): string {
   const home = homeNamed(walls, scope, walls.identity);
   if (existsSync(home)) return home;
   const before = walls.identity ? homeNamed(walls, scope, undefined) : undefined;
-  if (before && existsSync(before)) asSandboxUid(walls.uid, 'mv', ['-T', '-n', before, home]);
-  if (!existsSync(home)) asSandboxUid(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
+  if (before && existsSync(before)) runAs(walls.uid, 'mv', ['-T', '-n', before, home]);
+  if (!existsSync(home)) runAs(walls.uid, 'mkdir', ['-p', '-m', '700', home]);
   return home;
 }
 
@@ -278,8 +277,4 @@ function once(action: () => void): () => void {
     if (!done) action();
     done = true;
   };
-}
-
-function asSandboxUid(uid: SandboxUid, command: string, args: string[]): void {
-  execFileSync(command, args, { uid: uid.uid, gid: uid.gid, env: helperEnv(), stdio: 'ignore' });
 }

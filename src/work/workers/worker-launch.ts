@@ -1,6 +1,6 @@
 import type { Adapter } from '../../engine/adapters/load.ts';
 import type { McpAccess } from '../../engine/adapters/turn-options.ts';
-import type { FileOwner } from '../../engine/adapters/session-files.ts';
+import type { Owner } from '../../engine/sandbox/helper-env.ts';
 import { loadMcpServers, mcpServersFile, type McpServerConfig } from '../../engine/agents/mcp-servers.ts';
 import { asAgent } from '../../engine/process/agent-user.ts';
 import { homeOutside } from '../../engine/sandbox/walls.ts';
@@ -20,7 +20,7 @@ export function sessionFilesPlace(
   env: Record<string, string | undefined>,
   launch: SessionLaunch,
   adapter: Adapter,
-): { env: Record<string, string | undefined>; owner?: FileOwner } {
+): { env: Record<string, string | undefined>; owner?: Owner } {
   const walled = launch.walls ? homeOutside(launch.walls.home, env, adapter.walls) : undefined;
   if (walled) return walled;
   const agent = asAgent(env, launch.cwd);
