@@ -1,15 +1,18 @@
 import { basename } from 'node:path';
-import { parseClaudeFields } from './claude-fields.ts';
-import { assembleDefinition } from './definition.ts';
-import { parseFrontMatter } from './front-matter.ts';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import { z } from 'zod';
+import { splitToolRules } from '../../kernel/policy/tool-rules.ts';
+import { assembleDefinition, invalidSlug, isValidSlug, type DefinitionFields } from './definition.ts';
+import { budgetUsd, cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
+import { issuesToProblems } from './problem.ts';
 import { readBounded } from './safe-fs.ts';
-import { isValidSlug, SLUG_RULE } from './slug.ts';
 import type { AgentProblem, KnownNames, LoadedEntry } from './types.ts';
 
 /** `.claude/agents/<slug>.md`: YAML front matter, then the prompt as the Markdown body. */
 export async function loadClaudeAgent(file: string, known: KnownNames): Promise<LoadedEntry> {
   const slug = basename(file).replace(/\.md$/i, '').toLowerCase();
-  if (!isValidSlug(slug)) return { file, problems: [{ file, message: `invalid agent slug "${slug}": use ${SLUG_RULE}` }] };
+  if (!isValidSlug(slug)) return invalidSlug(file, slug);
   const fail = (problems: AgentProblem[]): LoadedEntry => ({ slug, file, problems });
 
   const read = await readBounded(file);
@@ -24,7 +27,7 @@ export async function loadClaudeAgent(file: string, known: KnownNames): Promise<
   if (prompt === '') problems.push({ file, message: 'the prompt (the Markdown after the front matter) is empty' });
   if (problems.length || !('value' in parsed)) return fail(problems);
 
-  const result = assembleDefinition({
+  return assembleDefinition({
     slug,
     source: 'claude',
     file,
@@ -32,5 +35,135 @@ export async function loadClaudeAgent(file: string, known: KnownNames): Promise<
     fields: parsed.value.fields,
     toolKeys: { allowed: 'tools', disallowed: parsed.value.disallowedKey },
   });
-  return 'definition' in result ? { slug, file, definition: result.definition, problems: [] } : fail(result.problems);
+}
+
+/** The YAML parser, loaded for the first file that has front matter (most starts read none). */
+const yaml = (): typeof Yaml => createRequire(import.meta.url)('yaml') as typeof Yaml;
+
+interface FrontMatter {
+  data: Record<string, unknown>;
+  body: string;
+}
+
+const OPENING = /^---[ \t]*\n/;
+const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
+
+/**
+ * Splits `---\n<yaml>\n---\n<body>`. A file without the opening line has no front matter: all of
+ * it is the body. Line numbers in messages count from the top of the file.
+ */
+function parseFrontMatter(source: string): { value: FrontMatter } | { message: string } {
+  const text = source.replace(/\r\n?/g, '\n');
+  const opening = OPENING.exec(text);
+  if (!opening) return { value: { data: {}, body: text } };
+
+  const rest = text.slice(opening[0].length);
+  const closing = CLOSING.exec(rest);
+  if (!closing) return { message: 'the front matter has no closing "---" line' };
+
+  const yamlText = rest.slice(0, closing.index);
+  const body = rest.slice(closing.index + closing[0].length);
+  const { LineCounter, parseDocument } = yaml();
+  const lineCounter = new LineCounter();
+  const document = parseDocument(yamlText, { prettyErrors: false, lineCounter });
+  const error = document.errors[0];
+  if (error) {
+    const line = lineCounter.linePos(error.pos[0]).line + 1; // + the opening "---"
+    return { message: `invalid YAML in the front matter at line ${line}: ${error.message}` };
+  }
+  let data: unknown;
+  try {
+    data = document.toJS() ?? {};
+  } catch (error) {
+    // e.g. too many aliases: yaml refuses to expand a "billion laughs" document
+    return { message: `invalid YAML in the front matter: ${(error as Error).message}` };
+  }
+  if (typeof data !== 'object' || Array.isArray(data)) return { message: 'the front matter must be a YAML mapping of fields' };
+  return { value: { data: data as Record<string, unknown>, body } };
+}
+
+/** Claude Code writes `tools: Read, Bash(git log:*)`; a YAML list is accepted too. */
+const tools = z.preprocess(
+  (value) => (typeof value === 'string' ? splitToolRules(value) : value),
+  z.array(toolList.element, { error: 'expected a list or a comma-separated string' }),
+);
+
+/** `skills: a, b` or a YAML list, like tools. */
+const commaList = <T extends z.ZodType>(element: T) =>
+  z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean)
+        : value,
+    z.array(element, { error: 'expected a list or a comma-separated string' }),
+  );
+
+/** Both spellings that people use; giving both is ambiguous. */
+const ALIASES = [
+  ['disallowedTools', 'disallowed-tools'],
+  ['maxTurns', 'max-turns'],
+] as const;
+
+/** Not strict: Claude Code and its users add keys of their own (`color`, ...), which are ignored. */
+function frontMatterSchema(known: KnownNames) {
+  return z.object({
+    name: optionalText,
+    description: requiredText,
+    tools: tools.optional(),
+    disallowedTools: tools.optional(),
+    'disallowed-tools': tools.optional(),
+    model: optionalText,
+    maxTurns: maxTurns.optional(),
+    'max-turns': maxTurns.optional(),
+    budget: budgetUsd.optional(),
+    cli: cliName(known.clis).optional(),
+    mcpServers: commaList(mcpServerNames(known.mcpServers).element).optional(),
+    skills: commaList(skillList.element).optional(),
+    icon: icon.optional(),
+    enabled: z.boolean().default(true),
+  });
+}
+
+interface ClaudeFields {
+  fields: DefinitionFields;
+  /** The key this file used, so a problem names what the user wrote. */
+  disallowedKey: string;
+}
+
+function parseClaudeFields(data: Record<string, unknown>, file: string, known: KnownNames): { value: ClaudeFields } | { problems: AgentProblem[] } {
+  // A blank `model:` is YAML null: the user left it unset, not set to something invalid.
+  const present = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null));
+  const problems: AgentProblem[] = ALIASES.filter(([camel, kebab]) => Object.hasOwn(present, camel) && Object.hasOwn(present, kebab)).map(([camel, kebab]) => ({
+    file,
+    field: kebab,
+    message: `also given as "${camel}"; keep only one`,
+  }));
+  const parsed = frontMatterSchema(known).safeParse(present);
+  if (!parsed.success) problems.push(...issuesToProblems(file, parsed.error.issues));
+  if (problems.length || !parsed.success) return { problems };
+
+  const fm = parsed.data;
+  return {
+    value: {
+      fields: {
+        name: fm.name,
+        description: fm.description,
+        // Claude Code's "inherit" means the caller's model, which is what no model means here.
+        model: fm.model === 'inherit' ? undefined : fm.model,
+        cli: fm.cli,
+        allowedTools: fm.tools,
+        disallowedTools: fm.disallowedTools ?? fm['disallowed-tools'],
+        maxTurns: fm.maxTurns ?? fm['max-turns'],
+        budgetUsd: fm.budget,
+        mcpServers: fm.mcpServers,
+        skills: fm.skills,
+        icon: fm.icon,
+        enabled: fm.enabled,
+      },
+      disallowedKey: Object.hasOwn(present, 'disallowed-tools') ? 'disallowed-tools' : 'disallowedTools',
+    },
+  };
 }

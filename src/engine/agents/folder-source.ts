@@ -1,15 +1,15 @@
 import { join } from 'node:path';
-import { parseAgentJson } from './agent-json.ts';
-import { assembleDefinition } from './definition.ts';
+import { z } from 'zod';
+import { isObject } from '../../kernel/protocols/decoder.ts';
+import { assembleDefinition, invalidSlug, isValidSlug, type DefinitionFields } from './definition.ts';
+import { budgetUsd, cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
+import { issuesToProblems } from './problem.ts';
 import { readBounded } from './safe-fs.ts';
-import { isValidSlug, SLUG_RULE } from './slug.ts';
 import type { AgentProblem, AgentSource, KnownNames, LoadedEntry } from './types.ts';
 
 /** `<dir>/<slug>/agent.json` plus an optional `prompt.md`: the bridge's own format. */
 export async function loadAgentFolder(folder: string, slug: string, source: AgentSource, known: KnownNames): Promise<LoadedEntry> {
-  if (!isValidSlug(slug)) {
-    return { file: folder, problems: [{ file: folder, message: `invalid agent slug "${slug}": use ${SLUG_RULE}` }] };
-  }
+  if (!isValidSlug(slug)) return invalidSlug(folder, slug);
   const jsonFile = join(folder, 'agent.json');
   const promptFile = join(folder, 'prompt.md');
   const [json, promptMd] = await Promise.all([readBounded(jsonFile), readBounded(promptFile)]);
@@ -24,7 +24,7 @@ export async function loadAgentFolder(folder: string, slug: string, source: Agen
   const problems = [...parsed.problems, ...promptProblems(parsed.setsPrompt, promptText, jsonFile, promptFile)];
   if (problems.length || !parsed.value) return fail(problems);
 
-  const result = assembleDefinition({
+  return assembleDefinition({
     slug,
     source,
     file: jsonFile,
@@ -32,7 +32,6 @@ export async function loadAgentFolder(folder: string, slug: string, source: Agen
     fields: parsed.value,
     toolKeys: { allowed: 'allowedTools', disallowed: 'disallowedTools' },
   });
-  return 'definition' in result ? { slug, file: jsonFile, definition: result.definition, problems: [] } : fail(result.problems);
 }
 
 /** Exactly one of `prompt` and prompt.md. Checked beside the schema, so one look shows every mistake. */
@@ -46,4 +45,47 @@ function promptProblems(setsPrompt: boolean | undefined, promptText: string | un
     return [{ file: jsonFile, field: 'prompt', message: `required: set it here or write ${promptFile}` }];
   }
   return [];
+}
+
+/** Strict: in a file made for the bridge, an unknown key is a typo worth reporting. */
+function agentJsonSchema(known: KnownNames) {
+  return z.strictObject({
+    name: optionalText,
+    description: requiredText,
+    prompt: optionalText,
+    model: optionalText,
+    cli: cliName(known.clis).optional(),
+    allowedTools: toolList.optional(),
+    disallowedTools: toolList.optional(),
+    maxTurns: maxTurns.optional(),
+    budget: budgetUsd.optional(),
+    mcpServers: mcpServerNames(known.mcpServers).optional(),
+    skills: skillList.optional(),
+    icon: icon.optional(),
+    enabled: z.boolean().default(true),
+  });
+}
+
+type AgentJson = DefinitionFields & { prompt?: string };
+
+interface ParsedAgentJson {
+  value?: AgentJson;
+  problems: AgentProblem[];
+  /** Whether the file sets `prompt`, valid or not; undefined when it is not a JSON object at all. */
+  setsPrompt?: boolean;
+}
+
+function parseAgentJson(text: string, file: string, known: KnownNames): ParsedAgentJson {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { problems: [{ file, message: `not valid JSON: ${(error as Error).message}` }] };
+  }
+  const setsPrompt = isObject(json) ? Object.hasOwn(json, 'prompt') : undefined;
+  const schema = agentJsonSchema(known);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) return { problems: issuesToProblems(file, parsed.error.issues, Object.keys(schema.shape)), setsPrompt };
+  const { budget, ...fields } = parsed.data;
+  return { value: { ...fields, budgetUsd: budget }, problems: [], setsPrompt };
 }

@@ -2,7 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadAgents } from './load.ts';
 import { loadMcpServers, type McpServerConfig } from './mcp-servers.ts';
-import { isValidSlug, SLUG_RULE } from './slug.ts';
+import { isValidSlug, SLUG_RULE } from './definition.ts';
 import type { AgentToggles } from './toggles.ts';
 import type { AgentCatalog, AgentDefinition } from './types.ts';
 

@@ -1,12 +1,15 @@
 import { SilenceWatch, silenceReason } from './silence-watch.ts';
-import type { StopReason, TurnLimits } from './turn.ts';
 
 /** A turn's two limits, its timeout and its CLI's silence: either ends it with its reason; both wait while it waits on a person. */
 export class TurnLimitWatch {
   readonly silence: SilenceWatch;
   private readonly clock: TurnClock;
 
-  constructor({ timeoutMs, silenceMs }: TurnLimits, cli: string, end: (reason: StopReason) => void) {
+  constructor(
+    { timeoutMs, silenceMs }: { timeoutMs?: number; silenceMs?: number },
+    cli: string,
+    end: (reason: { status: 'timed_out'; message: string }) => void,
+  ) {
     this.clock = new TurnClock(timeoutMs, () => end({ status: 'timed_out', message: `timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s` }));
     this.silence = new SilenceWatch(silenceMs, (lastWords) => end({ status: 'timed_out', message: silenceReason(cli, silenceMs ?? 0, lastWords) }));
   }
