@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serialized } from '../../src/engine/worktrees/serialize.ts';
+import { serialized } from '../../src/engine/worktrees/repo.ts';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

@@ -3,10 +3,8 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import { childEnv } from '../process/child-env.ts';
-import { branchName } from './branch-name.ts';
 import { currentBranch, git, GitFailure, resolveCommit } from './git.ts';
-import { locateRepo } from './repo.ts';
-import { serialized } from './serialize.ts';
+import { locateRepo, serialized } from './repo.ts';
 import type { Worktree } from './types.ts';
 import { WorktreeError } from './worktree-error.ts';
 import { repositoryProgram } from './repo-programs.ts';
@@ -71,4 +69,35 @@ async function gitOrExplain(args: string[], cwd: string, what: string): Promise<
     if (error instanceof GitFailure) throw new WorktreeError(`${what}: ${error.message}`);
     throw error;
   }
+}
+
+// nanoid's alphabet: safe both as a directory name and inside a ref name.
+const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_SLUG_LENGTH = 40;
+
+function assertRunId(runId: string): void {
+  if (!RUN_ID.test(runId)) {
+    throw new WorktreeError(`run id "${runId}" cannot name a worktree: only letters, digits, "_" and "-" can`);
+  }
+}
+
+/**
+ * The label as lowercase ASCII words joined by "-" ("Café: fix/ui..v2" -> "cafe-fix-ui-v2"), or "run".
+ * Nothing but [a-z0-9-] survives, so no label can make an invalid ref ("..", ".lock", "@{", spaces),
+ * and the branch stays easy to type in a shell.
+ */
+function slugify(label: string | undefined): string {
+  const words = (label ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // accents split off by NFKD
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+  const slug = words.replace(/^-+/, '').slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
+  return slug || 'run';
+}
+
+/** `bridge/<slug>-<runId>`: the run id keeps it unique, the slug makes it readable. */
+function branchName(runId: string, label?: string): string {
+  assertRunId(runId);
+  return `bridge/${slugify(label)}-${runId}`;
 }

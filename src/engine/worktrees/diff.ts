@@ -1,5 +1,4 @@
-import { git, resolveCommit } from './git.ts';
-import { exists } from './exists.ts';
+import { exists, git, resolveCommit } from './git.ts';
 import type { Worktree } from './types.ts';
 
 /** One file of a branch's diff, from `git diff --numstat`. */

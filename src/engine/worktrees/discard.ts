@@ -1,9 +1,7 @@
-import { resolveCommit } from './git.ts';
-import { removeWorktree } from './remove.ts';
+import { exists, resolveCommit } from './git.ts';
+import { countUnmergedCommits, removeWorktree } from './remove.ts';
 import { uncommittedFiles } from './diff.ts';
 import type { Worktree } from './types.ts';
-import { countUnmergedCommits } from './unmerged.ts';
-import { exists } from './exists.ts';
 
 export type DiscardResult =
   | {

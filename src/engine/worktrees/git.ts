@@ -1,6 +1,7 @@
 import { childEnv } from '../process/child-env.ts';
 import { asAgent, trustedDirectories } from '../process/agent-user.ts';
 import { execa } from 'execa';
+import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** git ran and failed; `message` is git's own explanation (its first fatal:/error: line). */
@@ -136,4 +137,12 @@ function gitMessage(stderr: string): string {
   const reported = lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0] ?? '';
   // Continuation lines are hints about git's own flags ("use 'remove -f -f'…"): no use in a chat.
   return reported.replace(/^(fatal|error):\s*/, '').replace(/[;:,]$/, '');
+}
+
+/** Whether anything is at `path` (a worktree removed by hand is not). */
+export function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,8 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
-import { currentBranch, git, GitFailure, resolveCommit } from './git.ts';
+import { currentBranch, exists, git, GitFailure, resolveCommit } from './git.ts';
 import type { Worktree } from './types.ts';
-import { exists } from './exists.ts';
 import { repositoryProgram } from './repo-programs.ts';
 import { diffCounts, statusFiles } from './diff.ts';
 

@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import { git, GitFailure, GitUnavailable } from './git.ts';
 import { WorktreeError } from './worktree-error.ts';
 
@@ -45,3 +46,15 @@ const isDirectory = (path: string): Promise<boolean> =>
     (info) => info.isDirectory(),
     () => false,
   );
+
+/**
+ * Concurrent `git worktree add`s in one repository race: one can read another's half-written
+ * metadata (`failed to read .git/worktrees/<id>/commondir`), so the bridge changes a
+ * repository's list of worktrees one change at a time, keyed by its common git directory.
+ * (Other processes' races are left to the retry in git().)
+ */
+const byRepository = new KeyedSerializer();
+
+export function serialized<T>(commonDir: string, task: () => Promise<T>): Promise<T> {
+  return byRepository.run(commonDir, task);
+}
