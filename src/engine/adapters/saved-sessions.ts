@@ -1,4 +1,5 @@
 import { basename, join } from 'node:path';
+import { jsonOf } from '../../kernel/protocols/decoder.ts';
 import { entriesInPlace, filesInPlace, readInPlace, type AgentPlace } from '../files/agent-place.ts';
 import type { Owner } from '../sandbox/helper-env.ts';
 
@@ -111,26 +112,16 @@ async function codexSessions(place: AgentPlace, root: string, cwd: string): Prom
 }
 
 function codexSession(file: string, lines: string[], mtimeMs: number, cwd: string): SavedSession | undefined {
-  let meta: { payload?: { id?: string; cwd?: string; timestamp?: string } };
-  try {
-    meta = JSON.parse(lines[0] ?? '');
-  } catch {
-    return undefined;
-  }
-  if (meta.payload?.cwd !== cwd || !meta.payload.id) return undefined;
+  const meta = jsonOf<{ payload?: { id?: string; cwd?: string; timestamp?: string } }>(lines[0] ?? '');
+  if (meta?.payload?.cwd !== cwd || !meta.payload.id) return undefined;
   let firstPrompt: string | undefined;
   let turns = 0;
   for (const line of lines.slice(1)) {
     if (!line.includes('"role":"user"')) continue;
-    let entry: { type?: string; payload?: { type?: string; role?: string; content?: { type?: string; text?: string }[] } };
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const text = entry.payload?.content?.find((part) => part.type === 'input_text')?.text;
+    const entry = jsonOf<{ type?: string; payload?: { type?: string; role?: string; content?: { type?: string; text?: string }[] } }>(line);
+    const text = entry?.payload?.content?.find((part) => part.type === 'input_text')?.text;
     // Codex puts its own context in user messages too, as <tagged> blocks.
-    if (entry.type !== 'response_item' || entry.payload?.role !== 'user' || !text || /^<[a-z_]+>/.test(text)) continue;
+    if (entry?.type !== 'response_item' || entry.payload?.role !== 'user' || !text || /^<[a-z_]+>/.test(text)) continue;
     turns++;
     firstPrompt ??= text;
   }
@@ -155,14 +146,10 @@ function claudeSession(file: string, lines: string[], mtime: number): SavedSessi
   let startedAt = mtime;
   let turns = 0;
   for (const line of lines) {
-    let entry: { type?: string; timestamp?: string; message?: { role?: string; content?: unknown } };
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      continue; // a line cut by the read limit, or torn
-    }
+    // None from a line cut by the read limit, or torn.
+    const entry = jsonOf<{ type?: string; timestamp?: string; message?: { role?: string; content?: unknown } }>(line);
     // A prompt is a user message of text; tool results come back as user messages too, as arrays.
-    if (entry.type !== 'user' || typeof entry.message?.content !== 'string') continue;
+    if (entry?.type !== 'user' || typeof entry.message?.content !== 'string') continue;
     turns++;
     if (firstPrompt === undefined) {
       firstPrompt = entry.message.content;

@@ -1,6 +1,5 @@
-import { briefOf } from './brief.ts';
+import { briefOf, takeOver } from './brief.ts';
 import { resetTime } from './limit-words.ts';
-import { takeOver } from './take-over.ts';
 import { freshNotes } from './work-notes.ts';
 import type { SessionHandover } from '../session/session-config.ts';
 import type { FallbackChain } from './chain.ts';

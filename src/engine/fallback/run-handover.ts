@@ -1,6 +1,6 @@
 import type { Adapter } from '../adapters/load.ts';
 import { resetTime } from './limit-words.ts';
-import { takeOver } from './take-over.ts';
+import { takeOver } from './brief.ts';
 import { freshNotes, type TurnWatcher } from './work-notes.ts';
 import type { FallbackChain } from './chain.ts';
 import type { SessionConfig, SessionHandover, SessionOptions } from '../session/session-config.ts';

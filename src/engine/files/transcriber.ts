@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
+import { jsonOf } from '../../kernel/protocols/decoder.ts';
 
 export interface TranscriberConfig {
   /** Base URL of an OpenAI-compatible API: `<url>/audio/transcriptions` is called. */
@@ -65,10 +66,6 @@ export class Transcriber {
 
 /** OpenAI-style `{"error": {"message"}}`, briefly, when there is one. */
 function errorDetail(body: string): string {
-  try {
-    const message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
-    return typeof message === 'string' ? `: ${message.slice(0, 200)}` : '';
-  } catch {
-    return '';
-  }
+  const message = jsonOf<{ error?: { message?: unknown } }>(body)?.error?.message;
+  return typeof message === 'string' ? `: ${message.slice(0, 200)}` : '';
 }

@@ -1,5 +1,5 @@
 import type { Usage } from '../../kernel/protocols/events.ts';
-import { compact } from '../../kernel/protocols/decoder.ts';
+import { compact, isObject, jsonOf } from '../../kernel/protocols/decoder.ts';
 
 /*
  * What a model call used, read from the API's own answer as the credential proxy passes it
@@ -62,14 +62,8 @@ export class UsageReader {
   }
 
   private read(text: string): void {
-    if (!text.startsWith('{')) return;
-    let event: Record<string, unknown>;
-    try {
-      event = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return;
-    }
-    const call = callIn(event);
+    const event = text.startsWith('{') ? jsonOf<Record<string, unknown>>(text) : undefined;
+    const call = event && callIn(event);
     if (!call) return;
     const key = call.id ?? this.current ?? `#${this.calls.size}`;
     this.current = key;
@@ -145,7 +139,7 @@ function larger(a: Usage, b: Usage): Usage {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 function str(value: unknown): string | undefined {

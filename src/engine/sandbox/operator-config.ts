@@ -77,9 +77,7 @@ interface LayJob {
  * operator has (read as the sandbox's uid): those are bound from `source`, the rest blank.
  */
 export function clearConfig(source: string, home: string, cli: CliConfig | undefined, owner: Owner): Set<string> {
-  const entries = configEntries(cli);
-  const present = runLay({ kind: 'walls', home, source, folders: configFolders(entries), entries, fields: cli?.operatorFields ?? {} }, owner);
-  return new Set(present);
+  return new Set(runLay({ kind: 'walls', home, source }, cli, owner));
 }
 
 /**
@@ -89,9 +87,8 @@ export function clearConfig(source: string, home: string, cli: CliConfig | undef
  * agent wrote is read there as configuration.
  */
 export function layTerminalHome(source: string, chat: string, cli: CliConfig | undefined, owner: Owner): string {
-  const entries = configEntries(cli);
   const home = terminalHomeOf(chat);
-  runLay({ kind: 'terminal', home, source, folders: configFolders(entries), entries, fields: cli?.operatorFields ?? {}, chat }, owner);
+  runLay({ kind: 'terminal', home, source, chat }, cli, owner);
   return home;
 }
 
@@ -100,9 +97,12 @@ export function terminalHomeOf(chat: string): string {
   return `${chat}.terminal`;
 }
 
-function runLay(job: LayJob, owner: Owner): string[] {
+/** Runs LAY_SCRIPT on `cli`'s configuration; the entries the operator has. */
+function runLay(job: Omit<LayJob, 'folders' | 'entries' | 'fields'>, cli: CliConfig | undefined, owner: Owner): string[] {
+  const entries = configEntries(cli);
+  const whole: LayJob = { ...job, folders: configFolders(entries), entries, fields: cli?.operatorFields ?? {} };
   try {
-    return JSON.parse(runAs(owner, process.execPath, ['-e', LAY_SCRIPT, JSON.stringify(job)]).toString()) as string[];
+    return JSON.parse(runAs(owner, process.execPath, ['-e', LAY_SCRIPT, JSON.stringify(whole)]).toString()) as string[];
   } catch (error) {
     throw new Error(`the sandbox's home could not be given the operator's configuration: ${helperFailure(error)}`, { cause: error });
   }

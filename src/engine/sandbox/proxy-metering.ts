@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { UsageEvent } from '../../kernel/protocols/events.ts';
+import { jsonOf } from '../../kernel/protocols/decoder.ts';
 import { costOf, type PriceTable } from '../usage/prices.ts';
 import type { ModelCall } from './model-usage.ts';
 
@@ -34,12 +35,8 @@ export function bodyIfChecked(req: IncomingMessage, metering: ProxyMetering | un
 
 /** The model a request body names (`"model"` in its JSON), if it names one. */
 export function requestedModel(body: Buffer): string | undefined {
-  try {
-    const model = (JSON.parse(body.toString('utf8')) as { model?: unknown }).model;
-    return typeof model === 'string' && model ? model : undefined;
-  } catch {
-    return undefined;
-  }
+  const model = jsonOf<{ model?: unknown }>(body.toString('utf8'))?.model;
+  return typeof model === 'string' && model ? model : undefined;
 }
 
 /** Why a request is refused for naming a model of no known price, or undefined. */

@@ -185,14 +185,13 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const sockets = mkdtempSync(join(walls.sockets, `jsonl-bridge-walls-${process.pid}-`));
   const servers: Server[] = [];
   const forwards: Forward[] = [];
-  const mcpPort = scope.mcpUrl ? loopbackPort(scope.mcpUrl)?.port : undefined;
-  const [egressPort, modelPort] = INSIDE_PORTS.filter((port) => port !== mcpPort) as [number, number];
+  const mcp = scope.mcpUrl ? loopbackPort(scope.mcpUrl) : undefined;
+  const [egressPort, modelPort] = INSIDE_PORTS.filter((port) => port !== mcp?.port) as [number, number];
   // The model API credential stays out: the CLI calls the credential proxy, which adds it.
   const api = heldApi(launch.env, scope.cli?.modelApi);
   try {
     chownSync(sockets, walls.uid.uid, walls.uid.gid);
     chmodSync(sockets, 0o700);
-    const mcp = scope.mcpUrl ? loopbackPort(scope.mcpUrl) : undefined;
     if (mcp) {
       servers.push(relayToTcp(join(sockets, 'mcp.sock'), mcp.host, mcp.port));
       forwards.push({ port: mcp.port, socket: 'mcp.sock' });

@@ -6,18 +6,10 @@ import type { Usage } from '../../kernel/protocols/events.ts';
 // Part of the code, so it travels with it into the build's bundle.
 import shippedPrices from './prices.json' with { type: 'json' };
 
-/** US dollars per million tokens of each kind. */
-export interface Price {
-  input: number;
-  output: number;
-  /** Prompt tokens served from the cache; the input price when not given. */
-  cacheRead?: number;
-  /** Prompt tokens written to the cache; the input price when not given. */
-  cacheWrite?: number;
-}
-
 const dollars = z.number().finite().min(0).max(10_000);
+/** US dollars per million tokens of each kind; prompt tokens read from the cache or written to it cost the input price when not given. */
 const priceSchema = z.object({ input: dollars, output: dollars, cacheRead: dollars.optional(), cacheWrite: dollars.optional() }).strict();
+type Price = z.infer<typeof priceSchema>;
 const fileSchema = z
   .object({
     $comment: z.string().optional(),

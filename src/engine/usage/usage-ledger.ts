@@ -189,12 +189,6 @@ function add(tally: Tally, spend: Spend): void {
 
 export function sum(tallies: Tally[]): Tally {
   const total = empty();
-  for (const t of tallies) {
-    total.turns += t.turns;
-    total.runs += t.runs;
-    total.inputTokens += t.inputTokens;
-    total.outputTokens += t.outputTokens;
-    total.costUsd += t.costUsd;
-  }
+  for (const tally of tallies) for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += tally[key];
   return total;
 }

@@ -48,6 +48,15 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `text` as JSON, or undefined where it is none. */
+export function jsonOf<T = unknown>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
