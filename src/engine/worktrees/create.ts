@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import { childEnv } from '../process/child-env.ts';
-import { currentBranch, git, GitFailure, resolveCommit } from './git.ts';
+import { currentBranch, git, gitOr, type GitFailure, resolveCommit } from './git.ts';
 import { locateRepo, serialized } from './repo.ts';
 import type { Worktree } from './types.ts';
 import { WorktreeError } from './worktree-error.ts';
@@ -35,9 +35,9 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
 
   // The branch first, on its own: creating a ref is atomic, so a lock failure leaves nothing behind
   // and the retry in git() is safe. `worktree add -b` could fail after making the branch.
-  await gitOrExplain(['branch', '--no-track', branch, baseCommit], root, `could not create branch ${branch}`);
+  await gitOr(['branch', '--no-track', branch, baseCommit], root, explained(`could not create branch ${branch}`));
   try {
-    await serialized(commonDir, () => gitOrExplain(['worktree', 'add', '--quiet', '--', path, branch], root, `could not create a worktree at ${path}`));
+    await serialized(commonDir, () => gitOr(['worktree', 'add', '--quiet', '--', path, branch], root, explained(`could not create a worktree at ${path}`)));
   } catch (error) {
     await git(['branch', '-D', '--', branch], { cwd: root }).catch(() => undefined);
     throw error;
@@ -62,14 +62,10 @@ async function makeDirectoryIn(path: string, dir: string): Promise<void> {
   if (made.failed) throw new WorktreeError(`could not make ${dir} in the worktree: ${made.stderr.trim() || made.shortMessage}`);
 }
 
-async function gitOrExplain(args: string[], cwd: string, what: string): Promise<void> {
-  try {
-    await git(args, { cwd });
-  } catch (error) {
-    if (error instanceof GitFailure) throw new WorktreeError(`${what}: ${error.message}`);
-    throw error;
-  }
-}
+/** git's refusal as a WorktreeError: what could not be done, and git's why. */
+const explained = (what: string) => (failure: GitFailure) => {
+  throw new WorktreeError(`${what}: ${failure.message}`);
+};
 
 // nanoid's alphabet: safe both as a directory name and inside a ref name.
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -112,18 +112,18 @@ export function isTransient(stderr: string): boolean {
 
 /** The commit `rev` names, or undefined when it names none. */
 export function resolveCommit(rev: string, cwd: string): Promise<string | undefined> {
-  return answerOrNone(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], cwd);
+  return gitOr(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], cwd, () => undefined);
 }
 
 /** The branch HEAD is on in `cwd`, or undefined when detached. */
 export function currentBranch(cwd: string): Promise<string | undefined> {
-  return answerOrNone(['symbolic-ref', '--quiet', '--short', 'HEAD'], cwd);
+  return gitOr(['symbolic-ref', '--quiet', '--short', 'HEAD'], cwd, () => undefined);
 }
 
-/** What git answers, or undefined when it refuses (a GitFailure). */
-function answerOrNone(args: string[], cwd: string): Promise<string | undefined> {
+/** What git answers, or what `refused` makes of its refusal (a GitFailure); any other error is thrown. */
+export function gitOr<T>(args: readonly string[], cwd: string, refused: (failure: GitFailure) => T): Promise<string | T> {
   return git(args, { cwd }).catch((error: unknown) => {
-    if (error instanceof GitFailure) return undefined;
+    if (error instanceof GitFailure) return refused(error);
     throw error;
   });
 }

@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
-import { currentBranch, exists, git, GitFailure, resolveCommit } from './git.ts';
+import { currentBranch, exists, git, GitFailure, gitOr, resolveCommit } from './git.ts';
 import type { Worktree } from './types.ts';
 import { repositoryProgram } from './repo-programs.ts';
 import { diffCounts, statusFiles } from './diff.ts';
@@ -131,14 +131,8 @@ async function conflictsOf(cwd: string, head: string, tip: string): Promise<stri
 
 /** The checkout's own identity if it has one, else the bridge's: a merge commit needs a committer. */
 async function identity(cwd: string): Promise<string[]> {
-  try {
-    await git(['var', 'GIT_COMMITTER_IDENT'], { cwd });
-    await git(['var', 'GIT_AUTHOR_IDENT'], { cwd });
-    return [];
-  } catch (error) {
-    if (error instanceof GitFailure) return FALLBACK_IDENTITY;
-    throw error;
-  }
+  for (const who of ['GIT_COMMITTER_IDENT', 'GIT_AUTHOR_IDENT']) if ((await gitOr(['var', who], cwd, () => undefined)) === undefined) return FALLBACK_IDENTITY;
+  return [];
 }
 
 /** Leaves the checkout as it was at `head`: a merge git left half done is aborted, a staged one reset. */
