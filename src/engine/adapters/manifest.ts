@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { inputEncoders, liveDialects, liveOnlyProtocols, protocolNames } from '../../kernel/protocols/index.ts';
 import { SAVED_SESSION_FORMATS } from './saved-sessions.ts';
 import { TURN_OPTION_NAMES, TURN_OPTIONS, type TurnOptionName } from './turn-options.ts';
-import { routeProblem } from '../sandbox/model-routes.ts';
+import { argTemplate, cliInWallsSchema } from '../sandbox/wall-scope.ts';
 
 /**
  * The shape of `adapters/<name>.json`: everything the bridge needs to know to drive one CLI.
@@ -11,21 +11,12 @@ import { routeProblem } from '../sandbox/model-routes.ts';
  * in a quoted JSON string, which is also a TOML string (for codex's `-c key=value`).
  */
 
-const ROUTES_WANTED = 'list the calls the CLI makes to its model API, like "POST /v1/messages": the credential proxy sends on no other';
-
-const argTemplate = z.array(z.string()).describe('an array of argument strings');
 /** Each option's arguments: a CLI without one simply does not offer it. */
 const optionTemplates = z
   .object(Object.fromEntries(TURN_OPTION_NAMES.map((name) => [name, argTemplate])) as Record<TurnOptionName, typeof argTemplate>)
   .partial()
   .strict()
   .default({});
-/** A path inside a home, relative to it and staying in it (a folder ends in `/`). */
-const homePath = z
-  .string()
-  .regex(/^[\w.-]+(\/[\w.-]+)*\/?$/, 'a path relative to the home')
-  .refine((path) => !path.split('/').some((part) => part === '..' || part === '.'), 'a path staying in the home');
-
 export const PLACEHOLDERS = ['prompt', 'promptFile', 'sessionId', ...TURN_OPTION_NAMES.flatMap((name) => TURN_OPTIONS[name].placeholders)];
 /** `{name}` or `{name|json}`. */
 export const PLACEHOLDER_PATTERN = /\{(\w+)(?:\|(json))?\}/g;
@@ -191,61 +182,7 @@ export const adapterManifestSchema = z
      * only (`fill`): the bridge has it unpack once into a folder every sandbox is shown
      * read-only, so no home holds a copy. docs/sandbox.md says what each CLI declares.
      */
-    walls: z
-      .object({
-        modelApi: z
-          .object({
-            credentials: z
-              .array(
-                z
-                  .object({
-                    variable: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable'),
-                    header: z
-                      .string()
-                      .regex(/^[a-z0-9-]+$/, 'a header name in lower case')
-                      .refine((header) => header !== 'host', 'not host'),
-                    scheme: z.string().min(1).optional(),
-                  })
-                  .strict(),
-              )
-              .min(1),
-            upstream: z
-              .object({
-                variable: z.string().optional(),
-                default: z.url({ protocol: /^https?$/ }).optional(),
-              })
-              .strict(),
-            pointAt: z
-              .object({ env: z.string().optional(), args: argTemplate.optional() })
-              .strict()
-              .refine((pointAt) => pointAt.env !== undefined || pointAt.args !== undefined, 'needs env or args'),
-            routes: z
-              .array(
-                z.string().superRefine((route, ctx) => void (routeProblem(route) && ctx.addIssue({ code: 'custom', message: routeProblem(route)! }))),
-                { error: ROUTES_WANTED },
-              )
-              .min(1, ROUTES_WANTED),
-          })
-          .strict()
-          .optional(),
-        args: argTemplate.default([]),
-        permissions: z.object({ bypass: argTemplate, safe: argTemplate, allowlist: argTemplate }).partial().strict().default({}),
-        unset: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable')).default([]),
-        config: z.array(homePath).default([]),
-        operatorFields: z.record(homePath, z.array(z.string().min(1)).min(1)).default({}),
-        login: z.array(homePath).default([]),
-        givenOnce: z.array(homePath).default([]),
-        hosts: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a host name, like "chatgpt.com"')).default([]),
-        programCache: z
-          .object({
-            env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable'),
-            fill: z.object({ args: argTemplate.default([]), env: z.record(z.string(), z.string()).default({}) }).strict(),
-          })
-          .strict()
-          .optional(),
-      })
-      .strict()
-      .prefault({}),
+    walls: cliInWallsSchema.prefault({}),
     /** Environment the CLI needs on top of the bridge's own (which passes through unchanged). */
     env: z.record(z.string(), z.string()).default({}),
     /**

@@ -5,29 +5,7 @@
  * proxy, and gives it a placeholder.
  */
 
-/** One credential a CLI takes from its environment, and the header it sends it in. */
-export interface CredentialSpec {
-  /** The variable holding it: ANTHROPIC_API_KEY, CODEX_API_KEY, CLAUDE_CODE_OAUTH_TOKEN. */
-  variable: string;
-  /** The header it goes in, lower case: `x-api-key`, `authorization`. */
-  header: string;
-  /** Written before it in the header: `Bearer`. */
-  scheme?: string;
-}
-
-export interface ModelApiAccess {
-  /** In the order the CLI prefers them: of two sent in one header, the first is held, the other left out. */
-  credentials: CredentialSpec[];
-  /** Where the API is: the variable naming its base URL (read by the bridge), else `default`; neither: the CLI does not use this API as it is set. */
-  upstream: { variable?: string; default?: string };
-  /**
-   * How the CLI is told the proxy's URL: a variable it reads, or arguments put before its own
-   * (`{modelApiUrl}` in them is the proxy's URL inside).
-   */
-  pointAt: { env?: string; args?: string[] };
-  /** The calls it makes there (`POST /v1/messages`, see model-routes.ts): the credential proxy sends on no other. */
-  routes: string[];
-}
+import type { ModelApiAccess } from './wall-scope.ts';
 
 /** What a CLI in walls holds where its credential was. */
 export const PLACEHOLDER_KEY = 'sk-held-by-the-bridge';

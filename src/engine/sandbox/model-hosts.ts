@@ -1,5 +1,5 @@
 import { parseHostRule, type HostRule } from './host-rules.ts';
-import type { ModelApiAccess } from './model-api-access.ts';
+import type { ModelApiAccess } from './wall-scope.ts';
 
 type CallsOut = { modelApi?: Pick<ModelApiAccess, 'upstream'>; hosts?: string[] };
 

@@ -1,6 +1,7 @@
 import { helperFailure, runAs, type Owner } from './helper-env.ts';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { CliConfig } from './wall-scope.ts';
 
 /*
  * What a CLI obeys is the operator's, never the agent's. A chat's home is writable and kept,
@@ -25,14 +26,6 @@ const BLANK_FOR_EVERY_CLI = [
   '.npmrc',
   '.ssh/',
 ];
-
-/** What an adapter declares of its CLI's configuration in its home (`walls.config` and `walls.operatorFields` in its manifest). */
-export interface CliConfig {
-  /** Paths relative to the home; a folder ends in `/`. */
-  config?: string[];
-  /** Files the CLI must write, whose named top-level fields are nonetheless configuration: reset to the operator's at each start. */
-  operatorFields?: Record<string, string[]>;
-}
 
 /** One path of the home's configuration: the operator's copy of it, or (absent there, or never taken) a blank. */
 export interface ConfigEntry {

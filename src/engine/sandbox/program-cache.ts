@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { runAs, type Owner } from './helper-env.ts';
-
-/** How a CLI that unpacks its own program on its first start in a home (Copilot) is made to unpack it once, for every sandbox. */
-export interface ProgramCache {
-  /** The variable naming the folder it unpacks into. */
-  env: string;
-  /** Its arguments and environment that make it unpack, then exit. */
-  fill: { args: string[]; env: Record<string, string> };
-}
+import type { ProgramCache } from './wall-scope.ts';
 
 /** How long an unpack may take: a few seconds for Copilot's 235 MB, far more on a loaded machine. */
 const FILL_TIMEOUT_MS = 120_000;
