@@ -59,17 +59,8 @@ let raised: Raised | undefined;
 /** Set once at start by the bridge or a worker: from now on every CLI process runs inside walls. */
 export function raiseWalls(
   decision: SandboxDecision,
-  places: {
-    homes: string;
-    sockets: string;
-    allow?: HostRule[];
-    internal?: HostRule[];
-    metering?: ProxyMetering;
-    identity?: string;
-    settings?: string;
-    masked?: string[];
-    adapters?: WalledClis;
-  },
+  places: Pick<Raised, 'homes' | 'sockets'> &
+    Partial<Pick<Raised, 'allow' | 'internal' | 'metering' | 'identity' | 'settings' | 'masked'>> & { adapters?: WalledClis },
 ): void {
   raised = decision.on
     ? {

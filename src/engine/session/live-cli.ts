@@ -9,29 +9,20 @@ import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent } from '../../kernel/protocols/events.ts';
 import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
 import type { AgentCommand, LiveWire, WireSession } from '../../kernel/protocols/index.ts';
-import type { Log } from '../../kernel/log/logger.ts';
 import type { HandedMessages } from './live-input.ts';
 import { LiveTurn } from './live-turn.ts';
 import { ProcessMessages } from './process-messages.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { wallsUp } from '../sandbox/walls.ts';
-import type { WallScope } from '../sandbox/wall-scope.ts';
-import { safely, startCli, type RunningTurn, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
+import { safely, startCli, type RunningTurn, type TurnRun, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
 import { MCP_RELAY_SCRIPT, mcpOverStdio } from './mcp-stdio-relay.ts';
 
-/** What a live CLI starts with: everything a turn has but its prompt. */
-export interface LiveLaunch {
-  adapter: Adapter;
+/** What a live CLI starts with: everything a turn has but its prompt and its limits. */
+export type LiveLaunch = Pick<TurnRun, 'adapter' | 'cwd' | 'env' | 'graceMs' | 'log' | 'walls'> & {
   spec: Omit<TurnSpec, 'prompt' | 'liveInput' | 'permissions'>;
-  cwd: string;
-  env: Record<string, string | undefined>;
   /** The chat's permission mode, for a CLI that is given it when its session opens (codex's sandbox). */
   mode: WireSession['mode'];
-  graceMs?: number;
-  log?: Log;
-  /** Whose walls its CLI runs in, when the sandbox is on. */
-  walls?: WallScope;
-}
+};
 
 /** A permission request, with the tool call's own input where the request carries less (ExitPlanMode's plan). */
 export interface PermissionRequest extends PermissionEvent {

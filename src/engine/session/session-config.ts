@@ -1,12 +1,9 @@
 import type { Adapter } from '../adapters/load.ts';
 import type { TurnOptions } from '../adapters/turn-options.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
-import type { BatchedOutput } from '../process/batched-output.ts';
-import type { WallScope } from '../sandbox/wall-scope.ts';
-import type { Log } from '../../kernel/log/logger.ts';
 import type { LiveLaunch, PermissionAnswerer } from './live-cli.ts';
 import type { LivePool } from './live-pool.ts';
-import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from './turn.ts';
+import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome, TurnRun } from './turn.ts';
 import type { AgentCommand } from '../../kernel/protocols/index.ts';
 import type { TurnControls } from './turn-controls.ts';
 
@@ -14,11 +11,7 @@ import type { TurnControls } from './turn-controls.ts';
 export type SessionOptions = Omit<TurnOptions, 'cwd'> & Pick<TurnSpec, 'trusted'>;
 
 /** Everything about a session that stays the same from turn to turn. */
-export interface SessionConfig {
-  adapter: Adapter;
-  cwd: string;
-  /** The environment CLIs run with (normally the bridge's own: API keys pass through). */
-  env: Record<string, string | undefined>;
+export interface SessionConfig extends Pick<TurnRun, 'adapter' | 'cwd' | 'env' | 'graceMs' | 'output' | 'log' | 'walls'> {
   /** The CLI's own session id from an earlier run (a restart), to resume on the first turn. */
   resumeId?: string;
   /** Every turn's options (model, tools, system prompt…); the working directory is `cwd`. */
@@ -27,13 +20,8 @@ export interface SessionConfig {
   freshOptions?: () => Promise<SessionOptions>;
   /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
   permissions?: TurnSpec['permissions'];
-  graceMs?: number;
   /** Turns take messages while they work, where the CLI can (TurnSpec.liveInput; see `steer`). */
   liveInput?: boolean;
-  /** Read the CLI's output in batches (background runs, where nobody waits for each line). */
-  output?: BatchedOutput;
-  /** Where a turn reports a listener's bug. */
-  log?: Log;
   /** Called whenever the CLI's session id changes, so the owner can persist it. */
   onResumeId?(id: string): void;
   /**
@@ -43,8 +31,6 @@ export interface SessionConfig {
    */
   live?: LivePool;
   onPermission?: PermissionAnswerer;
-  /** Whose walls its CLI runs in when the sandbox is on (read at each turn: `safe` makes the directory read-only). */
-  walls?: WallScope;
   /** Where the kept CLI runs: a process here (LiveCli) unless this says elsewhere (a worker). */
   liveProcess?: (launch: LiveLaunch, answer: PermissionAnswerer) => LiveProcess;
   /**

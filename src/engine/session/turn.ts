@@ -86,17 +86,18 @@ export interface TurnRun {
   adapter: Adapter;
   spec: TurnSpec;
   cwd: string;
+  /** The environment CLIs run with (normally the bridge's own: API keys pass through). */
   env: Record<string, string | undefined>;
   /** Stop the turn after this long and report it as timed out. */
   timeoutMs?: number;
   /** End the turn when its CLI shows no progress of the model this long (see SilenceWatch). */
   silenceMs?: number;
   graceMs?: number;
-  /** Read the CLI's output in batches (see CliLaunch). */
+  /** Read the CLI's output in batches (background runs, where nobody waits for each line; see CliLaunch). */
   output?: BatchedOutput;
   /** Where a listener's bug is reported (it never stops the turn). */
   log?: Log;
-  /** Whose walls its CLI runs in, when the sandbox is on. */
+  /** Whose walls its CLI runs in when the sandbox is on (read at each turn: `safe` makes the directory read-only). */
   walls?: WallScope;
 }
 
