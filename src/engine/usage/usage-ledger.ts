@@ -39,13 +39,7 @@ export interface Tally {
   costUsd: number;
 }
 
-export interface CostlyRun {
-  runId: string;
-  number: number;
-  label: string;
-  costUsd: number;
-  day: string;
-}
+export type CostlyRun = NonNullable<Spend['run']> & { costUsd: number; day: string };
 
 interface ChatUsage {
   /** UTC day → "cli model" → tally; only the last DAYS_KEPT days. */

@@ -1,5 +1,5 @@
 import { exists, git, resolveCommit } from './git.ts';
-import type { Worktree } from './types.ts';
+import type { DiffCounts, Worktree } from './types.ts';
 
 /** One file of a branch's diff, from `git diff --numstat`. */
 export interface DiffFile {
@@ -13,7 +13,7 @@ export interface DiffFile {
 }
 
 /** What a run's branch changed against the commit it was made from: the text and its summary. */
-export interface WorktreeDiff {
+export interface WorktreeDiff extends DiffCounts {
   branch: string;
   /** The commit the diff is taken from (where the branch left its base) and the branch's tip. */
   base: string;
@@ -23,9 +23,6 @@ export interface WorktreeDiff {
   /** The diff was longer than `maxBytes` and is cut at a line's end. */
   truncated: boolean;
   files: DiffFile[];
-  filesChanged: number;
-  insertions: number;
-  deletions: number;
   /** Commits on the branch since the base: how many, and the newest of them (hash and subject). */
   commitCount: number;
   commits: { sha: string; subject: string }[];
@@ -87,11 +84,11 @@ async function diffBase(wt: Worktree, tip: string): Promise<string> {
 }
 
 /** How many files `from`..`to` changes, and its lines added and removed. */
-export async function diffCounts(cwd: string, from: string, to: string): Promise<{ filesChanged: number; insertions: number; deletions: number }> {
+export async function diffCounts(cwd: string, from: string, to: string): Promise<DiffCounts> {
   return counted(parseNumstat(await git(['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', from, to], { cwd })));
 }
 
-function counted(files: DiffFile[]): { filesChanged: number; insertions: number; deletions: number } {
+function counted(files: DiffFile[]): DiffCounts {
   return {
     filesChanged: files.length,
     insertions: files.reduce((sum, file) => sum + file.insertions, 0),

@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import { currentBranch, exists, git, GitFailure, gitOr, resolveCommit } from './git.ts';
-import type { Worktree } from './types.ts';
+import type { DiffCounts, Worktree } from './types.ts';
 import { repositoryProgram } from './repo-programs.ts';
 import { diffCounts, statusFiles } from './diff.ts';
 
@@ -9,7 +9,7 @@ import { diffCounts, statusFiles } from './diff.ts';
 export type MergeRefusal = 'gone' | 'detached' | 'nothing' | 'dirty' | 'conflict' | 'programs' | 'failed';
 
 export type MergeResult =
-  | {
+  | ({
       ok: true;
       /** The branch merged into, in the checkout at `repoRoot`. */
       into: string;
@@ -19,10 +19,7 @@ export type MergeResult =
       previous: string;
       /** Commits it brought, and their diff. */
       commits: number;
-      filesChanged: number;
-      insertions: number;
-      deletions: number;
-    }
+    } & DiffCounts)
   | { ok: false; refusal: MergeRefusal; message: string; /** The files in question: conflicting, changed, in the way. */ files?: string[] };
 
 /** Whoever commits when the checkout names nobody (a bridge on a fresh machine). */

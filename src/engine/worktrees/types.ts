@@ -13,13 +13,17 @@ export interface Worktree {
   baseBranch?: string;
 }
 
-export interface WorktreeSummary {
-  /** Commits on the branch since baseCommit. */
-  commits: number;
-  /** The committed diff since baseCommit. */
+/** What a diff changes: how many files, and its lines added and removed. */
+export interface DiffCounts {
   filesChanged: number;
   insertions: number;
   deletions: number;
+}
+
+/** What a run left: its commits and their diff since baseCommit (the counts), and what it did not commit. */
+export interface WorktreeSummary extends DiffCounts {
+  /** Commits on the branch since baseCommit. */
+  commits: number;
   /** Modified, staged, deleted or untracked files left in the worktree. */
   uncommittedFiles: number;
   /** `git diff --stat` style text for a chat message, at most ~20 lines. */
