@@ -7,23 +7,18 @@ import { wallsUp } from '../sandbox/walls.ts';
 
 type PermissionAdapter = Pick<Adapter, 'name' | 'file' | 'permissions' | 'options' | 'protocol' | 'streamInput' | 'live'> & Partial<Pick<Adapter, 'walls'>>;
 
-/** Where a session runs: `live`, kept between turns where the CLI can be (its permission requests then come to the bridge directly). */
-export interface ModeContext {
-  live?: boolean;
-}
-
 /**
  * Whether the CLI can ask the bridge before a tool runs: through a permission-prompt tool
- * reached over MCP, or, in a live session, over its own input (codex's approval requests; an
- * ACP agent's, whose sessions are all live).
+ * reached over MCP, or, in a session `live` (kept between turns where the CLI can be), over its
+ * own input (codex's approval requests; an ACP agent's, whose sessions are all live).
  */
-export function canAsk(adapter: PermissionAdapter, context: ModeContext = {}): boolean {
+export function canAsk(adapter: PermissionAdapter, context: { live?: boolean } = {}): boolean {
   if (liveOnlyProtocols.has(adapter.protocol)) return true;
   return (adapter.permissions.prompt !== undefined && adapter.options.mcp !== undefined) || (context.live === true && canRunLive(adapter));
 }
 
 /** What a session in `mode` runs with on this CLI: one that cannot ask runs read-only instead, never unattended. */
-export function effectiveMode(adapter: PermissionAdapter, mode: PermissionMode, context: ModeContext = {}): PermissionMode {
+export function effectiveMode(adapter: PermissionAdapter, mode: PermissionMode, context: { live?: boolean } = {}): PermissionMode {
   return mode === 'ask' && !canAsk(adapter, context) ? 'safe' : mode;
 }
 

@@ -14,16 +14,8 @@ import type { Log } from '../../kernel/log/logger.ts';
 /** Where files sent to a chat are kept, under its working directory. */
 export const INBOX_DIR = join('.bridge', 'inbox');
 
-/** A file a user sent, now on disk. */
-export interface SavedFile {
-  path: string;
-  kind: Attachment['kind'];
-  /** A video recorded in the chat app as a message (Attachment.recorded). */
-  recorded?: boolean;
-  bytes: number;
-  mimeType?: string;
-  durationSeconds?: number;
-}
+/** A file a user sent, now on disk: what its attachment said of it, where it is, and its size. */
+export type SavedFile = Pick<Attachment, 'kind' | 'recorded' | 'mimeType' | 'durationSeconds'> & { path: string; bytes: number };
 
 /** A download that failed: the file it was, and why, in a sentence for the chat. */
 export class DownloadError extends Error {

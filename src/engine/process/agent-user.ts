@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
+import type { Owner } from '../sandbox/helper-env.ts';
 
 /**
  * The OS user agents run as (BRIDGE_AGENT_USER): every CLI, what it runs (tools, hooks, MCP
@@ -9,10 +10,8 @@ import { ConfigError } from '../../kernel/errors/config-error.ts';
  * bridge's environment (/proc/<pid>/environ is the same uid's or root's) or its data directory
  * (0700), where the bot token and every live secret are.
  */
-export interface AgentUser {
+export interface AgentUser extends Owner {
   name: string;
-  uid: number;
-  gid: number;
   home: string;
 }
 

@@ -5,11 +5,10 @@ import { ConfigError } from '../../kernel/errors/config-error.ts';
 import { bwrapArgv, systemEntries } from './bwrap-argv.ts';
 import type { SandboxConfig } from './sandbox-config.ts';
 import type { HostRule } from './host-rules.ts';
+import type { Owner } from './helper-env.ts';
 
 /** Who the walls' processes run as: never root, whose uid owns the host's files whatever is bound. */
-export interface SandboxUid {
-  uid: number;
-  gid: number;
+export interface SandboxUid extends Owner {
   /** Its home's path, where each sandbox's own home appears inside. */
   home: string;
   /** BRIDGE_AGENT_USER's name, or none: the bridge's own user. */

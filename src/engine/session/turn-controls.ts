@@ -1,10 +1,7 @@
-import type { TurnHandlers, TurnOutcome } from './turn.ts';
+import type { TurnHandlers, TurnLimits, TurnOutcome } from './turn.ts';
 
 /** How one sent turn is run and followed: its timeout and its callbacks. */
-export interface TurnControls extends TurnHandlers {
-  timeoutMs?: number;
-  /** The turn ends when its CLI shows no progress of the model this long (see SilenceWatch). */
-  silenceMs?: number;
+export interface TurnControls extends TurnHandlers, TurnLimits {
   /** Called when this turn leaves the queue and its CLI starts. */
   onStart?(): void;
   /** Run in the CLI's plan mode (live CLIs only): the agent proposes a plan and waits for approval. */

@@ -65,7 +65,9 @@ export interface TurnHandlers {
 
 /** How long a turn may run, and how long its CLI may show no progress of the model. */
 export interface TurnLimits {
+  /** Stop the turn after this long and report it as timed out. */
   timeoutMs?: number;
+  /** End the turn when its CLI shows no progress of the model this long (see SilenceWatch). */
   silenceMs?: number;
 }
 
@@ -82,16 +84,12 @@ export interface RunningTurn {
   readonly namesMessages?: boolean | undefined;
 }
 
-export interface TurnRun {
+export interface TurnRun extends TurnLimits {
   adapter: Adapter;
   spec: TurnSpec;
   cwd: string;
   /** The environment CLIs run with (normally the bridge's own: API keys pass through). */
   env: Record<string, string | undefined>;
-  /** Stop the turn after this long and report it as timed out. */
-  timeoutMs?: number;
-  /** End the turn when its CLI shows no progress of the model this long (see SilenceWatch). */
-  silenceMs?: number;
   graceMs?: number;
   /** Read the CLI's output in batches (background runs, where nobody waits for each line; see CliLaunch). */
   output?: BatchedOutput;
