@@ -32,7 +32,7 @@ export async function makeWorkspace(): Promise<Workspace> {
       await writeFile(full, content);
       return full;
     },
-    load: () => loadAgents({ workdir, userDir, knownClis: KNOWN_CLIS, mcpServers: KNOWN_MCP_SERVERS }),
+    load: () => loadAgents({ workdir, userDir, known: { clis: KNOWN_CLIS, mcpServers: KNOWN_MCP_SERVERS } }),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }

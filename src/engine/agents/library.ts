@@ -13,11 +13,7 @@ export interface AgentLibraryCatalog extends AgentCatalog {
   trusted: boolean;
 }
 
-export interface NewAgent {
-  slug: string;
-  description: string;
-  prompt: string;
-}
+export type NewAgent = Pick<AgentDefinition, 'slug' | 'description' | 'prompt'>;
 
 /**
  * Every agent a chat can use, and the changes a chat may make: switching one on or off (kept
@@ -50,8 +46,7 @@ export class AgentLibrary {
     const catalog = await loadAgents({
       workdir: trusted ? workdir : undefined,
       userDir: this.userDir,
-      knownClis: this.options.knownClis,
-      mcpServers: Object.keys(operator.servers),
+      known: { clis: this.options.knownClis, mcpServers: Object.keys(operator.servers) },
       enabledOverride: (slug) => this.options.toggles.get(slug),
     });
     return { ...catalog, problems: [...operator.problems, ...catalog.problems], mcpServers: operator.servers, trusted };

@@ -11,10 +11,8 @@ export interface LoadAgentsOptions {
   workdir: string | undefined;
   /** `<BRIDGE_DATA_DIR>/agents`. */
   userDir: string;
-  /** Adapter names an agent's `cli` may name. */
-  knownClis: readonly string[];
-  /** The MCP servers the operator configured, which an agent's `mcpServers` may name. */
-  mcpServers?: readonly string[];
+  /** The adapters an agent's `cli` may name, and the MCP servers the operator configured, which its `mcpServers` may. */
+  known: KnownNames;
   /** Switched on or off from the chat, over the files' `enabled`. */
   enabledOverride?: (slug: string) => boolean | undefined;
 }
@@ -26,8 +24,7 @@ export interface LoadAgentsOptions {
  * must not be able to put its own agent in their place.
  */
 export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatalog> {
-  const { workdir, userDir } = options;
-  const known: KnownNames = { clis: options.knownClis, mcpServers: options.mcpServers ?? [] };
+  const { workdir, userDir, known } = options;
   const folders = (entry: Dirent) => entry.isDirectory() || entry.isSymbolicLink();
   const sources = await Promise.all([
     loadEntries(userDir, folders, (path, name) => loadAgentFolder(path, name, 'user', known)),

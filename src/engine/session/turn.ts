@@ -287,10 +287,7 @@ export function meteredTotal(calls: ReadonlyMap<string, UsageEvent>): TurnOutcom
   const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   let costUsd: number | undefined;
   for (const call of calls.values()) {
-    usage.inputTokens += call.usage.inputTokens;
-    usage.outputTokens += call.usage.outputTokens;
-    usage.cacheReadTokens! += call.usage.cacheReadTokens ?? 0;
-    usage.cacheWriteTokens! += call.usage.cacheWriteTokens ?? 0;
+    for (const kind of Object.keys(usage) as (keyof Usage)[]) usage[kind] += call.usage[kind] ?? 0;
     if (call.proxy?.costUsd !== undefined) costUsd = (costUsd ?? 0) + call.proxy.costUsd;
   }
   return { usage, costUsd };
