@@ -10,7 +10,7 @@ import type { HostRule } from './host-rules.ts';
 import { egressPolicy, proxyWatch } from './scope-egress.ts';
 import type { CliConfig, CliInWalls, WalledClis, WallScope } from './wall-scope.ts';
 import { copyIntoHome, seedHome } from './home-seed.ts';
-import { runAs } from './helper-env.ts';
+import { runAs, type Owner } from './helper-env.ts';
 import { clearConfig, configBinds, layTerminalHome, madeBlanks, terminalHomeOf } from './operator-config.ts';
 import { credentialProxy, heldApi, withoutCredentials } from './credential-proxy.ts';
 import { installation } from './installation.ts';
@@ -18,14 +18,11 @@ import { sharedProgram } from './program-cache.ts';
 import { credentialVariables } from './model-api-access.ts';
 import type { ProxyMetering } from './proxy-metering.ts';
 
-/** A CLI's command put inside its walls, and what to close when it has exited. */
-export interface Enclosure {
+/** A CLI's command put inside its walls, the sandbox's uid it runs as (the agent user's, or the bridge's own), and what to close when it has exited. */
+export interface Enclosure extends Owner {
   command: string;
   args: string[];
   env: Record<string, string | undefined>;
-  /** The sandbox's uid: the agent user's, or the bridge's own. */
-  uid: number;
-  gid: number;
   close(): void;
 }
 
