@@ -111,7 +111,7 @@ export class LiveCli {
       });
     this.exited = Promise.all([reading, this.process.exited]).then(([, exit]) => {
       this.alive = false;
-      this.removeFolder();
+      if (this.folder) rmSync(this.folder, { recursive: true, force: true });
       this.turn?.processEnded(exit, this.process.stderrTail());
       for (const settle of this.requests.values()) settle({ type: 'control', requestId: '', ok: false, error: 'the CLI exited' });
       return exit;
@@ -308,10 +308,6 @@ export class LiveCli {
     // Approving a plan ends plan mode in the CLI itself.
     if (decision.behavior === 'allow' && event.tool === PLAN_TOOL) this.planning = false;
     if (this.alive) this.wire.decide(event.requestId, decision);
-  }
-
-  private removeFolder(): void {
-    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
   }
 }
 
