@@ -1,6 +1,6 @@
-import type { AgentEvent, ToolStartEvent, Usage } from './events.ts';
+import type { AgentEvent, Usage } from './events.ts';
 import { limitOfText } from './quota.ts';
-import { CODEX_TOOL_NAMES, toolFailed } from './codex-exec-json.ts';
+import { CODEX_TOOL_NAMES, codexToolOutput, codexToolStart, toolFailed } from './codex-exec-json.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 
 /** What the decoder remembers within a turn: its answer so far, the messages it took, what it used. */
@@ -83,7 +83,7 @@ function itemStarted(state: AppServerState, item: unknown) {
       ? { state: { ...state, taken: [...state.taken, id] }, events: [{ type: 'input' as const, id, state: 'started' as const }] }
       : { state, events: [] };
   }
-  const start = toolStart(item);
+  const start = codexToolStart(item);
   return { state, events: start ? [start] : [] };
 }
 
@@ -94,34 +94,8 @@ function itemCompleted(state: AppServerState, item: unknown) {
     return { state: { ...state, lastText: text }, events: text ? [{ type: 'text' as const, text }] : [] };
   }
   const id = str(item.id);
-  if (!id || !toolStart(item)) return { state, events: [] };
-  return { state, events: [{ type: 'tool_end' as const, id, isError: toolFailed(item, item.exitCode), preview: preview(toolOutput(item)) }] };
-}
-
-/** The item kinds that are the agent acting become tool calls, named as codex exec's are. */
-function toolStart(item: Json): ToolStartEvent | null {
-  const id = str(item.id);
-  if (!id) return null;
-  switch (item.type) {
-    case 'commandExecution':
-      return { type: 'tool_start', id, name: 'shell', input: { command: str(item.command) ?? '' } };
-    case 'mcpToolCall':
-      return { type: 'tool_start', id, name: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? 'tool'}`, input: item.arguments ?? {} };
-    case 'dynamicToolCall':
-      return { type: 'tool_start', id, name: str(item.tool) ?? 'tool', input: item.arguments ?? {} };
-    case 'fileChange':
-      return { type: 'tool_start', id, name: 'edit', input: { changes: item.changes ?? [] } };
-    case 'webSearch':
-      return { type: 'tool_start', id, name: 'web_search', input: { query: str(item.query) ?? '' } };
-    default:
-      return null;
-  }
-}
-
-function toolOutput(item: Json): unknown {
-  if (item.type === 'commandExecution') return item.aggregatedOutput;
-  if (item.type === 'mcpToolCall') return isObject(item.error) ? item.error.message : item.result;
-  return '';
+  if (!id || !codexToolStart(item)) return { state, events: [] };
+  return { state, events: [{ type: 'tool_end' as const, id, isError: toolFailed(item), preview: preview(codexToolOutput(item)) }] };
 }
 
 /** The turn's end: its last agent message, or why it did not finish. */

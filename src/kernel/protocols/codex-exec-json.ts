@@ -60,7 +60,7 @@ export const codexExecJson: Decoder<CodexState> = {
 
 function itemStarted(state: CodexState, item: unknown) {
   if (!isObject(item)) return null;
-  const start = toolStart(item);
+  const start = codexToolStart(item);
   if (!start) return { state, events: [] };
   return { state: { ...state, started: [...state.started, start.id] }, events: [start] };
 }
@@ -79,27 +79,36 @@ function itemCompleted(state: CodexState, item: unknown) {
       // Codex reports recoverable warnings (e.g. unknown model metadata) as error items; the turn goes on.
       return { state, events: [{ type: 'log' as const, line: `codex: ${str(item.message) ?? 'error item'}` }] };
     default: {
-      const start = toolStart(item);
+      const start = codexToolStart(item);
       if (!start) return { state, events: [] };
       const events: AgentEvent[] = state.started.includes(id) ? [] : [start];
-      events.push({ type: 'tool_end', id, isError: toolFailed(item), preview: preview(toolOutput(item)) });
+      events.push({ type: 'tool_end', id, isError: toolFailed(item), preview: preview(codexToolOutput(item)) });
       return { state: { ...state, started: state.started.filter((s) => s !== id) }, events };
     }
   }
 }
 
-/** The item kinds that are the agent acting (shell, MCP, edits, search) become tool calls. */
-function toolStart(item: Json): ToolStartEvent | null {
+/**
+ * The item kinds that are the agent acting (shell, MCP, edits, search) become tool calls: exec's
+ * kinds, and the app server's (codexAppServer), which names the same kinds in camelCase.
+ */
+export function codexToolStart(item: Json): ToolStartEvent | null {
   const id = str(item.id);
   if (!id) return null;
   switch (item.type) {
     case 'command_execution':
+    case 'commandExecution':
       return { type: 'tool_start', id, name: 'shell', input: { command: str(item.command) ?? '' } };
     case 'mcp_tool_call':
+    case 'mcpToolCall':
       return { type: 'tool_start', id, name: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? 'tool'}`, input: item.arguments ?? {} };
+    case 'dynamicToolCall':
+      return { type: 'tool_start', id, name: str(item.tool) ?? 'tool', input: item.arguments ?? {} };
     case 'file_change':
+    case 'fileChange':
       return { type: 'tool_start', id, name: 'edit', input: { changes: item.changes ?? [] } };
     case 'web_search':
+    case 'webSearch':
       return { type: 'tool_start', id, name: 'web_search', input: { query: str(item.query) ?? '' } };
     case 'todo_list':
       return { type: 'tool_start', id, name: 'todo', input: { items: item.items ?? [] } };
@@ -108,16 +117,17 @@ function toolStart(item: Json): ToolStartEvent | null {
   }
 }
 
-/** A tool item failed: codex says so, or its command's exit code (each dialect's own field) does. */
-export function toolFailed(item: Json, exitCode = item.exit_code): boolean {
+/** A tool item failed: codex says so, or its command's exit code (in either dialect's name) does. */
+export function toolFailed(item: Json): boolean {
   if (item.status === 'failed' || item.status === 'declined') return true;
-  const code = num(exitCode);
+  const code = num(item.exit_code ?? item.exitCode);
   return code !== undefined && code !== 0;
 }
 
-function toolOutput(item: Json): unknown {
-  if (item.type === 'command_execution') return item.aggregated_output;
-  if (item.type === 'mcp_tool_call') return isObject(item.error) ? item.error.message : item.result;
+/** What a tool item gave back, in either dialect's names. */
+export function codexToolOutput(item: Json): unknown {
+  if (item.type === 'command_execution' || item.type === 'commandExecution') return item.aggregated_output ?? item.aggregatedOutput;
+  if (item.type === 'mcp_tool_call' || item.type === 'mcpToolCall') return isObject(item.error) ? item.error.message : item.result;
   return '';
 }
 

@@ -7,9 +7,6 @@ export interface TraceCarrier {
   tracestate?: string;
 }
 
-/** What a traceparent looks like (version, trace id, span id, flags): anything else is not taken. */
-export const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
-
 const propagator = new W3CTraceContextPropagator();
 
 /** The carrier for `context`'s span, or undefined when it has none (not traced, or not sampled and not recorded). */
