@@ -26,7 +26,7 @@ import { cliProblems } from './app/checks/start-checks.ts';
 import { WebOutbound } from './surfaces/web/chat/web-outbound.ts';
 import { startTracing } from './services/telemetry/tracing.ts';
 import { MetricsSdk } from './services/telemetry/metrics.ts';
-import { startMetrics } from './services/telemetry/metrics-start.ts';
+import { startMetrics } from './services/telemetry/metrics-server.ts';
 import { proxyMetering } from './engine/sandbox/proxy-metering.ts';
 
 // Whatever is printed, from the first line to a crash, is redacted: the environment's secrets

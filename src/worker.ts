@@ -19,7 +19,7 @@ import { DrainDeadline, drainWorker } from './work/workers/worker-drain.ts';
 import { QueueSigner } from './work/workers/signing.ts';
 import { startTracing } from './services/telemetry/tracing.ts';
 import { MetricsSdk } from './services/telemetry/metrics.ts';
-import { startMetrics } from './services/telemetry/metrics-start.ts';
+import { startMetrics } from './services/telemetry/metrics-server.ts';
 import { SessionHost } from './work/workers/session-host.ts';
 import { proxyMetering } from './engine/sandbox/proxy-metering.ts';
 import { WorkerKeys } from './work/workers/worker-keys.ts';

@@ -59,7 +59,7 @@ import { Conversations } from '../work/transcripts/conversations.ts';
 import { chatName } from '../surfaces/web/views/chat-name.ts';
 import { recordMetrics, workLabels } from './metrics.ts';
 import { workSpent } from '../services/telemetry/metrics-work.ts';
-import type { Scrape } from '../services/telemetry/metrics-server.ts';
+import type { Scrape } from '../services/telemetry/metrics-route.ts';
 
 /** The chat's commands by name: what the chat apps write the app's way in every text (main.ts gives them to the transports it starts). */
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map((command) => command.name);

@@ -29,8 +29,7 @@ import { PAGES_DIR } from '../surfaces/web/pages.ts';
 import { WebServer } from '../surfaces/web/web-server.ts';
 import type { ShareLinks } from '../surfaces/web/shares/share-links.ts';
 import type { Conversations } from '../work/transcripts/conversations.ts';
-import { mountMetrics } from '../services/telemetry/metrics-route.ts';
-import type { Scrape } from '../services/telemetry/metrics-server.ts';
+import { mountMetrics, type Scrape } from '../services/telemetry/metrics-route.ts';
 
 /** The parts of the bridge its surfaces (the API, the web server and its hooks) serve: built by `create-app.ts`, handed over whole. */
 export interface SurfaceParts {

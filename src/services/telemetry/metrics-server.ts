@@ -2,9 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { closeServer, listening } from '../../kernel/http/listen.ts';
+import type { Log } from '../../kernel/log/logger.ts';
+import type { MetricsSdk } from './metrics.ts';
+import type { MetricsConfig } from './metrics-settings.ts';
 import { mountMetrics, TEXT_ANSWER, type Scrape } from './metrics-route.ts';
-
-export type { Scrape } from './metrics-route.ts';
 
 /**
  * BRIDGE_METRICS_ADDR: a plain HTTP listener serving `GET /metrics` and nothing else (how a
@@ -38,4 +39,22 @@ export class MetricsListener {
   close(): Promise<void> {
     return closeServer(this.server);
   }
+}
+
+/**
+ * What the bridge and workers do with their metrics at the start: BRIDGE_METRICS_ADDR's
+ * listener when set (a port in use is a ConfigError), and a line saying where metrics go.
+ */
+export async function startMetrics(config: MetricsConfig, sdk: MetricsSdk, log: Log): Promise<MetricsListener | undefined> {
+  if (!sdk.enabled) {
+    log.info('metrics are off (OTEL_SDK_DISABLED=true)');
+    return undefined;
+  }
+  const listener = config.listen ? await MetricsListener.start(config.listen, () => sdk.scrape(), config.token) : undefined;
+  if (listener)
+    log.info(
+      `metrics on ${listener.url} (${config.token ? 'to this machine, and to others with BRIDGE_METRICS_TOKEN' : 'to whoever reaches it: BRIDGE_METRICS_TOKEN would require a token of others'})`,
+    );
+  if (sdk.pushedTo) log.info(`metrics exported to ${sdk.pushedTo}`);
+  return listener;
 }

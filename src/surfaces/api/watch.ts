@@ -1,4 +1,5 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
+import { delay } from '../../kernel/concurrency/delay.ts';
 import type { Orchestrator } from '../../work/orchestration/orchestrator.ts';
 import type { SubagentRunRecord } from '../../work/subagents/record.ts';
 import { followRun } from '../../work/subagents/follow-run.ts';
@@ -57,7 +58,7 @@ export async function watchOrchestration(orchestrator: Orchestrator, id: string,
       await write(call, record.status === 'completed' ? { orchestrationId: id, completed: { summary } } : { orchestrationId: id, failed: { error } });
       return;
     }
-    await sleep(POLL_MS);
+    await delay(POLL_MS);
   }
 }
 
@@ -74,5 +75,3 @@ function closed(call: ServerWritableStream<unknown, unknown>): { value: boolean 
   call.once('close', mark);
   return state;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
