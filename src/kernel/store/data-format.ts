@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import { writePrivateFile } from './private-files.ts';
+import { textIfThere, writePrivateFile } from './private-files.ts';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
 import type { Log } from '../log/logger.ts';
@@ -15,17 +15,13 @@ export const DATA_FORMAT = 2;
 
 const FORMAT_FILE = 'format.json';
 
-/** The files whose records a migration rewrites: a JSON document each, or JSON lines. */
-const DOCUMENTS = ['chats.json', 'subagents.json', 'orchestrations.json', 'usage.json'] as const;
-const LINES = ['subagents-archive.jsonl', 'orchestrations-archive.jsonl'] as const;
+/** The files whose records a migration rewrites: a JSON document each, or JSON lines (`.jsonl`, a record a line). */
+const FILES = ['chats.json', 'subagents.json', 'orchestrations.json', 'usage.json', 'subagents-archive.jsonl', 'orchestrations-archive.jsonl'] as const;
 
 type Json = Record<string, unknown>;
 
-/** One step up: how each file's records change. */
-interface Migration {
-  documents: Record<(typeof DOCUMENTS)[number], (data: Json) => Json>;
-  lines: Record<(typeof LINES)[number], (record: Json) => Json>;
-}
+/** One step up: how each file's records change (a document's whole, or each line's record). */
+type Migration = Record<(typeof FILES)[number], (data: Json) => Json>;
 
 /** What migrating needs to know of the past: which transport format 1's numeric chat ids were. */
 export interface MigrationContext {
@@ -36,16 +32,12 @@ function migrations(context: MigrationContext): Record<number, Migration> {
   const ids = new IdsAsStrings(context.legacyTransport);
   return {
     1: {
-      documents: {
-        'chats.json': (data) => ids.chats(data),
-        'subagents.json': (data) => ids.subagents(data),
-        'orchestrations.json': (data) => ids.orchestrations(data),
-        'usage.json': (data) => ids.usage(data),
-      },
-      lines: {
-        'subagents-archive.jsonl': (record) => ids.run(record),
-        'orchestrations-archive.jsonl': (record) => ids.orchestration(record),
-      },
+      'chats.json': (data) => ids.chats(data),
+      'subagents.json': (data) => ids.subagents(data),
+      'orchestrations.json': (data) => ids.orchestrations(data),
+      'usage.json': (data) => ids.usage(data),
+      'subagents-archive.jsonl': (record) => ids.run(record),
+      'orchestrations-archive.jsonl': (record) => ids.orchestration(record),
     },
   };
 }
@@ -79,8 +71,8 @@ export async function migrateDataDir(dataDir: string, context: MigrationContext,
       const path = join(dataDir, name);
       const text = await readFile(path, 'utf8');
       const next = name.endsWith('.jsonl')
-        ? migrateLines(text, step.lines[name as (typeof LINES)[number]])
-        : JSON.stringify({ ...step.documents[name as (typeof DOCUMENTS)[number]](JSON.parse(text) as Json), version: format + 1 }, null, 2);
+        ? migrateLines(text, step[name])
+        : JSON.stringify({ ...step[name](JSON.parse(text) as Json), version: format + 1 }, null, 2);
       await writePrivateFile(path, next); // whole or not at all: a crash leaves the old file or the new one
     }
   }
@@ -90,21 +82,16 @@ export async function migrateDataDir(dataDir: string, context: MigrationContext,
 }
 
 async function recordedFormat(dataDir: string): Promise<number | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(dataDir, FORMAT_FILE), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return undefined;
-  }
+  const text = await textIfThere(join(dataDir, FORMAT_FILE));
+  if (text === undefined) return undefined;
   const format = (JSON.parse(text) as { format?: unknown }).format;
   if (typeof format !== 'number' || !Number.isInteger(format) || format < 1)
     throw new ConfigError(`${join(dataDir, FORMAT_FILE)}: expected {"format": <number>}, got ${text.trim().slice(0, 80)}`);
   return format;
 }
 
-function presentFiles(dataDir: string): string[] {
-  return [...DOCUMENTS, ...LINES].filter((name) => existsSync(join(dataDir, name)));
+function presentFiles(dataDir: string): (typeof FILES)[number][] {
+  return FILES.filter((name) => existsSync(join(dataDir, name)));
 }
 
 /** A line that does not parse (the torn end of a crash) is kept as it was: the archive's reader skips it as before. */

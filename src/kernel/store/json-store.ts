@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { Low, type Adapter } from 'lowdb';
 import { ConfigError } from '../errors/config-error.ts';
-import { writePrivateFile } from './private-files.ts';
+import { textIfThere, writePrivateFile } from './private-files.ts';
 
 /**
  * A lowdb JSON file, written owner-only in one step (see writePrivateFile). A file that cannot
@@ -31,14 +30,8 @@ class PrivateJsonFile<T> implements Adapter<T> {
   constructor(private readonly file: string) {}
 
   async read(): Promise<T | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    return JSON.parse(text) as T;
+    const text = await textIfThere(this.file);
+    return text === undefined ? null : (JSON.parse(text) as T);
   }
 
   write(data: T): Promise<void> {

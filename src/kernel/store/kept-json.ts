@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { writePrivateFile } from './private-files.ts';
+import { textIfThere, writePrivateFile } from './private-files.ts';
 
 /**
  * A small file a part keeps in the data directory (a chat app's threads, its conversations):
@@ -13,10 +12,7 @@ export class KeptJson {
 
   /** What it holds; undefined when it is not there or not JSON (a file cut short is forgotten, not fatal). */
   async read(): Promise<unknown> {
-    const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    const text = await textIfThere(this.file);
     if (text === undefined) return undefined;
     try {
       return JSON.parse(text) as unknown;

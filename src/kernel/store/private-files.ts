@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Only the bridge's own user reads what it keeps: session ids, CSRF tokens, chats, logs. */
@@ -15,6 +15,16 @@ export async function writePrivateFile(path: string, content: string | Uint8Arra
   await rm(temporary, { force: true });
   await writeFile(temporary, content, { mode: FILE_MODE, flag: 'wx' });
   await rename(temporary, path);
+}
+
+/** A file's text; undefined when it is not there (any other failure to read it throws). */
+export async function textIfThere(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -28,18 +28,11 @@ export interface WebMessage {
 }
 
 export function spansOf(text: RichText): WebSpan[] {
-  return text.runs.map((run) => {
-    const { style } = run;
-    const href = style.link && /^https?:\/\//i.test(style.link.href) ? style.link.href : undefined;
-    return {
-      text: run.text,
-      ...(style.bold ? { bold: true as const } : {}),
-      ...(style.italic ? { italic: true as const } : {}),
-      ...(style.strike ? { strike: true as const } : {}),
-      ...(style.code ? { code: true as const } : {}),
-      ...(style.quote ? { quote: true as const } : {}),
-      ...(style.pre !== null ? { pre: style.pre } : {}),
-      ...(href ? { href } : {}),
-    };
+  return text.runs.map(({ text, style }) => {
+    const span: WebSpan = { text };
+    for (const flag of ['bold', 'italic', 'strike', 'code', 'quote'] as const) if (style[flag]) span[flag] = true;
+    if (style.pre !== null) span.pre = style.pre;
+    if (style.link && /^https?:\/\//i.test(style.link.href)) span.href = style.link.href;
+    return span;
   });
 }

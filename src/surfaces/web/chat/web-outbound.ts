@@ -109,24 +109,21 @@ export class WebOutbound implements Outbound {
   }
 
   async sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
-    const { id, path } = await this.place(to, document.filename);
-    await writeFile(path, document.content, { mode: 0o600 });
-    return this.sendWithFile(to, id, document.filename, false, document.caption, options);
+    const id = await this.place(to, document.filename, (path) => writeFile(path, document.content, { mode: 0o600 }));
+    return this.fromBridge(to, document.caption, options, { id, name: document.filename, photo: false });
   }
 
   async sendFile(to: ChatRef, file: OutgoingFile, options: SendOptions = {}): Promise<MessageRef> {
     const name = file.filename ?? basename(file.path);
-    const { id, path } = await this.place(to, name);
-    const source = file.content ? Readable.from(file.content()) : createReadStream(file.path);
-    await pipeline(source, createWriteStream(path, { mode: 0o600 }));
-    return this.sendWithFile(to, id, name, file.as === 'photo', file.caption, options);
+    const source = () => (file.content ? Readable.from(file.content()) : createReadStream(file.path));
+    const id = await this.place(to, name, (path) => pipeline(source(), createWriteStream(path, { mode: 0o600 })));
+    return this.fromBridge(to, file.caption, options, { id, name, photo: file.as === 'photo' });
   }
 
   /** A picture the bridge drew: a photo message, its PNG kept with the chat's files. */
   async sendPicture(to: ChatRef, picture: Picture, options: SendOptions = {}): Promise<MessageRef> {
-    const { id, path } = await this.place(to, picture.filename);
-    await writeFile(path, picture.png, { mode: 0o600 });
-    return this.sendWithFile(to, id, picture.filename, true, picture.caption, options);
+    const id = await this.place(to, picture.filename, (path) => writeFile(path, picture.png, { mode: 0o600 }));
+    return this.fromBridge(to, picture.caption, options, { id, name: picture.filename, photo: true });
   }
 
   /** The message shows the new picture (a new file, so no page keeps the old one cached), and the old file goes. */
@@ -134,8 +131,7 @@ export class WebOutbound implements Outbound {
     const key = chatKey(ref);
     const kept = this.chats.get(key)?.find((m) => m.id === ref.messageId);
     if (!kept) return false;
-    const { id, path } = await this.place(ref, picture.filename);
-    await writeFile(path, picture.png, { mode: 0o600 });
+    const id = await this.place(ref, picture.filename, (path) => writeFile(path, picture.png, { mode: 0o600 }));
     if (kept.file) await this.dropFile(kept.file.id);
     kept.file = { id, name: picture.filename, photo: true };
     kept.spans = spansOf(picture.caption ?? plain(''));
@@ -152,26 +148,24 @@ export class WebOutbound implements Outbound {
     return WHOLE_MESSAGE_FIT;
   }
 
-  private async place(to: ChatRef, name: string): Promise<{ id: string; path: string }> {
+  /** Keeps a file the chat is sent under the files' folder (`write` puts it at the path given), and returns its id. */
+  private async place(to: ChatRef, name: string, write: (path: string) => Promise<unknown>): Promise<string> {
     await mkdir(this.filesDir, { recursive: true, mode: 0o700 });
     const id = nanoid(16);
     const path = join(this.filesDir, `${id}-${name.replace(/[^\w.-]+/g, '_').slice(-80)}`);
     this.files.set(id, { chat: chatKey(to), path, name });
-    return { id, path };
+    await write(path);
+    return id;
   }
 
-  private async sendWithFile(to: ChatRef, id: string, name: string, photo: boolean, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
-    return this.fromBridge(to, caption ?? plain(''), { buttons: options.buttons }, { id, name, photo });
-  }
-
-  private fromBridge(to: ChatRef, text: RichText, options: SendOptions, file?: WebMessage['file']): MessageRef {
+  private fromBridge(to: ChatRef, text: RichText | undefined, options: SendOptions, file?: WebMessage['file']): MessageRef {
     const message = this.add(to, {
       id: nanoid(10),
       from: 'bridge',
-      spans: spansOf(text),
+      spans: spansOf(text ?? plain('')),
       ...(file ? { file } : {}),
       ...(options.buttons?.length ? { buttons: options.buttons } : {}),
-      ...(options.replyTo ? { replyTo: options.replyTo } : {}),
+      ...(options.replyTo && !file ? { replyTo: options.replyTo } : {}),
       at: Date.now(),
     });
     return { ...to, messageId: message.id };
