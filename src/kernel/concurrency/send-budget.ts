@@ -67,15 +67,9 @@ export interface SendBudgetOptions {
  */
 export class SendBudget {
   private readonly lanes = new Map<string, Lane>();
-  private readonly limits: (chat: string) => ChatLimit;
-  private readonly retryAfter: (error: unknown) => number | undefined;
   private readonly now: () => number;
-  private readonly meter: SendMeter | undefined;
 
-  constructor(options: SendBudgetOptions) {
-    this.meter = options.meter;
-    this.limits = options.limits;
-    this.retryAfter = options.retryAfter ?? (() => undefined);
+  constructor(private readonly options: SendBudgetOptions) {
     this.now = options.now ?? Date.now;
   }
 
@@ -106,7 +100,7 @@ export class SendBudget {
     if (!lane) return false;
     const now = this.now();
     if (lane.jobs.length || lane.current || lane.pausedUntil > now) return true;
-    const { max, windowMs } = this.limits(chat);
+    const { max, windowMs } = this.options.limits(chat);
     return lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS).length * 4 >= max;
   }
 
@@ -128,7 +122,7 @@ export class SendBudget {
 
   private pump(chat: string, lane: Lane): void {
     if (lane.current || lane.timer || !lane.jobs.length) return;
-    const { max, windowMs } = this.limits(chat);
+    const { max, windowMs } = this.options.limits(chat);
     const now = this.now();
     lane.sentAt = lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS);
     const readyAt = Math.max(lane.pausedUntil, lane.sentAt.length >= max ? Math.min(...lane.sentAt) + windowMs + MARGIN_MS : 0);
@@ -157,8 +151,8 @@ export class SendBudget {
     };
     const stalled = setTimeout(release, STALL_MS);
     const made = (outcome: CallOutcome) => {
-      this.meter?.called(outcome);
-      if (outcome !== 'rate_limited') this.meter?.waited(now - job.queuedAt);
+      this.options.meter?.called(outcome);
+      if (outcome !== 'rate_limited') this.options.meter?.waited(now - job.queuedAt);
     };
     job
       .run()
@@ -168,7 +162,7 @@ export class SendBudget {
           job.settle.forEach((s) => s.resolve(value));
         },
         (error: unknown) => {
-          const wait = this.retryAfter(error);
+          const wait = this.options.retryAfter?.(error);
           made(wait === undefined ? 'error' : 'rate_limited');
           if (wait === undefined) return job.settle.forEach((s) => s.reject(error));
           // The app says this chat is over its limit: it waits, and the call goes first when it may.

@@ -1,4 +1,4 @@
-import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+import { compact, isObject, num, preview, str, type DecodeStep, type Decoder, type Json } from './decoder.ts';
 import type { AgentEvent } from './events.ts';
 
 /** What a session's updates leave to remember within a turn: the message being written, the tools seen, the cost so far. */
@@ -32,10 +32,7 @@ export const ACP_TOOL_NAMES: Readonly<Record<string, string>> = {
 /** The kinds that only look: what `safe` lets an agent do without asking anyone. */
 export const ACP_READING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think', 'fetch']);
 
-export interface AcpStep {
-  state: AcpTurnState;
-  events: AgentEvent[];
-}
+export type AcpStep = DecodeStep<AcpTurnState>;
 
 /**
  * One `session/update` of an ACP agent, as the bridge's events: message chunks are joined and

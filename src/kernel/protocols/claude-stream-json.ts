@@ -97,7 +97,7 @@ function apiErrorText(line: Json): string {
   return content.map((block) => (isObject(block) ? (str(block.text) ?? '') : '')).join('\n');
 }
 
-function backgroundTask(state: BackgroundTasks, line: Json): { state: BackgroundTasks; events: AgentEvent[] } {
+function backgroundTask(state: BackgroundTasks, line: Json): DecodeStep<BackgroundTasks> {
   const id = str(line.tool_use_id);
   if (!id) return { state, events: [] };
   if (line.subtype === 'task_started') return line.is_backgrounded === true ? { state: new Set([...state, id]), events: [] } : { state, events: [] };
