@@ -20,14 +20,12 @@ export function printFatal(prefix: string, error: unknown, secrets: Secrets): vo
  * print it redacted instead, and exit with status 1, as Node would.
  */
 export function exitOnUncaught(prefix: string, secrets: Secrets): void {
-  process.on('uncaughtException', (error) => {
-    printFatal(`${prefix}: uncaught`, error, secrets);
+  const exit = (what: string) => (error: unknown) => {
+    printFatal(`${prefix}: ${what}`, error, secrets);
     process.exit(1);
-  });
-  process.on('unhandledRejection', (reason) => {
-    printFatal(`${prefix}: unhandled rejection`, reason, secrets);
-    process.exit(1);
-  });
+  };
+  process.on('uncaughtException', exit('uncaught'));
+  process.on('unhandledRejection', exit('unhandled rejection'));
 }
 
 /**

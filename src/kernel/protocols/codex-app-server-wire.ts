@@ -44,7 +44,7 @@ class AppServerClient implements LiveWire {
   ) {
     this.request('initialize', { clientInfo: { name: 'jsonl-bridge', version: '1' }, capabilities: null }, (reply) => {
       if (!reply.ok) return this.fail(`codex did not start its app server: ${reply.error}`);
-      this.notify('initialized');
+      this.io.write(JSON.stringify({ jsonrpc: '2.0', method: 'initialized' }));
       this.openThread();
     });
   }
@@ -167,10 +167,6 @@ class AppServerClient implements LiveWire {
     const written = this.io.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     if (!written) this.replies.delete(id);
     return written;
-  }
-
-  private notify(method: string): void {
-    this.io.write(JSON.stringify({ jsonrpc: '2.0', method }));
   }
 
   private settle(id: number, line: Json): void {
