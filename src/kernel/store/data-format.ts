@@ -33,8 +33,8 @@ function migrations(context: MigrationContext): Record<number, Migration> {
   return {
     1: {
       'chats.json': (data) => ids.chats(data),
-      'subagents.json': (data) => ids.subagents(data),
-      'orchestrations.json': (data) => ids.orchestrations(data),
+      'subagents.json': (data) => ids.numbered(data, 'runs', (run) => ids.run(run)),
+      'orchestrations.json': (data) => ids.numbered(data, 'orchestrations', (record) => ids.orchestration(record)),
       'usage.json': (data) => ids.usage(data),
       'subagents-archive.jsonl': (record) => ids.run(record),
       'orchestrations-archive.jsonl': (record) => ids.orchestration(record),

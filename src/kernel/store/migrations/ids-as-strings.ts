@@ -87,14 +87,9 @@ export class IdsAsStrings {
     };
   }
 
-  subagents(data: Json): Json {
-    const runs = (data.runs as Record<string, Json>) ?? {};
-    return { ...data, numbers: this.rekey(data.numbers as Record<string, number>), runs: mapValues(runs, (run) => this.run(run)) };
-  }
-
-  orchestrations(data: Json): Json {
-    const records = (data.orchestrations as Record<string, Json>) ?? {};
-    return { ...data, numbers: this.rekey(data.numbers as Record<string, number>), orchestrations: mapValues(records, (r) => this.orchestration(r)) };
+  /** subagents.json, orchestrations.json: the numbers given out, by chat, and the records under `field`, each as `step` makes it. */
+  numbered(data: Json, field: 'runs' | 'orchestrations', step: (record: Json) => Json): Json {
+    return { ...data, numbers: this.rekey(data.numbers as Record<string, number>), [field]: mapValues((data[field] as Record<string, Json>) ?? {}, step) };
   }
 
   /** usage.json: keyed by chat. */
