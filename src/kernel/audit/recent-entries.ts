@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { jsonLines } from '../store/jsonl-archive.ts';
 import type { AuditEntry } from './audit-log.ts';
 
 /** How much of the trail's end is read for its newest entries. */
@@ -24,15 +25,5 @@ export async function recentAuditEntries(file: string, limit: number): Promise<A
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const entries: AuditEntry[] = [];
-  for (const line of text.split('\n').reverse()) {
-    if (!line.trim()) continue;
-    try {
-      entries.push(JSON.parse(line) as AuditEntry);
-    } catch {
-      continue; // a line cut by a crash
-    }
-    if (entries.length >= limit) break;
-  }
-  return entries;
+  return jsonLines<AuditEntry>(text).reverse().slice(0, limit);
 }

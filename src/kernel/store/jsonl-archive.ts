@@ -18,19 +18,9 @@ export class JsonlArchive<T> {
     await appendFile(this.file, asLines(records), { mode: 0o600 });
   }
 
-  /** Oldest first; a line torn by a crash mid-append is skipped. */
+  /** Oldest first. */
   async read(): Promise<T[]> {
-    const text = await readFile(this.file, 'utf8').catch(() => '');
-    const records: T[] = [];
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        records.push(JSON.parse(line) as T);
-      } catch {
-        // a partial last line from a crash mid-append
-      }
-    }
-    return records;
+    return jsonLines<T>(await readFile(this.file, 'utf8').catch(() => ''));
   }
 
   /** Keeps the newest `perChat` records of each chat; returns the ones dropped. */
@@ -52,4 +42,15 @@ export class JsonlArchive<T> {
 
 function asLines(records: readonly unknown[]): string {
   return records.map((record) => JSON.stringify(record)).join('\n') + '\n';
+}
+
+/** The records of JSON lines, in order; a line torn by a crash mid-append is skipped. */
+export function jsonLines<T>(text: string): T[] {
+  return text.split('\n').flatMap((line) => {
+    try {
+      return line.trim() ? [JSON.parse(line) as T] : [];
+    } catch {
+      return [];
+    }
+  });
 }
