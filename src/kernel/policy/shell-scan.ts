@@ -6,20 +6,17 @@
  * `;`) and hands back the lines run inside substitutions, to be read the same way.
  */
 
-/** A line as shell-quote should read it, and the lines its substitutions run. */
-export interface ScannedLine {
-  text: string;
-  nested: string[];
-}
-
 /** What a substitution becomes: an expansion, whose value the reader cannot know. */
 export const UNKNOWN_EXPANSION = '${__}';
 
 /** Deeper than this, a line is not understood (and so binds every rule of its tool). */
 const MAX_DEPTH = 16;
 
-/** The line as shell-quote should read it, or undefined where it cannot be read with certainty (an unclosed quote or substitution, a stray `)`). */
-export function scanShellLine(line: string): ScannedLine | undefined {
+/**
+ * The line as shell-quote should read it, and the lines its substitutions run; undefined where
+ * it cannot be read with certainty (an unclosed quote or substitution, a stray `)`).
+ */
+export function scanShellLine(line: string): { text: string; nested: string[] } | undefined {
   try {
     const scanner = new Scanner(line, 0);
     const text = scanner.scan(undefined);

@@ -23,12 +23,6 @@ interface Data {
   bodies?: Record<string, DeliveryRecord>;
 }
 
-/** One delivery of a webhook: its id and, when its body is signed, the body itself. */
-export interface HookDelivery {
-  id: string;
-  body?: Uint8Array;
-}
-
 export type Claim =
   { first: true; done(started: Omit<DeliveryRecord, 'at' | 'delivery'>): Promise<void>; release(): Promise<void> } | { first: false; record: DeliveryRecord };
 
@@ -53,7 +47,8 @@ export class DeliveryIds {
     return new DeliveryIds(db);
   }
 
-  async claim(hook: string, delivery: HookDelivery, now = Date.now()): Promise<Claim> {
+  /** Claims one delivery of a webhook, by its id and, when its body is signed, the body itself. */
+  async claim(hook: string, delivery: { id: string; body?: Uint8Array }, now = Date.now()): Promise<Claim> {
     const keys: [Record<string, DeliveryRecord>, string][] = [[this.db.data.deliveries, `${hook} ${delivery.id}`]];
     if (delivery.body) keys.push([this.db.data.bodies!, `${hook} ${createHash('sha256').update(delivery.body).digest('hex')}`]);
     const startingKey = (table: Record<string, DeliveryRecord>, key: string) => `${table === this.db.data.deliveries ? 'id' : 'body'} ${key}`;

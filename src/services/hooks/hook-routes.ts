@@ -1,4 +1,4 @@
-import { webhookDelivered } from '../telemetry/metrics-webhooks.ts';
+import { webhookDelivered, type DeliveryDecision } from '../telemetry/metrics-webhooks.ts';
 import type { Context, Hono } from 'hono';
 import { peerOf } from '../../kernel/http/peer.ts';
 import type { AuditLog } from '../../kernel/audit/audit-log.ts';
@@ -32,7 +32,7 @@ export interface HookRoutesParts {
 /** How one delivery ended, for the audit log and the bridge's log: never a secret or a header. */
 interface Outcome {
   status: number;
-  decision: 'accepted' | 'duplicate' | 'refused' | 'ignored';
+  decision: DeliveryDecision;
   reason?: string;
   delivery?: string;
   started?: Omit<DeliveryRecord, 'at' | 'delivery'>;

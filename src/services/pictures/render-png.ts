@@ -16,21 +16,14 @@ export const FONT_FILES: readonly string[] = [
 ];
 export const FONT_FAMILY = 'DejaVu Sans';
 
-export interface Png {
-  png: Buffer;
-  width: number;
-  height: number;
-}
-
-export interface PngOptions {
-  /** The longer side is at most this many pixels (the scale is lowered to fit): 2560, the most a chat app keeps of a photo. */
-  maxSide?: number;
-}
-
-/** Renders off the main thread (libuv's pool), so a large picture never holds up the bridge: at 2 pixels per SVG unit, so words stay sharp on a phone's screen. */
-export async function svgToPng(svg: string, options: PngOptions = {}): Promise<Png> {
+/**
+ * Renders off the main thread (libuv's pool), so a large picture never holds up the bridge: at 2
+ * pixels per SVG unit, so words stay sharp on a phone's screen, and its longer side at most
+ * `maxSide` pixels (the scale is lowered to fit): 2560, the most a chat app keeps of a photo.
+ */
+export async function svgToPng(svg: string, { maxSide = 2560 } = {}): Promise<{ png: Buffer; width: number; height: number }> {
   const { width, height } = svgSize(svg);
-  const scale = Math.min(2, (options.maxSide ?? 2560) / Math.max(width, height, 1));
+  const scale = Math.min(2, maxSide / Math.max(width, height, 1));
   const image = await renderAsync(svg, {
     font: { fontFiles: [...FONT_FILES], loadSystemFonts: false, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY },
     fitTo: { mode: 'zoom', value: scale },

@@ -26,9 +26,6 @@ export function mountMetrics(app: Hono, scrape: Scrape, token: string | undefine
   });
 }
 
-/** Whether a scraper is let in, and if not, the status and the one line that says why. */
-type Admission = { ok: true } | { ok: false; status: 401 | 403; reason: string };
-
 /**
  * Who may read the metrics: this machine without a token (a proxy on it forwards others, so a
  * request through a proxy, saying so in Forwarded, X-Forwarded-For or X-Real-IP, is not this
@@ -36,7 +33,7 @@ type Admission = { ok: true } | { ok: false; status: 401 | 403; reason: string }
  * refused, unless `openWithoutToken` (BRIDGE_METRICS_ADDR: an address the operator opened for
  * metrics alone). Tokens are compared in constant time.
  */
-function admit(c: Context, token: string | undefined, openWithoutToken: boolean): Admission {
+function admit(c: Context, token: string | undefined, openWithoutToken: boolean): { ok: true } | { ok: false; status: 401 | 403; reason: string } {
   const forwarded = ['forwarded', 'x-forwarded-for', 'x-real-ip'].some((name) => c.req.header(name) !== undefined);
   if (!forwarded && isLoopback(peerOf(c))) return { ok: true };
   if (token === undefined) {
