@@ -48,13 +48,6 @@ const PREVIEW_CHARS = 1024;
 /** Entries are written this often. */
 const BATCH_MS = 100;
 
-export interface AuditLogOptions {
-  /** The live file is rotated past this size: `audit.jsonl` becomes `audit.jsonl.1`, and so on. */
-  maxBytes?: number;
-  /** Rotated files kept; the oldest goes. */
-  keep?: number;
-}
-
 type Counts = Partial<Record<AuditEvent, number>>;
 
 /**
@@ -78,7 +71,8 @@ export class AuditLog {
   private batchWritten: { promise: Promise<void>; resolve: () => void } | undefined;
   private batchTimer: NodeJS.Timeout | undefined;
 
-  constructor(dataDir: string, options: AuditLogOptions = {}) {
+  /** The live file is rotated past `maxBytes`: `audit.jsonl` becomes `audit.jsonl.1`, and so on, `keep` of them kept. */
+  constructor(dataDir: string, options: { maxBytes?: number; keep?: number } = {}) {
     this.file = join(dataDir, 'audit.jsonl');
     this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.keep = options.keep ?? 5;

@@ -30,16 +30,11 @@ export interface RunView {
   error?: string;
 }
 
-/** What the run's record does not hold: its chat's name, and a step's own prompt (its plan has it). */
-export interface RunContext {
-  chatName?: string;
-  ownTask?: string;
-}
-
 const TASK_CHARS = 400;
 const RESULT_CHARS = 4000;
 
-export function runView(run: SubagentRunRecord, context: RunContext = {}, now = Date.now()): RunView {
+/** The run as shown, with what its record does not hold: its chat's name, and a step's own prompt (its plan has it). */
+export function runView(run: SubagentRunRecord, context: { chatName?: string; ownTask?: string } = {}, now = Date.now()): RunView {
   const result = run.result ? truncate(run.result, RESULT_CHARS) : undefined;
   return {
     runId: run.runId,
