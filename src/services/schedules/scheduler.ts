@@ -8,13 +8,6 @@ import { nextFire } from './timing.ts';
 /** The longest a Node timer waits (about 24.8 days): a later schedule is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export interface SchedulerOptions {
-  store: ScheduleStore;
-  /** BRIDGE_TZ, or the machine's. */
-  timeZone: string;
-  log: Log;
-}
-
 /** Starts a schedule's work (`late`: it came due while the bridge was down); 'refused': it did nothing, and will do nothing until someone resumes it (it is paused). */
 export type FireSchedule = (schedule: Schedule, late: boolean) => Promise<'refused' | void>;
 
@@ -32,8 +25,9 @@ export class Scheduler {
   private ticking: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly options: SchedulerOptions) {}
+  constructor(private readonly options: { store: ScheduleStore; timeZone: string; log: Log }) {}
 
+  /** What schedules are read in: BRIDGE_TZ, or the machine's. */
   get timeZone(): string {
     return this.options.timeZone;
   }
