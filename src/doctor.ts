@@ -4,10 +4,9 @@
 import { ConfigError } from './kernel/errors/config-error.ts';
 import { configSecrets, loadConfig } from './app/config.ts';
 import { guardOutput, printFatal } from './kernel/log/fatal.ts';
-import { formatCheck } from './kernel/ports/check-result.ts';
+import { formatCheck, type CheckResult } from './kernel/ports/check-result.ts';
 import { runChecks } from './app/checks/run-checks.ts';
 import { checkNode } from './app/checks/system-checks.ts';
-import type { CheckResult } from './kernel/ports/check-result.ts';
 import { chooseTransports, TRANSPORTS } from './kernel/known-transports.ts';
 import { loadTransport } from './transports/serving/load.ts';
 

@@ -16,7 +16,7 @@ import { LivePool } from '../engine/session/live-pool.ts';
 import { every } from '../kernel/concurrency/periodic.ts';
 import { untilStill } from '../kernel/concurrency/until-still.ts';
 import { spawnedText, stopButton } from '../work/presentation/runs.ts';
-import { NO_CHAT, type ChatRef, type Outbound } from '../kernel/ports/chat.ts';
+import { NO_CHAT, type ChatRef, type Outbound, type Downloads } from '../kernel/ports/chat.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from '../kernel/ports/transport.ts';
 import { DailyBudget, PersonDailyBudget } from '../engine/usage/budget.ts';
 import { CostMeter, unpricedReason } from '../engine/usage/cost-meter.ts';
@@ -35,7 +35,6 @@ import { MCP_SERVER_NAME, type McpEndpoint } from '../work/tools/mcp-endpoint.ts
 import { APPROVAL_TOOL } from '../work/tools/definitions/approve-tool.ts';
 import { Inbox } from '../engine/files/inbox.ts';
 import { Transcriber } from '../engine/files/transcriber.ts';
-import type { Downloads } from '../kernel/ports/chat.ts';
 import type { Log } from '../kernel/log/logger.ts';
 import type { Secrets } from '../kernel/log/secrets.ts';
 import { RunReview } from '../work/subagents/run-review.ts';

@@ -1,12 +1,11 @@
 import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
 import type { Bot } from '../chat/bot.ts';
 import type { BridgeConfig } from './config.ts';
-import type { QueueCensus } from '../services/telemetry/metrics-queue.ts';
+import { type QueueCensus, observeQueue } from '../services/telemetry/metrics-queue.ts';
 import type { LivePool } from '../engine/session/live-pool.ts';
 import type { Subagents } from '../work/subagents/subagents.ts';
 import { observeApprovals } from '../services/telemetry/metrics-approvals.ts';
 import { OTHER_MODEL } from '../services/telemetry/metrics-labels.ts';
-import { observeQueue } from '../services/telemetry/metrics-queue.ts';
 import { observeProcesses, startSessionCounters } from '../services/telemetry/metrics-sessions.ts';
 import { workEnded, workStarted, type WorkLabels } from '../services/telemetry/metrics-work.ts';
 

@@ -1,7 +1,6 @@
 import { agentSpace, type AgentUser } from '../../engine/process/agent-user.ts';
 import type { Sandbox } from '../../engine/sandbox/sandbox-decision.ts';
-import { pass, warn } from '../../kernel/ports/check-result.ts';
-import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { pass, warn, type CheckResult } from '../../kernel/ports/check-result.ts';
 
 /** Who agents run as: their own user, the bridge's in walls, or (warned) the bridge's without walls, whose environment and data they could then read. */
 export function checkAgentUser(user: AgentUser | undefined, sandbox: Sandbox): CheckResult {

@@ -5,8 +5,7 @@ import type { Adapter } from '../../engine/adapters/load.ts';
 import { agentUser, asAgent } from '../../engine/process/agent-user.ts';
 import { enclose, settingsHome, type Enclosure } from '../../engine/sandbox/walls.ts';
 import { type WallScope } from '../../engine/sandbox/wall-scope.ts';
-import { fail, firstLine, optional, pass, warn } from '../../kernel/ports/check-result.ts';
-import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { fail, firstLine, optional, pass, warn, type CheckResult } from '../../kernel/ports/check-result.ts';
 import { checkConfigKeys } from './config-keys.ts';
 
 /** A CLI asked about itself may be slow to start (a first run unpacks), never this slow. */

@@ -1,7 +1,6 @@
 import type { WebConfig } from '../../surfaces/web/web-settings.ts';
-import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { type CheckResult, optional, pass } from '../../kernel/ports/check-result.ts';
 import type { MetricsConfig } from '../../services/telemetry/metrics-settings.ts';
-import { optional, pass } from '../../kernel/ports/check-result.ts';
 import { checkListen } from './service-checks.ts';
 import type { Holder } from '../../kernel/store/data-lock.ts';
 

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import type { Adapter } from '../../engine/adapters/load.ts';
 import { credentialProxy, heldApi, type HeldApi } from '../../engine/sandbox/credential-proxy.ts';
 import { modelApiBase } from '../../engine/sandbox/model-api-access.ts';
-import { fail, pass } from '../../kernel/ports/check-result.ts';
-import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { fail, pass, type CheckResult } from '../../kernel/ports/check-result.ts';
 
 /** Long enough for a slow network; past it a CLI would be retrying already. */
 const ANSWER_WITHIN_MS = 10_000;

@@ -1,7 +1,6 @@
 import { formatHostRule } from '../../engine/sandbox/host-rules.ts';
 import type { Sandbox } from '../../engine/sandbox/sandbox-decision.ts';
-import { pass, warn } from '../../kernel/ports/check-result.ts';
-import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { pass, warn, type CheckResult } from '../../kernel/ports/check-result.ts';
 
 /** Whether every CLI runs in its walls, and why (BRIDGE_SANDBOX=bwrap that cannot run never gets here: the configuration refuses it). */
 export function checkSandbox(sandbox: Sandbox): CheckResult {

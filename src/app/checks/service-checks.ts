@@ -11,8 +11,7 @@ import type { TranscriberConfig } from '../../engine/files/transcriber.ts';
 import { describeRedis } from '../../work/workers/redis.ts';
 import type { Holder } from '../../kernel/store/data-lock.ts';
 import { listensOn } from './port-owner.ts';
-import { fail, firstLine, pass, warn } from '../../kernel/ports/check-result.ts';
-import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { fail, firstLine, pass, warn, type CheckResult } from '../../kernel/ports/check-result.ts';
 
 const ANSWER_WITHIN_MS = 5000;
 

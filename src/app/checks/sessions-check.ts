@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { statSync } from 'node:fs';
 import type { Adapter } from '../../engine/adapters/load.ts';
 import { sessionsAt } from '../../engine/adapters/saved-sessions.ts';
 import { agentUser, asAgent } from '../../engine/process/agent-user.ts';
 import type { Sandbox } from '../../engine/sandbox/sandbox-decision.ts';
-import { fail } from '../../kernel/ports/check-result.ts';
-import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { fail, type CheckResult } from '../../kernel/ports/check-result.ts';
+import { nearestExisting, writableBy } from './system-checks.ts';
 
 /**
  * Whether the CLI, as the user it runs as, can write where it keeps its sessions (a folder
@@ -35,19 +33,4 @@ export function checkSessionsWritable(
     `${who} cannot write ${existing} (owner uid ${info.uid}, mode ${(info.mode & 0o777).toString(8)}), where ${adapter.name} keeps its sessions, so no later turn or /resume can continue one`,
     `Give it to that user: chown -R ${user ? `${user.name}:` : (process.getuid?.() ?? '')} ${existing}`,
   );
-}
-
-function nearestExisting(path: string): string {
-  for (let dir = path; ; dir = dirname(dir)) if (existsSync(dir) || dirname(dir) === dir) return dir;
-}
-
-/** Whether `uid` (the bridge's own when none) may make files in `dir`, as the system answers for it. */
-function writableBy(dir: string, uid?: number, gid?: number): boolean {
-  try {
-    if (uid === undefined) accessSync(dir, constants.W_OK | constants.X_OK);
-    else execFileSync('sh', ['-c', 'test -w "$1" && test -x "$1"', 'sh', dir], { uid, gid: gid ?? uid, stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 }

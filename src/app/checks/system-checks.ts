@@ -1,10 +1,10 @@
-import { constants } from 'node:fs';
-import { access, stat, statfs } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { stat, statfs } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Holder } from '../../kernel/store/data-lock.ts';
-import { fail, pass } from '../../kernel/ports/check-result.ts';
-import type { CheckResult } from '../../kernel/ports/check-result.ts';
+import { fail, pass, type CheckResult } from '../../kernel/ports/check-result.ts';
 
 const MIN_NODE_MAJOR = 20;
 /** Below this, run logs and sessions soon fill the disk: a run's log alone may take a few MB. */
@@ -30,8 +30,8 @@ export async function checkDataDir(dir: string): Promise<CheckResult> {
   const subject = 'data directory';
   const info = await stat(dir).catch(() => undefined);
   if (!info) {
-    const parent = await nearestExisting(dir);
-    if (!(await writable(parent)))
+    const parent = nearestExisting(dir);
+    if (!writableBy(parent))
       return fail(
         subject,
         `${dir} does not exist, and ${parent} is not writable`,
@@ -40,7 +40,7 @@ export async function checkDataDir(dir: string): Promise<CheckResult> {
     return withSpace(pass(subject, `${dir} will be made at start (owner-only)`), parent);
   }
   if (!info.isDirectory()) return fail(subject, `${dir} is not a directory`, 'Set BRIDGE_DATA_DIR to a directory.');
-  if (!(await writable(dir)))
+  if (!writableBy(dir))
     return fail(subject, `${dir} is not writable by this user`, `chown it to the user the bridge runs as, or set BRIDGE_DATA_DIR elsewhere.`);
   const mode = info.mode & 0o777;
   if (mode & 0o077)
@@ -65,15 +65,18 @@ async function withSpace(result: CheckResult, dir: string): Promise<CheckResult>
   return { ...result, found: `${result.found}, ${shown}` };
 }
 
-async function writable(path: string): Promise<boolean> {
-  return access(path, constants.W_OK | constants.X_OK).then(
-    () => true,
-    () => false,
-  );
+/** Whether `uid` (the bridge's own when none) may make files in `dir`, as the system answers for it. */
+export function writableBy(dir: string, uid?: number, gid?: number): boolean {
+  try {
+    if (uid === undefined) accessSync(dir, constants.W_OK | constants.X_OK);
+    else execFileSync('sh', ['-c', 'test -w "$1" && test -x "$1"', 'sh', dir], { uid, gid: gid ?? uid, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-async function nearestExisting(path: string): Promise<string> {
-  let current = dirname(path);
-  while (!(await stat(current).catch(() => undefined)) && current !== dirname(current)) current = dirname(current);
-  return current;
+/** The path itself, or the nearest folder above it that exists. */
+export function nearestExisting(path: string): string {
+  for (let dir = path; ; dir = dirname(dir)) if (existsSync(dir) || dirname(dir) === dir) return dir;
 }
