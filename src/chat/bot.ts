@@ -323,12 +323,7 @@ export class Bot {
     const chat = this.chats.get(press.address);
     if (chat.current?.id !== turnId) return { text: 'That turn has already ended.' };
     // Answered at once: the turn ends through the CLI's interrupt (a few seconds at worst), and its progress says so.
-    this.turns.track(
-      chat.stop(`stopped by ${press.user.name ?? press.user.id}`, { keepQueued: true }).then(
-        () => {},
-        (error: Error) => this.log.warn({ chat: chatKey(press.address) }, `stopping the turn failed: ${error.message}`),
-      ),
-    );
+    this.turns.stopLater(chat, `stopped by ${press.user.name ?? press.user.id}`, { keepQueued: true }, this.log.child({ chat: chatKey(press.address) }));
     return { text: '⏹ Stopping…' };
   }
 }

@@ -60,16 +60,13 @@ export function chatPermissions(parts: Parts): ChatPermissions {
       {
         address: chat.address,
         mode: chat.effectivePermissionMode,
-        asker: () => {
-          const holder = chat.turnGrantHolder();
-          const startedBy = chat.current?.startedBy;
-          return mainAsker(chat.address, chat.adapter.name, {
+        asker: () =>
+          mainAsker(chat.address, chat.adapter.name, {
             hold: () => turn.hold(),
             onWaiting: (tools) => chat.current?.presenter.showWaiting(tools),
-            grantHolder: holder,
-            startedBy,
-          });
-        },
+            grantHolder: chat.turnGrantHolder(),
+            startedBy: chat.current?.startedBy,
+          }),
         planApproved: () => chat.set({ planning: false }),
       },
       request,

@@ -137,25 +137,28 @@ export class AgentQuestions {
       }),
     );
     this.plans.delete(id);
-    const verdict =
+    // What the plan's message says of how it ended, and what the agent is told.
+    const [verdict, decision]: [RichText, PermissionDecision] =
       approved === 'ended'
-        ? italic('The turn ended first.')
+        ? [italic('The turn ended first.'), { behavior: 'deny', message: 'The turn ended before the plan was approved.' }]
         : approved === 'timeout'
-          ? italic(`⌛ Not approved within ${this.minutes}: the agent stopped to wait.`)
+          ? [
+              italic(`⌛ Not approved within ${this.minutes}: the agent stopped to wait.`),
+              { behavior: 'deny', message: `Nobody approved the plan within ${this.minutes}: stop here, change nothing, and wait for the user.` },
+            ]
           : approved.approved
-            ? rich`✅ Approved by ${approved.by}`
+            ? [rich`✅ Approved by ${approved.by}`, { behavior: 'allow', updatedInput: {} }]
             : approved.feedback
-              ? rich`✏️ ${approved.by}: ${truncate(approved.feedback, 300)}`
-              : rich`✏️ ${approved.by} keeps planning`;
+              ? [
+                  rich`✏️ ${approved.by}: ${truncate(approved.feedback, 300)}`,
+                  { behavior: 'deny', message: `${approved.by} wants changes to the plan: ${approved.feedback}\nRevise the plan.` },
+                ]
+              : [
+                  rich`✏️ ${approved.by} keeps planning`,
+                  { behavior: 'deny', message: `${approved.by} wants to keep planning: wait for their feedback, then revise the plan.` },
+                ];
     void this.options.out.edit(ref, lines([text, verdict]), { buttons: [], urgent: true }).catch(() => {});
-    if (approved === 'ended') return { behavior: 'deny', message: 'The turn ended before the plan was approved.' };
-    if (approved === 'timeout')
-      return { behavior: 'deny', message: `Nobody approved the plan within ${this.minutes}: stop here, change nothing, and wait for the user.` };
-    return approved.approved
-      ? { behavior: 'allow', updatedInput: {} }
-      : approved.feedback
-        ? { behavior: 'deny', message: `${approved.by} wants changes to the plan: ${approved.feedback}\nRevise the plan.` }
-        : { behavior: 'deny', message: `${approved.by} wants to keep planning: wait for their feedback, then revise the plan.` };
+    return decision;
   }
 
   /**
@@ -245,8 +248,7 @@ export class AgentQuestions {
 
   /** The wait, as the chat reads it. */
   private get minutes(): string {
-    const minutes = Math.max(1, Math.round(this.options.timeoutMs / 60_000));
-    return `${minutes} min`;
+    return `${Math.max(1, Math.round(this.options.timeoutMs / 60_000))} min`;
   }
 
   private async pressQuestion(press: ButtonPress, { id, choice }: QuestionPress): Promise<ButtonAnswer> {

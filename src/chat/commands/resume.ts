@@ -1,6 +1,6 @@
 import { idButton } from '../../kernel/ports/buttons.ts';
 import { readSavedSessions } from '../../engine/adapters/saved-sessions.ts';
-import { bringIntoHome, homeOutside } from '../../engine/sandbox/walls.ts';
+import { bringIntoHome, homeOutside, scopeHome } from '../../engine/sandbox/walls.ts';
 import { asAgent } from '../../engine/process/agent-user.ts';
 import type { Button } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
@@ -28,7 +28,7 @@ async function sessionsOf(chat: ChatSession, config: CommandHost['config']): Pro
   const owner = agent.uid !== undefined && agent.gid !== undefined ? { uid: agent.uid, gid: agent.gid } : undefined;
   const saved = format ? await readSavedSessions(format, chat.record.workdir, agent.env, owner) : [];
   // In walls, in the chat's own home (its sandbox uid's): those saved outside (in a terminal) are brought in when chosen.
-  const home = chat.cliHome();
+  const home = scopeHome(chat.record.key);
   const inside = format && home ? await readSavedSessions(format, chat.record.workdir, { HOME: home }, homeOutside(chat.record.key, {})?.owner) : [];
   const byId = new Map<string, Offered>();
   for (const { file, ...session } of saved) byId.set(session.id, { ...session, cli: chat.record.cli, workdir: chat.record.workdir, outside: home && file });

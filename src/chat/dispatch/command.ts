@@ -126,7 +126,7 @@ export function commandOrigin(
 
 /** Whether this use of the command starts work for an agent. */
 export function startsWork(command: Pick<Command, 'startsWork'>, args: string): boolean {
-  return typeof command.startsWork === 'function' ? command.startsWork(args) : command.startsWork === true;
+  return byArgs(command.startsWork ?? false, args);
 }
 
 /** One kind of button and what a press of it does, with its payload decoded. */
@@ -162,5 +162,10 @@ export function refuseWhileBusy(chat: ChatSession): void {
 
 /** The role a command needs, asked with these arguments. */
 export function accessFor(command: Pick<Command, 'access'>, args: string): Role {
-  return typeof command.access === 'function' ? command.access(args) : command.access;
+  return byArgs(command.access, args);
+}
+
+/** What a command says for every use, or by what it is asked. */
+function byArgs<T extends string | boolean>(value: T | ((args: string) => T), args: string): T {
+  return typeof value === 'function' ? value(args) : value;
 }

@@ -25,7 +25,6 @@ import { withTurn } from './resume-list.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
 import type { HostQuestion } from '../../engine/sandbox/egress-decision.ts';
-import { scopeHome, terminalHome } from '../../engine/sandbox/walls.ts';
 import { modelApiBase } from '../../engine/sandbox/model-api-access.ts';
 import type { GrantHolder } from '../../work/approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../../kernel/policy/approval-rules.ts';
@@ -290,16 +289,6 @@ export class ChatSession {
   /** Closes the live CLI process (it resumes on the next message): the session then has one writer, a terminal. */
   async closeLive(): Promise<void> {
     await this.agentSession?.closeLive();
-  }
-
-  /** Where its CLI keeps its sessions and settings when it runs in walls (a home of the chat's own); undefined without walls. */
-  cliHome(): string | undefined {
-    return scopeHome(this.record.key);
-  }
-
-  /** The home a terminal continues its session in (/handoff), the operator's configuration laid there; undefined without walls. */
-  terminalHome(fresh: boolean): string | undefined {
-    return terminalHome(this.record.key, this.adapter.walls, fresh);
   }
 
   /** Continues a session found by /resume: its CLI, in its directory, from the next message on. */

@@ -2,6 +2,7 @@ import { handoffCommand } from '../../engine/adapters/handoff.ts';
 import { code, rich, type RichText } from '../../kernel/rich/index.ts';
 import type { EngineSettings } from '../../engine/engine-settings.ts';
 import type { ChatSession } from './chat-session.ts';
+import { terminalHome } from '../../engine/sandbox/walls.ts';
 
 /**
  * The terminal command that continues the chat's session now; none before its first turn, while
@@ -14,7 +15,7 @@ export function chatHandoff(chat: ChatSession, config: Pick<EngineSettings, 'age
   if (!sessionId || !chat.adapter.handoff || !sessionAnswered(chat)) return undefined;
   let home: string | undefined;
   try {
-    home = chat.terminalHome(fresh);
+    home = terminalHome(chat.record.key, chat.adapter.walls, fresh);
   } catch (error) {
     // /handoff says why; an answer's footer is left off rather than the answer lost.
     if (fresh) throw error;

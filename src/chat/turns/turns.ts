@@ -31,7 +31,7 @@ import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 interface FollowedTurn {
   id: string;
   text: string;
-  messageId: string | undefined;
+  messageId?: string;
   by: string;
   log: Log;
   /** Its text came from outside the chat's people (a webhook): it marks the session it enters. */
@@ -155,21 +155,7 @@ export class Turns {
     }
     // A turn taken up after a restart is its writer's, by the id the record kept.
     const payer = message.payer ?? (by ? { key: `${address.transport}:${by}` } : undefined);
-    const { controls, ended } = this.follow(
-      chat,
-      {
-        id: turnId,
-        text: message.text,
-        messageId: message.messageId,
-        by,
-        log,
-        outside,
-        payer,
-        budgetUsd: message.budgetUsd,
-        sender: message.sender,
-      },
-      watch,
-    );
+    const { controls, ended } = this.follow(chat, { ...message, id: turnId, by, log, outside, payer }, watch);
     // A turn a restart cut short is followed again where it may have gone on; one the shutdown stopped has ended there.
     const takingUp = pending?.startedAt !== undefined && !pending.stoppedByShutdown;
     this.track(chat.agent.send(message.text, { ...controls, turnId, takingUp }).then(ended));
@@ -208,15 +194,7 @@ export class Turns {
     const meter = turn.budgetUsd !== undefined ? this.options.meter?.(chat) : undefined;
     // At its budget: stopped as the Stop button stops it, once; what waits behind it stays.
     const cap =
-      meter &&
-      new CostCap(meter, turn.budgetUsd, () =>
-        this.track(
-          chat.stop('it reached its budget', { keepQueued: true, why: 'budget' }).then(
-            () => {},
-            (error: Error) => log.warn(`stopping the turn for cost failed: ${error.message}`),
-          ),
-        ),
-      );
+      meter && new CostCap(meter, turn.budgetUsd, () => this.stopLater(chat, 'it reached its budget', { keepQueued: true, why: 'budget' }, log, 'for cost'));
     // Its trace, from the message taken to the answer sent: the CLI's tool calls, what steered it, the delivery.
     const spans = AgentSpans.invoke({
       work: 'turn',
@@ -349,6 +327,16 @@ export class Turns {
     let settle!: (outcome: TurnOutcome) => void;
     this.track(new Promise<TurnOutcome>((resolve) => (settle = resolve)).then(ended));
     return { ...controls, ended: (outcome) => settle(outcome) };
+  }
+
+  /** Stops the chat's turn in the background (a Stop button, a budget reached): answered at once, a failure logged. */
+  stopLater(chat: ChatSession, reason: string, options: Parameters<ChatSession['stop']>[1], log: Log, why = ''): void {
+    this.track(
+      chat.stop(reason, options).then(
+        () => {},
+        (error: Error) => log.warn(`stopping the turn${why ? ` ${why}` : ''} failed: ${error.message}`),
+      ),
+    );
   }
 
   /** Work that must end before the bridge is idle (a turn, a stop in the background). */
