@@ -173,42 +173,22 @@ export async function createApp(options: {
   const remote = config.sessionWorkers.on ? workers : undefined;
   // CLIs kept between turns, bounded: past the limit the least recently used idle one closes.
   const live = new LivePool(remote ? { ...config.live, max: Number.MAX_SAFE_INTEGER } : config.live);
-  const chats = chatSessions({
-    config,
-    store,
-    sessionTools,
-    agents,
-    trusts,
-    live,
-    approvals,
-    questions,
-    hostQuestions,
-    audit,
-    out,
-    remote,
-    log,
-  });
+  // What most parts are built with: each takes what its parameters name.
+  const common = { config, store, out, log, audit, agents, trusts, approvals, questions, sessionTools };
+  const chats = chatSessions({ ...common, live, hostQuestions, remote });
   const { subagents, orchestrator } = wireRuns({
-    config,
+    ...common,
     runStore,
     orchestrationStore,
-    audit,
-    sessionTools,
     toolTimeoutMs,
-    approvals,
-    questions,
     refuseWork: (key, person) => spending.refusal(key, person),
     costs: {
       unpriced: (cli, model) => unpricedReason(config, cli, model),
       personLeft: (person) => spending.personLeft(person),
     },
     chats,
-    agents,
-    trusts,
-    out,
     announce: () => outbox.kick(),
     workers,
-    log,
   });
 
   const webLogins = config.web && options.web ? await WebLogins.open(config.dataDir) : undefined;
@@ -223,7 +203,7 @@ export async function createApp(options: {
   const inboxes = new Map(
     [...(options.downloads ?? [])].map(([id, downloads]) => [id, new Inbox(downloads, { timeoutMs: settings.fileTransferTimeoutSeconds * 1000 })]),
   );
-  const files = { inboxes, ...(config.transcribe ? { transcriber: new Transcriber(config.transcribe) } : {}) };
+  const files = { inboxes, transcriber: config.transcribe && new Transcriber(config.transcribe) };
   const review = new RunReview({ store: runStore, audit, checkoutBusy: (root) => checkoutBusy(root, chats, runStore) });
   const services = commandServices({
     config,
@@ -249,7 +229,7 @@ export async function createApp(options: {
     out,
     commands: options.commands ?? COMMANDS,
     services,
-    ...(options.trustEveryoneOn ? { trustEveryoneOn: options.trustEveryoneOn } : {}),
+    trustEveryoneOn: options.trustEveryoneOn,
     budget: spending,
     files,
     questions,
@@ -310,24 +290,20 @@ export async function createApp(options: {
     live,
     async start() {
       surfaces = await startSurfaces({
-        config,
-        log,
+        ...common,
         bot,
-        store,
         host,
         subagents,
         orchestrator,
         runStore,
         orchestrationStore,
-        approvals,
         access,
         ledger,
-        audit,
         review,
         ...(webLogins && shares && options.web ? { web: { sessions: webLogins, shares, ...options.web } } : {}),
         conversations,
         routes: options.routes ?? [],
-        ...(options.scrapeMetrics ? { scrapeMetrics: options.scrapeMetrics } : {}),
+        scrapeMetrics: options.scrapeMetrics,
       });
       await bot.recoverInterrupted();
       const recovered = await subagents.start();
