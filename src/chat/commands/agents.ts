@@ -1,7 +1,7 @@
 import { chooseAgent } from '../../engine/agents/choose-agent.ts';
 import type { AgentLibrary } from '../../engine/agents/library.ts';
 import { agentDetails, agentList } from '../../work/presentation/agents.ts';
-import { plain, plainText } from '../../kernel/rich/index.ts';
+import { plain, plainText, type RichText } from '../../kernel/rich/index.ts';
 import { UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /** A definition longer than this is sent as a file: a chat message would be split mid-prompt. */
@@ -27,8 +27,7 @@ export const agents: Command = {
     const workdir = ctx.chat.record.workdir;
     switch (sub.toLowerCase()) {
       case 'list':
-        await ctx.reply(agentList(await agents.catalog(workdir)));
-        return;
+        return agentList(await agents.catalog(workdir));
       case 'show':
         return show(ctx, agents, need(name));
       case 'enable':
@@ -36,14 +35,11 @@ export const agents: Command = {
         const enabled = sub.toLowerCase() === 'enable';
         const changed = await agents.setEnabled(workdir, need(name), enabled);
         if (typeof changed === 'string') throw new UsageError(changed);
-        await ctx.reply(
-          plain(
-            enabled
-              ? `${changed.icon ?? '✅'} ${changed.slug} is enabled: /spawn --agent ${changed.slug} runs it, and the agent's Task tool may use it from the next message.`
-              : `⏸ ${changed.slug} is disabled: nothing runs it until /agents enable ${changed.slug}. Its file is unchanged.`,
-          ),
+        return plain(
+          enabled
+            ? `${changed.icon ?? '✅'} ${changed.slug} is enabled: /spawn --agent ${changed.slug} runs it, and the agent's Task tool may use it from the next message.`
+            : `⏸ ${changed.slug} is disabled: nothing runs it until /agents enable ${changed.slug}. Its file is unchanged.`,
         );
-        return;
       }
       case 'new':
         return create(ctx, agents);
@@ -58,7 +54,7 @@ function need(name: string | undefined): string {
   return name;
 }
 
-async function show(ctx: CommandContext, agents: AgentLibrary, name: string): Promise<void> {
+async function show(ctx: CommandContext, agents: AgentLibrary, name: string): Promise<RichText | void> {
   const catalog = await agents.catalog(ctx.chat.record.workdir);
   const agent = catalog.get(name);
   if (!agent) {
@@ -66,10 +62,7 @@ async function show(ctx: CommandContext, agents: AgentLibrary, name: string): Pr
     throw new UsageError(typeof why === 'string' ? why : `No agent "${name}".`);
   }
   const details = agentDetails(agent);
-  if (plainText(details).length <= SHOW_INLINE_CHARS) {
-    await ctx.reply(details);
-    return;
-  }
+  if (plainText(details).length <= SHOW_INLINE_CHARS) return details;
   await ctx.bot.out.sendDocument(ctx.chat.address, {
     filename: `${agent.slug}.md`,
     content: plainText(details),
@@ -78,7 +71,7 @@ async function show(ctx: CommandContext, agents: AgentLibrary, name: string): Pr
 }
 
 /** `/agents new <name> [--description "…"] <prompt>`, or the prompt in the message replied to. */
-async function create(ctx: CommandContext, agents: AgentLibrary): Promise<void> {
+async function create(ctx: CommandContext, agents: AgentLibrary): Promise<RichText> {
   const match = /^new\s+(\S+)\s*(?:--description\s+"([^"]*)"\s*)?([\s\S]*)$/i.exec(ctx.args.trim());
   if (!match) throw new UsageError('Name the new agent: /agents new <name> <prompt>.');
   const slug = match[1]!.toLowerCase();
@@ -90,5 +83,5 @@ async function create(ctx: CommandContext, agents: AgentLibrary): Promise<void> 
   const made = await agents.create({ slug, description, prompt });
   if (typeof made === 'string') throw new UsageError(made);
   const shadow = existing && existing.source !== 'user' ? ` It takes the place of the project's ${slug} (${existing.file}), which is unchanged.` : '';
-  await ctx.reply(plain(`🆕 Agent ${slug} saved in ${made.file}: "${description}".${shadow} /agents show ${slug} shows it; /spawn --agent ${slug} runs it.`));
+  return plain(`🆕 Agent ${slug} saved in ${made.file}: "${description}".${shadow} /agents show ${slug} shows it; /spawn --agent ${slug} runs it.`);
 }

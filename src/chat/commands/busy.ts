@@ -10,15 +10,12 @@ export const busy: Command = {
   usage: '/busy [steer|queue|interrupt]',
   // Anyone may see the chat's busy mode; its admins change it.
   access: (args) => (args.trim() ? 'admin' : 'member'),
-  async run({ chat, args, reply }) {
+  async run({ chat, args }) {
     const wanted = args.trim().toLowerCase();
-    if (!wanted) {
-      await reply(plain(`${describeBusy(chat)}\nChange it with /busy ${BUSY_MODES.join('|')}.`));
-      return;
-    }
+    if (!wanted) return plain(`${describeBusy(chat)}\nChange it with /busy ${BUSY_MODES.join('|')}.`);
     if (!isBusyMode(wanted)) throw new UsageError(`Unknown busy mode "${wanted}": ${BUSY_MODES.join(', ')}.`);
     await chat.set({ busyMode: wanted });
-    await reply(plain(describeBusy(chat)));
+    return plain(describeBusy(chat));
   },
   async status(chat) {
     return [['While the agent works', `${chat.busyMode} (/busy)`]];

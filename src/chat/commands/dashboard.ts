@@ -14,10 +14,7 @@ export const dashboard: Command = {
   access: 'member',
   async run({ bot, services, chat, message, reply }) {
     const web = services.web;
-    if (!web) {
-      await reply(plain('The dashboard is off: the operator sets BRIDGE_WEB_ADDR (and BRIDGE_WEB_URL, the address people reach it at) to serve it.'));
-      return;
-    }
+    if (!web) return plain('The dashboard is off: the operator sets BRIDGE_WEB_ADDR (and BRIDGE_WEB_URL, the address people reach it at) to serve it.');
     const { user } = message;
     const who = { identity: userKey(chat.address.transport, user), ...(user.name ? { name: user.name } : {}) };
     const url = web.loginLink(who);
@@ -37,9 +34,8 @@ export const dashboard: Command = {
     try {
       await bot.out.send(privately, note, { buttons });
     } catch {
-      await reply(plain("I can't write to you privately yet: open a private chat with me, press Start, then send /dashboard again."));
-      return;
+      return plain("I can't write to you privately yet: open a private chat with me, press Start, then send /dashboard again.");
     }
-    await reply(plain('🔐 I sent you the login link privately.'));
+    return plain('🔐 I sent you the login link privately.');
   },
 };

@@ -1,5 +1,5 @@
 import { chatKey, userKey } from '../../kernel/ports/chat.ts';
-import { plain } from '../../kernel/rich/index.ts';
+import { plain, type RichText } from '../../kernel/rich/index.ts';
 import type { Conversation } from '../../work/transcripts/conversation.ts';
 import { exportFiles } from '../../work/transcripts/export-files.ts';
 import type { ShareTarget } from '../session/web-links.ts';
@@ -27,45 +27,35 @@ export const exportCommand: Command = {
   },
 };
 
-async function exportSession(ctx: CommandContext): Promise<void> {
+async function exportSession(ctx: CommandContext): Promise<RichText | void> {
   const { chat, services } = ctx;
   const session = chat.record.cliSessionId;
   const key = chatKey(chat.address);
   const conversation = session ? await services.conversations.session(key, session, chat.record.cli) : undefined;
-  if (!session || !conversation?.turns.length) {
-    await ctx.reply(
-      plain(
-        session
-          ? 'Nothing to export: the bridge kept no turn of this chat’s session.'
-          : 'Nothing to export: this chat’s session has no turns yet. Send a message, then /export.',
-      ),
+  if (!session || !conversation?.turns.length)
+    return plain(
+      session
+        ? 'Nothing to export: the bridge kept no turn of this chat’s session.'
+        : 'Nothing to export: this chat’s session has no turns yet. Send a message, then /export.',
     );
-    return;
-  }
-  await send(ctx, conversation, `session-${stamp()}`, { kind: 'session', chat: key, session });
+  return send(ctx, conversation, `session-${stamp()}`, { kind: 'session', chat: key, session });
 }
 
-async function exportRun(ctx: CommandContext, ref: string): Promise<void> {
+async function exportRun(ctx: CommandContext, ref: string): Promise<RichText | void> {
   const { chat, services } = ctx;
   const key = chatKey(chat.address);
   const run = await services.review.find(key, ref);
   if (!run) throw new UsageError(`No run "${ref}" in this chat. /subagents lists them.`);
-  if (run.status === 'queued') {
-    await ctx.reply(plain(`Nothing to export: #${run.number} is queued and has not started yet.`));
-    return;
-  }
+  if (run.status === 'queued') return plain(`Nothing to export: #${run.number} is queued and has not started yet.`);
   const conversation = await services.conversations.run(run);
-  await send(ctx, conversation, `run-${run.number}`, { kind: 'run', chat: key, runId: run.runId });
+  return send(ctx, conversation, `run-${run.number}`, { kind: 'run', chat: key, runId: run.runId });
 }
 
-async function send(ctx: CommandContext, conversation: Conversation, name: string, target: ShareTarget): Promise<void> {
+async function send(ctx: CommandContext, conversation: Conversation, name: string, target: ShareTarget): Promise<RichText | void> {
   const { bot, chat, services, message } = ctx;
   const limit = bot.out.capabilities(chat.address).uploadBytes;
   const made = exportFiles(conversation, name, limit);
-  if (!made.ok) {
-    await ctx.reply(plain(`⚠️ ${conversation.title} cannot be sent here: ${made.error}`));
-    return;
-  }
+  if (!made.ok) return plain(`⚠️ ${conversation.title} cannot be sent here: ${made.error}`);
   const turns = `${conversation.turns.length} turn${conversation.turns.length === 1 ? '' : 's'}`;
   const caption = plain([`📤 ${conversation.title} · ${turns}`, ...(made.leftOut ? [made.leftOut] : [])].join('\n'));
   const replyTo = message.messageId !== undefined ? { replyTo: message.messageId } : {};
@@ -87,11 +77,11 @@ async function send(ctx: CommandContext, conversation: Conversation, name: strin
   );
 }
 
-async function unshare(ctx: CommandContext): Promise<void> {
+async function unshare(ctx: CommandContext): Promise<RichText> {
   const web = ctx.services.web;
   if (!web) throw new UsageError('There are no share links: the web server is off (BRIDGE_WEB_ADDR).');
   const count = await web.revokeShares(chatKey(ctx.chat.address));
-  await ctx.reply(plain(count ? `🔒 Revoked ${count} share link${count === 1 ? '' : 's'} of this chat.` : 'This chat has no share links.'));
+  return plain(count ? `🔒 Revoked ${count} share link${count === 1 ? '' : 's'} of this chat.` : 'This chat has no share links.');
 }
 
 /** The time in a file's name: sorts, and means the same everywhere. */

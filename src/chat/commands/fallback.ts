@@ -14,21 +14,17 @@ export const fallback: Command = {
   description: 'Show or set the CLIs that take over when a quota or rate limit stops the agent',
   usage: '/fallback [claude>codex>droid|off|default]',
   access: (args) => (args.trim() ? 'admin' : 'member'),
-  async run({ chat, args, reply }) {
+  async run({ chat, args }) {
     const wanted = args.trim().toLowerCase();
-    if (!wanted) {
-      await reply(plain(`${describeFallback(chat)}\nChange it with /fallback ${chat.knownClis.join('>')}, /fallback off, or /fallback default.`));
-      return;
-    }
+    if (!wanted) return plain(`${describeFallback(chat)}\nChange it with /fallback ${chat.knownClis.join('>')}, /fallback off, or /fallback default.`);
     if (wanted === 'off' || wanted === 'default') {
       await chat.set({ fallback: wanted === 'off' ? 'off' : undefined });
-      await reply(plain(describeFallback(chat)));
-      return;
+      return plain(describeFallback(chat));
     }
     const parsed = parseChain(wanted, chat.knownClis);
     if ('problem' in parsed) throw new UsageError(`${parsed.problem[0]!.toUpperCase()}${parsed.problem.slice(1)}.`);
     await chat.set({ fallback: [...parsed.chain] });
-    await reply(plain(describeFallback(chat)));
+    return plain(describeFallback(chat));
   },
   async status(chat) {
     const chain = chat.fallbackChain;

@@ -13,18 +13,15 @@ export const handoff: Command = {
   description: "The terminal command that continues this chat's session; on|off: under every answer",
   usage: '/handoff [on|off]',
   access: 'member',
-  async run({ bot, chat, args, reply }) {
+  async run({ bot, chat, args }) {
     const wanted = args.trim().toLowerCase();
     if (wanted === 'on' || wanted === 'off') {
       await chat.set({ showHandoff: wanted === 'on' });
-      await reply(
-        plain(
-          wanted === 'on'
-            ? '🖥 Every answer now ends with the command that continues the session in a terminal. /handoff off stops it.'
-            : '🖥 Answers no longer show the terminal command.',
-        ),
+      return plain(
+        wanted === 'on'
+          ? '🖥 Every answer now ends with the command that continues the session in a terminal. /handoff off stops it.'
+          : '🖥 Answers no longer show the terminal command.',
       );
-      return;
     }
     if (wanted) throw new UsageError(`"${args.trim()}" is neither on nor off.`);
     if (!chat.adapter.handoff) throw new UsageError(`${chat.record.cli} cannot continue a session in a terminal.`);
@@ -35,13 +32,11 @@ export const handoff: Command = {
     if (!command) throw new UsageError('This chat has no session yet: send a message first.');
     // One writer at a time: the chat's live CLI closes, and resumes the session (with the terminal's turns) on the next message.
     await chat.closeLive();
-    await reply(
-      lines([
-        '🖥 Continue this session in a terminal on the bridge’s machine:',
-        pre(command),
-        'Messages here continue it too, with what you did there: one of you at a time.',
-      ]),
-    );
+    return lines([
+      '🖥 Continue this session in a terminal on the bridge’s machine:',
+      pre(command),
+      'Messages here continue it too, with what you did there: one of you at a time.',
+    ]);
   },
   async status(chat, { bot }) {
     const command = chatHandoff(chat, bot.config);

@@ -55,15 +55,13 @@ export const start: Command = {
   description: 'What this bot does and how to use it',
   usage: '/start',
   access: 'member',
-  async run({ bot, chat, message, reply }) {
+  async run({ bot, chat, message }) {
     const cli = [...bot.config.adapters.keys()].join(', ');
-    await reply(
-      helpText(
-        theirs({ bot, chat, message }),
-        `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
-        chat.address.transport,
-        bot.out.capabilities(chat.address),
-      ),
+    return helpText(
+      theirs({ bot, chat, message }),
+      `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
+      chat.address.transport,
+      bot.out.capabilities(chat.address),
     );
   },
 };
@@ -85,6 +83,6 @@ export const help: Command = {
     }
     const command = bot.commands.find((c) => c.name === asked);
     const written = (text: string) => asWritten(text, capabilities);
-    await reply(command ? rich`${written(command.usage)}\n    ${command.description}` : plain(written(`There is no /${asked}: /help lists the commands.`)));
+    return command ? rich`${written(command.usage)}\n    ${command.description}` : plain(written(`There is no /${asked}: /help lists the commands.`));
   },
 };

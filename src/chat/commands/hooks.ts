@@ -9,6 +9,6 @@ export const hooks: Command = {
   access: 'member',
   async run(ctx) {
     const { hooks: directory } = ctx.services;
-    await ctx.reply(hookList(directory.forChat(ctx.chat.address), directory));
+    return hookList(directory.forChat(ctx.chat.address), directory);
   },
 };

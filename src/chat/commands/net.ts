@@ -17,13 +17,10 @@ export const net: Command = {
   description: "Show the hosts this chat's sandboxed agent may reach; admins allow or deny one (host, host:port or *.domain)",
   usage: '/net [list] | /net allow <host>… | /net deny <host>…',
   access: (args) => (/^(allow|deny)\b/i.test(args.trim()) ? 'admin' : 'member'),
-  async run({ bot, services, chat, args, message, reply }) {
+  async run({ bot, services, chat, args, message }) {
     const [verb = 'list', ...words] = args.trim().split(/\s+/).filter(Boolean);
     const action = verb.toLowerCase();
-    if (action === 'list') {
-      await reply(plain(describeNet(chat, bot)));
-      return;
-    }
+    if (action === 'list') return plain(describeNet(chat, bot));
     if (action !== 'allow' && action !== 'deny') throw new UsageError(`"${verb}" is none of list, allow or deny.`);
     if (!words.length) throw new UsageError(`Name a host to ${action}: example.com, example.com:8443 or *.example.com.`);
     const hosts = words.map((word) => parsed(ConfigError, () => formatHostRule(parseHostRule(word.replace(/,$/, ''), `/net ${action}`))));
@@ -37,7 +34,7 @@ export const net: Command = {
       action === 'allow'
         ? `🌐 This chat's agent may now reach ${hosts.join(', ')}.${closed.length ? ` (${closed.join(', ')}: internal, so reached only where the operator opens it, in BRIDGE_SANDBOX_INTERNAL.)` : ''}`
         : `🌐 This chat's agent may no longer reach ${hosts.filter((host) => !unknown.includes(host)).join(', ') || 'them'}.${unknown.length ? ` (${unknown.join(', ')} ${unknown.length === 1 ? 'was' : 'were'} not on the chat's list.)` : ''}`;
-    await reply(plain(`${said}\n${describeNet(chat, bot)}`));
+    return plain(`${said}\n${describeNet(chat, bot)}`);
   },
   async status(chat, { bot }) {
     if (!bot.config.sandbox.decision.on) return [];

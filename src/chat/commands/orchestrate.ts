@@ -32,17 +32,14 @@ export const orchestrations: Command = {
     const { orchestrator } = ctx.services;
     const [sub = 'list', ref] = ctx.args.trim().split(/\s+/).filter(Boolean);
     const key = chatKey(ctx.chat.address);
-    if (sub === 'list') {
-      await ctx.reply(orchestrationList(orchestrator.forChat(key)));
-      return;
-    }
+    if (sub === 'list') return orchestrationList(orchestrator.forChat(key));
     if (sub !== 'stop') throw new UsageError(`Unknown subcommand "${sub}".`);
     if (!ref) throw new UsageError('Which orchestration? Give its #number or id.');
     const found = orchestrator.find(key, ref);
     if (!found) throw new UsageError(`No orchestration "${ref}" in this chat.`);
     if (!(await orchestrator.stop(found.id, ctx.message.user.name ?? String(ctx.message.user.id))))
       throw new UsageError(`#${found.number} has already ended (${found.status}).`);
-    await ctx.reply(stoppingOrchestrationText(found));
+    return stoppingOrchestrationText(found);
   },
   // Listed before /subagents: steps are stopped as part of their orchestration.
   async stop(chat, reason, { services }, onlyOf) {

@@ -41,24 +41,25 @@ export function whomNamed(ctx: Pick<CommandContext, 'args' | 'message' | 'chat' 
   };
 }
 
-async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
-  const { bot, services, chat, message, reply } = ctx;
+/** What /allow or /deny did, in a line. */
+async function decide(ctx: CommandContext, is: Standing['is']): Promise<string> {
+  const { bot, services, chat, message } = ctx;
   // Changing who may use the bridge here: a group's or a channel's admins; a private chat has no one to allow.
-  if (message.private) return void (await reply(plain('This chat is its person’s alone: /allow and /deny name people in groups and channels.')));
-  if (!ctx.args.trim() && !message.replyTo?.fromId) return void (await reply(plain(peopleList(ctx))));
+  if (message.private) return 'This chat is its person’s alone: /allow and /deny name people in groups and channels.';
+  if (!ctx.args.trim() && !message.replyTo?.fromId) return peopleList(ctx);
   const named = whomNamed(ctx, is === 'allowed' ? 'allow' : 'deny');
-  if ('problem' in named) return void (await reply(plain(named.problem)));
+  if ('problem' in named) return named.problem;
   const { person } = named;
   const name = named.name ?? services.seen.nameOf(person);
   const label = personLabel(person, name);
   const who = { id: person.slice(person.indexOf(':') + 1), identity: person };
   const me = userKey(chat.address.transport, message.user);
   const theirRole = bot.allowlist.roleOf(chat.address, who);
-  if (theirRole === 'owner') return void (await reply(plain(`${label} is an owner: always allowed, in every chat.`)));
+  if (theirRole === 'owner') return `${label} is an owner: always allowed, in every chat.`;
   if (is === 'denied') {
-    if (person === me) return void (await reply(plain('You cannot deny yourself.')));
+    if (person === me) return 'You cannot deny yourself.';
     if (!covers(bot.allowlist.roleOf(chat.address, message.user), 'owner') && theirRole === 'admin')
-      return void (await reply(plain(`⛔ ${label} is an admin: only an owner may deny them here.`)));
+      return `⛔ ${label} is an admin: only an owner may deny them here.`;
   }
   const before = await services.people.set(chat.address, person, {
     is,
@@ -74,11 +75,9 @@ async function decide(ctx: CommandContext, is: Standing['is']): Promise<void> {
     detail: label,
   });
   const turnsToo = bot.config.groupTurns === 'allowed' ? ', and start the agent’s work' : '';
-  const text =
-    is === 'allowed'
-      ? `✅ ${label} may use the bridge in this chat${turnsToo}${before?.is === 'denied' ? ': no longer denied' : ''}.`
-      : `⛔ ${label} is denied in this chat: their messages and presses here are refused${before?.is === 'allowed' ? ', and their /allow is withdrawn' : ''}. Their runs here go on: /subagents stop ends one.`;
-  await reply(plain(text));
+  return is === 'allowed'
+    ? `✅ ${label} may use the bridge in this chat${turnsToo}${before?.is === 'denied' ? ': no longer denied' : ''}.`
+    : `⛔ ${label} is denied in this chat: their messages and presses here are refused${before?.is === 'allowed' ? ', and their /allow is withdrawn' : ''}. Their runs here go on: /subagents stop ends one.`;
 }
 
 /** What was said of people in this chat, and what holds for everyone else. */
@@ -106,7 +105,7 @@ export const allowCommand: Command = {
   description: 'Let someone use the bridge in this chat (admins)',
   usage: '/allow [<id | name>, or in reply to their message]',
   access: 'admin',
-  run: (ctx) => decide(ctx, 'allowed'),
+  run: async (ctx) => plain(await decide(ctx, 'allowed')),
 };
 
 export const deny: Command = {
@@ -114,5 +113,5 @@ export const deny: Command = {
   description: 'Keep someone from using the bridge in this chat (admins)',
   usage: '/deny [<id | name>, or in reply to their message]',
   access: 'admin',
-  run: (ctx) => decide(ctx, 'denied'),
+  run: async (ctx) => plain(await decide(ctx, 'denied')),
 };

@@ -13,23 +13,17 @@ export const permissions: Command = {
   usage: '/permissions [safe|ask|bypass]',
   // Anyone may see the chat's mode; its admins change it.
   access: (args) => (args.trim() ? 'admin' : 'member'),
-  async run({ chat, args, reply }) {
+  async run({ chat, args }) {
     const wanted = args.trim().toLowerCase();
-    if (!wanted) {
-      await reply(plain(`${describeMode(chat)}\nChange it with /permissions ${PERMISSION_MODES.join('|')}.`));
-      return;
-    }
+    if (!wanted) return plain(`${describeMode(chat)}\nChange it with /permissions ${PERMISSION_MODES.join('|')}.`);
     if (!isPermissionMode(wanted)) throw new UsageError(`Unknown permission mode "${wanted}": ${PERMISSION_MODES.join(', ')}.`);
     const unsupported = unsupportedMode(chat.adapter, wanted);
     if (unsupported) throw new UsageError(`${unsupported}.`);
-    if (wanted === chat.permissionMode && chat.record.permissionMode) {
-      await reply(plain(`Already so.\n${describeMode(chat)}`));
-      return;
-    }
+    if (wanted === chat.permissionMode && chat.record.permissionMode) return plain(`Already so.\n${describeMode(chat)}`);
     refuseWhileBusy(chat);
     const left = await chat.change({ permissionMode: wanted });
     const next = left ? newSessionNotice(left, chat.effectivePermissionMode) : 'From the next message on; the conversation continues.';
-    await reply(plain(`${describeMode(chat)}\n${next}`));
+    return plain(`${describeMode(chat)}\n${next}`);
   },
 };
 

@@ -12,24 +12,21 @@ export const plan: Command = {
   description: 'The next message is planned first: the agent proposes, you approve; off: plan no more',
   usage: '/plan [off]',
   access: 'member',
-  async run({ chat, args, reply }) {
+  async run({ chat, args }) {
     const wanted = args.trim().toLowerCase();
     if (wanted && wanted !== 'off' && wanted !== 'on') throw new UsageError(`"${args.trim()}" is neither on nor off.`);
     if (wanted === 'off') {
       const was = chat.record.planning === true;
       await chat.set({ planning: false });
-      await reply(plain(was ? '📋 Plan mode is off: messages run as usual.' : '📋 Plan mode was not on.'));
-      return;
+      return plain(was ? '📋 Plan mode is off: messages run as usual.' : '📋 Plan mode was not on.');
     }
     if (!chat.agent.runsLive || !canPlan(chat.adapter)) throw new UsageError(`${chat.record.cli} has no plan mode the bridge can drive.`);
     await chat.set({ planning: true });
     const mode = chat.effectivePermissionMode;
-    await reply(
-      plain(
-        `📋 Plan mode: your next message gets a plan first, with Approve and Keep planning buttons. ${
-          mode === 'safe' ? 'This chat stays read-only after Approve (/permissions safe).' : `After Approve the agent goes on in ${mode} mode.`
-        } /plan off leaves it.`,
-      ),
+    return plain(
+      `📋 Plan mode: your next message gets a plan first, with Approve and Keep planning buttons. ${
+        mode === 'safe' ? 'This chat stays read-only after Approve (/permissions safe).' : `After Approve the agent goes on in ${mode} mode.`
+      } /plan off leaves it.`,
     );
   },
   async status(chat) {

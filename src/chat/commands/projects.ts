@@ -1,5 +1,5 @@
 import { resolveDirectory } from '../../engine/projects/directories.ts';
-import { plain } from '../../kernel/rich/index.ts';
+import { plain, type RichText } from '../../kernel/rich/index.ts';
 import { displayPath } from '../../work/presentation/paths.ts';
 import { UsageError, type CommandContext, type Command, refuseWhileBusy } from '../dispatch/command.ts';
 
@@ -10,16 +10,15 @@ export const cd: Command = {
   usage: '/cd [path]',
   access: 'member',
   async run(ctx) {
-    const { bot, chat, args, reply } = ctx;
+    const { bot, chat, args } = ctx;
     const wanted = args.trim();
     if (!wanted) {
       const roots = bot.config.projectRoots.map((root) => displayPath(root)).join(', ');
-      await reply(plain(`📁 ${chat.record.workdir}\nThis chat may work anywhere in ${roots}. Move with /cd <path> (relative to here), or /project.`));
-      return;
+      return plain(`📁 ${chat.record.workdir}\nThis chat may work anywhere in ${roots}. Move with /cd <path> (relative to here), or /project.`);
     }
     const resolved = await resolveDirectory(chat.record.workdir, wanted, bot.config);
     if (!resolved.ok) throw new UsageError(resolved.error);
-    await moveTo(ctx, resolved.dir);
+    return moveTo(ctx, resolved.dir);
   },
 };
 
@@ -30,38 +29,28 @@ export const project: Command = {
   usage: '/project [name]',
   access: 'member',
   async run(ctx) {
-    const { bot, chat, args, reply } = ctx;
+    const { bot, chat, args } = ctx;
     const { projects } = bot.config;
     const wanted = args.trim();
     if (!wanted) {
-      if (!projects.size) {
-        await reply(
-          plain('No named projects: the operator can list some in BRIDGE_PROJECTS (name=path,…). /cd moves to any directory within the project roots.'),
-        );
-        return;
-      }
+      if (!projects.size)
+        return plain('No named projects: the operator can list some in BRIDGE_PROJECTS (name=path,…). /cd moves to any directory within the project roots.');
       const lines = [...projects].map(([name, dir]) => `${dir === chat.record.workdir ? '▸' : '•'} ${name}: ${displayPath(dir)}`);
-      await reply(plain(`Projects\n${lines.join('\n')}\nSwitch with /project <name>.`));
-      return;
+      return plain(`Projects\n${lines.join('\n')}\nSwitch with /project <name>.`);
     }
     const dir = projects.get(wanted);
     if (!dir)
       throw new UsageError(`No project "${wanted}". ${projects.size ? `Known: ${[...projects.keys()].join(', ')}.` : 'None are named (BRIDGE_PROJECTS).'}`);
-    await moveTo(ctx, dir);
+    return moveTo(ctx, dir);
   },
 };
 
 /** A CLI's sessions belong to their directory: a move starts a fresh one, and says so. */
-async function moveTo({ chat, reply }: CommandContext, dir: string): Promise<void> {
-  if (dir === chat.record.workdir) {
-    await reply(plain(`📁 Already in ${dir}.`));
-    return;
-  }
+async function moveTo({ chat }: CommandContext, dir: string): Promise<RichText> {
+  if (dir === chat.record.workdir) return plain(`📁 Already in ${dir}.`);
   refuseWhileBusy(chat);
   await chat.change({ workdir: dir });
-  await reply(
-    plain(
-      `📁 Now in ${dir}. The next message starts a fresh ${chat.record.cli} session (a CLI's sessions belong to their directory); subagents start here too.`,
-    ),
+  return plain(
+    `📁 Now in ${dir}. The next message starts a fresh ${chat.record.cli} session (a CLI's sessions belong to their directory); subagents start here too.`,
   );
 }

@@ -70,13 +70,9 @@ export const resumeCommand: Command = {
       const entry = Number.isInteger(n) && n >= 1 ? sessions[n - 1] : undefined;
       if (!entry)
         throw new UsageError(sessions.length ? `Choose a session from 1 to ${sessions.length}: /resume lists them.` : 'There is no session to resume yet.');
-      await reply(plain(await resume(chat, entry)));
-      return;
+      return plain(await resume(chat, entry));
     }
-    if (!sessions.length) {
-      await reply(plain('No sessions yet in this chat or, for its CLI, in this directory. Send a message to start one.'));
-      return;
-    }
+    if (!sessions.length) return plain('No sessions yet in this chat or, for its CLI, in this directory. Send a message to start one.');
     const now = Date.now();
     const lines = sessions.map((entry, i) => {
       const current = entry.id === chat.record.cliSessionId ? ' (current)' : '';

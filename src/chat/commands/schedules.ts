@@ -1,5 +1,5 @@
 import { scheduleLine, scheduleList, scheduledText } from '../../work/presentation/schedules.ts';
-import { plain } from '../../kernel/rich/index.ts';
+import { plain, type RichText } from '../../kernel/rich/index.ts';
 import { userKey } from '../../kernel/ports/chat.ts';
 import type { Schedule } from '../../services/schedules/schedule.ts';
 import { parseAt, parseEvery, TimingError, type Timing } from '../../services/schedules/timing.ts';
@@ -21,7 +21,7 @@ function what(rest: string, clis: ReadonlySet<string>): { prompt: string; spawn?
   return { prompt: args.task, spawn: spawn[1]! };
 }
 
-async function make(ctx: CommandContext, parse: (text: string, timeZone: string) => { timing: Timing; rest: string }): Promise<void> {
+async function make(ctx: CommandContext, parse: (text: string, timeZone: string) => { timing: Timing; rest: string }): Promise<RichText> {
   const { scheduler } = ctx.services;
   const asked = parsed(TimingError, () => parse(ctx.args, scheduler.timeZone));
   const { user } = ctx.message;
@@ -33,7 +33,7 @@ async function make(ctx: CommandContext, parse: (text: string, timeZone: string)
     by: { kind: 'user', id: user.id, key: userKey(ctx.chat.address.transport, user), ...(user.name ? { name: user.name } : {}) },
     ...what(asked.rest, new Set(ctx.bot.config.adapters.keys())),
   });
-  await ctx.reply(scheduledText(schedule, scheduler.timeZone));
+  return scheduledText(schedule, scheduler.timeZone);
 }
 
 /** Its schedule keeps the message that asked for it: cut short before it was made, /every or /at is carried out again. */
@@ -72,24 +72,20 @@ export const schedules: Command = {
     const { scheduler } = ctx.services;
     const [sub = 'list', ref, ...extra] = ctx.args.trim().split(/\s+/).filter(Boolean);
     const action = sub.toLowerCase();
-    if (action === 'list') {
-      await ctx.reply(scheduleList(scheduler.forChat(ctx.chat.address), scheduler.timeZone));
-      return;
-    }
+    if (action === 'list') return scheduleList(scheduler.forChat(ctx.chat.address), scheduler.timeZone);
     if (!['pause', 'resume', 'delete'].includes(action)) throw new UsageError(`"${sub}" is not list, pause, resume or delete.`);
     if (!ref || extra.length) throw new UsageError(`/schedules ${action} takes one schedule's #number.`);
     const schedule: Schedule | undefined = scheduler.find(ctx.chat.address, ref);
     if (!schedule) throw new UsageError(`This chat has no schedule ${ref.startsWith('#') ? ref : `#${ref}`}. /schedules lists them.`);
     if (action === 'delete') {
       await scheduler.delete(schedule);
-      await ctx.reply(plain(`🗑 Deleted ${scheduleLine(schedule, scheduler.timeZone)}.`));
-    } else if (action === 'pause') {
-      await scheduler.pause(schedule);
-      await ctx.reply(plain(`⏸ Paused: ${scheduleLine({ ...schedule, paused: true }, scheduler.timeZone)}.`));
-    } else {
-      const resumed = await scheduler.resume(schedule);
-      await ctx.reply(plain(`▶️ Resumed: ${scheduleLine(resumed, scheduler.timeZone)}.`));
+      return plain(`🗑 Deleted ${scheduleLine(schedule, scheduler.timeZone)}.`);
     }
+    if (action === 'pause') {
+      await scheduler.pause(schedule);
+      return plain(`⏸ Paused: ${scheduleLine({ ...schedule, paused: true }, scheduler.timeZone)}.`);
+    }
+    return plain(`▶️ Resumed: ${scheduleLine(await scheduler.resume(schedule), scheduler.timeZone)}.`);
   },
   async status(chat, { services }) {
     const count = services.scheduler.forChat(chat.address).filter((s) => !s.paused && s.nextAt !== undefined).length;

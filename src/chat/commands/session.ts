@@ -13,10 +13,10 @@ export const newSession: Command = {
   description: 'Start a fresh agent session in this chat',
   usage: '/new',
   access: 'member',
-  async run({ chat, reply }) {
+  async run({ chat }) {
     refuseWhileBusy(chat);
     await chat.reset();
-    await reply(plain(`🆕 Fresh ${chat.record.cli} session: the next message starts a new conversation.`));
+    return plain(`🆕 Fresh ${chat.record.cli} session: the next message starts a new conversation.`);
   },
 };
 
@@ -25,12 +25,12 @@ export const stop: Command = {
   description: "Stop the running turn and this chat's subagents (a member's: their own)",
   usage: '/stop',
   access: 'member',
-  async run({ bot, chat, message, reply }) {
+  async run({ bot, chat, message }) {
     // A member stops the turn, and of the chat's work only their own; an admin or an owner, all of it.
     const member = bot.allowlist.roleOf(chat.address, message.user) === 'member';
     const onlyOf = member ? userKey(chat.address.transport, message.user) : undefined;
     const report = await bot.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`, onlyOf);
-    await reply(plain(report));
+    return plain(report);
   },
 };
 
@@ -48,7 +48,7 @@ export const status: Command = {
   description: 'Session, CLI, model, working directory, queue',
   usage: '/status',
   access: 'member',
-  async run({ bot, chat, reply, services }) {
+  async run({ bot, chat, services }) {
     const { record } = chat;
     const running = chat.current ? `running for ${formatDuration(Date.now() - chat.current.startedAt)}` : 'idle';
     const rows: [string, string][] = [
@@ -68,7 +68,7 @@ export const status: Command = {
       ...(await bot.statusExtras(chat)),
       ...(await healthRows(bot, services.health)),
     ];
-    await reply(lines([bold('Status'), ...rows.map(([k, v]) => rich`${k}: ${code(v)}`)]));
+    return lines([bold('Status'), ...rows.map(([k, v]) => rich`${k}: ${code(v)}`)]);
   },
 };
 
@@ -77,25 +77,19 @@ export const cli: Command = {
   description: "Switch this chat's CLI",
   usage: '/cli <name>',
   access: 'member',
-  async run({ bot, chat, args, reply }) {
+  async run({ bot, chat, args }) {
     const names = [...bot.config.adapters.keys()];
     const wanted = args.trim().toLowerCase();
-    if (!wanted) {
-      await reply(plain(`This chat uses ${chat.record.cli}. Available: ${names.join(', ')}. Switch with /cli <name>.`));
-      return;
-    }
+    if (!wanted) return plain(`This chat uses ${chat.record.cli}. Available: ${names.join(', ')}. Switch with /cli <name>.`);
     if (!bot.config.adapters.has(wanted)) throw new UsageError(`Unknown CLI "${wanted}". Available: ${names.join(', ')}.`);
     const unsupported = unsupportedMode(bot.config.adapters.get(wanted)!, chat.permissionMode);
     if (unsupported) throw new UsageError(`${unsupported}: this chat's permission mode is ${chat.permissionMode} (/permissions).`);
     refuseWhileBusy(chat);
-    if (wanted === chat.record.cli) {
-      await reply(plain(`Already using ${wanted}.`));
-      return;
-    }
+    if (wanted === chat.record.cli) return plain(`Already using ${wanted}.`);
     await chat.change({ cli: wanted, model: undefined });
     // A CLI that cannot ask runs read-only in an asking chat: say so at the switch, not at the first refusal.
     const note = chat.effectivePermissionMode === chat.permissionMode ? '' : `\n${describeMode(chat)}`;
-    await reply(plain(`🔀 Switched to ${wanted}. The next message starts a fresh ${wanted} session.${note}`));
+    return plain(`🔀 Switched to ${wanted}. The next message starts a fresh ${wanted} session.${note}`);
   },
 };
 
@@ -104,12 +98,9 @@ export const model: Command = {
   description: "Choose the model for this chat (none: the CLI's default)",
   usage: '/model [name|default]',
   access: 'member',
-  async run({ chat, args, reply }) {
+  async run({ chat, args }) {
     const wanted = args.trim();
-    if (!wanted) {
-      await reply(plain(`Model: ${chat.record.model ?? 'the CLI default'}. Change it with /model <name>, or /model default.`));
-      return;
-    }
+    if (!wanted) return plain(`Model: ${chat.record.model ?? 'the CLI default'}. Change it with /model <name>, or /model default.`);
     const problem = modelNameProblem(wanted);
     if (problem) throw new UsageError(`${problem}.`);
     const unsupported = unsupportedOption(chat.adapter, { model: wanted });
@@ -117,6 +108,6 @@ export const model: Command = {
     refuseWhileBusy(chat);
     const next = wanted === 'default' ? undefined : wanted;
     await chat.change({ model: next });
-    await reply(plain(`🧠 Model: ${next ?? 'the CLI default'}, from the next message on; the conversation continues.`));
+    return plain(`🧠 Model: ${next ?? 'the CLI default'}, from the next message on; the conversation continues.`);
   },
 };

@@ -20,7 +20,7 @@ export const spawn: Command = {
     const context = [ctx.message.replyTo?.text, await filesFor(ctx)].filter(Boolean).join('\n\n');
     const result = await ctx.services.subagents.spawner.spawn({ ...args, ...(context ? { context } : {}) }, commandOrigin(ctx));
     // Its CLI cannot work (no credentials): the one line that says so and how to fix it, not the usage.
-    if (!result.ok && result.refusal === 'unavailable') return void (await ctx.reply(plain(`❌ ${result.error}`)));
+    if (!result.ok && result.refusal === 'unavailable') return plain(`❌ ${result.error}`);
     if (!result.ok) throw new UsageError(result.error);
     await ctx.reply(spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] });
   },

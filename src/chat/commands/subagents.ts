@@ -32,39 +32,32 @@ export const subagents: Command = {
     const key = chatKey(ctx.chat.address);
     switch (sub.toLowerCase()) {
       case 'list':
-        await ctx.reply(runList(registry.forChat(key), (run) => registry.queuePosition(run)));
-        return;
+        return runList(registry.forChat(key), (run) => registry.queuePosition(run));
       case 'stop': {
         if (!ref) throw new UsageError('Which run? Give its #number or id, or "all".');
         if (ref === 'all') {
           const count = await registry.stopAll(key, who(ctx));
-          await ctx.reply(plain(count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : 'No subagent is running or queued.'));
-          return;
+          return plain(count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}.` : 'No subagent is running or queued.');
         }
         const run = findRun(ctx, ref);
         if (!(await registry.stop(run.runId, who(ctx)))) throw new UsageError(`#${run.number} has already ended (${run.status}).`);
-        await ctx.reply(stoppingRunText(run));
-        return;
+        return stoppingRunText(run);
       }
       case 'log': {
         const count = extra ? Number(extra) : 15;
         if (!Number.isInteger(count) || count < 1 || count > 200) throw new UsageError('The number of steps is a whole number from 1 to 200.');
         const run = findRun(ctx, ref);
-        await ctx.reply(runLog(run, await subagents.events(run), count));
-        return;
+        return runLog(run, await subagents.events(run), count);
       }
       case 'info': {
         const run = findRun(ctx, ref);
         const waiting = approvals.waitingFor(askerId.run(run.runId));
-        await ctx.reply(
-          runInfo(run, {
-            ...(run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}),
-            ...(waiting ? { approvalsWaiting: waiting } : {}),
-            // An ended run carries its counts; a live one's are kept by the audit log as they come.
-            ...(run.auditCounts ? {} : { auditCounts: subagents.audit.countsFor(run.runId) }),
-          }),
-        );
-        return;
+        return runInfo(run, {
+          ...(run.status === 'queued' ? { queuePosition: registry.queuePosition(run) } : {}),
+          ...(waiting ? { approvalsWaiting: waiting } : {}),
+          // An ended run carries its counts; a live one's are kept by the audit log as they come.
+          ...(run.auditCounts ? {} : { auditCounts: subagents.audit.countsFor(run.runId) }),
+        });
       }
       case 'send': {
         if (!ref) throw new UsageError('Which run? Give its #number or id, then the message.');
@@ -78,14 +71,12 @@ export const subagents: Command = {
           next_turn: 'gets it as its next turn, right after the current one',
           worker: 'gets it on its worker: while it works where its CLI reads messages, else as its next turn',
         }[sent.delivery.via];
-        await ctx.reply(plain(`✉️ #${run.number} ${displayName(run)} ${how}; its reply is announced here.`));
-        return;
+        return plain(`✉️ #${run.number} ${displayName(run)} ${how}; its reply is announced here.`);
       }
       case 'revoke': {
         const run = findRun(ctx, ref);
         if (!(await registry.revokeAutoApprove(run.runId, who(ctx)))) throw new UsageError(`#${run.number} has no auto-approval to revoke.`);
-        await ctx.reply(plain(`🔒 Auto-approval revoked for #${run.number} ${displayName(run)}: its next tool calls are asked here.`));
-        return;
+        return plain(`🔒 Auto-approval revoked for #${run.number} ${displayName(run)}: its next tool calls are asked here.`);
       }
       default:
         throw new UsageError(`Unknown subcommand "${sub}".`);

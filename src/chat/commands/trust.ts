@@ -19,14 +19,11 @@ export const trust: Command = {
   usage: '/trust [on|off]',
   // Anyone may ask; only the owner decides.
   access: (args) => (args.trim() ? 'owner' : 'member'),
-  async run({ bot, services, chat, args, message, reply }) {
+  async run({ bot, services, chat, args, message }) {
     const { trust, audit } = services;
     const wanted = args.trim().toLowerCase();
     const dir = chat.record.workdir;
-    if (!wanted) {
-      await reply(plain(`${await describeTrust(chat, trust)}${bot.allowlist.isOwner(chat.address, message.user) ? '\n/trust on|off changes it.' : ''}`));
-      return;
-    }
+    if (!wanted) return plain(`${await describeTrust(chat, trust)}${bot.allowlist.isOwner(chat.address, message.user) ? '\n/trust on|off changes it.' : ''}`);
     if (wanted !== 'on' && wanted !== 'off') throw new UsageError(`"${args.trim()}" is neither on nor off.`);
     if (wanted === 'on') {
       const { entry, added } = await trust.trust(dir, String(message.user.id));
@@ -37,17 +34,14 @@ export const trust: Command = {
           : `🛡 Already trusted: ${covers(entry, dir)}.`,
       ];
       if (chat.effectivePermissionMode === 'safe') lines.push('This chat is in safe mode, which never trusts a repository.');
-      await reply(plain(lines.join('\n')));
-      return;
+      return plain(lines.join('\n'));
     }
     const removed = await trust.withdraw(dir);
     if (removed) void audit.record({ event: 'untrust', chat: chatKey(chat.address), by: String(message.user.id), detail: removed.path });
-    await reply(
-      plain(
-        removed
-          ? `🛡 ${displayPath(removed.path)} is no longer trusted${removed.path === dir ? '' : ` (it covered ${displayPath(dir)})`}: from the next message on, its CLI ignores ${SHIPPED}.`
-          : `${displayPath(dir)} was not trusted.`,
-      ),
+    return plain(
+      removed
+        ? `🛡 ${displayPath(removed.path)} is no longer trusted${removed.path === dir ? '' : ` (it covered ${displayPath(dir)})`}: from the next message on, its CLI ignores ${SHIPPED}.`
+        : `${displayPath(dir)} was not trusted.`,
     );
   },
   async status(chat, { services }) {

@@ -13,26 +13,24 @@ export const usage: Command = {
   description: "What this chat's turns and runs cost, today and in total, and your own spend",
   usage: '/usage',
   access: 'member',
-  async run({ services: { ledger, budget, personBudget }, bot, chat, message, reply }) {
+  async run({ services: { ledger, budget, personBudget }, bot, chat, message }) {
     const now = Date.now();
     const day = utcDay(now);
     const key = chatKey(chat.address);
     const report = ledger.report(key, now);
     const me = personOf(chat.address, message.user);
     const role = bot.allowlist.roleOf(chat.address, message.user);
-    await reply(
-      usageText({
-        day,
-        ...report,
-        ...(budget.limitUsd !== undefined ? { budget: { limitUsd: budget.limitUsd } } : {}),
-        person: {
-          costUsd: ledger.personCostOn(me.key, day),
-          hereUsd: ledger.people({ day, chatKeys: [key] }).find((spend) => spend.key === me.key)?.tally.costUsd ?? 0,
-          limitUsd: personBudget?.limitUsd,
-        },
-        ...(role === 'admin' || role === 'owner' ? { people: ledger.people({ day, chatKeys: [key] }) } : {}),
-        ...(role === 'owner' ? { everyone: ledger.people({ day }) } : {}),
-      }),
-    );
+    return usageText({
+      day,
+      ...report,
+      ...(budget.limitUsd !== undefined ? { budget: { limitUsd: budget.limitUsd } } : {}),
+      person: {
+        costUsd: ledger.personCostOn(me.key, day),
+        hereUsd: ledger.people({ day, chatKeys: [key] }).find((spend) => spend.key === me.key)?.tally.costUsd ?? 0,
+        limitUsd: personBudget?.limitUsd,
+      },
+      ...(role === 'admin' || role === 'owner' ? { people: ledger.people({ day, chatKeys: [key] }) } : {}),
+      ...(role === 'owner' ? { everyone: ledger.people({ day }) } : {}),
+    });
   },
 };

@@ -22,7 +22,7 @@ export const whoami: Command = {
   description: 'Who you are to the bridge, and why',
   usage: '/whoami',
   access: 'member',
-  async run({ bot, services, chat, message, reply }) {
+  async run({ bot, services, chat, message }) {
     const { user } = message;
     const role = bot.allowlist.roleOf(chat.address, user);
     const id = userKey(chat.address.transport, user);
@@ -43,6 +43,6 @@ export const whoami: Command = {
           ? 'In this group only the people an admin named with /allow start the agent’s work, and you are one.'
           : 'In this group only the people an admin named with /allow start the agent’s work, and you are not one: you may use the commands that only look.',
       );
-    await reply(plain(lines.join('\n')));
+    return plain(lines.join('\n'));
   },
 };

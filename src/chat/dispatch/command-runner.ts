@@ -6,8 +6,8 @@ import { runWithDeadline } from './deadline.ts';
 /**
  * Runs a command within its deadline: past it the command's signal is aborted, the chat is
  * told, and the chat's next message is answered (the transport handles a chat's messages one
- * after another, so a command that never ended would silence the chat). A wrong use is
- * answered with its message and the command's usage.
+ * after another, so a command that never ended would silence the chat). What it returns is
+ * its answer; a wrong use is answered with its message and the command's usage.
  */
 export async function runCommand(
   command: Command,
@@ -19,7 +19,8 @@ export async function runCommand(
   const ended = await runWithDeadline(
     async () => {
       try {
-        await command.run(ctx);
+        const answer = await command.run(ctx);
+        if (answer) await ctx.reply(answer);
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         const usage = ctx.usage;

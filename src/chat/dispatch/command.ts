@@ -89,7 +89,8 @@ export interface Command {
   readonly effectOf?: (key: string, args: string, scope: CommandScope) => CommandEffect | undefined;
   /** Its own deadline, for a command whose work may rightly take longer than `commandTimeoutSeconds` (zipping a directory). */
   readonly timeoutSeconds?: (settings: Pick<Settings, 'fileTransferTimeoutSeconds'>) => number;
-  run(ctx: CommandContext): Promise<void>;
+  /** Carries it out; what it returns is its answer, sent in reply to the message that asked (none: it answered itself, or needs none). */
+  run(ctx: CommandContext): Promise<RichText | void>;
   /** The buttons its replies carry, and what a press does. */
   readonly buttons?: readonly ButtonRoute[];
   /** What else /stop stops for it in this chat; a line for /stop's report when it stopped something. */
