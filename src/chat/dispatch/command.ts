@@ -54,8 +54,6 @@ export interface CommandContext extends CommandScope {
   /** What follows the command word. */
   args: string;
   reply: (text: RichText, options?: SendOptions) => Promise<MessageRef>;
-  /** The command's usage line. */
-  usage: string;
   /** Aborted when the command passes its deadline: work that can stop (streams, archives) stops. */
   signal: AbortSignal;
 }

@@ -1,11 +1,11 @@
 import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey, type ChatRef, type ChatUser } from '../../kernel/ports/chat.ts';
-import { plain } from '../../kernel/rich/index.ts';
-import { accessFor, startsWork, type Command, type CommandScope } from '../dispatch/command.ts';
+import { code, plain, rich } from '../../kernel/rich/index.ts';
+import { accessFor, startsWork, UsageError, type Command, type CommandScope } from '../dispatch/command.ts';
 import { notNamedForTurns } from '../people/refusals.ts';
 import { aRole, covers, roleNamed, type Role } from '../people/roles.ts';
-import { runCommand } from '../dispatch/command-runner.ts';
+import { runWithDeadline } from '../dispatch/deadline.ts';
 import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
@@ -20,7 +20,13 @@ export interface CommandParts {
   log: Log;
 }
 
-/** A command runs here, within its deadline and once, and ends the message: the rest is for words to the agent. A restart's replay enters here too. */
+/**
+ * A command runs here, once, and ends the message: the rest is for words to the agent. A
+ * restart's replay enters here too. What it returns is its answer; a wrong use is answered with
+ * its message and its usage. Past its deadline its signal is aborted, the chat is told, and the
+ * chat's next message is answered (the transport handles a chat's messages one after another,
+ * so a command that never ended would silence the chat).
+ */
 export function command(parts: CommandParts): Step<MessageContext> {
   const byName = new Map(parts.commands.map((registered) => [registered.name, registered]));
   return step('command', async ({ message, command, chat, reply }, next) => {
@@ -46,11 +52,28 @@ export function command(parts: CommandParts): Step<MessageContext> {
     const { settings } = parts;
     // Noted before it acts: a restart that cuts it short carries it out again if its work is not there (once), or tells the chat.
     await chat.messages.commandBegun(message, registered.effectOf !== undefined && message.messageId !== undefined);
-    await runCommand(registered, {
-      timeoutSeconds: registered.timeoutSeconds?.(settings) ?? settings.commandTimeoutSeconds,
-      context: (signal) => ({ ...parts.scope(), chat, message, args: command.rest, reply, usage: registered.usage, signal }),
-      log: parts.log.child({ chat: chatKey(message.address) }),
-    });
+    const seconds = registered.timeoutSeconds?.(settings) ?? settings.commandTimeoutSeconds;
+    const controller = new AbortController();
+    const log = parts.log.child({ chat: chatKey(message.address) });
+    const ended = await runWithDeadline(
+      async () => {
+        try {
+          const answer = await registered.run({ ...parts.scope(), chat, message, args: command.rest, reply, signal: controller.signal });
+          if (answer) await reply(answer);
+        } catch (error) {
+          if (!(error instanceof UsageError)) throw error;
+          await reply(rich`⚠️ ${error.message}\nUsage: ${code(registered.usage)}`);
+        }
+      },
+      seconds * 1000,
+      controller,
+      // Whatever the stopped command still does is its own affair: a failure after its deadline is only logged.
+      (error) => log.warn({ err: error }, `/${registered.name} failed after its deadline`),
+    );
+    if (ended !== 'done') {
+      log.warn(`/${registered.name} passed its ${seconds} s deadline and was stopped`);
+      await reply(plain(`⌛ /${registered.name} took longer than ${seconds} s and was stopped. The chat goes on: try again, or ask for something smaller.`));
+    }
     await chat.messages.commandDone(message.messageId, message.text);
   });
 }
