@@ -7,8 +7,7 @@ import { checkDataDir, checkNode, checkRunningBridge } from './system-checks.ts'
 import { BRIDGE_LOCK, runningHolder } from '../../kernel/store/data-lock.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription, checkWebAddress, checkHooks } from './service-checks.ts';
 import type { TransportKind, TransportSources } from '../../kernel/ports/transport.ts';
-import { checkAgentUser } from './agent-user-check.ts';
-import { checkSandbox } from './sandbox-check.ts';
+import { checkAgentUser, checkSandbox } from './sandbox-check.ts';
 import { inTrialWalls } from './trial-walls.ts';
 import { checkSessionsWritable } from './sessions-check.ts';
 import { runAgentsAs } from '../../engine/process/agent-user.ts';

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { createSecureContext } from 'node:tls';
@@ -10,7 +11,6 @@ import { PAGES_DIR, pagesBuilt } from '../../surfaces/web/pages.ts';
 import type { TranscriberConfig } from '../../engine/files/transcriber.ts';
 import { describeRedis } from '../../work/workers/redis.ts';
 import type { Holder } from '../../kernel/store/data-lock.ts';
-import { listensOn } from './port-owner.ts';
 import { fail, firstLine, pass, warn, type CheckResult } from '../../kernel/ports/check-result.ts';
 
 const ANSWER_WITHIN_MS = 5000;
@@ -153,4 +153,45 @@ export function checkHooks(hooks: readonly Hook[], web: WebConfig | undefined): 
   const names = hooks.map((hook) => hook.name).join(', ');
   if (!web) return warn('webhooks', `${hooks.length} in hooks.json (${names}), but the web server is off`, 'Set BRIDGE_WEB_ADDR: webhooks are served there.');
   return pass('webhooks', `${hooks.length} in hooks.json, at ${web.url}/hooks/<name>: ${names}`);
+}
+
+/** /proc/net/tcp's state of a listening socket. */
+const LISTEN = '0A';
+
+/**
+ * Whether process `pid` listens on TCP `port`: the inodes of its sockets (/proc/<pid>/fd)
+ * among the listening ones of /proc/net/tcp and tcp6. Undefined where that cannot be read
+ * (no /proc, or another user's process).
+ */
+export function listensOn(pid: number, port: number): boolean | undefined {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return undefined;
+  }
+  const sockets = new Set<string>();
+  for (const fd of fds) {
+    try {
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+      if (inode) sockets.add(inode);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      const localPort = parseInt(fields[1]?.split(':')[1] ?? '', 16);
+      if (fields[3] === LISTEN && localPort === port && sockets.has(fields[9] ?? '')) return true;
+    }
+  }
+  return false;
 }
