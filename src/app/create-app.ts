@@ -16,7 +16,7 @@ import { LivePool } from '../engine/session/live-pool.ts';
 import { every } from '../kernel/concurrency/periodic.ts';
 import { untilStill } from '../kernel/concurrency/until-still.ts';
 import { spawnedText, stopButton } from '../work/presentation/runs.ts';
-import { NO_CHAT, type ChatRef, type Outbound, type Downloads } from '../kernel/ports/chat.ts';
+import { NO_CHAT, type Outbound, type Downloads } from '../kernel/ports/chat.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from '../kernel/ports/transport.ts';
 import { DailyBudget, PersonDailyBudget } from '../engine/usage/budget.ts';
 import { CostMeter, unpricedReason } from '../engine/usage/cost-meter.ts';
@@ -26,12 +26,10 @@ import { TrustedDirectories } from '../engine/projects/trust.ts';
 import { AgentToggles } from '../engine/agents/toggles.ts';
 import type { BridgeConfig } from './config.ts';
 import { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
-import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
 import type { ChatStore } from '../kernel/store/chat-store.ts';
 import { RunStore } from '../work/subagents/run-store.ts';
-import type { Subagents } from '../work/subagents/subagents.ts';
 import { AgentInbox } from '../chat/agent/agent-inbox.ts';
-import { MCP_SERVER_NAME, type McpEndpoint } from '../work/tools/mcp-endpoint.ts';
+import { MCP_SERVER_NAME } from '../work/tools/mcp-endpoint.ts';
 import { APPROVAL_TOOL } from '../work/tools/definitions/approve-tool.ts';
 import { Inbox } from '../engine/files/inbox.ts';
 import { Transcriber } from '../engine/files/transcriber.ts';
@@ -63,26 +61,8 @@ import type { Scrape } from '../services/telemetry/metrics-route.ts';
 /** The chat's commands by name: what the chat apps write the app's way in every text (main.ts gives them to the transports it starts). */
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map((command) => command.name);
 
-export interface App {
-  bot: Bot;
-  /** What the transport feeds and asks. */
-  host: TransportHost;
-  subagents: Subagents;
-  orchestrator: Orchestrator;
-  endpoint: McpEndpoint;
-  /** The chats' CLI processes kept between turns. */
-  live: LivePool;
-  /** Tells chats about messages a previous bridge left unanswered, recovers subagents and orchestrations, announces what is owed. */
-  start: () => Promise<{ interrupted: number; requeued: number }>;
-  /** Resolves when nothing is running: no turn, no subagent, no orchestration, nothing to announce (the console at the end of its input). */
-  idle: () => Promise<void>;
-  /** What a drain begun now would wait for: the chats whose turn is at work, and how many runs in this process. */
-  atWork: () => { turns: ChatRef[]; runs: number };
-  /** A restart's first part, or leaving's (`why`): nothing new starts, and running turns and runs have BRIDGE_DRAIN_SECONDS to finish; `shutdown` then stops the rest, to go on after it. */
-  drain: (why?: DrainReason) => Promise<void>;
-  /** Stops every CLI cleanly and saves state. */
-  shutdown: () => Promise<void>;
-}
+/** The bridge, built: its parts, and how it starts, drains and stops. */
+export type App = Awaited<ReturnType<typeof createApp>>;
 
 /**
  * Every part of the bridge over one transport's Outbound, each built with what it needs:
@@ -111,7 +91,7 @@ export async function createApp(options: {
   web?: { outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
   /** The metrics as Prometheus text, served at `/metrics` on the web server; none: not served there. */
   scrapeMetrics?: Scrape;
-}): Promise<App> {
+}) {
   const { config, store, out, log } = options;
   const { settings } = config;
   const audit = new AuditLog(config.dataDir);
@@ -283,11 +263,14 @@ export async function createApp(options: {
   };
   return {
     bot,
+    /** What the transport feeds and asks. */
     host,
     subagents,
     orchestrator,
     endpoint,
+    /** The chats' CLI processes kept between turns. */
     live,
+    /** Tells chats about messages a previous bridge left unanswered, recovers subagents and orchestrations, announces what is owed. */
     async start() {
       surfaces = await startSurfaces({
         ...common,
@@ -334,15 +317,18 @@ export async function createApp(options: {
         );
       return recovered;
     },
+    /** Resolves when nothing is running: no turn, no subagent, no orchestration, nothing to announce (the console at the end of its input). */
     idle,
+    /** What a drain begun now would wait for: the chats whose turn is at work, and how many runs in this process. */
     atWork: () => ({ turns: bot.turnsAtWork(), runs: subagents.registry.runsHere() }),
-    async drain(why) {
+    /** A restart's first part, or leaving's (`why`): nothing new starts, and running turns and runs have BRIDGE_DRAIN_SECONDS to finish; `shutdown` then stops the rest, to go on after it. */
+    async drain(why?: DrainReason) {
       stopping = true;
       const ms = config.restart.drainMs;
       log.info(`draining (${why ?? 'restart'}): running turns and runs have ${ms / 1000} s to finish`);
       await Promise.all([bot.drain(ms, why), subagents.registry.drain(ms)]);
     },
-    // Subagents first, so no queued run starts in a slot a stopping turn frees.
+    /** Stops every CLI cleanly and saves state: subagents first, so no queued run starts in a slot a stopping turn frees. */
     async shutdown() {
       stopping = true;
       inboxSweeping?.stop();
