@@ -155,8 +155,6 @@ export class Bot {
       attachments: this.attachments,
       commands: options.commands,
       scope: () => this.scope,
-      roleOf: (chat, user) => this.allowlist.roleOf(chat, user),
-      mayStartTurns: (chat, user, inGroup) => this.allowlist.mayStartTurns(chat, user, inGroup),
       settings,
       questions: options.questions,
       budget: options.budget,

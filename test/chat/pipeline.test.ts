@@ -276,8 +276,7 @@ describe('each step alone', () => {
     const step = command({
       commands,
       scope: () => ({}) as CommandScope,
-      roleOf: (_chat, user) => (user.id === '1' ? 'owner' : user.id === '2' ? 'admin' : 'member'),
-      mayStartTurns: () => true,
+      allowlist: { roleOf: (_chat, user) => (user.id === '1' ? 'owner' : user.id === '2' ? 'admin' : 'member'), mayStartTurns: () => true },
       settings: { commandTimeoutSeconds: 5, fileTransferTimeoutSeconds: 5 },
       log: silentLog(),
     });
@@ -316,8 +315,7 @@ describe('each step alone', () => {
     const step = command({
       commands,
       scope: () => ({}) as CommandScope,
-      roleOf: () => 'member',
-      mayStartTurns: (_chat, user, inGroup) => !inGroup || user.id === '1',
+      allowlist: { roleOf: () => 'member', mayStartTurns: (_chat, user, inGroup) => !inGroup || user.id === '1' },
       settings: { commandTimeoutSeconds: 5, fileTransferTimeoutSeconds: 5 },
       log: silentLog(),
     });

@@ -1,11 +1,12 @@
 import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { Log } from '../../kernel/log/logger.ts';
-import { chatKey, type ChatRef, type ChatUser } from '../../kernel/ports/chat.ts';
+import { chatKey } from '../../kernel/ports/chat.ts';
 import { code, plain, rich } from '../../kernel/rich/index.ts';
 import { accessFor, startsWork, UsageError, type Command, type CommandScope } from '../dispatch/command.ts';
 import { notNamedForTurns } from '../people/refusals.ts';
-import { aRole, covers, roleNamed, type Role } from '../people/roles.ts';
+import { aRole, covers, roleNamed } from '../people/roles.ts';
 import { runWithDeadline } from '../dispatch/deadline.ts';
+import type { Allowlist } from '../people/allowlist.ts';
 import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
@@ -13,9 +14,8 @@ export interface CommandParts {
   commands: readonly Command[];
   /** What every part of a command is given. */
   scope: () => CommandScope;
-  roleOf: (chat: ChatRef, user: ChatUser) => Role;
-  /** Whether this person may start an agent's work here (BRIDGE_GROUP_TURNS, /allow). */
-  mayStartTurns: (chat: ChatRef, user: ChatUser, inGroup: boolean) => boolean;
+  /** What a person is here, and whether they may start an agent's work (BRIDGE_GROUP_TURNS, /allow). */
+  allowlist: Pick<Allowlist, 'roleOf' | 'mayStartTurns'>;
   settings: Pick<Settings, 'commandTimeoutSeconds' | 'fileTransferTimeoutSeconds'>;
   log: Log;
 }
@@ -39,13 +39,13 @@ export function command(parts: CommandParts): Step<MessageContext> {
       return;
     }
     const needed = accessFor(registered, command.rest);
-    const role = parts.roleOf(message.address, message.user);
+    const role = parts.allowlist.roleOf(message.address, message.user);
     if (!covers(role, needed)) {
       const used = command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`;
       await reply(plain(`⛔ ${used} needs ${roleNamed(needed)}; you are ${aRole(role)} (/whoami says why).`));
       return;
     }
-    if (startsWork(registered, command.rest) && !parts.mayStartTurns(message.address, message.user, !message.private)) {
+    if (startsWork(registered, command.rest) && !parts.allowlist.mayStartTurns(message.address, message.user, !message.private)) {
       await reply(notNamedForTurns());
       return;
     }
