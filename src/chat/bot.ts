@@ -106,15 +106,7 @@ export class Bot {
     this.chats = options.chats;
     this.log = options.log;
     const { people, seen } = options.services;
-    this.allowlist = new Allowlist({
-      allowed: options.config.allowedUsers,
-      owners: options.config.owners,
-      admins: options.config.admins,
-      trustEveryoneOn: options.trustEveryoneOn,
-      bareNumbers: options.config.bareNumbers,
-      people,
-      groupTurns: options.config.groupTurns,
-    });
+    this.allowlist = new Allowlist({ ...options.config, trustEveryoneOn: options.trustEveryoneOn, people });
     this.presses = new ButtonPresses({ allowlist: this.allowlist, seen, timeoutSeconds: options.config.settings.commandTimeoutSeconds, log: this.log });
     this.attachments = new Attachments({
       inboxes: options.files?.inboxes ?? new Map(),

@@ -1,23 +1,15 @@
 import type { ChatPeople } from '../../work/access/chat-people.ts';
-import type { GroupTurns } from './people-settings.ts';
+import type { PeopleSettings } from './people-settings.ts';
 import { userKey, type ChatRef, type ChatUser } from '../../kernel/ports/chat.ts';
 import type { Role } from './roles.ts';
 
-export interface AllowlistOptions {
-  /** BRIDGE_ALLOWED_USERS, as `transport:id`. */
-  allowed: readonly string[];
-  /** BRIDGE_OWNERS; by default the first of `allowed`. */
-  owners?: readonly string[];
-  /** BRIDGE_ADMINS: allowed whether or not BRIDGE_ALLOWED_USERS names them. */
-  admins?: readonly string[];
+/** BRIDGE_ALLOWED_USERS, BRIDGE_OWNERS (by default the first allowed), BRIDGE_ADMINS and BRIDGE_GROUP_TURNS, as read (see PeopleSettings). */
+export interface AllowlistOptions
+  extends Pick<PeopleSettings, 'allowedUsers' | 'bareNumbers'>, Partial<Pick<PeopleSettings, 'owners' | 'admins' | 'groupTurns'>> {
   /** The transport whose one user is the owner at the keyboard (the console); none: the lists decide. */
   trustEveryoneOn?: string | undefined;
-  /** The transport whose ids people write bare (BRIDGE_ALLOWED_USERS' bare numbers). */
-  bareNumbers: string;
   /** What admins said of people per chat (/allow, /deny); none: only the lists decide. */
   people?: Pick<ChatPeople, 'standing' | 'allowedAnywhere'>;
-  /** BRIDGE_GROUP_TURNS; by default everyone allowed in a group starts turns. */
-  groupTurns?: GroupTurns;
 }
 
 /**
@@ -32,7 +24,7 @@ export class Allowlist {
   private readonly admins: readonly string[];
 
   constructor(private readonly options: AllowlistOptions) {
-    this.owners = options.owners ?? options.allowed.slice(0, 1);
+    this.owners = options.owners ?? options.allowedUsers.slice(0, 1);
     this.admins = options.admins ?? [];
   }
 
@@ -78,7 +70,7 @@ export class Allowlist {
   }
 
   private listed(key: string): boolean {
-    return this.options.allowed.includes(key) || this.admins.includes(key);
+    return this.options.allowedUsers.includes(key) || this.admins.includes(key);
   }
 
   private ownerKey(key: string): boolean {
