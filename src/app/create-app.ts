@@ -294,7 +294,7 @@ export async function createApp(options: {
         log.info(`recovered subagents: ${recovered.interrupted} interrupted, ${recovered.requeued} queued again`);
       await orchestrator.start();
       // After the interrupted turns: a schedule that came due while the bridge was down queues behind them.
-      await scheduler.start(scheduledWork({ bot, spawner: subagents.spawner, chats, out, log }));
+      await scheduler.start(scheduledWork({ bot, spawner: subagents.spawner, log }));
       // Once what they make is taken up, so a command found to have made its run (or plan, or schedule) is not carried out again.
       await bot.replayCommands();
       // What an earlier process left to announce waits for a start that stays: a call begun

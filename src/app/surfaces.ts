@@ -127,8 +127,6 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
     start: hookWork({
       bot,
       spawner: parts.subagents.spawner,
-      chats: bot.chats,
-      out: bot.out,
       log,
       unpriced: (cli, model) => unpricedReason(config, cli, model),
     }),

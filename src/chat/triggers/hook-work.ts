@@ -23,7 +23,7 @@ export function hookWork(
   const triggered = new Triggered(parts);
   return async (hook, prompt) => {
     const from = `🪝 Webhook ${hook.name}`;
-    const chat = parts.chats.get(hook.chat);
+    const chat = parts.bot.chats.get(hook.chat);
     const chatMode = chat.effectivePermissionMode;
     const looser = stricter(chatMode, hook.mode) !== chatMode;
     if (hook.spawn === false && !looser) {

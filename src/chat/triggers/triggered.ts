@@ -1,18 +1,15 @@
 import type { Log } from '../../kernel/log/logger.ts';
 import type { OutsideSource } from '../../kernel/store/chat-store.ts';
-import { chatKey, type ChatRef, type Outbound, type RichText } from '../../kernel/ports/chat.ts';
+import { chatKey, type ChatRef, type RichText } from '../../kernel/ports/chat.ts';
 import { spawnedText, stopButton } from '../../work/presentation/runs.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { SpawnIntent, SpawnOrigin, Spawner } from '../../work/subagents/spawner.ts';
 import type { Bot } from '../bot.ts';
 import type { Person } from '../../engine/usage/usage-ledger.ts';
-import type { ChatSessions } from '../session/chat-sessions.ts';
 
 export interface TriggeredParts {
-  bot: Pick<Bot, 'inject' | 'allowlist'>;
+  bot: Pick<Bot, 'inject' | 'allowlist' | 'chats' | 'out'>;
   spawner: Pick<Spawner, 'spawn'>;
-  chats: Pick<ChatSessions, 'get'>;
-  out: Outbound;
   log: Log;
 }
 
@@ -53,7 +50,7 @@ export class Triggered {
 
   /** A run from the chat's directory and CLI; `heading` is shown above its start. */
   async run(chat: ChatRef, from: string, intent: SpawnIntent, origin: Pick<SpawnOrigin, 'requester' | 'mode'>, heading: RichText): Promise<TriggeredRun> {
-    const { record } = this.parts.chats.get(chat);
+    const { record } = this.parts.bot.chats.get(chat);
     const result = await this.parts.spawner
       .spawn(intent, { address: chat, cwd: record.workdir, cli: record.cli, depth: 0, ...origin })
       .catch((error: Error) => ({ ok: false as const, error: error.message }));
@@ -61,14 +58,16 @@ export class Triggered {
       await this.tell(chat, `${from} did not start its run: ${result.error}`);
       return { ok: false, reason: result.error };
     }
-    await this.parts.out
+    await this.parts.bot.out
       .send(chat, heading)
-      .then(() => this.parts.out.send(chat, spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] }))
+      .then(() => this.parts.bot.out.send(chat, spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] }))
       .catch((error: Error) => this.parts.log.warn({ chat: chatKey(chat) }, `a notice of ${from} failed: ${error.message}`));
     return { ok: true, runId: result.run.runId };
   }
 
   tell(chat: ChatRef, text: string): Promise<unknown> {
-    return this.parts.out.send(chat, plain(text)).catch((error: Error) => this.parts.log.warn({ chat: chatKey(chat) }, `a notice failed: ${error.message}`));
+    return this.parts.bot.out
+      .send(chat, plain(text))
+      .catch((error: Error) => this.parts.log.warn({ chat: chatKey(chat) }, `a notice failed: ${error.message}`));
   }
 }
