@@ -317,5 +317,3 @@ export class Bot {
     return { text: '⏹ Stopping…' };
   }
 }
-
-export type { ChatRef };

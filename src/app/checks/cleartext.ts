@@ -32,9 +32,7 @@ export function bridgeListeners(config: Pick<BridgeConfig, 'mcp' | 'api' | 'web'
     {
       what: "the agents' tools (MCP)",
       variable: 'BRIDGE_MCP_LISTEN',
-      host: config.mcp.host,
-      port: config.mcp.port,
-      tls: false,
+      ...hostPort(config.mcp),
       advice: 'Keep it on 127.0.0.1, or reach it only over a network you trust or through a TLS proxy (BRIDGE_MCP_URL).',
     },
   ];
@@ -42,9 +40,7 @@ export function bridgeListeners(config: Pick<BridgeConfig, 'mcp' | 'api' | 'web'
     listeners.push({
       what: 'the SubagentService API',
       variable: 'BRIDGE_API_ADDR',
-      host: config.api.host,
-      port: config.api.port,
-      tls: Boolean(config.api.tls),
+      ...hostPort(config.api),
       advice: 'Set BRIDGE_API_TLS_CERT and BRIDGE_API_TLS_KEY, or listen on 127.0.0.1.',
     });
   // Behind a proxy that speaks HTTPS (BRIDGE_WEB_URL https://…), the proxy is the TLS; the hop to it is the operator's to keep close.
@@ -52,10 +48,10 @@ export function bridgeListeners(config: Pick<BridgeConfig, 'mcp' | 'api' | 'web'
     listeners.push({
       what: 'the dashboard, chat page and webhooks',
       variable: 'BRIDGE_WEB_ADDR',
-      host: config.web.host,
-      port: config.web.port,
-      tls: Boolean(config.web.tls),
+      ...hostPort(config.web),
       advice: 'Set BRIDGE_WEB_TLS_CERT and BRIDGE_WEB_TLS_KEY, serve it behind an HTTPS proxy (BRIDGE_WEB_URL=https://…), or listen on 127.0.0.1.',
     });
   return listeners;
 }
+
+const hostPort = ({ host, port, tls }: { host: string; port: number; tls?: unknown }) => ({ host, port, tls: Boolean(tls) });

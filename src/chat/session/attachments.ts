@@ -18,11 +18,12 @@ export interface AttachmentOptions {
   /** Runs a prompt as if the user had typed it (budget, queue limit and all). */
   submit: (chat: ChatSession, prompt: Prompt) => Promise<void>;
   log: Log;
-  /** The parts of an album arrive as separate messages: one prompt once none came for this long. */
-  albumQuietMs?: number;
   /** A file without words waits for the user's next message; after this long, the chat is reminded. */
   reminderMs?: number;
 }
+
+/** The parts of an album arrive as separate messages: one prompt once none came for this long. */
+const ALBUM_QUIET_MS = 1000;
 
 interface Album {
   chat: ChatSession;
@@ -78,7 +79,7 @@ export class Attachments {
       album.timer.refresh();
       return;
     }
-    const timer = setTimeout(() => void this.flushAlbum(key), this.options.albumQuietMs ?? 1000);
+    const timer = setTimeout(() => void this.flushAlbum(key), ALBUM_QUIET_MS);
     this.albums.set(key, { chat, albumId, messages: [message], timer });
   }
 
