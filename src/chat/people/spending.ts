@@ -56,14 +56,7 @@ export class Spending {
     // What the credential proxy metered (walls) is the truth, also of a turn that ended with no result.
     const result = outcome.result ?? (outcome.metered && { type: 'result' as const, text: '', isError: true, usage: outcome.metered.usage });
     const costUsd = outcome.metered?.costUsd ?? (result && (result.costUsd ?? this.options.priceTurn?.(chat.record.cli, chat.record.model, result)));
-    if (result?.usage || costUsd !== undefined) this.options.spent?.('turn', { cli: chat.record.cli, model: chat.record.model, usage: result?.usage, costUsd });
-    this.record(chatKey(chat.address), chat.address, {
-      cli: chat.record.cli,
-      model: chat.record.model,
-      ...tokens(result?.usage),
-      costUsd,
-      person,
-    });
+    this.record('turn', chatKey(chat.address), chat.address, result?.usage, { cli: chat.record.cli, model: chat.record.model, costUsd, person });
   }
 
   /** A run ended, however it ended: counted, with what it cost where known, charged to the chat that started it and to the person who did. */
@@ -71,19 +64,22 @@ export class Spending {
     // Stopped while it waited in the queue: it never ran.
     if (run.startedAt === undefined) return;
     const person = paidBy(run);
-    if (run.usage || run.costUsd !== undefined) this.options.spent?.('run', { cli: run.cli, model: run.model, usage: run.usage, costUsd: run.costUsd });
-    this.record(run.requesterKey, run.chat, {
+    this.record('run', run.requesterKey, run.chat, run.usage, {
       cli: run.cli,
       model: run.model,
-      ...tokens(run.usage),
       costUsd: run.costUsd,
       run: { runId: run.runId, number: run.number, label: displayName(run) },
       ...(person ? { person: { key: person, ...(run.requester.kind === 'user' && run.requester.name ? { name: run.requester.name } : {}) } } : {}),
     });
   }
 
-  private record(key: string, address: ChatRef, entry: Spend): void {
+  /** What a turn or run used and cost, told (the metrics) and recorded for its chat and person, who hear when they near their budget. */
+  private record(work: 'turn' | 'run', key: string, address: ChatRef, usage: Usage | undefined, spend: Omit<Spend, 'inputTokens' | 'outputTokens'>): void {
     const { ledger, budget, personBudget, out, log } = this.options;
+    // In the ledger's order: the CLI and model, the tokens, the cost, and whose it is.
+    const { cli, model, ...rest } = spend;
+    const entry: Spend = { cli, model, inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens, ...rest };
+    if (usage || rest.costUsd !== undefined) this.options.spent?.(work, { cli, model, usage, costUsd: rest.costUsd });
     const before = ledger.costOn(key);
     const personBefore = entry.person ? ledger.personCostOn(entry.person.key) : 0;
     void ledger
@@ -98,8 +94,4 @@ export class Spending {
       })
       .catch((error: Error) => log.error({ chat: key, err: error }, 'recording usage failed'));
   }
-}
-
-function tokens(usage: Usage | undefined): Pick<Spend, 'inputTokens' | 'outputTokens'> {
-  return usage ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : {};
 }
