@@ -103,15 +103,14 @@ export function wireRuns(parts: {
     announce: parts.announce,
     progressText: orchestrationProgress,
     // The graph as a picture beside the progress message, where the transport shows pictures.
-    ...(out.sendPicture && out.editPicture
-      ? {
-          progressPicture: {
+    progressPicture:
+      out.sendPicture && out.editPicture
+        ? {
             svg: (orchestration, runOf) => graphSvg(orchestrationGraph(orchestration, runOf)),
             caption: (orchestration) => plain(orchestrationSummary(orchestration)),
             png: async (svg) => (await svgToPng(svg)).png,
-          },
-        }
-      : {}),
+          }
+        : undefined,
     announceTo: settings.subagents.announceTo,
     retention: { ms: settings.subagents.retentionMinutes * 60_000, perChat: settings.subagents.historyPerChat },
     log,

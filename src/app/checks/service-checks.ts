@@ -63,14 +63,13 @@ export async function checkMcpListen(where: McpListen, running?: Holder): Promis
 export async function checkApiAddress(api: ApiConfig, running?: Holder): Promise<CheckResult[]> {
   const listening = await checkListen('SubagentService', api, 'BRIDGE_API_ADDR', running);
   if (!listening.ok) return [listening];
-  const results = [listening];
-  if (api.tls) results.push(checkTlsPair('SubagentService TLS', api.tls, 'BRIDGE_API'));
-  results.push(
+  return [
+    listening,
+    ...(api.tls ? [checkTlsPair('SubagentService TLS', api.tls, 'BRIDGE_API')] : []),
     api.tokens.length
       ? pass('SubagentService clients', api.tokens.map((t) => t.name).join(', '))
       : fail('SubagentService clients', 'BRIDGE_API_TOKENS is empty, so every call is refused', 'Set BRIDGE_API_TOKENS=name=<a token of 16+ characters>.'),
-  );
-  return results;
+  ];
 }
 
 /** The web server: its address, its certificate, its pages built, and whether a Mini App can open it (HTTPS). */
@@ -78,14 +77,13 @@ export async function checkWebAddress(web: WebConfig, running?: Holder, pagesDir
   const https = web.url.startsWith('https:');
   const listening = await checkListen('web server', web, 'BRIDGE_WEB_ADDR', running, `, reached at ${web.url}${https ? '' : ' (no Mini App: it needs HTTPS)'}`);
   if (!listening.ok) return [listening];
-  const results = [listening];
-  if (web.tls) results.push(checkTlsPair('web server TLS', web.tls, 'BRIDGE_WEB'));
-  results.push(
+  return [
+    listening,
+    ...(web.tls ? [checkTlsPair('web server TLS', web.tls, 'BRIDGE_WEB')] : []),
     pagesBuilt(pagesDir)
       ? pass('web pages', `built in ${pagesDir}`)
       : fail('web pages', `not built (${pagesDir} has no index.html)`, 'Run npm run build (npm ci does it too).'),
-  );
-  return results;
+  ];
 }
 
 /** A certificate and its key belong together. */

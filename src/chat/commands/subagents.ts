@@ -94,14 +94,11 @@ export const subagents: Command = {
     const key = chatKey(chat.address);
     const count = await subagents.registry.stopAll(key, reason.replace(/^stopped by /, ''), onlyOf);
     const others = onlyOf === undefined ? 0 : subagents.registry.forChat(key).filter(isActive).length;
-    return (
-      [
-        count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}${onlyOf ? ' of yours' : ''}.` : '',
-        others ? `${others} subagent${others === 1 ? '' : 's'} of others go${others === 1 ? 'es' : ''} on: an admin's /stop stops them.` : '',
-      ]
-        .filter(Boolean)
-        .join(' ') || undefined
-    );
+    const said = [
+      count ? `⏹ Stopped ${count} subagent${count === 1 ? '' : 's'}${onlyOf ? ' of yours' : ''}.` : '',
+      others ? `${others} subagent${others === 1 ? '' : 's'} of others go${others === 1 ? 'es' : ''} on: an admin's /stop stops them.` : '',
+    ];
+    return said.filter(Boolean).join(' ') || undefined;
   },
   async status(chat, { services: { subagents } }) {
     const { registry } = subagents;
