@@ -44,12 +44,6 @@ interface FollowedTurn {
   budgetUsd?: number;
 }
 
-/** What a listener hears of a turn that ended, besides its outcome. */
-export interface EndedTurn {
-  /** Whom its cost is for (see FollowedTurn.payer). */
-  payer?: Person;
-}
-
 /** Someone following one turn (an API client that sent its message): its events, then its outcome. */
 export interface TurnWatch {
   onEvent?(event: AgentEvent): void;
@@ -80,7 +74,7 @@ export interface TurnsOptions {
  */
 export class Turns {
   private readonly running = new Set<Promise<void>>();
-  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void)[] = [];
+  private readonly listeners: ((chat: ChatSession, outcome: TurnOutcome, turn: Pick<FollowedTurn, 'payer'>) => void)[] = [];
   private readonly startListeners: ((chat: ChatSession) => void)[] = [];
   private shuttingDown = false;
   /** What each running turn's record says of its tool calls, by turn id. */
@@ -95,8 +89,8 @@ export class Turns {
     this.startListeners.push(listener);
   }
 
-  /** Called with every turn that ended, after its answer. */
-  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: EndedTurn) => void): void {
+  /** Called with every turn that ended, after its answer, and whom its cost is for. */
+  onEnded(listener: (chat: ChatSession, outcome: TurnOutcome, turn: Pick<FollowedTurn, 'payer'>) => void): void {
     this.listeners.push(listener);
   }
 
@@ -284,7 +278,7 @@ export class Turns {
             .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
         answerShown();
         await chat.noteWork(text, outcome);
-        for (const listener of this.listeners) listener(chat, outcome, turn.payer ? { payer: turn.payer } : {});
+        for (const listener of this.listeners) listener(chat, outcome, turn);
         watch?.onEnded?.(outcome);
         // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
         if (cutByShutdown) await chat.messages.updatePending(turnId, { stoppedByShutdown: true });
