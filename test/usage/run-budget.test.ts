@@ -134,9 +134,10 @@ describe("a run's budget beyond its person's day", () => {
     expect(left, started).not.toBeNull();
     const announced = await say(chatId, '/subagents', /^❌ #1 Generous/, 30_000);
     expect(announced).toContain(`reaching what its person had left of their daily budget, $${left![1]} (it asked for $5.00)`);
-    // Refused either way: the run's stop may land before the day's last cent or right on it.
+    // Refused either way: the run's stop may land before the day's last cent, on it, or (its CLI
+    // working on until the interrupt reaches it, as on a loaded machine) a cent past it.
     expect(await say(chatId, 'say:more', /^💸/)).toMatch(
-      /^💸 (Ada, you have spent \$0\.2\d today across chats, your daily budget of \$0\.25|Ada has reached their daily budget across chats: \$0\.25 of \$0\.25 today)/,
+      /^💸 (Ada, you have spent \$0\.2\d today across chats, your daily budget of \$0\.25|Ada has reached their daily budget across chats: \$0\.2[5-9] of \$0\.25 today)/,
     );
   });
 });
