@@ -1,7 +1,7 @@
 import type { GatewayParts } from './gateway-parts.ts';
 import { onMessage } from './on-message.ts';
 import { discordCode } from './rest.ts';
-import type { Serial } from './serial.ts';
+import type { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 
 /** A fetch brings at most this many messages: Discord's own page size. */
 const PAGE = 100;
@@ -13,7 +13,7 @@ const GONE = new Set([10003, 50001]);
  * each one's read mark (Discord's gateway gives nothing again after a restart) and handled in
  * order, each channel's ahead of what comes live. A message already taken is taken once.
  */
-export function catchUp(parts: GatewayParts, serial: Serial): void {
+export function catchUp(parts: GatewayParts, serial: KeyedSerializer): void {
   const { client, marks, log } = parts;
   for (const [channelId, after] of marks.channels()) {
     void serial

@@ -4,7 +4,7 @@ import { applicationCommands } from './commands.ts';
 import { catchUp } from './catch-up.ts';
 import { onCommand, onPress } from './on-interaction.ts';
 import { onMessage } from './on-message.ts';
-import { Serial } from './serial.ts';
+import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import { TransportRefusedError } from '../../kernel/ports/transport.ts';
 import { MESSAGE_CONTENT_HOW } from './invite.ts';
 import { DiscordTokenRefusedError, TOKEN_HOW, type DiscordIdentity } from './reach.ts';
@@ -42,7 +42,7 @@ export function intentsFor(identity: DiscordIdentity): GatewayIntentBits[] {
  */
 export async function startGateway(parts: GatewayParts): Promise<{ closed: Promise<never> }> {
   const { client, identity, host, log } = parts;
-  const serial = new Serial();
+  const serial = new KeyedSerializer();
   const botId = identity.user.id;
 
   client.on(Events.MessageCreate, (message) => {

@@ -3,7 +3,7 @@ import { chatKey, type ChatRef, type ChatUser } from '../../kernel/ports/chat.ts
 import { commandText, TEXT_OPTION } from './commands.ts';
 import type { GatewayParts } from './gateway-parts.ts';
 import { discordChat } from './id.ts';
-import type { Serial } from './serial.ts';
+import type { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 
 // Application commands and button presses: each acknowledged at once (Discord forgets an
 // interaction not answered within 3 s), then handed to the bridge.
@@ -20,7 +20,7 @@ function userOf(interaction: Interaction): ChatUser {
   return { id: interaction.user.id, name: interaction.user.globalName ?? interaction.user.username };
 }
 
-export async function onCommand(parts: GatewayParts, serial: Serial, interaction: ChatInputCommandInteraction): Promise<void> {
+export async function onCommand(parts: GatewayParts, serial: KeyedSerializer, interaction: ChatInputCommandInteraction): Promise<void> {
   const { host, log, interactions } = parts;
   // First of all: Discord forgets an interaction not answered within 3 s.
   try {
