@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DISCORD_FIT } from '../../src/transports/discord/format/split.ts';
+import { DISCORD_FIT } from '../../src/transports/discord/capabilities.ts';
 import { escapeMarkdown, renderMarkdown } from '../../src/work/presentation/format/markdown.ts';
 import { parseMarkdown } from '../../src/work/presentation/format/parse.ts';
 import { plainText } from '../../src/kernel/rich/index.ts';

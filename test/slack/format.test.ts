@@ -3,7 +3,7 @@ import { parseMarkdown } from '../../src/work/presentation/format/index.ts';
 import { bold, code, concat, italic, link, plain, pre } from '../../src/kernel/rich/index.ts';
 import { plainText } from '../../src/kernel/rich/plain.ts';
 import { renderMrkdwn } from '../../src/transports/slack/format/mrkdwn.ts';
-import { SLACK_FIT } from '../../src/transports/slack/format/split.ts';
+import { SLACK_FIT } from '../../src/transports/slack/capabilities.ts';
 import { asCommand, coreText, plainFromSlack } from '../../src/transports/slack/incoming-text.ts';
 import { slackMessage } from '../../src/transports/slack/presenter.ts';
 

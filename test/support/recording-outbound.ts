@@ -1,7 +1,7 @@
 import type { Button, ChatCapabilities, ChatRef, MessageFit, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/kernel/ports/chat.ts';
 import { plainText } from '../../src/kernel/rich/index.ts';
-import { TELEGRAM_CAPABILITIES } from '../../src/transports/telegram/capabilities.ts';
-import { captionPreview, messagesOf, renderHtml } from '../../src/transports/telegram/format/index.ts';
+import { TELEGRAM_CAPABILITIES, TELEGRAM_FIT } from '../../src/transports/telegram/capabilities.ts';
+import { renderHtml } from '../../src/transports/telegram/format/index.ts';
 
 export interface Sent {
   to: ChatRef;
@@ -75,7 +75,7 @@ export class RecordingOutbound implements Outbound {
   }
 
   fit(): MessageFit {
-    return { split: (text, frame) => messagesOf(text, frame), preview: (text) => captionPreview(text) };
+    return TELEGRAM_FIT;
   }
 
   /** What the chat shows now: each message's latest edit, or its text. */

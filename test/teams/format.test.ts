@@ -4,7 +4,7 @@ import { teamsMessage } from '../../src/transports/teams/cards.ts';
 import { TEAMS_CAPABILITIES } from '../../src/transports/teams/capabilities.ts';
 import { renderCardMarkdown } from '../../src/transports/teams/format/card-markdown.ts';
 import { renderTeamsHtml } from '../../src/transports/teams/format/html.ts';
-import { TEAMS_FIT } from '../../src/transports/teams/format/split.ts';
+import { TEAMS_FIT } from '../../src/transports/teams/capabilities.ts';
 import { parseMarkdown } from '../../src/work/presentation/format/parse.ts';
 import type { ChatAppTwin } from '../support/chat-apps/chat-app.ts';
 import { teamsWorld } from '../support/chat-apps/teams.ts';

@@ -1,5 +1,7 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
 import { appCapabilities } from '../serving/app-capabilities.ts';
+import { fitWithin } from '../serving/message-fit.ts';
+import { renderMarkdown } from '../../work/presentation/format/markdown.ts';
 
 /**
  * What a Discord chat can take, said once: the core asks, and nothing outside this folder
@@ -27,3 +29,6 @@ export const DISCORD_CHANNEL_LIMIT = { max: 5, windowMs: 5000 };
 export const DISCORD_BUTTON_ROWS = 5;
 /** A button's label. */
 export const DISCORD_LABEL_CHARS = 80;
+
+/** How text fits a Discord message: each within 2,000 characters as its Markdown is sent. */
+export const DISCORD_FIT = fitWithin(DISCORD_CAPABILITIES.messageChars, renderMarkdown, 1500);

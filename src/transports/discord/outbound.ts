@@ -14,9 +14,8 @@ import type {
   SendOptions,
 } from '../../kernel/ports/chat.ts';
 import { AppOutbound, checkSize, markdownWithin, type Upload } from '../serving/app-outbound.ts';
-import { DISCORD_CAPABILITIES, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
+import { DISCORD_CAPABILITIES, DISCORD_FIT, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
-import { DISCORD_FIT } from './format/split.ts';
 import { channelIdOf, DISCORD, snowflakeOrder } from './id.ts';
 import type { PendingInteractions } from './interactions.ts';
 import { discordCode } from './rest.ts';

@@ -1,5 +1,7 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
 import { appCapabilities } from '../serving/app-capabilities.ts';
+import { fitWithin } from '../serving/message-fit.ts';
+import { renderHtml } from './format/html.ts';
 
 /**
  * What Matrix lets a bot do, from the spec and Synapse's defaults: one place, asked by the core.
@@ -30,3 +32,6 @@ export const MATRIX_CAPABILITIES: ChatCapabilities = appCapabilities({
  * for the others, and an M_LIMIT_EXCEEDED pauses the room for as long as it asks.
  */
 export const MATRIX_ROOM_LIMIT = { max: 8, windowMs: 2000 };
+
+/** How text fits a Matrix message: its HTML (the longer of its two renderings) within the message's characters. Files carry no caption to preview in. */
+export const MATRIX_FIT = fitWithin(MATRIX_CAPABILITIES.messageChars, renderHtml);

@@ -16,10 +16,9 @@ import { AppOutbound, checkSize, type Upload } from '../serving/app-outbound.ts'
 import { plainText } from '../../kernel/rich/index.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { buttonLines, KEYS, type ButtonMemory } from './buttons.ts';
-import { MATRIX_CAPABILITIES, MATRIX_ROOM_LIMIT } from './capabilities.ts';
+import { MATRIX_CAPABILITIES, MATRIX_FIT, MATRIX_ROOM_LIMIT } from './capabilities.ts';
 import { call, errcodeOf, retryAfter } from './client.ts';
 import { renderHtml } from './format/html.ts';
-import { MATRIX_FIT } from './format/split.ts';
 import { MATRIX, roomOf, sentRef, threadOf } from './id.ts';
 
 /** An event's JSON is at most 64 KiB: past this the fallbacks and HTML are left out. */

@@ -1,5 +1,7 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
 import { appCapabilities } from '../serving/app-capabilities.ts';
+import { fitWithin } from '../serving/message-fit.ts';
+import { renderMarkdown } from '../../work/presentation/format/markdown.ts';
 
 /**
  * What Mattermost lets a bot do, from its documented limits: one place, asked by the core.
@@ -25,3 +27,6 @@ export const MATTERMOST_CAPABILITIES: ChatCapabilities = appCapabilities({
  * calls in two seconds for one channel leaves room for the others and for look-ups.
  */
 export const MATTERMOST_CHANNEL_LIMIT = { max: 5, windowMs: 2000 };
+
+/** How text fits a Mattermost post: its Markdown within the post's 16,383 characters. */
+export const MATTERMOST_FIT = fitWithin(MATTERMOST_CAPABILITIES.messageChars, renderMarkdown, 3000);

@@ -3,9 +3,8 @@ import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Ou
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { AppOutbound, checkSize, markdownWithin, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
 import type { SignedButtons } from './buttons.ts';
-import { MATTERMOST_CAPABILITIES, MATTERMOST_CHANNEL_LIMIT } from './capabilities.ts';
+import { MATTERMOST_CAPABILITIES, MATTERMOST_FIT, MATTERMOST_CHANNEL_LIMIT } from './capabilities.ts';
 import { retryAfter, statusOf, type MattermostApi } from './client.ts';
-import { MATTERMOST_FIT } from './format/split.ts';
 import { channelOf, MATTERMOST, rootOf, sentRef } from './id.ts';
 
 /** The emoji the bridge reacts with, by Mattermost's names. */

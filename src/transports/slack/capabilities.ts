@@ -1,5 +1,7 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
 import { appCapabilities } from '../serving/app-capabilities.ts';
+import { fitWithin } from '../serving/message-fit.ts';
+import { renderMrkdwn } from './format/mrkdwn.ts';
 import { SLASH_COMMAND } from './app-manifest.ts';
 
 /**
@@ -21,3 +23,11 @@ export const SLACK_CAPABILITIES: ChatCapabilities = appCapabilities({
   // `/status` is Slack's own: the bridge's commands go through its one slash command.
   commandPrefix: `${SLASH_COMMAND} `,
 });
+
+/**
+ * How text fits Slack's messages: each within a section block's limit as mrkdwn (what a message
+ * with buttons shows its text in) and as plain text, so a message can gain buttons later without
+ * growing past it; a long answer's opening, for the comment of the snippet that carries it
+ * whole, within 700.
+ */
+export const SLACK_FIT = fitWithin(SLACK_CAPABILITIES.messageChars, renderMrkdwn, 700);

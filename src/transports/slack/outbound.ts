@@ -3,10 +3,9 @@ import type { WebClient } from '@slack/web-api';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
 import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { AppOutbound, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
-import { SLACK_CAPABILITIES } from './capabilities.ts';
+import { SLACK_CAPABILITIES, SLACK_FIT } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
-import { SLACK_FIT } from './format/split.ts';
 import { channelOf, sentRef, SLACK, threadTsOf } from './id.ts';
 import { emojiName, slackMessage } from './presenter.ts';
 

@@ -1,5 +1,7 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
 import { appCapabilities } from '../serving/app-capabilities.ts';
+import { fitWithin } from '../serving/message-fit.ts';
+import { teamsMarkup } from './cards.ts';
 
 /**
  * What Teams lets a bot do, from its documented limits: one place, asked by the core.
@@ -27,3 +29,6 @@ export const TEAMS_CONVERSATION_LIMIT = { max: 2, windowMs: 1000 };
 
 /** A bot's activity, as Teams takes it: past this it answers 413. */
 export const TEAMS_ACTIVITY_BYTES = 28 * 1024;
+
+/** How text fits a Teams message: each within its limit as its markup is sent. */
+export const TEAMS_FIT = fitWithin(TEAMS_CAPABILITIES.messageChars, teamsMarkup, 1500);

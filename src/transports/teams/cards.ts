@@ -1,6 +1,7 @@
 import type { Activity, Attachment as CardAttachment } from 'botbuilder';
 import type { Button } from '../../kernel/ports/chat.ts';
 import type { RichText } from '../../kernel/rich/model.ts';
+import type { RangeOptions } from '../../kernel/rich/range.ts';
 import { renderCardMarkdown } from './format/card-markdown.ts';
 import { renderTeamsHtml } from './format/html.ts';
 
@@ -54,4 +55,11 @@ export function pressedData(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const data = (value as Record<string, unknown>)[PRESS_KEY];
   return typeof data === 'string' ? data : undefined;
+}
+
+/** A range as Teams is sent it: the longer of its HTML and its card text, as either may carry it (with buttons or without). */
+export function teamsMarkup(rich: RichText, from: number, to: number, options?: RangeOptions): string {
+  const html = renderTeamsHtml(rich, from, to, options);
+  const card = renderCardMarkdown(rich, from, to, options);
+  return card.length > html.length ? card : html;
 }

@@ -5,10 +5,9 @@ import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Ou
 import { plain } from '../../kernel/rich/build.ts';
 import { AppOutbound, checkSize, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
-import { TEAMS_CAPABILITIES, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
+import { TEAMS_CAPABILITIES, TEAMS_FIT, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
 import { teamsMessage } from './cards.ts';
 import type { TeamsConnector } from './connector.ts';
-import { TEAMS_FIT } from './format/split.ts';
 import { conversationOf, isPersonal, sentRef, TEAMS } from './id.ts';
 import { CONSENT_FILE_BYTES, consentAnswer, fileInfoCard, FileOffers, uploadFile } from './file-consent.ts';
 

@@ -15,10 +15,10 @@ import {
   type RichText,
   type SendOptions,
 } from '../../kernel/ports/chat.ts';
-import { TELEGRAM_CAPABILITIES } from './capabilities.ts';
+import { TELEGRAM_CAPABILITIES, TELEGRAM_FIT } from './capabilities.ts';
 import { truncate } from '../../work/presentation/format/index.ts';
 import { plainText } from '../../kernel/rich/index.ts';
-import { captionPreview, messagesOf, renderHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT } from './format/index.ts';
+import { renderHtml } from './format/html.ts';
 import { SendBudget, type ChatLimit } from '../../kernel/concurrency/send-budget.ts';
 import { chatIdOf, messageIdOf, TELEGRAM, threadIdOf } from './id.ts';
 
@@ -103,7 +103,7 @@ export class TelegramOutbound implements Outbound {
       return sentRef(to, sent);
     } catch (error) {
       if (!isMarkupRejection(error)) throw error;
-      const sent = await this.api.sendMessage(chatIdOf(to), truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), base);
+      const sent = await this.api.sendMessage(chatIdOf(to), truncate(plainText(text), TELEGRAM_CAPABILITIES.messageChars), base);
       return sentRef(to, sent);
     }
   }
@@ -120,7 +120,7 @@ export class TelegramOutbound implements Outbound {
     } catch (error) {
       if (isHarmlessEditError(error)) return !isGone(error);
       if (!isMarkupRejection(error)) throw error;
-      return this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), truncate(plainText(text), TELEGRAM_MESSAGE_LIMIT), markup).then(
+      return this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), truncate(plainText(text), TELEGRAM_CAPABILITIES.messageChars), markup).then(
         () => true,
         (again: unknown) => {
           if (!isHarmlessEditError(again)) throw again;
@@ -144,7 +144,7 @@ export class TelegramOutbound implements Outbound {
       return await edit(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
     } catch (error) {
       if (!caption || !isMarkupRejection(error)) throw error;
-      return edit({ caption: truncate(plainText(caption), TELEGRAM_CAPTION_LIMIT) });
+      return edit({ caption: truncate(plainText(caption), TELEGRAM_CAPABILITIES.captionChars) });
     }
   }
 
@@ -174,7 +174,7 @@ export class TelegramOutbound implements Outbound {
       return sentRef(to, sent);
     } catch (error) {
       if (!caption || !isMarkupRejection(error)) throw error;
-      const sent = await send({ caption: truncate(plainText(caption), TELEGRAM_CAPTION_LIMIT) });
+      const sent = await send({ caption: truncate(plainText(caption), TELEGRAM_CAPABILITIES.captionChars) });
       return sentRef(to, sent);
     }
   }
@@ -191,9 +191,6 @@ export const GROUP_CHAT_LIMIT: ChatLimit = { max: 20, windowMs: 60_000 };
 export function telegramLimit(chat: string): ChatLimit {
   return Number(chat) > 0 ? PRIVATE_CHAT_LIMIT : GROUP_CHAT_LIMIT;
 }
-
-/** Cut as Telegram counts: the HTML as rendered, 4,096 characters a message and 1,024 a caption. */
-const TELEGRAM_FIT: MessageFit = { split: (text, frame = {}) => messagesOf(text, frame), preview: (text) => captionPreview(text) };
 
 function thread(to: ChatRef) {
   const threadId = threadIdOf(to);

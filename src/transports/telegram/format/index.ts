@@ -1,6 +1,25 @@
-// Rich text as Telegram shows it: HTML, cut into messages and captions that fit.
+import { parseMarkdown } from '../../../work/presentation/format/parse.ts';
+import { previewWithin, splitRendered } from '../../../work/presentation/format/split.ts';
+import { plainText } from '../../../kernel/rich/plain.ts';
+import { TELEGRAM_CAPABILITIES } from '../capabilities.ts';
+import { renderHtml } from './html.ts';
+
+// Rich text as Telegram shows it (HTML), and Markdown straight to what Telegram is sent: the
+// shortcuts the format tests check.
 export { escapeHtml } from '../../../kernel/rich/html.ts';
 export { renderHtml } from './html.ts';
-export { captionPreview, preview, TELEGRAM_CAPTION_LIMIT } from './preview.ts';
-export { documentPreview, markdownToTelegramHtml, splitForTelegram } from './render.ts';
-export { messagesOf, splitMessages, TELEGRAM_MESSAGE_LIMIT } from './split.ts';
+
+/** Markdown to Telegram's HTML subset (parse_mode: 'HTML'). */
+export function markdownToTelegramHtml(md: string): string {
+  return renderHtml(parseMarkdown(md));
+}
+
+/** An answer as the messages it takes: each one's HTML and its plain fallback. */
+export function splitForTelegram(md: string, limit = TELEGRAM_CAPABILITIES.messageChars): { html: string; plain: string }[] {
+  return splitRendered(parseMarkdown(md), limit, renderHtml).map((chunk) => ({ html: renderHtml(chunk), plain: plainText(chunk) }));
+}
+
+/** The opening of a long answer as Telegram HTML of at most `maxChars` characters. */
+export function documentPreview(md: string, maxChars = 900): string {
+  return renderHtml(previewWithin(parseMarkdown(md), maxChars, renderHtml));
+}
