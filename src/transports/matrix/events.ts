@@ -6,6 +6,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 import type { ButtonMemory } from './buttons.ts';
 import { call } from './client.ts';
+import { commandNames } from '../serving/command-text.ts';
 import { matrixChat } from './id.ts';
 import {
   attachmentsOf,
@@ -99,9 +100,8 @@ export class MatrixEvents {
   private hand(event: MatrixEvent, content: MessageContent, room: Room, address: ChatRef, direct: boolean): void {
     const { host, me, names, buttons, log } = this.parts;
     const sender = event.getSender()!;
-    const commands = new Set(host.commands.map((c) => c.name.toLowerCase()));
     const attachments = attachmentsOf(content);
-    const text = attachments.length ? captionOf(content) : coreText(content.body ?? '', me, commands);
+    const text = attachments.length ? captionOf(content) : coreText(content.body ?? '', me, commandNames(host));
     const number = /^\s*(\d{1,2})\s*$/.exec(text)?.[1];
     const pressed = number ? buttons.latestIn(chatKey(address)) : undefined;
     void this.inOrder
@@ -172,8 +172,7 @@ export class MatrixEvents {
     const root = threadRootOf(content);
     const direct = await this.isDirect(room);
     if (direct) return { chat: matrixChat(room.roomId, root), direct };
-    const commands = new Set(this.parts.host.commands.map((c) => c.name.toLowerCase()));
-    const forMe = mentions(content, this.parts.me) || isBangCommand(content.body ?? '', commands);
+    const forMe = mentions(content, this.parts.me) || isBangCommand(content.body ?? '', commandNames(this.parts.host));
     // A mention makes the thread it is in the bot's, or the thread a reply to it would begin.
     if (forMe) this.remember(root ?? event.getId()!, true);
     if (forMe || (root && (await this.botsThread(room.roomId, root)))) return { chat: matrixChat(room.roomId, root), direct };

@@ -1,4 +1,5 @@
 import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
+import { asCommand, escapeRegExp } from '../serving/command-text.ts';
 
 /** A room message's content, as far as the bridge reads it. */
 export interface MessageContent {
@@ -36,7 +37,7 @@ export function coreText(body: string, me: MatrixIdentity, commands: ReadonlySet
   const leading = new RegExp(`^(?:${names(me).join('|')})\\b[\\s:,]*`, 'i');
   if (leading.test(text)) {
     const rest = text.replace(leading, '').trim();
-    return asCommand(rest, commands) ?? rest;
+    return asCommand(rest, commands, true) ?? rest;
   }
   return text;
 }
@@ -52,14 +53,6 @@ export function mentions(content: MessageContent, me: MatrixIdentity): boolean {
 export function isBangCommand(body: string, commands: ReadonlySet<string>): boolean {
   const match = /^!(?:bridge\s+)?([A-Za-z][\w-]*)/i.exec(body.trim());
   return match !== null && commands.has(match[1]!.toLowerCase());
-}
-
-/** `status now` → `/status now` when `status` is a command; undefined otherwise. */
-export function asCommand(text: string, commands: ReadonlySet<string>): string | undefined {
-  const match = /^[/!]?([A-Za-z][\w-]*)(\s[\s\S]*)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const name = match[1]!.toLowerCase();
-  return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
 }
 
 /** The message this one replies to, by its event id: a reply, not the fallback a thread's every message carries (`is_falling_back`). */
@@ -102,9 +95,5 @@ export function withoutReplyFallback(body: string): string {
 
 function names(me: MatrixIdentity): string[] {
   const localpart = /^@([^:]+):/.exec(me.userId)?.[1];
-  return [me.userId, ...(localpart ? [`@${localpart}`] : []), ...(me.displayName ? [me.displayName] : [])].map(escape);
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+  return [me.userId, ...(localpart ? [`@${localpart}`] : []), ...(me.displayName ? [me.displayName] : [])].map(escapeRegExp);
 }

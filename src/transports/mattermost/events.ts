@@ -9,6 +9,7 @@ import type { MattermostNames } from './people.ts';
 import { addressedToAnother, attachmentsOf, coreText, mentions, type EventPost } from './incoming.ts';
 import type { MattermostIdentity } from './reach.ts';
 import { socketTo } from './websocket-globals.ts';
+import { commandNames } from '../serving/command-text.ts';
 
 /** Posts remembered as taken, and thread roots as known: the newest this many. */
 const REMEMBERED = 5000;
@@ -114,7 +115,6 @@ export class MattermostEvents {
       .run(`channel:${post.channel_id}`, async () => {
         const address = await this.addressOf(post, direct);
         if (!address) return;
-        const commands = new Set(host.commands.map((c) => c.name.toLowerCase()));
         const attachments = attachmentsOf(post);
         void this.inOrder
           .run(`message:${chatKey(address)}`, async () => {
@@ -122,7 +122,7 @@ export class MattermostEvents {
             await host.handleMessage({
               address,
               user: { id: post.user_id, ...(name ? { name } : {}) },
-              text: coreText(post.message ?? '', me.username, commands),
+              text: coreText(post.message ?? '', me.username, commandNames(host)),
               messageId: post.id,
               ...(post.create_at ? { order: post.create_at } : {}),
               ...(attachments.length ? { attachments } : {}),

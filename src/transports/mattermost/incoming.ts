@@ -1,4 +1,5 @@
 import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
+import { asCommand, escapeRegExp } from '../serving/command-text.ts';
 
 /** A post as the WebSocket's `posted` event carries it, as far as the bridge reads it. */
 export interface EventPost {
@@ -20,8 +21,8 @@ export interface EventPost {
  * the server did not take it as its own slash command is a command too.
  */
 export function coreText(message: string, botName: string, commands: ReadonlySet<string>): string {
-  const mention = new RegExp(`(^|\\s)@${escape(botName)}\\b[\\s:,]*`, 'gi');
-  const leading = new RegExp(`^\\s*@${escape(botName)}\\b[\\s:,]*`, 'i');
+  const mention = new RegExp(`(^|\\s)@${escapeRegExp(botName)}\\b[\\s:,]*`, 'gi');
+  const leading = new RegExp(`^\\s*@${escapeRegExp(botName)}\\b[\\s:,]*`, 'i');
   if (leading.test(message)) {
     const rest = message.replace(leading, '').replace(mention, '$1').trim();
     return asCommand(rest, commands) ?? rest;
@@ -35,21 +36,13 @@ export function coreText(message: string, botName: string, commands: ReadonlySet
 
 /** Whether the post mentions the bot anywhere. */
 export function mentions(message: string, botName: string): boolean {
-  return new RegExp(`(^|[^\\w@])@${escape(botName)}\\b`, 'i').test(message);
+  return new RegExp(`(^|[^\\w@])@${escapeRegExp(botName)}\\b`, 'i').test(message);
 }
 
 /** Whether the post opens by addressing someone else (`@bob can you…`): in the bot's thread, that is people talking among themselves. */
 export function addressedToAnother(message: string, botName: string): boolean {
   const first = /^\s*@([\w.-]+)/.exec(message);
   return first !== null && first[1]!.toLowerCase() !== botName.toLowerCase();
-}
-
-/** `status now` → `/status now` when `status` is a command; undefined otherwise. */
-export function asCommand(text: string, commands: ReadonlySet<string>): string | undefined {
-  const match = /^\/?([A-Za-z][\w-]*)(\s[\s\S]*)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const name = match[1]!.toLowerCase();
-  return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
 }
 
 /** The files a post carries, as attachments to fetch (an attachment's id is the file's). */
@@ -67,8 +60,4 @@ export function attachmentsOf(post: EventPost): Attachment[] {
       size: file?.size,
     };
   });
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 }

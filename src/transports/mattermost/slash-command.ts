@@ -2,8 +2,8 @@ import { sameSecret } from '../../kernel/http/same-secret.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import type { TransportHost, TransportRoute } from '../../kernel/ports/transport.ts';
+import { asCommand, commandNames } from '../serving/command-text.ts';
 import { mattermostChat } from './id.ts';
-import { asCommand } from './incoming.ts';
 import type { MattermostNames } from './people.ts';
 import { COMMAND_PATH } from './settings.ts';
 
@@ -36,7 +36,7 @@ export class SlashCommand {
     if (!channel || !user) return new Response('channel_id and user_id are missing', { status: 400 });
     if (!host) return Response.json({ response_type: 'ephemeral', text: 'The bridge is starting: try again in a moment.' });
     const written = (form.get('text') ?? '').trim() || 'help';
-    const command = asCommand(written, new Set(host.commands.map((c) => c.name.toLowerCase())));
+    const command = asCommand(written, commandNames(host));
     const slash = form.get('command') ?? '/bridge';
     if (!command)
       return Response.json({

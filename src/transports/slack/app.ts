@@ -6,7 +6,8 @@ import type { TransportHost } from '../../kernel/ports/transport.ts';
 import { chatKey, type ChatRef, type IncomingMessage } from '../../kernel/ports/chat.ts';
 import { attachmentsOf, type SlackEventFile } from './attachments.ts';
 import { isDirectMessage, orderOfTs, slackChat, slackPerson } from './id.ts';
-import { addressedToAnother, asCommand, coreText, mentions } from './incoming-text.ts';
+import { asCommand, commandNames } from '../serving/command-text.ts';
+import { addressedToAnother, coreText, mentions } from './incoming-text.ts';
 import type { SlackNames } from './people.ts';
 import type { SlackIdentity } from './reach.ts';
 import type { ReadySlackSettings } from './settings.ts';
@@ -84,7 +85,6 @@ export function createSlackApp(parts: SlackAppParts): App {
         : {}),
   });
   const inOrder = new KeyedSerializer();
-  const commands = () => new Set(host.commands.map((c) => c.name.toLowerCase()));
   const later = (key: string, work: () => Promise<void>) =>
     void inOrder.run(key, work).catch((error: unknown) => log.error({ err: error, chat: key }, 'handling a Slack message failed'));
 
@@ -100,7 +100,7 @@ export function createSlackApp(parts: SlackAppParts): App {
       const incoming: IncomingMessage = {
         address,
         user,
-        text: coreText(message.text ?? '', me.botUserId, commands()),
+        text: coreText(message.text ?? '', me.botUserId, commandNames(host)),
         messageId: message.ts,
         ...optional('order', orderOfTs(message.ts)),
         ...(attachments.length ? { attachments } : {}),
@@ -127,7 +127,7 @@ export function createSlackApp(parts: SlackAppParts): App {
   app.command(/.*/, async ({ command, ack }) => {
     if (!(await seen.first(command.trigger_id))) return ack();
     const text = command.text.trim() || 'help';
-    const asCore = asCommand(text, commands());
+    const asCore = asCommand(text, commandNames(host));
     if (!asCore) {
       await ack({
         response_type: 'ephemeral',

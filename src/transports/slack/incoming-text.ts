@@ -3,6 +3,7 @@
  * taken off the front, a command word turned into `/command`, other mentions, channels and
  * links as a reader sees them, and Slack's escapes undone.
  */
+import { asCommand } from '../serving/command-text.ts';
 
 /** Slack's markup in a message's text as plain words: `<@U1>` → `@U1`, `<#C1|general>` → `#general`, `<https://x|x>` → `https://x`. */
 export function plainFromSlack(text: string): string {
@@ -44,14 +45,6 @@ export function coreText(raw: string, botUserId: string, commands: ReadonlySet<s
   );
   // "/status" typed as text (in a thread, where Slack offers no slash commands) is a command too.
   return text.startsWith('/') ? (asCommand(text.slice(1), commands) ?? text) : text;
-}
-
-/** `status now` → `/status now` when `status` is a command; undefined otherwise. */
-export function asCommand(text: string, commands: ReadonlySet<string>): string | undefined {
-  const match = /^\/?([A-Za-z][\w-]*)(\s[\s\S]*)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const name = match[1]!.toLowerCase();
-  return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
 }
 
 /** Whether the text opens by addressing someone else (`@bob can you…`): in the bot's thread, that is people talking among themselves. */

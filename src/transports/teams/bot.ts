@@ -7,6 +7,7 @@ import type { TransportHost } from '../../kernel/ports/transport.ts';
 import { pressedData } from './cards.ts';
 import type { KnownConversations } from './conversations.ts';
 import { attachmentsOf } from './downloads.ts';
+import { commandNames } from '../serving/command-text.ts';
 import { teamsChat } from './id.ts';
 import { chatTitle, coreText, teamsPerson } from './incoming.ts';
 import type { TeamsOutbound } from './outbound.ts';
@@ -31,7 +32,6 @@ export function teamsBot(parts: {
   const { host, conversations, out, log } = parts;
   const inOrder = new KeyedSerializer();
   const seen = new Set<string>();
-  const commands = () => new Set(host.commands.map((c) => c.name.toLowerCase()));
   const later = (key: string, work: () => Promise<void>) =>
     void inOrder.run(key, work).catch((error: unknown) => log.error({ err: error, chat: key }, 'handling a Teams message failed'));
 
@@ -63,7 +63,7 @@ export function teamsBot(parts: {
       return;
     }
     const attachments = attachmentsOf(activity.attachments);
-    const text = coreText(activity, commands());
+    const text = coreText(activity, commandNames(host));
     const title = chatTitle(activity);
     later(`message:${chatKey(address)}`, () =>
       host.handleMessage({

@@ -1,5 +1,6 @@
 import { TurnContext, type Activity } from 'botbuilder';
 import type { ChatUser } from '../../kernel/ports/chat.ts';
+import { asCommand } from '../serving/command-text.ts';
 
 /**
  * What a person wrote, as the core reads it: the bot's mention taken off, Teams' markup and
@@ -10,14 +11,6 @@ import type { ChatUser } from '../../kernel/ports/chat.ts';
 export function coreText(activity: Partial<Activity>, commands: ReadonlySet<string>): string {
   const text = plainFromTeams(TurnContext.removeRecipientMention(activity) ?? activity.text ?? '');
   return asCommand(text, commands) ?? text;
-}
-
-/** `status now` (or `/status now`) → `/status now` when `status` is a command; undefined otherwise. */
-function asCommand(text: string, commands: ReadonlySet<string>): string | undefined {
-  const match = /^\/?([A-Za-z][\w-]*)(\s[\s\S]*)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const name = match[1]!.toLowerCase();
-  return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
 }
 
 /** Teams' text as a reader sees it: other mentions as `@name`, tags dropped, entities undone. */
