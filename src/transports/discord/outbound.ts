@@ -13,7 +13,7 @@ import type {
   RichText,
   SendOptions,
 } from '../../kernel/ports/chat.ts';
-import { AppOutbound, checkSize, markdownWithin, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, checkSize, markdownWithin, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { DISCORD_CAPABILITIES, DISCORD_FIT, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
 import { channelIdOf, DISCORD, snowflakeOrder } from './id.ts';
@@ -122,16 +122,14 @@ export class DiscordOutbound extends AppOutbound implements Outbound {
     return { ...to, messageId: sent.id, order: snowflakeOrder(sent.id) };
   }
 
-  private async patch(ref: MessageRef, body: Record<string, unknown>, files: RawFile[]): Promise<boolean> {
+  private patch(ref: MessageRef, body: Record<string, unknown>, files: RawFile[]): Promise<boolean> {
     const token = this.interactions.tokenOfReply(ref.messageId);
-    try {
-      if (token) await this.rest.patch(Routes.webhookMessage(this.application(), token, ref.messageId), { body, files, auth: false });
-      else await this.rest.patch(Routes.channelMessage(channelIdOf(ref), ref.messageId), { body, files });
-      return true;
-    } catch (error) {
-      const code = discordCode(error);
-      if (code !== undefined && GONE.has(code)) return false;
-      throw error;
-    }
+    return unlessGone(
+      () =>
+        token
+          ? this.rest.patch(Routes.webhookMessage(this.application(), token, ref.messageId), { body, files, auth: false })
+          : this.rest.patch(Routes.channelMessage(channelIdOf(ref), ref.messageId), { body, files }),
+      (error) => GONE.has(discordCode(error) ?? 0),
+    );
   }
 }

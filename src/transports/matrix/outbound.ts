@@ -12,7 +12,7 @@ import {
   type RichText,
   type SendOptions,
 } from '../../kernel/ports/chat.ts';
-import { AppOutbound, checkSize, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, checkSize, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { plainText } from '../../kernel/rich/index.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { buttonLines, KEYS, type ButtonMemory } from './buttons.ts';
@@ -74,11 +74,10 @@ export class MatrixOutbound extends AppOutbound implements Outbound {
   }
 
   async react(target: MessageRef, emoji: string): Promise<void> {
-    await this.budget.schedule(
-      roomOf(target),
-      'edit',
+    await this.reacted(
+      target,
       () => this.event(target, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: target.messageId, key: emoji } }),
-      `reaction:${target.chat}:${target.messageId}:${emoji}`,
+      `:${emoji}`,
     );
   }
 
@@ -128,20 +127,18 @@ export class MatrixOutbound extends AppOutbound implements Outbound {
   }
 
   /** A message replaced by its edit; one the bot may no longer edit (M_FORBIDDEN) or that is gone (M_NOT_FOUND) is no error, only gone. */
-  private async replace(ref: MessageRef, fresh: Content): Promise<boolean> {
-    try {
-      await this.event(ref, 'm.room.message', {
-        ...fresh,
-        body: `* ${fresh.body as string}`,
-        ...(fresh.formatted_body ? { formatted_body: `* ${fresh.formatted_body as string}` } : {}),
-        'm.new_content': fresh,
-        'm.relates_to': { rel_type: 'm.replace', event_id: ref.messageId },
-      });
-      return true;
-    } catch (error) {
-      if (errcodeOf(error) === 'M_FORBIDDEN' || errcodeOf(error) === 'M_NOT_FOUND') return false;
-      throw error;
-    }
+  private replace(ref: MessageRef, fresh: Content): Promise<boolean> {
+    return unlessGone(
+      () =>
+        this.event(ref, 'm.room.message', {
+          ...fresh,
+          body: `* ${fresh.body as string}`,
+          ...(fresh.formatted_body ? { formatted_body: `* ${fresh.formatted_body as string}` } : {}),
+          'm.new_content': fresh,
+          'm.relates_to': { rel_type: 'm.replace', event_id: ref.messageId },
+        }),
+      (error) => errcodeOf(error) === 'M_FORBIDDEN' || errcodeOf(error) === 'M_NOT_FOUND',
+    );
   }
 
   /** The message's keys as the bot's reactions, those of buttons gone taken off (redacted). */

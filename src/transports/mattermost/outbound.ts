@@ -1,21 +1,14 @@
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
 import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
-import { AppOutbound, checkSize, markdownWithin, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, checkSize, emojiNames, markdownWithin, namedCapabilities, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import type { SignedButtons } from './buttons.ts';
 import { MATTERMOST_CAPABILITIES, MATTERMOST_FIT, MATTERMOST_CHANNEL_LIMIT } from './capabilities.ts';
 import { retryAfter, statusOf, type MattermostApi } from './client.ts';
 import { channelOf, MATTERMOST, rootOf, sentRef } from './id.ts';
 
 /** The emoji the bridge reacts with, by Mattermost's names. */
-const EMOJI_NAMES: Readonly<Record<string, string>> = {
-  '👀': 'eyes',
-  '👍': '+1',
-  '✅': 'white_check_mark',
-  '❌': 'x',
-  '⏳': 'hourglass_flowing_sand',
-  '🤔': 'thinking',
-};
+const EMOJI_NAMES = emojiNames();
 
 interface Post {
   id: string;
@@ -62,12 +55,7 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
   async react(target: MessageRef, emoji: string): Promise<void> {
     const name = EMOJI_NAMES[emoji];
     if (!name) return;
-    await this.budget.schedule(
-      channelOf(target),
-      'edit',
-      () => this.api.post('/reactions', { user_id: this.botId(), post_id: target.messageId, emoji_name: name }),
-      `reaction:${target.chat}:${target.messageId}`,
-    );
+    await this.reacted(target, () => this.api.post('/reactions', { user_id: this.botId(), post_id: target.messageId, emoji_name: name }));
   }
 
   /** A post's files cannot change: the new picture is uploaded and takes the place of the old in the same post. */
@@ -121,14 +109,11 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
   }
 
   /** A post changed; a deleted one (404) or one the bot may no longer edit (403) is no error, only gone. */
-  private async patch(ref: MessageRef, patch: Record<string, unknown>): Promise<boolean> {
-    try {
-      await this.api.put(`/posts/${ref.messageId}/patch`, patch);
-      return true;
-    } catch (error) {
-      if (statusOf(error) === 404 || statusOf(error) === 403) return false;
-      throw error;
-    }
+  private patch(ref: MessageRef, patch: Record<string, unknown>): Promise<boolean> {
+    return unlessGone(
+      () => this.api.put(`/posts/${ref.messageId}/patch`, patch),
+      (error) => statusOf(error) === 404 || statusOf(error) === 403,
+    );
   }
 }
 

@@ -54,6 +54,27 @@ export abstract class AppOutbound {
   protected edited<T>(ref: MessageRef, run: () => Promise<T>, urgent = false): Promise<T> {
     return this.budget.schedule(this.placeOf(ref), urgent ? 'message' : 'edit', run, `${ref.chat}:${ref.messageId}`);
   }
+
+  /** A reaction on a message: behind new messages, as a burst of steers must not hold up an answer. */
+  protected reacted<T>(ref: MessageRef, run: () => Promise<T>, emoji = ''): Promise<T> {
+    return this.budget.schedule(this.placeOf(ref), 'edit', run, `reaction:${ref.chat}:${ref.messageId}${emoji}`);
+  }
+}
+
+/** An edit made; one of a message that is gone (deleted, or no longer the bot's to edit: `gone` knows the app's errors) is no error, only false. */
+export function unlessGone(edit: () => Promise<unknown>, gone: (error: unknown) => boolean): Promise<boolean> {
+  return edit().then(
+    () => true,
+    (error: unknown) => {
+      if (gone(error)) return false;
+      throw error;
+    },
+  );
+}
+
+/** The emoji the bridge reacts with, by the names Slack and Mattermost give them (`own`: where an app's differ). */
+export function emojiNames(own: Readonly<Record<string, string>> = {}): Readonly<Record<string, string>> {
+  return { '👀': 'eyes', '👍': '+1', '✅': 'white_check_mark', '❌': 'x', '⏳': 'hourglass_flowing_sand', '🤔': 'thinking', ...own };
 }
 
 /** A file's bytes: read afresh from where it was opened, or from its path. */

@@ -2,7 +2,7 @@ import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import type { WebClient } from '@slack/web-api';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
 import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
-import { AppOutbound, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, namedCapabilities, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { SLACK_CAPABILITIES, SLACK_FIT } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
@@ -72,15 +72,11 @@ export class SlackOutbound extends AppOutbound implements Outbound {
       ref,
       async () => {
         const message = slackMessage(text, options.buttons);
-        try {
-          // Empty blocks clear the buttons an earlier version had.
-          await this.web.chat.update({ channel: channelOf(ref), ts: ref.messageId, text: message.text, blocks: message.blocks as never[] });
-          return true;
-        } catch (error) {
-          // Deleted by someone: nothing to edit, and no error.
-          if (platformError(error) === 'message_not_found') return false;
-          throw error;
-        }
+        // Empty blocks clear the buttons an earlier version had.
+        return unlessGone(
+          () => this.web.chat.update({ channel: channelOf(ref), ts: ref.messageId, text: message.text, blocks: message.blocks as never[] }),
+          (error) => platformError(error) === 'message_not_found',
+        );
       },
       options.urgent,
     );
@@ -119,14 +115,10 @@ export class SlackOutbound extends AppOutbound implements Outbound {
   async react(message: MessageRef, emoji: string): Promise<void> {
     const name = emojiName(emoji);
     if (!name) return;
-    await this.budget.schedule(
-      channelOf(message),
-      'edit',
-      () =>
-        this.web.reactions.add({ channel: channelOf(message), timestamp: message.messageId, name }).catch((error: unknown) => {
-          if (platformError(error) !== 'already_reacted') throw error;
-        }),
-      `reaction:${message.chat}:${message.messageId}`,
+    await this.reacted(message, () =>
+      this.web.reactions.add({ channel: channelOf(message), timestamp: message.messageId, name }).catch((error: unknown) => {
+        if (platformError(error) !== 'already_reacted') throw error;
+      }),
     );
   }
 

@@ -1,6 +1,7 @@
 import type { Button } from '../../kernel/ports/chat.ts';
 import type { RichText } from '../../kernel/rich/model.ts';
 import { plainText } from '../../kernel/rich/plain.ts';
+import { emojiNames } from '../serving/app-outbound.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
 
 /** What chat.postMessage and chat.update take for one message. */
@@ -47,14 +48,7 @@ function buttonElement(button: Button, actionId: string): SlackBlock {
 }
 
 /** The emoji the bridge reacts with, by Slack's names. */
-const EMOJI_NAMES: Readonly<Record<string, string>> = {
-  '👀': 'eyes',
-  '👍': '+1',
-  '✅': 'white_check_mark',
-  '❌': 'x',
-  '⏳': 'hourglass_flowing_sand',
-  '🤔': 'thinking_face',
-};
+const EMOJI_NAMES = emojiNames({ '🤔': 'thinking_face' });
 
 export function emojiName(emoji: string): string | undefined {
   return EMOJI_NAMES[emoji];

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
 import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/build.ts';
-import { AppOutbound, checkSize, namedCapabilities, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, checkSize, namedCapabilities, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { TEAMS_CAPABILITIES, TEAMS_FIT, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
 import { teamsMessage } from './cards.ts';
@@ -52,16 +52,13 @@ export class TeamsOutbound extends AppOutbound implements Outbound {
     return this.edited(
       ref,
       () =>
-        this.connector.within(ref, async (context) => {
-          try {
-            await context.updateActivity({ ...teamsMessage(text, options.buttons), id: ref.messageId });
-            return true;
-          } catch (error) {
-            // Deleted by someone: nothing to edit, and no error.
-            if (statusOf(error) === 404) return false;
-            throw error;
-          }
-        }),
+        this.connector.within(ref, (context) =>
+          // Deleted by someone: nothing to edit, and no error.
+          unlessGone(
+            () => context.updateActivity({ ...teamsMessage(text, options.buttons), id: ref.messageId }),
+            (error) => statusOf(error) === 404,
+          ),
+        ),
       options.urgent,
     );
   }
