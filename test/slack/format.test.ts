@@ -4,7 +4,7 @@ import { bold, code, concat, italic, link, plain, pre } from '../../src/kernel/r
 import { plainText } from '../../src/kernel/rich/plain.ts';
 import { renderMrkdwn } from '../../src/transports/slack/format/mrkdwn.ts';
 import { SLACK_FIT } from '../../src/transports/slack/capabilities.ts';
-import { asCommand } from '../../src/transports/serving/command-text.ts';
+import { asCommand } from '../../src/transports/serving/incoming.ts';
 import { coreText, plainFromSlack } from '../../src/transports/slack/incoming-text.ts';
 import { slackMessage } from '../../src/transports/slack/presenter.ts';
 

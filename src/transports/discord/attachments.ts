@@ -1,5 +1,6 @@
 import type { Attachment as DiscordAttachment, Collection } from 'discord.js';
-import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
+import type { Attachment } from '../../kernel/ports/chat.ts';
+import { fileAttachment } from '../serving/incoming.ts';
 
 /** Discord's flag on a voice message's attachment-carrying message. */
 const IS_VOICE_MESSAGE = 1 << 13;
@@ -10,16 +11,13 @@ const IS_VOICE_MESSAGE = 1 << 13;
  * Discord gave to fetch it with.
  */
 export function attachmentsOf(files: Collection<string, DiscordAttachment>, messageFlags: number): Attachment[] {
-  return [...files.values()].map((file) => {
-    const type = file.contentType ?? '';
-    const kind = messageFlags & IS_VOICE_MESSAGE ? 'voice' : attachmentKind(type);
-    return {
-      kind,
-      id: file.url,
-      fileName: file.name,
-      ...(file.contentType ? { mimeType: file.contentType.split(';')[0]!.trim() } : {}),
+  return [...files.values()].map((file) => ({
+    ...fileAttachment(file.url, {
+      name: file.name,
+      mime: file.contentType?.split(';')[0]!.trim(),
       size: file.size,
-      ...(file.duration !== null && file.duration !== undefined ? { durationSeconds: Math.round(file.duration) } : {}),
-    };
-  });
+      kind: messageFlags & IS_VOICE_MESSAGE ? 'voice' : undefined,
+    }),
+    ...(file.duration !== null && file.duration !== undefined ? { durationSeconds: Math.round(file.duration) } : {}),
+  }));
 }

@@ -1,4 +1,5 @@
 import { chatRef, type ChatRef } from '../../kernel/ports/chat.ts';
+import { personIdOn } from '../serving/incoming.ts';
 
 /** Discord's transport id: what its chats' refs carry (`discord:<snowflake>` where ids are written). */
 export const DISCORD = 'discord';
@@ -15,8 +16,7 @@ export function channelIdOf(ref: ChatRef): string {
 
 /** `discord:81384788765712384` → its snowflake; a person of another transport has none here. */
 export function discordUserId(person: string): string | undefined {
-  const [transport, id = ''] = person.split(/:(.*)/s);
-  return transport === DISCORD && /^\d{15,21}$/.test(id) ? id : undefined;
+  return personIdOn(DISCORD, person, /^\d{15,21}$/);
 }
 
 /**

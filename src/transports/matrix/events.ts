@@ -6,7 +6,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 import type { ButtonMemory } from './buttons.ts';
 import { call } from './client.ts';
-import { commandNames } from '../serving/command-text.ts';
+import { commandNames } from '../serving/incoming.ts';
 import { matrixChat } from './id.ts';
 import {
   attachmentsOf,

@@ -1,4 +1,5 @@
 import { chatRef, type ChatRef, type MessageRef } from '../../kernel/ports/chat.ts';
+import { personIdOn } from '../serving/incoming.ts';
 
 /** Matrix's transport id: what its chats' refs carry (`matrix:!room~example.org:$root`), and its people's (`matrix:@alice:example.org`). */
 export const MATRIX = 'matrix';
@@ -29,8 +30,7 @@ export function sentRef(to: ChatRef, eventId: string): MessageRef {
 
 /** `matrix:@alice:example.org` → `@alice:example.org`; a person of another transport has none. */
 export function matrixUserId(person: string): string | undefined {
-  const [transport, id = ''] = person.split(/:(.*)/s);
-  return transport === MATRIX && USER_ID.test(id) ? id : undefined;
+  return personIdOn(MATRIX, person, USER_ID);
 }
 
 function ownId(id: string): string {

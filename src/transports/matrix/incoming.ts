@@ -1,5 +1,5 @@
-import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
-import { asCommand, escapeRegExp } from '../serving/command-text.ts';
+import type { Attachment } from '../../kernel/ports/chat.ts';
+import { asCommand, escapeRegExp, fileAttachment } from '../serving/incoming.ts';
 
 /** A room message's content, as far as the bridge reads it. */
 export interface MessageContent {
@@ -70,17 +70,8 @@ export function threadRootOf(content: MessageContent): string | undefined {
 /** The file a message carries (`m.file`, `m.image`, `m.audio`, `m.video`), as an attachment to fetch by its `mxc://` address. */
 export function attachmentsOf(content: MessageContent): Attachment[] {
   if (!['m.file', 'm.image', 'm.audio', 'm.video'].includes(content.msgtype ?? '') || !content.url?.startsWith('mxc://')) return [];
-  const mime = content.info?.mimetype ?? '';
-  const name = content.filename ?? content.body;
-  return [
-    {
-      kind: content.msgtype === 'm.image' ? 'photo' : attachmentKind(mime),
-      id: content.url,
-      ...(name ? { fileName: name } : {}),
-      ...(mime ? { mimeType: mime } : {}),
-      size: content.info?.size,
-    },
-  ];
+  const { mimetype: mime, size } = content.info ?? {};
+  return [fileAttachment(content.url, { name: content.filename ?? content.body, mime, size, kind: content.msgtype === 'm.image' ? 'photo' : undefined })];
 }
 
 /** A file's caption: its body when the file has its own name (Matrix 1.10), else none. */

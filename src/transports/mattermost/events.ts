@@ -9,7 +9,7 @@ import type { MattermostNames } from './people.ts';
 import { addressedToAnother, attachmentsOf, coreText, mentions, type EventPost } from './incoming.ts';
 import type { MattermostIdentity } from './reach.ts';
 import { socketTo } from './websocket-globals.ts';
-import { commandNames } from '../serving/command-text.ts';
+import { commandNames } from '../serving/incoming.ts';
 
 /** Posts remembered as taken, and thread roots as known: the newest this many. */
 const REMEMBERED = 5000;

@@ -1,4 +1,5 @@
 import { chatRef, type ChatRef, type MessageRef } from '../../kernel/ports/chat.ts';
+import { personIdOn } from '../serving/incoming.ts';
 
 /** Mattermost's transport id: what its chats' refs carry (`mattermost:<channel id>:<root post id>`), and its people's. */
 export const MATTERMOST = 'mattermost';
@@ -27,6 +28,5 @@ export function sentRef(to: ChatRef, post: { id: string; create_at?: number }): 
 
 /** `mattermost:<user id>` → the id; a person of another transport has none. */
 export function mattermostUserId(person: string): string | undefined {
-  const [transport, id = ''] = person.split(/:(.*)/s);
-  return transport === MATTERMOST && ID.test(id) ? id : undefined;
+  return personIdOn(MATTERMOST, person, ID);
 }

@@ -1,5 +1,5 @@
-import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
-import { asCommand, escapeRegExp } from '../serving/command-text.ts';
+import type { Attachment } from '../../kernel/ports/chat.ts';
+import { asCommand, escapeRegExp, fileAttachment } from '../serving/incoming.ts';
 
 /** A post as the WebSocket's `posted` event carries it, as far as the bridge reads it. */
 export interface EventPost {
@@ -50,14 +50,6 @@ export function attachmentsOf(post: EventPost): Attachment[] {
   const described = new Map((post.metadata?.files ?? []).map((file) => [file.id, file]));
   return (post.file_ids ?? []).map((id) => {
     const file = described.get(id);
-    const mime = file?.mime_type ?? '';
-    const kind = attachmentKind(mime);
-    return {
-      kind,
-      id,
-      ...(file?.name ? { fileName: file.name } : {}),
-      ...(mime ? { mimeType: mime } : {}),
-      size: file?.size,
-    };
+    return fileAttachment(id, { name: file?.name, mime: file?.mime_type, size: file?.size });
   });
 }

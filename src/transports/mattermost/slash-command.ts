@@ -2,7 +2,7 @@ import { sameSecret } from '../../kernel/http/same-secret.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import type { TransportHost, TransportRoute } from '../../kernel/ports/transport.ts';
-import { asCommand, commandNames } from '../serving/command-text.ts';
+import { asCommand, commandNames } from '../serving/incoming.ts';
 import { mattermostChat } from './id.ts';
 import type { MattermostNames } from './people.ts';
 import { COMMAND_PATH } from './settings.ts';

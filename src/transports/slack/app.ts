@@ -6,7 +6,7 @@ import type { TransportHost } from '../../kernel/ports/transport.ts';
 import { chatKey, type ChatRef, type IncomingMessage } from '../../kernel/ports/chat.ts';
 import { attachmentsOf, type SlackEventFile } from './attachments.ts';
 import { isDirectMessage, orderOfTs, slackChat, slackPerson } from './id.ts';
-import { asCommand, commandNames } from '../serving/command-text.ts';
+import { asCommand, commandNames } from '../serving/incoming.ts';
 import { addressedToAnother, coreText, mentions } from './incoming-text.ts';
 import type { SlackNames } from './people.ts';
 import type { SlackIdentity } from './reach.ts';

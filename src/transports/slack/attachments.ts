@@ -1,4 +1,5 @@
-import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
+import type { Attachment } from '../../kernel/ports/chat.ts';
+import { fileAttachment } from '../serving/incoming.ts';
 
 /** A file of a Slack message event, as far as the bridge reads it. */
 export interface SlackEventFile {
@@ -15,16 +16,6 @@ export function attachmentsOf(files: readonly SlackEventFile[] | undefined): Att
   return (files ?? []).flatMap((file) => {
     const url = file.url_private_download ?? file.url_private;
     if (!url) return [];
-    const mime = file.mimetype ?? '';
-    const kind = attachmentKind(mime);
-    return [
-      {
-        kind,
-        id: url,
-        ...(file.name ? { fileName: file.name } : {}),
-        ...(mime ? { mimeType: mime } : {}),
-        size: file.size,
-      },
-    ];
+    return [fileAttachment(url, { name: file.name, mime: file.mimetype, size: file.size })];
   });
 }

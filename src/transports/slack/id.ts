@@ -1,4 +1,5 @@
 import { chatRef, type ChatRef, type ChatUser, type MessageRef } from '../../kernel/ports/chat.ts';
+import { personIdOn } from '../serving/incoming.ts';
 
 /** Slack's transport id: what its chats' refs carry (`slack:C0123`), and its people's (`slack:U0123`). */
 export const SLACK = 'slack';
@@ -42,8 +43,7 @@ export function sentRef(to: ChatRef, ts: string): MessageRef {
 
 /** `slack:U024BE7LH` → U024BE7LH; a person of another transport has no Slack id. */
 export function slackUserId(person: string): string | undefined {
-  const [transport, id = ''] = person.split(/:(.*)/s);
-  return transport === SLACK && /^[UW][A-Z0-9]+$/.test(id) ? id : undefined;
+  return personIdOn(SLACK, person, /^[UW][A-Z0-9]+$/);
 }
 
 /**

@@ -3,7 +3,7 @@
  * taken off the front, a command word turned into `/command`, other mentions, channels and
  * links as a reader sees them, and Slack's escapes undone.
  */
-import { asCommand } from '../serving/command-text.ts';
+import { asCommand } from '../serving/incoming.ts';
 
 /** Slack's markup in a message's text as plain words: `<@U1>` → `@U1`, `<#C1|general>` → `#general`, `<https://x|x>` → `https://x`. */
 export function plainFromSlack(text: string): string {

@@ -7,7 +7,7 @@ import type { TransportHost } from '../../kernel/ports/transport.ts';
 import { pressedData } from './cards.ts';
 import type { KnownConversations } from './conversations.ts';
 import { attachmentsOf } from './downloads.ts';
-import { commandNames } from '../serving/command-text.ts';
+import { commandNames } from '../serving/incoming.ts';
 import { teamsChat } from './id.ts';
 import { chatTitle, coreText, teamsPerson } from './incoming.ts';
 import type { TeamsOutbound } from './outbound.ts';

@@ -3,6 +3,7 @@ import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
 import type { ChatRef } from '../../kernel/ports/chat.ts';
 import type { KnownConversations } from './conversations.ts';
 import { conversationOf, TEAMS } from './id.ts';
+import { personIdOn } from '../serving/incoming.ts';
 
 /**
  * The Bot Connector of each conversation, reached through the CloudAdapter: a turn context in
@@ -37,8 +38,8 @@ export class TeamsConnector {
   members(): ChatMembers {
     return {
       isMember: async (chat, person) => {
-        const [transport, id] = person.split(/:(.*)/s);
-        if (transport !== TEAMS || !id) return false;
+        const id = personIdOn(TEAMS, person, /./);
+        if (!id) return false;
         return this.within(chat, async (context) => {
           try {
             await TeamsInfo.getMember(context, id);

@@ -1,6 +1,6 @@
 import { TurnContext, type Activity } from 'botbuilder';
 import type { ChatUser } from '../../kernel/ports/chat.ts';
-import { asCommand } from '../serving/command-text.ts';
+import { asCommand } from '../serving/incoming.ts';
 
 /**
  * What a person wrote, as the core reads it: the bot's mention taken off, Teams' markup and

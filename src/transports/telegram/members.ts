@@ -5,6 +5,7 @@ import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
 import { askedMembers } from '../serving/asked-members.ts';
 import { chatIdOf, TELEGRAM } from './id.ts';
 import type { TelegramSettings } from './settings.ts';
+import { personIdOn } from '../serving/incoming.ts';
 
 /** A look-up waits this long at most: a page is waiting on it. */
 const LOOKUP_TIMEOUT_SECONDS = 10;
@@ -38,8 +39,8 @@ export function membersThrough(api: Pick<Api, 'getChatMember'>, atOnce = LOOKUPS
 
 /** `telegram:222` → 222; a person of another transport has no Telegram id. */
 function personId(person: string): number | undefined {
-  const [transport, id = ''] = person.split(/:(.*)/s);
-  return transport === TELEGRAM && /^\d+$/.test(id) ? Number(id) : undefined;
+  const id = personIdOn(TELEGRAM, person, /^\d+$/);
+  return id === undefined ? undefined : Number(id);
 }
 
 function isIn(member: ChatMember): boolean {

@@ -1,4 +1,7 @@
+import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
+
+// What the chat apps share in reading what people send: their command words, their files, their ids.
 
 /** The bridge's command names, lower-cased: what a word people write is matched against. */
 export function commandNames(host: Pick<TransportHost, 'commands'>): ReadonlySet<string> {
@@ -14,6 +17,18 @@ export function asCommand(text: string, commands: ReadonlySet<string>, bang = fa
   if (!match) return undefined;
   const name = match[1]!.toLowerCase();
   return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
+}
+
+/** A file a message carries, to fetch by `id` (the app's: a URL, a file id), of the kind its MIME type says where the app says no more. */
+export function fileAttachment(id: string, file: { name?: string; mime?: string; size?: number; kind?: Attachment['kind'] }): Attachment {
+  const { name, mime, size, kind = attachmentKind(mime) } = file;
+  return { kind, id, ...(name ? { fileName: name } : {}), ...(mime ? { mimeType: mime } : {}), size };
+}
+
+/** A person's id on `transport` (`slack:U024BE7LH` → `U024BE7LH`) when it has the app's `shape`; a person of another transport has none. */
+export function personIdOn(transport: string, person: string, shape: RegExp): string | undefined {
+  const [on, id = ''] = person.split(/:(.*)/s);
+  return on === transport && shape.test(id) ? id : undefined;
 }
 
 /** A name as a regular expression matches it, letter for letter. */
