@@ -72,7 +72,7 @@ export function unlessGone(edit: () => Promise<unknown>, gone: (error: unknown) 
   );
 }
 
-/** The emoji the bridge reacts with, by the names Slack and Mattermost give them (`own`: where an app's differ). */
+/** The emoji the bridge reacts with, by the names chat apps give them in their emoji codes (`own`: where an app's differ). */
 export function emojiNames(own: Readonly<Record<string, string>> = {}): Readonly<Record<string, string>> {
   return { '👀': 'eyes', '👍': '+1', '✅': 'white_check_mark', '❌': 'x', '⏳': 'hourglass_flowing_sand', '🤔': 'thinking', ...own };
 }

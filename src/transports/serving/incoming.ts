@@ -10,7 +10,7 @@ export function commandNames(host: Pick<TransportHost, 'commands'>): ReadonlySet
 
 /**
  * `status now` (or `/status now`) → `/status now` when `status` is a command; undefined
- * otherwise. `bang`: `!status` is one too (Matrix, whose clients take `/…` for themselves).
+ * otherwise. `bang`: `!status` is one too (for an app whose clients take `/…` for themselves).
  */
 export function asCommand(text: string, commands: ReadonlySet<string>, bang = false): string | undefined {
   const match = (bang ? /^[/!]?([A-Za-z][\w-]*)(\s[\s\S]*)?$/ : /^\/?([A-Za-z][\w-]*)(\s[\s\S]*)?$/).exec(text.trim());
@@ -25,7 +25,7 @@ export function fileAttachment(id: string, file: { name?: string; mime?: string;
   return { kind, id, ...(name ? { fileName: name } : {}), ...(mime ? { mimeType: mime } : {}), size };
 }
 
-/** A person's id on `transport` (`slack:U024BE7LH` → `U024BE7LH`) when it has the app's `shape`; a person of another transport has none. */
+/** A person's id on `transport` (`app:U024BE7LH` → `U024BE7LH`) when it has the app's `shape`; a person of another transport has none. */
 export function personIdOn(transport: string, person: string, shape: RegExp): string | undefined {
   const [on, id = ''] = person.split(/:(.*)/s);
   return on === transport && shape.test(id) ? id : undefined;
