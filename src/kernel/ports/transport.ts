@@ -71,8 +71,8 @@ export interface TransportKind {
 
 export interface Transport {
   readonly id: string;
-  /** Whoever writes here is the owner (the console: the person at the keyboard), allowlist or not. */
-  readonly everyoneIsOwner: boolean;
+  /** Whoever writes here is the owner (the console: the person at the keyboard), allowlist or not; none: a chat app's allowlist decides. */
+  readonly everyoneIsOwner?: boolean;
   /** Its secrets (a bot token): redacted from everything printed. */
   readonly secrets: readonly string[];
   /** Its in-app page (a Mini App) logging people into the web pages; none: it has none. */
@@ -95,8 +95,8 @@ export interface Transport {
   serve(host: TransportHost, log: Log): Promise<void>;
   /** Ends `serve`; one still starting then serves nothing (a signal can come while the bridge starts). */
   stop(): Promise<void>;
-  /** The conversation is in this terminal: the log goes to a file, and only warnings and errors show. */
-  readonly inTerminal: boolean;
+  /** The conversation is in this terminal: the log goes to a file, and only warnings and errors show. None: it is elsewhere. */
+  readonly inTerminal?: boolean;
   /** HTTP endpoints its service calls (events pushed to a public URL), mounted on the bridge's web server under its body limits. */
   readonly routes?: readonly TransportRoute[];
   /** Says, once, that the bridge is up and where: a log line, or the console's greeting. */

@@ -1,6 +1,6 @@
 import type { Client } from 'discord.js';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
-import { roundTrip } from '../serving/reach.ts';
+import { greetAs, roundTrip } from '../serving/reach.ts';
 import { checkDiscord } from './check.ts';
 import { DiscordDownloads } from './downloads.ts';
 import { createClient, startGateway } from './gateway.ts';
@@ -37,7 +37,6 @@ export const discord: TransportKind = {
     const where = new URL(settings.apiUrl).host;
     return {
       id: DISCORD,
-      everyoneIsOwner: false,
       secrets: [settings.token],
       out: new DiscordOutbound(rest, interactions, () => identity!.application.id),
       members: discordMembers(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), dmPeople),
@@ -73,12 +72,10 @@ export const discord: TransportKind = {
         await marks?.flush();
         ended?.();
       },
-      inTerminal: false,
-      greet({ clis, defaultCli, dataDir }, log) {
-        log.info(
-          `jsonl-bridge running on Discord as @${identity!.user.username}: ${clis} CLIs (default ${defaultCli}), data in ${dataDir}; invite: ${inviteUrl(identity!.application.id)}`,
-        );
-      },
+      greet: greetAs(
+        () => `on Discord as @${identity!.user.username}`,
+        () => `; invite: ${inviteUrl(identity!.application.id)}`,
+      ),
     };
   },
 };

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ClientEvent, HttpApiEvent, SyncState, type MatrixClient } from 'matrix-js-sdk';
 import { KeptJson } from '../../kernel/store/kept-json.ts';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
-import { roundTrip } from '../serving/reach.ts';
+import { greetAs, roundTrip } from '../serving/reach.ts';
 import { ButtonMemory } from './buttons.ts';
 import { checkMatrix } from './check.ts';
 import { matrixClient } from './client.ts';
@@ -44,7 +44,6 @@ const matrixTransport: TransportKind = {
     const out = new MatrixOutbound(theClient, buttons);
     return {
       id: MATRIX,
-      everyoneIsOwner: false,
       secrets: [settings.accessToken],
       out,
       members: matrixMembers(theClient),
@@ -82,10 +81,7 @@ const matrixTransport: TransportKind = {
         await buttons.flush();
         ended();
       },
-      inTerminal: false,
-      greet({ clis, defaultCli, dataDir }, log) {
-        log.info(`jsonl-bridge running as ${me!.userId} on Matrix (${where}): ${clis} CLIs (default ${defaultCli}), data in ${dataDir}`);
-      },
+      greet: greetAs(() => `as ${me!.userId} on Matrix (${where})`),
     };
   },
 };

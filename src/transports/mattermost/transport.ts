@@ -1,5 +1,5 @@
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
-import { roundTrip } from '../serving/reach.ts';
+import { greetAs, roundTrip } from '../serving/reach.ts';
 import { SignedButtons } from './buttons.ts';
 import { checkMattermost } from './check.ts';
 import { MattermostApi } from './client.ts';
@@ -38,7 +38,6 @@ const mattermostTransport: TransportKind = {
     const where = new URL(settings.url).host;
     return {
       id: MATTERMOST,
-      everyoneIsOwner: false,
       secrets: [settings.token, ...(settings.commandToken ? [settings.commandToken] : [])],
       out: new MattermostOutbound(
         api,
@@ -71,10 +70,7 @@ const mattermostTransport: TransportKind = {
         events?.stop();
         ended();
       },
-      inTerminal: false,
-      greet({ clis, defaultCli, dataDir }, log) {
-        log.info(`jsonl-bridge running as @${me!.username} on Mattermost (${where}): ${clis} CLIs (default ${defaultCli}), data in ${dataDir}`);
-      },
+      greet: greetAs(() => `as @${me!.username} on Mattermost (${where})`),
     };
   },
 };

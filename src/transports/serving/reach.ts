@@ -1,5 +1,6 @@
 import type { Log } from '../../kernel/log/logger.ts';
 import { fail, firstLine, type CheckResult } from '../../kernel/ports/check-result.ts';
+import type { Transport } from '../../kernel/ports/transport.ts';
 
 /** Waits between attempts double from 1 s up to this. */
 const MAX_WAIT_S = 60;
@@ -45,6 +46,11 @@ export function unreachable(subject: string, service: string, error: unknown, se
     `${service} is unreachable: ${firstLine(error instanceof Error ? error.message : String(error))}`,
     `Check the network, a proxy, or ${setting}.`,
   );
+}
+
+/** A chat app's line once the bridge is up: who the bot is there (`as @name on the app`), what it runs with, and `tail`. */
+export function greetAs(who: () => string, tail = () => ''): Transport['greet'] {
+  return ({ clis, defaultCli, dataDir }, log) => log.info(`jsonl-bridge running ${who()}: ${clis} CLIs (default ${defaultCli}), data in ${dataDir}${tail()}`);
 }
 
 /** How long one call to the service takes now: its round trip, for /status. */

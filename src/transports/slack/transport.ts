@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { greetAs } from '../serving/reach.ts';
 import { createSlackApp } from './app.ts';
 import { EventsReceiver } from './events-receiver.ts';
 import { checkSlack } from './check.ts';
@@ -37,7 +38,6 @@ const slack: TransportKind = {
     let ended: () => void = () => {};
     return {
       id: SLACK,
-      everyoneIsOwner: false,
       secrets: [settings.botToken, ...(settings.receiving.mode === 'socket' ? [settings.receiving.appToken] : [settings.receiving.signingSecret])],
       out: new SlackOutbound(web, () => me?.name),
       members: slackMembers(lookups),
@@ -74,10 +74,7 @@ const slack: TransportKind = {
         await app?.stop().catch(() => undefined);
         ended();
       },
-      inTerminal: false,
-      greet({ clis, defaultCli, dataDir }, log) {
-        log.info(`jsonl-bridge running as @${me!.name} in Slack (${me!.team}): ${clis} CLIs (default ${defaultCli}), data in ${dataDir}`);
-      },
+      greet: greetAs(() => `as @${me!.name} in Slack (${me!.team})`),
     };
   },
 };

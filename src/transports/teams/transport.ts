@@ -1,4 +1,5 @@
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { greetAs } from '../serving/reach.ts';
 import { teamsAdapter, teamsLogin } from './auth.ts';
 import { teamsBot } from './bot.ts';
 import { checkTeams } from './check.ts';
@@ -31,7 +32,6 @@ const teams: TransportKind = {
     let stopped = false;
     return {
       id: TEAMS,
-      everyoneIsOwner: false,
       secrets: [settings.appPassword],
       out,
       members: connector.members(),
@@ -52,10 +52,7 @@ const teams: TransportKind = {
         endpoint.turn = undefined;
         ended();
       },
-      inTerminal: false,
-      greet({ clis, defaultCli, dataDir }, log) {
-        log.info(`jsonl-bridge running as Teams app ${settings.appId}: ${clis} CLIs (default ${defaultCli}), data in ${dataDir}`);
-      },
+      greet: greetAs(() => `as Teams app ${settings.appId}`),
     };
   },
 };

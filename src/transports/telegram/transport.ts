@@ -2,6 +2,7 @@ import type { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import { miniApp } from './init-data.ts';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { greetAs } from '../serving/reach.ts';
 import { createBot, createOutboundApi, startTelegram, type TelegramBridge } from './bot.ts';
 import { checkTelegram } from './check.ts';
 import { TelegramDownloads } from './downloads.ts';
@@ -29,7 +30,6 @@ export const telegram: TransportKind = {
     let stopped = false;
     return {
       id: TELEGRAM,
-      everyoneIsOwner: false,
       secrets: [settings.token],
       inApp: miniApp(settings.token),
       out: new TelegramOutbound(createOutboundApi(settings)),
@@ -51,10 +51,7 @@ export const telegram: TransportKind = {
         stopped = true;
         await running?.stop();
       },
-      inTerminal: false,
-      greet({ clis, defaultCli, dataDir }, log) {
-        log.info(`jsonl-bridge running as @${me!.username}: ${clis} CLIs (default ${defaultCli}), data in ${dataDir}`);
-      },
+      greet: greetAs(() => `as @${me!.username}`),
     };
   },
 };
