@@ -92,60 +92,29 @@ export class TelegramOutbound implements Outbound {
   }
 
   private async sendNow(to: ChatRef, text: RichText, options: SendOptions): Promise<MessageRef> {
-    const base = {
-      ...thread(to),
-      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: Number(options.replyTo), allow_sending_without_reply: true } } : {}),
-      ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
-      link_preview_options: { is_disabled: true },
-    };
-    try {
-      const sent = await this.api.sendMessage(chatIdOf(to), renderHtml(text), { ...base, parse_mode: 'HTML' });
-      return sentRef(to, sent);
-    } catch (error) {
-      if (!isMarkupRejection(error)) throw error;
-      const sent = await this.api.sendMessage(chatIdOf(to), truncate(plainText(text), TELEGRAM_CAPABILITIES.messageChars), base);
-      return sentRef(to, sent);
-    }
+    const base = { ...sending(to, options), link_preview_options: { is_disabled: true } };
+    const sent = await htmlOrPlain(text, TELEGRAM_CAPABILITIES.messageChars, (html, parse_mode) =>
+      this.api.sendMessage(chatIdOf(to), html!, { ...base, parse_mode }),
+    );
+    return sentRef(to, sent);
   }
 
-  private async editNow(ref: MessageRef, text: RichText, options: EditOptions): Promise<boolean> {
+  private editNow(ref: MessageRef, text: RichText, options: EditOptions): Promise<boolean> {
     const markup = { reply_markup: keyboard(options.buttons ?? []) };
-    try {
-      await this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), renderHtml(text), {
-        ...markup,
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-      });
-      return true;
-    } catch (error) {
-      if (isHarmlessEditError(error)) return !isGone(error);
-      if (!isMarkupRejection(error)) throw error;
-      return this.api.editMessageText(chatIdOf(ref), messageIdOf(ref), truncate(plainText(text), TELEGRAM_CAPABILITIES.messageChars), markup).then(
-        () => true,
-        (again: unknown) => {
-          if (!isHarmlessEditError(again)) throw again;
-          return !isGone(again);
-        },
-      );
-    }
+    return htmlOrPlain(text, TELEGRAM_CAPABILITIES.messageChars, (html, parse_mode) =>
+      this.api.editMessageText(
+        chatIdOf(ref),
+        messageIdOf(ref),
+        html!,
+        parse_mode ? { ...markup, parse_mode, link_preview_options: { is_disabled: true } } : markup,
+      ),
+    ).then(() => true, unlessHarmless);
   }
 
-  private async editPictureNow(ref: MessageRef, picture: Picture): Promise<boolean> {
-    const edit = (caption: { caption?: string; parse_mode?: 'HTML' }) =>
-      this.api.editMessageMedia(chatIdOf(ref), messageIdOf(ref), { type: 'photo', media: new InputFile(picture.png, picture.filename), ...caption }).then(
-        () => true,
-        (error: unknown) => {
-          if (!isHarmlessEditError(error)) throw error;
-          return !isGone(error);
-        },
-      );
-    const { caption } = picture;
-    try {
-      return await edit(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
-    } catch (error) {
-      if (!caption || !isMarkupRejection(error)) throw error;
-      return edit({ caption: truncate(plainText(caption), TELEGRAM_CAPABILITIES.captionChars) });
-    }
+  private editPictureNow(ref: MessageRef, picture: Picture): Promise<boolean> {
+    return htmlOrPlain(picture.caption, TELEGRAM_CAPABILITIES.captionChars, (caption, parse_mode) =>
+      this.api.editMessageMedia(chatIdOf(ref), messageIdOf(ref), { type: 'photo', media: new InputFile(picture.png, picture.filename), caption, parse_mode }),
+    ).then(() => true, unlessHarmless);
   }
 
   private async sendFileNow(to: ChatRef, file: OutgoingFile, options: SendOptions): Promise<MessageRef> {
@@ -162,21 +131,11 @@ export class TelegramOutbound implements Outbound {
 
   /** A document or photo with its caption: HTML first, the plain caption if Telegram refuses the markup. */
   private async upload(to: ChatRef, as: 'document' | 'photo', file: () => InputFile, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {
-    const base = {
-      ...thread(to),
-      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: Number(options.replyTo), allow_sending_without_reply: true } } : {}),
-      ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
-    };
-    const send = (extra: { caption?: string; parse_mode?: 'HTML' }) =>
-      as === 'photo' ? this.api.sendPhoto(chatIdOf(to), file(), { ...base, ...extra }) : this.api.sendDocument(chatIdOf(to), file(), { ...base, ...extra });
-    try {
-      const sent = await send(caption ? { caption: renderHtml(caption), parse_mode: 'HTML' } : {});
-      return sentRef(to, sent);
-    } catch (error) {
-      if (!caption || !isMarkupRejection(error)) throw error;
-      const sent = await send({ caption: truncate(plainText(caption), TELEGRAM_CAPABILITIES.captionChars) });
-      return sentRef(to, sent);
-    }
+    const sent = await htmlOrPlain<{ message_id: number }>(caption, TELEGRAM_CAPABILITIES.captionChars, (text, parse_mode) => {
+      const extra = { ...sending(to, options), caption: text, parse_mode };
+      return as === 'photo' ? this.api.sendPhoto(chatIdOf(to), file(), extra) : this.api.sendDocument(chatIdOf(to), file(), extra);
+    });
+    return sentRef(to, sent);
   }
 }
 
@@ -192,9 +151,26 @@ export function telegramLimit(chat: string): ChatLimit {
   return Number(chat) > 0 ? PRIVATE_CHAT_LIMIT : GROUP_CHAT_LIMIT;
 }
 
-function thread(to: ChatRef) {
+/** Where a new message goes (its topic), what it replies to, and its buttons. */
+function sending(to: ChatRef, options: SendOptions) {
   const threadId = threadIdOf(to);
-  return threadId !== undefined ? { message_thread_id: threadId } : {};
+  return {
+    ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+    ...(options.replyTo !== undefined ? { reply_parameters: { message_id: Number(options.replyTo), allow_sending_without_reply: true } } : {}),
+    ...(options.buttons?.length ? { reply_markup: keyboard(options.buttons) } : {}),
+  };
+}
+
+/**
+ * Sent with `text` as HTML; when Telegram refuses the markup (or its length as marked up), again
+ * with the same words as plain text, cut to `chars`. No text: sent once, without.
+ */
+function htmlOrPlain<T>(text: RichText | undefined, chars: number, send: (text?: string, parse_mode?: 'HTML') => Promise<T>): Promise<T> {
+  if (!text) return send();
+  return send(renderHtml(text), 'HTML').catch((error: unknown) => {
+    if (!isMarkupRejection(error)) throw error;
+    return send(truncate(plainText(text), chars));
+  });
 }
 
 function keyboard(rows: Button[][]): InlineKeyboard {
@@ -227,6 +203,12 @@ function isHarmlessEditError(error: unknown): boolean {
   return (
     error instanceof GrammyError && error.error_code === 400 && /message is not modified|message to edit not found|MESSAGE_ID_INVALID/i.test(error.description)
   );
+}
+
+/** An edit that failed harmlessly is done: true, or false when the message is no longer there. */
+function unlessHarmless(error: unknown): boolean {
+  if (!isHarmlessEditError(error)) throw error;
+  return !isGone(error);
 }
 
 /** The message to edit is no longer there. */
