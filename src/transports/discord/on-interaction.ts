@@ -32,7 +32,7 @@ export async function onCommand(parts: GatewayParts, serial: KeyedSerializer, in
   interactions.deferred(interaction.id, interaction.token);
   const { address, private: dm, title } = addressOfInteraction(interaction);
   const user = userOf(interaction);
-  if (dm) parts.dmPeople.saw(address.chat, user.id);
+  if (dm) parts.dmPeople.set(address.chat, user.id);
   const text = commandText(interaction.commandName, interaction.options.getString(TEXT_OPTION));
   await serial.run(`message:${interaction.channelId}`, () =>
     host.handleMessage({ address, user, text, messageId: interaction.id, ...(dm ? { private: true } : {}), ...(title ? { chatTitle: title } : {}) }),

@@ -23,6 +23,6 @@ export async function onMessage(parts: GatewayParts, message: Message): Promise<
     await parts.notice.say(incoming.address, incoming.messageId, out, log);
     return;
   }
-  if (incoming.message.private) parts.dmPeople.saw(incoming.message.address.chat, incoming.message.user.id);
+  if (incoming.message.private) parts.dmPeople.set(incoming.message.address.chat, incoming.message.user.id);
   await host.handleMessage(incoming.message);
 }

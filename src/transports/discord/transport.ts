@@ -1,5 +1,6 @@
 import type { Client } from 'discord.js';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { CachedMembers } from '../../work/access/member-cache.ts';
 import { greetAs, roundTrip } from '../serving/reach.ts';
 import { checkDiscord } from './check.ts';
 import { DiscordDownloads } from './downloads.ts';
@@ -7,7 +8,7 @@ import { createClient, startGateway } from './gateway.ts';
 import { DISCORD } from './id.ts';
 import { PendingInteractions } from './interactions.ts';
 import { inviteUrl } from './invite.ts';
-import { discordMembers, DmPeople } from './members.ts';
+import { DmPeople, membersThrough } from './members.ts';
 import { MessageContentNotice } from './message-content.ts';
 import { DiscordOutbound } from './outbound.ts';
 import { MESSAGE_CONTENT_OFF, reachDiscord, type DiscordIdentity } from './reach.ts';
@@ -39,7 +40,8 @@ export const discord: TransportKind = {
       id: DISCORD,
       secrets: [settings.token],
       out: new DiscordOutbound(rest, interactions, () => identity!.application.id),
-      members: discordMembers(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), dmPeople),
+      // The answers kept a while, as every transport's are.
+      members: new CachedMembers(membersThrough(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), dmPeople)),
       downloads: new DiscordDownloads(),
       roundTripMs: roundTrip(() => discordRest(settings, { retries: 0 }).get('/users/@me')),
       async connect(log) {

@@ -1,4 +1,5 @@
-import { fail, firstLine, pass } from '../../kernel/ports/check-result.ts';
+import { fail, pass } from '../../kernel/ports/check-result.ts';
+import { unreachable } from '../serving/reach.ts';
 import type { CheckResult } from '../../kernel/ports/check-result.ts';
 import { isTokenRefusal, platformError, slackClient } from './client.ts';
 import { tokenProblems, type SlackSettings } from './settings.ts';
@@ -35,11 +36,9 @@ export async function checkSlack(settings: SlackSettings): Promise<CheckResult[]
 }
 
 function describe(subject: string, error: unknown, where: string, fix: string): CheckResult {
-  if (isTokenRefusal(error)) return fail(subject, `refused by Slack (${platformError(error)})`, fix);
   const code = platformError(error);
-  return fail(
-    subject,
-    code ? `Slack answered ${code}` : `Slack (${where}) is unreachable: ${firstLine(String((error as Error).message ?? error))}`,
-    'Check the network, a proxy, or SLACK_API_URL.',
-  );
+  if (isTokenRefusal(error)) return fail(subject, `refused by Slack (${code})`, fix);
+  return code
+    ? fail(subject, `Slack answered ${code}`, 'Check the network, a proxy, or SLACK_API_URL.')
+    : unreachable(subject, `Slack (${where})`, error, 'SLACK_API_URL');
 }

@@ -1,23 +1,15 @@
 import type { WebClient } from '@slack/web-api';
-import { CachedMembers } from '../../work/access/member-cache.ts';
 import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
 import { askedMembers } from '../serving/asked-members.ts';
 import { platformError } from './client.ts';
 import { channelOf, slackUserId } from './id.ts';
 
-/** Look-ups under way at once: a page of many chats asks side by side, within conversations.members' tier. */
-const LOOKUPS_AT_ONCE = 5;
-
 /**
- * Who is in a Slack conversation: conversations.members, page by page, the answer kept a while
- * per (chat, person) as every transport's is (CachedMembers). A conversation the bot cannot see
- * (channel_not_found, not_in_channel) is a definite no; the network or a 429 is "cannot tell now".
+ * Who is in a Slack conversation: conversations.members, page by page. A conversation the bot
+ * cannot see (channel_not_found, not_in_channel) is a definite no; the network or a 429 is
+ * "cannot tell now".
  */
-export function slackMembers(web: WebClient): CachedMembers {
-  return new CachedMembers(membersThrough(web));
-}
-
-export function membersThrough(web: Pick<WebClient, 'conversations'>, atOnce = LOOKUPS_AT_ONCE): ChatMembers {
+export function membersThrough(web: Pick<WebClient, 'conversations'>): ChatMembers {
   return askedMembers(
     slackUserId,
     (chat, user, limited) =>
@@ -31,6 +23,5 @@ export function membersThrough(web: Pick<WebClient, 'conversations'>, atOnce = L
         return false;
       }),
     (error) => ['channel_not_found', 'not_in_channel', 'missing_scope'].includes(platformError(error) ?? ''),
-    atOnce,
   );
 }

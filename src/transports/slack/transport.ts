@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { CachedMembers } from '../../work/access/member-cache.ts';
 import { greetAs } from '../serving/reach.ts';
 import { createSlackApp } from './app.ts';
 import { EventsReceiver } from './events-receiver.ts';
@@ -7,7 +8,7 @@ import { checkSlack } from './check.ts';
 import { slackClient } from './client.ts';
 import { SlackDownloads } from './downloads.ts';
 import { SLACK } from './id.ts';
-import { slackMembers } from './members.ts';
+import { membersThrough } from './members.ts';
 import { SlackOutbound } from './outbound.ts';
 import { SlackNames } from './people.ts';
 import { reachSlack, slackRoundTrip, type SlackIdentity } from './reach.ts';
@@ -40,7 +41,8 @@ const slack: TransportKind = {
       id: SLACK,
       secrets: [settings.botToken, ...(settings.receiving.mode === 'socket' ? [settings.receiving.appToken] : [settings.receiving.signingSecret])],
       out: new SlackOutbound(web, () => me?.name),
-      members: slackMembers(lookups),
+      // The answers kept a while, per (chat, person), as every transport's are.
+      members: new CachedMembers(membersThrough(lookups)),
       downloads: new SlackDownloads(settings.botToken, settings.apiUrl),
       roundTripMs: slackRoundTrip(settings),
       routes: receiver?.routes,

@@ -3,6 +3,8 @@ import { fail, firstLine, pass } from '../../kernel/ports/check-result.ts';
 import { tokenProblem, type TelegramSettings } from './settings.ts';
 import type { CheckResult } from '../../kernel/ports/check-result.ts';
 
+const COPY_TOKEN = "Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.";
+
 /** The token, asked of Telegram once (getMe), and what the bot's group privacy setting lets it see. */
 export async function checkTelegram({ token, apiRoot }: TelegramSettings): Promise<CheckResult[]> {
   if (!token)
@@ -14,14 +16,7 @@ export async function checkTelegram({ token, apiRoot }: TelegramSettings): Promi
       ),
     ];
   const malformed = tokenProblem(token);
-  if (malformed)
-    return [
-      fail(
-        'Telegram token',
-        `TELEGRAM_BOT_TOKEN: ${malformed}`,
-        "Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
-      ),
-    ];
+  if (malformed) return [fail('Telegram token', `TELEGRAM_BOT_TOKEN: ${malformed}`, COPY_TOKEN)];
   const api = new Api(token, { apiRoot });
   try {
     const me = await api.getMe();
@@ -36,13 +31,7 @@ export async function checkTelegram({ token, apiRoot }: TelegramSettings): Promi
     ];
   } catch (error) {
     if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404))
-      return [
-        fail(
-          'Telegram token',
-          `refused by Telegram (${error.error_code})`,
-          "Copy the bot's token from @BotFather (/mybots → your bot → API Token) into TELEGRAM_BOT_TOKEN.",
-        ),
-      ];
+      return [fail('Telegram token', `refused by Telegram (${error.error_code})`, COPY_TOKEN)];
     const why = error instanceof HttpError ? String((error.error as Error)?.message ?? error.error) : firstLine(String(error));
     return [fail('Telegram token', `Telegram (${new URL(apiRoot).host}) is unreachable: ${why}`, 'Check the network, a proxy, or TELEGRAM_API_ROOT.')];
   }
