@@ -1,6 +1,5 @@
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
-import { appCapabilities } from '../serving/app-capabilities.ts';
-import { fitWithin } from '../serving/message-fit.ts';
+import { appCapabilities, fitWithin } from '../serving/app-capabilities.ts';
 import { renderHtml } from './format/html.ts';
 
 /**
