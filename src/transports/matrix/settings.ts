@@ -9,10 +9,7 @@ export interface MatrixSettings {
   accessToken?: string;
 }
 
-export interface ReadyMatrixSettings {
-  homeserverUrl: string;
-  accessToken: string;
-}
+export type ReadyMatrixSettings = Required<MatrixSettings>;
 
 export const TOKEN_HOW =
   'make an account for the bot on your homeserver, log in as it once (Element: Settings → Help & About → Access Token, or POST /_matrix/client/v3/login) and copy its access token into MATRIX_ACCESS_TOKEN';
@@ -40,5 +37,5 @@ export function settingsProblems(settings: MatrixSettings): string[] {
 export function requireMatrix(settings: MatrixSettings): ReadyMatrixSettings {
   const [problem] = settingsProblems(settings);
   if (problem) throw new ConfigError(problem);
-  return { homeserverUrl: settings.homeserverUrl!, accessToken: settings.accessToken! };
+  return settings as ReadyMatrixSettings;
 }

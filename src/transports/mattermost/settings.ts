@@ -13,12 +13,7 @@ export interface MattermostSettings {
   actionsUrl?: string;
 }
 
-export interface ReadyMattermostSettings {
-  url: string;
-  token: string;
-  commandToken?: string;
-  actionsUrl?: string;
-}
+export type ReadyMattermostSettings = MattermostSettings & { url: string; token: string };
 
 /** The routes on the web server that take the presses of the bridge's buttons, and the uses of its slash command. */
 export const ACTIONS_PATH = '/mattermost/actions';
@@ -60,10 +55,5 @@ export function requireMattermost(settings: MattermostSettings): ReadyMattermost
   if (problem) throw new ConfigError(problem);
   if (settings.commandToken && !settings.actionsUrl)
     throw new ConfigError('MATTERMOST_COMMAND_TOKEN: the slash command comes to the web server: set BRIDGE_WEB_ADDR too');
-  return {
-    url: settings.url!,
-    token: settings.token!,
-    commandToken: settings.commandToken,
-    actionsUrl: settings.actionsUrl,
-  };
+  return settings as ReadyMattermostSettings;
 }

@@ -102,10 +102,10 @@ export function createSlackApp(parts: SlackAppParts): App {
         user,
         text: coreText(message.text ?? '', me.botUserId, commandNames(host)),
         messageId: message.ts,
-        ...optional('order', orderOfTs(message.ts)),
+        order: orderOfTs(message.ts),
         ...(attachments.length ? { attachments } : {}),
         ...(isDirectMessage(message.channel) ? { private: true } : {}),
-        ...optional('chatTitle', await names.conversation(message.channel)),
+        chatTitle: await names.conversation(message.channel),
       };
       await host.handleMessage(incoming);
     });
@@ -149,7 +149,7 @@ export function createSlackApp(parts: SlackAppParts): App {
         user: slackPerson(command.user_id, (command as { user_team_id?: string }).user_team_id ?? command.team_id, me.teamId, name ?? command.user_name),
         text: asCore,
         ...(isDirectMessage(command.channel_id) ? { private: true } : {}),
-        ...optional('chatTitle', await names.conversation(command.channel_id)),
+        chatTitle: await names.conversation(command.channel_id),
       });
     });
   });
@@ -195,10 +195,6 @@ function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Bolt's and its Socket Mode client's lines, in the bridge's log. */
