@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSlack } from '../../src/transports/slack/check.ts';
-import { SlackDownloads } from '../../src/transports/slack/downloads.ts';
+import { slackDownloads } from '../../src/transports/slack/downloads.ts';
 import { slackSettings } from '../../src/transports/slack/settings.ts';
 import { FakeSlack } from '../support/fake-slack/index.ts';
 
@@ -42,7 +42,7 @@ describe("npm run doctor's Slack lines", () => {
 
 describe('files people send in Slack', () => {
   it('are fetched with the bot token from Slack only: a URL elsewhere never gets the token', async () => {
-    const downloads = new SlackDownloads(slack.botToken, slack.apiUrl);
+    const downloads = slackDownloads(slack.botToken, slack.apiUrl);
     const dir = await mkdtemp(join(tmpdir(), 'slack-downloads-'));
     try {
       await expect(downloads.download({ kind: 'document', id: 'https://evil.test/steal' }, join(dir, 'a'))).rejects.toThrow(

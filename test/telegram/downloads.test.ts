@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Api } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Inbox, INBOX_DIR } from '../../src/engine/files/inbox.ts';
-import { TelegramDownloads } from '../../src/transports/telegram/downloads.ts';
+import { telegramDownloads } from '../../src/transports/telegram/downloads.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { tempDir } from '../support/bridge-process.ts';
 
@@ -21,7 +21,7 @@ afterEach(async () => {
 
 function inbox(timeoutMs: number): Inbox {
   const api = new Api(fake.token, { apiRoot: fake.apiRoot });
-  return new Inbox(new TelegramDownloads(api, { token: fake.token, apiRoot: fake.apiRoot }), { timeoutMs });
+  return new Inbox(telegramDownloads(api, { token: fake.token, apiRoot: fake.apiRoot }), { timeoutMs });
 }
 
 describe('a download into the inbox', () => {

@@ -3,7 +3,7 @@ import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { CachedMembers } from '../../work/access/member-cache.ts';
 import { greetAs, roundTrip } from '../serving/reach.ts';
 import { checkDiscord } from './check.ts';
-import { DiscordDownloads } from './downloads.ts';
+import { discordDownloads } from './downloads.ts';
 import { createClient, startGateway } from './gateway.ts';
 import { DISCORD } from './id.ts';
 import { PendingInteractions } from './interactions.ts';
@@ -42,7 +42,7 @@ export const discord: TransportKind = {
       out: new DiscordOutbound(rest, interactions, () => identity!.application.id),
       // The answers kept a while, as every transport's are.
       members: new CachedMembers(membersThrough(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), dmPeople)),
-      downloads: new DiscordDownloads(),
+      downloads: discordDownloads(),
       roundTripMs: roundTrip(() => discordRest(settings, { retries: 0 }).get('/users/@me')),
       async connect(log) {
         marks = await ReadMarks.open(sources.dataDir);

@@ -1,6 +1,5 @@
-import { saveDownload } from '../../engine/files/save-download.ts';
-import { megabytes } from '../../engine/files/sizes.ts';
-import type { Attachment, Downloads } from '../../kernel/ports/chat.ts';
+import type { Downloads } from '../../kernel/ports/chat.ts';
+import { appDownloads } from '../serving/incoming.ts';
 import { MATRIX_CAPABILITIES } from './capabilities.ts';
 import type { ReadyMatrixSettings } from './settings.ts';
 
@@ -12,17 +11,13 @@ const MXC = /^mxc:\/\/([A-Za-z0-9.:[\]-]+)\/([A-Za-z0-9_-]+)$/;
  * media, `GET /_matrix/client/v1/media/download/{server}/{id}`): the address is made here, from
  * MATRIX_HOMESERVER_URL, so the token never goes where a message could point it.
  */
-export class MatrixDownloads implements Downloads {
-  readonly maxBytes = MATRIX_CAPABILITIES.uploadBytes;
-
-  constructor(private readonly settings: ReadyMatrixSettings) {}
-
-  async download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void> {
+export function matrixDownloads(settings: ReadyMatrixSettings): Downloads {
+  return appDownloads(MATRIX_CAPABILITIES.uploadBytes, 'a bot may download', async (attachment, signal) => {
     const mxc = MXC.exec(attachment.id);
     if (!mxc) throw new Error('Matrix gave no mxc:// address to download');
-    const url = `${this.settings.homeserverUrl}/_matrix/client/v1/media/download/${encodeURIComponent(mxc[1]!)}/${encodeURIComponent(mxc[2]!)}`;
-    const response = await fetch(url, { headers: { authorization: `Bearer ${this.settings.accessToken}` }, signal });
+    const url = `${settings.homeserverUrl}/_matrix/client/v1/media/download/${encodeURIComponent(mxc[1]!)}/${encodeURIComponent(mxc[2]!)}`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${settings.accessToken}` }, signal });
     if (!response.ok) throw new Error(`the homeserver answered ${response.status} for the file`);
-    await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} a bot may download`, signal });
-  }
+    return response;
+  });
 }

@@ -6,7 +6,7 @@ import { greetAs, roundTrip } from '../serving/reach.ts';
 import { ButtonMemory } from './buttons.ts';
 import { checkMatrix } from './check.ts';
 import { matrixClient } from './client.ts';
-import { MatrixDownloads } from './downloads.ts';
+import { matrixDownloads } from './downloads.ts';
 import { MatrixEvents } from './events.ts';
 import { MATRIX } from './id.ts';
 import type { MatrixIdentity } from './incoming.ts';
@@ -47,7 +47,7 @@ const matrixTransport: TransportKind = {
       secrets: [settings.accessToken],
       out,
       members: matrixMembers(theClient),
-      downloads: new MatrixDownloads(settings),
+      downloads: matrixDownloads(settings),
       roundTripMs: roundTrip(() => theClient().getVersions()),
       async connect(log) {
         me = await reachMatrix(settings, where, log);

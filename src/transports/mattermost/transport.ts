@@ -3,7 +3,7 @@ import { greetAs, roundTrip } from '../serving/reach.ts';
 import { SignedButtons } from './buttons.ts';
 import { checkMattermost } from './check.ts';
 import { MattermostApi } from './client.ts';
-import { MattermostDownloads } from './downloads.ts';
+import { mattermostDownloads } from './downloads.ts';
 import { MattermostEvents } from './events.ts';
 import { MATTERMOST } from './id.ts';
 import { mattermostMembers } from './members.ts';
@@ -46,7 +46,7 @@ const mattermostTransport: TransportKind = {
         () => me?.username,
       ),
       members: mattermostMembers(new MattermostApi(settings, 0)),
-      downloads: new MattermostDownloads(settings),
+      downloads: mattermostDownloads(settings),
       roundTripMs: roundTrip(() => new MattermostApi(settings, 0).get('/system/ping')),
       // Without the web server there is nowhere for presses to come: the buttons are left out, and the start says so.
       ...(buttons.pressable ? { routes: [...presses.routes, ...(command?.routes ?? [])] } : {}),

@@ -1,4 +1,6 @@
-import { attachmentKind, type Attachment } from '../../kernel/ports/chat.ts';
+import { saveDownload } from '../../engine/files/save-download.ts';
+import { megabytes } from '../../engine/files/sizes.ts';
+import { attachmentKind, type Attachment, type Downloads } from '../../kernel/ports/chat.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 
 // What the chat apps share in reading what people send: their command words, their files, their ids.
@@ -23,6 +25,22 @@ export function asCommand(text: string, commands: ReadonlySet<string>, bang = fa
 export function fileAttachment(id: string, file: { name?: string; mime?: string; size?: number; kind?: Attachment['kind'] }): Attachment {
   const { name, mime, size, kind = attachmentKind(mime) } = file;
   return { kind, id, ...(name ? { fileName: name } : {}), ...(mime ? { mimeType: mime } : {}), size };
+}
+
+/**
+ * Files people send, each asked for the app's way (`fetchOne`: its own address, its token) and
+ * streamed to disk, cut off past `maxBytes`, with a sentence that says `whose` limit that is.
+ */
+export function appDownloads(
+  maxBytes: number,
+  whose: string,
+  fetchOne: (attachment: Attachment, signal: AbortSignal | undefined, tooBig: string) => Promise<Response>,
+): Downloads {
+  const tooBig = `it is over the ${megabytes(maxBytes)} ${whose}`;
+  return {
+    maxBytes,
+    download: async (attachment, path, signal) => saveDownload(await fetchOne(attachment, signal, tooBig), path, { limit: maxBytes, tooBig, signal }),
+  };
 }
 
 /** A person's id on `transport` (`app:U024BE7LH` → `U024BE7LH`) when it has the app's `shape`; a person of another transport has none. */

@@ -6,7 +6,7 @@ import { createSlackApp } from './app.ts';
 import { EventsReceiver } from './events-receiver.ts';
 import { checkSlack } from './check.ts';
 import { slackClient } from './client.ts';
-import { SlackDownloads } from './downloads.ts';
+import { slackDownloads } from './downloads.ts';
 import { SLACK } from './id.ts';
 import { membersThrough } from './members.ts';
 import { SlackOutbound } from './outbound.ts';
@@ -43,7 +43,7 @@ const slack: TransportKind = {
       out: new SlackOutbound(web, () => me?.name),
       // The answers kept a while, per (chat, person), as every transport's are.
       members: new CachedMembers(membersThrough(lookups)),
-      downloads: new SlackDownloads(settings.botToken, settings.apiUrl),
+      downloads: slackDownloads(settings.botToken, settings.apiUrl),
       roundTripMs: slackRoundTrip(settings),
       routes: receiver?.routes,
       async connect(log) {

@@ -1,6 +1,5 @@
-import { saveDownload } from '../../engine/files/save-download.ts';
-import { megabytes } from '../../engine/files/sizes.ts';
 import type { Attachment, Downloads } from '../../kernel/ports/chat.ts';
+import { appDownloads } from '../serving/incoming.ts';
 
 /** The largest file taken from a person. */
 const TEAMS_DOWNLOAD_LIMIT = 25 * 1024 * 1024;
@@ -23,12 +22,9 @@ export function attachmentsOf(attachments: readonly { contentType?: string; name
  * Files people send, fetched from the download URL Teams gave with the activity (signed, and
  * needing no token: the app's token goes nowhere a message names), cut off past the limit.
  */
-export class TeamsDownloads implements Downloads {
-  readonly maxBytes = TEAMS_DOWNLOAD_LIMIT;
-
-  async download(attachment: Attachment, path: string, signal?: AbortSignal): Promise<void> {
+export function teamsDownloads(): Downloads {
+  return appDownloads(TEAMS_DOWNLOAD_LIMIT, 'the bridge takes from Teams', (attachment, signal) => {
     if (new URL(attachment.id).protocol !== 'https:') throw new Error('Teams gave no https address to download it from');
-    const response = await fetch(attachment.id, { redirect: 'follow', signal });
-    await saveDownload(response, path, { limit: this.maxBytes, tooBig: `it is over the ${megabytes(this.maxBytes)} the bridge takes from Teams`, signal });
-  }
+    return fetch(attachment.id, { redirect: 'follow', signal });
+  });
 }

@@ -5,7 +5,7 @@ import { teamsBot } from './bot.ts';
 import { checkTeams } from './check.ts';
 import { TeamsConnector } from './connector.ts';
 import { KnownConversations } from './conversations.ts';
-import { TeamsDownloads } from './downloads.ts';
+import { teamsDownloads } from './downloads.ts';
 import { MessagesEndpoint } from './endpoint.ts';
 import { TEAMS } from './id.ts';
 import { TeamsOutbound } from './outbound.ts';
@@ -35,7 +35,7 @@ const teams: TransportKind = {
       secrets: [settings.appPassword],
       out,
       members: connector.members(),
-      downloads: new TeamsDownloads(),
+      downloads: teamsDownloads(),
       routes: endpoint.routes,
       async connect(log) {
         await reachTeams(login, log);

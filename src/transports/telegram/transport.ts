@@ -5,7 +5,7 @@ import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { greetAs } from '../serving/reach.ts';
 import { createBot, createOutboundApi, startTelegram, type TelegramBridge } from './bot.ts';
 import { checkTelegram } from './check.ts';
-import { TelegramDownloads } from './downloads.ts';
+import { telegramDownloads } from './downloads.ts';
 import { TELEGRAM } from './id.ts';
 import { telegramMembers } from './members.ts';
 import { TelegramOutbound } from './outbound.ts';
@@ -34,7 +34,7 @@ export const telegram: TransportKind = {
       inApp: miniApp(settings.token),
       out: new TelegramOutbound(createOutboundApi(settings)),
       members: telegramMembers(settings),
-      downloads: new TelegramDownloads(bot.api, { token: settings.token, apiRoot: settings.apiRoot }),
+      downloads: telegramDownloads(bot.api, settings),
       roundTripMs: telegramRoundTrip(settings),
       async connect(log) {
         journal = await UpdateJournal.open(sources.dataDir);
