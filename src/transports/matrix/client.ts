@@ -24,14 +24,13 @@ export function matrixClient(settings: ReadyMatrixSettings, userId: string, stor
 }
 
 /** A call of the Client-Server API under /_matrix/client/v3: its JSON answer, or the SDK's MatrixError. */
-export function call<T>(
-  client: MatrixClient,
-  method: 'GET' | 'PUT' | 'POST',
-  path: string,
-  body?: Record<string, unknown>,
-  query?: Record<string, string>,
-): Promise<T> {
-  return client.http.authedRequest<T>(method as Method, path, query, body);
+export function call<T>(client: MatrixClient, method: 'GET' | 'PUT' | 'POST', path: string, body?: Record<string, unknown>): Promise<T> {
+  return client.http.authedRequest<T>(method as Method, path, undefined, body);
+}
+
+/** A room's endpoint, `/rooms/{id}/…`, each part of it encoded. */
+export function roomPath(roomId: string, ...parts: string[]): string {
+  return `/rooms/${[roomId, ...parts].map(encodeURIComponent).join('/')}`;
 }
 
 /** Seconds the homeserver asked to wait, when `error` is its M_LIMIT_EXCEEDED (its `retry_after_ms`, or the Retry-After header). */

@@ -5,7 +5,7 @@ import { chatKey, type ButtonAnswer, type ChatRef, type IncomingMessage, type Ou
 import { plain } from '../../kernel/rich/index.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 import type { ButtonMemory } from './buttons.ts';
-import { call } from './client.ts';
+import { call, roomPath } from './client.ts';
 import { commandNames } from '../serving/incoming.ts';
 import { matrixChat } from './id.ts';
 import {
@@ -183,9 +183,7 @@ export class MatrixEvents {
   private async isDirect(room: Room): Promise<boolean> {
     const known = this.parts.kept.room(room.roomId);
     if (known) return known.direct;
-    const joined = await call<{ joined: Record<string, unknown> }>(this.parts.client, 'GET', `/rooms/${encodeURIComponent(room.roomId)}/joined_members`).catch(
-      () => undefined,
-    );
+    const joined = await call<{ joined: Record<string, unknown> }>(this.parts.client, 'GET', roomPath(room.roomId, 'joined_members')).catch(() => undefined);
     if (!joined) return false;
     const direct = Object.keys(joined.joined).length <= 2;
     await this.parts.kept.keepRoom(room.roomId, { direct });
@@ -196,11 +194,7 @@ export class MatrixEvents {
   private async botsThread(roomId: string, root: string): Promise<boolean> {
     const known = this.roots.get(root);
     if (known !== undefined) return known;
-    const event = await call<{ sender?: string; content?: MessageContent }>(
-      this.parts.client,
-      'GET',
-      `/rooms/${encodeURIComponent(roomId)}/event/${encodeURIComponent(root)}`,
-    ).catch(() => undefined);
+    const event = await call<{ sender?: string; content?: MessageContent }>(this.parts.client, 'GET', roomPath(roomId, 'event', root)).catch(() => undefined);
     if (!event) return false;
     const mine = event.sender === this.parts.me.userId || mentions(event.content ?? {}, this.parts.me);
     this.remember(root, mine);

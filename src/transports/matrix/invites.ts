@@ -1,7 +1,7 @@
 import type { MatrixClient, Room } from 'matrix-js-sdk';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
-import { call } from './client.ts';
+import { call, roomPath } from './client.ts';
 import { matrixChat } from './id.ts';
 import type { KeptSync } from './kept-sync.ts';
 
@@ -38,10 +38,11 @@ export class Invites {
     const invite = room.currentState.getStateEvents('m.room.member', this.me);
     const inviter = invite?.getSender() ?? '';
     const direct = invite?.getContent().is_direct === true;
-    const path = (what: string) => `/rooms/${encodeURIComponent(room.roomId)}/${what}`;
     if (!this.host.isAllowed(matrixChat(room.roomId), { id: inviter })) {
       this.log.warn(`Matrix: declined the invite of ${inviter} to ${room.roomId}: they are not allowed to use the bridge there`);
-      await call(this.client, 'POST', path('leave'), { reason: `${inviter} is not allowed to use this bridge: its owner adds them to BRIDGE_ALLOWED_USERS.` });
+      await call(this.client, 'POST', roomPath(room.roomId, 'leave'), {
+        reason: `${inviter} is not allowed to use this bridge: its owner adds them to BRIDGE_ALLOWED_USERS.`,
+      });
       return;
     }
     await call(this.client, 'POST', `/join/${encodeURIComponent(room.roomId)}`, {});
@@ -52,13 +53,12 @@ export class Invites {
 
   /** An encrypted room: said, unencrypted, then left with the same reason. */
   async refuseEncrypted(roomId: string): Promise<void> {
-    const path = (what: string) => `/rooms/${encodeURIComponent(roomId)}/${what}`;
     this.log.warn(`Matrix: leaving ${roomId}: it is end-to-end encrypted, which the bridge does not serve`);
-    await call(this.client, 'PUT', path(`send/m.room.message/${encodeURIComponent(this.client.makeTxnId())}`), {
+    await call(this.client, 'PUT', roomPath(roomId, 'send', 'm.room.message', this.client.makeTxnId()), {
       msgtype: 'm.notice',
       body: `⛔ ${ENCRYPTED_REFUSAL}`,
     }).catch((error: unknown) => this.log.warn({ err: error }, 'Matrix: saying why the bot leaves an encrypted room failed'));
-    await call(this.client, 'POST', path('leave'), { reason: ENCRYPTED_REFUSAL });
+    await call(this.client, 'POST', roomPath(roomId, 'leave'), { reason: ENCRYPTED_REFUSAL });
     await this.kept.forgetRoom(roomId);
   }
 }

@@ -1,7 +1,7 @@
 import type { MatrixClient } from 'matrix-js-sdk';
 import { CachedMembers } from '../../work/access/member-cache.ts';
 import { askedMembers } from '../serving/asked-members.ts';
-import { call, errcodeOf } from './client.ts';
+import { call, errcodeOf, roomPath } from './client.ts';
 import { matrixUserId, roomOf } from './id.ts';
 
 /**
@@ -14,7 +14,7 @@ export function matrixMembers(client: () => MatrixClient): CachedMembers {
     askedMembers(
       matrixUserId,
       async (chat, user, limited) => {
-        const path = `/rooms/${encodeURIComponent(roomOf(chat))}/state/m.room.member/${encodeURIComponent(user)}`;
+        const path = roomPath(roomOf(chat), 'state', 'm.room.member', user);
         const member = await limited(() => call<{ membership?: string }>(client(), 'GET', path));
         return member.membership === 'join';
       },

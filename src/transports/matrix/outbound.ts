@@ -17,7 +17,7 @@ import { plainText } from '../../kernel/rich/index.ts';
 import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { buttonLines, KEYS, type ButtonMemory } from './buttons.ts';
 import { MATRIX_CAPABILITIES, MATRIX_FIT, MATRIX_ROOM_LIMIT } from './capabilities.ts';
-import { call, errcodeOf, retryAfter } from './client.ts';
+import { call, errcodeOf, retryAfter, roomPath } from './client.ts';
 import { renderHtml } from './format/html.ts';
 import { MATRIX, roomOf, sentRef, threadOf } from './id.ts';
 
@@ -121,7 +121,7 @@ export class MatrixOutbound extends AppOutbound implements Outbound {
   }
 
   private async event(to: ChatRef, type: string, content: Content): Promise<MessageRef> {
-    const path = `/rooms/${encodeURIComponent(roomOf(to))}/send/${encodeURIComponent(type)}/${encodeURIComponent(this.client().makeTxnId())}`;
+    const path = roomPath(roomOf(to), 'send', type, this.client().makeTxnId());
     const sent = await call<{ event_id: string }>(this.client(), 'PUT', path, within(content));
     return sentRef(to, sent.event_id);
   }
@@ -148,7 +148,7 @@ export class MatrixOutbound extends AppOutbound implements Outbound {
     const keys: string[] = KEYS.slice(0, data.length);
     for (const [key, reaction] of [...held]) {
       if (keys.includes(key)) continue;
-      const path = `/rooms/${encodeURIComponent(roomOf(ref))}/redact/${encodeURIComponent(reaction)}/${encodeURIComponent(this.client().makeTxnId())}`;
+      const path = roomPath(roomOf(ref), 'redact', reaction, this.client().makeTxnId());
       await call(this.client(), 'PUT', path, {}).catch(() => undefined);
       held.delete(key);
     }
