@@ -12,12 +12,6 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { telegramChat } from './id.ts';
 import type { UpdateJournal } from './update-journal.ts';
 
-export interface TelegramBridge {
-  bot: Bot;
-  runner: RunnerHandle;
-  stop(): Promise<void>;
-}
-
 /** A grammY bot without the bridge: the API client with auto-retry, pointed at the configured Bot API root. */
 export function createBot({ token, apiRoot }: Required<TelegramSettings>): Bot {
   const bot = new Bot(token, { client: { apiRoot } });
@@ -49,7 +43,7 @@ export async function startTelegram(
   out: Outbound,
   log: Log,
   journal: UpdateJournal,
-): Promise<TelegramBridge> {
+): Promise<RunnerHandle> {
   bot.botInfo = me;
   await bot.api.setMyCommands(bridge.commands.map((c) => ({ command: c.name, description: c.description })));
 
@@ -116,7 +110,7 @@ export async function startTelegram(
   const replayed = await journal.replay((update) => bot.handleUpdate(update));
   if (replayed) log.info(`handled ${replayed} message(s) received before the restart`);
   // Each batch is on disk before the runner asks for the next, which tells Telegram it is taken.
-  const runner = run<Update, BotError>(
+  return run<Update, BotError>(
     {
       init: () => bot.init(),
       handleUpdate: (update) => bot.handleUpdate(update),
@@ -131,13 +125,6 @@ export async function startTelegram(
     },
     { runner: { fetch: { allowed_updates: ['message', 'callback_query'] } } },
   );
-  return {
-    bot,
-    runner,
-    stop: async () => {
-      if (runner.isRunning()) await runner.stop();
-    },
-  };
 }
 
 function addressOf(ctx: Context): ChatRef {

@@ -1,9 +1,10 @@
 import type { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
+import type { RunnerHandle } from '@grammyjs/runner';
 import { miniApp } from './init-data.ts';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { greetAs } from '../serving/reach.ts';
-import { createBot, createOutboundApi, startTelegram, type TelegramBridge } from './bot.ts';
+import { createBot, createOutboundApi, startTelegram } from './bot.ts';
 import { checkTelegram } from './check.ts';
 import { telegramDownloads } from './downloads.ts';
 import { TELEGRAM } from './id.ts';
@@ -25,9 +26,12 @@ export const telegram: TransportKind = {
     const settings = requireToken(telegramSettings(sources));
     const bot: Bot = createBot(settings);
     let me: UserFromGetMe | undefined;
-    let running: TelegramBridge | undefined;
+    let runner: RunnerHandle | undefined;
     let journal: UpdateJournal | undefined;
     let stopped = false;
+    const halt = async () => {
+      if (runner?.isRunning()) await runner.stop();
+    };
     return {
       id: TELEGRAM,
       secrets: [settings.token],
@@ -42,14 +46,14 @@ export const telegram: TransportKind = {
       },
       async serve(host, log) {
         if (stopped) return;
-        running = await startTelegram(bot, me!, host, this.out, log, journal!);
+        runner = await startTelegram(bot, me!, host, this.out, log, journal!);
         // Stopped while it started: it takes nothing more from Telegram (what it took is in the journal).
-        if (stopped) await running.stop();
-        await running.runner.task();
+        if (stopped) await halt();
+        await runner.task();
       },
       async stop() {
         stopped = true;
-        await running?.stop();
+        await halt();
       },
       greet: greetAs(() => `as @${me!.username}`),
     };
