@@ -7,7 +7,7 @@ import { onMessage } from './on-message.ts';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import { TransportRefusedError } from '../../kernel/ports/transport.ts';
 import { MESSAGE_CONTENT_HOW } from './invite.ts';
-import { DiscordTokenRefusedError, TOKEN_HOW, type DiscordIdentity } from './reach.ts';
+import { TOKEN_HOW, type DiscordIdentity } from './reach.ts';
 import type { DiscordSettings } from './settings.ts';
 
 /**
@@ -93,7 +93,7 @@ export async function startGateway(parts: GatewayParts): Promise<{ closed: Promi
 /** Why Discord closed the gateway for good, and what to do about it. */
 function gatewayRefusal(code: number): TransportRefusedError {
   if (code === 4004)
-    return new DiscordTokenRefusedError(`Discord refused DISCORD_BOT_TOKEN on its gateway (4004 Authentication failed): ${TOKEN_HOW}, and start again.`);
+    return new TransportRefusedError(`Discord refused DISCORD_BOT_TOKEN on its gateway (4004 Authentication failed): ${TOKEN_HOW}, and start again.`);
   if (code === 4014)
     return new TransportRefusedError(
       `Discord closed the gateway (4014 Disallowed intents): the Message Content intent was turned off; ${MESSAGE_CONTENT_HOW}.`,

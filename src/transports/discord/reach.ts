@@ -6,11 +6,6 @@ import { discordCode, grantsMessageContent, httpStatus, type ApplicationInfo } f
 import { MESSAGE_CONTENT_HOW } from './invite.ts';
 import { untilAnswered } from '../serving/reach.ts';
 
-/** Discord refused the token: nothing will work until it is changed. */
-export class DiscordTokenRefusedError extends TransportRefusedError {
-  override name = 'DiscordTokenRefusedError';
-}
-
 export const TOKEN_HOW = "copy the bot's token from the Discord Developer Portal (your application → Bot → Reset Token) into DISCORD_BOT_TOKEN";
 
 /** Who the bot is, its application, and whether guild messages will carry their text. */
@@ -22,7 +17,7 @@ export interface DiscordIdentity {
 
 /**
  * The bot's identity, from Discord: asked until Discord answers (untilAnswered), and a
- * DiscordTokenRefusedError at once when the token is refused. The REST client given has no
+ * TransportRefusedError at once when the token is refused. The REST client given has no
  * retries of its own.
  */
 export function reachDiscord(rest: REST, where: string, log: Log): Promise<DiscordIdentity> {
@@ -34,9 +29,7 @@ export function reachDiscord(rest: REST, where: string, log: Log): Promise<Disco
   return untilAnswered(`Discord (${where})`, reach, {
     log,
     refusal: (error) =>
-      httpStatus(error) === 401
-        ? new DiscordTokenRefusedError(`Discord refused DISCORD_BOT_TOKEN (401 Unauthorized): ${TOKEN_HOW}, and start again.`)
-        : undefined,
+      httpStatus(error) === 401 ? new TransportRefusedError(`Discord refused DISCORD_BOT_TOKEN (401 Unauthorized): ${TOKEN_HOW}, and start again.`) : undefined,
     why: (error) =>
       discordCode(error) !== undefined ? `${httpStatus(error)} ${(error as Error).message}` : error instanceof Error ? error.message : String(error),
   });

@@ -26,8 +26,5 @@ export const TEAMS_CAPABILITIES: ChatCapabilities = appCapabilities({
 /** One conversation's calls: two a second keeps under Teams' 7 a second and 60 in 30 s, new messages and edits together. */
 export const TEAMS_CONVERSATION_LIMIT = { max: 2, windowMs: 1000 };
 
-/** A bot's activity, as Teams takes it: past this it answers 413. */
-export const TEAMS_ACTIVITY_BYTES = 28 * 1024;
-
 /** How text fits a Teams message: each within its limit as its markup is sent. */
 export const TEAMS_FIT = fitWithin(TEAMS_CAPABILITIES.messageChars, teamsMarkup, 1500);

@@ -5,11 +5,6 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { roundTrip, untilAnswered } from '../serving/reach.ts';
 import type { TelegramSettings } from './settings.ts';
 
-/** Telegram refused the token: nothing will work until it is changed. */
-export class TokenRefusedError extends TransportRefusedError {
-  override name = 'TokenRefusedError';
-}
-
 /** How long one getMe takes now: Telegram's round trip, for /status. Asked without retries, which would hide a slow answer. */
 export function telegramRoundTrip({ token, apiRoot }: Required<TelegramSettings>): () => Promise<number> {
   const api = new Api(token, { apiRoot });
@@ -18,7 +13,7 @@ export function telegramRoundTrip({ token, apiRoot }: Required<TelegramSettings>
 
 /**
  * The bot's identity, from Telegram: asked until Telegram answers (untilAnswered), and a
- * TokenRefusedError at once when Telegram refuses the token. Asked without the bot's
+ * TransportRefusedError at once when Telegram refuses the token. Asked without the bot's
  * auto-retry, which would retry in silence.
  */
 export function reachTelegram({ token, apiRoot }: Required<TelegramSettings>, log: Log, wait?: (ms: number) => Promise<unknown>): Promise<UserFromGetMe> {
@@ -28,7 +23,7 @@ export function reachTelegram({ token, apiRoot }: Required<TelegramSettings>, lo
     wait,
     refusal: (error) =>
       error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)
-        ? new TokenRefusedError(
+        ? new TransportRefusedError(
             `Telegram refused TELEGRAM_BOT_TOKEN (${error.error_code} ${error.description.replace(/^[^:]*: /, '')}): copy the bot's token from @BotFather (/mybots → your bot → API Token) and set it again.`,
           )
         : undefined,
