@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
-import { writePrivateFile } from '../../kernel/store/private-files.ts';
+import { isObject } from '../../kernel/protocols/decoder.ts';
+import { KeptJson } from '../../kernel/store/kept-json.ts';
 
 /** Channels remembered at most: the ones written in most recently are kept. */
 const MAX_CHANNELS = 500;
@@ -13,30 +13,22 @@ const MAX_CHANNELS = 500;
  * bridge takes each message once, by its id).
  */
 export class ReadMarks {
-  private writing: Promise<void> | undefined;
-  private dirty = false;
-
   private constructor(
-    private readonly path: string,
+    private readonly kept: KeptJson,
     private readonly marks: Map<string, string>,
   ) {}
 
   /** A file that cannot be written stops the start: without it, a restart loses what came meanwhile. */
   static async open(dataDir: string): Promise<ReadMarks> {
-    const path = join(dataDir, 'discord-read-marks.json');
-    let marks = new Map<string, string>();
-    try {
-      const data = JSON.parse(await readFile(path, 'utf8')) as Record<string, string>;
-      marks = new Map(Object.entries(data).filter(([channel, message]) => /^\d+$/.test(channel) && /^\d+$/.test(message)));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
-    }
-    const store = new ReadMarks(path, marks);
-    try {
-      await store.write();
-    } catch (error) {
-      throw new ConfigError(`${path} cannot be written (${(error as Error).message}): the bridge keeps there what it took from Discord`);
-    }
+    const kept = new KeptJson(join(dataDir, 'discord-read-marks.json'));
+    const data = await kept.read();
+    const marks = Object.entries(isObject(data) ? data : {}).filter(
+      (entry): entry is [string, string] => /^\d+$/.test(entry[0]) && typeof entry[1] === 'string' && /^\d+$/.test(entry[1]),
+    );
+    const store = new ReadMarks(kept, new Map(marks));
+    await store.flush().catch((error: Error) => {
+      throw new ConfigError(`${kept.file} cannot be written (${error.message}): the bridge keeps there what it took from Discord`);
+    });
     return store;
   }
 
@@ -52,27 +44,15 @@ export class ReadMarks {
     this.marks.delete(channel);
     this.marks.set(channel, message);
     while (this.marks.size > MAX_CHANNELS) this.marks.delete(this.marks.keys().next().value!);
-    this.dirty = true;
     void this.flush().catch(() => {});
   }
 
   forget(channel: string): void {
-    if (this.marks.delete(channel)) {
-      this.dirty = true;
-      void this.flush().catch(() => {});
-    }
+    if (this.marks.delete(channel)) void this.flush().catch(() => {});
   }
 
-  /** Writes what changed: one write at a time, the latest state last. */
-  async flush(): Promise<void> {
-    while (this.writing) await this.writing;
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.writing = this.write().finally(() => (this.writing = undefined));
-    await this.writing;
-  }
-
-  private write(): Promise<void> {
-    return writePrivateFile(this.path, JSON.stringify(Object.fromEntries(this.marks)));
+  /** Writes the marks as they are: one write at a time, the latest state last. */
+  flush(): Promise<void> {
+    return this.kept.write(() => Object.fromEntries(this.marks));
   }
 }
