@@ -7,34 +7,25 @@ import type { Attachment } from '../../kernel/ports/chat.ts';
  */
 export function attachmentsOf(message: Message): Attachment[] {
   const found: Attachment[] = [];
-  const size = (bytes: number | undefined) => (bytes !== undefined ? { size: bytes } : {});
-  const optional = <K extends string, V>(key: K, value: V | undefined) => (value !== undefined ? ({ [key]: value } as Record<K, V>) : {});
   if (message.document) {
     const { file_id, file_name, mime_type, file_size } = message.document;
-    found.push({ kind: 'document', id: file_id, ...optional('fileName', file_name), ...optional('mimeType', mime_type), ...size(file_size) });
+    found.push({ kind: 'document', id: file_id, fileName: file_name, mimeType: mime_type, size: file_size });
   }
   const largest = message.photo?.at(-1);
-  if (largest) found.push({ kind: 'photo', id: largest.file_id, mimeType: 'image/jpeg', ...size(largest.file_size) });
+  if (largest) found.push({ kind: 'photo', id: largest.file_id, mimeType: 'image/jpeg', size: largest.file_size });
   if (message.voice) {
     const { file_id, mime_type, file_size, duration } = message.voice;
-    found.push({ kind: 'voice', id: file_id, ...optional('mimeType', mime_type), ...size(file_size), durationSeconds: duration });
+    found.push({ kind: 'voice', id: file_id, mimeType: mime_type, size: file_size, durationSeconds: duration });
   }
   for (const kind of ['audio', 'video'] as const) {
     const media = message[kind];
     if (!media) continue;
-    found.push({
-      kind,
-      id: media.file_id,
-      ...optional('fileName', media.file_name),
-      ...optional('mimeType', media.mime_type),
-      ...size(media.file_size),
-      durationSeconds: media.duration,
-    });
+    found.push({ kind, id: media.file_id, fileName: media.file_name, mimeType: media.mime_type, size: media.file_size, durationSeconds: media.duration });
   }
   if (message.video_note) {
     const { file_id, file_size, duration } = message.video_note;
     // A round video is a video the person recorded in the app: named and worded as a video note.
-    found.push({ kind: 'video', recorded: true, id: file_id, mimeType: 'video/mp4', ...size(file_size), durationSeconds: duration });
+    found.push({ kind: 'video', recorded: true, id: file_id, mimeType: 'video/mp4', size: file_size, durationSeconds: duration });
   }
   return found;
 }
