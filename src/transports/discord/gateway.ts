@@ -17,21 +17,17 @@ import type { DiscordSettings } from './settings.ts';
  */
 export function createClient({ apiUrl }: Pick<DiscordSettings, 'apiUrl'>, identity: DiscordIdentity): Client {
   return new Client({
-    intents: intentsFor(identity),
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.DirectMessages,
+      ...(identity.messageContent ? [GatewayIntentBits.MessageContent] : []),
+    ],
     // DMs arrive on channels the client has never seen.
     partials: [Partials.Channel],
     rest: { api: apiUrl },
     allowedMentions: { parse: [] },
   });
-}
-
-export function intentsFor(identity: DiscordIdentity): GatewayIntentBits[] {
-  return [
-    GatewayIntentBits.Guilds,
-    GatewayIntentBits.GuildMessages,
-    GatewayIntentBits.DirectMessages,
-    ...(identity.messageContent ? [GatewayIntentBits.MessageContent] : []),
-  ];
 }
 
 /**

@@ -39,12 +39,6 @@ export class PendingInteractions {
     return pending.token;
   }
 
-  /** Its reply was never given (the command said nothing, or the send failed): the caller answers it. */
-  unclaimed(interactionId: string): string | undefined {
-    const pending = this.byId.get(interactionId);
-    return pending?.unanswered && pending.expiresAt > this.now() ? pending.token : undefined;
-  }
-
   answered(interactionId: string, messageId: string): void {
     const pending = this.byId.get(interactionId);
     if (pending) this.replies.set(messageId, interactionId);

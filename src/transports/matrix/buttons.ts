@@ -107,10 +107,6 @@ export class ButtonMemory {
     return this.latest.get(chatKey);
   }
 
-  reactions(eventId: string): Map<string, string> {
-    return this.byEvent.get(eventId)?.reactions ?? new Map();
-  }
-
   private changed(): void {
     if (!this.file || this.keeping) return;
     this.keeping = setTimeout(() => void this.flush().catch(() => {}), KEEP_EVERY_MS);
