@@ -1,5 +1,5 @@
 import type { Attachment } from '../../kernel/ports/chat.ts';
-import { asCommand, escapeRegExp, fileAttachment } from '../serving/incoming.ts';
+import { escapeRegExp, fileAttachment, mentionedText } from '../serving/incoming.ts';
 
 /** A post as the WebSocket's `posted` event carries it, as far as the bridge reads it. */
 export interface EventPost {
@@ -15,23 +15,11 @@ export interface EventPost {
   props?: { from_bot?: string | boolean; from_webhook?: string };
 }
 
-/**
- * The text the core gets: a leading `@bot` taken off, and the word after it, when it names a
- * command, turned into `/command rest…` (`@bot status` → `/status`). A `/status` typed where
- * the server did not take it as its own slash command is a command too.
- */
+/** The text the core gets: `@bot status` → `/status` (see mentionedText), the mention kept out of a prompt. */
 export function coreText(message: string, botName: string, commands: ReadonlySet<string>): string {
-  const mention = new RegExp(`(^|\\s)@${escapeRegExp(botName)}\\b[\\s:,]*`, 'gi');
-  const leading = new RegExp(`^\\s*@${escapeRegExp(botName)}\\b[\\s:,]*`, 'i');
-  if (leading.test(message)) {
-    const rest = message.replace(leading, '').replace(mention, '$1').trim();
-    return asCommand(rest, commands) ?? rest;
-  }
-  const text = message
-    .replace(mention, '$1')
-    .replace(/[ \t]{2,}/g, ' ')
-    .trim();
-  return text.startsWith('/') ? (asCommand(text.slice(1), commands) ?? text) : text;
+  const name = escapeRegExp(botName);
+  const mention = { leading: new RegExp(`^\\s*@${name}\\b[\\s:,]*`, 'i'), mention: new RegExp(`(^|\\s)@${name}\\b[\\s:,]*`, 'gi'), dropped: '$1' };
+  return mentionedText(message, mention, commands);
 }
 
 /** Whether the post mentions the bot anywhere. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { megabytes } from '../../engine/files/sizes.ts';
 import type { SendBudget } from '../../kernel/concurrency/send-budget.ts';
 import type { ChatRef, MessageRef, OutgoingFile, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
@@ -78,11 +79,8 @@ export function emojiNames(own: Readonly<Record<string, string>> = {}): Readonly
 }
 
 /** A file's bytes: read afresh from where it was opened, or from its path. */
-export async function bytesOf(file: OutgoingFile): Promise<Buffer> {
-  if (!file.content) return readFile(file.path);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of file.content()) chunks.push(chunk);
-  return Buffer.concat(chunks);
+function bytesOf(file: OutgoingFile): Promise<Buffer> {
+  return file.content ? buffer(file.content()) : readFile(file.path);
 }
 
 /** A file larger than the app takes is refused before anything is sent: `where` says whose limit it is. */

@@ -21,6 +21,32 @@ export function asCommand(text: string, commands: ReadonlySet<string>, bang = fa
   return commands.has(name) ? `/${name}${match[2] ?? ''}` : undefined;
 }
 
+/**
+ * The text the core gets where people mention the bot: after a `leading` mention, a first word
+ * that names a command becomes `/command rest…` (`@bot status` → `/status`), any other is a
+ * prompt; elsewhere each `mention` becomes `dropped`, and a `/command` typed as text (where the
+ * app took it for no slash command of its own) is a command too. `plain`: the app's markup as
+ * a reader sees it.
+ */
+export function mentionedText(
+  raw: string,
+  { leading, mention, dropped = '' }: { leading: RegExp; mention: RegExp; dropped?: string },
+  commands: ReadonlySet<string>,
+  plain = (text: string) => text,
+): string {
+  if (leading.test(raw)) {
+    const rest = plain(raw.replace(leading, '').replace(mention, dropped).trim());
+    return asCommand(rest, commands) ?? rest;
+  }
+  const text = plain(
+    raw
+      .replace(mention, dropped)
+      .replace(/[ \t]{2,}/g, ' ')
+      .trim(),
+  );
+  return text.startsWith('/') ? (asCommand(text.slice(1), commands) ?? text) : text;
+}
+
 /** A file a message carries, to fetch by `id` (the app's: a URL, a file id), of the kind its MIME type says where the app says no more. */
 export function fileAttachment(id: string, file: { name?: string; mime?: string; size?: number; kind?: Attachment['kind'] }): Attachment {
   const { name, mime, size, kind = attachmentKind(mime) } = file;

@@ -3,7 +3,7 @@
  * taken off the front, a command word turned into `/command`, other mentions, channels and
  * links as a reader sees them, and Slack's escapes undone.
  */
-import { asCommand } from '../serving/incoming.ts';
+import { mentionedText } from '../serving/incoming.ts';
 
 /** Slack's markup in a message's text as plain words: `<@U1>` → `@U1`, `<#C1|general>` → `#general`, `<https://x|x>` → `https://x`. */
 export function plainFromSlack(text: string): string {
@@ -26,25 +26,12 @@ export function mentions(text: string, botUserId: string): boolean {
 }
 
 /**
- * The text the core gets: with a leading `@bot`, a first word that names a command becomes
- * `/command rest…` (`@bot spawn "x"` → `/spawn "x"`); any other first word is a prompt. A
- * mention elsewhere in the text is dropped from it, the rest being the prompt.
+ * The text the core gets: `@bot spawn "x"` → `/spawn "x"`, and "/status" typed as text (in a
+ * thread, where Slack offers no slash commands) is a command too (see mentionedText).
  */
 export function coreText(raw: string, botUserId: string, commands: ReadonlySet<string>): string {
-  const mention = new RegExp(`<@${botUserId}(?:\\|[^>]*)?>`, 'g');
-  const leading = new RegExp(`^\\s*<@${botUserId}(?:\\|[^>]*)?>[\\s:,]*`);
-  if (leading.test(raw)) {
-    const rest = plainFromSlack(raw.replace(leading, '').replace(mention, '').trim());
-    return asCommand(rest, commands) ?? rest;
-  }
-  const text = plainFromSlack(
-    raw
-      .replace(mention, '')
-      .replace(/[ \t]{2,}/g, ' ')
-      .trim(),
-  );
-  // "/status" typed as text (in a thread, where Slack offers no slash commands) is a command too.
-  return text.startsWith('/') ? (asCommand(text.slice(1), commands) ?? text) : text;
+  const mention = { leading: new RegExp(`^\\s*<@${botUserId}(?:\\|[^>]*)?>[\\s:,]*`), mention: new RegExp(`<@${botUserId}(?:\\|[^>]*)?>`, 'g') };
+  return mentionedText(raw, mention, commands, plainFromSlack);
 }
 
 /** Whether the text opens by addressing someone else (`@bob can you…`): in the bot's thread, that is people talking among themselves. */
