@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { sameSecret } from '../../kernel/http/same-secret.ts';
 import type { Button, ChatRef } from '../../kernel/ports/chat.ts';
-import { channelOf, rootOf } from './id.ts';
 
 /** What the server keeps of a button and sends back with its press: the bridge's data, where it was, and their signature. */
 export interface ButtonContext {
@@ -57,8 +56,8 @@ export class SignedButtons {
   }
 
   sign(to: ChatRef, data: string): ButtonContext {
-    const root = rootOf(to);
-    return { d: data, c: channelOf(to), ...(root ? { r: root } : {}), s: this.signature(channelOf(to), root, data) };
+    const root = to.thread;
+    return { d: data, c: to.chat, ...(root ? { r: root } : {}), s: this.signature(to.chat, root, data) };
   }
 
   /** The context back from a press, when it is one this bridge signed for `channel`; undefined: forged, or made for elsewhere. */

@@ -12,15 +12,6 @@ export function mattermostChat(channel: string, rootId?: string): ChatRef {
   return chatRef(MATTERMOST, channel, rootId || undefined);
 }
 
-export function channelOf(ref: ChatRef): string {
-  return ref.chat;
-}
-
-/** The thread's root post, for `root_id`. */
-export function rootOf(ref: ChatRef): string | undefined {
-  return ref.thread;
-}
-
 /** A post the bridge sent, in the order Mattermost made it (its `create_at`, ms). */
 export function sentRef(to: ChatRef, post: { id: string; create_at?: number }): MessageRef {
   return { ...to, messageId: post.id, ...(post.create_at ? { order: post.create_at } : {}) };

@@ -1,7 +1,7 @@
 import { CachedMembers } from '../../work/access/member-cache.ts';
 import { askedMembers } from '../serving/asked-members.ts';
 import { statusOf, type MattermostApi } from './client.ts';
-import { channelOf, mattermostUserId } from './id.ts';
+import { mattermostUserId } from './id.ts';
 
 /**
  * Who is in a Mattermost channel: `GET /channels/{id}/members/{user}`, the answer kept a while
@@ -13,7 +13,7 @@ export function mattermostMembers(api: MattermostApi): CachedMembers {
     askedMembers(
       mattermostUserId,
       async (chat, user, limited) => {
-        await limited(() => api.get(`/channels/${channelOf(chat)}/members/${user}`));
+        await limited(() => api.get(`/channels/${chat.chat}/members/${user}`));
         return true;
       },
       (error) => statusOf(error) === 404 || statusOf(error) === 403,

@@ -5,7 +5,7 @@ import { AppOutbound, checkSize, emojiNames, markdownWithin, namedCapabilities, 
 import type { SignedButtons } from './buttons.ts';
 import { MATTERMOST_CAPABILITIES, MATTERMOST_FIT, MATTERMOST_CHANNEL_LIMIT } from './capabilities.ts';
 import { retryAfter, statusOf, type MattermostApi } from './client.ts';
-import { channelOf, MATTERMOST, rootOf, sentRef } from './id.ts';
+import { MATTERMOST, sentRef } from './id.ts';
 
 /** The emoji the bridge reacts with, by Mattermost's names. */
 const EMOJI_NAMES = emojiNames();
@@ -36,7 +36,7 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
   }
 
   protected placeOf(to: ChatRef): string {
-    return channelOf(to);
+    return to.chat;
   }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
@@ -89,7 +89,7 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
   /** The file, uploaded to the channel: its id, for a post to carry. */
   private async uploadOnly(to: ChatRef, name: string, bytes: Buffer): Promise<string> {
     const form = new FormData();
-    form.append('channel_id', channelOf(to));
+    form.append('channel_id', to.chat);
     form.append('files', new Blob([bytes]), name);
     const uploaded = await this.api.post<{ file_infos: { id: string }[] }>('/files', form);
     return uploaded.file_infos[0]!.id;
@@ -97,9 +97,9 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
 
   private async post(to: ChatRef, text: string, options: SendOptions, fileIds: string[]): Promise<MessageRef> {
     const attachments = this.buttons.attachments(to, options.buttons);
-    const root = rootOf(to);
+    const root = to.thread;
     const sent = await this.api.post<Post>('/posts', {
-      channel_id: channelOf(to),
+      channel_id: to.chat,
       message: text,
       ...(root ? { root_id: root } : {}),
       ...(fileIds.length ? { file_ids: fileIds } : {}),

@@ -12,16 +12,6 @@ export function slackChat(channel: string, threadTs?: string): ChatRef {
   return chatRef(SLACK, channel, threadTs);
 }
 
-/** The conversation's id of a ref the bridge hands back. */
-export function channelOf(ref: ChatRef): string {
-  return ref.chat;
-}
-
-/** The thread's root `ts`, for `thread_ts`. */
-export function threadTsOf(ref: ChatRef): string | undefined {
-  return ref.thread;
-}
-
 /** A DM's id starts with D: every message there is for the bot. */
 export function isDirectMessage(channel: string): boolean {
   return channel.startsWith('D');

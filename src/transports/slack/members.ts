@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
 import { askedMembers } from '../serving/asked-members.ts';
 import { platformError } from './client.ts';
-import { channelOf, slackUserId } from './id.ts';
+import { slackUserId } from './id.ts';
 
 /**
  * Who is in a Slack conversation: conversations.members, page by page. A conversation the bot
@@ -16,7 +16,7 @@ export function membersThrough(web: Pick<WebClient, 'conversations'>): ChatMembe
       limited(async () => {
         let cursor: string | undefined;
         do {
-          const page = await web.conversations.members({ channel: channelOf(chat), limit: 1000, ...(cursor ? { cursor } : {}) });
+          const page = await web.conversations.members({ channel: chat.chat, limit: 1000, ...(cursor ? { cursor } : {}) });
           if (page.members?.includes(user)) return true;
           cursor = page.response_metadata?.next_cursor || undefined;
         } while (cursor);

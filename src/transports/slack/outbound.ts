@@ -6,7 +6,7 @@ import { AppOutbound, namedCapabilities, unlessGone, type Upload } from '../serv
 import { SLACK_CAPABILITIES, SLACK_FIT } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
-import { channelOf, sentRef, SLACK, threadTsOf } from './id.ts';
+import { sentRef, SLACK } from './id.ts';
 import { emojiName, slackMessage } from './presenter.ts';
 
 /**
@@ -46,15 +46,15 @@ export class SlackOutbound extends AppOutbound implements Outbound {
   }
 
   protected placeOf(to: ChatRef): string {
-    return channelOf(to);
+    return to.chat;
   }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
     return this.message(to, async () => {
       const message = slackMessage(text, options.buttons);
-      const thread = threadTsOf(to);
+      const thread = to.thread;
       const sent = await this.web.chat.postMessage({
-        channel: channelOf(to),
+        channel: to.chat,
         text: message.text,
         ...(message.blocks.length ? { blocks: message.blocks } : {}),
         ...(thread ? { thread_ts: thread } : {}),
@@ -62,7 +62,7 @@ export class SlackOutbound extends AppOutbound implements Outbound {
         unfurl_media: false,
       });
       // The bot's message took the thread's status away: said again while the agent works there.
-      if (thread && this.statuses.has(`${channelOf(to)}/${thread}`)) void this.setStatus(to, thread, WORKING).catch(() => {});
+      if (thread && this.statuses.has(`${to.chat}/${thread}`)) void this.setStatus(to, thread, WORKING).catch(() => {});
       return sentRef(to, sent.ts!);
     });
   }
@@ -74,7 +74,7 @@ export class SlackOutbound extends AppOutbound implements Outbound {
         const message = slackMessage(text, options.buttons);
         // Empty blocks clear the buttons an earlier version had.
         return unlessGone(
-          () => this.web.chat.update({ channel: channelOf(ref), ts: ref.messageId, text: message.text, blocks: message.blocks as never[] }),
+          () => this.web.chat.update({ channel: ref.chat, ts: ref.messageId, text: message.text, blocks: message.blocks as never[] }),
           (error) => platformError(error) === 'message_not_found',
         );
       },
@@ -90,9 +90,9 @@ export class SlackOutbound extends AppOutbound implements Outbound {
    * on without it.
    */
   async working(to: ChatRef, working: boolean): Promise<void> {
-    const thread = threadTsOf(to);
+    const thread = to.thread;
     if (!thread || this.noStatus) return;
-    const key = `${channelOf(to)}/${thread}`;
+    const key = `${to.chat}/${thread}`;
     clearInterval(this.statuses.get(key));
     this.statuses.delete(key);
     if (working) {
@@ -104,7 +104,7 @@ export class SlackOutbound extends AppOutbound implements Outbound {
   }
 
   private async setStatus(to: ChatRef, thread: string, status: string): Promise<void> {
-    await this.web.assistant.threads.setStatus({ channel_id: channelOf(to), thread_ts: thread, status }).catch((error: unknown) => {
+    await this.web.assistant.threads.setStatus({ channel_id: to.chat, thread_ts: thread, status }).catch((error: unknown) => {
       if (!STATUS_REFUSED.has(platformError(error) ?? '')) throw error;
       this.noStatus = true;
       for (const again of this.statuses.values()) clearInterval(again);
@@ -116,7 +116,7 @@ export class SlackOutbound extends AppOutbound implements Outbound {
     const name = emojiName(emoji);
     if (!name) return;
     await this.reacted(message, () =>
-      this.web.reactions.add({ channel: channelOf(message), timestamp: message.messageId, name }).catch((error: unknown) => {
+      this.web.reactions.add({ channel: message.chat, timestamp: message.messageId, name }).catch((error: unknown) => {
         if (platformError(error) !== 'already_reacted') throw error;
       }),
     );
@@ -133,7 +133,7 @@ export class SlackOutbound extends AppOutbound implements Outbound {
       const shown = this.pictures.get(key) ?? ref.messageId;
       const sent = await this.share(ref, picture.filename, Buffer.from(picture.png), picture.caption);
       this.pictures.set(key, sent.messageId);
-      await this.web.chat.delete({ channel: channelOf(ref), ts: shown }).catch((error: unknown) => {
+      await this.web.chat.delete({ channel: ref.chat, ts: shown }).catch((error: unknown) => {
         // Deleted already (by someone): the new one is there anyway.
         if (platformError(error) !== 'message_not_found') throw error;
       });
@@ -146,7 +146,7 @@ export class SlackOutbound extends AppOutbound implements Outbound {
    * command; in a thread, where Slack offers no slash command, `@name status`.
    */
   capabilities(to?: ChatRef): ChatCapabilities {
-    const name = to && threadTsOf(to) ? this.botName() : undefined;
+    const name = to && to.thread ? this.botName() : undefined;
     return name ? this.inThreads(name) : SLACK_CAPABILITIES;
   }
 
@@ -162,12 +162,12 @@ export class SlackOutbound extends AppOutbound implements Outbound {
 
   /** files.uploadV2: the bytes to Slack's upload URL, then shared in the chat (its thread) with the caption as the comment. */
   private async share(to: ChatRef, filename: string, bytes: Buffer, caption: RichText | undefined): Promise<MessageRef> {
-    const thread = threadTsOf(to);
+    const thread = to.thread;
     const comment = caption ? renderMrkdwn(caption) : undefined;
     const file = { file: bytes, filename, ...(comment ? { initial_comment: comment } : {}) };
-    const result = (await this.web.filesUploadV2(
-      thread ? { ...file, channel_id: channelOf(to), thread_ts: thread } : { ...file, channel_id: channelOf(to) },
-    )) as { files?: { files?: { id: string; shares?: Record<string, Record<string, { ts: string }[]>> }[] }[] };
+    const result = (await this.web.filesUploadV2(thread ? { ...file, channel_id: to.chat, thread_ts: thread } : { ...file, channel_id: to.chat })) as {
+      files?: { files?: { id: string; shares?: Record<string, Record<string, { ts: string }[]>> }[] }[];
+    };
     const uploaded = result.files?.[0]?.files?.[0];
     const shares = uploaded?.shares ?? {};
     const ts = [...Object.values(shares.public ?? {}), ...Object.values(shares.private ?? {})].flat()[0]?.ts;
