@@ -1,4 +1,4 @@
-import { chatRef, type ChatRef, type MessageRef } from '../../kernel/ports/chat.ts';
+import { chatRef, type ChatRef } from '../../kernel/ports/chat.ts';
 import { personIdOn } from '../serving/incoming.ts';
 
 /** Matrix's transport id: what its chats' refs carry (`matrix:!room~example.org:$root`), and its people's (`matrix:@alice:example.org`). */
@@ -22,10 +22,6 @@ export function roomOf(ref: ChatRef): string {
 /** The thread's root event, for `m.relates_to`. */
 export function threadOf(ref: ChatRef): string | undefined {
   return ref.thread?.replaceAll('~', ':');
-}
-
-export function sentRef(to: ChatRef, eventId: string): MessageRef {
-  return { ...to, messageId: eventId };
 }
 
 /** `matrix:@alice:example.org` → `@alice:example.org`; a person of another transport has none. */

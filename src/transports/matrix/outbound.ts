@@ -19,7 +19,7 @@ import { buttonLines, KEYS, type ButtonMemory } from './buttons.ts';
 import { MATRIX_CAPABILITIES, MATRIX_FIT, MATRIX_ROOM_LIMIT } from './capabilities.ts';
 import { call, errcodeOf, retryAfter, roomPath } from './client.ts';
 import { renderHtml } from './format/html.ts';
-import { MATRIX, roomOf, sentRef, threadOf } from './id.ts';
+import { MATRIX, roomOf, threadOf } from './id.ts';
 
 /** An event's JSON is at most 64 KiB: past this the fallbacks and HTML are left out. */
 const MAX_EVENT_BYTES = 60_000;
@@ -123,7 +123,7 @@ export class MatrixOutbound extends AppOutbound implements Outbound {
   private async event(to: ChatRef, type: string, content: Content): Promise<MessageRef> {
     const path = roomPath(roomOf(to), 'send', type, this.client().makeTxnId());
     const sent = await call<{ event_id: string }>(this.client(), 'PUT', path, within(content));
-    return sentRef(to, sent.event_id);
+    return { ...to, messageId: sent.event_id };
   }
 
   /** A message replaced by its edit; one the bot may no longer edit (M_FORBIDDEN) or that is gone (M_NOT_FOUND) is no error, only gone. */

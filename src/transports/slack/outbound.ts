@@ -7,7 +7,7 @@ import { SLACK_CAPABILITIES, SLACK_FIT } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
 import { sentRef, SLACK } from './id.ts';
-import { emojiName, slackMessage } from './presenter.ts';
+import { EMOJI_NAMES, slackMessage } from './presenter.ts';
 
 /**
  * Slack lets a channel take about one message a second, with short bursts: three calls in any
@@ -113,7 +113,7 @@ export class SlackOutbound extends AppOutbound implements Outbound {
   }
 
   async react(message: MessageRef, emoji: string): Promise<void> {
-    const name = emojiName(emoji);
+    const name = EMOJI_NAMES[emoji];
     if (!name) return;
     await this.reacted(message, () =>
       this.web.reactions.add({ channel: message.chat, timestamp: message.messageId, name }).catch((error: unknown) => {

@@ -48,8 +48,4 @@ function buttonElement(button: Button, actionId: string): SlackBlock {
 }
 
 /** The emoji the bridge reacts with, by Slack's names. */
-const EMOJI_NAMES = emojiNames({ '🤔': 'thinking_face' });
-
-export function emojiName(emoji: string): string | undefined {
-  return EMOJI_NAMES[emoji];
-}
+export const EMOJI_NAMES = emojiNames({ '🤔': 'thinking_face' });

@@ -66,7 +66,8 @@ export async function startTelegram(
       await out.send(address, plain('Only text, files, photos and voice messages reach the agent.'), { replyTo: String(message.message_id) });
       return;
     }
-    const replied = message.reply_to_message && !isTopicHeader(message.reply_to_message) ? message.reply_to_message : undefined;
+    // In a forum topic every message "replies" to the topic's first service message: not a real reply.
+    const replied = message.reply_to_message?.forum_topic_created === undefined ? message.reply_to_message : undefined;
     const repliedFiles = replied ? attachmentsOf(replied) : [];
     const repliedText = replied ? (replied.text ?? replied.caption ?? '') : '';
     await bridge.handleMessage({
@@ -142,9 +143,4 @@ function userOf(ctx: Context): ChatUser {
 function titleOf(chat: { title?: string; first_name?: string; last_name?: string }): { chatTitle?: string } {
   const title = chat.title ?? [chat.first_name, chat.last_name].filter(Boolean).join(' ');
   return title ? { chatTitle: title } : {};
-}
-
-/** In a forum topic every message "replies" to the topic's first service message: not a real reply. */
-function isTopicHeader(message: { forum_topic_created?: unknown }): boolean {
-  return message.forum_topic_created !== undefined;
 }
