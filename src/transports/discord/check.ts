@@ -1,10 +1,9 @@
-import { Routes, type APIUser } from 'discord.js';
 import { fail, pass, warn } from '../../kernel/ports/check-result.ts';
 import { unreachable } from '../serving/reach.ts';
 import type { CheckResult } from '../../kernel/ports/check-result.ts';
 import { inviteUrl, MESSAGE_CONTENT_HOW } from './invite.ts';
-import { TOKEN_HOW } from './reach.ts';
-import { discordRest, grantsMessageContent, httpStatus, type ApplicationInfo } from './rest.ts';
+import { identityOf, TOKEN_HOW } from './reach.ts';
+import { discordRest, httpStatus } from './rest.ts';
 import { tokenProblem, type DiscordSettings } from './settings.ts';
 
 /**
@@ -17,11 +16,10 @@ export async function checkDiscord({ token, apiUrl }: DiscordSettings): Promise<
   if (malformed) return [fail('Discord token', `DISCORD_BOT_TOKEN: ${malformed}`, `${TOKEN_HOW[0]!.toUpperCase()}${TOKEN_HOW.slice(1)}.`)];
   const rest = discordRest({ token, apiUrl }, { retries: 0, timeoutMs: 10_000 });
   try {
-    const me = (await rest.get(Routes.user('@me'))) as APIUser;
-    const application = (await rest.get(Routes.currentApplication())) as ApplicationInfo;
+    const { user: me, application, messageContent } = await identityOf(rest);
     return [
       pass('Discord token', `@${me.username} (id ${me.id})`),
-      grantsMessageContent(application)
+      messageContent
         ? pass('Message Content intent', 'on: in servers the bot reads the messages that mention it and every message of its threads')
         : warn('Message Content intent', 'off: in servers only messages that mention the bot reach it with their text', `${MESSAGE_CONTENT_HOW}.`),
       pass('Discord invite', inviteUrl(application.id)),

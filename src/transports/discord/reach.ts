@@ -21,18 +21,20 @@ export interface DiscordIdentity {
  * retries of its own.
  */
 export function reachDiscord(rest: REST, where: string, log: Log): Promise<DiscordIdentity> {
-  const reach = async (): Promise<DiscordIdentity> => {
-    const user = (await rest.get(Routes.user('@me'))) as APIUser;
-    const application = (await rest.get(Routes.currentApplication())) as ApplicationInfo;
-    return { user, application: { id: application.id, flags: application.flags ?? 0 }, messageContent: grantsMessageContent(application) };
-  };
-  return untilAnswered(`Discord (${where})`, reach, {
+  return untilAnswered(`Discord (${where})`, () => identityOf(rest), {
     log,
     refusal: (error) =>
       httpStatus(error) === 401 ? new TransportRefusedError(`Discord refused DISCORD_BOT_TOKEN (401 Unauthorized): ${TOKEN_HOW}, and start again.`) : undefined,
     why: (error) =>
       discordCode(error) !== undefined ? `${httpStatus(error)} ${(error as Error).message}` : error instanceof Error ? error.message : String(error),
   });
+}
+
+/** Who the bot is, asked of Discord once (/users/@me, /applications/@me). */
+export async function identityOf(rest: REST): Promise<DiscordIdentity> {
+  const user = (await rest.get(Routes.user('@me'))) as APIUser;
+  const application = (await rest.get(Routes.currentApplication())) as ApplicationInfo;
+  return { user, application: { id: application.id, flags: application.flags ?? 0 }, messageContent: grantsMessageContent(application) };
 }
 
 /** Said at start and by the doctor when guild messages will arrive without their text. */
