@@ -8,7 +8,8 @@ import { mattermostChat } from './id.ts';
 import type { MattermostNames } from './people.ts';
 import { addressedToAnother, attachmentsOf, coreText, mentions, type EventPost } from './incoming.ts';
 import type { MattermostIdentity } from './reach.ts';
-import { socketTo } from './websocket-globals.ts';
+import WebSocket from 'ws';
+import './websocket-globals.ts';
 import { commandNames } from '../serving/incoming.ts';
 
 /** Posts remembered as taken, and thread roots as known: the newest this many. */
@@ -42,7 +43,9 @@ export interface EventParts {
  */
 export class MattermostEvents {
   private readonly socket = new mattermost.WebSocketClient({
-    newWebSocketFn: (url: string) => socketTo(url) as never,
+    // The token goes in the client's authentication challenge alone, not in the request's headers:
+    // the client prints a failed socket's event to the console, request and all.
+    newWebSocketFn: (url: string) => new WebSocket(url) as never,
     // After a drop: again within a second or two, as a bot should not stay deaf for long.
     minWebSocketRetryTime: 500,
     reconnectJitterRange: 500,

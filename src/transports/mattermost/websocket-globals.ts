@@ -20,12 +20,3 @@ class NodeCloseEvent extends Event {
 const scope = globalThis as Record<string, unknown>;
 scope.WebSocket ??= WebSocket;
 scope.CloseEvent ??= NodeCloseEvent;
-
-/**
- * A socket to the server. The token goes in the client's authentication challenge alone, not
- * in the request's headers: the client prints a failed socket's event to the console, request
- * and all.
- */
-export function socketTo(url: string): WebSocket {
-  return new WebSocket(url);
-}
