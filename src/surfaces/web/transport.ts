@@ -17,7 +17,6 @@ export const webTransport: TransportKind = {
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     return {
       id: WEB,
-      everyoneIsOwner: false,
       secrets: [],
       out,
       members: webMembers,
@@ -28,7 +27,6 @@ export const webTransport: TransportKind = {
         stop();
         await out.flush();
       },
-      inTerminal: false,
       greet() {},
     };
   },
