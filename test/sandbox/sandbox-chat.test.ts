@@ -87,7 +87,10 @@ describe.skipIf(cannot)(`a chat's CLI with BRIDGE_SANDBOX=bwrap (${cannot ?? AGE
       const seen = escapeIn(done.text!);
       expect(seen.read[world!.dataDir]).toMatch(/^refused: ENOENT/);
       expect(seen.pids).toBeLessThan(10);
-      expect((await homes()).filter((name) => !before.includes(name) && name.startsWith('run-'))).toHaveLength(1);
+      // Its run's own home (named for the run): walled runs of other tests may make theirs meanwhile.
+      const { runs } = JSON.parse(await readFile(join(world!.dataDir, 'subagents.json'), 'utf8')) as { runs: Record<string, unknown> };
+      expect(Object.keys(runs)).toHaveLength(1);
+      expect((await homes()).filter((name) => !before.includes(name) && name.startsWith(`run-${Object.keys(runs)[0]}-`))).toHaveLength(1);
       expect(seen.proxied[`${server.origin}/`]).toBe('ok: status 200');
       expect(seen.proxied['http://example.com/']).toBe('refused: status 403');
       await answer(/^🚫 #1 look: blocked example\.com \(not on the list\)/);
