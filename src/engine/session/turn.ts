@@ -354,8 +354,10 @@ export function startCli(
   let args: string[];
   try {
     const files: TurnFiles = {};
-    for (const [key, content] of Object.entries(contents) as [keyof TurnFiles, string][])
-      writeAgentFile((files[key] = join(folder!, TURN_FILE_NAMES[key])), content);
+    for (const [key, content] of Object.entries(contents) as [keyof TurnFiles, string][]) {
+      files[key] = join(folder!, TURN_FILE_NAMES[key]);
+      writeAgentFile(files[key], content);
+    }
     args = argv(files);
   } catch (error) {
     if (folder) rmSync(folder, { recursive: true, force: true });
