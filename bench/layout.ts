@@ -1,15 +1,14 @@
 // The shape of src/ in numbers, as the design's measures ask: hand-written lines, tiers, files
 // past the 400-line mark, the import graph's layers and the imports that point up.
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import type { ICruiseResult } from 'dependency-cruiser';
+import { importGraph } from '../test/support/import-graph.ts';
 import type { BenchResult } from './report.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
-const config = createRequire(import.meta.url)('../.dependency-cruiser.cjs') as { forbidden: never[]; options: Record<string, unknown> };
 
 /** Code the build writes (`npm run generate`), not counted as ours. */
 const GENERATED = /\/generated\//;
@@ -35,17 +34,6 @@ export async function benchLayout(): Promise<BenchResult[]> {
     { suite: 'layout', name: 'import layers, type imports too', value: layers(graph, true), unit: 'layers' },
     { suite: 'layout', name: 'imports that break the rules (upward, cycles)', value: graph.summary.violations.length, unit: 'imports' },
   ];
-}
-
-async function importGraph(): Promise<ICruiseResult> {
-  const cwd = process.cwd();
-  process.chdir(REPO); // dependency-cruiser resolves the tsconfig from here
-  try {
-    const result = await cruise(['src'], { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
-    return result.output as ICruiseResult;
-  } finally {
-    process.chdir(cwd);
-  }
 }
 
 /** The longest chain of imports: a file stands one layer above the highest it imports. */
