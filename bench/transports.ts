@@ -75,7 +75,7 @@ function methods(calls: readonly { method: string }[]): string {
 }
 
 /** Until `count` has not changed for a while: the turn's last edits are in. */
-async function idle(count: () => number): Promise<void> {
+export async function idle(count: () => number): Promise<void> {
   let last = -1;
   while (count() !== last) {
     last = count();

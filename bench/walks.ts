@@ -7,11 +7,12 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { FAKE_AGENT } from '../test/support/fake-cli.ts';
-import type { ChatAppTwin, ChatOnApp } from '../test/support/chat-apps/chat-app.ts';
+import type { ChatOnApp } from '../test/support/chat-apps/chat-app.ts';
 import { discordTwin } from '../test/support/chat-apps/discord.ts';
 import { slackTwin } from '../test/support/chat-apps/slack.ts';
 import { startChatAppWorld } from '../test/support/chat-apps/world.ts';
 import type { BenchResult } from './report.ts';
+import { idle } from './transports.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 
@@ -49,11 +50,11 @@ export async function benchWalks(): Promise<BenchResult[]> {
       const started = Date.now();
       await coverage.take();
       await act(app.group(2));
-      await settled(app);
+      await idle(() => app.calls().length);
       const walked = await coverage.take();
       await new Promise((resolve) => setTimeout(resolve, Date.now() - started));
-      const idle = await coverage.take();
-      const files = [...walked].filter((file) => !idle.has(file));
+      const ranIdle = await coverage.take();
+      const files = [...walked].filter((file) => !ranIdle.has(file));
       if (process.env.WALKS_LIST) console.error(`${label}:\n${files.sort().join('\n')}`);
       results.push({ suite: 'walks', name: `files ${label} walks`, value: files.length, unit: 'files', note: folders(files) });
     }
@@ -129,15 +130,6 @@ async function said(child: ReturnType<typeof execa>, pattern: RegExp): Promise<s
     child.stderr!.on('data', read);
     void child.then(() => reject(new Error(`the bridge ended before it said ${pattern}: ${seen.slice(-2000)}`)));
   });
-}
-
-/** Until the app has had no call for a while: the bridge's last edits of the answer are in. */
-async function settled(app: ChatAppTwin): Promise<void> {
-  let last = -1;
-  while (app.calls().length !== last) {
-    last = app.calls().length;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-  }
 }
 
 /** How many folders, and files in each tier: `14 folders: chat 9, engine 12…`. */
