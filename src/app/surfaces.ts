@@ -3,7 +3,6 @@ import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
 import type { ChatAccess } from '../work/access/chat-access.ts';
 import type { AuditLog } from '../kernel/audit/audit-log.ts';
 import type { ApiServer } from '../surfaces/api/api-server.ts';
-import type { ApiChats } from '../surfaces/api/chats.ts';
 import { ApiScopes } from '../surfaces/api/scopes.ts';
 import type { Bot } from '../chat/bot.ts';
 import { hookWork } from '../chat/triggers/hook-work.ts';
@@ -82,7 +81,7 @@ async function startApi(parts: SurfaceParts): Promise<ApiServer> {
   const api = await ApiServer.start(apiConfig, {
     subagents: parts.subagents,
     orchestrator: parts.orchestrator,
-    chats: apiChats(parts.bot),
+    bot: parts.bot,
     audit: parts.audit,
     config,
     reachable: (chat) => parts.store.knows(chat),
@@ -198,26 +197,4 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
     );
   if (hooks.length) log.info(`webhooks: ${hooks.map((hook) => `${config.web!.url}/hooks/${hook.name}`).join(', ')}`);
   return web;
-}
-
-/** The ChatService's way into the chats: a message as the bridge injects one (queued, never steering), and what a chat's session is. */
-function apiChats(bot: Bot): ApiChats {
-  return {
-    send: (address, message, follow) => bot.inject(address, message, follow),
-    view: (address) => {
-      const chat = bot.chats.get(address);
-      const { record, current } = chat;
-      return {
-        cli: record.cli,
-        ...(record.model ? { model: record.model } : {}),
-        ...(record.cliSessionId ? { sessionId: record.cliSessionId } : {}),
-        workdir: record.workdir,
-        permissionMode: chat.permissionMode,
-        busyMode: chat.busyMode,
-        busy: chat.busy,
-        ...(current ? { running: { turnId: current.id, startedAt: current.startedAt } } : {}),
-        queued: chat.queued,
-      };
-    },
-  };
 }

@@ -5,7 +5,8 @@ import { chatKey, isNoChat, type ChatRef } from '../../kernel/ports/chat.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import type { TurnOutcome } from '../../engine/session/turn.ts';
 import { ApiError, mayActIn, namedChat, streaming, text, unary, type CallDeps } from './calls.ts';
-import type { ApiChats, ChatView } from './chats.ts';
+import type { Bot } from '../../chat/bot.ts';
+import type { ChatSession } from '../../chat/session/chat-session.ts';
 import { apiChat, apiEvent } from './convert.ts';
 import type { ChatInfo } from './generated/jsonl_bridge/v1/ChatInfo.ts';
 import type { ChatRef as ApiChatRef } from './generated/jsonl_bridge/v1/ChatRef.ts';
@@ -14,7 +15,8 @@ import type { ChatTurnEvent } from './generated/jsonl_bridge/v1/ChatTurnEvent.ts
 import type { TurnStatus } from './generated/jsonl_bridge/v1/TurnStatus.ts';
 
 export interface ChatApiDeps extends CallDeps {
-  chats: ApiChats;
+  /** A message into a chat's main session (queued behind the turn at work, never steering it), and a look at a chat. */
+  bot: Pick<Bot, 'inject' | 'chats'>;
   audit: Pick<AuditLog, 'record'>;
 }
 
@@ -53,7 +55,7 @@ export function chatHandlers(deps: ChatApiDeps): ChatServiceHandlers {
       const watching = new AbortController();
       const items = on(turn, 'item', { signal: watching.signal }) as AsyncIterableIterator<[Item]>;
       const follower = { onEvent: (event: AgentEvent) => turn.emit('item', { event }), onEnded: (ended: TurnOutcome) => turn.emit('item', { ended }) };
-      const sent = await deps.chats.send(chat, { text: request.text, from: fromClient(client) }, follower);
+      const sent = await deps.bot.inject(chat, { text: request.text, from: fromClient(client) }, follower);
       if (!sent.ok) {
         audit(chatKey(chat), `refused: ${sent.reason}`);
         throw new ApiError(status.RESOURCE_EXHAUSTED, sent.reason);
@@ -64,7 +66,7 @@ export function chatHandlers(deps: ChatApiDeps): ChatServiceHandlers {
 
     GetChat: unary(deps, async (request, client) => {
       const chat = chatIn(request.chat, client);
-      return chatInfo(chat, deps.chats.view(chat), deps.config.bareNumbers);
+      return chatInfo(chat, deps.bot.chats.get(chat), deps.config.bareNumbers);
     }),
   };
 }
@@ -122,17 +124,18 @@ async function followTurn(
   }
 }
 
-function chatInfo(chat: ChatRef, view: ChatView, bareNumbers: string): ChatInfo {
+function chatInfo(address: ChatRef, chat: ChatSession, bareNumbers: string): ChatInfo {
+  const { record } = chat;
   return {
-    chat: apiChat(chat, bareNumbers),
-    cli: view.cli,
-    model: view.model ?? '',
-    sessionId: view.sessionId ?? '',
-    workingDirectory: view.workdir,
-    permissionMode: `PERMISSION_MODE_${view.permissionMode.toUpperCase()}` as ChatInfo['permissionMode'],
-    busyMode: `BUSY_MODE_${view.busyMode.toUpperCase()}` as ChatInfo['busyMode'],
-    turnRunning: view.busy,
-    turnStartedAtMs: view.running?.startedAt ?? 0,
-    queued: view.queued,
+    chat: apiChat(address, bareNumbers),
+    cli: record.cli,
+    model: record.model ?? '',
+    sessionId: record.cliSessionId ?? '',
+    workingDirectory: record.workdir,
+    permissionMode: `PERMISSION_MODE_${chat.permissionMode.toUpperCase()}` as ChatInfo['permissionMode'],
+    busyMode: `BUSY_MODE_${chat.busyMode.toUpperCase()}` as ChatInfo['busyMode'],
+    turnRunning: chat.busy,
+    turnStartedAtMs: chat.current?.startedAt ?? 0,
+    queued: chat.queued,
   };
 }
