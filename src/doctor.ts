@@ -3,7 +3,7 @@
 // what the console needs (`npm start -- --console`): no chat app's settings.
 import { ConfigError } from './kernel/errors/config-error.ts';
 import { configSecrets, loadConfig } from './app/config.ts';
-import { guardOutput, printFatal } from './kernel/log/fatal.ts';
+import { entry } from './app/entry.ts';
 import { formatCheck, type CheckResult } from './kernel/ports/check-result.ts';
 import { runChecks } from './app/checks/run-checks.ts';
 import { checkNode } from './app/checks/system-checks.ts';
@@ -11,7 +11,7 @@ import { chooseTransports, TRANSPORTS } from './kernel/known-transports.ts';
 import { loadTransport } from './transports/serving/load.ts';
 
 // An error may quote a URL with the bot's token in it: what the doctor prints is redacted like the log, a crash included.
-const secrets = guardOutput('jsonl-bridge doctor');
+const { secrets, run } = entry('jsonl-bridge doctor');
 
 async function main(argv: string[]): Promise<number> {
   let config;
@@ -47,10 +47,7 @@ async function main(argv: string[]): Promise<number> {
   return ok ? 0 : 1;
 }
 
-main(process.argv.slice(2)).then(
+run(
+  () => main(process.argv.slice(2)),
   (code) => (process.exitCode = code),
-  (error) => {
-    printFatal('jsonl-bridge doctor: fatal', error, secrets);
-    process.exit(1);
-  },
 );

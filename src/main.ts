@@ -1,10 +1,10 @@
 // The bridge's entry: `npm start` (every chat app whose settings are present) or `npm start -- --console` (this terminal).
 import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './kernel/errors/config-error.ts';
+import { entry, SAME_SIGNAL_MS, sayWalls, startAgentsHere } from './app/entry.ts';
 import { COMMAND_NAMES, createApp } from './app/create-app.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './app/config.ts';
 import { createLog, type Log } from './kernel/log/logger.ts';
-import { guardOutput, printFatal } from './kernel/log/fatal.ts';
 import { bridgeListeners, cleartextWarnings } from './app/checks/cleartext.ts';
 import { CONSOLE, BARE_NUMBERS, chooseTransports } from './kernel/known-transports.ts';
 import { migrateDataDir } from './kernel/store/data-format.ts';
@@ -13,24 +13,17 @@ import { ChatStore } from './kernel/store/chat-store.ts';
 import { chatKey } from './kernel/ports/chat.ts';
 import { ensurePrivateDir } from './kernel/store/private-files.ts';
 import { BRIDGE_LOCK, lockDataDir } from './kernel/store/data-lock.ts';
-import { reapOrphans } from './engine/process/orphans.ts';
 import { endOwnClis } from './engine/process/end-own-clis.ts';
 import { leavingLine } from './transports/serving/leaving-line.ts';
 import type { DrainReason } from './chat/turns/leaving.ts';
-import { removeLeftScratch } from './engine/process/scratch.ts';
-import { refuseStateInProjects } from './engine/projects/projects-settings.ts';
-import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './engine/process/agent-start.ts';
 import { ServedTransports } from './transports/serving/served-transports.ts';
 import { cliProblems } from './app/checks/start-checks.ts';
 import { WebOutbound } from './surfaces/web/chat/web-outbound.ts';
-import { startTracing } from './services/telemetry/tracing.ts';
 import { MetricsSdk } from './services/telemetry/metrics.ts';
+import type { Tracing } from './services/telemetry/tracing.ts';
 import { startMetrics } from './services/telemetry/metrics-server.ts';
-import { proxyMetering } from './engine/sandbox/proxy-metering.ts';
 
-// Whatever is printed, from the first line to a crash, is redacted: the environment's secrets
-// are known before the configuration is read, and the configuration's once it is.
-const secrets = guardOutput('jsonl-bridge');
+const { secrets, refused, run } = entry('jsonl-bridge');
 
 /** Once the data directory is known: ends what the bridge started, before it exits however it exits (see endOwnClis). */
 let endClis = (): void => {};
@@ -56,22 +49,18 @@ async function main(argv: string[]): Promise<number> {
   const logFile = transports.inTerminal ? join(config.dataDir, 'bridge.log') : undefined;
   const log = createLog({ format: config.logFormat, secrets, ...(logFile ? { file: logFile } : {}) });
   for (const warning of cleartextWarnings(bridgeListeners(config))) log.warn(warning);
-  // Before any turn: every turn and run is traced from its start (OTEL_EXPORTER_OTLP_ENDPOINT).
-  const tracing = await startTracing('jsonl-bridge', log);
-  if (tracing.exporting) log.info(`exporting traces over OTLP (${tracing.exporting})`);
-  await reapOrphans(config.dataDir, log);
   endClis = () => {
     const { ended, left } = endOwnClis(config.dataDir);
     if (ended) log.info(`ended ${ended} process(es) the bridge had started`);
     if (left.length) log.warn(`processes the bridge started outlive it, though SIGKILLed: ${left.join(', ')}`);
   };
-  await removeLeftScratch(log);
+  let tracing: Tracing;
   try {
-    // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
-    await migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log);
-    refuseStateInProjects(config);
-    await startAgentSpace(config.agentUser, log, config.dataDir);
-    startWalls(config.sandbox, config.dataDir, config.agentUser, config.adapters.values(), proxyMetering(config));
+    // Before any turn: every turn and run is traced from its start.
+    tracing = await startAgentsHere(config, 'jsonl-bridge', log, () =>
+      // Format 1 knew the numeric ids of the transport bare numbers mean, and the console's chat 0.
+      migrateDataDir(config.dataDir, { legacyTransport: (chatId) => (chatId === 0 ? CONSOLE : BARE_NUMBERS) }, log),
+    );
   } catch (error) {
     return refused(error);
   }
@@ -145,13 +134,9 @@ async function main(argv: string[]): Promise<number> {
     return shutdown(why);
   };
   onSignals(drain, inTerminal, log);
-  const sayWalls = () => {
-    logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
-    logSandbox(config.sandbox, log);
-  };
   // Who the agents run as, and in what walls: in a log, before the line that says the bridge runs
   // (whoever waits for that line has them); in a terminal, after the greeting a person reads first.
-  if (!inTerminal) sayWalls();
+  if (!inTerminal) sayWalls(config, log);
   transports.greet(
     {
       clis: config.adapters.size,
@@ -164,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
     },
     log,
   );
-  if (inTerminal) sayWalls();
+  if (inTerminal) sayWalls(config, log);
   try {
     metricsListener = await startMetrics(config.metrics, telemetry, log);
     await app.start();
@@ -189,19 +174,6 @@ async function main(argv: string[]): Promise<number> {
   await shutdown();
   return 0;
 }
-
-/** The setup's fault (a ConfigError), said in one line, ends the start with EX_CONFIG; anything else is thrown on. */
-function refused(error: unknown): number {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(secrets.redact(`jsonl-bridge: ${error.message}`));
-  return EX_CONFIG;
-}
-
-/**
- * How long a second signal is the first one again: under `npm start`, the process group's
- * SIGTERM (or Ctrl-C's SIGINT) also comes forwarded by npm, a moment later.
- */
-const SAME_SIGNAL_MS = 1000;
 
 /**
  * First signal: drain, stop what is left (to go on after the restart), persist, exit 0.
@@ -236,13 +208,8 @@ function onSignals(shutdown: (signal: NodeJS.Signals) => Promise<void>, inTermin
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    printFatal('jsonl-bridge: fatal', error, secrets);
-    endClis();
-    process.exit(1);
-  },
+run(
+  () => main(process.argv.slice(2)),
+  (code) => (process.exitCode = code),
+  () => endClis(),
 );

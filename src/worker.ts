@@ -6,26 +6,20 @@ import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './kernel/errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './app/config.ts';
 import { createLog, type Log } from './kernel/log/logger.ts';
-import { guardOutput, printFatal } from './kernel/log/fatal.ts';
+import { entry, SAME_SIGNAL_MS, sayWalls, startAgentsHere } from './app/entry.ts';
 import { lockDataDir } from './kernel/store/data-lock.ts';
 import { safeFileName } from './engine/files/safe-name.ts';
 import { ensurePrivateDir } from './kernel/store/private-files.ts';
-import { reapOrphans } from './engine/process/orphans.ts';
 import { endOwnClis } from './engine/process/end-own-clis.ts';
-import { removeLeftScratch } from './engine/process/scratch.ts';
-import { refuseStateInProjects } from './engine/projects/projects-settings.ts';
-import { logAgentUser, logSandbox, startAgentSpace, startWalls } from './engine/process/agent-start.ts';
 import { DrainDeadline, drainWorker } from './work/workers/worker-drain.ts';
 import { QueueSigner } from './work/workers/signing.ts';
-import { startTracing } from './services/telemetry/tracing.ts';
 import { MetricsSdk } from './services/telemetry/metrics.ts';
+import type { Tracing } from './services/telemetry/tracing.ts';
 import { startMetrics } from './services/telemetry/metrics-server.ts';
 import { SessionHost } from './work/workers/session-host.ts';
-import { proxyMetering } from './engine/sandbox/proxy-metering.ts';
 import { WorkerKeys } from './work/workers/worker-keys.ts';
 
-// Everything printed is redacted, a crash included (see main.ts).
-const secrets = guardOutput('jsonl-bridge worker');
+const { secrets, refused, run } = entry('jsonl-bridge worker');
 
 async function main(): Promise<number> {
   let config: BridgeConfig;
@@ -42,10 +36,9 @@ async function main(): Promise<number> {
   for (const secret of configSecrets(config)) secrets.add(secret);
   const name = process.env.BRIDGE_WORKER_NAME?.trim() || `${hostname()}-${process.pid}`;
   const log = createLog({ format: config.logFormat, secrets }).child({ worker: name });
-  const tracing = await startTracing('jsonl-bridge-worker', log);
-  if (tracing.exporting) log.info(`exporting traces over OTLP (${tracing.exporting})`);
   const home = join(config.dataDir, 'worker');
   await ensurePrivateDir(home);
+  let tracing: Tracing;
   try {
     // Workers may share a data directory (one machine, several workers): each name is one process.
     await lockDataDir(
@@ -53,15 +46,7 @@ async function main(): Promise<number> {
       `the worker name ${name} in ${home}`,
       'give this one a BRIDGE_WORKER_NAME of its own',
     );
-  } catch (error) {
-    return refused(error);
-  }
-  await reapOrphans(config.dataDir, log);
-  await removeLeftScratch(log);
-  try {
-    refuseStateInProjects(config);
-    await startAgentSpace(config.agentUser, log, config.dataDir);
-    startWalls(config.sandbox, config.dataDir, config.agentUser, config.adapters.values(), proxyMetering(config));
+    tracing = await startAgentsHere(config, 'jsonl-bridge-worker', log);
   } catch (error) {
     return refused(error);
   }
@@ -81,8 +66,7 @@ async function main(): Promise<number> {
   const sessions = new SessionHost({ config: { ...config, redisUrl }, signer, keys, name, log, secrets });
   try {
     await sessions.start();
-    logAgentUser(config.agentUser, config.sandbox, config.dataDir, log);
-    logSandbox(config.sandbox, log);
+    sayWalls(config, log);
   } catch (error) {
     log.fatal((error as Error).message);
     await sessions.close();
@@ -95,16 +79,6 @@ async function main(): Promise<number> {
   await Promise.all([tracing.shutdown(), telemetry.shutdown(log)]);
   return 0;
 }
-
-/** The setup's fault (a ConfigError), said in one line, ends the worker with EX_CONFIG; anything else is thrown on. */
-function refused(error: unknown): number {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(secrets.redact(`jsonl-bridge worker: ${error.message}`));
-  return EX_CONFIG;
-}
-
-/** Under `npm run worker`, npm forwards the process group's signal a moment later: within this long, it counts once. */
-const SAME_SIGNAL_MS = 1000;
 
 /**
  * First signal: drain (take no new runs, let those here finish within BRIDGE_DRAIN_SECONDS,
@@ -144,10 +118,4 @@ function onSignals(host: SessionHost, drainMs: number, log: Log, left: () => voi
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    printFatal('jsonl-bridge worker: fatal', error, secrets);
-    process.exit(1);
-  },
-);
+run(main, (code) => process.exit(code));
