@@ -1,42 +1,27 @@
-import type { AgentLibrary } from '../engine/agents/library.ts';
-import type { AuditLog } from '../kernel/audit/audit-log.ts';
 import type { HostQuestions } from '../work/approvals/host-questions.ts';
 import { chatEgressQuestions } from '../chat/session/chat-egress.ts';
 import { cliAgents } from '../engine/agents/cli-agents.ts';
-import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
 import { chatPermissions } from '../chat/agent/agent-permissions.ts';
-import type { AgentQuestions } from '../chat/agent/agent-questions.ts';
 import { ChatSessions } from '../chat/session/chat-sessions.ts';
 import type { ChatSession } from '../chat/session/chat-session.ts';
-import type { BridgeConfig } from './config.ts';
 import { ruledAgents } from '../kernel/policy/approval-rules.ts';
 import { credentialGate } from './checks/credential-gate.ts';
-import type { Log } from '../kernel/log/logger.ts';
-import { userKey, type Outbound } from '../kernel/ports/chat.ts';
+import { userKey } from '../kernel/ports/chat.ts';
 import { plain } from '../kernel/rich/index.ts';
 import type { LivePool } from '../engine/session/live-pool.ts';
 import type { RemoteSessions } from '../work/workers/remote-sessions.ts';
-import type { ChatStore } from '../kernel/store/chat-store.ts';
-import type { SessionTools } from '../work/tools/session-tools.ts';
 import { WEB, webIdentityOf } from '../surfaces/web/chat/web-chat.ts';
+import type { CommonParts } from './parts.ts';
 
 /** The chats' sessions, each with the bridge's tools for its agent, its directory's trust and agents, and its people asked for approvals. */
-export function chatSessions(parts: {
-  config: BridgeConfig;
-  store: ChatStore;
-  sessionTools: SessionTools;
-  agents: AgentLibrary;
-  trusts: (dir: string) => Promise<boolean>;
-  live: LivePool;
-  /** Chats' sessions run on workers (BRIDGE_SESSION_WORKERS). */
-  remote?: RemoteSessions;
-  approvals: ApprovalBroker;
-  questions: AgentQuestions;
-  hostQuestions: HostQuestions;
-  audit: AuditLog;
-  out: Outbound;
-  log: Log;
-}): ChatSessions {
+export function chatSessions(
+  parts: CommonParts & {
+    live: LivePool;
+    /** Chats' sessions run on workers (BRIDGE_SESSION_WORKERS). */
+    remote?: RemoteSessions;
+    hostQuestions: HostQuestions;
+  },
+): ChatSessions {
   const { sessionTools, agents, trusts, remote } = parts;
   const tell = async (chat: ChatSession, text: string) => {
     const replyTo = chat.record.pending?.find((message) => message.id === chat.current?.id)?.messageId;

@@ -1,18 +1,12 @@
 import type { RunCosts } from '../work/subagents/spawner.ts';
-import type { AgentLibrary } from '../engine/agents/library.ts';
-import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
-import type { AuditLog } from '../kernel/audit/audit-log.ts';
 import { runPermissions } from '../chat/agent/agent-permissions.ts';
-import type { AgentQuestions } from '../chat/agent/agent-questions.ts';
 import type { ChatSessions } from '../chat/session/chat-sessions.ts';
-import type { BridgeConfig } from './config.ts';
-import type { Log } from '../kernel/log/logger.ts';
 import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import { Orchestrator } from '../work/orchestration/orchestrator.ts';
 import { graphSvg } from '../services/pictures/graph-svg.ts';
 import { svgToPng } from '../services/pictures/render-png.ts';
 import type { PermissionMode } from '../kernel/policy/permission-mode.ts';
-import { isNoChat, type ChatRef, type Outbound } from '../kernel/ports/chat.ts';
+import { isNoChat, type ChatRef } from '../kernel/ports/chat.ts';
 import { orchestrationGraph, orchestrationProgress, orchestrationSummary } from '../work/presentation/orchestration.ts';
 import { credentialGate } from './checks/credential-gate.ts';
 import { NO_SUCH_HOST, NOT_LISTED } from '../engine/sandbox/egress-decision.ts';
@@ -24,32 +18,25 @@ import { plain } from '../kernel/rich/index.ts';
 import { displayName, type SubagentRunRecord } from '../work/subagents/record.ts';
 import type { RunStore } from '../work/subagents/run-store.ts';
 import { Subagents } from '../work/subagents/subagents.ts';
-import type { SessionTools } from '../work/tools/session-tools.ts';
+import type { CommonParts } from './parts.ts';
 
 /** Subagent runs (in this process, or on workers through the queue) and the orchestrations made of them. */
-export function wireRuns(parts: {
-  config: BridgeConfig;
-  runStore: RunStore;
-  orchestrationStore: OrchestrationStore;
-  audit: AuditLog;
-  sessionTools: SessionTools;
-  toolTimeoutMs: number;
-  approvals: ApprovalBroker;
-  questions: AgentQuestions;
-  /** Why a chat (or the person asking) may start no run now (a daily budget), or undefined. */
-  refuseWork: (chatKey: string, person?: string) => string | undefined;
-  /** How a run's budget is checked. */
-  costs: RunCosts;
-  chats: Pick<ChatSessions, 'get'>;
-  agents: AgentLibrary;
-  trusts: (dir: string) => Promise<boolean>;
-  out: Outbound;
-  /** What is owed to the chats is announced now (the outbox). */
-  announce: () => void;
-  /** Where runs' sessions are placed on workers (with BRIDGE_REDIS_URL). */
-  workers?: RemoteSessions;
-  log: Log;
-}): { subagents: Subagents; orchestrator: Orchestrator } {
+export function wireRuns(
+  parts: CommonParts & {
+    runStore: RunStore;
+    orchestrationStore: OrchestrationStore;
+    toolTimeoutMs: number;
+    /** Why a chat (or the person asking) may start no run now (a daily budget), or undefined. */
+    refuseWork: (chatKey: string, person?: string) => string | undefined;
+    /** How a run's budget is checked. */
+    costs: RunCosts;
+    chats: Pick<ChatSessions, 'get'>;
+    /** What is owed to the chats is announced now (the outbox). */
+    announce: () => void;
+    /** Where runs' sessions are placed on workers (with BRIDGE_REDIS_URL). */
+    workers?: RemoteSessions;
+  },
+): { subagents: Subagents; orchestrator: Orchestrator } {
   const { config, sessionTools, out, log } = parts;
   const { settings } = config;
   const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);

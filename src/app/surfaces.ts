@@ -1,7 +1,5 @@
 import { unpricedReason } from '../engine/usage/cost-meter.ts';
-import type { ApprovalBroker } from '../work/approvals/approval-broker.ts';
 import type { ChatAccess } from '../work/access/chat-access.ts';
-import type { AuditLog } from '../kernel/audit/audit-log.ts';
 import type { ApiServer } from '../surfaces/api/api-server.ts';
 import { ApiScopes } from '../surfaces/api/scopes.ts';
 import type { Bot } from '../chat/bot.ts';
@@ -12,11 +10,9 @@ import { hookRoutes, MAX_BODY_BYTES as HOOK_BODY_BYTES } from '../services/hooks
 import { limitBody } from '../kernel/http/body-limit.ts';
 import { ConfigError } from '../kernel/errors/config-error.ts';
 import { RateLimit } from '../services/hooks/rate-limit.ts';
-import type { Log } from '../kernel/log/logger.ts';
 import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from '../kernel/ports/transport.ts';
-import type { ChatStore } from '../kernel/store/chat-store.ts';
 import type { RunReview } from '../work/subagents/run-review.ts';
 import type { RunStore } from '../work/subagents/run-store.ts';
 import type { Subagents } from '../work/subagents/subagents.ts';
@@ -29,23 +25,19 @@ import { WebServer } from '../surfaces/web/web-server.ts';
 import type { ShareLinks } from '../surfaces/web/shares/share-links.ts';
 import type { Conversations } from '../work/transcripts/conversations.ts';
 import { mountMetrics, type Scrape } from '../services/telemetry/metrics-route.ts';
+import type { CommonParts } from './parts.ts';
 
 /** The parts of the bridge its surfaces (the API, the web server and its hooks) serve: built by `create-app.ts`, handed over whole. */
-export interface SurfaceParts {
-  config: BridgeConfig;
-  log: Log;
+export interface SurfaceParts extends CommonParts {
   bot: Bot;
-  store: ChatStore;
   host: TransportHost;
   subagents: Subagents;
   orchestrator: Orchestrator;
   runStore: RunStore;
   orchestrationStore: OrchestrationStore;
-  approvals: ApprovalBroker;
   /** What each person of the web pages may see and answer. */
   access: ChatAccess;
   ledger: UsageLedger;
-  audit: AuditLog;
   review: RunReview;
   /** The web pages' sessions and chats, when BRIDGE_WEB_ADDR is set; and the chat app's in-app login, where it has one. */
   web?: { sessions: WebLogins; shares: ShareLinks; outbound: WebOutbound; inApp?: { login: InAppLogin; transport: string } };
@@ -104,7 +96,7 @@ function unscopedWarning(client: string, config: BridgeConfig): string {
 }
 
 async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
-  const { config, log, bot, runStore } = parts;
+  const { config, log, bot } = parts;
   const { hooks } = config;
   if (!config.web || !parts.web) {
     if (parts.routes.length)
@@ -137,48 +129,34 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
     sessions,
     allowed: (identity) => bot.allowlist.isAllowedAnywhere(identity),
     inApp,
-    dashboard: {
-      runs: runStore,
-      subagents: parts.subagents,
-      orchestrations: parts.orchestrationStore,
-      approvals: parts.approvals,
-      access: parts.access,
-      ledger: parts.ledger,
-      auditFile: parts.audit.file,
-      chats: outbound,
-      chatTitles: (key) => parts.store.get(key)?.title,
-      liveSessions: () =>
-        bot.chats
-          .active()
-          .filter((chat) => chat.agent.hasLiveProcess)
-          .map((chat) => ({
-            chat: chat.record.key,
-            address: chat.address,
-            cli: chat.record.cli,
-            working: chat.busy,
-            ...(chat.agent.liveWhere ? { worker: chat.agent.liveWhere } : {}),
-          })),
-    },
-    review: {
-      review: parts.review,
-      findRun: (id) => runStore.find(id),
-      access: parts.access,
-      isOwner: (identity) => bot.allowlist.isOwner(...who(identity)),
-      isAdmin: (identity) => bot.allowlist.roleOf(...who(identity)) === 'admin',
-    },
-    actions: {
-      registry: parts.subagents.registry,
-      orchestrator: parts.orchestrator,
-      findRun: (id) => runStore.find(id),
-      access: parts.access,
-    },
-    shares: {
-      links: shares,
-      conversations: parts.conversations,
-      findRun: (id) => runStore.find(id),
-      access: parts.access,
-      cliOf: (chat) => parts.store.get(chat)?.cli,
-    },
+    runs: parts.runStore,
+    subagents: parts.subagents,
+    orchestrations: parts.orchestrationStore,
+    approvals: parts.approvals,
+    access: parts.access,
+    ledger: parts.ledger,
+    auditFile: parts.audit.file,
+    chats: outbound,
+    chatTitles: (key) => parts.store.get(key)?.title,
+    liveSessions: () =>
+      bot.chats
+        .active()
+        .filter((chat) => chat.agent.hasLiveProcess)
+        .map((chat) => ({
+          chat: chat.record.key,
+          address: chat.address,
+          cli: chat.record.cli,
+          working: chat.busy,
+          ...(chat.agent.liveWhere ? { worker: chat.agent.liveWhere } : {}),
+        })),
+    review: parts.review,
+    isOwner: (identity) => bot.allowlist.isOwner(...who(identity)),
+    isAdmin: (identity) => bot.allowlist.roleOf(...who(identity)) === 'admin',
+    registry: parts.subagents.registry,
+    orchestrator: parts.orchestrator,
+    links: shares,
+    conversations: parts.conversations,
+    cliOf: (chat) => parts.store.get(chat)?.cli,
     host: () => parts.host,
     pagesDir: PAGES_DIR,
     // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.

@@ -20,15 +20,14 @@ import { reviewRoutes, type ReviewSources } from './routes/review-routes.ts';
 import { shareRoutes, type ShareSources } from './routes/share-routes.ts';
 import { pagesBuilt } from './pages.ts';
 
-/** The web server's parts: logging in's (AuthParts), and the rest. */
-export interface WebParts extends AuthParts {
+/**
+ * The web server's parts: logging in's, what the dashboard shows, a run's review, stopping runs
+ * and plans as the chat's commands do, read-only links to a chat's session or run; and the rest.
+ */
+export type WebParts = AuthParts & DashboardSources & ReviewSources & ActionSources & ShareSources & WebServerParts;
+
+interface WebServerParts {
   config: WebConfig;
-  dashboard: DashboardSources;
-  review: ReviewSources;
-  /** Stopping runs and plans, as the chat's commands do. */
-  actions: ActionSources;
-  /** Read-only links to a chat's session or run. */
-  shares: ShareSources;
   /** What the chat page's messages and presses go to. */
   host: () => TransportHost;
   /** The built pages (`npm run build`). */
@@ -75,11 +74,11 @@ export class WebServer {
     const api = new Hono<WebEnv>();
     // Nobody's body is read before their session is known.
     api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));
-    api.route('/chat', chatRoutes(parts.dashboard.chats, parts.host));
-    api.route('/runs', reviewRoutes(parts.review));
-    api.route('/shares', shareRoutes(parts.shares));
-    api.route('/', actionRoutes(parts.actions));
-    api.route('/', dashboardRoutes(parts.dashboard));
+    api.route('/chat', chatRoutes(parts.chats, parts.host));
+    api.route('/runs', reviewRoutes(parts));
+    api.route('/shares', shareRoutes(parts));
+    api.route('/', actionRoutes(parts));
+    api.route('/', dashboardRoutes(parts));
     app.route('/api', api);
     app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));
     // The pages take no body; whatever is sent to them is held to the API's limit too.

@@ -1,21 +1,17 @@
 import { Hono } from 'hono';
-import { orchestrationName, type OrchestrationRecord } from '../../../work/orchestration/orchestration-record.ts';
+import { orchestrationName } from '../../../work/orchestration/orchestration-record.ts';
 import type { Orchestrator } from '../../../work/orchestration/orchestrator.ts';
 import { stoppingOrchestrationText } from '../../../work/presentation/orchestration.ts';
 import { stoppingRunText } from '../../../work/presentation/runs.ts';
 import { plainText } from '../../../kernel/rich/index.ts';
-import type { SubagentRunRecord } from '../../../work/subagents/record.ts';
 import type { SubagentRegistry } from '../../../work/subagents/registry.ts';
-import type { ChatAccess } from '../../../work/access/chat-access.ts';
-import { chatOfKey } from '../../../kernel/ports/chat.ts';
 import type { WebEnv } from '../auth/guard.ts';
+import { visibleOrchestration, visibleRun, type Visible } from './visible.ts';
 
-export interface ActionSources {
+/** Who may: the chat's own people, as in the chat (everyone, for an owner). */
+export interface ActionSources extends Visible {
   registry: Pick<SubagentRegistry, 'stop'>;
-  orchestrator: Pick<Orchestrator, 'stop' | 'get'>;
-  findRun: (id: string) => Promise<SubagentRunRecord | undefined>;
-  /** Who may: the chat's own people, as in the chat (everyone, for an owner). */
-  access: Pick<ChatAccess, 'sees'>;
+  orchestrator: Pick<Orchestrator, 'stop'>;
 }
 
 /**
@@ -28,20 +24,16 @@ export function actionRoutes(sources: ActionSources): Hono<WebEnv> {
   const by = (session: { identity: string; name?: string }) => session.name ?? session.identity;
 
   app.post('/runs/:id/stop', async (c) => {
-    const session = c.get('session');
-    const run = await sources.findRun(c.req.param('id'));
-    // A run of a chat this person is not in is no run to them, as on the dashboard's pages.
-    if (!run || !(await sources.access.sees(session.identity, run.chat))) return c.json({ error: 'No such run.' }, 404);
-    if (!(await sources.registry.stop(run.runId, by(session)))) return c.json({ error: `#${run.number} has already ended (${run.status}).` }, 409);
+    const run = await visibleRun(c, sources);
+    if (!run) return c.json({ error: 'No such run.' }, 404);
+    if (!(await sources.registry.stop(run.runId, by(c.get('session'))))) return c.json({ error: `#${run.number} has already ended (${run.status}).` }, 409);
     return c.json({ text: plainText(stoppingRunText(run)) });
   });
 
   app.post('/orchestrations/:id/stop', async (c) => {
-    const session = c.get('session');
-    const record: OrchestrationRecord | undefined = sources.orchestrator.get(c.req.param('id'));
-    const chat = record && chatOfKey(record.chatKey);
-    if (!record || !chat || !(await sources.access.sees(session.identity, chat))) return c.json({ error: 'No such orchestration.' }, 404);
-    if (!(await sources.orchestrator.stop(record.id, by(session))))
+    const record = await visibleOrchestration(c, sources);
+    if (!record) return c.json({ error: 'No such orchestration.' }, 404);
+    if (!(await sources.orchestrator.stop(record.id, by(c.get('session')))))
       return c.json({ error: `Orchestration #${record.number} ${orchestrationName(record)} has already ended (${record.status}).` }, 409);
     return c.json({ text: plainText(stoppingOrchestrationText(record)) });
   });

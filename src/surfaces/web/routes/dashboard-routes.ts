@@ -23,6 +23,7 @@ import { chatOfKey, type ChatRef } from '../../../kernel/ports/chat.ts';
 import type { SubagentRunRecord } from '../../../work/subagents/record.ts';
 import type { Context } from 'hono';
 import { webChatOf } from '../chat/web-chat.ts';
+import { person, visibleOrchestration, visibleRun } from './visible.ts';
 
 /** What the dashboard shows, from the parts that keep it. */
 export interface DashboardSources {
@@ -78,17 +79,6 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     return c.json({ identity, name: name ?? identity });
   });
 
-  // A person sees the chats they are in: anything else is "no such", so its ids cannot be probed.
-  const person = (c: Context<WebEnv>) => c.get('session').identity;
-  const visibleRun = async (c: Context<WebEnv>): Promise<SubagentRunRecord | undefined> => {
-    const run = await sources.runs.find(c.req.param('id') ?? '');
-    return run && (await sources.access.sees(person(c), run.chat)) ? run : undefined;
-  };
-  const visibleOrchestration = async (c: Context<WebEnv>) => {
-    const record = sources.orchestrations.get(c.req.param('id') ?? '');
-    const chat = record && chatOfKey(record.chatKey);
-    return chat && (await sources.access.sees(person(c), chat)) ? record : undefined;
-  };
   const questionsFor = (who: string) => sources.access.filter(who, sources.approvals.waiting(), (question) => chatOfKey(question.chatKey));
 
   app.get('/runs', async (c) => {
@@ -109,13 +99,13 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   });
 
   app.get('/runs/:id', async (c) => {
-    const run = await visibleRun(c);
+    const run = await visibleRun(c, sources);
     return run ? c.json(shownRun(run)) : c.json({ error: 'No such run.' }, 404);
   });
 
   // The run's log as it streams: each decoded event, then how it ended.
   app.get('/runs/:id/log', async (c) => {
-    const run = await visibleRun(c);
+    const run = await visibleRun(c, sources);
     if (!run) return c.json({ error: 'No such run.' }, 404);
     return streamSSE(c, async (stream) => {
       let gone = false;
@@ -137,13 +127,13 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   });
 
   app.get('/orchestrations/:id', async (c) => {
-    const record = await visibleOrchestration(c);
+    const record = await visibleOrchestration(c, sources);
     return record ? c.json(shownOrchestration(record)) : c.json({ error: 'No such orchestration.' }, 404);
   });
 
   // The graph as the chat's picture draws it (white, so it reads in a dark page too): a `<g data-node data-state>` per step.
   app.get('/orchestrations/:id/graph.svg', async (c) => {
-    const record = await visibleOrchestration(c);
+    const record = await visibleOrchestration(c, sources);
     if (!record) return c.json({ error: 'No such orchestration.' }, 404);
     const svg = graphSvg(
       orchestrationGraph(record, (runId) => sources.subagents.registry.get(runId)),

@@ -2,17 +2,12 @@ import { Hono } from 'hono';
 import { discardedText, mergedText, refusedText } from '../../../work/presentation/review.ts';
 import { plainText } from '../../../kernel/rich/index.ts';
 import type { RunReview } from '../../../work/subagents/run-review.ts';
-import type { SubagentRunRecord } from '../../../work/subagents/record.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import type { WebLogin } from '../auth/web-logins.ts';
-import type { ChatAccess } from '../../../work/access/chat-access.ts';
-import type { Context } from 'hono';
+import { visibleRun, type Visible } from './visible.ts';
 
-export interface ReviewSources {
+export interface ReviewSources extends Visible {
   review: Pick<RunReview, 'diff' | 'merge' | 'discard' | 'mayChange'>;
-  findRun: (id: string) => Promise<SubagentRunRecord | undefined>;
-  /** Whether this person sees the run's chat: a run of a chat they are not in is no run for them. */
-  access: Pick<ChatAccess, 'sees'>;
   /** Whether this person is an owner (BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS). */
   isOwner: (identity: string) => boolean;
   /** An admin (BRIDGE_ADMINS): of a run they may see, any run's merge or discard is theirs too. */
@@ -34,13 +29,8 @@ export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
     };
   };
 
-  const visibleRun = async (c: Context<WebEnv>) => {
-    const run = await sources.findRun(c.req.param('id') ?? '');
-    return run && (await sources.access.sees(c.get('session').identity, run.chat)) ? run : undefined;
-  };
-
   app.get('/:id/diff', async (c) => {
-    const run = await visibleRun(c);
+    const run = await visibleRun(c, sources);
     if (!run) return c.json({ error: 'No such run.' }, 404);
     const diff = await sources.review.diff(run);
     if (!diff.ok) return c.json({ error: plainText(refusedText(diff)) }, 409);
@@ -49,14 +39,14 @@ export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
   });
 
   app.post('/:id/merge', async (c) => {
-    const run = await visibleRun(c);
+    const run = await visibleRun(c, sources);
     if (!run) return c.json({ error: 'No such run.' }, 404);
     const merged = await sources.review.merge(run, reviewer(c.get('session')));
     return merged.ok ? c.json({ text: plainText(mergedText(merged)) }) : c.json({ error: plainText(refusedText(merged)), files: merged.files ?? [] }, 409);
   });
 
   app.post('/:id/discard', async (c) => {
-    const run = await visibleRun(c);
+    const run = await visibleRun(c, sources);
     if (!run) return c.json({ error: 'No such run.' }, 404);
     const body = await c.req.json().catch(() => ({}));
     const confirmed = typeof body?.confirmedCommits === 'number' ? { confirmedCommits: body.confirmedCommits } : {};

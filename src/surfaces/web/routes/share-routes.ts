@@ -1,19 +1,16 @@
 import { Hono } from 'hono';
-import type { ChatAccess } from '../../../work/access/chat-access.ts';
 import { chatOfKey } from '../../../kernel/ports/chat.ts';
-import type { SubagentRunRecord } from '../../../work/subagents/record.ts';
 import type { Conversation } from '../../../work/transcripts/conversation.ts';
 import type { Conversations } from '../../../work/transcripts/conversations.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import type { ShareLinks } from '../shares/share-links.ts';
 import { sharedView } from '../views/shared-view.ts';
+import { person, visibleRun, type Visible } from './visible.ts';
 
 /** What the share links' pages are made from. */
-export interface ShareSources {
+export interface ShareSources extends Visible {
   links: Pick<ShareLinks, 'find' | 'create'>;
   conversations: Pick<Conversations, 'session' | 'run'>;
-  findRun(id: string): Promise<SubagentRunRecord | undefined>;
-  access: Pick<ChatAccess, 'sees'>;
   /** The CLI a chat (`chatKey`) talks to now: what a session names when its transcript does not. */
   cliOf(chat: string): string | undefined;
 }
@@ -29,7 +26,6 @@ const NOT_YOURS =
  */
 export function shareRoutes(sources: ShareSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
-  const person = (c: { get(key: 'session'): { identity: string } }) => c.get('session').identity;
 
   // The token comes in the body: a path lands in logs (a failed request's line), a body does not.
   app.post('/open', async (c) => {
@@ -42,7 +38,7 @@ export function shareRoutes(sources: ShareSources): Hono<WebEnv> {
     if (share.target.kind === 'session') {
       conversation = await sources.conversations.session(share.target.chat, share.target.session, sources.cliOf(share.target.chat) ?? 'the CLI');
     } else {
-      const run = await sources.findRun(share.target.runId);
+      const run = await sources.runs.find(share.target.runId);
       conversation = run && run.requesterKey === share.target.chat ? await sources.conversations.run(run) : undefined;
     }
     if (!conversation) return c.json({ error: 'What this link shows is no longer kept by the bridge.' }, 404);
@@ -53,8 +49,8 @@ export function shareRoutes(sources: ShareSources): Hono<WebEnv> {
   app.post('/', async (c) => {
     const body = (await c.req.json().catch(() => ({}))) as { run?: unknown };
     if (typeof body.run !== 'string') return c.json({ error: 'Say which run: {"run": "<id>"}.' }, 400);
-    const run = await sources.findRun(body.run);
-    if (!run || !(await sources.access.sees(person(c), run.chat))) return c.json({ error: 'No such run.' }, 404);
+    const run = await visibleRun(c, sources, body.run);
+    if (!run) return c.json({ error: 'No such run.' }, 404);
     const { token, share } = await sources.links.create({ kind: 'run', chat: run.requesterKey, runId: run.runId }, person(c));
     return c.json({ path: `/share#${token}`, expiresAt: share.expiresAt });
   });
