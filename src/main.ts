@@ -86,15 +86,13 @@ async function main(argv: string[]): Promise<number> {
   const store = await ChatStore.open(config.dataDir);
   // The web chat, when served, is also the web pages' own: they show its messages and take what people write.
   const webChats = transports.all.map((t) => t.out).find((out) => out instanceof WebOutbound);
-  const { inApp } = transports;
-  const owner = transports.everyoneIsOwner;
   const app = await createApp({
     config,
     store,
     out: transports.out,
     members: transports.members,
-    ...(webChats ? { web: { outbound: webChats, inApp } } : {}),
-    ...(owner ? { trustEveryoneOn: owner } : {}),
+    web: webChats && { outbound: webChats, inApp: transports.inApp },
+    trustEveryoneOn: transports.everyoneIsOwner,
     log,
     secrets,
     downloads: transports.downloads,

@@ -7,29 +7,24 @@ import { McpEndpoint } from '../work/tools/mcp-endpoint.ts';
 import { SessionTools } from '../work/tools/session-tools.ts';
 import type { ToolDeps } from '../work/tools/tool.ts';
 
-export interface AgentTools {
-  /** The MCP endpoint the CLIs call the bridge's tools on. */
-  endpoint: McpEndpoint;
-  /** Each session's and run's secret for the endpoint, and what it may do. */
-  sessionTools: SessionTools;
-  /** How long one tool call may take: an approval's whole wait, and a minute. */
-  toolTimeoutMs: number;
-  /** What the tools work with, given once it is built: the tools start runs, and runs are given the tools. */
-  readonly provide: (deps: ToolDeps) => void;
-}
-
-/** The agents' own tools (spawn, schedule, send a file, ask for approval) over the bridge's MCP endpoint. */
+/**
+ * The agents' own tools (spawn, schedule, send a file, ask for approval) over the bridge's MCP
+ * endpoint (the one the CLIs call them on), each session's and run's secret for it (`sessionTools`),
+ * and `provide`: what the tools work with, given once it is built (the tools start runs, and runs
+ * are given the tools).
+ */
 export async function agentTools(parts: {
   config: BridgeConfig;
   approvals: Pick<ApprovalBroker, 'forget'>;
   agents: AgentLibrary;
   secrets: Secrets | undefined;
-}): Promise<AgentTools> {
+}) {
   const { config, approvals, agents } = parts;
   const { settings } = config;
   // The one forward reference: read at each call, set by `provide` before the first.
   let deps: ToolDeps | undefined;
   const endpoint = await McpEndpoint.listen({ tools: TOOLS, deps: () => deps! }, config.mcp, parts.secrets);
+  // How long one tool call may take: an approval's whole wait, and a minute.
   const toolTimeoutMs = (settings.approvalTimeoutSeconds + 60) * 1000;
   // A secret revoked is a run ended or a session replaced: its questions and allowances go too.
   const sessionTools = new SessionTools({
@@ -40,5 +35,5 @@ export async function agentTools(parts: {
     onRevoked: (name) => approvals.forget(name),
     agents,
   });
-  return { endpoint, sessionTools, toolTimeoutMs, provide: (given) => void (deps = given) };
+  return { endpoint, sessionTools, toolTimeoutMs, provide: (given: ToolDeps) => void (deps = given) };
 }

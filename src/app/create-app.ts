@@ -171,8 +171,8 @@ export async function createApp(options: {
     workers,
   });
 
-  const webLogins = config.web && options.web ? await WebLogins.open(config.dataDir) : undefined;
-  const shares = webLogins ? await ShareLinks.open(config.dataDir) : undefined;
+  const web =
+    config.web && options.web ? { sessions: await WebLogins.open(config.dataDir), shares: await ShareLinks.open(config.dataDir), ...options.web } : undefined;
   const transcripts = new Transcripts(config.dataDir);
   const conversations = new Conversations({
     transcripts,
@@ -199,7 +199,7 @@ export async function createApp(options: {
     personBudget,
     scheduler,
     people,
-    web: webLogins && shares ? { sessions: webLogins, shares, inApp: options.web?.inApp !== undefined } : undefined,
+    web,
     conversations,
     roundTrips: options.roundTrips,
   });
@@ -283,7 +283,7 @@ export async function createApp(options: {
         access,
         ledger,
         review,
-        ...(webLogins && shares && options.web ? { web: { sessions: webLogins, shares, ...options.web } } : {}),
+        web,
         conversations,
         routes: options.routes ?? [],
         scrapeMetrics: options.scrapeMetrics,

@@ -17,12 +17,12 @@ export function commandServices({
 }: Omit<CommandServices, 'web' | 'hooks' | 'health' | 'seen'> & {
   config: BridgeConfig;
   /** The web pages' sign-ins, when they are served; `inApp`: a chat app opens them signed in. */
-  web: { sessions: WebLogins; shares: ShareLinks; inApp: boolean } | undefined;
+  web: { sessions: WebLogins; shares: ShareLinks; inApp?: unknown } | undefined;
   roundTrips: ReadonlyMap<string, () => Promise<number>> | undefined;
 }): CommandServices {
   return {
     ...services,
-    ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.shares, web.inApp && config.web.url.startsWith('https:')) } : {}),
+    ...(config.web && web ? { web: webLinks(config.web.url, web.sessions, web.shares, web.inApp !== undefined && config.web.url.startsWith('https:')) } : {}),
     seen: new PeopleSeen(),
     hooks: {
       forChat: (address) => config.hooks.filter((hook) => wholeChatKey(hook.chat) === wholeChatKey(address)),

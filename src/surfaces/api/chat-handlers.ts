@@ -8,6 +8,7 @@ import { ApiError, mayActIn, namedChat, streaming, text, unary, type CallDeps } 
 import type { Bot } from '../../chat/bot.ts';
 import type { ChatSession } from '../../chat/session/chat-session.ts';
 import { apiChat, apiEvent } from './convert.ts';
+import { writer } from './watch.ts';
 import type { ChatInfo } from './generated/jsonl_bridge/v1/ChatInfo.ts';
 import type { ChatRef as ApiChatRef } from './generated/jsonl_bridge/v1/ChatRef.ts';
 import type { ChatServiceHandlers } from './generated/jsonl_bridge/v1/ChatService.ts';
@@ -80,15 +81,9 @@ async function followTurn(
   watching: AbortController,
   accepted: { turnId: string; position: number; chat: ApiChatRef },
 ): Promise<void> {
-  const gone = new Promise<void>((resolve) => {
-    call.once('cancelled', resolve);
-    call.once('close', resolve);
-  });
+  const { write, gone } = writer(call);
   // The client went away: the turn goes on, unwatched.
   void gone.then(() => watching.abort());
-  const write = async (message: ChatTurnEvent) => {
-    if (!call.write(message)) await Promise.race([new Promise((resolve) => call.once('drain', resolve)), gone]);
-  };
   await write({ accepted: { turnId: accepted.turnId, queuePosition: accepted.position, chat: accepted.chat } });
   if (!accepted.turnId) {
     await write({ ended: { turnId: '', status: 'TURN_STATUS_POSTPONED', text: '', error: 'the bridge is restarting: the message runs once it is back' } });

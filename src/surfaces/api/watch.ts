@@ -19,20 +19,20 @@ export async function watchRun(
   call: ServerWritableStream<unknown, AgentEvent>,
   bareNumbers: string,
 ): Promise<void> {
-  const gone = closed(call);
-  for await (const item of followRun(subagents, run, fromSequence, () => gone.value)) {
+  const { write, left } = writer(call);
+  for await (const item of followRun(subagents, run, fromSequence, left)) {
     if ('event' in item) {
       const event = apiEvent(item.event, item.sequence);
-      if (event) await write(call, event);
-    } else await write(call, { sequence: item.sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(item.ended, bareNumbers) } });
+      if (event) await write(event);
+    } else await write({ sequence: item.sequence, timestampMs: Date.now(), parentToolUseId: '', ended: { run: subagentInfo(item.ended, bareNumbers) } });
   }
 }
 
 /** An orchestration's steps as they start and end (those already past first), then how it ended. */
 export async function watchOrchestration(orchestrator: Orchestrator, id: string, call: ServerWritableStream<unknown, OrchestrationEvent>): Promise<void> {
   const told = new Map<string, string>();
-  const gone = closed(call);
-  while (!gone.value) {
+  const { write, left } = writer(call);
+  while (!left()) {
     const record = orchestrator.get(id);
     if (!record) return;
     for (const step of record.plan.steps) {
@@ -41,11 +41,11 @@ export async function watchOrchestration(orchestrator: Orchestrator, id: string,
       if (told.get(step.id) === now || now === 'pending') continue;
       const subagentId = state?.runId ?? '';
       // A step seen only once it had ended still gets its start, so every step reads started → ended.
-      if (now === 'running' || (!told.has(step.id) && subagentId)) await write(call, { orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
+      if (now === 'running' || (!told.has(step.id) && subagentId)) await write({ orchestrationId: id, stepStarted: { stepId: step.id, subagentId } });
       told.set(step.id, now);
-      if (now === 'completed') await write(call, { orchestrationId: id, stepCompleted: { stepId: step.id, subagentId, result: state?.summary ?? '' } });
+      if (now === 'completed') await write({ orchestrationId: id, stepCompleted: { stepId: step.id, subagentId, result: state?.summary ?? '' } });
       else if (now !== 'running')
-        await write(call, {
+        await write({
           orchestrationId: id,
           stepFailed: { stepId: step.id, subagentId, error: state?.error ?? now, skipped: now === 'skipped' },
         });
@@ -55,23 +55,26 @@ export async function watchOrchestration(orchestrator: Orchestrator, id: string,
       const done = record.plan.steps.filter((step) => record.steps[step.id]?.status === 'completed').length;
       const summary = `${done} of ${steps} steps completed`;
       const error = record.status === 'stopped' ? `stopped by ${record.stoppedBy ?? 'someone'}` : summary;
-      await write(call, record.status === 'completed' ? { orchestrationId: id, completed: { summary } } : { orchestrationId: id, failed: { error } });
+      await write(record.status === 'completed' ? { orchestrationId: id, completed: { summary } } : { orchestrationId: id, failed: { error } });
       return;
     }
     await delay(POLL_MS);
   }
 }
 
-/** Writes one message, waiting while the client's buffer is full. */
-async function write<T>(call: ServerWritableStream<unknown, T>, message: T): Promise<void> {
-  if (!call.write(message)) await new Promise((resolve) => call.once('drain', resolve));
-}
-
-/** Becomes true once the client has gone (cancelled, or its connection closed). */
-function closed(call: ServerWritableStream<unknown, unknown>): { value: boolean } {
-  const state = { value: false };
-  const mark = () => (state.value = true);
-  call.once('cancelled', mark);
-  call.once('close', mark);
-  return state;
+/**
+ * A stream's writing: `write` writes one message, waiting while the client's buffer is full
+ * (or until it goes); `gone` resolves, and `left` is true, once the client has gone (cancelled,
+ * or its connection closed).
+ */
+export function writer<T>(call: ServerWritableStream<unknown, T>) {
+  let left = false;
+  const gone = new Promise<void>((resolve) => {
+    call.once('cancelled', resolve);
+    call.once('close', resolve);
+  }).then(() => void (left = true));
+  const write = async (message: T) => {
+    if (!call.write(message)) await Promise.race([new Promise((resolve) => call.once('drain', resolve)), gone]);
+  };
+  return { write, gone, left: () => left };
 }
