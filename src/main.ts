@@ -1,7 +1,7 @@
 // The bridge's entry: `npm start` (every chat app whose settings are present) or `npm start -- --console` (this terminal).
 import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './kernel/errors/config-error.ts';
-import { entry, SAME_SIGNAL_MS, sayWalls, startAgentsHere } from './app/entry.ts';
+import { entry, onSignals, sayWalls, startAgentsHere } from './app/entry.ts';
 import { COMMAND_NAMES, createApp } from './app/create-app.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './app/config.ts';
 import { createLog, type Log } from './kernel/log/logger.ts';
@@ -131,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
     if (line) console.error(line);
     return shutdown(why);
   };
-  onSignals(drain, inTerminal, log);
+  leaveOnSignals(drain, inTerminal, log);
   // Who the agents run as, and in what walls: in a log, before the line that says the bridge runs
   // (whoever waits for that line has them); in a terminal, after the greeting a person reads first.
   if (!inTerminal) sayWalls(config, log);
@@ -178,32 +178,27 @@ async function main(argv: string[]): Promise<number> {
  * Second: leave at once, ending the CLIs' processes first (none outlives the bridge); what was
  * running is resumed at the next start.
  */
-function onSignals(shutdown: (signal: NodeJS.Signals) => Promise<void>, inTerminal: boolean, log: Log): void {
-  let firstAt: number | undefined;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (firstAt !== undefined) {
-        if (Date.now() - firstAt < SAME_SIGNAL_MS) return;
-        const leaving = `${signal} again: leaving now; what was running resumes at the next start`;
-        // In the terminal, in the words of its first line; a server's log warns.
-        if (inTerminal) {
-          console.error('Leaving now: what was running goes on at the next start.');
-          log.info(leaving);
-        } else log.warn(leaving);
-        endClis();
-        process.exit(130);
-      }
-      firstAt = Date.now();
-      log.info(`${signal}: draining, then shutting down (again to leave at once)`);
-      shutdown(signal).then(
-        () => process.exit(0),
-        (error) => {
-          log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
+function leaveOnSignals(shutdown: (signal: NodeJS.Signals) => Promise<void>, inTerminal: boolean, log: Log): void {
+  onSignals((signal, before) => {
+    if (before) {
+      const leaving = `${signal} again: leaving now; what was running resumes at the next start`;
+      // In the terminal, in the words of its first line; a server's log warns.
+      if (inTerminal) {
+        console.error('Leaving now: what was running goes on at the next start.');
+        log.info(leaving);
+      } else log.warn(leaving);
+      endClis();
+      process.exit(130);
+    }
+    log.info(`${signal}: draining, then shutting down (again to leave at once)`);
+    shutdown(signal).then(
+      () => process.exit(0),
+      (error) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
 }
 
 run(

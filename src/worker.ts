@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ConfigError, EX_CONFIG } from './kernel/errors/config-error.ts';
 import { configSecrets, loadConfig, type BridgeConfig } from './app/config.ts';
 import { createLog, type Log } from './kernel/log/logger.ts';
-import { entry, SAME_SIGNAL_MS, sayWalls, startAgentsHere } from './app/entry.ts';
+import { entry, onSignals, sayWalls, startAgentsHere } from './app/entry.ts';
 import { lockDataDir } from './kernel/store/data-lock.ts';
 import { safeFileName } from './engine/files/safe-name.ts';
 import { ensurePrivateDir } from './kernel/store/private-files.ts';
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
     await tracing.shutdown();
     return EX_CONFIG;
   }
-  await new Promise<void>((resolve) => onSignals(sessions, config.restart.drainMs, log, resolve, () => endOwnClis(config.dataDir)));
+  await new Promise<void>((resolve) => leaveOnSignals(sessions, config.restart.drainMs, log, resolve, () => endOwnClis(config.dataDir)));
   await metricsListener?.close();
   // What its runs' spans still hold, and its last runs' metrics, reach the collector before it leaves.
   await Promise.all([tracing.shutdown(), telemetry.shutdown(log)]);
@@ -85,37 +85,28 @@ async function main(): Promise<number> {
  * hand back the rest), then leave. Second: hand back what is still running now. Third: leave
  * at once (what was running is then the stall check's).
  */
-function onSignals(host: SessionHost, drainMs: number, log: Log, left: () => void, endClis: () => void): void {
+function leaveOnSignals(host: SessionHost, drainMs: number, log: Log, left: () => void, endClis: () => void): void {
   let deadline: DrainDeadline | undefined;
-  let lastAt = 0;
-  let forced = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (Date.now() - lastAt < SAME_SIGNAL_MS) return;
-      lastAt = Date.now();
-      if (!deadline) {
-        log.info(`${signal}: draining, then leaving (again to hand back what is still running now)`);
-        deadline = new DrainDeadline(drainMs);
-        drainWorker(host, deadline, log)
-          .then(() => host.close())
-          .then(left, (error) => {
-            log.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          });
-        return;
-      }
-      if (!forced) {
-        forced = true;
-        log.warn(`${signal} again: handing back what is still running now (again to leave at once)`);
-        deadline.force();
-        return;
-      }
+  onSignals((signal, before) => {
+    if (before === 0) {
+      log.info(`${signal}: draining, then leaving (again to hand back what is still running now)`);
+      deadline = new DrainDeadline(drainMs);
+      drainWorker(host, deadline, log)
+        .then(() => host.close())
+        .then(left, (error) => {
+          log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        });
+    } else if (before === 1) {
+      log.warn(`${signal} again: handing back what is still running now (again to leave at once)`);
+      deadline?.force();
+    } else {
       log.warn(`${signal} again: leaving now; what was running here goes on on another worker once its lease lapses`);
       // No CLI outlives the worker: their groups are ended and waited for.
       endClis();
       process.exit(130);
-    });
-  }
+    }
+  });
 }
 
 run(main, (code) => process.exit(code));

@@ -40,7 +40,19 @@ export function entry(name: string) {
  * How long a second signal is the first one again: under `npm start` (or `npm run worker`), the
  * process group's SIGTERM (or Ctrl-C's SIGINT) also comes forwarded by npm, a moment later.
  */
-export const SAME_SIGNAL_MS = 1000;
+const SAME_SIGNAL_MS = 1000;
+
+/** Calls `handle` at each SIGINT or SIGTERM (but one within SAME_SIGNAL_MS of the last), with how many came before it. */
+export function onSignals(handle: (signal: NodeJS.Signals, before: number) => void): void {
+  let before = 0;
+  let lastAt = 0;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => {
+      if (Date.now() - lastAt < SAME_SIGNAL_MS) return;
+      lastAt = Date.now();
+      handle(signal, before++);
+    });
+}
 
 /**
  * What a process that runs CLIs (the bridge, a worker) does before its first: its traces
