@@ -72,13 +72,9 @@ function main(): void {
   void bridge.start().then(() => agent.start());
 }
 
-function parsedUrl(text: string | undefined): URL | undefined {
-  try {
-    const url = new URL(text ?? '');
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
+function parsedUrl(text = ''): URL | undefined {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  return url && /^https?:$/.test(url.protocol) ? url : undefined;
 }
 
 /** An error's words, with its cause's (fetch's "fetch failed" says nothing of why). */
