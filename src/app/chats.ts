@@ -7,6 +7,7 @@ import type { ChatSession } from '../chat/session/chat-session.ts';
 import { ruledAgents } from '../kernel/policy/approval-rules.ts';
 import { credentialGate } from './checks/credential-gate.ts';
 import { userKey } from '../kernel/ports/chat.ts';
+import { warnIfFails } from '../kernel/log/logger.ts';
 import { plain } from '../kernel/rich/index.ts';
 import type { LivePool } from '../engine/session/live-pool.ts';
 import type { RemoteSessions } from '../work/workers/remote-sessions.ts';
@@ -25,9 +26,7 @@ export function chatSessions(
   const { sessionTools, agents, trusts, remote } = parts;
   const tell = async (chat: ChatSession, text: string) => {
     const replyTo = chat.record.pending?.find((message) => message.id === chat.current?.id)?.messageId;
-    await parts.out
-      .send(chat.address, plain(text), replyTo ? { replyTo } : {})
-      .catch((error: Error) => parts.log.warn({ chat: chat.record.key }, `a handover line failed: ${error.message}`));
+    await warnIfFails(parts.out.send(chat.address, plain(text), replyTo ? { replyTo } : {}), parts.log, 'a handover line', { chat: chat.record.key });
   };
   return new ChatSessions({
     config: parts.config,

@@ -1,6 +1,7 @@
 import type { RunCosts } from '../work/subagents/spawner.ts';
 import { runPermissions } from '../chat/agent/agent-permissions.ts';
 import type { ChatSessions } from '../chat/session/chat-sessions.ts';
+import { warnIfFails } from '../kernel/log/logger.ts';
 import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import { Orchestrator } from '../work/orchestration/orchestrator.ts';
 import { graphSvg } from '../services/pictures/graph-svg.ts';
@@ -42,7 +43,7 @@ export function wireRuns(
   const toolsFor = (run: SubagentRunRecord, reuse?: string) => sessionTools.forSubagent(run, reuse);
   // A line in a run's chat (a run of no chat has none); `what` names it in the log should it fail.
   const say = (run: SubagentRunRecord, line: string, what: string) => {
-    if (!isNoChat(run.chat)) void out.send(run.chat, plain(line)).catch((error: Error) => log.warn({ run: run.runId }, `${what} failed: ${error.message}`));
+    if (!isNoChat(run.chat)) void warnIfFails(out.send(run.chat, plain(line)), log, what, { run: run.runId });
   };
   // Runs of no chat (the API's) have nobody to ask: they only read unless BRIDGE_API_NO_CHAT_MODE says bypass.
   const chatMode = (address: ChatRef): PermissionMode => (isNoChat(address) ? (config.api?.noChatMode ?? 'safe') : parts.chats.get(address).permissionMode);

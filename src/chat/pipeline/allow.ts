@@ -1,6 +1,6 @@
 import type { ChatPeople } from '../../work/access/chat-people.ts';
 import type { PeopleSeen } from '../../work/access/people-seen.ts';
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { chatKey, userKey, wholeChatKey, type Outbound } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
 import { allowedElsewhere, deniedHere, refusal, type RefusalThrottle } from '../people/refusals.ts';
@@ -44,8 +44,6 @@ export function allow(parts: AllowParts): Step<MessageContext> {
         ? allowedElsewhere()
         : refusal(allowlist.writtenId(address, user), !message.private);
     // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.
-    void out
-      .send(address, text, { replyTo: message.messageId })
-      .catch((error: Error) => log.warn({ chat: chatKey(address), user: user.id }, `the refusal failed: ${error.message}`));
+    void warnIfFails(out.send(address, text, { replyTo: message.messageId }), log, 'the refusal', { chat: chatKey(address), user: user.id });
   });
 }

@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
 import { promptWithFiles } from '../../engine/files/prompt.ts';
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { chatKey, type Outbound } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { Attachments, Prompt } from '../session/attachments.ts';
@@ -30,7 +30,10 @@ export async function keepForRestart(parts: DrainParts, chat: ChatSession, promp
   const files = [...(await parts.attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
   const text = promptWithFiles(prompt.text, files, chat.record.workdir);
   await chat.messages.addPending({ id: nanoid(10), text, by: prompt.user.id, messageId: prompt.messageId });
-  await parts.out
-    .send(chat.address, plain(DRAIN_WORDS[parts.draining() ?? 'restart'].kept), { replyTo: prompt.messageId })
-    .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the restart notice failed: ${error.message}`));
+  await warnIfFails(
+    parts.out.send(chat.address, plain(DRAIN_WORDS[parts.draining() ?? 'restart'].kept), { replyTo: prompt.messageId }),
+    parts.log,
+    'the restart notice',
+    { chat: chatKey(chat.address) },
+  );
 }

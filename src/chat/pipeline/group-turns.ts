@@ -1,4 +1,4 @@
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { chatKey, userKey, type Outbound } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
 import { notNamedForTurns, type RefusalThrottle } from '../people/refusals.ts';
@@ -25,8 +25,6 @@ export function groupTurns(parts: GroupTurnsParts): Step<MessageContext> {
     if (command || allowlist.mayStartTurns(address, user, !message.private)) return next();
     if (!turnRefusals.shouldRefuse(userKey(address.transport, user))) return;
     log.info({ chat: chatKey(address), user: user.id }, 'a turn refused: only people named with /allow start turns in this group');
-    void out
-      .send(address, notNamedForTurns(), { replyTo: message.messageId })
-      .catch((error: Error) => log.warn({ chat: chatKey(address) }, `the refusal failed: ${error.message}`));
+    void warnIfFails(out.send(address, notNamedForTurns(), { replyTo: message.messageId }), log, 'the refusal', { chat: chatKey(address) });
   });
 }

@@ -4,7 +4,7 @@ import { ProgressState } from '../../work/presentation/progress.ts';
 import type { Button, ChatRef, MessageRef, Outbound } from '../../kernel/ports/chat.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import type { TurnOutcome } from '../../engine/session/turn.ts';
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 
 export interface PresenterOptions {
   title: string;
@@ -118,10 +118,7 @@ export class TurnPresenter {
   warnLater(text: RichText, inMs: number): void {
     clearTimeout(this.timeoutWarning);
     this.timeoutWarning = setTimeout(
-      () =>
-        void this.out
-          .send(this.to, text, { replyTo: this.options.replyTo })
-          .catch((error: Error) => this.options.log.warn(`the timeout warning failed: ${error.message}`)),
+      () => void warnIfFails(this.out.send(this.to, text, { replyTo: this.options.replyTo }), this.options.log, 'the timeout warning'),
       inMs,
     );
     this.timeoutWarning.unref();

@@ -5,7 +5,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import { truncate } from '../../work/presentation/format/index.ts';
 import { chatKey, type Attachment, type IncomingMessage, type Outbound } from '../../kernel/ports/chat.ts';
 import type { ChatSession } from './chat-session.ts';
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 
 /** A prompt on its way to a turn: the words, and files already saved for it. */
 export type Prompt = IncomingMessage & { files?: SavedFile[] };
@@ -127,9 +127,9 @@ export class Attachments {
   private async handle(chat: ChatSession, messages: IncomingMessage[]): Promise<void> {
     const first = messages[0]!;
     const reply = (text: string) =>
-      this.options.out
-        .send(chat.address, plain(text), { replyTo: first.messageId })
-        .catch((error: Error) => this.options.log.warn({ chat: chatKey(chat.address) }, `a file notice failed: ${error.message}`));
+      warnIfFails(this.options.out.send(chat.address, plain(text), { replyTo: first.messageId }), this.options.log, 'a file notice', {
+        chat: chatKey(chat.address),
+      });
     const inbox = this.options.inboxes.get(chat.address.transport);
     if (!inbox) {
       await reply('Files cannot be received here.');
@@ -200,9 +200,7 @@ export class Attachments {
       const names = (chat.record.waitingFiles?.[userId] ?? []).map((file) => basename(file.path));
       if (!names.length) return;
       const text = `📎 ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} saved in ${INBOX_DIR}/. Your next message goes to the agent with ${names.length === 1 ? 'it' : 'them'}; say what to do.`;
-      void this.options.out
-        .send(chat.address, plain(text))
-        .catch((error: Error) => this.options.log.warn({ chat: chatKey(chat.address) }, `a file reminder failed: ${error.message}`));
+      void warnIfFails(this.options.out.send(chat.address, plain(text)), this.options.log, 'a file reminder', { chat: chatKey(chat.address) });
     }, this.options.reminderMs ?? 60_000);
     reminder.unref();
     this.reminders.set(key, reminder);

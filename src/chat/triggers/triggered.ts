@@ -1,4 +1,4 @@
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import type { OutsideSource } from '../../kernel/store/chat-store.ts';
 import { chatKey, type ChatRef, type RichText } from '../../kernel/ports/chat.ts';
 import { spawnedText, stopButton } from '../../work/presentation/runs.ts';
@@ -58,16 +58,13 @@ export class Triggered {
       await this.tell(chat, `${from} did not start its run: ${result.error}`);
       return { ok: false, reason: result.error };
     }
-    await this.parts.bot.out
-      .send(chat, heading)
-      .then(() => this.parts.bot.out.send(chat, spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] }))
-      .catch((error: Error) => this.parts.log.warn({ chat: chatKey(chat) }, `a notice of ${from} failed: ${error.message}`));
+    const { out } = this.parts.bot;
+    const notices = out.send(chat, heading).then(() => out.send(chat, spawnedText(result.run, result.queuePosition), { buttons: [[stopButton(result.run)]] }));
+    await warnIfFails(notices, this.parts.log, `a notice of ${from}`, { chat: chatKey(chat) });
     return { ok: true, runId: result.run.runId };
   }
 
   tell(chat: ChatRef, text: string): Promise<unknown> {
-    return this.parts.bot.out
-      .send(chat, plain(text))
-      .catch((error: Error) => this.parts.log.warn({ chat: chatKey(chat) }, `a notice failed: ${error.message}`));
+    return warnIfFails(this.parts.bot.out.send(chat, plain(text)), this.parts.log, 'a notice', { chat: chatKey(chat) });
   }
 }

@@ -1,5 +1,5 @@
 import { resumed } from '../../services/telemetry/metrics-sessions.ts';
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { truncate } from '../../work/presentation/format/index.ts';
 import { chatKey, type IncomingMessage, type Outbound } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
@@ -68,9 +68,10 @@ export async function recoverInterrupted(chats: readonly ChatSession[], parts: R
       }
       if (recovery.kind !== 'waiting') {
         await chat.messages.updatePending(entry.id, { resumes: (entry.resumes ?? 0) + 1 });
-        await parts.out
-          .send(chat.address, plain(`↻ Resuming after the restart: “${truncate(entry.text.replace(/\s+/g, ' '), 80)}”`), { replyTo: entry.messageId })
-          .catch((error: Error) => parts.log.warn({ chat: chatKey(chat.address) }, `the resume notice failed: ${error.message}`));
+        const notice = `↻ Resuming after the restart: “${truncate(entry.text.replace(/\s+/g, ' '), 80)}”`;
+        await warnIfFails(parts.out.send(chat.address, plain(notice), { replyTo: entry.messageId }), parts.log, 'the resume notice', {
+          chat: chatKey(chat.address),
+        });
         // The notice may have waited out a flood limit, and a signal come meanwhile.
         if (parts.stopping()) return leaveForNextStart(parts.log);
       }

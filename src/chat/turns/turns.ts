@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { chatKey, type Button, type IncomingMessage, type Outbound } from '../../kernel/ports/chat.ts';
 import { ordinal } from '../../work/presentation/ordinal.ts';
 import { displayPath } from '../../work/presentation/paths.ts';
@@ -114,8 +114,7 @@ export class Turns {
     const outside = pending?.outside ?? message.outside;
     const log = this.options.log.child({ chat: chatKey(address), turn: turnId, message: message.messageId });
     // A line in reply to the message; `what` names it in the log, should it fail.
-    const notice = (text: string, what: string) =>
-      out.send(address, plain(text), { replyTo: message.messageId }).catch((error: Error) => log.warn(`${what} failed: ${error.message}`));
+    const notice = (text: string, what: string) => warnIfFails(out.send(address, plain(text), { replyTo: message.messageId }), log, what);
     // Outside text kept across a restart whose chat now allows more than its sender (another default): it does not run.
     if (outside && allowsMore(chat.effectivePermissionMode, outside.ceiling)) {
       await notice(
@@ -273,9 +272,7 @@ export class Turns {
         await spans.delivering(chat.address.transport, () => presenter.finish(outcome));
         const stoppedFor = cap?.stoppedFor;
         if (stoppedFor !== undefined && outcome.status === 'stopped')
-          await out
-            .send(chat.address, plain(costStopText(stoppedFor, turn.budgetUsd!)), { replyTo: turn.messageId })
-            .catch((error: Error) => log.warn(`the cost notice failed: ${error.message}`));
+          await warnIfFails(out.send(chat.address, plain(costStopText(stoppedFor, turn.budgetUsd!)), { replyTo: turn.messageId }), log, 'the cost notice');
         answerShown();
         await chat.noteWork(text, outcome);
         for (const listener of this.listeners) listener(chat, outcome, turn);

@@ -73,6 +73,14 @@ export function silentLog(): Log {
   return pino({ level: 'silent' });
 }
 
+/** Work whose failure is worth only a warning (a notice to a chat, a note): logged as `<what> failed: <why>`, never thrown. */
+export function warnIfFails(work: Promise<unknown>, log: Log, what: string, fields: object = {}): Promise<void> {
+  return work.then(
+    () => undefined,
+    (error: Error) => log.warn(fields, `${what} failed: ${error.message}`),
+  );
+}
+
 /** Fields of a line about a chat's work or about a caller from outside, not about the bridge. */
 const TERMINAL_SKIPS = ['chat', 'hook', 'login'];
 

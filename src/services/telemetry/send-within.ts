@@ -1,4 +1,4 @@
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 
 /** However slow or unreachable the collector, an ending process waits at most this long for its spans or its last metrics. */
 export const SEND_WITHIN_MS = 5000;
@@ -9,8 +9,5 @@ export const SEND_WITHIN_MS = 5000;
  * A failure is a warning, never a throw: telemetry never stops what it watches.
  */
 export function sendWithin(work: Promise<void>, what: string, log: Log): Promise<void> {
-  return Promise.race([
-    work.catch((error: Error) => log.warn(`${what} failed: ${error.message}`)),
-    new Promise<void>((resolve) => setTimeout(resolve, SEND_WITHIN_MS).unref()),
-  ]);
+  return Promise.race([warnIfFails(work, log, what), new Promise<void>((resolve) => setTimeout(resolve, SEND_WITHIN_MS).unref())]);
 }

@@ -15,7 +15,7 @@ import { cascade, isFinished, overallStatus, readySteps } from './schedule.ts';
 import type { StepStates } from './state.ts';
 import { promptWithUpstream } from './upstream.ts';
 import { ProgressPictures, type ProgressDrawing } from './progress-picture.ts';
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 
 /** Where a plan's steps start from: its author's chat (or run), directory, CLI, depth and limits. */
 export type PlanOrigin = Omit<SpawnOrigin, 'orchestration' | 'requesterSessionId'>;
@@ -298,9 +298,7 @@ export class Orchestrator {
     if (!record?.progressMessageId) return;
     this.lastProgress.set(id, Date.now());
     const ref = { ...record.chat, messageId: record.progressMessageId };
-    await this.options.out
-      .edit(ref, this.progressText(record))
-      .catch((error: Error) => this.log.warn({ orchestration: record.id }, `editing the orchestration's progress failed: ${error.message}`));
+    await warnIfFails(this.options.out.edit(ref, this.progressText(record)), this.log, "editing the orchestration's progress", { orchestration: record.id });
     // The picture follows the text, at most as often; the one drawn at the end shows how it ended.
     this.pictures?.update(id);
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isNoChat, type Outbound, type RichText } from '../../kernel/ports/chat.ts';
 import type { SubagentRunRecord } from '../subagents/record.ts';
-import type { Log } from '../../kernel/log/logger.ts';
+import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import type { OrchestrationRecord } from './orchestration-record.ts';
 
 /** How an orchestration is drawn (the presentation's and the pictures' work, handed in). */
@@ -52,7 +52,7 @@ export class ProgressPictures {
     void (async () => {
       while (state.again) {
         state.again = false;
-        await this.draw(id).catch((error: Error) => this.options.log.warn({ orchestration: id }, `the orchestration's picture failed: ${error.message}`));
+        await warnIfFails(this.draw(id), this.options.log, "the orchestration's picture", { orchestration: id });
       }
     })().finally(() => this.busy.delete(id));
   }
