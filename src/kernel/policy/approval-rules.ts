@@ -125,10 +125,11 @@ function domainMatches(domain: string, url: string): boolean {
 
 /** A tool name with `*` in it (`mcp__prod__*`); a bare `mcp__server` covers its server's tools. */
 function globName(name: string): RegExp {
-  const body = name.split('*').map(escape).join('.*');
+  const body = name.split('*').map(escapeRegExp).join('.*');
   return new RegExp(name.startsWith('mcp__') && !name.slice(5).includes('__') ? `^${body}(?:__.*)?$` : `^${body}$`);
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name as a regular expression matches it, letter for letter. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 }

@@ -1,5 +1,6 @@
 import type { Attachment } from '../../kernel/ports/chat.ts';
-import { asCommand, escapeRegExp, fileAttachment } from '../serving/incoming.ts';
+import { asCommand, fileAttachment } from '../serving/incoming.ts';
+import { escapeRegExp } from '../../kernel/policy/approval-rules.ts';
 
 /** A room message's content, as far as the bridge reads it. */
 export interface MessageContent {

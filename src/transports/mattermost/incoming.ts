@@ -1,5 +1,6 @@
 import type { Attachment } from '../../kernel/ports/chat.ts';
-import { escapeRegExp, fileAttachment, mentionedText } from '../serving/incoming.ts';
+import { fileAttachment, mentionedText } from '../serving/incoming.ts';
+import { escapeRegExp } from '../../kernel/policy/approval-rules.ts';
 
 /** A post as the WebSocket's `posted` event carries it, as far as the bridge reads it. */
 export interface EventPost {

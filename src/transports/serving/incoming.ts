@@ -74,8 +74,3 @@ export function personIdOn(transport: string, person: string, shape: RegExp): st
   const [on, id = ''] = person.split(/:(.*)/s);
   return on === transport && shape.test(id) ? id : undefined;
 }
-
-/** A name as a regular expression matches it, letter for letter. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-}
