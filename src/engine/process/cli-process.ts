@@ -7,6 +7,7 @@ import { Secrets } from '../../kernel/log/secrets.ts';
 import { MODEL_CREDENTIAL_VARIABLES } from '../sandbox/model-api-access.ts';
 import { TailBuffer } from './tail-buffer.ts';
 import { signalIfThere } from './owner-marks.ts';
+import { delay } from '../../kernel/concurrency/delay.ts';
 import { enclose, wallsUp, type Enclosure } from '../sandbox/walls.ts';
 import { type WallScope } from '../sandbox/wall-scope.ts';
 
@@ -138,10 +139,7 @@ export class CliProcess {
   private async terminate(graceMs: number): Promise<void> {
     if (this.hasExited) return;
     this.killGroup('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
-    await Promise.race([this.exited, graceOver]);
-    clearTimeout(timer);
+    await Promise.race([this.exited, delay(graceMs)]);
     // Even when the CLI obeyed SIGTERM, children that ignored it may still be in the group.
     this.killGroup('SIGKILL');
     await this.exited;
