@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { serialized } from '../../src/engine/worktrees/repo.ts';
+import { byRepository } from '../../src/engine/worktrees/repo.ts';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-describe('serialized', () => {
+describe('byRepository', () => {
   it('runs tasks under one key one at a time, in order, past failures', async () => {
     const events: string[] = [];
     const task =
@@ -15,7 +15,11 @@ describe('serialized', () => {
         if (fail) throw new Error(name);
         return name;
       };
-    const results = await Promise.allSettled([serialized('repo', task('a')), serialized('repo', task('b', true)), serialized('repo', task('c'))]);
+    const results = await Promise.allSettled([
+      byRepository.run('repo', task('a')),
+      byRepository.run('repo', task('b', true)),
+      byRepository.run('repo', task('c')),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(events).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });
@@ -27,7 +31,7 @@ describe('serialized', () => {
       await tick();
       events.push(`end ${name}`);
     };
-    await Promise.all([serialized('one', task('a')), serialized('two', task('b'))]);
+    await Promise.all([byRepository.run('one', task('a')), byRepository.run('two', task('b'))]);
     expect(events.slice(0, 2)).toEqual(['start a', 'start b']);
   });
 });

@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import { childEnv } from '../process/child-env.ts';
 import { currentBranch, git, gitOr, type GitFailure, resolveCommit } from './git.ts';
-import { locateRepo, serialized } from './repo.ts';
+import { locateRepo, byRepository } from './repo.ts';
 import type { Worktree } from './types.ts';
 import { WorktreeError } from './worktree-error.ts';
 import { repositoryProgram } from './repo-programs.ts';
@@ -37,7 +37,9 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
   // and the retry in git() is safe. `worktree add -b` could fail after making the branch.
   await gitOr(['branch', '--no-track', branch, baseCommit], root, explained(`could not create branch ${branch}`));
   try {
-    await serialized(commonDir, () => gitOr(['worktree', 'add', '--quiet', '--', path, branch], root, explained(`could not create a worktree at ${path}`)));
+    await byRepository.run(commonDir, () =>
+      gitOr(['worktree', 'add', '--quiet', '--', path, branch], root, explained(`could not create a worktree at ${path}`)),
+    );
   } catch (error) {
     await git(['branch', '-D', '--', branch], { cwd: root }).catch(() => undefined);
     throw error;

@@ -1,5 +1,5 @@
 import { exists, git, GitFailure, resolveCommit } from './git.ts';
-import { locateRepo, serialized } from './repo.ts';
+import { locateRepo, byRepository } from './repo.ts';
 import type { Worktree } from './types.ts';
 
 export interface RemoveResult {
@@ -22,7 +22,7 @@ export async function removeWorktree(wt: Worktree, options: { force?: boolean } 
   }
   // Queued behind this process's own worktree adds: a prune could take a half-made one for stale.
   const { commonDir } = await locateRepo(wt.repoRoot);
-  const dirError = await serialized(commonDir, () => removeDirectory(wt, force));
+  const dirError = await byRepository.run(commonDir, () => removeDirectory(wt, force));
   if (dirError) return { removed: false, reason: `could not remove worktree ${wt.path}: ${dirError}` };
   const branchError = await deleteBranch(wt);
   if (branchError) return { removed: false, reason: `removed worktree ${wt.path} but kept branch ${wt.branch}: ${branchError}` };

@@ -53,8 +53,4 @@ const isDirectory = (path: string): Promise<boolean> =>
  * repository's list of worktrees one change at a time, keyed by its common git directory.
  * (Other processes' races are left to the retry in git().)
  */
-const byRepository = new KeyedSerializer();
-
-export function serialized<T>(commonDir: string, task: () => Promise<T>): Promise<T> {
-  return byRepository.run(commonDir, task);
-}
+export const byRepository = new KeyedSerializer();
