@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { lchown } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
@@ -54,7 +54,7 @@ function ownedFolder(path: string, uid: number, mode: number, user: AgentUser): 
 export function agentReadableFolder(what: string): string {
   const user = agentUser();
   if (!user) return scratchFolder(what);
-  const folder = mkdtempSync(join(agentSpace(user), `jsonl-bridge-${what}-${process.pid}-`));
+  const folder = scratchFolder(what, agentSpace(user));
   chmodSync(folder, 0o711);
   return folder;
 }
