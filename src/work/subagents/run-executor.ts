@@ -88,10 +88,13 @@ export class RunExecutor {
     let stopReason: string | undefined;
     let ended = false;
     const inbox: string[] = [];
-    const ending = this.run(run, reports, inbox, options, (created) => {
+    const ending = this.runHere(run, reports, inbox, options, (created) => {
       session = created;
       if (stopReason) void created.stop(stopReason);
-    }).finally(() => (ended = true));
+    })
+      // Its session on a worker is over with it.
+      .finally(() => this.options.remote?.leave(runKey(run)))
+      .finally(() => (ended = true));
     return {
       ending,
       stop: async (reason) => {
@@ -131,21 +134,6 @@ export class RunExecutor {
   /** Once its runs have ended. */
   async close(): Promise<void> {
     this.output.close();
-  }
-
-  private async run(
-    run: SubagentRunRecord,
-    reports: RunReports,
-    inbox: string[],
-    options: ExecuteOptions,
-    started: (session: AgentSession) => void,
-  ): Promise<RunEnding> {
-    try {
-      return await this.runHere(run, reports, inbox, options, started);
-    } finally {
-      // Its session on a worker is over with it.
-      await this.options.remote?.leave(runKey(run));
-    }
   }
 
   private async runHere(
