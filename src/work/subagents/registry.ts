@@ -18,7 +18,7 @@ import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from 
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 import { carrierOf } from '../../services/telemetry/trace-context.ts';
-import { tracedReports, tracedRun, traceEnding } from './run-spans.ts';
+import { tracedRun, traceEnding } from './run-spans.ts';
 
 export interface RegistryOptions {
   store: RunStore;
@@ -341,11 +341,10 @@ export class SubagentRegistry {
     await this.follow(run, live, execution, spans);
   }
 
-  /** What a running run reports goes to its record, its log (opened here) and the audit trail. */
+  /** What a running run reports goes to its record, its log (opened here), the audit trail and its spans. */
   private reportsFor(run: SubagentRunRecord, live: Live, spans?: AgentSpans): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    const reports = runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked, this.options.onStuck);
-    return spans ? tracedReports(reports, spans) : reports;
+    return runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked, this.options.onStuck, spans);
   }
 
   /** Waits for a running run's ending, records it, and gives its slot to the next one. */

@@ -5,14 +5,15 @@ import type { RunReports } from './execution.ts';
 import type { SubagentRunRecord } from './record.ts';
 import type { RunLog } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
+import type { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 
 /** What the model answering looks like: after it, a CLI's retries are a new story. */
 const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text', 'usage', 'tool_start', 'tool_end', 'result']);
 
 /**
- * What a running run reports goes to its record, its log and the audit trail. A note on its
- * record that cannot be written (the disk is full) is logged: the run goes on, and its ending
- * is written whole.
+ * What a running run reports goes to its record, its log, the audit trail and its spans (when
+ * it is traced). A note on its record that cannot be written (the disk is full) is logged: the
+ * run goes on, and its ending is written whole.
  */
 export function runReports(
   run: SubagentRunRecord,
@@ -22,6 +23,7 @@ export function runReports(
   problems: Log,
   blocked?: (run: SubagentRunRecord, host: string, why: string) => void,
   stuck?: (run: SubagentRunRecord, words: string) => void,
+  spans?: AgentSpans,
 ): RunReports {
   // Once per host for the whole run: each of its turns is a process of its own, with its own proxy.
   const told = new Set<string>();
@@ -42,8 +44,12 @@ export function runReports(
         toldStuck = true;
         stuck?.(current(), event.message);
       }
+      spans?.observe(event);
     },
-    onSession: (sessionId) => note({ childSessionId: sessionId }, 'session'),
+    onSession: (sessionId) => {
+      spans?.conversation(sessionId);
+      note({ childSessionId: sessionId }, 'session');
+    },
     // Every tool call is in the audit trail; approvals add their own decision entries.
     onToolCall: (tool, input) => {
       // Once: a run that acted is not simply run again after a restart.
@@ -65,6 +71,9 @@ export function runReports(
       void audit.record({ event: 'blocked', runId: run.runId, chat: run.requesterKey, detail: `${host}: ${why}` });
       blocked?.(current(), host, why);
     },
-    onHandover: (cli) => note({ cli, childSessionId: undefined }, 'new CLI'),
+    onHandover: (cli) => {
+      spans?.note('handed over');
+      note({ cli, childSessionId: undefined }, 'new CLI');
+    },
   };
 }

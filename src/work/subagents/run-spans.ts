@@ -1,5 +1,5 @@
 import type { AgentSpans } from '../../services/telemetry/traced-agent.ts';
-import type { RunEnding, RunReports } from './execution.ts';
+import type { RunEnding } from './execution.ts';
 import type { SubagentRunRecord } from './record.ts';
 
 /** The run as its spans describe it: its CLI, model, chat and id, never its task; `provider`: whose models its CLI runs (its manifest says). */
@@ -21,23 +21,4 @@ export function tracedRun(
 export function traceEnding(spans: AgentSpans, ending: RunEnding): void {
   if ('outcome' in ending) spans.outcome(ending.outcome);
   else spans.failed('not_run', 'the run could not start', 'failed');
-}
-
-/** A run's reports, each also told to its spans: its events, the CLI session it names, a handover. */
-export function tracedReports(reports: RunReports, spans: AgentSpans): RunReports {
-  return {
-    ...reports,
-    onEvent: (event) => {
-      reports.onEvent?.(event);
-      spans.observe(event);
-    },
-    onSession: (sessionId) => {
-      spans.conversation(sessionId);
-      reports.onSession(sessionId);
-    },
-    onHandover: (cli) => {
-      spans.note('handed over');
-      reports.onHandover?.(cli);
-    },
-  };
 }
