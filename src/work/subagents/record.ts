@@ -23,18 +23,8 @@ export type Requester =
   | { kind: 'api'; client: string }
   | { kind: 'hook'; hook: string };
 
-/**
- * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,
- * before the transition is acted on, so a restart knows exactly what was going on.
- */
-export interface SubagentRunRecord {
-  runId: string;
-  /** #n within its chat, for humans: `/subagents stop 3`. */
-  number: number;
-  /** The chat it was started from, where it is announced. */
-  chat: ChatRef;
-  /** `chatKey(chat)`: what the chat's runs are found and numbered by. */
-  requesterKey: string;
+/** What a spawn decides of a run (the Spawner resolves it; a SpawnRequest carries it): the first part of its record. */
+export interface RunSpec {
   /** The main session's CLI session id at spawn time. */
   requesterSessionId?: string;
   requester: Requester;
@@ -42,15 +32,11 @@ export interface SubagentRunRecord {
   model?: string;
   agent?: string;
   task: string;
-  /** Its trace (W3C Trace Context), once it ended traced: its announcement's delivery joins it. */
-  trace?: TraceCarrier;
   /**
    * The message whose command made it (`<chat>#<message id>`), saved in its first write: a
    * command a restart cut short finds it, and is not carried out again.
    */
   fromMessage?: string;
-  /** The messages (`<chat>#<message id>`) of `/subagents send` handed to it, newest last. */
-  heardFrom?: string[];
   /** The message a /spawn replied to, given to the run as context. */
   context?: string;
   label?: string;
@@ -66,8 +52,6 @@ export interface SubagentRunRecord {
    * `askedUsd`: the budget asked for, when the person's day left less (this is then their day's rest).
    */
   budget?: { usd: number; askedUsd?: number };
-  /** Stopped because it reached its budget: what it had cost then. */
-  stoppedForCost?: { usd: number };
   /** A user-defined agent's system prompt, given on top of the subagent one. */
   agentPrompt?: string;
   /** The agents its CLI's own Task tool may delegate to, as they were when it was spawned. */
@@ -85,6 +69,29 @@ export interface SubagentRunRecord {
   trusted?: boolean;
   /** Asked to run in its own git worktree (--worktree); made when the run starts. */
   isolate?: boolean;
+  /** 1 for a run spawned by a main session or a user; deeper for runs spawned by runs. */
+  depth: number;
+  timeoutSeconds: number;
+}
+
+/**
+ * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,
+ * before the transition is acted on, so a restart knows exactly what was going on.
+ */
+export interface SubagentRunRecord extends RunSpec {
+  runId: string;
+  /** #n within its chat, for humans: `/subagents stop 3`. */
+  number: number;
+  /** The chat it was started from, where it is announced. */
+  chat: ChatRef;
+  /** `chatKey(chat)`: what the chat's runs are found and numbered by. */
+  requesterKey: string;
+  /** Its trace (W3C Trace Context), once it ended traced: its announcement's delivery joins it. */
+  trace?: TraceCarrier;
+  /** The messages (`<chat>#<message id>`) of `/subagents send` handed to it, newest last. */
+  heardFrom?: string[];
+  /** Stopped because it reached its budget: what it had cost then. */
+  stoppedForCost?: { usd: number };
   worktree?: Worktree & {
     summary?: WorktreeSummary;
     /** Its worktree and branch are gone: removed after retention, merged, or discarded. */
@@ -96,9 +103,6 @@ export interface SubagentRunRecord {
     /** Discarded (/discard), by whom. */
     discarded?: { by: string; at: number };
   };
-  /** 1 for a run spawned by a main session or a user; deeper for runs spawned by runs. */
-  depth: number;
-  timeoutSeconds: number;
   status: RunStatus;
   createdAt: number;
   startedAt?: number;

@@ -1,38 +1,10 @@
 import type { SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
 import { chatKey, isNoChat, type ChatRef } from '../../kernel/ports/chat.ts';
 import { pendingDelivery, type Delivery } from './delivery.ts';
-import type { SubagentRunRecord } from './record.ts';
+import type { RunSpec, SubagentRunRecord } from './record.ts';
 
-/**
- * A run as the Spawner resolved it: every default applied, every check passed but the limits.
- * Its fields are the record's, as documented there, but for where it goes.
- */
-export type SpawnRequest = Pick<
-  SubagentRunRecord,
-  | 'requester'
-  | 'task'
-  | 'cli'
-  | 'cwd'
-  | 'depth'
-  | 'timeoutSeconds'
-  | 'context'
-  | 'label'
-  | 'model'
-  | 'agent'
-  | 'requesterSessionId'
-  | 'policy'
-  | 'chatMode'
-  | 'maxTurns'
-  | 'budget'
-  | 'agentPrompt'
-  | 'agents'
-  | 'mcpServers'
-  | 'trusted'
-  | 'orchestration'
-  | 'isolate'
-  | 'netAllow'
-  | 'fromMessage'
-> & { address: ChatRef };
+/** A run as the Spawner resolved it: every default applied, every check passed but the limits, and where it goes. */
+export type SpawnRequest = RunSpec & { address: ChatRef };
 
 /** Why a spawn was refused, for callers that answer with codes (the API): the request was wrong, or the bridge cannot take it now. */
 export type Refusal = 'invalid' | 'limit' | 'unavailable';
