@@ -180,7 +180,7 @@ describe('the sweeper', () => {
       record({ runId: 'other-chat', requesterKey: 'telegram:-2', chat: chat(-2), delivery: { chat: 'sent', sentParts: 1, attempts: 0 }, archiveAfter: old }),
     );
     const { subagents } = await open({ historyPerChat: 3 });
-    expect(await subagents.sweeper.sweep()).toEqual({ archived: 6, dropped: 2 });
+    expect(await subagents.sweep()).toEqual({ archived: 6, dropped: 2 });
     expect(subagents.store.all().map((r) => r.runId)).toEqual(['fresh']);
     expect((await subagents.store.archived()).map((r) => r.runId)).toEqual(['done3', 'done4', 'done5', 'other-chat']);
     // the live file holds only the live run

@@ -64,7 +64,7 @@ describe('runs in their own git worktree', () => {
   it('after retention, removes a worktree with nothing to keep and keeps one with unmerged commits', async () => {
     const clean = await spawnIsolated('say:nothing', 'Clean');
     const busy = await spawnIsolated('write:work.txt commit', 'Busy');
-    await subagents.sweeper.sweep(Date.now() + 1000);
+    await subagents.sweep(Date.now() + 1000);
     const archived = await subagents.store.archived();
     const cleanArchived = archived.find((r) => r.runId === clean.runId)!;
     const busyArchived = archived.find((r) => r.runId === busy.runId)!;

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { removeWorktree } from '../../engine/worktrees/index.ts';
 import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { EngineSettings } from '../../engine/engine-settings.ts';
 import type { RestartSettings } from '../restart-settings.ts';
@@ -6,13 +8,12 @@ import { decoders, type AgentEvent } from '../../kernel/protocols/index.ts';
 import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
 import { parseLine } from '../../engine/process/lines.ts';
 import type { AuditLog } from '../../kernel/audit/audit-log.ts';
-import type { SubagentRunRecord } from './record.ts';
+import { isActive, type SubagentRunRecord } from './record.ts';
 import { SubagentRegistry, type RegistryOptions } from './registry.ts';
 import { RunExecutor, type RunExecutorOptions } from './run-executor.ts';
 import { readRotated } from './run-log.ts';
 import type { RunStore } from './run-store.ts';
 import { Spawner, type SpawnerOptions } from './spawner.ts';
-import { Sweeper } from './sweeper.ts';
 import { every } from '../../kernel/concurrency/periodic.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 
@@ -36,13 +37,12 @@ export type SubagentsOptions = Pick<RunExecutorOptions, 'toolsFor' | 'permission
     log: Log;
   };
 
-/** The subagent part: the registry, the one way to spawn into it, and the sweeper. */
+/** The subagent part: the registry, the one way to spawn into it, and the sweep of ended runs. */
 export class Subagents {
   readonly store: RunStore;
   readonly registry: SubagentRegistry;
   readonly spawner: Spawner;
   readonly audit: AuditLog;
-  readonly sweeper: Sweeper;
   private readonly endListeners: ((run: SubagentRunRecord) => void)[] = [];
   private readonly startListeners: ((run: SubagentRunRecord) => void)[] = [];
   private sweeping: { stop: () => void } | undefined;
@@ -80,7 +80,6 @@ export class Subagents {
     });
     // Whether work is refused, what it costs, the chat's mode and hosts, what a CLI lacks, the agents and trust: as given.
     this.spawner = new Spawner({ ...options, registry: this.registry, adapters: config.adapters, limits, approvalRules: config.approvalRules });
-    this.sweeper = new Sweeper(store, limits.historyPerChat, log);
   }
 
   /** Called as every run starts. */
@@ -98,10 +97,31 @@ export class Subagents {
     const recovered = await this.registry.recover();
     this.sweeping = every(
       sweepIntervalMs,
-      () => this.sweeper.sweep(),
+      () => this.sweep(),
       (error) => this.options.log.error({ err: error }, 'sweeping finished runs failed'),
     );
     return recovered;
+  }
+
+  /**
+   * Keeps the live store small: ended, fully announced runs move to the archive once their
+   * retention is over, and the archive keeps only the newest runs of each chat (their logs
+   * go with the ones dropped).
+   */
+  async sweep(now = Date.now()): Promise<{ archived: number; dropped: number }> {
+    const due = this.store.all().filter((run) => !isActive(run) && run.archiveAfter !== undefined && run.archiveAfter <= now);
+    if (!due.length) return { archived: 0, dropped: 0 };
+    // Worktrees of finished runs go with them, unless their branch holds unmerged commits.
+    for (const [index, run] of due.entries()) {
+      if (!run.worktree || run.worktree.removed) continue;
+      const result = await removeWorktree(run.worktree).catch((error: Error) => ({ removed: false, reason: error.message }));
+      due[index] = { ...run, worktree: { ...run.worktree, removed: result.removed, ...(result.reason ? { kept: result.reason } : {}) } };
+      if (!result.removed) this.options.log.warn({ run: run.runId }, `kept the run's worktree: ${result.reason}`);
+    }
+    await this.store.archive(due);
+    const dropped = await this.store.trimArchive(this.options.config.settings.subagents.historyPerChat);
+    await Promise.all(dropped.flatMap((run) => [rm(run.logFile, { force: true }), rm(`${run.logFile}.1`, { force: true })]));
+    return { archived: due.length, dropped: dropped.length };
   }
 
   /** Resolves once no run is queued or running (scripts, tests). */
@@ -110,7 +130,7 @@ export class Subagents {
   }
 
   isIdle(): boolean {
-    return !this.store.all().some((run) => run.status === 'queued' || run.status === 'running');
+    return !this.store.all().some(isActive);
   }
 
   async shutdown(): Promise<void> {
