@@ -13,11 +13,9 @@ const NOTE_CALL_AFTER_MS = 1000;
 /** What a running turn's record says of its tool calls, and the one at work. */
 interface CallNotes {
   chat: ChatSession;
-  /** The record says a tool was called (once a turn, at its first call). */
-  toolCalled: boolean;
-  /** The record names a call in flight, which an end must clear. */
-  inFlightNoted: boolean;
-  current?: { id: string; text: string; timer?: NodeJS.Timeout; noted?: boolean };
+  current?: { id: string; text: string; timer?: NodeJS.Timeout };
+  /** The id of the call the record names in flight, which an end must clear. */
+  noted?: string;
 }
 
 /**
@@ -36,14 +34,12 @@ export class CallsInFlight {
    */
   note(chat: ChatSession, turnId: string, event: AgentEvent): void {
     if (event.type === 'tool_start' && !event.parentId) {
-      const notes = this.calls.get(turnId) ?? { chat, toolCalled: false, inFlightNoted: false };
+      const notes = this.calls.get(turnId) ?? { chat };
+      // Its first call: the record says a tool was called.
+      if (!this.calls.has(turnId)) void chat.messages.updatePending(turnId, { toolCalled: true });
       this.calls.set(turnId, notes);
       clearTimeout(notes.current?.timer);
       notes.current = { id: event.id, text: truncate(`${event.name} ${toolSummary(event.name, event.input)}`.trim(), 200) };
-      if (!notes.toolCalled) {
-        notes.toolCalled = true;
-        void chat.messages.updatePending(turnId, { toolCalled: true });
-      }
       if (this.restarting) this.noteInFlight(turnId, notes);
       else notes.current.timer = setTimeout(() => this.noteInFlight(turnId, notes), NOTE_CALL_AFTER_MS).unref();
     } else if (event.type === 'tool_end') {
@@ -51,10 +47,9 @@ export class CallsInFlight {
       if (notes?.current?.id !== event.id) return;
       clearTimeout(notes.current.timer);
       notes.current = undefined;
-      if (notes.inFlightNoted) {
-        notes.inFlightNoted = false;
-        void chat.messages.updatePending(turnId, { inFlight: undefined });
-      }
+      if (notes.noted === undefined) return;
+      notes.noted = undefined;
+      void chat.messages.updatePending(turnId, { inFlight: undefined });
     } else if (event.type === 'exit') this.forget(turnId);
   }
 
@@ -66,10 +61,9 @@ export class CallsInFlight {
   /** The call at work goes into the record now (it has lasted, or a restart is coming). */
   private noteInFlight(turnId: string, notes: CallNotes): void {
     const current = notes.current;
-    if (!current || current.noted) return;
+    if (!current || notes.noted === current.id) return;
     clearTimeout(current.timer);
-    current.noted = true;
-    notes.inFlightNoted = true;
+    notes.noted = current.id;
     void notes.chat.messages.updatePending(turnId, { inFlight: current.text });
   }
 
