@@ -260,16 +260,12 @@ export class Spawner {
   }
 }
 
-/** How much a run may do without a person: asking the chat < a workspace sandbox < everything. */
-const UNATTENDED_RANK = { ask: 0, workspace: 1, everything: 2 } as const;
-
-function unattended(adapter: Adapter | undefined, policy: ToolPolicy | undefined): keyof typeof UNATTENDED_RANK {
-  return policy?.approvals && !policy.ruledOnly ? 'ask' : (adapter?.permissions.unattended ?? 'everything');
-}
-
 /** Whether the child would do more unattended than its parent (a codex sandbox starting a claude that bypasses). */
 function exceeds(child: Adapter, childPolicy: ToolPolicy | undefined, parent: Adapter | undefined, parentPolicy: ToolPolicy | undefined): boolean {
-  return UNATTENDED_RANK[unattended(child, childPolicy)] > UNATTENDED_RANK[unattended(parent, parentPolicy)];
+  // How much a run may do without a person: asking the chat < a workspace sandbox < everything.
+  const rank = (adapter: Adapter | undefined, policy: ToolPolicy | undefined) =>
+    ['ask', 'workspace', 'everything'].indexOf(policy?.approvals && !policy.ruledOnly ? 'ask' : (adapter?.permissions.unattended ?? 'everything'));
+  return rank(child, childPolicy) > rank(parent, parentPolicy);
 }
 
 function refuse(error: string): { ok: false; error: string } {
