@@ -261,7 +261,11 @@ export class Turns {
       const cutByShutdown = this.shuttingDown && ending.status === 'stopped';
       try {
         const outcome = limitTold(chat, ending);
-        log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](turnSummary(outcome), `turn ${outcome.status}`);
+        // How it went, never what was said.
+        log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](
+          { ms: outcome.durationMs, costUsd: outcome.result?.costUsd, error: outcome.error },
+          `turn ${outcome.status}`,
+        );
         this.calls.forget(turnId);
         if (chat.current?.id === turnId) chat.current = undefined;
         transcript?.ended(outcome);
@@ -359,18 +363,9 @@ function limitTold(chat: ChatSession, outcome: TurnOutcome): TurnOutcome {
   const others = Object.entries(chat.record.limited ?? {})
     .filter(([cli, limit]) => cli !== chat.record.cli && limit.until > now)
     .map(([cli]) => cli);
-  const another = [...chat.knownClis].find((cli) => cli !== chat.record.cli);
+  const another = chat.knownClis.find((cli) => cli !== chat.record.cli);
   return {
     ...outcome,
     error: waitNotice(chat.record.cli, outcome.limit, { others, ...(chat.fallbackChain || !another ? {} : { suggest: `${chat.record.cli}>${another}` }) }, now),
-  };
-}
-
-/** What the log keeps of a turn: how it went, never what was said. */
-function turnSummary(outcome: TurnOutcome): Record<string, unknown> {
-  return {
-    ms: outcome.durationMs,
-    costUsd: outcome.result?.costUsd,
-    ...(outcome.error ? { error: outcome.error } : {}),
   };
 }
