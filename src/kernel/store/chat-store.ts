@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Low } from 'lowdb';
 import type { PermissionMode } from '../policy/permission-mode.ts';
 import type { BusyMode } from '../policy/busy-mode.ts';
+import type { Resumable } from '../policy/resume-attempts.ts';
 import { openJsonStore } from './json-store.ts';
 import { wholeChatKey, type Attachment, type ChatRef, type IncomingMessage } from '../ports/chat.ts';
 import { DATA_FORMAT } from './data-format.ts';
@@ -141,22 +142,16 @@ export interface SessionEntry {
  * or its turn at work. What its turn did so far is noted as it goes, so a turn a restart cut
  * short can be resumed (or, where it cannot be, named) at the next start.
  */
-export interface PendingMessage {
+export interface PendingMessage extends Resumable {
   id: string;
   text: string;
   messageId?: string;
   /** Whose message it is (a user id; empty: the bridge's own, such as a run's result). */
   by?: string;
-  /** When its turn started: a restart found it at work, not waiting. */
-  startedAt?: number;
-  /** It called a tool (it may have changed something, so it is not simply run again). */
-  toolCalled?: boolean;
   /** The tool call at work (its name and the start of its input), while one is. */
   inFlight?: string;
   /** Messages steered into its turn, which the CLI may not have taken. */
   steered?: string[];
-  /** How many starts have resumed it (RESUME_ATTEMPTS at most, so a crash during a resume cannot loop). */
-  resumes?: number;
   /**
    * Its turn was stopped by the bridge's own shutdown, which read how it ended: the next start
    * resumes it anew, never follows it again where it ran (on a worker, that ending is all there is).

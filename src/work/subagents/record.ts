@@ -4,7 +4,7 @@ import type { PermissionMode } from '../../kernel/policy/permission-mode.ts';
 import type { Worktree, WorktreeSummary } from '../../engine/worktrees/index.ts';
 import type { Usage } from '../../kernel/protocols/events.ts';
 import type { ChatRef } from '../../kernel/ports/chat.ts';
-import { mayResume } from '../../kernel/policy/resume-attempts.ts';
+import { mayResume, type Resumable } from '../../kernel/policy/resume-attempts.ts';
 import type { Delivery } from './delivery.ts';
 import type { CliAgents } from '../../engine/agents/cli-agents.ts';
 import type { McpServerConfig } from '../../engine/agents/mcp-servers.ts';
@@ -78,7 +78,7 @@ export interface RunSpec {
  * One subagent run, after the seed's SubagentRunRecord: persisted on every transition,
  * before the transition is acted on, so a restart knows exactly what was going on.
  */
-export interface SubagentRunRecord extends RunSpec {
+export interface SubagentRunRecord extends RunSpec, Resumable {
   runId: string;
   /** #n within its chat, for humans: `/subagents stop 3`. */
   number: number;
@@ -105,16 +105,11 @@ export interface SubagentRunRecord extends RunSpec {
   };
   status: RunStatus;
   createdAt: number;
-  startedAt?: number;
   endedAt?: number;
   /** The worker executing it, when runs go through a queue (`host` or BRIDGE_WORKER_NAME). */
   worker?: string;
   /** The CLI's own session id, once it names one. */
   childSessionId?: string;
-  /** It called a tool (it may have changed something, so a restart does not simply run it again). */
-  toolCalled?: boolean;
-  /** How many starts took it up again after a restart cut it short (RESUME_ATTEMPTS at most, so a crash during resumes cannot loop). */
-  resumes?: number;
   pid?: number;
   result?: string;
   error?: string;
