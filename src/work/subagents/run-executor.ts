@@ -219,30 +219,6 @@ export class RunExecutor {
     return liveOnlyProtocols.has(adapter.protocol) || (run.policy?.approvals === true && !run.policy.readOnly);
   }
 
-  /**
-   * A run's CLI kept on a worker for all its turns, placed as a chat's is: its worker named in its
-   * record, its raw lines its log, what it asks answered here. Kept in no pool of this process:
-   * its worker bounds its processes, and the session goes with the run.
-   */
-  private onWorkers(run: SubagentRunRecord, reports: RunReports, trace: TraceCarrier | undefined): Pick<SessionConfig, 'liveProcess' | 'onPermission'> {
-    const remote = this.options.remote!;
-    const tell = (line: string) => this.options.tell?.(run, line);
-    const noun = `#${run.number}${run.label ? ` ${run.label}` : ''}`;
-    const permissions = this.options.permissions;
-    return {
-      ...(permissions ? { onPermission: (request, turn) => permissions(run, request, turn) } : {}),
-      liveProcess: (launch, answer) =>
-        remote.process(runKey(run), launch, answer, tell, {
-          placedOn: (worker) => reports.onWorker(worker),
-          lines: true,
-          noun,
-          what: `run ${run.runId} (#${run.number})`,
-          ...(run.mcpServers ? { mcpServers: Object.keys(run.mcpServers) } : {}),
-          trace,
-        }),
-    };
-  }
-
   private sessionFor(
     run: SubagentRunRecord,
     adapter: Adapter,
@@ -250,6 +226,8 @@ export class RunExecutor {
     handover: Pick<RunHandoverParts, 'watcher' | 'moved'>,
     trace?: TraceCarrier,
   ): AgentSession {
+    const { remote, permissions } = this.options;
+    const onPermission: SessionConfig['onPermission'] = permissions && ((request, turn) => permissions(run, request, turn));
     const mcp = this.options.toolsFor(run);
     const netAllow = writtenHostRules(run.netAllow);
     const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.maxDepth);
@@ -267,10 +245,23 @@ export class RunExecutor {
         trusted: run.trusted,
       },
       ...(run.policy?.readOnly ? { permissions: 'safe' as const } : run.policy?.approvals ? { permissions: 'ask' as const } : {}),
-      ...(this.options.remote
-        ? this.onWorkers(run, reports, trace)
+      // On workers, its CLI is kept on one for all its turns, placed as a chat's is: its worker named in its record, its raw
+      // lines its log, what it asks answered here. In no pool of this process: its worker bounds its processes.
+      ...(remote
+        ? {
+            onPermission,
+            liveProcess: (launch, answer) =>
+              remote.process(runKey(run), launch, answer, (line) => this.options.tell?.(run, line), {
+                placedOn: (worker) => reports.onWorker(worker),
+                lines: true,
+                noun: `#${run.number}${run.label ? ` ${run.label}` : ''}`,
+                what: `run ${run.runId} (#${run.number})`,
+                ...(run.mcpServers ? { mcpServers: Object.keys(run.mcpServers) } : {}),
+                trace,
+              }),
+          }
         : this.asksOnControl(run, adapter)
-          ? { live: RUN_TURNS_ONLY, onPermission: (request, turn) => this.options.permissions!(run, request, turn) }
+          ? { live: RUN_TURNS_ONLY, onPermission }
           : {}),
       graceMs: this.options.stopGraceMs,
       log: this.options.log?.child({ run: run.runId }),
