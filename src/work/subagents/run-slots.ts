@@ -67,13 +67,8 @@ export class RunSlots {
    * queued before it), else none.
    */
   claimNew(key: string, runId: string): Live | undefined {
-    if (this.live.size >= this.limits.globalMaxConcurrent) return undefined;
-    const runs = this.store.forChat(key);
-    if (runs.some((r) => r.status === 'queued')) return undefined;
-    if (runs.filter((r) => this.live.has(r.runId)).length >= this.limits.maxConcurrent) return undefined;
-    const live: Live = {};
-    this.live.set(runId, live);
-    return live;
+    if (!this.hasRoom(key) || this.store.forChat(key).some((r) => r.status === 'queued')) return undefined;
+    return this.claim(runId);
   }
 
   /** The queued runs that may start now, oldest first, each with the slot it now holds. */
@@ -82,22 +77,19 @@ export class RunSlots {
       .all()
       .filter((r) => r.status === 'queued')
       .sort((a, b) => a.createdAt - b.createdAt);
-    const runningByChat = new Map<string, number>();
-    for (const runId of this.live.keys()) {
-      const run = this.store.get(runId);
-      if (run) runningByChat.set(run.requesterKey, (runningByChat.get(run.requesterKey) ?? 0) + 1);
-    }
-    const claimed: { run: SubagentRunRecord; live: Live }[] = [];
-    for (const run of queued) {
-      if (this.live.size >= this.limits.globalMaxConcurrent) break;
-      const running = runningByChat.get(run.requesterKey) ?? 0;
-      if (running >= this.limits.maxConcurrent) continue;
-      runningByChat.set(run.requesterKey, running + 1);
-      const live: Live = {};
-      this.live.set(run.runId, live);
-      claimed.push({ run, live });
-    }
-    return claimed;
+    return queued.flatMap((run) => (this.hasRoom(run.requesterKey) ? [{ run, live: this.claim(run.runId) }] : []));
+  }
+
+  /** Whether one more run of this chat may hold a slot: room in its chat and on the machine. */
+  private hasRoom(key: string): boolean {
+    const running = [...this.live.keys()].filter((runId) => this.store.get(runId)?.requesterKey === key).length;
+    return this.live.size < this.limits.globalMaxConcurrent && running < this.limits.maxConcurrent;
+  }
+
+  private claim(runId: string): Live {
+    const live: Live = {};
+    this.live.set(runId, live);
+    return live;
   }
 
   /** Its place in its chat's queue (1: next), 0 when it is not queued. */
