@@ -71,12 +71,8 @@ export class Subagents {
       limits,
       resume: config.restart.resume,
       providerOf: (cli) => config.adapters.get(cli)?.provider,
-      onEnded: (run) => {
-        for (const listener of this.endListeners) listener(run);
-      },
-      onStarted: (run) => {
-        for (const listener of this.startListeners) listener(run);
-      },
+      onEnded: (run) => this.endListeners.forEach((listener) => listener(run)),
+      onStarted: (run) => this.startListeners.forEach((listener) => listener(run)),
     });
     // Whether work is refused, what it costs, the chat's mode and hosts, what a CLI lacks, the agents and trust: as given.
     this.spawner = new Spawner({ ...options, registry: this.registry, adapters: config.adapters, limits, approvalRules: config.approvalRules });
