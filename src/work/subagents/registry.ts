@@ -11,14 +11,13 @@ import type { MessageDelivery, RunEnding, RunExecution, RunReports } from './exe
 import type { RunExecutor } from './run-executor.ts';
 import { RunLog } from './run-log.ts';
 import { RunSlots, type Live } from './run-slots.ts';
-import { runReports } from './run-reports.ts';
 import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 import { carrierOf } from '../../services/telemetry/trace-context.ts';
-import { tracedRun, traceEnding } from './run-spans.ts';
+import { runReports, tracedRun, traceEnding } from './run-reports.ts';
 
 export interface RegistryOptions {
   store: RunStore;
