@@ -172,9 +172,10 @@ export class SubagentRegistry {
     let interrupted = 0;
     for (const run of this.store.all()) {
       if (run.status !== 'running') continue;
-      const live: Live = {};
-      const execution = this.executor.reattach(run, this.reportsFor(run, live));
-      if (execution) {
+      // On a worker it went on while the bridge restarted: followed again there. In this process it went with the bridge that started it.
+      if (this.executor.outlivesBridge) {
+        const live: Live = {};
+        const execution = this.executor.execute(run, this.reportsFor(run, live), { takingUp: true });
         this.slots.keep(run.runId, live);
         live.done = this.follow(run, live, execution);
         continue;

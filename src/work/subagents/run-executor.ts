@@ -77,7 +77,7 @@ export class RunExecutor {
 
   constructor(private readonly options: RunExecutorOptions) {}
 
-  /** Its runs outlive the bridge (they execute on workers): a shutdown leaves them running, and a restart follows them again (reattach). */
+  /** Its runs outlive the bridge (they execute on workers): a shutdown leaves them running, and a restart follows them again. */
   get outlivesBridge(): boolean {
     return this.options.remote !== undefined;
   }
@@ -109,11 +109,6 @@ export class RunExecutor {
         return { via: 'next_turn', waiting: inbox.length };
       },
     };
-  }
-
-  /** A run on a worker went on while the bridge restarted: followed again there. One in this process went with the bridge that started it. */
-  reattach(run: SubagentRunRecord, reports: RunReports): RunExecution | undefined {
-    return this.options.remote ? this.execute(run, reports, { takingUp: true }) : undefined;
   }
 
   /** Why no run can start now (the workers' Redis is unreachable), or undefined. */
