@@ -56,7 +56,16 @@ export class Steering {
     const { out, attachments, log } = this.options;
     if (chat.current?.by !== prompt.user.id) return false;
     if (!chat.agent.steerable) {
-      await this.sayCannotSteer(chat, prompt);
+      // Said once a chat.
+      const key = chatKey(chat.address);
+      if (!this.toldCannotSteer.has(key)) {
+        this.toldCannotSteer.add(key);
+        await out
+          .send(chat.address, plain(`ℹ️ ${chat.record.cli} cannot take a message while it works, so messages sent meanwhile wait for the next turn.`), {
+            replyTo: prompt.messageId,
+          })
+          .catch(() => {});
+      }
       return false;
     }
     const files = [...(await attachments.take(chat, prompt.user.id)), ...(prompt.files ?? [])];
@@ -90,16 +99,5 @@ export class Steering {
     steered(chat.record.cli);
     log.info({ chat: chatKey(chat.address), turn: current.id }, 'a message steered the running turn');
     return true;
-  }
-
-  private async sayCannotSteer(chat: ChatSession, prompt: Prompt): Promise<void> {
-    const key = chatKey(chat.address);
-    if (this.toldCannotSteer.has(key)) return;
-    this.toldCannotSteer.add(key);
-    await this.options.out
-      .send(chat.address, plain(`ℹ️ ${chat.record.cli} cannot take a message while it works, so messages sent meanwhile wait for the next turn.`), {
-        replyTo: prompt.messageId,
-      })
-      .catch(() => {});
   }
 }
