@@ -146,9 +146,6 @@ function sameCommand(a: Pick<BegunCommand, 'messageId' | 'text'>, b: Pick<BegunC
 /** `list` without one occurrence of each of `gone`. */
 function without(list: string[], gone: string[]): string[] {
   const rest = [...list];
-  for (const item of gone) {
-    const index = rest.indexOf(item);
-    if (index >= 0) rest.splice(index, 1);
-  }
+  for (const item of gone) if (rest.includes(item)) rest.splice(rest.indexOf(item), 1);
   return rest;
 }

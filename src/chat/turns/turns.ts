@@ -304,13 +304,7 @@ export class Turns {
     // Each steer is noted as it is written, so none is unknown; were one, the answer still goes to the turn's own message.
     const [first = { text: from.text, messageId: from.messageId, by: from.by }, ...more] = messages;
     const id = nanoid(10);
-    const entry: PendingMessage = {
-      id,
-      text: first.text,
-      by: first.by,
-      messageId: first.messageId,
-      ...(more.length ? { steered: more.map((message) => message.text) } : {}),
-    };
+    const entry: PendingMessage = { id, ...first, ...(more.length ? { steered: more.map((message) => message.text) } : {}) };
     // The record changes at once (the write follows), so this turn's end removes what it adds.
     const steered = messages.map((message) => message.text);
     void chat.messages.carryOver(from.id, entry, steered);
