@@ -263,7 +263,7 @@ export class Turns {
         const outcome = limitTold(chat, ending);
         // How it went, never what was said.
         log[outcome.status === 'completed' || outcome.status === 'stopped' ? 'info' : 'warn'](
-          { ms: outcome.durationMs, costUsd: outcome.result?.costUsd, error: outcome.error },
+          { ms: outcome.durationMs, costUsd: outcome.result?.costUsd, error: outcome.error || undefined },
           `turn ${outcome.status}`,
         );
         this.calls.forget(turnId);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import type { SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
-import { findRun, isActive, requesterName, resumable, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
+import { findRun, isActive, requesterName, resumable, runtimeMs, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
 import type { RunStore } from './run-store.ts';
 import { endingOf } from './run-outcome.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunReports } from './execution.ts';
@@ -377,13 +377,7 @@ export class SubagentRegistry {
     // The record keeps the run's audit counts: /subagents info never reads the trail back.
     const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now(), auditCounts: audit.countsFor(run.runId) };
     this.log[ended.status === 'completed' || ended.status === 'stopped' ? 'info' : 'warn'](
-      {
-        run: run.runId,
-        chat: run.requesterKey,
-        ...(ended.startedAt ? { ms: ended.endedAt! - ended.startedAt } : {}),
-        costUsd: ended.costUsd,
-        ...(ended.error ? { error: ended.error } : {}),
-      },
+      { run: run.runId, chat: run.requesterKey, ms: ended.startedAt ? runtimeMs(ended) : undefined, costUsd: ended.costUsd, error: ended.error || undefined },
       `run #${run.number} ${ended.status}`,
     );
     audit.forget(run.runId);
