@@ -14,6 +14,7 @@ import {
 import type { PermissionDecision } from '../../kernel/protocols/events.ts';
 import { bold, italic, lines, plain, rich, type RichText } from '../../kernel/rich/index.ts';
 import { truncate } from '../../work/presentation/format/index.ts';
+import { awaitAnswer, choiceButton } from '../../work/approvals/question.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 
 /** The tool an agent asks the chat a question with (Claude Code's), its options as buttons. */
@@ -46,14 +47,8 @@ const ANSWER = new ButtonKind<QuestionPress>('aq', {
     return /^\d{1,2}$/.test(choice) ? { id, choice: Number(choice) } : undefined;
   },
 });
-type PlanPress = { id: string; choice: 'approve' | 'keep' };
-const PLAN = new ButtonKind<PlanPress>('pl', {
-  encode: ({ id, choice }) => `${id}:${choice}`,
-  decode: (raw) => {
-    const [id = '', choice = ''] = raw.split(':');
-    return /^[\w-]{1,40}$/.test(id) && (choice === 'approve' || choice === 'keep') ? { id, choice } : undefined;
-  },
-});
+const PLAN = choiceButton('pl', ['approve', 'keep']);
+type PlanPress = Parameters<typeof PLAN.button>[1];
 
 /** A plan longer than this is cut in its message (the agent keeps the whole plan). */
 const PLAN_CHARS = 3500;
@@ -129,7 +124,7 @@ export class AgentQuestions {
         return undefined;
       });
     if (!ref) return { behavior: 'deny', message: 'The plan could not be shown in the chat; say so, and wait.' };
-    const approved = await this.awaitAnswer<{ approved: boolean; by: string; feedback?: string }>(signal, (settle) =>
+    const approved = await awaitAnswer<{ approved: boolean; by: string; feedback?: string }>(this.options.timeoutMs, signal, (settle) =>
       this.plans.set(id, {
         chatKey: chatKey(address),
         ref,
@@ -195,7 +190,7 @@ export class AgentQuestions {
     const multi = question.multiSelect === true && question.options.length > 1;
     const open: OpenQuestion = { chatKey: chatKey(address), question, picked: new Set(), answer: () => {} };
     let shown: Promise<MessageRef | undefined> = Promise.resolve(undefined);
-    const answer = await this.awaitAnswer<{ text: string; by: string }>(signal, (settle) => {
+    const answer = await awaitAnswer<{ text: string; by: string }>(this.options.timeoutMs, signal, (settle) => {
       open.answer = (text, by) => settle({ text, by });
       this.questions.set(id, open);
       shown = this.options.out.send(address, this.openText(question), { buttons: questionButtons(id, question, open.picked, multi) }).then(
@@ -217,25 +212,6 @@ export class AgentQuestions {
     // Settled before its message was out (a turn ending at once): the message still says how, once it is.
     void shown.then((ref) => ref && this.options.out.edit(ref, lines([questionText(question), verdict]), { buttons: [], urgent: true })).catch(() => {});
     return answer;
-  }
-
-  /**
-   * What someone answers, once `listen` is given the way to settle it; 'ended' when the turn
-   * ends first, 'timeout' when nobody answers in time.
-   */
-  private awaitAnswer<T>(signal: AbortSignal, listen: (settle: (value: T | 'ended') => void) => void): Promise<T | 'ended' | 'timeout'> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done('timeout'), this.options.timeoutMs);
-      const onAbort = () => done('ended');
-      function done(value: T | 'ended' | 'timeout') {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      }
-      if (signal.aborted) return done('ended');
-      signal.addEventListener('abort', onAbort);
-      listen(done);
-    });
   }
 
   /** A question still waiting: it says how long it waits. */

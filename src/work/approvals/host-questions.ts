@@ -1,22 +1,16 @@
 import { nanoid } from 'nanoid';
-import { ButtonKind, type ButtonHandler } from '../../kernel/ports/buttons.ts';
+import type { ButtonHandler, ButtonKind } from '../../kernel/ports/buttons.ts';
+import { awaitAnswer, choiceButton } from './question.ts';
 import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type ChatRef, type MessageRef, type Outbound } from '../../kernel/ports/chat.ts';
 import { code, italic, lines, rich, type RichText } from '../../kernel/rich/index.ts';
 import type { MayAnswer } from './who-may-answer.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 
 /** What a person said of a host the sandbox was asked to reach, or that nobody said anything in time. */
-export type HostAnswer = { choice: 'once' | 'session' | 'deny'; by: string } | { choice: 'timeout' } | { choice: 'gone' };
+export type HostAnswer = { choice: HostPress['choice']; by: string } | { choice: 'timeout' } | { choice: 'gone' };
 
-type Choice = 'once' | 'session' | 'deny';
-type HostPress = { id: string; choice: Choice };
-const HOST = new ButtonKind<HostPress>('eh', {
-  encode: ({ id, choice }) => `${id}:${choice}`,
-  decode: (raw) => {
-    const [id = '', choice = ''] = raw.split(':');
-    return /^[\w-]{1,40}$/.test(id) && (choice === 'once' || choice === 'session' || choice === 'deny') ? { id, choice } : undefined;
-  },
-});
+const HOST = choiceButton('eh', ['once', 'session', 'deny']);
+type HostPress = Parameters<typeof HOST.button>[1];
 
 interface Open {
   chatKey: string;
@@ -63,27 +57,19 @@ export class HostQuestions {
       [HOST.button('⛔ Deny', { id, choice: 'deny' })],
     ];
     let ref: MessageRef | undefined;
-    const answer = await new Promise<HostAnswer>((resolve) => {
-      const timer = setTimeout(() => settle({ choice: 'timeout' }), this.options.timeoutMs);
-      const withdraw = () => settle({ choice: 'gone' });
-      const settle = (value: HostAnswer) => {
-        if (!this.open.delete(id)) return;
-        clearTimeout(timer);
-        gone?.removeEventListener('abort', withdraw);
-        resolve(value);
-      };
-      gone?.addEventListener('abort', withdraw, { once: true });
+    const settled = await awaitAnswer<HostAnswer>(this.options.timeoutMs, gone, (settle) => {
       this.open.set(id, { chatKey: chatKey(address), address, settle });
-      if (gone?.aborted) return withdraw();
       const wait = italic(`Its connection waits. No answer within ${this.seconds} s means no.`);
       this.options.out.send(address, lines([text, wait]), { buttons }).then(
         (sent) => (ref = sent),
         (error: Error) => {
           this.options.log.warn({ chat: chatKey(address) }, `a question about ${target} could not be shown: ${error.message}`);
-          settle({ choice: 'timeout' });
+          settle('timeout');
         },
       );
     });
+    this.open.delete(id);
+    const answer: HostAnswer = settled === 'ended' ? { choice: 'gone' } : settled === 'timeout' ? { choice: 'timeout' } : settled;
     if (ref) void this.options.out.edit(ref, lines([text, verdictOf(answer, this.seconds)]), { buttons: [], urgent: true }).catch(() => {});
     return answer;
   }

@@ -5,23 +5,49 @@ import type { Button, RichText } from '../../kernel/ports/chat.ts';
 import { describeRule, type ApprovalRule } from '../../kernel/policy/approval-rules.ts';
 import type { Asker } from './asker.ts';
 
-// How a question about a tool call looks in the chat: its text, its buttons, and what it says once decided.
+// How a question about a tool call looks in the chat: its text, its buttons, and what it says once decided; and how
+// any question put to a chat (a tool call's, a host's, the agent's own) is waited for.
 
-/** What a question's button says: which question, and Allow, Deny, or Allow the tool for the asker's lifetime. */
-export interface QuestionAnswer {
-  id: string;
-  choice: 'allow' | 'deny' | 'always';
+/**
+ * A kind of question button: which question (`id`) and which of `choices` was pressed,
+ * `<kind>:<id>:<choice>`; anything else does not decode.
+ */
+export function choiceButton<C extends string>(kind: string, choices: readonly C[]): ButtonKind<{ id: string; choice: C }> {
+  return new ButtonKind(kind, {
+    encode: ({ id, choice }) => `${id}:${choice}`,
+    decode: (raw) => {
+      const [id = '', choice = '', ...rest] = raw.split(':');
+      return /^[\w-]{1,40}$/.test(id) && choices.includes(choice as C) && !rest.length ? { id, choice: choice as C } : undefined;
+    },
+  });
 }
-const CHOICES: readonly string[] = ['allow', 'deny', 'always'] satisfies QuestionAnswer['choice'][];
 
-/** A question's buttons: `ap:<question id>:<choice>`. */
-export const QUESTION = new ButtonKind<QuestionAnswer>('ap', {
-  encode: ({ id, choice }) => `${id}:${choice}`,
-  decode: (raw) => {
-    const [id = '', choice = '', ...rest] = raw.split(':');
-    return /^[\w-]{1,40}$/.test(id) && CHOICES.includes(choice) && !rest.length ? { id, choice: choice as QuestionAnswer['choice'] } : undefined;
-  },
-});
+/**
+ * What someone answers, once `listen` is given the way to settle it; 'ended' when `signal`
+ * aborts first (the turn ended, the connection closed), 'timeout' when nobody answers in time.
+ */
+export function awaitAnswer<T>(
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  listen: (settle: (value: T | 'ended' | 'timeout') => void) => void,
+): Promise<T | 'ended' | 'timeout'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done('timeout'), timeoutMs);
+    const onAbort = () => done('ended');
+    function done(value: T | 'ended' | 'timeout') {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(value);
+    }
+    if (signal?.aborted) return done('ended');
+    signal?.addEventListener('abort', onAbort);
+    listen(done);
+  });
+}
+
+/** A question's buttons: Allow, Deny, or Allow the tool for the asker's lifetime. */
+export const QUESTION = choiceButton('ap', ['allow', 'deny', 'always']);
+export type QuestionAnswer = Parameters<typeof QUESTION.button>[1];
 
 /** The call as the chat sees it before deciding: the whole input, or where to find it. */
 function describeCall(input: string, asFile: boolean): string {
