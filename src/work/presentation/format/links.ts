@@ -8,13 +8,8 @@ const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'tg:', 'mailto:']);
 export function safeHref(raw: string): string | null {
   const href = decodeEntities(raw.trim());
   // eslint-disable-next-line no-control-regex -- control characters are exactly what a link must not hold
-  if (href === '' || /[\u0000-\u001f\u007f]/.test(href)) return null;
-  let url: URL;
-  try {
-    url = new URL(href);
-  } catch {
-    return null;
-  }
+  if (href === '' || /[\u0000-\u001f\u007f]/.test(href) || !URL.canParse(href)) return null;
+  const url = new URL(href);
   if (!SAFE_PROTOCOLS.has(url.protocol)) return null;
   // Keep what the author wrote unless it needs encoding to be a valid URL.
   return /[\s"<>]/.test(href) ? url.href : href;

@@ -20,7 +20,14 @@ const MIN_LIMIT = 16;
  * then fall inside a word (never inside a grapheme).
  */
 export function splitRendered(rich: RichText, limit: number, render: Render): RichText[] {
-  return chunkRanges(rich, limit, render).map(({ start, end, bare }) => slice(rich, start, end, { bare }));
+  const messages: RichText[] = [];
+  for (let at = 0; at < rich.text.length;) {
+    const { start, end, next, bare } = nextChunk(rich, at, limit, render);
+    // Whitespace-only pieces (blank lines at a cut) would be empty messages.
+    if (rich.text.slice(start, end).trim() !== '') messages.push(slice(rich, start, end, { bare }));
+    at = next;
+  }
+  return messages;
 }
 
 /**
@@ -40,7 +47,7 @@ export function previewWithin(rich: RichText, chars: number, render: Render): Ri
 }
 
 /** A chunk as a range of RichText.text, and how cleanly it was cut. */
-export interface ChunkRange {
+interface ChunkRange {
   readonly start: number;
   readonly end: number;
   /** Where the next chunk starts (after whitespace dropped at the cut). */
@@ -51,19 +58,8 @@ export interface ChunkRange {
   readonly bare: boolean;
 }
 
-export function chunkRanges(doc: RichText, limit: number, render: Render): ChunkRange[] {
-  const ranges: ChunkRange[] = [];
-  for (let at = 0; at < doc.text.length;) {
-    const range = nextChunk(doc, at, limit, render);
-    // Whitespace-only pieces (blank lines at a cut) would be empty messages.
-    if (doc.text.slice(range.start, range.end).trim() !== '') ranges.push(range);
-    at = range.next;
-  }
-  return ranges;
-}
-
 /** The longest well-cut chunk starting at `start`. */
-export function nextChunk(doc: RichText, start: number, limit: number, render: Render): ChunkRange {
+function nextChunk(doc: RichText, start: number, limit: number, render: Render): ChunkRange {
   if (!(limit >= MIN_LIMIT)) throw new RangeError(`limit must be at least ${MIN_LIMIT}, got ${limit}`);
   const end = doc.text.length;
   const fitsWith =
