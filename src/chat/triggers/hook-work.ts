@@ -37,7 +37,7 @@ export function hookWork(
       const turn = await triggered.turn(hook.chat, from, prompt, { from: `webhook ${hook.name}`, ceiling: hook.mode }, undefined, hook.budgetUsd);
       return turn.ok ? { turn: turn.turnId } : { refused: turn.reason };
     }
-    const options = hook.spawn || {};
+    const { timeout, ...options } = hook.spawn || {};
     const why =
       hook.spawn === false
         ? `\n(As a subagent in ${hook.mode} mode: this chat's own mode, ${chatMode}, would let the webhook do more than its ${hook.mode}.)`
@@ -45,16 +45,7 @@ export function hookWork(
     const run = await triggered.run(
       hook.chat,
       from,
-      {
-        task: prompt,
-        label: options.label ?? `Webhook ${hook.name}`,
-        ...(options.cli ? { cli: options.cli } : {}),
-        ...(options.model ? { model: options.model } : {}),
-        ...(options.agent ? { agent: options.agent } : {}),
-        ...(options.worktree ? { worktree: true } : {}),
-        ...(options.timeout ? { timeoutSeconds: options.timeout } : {}),
-        budgetUsd: hook.budgetUsd,
-      },
+      { ...options, task: prompt, label: options.label ?? `Webhook ${hook.name}`, timeoutSeconds: timeout, budgetUsd: hook.budgetUsd },
       { requester: { kind: 'hook', hook: hook.name }, mode: hook.mode },
       rich`${bold(from)}: ${truncate(prompt, 600)}${why}`,
     );

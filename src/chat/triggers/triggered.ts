@@ -30,19 +30,9 @@ export class Triggered {
    * session it enters keeps that. `payer`: the person its cost is for too (a schedule's maker).
    */
   async turn(chat: ChatRef, from: string, text: string, outside?: OutsideSource, payer?: Person, budgetUsd?: number): Promise<TriggeredTurn> {
-    let injected: Awaited<ReturnType<Bot['inject']>>;
-    try {
-      injected = await this.parts.bot.inject(chat, {
-        text,
-        from,
-        outside,
-        payer,
-        budgetUsd,
-      });
-    } catch (error) {
-      // The chat could not be written to: nobody there to tell.
-      return { ok: false, reason: `the chat cannot be reached (${(error as Error).message})`, unreachable: true };
-    }
+    const injected = await this.parts.bot.inject(chat, { text, from, outside, payer, budgetUsd }).catch((error: Error) => error);
+    // The chat could not be written to: nobody there to tell.
+    if (injected instanceof Error) return { ok: false, reason: `the chat cannot be reached (${injected.message})`, unreachable: true };
     if (injected.ok) return { ok: true, turnId: injected.turnId };
     await this.tell(chat, `${from} did not run: ${injected.reason}`);
     return { ok: false, reason: injected.reason };
