@@ -29,8 +29,7 @@ export const stop: Command = {
     // A member stops the turn, and of the chat's work only their own; an admin or an owner, all of it.
     const member = bot.allowlist.roleOf(chat.address, message.user) === 'member';
     const onlyOf = member ? userKey(chat.address.transport, message.user) : undefined;
-    const report = await bot.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`, onlyOf);
-    return plain(report);
+    return plain(await bot.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`, onlyOf));
   },
 };
 
