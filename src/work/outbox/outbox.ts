@@ -192,7 +192,8 @@ export class Outbox {
       }
       const attempts = delivery.attempts + 1;
       const message = (error as Error).message ?? String(error);
-      const gone = isPermanent(error) || attempts >= MAX_ATTEMPTS;
+      // The chat is gone or the bot was removed: retrying cannot help.
+      const gone = error instanceof ChatUnreachableError || attempts >= MAX_ATTEMPTS;
       this.options.log.warn(
         { [source.name]: announcement.id, chat: chatKey(announcement.address) },
         `announcing failed (attempt ${attempts}${gone ? ', giving up' : ''}): ${message}`,
@@ -202,7 +203,7 @@ export class Outbox {
         lastError: message,
         // Refused or not made (the API client retries what it can): this process knows how it went.
         sending: undefined,
-        ...(gone ? { chat: 'skipped' as const, retryAt: undefined } : { retryAt: Date.now() + backoff(attempts) }),
+        ...(gone ? { chat: 'skipped' as const, retryAt: undefined } : { retryAt: Date.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (attempts - 1)) }),
       });
     }
   }
@@ -240,13 +241,4 @@ export class Outbox {
     this.timer = setTimeout(() => this.kick(), Math.max(50, next - Date.now()));
     this.timer.unref();
   }
-}
-
-function backoff(attempts: number): number {
-  return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (attempts - 1));
-}
-
-/** The chat is gone or the bot was removed: retrying cannot help. */
-function isPermanent(error: unknown): boolean {
-  return error instanceof ChatUnreachableError;
 }

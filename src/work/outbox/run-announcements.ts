@@ -24,7 +24,21 @@ export function runAnnouncements(options: RunAnnouncementOptions): AnnouncementS
       store
         .all()
         .filter((run) => run.endedAt && needsDelivery(run.delivery))
-        .map(toAnnouncement(options.documentOverChars)),
+        .map((run): Announcement => ({
+          id: run.runId,
+          address: run.chat,
+          endedAt: run.endedAt!,
+          delivery: run.delivery,
+          trace: run.trace,
+          parts: (fit) =>
+            planMarkdown(announcementBody(run), fit, {
+              header: announcementHeader(run),
+              documentOverChars: options.documentOverChars,
+              filename: `subagent-${run.number}-result.md`,
+              // A run that worked in a worktree here is reviewed from its announcement.
+              ...(reviewable(run) ? { buttons: reviewButtons(run) } : {}),
+            }),
+        })),
     async save(runId, patch) {
       const run = store.get(runId);
       if (!run) return;
@@ -35,22 +49,4 @@ export function runAnnouncements(options: RunAnnouncementOptions): AnnouncementS
     },
     toAgent: (runIds) => options.toAgent(runIds.map((id) => store.get(id)).filter((run) => run !== undefined)),
   };
-}
-
-function toAnnouncement(documentOverChars: number) {
-  return (run: SubagentRunRecord): Announcement => ({
-    id: run.runId,
-    address: run.chat,
-    endedAt: run.endedAt!,
-    delivery: run.delivery,
-    trace: run.trace,
-    parts: (fit) =>
-      planMarkdown(announcementBody(run), fit, {
-        header: announcementHeader(run),
-        documentOverChars,
-        filename: `subagent-${run.number}-result.md`,
-        // A run that worked in a worktree here is reviewed from its announcement.
-        ...(reviewable(run) ? { buttons: reviewButtons(run) } : {}),
-      }),
-  });
 }
