@@ -16,8 +16,7 @@ export const exportCommand: Command = {
   usage: '/export [run <#> | <#> | unshare]',
   access: 'member',
   async run(ctx) {
-    const words = ctx.args.trim().split(/\s+/).filter(Boolean);
-    const [first = '', second, ...rest] = words;
+    const [first = '', second, ...rest] = ctx.args.trim().split(/\s+/).filter(Boolean);
     if (!first) return exportSession(ctx);
     if (first.toLowerCase() === 'unshare' && !second) return unshare(ctx);
     const ref = first.toLowerCase() === 'run' ? second : first;

@@ -71,9 +71,7 @@ export function conversationTurn(lines: readonly TranscriptEntry[]): Conversatio
   for (const line of lines) {
     switch (line.kind) {
       case 'prompt':
-        turn.prompt = line.text;
-        if (line.by) turn.by = line.by;
-        if (line.sender) turn.sender = line.sender;
+        Object.assign(turn, { prompt: line.text, by: line.by || undefined, sender: line.sender || undefined });
         break;
       case 'text':
         turn.steps.push({ kind: 'text', text: line.text, ...(line.nested ? { nested: true as const } : {}) });
@@ -93,13 +91,11 @@ export function conversationTurn(lines: readonly TranscriptEntry[]): Conversatio
         if (step) Object.assign(step, { output: line.output, ...(line.isError ? { isError: true } : {}) });
         break;
       }
-      case 'end':
-        turn.status = line.status;
-        if (line.answer) turn.answer = line.answer;
-        if (line.error) turn.error = line.error;
-        if (line.costUsd !== undefined) turn.costUsd = line.costUsd;
-        if (line.durationMs !== undefined) turn.durationMs = line.durationMs;
+      case 'end': {
+        const { status, answer, error, costUsd, durationMs } = line;
+        Object.assign(turn, { status, answer: answer || undefined, error: error || undefined, costUsd, durationMs });
         break;
+      }
     }
   }
   turn.steps = withAnswer(turn.steps, turn.answer);
