@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
 import { z } from 'zod';
-import { ButtonKind, type ButtonHandler } from '../../kernel/ports/buttons.ts';
+import { type ButtonKind, type ButtonHandler } from '../../kernel/ports/buttons.ts';
 import {
   chatKey,
   type Button,
@@ -36,17 +36,9 @@ const questionsInput = z.object({
 });
 type Question = z.infer<typeof questionsInput>['questions'][number];
 
-/** A press on a question: an option by its index, Other (answered by the next message), or Done (multi-select). */
-type QuestionPress = { id: string; choice: number | 'other' | 'done' };
-const ANSWER = new ButtonKind<QuestionPress>('aq', {
-  encode: ({ id, choice }) => `${id}:${choice}`,
-  decode: (raw) => {
-    const [id = '', choice = ''] = raw.split(':');
-    if (!/^[\w-]{1,40}$/.test(id)) return undefined;
-    if (choice === 'other' || choice === 'done') return { id, choice };
-    return /^\d{1,2}$/.test(choice) ? { id, choice: Number(choice) } : undefined;
-  },
-});
+/** A press on a question: an option by its index (0 to 99), Other (answered by the next message), or Done (multi-select). */
+const ANSWER = choiceButton('aq', ['other', 'done', ...Array.from({ length: 100 }, (_, index) => String(index))]);
+type QuestionPress = Parameters<typeof ANSWER.button>[1];
 const PLAN = choiceButton('pl', ['approve', 'keep']);
 type PlanPress = Parameters<typeof PLAN.button>[1];
 
@@ -249,19 +241,20 @@ export class AgentQuestions {
       );
       return { text: '✅ Answered' };
     }
-    const option = options[choice];
+    const index = Number(choice);
+    const option = options[index];
     if (!option) return { text: 'That option is gone.' };
     if (!multi) {
       open.answer(option.label, by);
       return { text: `✅ ${truncate(option.label, 40)}` };
     }
-    if (open.picked.has(choice)) open.picked.delete(choice);
-    else open.picked.add(choice);
+    if (open.picked.has(index)) open.picked.delete(index);
+    else open.picked.add(index);
     if (open.ref)
       void this.options.out
         .edit(open.ref, this.openText(open.question), { buttons: questionButtons(id, open.question, open.picked, true), urgent: true })
         .catch(() => {});
-    return { text: open.picked.has(choice) ? `☑️ ${truncate(option.label, 40)}` : `⬜ ${truncate(option.label, 40)}` };
+    return { text: open.picked.has(index) ? `☑️ ${truncate(option.label, 40)}` : `⬜ ${truncate(option.label, 40)}` };
   }
 
   private async pressPlan(press: ButtonPress, { id, choice }: PlanPress): Promise<ButtonAnswer> {
@@ -281,7 +274,7 @@ function questionText(question: Question): RichText {
 
 function questionButtons(id: string, question: Question, picked: Set<number>, multi: boolean): Button[][] {
   const rows = question.options.map((option, index) => [
-    ANSWER.button(`${multi ? (picked.has(index) ? '☑️ ' : '⬜ ') : ''}${truncate(option.label, 48)}`, { id, choice: index }),
+    ANSWER.button(`${multi ? (picked.has(index) ? '☑️ ' : '⬜ ') : ''}${truncate(option.label, 48)}`, { id, choice: String(index) }),
   ]);
   const last = [ANSWER.button('✏️ Other', { id, choice: 'other' })];
   if (multi) last.push(ANSWER.button('✅ Done', { id, choice: 'done' }));

@@ -31,9 +31,8 @@ export class ButtonPresses {
   async press(press: ButtonPress): Promise<ButtonAnswer> {
     const { allowlist, timeoutSeconds: seconds, log } = this.parts;
     this.parts.seen.saw(press.address, press.user);
-    if (!allowlist.isAllowed(press.address, press.user)) {
+    if (!allowlist.isAllowed(press.address, press.user))
       return { text: `⛔ Not allowed. Your user id is ${allowlist.writtenId(press.address, press.user)}.`, alert: true };
-    }
     const { kind, raw } = buttonKindOf(press.data);
     const handler = this.handlers.get(kind);
     if (!handler) return { text: GONE };

@@ -20,9 +20,7 @@ export function readySteps(plan: Plan, states: StepStates): string[] {
  */
 export function cascade(plan: Plan, states: StepStates, failedId: string): StepStates {
   const cause = states[failedId]?.status;
-  if (cause !== 'failed' && cause !== 'stopped') {
-    throw new Error(`cascade: step "${failedId}" is ${cause ?? 'not in the states'}, not failed or stopped`);
-  }
+  if (cause !== 'failed' && cause !== 'stopped') throw new Error(`cascade: step "${failedId}" is ${cause ?? 'not in the states'}, not failed or stopped`);
   const error = cause === 'failed' ? `dependency "${failedId}" failed` : `dependency "${failedId}" was stopped`;
   const dependents = dependentsMap(plan);
   const next: StepStates = { ...states };

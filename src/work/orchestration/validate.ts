@@ -20,14 +20,12 @@ export function validatePlan(plan: Plan): Plan {
 
   for (const step of steps) {
     if (step.depends_on.length === 0) continue;
-    if (strategy === 'parallel') {
+    if (strategy === 'parallel')
       throw new PlanError(`step "${step.id}" has dependencies, but strategy "parallel" starts every step at once; use strategy "dag"`);
-    }
-    if (strategy === 'sequential') {
+    if (strategy === 'sequential')
       throw new PlanError(
         `step "${step.id}" has dependencies, but strategy "sequential" already runs each step after the previous one; use strategy "dag" for any other order`,
       );
-    }
     for (const dep of step.depends_on) {
       if (dep === step.id) throw new PlanError(`step "${step.id}" depends on itself`);
       if (!ids.has(dep)) throw new PlanError(`step "${step.id}" depends on "${dep}", which is not in the plan`);
