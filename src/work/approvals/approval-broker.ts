@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { AuditLog } from '../../kernel/audit/audit-log.ts';
+import type { AuditEntry, AuditLog } from '../../kernel/audit/audit-log.ts';
 import { bold, lines } from '../../kernel/rich/index.ts';
 import {
   chatKey,
@@ -260,12 +260,7 @@ export class ApprovalBroker {
     for (const listener of this.changes) listener();
   }
 
-  private audit(
-    asker: Asker,
-    tool: string,
-    input: Record<string, unknown>,
-    entry: { event: 'tool_approved' | 'tool_approval' | 'tool_auto_approved' | 'tool_denied'; decision: string; by: string; detail?: string },
-  ) {
+  private audit(asker: Asker, tool: string, input: Record<string, unknown>, entry: Pick<AuditEntry, 'event' | 'decision' | 'by' | 'detail'>) {
     return this.options.audit.record({ ...(asker.runId ? { runId: asker.runId } : {}), chat: asker.chatKey, tool, input, ...entry });
   }
 

@@ -37,7 +37,7 @@ export function parseJsonPlan(input: unknown): Plan {
   const { strategy, name, steps } = parsed.data;
   const plan: Plan = {
     strategy: strategy ?? defaultStrategy(steps.some((step) => step.depends_on.length > 0)),
-    steps: steps.map(({ name: stepName, ...step }): PlanStep => ({ ...withoutUndefined(step), name: stepName ?? step.id })),
+    steps: steps.map(({ name: stepName, ...step }): PlanStep => ({ ...step, name: stepName ?? step.id })),
   };
   if (name !== undefined) plan.name = name;
   return plan;
@@ -67,8 +67,4 @@ function stepLabel(input: unknown, index: number): string {
   const steps = (input as { steps?: unknown })?.steps;
   const id = Array.isArray(steps) ? (steps[index] as { id?: unknown } | undefined)?.id : undefined;
   return typeof id === 'string' && id ? `step "${id}"` : `step #${index + 1}`;
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }

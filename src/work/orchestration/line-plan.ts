@@ -74,10 +74,8 @@ export function parseLinePlan(text: string): Plan {
     drafts.push(readStep(content, line));
   });
 
-  const steps = drafts.map(finishStep);
-  const plan: Plan = { strategy: headers.strategy ?? defaultStrategy(drafts.some((draft) => draft.hasDependencies)), steps };
-  if (headers.name !== undefined) plan.name = headers.name;
-  return plan;
+  const strategy = headers.strategy ?? defaultStrategy(drafts.some((draft) => draft.hasDependencies));
+  return { strategy, steps: drafts.map(finishStep), ...(headers.name !== undefined ? { name: headers.name } : {}) };
 }
 
 function readHeader(headers: Headers, key: keyof Headers, value: string, line: number, afterSteps: boolean): void {
