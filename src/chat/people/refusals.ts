@@ -37,11 +37,7 @@ export function deniedHere(by: string): RichText {
 }
 
 /** What someone an admin let into another chat, but not this one, is told. */
-export function allowedElsewhere(): RichText {
-  return rich`⛔ You may use this bot only in the chats whose admins allowed you with /allow, and this is not one of them.`;
-}
+export const ALLOWED_ELSEWHERE = rich`⛔ You may use this bot only in the chats whose admins allowed you with /allow, and this is not one of them.`;
 
 /** What someone not named with /allow is told in a group where only the named start turns. */
-export function notNamedForTurns(): RichText {
-  return rich`⛔ In this group only the people an admin named with /allow start the agent's work (BRIDGE_GROUP_TURNS=allowed); ask an admin to /allow you. Commands that only look still work.`;
-}
+export const NOT_NAMED_FOR_TURNS = rich`⛔ In this group only the people an admin named with /allow start the agent's work (BRIDGE_GROUP_TURNS=allowed); ask an admin to /allow you. Commands that only look still work.`;

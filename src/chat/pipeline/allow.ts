@@ -3,7 +3,7 @@ import type { PeopleSeen } from '../../work/access/people-seen.ts';
 import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { chatKey, userKey, wholeChatKey, type Outbound } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
-import { allowedElsewhere, deniedHere, refusal, type RefusalThrottle } from '../people/refusals.ts';
+import { ALLOWED_ELSEWHERE, deniedHere, refusal, type RefusalThrottle } from '../people/refusals.ts';
 import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
@@ -41,7 +41,7 @@ export function allow(parts: AllowParts): Step<MessageContext> {
     const text = denied
       ? deniedHere(denied.byName ?? denied.by)
       : elsewhere
-        ? allowedElsewhere()
+        ? ALLOWED_ELSEWHERE
         : refusal(allowlist.writtenId(address, user), !message.private);
     // Not awaited: the chat's members must not wait behind a refusal retried against a flood limit.
     void warnIfFails(out.send(address, text, { replyTo: message.messageId }), log, 'the refusal', { chat: chatKey(address), user: user.id });

@@ -3,7 +3,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import { code, plain, rich } from '../../kernel/rich/index.ts';
 import { accessFor, startsWork, UsageError, type Command, type CommandScope } from '../dispatch/command.ts';
-import { notNamedForTurns } from '../people/refusals.ts';
+import { NOT_NAMED_FOR_TURNS } from '../people/refusals.ts';
 import { aRole, covers, roleNamed } from '../people/roles.ts';
 import { runWithDeadline } from '../dispatch/deadline.ts';
 import type { Allowlist } from '../people/allowlist.ts';
@@ -46,7 +46,7 @@ export function command(parts: CommandParts): Step<MessageContext> {
       return;
     }
     if (startsWork(registered, command.rest) && !parts.allowlist.mayStartTurns(message.address, message.user, !message.private)) {
-      await reply(notNamedForTurns());
+      await reply(NOT_NAMED_FOR_TURNS);
       return;
     }
     const { settings } = parts;

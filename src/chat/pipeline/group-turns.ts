@@ -1,7 +1,7 @@
 import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { chatKey, userKey, type Outbound } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
-import { notNamedForTurns, type RefusalThrottle } from '../people/refusals.ts';
+import { NOT_NAMED_FOR_TURNS, type RefusalThrottle } from '../people/refusals.ts';
 import { step, type Step } from './step.ts';
 import type { MessageContext } from './context.ts';
 
@@ -25,6 +25,6 @@ export function groupTurns(parts: GroupTurnsParts): Step<MessageContext> {
     if (command || allowlist.mayStartTurns(address, user, !message.private)) return next();
     if (!turnRefusals.shouldRefuse(userKey(address.transport, user))) return;
     log.info({ chat: chatKey(address), user: user.id }, 'a turn refused: only people named with /allow start turns in this group');
-    void warnIfFails(out.send(address, notNamedForTurns(), { replyTo: message.messageId }), log, 'the refusal', { chat: chatKey(address) });
+    void warnIfFails(out.send(address, NOT_NAMED_FOR_TURNS, { replyTo: message.messageId }), log, 'the refusal', { chat: chatKey(address) });
   });
 }

@@ -51,7 +51,6 @@ export function mainAsker(address: ChatRef, title: string, extra: Pick<Asker, 'h
 }
 
 export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker {
-  const starter = startedBy(run);
   return {
     id: askerId.run(run.runId),
     runId: run.runId,
@@ -62,7 +61,7 @@ export function runAsker(run: SubagentRunRecord, hold: () => () => void): Asker 
     grantHolder: WHOLE_RUN,
     policy: run.policy,
     agent: run.agent,
-    ...(starter ? { startedBy: starter } : {}),
+    startedBy: startedBy(run),
     startedAt: run.startedAt,
     hold,
   };

@@ -6,9 +6,7 @@ import { displayName, runtimeMs, type SubagentRunRecord } from '../subagents/rec
 
 /** `✅ #3 Research · 1:23`: the line every announcement starts with. */
 export function announcementHeader(run: SubagentRunRecord): RichText {
-  const icon = run.status === 'completed' ? '✅' : '❌';
-  const text = `${icon} #${run.number} ${displayName(run)} · ${formatDuration(runtimeMs(run))}`;
-  return bold(text);
+  return bold(`${run.status === 'completed' ? '✅' : '❌'} #${run.number} ${displayName(run)} · ${formatDuration(runtimeMs(run))}`);
 }
 
 /** The result (Markdown, as the agent wrote it) or the error, then a short stats line. */

@@ -141,17 +141,12 @@ export class ProgressState {
     const shown: RichText[] = [bold(head)];
     if (this.hidden) shown.push(rich`… ${this.hidden} earlier step${this.hidden === 1 ? '' : 's'}`);
     for (const step of this.steps) {
-      if (step.message) {
-        shown.push(rich`➕ added: ${italic(step.summary)}`);
-        continue;
+      if (step.message) shown.push(rich`➕ added: ${italic(step.summary)}`);
+      else if (step.blocked !== undefined) shown.push(rich`${blockedLine(step.summary, step.blocked)}`);
+      else {
+        const label = `${'   '.repeat(step.depth)}${STEP_ICON[step.state]} ${step.name}`;
+        shown.push(step.summary ? rich`${label} ${code(step.summary)}` : rich`${label}`);
       }
-      if (step.blocked !== undefined) {
-        shown.push(rich`${blockedLine(step.summary, step.blocked)}`);
-        continue;
-      }
-      const indent = '   '.repeat(step.depth);
-      const label = `${indent}${STEP_ICON[step.state]} ${step.name}`;
-      shown.push(step.summary ? rich`${label} ${code(step.summary)}` : rich`${label}`);
     }
     if (this.phase === 'working' && this.trouble) shown.push(plain(`⚠️ ${noAnswerYet(this.title, this.modelApi, this.trouble)}`));
     const footer = this.footer();
