@@ -61,13 +61,7 @@ async function decide(ctx: CommandContext, is: Standing['is']): Promise<string> 
     if (!covers(bot.allowlist.roleOf(chat.address, message.user), 'owner') && theirRole === 'admin')
       return `⛔ ${label} is an admin: only an owner may deny them here.`;
   }
-  const before = await services.people.set(chat.address, person, {
-    is,
-    ...(name ? { name } : {}),
-    by: me,
-    ...(message.user.name ? { byName: message.user.name } : {}),
-    at: Date.now(),
-  });
+  const before = await services.people.set(chat.address, person, { is, name, by: me, byName: message.user.name || undefined, at: Date.now() });
   void services.audit.record({
     event: is === 'allowed' ? 'allow' : 'deny',
     chat: chatKey(chat.address),

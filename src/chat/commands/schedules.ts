@@ -25,10 +25,9 @@ async function make(ctx: CommandContext, parse: (text: string, timeZone: string)
   const { scheduler } = ctx.services;
   const asked = parsed(TimingError, () => parse(ctx.args, scheduler.timeZone));
   const { user } = ctx.message;
-  const fromMessage = messageKey(ctx.message);
   const schedule = await scheduler.add({
     chat: ctx.chat.address,
-    ...(fromMessage ? { fromMessage } : {}),
+    fromMessage: messageKey(ctx.message),
     timing: asked.timing,
     by: { kind: 'user', id: user.id, key: userKey(ctx.chat.address.transport, user), ...(user.name ? { name: user.name } : {}) },
     ...what(asked.rest, new Set(ctx.bot.config.adapters.keys())),
