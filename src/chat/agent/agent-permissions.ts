@@ -41,15 +41,9 @@ async function answer(parts: Parts, who: Requester, request: PermissionRequest, 
     return decision;
   }
   if (tool === ENTER_PLAN_TOOL) return { behavior: 'allow', updatedInput: input };
-  switch (who.mode) {
-    case 'bypass':
-      // Runs without asking, but for what a rule of the tool policy covers: that is asked in every mode.
-      return parts.approvals.decide(who.asker(), tool, input, 'bypass');
-    case 'safe':
-      return { behavior: 'deny', message: `This chat only reads (/permissions safe), so ${tool} was refused.` };
-    case 'ask':
-      return parts.approvals.decide(who.asker(), tool, input);
-  }
+  if (who.mode === 'safe') return { behavior: 'deny', message: `This chat only reads (/permissions safe), so ${tool} was refused.` };
+  // Bypass runs without asking, but for what a rule of the tool policy covers: that is asked in every mode.
+  return parts.approvals.decide(who.asker(), tool, input, who.mode);
 }
 
 /** A chat's main session: by the chat's mode. */

@@ -85,21 +85,15 @@ export class HostQuestions {
     if (!(await this.options.mayAnswer(open.address, press.user))) return { text: '⛔ Only people of this chat may answer it.', alert: true };
     if (this.open.get(id) !== open) return { text: 'This request was already answered.' };
     open.settle({ choice, by: press.user.name ?? String(press.user.id) });
-    return { text: choice === 'deny' ? '⛔ Denied' : choice === 'once' ? '✅ Allowed once' : '✅ Allowed for this session' };
+    return { text: SAID[choice] };
   }
 }
 
+/** What a press said, on its toast and (with who pressed) on the question once decided. */
+const SAID: Record<HostPress['choice'], string> = { once: '✅ Allowed once', session: '✅ Allowed for this session', deny: '⛔ Denied' };
+
 function verdictOf(answer: HostAnswer, seconds: number): RichText {
-  switch (answer.choice) {
-    case 'once':
-      return rich`✅ Allowed once by ${answer.by}`;
-    case 'session':
-      return rich`✅ Allowed for this session by ${answer.by}`;
-    case 'deny':
-      return rich`⛔ Denied by ${answer.by}`;
-    case 'timeout':
-      return rich`⛔ Denied: no answer within ${String(seconds)} s`;
-    case 'gone':
-      return italic('The connection closed before an answer: nothing to decide.');
-  }
+  if (answer.choice === 'timeout') return rich`⛔ Denied: no answer within ${String(seconds)} s`;
+  if (answer.choice === 'gone') return italic('The connection closed before an answer: nothing to decide.');
+  return rich`${SAID[answer.choice]} by ${answer.by}`;
 }
