@@ -233,9 +233,9 @@ export class AgentQuestions {
     if (choice === 'done') {
       if (!open.picked.size) return { text: 'Pick at least one option first.' };
       open.answer(
-        [...open.picked]
-          .sort((a, b) => a - b)
-          .map((index) => options[index]!.label)
+        options
+          .filter((_, index) => open.picked.has(index))
+          .map((option) => option.label)
           .join(', '),
         by,
       );

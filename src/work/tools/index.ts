@@ -22,7 +22,7 @@ export const TOOLS: readonly BridgeTool[] = [
   schedule,
 ];
 
-/** The names of the tools offered to sessions of this grant. */
-export function toolsGranted(grant: BridgeTool['grant']): ReadonlySet<string> {
-  return new Set(TOOLS.filter((tool) => tool.grant === grant).map((tool) => tool.name));
+/** The names of the tools offered to sessions of these grants. */
+export function toolsGranted(...grants: BridgeTool['grant'][]): ReadonlySet<string> {
+  return new Set(TOOLS.filter((tool) => grants.includes(tool.grant)).map((tool) => tool.name));
 }

@@ -90,12 +90,7 @@ export class SessionTools {
       sessionId: session.sessionId,
       turnBy: session.turnBy,
       // A CLI with a control channel asks the bridge there, not through the permission tool.
-      tools: new Set([
-        ...toolsGranted('delegate'),
-        ...toolsGranted('main'),
-        ...toolsGranted('everyone'),
-        ...(asks && !canRunLive(adapter) ? toolsGranted('approve') : []),
-      ]),
+      tools: toolsGranted('delegate', 'main', 'everyone', ...(asks && !canRunLive(adapter) ? (['approve'] as const) : [])),
       agentsNote: this.agentsNote(adapter, session.workdir),
       asker: asks
         ? () => {
@@ -125,7 +120,7 @@ export class SessionTools {
     const approvals = run.policy?.approvals === true;
     const adapter = this.options.config.adapters.get(run.cli);
     if (!adapter) return undefined;
-    const tools = new Set([...toolsGranted('everyone'), ...(spawn ? toolsGranted('delegate') : []), ...(approvals ? toolsGranted('approve') : [])]);
+    const tools = toolsGranted('everyone', ...(spawn ? (['delegate'] as const) : []), ...(approvals ? (['approve'] as const) : []));
     return this.mcpFor(
       adapter,
       askerId.run(run.runId),
