@@ -51,11 +51,6 @@ export class CachedMembers implements ChatMembers {
     return answer;
   }
 
-  /** Forgets what was known of a person in a chat (they left, or were added): the next question asks. */
-  forget(chat: ChatRef, person: string): void {
-    this.entries.delete(`${wholeChatKey(chat)}\n${person}`);
-  }
-
   private bound(): void {
     // A Map iterates in insertion order: the first keys are the oldest.
     for (const key of this.entries.keys()) {
