@@ -3,10 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { writePrivateFile } from '../../kernel/store/private-files.ts';
-import { box, rawPublicKey } from './boxes.ts';
+import { box, QueueSealer, rawPublicKey } from './sealing.ts';
 import { SealedChannel } from './channel.ts';
 import { PREFIX } from './redis.ts';
-import { QueueSealer } from './sealing.ts';
 import { QueueSigner } from './signing.ts';
 
 /** Where the bridge says its public key, signed with the queue secret: workers learn it there. */

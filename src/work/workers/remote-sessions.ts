@@ -7,7 +7,7 @@ import { SessionStreamReader } from './session-stream.ts';
 import { grantContext, type BridgeKeys } from './bridge-keys.ts';
 import { KeptStates } from './kept-states.ts';
 import type { PackedSession } from './session-state.ts';
-import { sendSessionAsk, sessionKeyOf, sessionStream, type SessionAsk, type SessionEvent, type SessionGrant } from './session-protocol.ts';
+import { sendSessionAsk, sessionKeyOf, sessionStream, type SessionAsk, type SessionEvent } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
 import { queueWaited, type QueueCensus } from '../../services/telemetry/metrics-queue.ts';
 import { describeWork, workCensus } from './work-census.ts';
@@ -301,7 +301,7 @@ export class RemoteSessions implements RemoteSide {
     const { keys } = this.options;
     const grant = keys.grant(placed.publicKey!, grantContext(placed.sessionKey, placement.attempt), {
       key: keys.channelKey(placed.sessionKey, placement.attempt).toString('base64'),
-    } satisfies SessionGrant);
+    });
     const limits = {
       ...(turn.options.timeoutMs ? { timeoutMs: turn.options.timeoutMs } : {}),
       ...(turn.options.silenceMs ? { silenceMs: turn.options.silenceMs } : {}),

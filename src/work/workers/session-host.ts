@@ -19,7 +19,7 @@ import type { Secrets } from '../../kernel/log/secrets.ts';
 import { answered, connect, followOutages, describeRedis } from './redis.ts';
 import { SessionStreamWriter } from './session-stream.ts';
 import { packSessionState, unpackFiles } from './session-state.ts';
-import { bellFor, onAsks, SessionGrants, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
+import { bellFor, onAsks, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
 import { operatorServers, sessionConfigOf, sessionFilesPlace } from './worker-launch.ts';
 import type { Hosted } from './hosted-session.ts';
 import type { QueueSigner } from './signing.ts';
@@ -58,7 +58,6 @@ export class SessionHost implements DrainHolder {
   private readonly presence: WorkerPresence;
   private readonly sessions = new Map<string, Hosted>();
   private readonly taken = new Set<string>();
-  private readonly grants: SessionGrants;
   /** The bound on CLI processes kept between turns here; the bridge closes idle ones itself. */
   private readonly live: LivePool;
   private readonly keepSeconds: number;
@@ -74,7 +73,6 @@ export class SessionHost implements DrainHolder {
       down: () => log.warn(`${where} is unreachable: the work here goes on, and its reports wait until it is back`),
     });
     this.subscriber = connect(config.redisUrl);
-    this.grants = new SessionGrants(options.keys, this.commands);
     this.keepSeconds = config.settings.workers.keepHours * 3600;
     this.live = new LivePool({ max: config.sessionWorkers.liveSessions, idleMs: Infinity });
     this.presence = new WorkerPresence(
@@ -152,7 +150,7 @@ export class SessionHost implements DrainHolder {
   }
 
   private async takeAsks(): Promise<void> {
-    const asks = await takeSessionAsks(this.commands, this.options.name, this.grants, this.taken, (why) =>
+    const asks = await takeSessionAsks(this.commands, this.options.name, this.options.keys, this.taken, (why) =>
       this.options.log.warn(`refused from Redis: ${why}`),
     ).catch((error: Error) => {
       this.options.log.warn(`reading the sessions' asks failed: ${error.message}`);
@@ -173,7 +171,7 @@ export class SessionHost implements DrainHolder {
       hosted = undefined;
     }
     if (!hosted) {
-      const channel = this.grants.held(given.sessionKey, given.attempt);
+      const channel = this.options.keys.held(given.sessionKey, given.attempt);
       if (given.ask.type !== 'turn' || !channel) return;
       hosted = {
         sessionKey: given.sessionKey,
@@ -366,7 +364,7 @@ export class SessionHost implements DrainHolder {
   /** Stops a session's process here; `release`: and lets its lease go (it is no longer here). */
   private async drop(hosted: Hosted, release: boolean): Promise<void> {
     if (this.sessions.get(hosted.sessionKey) === hosted) this.sessions.delete(hosted.sessionKey);
-    this.grants.forget(hosted.sessionKey, hosted.attempt);
+    this.options.keys.forget(hosted.sessionKey, hosted.attempt);
     for (const { decide } of hosted.decisions.values()) decide({ behavior: 'deny', message: 'The session left this worker.' });
     hosted.decisions.clear();
     await this.endSession(hosted);

@@ -6,7 +6,7 @@ import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/even
 import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import { keys } from './redis.ts';
 import { registryKeys } from './worker-registry.ts';
-import { SealedChannel } from './channel.ts';
+import type { SealedChannel } from './channel.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import type { PackedSession, SessionState } from './session-state.ts';
 import type { Signed } from './signing.ts';
@@ -106,11 +106,6 @@ interface Envelope {
   grant?: string;
 }
 
-/** What a grant of a session's placement holds. */
-export interface SessionGrant {
-  key: string;
-}
-
 /** The bridge's side: an ask sealed in the placement's channel, into its worker's inbox, and its bell rung (the control channel's). */
 export async function sendSessionAsk(redis: Redis, channel: SealedChannel, worker: string, ask: SessionAskFor, grant?: string): Promise<void> {
   const { sessionKey, attempt } = ask;
@@ -153,12 +148,12 @@ export function bellFor(worker: string): string {
 /**
  * The worker's side: takes every ask in its inbox at once (read and removed in one
  * transaction), those sealed in the channel of their session's placement here and not taken
- * before. `grants` gives the channel of a placement, opening its grant when one comes.
+ * before. `workerKeys` gives the channel of a placement, opening its grant when one comes.
  */
 export async function takeSessionAsks(
   redis: Redis,
   worker: string,
-  grants: Pick<SessionGrants, 'channel'>,
+  workerKeys: WorkerKeys,
   taken: Set<string>,
   refused: (why: string) => void,
 ): Promise<SessionAskFor[]> {
@@ -173,7 +168,7 @@ export async function takeSessionAsks(
       continue;
     }
     const { sessionKey, attempt } = envelope;
-    const channel = await grants.channel(sessionKey, attempt, envelope.grant);
+    const channel = await workerKeys.channel(redis, sessionKey, attempt, envelope.grant);
     const verified =
       'refused' in channel
         ? { ok: false as const, why: channel.refused }
@@ -200,36 +195,5 @@ function parse(entry: string): Envelope | undefined {
     return ok ? envelope : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** A worker's side: the channels of the placements here, each opened from its grant (sealed for this worker by the bridge). */
-export class SessionGrants {
-  private readonly channels = new Map<string, SealedChannel>();
-
-  constructor(
-    private readonly keys: WorkerKeys,
-    private readonly redis: Redis,
-  ) {}
-
-  /** The placement's channel: the one held, or opened from `grant`; else why not. */
-  async channel(sessionKey: string, attempt: number, grant: string | undefined): Promise<SealedChannel | { refused: string }> {
-    const held = this.held(sessionKey, attempt);
-    if (held) return held;
-    if (!grant) return { refused: `no grant of placement ${attempt} of session ${sessionKey} came to this worker` };
-    const opened = await this.keys.open<SessionGrant>(this.redis, sessionKey, attempt, grant);
-    if ('refused' in opened) return opened;
-    const channel = new SealedChannel(Buffer.from(opened.body.key, 'base64'));
-    this.channels.set(`${sessionKey}\n${attempt}`, channel);
-    return channel;
-  }
-
-  held(sessionKey: string, attempt: number): SealedChannel | undefined {
-    return this.channels.get(`${sessionKey}\n${attempt}`);
-  }
-
-  /** The placement left this worker: its key goes with it, and an ask for it from now on is refused. */
-  forget(sessionKey: string, attempt: number): void {
-    this.channels.delete(`${sessionKey}\n${attempt}`);
   }
 }

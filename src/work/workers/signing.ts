@@ -29,23 +29,40 @@ export interface Signed extends Binding {
 
 export type Verified<T> = { ok: true; body: T; nonce: string } | { ok: false; why: string };
 
-/** What signs and checks messages for a binding: the queue secret's HMAC, or a placement's sealed channel (see channel.ts). */
-export interface Signer {
-  sign(binding: Binding, body: unknown, ttlSeconds: number): Signed;
-  verify<T>(data: unknown, expected: Binding): Verified<T>;
-}
-
-/** The message's body, when it is for exactly `expected` and has not expired (its signature checked already). */
-export function boundBody<T>(signed: Signed, body: string, expected: Binding, now: number): Verified<T> {
-  if (signed.kind !== expected.kind) return { ok: false, why: `it is signed as ${signed.kind}, not ${expected.kind}` };
-  if (signed.id !== expected.id) return { ok: false, why: `it is signed for ${signed.id}, not ${expected.id}` };
-  if (signed.attempt !== expected.attempt) return { ok: false, why: `it is signed for attempt ${signed.attempt}, not ${expected.attempt}` };
-  if (signed.exp <= now) return { ok: false, why: `it expired at ${new Date(signed.exp).toISOString()}` };
-  return { ok: true, body: JSON.parse(body) as T, nonce: signed.nonce };
-}
-
 /** Said of a message whose signature (or seal) does not check out. */
 export const NOT_SIGNED_SO = 'its signature does not match (altered, or signed with another secret)';
+
+/**
+ * What signs and checks messages for a binding: the queue secret's HMAC, or a placement's sealed
+ * channel (see channel.ts). Both bind the kind, id, attempt, expiry and nonce to the body; each
+ * protects the body its own way.
+ */
+export abstract class Signer {
+  constructor(private readonly now: () => number) {}
+
+  sign(binding: Binding, body: unknown, ttlSeconds: number): Signed {
+    const head = { v: 2 as const, ...binding, exp: this.now() + ttlSeconds * 1000, nonce: randomBytes(12).toString('base64url') };
+    return { ...head, ...this.protect(head, JSON.stringify(body)) };
+  }
+
+  /** The body, when `data` (a Signed, or its JSON) is signed with this key for exactly `expected` and has not expired. */
+  verify<T>(data: unknown, expected: Binding): Verified<T> {
+    const signed = asSigned(data);
+    if (!signed) return { ok: false, why: 'it is not signed' };
+    const body = this.unprotect(signed);
+    if (body === undefined) return { ok: false, why: NOT_SIGNED_SO };
+    if (signed.kind !== expected.kind) return { ok: false, why: `it is signed as ${signed.kind}, not ${expected.kind}` };
+    if (signed.id !== expected.id) return { ok: false, why: `it is signed for ${signed.id}, not ${expected.id}` };
+    if (signed.attempt !== expected.attempt) return { ok: false, why: `it is signed for attempt ${signed.attempt}, not ${expected.attempt}` };
+    if (signed.exp <= this.now()) return { ok: false, why: `it expired at ${new Date(signed.exp).toISOString()}` };
+    return { ok: true, body: JSON.parse(body) as T, nonce: signed.nonce };
+  }
+
+  /** The body as it is written, and what proves it (`sig`). */
+  protected abstract protect(head: Omit<Signed, 'body' | 'sig'>, json: string): { body: string; sig: string };
+  /** The body's JSON, when `signed` proves it; else undefined. */
+  protected abstract unprotect(signed: Signed): string | undefined;
+}
 
 /**
  * Signs and checks what the bridge and its workers exchange through Redis, with the secret
@@ -54,36 +71,23 @@ export const NOT_SIGNED_SO = 'its signature does not match (altered, or signed w
  * move nothing from one session, attempt or kind to another, and nothing outlives its expiry.
  * Replays of a whole message are the reader's to refuse (by nonce or order), where they matter.
  */
-export class QueueSigner implements Signer {
+export class QueueSigner extends Signer {
   private readonly key: Buffer;
 
   /** `secret`: the queue secret, or a key of the bridge's own (bytes). */
-  constructor(
-    secret: string | Buffer,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(secret: string | Buffer, now: () => number = Date.now) {
+    super(now);
     if (typeof secret === 'string' && secret.length < MIN_QUEUE_SECRET_CHARS)
       throw new Error(`the queue secret is shorter than ${MIN_QUEUE_SECRET_CHARS} characters`);
     this.key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
   }
 
-  sign(binding: Binding, body: unknown, ttlSeconds: number): Signed {
-    const unsigned = {
-      v: 2 as const,
-      ...binding,
-      exp: this.now() + ttlSeconds * 1000,
-      nonce: randomBytes(12).toString('base64url'),
-      body: JSON.stringify(body),
-    };
-    return { ...unsigned, sig: this.mac(unsigned) };
+  protected protect(head: Omit<Signed, 'body' | 'sig'>, json: string): { body: string; sig: string } {
+    return { body: json, sig: this.mac({ ...head, body: json }) };
   }
 
-  /** The body, when `data` (a Signed, or its JSON) is signed with this secret for exactly `expected` and has not expired. */
-  verify<T>(data: unknown, expected: Binding): Verified<T> {
-    const signed = asSigned(data);
-    if (!signed) return { ok: false, why: 'it is not signed' };
-    if (!sameSecret(signed.sig, this.mac(signed))) return { ok: false, why: NOT_SIGNED_SO };
-    return boundBody<T>(signed, signed.body, expected, this.now());
+  protected unprotect(signed: Signed): string | undefined {
+    return sameSecret(signed.sig, this.mac(signed)) ? signed.body : undefined;
   }
 
   private mac(s: Omit<Signed, 'sig'>): string {
