@@ -14,7 +14,7 @@ export interface Hosted {
   channel: SealedChannel;
   /** The number of the last state copied back in this placement. */
   states: number;
-  events: SessionStreamWriter<SessionEvent>;
+  events: SessionStreamWriter;
   /** The CLI session here, and what its command line depends on (another needs a new one). */
   session?: { agent: AgentSession; key: string };
   /** The MCP config file written for its CLI, and the secret in it. */

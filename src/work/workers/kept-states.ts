@@ -2,6 +2,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Log } from '../../kernel/log/logger.ts';
 import { writePrivateFile } from '../../kernel/store/private-files.ts';
+import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import type { QueueSealer } from './sealing.ts';
 import { acceptSessionState, openKept, sealKept, type SessionState } from './session-state.ts';
 
@@ -11,7 +12,8 @@ import { acceptSessionState, openKept, sealKept, type SessionState } from './ses
  * after the one kept. Writes for one session go one at a time, in the order they came.
  */
 export class KeptStates {
-  private readonly saving = new Map<string, Promise<void>>();
+  /** What is read, written and removed of one session, one at a time in the order asked. */
+  private readonly serial = new KeyedSerializer();
   private readonly dir: string;
 
   constructor(
@@ -28,21 +30,16 @@ export class KeptStates {
 
   /** Keeps a state copied back by the session's placement `attempt` (it came in that placement's channel), or logs why not. */
   keep(sessionKey: string, attempt: number, given: SessionState): Promise<void> {
-    const saved = (this.saving.get(sessionKey) ?? Promise.resolve())
-      .catch(() => {})
-      .then(async () => {
-        const accepted = acceptSessionState(given, attempt, await this.readNow(sessionKey));
-        if ('refused' in accepted) return void this.log.warn({ session: sessionKey }, `refused a session's state from Redis: ${accepted.refused}`);
-        await writePrivateFile(this.file(sessionKey), sealKept(this.sealer, sessionKey, accepted.state));
-      });
-    this.saving.set(sessionKey, saved);
-    return saved;
+    return this.serial.run(sessionKey, async () => {
+      const accepted = acceptSessionState(given, attempt, await this.readNow(sessionKey));
+      if ('refused' in accepted) return void this.log.warn({ session: sessionKey }, `refused a session's state from Redis: ${accepted.refused}`);
+      await writePrivateFile(this.file(sessionKey), sealKept(this.sealer, sessionKey, accepted.state));
+    });
   }
 
   /** The state last kept, when one is and it opens with the bridge's key for this chat; after every keep asked before it. */
-  async read(sessionKey: string): Promise<ReturnType<typeof openKept>> {
-    await (this.saving.get(sessionKey) ?? Promise.resolve()).catch(() => {});
-    return this.readNow(sessionKey);
+  read(sessionKey: string): Promise<ReturnType<typeof openKept>> {
+    return this.serial.run(sessionKey, () => this.readNow(sessionKey));
   }
 
   private async readNow(sessionKey: string): Promise<ReturnType<typeof openKept>> {
@@ -57,10 +54,8 @@ export class KeptStates {
   }
 
   /** The session's work is over: its state goes, once what is being written has been. */
-  async forget(sessionKey: string): Promise<void> {
-    await (this.saving.get(sessionKey) ?? Promise.resolve()).catch(() => {});
-    this.saving.delete(sessionKey);
-    await rm(this.file(sessionKey), { force: true });
+  forget(sessionKey: string): Promise<void> {
+    return this.serial.run(sessionKey, () => rm(this.file(sessionKey), { force: true }));
   }
 
   private file(sessionKey: string): string {

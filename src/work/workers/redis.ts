@@ -19,21 +19,14 @@ export const keys = {
 
 /**
  * A connection that outlasts a blip: commands wait for a reconnect instead of failing, since
- * a report or an ask lost to a blip would lose the turn it belongs to. Errors are reported through
- * `onError` (once per outage is up to the caller), never thrown at the process.
+ * a report or an ask lost to a blip would lose the turn it belongs to. Errors are never thrown at
+ * the process (followOutages says them). Reconnections wait doubling from half a second, capped
+ * at 10 s so a Redis back after a long outage is found within seconds (runs wait on it).
  */
-export function connect(url: string, onError: (error: Error) => void = () => {}): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, retryStrategy: reconnectDelayMs });
-  redis.on('error', onError);
+export function connect(url: string): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(500 * 2 ** (attempt - 1), 10_000) });
+  redis.on('error', () => {});
   return redis;
-}
-
-/**
- * Waits between reconnection attempts: doubling from half a second, capped at 10 s so a
- * Redis back after a long outage is found within seconds (runs wait on it).
- */
-export function reconnectDelayMs(attempt: number): number {
-  return Math.min(500 * 2 ** (attempt - 1), 10_000);
 }
 
 /**

@@ -4,7 +4,7 @@ import { liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from '../../e
 import type { RunningTurn, TurnHandlers, TurnOutcome } from '../../engine/session/turn.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { formatHostRule } from '../../engine/sandbox/host-rules.ts';
-import type { SessionLaunch } from './session-protocol.ts';
+import type { SessionAsk, SessionLaunch } from './session-protocol.ts';
 import { ProcessMessages } from '../../engine/session/process-messages.ts';
 import type { CliAgents } from '../../engine/agents/cli-agents.ts';
 
@@ -12,10 +12,9 @@ import type { CliAgents } from '../../engine/agents/cli-agents.ts';
 export interface RemoteSide {
   /** Runs the turn on the session's worker (placing it first), following it until it ends wherever it goes. */
   run(turn: RemoteTurn): void;
-  steer(turn: RemoteTurn, text: string, id: string): void;
   stop(turn: RemoteTurn, reason: string): void;
-  /** The session's process on its worker closes (its session resumes there, or elsewhere, in a new one). */
-  closeProcess(sessionKey: string): Promise<void>;
+  /** An ask of the session's worker (a steer; a close: its process closes, and its session resumes there, or elsewhere, in a new one). */
+  ask(sessionKey: string, ask: SessionAsk): Promise<void>;
   /** The worker the session is placed on now. */
   workerOf(sessionKey: string): string | undefined;
 }
@@ -108,7 +107,7 @@ export class RemoteLiveCli implements LiveProcess {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.side.closeProcess(this.sessionKey);
+    await this.side.ask(this.sessionKey, { type: 'close' });
   }
 }
 
@@ -149,7 +148,7 @@ export class RemoteTurn implements RunningTurn {
     // Only into a CLI that names messages back (ProcessMessages); its worker's refuses the rest the same way.
     if (this.isOver || this.cli.messages.names !== true) return false;
     this.cli.messages.sent(id);
-    this.side.steer(this, text, id);
+    void this.side.ask(this.cli.sessionKey, { type: 'steer', turnId: this.id, text, id });
     return true;
   }
 

@@ -208,30 +208,22 @@ export class RemoteSessions implements RemoteSide {
     // Its CLI holds this placement's bearer: granted again for what the session's secret may do.
     this.placer.withBearer(placed, turn.cli.describe(turn.cli.sessionId));
     this.options.log.info({ session: sessionKey }, `a turn went on on worker ${lease.worker} while the bridge restarted: followed again`);
-    await this.ask(turn, { type: 'attach', turnId });
+    await this.ask(sessionKey, { type: 'attach', turnId });
     if (turn.stopReason !== undefined) this.stop(turn, turn.stopReason);
     return true;
-  }
-
-  steer(turn: RemoteTurn, text: string, id: string): void {
-    void this.ask(turn, { type: 'steer', turnId: turn.id, text, id });
   }
 
   stop(turn: RemoteTurn, reason: string): void {
     const placed = this.sessions.get(turn.cli.sessionKey);
     // Not on a worker yet (waiting for one): it ends here.
     if (!placed?.worker || placed.turn !== turn || !turn.id) return turn.endWithout('stopped', reason);
-    void this.ask(turn, { type: 'stop', turnId: turn.id, reason });
+    void this.ask(placed.sessionKey, { type: 'stop', turnId: turn.id, reason });
   }
 
-  async closeProcess(sessionKey: string): Promise<void> {
+  /** An ask of the session's worker; no `close` while the bridge closes (its sessions go on there, followed again at its restart). */
+  async ask(sessionKey: string, ask: SessionAsk): Promise<void> {
     const placed = this.sessions.get(sessionKey);
-    if (placed && !this.closing) await this.send(placed, { type: 'close' });
-  }
-
-  private async ask(turn: RemoteTurn, ask: SessionAsk): Promise<void> {
-    const placed = this.sessions.get(turn.cli.sessionKey);
-    if (placed) await this.send(placed, ask);
+    if (placed && !(ask.type === 'close' && this.closing)) await this.send(placed, ask);
   }
 
   /** An ask to the session's worker in its placement, once it has one; a failure is logged, not thrown. */
@@ -350,7 +342,7 @@ export class RemoteSessions implements RemoteSide {
         } catch (error) {
           decision = { behavior: 'deny' as const, message: `The bridge could not decide: ${(error as Error).message}` };
         }
-        return this.ask(turn, { type: 'decide', requestId: event.request.requestId, decision });
+        return this.ask(placed.sessionKey, { type: 'decide', requestId: event.request.requestId, decision });
       }
       case 'state':
         return this.states.keep(placed.sessionKey, attempt, event.state);

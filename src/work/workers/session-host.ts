@@ -178,13 +178,8 @@ export class SessionHost implements DrainHolder {
         attempt: given.attempt,
         channel,
         states: 0,
-        events: new SessionStreamWriter<SessionEvent>(
-          this.commands,
-          channel,
-          sessionStream(given.sessionKey, given.attempt),
-          given.attempt,
-          this.keepSeconds,
-          (text) => this.options.secrets.redact(text),
+        events: new SessionStreamWriter(this.commands, channel, sessionStream(given.sessionKey, given.attempt), given.attempt, this.keepSeconds, (text) =>
+          this.options.secrets.redact(text),
         ),
         what: `session ${given.sessionKey}`,
         decisions: new Map(),

@@ -113,9 +113,10 @@ export class SessionPlacer {
     placed.publicKey = publicKey;
     const channel = this.parts.keys.channel(placed.sessionKey, attempt);
     placed.channel = channel;
-    await this.parts.reader.follow<SessionEvent>(
+    await this.parts.reader.follow(
       sessionStream(placed.sessionKey, attempt),
-      { channel: (given) => (given === attempt ? channel : undefined) },
+      attempt,
+      channel,
       (event) =>
         void this.parts
           .onEvent(placed, attempt, event)

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { keys } from './redis.ts';
 import { asSigned, type Signer } from './signing.ts';
+import type { SessionEvent } from './session-protocol.ts';
 
 /** Lines are sent this often: one stream entry for many lines. */
 const LINES_EVERY_MS = 50;
@@ -10,7 +11,7 @@ const STREAM_MAX_ENTRIES = 100_000;
 /** An entry of the stream, as signed: its place in the run's order, so one added twice is seen. */
 interface Sequenced {
   seq: number;
-  event: { kind: string };
+  event: SessionEvent;
 }
 
 /**
@@ -19,7 +20,7 @@ interface Sequenced {
  * each entry signed for the run and its attempt and numbered. While Redis is away, commands
  * wait in the connection's queue; nothing is dropped.
  */
-export class SessionStreamWriter<E extends { kind: string }> {
+export class SessionStreamWriter {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private written: Promise<unknown> = Promise.resolve();
@@ -42,7 +43,7 @@ export class SessionStreamWriter<E extends { kind: string }> {
     this.timer ??= setTimeout(() => this.sendLines(), LINES_EVERY_MS);
   }
 
-  report(event: Exclude<E, { kind: 'lines' }>): void {
+  report(event: Exclude<SessionEvent, { kind: 'lines' }>): void {
     this.sendLines();
     this.add(event);
   }
@@ -62,21 +63,18 @@ export class SessionStreamWriter<E extends { kind: string }> {
     this.lines = [];
   }
 
-  private add(event: { kind: string; [field: string]: unknown }): void {
+  private add(event: SessionEvent): void {
     const body: Sequenced = { seq: ++this.seq, event: JSON.parse(this.redact(JSON.stringify(event))) as Sequenced['event'] };
     const signed = this.signer.sign({ kind: 'event', id: this.stream, attempt: this.attempt }, body, this.keepSeconds);
     this.written = this.redis.xadd(keys.events(this.stream), 'MAXLEN', '~', String(STREAM_MAX_ENTRIES), '*', 'e', JSON.stringify(signed));
   }
 }
 
-/** How the bridge reads a stream: each placement's entries with that placement's channel. */
-export interface StreamSource {
-  channel: (attempt: number) => Signer | undefined;
-}
-
-/** A stream followed: from its read mark on (`seq`: an entry numbered no higher is a replay). */
-interface Followed extends StreamSource, ReadMark {
-  onEvent: (event: never) => void;
+/** A stream followed, its placement's entries read with that placement's channel, from its read mark on (`seq`: an entry numbered no higher is a replay). */
+interface Followed extends ReadMark {
+  attempt: number;
+  channel: Signer;
+  onEvent: (event: SessionEvent) => void;
 }
 
 /** How long one read waits for new entries; a run followed meanwhile waits at most this long. */
@@ -117,7 +115,7 @@ export class SessionStreamReader {
   }
 
   /** Follows a run's events from where the bridge last read them (from the start for a new run). */
-  async follow<E extends { kind: string }>(stream: string, source: StreamSource, onEvent: (event: E) => void): Promise<void> {
+  async follow(stream: string, attempt: number, channel: Signer, onEvent: (event: SessionEvent) => void): Promise<void> {
     const raw = await this.commands.hget(keys.read, stream);
     let mark: ReadMark = { position: '0', seq: 0 };
     if (raw !== null) {
@@ -125,7 +123,7 @@ export class SessionStreamReader {
       if (verified.ok) mark = verified.body;
       else this.refused(stream, `how far its events were read: ${verified.why}; reading them from the start`);
     }
-    this.followed.set(stream, { ...source, ...mark, onEvent });
+    this.followed.set(stream, { attempt, channel, ...mark, onEvent });
     this.wake?.();
   }
 
@@ -144,20 +142,18 @@ export class SessionStreamReader {
   }
 
   /** The entry's event, when its placement's worker sealed it for this run and placement and it comes after the last one taken. */
-  private verify(stream: string, followed: Followed, fields: string[]): never | undefined {
+  private verify(stream: string, followed: Followed, fields: string[]): SessionEvent | undefined {
     const at = fields.indexOf('e');
     const raw = at >= 0 ? fields[at + 1] : undefined;
     const attempt = asSigned(raw)?.attempt;
-    const channel = attempt === undefined ? undefined : followed.channel(attempt);
-    if (!channel)
-      return void this.refused(stream, `a report: ${attempt === undefined ? 'it is not signed' : `it claims placement ${attempt}, not this stream's`}`);
-    const verified = channel.verify<Sequenced>(raw, { kind: 'event', id: stream, attempt: attempt! });
+    if (attempt !== undefined && attempt !== followed.attempt) return void this.refused(stream, `a report: it claims placement ${attempt}, not this stream's`);
+    const verified = followed.channel.verify<Sequenced>(raw, { kind: 'event', id: stream, attempt: followed.attempt });
     if (!verified.ok) return void this.refused(stream, `a report: ${verified.why}`);
     const { seq, event } = verified.body;
     if (!Number.isSafeInteger(seq) || !event || typeof event !== 'object') return void this.refused(stream, 'a report: it is not an event');
     if (seq <= followed.seq) return void this.refused(stream, `a report: it was taken before (replayed, number ${seq})`);
     followed.seq = seq;
-    return event as never;
+    return event;
   }
 
   private async run(): Promise<void> {
