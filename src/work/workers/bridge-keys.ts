@@ -43,21 +43,17 @@ export class BridgeKeys {
   /** The bridge's keys from its data directory, made the first time. */
   static async load(dataDir: string): Promise<BridgeKeys> {
     const file = join(dataDir, 'queue-keys.json');
-    const raw = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    let raw = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
-    if (raw) {
-      const stored = JSON.parse(raw) as Stored;
-      return new BridgeKeys(
-        Buffer.from(stored.secret, 'base64'),
-        createPrivateKey({ key: Buffer.from(stored.x25519, 'base64'), format: 'der', type: 'pkcs8' }),
-      );
+    if (!raw) {
+      const { privateKey } = generateKeyPairSync('x25519');
+      const made: Stored = { v: 1, secret: randomBytes(32).toString('base64'), x25519: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64') };
+      await writePrivateFile(file, (raw = JSON.stringify(made)));
     }
-    const { privateKey } = generateKeyPairSync('x25519');
-    const stored: Stored = { v: 1, secret: randomBytes(32).toString('base64'), x25519: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64') };
-    await writePrivateFile(file, JSON.stringify(stored));
-    return new BridgeKeys(Buffer.from(stored.secret, 'base64'), privateKey);
+    const stored = JSON.parse(raw) as Stored;
+    return new BridgeKeys(Buffer.from(stored.secret, 'base64'), createPrivateKey({ key: Buffer.from(stored.x25519, 'base64'), format: 'der', type: 'pkcs8' }));
   }
 
   /** Says the bridge's public key in Redis, signed with the queue secret (a worker pins the first it sees). */

@@ -5,14 +5,12 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { connect, describeRedis, followOutages } from './redis.ts';
 import { SessionStreamReader } from './session-stream.ts';
 import { grantContext, type BridgeKeys } from './bridge-keys.ts';
-import { KeptStates } from './kept-states.ts';
-import type { PackedSession } from './session-state.ts';
+import { KeptStates, type PackedSession } from './session-state.ts';
 import { sendSessionAsk, sessionKeyOf, sessionStream, type SessionAsk, type SessionEvent } from './session-protocol.ts';
 import type { QueueSigner } from './signing.ts';
 import { queueWaited, type QueueCensus } from '../../services/telemetry/metrics-queue.ts';
 import { describeWork, workCensus } from './work-census.ts';
 import { WorkerRegistry } from './worker-registry.ts';
-import { WorkerPicker } from './worker-picker.ts';
 import { SessionPlacer, type Placed, type PlacerParts, type Tell } from './session-placer.ts';
 import { RemoteLiveCli, type RemoteSide, type RemoteTurn } from './remote-live-cli.ts';
 
@@ -87,7 +85,6 @@ export class RemoteSessions implements RemoteSide {
     );
     this.placer = new SessionPlacer({
       registry: this.registry,
-      picker: new WorkerPicker(this.commands, this.registry, options.leaseMs),
       reader: this.reader,
       keys: options.keys,
       delegateTools: options.delegateTools,

@@ -5,7 +5,6 @@ import type { SealedChannel } from './channel.ts';
 import type { RemoteTurn } from './remote-live-cli.ts';
 import type { SessionStreamReader } from './session-stream.ts';
 import { sessionStream, type SessionEvent, type SessionLaunch } from './session-protocol.ts';
-import type { WorkerPicker } from './worker-picker.ts';
 import type { Lease, WorkerRegistry } from './worker-registry.ts';
 
 /** Says a line in the chat (a move to another worker, no worker to run it). */
@@ -41,10 +40,9 @@ export interface Placed {
   asked: Set<string>;
 }
 
-/** What placing sessions needs: the registry, a picker, the one reader, the bridge's keys, and who hears each session's reports. */
+/** What placing sessions needs: the registry, the one reader, the bridge's keys, and who hears each session's reports. */
 export interface PlacerParts {
   registry: WorkerRegistry;
-  picker: WorkerPicker;
   reader: SessionStreamReader;
   keys: BridgeKeys;
   /** Grants `bearer` for what the session's own secret `token` may do, until the returned function revokes it. */
@@ -72,7 +70,7 @@ export class SessionPlacer {
       return { worker: lease.worker, attempt: lease.attempt, fresh: false };
     }
     const previous = lease?.worker ?? placed.worker;
-    const pick = await this.parts.picker.place(sessionKey);
+    const pick = await this.parts.registry.place(sessionKey);
     if (!pick) return undefined;
     await this.follow(placed, pick);
     this.parts.log.info({ session: sessionKey }, `a session placed on worker ${pick.worker}${previous ? ` (it was on ${previous})` : ''}`);

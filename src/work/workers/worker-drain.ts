@@ -53,31 +53,26 @@ export interface DrainHolder {
  * thing held finishes within the deadline or is handed back at it. Says in the log what it
  * waits for, what finished, and what was handed back. Resolves once nothing is held.
  */
-export async function drainWorker(holder: DrainHolder, deadline: DrainDeadline, log: Log): Promise<{ finished: number; handedBack: number }> {
+export async function drainWorker(holder: DrainHolder, deadline: DrainDeadline, log: Log): Promise<void> {
   await holder.stopTaking();
   const held = holder.drainables();
-  const tally = { finished: 0, handedBack: 0 };
-  if (!held.length) {
-    log.info('draining: taking no new work, and nothing is running here');
-    deadline.clear();
-    return tally;
+  if (!held.length) log.info('draining: taking no new work, and nothing is running here');
+  else {
+    log.info(
+      `draining: taking no new work; waiting up to ${deadline.ms / 1000} s for ${held.map((thing) => thing.what).join(', ')} to finish, then handing back what is left (again to hand it back now)`,
+    );
+    let left = held.length;
+    const outcomes = await Promise.all(
+      held.map(async (thing) => {
+        const outcome = await thing.finishOrHandBack(deadline);
+        log.info(
+          `draining: ${thing.what} ${outcome === 'finished' ? 'finished here' : 'was handed back, to go on on another worker'}${--left ? `; waiting for ${left} more` : ''}`,
+        );
+        return outcome;
+      }),
+    );
+    const finished = outcomes.filter((outcome) => outcome === 'finished').length;
+    log.info(`drained: ${finished} finished here, ${outcomes.length - finished} handed back`);
   }
-  log.info(
-    `draining: taking no new work; waiting up to ${deadline.ms / 1000} s for ${held.map((thing) => thing.what).join(', ')} to finish, then handing back what is left (again to hand it back now)`,
-  );
-  let left = held.length;
-  await Promise.all(
-    held.map(async (thing) => {
-      const outcome = await thing.finishOrHandBack(deadline);
-      left--;
-      if (outcome === 'finished') tally.finished++;
-      else tally.handedBack++;
-      log.info(
-        `draining: ${thing.what} ${outcome === 'finished' ? 'finished here' : 'was handed back, to go on on another worker'}${left ? `; waiting for ${left} more` : ''}`,
-      );
-    }),
-  );
   deadline.clear();
-  log.info(`drained: ${tally.finished} finished here, ${tally.handedBack} handed back`);
-  return tally;
 }

@@ -48,8 +48,17 @@ const BEATS_PER_LEASE = 4;
  * an expiry (a worker that stops beating is gone once it lapses), and each session's lease on the
  * worker its session lives on. A worker's state not signed with the queue secret, or a lease not
  * signed with `leases` (the bridge's own key: no worker moves a session), is ignored.
+ *
+ * It places sessions anew, one placement at a time: on the least loaded worker alive, leased to
+ * the session under a new placement number. A worker's state counts the sessions placed on it
+ * only from its next beat, so those placed since are counted here meanwhile: two sessions
+ * starting at once go to two workers.
  */
 export class WorkerRegistry {
+  /** Placements made lately, by worker. */
+  private recent: { worker: string; at: number }[] = [];
+  private placing: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly redis: Redis,
     private readonly signer: QueueSigner,
@@ -110,6 +119,28 @@ export class WorkerRegistry {
   /** The session leaves its worker (closed, or moved): the next message places it anew. */
   async release(sessionKey: string): Promise<void> {
     await this.redis.del(registryKeys.lease(sessionKey));
+  }
+
+  /** The session's new placement, or undefined when no worker takes sessions. */
+  place(sessionKey: string): Promise<Lease | undefined> {
+    const placed = this.placing.then(() => this.placeNow(sessionKey));
+    this.placing = placed.catch(() => undefined);
+    return placed;
+  }
+
+  private async placeNow(sessionKey: string): Promise<Lease | undefined> {
+    // Sessions placed on each worker within the last beat or so (a quarter of a lease, twice over).
+    const since = Date.now() - this.leaseMs / 2;
+    this.recent = this.recent.filter((placement) => placement.at >= since);
+    const counts = new Map<string, number>();
+    for (const { worker } of this.recent) counts.set(worker, (counts.get(worker) ?? 0) + 1);
+    const pick = await this.pick(undefined, counts);
+    if (!pick) return undefined;
+    this.recent.push({ worker: pick.name, at: Date.now() });
+    const attempt = await this.redis.incr(`${PREFIX}:session:${sessionKey}:placements`);
+    const lease: Lease = { worker: pick.name, attempt, publicKey: pick.publicKey };
+    await this.grant(sessionKey, lease);
+    return lease;
   }
 }
 
