@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PREFIX, keys } from '../../src/work/workers/redis.ts';
 import { BridgeKeys, grantContext } from '../../src/work/workers/bridge-keys.ts';
-import { SealedChannel } from '../../src/work/workers/channel.ts';
+import { SealedChannel } from '../../src/work/workers/signing.ts';
 import { sessionKeyOf } from '../../src/work/workers/session-protocol.ts';
 import { bellFor, sessionStream } from '../../src/work/workers/session-protocol.ts';
 import { registryKeys, type WorkerState } from '../../src/work/workers/worker-registry.ts';

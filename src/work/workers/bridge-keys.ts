@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { writePrivateFile } from '../../kernel/store/private-files.ts';
 import { box, QueueSealer, rawPublicKey } from './sealing.ts';
-import { SealedChannel } from './channel.ts';
+import { QueueSigner, SealedChannel } from './signing.ts';
 import { PREFIX } from './redis.ts';
-import { QueueSigner } from './signing.ts';
 
 /** Where the bridge says its public key, signed with the queue secret: workers learn it there. */
 export const BRIDGE_KEY = `${PREFIX}:bridge`;

@@ -2,7 +2,7 @@ import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import type { PermissionRequest } from '../../engine/session/live-cli.ts';
 import type { AgentSession } from '../../engine/session/session.ts';
 import type { PermissionDecision } from '../../kernel/protocols/events.ts';
-import type { SealedChannel } from './channel.ts';
+import type { SealedChannel } from './signing.ts';
 import type { SessionStreamWriter } from './session-stream.ts';
 import type { SessionEvent } from './session-protocol.ts';
 

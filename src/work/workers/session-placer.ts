@@ -1,7 +1,7 @@
 import type { Log } from '../../kernel/log/logger.ts';
 import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 import type { BridgeKeys } from './bridge-keys.ts';
-import type { SealedChannel } from './channel.ts';
+import type { SealedChannel } from './signing.ts';
 import type { RemoteTurn } from './remote-live-cli.ts';
 import type { SessionStreamReader } from './session-stream.ts';
 import { sessionStream, type SessionEvent, type SessionLaunch } from './session-protocol.ts';

@@ -6,10 +6,9 @@ import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/even
 import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import { keys } from './redis.ts';
 import { registryKeys } from './worker-registry.ts';
-import type { SealedChannel } from './channel.ts';
+import type { SealedChannel, Signed } from './signing.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import type { PackedSession, SessionState } from './session-state.ts';
-import type { Signed } from './signing.ts';
 import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 
 /**

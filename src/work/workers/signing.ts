@@ -1,17 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { sameSecret } from '../../kernel/http/same-secret.ts';
 import { MIN_QUEUE_SECRET_CHARS } from './queue-settings.ts';
-
-/**
- * What goes through Redis signed, by who writes it: the bridge (a session's asks, how far it
- * read the reports, a session's lease on a worker, its own public key) or a worker (a
- * session's reports, what it can take).
- */
-export type SignedKind = 'session' | 'event' | 'read' | 'lease' | 'worker' | 'bridge';
+import { gcmOpen, gcmSeal } from './sealing.ts';
 
 /** What a signature is bound to besides its body: a message signed for one session (or stream), placement or kind is no other's. */
 export interface Binding {
-  kind: SignedKind;
+  /**
+   * What it is, by who writes it: the bridge (a session's asks, how far it read the reports, a
+   * session's lease on a worker, its own public key) or a worker (a session's reports, what it can take).
+   */
+  kind: 'session' | 'event' | 'read' | 'lease' | 'worker' | 'bridge';
   id: string;
   attempt: number;
 }
@@ -29,12 +27,9 @@ export interface Signed extends Binding {
 
 export type Verified<T> = { ok: true; body: T; nonce: string } | { ok: false; why: string };
 
-/** Said of a message whose signature (or seal) does not check out. */
-export const NOT_SIGNED_SO = 'its signature does not match (altered, or signed with another secret)';
-
 /**
  * What signs and checks messages for a binding: the queue secret's HMAC, or a placement's sealed
- * channel (see channel.ts). Both bind the kind, id, attempt, expiry and nonce to the body; each
+ * channel (SealedChannel, below). Both bind the kind, id, attempt, expiry and nonce to the body; each
  * protects the body its own way.
  */
 export abstract class Signer {
@@ -50,7 +45,7 @@ export abstract class Signer {
     const signed = asSigned(data);
     if (!signed) return { ok: false, why: 'it is not signed' };
     const body = this.unprotect(signed);
-    if (body === undefined) return { ok: false, why: NOT_SIGNED_SO };
+    if (body === undefined) return { ok: false, why: 'its signature does not match (altered, or signed with another secret)' };
     if (signed.kind !== expected.kind) return { ok: false, why: `it is signed as ${signed.kind}, not ${expected.kind}` };
     if (signed.id !== expected.id) return { ok: false, why: `it is signed for ${signed.id}, not ${expected.id}` };
     if (signed.attempt !== expected.attempt) return { ok: false, why: `it is signed for attempt ${signed.attempt}, not ${expected.attempt}` };
@@ -93,6 +88,39 @@ export class QueueSigner extends Signer {
   private mac(s: Omit<Signed, 'sig'>): string {
     return createHmac('sha256', this.key).update([s.v, s.kind, s.id, s.attempt, s.exp, s.nonce, s.body].join('\n')).digest('base64url');
   }
+}
+
+/**
+ * A placement's channel: what the bridge and the one worker a session (a chat's or a run's) is
+ * placed on say to each other through Redis, encrypted and authenticated with AES-256-GCM under
+ * the placement's own key (random to everyone but the bridge, which derives it from a secret of
+ * its own, and given to that worker alone, sealed for its key). Whoever reads Redis reads none of
+ * it; another worker, holding the queue secret, can neither read nor forge it. The kind, id,
+ * attempt, expiry and nonce (the cipher's IV) are authenticated beside the body, as QueueSigner binds them.
+ */
+export class SealedChannel extends Signer {
+  constructor(
+    private readonly key: Buffer,
+    now: () => number = Date.now,
+  ) {
+    super(now);
+    if (key.length !== 32) throw new Error('a placement key is 32 bytes');
+  }
+
+  protected protect(head: Omit<Signed, 'body' | 'sig'>, json: string): { body: string; sig: string } {
+    const { sealed, tag } = gcmSeal(this.key, Buffer.from(head.nonce, 'base64url'), aad(head), Buffer.from(json, 'utf8'));
+    return { body: sealed.toString('base64'), sig: tag.toString('base64url') };
+  }
+
+  protected unprotect(signed: Signed): string | undefined {
+    const iv = Buffer.from(signed.nonce, 'base64url');
+    const opened = gcmOpen(this.key, iv, aad(signed), Buffer.from(signed.body, 'base64'), Buffer.from(signed.sig, 'base64url'));
+    return opened?.toString('utf8');
+  }
+}
+
+function aad(head: Omit<Signed, 'body' | 'sig'>): Buffer {
+  return Buffer.from([head.v, head.kind, head.id, head.attempt, head.exp, head.nonce].join('\n'), 'utf8');
 }
 
 function parseJson(text: string): unknown {

@@ -2,8 +2,7 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { rawPublicKey, unbox } from './sealing.ts';
 import { BRIDGE_KEY, grantContext } from './bridge-keys.ts';
-import { SealedChannel } from './channel.ts';
-import type { QueueSigner } from './signing.ts';
+import { SealedChannel, type QueueSigner } from './signing.ts';
 
 /**
  * A worker's own key pair, made at its start and never written anywhere: its public half goes
