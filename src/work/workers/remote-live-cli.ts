@@ -30,7 +30,7 @@ export class RemoteLiveCli implements LiveProcess {
   sessionId: string | undefined;
   private turn: RemoteTurn | undefined;
   lastUsed = Date.now();
-  private closed = false;
+  isAlive = true;
   /** What its CLI has been sent, and whether it names messages back, as its events show. */
   readonly messages = new ProcessMessages();
 
@@ -38,14 +38,10 @@ export class RemoteLiveCli implements LiveProcess {
     readonly sessionKey: string,
     readonly launch: LiveLaunch,
     readonly answer: PermissionAnswerer,
-    private readonly side: RemoteSide,
+    readonly side: RemoteSide,
   ) {
     this.key = liveLaunchKey(launch);
     this.sessionId = launch.spec.resumeId;
-  }
-
-  get isAlive(): boolean {
-    return !this.closed;
   }
 
   get busy(): boolean {
@@ -87,7 +83,7 @@ export class RemoteLiveCli implements LiveProcess {
   startTurn(prompt: string, handlers: TurnHandlers, options: LiveTurnOptions = {}): RunningTurn {
     if (this.turn) throw new Error('the live CLI is already running a turn');
     this.lastUsed = Date.now();
-    const turn = new RemoteTurn(this, prompt, handlers, options, this.side);
+    const turn = new RemoteTurn(this, prompt, handlers, options);
     this.messages.sent(turn.id);
     this.turn = turn;
     void turn.done.then((outcome) => {
@@ -105,8 +101,8 @@ export class RemoteLiveCli implements LiveProcess {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (!this.isAlive) return;
+    this.isAlive = false;
     await this.side.ask(this.sessionKey, { type: 'close' });
   }
 }
@@ -127,7 +123,6 @@ export class RemoteTurn implements RunningTurn {
     readonly prompt: string,
     readonly handlers: TurnHandlers,
     readonly options: LiveTurnOptions,
-    private readonly side: RemoteSide,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
   }
@@ -136,9 +131,7 @@ export class RemoteTurn implements RunningTurn {
     return this.ended.signal.aborted;
   }
 
-  get untaken(): number {
-    return 0;
-  }
+  readonly untaken = 0;
 
   get namesMessages(): boolean | undefined {
     return this.cli.messages.names;
@@ -148,14 +141,14 @@ export class RemoteTurn implements RunningTurn {
     // Only into a CLI that names messages back (ProcessMessages); its worker's refuses the rest the same way.
     if (this.isOver || this.cli.messages.names !== true) return false;
     this.cli.messages.sent(id);
-    void this.side.ask(this.cli.sessionKey, { type: 'steer', turnId: this.id, text, id });
+    void this.cli.side.ask(this.cli.sessionKey, { type: 'steer', turnId: this.id, text, id });
     return true;
   }
 
   async stop(reason: string): Promise<void> {
     if (this.isOver) return;
     this.stopReason = reason;
-    this.side.stop(this, reason);
+    this.cli.side.stop(this, reason);
     await this.done;
   }
 

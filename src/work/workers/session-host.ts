@@ -162,45 +162,45 @@ export class SessionHost implements DrainHolder {
   }
 
   private enqueue(given: SessionAskFor): void {
-    let hosted = this.sessions.get(given.sessionKey);
-    if (hosted && given.attempt < hosted.attempt)
-      return this.options.log.warn({ session: given.sessionKey }, 'refused an ask for an older placement of a session');
-    if (hosted && given.attempt > hosted.attempt) {
-      // Placed here again (it was elsewhere meanwhile): the process here holds an older state.
-      void this.drop(hosted, false);
-      hosted = undefined;
-    }
-    if (!hosted) {
-      const channel = this.options.keys.held(given.sessionKey, given.attempt);
-      if (given.ask.type !== 'turn' || !channel) return;
-      hosted = {
-        sessionKey: given.sessionKey,
-        attempt: given.attempt,
-        channel,
-        states: 0,
-        events: new SessionStreamWriter(this.commands, channel, sessionStream(given.sessionKey, given.attempt), given.attempt, this.keepSeconds, (text) =>
-          this.options.secrets.redact(text),
-        ),
-        what: `session ${given.sessionKey}`,
-        decisions: new Map(),
-        queue: Promise.resolve(),
-      };
-      this.sessions.set(given.sessionKey, hosted);
-      void this.presence.beat(); // the bridge places the next session knowing this one is here
-    }
-    const target = hosted;
-    const ask = given.ask;
+    const hosted = this.hostedFor(given);
+    const { ask } = given;
+    if (!hosted) return;
     // A turn sent while another runs: the bridge restarted and sends its turn again; the old one ends first (its answer goes nowhere).
-    if (ask.type === 'turn' && target.turn && target.turn.id !== ask.turnId) {
-      this.options.log.info({ session: target.sessionKey }, 'a turn was sent again (its bridge restarted): the one at work here stops first');
-      void target.session?.agent.stop('the bridge sent this turn again');
+    if (ask.type === 'turn' && hosted.turn && hosted.turn.id !== ask.turnId) {
+      this.options.log.info({ session: hosted.sessionKey }, 'a turn was sent again (its bridge restarted): the one at work here stops first');
+      void hosted.session?.agent.stop('the bridge sent this turn again');
     }
     // Steering, stops and answers act at once (a turn waits on them); turns and closes in order.
-    if (given.ask.type === 'steer' || given.ask.type === 'stop' || given.ask.type === 'decide' || given.ask.type === 'attach')
-      return void this.act(target, given.ask);
-    target.queue = target.queue
-      .then(() => this.act(target, given.ask))
-      .catch((error: Error) => this.options.log.error({ session: target.sessionKey, err: error }, 'a session ask failed'));
+    if (ask.type === 'steer' || ask.type === 'stop' || ask.type === 'decide' || ask.type === 'attach') return void this.act(hosted, ask);
+    hosted.queue = hosted.queue
+      .then(() => this.act(hosted, ask))
+      .catch((error: Error) => this.options.log.error({ session: hosted.sessionKey, err: error }, 'a session ask failed'));
+  }
+
+  /** The session an ask is for, in its placement: the one held here, or, for a turn, one placed here now. */
+  private hostedFor({ sessionKey, attempt, ask }: SessionAskFor): Hosted | undefined {
+    const held = this.sessions.get(sessionKey);
+    if (held && attempt < held.attempt) return void this.options.log.warn({ session: sessionKey }, 'refused an ask for an older placement of a session');
+    if (held?.attempt === attempt) return held;
+    // Placed here again (it was elsewhere meanwhile): the process here holds an older state.
+    if (held) void this.drop(held, false);
+    const channel = this.options.keys.held(sessionKey, attempt);
+    if (ask.type !== 'turn' || !channel) return undefined;
+    const hosted: Hosted = {
+      sessionKey,
+      attempt,
+      channel,
+      states: 0,
+      events: new SessionStreamWriter(this.commands, channel, sessionStream(sessionKey, attempt), attempt, this.keepSeconds, (text) =>
+        this.options.secrets.redact(text),
+      ),
+      what: `session ${sessionKey}`,
+      decisions: new Map(),
+      queue: Promise.resolve(),
+    };
+    this.sessions.set(sessionKey, hosted);
+    void this.presence.beat(); // the bridge places the next session knowing this one is here
+    return hosted;
   }
 
   private async act(hosted: Hosted, ask: SessionAsk): Promise<void> {
