@@ -6,7 +6,7 @@ import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/even
 import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import { keys } from './redis.ts';
 import { registryKeys } from './worker-registry.ts';
-import type { SealedChannel, Signed } from './signing.ts';
+import { parseJson, type SealedChannel, type Signed } from './signing.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import type { PackedSession, SessionState } from './session-state.ts';
 import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
@@ -161,17 +161,20 @@ export async function takeSessionAsks(
   const raw = (replies?.[0]?.[1] as string[] | null) ?? [];
   const asks: SessionAskFor[] = [];
   for (const entry of raw) {
-    const envelope = parse(entry);
-    if (!envelope) {
+    const { sessionKey, attempt, ask, grant } = (parseJson(entry) ?? {}) as Partial<Envelope>;
+    if (
+      typeof sessionKey !== 'string' ||
+      typeof attempt !== 'number' ||
+      !Number.isSafeInteger(attempt) ||
+      !ask ||
+      (grant !== undefined && typeof grant !== 'string')
+    ) {
       refused('a session ask: it is not signed');
       continue;
     }
-    const { sessionKey, attempt } = envelope;
-    const channel = await workerKeys.channel(redis, sessionKey, attempt, envelope.grant);
+    const channel = await workerKeys.channel(redis, sessionKey, attempt, grant);
     const verified =
-      'refused' in channel
-        ? { ok: false as const, why: channel.refused }
-        : channel.verify<SessionAsk>(envelope.ask, { kind: 'session', id: sessionKey, attempt });
+      'refused' in channel ? { ok: false as const, why: channel.refused } : channel.verify<SessionAsk>(ask, { kind: 'session', id: sessionKey, attempt });
     if (!verified.ok) refused(`a session ask: ${verified.why}`);
     else if (taken.has(verified.nonce)) refused('a session ask: it was taken before (replayed)');
     else if (!verified.body || typeof verified.body.type !== 'string') refused('a session ask: it is not one');
@@ -181,18 +184,4 @@ export async function takeSessionAsks(
     }
   }
   return asks;
-}
-
-function parse(entry: string): Envelope | undefined {
-  try {
-    const envelope = JSON.parse(entry) as Envelope;
-    const ok =
-      typeof envelope?.sessionKey === 'string' &&
-      Number.isSafeInteger(envelope.attempt) &&
-      envelope.ask &&
-      (envelope.grant === undefined || typeof envelope.grant === 'string');
-    return ok ? envelope : undefined;
-  } catch {
-    return undefined;
-  }
 }

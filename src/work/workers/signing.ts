@@ -123,7 +123,8 @@ function aad(head: Omit<Signed, 'body' | 'sig'>): Buffer {
   return Buffer.from([head.v, head.kind, head.id, head.attempt, head.exp, head.nonce].join('\n'), 'utf8');
 }
 
-function parseJson(text: string): unknown {
+/** The JSON `text` says, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

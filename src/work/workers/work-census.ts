@@ -1,3 +1,4 @@
+import { delay } from '../../kernel/concurrency/delay.ts';
 import type { QueueCensus } from '../../services/telemetry/metrics-queue.ts';
 import type { Placed } from './session-placer.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
@@ -8,9 +9,7 @@ import type { WorkerRegistry } from './worker-registry.ts';
  * does not answer within `withinMs`: a scrape or /status never hangs on it.
  */
 export async function workCensus(registry: WorkerRegistry, sessions: Iterable<Placed>, withinMs: number): Promise<QueueCensus | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const silent = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), withinMs)));
-  const alive = await Promise.race([registry.alive().catch(() => undefined), silent]).finally(() => clearTimeout(timer));
+  const alive = await Promise.race([registry.alive().catch(() => undefined), delay(withinMs).then(() => undefined)]);
   if (!alive) return undefined;
   const atWork = [...sessions].filter((placed) => placed.turn && !placed.turn.isOver);
   const waiting = atWork.filter((placed) => placed.waiting).length;
