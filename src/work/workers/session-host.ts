@@ -19,7 +19,7 @@ import type { Secrets } from '../../kernel/log/secrets.ts';
 import { answered, connect, followOutages, describeRedis } from './redis.ts';
 import { SessionStreamWriter } from './session-stream.ts';
 import { packSessionState, unpackFiles } from './session-state.ts';
-import { bellFor, onAsks, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
+import { onAsks, sessionStream, takeSessionAsks, type SessionAsk, type SessionAskFor, type SessionEvent } from './session-protocol.ts';
 import { operatorServers, sessionConfigOf, sessionFilesPlace } from './worker-launch.ts';
 import type { Hosted } from './hosted-session.ts';
 import type { QueueSigner } from './signing.ts';
@@ -96,9 +96,7 @@ export class SessionHost implements DrainHolder {
   async start(): Promise<void> {
     const { config, log, name } = this.options;
     await answered(this.commands, `Redis (${describeRedis(config.redisUrl)}) refused this worker`);
-    await onAsks(this.subscriber, (bell) => {
-      if (bell === undefined || bell === bellFor(this.options.name)) void this.takeAsks();
-    });
+    await onAsks(this.subscriber, name, () => void this.takeAsks());
     await this.presence.start();
     await this.takeAsks();
     this.stopObserving = observeWorkerRuns(() => [...this.sessions.values()].filter((hosted) => hosted.turn).length);

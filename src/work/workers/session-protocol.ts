@@ -119,24 +119,17 @@ export async function sendSessionAsk(redis: Redis, channel: SealedChannel, worke
 }
 
 /**
- * Subscribes `subscriber` (a connection given to it alone) to the bell: `rang` gets the worker
- * each time something is asked of one, and is called with none each time the subscriber is
- * subscribed again after being cut off from Redis (anything may have been asked meanwhile).
+ * Subscribes `subscriber` (a connection given to it alone) to the bell: `rang` is called each time
+ * something is asked of `worker`, and each time the subscriber is subscribed again after being
+ * cut off from Redis (anything may have been asked meanwhile).
  */
-export async function onAsks(subscriber: Redis, rang: (bell: string | undefined) => void): Promise<void> {
+export async function onAsks(subscriber: Redis, worker: string, rang: () => void): Promise<void> {
   subscriber.on('message', (channel: string, bell: string) => {
-    if (channel === keys.control) rang(bell);
+    if (channel === keys.control && bell === bellFor(worker)) rang();
   });
   await subscriber.subscribe(keys.control);
   // On 'ready' the connection has queued its own resubscription; this one is answered after it.
-  subscriber.on(
-    'ready',
-    () =>
-      void subscriber.subscribe(keys.control).then(
-        () => rang(undefined),
-        () => {},
-      ),
-  );
+  subscriber.on('ready', () => void subscriber.subscribe(keys.control).then(rang, () => {}));
 }
 
 /** The bell a worker's session asks ring on the control channel. */
