@@ -1,8 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { writePrivateFile } from '../../kernel/store/private-files.ts';
+import { textIfThere, writePrivateFile } from '../../kernel/store/private-files.ts';
 import { box, QueueSealer, rawPublicKey } from './sealing.ts';
 import { QueueSigner, SealedChannel } from './signing.ts';
 import { PREFIX } from './redis.ts';
@@ -42,10 +41,7 @@ export class BridgeKeys {
   /** The bridge's keys from its data directory, made the first time. */
   static async load(dataDir: string): Promise<BridgeKeys> {
     const file = join(dataDir, 'queue-keys.json');
-    let raw = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    let raw = await textIfThere(file);
     if (!raw) {
       const { privateKey } = generateKeyPairSync('x25519');
       const made: Stored = { v: 1, secret: randomBytes(32).toString('base64'), x25519: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64') };
