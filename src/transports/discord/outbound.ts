@@ -1,18 +1,5 @@
-import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { Routes, type APIMessage, type REST } from 'discord.js';
-import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type {
-  Button,
-  ChatCapabilities,
-  ChatRef,
-  EditOptions,
-  MessageFit,
-  MessageRef,
-  Outbound,
-  Picture,
-  RichText,
-  SendOptions,
-} from '../../kernel/ports/chat.ts';
+import type { Button, ChatRef, EditOptions, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { AppOutbound, checkSize, markdownWithin, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { DISCORD_CAPABILITIES, DISCORD_FIT, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
@@ -41,18 +28,16 @@ interface RawFile {
  * first message answering an application command takes the place of its deferred reply.
  */
 export class DiscordOutbound extends AppOutbound implements Outbound {
-  protected readonly budget = new SendBudget({ limits: () => DISCORD_CHANNEL_LIMIT, meter: sendMeter(DISCORD) });
-
   constructor(
     private readonly rest: REST,
     private readonly interactions: PendingInteractions,
     /** The application's id, known once connected: interaction webhooks are under it. */
     private readonly application: () => string,
   ) {
-    super();
+    super(DISCORD, DISCORD_CAPABILITIES, DISCORD_FIT, DISCORD_CHANNEL_LIMIT);
   }
 
-  protected placeOf(to: ChatRef): string {
+  protected override placeOf(to: ChatRef): string {
     return channelIdOf(to);
   }
 
@@ -74,14 +59,6 @@ export class DiscordOutbound extends AppOutbound implements Outbound {
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
     const body = { ...(picture.caption ? this.body(picture.caption) : { content: '' }), attachments: [{ id: 0, filename: picture.filename }] };
     return this.edited(ref, () => this.patch(ref, body, [{ name: picture.filename, data: Buffer.from(picture.png) }]));
-  }
-
-  capabilities(): ChatCapabilities {
-    return DISCORD_CAPABILITIES;
-  }
-
-  fit(): MessageFit {
-    return DISCORD_FIT;
   }
 
   protected async upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {

@@ -1,11 +1,8 @@
 import type { MatrixClient } from 'matrix-js-sdk';
-import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
 import {
   chatKey,
-  type ChatCapabilities,
   type ChatRef,
   type EditOptions,
-  type MessageFit,
   type MessageRef,
   type Outbound,
   type Picture,
@@ -14,7 +11,6 @@ import {
 } from '../../kernel/ports/chat.ts';
 import { AppOutbound, checkSize, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { plainText } from '../../kernel/rich/index.ts';
-import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { buttonLines, KEYS, type ButtonMemory } from './buttons.ts';
 import { MATRIX_CAPABILITIES, MATRIX_FIT, MATRIX_ROOM_LIMIT } from './capabilities.ts';
 import { call, errcodeOf, retryAfter, roomPath } from './client.ts';
@@ -38,16 +34,14 @@ const MIME_TYPES: Readonly<Record<Upload['kind'], string>> = { document: 'text/p
  * M_LIMIT_EXCEEDED pauses that room for its `retry_after_ms`.
  */
 export class MatrixOutbound extends AppOutbound implements Outbound {
-  protected readonly budget = new SendBudget({ limits: () => MATRIX_ROOM_LIMIT, retryAfter, meter: sendMeter(MATRIX) });
-
   constructor(
     private readonly client: () => MatrixClient,
     private readonly buttons: ButtonMemory,
   ) {
-    super();
+    super(MATRIX, MATRIX_CAPABILITIES, MATRIX_FIT, MATRIX_ROOM_LIMIT, retryAfter);
   }
 
-  protected placeOf(to: ChatRef): string {
+  protected override placeOf(to: ChatRef): string {
     return roomOf(to);
   }
 
@@ -84,14 +78,6 @@ export class MatrixOutbound extends AppOutbound implements Outbound {
   /** The new picture is uploaded, and replaces the old in the same message. */
   editPicture(ref: MessageRef, picture: Picture): Promise<boolean> {
     return this.edited(ref, async () => this.replace(ref, await this.media(picture.filename, Buffer.from(picture.png), 'image/png')));
-  }
-
-  capabilities(): ChatCapabilities {
-    return MATRIX_CAPABILITIES;
-  }
-
-  fit(): MessageFit {
-    return MATRIX_FIT;
   }
 
   /** A caption goes as the message before its file: the Matrix clients that show a file's caption are still few. */

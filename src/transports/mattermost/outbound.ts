@@ -1,7 +1,5 @@
-import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
-import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
-import { AppOutbound, checkSize, emojiNames, markdownWithin, namedCapabilities, unlessGone, type Upload } from '../serving/app-outbound.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import { AppOutbound, checkSize, emojiNames, markdownWithin, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import type { SignedButtons } from './buttons.ts';
 import { MATTERMOST_CAPABILITIES, MATTERMOST_FIT, MATTERMOST_CHANNEL_LIMIT } from './capabilities.ts';
 import { retryAfter, statusOf, type MattermostApi } from './client.ts';
@@ -22,8 +20,6 @@ interface Post {
  * its send budget; a 429 pauses that channel for the seconds its headers ask.
  */
 export class MattermostOutbound extends AppOutbound implements Outbound {
-  protected readonly budget = new SendBudget({ limits: () => MATTERMOST_CHANNEL_LIMIT, retryAfter, meter: sendMeter(MATTERMOST) });
-
   constructor(
     private readonly api: MattermostApi,
     private readonly buttons: SignedButtons,
@@ -32,11 +28,7 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
     /** The bot's username, known once connected: commands are written with it. */
     private readonly botName: () => string | undefined = () => undefined,
   ) {
-    super();
-  }
-
-  protected placeOf(to: ChatRef): string {
-    return to.chat;
+    super(MATTERMOST, MATTERMOST_CAPABILITIES, MATTERMOST_FIT, MATTERMOST_CHANNEL_LIMIT, retryAfter);
   }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
@@ -67,15 +59,8 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
   }
 
   /** Its limits, and commands written `@bridgebot status`, by the bot's name once it is known. */
-  capabilities(): ChatCapabilities {
-    const name = this.botName();
-    return name ? this.named(name) : MATTERMOST_CAPABILITIES;
-  }
-
-  private readonly named = namedCapabilities(MATTERMOST_CAPABILITIES);
-
-  fit(): MessageFit {
-    return MATTERMOST_FIT;
+  override capabilities(): ChatCapabilities {
+    return this.namedAs(this.botName());
   }
 
   protected async upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef> {

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { megabytes } from '../../engine/files/sizes.ts';
-import type { SendBudget } from '../../kernel/concurrency/send-budget.ts';
+import { SendBudget, type ChatLimit } from '../../kernel/concurrency/send-budget.ts';
 import type { ChatRef, MessageRef, OutgoingFile, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
-import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
+import type { ChatCapabilities, MessageFit } from '../../kernel/ports/capabilities.ts';
+import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import { plainText } from '../../kernel/rich/index.ts';
 import { truncate } from '../../work/presentation/format/index.ts';
 import { escapeMarkdown, renderMarkdown } from '../../work/presentation/format/markdown.ts';
@@ -17,15 +18,47 @@ export interface Upload {
 }
 
 /**
- * What the outbounds of the apps that take a file as its bytes share: a document, a file and a
- * picture go as one upload, and each chat's calls keep to the app's send budget, counted where
- * the app counts them (its channel, room or conversation).
+ * What the outbounds of the apps that take a file as its bytes share: their capabilities and
+ * fit, a document, a file and a picture going as one upload, and each chat's calls keeping to
+ * the app's send budget (`limit` a chat, a 429 waited out as `retryAfter` reads it), counted
+ * where the app counts them (its channel, room or conversation: `placeOf`).
  */
 export abstract class AppOutbound {
-  protected abstract readonly budget: SendBudget;
-  /** Where the app counts a chat's calls: the budget's key. */
-  protected abstract placeOf(to: ChatRef): string;
+  protected readonly budget: SendBudget;
+  /** The capabilities with commands written `@name status`, for the bot's name last asked. */
+  private named: ChatCapabilities | undefined;
+
+  constructor(
+    transport: string,
+    private readonly own: ChatCapabilities,
+    private readonly fits: MessageFit,
+    limit: ChatLimit,
+    retryAfter?: (error: unknown) => number | undefined,
+  ) {
+    this.budget = new SendBudget({ limits: () => limit, retryAfter, meter: sendMeter(transport) });
+  }
+
   protected abstract upload(to: ChatRef, file: Upload, caption: RichText | undefined, options: SendOptions): Promise<MessageRef>;
+
+  /** Where the app counts a chat's calls: the budget's key. */
+  protected placeOf(to: ChatRef): string {
+    return to.chat;
+  }
+
+  capabilities(_to?: ChatRef): ChatCapabilities {
+    return this.own;
+  }
+
+  fit(): MessageFit {
+    return this.fits;
+  }
+
+  /** Its capabilities with its commands written `@name status`, made once for each name the bot has; no name: its own. */
+  protected namedAs(name: string | undefined): ChatCapabilities {
+    if (!name) return this.own;
+    if (this.named?.commandPrefix !== `@${name} `) this.named = Object.freeze({ ...this.own, commandPrefix: `@${name} ` });
+    return this.named;
+  }
 
   sendDocument(to: ChatRef, document: { filename: string; content: string; caption?: RichText }, options: SendOptions = {}): Promise<MessageRef> {
     return this.upload(to, { name: document.filename, bytes: Buffer.from(document.content, 'utf8'), kind: 'document' }, document.caption, options);
@@ -86,15 +119,6 @@ function bytesOf(file: OutgoingFile): Promise<Buffer> {
 /** A file larger than the app takes is refused before anything is sent: `where` says whose limit it is. */
 export function checkSize(file: Upload, limit: number, where: string): void {
   if (file.bytes.length > limit) throw new Error(`${file.name} is ${megabytes(file.bytes.length)}, over the ${megabytes(limit)} ${where}`);
-}
-
-/** An app's capabilities with its commands written `@name status`, made once for each name the bot has. */
-export function namedCapabilities(base: ChatCapabilities): (name: string) => ChatCapabilities {
-  let named: ChatCapabilities | undefined;
-  return (name) => {
-    if (named?.commandPrefix !== `@${name} `) named = Object.freeze({ ...base, commandPrefix: `@${name} ` });
-    return named;
-  };
 }
 
 /** A message's Markdown within `chars`; plain words (escaped, cut) when the Markdown would not fit. */

@@ -1,8 +1,6 @@
-import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
 import type { WebClient } from '@slack/web-api';
-import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
-import { AppOutbound, namedCapabilities, unlessGone, type Upload } from '../serving/app-outbound.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import { AppOutbound, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { SLACK_CAPABILITIES, SLACK_FIT } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
@@ -40,13 +38,8 @@ export class SlackOutbound extends AppOutbound implements Outbound {
     private readonly web: WebClient,
     /** The bot's name once Slack said it (auth.test): in a thread, commands are written `@name status`. */
     private readonly botName: () => string | undefined = () => undefined,
-    protected readonly budget = new SendBudget({ limits: () => SLACK_CHANNEL_LIMIT, retryAfter, meter: sendMeter(SLACK) }),
   ) {
-    super();
-  }
-
-  protected placeOf(to: ChatRef): string {
-    return to.chat;
+    super(SLACK, SLACK_CAPABILITIES, SLACK_FIT, SLACK_CHANNEL_LIMIT, retryAfter);
   }
 
   send(to: ChatRef, text: RichText, options: SendOptions = {}): Promise<MessageRef> {
@@ -145,15 +138,8 @@ export class SlackOutbound extends AppOutbound implements Outbound {
    * Its limits, and commands written as Slack takes them: `/bridge status`, its one slash
    * command; in a thread, where Slack offers no slash command, `@name status`.
    */
-  capabilities(to?: ChatRef): ChatCapabilities {
-    const name = to && to.thread ? this.botName() : undefined;
-    return name ? this.inThreads(name) : SLACK_CAPABILITIES;
-  }
-
-  private readonly inThreads = namedCapabilities(SLACK_CAPABILITIES);
-
-  fit(): MessageFit {
-    return SLACK_FIT;
+  override capabilities(to?: ChatRef): ChatCapabilities {
+    return this.namedAs(to && to.thread ? this.botName() : undefined);
   }
 
   protected upload(to: ChatRef, file: Upload, caption: RichText | undefined): Promise<MessageRef> {

@@ -1,10 +1,8 @@
 import type { Activity } from 'botbuilder';
 import { extname } from 'node:path';
-import { SendBudget } from '../../kernel/concurrency/send-budget.ts';
-import type { ChatCapabilities, ChatRef, EditOptions, MessageFit, MessageRef, Outbound, RichText, SendOptions } from '../../kernel/ports/chat.ts';
+import type { ChatCapabilities, ChatRef, EditOptions, MessageRef, Outbound, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/build.ts';
-import { AppOutbound, checkSize, namedCapabilities, unlessGone, type Upload } from '../serving/app-outbound.ts';
-import { sendMeter } from '../../services/telemetry/metrics-chat-apps.ts';
+import { AppOutbound, checkSize, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { TEAMS_CAPABILITIES, TEAMS_FIT, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
 import { teamsMessage } from './cards.ts';
 import type { TeamsConnector } from './connector.ts';
@@ -33,14 +31,11 @@ const MIME: Readonly<Record<string, string>> = {
 export class TeamsOutbound extends AppOutbound implements Outbound {
   private readonly offers = new FileOffers();
 
-  constructor(
-    private readonly connector: TeamsConnector,
-    protected readonly budget = new SendBudget({ limits: () => TEAMS_CONVERSATION_LIMIT, retryAfter, meter: sendMeter(TEAMS) }),
-  ) {
-    super();
+  constructor(private readonly connector: TeamsConnector) {
+    super(TEAMS, TEAMS_CAPABILITIES, TEAMS_FIT, TEAMS_CONVERSATION_LIMIT, retryAfter);
   }
 
-  protected placeOf(to: ChatRef): string {
+  protected override placeOf(to: ChatRef): string {
     return conversationOf(to);
   }
 
@@ -72,17 +67,12 @@ export class TeamsOutbound extends AppOutbound implements Outbound {
    * Its limits, and commands written `@name status` where a message reaches the bot only by
    * mentioning it (a channel, a group chat); a personal chat takes `/status` as it is.
    */
-  capabilities(to?: ChatRef): ChatCapabilities {
+  override capabilities(to?: ChatRef): ChatCapabilities {
     if (to && isPersonal(to)) return PERSONAL_CAPABILITIES;
-    return to && this.botName ? this.named(this.botName) : TEAMS_CAPABILITIES;
+    return this.namedAs(to && this.botName);
   }
 
   private botName: string | undefined;
-  private readonly named = namedCapabilities(TEAMS_CAPABILITIES);
-
-  fit(): MessageFit {
-    return TEAMS_FIT;
-  }
 
   /**
    * The person's answer to a file's consent card (its invoke's value): allowed, the file goes to
