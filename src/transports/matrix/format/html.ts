@@ -1,5 +1,3 @@
-import type { RichText } from '../../../kernel/rich/model.ts';
-import type { RangeOptions } from '../../../kernel/rich/range.ts';
 import { escapeHtml, renderHtmlWith, type HtmlTags } from '../../../kernel/rich/html.ts';
 
 export { escapeHtml } from '../../../kernel/rich/html.ts';
@@ -23,6 +21,4 @@ const MATRIX_HTML: HtmlTags = {
 };
 
 /** The `formatted_body` for rich.text[from, to). */
-export function renderHtml(rich: RichText, from = 0, to = rich.text.length, options: RangeOptions = {}): string {
-  return renderHtmlWith(MATRIX_HTML, rich, from, to, options);
-}
+export const renderHtml = renderHtmlWith.bind(null, MATRIX_HTML);

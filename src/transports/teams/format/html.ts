@@ -1,5 +1,3 @@
-import type { RichText } from '../../../kernel/rich/model.ts';
-import type { RangeOptions } from '../../../kernel/rich/range.ts';
 import { escapeHtmlText, renderHtmlWith, type HtmlTags } from '../../../kernel/rich/html.ts';
 
 /**
@@ -20,6 +18,4 @@ const TEAMS_HTML: HtmlTags = {
 };
 
 /** A message's text as Teams HTML, for rich.text[from, to). */
-export function renderTeamsHtml(rich: RichText, from = 0, to = rich.text.length, options: RangeOptions = {}): string {
-  return renderHtmlWith(TEAMS_HTML, rich, from, to, options);
-}
+export const renderTeamsHtml = renderHtmlWith.bind(null, TEAMS_HTML);

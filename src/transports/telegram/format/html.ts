@@ -1,5 +1,3 @@
-import type { RichText } from '../../../kernel/rich/model.ts';
-import type { RangeOptions } from '../../../kernel/rich/range.ts';
 import { escapeHtml, escapeHtmlText, renderHtmlWith, type HtmlTags } from '../../../kernel/rich/html.ts';
 
 /** Telegram's HTML parse mode: its tags, and only &lt; &gt; &amp; &quot; for escapes. */
@@ -16,6 +14,4 @@ const TELEGRAM_HTML: HtmlTags = {
 };
 
 /** Telegram HTML (parse_mode: 'HTML') for rich.text[from, to). */
-export function renderHtml(rich: RichText, from = 0, to = rich.text.length, options: RangeOptions = {}): string {
-  return renderHtmlWith(TELEGRAM_HTML, rich, from, to, options);
-}
+export const renderHtml = renderHtmlWith.bind(null, TELEGRAM_HTML);
