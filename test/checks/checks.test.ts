@@ -9,7 +9,7 @@ import type { CheckResult } from '../../src/kernel/ports/check-result.ts';
 import { checkCli } from '../../src/app/checks/cli-checks.ts';
 import { checkApiAddress, checkMcpListen, checkRedis, checkTranscription } from '../../src/app/checks/service-checks.ts';
 import { checkDataDir, checkNode } from '../../src/app/checks/system-checks.ts';
-import { checkTelegram } from '../../src/transports/telegram/check.ts';
+import { checkTelegram } from '../../src/transports/telegram/reach.ts';
 import { tempDir } from '../support/bridge-process.ts';
 import { CLI_BINARIES, REPO_ROOT } from '../support/cli-env.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';

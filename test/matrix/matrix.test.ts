@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkMatrix } from '../../src/transports/matrix/check.ts';
+import { checkMatrix } from '../../src/transports/matrix/reach.ts';
 import { startBridgeProcess, tempDir } from '../support/bridge-process.ts';
 import type { ChatAppTwin } from '../support/chat-apps/chat-app.ts';
 import { matrixTwin } from '../support/chat-apps/matrix.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSlack } from '../../src/transports/slack/check.ts';
+import { checkSlack } from '../../src/transports/slack/reach.ts';
 import { slackDownloads } from '../../src/transports/slack/downloads.ts';
 import { slackSettings } from '../../src/transports/slack/settings.ts';
 import { FakeSlack } from '../support/fake-slack/index.ts';

@@ -22,7 +22,7 @@ import {
 } from './incoming.ts';
 import type { Invites } from './invites.ts';
 import type { KeptSync } from './kept-sync.ts';
-import type { MatrixNames } from './people.ts';
+import type { MatrixNames } from './members.ts';
 
 /** Thread roots remembered as the bot's or not: the newest this many. */
 const REMEMBERED = 5000;

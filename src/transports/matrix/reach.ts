@@ -1,10 +1,11 @@
 import { createClient } from 'matrix-js-sdk';
 import type { Log } from '../../kernel/log/logger.ts';
 import { TransportRefusedError } from '../../kernel/ports/transport.ts';
+import { fail, pass, type CheckResult } from '../../kernel/ports/check-result.ts';
 import { errcodeOf } from './client.ts';
 import type { MatrixIdentity } from './incoming.ts';
-import { TOKEN_HOW, type ReadyMatrixSettings } from './settings.ts';
-import { untilAnswered } from '../serving/reach.ts';
+import { requireMatrix, settingsProblems, TOKEN_HOW, type MatrixSettings, type ReadyMatrixSettings } from './settings.ts';
+import { untilAnswered, unreachable } from '../serving/reach.ts';
 
 /** The token's account, asked of the homeserver once (`GET /account/whoami`), with its display name. */
 export async function whoAmI(settings: ReadyMatrixSettings): Promise<MatrixIdentity> {
@@ -32,4 +33,19 @@ export function reachMatrix(settings: ReadyMatrixSettings, where: string, log: L
       return refused ? new TransportRefusedError(`Matrix: ${refused}, and start again.`) : undefined;
     },
   });
+}
+
+/** The settings, and the token asked of the homeserver once (`GET /account/whoami`). */
+export async function checkMatrix(settings: MatrixSettings): Promise<CheckResult[]> {
+  const [problem] = settingsProblems(settings);
+  if (problem) return [fail('Matrix', problem, `Set MATRIX_HOMESERVER_URL and MATRIX_ACCESS_TOKEN: ${TOKEN_HOW}.`)];
+  const ready = requireMatrix(settings);
+  try {
+    const me = await whoAmI(ready);
+    return [pass('Matrix token', `${me.userId}${me.displayName ? ` (${me.displayName})` : ''}`)];
+  } catch (error) {
+    const refused = refusal(error);
+    if (refused) return [fail('Matrix token', refused, 'Log the bot in again and copy its new access token.')];
+    return [unreachable('Matrix token', `the homeserver (${new URL(ready.homeserverUrl).host})`, error, 'MATRIX_HOMESERVER_URL')];
+  }
 }

@@ -4,7 +4,6 @@ import { KeptJson } from '../../kernel/store/kept-json.ts';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { greetAs, roundTrip } from '../serving/reach.ts';
 import { ButtonMemory } from './buttons.ts';
-import { checkMatrix } from './check.ts';
 import { matrixClient } from './client.ts';
 import { matrixDownloads } from './downloads.ts';
 import { MatrixEvents } from './events.ts';
@@ -12,10 +11,9 @@ import { MATRIX } from './id.ts';
 import type { MatrixIdentity } from './incoming.ts';
 import { Invites } from './invites.ts';
 import { KeptSync } from './kept-sync.ts';
-import { matrixMembers } from './members.ts';
+import { matrixMembers, MatrixNames } from './members.ts';
 import { MatrixOutbound } from './outbound.ts';
-import { MatrixNames } from './people.ts';
-import { reachMatrix } from './reach.ts';
+import { checkMatrix, reachMatrix } from './reach.ts';
 import { matrixSettings, requireMatrix, TOKEN_HOW } from './settings.ts';
 
 /** The SDK's long poll: the homeserver answers at once when something comes, so only a stop waits for it (it is aborted then). */

@@ -5,7 +5,7 @@ import { chatKey, type ChatRef } from '../../kernel/ports/chat.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 import type { MattermostApi } from './client.ts';
 import { mattermostChat } from './id.ts';
-import type { MattermostNames } from './people.ts';
+import type { MattermostNames } from './members.ts';
 import { addressedToAnother, attachmentsOf, coreText, mentions, type EventPost } from './incoming.ts';
 import type { MattermostIdentity } from './reach.ts';
 import WebSocket from 'ws';

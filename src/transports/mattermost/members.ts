@@ -1,5 +1,6 @@
 import { CachedMembers } from '../../work/access/member-cache.ts';
 import { askedMembers } from '../serving/asked-members.ts';
+import { KeptNames } from '../serving/kept-names.ts';
 import { statusOf, type MattermostApi } from './client.ts';
 import { mattermostUserId } from './id.ts';
 
@@ -19,4 +20,30 @@ export function mattermostMembers(api: MattermostApi): CachedMembers {
       (error) => statusOf(error) === 404 || statusOf(error) === 403,
     ),
   );
+}
+
+interface Profile {
+  username?: string;
+  first_name?: string;
+  last_name?: string;
+  nickname?: string;
+}
+
+/**
+ * People's names as Mattermost shows them (full name, else nickname, else username), asked
+ * once (`GET /users/{id}`) and kept a while; the username the event carried when the server
+ * cannot tell now.
+ */
+export class MattermostNames {
+  private readonly names = new KeptNames();
+
+  constructor(private readonly api: MattermostApi) {}
+
+  async of(user: string, fallback: string | undefined): Promise<string | undefined> {
+    const name = await this.names.of(user, async () => {
+      const profile = await this.api.get<Profile>(`/users/${user}`);
+      return [profile.first_name, profile.last_name].filter(Boolean).join(' ') || profile.nickname || profile.username;
+    });
+    return name ?? fallback;
+  }
 }

@@ -4,7 +4,7 @@ import type { TransportHost, TransportRoute } from '../../kernel/ports/transport
 import type { SignedButtons } from './buttons.ts';
 import type { MattermostApi } from './client.ts';
 import { mattermostChat } from './id.ts';
-import type { MattermostNames } from './people.ts';
+import type { MattermostNames } from './members.ts';
 import { ACTIONS_PATH } from './settings.ts';
 
 /** What the server posts to a button's integration URL when someone presses it. */

@@ -4,7 +4,7 @@ import { chatKey } from '../../kernel/ports/chat.ts';
 import type { TransportHost, TransportRoute } from '../../kernel/ports/transport.ts';
 import { asCommand, commandNames } from '../serving/incoming.ts';
 import { mattermostChat } from './id.ts';
-import type { MattermostNames } from './people.ts';
+import type { MattermostNames } from './members.ts';
 import { COMMAND_PATH } from './settings.ts';
 
 /**

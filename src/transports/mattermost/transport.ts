@@ -1,16 +1,14 @@
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { greetAs, roundTrip } from '../serving/reach.ts';
 import { SignedButtons } from './buttons.ts';
-import { checkMattermost } from './check.ts';
 import { MattermostApi } from './client.ts';
 import { mattermostDownloads } from './downloads.ts';
 import { MattermostEvents } from './events.ts';
 import { MATTERMOST } from './id.ts';
-import { mattermostMembers } from './members.ts';
+import { mattermostMembers, MattermostNames } from './members.ts';
 import { MattermostOutbound } from './outbound.ts';
-import { MattermostNames } from './people.ts';
 import { Presses } from './presses.ts';
-import { reachMattermost, type MattermostIdentity } from './reach.ts';
+import { checkMattermost, reachMattermost, type MattermostIdentity } from './reach.ts';
 import { SlashCommand } from './slash-command.ts';
 import { mattermostSettings, requireMattermost } from './settings.ts';
 

@@ -8,7 +8,7 @@ import { attachmentsOf, type SlackEventFile } from './attachments.ts';
 import { isDirectMessage, orderOfTs, slackChat, slackPerson } from './id.ts';
 import { asCommand, commandNames } from '../serving/incoming.ts';
 import { addressedToAnother, coreText, mentions } from './incoming-text.ts';
-import type { SlackNames } from './people.ts';
+import type { SlackNames } from './members.ts';
 import type { SlackIdentity } from './reach.ts';
 import type { ReadySlackSettings } from './settings.ts';
 import { type SeenEvents } from './seen-events.ts';

@@ -2,14 +2,13 @@ import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { greetAs } from '../serving/reach.ts';
 import { teamsAdapter, teamsLogin } from './auth.ts';
 import { teamsBot } from './bot.ts';
-import { checkTeams } from './check.ts';
 import { TeamsConnector } from './connector.ts';
 import { KnownConversations } from './conversations.ts';
 import { teamsDownloads } from './downloads.ts';
 import { MessagesEndpoint } from './endpoint.ts';
 import { TEAMS } from './id.ts';
 import { TeamsOutbound } from './outbound.ts';
-import { reachTeams } from './reach.ts';
+import { checkTeams, reachTeams } from './reach.ts';
 import { requireTeams, teamsSettings } from './settings.ts';
 
 /**

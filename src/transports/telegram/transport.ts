@@ -5,12 +5,11 @@ import { miniApp } from './init-data.ts';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { greetAs } from '../serving/reach.ts';
 import { createBot, createOutboundApi, startTelegram } from './bot.ts';
-import { checkTelegram } from './check.ts';
 import { telegramDownloads } from './downloads.ts';
 import { TELEGRAM } from './id.ts';
 import { telegramMembers } from './members.ts';
 import { TelegramOutbound } from './outbound.ts';
-import { reachTelegram, telegramRoundTrip } from './reach.ts';
+import { checkTelegram, reachTelegram, telegramRoundTrip } from './reach.ts';
 import { requireToken, telegramSettings } from './settings.ts';
 import { UpdateJournal } from './update-journal.ts';
 
