@@ -7,9 +7,8 @@ import { MattermostEvents } from './events.ts';
 import { MATTERMOST } from './id.ts';
 import { mattermostMembers, MattermostNames } from './members.ts';
 import { MattermostOutbound } from './outbound.ts';
-import { Presses } from './presses.ts';
 import { checkMattermost, reachMattermost, type MattermostIdentity } from './reach.ts';
-import { SlashCommand } from './slash-command.ts';
+import { ServerPosts } from './server-posts.ts';
 import { mattermostSettings, requireMattermost } from './settings.ts';
 
 /**
@@ -26,8 +25,7 @@ const mattermostTransport: TransportKind = {
     const api = new MattermostApi(settings);
     const buttons = new SignedButtons(settings.token, settings.actionsUrl);
     const names = new MattermostNames(new MattermostApi(settings, 1));
-    const presses = new Presses(buttons, api, names);
-    const command = settings.commandToken ? new SlashCommand(settings.commandToken, names) : undefined;
+    const posts = new ServerPosts(buttons, api, names, settings.commandToken);
     let me: MattermostIdentity | undefined;
     let events: MattermostEvents | undefined;
     let stopped = false;
@@ -47,16 +45,14 @@ const mattermostTransport: TransportKind = {
       downloads: mattermostDownloads(settings),
       roundTripMs: roundTrip(() => new MattermostApi(settings, 0).get('/system/ping')),
       // Without the web server there is nowhere for presses to come: the buttons are left out, and the start says so.
-      ...(buttons.pressable ? { routes: [...presses.routes, ...(command?.routes ?? [])] } : {}),
+      ...(buttons.pressable ? { routes: posts.routes } : {}),
       async connect(log) {
         me = await reachMattermost(new MattermostApi(settings, 0), where, log);
         if (!buttons.pressable) log.warn('Mattermost: no buttons (Allow / Deny, Stop, answers) without the web server: set BRIDGE_WEB_ADDR');
       },
       async serve(host, log) {
         if (stopped) return;
-        presses.host = host;
-        presses.log = log;
-        if (command) [command.host, command.log] = [host, log];
+        [posts.host, posts.log] = [host, log];
         events = new MattermostEvents({ api, me: me!, host, settings, names, log });
         await events.start();
         // Stopped while it connected: it takes nothing more from the server.
