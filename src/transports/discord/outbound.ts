@@ -1,4 +1,4 @@
-import { Routes, type APIMessage, type REST } from 'discord.js';
+import { Routes, type APIMessage, type RawFile, type REST } from 'discord.js';
 import type { Button, ChatRef, EditOptions, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { AppOutbound, checkSize, markdownWithin, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { DISCORD_CAPABILITIES, DISCORD_FIT, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
@@ -13,12 +13,6 @@ const SUPPRESS_EMBEDS = 1 << 2;
 const NO_PINGS = { parse: [] as string[] };
 /** Answers meaning the message, its channel or its interaction is gone: an edit of it is no error. */
 const GONE = new Set([10003, 10008, 10015, 10062]);
-
-/** A file as discord.js sends it. */
-interface RawFile {
-  name: string;
-  data: Buffer;
-}
 
 /**
  * The bridge's Outbound over Discord's REST API. Each channel's calls keep to its send budget
