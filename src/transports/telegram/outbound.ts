@@ -144,11 +144,8 @@ export class TelegramOutbound implements Outbound {
  * private chat, twenty a minute in a group. Edits, documents and chat actions count like
  * messages. Users' chat ids are positive, groups' and channels' negative.
  */
-export const PRIVATE_CHAT_LIMIT: ChatLimit = { max: 1, windowMs: 1000 };
-export const GROUP_CHAT_LIMIT: ChatLimit = { max: 20, windowMs: 60_000 };
-
-export function telegramLimit(chat: string): ChatLimit {
-  return Number(chat) > 0 ? PRIVATE_CHAT_LIMIT : GROUP_CHAT_LIMIT;
+function telegramLimit(chat: string): ChatLimit {
+  return Number(chat) > 0 ? { max: 1, windowMs: 1000 } : { max: 20, windowMs: 60_000 };
 }
 
 /** Where a new message goes (its topic), what it replies to, and its buttons. */
@@ -198,22 +195,12 @@ function isUnreachable(error: unknown): error is GrammyError {
   );
 }
 
-/** Not worth failing over: nothing changed, or the user deleted the message. */
-function isHarmlessEditError(error: unknown): boolean {
-  return (
-    error instanceof GrammyError && error.error_code === 400 && /message is not modified|message to edit not found|MESSAGE_ID_INVALID/i.test(error.description)
-  );
-}
-
-/** An edit that failed harmlessly is done: true, or false when the message is no longer there. */
+/** An edit that failed harmlessly (nothing changed, or the user deleted the message) is done: true, or false when the message is no longer there. */
 function unlessHarmless(error: unknown): boolean {
-  if (!isHarmlessEditError(error)) throw error;
-  return !isGone(error);
-}
-
-/** The message to edit is no longer there. */
-function isGone(error: unknown): boolean {
-  return error instanceof GrammyError && /message to edit not found|MESSAGE_ID_INVALID/i.test(error.description);
+  const gone = /message to edit not found|MESSAGE_ID_INVALID/i;
+  if (!(error instanceof GrammyError && error.error_code === 400 && (/message is not modified/i.test(error.description) || gone.test(error.description))))
+    throw error;
+  return !gone.test(error.description);
 }
 
 /** A 429's `retry_after`: how long Telegram wants this chat left alone. */
