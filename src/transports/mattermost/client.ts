@@ -37,18 +37,6 @@ export class MattermostApi {
     this.client.setIncludeCookies(false);
   }
 
-  get<T>(path: string): Promise<T> {
-    return this.call<T>('get', path);
-  }
-
-  post<T>(path: string, body?: unknown): Promise<T> {
-    return this.call<T>('post', path, body);
-  }
-
-  put<T>(path: string, body?: unknown): Promise<T> {
-    return this.call<T>('put', path, body);
-  }
-
   /** A call under /api/v4: its JSON answer, or a MattermostError. A FormData body goes as multipart. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     for (let attempt = 0; ; attempt++) {

@@ -101,7 +101,7 @@ export class MattermostEvents {
   private async catchUp(): Promise<void> {
     for (const [channel, seen] of [...this.channels]) {
       const page = await this.parts.api
-        .get<{ order: string[]; posts: Record<string, EventPost> }>(`/channels/${channel}/posts?since=${seen.since}`)
+        .call<{ order: string[]; posts: Record<string, EventPost> }>('get', `/channels/${channel}/posts?since=${seen.since}`)
         .catch(() => undefined);
       const posts = Object.values(page?.posts ?? {}).sort((a, b) => (a.create_at ?? 0) - (b.create_at ?? 0));
       for (const post of posts) this.take(post, seen, undefined);
@@ -155,7 +155,7 @@ export class MattermostEvents {
   private async botsThread(root: string): Promise<boolean> {
     const known = this.roots.get(root);
     if (known !== undefined) return known;
-    const post = await this.parts.api.get<EventPost>(`/posts/${root}`).catch(() => undefined);
+    const post = await this.parts.api.call<EventPost>('get', `/posts/${root}`).catch(() => undefined);
     if (!post) return false;
     const mine = post.user_id === this.parts.me.id || mentions(post.message ?? '', this.parts.me.username);
     this.remember(this.roots, root, mine);

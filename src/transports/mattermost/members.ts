@@ -14,7 +14,7 @@ export function mattermostMembers(api: MattermostApi): CachedMembers {
     askedMembers(
       mattermostUserId,
       async (chat, user, limited) => {
-        await limited(() => api.get(`/channels/${chat.chat}/members/${user}`));
+        await limited(() => api.call('get', `/channels/${chat.chat}/members/${user}`));
         return true;
       },
       (error) => statusOf(error) === 404 || statusOf(error) === 403,
@@ -41,7 +41,7 @@ export class MattermostNames {
 
   async of(user: string, fallback: string | undefined): Promise<string | undefined> {
     const name = await this.names.of(user, async () => {
-      const profile = await this.api.get<Profile>(`/users/${user}`);
+      const profile = await this.api.call<Profile>('get', `/users/${user}`);
       return [profile.first_name, profile.last_name].filter(Boolean).join(' ') || profile.nickname || profile.username;
     });
     return name ?? fallback;

@@ -47,7 +47,7 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
   async react(target: MessageRef, emoji: string): Promise<void> {
     const name = EMOJI_NAMES[emoji];
     if (!name) return;
-    await this.reacted(target, () => this.api.post('/reactions', { user_id: this.botId(), post_id: target.messageId, emoji_name: name }));
+    await this.reacted(target, () => this.api.call('post', '/reactions', { user_id: this.botId(), post_id: target.messageId, emoji_name: name }));
   }
 
   /** A post's files cannot change: the new picture is uploaded and takes the place of the old in the same post. */
@@ -76,14 +76,14 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
     const form = new FormData();
     form.append('channel_id', to.chat);
     form.append('files', new Blob([bytes]), name);
-    const uploaded = await this.api.post<{ file_infos: { id: string }[] }>('/files', form);
+    const uploaded = await this.api.call<{ file_infos: { id: string }[] }>('post', '/files', form);
     return uploaded.file_infos[0]!.id;
   }
 
   private async post(to: ChatRef, text: string, options: SendOptions, fileIds: string[]): Promise<MessageRef> {
     const attachments = this.buttons.attachments(to, options.buttons);
     const root = to.thread;
-    const sent = await this.api.post<Post>('/posts', {
+    const sent = await this.api.call<Post>('post', '/posts', {
       channel_id: to.chat,
       message: text,
       ...(root ? { root_id: root } : {}),
@@ -96,7 +96,7 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
   /** A post changed; a deleted one (404) or one the bot may no longer edit (403) is no error, only gone. */
   private patch(ref: MessageRef, patch: Record<string, unknown>): Promise<boolean> {
     return unlessGone(
-      () => this.api.put(`/posts/${ref.messageId}/patch`, patch),
+      () => this.api.call('put', `/posts/${ref.messageId}/patch`, patch),
       (error) => statusOf(error) === 404 || statusOf(error) === 403,
     );
   }

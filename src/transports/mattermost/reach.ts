@@ -19,7 +19,7 @@ export function reachMattermost(api: MattermostApi, where: string, log: Log): Pr
   return untilAnswered(
     `Mattermost (${where})`,
     async () => {
-      const me = await api.get<MattermostIdentity>('/users/me');
+      const me = await api.call<MattermostIdentity>('get', '/users/me');
       return { id: me.id, username: me.username };
     },
     {
@@ -50,7 +50,7 @@ export async function checkMattermost(settings: MattermostSettings): Promise<Che
         'Set BRIDGE_WEB_ADDR (and BRIDGE_WEB_URL as the Mattermost server reaches it).',
       );
   try {
-    const me = await api.get<{ id: string; username: string; is_bot?: boolean }>('/users/me');
+    const me = await api.call<{ id: string; username: string; is_bot?: boolean }>('get', '/users/me');
     return [
       pass('Mattermost token', `@${me.username} (id ${me.id})`),
       ...(me.is_bot === false

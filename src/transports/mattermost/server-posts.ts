@@ -66,7 +66,7 @@ export class ServerPosts {
       .then((name) => host.handleButton({ address, user: { id: user, ...(name ? { name } : {}) }, data: context.d, messageId: post }))
       .then((answer) =>
         answer.text
-          ? this.api.post('/posts/ephemeral', {
+          ? this.api.call('post', '/posts/ephemeral', {
               user_id: user,
               post: { channel_id: context.c, message: answer.text, ...(context.r ? { root_id: context.r } : {}) },
             })

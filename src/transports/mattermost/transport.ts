@@ -43,7 +43,7 @@ const mattermostTransport: TransportKind = {
       ),
       members: mattermostMembers(new MattermostApi(settings, 0)),
       downloads: mattermostDownloads(settings),
-      roundTripMs: roundTrip(() => new MattermostApi(settings, 0).get('/system/ping')),
+      roundTripMs: roundTrip(() => new MattermostApi(settings, 0).call('get', '/system/ping')),
       // Without the web server there is nowhere for presses to come: the buttons are left out, and the start says so.
       ...(buttons.pressable ? { routes: posts.routes } : {}),
       async connect(log) {
