@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createWorktree, hasUnmergedCommits, removeWorktree, type Worktree } from '../../src/engine/worktrees/index.ts';
+import { countUnmergedCommits, createWorktree, removeWorktree, type Worktree } from '../../src/engine/worktrees/index.ts';
 import { branches, commitFiles, gitIn, repoWith, worktreePaths } from './git-fixture.ts';
 
 async function setUp(runId = 'abc'): Promise<{ repo: string; wt: Worktree }> {
@@ -23,31 +23,31 @@ async function expectKept(repo: string, wt: Worktree): Promise<void> {
   expect(await worktreePaths(repo)).toContain(wt.path);
 }
 
-describe('hasUnmergedCommits', () => {
-  it('is false until the run commits, and again once main merges the branch', async () => {
+describe('countUnmergedCommits', () => {
+  it('is none until the run commits, and again once main merges the branch', async () => {
     const { repo, wt } = await setUp();
-    expect(await hasUnmergedCommits(wt)).toBe(false);
+    expect(await countUnmergedCommits(wt)).toBe(0);
 
     await commitFiles(wt.path, { 'work.txt': 'w\n' }, 'work');
     await commitFiles(repo, { 'main.txt': 'm\n' }, 'main moves on');
-    expect(await hasUnmergedCommits(wt)).toBe(true);
+    expect(await countUnmergedCommits(wt)).toBe(1);
 
     await gitIn(repo, 'merge', '--quiet', '--no-ff', '--no-edit', wt.branch);
-    expect(await hasUnmergedCommits(wt)).toBe(false);
+    expect(await countUnmergedCommits(wt)).toBe(0);
   });
 
-  it('is false when any other local branch holds the commits', async () => {
+  it('is none when any other local branch holds the commits', async () => {
     const { repo, wt } = await setUp();
     await commitFiles(wt.path, { 'work.txt': 'w\n' }, 'work');
     await gitIn(repo, 'branch', 'keeper', wt.branch);
-    expect(await hasUnmergedCommits(wt)).toBe(false);
+    expect(await countUnmergedCommits(wt)).toBe(0);
   });
 
   it('does not count history from before the base when the base branch is deleted', async () => {
     const { repo, wt } = await setUp();
     await gitIn(repo, 'checkout', '--quiet', '--detach');
     await gitIn(repo, 'branch', '-D', 'main');
-    expect(await hasUnmergedCommits(wt)).toBe(false);
+    expect(await countUnmergedCommits(wt)).toBe(0);
   });
 });
 

@@ -4,10 +4,8 @@ import { execa } from 'execa';
 import { agentUser, asAgent } from '../process/agent-user.ts';
 import { childEnv } from '../process/child-env.ts';
 import { currentBranch, git, gitOr, type GitFailure, resolveCommit } from './git.ts';
-import { locateRepo, byRepository } from './repo.ts';
+import { byRepository, locateRepo, repositoryProgram, WorktreeError } from './repo.ts';
 import type { Worktree } from './types.ts';
-import { WorktreeError } from './worktree-error.ts';
-import { repositoryProgram } from './repo-programs.ts';
 
 export interface CreateWorktreeOptions {
   /** Where the run was asked to work: the repository is found from here. */
@@ -22,11 +20,8 @@ export interface CreateWorktreeOptions {
 export async function createWorktree(options: CreateWorktreeOptions): Promise<Worktree> {
   const branch = branchName(options.runId, options.label);
   const { root, prefix, commonDir } = await locateRepo(options.dir);
-  const program = await repositoryProgram(root);
-  if (program)
-    throw new WorktreeError(
-      `the repository's git config sets ${program.key} (in ${program.file}), a program git would run while checking files out: the bridge runs no program a repository names. Remove it from ${program.file} or spawn without --worktree`,
-    );
+  const program = await repositoryProgram(root, 'checking files out', 'spawn without --worktree');
+  if (program) throw new WorktreeError(program);
   const baseCommit = await resolveCommit('HEAD', root);
   if (!baseCommit) throw new WorktreeError(`${root} has no commits yet: --worktree needs one to branch from`);
   const baseBranch = await currentBranch(root);

@@ -1,5 +1,5 @@
 import { exists, git, resolveCommit } from './git.ts';
-import type { DiffCounts, Worktree } from './types.ts';
+import type { DiffCounts, Worktree, WorktreeSummary } from './types.ts';
 
 /** One file of a branch's diff, from `git diff --numstat`. */
 export interface DiffFile {
@@ -148,4 +148,47 @@ function cut(text: string, maxBytes: number): { diff: string; truncated: boolean
   const head = Buffer.from(text).subarray(0, maxBytes).toString('utf8');
   const end = head.lastIndexOf('\n');
   return { diff: end >= 0 ? head.slice(0, end + 1) : '', truncated: true };
+}
+
+// Narrow enough for a phone; ~20 lines in all so the summary fits one chat message.
+const STAT_WIDTH = 60;
+const MAX_FILE_LINES = 16;
+const NAMED_UNCOMMITTED = 3;
+
+/** What the run left: its commits and their diff since baseCommit, and what it did not commit. */
+export async function summarizeWorktree(wt: Worktree): Promise<WorktreeSummary> {
+  const cwd = wt.repoRoot;
+  const tip = await resolveCommit(`refs/heads/${wt.branch}`, cwd);
+  // A branch that is gone has nothing committed to tell.
+  const [commits, counts, stat] = tip
+    ? await Promise.all([
+        git(['rev-list', '--count', `${wt.baseCommit}..${tip}`], { cwd }),
+        diffCounts(cwd, wt.baseCommit, tip),
+        git(['diff', '--no-ext-diff', '--no-textconv', `--stat=${STAT_WIDTH}`, wt.baseCommit, tip], { cwd }),
+      ])
+    : ['0', { filesChanged: 0, insertions: 0, deletions: 0 }, ''];
+  const uncommitted = await uncommittedFiles(wt.path);
+  const lines = [...shortenStat(stat), ...describeUncommitted(uncommitted)];
+  return { commits: Number(commits), ...counts, uncommittedFiles: uncommitted.length, stat: lines.join('\n') || 'no changes' };
+}
+
+/** git's --stat lines, keeping the final "N files changed" line when files are cut. */
+function shortenStat(stat: string): string[] {
+  const lines = stat.split('\n').filter(Boolean);
+  const total = lines.pop();
+  if (total === undefined) return [];
+  if (lines.length <= MAX_FILE_LINES) return [...lines, total];
+  const shown = lines.slice(0, MAX_FILE_LINES - 1);
+  return [...shown, ` … and ${lines.length - shown.length} more files`, total];
+}
+
+function describeUncommitted(files: string[]): string[] {
+  if (files.length === 0) return [];
+  return [` ${files.length} uncommitted file${files.length === 1 ? '' : 's'}: ${listed(files, NAMED_UNCOMMITTED)}`];
+}
+
+/** "a, b, c, d, e and 3 more". */
+export function listed(files: string[], named = 5): string {
+  const names = files.slice(0, named).join(', ');
+  return files.length > named ? `${names} and ${files.length - named} more` : names;
 }

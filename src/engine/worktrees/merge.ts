@@ -2,8 +2,8 @@ import { isAbsolute, join } from 'node:path';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import { currentBranch, exists, git, GitFailure, gitOr, resolveCommit } from './git.ts';
 import type { DiffCounts, Worktree } from './types.ts';
-import { repositoryProgram } from './repo-programs.ts';
-import { diffCounts, statusFiles } from './diff.ts';
+import { repositoryProgram } from './repo.ts';
+import { diffCounts, listed, statusFiles } from './diff.ts';
 
 /** Why a merge changed nothing: each worded for the person who asked, in `message`. */
 export type MergeRefusal = 'gone' | 'detached' | 'nothing' | 'dirty' | 'conflict' | 'programs' | 'failed';
@@ -24,7 +24,6 @@ export type MergeResult =
 
 /** Whoever commits when the checkout names nobody (a bridge on a fresh machine). */
 const FALLBACK_IDENTITY = ['-c', 'user.name=jsonl-bridge', '-c', 'user.email=jsonl-bridge@localhost'];
-const NAMED_FILES = 5;
 /** One merge at a time into a checkout. */
 const byCheckout = new KeyedSerializer();
 
@@ -50,12 +49,8 @@ async function merge(wt: Worktree, message: string): Promise<MergeResult> {
   const commits = Number(await git(['rev-list', '--count', `${head}..${tip}`], { cwd }));
   if (commits === 0) return refused('nothing', `${into} already has every commit of ${wt.branch}`);
 
-  const program = await repositoryProgram(cwd);
-  if (program)
-    return refused(
-      'programs',
-      `the repository's git config sets ${program.key} (in ${program.file}), a program git would run while merging: the bridge runs no program a repository names. Remove it from ${program.file} or merge by hand`,
-    );
+  const program = await repositoryProgram(cwd, 'merging', 'merge by hand');
+  if (program) return refused('programs', program);
   const underWay = await operationUnderWay(cwd);
   if (underWay) return refused('dirty', `${cwd} is in the middle of a ${underWay}: finish or abort it first`);
   // Tracked files changed, staged or unmerged (untracked ones are git's to weigh: only those in the way stop a merge).
@@ -151,10 +146,4 @@ function untrackedInTheWay(stderr: string): string[] {
     .split('\n')
     .filter((line) => line.startsWith('\t'))
     .map((line) => line.trim());
-}
-
-/** "a, b, c, d, e and 3 more". */
-function listed(files: string[]): string {
-  const named = files.slice(0, NAMED_FILES).join(', ');
-  return files.length > NAMED_FILES ? `${named} and ${files.length - NAMED_FILES} more` : named;
 }
