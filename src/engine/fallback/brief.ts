@@ -1,7 +1,7 @@
 import type { QuotaLimit } from '../../kernel/protocols/events.ts';
 import { nextInChain, type FallbackChain } from './chain.ts';
 import { limitReason } from './limit-words.ts';
-import type { TurnWatcher, WorkNotes } from './work-notes.ts';
+import { oneLine, type TurnWatcher, type WorkNotes } from './work-notes.ts';
 
 /** What stopped the CLI that did the work, and what it was doing then. */
 export interface Handover {
@@ -84,9 +84,4 @@ function quote(text: string, indent = '  '): string {
     .split('\n')
     .map((line) => `${indent}${line}`)
     .join('\n');
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

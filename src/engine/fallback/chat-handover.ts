@@ -1,10 +1,9 @@
 import { briefOf, takeOver } from './brief.ts';
 import { resetTime } from './limit-words.ts';
-import { freshNotes } from './work-notes.ts';
+import { freshNotes, type TurnWatcher } from './work-notes.ts';
 import type { SessionHandover } from '../session/session-config.ts';
 import type { FallbackChain } from './chain.ts';
 import type { ChatRecord } from '../../kernel/store/chat-store.ts';
-import type { TurnWatcher } from './work-notes.ts';
 
 /** What of a chat's session its moves between CLIs read and change (ChatSession's). */
 export interface HandoverChat {

@@ -46,7 +46,12 @@ function whatItDoes(input: unknown): string {
   if (typeof input !== 'object' || input === null) return '';
   const record = input as Record<string, unknown>;
   const said = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description'].map((key) => record[key]).find((value) => typeof value === 'string');
-  return typeof said === 'string' ? clip(said.replace(/\s+/g, ' ').trim(), 200) : '';
+  return typeof said === 'string' ? oneLine(said) : '';
+}
+
+/** The text on one line, cut at 200 characters. */
+export function oneLine(text: string): string {
+  return clip(text.replace(/\s+/g, ' ').trim(), 200);
 }
 
 /** The paths a tool call names: Claude's and droid's file tools, codex's edits. */

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { markedProcesses, signalIfThere, type MarkedProcess } from './owner-marks.ts';
+import { markedProcesses, procStat, signalIfThere, type MarkedProcess } from './owner-marks.ts';
 
 /** How long what this process started gets between SIGTERM and SIGKILL as it leaves at once. */
 export const LEAVING_GRACE_MS = 2000;
@@ -54,8 +53,7 @@ function signal(processes: MarkedProcess[], name: NodeJS.Signals): void {
 
 function ownGroup(): number | undefined {
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return Number(procStat('self')[2]);
   } catch {
     return undefined;
   }

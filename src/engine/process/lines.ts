@@ -67,11 +67,13 @@ export class LineSplitter {
   /** The output ended: its last line counts even without a newline. */
   end(): void {
     this.take(this.decoder.end());
-    if (this.carry && !this.skipping) {
-      const line = parseLine(this.carry);
-      if (line) this.onLine(line);
-    }
+    if (this.carry && !this.skipping) this.emit(this.carry);
     this.carry = '';
+  }
+
+  private emit(raw: string): void {
+    const line = parseLine(raw);
+    if (line) this.onLine(line);
   }
 
   private take(text: string): void {
@@ -81,10 +83,7 @@ export class LineSplitter {
       if (start === 0) this.carry = '';
       start = end + 1;
       if (this.skipping) this.skipping = false;
-      else {
-        const line = parseLine(raw);
-        if (line) this.onLine(line);
-      }
+      else this.emit(raw);
     }
     if (start === 0) this.carry += text;
     else this.carry = text.slice(start);

@@ -50,9 +50,7 @@ export function markedProcesses(dataDir: string): MarkedProcess[] {
       // A zombie's environment reads empty: it is gone but for its exit status.
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       if (!environ.includes(mark)) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Fields after the parenthesised command: state ppid pgrp ...
-      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const [state, ppid, pgrp] = procStat(pid);
       if (state === 'Z' || state === 'X') continue;
       const starter = environ.find((entry) => entry.startsWith(`${OWNER_PID_VARIABLE}=`))?.slice(OWNER_PID_VARIABLE.length + 1);
       found.push({ pid, ppid: Number(ppid), pgrp: Number(pgrp), starter });
@@ -61,4 +59,10 @@ export function markedProcesses(dataDir: string): MarkedProcess[] {
     }
   }
   return found;
+}
+
+/** The fields of /proc/<pid>/stat after the parenthesised command: state ppid pgrp ... */
+export function procStat(pid: number | 'self'): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
