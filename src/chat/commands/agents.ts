@@ -1,4 +1,4 @@
-import { chooseAgent } from '../../engine/agents/choose-agent.ts';
+import { chooseAgent } from '../../engine/agents/catalog.ts';
 import type { AgentLibrary } from '../../engine/agents/library.ts';
 import { agentDetails, agentList } from '../../work/presentation/agents.ts';
 import { plain, plainText, type RichText } from '../../kernel/rich/index.ts';

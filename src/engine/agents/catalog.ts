@@ -1,3 +1,4 @@
+import { formatProblem } from './problem.ts';
 import type { AgentCatalog, AgentDefinition, AgentProblem, LoadedEntry } from './types.ts';
 
 /**
@@ -23,4 +24,17 @@ export function buildCatalog(sources: readonly (readonly LoadedEntry[])[]): Agen
   for (const [slug, entry] of claims) if (entry.definition) bySlug.set(slug, entry.definition);
   const agents = [...bySlug.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   return { agents, problems, notes, get: (slug) => bySlug.get(slug) };
+}
+
+/** The named agent, enabled and ready to run, or a sentence saying why it cannot be. */
+export function chooseAgent(catalog: AgentCatalog, slug: string): AgentDefinition | string {
+  const agent = catalog.get(slug.toLowerCase());
+  if (!agent) {
+    const broken = catalog.problems.filter((p) => p.file.includes(`/${slug}/`) || p.file.endsWith(`/${slug}.md`));
+    if (broken.length) return `Agent "${slug}" has problems and was skipped: ${broken.map(formatProblem).join('; ')}`;
+    const known = catalog.agents.filter((a) => a.enabled).map((a) => a.slug);
+    return `Unknown agent "${slug}". ${known.length ? `Known: ${known.join(', ')}.` : 'No agents are defined (see /agents).'}`;
+  }
+  if (!agent.enabled) return `Agent "${slug}" is disabled: /agents enable ${agent.slug} turns it on.`;
+  return agent;
 }

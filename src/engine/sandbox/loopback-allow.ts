@@ -12,13 +12,13 @@ LOOPBACK.addAddress('::1', 'ipv6');
  * nothing the machine serves. One line per such entry, naming what to write instead: this
  * machine's address, where the service must listen too.
  */
-export function loopbackAllowWarnings(allow: readonly HostRule[], setting = 'BRIDGE_SANDBOX_ALLOW'): string[] {
+export function loopbackAllowWarnings(allow: readonly HostRule[]): string[] {
   return allow.filter(isLoopback).map((rule) => {
     const written = formatHostRule(rule);
     const instead = machineAddress();
     const port = rule.port !== undefined ? `:${rule.port}` : '';
     const example = instead ? `${instead}${port}` : `this machine's address${port}`;
-    return `${setting}: ${written} is the sandbox's own loopback, not this machine's, so its agents never reach a service there; write this machine's address instead (${example}), and have the service listen on it`;
+    return `BRIDGE_SANDBOX_ALLOW: ${written} is the sandbox's own loopback, not this machine's, so its agents never reach a service there; write this machine's address instead (${example}), and have the service listen on it`;
   });
 }
 

@@ -177,6 +177,10 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
   const [egressPort, modelPort] = INSIDE_PORTS.filter((port) => port !== mcp?.port) as [number, number];
   // The model API credential stays out: the CLI calls the credential proxy, which adds it.
   const api = heldApi(launch.env, scope.cli?.modelApi);
+  const close = once(() => {
+    for (const server of servers) server.close();
+    rmSync(sockets, { recursive: true, force: true });
+  });
   try {
     chownSync(sockets, walls.uid.uid, walls.uid.gid);
     chmodSync(sockets, 0o700);
@@ -191,8 +195,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
       forwards.push({ port: modelPort, socket: 'model.sock' });
     }
   } catch (error) {
-    for (const server of servers) server.close();
-    rmSync(sockets, { recursive: true, force: true });
+    close();
     throw error;
   }
   const installed = installation(launch.command, launch.env.PATH);
@@ -227,10 +230,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
     },
     uid: walls.uid.uid,
     gid: walls.uid.gid,
-    close: once(() => {
-      for (const server of servers) server.close();
-      rmSync(sockets, { recursive: true, force: true });
-    }),
+    close,
   };
 }
 

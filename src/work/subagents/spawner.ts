@@ -3,7 +3,7 @@ import type { Adapter } from '../../engine/adapters/load.ts';
 import { canAsk, effectiveMode } from '../../engine/adapters/permissions.ts';
 import { cannotHonour, describeRule, ruledAgents, rulesCovering, type ApprovalRule } from '../../kernel/policy/approval-rules.ts';
 import { stricter, type PermissionMode } from '../../kernel/policy/permission-mode.ts';
-import { chooseAgent } from '../../engine/agents/choose-agent.ts';
+import { chooseAgent } from '../../engine/agents/catalog.ts';
 import { cliAgents } from '../../engine/agents/cli-agents.ts';
 import type { AgentLibrary, AgentLibraryCatalog } from '../../engine/agents/library.ts';
 import type { AgentDefinition } from '../../engine/agents/types.ts';
