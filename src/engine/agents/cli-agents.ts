@@ -2,18 +2,11 @@ import type { AgentLibraryCatalog } from './library.ts';
 import type { McpServerConfig } from './mcp-servers.ts';
 import type { AgentDefinition } from './types.ts';
 
-/** One agent as a CLI's own Task tool takes it (Claude Code's `--agents` JSON). */
-export interface CliAgent {
-  description: string;
-  prompt: string;
+/** One agent as a CLI's own Task tool takes it (Claude Code's `--agents` JSON): its MCP servers inline, so the CLI need not know them by name. */
+export type CliAgent = Pick<AgentDefinition, 'description' | 'prompt' | 'disallowedTools' | 'model' | 'maxTurns' | 'skills'> & {
   tools?: string[];
-  disallowedTools?: string[];
-  model?: string;
-  maxTurns?: number;
-  /** Inline: the CLI need not know the servers by name. */
   mcpServers?: Record<string, McpServerConfig>[];
-  skills?: string[];
-}
+};
 
 export type CliAgents = Record<string, CliAgent>;
 

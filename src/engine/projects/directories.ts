@@ -40,7 +40,7 @@ export async function resolveDirectory(from: string, wanted: string, places: Wor
   const where = real === path ? path : `${path} (which is ${real})`;
   if (!roots.some((root) => isInside(real, root)))
     return { ok: false, error: `${where} is outside the directories this bot may work in: ${roots.join(', ')} (BRIDGE_PROJECT_ROOTS).` };
-  if (!mayWorkIn(real, places))
+  if (places.offLimits.some((place) => isInside(real, place)))
     return { ok: false, error: `${where} holds the bridge's own state (its data directory or the agents' homes): no chat works there.` };
   return { ok: true, dir: real };
 }
