@@ -68,12 +68,6 @@ const explained = (what: string) => (failure: GitFailure) => {
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_SLUG_LENGTH = 40;
 
-function assertRunId(runId: string): void {
-  if (!RUN_ID.test(runId)) {
-    throw new WorktreeError(`run id "${runId}" cannot name a worktree: only letters, digits, "_" and "-" can`);
-  }
-}
-
 /**
  * The label as lowercase ASCII words joined by "-" ("Café: fix/ui..v2" -> "cafe-fix-ui-v2"), or "run".
  * Nothing but [a-z0-9-] survives, so no label can make an invalid ref ("..", ".lock", "@{", spaces),
@@ -91,6 +85,6 @@ function slugify(label: string | undefined): string {
 
 /** `bridge/<slug>-<runId>`: the run id keeps it unique, the slug makes it readable. */
 function branchName(runId: string, label?: string): string {
-  assertRunId(runId);
+  if (!RUN_ID.test(runId)) throw new WorktreeError(`run id "${runId}" cannot name a worktree: only letters, digits, "_" and "-" can`);
   return `bridge/${slugify(label)}-${runId}`;
 }

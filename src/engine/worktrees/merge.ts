@@ -59,29 +59,16 @@ async function merge(wt: Worktree, message: string): Promise<MergeResult> {
   const conflicts = await conflictsOf(cwd, head, tip);
   if (conflicts.length) return refused('conflict', `${wt.branch} conflicts with ${into} in ${listed(conflicts)}`, conflicts);
 
-  try {
-    await git(
-      [
-        ...(await identity(cwd)),
-        'merge',
-        '--no-ff',
-        '--no-verify',
-        '--no-gpg-sign',
-        '--no-verify-signatures',
-        '--no-progress',
-        '--no-edit',
-        '-m',
-        message,
-        tip,
-      ],
-      { cwd },
-    );
-  } catch (error) {
-    if (!(error instanceof GitFailure)) throw error;
+  const failure = await gitOr(
+    [...(await identity(cwd)), 'merge', '--no-ff', '--no-verify', '--no-gpg-sign', '--no-verify-signatures', '--no-progress', '--no-edit', '-m', message, tip],
+    cwd,
+    (refusal) => refusal,
+  );
+  if (failure instanceof GitFailure) {
     await undo(cwd, head);
-    const inTheWay = untrackedInTheWay(error.stderr);
+    const inTheWay = untrackedInTheWay(failure.stderr);
     if (inTheWay.length) return refused('dirty', `untracked files in ${cwd} are in the way (${listed(inTheWay)}): move them first`, inTheWay);
-    return refused('failed', `git merge failed: ${error.message}`);
+    return refused('failed', `git merge failed: ${failure.message}`);
   }
   const commit = (await resolveCommit('HEAD', cwd))!;
   return { ok: true, into, repoRoot: cwd, commit, previous: head, commits, ...(await diffCounts(cwd, head, commit)) };
@@ -110,15 +97,12 @@ async function operationUnderWay(cwd: string): Promise<string | undefined> {
 
 /** The files a merge of `tip` into `head` would leave in conflict, found in the object store alone. */
 async function conflictsOf(cwd: string, head: string, tip: string): Promise<string[]> {
-  try {
-    await git(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', head, tip], { cwd });
-    return [];
-  } catch (error) {
-    // Exit 1: "<tree>\0<path>\0…": the merge is not clean.
-    if (!(error instanceof GitFailure) || error.exitCode !== 1) throw error;
-    const [, ...paths] = error.stdout.split('\0');
-    return [...new Set(paths.filter(Boolean))];
-  }
+  const failure = await gitOr(['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', head, tip], cwd, (refusal) => refusal);
+  if (!(failure instanceof GitFailure)) return [];
+  // Exit 1: "<tree>\0<path>\0…": the merge is not clean.
+  if (failure.exitCode !== 1) throw failure;
+  const [, ...paths] = failure.stdout.split('\0');
+  return [...new Set(paths.filter(Boolean))];
 }
 
 /** The checkout's own identity if it has one, else the bridge's: a merge commit needs a committer. */

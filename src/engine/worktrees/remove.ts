@@ -1,4 +1,4 @@
-import { exists, git, GitFailure, resolveCommit } from './git.ts';
+import { exists, git, gitOr, resolveCommit } from './git.ts';
 import { uncommittedFiles } from './diff.ts';
 import { byRepository, locateRepo } from './repo.ts';
 import type { Worktree } from './types.ts';
@@ -33,29 +33,20 @@ async function removeDirectory(wt: Worktree, force: boolean): Promise<string | u
   const cwd = wt.repoRoot;
   // One --force discards uncommitted changes; a second also overrides a lock.
   const args = ['worktree', 'remove', '--force', ...(force ? ['--force'] : []), '--', wt.path];
-  try {
-    await git(args, { cwd });
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof GitFailure)) throw error;
-    if (await exists(wt.path)) return error.message;
-    // Deleted by hand (or by an earlier removal): drop the stale record, which would otherwise
-    // keep the branch "checked out" and undeletable.
-    await git(['worktree', 'prune'], { cwd });
-    return undefined;
-  }
+  const refusal = await gitOr(args, cwd, (failure) => ({ why: failure.message }));
+  if (typeof refusal === 'string') return undefined;
+  if (await exists(wt.path)) return refusal.why;
+  // Deleted by hand (or by an earlier removal): drop the stale record, which would otherwise
+  // keep the branch "checked out" and undeletable.
+  await git(['worktree', 'prune'], { cwd });
+  return undefined;
 }
 
 /** Deletes the branch (gone already is fine); returns git's complaint if it refuses. */
 async function deleteBranch(wt: Worktree): Promise<string | undefined> {
-  try {
-    await git(['branch', '-D', '--', wt.branch], { cwd: wt.repoRoot });
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof GitFailure)) throw error;
-    if (/not found/i.test(error.message)) return undefined;
-    return error.message; // e.g. checked out in another worktree
-  }
+  const refusal = await gitOr(['branch', '-D', '--', wt.branch], wt.repoRoot, (failure) => ({ why: failure.message }));
+  // e.g. checked out in another worktree
+  return typeof refusal === 'object' && !/not found/i.test(refusal.why) ? refusal.why : undefined;
 }
 
 /**
