@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import { splitToolRules } from '../../kernel/policy/tool-rules.ts';
+import { commaList as splitCommas } from '../../kernel/settings/variables.ts';
 import { assembleDefinition, invalidSlug, isValidSlug, type DefinitionFields } from './definition.ts';
 import { budgetUsd, cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
@@ -90,16 +91,7 @@ const tools = z.preprocess(
 
 /** `skills: a, b` or a YAML list, like tools. */
 const commaList = <T extends z.ZodType>(element: T) =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((part) => part.trim())
-            .filter(Boolean)
-        : value,
-    z.array(element, { error: 'expected a list or a comma-separated string' }),
-  );
+  z.preprocess((value) => (typeof value === 'string' ? splitCommas(value) : value), z.array(element, { error: 'expected a list or a comma-separated string' }));
 
 /** Both spellings that people use; giving both is ambiguous. */
 const ALIASES = [
