@@ -1,4 +1,5 @@
 import type { QuotaLimit } from '../../kernel/protocols/events.ts';
+import { utcDay } from '../usage/usage-ledger.ts';
 
 /** When a limit that said no time is tried again: a rate limit soon, a plan's usage or a key's credit in an hour. */
 export const DEFAULT_RESET_MS: Record<QuotaLimit['kind'], number> = { rate: 5 * 60_000, usage: 60 * 60_000, credit: 60 * 60_000 };
@@ -16,10 +17,8 @@ export function limitReason(cli: string, limit: QuotaLimit, now = Date.now()): s
 
 /** The time a reset comes, as a chat reads it: "14:00 UTC", with the day when it is not today. */
 export function clockTime(at: number, now = Date.now()): string {
-  const date = new Date(at);
-  const time = `${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')} UTC`;
-  const sameDay = new Date(now).toISOString().slice(0, 10) === date.toISOString().slice(0, 10);
-  return sameDay ? time : `${date.toISOString().slice(0, 10)} ${time}`;
+  const time = `${new Date(at).toISOString().slice(11, 16)} UTC`;
+  return utcDay(at) === utcDay(now) ? time : `${utcDay(at)} ${time}`;
 }
 
 /**
