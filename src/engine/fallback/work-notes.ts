@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
+import { isObject } from '../../kernel/protocols/decoder.ts';
 import type { WorkNotes } from '../../kernel/store/chat-store.ts';
 
 export type { WorkNotes } from '../../kernel/store/chat-store.ts';
@@ -43,9 +44,8 @@ export function noted(notes: WorkNotes, prompt: string, answer: string, files: r
 
 /** The argument that says what a tool call does (its command, file, pattern…), on one line. */
 function whatItDoes(input: unknown): string {
-  if (typeof input !== 'object' || input === null) return '';
-  const record = input as Record<string, unknown>;
-  const said = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description'].map((key) => record[key]).find((value) => typeof value === 'string');
+  if (!isObject(input)) return '';
+  const said = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description'].map((key) => input[key]).find((value) => typeof value === 'string');
   return typeof said === 'string' ? oneLine(said) : '';
 }
 
@@ -56,15 +56,10 @@ export function oneLine(text: string): string {
 
 /** The paths a tool call names: Claude's and droid's file tools, codex's edits. */
 function filesOf(name: string, input: unknown): string[] {
-  if (typeof input !== 'object' || input === null) return [];
-  const record = input as Record<string, unknown>;
-  const paths = ['file_path', 'notebook_path', 'path']
-    .map((key) => record[key])
-    .filter((value): value is string => typeof value === 'string' && !!value.trim());
-  if (name === 'edit' && Array.isArray(record.changes)) {
-    for (const change of record.changes)
-      if (typeof change === 'object' && change && typeof (change as { path?: unknown }).path === 'string') paths.push((change as { path: string }).path);
-  }
+  if (!isObject(input)) return [];
+  const paths = ['file_path', 'notebook_path', 'path'].map((key) => input[key]).filter((value): value is string => typeof value === 'string' && !!value.trim());
+  if (name === 'edit' && Array.isArray(input.changes))
+    for (const change of input.changes) if (isObject(change) && typeof change.path === 'string') paths.push(change.path);
   return paths;
 }
 
