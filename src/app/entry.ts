@@ -1,7 +1,7 @@
 import { ConfigError, EX_CONFIG } from '../kernel/errors/config-error.ts';
 import { guardOutput, printFatal } from '../kernel/log/fatal.ts';
 import type { Log } from '../kernel/log/logger.ts';
-import { reapOrphans } from '../engine/process/orphans.ts';
+import { reapOrphans } from '../engine/process/end-own-clis.ts';
 import { removeLeftScratch } from '../engine/process/scratch.ts';
 import { refuseStateInProjects } from '../engine/projects/projects-settings.ts';
 import { logAgentUser, logSandbox, startAgentSpace, startWalls } from '../engine/process/agent-start.ts';
