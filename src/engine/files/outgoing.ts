@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { mkdir, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { mkdir, readdir, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ZipArchive } from 'archiver';
@@ -10,7 +10,6 @@ import { isInside } from '../projects/directories.ts';
 import type { ChatCapabilities } from '../../kernel/ports/capabilities.ts';
 import { megabytes } from './sizes.ts';
 import { specialKind } from './contained.ts';
-import { directoryEntries } from './directory-entries.ts';
 import { agentPlace, isOpened, openerIn, type AgentPlace, type Refused } from './agent-place.ts';
 
 /** How large a file the chat's app takes, and shows inline as a picture: its transport's capabilities. */
@@ -159,6 +158,62 @@ export async function zipDirectory(dir: string, tempDir: string, options: { limi
   // The zip is the bridge's own, in its temp folder: read as the bridge.
   const sent = await sized(path, `${basename(dir)}.zip`, { root: tempDir }, { uploadBytes: limit, photoBytes: 0 });
   return sent.ok && skipped.length ? { ...sent, skipped } : sent;
+}
+
+/** What a directory holds, for an archive: never followed out of it, never opening anything. */
+interface DirectoryEntries {
+  /** Paths inside the archive use `/`. */
+  files: { name: string; path: string }[];
+  directories: string[];
+  /** Links leading to something inside the directory, kept as links (relative). */
+  links: { name: string; target: string }[];
+  /** What was left out, and why: `name (a named pipe)`. */
+  skipped: string[];
+}
+
+/**
+ * Walks `root` (already real: no link in it) by the kinds readdir reports, which are the
+ * entries' own (a link is a link, not its target): files and directories are taken, a link
+ * is kept as a link when it leads somewhere inside `root` and left out otherwise, and named
+ * pipes, sockets and devices are left out, unopened. `.git` at the top is left out, and so is
+ * `leaveOut` (the bridge's data directory, when a chat works above it).
+ */
+async function directoryEntries(root: string, { signal, leaveOut }: { signal?: AbortSignal; leaveOut?: string } = {}): Promise<DirectoryEntries> {
+  const entries: DirectoryEntries = { files: [], directories: [], links: [], skipped: [] };
+  const pending = [''];
+  while (pending.length) {
+    signal?.throwIfAborted();
+    const folder = pending.pop()!;
+    // A folder swapped for a link since it was listed is not followed.
+    if (folder && (await realpath(join(root, folder)).catch(() => undefined)) !== join(root, folder)) {
+      entries.skipped.push(`${folder} (changed into a link while zipping)`);
+      continue;
+    }
+    const dirents = await readdir(join(root, folder), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      entries.skipped.push(`${folder || '.'} (${error.code === 'EACCES' ? 'not readable' : 'gone'})`);
+      return [];
+    });
+    for (const dirent of dirents.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!folder && dirent.name === '.git') continue;
+      const name = folder ? `${folder}/${dirent.name}` : dirent.name;
+      if (leaveOut && join(root, name) === leaveOut) {
+        entries.skipped.push(`${name} (the bridge's data directory)`);
+        continue;
+      }
+      const path = join(root, folder, dirent.name);
+      if (dirent.isDirectory()) {
+        entries.directories.push(name);
+        pending.push(name);
+      } else if (dirent.isFile()) entries.files.push({ name, path });
+      else if (dirent.isSymbolicLink()) {
+        const real = await realpath(path).catch(() => undefined);
+        if (!real) entries.skipped.push(`${name} (a link to nowhere)`);
+        else if (!isInside(real, root)) entries.skipped.push(`${name} (a link leading outside)`);
+        else entries.links.push({ name, target: relative(dirname(path), real) });
+      } else entries.skipped.push(`${name} (${specialKind(dirent) ?? 'not a file'})`);
+    }
+  }
+  return entries;
 }
 
 /** Waits until the archive has taken every entry appended so far, or the zip failed. */
