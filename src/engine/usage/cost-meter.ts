@@ -73,8 +73,7 @@ export class CostMeter {
   /** The cost so far: the CLI's own figure once it gave one (never below what was metered), else the metered one. */
   get usd(): number {
     if (this.proxied.size) return [...this.proxied.values()].reduce((sum, usd) => sum + usd, 0);
-    let metered = this.loose;
-    for (const usd of this.calls.values()) metered += usd;
+    const metered = [...this.calls.values()].reduce((sum, usd) => sum + usd, this.loose);
     return this.reported === undefined ? metered : Math.max(this.reported, metered);
   }
 
