@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { truncate } from '../../src/work/presentation/format/index.ts';
-import { escapeHtml } from '../../src/transports/telegram/format/index.ts';
+import { escapeHtml } from './support/telegram.ts';
 import { isWellFormed } from './support/unicode.ts';
 
 describe('escapeHtml', () => {

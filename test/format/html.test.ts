@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToTelegramHtml } from '../../src/transports/telegram/format/index.ts';
+import { markdownToTelegramHtml } from './support/telegram.ts';
 import { telegramHtmlProblems } from './support/telegram-html.ts';
 
 /** Renders and checks the result is HTML Telegram accepts. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentPreview, markdownToTelegramHtml } from '../../src/transports/telegram/format/index.ts';
+import { documentPreview, markdownToTelegramHtml } from './support/telegram.ts';
 import { randomMarkdown, seeded } from './support/generate.ts';
 import { telegramHtmlProblems, visibleText } from './support/telegram-html.ts';
 

@@ -1,7 +1,7 @@
 import type { Button, ChatCapabilities, ChatRef, MessageFit, MessageRef, Outbound, OutgoingFile, RichText, SendOptions } from '../../src/kernel/ports/chat.ts';
 import { plainText } from '../../src/kernel/rich/index.ts';
 import { TELEGRAM_CAPABILITIES, TELEGRAM_FIT } from '../../src/transports/telegram/capabilities.ts';
-import { renderHtml } from '../../src/transports/telegram/format/index.ts';
+import { renderHtml } from '../format/support/telegram.ts';
 
 export interface Sent {
   to: ChatRef;

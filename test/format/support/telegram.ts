@@ -1,13 +1,13 @@
-import { parseMarkdown } from '../../../work/presentation/format/parse.ts';
-import { previewWithin, splitRendered } from '../../../work/presentation/format/split.ts';
-import { plainText } from '../../../kernel/rich/plain.ts';
-import { TELEGRAM_CAPABILITIES } from '../capabilities.ts';
-import { renderHtml } from './html.ts';
+import { parseMarkdown } from '../../../src/work/presentation/format/parse.ts';
+import { previewWithin, splitRendered } from '../../../src/work/presentation/format/split.ts';
+import { plainText } from '../../../src/kernel/rich/plain.ts';
+import { TELEGRAM_CAPABILITIES } from '../../../src/transports/telegram/capabilities.ts';
+import { renderHtml } from '../../../src/transports/telegram/format/html.ts';
 
-// Rich text as Telegram shows it (HTML), and Markdown straight to what Telegram is sent: the
-// shortcuts the format tests check.
-export { escapeHtml } from '../../../kernel/rich/html.ts';
-export { renderHtml } from './html.ts';
+// Rich text as Telegram shows it (HTML), and Markdown straight to what Telegram is sent, as the
+// bridge's own parts make it: the shortcuts the format tests check.
+export { escapeHtml } from '../../../src/kernel/rich/html.ts';
+export { renderHtml } from '../../../src/transports/telegram/format/html.ts';
 
 /** Markdown to Telegram's HTML subset (parse_mode: 'HTML'). */
 export function markdownToTelegramHtml(md: string): string {
