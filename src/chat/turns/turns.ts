@@ -320,12 +320,7 @@ export class Turns {
 
   /** Stops the chat's turn in the background (a Stop button, a budget reached): answered at once, a failure logged. */
   stopLater(chat: ChatSession, reason: string, options: Parameters<ChatSession['stop']>[1], log: Log, why = ''): void {
-    this.track(
-      chat.stop(reason, options).then(
-        () => {},
-        (error: Error) => log.warn(`stopping the turn${why ? ` ${why}` : ''} failed: ${error.message}`),
-      ),
-    );
+    this.track(warnIfFails(chat.stop(reason, options), log, `stopping the turn${why ? ` ${why}` : ''}`));
   }
 
   /** Work that must end before the bridge is idle (a turn, a stop in the background). */
