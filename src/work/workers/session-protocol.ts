@@ -6,7 +6,8 @@ import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/even
 import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import { keys } from './redis.ts';
 import { registryKeys } from './worker-registry.ts';
-import { parseJson, type SealedChannel, type Signed } from './signing.ts';
+import { jsonOf } from '../../kernel/protocols/decoder.ts';
+import type { SealedChannel, Signed } from './signing.ts';
 import type { WorkerKeys } from './worker-keys.ts';
 import type { PackedSession, SessionState } from './session-state.ts';
 import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
@@ -154,7 +155,7 @@ export async function takeSessionAsks(
   const raw = (replies?.[0]?.[1] as string[] | null) ?? [];
   const asks: SessionAskFor[] = [];
   for (const entry of raw) {
-    const { sessionKey, attempt, ask, grant } = (parseJson(entry) ?? {}) as Partial<Envelope>;
+    const { sessionKey, attempt, ask, grant } = jsonOf<Partial<Envelope>>(entry) ?? {};
     if (
       typeof sessionKey !== 'string' ||
       typeof attempt !== 'number' ||

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { sameSecret } from '../../kernel/http/same-secret.ts';
+import { jsonOf } from '../../kernel/protocols/decoder.ts';
 import { MIN_QUEUE_SECRET_CHARS } from './queue-settings.ts';
 import { gcmOpen, gcmSeal } from './sealing.ts';
 
@@ -123,18 +124,9 @@ function aad(head: Omit<Signed, 'body' | 'sig'>): Buffer {
   return Buffer.from([head.v, head.kind, head.id, head.attempt, head.exp, head.nonce].join('\n'), 'utf8');
 }
 
-/** The JSON `text` says, or undefined when it is not JSON. */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** `data` (a Signed, or its JSON) as a Signed, when it has the shape of one. */
 export function asSigned(given: unknown): Signed | undefined {
-  const data = typeof given === 'string' ? parseJson(given) : given;
+  const data = typeof given === 'string' ? jsonOf(given) : given;
   if (!data || typeof data !== 'object') return undefined;
   const s = data as Record<string, unknown>;
   const ok =
