@@ -4,7 +4,7 @@ import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import { splitToolRules } from '../../kernel/policy/tool-rules.ts';
 import { commaList as splitCommas } from '../../kernel/settings/variables.ts';
-import { assembleDefinition, invalidSlug, isValidSlug, type DefinitionFields } from './definition.ts';
+import { assembleDefinition, invalidSlug, isValidSlug } from './definition.ts';
 import { budgetUsd, cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
 import { readBounded } from './safe-fs.ts';
@@ -22,19 +22,36 @@ export async function loadClaudeAgent(file: string, known: KnownNames): Promise<
   const frontMatter = parseFrontMatter(read.text);
   if ('message' in frontMatter) return fail([{ file, message: frontMatter.message }]);
 
-  const parsed = parseClaudeFields(frontMatter.value.data, file, known);
+  // A blank `model:` is YAML null: the user left it unset, not set to something invalid.
+  const present = Object.fromEntries(Object.entries(frontMatter.value.data).filter(([, value]) => value !== null));
+  const problems: AgentProblem[] = ALIASES.filter(([camel, kebab]) => Object.hasOwn(present, camel) && Object.hasOwn(present, kebab)).map(([camel, kebab]) => ({
+    file,
+    field: kebab,
+    message: `also given as "${camel}"; keep only one`,
+  }));
+  const parsed = frontMatterSchema(known).safeParse(present);
+  if (!parsed.success) problems.push(...issuesToProblems(file, parsed.error.issues));
   const prompt = frontMatter.value.body.trim();
-  const problems = 'problems' in parsed ? [...parsed.problems] : [];
   if (prompt === '') problems.push({ file, message: 'the prompt (the Markdown after the front matter) is empty' });
-  if (problems.length || !('value' in parsed)) return fail(problems);
+  if (problems.length || !parsed.success) return fail(problems);
 
+  const { tools, disallowedTools, 'disallowed-tools': disallowedKebab, maxTurns, 'max-turns': maxTurnsKebab, budget, model, ...same } = parsed.data;
   return assembleDefinition({
     slug,
     source: 'claude',
     file,
     prompt,
-    fields: parsed.value.fields,
-    toolKeys: { allowed: 'tools', disallowed: parsed.value.disallowedKey },
+    fields: {
+      ...same,
+      // Claude Code's "inherit" means the caller's model, which is what no model means here.
+      model: model === 'inherit' ? undefined : model,
+      allowedTools: tools,
+      disallowedTools: disallowedTools ?? disallowedKebab,
+      maxTurns: maxTurns ?? maxTurnsKebab,
+      budgetUsd: budget,
+    },
+    // The key this file used, so a problem names what the user wrote.
+    toolKeys: { allowed: 'tools', disallowed: Object.hasOwn(present, 'disallowed-tools') ? 'disallowed-tools' : 'disallowedTools' },
   });
 }
 
@@ -117,45 +134,4 @@ function frontMatterSchema(known: KnownNames) {
     icon: icon.optional(),
     enabled: z.boolean().default(true),
   });
-}
-
-interface ClaudeFields {
-  fields: DefinitionFields;
-  /** The key this file used, so a problem names what the user wrote. */
-  disallowedKey: string;
-}
-
-function parseClaudeFields(data: Record<string, unknown>, file: string, known: KnownNames): { value: ClaudeFields } | { problems: AgentProblem[] } {
-  // A blank `model:` is YAML null: the user left it unset, not set to something invalid.
-  const present = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null));
-  const problems: AgentProblem[] = ALIASES.filter(([camel, kebab]) => Object.hasOwn(present, camel) && Object.hasOwn(present, kebab)).map(([camel, kebab]) => ({
-    file,
-    field: kebab,
-    message: `also given as "${camel}"; keep only one`,
-  }));
-  const parsed = frontMatterSchema(known).safeParse(present);
-  if (!parsed.success) problems.push(...issuesToProblems(file, parsed.error.issues));
-  if (problems.length || !parsed.success) return { problems };
-
-  const fm = parsed.data;
-  return {
-    value: {
-      fields: {
-        name: fm.name,
-        description: fm.description,
-        // Claude Code's "inherit" means the caller's model, which is what no model means here.
-        model: fm.model === 'inherit' ? undefined : fm.model,
-        cli: fm.cli,
-        allowedTools: fm.tools,
-        disallowedTools: fm.disallowedTools ?? fm['disallowed-tools'],
-        maxTurns: fm.maxTurns ?? fm['max-turns'],
-        budgetUsd: fm.budget,
-        mcpServers: fm.mcpServers,
-        skills: fm.skills,
-        icon: fm.icon,
-        enabled: fm.enabled,
-      },
-      disallowedKey: Object.hasOwn(present, 'disallowed-tools') ? 'disallowed-tools' : 'disallowedTools',
-    },
-  };
 }

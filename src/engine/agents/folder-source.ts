@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isObject } from '../../kernel/protocols/decoder.ts';
-import { assembleDefinition, invalidSlug, isValidSlug, type DefinitionFields } from './definition.ts';
+import { assembleDefinition, invalidSlug, isValidSlug } from './definition.ts';
 import { budgetUsd, cliName, icon, maxTurns, mcpServerNames, optionalText, requiredText, skillList, toolList } from './fields.ts';
 import { issuesToProblems } from './problem.ts';
 import { readBounded } from './safe-fs.ts';
@@ -12,31 +12,40 @@ export async function loadAgentFolder(folder: string, slug: string, source: Agen
   if (!isValidSlug(slug)) return invalidSlug(folder, slug);
   const jsonFile = join(folder, 'agent.json');
   const promptFile = join(folder, 'prompt.md');
-  const [json, promptMd] = await Promise.all([readBounded(jsonFile), readBounded(promptFile)]);
+  const [jsonRead, promptMd] = await Promise.all([readBounded(jsonFile), readBounded(promptFile)]);
   const fail = (problems: AgentProblem[]): LoadedEntry => ({ slug, file: jsonFile, problems });
 
-  if (json.status === 'missing') return fail([{ file: folder, message: 'no agent.json in this folder' }]);
-  if (json.status === 'failed') return fail([{ file: jsonFile, message: json.message }]);
+  if (jsonRead.status === 'missing') return fail([{ file: folder, message: 'no agent.json in this folder' }]);
+  if (jsonRead.status === 'failed') return fail([{ file: jsonFile, message: jsonRead.message }]);
   if (promptMd.status === 'failed') return fail([{ file: promptFile, message: promptMd.message }]);
 
+  let json: unknown;
+  try {
+    json = JSON.parse(jsonRead.text);
+  } catch (error) {
+    return fail([{ file: jsonFile, message: `not valid JSON: ${(error as Error).message}` }]);
+  }
   const promptText = promptMd.status === 'ok' ? promptMd.text.trim() : undefined;
-  const parsed = parseAgentJson(json.text, jsonFile, known);
-  const problems = [...parsed.problems, ...promptProblems(parsed.setsPrompt, promptText, jsonFile, promptFile)];
-  if (problems.length || !parsed.value) return fail(problems);
+  const schema = agentJsonSchema(known);
+  const parsed = schema.safeParse(json);
+  const problems = parsed.success ? [] : issuesToProblems(jsonFile, parsed.error.issues, Object.keys(schema.shape));
+  // Not a JSON object: its own problem says enough.
+  if (isObject(json)) problems.push(...promptProblems(Object.hasOwn(json, 'prompt'), promptText, jsonFile, promptFile));
+  if (problems.length || !parsed.success) return fail(problems);
 
+  const { budget, prompt, ...fields } = parsed.data;
   return assembleDefinition({
     slug,
     source,
     file: jsonFile,
-    prompt: parsed.value.prompt ?? promptText ?? '',
-    fields: parsed.value,
+    prompt: prompt ?? promptText ?? '',
+    fields: { ...fields, budgetUsd: budget },
     toolKeys: { allowed: 'allowedTools', disallowed: 'disallowedTools' },
   });
 }
 
 /** Exactly one of `prompt` and prompt.md. Checked beside the schema, so one look shows every mistake. */
-function promptProblems(setsPrompt: boolean | undefined, promptText: string | undefined, jsonFile: string, promptFile: string): AgentProblem[] {
-  if (setsPrompt === undefined) return []; // not a JSON object: its own problem says enough
+function promptProblems(setsPrompt: boolean, promptText: string | undefined, jsonFile: string, promptFile: string): AgentProblem[] {
   if (setsPrompt && promptText !== undefined) {
     return [{ file: jsonFile, field: 'prompt', message: `also given by ${promptFile}; keep only one` }];
   }
@@ -64,28 +73,4 @@ function agentJsonSchema(known: KnownNames) {
     icon: icon.optional(),
     enabled: z.boolean().default(true),
   });
-}
-
-type AgentJson = DefinitionFields & { prompt?: string };
-
-interface ParsedAgentJson {
-  value?: AgentJson;
-  problems: AgentProblem[];
-  /** Whether the file sets `prompt`, valid or not; undefined when it is not a JSON object at all. */
-  setsPrompt?: boolean;
-}
-
-function parseAgentJson(text: string, file: string, known: KnownNames): ParsedAgentJson {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { problems: [{ file, message: `not valid JSON: ${(error as Error).message}` }] };
-  }
-  const setsPrompt = isObject(json) ? Object.hasOwn(json, 'prompt') : undefined;
-  const schema = agentJsonSchema(known);
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) return { problems: issuesToProblems(file, parsed.error.issues, Object.keys(schema.shape)), setsPrompt };
-  const { budget, ...fields } = parsed.data;
-  return { value: { ...fields, budgetUsd: budget }, problems: [], setsPrompt };
 }
