@@ -18,7 +18,7 @@ import { untilStill } from '../kernel/concurrency/until-still.ts';
 import { spawnedText, stopButton } from '../work/presentation/runs.ts';
 import { NO_CHAT, type Outbound, type Downloads } from '../kernel/ports/chat.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from '../kernel/ports/transport.ts';
-import { DailyBudget, PersonDailyBudget } from '../engine/usage/budget.ts';
+import { DailyBudget } from '../engine/usage/budget.ts';
 import { CostMeter, unpricedReason } from '../engine/usage/cost-meter.ts';
 import { UsageLedger } from '../engine/usage/usage-ledger.ts';
 import { AgentLibrary } from '../engine/agents/library.ts';
@@ -108,8 +108,8 @@ export async function createApp(options: {
     trusts,
   });
   const labelsOf = workLabels(config);
-  const budget = new DailyBudget(ledger, config.dailyBudgetUsd);
-  const personBudget = new PersonDailyBudget(ledger, config.personDailyBudgetUsd);
+  const budget = new DailyBudget((chat, day) => ledger.costOn(chat, day), config.dailyBudgetUsd);
+  const personBudget = new DailyBudget((person, day) => ledger.personCostOn(person, day), config.personDailyBudgetUsd);
   const spending = new Spending({
     ledger,
     budget,

@@ -5,7 +5,7 @@ import type { Orchestrator } from '../../work/orchestration/orchestrator.ts';
 import type { TrustedDirectories } from '../../engine/projects/trust.ts';
 import type { Subagents } from '../../work/subagents/subagents.ts';
 import type { RunReview } from '../../work/subagents/run-review.ts';
-import type { DailyBudget, PersonDailyBudget } from '../../engine/usage/budget.ts';
+import type { DailyBudget } from '../../engine/usage/budget.ts';
 import type { UsageLedger } from '../../engine/usage/usage-ledger.ts';
 import type { WebLinks } from '../session/web-links.ts';
 import type { Scheduler } from '../../services/schedules/scheduler.ts';
@@ -48,7 +48,7 @@ export interface CommandServices {
   ledger: UsageLedger;
   budget: DailyBudget;
   /** Each person's daily budget across chats (BRIDGE_PERSON_DAILY_BUDGET_USD). */
-  personBudget?: PersonDailyBudget;
+  personBudget?: DailyBudget;
   health: HealthSources;
   /** The chats' schedules (/every, /at, /schedules). */
   scheduler: Scheduler;

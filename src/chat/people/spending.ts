@@ -4,7 +4,7 @@ import { budgetRefusalText, budgetWarningText, personBudgetRefusalText, personBu
 import type { ResultEvent, Usage } from '../../kernel/protocols/events.ts';
 import { displayName, paidBy, type SubagentRunRecord } from '../../work/subagents/record.ts';
 import type { TurnOutcome } from '../../engine/session/turn.ts';
-import { msUntilReset, type DailyBudget, type PersonDailyBudget } from '../../engine/usage/budget.ts';
+import { msUntilReset, type DailyBudget } from '../../engine/usage/budget.ts';
 import type { Person, Spend, UsageLedger } from '../../engine/usage/usage-ledger.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { ChatSession } from '../session/chat-session.ts';
@@ -23,7 +23,7 @@ export class Spending {
     private readonly options: {
       ledger: UsageLedger;
       budget: DailyBudget;
-      personBudget?: PersonDailyBudget;
+      personBudget?: DailyBudget;
       /** What a turn whose CLI gives no cost (codex) costs, from its tokens at the price table's prices; undefined when its model has none. */
       priceTurn?: (cli: string, model: string | undefined, result: ResultEvent) => number | undefined;
       out: Outbound;

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../kernel/errors/config-error.ts';
-import { utcDay, type UsageLedger } from './usage-ledger.ts';
+import { utcDay } from './usage-ledger.ts';
 
 export interface BudgetSettings {
   /** Per chat and UTC day; none: no limit. */
@@ -23,19 +23,17 @@ function dollars(env: NodeJS.ProcessEnv, name: string): number | undefined {
 const WARN_AT = 0.8;
 
 /**
- * A chat's daily spending limit (BRIDGE_DAILY_BUDGET_USD): once its UTC day's cost reaches
- * it, new turns and spawns are refused until midnight UTC; work already running finishes.
+ * A daily spending limit, a chat's (BRIDGE_DAILY_BUDGET_USD) or a person's across chats
+ * (BRIDGE_PERSON_DAILY_BUDGET_USD): once its UTC day's cost reaches it, new turns and spawns are
+ * refused until midnight UTC; work already running finishes (a run with a budget of its own
+ * stops at what the person's day had left).
  */
 export class DailyBudget {
   constructor(
-    protected readonly ledger: UsageLedger,
+    /** What a key (a chat's, or a person's) spent on a UTC day. */
+    private readonly costOn: (key: string, day: string) => number,
     readonly limitUsd: number | undefined,
   ) {}
-
-  /** What `key` (a chat's) spent on `day`. */
-  protected costOn(key: string, day: string): number {
-    return this.ledger.costOn(key, day);
-  }
 
   /** The day's spending when it has reached the limit (new work is refused), else undefined. */
   spent(key: string, now = Date.now()): number | undefined {
@@ -52,17 +50,6 @@ export class DailyBudget {
   /** Whether a cost just took the day past 80 % of the limit: the chat is told once. */
   crossedWarning(before: number, after: number): boolean {
     return this.limitUsd !== undefined && before < this.limitUsd * WARN_AT && after >= this.limitUsd * WARN_AT;
-  }
-}
-
-/**
- * A person's daily spending limit across chats (BRIDGE_PERSON_DAILY_BUDGET_USD): once their
- * UTC day's cost reaches it, their new turns and spawns are refused until midnight UTC; work
- * already running finishes (a run with a budget of its own stops at what their day had left).
- */
-export class PersonDailyBudget extends DailyBudget {
-  protected override costOn(person: string, day: string): number {
-    return this.ledger.personCostOn(person, day);
   }
 }
 
