@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 import type { UsageEvent } from '../../kernel/protocols/events.ts';
 import { jsonOf } from '../../kernel/protocols/decoder.ts';
 import { costOf, type PriceTable } from '../usage/prices.ts';
@@ -25,12 +26,7 @@ export function proxyMetering(config: { prices: PriceTable; personDailyBudgetUsd
 /** A request's body, read whole, where its model must be checked before it goes; else undefined (it streams through). */
 export function bodyIfChecked(req: IncomingMessage, metering: ProxyMetering | undefined): Promise<Buffer | undefined> {
   if (!metering?.refuseUnpriced || req.method === 'GET' || req.method === 'HEAD') return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', () => resolve(Buffer.alloc(0)));
-  });
+  return buffer(req).catch(() => Buffer.alloc(0));
 }
 
 /** The model a request body names (`"model"` in its JSON), if it names one. */
