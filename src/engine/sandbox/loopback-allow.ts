@@ -1,10 +1,7 @@
-import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { formatHostRule, type HostRule } from './host-rules.ts';
+import { coveredBy, formatHostRule, parseHostRule, type HostRule } from './host-rules.ts';
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
+const LOOPBACK = ['127.0.0.0/8', '[::1]'].map((range) => parseHostRule(range, 'loopback'));
 
 /**
  * What the walls cannot reach however it is allowed: this machine's loopback. Each sandbox has
@@ -23,9 +20,7 @@ export function loopbackAllowWarnings(allow: readonly HostRule[]): string[] {
 }
 
 function isLoopback(rule: HostRule): boolean {
-  if (rule.host === 'localhost' || rule.host.endsWith('.localhost')) return true;
-  const family = isIP(rule.host);
-  return family !== 0 && LOOPBACK.check(rule.host, family === 4 ? 'ipv4' : 'ipv6');
+  return rule.host === 'localhost' || rule.host.endsWith('.localhost') || coveredBy(LOOPBACK, rule.host, rule.port ?? 0);
 }
 
 /** This machine's first address on a network (not its loopback), IPv4 first. */
