@@ -1,7 +1,8 @@
 import type { QuotaLimit } from '../../kernel/protocols/events.ts';
 import { nextInChain, type FallbackChain } from './chain.ts';
 import { limitReason } from './limit-words.ts';
-import { oneLine, type TurnWatcher, type WorkNotes } from './work-notes.ts';
+import type { WorkNotes } from '../../kernel/store/chat-store.ts';
+import { oneLine, type TurnWatcher } from './work-notes.ts';
 
 /** What stopped the CLI that did the work, and what it was doing then. */
 export interface Handover {

@@ -2,8 +2,6 @@ import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { isObject } from '../../kernel/protocols/decoder.ts';
 import type { WorkNotes } from '../../kernel/store/chat-store.ts';
 
-export type { WorkNotes } from '../../kernel/store/chat-store.ts';
-
 /** Answers kept, and how much of each: a brief, not a transcript. */
 const ANSWERS_KEPT = 3;
 const ANSWER_CHARS = 1500;

@@ -18,8 +18,6 @@ import { bodyIfChecked, meteredEvent, requestedModel, unpricedModel, type ProxyM
  * calls only, so it buys nothing that goes unmetered.
  */
 
-export { PLACEHOLDER_KEY };
-
 /** A credential the bridge keeps for one CLI, and the API it is for. */
 export interface HeldApi {
   access: ModelApiAccess;
