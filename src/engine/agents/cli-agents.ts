@@ -20,20 +20,9 @@ export function cliAgents(catalog: AgentLibraryCatalog, cli: string, withheld: R
   const agents: CliAgents = {};
   for (const agent of catalog.agents) {
     if (!agent.enabled || (agent.cli && agent.cli !== cli) || withheld.has(agent.slug)) continue;
-    agents[agent.slug] = cliAgent(agent, catalog.mcpServers);
+    const { description, prompt, allowedTools: tools, disallowedTools, model, maxTurns, mcpServers, skills } = agent;
+    const inline = mcpServers?.map((name) => ({ [name]: catalog.mcpServers[name]! }));
+    agents[agent.slug] = { description, prompt, tools, disallowedTools, model, maxTurns, mcpServers: inline, skills };
   }
   return agents;
-}
-
-function cliAgent(agent: AgentDefinition, servers: Record<string, McpServerConfig>): CliAgent {
-  return {
-    description: agent.description,
-    prompt: agent.prompt,
-    tools: agent.allowedTools,
-    disallowedTools: agent.disallowedTools,
-    model: agent.model,
-    maxTurns: agent.maxTurns,
-    mcpServers: agent.mcpServers?.map((name) => ({ [name]: servers[name]! })),
-    skills: agent.skills,
-  };
 }
