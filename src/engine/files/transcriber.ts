@@ -53,12 +53,9 @@ export class Transcriber {
     }
     const body = await response.text();
     if (!response.ok) throw new Error(`the transcription service answered HTTP ${response.status}${errorDetail(body)}`);
-    let text: unknown;
-    try {
-      text = (JSON.parse(body) as { text?: unknown }).text;
-    } catch {
-      throw new Error('the transcription service answered something other than JSON');
-    }
+    const json = jsonOf<{ text?: unknown } | null>(body);
+    if (json == null) throw new Error('the transcription service answered something other than JSON');
+    const { text } = json;
     if (typeof text !== 'string') throw new Error('the transcription service answered without a transcript');
     return text.trim();
   }
