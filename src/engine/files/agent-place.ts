@@ -77,7 +77,7 @@ export async function openerIn(place: AgentPlace, paths: readonly string[]): Pro
 /** Up to `maxBytes` of each of `paths` (from the start), as `openInPlace` opens them; those refused are left out. */
 export async function readInPlace(place: AgentPlace, paths: readonly string[], maxBytes: number): Promise<{ path: string; data: Buffer; info: Stats }[]> {
   const opened = await openInPlace(place, paths);
-  const read = await Promise.all(
+  return Promise.all(
     opened.filter(isOpened).map(async ({ path, handle, info }) => {
       try {
         const buffer = Buffer.alloc(Math.min(maxBytes, Math.max(info.size, 0)));
@@ -88,7 +88,6 @@ export async function readInPlace(place: AgentPlace, paths: readonly string[], m
       }
     }),
   );
-  return read;
 }
 
 /** A folder's entry: a regular file or a folder (links, pipes and devices are never listed). */
