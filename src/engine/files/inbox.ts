@@ -60,18 +60,15 @@ export class Inbox {
     const limit = this.downloads.maxBytes;
     if (attachment.size !== undefined && attachment.size > limit)
       throw new DownloadError(attachment, `it is ${megabytes(attachment.size)}, over the ${megabytes(limit)} a bot may download`);
-    let dir: string;
-    try {
-      dir = await prepare(workdir);
-    } catch (error) {
+    const dir = await prepare(workdir).catch((error: NodeJS.ErrnoException) => {
       if (error instanceof OutsideError) throw new DownloadError(attachment, `this chat's inbox: ${error.message}`, outsideAdvice);
-      const gone = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      const gone = error.code === 'ENOENT';
       throw new DownloadError(
         attachment,
-        gone ? `this chat's directory, ${workdir}, is gone` : `this chat's inbox could not be made (${(error as Error).message})`,
+        gone ? `this chat's directory, ${workdir}, is gone` : `this chat's inbox could not be made (${error.message})`,
         gone ? '/cd to another directory to receive files' : 'send it again once that is fixed',
       );
-    }
+    });
     // Everything is made in the inbox itself, held open: a folder on the way swapped for a link meanwhile leads nowhere.
     const held = await holdFolder(dir).catch((error: Error) => {
       throw new DownloadError(attachment, `this chat's inbox: ${error.message}`, outsideAdvice);

@@ -39,12 +39,8 @@ export type OutgoingTarget = { ok: true; path: string; directory: boolean } | { 
  */
 export async function resolveTarget(from: string, wanted: string, roots: readonly string[], dataDir?: string): Promise<OutgoingTarget> {
   const path = resolve(from, wanted);
-  let real: string;
-  try {
-    real = await realpath(path);
-  } catch {
-    return { ok: false, error: `${wanted} does not exist.` };
-  }
+  const real = await realpath(path).catch(() => undefined);
+  if (!real) return { ok: false, error: `${wanted} does not exist.` };
   if (!roots.some((root) => isInside(real, root))) return { ok: false, error: `${wanted} is outside ${roots.join(', ')}, where files may be sent from.` };
   if (dataDir && isInside(real, await realOrSame(dataDir)))
     return { ok: false, error: `${wanted} is in the bridge's data directory, which holds its secrets and is never sent.` };

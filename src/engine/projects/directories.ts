@@ -30,12 +30,8 @@ export async function resolveDirectory(from: string, wanted: string, places: Wor
   const roots = places.projectRoots;
   const expanded = wanted === '~' || wanted.startsWith('~/') ? `${home ?? '~'}${wanted.slice(1)}` : wanted;
   const path = resolve(from, expanded);
-  let real: string;
-  try {
-    real = await realpath(path);
-  } catch {
-    return { ok: false, error: `${path} does not exist.` };
-  }
+  const real = await realpath(path).catch(() => undefined);
+  if (!real) return { ok: false, error: `${path} does not exist.` };
   if (!(await stat(real)).isDirectory()) return { ok: false, error: `${path} is not a directory.` };
   const where = real === path ? path : `${path} (which is ${real})`;
   if (!roots.some((root) => isInside(real, root)))

@@ -66,11 +66,7 @@ export function refuseStateInProjects({ workdir, projectRoots, projects, offLimi
 
 async function existingDirectory(cwd: string, path: string, variable: string): Promise<string> {
   const absolute = resolve(cwd, path);
-  try {
-    const real = await realpath(absolute);
-    if ((await stat(real)).isDirectory()) return real;
-  } catch {
-    // reported below
-  }
+  const real = await realpath(absolute).catch(() => undefined);
+  if (real && (await stat(real).catch(() => undefined))?.isDirectory()) return real;
   throw new ConfigError(`${variable}: ${absolute} is not an existing directory`);
 }

@@ -35,11 +35,8 @@ export function heldApi(env: Record<string, string | undefined>, access: ModelAp
   }
   const base = modelApiBase(access, env);
   if (!held.length || !base) return undefined;
-  try {
-    return { access, held, upstream: new URL(base) };
-  } catch {
-    throw new Error(`${access.upstream.variable ?? 'the model API'} is not a URL: ${base}`);
-  }
+  if (!URL.canParse(base)) throw new Error(`${access.upstream.variable ?? 'the model API'} is not a URL: ${base}`);
+  return { access, held, upstream: new URL(base) };
 }
 
 /**

@@ -55,12 +55,7 @@ export async function egressTarget(
   const question = () => policy.ask?.(name, port);
   // A rule bound to an address still names the host: where it resolves elsewhere, a person is asked again.
   if (!allowedBy(rules.map(unbound), name, port) && !question()) return { refused: NOT_LISTED };
-  let addresses: string[];
-  try {
-    addresses = isIP(name) ? [name] : await resolve(name);
-  } catch {
-    addresses = [];
-  }
+  const addresses = isIP(name) ? [name] : await resolve(name).catch((): string[] => []);
   if (!addresses.length) return { refused: NO_SUCH_HOST };
   const reachable = addresses.filter((address) => !isInternal(address) || coveredBy(policy.operator, address, port));
   if (!reachable.length) return { refused: internal(name, addresses[0]!) };

@@ -59,12 +59,8 @@ async function tunnel(req: IncomingMessage, inside: Socket, head: Buffer, policy
 }
 
 async function forward(req: IncomingMessage, res: ServerResponse, policy: EgressPolicy): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '');
-  } catch {
-    return void res.writeHead(400).end('a proxy request names its absolute URL\n');
-  }
+  if (!URL.canParse(req.url ?? '')) return void res.writeHead(400).end('a proxy request names its absolute URL\n');
+  const url = new URL(req.url!);
   if (url.protocol !== 'http:') return void res.writeHead(400).end('only http:// is forwarded; https goes through CONNECT\n');
   const port = Number(url.port || 80);
   const host = url.hostname.replace(/^\[|\]$/g, '');
