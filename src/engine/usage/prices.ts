@@ -87,12 +87,8 @@ export class PriceTable {
     if (!model) return undefined;
     const name = modelName(model);
     if (Object.hasOwn(this.models, name)) return name;
-    let best: string | undefined;
-    for (const key of Object.keys(this.models)) {
-      if (!key.endsWith('*') || !name.startsWith(key.slice(0, -1))) continue;
-      if (best === undefined || key.length > best.length) best = key;
-    }
-    return best;
+    const covering = Object.keys(this.models).filter((key) => key.endsWith('*') && name.startsWith(key.slice(0, -1)));
+    return covering.sort((a, b) => b.length - a.length)[0];
   }
 }
 
