@@ -47,8 +47,9 @@ export class AgentLibrary {
       workdir: trusted ? workdir : undefined,
       userDir: this.userDir,
       known: { clis: this.options.knownClis, mcpServers: Object.keys(operator.servers) },
-      enabledOverride: (slug) => this.options.toggles.get(slug),
     });
+    // Switched on or off from the chat, over the files' `enabled`.
+    for (const agent of catalog.agents) agent.enabled = this.options.toggles.get(agent.slug) ?? agent.enabled;
     return { ...catalog, problems: [...operator.problems, ...catalog.problems], mcpServers: operator.servers, trusted };
   }
 

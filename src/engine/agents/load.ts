@@ -13,8 +13,6 @@ export interface LoadAgentsOptions {
   userDir: string;
   /** The adapters an agent's `cli` may name, and the MCP servers the operator configured, which its `mcpServers` may. */
   known: KnownNames;
-  /** Switched on or off from the chat, over the files' `enabled`. */
-  enabledOverride?: (slug: string) => boolean | undefined;
 }
 
 /**
@@ -23,8 +21,7 @@ export interface LoadAgentsOptions {
  * The operator's definitions (the data directory) come first: a repository the agent works in
  * must not be able to put its own agent in their place.
  */
-export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatalog> {
-  const { workdir, userDir, known } = options;
+export async function loadAgents({ workdir, userDir, known }: LoadAgentsOptions): Promise<AgentCatalog> {
   const folders = (entry: Dirent) => entry.isDirectory() || entry.isSymbolicLink();
   const sources = await Promise.all([
     loadEntries(userDir, folders, (path, name) => loadAgentFolder(path, name, 'user', known)),
@@ -39,10 +36,6 @@ export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatal
         ]
       : []),
   ]);
-  for (const { definition } of sources.flat()) {
-    const enabled = definition && options.enabledOverride?.(definition.slug);
-    if (definition && enabled !== undefined) definition.enabled = enabled;
-  }
   return buildCatalog(sources);
 }
 
