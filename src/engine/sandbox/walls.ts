@@ -97,7 +97,7 @@ export function homeOutside(
   scope: string,
   env: Record<string, string | undefined>,
   cli?: CliInWalls,
-): { env: Record<string, string | undefined>; owner: { uid: number; gid: number } } | undefined {
+): { env: Record<string, string | undefined>; owner: Owner } | undefined {
   if (!raised) return undefined;
   return { env: { ...outsidePathsLeftOut(env, cli?.unset), HOME: scopeHome(scope) }, owner: { uid: raised.uid.uid, gid: raised.uid.gid } };
 }
