@@ -208,16 +208,13 @@ function whereInside(root: string, realRoot: string, path: string): string | und
 async function openOne(root: string, realRoot: string, path: string): Promise<InPlace | Refused> {
   const expected = whereInside(root, realRoot, path);
   if (!expected) return { path, refused: 'outside', why: `${path} is outside ${root}` };
-  let handle: FileHandle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return { path, refused: 'outside', why: `${path} is a link` };
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { path, refused: 'missing', why: `${path} is gone` };
-    if (code === 'EACCES') return { path, refused: 'denied', why: `${path} is not readable` };
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException): Refused => {
+    if (error.code === 'ELOOP') return { path, refused: 'outside', why: `${path} is a link` };
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return { path, refused: 'missing', why: `${path} is gone` };
+    if (error.code === 'EACCES') return { path, refused: 'denied', why: `${path} is not readable` };
     throw error;
-  }
+  });
+  if ('refused' in handle) return handle;
   const info = await handle.stat();
   const at = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => realpath(path).catch(() => undefined));
   if (info.isFile() && at === expected) return { path, handle, info };

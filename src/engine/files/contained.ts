@@ -27,10 +27,7 @@ export async function containedDir(root: string, below: string, mode = 0o700): P
       await mkdir(next, { mode }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;
       });
-      dir = await realInside(realRoot, next, below);
-      continue;
-    }
-    if (!info.isDirectory() && !info.isSymbolicLink()) throw new OutsideError(`${shown(realRoot, next)} is not a directory`);
+    } else if (!info.isDirectory() && !info.isSymbolicLink()) throw new OutsideError(`${shown(realRoot, next)} is not a directory`);
     dir = await realInside(realRoot, next, below);
   }
   return dir;
