@@ -23,7 +23,7 @@ export async function loadClaudeAgent(file: string, known: KnownNames): Promise<
   if ('message' in frontMatter) return fail([{ file, message: frontMatter.message }]);
 
   // A blank `model:` is YAML null: the user left it unset, not set to something invalid.
-  const present = Object.fromEntries(Object.entries(frontMatter.value.data).filter(([, value]) => value !== null));
+  const present = Object.fromEntries(Object.entries(frontMatter.data).filter(([, value]) => value !== null));
   const problems: AgentProblem[] = ALIASES.filter(([camel, kebab]) => Object.hasOwn(present, camel) && Object.hasOwn(present, kebab)).map(([camel, kebab]) => ({
     file,
     field: kebab,
@@ -31,7 +31,7 @@ export async function loadClaudeAgent(file: string, known: KnownNames): Promise<
   }));
   const parsed = frontMatterSchema(known).safeParse(present);
   if (!parsed.success) problems.push(...issuesToProblems(file, parsed.error.issues));
-  const prompt = frontMatter.value.body.trim();
+  const prompt = frontMatter.body.trim();
   if (prompt === '') problems.push({ file, message: 'the prompt (the Markdown after the front matter) is empty' });
   if (problems.length || !parsed.success) return fail(problems);
 
@@ -58,11 +58,6 @@ export async function loadClaudeAgent(file: string, known: KnownNames): Promise<
 /** The YAML parser, loaded for the first file that has front matter (most starts read none). */
 const yaml = (): typeof Yaml => createRequire(import.meta.url)('yaml') as typeof Yaml;
 
-interface FrontMatter {
-  data: Record<string, unknown>;
-  body: string;
-}
-
 const OPENING = /^---[ \t]*\n/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
 
@@ -70,10 +65,10 @@ const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
  * Splits `---\n<yaml>\n---\n<body>`. A file without the opening line has no front matter: all of
  * it is the body. Line numbers in messages count from the top of the file.
  */
-function parseFrontMatter(source: string): { value: FrontMatter } | { message: string } {
+function parseFrontMatter(source: string): { data: Record<string, unknown>; body: string } | { message: string } {
   const text = source.replace(/\r\n?/g, '\n');
   const opening = OPENING.exec(text);
-  if (!opening) return { value: { data: {}, body: text } };
+  if (!opening) return { data: {}, body: text };
 
   const rest = text.slice(opening[0].length);
   const closing = CLOSING.exec(rest);
@@ -97,18 +92,13 @@ function parseFrontMatter(source: string): { value: FrontMatter } | { message: s
     return { message: `invalid YAML in the front matter: ${(error as Error).message}` };
   }
   if (typeof data !== 'object' || Array.isArray(data)) return { message: 'the front matter must be a YAML mapping of fields' };
-  return { value: { data: data as Record<string, unknown>, body } };
+  return { data: data as Record<string, unknown>, body };
 }
 
-/** Claude Code writes `tools: Read, Bash(git log:*)`; a YAML list is accepted too. */
-const tools = z.preprocess(
-  (value) => (typeof value === 'string' ? splitToolRules(value) : value),
-  z.array(toolList.element, { error: 'expected a list or a comma-separated string' }),
-);
-
-/** `skills: a, b` or a YAML list, like tools. */
-const commaList = <T extends z.ZodType>(element: T) =>
-  z.preprocess((value) => (typeof value === 'string' ? splitCommas(value) : value), z.array(element, { error: 'expected a list or a comma-separated string' }));
+/** A YAML list, or as Claude Code writes it, a comma-separated string (`skills: a, b`; tools split as rules: `tools: Read, Bash(git log:*)`). */
+const commaList = <T extends z.ZodType>(element: T, split: (text: string) => string[] = splitCommas) =>
+  z.preprocess((value) => (typeof value === 'string' ? split(value) : value), z.array(element, { error: 'expected a list or a comma-separated string' }));
+const tools = commaList(toolList.element, splitToolRules);
 
 /** Both spellings that people use; giving both is ambiguous. */
 const ALIASES = [
