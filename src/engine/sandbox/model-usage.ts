@@ -81,10 +81,10 @@ function callIn(event: Record<string, unknown>): ModelCall | undefined {
   if (type === 'message_delta') return anthropicUsage(record(event.usage), undefined, undefined);
   if (type === 'message' || (event.usage && str(event.id)?.startsWith('msg_'))) return anthropic(event);
   // OpenAI Responses: a response (a body), or the event that ends one in a stream.
-  if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') return openAiResponse(record(event.response));
-  if (str(event.object) === 'response') return openAiResponse(event);
+  if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') return openAiCall(record(event.response), RESPONSES);
+  if (str(event.object) === 'response') return openAiCall(event, RESPONSES);
   // OpenAI Chat Completions: a completion, or a streamed chunk carrying the usage.
-  if (str(event.object)?.startsWith('chat.completion')) return chatCompletion(event);
+  if (str(event.object)?.startsWith('chat.completion')) return openAiCall(event, CHAT_COMPLETIONS);
   return undefined;
 }
 
@@ -107,25 +107,20 @@ function anthropicUsage(usage: Record<string, unknown> | undefined, model: strin
   });
 }
 
-/** OpenAI counts cached prompt tokens inside its input tokens: taken out here, so each kind is priced once. */
-function openAiResponse(response: Record<string, unknown> | undefined): ModelCall | undefined {
-  return response && openAiCall(response, { input: 'input_tokens', output: 'output_tokens', details: 'input_tokens_details' });
-}
+/** How OpenAI's two APIs name the fields of an answer's usage. */
+const RESPONSES = { input: 'input_tokens', output: 'output_tokens', details: 'input_tokens_details' };
+const CHAT_COMPLETIONS = { input: 'prompt_tokens', output: 'completion_tokens', details: 'prompt_tokens_details' };
 
-function chatCompletion(body: Record<string, unknown>): ModelCall | undefined {
-  return openAiCall(body, { input: 'prompt_tokens', output: 'completion_tokens', details: 'prompt_tokens_details' });
-}
-
-/** One OpenAI answer's usage, its fields named as that API names them (Responses, or chat completions). */
-function openAiCall(body: Record<string, unknown>, names: { input: string; output: string; details: string }): ModelCall | undefined {
-  const usage = record(body.usage);
+/** One OpenAI answer's usage. OpenAI counts cached prompt tokens inside its input tokens: taken out here, so each kind is priced once. */
+function openAiCall(body: Record<string, unknown> | undefined, names: typeof RESPONSES): ModelCall | undefined {
+  const usage = record(body?.usage);
   if (!usage) return undefined;
   const cached = num(record(usage[names.details])?.cached_tokens);
   return compact<ModelCall>({
     provider: 'openai',
     usage: { inputTokens: Math.max(0, num(usage[names.input]) - cached), outputTokens: num(usage[names.output]), cacheReadTokens: cached },
-    model: str(body.model),
-    id: str(body.id),
+    model: str(body?.model),
+    id: str(body?.id),
   });
 }
 
