@@ -12,18 +12,13 @@ const fileSchema = z.strictObject({ mcpServers: z.record(z.string().regex(/^[\w-
 
 export type McpServerConfig = z.infer<typeof serverSchema>;
 
-export interface OperatorMcpServers {
-  servers: Record<string, McpServerConfig>;
-  problems: AgentProblem[];
-}
-
 /** `<BRIDGE_DATA_DIR>/mcp-servers.json`: the MCP servers agents may name. The operator's alone: no project can add one. */
 export function mcpServersFile(dataDir: string): string {
   return join(dataDir, 'mcp-servers.json');
 }
 
 /** None configured is no problem; a file that does not parse is one, and then no server is offered. */
-export async function loadMcpServers(dataDir: string): Promise<OperatorMcpServers> {
+export async function loadMcpServers(dataDir: string): Promise<{ servers: Record<string, McpServerConfig>; problems: AgentProblem[] }> {
   const file = mcpServersFile(dataDir);
   const read = await readBounded(file);
   if (read.status === 'missing') return { servers: {}, problems: [] };

@@ -6,8 +6,6 @@ export const MAX_FILE_BYTES = 256 * 1024;
 
 export type ReadResult = { status: 'ok'; text: string } | { status: 'missing' } | { status: 'failed'; message: string };
 
-export type ListResult = { status: 'ok'; entries: Dirent[] } | { status: 'failed'; message: string };
-
 /**
  * Reads a UTF-8 file without ever holding more than `limit` bytes. O_NONBLOCK keeps a FIFO
  * planted in the agents folder from hanging the open; fstat then rejects it.
@@ -41,7 +39,7 @@ export async function readBounded(path: string, limit = MAX_FILE_BYTES): Promise
 }
 
 /** A missing folder is an empty source, not a problem. */
-export async function listDir(dir: string): Promise<ListResult> {
+export async function listDir(dir: string): Promise<{ status: 'ok'; entries: Dirent[] } | { status: 'failed'; message: string }> {
   try {
     return { status: 'ok', entries: await readdir(dir, { withFileTypes: true }) };
   } catch (error) {
