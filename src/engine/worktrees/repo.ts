@@ -22,7 +22,7 @@ export interface RepoLocation {
 export async function locateRepo(dir: string): Promise<RepoLocation> {
   const absolute = resolve(dir);
   // Checked first: a missing cwd and a missing git binary both surface as the same spawn ENOENT.
-  if (!(await isDirectory(absolute))) throw new WorktreeError(`${absolute} is not a directory`);
+  if (!(await stat(absolute).catch(() => undefined))?.isDirectory()) throw new WorktreeError(`${absolute} is not a directory`);
   let output: string;
   try {
     output = await git(['rev-parse', '--show-toplevel', '--git-common-dir', '--show-prefix'], { cwd: absolute });
@@ -45,12 +45,6 @@ export async function findRepoRoot(dir: string): Promise<string | undefined> {
     throw error;
   }
 }
-
-const isDirectory = (path: string): Promise<boolean> =>
-  stat(path).then(
-    (info) => info.isDirectory(),
-    () => false,
-  );
 
 /**
  * Concurrent `git worktree add`s in one repository race: one can read another's half-written
