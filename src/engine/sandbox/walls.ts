@@ -236,9 +236,7 @@ export function enclose(launch: { command: string; args: string[]; cwd: string; 
 
 /** The environment without the variables naming the CLI's folders on the host: they are not inside. */
 function outsidePathsLeftOut(env: Record<string, string | undefined>, names: string[] = []): Record<string, string | undefined> {
-  const out = { ...env };
-  for (const name of names) delete out[name];
-  return out;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !names.includes(name)));
 }
 
 /** The egress and credential proxies' ports on the sandbox's loopback: the first two that are not the MCP endpoint's. */
