@@ -1,5 +1,6 @@
 import { App, LogLevel, type Logger, type Receiver } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { delay } from '../../kernel/concurrency/delay.ts';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
@@ -136,7 +137,7 @@ export function createSlackApp(parts: SlackAppParts): App {
       return;
     }
     // The answer goes to the channel: a channel the bot is not in would refuse it.
-    if (!isDirectMessage(command.channel_id) && (await within(COMMAND_CHECK_MS, names.botIsIn(command.channel_id))) === false) {
+    if (!isDirectMessage(command.channel_id) && (await Promise.race([names.botIsIn(command.channel_id), delay(COMMAND_CHECK_MS)])) === false) {
       await ack({ response_type: 'ephemeral', text: `The bridge is not in this channel: invite it (\`/invite @${me.name}\`), or write to it directly.` });
       return;
     }
@@ -189,13 +190,6 @@ export function createSlackApp(parts: SlackAppParts): App {
 
 /** How long a command waits to learn whether the bot is in its channel: its ack must reach Slack within 3 s. */
 const COMMAND_CHECK_MS = 1500;
-
-/** What `promise` gives within `ms`; undefined after. */
-function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 /** Bolt's and its Socket Mode client's lines, in the bridge's log. */
 function boltLogger(log: Log): Logger {

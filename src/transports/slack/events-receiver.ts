@@ -58,15 +58,13 @@ export class EventsReceiver implements Receiver {
     // The events of an app still starting: Slack tries them again.
     const app = this.app;
     if (!app) return new Response('starting', { status: 503 });
+    // The first answer is the one given: an ack, a failure, or the plain 200 at the deadline.
     return new Promise<Response>((resolve) => {
-      let answered = false;
+      const timer = setTimeout(() => resolve(new Response(null, { status: 200 })), ANSWER_WITHIN_MS);
       const answer = (response: Response) => {
-        if (answered) return;
-        answered = true;
         clearTimeout(timer);
         resolve(response);
       };
-      const timer = setTimeout(() => answer(new Response(null, { status: 200 })), ANSWER_WITHIN_MS);
       const retryNum = Number(request.headers.get('x-slack-retry-num'));
       const retryReason = request.headers.get('x-slack-retry-reason');
       const event: ReceiverEvent = {
