@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkInitData, signInitData } from '../../src/transports/telegram/init-data.ts';
+import { checkInitData } from '../../src/transports/telegram/init-data.ts';
+import { signInitData } from '../support/fake-telegram/init-data.ts';
 import { LOGIN_LINK_MS, WebLogins } from '../../src/surfaces/web/auth/web-logins.ts';
 
 const TOKEN = '123456:secret-bot-token-000000000000000000';

@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInitData } from '../../src/transports/telegram/init-data.ts';
+import { signInitData } from '../support/fake-telegram/init-data.ts';
 import { phonePage, screenshot } from '../support/browser.ts';
 import { apiFrom, bearerIn, startWebWorld, type WebWorld } from '../support/web-world.ts';
 import { GIT_ENV, repositoryWithOneCommit } from '../support/git-env.ts';

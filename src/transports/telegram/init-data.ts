@@ -22,7 +22,12 @@ export function checkInitData(initData: string, botToken: string, now = Date.now
   const hash = params.get('hash');
   if (!hash || !/^[0-9a-f]{64}$/.test(hash)) return { ok: false, reason: 'no signature' };
   params.delete('hash');
-  if (!sameSecret(hash, signature(params.entries(), botToken))) return { ok: false, reason: 'bad signature' };
+  const checkString = [...params]
+    .map(([key, value]) => `${key}=${value}`)
+    .sort()
+    .join('\n');
+  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
+  if (!sameSecret(hash, createHmac('sha256', secret).update(checkString).digest('hex'))) return { ok: false, reason: 'bad signature' };
   const authDate = Number(params.get('auth_date'));
   if (!Number.isFinite(authDate) || now / 1000 - authDate > INIT_DATA_MAX_AGE_S) return { ok: false, reason: 'expired' };
   let user: { id?: unknown; first_name?: unknown; username?: unknown };
@@ -34,19 +39,4 @@ export function checkInitData(initData: string, botToken: string, now = Date.now
   if (typeof user.id !== 'number' && typeof user.id !== 'string') return { ok: false, reason: 'no user' };
   const name = typeof user.first_name === 'string' ? user.first_name : typeof user.username === 'string' ? user.username : undefined;
   return { ok: true, user: { id: String(user.id), ...(name ? { name } : {}) } };
-}
-
-/** Signs fields as Telegram does: what a test (or a tool) makes a real `initData` with. */
-export function signInitData(fields: Record<string, string>, botToken: string): string {
-  return new URLSearchParams({ ...fields, hash: signature(Object.entries(fields), botToken) }).toString();
-}
-
-/** HMAC-SHA256 of the fields as sorted `key=value` lines, keyed with HMAC-SHA256("WebAppData", bot token). */
-function signature(fields: Iterable<[string, string]>, botToken: string): string {
-  const checkString = [...fields]
-    .map(([key, value]) => `${key}=${value}`)
-    .sort()
-    .join('\n');
-  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
-  return createHmac('sha256', secret).update(checkString).digest('hex');
 }
