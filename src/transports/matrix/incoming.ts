@@ -30,11 +30,9 @@ export interface MatrixIdentity {
  */
 export function coreText(body: string, me: MatrixIdentity, commands: ReadonlySet<string>): string {
   const text = withoutReplyFallback(body).trim();
-  const bang = /^!(?:bridge\s+)?([A-Za-z][\w-]*)(\s[\s\S]*)?$/i.exec(text);
-  if (bang) {
-    const name = bang[1]!.toLowerCase();
-    if (commands.has(name)) return `/${name}${bang[2] ?? ''}`;
-  }
+  const bang = /^!(?:bridge\s+)?(?=[A-Za-z])/i.exec(text)?.[0];
+  const command = bang && asCommand(text.slice(bang.length), commands);
+  if (command) return command;
   const leading = new RegExp(`^(?:${names(me).join('|')})\\b[\\s:,]*`, 'i');
   if (leading.test(text)) {
     const rest = text.replace(leading, '').trim();
