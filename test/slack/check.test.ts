@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSlack } from '../../src/transports/slack/reach.ts';
-import { slackDownloads } from '../../src/transports/slack/downloads.ts';
+import { slackDownloads } from '../../src/transports/slack/attachments.ts';
 import { slackSettings } from '../../src/transports/slack/settings.ts';
 import { FakeSlack } from '../support/fake-slack/index.ts';
 

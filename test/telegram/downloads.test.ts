@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Api } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Inbox, INBOX_DIR } from '../../src/engine/files/inbox.ts';
-import { telegramDownloads } from '../../src/transports/telegram/downloads.ts';
+import { telegramDownloads } from '../../src/transports/telegram/attachments.ts';
 import { FakeTelegram } from '../support/fake-telegram/index.ts';
 import { tempDir } from '../support/bridge-process.ts';
 

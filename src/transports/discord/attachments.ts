@@ -1,6 +1,6 @@
 import type { Attachment as DiscordAttachment, Collection } from 'discord.js';
-import type { Attachment } from '../../kernel/ports/chat.ts';
-import { fileAttachment } from '../serving/incoming.ts';
+import type { Attachment, Downloads } from '../../kernel/ports/chat.ts';
+import { appDownloads, fileAttachment } from '../serving/incoming.ts';
 
 /** Discord's flag on a voice message's attachment-carrying message. */
 const IS_VOICE_MESSAGE = 1 << 13;
@@ -20,4 +20,15 @@ export function attachmentsOf(files: Collection<string, DiscordAttachment>, mess
     }),
     ...(file.duration !== null && file.duration !== undefined ? { durationSeconds: Math.round(file.duration) } : {}),
   }));
+}
+
+/** The largest file taken from a person: Discord lets people without Nitro send 10 MiB; this leaves room for more. */
+const DISCORD_DOWNLOAD_LIMIT = 25 * 1024 * 1024;
+
+/** Files people send, fetched from the URL Discord gave with the message (its CDN, signed and needing no token). */
+export function discordDownloads(): Downloads {
+  return appDownloads(DISCORD_DOWNLOAD_LIMIT, 'the bridge takes from Discord', (attachment, signal, tooBig) => {
+    if (attachment.size !== undefined && attachment.size > DISCORD_DOWNLOAD_LIMIT) throw new Error(tooBig);
+    return fetch(attachment.id, { redirect: 'follow', signal });
+  });
 }

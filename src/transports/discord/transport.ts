@@ -2,7 +2,7 @@ import type { Client } from 'discord.js';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { CachedMembers } from '../../work/access/member-cache.ts';
 import { greetAs, roundTrip } from '../serving/reach.ts';
-import { discordDownloads } from './downloads.ts';
+import { discordDownloads } from './attachments.ts';
 import { createClient, startGateway } from './gateway.ts';
 import { DISCORD } from './id.ts';
 import { PendingInteractions } from './interactions.ts';

@@ -5,7 +5,7 @@ import { greetAs } from '../serving/reach.ts';
 import { createSlackApp } from './app.ts';
 import { EventsReceiver } from './events-receiver.ts';
 import { slackClient } from './client.ts';
-import { slackDownloads } from './downloads.ts';
+import { slackDownloads } from './attachments.ts';
 import { SLACK } from './id.ts';
 import { membersThrough, SlackNames } from './members.ts';
 import { SlackOutbound } from './outbound.ts';

@@ -5,7 +5,7 @@ import { miniApp } from './init-data.ts';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
 import { greetAs } from '../serving/reach.ts';
 import { createBot, createOutboundApi, startTelegram } from './bot.ts';
-import { telegramDownloads } from './downloads.ts';
+import { telegramDownloads } from './attachments.ts';
 import { TELEGRAM } from './id.ts';
 import { telegramMembers } from './members.ts';
 import { TelegramOutbound } from './outbound.ts';
