@@ -1,5 +1,5 @@
 import type { GatewayParts } from './gateway-parts.ts';
-import { onMessage } from './on-message.ts';
+import { onMessage } from './incoming.ts';
 import { discordCode } from './rest.ts';
 import type { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 

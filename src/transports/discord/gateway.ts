@@ -3,7 +3,7 @@ import type { GatewayParts } from './gateway-parts.ts';
 import { applicationCommands } from './commands.ts';
 import { catchUp } from './catch-up.ts';
 import { onCommand, onPress } from './on-interaction.ts';
-import { onMessage } from './on-message.ts';
+import { onMessage } from './incoming.ts';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import { TransportRefusedError } from '../../kernel/ports/transport.ts';
 import { MESSAGE_CONTENT_HOW } from './invite.ts';

@@ -1,15 +1,9 @@
 import { MessageType, type Message } from 'discord.js';
 import type { ChatRef, ChatUser, IncomingMessage } from '../../kernel/ports/chat.ts';
+import { plain } from '../../kernel/rich/index.ts';
+import type { GatewayParts } from './gateway-parts.ts';
 import { attachmentsOf } from './attachments.ts';
 import { discordChat, snowflakeOrder } from './id.ts';
-
-/** What a Discord message is to the bridge. */
-export type Incoming =
-  | { kind: 'message'; message: IncomingMessage }
-  /** Not for the bridge: another bot's, a system message, a guild message that does not mention the bot. */
-  | { kind: 'ignored' }
-  /** For the bridge, but Discord sent it empty: the Message Content intent is off. */
-  | { kind: 'empty'; address: ChatRef; user: ChatUser; messageId: string };
 
 /**
  * A message as the bridge takes it: a DM always; in a guild's text channel, one that mentions
@@ -17,8 +11,8 @@ export type Incoming =
  * session of its own). The mention is taken out of the text, so
  * `@Bridge /status` is the command `/status`.
  */
-export function incomingOf(message: Message, botId: string): Incoming {
-  if (message.author.bot || message.system || (message.type !== MessageType.Default && message.type !== MessageType.Reply)) return { kind: 'ignored' };
+function incomingOf(message: Message, botId: string): IncomingMessage | undefined {
+  if (message.author.bot || message.system || (message.type !== MessageType.Default && message.type !== MessageType.Reply)) return undefined;
   const channel = message.channel;
   const user: ChatUser = { id: message.author.id, name: message.author.globalName ?? message.author.username };
   let address: ChatRef;
@@ -27,49 +21,69 @@ export function incomingOf(message: Message, botId: string): Incoming {
     address = discordChat(channel.id);
     chatTitle = user.name ?? message.author.username;
   } else if (channel.isThread()) {
-    if (!channel.parentId) return { kind: 'ignored' };
+    if (!channel.parentId) return undefined;
     address = discordChat(channel.parentId, channel.id);
     chatTitle = `${message.guild?.name ?? 'server'} #${channel.parent?.name ?? channel.parentId} › ${channel.name}`;
   } else {
-    if (!message.mentions.users.has(botId)) return { kind: 'ignored' };
+    if (!message.mentions.users.has(botId)) return undefined;
     address = discordChat(channel.id);
     chatTitle = `${message.guild?.name ?? 'server'} #${channel.name}`;
   }
-  const text = withoutMention(message.content, botId);
   const attachments = attachmentsOf(message.attachments, message.flags.bitfield);
-  if (text === '' && !attachments.length && !channel.isDMBased() && message.content === '') return { kind: 'empty', address, user, messageId: message.id };
   const replied = message.reference?.messageId ? message.channel.messages.cache.get(message.reference.messageId) : undefined;
   const repliedFiles = replied ? attachmentsOf(replied.attachments, replied.flags.bitfield) : [];
   const repliedText = replied ? withoutMention(replied.content, botId) : '';
   return {
-    kind: 'message',
-    message: {
-      address,
-      user,
-      text,
-      messageId: message.id,
-      order: snowflakeOrder(message.id),
-      ...(attachments.length ? { attachments } : {}),
-      ...(channel.isDMBased() ? { private: true } : {}),
-      chatTitle,
-      ...(replied && (repliedText || repliedFiles.length)
-        ? {
-            replyTo: {
-              text: repliedText,
-              from: replied.author.globalName ?? replied.author.username,
-              fromId: replied.author.id,
-              ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
-            },
-          }
-        : {}),
-    },
+    address,
+    user,
+    text: withoutMention(message.content, botId),
+    messageId: message.id,
+    order: snowflakeOrder(message.id),
+    ...(attachments.length ? { attachments } : {}),
+    ...(channel.isDMBased() ? { private: true } : {}),
+    chatTitle,
+    ...(replied && (repliedText || repliedFiles.length)
+      ? {
+          replyTo: {
+            text: repliedText,
+            from: replied.author.globalName ?? replied.author.username,
+            fromId: replied.author.id,
+            ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
+          },
+        }
+      : {}),
   };
 }
 
 /** The text with the bot's mention taken out (`<@id>` or the older `<@!id>`). */
-export function withoutMention(content: string, botId: string): string {
+function withoutMention(content: string, botId: string): string {
   return content
     .replace(new RegExp(`<@!?${botId}>`, 'g'), ' ')
     .replace(/[ \t]{2,}/g, ' ')
     .trim();
+}
+
+/**
+ * One message from Discord, live or fetched after a restart: handed to the bridge when it is
+ * for it; an empty one (the Message Content intent off) explained once.
+ */
+export async function onMessage(parts: GatewayParts, message: Message): Promise<void> {
+  const { host, out, log } = parts;
+  const incoming = incomingOf(message, parts.identity.user.id);
+  if (!incoming) return;
+  // Taken: a restart reads on from the next one.
+  parts.marks.mark(message.channelId, message.id);
+  // For the bridge, but sent empty (no text, no files) in a server.
+  if (message.content === '' && !incoming.attachments && !incoming.private) {
+    if (!host.isAllowed(incoming.address, incoming.user)) return;
+    if (parts.identity.messageContent) {
+      // Stickers, polls: nothing the agent can take.
+      await out.send(incoming.address, plain('Only text and files reach the agent.'), { replyTo: message.id });
+      return;
+    }
+    await parts.notice.say(incoming.address, message.id, out, log);
+    return;
+  }
+  if (incoming.private) parts.dmPeople.set(incoming.address.chat, incoming.user.id);
+  await host.handleMessage(incoming);
 }
