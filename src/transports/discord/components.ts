@@ -31,24 +31,20 @@ function label(text: string): string {
  * link button (Discord has no in-app page to open).
  */
 export function actionRows(buttons: readonly (readonly Button[])[]): ActionRow[] {
-  const rows: ActionRow[] = [];
-  for (const row of buttons) {
-    for (let at = 0; at < row.length; at += DISCORD_CAPABILITIES.buttonsPerRow) {
-      const components = row
-        .slice(at, at + DISCORD_CAPABILITIES.buttonsPerRow)
-        .map((button): ButtonComponent =>
-          button.opens
-            ? { type: BUTTON, style: LINK, label: label(button.text), url: button.opens.url }
-            : { type: BUTTON, style: SECONDARY, label: label(button.text), custom_id: button.data },
-        );
-      if (components.length) rows.push({ type: ACTION_ROW, components });
-    }
-  }
-  if (rows.length <= DISCORD_BUTTON_ROWS) return rows;
+  const perRow = DISCORD_CAPABILITIES.buttonsPerRow;
+  const rows = buttons.flatMap((row) => inRows(row.map(component), perRow));
   // Too many rows: the buttons packed five a row, as many as a message holds.
-  const all = rows.flatMap((row) => row.components).slice(0, DISCORD_BUTTON_ROWS * DISCORD_CAPABILITIES.buttonsPerRow);
-  const packed: ActionRow[] = [];
-  for (let at = 0; at < all.length; at += DISCORD_CAPABILITIES.buttonsPerRow)
-    packed.push({ type: ACTION_ROW, components: all.slice(at, at + DISCORD_CAPABILITIES.buttonsPerRow) });
-  return packed;
+  const fitting = rows.length <= DISCORD_BUTTON_ROWS ? rows : inRows(rows.flat().slice(0, DISCORD_BUTTON_ROWS * perRow), perRow);
+  return fitting.map((components) => ({ type: ACTION_ROW, components }));
+}
+
+function component(button: Button): ButtonComponent {
+  return button.opens
+    ? { type: BUTTON, style: LINK, label: label(button.text), url: button.opens.url }
+    : { type: BUTTON, style: SECONDARY, label: label(button.text), custom_id: button.data };
+}
+
+/** `items`, `size` a row. */
+function inRows<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 }
