@@ -15,7 +15,7 @@ const GONE = new Set([10003, 50001]);
  */
 export function catchUp(parts: GatewayParts, serial: KeyedSerializer): void {
   const { client, marks, log } = parts;
-  for (const [channelId, after] of marks.channels()) {
+  for (const [channelId, after] of marks.entries()) {
     void serial
       .run(`message:${channelId}`, async () => {
         let channel;
@@ -23,7 +23,7 @@ export function catchUp(parts: GatewayParts, serial: KeyedSerializer): void {
           channel = await client.channels.fetch(channelId);
         } catch (error) {
           const code = discordCode(error);
-          if (code !== undefined && GONE.has(code)) return marks.forget(channelId);
+          if (code !== undefined && GONE.has(code)) return void marks.delete(channelId).catch(() => {});
           throw error;
         }
         if (!channel?.isTextBased()) return;

@@ -2,11 +2,11 @@ import type { Client } from 'discord.js';
 import type { Log } from '../../kernel/log/logger.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 import type { Outbound } from '../../kernel/ports/chat.ts';
+import type { KeptStrings } from '../serving/kept-strings.ts';
 import type { PendingInteractions } from './interactions.ts';
 import type { DmPeople } from './members.ts';
 import type { MessageContentNotice } from './message-content.ts';
 import type { DiscordIdentity } from './reach.ts';
-import type { ReadMarks } from './read-marks.ts';
 
 /** What serving Discord's gateway takes: the client, who the bot is, the bridge, and what the transport keeps. */
 export interface GatewayParts {
@@ -18,6 +18,7 @@ export interface GatewayParts {
   interactions: PendingInteractions;
   dmPeople: DmPeople;
   notice: MessageContentNotice;
-  marks: ReadMarks;
+  /** Each channel's read mark (read-marks.ts). */
+  marks: KeptStrings;
   log: Log;
 }

@@ -4,6 +4,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import type { GatewayParts } from './gateway-parts.ts';
 import { attachmentsOf } from './attachments.ts';
 import { discordChat, snowflakeOrder } from './id.ts';
+import { markRead } from './read-marks.ts';
 
 /**
  * A message as the bridge takes it: a DM always; in a guild's text channel, one that mentions
@@ -72,7 +73,7 @@ export async function onMessage(parts: GatewayParts, message: Message): Promise<
   const incoming = incomingOf(message, parts.identity.user.id);
   if (!incoming) return;
   // Taken: a restart reads on from the next one.
-  parts.marks.mark(message.channelId, message.id);
+  markRead(parts.marks, message.channelId, message.id);
   // For the bridge, but sent empty (no text, no files) in a server.
   if (message.content === '' && !incoming.attachments && !incoming.private) {
     if (!host.isAllowed(incoming.address, incoming.user)) return;

@@ -12,7 +12,8 @@ import { MessageContentNotice } from './message-content.ts';
 import { DiscordOutbound } from './outbound.ts';
 import { checkDiscord, MESSAGE_CONTENT_OFF, reachDiscord, type DiscordIdentity } from './reach.ts';
 import { discordRest } from './rest.ts';
-import { ReadMarks } from './read-marks.ts';
+import { openReadMarks } from './read-marks.ts';
+import type { KeptStrings } from '../serving/kept-strings.ts';
 import { discordSettings, requireToken } from './settings.ts';
 
 /**
@@ -30,7 +31,7 @@ export const discord: TransportKind = {
     const dmPeople = new DmPeople();
     let identity: DiscordIdentity | undefined;
     let client: Client | undefined;
-    let marks: ReadMarks | undefined;
+    let marks: KeptStrings | undefined;
     let stopped = false;
     let ended: (() => void) | undefined;
     const until = new Promise<void>((resolve) => (ended = resolve));
@@ -44,7 +45,7 @@ export const discord: TransportKind = {
       downloads: discordDownloads(),
       roundTripMs: roundTrip(() => discordRest(settings, { retries: 0 }).get('/users/@me')),
       async connect(log) {
-        marks = await ReadMarks.open(sources.dataDir);
+        marks = await openReadMarks(sources.dataDir);
         identity = await reachDiscord(discordRest(settings, { retries: 0, timeoutMs: 10_000 }), where, log);
         if (!identity.messageContent) log.warn(`Discord: ${MESSAGE_CONTENT_OFF}`);
       },
@@ -70,7 +71,7 @@ export const discord: TransportKind = {
       async stop() {
         stopped = true;
         await client?.destroy();
-        await marks?.flush();
+        await marks?.write();
         ended?.();
       },
       greet: greetAs(

@@ -5,7 +5,7 @@ import { chatKey } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/build.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 import { pressedData } from './cards.ts';
-import type { KnownConversations } from './conversations.ts';
+import type { KeptStrings } from '../serving/kept-strings.ts';
 import { attachmentsOf } from './downloads.ts';
 import { commandNames } from '../serving/incoming.ts';
 import { teamsChat } from './id.ts';
@@ -23,12 +23,7 @@ const SEEN_ACTIVITIES = 2000;
  * goes to the outbound, which holds the file. Every activity tells where
  * its conversation's connector is, kept for answering later.
  */
-export function teamsBot(parts: {
-  host: TransportHost;
-  conversations: KnownConversations;
-  out: TeamsOutbound;
-  log: Log;
-}): (context: TurnContext) => Promise<void> {
+export function teamsBot(parts: { host: TransportHost; conversations: KeptStrings; out: TeamsOutbound; log: Log }): (context: TurnContext) => Promise<void> {
   const { host, conversations, out, log } = parts;
   const inOrder = new KeyedSerializer();
   const seen = new Set<string>();
@@ -38,7 +33,7 @@ export function teamsBot(parts: {
   return async (context) => {
     const activity = context.activity;
     const address = teamsChat(activity.conversation.id);
-    await conversations.remember(address.chat, activity.serviceUrl);
+    if (conversations.get(address.chat) !== activity.serviceUrl) await conversations.set(address.chat, activity.serviceUrl);
     out.knowName(activity.recipient?.name);
     const consent = activity.type === 'invoke' && activity.name === FILE_CONSENT_INVOKE;
     if (activity.type !== 'message' && !consent) return;

@@ -1,7 +1,7 @@
 import { TeamsInfo, type CloudAdapter, type ConversationReference, type TurnContext } from 'botbuilder';
 import type { ChatMembers } from '../../kernel/ports/chat-members.ts';
 import type { ChatRef } from '../../kernel/ports/chat.ts';
-import type { KnownConversations } from './conversations.ts';
+import type { KeptStrings } from '../serving/kept-strings.ts';
 import { conversationOf, TEAMS } from './id.ts';
 import { personIdOn } from '../serving/incoming.ts';
 
@@ -15,11 +15,12 @@ export class TeamsConnector {
     private readonly adapter: CloudAdapter,
     private readonly appId: string,
     private readonly tenantId: string,
-    private readonly conversations: KnownConversations,
+    /** Each conversation's service URL, by the chat's id. */
+    private readonly conversations: KeptStrings,
   ) {}
 
   async within<T>(to: ChatRef, work: (context: TurnContext) => Promise<T>): Promise<T> {
-    const serviceUrl = this.conversations.serviceUrl(to.chat);
+    const serviceUrl = this.conversations.get(to.chat);
     if (!serviceUrl) throw new Error('Teams: nobody has written to the bot in this conversation since its data was kept, so its service is unknown');
     const reference: Partial<ConversationReference> = {
       channelId: 'msteams',

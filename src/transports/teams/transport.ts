@@ -1,9 +1,10 @@
+import { join } from 'node:path';
 import type { Transport, TransportKind } from '../../kernel/ports/transport.ts';
+import { KeptStrings } from '../serving/kept-strings.ts';
 import { greetAs } from '../serving/reach.ts';
 import { teamsAdapter, teamsLogin } from './auth.ts';
 import { teamsBot } from './bot.ts';
 import { TeamsConnector } from './connector.ts';
-import { KnownConversations } from './conversations.ts';
 import { teamsDownloads } from './downloads.ts';
 import { MessagesEndpoint } from './endpoint.ts';
 import { TEAMS } from './id.ts';
@@ -23,7 +24,9 @@ const teams: TransportKind = {
     const settings = requireTeams(teamsSettings(sources));
     const login = teamsLogin(settings);
     const adapter = teamsAdapter(settings, login);
-    const conversations = await KnownConversations.open(sources.dataDir);
+    // Where each conversation's Bot Connector is (its service URL, by the chat's id): an activity
+    // names it, and the bridge answers there, also later and after a restart.
+    const conversations = await KeptStrings.open(join(sources.dataDir, 'teams-conversations.json'), 5000);
     const connector = new TeamsConnector(adapter, settings.appId, settings.tenantId, conversations);
     const out = new TeamsOutbound(connector);
     const endpoint = new MessagesEndpoint(adapter, settings.tenantId);
