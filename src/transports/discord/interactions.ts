@@ -19,11 +19,9 @@ export class PendingInteractions {
   /** Messages that are interaction replies: edited through the webhook while the token lasts. */
   private readonly replies = new Map<string, string>();
 
-  constructor(private readonly now: () => number = Date.now) {}
-
   deferred(interactionId: string, token: string): void {
     this.sweep();
-    this.byId.set(interactionId, { token, expiresAt: this.now() + TOKEN_LIFE_MS, unanswered: true });
+    this.byId.set(interactionId, { token, expiresAt: Date.now() + TOKEN_LIFE_MS, unanswered: true });
   }
 
   /** Whether `replyTo` names an interaction (never a message to reference). */
@@ -34,25 +32,24 @@ export class PendingInteractions {
   /** The token to answer with, once: the first message in reply to the interaction. */
   claim(interactionId: string): string | undefined {
     const pending = this.byId.get(interactionId);
-    if (!pending || !pending.unanswered || pending.expiresAt <= this.now()) return undefined;
+    if (!pending || !pending.unanswered || pending.expiresAt <= Date.now()) return undefined;
     pending.unanswered = false;
     return pending.token;
   }
 
   answered(interactionId: string, messageId: string): void {
-    const pending = this.byId.get(interactionId);
-    if (pending) this.replies.set(messageId, interactionId);
+    if (this.byId.has(interactionId)) this.replies.set(messageId, interactionId);
   }
 
   /** The token a message is edited through, while it lasts. */
   tokenOfReply(messageId: string): string | undefined {
     const interaction = this.replies.get(messageId);
     const pending = interaction ? this.byId.get(interaction) : undefined;
-    return pending && pending.expiresAt > this.now() ? pending.token : undefined;
+    return pending && pending.expiresAt > Date.now() ? pending.token : undefined;
   }
 
   private sweep(): void {
-    const now = this.now();
+    const now = Date.now();
     for (const [id, pending] of this.byId) if (pending.expiresAt <= now) this.byId.delete(id);
     for (const [message, interaction] of this.replies) if (!this.byId.has(interaction)) this.replies.delete(message);
   }
