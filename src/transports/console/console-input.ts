@@ -1,3 +1,4 @@
+import { on } from 'node:events';
 import { createInterface, emitKeypressEvents } from 'node:readline';
 
 /** Turns the terminal's bracketed paste on (a paste then comes between ESC[200~ and ESC[201~), and off. */
@@ -13,9 +14,6 @@ const PASTE_OFF = '\x1b[?2004l';
  */
 export async function* consoleMessages(input: NodeJS.ReadableStream, terminal?: NodeJS.WritableStream): AsyncGenerator<string> {
   const tty = terminal !== undefined && (input as NodeJS.ReadStream).isTTY === true;
-  const lines: { line: string; pasted: boolean }[] = [];
-  let ended = false;
-  let wake = (): void => {};
   let pasting = false;
   if (tty) {
     // Before readline's own listener: a line that ends inside a paste is known as pasted when readline hands it over.
@@ -26,14 +24,9 @@ export async function* consoleMessages(input: NodeJS.ReadableStream, terminal?: 
     });
   }
   const reader = createInterface({ input, ...(tty ? { output: terminal, terminal: true, prompt: '' } : { terminal: false }) });
-  reader.on('line', (line: string) => {
-    lines.push({ line, pasted: pasting });
-    wake();
-  });
-  reader.on('close', () => {
-    ended = true;
-    wake();
-  });
+  // Whether each line was pasted, as it came: the lines themselves wait in `on`'s queue.
+  const pastedLines: boolean[] = [];
+  reader.on('line', () => pastedLines.push(pasting));
   const pasteOff = () => terminal?.write(PASTE_OFF);
   if (tty) {
     reader.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
@@ -42,14 +35,8 @@ export async function* consoleMessages(input: NodeJS.ReadableStream, terminal?: 
   }
   try {
     let pending: string[] = [];
-    for (;;) {
-      const next = lines.shift();
-      if (!next) {
-        if (ended) break;
-        await new Promise<void>((resolve) => (wake = resolve));
-        continue;
-      }
-      const { line, pasted } = next;
+    for await (const [line] of on(reader, 'line', { close: ['close'] }) as AsyncIterable<[string]>) {
+      const pasted = pastedLines.shift()!;
       if (pasted || line.endsWith('\\')) {
         pending.push(pasted ? line : line.slice(0, -1));
         continue;
