@@ -193,16 +193,15 @@ const COMMAND_CHECK_MS = 1500;
 
 /** Bolt's and its Socket Mode client's lines, in the bridge's log. */
 function boltLogger(log: Log): Logger {
-  let level = LogLevel.WARN;
+  const quiet = () => {};
   return {
-    debug: () => {},
-    info: () => {},
+    debug: quiet,
+    info: quiet,
     warn: (...msg: unknown[]) => log.warn(`Slack: ${msg.map(String).join(' ')}`),
     error: (...msg: unknown[]) => log.error(`Slack: ${msg.map(String).join(' ')}`),
-    setLevel: (next: LogLevel) => {
-      level = next;
-    },
-    getLevel: () => level,
-    setName: () => {},
+    // Warnings and errors, whatever level it is set to.
+    setLevel: quiet,
+    getLevel: () => LogLevel.WARN,
+    setName: quiet,
   };
 }
