@@ -1,6 +1,6 @@
 import { Routes, type APIMessage, type RawFile, type REST } from 'discord.js';
 import type { Button, ChatRef, EditOptions, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
-import { AppOutbound, checkSize, markdownWithin, unlessGone, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, checkSize, markdownWithin, sentRef, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { DISCORD_CAPABILITIES, DISCORD_FIT, DISCORD_CHANNEL_LIMIT } from './capabilities.ts';
 import { actionRows } from './components.ts';
 import { channelIdOf, DISCORD, snowflakeOrder } from './id.ts';
@@ -84,13 +84,13 @@ export class DiscordOutbound extends AppOutbound implements Outbound {
           auth: false,
         })) as APIMessage;
         this.interactions.answered(replyTo!, sent.id);
-        return { ...to, messageId: sent.id, order: snowflakeOrder(sent.id) };
+        return sentRef(to, sent.id, snowflakeOrder(sent.id));
       }
       replyTo = undefined;
     }
     const reference = replyTo !== undefined ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {};
     const sent = (await this.rest.post(Routes.channelMessages(channel), { body: { ...body, ...reference }, files })) as APIMessage;
-    return { ...to, messageId: sent.id, order: snowflakeOrder(sent.id) };
+    return sentRef(to, sent.id, snowflakeOrder(sent.id));
   }
 
   private patch(ref: MessageRef, body: Record<string, unknown>, files: RawFile[]): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { chatRef, type ChatRef, type MessageRef } from '../../kernel/ports/chat.ts';
+import { chatRef, type ChatRef } from '../../kernel/ports/chat.ts';
 import { personIdOn } from '../serving/incoming.ts';
 
 /** Mattermost's transport id: what its chats' refs carry (`mattermost:<channel id>:<root post id>`), and its people's. */
@@ -10,11 +10,6 @@ const ID = /^[a-z0-9]{26}$/;
 /** A channel as the bridge's ChatRef; a thread (its root post's id, `root_id`) is a chat of its own. */
 export function mattermostChat(channel: string, rootId?: string): ChatRef {
   return chatRef(MATTERMOST, channel, rootId || undefined);
-}
-
-/** A post the bridge sent, in the order Mattermost made it (its `create_at`, ms). */
-export function sentRef(to: ChatRef, post: { id: string; create_at?: number }): MessageRef {
-  return { ...to, messageId: post.id, ...(post.create_at ? { order: post.create_at } : {}) };
 }
 
 /** `mattermost:<user id>` → the id; a person of another transport has none. */

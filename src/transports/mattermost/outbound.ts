@@ -1,9 +1,9 @@
 import type { ChatCapabilities, ChatRef, EditOptions, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
-import { AppOutbound, checkSize, emojiNames, markdownWithin, unlessGone, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, checkSize, emojiNames, markdownWithin, sentRef, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import type { SignedButtons } from './buttons.ts';
 import { MATTERMOST_CAPABILITIES, MATTERMOST_FIT, MATTERMOST_CHANNEL_LIMIT } from './capabilities.ts';
 import { retryAfter, statusOf, type MattermostApi } from './client.ts';
-import { MATTERMOST, sentRef } from './id.ts';
+import { MATTERMOST } from './id.ts';
 
 /** The emoji the bridge reacts with, by Mattermost's names. */
 const EMOJI_NAMES = emojiNames();
@@ -90,7 +90,8 @@ export class MattermostOutbound extends AppOutbound implements Outbound {
       ...(fileIds.length ? { file_ids: fileIds } : {}),
       ...(attachments.length ? { props: { attachments } } : {}),
     });
-    return sentRef(to, sent);
+    // In the order Mattermost made it (its `create_at`, ms).
+    return sentRef(to, sent.id, sent.create_at || undefined);
   }
 
   /** A post changed; a deleted one (404) or one the bot may no longer edit (403) is no error, only gone. */

@@ -95,6 +95,11 @@ export abstract class AppOutbound {
   }
 }
 
+/** What the bridge keeps of a message it sent: where it is, and its place in its chat's order where the app's ids give one. */
+export function sentRef(to: ChatRef, messageId: string, order?: number): MessageRef {
+  return { ...to, messageId, ...(order !== undefined ? { order } : {}) };
+}
+
 /** An edit made; one of a message that is gone (deleted, or no longer the bot's to edit: `gone` knows the app's errors) is no error, only false. */
 export function unlessGone(edit: () => Promise<unknown>, gone: (error: unknown) => boolean): Promise<boolean> {
   return edit().then(

@@ -1,4 +1,4 @@
-import { chatRef, type ChatRef, type ChatUser, type MessageRef } from '../../kernel/ports/chat.ts';
+import { chatRef, type ChatRef, type ChatUser } from '../../kernel/ports/chat.ts';
 import { personIdOn } from '../serving/incoming.ts';
 
 /** Slack's transport id: what its chats' refs carry (`slack:C0123`), and its people's (`slack:U0123`). */
@@ -24,11 +24,6 @@ export function isDirectMessage(channel: string): boolean {
 export function orderOfTs(ts: string): number | undefined {
   const match = /^(\d+)\.(\d{1,6})$/.exec(ts);
   return match ? Number(match[1]) * 1_000_000 + Number(match[2]!.padEnd(6, '0')) : undefined;
-}
-
-export function sentRef(to: ChatRef, ts: string): MessageRef {
-  const order = orderOfTs(ts);
-  return { ...to, messageId: ts, ...(order !== undefined ? { order } : {}) };
 }
 
 /** `slack:U024BE7LH` → U024BE7LH; a person of another transport has no Slack id. */

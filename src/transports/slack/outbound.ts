@@ -1,10 +1,10 @@
 import type { WebClient } from '@slack/web-api';
 import type { ChatCapabilities, ChatRef, EditOptions, MessageRef, Outbound, Picture, RichText, SendOptions } from '../../kernel/ports/chat.ts';
-import { AppOutbound, unlessGone, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, sentRef, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { SLACK_CAPABILITIES, SLACK_FIT } from './capabilities.ts';
 import { platformError, retryAfter } from './client.ts';
 import { renderMrkdwn } from './format/mrkdwn.ts';
-import { sentRef, SLACK } from './id.ts';
+import { orderOfTs, SLACK } from './id.ts';
 import { EMOJI_NAMES, slackMessage } from './presenter.ts';
 
 /**
@@ -56,7 +56,7 @@ export class SlackOutbound extends AppOutbound implements Outbound {
       });
       // The bot's message took the thread's status away: said again while the agent works there.
       if (thread && this.statuses.has(`${to.chat}/${thread}`)) void this.setStatus(to, thread, WORKING).catch(() => {});
-      return sentRef(to, sent.ts!);
+      return sentRef(to, sent.ts!, orderOfTs(sent.ts!));
     });
   }
 
@@ -158,6 +158,6 @@ export class SlackOutbound extends AppOutbound implements Outbound {
     const shares = uploaded?.shares ?? {};
     const ts = [...Object.values(shares.public ?? {}), ...Object.values(shares.private ?? {})].flat()[0]?.ts;
     // Slack may share the file a moment later: its message is then known by the file's id only.
-    return ts ? sentRef(to, ts) : { ...to, messageId: uploaded?.id ?? filename };
+    return ts ? sentRef(to, ts, orderOfTs(ts)) : sentRef(to, uploaded?.id ?? filename);
   }
 }

@@ -1,4 +1,4 @@
-import { chatRef, type ChatRef, type MessageRef } from '../../kernel/ports/chat.ts';
+import { chatRef, type ChatRef } from '../../kernel/ports/chat.ts';
 
 /** Teams' transport id: what its chats' refs carry, and its people's (`teams:<aad object id>`). */
 export const TEAMS = 'teams';
@@ -29,10 +29,4 @@ export function conversationOf(ref: ChatRef): string {
 /** Teams' ids hold colons (`19:…`, `a:…`), which a chat's key uses between its parts: `~` stands for them. */
 function ownId(conversationId: string): string {
   return conversationId.replaceAll(':', '~');
-}
-
-export function sentRef(to: ChatRef, activityId: string): MessageRef {
-  // Teams' message ids in channels are the post's time in ms: they keep its order.
-  const order = /^\d+$/.test(activityId) ? Number(activityId) : undefined;
-  return { ...to, messageId: activityId, ...(order !== undefined ? { order } : {}) };
 }

@@ -2,11 +2,11 @@ import type { Activity } from 'botbuilder';
 import { extname } from 'node:path';
 import type { ChatCapabilities, ChatRef, EditOptions, MessageRef, Outbound, RichText, SendOptions } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/build.ts';
-import { AppOutbound, checkSize, unlessGone, type Upload } from '../serving/app-outbound.ts';
+import { AppOutbound, checkSize, sentRef, unlessGone, type Upload } from '../serving/app-outbound.ts';
 import { TEAMS_CAPABILITIES, TEAMS_FIT, TEAMS_CONVERSATION_LIMIT } from './capabilities.ts';
 import { teamsMessage } from './cards.ts';
 import type { TeamsConnector } from './connector.ts';
-import { conversationOf, isPersonal, sentRef, TEAMS } from './id.ts';
+import { conversationOf, isPersonal, TEAMS } from './id.ts';
 import { CONSENT_FILE_BYTES, consentAnswer, fileInfoCard, FileOffers, uploadFile } from './file-consent.ts';
 
 /** What a file's name says it holds, for the few kinds Teams shows inline; the rest are bytes. */
@@ -117,8 +117,9 @@ export class TeamsOutbound extends AppOutbound implements Outbound {
 
   private post(to: ChatRef, activity: Partial<Activity>): Promise<MessageRef> {
     return this.connector.within(to, async (context) => {
-      const sent = await context.sendActivity(activity);
-      return sentRef(to, sent?.id ?? '');
+      const id = (await context.sendActivity(activity))?.id ?? '';
+      // Teams' message ids in channels are the post's time in ms: they keep its order.
+      return sentRef(to, id, /^\d+$/.test(id) ? Number(id) : undefined);
     });
   }
 }

@@ -21,6 +21,7 @@ import { plainText } from '../../kernel/rich/index.ts';
 import { renderHtml } from './format/html.ts';
 import { SendBudget, type ChatLimit } from '../../kernel/concurrency/send-budget.ts';
 import { chatIdOf, messageIdOf, TELEGRAM, threadIdOf } from './id.ts';
+import { sentRef } from '../serving/app-outbound.ts';
 
 /**
  * The bridge's Outbound over the Bot API. HTML first; if Telegram rejects the markup, the
@@ -96,7 +97,7 @@ export class TelegramOutbound implements Outbound {
     const sent = await htmlOrPlain(text, TELEGRAM_CAPABILITIES.messageChars, (html, parse_mode) =>
       this.api.sendMessage(chatIdOf(to), html!, { ...base, parse_mode }),
     );
-    return sentRef(to, sent);
+    return sentRef(to, String(sent.message_id), sent.message_id);
   }
 
   private editNow(ref: MessageRef, text: RichText, options: EditOptions): Promise<boolean> {
@@ -135,7 +136,8 @@ export class TelegramOutbound implements Outbound {
       const extra = { ...sending(to, options), caption: text, parse_mode };
       return as === 'photo' ? this.api.sendPhoto(chatIdOf(to), file(), extra) : this.api.sendDocument(chatIdOf(to), file(), extra);
     });
-    return sentRef(to, sent);
+    // A chat's message ids go up, people's and the bot's alike.
+    return sentRef(to, String(sent.message_id), sent.message_id);
   }
 }
 
@@ -206,9 +208,4 @@ function unlessHarmless(error: unknown): boolean {
 /** A 429's `retry_after`: how long Telegram wants this chat left alone. */
 function floodWait(error: unknown): number | undefined {
   return error instanceof GrammyError && error.error_code === 429 ? (error.parameters.retry_after ?? 1) : undefined;
-}
-
-/** What the bridge keeps of a message it sent: where it is (a chat's message ids go up, people's and the bot's alike). */
-function sentRef(to: ChatRef, sent: { message_id: number }): MessageRef {
-  return { ...to, messageId: String(sent.message_id), order: sent.message_id };
 }
