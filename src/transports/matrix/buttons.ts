@@ -20,26 +20,20 @@ export interface KeptButtons {
 /** The buttons' line under a message's text: each button's key and label, a row a line; links as links. */
 export function buttonLines(rows: readonly (readonly Button[])[] | undefined): { plain: string; html: string; data: string[] } {
   const data: string[] = [];
-  const plain: string[] = [];
-  const html: string[] = [];
-  for (const row of rows ?? []) {
-    const [p, h] = [[] as string[], [] as string[]];
-    for (const button of row) {
-      if (button.opens) {
-        p.push(`${button.text}: ${button.opens.url}`);
-        h.push(`<a href="${escapeHtml(button.opens.url)}">${escapeHtml(button.text)}</a>`);
-      } else if (data.length < KEYS.length) {
-        const key = KEYS[data.length]!;
+  const lines = (rows ?? [])
+    .map((row) =>
+      row.flatMap((button) => {
+        if (button.opens)
+          return [{ plain: `${button.text}: ${button.opens.url}`, html: `<a href="${escapeHtml(button.opens.url)}">${escapeHtml(button.text)}</a>` }];
+        const key = KEYS[data.length];
+        if (!key) return [];
         data.push(button.data);
-        p.push(`${key} ${button.text}`);
-        h.push(`${key} ${escapeHtml(button.text)}`);
-      }
-    }
-    if (!p.length) continue;
-    plain.push(p.join(' · '));
-    html.push(h.join(' · '));
-  }
-  return { plain: plain.join('\n'), html: html.join('<br>'), data };
+        return [{ plain: `${key} ${button.text}`, html: `${key} ${escapeHtml(button.text)}` }];
+      }),
+    )
+    .filter((line) => line.length);
+  const joined = (as: 'plain' | 'html', between: string) => lines.map((line) => line.map((button) => button[as]).join(' · ')).join(between);
+  return { plain: joined('plain', '\n'), html: joined('html', '<br>'), data };
 }
 
 /**
