@@ -20,7 +20,7 @@ import {
   type MatrixIdentity,
   type MessageContent,
 } from './incoming.ts';
-import type { Invites } from './invites.ts';
+import { Invites } from './invites.ts';
 import type { KeptSync } from './kept-sync.ts';
 import type { MatrixNames } from './members.ts';
 
@@ -32,7 +32,6 @@ export interface EventParts {
   me: MatrixIdentity;
   host: TransportHost;
   kept: KeptSync;
-  invites: Invites;
   buttons: ButtonMemory;
   names: MatrixNames;
   /** Where a press's answer is said: Matrix has no popup for it, as Teams has none. */
@@ -52,9 +51,11 @@ export class MatrixEvents {
   /** Thread roots, and whether each is the bot's (it wrote or was mentioned in the root). */
   private readonly roots = new Map<string, boolean>();
   private live: boolean;
+  private readonly invites: Invites;
 
   constructor(private readonly parts: EventParts) {
     this.live = parts.kept.resumed;
+    this.invites = new Invites(parts.client, parts.me.userId, parts.kept, parts.host, parts.log);
   }
 
   /** Listens; resolves once the first sync is in. */
@@ -64,7 +65,7 @@ export class MatrixEvents {
       if (!toStart && room) this.timeline(event, room);
     });
     client.on(RoomEvent.MyMembership, (room, membership) => {
-      if (membership === 'invite') this.parts.invites.invited(room);
+      if (membership === 'invite') this.invites.invited(room);
     });
     return new Promise((resolve) => {
       const synced = (state: string) => {
@@ -82,7 +83,7 @@ export class MatrixEvents {
     if (!this.live || event.getSender() === me.userId || event.isRedacted()) return;
     const type = event.getType();
     if (type === 'm.room.encryption')
-      void this.parts.invites.refuseEncrypted(room.roomId).catch((error: unknown) => log.warn({ err: error }, 'Matrix: leaving an encrypted room failed'));
+      void this.invites.refuseEncrypted(room.roomId).catch((error: unknown) => log.warn({ err: error }, 'Matrix: leaving an encrypted room failed'));
     if (type === 'm.reaction') return this.reaction(event, room);
     if (type !== 'm.room.message') return;
     const content = event.getContent<MessageContent>();

@@ -9,7 +9,6 @@ import { matrixDownloads } from './downloads.ts';
 import { MatrixEvents } from './events.ts';
 import { MATRIX } from './id.ts';
 import type { MatrixIdentity } from './incoming.ts';
-import { Invites } from './invites.ts';
 import { KeptSync } from './kept-sync.ts';
 import { matrixMembers, MatrixNames } from './members.ts';
 import { MatrixOutbound } from './outbound.ts';
@@ -63,8 +62,7 @@ const matrixTransport: TransportKind = {
           if (state === SyncState.Syncing && (previous === SyncState.Error || previous === SyncState.Reconnecting))
             log.info(`Matrix (${where}) answers again; syncing`);
         });
-        const invites = new Invites(c, me!.userId, kept!, host, log);
-        const events = new MatrixEvents({ client: c, me: me!, host, kept: kept!, invites, buttons, names: new MatrixNames(theClient), out, log });
+        const events = new MatrixEvents({ client: c, me: me!, host, kept: kept!, buttons, names: new MatrixNames(theClient), out, log });
         const synced = events.start();
         await c.startClient({ initialSyncLimit: 1, threadSupport: false, lazyLoadMembers: false, disablePresence: true, pollTimeout: POLL_MS });
         await Promise.race([synced, until]);

@@ -29,7 +29,6 @@ export interface EventParts {
   api: MattermostApi;
   me: MattermostIdentity;
   host: TransportHost;
-  settings: { token: string };
   names: MattermostNames;
   log: Log;
 }
@@ -71,7 +70,7 @@ export class MattermostEvents {
       () => void this.catchUp().catch((error: unknown) => this.parts.log.warn({ err: error }, 'Mattermost: fetching what was missed failed')),
     );
     this.socket.addReconnectListener(() => this.parts.log.info('Mattermost: the WebSocket is back'));
-    this.socket.initialize(this.parts.api.client.getWebSocketUrl().replace(/^http/, 'ws'), this.parts.settings.token);
+    this.socket.initialize(this.parts.api.client.getWebSocketUrl().replace(/^http/, 'ws'), this.parts.api.client.getToken());
     return opened;
   }
 

@@ -53,7 +53,7 @@ const mattermostTransport: TransportKind = {
       async serve(host, log) {
         if (stopped) return;
         [posts.host, posts.log] = [host, log];
-        events = new MattermostEvents({ api, me: me!, host, settings, names, log });
+        events = new MattermostEvents({ api, me: me!, host, names, log });
         await events.start();
         // Stopped while it connected: it takes nothing more from the server.
         if (stopped) events.stop();
