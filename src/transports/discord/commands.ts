@@ -44,9 +44,3 @@ export function applicationCommands(commands: readonly { name: string; descripti
     skipped,
   };
 }
-
-/** A command as the core reads it: `/name rest…`. */
-export function commandText(name: string, text: string | null): string {
-  const rest = text?.trim();
-  return rest ? `/${name} ${rest}` : `/${name}`;
-}

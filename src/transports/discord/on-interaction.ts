@@ -1,6 +1,6 @@
 import { MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type Interaction } from 'discord.js';
 import { chatKey, type ChatRef, type ChatUser } from '../../kernel/ports/chat.ts';
-import { commandText, TEXT_OPTION } from './commands.ts';
+import { TEXT_OPTION } from './commands.ts';
 import type { GatewayParts } from './gateway-parts.ts';
 import { discordChat } from './id.ts';
 import type { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
@@ -33,7 +33,9 @@ export async function onCommand(parts: GatewayParts, serial: KeyedSerializer, in
   const { address, private: dm, title } = addressOfInteraction(interaction);
   const user = userOf(interaction);
   if (dm) parts.dmPeople.set(address.chat, user.id);
-  const text = commandText(interaction.commandName, interaction.options.getString(TEXT_OPTION));
+  // As the core reads it: `/name rest…`.
+  const rest = interaction.options.getString(TEXT_OPTION)?.trim();
+  const text = rest ? `/${interaction.commandName} ${rest}` : `/${interaction.commandName}`;
   await serial.run(`message:${interaction.channelId}`, () =>
     host.handleMessage({ address, user, text, messageId: interaction.id, ...(dm ? { private: true } : {}), ...(title ? { chatTitle: title } : {}) }),
   );
