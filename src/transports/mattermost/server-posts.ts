@@ -2,7 +2,7 @@ import { sameSecret } from '../../kernel/http/same-secret.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import type { TransportHost, TransportRoute } from '../../kernel/ports/transport.ts';
-import { asCommand, commandNames } from '../serving/incoming.ts';
+import { commandNames, slashCommand } from '../serving/incoming.ts';
 import type { SignedButtons } from './buttons.ts';
 import type { MattermostApi } from './client.ts';
 import { mattermostChat } from './id.ts';
@@ -92,19 +92,13 @@ export class ServerPosts {
     const host = this.host;
     if (!channel || !user) return new Response('channel_id and user_id are missing', { status: 400 });
     if (!host) return Response.json({ response_type: 'ephemeral', text: 'The bridge is starting: try again in a moment.' });
-    const written = (form.get('text') ?? '').trim() || 'help';
-    const command = asCommand(written, commandNames(host));
-    const slash = form.get('command') ?? '/bridge';
-    if (!command)
-      return Response.json({
-        response_type: 'ephemeral',
-        text: `\`${written.split(/\s/)[0]}\` is no command of the bridge: \`${slash} help\` lists them; to ask the agent, mention the bot or write to it directly.`,
-      });
+    const used = slashCommand(form.get('text') ?? '', form.get('command') ?? '/bridge', commandNames(host));
+    if ('unknown' in used) return Response.json({ response_type: 'ephemeral', text: used.unknown });
     const address = mattermostChat(channel, form.get('root_id') || undefined);
     const direct = (form.get('channel_name') ?? '').includes('__');
     void this.names
       .of(user, form.get('user_name') ?? undefined)
-      .then((name) => host.handleMessage({ address, user: { id: user, ...(name ? { name } : {}) }, text: command, ...(direct ? { private: true } : {}) }))
+      .then((name) => host.handleMessage({ address, user: { id: user, ...(name ? { name } : {}) }, text: used.command, ...(direct ? { private: true } : {}) }))
       .catch((error: unknown) => this.log.error({ err: error, chat: chatKey(address) }, 'Mattermost: handling a slash command failed'));
     return Response.json({});
   }

@@ -22,6 +22,17 @@ export function asCommand(text: string, commands: ReadonlySet<string>, bang = fa
 }
 
 /**
+ * A use of an app's `slash` command (`/bridge status`): the bridge's command it names (nothing
+ * written: help), or the answer its writer alone is given when the word is no command.
+ */
+export function slashCommand(written: string, slash: string, commands: ReadonlySet<string>): { command: string } | { unknown: string } {
+  const text = written.trim() || 'help';
+  const command = asCommand(text, commands);
+  const unknown = `\`${text.split(/\s/)[0]}\` is no command of the bridge: \`${slash} help\` lists them; to ask the agent, mention the bot or write to it directly.`;
+  return command ? { command } : { unknown };
+}
+
+/**
  * The text the core gets where people mention the bot: after a `leading` mention, a first word
  * that names a command becomes `/command rest…` (`@bot status` → `/status`), any other is a
  * prompt; elsewhere each `mention` becomes `dropped`, and a `/command` typed as text (where the

@@ -7,7 +7,7 @@ import type { TransportHost } from '../../kernel/ports/transport.ts';
 import { chatKey, type ChatRef, type IncomingMessage } from '../../kernel/ports/chat.ts';
 import { attachmentsOf, type SlackEventFile } from './attachments.ts';
 import { isDirectMessage, orderOfTs, slackChat, slackPerson } from './id.ts';
-import { asCommand, commandNames } from '../serving/incoming.ts';
+import { commandNames, slashCommand } from '../serving/incoming.ts';
 import { addressedToAnother, coreText, mentions } from './incoming-text.ts';
 import type { SlackNames } from './members.ts';
 import type { SlackIdentity } from './reach.ts';
@@ -127,15 +127,8 @@ export function createSlackApp(parts: SlackAppParts): App {
 
   app.command(/.*/, async ({ command, ack }) => {
     if (!(await seen.first(command.trigger_id))) return ack();
-    const text = command.text.trim() || 'help';
-    const asCore = asCommand(text, commandNames(host));
-    if (!asCore) {
-      await ack({
-        response_type: 'ephemeral',
-        text: `\`${text.split(/\s/)[0]}\` is no command of the bridge: \`${command.command} help\` lists them; to ask the agent, mention the bot or write to it directly.`,
-      });
-      return;
-    }
+    const used = slashCommand(command.text, command.command, commandNames(host));
+    if ('unknown' in used) return ack({ response_type: 'ephemeral', text: used.unknown });
     // The answer goes to the channel: a channel the bot is not in would refuse it.
     if (!isDirectMessage(command.channel_id) && (await Promise.race([names.botIsIn(command.channel_id), delay(COMMAND_CHECK_MS)])) === false) {
       await ack({ response_type: 'ephemeral', text: `The bridge is not in this channel: invite it (\`/invite @${me.name}\`), or write to it directly.` });
@@ -148,7 +141,7 @@ export function createSlackApp(parts: SlackAppParts): App {
       await host.handleMessage({
         address,
         user: slackPerson(command.user_id, (command as { user_team_id?: string }).user_team_id ?? command.team_id, me.teamId, name ?? command.user_name),
-        text: asCore,
+        text: used.command,
         ...(isDirectMessage(command.channel_id) ? { private: true } : {}),
         chatTitle: await names.conversation(command.channel_id),
       });
