@@ -10,7 +10,7 @@ import { addressedToAnother, attachmentsOf, coreText, mentions, type EventPost }
 import type { MattermostIdentity } from './reach.ts';
 import WebSocket from 'ws';
 import './websocket-globals.ts';
-import { commandNames } from '../serving/incoming.ts';
+import { commandNames, isFirst } from '../serving/incoming.ts';
 
 /** Posts remembered as taken, and thread roots as known: the newest this many. */
 const REMEMBERED = 5000;
@@ -111,7 +111,7 @@ export class MattermostEvents {
   private take(post: EventPost, channel: { type: string; title?: string | undefined }, username: string | undefined): void {
     const { me, host } = this.parts;
     if (post.user_id === me.id || post.type || post.props?.from_bot === true || post.props?.from_bot === 'true' || post.props?.from_webhook) return;
-    if (!this.first(post.id)) return;
+    if (!isFirst(this.taken, post.id, REMEMBERED)) return;
     const direct = channel.type === 'D';
     void this.inOrder
       .run(`channel:${post.channel_id}`, async () => {
@@ -159,13 +159,6 @@ export class MattermostEvents {
     const mine = post.user_id === this.parts.me.id || mentions(post.message ?? '', this.parts.me.username);
     this.remember(this.roots, root, mine);
     return mine;
-  }
-
-  private first(id: string): boolean {
-    if (this.taken.has(id)) return false;
-    this.taken.add(id);
-    if (this.taken.size > REMEMBERED) this.taken.delete(this.taken.values().next().value!);
-    return true;
   }
 
   private remember(map: Map<string, boolean>, key: string, value: boolean): void {

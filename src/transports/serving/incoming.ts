@@ -80,6 +80,14 @@ export function appDownloads(
   };
 }
 
+/** Whether `id` (a post's, an activity's) comes for the first time, and not again: remembered among the newest `max` in `seen`. */
+export function isFirst(seen: Set<string>, id: string, max: number): boolean {
+  if (seen.has(id)) return false;
+  seen.add(id);
+  if (seen.size > max) seen.delete(seen.values().next().value!);
+  return true;
+}
+
 /** A person's id on `transport` (`app:U024BE7LH` → `U024BE7LH`) when it has the app's `shape`; a person of another transport has none. */
 export function personIdOn(transport: string, person: string, shape: RegExp): string | undefined {
   const [on, id = ''] = person.split(/:(.*)/s);

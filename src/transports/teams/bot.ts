@@ -7,7 +7,7 @@ import type { TransportHost } from '../../kernel/ports/transport.ts';
 import { pressedData } from './cards.ts';
 import type { KeptStrings } from '../serving/kept-strings.ts';
 import { attachmentsOf } from './downloads.ts';
-import { commandNames } from '../serving/incoming.ts';
+import { commandNames, isFirst } from '../serving/incoming.ts';
 import { teamsChat } from './id.ts';
 import { chatTitle, coreText, teamsPerson } from './incoming.ts';
 import type { TeamsOutbound } from './outbound.ts';
@@ -39,11 +39,7 @@ export function teamsBot(parts: { host: TransportHost; conversations: KeptString
     if (activity.type !== 'message' && !consent) return;
     // A person's answer to a file's consent card: acknowledged at once (Teams waits on it), the upload after.
     if (consent) await context.sendActivity({ type: 'invokeResponse', value: { status: 200 } });
-    if (activity.id) {
-      if (seen.has(activity.id)) return;
-      seen.add(activity.id);
-      if (seen.size > SEEN_ACTIVITIES) seen.delete(seen.values().next().value!);
-    }
+    if (activity.id && !isFirst(seen, activity.id, SEEN_ACTIVITIES)) return;
     if (consent) return later(`file:${chatKey(address)}`, () => out.consented(address, activity.value));
     const user = teamsPerson(activity);
     if (!user) return;
