@@ -4,6 +4,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import type { GatewayParts } from './gateway-parts.ts';
 import { attachmentsOf } from './attachments.ts';
 import { discordChat, snowflakeOrder } from './id.ts';
+import { replyOf } from '../serving/incoming.ts';
 import { markRead } from './read-marks.ts';
 
 /**
@@ -32,8 +33,6 @@ function incomingOf(message: Message, botId: string): IncomingMessage | undefine
   }
   const attachments = attachmentsOf(message.attachments, message.flags.bitfield);
   const replied = message.reference?.messageId ? message.channel.messages.cache.get(message.reference.messageId) : undefined;
-  const repliedFiles = replied ? attachmentsOf(replied.attachments, replied.flags.bitfield) : [];
-  const repliedText = replied ? withoutMention(replied.content, botId) : '';
   return {
     address,
     user,
@@ -43,16 +42,11 @@ function incomingOf(message: Message, botId: string): IncomingMessage | undefine
     ...(attachments.length ? { attachments } : {}),
     ...(channel.isDMBased() ? { private: true } : {}),
     chatTitle,
-    ...(replied && (repliedText || repliedFiles.length)
-      ? {
-          replyTo: {
-            text: repliedText,
-            from: replied.author.globalName ?? replied.author.username,
-            fromId: replied.author.id,
-            ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
-          },
-        }
-      : {}),
+    ...(replied &&
+      replyOf(withoutMention(replied.content, botId), attachmentsOf(replied.attachments, replied.flags.bitfield), {
+        name: replied.author.globalName ?? replied.author.username,
+        id: replied.author.id,
+      })),
   };
 }
 

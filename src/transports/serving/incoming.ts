@@ -1,6 +1,6 @@
 import { saveDownload } from '../../engine/files/save-download.ts';
 import { megabytes } from '../../engine/files/sizes.ts';
-import { attachmentKind, type Attachment, type Downloads } from '../../kernel/ports/chat.ts';
+import { attachmentKind, type Attachment, type Downloads, type IncomingMessage } from '../../kernel/ports/chat.ts';
 import type { TransportHost } from '../../kernel/ports/transport.ts';
 
 // What the chat apps share in reading what people send: their command words, their files, their ids.
@@ -56,6 +56,12 @@ export function mentionedText(
       .trim(),
   );
   return text.startsWith('/') ? (asCommand(text.slice(1), commands) ?? text) : text;
+}
+
+/** What a message replies to, for the core: its text, its files and whose it is; nothing when it says nothing and carries no file. */
+export function replyOf(text: string, attachments: Attachment[], from?: { name: string; id: string }): Pick<IncomingMessage, 'replyTo'> {
+  if (!text && !attachments.length) return {};
+  return { replyTo: { text, ...(from ? { from: from.name, fromId: from.id } : {}), ...(attachments.length ? { attachments } : {}) } };
 }
 
 /** A file a message carries, to fetch by `id` (the app's: a URL, a file id), of the kind its MIME type says where the app says no more. */

@@ -8,6 +8,7 @@ import { chatKey, type ChatRef, type ChatUser, type Outbound } from '../../kerne
 import type { TelegramSettings } from './settings.ts';
 import { attachmentsOf } from './attachments.ts';
 import { ownCommandText } from './commands.ts';
+import { replyOf } from '../serving/incoming.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { telegramChat } from './id.ts';
 import type { UpdateJournal } from './update-journal.ts';
@@ -68,8 +69,6 @@ export async function startTelegram(
     }
     // In a forum topic every message "replies" to the topic's first service message: not a real reply.
     const replied = message.reply_to_message?.forum_topic_created === undefined ? message.reply_to_message : undefined;
-    const repliedFiles = replied ? attachmentsOf(replied) : [];
-    const repliedText = replied ? (replied.text ?? replied.caption ?? '') : '';
     await bridge.handleMessage({
       address,
       user,
@@ -80,15 +79,12 @@ export async function startTelegram(
       ...(message.media_group_id ? { albumId: message.media_group_id } : {}),
       ...(ctx.chat.type === 'private' ? { private: true } : {}),
       ...titleOf(ctx.chat),
-      ...(replied && (repliedText || repliedFiles.length)
-        ? {
-            replyTo: {
-              text: repliedText,
-              ...(replied.from ? { from: replied.from.username ? `@${replied.from.username}` : replied.from.first_name, fromId: String(replied.from.id) } : {}),
-              ...(repliedFiles.length ? { attachments: repliedFiles } : {}),
-            },
-          }
-        : {}),
+      ...(replied &&
+        replyOf(
+          replied.text ?? replied.caption ?? '',
+          attachmentsOf(replied),
+          replied.from && { name: replied.from.username ? `@${replied.from.username}` : replied.from.first_name, id: String(replied.from.id) },
+        )),
     });
   });
 
