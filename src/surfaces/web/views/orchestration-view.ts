@@ -1,20 +1,9 @@
-import { orchestrationName, type OrchestrationRecord, type OrchestrationStatus } from '../../../work/orchestration/orchestration-record.ts';
-import type { StepStatus } from '../../../work/orchestration/state.ts';
+import { orchestrationName, type OrchestrationRecord } from '../../../work/orchestration/orchestration-record.ts';
 
 /** An orchestration as the dashboard draws it: its steps as nodes, their dependencies as edges. */
-export interface OrchestrationView {
-  id: string;
-  number: number;
-  chat: string;
-  chatName: string;
-  name: string;
-  status: OrchestrationStatus;
-  createdAt: number;
-  endedAt?: number;
-  steps: { id: string; name: string; status: StepStatus; dependsOn: string[]; runId?: string; runNumber?: number; error?: string }[];
-}
+export type OrchestrationView = ReturnType<typeof orchestrationView>;
 
-export function orchestrationView(record: OrchestrationRecord, chatName = record.chatKey): OrchestrationView {
+export function orchestrationView(record: OrchestrationRecord, chatName = record.chatKey) {
   return {
     id: record.id,
     number: record.number,
