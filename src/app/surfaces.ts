@@ -1,6 +1,5 @@
 import { unpricedReason } from '../engine/usage/cost-meter.ts';
 import type { ChatAccess } from '../work/access/chat-access.ts';
-import type { ApiServer } from '../surfaces/api/api-server.ts';
 import { ApiScopes } from '../surfaces/api/scopes.ts';
 import type { Bot } from '../chat/bot.ts';
 import { hookWork } from '../chat/triggers/hook-work.ts';
@@ -21,7 +20,7 @@ import type { WebLogins } from '../surfaces/web/auth/web-logins.ts';
 import { WEB } from '../surfaces/web/chat/web-chat.ts';
 import type { WebOutbound } from '../surfaces/web/chat/web-outbound.ts';
 import { PAGES_DIR } from '../surfaces/web/pages.ts';
-import { WebServer } from '../surfaces/web/web-server.ts';
+import { startWebServer } from '../surfaces/web/web-server.ts';
 import type { ShareLinks } from '../surfaces/web/shares/share-links.ts';
 import type { Conversations } from '../work/transcripts/conversations.ts';
 import { mountMetrics, type Scrape } from '../services/telemetry/metrics-route.ts';
@@ -65,12 +64,12 @@ export async function startSurfaces(parts: SurfaceParts): Promise<{ close(): Pro
   };
 }
 
-async function startApi(parts: SurfaceParts): Promise<ApiServer> {
+async function startApi(parts: SurfaceParts): Promise<{ close(): Promise<void> }> {
   const { config, log } = parts;
   const apiConfig = config.api!;
   // gRPC is loaded only when the API is served: a bridge without it starts without it.
-  const { ApiServer } = await import('../surfaces/api/api-server.ts');
-  const api = await ApiServer.start(apiConfig, {
+  const { startApiServer } = await import('../surfaces/api/api-server.ts');
+  const api = await startApiServer(apiConfig, {
     subagents: parts.subagents,
     orchestrator: parts.orchestrator,
     bot: parts.bot,
@@ -95,7 +94,7 @@ function unscopedWarning(client: string, config: BridgeConfig): string {
   return `API client "${client}" is in no scope of BRIDGE_API_SCOPES: it reaches only the runs started with no chat, and it can start such runs and plans ${what}`;
 }
 
-async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
+async function startWeb(parts: SurfaceParts): Promise<{ close(): Promise<void> } | undefined> {
   const { config, log, bot } = parts;
   const { hooks } = config;
   if (!config.web || !parts.web) {
@@ -124,7 +123,7 @@ async function startWeb(parts: SurfaceParts): Promise<WebServer | undefined> {
     audit: parts.audit,
     log,
   });
-  const web = await WebServer.start({
+  const web = await startWebServer({
     config: config.web,
     sessions,
     allowed: (identity) => bot.allowlist.isAllowedAnywhere(identity),

@@ -2,7 +2,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
@@ -41,78 +41,68 @@ const PAGES = ['/', '/login', '/app', '/chat', '/share'];
 
 /**
  * The bridge's web server on BRIDGE_WEB_ADDR: the dashboard and chat pages, their API (a
- * session for everything but logging in), and whatever else is mounted beside them.
+ * session for everything but logging in), and whatever else is mounted beside them. Returns
+ * where it listens, and how to close it.
  */
-export class WebServer {
-  private constructor(
-    private readonly server: ServerType,
-    readonly address: string,
-  ) {}
+export async function startWebServer(parts: WebParts): Promise<{ address: string; close(): Promise<void> }> {
+  const app = new Hono();
+  const { config, log } = parts;
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // The chat app's web client shows its in-app page in a frame.
+        frameAncestors: ["'self'", ...(parts.inApp?.login.frameAncestors ?? [])],
+      },
+      xFrameOptions: false,
+      referrerPolicy: 'no-referrer',
+    }),
+  );
+  // Mounted routes bring their own body limit (the webhooks' 1 MB, audited); the rest is limited below.
+  parts.extra?.(app);
+  // Each check before any body is read: whose page, JSON, and a few KiB.
+  app.use('/api/auth/*', ownPagesOnly(config.url, config.tls ? 'https' : 'http', log), jsonOnly, limitBody(AUTH_BODY_BYTES));
+  app.route('/api/auth', authRoutes(parts));
+  const api = new Hono<WebEnv>();
+  // Nobody's body is read before their session is known.
+  api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));
+  api.route('/chat', chatRoutes(parts.chats, parts.host));
+  api.route('/runs', reviewRoutes(parts));
+  api.route('/shares', shareRoutes(parts));
+  api.route('/', actionRoutes(parts));
+  api.route('/', dashboardRoutes(parts));
+  app.route('/api', api);
+  app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));
+  // The pages take no body; whatever is sent to them is held to the API's limit too.
+  app.use('*', limitBody(API_BODY_BYTES));
 
-  static async start(parts: WebParts): Promise<WebServer> {
-    const app = new Hono();
-    const { config, log } = parts;
-    app.use(
-      '*',
-      secureHeaders({
-        contentSecurityPolicy: {
-          defaultSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          // The chat app's web client shows its in-app page in a frame.
-          frameAncestors: ["'self'", ...(parts.inApp?.login.frameAncestors ?? [])],
-        },
-        xFrameOptions: false,
-        referrerPolicy: 'no-referrer',
-      }),
+  const index = join(parts.pagesDir, 'index.html');
+  const built = pagesBuilt(parts.pagesDir);
+  if (!built) log.warn(`the web pages are not built (${index} is missing): run npm run build`);
+  for (const page of PAGES)
+    app.get(page, async (c) =>
+      built ? c.html(await readFile(index, 'utf8')) : c.text('The web pages are not built: run `npm run build` where the bridge is installed.', 503),
     );
-    // Mounted routes bring their own body limit (the webhooks' 1 MB, audited); the rest is limited below.
-    parts.extra?.(app);
-    // Each check before any body is read: whose page, JSON, and a few KiB.
-    app.use('/api/auth/*', ownPagesOnly(config.url, config.tls ? 'https' : 'http', log), jsonOnly, limitBody(AUTH_BODY_BYTES));
-    app.route('/api/auth', authRoutes(parts));
-    const api = new Hono<WebEnv>();
-    // Nobody's body is read before their session is known.
-    api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));
-    api.route('/chat', chatRoutes(parts.chats, parts.host));
-    api.route('/runs', reviewRoutes(parts));
-    api.route('/shares', shareRoutes(parts));
-    api.route('/', actionRoutes(parts));
-    api.route('/', dashboardRoutes(parts));
-    app.route('/api', api);
-    app.all('/api/*', (c) => c.json({ error: 'No such API.' }, 404));
-    // The pages take no body; whatever is sent to them is held to the API's limit too.
-    app.use('*', limitBody(API_BODY_BYTES));
+  app.use('/assets/*', serveStatic({ root: parts.pagesDir }));
+  app.get('/favicon.svg', serveStatic({ root: parts.pagesDir, onFound: (_path, c) => c.header('cache-control', 'public, max-age=86400') }));
+  app.notFound((c) => c.json({ error: 'Not found.' }, 404));
+  app.onError((error, c) => {
+    log.error({ err: error, path: c.req.path }, 'a web request failed');
+    return c.json({ error: 'Something went wrong on the bridge; it is in its log.' }, 500);
+  });
 
-    const index = join(parts.pagesDir, 'index.html');
-    const built = pagesBuilt(parts.pagesDir);
-    if (!built) log.warn(`the web pages are not built (${index} is missing): run npm run build`);
-    for (const page of PAGES)
-      app.get(page, async (c) =>
-        built ? c.html(await readFile(index, 'utf8')) : c.text('The web pages are not built: run `npm run build` where the bridge is installed.', 503),
-      );
-    app.use('/assets/*', serveStatic({ root: parts.pagesDir }));
-    app.get('/favicon.svg', serveStatic({ root: parts.pagesDir, onFound: (_path, c) => c.header('cache-control', 'public, max-age=86400') }));
-    app.notFound((c) => c.json({ error: 'Not found.' }, 404));
-    app.onError((error, c) => {
-      log.error({ err: error, path: c.req.path }, 'a web request failed');
-      return c.json({ error: 'Something went wrong on the bridge; it is in its log.' }, 500);
-    });
-
-    const server = serve({
-      fetch: app.fetch,
-      port: config.port,
-      hostname: config.host,
-      // A body past its limit is thrown away by limitBody, which lets its sender read the 413.
-      autoCleanupIncoming: false,
-      ...(config.tls ? { createServer: createHttpsServer, serverOptions: { cert: config.tls.cert, key: config.tls.key } } : {}),
-    });
-    await listening(server, 'BRIDGE_WEB_ADDR', config.host, config.port);
-    const { port } = server.address() as AddressInfo;
-    return new WebServer(server, `${config.host}:${port}`);
-  }
-
-  close(): Promise<void> {
-    return closeServer(this.server);
-  }
+  const server = serve({
+    fetch: app.fetch,
+    port: config.port,
+    hostname: config.host,
+    // A body past its limit is thrown away by limitBody, which lets its sender read the 413.
+    autoCleanupIncoming: false,
+    ...(config.tls ? { createServer: createHttpsServer, serverOptions: { cert: config.tls.cert, key: config.tls.key } } : {}),
+  });
+  await listening(server, 'BRIDGE_WEB_ADDR', config.host, config.port);
+  const { port } = server.address() as AddressInfo;
+  return { address: `${config.host}:${port}`, close: () => closeServer(server) };
 }
