@@ -15,32 +15,11 @@ import { fail, firstLine, pass, warn, type CheckResult } from '../../kernel/port
 
 const ANSWER_WITHIN_MS = 5000;
 
-/** A port the doctor found it can listen on (then let go), or the running bridge's own. */
-export type Bound = { ok: true; port: number; bridge?: Holder } | { ok: false; why: string };
-
 /**
- * Whether `host:port` can be listened on now (then let go: the doctor changes nothing). A port
- * in use by the bridge running on this data directory is its own, not a conflict.
- */
-export async function canBind(host: string, port: number, running?: Holder): Promise<Bound> {
-  const server = createServer();
-  return new Promise((resolve) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EADDRINUSE') return resolve({ ok: false, why: error.message });
-      const owner = running && running.host === hostname() ? listensOn(running.pid, port) : false;
-      if (owner !== false) return resolve({ ok: true, port, bridge: running! });
-      resolve({ ok: false, why: running ? `the port is in use, and not by the running bridge (pid ${running.pid})` : 'the port is in use' });
-    });
-    server.listen(port, host, () => {
-      const bound = (server.address() as { port: number }).port;
-      server.close(() => resolve({ ok: true, port: bound }));
-    });
-  });
-}
-
-/**
- * Whether `host:port` (set by `variable`) can be listened on: found good, free or the running
- * bridge's (`more` said after it), or why not. `shown`: the port as the line writes it.
+ * Whether `host:port` (set by `variable`) can be listened on now (then let go: the doctor
+ * changes nothing): found free or the running bridge's (`more` said after it), or why not. A
+ * port in use by the bridge running on this data directory is its own, not a conflict.
+ * `shown`: the port as the line writes it.
  */
 export async function checkListen(
   subject: string,
@@ -50,8 +29,18 @@ export async function checkListen(
   more = '',
   shown: number | string = port,
 ): Promise<CheckResult> {
-  const bound = await canBind(host, port, running);
-  if (!bound.ok) return fail(subject, `cannot listen on ${host}:${port}: ${bound.why}`, `Set ${variable} to a free host:port of this machine.`);
+  const server = createServer();
+  // Why not, or whether the running bridge has it.
+  const bound = await new Promise<string | { bridge?: Holder }>((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') return resolve(error.message);
+      const owner = running && running.host === hostname() ? listensOn(running.pid, port) : false;
+      if (owner !== false) return resolve({ bridge: running! });
+      resolve(running ? `the port is in use, and not by the running bridge (pid ${running.pid})` : 'the port is in use');
+    });
+    server.listen(port, host, () => server.close(() => resolve({})));
+  });
+  if (typeof bound === 'string') return fail(subject, `cannot listen on ${host}:${port}: ${bound}`, `Set ${variable} to a free host:port of this machine.`);
   return pass(subject, `${bound.bridge ? `${host}:${shown} is the running bridge's (pid ${bound.bridge.pid})` : `can listen on ${host}:${shown}`}${more}`);
 }
 
