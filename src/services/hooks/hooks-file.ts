@@ -2,7 +2,7 @@ import { readOperatorFile } from '../../kernel/errors/operator-file.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../../kernel/errors/config-error.ts';
-import { PERMISSION_MODES, type PermissionMode } from '../../kernel/policy/permission-mode.ts';
+import { PERMISSION_MODES } from '../../kernel/policy/permission-mode.ts';
 import { qualifiedId, type ChatRef } from '../../kernel/ports/chat.ts';
 
 /** Where the hooks are defined: `BRIDGE_DATA_DIR/hooks.json`. */
@@ -12,28 +12,6 @@ export const HOOKS_FILE = 'hooks.json';
 export const MIN_HOOK_SECRET_CHARS = 16;
 /** The longest a run may be given, as /spawn's --timeout: a day. */
 const MAX_TIMEOUT_SECONDS = 86_400;
-
-/** One webhook, `POST /hooks/<name>`: whose delivery becomes a turn (or a run) in its chat. */
-export interface Hook {
-  name: string;
-  /** Where its turns and runs go (a topic when `thread` is given). */
-  chat: ChatRef;
-  /** The prompt, `{{a.b}}` filled from the delivery's JSON body as quoted data. */
-  prompt: string;
-  /** `github`: X-Hub-Signature-256 over the raw body; `bearer`: `Authorization: Bearer <secret>`. */
-  signature: 'github' | 'bearer';
-  secret: string;
-  /** A turn of the chat's main session (false), or a run with these /spawn options. */
-  spawn: false | z.infer<typeof spawnSchema>;
-  /** The most its work may do: its chat's own mode binds too. */
-  mode: PermissionMode;
-  /** Deliveries it takes a minute; past that, 429. */
-  perMinute: number;
-  /** The most each delivery's turn or run may cost, in US dollars: it is stopped for cost once reached. */
-  budgetUsd?: number;
-  /** Only deliveries whose body has these values at these paths start work (`{"action": "completed", "workflow_run.conclusion": ["failure", "timed_out"]}`); others are ignored. */
-  when?: Record<string, z.infer<typeof scalar>[]>;
-}
 
 const id = z.union([z.string().trim().min(1).max(64), z.number().int()]);
 
@@ -55,17 +33,34 @@ const hookSchema = z
   .object({
     chat: id,
     thread: id.optional(),
+    /** The prompt, `{{a.b}}` filled from the delivery's JSON body as quoted data. */
     prompt: z.string().trim().min(1).max(10_000),
+    /** `github`: X-Hub-Signature-256 over the raw body; `bearer`: `Authorization: Bearer <secret>`. */
     signature: z.enum(['github', 'bearer']),
     secret: z.string().min(MIN_HOOK_SECRET_CHARS, `expected a secret of at least ${MIN_HOOK_SECRET_CHARS} characters (openssl rand -hex 32)`),
     // `true`: a run with the chat's defaults, as `{}`.
     spawn: z.union([z.literal(false), z.literal(true), spawnSchema]).default(false),
+    /** The most its work may do: its chat's own mode binds too. */
     mode: z.enum(PERMISSION_MODES).default('safe'),
+    /** Deliveries it takes a minute; past that, 429. */
     perMinute: z.number().int().min(1).max(10_000).default(30),
     budget: z.number().positive('expected an amount of US dollars above 0, like 0.50').max(10_000).optional(),
     when: z.record(z.string().min(1), z.union([scalar, z.array(scalar).min(1)])).optional(),
   })
   .strict();
+
+/** One webhook, `POST /hooks/<name>`, as its entry in the file says (`hookSchema`): whose delivery becomes a turn (or a run) in its chat. */
+export type Hook = Pick<z.infer<typeof hookSchema>, 'prompt' | 'signature' | 'secret' | 'mode' | 'perMinute'> & {
+  name: string;
+  /** Where its turns and runs go (a topic when `thread` is given). */
+  chat: ChatRef;
+  /** A turn of the chat's main session (false), or a run with these /spawn options. */
+  spawn: false | z.infer<typeof spawnSchema>;
+  /** The most each delivery's turn or run may cost, in US dollars: it is stopped for cost once reached. */
+  budgetUsd?: number;
+  /** Only deliveries whose body has these values at these paths start work (`{"action": "completed", "workflow_run.conclusion": ["failure", "timed_out"]}`); others are ignored. */
+  when?: Record<string, z.infer<typeof scalar>[]>;
+};
 
 const fileSchema = z
   .object({
