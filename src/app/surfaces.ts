@@ -19,7 +19,6 @@ import type { UsageLedger } from '../engine/usage/usage-ledger.ts';
 import type { WebLogins } from '../surfaces/web/auth/web-logins.ts';
 import { WEB } from '../surfaces/web/chat/web-chat.ts';
 import type { WebOutbound } from '../surfaces/web/chat/web-outbound.ts';
-import { PAGES_DIR } from '../surfaces/web/pages.ts';
 import { startWebServer } from '../surfaces/web/web-server.ts';
 import type { ShareLinks } from '../surfaces/web/shares/share-links.ts';
 import type { Conversations } from '../work/transcripts/conversations.ts';
@@ -103,13 +102,6 @@ async function startWeb(parts: SurfaceParts): Promise<{ close(): Promise<void> }
     if (hooks.length) log.warn(`${hooks.length} webhook${hooks.length === 1 ? '' : 's'} in hooks.json, but BRIDGE_WEB_ADDR is not set: none can be reached`);
     return undefined;
   }
-  const { sessions, shares, outbound, inApp } = parts.web;
-  // A web user is who their chat app vouched for: the one allowlist decides, on every call.
-  const who = (identity: string) =>
-    [
-      { transport: WEB, chat: '-' },
-      { id: '-', identity },
-    ] as const;
   const mountHooks = hookRoutes({
     hooks,
     deliveries: await DeliveryIds.open(config.dataDir),
@@ -124,19 +116,13 @@ async function startWeb(parts: SurfaceParts): Promise<{ close(): Promise<void> }
     log,
   });
   const web = await startWebServer({
+    ...parts,
+    ...parts.web,
     config: config.web,
-    sessions,
+    // A web user is who their chat app vouched for: the one allowlist decides, on every call.
     allowed: (identity) => bot.allowlist.isAllowedAnywhere(identity),
-    inApp,
     runs: parts.runStore,
-    subagents: parts.subagents,
     orchestrations: parts.orchestrationStore,
-    approvals: parts.approvals,
-    access: parts.access,
-    ledger: parts.ledger,
-    auditFile: parts.audit.file,
-    chats: outbound,
-    chatTitles: (key) => parts.store.get(key)?.title,
     liveSessions: () =>
       bot.chats
         .active()
@@ -148,16 +134,8 @@ async function startWeb(parts: SurfaceParts): Promise<{ close(): Promise<void> }
           working: chat.busy,
           ...(chat.agent.liveWhere ? { worker: chat.agent.liveWhere } : {}),
         })),
-    review: parts.review,
-    isOwner: (identity) => bot.allowlist.isOwner(...who(identity)),
-    isAdmin: (identity) => bot.allowlist.roleOf(...who(identity)) === 'admin',
     registry: parts.subagents.registry,
-    orchestrator: parts.orchestrator,
-    links: shares,
-    conversations: parts.conversations,
-    cliOf: (chat) => parts.store.get(chat)?.cli,
-    host: () => parts.host,
-    pagesDir: PAGES_DIR,
+    isAdmin: (identity) => bot.allowlist.roleOf({ transport: WEB, chat: '-' }, { id: '-', identity }) === 'admin',
     // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.
     extra: (app) => {
       mountHooks(app);
@@ -165,7 +143,6 @@ async function startWeb(parts: SurfaceParts): Promise<{ close(): Promise<void> }
       // A chat app's own calls, each under the webhooks' limit and signed by that app (its transport checks).
       for (const route of parts.routes) app.on(route.method, route.path, limitBody(HOOK_BODY_BYTES), (c) => route.handle(c.req.raw));
     },
-    log,
   });
   log.info(`dashboard on ${config.web.url} (listening on ${web.address}${config.web.tls ? ', TLS' : ''})`);
   if (parts.scrapeMetrics && !config.metrics.disabled)

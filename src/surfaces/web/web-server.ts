@@ -18,7 +18,7 @@ import { chatRoutes } from './routes/chat-routes.ts';
 import { dashboardRoutes, type DashboardSources } from './routes/dashboard-routes.ts';
 import { reviewRoutes, type ReviewSources } from './routes/review-routes.ts';
 import { shareRoutes, type ShareSources } from './routes/share-routes.ts';
-import { pagesBuilt } from './pages.ts';
+import { PAGES_DIR, pagesBuilt } from './pages.ts';
 
 /**
  * The web server's parts: logging in's, what the dashboard shows, a run's review, stopping runs
@@ -29,9 +29,7 @@ export type WebParts = AuthParts & DashboardSources & ReviewSources & ActionSour
 interface WebServerParts {
   config: WebConfig;
   /** What the chat page's messages and presses go to. */
-  host: () => TransportHost;
-  /** The built pages (`npm run build`). */
-  pagesDir: string;
+  host: TransportHost;
   /** More routes on the same server (webhooks), outside every session. */
   extra?: (app: Hono) => void;
 }
@@ -69,7 +67,7 @@ export async function startWebServer(parts: WebParts): Promise<{ address: string
   const api = new Hono<WebEnv>();
   // Nobody's body is read before their session is known.
   api.use('*', sessionGuard(parts.sessions, parts.allowed), limitBody(API_BODY_BYTES));
-  api.route('/chat', chatRoutes(parts.chats, parts.host));
+  api.route('/chat', chatRoutes(parts.outbound, parts.host));
   api.route('/runs', reviewRoutes(parts));
   api.route('/shares', shareRoutes(parts));
   api.route('/', actionRoutes(parts));
@@ -79,15 +77,15 @@ export async function startWebServer(parts: WebParts): Promise<{ address: string
   // The pages take no body; whatever is sent to them is held to the API's limit too.
   app.use('*', limitBody(API_BODY_BYTES));
 
-  const index = join(parts.pagesDir, 'index.html');
-  const built = pagesBuilt(parts.pagesDir);
+  const index = join(PAGES_DIR, 'index.html');
+  const built = pagesBuilt();
   if (!built) log.warn(`the web pages are not built (${index} is missing): run npm run build`);
   for (const page of PAGES)
     app.get(page, async (c) =>
       built ? c.html(await readFile(index, 'utf8')) : c.text('The web pages are not built: run `npm run build` where the bridge is installed.', 503),
     );
-  app.use('/assets/*', serveStatic({ root: parts.pagesDir }));
-  app.get('/favicon.svg', serveStatic({ root: parts.pagesDir, onFound: (_path, c) => c.header('cache-control', 'public, max-age=86400') }));
+  app.use('/assets/*', serveStatic({ root: PAGES_DIR }));
+  app.get('/favicon.svg', serveStatic({ root: PAGES_DIR, onFound: (_path, c) => c.header('cache-control', 'public, max-age=86400') }));
   app.notFound((c) => c.json({ error: 'Not found.' }, 404));
   app.onError((error, c) => {
     log.error({ err: error, path: c.req.path }, 'a web request failed');

@@ -13,7 +13,7 @@ const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'imag
 const MAX_TEXT = 4096;
 
 /** A person's own chat on the web: its messages, writing into it, pressing its buttons, fetching its files. */
-export function chatRoutes(chats: WebOutbound, host: () => TransportHost): Hono<WebEnv> {
+export function chatRoutes(chats: WebOutbound, host: TransportHost): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
 
   app.get('/', (c) => c.json(chats.history(webChatOf(c.get('session')).ref)));
@@ -26,7 +26,7 @@ export function chatRoutes(chats: WebOutbound, host: () => TransportHost): Hono<
     const { ref, user } = webChatOf(c.get('session'));
     const written = chats.written(ref, text);
     // Accepted once the bridge has taken it: the turn runs on, and its answer comes over /events.
-    await host().handleMessage({
+    await host.handleMessage({
       address: ref,
       user,
       text,
@@ -41,7 +41,7 @@ export function chatRoutes(chats: WebOutbound, host: () => TransportHost): Hono<
     const body = await c.req.json().catch(() => ({}));
     if (typeof body?.messageId !== 'string' || typeof body?.data !== 'string') return c.json({ error: 'messageId and data are needed' }, 400);
     const { ref, user } = webChatOf(c.get('session'));
-    return c.json(await host().handleButton({ address: ref, user, data: body.data, messageId: body.messageId }));
+    return c.json(await host.handleButton({ address: ref, user, data: body.data, messageId: body.messageId }));
   });
 
   app.get('/files/:id', (c) => {

@@ -3,7 +3,8 @@ import { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ApprovalBroker, WaitingQuestion } from '../../../work/approvals/approval-broker.ts';
 import { recentAuditEntries } from '../../../kernel/audit/recent-entries.ts';
-import type { AuditEntry } from '../../../kernel/audit/audit-log.ts';
+import type { AuditEntry, AuditLog } from '../../../kernel/audit/audit-log.ts';
+import type { ChatStore } from '../../../kernel/store/chat-store.ts';
 import type { OrchestrationStore } from '../../../work/orchestration/orchestration-store.ts';
 import { graphSvg } from '../../../services/pictures/graph-svg.ts';
 import { orchestrationGraph } from '../../../work/presentation/orchestration.ts';
@@ -14,7 +15,7 @@ import type { UsageLedger } from '../../../engine/usage/usage-ledger.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import { orchestrationView } from '../views/orchestration-view.ts';
 import { runView } from '../views/run-view.ts';
-import { chatName, type ChatTitles } from '../views/chat-name.ts';
+import { chatName } from '../views/chat-name.ts';
 import type { OrchestrationRecord } from '../../../work/orchestration/orchestration-record.ts';
 import { logLine } from '../views/log-line.ts';
 import type { WebOutbound } from '../chat/web-outbound.ts';
@@ -34,10 +35,10 @@ export interface DashboardSources {
   /** What each person may see and answer: the chats they are in (everything, for an owner). */
   access: Pick<ChatAccess, 'sees' | 'filter' | 'isOwner'>;
   ledger: Pick<UsageLedger, 'byDay' | 'chats' | 'people'>;
-  auditFile: string;
-  chats: WebOutbound;
-  /** The chats' titles, kept from their messages. */
-  chatTitles: ChatTitles;
+  audit: Pick<AuditLog, 'file'>;
+  outbound: WebOutbound;
+  /** The chats' records: their titles, kept from their messages. */
+  store: Pick<ChatStore, 'get'>;
   /** The chats whose CLI is kept between turns now, and where it runs. */
   liveSessions: () => LiveSessionInfo[];
 }
@@ -63,7 +64,7 @@ const AUDIT_READ_FOR_MEMBERS = 5000;
 
 export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
-  const named = (key: string) => chatName(key, sources.chatTitles);
+  const named = (key: string) => chatName(key, (chat) => sources.store.get(chat)?.title);
   // A step shows its own prompt: the upstream results its CLI got first are on their own steps' pages.
   const ownTask = (run: SubagentRunRecord) =>
     run.orchestration && sources.orchestrations.get(run.orchestration.id)?.plan.steps.find((step) => step.id === run.orchestration!.step)?.prompt;
@@ -160,8 +161,8 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
     const limit = Math.min(Math.max(Number(c.req.query('limit')) || 200, 1), 1000);
     const who = person(c);
     const namedEntries = (entries: AuditEntry[]) => entries.map((entry) => (entry.chat ? { ...entry, chatName: named(entry.chat) } : entry));
-    if (sources.access.isOwner(who)) return c.json(namedEntries(await recentAuditEntries(sources.auditFile, limit)));
-    const recent = await recentAuditEntries(sources.auditFile, AUDIT_READ_FOR_MEMBERS);
+    if (sources.access.isOwner(who)) return c.json(namedEntries(await recentAuditEntries(sources.audit.file, limit)));
+    const recent = await recentAuditEntries(sources.audit.file, AUDIT_READ_FOR_MEMBERS);
     return c.json(
       namedEntries((await sources.access.filter(who, recent, (entry) => (typeof entry.chat === 'string' ? chatOfKey(entry.chat) : undefined))).slice(0, limit)),
     );
@@ -199,7 +200,7 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
         sources.approvals.onChanged(() => {
           lists = lists.then(async () => send('approvals', (await questionsFor(who)).map(questionView)));
         }),
-        sources.chats.watch((chat, message) => {
+        sources.outbound.watch((chat, message) => {
           if (chat === own.key) send('chat', message);
         }),
       ];

@@ -8,8 +8,6 @@ import { visibleRun, type Visible } from './visible.ts';
 
 export interface ReviewSources extends Visible {
   review: Pick<RunReview, 'diff' | 'merge' | 'discard' | 'mayChange'>;
-  /** Whether this person is an owner (BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS). */
-  isOwner: (identity: string) => boolean;
   /** An admin (BRIDGE_ADMINS): of a run they may see, any run's merge or discard is theirs too. */
   isAdmin: (identity: string) => boolean;
 }
@@ -23,7 +21,7 @@ export function reviewRoutes(sources: ReviewSources): Hono<WebEnv> {
       transport,
       userId,
       ...(session.name ? { name: session.name } : {}),
-      owner: sources.isOwner(session.identity),
+      owner: sources.access.isOwner(session.identity),
       admin: sources.isAdmin(session.identity),
       via: 'dashboard',
     };

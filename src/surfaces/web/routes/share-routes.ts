@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { chatOfKey } from '../../../kernel/ports/chat.ts';
 import type { Conversation } from '../../../work/transcripts/conversation.ts';
 import type { Conversations } from '../../../work/transcripts/conversations.ts';
+import type { ChatStore } from '../../../kernel/store/chat-store.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import type { ShareLinks } from '../shares/share-links.ts';
 import { sharedView } from '../views/shared-view.ts';
@@ -9,10 +10,10 @@ import { person, visibleRun, type Visible } from './visible.ts';
 
 /** What the share links' pages are made from. */
 export interface ShareSources extends Visible {
-  links: Pick<ShareLinks, 'find' | 'create'>;
+  shares: Pick<ShareLinks, 'find' | 'create'>;
   conversations: Pick<Conversations, 'session' | 'run'>;
-  /** The CLI a chat (`chatKey`) talks to now: what a session names when its transcript does not. */
-  cliOf(chat: string): string | undefined;
+  /** The chats' records: the CLI a chat talks to now is what a session names when its transcript does not. */
+  store: Pick<ChatStore, 'get'>;
 }
 
 const GONE = 'This link does not work: it has expired, was revoked, or was never made. Ask the chat for a new one (/export).';
@@ -30,13 +31,13 @@ export function shareRoutes(sources: ShareSources): Hono<WebEnv> {
   // The token comes in the body: a path lands in logs (a failed request's line), a body does not.
   app.post('/open', async (c) => {
     const body = (await c.req.json().catch(() => ({}))) as { token?: unknown };
-    const share = typeof body.token === 'string' ? sources.links.find(body.token) : undefined;
+    const share = typeof body.token === 'string' ? sources.shares.find(body.token) : undefined;
     const chat = share && chatOfKey(share.target.chat);
     if (!share || !chat) return c.json({ error: GONE }, 404);
     if (!(await sources.access.sees(person(c), chat))) return c.json({ error: NOT_YOURS }, 403);
     let conversation: Conversation | undefined;
     if (share.target.kind === 'session') {
-      conversation = await sources.conversations.session(share.target.chat, share.target.session, sources.cliOf(share.target.chat) ?? 'the CLI');
+      conversation = await sources.conversations.session(share.target.chat, share.target.session, sources.store.get(share.target.chat)?.cli ?? 'the CLI');
     } else {
       const run = await sources.runs.find(share.target.runId);
       conversation = run && run.requesterKey === share.target.chat ? await sources.conversations.run(run) : undefined;
@@ -51,7 +52,7 @@ export function shareRoutes(sources: ShareSources): Hono<WebEnv> {
     if (typeof body.run !== 'string') return c.json({ error: 'Say which run: {"run": "<id>"}.' }, 400);
     const run = await visibleRun(c, sources, body.run);
     if (!run) return c.json({ error: 'No such run.' }, 404);
-    const { token, share } = await sources.links.create({ kind: 'run', chat: run.requesterKey, runId: run.runId }, person(c));
+    const { token, share } = await sources.shares.create({ kind: 'run', chat: run.requesterKey, runId: run.runId }, person(c));
     return c.json({ path: `/share#${token}`, expiresAt: share.expiresAt });
   });
   return app;

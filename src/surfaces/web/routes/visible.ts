@@ -5,11 +5,11 @@ import type { OrchestrationStore } from '../../../work/orchestration/orchestrati
 import type { RunStore } from '../../../work/subagents/run-store.ts';
 import type { WebEnv } from '../auth/guard.ts';
 
-/** Where the routes find a run or a plan, and who sees which chats: the chats they are in (every chat, for an owner). */
+/** Where the routes find a run or a plan, and who sees which chats: the chats they are in (every chat, for an owner: BRIDGE_OWNERS, by default the first of BRIDGE_ALLOWED_USERS). */
 export interface Visible {
   runs: Pick<RunStore, 'find'>;
   orchestrations: Pick<OrchestrationStore, 'get'>;
-  access: Pick<ChatAccess, 'sees'>;
+  access: Pick<ChatAccess, 'sees' | 'isOwner'>;
 }
 
 /** The person asking, by their session. */
