@@ -185,22 +185,19 @@ export async function createApp(options: {
   );
   const files = { inboxes, transcriber: config.transcribe && new Transcriber(config.transcribe) };
   const review = new RunReview({ store: runStore, audit, checkoutBusy: (root) => checkoutBusy(root, chats, runStore) });
+  // What the commands and the surfaces (the API, the web pages) both work with.
+  const shared = { subagents, orchestrator, review, ledger, web, conversations };
   const services = commandServices({
+    ...shared,
     config,
-    subagents,
-    review,
-    orchestrator,
     approvals,
     agents,
     trust,
     audit,
-    ledger,
     budget,
     personBudget,
     scheduler,
     people,
-    web,
-    conversations,
     roundTrips: options.roundTrips,
   });
   const bot = new Bot({
@@ -274,17 +271,12 @@ export async function createApp(options: {
     async start() {
       surfaces = await startSurfaces({
         ...common,
+        ...shared,
         bot,
         host,
-        subagents,
-        orchestrator,
         runStore,
         orchestrationStore,
         access,
-        ledger,
-        review,
-        web,
-        conversations,
         routes: options.routes ?? [],
         scrapeMetrics: options.scrapeMetrics,
       });
