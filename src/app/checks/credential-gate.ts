@@ -15,20 +15,19 @@ export type CredentialGate = (adapter: Adapter) => Promise<string | undefined>;
  * again at its next turn, as someone may have logged in meanwhile.
  */
 export function credentialGate(env: Record<string, string | undefined>): CredentialGate {
-  const ready = new Set<string>();
-  const asking = new Map<string, Promise<string | undefined>>();
+  // Each CLI's answer, kept while it is asked and once it has credentials.
+  const answers = new Map<string, Promise<string | undefined>>();
   return (adapter) => {
-    if (ready.has(adapter.name) || !adapter.doctor.credentials) return Promise.resolve(undefined);
-    let answer = asking.get(adapter.name);
+    if (!adapter.doctor.credentials) return Promise.resolve(undefined);
+    let answer = answers.get(adapter.name);
     if (!answer) {
       answer = lacking(adapter, env)
         .catch(() => undefined)
         .then((line) => {
-          if (!line) ready.add(adapter.name);
+          if (line) answers.delete(adapter.name);
           return line;
-        })
-        .finally(() => asking.delete(adapter.name));
-      asking.set(adapter.name, answer);
+        });
+      answers.set(adapter.name, answer);
     }
     return answer;
   };
