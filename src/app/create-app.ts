@@ -28,7 +28,10 @@ import type { BridgeConfig } from './config.ts';
 import { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import type { ChatStore } from '../kernel/store/chat-store.ts';
 import { RunStore } from '../work/subagents/run-store.ts';
-import { AgentInbox } from '../chat/agent/agent-inbox.ts';
+import { AgentInbox, orchestrationReport, runReport } from '../chat/agent/agent-inbox.ts';
+import { Outbox } from '../work/outbox/outbox.ts';
+import { runAnnouncements } from '../work/outbox/run-announcements.ts';
+import { orchestrationAnnouncements } from '../work/outbox/orchestration-announcements.ts';
 import { MCP_SERVER_NAME } from '../work/tools/mcp-endpoint.ts';
 import { APPROVAL_TOOL } from '../work/tools/definitions/approve-tool.ts';
 import { Inbox } from '../engine/files/inbox.ts';
@@ -45,7 +48,6 @@ import { WebLogins } from '../surfaces/web/auth/web-logins.ts';
 import type { WebOutbound } from '../surfaces/web/chat/web-outbound.ts';
 import { startSurfaces } from './surfaces.ts';
 import { agentTools } from './agent-tools.ts';
-import { announcements } from './announcements.ts';
 import type { RemoteSessions } from '../work/workers/remote-sessions.ts';
 import { chatSessions } from './chats.ts';
 import { wireRuns } from './runs.ts';
@@ -217,7 +219,24 @@ export async function createApp(options: {
   questions.wire((kind, handler) => bot.button(kind, handler));
   hostQuestions.wire((kind, handler) => bot.button(kind, handler));
   const agentInbox = new AgentInbox(bot, settings.subagents.announceTo === 'both');
-  const outbox = announcements({ out, runStore, orchestrationStore, settings, agentInbox, log });
+  // What is owed to the chats (runs' and orchestrations' results), announced once each, and handed back to the agent that asked.
+  const outbox = new Outbox({
+    out,
+    log,
+    sources: [
+      runAnnouncements({
+        store: runStore,
+        documentOverChars: settings.answerAsDocumentOverChars,
+        retentionMinutes: settings.subagents.retentionMinutes,
+        toAgent: (runs) => agentInbox.deliver(runs.map(runReport)),
+      }),
+      orchestrationAnnouncements({
+        store: orchestrationStore,
+        documentOverChars: settings.answerAsDocumentOverChars,
+        toAgent: (records) => agentInbox.deliver(records.map(orchestrationReport)),
+      }),
+    ],
+  });
   subagents.onEnded((run) => {
     sessionTools.release(run.runId); // and with its secret, its open questions
     outbox.kick();
