@@ -123,17 +123,7 @@ async function startWeb(parts: SurfaceParts): Promise<{ close(): Promise<void> }
     allowed: (identity) => bot.allowlist.isAllowedAnywhere(identity),
     runs: parts.runStore,
     orchestrations: parts.orchestrationStore,
-    liveSessions: () =>
-      bot.chats
-        .active()
-        .filter((chat) => chat.agent.hasLiveProcess)
-        .map((chat) => ({
-          chat: chat.record.key,
-          address: chat.address,
-          cli: chat.record.cli,
-          working: chat.busy,
-          ...(chat.agent.liveWhere ? { worker: chat.agent.liveWhere } : {}),
-        })),
+    chats: bot.chats,
     registry: parts.subagents.registry,
     isAdmin: (identity) => bot.allowlist.roleOf({ transport: WEB, chat: '-' }, { id: '-', identity }) === 'admin',
     // Webhooks share the server and none of its sessions: each delivery is signed with its hook's secret.

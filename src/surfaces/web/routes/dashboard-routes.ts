@@ -12,6 +12,7 @@ import { followRun } from '../../../work/subagents/follow-run.ts';
 import type { RunStore } from '../../../work/subagents/run-store.ts';
 import type { Subagents } from '../../../work/subagents/subagents.ts';
 import type { UsageLedger } from '../../../engine/usage/usage-ledger.ts';
+import type { ChatSessions } from '../../../chat/session/chat-sessions.ts';
 import type { WebEnv } from '../auth/guard.ts';
 import { orchestrationView } from '../views/orchestration-view.ts';
 import { runView } from '../views/run-view.ts';
@@ -39,19 +40,8 @@ export interface DashboardSources {
   outbound: WebOutbound;
   /** The chats' records: their titles, kept from their messages. */
   store: Pick<ChatStore, 'get'>;
-  /** The chats whose CLI is kept between turns now, and where it runs. */
-  liveSessions: () => LiveSessionInfo[];
-}
-
-/** A chat's kept CLI, as the dashboard shows it. */
-export interface LiveSessionInfo {
-  /** The chat's key, and its address (who may see it is decided by the address). */
-  chat: string;
-  address: ChatRef;
-  cli: string;
-  /** The worker it runs on (BRIDGE_SESSION_WORKERS); none: on the bridge's own host. */
-  worker?: string;
-  working: boolean;
+  /** The chats' sessions: those whose CLI is kept between turns now, and where it runs. */
+  chats: Pick<ChatSessions, 'active'>;
 }
 
 /** Ended runs the table shows from the archive, besides the live ones. */
@@ -95,8 +85,18 @@ export function dashboardRoutes(sources: DashboardSources): Hono<WebEnv> {
 
   // Where each chat's session runs: on the bridge's host, or on which worker.
   app.get('/sessions', async (c) => {
-    const seen = await sources.access.filter(person(c), sources.liveSessions(), (session) => session.address);
-    return c.json(seen.map(({ address: _address, ...session }) => ({ ...session, chatName: named(session.chat) })));
+    const live = sources.chats.active().filter((chat) => chat.agent.hasLiveProcess);
+    const seen = await sources.access.filter(person(c), live, (chat) => chat.address);
+    return c.json(
+      seen.map(({ record, busy, agent }) => ({
+        chat: record.key,
+        cli: record.cli,
+        working: busy,
+        // None: on the bridge's own host.
+        ...(agent.liveWhere ? { worker: agent.liveWhere } : {}),
+        chatName: named(record.key),
+      })),
+    );
   });
 
   app.get('/runs/:id', async (c) => {
