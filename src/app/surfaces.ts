@@ -8,7 +8,6 @@ import { DeliveryIds } from '../services/hooks/deliveries.ts';
 import { hookRoutes, MAX_BODY_BYTES as HOOK_BODY_BYTES } from '../services/hooks/hook-routes.ts';
 import { limitBody } from '../kernel/http/body-limit.ts';
 import { ConfigError } from '../kernel/errors/config-error.ts';
-import { RateLimit } from '../services/hooks/rate-limit.ts';
 import type { OrchestrationStore } from '../work/orchestration/orchestration-store.ts';
 import type { Orchestrator } from '../work/orchestration/orchestrator.ts';
 import type { InAppLogin, TransportHost, TransportRoute } from '../kernel/ports/transport.ts';
@@ -68,15 +67,7 @@ async function startApi(parts: SurfaceParts): Promise<{ close(): Promise<void> }
   const apiConfig = config.api!;
   // gRPC is loaded only when the API is served: a bridge without it starts without it.
   const { startApiServer } = await import('../surfaces/api/api-server.ts');
-  const api = await startApiServer(apiConfig, {
-    subagents: parts.subagents,
-    orchestrator: parts.orchestrator,
-    bot: parts.bot,
-    audit: parts.audit,
-    config,
-    reachable: (chat) => parts.store.knows(chat),
-    log,
-  });
+  const api = await startApiServer(apiConfig, parts);
   for (const client of ApiScopes.unscoped(apiConfig)) log.warn(unscopedWarning(client, config));
   const clients = apiConfig.tokens.length;
   log.info(`SubagentService listening on ${api.address}${apiConfig.tls ? ' (TLS)' : ''}, ${clients} client${clients === 1 ? '' : 's'}; ChatService beside it`);
@@ -105,7 +96,6 @@ async function startWeb(parts: SurfaceParts): Promise<{ close(): Promise<void> }
   const mountHooks = hookRoutes({
     hooks,
     deliveries: await DeliveryIds.open(config.dataDir),
-    limit: new RateLimit(),
     start: hookWork({
       bot,
       spawner: parts.subagents.spawner,

@@ -6,7 +6,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import type { DeliveryIds, DeliveryRecord } from './deliveries.ts';
 import type { Hook } from './hooks-file.ts';
-import type { RateLimit } from './rate-limit.ts';
+import { RateLimit } from './rate-limit.ts';
 import { limitBody } from '../../kernel/http/body-limit.ts';
 import { signedBy } from './signature.ts';
 import { fillPrompt, matches } from './template.ts';
@@ -22,7 +22,6 @@ export type HookStarted = { turn: string } | { run: string } | { refused: string
 export interface HookRoutesParts {
   hooks: readonly Hook[];
   deliveries: DeliveryIds;
-  limit: RateLimit;
   /** Starts the hook's work with its filled prompt. */
   start: (hook: Hook, prompt: string) => Promise<HookStarted>;
   audit: Pick<AuditLog, 'record'>;
@@ -49,6 +48,7 @@ interface Outcome {
  */
 export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
   const byName = new Map(parts.hooks.map((hook) => [hook.name, hook]));
+  const limit = new RateLimit();
   const { audit, log } = parts;
 
   const record = (c: Context, hook: Hook | undefined, name: string, outcome: Outcome) => {
@@ -116,7 +116,7 @@ export function hookRoutes(parts: HookRoutesParts): (app: Hono) => void {
         const signed = signedBy(hook, body, { hubSignature: c.req.header('x-hub-signature-256'), authorization: c.req.header('authorization') });
         if (!signed)
           return refuse(c, hook, name, 401, hook.signature === 'github' ? 'X-Hub-Signature-256 is missing or does not match the body.' : BEARER_REFUSED);
-        const limited = parts.limit.take(name, hook.perMinute);
+        const limited = limit.take(name, hook.perMinute);
         if (!limited.ok)
           return refuse(c, hook, name, 429, `More than ${hook.perMinute} deliveries a minute.`, { 'Retry-After': String(limited.retryAfterSeconds) });
         // GitHub names every delivery; a bearer sender may (Idempotency-Key), and two alerts alike without one are two alerts.

@@ -2,6 +2,7 @@ import { status, type Metadata, type sendUnaryData, type ServerUnaryCall, type S
 import type { PeopleSettings } from '../../chat/people/people-settings.ts';
 import { isNoChat, wholeChatKey, type ChatRef } from '../../kernel/ports/chat.ts';
 import type { Log } from '../../kernel/log/logger.ts';
+import type { ChatStore } from '../../kernel/store/chat-store.ts';
 import type { ApiClients } from './auth.ts';
 import type { ApiScopes } from './scopes.ts';
 import { chatOf } from './convert.ts';
@@ -12,8 +13,8 @@ export interface CallDeps {
   config: Pick<PeopleSettings, 'bareNumbers'>;
   clients: ApiClients;
   scopes: ApiScopes;
-  /** Whether the bot can write to this chat (`wholeChatKey`): someone allowed has talked to it there. */
-  reachable: (chat: string) => boolean;
+  /** Whether the bot can write to a chat (`wholeChatKey`): someone allowed has talked to it there. */
+  store: Pick<ChatStore, 'knows'>;
   log: Log;
 }
 
@@ -63,7 +64,7 @@ export function mayActIn(deps: CallDeps, client: string, chat: ChatRef): void {
   const named = chat.transport === deps.config.bareNumbers ? chat.chat : wholeChatKey(chat);
   if (!deps.scopes.reaches(client, chat))
     throw new ApiError(status.PERMISSION_DENIED, `chat ${named} is outside the chats BRIDGE_API_SCOPES gives the client "${client}"`);
-  if (!deps.reachable(wholeChatKey(chat)))
+  if (!deps.store.knows(wholeChatKey(chat)))
     throw new ApiError(
       status.FAILED_PRECONDITION,
       `the bot cannot reach chat ${named}: nobody allowed has talked to it there yet (a bot may write only to chats that have talked to it)`,
