@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToPlainText } from '../../src/work/presentation/format/index.ts';
+import { markdownToPlainText } from './support/telegram.ts';
 
 const plain = markdownToPlainText;
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToPlainText } from '../../src/work/presentation/format/index.ts';
-import { markdownToTelegramHtml, splitForTelegram } from './support/telegram.ts';
+import { markdownToPlainText, markdownToTelegramHtml, splitForTelegram } from './support/telegram.ts';
 import { expectPiecesOf } from './support/pieces.ts';
 import { checkedSplit as split } from './support/split.ts';
 import { telegramHtmlProblems, visibleText } from './support/telegram-html.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { cascade, isFinished, overallStatus, readySteps } from '../../src/work/orchestration/schedule.ts';
 import { finalStep } from '../../src/work/orchestration/graph.ts';
-import { initialStates, type StepStates, type StepStatus } from '../../src/work/orchestration/state.ts';
+import type { StepStates, StepStatus } from '../../src/work/orchestration/state.ts';
 import { validatePlan } from '../../src/work/orchestration/validate.ts';
 import type { Plan } from '../../src/work/orchestration/plan.ts';
-import { fanOutFanIn, plan, step } from './support/plans.ts';
+import { fanOutFanIn, initialStates, plan, step } from './support/plans.ts';
 
 function withStatus(states: StepStates, status: StepStatus, ...ids: string[]): StepStates {
   return { ...states, ...Object.fromEntries(ids.map((id) => [id, { status }])) };

@@ -1,5 +1,4 @@
 import { own } from '../../kernel/store/own.ts';
-import type { Plan } from './plan.ts';
 
 export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'stopped';
 
@@ -12,10 +11,6 @@ export interface StepState {
 
 /** Keyed by step id. A step with no entry is pending. */
 export type StepStates = Record<string, StepState>;
-
-export function initialStates(plan: Plan): StepStates {
-  return Object.fromEntries(plan.steps.map((step) => [step.id, { status: 'pending' }]));
-}
 
 export function statusOf(states: StepStates, id: string): StepStatus {
   return own(states, id)?.status ?? 'pending';

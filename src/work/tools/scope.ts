@@ -12,7 +12,7 @@ export interface ToolScope {
   depth: number;
   /** The CLI session id of the caller right now, recorded on the runs it spawns. */
   sessionId(): string | undefined;
-  /** A main session's: the id of the person whose message the running turn answers. */
+  /** A main session's: the id of the person whose message the running turn answers (none: a turn nobody typed, or none running). */
   turnBy?(): { id: string; key: string } | undefined;
   /** Whose result hand-back this is: main sessions get results as new turns. */
   kind: 'main' | 'subagent';

@@ -25,12 +25,8 @@ export const MAIN_SESSION_PROMPT = [
 ].join('\n');
 
 /** A main session asking for its tools: its chat, its CLI, its CLI session id as it is now, and how it treats permissions. */
-export interface MainSession {
-  address: ChatRef;
+export interface MainSession extends Pick<ToolScope, 'address' | 'sessionId' | 'turnBy'> {
   adapter: Adapter;
-  sessionId: () => string | undefined;
-  /** The id of the person whose message the turn running now answers (none: a turn nobody typed, or none running). */
-  turnBy?: () => { id: string; key: string } | undefined;
   /** What the session runs with on its CLI (`ask` only where the CLI can ask: see effectiveMode). */
   mode: PermissionMode;
   /** The tools waiting for the chat's answer, for the turn's progress message. */

@@ -1,3 +1,4 @@
+import { jsonOf } from '../../kernel/protocols/decoder.ts';
 import type { Conversation, TurnStep } from './conversation.ts';
 
 /** The export's JSON: its name and version say what reads it. */
@@ -31,9 +32,6 @@ function stepJson(step: TurnStep): unknown {
 
 /** The input as JSON where it was kept whole; a cut one stays the text it is. */
 function parsed(input: string): unknown {
-  try {
-    return JSON.parse(input) as unknown;
-  } catch {
-    return input;
-  }
+  const json = jsonOf(input);
+  return json === undefined ? input : json;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { KeyedSerializer } from '../../kernel/concurrency/keyed-serializer.ts';
 import type { TranscriptEntry } from './transcript-entry.ts';
 import { cut, readRotated } from '../subagents/run-log.ts';
+import { jsonOf } from '../../kernel/protocols/decoder.ts';
 
 /** A chat's transcript rotates past this (`.1` keeps the part before): at most twice it on disk per chat. */
 export const TRANSCRIPT_MAX_BYTES = 4 * 1024 * 1024;
@@ -54,15 +55,8 @@ export class Transcripts {
   /** Every kept line of the chat's transcript, oldest first (lines still on their way included). */
   async read(chat: string): Promise<TranscriptEntry[]> {
     await this.writes.run(chat, async () => {});
-    const entries: TranscriptEntry[] = [];
-    for (const line of await readRotated(this.fileOf(chat))) {
-      try {
-        entries.push(JSON.parse(line) as TranscriptEntry);
-      } catch {
-        // a line torn by a crash mid-append
-      }
-    }
-    return entries;
+    // A line torn by a crash mid-append is left out.
+    return (await readRotated(this.fileOf(chat))).flatMap((line) => jsonOf<TranscriptEntry>(line) ?? []);
   }
 
   /** Resolves once everything recorded so far is on disk (a shutdown waits for it). */

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
-import { markdownToPlainText } from '../../../src/work/presentation/format/index.ts';
-import { markdownToTelegramHtml, splitForTelegram } from './telegram.ts';
+import { markdownToPlainText, markdownToTelegramHtml, splitForTelegram } from './telegram.ts';
 import { expectPiecesOf } from './pieces.ts';
 import { telegramHtmlProblems, visibleText } from './telegram-html.ts';
 import { isWellFormed } from './unicode.ts';

@@ -9,6 +9,11 @@ import { renderHtml } from '../../../src/transports/telegram/format/html.ts';
 export { escapeHtml } from '../../../src/kernel/rich/html.ts';
 export { renderHtml } from '../../../src/transports/telegram/format/html.ts';
 
+/** The answer without markup; link targets follow their labels in parentheses. */
+export function markdownToPlainText(md: string): string {
+  return plainText(parseMarkdown(md));
+}
+
 /** Markdown to Telegram's HTML subset (parse_mode: 'HTML'). */
 export function markdownToTelegramHtml(md: string): string {
   return renderHtml(parseMarkdown(md));

@@ -1,8 +1,14 @@
 import { PlanError, type Plan, type PlanStep, type Strategy } from '../../../src/work/orchestration/plan.ts';
+import type { StepStates } from '../../../src/work/orchestration/state.ts';
 
 /** A step as validatePlan returns it: name = id, no worktree, unless `extra` says otherwise. */
 export function step(id: string, depends_on: string[] = [], extra: Partial<PlanStep> = {}): PlanStep {
   return { id, name: id, prompt: `do ${id}`, worktree: false, depends_on, ...extra };
+}
+
+/** Every step of the plan pending, as an orchestration starts. */
+export function initialStates(plan: Plan): StepStates {
+  return Object.fromEntries(plan.steps.map((step) => [step.id, { status: 'pending' }]));
 }
 
 export function plan(strategy: Strategy, steps: PlanStep[]): Plan {
