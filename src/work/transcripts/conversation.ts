@@ -23,40 +23,25 @@ export interface Conversation {
   earlierTurnsGone?: boolean;
 }
 
-export interface ConversationTurn {
+export interface ConversationTurn extends Pick<LineOf<'prompt'>, 'by' | 'sender'>, Pick<LineOf<'end'>, 'error' | 'costUsd' | 'durationMs'> {
   at: number;
   /** What started it; none: a turn of a run after its task (a message sent to it). */
   prompt?: string;
-  /** Who sent the prompt (`<transport>:<id>`); none: the bridge's own. */
-  by?: string;
-  /** Who sent it, as people read it (a name, `⏰ Schedule #2`). */
-  sender?: string;
   steps: TurnStep[];
   answer?: string;
   /** How it ended: completed, failed, stopped, timed_out; none: still at work (or cut by a restart). */
   status?: string;
-  error?: string;
-  costUsd?: number;
-  durationMs?: number;
 }
 
+/** A line of the record of one kind, but for the turn and the time it shares with the turn's other lines. */
+type LineOf<K extends TranscriptEntry['kind']> = Omit<Extract<TranscriptEntry, { kind: K }>, 'turn' | 'at' | 'kind'>;
+
 export type TurnStep =
-  | { kind: 'text'; text: string; nested?: true }
+  | ({ kind: 'text' } & LineOf<'text'>)
   /** A message sent into the turn while it worked. */
-  | { kind: 'message'; text: string; by?: string; sender?: string }
-  | {
-      kind: 'tool';
-      id: string;
-      name: string;
-      /** What it does, in a few words (`npm test`, `src/a.ts`). */
-      summary: string;
-      /** The call's input as JSON (its start, for a long one). */
-      input: string;
-      /** The start of its output; none: it had not ended. */
-      output?: string;
-      isError?: boolean;
-      nested?: true;
-    };
+  | ({ kind: 'message' } & LineOf<'steer'>)
+  /** A tool call, and once it ended the start of its output. */
+  | ({ kind: 'tool' } & LineOf<'tool'> & { output?: string; isError?: boolean });
 
 /** A turn's steps, from its tool calls and prose in order; the last prose, when it is the answer, is the answer's. */
 export function withAnswer(steps: TurnStep[], answer: string | undefined): TurnStep[] {

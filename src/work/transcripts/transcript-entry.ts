@@ -21,9 +21,8 @@ export type TranscriptEntry = { turn: string; at: number } & (
   | { kind: 'text'; text: string; nested?: true }
   /** A message sent into the turn while it worked (steering). */
   | { kind: 'steer'; text: string; by?: string; sender?: string }
+  /** A tool call: what it does in a few words (`npm test`, `src/a.ts`), and its input as JSON (its start, for a long one). */
   | { kind: 'tool'; id: string; name: string; summary: string; input: string; nested?: true }
   | { kind: 'tool_end'; id: string; isError: boolean; output: string }
   | { kind: 'end'; status: TurnStatus; session?: string; answer: string; error?: string; costUsd?: number; durationMs?: number }
 );
-
-export type TranscriptKind = TranscriptEntry['kind'];

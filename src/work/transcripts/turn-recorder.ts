@@ -4,16 +4,8 @@ import type { TurnOutcome } from '../../engine/session/turn.ts';
 import type { TranscriptEntry } from './transcript-entry.ts';
 import type { Transcripts } from './transcripts.ts';
 
-/** What a turn's transcript is told at its start. */
-export interface TurnStart {
-  chat: string;
-  turn: string;
-  text: string;
-  by: string;
-  /** Who sent it, as people read it. */
-  sender?: string;
-  cli: string;
-}
+/** What a turn's transcript is told at its start: its chat (`chatKey`), and what its prompt's line says. */
+export type TurnStart = { chat: string; by: string } & Pick<Extract<TranscriptEntry, { kind: 'prompt' }>, 'turn' | 'text' | 'sender' | 'cli'>;
 
 /** One turn's lines of its chat's transcript, as the turn goes: its prompt, its events (entryOf), its end. */
 export function turnRecorder(transcripts: Transcripts, start: TurnStart) {
