@@ -1,9 +1,9 @@
 import { nanoid } from 'nanoid';
 import type { ButtonHandler, ButtonKind } from '../../kernel/ports/buttons.ts';
 import { awaitAnswer, choiceButton } from './question.ts';
-import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type ChatRef, type MessageRef, type Outbound } from '../../kernel/ports/chat.ts';
+import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type ChatRef, type MessageRef } from '../../kernel/ports/chat.ts';
 import { code, italic, lines, rich, type RichText } from '../../kernel/rich/index.ts';
-import type { MayAnswer } from './who-may-answer.ts';
+import type { ApprovalOptions } from './approval-broker.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 
 /** What a person said of a host the sandbox was asked to reach, or that nobody said anything in time. */
@@ -26,15 +26,8 @@ interface Open {
 export class HostQuestions {
   private readonly open = new Map<string, Open>();
 
-  constructor(
-    private readonly options: {
-      out: Outbound;
-      /** No answer within this long: refused (approvalTimeoutSeconds). */
-      timeoutMs: number;
-      mayAnswer: MayAnswer;
-      log: Log;
-    },
-  ) {}
+  /** Asked as the approvals are: by the same timeout, of the same people. */
+  constructor(private readonly options: Pick<ApprovalOptions, 'out' | 'timeoutMs' | 'mayAnswer'> & { log: Log }) {}
 
   /** Routes the presses of its buttons, through `button` (the bridge's). */
   wire(button: <P>(kind: ButtonKind<P>, handler: ButtonHandler<P>) => void): void {

@@ -1,7 +1,7 @@
 import type { ChatRef } from '../../kernel/ports/chat.ts';
 import type { Delivery } from '../subagents/delivery.ts';
-import type { ToolPolicy } from '../../kernel/policy/tool-policy.ts';
 import type { Requester } from '../subagents/record.ts';
+import type { SpawnOrigin } from '../subagents/spawner.ts';
 import type { Plan } from './plan.ts';
 import type { StepState } from './state.ts';
 
@@ -24,7 +24,7 @@ export interface OrchestrationRecord {
   chat: ChatRef;
   requester: Requester;
   /** Where the steps start from, fixed when the plan is made: they carry its author's depth and limits. */
-  origin: { cwd: string; cli: string; depth: number; policy?: ToolPolicy };
+  origin: Pick<SpawnOrigin, 'cwd' | 'cli' | 'depth' | 'policy'>;
   plan: Plan;
   steps: Record<string, StepRecord>;
   status: OrchestrationStatus;

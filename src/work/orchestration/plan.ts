@@ -1,25 +1,19 @@
+import type { SpawnIntent } from '../subagents/spawner.ts';
+
 /** How the steps are ordered: all at once, one after another, or by their dependencies. */
 export const STRATEGIES = ['parallel', 'sequential', 'dag'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
-/** One subagent run of an orchestration. */
-export interface PlanStep {
+/** One subagent run of an orchestration: what its spawn asks for, as /spawn would. */
+export interface PlanStep extends Pick<SpawnIntent, 'cli' | 'model' | 'agent' | 'allow' | 'autoApprove' | 'maxTurns'> {
   id: string;
   /** For people; defaults to the id. */
   name: string;
   prompt: string;
-  cli?: string;
-  model?: string;
-  agent?: string;
   /** Run in a git worktree of its own, so steps running together don't edit one checkout. */
   worktree: boolean;
   /** Ids of the steps whose results this one needs; filled in for `sequential` by validation. */
   depends_on: string[];
-  /** Only these tools, as /spawn --allow. */
-  allow?: string[];
-  /** The allowed tools are approved without asking, as /spawn --auto-approve. */
-  autoApprove?: boolean;
-  maxTurns?: number;
 }
 
 export interface Plan {

@@ -1,5 +1,6 @@
 import { escapeMarkdown } from './format/index.ts';
 import { displayPath } from './paths.ts';
+import { changeCounts } from './review.ts';
 import { formatCost, formatDuration, formatTokens } from './progress.ts';
 import { bold, type RichText } from '../../kernel/rich/index.ts';
 import { displayName, runtimeMs, type SubagentRunRecord } from '../subagents/record.ts';
@@ -38,13 +39,8 @@ export function statsLine(run: SubagentRunRecord): string {
 /** Where the run's work is: its branch and what changed there. */
 function worktreeLine(worktree: NonNullable<SubagentRunRecord['worktree']>, worker: string | undefined): string {
   const summary = worktree.summary;
-  const changes = summary
-    ? [
-        `${summary.commits} commit${summary.commits === 1 ? '' : 's'}`,
-        `${summary.filesChanged} file${summary.filesChanged === 1 ? '' : 's'} changed (+${summary.insertions} −${summary.deletions})`,
-        ...(summary.uncommittedFiles ? [`${summary.uncommittedFiles} uncommitted`] : []),
-      ].join(', ')
-    : 'changes unknown';
+  const uncommitted = summary?.uncommittedFiles ? `, ${summary.uncommittedFiles} uncommitted` : '';
+  const changes = summary ? `${changeCounts(summary, summary.commits)}${uncommitted}` : 'changes unknown';
   const stat = summary?.stat.trim() ? `\n\n\`\`\`\n${summary.stat.trim()}\n\`\`\`` : '';
   // A worker's worktree is on its machine, out of reach of Diff, Merge and Discard here.
   const where = worker ? `worktree ${worktree.path} on the worker ${escapeMarkdown(worker)}` : `worktree ${worktree.path}`;

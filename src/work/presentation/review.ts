@@ -4,6 +4,7 @@ import { code, lines, plain, rich, type RichText } from '../../kernel/rich/index
 import { displayName, type SubagentRunRecord } from '../subagents/record.ts';
 import type { ReviewDiff, ReviewDiscard, ReviewMerge, ReviewRefused } from '../subagents/run-review.ts';
 import { displayPath } from './paths.ts';
+import type { DiffCounts } from '../../engine/worktrees/types.ts';
 
 /** What a review button asks: a run's diff, merge or discard, a discard's confirmation (of so many commits), or keeping it after all. */
 export type ReviewPress = { action: 'diff' | 'merge' | 'discard' | 'keep'; runId: string } | { action: 'confirm'; runId: string; commits: number };
@@ -48,7 +49,7 @@ export function diffFilename(diff: Extract<ReviewDiff, { ok: true }>): string {
 /** `📄 #3 Fix login · bridge/fix-login-x… against 1a2b3c4: 2 commits, 3 files changed (+10 −2)`, and what is not in it. */
 export function diffCaption(diff: Extract<ReviewDiff, { ok: true }>): RichText {
   const { run } = diff;
-  const head = rich`📄 #${run.number} ${displayName(run)} · ${code(diff.branch)} against ${code(diff.base.slice(0, 7))}: ${changes(diff)}`;
+  const head = rich`📄 #${run.number} ${displayName(run)} · ${code(diff.branch)} against ${code(diff.base.slice(0, 7))}: ${changeCounts(diff, diff.commitCount)}`;
   return lines([head, ...notIncluded(diff)]);
 }
 
@@ -68,7 +69,7 @@ function notIncluded(diff: Extract<ReviewDiff, { ok: true }>): string[] {
 
 export function mergedText(result: Extract<ReviewMerge, { ok: true }>): RichText {
   const { run, merge } = result;
-  const done = rich`🔀 Merged #${run.number} ${displayName(run)} into ${code(merge.into)} in ${code(displayPath(merge.repoRoot))} as ${code(merge.commit.slice(0, 7))}: ${changes(merge, merge.commits)}.`;
+  const done = rich`🔀 Merged #${run.number} ${displayName(run)} into ${code(merge.into)} in ${code(displayPath(merge.repoRoot))} as ${code(merge.commit.slice(0, 7))}: ${changeCounts(merge, merge.commits)}.`;
   const after = result.removed
     ? rich`Its worktree and branch ${code(run.worktree!.branch)} are removed.`
     : rich`Its worktree is kept (${result.kept ?? 'it could not be removed'}); ${code(`/discard ${run.number}`)} removes it.`;
@@ -106,7 +107,8 @@ export function refusedText(refusal: ReviewRefused): RichText {
   return plain(`${refusal.refusal === 'not_allowed' ? '⛔' : '⚠️'} ${refusal.message}`);
 }
 
-function changes(counts: { commitCount?: number; filesChanged: number; insertions: number; deletions: number }, commits = counts.commitCount ?? 0): string {
+/** `2 commits, 3 files changed (+10 −2)`. */
+export function changeCounts(counts: DiffCounts, commits: number): string {
   const files = `${counts.filesChanged} file${counts.filesChanged === 1 ? '' : 's'} changed (+${counts.insertions} −${counts.deletions})`;
   return `${commits} commit${commits === 1 ? '' : 's'}, ${files}`;
 }
