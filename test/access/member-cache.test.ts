@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CachedMembers } from '../../src/work/access/member-cache.ts';
 import type { ChatMembers } from '../../src/kernel/ports/chat-members.ts';
 import { chatRef } from '../../src/kernel/ports/chat.ts';
@@ -21,6 +21,8 @@ function counted(answer: (chat: string, person: string) => boolean | Error, held
 const group = (id: number, thread?: number) => chatRef('telegram', id, thread);
 
 describe('the members cache', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('asks once for look-ups under way at the same time, and once per chat and person while the answer holds', async () => {
     const { source, asked, settleAll } = counted((_chat, person) => person === 'telegram:1', true);
     const cache = new CachedMembers(source);
@@ -35,24 +37,25 @@ describe('the members cache', () => {
   });
 
   it('keeps a member longer than a stranger, and a failure only briefly', async () => {
-    let now = 0;
+    vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+    const at = (now: number) => vi.setSystemTime(now);
     let fails = true;
     const { source, asked } = counted((chat, person) => (chat === '-6' && fails ? new Error('Bot API unreachable') : person === 'telegram:1'));
-    const cache = new CachedMembers(source, { memberMs: 300_000, strangerMs: 30_000, failedMs: 10_000, now: () => now });
+    const cache = new CachedMembers(source, { memberMs: 300_000, strangerMs: 30_000, failedMs: 10_000 });
     await cache.isMember(group(-5), 'telegram:1');
     await cache.isMember(group(-5), 'telegram:2');
     await expect(cache.isMember(group(-6), 'telegram:1')).rejects.toThrow('unreachable');
-    now = 9_999;
+    at(9_999);
     await expect(cache.isMember(group(-6), 'telegram:1')).rejects.toThrow('unreachable');
     expect(asked).toHaveLength(3);
     fails = false;
-    now = 10_000;
+    at(10_000);
     expect(await cache.isMember(group(-6), 'telegram:1')).toBe(true);
-    now = 40_000; // the stranger is asked again, the members are not
+    at(40_000); // the stranger is asked again, the members are not
     await cache.isMember(group(-5), 'telegram:1');
     await cache.isMember(group(-5), 'telegram:2');
     expect(asked.slice(3)).toEqual(['-6/telegram:1', '-5/telegram:2']);
-    now = 310_000;
+    at(310_000);
     await cache.isMember(group(-5), 'telegram:1');
     expect(asked.at(-1)).toBe('-5/telegram:1');
   });

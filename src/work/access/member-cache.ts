@@ -10,7 +10,6 @@ export interface MemberCacheOptions {
   failedMs: number;
   /** Answers kept at most; the oldest go first. */
   maxEntries: number;
-  now?: () => number;
 }
 
 export const MEMBER_CACHE_DEFAULTS: MemberCacheOptions = { memberMs: 5 * 60_000, strangerMs: 30_000, failedMs: 10_000, maxEntries: 10_000 };
@@ -35,7 +34,7 @@ export class CachedMembers implements ChatMembers {
 
   isMember(chat: ChatRef, person: string): Promise<boolean> {
     const key = `${wholeChatKey(chat)}\n${person}`;
-    const now = this.now();
+    const now = Date.now();
     const held = this.entries.get(key);
     if (held && held.until > now) return held.answer;
     this.entries.delete(key);
@@ -45,8 +44,8 @@ export class CachedMembers implements ChatMembers {
     this.entries.set(key, entry);
     this.bound();
     answer.then(
-      (member) => (entry.until = this.now() + (member ? this.options.memberMs : this.options.strangerMs)),
-      () => (entry.until = this.now() + this.options.failedMs),
+      (member) => (entry.until = Date.now() + (member ? this.options.memberMs : this.options.strangerMs)),
+      () => (entry.until = Date.now() + this.options.failedMs),
     );
     return answer;
   }
@@ -57,9 +56,5 @@ export class CachedMembers implements ChatMembers {
       if (this.entries.size <= this.options.maxEntries) return;
       this.entries.delete(key);
     }
-  }
-
-  private now(): number {
-    return this.options.now?.() ?? Date.now();
   }
 }

@@ -56,15 +56,8 @@ export interface ApprovalOptions {
 }
 
 /** A question waiting for Allow or Deny, as the dashboard shows it. */
-export interface WaitingQuestion {
+export interface WaitingQuestion extends Pick<Asker, 'chatKey' | 'runId' | 'title'>, Pick<Pending, 'tool' | 'input' | 'askedAt'> {
   id: string;
-  chatKey: string;
-  /** The run asking, when a subagent run asks (none: the chat's main session). */
-  runId?: string;
-  title: string;
-  tool: string;
-  input: Record<string, unknown>;
-  askedAt: number;
   /** What "Allow <tool> for this …" would cover, where it may be given (not to a turn nobody typed, nor under a rule needing several people). */
   grant?: 'run' | 'session';
   /** Under a rule needing several people's Allow: the rule, how many, and who has approved so far. */

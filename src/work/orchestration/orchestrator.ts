@@ -58,6 +58,7 @@ export interface OrchestratorOptions {
  * first, so a restart picks up where it was.
  */
 export class Orchestrator {
+  /** One change at a time per orchestration: steps ending together must not race. */
   private readonly changes = new KeyedSerializer();
   private sweeping: { stop: () => void } | undefined;
   private readonly progressTimers = new Map<string, NodeJS.Timeout>();
@@ -75,7 +76,7 @@ export class Orchestrator {
         get: (id) => this.get(id),
         runOf: (runId) => this.run(runId),
         remember: (id, picture) =>
-          this.locked(id, async () => {
+          this.changes.run(id, async () => {
             const record = this.get(id);
             if (record) await this.options.store.save({ ...record, picture });
           }),
@@ -83,7 +84,7 @@ export class Orchestrator {
       });
     options.subagents.onEnded((run) => {
       const tag = run.orchestration;
-      if (tag) void this.locked(tag.id, () => this.stepEnded(tag.id, run.runId, run));
+      if (tag) void this.changes.run(tag.id, () => this.stepEnded(tag.id, run.runId, run));
     });
   }
 
@@ -117,7 +118,7 @@ export class Orchestrator {
       fromMessage: origin.fromMessage,
     };
     await this.options.store.save(record);
-    await this.locked(record.id, async () => {
+    await this.changes.run(record.id, async () => {
       const ref = isNoChat(address)
         ? undefined
         : await this.options.out.send(address, this.progressText(record), replyTo !== undefined ? { replyTo } : {}).catch(() => undefined);
@@ -165,7 +166,7 @@ export class Orchestrator {
   /** Stops a whole orchestration: steps not started are skipped, running ones stopped. */
   async stop(id: string, by: string): Promise<boolean> {
     const running: string[] = [];
-    const stopped = await this.locked(id, async () => {
+    const stopped = await this.changes.run(id, async () => {
       const record = this.get(id);
       if (!record || record.status !== 'running') return false;
       const steps = { ...record.steps };
@@ -200,7 +201,7 @@ export class Orchestrator {
       (error) => this.log.error({ err: error }, 'sweeping finished orchestrations failed'),
     );
     for (const record of this.options.store.all().filter((o) => o.status === 'running')) {
-      await this.locked(record.id, async () => {
+      await this.changes.run(record.id, async () => {
         for (const state of Object.values(this.get(record.id)!.steps)) {
           const run = state.runId ? this.run(state.runId) : undefined;
           if (state.status === 'running' && state.runId && (run?.endedAt || !run)) await this.stepEnded(record.id, state.runId, run);
@@ -239,32 +240,22 @@ export class Orchestrator {
     for (const stepId of record.stoppedBy ? [] : readySteps(record.plan, record.steps)) {
       record = this.get(id)!;
       const state = record.steps[stepId]!;
-      const spawned = await this.spawnStep(record, stepId);
+      // Its prompt carries the results of the steps it depends on.
+      const task = promptWithUpstream(record.plan, stepId, record.steps);
+      const origin = { address: record.chat, requester: record.requester, ...record.origin, orchestration: { id: record.id, step: stepId } };
+      const spawned = await this.options.subagents.spawner.spawn(stepIntent(stepById(record.plan, stepId), task), origin);
       const steps = { ...record.steps };
-      if (typeof spawned === 'string') {
-        steps[stepId] = { ...state, status: 'failed', error: spawned, attempts: state.attempts + 1 };
+      if (!spawned.ok) {
+        steps[stepId] = { ...state, status: 'failed', error: spawned.error, attempts: state.attempts + 1 };
         await this.options.store.save({ ...record, steps: cascade(record.plan, steps, stepId) as typeof steps });
       } else {
         const { error: _retryNote, ...rest } = state;
-        steps[stepId] = { ...rest, status: 'running', runId: spawned.runId, runNumber: spawned.number, attempts: state.attempts + 1 };
+        steps[stepId] = { ...rest, status: 'running', runId: spawned.run.runId, runNumber: spawned.run.number, attempts: state.attempts + 1 };
         await this.options.store.save({ ...record, steps });
       }
     }
     await this.finishIfDone(id);
     this.showProgress(id);
-  }
-
-  /** A subagent run for the step, its prompt carrying the results it depends on; or why not. */
-  private async spawnStep(record: OrchestrationRecord, stepId: string): Promise<SubagentRunRecord | string> {
-    const step = stepById(record.plan, stepId);
-    const address = record.chat;
-    const result = await this.options.subagents.spawner.spawn(stepIntent(step, promptWithUpstream(record.plan, stepId, record.steps)), {
-      address,
-      requester: record.requester,
-      ...record.origin,
-      orchestration: { id: record.id, step: stepId },
-    });
-    return result.ok ? result.run : result.error;
   }
 
   /** The end is saved with its announcement pending in one write, then handed to the outbox. */
@@ -310,10 +301,5 @@ export class Orchestrator {
 
   private run(runId: string): SubagentRunRecord | undefined {
     return this.options.subagents.registry.get(runId);
-  }
-
-  /** One change at a time per orchestration: steps ending together must not race. */
-  private locked<T>(id: string, work: () => Promise<T>): Promise<T> {
-    return this.changes.run(id, work);
   }
 }

@@ -74,10 +74,8 @@ export function sessionConversation(entries: readonly TranscriptEntry[], session
  */
 export function runConversation(run: SubagentRunRecord, events: readonly AgentEvent[], chat: string): Conversation {
   const at = run.startedAt ?? run.createdAt;
-  const by =
-    run.requester.kind === 'user'
-      ? { by: personOf(run.requester.userId, run.chat.transport), ...(run.requester.name ? { sender: run.requester.name } : {}) }
-      : {};
+  const { requester } = run;
+  const by = requester.kind === 'user' ? { by: personOf(requester.userId, run.chat.transport), sender: requester.name } : {};
   const entries: TranscriptEntry[] = [{ turn: '0', at, kind: 'prompt', text: run.task, cli: run.cli, ...by }];
   /** What an `error` event said, by turn: a turn's own failed result says it instead. */
   const errors = new Map<string, string>();
