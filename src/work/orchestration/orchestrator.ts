@@ -63,11 +63,9 @@ export class Orchestrator {
   private sweeping: { stop: () => void } | undefined;
   private readonly progressTimers = new Map<string, NodeJS.Timeout>();
   private readonly lastProgress = new Map<string, number>();
-  private readonly log: Log;
   private readonly pictures: ProgressPictures | undefined;
 
   constructor(private readonly options: OrchestratorOptions) {
-    this.log = options.log;
     this.pictures =
       options.progressPicture &&
       new ProgressPictures({
@@ -198,7 +196,7 @@ export class Orchestrator {
     this.sweeping = every(
       SWEEP_INTERVAL_MS,
       () => store.sweep(Date.now(), retention.ms, retention.perChat),
-      (error) => this.log.error({ err: error }, 'sweeping finished orchestrations failed'),
+      (error) => this.options.log.error({ err: error }, 'sweeping finished orchestrations failed'),
     );
     for (const record of this.options.store.all().filter((o) => o.status === 'running')) {
       await this.changes.run(record.id, async () => {
@@ -289,7 +287,8 @@ export class Orchestrator {
     if (!record?.progressMessageId) return;
     this.lastProgress.set(id, Date.now());
     const ref = { ...record.chat, messageId: record.progressMessageId };
-    await warnIfFails(this.options.out.edit(ref, this.progressText(record)), this.log, "editing the orchestration's progress", { orchestration: record.id });
+    const { out, log } = this.options;
+    await warnIfFails(out.edit(ref, this.progressText(record)), log, "editing the orchestration's progress", { orchestration: record.id });
     // The picture follows the text, at most as often; the one drawn at the end shows how it ended.
     this.pictures?.update(id);
   }

@@ -30,7 +30,6 @@ const SUMMARY_CHARS = 70;
  */
 export class ProgressState {
   phase: Phase = 'working';
-  readonly startedAt: number;
   private readonly steps: ProgressStep[] = [];
   private hidden = 0;
   /** Messages steered into the turn, among the steps. */
@@ -55,12 +54,10 @@ export class ProgressState {
   constructor(
     /** The CLI at work (another takes over when a limit stops the first). */
     public title: string,
-    now = Date.now(),
+    readonly startedAt = Date.now(),
     /** Where the turn works, shown under the steps. */
     readonly where?: string,
-  ) {
-    this.startedAt = now;
-  }
+  ) {}
 
   /** The turn's tool calls: messages steered into it and hosts refused are shown among them, not counted. */
   get stepCount(): number {

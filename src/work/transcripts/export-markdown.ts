@@ -1,5 +1,6 @@
 import type { Conversation, ConversationTurn, TurnStep } from './conversation.ts';
 import { formatDuration, formatCost } from '../presentation/progress.ts';
+import { escapeHtmlText } from '../../kernel/rich/html.ts';
 
 /**
  * A conversation as Markdown a person reads (GitHub, an editor's preview): each turn's prompt
@@ -56,7 +57,7 @@ function stepMarkdown(step: TurnStep): string {
     return `**Sent while it worked${sender ? ` by ${escapeLine(sender)}` : ''}:**\n\n${quoted(step.text)}`;
   }
   const mark = step.output === undefined ? '…' : step.isError ? '✗' : '✓';
-  const summary = `🔧 ${escapeHtml(step.name)}${step.summary ? `: ${escapeHtml(oneLine(step.summary))}` : ''} ${mark}${step.nested ? ' (inside a subagent)' : ''}`;
+  const summary = `🔧 ${escapeHtmlText(step.name)}${step.summary ? `: ${escapeHtmlText(oneLine(step.summary))}` : ''} ${mark}${step.nested ? ' (inside a subagent)' : ''}`;
   return [
     `<details>\n<summary>${summary}</summary>`,
     `Input:\n\n${fenced(step.input, 'json')}`,
@@ -85,7 +86,6 @@ function who(sender: string | undefined, by: string | undefined): string | undef
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** A line of ours with someone's words in it: no Markdown of theirs begins a heading or a list there. */
 const escapeLine = (text: string) => oneLine(text).replace(/([\\`*_[\]<>])/g, '\\$1');
 const isoMinute = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
