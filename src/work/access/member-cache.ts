@@ -12,8 +12,6 @@ export interface MemberCacheOptions {
   maxEntries: number;
 }
 
-export const MEMBER_CACHE_DEFAULTS: MemberCacheOptions = { memberMs: 5 * 60_000, strangerMs: 30_000, failedMs: 10_000, maxEntries: 10_000 };
-
 type Entry = { until: number; answer: Promise<boolean> };
 
 /**
@@ -29,7 +27,7 @@ export class CachedMembers implements ChatMembers {
     private readonly source: ChatMembers,
     options: Partial<MemberCacheOptions> = {},
   ) {
-    this.options = { ...MEMBER_CACHE_DEFAULTS, ...options };
+    this.options = { memberMs: 5 * 60_000, strangerMs: 30_000, failedMs: 10_000, maxEntries: 10_000, ...options };
   }
 
   isMember(chat: ChatRef, person: string): Promise<boolean> {

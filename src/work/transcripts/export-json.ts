@@ -1,10 +1,6 @@
 import { jsonOf } from '../../kernel/protocols/decoder.ts';
 import type { Conversation, TurnStep } from './conversation.ts';
 
-/** The export's JSON: its name and version say what reads it. */
-export const EXPORT_FORMAT = 'jsonl-bridge.conversation';
-export const EXPORT_VERSION = 1;
-
 /**
  * A conversation as JSON a program reads: the same turns as the Markdown, times as ISO
  * strings, each tool call structured (its input parsed back where it was kept whole).
@@ -13,8 +9,9 @@ export function conversationJson(conversation: Conversation, exportedAt: Date, l
   const { turns, ...about } = conversation;
   return `${JSON.stringify(
     {
-      format: EXPORT_FORMAT,
-      version: EXPORT_VERSION,
+      // The format's name and version say what reads it.
+      format: 'jsonl-bridge.conversation',
+      version: 1,
       exportedAt: exportedAt.toISOString(),
       ...about,
       ...(leftOut ? { leftOut } : {}),
