@@ -157,8 +157,7 @@ export class Bot {
       log: this.log,
     });
     this.button(STOP_TURN, (press, turnId) => this.stopButton(press, turnId));
-    for (const command of options.commands)
-      for (const route of command.buttons ?? []) this.button(route.kind, (press, payload) => route.press(press, payload, this.scope));
+    for (const command of options.commands) command.buttons?.((kind, handler) => this.button(kind, handler), this.scope);
   }
 
   /** What every part of a command is given. */
@@ -169,10 +168,6 @@ export class Bot {
   /** Handles the presses of one kind of button, with its payload decoded (a press whose payload does not decode is answered here). */
   button<P>(kind: ButtonKind<P>, handler: ButtonHandler<P>): void {
     this.presses.on(kind, handler);
-  }
-
-  async statusExtras(chat: ChatSession): Promise<[string, string][]> {
-    return (await Promise.all(this.commands.map(async (command) => (command.status ? command.status(chat, this.scope) : [])))).flat();
   }
 
   /** Handles one message (a command, words for the agent, files, an answer): see `pipeline/`. Returns once it is accepted (a turn runs on in the background). */
@@ -219,18 +214,6 @@ export class Bot {
     const answer = await this.presses.press(press);
     // Shown where the press was (a notice, or a line in the chat, outside the Outbound): its commands as the app's people write them.
     return answer.text ? { ...answer, text: asWritten(answer.text, this.out.capabilities(press.address), this.commandNames) } : answer;
-  }
-
-  /** Stops the chat's turn, its queue, and whatever the stop hooks own (subagents). */
-  async stopChat(chat: ChatSession, reason: string, onlyOf?: string): Promise<string> {
-    const { running, dropped } = await chat.stop(reason);
-    const turn = running ? '⏹ Stopped the turn; the session goes on with your next message.' : 'No turn was running.';
-    const lines = [`${turn}${dropped ? ` Dropped ${dropped} waiting message${dropped === 1 ? '' : 's'}.` : ''}`];
-    for (const command of this.commands) {
-      const line = await command.stop?.(chat, reason, this.scope, onlyOf);
-      if (line) lines.push(line);
-    }
-    return lines.join('\n');
   }
 
   /**

@@ -11,7 +11,6 @@ export const dashboard: Command = {
   name: 'dashboard',
   description: 'Open the dashboard: runs, orchestrations, costs, the audit log, approvals and a chat page, in the Mini App or a browser',
   usage: '/dashboard',
-  access: 'member',
   async run({ bot, services, chat, message, reply }) {
     const web = services.web;
     if (!web) return plain('The dashboard is off: the operator sets BRIDGE_WEB_ADDR (and BRIDGE_WEB_URL, the address people reach it at) to serve it.');

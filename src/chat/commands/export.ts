@@ -14,7 +14,6 @@ export const exportCommand: Command = {
   name: 'export',
   description: "Send this chat's session, or a run, as Markdown and JSON, with a read-only link for its people",
   usage: '/export [run <#> | <#> | unshare]',
-  access: 'member',
   async run(ctx) {
     const [first = '', second, ...rest] = ctx.args.trim().split(/\s+/).filter(Boolean);
     if (!first) return exportSession(ctx);

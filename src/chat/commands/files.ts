@@ -9,7 +9,6 @@ export const file: Command = {
   name: 'file',
   description: "Send a file, or a directory zipped, from this chat's working directory",
   usage: '/file get <path>',
-  access: 'member',
   // Zipping a large directory may rightly take longer than a command.
   timeoutSeconds: (settings) => settings.fileTransferTimeoutSeconds,
   async run({ bot, chat, args, message, signal }) {

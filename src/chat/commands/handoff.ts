@@ -12,7 +12,6 @@ export const handoff: Command = {
   name: 'handoff',
   description: "The terminal command that continues this chat's session; on|off: under every answer",
   usage: '/handoff [on|off]',
-  access: 'member',
   async run({ bot, chat, args }) {
     const wanted = args.trim().toLowerCase();
     if (wanted === 'on' || wanted === 'off') {

@@ -2,7 +2,7 @@ import { asWritten } from '../../kernel/ports/capabilities.ts';
 import type { AgentCommand } from '../../kernel/protocols/index.ts';
 import { bold, code, lines, plain, rich, type RichText } from '../../kernel/rich/index.ts';
 import { CONSOLE } from '../../kernel/known-transports.ts';
-import { accessFor, type Command, type CommandContext } from '../dispatch/command.ts';
+import { askedWith, type Command, type CommandContext } from '../dispatch/command.ts';
 import { covers } from '../people/roles.ts';
 
 /** What the first messages of a chat can look like: a task, a background run, a move, a plan. */
@@ -35,7 +35,7 @@ export function helpText(commands: readonly Command[], intro?: string, transport
 /** The commands this person may use: /help shows nobody what they would be refused. */
 function theirs({ bot, chat, message }: Pick<CommandContext, 'bot' | 'chat' | 'message'>): readonly Command[] {
   const role = bot.allowlist.roleOf(chat.address, message.user);
-  return bot.commands.filter((command) => covers(role, accessFor(command, '')));
+  return bot.commands.filter((command) => covers(role, askedWith(command, '').access));
 }
 
 /** The agent's own slash commands (an ACP agent's, once its process listed them), which the chat passes through to it. */
@@ -53,7 +53,6 @@ export const start: Command = {
   name: 'start',
   description: 'What this bot does and how to use it',
   usage: '/start',
-  access: 'member',
   async run({ bot, chat, message }) {
     const cli = [...bot.config.adapters.keys()].join(', ');
     return helpText(
@@ -69,7 +68,6 @@ export const help: Command = {
   name: 'help',
   description: 'Commands and examples; with a command, its options',
   usage: '/help [command]',
-  access: 'member',
   async run({ bot, chat, message, reply, args }) {
     const asked = args.trim().replace(/^\//, '').toLowerCase();
     const capabilities = bot.out.capabilities(chat.address);

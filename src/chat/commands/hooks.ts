@@ -6,7 +6,6 @@ export const hooks: Command = {
   name: 'hooks',
   description: 'List the webhooks that start work in this chat, with their URLs',
   usage: '/hooks',
-  access: 'member',
   async run(ctx) {
     const { hooks: directory } = ctx.services;
     return hookList(directory.forChat(ctx.chat.address), directory);

@@ -9,7 +9,6 @@ export const orchestrate: Command = {
   name: 'orchestrate',
   description: 'Run a plan of subagent steps with dependencies',
   usage: '/orchestrate <plan: JSON, or one step a line: id <- deps: prompt>',
-  access: 'member',
   startsWork: true,
   // Its record keeps the message that asked for it: cut short before it was made, it is carried out again.
   effectOf: (key, _args, { services }) => ({ kind: services.orchestrator.madeFrom(key) ? 'done' : 'none' }),
@@ -27,7 +26,6 @@ export const orchestrations: Command = {
   name: 'orchestrations',
   description: "List or stop this chat's orchestrations",
   usage: '/orchestrations [list | stop <#|id>]',
-  access: 'member',
   async run(ctx) {
     const { orchestrator } = ctx.services;
     const [sub = 'list', ref] = ctx.args.trim().split(/\s+/).filter(Boolean);

@@ -11,7 +11,6 @@ export const plan: Command = {
   name: 'plan',
   description: 'The next message is planned first: the agent proposes, you approve; off: plan no more',
   usage: '/plan [off]',
-  access: 'member',
   async run({ chat, args }) {
     const wanted = args.trim().toLowerCase();
     if (wanted && wanted !== 'off' && wanted !== 'on') throw new UsageError(`"${args.trim()}" is neither on nor off.`);

@@ -8,7 +8,6 @@ export const cd: Command = {
   name: 'cd',
   description: "Show or change this chat's working directory",
   usage: '/cd [path]',
-  access: 'member',
   async run(ctx) {
     const { bot, chat, args } = ctx;
     const wanted = args.trim();
@@ -27,7 +26,6 @@ export const project: Command = {
   name: 'project',
   description: 'List the named projects, or switch to one',
   usage: '/project [name]',
-  access: 'member',
   async run(ctx) {
     const { bot, chat, args } = ctx;
     const { projects } = bot.config;

@@ -10,7 +10,7 @@ import { truncate } from '../../work/presentation/format/index.ts';
 import type { SessionEntry } from '../../kernel/store/chat-store.ts';
 import type { ChatSession } from '../session/chat-session.ts';
 import { outgrows } from '../session/outside-text.ts';
-import { UsageError, onPress, refuseWhileBusy, type Command, type CommandHost } from '../dispatch/command.ts';
+import { UsageError, refuseWhileBusy, type Command, type CommandHost } from '../dispatch/command.ts';
 
 const LISTED = 10;
 
@@ -61,7 +61,6 @@ export const resumeCommand: Command = {
   name: 'resume',
   description: "This chat's recent sessions, and its CLI's own for this directory; continue one",
   usage: '/resume [n]',
-  access: 'member',
   async run({ bot, chat, args, reply }) {
     const sessions = await sessionsOf(chat, bot.config);
     const wanted = args.trim();
@@ -83,8 +82,8 @@ export const resumeCommand: Command = {
     ]);
     await reply(plain(`Sessions, newest first\n${lines.join('\n')}\nContinue one with its button or /resume <n>.`), { buttons });
   },
-  buttons: [
-    onPress(RESUME_SESSION, async (press, sessionId, { bot }) => {
+  buttons(on, { bot }) {
+    on(RESUME_SESSION, async (press, sessionId) => {
       const chat = bot.chats.get(press.address);
       const entry = (await sessionsOf(chat, bot.config)).find((session) => session.id === sessionId);
       if (!entry) return { text: 'That session is no longer listed.' };
@@ -96,6 +95,6 @@ export const resumeCommand: Command = {
         if (error instanceof UsageError) return { text: error.message, alert: true };
         throw error;
       }
-    }),
-  ],
+    });
+  },
 };

@@ -22,7 +22,7 @@ import {
 } from '../../work/presentation/review.ts';
 import type { Reviewer } from '../../work/subagents/run-review.ts';
 import type { SubagentRunRecord } from '../../work/subagents/record.ts';
-import { onPress, UsageError, type Command, type CommandContext, type CommandScope } from '../dispatch/command.ts';
+import { UsageError, type Command, type CommandContext, type CommandScope } from '../dispatch/command.ts';
 
 /** Where a review's answers go: replies to the command, or to the message whose button was pressed. */
 interface Answering {
@@ -88,7 +88,6 @@ function reviewCommand(name: keyof typeof ACTIONS, description: string): Command
     name,
     description,
     usage: `/${name} <#|id>`,
-    access: 'member',
     async run(ctx: CommandContext) {
       const ref = ctx.args.trim().split(/\s+/)[0];
       if (!ref) throw new UsageError('Which run? Give its #number or id (/subagents lists them).');
@@ -126,7 +125,7 @@ async function pressed(press: ButtonPress, payload: ReviewPress, scope: CommandS
 
 export const diff: Command = {
   ...reviewCommand('diff', "Send a worktree run's changes as a .diff file"),
-  buttons: [onPress(REVIEW, pressed)],
+  buttons: (on, scope) => on(REVIEW, (press, payload) => pressed(press, payload, scope)),
 };
 export const merge: Command = reviewCommand(
   'merge',

@@ -12,7 +12,6 @@ export const newSession: Command = {
   name: 'new',
   description: 'Start a fresh agent session in this chat',
   usage: '/new',
-  access: 'member',
   async run({ chat }) {
     refuseWhileBusy(chat);
     await chat.reset();
@@ -24,12 +23,20 @@ export const stop: Command = {
   name: 'stop',
   description: "Stop the running turn and this chat's subagents (a member's: their own)",
   usage: '/stop',
-  access: 'member',
-  async run({ bot, chat, message }) {
+  /** Stops the chat's turn, its queue, and whatever the commands' stop hooks own (runs, orchestrations). */
+  async run({ bot, services, chat, message }) {
     // A member stops the turn, and of the chat's work only their own; an admin or an owner, all of it.
     const member = bot.allowlist.roleOf(chat.address, message.user) === 'member';
     const onlyOf = member ? userKey(chat.address.transport, message.user) : undefined;
-    return plain(await bot.stopChat(chat, `stopped by ${message.user.name ?? message.user.id} (/stop)`, onlyOf));
+    const reason = `stopped by ${message.user.name ?? message.user.id} (/stop)`;
+    const { running, dropped } = await chat.stop(reason);
+    const turn = running ? '⏹ Stopped the turn; the session goes on with your next message.' : 'No turn was running.';
+    const lines = [`${turn}${dropped ? ` Dropped ${dropped} waiting message${dropped === 1 ? '' : 's'}.` : ''}`];
+    for (const command of bot.commands) {
+      const line = await command.stop?.(chat, reason, { bot, services }, onlyOf);
+      if (line) lines.push(line);
+    }
+    return plain(lines.join('\n'));
   },
 };
 
@@ -46,7 +53,6 @@ export const status: Command = {
   name: 'status',
   description: 'Session, CLI, model, working directory, queue',
   usage: '/status',
-  access: 'member',
   async run({ bot, chat, services }) {
     const { record } = chat;
     const running = chat.current ? `running for ${formatDuration(Date.now() - chat.current.startedAt)}` : 'idle';
@@ -64,7 +70,7 @@ export const status: Command = {
       ['Turn', running],
       ['CLI process', processState(chat)],
       ['Queued messages', String(chat.queued)],
-      ...(await bot.statusExtras(chat)),
+      ...(await Promise.all(bot.commands.map(async (command) => (await command.status?.(chat, { bot, services })) ?? []))).flat(),
       ...(await healthRows(bot, services.health)),
     ];
     return lines([bold('Status'), ...rows.map(([k, v]) => rich`${k}: ${code(v)}`)]);
@@ -75,7 +81,6 @@ export const cli: Command = {
   name: 'cli',
   description: "Switch this chat's CLI",
   usage: '/cli <name>',
-  access: 'member',
   async run({ bot, chat, args }) {
     const names = [...bot.config.adapters.keys()];
     const wanted = args.trim().toLowerCase();
@@ -96,7 +101,6 @@ export const model: Command = {
   name: 'model',
   description: "Choose the model for this chat (none: the CLI's default)",
   usage: '/model [name|default]',
-  access: 'member',
   async run({ chat, args }) {
     const wanted = args.trim();
     if (!wanted) return plain(`Model: ${chat.record.model ?? 'the CLI default'}. Change it with /model <name>, or /model default.`);

@@ -11,7 +11,6 @@ export const spawn: Command = {
   description: 'Start a background subagent',
   usage:
     '/spawn [--label L] [--cli C] [--model M] [--agent A] [--timeout S] [--budget USD] [--allow T,T] [--deny T,T] [--ask] [--auto-approve] [--worktree] "task"',
-  access: 'member',
   startsWork: true,
   // Its run keeps the message that asked for it: cut short before it made one, it is carried out again.
   effectOf: (key, _args, { services }) => ({ kind: services.subagents.registry.madeFrom(key) ? 'done' : 'none' }),

@@ -3,7 +3,7 @@ import { runInfo, runList, runLog, STOP_RUN, stoppingRunText } from '../../work/
 import { chatKey } from '../../kernel/ports/chat.ts';
 import { displayName, isActive, type SubagentRunRecord } from '../../work/subagents/record.ts';
 import { askerId } from '../../work/approvals/asker.ts';
-import { messageKey, UsageError, onPress, type Command, type CommandContext } from '../dispatch/command.ts';
+import { messageKey, UsageError, type Command, type CommandContext } from '../dispatch/command.ts';
 
 /** Who did it, for a run's record. */
 const who = (ctx: { message: { user: { id: string; name?: string } } }) => ctx.message.user.name ?? ctx.message.user.id;
@@ -13,7 +13,6 @@ export const subagents: Command = {
   name: 'subagents',
   description: 'List and manage subagent runs',
   usage: '/subagents [list | stop <id|#|all> | log <id|#> [n] | info <id|#> | send <id|#> <message> | revoke <id|#>]',
-  access: 'member',
   startsWork: (args) => /^\s*send\b/i.test(args),
   effectOf: (key, args, { services: { subagents } }) => {
     if (!/^\s*send\b/i.test(args)) return undefined;
@@ -82,14 +81,14 @@ export const subagents: Command = {
         throw new UsageError(`Unknown subcommand "${sub}".`);
     }
   },
-  buttons: [
-    onPress(STOP_RUN, async (press, runId, { services: { subagents } }) => {
+  buttons(on, { services: { subagents } }) {
+    on(STOP_RUN, async (press, runId) => {
       const run = subagents.registry.get(runId);
       if (!run || run.requesterKey !== chatKey(press.address)) return { text: 'No such run in this chat.' };
       const stopped = await subagents.registry.stop(runId, press.user.name ?? String(press.user.id));
       return { text: stopped ? `⏹ Stopping #${run.number}…` : `#${run.number} has already ended.` };
-    }),
-  ],
+    });
+  },
   async stop(chat, reason, { services: { subagents } }, onlyOf) {
     const key = chatKey(chat.address);
     const count = await subagents.registry.stopAll(key, reason.replace(/^stopped by /, ''), onlyOf);

@@ -12,7 +12,6 @@ export const usage: Command = {
   name: 'usage',
   description: "What this chat's turns and runs cost, today and in total, and your own spend",
   usage: '/usage',
-  access: 'member',
   async run({ services: { ledger, budget, personBudget }, bot, chat, message }) {
     const now = Date.now();
     const day = utcDay(now);

@@ -21,7 +21,6 @@ export const whoami: Command = {
   name: 'whoami',
   description: 'Who you are to the bridge, and why',
   usage: '/whoami',
-  access: 'member',
   async run({ bot, services, chat, message }) {
     const { user } = message;
     const role = bot.allowlist.roleOf(chat.address, user);

@@ -1,16 +1,7 @@
 import type { Role } from '../people/roles.ts';
 import type { Allowlist } from '../people/allowlist.ts';
-import {
-  chatKey,
-  type RichText,
-  type MessageRef,
-  type SendOptions,
-  type IncomingMessage,
-  type Outbound,
-  type ButtonPress,
-  type ButtonAnswer,
-} from '../../kernel/ports/chat.ts';
-import type { ButtonKind } from '../../kernel/ports/buttons.ts';
+import { chatKey, type RichText, type MessageRef, type SendOptions, type IncomingMessage, type Outbound } from '../../kernel/ports/chat.ts';
+import type { ButtonHandler, ButtonKind } from '../../kernel/ports/buttons.ts';
 import type { ChatSession } from '../session/chat-session.ts';
 import type { ChatSessions } from '../session/chat-sessions.ts';
 import type { Attachments } from '../session/attachments.ts';
@@ -28,13 +19,6 @@ export interface CommandHost {
   readonly chats: Pick<ChatSessions, 'get' | 'active'>;
   /** Every command, in the order /help lists them. */
   readonly commands: readonly Command[];
-  /**
-   * Stops the chat's turn, its queue, and whatever else the chat has running; returns a report.
-   * `onlyOf`: a member's /stop, which stops the turn but, of the chat's work, only theirs (`<transport>:<id>`).
-   */
-  stopChat(chat: ChatSession, reason: string, onlyOf?: string): Promise<string>;
-  /** Rows the commands add to /status. */
-  statusExtras(chat: ChatSession): Promise<[string, string][]>;
   /** Files people sent: those waiting for a user's next message, and saving a replied-to message's. */
   readonly attachments: Pick<Attachments, 'take' | 'save'>;
   /** What an allowed person is here (an owner, an admin or a member), and whether an owner. */
@@ -71,9 +55,9 @@ export interface Command {
   readonly usage: string;
   /**
    * Who may use it, for every use or by what it is asked (a command anyone may read with, that
-   * only the owner may change with). Everyone else is refused before the handler runs.
+   * only the owner may change with); none: every member. Everyone else is refused before the handler runs.
    */
-  readonly access: Role | ((args: string) => Role);
+  readonly access?: Role | ((args: string) => Role);
   /**
    * It starts work for an agent (a run, a plan, a message to a run), always or by what it is
    * asked: in a group where only the people named with /allow start turns, the others are refused it.
@@ -89,9 +73,12 @@ export interface Command {
   readonly timeoutSeconds?: (settings: Pick<Settings, 'fileTransferTimeoutSeconds'>) => number;
   /** Carries it out; what it returns is its answer, sent in reply to the message that asked (none: it answered itself, or needs none). */
   run(ctx: CommandContext): Promise<RichText | void>;
-  /** The buttons its replies carry, and what a press does. */
-  readonly buttons?: readonly ButtonRoute[];
-  /** What else /stop stops for it in this chat; a line for /stop's report when it stopped something. */
+  /** Routes the presses of the buttons its replies carry, through `on` (the bot's). */
+  buttons?(on: <P>(kind: ButtonKind<P>, handler: ButtonHandler<P>) => void, scope: CommandScope): void;
+  /**
+   * What else /stop stops for it in this chat; a line for /stop's report when it stopped something.
+   * `onlyOf`: a member's /stop, which stops the turn but, of the chat's work, only theirs (`<transport>:<id>`).
+   */
   stop?(chat: ChatSession, reason: string, scope: CommandScope, onlyOf?: string): Promise<string | undefined>;
   /** Rows it adds to /status. */
   status?(chat: ChatSession, scope: CommandScope): Promise<[string, string][]>;
@@ -123,22 +110,6 @@ export function commandOrigin(
   };
 }
 
-/** Whether this use of the command starts work for an agent. */
-export function startsWork(command: Pick<Command, 'startsWork'>, args: string): boolean {
-  return byArgs(command.startsWork ?? false, args);
-}
-
-/** One kind of button and what a press of it does, with its payload decoded. */
-export interface ButtonRoute {
-  readonly kind: ButtonKind<unknown>;
-  press(press: ButtonPress, payload: unknown, scope: CommandScope): Promise<ButtonAnswer>;
-}
-
-/** Routes a kind of button's presses to a handler typed by the kind's payload. */
-export function onPress<P>(kind: ButtonKind<P>, press: (press: ButtonPress, payload: P, scope: CommandScope) => Promise<ButtonAnswer>): ButtonRoute {
-  return { kind, press: (p, payload, scope) => press(p, payload as P, scope) };
-}
-
 /** A wrong use of a command: answered with this message and the command's usage. */
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -159,12 +130,8 @@ export function refuseWhileBusy(chat: ChatSession): void {
   if (chat.busy) throw new UsageError('A turn is running. /stop it first, or wait for it to end.');
 }
 
-/** The role a command needs, asked with these arguments. */
-export function accessFor(command: Pick<Command, 'access'>, args: string): Role {
-  return byArgs(command.access, args);
-}
-
-/** What a command says for every use, or by what it is asked. */
-function byArgs<T extends string | boolean>(value: T | ((args: string) => T), args: string): T {
-  return typeof value === 'function' ? value(args) : value;
+/** The role a command needs, and whether it starts work for an agent, asked with these arguments. */
+export function askedWith(command: Pick<Command, 'access' | 'startsWork'>, args: string): { access: Role; startsWork: boolean } {
+  const { access = 'member', startsWork = false } = command;
+  return { access: typeof access === 'function' ? access(args) : access, startsWork: typeof startsWork === 'function' ? startsWork(args) : startsWork };
 }

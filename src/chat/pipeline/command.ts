@@ -2,7 +2,7 @@ import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import { code, plain, rich } from '../../kernel/rich/index.ts';
-import { accessFor, startsWork, UsageError, type Command, type CommandScope } from '../dispatch/command.ts';
+import { askedWith, UsageError, type Command, type CommandScope } from '../dispatch/command.ts';
 import { NOT_NAMED_FOR_TURNS } from '../people/refusals.ts';
 import { aRole, covers, roleNamed } from '../people/roles.ts';
 import { runWithDeadline } from '../dispatch/deadline.ts';
@@ -38,14 +38,14 @@ export function command(parts: CommandParts): Step<MessageContext> {
       await reply(plain(`Unknown command /${command.name}. Try /help.`));
       return;
     }
-    const needed = accessFor(registered, command.rest);
+    const needed = askedWith(registered, command.rest);
     const role = parts.allowlist.roleOf(message.address, message.user);
-    if (!covers(role, needed)) {
+    if (!covers(role, needed.access)) {
       const used = command.rest.trim() ? `/${command.name} ${command.rest.trim()}` : `/${command.name}`;
-      await reply(plain(`⛔ ${used} needs ${roleNamed(needed)}; you are ${aRole(role)} (/whoami says why).`));
+      await reply(plain(`⛔ ${used} needs ${roleNamed(needed.access)}; you are ${aRole(role)} (/whoami says why).`));
       return;
     }
-    if (startsWork(registered, command.rest) && !parts.allowlist.mayStartTurns(message.address, message.user, !message.private)) {
+    if (needed.startsWork && !parts.allowlist.mayStartTurns(message.address, message.user, !message.private)) {
       await reply(NOT_NAMED_FOR_TURNS);
       return;
     }
