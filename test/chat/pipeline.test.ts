@@ -107,7 +107,7 @@ function peopleOf(said: Map<string, Standing>) {
 function allowParts(said = new Map<string, Standing>()) {
   const people = peopleOf(said);
   return {
-    allowlist: new Allowlist({ allowedUsers: ['telegram:1'], owners: ['telegram:9'], bareNumbers: 'telegram', people }),
+    allowlist: new Allowlist({ allowedUsers: ['telegram:1'], owners: ['telegram:9'], admins: [], bareNumbers: 'telegram', people }),
     people,
     seen: new PeopleSeen(),
     refusals: new RefusalThrottle(),
@@ -187,6 +187,7 @@ describe('each step alone', () => {
     const said = new Map<string, Standing>([['telegram:-5 telegram:777', { is: 'allowed', by: 'telegram:2', at: 0 }]]);
     const allowlist = new Allowlist({
       allowedUsers: ['telegram:1', 'telegram:666', 'telegram:777'],
+      owners: ['telegram:1'],
       admins: ['telegram:2'],
       bareNumbers: 'telegram',
       people: peopleOf(said),
@@ -201,7 +202,7 @@ describe('each step alone', () => {
     expect(await handsOn(step, contextOf({ text: 'hi', user: { id: '2' } }))).toBe(true);
     expect(await handsOn(step, contextOf({ text: 'hi' }))).toBe(true);
     const everyone = groupTurns({
-      allowlist: new Allowlist({ allowedUsers: ['telegram:666'], bareNumbers: 'telegram' }),
+      allowlist: new Allowlist({ allowedUsers: ['telegram:666'], owners: ['telegram:666'], admins: [], bareNumbers: 'telegram' }),
       turnRefusals: new RefusalThrottle(),
       out,
       log: silentLog(),

@@ -25,7 +25,7 @@ describe('the owners', () => {
 
   it('are each an owner, and allowed even when BRIDGE_ALLOWED_USERS leaves them out', async () => {
     const config = await configWith({ BRIDGE_ALLOWED_USERS: '111,222', BRIDGE_OWNERS: '222,333' });
-    const list = new Allowlist({ allowedUsers: config.allowedUsers, bareNumbers: config.bareNumbers, owners: config.owners });
+    const list = new Allowlist({ allowedUsers: config.allowedUsers, bareNumbers: config.bareNumbers, owners: config.owners, admins: config.admins });
     const here = chat(-1);
     expect([111, 222, 333, 444].map((id) => [list.isAllowed(here, user(id)), list.isOwner(here, user(id))])).toEqual([
       [true, false],

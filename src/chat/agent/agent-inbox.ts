@@ -38,15 +38,14 @@ export class AgentInbox {
   ) {}
 
   deliver(items: AgentReport[]): Promise<void> {
-    const byChat = new Map<string, AgentReport[]>();
-    for (const item of items) byChat.set(chatKey(item.address), [...(byChat.get(chatKey(item.address)) ?? []), item]);
     return Promise.all(
-      [...byChat.entries()].map(
-        ([key, chatItems]) =>
+      items.map(
+        ({ address, section }) =>
           new Promise<void>((resolve) => {
-            const batch = this.batches.get(key) ?? { address: chatItems[0]!.address, sections: [], waiters: [] };
+            const key = chatKey(address);
+            const batch = this.batches.get(key) ?? { address, sections: [], waiters: [] };
             this.batches.set(key, batch);
-            batch.sections.push(...chatItems.map((item) => item.section));
+            batch.sections.push(section);
             batch.waiters.push(resolve);
             clearTimeout(batch.timer);
             batch.timer = setTimeout(() => void this.flush(key), this.gatherMs);

@@ -14,38 +14,33 @@ const EXAMPLES: [string, string][] = [
 ];
 
 /**
- * Every command's usage and description, after an introduction and examples (the console's:
- * grouped, see consoleHelp), each command written as the chat's app has people write it.
+ * Every command this person may use (/help shows nobody what they would be refused), its usage
+ * and description, after an introduction and examples (the console's: grouped, see
+ * consoleHelp), each command written as the chat's app has people write it.
  */
-export function helpText(commands: readonly Command[], intro?: string, transport?: string, prefix: { commandPrefix?: string } = {}): RichText {
-  if (transport === CONSOLE) return consoleHelp(commands, EXAMPLES);
-  const head = intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.';
-  const written = (text: string) => asWritten(text, prefix);
+function helpText({ bot, chat, message }: Pick<CommandContext, 'bot' | 'chat' | 'message'>, intro?: string): RichText {
+  const role = bot.allowlist.roleOf(chat.address, message.user);
+  const commands = bot.commands.filter((command) => covers(role, askedWith(command, '').access));
+  if (chat.address.transport === CONSOLE) return consoleHelp(commands);
+  const prefix = bot.out.capabilities(chat.address);
   return lines([
-    head,
+    intro ?? 'Send any text and the agent works on it in this chat; the session continues across messages.',
     '',
     bold('Examples'),
-    ...EXAMPLES.map(([example, what]) => rich`${code(written(example))}\n    ${what}`),
+    ...EXAMPLES.map(([example, what]) => rich`${code(asWritten(example, prefix))}\n    ${what}`),
     '',
     bold('Commands'),
-    ...commands.map((c) => rich`${written(c.usage)}\n    ${c.description}`),
+    ...commands.map((c) => rich`${asWritten(c.usage, prefix)}\n    ${c.description}`),
   ]);
-}
-
-/** The commands this person may use: /help shows nobody what they would be refused. */
-function theirs({ bot, chat, message }: Pick<CommandContext, 'bot' | 'chat' | 'message'>): readonly Command[] {
-  const role = bot.allowlist.roleOf(chat.address, message.user);
-  return bot.commands.filter((command) => covers(role, askedWith(command, '').access));
 }
 
 /** The agent's own slash commands (an ACP agent's, once its process listed them), which the chat passes through to it. */
 function agentCommandsText(cli: string, commands: readonly AgentCommand[], prefix: { commandPrefix?: string }): RichText | undefined {
   if (!commands.length) return undefined;
-  const written = (text: string) => asWritten(text, prefix);
   return lines([
     bold(`${cli}'s own commands`),
     plain('Sent to the agent as they are, where the bridge has no command of that name.'),
-    ...commands.map((c) => rich`${written(`/${c.name}${c.hint ? ` ${c.hint}` : ''}`)}\n    ${c.description}`),
+    ...commands.map((c) => rich`${asWritten(`/${c.name}${c.hint ? ` ${c.hint}` : ''}`, prefix)}\n    ${c.description}`),
   ]);
 }
 
@@ -53,13 +48,11 @@ export const start: Command = {
   name: 'start',
   description: 'What this bot does and how to use it',
   usage: '/start',
-  async run({ bot, chat, message }) {
-    const cli = [...bot.config.adapters.keys()].join(', ');
+  async run(ctx) {
+    const cli = [...ctx.bot.config.adapters.keys()].join(', ');
     return helpText(
-      theirs({ bot, chat, message }),
+      ctx,
       `👋 This bot runs coding agents (${cli}) for you. Send a message and the agent works on it; progress shows live and the answer arrives here.`,
-      chat.address.transport,
-      bot.out.capabilities(chat.address),
     );
   },
 };
@@ -68,19 +61,21 @@ export const help: Command = {
   name: 'help',
   description: 'Commands and examples; with a command, its options',
   usage: '/help [command]',
-  async run({ bot, chat, message, reply, args }) {
-    const asked = args.trim().replace(/^\//, '').toLowerCase();
+  async run(ctx) {
+    const { bot, chat, reply } = ctx;
+    const asked = ctx.args.trim().replace(/^\//, '').toLowerCase();
     const capabilities = bot.out.capabilities(chat.address);
     if (!asked) {
-      await reply(helpText(theirs({ bot, chat, message }), undefined, chat.address.transport, capabilities));
+      await reply(helpText(ctx));
       // A message of their own: the bridge's list alone fills a message of the smallest apps.
       const own = agentCommandsText(chat.adapter.name, chat.agent.agentCommands, capabilities);
       if (own) await reply(own);
       return;
     }
     const command = bot.commands.find((c) => c.name === asked);
-    const written = (text: string) => asWritten(text, capabilities);
-    return command ? rich`${written(command.usage)}\n    ${command.description}` : plain(written(`There is no /${asked}: /help lists the commands.`));
+    return command
+      ? rich`${asWritten(command.usage, capabilities)}\n    ${command.description}`
+      : plain(asWritten(`There is no /${asked}: /help lists the commands.`, capabilities));
   },
 };
 
@@ -101,7 +96,7 @@ const GROUPS: [string, string[]][] = [
 /** A chat app's: its welcome, and its chats' people (the console has one, its owner). */
 const CHAT_APPS_ONLY = new Set(['start', 'allow', 'deny', 'whoami']);
 
-export function consoleHelp(commands: readonly Command[], examples: readonly [string, string][]): RichText {
+function consoleHelp(commands: readonly Command[]): RichText {
   const names = new Set(commands.map((c) => c.name).filter((name) => !CHAT_APPS_ONLY.has(name) && name !== 'help'));
   const grouped = new Set(GROUPS.flatMap(([, group]) => group));
   const groups: [string, string[]][] = [...GROUPS, ['More', [...names].filter((name) => !grouped.has(name))]];
@@ -109,7 +104,7 @@ export function consoleHelp(commands: readonly Command[], examples: readonly [st
     'Type a message and the agent works on it; the session continues across messages.',
     '',
     bold('Examples'),
-    ...examples.map(([example, what]) => rich`${code(example)}\n    ${what}`),
+    ...EXAMPLES.map(([example, what]) => rich`${code(example)}\n    ${what}`),
     '',
     bold('Commands'),
     ...groups.flatMap(([title, group]) => {

@@ -5,7 +5,7 @@ import type { Role } from './roles.ts';
 
 /** BRIDGE_ALLOWED_USERS, BRIDGE_OWNERS (by default the first allowed), BRIDGE_ADMINS and BRIDGE_GROUP_TURNS, as read (see PeopleSettings). */
 export interface AllowlistOptions
-  extends Pick<PeopleSettings, 'allowedUsers' | 'bareNumbers'>, Partial<Pick<PeopleSettings, 'owners' | 'admins' | 'groupTurns'>> {
+  extends Pick<PeopleSettings, 'allowedUsers' | 'owners' | 'admins' | 'bareNumbers'>, Partial<Pick<PeopleSettings, 'groupTurns'>> {
   /** The transport whose one user is the owner at the keyboard (the console); none: the lists decide. */
   trustEveryoneOn?: string | undefined;
   /** What admins said of people per chat (/allow, /deny); none: only the lists decide. */
@@ -20,13 +20,7 @@ export interface AllowlistOptions
  * at the keyboard. Read on every message and press, and by the web pages on every call.
  */
 export class Allowlist {
-  private readonly owners: readonly string[];
-  private readonly admins: readonly string[];
-
-  constructor(private readonly options: AllowlistOptions) {
-    this.owners = options.owners ?? options.allowedUsers.slice(0, 1);
-    this.admins = options.admins ?? [];
-  }
+  constructor(private readonly options: AllowlistOptions) {}
 
   /** Whether this user, writing in this chat, may use the bridge. */
   isAllowed(chat: ChatRef, user: ChatUser): boolean {
@@ -50,13 +44,13 @@ export class Allowlist {
   mayStartTurns(chat: ChatRef, user: ChatUser, inGroup: boolean): boolean {
     if (!inGroup || this.options.groupTurns !== 'allowed') return true;
     const key = userKey(chat.transport, user);
-    return this.ownerKey(key) || this.admins.includes(key) || this.options.people?.standing(chat, key)?.is === 'allowed';
+    return this.ownerKey(key) || this.options.admins.includes(key) || this.options.people?.standing(chat, key)?.is === 'allowed';
   }
 
   /** What an allowed person is to the bridge (someone not allowed is refused before this is asked). */
   roleOf(chat: ChatRef, user: ChatUser): Role {
     if (this.isOwner(chat, user)) return 'owner';
-    return this.admins.includes(userKey(chat.transport, user)) ? 'admin' : 'member';
+    return this.options.admins.includes(userKey(chat.transport, user)) ? 'admin' : 'member';
   }
 
   /** An owner: one of BRIDGE_OWNERS (by default the first id in BRIDGE_ALLOWED_USERS), or the console's one user. Only they decide what the bridge trusts. */
@@ -70,11 +64,11 @@ export class Allowlist {
   }
 
   private listed(key: string): boolean {
-    return this.options.allowedUsers.includes(key) || this.admins.includes(key);
+    return this.options.allowedUsers.includes(key) || this.options.admins.includes(key);
   }
 
   private ownerKey(key: string): boolean {
     const console = this.options.trustEveryoneOn;
-    return (console !== undefined && key.startsWith(`${console}:`)) || this.owners.includes(key);
+    return (console !== undefined && key.startsWith(`${console}:`)) || this.options.owners.includes(key);
   }
 }

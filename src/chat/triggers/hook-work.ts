@@ -34,7 +34,9 @@ export function hookWork(
         await triggered.tell(hook.chat, `${from} did not run: ${reason}`);
         return { refused: reason };
       }
-      const turn = await triggered.turn(hook.chat, from, prompt, { from: `webhook ${hook.name}`, ceiling: hook.mode }, undefined, hook.budgetUsd);
+      // Its text comes from outside the chat's people: the session it enters keeps that.
+      const outside = { from: `webhook ${hook.name}`, ceiling: hook.mode };
+      const turn = await triggered.turn(hook.chat, { from, text: prompt, outside, budgetUsd: hook.budgetUsd });
       return turn.ok ? { turn: turn.turnId } : { refused: turn.reason };
     }
     const { timeout, ...options } = hook.spawn || {};

@@ -25,7 +25,7 @@ export function scheduledWork(parts: TriggeredParts): (schedule: Schedule, late:
     if (schedule.spawn === undefined) {
       // A person's schedule spends their budget too; one the agent made, only its chat's.
       const payer = by.kind === 'user' ? { key: by.key ?? `${chat.transport}:${by.id}`, ...(by.name ? { name: by.name } : {}) } : undefined;
-      await triggered.turn(chat, from, schedule.prompt, undefined, payer);
+      await triggered.turn(chat, { from, text: schedule.prompt, payer });
       return undefined;
     }
     const requester =

@@ -1,11 +1,9 @@
 import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
-import type { OutsideSource } from '../../kernel/store/chat-store.ts';
 import { chatKey, type ChatRef, type RichText } from '../../kernel/ports/chat.ts';
 import { spawnedText, stopButton } from '../../work/presentation/runs.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { SpawnIntent, SpawnOrigin, Spawner } from '../../work/subagents/spawner.ts';
 import type { Bot } from '../bot.ts';
-import type { Person } from '../../engine/usage/usage-ledger.ts';
 
 export interface TriggeredParts {
   bot: Pick<Bot, 'inject' | 'allowlist' | 'chats' | 'out'>;
@@ -25,12 +23,10 @@ export type TriggeredRun = { ok: true; runId: string } | { ok: false; reason: st
 export class Triggered {
   constructor(private readonly parts: TriggeredParts) {}
 
-  /**
-   * `outside`: the text comes from outside the chat's people (a webhook's delivery), and the
-   * session it enters keeps that. `payer`: the person its cost is for too (a schedule's maker).
-   */
-  async turn(chat: ChatRef, from: string, text: string, outside?: OutsideSource, payer?: Person, budgetUsd?: number): Promise<TriggeredTurn> {
-    const injected = await this.parts.bot.inject(chat, { text, from, outside, payer, budgetUsd }).catch((error: Error) => error);
+  /** A turn headed by `message.from`, through `Bot.inject`. */
+  async turn(chat: ChatRef, message: Parameters<Bot['inject']>[1]): Promise<TriggeredTurn> {
+    const { from } = message;
+    const injected = await this.parts.bot.inject(chat, message).catch((error: Error) => error);
     // The chat could not be written to: nobody there to tell.
     if (injected instanceof Error) return { ok: false, reason: `the chat cannot be reached (${injected.message})`, unreachable: true };
     if (injected.ok) return { ok: true, turnId: injected.turnId };
