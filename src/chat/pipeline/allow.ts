@@ -4,8 +4,7 @@ import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { chatKey, userKey, wholeChatKey, type Outbound } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
 import { ALLOWED_ELSEWHERE, deniedHere, refusal, type RefusalThrottle } from '../people/refusals.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 export interface AllowParts {
   allowlist: Allowlist;

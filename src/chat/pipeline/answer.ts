@@ -1,6 +1,5 @@
 import type { IncomingMessage } from '../../kernel/ports/chat.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 /** What waits for words in a chat: the agent's questions and plans (AgentQuestions). */
 export interface WaitingForWords {

@@ -1,6 +1,5 @@
 import { plain } from '../../kernel/rich/index.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 /** Words of nothing but blank space reach no agent. A chat app sends no such message, but a modified client can: it is answered, not dropped. */
 export function blank(): Step<MessageContext> {

@@ -1,8 +1,7 @@
 import { chatKey, userKey } from '../../kernel/ports/chat.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { WorkBudget } from '../people/spending.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 /** A chat, or a person, past its daily budget starts no turn: the person is told why, and until when. */
 export function budget(parts: { budget: WorkBudget | undefined }): Step<MessageContext> {

@@ -7,8 +7,7 @@ import { NOT_NAMED_FOR_TURNS } from '../people/refusals.ts';
 import { aRole, covers, roleNamed } from '../people/roles.ts';
 import { runWithDeadline } from '../dispatch/deadline.ts';
 import type { Allowlist } from '../people/allowlist.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 export interface CommandParts {
   commands: readonly Command[];

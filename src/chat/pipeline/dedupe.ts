@@ -1,5 +1,4 @@
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 /** A message the transport gives again after a restart (it could not know it was taken) is handled once. */
 export function dedupe(): Step<MessageContext> {

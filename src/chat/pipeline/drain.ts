@@ -6,8 +6,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import type { Attachments, Prompt } from '../session/attachments.ts';
 import type { ChatSession } from '../session/chat-session.ts';
 import { DRAIN_WORDS, type DrainReason } from '../turns/leaving.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 export interface DrainParts {
   /** Why a drain has begun (a restart, or leaving): no new turn starts. None: no drain. */

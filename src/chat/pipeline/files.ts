@@ -1,6 +1,5 @@
 import type { Attachments } from '../session/attachments.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 /**
  * A message's files are saved (and voice heard) before anything else: with words they make a

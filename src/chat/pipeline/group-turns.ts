@@ -2,8 +2,7 @@ import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 import { chatKey, userKey, type Outbound } from '../../kernel/ports/chat.ts';
 import type { Allowlist } from '../people/allowlist.ts';
 import { NOT_NAMED_FOR_TURNS, type RefusalThrottle } from '../people/refusals.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 export interface GroupTurnsParts {
   allowlist: Pick<Allowlist, 'mayStartTurns'>;

@@ -11,8 +11,7 @@ import { blank } from './blank.ts';
 import { budget } from './budget.ts';
 import type { WorkBudget } from '../people/spending.ts';
 import { command, type CommandParts } from './command.ts';
-import { pipelineOf, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { pipelineOf, type MessageContext, type Step } from './step.ts';
 import { dedupe } from './dedupe.ts';
 import { drain } from './drain.ts';
 import { files } from './files.ts';
@@ -20,7 +19,7 @@ import { groupTurns, type GroupTurnsParts } from './group-turns.ts';
 import { queue, type QueueParts } from './queue.ts';
 import { steer } from './steer.ts';
 
-export type { MessageContext } from './context.ts';
+export type { MessageContext } from './step.ts';
 export type { WaitingForWords } from './answer.ts';
 
 export interface PipelineParts extends CommandParts, Omit<QueueParts, 'attachments'>, AllowParts, GroupTurnsParts {

@@ -3,8 +3,7 @@ import type { Person } from '../../engine/usage/usage-ledger.ts';
 import { promptWithFiles } from '../../engine/files/prompt.ts';
 import { plain } from '../../kernel/rich/index.ts';
 import type { ChatSession } from '../session/chat-session.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 import { keepForRestart, type DrainParts } from './drain.ts';
 
 export interface QueueParts extends DrainParts {

@@ -1,6 +1,5 @@
 import type { Steering } from '../turns/steering.ts';
-import { step, type Step } from './step.ts';
-import type { MessageContext } from './context.ts';
+import { step, type MessageContext, type Step } from './step.ts';
 
 /** A message to a chat whose agent is at work goes by its busy mode (/busy): into the running turn, or interrupting it, or on to the queue. */
 export function steer(parts: { steering: Pick<Steering, 'take'> }): Step<MessageContext> {
