@@ -41,7 +41,6 @@ export class ButtonPresses {
     const ended = await runWithDeadline(
       async () => void (answer = await handler(press, raw)),
       seconds * 1000,
-      new AbortController(),
       (error) => log.warn({ err: error, chat: chatKey(press.address) }, `a ${kind} button failed after its deadline`),
     );
     if (ended === 'done' && answer) return answer;

@@ -52,12 +52,11 @@ export function command(parts: CommandParts): Step<MessageContext> {
     // Noted before it acts: a restart that cuts it short carries it out again if its work is not there (once), or tells the chat.
     await chat.messages.commandBegun(message, registered.effectOf !== undefined && message.messageId !== undefined);
     const seconds = registered.timeoutSeconds?.(settings) ?? settings.commandTimeoutSeconds;
-    const controller = new AbortController();
     const log = parts.log.child({ chat: chatKey(message.address) });
     const ended = await runWithDeadline(
-      async () => {
+      async (signal) => {
         try {
-          const answer = await registered.run({ ...parts.scope(), chat, message, args: command.rest, reply, signal: controller.signal });
+          const answer = await registered.run({ ...parts.scope(), chat, message, args: command.rest, reply, signal });
           if (answer) await reply(answer);
         } catch (error) {
           if (!(error instanceof UsageError)) throw error;
@@ -65,7 +64,6 @@ export function command(parts: CommandParts): Step<MessageContext> {
         }
       },
       seconds * 1000,
-      controller,
       // Whatever the stopped command still does is its own affair: a failure after its deadline is only logged.
       (error) => log.warn({ err: error }, `/${registered.name} failed after its deadline`),
     );
