@@ -5,7 +5,6 @@ import type { PeopleSettings } from './people/people-settings.ts';
 import type { RestartSettings } from '../work/restart-settings.ts';
 import type { Settings } from '../kernel/settings/bridge-manifest.ts';
 import type { OutsideSource } from '../kernel/store/chat-store.ts';
-import type { ChatSession } from './session/chat-session.ts';
 import type { ChatSessions } from './session/chat-sessions.ts';
 import type { Command, CommandHost, CommandScope } from './dispatch/command.ts';
 import type { CommandServices } from './dispatch/command-services.ts';
@@ -95,7 +94,6 @@ export class Bot {
   readonly turns: Turns;
   private readonly log: Log;
   readonly attachments: Attachments;
-  private readonly steering: Steering;
   private readonly pipeline: ReturnType<typeof messagePipeline>;
   /** Set once a drain begins (a restart, or leaving): no new turn starts (see drain). */
   private drainReason: DrainReason | undefined;
@@ -116,10 +114,10 @@ export class Bot {
       log: this.log,
       reminderMs: options.config.settings.fileReminderSeconds * 1000,
     });
-    this.steering = new Steering({
+    const steering = new Steering({
       out: options.out,
       attachments: this.attachments,
-      startTurn: (chat, message, by) => this.startTurn(chat, message, by),
+      startTurn: async (chat, message, by) => void (await this.turns.start(chat, message, by)),
       transcripts: options.transcripts,
       log: this.log,
     });
@@ -151,9 +149,9 @@ export class Bot {
       questions: options.questions,
       budget: options.budget,
       draining: () => this.drainReason,
-      steering: this.steering,
+      steering,
       limit: settings.maxQueuedMessages,
-      startTurn: (chat, message, by) => this.startTurn(chat, message, by),
+      startTurn: async (chat, message, by) => void (await this.turns.start(chat, message, by)),
       log: this.log,
     });
     this.button(STOP_TURN, (press, turnId) => this.stopButton(press, turnId));
@@ -173,11 +171,6 @@ export class Bot {
   /** Handles one message (a command, words for the agent, files, an answer): see `pipeline/`. Returns once it is accepted (a turn runs on in the background). */
   async handleMessage(message: IncomingMessage): Promise<void> {
     await this.pipeline.message(message);
-  }
-
-  /** A turn of the chat's main session, queued behind the one running; `by`: whose message it is (none: the bridge's own, such as a run's result). */
-  async startTurn(chat: ChatSession, message: Pick<IncomingMessage, 'text' | 'messageId'> & { sender?: string; payer?: Person }, by = ''): Promise<void> {
-    await this.turns.start(chat, message, by);
   }
 
   /**

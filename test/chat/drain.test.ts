@@ -32,7 +32,7 @@ describe('a drain', () => {
     t.out.release();
     await say('say:second');
     const drained = t.app.drain();
-    await t.app.bot.startTurn(session, { text: 'say:late' }, '1');
+    await t.app.bot.turns.start(session, { text: 'say:late' }, '1');
     await drained;
     expect((await t.world.invocations()).map((call) => call.prompt)).toEqual(['sleep:1 first']);
     expect(session.record.pending?.map((p) => p.text)).toEqual(['say:second', 'say:late']);

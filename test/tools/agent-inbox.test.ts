@@ -68,7 +68,7 @@ describe('handing results back to the main agent', () => {
   it('waits for the turn in progress, then gives everything gathered meanwhile in one turn', async () => {
     const inbox = new AgentInbox(app.bot, false, 50);
     const session = app.bot.chats.get(chat(-1));
-    await app.bot.startTurn(session, { text: 'sleep:1 working' });
+    await app.bot.turns.start(session, { text: 'sleep:1 working' });
     const first = inbox.deliver([runReport(run(1, 'early'))]);
     await new Promise((r) => setTimeout(r, 300));
     const second = inbox.deliver([runReport(run(2, 'later'))]);

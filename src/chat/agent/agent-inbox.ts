@@ -82,7 +82,7 @@ export class AgentInbox {
     this.batches.delete(key);
     this.flushing++;
     try {
-      await this.bot.startTurn(chat, { text: reportsTurn(batch.sections, this.alsoInChat) });
+      await this.bot.turns.start(chat, { text: reportsTurn(batch.sections, this.alsoInChat) });
     } finally {
       this.flushing--;
     }
