@@ -94,18 +94,11 @@ function peopleList(ctx: CommandContext): string {
   ].join('\n');
 }
 
-export const allowCommand: Command = {
-  name: 'allow',
-  description: 'Let someone use the bridge in this chat (admins)',
-  usage: '/allow [<id | name>, or in reply to their message]',
-  access: 'admin',
-  run: async (ctx) => plain(await decide(ctx, 'allowed')),
-};
+/** /allow and /deny: what a chat's admins say of someone there. */
+function standingCommand(name: 'allow' | 'deny', is: Standing['is'], description: string): Command {
+  const usage = `/${name} [<id | name>, or in reply to their message]`;
+  return { name, description, usage, access: 'admin', run: async (ctx) => plain(await decide(ctx, is)) };
+}
 
-export const deny: Command = {
-  name: 'deny',
-  description: 'Keep someone from using the bridge in this chat (admins)',
-  usage: '/deny [<id | name>, or in reply to their message]',
-  access: 'admin',
-  run: async (ctx) => plain(await decide(ctx, 'denied')),
-};
+export const allowCommand = standingCommand('allow', 'allowed', 'Let someone use the bridge in this chat (admins)');
+export const deny = standingCommand('deny', 'denied', 'Keep someone from using the bridge in this chat (admins)');

@@ -1,8 +1,5 @@
 import { code, rich, type RichText } from '../../kernel/rich/index.ts';
 
-/** How often one stranger is told they are not allowed: more would only feed a flood. */
-export const REFUSAL_WINDOW_MS = 10 * 60_000;
-
 /**
  * Remembers whom the bot refused lately, so a stranger posting thirty messages in a group is
  * answered once, not thirty times against the group's flood limit.
@@ -10,7 +7,8 @@ export const REFUSAL_WINDOW_MS = 10 * 60_000;
 export class RefusalThrottle {
   private readonly last = new Map<string, number>();
 
-  constructor(private readonly windowMs = REFUSAL_WINDOW_MS) {}
+  /** `windowMs`: how often one stranger is told they are not allowed (more would only feed a flood). */
+  constructor(private readonly windowMs = 10 * 60_000) {}
 
   /** True when this user has not been refused within the window (and counts this refusal). */
   shouldRefuse(userId: string, now = Date.now()): boolean {
