@@ -12,10 +12,10 @@ import { idButton, type ButtonHandler, type ButtonKind } from '../kernel/ports/b
 import { asWritten } from '../kernel/ports/capabilities.ts';
 import { ButtonPresses } from './dispatch/button-presses.ts';
 import { RefusalThrottle } from './people/refusals.ts';
-import { messagePipeline, type WaitingForWords } from './pipeline/index.ts';
+import { messagePipeline, type PipelineParts, type WaitingForWords } from './pipeline/index.ts';
 import type { WorkBudget } from './people/spending.ts';
 import { Allowlist } from './people/allowlist.ts';
-import { Turns, type TurnWatch } from './turns/turns.ts';
+import { Turns, type TurnsOptions, type TurnWatch } from './turns/turns.ts';
 import type { Person } from '../engine/usage/usage-ledger.ts';
 import { CostMeter } from '../engine/usage/cost-meter.ts';
 import { Steering } from './turns/steering.ts';
@@ -33,20 +33,11 @@ import { DRAIN_WORDS, type DrainReason } from './turns/leaving.ts';
 
 /** The slice of the configuration the bot itself uses: what its commands may read, and its own. */
 export type BotConfig = CommandHost['config'] &
+  TurnsOptions['config'] &
   Pick<PeopleSettings, 'bareNumbers'> &
   Partial<Pick<EngineSettings, 'prices'>> & {
     restart: RestartSettings;
-    settings: Pick<
-      Settings,
-      | 'progressEditIntervalMs'
-      | 'answerAsDocumentOverChars'
-      | 'turnTimeoutSeconds'
-      | 'turnTimeoutWarningSeconds'
-      | 'maxQueuedMessages'
-      | 'fileReminderSeconds'
-      | 'commandTimeoutSeconds'
-      | 'fileTransferTimeoutSeconds'
-    >;
+    settings: PipelineParts['settings'] & Pick<Settings, 'maxQueuedMessages' | 'fileReminderSeconds'>;
   };
 
 export interface BotOptions {

@@ -40,7 +40,7 @@ export class TurnPresenter {
   private sending: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
-  private editing: Promise<void> | undefined;
+  private editing: Promise<unknown> | undefined;
   private dirty = false;
   private lastEditAt = 0;
   private closed = false;
@@ -207,10 +207,7 @@ export class TurnPresenter {
     this.lastEditAt = Date.now();
     this.editing = this.out
       .edit(this.ref, this.progress.render(), { buttons: this.buttons() })
-      .then(
-        () => {},
-        (error) => this.log('progress edit failed', error),
-      )
+      .catch((error) => this.log('progress edit failed', error))
       .finally(() => {
         this.editing = undefined;
         if (this.dirty) this.schedule();
