@@ -45,21 +45,19 @@ export const trust: Command = {
     );
   },
   async status(chat, { services }) {
-    return [['Trust', await describeTrust(chat, services.trust, { short: true })]];
+    const dir = chat.record.workdir;
+    const entry = await services.trust.covering(dir);
+    if (!entry) return [['Trust', "not trusted: the repository's own settings, hooks, MCP servers and agents are ignored"]];
+    return [['Trust', `trusted (${covers(entry, dir)})${chat.effectivePermissionMode === 'safe' ? ', but ignored in safe mode' : ''}`]];
   },
 };
 
-async function describeTrust(chat: ChatSession, trust: TrustedDirectories, { short = false } = {}): Promise<string> {
+async function describeTrust(chat: ChatSession, trust: TrustedDirectories): Promise<string> {
   const dir = chat.record.workdir;
   const entry = await trust.covering(dir);
-  const safe = chat.effectivePermissionMode === 'safe';
-  if (short) {
-    const state = entry ? `trusted (${covers(entry, dir)})` : "not trusted: the repository's own settings, hooks, MCP servers and agents are ignored";
-    return safe && entry ? `${state}, but ignored in safe mode` : state;
-  }
   if (!entry) return `🛡 ${displayPath(dir)} is not trusted: its CLI ignores ${SHIPPED}; only the operator's agents count.`;
   const lines = [`🛡 Trusted: ${covers(entry, dir)}. Its CLI uses ${SHIPPED}.`];
-  if (safe) lines.push('This chat is in safe mode, which never trusts: they are ignored here.');
+  if (chat.effectivePermissionMode === 'safe') lines.push('This chat is in safe mode, which never trusts: they are ignored here.');
   return lines.join('\n');
 }
 
