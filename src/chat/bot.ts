@@ -12,9 +12,8 @@ import { idButton, type ButtonHandler, type ButtonKind } from '../kernel/ports/b
 import { asWritten } from '../kernel/ports/capabilities.ts';
 import { ButtonPresses } from './dispatch/button-presses.ts';
 import { RefusalThrottle } from './people/refusals.ts';
-import { messagePipeline, type PipelineParts, type WaitingForWords } from './pipeline/index.ts';
-import type { WorkBudget } from './people/spending.ts';
-import { Allowlist } from './people/allowlist.ts';
+import { messagePipeline, type PipelineParts } from './pipeline/index.ts';
+import { Allowlist, type AllowlistOptions } from './people/allowlist.ts';
 import { Turns, type TurnsOptions, type TurnWatch } from './turns/turns.ts';
 import type { Person } from '../engine/usage/usage-ledger.ts';
 import { CostMeter } from '../engine/usage/cost-meter.ts';
@@ -25,7 +24,6 @@ import { Attachments } from './session/attachments.ts';
 import type { Inbox } from '../engine/files/inbox.ts';
 import type { Transcriber } from '../engine/files/transcriber.ts';
 import type { Log } from '../kernel/log/logger.ts';
-import type { Transcripts } from '../work/transcripts/transcripts.ts';
 import { delay } from '../kernel/concurrency/delay.ts';
 import { truncate } from '../work/presentation/format/index.ts';
 import { bold, rich } from '../kernel/rich/index.ts';
@@ -40,7 +38,8 @@ export type BotConfig = CommandHost['config'] &
     settings: PipelineParts['settings'] & Pick<Settings, 'maxQueuedMessages' | 'fileReminderSeconds'>;
   };
 
-export interface BotOptions {
+export interface BotOptions
+  extends Pick<AllowlistOptions, 'trustEveryoneOn'>, Pick<TurnsOptions, 'transcripts'>, Partial<Pick<PipelineParts, 'questions' | 'budget'>> {
   config: BotConfig;
   chats: ChatSessions;
   out: Outbound;
@@ -48,16 +47,8 @@ export interface BotOptions {
   commands: readonly Command[];
   /** What the commands work with beyond the chat's own session. */
   services: CommandServices;
-  /** The transport whose one user is the owner at the keyboard, allowlist or not (the console); none: the allowlist decides. */
-  trustEveryoneOn?: string;
-  /** What each chat may still spend today: past it, no new turn starts. */
-  budget?: WorkBudget;
   /** Where files people send are saved (none: the transport cannot fetch files), and how voice becomes words. */
   files?: { inboxes?: ReadonlyMap<string, Inbox>; transcriber?: Transcriber };
-  /** What waits for words in a chat (the agent's question or plan): a message that answers it is taken there. */
-  questions?: WaitingForWords;
-  /** The chats' transcripts, kept as their turns go (for /export and share links). */
-  transcripts?: Transcripts;
   log: Log;
 }
 

@@ -28,6 +28,7 @@ export interface PipelineParts extends CommandParts, Omit<QueueParts, 'attachmen
   attachments: Pick<Attachments, 'receive' | 'take'>;
   /** What waits for words in a chat (the agent's questions); none: nothing does. */
   questions: WaitingForWords | undefined;
+  /** What each chat may still spend today: past it, no new turn starts. */
   budget: WorkBudget | undefined;
   steering: Pick<Steering, 'take'>;
 }
@@ -57,12 +58,11 @@ export function messagePipeline(parts: PipelineParts): {
   const prompt = pipelineOf(steps.prompt);
   const again = pipelineOf([command(parts)]);
   const context = (incoming: Prompt, chat?: ChatSession, isPrompt = chat !== undefined): MessageContext => {
-    let session = chat;
     return {
       message: incoming,
       command: isPrompt ? null : parseCommandLine(incoming.text),
       get chat() {
-        return (session ??= parts.chats.get(incoming.address));
+        return (chat ??= parts.chats.get(incoming.address));
       },
       reply: (text, options = {}) => parts.out.send(incoming.address, text, { replyTo: incoming.messageId, ...options }),
     };
