@@ -361,12 +361,13 @@ export class RemoteSessions implements RemoteSide {
 
   /** The turn at work lost its worker: sent again, with its own message, to another worker in the session as last copied back. */
   private async moveTurn(placed: Placed, turn: RemoteTurn, why: string): Promise<void> {
-    if (turn.isOver) return;
+    // Moved once: the worker's own word that it left and its lapsed lease can both come for one turn.
     const from = placed.worker;
-    await this.registry.release(placed.sessionKey).catch(() => {});
-    this.options.log.warn({ session: placed.sessionKey }, `a turn lost its worker ${from} (${why}): sending it again`);
+    if (turn.isOver || from === undefined) return;
     // The chat hears of the move once the new worker is known.
     placed.worker = undefined;
+    await this.registry.release(placed.sessionKey).catch(() => {});
+    this.options.log.warn({ session: placed.sessionKey }, `a turn lost its worker ${from} (${why}): sending it again`);
     await this.dispatch(placed, turn, `worker ${from} stopped`).catch((error: Error) =>
       turn.endWithout('failed', `The turn could not be sent again: ${error.message}`),
     );
