@@ -56,11 +56,9 @@ export function wireRuns(
     // Runs ask the chat on their CLI's control channel, on a worker too (the worker reports what the CLI asks).
     permissions: runPermissions({ approvals: parts.approvals, questions: parts.questions }),
     // A run goes on in the next CLI of its chat's chain when a limit stops its own, and says so there.
-    fallback: {
-      fallback: (run) => (isNoChat(run.chat) ? config.fallback : parts.chats.get(run.chat).fallbackChain),
-      // Which CLI took it over, or that it moved to another worker.
-      tell: (run, line) => say(run, line, 'a line about the run'),
-    },
+    fallback: (run) => (isNoChat(run.chat) ? config.fallback : parts.chats.get(run.chat).fallbackChain),
+    // Which CLI took it over, or that it moved to another worker.
+    tell: (run, line) => say(run, line, 'a line about the run'),
     refuseWork: parts.refuseWork,
     costs: parts.costs,
     chatMode,

@@ -1,4 +1,3 @@
-import { parseLine } from '../../engine/process/lines.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { isActive, type SubagentRunRecord } from './record.ts';
 import { readRotated } from './run-log.ts';
@@ -15,7 +14,7 @@ export type RunFollowed = { event: AgentEvent; sequence: number } | { ended: Sub
  * the last number it saw plus one), and last how it ended. Stops when `gone()` says the reader left.
  */
 export async function* followRun(subagents: Subagents, run: SubagentRunRecord, fromSequence: number, gone: () => boolean): AsyncGenerator<RunFollowed> {
-  const decoder = subagents.decoderFor(run);
+  const decode = subagents.lineDecoder(run);
   let lines = 0;
   let sequence = 0;
   while (!gone()) {
@@ -24,8 +23,7 @@ export async function* followRun(subagents: Subagents, run: SubagentRunRecord, f
     const over = !isActive(current);
     const all = await readRotated(run.logFile);
     for (const raw of all.slice(lines)) {
-      const line = parseLine(raw);
-      for (const event of line ? decoder.decode(line.raw, line.json) : []) {
+      for (const event of decode(raw)) {
         // A model call's usage is the run's cost, not an event of its own: numbers stay those clients have always seen.
         if (event.type === 'usage') continue;
         if (sequence >= fromSequence) yield { event, sequence };

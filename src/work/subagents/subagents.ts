@@ -26,14 +26,12 @@ export type SubagentConfig = Pick<EngineSettings, 'adapters' | 'cliEnv' | 'dataD
   };
 
 /** What the part is built on: the configuration, the runs' store and audit trail, and what its executor, registry and spawner are handed (see theirs). */
-export type SubagentsOptions = Pick<RunExecutorOptions, 'toolsFor' | 'permissions' | 'remote'> &
+export type SubagentsOptions = Pick<RunExecutorOptions, 'toolsFor' | 'permissions' | 'remote' | 'fallback' | 'tell'> &
   Pick<RegistryOptions, 'onBlocked' | 'onStuck'> &
   Pick<SpawnerOptions, 'refuseWork' | 'costs' | 'chatMode' | 'netAllow' | 'lacks' | 'agents' | 'trusts'> & {
     config: SubagentConfig;
     store: RunStore;
     audit: AuditLog;
-    /** The CLIs a run goes on in when a limit stops its own, and who hears of it. */
-    fallback?: Pick<RunExecutorOptions, 'fallback' | 'tell'>;
     log: Log;
   };
 
@@ -48,20 +46,17 @@ export class Subagents {
   private sweeping: { stop: () => void } | undefined;
 
   constructor(private readonly options: SubagentsOptions) {
-    const { config, store, audit, log } = options;
+    const { config, store, audit } = options;
     const limits = config.settings.subagents;
     this.store = store;
     this.audit = audit;
+    // Its tools, permissions, fallback, workers and log are the part's own.
     const executor = new RunExecutor({
       ...config,
-      ...options.fallback,
+      ...options,
       stopGraceMs: config.settings.stopGraceMs,
       maxDepth: limits.maxDepth,
       silenceSeconds: config.settings.silenceSeconds,
-      toolsFor: options.toolsFor,
-      permissions: options.permissions,
-      remote: options.remote,
-      log,
     });
     // The store, audit trail, log and what runs tell (onBlocked, onStuck) are the part's own.
     this.registry = new SubagentRegistry({
@@ -134,18 +129,18 @@ export class Subagents {
     await this.registry.shutdown();
   }
 
-  /** A decoder for the run's log lines, in its CLI's protocol. */
-  decoderFor(run: SubagentRunRecord): LineDecoder {
+  /** The events of one of the run's log lines, decoded in its CLI's protocol (a decoder for the run's lines, in order). */
+  lineDecoder(run: SubagentRunRecord): (raw: string) => AgentEvent[] {
     const adapter = this.options.config.adapters.get(run.cli);
-    return new LineDecoder(decoders[adapter?.protocol ?? 'claude-stream-json']!);
+    const decoder = new LineDecoder(decoders[adapter?.protocol ?? 'claude-stream-json']!);
+    return (raw) => {
+      const line = parseLine(raw);
+      return line ? decoder.decode(line.raw, line.json) : [];
+    };
   }
 
   /** The run's decoded log, for /subagents log. */
   async events(run: SubagentRunRecord): Promise<AgentEvent[]> {
-    const decoder = this.decoderFor(run);
-    return (await readRotated(run.logFile)).flatMap((raw) => {
-      const line = parseLine(raw);
-      return line ? decoder.decode(line.raw, line.json) : [];
-    });
+    return (await readRotated(run.logFile)).flatMap(this.lineDecoder(run));
   }
 }

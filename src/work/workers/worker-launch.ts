@@ -5,11 +5,9 @@ import { loadMcpServers, mcpServersFile, type McpServerConfig } from '../../engi
 import { asAgent } from '../../engine/process/agent-user.ts';
 import { homeOutside } from '../../engine/sandbox/walls.ts';
 import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
-import { liveLaunchKey, type PermissionAnswerer } from '../../engine/session/live-cli.ts';
-import type { LivePool } from '../../engine/session/live-pool.ts';
+import { liveLaunchKey } from '../../engine/session/live-cli.ts';
 import type { SessionConfig } from '../../engine/session/session-config.ts';
 import { dataDirDenials } from '../../kernel/policy/data-dir-rules.ts';
-import type { Log } from '../../kernel/log/logger.ts';
 import type { SessionLaunch } from './session-protocol.ts';
 
 /**
@@ -45,21 +43,16 @@ export async function operatorServers(
   return { lacking: `it names the MCP ${which} ${missing.join(', ')}, which worker ${worker} does not have in ${mcpServersFile(dataDir)}` };
 }
 
-/** What of this worker a session's CLI starts with, beside the bridge's launch. */
-export interface WorkerParts {
-  adapter: Adapter;
-  env: Record<string, string | undefined>;
+/** What of this worker a session's CLI starts with, beside the bridge's launch: its adapter, environment, pool, answerer and log as they are. */
+export type WorkerParts = Required<Pick<SessionConfig, 'adapter' | 'env' | 'live' | 'onPermission' | 'log'>> & {
   /** The bridge's tools, with their config file written here; none when the session has none. */
   mcp: McpAccess | undefined;
   /** The operator's servers the launch names, from this worker's file. */
   servers: Record<string, McpServerConfig>;
   dataDir: string;
-  live: LivePool;
-  onPermission: PermissionAnswerer;
   /** The session's own hosts (`/net`) as its last turn said, read at each turn. */
   netAllow: () => string[] | undefined;
-  log: Log;
-}
+};
 
 /**
  * The session as this worker runs it, from the bridge's launch: its options with this
@@ -67,7 +60,7 @@ export interface WorkerParts {
  * CLI's command line depends on (another needs a session, and a process, of its own).
  */
 export function sessionConfigOf(launch: SessionLaunch, parts: WorkerParts): { config: SessionConfig; key: string } {
-  const { adapter, mcp, servers } = parts;
+  const { mcp, servers, dataDir, netAllow, ...here } = parts;
   const { resumeId, cwd: _, ...options } = launch.spec;
   if (options.agents && launch.agentMcpServers)
     options.agents = Object.fromEntries(
@@ -79,29 +72,25 @@ export function sessionConfigOf(launch: SessionLaunch, parts: WorkerParts): { co
   const walls = launch.walls && {
     home: launch.walls.home,
     readOnly: launch.walls.readOnly,
-    egress: { allow: () => writtenHostRules(parts.netAllow()) },
+    egress: { allow: () => writtenHostRules(netAllow()) },
   };
   const config: SessionConfig = {
-    adapter,
+    ...here,
     cwd: launch.cwd,
-    env: parts.env,
     resumeId,
     options: {
       ...options,
       ...(mcp ? { mcp } : {}),
       // Reading stops at this worker's data directory too, where the bridge's stops at its own.
-      ...(options.disallowedTools ? { disallowedTools: [...options.disallowedTools, ...dataDirDenials(parts.dataDir)] } : {}),
+      ...(options.disallowedTools ? { disallowedTools: [...options.disallowedTools, ...dataDirDenials(dataDir)] } : {}),
     },
     // The mode the bridge's session runs in ('bypass': none asked), as its own would give it.
     ...(launch.mode !== 'bypass' ? { permissions: launch.mode } : {}),
     graceMs: launch.graceMs,
     liveInput: true,
-    live: parts.live,
-    onPermission: parts.onPermission,
     // In this worker's walls, when its sandbox is on: the session's own home and hosts, as on the bridge.
     walls,
-    log: parts.log,
   };
-  const key = liveLaunchKey({ adapter, spec: { ...config.options, resumeId: undefined }, cwd: launch.cwd, mode: launch.mode, walls });
+  const key = liveLaunchKey({ adapter: here.adapter, spec: { ...config.options, resumeId: undefined }, cwd: launch.cwd, mode: launch.mode, walls });
   return { config, key };
 }
