@@ -52,9 +52,7 @@ const HEARD_KEPT = 20;
 export class SubagentRegistry {
   private readonly slots: RunSlots;
   private readonly store: RunStore;
-  private readonly executor: RunExecutor;
   private readonly logsDir: string;
-  private readonly log: Log;
   private closed = false;
   /** Restarting: no queued run starts (see drain). */
   private holding = false;
@@ -62,10 +60,8 @@ export class SubagentRegistry {
   constructor(private readonly options: RegistryOptions) {
     this.store = options.store;
     this.slots = new RunSlots(options.store, options.limits);
-    this.executor = options.executor;
     this.logsDir = join(options.dataDir, 'runs');
-    this.log = options.log;
-    this.executor.onAvailable(() => this.schedule());
+    options.executor.onAvailable(() => this.schedule());
   }
 
   get limits(): SubagentSettings {
@@ -74,7 +70,7 @@ export class SubagentRegistry {
 
   /** Queues the run (or starts it, when its chat and the machine have room); refused past the queue's limit. */
   async spawn(request: SpawnRequest): Promise<SpawnResult> {
-    const unavailable = this.executor.unavailable();
+    const unavailable = this.options.executor.unavailable();
     if (unavailable)
       return { ok: false, error: `Subagents cannot start now: ${unavailable}. Nothing was queued; try again once it is back (/status shows it).` };
     const key = chatKey(request.address);
@@ -97,7 +93,7 @@ export class SubagentRegistry {
     if (live) {
       // Its slot is taken: a stop or a shutdown waits for it from now on.
       live.done = saved.then(
-        () => this.execute(run, live).catch((error) => this.log.error({ run: runId, chat: key, err: error }, 'the run failed to run')),
+        () => this.execute(run, live).catch((error) => this.options.log.error({ run: runId, chat: key, err: error }, 'the run failed to run')),
         () => this.unclaim(run),
       );
     }
@@ -147,7 +143,7 @@ export class SubagentRegistry {
       return true;
     }
     await this.store.save({ ...run, stoppedBy: by });
-    const live = this.slots.slotOf(runId);
+    const live = this.slots.get(runId);
     await live?.execution?.stop(`stopped by ${by}`);
     await live?.done;
     return true;
@@ -173,10 +169,10 @@ export class SubagentRegistry {
     for (const run of this.store.all()) {
       if (run.status !== 'running') continue;
       // On a worker it went on while the bridge restarted: followed again there. In this process it went with the bridge that started it.
-      if (this.executor.outlivesBridge) {
+      if (this.options.executor.outlivesBridge) {
         const live: Live = {};
-        const execution = this.executor.execute(run, this.reportsFor(run, live), { takingUp: true });
-        this.slots.keep(run.runId, live);
+        const execution = this.options.executor.execute(run, this.reportsFor(run, live), { takingUp: true });
+        this.slots.set(run.runId, live);
         live.done = this.follow(run, live, execution);
         continue;
       }
@@ -184,7 +180,7 @@ export class SubagentRegistry {
         // Queued again, marked: it starts in its session (or from its task) when a slot is free.
         const { stoppedBy: _, ...rest } = run;
         await this.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
-        this.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} is taken up again after the restart`);
+        this.options.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} is taken up again after the restart`);
         continue;
       }
       await this.end(run, { status: 'interrupted', error: 'interrupted by a restart of the bridge' });
@@ -211,7 +207,7 @@ export class SubagentRegistry {
 
   /** The runs at work in this process, by when each ends (none when they run on workers). */
   private endingHere(): Promise<void>[] {
-    return this.executor.outlivesBridge ? [] : this.slots.held().flatMap(([, live]) => (live.done ? [live.done] : []));
+    return this.options.executor.outlivesBridge ? [] : [...this.slots].flatMap(([, live]) => (live.done ? [live.done] : []));
   }
 
   /**
@@ -220,17 +216,16 @@ export class SubagentRegistry {
    */
   async shutdown(): Promise<void> {
     this.closed = true;
-    const stopRuns = !this.executor.outlivesBridge;
+    const stopping = this.options.executor.outlivesBridge ? [] : [...this.slots];
     await Promise.all(
-      this.slots.held().map(async ([runId, live]) => {
-        if (!stopRuns) return;
+      stopping.map(async ([runId, live]) => {
         const run = this.store.get(runId);
         if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
         await live.execution?.stop('the bridge is shutting down');
         await live.done;
       }),
     );
-    await this.executor.close();
+    await this.options.executor.close();
   }
 
   /**
@@ -255,9 +250,9 @@ export class SubagentRegistry {
       return { ok: false, error: `#${run.number} ${why}.`, refusal: 'invalid' };
     }
     const messageId = randomUUID();
-    if (fromMessage && this.slots.slotOf(runId)?.execution)
+    if (fromMessage && this.slots.get(runId)?.execution)
       await this.store.save({ ...run, heardFrom: [...(run.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
-    const delivery = this.slots.slotOf(runId)?.execution?.send(text, messageId);
+    const delivery = this.slots.get(runId)?.execution?.send(text, messageId);
     if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
     void this.options.audit.record({
       event: 'send',
@@ -272,7 +267,7 @@ export class SubagentRegistry {
 
   /** Pauses a running run's timeout while it waits on a person (see ApprovalBroker). */
   holdTimeout(runId: string): () => void {
-    return this.slots.slotOf(runId)?.execution?.holdTimeout() ?? (() => {});
+    return this.slots.get(runId)?.execution?.holdTimeout() ?? (() => {});
   }
 
   /** Ends a run's auto-approval: from now on its tool calls are asked in the chat. */
@@ -287,11 +282,11 @@ export class SubagentRegistry {
 
   /** Where runs execute, for /status: this process, or the workers and their queue. */
   describeExecution(): Promise<string> {
-    return this.executor.describe();
+    return this.options.executor.describe();
   }
 
   runningTotal(): number {
-    return this.slots.count;
+    return this.slots.size;
   }
 
   queuedTotal(): number {
@@ -302,12 +297,14 @@ export class SubagentRegistry {
   schedule(): void {
     if (!this.starting()) return;
     for (const { run, live } of this.slots.claimQueued())
-      live.done = this.start(run, live).catch((error) => this.log.error({ run: run.runId, chat: run.requesterKey, err: error }, 'the run failed to run'));
+      live.done = this.start(run, live).catch((error) =>
+        this.options.log.error({ run: run.runId, chat: run.requesterKey, err: error }, 'the run failed to run'),
+      );
   }
 
   /** Runs may start now: the bridge is not closing or draining, and their executor is there. */
   private starting(): boolean {
-    return !this.closed && !this.holding && !this.executor.unavailable();
+    return !this.closed && !this.holding && !this.options.executor.unavailable();
   }
 
   /**
@@ -315,7 +312,7 @@ export class SubagentRegistry {
    * run whose write failed would (a later write may still save it).
    */
   private unclaim(run: SubagentRunRecord): void {
-    this.slots.release(run.runId);
+    this.slots.delete(run.runId);
     const { startedAt: _, ...queued } = run;
     this.store.save({ ...queued, status: 'queued' }).catch(() => {});
   }
@@ -330,11 +327,11 @@ export class SubagentRegistry {
   /** A run saved as running: its CLI starts, and is followed to its end. */
   private async execute(run: SubagentRunRecord, live: Live): Promise<void> {
     this.options.onStarted?.(run);
-    this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
+    this.options.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     // Its trace, from its start to its ending: on a worker, its session's turn carries it there.
     const spans = AgentSpans.invoke(tracedRun(run, this.options.providerOf?.(run.cli)));
     const trace = carrierOf(spans.context);
-    const execution = this.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
+    const execution = this.options.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
     // Stopped while its slot was being set up: stop it now that it can be.
     const stoppedBy = this.store.get(run.runId)?.stoppedBy;
     if (stoppedBy) void execution.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
@@ -367,7 +364,7 @@ export class SubagentRegistry {
     if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
     const { run: last, ended } = endingOf(latest, ending);
     await this.end(last, ended);
-    this.slots.release(run.runId);
+    this.slots.delete(run.runId);
     this.schedule();
   }
 
@@ -376,7 +373,7 @@ export class SubagentRegistry {
     if (patch.status === 'timed_out') void audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: patch.error });
     // The record keeps the run's audit counts: /subagents info never reads the trail back.
     const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now(), auditCounts: audit.countsFor(run.runId) };
-    this.log[ended.status === 'completed' || ended.status === 'stopped' ? 'info' : 'warn'](
+    this.options.log[ended.status === 'completed' || ended.status === 'stopped' ? 'info' : 'warn'](
       { run: run.runId, chat: run.requesterKey, ms: ended.startedAt ? runtimeMs(ended) : undefined, costUsd: ended.costUsd, error: ended.error || undefined },
       `run #${run.number} ${ended.status}`,
     );

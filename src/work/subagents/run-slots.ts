@@ -14,41 +14,17 @@ export interface Live {
 
 /**
  * The limits and queues of runs: how many may run in one chat and on the machine, how many
- * may wait, and which run holds a slot. A slot is claimed in the same tick as the decision
- * it follows, so two spawns side by side never both take the last one.
+ * may wait, and which run holds a slot (by its id: this map). A slot is claimed in the same
+ * tick as the decision it follows, so two spawns side by side never both take the last one; a
+ * run found running at a restart, and followed again, keeps its slot whatever the limits; the
+ * slot is free once the run's ending is saved, or its start failed.
  */
-export class RunSlots {
-  /** The runs holding a slot, by id. */
-  private readonly live = new Map<string, Live>();
-
+export class RunSlots extends Map<string, Live> {
   constructor(
     private readonly store: RunStore,
     readonly limits: SubagentSettings,
-  ) {}
-
-  /** The slot `runId` holds, if any. */
-  slotOf(runId: string): Live | undefined {
-    return this.live.get(runId);
-  }
-
-  /** Every run holding a slot, with its slot. */
-  held(): [runId: string, live: Live][] {
-    return [...this.live.entries()];
-  }
-
-  /** How many runs hold a slot. */
-  get count(): number {
-    return this.live.size;
-  }
-
-  /** A run found running at a restart, and followed again, keeps its slot whatever the limits. */
-  keep(runId: string, live: Live): void {
-    this.live.set(runId, live);
-  }
-
-  /** The run's slot is free: its ending is saved, or its start failed. */
-  release(runId: string): void {
-    this.live.delete(runId);
+  ) {
+    super();
   }
 
   /** Why a new run of this chat cannot even be queued (its queue is full), or undefined. */
@@ -56,7 +32,7 @@ export class RunSlots {
     const runs = this.store.forChat(key);
     const running = runs.filter((r) => r.status === 'running').length;
     const queued = runs.filter((r) => r.status === 'queued').length;
-    const mustQueue = running >= this.limits.maxConcurrent || this.live.size >= this.limits.globalMaxConcurrent || queued > 0;
+    const mustQueue = running >= this.limits.maxConcurrent || this.size >= this.limits.globalMaxConcurrent || queued > 0;
     if (!mustQueue || queued < this.limits.maxQueued) return undefined;
     return `Limit reached: ${running} running and ${queued} queued in this chat (at most ${this.limits.maxConcurrent} running, ${this.limits.maxQueued} queued). Wait for one to finish, or /subagents stop one.`;
   }
@@ -82,13 +58,13 @@ export class RunSlots {
 
   /** Whether one more run of this chat may hold a slot: room in its chat and on the machine. */
   private hasRoom(key: string): boolean {
-    const running = [...this.live.keys()].filter((runId) => this.store.get(runId)?.requesterKey === key).length;
-    return this.live.size < this.limits.globalMaxConcurrent && running < this.limits.maxConcurrent;
+    const running = [...this.keys()].filter((runId) => this.store.get(runId)?.requesterKey === key).length;
+    return this.size < this.limits.globalMaxConcurrent && running < this.limits.maxConcurrent;
   }
 
   private claim(runId: string): Live {
     const live: Live = {};
-    this.live.set(runId, live);
+    this.set(runId, live);
     return live;
   }
 
