@@ -2,7 +2,6 @@ import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import type { PermissionRequest } from '../../engine/session/live-cli.ts';
 import type { AgentSession } from '../../engine/session/session.ts';
 import type { PermissionDecision } from '../../kernel/protocols/events.ts';
-import type { SealedChannel } from './signing.ts';
 import type { SessionStreamWriter } from './session-stream.ts';
 import type { SessionEvent } from './session-protocol.ts';
 
@@ -10,8 +9,6 @@ import type { SessionEvent } from './session-protocol.ts';
 export interface Hosted {
   sessionKey: string;
   attempt: number;
-  /** The placement's channel: what the bridge asks and what this worker reports is sealed in it. */
-  channel: SealedChannel;
   /** The number of the last state copied back in this placement. */
   states: number;
   events: SessionStreamWriter;

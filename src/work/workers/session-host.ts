@@ -187,7 +187,6 @@ export class SessionHost implements DrainHolder {
     const hosted: Hosted = {
       sessionKey,
       attempt,
-      channel,
       states: 0,
       events: new SessionStreamWriter(this.commands, channel, sessionStream(sessionKey, attempt), attempt, this.keepSeconds, (text) =>
         this.options.secrets.redact(text),
