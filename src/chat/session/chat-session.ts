@@ -40,10 +40,6 @@ export type ChatConfig = Pick<EngineSettings, 'adapters' | 'defaultCli' | 'workd
     settings: Pick<Settings, 'stopGraceMs'>;
   };
 
-/** What the tools part adds to a chat's main session: the MCP endpoint, and a word about it. */
-export type ToolsForChat = (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
-/** What a chat's turns read afresh each time: whether its directory is trusted, and the agents its CLI's Task tool may delegate to. */
-export type FreshSessionOptions = (chat: ChatSession) => Promise<Pick<SessionOptions, 'agents' | 'trusted'>>;
 /** Answers a live CLI's permission requests for the chat (by its mode; questions and plans as buttons). */
 export type ChatPermissions = (chat: ChatSession, request: PermissionRequest, turn: Parameters<PermissionAnswerer>[1]) => Promise<PermissionDecision>;
 
@@ -51,11 +47,12 @@ export type ChatPermissions = (chat: ChatSession, request: PermissionRequest, tu
 export interface ChatParts {
   config: ChatConfig;
   store: ChatStore;
-  /** What the tools part adds to each main session. */
-  tools: ToolsForChat;
+  /** What the tools part adds to each main session: the MCP endpoint, and a word about it. */
+  tools: (chat: ChatSession) => Pick<TurnOptions, 'mcp' | 'systemPrompt'>;
   /** The session is closed (a new one starts): the secret its tools were granted stops working now, not at the next turn. */
   revokeTools?: (chat: ChatSession) => void;
-  fresh: FreshSessionOptions;
+  /** What its turns read afresh each time: whether its directory is trusted, and the agents its CLI's Task tool may delegate to. */
+  fresh: (chat: ChatSession) => Promise<Pick<SessionOptions, 'agents' | 'trusted'>>;
   /** Keep CLIs between turns within this bound (absent: one process per turn). */
   live?: LivePool;
   /** Where a chat's kept CLI runs, when not in this process (a worker: BRIDGE_SESSION_WORKERS). */
@@ -81,7 +78,7 @@ export class ChatSession {
   /** The turn now at work. */
   current: CurrentTurn | undefined;
   /** What the session was given (its tools' secret, "Allow for this session"), and under what. */
-  readonly grants: ChatGrants<ReturnType<ToolsForChat>>;
+  readonly grants: ChatGrants<ReturnType<ChatParts['tools']>>;
   /** What the chat has taken and still owes: pending messages, the ids taken, commands begun, albums gathering, files waiting for words. */
   readonly messages: ChatMessages;
   /** What the turn at work has done so far (its tools, the call in flight): for a brief, should a limit stop its CLI; each turn watches afresh. */

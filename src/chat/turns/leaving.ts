@@ -8,16 +8,12 @@ import { formatDuration } from '../../work/presentation/progress.ts';
  */
 export type DrainReason = 'restart' | 'stop';
 
-export interface DrainWords {
-  /** Under the progress of a turn at work, as the drain begins. */
-  turn(drainMs: number): string;
-  /** To a message that came during the drain, kept for after it. */
-  kept: string;
-  /** Why work the drain's end stopped was stopped (its turn's last words). */
-  stopped: string;
-}
-
-export const DRAIN_WORDS: Record<DrainReason, DrainWords> = {
+/**
+ * What the chats hear of a drain: under the progress of a turn at work as it begins (`turn`), to
+ * a message that came during it, kept for after it (`kept`), and why work its end stopped was
+ * stopped (that turn's last words: `stopped`).
+ */
+export const DRAIN_WORDS: Record<DrainReason, { turn(drainMs: number): string; kept: string; stopped: string }> = {
   restart: {
     turn: (ms) => `🔄 The bridge is restarting: this turn has ${formatDuration(ms)} to finish, or it goes on after the restart.`,
     kept: '🔄 The bridge is restarting: your message is kept, and runs as soon as it is back.',
