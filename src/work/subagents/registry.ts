@@ -5,23 +5,19 @@ import { nanoid } from 'nanoid';
 import { chatKey } from '../../kernel/ports/chat.ts';
 import type { SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
 import { findRun, isActive, requesterName, resumable, runtimeMs, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
-import type { RunStore } from './run-store.ts';
 import { endingOf } from './run-outcome.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunReports } from './execution.ts';
 import type { RunExecutor } from './run-executor.ts';
 import { RunLog } from './run-log.ts';
 import { RunSlots, type Live } from './run-slots.ts';
-import type { AuditLog } from '../../kernel/audit/audit-log.ts';
-import type { Log } from '../../kernel/log/logger.ts';
 import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 import { carrierOf } from '../../services/telemetry/trace-context.ts';
-import { runReports, tracedRun, traceEnding } from './run-reports.ts';
+import { runReports, tracedRun, traceEnding, type ReportParts } from './run-reports.ts';
 
-export interface RegistryOptions {
-  store: RunStore;
-  audit: AuditLog;
+/** What the registry is built on: where its runs report (ReportParts), their executor, limits and listeners. */
+export interface RegistryOptions extends ReportParts {
   executor: RunExecutor;
   /** Run logs live under it. */
   dataDir: string;
@@ -32,13 +28,8 @@ export interface RegistryOptions {
   onEnded: (run: SubagentRunRecord) => void;
   /** Whose models a CLI runs (its manifest's `provider`), for its runs' spans. */
   providerOf?: (cli: string) => string | undefined;
-  /** Its sandbox refused a host: besides the audit trail, said in its chat (once per host and run). */
-  onBlocked?: (run: SubagentRunRecord, host: string, why: string) => void;
-  /** Its CLI keeps saying it is not getting through to its model API (`words`: its last): once per run. */
-  onStuck?: (run: SubagentRunRecord, words: string) => void;
   /** Called as each run starts (saved as running, its CLI about to start). */
   onStarted?: (run: SubagentRunRecord) => void;
-  log: Log;
 }
 
 /** How many `/subagents send` messages a run remembers being handed: far more than a restart could cut short. */
@@ -51,14 +42,12 @@ const HEARD_KEPT = 20;
  */
 export class SubagentRegistry {
   private readonly slots: RunSlots;
-  private readonly store: RunStore;
   private readonly logsDir: string;
   private closed = false;
   /** Restarting: no queued run starts (see drain). */
   private holding = false;
 
   constructor(private readonly options: RegistryOptions) {
-    this.store = options.store;
     this.slots = new RunSlots(options.store, options.limits);
     this.logsDir = join(options.dataDir, 'runs');
     options.executor.onAvailable(() => this.schedule());
@@ -83,13 +72,13 @@ export class SubagentRegistry {
     const live = this.starting() ? this.slots.claimNew(key, runId) : undefined;
     const run = runRecordFor(request, {
       runId,
-      number: this.store.nextNumber(key),
+      number: this.options.store.nextNumber(key),
       logFile: join(this.logsDir, `${runId}.jsonl`),
       startsNow: live !== undefined,
       at: Date.now(),
       announceTo: this.limits.announceTo,
     });
-    const saved = this.store.save(run);
+    const saved = this.options.store.save(run);
     if (live) {
       // Its slot is taken: a stop or a shutdown waits for it from now on.
       live.done = saved.then(
@@ -101,27 +90,27 @@ export class SubagentRegistry {
     const by = requesterName(request.requester);
     void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: run.task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
     if (!live) this.schedule();
-    const latest = this.store.get(runId)!;
+    const latest = this.options.store.get(runId)!;
     return { ok: true, run: latest, queuePosition: latest.status === 'queued' ? this.queuePosition(latest) : 0 };
   }
 
   get(runId: string): SubagentRunRecord | undefined {
-    return this.store.get(runId);
+    return this.options.store.get(runId);
   }
 
   /** This chat's live runs (active and recently ended), newest first. */
   forChat(key: string): SubagentRunRecord[] {
-    return this.store.forChat(key);
+    return this.options.store.forChat(key);
   }
 
   /** The run the command of this message (`<chat>#<message id>`) made, if it made one. */
   madeFrom(key: string): SubagentRunRecord | undefined {
-    return this.store.all().find((run) => run.fromMessage === key);
+    return this.options.store.all().find((run) => run.fromMessage === key);
   }
 
   /** The run a `/subagents send` of this message (`<chat>#<message id>`) was handed to, if it got that far. */
   heard(key: string): SubagentRunRecord | undefined {
-    return this.store.all().find((run) => run.heardFrom?.includes(key));
+    return this.options.store.all().find((run) => run.heardFrom?.includes(key));
   }
 
   /** `3`, `#3`, a run id, or an id prefix of at least 4 characters, within one chat. */
@@ -135,14 +124,14 @@ export class SubagentRegistry {
 
   /** Stops a queued or running run. Resolves once it has ended. False if it was not active. */
   async stop(runId: string, by: string): Promise<boolean> {
-    const run = this.store.get(runId);
+    const run = this.options.store.get(runId);
     if (!run || !isActive(run)) return false;
     void this.options.audit.record({ event: 'stop', runId, chat: run.requesterKey, by });
     if (run.status === 'queued') {
       await this.end(run, { status: 'stopped', error: `stopped by ${by} before it started`, stoppedBy: by });
       return true;
     }
-    await this.store.save({ ...run, stoppedBy: by });
+    await this.options.store.save({ ...run, stoppedBy: by });
     const live = this.slots.get(runId);
     await live?.execution?.stop(`stopped by ${by}`);
     await live?.done;
@@ -166,7 +155,7 @@ export class SubagentRegistry {
    */
   async recover(): Promise<{ interrupted: number; requeued: number }> {
     let interrupted = 0;
-    for (const run of this.store.all()) {
+    for (const run of this.options.store.all()) {
       if (run.status !== 'running') continue;
       // On a worker it went on while the bridge restarted: followed again there. In this process it went with the bridge that started it.
       if (this.options.executor.outlivesBridge) {
@@ -179,14 +168,14 @@ export class SubagentRegistry {
       if (resumable(run, this.options.resume)) {
         // Queued again, marked: it starts in its session (or from its task) when a slot is free.
         const { stoppedBy: _, ...rest } = run;
-        await this.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
+        await this.options.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
         this.options.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} is taken up again after the restart`);
         continue;
       }
       await this.end(run, { status: 'interrupted', error: 'interrupted by a restart of the bridge' });
       interrupted++;
     }
-    const requeued = this.store.all().filter((r) => r.status === 'queued').length;
+    const requeued = this.options.store.all().filter((r) => r.status === 'queued').length;
     this.schedule();
     return { interrupted, requeued };
   }
@@ -219,8 +208,8 @@ export class SubagentRegistry {
     const stopping = this.options.executor.outlivesBridge ? [] : [...this.slots];
     await Promise.all(
       stopping.map(async ([runId, live]) => {
-        const run = this.store.get(runId);
-        if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
+        const run = this.options.store.get(runId);
+        if (run) await this.options.store.save({ ...run, stoppedBy: 'shutdown' });
         await live.execution?.stop('the bridge is shutting down');
         await live.done;
       }),
@@ -240,7 +229,7 @@ export class SubagentRegistry {
     /** The message whose command sends it (`<chat>#<message id>`): noted on the run before it is handed over (see `heard`). */
     fromMessage?: string,
   ): Promise<{ ok: true; delivery: MessageDelivery; messageId: string } | { ok: false; error: string; refusal: Refusal }> {
-    const run = this.store.get(runId);
+    const run = this.options.store.get(runId);
     if (!run) return { ok: false, error: 'No such run.', refusal: 'invalid' };
     if (run.status !== 'running') {
       const why =
@@ -251,7 +240,7 @@ export class SubagentRegistry {
     }
     const messageId = randomUUID();
     if (fromMessage && this.slots.get(runId)?.execution)
-      await this.store.save({ ...run, heardFrom: [...(run.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
+      await this.options.store.save({ ...run, heardFrom: [...(run.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
     const delivery = this.slots.get(runId)?.execution?.send(text, messageId);
     if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
     void this.options.audit.record({
@@ -272,10 +261,10 @@ export class SubagentRegistry {
 
   /** Ends a run's auto-approval: from now on its tool calls are asked in the chat. */
   async revokeAutoApprove(runId: string, by: string): Promise<boolean> {
-    const run = this.store.get(runId);
+    const run = this.options.store.get(runId);
     const auto = run?.policy?.autoApprove;
     if (!run || !auto || auto.revoked || !isActive(run)) return false;
-    await this.store.save({ ...run, policy: { ...run.policy!, autoApprove: { ...auto, revoked: { by, at: Date.now() } } } });
+    await this.options.store.save({ ...run, policy: { ...run.policy!, autoApprove: { ...auto, revoked: { by, at: Date.now() } } } });
     await this.options.audit.record({ event: 'revoke', runId, chat: run.requesterKey, by });
     return true;
   }
@@ -290,7 +279,7 @@ export class SubagentRegistry {
   }
 
   queuedTotal(): number {
-    return this.store.all().filter((run) => run.status === 'queued').length;
+    return this.options.store.all().filter((run) => run.status === 'queued').length;
   }
 
   /** Starts queued runs, oldest first, wherever a chat and the machine have room. */
@@ -314,13 +303,13 @@ export class SubagentRegistry {
   private unclaim(run: SubagentRunRecord): void {
     this.slots.delete(run.runId);
     const { startedAt: _, ...queued } = run;
-    this.store.save({ ...queued, status: 'queued' }).catch(() => {});
+    this.options.store.save({ ...queued, status: 'queued' }).catch(() => {});
   }
 
   /** A queued run starts: it is saved as running before its CLI starts. */
   private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
     const run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
-    await this.store.save(run);
+    await this.options.store.save(run);
     await this.execute(run, live);
   }
 
@@ -333,7 +322,7 @@ export class SubagentRegistry {
     const trace = carrierOf(spans.context);
     const execution = this.options.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
     // Stopped while its slot was being set up: stop it now that it can be.
-    const stoppedBy = this.store.get(run.runId)?.stoppedBy;
+    const stoppedBy = this.options.store.get(run.runId)?.stoppedBy;
     if (stoppedBy) void execution.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
     await this.follow(run, live, execution, spans);
   }
@@ -341,7 +330,7 @@ export class SubagentRegistry {
   /** What a running run reports goes to its record, its log (opened here), the audit trail and its spans. */
   private reportsFor(run: SubagentRunRecord, live: Live, spans?: AgentSpans): RunReports {
     live.log = new RunLog(run.logFile, this.limits.logMaxBytes);
-    return runReports(run, live.log, this.store, this.options.audit, this.options.log, this.options.onBlocked, this.options.onStuck, spans);
+    return runReports(run, live.log, this.options, spans);
   }
 
   /** Waits for a running run's ending, records it, and gives its slot to the next one. */
@@ -358,7 +347,7 @@ export class SubagentRegistry {
       traceEnding(spans, ending);
       spans.end();
     }
-    const stored = this.store.get(run.runId) ?? run;
+    const stored = this.options.store.get(run.runId) ?? run;
     const latest = trace ? { ...stored, trace } : stored;
     // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.
     if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
@@ -380,7 +369,7 @@ export class SubagentRegistry {
     audit.forget(run.runId);
     // Nothing to deliver (an orchestration step, say): its retention starts now.
     if (ended.delivery.chat !== 'pending' && ended.delivery.agent !== 'pending') ended.archiveAfter = ended.endedAt! + this.limits.retentionMinutes * 60_000;
-    await this.store.save(ended);
+    await this.options.store.save(ended);
     this.options.onEnded(ended);
   }
 }

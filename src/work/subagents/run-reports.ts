@@ -10,21 +10,24 @@ import type { AgentSpans } from '../../services/telemetry/traced-agent.ts';
 /** What the model answering looks like: after it, a CLI's retries are a new story. */
 const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text', 'usage', 'tool_start', 'tool_end', 'result']);
 
+/** Where runs' reports go beside their logs: their records, the audit trail, the bridge's log, and who hears of a host refused or a CLI stuck. */
+export interface ReportParts {
+  store: RunStore;
+  audit: AuditLog;
+  log: Log;
+  /** Its sandbox refused a host: besides the audit trail, said in its chat (once per host and run). */
+  onBlocked?: (run: SubagentRunRecord, host: string, why: string) => void;
+  /** Its CLI keeps saying it is not getting through to its model API (`words`: its last): once per run. */
+  onStuck?: (run: SubagentRunRecord, words: string) => void;
+}
+
 /**
  * What a running run reports goes to its record, its log, the audit trail and its spans (when
  * it is traced). A note on its record that cannot be written (the disk is full) is logged: the
  * run goes on, and its ending is written whole.
  */
-export function runReports(
-  run: SubagentRunRecord,
-  log: RunLog,
-  store: RunStore,
-  audit: AuditLog,
-  problems: Log,
-  blocked?: (run: SubagentRunRecord, host: string, why: string) => void,
-  stuck?: (run: SubagentRunRecord, words: string) => void,
-  spans?: AgentSpans,
-): RunReports {
+export function runReports(run: SubagentRunRecord, log: RunLog, parts: ReportParts, spans?: AgentSpans): RunReports {
+  const { store, audit } = parts;
   // Once per host for the whole run: each of its turns is a process of its own, with its own proxy.
   const told = new Set<string>();
   // Its CLI's words about not getting through (retries, reconnects) since the model last answered.
@@ -34,7 +37,7 @@ export function runReports(
   const note = (patch: Partial<SubagentRunRecord>, what: string) =>
     void store
       .save({ ...current(), ...patch })
-      .catch((error: Error) => problems.warn({ runId: run.runId }, `could not note the run's ${what}: ${error.message}`));
+      .catch((error: Error) => parts.log.warn({ runId: run.runId }, `could not note the run's ${what}: ${error.message}`));
   return {
     onLine: (raw) => log.write(raw),
     // Said twice with no answer between, it is no passing hiccup: once in its chat, not only in its log.
@@ -42,7 +45,7 @@ export function runReports(
       if (event.type !== 'error') troubles = MODEL_ANSWERED.has(event.type) ? 0 : troubles;
       else if (++troubles >= 2 && !toldStuck) {
         toldStuck = true;
-        stuck?.(current(), event.message);
+        parts.onStuck?.(current(), event.message);
       }
       spans?.observe(event);
     },
@@ -69,7 +72,7 @@ export function runReports(
       if (told.has(host)) return;
       told.add(host);
       void audit.record({ event: 'blocked', runId: run.runId, chat: run.requesterKey, detail: `${host}: ${why}` });
-      blocked?.(current(), host, why);
+      parts.onBlocked?.(current(), host, why);
     },
     onHandover: (cli) => {
       spans?.note('handed over');
