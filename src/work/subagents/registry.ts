@@ -3,7 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { chatKey } from '../../kernel/ports/chat.ts';
-import type { SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
+import type { Settings, SubagentSettings } from '../../kernel/settings/bridge-manifest.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
+import type { RestartSettings } from '../restart-settings.ts';
 import { findRun, isActive, requesterName, resumable, runtimeMs, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
 import { endingOf } from './run-outcome.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunReports } from './execution.ts';
@@ -19,15 +21,10 @@ import { runReports, tracedRun, traceEnding, type ReportParts } from './run-repo
 /** What the registry is built on: where its runs report (ReportParts), their executor, limits and listeners. */
 export interface RegistryOptions extends ReportParts {
   executor: RunExecutor;
-  /** Run logs live under it. */
-  dataDir: string;
-  limits: SubagentSettings;
-  /** Runs of this process a restart cut short are taken up again at the next start (BRIDGE_RESUME_INTERRUPTED), rather than announced as interrupted. */
-  resume: boolean;
+  /** Runs' CLIs (whose models each runs, for its spans), the directory their logs live under, their limits, and whether those a restart cut short here are taken up again (RestartSettings). */
+  config: Pick<EngineSettings, 'adapters' | 'dataDir'> & { restart: Pick<RestartSettings, 'resume'>; settings: Pick<Settings, 'subagents'> };
   /** Called once a run has ended and its record is on disk (the outbox takes it from there). */
   onEnded: (run: SubagentRunRecord) => void;
-  /** Whose models a CLI runs (its manifest's `provider`), for its runs' spans. */
-  providerOf?: (cli: string) => string | undefined;
   /** Called as each run starts (saved as running, its CLI about to start). */
   onStarted?: (run: SubagentRunRecord) => void;
 }
@@ -48,8 +45,8 @@ export class SubagentRegistry {
   private holding = false;
 
   constructor(private readonly options: RegistryOptions) {
-    this.slots = new RunSlots(options.store, options.limits);
-    this.logsDir = join(options.dataDir, 'runs');
+    this.slots = new RunSlots(options.store, options.config.settings.subagents);
+    this.logsDir = join(options.config.dataDir, 'runs');
     options.executor.onAvailable(() => this.schedule());
   }
 
@@ -165,7 +162,7 @@ export class SubagentRegistry {
         live.done = this.follow(run, live, execution);
         continue;
       }
-      if (resumable(run, this.options.resume)) {
+      if (resumable(run, this.options.config.restart.resume)) {
         // Queued again, marked: it starts in its session (or from its task) when a slot is free.
         const { stoppedBy: _, ...rest } = run;
         await this.options.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
@@ -318,7 +315,7 @@ export class SubagentRegistry {
     this.options.onStarted?.(run);
     this.options.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     // Its trace, from its start to its ending: on a worker, its session's turn carries it there.
-    const spans = AgentSpans.invoke(tracedRun(run, this.options.providerOf?.(run.cli)));
+    const spans = AgentSpans.invoke(tracedRun(run, this.options.config.adapters.get(run.cli)?.provider));
     const trace = carrierOf(spans.context);
     const execution = this.options.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
     // Stopped while its slot was being set up: stop it now that it can be.
@@ -350,7 +347,7 @@ export class SubagentRegistry {
     const stored = this.options.store.get(run.runId) ?? run;
     const latest = trace ? { ...stored, trace } : stored;
     // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.
-    if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.resume)) return;
+    if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.config.restart.resume)) return;
     const { run: last, ended } = endingOf(latest, ending);
     await this.end(last, ended);
     this.slots.delete(run.runId);

@@ -1,6 +1,8 @@
 import type { SteeredMessage } from '../../engine/session/live-input.ts';
 import { join } from 'node:path';
 import type { Adapter } from '../../engine/adapters/load.ts';
+import type { EngineSettings } from '../../engine/engine-settings.ts';
+import type { Settings } from '../../kernel/settings/bridge-manifest.ts';
 import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import { AgentSession } from '../../engine/session/session.ts';
 import { type SessionConfig } from '../../engine/session/session-config.ts';
@@ -30,16 +32,10 @@ import { writtenHostRules } from '../../engine/sandbox/host-rules.ts';
 /** A background run's output is read this often: a wake-up per line would cost more than the line. */
 const RUN_READ_EVERY_MS = 100;
 
-export interface RunExecutorOptions {
-  adapters: ReadonlyMap<string, Adapter>;
-  cliEnv: Record<string, string | undefined>;
-  dataDir: string;
-  stopGraceMs: number;
-  maxDepth: number;
-  /** A run whose CLI shows no progress of the model this long ends (see SilenceWatch). */
-  silenceSeconds?: number;
-  /** What models cost: a run is priced as it works, and stopped at its budget. */
-  prices?: PriceTable;
+/** Runs' CLIs, their environment and data directory, as the engine has them; what models cost (a run is priced as it works, and stopped at its budget). */
+export interface RunExecutorOptions extends Pick<EngineSettings, 'adapters' | 'cliEnv' | 'dataDir'>, Partial<Pick<EngineSettings, 'prices'>> {
+  /** How long a stop waits before it kills, how deep runs nest; a run whose CLI shows no progress of the model this long ends (see SilenceWatch). */
+  settings: Pick<Settings, 'stopGraceMs' | 'subagents'> & Partial<Pick<Settings, 'silenceSeconds'>>;
   /** The bridge's MCP endpoint for a run: its tools. */
   toolsFor: (run: SubagentRunRecord) => McpAccess | undefined;
   /**
@@ -169,7 +165,7 @@ export class RunExecutor {
     const cap = new CostCap(meter, run.budget?.usd, () => void session.stop(`it reached its budget of $${run.budget!.usd}`));
     const handlers = {
       timeoutMs: run.timeoutSeconds * 1000,
-      ...(this.options.silenceSeconds ? { silenceMs: this.options.silenceSeconds * 1000 } : {}),
+      ...(this.options.settings.silenceSeconds ? { silenceMs: this.options.settings.silenceSeconds * 1000 } : {}),
       onLine: (line: string) => reports.onLine(line),
       // Messages its CLI could not take while it worked after all: its next turn, as below.
       onUnsteered: (messages: SteeredMessage[]) => inbox.push(...messages.map((m) => m.text)),
@@ -225,7 +221,7 @@ export class RunExecutor {
     const onPermission: SessionConfig['onPermission'] = permissions && ((request, turn) => permissions(run, request, turn));
     const mcp = this.options.toolsFor(run);
     const netAllow = writtenHostRules(run.netAllow);
-    const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.maxDepth);
+    const systemPrompt = subagentSystemPrompt(run, mcp !== undefined && run.depth < this.options.settings.subagents.maxDepth);
     const config: SessionConfig = {
       adapter,
       cwd: run.worktree?.workdir ?? run.cwd,
@@ -258,7 +254,7 @@ export class RunExecutor {
         : this.asksOnControl(run, adapter)
           ? { live: RUN_TURNS_ONLY, onPermission }
           : {}),
-      graceMs: this.options.stopGraceMs,
+      graceMs: this.options.settings.stopGraceMs,
       log: this.options.log?.child({ run: run.runId }),
       output: this.output,
       // Messages sent to the run reach its CLI while it works, where the CLI reads them.

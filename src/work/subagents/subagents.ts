@@ -51,21 +51,11 @@ export class Subagents {
     this.store = store;
     this.audit = audit;
     // Its tools, permissions, fallback, workers and log are the part's own.
-    const executor = new RunExecutor({
-      ...config,
-      ...options,
-      stopGraceMs: config.settings.stopGraceMs,
-      maxDepth: limits.maxDepth,
-      silenceSeconds: config.settings.silenceSeconds,
-    });
+    const executor = new RunExecutor({ ...config, ...options });
     // The store, audit trail, log and what runs tell (onBlocked, onStuck) are the part's own.
     this.registry = new SubagentRegistry({
       ...options,
       executor,
-      dataDir: config.dataDir,
-      limits,
-      resume: config.restart.resume,
-      providerOf: (cli) => config.adapters.get(cli)?.provider,
       onEnded: (run) => this.endListeners.forEach((listener) => listener(run)),
       onStarted: (run) => this.startListeners.forEach((listener) => listener(run)),
     });
