@@ -84,11 +84,9 @@ export class RemoteSessions implements RemoteSide {
       (stream, why) => log.warn({ session: stream }, `refused from Redis: ${why}`),
     );
     this.placer = new SessionPlacer({
+      ...options,
       registry: this.registry,
       reader: this.reader,
-      keys: options.keys,
-      delegateTools: options.delegateTools,
-      log,
       onEvent: (placed, attempt, event) => this.onEvent(placed, attempt, event),
     });
   }

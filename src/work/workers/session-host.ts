@@ -60,7 +60,6 @@ export class SessionHost implements DrainHolder {
   private readonly taken = new Set<string>();
   /** The bound on CLI processes kept between turns here; the bridge closes idle ones itself. */
   private readonly live: LivePool;
-  private readonly keepSeconds: number;
   private mcpDir: string | undefined;
   private closing = false;
   private stopObserving: (() => void) | undefined;
@@ -73,7 +72,6 @@ export class SessionHost implements DrainHolder {
       down: () => log.warn(`${where} is unreachable: the work here goes on, and its reports wait until it is back`),
     });
     this.subscriber = connect(config.redisUrl);
-    this.keepSeconds = config.settings.workers.keepHours * 3600;
     this.live = new LivePool({ max: config.sessionWorkers.liveSessions, idleMs: Infinity });
     this.presence = new WorkerPresence(
       this.commands,
@@ -184,11 +182,12 @@ export class SessionHost implements DrainHolder {
     if (held) void this.drop(held, false);
     const channel = this.options.keys.held(sessionKey, attempt);
     if (ask.type !== 'turn' || !channel) return undefined;
+    const keepSeconds = this.options.config.settings.workers.keepHours * 3600;
     const hosted: Hosted = {
       sessionKey,
       attempt,
       states: 0,
-      events: new SessionStreamWriter(this.commands, channel, sessionStream(sessionKey, attempt), attempt, this.keepSeconds, (text) =>
+      events: new SessionStreamWriter(this.commands, channel, sessionStream(sessionKey, attempt), attempt, keepSeconds, (text) =>
         this.options.secrets.redact(text),
       ),
       what: `session ${sessionKey}`,

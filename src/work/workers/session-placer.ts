@@ -106,11 +106,8 @@ export class SessionPlacer {
     if (placed.attempt !== undefined) await this.parts.reader.forget(sessionStream(placed.sessionKey, placed.attempt)).catch(() => {});
     placed.tools?.revoke();
     placed.tools = undefined;
-    placed.worker = worker;
-    placed.attempt = attempt;
-    placed.publicKey = publicKey;
     const channel = this.parts.keys.channel(placed.sessionKey, attempt);
-    placed.channel = channel;
+    Object.assign(placed, { worker, attempt, publicKey, channel });
     await this.parts.reader.follow(
       sessionStream(placed.sessionKey, attempt),
       attempt,
