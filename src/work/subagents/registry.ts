@@ -9,7 +9,7 @@ import type { RestartSettings } from '../restart-settings.ts';
 import { findRun, isActive, requesterName, resumable, runtimeMs, startedBy, type RunStatus, type SubagentRunRecord } from './record.ts';
 import { endingOf } from './run-outcome.ts';
 import type { MessageDelivery, RunEnding, RunExecution, RunReports } from './execution.ts';
-import type { RunExecutor } from './run-executor.ts';
+import type { RunExecutor, RunExecutorOptions } from './run-executor.ts';
 import { RunLog } from './run-log.ts';
 import { RunSlots, type Live } from './run-slots.ts';
 import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
@@ -19,7 +19,7 @@ import { carrierOf } from '../../services/telemetry/trace-context.ts';
 import { runReports, tracedRun, traceEnding, type ReportParts } from './run-reports.ts';
 
 /** What the registry is built on: where its runs report (ReportParts), their executor, limits and listeners. */
-export interface RegistryOptions extends ReportParts {
+export interface RegistryOptions extends ReportParts, Pick<RunExecutorOptions, 'remote'> {
   executor: RunExecutor;
   /** Runs' CLIs (whose models each runs, for its spans), the directory their logs live under, their limits, and whether those a restart cut short here are taken up again (RestartSettings). */
   config: Pick<EngineSettings, 'adapters' | 'dataDir'> & { restart: Pick<RestartSettings, 'resume'>; settings: Pick<Settings, 'subagents'> };
@@ -47,7 +47,7 @@ export class SubagentRegistry {
   constructor(private readonly options: RegistryOptions) {
     this.slots = new RunSlots(options.store, options.config.settings.subagents);
     this.logsDir = join(options.config.dataDir, 'runs');
-    options.executor.onAvailable(() => this.schedule());
+    options.remote?.onAvailable(() => this.schedule());
   }
 
   get limits(): SubagentSettings {
@@ -56,7 +56,7 @@ export class SubagentRegistry {
 
   /** Queues the run (or starts it, when its chat and the machine have room); refused past the queue's limit. */
   async spawn(request: SpawnRequest): Promise<SpawnResult> {
-    const unavailable = this.options.executor.unavailable();
+    const unavailable = this.options.remote?.unavailable();
     if (unavailable)
       return { ok: false, error: `Subagents cannot start now: ${unavailable}. Nothing was queued; try again once it is back (/status shows it).` };
     const key = chatKey(request.address);
@@ -155,7 +155,7 @@ export class SubagentRegistry {
     for (const run of this.options.store.all()) {
       if (run.status !== 'running') continue;
       // On a worker it went on while the bridge restarted: followed again there. In this process it went with the bridge that started it.
-      if (this.options.executor.outlivesBridge) {
+      if (this.options.remote) {
         const live: Live = {};
         const execution = this.options.executor.execute(run, this.reportsFor(run, live), { takingUp: true });
         this.slots.set(run.runId, live);
@@ -193,7 +193,7 @@ export class SubagentRegistry {
 
   /** The runs at work in this process, by when each ends (none when they run on workers). */
   private endingHere(): Promise<void>[] {
-    return this.options.executor.outlivesBridge ? [] : [...this.slots].flatMap(([, live]) => (live.done ? [live.done] : []));
+    return this.options.remote ? [] : [...this.slots].flatMap(([, live]) => (live.done ? [live.done] : []));
   }
 
   /**
@@ -202,7 +202,7 @@ export class SubagentRegistry {
    */
   async shutdown(): Promise<void> {
     this.closed = true;
-    const stopping = this.options.executor.outlivesBridge ? [] : [...this.slots];
+    const stopping = this.options.remote ? [] : [...this.slots];
     await Promise.all(
       stopping.map(async ([runId, live]) => {
         const run = this.options.store.get(runId);
@@ -267,8 +267,8 @@ export class SubagentRegistry {
   }
 
   /** Where runs execute, for /status: this process, or the workers and their queue. */
-  describeExecution(): Promise<string> {
-    return this.options.executor.describe();
+  async describeExecution(): Promise<string> {
+    return this.options.remote ? this.options.remote.describe() : 'in the bridge’s own process';
   }
 
   runningTotal(): number {
@@ -290,7 +290,7 @@ export class SubagentRegistry {
 
   /** Runs may start now: the bridge is not closing or draining, and their executor is there. */
   private starting(): boolean {
-    return !this.closed && !this.holding && !this.options.executor.unavailable();
+    return !this.closed && !this.holding && !this.options.remote?.unavailable();
   }
 
   /**

@@ -73,11 +73,6 @@ export class RunExecutor {
 
   constructor(private readonly options: RunExecutorOptions) {}
 
-  /** Its runs outlive the bridge (they execute on workers): a shutdown leaves them running, and a restart follows them again. */
-  get outlivesBridge(): boolean {
-    return this.options.remote !== undefined;
-  }
-
   /** Starts the run (saved as running), reporting as it goes; stopping it, holding its timeout and messages for it go through the execution. */
   execute(run: SubagentRunRecord, reports: RunReports, options: ExecuteOptions = {}): RunExecution {
     let session: AgentSession | undefined;
@@ -105,21 +100,6 @@ export class RunExecutor {
         return { via: 'next_turn', waiting: inbox.length };
       },
     };
-  }
-
-  /** Why no run can start now (the workers' Redis is unreachable), or undefined. */
-  unavailable(): string | undefined {
-    return this.options.remote?.unavailable();
-  }
-
-  /** Called whenever runs can start again after being unavailable. */
-  onAvailable(listener: () => void): void {
-    this.options.remote?.onAvailable(listener);
-  }
-
-  /** Where runs execute, for /status. */
-  async describe(): Promise<string> {
-    return this.options.remote ? this.options.remote.describe() : 'in the bridge’s own process';
   }
 
   /** Once its runs have ended. */

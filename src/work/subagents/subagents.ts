@@ -47,20 +47,18 @@ export class Subagents {
 
   constructor(private readonly options: SubagentsOptions) {
     const { config, store, audit } = options;
-    const limits = config.settings.subagents;
     this.store = store;
     this.audit = audit;
-    // Its tools, permissions, fallback, workers and log are the part's own.
-    const executor = new RunExecutor({ ...config, ...options });
     // The store, audit trail, log and what runs tell (onBlocked, onStuck) are the part's own.
     this.registry = new SubagentRegistry({
       ...options,
-      executor,
+      // So are its executor's tools, permissions, fallback, workers and log.
+      executor: new RunExecutor({ ...config, ...options }),
       onEnded: (run) => this.endListeners.forEach((listener) => listener(run)),
       onStarted: (run) => this.startListeners.forEach((listener) => listener(run)),
     });
     // Whether work is refused, what it costs, the chat's mode and hosts, what a CLI lacks, the agents and trust: as given.
-    this.spawner = new Spawner({ ...options, registry: this.registry, adapters: config.adapters, limits, approvalRules: config.approvalRules });
+    this.spawner = new Spawner({ ...options, ...config, registry: this.registry, limits: config.settings.subagents });
   }
 
   /** Called as every run starts. */

@@ -122,8 +122,7 @@ export class RemoteSessions implements RemoteSide {
   ): RemoteLiveCli {
     const sessionKey = sessionKeyOf(key);
     const placed = this.sessions.get(sessionKey) ?? { sessionKey, tell, asked: new Set<string>() };
-    placed.tell = tell;
-    Object.assign(placed, hooks);
+    Object.assign(placed, { tell, ...hooks });
     this.sessions.set(sessionKey, placed);
     return new RemoteLiveCli(sessionKey, launch, answer, this);
   }
