@@ -28,11 +28,11 @@ export class ChatMessages {
     await this.save({ pending: pending.map((p) => (p.id === id ? { ...p, ...patch } : p)) });
   }
 
-  /** The message is answered (or named as lost): it leaves the pending ones, and is remembered as taken. */
-  async removePending(id: string): Promise<void> {
+  /** The message is answered (or named as lost): it leaves the pending ones, and is remembered as taken, in one write with `also`. */
+  async removePending(id: string, also: Partial<ChatRecord> = {}): Promise<void> {
     const pending = this.record().pending ?? [];
     const messageId = pending.find((p) => p.id === id)?.messageId;
-    await this.save({ pending: pending.filter((p) => p.id !== id), ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
+    await this.save({ ...also, pending: pending.filter((p) => p.id !== id), ...(messageId ? { taken: this.takenWith(messageId) } : {}) });
   }
 
   /** Whether the bridge has taken this message already (a transport giving it again after a restart). */

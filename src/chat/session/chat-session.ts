@@ -250,11 +250,11 @@ export class ChatSession {
     return [...this.parts.config.adapters.keys()];
   }
 
-  /** A turn ended: an answer goes into the notes of the CLI's work (the brief another CLI gets). */
-  async noteWork(prompt: string, outcome: TurnOutcome): Promise<void> {
-    if (outcome.status !== 'completed') return;
+  /** A turn ended: its answer in the notes of the CLI's work (the brief another CLI gets), as the patch its end writes. */
+  workNoted(prompt: string, outcome: TurnOutcome): Pick<ChatRecord, 'work'> {
+    if (outcome.status !== 'completed') return {};
     const notes = this.record.work?.cli === this.record.cli ? this.record.work : { cli: this.record.cli, answers: [], files: [] };
-    await this.save({ work: noted(notes, prompt, outcome.text, this.watcher.files) });
+    return { work: noted(notes, prompt, outcome.text, this.watcher.files) };
   }
 
   /**

@@ -278,12 +278,13 @@ export class Turns {
         if (stoppedFor !== undefined && outcome.status === 'stopped')
           await warnIfFails(out.send(chat.address, plain(costStopText(stoppedFor, turn.budgetUsd!)), { replyTo: turn.messageId }), log, 'the cost notice');
         answerShown();
-        await chat.noteWork(text, outcome);
         for (const listener of this.listeners) listener(chat, outcome, turn);
         watch?.onEnded?.(outcome);
-        // Stopped by a shutdown: stays pending, so the chat hears about it after the restart.
+        // Stopped by a shutdown: stays pending, so the chat hears about it after the restart. Answered: no
+        // longer pending, and its answer in the work's notes, in one write (a kill after the answer and
+        // before it is saved answers the message again after the restart, the one duplicate left).
         if (cutByShutdown) await chat.messages.updatePending(turnId, { stoppedByShutdown: true });
-        else await chat.messages.removePending(turnId);
+        else await chat.messages.removePending(turnId, chat.workNoted(text, outcome));
       } catch (error) {
         log.error({ err: error }, 'reporting the turn failed');
       } finally {
