@@ -64,13 +64,10 @@ export class SilenceWatch {
     queueMicrotask(this.stamp);
   }
 
-  /** Pauses the watch while the turn waits on a person; the release starts the silence afresh. */
+  /** Pauses the watch while the turn waits on a person; the release (called once: TurnLimitWatch) starts the silence afresh. */
   hold(): () => void {
     this.holds++;
-    let released = false;
     return () => {
-      if (released) return;
-      released = true;
       this.holds--;
       this.lastProgressAt = Date.now();
     };
