@@ -14,7 +14,7 @@ import { LiveTurn } from './live-turn.ts';
 import { ProcessMessages } from './process-messages.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { wallsUp } from '../sandbox/walls.ts';
-import { safely, startCli, type RunningTurn, type TurnRun, type StopReason, type TurnHandlers, type TurnLimits } from './turn.ts';
+import { safely, startCli, type RunningTurn, type TurnRun, type TurnHandlers, type TurnLimits } from './turn.ts';
 import { MCP_RELAY_SCRIPT, mcpOverStdio } from './mcp-stdio-relay.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt and its limits. */
@@ -107,7 +107,7 @@ export class LiveCli {
     const reading = this.process
       .readLines((line) => this.onLine(line))
       .catch((error: Error) => {
-        this.turn?.tally.observe({ type: 'error', message: `reading ${adapter.name}'s output failed: ${error.message}` });
+        this.turn?.course.note({ type: 'error', message: `reading ${adapter.name}'s output failed: ${error.message}` });
       });
     this.exited = Promise.all([reading, this.process.exited]).then(([, exit]) => {
       this.alive = false;
@@ -194,7 +194,7 @@ export class LiveCli {
       followed = true;
       return this.follow(handlers, limits, handed);
     };
-    safely({ carried: (ids: string[]) => from.handlers.onCarried?.(ids, follow) }, 'carried', handed.ids, this.launch.log);
+    safely({ carried: (ids: string[]) => from.course.handlers.onCarried?.(ids, follow) }, 'carried', handed.ids, this.launch.log);
     // A follower that failed: still the CLI's turn at work, whose answer goes to no other turn.
     if (!followed) this.follow({}, {}, handed);
   }
@@ -211,8 +211,7 @@ export class LiveCli {
   }
 
   /** Ends the turn at work through the CLI's own interrupt; stops the process if it does not end the turn in time. */
-  async interrupt(turn: LiveTurn, reason: StopReason): Promise<void> {
-    turn.stopReason ??= reason;
+  async interrupt(turn: LiveTurn): Promise<void> {
     if (!this.alive || this.turn !== turn) return turn.done.then(() => {});
     // Messages it has not taken would run as its next turn, before the bridge could stop it:
     // the stop drops them with the process, and the session resumes in a new one.
@@ -257,7 +256,7 @@ export class LiveCli {
 
   private onLine(line: CliLine): void {
     const turn = this.turn;
-    if (turn) safely(turn.handlers, 'onLine', line.raw, this.launch.log);
+    if (turn) safely(turn.course.handlers, 'onLine', line.raw, this.launch.log);
     if (this.wire.take(line.json)) return;
     for (const decoded of this.decoder.decode(line.raw, line.json)) this.handle(decoded);
   }

@@ -4,18 +4,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import type { AgentEvent, ResultEvent } from '../../kernel/protocols/events.ts';
 import { LiveInput, type HandedMessages } from './live-input.ts';
 import type { ProcessMessages } from './process-messages.ts';
-import { TurnLimitWatch } from './turn-clock.ts';
-import {
-  closingEvents,
-  safely,
-  turnOutcome,
-  TurnTally,
-  type RunningTurn,
-  type StopReason,
-  type TurnHandlers,
-  type TurnLimits,
-  type TurnOutcome,
-} from './turn.ts';
+import { TurnCourse, type RunningTurn, type TurnHandlers, type TurnLimits, type TurnOutcome } from './turn.ts';
 
 /** What a turn asks of the live CLI it runs in. */
 export interface TurnHost {
@@ -23,7 +12,7 @@ export interface TurnHost {
   /** What its process has been sent, and whether it names messages back. */
   readonly messages: ProcessMessages;
   sendMessage(text: string, id: string): boolean;
-  interrupt(turn: LiveTurn, reason: StopReason): Promise<void>;
+  interrupt(turn: LiveTurn): Promise<void>;
   /** The messages this turn leaves unanswered become a turn of the CLI's own. */
   carry(from: LiveTurn, handed: HandedMessages): void;
 }
@@ -35,12 +24,9 @@ export interface TurnHost {
  */
 export class LiveTurn implements RunningTurn {
   readonly done: Promise<TurnOutcome>;
-  readonly tally = new TurnTally();
-  stopReason: StopReason | undefined;
+  readonly course: TurnCourse;
   private readonly input: LiveInput;
-  private readonly limits: TurnLimitWatch;
   private readonly ended = new AbortController();
-  private readonly startedAt = Date.now();
   /** The turn's own tool calls that have not ended (a background agent's ends with its notification). */
   private readonly openCalls = new Set<string>();
   private awaitingBackground = false;
@@ -48,7 +34,7 @@ export class LiveTurn implements RunningTurn {
 
   constructor(
     private readonly cli: TurnHost,
-    readonly handlers: TurnHandlers,
+    handlers: TurnHandlers,
     limits: TurnLimits,
     private readonly log: Log | undefined,
     /** Messages the CLI answers in this turn of its own, already written (LiveCli.carry). */
@@ -56,7 +42,7 @@ export class LiveTurn implements RunningTurn {
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
     this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() }, { handed, process: cli.messages });
-    this.limits = new TurnLimitWatch(limits, cli.adapter.name, (reason) => void this.cli.interrupt(this, reason));
+    this.course = new TurnCourse(cli.adapter.name, handlers, limits, log, () => cli.interrupt(this));
   }
 
   get signal(): AbortSignal {
@@ -76,11 +62,11 @@ export class LiveTurn implements RunningTurn {
   }
 
   stop(reason: string): Promise<void> {
-    return this.cli.interrupt(this, { status: 'stopped', message: reason });
+    return this.course.stop({ status: 'stopped', message: reason });
   }
 
   holdTimeout(): () => void {
-    return this.limits.hold();
+    return this.course.limits.hold();
   }
 
   observe(event: AgentEvent): void {
@@ -89,11 +75,9 @@ export class LiveTurn implements RunningTurn {
       this.log?.warn({ cli: this.cli.adapter.name }, 'a result for an earlier message came during a turn: it is not taken as that turn’s answer');
       return;
     }
-    this.limits.silence.observe(event);
     if (event.type === 'tool_start' && !event.parentId) this.openCalls.add(event.id);
     else if (event.type === 'tool_end') this.openCalls.delete(event.id);
-    this.tally.observe(event);
-    this.emit(event);
+    this.course.observe(event);
     if (event.type === 'result' && this.endsBefore(event)) return;
     this.input.observe(event);
     if (this.awaitingBackground && event.type === 'result' && !this.openCalls.size) this.answered();
@@ -106,7 +90,7 @@ export class LiveTurn implements RunningTurn {
    * and that turn carries them. Returns whether it did.
    */
   private endsBefore(result: ResultEvent): boolean {
-    if (!this.handlers.onCarried || this.stopReason || this.openCalls.size) return false;
+    if (!this.course.handlers.onCarried || this.course.stopReason || this.openCalls.size) return false;
     const left = this.input.leftBy(result);
     if (!left.length) return false;
     this.cli.carry(this, this.input.hand(left));
@@ -118,7 +102,7 @@ export class LiveTurn implements RunningTurn {
   private answered(): void {
     // A background agent (a Task call still open) still works: when it ends, the CLI answers its
     // notification with a turn of its own, whose result is this turn's answer, as in a one-shot run.
-    if (this.openCalls.size && !this.stopReason) {
+    if (this.openCalls.size && !this.course.stopReason) {
       this.awaitingBackground = true;
       return;
     }
@@ -133,14 +117,7 @@ export class LiveTurn implements RunningTurn {
   private finish(exit: CliExit, stderr: string): void {
     if (this.ended.signal.aborted) return;
     this.ended.abort();
-    this.limits.stop();
     this.input.close();
-    const outcome = turnOutcome({ adapter: this.cli.adapter, tally: this.tally, stopReason: this.stopReason, exit, stderr, startedAt: this.startedAt });
-    for (const event of closingEvents(outcome, this.tally)) this.emit(event);
-    this.settle(outcome);
-  }
-
-  private emit(event: AgentEvent): void {
-    safely(this.handlers, 'onEvent', event, this.log);
+    this.settle(this.course.finish(exit, stderr));
   }
 }

@@ -7,7 +7,7 @@ import { UnsupportedOptionError } from '../../kernel/errors/unsupported-option-e
 import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
-import { CliProcess, DEFAULT_GRACE_MS } from '../process/cli-process.ts';
+import { CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-process.ts';
 import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
 import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
 import type { CliLine } from '../process/lines.ts';
@@ -106,18 +106,16 @@ export interface TurnRun extends TurnLimits {
 export class Turn implements RunningTurn {
   readonly done: Promise<TurnOutcome>;
   private readonly process: CliProcess;
-  private stopReason: StopReason | undefined;
-  private limits: TurnLimitWatch | undefined;
+  /** What its events (and its walls') said so far, its limits, and why the bridge ended it. */
+  private readonly course: TurnCourse;
   /** The turn's own owner-only folder, for what its CLI reads from files (a large prompt, agents): gone with the turn. */
   private readonly folder: string | undefined;
   /** Messages for a CLI that reads them while it works (spec.liveInput); the prompt was the first. */
   private readonly live: LiveInput | undefined;
-  /** What its events (and its walls') said so far. */
-  private readonly seen = new TurnTally();
 
   constructor(
     private readonly run: TurnRun,
-    private readonly handlers: TurnHandlers = {},
+    handlers: TurnHandlers = {},
   ) {
     // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
     const started = startCli(
@@ -125,22 +123,18 @@ export class Turn implements RunningTurn {
       'turn',
       (files) => buildArgv(run.adapter, run.spec, files),
       (event) => {
-        this.seen.observe(event);
-        safely(this.handlers, 'onEvent', event, run.log);
+        this.course.note(event);
+        this.course.emit(event);
       },
     );
     this.process = started.process;
     this.folder = started.folder;
+    this.course = new TurnCourse(run.adapter.name, handlers, run, run.log, () => this.process.stop(run.graceMs ?? DEFAULT_GRACE_MS));
     if (started.via === 'live') {
-      const process = this.process;
       const encode = inputEncoders[run.adapter.protocol]!;
-      const { onUnsteered } = this.handlers;
       this.live = new LiveInput(
-        {
-          send: (text, id) => process.writeInput(encode(text, id)),
-          end: () => process.endInput(),
-        },
-        onUnsteered ? { unsteered: onUnsteered } : {},
+        { send: (text, id) => this.process.writeInput(encode(text, id)), end: () => this.process.endInput() },
+        { unsteered: handlers.onUnsteered },
       );
       this.live.send(run.spec.prompt, randomUUID());
     }
@@ -169,50 +163,37 @@ export class Turn implements RunningTurn {
   }
 
   /** Stops the CLI's whole process group; the outcome becomes `stopped` with this reason. */
-  async stop(reason: string): Promise<void> {
-    this.stopReason ??= { status: 'stopped', message: reason };
-    await this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
+  stop(reason: string): Promise<void> {
+    return this.course.stop({ status: 'stopped', message: reason });
+  }
+
+  /** Pauses the timeout while the run waits on a person (see TurnLimitWatch). */
+  holdTimeout(): () => void {
+    return this.course.limits.hold();
   }
 
   private async drive(): Promise<TurnOutcome> {
-    const started = Date.now();
-    const { adapter } = this.run;
+    const { adapter, log } = this.run;
     const decoder = new LineDecoder(decoders[adapter.protocol]!);
-    const emit = (event: AgentEvent) => safely(this.handlers, 'onEvent', event, this.run.log);
-    const limits = (this.limits = new TurnLimitWatch(this.run, adapter.name, (reason) => {
-      this.stopReason ??= reason;
-      void this.process.stop(this.run.graceMs ?? DEFAULT_GRACE_MS);
-    }));
-    const { silence } = limits;
-    const { seen, live, handlers } = this;
-    const { log } = this.run;
+    const { course, live } = this;
+    const { handlers } = course;
     // Runs for every line the CLI prints: no closure per line or event.
     const onLine = (line: CliLine) => {
       safely(handlers, 'onLine', line.raw, log);
       const events = decoder.decode(line.raw, line.json);
       for (let i = 0; i < events.length; i++) {
         const event = events[i]!;
-        silence.observe(event);
-        seen.observe(event);
-        safely(handlers, 'onEvent', event, log);
+        course.observe(event);
         live?.observe(event);
       }
     };
     await this.process.readLines(onLine).catch((error: Error) => {
-      seen.lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
+      course.lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
     });
-    const exitInfo = await this.process.exited;
-    this.live?.close();
-    limits.stop();
+    const exit = await this.process.exited;
+    live?.close();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
-    const outcome = turnOutcome({ adapter, tally: seen, stopReason: this.stopReason, exit: exitInfo, stderr: this.process.stderrTail(), startedAt: started });
-    for (const event of closingEvents(outcome, seen)) emit(event);
-    return outcome;
-  }
-
-  /** Pauses the timeout while the run waits on a person (see TurnLimitWatch); a no-op before the turn starts. */
-  holdTimeout(): () => void {
-    return this.limits?.hold() ?? (() => {});
+    return course.finish(exit, this.process.stderrTail());
   }
 }
 
@@ -222,8 +203,12 @@ export interface StopReason {
   message: string;
 }
 
-/** What a turn's events said: its session, its last words, its result. */
-export class TurnTally {
+/**
+ * What a turn keeps, whichever way its CLI runs (Turn, or LiveTurn in a kept CLI): what its
+ * events said (its session, its last words, its result), its limits, why the bridge ended it,
+ * and its outcome.
+ */
+export class TurnCourse {
   result: ResultEvent | undefined;
   sessionId: string | undefined;
   lastText = '';
@@ -232,8 +217,36 @@ export class TurnTally {
   limit: QuotaLimit | undefined;
   /** The model calls its credential proxy metered, by the API's id for each. */
   readonly metered = new Map<string, UsageEvent>();
+  stopReason: StopReason | undefined;
+  readonly limits: TurnLimitWatch;
+  private readonly startedAt = Date.now();
 
+  constructor(
+    private readonly cli: string,
+    readonly handlers: TurnHandlers,
+    limits: TurnLimits,
+    private readonly log: Log | undefined,
+    /** Ends the turn for the bridge (its CLI's process stopped, or interrupted); resolves once it has ended. */
+    private readonly end: () => Promise<void>,
+  ) {
+    this.limits = new TurnLimitWatch(limits, cli, (reason) => void this.stop(reason));
+  }
+
+  /** Ends the turn before its CLI finishes it; the first reason given is the outcome's. */
+  stop(reason: StopReason): Promise<void> {
+    this.stopReason ??= reason;
+    return this.end();
+  }
+
+  /** One event of the turn's: progress for its silence, what it says, and to its listener. */
   observe(event: AgentEvent): void {
+    this.limits.silence.observe(event);
+    this.note(event);
+    this.emit(event);
+  }
+
+  /** What an event says of the turn. */
+  note(event: AgentEvent): void {
     if (event.type === 'usage' && event.proxy) this.metered.set(event.messageId ?? `#${this.metered.size}`, event);
     else if (event.type === 'started') this.sessionId = event.sessionId;
     else if (event.type === 'text' && !event.parentId) this.lastText = event.text;
@@ -246,39 +259,45 @@ export class TurnTally {
       this.sessionId = event.sessionId ?? this.sessionId;
     }
   }
-}
 
-/**
- * How a turn went, from what its events said and how it ended: stopped (or timed out) when
- * the bridge ended it, completed on a result that is no error, otherwise failed, with the
- * most telling words available (the CLI's error, else the end of its stderr).
- */
-export function turnOutcome(ended: {
-  adapter: Pick<Adapter, 'name'>;
-  tally: TurnTally;
-  stopReason: StopReason | undefined;
-  /** How the process ended, for a turn that ended with it. */
-  exit: { code: number | null; signal: string | null; spawnError?: string };
-  stderr: string;
-  startedAt: number;
-}): TurnOutcome {
-  const { adapter, tally, stopReason, exit } = ended;
-  const metered = meteredTotal(tally.metered);
-  // The proxy's meter is the truth of what the turn used: the result says the same, so whatever shows or records it agrees.
-  const result = tally.result && metered ? { ...tally.result, usage: metered.usage, costUsd: metered.costUsd ?? tally.result.costUsd } : tally.result;
-  const base = {
-    result,
-    metered,
-    sessionId: tally.sessionId,
-    exit: { type: 'exit' as const, code: exit.code, signal: exit.signal },
-    durationMs: Date.now() - ended.startedAt,
-    text: result?.text ?? tally.lastText,
-  };
-  if (stopReason) return { ...base, status: stopReason.status, error: stopReason.message };
-  if (exit.spawnError) return { ...base, status: 'failed', error: `${adapter.name}: ${exit.spawnError}` };
-  if (result && !result.isError) return { ...base, status: 'completed' };
-  const limit = tally.limit ? { limit: tally.limit } : {};
-  return { ...base, status: 'failed', error: failure(adapter.name, exit, result, tally.lastError ?? lastLines(ended.stderr, 5)), ...limit };
+  emit(event: AgentEvent): void {
+    safely(this.handlers, 'onEvent', event, this.log);
+  }
+
+  /** The turn is over: its outcome, after the events that close it (its failure, unless an event already said it, then its exit). */
+  finish(exit: CliExit, stderr: string): TurnOutcome {
+    this.limits.stop();
+    const outcome = this.outcome(exit, stderr);
+    const { error } = outcome;
+    if (outcome.status === 'failed' && error && error !== this.result?.text && error !== this.lastError) this.emit({ type: 'error', message: error });
+    this.emit(outcome.exit);
+    return outcome;
+  }
+
+  /**
+   * How the turn went: stopped (or timed out) when the bridge ended it, completed on a result
+   * that is no error, otherwise failed, with the most telling words available (the CLI's error,
+   * else the end of its stderr).
+   */
+  private outcome(exit: CliExit, stderr: string): TurnOutcome {
+    const { stopReason, cli } = this;
+    const metered = meteredTotal(this.metered);
+    // The proxy's meter is the truth of what the turn used: the result says the same, so whatever shows or records it agrees.
+    const result = this.result && metered ? { ...this.result, usage: metered.usage, costUsd: metered.costUsd ?? this.result.costUsd } : this.result;
+    const base = {
+      result,
+      metered,
+      sessionId: this.sessionId,
+      exit: { type: 'exit' as const, code: exit.code, signal: exit.signal },
+      durationMs: Date.now() - this.startedAt,
+      text: result?.text ?? this.lastText,
+    };
+    if (stopReason) return { ...base, status: stopReason.status, error: stopReason.message };
+    if (exit.spawnError) return { ...base, status: 'failed', error: `${cli}: ${exit.spawnError}` };
+    if (result && !result.isError) return { ...base, status: 'completed' };
+    const limit = this.limit ? { limit: this.limit } : {};
+    return { ...base, status: 'failed', error: failure(cli, exit, result, this.lastError ?? lastLines(stderr, 5)), ...limit };
+  }
 }
 
 /** What the calls the credential proxy metered add up to, or undefined when it metered none; a cost only where one was priced. */
@@ -291,13 +310,6 @@ export function meteredTotal(calls: ReadonlyMap<string, UsageEvent>): TurnOutcom
     if (call.proxy?.costUsd !== undefined) costUsd = (costUsd ?? 0) + call.proxy.costUsd;
   }
   return { usage, costUsd };
-}
-
-/** The events that close a turn: its failure, unless an event already said it, then its exit. */
-export function closingEvents(outcome: TurnOutcome, tally: TurnTally): AgentEvent[] {
-  const { error } = outcome;
-  const unsaid = outcome.status === 'failed' && error && error !== tally.result?.text && error !== tally.lastError;
-  return [...(unsaid ? [{ type: 'error' as const, message: error }] : []), outcome.exit];
 }
 
 function failure(name: string, exit: { code: number | null; signal: string | null }, result: ResultEvent | undefined, detail: string): string {
