@@ -2,7 +2,7 @@ import type { Adapter } from '../adapters/load.ts';
 import { Turn, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
 import { canRunLive } from '../adapters/live.ts';
 import { liveOnlyProtocols } from '../../kernel/protocols/index.ts';
-import { LiveCli, liveLaunchKey, type PermissionAnswerer } from './live-cli.ts';
+import { LiveCli, liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from './live-cli.ts';
 import type { LiveHolder } from './live-pool.ts';
 import type { LiveProcess, Reroute, SessionConfig, SessionOptions } from './session-config.ts';
 import type { Stopped, TurnControls } from './turn-controls.ts';
@@ -254,24 +254,18 @@ export class AgentSession implements LiveHolder {
   private async runTurn(pending: Pending, fresh: SessionOptions, again: { started?: boolean } = {}): Promise<TurnOutcome> {
     const refused = this.config.refusal?.();
     if (refused) return notRun(refused, 'failed');
-    // A session kept elsewhere (a worker) goes there for every turn: its CLI stays up there if it can, else runs a process a turn.
-    if (this.runsLive || this.config.liveProcess) return this.runLive(pending, fresh, again);
-    const { prompt, options } = pending;
     const { config } = this;
+    const { prompt, options } = pending;
     const generation = this.generation;
+    const handlers = this.handlers(options, generation);
+    const spec = { ...config.options, ...fresh, resumeId: this.resumeId, cwd: config.cwd };
+    // A session kept elsewhere (a worker) goes there for every turn: its CLI stays up there if it can, else runs a process a turn.
+    if (this.runsLive || config.liveProcess) return this.runLive(pending, spec, handlers, again);
     let turn: Turn;
     try {
-      const spec = {
-        ...config.options,
-        ...fresh,
-        prompt,
-        resumeId: this.resumeId,
-        cwd: config.cwd,
-        permissions: config.permissions,
-        liveInput: config.liveInput,
-      };
       // The session's CLI, directory, environment, walls and output, with this turn's limits.
-      turn = new Turn({ ...config, timeoutMs: options.timeoutMs, silenceMs: options.silenceMs, spec }, this.handlers(options, generation));
+      const { timeoutMs, silenceMs } = options;
+      turn = new Turn({ ...config, timeoutMs, silenceMs, spec: { ...spec, prompt, permissions: config.permissions, liveInput: config.liveInput } }, handlers);
     } catch (error) {
       // An option this CLI cannot take: a clear failure, not a crash.
       return notRun((error as Error).message, 'failed');
@@ -284,19 +278,11 @@ export class AgentSession implements LiveHolder {
    * depends on has changed and it continues this session, else a new one resuming it. Past
    * the pool's bound (every process busy), the process lives for this turn only.
    */
-  private async runLive(pending: Pending, fresh: SessionOptions, again: { started?: boolean }): Promise<TurnOutcome> {
-    const { config } = this;
-    const generation = this.generation;
-    const launch = {
-      adapter: config.adapter,
-      cwd: config.cwd,
-      env: config.env,
-      spec: { ...config.options, ...fresh, resumeId: this.resumeId, cwd: config.cwd },
-      mode: config.permissions === 'ask' || config.permissions === 'safe' ? config.permissions : config.watched ? ('ask' as const) : ('bypass' as const),
-      graceMs: config.graceMs,
-      log: config.log,
-      walls: config.walls,
-    };
+  private async runLive(pending: Pending, spec: LiveLaunch['spec'], handlers: TurnHandlers, again: { started?: boolean }): Promise<TurnOutcome> {
+    const { config, generation } = this;
+    const { adapter, cwd, env, graceMs, log, walls, permissions } = config;
+    const mode = permissions === 'ask' || permissions === 'safe' ? permissions : config.watched ? 'ask' : 'bypass';
+    const launch: LiveLaunch = { adapter, cwd, env, spec, mode, graceMs, log, walls };
     let cli = this.liveCli;
     if (cli && (!cli.isAlive || cli.key !== liveLaunchKey(launch) || cli.sessionId !== this.resumeId)) {
       await this.dropLive(cli);
@@ -312,8 +298,7 @@ export class AgentSession implements LiveHolder {
       this.liveCli = cli;
     }
     const keep = config.live?.admit(this) ?? true;
-    const { prompt, options } = pending;
-    const turn = cli.startTurn(prompt, this.handlers(options, generation), options);
+    const turn = cli.startTurn(pending.prompt, handlers, pending.options);
     const outcome = await this.follow(turn, pending, again, generation);
     if (!keep || !cli.isAlive) this.unkept = cli;
     await this.settleLive();
@@ -338,18 +323,16 @@ export class AgentSession implements LiveHolder {
         if (event.type === 'started') this.adoptSessionId(event.sessionId, generation);
         options.onEvent?.(event);
       },
-      ...(options.onCarried
-        ? {
-            onCarried: (ids, follow) => {
-              const carried = options.onCarried!(ids);
-              const running = follow(this.handlers(carried, generation), { timeoutMs: carried.timeoutMs, silenceMs: carried.silenceMs });
-              // At work from now on (a steer goes into it, a stop stops it), and first in line to be followed.
-              this.current = running;
-              carried.onStart?.();
-              this.queue.unshift({ prompt: '', options: carried, resolve: (outcome) => carried.ended(outcome), running });
-            },
-          }
-        : {}),
+      onCarried:
+        options.onCarried &&
+        ((ids, follow) => {
+          const carried = options.onCarried!(ids);
+          const running = follow(this.handlers(carried, generation), carried);
+          // At work from now on (a steer goes into it, a stop stops it), and first in line to be followed.
+          this.current = running;
+          carried.onStart?.();
+          this.queue.unshift({ prompt: '', options: carried, resolve: (outcome) => carried.ended(outcome), running });
+        }),
     };
   }
 
