@@ -62,22 +62,23 @@ export function liveLaunchKey(launch: Pick<LiveLaunch, 'adapter' | 'spec' | 'cwd
  */
 export class LiveCli {
   readonly key: string;
+  readonly adapter: Adapter;
   readonly exited: Promise<CliExit>;
+  /** Whether the process still runs and takes turns. */
+  isAlive = true;
+  /** The CLI session the process continues: the one it resumed, or the one it named. */
+  sessionId: string | undefined;
+  lastUsed = Date.now();
   private readonly process: CliProcess;
   private readonly wire: LiveWire;
   private readonly decoder: LineDecoder;
-  /** Its own owner-only folder, for the files its command line names (agents): gone with the process. */
-  private readonly folder: string | undefined;
   private turn: LiveTurn | undefined;
-  private alive = true;
-  private session: string | undefined;
   private planning = false;
   /** What the process has cost so far: the CLI reports its whole life's cost with each result. */
   private costSoFar = 0;
   /** The input of each tool call of the turn, by its id: a permission request may carry less. */
   private readonly calls = new Map<string, unknown>();
   private readonly requests = new Map<string, (event: ControlEvent) => void>();
-  private lastUsedAt = Date.now();
   /** What the process has been sent, and whether it names messages back (only then is it steered). */
   readonly messages: ProcessMessages;
 
@@ -98,10 +99,12 @@ export class LiveCli {
       (event) => this.handle(event),
       relay && MCP_RELAY_SCRIPT,
     );
+    // Its own owner-only folder, for the files its command line names (agents): gone with the process.
+    const { folder } = started;
     this.process = started.process;
-    this.folder = started.folder;
+    this.adapter = adapter;
     this.key = liveLaunchKey(launch);
-    this.session = spec.resumeId;
+    this.sessionId = spec.resumeId;
     this.messages = new ProcessMessages(dialect.namesMessages);
     this.decoder = new LineDecoder(dialect.decoder);
     const reading = this.process
@@ -110,15 +113,15 @@ export class LiveCli {
         this.turn?.course.note({ type: 'error', message: `reading ${adapter.name}'s output failed: ${error.message}` });
       });
     this.exited = Promise.all([reading, this.process.exited]).then(([, exit]) => {
-      this.alive = false;
-      if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+      this.isAlive = false;
+      if (folder) rmSync(folder, { recursive: true, force: true });
       this.turn?.processEnded(exit, this.process.stderrTail());
       for (const settle of this.requests.values()) settle({ type: 'control', requestId: '', ok: false, error: 'the CLI exited' });
       return exit;
     });
     this.wire = dialect.wire(
       {
-        write: (line) => this.alive && this.process.writeInput(line),
+        write: (line) => this.isAlive && this.process.writeInput(line),
         emit: (event) => this.handle(event),
         warn: (line) => this.launch.log?.warn(`${adapter.name}: ${line}`),
       },
@@ -132,11 +135,6 @@ export class LiveCli {
         ...(adapter.live?.openTimeoutSeconds ? { openTimeoutMs: adapter.live.openTimeoutSeconds * 1000 } : {}),
       },
     );
-  }
-
-  /** Whether the process still runs and takes turns. */
-  get isAlive(): boolean {
-    return this.alive;
   }
 
   get busy(): boolean {
@@ -153,25 +151,12 @@ export class LiveCli {
     return this.wire.commands ?? [];
   }
 
-  /** The CLI session the process continues: the one it resumed, or the one it named. */
-  get sessionId(): string | undefined {
-    return this.session;
-  }
-
-  get lastUsed(): number {
-    return this.lastUsedAt;
-  }
-
-  get pid(): number | undefined {
-    return this.process.pid;
-  }
-
   /** Starts a turn of `prompt`; `planning`: in plan mode (the agent proposes, and waits for approval before it changes anything). */
   startTurn(prompt: string, handlers: TurnHandlers, options: TurnLimits & { planning?: boolean } = {}): RunningTurn {
     if (this.turn) throw new Error('the live CLI is already running a turn');
-    this.lastUsedAt = Date.now();
+    this.lastUsed = Date.now();
     const planning = options.planning ?? false;
-    if (planning !== this.planning && this.alive && this.wire.setPlanning) {
+    if (planning !== this.planning && this.isAlive && this.wire.setPlanning) {
       // Written before the prompt: the CLI reads its input in order.
       this.wire.setPlanning(randomUUID(), planning);
       this.planning = planning;
@@ -205,14 +190,14 @@ export class LiveCli {
     this.turn = turn;
     void turn.done.then(() => {
       if (this.turn === turn) this.turn = undefined;
-      this.lastUsedAt = Date.now();
+      this.lastUsed = Date.now();
     });
     return turn;
   }
 
   /** Ends the turn at work through the CLI's own interrupt; stops the process if it does not end the turn in time. */
   async interrupt(turn: LiveTurn): Promise<void> {
-    if (!this.alive || this.turn !== turn) return turn.done.then(() => {});
+    if (!this.isAlive || this.turn !== turn) return turn.done.then(() => {});
     // Messages it has not taken would run as its next turn, before the bridge could stop it:
     // the stop drops them with the process, and the session resumes in a new one.
     if (turn.untaken) return this.stopProcess().then(() => turn.done.then(() => {}));
@@ -228,21 +213,14 @@ export class LiveCli {
     await turn.done;
   }
 
-  get adapter(): Adapter {
-    return this.launch.adapter;
-  }
-
   /** One message (a turn's prompt, or a steer) to the CLI's input; false when the process is gone. */
   sendMessage(text: string, id: string): boolean {
-    return this.alive && this.wire.send(text, id);
+    return this.isAlive && this.wire.send(text, id);
   }
 
   /** Closes the process: its input ends, and one that does not exit in time is stopped. */
   async close(): Promise<void> {
-    if (!this.alive) {
-      await this.exited;
-      return;
-    }
+    if (!this.isAlive) return this.exited.then(() => {});
     this.process.endInput();
     const exited = await Promise.race([this.exited.then(() => true), delay(INTERRUPT_GRACE_MS).then(() => false)]);
     if (!exited) await this.stopProcess();
@@ -264,11 +242,11 @@ export class LiveCli {
   /** One event of the CLI's, decoded or learned by the wire. */
   private handle(decoded: AgentEvent): void {
     const event = this.perTurn(decoded);
-    if (event.type === 'started') this.session = event.sessionId;
+    if (event.type === 'started') this.sessionId = event.sessionId;
     else if (event.type === 'tool_start') this.calls.set(event.id, event.input);
     else if (event.type === 'permission') void this.onPermission(event);
     else if (event.type === 'control') this.settleRequest(event);
-    if (event.type === 'result' && event.sessionId) this.session = event.sessionId;
+    if (event.type === 'result' && event.sessionId) this.sessionId = event.sessionId;
     this.turn?.observe(event);
   }
 
@@ -306,7 +284,7 @@ export class LiveCli {
     }
     // Approving a plan ends plan mode in the CLI itself.
     if (decision.behavior === 'allow' && event.tool === PLAN_TOOL) this.planning = false;
-    if (this.alive) this.wire.decide(event.requestId, decision);
+    if (this.isAlive) this.wire.decide(event.requestId, decision);
   }
 }
 
