@@ -64,15 +64,18 @@ export interface TurnFiles {
  * `args`, the `untrusted` flags unless the directory is trusted, the wanted options in table
  * order, the permission flags, `resume`, then the prompt
  * last: as an argument, or (when too large) as `largePrompt` says, with the file written to
- * `promptFile` when it goes in a file; or `streamInput` when it goes to the open input.
+ * `promptFile` when it goes in a file; or `streamInput` when it goes to the open input. A
+ * `live` program has its own `args` and options' flags, and is given its mode, its session
+ * and its prompts over its input.
  */
-export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {}): string[] {
+export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {}, live?: Adapter['live']): string[] {
   const values = placeholderValues(adapter, turn, files);
-  const argv = fill(adapter.args, values);
+  const argv = fill(live?.args ?? adapter.args, values);
   if (!turn.trusted) argv.push(...fill(adapter.untrusted, values));
-  for (const option of wantedOptions(turn)) argv.push(...fill(adapter.options[option] ?? [], values));
-  argv.push(...fill(permissionTemplate(adapter, turn), values));
+  for (const option of wantedOptions(turn)) argv.push(...fill(live?.options[option] ?? adapter.options[option] ?? [], values));
+  if (!live) argv.push(...fill(permissionTemplate(adapter, turn), values));
   if (wallsUp()) argv.push(...fill(adapter.walls.args, values));
+  if (live) return argv;
   if (turn.resumeId) argv.push(...fill(adapter.resume, values));
   const via = promptVia(adapter, turn);
   argv.push(...fill(via === 'live' ? adapter.streamInput! : via === 'argv' ? adapter.prompt : adapter.largePrompt!.args, values));
@@ -85,14 +88,7 @@ export function buildArgv(adapter: Adapter, turn: TurnSpec, files: TurnFiles = {
  * (or resumes) the session and sets the mode over its input.
  */
 export function buildLiveArgv(adapter: Adapter, spec: Omit<TurnSpec, 'prompt' | 'liveInput' | 'permissions'>, files: TurnFiles = {}): string[] {
-  const { live } = adapter;
-  if (!live) return buildArgv(adapter, { ...spec, prompt: '', liveInput: true, permissions: 'control' }, files);
-  const values = placeholderValues(adapter, { ...spec, prompt: '' }, files);
-  const argv = fill(live.args, values);
-  if (!spec.trusted) argv.push(...fill(adapter.untrusted, values));
-  for (const option of wantedOptions(spec)) argv.push(...fill(live.options[option] ?? adapter.options[option] ?? [], values));
-  if (wallsUp()) argv.push(...fill(adapter.walls.args, values));
-  return argv;
+  return buildArgv(adapter, { ...spec, prompt: '', liveInput: true, permissions: 'control' }, files, adapter.live);
 }
 
 /** What the templates' placeholders are filled with, once every wanted option is known to be supported. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { ConfigError } from '../../kernel/errors/config-error.ts';
 import type { Owner } from '../sandbox/helper-env.ts';
@@ -109,13 +109,8 @@ export function asAgent(env: Record<string, string | undefined>, cwd: string): {
  * (git before 2.46 takes no wildcards there).
  */
 export function trustedDirectories(cwd: string): string[] {
-  const dirs: string[] = [];
-  for (let dir = resolve(cwd); ;) {
-    dirs.push(dir);
-    const up = dir.replace(/\/[^/]*$/, '') || '/';
-    if (up === dir) break;
-    dir = up;
-  }
+  const dirs = [resolve(cwd)];
+  while (dirs.at(-1) !== '/') dirs.push(dirname(dirs.at(-1)!));
   return dirs;
 }
 

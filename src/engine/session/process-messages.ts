@@ -27,11 +27,6 @@ export class ProcessMessages {
     return this.known;
   }
 
-  /** Whether a message has been written to it before. */
-  get anySent(): boolean {
-    return this.sentIds.size > 0;
-  }
-
   sent(id: string): void {
     this.sentIds.add(id);
   }
@@ -39,7 +34,7 @@ export class ProcessMessages {
   observe(event: AgentEvent): void {
     if (this.known !== undefined) return;
     if (event.type === 'input' || (event.type === 'result' && event.answered?.length)) this.known = true;
-    else if (this.anySent && (event.type === 'text' || event.type === 'tool_start' || event.type === 'result')) this.known = false;
+    else if (this.sentIds.size && (event.type === 'text' || event.type === 'tool_start' || event.type === 'result')) this.known = false;
   }
 
   /**

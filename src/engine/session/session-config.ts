@@ -10,18 +10,15 @@ import type { TurnControls } from './turn-controls.ts';
 /** What a session's turns run with beyond the prompt: their options, and whether the directory is trusted. */
 export type SessionOptions = Omit<TurnOptions, 'cwd'> & Pick<TurnSpec, 'trusted'>;
 
-/** Everything about a session that stays the same from turn to turn. */
-export interface SessionConfig extends Pick<TurnRun, 'adapter' | 'cwd' | 'env' | 'graceMs' | 'output' | 'log' | 'walls'> {
+/** Everything about a session that stays the same from turn to turn (its `permissions` and `liveInput` are each turn's TurnSpec's). */
+export interface SessionConfig
+  extends Pick<TurnRun, 'adapter' | 'cwd' | 'env' | 'graceMs' | 'output' | 'log' | 'walls'>, Pick<TurnSpec, 'permissions' | 'liveInput'> {
   /** The CLI's own session id from an earlier run (a restart), to resume on the first turn. */
   resumeId?: string;
   /** Every turn's options (model, tools, system prompt…); the working directory is `cwd`. */
   options?: SessionOptions;
   /** Options read afresh before each turn (agent definitions someone may have just edited, trust just given), over `options`. */
   freshOptions?: () => Promise<SessionOptions>;
-  /** Tool calls that need permission are asked of the bridge, or only reading is allowed (see TurnSpec). */
-  permissions?: TurnSpec['permissions'];
-  /** Turns take messages while they work, where the CLI can (TurnSpec.liveInput; see `steer`). */
-  liveInput?: boolean;
   /** Called whenever the CLI's session id changes, so the owner can persist it. */
   onResumeId?(id: string): void;
   /**
