@@ -4,7 +4,7 @@ import type { Log } from '../../kernel/log/logger.ts';
 import type { AgentEvent, ResultEvent } from '../../kernel/protocols/events.ts';
 import { LiveInput, type HandedMessages } from './live-input.ts';
 import type { ProcessMessages } from './process-messages.ts';
-import { TurnCourse, type RunningTurn, type TurnHandlers, type TurnLimits, type TurnOutcome } from './turn.ts';
+import { LocalTurn, TurnCourse, type TurnHandlers, type TurnLimits, type TurnOutcome } from './turn.ts';
 
 /** What a turn asks of the live CLI it runs in. */
 export interface TurnHost {
@@ -22,10 +22,10 @@ export interface TurnHost {
  * the process ended), or until its answer when the messages it has not answered go to a turn of
  * the CLI's own (LiveCli.carry).
  */
-export class LiveTurn implements RunningTurn {
+export class LiveTurn extends LocalTurn {
   readonly done: Promise<TurnOutcome>;
   readonly course: TurnCourse;
-  private readonly input: LiveInput;
+  protected readonly input: LiveInput;
   private readonly ended = new AbortController();
   /** The turn's own tool calls that have not ended (a background agent's ends with its notification). */
   private readonly openCalls = new Set<string>();
@@ -40,6 +40,7 @@ export class LiveTurn implements RunningTurn {
     /** Messages the CLI answers in this turn of its own, already written (LiveCli.carry). */
     handed?: HandedMessages,
   ) {
+    super();
     this.done = new Promise((resolve) => (this.settle = resolve));
     this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() }, { handed, process: cli.messages });
     this.course = new TurnCourse(cli.adapter.name, handlers, limits, log, () => cli.interrupt(this));
@@ -47,26 +48,6 @@ export class LiveTurn implements RunningTurn {
 
   get signal(): AbortSignal {
     return this.ended.signal;
-  }
-
-  get untaken(): number {
-    return this.input.untaken;
-  }
-
-  get namesMessages(): boolean | undefined {
-    return this.input.namesMessages;
-  }
-
-  send(text: string, id: string): boolean {
-    return this.input.send(text, id);
-  }
-
-  stop(reason: string): Promise<void> {
-    return this.course.stop({ status: 'stopped', message: reason });
-  }
-
-  holdTimeout(): () => void {
-    return this.course.limits.hold();
   }
 
   observe(event: AgentEvent): void {

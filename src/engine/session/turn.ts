@@ -74,7 +74,7 @@ export interface TurnLimits {
 /** A turn under way, whichever way its CLI runs: one process for the turn (Turn), or one kept between turns (LiveCli). */
 export interface RunningTurn {
   readonly done: Promise<TurnOutcome>;
-  /** A message for the CLI while it works; false when it takes no more (send it as a turn). */
+  /** A message for the CLI while it works (within its turn if it has more to do, else as the one after); false when it takes no more (send it as a turn). */
   send(text: string, id: string): boolean;
   stop(reason: string): Promise<void>;
   holdTimeout(): () => void;
@@ -100,23 +100,57 @@ export interface TurnRun extends TurnLimits {
 }
 
 /**
+ * A turn whose CLI runs here, in a process of its own (Turn) or in one kept between turns
+ * (LiveTurn), as against one on a worker: what it answers alike, through its course, and
+ * through its input where its CLI reads messages while it works.
+ */
+export abstract class LocalTurn implements RunningTurn {
+  abstract readonly done: Promise<TurnOutcome>;
+  protected abstract readonly course: TurnCourse;
+  protected abstract readonly input: LiveInput | undefined;
+
+  send(text: string, id: string): boolean {
+    return this.input?.send(text, id) ?? false;
+  }
+
+  get untaken(): number {
+    return this.input?.untaken ?? 0;
+  }
+
+  get namesMessages(): boolean | undefined {
+    return this.input?.namesMessages;
+  }
+
+  /** Ends the turn (its CLI's whole process group stopped, or a kept CLI interrupted); the outcome becomes `stopped` with this reason. */
+  stop(reason: string): Promise<void> {
+    return this.course.stop({ status: 'stopped', message: reason });
+  }
+
+  /** Pauses the timeout while the turn waits on a person (see TurnLimitWatch). */
+  holdTimeout(): () => void {
+    return this.course.limits.hold();
+  }
+}
+
+/**
  * One turn: start the CLI, decode its lines into events, and decide the outcome. Never
  * throws for anything the CLI does; the outcome says what happened.
  */
-export class Turn implements RunningTurn {
+export class Turn extends LocalTurn {
   readonly done: Promise<TurnOutcome>;
   private readonly process: CliProcess;
   /** What its events (and its walls') said so far, its limits, and why the bridge ended it. */
-  private readonly course: TurnCourse;
+  protected readonly course: TurnCourse;
   /** The turn's own owner-only folder, for what its CLI reads from files (a large prompt, agents): gone with the turn. */
   private readonly folder: string | undefined;
   /** Messages for a CLI that reads them while it works (spec.liveInput); the prompt was the first. */
-  private readonly live: LiveInput | undefined;
+  protected readonly input: LiveInput | undefined;
 
   constructor(
     private readonly run: TurnRun,
     handlers: TurnHandlers = {},
   ) {
+    super();
     // A host its sandbox refused shows in the turn's progress, as its steps do; a model call its credential proxy metered is the turn's cost.
     const started = startCli(
       run,
@@ -132,50 +166,23 @@ export class Turn implements RunningTurn {
     this.course = new TurnCourse(run.adapter.name, handlers, run, run.log, () => this.process.stop(run.graceMs ?? DEFAULT_GRACE_MS));
     if (started.via === 'live') {
       const encode = inputEncoders[run.adapter.protocol]!;
-      this.live = new LiveInput(
+      this.input = new LiveInput(
         { send: (text, id) => this.process.writeInput(encode(text, id)), end: () => this.process.endInput() },
         { unsteered: handlers.onUnsteered },
       );
-      this.live.send(run.spec.prompt, randomUUID());
+      this.input.send(run.spec.prompt, randomUUID());
     }
     this.done = this.drive();
-  }
-
-  /**
-   * A message for the CLI while it works, where it reads them (spec.liveInput): within its
-   * current turn if it has more to do, else as the one after. False when it takes no more
-   * (it has answered everything and is finishing, or cannot take messages at all).
-   */
-  send(text: string, id: string): boolean {
-    return this.live?.send(text, id) ?? false;
-  }
-
-  get untaken(): number {
-    return this.live?.untaken ?? 0;
-  }
-
-  get namesMessages(): boolean | undefined {
-    return this.live?.namesMessages;
   }
 
   get pid(): number | undefined {
     return this.process.pid;
   }
 
-  /** Stops the CLI's whole process group; the outcome becomes `stopped` with this reason. */
-  stop(reason: string): Promise<void> {
-    return this.course.stop({ status: 'stopped', message: reason });
-  }
-
-  /** Pauses the timeout while the run waits on a person (see TurnLimitWatch). */
-  holdTimeout(): () => void {
-    return this.course.limits.hold();
-  }
-
   private async drive(): Promise<TurnOutcome> {
     const { adapter, log } = this.run;
     const decoder = new LineDecoder(decoders[adapter.protocol]!);
-    const { course, live } = this;
+    const { course, input } = this;
     const { handlers } = course;
     // Runs for every line the CLI prints: no closure per line or event.
     const onLine = (line: CliLine) => {
@@ -184,14 +191,14 @@ export class Turn implements RunningTurn {
       for (let i = 0; i < events.length; i++) {
         const event = events[i]!;
         course.observe(event);
-        live?.observe(event);
+        input?.observe(event);
       }
     };
     await this.process.readLines(onLine).catch((error: Error) => {
       course.lastError = `reading ${adapter.name}'s output failed: ${error.message}`;
     });
     const exit = await this.process.exited;
-    live?.close();
+    input?.close();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
     return course.finish(exit, this.process.stderrTail());
   }
