@@ -132,8 +132,7 @@ export class CliProcess {
 
   /** Stops the whole process group. Safe to call more than once; resolves when the CLI has exited. */
   stop(graceMs = DEFAULT_GRACE_MS): Promise<void> {
-    this.stopping ??= this.terminate(graceMs);
-    return this.stopping;
+    return (this.stopping ??= this.terminate(graceMs));
   }
 
   private async terminate(graceMs: number): Promise<void> {

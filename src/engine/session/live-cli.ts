@@ -4,7 +4,7 @@ import type { Adapter } from '../adapters/load.ts';
 import { buildArgv, buildLiveArgv, type TurnSpec } from '../adapters/argv.ts';
 import { liveDialect } from '../adapters/live.ts';
 import { UnsupportedOptionError } from '../../kernel/errors/unsupported-option-error.ts';
-import { type CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-process.ts';
+import type { CliProcess, CliExit } from '../process/cli-process.ts';
 import type { CliLine } from '../process/lines.ts';
 import type { AgentEvent, ControlEvent, PermissionDecision, PermissionEvent } from '../../kernel/protocols/events.ts';
 import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
@@ -228,7 +228,7 @@ export class LiveCli {
 
   /** Stops the whole process group (SIGTERM, grace, SIGKILL): the session resumes in a new process. */
   async stopProcess(): Promise<void> {
-    await this.process.stop(this.launch.graceMs ?? DEFAULT_GRACE_MS);
+    await this.process.stop(this.launch.graceMs);
     await this.exited;
   }
 

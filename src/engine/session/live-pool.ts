@@ -35,8 +35,7 @@ export class LivePool {
 
   /** The processes kept now, running a turn or idle. */
   counts(): { busy: number; idle: number } {
-    let busy = 0;
-    for (const holder of this.holders) if (holder.busy) busy++;
+    const busy = [...this.holders].filter((holder) => holder.busy).length;
     return { busy, idle: this.holders.size - busy };
   }
 

@@ -10,12 +10,7 @@ export interface TurnControls extends TurnHandlers, TurnLimits {
   turnId?: string;
   /** It takes up turn `turnId`, which a restart of the bridge cut short: where that one went on elsewhere (a worker), it is followed, not run again. */
   takingUp?: boolean;
-  /**
-   * Messages sent into this turn (`steer`) that its live CLI takes, after this turn's answer,
-   * as a turn of its own (they reached it after its result): how that turn is followed. It runs
-   * before the queued turns, as the CLI has it already. Without this, this turn lasts until
-   * they are answered too, and the last answer is its own.
-   */
+  /** How the turn its live CLI takes by itself of messages steered into this one is followed (see TurnHandlers.onCarried): before the queued turns, as the CLI has it already. */
   onCarried?(ids: string[]): CarriedTurn;
 }
 

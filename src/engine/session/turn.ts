@@ -7,7 +7,7 @@ import { UnsupportedOptionError } from '../../kernel/errors/unsupported-option-e
 import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
-import { CliProcess, DEFAULT_GRACE_MS, type CliExit } from '../process/cli-process.ts';
+import { CliProcess, type CliExit } from '../process/cli-process.ts';
 import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
 import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
 import type { CliLine } from '../process/lines.ts';
@@ -163,7 +163,7 @@ export class Turn extends LocalTurn {
     );
     this.process = started.process;
     this.folder = started.folder;
-    this.course = new TurnCourse(run.adapter.name, handlers, run, run.log, () => this.process.stop(run.graceMs ?? DEFAULT_GRACE_MS));
+    this.course = new TurnCourse(run.adapter.name, handlers, run, run.log, () => this.process.stop(run.graceMs));
     if (started.via === 'live') {
       const encode = inputEncoders[run.adapter.protocol]!;
       this.input = new LiveInput(
