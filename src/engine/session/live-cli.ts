@@ -115,7 +115,7 @@ export class LiveCli {
     this.exited = Promise.all([reading, this.process.exited]).then(([, exit]) => {
       this.isAlive = false;
       if (folder) rmSync(folder, { recursive: true, force: true });
-      this.turn?.processEnded(exit, this.process.stderrTail());
+      this.turn?.end(exit, this.process.stderrTail());
       for (const settle of this.requests.values()) settle({ type: 'control', requestId: '', ok: false, error: 'the CLI exited' });
       return exit;
     });
@@ -163,7 +163,7 @@ export class LiveCli {
     }
     this.calls.clear();
     const turn = this.follow(handlers, options);
-    if (!turn.send(prompt, randomUUID())) turn.processEnded({ code: null, signal: null }, 'its input is closed');
+    if (!turn.send(prompt, randomUUID())) turn.end({ code: null, signal: null }, 'its input is closed');
     return turn;
   }
 
@@ -274,7 +274,7 @@ export class LiveCli {
       try {
         decision = await this.answer(
           { ...event, ...(event.toolUseId && this.calls.has(event.toolUseId) ? { callInput: this.calls.get(event.toolUseId) } : {}) },
-          { signal: turn.signal, hold: () => turn.holdTimeout() },
+          { signal: turn.ended.signal, hold: () => turn.holdTimeout() },
         );
       } catch (error) {
         decision = { behavior: 'deny', message: `The bridge could not decide: ${(error as Error).message}` };

@@ -26,7 +26,8 @@ export class LiveTurn extends LocalTurn {
   readonly done: Promise<TurnOutcome>;
   readonly course: TurnCourse;
   protected readonly input: LiveInput;
-  private readonly ended = new AbortController();
+  /** Aborts as the turn ends: what waits on its behalf (a person's answer) stops waiting. */
+  readonly ended = new AbortController();
   /** The turn's own tool calls that have not ended (a background agent's ends with its notification). */
   private readonly openCalls = new Set<string>();
   private awaitingBackground = false;
@@ -44,10 +45,6 @@ export class LiveTurn extends LocalTurn {
     this.done = new Promise((resolve) => (this.settle = resolve));
     this.input = new LiveInput({ send: (text, id) => cli.sendMessage(text, id), end: () => this.answered() }, { handed, process: cli.messages });
     this.course = new TurnCourse(cli.adapter.name, handlers, limits, log, () => cli.interrupt(this));
-  }
-
-  get signal(): AbortSignal {
-    return this.ended.signal;
   }
 
   observe(event: AgentEvent): void {
@@ -75,7 +72,7 @@ export class LiveTurn extends LocalTurn {
     const left = this.input.leftBy(result);
     if (!left.length) return false;
     this.cli.carry(this, this.input.hand(left));
-    this.finish({ code: 0, signal: null }, '');
+    this.end({ code: 0, signal: null }, '');
     return true;
   }
 
@@ -87,15 +84,11 @@ export class LiveTurn extends LocalTurn {
       this.awaitingBackground = true;
       return;
     }
-    this.finish({ code: 0, signal: null }, '');
+    this.end({ code: 0, signal: null }, '');
   }
 
-  /** The process ended during the turn (a crash, a stop): the turn ends with it. */
-  processEnded(exit: CliExit, stderr: string): void {
-    this.finish(exit, stderr);
-  }
-
-  private finish(exit: CliExit, stderr: string): void {
+  /** The turn is over: every message answered, or its process ended during it (a crash, a stop), which ends it too. */
+  end(exit: CliExit, stderr: string): void {
     if (this.ended.signal.aborted) return;
     this.ended.abort();
     this.input.close();
