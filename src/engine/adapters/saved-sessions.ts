@@ -132,11 +132,8 @@ function codexSession(file: string, lines: string[], mtimeMs: number, cwd: strin
 async function claudeSessions(place: AgentPlace, dir: string): Promise<SavedSession[]> {
   const files = (await entriesInPlace(place, dir)).filter((entry) => !entry.directory && entry.name.endsWith('.jsonl'));
   const newest = files.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, LISTED);
-  const read = await readInPlace(
-    place,
-    newest.map((file) => file.path),
-    READ_BYTES,
-  );
+  const paths = newest.map((file) => file.path);
+  const read = await readInPlace(place, paths, READ_BYTES);
   const sessions = read.map((file) => claudeSession(file.path, linesOf(file.data), file.info.mtimeMs));
   return sessions.filter((session) => session !== undefined).sort((a, b) => b.lastAt - a.lastAt);
 }

@@ -1,5 +1,8 @@
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 
+/** The events that are the model's progress (see SilenceWatch). */
+const PROGRESS: ReadonlySet<AgentEvent['type']> = new Set(['started', 'text', 'tool_start', 'tool_end', 'result', 'permission', 'input', 'usage']);
+
 /**
  * Ends a turn whose CLI shows no progress of the model for a while: a CLI that gets nowhere
  * (no credentials, no network) is not left "working" for ever. Progress is what the model
@@ -36,30 +39,10 @@ export class SilenceWatch {
    * at one time), after them: read for each event, it cost more than the rest of the watch.
    */
   observe(event: AgentEvent): void {
-    switch (event.type) {
-      case 'tool_start':
-        this.openCalls.add(event.id);
-        break;
-      case 'tool_end':
-        this.openCalls.delete(event.id);
-        break;
-      case 'started':
-      case 'text':
-      case 'result':
-      case 'permission':
-      case 'input':
-      case 'usage':
-        break;
-      case 'log':
-        this.lastWords = event.line;
-        return;
-      case 'error':
-        this.lastWords = event.message;
-        return;
-      default:
-        return;
-    }
-    if (this.stampDue) return;
+    if (event.type === 'tool_start') this.openCalls.add(event.id);
+    else if (event.type === 'tool_end') this.openCalls.delete(event.id);
+    else if (event.type === 'log' || event.type === 'error') this.lastWords = event.type === 'log' ? event.line : event.message;
+    if (!PROGRESS.has(event.type) || this.stampDue) return;
     this.stampDue = true;
     queueMicrotask(this.stamp);
   }
