@@ -33,6 +33,10 @@ describe('the tool policy’s rules', () => {
   it('match paths, domains and MCP servers, and cover every call where a specifier cannot be read', () => {
     expect(callFallsUnder(rule('Edit(deploy/**)'), { tool: 'Edit', input: { file_path: '/repo/deploy/prod/k8s.yaml' } })).toBe(true);
     expect(callFallsUnder(rule('Edit(deploy/**)'), { tool: 'Edit', input: { file_path: '/repo/src/a.ts' } })).toBe(false);
+    // A path is matched letter for letter: spaces and letters beyond ASCII too, and a dot is a dot.
+    expect(callFallsUnder(rule('Edit(données/**)'), { tool: 'Edit', input: { file_path: '/repo/données/clients.csv' } })).toBe(true);
+    expect(callFallsUnder(rule('Write(release notes.md)'), { tool: 'Write', input: { file_path: '/repo/release notes.md' } })).toBe(true);
+    expect(callFallsUnder(rule('Edit(.env)'), { tool: 'Edit', input: { file_path: '/repo/xenv' } })).toBe(false);
     expect(callFallsUnder(rule('WebFetch(domain:prod.example.com)'), { tool: 'WebFetch', input: { url: 'https://api.prod.example.com/x' } })).toBe(true);
     expect(callFallsUnder(rule('mcp__prod'), { tool: 'mcp__prod__restart', input: {} })).toBe(true);
     expect(callFallsUnder(rule('mcp__prod'), { tool: 'mcp__production__x', input: {} })).toBe(false);

@@ -109,7 +109,7 @@ function pathMatches(spec: string, path: string): boolean {
   const glob = absolute ? spec.slice(1) : spec.replace(/^\.?\//, '');
   const body = glob
     .split(/(\*\*\/?|\*)/)
-    .map((piece) => (piece === '**' || piece === '**/' ? '.*' : piece === '*' ? '[^/]*' : escape(piece)))
+    .map((piece) => (piece === '**' || piece === '**/' ? '.*' : piece === '*' ? '[^/]*' : escapeRegExp(piece)))
     .join('');
   return new RegExp(absolute ? `^${body}$` : `(?:^|/)${body}$`).test(path);
 }
