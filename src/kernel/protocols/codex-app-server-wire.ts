@@ -1,5 +1,5 @@
 import { APPROVAL_REQUESTS } from './codex-app-server.ts';
-import { isObject, str, type Json } from './decoder.ts';
+import { isObject, jsonOf, str, type Json } from './decoder.ts';
 import type { AgentEvent } from './events.ts';
 import type { LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
 
@@ -117,12 +117,8 @@ class AppServerClient implements LiveWire {
   }
 
   decide(requestId: string, decision: { behavior: 'allow' | 'deny' }): void {
-    let id: unknown;
-    try {
-      id = JSON.parse(requestId);
-    } catch {
-      return;
-    }
+    const id = jsonOf(requestId);
+    if (id === undefined) return;
     this.io.write(JSON.stringify({ jsonrpc: '2.0', id, result: { decision: decision.behavior === 'allow' ? 'accept' : 'decline' } }));
   }
 

@@ -1,6 +1,6 @@
 import type { AgentEvent } from './events.ts';
 import { usage } from './claude-stream-json.ts';
-import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+import { compact, isObject, jsonOf, num, preview, str, type Decoder, type Json } from './decoder.ts';
 import { limitOfApiError } from './quota.ts';
 
 /**
@@ -63,12 +63,8 @@ function decodeLine(line: Json): AgentEvent[] | null {
 function apiErrorLimit(message: string) {
   const said = /^(\d{3}) (\{.*\})$/s.exec(message);
   if (!said) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(said[2]!);
-  } catch {
-    return limitOfApiError(Number(said[1]), undefined, said[2]);
-  }
+  const body = jsonOf(said[2]!);
+  if (body === undefined) return limitOfApiError(Number(said[1]), undefined, said[2]);
   const error = isObject(body) && isObject(body.error) ? body.error : {};
   return limitOfApiError(Number(said[1]), str(error.code) ?? str(error.type), str(error.message) ?? '');
 }

@@ -2,6 +2,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { ConfigError } from '../errors/config-error.ts';
+import { jsonOf } from '../protocols/decoder.ts';
 
 /** Who holds a data directory: written into its lock file. */
 export interface Holder {
@@ -92,12 +93,8 @@ async function takeOver(file: string, dead: string): Promise<void> {
 const GUARD_STALE_MS = 10_000;
 
 function parse(text: string): Holder | undefined {
-  try {
-    const holder = JSON.parse(text) as Partial<Holder>;
-    return typeof holder.pid === 'number' && typeof holder.host === 'string' && typeof holder.since === 'string' ? (holder as Holder) : undefined;
-  } catch {
-    return undefined;
-  }
+  const holder = jsonOf<Partial<Holder> | null>(text);
+  return typeof holder?.pid === 'number' && typeof holder.host === 'string' && typeof holder.since === 'string' ? (holder as Holder) : undefined;
 }
 
 /** Whether the holder still runs: on another machine it cannot be told, so it is taken as running. */

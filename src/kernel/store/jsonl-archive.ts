@@ -1,4 +1,5 @@
 import { appendFile, readFile } from 'node:fs/promises';
+import { jsonOf } from '../protocols/decoder.ts';
 import { writePrivateFile } from './private-files.ts';
 
 /**
@@ -47,10 +48,7 @@ function asLines(records: readonly unknown[]): string {
 /** The records of JSON lines, in order; a line torn by a crash mid-append is skipped. */
 export function jsonLines<T>(text: string): T[] {
   return text.split('\n').flatMap((line) => {
-    try {
-      return line.trim() ? [JSON.parse(line) as T] : [];
-    } catch {
-      return [];
-    }
+    const record = line.trim() ? jsonOf<T>(line) : undefined;
+    return record === undefined ? [] : [record];
   });
 }

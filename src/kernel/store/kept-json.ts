@@ -1,3 +1,4 @@
+import { jsonOf } from '../protocols/decoder.ts';
 import { textIfThere, writePrivateFile } from './private-files.ts';
 
 /**
@@ -13,12 +14,7 @@ export class KeptJson {
   /** What it holds; undefined when it is not there or not JSON (a file cut short is forgotten, not fatal). */
   async read(): Promise<unknown> {
     const text = await textIfThere(this.file);
-    if (text === undefined) return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return undefined;
-    }
+    return text === undefined ? undefined : jsonOf(text);
   }
 
   /** Writes what `snapshot` gives once the writes before it are done: the state as it is then. */
