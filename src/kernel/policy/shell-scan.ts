@@ -70,8 +70,9 @@ class Scanner {
         if (next === '\n') this.i += 2;
         else if (next === undefined) throw new Unreadable();
         else out.push(this.take(2));
-      } else if (c === "'") out.push(this.singleQuoted());
-      else if (c === '$' && next === "'") out.push('$' + this.ansiQuoted());
+      } else if (c === "'") out.push(this.read(/'[^']*'/y)[0]);
+      // `$'…'`: a backslash escapes the next character, a quote included.
+      else if (c === '$' && next === "'") out.push(this.read(/\$'(?:\\[^]|[^\\'])*'/y)[0]);
       else if (c === '"') out.push(this.doubleQuoted());
       else if (c === '`' || (c === '$' && (next === '(' || next === '{')) || ((c === '<' || c === '>') && next === '(')) out.push(this.substitution());
       else if (c === '#' && wordStart && closer !== '}') this.skipComment();
@@ -96,6 +97,15 @@ class Scanner {
     return this.src.slice(this.i - count, this.i);
   }
 
+  /** What `pattern` (sticky) matches where the reading is, read past; no match: the line cannot be read. */
+  private read(pattern: RegExp): RegExpExecArray {
+    pattern.lastIndex = this.i;
+    const match = pattern.exec(this.src);
+    if (!match) throw new Unreadable();
+    this.i = pattern.lastIndex;
+    return match;
+  }
+
   /** A newline ends a command, and starts the bodies of the here-documents its line opened. */
   private newline(): string {
     this.i++;
@@ -115,22 +125,6 @@ class Scanner {
     if (!DESCRIPTOR.test(this.src)) return false;
     this.i = DESCRIPTOR.lastIndex;
     return true;
-  }
-
-  private singleQuoted(): string {
-    const end = this.src.indexOf("'", this.i + 1);
-    if (end < 0) throw new Unreadable();
-    const text = this.src.slice(this.i, end + 1);
-    this.i = end + 1;
-    return text;
-  }
-
-  /** `$'…'`: a backslash escapes the next character, a quote included. */
-  private ansiQuoted(): string {
-    const match = /^'(?:\\[^]|[^\\'])*'/.exec(this.src.slice(this.i + 1));
-    if (!match) throw new Unreadable();
-    this.i += 1 + match[0].length;
-    return match[0];
   }
 
   /** `"…"`: substitutions inside still run; a backslash-newline joins lines. */
@@ -156,10 +150,7 @@ class Scanner {
   private substitution(): string {
     const src = this.src;
     if (src[this.i] === '`') {
-      const match = /^`((?:\\[^]|[^\\`])*)`/.exec(src.slice(this.i));
-      if (!match) throw new Unreadable();
-      this.i += match[0].length;
-      this.nested.push(match[1]!.replace(/\\([\\`$])/g, '$1'));
+      this.nested.push(this.read(/`((?:\\[^]|[^\\`])*)`/y)[1]!.replace(/\\([\\`$])/g, '$1'));
       return UNKNOWN_EXPANSION;
     }
     const brace = src[this.i + 1] === '{';
@@ -180,11 +171,9 @@ class Scanner {
 
   /** `<<EOF`, `<<-'EOF'`: the body, read at the next newline, is data unless its delimiter is unquoted (then substitutions in it run). */
   private hereDocStart(): string {
-    const match = /^<<(-?)[ \t]*((?:'[^']*'|"[^"]*"|\\.|[^\s;&|()<>])+)/.exec(this.src.slice(this.i));
-    if (!match) throw new Unreadable();
+    const match = this.read(/<<(-?)[ \t]*((?:'[^']*'|"[^"]*"|\\.|[^\s;&|()<>])+)/y);
     const word = match[2]!;
     this.hereDocs.push({ delimiter: word.replace(/['"\\]/g, ''), stripTabs: match[1] === '-', expands: !/['"\\]/.test(word) });
-    this.i += match[0].length;
     return ` << ${word} `;
   }
 

@@ -75,7 +75,7 @@ class AcpClient implements LiveWire {
   /** A cancel was sent for the prompt at work: permission requests are answered `cancelled`. */
   private cancelling = false;
   private state: AcpTurnState = ACP_IDLE;
-  private waiting: (() => void)[] = [];
+  private readonly waiting: (() => void)[] = [];
   private readonly asked = new Map<string, Asked>();
   private nextAsk = 1;
   /** When the agent last updated the session: a loaded one's replay is over once it goes quiet. */
@@ -130,7 +130,7 @@ class AcpClient implements LiveWire {
   interrupt(requestId: string): void {
     if (!this.session && !this.failed && this.waiting.length) {
       // Stopped while the session opens: the prompt waiting for it is dropped, and its turn ends.
-      this.waiting = [];
+      this.waiting.length = 0;
       this.io.emit({ type: 'control', requestId, ok: true });
       this.io.emit(this.failure('the turn was stopped before the agent opened its session'));
       return;
@@ -299,9 +299,7 @@ class AcpClient implements LiveWire {
   }
 
   private flush(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const next of waiting) next();
+    for (const next of this.waiting.splice(0)) next();
   }
 
   private fail(reason: string): void {

@@ -36,7 +36,7 @@ class AppServerClient implements LiveWire {
   /** Turns that ended before their `turn/start` was answered. */
   private readonly ended = new Set<string>();
   /** Messages and interrupts waiting for the thread, or for the turn being started. */
-  private waiting: (() => void)[] = [];
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly io: WireIo,
@@ -141,9 +141,7 @@ class AppServerClient implements LiveWire {
   }
 
   private flush(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const next of waiting) next();
+    for (const next of this.waiting.splice(0)) next();
   }
 
   /** The thread cannot be opened (a resumed one codex no longer knows): the waiting messages fail with why. */
