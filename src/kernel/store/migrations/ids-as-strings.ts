@@ -4,7 +4,7 @@ import { chatKey, chatRef, NO_CHAT, type ChatRef } from '../../ports/chat.ts';
  * Format 1 → 2: chats, threads, users and messages were numbers of the one transport there
  * was; now each id is a string and each chat names its transport, so records key chats by
  * `transport:chat[:thread]`. Every step leaves a record already in format 2 as it is, so a
- * migration cut short and run again does no harm.
+ * migration cut short and run again does no harm. A field left undefined is none in the file.
  */
 
 /** Which transport a format-1 chat id belonged to. */
@@ -79,11 +79,7 @@ export class IdsAsStrings {
       chat: this.ref(chatId, threadId as number | undefined),
       chatKey: this.key(String(rest.chatKey)),
       requester: this.requester(rest.requester),
-      ...(typeof progressMessageId === 'number'
-        ? { progressMessageId: String(progressMessageId) }
-        : progressMessageId !== undefined
-          ? { progressMessageId }
-          : {}),
+      progressMessageId: typeof progressMessageId === 'number' ? String(progressMessageId) : progressMessageId,
     };
   }
 
