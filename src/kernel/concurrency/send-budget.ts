@@ -104,13 +104,6 @@ export class SendBudget {
     return lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS).length * 4 >= max;
   }
 
-  /** Calls waiting, across chats (for tests and the benchmark). */
-  get waiting(): number {
-    let total = 0;
-    for (const lane of this.lanes.values()) total += lane.jobs.length;
-    return total;
-  }
-
   private lane(chat: string): Lane {
     let lane = this.lanes.get(chat);
     if (!lane) {
