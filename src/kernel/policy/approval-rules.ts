@@ -1,5 +1,6 @@
 import { ruleToolNames } from '../protocols/index.ts';
 import { commandFallsUnder } from './shell-rule.ts';
+import type { ToolPolicy } from './tool-policy.ts';
 import { ruleTool } from './tool-rules.ts';
 
 /**
@@ -22,12 +23,7 @@ export interface RuledCall {
 }
 
 /** What a piece of work may do, as far as rules care: whether it only reads, its tool lists, its agent. */
-export interface RuledWork {
-  agent?: string;
-  readOnly?: boolean;
-  allowedTools?: readonly string[];
-  disallowedTools?: readonly string[];
-}
+type RuledWork = Pick<ToolPolicy, 'readOnly' | 'allowedTools' | 'disallowedTools'> & { agent?: string };
 
 /** The tools Claude Code runs without asking anybody: the bridge never sees their calls, so no rule can hold them. */
 export const UNASKED_TOOLS: readonly string[] = ['Read', 'Grep', 'Glob', 'LS', 'NotebookRead', 'TodoWrite', 'Task', 'Agent'];

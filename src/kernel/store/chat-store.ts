@@ -112,15 +112,8 @@ export interface OutsideText {
   from: string[];
 }
 
-/** A file saved in the chat's inbox, waiting for words (the inbox's SavedFile, as kept). */
-export interface WaitingFile {
-  path: string;
-  kind: Attachment['kind'];
-  recorded?: boolean;
-  bytes: number;
-  mimeType?: string;
-  durationSeconds?: number;
-}
+/** A file saved in the chat's inbox, waiting for words (the inbox's SavedFile, as kept): what its attachment said, where it is, its size. */
+export type WaitingFile = Pick<Attachment, 'kind' | 'recorded' | 'mimeType' | 'durationSeconds'> & { path: string; bytes: number };
 
 /** A conversation a chat had: enough to recognise it in /resume and to continue it. */
 export interface SessionEntry {
