@@ -49,7 +49,7 @@ function migrations(context: MigrationContext): Record<number, Migration> {
  * records as they are). Data of a newer format stops the start with one line.
  */
 export async function migrateDataDir(dataDir: string, context: MigrationContext, log: Log): Promise<{ from: number; backup?: string }> {
-  const present = presentFiles(dataDir);
+  const present = FILES.filter((name) => existsSync(join(dataDir, name)));
   // None recorded: format 1 where records exist (bridges before the format was recorded), else a new directory.
   const found = (await recordedFormat(dataDir)) ?? (present.length ? 1 : undefined);
   if (found === undefined) {
@@ -88,10 +88,6 @@ async function recordedFormat(dataDir: string): Promise<number | undefined> {
   if (typeof format !== 'number' || !Number.isInteger(format) || format < 1)
     throw new ConfigError(`${join(dataDir, FORMAT_FILE)}: expected {"format": <number>}, got ${text.trim().slice(0, 80)}`);
   return format;
-}
-
-function presentFiles(dataDir: string): (typeof FILES)[number][] {
-  return FILES.filter((name) => existsSync(join(dataDir, name)));
 }
 
 /** A line that does not parse (the torn end of a crash) is kept as it was: the archive's reader skips it as before. */
