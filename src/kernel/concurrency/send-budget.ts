@@ -55,7 +55,6 @@ export interface SendBudgetOptions {
   retryAfter?: (error: unknown) => number | undefined;
   /** Told of each call's outcome and of how long it waited for the budget (the transport's metrics). */
   meter?: SendMeter;
-  now?: () => number;
 }
 
 /**
@@ -67,11 +66,8 @@ export interface SendBudgetOptions {
  */
 export class SendBudget {
   private readonly lanes = new Map<string, Lane>();
-  private readonly now: () => number;
 
-  constructor(private readonly options: SendBudgetOptions) {
-    this.now = options.now ?? Date.now;
-  }
+  constructor(private readonly options: SendBudgetOptions) {}
 
   /** Runs `call` within `chat`'s budget. */
   schedule<T>(chat: string, priority: Priority, call: () => Promise<T>, mergeKey?: string): Promise<T> {
@@ -84,7 +80,7 @@ export class SendBudget {
         if (priority === 'message') waiting.priority = priority; // an urgent edit takes a waiting one's place, and its rank
         waiting.settle.push(settle);
       } else {
-        lane.jobs.push({ priority, mergeKey, run: call, settle: [settle], queuedAt: this.now() });
+        lane.jobs.push({ priority, mergeKey, run: call, settle: [settle], queuedAt: Date.now() });
       }
       this.pump(chat, lane);
     });
@@ -98,7 +94,7 @@ export class SendBudget {
   crowded(chat: string): boolean {
     const lane = this.lanes.get(chat);
     if (!lane) return false;
-    const now = this.now();
+    const now = Date.now();
     if (lane.jobs.length || lane.current || lane.pausedUntil > now) return true;
     const { max, windowMs } = this.options.limits(chat);
     return lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS).length * 4 >= max;
@@ -116,7 +112,7 @@ export class SendBudget {
   private pump(chat: string, lane: Lane): void {
     if (lane.current || lane.timer || !lane.jobs.length) return;
     const { max, windowMs } = this.options.limits(chat);
-    const now = this.now();
+    const now = Date.now();
     lane.sentAt = lane.sentAt.filter((at) => now - at < windowMs + MARGIN_MS);
     const readyAt = Math.max(lane.pausedUntil, lane.sentAt.length >= max ? Math.min(...lane.sentAt) + windowMs + MARGIN_MS : 0);
     if (readyAt > now) {
@@ -135,7 +131,7 @@ export class SendBudget {
     lane.sentAt.push(now);
     const answered = () => {
       const index = lane.sentAt.indexOf(counted.at);
-      if (index >= 0) lane.sentAt[index] = counted.at = this.now();
+      if (index >= 0) lane.sentAt[index] = counted.at = Date.now();
     };
     const release = () => {
       if (lane.current !== job) return;
@@ -159,7 +155,7 @@ export class SendBudget {
           made(wait === undefined ? 'error' : 'rate_limited');
           if (wait === undefined) return job.settle.forEach((s) => s.reject(error));
           // The app says this chat is over its limit: it waits, and the call goes first when it may.
-          lane.pausedUntil = Math.max(lane.pausedUntil, this.now() + wait * 1000);
+          lane.pausedUntil = Math.max(lane.pausedUntil, Date.now() + wait * 1000);
           lane.jobs.unshift(job);
         },
       )
