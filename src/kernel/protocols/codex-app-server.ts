@@ -1,7 +1,7 @@
 import type { AgentEvent, Usage } from './events.ts';
 import { limitOfText } from './quota.ts';
-import { CODEX_TOOL_NAMES, codexToolOutput, codexToolStart, toolFailed } from './codex-exec-json.ts';
-import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
+import { CODEX_TOOL_NAMES, codexToolEnd, codexToolStart } from './codex-exec-json.ts';
+import { compact, isObject, num, str, type Decoder, type Json } from './decoder.ts';
 
 /** What the decoder remembers within a turn: its answer so far, the messages it took, what it used. */
 export interface AppServerState {
@@ -95,7 +95,7 @@ function itemCompleted(state: AppServerState, item: unknown) {
   }
   const id = str(item.id);
   if (!id || !codexToolStart(item)) return { state, events: [] };
-  return { state, events: [{ type: 'tool_end' as const, id, isError: toolFailed(item), preview: preview(codexToolOutput(item)) }] };
+  return { state, events: [codexToolEnd(item, id)] };
 }
 
 /** The turn's end: its last agent message, or why it did not finish. */

@@ -1,4 +1,4 @@
-import type { AgentEvent, ToolStartEvent } from './events.ts';
+import type { AgentEvent, ToolEndEvent, ToolStartEvent } from './events.ts';
 import { compact, isObject, num, preview, str, type Decoder, type Json } from './decoder.ts';
 import { limitOfText } from './quota.ts';
 
@@ -82,7 +82,7 @@ function itemCompleted(state: CodexState, item: unknown) {
       const start = codexToolStart(item);
       if (!start) return { state, events: [] };
       const events: AgentEvent[] = state.started.includes(id) ? [] : [start];
-      events.push({ type: 'tool_end', id, isError: toolFailed(item), preview: preview(codexToolOutput(item)) });
+      events.push(codexToolEnd(item, id));
       return { state: { ...state, started: state.started.filter((s) => s !== id) }, events };
     }
   }
@@ -117,18 +117,14 @@ export function codexToolStart(item: Json): ToolStartEvent | null {
   }
 }
 
-/** A tool item failed: codex says so, or its command's exit code (in either dialect's name) does. */
-export function toolFailed(item: Json): boolean {
-  if (item.status === 'failed' || item.status === 'declined') return true;
+/** A tool item's end, in either dialect's names: failed where codex says so or its command's exit code does, and what it gave back. */
+export function codexToolEnd(item: Json, id: string): ToolEndEvent {
   const code = num(item.exit_code ?? item.exitCode);
-  return code !== undefined && code !== 0;
-}
-
-/** What a tool item gave back, in either dialect's names. */
-export function codexToolOutput(item: Json): unknown {
-  if (item.type === 'command_execution' || item.type === 'commandExecution') return item.aggregated_output ?? item.aggregatedOutput;
-  if (item.type === 'mcp_tool_call' || item.type === 'mcpToolCall') return isObject(item.error) ? item.error.message : item.result;
-  return '';
+  const isError = item.status === 'failed' || item.status === 'declined' || (code !== undefined && code !== 0);
+  const command = item.type === 'command_execution' || item.type === 'commandExecution';
+  const mcp = item.type === 'mcp_tool_call' || item.type === 'mcpToolCall';
+  const output = command ? (item.aggregated_output ?? item.aggregatedOutput) : mcp ? (isObject(item.error) ? item.error.message : item.result) : '';
+  return { type: 'tool_end', id, isError, preview: preview(output) };
 }
 
 function usage(raw: unknown) {
