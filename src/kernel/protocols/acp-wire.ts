@@ -12,7 +12,7 @@ import {
 } from './acp-updates.ts';
 import { delay } from '../concurrency/delay.ts';
 import { isObject, num, str } from './decoder.ts';
-import type { AgentEvent, PermissionDecision } from './events.ts';
+import type { AgentEvent, PermissionDecision, Usage } from './events.ts';
 import type { AgentCommand, LiveWire, LiveWireFactory, WireIo, WireSession } from './live-wire.ts';
 
 /** The ids agents give the mode in which they read and plan but change nothing (Gemini CLI's, Qwen Code's and Claude's `plan`). */
@@ -267,9 +267,7 @@ class AcpClient implements LiveWire {
     this.prompting = false;
     const end = acpTurnEnd(this.state);
     this.apply(end);
-    const costUsd = end.state.costUsd;
-    const usage = usageOf(response);
-    const common = { costUsd, usage, sessionId: this.session };
+    const common = { costUsd: end.state.costUsd, usage: usageOf(response), sessionId: this.session };
     const stop = response?.stopReason;
     let result: AgentEvent;
     if (stop === 'end_turn') result = { type: 'result', text: end.answer, isError: false, ...common };
@@ -332,7 +330,7 @@ function acpCommands(commands: unknown): AgentCommand[] {
 }
 
 /** Tokens, where the agent reports them with its answer (`usage`, not yet in the stable protocol). */
-function usageOf(response: acp.PromptResponse | undefined): { inputTokens: number; outputTokens: number; cacheReadTokens?: number } | undefined {
+function usageOf(response: acp.PromptResponse | undefined): Usage | undefined {
   const usage = (response as Record<string, unknown> | undefined)?.usage;
   if (!isObject(usage)) return undefined;
   const cached = num(usage.cachedReadTokens);

@@ -75,10 +75,7 @@ function system(state: ClaudeState, line: Json): DecodeStep<ClaudeState> {
     const step = backgroundTask(state.background, line);
     return { state: { ...state, background: step.state }, events: step.events };
   }
-  if (subtype === 'init') {
-    const sessionId = str(line.session_id);
-    return { state, events: sessionId ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })] : [] };
-  }
+  if (subtype === 'init') return { state, events: sessionStarted(line) };
   if (subtype === 'api_retry') return { state, events: [{ type: 'error', message: apiRetry(line) }] };
   // status, permission_denied, hooks...: the tool_result that follows carries what matters.
   return { state, events: [] };
@@ -261,6 +258,12 @@ function controlRequestLine(requestId: string, request: Json): string {
 /** One message for Claude Code's `--input-format stream-json`, named by `id` so its progress can be followed. */
 export function claudeUserMessage(text: string, id: string): string {
   return JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, uuid: id });
+}
+
+/** A `system`/`init` line's session, with its model and directory: droid's says it as Claude Code's does. */
+export function sessionStarted(line: Json): AgentEvent[] {
+  const sessionId = str(line.session_id);
+  return sessionId ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })] : [];
 }
 
 /** Anthropic-style usage, shared with droid. */

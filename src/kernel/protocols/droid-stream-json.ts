@@ -1,5 +1,5 @@
 import type { AgentEvent } from './events.ts';
-import { usage } from './claude-stream-json.ts';
+import { sessionStarted, usage } from './claude-stream-json.ts';
 import { compact, isObject, jsonOf, num, preview, str, type Decoder, type Json } from './decoder.ts';
 import { limitOfApiError } from './quota.ts';
 
@@ -20,10 +20,8 @@ export const droidStreamJson: Decoder<null> = {
 
 function decodeLine(line: Json): AgentEvent[] | null {
   switch (line.type) {
-    case 'system': {
-      const sessionId = str(line.session_id);
-      return line.subtype === 'init' && sessionId ? [compact({ type: 'started', sessionId, model: str(line.model), cwd: str(line.cwd) })] : [];
-    }
+    case 'system':
+      return line.subtype === 'init' ? sessionStarted(line) : [];
     case 'message': {
       const text = str(line.text);
       // The user's own prompt is echoed back; only the assistant's words are news.
