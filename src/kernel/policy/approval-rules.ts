@@ -110,13 +110,10 @@ function pathMatches(spec: string, path: string): boolean {
   return new RegExp(absolute ? `^${body}$` : `(?:^|/)${body}$`).test(path);
 }
 
+/** A URL that does not parse matches: nothing escapes a rule by a guess. */
 function domainMatches(domain: string, url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === domain || host.endsWith(`.${domain}`);
-  } catch {
-    return true;
-  }
+  const host = URL.canParse(url) ? new URL(url).hostname : undefined;
+  return host === undefined || host === domain || host.endsWith(`.${domain}`);
 }
 
 /** A tool name with `*` in it (`mcp__prod__*`); a bare `mcp__server` covers its server's tools. */

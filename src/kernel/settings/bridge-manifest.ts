@@ -73,12 +73,11 @@ export type Settings = BridgeManifest['settings'];
 export type SubagentSettings = Settings['subagents'];
 
 export async function loadBridgeManifest(path: string): Promise<BridgeManifest> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`${path}: ${(error as Error).message}`);
-  }
+  const json = await readFile(path, 'utf8')
+    .then((text) => JSON.parse(text) as unknown)
+    .catch((error: Error) => {
+      throw new ConfigError(`${path}: ${error.message}`);
+    });
   const parsed = bridgeManifestSchema.safeParse(json);
   if (!parsed.success) throw new ConfigError(`${path}: ${describeIssues(parsed.error.issues)}`);
   return parsed.data;

@@ -16,12 +16,9 @@ export async function tlsFiles(env: NodeJS.ProcessEnv, prefix: string): Promise<
   const keyFile = env[keyName]?.trim();
   if (Boolean(certFile) !== Boolean(keyFile)) throw new ConfigError(`${certName} and ${keyName}: set both (PEM files) for TLS, or neither`);
   if (!certFile || !keyFile) return undefined;
-  const read = async (name: string, file: string) => {
-    try {
-      return await readFile(file);
-    } catch (error) {
-      throw new ConfigError(`${name}: cannot read ${file}: ${(error as Error).message}`);
-    }
-  };
+  const read = (name: string, file: string) =>
+    readFile(file).catch((error: Error) => {
+      throw new ConfigError(`${name}: cannot read ${file}: ${error.message}`);
+    });
   return { cert: await read(certName, certFile), key: await read(keyName, keyFile) };
 }
