@@ -128,23 +128,17 @@ class AcpClient implements LiveWire {
   }
 
   interrupt(requestId: string): void {
-    if (!this.session && !this.failed && this.waiting.length) {
-      // Stopped while the session opens: the prompt waiting for it is dropped, and its turn ends.
-      this.waiting.length = 0;
-      this.io.emit({ type: 'control', requestId, ok: true });
-      this.io.emit(this.failure('the turn was stopped before the agent opened its session'));
-      return;
+    // Stopped while the session opens: the prompt waiting for it is dropped, and its turn ends.
+    const dropped = !this.session && !this.failed && this.waiting.splice(0).length > 0;
+    if (this.session && this.prompting) {
+      this.cancelling = true;
+      // Whatever waits for the chat's answer is withdrawn, as the protocol asks of a cancel.
+      for (const asked of this.asked.values()) asked.answer({ outcome: 'cancelled' });
+      this.asked.clear();
+      void this.connection.agent.notify('session/cancel', { sessionId: this.session }).catch(() => {});
     }
-    if (!this.session || !this.prompting) {
-      this.io.emit({ type: 'control', requestId, ok: true });
-      return;
-    }
-    this.cancelling = true;
-    // Whatever waits for the chat's answer is withdrawn, as the protocol asks of a cancel.
-    for (const asked of this.asked.values()) asked.answer({ outcome: 'cancelled' });
-    this.asked.clear();
-    void this.connection.agent.notify('session/cancel', { sessionId: this.session }).catch(() => {});
     this.io.emit({ type: 'control', requestId, ok: true });
+    if (dropped) this.io.emit(this.failure('the turn was stopped before the agent opened its session'));
   }
 
   decide(requestId: string, decision: PermissionDecision): void {
