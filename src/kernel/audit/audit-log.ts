@@ -60,8 +60,6 @@ type Counts = Partial<Record<AuditEvent, number>>;
  */
 export class AuditLog {
   readonly file: string;
-  private readonly maxBytes: number;
-  private readonly keep: number;
   private stream: WriteStream | undefined;
   private bytes = 0;
   private tail: Promise<unknown> = Promise.resolve();
@@ -72,10 +70,11 @@ export class AuditLog {
   private batchTimer: NodeJS.Timeout | undefined;
 
   /** The live file is rotated past `maxBytes`: `audit.jsonl` becomes `audit.jsonl.1`, and so on, `keep` of them kept. */
-  constructor(dataDir: string, options: { maxBytes?: number; keep?: number } = {}) {
+  constructor(
+    dataDir: string,
+    private readonly rotation = { maxBytes: 10 * 1024 * 1024, keep: 5 },
+  ) {
     this.file = join(dataDir, 'audit.jsonl');
-    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
-    this.keep = options.keep ?? 5;
   }
 
   /**
@@ -87,7 +86,7 @@ export class AuditLog {
     const line: AuditEntry = { time: new Date().toISOString(), ...rest, ...(input !== undefined ? inputFields(input) : {}) };
     const text = JSON.stringify(line) + '\n';
     if (!this.stream) this.open();
-    else if (this.bytes > 0 && this.bytes + Buffer.byteLength(text) > this.maxBytes) this.rotate();
+    else if (this.bytes > 0 && this.bytes + Buffer.byteLength(text) > this.rotation.maxBytes) this.rotate();
     this.bytes += Buffer.byteLength(text);
     if (line.runId) {
       const counts = this.counts.get(line.runId) ?? {};
@@ -139,8 +138,8 @@ export class AuditLog {
   private rotate(): void {
     this.writeBatch(); // what came before the rotation goes into the file it belongs to
     this.stream!.end();
-    rmSync(`${this.file}.${this.keep}`, { force: true });
-    for (let n = this.keep - 1; n >= 1; n--) if (existsSync(`${this.file}.${n}`)) renameSync(`${this.file}.${n}`, `${this.file}.${n + 1}`);
+    rmSync(`${this.file}.${this.rotation.keep}`, { force: true });
+    for (let n = this.rotation.keep - 1; n >= 1; n--) if (existsSync(`${this.file}.${n}`)) renameSync(`${this.file}.${n}`, `${this.file}.${n + 1}`);
     renameSync(this.file, `${this.file}.1`);
     this.open();
   }
