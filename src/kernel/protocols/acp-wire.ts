@@ -261,16 +261,12 @@ class AcpClient implements LiveWire {
     this.prompting = false;
     const end = acpTurnEnd(this.state);
     this.apply(end);
-    const common = { costUsd: end.state.costUsd, usage: usageOf(response), sessionId: this.session };
     const stop = response?.stopReason;
-    let result: AgentEvent;
-    if (stop === 'end_turn') result = { type: 'result', text: end.answer, isError: false, ...common };
-    else if (stop === 'cancelled') result = { type: 'result', text: 'the agent stopped the turn', isError: true, ...common };
-    else {
-      const why = error ? `the agent failed the prompt: ${error.message}` : `the agent ended the turn: ${stop ?? 'no stop reason'}`;
-      result = { type: 'result', text: end.answer || why, isError: stop !== 'max_tokens' && stop !== 'max_turn_requests', ...common };
-    }
-    this.io.emit(result);
+    const why = error ? `the agent failed the prompt: ${error.message}` : `the agent ended the turn: ${stop ?? 'no stop reason'}`;
+    const text = stop === 'end_turn' ? end.answer : stop === 'cancelled' ? 'the agent stopped the turn' : end.answer || why;
+    // Cut short by its own limits, the answer so far is an answer.
+    const isError = stop !== 'end_turn' && stop !== 'max_tokens' && stop !== 'max_turn_requests';
+    this.io.emit({ type: 'result', text, isError, costUsd: end.state.costUsd, usage: usageOf(response), sessionId: this.session });
   }
 
   /**

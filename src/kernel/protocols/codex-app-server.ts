@@ -71,7 +71,7 @@ export const codexAppServer: Decoder<AppServerState> = {
 function approvalRequest(state: AppServerState, method: string, id: unknown, params: Json) {
   const tool = APPROVAL_REQUESTS[method];
   if (!tool) return { state, events: [] };
-  const input = compact({ command: str(params.command), cwd: str(params.cwd), reason: str(params.reason) ?? undefined });
+  const input = compact({ command: str(params.command), cwd: str(params.cwd), reason: str(params.reason) });
   return { state, events: [compact({ type: 'permission' as const, requestId: JSON.stringify(id), tool, input, toolUseId: str(params.itemId) })] };
 }
 
