@@ -9,6 +9,8 @@ export interface CodexState {
   started: readonly string[];
 }
 
+const FRESH: CodexState = { lastText: '', started: [] };
+
 /** Codex's tools in Claude Code's names, the model's own (`exec_command`) included. */
 export const CODEX_TOOL_NAMES = { shell: 'Bash', exec_command: 'Bash', edit: 'Edit' };
 
@@ -20,7 +22,7 @@ export const codexExecJson: Decoder<CodexState> = {
   protocol: 'codex-exec-json',
   metering: { reportsUsage: true, inputIncludesCache: true },
   toolNames: CODEX_TOOL_NAMES,
-  initial: () => ({ lastText: '', started: [] }),
+  initial: () => FRESH,
   step(state, line) {
     if (!isObject(line)) return null;
     switch (line.type) {
@@ -29,7 +31,7 @@ export const codexExecJson: Decoder<CodexState> = {
         return { state, events: sessionId ? [{ type: 'started', sessionId }] : [] };
       }
       case 'turn.started':
-        return { state: { lastText: '', started: [] }, events: [] };
+        return { state: FRESH, events: [] };
       case 'item.started':
         return itemStarted(state, line.item);
       case 'item.updated':
@@ -37,16 +39,10 @@ export const codexExecJson: Decoder<CodexState> = {
       case 'item.completed':
         return itemCompleted(state, line.item);
       case 'turn.completed':
-        return {
-          state: { lastText: '', started: [] },
-          events: [compact({ type: 'result', text: state.lastText, isError: false, usage: usage(line.usage) })],
-        };
+        return { state: FRESH, events: [compact({ type: 'result', text: state.lastText, isError: false, usage: usage(line.usage) })] };
       case 'turn.failed': {
-        const error = isObject(line.error) ? str(line.error.message) : undefined;
-        return {
-          state: { lastText: '', started: [] },
-          events: [compact({ type: 'result', text: error ?? 'codex turn failed', isError: true, limit: error ? limitOfText(error) : undefined })],
-        };
+        const text = (isObject(line.error) ? str(line.error.message) : undefined) ?? 'codex turn failed';
+        return { state: FRESH, events: [compact({ type: 'result', text, isError: true, limit: limitOfText(text) })] };
       }
       case 'error': {
         const message = str(line.message) ?? 'codex reported an error';
