@@ -106,7 +106,7 @@ class AcpClient implements LiveWire {
 
   send(text: string, id: string): boolean {
     if (this.failed) {
-      const failed = this.failure(this.failed);
+      const failed: AgentEvent = { type: 'result', text: this.failed, isError: true };
       // After the caller has counted the message as sent.
       queueMicrotask(() => this.io.emit(failed));
       return true;
@@ -138,7 +138,7 @@ class AcpClient implements LiveWire {
       void this.connection.agent.notify('session/cancel', { sessionId: this.session }).catch(() => {});
     }
     this.io.emit({ type: 'control', requestId, ok: true });
-    if (dropped) this.io.emit(this.failure('the turn was stopped before the agent opened its session'));
+    if (dropped) this.io.emit({ type: 'result', text: 'the turn was stopped before the agent opened its session', isError: true });
   }
 
   decide(requestId: string, decision: PermissionDecision): void {
@@ -294,10 +294,6 @@ class AcpClient implements LiveWire {
     if (this.session || this.failed) return;
     this.failed = reason;
     this.flush();
-  }
-
-  private failure(reason: string): AgentEvent {
-    return { type: 'result', text: reason, isError: true };
   }
 }
 
