@@ -106,8 +106,7 @@ function turnResult(state: AppServerState, turn: unknown): AgentEvent {
   if (status === 'completed') return { type: 'result', text: state.lastText, isError: false, ...common };
   const text =
     status === 'interrupted' ? 'codex stopped the turn' : (error ?? `codex ended the turn ${typeof status === 'string' ? status : 'without finishing'}`);
-  const limit = error ? limitOfText(error) : undefined;
-  return { type: 'result', text, isError: true, ...common, limit };
+  return { type: 'result', text, isError: true, ...common, limit: error ? limitOfText(error) : undefined };
 }
 
 /** Codex reports each model call's usage (`last`); a turn's is their sum. */
