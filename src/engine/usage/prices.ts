@@ -1,4 +1,4 @@
-import { readOperatorFile } from '../../kernel/store/private-files.ts';
+import { readOperatorFile } from '../../kernel/errors/operator-file.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../../kernel/errors/config-error.ts';

@@ -1,4 +1,4 @@
-import { readOperatorFile } from '../store/private-files.ts';
+import { readOperatorFile } from '../errors/operator-file.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, describeIssues } from '../errors/config-error.ts';

@@ -1,6 +1,5 @@
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ConfigError } from '../errors/config-error.ts';
 
 /** Only the bridge's own user reads what it keeps: session ids, CSRF tokens, chats, logs. */
 const FILE_MODE = 0o600;
@@ -26,16 +25,6 @@ export async function textIfThere(path: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/**
- * The text of a file the operator may put in the data directory (hooks.json, tool-policy.json,
- * prices.json): none when it is not there; one that cannot be read stops the start, naming it.
- */
-export function readOperatorFile(file: string): Promise<string | undefined> {
-  return textIfThere(file).catch((error: Error) => {
-    throw new ConfigError(`${file}: cannot be read (${error.message})`);
-  });
 }
 
 /**
