@@ -101,11 +101,8 @@ export class SendBudget {
   }
 
   private lane(chat: string): Lane {
-    let lane = this.lanes.get(chat);
-    if (!lane) {
-      lane = { jobs: [], sentAt: [], current: undefined, pausedUntil: 0, timer: undefined };
-      this.lanes.set(chat, lane);
-    }
+    const lane = this.lanes.get(chat) ?? { jobs: [], sentAt: [], current: undefined, pausedUntil: 0, timer: undefined };
+    this.lanes.set(chat, lane);
     return lane;
   }
 
