@@ -108,10 +108,7 @@ class AppServerClient implements LiveWire {
 
   interrupt(requestId: string): void {
     const answer = (ok: boolean, error?: string) => this.io.emit({ type: 'control', requestId, ok, ...(error ? { error } : {}) });
-    if (this.notReady) {
-      this.waiting.push(() => this.interrupt(requestId));
-      return;
-    }
+    if (this.notReady) return void this.waiting.push(() => this.interrupt(requestId));
     if (!this.thread || !this.turn) return answer(true);
     this.request('turn/interrupt', { threadId: this.thread, turnId: this.turn }, (reply) => answer(reply.ok, reply.ok ? undefined : reply.error));
   }
