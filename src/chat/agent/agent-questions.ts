@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
 import { z } from 'zod';
-import { type ButtonKind, type ButtonHandler } from '../../kernel/ports/buttons.ts';
+import type { WireButton } from '../../kernel/ports/buttons.ts';
 import {
   chatKey,
   type Button,
@@ -81,7 +81,7 @@ export class AgentQuestions {
   ) {}
 
   /** Routes the presses of its buttons, through `button` (the bridge's). */
-  wire(button: <P>(kind: ButtonKind<P>, handler: ButtonHandler<P>) => void): void {
+  wire(button: WireButton): void {
     button(ANSWER, (press, payload) => this.pressQuestion(press, payload));
     button(PLAN, (press, payload) => this.pressPlan(press, payload));
   }

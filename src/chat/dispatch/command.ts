@@ -1,7 +1,7 @@
 import type { Role } from '../people/roles.ts';
 import type { Allowlist } from '../people/allowlist.ts';
 import { chatKey, type RichText, type MessageRef, type SendOptions, type IncomingMessage, type Outbound } from '../../kernel/ports/chat.ts';
-import type { ButtonHandler, ButtonKind } from '../../kernel/ports/buttons.ts';
+import type { WireButton } from '../../kernel/ports/buttons.ts';
 import type { ChatSession } from '../session/chat-session.ts';
 import type { ChatSessions } from '../session/chat-sessions.ts';
 import type { Attachments } from '../session/attachments.ts';
@@ -74,7 +74,7 @@ export interface Command {
   /** Carries it out; what it returns is its answer, sent in reply to the message that asked (none: it answered itself, or needs none). */
   run(ctx: CommandContext): Promise<RichText | void>;
   /** Routes the presses of the buttons its replies carry, through `on` (the bot's). */
-  buttons?(on: <P>(kind: ButtonKind<P>, handler: ButtonHandler<P>) => void, scope: CommandScope): void;
+  buttons?(on: WireButton, scope: CommandScope): void;
   /**
    * What else /stop stops for it in this chat; a line for /stop's report when it stopped something.
    * `onlyOf`: a member's /stop, which stops the turn but, of the chat's work, only theirs (`<transport>:<id>`).

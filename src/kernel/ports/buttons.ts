@@ -48,3 +48,6 @@ export function buttonKindOf(data: string): { kind: string; raw: string } {
 
 /** What a press of one kind of button does, given its decoded payload. */
 export type ButtonHandler<P> = (press: ButtonPress, payload: P) => Promise<ButtonAnswer>;
+
+/** Routes the presses of one kind of button to its handler (the bot's `button`), for a part that owns buttons to wire its own. */
+export type WireButton = <P>(kind: ButtonKind<P>, handler: ButtonHandler<P>) => void;

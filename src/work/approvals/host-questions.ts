@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { ButtonHandler, ButtonKind } from '../../kernel/ports/buttons.ts';
+import type { WireButton } from '../../kernel/ports/buttons.ts';
 import { awaitAnswer, choiceButton } from './question.ts';
 import { chatKey, type Button, type ButtonAnswer, type ButtonPress, type ChatRef, type MessageRef } from '../../kernel/ports/chat.ts';
 import { code, italic, lines, rich, type RichText } from '../../kernel/rich/index.ts';
@@ -30,7 +30,7 @@ export class HostQuestions {
   constructor(private readonly options: Pick<ApprovalOptions, 'out' | 'timeoutMs' | 'mayAnswer'> & { log: Log }) {}
 
   /** Routes the presses of its buttons, through `button` (the bridge's). */
-  wire(button: <P>(kind: ButtonKind<P>, handler: ButtonHandler<P>) => void): void {
+  wire(button: WireButton): void {
     button(HOST, (press, payload) => this.press(press, payload));
   }
 
