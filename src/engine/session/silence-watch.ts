@@ -1,8 +1,5 @@
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 
-/** The events that are the model's progress (see SilenceWatch). */
-const PROGRESS: ReadonlySet<AgentEvent['type']> = new Set(['started', 'text', 'tool_start', 'tool_end', 'result', 'permission', 'input', 'usage']);
-
 /**
  * Ends a turn whose CLI shows no progress of the model for a while: a CLI that gets nowhere
  * (no credentials, no network) is not left "working" for ever. Progress is what the model
@@ -34,15 +31,38 @@ export class SilenceWatch {
   }
 
   /**
-   * Cheap on purpose (it runs for every event): the timer is re-armed only when it fires early,
-   * and the clock is read once for the events of one chunk of output (all decoded in one go, so
-   * at one time), after them: read for each event, it cost more than the rest of the watch.
+   * Cheap on purpose (it runs for every event): one switch on the event's type, not a read of
+   * it for each test and a set to look it up in (events come in many shapes, so each read is a
+   * generic lookup); the timer is re-armed only when it fires early; and the clock is read once
+   * for the events of one chunk of output (all decoded in one go, so at one time), after them:
+   * read for each event, it cost more than the rest of the watch.
    */
   observe(event: AgentEvent): void {
-    if (event.type === 'tool_start') this.openCalls.add(event.id);
-    else if (event.type === 'tool_end') this.openCalls.delete(event.id);
-    else if (event.type === 'log' || event.type === 'error') this.lastWords = event.type === 'log' ? event.line : event.message;
-    if (!PROGRESS.has(event.type) || this.stampDue) return;
+    switch (event.type) {
+      case 'tool_start':
+        this.openCalls.add(event.id);
+        break;
+      case 'tool_end':
+        this.openCalls.delete(event.id);
+        break;
+      case 'log':
+        this.lastWords = event.line;
+        return;
+      case 'error':
+        this.lastWords = event.message;
+        return;
+      // The model's progress, besides its tool calls.
+      case 'started':
+      case 'text':
+      case 'result':
+      case 'permission':
+      case 'input':
+      case 'usage':
+        break;
+      default:
+        return;
+    }
+    if (this.stampDue) return;
     this.stampDue = true;
     queueMicrotask(this.stamp);
   }

@@ -252,18 +252,26 @@ export class TurnCourse {
     this.emit(event);
   }
 
-  /** What an event says of the turn. */
+  /** What an event says of the turn (its type read once: see SilenceWatch.observe). */
   note(event: AgentEvent): void {
-    if (event.type === 'usage' && event.proxy) this.metered.set(event.messageId ?? `#${this.metered.size}`, event);
-    else if (event.type === 'started') this.sessionId = event.sessionId;
-    else if (event.type === 'text' && !event.parentId) this.lastText = event.text;
-    else if (event.type === 'error') {
-      this.lastError = event.message;
-      this.limit = event.limit ?? this.limit;
-    } else if (event.type === 'result') {
-      this.result = event;
-      this.limit = event.limit ?? this.limit;
-      this.sessionId = event.sessionId ?? this.sessionId;
+    switch (event.type) {
+      case 'usage':
+        if (event.proxy) this.metered.set(event.messageId ?? `#${this.metered.size}`, event);
+        return;
+      case 'started':
+        this.sessionId = event.sessionId;
+        return;
+      case 'text':
+        if (!event.parentId) this.lastText = event.text;
+        return;
+      case 'error':
+        this.lastError = event.message;
+        this.limit = event.limit ?? this.limit;
+        return;
+      case 'result':
+        this.result = event;
+        this.limit = event.limit ?? this.limit;
+        this.sessionId = event.sessionId ?? this.sessionId;
     }
   }
 
