@@ -4,39 +4,27 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchDecode } from './decode.ts';
-import { benchSubagents } from './subagents.ts';
-import { benchTelegram } from './telegram.ts';
-import { benchFlood } from './flood.ts';
-import { benchWorkers } from './workers.ts';
-import { benchSessionWorkers } from './session-workers.ts';
-import { benchLive } from './live.ts';
-import { benchPictures } from './pictures.ts';
-import { benchTransports } from './transports.ts';
-import { benchTraces } from './traces.ts';
-import { benchSandbox } from './sandbox.ts';
-import { benchMetrics } from './metrics.ts';
-import { benchAcp } from './acp.ts';
-import { benchWalks } from './walks.ts';
-import { benchLayout } from './layout.ts';
 import { printTable, type BenchResult } from './report.ts';
 
+// Each suite is imported when it runs, not all at start: a suite measures in a process that
+// holds only the code of the suites before it, not every suite's (the decode ratios, say,
+// moved by a few percent with the heap of code the later suites bring).
 const suites: Record<string, (dir: string) => Promise<BenchResult[]>> = {
-  decode: benchDecode,
-  telegram: benchTelegram,
-  subagents: benchSubagents,
-  flood: benchFlood,
-  workers: benchWorkers,
-  'session-workers': benchSessionWorkers,
-  live: benchLive,
-  pictures: benchPictures,
-  transports: benchTransports,
-  traces: benchTraces,
-  sandbox: benchSandbox,
-  metrics: benchMetrics,
-  acp: benchAcp,
-  walks: benchWalks,
-  layout: benchLayout,
+  decode: async (dir) => (await import('./decode.ts')).benchDecode(dir),
+  telegram: async (dir) => (await import('./telegram.ts')).benchTelegram(dir),
+  subagents: async (dir) => (await import('./subagents.ts')).benchSubagents(dir),
+  flood: async (dir) => (await import('./flood.ts')).benchFlood(dir),
+  workers: async (dir) => (await import('./workers.ts')).benchWorkers(dir),
+  'session-workers': async (dir) => (await import('./session-workers.ts')).benchSessionWorkers(dir),
+  live: async (dir) => (await import('./live.ts')).benchLive(dir),
+  pictures: async () => (await import('./pictures.ts')).benchPictures(),
+  transports: async () => (await import('./transports.ts')).benchTransports(),
+  traces: async (dir) => (await import('./traces.ts')).benchTraces(dir),
+  sandbox: async (dir) => (await import('./sandbox.ts')).benchSandbox(dir),
+  metrics: async (dir) => (await import('./metrics.ts')).benchMetrics(dir),
+  acp: async (dir) => (await import('./acp.ts')).benchAcp(dir),
+  walks: async () => (await import('./walks.ts')).benchWalks(),
+  layout: async () => (await import('./layout.ts')).benchLayout(),
 };
 
 const only = process.argv.slice(2);
