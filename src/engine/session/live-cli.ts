@@ -179,7 +179,7 @@ export class LiveCli {
       followed = true;
       return this.follow(handlers, limits, handed);
     };
-    safely({ carried: (ids: string[]) => from.course.handlers.onCarried?.(ids, follow) }, 'carried', handed.ids, this.launch.log);
+    safely(from.course.handlers, (ids: string[]) => from.course.handlers.onCarried?.(ids, follow), handed.ids, this.launch.log);
     // A follower that failed: still the CLI's turn at work, whose answer goes to no other turn.
     if (!followed) this.follow({}, {}, handed);
   }
@@ -234,7 +234,7 @@ export class LiveCli {
 
   private onLine(line: CliLine): void {
     const turn = this.turn;
-    if (turn) safely(turn.course.handlers, 'onLine', line.raw, this.launch.log);
+    if (turn) safely(turn.course.handlers, turn.course.handlers.onLine, line.raw, this.launch.log);
     if (this.wire.take(line.json)) return;
     for (const decoded of this.decoder.decode(line.raw, line.json)) this.handle(decoded);
   }

@@ -186,7 +186,7 @@ export class Turn extends LocalTurn {
     const { handlers } = course;
     // Runs for every line the CLI prints: no closure per line or event.
     const onLine = (line: CliLine) => {
-      safely(handlers, 'onLine', line.raw, log);
+      safely(handlers, handlers.onLine, line.raw, log);
       const events = decoder.decode(line.raw, line.json);
       for (let i = 0; i < events.length; i++) {
         const event = events[i]!;
@@ -276,7 +276,7 @@ export class TurnCourse {
   }
 
   emit(event: AgentEvent): void {
-    safely(this.handlers, 'onEvent', event, this.log);
+    safely(this.handlers, this.handlers.onEvent, event, this.log);
   }
 
   /** The turn is over: its outcome, after the events that close it (its failure, unless an event already said it, then its exit). */
@@ -338,14 +338,16 @@ function lastLines(text: string, count: number): string {
 }
 
 /**
- * A listener's bug must not kill the turn that feeds it: `handlers[name]`, when there is one,
- * is called with `value`, as their method (a class's listener keeps its `this`), and with no
- * closure made for the call: this runs for every line and event a CLI prints.
+ * A listener's bug must not kill the turn that feeds it: `listener`, when there is one, is
+ * called with `value` as a method of `owner` (a class's listener keeps its `this`), with no
+ * closure made for the call: this runs for every line and event a CLI prints. The caller names
+ * the listener (`handlers.onEvent`): looked up here by a key passed in, it was a generic keyed
+ * lookup for every line and event.
  */
-export function safely<K extends string, T>(handlers: { readonly [key in K]?: (value: T) => void }, name: K, value: T, log: Log | undefined): void {
-  if (!handlers[name]) return;
+export function safely<T>(owner: object, listener: ((value: T) => void) | undefined, value: T, log: Log | undefined): void {
+  if (!listener) return;
   try {
-    handlers[name](value);
+    listener.call(owner, value);
   } catch (error) {
     if (log) log.error({ err: error }, 'a listener of the turn failed');
     else console.error('a listener of the turn failed:', error);
