@@ -129,10 +129,11 @@ export async function benchDecode(dir: string): Promise<BenchResult[]> {
   const { file, lines } = buildStream(dir, 20_000);
   const bytes = lines.reduce((sum, line) => sum + line.length + 1, 0);
 
-  // Each measure once a round: JSON.parse alone; the decoders over parsed lines; the whole
+  // Each measure once a round, ten rounds (with five, one run to the next moved the whole engine
+  // by ±3%, with ten by ±1%): JSON.parse alone; the decoders over parsed lines; the whole
   // engine (a process, its lines split, parsed and decoded, a turn's outcome); and the engine's
   // floor, the same process and lines parsed but not decoded, with no turn.
-  const [baseline, decodeOnly, engine, floor] = (await bestTakingTurns(5, [
+  const [baseline, decodeOnly, engine, floor] = (await bestTakingTurns(10, [
     () => {
       let parsed = 0;
       for (const line of lines) if (JSON.parse(line)) parsed++;
