@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createApp } from '../src/app/create-app.ts';
 import { loadConfig } from '../src/app/config.ts';
-import { silentLog } from '../src/kernel/log/logger.ts';
+import { silentLog } from '../test/support/silent-log.ts';
 import { ChatStore } from '../src/kernel/store/chat-store.ts';
 import { ensurePrivateDir } from '../src/kernel/store/private-files.ts';
 import { telegram as telegramTransport } from '../src/transports/telegram/transport.ts';

@@ -1,5 +1,5 @@
 import { metrics } from '@opentelemetry/api';
-import { silentLog } from '../src/kernel/log/logger.ts';
+import { silentLog } from '../test/support/silent-log.ts';
 import { MetricsSdk } from '../src/services/telemetry/metrics.ts';
 import type { MetricsConfig } from '../src/services/telemetry/metrics-settings.ts';
 import { sendMeter } from '../src/services/telemetry/metrics-chat-apps.ts';

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { silentLog } from '../src/kernel/log/logger.ts';
+import { silentLog } from '../test/support/silent-log.ts';
 import { startTracing } from '../src/services/telemetry/tracing.ts';
 import { startBenchBot, type BenchBot } from './bot.ts';
 import type { BenchResult } from './report.ts';

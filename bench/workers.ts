@@ -9,7 +9,7 @@ import { RecordingOutbound } from '../test/support/recording-outbound.ts';
 import { startRedis } from '../test/support/redis-server.ts';
 import { TEST_QUEUE_SECRET } from '../test/support/queue-world.ts';
 import type { BenchResult } from './report.ts';
-import { silentLog } from '../src/kernel/log/logger.ts';
+import { silentLog } from '../test/support/silent-log.ts';
 import { chat } from '../test/support/chats.ts';
 
 const RUNS = 200;

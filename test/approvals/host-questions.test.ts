@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HostQuestions } from '../../src/work/approvals/host-questions.ts';
 import { buttonKindOf, type ButtonHandler } from '../../src/kernel/ports/buttons.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { chat, user } from '../support/chats.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentQuestions } from '../../src/chat/agent/agent-questions.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import { HeldOutbound, RecordingOutbound } from '../support/recording-outbound.ts';
 
 // A question or plan nobody answers does not hold the chat's turn for ever: after the approval

@@ -3,7 +3,7 @@ import { ChatMessages } from '../../src/chat/session/chat-messages.ts';
 import type { ChatSession } from '../../src/chat/session/chat-session.ts';
 import { messageKey, type Command, type CommandEffect, type CommandScope } from '../../src/chat/dispatch/command.ts';
 import { replayCommands } from '../../src/chat/dispatch/command-replay.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import { RESUME_ATTEMPTS } from '../../src/kernel/policy/resume-attempts.ts';
 import type { IncomingMessage } from '../../src/kernel/ports/chat.ts';
 import type { ChatRecord } from '../../src/kernel/store/chat-store.ts';

@@ -20,7 +20,7 @@ import type { ChatSession } from '../../src/chat/session/chat-session.ts';
 import type { IncomingMessage } from '../../src/kernel/ports/chat.ts';
 import type { PendingMessage } from '../../src/kernel/store/chat-store.ts';
 import type { RichText } from '../../src/kernel/rich/index.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import type { DrainReason } from '../../src/chat/turns/leaving.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { chat as chatRef } from '../support/chats.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import { removeLeftScratch, scratchFolder } from '../../src/engine/process/scratch.ts';
 
 // Scratch folders in the temp directory: a process killed outright leaves its own, and the

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATA_FORMAT, migrateDataDir } from '../../src/kernel/store/data-format.ts';
 import { ConfigError, EX_CONFIG } from '../../src/kernel/errors/config-error.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import { chatKey } from '../../src/kernel/ports/chat.ts';
 import { openApp } from '../support/app-world.ts';
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';

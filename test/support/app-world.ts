@@ -8,7 +8,7 @@ import type { SpawnIntent } from '../../src/work/subagents/spawner.ts';
 import { fakeCliWorld, type FakeCliWorld } from './fake-cli.ts';
 import { RecordingOutbound } from './recording-outbound.ts';
 import { testConfig } from './test-config.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from './silent-log.ts';
 import type { Command } from '../../src/chat/dispatch/command.ts';
 import { chat } from './chats.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SendBudget } from '../../src/kernel/concurrency/send-budget.ts';
 import type { MetricsConfig } from '../../src/services/telemetry/metrics-settings.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import { MetricsSdk } from '../../src/services/telemetry/metrics.ts';
 import { sendMeter } from '../../src/services/telemetry/metrics-chat-apps.ts';
 import { webhookDelivered } from '../../src/services/telemetry/metrics-webhooks.ts';

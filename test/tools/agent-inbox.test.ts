@@ -6,7 +6,7 @@ import { AgentInbox, reportsTurn, runReport } from '../../src/chat/agent/agent-i
 import { fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 import { RecordingOutbound } from '../support/recording-outbound.ts';
 import { testConfig } from '../support/test-config.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import { chat } from '../support/chats.ts';
 
 let world: FakeCliWorld;

@@ -4,7 +4,7 @@ import { RemoteSessions } from '../../src/work/workers/remote-sessions.ts';
 import { QueueSigner } from '../../src/work/workers/signing.ts';
 import { BridgeKeys } from '../../src/work/workers/bridge-keys.ts';
 import { tempDir } from '../support/bridge-process.ts';
-import { silentLog } from '../../src/kernel/log/logger.ts';
+import { silentLog } from '../support/silent-log.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
 import { TEST_QUEUE_SECRET } from '../support/queue-world.ts';
 

@@ -68,11 +68,6 @@ export function createLog({ format, secrets, destination = process.stderr, file 
   );
 }
 
-/** A Log that writes nothing: for tests and benchmarks that do not look at it. */
-export function silentLog(): Log {
-  return pino({ level: 'silent' });
-}
-
 /** Work whose failure is worth only a warning (a notice to a chat, a note): logged as `<what> failed: <why>`, never thrown. */
 export function warnIfFails(work: Promise<unknown>, log: Log, what: string, fields: object = {}): Promise<void> {
   return work.then(
