@@ -4,7 +4,7 @@ import { loadAdapters, type Adapter } from '../../src/engine/adapters/load.ts';
 import { LivePool } from '../../src/engine/session/live-pool.ts';
 import { AgentSession } from '../../src/engine/session/session.ts';
 import { type CarriedTurn } from '../../src/engine/session/turn-controls.ts';
-import type { TurnOutcome } from '../../src/engine/session/turn.ts';
+import type { TurnOutcome } from '../../src/engine/session/running-turn.ts';
 import { FAKE_AGENT, fakeCliWorld, type FakeCliWorld } from '../support/fake-cli.ts';
 
 // A live CLI (Claude Code's stream-json input, played by the fake) takes a message that reaches

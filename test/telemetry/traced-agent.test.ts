@@ -2,7 +2,7 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/kernel/protocols/events.ts';
-import type { TurnOutcome } from '../../src/engine/session/turn.ts';
+import type { TurnOutcome } from '../../src/engine/session/running-turn.ts';
 import { AgentSpans } from '../../src/services/telemetry/traced-agent.ts';
 import { carrierOf, contextOf } from '../../src/services/telemetry/trace-context.ts';
 import type { AttributeValue, ReceivedSpan } from '../support/otlp-collector.ts';

@@ -3,7 +3,7 @@ import { plain } from '../../kernel/rich/index.ts';
 import { budgetRefusalText, budgetWarningText, personBudgetRefusalText, personBudgetWarningText } from '../../work/presentation/usage.ts';
 import type { ResultEvent, Usage } from '../../kernel/protocols/events.ts';
 import { displayName, paidBy, type SubagentRunRecord } from '../../work/subagents/record.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import { msUntilReset, type DailyBudget } from '../../engine/usage/budget.ts';
 import type { Person, Spend, UsageLedger } from '../../engine/usage/usage-ledger.ts';
 import type { Log } from '../../kernel/log/logger.ts';

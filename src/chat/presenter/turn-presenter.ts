@@ -3,7 +3,7 @@ import { lines, plain, type RichText } from '../../kernel/rich/index.ts';
 import { ProgressState } from '../../work/presentation/progress.ts';
 import type { Button, ChatRef, MessageRef, Outbound } from '../../kernel/ports/chat.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import { warnIfFails, type Log } from '../../kernel/log/logger.ts';
 
 export interface PresenterOptions {

@@ -30,7 +30,7 @@ import type { GrantHolder } from '../../work/approvals/session-grants.ts';
 import { cannotHonour, rulesCovering, type ApprovalRule } from '../../kernel/policy/approval-rules.ts';
 import type { FallbackChain } from '../../engine/fallback/chain.ts';
 import { noted, TurnWatcher } from '../../engine/fallback/work-notes.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import { chatHandover } from '../../engine/fallback/chat-handover.ts';
 
 /** The slice of the configuration chats' sessions run on. */

@@ -5,7 +5,7 @@ import { ordinal } from '../../work/presentation/ordinal.ts';
 import { displayPath } from '../../work/presentation/paths.ts';
 import { formatDuration } from '../../work/presentation/progress.ts';
 import { plain } from '../../kernel/rich/index.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import type { CarriedTurn, TurnControls } from '../../engine/session/turn-controls.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import type { OutsideSource, PendingMessage } from '../../kernel/store/chat-store.ts';

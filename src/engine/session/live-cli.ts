@@ -14,7 +14,9 @@ import { LiveTurn } from './live-turn.ts';
 import { ProcessMessages } from './process-messages.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { wallsUp } from '../sandbox/walls.ts';
-import { safely, startCli, type RunningTurn, type TurnRun, type TurnHandlers, type TurnLimits } from './turn.ts';
+import { startCli, type TurnRun } from './turn.ts';
+import type { RunningTurn, TurnHandlers, TurnLimits } from './running-turn.ts';
+import { safely } from './turn-course.ts';
 import { MCP_RELAY_SCRIPT, mcpOverStdio } from './mcp-stdio-relay.ts';
 
 /** What a live CLI starts with: everything a turn has but its prompt and its limits. */

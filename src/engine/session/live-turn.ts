@@ -4,7 +4,9 @@ import type { Log } from '../../kernel/log/logger.ts';
 import type { AgentEvent, ResultEvent } from '../../kernel/protocols/events.ts';
 import { LiveInput, type HandedMessages } from './live-input.ts';
 import type { ProcessMessages } from './process-messages.ts';
-import { LocalTurn, TurnCourse, type TurnHandlers, type TurnLimits, type TurnOutcome } from './turn.ts';
+import { LocalTurn } from './turn.ts';
+import type { TurnHandlers, TurnLimits, TurnOutcome } from './running-turn.ts';
+import { TurnCourse } from './turn-course.ts';
 
 /** What a turn asks of the live CLI it runs in. */
 export interface TurnHost {

@@ -3,7 +3,8 @@ import type { TurnOptions } from '../adapters/turn-options.ts';
 import type { TurnSpec } from '../adapters/argv.ts';
 import type { LiveLaunch, PermissionAnswerer } from './live-cli.ts';
 import type { LivePool } from './live-pool.ts';
-import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome, TurnRun } from './turn.ts';
+import type { TurnRun } from './turn.ts';
+import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from './running-turn.ts';
 import type { AgentCommand } from '../../kernel/protocols/index.ts';
 import type { TurnControls } from './turn-controls.ts';
 

@@ -1,5 +1,6 @@
 import type { Adapter } from '../adapters/load.ts';
-import { Turn, type RunningTurn, type TurnHandlers, type TurnOutcome } from './turn.ts';
+import { Turn } from './turn.ts';
+import type { RunningTurn, TurnHandlers, TurnOutcome } from './running-turn.ts';
 import { canRunLive } from '../adapters/live.ts';
 import { liveOnlyProtocols } from '../../kernel/protocols/index.ts';
 import { LiveCli, liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from './live-cli.ts';

@@ -1,4 +1,4 @@
-import type { TurnHandlers, TurnLimits, TurnOutcome } from './turn.ts';
+import type { TurnHandlers, TurnLimits, TurnOutcome } from './running-turn.ts';
 
 /** How one sent turn is run and followed: its timeout and its callbacks. */
 export interface TurnControls extends TurnHandlers, TurnLimits {

@@ -7,82 +7,18 @@ import { UnsupportedOptionError } from '../../kernel/errors/unsupported-option-e
 import { untrustedConfigFound } from '../adapters/untrusted-files.ts';
 import { MCP_TOKEN_VARIABLE, wantedOptions } from '../adapters/turn-options.ts';
 import type { BatchedOutput } from '../process/batched-output.ts';
-import { CliProcess, type CliExit } from '../process/cli-process.ts';
+import { CliProcess } from '../process/cli-process.ts';
 import { turnWalls, type WallScope } from '../sandbox/wall-scope.ts';
 import { agentReadableFolder, writeAgentFile } from '../process/agent-space.ts';
 import type { CliLine } from '../process/lines.ts';
-import type { AgentEvent, BlockedEvent, ExitEvent, QuotaLimit, ResultEvent, Usage, UsageEvent } from '../../kernel/protocols/events.ts';
+import type { BlockedEvent, UsageEvent } from '../../kernel/protocols/events.ts';
 import { LineDecoder } from '../../kernel/protocols/line-decoder.ts';
 import { decoders, inputEncoders } from '../../kernel/protocols/index.ts';
-import { LiveInput, type SteeredMessage } from './live-input.ts';
-import { TurnLimitWatch } from './turn-clock.ts';
+import { LiveInput } from './live-input.ts';
+import type { RunningTurn, TurnHandlers, TurnLimits, TurnOutcome } from './running-turn.ts';
+import { safely, TurnCourse } from './turn-course.ts';
 import type { Log } from '../../kernel/log/logger.ts';
 import { credentialVariables } from '../sandbox/model-api-access.ts';
-
-export type TurnStatus = 'completed' | 'failed' | 'stopped' | 'timed_out';
-
-export interface TurnOutcome {
-  status: TurnStatus;
-  /** The answer (on failure: whatever the agent said before failing). */
-  text: string;
-  /** Why the turn did not complete, in words a user can act on. */
-  error?: string;
-  result?: ResultEvent;
-  /** The CLI's session id, to resume next turn. */
-  sessionId?: string;
-  exit: ExitEvent;
-  durationMs: number;
-  /** Something the chat should know about how the turn ran (its old session was gone, say). */
-  notice?: string;
-  /** It failed for its CLI's quota, credit or rate limit: the work can go on in another CLI, or once the limit resets. */
-  limit?: QuotaLimit;
-  /**
-   * What its model calls used and cost as the credential proxy metered them (a CLI in walls
-   * holding no key): the turn's cost, whatever the CLI says (the result carries the same).
-   */
-  metered?: { usage: Usage; costUsd?: number };
-}
-
-export interface TurnHandlers {
-  /** Every decoded event, in order; `exit` is always the last. */
-  onEvent?: (event: AgentEvent) => void;
-  /** Every raw stdout line, for run logs. */
-  onLine?: (raw: string) => void;
-  /**
-   * Messages sent into the turn (`send`) that the CLI takes, after the turn's answer, as a
-   * turn of its own (a live CLI they reached after its result): the turn ends with its own
-   * answer, and `follow` starts following that turn with its handlers. Without this handler
-   * the turn lasts until they are answered too, and the last answer is its own.
-   */
-  onCarried?: (ids: string[], follow: (handlers: TurnHandlers, limits: TurnLimits) => RunningTurn) => void;
-  /**
-   * Messages sent into the turn that its CLI turned out unable to take while it works (they
-   * were held until it showed whether it names them): they go as a turn of their own. Without
-   * this handler such a message is refused at once while the CLI has not shown it.
-   */
-  onUnsteered?: (messages: SteeredMessage[]) => void;
-}
-
-/** How long a turn may run, and how long its CLI may show no progress of the model. */
-export interface TurnLimits {
-  /** Stop the turn after this long and report it as timed out. */
-  timeoutMs?: number;
-  /** End the turn when its CLI shows no progress of the model this long (see SilenceWatch). */
-  silenceMs?: number;
-}
-
-/** A turn under way, whichever way its CLI runs: one process for the turn (Turn), or one kept between turns (LiveCli). */
-export interface RunningTurn {
-  readonly done: Promise<TurnOutcome>;
-  /** A message for the CLI while it works (within its turn if it has more to do, else as the one after); false when it takes no more (send it as a turn). */
-  send(text: string, id: string): boolean;
-  stop(reason: string): Promise<void>;
-  holdTimeout(): () => void;
-  /** Messages sent to it that the CLI has not started on: what a stop drops. */
-  readonly untaken: number;
-  /** Whether its CLI names the messages it is sent back (undefined: not known yet, or it takes none while it works). */
-  readonly namesMessages?: boolean | undefined;
-}
 
 export interface TurnRun extends TurnLimits {
   adapter: Adapter;
@@ -201,156 +137,6 @@ export class Turn extends LocalTurn {
     input?.close();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
     return course.finish(exit, this.process.stderrTail());
-  }
-}
-
-/** Why a turn ended before its CLI finished it. */
-export interface StopReason {
-  status: 'stopped' | 'timed_out';
-  message: string;
-}
-
-/**
- * What a turn keeps, whichever way its CLI runs (Turn, or LiveTurn in a kept CLI): what its
- * events said (its session, its last words, its result), its limits, why the bridge ended it,
- * and its outcome.
- */
-export class TurnCourse {
-  result: ResultEvent | undefined;
-  sessionId: string | undefined;
-  lastText = '';
-  lastError: string | undefined;
-  /** A limit the CLI's errors named (a CLI that ends without a result says it only there). */
-  limit: QuotaLimit | undefined;
-  /** The model calls its credential proxy metered, by the API's id for each. */
-  readonly metered = new Map<string, UsageEvent>();
-  stopReason: StopReason | undefined;
-  readonly limits: TurnLimitWatch;
-  private readonly startedAt = Date.now();
-
-  constructor(
-    private readonly cli: string,
-    readonly handlers: TurnHandlers,
-    limits: TurnLimits,
-    private readonly log: Log | undefined,
-    /** Ends the turn for the bridge (its CLI's process stopped, or interrupted); resolves once it has ended. */
-    private readonly end: () => Promise<void>,
-  ) {
-    this.limits = new TurnLimitWatch(limits, cli, (reason) => void this.stop(reason));
-  }
-
-  /** Ends the turn before its CLI finishes it; the first reason given is the outcome's. */
-  stop(reason: StopReason): Promise<void> {
-    this.stopReason ??= reason;
-    return this.end();
-  }
-
-  /** One event of the turn's: progress for its silence, what it says, and to its listener. */
-  observe(event: AgentEvent): void {
-    this.limits.silence.observe(event);
-    this.note(event);
-    this.emit(event);
-  }
-
-  /** What an event says of the turn (its type read once: see SilenceWatch.observe). */
-  note(event: AgentEvent): void {
-    switch (event.type) {
-      case 'usage':
-        if (event.proxy) this.metered.set(event.messageId ?? `#${this.metered.size}`, event);
-        return;
-      case 'started':
-        this.sessionId = event.sessionId;
-        return;
-      case 'text':
-        if (!event.parentId) this.lastText = event.text;
-        return;
-      case 'error':
-        this.lastError = event.message;
-        this.limit = event.limit ?? this.limit;
-        return;
-      case 'result':
-        this.result = event;
-        this.limit = event.limit ?? this.limit;
-        this.sessionId = event.sessionId ?? this.sessionId;
-    }
-  }
-
-  emit(event: AgentEvent): void {
-    safely(this.handlers, this.handlers.onEvent, event, this.log);
-  }
-
-  /** The turn is over: its outcome, after the events that close it (its failure, unless an event already said it, then its exit). */
-  finish(exit: CliExit, stderr: string): TurnOutcome {
-    this.limits.stop();
-    const outcome = this.outcome(exit, stderr);
-    const { error } = outcome;
-    if (outcome.status === 'failed' && error && error !== this.result?.text && error !== this.lastError) this.emit({ type: 'error', message: error });
-    this.emit(outcome.exit);
-    return outcome;
-  }
-
-  /**
-   * How the turn went: stopped (or timed out) when the bridge ended it, completed on a result
-   * that is no error, otherwise failed, with the most telling words available (the CLI's error,
-   * else the end of its stderr).
-   */
-  private outcome(exit: CliExit, stderr: string): TurnOutcome {
-    const { stopReason, cli } = this;
-    const metered = meteredTotal(this.metered);
-    // The proxy's meter is the truth of what the turn used: the result says the same, so whatever shows or records it agrees.
-    const result = this.result && metered ? { ...this.result, usage: metered.usage, costUsd: metered.costUsd ?? this.result.costUsd } : this.result;
-    const base = {
-      result,
-      metered,
-      sessionId: this.sessionId,
-      exit: { type: 'exit' as const, code: exit.code, signal: exit.signal },
-      durationMs: Date.now() - this.startedAt,
-      text: result?.text ?? this.lastText,
-    };
-    if (stopReason) return { ...base, status: stopReason.status, error: stopReason.message };
-    if (exit.spawnError) return { ...base, status: 'failed', error: `${cli}: ${exit.spawnError}` };
-    if (result && !result.isError) return { ...base, status: 'completed' };
-    const limit = this.limit ? { limit: this.limit } : {};
-    return { ...base, status: 'failed', error: failure(cli, exit, result, this.lastError ?? lastLines(stderr, 5)), ...limit };
-  }
-}
-
-/** What the calls the credential proxy metered add up to, or undefined when it metered none; a cost only where one was priced. */
-export function meteredTotal(calls: ReadonlyMap<string, UsageEvent>): TurnOutcome['metered'] {
-  if (!calls.size) return undefined;
-  const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  let costUsd: number | undefined;
-  for (const call of calls.values()) {
-    for (const kind of Object.keys(usage) as (keyof Usage)[]) usage[kind] += call.usage[kind] ?? 0;
-    if (call.proxy?.costUsd !== undefined) costUsd = (costUsd ?? 0) + call.proxy.costUsd;
-  }
-  return { usage, costUsd };
-}
-
-function failure(name: string, exit: { code: number | null; signal: string | null }, result: ResultEvent | undefined, detail: string): string {
-  if (result?.isError) return result.text || `${name} reported an error`;
-  const how = exit.signal ? `was killed by ${exit.signal}` : exit.code ? `exited with code ${exit.code}` : 'exited without a result';
-  return detail ? `${name} ${how}: ${detail}` : `${name} ${how}`;
-}
-
-function lastLines(text: string, count: number): string {
-  return text.trim().split('\n').slice(-count).join('\n');
-}
-
-/**
- * A listener's bug must not kill the turn that feeds it: `listener`, when there is one, is
- * called with `value` as a method of `owner` (a class's listener keeps its `this`), with no
- * closure made for the call: this runs for every line and event a CLI prints. The caller names
- * the listener (`handlers.onEvent`): looked up here by a key passed in, it was a generic keyed
- * lookup for every line and event.
- */
-export function safely<T>(owner: object, listener: ((value: T) => void) | undefined, value: T, log: Log | undefined): void {
-  if (!listener) return;
-  try {
-    listener.call(owner, value);
-  } catch (error) {
-    if (log) log.error({ err: error }, 'a listener of the turn failed');
-    else console.error('a listener of the turn failed:', error);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 
 /** Names, ids and models are cut to this: an attribute is something to find and group by, never a text. */
 const MAX_NAME_CHARS = 100;

@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import type { AgentEvent, Usage } from '../../kernel/protocols/events.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import { failureOf, providerOf, shortName } from './trace-attributes.ts';
 
 /** The tracer the bridge's own spans come from (the instrumentation scope a collector shows). */

@@ -3,7 +3,7 @@ import { status, type ServerWritableStream } from '@grpc/grpc-js';
 import type { AuditLog } from '../../kernel/audit/audit-log.ts';
 import { chatKey, isNoChat, type ChatRef } from '../../kernel/ports/chat.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import { ApiError, mayActIn, namedChat, streaming, text, unary, type CallDeps } from './calls.ts';
 import type { Bot } from '../../chat/bot.ts';
 import type { ChatSession } from '../../chat/session/chat-session.ts';

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import type { TraceCarrier } from '../../services/telemetry/trace-context.ts';
 import type { Worktree } from '../../engine/worktrees/index.ts';
 import type { SubagentRunRecord } from './record.ts';

@@ -1,4 +1,4 @@
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import type { RunEnding } from './execution.ts';
 import type { RunStatus, SubagentRunRecord } from './record.ts';
 

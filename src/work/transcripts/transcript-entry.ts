@@ -1,4 +1,4 @@
-import type { TurnStatus } from '../../engine/session/turn.ts';
+import type { TurnStatus } from '../../engine/session/running-turn.ts';
 
 /**
  * One line of a chat's transcript: what the bridge saw of a turn of its main session, as it

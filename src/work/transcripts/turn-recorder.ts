@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { toolSummary } from '../presentation/tool-summary.ts';
-import type { TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnOutcome } from '../../engine/session/running-turn.ts';
 import type { TranscriptEntry } from './transcript-entry.ts';
 import type { Transcripts } from './transcripts.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LiveProcess, LiveTurnOptions } from '../../engine/session/session-config.ts';
 import { liveLaunchKey, type LiveLaunch, type PermissionAnswerer } from '../../engine/session/live-cli.ts';
-import type { RunningTurn, TurnHandlers, TurnOutcome } from '../../engine/session/turn.ts';
+import type { RunningTurn, TurnHandlers, TurnOutcome } from '../../engine/session/running-turn.ts';
 import type { AgentEvent } from '../../kernel/protocols/events.ts';
 import { formatHostRule } from '../../engine/sandbox/host-rules.ts';
 import type { SessionAsk, SessionLaunch } from './session-protocol.ts';

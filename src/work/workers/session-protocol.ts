@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { LiveLaunch, PermissionRequest } from '../../engine/session/live-cli.ts';
-import type { TurnLimits, TurnOutcome } from '../../engine/session/turn.ts';
+import type { TurnLimits, TurnOutcome } from '../../engine/session/running-turn.ts';
 import type { AgentEvent, PermissionDecision } from '../../kernel/protocols/events.ts';
 import type { McpAccess } from '../../engine/adapters/turn-options.ts';
 import { keys } from './redis.ts';
