@@ -12,6 +12,8 @@ import type { MessageDelivery, RunEnding, RunExecution, RunReports } from './exe
 import type { RunExecutor, RunExecutorOptions } from './run-executor.ts';
 import { RunLog } from './run-log.ts';
 import { RunSlots, type Live } from './run-slots.ts';
+import type { RunStore } from './run-store.ts';
+import type { Log } from '../../kernel/log/logger.ts';
 import { runRecordFor, type Refusal, type SpawnRequest, type SpawnResult } from './spawn-request.ts';
 import { delay } from '../../kernel/concurrency/delay.ts';
 import { AgentSpans } from '../../services/telemetry/traced-agent.ts';
@@ -38,6 +40,9 @@ const HEARD_KEPT = 20;
  * it is acted on: a crash at any point leaves a record that says what to recover.
  */
 export class SubagentRegistry {
+  /** Where every run's record is kept, and where its transitions are told: used at nearly every step. */
+  private readonly store: RunStore;
+  private readonly log: Log;
   private readonly slots: RunSlots;
   private readonly logsDir: string;
   private closed = false;
@@ -45,6 +50,8 @@ export class SubagentRegistry {
   private holding = false;
 
   constructor(private readonly options: RegistryOptions) {
+    this.store = options.store;
+    this.log = options.log;
     this.slots = new RunSlots(options.store, options.config.settings.subagents);
     this.logsDir = join(options.config.dataDir, 'runs');
     options.remote?.onAvailable(() => this.schedule());
@@ -69,17 +76,17 @@ export class SubagentRegistry {
     const live = this.starting() ? this.slots.claimNew(key, runId) : undefined;
     const run = runRecordFor(request, {
       runId,
-      number: this.options.store.nextNumber(key),
+      number: this.store.nextNumber(key),
       logFile: join(this.logsDir, `${runId}.jsonl`),
       startsNow: live !== undefined,
       at: Date.now(),
       announceTo: this.limits.announceTo,
     });
-    const saved = this.options.store.save(run);
+    const saved = this.store.save(run);
     if (live) {
       // Its slot is taken: a stop or a shutdown waits for it from now on.
       live.done = saved.then(
-        () => this.execute(run, live).catch((error) => this.options.log.error({ run: runId, chat: key, err: error }, 'the run failed to run')),
+        () => this.execute(run, live).catch((error) => this.log.error({ run: runId, chat: key, err: error }, 'the run failed to run')),
         () => this.unclaim(run),
       );
     }
@@ -87,27 +94,27 @@ export class SubagentRegistry {
     const by = requesterName(request.requester);
     void this.options.audit.record({ event: 'spawn', runId, chat: key, by, input: run.task, ...(run.policy ? { detail: JSON.stringify(run.policy) } : {}) });
     if (!live) this.schedule();
-    const latest = this.options.store.get(runId)!;
+    const latest = this.store.get(runId)!;
     return { ok: true, run: latest, queuePosition: latest.status === 'queued' ? this.queuePosition(latest) : 0 };
   }
 
   get(runId: string): SubagentRunRecord | undefined {
-    return this.options.store.get(runId);
+    return this.store.get(runId);
   }
 
   /** This chat's live runs (active and recently ended), newest first. */
   forChat(key: string): SubagentRunRecord[] {
-    return this.options.store.forChat(key);
+    return this.store.forChat(key);
   }
 
   /** The run the command of this message (`<chat>#<message id>`) made, if it made one. */
   madeFrom(key: string): SubagentRunRecord | undefined {
-    return this.options.store.all().find((run) => run.fromMessage === key);
+    return this.store.all().find((run) => run.fromMessage === key);
   }
 
   /** The run a `/subagents send` of this message (`<chat>#<message id>`) was handed to, if it got that far. */
   heard(key: string): SubagentRunRecord | undefined {
-    return this.options.store.all().find((run) => run.heardFrom?.includes(key));
+    return this.store.all().find((run) => run.heardFrom?.includes(key));
   }
 
   /** `3`, `#3`, a run id, or an id prefix of at least 4 characters, within one chat. */
@@ -121,14 +128,14 @@ export class SubagentRegistry {
 
   /** Stops a queued or running run. Resolves once it has ended. False if it was not active. */
   async stop(runId: string, by: string): Promise<boolean> {
-    const run = this.options.store.get(runId);
+    const run = this.store.get(runId);
     if (!run || !isActive(run)) return false;
     void this.options.audit.record({ event: 'stop', runId, chat: run.requesterKey, by });
     if (run.status === 'queued') {
       await this.end(run, { status: 'stopped', error: `stopped by ${by} before it started`, stoppedBy: by });
       return true;
     }
-    await this.options.store.save({ ...run, stoppedBy: by });
+    await this.store.save({ ...run, stoppedBy: by });
     const live = this.slots.get(runId);
     await live?.execution?.stop(`stopped by ${by}`);
     await live?.done;
@@ -152,7 +159,7 @@ export class SubagentRegistry {
    */
   async recover(): Promise<{ interrupted: number; requeued: number }> {
     let interrupted = 0;
-    for (const run of this.options.store.all()) {
+    for (const run of this.store.all()) {
       if (run.status !== 'running') continue;
       // On a worker it went on while the bridge restarted: followed again there. In this process it went with the bridge that started it.
       if (this.options.remote) {
@@ -165,14 +172,14 @@ export class SubagentRegistry {
       if (resumable(run, this.options.config.restart.resume)) {
         // Queued again, marked: it starts in its session (or from its task) when a slot is free.
         const { stoppedBy: _, ...rest } = run;
-        await this.options.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
-        this.options.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} is taken up again after the restart`);
+        await this.store.save({ ...rest, status: 'queued', resumes: (run.resumes ?? 0) + 1 });
+        this.log.info({ run: run.runId, chat: run.requesterKey }, `run #${run.number} is taken up again after the restart`);
         continue;
       }
       await this.end(run, { status: 'interrupted', error: 'interrupted by a restart of the bridge' });
       interrupted++;
     }
-    const requeued = this.options.store.all().filter((r) => r.status === 'queued').length;
+    const requeued = this.store.all().filter((r) => r.status === 'queued').length;
     this.schedule();
     return { interrupted, requeued };
   }
@@ -205,8 +212,8 @@ export class SubagentRegistry {
     const stopping = this.options.remote ? [] : [...this.slots];
     await Promise.all(
       stopping.map(async ([runId, live]) => {
-        const run = this.options.store.get(runId);
-        if (run) await this.options.store.save({ ...run, stoppedBy: 'shutdown' });
+        const run = this.store.get(runId);
+        if (run) await this.store.save({ ...run, stoppedBy: 'shutdown' });
         await live.execution?.stop('the bridge is shutting down');
         await live.done;
       }),
@@ -226,7 +233,7 @@ export class SubagentRegistry {
     /** The message whose command sends it (`<chat>#<message id>`): noted on the run before it is handed over (see `heard`). */
     fromMessage?: string,
   ): Promise<{ ok: true; delivery: MessageDelivery; messageId: string } | { ok: false; error: string; refusal: Refusal }> {
-    const run = this.options.store.get(runId);
+    const run = this.store.get(runId);
     if (!run) return { ok: false, error: 'No such run.', refusal: 'invalid' };
     if (run.status !== 'running') {
       const why =
@@ -237,7 +244,7 @@ export class SubagentRegistry {
     }
     const messageId = randomUUID();
     if (fromMessage && this.slots.get(runId)?.execution)
-      await this.options.store.save({ ...run, heardFrom: [...(run.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
+      await this.store.save({ ...run, heardFrom: [...(run.heardFrom ?? []), fromMessage].slice(-HEARD_KEPT) });
     const delivery = this.slots.get(runId)?.execution?.send(text, messageId);
     if (delivery === undefined) return { ok: false, error: `#${run.number} is ending; it takes no more messages.`, refusal: 'invalid' };
     void this.options.audit.record({
@@ -258,10 +265,10 @@ export class SubagentRegistry {
 
   /** Ends a run's auto-approval: from now on its tool calls are asked in the chat. */
   async revokeAutoApprove(runId: string, by: string): Promise<boolean> {
-    const run = this.options.store.get(runId);
+    const run = this.store.get(runId);
     const auto = run?.policy?.autoApprove;
     if (!run || !auto || auto.revoked || !isActive(run)) return false;
-    await this.options.store.save({ ...run, policy: { ...run.policy!, autoApprove: { ...auto, revoked: { by, at: Date.now() } } } });
+    await this.store.save({ ...run, policy: { ...run.policy!, autoApprove: { ...auto, revoked: { by, at: Date.now() } } } });
     await this.options.audit.record({ event: 'revoke', runId, chat: run.requesterKey, by });
     return true;
   }
@@ -276,16 +283,14 @@ export class SubagentRegistry {
   }
 
   queuedTotal(): number {
-    return this.options.store.all().filter((run) => run.status === 'queued').length;
+    return this.store.all().filter((run) => run.status === 'queued').length;
   }
 
   /** Starts queued runs, oldest first, wherever a chat and the machine have room. */
   schedule(): void {
     if (!this.starting()) return;
     for (const { run, live } of this.slots.claimQueued())
-      live.done = this.start(run, live).catch((error) =>
-        this.options.log.error({ run: run.runId, chat: run.requesterKey, err: error }, 'the run failed to run'),
-      );
+      live.done = this.start(run, live).catch((error) => this.log.error({ run: run.runId, chat: run.requesterKey, err: error }, 'the run failed to run'));
   }
 
   /** Runs may start now: the bridge is not closing or draining, and their executor is there. */
@@ -300,26 +305,26 @@ export class SubagentRegistry {
   private unclaim(run: SubagentRunRecord): void {
     this.slots.delete(run.runId);
     const { startedAt: _, ...queued } = run;
-    this.options.store.save({ ...queued, status: 'queued' }).catch(() => {});
+    this.store.save({ ...queued, status: 'queued' }).catch(() => {});
   }
 
   /** A queued run starts: it is saved as running before its CLI starts. */
   private async start(queued: SubagentRunRecord, live: Live): Promise<void> {
     const run: SubagentRunRecord = { ...queued, status: 'running', startedAt: Date.now() };
-    await this.options.store.save(run);
+    await this.store.save(run);
     await this.execute(run, live);
   }
 
   /** A run saved as running: its CLI starts, and is followed to its end. */
   private async execute(run: SubagentRunRecord, live: Live): Promise<void> {
     this.options.onStarted?.(run);
-    this.options.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
+    this.log.info({ run: run.runId, chat: run.requesterKey, cli: run.cli, cwd: run.cwd }, `run #${run.number} started`);
     // Its trace, from its start to its ending: on a worker, its session's turn carries it there.
     const spans = AgentSpans.invoke(tracedRun(run, this.options.config.adapters.get(run.cli)?.provider));
     const trace = carrierOf(spans.context);
     const execution = this.options.executor.execute(run, this.reportsFor(run, live, spans), trace ? { trace } : {});
     // Stopped while its slot was being set up: stop it now that it can be.
-    const stoppedBy = this.options.store.get(run.runId)?.stoppedBy;
+    const stoppedBy = this.store.get(run.runId)?.stoppedBy;
     if (stoppedBy) void execution.stop(stoppedBy === 'shutdown' ? 'the bridge is shutting down' : `stopped by ${stoppedBy}`);
     await this.follow(run, live, execution, spans);
   }
@@ -344,7 +349,7 @@ export class SubagentRegistry {
       traceEnding(spans, ending);
       spans.end();
     }
-    const stored = this.options.store.get(run.runId) ?? run;
+    const stored = this.store.get(run.runId) ?? run;
     const latest = trace ? { ...stored, trace } : stored;
     // Stopped by the shutdown, to be taken up at the next start: it stays running on disk.
     if (this.closed && latest.stoppedBy === 'shutdown' && resumable(latest, this.options.config.restart.resume)) return;
@@ -359,14 +364,14 @@ export class SubagentRegistry {
     if (patch.status === 'timed_out') void audit.record({ event: 'timeout', runId: run.runId, chat: run.requesterKey, detail: patch.error });
     // The record keeps the run's audit counts: /subagents info never reads the trail back.
     const ended: SubagentRunRecord = { ...run, ...patch, endedAt: Date.now(), auditCounts: audit.countsFor(run.runId) };
-    this.options.log[ended.status === 'completed' || ended.status === 'stopped' ? 'info' : 'warn'](
+    this.log[ended.status === 'completed' || ended.status === 'stopped' ? 'info' : 'warn'](
       { run: run.runId, chat: run.requesterKey, ms: ended.startedAt ? runtimeMs(ended) : undefined, costUsd: ended.costUsd, error: ended.error || undefined },
       `run #${run.number} ${ended.status}`,
     );
     audit.forget(run.runId);
     // Nothing to deliver (an orchestration step, say): its retention starts now.
     if (ended.delivery.chat !== 'pending' && ended.delivery.agent !== 'pending') ended.archiveAfter = ended.endedAt! + this.limits.retentionMinutes * 60_000;
-    await this.options.store.save(ended);
+    await this.store.save(ended);
     this.options.onEnded(ended);
   }
 }
