@@ -74,6 +74,8 @@ export class Bot {
   readonly allowlist: Allowlist;
   /** The turns of the chats' main sessions: their listeners hear each start and end. */
   readonly turns: Turns;
+  /** A turn of a chat's main session, queued behind the one running: what a steer that cannot go in, a message, and a recovered one start. */
+  private readonly startTurn = async (...args: Parameters<Turns['start']>): Promise<void> => void (await this.turns.start(...args));
   private readonly log: Log;
   readonly attachments: Attachments;
   private readonly pipeline: ReturnType<typeof messagePipeline>;
@@ -99,7 +101,7 @@ export class Bot {
     const steering = new Steering({
       out: options.out,
       attachments: this.attachments,
-      startTurn: async (chat, message, by) => void (await this.turns.start(chat, message, by)),
+      startTurn: this.startTurn,
       transcripts: options.transcripts,
       log: this.log,
     });
@@ -133,7 +135,7 @@ export class Bot {
       draining: () => this.drainReason,
       steering,
       limit: settings.maxQueuedMessages,
-      startTurn: async (chat, message, by) => void (await this.turns.start(chat, message, by)),
+      startTurn: this.startTurn,
       log: this.log,
     });
     this.button(STOP_TURN, (press, turnId) => this.stopButton(press, turnId));
@@ -201,7 +203,7 @@ export class Bot {
       out: this.out,
       resume: this.config.restart.resume,
       budget: this.options.budget,
-      startTurn: async (chat, message, by, pending) => void (await this.turns.start(chat, message, by, pending)),
+      startTurn: this.startTurn,
       stopping: () => this.drainReason !== undefined,
       log: this.log,
     });
